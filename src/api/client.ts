@@ -79,6 +79,8 @@ export interface HistoryPage {
   next: 'page' | 'none' | 'repeated';
   /** The server pages this list with cursors: a last page without one is the end of the history. */
   paged: boolean;
+  /** The server says more exist (a has_more, a marker hedge could not send back). */
+  more?: boolean;
 }
 
 export interface MarketList {
@@ -578,7 +580,7 @@ export class HedgeClient {
       ) as HistoryRecord[];
       // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
       const next = records.length === 0 ? 'none' : page.next;
-      yield { records, next, paged: !first || next === 'page' };
+      yield { records, next, paged: !first || next === 'page', more: page.reading.more };
       first = false;
       if (next !== 'page') return;
     }

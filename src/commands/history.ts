@@ -4,7 +4,7 @@
 import type { HedgeClient } from '../api/client.js';
 import type { HistoryRecord } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
-import { parseClientReference, parseListLength } from '../domain/input.js';
+import { parseClientReference, parseListLength, sameReference } from '../domain/input.js';
 import { HISTORY_RESOURCE } from '../ui/resource-fields.js';
 import type { InputOf } from '../runner/command-spec.js';
 import type { HISTORY } from './history.spec.js';
@@ -182,7 +182,7 @@ async function readPeriod(
     const verdict = inPeriod(raw, { since, until });
     if (verdict === 'unreadable') unreadable += 1;
     if (verdict !== 'in') return true;
-    if (reference !== undefined && joinedReference(raw) !== reference) return true;
+    if (reference !== undefined && !sameReference(joinedReference(raw), reference)) return true;
     if (streamed) streamed.add(ctx.output.inOneShape ? historyRecordForPeople(raw) : raw);
     else kept.push(raw);
     count += 1;

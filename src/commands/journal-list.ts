@@ -3,7 +3,7 @@
 import type { InputOf } from '../runner/command-spec.js';
 import type { JOURNAL_LIST } from './journal-list.spec.js';
 import { parseDuration } from '../domain/duration.js';
-import { echo, parseClientReference } from '../domain/input.js';
+import { echo, parseClientReference, sameReference } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { journalReference, renderJournalList } from '../ui/journal-fields.js';
@@ -80,7 +80,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
   const entries =
     options.ref === undefined
       ? listed
-      : listed.filter((entry) => journalReference(entry) === options.ref).slice(0, options.limit);
+      : listed.filter((entry) => sameReference(journalReference(entry), options.ref)).slice(0, options.limit);
   const filtered = options.pending || options.since !== undefined || options.ref !== undefined;
   const choice = await ctx.journalChoice();
   const empty =

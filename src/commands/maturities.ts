@@ -5,7 +5,7 @@
 // its `day`).
 import type { InputOf } from '../runner/command-spec.js';
 import type { MATURITIES } from './maturities.spec.js';
-import { parseClientReference } from '../domain/input.js';
+import { parseClientReference, sameReference } from '../domain/input.js';
 import { collectMaturities, groupByDay, parseWithin } from '../domain/maturities.js';
 import { readBook } from '../flows/positions.js';
 import { readPositionSides } from '../flows/position-sides.js';
@@ -50,7 +50,7 @@ export async function runMaturities(ctx: CommandContext, opts: MaturitiesOptions
   const maturities =
     opts.ref === undefined
       ? collected.maturities
-      : collected.maturities.filter((item) => item.client_reference === opts.ref);
+      : collected.maturities.filter((item) => sameReference(item.client_reference, opts.ref));
   for (const side of [...sides.lines, ...sides.unlisted]) {
     if (side?.state !== 'settling') continue;
     if (opts.ref !== undefined && !maturities.some((item) => item.market === side.market && item.side === side.side))

@@ -9,7 +9,7 @@ import { parseClientReference } from '../domain/input.js';
 import { watchAsked } from '../flows/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../ui/resource-fields.js';
-import { positionForPeople, readBook } from '../flows/positions.js';
+import { carriesReference, positionForPeople, readBook } from '../flows/positions.js';
 import { readPositionSides, sideReferences, type PositionSide } from '../flows/position-sides.js';
 import { settlingSentence, sidePartsShown, sideSections } from '../ui/positions-view.js';
 
@@ -43,7 +43,7 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
     ctx.output.warn(`Hedges not shown: ${sides.recordsProblem}; the positions are the positions list's alone.`);
   }
   const carries = (reference: string | undefined) =>
-    options.ref === undefined || (reference ?? '').split(', ').includes(options.ref);
+    options.ref === undefined || carriesReference(reference, options.ref);
   // People and JSON see the side and notional under the known names however the server names
   // them (or from the hedge); TSV, CSV and --raw stay as sent.
   const known = ctx.output.isHuman || ctx.output.inOneShape;

@@ -2,7 +2,7 @@
 // manifest collects it; sandbox-serve.ts types its input from it). Data only: the front bundles it.
 import { declare } from '../runner/command-spec.js';
 
-export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma'] as const;
+export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma', 'delta'] as const;
 
 export const SANDBOX_SERVE = declare({
   name: 'serve',
@@ -71,7 +71,7 @@ export const SANDBOX_SERVE = declare({
       flags: '--dialect <name>',
       key: 'dialect',
       kind: 'value',
-      description: 'how the server answers what the spec leaves open: reference, alpha, beta or gamma',
+      description: 'how the server answers what the spec leaves open: reference, alpha, beta, gamma or delta',
       values: DIALECT_VALUES,
     },
     {

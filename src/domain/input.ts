@@ -171,6 +171,14 @@ export function parseHedgeId(raw: string | undefined): string {
   return value;
 }
 
+/**
+ * Whether two deal references name one deal. The spec leaves their content rules unshown and a
+ * server may keep them in upper case or trimmed: case and surrounding space never tell two apart.
+ */
+export function sameReference(a: unknown, b: unknown): boolean {
+  return typeof a === 'string' && typeof b === 'string' && a.trim().toUpperCase() === b.trim().toUpperCase();
+}
+
 export function parseClientReference(raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
   const value = String(raw);

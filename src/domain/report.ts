@@ -13,6 +13,7 @@
 import type { HistoryFacts } from './wire.js';
 import { quoteCurrencyOf } from './markets.js';
 import { utcDay, utcMonth } from './utc-text.js';
+import { sameReference } from './input.js';
 
 export const REPORT_GROUPINGS = ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge', 'ref'] as const;
 export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
@@ -324,7 +325,7 @@ export class ReportBuilder {
     }
     if (closedMs !== undefined && this.sinceMs !== undefined && closedMs < this.sinceMs) return false;
     if (closedMs !== undefined && this.untilMs !== undefined && closedMs >= this.untilMs) return false;
-    if (this.options.ref !== undefined && record.clientReference !== this.options.ref) return false;
+    if (this.options.ref !== undefined && !sameReference(record.clientReference, this.options.ref)) return false;
 
     const identity = groupOf(record, closedMs, this.options.by);
     let group = this.groups.get(identity.key);

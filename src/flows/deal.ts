@@ -5,6 +5,7 @@
 // Reads only; what is said about it is the command's.
 import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
+import { sameReference } from '../domain/input.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 
 export interface DealHedges {
@@ -31,7 +32,7 @@ const ENDED = new Set(['closed', 'failed']);
 export async function readDeal(client: HedgeClient, reference: string): Promise<DealHedges> {
   try {
     const list = await client.readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY });
-    const hedges = list.items.filter((hedge) => hedge.client_reference === reference);
+    const hedges = list.items.filter((hedge) => sameReference(hedge.client_reference, reference));
     return {
       reference,
       hedges,

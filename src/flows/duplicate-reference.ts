@@ -6,6 +6,7 @@
 // shown, and not counted as active.
 import type { HedgeClient } from '../api/client.js';
 import { HEDGE_STATUSES } from '../domain/vocabulary.js';
+import { sameReference } from '../domain/input.js';
 import { PreTradeCheckError } from '../errors.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { mustStop, type Unchecked } from './pre-trade.js';
@@ -30,7 +31,7 @@ export async function refuseDuplicateReference(
     );
     return;
   }
-  const carrying = hedges.filter((hedge) => hedge.client_reference === reference);
+  const carrying = hedges.filter((hedge) => sameReference(hedge.client_reference, reference));
   const unknown = carrying.filter((hedge) => !KNOWN.has(hedge.status));
   if (unknown.length > 0) {
     ports.notify({

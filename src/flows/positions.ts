@@ -6,6 +6,7 @@ import { positionInOneShape, readPosition, type PositionFacts } from '../api/wir
 import type { Position } from '../api/schemas.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 import type { Side } from '../domain/vocabulary.js';
+import { sameReference } from '../domain/input.js';
 
 export interface BookPosition extends PositionFacts {
   raw: Position;
@@ -119,4 +120,9 @@ export async function positionReferences(
     ];
     return references.length === 0 ? undefined : references.join(', ');
   });
+}
+
+/** Whether a side's references, joined "A, B", carry `reference` (sameReference: case and space aside). */
+export function carriesReference(joined: string | undefined, reference: string): boolean {
+  return (joined ?? '').split(', ').some((one) => sameReference(one, reference));
 }

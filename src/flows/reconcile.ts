@@ -10,6 +10,7 @@ import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import type { Side } from '../domain/vocabulary.js';
 import { formatUsd } from '../domain/money.js';
+import { sameReference } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
@@ -97,7 +98,7 @@ export async function reconcileOpen(
     typeof body.client_reference === 'string' && body.client_reference !== '' ? body.client_reference : undefined;
   if (reference) {
     const carrying = (await client.listHedges({ clientReference: reference })).filter(
-      (hedge) => hedge.client_reference === reference && since(hedge),
+      (hedge) => sameReference(hedge.client_reference, reference) && since(hedge),
     );
     const hedge = carrying[0];
     if (hedge) {

@@ -42,10 +42,10 @@ export interface HistoryWalk {
   /**
    * 'full-page': the last page came back full (MAX_PAGE_SIZE) and the server gave no cursor to
    * ask for older ones (the spec shows none), so older closed hedges may exist; 'repeated-cursor':
-   * the server handed a cursor it had handed before. Undefined when complete, or when the caller
-   * stopped the walk.
+   * the server handed a cursor it had handed before; 'no-next': the server said more exist and gave
+   * no next request hedge can send. Undefined when complete, or when the caller stopped the walk.
    */
-  stopped?: 'full-page' | 'repeated-cursor';
+  stopped?: 'full-page' | 'repeated-cursor' | 'no-next';
 }
 
 /**
@@ -68,6 +68,7 @@ export async function walkHistory(
     }
   }
   if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
+  if (last?.more === true && last.records.length > 0) return { fetched, complete: false, stopped: 'no-next' };
   if (last !== undefined && !last.paged && historyMayBeIncomplete(last.records.length))
     return { fetched, complete: false, stopped: 'full-page' };
   return { fetched, complete: true };
@@ -90,6 +91,12 @@ export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped
     return (
       `GET /hedges/history returned ${fetched} closed hedges, then handed back a cursor (meta.next_cursor) it had given before: ` +
       'the pages were not followed round again, so the figures may be incomplete.'
+    );
+  }
+  if (stopped === 'no-next') {
+    return (
+      `GET /hedges/history returned ${fetched} closed hedges and says more exist, but gave no way hedge can ask for them: ` +
+      'the figures may be incomplete. `hedge doctor` shows how the server pages; `hedge api /hedges/history` shows its answer.'
     );
   }
   return (

@@ -18,6 +18,7 @@ import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.
 import { makeIdempotencyKey } from '../domain/idempotency.js';
 import type { HedgeRecord } from '../domain/book.js';
 import { formatUsd } from '../domain/money.js';
+import { sameReference } from '../domain/input.js';
 import type { Side, Tenor } from '../domain/vocabulary.js';
 import {
   ApiError,
@@ -396,7 +397,7 @@ function severalHedgesNote(
     ...new Set(
       hedges
         .map((record) => record.clientReference)
-        .filter((ref): ref is string => ref !== undefined && ref !== reference),
+        .filter((ref): ref is string => ref !== undefined && !sameReference(ref, reference)),
     ),
   ];
   const refs = reference

@@ -40,7 +40,7 @@ import type { FlowPorts } from '../runtime/flow-ports.js';
 import { parseClientReference } from '../domain/input.js';
 import type { WatchReading } from '../outcomes/watch.js';
 import { requireListedMarket } from './markets.js';
-import { positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
+import { carriesReference, positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
 import { accountForPeople } from '../api/wire/read-account.js';
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
@@ -265,9 +265,7 @@ function positionsSource(
       const shown =
         ref === undefined
           ? book
-          : book.filter((position, index) =>
-              (referenceOf.get(identity(position, index)) ?? '').split(', ').includes(ref),
-            );
+          : book.filter((position, index) => carriesReference(referenceOf.get(identity(position, index)), ref));
       const known = shown.every((position) => position.netPnlUsd !== undefined);
       const total = known ? shown.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
       const rounded = total === undefined ? undefined : Math.round(total * 100) / 100;

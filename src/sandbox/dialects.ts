@@ -13,8 +13,8 @@ import { SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 
 export { DEFAULT_DIALECT, SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 
-type Row<T> = readonly [reference: T, alpha: T, beta: T, gamma: T];
-const COLUMN: Record<SandboxDialect, 0 | 1 | 2 | 3> = { reference: 0, alpha: 1, beta: 2, gamma: 3 };
+type Row<T> = readonly [reference: T, alpha: T, beta: T, gamma: T, delta: T];
+const COLUMN: Record<SandboxDialect, 0 | 1 | 2 | 3 | 4> = { reference: 0, alpha: 1, beta: 2, gamma: 3, delta: 4 };
 
 /**
  * list: `[{market, price, timestamp}]`; keyed: `{MARKET: {mid, ts}}`; symbol-rate: `[{symbol, rate}]`;
@@ -63,28 +63,32 @@ interface DialectRules {
   /** The markets listed, in order, with their status. */
   markets: readonly ListedMarket[];
   /**
-   * GET /hedges/history past its first page: the query parameter taking the cursor that
-   * `meta.next_cursor` hands out while older records remain; null: one page is all there is.
+   * GET /hedges/history past its first page, while older records remain: 'cursor': `meta.next_cursor`
+   * sent back as `cursor`; 'time': `meta.next_before` (the oldest close time served) sent back as
+   * `before`, at most TIME_PAGE records a page; null: one page is all there is.
    */
-  historyCursorParameter: string | null;
+  historyPages: 'cursor' | 'time' | null;
+  /** 'upper-case': `client_reference` kept trimmed and in upper case, and its filter ignores case. */
+  references: 'as-sent' | 'upper-case';
 }
 
 // prettier-ignore
 const RULES: { readonly [K in keyof DialectRules]: Row<DialectRules[K]> } = {
-  //                      reference        alpha          beta           gamma
-  pricesShape:           ['list',         'keyed',       'symbol-rate', 'pair-bid-ask'],
-  pageSizeParameter:     ['limit',        'page_size',   'per_page',    'page_size'],
-  defaultPageSize:       [50,             50,            50,            20],
-  paging:                ['none',         'none',        'none',        'cursor'],
-  unknownListQuery:      ['ignored',      'ignored',     'refused',     'ignored'],
-  changeNotionalField:   ['notional_usd', 'amount_usd',  'delta_usd',   'notional_change_usd'],
-  otherNotionalField:    ['ignored',      'refused',     'refused',     'refused'],
-  statusAfterEarlyClose: ['closed',       'filled',      'closed',      'closed'],
-  hedgesPerSide:         ['one',          'several',     'one',         'one'],
-  closingStatus:         [null,           null,          null,          'settling'],
-  amountsAsText:         [false,          false,         false,         true],
-  markets:               [NGN_ONLY,       NGN_ONLY,      NGN_ONLY,      FRONTIER],
-  historyCursorParameter:['cursor',       null,          null,          null],
+  //                      reference        alpha          beta           gamma                  delta
+  pricesShape:           ['list',         'keyed',       'symbol-rate', 'pair-bid-ask',        'list'],
+  pageSizeParameter:     ['limit',        'page_size',   'per_page',    'page_size',           'limit'],
+  defaultPageSize:       [50,             50,            50,            20,                    50],
+  paging:                ['none',         'none',        'none',        'cursor',              'none'],
+  unknownListQuery:      ['ignored',      'ignored',     'refused',     'ignored',             'ignored'],
+  changeNotionalField:   ['notional_usd', 'amount_usd',  'delta_usd',   'notional_change_usd', 'notional_usd'],
+  otherNotionalField:    ['ignored',      'refused',     'refused',     'refused',             'ignored'],
+  statusAfterEarlyClose: ['closed',       'filled',      'closed',      'closed',              'closed'],
+  hedgesPerSide:         ['one',          'several',     'one',         'one',                 'one'],
+  closingStatus:         [null,           null,          null,          'settling',            null],
+  amountsAsText:         [false,          false,         false,         true,                  false],
+  markets:               [NGN_ONLY,       NGN_ONLY,      NGN_ONLY,      FRONTIER,              NGN_ONLY],
+  historyPages:          ['cursor',       null,          null,          null,                  'time'],
+  references:            ['as-sent',      'as-sent',     'as-sent',     'as-sent',             'upper-case'],
 };
 
 /** Wire name of each field per dialect; null leaves the field out. */
@@ -94,54 +98,54 @@ export type FieldNames<T> = { readonly [K in keyof T]-?: string | null };
 // The keys are the reference names, which the views produce.
 // prettier-ignore
 const POSITION_FIELDS: FieldTable<PositionView> = {
-  //                    reference             alpha                 beta                  gamma
-  market:             ['market',             'market',             'market',             'market'],
-  side:               ['side',               'direction',          null,                 'side'],
-  hedge_id:           ['hedge_id',           'hedge_id',           'hedge_id',           'hedge_id'],
-  notional_usd:       ['notional_usd',       'size_usd',           'notional',           'notional_usd'],
-  units:              ['units',              'units',              'qty',                'units'],
-  entry_price:        ['entry_price',        'entry_rate',         'avg_entry_price',    'entry_price'],
-  mark_price:         ['mark_price',         'mark_rate',          'current_price',      'mark_price'],
-  gross_pnl_usd:      ['gross_pnl_usd',      'pnl_gross_usd',      'price_pnl_usd',      'gross_pnl_usd'],
-  accrued_carry_usdc: ['accrued_carry_usdc', 'carry_accrued_usdc', 'funding_usdc',       'accrued_carry_usdc'],
-  net_pnl_usd:        ['net_pnl_usd',        'pnl_usd',            'total_pnl_usd',      'net_pnl_usd'],
-  close_fee_usdc:     ['close_fee_usdc',     'exit_fee_usdc',      'fee_to_close_usdc',  'close_fee_usdc'],
-  margin_usdc:        ['margin_usdc',        'collateral_usdc',    'locked_margin_usdc', 'margin_usdc'],
-  net_margin_usd:     ['net_margin_usd',     'net_margin_usd',     'net_margin_usd',     'net_margin_usd'],
-  opened_at:          ['opened_at',          'open_time',          'created_at',         'opened_at'],
-  maturity_at:        ['maturity_at',        'maturity_time',      'expires_at',         'maturity_at'],
+  //                    reference             alpha                 beta                  gamma                 delta
+  market:             ['market',             'market',             'market',             'market',             'market'],
+  side:               ['side',               'direction',          null,                 'side',               'side'],
+  hedge_id:           ['hedge_id',           'hedge_id',           'hedge_id',           'hedge_id',           'hedge_id'],
+  notional_usd:       ['notional_usd',       'size_usd',           'notional',           'notional_usd',       'notional_usd'],
+  units:              ['units',              'units',              'qty',                'units',              'units'],
+  entry_price:        ['entry_price',        'entry_rate',         'avg_entry_price',    'entry_price',        'entry_price'],
+  mark_price:         ['mark_price',         'mark_rate',          'current_price',      'mark_price',         'mark_price'],
+  gross_pnl_usd:      ['gross_pnl_usd',      'pnl_gross_usd',      'price_pnl_usd',      'gross_pnl_usd',      'gross_pnl_usd'],
+  accrued_carry_usdc: ['accrued_carry_usdc', 'carry_accrued_usdc', 'funding_usdc',       'accrued_carry_usdc', 'accrued_carry_usdc'],
+  net_pnl_usd:        ['net_pnl_usd',        'pnl_usd',            'total_pnl_usd',      'net_pnl_usd',        'net_pnl_usd'],
+  close_fee_usdc:     ['close_fee_usdc',     'exit_fee_usdc',      'fee_to_close_usdc',  'close_fee_usdc',     'close_fee_usdc'],
+  margin_usdc:        ['margin_usdc',        'collateral_usdc',    'locked_margin_usdc', 'margin_usdc',        'margin_usdc'],
+  net_margin_usd:     ['net_margin_usd',     'net_margin_usd',     'net_margin_usd',     'net_margin_usd',     'net_margin_usd'],
+  opened_at:          ['opened_at',          'open_time',          'created_at',         'opened_at',          'opened_at'],
+  maturity_at:        ['maturity_at',        'maturity_time',      'expires_at',         'maturity_at',        'maturity_at'],
 };
 
 // prettier-ignore
 const ACCOUNT_FIELDS: FieldTable<AccountView> = {
-  //                        reference                 alpha                     beta                      gamma
-  balance_usdc:           ['balance_usdc',           'balance_usdc',           'balance_usdc',           'balance_usdc'],
-  margin_in_use_usdc:     ['margin_in_use_usdc',     'used_margin_usdc',       'margin_locked_usdc',     'margin_in_use_usdc'],
-  open_exposure_usd:      ['open_exposure_usd',      'exposure_usd',           'gross_exposure_usd',     'open_exposure_usd'],
-  unrealized_pnl_usd:     ['unrealized_pnl_usd',     'upnl_usd',               'floating_pnl_usd',       'unrealized_pnl_usd'],
-  open_positions:         ['open_positions',         'open_position_count',    'num_positions',          'open_positions'],
-  available_exposure_usd: ['available_exposure_usd', 'available_exposure_usd', 'available_exposure_usd', 'available_exposure_usd'],
-  exposure_cap_usd:       ['exposure_cap_usd',       'exposure_limit_usd',     'max_exposure_usd',       'exposure_cap_usd'],
+  //                        reference                 alpha                     beta                      gamma                     delta
+  balance_usdc:           ['balance_usdc',           'balance_usdc',           'balance_usdc',           'balance_usdc',           'balance_usdc'],
+  margin_in_use_usdc:     ['margin_in_use_usdc',     'used_margin_usdc',       'margin_locked_usdc',     'margin_in_use_usdc',     'margin_in_use_usdc'],
+  open_exposure_usd:      ['open_exposure_usd',      'exposure_usd',           'gross_exposure_usd',     'open_exposure_usd',      'open_exposure_usd'],
+  unrealized_pnl_usd:     ['unrealized_pnl_usd',     'upnl_usd',               'floating_pnl_usd',       'unrealized_pnl_usd',     'unrealized_pnl_usd'],
+  open_positions:         ['open_positions',         'open_position_count',    'num_positions',          'open_positions',         'open_positions'],
+  available_exposure_usd: ['available_exposure_usd', 'available_exposure_usd', 'available_exposure_usd', 'available_exposure_usd', 'available_exposure_usd'],
+  exposure_cap_usd:       ['exposure_cap_usd',       'exposure_limit_usd',     'max_exposure_usd',       'exposure_cap_usd',       'exposure_cap_usd'],
 };
 
 // prettier-ignore
 const HISTORY_FIELDS: FieldTable<HistoryRecord> = {
-  //                  reference           alpha              beta                gamma
-  hedge_id:         ['hedge_id',         'hedge',           'id',               'hedge_id'],
-  market:           ['market',           'market',          'market',           'market'],
-  side:             ['side',             'direction',       'side',             'side'],
-  notional_usd:     ['notional_usd',     'size_usd',        'notional',         'notional_usd'],
-  tenor_days:       ['tenor_days',       'tenor',           'tenor_days',       'tenor_days'],
-  client_reference: ['client_reference', 'client_ref',      'reference',        'client_reference'],
-  opened_at:        ['opened_at',        'entry_time',      'opened',           'opened_at'],
-  closed_at:        ['closed_at',        'exit_time',       'closed',           'closed_at'],
-  close_reason:     ['close_reason',     'exit_reason',     'reason',           'close_reason'],
-  entry_price:      ['entry_price',      'entry_rate',      'open_price',       'entry_price'],
-  exit_price:       ['exit_price',       'exit_rate',       'close_price',      'exit_price'],
-  gross_pnl_usd:    ['gross_pnl_usd',    'pnl_gross_usd',   'realized_pnl_usd', 'gross_pnl_usd'],
-  carry_usdc:       ['carry_usdc',       'carry_paid_usdc', 'funding_usdc',     'carry_usdc'],
-  fees_usdc:        ['fees_usdc',        'fees_paid_usdc',  'total_fees_usdc',  'fees_usdc'],
-  net_pnl_usd:      ['net_pnl_usd',      'net_pnl_usd',     'net_pnl_usd',      'net_pnl_usd'],
+  //                  reference           alpha              beta                gamma               delta
+  hedge_id:         ['hedge_id',         'hedge',           'id',               'hedge_id',         'hedge_id'],
+  market:           ['market',           'market',          'market',           'market',           'market'],
+  side:             ['side',             'direction',       'side',             'side',             'side'],
+  notional_usd:     ['notional_usd',     'size_usd',        'notional',         'notional_usd',     'notional_usd'],
+  tenor_days:       ['tenor_days',       'tenor',           'tenor_days',       'tenor_days',       'tenor_days'],
+  client_reference: ['client_reference', 'client_ref',      'reference',        'client_reference', 'client_reference'],
+  opened_at:        ['opened_at',        'entry_time',      'opened',           'opened_at',        'opened_at'],
+  closed_at:        ['closed_at',        'exit_time',       'closed',           'closed_at',        'closed_at'],
+  close_reason:     ['close_reason',     'exit_reason',     'reason',           'close_reason',     'close_reason'],
+  entry_price:      ['entry_price',      'entry_rate',      'open_price',       'entry_price',      'entry_price'],
+  exit_price:       ['exit_price',       'exit_rate',       'close_price',      'exit_price',       'exit_price'],
+  gross_pnl_usd:    ['gross_pnl_usd',    'pnl_gross_usd',   'realized_pnl_usd', 'gross_pnl_usd',    'gross_pnl_usd'],
+  carry_usdc:       ['carry_usdc',       'carry_paid_usdc', 'funding_usdc',     'carry_usdc',       'carry_usdc'],
+  fees_usdc:        ['fees_usdc',        'fees_paid_usdc',  'total_fees_usdc',  'fees_usdc',        'fees_usdc'],
+  net_pnl_usd:      ['net_pnl_usd',      'net_pnl_usd',     'net_pnl_usd',      'net_pnl_usd',      'net_pnl_usd'],
 };
 
 export interface WireDialect extends DialectRules {
@@ -183,6 +187,7 @@ const DIALECTS: Readonly<Record<SandboxDialect, WireDialect>> = {
   alpha: buildDialect('alpha'),
   beta: buildDialect('beta'),
   gamma: buildDialect('gamma'),
+  delta: buildDialect('delta'),
 };
 
 function isSandboxDialect(name: unknown): name is SandboxDialect {
@@ -199,6 +204,14 @@ export function parseDialect(name: unknown): SandboxDialect {
 
 export function wireDialect(name: SandboxDialect): WireDialect {
   return DIALECTS[parseDialect(name)];
+}
+
+/** A `client_reference` as the dialect keeps it, and compares a filter with it: as sent, or trimmed in upper case. */
+export function keptReference<T extends string | undefined>(
+  reference: T,
+  dialect: Pick<DialectRules, 'references'>,
+): T {
+  return (dialect.references === 'upper-case' ? reference?.trim().toUpperCase() : reference) as T;
 }
 
 /** Copies `value` under the dialect's field names, in the same order, leaving out null names. */

@@ -5,7 +5,7 @@
 
 import type { Book } from './book.js';
 import { toIso } from './book.js';
-import { type WireDialect, renameFields, renderPrices, wireAmounts } from './dialects.js';
+import { type WireDialect, keptReference, renameFields, renderPrices, wireAmounts } from './dialects.js';
 import {
   type AccountState,
   type ChangeAction,
@@ -205,7 +205,7 @@ function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator
 function listHedges({ book, account, request, dialect }: RouteContext): EngineResponse {
   checkListQuery(request, dialect, ['status', 'client_reference']);
   const status = readStatusFilter(request.query, dialect.closingStatus === null ? [] : [dialect.closingStatus]);
-  const clientReference = request.query.client_reference;
+  const clientReference = keptReference(request.query.client_reference, dialect);
   const matching = filtered(
     book.hedgesNewestFirst(account),
     (hedge) =>
@@ -229,17 +229,18 @@ function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
 
 /**
  * The history is kept oldest first, so the newest page is its tail, read backwards. Where the
- * dialect pages it, `meta.next_cursor` names the last record served while older ones remain, and
- * the next page starts below it (found by binary search: a page costs the same at any depth).
- * With views that trail the records, the tail closed within the lag is not shown yet.
+ * dialect pages it, the meta names the last record served while older ones remain — by position
+ * (`next_cursor`) or by its close time (`next_before`) — and the next page starts below it (found
+ * by binary search: a page costs the same at any depth). With views that trail the records, the
+ * tail closed within the lag is not shown yet.
  */
 function getHistory({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
-  const cursorParameter = dialect.historyCursorParameter;
+  const pages = dialect.historyPages;
   const shown = book.shownHistoryLength(account, nowMs);
-  if (dialect.paging !== 'none' || cursorParameter === null) {
+  const { history } = account;
+  if (dialect.paging !== 'none' || pages === null) {
     // A dialect that pages every list its own way (gamma), or that sends history in one page.
     checkListQuery(request, dialect, []);
-    const { history } = account;
     function* newestFirst(): Generator<(typeof history)[number]> {
       for (let index = shown - 1; index >= 0; index--) yield history[index];
     }
@@ -249,32 +250,44 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext): E
       meta,
     );
   }
-  checkListQuery(request, dialect, [cursorParameter]);
-  const pageSize = readPageSize(request.query, dialect.pageSizeParameter);
-  const { history } = account;
-  const raw = request.query[cursorParameter];
-  let next =
-    raw === undefined ? shown : Math.min(shown, recordsBefore(history, readHistoryCursor(cursorParameter, raw)));
+  const parameter = pages === 'time' ? 'before' : 'cursor';
+  checkListQuery(request, dialect, [parameter]);
+  const asked = readPageSize(request.query, dialect.pageSizeParameter);
+  const pageSize = pages === 'time' ? Math.min(asked, TIME_PAGE) : asked;
+  const raw = request.query[parameter];
+  const below = raw === undefined ? undefined : pages === 'time' ? readBefore(raw) : readHistoryCursor(raw);
+  let next = below === undefined ? shown : Math.min(shown, recordsBefore(history, below));
   const served: Array<Record<string, unknown>> = [];
   while (next > 0 && served.length < pageSize)
     served.push(wireAmounts(renameFields(history[--next], dialect.historyFields), dialect));
-  const meta = next > 0 && served.length > 0 ? { next_cursor: historyCursor(history[next]) } : {};
-  return successResponse(served, meta);
+  const more = next > 0 && served.length > 0;
+  if (pages === 'time') return successResponse(served, { next_before: more ? history[next].closed_at : null });
+  return successResponse(served, more ? { next_cursor: historyCursor(history[next]) } : {});
 }
+
+/** The most records a page by time holds, whatever page size is asked. */
+const TIME_PAGE = 40;
 
 /** The position of a history record, as a cursor: its close time and id (the order history is kept in). */
 function historyCursor(record: HistoryRecord): string {
   return Buffer.from(JSON.stringify([record.closed_at, record.hedge_id])).toString('base64url');
 }
 
-function readHistoryCursor(parameter: string, raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> {
+function readHistoryCursor(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> {
   try {
     const [closedAt, hedgeId] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
     if (typeof closedAt === 'string' && typeof hedgeId === 'string') return { closed_at: closedAt, hedge_id: hedgeId };
   } catch {
     // Refused below.
   }
-  throw validationError(parameter, 'is not a cursor this server handed out (meta.next_cursor)');
+  throw validationError('cursor', 'is not a cursor this server handed out (meta.next_cursor)');
+}
+
+/** `before`: a time; the records closed strictly before it. */
+function readBefore(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> {
+  const ms = Date.parse(raw);
+  if (!Number.isFinite(ms)) throw validationError('before', 'must be a time (ISO 8601)');
+  return { closed_at: toIso(ms), hedge_id: '' };
 }
 
 /** How many records sort before `key` (history is kept in compareHistoryRecords order). */
@@ -303,7 +316,7 @@ function postQuote({ book, request, nowMs }: RouteContext): EngineResponse {
 function openHedge({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
   const body = requireJsonObject(request.body);
   const terms = readHedgeTerms(body);
-  const clientReference = readClientReference(body);
+  const clientReference = keptReference(readClientReference(body), dialect);
   const { market, side, notionalUsd } = terms;
   const definition = requireOpenMarket(book, market);
   const existing = book.activeHedge(account, market, side);

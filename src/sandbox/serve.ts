@@ -65,6 +65,8 @@ function describeWire(dialect: SandboxDialect, severalPerSide: boolean | undefin
     wire.paging === 'cursor' ? `cursor pages (meta.next_cursor, ${wire.defaultPageSize} by default)` : '',
     wire.closingStatus ? `a hedge shows ${wire.closingStatus} while its close lands` : '',
     wire.amountsAsText ? 'untyped amounts as decimal strings' : '',
+    wire.historyPages === 'time' ? 'history pages by time (meta.next_before, 40 a page)' : '',
+    wire.references === 'upper-case' ? 'client references kept in upper case' : '',
     `markets ${wire.markets.map((listed) => (listed.status === 'open' ? listed.market : `${listed.market} (${listed.status})`)).join(', ')}`,
   ].filter((part) => part !== '');
   return (

@@ -6,11 +6,11 @@
 // to these lists.
 import type { FieldSpec } from './fields.js';
 import { fieldNames, type OutputFields } from './output-fields.js';
-import { APPLY_RESOURCE, HISTORY_FIELDS, PLAN_RESOURCE, POSITION_FIELDS } from './resource-fields.js';
+import { APPLY_RESOURCE, HISTORY_FIELDS, PLAN_RESOURCE } from './resource-fields.js';
 import type { DryRunView } from './dry-run-view.js';
 import type { RollView } from '../outcomes/roll.js';
 import { ROLL_FIELDS } from './roll-view.js';
-import { CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } from './trade-result.js';
+import { CHANGED_SIDE_FIELDS, CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } from './trade-result.js';
 
 /** The keys of fields that reach TSV, CSV and JSON (a screen-only view is not a field of the data). */
 const keys = (fields: readonly FieldSpec[]): string[] =>
@@ -32,8 +32,8 @@ const DRY_RUN: Record<keyof DryRunView, true> = { method: true, url: true, heade
 
 /** What the close of a side prints: the close, with the closed hedge's realized figures (a card and TSV flatten them; JSON keeps `realized`). */
 const CLOSED = fieldNames(keys(CLOSE_FIELDS), keys(HISTORY_FIELDS), ['realized']);
-/** What an add prints: the hedge after it, or the position after it, or the answer with `--no-wait`. */
-const CHANGED = fieldNames(keys(OPENED_FIELDS), keys(POSITION_FIELDS), keys(SUBMITTED_FIELDS));
+/** What an add prints: the side after it (with the answer and the hedge), or the answer with `--no-wait`. */
+const CHANGED = fieldNames(keys(CHANGED_SIDE_FIELDS), keys(SUBMITTED_FIELDS));
 /** `hedge api` with a method that writes: the server's envelope. */
 const ENVELOPE = ['data', 'error', 'meta'];
 

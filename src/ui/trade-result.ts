@@ -1,6 +1,6 @@
 // How the outcome of open, add, reduce and close reads: a card on a terminal, `field<TAB>value`
-// lines in plain mode, and under --json exactly one document (the final hedge, or the submitted
-// record with --no-wait). Everything goes through the output layer.
+// lines in plain mode, and under --json exactly one document (the final hedge, the side after an
+// add or reduce, or the submitted record with --no-wait). Everything goes through the output layer.
 import type { PositionFacts } from '../api/wire/read-position.js';
 import { historyRecordForPeople } from '../api/wire/read-history.js';
 import type { HistoryRecord, Quote } from '../api/schemas.js';
@@ -13,7 +13,7 @@ import {
   toAccountSide,
 } from '../domain/money.js';
 import type { FieldSpec } from './fields.js';
-import { HEDGE_FIELDS, insertAfter, REALIZED_FIELDS } from './resource-fields.js';
+import { HEDGE_FIELDS, insertAfter, POSITION_FIELDS, REALIZED_FIELDS } from './resource-fields.js';
 import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from './format.js';
 import type { Output } from './output.js';
 import { safeText } from '../security/safe-text.js';
@@ -25,6 +25,13 @@ export const OPENED_FIELDS: FieldSpec[] = insertAfter(HEDGE_FIELDS, 'struck_rate
   { key: 'quoted_execution_price', label: 'Quoted price', kind: 'rate' },
   { key: 'slippage_bps', label: 'Slippage vs quote', kind: 'text' },
 ]);
+
+/** What an add or reduce prints for scripts: the side after it, the server's answer and the hedge it named. */
+export const CHANGED_SIDE_FIELDS: FieldSpec[] = [
+  ...POSITION_FIELDS,
+  { key: 'hedge', label: 'Hedge' },
+  { key: 'answer', label: 'Answer' },
+];
 
 export const SUBMITTED_FIELDS: FieldSpec[] = [
   { key: 'hedge_id', label: 'Hedge ID' },
@@ -323,7 +330,7 @@ function derived(change: PositionChange): {
 /**
  * After an add or a partial reduce landed: the position before → after (notional, entry, margin)
  * and, for a reduce, what it realized. A card for people; a line on stderr otherwise (the caller
- * prints the data itself: the hedge as the server sent it).
+ * prints the data itself: the side after the change).
  */
 export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []): void {
   const { before, after } = change;

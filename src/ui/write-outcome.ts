@@ -7,7 +7,13 @@ import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '
 import type { LandedChange, TradeView } from '../outcomes/trade.js';
 import { formatUsd } from '../domain/money.js';
 import type { Output } from './output.js';
-import { renderClosed, renderHedge, renderPositionChange, renderSubmitted } from './trade-result.js';
+import {
+  CHANGED_SIDE_FIELDS,
+  renderClosed,
+  renderHedge,
+  renderPositionChange,
+  renderSubmitted,
+} from './trade-result.js';
 
 export type HedgeCommand = (...words: string[]) => string;
 
@@ -67,7 +73,7 @@ function renderChangeLanded(
   const hedgeId = change.hedge?.id ?? answer.hedge_id ?? change.before?.hedgeId;
   const inFull = hedgeId ? [`The hedge in full: ${hedgeCommand('hedges', hedgeId)}`] : [];
   if (change.closed) {
-    // A reduce of about the whole position closes it: shown as a close (JSON: the hedge as today).
+    // A reduce of about the whole position closes it: shown to people as a close.
     if (output.isHuman) {
       renderClosed(output, {
         ...answer,
@@ -79,8 +85,7 @@ function renderChangeLanded(
       return;
     }
   } else {
-    // People get the position before → after instead of the whole hedge; other modes keep the
-    // hedge on stdout as the server sent it, with the same figures in a line on stderr.
+    // People get the position before → after; other modes the same figures in a line on stderr.
     renderPositionChange(
       output,
       {
@@ -99,16 +104,15 @@ function renderChangeLanded(
     );
     if (output.isHuman) return;
   }
-  if (change.hedge)
-    renderHedge(output, change.hedge, { title: change.closed ? 'Hedge (closed)' : `Hedge after the ${action}` });
-  // A positions line, in the one shape (`hedge positions --json`'s) unless --raw asks for it as sent.
-  else if (change.position)
-    renderHedge(
-      output,
-      output.inOneShape ? positionInOneShape(change.position.raw, change.position) : change.position.raw,
-      { title: `Position after the ${action}` },
-    );
-  else renderSubmitted(output, { ...answer, status: 'closed' }, { title: 'Position closed' });
+  // Scripts get the side after the change, however the server books it (the hedge grown, or one
+  // more record on the side): its positions line in the one shape (--raw: as sent), with the
+  // server's answer and the hedge record it named beside it.
+  const after = change.position
+    ? output.inOneShape
+      ? positionInOneShape(change.position.raw, change.position)
+      : change.position.raw
+    : { market, side, notional_usd: change.closed ? 0 : (change.afterNotionalUsd ?? null) };
+  output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS);
 }
 
 /** A close that was sent and not waited for. */

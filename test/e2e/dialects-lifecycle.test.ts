@@ -124,8 +124,10 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
     expect(json(quote.stdout)).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10_000, tenor_days: 3 });
 
   // open
-  const reference = `lifecycle-${dialect}-${mode}`;
-  const buyId = await opened(['open', MARKET, 'buy', '10000', '--tenor', '3', '--ref', reference, '--yes']);
+  const typed = `lifecycle-${dialect}-${mode}`;
+  const buyId = await opened(['open', MARKET, 'buy', '10000', '--tenor', '3', '--ref', typed, '--yes']);
+  // The reference as the server keeps it (delta: in upper case).
+  const reference = wire.references === 'upper-case' ? typed.toUpperCase() : typed;
   expect(hedgeState(buyId)).toMatchObject({
     status: 'filled',
     side: 'buy',
@@ -159,7 +161,7 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
   // Every dialect's side and notional, whatever the server names them (beta sends no side at all).
   // The deal reference is joined from the hedges in every dialect (cut with … when the terminal is narrow).
   if (mode === 'table')
-    expect(positions.stdout).toMatch(new RegExp(`${MARKET}\\s+buy\\s+lifecycle-\\S*\\s+12,000\\.00`));
+    expect(positions.stdout).toMatch(new RegExp(`${MARKET}\\s+buy\\s+lifecycle-\\S*\\s+12,000\\.00`, 'i'));
   if (mode === 'plain') expect(positions.stdout).toContain('12000');
   const openAccount = await hedge('account');
   if (mode === 'json') expect(masked(json(openAccount.stdout), moving)).toBe(masked(await server('/account'), moving));
@@ -300,9 +302,11 @@ describe('hedge sandbox serve --dialect', () => {
   });
 
   it('an unknown dialect is a usage error naming --dialect and the allowed values', async () => {
-    const result = await runHedge(['sandbox', 'serve', '--dialect', 'delta']);
+    const result = await runHedge(['sandbox', 'serve', '--dialect', 'epsilon']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('hedge: --dialect: "delta" is not allowed; expected reference, alpha, beta, gamma.\n');
+    expect(result.stderr).toBe(
+      'hedge: --dialect: "epsilon" is not allowed; expected reference, alpha, beta, gamma, delta.\n',
+    );
   });
 });

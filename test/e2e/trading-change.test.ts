@@ -7,13 +7,19 @@ import { IDEMPOTENCY_KEY } from '../support/text.js';
 const startTrading = useSimulators();
 
 describe('hedge add / reduce / close', () => {
-  it('add waits until the new notional is visible and prints the hedge after it', async () => {
+  it('add waits until the new notional is visible and prints the side after it, with the hedge beside it', async () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'buy', '10000');
     const result = await trading.hedge(['add', 'USDTNGN', 'buy', '5k', '--json']);
     expect(result.code).toBe(0);
-    const hedge = JSON.parse(result.stdout);
-    expect(hedge).toMatchObject({ id, notional_usd: 15_000, status: 'filled' });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 15_000,
+      hedge_id: id,
+      hedge: { id, notional_usd: 15_000, status: 'filled' },
+      answer: { hedge_id: id, action: 'add', notional_usd: 5000 },
+    });
     const server = trading.hedges().find((entry) => entry.id === id)!;
     expect(server.notionalUsd).toBe(15_000);
     expect(server.pendingChange).toBeUndefined();
@@ -21,6 +27,33 @@ describe('hedge add / reduce / close', () => {
     expect(add).toHaveLength(1);
     expect(add[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 5000 });
     expect(add[0]!.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
+  });
+
+  it('a side of several hedges (alpha): add and reduce --json report the side after the change, whichever hedge the server booked it on', async () => {
+    const trading = await startTrading({ dialect: 'alpha' });
+    const first = trading.seedOpen('buy', 1000);
+    const second = trading.seedOpen('buy', 500);
+    const added = await trading.hedge(['add', 'USDTNGN', 'buy', '200', '--json']);
+    expect(added.code, added.stderr).toBe(0);
+    // The server booked the add on its newest hedge; the side is what a script reads either way.
+    expect(trading.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([
+      [first.id, 1000],
+      [second.id, 700],
+    ]);
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 1700,
+      hedge: { id: second.id, notional_usd: 700 },
+      answer: { hedge_id: second.id, action: 'add', notional_usd: 200 },
+    });
+    const reduced = await trading.hedge(['reduce', 'USDTNGN', 'buy', '300', '--json']);
+    expect(reduced.code, reduced.stderr).toBe(0);
+    expect(JSON.parse(reduced.stdout)).toMatchObject({
+      notional_usd: 1400,
+      hedge: { id: second.id, notional_usd: 400 },
+      answer: { action: 'reduce', notional_usd: 300 },
+    });
   });
 
   it('a partial reduce waits for the smaller notional; the human line says what it was and is', async () => {
@@ -45,7 +78,13 @@ describe('hedge add / reduce / close', () => {
     const id = await openFilledThroughCli(trading, 'buy', '8000');
     const result = await trading.hedge(['reduce', 'USDTNGN', 'buy', '8000', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ id, status: 'closed' });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 0,
+      hedge: { id, status: 'closed' },
+      answer: { hedge_id: id, action: 'reduce', notional_usd: 8000 },
+    });
     const account = Object.values(trading.sandbox.engine.state.accounts)[0]!;
     expect(account.hedges[id]!.status).toBe('closed');
     expect(account.activeHedgeIds).toEqual({});

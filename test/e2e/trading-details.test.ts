@@ -35,14 +35,18 @@ function writePaths(simulator: Simulator): string[] {
 }
 
 describe('hedge add: the quote for the addition, then the position before → after', () => {
-  it('quotes the added notional (one POST /quotes) before the one POST /hedges/add; --json stays the hedge, the details go to stderr', async () => {
+  it('quotes the added notional (one POST /quotes) before the one POST /hedges/add; --json is the side, the details go to stderr', async () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('buy', 10_000);
     const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
 
     const result = await simulator.hedge(['add', MARKET, 'buy', '5000', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ id: seeded.id, notional_usd: 15_000, status: 'filled' });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      hedge_id: seeded.id,
+      notional_usd: 15_000,
+      hedge: { id: seeded.id, notional_usd: 15_000, status: 'filled' },
+    });
 
     expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
     const [quote] = simulator.requests('POST', '/quotes');
@@ -141,7 +145,7 @@ describe('hedge reduce: what it realized', () => {
     expect(writePaths(simulator)).toEqual(['/hedges/reduce']);
   });
 
-  it('--json stays the hedge as the server sent it; the realized line goes to stderr', async () => {
+  it('--json is the side after it, the hedge as the server sent it beside it; the realized line goes to stderr', async () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('buy', 8_000);
     const balanceBefore = account(simulator).balanceUsdc;
@@ -149,7 +153,11 @@ describe('hedge reduce: what it realized', () => {
     expect(result.code).toBe(0);
     const balanceAfter = account(simulator).balanceUsdc;
     const body = JSON.parse(result.stdout);
-    expect(body).toMatchObject({ id: seeded.id, notional_usd: 6_000, status: 'filled' });
+    expect(body).toMatchObject({
+      hedge_id: seeded.id,
+      notional_usd: 6_000,
+      hedge: { id: seeded.id, notional_usd: 6_000, status: 'filled' },
+    });
     expect(Object.keys(body)).not.toContain('realized');
     expect(result.stderr).toContain('Position after the reduce: notional 8,000.00 → 6,000.00 USD;');
     expect(result.stderr).toContain(`balance ${formatSignedAmount(balanceAfter - balanceBefore)} USDC.`);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { readStore, storeFile } from '../support/config-store.js';
-import { startFieldProxy } from '../support/field-proxy.js';
+import { startAnswerProxy, startFieldProxy } from '../support/field-proxy.js';
 import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/text.js';
 import { envFor, useSimulators, type Simulator } from '../support/simulator.js';
@@ -193,6 +193,114 @@ describe('lists never lose rows', () => {
       [200, { per_page: '100' }],
     ]);
     expect(learnedIn(simulator.configDir)).toEqual({ [simulator.baseUrl]: { page_size_param: 'per_page' } });
+  });
+});
+
+describe('references compared the way the server keeps them', () => {
+  it('delta (keeps client_reference in upper case, filters it without regard to case): every --ref finds DEAL-11 from deal-11', async () => {
+    const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
+    const opened = await simulator.hedge([
+      'open',
+      'USDTNGN',
+      'buy',
+      '1000',
+      '--tenor',
+      '7',
+      '--ref',
+      'deal-11',
+      '--json',
+    ]);
+    expect(opened.code, opened.stderr).toBe(0);
+    const [buy] = simulator.active('buy');
+    expect(buy!.clientReference).toBe('DEAL-11');
+
+    // The duplicate guard: the server's match is a match, whatever its case. Nothing sent.
+    const sent = simulator.writes().length;
+    const duplicate = await simulator.hedge(['open', 'USDTNGN', 'sell', '300', '--tenor', '7', '--ref', ' deal-11 ']);
+    expect(duplicate.code, duplicate.stderr).toBe(3);
+    expect(duplicate.stderr).toContain(`An active hedge already carries client reference " deal-11 ": ${buy!.id}`);
+    expect(simulator.writes()).toHaveLength(sent);
+    expect(simulator.active('sell')).toEqual([]);
+
+    const positions = await simulator.hedge(['positions', '--ref', 'Deal-11', '--json']);
+    expect(JSON.parse(positions.stdout)).toMatchObject([{ side: 'buy', hedge_id: buy!.id }]);
+    const maturities = await simulator.hedge(['maturities', '--ref', 'deal-11', '--json']);
+    expect(JSON.parse(maturities.stdout)).toMatchObject([{ hedge_id: buy!.id }]);
+
+    expect((await simulator.hedge(['close', 'USDTNGN', 'buy', '--json'])).code).toBe(0);
+    const history = await simulator.hedge(['history', '--ref', 'deal-11', '--json']);
+    expect(history.code, history.stderr).toBe(0);
+    expect(JSON.parse(history.stdout)).toMatchObject([{ hedge_id: buy!.id, client_reference: 'DEAL-11' }]);
+    const report = await simulator.hedge(['report', '--by', 'hedge', '--ref', 'deal-11', '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(JSON.parse(report.stdout).groups.map((group: { key: string }) => group.key)).toEqual([buy!.id]);
+
+    // An open whose answer was lost is found by its reference: landed, not sent again.
+    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
+    const lost = await simulator.hedge(['open', 'USDTNGN', 'sell', '300', '--tenor', '7', '--ref', 'deal-12']);
+    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+    expect(lost.code, lost.stderr).toBe(5);
+    const opens = simulator.requests('POST', '/hedges').length;
+    const resumed = await simulator.hedge(['resume', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/carries reference deal-12/);
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
+    expect(simulator.active('sell').map((hedge) => hedge.clientReference)).toEqual(['DEAL-12']);
+  });
+});
+
+describe('lists paged by time', () => {
+  it('delta (history pages of at most 40, meta.next_before sent back as before): --limit 100 reads 100, a period every one', async () => {
+    const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
+    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 120 });
+    const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0]!.history]
+      .reverse()
+      .map((record) => record.hedge_id);
+    const limited = await simulator.hedge(['history', '--limit', '100', '--json']);
+    expect(limited.code, limited.stderr).toBe(0);
+    expect(JSON.parse(limited.stdout).map((record: { hedge_id: string }) => record.hedge_id)).toEqual(
+      newestFirst.slice(0, 100),
+    );
+    expect(limited.stderr).toBe('');
+    const asked = simulator.requests('GET', '/hedges/history').map((entry) => entry.query);
+    expect(asked).toEqual([
+      { limit: '100' },
+      { limit: '60', before: expect.any(String) },
+      { limit: '20', before: expect.any(String) },
+    ]);
+
+    // A period reads page after page to the last (next_before null), whatever its length.
+    const period = await simulator.hedge(['history', '--since', '2000-01-01', '--format', 'ndjson']);
+    expect(period.code, period.stderr).toBe(0);
+    expect(period.stdout.trim().split('\n')).toHaveLength(120);
+    expect(period.stderr).toBe('');
+  });
+
+  it('a server that says more exist and gives no next request hedge can send: said on stderr, with where to look', async () => {
+    const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
+    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 60 });
+    // The marker in a shape no rule reads: an object.
+    const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
+      const meta = envelope.meta as Record<string, unknown>;
+      if (request.path === '/hedges/history' && typeof meta.next_before === 'string')
+        meta.next_before = { at: meta.next_before };
+    });
+    try {
+      const env = envFor(proxy);
+      const listed = await simulator.hedge(['history', '--limit', '100', '--json'], { env });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout)).toHaveLength(40);
+      expect(listed.stderr).toMatch(/Only 40 of the 100 closed hedges asked could be read: the server says more exist/);
+      const period = await simulator.hedge(['history', '--since', '2000-01-01', '--json'], { env });
+      expect(period.code, period.stderr).toBe(0);
+      expect(JSON.parse(period.stdout)).toHaveLength(40);
+      expect(period.stderr).toMatch(
+        /returned 40 closed hedges and says more exist, but gave no way hedge can ask for them/,
+      );
+      expect(simulator.requests('GET', '/hedges/history')).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -34,7 +34,7 @@ interface Expected {
 }
 
 // Written out by hand (not read from dialects.ts) so a change to the table shows up here.
-const EXPECTED: Record<SandboxDialect, Expected> = {
+const BY_HAND: Record<Exclude<SandboxDialect, 'delta'>, Expected> = {
   reference: {
     positionKeys: [
       'market',
@@ -235,6 +235,8 @@ const EXPECTED: Record<SandboxDialect, Expected> = {
     amountsAsText: true,
   },
 };
+// delta names every field as the reference does; it differs in references and history pages (below).
+const EXPECTED: Record<SandboxDialect, Expected> = { ...BY_HAND, delta: BY_HAND.reference };
 
 const change = (side: 'buy' | 'sell', field: string, notional: number, market = 'USDTNGN') => ({
   market,
@@ -249,7 +251,7 @@ const startDialect = (dialect: SandboxDialect) =>
 
 describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
   const expected = EXPECTED[dialect];
-  const otherNotionalField = dialect === 'reference' ? 'amount_usd' : 'notional_usd';
+  const otherNotionalField = expected.notionalField === 'notional_usd' ? 'amount_usd' : 'notional_usd';
   const market = expected.market;
   const open = (side: 'buy' | 'sell', notional: number) => openBody(side, notional, 7, { market });
   const changeOf = (side: 'buy' | 'sell', field: string, notional: number) => change(side, field, notional, market);
@@ -362,7 +364,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const tooBig = await api(sandbox, 'GET', `/hedges?${expected.pageSize}=501`);
     expect([tooBig.status, tooBig.body.error.details.field]).toEqual([400, expected.pageSize]);
 
-    const foreign = dialect === 'reference' ? 'page_size' : 'limit';
+    const foreign = expected.pageSize === 'limit' ? 'page_size' : 'limit';
     const withForeign = await api(sandbox, 'GET', `/hedges?${foreign}=1`);
     if (dialect === 'beta') {
       expect([withForeign.status, withForeign.body.error.code, withForeign.body.error.details.field]).toEqual([
@@ -390,6 +392,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
       reference: [{ market: 'USDTNGN', price, timestamp }],
       alpha: { USDTNGN: { mid: price, ts: timestamp } },
       beta: [{ symbol: 'USDTNGN', rate: price }],
+      delta: [{ market: 'USDTNGN', price, timestamp }],
       gamma: {
         rates: [{ pair: 'USDTNGN', bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp }],
       },
@@ -569,6 +572,46 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
   });
 });
 
+describe('sandbox dialect delta: references in upper case, history pages by time', () => {
+  it('keeps client_reference trimmed in upper case and filters it without regard to case', async () => {
+    const sandbox = await startDialect('delta');
+    const id = (
+      await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 10_000, 7, { client_reference: ' deal-11' }) })
+    ).body.data.id;
+    await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 10_000, 7, { client_reference: 'deal-12' }) });
+    expect((await api(sandbox, 'GET', `/hedges/${id}`)).body.data.client_reference).toBe('DEAL-11');
+    for (const asked of ['deal-11', 'DEAL-11', 'Deal-11 '])
+      expect(
+        (await api(sandbox, 'GET', `/hedges?client_reference=${encodeURIComponent(asked)}`)).body.data.map(
+          (hedge: { id: string }) => hedge.id,
+        ),
+      ).toEqual([id]);
+  });
+
+  it('pages history by close time: at most 40 a page, meta.next_before sent back as before, null on the last', async () => {
+    const sandbox = await startDialect('delta');
+    sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 95 });
+    const newestFirst = [...Object.values(sandbox.engine.state.accounts)[0]!.history]
+      .reverse()
+      .map((record) => record.hedge_id);
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let before: string | null = null;
+    do {
+      const query: string = `/hedges/history?limit=500${before === null ? '' : `&before=${encodeURIComponent(before)}`}`;
+      const answer = (await api(sandbox, 'GET', query)).body;
+      sizes.push(answer.data.length);
+      seen.push(...answer.data.map((record: { hedge_id: string }) => record.hedge_id));
+      before = answer.meta.next_before;
+      if (before !== null) expect(before).toBe(answer.data.at(-1).closed_at);
+    } while (before !== null);
+    expect(sizes).toEqual([40, 40, 15]);
+    expect(seen).toEqual(newestFirst);
+    const bad = await api(sandbox, 'GET', '/hedges/history?before=yesterday');
+    expect([bad.status, bad.body.error.details.field]).toEqual([400, 'before']);
+  });
+});
+
 describe('sandbox dialects: choosing and remembering one', () => {
   let dir: string | undefined;
   afterEach(async () => {
@@ -597,10 +640,10 @@ describe('sandbox dialects: choosing and remembering one', () => {
   });
 
   it('refuses an unknown dialect and lists the names', async () => {
-    expect(SANDBOX_DIALECTS).toEqual(['reference', 'alpha', 'beta', 'gamma']);
+    expect(SANDBOX_DIALECTS).toEqual(['reference', 'alpha', 'beta', 'gamma', 'delta']);
     expect(SERVE_DIALECTS).toBe(SANDBOX_DIALECTS);
-    await expect(startSimulator({ preset: 'plain', dialect: 'delta' as SandboxDialect })).rejects.toThrow(
-      /unknown sandbox dialect "delta".*reference, alpha, beta, gamma/,
+    await expect(startSimulator({ preset: 'plain', dialect: 'epsilon' as SandboxDialect })).rejects.toThrow(
+      /unknown sandbox dialect "epsilon".*reference, alpha, beta, gamma, delta/,
     );
   });
 

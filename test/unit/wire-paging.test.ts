@@ -129,6 +129,27 @@ describe('the one pager', () => {
     expect(pages.asked).toEqual(['']);
   });
 
+  it('any other next_<name> goes back as <name> (next_before → before, a number as its digits), a configured cursor name notwithstanding', async () => {
+    const pages = server({
+      'status=closed': { data: [{ id: 1 }], meta: { next_before: '2026-03-01T00:00:00.000Z' } },
+      'status=closed&before=2026-03-01T00%3A00%3A00.000Z': { data: [{ id: 2 }], meta: { nextSeq: 17 } },
+      'status=closed&before=2026-03-01T00%3A00%3A00.000Z&seq=17': { data: [{ id: 3 }], meta: { next_before: null } },
+    });
+    expect(await walk(pages, { query: { status: 'closed' }, cursorParam: 'cursor' })).toEqual([
+      { rows: [{ id: 1 }], next: 'page' },
+      { rows: [{ id: 2 }], next: 'page' },
+      { rows: [{ id: 3 }], next: 'none' },
+    ]);
+    // A marker hedge cannot send back (an object) still says more exist.
+    const odd = server({ '': { data: [{ id: 1 }], meta: { next_before: { at: 'x' } } } });
+    const [page] = await (async () => {
+      const seen = [];
+      for await (const one of followPages(odd.fetchPage)) seen.push(one);
+      return seen;
+    })();
+    expect([page!.next, page!.reading.more]).toEqual(['none', true]);
+  });
+
   it('a configured cursor name wins over the one derived from the answer', async () => {
     const pages = server({
       '': { data: { items: [{ id: 1 }], nextPageToken: 't2' } },

@@ -129,6 +129,9 @@ function firstOf<T>(
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
+/** A cursor or marker: text, or a number (a time, an offset) sent back as its digits. */
+const token = (value: unknown): string | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? String(value) : text(value);
 const whole = (value: unknown): number | undefined => {
   const number =
     typeof value === 'number'
@@ -218,10 +221,12 @@ export function readPage(
     reading.more ??= true;
     return reading;
   }
-  // 2. A cursor.
-  const cursor = firstOf(sources, CURSOR_KEYS, text);
+  // 2. A cursor, or any other `next_<name>` marker: sent back as `<name>` (`next_before` → `before`).
+  const markers = [...CURSOR_KEYS, ...markersIn(sources)];
+  const cursor = firstOf(sources, markers, token);
   if (cursor && reading.more !== false) {
-    const parameter = request.cursorParam ?? cursorParameterFor(cursor.key);
+    const named = CURSOR_KEYS.includes(cursor.key) ? request.cursorParam : undefined;
+    const parameter = named ?? cursorParameterFor(cursor.key);
     reading.next = {
       query: { ...request.query, [parameter]: cursor.value },
       how: `${cursor.at}.${cursor.key}, sent back as ${parameter}`,
@@ -259,7 +264,19 @@ export function readPage(
     reading.more = true;
     return reading;
   }
-  // A cursor key present and empty, or a total reached, says this was the last page.
-  if (reading.more === undefined && present(sources, CURSOR_KEYS)) reading.more = false;
+  // A cursor or marker present and empty says this was the last page; one that cannot be sent back, that more exist.
+  if (reading.more === undefined && present(sources, markers)) reading.more = false;
+  else if (reading.more === undefined && sources.some(({ value }) => markers.some((key) => isGiven(value[key]))))
+    reading.more = true;
   return reading;
+}
+
+const isGiven = (value: unknown): boolean => value !== undefined && value !== null && value !== '' && value !== false;
+
+/** The `next_<name>` (or `nextName`) keys of the answer that no other rule reads. */
+function markersIn(sources: Array<{ at: string; value: Json }>): string[] {
+  const known = new Set<string>([...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage']);
+  return [
+    ...new Set(sources.flatMap(({ value }) => Object.keys(value).filter((key) => /^next(_|[A-Z])/.test(key)))),
+  ].filter((key) => !known.has(key));
 }
