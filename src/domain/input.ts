@@ -41,7 +41,7 @@ export function isMarketName(value: string): boolean {
 /** Upper-cased and trimmed; the live markets list decides whether it is tradable. */
 export function parseMarket(raw: string | undefined): string {
   const value = required('market', raw, 'a market such as USDTNGN').trim();
-   
+
   if (/[^\x20-\x7e]/.test(value)) {
     throw new UsageError(
       `market: ${echo(value)} has characters outside plain ASCII letters and digits (a look-alike?); expected e.g. USDTNGN.`,
