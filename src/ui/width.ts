@@ -45,7 +45,7 @@ function isPositiveInteger(value: number | undefined): value is number {
 // Nearly every cell of a table is printable ASCII, our colour codes and a few narrow symbols of our
 // own (— … ─ │ · → −): those are measured by their length. Anything else is cut into graphemes
 // (Intl.Segmenter, made on first need) and measured one by one.
- 
+
 const OUR_SGR = /\u001b\[[0-9;]*m/g;
 const ONE_COLUMN_EACH = /^[\x20-\x7e\u00b7\u2014\u2026\u2192\u2212\u2500\u2502]*$/;
 
@@ -87,10 +87,10 @@ type Piece = { kind: 'escape'; text: string } | { kind: 'grapheme'; text: string
 
 // CSI (colours, cursor), OSC (hyperlinks, titles) ended by BEL or ST, the 8-bit CSI, and the other
 // ESC escapes (ESC 7, ESC c, ESC ( B). Kept whole and never counted or cut.
- 
+
 const ESCAPE_SEQUENCE =
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u009b[0-?]*[ -/]*[@-~]|\u001b[ -/]*[0-~]/g;
- 
+
 const SGR = /^(?:\u001b\[|\u009b)[0-9;:]*m$/;
 const SGR_RESET = '\u001b[0m';
 

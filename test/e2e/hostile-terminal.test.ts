@@ -18,7 +18,7 @@ const HOSTILE_MARKET = 'EVL\u001b]0;pw\u0007\u001b[2J\u202e\u200bX';
 const HOSTILE_REFERENCE = `deal ${HOSTILE_TEXT} end`;
 
 /** What must never reach a terminal raw: ESC (NO_COLOR: the CLI sends none of its own), BEL, bidi overrides, zero-width characters. */
- 
+
 const RAW_UNSAFE = /[\u001b\u0007\u009b\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060\ufeff]/u;
 
 function unsafeIn(text: string): string | undefined {

@@ -457,7 +457,7 @@ describe('hedge keep as a service', () => {
     expect(metrics.match(/^hedge_keeper_errors_total\{/gm)).toHaveLength(2);
     expect(metrics).not.toContain('made_up');
     expect(metrics).not.toContain('another_new_code');
-     
+
     expect(metrics).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     keeper.child().kill('SIGTERM');
     expect((await keeper.done).code).toBe(0);

@@ -9,7 +9,7 @@ import { baseEnv, HEDGE_BIN, ROOT } from './hedge-cli.js';
 export const KEYS = { ENTER: '\r', DOWN: '\x1b[B', CTRL_C: '\x03', BACKSPACE: '\x7f' } as const;
 
 /** The text a person reads: no escape sequences (colour, cursor moves, save/restore), no CRs. */
- 
+
 export const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[78]|\r/g, '');
 
 /** A line as the terminal emulator drew it. */

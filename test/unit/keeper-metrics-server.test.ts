@@ -52,7 +52,7 @@ describe('--metrics labels', () => {
     expect(text).toContain('hedge_keeper_errors_total{code="other"} 3');
     expect(text.match(/^hedge_keeper_errors_total\{/gm)).toHaveLength(3);
     expect(text).not.toContain('brand_new_code');
-     
+
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
@@ -66,7 +66,7 @@ describe('--metrics labels', () => {
     expect(text).toContain('hedge_keeper_target_usd{market="USDTNGN",side="buy"} 1000');
     expect(text).toContain('hedge_keeper_target_usd{market="other",side="other"} 2000');
     expect(text).toContain('hedge_keeper_book_usd{market="other",side="other"} 0');
-     
+
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
     // A row gone from the target leaves the gauges, `other` included.
     metrics.rows([{ market: 'USDTNGN', side: 'buy', target_usd: 1000, current_usd: 1000 }]);

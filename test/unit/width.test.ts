@@ -9,9 +9,7 @@ const BOLD_OFF = '\u001b[22m';
 const RESET = '\u001b[0m';
 
 /** The visible text: escape sequences removed. */
-const plain = (text: string): string =>
-   
-  text.replace(/\u001b\[[0-9;:]*m|\u001b\][^\u0007]*\u0007/g, '');
+const plain = (text: string): string => text.replace(/\u001b\[[0-9;:]*m|\u001b\][^\u0007]*\u0007/g, '');
 
 describe('terminalColumns', () => {
   it("takes the terminal's own width when stdout is one", () => {
