@@ -184,31 +184,3 @@ describe('event queue', () => {
     expect(heap.map((event) => event.dueMs).sort((a, b) => a - b)).toEqual([50, 60, 70]);
   });
 });
-
-describe('states saved before dialects', () => {
-  it('load as the reference dialect with their open hedge, and close it', () => {
-    const engine = makeEngine();
-    const { hedge, now } = openFilled(engine, T0, 'buy', 20_000);
-    engine.seedHedges(KEY_A, 3, 'closed', now);
-    const saved = JSON.parse(JSON.stringify(engine.state)) as Record<string, unknown> & EngineState;
-    delete (saved as Partial<EngineState>).dialect;
-    for (const account of Object.values(saved.accounts)) {
-      delete (account as { activeHedgeStacks?: unknown }).activeHedgeStacks;
-      account.history.reverse();
-    }
-    const reloaded = new SandboxEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, saved);
-    expect(reloaded.dialect).toBe('reference');
-    expect(call(reloaded, now, 'GET', '/positions').data.map((line: { hedge_id: string }) => line.hedge_id)).toEqual([
-      hedge.id,
-    ]);
-    const before = call(reloaded, now, 'GET', '/hedges/history').data.map(
-      (record: { closed_at: string }) => record.closed_at,
-    );
-    expect(before).toEqual([...before].sort().reverse());
-    call(reloaded, now, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
-    expect(call(reloaded, now + 1000, 'GET', '/positions').data).toEqual([]);
-    expect(call(reloaded, now + 1000, 'GET', '/hedges/history', { query: { limit: '1' } }).data[0].hedge_id).toBe(
-      hedge.id,
-    );
-  });
-});
