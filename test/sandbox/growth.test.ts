@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { EngineState, ScheduledEvent } from '../../src/sandbox/engine-state.js';
 import { popDueEvent, pushEvent } from '../../src/sandbox/event-queue.js';
-import { type GrowthResult, SandboxEngine, growHedges } from '../../src/sandbox/index.js';
+import { SandboxEngine } from '../../src/sandbox/index.js';
+import { type GrowthResult, growHedges } from '../support/growth.js';
 import { DAY, KEY_A, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
 
 const HEDGES = 10_000;
