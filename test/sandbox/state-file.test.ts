@@ -323,6 +323,17 @@ describe('ids and formats of the state file', () => {
     expect(new Set(ids).size).toBe(4);
   });
 
+  it('a state read from the file knows hedge ids as own records only: `__proto__` and `constructor` are no hedge', async () => {
+    const stateFile = await stateFileIn();
+    const first = await simulatorOn(stateFile);
+    expect((await first.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'o' })).status).toBe(
+      200,
+    );
+    const reader = await simulatorOn(stateFile);
+    for (const id of ['__proto__', 'constructor', 'hasOwnProperty'])
+      expect((await reader.api('GET', `/hedges/${id}`)).status).toBe(404);
+  });
+
   it.each([
     ['format 2 (lines of JSON)', '{"version":2,"revision":3,"clockOffsetMs":0,"parts":[],"lengths":[2]}\n{}\n'],
     ['format 1 (one document)', JSON.stringify({ version: 1, clockOffsetMs: 0, engine: { version: 1 } }, null, 2)],
