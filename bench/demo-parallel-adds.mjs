@@ -1,6 +1,6 @@
 // Issue 36, item 8: do parallel `hedge --demo add` runs all land? Not part of `npm test` nor of
 // `npm run bench` (it counts lost writes, it does not time anything): run it by hand after
-// `npm run build`. docs/demo.md has its figures.
+// `npm run build`.
 //
 //   node bench/demo-parallel-adds.mjs [--runs 20] [--parallel 10] [--no-wait]
 //
@@ -45,12 +45,11 @@ function hedge(dir, args) {
   });
 }
 
-/** The buy side in demo-state.json (format 2: header, then the core with the open book): notional plus an add landing. */
+/** The buy side in demo-state.json (one JSON document, the state under `engine`): notional plus an add landing. */
 function buyInFile(dir) {
-  const lines = readFileSync(join(dir, 'demo-state.json'), 'utf8').split('\n');
-  const core = JSON.parse(lines[1]);
+  const { engine } = JSON.parse(readFileSync(join(dir, 'demo-state.json'), 'utf8'));
   let total = 0;
-  for (const account of Object.values(core.accounts)) {
+  for (const account of Object.values(engine.accounts)) {
     for (const hedge of Object.values(account.hedges)) {
       if (hedge.side !== 'buy' || hedge.status !== 'filled') continue;
       total += hedge.notionalUsd + (hedge.pendingChange?.action === 'add' ? hedge.pendingChange.notionalUsd : 0);

@@ -26,9 +26,10 @@ export const LAYERS = [
   { name: 'journal, config', paths: ['journal/', 'config/'] },
   { name: 'domain', paths: ['domain/'] },
   { name: 'security', paths: ['security/'] },
+  // The simulator: apart from itself, only files/ (its state file is saved by the one durable write).
+  { name: 'sandbox', paths: ['sandbox/'] },
   { name: 'files', paths: ['files/'] },
   { name: 'errors', paths: ['errors.ts', 'version.ts'] },
-  { name: 'sandbox', paths: ['sandbox/'] },
 ];
 
 /** The layer of a path relative to src/; the most specific prefix wins. */

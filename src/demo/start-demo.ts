@@ -1,12 +1,14 @@
 // `--demo`: the simulator in this very process, on a local socket of its own, with a built-in test key.
 // Its state lives in <configDir>/demo-state.json, so a position opened by one invocation is there
-// for the next (each CLI run is a fresh process), and several runs at once share it safely: each
-// request reloads, acts and saves under a lock (state-lock.ts). The HTTP path is the production one.
+// for the next (each CLI run is a fresh process), and several runs at once share it safely: a
+// request that changes it reloads, acts and saves under hedge's file lock. The HTTP path is the
+// production one.
 import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
+import { lockFile } from '../files/file-lock.js';
 import { registerSecret } from '../security/secrets.js';
 
 /** Not a secret: the demo sandbox accepts this one key, on its own local socket only. */
@@ -27,8 +29,19 @@ export interface DemoHandle {
   /** The local socket the simulator listens on (the base URL's requests go over it). */
   localSocket?: string;
   apiKey: string;
+  /** A line for the operator: the state file was of an earlier hedge, the demo started afresh. */
+  notice?: string;
   close(): Promise<void>;
 }
+
+/**
+ * The demo state's lock: a run killed holding it (it stopped refreshing it) is taken over after
+ * this long. A run that was only stopped that long finds, when it resumes, that the file moved on:
+ * its save is dropped and its request runs again (sandbox/state-file.ts).
+ */
+const LOCK_STALE_MS = 10_000;
+
+export const lockDemoState = (path: string) => lockFile(path, { staleMs: LOCK_STALE_MS });
 
 let socketsStarted = 0;
 
@@ -85,9 +98,6 @@ export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = proc
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
   const { startSandbox } = await import('../sandbox/server.js');
-  // The lock (and proper-lockfile under it) is loaded by the first request that takes it: one that
-  // changes the state. A read the file already answers takes none (sandbox/state-file.ts).
-  const lockDemoState = async (path: string) => (await import('./state-lock.js')).lockDemoState(path);
   const stateFile = join(configDir, DEMO_STATE_FILE);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
@@ -111,6 +121,9 @@ export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = proc
     baseUrl: sandbox.baseUrl,
     localSocket: sandbox.socketPath,
     apiKey: sandbox.apiKey,
+    ...(sandbox.startedAfresh
+      ? { notice: `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.` }
+      : {}),
     close: () => sandbox.close(),
   };
 }

@@ -1,10 +1,9 @@
 // The one way a file of hedge is replaced whole (the journal's active segment at a rotation, an
-// account lock's record, a keeper heartbeat): written to a temporary file in the same folder (a
-// rename is atomic only within one file system), synced, renamed over the target, and the folder
-// synced — a reader sees the old file or the new one, never part of either, and after a crash the
-// new one is there or the old one is, whole. The sandbox keeps its own (it imports nothing of hedge);
-// the profile store's file is written by conf (`atomically`: the same steps but the folder's sync,
-// which the store adds with syncDirectory).
+// account lock's record, a keeper heartbeat, the simulator's state): written to a temporary file in
+// the same folder (a rename is atomic only within one file system), synced, renamed over the target,
+// and the folder synced — a reader sees the old file or the new one, never part of either, and after
+// a crash the new one is there or the old one is, whole. The profile store's file is written by conf
+// (`atomically`: the same steps but the folder's sync, which the store adds with syncDirectory).
 //
 // Hand-written rather than write-file-atomic or atomically: neither syncs the folder, so the
 // rename itself could be lost in a crash; the whole of it is these few system calls.
@@ -32,6 +31,23 @@ export interface DurableWriteOptions {
  * Throws node's own error (its `path` the file it was about); callers say it in their own terms.
  */
 export function writeFileDurably(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}): void {
+  prepareDurableWrite(target, data, options).commit();
+}
+
+/** A replacement written and synced beside its target, not yet renamed over it. */
+export interface PreparedWrite {
+  /** Renames it over the target and syncs the folder. */
+  commit(): void;
+  /** Removes it; the target stays as it was. */
+  abandon(): void;
+}
+
+/** writeFileDurably in two steps, for a caller that checks something between the write and the rename. */
+export function prepareDurableWrite(
+  target: string,
+  data: string | Uint8Array,
+  options: DurableWriteOptions = {},
+): PreparedWrite {
   const mode = options.mode ?? 0o600;
   const dir = dirname(target);
   const temporary = join(dir, `.${basename(target)}.${process.pid}.tmp`);
@@ -58,13 +74,18 @@ export function writeFileDurably(target: string, data: string | Uint8Array, opti
     throw error;
   }
   closeSync(fd);
-  try {
-    renameSync(temporary, target);
-  } catch (error) {
-    unlinkQuietly(temporary);
-    throw error;
-  }
-  syncDirectory(dir);
+  return {
+    commit() {
+      try {
+        renameSync(temporary, target);
+      } catch (error) {
+        unlinkQuietly(temporary);
+        throw error;
+      }
+      syncDirectory(dir);
+    },
+    abandon: () => unlinkQuietly(temporary),
+  };
 }
 
 /**

@@ -18,9 +18,6 @@ const RETRY_FACTOR = 1.3;
 /** The attempts the waits take to grow from the first to the cap (1 × 1.3^13 > 25); they add up to ~100 ms. */
 const RAMP_ATTEMPTS = Math.ceil(Math.log(RETRY_MAX_WAIT_MS / RETRY_MIN_WAIT_MS) / Math.log(RETRY_FACTOR));
 
-/** proper-lockfile's file system (its callback functions: mkdir, stat, realpath, utimes, rmdir). */
-type LockFileSystem = object;
-
 export interface FileLockOptions {
   /** A holder that stopped refreshing its lock this long ago is dead (kill -9) and is taken over. */
   staleMs: number;
@@ -29,14 +26,6 @@ export interface FileLockOptions {
    * that a lock left by a killed process is waited out and taken over instead of failing the action.
    */
   waitMs?: number;
-  /**
-   * Called when the lock is found taken over while held. proper-lockfile's default throws from a
-   * timer, which would crash the CLI mid-command: by default nothing happens (what the lock guards
-   * cannot tear a file either way); a holder that must know (the demo state) says so here.
-   */
-  onCompromised?: () => void;
-  /** Another file system for proper-lockfile (the demo state's, which watches what it sets). */
-  fs?: LockFileSystem;
 }
 
 /** Releases the lock; a lock already released (judged stale and taken over) is nothing left to release. */
@@ -56,8 +45,9 @@ export async function lockFile(file: string, options: FileLockOptions): Promise<
       maxTimeout: RETRY_MAX_WAIT_MS,
       factor: RETRY_FACTOR,
     },
-    onCompromised: options.onCompromised ?? (() => {}),
-    ...(options.fs ? { fs: options.fs } : {}),
+    // A lock found taken over while held: proper-lockfile's default throws from a timer, which would
+    // crash the CLI mid-command; what a lock guards cannot tear a file either way.
+    onCompromised: () => {},
   });
   return () =>
     release().catch(() => {

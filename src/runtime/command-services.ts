@@ -85,6 +85,7 @@ export async function resolveCommandCredentials(
     const demoModule = await import('../demo/start-demo.js');
     const demo = await (startDemo ?? demoModule.startDemo)(parts.configDir);
     parts.onDispose(() => demo.close());
+    if (demo.notice) parts.output.warn(demo.notice);
     return demoModule.demoCredentials(demo);
   }
   // The store module (conf) is loaded only when resolving will read it.

@@ -90,8 +90,7 @@ export class Book {
   /**
    * Account id → its hedge ids in list order, oldest first, so a page is read from the end
    * instead of sorting every hedge per request. Derived from the state (so memory only): built
-   * the first time an account's hedges are listed or added to, then kept up to date by createHedge
-   * (a demo command that never lists hedges never parses them: lazy-state.ts).
+   * the first time an account's hedges are listed or added to, then kept up to date by createHedge.
    */
   private readonly hedgeOrder = new Map<string, string[]>();
   /**
@@ -417,7 +416,7 @@ export class Book {
   }
 
   private idRandom(): number {
-    const { state, value } = nextRandom(this.state.idState ?? this.state.prngState);
+    const { state, value } = nextRandom(this.state.idState);
     this.state.idState = state;
     return value;
   }

@@ -2,10 +2,8 @@
 // between CLI invocations and reloads it later, so nothing here may be a class, Map or Date.
 // Times are sandbox-time milliseconds; money is kept to the cent once it is booked.
 
-import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
-import type { Envelope } from './envelope.js';
+import type { SandboxDialect } from './dialect-names.js';
 import type { Side, SideAmounts } from './market-model.js';
-import { isUnread } from './lazy-state.js';
 
 export type HedgeStatus = 'submitting' | 'submitted' | 'filled' | 'failed' | 'closed';
 export type ChangeAction = 'add' | 'reduce' | 'close';
@@ -158,22 +156,16 @@ export interface ScheduledEvent {
 /**
  * What a replay answers with. Kept compact (one record per write for a day, so a busy sandbox
  * holds tens of thousands): the request's fingerprint as a SHA-256 digest and the answer as its
- * JSON text, instead of the request text and a copy of the answer's every object and string
- * (about half the sandbox's memory per hedge). States saved before hold `fingerprint` (the
- * request text) and `body` (the answer); a replay reads either.
+ * JSON text, instead of the request text and a copy of the answer's every object and string.
  */
 export interface IdempotencyRecord {
   /** SHA-256 (base64url) of the canonical request: method, path and JSON body. */
-  fingerprintDigest?: string;
-  /** The canonical request itself, in states saved before fingerprintDigest. */
-  fingerprint?: string;
+  fingerprintDigest: string;
   createdAtMs: number;
   status: number;
   headers: Record<string, string>;
   /** The answer's envelope as JSON text. */
-  bodyJson?: string;
-  /** The answer's envelope, in states saved before bodyJson. */
-  body?: Envelope;
+  bodyJson: string;
 }
 
 export interface EngineState {
@@ -181,10 +173,10 @@ export interface EngineState {
   seed: string;
   prngState: number;
   /**
-   * The generator of the random part of hedge ids: seeded from --seed, else at random when the
-   * simulator starts, so ids differ across restarts. Absent in states saved before it existed.
+   * The generator of the random part of hedge ids: seeded from --seed, else at random for a fresh
+   * state, so ids differ across restarts and resets.
    */
-  idState?: number;
+  idState: number;
   sequence: number;
   /** Wire dialect the sandbox speaks; a state keeps it, as hedges opened under one may not suit another. */
   dialect: SandboxDialect;
@@ -193,10 +185,7 @@ export interface EngineState {
   accounts: Record<string, AccountState>;
   /** Notional reserved by the sandbox's own accounts per market (background OI is added on top). */
   openInterestUsd: Record<string, SideAmounts>;
-  /**
-   * Future fills, landings and maturities: a binary min-heap on (dueMs, sequence) (event-queue.ts).
-   * A sorted array is a valid heap, so states saved when this was a sorted list load as they are.
-   */
+  /** Future fills, landings and maturities: a binary min-heap on (dueMs, sequence) (event-queue.ts). */
   events: ScheduledEvent[];
   /** Keyed by `environment:account:Idempotency-Key` (spec section 5.4 and 7). */
   idempotency: Record<string, IdempotencyRecord>;
@@ -221,25 +210,4 @@ export function partitionPoint(length: number, before: (index: number) => boolea
     else high = middle;
   }
   return low;
-}
-
-/**
- * Brings a state saved by an earlier sandbox up to date in place: fields added since version 1
- * was first written get the value that matches how that sandbox behaved (the reference dialect,
- * one hedge per side), and history is put in the order the list endpoint reads it in.
- */
-export function upgradeState(state: EngineState): void {
-  const saved = state as Partial<EngineState>;
-  saved.dialect ??= DEFAULT_DIALECT;
-  for (const account of Object.values(state.accounts)) {
-    const stacks = (account as Partial<AccountState>).activeHedgeStacks;
-    if (stacks === undefined) {
-      account.activeHedgeStacks = Object.fromEntries(
-        Object.entries(account.activeHedgeIds).map(([key, id]) => [key, [id]]),
-      );
-    }
-    // Already sorted in every state this sandbox writes: then this is one linear pass. A part not
-    // read yet comes from a file in format 2, always written sorted: left unread.
-    if (!isUnread(account, 'history')) account.history.sort(compareHistoryRecords);
-  }
 }

@@ -5,8 +5,7 @@
 
 import { Book } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
-import { type AccountState, type EngineState, type IdempotencyRecord, upgradeState } from './engine-state.js';
-import { oldestIdempotencyHint } from './lazy-state.js';
+import type { AccountState, EngineState, IdempotencyRecord } from './engine-state.js';
 import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
 import { DAY_MS, MARKET_MODEL, type MarketDefinition, type MarketStatus, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
@@ -141,17 +140,11 @@ export class SandboxEngine {
    */
   private expiryQueue: ExpiryEntry[] | undefined;
   private expiryHead = 0;
-  /**
-   * While the queue is not built: the oldest record's creation time as far as known without
-   * reading the records (null: none; undefined: unknown, build the queue).
-   */
-  private oldestUnqueuedMs: number | null | undefined;
   private mutations = 0;
 
   constructor(options: EngineOptions, state: EngineState = createEngineState(options.seed, options.dialect)) {
     if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
     const requested = options.dialect === undefined ? undefined : parseDialect(options.dialect);
-    upgradeState(state);
     if (requested !== undefined && requested !== state.dialect) {
       throw new Error(
         `this sandbox state speaks the ${state.dialect} dialect, not ${requested}; ` +
@@ -163,9 +156,6 @@ export class SandboxEngine {
       options.severalPerSide === undefined
         ? dialectWire
         : { ...dialectWire, hedgesPerSide: options.severalPerSide ? 'several' : 'one' };
-    // Built when first needed: a state loaded from the demo's file parses its records only then.
-    this.expiryQueue = undefined;
-    this.oldestUnqueuedMs = oldestIdempotencyHint(state);
     for (const key of options.apiKeys) {
       if (!isTestKey(key)) throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
       this.accountIdsByKey.set(key, options.knownAccountIds?.[key] ?? accountIdFor(key));
@@ -376,15 +366,10 @@ export class SandboxEngine {
         idempotency_key: key,
       });
     }
-    const fingerprint = requestFingerprint(context.request);
-    const digest = fingerprintDigest(fingerprint);
+    const digest = fingerprintDigest(requestFingerprint(context.request));
     const existing = this.state.idempotency[scope];
     if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
-      const same =
-        existing.fingerprintDigest !== undefined
-          ? existing.fingerprintDigest === digest
-          : existing.fingerprint === fingerprint;
-      if (!same) {
+      if (existing.fingerprintDigest !== digest) {
         throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
           idempotency_key: key,
         });
@@ -392,10 +377,7 @@ export class SandboxEngine {
       return {
         status: existing.status,
         headers: { ...existing.headers, 'idempotent-replayed': 'true' },
-        body:
-          existing.bodyJson !== undefined
-            ? (JSON.parse(existing.bodyJson) as EngineResponse['body'])
-            : structuredClone(existing.body as EngineResponse['body']),
+        body: JSON.parse(existing.bodyJson) as EngineResponse['body'],
       };
     }
     const response = this.committed(handle(context), context);
@@ -411,7 +393,6 @@ export class SandboxEngine {
       this.state.idempotency[scope] = record;
       // Not built yet: building it later reads this record from the state with the others.
       this.expiryQueue?.push({ scope, createdAtMs: record.createdAtMs });
-      if (this.expiryQueue === undefined && this.oldestUnqueuedMs === null) this.oldestUnqueuedMs = record.createdAtMs;
     }
     return response;
   }
@@ -428,8 +409,6 @@ export class SandboxEngine {
   /** Deletes the records at least a day old, oldest first; returns how many. */
   private expireIdempotency(nowMs: number): number {
     if (this.expiryQueue === undefined) {
-      const oldest = this.oldestUnqueuedMs;
-      if (oldest === null || (oldest !== undefined && nowMs - oldest < IDEMPOTENCY_TTL_MS)) return 0;
       this.expiryQueue = Object.entries(this.state.idempotency)
         .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
         .sort((a, b) => a.createdAtMs - b.createdAtMs);

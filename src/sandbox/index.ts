@@ -13,4 +13,3 @@ export { SandboxEngine } from './engine.js';
 export type { MalformedKind } from './faults.js';
 export { SANDBOX_DIALECTS, type SandboxDialect, wireDialect } from './dialects.js';
 export { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_SEQUENCES, HOSTILE_TEXT } from './hostile-text.js';
-export { growHedges, type GrowthResult } from './growth.js';

@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 
 import { type SandboxClock, createClock } from './clock.js';
 import { type EngineOptions, type IdempotencyLease, SandboxEngine, createEngineState } from './engine.js';
+import type { EngineState } from './engine-state.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
 import { withHostileText } from './hostile-text.js';
@@ -30,8 +31,9 @@ import {
   StateFileBusyError,
   type StateFileContents,
   type StateFileLock,
-  StateFileWriter,
-  loadStateFile,
+  type StateFileRead,
+  readStateFile,
+  saveStateFile,
 } from './state-file.js';
 import type { SandboxCertificates } from './tls.js';
 import { INVALID_JSON } from './validation.js';
@@ -66,11 +68,14 @@ export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
   latencyMs?: number;
   /** Test keys accepted (one account each); default one random `hpk_test_` key. */
   apiKeys?: string[];
-  /** Load the state from here at start (if present) and save it after each change. */
+  /**
+   * Load the state from here at start (if present) and save it after each change. A file of an
+   * earlier format is left until the first save, the state started afresh (RunningSandbox.startedAfresh).
+   */
   stateFile?: string;
   /**
    * Set when other processes use the same stateFile at once (the demo): each request then reloads
-   * the file if another process saved it, acts and saves under this lock (state-file.ts).
+   * the file if another process saved it, and a change is made and saved under this lock (state-file.ts).
    */
   stateFileLock?: StateFileLock;
   /** Tests only: called inside each save of the shared file, before it commits (SharedStateFileHooks.beforeCommit). */
@@ -126,6 +131,8 @@ export interface RunningSandbox {
   socketPath?: string;
   /** The TCP port it listens on; 0 on a local socket. */
   port: number;
+  /** The state file was of an earlier format: this sandbox started afresh, and its first save replaces it. */
+  startedAfresh: boolean;
   requestLog: RequestLogEntry[];
   clock: SandboxClock;
   engine: SandboxEngine;
@@ -198,6 +205,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ...(certificates ? { caFile: certificates.caFile } : {}),
     ...(options.socketPath !== undefined ? { socketPath: options.socketPath } : {}),
     port,
+    startedAfresh: host.startedAfresh,
     requestLog: traffic.requestLog,
     clock: host.clock,
     get engine() {
@@ -230,6 +238,7 @@ interface EngineHost {
   readonly realNow: () => number;
   /** Set when other processes use the same state file at once (the demo). */
   readonly shared: SharedStateFile | undefined;
+  readonly startedAfresh: boolean;
   /** A sandbox that owns its state file saves after each change (the shared file saves in its transactions). */
   saveIfChanged(): void;
   /** Waits for the saves under way; a failed save surfaces here. */
@@ -253,38 +262,37 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
       beforeCommit: options.stateFileBeforeCommit,
     });
   }
-  const saved: StateFileContents | undefined = options.stateFile
-    ? await (shared ? shared.load() : loadStateFile(options.stateFile))
+  const read: StateFileRead | undefined = options.stateFile
+    ? (shared?.load() ?? readStateFile(options.stateFile))
     : undefined;
+  const saved = read?.contents;
   const clock = createClock({
     realNow,
     speed: options.clockSpeed ?? 1,
     originMs: saved ? realNow() + saved.clockOffsetMs : undefined,
   });
   const engineOptions: EngineOptions = { ...options, apiKeys, seed };
-  // Unseeded, ids get a random part of their own: two simulators never hand out the same ids.
-  // node:crypto only here, for a fresh state: a request never loads it (engine.ts, sha256).
-  const idSalt =
-    options.seed === undefined && !saved ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined;
-  let engine: SandboxEngine = new SandboxEngine(
-    engineOptions,
-    saved?.engine ?? createEngineState(seed, options.dialect, idSalt),
-  );
+  // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and
+  // the next after a reset, never hand out the same ids. node:crypto only here: a request never
+  // loads it (engine.ts, sha256).
+  const fresh = (): EngineState =>
+    createEngineState(
+      seed,
+      options.dialect,
+      options.seed === undefined ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined,
+    );
+  let engine: SandboxEngine = new SandboxEngine(engineOptions, saved?.engine ?? fresh());
   savedRevision = engine.revision;
-  const snapshot = (): StateFileContents => ({
-    version: 1,
-    clockOffsetMs: clock.now() - realNow(),
-    engine: engine.state,
-  });
+  const snapshot = (): StateFileContents => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
   /** Another process saved the shared file (or removed it): continue from what it holds. */
   const adopt = (contents: StateFileContents | undefined): void => {
-    engine = new SandboxEngine(engineOptions, contents?.engine ?? createEngineState(seed, options.dialect, idSalt));
+    engine = new SandboxEngine(engineOptions, contents?.engine ?? fresh());
     savedRevision = engine.revision;
     // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
     const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
     if (behind > 0) clock.advance(behind);
   };
-  const stateWriter = options.stateFile && !shared ? new StateFileWriter(options.stateFile, snapshot) : undefined;
+  let saveError: unknown;
   return {
     get engine() {
       return engine;
@@ -292,15 +300,21 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
     clock,
     realNow,
     shared,
+    startedAfresh: read?.earlier === true,
     saveIfChanged: () => {
-      if (!stateWriter || engine.revision === savedRevision) return;
+      if (!options.stateFile || shared || engine.revision === savedRevision) return;
       savedRevision = engine.revision;
-      // Errors surface on close() via flush(); a failed save must not fail the request.
-      void stateWriter.save();
+      // A failed save must not fail the request: it surfaces on close() via flush().
+      try {
+        saveStateFile(options.stateFile, snapshot());
+        saveError = undefined;
+      } catch (error) {
+        saveError = error;
+      }
     },
     flush: async () => {
-      await stateWriter?.flush();
       await shared?.flush();
+      if (saveError) throw saveError;
     },
   };
 }

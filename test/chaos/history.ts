@@ -654,8 +654,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     const key = scope.split(':').slice(2).join(':');
     const request = logged.get(key);
     if (key === seed.key || !request) continue;
-    const answer = (record.bodyJson !== undefined ? JSON.parse(record.bodyJson) : record.body) as
-      { data?: Record<string, unknown> } | undefined;
+    const answer = JSON.parse(record.bodyJson) as { data?: Record<string, unknown> } | undefined;
     const data = answer?.data ?? {};
     const hedgeId =
       typeof data.hedge_id === 'string' ? data.hedge_id : typeof data.id === 'string' ? data.id : undefined;

@@ -1,18 +1,22 @@
 // Parallel `hedge --demo` runs on one config dir share demo-state.json. Each run is its own
-// process with the simulator in it; each request reloads, acts and saves under a lock, so no run's
-// save overwrites another's (before: 10 parallel adds on a 1,000 position all exited 0 and the
-// position ended at 1,014–1,020 instead of the sum). A save commits only on the revision it
-// loaded and while its lock is its own, so a run stopped inside its save past the lock's stale
-// time aborts it instead of writing over the run that took the lock over. What the runs did is
+// process with the simulator in it; each change reloads, acts and saves under a lock, so no run's
+// save overwrites another's. A save commits only while the file is still the one it loaded, so a
+// run stopped inside its save past the lock's stale time drops that save instead of writing over
+// the run that took the lock over, and runs its request again. What the runs did is
 // checked on the state file as the simulator itself reads it (a simulator started on that file,
 // its clock stepped past every fill).
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_FILL_DELAY_MS, DEMO_STATE_FILE, STOP_IN_SAVE_ENV } from '../../src/demo/start-demo.js';
-import { lockDemoState } from '../../src/demo/state-lock.js';
-import { parseStateFile } from '../../src/sandbox/state-file.js';
+import {
+  DEMO_API_KEY,
+  DEMO_FILL_DELAY_MS,
+  DEMO_STATE_FILE,
+  STOP_IN_SAVE_ENV,
+  lockDemoState,
+} from '../../src/demo/start-demo.js';
+import { readStateFile } from '../../src/sandbox/state-file.js';
 import { separateProcesses, runHedge, tempDir } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { startSimulator } from '../support/simulator.js';
@@ -86,11 +90,15 @@ function processState(pid: number): string | undefined {
   }
 }
 
-/** The state file is whole (every part of it reads as JSON), and no temp file or lock is left beside it. */
+/** The accounts in the state file, as the simulator reads it. */
+function accountsInFile(path: string) {
+  return Object.values(readStateFile(path).contents!.engine.accounts);
+}
+
+/** The state file is whole (it reads as the simulator's state), and no temp file or lock is left beside it. */
 function expectStateFileWhole(dir: string): void {
   const path = join(dir, DEMO_STATE_FILE);
-  // Serialising reads every part, each parsed from its own line: a torn line would throw.
-  expect(() => JSON.stringify(parseStateFile(path, readFileSync(path)))).not.toThrow();
+  expect(() => accountsInFile(path)).not.toThrow();
   expect(readdirSync(dir).filter((name) => name.startsWith(DEMO_STATE_FILE))).toEqual([DEMO_STATE_FILE]);
 }
 
@@ -152,9 +160,7 @@ describe('--demo runs side by side on one state file', () => {
       await seedDemoPosition(dir, 1_000);
       const stateFile = join(dir, DEMO_STATE_FILE);
       const notionalInFile = (): number => {
-        const hedges = Object.values(parseStateFile(stateFile, readFileSync(stateFile)).engine.accounts).flatMap(
-          (account) => Object.values(account.hedges),
-        );
+        const hedges = accountsInFile(stateFile).flatMap((account) => Object.values(account.hedges));
         return hedges.reduce(
           (sum, hedge) =>
             sum + (hedge.status === 'filled' ? hedge.notionalUsd + (hedge.pendingChange?.notionalUsd ?? 0) : 0),
@@ -191,16 +197,15 @@ describe('--demo runs side by side on one state file', () => {
         );
         expect(other.code, other.stderr).toBe(0);
         expect(processState(stoppedChild!.pid!)).toBe('T');
-        const sides = Object.values(parseStateFile(stateFile, readFileSync(stateFile)).engine.accounts).flatMap(
-          (account) => Object.values(account.hedges).map((hedge) => hedge.side),
+        const sides = accountsInFile(stateFile).flatMap((account) =>
+          Object.values(account.hedges).map((hedge) => hedge.side),
         );
         expect(sides.sort()).toEqual(['buy', 'sell']);
       } finally {
         stoppedChild?.kill('SIGCONT');
       }
-      // Resumed, the first finds its lock taken over and the file at a later revision: its save
-      // aborts, and its add runs again on the file as it is now (before: its stale copy was
-      // renamed over the file, and the other add, which had exited 0, was gone).
+      // Resumed, the first finds the file saved by another run since it loaded it: its save is
+      // dropped, and its add runs again on the file as it is now.
       const first = await stopped;
       expect(first.code, first.stderr).toBe(0);
       const { positions } = await demoBook(dir);

@@ -143,4 +143,18 @@ describe('--demo', () => {
     expect(result.stderr).toContain('The demo simulator could not start');
     expect(result.stderr).toContain(`Delete ${stateFile} to start the demo afresh`);
   });
+
+  it('a state file an earlier hedge wrote in another format: the demo starts afresh and says so in one line', async () => {
+    const configDir = freshConfigDir();
+    const stateFile = join(configDir, 'demo-state.json');
+    writeFileSync(stateFile, '{"version":2,"revision":4,"clockOffsetMs":0,"parts":[],"lengths":[2]}\n{}\n');
+    const result = await runHedge(['--demo', 'positions', '--json'], { configDir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([]);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.`,
+    ]);
+    const next = await runHedge(['--demo', 'positions', '--json'], { configDir });
+    expect(next.stderr).toBe('');
+  });
 });

@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { EngineState, ScheduledEvent } from '../../src/sandbox/engine-state.js';
 import { popDueEvent, pushEvent } from '../../src/sandbox/event-queue.js';
-import { type GrowthResult, SandboxEngine, growHedges } from '../../src/sandbox/index.js';
+import { SandboxEngine } from '../../src/sandbox/index.js';
+import { type GrowthResult, growHedges } from '../support/growth.js';
 import { DAY, KEY_A, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
 
 const HEDGES = 10_000;
@@ -182,33 +183,5 @@ describe('event queue', () => {
       [40, 10],
     ]);
     expect(heap.map((event) => event.dueMs).sort((a, b) => a - b)).toEqual([50, 60, 70]);
-  });
-});
-
-describe('states saved before dialects', () => {
-  it('load as the reference dialect with their open hedge, and close it', () => {
-    const engine = makeEngine();
-    const { hedge, now } = openFilled(engine, T0, 'buy', 20_000);
-    engine.seedHedges(KEY_A, 3, 'closed', now);
-    const saved = JSON.parse(JSON.stringify(engine.state)) as Record<string, unknown> & EngineState;
-    delete (saved as Partial<EngineState>).dialect;
-    for (const account of Object.values(saved.accounts)) {
-      delete (account as { activeHedgeStacks?: unknown }).activeHedgeStacks;
-      account.history.reverse();
-    }
-    const reloaded = new SandboxEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, saved);
-    expect(reloaded.dialect).toBe('reference');
-    expect(call(reloaded, now, 'GET', '/positions').data.map((line: { hedge_id: string }) => line.hedge_id)).toEqual([
-      hedge.id,
-    ]);
-    const before = call(reloaded, now, 'GET', '/hedges/history').data.map(
-      (record: { closed_at: string }) => record.closed_at,
-    );
-    expect(before).toEqual([...before].sort().reverse());
-    call(reloaded, now, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
-    expect(call(reloaded, now + 1000, 'GET', '/positions').data).toEqual([]);
-    expect(call(reloaded, now + 1000, 'GET', '/hedges/history', { query: { limit: '1' } }).data[0].hedge_id).toBe(
-      hedge.id,
-    );
   });
 });

@@ -1,13 +1,13 @@
 // Grows an engine by N hedges through the writes a client sends: open a hedge on each side, let
 // the fills land, close both, let the closes land. Indexes, queues and idempotency records grow
 // the way real traffic grows them (seedHedges writes past hedges directly and skips all that).
-// bench/ and test/sandbox/growth-check.mjs time it from outside (a call that adds 500 hedges to
+// test/sandbox/growth-check.mjs times it from outside (a call that adds 500 hedges to
 // an engine already holding N is 1,000 writes at about N hedges); tests check the state it leaves.
 
-import type { SandboxEngine } from './engine.js';
-import type { EngineResponse } from './envelope.js';
-import type { Side } from './market-model.js';
-import type { EngineRequest } from './routes.js';
+import type { SandboxEngine } from '../../src/sandbox/engine.js';
+import type { EngineResponse } from '../../src/sandbox/envelope.js';
+import type { Side } from '../../src/sandbox/market-model.js';
+import type { EngineRequest } from '../../src/sandbox/routes.js';
 
 export interface GrowthOptions {
   apiKey: string;

@@ -1,0 +1,364 @@
+// The simulator's state file shared by several processes (what parallel `hedge --demo` runs are):
+// no write is lost, a killed writer leaves a readable file, ids stay unique across restarts, and a
+// save never undoes a write made meanwhile. Real processes where that is what is tested (children
+// run the simulator bundled here); elsewhere two simulators in this process stand for two
+// processes: each has its own memory, and only the file joins them.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { lockDemoState } from '../../src/demo/start-demo.js';
+import { lockFile } from '../../src/files/file-lock.js';
+import type { HedgeState } from '../../src/sandbox/engine-state.js';
+import { type StateFileLock, readStateFile } from '../../src/sandbox/state-file.js';
+import { useChildBundle } from '../support/child-bundle.js';
+import { openBody } from '../support/engine.js';
+import { until } from '../support/polling.js';
+import { api, startSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
+
+const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
+const KEYS = Array.from({ length: 12 }, (_, index) => `hpk_test_SharedStateAccount${String(index).padStart(4, '0')}`);
+const WRITER = fileURLToPath(new URL('../support/state-file-writer.cjs', import.meta.url));
+const sandboxBundle = useChildBundle('src/sandbox/index.ts', 'hedge-state-sandbox-');
+const demoBundle = useChildBundle('src/demo/start-demo.ts', 'hedge-state-demo-');
+
+let dir: string | undefined;
+const started: Simulator[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((simulator) => simulator.close()));
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function stateFileIn(): Promise<string> {
+  dir = await mkdtemp(join(tmpdir(), 'hedge-shared-state-'));
+  return join(dir, 'state.json');
+}
+
+async function simulatorOn(stateFile: string, options: Partial<SimulatorOptions> = {}): Promise<Simulator> {
+  const simulator = await startSimulator({
+    preset: 'quick',
+    apiKeys: KEYS,
+    stateFile,
+    stateFileLock: lockDemoState,
+    realNow: () => START_MS,
+    ...options,
+  });
+  started.push(simulator);
+  return simulator;
+}
+
+/** Two simulators started on one file before either acts: each holds the state in memory, as parallel runs do. */
+async function twoProcesses(
+  options: Partial<SimulatorOptions> = {},
+): Promise<{ a: Simulator; b: Simulator; stateFile: string }> {
+  const stateFile = await stateFileIn();
+  const [a, b] = await Promise.all([simulatorOn(stateFile, options), simulatorOn(stateFile, options)]);
+  return { a, b, stateFile };
+}
+
+/** Takes the lock over as a process does from a holder it judged stale: its directory removed and made afresh. */
+const overtaking: StateFileLock = (path) => {
+  rmSync(`${path}.lock`, { recursive: true, force: true });
+  return lockDemoState(path);
+};
+
+/**
+ * a, whose every save runs `inSave` (its new state written beside the file, not committed), and b,
+ * which takes the lock over from it there and may save first.
+ */
+async function savingWhileOvertaken(
+  inSave: (b: Simulator) => Promise<void>,
+): Promise<{ a: Simulator; stateFile: string }> {
+  const stateFile = await stateFileIn();
+  const b = await simulatorOn(stateFile, { stateFileLock: overtaking });
+  const a = await simulatorOn(stateFile, { stateFileBeforeCommit: () => inSave(b) });
+  return { a, stateFile };
+}
+
+/** The hedges the file holds, over all accounts, as a fresh simulator reads them. */
+function hedgesInFile(stateFile: string): HedgeState[] {
+  const { contents } = readStateFile(stateFile);
+  return Object.values(contents?.engine.accounts ?? {}).flatMap((account) => Object.values(account.hedges));
+}
+
+const sides = (stateFile: string): string[] =>
+  hedgesInFile(stateFile)
+    .map((hedge) => `${hedge.side} ${hedge.notionalUsd}`)
+    .sort();
+
+/** A simulator process of its own on `stateFile` (test/support/state-file-writer.cjs). */
+function writer(stateFile: string, keys: string[], marker?: string) {
+  const child = spawn(
+    process.execPath,
+    [WRITER, JSON.stringify({ sandbox: sandboxBundle.bundle, demo: demoBundle.bundle, stateFile, keys, marker })],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, output })),
+  );
+  return { child, exited };
+}
+
+describe('the state file shared by several processes', () => {
+  it('writers in six processes at once lose no write: every hedge each one was answered 200 for is in the file', async () => {
+    const stateFile = await stateFileIn();
+    const groups = Array.from({ length: 6 }, (_, index) => KEYS.slice(2 * index, 2 * index + 2));
+    const runs = await Promise.all(groups.map((keys) => writer(stateFile, keys).exited));
+    for (const run of runs) {
+      expect(run.code, run.output).toBe(0);
+      expect(
+        run.output
+          .trim()
+          .split('\n')
+          .map((line) => line.split(' ')[2]),
+      ).toEqual(['200', '200', '200', '200']);
+    }
+    expect(hedgesInFile(stateFile)).toHaveLength(24);
+    // A simulator started on the file afterwards reads every account's two hedges.
+    const reader = await simulatorOn(stateFile);
+    const lists = await Promise.all(KEYS.map((key) => api(reader, 'GET', '/hedges', { key })));
+    expect(lists.map((list) => list.body.data.length)).toEqual(KEYS.map(() => 2));
+    expect(readdirSync(dir!)).toEqual(['state.json']);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'a writer killed inside its save leaves the file as it was, readable; the next writer takes its lock over and saves',
+    { timeout: 30_000 },
+    async () => {
+      const stateFile = await stateFileIn();
+      const first = await simulatorOn(stateFile);
+      expect(
+        (await first.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'kept' })).status,
+      ).toBe(200);
+      const before = readFileSync(stateFile);
+
+      const marker = join(dir!, 'in-save');
+      const killed = writer(stateFile, [KEYS[1]!], marker);
+      await until(
+        () => existsSync(marker) && readFileSync(marker, 'utf8') !== '',
+        'the writer to stop inside its save',
+        {
+          timeoutMs: 20_000,
+        },
+      );
+      killed.child.kill('SIGKILL');
+      await killed.exited;
+      // Its new state was written beside the file (and left there), never renamed over it.
+      expect(readdirSync(dir!).filter((name) => name.endsWith('.tmp'))).toHaveLength(1);
+      expect(readFileSync(stateFile).equals(before)).toBe(true);
+      expect(sides(stateFile)).toEqual(['buy 1000']);
+
+      // Its lock is left behind: a writer whose lock takes a stale one over sooner gets in.
+      const next = await simulatorOn(stateFile, { stateFileLock: (path) => lockFile(path, { staleMs: 2_000 }) });
+      expect((await next.api('GET', '/hedges', { key: KEYS[0] })).body.data).toHaveLength(1);
+      const sold = await next.api('POST', '/hedges', {
+        key: KEYS[1],
+        body: openBody('sell', 2_000, 3),
+        idempotencyKey: 'after',
+      });
+      expect(sold.status).toBe(200);
+      expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
+    },
+  );
+
+  it("a write through one process is seen by the other, and the other's save keeps it; a key replays across processes", async () => {
+    const { a, b, stateFile } = await twoProcesses();
+    const opened = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'open-a' });
+    expect(opened.status).toBe(200);
+    expect((await b.api('GET', `/hedges/${opened.body.data.id}`)).status).toBe(200);
+    const sold = await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-b' });
+    expect(sold.status).toBe(200);
+    expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
+
+    // One pending change per side, across processes: b's add is pending when a asks for another.
+    a.sandbox.clock.advance(100);
+    b.sandbox.clock.advance(100);
+    const add = { market: 'USDTNGN', side: 'buy', notional_usd: 11 };
+    expect((await b.api('POST', '/hedges/add', { body: add, idempotencyKey: 'add-b' })).status).toBe(200);
+    const refused = await a.api('POST', '/hedges/add', { body: { ...add, notional_usd: 12 }, idempotencyKey: 'add-a' });
+    expect(refused.body.error.code).toBe('action_pending');
+    const replay = await a.api('POST', '/hedges/add', { body: add, idempotencyKey: 'add-b' });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    a.sandbox.clock.advance(100);
+    const positions = await a.api('GET', '/positions');
+    expect(positions.body.data.find((position: { side: string }) => position.side === 'buy').notional_usd).toBe(1_011);
+    expect(hedgesInFile(stateFile).find((hedge) => hedge.side === 'buy')?.notionalUsd).toBe(1_011);
+  });
+
+  it('requests that change nothing write nothing and take no lock; a write takes it', async () => {
+    let taken = 0;
+    const counting: StateFileLock = (path) => {
+      taken += 1;
+      return lockDemoState(path);
+    };
+    const { a, stateFile } = await twoProcesses({ stateFileLock: counting });
+    // The account's first request opens it: a change, saved under the lock.
+    expect((await a.api('GET', '/markets')).status).toBe(200);
+    expect(taken).toBe(1);
+    const saved = readFileSync(stateFile);
+    const quote = { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 3 };
+    expect((await a.api('POST', '/quotes', { body: quote })).status).toBe(200);
+    expect((await a.api('GET', '/positions')).status).toBe(200);
+    expect(taken).toBe(1);
+    expect(readFileSync(stateFile).equals(saved)).toBe(true);
+    expect((await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'w' })).status).toBe(200);
+    expect(taken).toBe(2);
+  });
+
+  it('a state file removed meanwhile (demo reset) is a fresh state for the next request', async () => {
+    const { a, b, stateFile } = await twoProcesses();
+    expect((await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'gone' })).status).toBe(
+      200,
+    );
+    rmSync(stateFile);
+    expect((await b.api('GET', '/hedges')).body.data).toEqual([]);
+    expect((await a.api('GET', '/hedges')).body.data).toEqual([]);
+  });
+
+  it('a write that arrives while this process saves another waits for it: the saved write is not undone', async () => {
+    let simulator: Simulator | undefined = undefined;
+    let duringSave: Promise<{ status: number }> | undefined;
+    const { a, stateFile } = await twoProcesses({
+      stateFileBeforeCommit: async () => {
+        if (duringSave || !simulator) return;
+        // The first open's new state is written, not yet committed: another open of the same process arrives now.
+        const before = simulator.sandbox.requestLog.length;
+        duringSave = simulator.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'second' });
+        for (let tick = 0; tick < 1_000 && simulator.sandbox.requestLog.length === before; tick++)
+          await new Promise((resolve) => setImmediate(resolve));
+        for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setImmediate(resolve));
+      },
+    });
+    expect((await a.api('GET', '/markets')).status).toBe(200);
+    simulator = a;
+    expect((await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'first' })).status).toBe(
+      200,
+    );
+    expect((await duringSave!).status).toBe(200);
+    expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
+  });
+
+  it('a save that finds the file saved by another process meanwhile is dropped, and its request runs again on it: both writes land', async () => {
+    let aSaves = 0;
+    const { a, stateFile } = await savingWhileOvertaken(async (b) => {
+      aSaves += 1;
+      if (aSaves === 1)
+        expect((await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'b' })).status).toBe(
+          200,
+        );
+    });
+    const opened = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'a' });
+    expect(opened.status).toBe(200);
+    expect(aSaves).toBe(2);
+    expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
+    // The answer describes what is on disk: the hedge a's second run made.
+    expect(hedgesInFile(stateFile).find((hedge) => hedge.side === 'buy')?.id).toBe(opened.body.data.id);
+    expect(readdirSync(dir!).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a save that finds the file moved on three times answers 503 and leaves the file as the other process saved it', async () => {
+    let bWrites = 0;
+    const { a, stateFile } = await savingWhileOvertaken(async (b) => {
+      if (bWrites === 3) return;
+      bWrites += 1;
+      const key = KEYS[bWrites]!;
+      expect(
+        (await b.api('POST', '/hedges', { key, body: openBody('sell', 2_000, 3), idempotencyKey: key })).status,
+      ).toBe(200);
+    });
+    const answer = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'never' });
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(answer.body.error.code).toBe('sandbox_state_busy');
+    expect(bWrites).toBe(3);
+    expect(sides(stateFile)).toEqual(['sell 2000', 'sell 2000', 'sell 2000']);
+    // Nothing of it is kept in a's memory either.
+    expect((await a.api('GET', '/hedges')).body.data).toEqual([]);
+    expect(readdirSync(dir!).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a lock that cannot be taken answers 503 with Retry-After and acts on nothing', async () => {
+    const busy: StateFileLock = async () => {
+      throw Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' });
+    };
+    const { a, stateFile } = await twoProcesses({ stateFileLock: busy });
+    const answer = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'busy' });
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(answer.body.error.code).toBe('sandbox_state_busy');
+    expect(answer.body.error.message).toContain(stateFile);
+    expect(existsSync(stateFile)).toBe(false);
+  });
+});
+
+describe('ids and formats of the state file', () => {
+  it('hedge ids are unique across restarts, and across resets seen by processes started on an earlier state', async () => {
+    const stateFile = await stateFileIn();
+    const ids: string[] = [];
+    const open = async (simulator: Simulator, key: string): Promise<void> => {
+      const opened = await simulator.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: key });
+      expect(opened.status).toBe(200);
+      ids.push(opened.body.data.id);
+    };
+    // A restart carries on the file's id sequence.
+    const first = await simulatorOn(stateFile);
+    await open(first, 'first');
+    const again = await simulatorOn(stateFile, { apiKeys: [KEYS[1]!] });
+    await open(again, 'again');
+    // Two runs started on that state; each sees the file removed (a reset) before its write.
+    const [c, d] = await Promise.all([simulatorOn(stateFile), simulatorOn(stateFile)]);
+    rmSync(stateFile);
+    await open(c, 'after-reset-c');
+    rmSync(stateFile);
+    await open(d, 'after-reset-d');
+    expect(new Set(ids).size).toBe(4);
+  });
+
+  it('a state read from the file knows hedge ids as own records only: `__proto__` and `constructor` are no hedge', async () => {
+    const stateFile = await stateFileIn();
+    const first = await simulatorOn(stateFile);
+    expect((await first.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'o' })).status).toBe(
+      200,
+    );
+    const reader = await simulatorOn(stateFile);
+    for (const id of ['__proto__', 'constructor', 'hasOwnProperty'])
+      expect((await reader.api('GET', `/hedges/${id}`)).status).toBe(404);
+  });
+
+  it.each([
+    ['format 2 (lines of JSON)', '{"version":2,"revision":3,"clockOffsetMs":0,"parts":[],"lengths":[2]}\n{}\n'],
+    ['format 1 (one document)', JSON.stringify({ version: 1, clockOffsetMs: 0, engine: { version: 1 } }, null, 2)],
+  ])('a state file of %s starts afresh, and its first save replaces it', async (_name, text) => {
+    const stateFile = await stateFileIn();
+    writeFileSync(stateFile, text);
+    const demo = await simulatorOn(stateFile);
+    expect(demo.sandbox.startedAfresh).toBe(true);
+    expect(readFileSync(stateFile, 'utf8')).toBe(text);
+    expect((await demo.api('GET', '/hedges')).body.data).toEqual([]);
+    expect((await demo.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'o' })).status).toBe(
+      200,
+    );
+    expect(sides(stateFile)).toEqual(['buy 1000']);
+    const next = await simulatorOn(stateFile);
+    expect(next.sandbox.startedAfresh).toBe(false);
+  });
+
+  it('a file that is not JSON, or JSON of no known format, is refused with how to start afresh', async () => {
+    const stateFile = await stateFileIn();
+    writeFileSync(stateFile, '{"format":3,"save":"x","engine":');
+    await expect(simulatorOn(stateFile)).rejects.toThrow(`${stateFile} is not valid JSON; delete it to start afresh`);
+    writeFileSync(stateFile, '[]');
+    await expect(simulatorOn(stateFile)).rejects.toThrow(
+      `${stateFile} has an unknown format; delete it to start afresh`,
+    );
+  });
+});
