@@ -14,7 +14,7 @@ import { fileKeeperHeartbeats } from './heartbeat-file.js';
 import { newSession } from './holder.js';
 import { JOURNAL_FILE_NAME } from './location.js';
 import { lockedAppend } from './locked-append.js';
-import { archiveFiles, readSegment } from './segments.js';
+import { archiveFiles, entriesIn } from './segments.js';
 
 export interface OpenJournalOptions {
   /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
@@ -132,7 +132,7 @@ function withArchives(
       const cut = newestFirst([...byId.values()].filter(chosen))[filter.limit - 1];
       if (cut !== undefined && utcDay(cut.created_at) > archive.day) break;
     }
-    for (const entry of foldJournal(readSegment(archive.path) ?? '', place.skipIn(archive.path))) {
+    for (const entry of entriesIn(archive.path, place.skipIn(archive.path))) {
       // The active segment's copy is the newer one (it may hold events added after a crash mid-rotation).
       if (!byId.has(entry.id)) byId.set(entry.id, entry);
     }
