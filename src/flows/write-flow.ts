@@ -28,8 +28,6 @@ import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
 import { bodyOf } from './journal-entry.js';
 import { ownRowTest, requireOwnRow } from './row-trust.js';
-import type { RowSealer } from '../journal/row-seal.js';
-import { hostname } from 'node:os';
 import {
   describeHolder,
   isUnresolved,
@@ -231,7 +229,7 @@ async function holdToResume(
  * (or, when a live process is still carrying it, left to that process).
  */
 async function chooseKey(
-  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' | 'notify' | 'hedgeCommand'>,
+  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' | 'notify' | 'hedgeCommand' | 'journal'>,
   journal: Journal,
   match: SameRequest,
   options: WriteOptions,
@@ -239,7 +237,7 @@ async function chooseKey(
 ): Promise<WriteRun> {
   if (options.idempotencyKey) {
     const key = options.idempotencyKey;
-    const known = (await journal.list()).find((candidate) => candidate.idempotency_key === key);
+    const [known] = await journal.list({ idempotencyKey: key });
     if (known === undefined) return { key, resumed: true, unverified: true };
     // A key stands for one request: sent with another body (or by another account) it would be
     // refused at best, and the journal would credit this run to the earlier action.
@@ -260,7 +258,11 @@ async function chooseKey(
     // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
     if (known.outcome === 'done' || known.outcome === 'filled')
       return { key, resumed: true, entry: known, finished: true };
-    if (!isUnresolved(known)) return { key, resumed: known.outcome !== 'planned' };
+    // A row is valid once: a key whose action ended is never sent again, under a second row.
+    if (!isUnresolved(known))
+      throw new UsageError(
+        `--idempotency-key: that key's action (journal ${known.id}, a ${known.command} started ${utcClock(known.created_at)} UTC) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`,
+      );
     const hold = await holdToResume(ports, journal, known);
     // A planned leg was never sent: nothing of it can have happened yet.
     return { key, resumed: known.outcome !== 'planned', entry: known, hold };
@@ -436,6 +438,7 @@ async function decideAndCarryOut<S, R>(
     | 'deadline'
     | 'client'
     | 'credentials'
+    | 'journal'
     | 'env'
     | 'notify'
     | 'log'
@@ -551,7 +554,10 @@ async function carryOutWrite<S, R>(
       // The server's time at the first send: a resume measures the key's age on the server's clock.
       const serverTime = await serverNow(ports);
       const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime };
-      entry = await journal.begin(entryFields(identity, await rowSealerOf(ports), action, request, run.key, context));
+      entry = await journal.begin(
+        entryFields(identity, action, request, run.key, context),
+        (await rowSealerOf(ports)).seal,
+      );
     } catch (error) {
       if (error instanceof JournalError)
         throw new JournalError(`${error.message} Nothing was sent.`, {
@@ -827,36 +833,30 @@ async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry): Pro
 
 /**
  * What the journal records of an action before it is sent (never the API key: only its
- * fingerprint), sealed under the key so that only this account's own rows are ever sent again.
+ * fingerprint); `begin` seals it under the key once its id, place and time are given, so that only
+ * this account's own rows are ever sent again.
  */
 function entryFields<S, R>(
   identity: Awaited<ReturnType<typeof identityOf>>,
-  sealer: RowSealer,
   action: WriteAction<S, R>,
   request: ReturnType<WriteAction<S, R>['plan']>,
   key: string,
   context: Record<string, unknown> | undefined,
 ) {
-  const sent = {
+  return {
+    profile: identity.profile,
     environment: identity.environment,
     base_url_host: identity.host,
     key_id: identity.keyId,
     ...(identity.via ? { via: identity.via } : {}),
-    // The machine the journal records as the row's (journal/holder.ts): a keeper finishes only its own machine's rows.
-    host: hostname(),
     command: action.command,
-    // As the journal stores it (JSON): what is sealed is what a resend will read back.
-    request: JSON.parse(JSON.stringify({ method: request.method, path: request.path, body: request.body ?? null })) as {
-      method: string;
-      path: string;
-      body: unknown;
-    },
+    request: { method: request.method, path: request.path, body: request.body ?? null },
     idempotency_key: key,
     group: action.group,
     leg: action.leg,
-    ...(context === undefined ? {} : { context: JSON.parse(JSON.stringify(context)) as Record<string, unknown> }),
+    context,
+    argv: action.argv,
   };
-  return { profile: identity.profile, ...sent, seal: sealer.seal(sent), argv: action.argv };
 }
 
 /**
@@ -873,10 +873,10 @@ export async function journalAhead<S, R>(
   const journal = await ports.journal();
   const identity = await identityOf(ports);
   const request = action.plan(key);
-  return journal.begin({
-    ...entryFields(identity, await rowSealerOf(ports), action, request, key, context),
-    outcome: 'planned',
-  });
+  return journal.begin(
+    { ...entryFields(identity, action, request, key, context), outcome: 'planned' },
+    (await rowSealerOf(ports)).seal,
+  );
 }
 
 /**
