@@ -65,6 +65,8 @@ export interface WriteOptions {
   fresh: boolean;
   /** --again: another action although the same one ended within the repeat window. */
   again?: boolean;
+  /** `resume --resend-unproven`: send an earlier action again although nothing proves it did not land (a person's word). */
+  resendUnproven?: boolean;
 }
 
 /** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
@@ -507,6 +509,7 @@ async function carryOutWrite<S, R>(
     | 'hedgeCommand'
     | 'interactive'
     | 'prompter'
+    | 'origin'
     | 'tradeGate'
     | 'planCheck'
   >,
@@ -529,7 +532,7 @@ async function carryOutWrite<S, R>(
     run.finished && run.entry
       ? await alreadyDone(ports, action, run.entry)
       : run.entry && run.resumed
-        ? await reconcileEarlier(ports, journal, action, run.entry)
+        ? await reconcileEarlier(ports, journal, action, run.entry, options.resendUnproven === true)
         : undefined;
   if (reconciled?.kind === 'recorded') return reconciled;
 
@@ -631,29 +634,44 @@ function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<Jou
 /**
  * Resume reconciles before it resends, at any key age (one read of the book):
  *   - landed → the answer to wait on (nothing is sent);
- *   - certainly not landed — the book shows the side as it was before, and no other change of that
- *     side is known since (journal, team store) → send again with the key;
+ *   - proven not landed — a view that cannot be moved back shows it could not have (reconcile.ts),
+ *     and no other change of that side is known since (journal, team store) → send again with the key;
  *   - otherwise, while the key is young **on the server's clock** (its Date header, against the
  *     server time journaled at the first send) → send again with the key (the server answers a
  *     repeated key with the original result);
- *   - otherwise cannot tell → ask on a terminal, else stop with exit 12 and the command that resolves it.
+ *   - otherwise cannot tell → sent again only when a person says so (--resend-unproven, or an answer
+ *     at a terminal's question), else exit 12 with what a person can check and the command that
+ *     resolves it. A keeper or an agent never asks, and never passes the flag.
  */
 async function reconcileEarlier<S, R>(
   ports: Pick<
     FlowPorts,
-    'clock' | 'client' | 'credentials' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'prompter'
+    | 'clock'
+    | 'client'
+    | 'credentials'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'interactive'
+    | 'prompter'
+    | 'origin'
   >,
   journal: Journal,
   action: WriteAction<S, R>,
   entry: JournalEntry,
+  resendUnproven: boolean,
 ): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry } | undefined> {
-  if (entry.outcome === 'planned' || !action.reconcile) return undefined;
+  if (entry.outcome === 'planned') return undefined;
   const attributed = await attributedContext(ports, journal, entry);
-  const found = await action.reconcile({ ...entry, context: attributed.context });
+  const found: Reconciliation<S> = action.reconcile
+    ? await action.reconcile({ ...entry, context: attributed.context })
+    : { verdict: 'unknown', evidence: 'no view of the book shows what this request did' };
   const lifetime = keyLifetimeMs(ports.env);
   const { ageMs: age, clock } = await keyAge(ports, entry);
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
   const others = attributed.uncertain;
+  const data = { journal_id: entry.id };
   // The book shows the action's effect. An add's or reduce's is an exact figure (its baseline moved
   // by every change the journal knows landed); a close's is only the side's absence, which another
   // close, an open or an unresolved change of the side since could as well explain: then it is not
@@ -664,7 +682,7 @@ async function reconcileEarlier<S, R>(
       kind: 'earlier-landed',
       level: 'caution',
       text: `${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`,
-      data: { journal_id: entry.id },
+      data,
     });
     return { kind: 'landed', answer: found.answer };
   }
@@ -672,8 +690,8 @@ async function reconcileEarlier<S, R>(
     ports.notify({
       kind: 'earlier-not-landed',
       level: 'caution',
-      text: `${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
-      data: { journal_id: entry.id },
+      text: `${started}. The book shows it could not have landed (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
+      data,
     });
     return undefined;
   }
@@ -692,14 +710,23 @@ async function reconcileEarlier<S, R>(
       : '';
   const past = `${started} is past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
   const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
-  if (ports.interactive) {
-    ports.notify({ kind: 'cannot-tell', level: 'caution', text: question, data: { journal_id: entry.id } });
+  if (resendUnproven) {
+    ports.notify({
+      kind: 'resend-unproven',
+      level: 'warn',
+      text: `${question} Sending it again with its key, as --resend-unproven asks: had it landed, it happens twice.`,
+      data,
+    });
+    return undefined;
+  }
+  if (ports.interactive && ports.origin === 'cli') {
+    ports.notify({ kind: 'cannot-tell', level: 'caution', text: question, data });
     const prompter = await ports.prompter();
     const choice = await prompter.select<'landed' | 'not-landed' | 'stop'>({
       message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
       choices: [
         { name: 'It landed: record it as done, send nothing', value: 'landed' },
-        { name: 'It did not land: send it again with its key', value: 'not-landed' },
+        { name: 'I checked, it did not land: send it again with its key', value: 'not-landed' },
         { name: 'Stop: decide later', value: 'stop' },
       ],
       default: 'stop',
@@ -711,14 +738,14 @@ async function reconcileEarlier<S, R>(
         kind: 'recorded-landed',
         level: 'success',
         text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`,
-        data: { journal_id: entry.id },
+        data,
       });
       return { kind: 'recorded', entry: recorded };
     }
   }
   throw new UnresolvedError(`${question} Nothing was sent.`, {
     details: { journal_id: entry.id, age_ms: age, key_lifetime_ms: lifetime, clock },
-    hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`), then record what happened: ${resolveCommands(ports, entry)} (after --not-landed, run the command again for a new action).`,
+    hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and ask who else acts on this account: a side back at its old figure proves nothing. Then record what happened: ${resolveCommands(ports, entry)} (after --not-landed, run the command again for a new action); or, sure that it did not land, \`${ports.hedgeCommand('resume', entry.id, '--resend-unproven')}\` sends it again with its key.`,
   });
 }
 

@@ -4,11 +4,14 @@
 //   seq, set back to `unknown` — after the server forgot its key is sent by nothing: not `resume ID
 //   --yes`, not the keeper, not apply; in the local file and in the team store alike.
 // - A row whose key already has a finished row is a copy: never sent, and said to be one.
+// - An add that acted, moved back to its old figure by a colleague whose journal hedge never sees,
+//   is "cannot tell" past its key's lifetime (exit 12): not resent by resume, the keeper or apply;
+//   `resume ID --resend-unproven` is a person's word.
 // Asserted on the simulator's request log and state.
 import { afterEach, describe, expect, it } from 'vitest';
 import { rowSealer, type SealedFields } from '../../src/journal/row-seal.js';
 import { journalEntries } from '../support/cli-runs.js';
-import type { RunOptions, RunResult } from '../support/hedge-cli.js';
+import { tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
 import { appendRow, insertRow, nextSeq, replayOf } from '../support/journal-rows.js';
 import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/postgres.js';
@@ -183,5 +186,82 @@ describe('a row is valid once', () => {
     expect(again.stderr).toContain(`that key's action (journal ${String(entry!.id)}`);
     expect(again.stderr).toContain('ended abandoned; a key is one action, so nothing was sent');
     expect(adds(t).length).toBe(before);
+  });
+});
+
+describe('after its key may be forgotten, an action is sent again only on proof that it did not land', () => {
+  /**
+   * The side at 1,000; `lose` sends an add of 100 that lands while its answer is lost; a colleague
+   * on another machine (a journal hedge never sees) reduces 100; then 30 hours pass on the server.
+   */
+  async function landedThenMovedBack(lose: (t: Simulator) => Promise<RunResult>) {
+    const t = await startSimulator();
+    t.seedOpen('sell', 1_000);
+    t.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+    const lost = await lose(t);
+    t.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+    expect(lost.code, lost.stderr).toBe(5);
+    expect(sellUsd(t)).toBe(1_100);
+    const colleague = tempDir('hedge-colleague-');
+    try {
+      expect((await t.hedge(['reduce', MARKET, 'sell', '100'], { configDir: colleague.path })).code).toBe(0);
+    } finally {
+      colleague.remove();
+    }
+    expect(sellUsd(t)).toBe(1_000);
+    t.advance(30 * HOUR);
+    return t;
+  }
+
+  it('`resume --yes`: "cannot tell" (exit 12) with what to check, nothing sent; `resume ID --resend-unproven` sends it with its key', async () => {
+    const t = await landedThenMovedBack((t) => t.hedge(['add', MARKET, 'sell', '100', '--json']));
+    const [entry] = await journalEntries(t, '--pending');
+    const before = adds(t).length;
+    const resumed = await t.hedge(['resume', '--yes', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(12);
+    expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unresolved', details: { journal_id: entry!.id } });
+    expect(resumed.stderr).toContain(
+      'The book cannot tell whether it landed: the sell side is 1,000.00 USD now; it was 1,000.00 USD before the add was sent',
+    );
+    expect(resumed.stderr).toContain('a side back at its old figure proves nothing');
+    expect(resumed.stderr).toContain(`hedge resume ${String(entry!.id)} --resend-unproven`);
+    expect(adds(t).length).toBe(before);
+    expect(sellUsd(t)).toBe(1_000);
+
+    // A person's word: sent again with its own key (the server, having forgotten it, acts).
+    const resent = await t.hedge(['resume', String(entry!.id), '--resend-unproven']);
+    expect(resent.code, resent.stderr).toBe(0);
+    expect(resent.stderr).toContain('Sending it again with its key, as --resend-unproven asks');
+    expect(
+      adds(t)
+        .slice(before)
+        .map((write) => write.idempotencyKey),
+    ).toEqual([entry!.idempotency_key]);
+    expect(sellUsd(t)).toBe(1_100);
+  });
+
+  it("`keep --once`: the keeper's own add is not sent again (an unresolved error, exit 12), the side stays 1,000", async () => {
+    let file = '';
+    const t = await landedThenMovedBack((t) => {
+      file = writeTarget(t, [`${MARKET},sell,1100,7,,`]);
+      return t.hedge(['keep', file, '--once', '--converge', '--timeout', '5']);
+    });
+    const before = trades(t).length;
+    const kept = await t.hedge(['keep', file, '--once']);
+    expect(kept.code, kept.stderr).toBe(12);
+    expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([{ code: 'unresolved' }]);
+    expect(trades(t).slice(before)).toEqual([]);
+    expect(sellUsd(t)).toBe(1_000);
+  });
+
+  it("`apply`: an earlier apply's add is not sent again (exit 12), nothing sent", async () => {
+    const t = await landedThenMovedBack((t) =>
+      t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1100,7,,`]), '--json']),
+    );
+    const before = trades(t).length;
+    const applied = await t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']);
+    expect(applied.code, applied.stderr).toBe(12);
+    expect(trades(t).slice(before)).toEqual([]);
+    expect(sellUsd(t)).toBe(1_000);
   });
 });
