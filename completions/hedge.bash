@@ -45,7 +45,7 @@ _hedge_options() {
     'journal list') REPLY='--pending --since --limit --ref --until' ;;
     'journal show') REPLY='--until' ;;
     'journal resolve') REPLY='--landed --not-landed' ;;
-    'resume') REPLY='--no-wait' ;;
+    'resume') REPLY='--no-wait --resend-unproven' ;;
     'mcp') REPLY='--allow-live --root --max-notional --max-daily-notional --markets' ;;
     'tools') REPLY='--errors' ;;
     'api') REPLY='-X --method -f --raw-field -F --field -H --header --input --paginate -i --include --idempotency-key --new --dry-run --again --until' ;;

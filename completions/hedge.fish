@@ -276,6 +276,7 @@ complete -c hedge -n '__hedge_path_is journal show' -l until -x -d 'poll until t
 complete -c hedge -n '__hedge_path_is journal resolve' -l landed -d 'it happened on the server: record it as done'
 complete -c hedge -n '__hedge_path_is journal resolve' -l not-landed -d 'it did not happen: set it aside (run the command again for a new action)'
 complete -c hedge -n '__hedge_path_is resume' -l no-wait -d 'return once the server answered, without waiting for the result'
+complete -c hedge -n '__hedge_path_is resume' -l resend-unproven -d 'send it again with its key although its key may be forgotten and nothing proves it did not land (your word: had it landed, it happens twice)'
 complete -c hedge -n '__hedge_command_at demo' -a reset -d 'Start the --demo simulator afresh (deletes its state: test funds only)'
 complete -c hedge -n '__hedge_path_is mcp' -l allow-live -d 'offer write tools on a live key too (each write then needs a confirmation token)'
 complete -c hedge -n '__hedge_path_is mcp' -l root -r -F -d 'a directory plan and apply may read target files from (repeatable; default the working directory)'

@@ -265,12 +265,13 @@ export class StateError extends HedgeError {
 
 /**
  * A journal row that would be sent again does not verify as this account's own (no seal, or a seal
- * that does not match what it would send): it is not sent (exit 13, `unverified_row`).
+ * that does not match what it would send), or its key already has a finished row (a duplicate): it
+ * is not sent (exit 13, `unverified_row`).
  */
 export class UnverifiedRowError extends StateError {
   readonly journalId: string;
-  readonly trust: 'unsealed' | 'forged';
-  constructor(message: string, options: { journalId: string; trust: 'unsealed' | 'forged'; hint?: string }) {
+  readonly trust: 'unsealed' | 'forged' | 'duplicate';
+  constructor(message: string, options: { journalId: string; trust: UnverifiedRowError['trust']; hint?: string }) {
     super(message, { hint: options.hint });
     this.journalId = options.journalId;
     this.trust = options.trust;

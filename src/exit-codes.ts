@@ -62,13 +62,13 @@ export const EXIT_CODES = [
     code: 12,
     name: 'unresolved',
     meaning:
-      "an action's outcome cannot be told (past the key lifetime with a book that cannot say, or a side moved by an actor outside hedge); nothing was resent: `hedge journal resolve ID --landed|--not-landed`",
+      "an action's outcome cannot be told (past the key lifetime with nothing that proves it did not land, or a side moved by an actor outside hedge); nothing was resent: `hedge journal resolve ID --landed|--not-landed`, or `hedge resume ID --resend-unproven`",
   },
   {
     code: 13,
     name: 'state',
     meaning:
-      "local state (the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a symlink or corrupt; or a journal row to be sent again does not verify as this account's own (`unverified_row`); nothing was sent; the path or row is named",
+      "local state (the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a symlink or corrupt; or a journal row to be sent again does not verify as this account's own or its key already has a finished row (`unverified_row`); nothing was sent; the path or row is named",
   },
   {
     code: 14,

@@ -39,9 +39,18 @@ export interface AgentTool {
 
 /**
  * Options a tool call cannot use: a `--watch` view streams until it is stopped (a tool call has
- * one answer), and `--html FILE` writes a file on the server's machine wherever it is told.
+ * one answer), `--html FILE` writes a file on the server's machine wherever it is told, and
+ * `--resend-unproven` is a person's word that an action did not land.
  */
-const LEFT_OUT_OPTIONS = new Set(['watch', 'alertPnl', 'alertMaturity', 'exitOnAlert', 'count', 'html']);
+const LEFT_OUT_OPTIONS = new Set([
+  'watch',
+  'alertPnl',
+  'alertMaturity',
+  'exitOnAlert',
+  'count',
+  'html',
+  'resendUnproven',
+]);
 
 /**
  * What the CLI finds out by asking on a terminal, an agent has to give: `hedge open` without its

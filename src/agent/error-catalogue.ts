@@ -324,7 +324,7 @@ const OWN_CODES: Guidance[] = [
     retryable: false,
     retry: 'no',
     what_to_do:
-      "A journal row this call would send again does not verify as this account's own (no seal, or a seal that does not match): it was not sent. A person looks at the book and records it with `hedge journal resolve ID --landed|--not-landed`.",
+      "A journal row this call would send again does not verify as this account's own (no seal, or a seal that does not match), or its key already has a finished row: it was not sent. A person looks at the book and records it with `hedge journal resolve ID --landed|--not-landed`.",
     applies_to: ['open', 'add', 'reduce', 'close', 'roll', 'apply', 'resume'],
   },
   {

@@ -22,6 +22,13 @@ export const RESUME = declare({
       kind: 'negatable',
       description: 'return once the server answered, without waiting for the result',
     },
+    {
+      flags: '--resend-unproven',
+      key: 'resendUnproven',
+      kind: 'flag',
+      description:
+        'send it again with its key although its key may be forgotten and nothing proves it did not land (your word: had it landed, it happens twice)',
+    },
   ],
   examples: ['hedge resume', 'hedge resume a_mwrrf5p1'],
 });

@@ -19,11 +19,17 @@ export interface ResumeOptions {
   /** A journal id or unique prefix; undefined: the newest unresolved entry. */
   id?: string;
   wait: boolean;
+  /** --resend-unproven: a person's word that an action past its key's lifetime did not land. */
+  resendUnproven: boolean;
 }
 
 export function parseResumeOptions(input: InputOf<typeof RESUME>): ResumeOptions {
   const id = input.args.id?.trim();
-  return { id: id === '' ? undefined : id, wait: input.options.wait !== false };
+  return {
+    id: id === '' ? undefined : id,
+    wait: input.options.wait !== false,
+    resendUnproven: input.options.resendUnproven === true,
+  };
 }
 
 export async function runResume(ctx: CommandContext, options: ResumeOptions): Promise<number> {
@@ -37,7 +43,7 @@ export async function runResume(ctx: CommandContext, options: ResumeOptions): Pr
   }
   const plan = await planResume(ports, entry);
   if (plan.kind !== 'roll') sayResuming(ctx, entry);
-  return showResumed(ctx, await resumeEntry(ports, plan, { wait: options.wait }));
+  return showResumed(ctx, await resumeEntry(ports, plan, options));
 }
 
 function sayResuming(ctx: CommandContext, entry: JournalEntry): void {

@@ -2,7 +2,10 @@
 // before it was first sent: the hedge (by id or by reference) for an open, the side's notional for
 // an add or a reduce, the side's presence for a close. Within the key lifetime the key decides (the
 // server answers a repeated key with the original result), so this matters once the entry is older
-// than the lifetime: then a resend could act twice, and only the book can say what happened.
+// than the lifetime: then a resend could act twice, and only proof that the action could not have
+// landed allows one. A side that looks as it did before is no such proof (someone outside the
+// journal may have moved it back), so only views that cannot be moved back give it: no hedge
+// carrying an open's reference, or the very hedge a close was to close still filled.
 //
 // The key lifetime is not in the spec. HEDGE_KEY_LIFETIME (hours) sets it; 12 by default, below the
 // simulator's 24 h so that hedge gives up on a key well before a server of that kind forgets it.
@@ -28,7 +31,7 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * landed: the book shows the action's effect (record it done, send nothing) · not-landed: the book
- * certainly does not (send it again with its key) · unknown: the book cannot tell.
+ * proves it could not have landed (send it again with its key) · unknown: the book cannot tell.
  */
 type Verdict = 'landed' | 'not-landed' | 'unknown';
 
@@ -146,7 +149,7 @@ export async function reconcileChange(
   const baseline = entry.context?.baseline_notional_usd;
   // The side as its records and positions line agree on it (waited on while they disagree): a
   // landed change the list has not caught up with is never taken for one that did not land.
-  const position = await sideLineInStep(ports, client, change.market, change.side);
+  const { position } = await sideInStep(ports, client, change.market, change.side);
   const now = position?.notionalUsd;
   const shown =
     position === undefined
@@ -169,12 +172,10 @@ export async function reconcileChange(
   }
   const expected = change.action === 'add' ? baseline + change.notionalUsd : baseline - change.notionalUsd;
   const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${change.action} was sent, and would be ${expected > CENT ? formatUsd(expected) : 'closed'} after it`;
-  // Only an entry never answered can be said certainly not to have landed: an accepted one that never showed may have failed, or be showing late.
-  const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
   if (now !== undefined && near(now, expected)) return { verdict: 'landed', evidence, answer };
   if (change.action === 'reduce' && position === undefined && expected <= baseline * 0.01)
     return { verdict: 'landed', evidence, answer };
-  if (now !== undefined && near(now, baseline) && neverAnswered) return { verdict: 'not-landed', evidence, answer };
+  // The notional it had before is no proof: a change outside the journal may have moved it back.
   return { verdict: 'unknown', evidence };
 }
 
@@ -185,7 +186,7 @@ export async function reconcileClose(
   entry: JournalEntry,
   request: { market: string; side: Side },
 ): Promise<Reconciliation<{ status: string; hedge_id?: string; order_tx_hash?: string }>> {
-  const position = await sideLineInStep(ports, client, request.market, request.side);
+  const { position, filled } = await sideInStep(ports, client, request.market, request.side);
   const answer = {
     status: 'submitted',
     ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}),
@@ -234,17 +235,20 @@ export async function reconcileClose(
     };
   }
   const evidence = `the ${request.side} side of ${request.market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
-  if (neverAnswered) return { verdict: 'not-landed', evidence };
+  // A close ends every hedge of the side: the one it was to close still filled is proof it did not land.
+  if (neverAnswered && typeof before === 'string' && filled.includes(before))
+    return { verdict: 'not-landed', evidence: `${evidence}, and its hedge ${safeText(before)} is still filled` };
   return { verdict: 'unknown', evidence };
 }
 
-/** The side's positions line once its views agree (in step: the line; flat: none). */
-async function sideLineInStep(
+/** The side once its views agree: in step, its positions line and the ids of its filled hedges; flat, none. */
+async function sideInStep(
   ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,
   market: string,
   side: Side,
-): Promise<BookPosition | undefined> {
+): Promise<{ position?: BookPosition; filled: string[] }> {
   const { book, positions } = await readSideInStep(ports, client, market, side);
-  return book.state === 'in-step' ? findSide(positions, market, side) : undefined;
+  if (book.state !== 'in-step') return { filled: [] };
+  return { position: findSide(positions, market, side), filled: book.filled.map((record) => record.id) };
 }

@@ -92,7 +92,11 @@ export async function finishJournaled(
   >,
   client: HedgeClient,
   entry: JournalEntry,
-  options: { wait: boolean; present?: (action: WriteAction<unknown, unknown>) => WriteAction<unknown, unknown> },
+  options: {
+    wait: boolean;
+    resendUnproven?: boolean;
+    present?: (action: WriteAction<unknown, unknown>) => WriteAction<unknown, unknown>;
+  },
 ): Promise<WriteOutcome<unknown, unknown> | undefined> {
   const action = journaledAction(ports, client, entry);
   if (!action) return undefined;
@@ -101,6 +105,7 @@ export async function finishJournaled(
     dryRun: false,
     idempotencyKey: entry.idempotency_key,
     fresh: false,
+    resendUnproven: options.resendUnproven,
   });
 }
 
@@ -273,10 +278,16 @@ export async function resumeEntry(
     | 'planCheck'
   >,
   plan: ResumePlan,
-  options: { wait: boolean },
+  options: { wait: boolean; resendUnproven: boolean },
 ): Promise<ResumeOutcome> {
   const { entry } = plan;
-  const again = { wait: options.wait, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false };
+  const again = {
+    wait: options.wait,
+    resendUnproven: options.resendUnproven,
+    dryRun: false,
+    idempotencyKey: entry.idempotency_key,
+    fresh: false,
+  };
   if (plan.kind === 'roll')
     return { kind: 'roll', rolled: await resumeRollOutcome(ports, entry, { wait: options.wait }) };
   const client = await ports.client();
@@ -288,6 +299,6 @@ export async function resumeEntry(
     kind: 'trade',
     entry,
     body: plan.body,
-    outcome: (await finishJournaled(ports, client, entry, { wait: options.wait }))!,
+    outcome: (await finishJournaled(ports, client, entry, options))!,
   };
 }

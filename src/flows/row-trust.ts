@@ -28,26 +28,36 @@ export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>): Promise
   return (entry) => sealer.trust(entry) === 'verified';
 }
 
-/** Refuses (exit 13, nothing sent) a row that does not verify as this account's own. */
+/**
+ * Refuses (exit 13, nothing sent) a row that does not verify as this account's own, or an
+ * unresolved one whose idempotency key already has a finished row: a row is valid once, so a copy of
+ * a finished action — however genuine its seal — is never sent.
+ */
 export async function requireOwnRow(
-  ports: Pick<FlowPorts, 'credentials' | 'hedgeCommand'>,
+  ports: Pick<FlowPorts, 'credentials' | 'hedgeCommand' | 'journal'>,
   entry: JournalEntry,
 ): Promise<void> {
   const trust = await rowTrustOf(ports, entry);
-  if (trust === 'verified') return;
-  const request = entry.request ?? { method: '?', path: '?' };
-  const why =
-    trust === 'unsealed'
-      ? 'it carries no seal (written by a hedge older than row seals, by hand, or by someone without this key)'
-      : 'its seal does not match what it would send (changed after it was written, or written without this key)';
-  throw new UnverifiedRowError(
-    `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}: ${safeText(String(request.method))} ${safeText(String(request.path))}) does not verify as this account's own row: ${why}. It was not sent again; nothing was sent.`,
-    {
-      journalId: entry.id,
-      trust,
-      hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and the row (\`${ports.hedgeCommand('journal', 'show', entry.id)}\`); then record it with \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed) and type the command again yourself if it is still wanted.`,
-    },
+  const twins = (await (await ports.journal()).list({ idempotencyKey: entry.idempotency_key })).filter(
+    (other) => other.id !== entry.id,
   );
+  const spent = twins.find((other) => !isUnresolved(other));
+  if (trust === 'verified' && (spent === undefined || !isUnresolved(entry))) return;
+  const request = entry.request ?? { method: '?', path: '?' };
+  const row = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}: ${safeText(String(request.method))} ${safeText(String(request.path))})`;
+  const twin = spent ?? twins[0];
+  const copy = twin
+    ? ` Its idempotency key is also journal ${safeText(twin.id)}'s (${safeText(twin.outcome)}): this row is a copy, never sent as an action of its own.`
+    : '';
+  const why =
+    trust === 'verified'
+      ? ': a row is valid once.'
+      : ` does not verify as this account's own row: ${trust === 'unsealed' ? 'it carries no seal this hedge accepts (written by an older hedge, by hand, or by someone without this key)' : 'its seal does not match what it would send (copied under another id or time, changed after it was written, or written without this key)'}.`;
+  throw new UnverifiedRowError(`${row}${why}${copy} hedge does not send it; nothing was sent.`, {
+    journalId: entry.id,
+    trust: trust === 'verified' ? 'duplicate' : trust,
+    hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and the row (\`${ports.hedgeCommand('journal', 'show', entry.id)}\`); then record it with \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed) and type the command again yourself if it is still wanted.`,
+  });
 }
 
 /** Whether the row was begun on another machine than this one (a team store's row). */

@@ -28,8 +28,6 @@ import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
 import { bodyOf } from './journal-entry.js';
 import { ownRowTest, requireOwnRow } from './row-trust.js';
-import type { RowSealer } from '../journal/row-seal.js';
-import { hostname } from 'node:os';
 import {
   describeHolder,
   isUnresolved,
@@ -68,6 +66,8 @@ export interface WriteOptions {
   fresh: boolean;
   /** --again: another action although the same one ended within the repeat window. */
   again?: boolean;
+  /** `resume --resend-unproven`: send an earlier action again although nothing proves it did not land (a person's word). */
+  resendUnproven?: boolean;
 }
 
 /** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
@@ -232,7 +232,7 @@ async function holdToResume(
  * (or, when a live process is still carrying it, left to that process).
  */
 async function chooseKey(
-  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' | 'notify' | 'hedgeCommand'>,
+  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' | 'notify' | 'hedgeCommand' | 'journal'>,
   journal: Journal,
   match: SameRequest,
   options: WriteOptions,
@@ -240,7 +240,7 @@ async function chooseKey(
 ): Promise<WriteRun> {
   if (options.idempotencyKey) {
     const key = options.idempotencyKey;
-    const known = (await journal.list()).find((candidate) => candidate.idempotency_key === key);
+    const [known] = await journal.list({ idempotencyKey: key });
     if (known === undefined) return { key, resumed: true, unverified: true };
     // A key stands for one request: sent with another body (or by another account) it would be
     // refused at best, and the journal would credit this run to the earlier action.
@@ -261,7 +261,11 @@ async function chooseKey(
     // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
     if (known.outcome === 'done' || known.outcome === 'filled')
       return { key, resumed: true, entry: known, finished: true };
-    if (!isUnresolved(known)) return { key, resumed: known.outcome !== 'planned' };
+    // A row is valid once: a key whose action ended is never sent again, under a second row.
+    if (!isUnresolved(known))
+      throw new UsageError(
+        `--idempotency-key: that key's action (journal ${known.id}, a ${known.command} started ${utcClock(known.created_at)} UTC) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`,
+      );
     const hold = await holdToResume(ports, journal, known);
     // A planned leg was never sent: nothing of it can have happened yet.
     return { key, resumed: known.outcome !== 'planned', entry: known, hold };
@@ -437,6 +441,7 @@ async function decideAndCarryOut<S, R>(
     | 'deadline'
     | 'client'
     | 'credentials'
+    | 'journal'
     | 'env'
     | 'notify'
     | 'log'
@@ -505,6 +510,7 @@ async function carryOutWrite<S, R>(
     | 'hedgeCommand'
     | 'interactive'
     | 'prompter'
+    | 'origin'
     | 'tradeGate'
     | 'planCheck'
   >,
@@ -527,7 +533,7 @@ async function carryOutWrite<S, R>(
     run.finished && run.entry
       ? await alreadyDone(ports, action, run.entry)
       : run.entry && run.resumed
-        ? await reconcileEarlier(ports, journal, action, run.entry)
+        ? await reconcileEarlier(ports, journal, action, run.entry, options.resendUnproven === true)
         : undefined;
   if (reconciled?.kind === 'recorded') return reconciled;
 
@@ -557,7 +563,10 @@ async function carryOutWrite<S, R>(
       // The server's time at the first send: a resume measures the key's age on the server's clock.
       const serverTime = await serverNow(ports);
       const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime };
-      entry = await journal.begin(entryFields(identity, await rowSealerOf(ports), action, request, run.key, context));
+      entry = await journal.begin(
+        entryFields(identity, action, request, run.key, context),
+        (await rowSealerOf(ports)).seal,
+      );
     } catch (error) {
       if (error instanceof JournalError)
         throw new JournalError(`${error.message} Nothing was sent.`, {
@@ -672,29 +681,44 @@ function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<Jou
 /**
  * Resume reconciles before it resends, at any key age (one read of the book):
  *   - landed → the answer to wait on (nothing is sent);
- *   - certainly not landed — the book shows the side as it was before, and no other change of that
- *     side is known since (journal, team store) → send again with the key;
+ *   - proven not landed — a view that cannot be moved back shows it could not have (reconcile.ts),
+ *     and no other change of that side is known since (journal, team store) → send again with the key;
  *   - otherwise, while the key is young **on the server's clock** (its Date header, against the
  *     server time journaled at the first send) → send again with the key (the server answers a
  *     repeated key with the original result);
- *   - otherwise cannot tell → ask on a terminal, else stop with exit 12 and the command that resolves it.
+ *   - otherwise cannot tell → sent again only when a person says so (--resend-unproven, or an answer
+ *     at a terminal's question), else exit 12 with what a person can check and the command that
+ *     resolves it. A keeper or an agent never asks, and never passes the flag.
  */
 async function reconcileEarlier<S, R>(
   ports: Pick<
     FlowPorts,
-    'clock' | 'client' | 'credentials' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'prompter'
+    | 'clock'
+    | 'client'
+    | 'credentials'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'interactive'
+    | 'prompter'
+    | 'origin'
   >,
   journal: Journal,
   action: WriteAction<S, R>,
   entry: JournalEntry,
+  resendUnproven: boolean,
 ): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry } | undefined> {
-  if (entry.outcome === 'planned' || !action.reconcile) return undefined;
+  if (entry.outcome === 'planned') return undefined;
   const attributed = await attributedContext(ports, journal, entry);
-  const found = await action.reconcile({ ...entry, context: attributed.context });
+  const found: Reconciliation<S> = action.reconcile
+    ? await action.reconcile({ ...entry, context: attributed.context })
+    : { verdict: 'unknown', evidence: 'no view of the book shows what this request did' };
   const lifetime = keyLifetimeMs(ports.env);
   const { ageMs: age, clock } = await keyAge(ports, entry);
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
   const others = attributed.uncertain;
+  const data = { journal_id: entry.id };
   // The book shows the action's effect. An add's or reduce's is an exact figure (its baseline moved
   // by every change the journal knows landed); a close's is only the side's absence, which another
   // close, an open or an unresolved change of the side since could as well explain: then it is not
@@ -705,7 +729,7 @@ async function reconcileEarlier<S, R>(
       kind: 'earlier-landed',
       level: 'caution',
       text: `${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`,
-      data: { journal_id: entry.id },
+      data,
     });
     return { kind: 'landed', answer: found.answer };
   }
@@ -713,8 +737,8 @@ async function reconcileEarlier<S, R>(
     ports.notify({
       kind: 'earlier-not-landed',
       level: 'caution',
-      text: `${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
-      data: { journal_id: entry.id },
+      text: `${started}. The book shows it could not have landed (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
+      data,
     });
     return undefined;
   }
@@ -733,14 +757,23 @@ async function reconcileEarlier<S, R>(
       : '';
   const past = `${started} is past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
   const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
-  if (ports.interactive) {
-    ports.notify({ kind: 'cannot-tell', level: 'caution', text: question, data: { journal_id: entry.id } });
+  if (resendUnproven) {
+    ports.notify({
+      kind: 'resend-unproven',
+      level: 'warn',
+      text: `${question} Sending it again with its key, as --resend-unproven asks: had it landed, it happens twice.`,
+      data,
+    });
+    return undefined;
+  }
+  if (ports.interactive && ports.origin === 'cli') {
+    ports.notify({ kind: 'cannot-tell', level: 'caution', text: question, data });
     const prompter = await ports.prompter();
     const choice = await prompter.select<'landed' | 'not-landed' | 'stop'>({
       message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
       choices: [
         { name: 'It landed: record it as done, send nothing', value: 'landed' },
-        { name: 'It did not land: send it again with its key', value: 'not-landed' },
+        { name: 'I checked, it did not land: send it again with its key', value: 'not-landed' },
         { name: 'Stop: decide later', value: 'stop' },
       ],
       default: 'stop',
@@ -752,14 +785,14 @@ async function reconcileEarlier<S, R>(
         kind: 'recorded-landed',
         level: 'success',
         text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`,
-        data: { journal_id: entry.id },
+        data,
       });
       return { kind: 'recorded', entry: recorded };
     }
   }
   throw new UnresolvedError(`${question} Nothing was sent.`, {
     details: { journal_id: entry.id, age_ms: age, key_lifetime_ms: lifetime, clock },
-    hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`), then record what happened: ${resolveCommands(ports, entry)} (after --not-landed, run the command again for a new action).`,
+    hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and ask who else acts on this account: a side back at its old figure proves nothing. Then record what happened: ${resolveCommands(ports, entry)} (after --not-landed, run the command again for a new action); or, sure that it did not land, \`${ports.hedgeCommand('resume', entry.id, '--resend-unproven')}\` sends it again with its key.`,
   });
 }
 
@@ -874,36 +907,30 @@ async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry): Pro
 
 /**
  * What the journal records of an action before it is sent (never the API key: only its
- * fingerprint), sealed under the key so that only this account's own rows are ever sent again.
+ * fingerprint); `begin` seals it under the key once its id, place and time are given, so that only
+ * this account's own rows are ever sent again.
  */
 function entryFields<S, R>(
   identity: Awaited<ReturnType<typeof identityOf>>,
-  sealer: RowSealer,
   action: WriteAction<S, R>,
   request: ReturnType<WriteAction<S, R>['plan']>,
   key: string,
   context: Record<string, unknown> | undefined,
 ) {
-  const sent = {
+  return {
+    profile: identity.profile,
     environment: identity.environment,
     base_url_host: identity.host,
     key_id: identity.keyId,
     ...(identity.via ? { via: identity.via } : {}),
-    // The machine the journal records as the row's (journal/holder.ts): a keeper finishes only its own machine's rows.
-    host: hostname(),
     command: action.command,
-    // As the journal stores it (JSON): what is sealed is what a resend will read back.
-    request: JSON.parse(JSON.stringify({ method: request.method, path: request.path, body: request.body ?? null })) as {
-      method: string;
-      path: string;
-      body: unknown;
-    },
+    request: { method: request.method, path: request.path, body: request.body ?? null },
     idempotency_key: key,
     group: action.group,
     leg: action.leg,
-    ...(context === undefined ? {} : { context: JSON.parse(JSON.stringify(context)) as Record<string, unknown> }),
+    context,
+    argv: action.argv,
   };
-  return { profile: identity.profile, ...sent, seal: sealer.seal(sent), argv: action.argv };
 }
 
 /**
@@ -920,10 +947,10 @@ export async function journalAhead<S, R>(
   const journal = await ports.journal();
   const identity = await identityOf(ports);
   const request = action.plan(key);
-  return journal.begin({
-    ...entryFields(identity, await rowSealerOf(ports), action, request, key, context),
-    outcome: 'planned',
-  });
+  return journal.begin(
+    { ...entryFields(identity, action, request, key, context), outcome: 'planned' },
+    (await rowSealerOf(ports)).seal,
+  );
 }
 
 /**

@@ -13,9 +13,14 @@
 import type { BeginFields, JournalEntry, JournalEnvironment, JournalPatch } from './entry.js';
 import type { Holder } from './holder.js';
 
+/** Signs a new row as it is stored: its `seal`. */
+export type RowSeal = (entry: JournalEntry) => string;
+
 export interface ListOptions {
   /** Only entries still unresolved (planned, pending, submitted, unknown). */
   pending?: boolean;
+  /** Only entries of this idempotency key. */
+  idempotencyKey?: string;
   /** Only entries created at or after this time (ms since the epoch; the record's own created_at). */
   since?: number;
   /** Only entries created before this time (ms since the epoch). */
@@ -41,8 +46,11 @@ export interface SameRequest {
 export interface JournalRecords {
   /** For messages: the file path, or the store URL with any password redacted. */
   readonly location: string;
-  /** Records a new action (outcome pending, or planned when asked), held by this process; resolves once the record is durable. Gives it the next `seq`, revision 1. */
-  begin(fields: BeginFields): Promise<JournalEntry>;
+  /**
+   * Records a new action (outcome pending, or planned when asked), held by this process; resolves once the record is durable. Gives it the next `seq`, revision 1.
+   * `seal` signs the row once its id, seq and time are given (row-seal.ts).
+   */
+  begin(fields: BeginFields, seal?: RowSeal): Promise<JournalEntry>;
   /** Records what became of an action (its revision goes up by one); a final outcome ends this process's hold. Returns the entry with every change folded in. */
   update(id: string, patch: JournalPatch): Promise<JournalEntry>;
   /** Newest first: by `seq`, the order the journal took them in (never by a machine's clock). */
@@ -126,6 +134,7 @@ export interface RowFilter {
   idPrefix?: string;
   /** Only rows whose outcome is unresolved (entry.ts's UNRESOLVED_OUTCOMES, the one list). */
   unresolved?: boolean;
+  idempotencyKey?: string;
   /** Only rows created at or after / before these times (ms since the epoch; the row's own created_at). */
   since?: number;
   until?: number;
@@ -140,9 +149,10 @@ export interface RecordsClient {
   readonly location: string;
   /**
    * Adds the entry as a new row with the next `seq` and revision 1, held by `entry.holder` from the
-   * moment another process can see it; resolves once durable. Undefined when its id is taken.
+   * moment another process can see it, sealed by `seal` once its seq is given; resolves once
+   * durable. Undefined when its id is taken.
    */
-  append(entry: JournalEntry): Promise<JournalEntry | undefined>;
+  append(entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined>;
   /** Folds `patch` into the row (later fields win, updated_at = at, revision + 1); undefined when there is no such row. */
   change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined>;
   /** Rows newest first by `seq`. */

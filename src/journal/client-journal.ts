@@ -12,6 +12,7 @@ import type {
   ListOptions,
   LockerClient,
   RecordsClient,
+  RowSeal,
   SameRequest,
 } from './backend.js';
 import { canonicalJson } from './canonical-json.js';
@@ -68,7 +69,7 @@ export class ClientJournal implements Journal {
     }
   }
 
-  async begin(fields: BeginFields): Promise<JournalEntry> {
+  async begin(fields: BeginFields, seal?: RowSeal): Promise<JournalEntry> {
     checkBeginFields(fields);
     refuseKeyShaped(
       fields,
@@ -88,7 +89,7 @@ export class ClientJournal implements Journal {
           holder,
         }),
       ) as JournalEntry;
-      const recorded = await this.records.append(entry);
+      const recorded = await this.records.append(entry, seal);
       if (recorded) {
         this.options.log?.(
           `journal: ${recorded.id} recorded in ${this.location} (held by pid ${holder.pid} on ${holder.host})`,
@@ -126,10 +127,11 @@ export class ClientJournal implements Journal {
     return entry;
   }
 
-  async list({ pending, since, until, limit }: ListOptions = {}): Promise<JournalEntry[]> {
+  async list({ pending, idempotencyKey, since, until, limit }: ListOptions = {}): Promise<JournalEntry[]> {
     return this.remember(
       await this.records.read({
         unresolved: pending === true,
+        idempotencyKey,
         since,
         until,
         limit: limit === undefined ? undefined : Math.max(0, limit),

@@ -18,7 +18,7 @@ import {
 } from './holder.js';
 import { JournalError } from './journal-error.js';
 import { DEFAULT_LOCK_STALE_MS, lockedAppend, withJournalLock, type LockedAppendOptions } from './locked-append.js';
-import { readSegment } from './segments.js';
+import { entriesIn } from './segments.js';
 
 /** How often a wait for an account lock looks again (each look takes the journal lock briefly). */
 const LOCK_POLL_MS = 100;
@@ -35,7 +35,7 @@ export interface FilePlace {
 
 /** The active segment's entries, in creation order (every unresolved entry is there). */
 export function activeEntries(place: FilePlace): JournalEntry[] {
-  return foldJournal(readSegment(place.file) ?? '', place.skipIn(place.file));
+  return entriesIn(place.file, place.skipIn(place.file));
 }
 
 /** Thrown inside the journal lock to leave it with a holder to report. */

@@ -6,7 +6,7 @@
 // (segments.ts) — and file-locker.ts its locker.
 import { join } from 'node:path';
 import { utcDay } from '../domain/utc-text.js';
-import type { LocalJournal, RecordsClient, RowFilter } from './backend.js';
+import type { LocalJournal, RecordsClient, RowFilter, RowSeal } from './backend.js';
 import { ClientJournal } from './client-journal.js';
 import { foldJournal, isUnresolved, type JournalEntry, type JournalPatch, type SkippedLine } from './entry.js';
 import { activeEntries, fileLocker, type FilePlace } from './file-locker.js';
@@ -14,7 +14,7 @@ import { fileKeeperHeartbeats } from './heartbeat-file.js';
 import { newSession } from './holder.js';
 import { JOURNAL_FILE_NAME } from './location.js';
 import { lockedAppend } from './locked-append.js';
-import { archiveFiles, readSegment } from './segments.js';
+import { archiveFiles, entriesIn } from './segments.js';
 
 export interface OpenJournalOptions {
   /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
@@ -48,14 +48,14 @@ function fileRecords(place: FilePlace): RecordsClient {
   return {
     location: place.file,
     heartbeats: fileKeeperHeartbeats(place.dir),
-    append: (entry) => appendEntry(place, entry),
+    append: (entry, seal) => appendEntry(place, entry, seal),
     change: (id, patch, at) => changeEntry(place, id, patch, at),
     read: async (filter) => readEntries(place, filter),
   };
 }
 
 /** A begin event: `{"id":…,"at":…,"seq":N, …}`, its seq the next of this journal, given under its lock (its clock plays no part). */
-async function appendEntry(place: FilePlace, entry: JournalEntry): Promise<JournalEntry | undefined> {
+async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined> {
   const { id, created_at: at, updated_at: _updated, ...fields } = entry;
   let event = '';
   await lockedAppend(
@@ -64,7 +64,8 @@ async function appendEntry(place: FilePlace, entry: JournalEntry): Promise<Journ
       if (current.includes(`{"id":"${id}"`)) return '';
       const stamp = { id, at, seq: highestSeq(current) + 1 };
       // Stamped again after the fields, so that nothing in them can replace the id, time or seq.
-      event = JSON.stringify(Object.assign({ ...stamp }, fields, stamp));
+      const sealed = seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {};
+      event = JSON.stringify(Object.assign({ ...stamp }, fields, sealed, stamp));
       return event;
     },
     place.appendOptions,
@@ -95,10 +96,11 @@ async function changeEntry(
 
 /** The entries the filter picks, newest first. Unresolved entries never leave the active segment; an id is looked for there first. */
 function readEntries(place: FilePlace, filter: RowFilter): JournalEntry[] {
-  const { id, idPrefix, unresolved, limit } = filter;
+  const { id, idPrefix, unresolved, idempotencyKey, limit } = filter;
   const chosen = (entry: JournalEntry) =>
     (id === undefined || entry.id === id) &&
     (idPrefix === undefined || entry.id.startsWith(idPrefix)) &&
+    (idempotencyKey === undefined || entry.idempotency_key === idempotencyKey) &&
     (!unresolved || isUnresolved(entry)) &&
     inRange(entry, filter);
   const segment = activeEntries(place);
@@ -132,7 +134,7 @@ function withArchives(
       const cut = newestFirst([...byId.values()].filter(chosen))[filter.limit - 1];
       if (cut !== undefined && utcDay(cut.created_at) > archive.day) break;
     }
-    for (const entry of foldJournal(readSegment(archive.path) ?? '', place.skipIn(archive.path))) {
+    for (const entry of entriesIn(archive.path, place.skipIn(archive.path))) {
       // The active segment's copy is the newer one (it may hold events added after a crash mid-rotation).
       if (!byId.has(entry.id)) byId.set(entry.id, entry);
     }

@@ -19,6 +19,7 @@ import {
   DEFAULT_KEEP_RESOLVED,
   DEFAULT_ROTATE_BYTES,
   ensureDir,
+  MAX_LINE_BYTES,
   openForAppend,
   readSegment,
   rotate,
@@ -67,6 +68,11 @@ export async function lockedAppend(
     // Nothing to add (the caller found it was not needed).
     if (line === '') return { fd: undefined, text: current ?? '' };
     if (line.includes('\n')) throw new JournalError('A journal event must be a single line.');
+    // What a reader would skip is never written: the action it records could not be read back.
+    if (Buffer.byteLength(line) > MAX_LINE_BYTES)
+      throw new JournalError(
+        `A journal event over ${MAX_LINE_BYTES / 1024 / 1024} MiB is not written (a request that large is refused).`,
+      );
     // A crash mid-write can leave a last line without its newline: start on a fresh line, so
     // that only the torn line is lost and not this one too.
     const added = `${current && !current.endsWith('\n') ? '\n' : ''}${line}\n`;

@@ -16,6 +16,7 @@ import type {
   KeeperHeartbeats,
   RecordsClient,
   RowFilter,
+  RowSeal,
   TeamJournal,
   TeamJournalOptions,
 } from './backend.js';
@@ -34,13 +35,17 @@ const UNRESOLVED_SQL = UNRESOLVED_OUTCOMES.map((outcome) => `'${outcome}'`).join
 const ROW_COLUMNS =
   'id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, origin';
 
+/** The next seq of the store's sequence, taken before a new row is sealed. */
+const NEXT_SEQ_SQL = `SELECT nextval('${SCHEMA}.entries_seq')::text AS seq`;
+
 /**
- * A new row: its seq from the store's sequence (in the row and in its JSON alike), its revision as
- * given; with its holder's row when it has one ($17, NULL for a migrated row), in the same statement.
+ * A new row: its seq as taken ($24), or the store's next (in the row and in its JSON alike), its
+ * revision as given; with its holder's row when it has one ($17, NULL for a migrated row), in the
+ * same statement.
  */
 const INSERT_SQL = `
 WITH numbered AS (
-  SELECT nextval('${SCHEMA}.entries_seq') AS seq
+  SELECT coalesce($24::bigint, nextval('${SCHEMA}.entries_seq')) AS seq
 ), inserted AS (
   INSERT INTO ${SCHEMA}.entries (${ROW_COLUMNS}, entry, seq, revision)
   SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb || jsonb_build_object('seq', numbered.seq, 'revision', $22::bigint), numbered.seq, $22
@@ -64,6 +69,7 @@ WHERE ($1::text IS NULL OR id = $1)
   AND ($4::timestamptz IS NULL OR created_at >= $4)
   AND ($5::timestamptz IS NULL OR created_at < $5)
   AND ($6::text IS NULL OR (environment = $6 AND base_url_host = $7 AND key_id = $8 AND command = $9 AND body_canonical = $10))
+  AND ($12::text IS NULL OR idempotency_key = $12)
 ORDER BY seq DESC
 LIMIT $11`;
 
@@ -132,13 +138,16 @@ class PostgresRecords implements RecordsClient {
   }
 
   /** The row and its holder's row in one statement, once the entry's advisory lock is taken (no one sees it unheld). */
-  async append(entry: JournalEntry): Promise<JournalEntry | undefined> {
+  async append(entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined> {
     const [data, { backendPid }] = await Promise.all([this.sessions.data(), this.sessions.locks()]);
     const scope = scopeText({ entry: entry.id });
     if (!(await this.sessions.holdNew(scope))) return undefined;
     const holder = entry.holder!;
     let seq: string | null | undefined;
     try {
+      // A sealed row's seq is taken first: the seal covers it.
+      const taken = seal ? (await this.sessions.run<{ seq: string }>(data, { text: NEXT_SEQ_SQL })).rows[0]!.seq : null;
+      if (taken !== null) entry = { ...entry, seal: seal!({ ...entry, seq: Number(taken) }) };
       const values = [
         ...rowValues(entry, 'store'),
         scope,
@@ -148,6 +157,7 @@ class PostgresRecords implements RecordsClient {
         holder.since,
         1,
         backendPid,
+        taken,
       ];
       seq = (await this.sessions.run<{ seq: string | null }>(data, { text: INSERT_SQL, values })).rows[0]?.seq;
     } catch (error) {
@@ -190,6 +200,7 @@ class PostgresRecords implements RecordsClient {
       iso(filter.until),
       ...sameRequest,
       filter.limit ?? null,
+      filter.idempotencyKey ?? null,
     ];
     const result = await this.sessions.run<{ entry: JournalEntry }>(
       data,
@@ -254,7 +265,17 @@ class PostgresRecords implements RecordsClient {
         // Its place and revision are the store's (a local seq counts another journal).
         const { fallback_for: _fallback, seq: _seq, revision: _revision, ...fields } = local;
         const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.sessions.host }) as JournalEntry;
-        const values = [...rowValues(entry, 'migrated'), null, null, null, null, null, importedRevision(local), null];
+        const values = [
+          ...rowValues(entry, 'migrated'),
+          null,
+          null,
+          null,
+          null,
+          null,
+          importedRevision(local),
+          null,
+          null,
+        ];
         const inserted = await this.sessions.run<{ seq: string | null }>(data, { text: INSERT_SQL, values });
         // Another migrate added it a moment ago: that one's row stands.
         if (inserted.rows[0]?.seq != null) outcome = 'added';

@@ -1,18 +1,26 @@
-// What makes a journal row fit to be sent again: it must carry a seal — an
-// HMAC-SHA256 over everything the row would send and to whom — made with a key that only a holder
-// of the API key can derive. A journal is data that crosses machines (a team store, a copied
-// file): a row someone wrote without the key (a forged add, an `api` path to another host) does
-// not verify, and resume, the keeper, apply and `journal resolve` refuse it before anything leaves.
+// What makes a journal row fit to be sent again: it must carry a seal — an HMAC-SHA256 over the
+// row's identity (id, place, time) and everything it would send and to whom — made with a key that
+// only a holder of the API key can derive. A journal is data that crosses machines (a team store, a
+// copied file): a row someone wrote without the key (a forged add, an `api` path to another host),
+// or a genuine row copied under a new id or time, does not verify, and resume, the keeper, apply
+// and `journal resolve` refuse it before anything leaves.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 
-/** Written as `<version>.<base64url mac>`; a later version can change what is sealed. */
-const VERSION = 'v1';
+/**
+ * Written as `<version>.<base64url mac>`. v1 seals (older hedges) did not cover the row's id, place
+ * and time, so a copy of one verified: they are no longer trusted to send (read as unsealed).
+ */
+const VERSION = 'v2';
 const SALT = 'hedge journal row seal';
 const INFO = 'v1';
 
-/** What a row would send, and as whom: everything a resend is built from. */
+/** Which row it is, what it would send, and as whom: everything a resend is decided and built from. */
 export interface SealedFields {
+  /** The row's id, its place in its journal (given at begin) and its time: a copy is another row. */
+  id: string;
+  seq?: number;
+  created_at: string;
   environment: string;
   base_url_host: string;
   key_id: string;
@@ -31,7 +39,7 @@ export interface SealedFields {
   context?: Record<string, unknown>;
 }
 
-/** verified: sealed by this key over exactly these fields · unsealed: no seal (a row from before seals, or one written by hand) · forged: a seal that does not match. */
+/** verified: sealed by this key over exactly these fields · unsealed: no seal of this version (a row of an older hedge, or one written by hand) · forged: a seal that does not match. */
 export type RowTrust = 'verified' | 'unsealed' | 'forged';
 
 /** What `hedge journal` says of a row that could be sent again: its seal's verdict, or that another key sent it. */
@@ -49,7 +57,7 @@ export function rowSealer(apiKey: string): RowSealer {
   return {
     seal: (fields) => `${VERSION}.${macOf(fields).toString('base64url')}`,
     trust(row) {
-      if (row.seal === undefined || row.seal === null) return 'unsealed';
+      if (row.seal === undefined || row.seal === null || /^v1\./.test(String(row.seal))) return 'unsealed';
       if (typeof row.seal !== 'string' || !row.seal.startsWith(`${VERSION}.`)) return 'forged';
       const given = Buffer.from(row.seal.slice(VERSION.length + 1), 'base64url');
       const expected = macOf(row);
@@ -63,6 +71,9 @@ function sealedText(fields: SealedFields): string {
   const request = fields.request ?? { method: '', path: '', body: null };
   return canonicalJson([
     VERSION,
+    fields.id,
+    fields.seq ?? null,
+    fields.created_at,
     fields.environment,
     fields.base_url_host,
     fields.key_id,

@@ -24,12 +24,12 @@ import { utcDay } from '../domain/utc-text.js';
 import { makePrivateDir, syncDirectory, writeFileDurably } from '../files/durable-write.js';
 import {
   describeReadError,
+  openRegularFileSync,
   ReadRefused,
-  readRegularFileSync,
   refuseUnfit,
   type FileReading,
 } from '../security/bounded-read.js';
-import { foldJournal, isUnresolved, type JournalEntry } from './entry.js';
+import { foldJournal, isUnresolved, type JournalEntry, type SkippedLine } from './entry.js';
 import { JournalError } from './journal-error.js';
 
 export const ARCHIVE_DIR_NAME = 'journal-archive';
@@ -67,15 +67,63 @@ export function archiveFiles(dir: string): ArchiveFile[] {
 /** How a journal file is read and appended to. */
 const JOURNAL_FILE: FileReading = { maxBytes: Infinity, noFollow: true, guard: 'trusted' };
 
-/** A file's text, never through a symbolic link; undefined when it does not exist. */
-export function readSegment(file: string): string | undefined {
+/** A line longer than this is no event hedge writes (a row is a few KiB): it is skipped, never read whole. */
+export const MAX_LINE_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * A file's text, never through a symbolic link; undefined when it does not exist. A line over
+ * MAX_LINE_BYTES is left out (an empty line in its place, so line numbers hold) and `onLong` told its number.
+ */
+export function readSegment(file: string, onLong: (line: number) => void = () => {}): string | undefined {
+  let fd: number;
   try {
-    return readRegularFileSync(file, JOURNAL_FILE).toString('utf8');
+    fd = openRegularFileSync(file, JOURNAL_FILE);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw asJournalError(error, file, 'read');
   }
+  try {
+    const kept: Buffer[] = [];
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let line: Buffer[] = [];
+    let lineBytes = 0;
+    let number = 1;
+    const endLine = () => {
+      if (lineBytes > MAX_LINE_BYTES) onLong(number);
+      else kept.push(...line);
+      [line, lineBytes] = [[], 0];
+    };
+    for (let read; (read = readSync(fd, chunk, 0, CHUNK_BYTES, null)) > 0;) {
+      for (let from = 0; from < read;) {
+        const newline = chunk.subarray(from, read).indexOf(0x0a);
+        const end = newline < 0 ? read : from + newline;
+        lineBytes += end - from;
+        // Past the bound the rest of a line is only counted, never kept.
+        if (lineBytes <= MAX_LINE_BYTES) line.push(Buffer.from(chunk.subarray(from, end)));
+        if (newline < 0) break;
+        endLine();
+        kept.push(NEWLINE);
+        number += 1;
+        from = end + 1;
+      }
+    }
+    endLine();
+    return Buffer.concat(kept).toString('utf8');
+  } catch (error) {
+    throw asJournalError(error, file, 'read');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The entries of a journal file; a line that is too long or is not an event is skipped and told. */
+export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void): JournalEntry[] {
+  const tooLong = (line: number) =>
+    onSkip({ line, reason: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read` });
+  return foldJournal(readSegment(file, tooLong) ?? '', onSkip);
 }
 
 /** Runs `act`, a failure of it reported as the journal's, about `path`. */

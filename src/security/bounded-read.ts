@@ -158,17 +158,28 @@ export function refuseUnfit(stats: Stats, reading: FileReading, path: string): v
     throw new ReadRefused({ kind: 'open-to-others', mode: stats.mode & 0o777, secret, path });
 }
 
-/**
- * The bytes of a regular file at `path`, at most `maxBytes`, read at once: nothing it may open can
- * block. Throws ReadRefused or an errno error.
- */
-export function readRegularFileSync(path: string, reading: FileReading): Buffer {
+/** A regular file at `path`, judged before and after it is opened, open for reading: nothing it opens can block. */
+export function openRegularFileSync(path: string, reading: FileReading): number {
   const before = (reading.noFollow ? lstatSync : statSync)(path);
   // A link not to be followed is refused by the open itself (ELOOP).
   if (!before.isSymbolicLink()) refuseUnfit(before, reading, path);
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (reading.noFollow ? constants.O_NOFOLLOW : 0));
   try {
     refuseUnfit(fstatSync(fd), reading, path);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
+}
+
+/**
+ * The bytes of a regular file at `path`, at most `maxBytes`, read at once: nothing it may open can
+ * block. Throws ReadRefused or an errno error.
+ */
+export function readRegularFileSync(path: string, reading: FileReading): Buffer {
+  const fd = openRegularFileSync(path, reading);
+  try {
     const pieces: Buffer[] = [];
     let total = 0;
     for (;;) {

@@ -113,7 +113,8 @@ export function journalReference(entry: JournalEntry): string | undefined {
 
 const SEAL_SAYS: Record<RowCheck | 'not-checked', string | undefined> = {
   verified: 'verified: this key journaled it as it stands',
-  unsealed: 'unverified: no seal; it is never sent again (look at the book, then `hedge journal resolve`)',
+  unsealed:
+    'unverified: no seal this hedge accepts; it is never sent again (look at the book, then `hedge journal resolve`)',
   forged:
     'unverified: its seal does not match; it is never sent again (look at the book, then `hedge journal resolve`)',
   'other-key': undefined,

@@ -12,8 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/journal/row-seal.js';
 import { journalEntries } from '../support/cli-runs.js';
+import { appendRow, insertRow } from '../support/journal-rows.js';
 import { lines, writeTarget } from '../support/keeper.js';
-import { describeWithPostgres, type PostgresServer } from '../support/postgres.js';
+import { describeWithPostgres } from '../support/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { separateProcesses } from '../support/hedge-cli.js';
 import { teamOf, type Team } from '../support/team.js';
@@ -44,6 +45,8 @@ interface RowSpec {
 function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
   const at = new Date().toISOString();
   const sealed: SealedFields = {
+    id: `z${randomBytes(6).toString('hex')}`,
+    created_at: at,
     environment: 'test',
     base_url_host: new URL(t.baseUrl).host,
     key_id: keyFingerprint(t.apiKey),
@@ -58,8 +61,6 @@ function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
   };
   const seal = spec.seal ?? (spec.sealWith ? rowSealer(spec.sealWith).seal(sealed) : undefined);
   return {
-    id: `z${randomBytes(6).toString('hex')}`,
-    created_at: at,
     updated_at: at,
     ...sealed,
     argv: [spec.command, MARKET],
@@ -67,36 +68,6 @@ function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
     holder: null,
     ...(seal ? { seal } : {}),
   };
-}
-
-/** Puts a row straight into the team store's table, with no holder, as a hostile writer would. */
-async function insertRow(server: PostgresServer, team: Team, row: Record<string, unknown>): Promise<void> {
-  await server.query(
-    team.database,
-    `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, entry)
-     VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, $13::jsonb)`,
-    [
-      row.id,
-      row.created_at,
-      row.outcome,
-      row.environment,
-      row.base_url_host,
-      row.key_id,
-      row.command,
-      row.idempotency_key,
-      row.group ?? null,
-      row.leg ?? null,
-      JSON.stringify((row.request as { body: unknown }).body),
-      row.host,
-      JSON.stringify(row),
-    ],
-  );
-}
-
-/** Appends a row to a machine's local journal file (beside its config under HEDGE_CONFIG_DIR) as one creation event. */
-function appendRow(configDir: string, row: Record<string, unknown>): void {
-  const { created_at: at, updated_at: _updated, ...fields } = row;
-  appendFileSync(join(configDir, 'journal.jsonl'), `${JSON.stringify({ ...fields, at })}\n`, { mode: 0o600 });
 }
 
 const teams: Team[] = [];
@@ -225,7 +196,7 @@ describeWithPostgres('rows in the team store are verified before anything is sen
     expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
   });
 
-  it("a genuine open set back to unknown in the store, its hedge id removed and its time made new, past the key's lifetime: resume finds its hedge by the sealed server time and sends nothing", async () => {
+  it("a genuine open set back to unknown in the store, its hedge id removed, past the key's lifetime: its time made new, it no longer verifies (exit 13); with its own time, resume finds its hedge and sends nothing", async () => {
     const { t, team } = await desk();
     const opened = await team.a.hedge(['open', MARKET, 'buy', '700', '--tenor', '7', '--ref', 'DEAL-77']);
     expect(opened.code, opened.stderr).toBe(0);
@@ -235,15 +206,24 @@ describeWithPostgres('rows in the team store are verified before anything is sen
     const now = new Date(Date.now() + 25 * 3_600_000 + 60_000).toISOString();
     const { rows } = await server().query(
       team.database,
-      `SELECT id FROM hedge.entries WHERE command = 'open' AND entry->'request'->'body'->>'client_reference' = 'DEAL-77'`,
+      `SELECT id, entry->>'created_at' AS created_at FROM hedge.entries WHERE command = 'open' AND entry->'request'->'body'->>'client_reference' = 'DEAL-77'`,
     );
     const id = rows[0]!.id as string;
-    await server().query(
-      team.database,
-      `UPDATE hedge.entries SET outcome = 'unknown', created_at = $2::timestamptz, entry = (entry - 'hedge_id' - 'resolved_at') || jsonb_build_object('outcome', 'unknown', 'created_at', $3::text) WHERE id = $1`,
-      [id, now, now],
-    );
+    const reset = (at: string) =>
+      server().query(
+        team.database,
+        `UPDATE hedge.entries SET outcome = 'unknown', created_at = $2::timestamptz, entry = (entry - 'hedge_id' - 'resolved_at') || jsonb_build_object('outcome', 'unknown', 'created_at', $3::text) WHERE id = $1`,
+        [id, at, at],
+      );
+    await reset(now);
     const before = trades(t).length;
+    // The seal covers the row's time: a row made to look newer is not this account's row as written.
+    const renewed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
+    expect(renewed.code, renewed.stderr).toBe(13);
+    expect(renewed.stderr).toContain('its seal does not match what it would send');
+    expect(trades(t).slice(before)).toEqual([]);
+
+    await reset(rows[0]!.created_at as string);
     const resumed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('The book shows it landed');

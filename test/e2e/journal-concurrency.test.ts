@@ -7,8 +7,9 @@
 // - 3 applies at once (several hedges per side, dialect alpha) reach the target once;
 // - 3 `open --ref DEAL-7` at once make one hedge; the others are refused naming it;
 // - an add killed after the server acted, resumed 30 simulated hours later (past the key lifetime,
-//   when the simulator has forgotten the key): it lands once; an open that cannot be told is never
-//   resent (exit 12) and `hedge journal resolve` records the operator's word.
+//   when the simulator has forgotten the key): it lands once; an add the server never got, or an open
+//   that cannot be told, is never resent on its own (exit 12): `hedge resume ID --resend-unproven` or
+//   `hedge journal resolve` records the operator's word.
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -232,7 +233,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     expect(entry).toMatchObject({ command: 'add', outcome: 'done' });
   });
 
-  it('an add that certainly did not land (the server never got it), 30 hours later, is sent again with its key: it lands once', async () => {
+  it('an add the server never got, 30 hours later: its side as before is no proof, so it is not sent again (exit 12); `resume ID --resend-unproven` sends it with its key and it lands once', async () => {
     const t = await start({ preset: 'frozen' });
     t.seedOpen('sell', 1_000);
     // Held before the engine sees it (no status line, the engine never runs): killed there, the add never reached the book.
@@ -250,13 +251,22 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     expect(sideNotional(t, 'sell')).toBe(1_000);
     t.advance(30 * HOUR_MS);
 
-    const resuming = t.hedge(['add', 'USDTNGN', 'sell', '100'], { env: pinnedClockEnv(t), timeoutMs: 60_000 });
+    // The side shows the notional it had before: someone outside the journal could have moved it back.
+    const again = await t.hedge(['add', 'USDTNGN', 'sell', '100'], { env: pinnedClockEnv(t) });
+    expect(again.code, again.stderr).toBe(12);
+    expect(again.stderr).toContain('The book cannot tell whether it landed');
+    expect(adds(t).filter((entry) => entry.status === 200)).toEqual([]);
+    const [entry] = JSON.parse(
+      (await t.hedge(['journal', '--pending', '--json'], { env: pinnedClockEnv(t) })).stdout,
+    ) as Array<{ id: string }>;
+
+    const resuming = t.hedge(['resume', entry!.id, '--resend-unproven'], { env: pinnedClockEnv(t), timeoutMs: 60_000 });
     // The resent add is accepted; it lands once the simulator's clock moves on.
     await until(() => adds(t).some((entry) => entry.status === 200), 'the add was sent again');
     t.advance(HOUR_MS);
     const resumed = await resuming;
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain('The book shows it did not land');
+    expect(resumed.stderr).toContain('Sending it again with its key, as --resend-unproven asks');
     expect(sideNotional(t, 'sell')).toBe(1_100);
     expect(new Set(adds(t).map((entry) => entry.idempotencyKey)).size).toBe(1);
   });

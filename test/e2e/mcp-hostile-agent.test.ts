@@ -141,7 +141,10 @@ describe('the limits judge the plan that is carried out', () => {
   it("apply finishing an earlier apply's unfinished step judges that step too: 5,000 left by a killed CLI apply is not sent under a 1,000 cap", async () => {
     const simulator = await startSimulator();
     // What a CLI apply killed before its step was answered leaves: a sealed, unheld row of its group.
+    const at = new Date().toISOString();
     const sealed: SealedFields = {
+      id: 'a_killed0001',
+      created_at: at,
       environment: 'test',
       base_url_host: new URL(simulator.baseUrl).host,
       key_id: keyFingerprint(simulator.apiKey),
@@ -152,10 +155,9 @@ describe('the limits judge the plan that is carried out', () => {
       group: 'apply-20261123T000000000Z-abcdef',
       leg: 'step-1',
     };
-    const at = new Date().toISOString();
     writeFileSync(
       join(simulator.configDir, 'journal.jsonl'),
-      `${JSON.stringify({ id: 'a_killed0001', at, ...sealed, seal: rowSealer(simulator.apiKey).seal(sealed), argv: ['apply', 'target.csv'], outcome: 'pending', holder: null })}\n`,
+      `${JSON.stringify({ at, ...sealed, seal: rowSealer(simulator.apiKey).seal(sealed), argv: ['apply', 'target.csv'], outcome: 'pending', holder: null })}\n`,
       { mode: 0o600 },
     );
     const call = await serve(simulator, ['--max-notional', '1000'], plainDesk.path);

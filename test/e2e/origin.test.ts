@@ -27,7 +27,10 @@ describe('one origin', () => {
     const path = `@127.0.0.2:${other.port}/steal`;
     const id = 'j_injected01';
     // Written straight into the journal file, as anyone able to write there (or a team store row) could.
+    const at = new Date().toISOString();
     const sealed: SealedFields = {
+      id,
+      created_at: at,
       environment: 'test',
       base_url_host: `127.0.0.1:${t.sandbox.port}`,
       key_id: keyFingerprint(t.apiKey),
@@ -39,8 +42,7 @@ describe('one origin', () => {
     // Unsealed, such a row is refused by its seal first (forged-rows.test.ts). Sealed under the key
     // here, so that what refuses it is the origin check: a row of this key cannot leave the origin either.
     const row = {
-      id,
-      at: new Date().toISOString(),
+      at,
       ...sealed,
       seal: rowSealer(t.apiKey).seal(sealed),
       argv: ['api', '-X', 'POST', path],

@@ -415,6 +415,33 @@ describe('a file a crash or a hand edit damaged', () => {
   });
 });
 
+describe('a line over the bound', () => {
+  it('is skipped unread, said with its file and line, the other lines read; a write that large is refused, nothing recorded', async () => {
+    const { journal, dir, skipped, fileText } = setUp({ dir: tempFolder() });
+    const file = join(dir, 'journal.jsonl');
+    const at = '2025-01-15T09:00:00.000Z';
+    const good = JSON.stringify({ id: 'a_good', at, ...openFields(), outcome: 'submitted' });
+    // A whole event, valid JSON, past 1 MiB: hedge writes none (a hand edit, or someone filling the disk).
+    const huge = JSON.stringify({
+      id: 'a_huge',
+      at,
+      ...openFields({ idempotency_key: 'idem-huge' }),
+      outcome: 'unknown',
+      message: 'x'.repeat(3 * 1024 * 1024),
+    });
+    writeFileSync(file, `${huge}\n${good}\n`);
+
+    expect((await journal.list()).map((entry) => entry.id)).toEqual(['a_good']);
+    expect(skipped).toEqual([{ file, line: 1, reason: 'longer than 1 MiB: not read' }]);
+
+    const big = openFields({
+      request: { method: 'POST', path: '/hedges', body: { note: 'y'.repeat(2 * 1024 * 1024) } },
+    });
+    await expect(journal.begin(big)).rejects.toThrow(/A journal event over 1 MiB is not written/);
+    expect(fileText()).toBe(`${huge}\n${good}\n`);
+  });
+});
+
 describe('the lock', () => {
   it('takes over a lock left by a process that died holding it, once the lock is stale', async () => {
     const { journal, dir } = setUp({ dir: tempFolder() });

@@ -1,11 +1,16 @@
-// A journal row's seal covers everything a resend is built from: a change to any of those fields,
-// a seal made under another key, or a seal in another form is `forged`; no seal is `unsealed`.
+// A journal row's seal covers the row's identity (id, place, time) and everything a resend is
+// decided and built from: a change to any of those fields, a seal made under another key, or a seal
+// in another form is `forged`; no seal, or an older hedge's (v1, which did not cover the row's
+// identity), is `unsealed`.
 import { describe, expect, it } from 'vitest';
 import { rowSealer, type SealedFields } from '../../src/journal/row-seal.js';
 
 const KEY = 'sk_test_row_seal_unit_000000000000';
 
 const row: SealedFields = {
+  id: 'a_mwrrf5p1',
+  seq: 41,
+  created_at: '2026-11-23T09:00:00.000Z',
   environment: 'test',
   base_url_host: 'api.example:443',
   key_id: 'abcdef012345',
@@ -24,7 +29,7 @@ describe('row seals', () => {
   const seal = sealer.seal(row);
 
   it('verifies the row it sealed, whatever the order of its keys (as a store gives them back)', () => {
-    expect(seal).toMatch(/^v1\.[A-Za-z0-9_-]{43}$/);
+    expect(seal).toMatch(/^v2\.[A-Za-z0-9_-]{43}$/);
     expect(sealer.trust({ ...row, seal })).toBe('verified');
     const { request: _request, ...rest } = row;
     const reordered = JSON.parse(
@@ -46,6 +51,11 @@ describe('row seals', () => {
   it('a row without a seal is unsealed; a changed field, another key or another form is forged', () => {
     expect(sealer.trust(row)).toBe('unsealed');
     const changes: Array<Partial<SealedFields>> = [
+      // A genuine row copied as another: a new id, the next place, a later time.
+      { id: 'a_mwrrf5p2' },
+      { seq: 42 },
+      { seq: undefined },
+      { created_at: '2026-11-24T09:00:00.000Z' },
       { environment: 'live' },
       { base_url_host: 'evil.example:443' },
       { key_id: '000000000000' },
@@ -65,8 +75,12 @@ describe('row seals', () => {
     for (const change of changes)
       expect(sealer.trust({ ...row, ...change, seal }), JSON.stringify(change)).toBe('forged');
     expect(rowSealer('sk_test_someone_else_00000000000000').trust({ ...row, seal })).toBe('forged');
-    expect(sealer.trust({ ...row, seal: seal.replace(/^v1\./, 'v0.') })).toBe('forged');
-    expect(sealer.trust({ ...row, seal: 'v1.' })).toBe('forged');
+    expect(sealer.trust({ ...row, seal: seal.replace(/^v2\./, 'v0.') })).toBe('forged');
+    expect(sealer.trust({ ...row, seal: 'v2.' })).toBe('forged');
     expect(sealer.trust({ ...row, seal: 42 })).toBe('forged');
+  });
+
+  it("an older hedge's seal (v1: the row's id, place and time not covered) is not trusted to send: unsealed", () => {
+    expect(sealer.trust({ ...row, seal: seal.replace(/^v2\./, 'v1.') })).toBe('unsealed');
   });
 });
