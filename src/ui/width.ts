@@ -1,5 +1,5 @@
-// Fitting text into the terminal's width (80 columns included): how wide the terminal is, how many
-// columns a string takes, wrapping and shortening. Which table columns to keep is ui/table.ts's.
+// Fitting text into the terminal's width (80 columns included; the width itself: ui/terminal.ts):
+// how many columns a string takes, wrapping and shortening. Which table columns to keep is ui/table.ts's.
 // Everything here measures what the eye sees: ANSI colour codes take no columns and survive every
 // cut, CJK and emoji take two.
 //
@@ -7,45 +7,13 @@
 // checks that they agree), measured here without loading it: its import builds an Intl.Segmenter,
 // ~5-10 ms of CPU that a table of plain text never needs.
 
-const DEFAULT_COLUMNS = 80;
-// Below 20 nothing readable fits; above 500 a value is more likely garbage than a real terminal.
-const MIN_COLUMNS = 20;
-const MAX_COLUMNS = 500;
 const ELLIPSIS = '…';
 const ELLIPSIS_WIDTH = 1;
-
-export interface TerminalInfo {
-  isTTY: boolean | undefined;
-  /** The stream's own column count (`process.stdout.columns`); undefined when not a terminal. */
-  columns: number | undefined;
-  env: Readonly<Record<string, string | undefined>>;
-}
-
-/**
- * The width to lay output out for: the terminal's own when stdout is one, else `COLUMNS` when it
- * is a positive integer (a pipe into `less` or a script that wants a width), else 80; clamped to
- * 20..500.
- */
-export function terminalColumns(info: TerminalInfo): number {
-  const measured = info.isTTY === true && isPositiveInteger(info.columns) ? info.columns : undefined;
-  const chosen = measured ?? columnsFromEnv(info.env.COLUMNS) ?? DEFAULT_COLUMNS;
-  return Math.min(MAX_COLUMNS, Math.max(MIN_COLUMNS, chosen));
-}
-
-function columnsFromEnv(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
-  const parsed = Number(value);
-  return isPositiveInteger(parsed) ? parsed : undefined;
-}
-
-function isPositiveInteger(value: number | undefined): value is number {
-  return value !== undefined && Number.isSafeInteger(value) && value > 0;
-}
 
 // Nearly every cell of a table is printable ASCII, our colour codes and a few narrow symbols of our
 // own (— … ─ │ · → −): those are measured by their length. Anything else is cut into graphemes
 // (Intl.Segmenter, made on first need) and measured one by one.
- 
+
 const OUR_SGR = /\u001b\[[0-9;]*m/g;
 const ONE_COLUMN_EACH = /^[\x20-\x7e\u00b7\u2014\u2026\u2192\u2212\u2500\u2502]*$/;
 
@@ -87,10 +55,10 @@ type Piece = { kind: 'escape'; text: string } | { kind: 'grapheme'; text: string
 
 // CSI (colours, cursor), OSC (hyperlinks, titles) ended by BEL or ST, the 8-bit CSI, and the other
 // ESC escapes (ESC 7, ESC c, ESC ( B). Kept whole and never counted or cut.
- 
+
 const ESCAPE_SEQUENCE =
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u009b[0-?]*[ -/]*[@-~]|\u001b[ -/]*[0-~]/g;
- 
+
 const SGR = /^(?:\u001b\[|\u009b)[0-9;:]*m$/;
 const SGR_RESET = '\u001b[0m';
 

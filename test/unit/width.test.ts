@@ -1,6 +1,8 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { displayWidth, shortenMiddle, terminalColumns, truncateEnd, wrapWords } from '../../src/ui/width.js';
+import { terminalColumns } from '../../src/ui/terminal.js';
+import { displayWidth, shortenMiddle, truncateEnd, wrapWords } from '../../src/ui/width.js';
 
 const RED = '\u001b[31m';
 const FG_OFF = '\u001b[39m';
@@ -9,33 +11,34 @@ const BOLD_OFF = '\u001b[22m';
 const RESET = '\u001b[0m';
 
 /** The visible text: escape sequences removed. */
-const plain = (text: string): string =>
-   
-  text.replace(/\u001b\[[0-9;:]*m|\u001b\][^\u0007]*\u0007/g, '');
+const plain = (text: string): string => text.replace(/\u001b\[[0-9;:]*m|\u001b\][^\u0007]*\u0007/g, '');
+
+/** A stream as a terminal of `columns` columns would be. */
+const stream = (columns?: number): NodeJS.WritableStream => Object.assign(new PassThrough(), { columns });
 
 describe('terminalColumns', () => {
-  it("takes the terminal's own width when stdout is one", () => {
-    expect(terminalColumns({ isTTY: true, columns: 132, env: { COLUMNS: '100' } })).toBe(132);
+  it("takes the terminal's own width when the stream is one", () => {
+    expect(terminalColumns(stream(132), true, { COLUMNS: '100' })).toBe(132);
   });
 
-  it('takes COLUMNS when stdout is not a terminal, or a terminal without a width', () => {
-    expect(terminalColumns({ isTTY: false, columns: undefined, env: { COLUMNS: '100' } })).toBe(100);
-    expect(terminalColumns({ isTTY: undefined, columns: undefined, env: { COLUMNS: ' 64 ' } })).toBe(64);
-    expect(terminalColumns({ isTTY: true, columns: 0, env: { COLUMNS: '72' } })).toBe(72);
-    expect(terminalColumns({ isTTY: false, columns: 132, env: { COLUMNS: '90' } })).toBe(90);
+  it('takes COLUMNS when the stream is not a terminal, or a terminal without a width', () => {
+    expect(terminalColumns(stream(), false, { COLUMNS: '100' })).toBe(100);
+    expect(terminalColumns(stream(), true, { COLUMNS: ' 64 ' })).toBe(64);
+    expect(terminalColumns(stream(0), true, { COLUMNS: '72' })).toBe(72);
+    expect(terminalColumns(stream(132), false, { COLUMNS: '90' })).toBe(90);
   });
 
   it('falls back to 80 when COLUMNS is absent or not a positive integer', () => {
     for (const COLUMNS of [undefined, '', '0', '-5', '80.5', 'wide', '1e2']) {
-      expect(terminalColumns({ isTTY: false, columns: undefined, env: { COLUMNS } })).toBe(80);
+      expect(terminalColumns(stream(), false, { COLUMNS })).toBe(80);
     }
   });
 
   it('clamps to 20..500', () => {
-    expect(terminalColumns({ isTTY: true, columns: 8, env: {} })).toBe(20);
-    expect(terminalColumns({ isTTY: false, columns: undefined, env: { COLUMNS: '9999' } })).toBe(500);
-    expect(terminalColumns({ isTTY: true, columns: 500, env: {} })).toBe(500);
-    expect(terminalColumns({ isTTY: true, columns: 20, env: {} })).toBe(20);
+    expect(terminalColumns(stream(8), true, {})).toBe(20);
+    expect(terminalColumns(stream(), false, { COLUMNS: '9999' })).toBe(500);
+    expect(terminalColumns(stream(500), true, {})).toBe(500);
+    expect(terminalColumns(stream(20), true, {})).toBe(20);
   });
 });
 
