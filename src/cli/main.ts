@@ -11,7 +11,7 @@ import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 import { unknownOptionMessage } from './nearest-option.js';
 import { VERSION } from '../version.js';
 import type { GlobalOptions } from '../runtime/globals.js';
-import type { Io } from '../ui/terminal.js';
+import { terminalColumns, type Io } from '../ui/terminal.js';
 
 // The modules the lazily loaded side shares with the front, re-exported so that they exist once.
 export * from '../runner/command-spec.js';
@@ -161,19 +161,20 @@ export function buildProgram(
 export async function main(argv: string[], overrides: MainOverrides = {}): Promise<number> {
   const env = overrides.env ?? process.env;
   const io = overrides.io ?? processIo(env);
+  const width = terminalColumns(io.stdout, io.stdoutIsTTY, env);
   const json = argv.includes('--json');
   const words = argv.filter((word) => !word.startsWith('-'));
   if (words[0] === 'help' && words[1] === 'exit-codes') {
     const { renderExitCodes } = await import('../ui/exit-code-table.js');
-    io.stdout.write(renderExitCodes({ json, width: helpWidth(io, env) }));
+    io.stdout.write(renderExitCodes({ json, width }));
     return 0;
   }
   if (argv.length === 0) {
     // `hedge` alone: one screen on what it is and where to start, as a success.
-    io.stdout.write(overview(helpWidth(io, env)));
+    io.stdout.write(overview(width));
     return 0;
   }
-  const parsed = await parseCommandLine(argv, io, helpWidth(io, env));
+  const parsed = await parseCommandLine(argv, io, width);
   if ('exitCode' in parsed) return parsed.exitCode;
   const usageProblem = 'usageProblem' in parsed ? parsed.usageProblem : undefined;
   if (usageProblem !== undefined) {
@@ -269,11 +270,3 @@ async function parseWith(specs: readonly CommandSpec[], argv: string[], io: Io, 
 
 /** Commander's ways of saying "help (or the version) was printed": each a success. */
 const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
-
-/** Help fits the terminal: its width on a terminal, COLUMNS otherwise, 80 when unknown. */
-function helpWidth(io: Io, env: Record<string, string | undefined>): number {
-  const columns = io.stdoutIsTTY ? (io.stdout as { columns?: number }).columns : undefined;
-  const fromEnv = Number(env.COLUMNS);
-  const width = columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 80);
-  return Math.max(40, Math.min(width, 200));
-}

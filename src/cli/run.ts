@@ -4,11 +4,10 @@
 import { describeError, describeFailure, environmentFlagsOf } from '../exit-codes.js';
 import { CommandContext } from '../runtime/context.js';
 import type { GlobalOptions } from '../runtime/globals.js';
-import type { Io } from '../ui/terminal.js';
+import { terminalColumns, type Io } from '../ui/terminal.js';
 import { StopSignal, UsageError } from '../errors.js';
 import { colorEnabled, makeChalk } from '../ui/color.js';
 import { Output } from '../ui/output.js';
-import { terminalColumns } from '../ui/width.js';
 import type { ChalkInstance } from 'chalk';
 import { reportError } from '../ui/report-error.js';
 import type { CommandSpec, RawInput } from '../runner/command-spec.js';
@@ -49,7 +48,7 @@ export function reportUsageProblem(
 /** The width messages on stderr are wrapped to when stderr is a terminal; undefined in a pipe (one line per message). */
 function stderrColumns(io: Io, env: Record<string, string | undefined>): number | undefined {
   if (!io.stderrIsTTY) return undefined;
-  return terminalColumns({ isTTY: true, columns: (io.stderr as { columns?: number }).columns, env });
+  return terminalColumns(io.stderr, true, env);
 }
 
 /**
@@ -72,7 +71,7 @@ async function buildOutput(
     chalk,
     streams: io,
     now,
-    columns: terminalColumns({ isTTY: io.stdoutIsTTY, columns: (io.stdout as { columns?: number }).columns, env }),
+    columns: terminalColumns(io.stdout, io.stdoutIsTTY, env),
     stderrColumns: stderrColumns(io, env),
     fields: globals.fields,
     raw: globals.raw,

@@ -7,7 +7,7 @@ import type { APPLY } from './apply.spec.js';
 import { RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { describeError, exitCodeNamed } from '../exit-codes.js';
 import { parseTolerance, planCheckError, planTarget, type TargetPlanOptions } from '../flows/target-plan.js';
-import { outputColumns, showPlan } from './plan-outcome.js';
+import { showPlan } from './plan-outcome.js';
 import { applyTarget, stepLabel } from '../flows/apply.js';
 import type { ApplyOutcome } from '../outcomes/apply.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -33,7 +33,7 @@ export async function runApply(ctx: CommandContext, opts: ApplyOptions): Promise
   const outcome = await applyTarget(flowPorts(ctx), opts, {
     showPlan: ctx.output.isJson
       ? undefined
-      : (quoted) => renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), preview: true }),
+      : (quoted) => renderPlan(ctx.output, quoted, { columns: ctx.output.columns, preview: true }),
   });
   return renderApplyOutcome(ctx, opts, outcome);
 }

@@ -19,6 +19,7 @@ import { payWords, toAccountSide } from '../domain/money.js';
 import { SideViews } from '../flows/side-book.js';
 import { safeText } from '../security/safe-text.js';
 import { Output } from '../ui/output.js';
+import { terminalColumns } from '../ui/terminal.js';
 import type { Prompter } from '../ui/prompter.js';
 import { renderQuoteCard } from '../ui/quote-card.js';
 import { displayWidth, wrapWords } from '../ui/width.js';
@@ -125,6 +126,7 @@ export async function runOpenWizard(
         chalk: c,
         streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr },
         now: ctx.clock.now,
+        columns: terminalColumns(ctx.io.stderr, ctx.io.stderrIsTTY, ctx.env),
       })
     : ctx.output;
   cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));

@@ -4,17 +4,7 @@ import { exitCodeNamed, type ExitCode } from '../exit-codes.js';
 import { planCheckError, type QuotedPlan, type TargetPlanOptions } from '../flows/target-plan.js';
 import type { CommandContext } from '../runtime/context.js';
 import { planAsData, renderPlan } from '../ui/plan-view.js';
-import { terminalColumns } from '../ui/width.js';
 import { flowPorts } from '../runtime/flow-ports.js';
-
-/** The terminal's width for the table (the stream's own when it is a TTY, else COLUMNS, else 80). */
-export function outputColumns(ctx: CommandContext): number {
-  return terminalColumns({
-    isTTY: ctx.io.stdoutIsTTY,
-    columns: (ctx.io.stdout as { columns?: number }).columns,
-    env: ctx.env,
-  });
-}
 
 /** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
 export async function showPlan(
@@ -27,7 +17,7 @@ export async function showPlan(
   else {
     const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
     await renderPlan(ctx.output, quoted, {
-      columns: outputColumns(ctx),
+      columns: ctx.output.columns,
       applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance),
     });
   }

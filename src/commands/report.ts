@@ -25,7 +25,6 @@ import {
   reportPlainTotals,
   type ReportColumn,
 } from '../ui/report-view.js';
-import { terminalColumns } from '../ui/width.js';
 import { dealReferences, readDeal, readHedgeReferences } from '../flows/deal.js';
 import { dealStillHeld, shellWord } from '../ui/deal-view.js';
 
@@ -211,12 +210,13 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
       ctx.output.note(reportPlainTotals(report));
       break;
     case 'table': {
-      const columns = terminalColumns({
-        isTTY: ctx.io.stdoutIsTTY,
-        columns: (ctx.io.stdout as { columns?: number }).columns,
-        env: ctx.env,
-      });
-      ctx.output.write(await renderReportTable(report, { chalk: ctx.output.chalk, columns, nowMs: ctx.clock.now() }));
+      ctx.output.write(
+        await renderReportTable(report, {
+          chalk: ctx.output.chalk,
+          columns: ctx.output.columns,
+          nowMs: ctx.clock.now(),
+        }),
+      );
       break;
     }
   }

@@ -15,7 +15,7 @@ import {
 import type { CommandContext } from '../runtime/context.js';
 import { safeJson } from '../security/safe-text.js';
 import type { LiveView } from '../ui/watch-view.js';
-import { terminalColumns } from '../ui/width.js';
+import { terminalColumns } from '../ui/terminal.js';
 import { flowPorts } from '../runtime/flow-ports.js';
 
 /** `hedge … --watch`: checks the options (exit 2 before anything is read), runs the watch, says how it ended. */
@@ -97,13 +97,12 @@ async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchS
     import('../ui/watch-view.js'),
     import('../ui/watch-model.js'),
   ]);
-  const stdout = ctx.io.stdout as NodeJS.WritableStream & { columns?: number };
   const view: LiveView = await openLiveView({
     stream: ctx.io.stdout,
     chalk: ctx.output.chalk,
     intervalMs,
     now: ctx.clock.now,
-    columns: () => terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: stdout.columns, env: ctx.env }),
+    columns: () => terminalColumns(ctx.io.stdout, ctx.io.stdoutIsTTY, ctx.env),
     format: (field, value) => ctx.output.humanValue(field, value),
     // The environment's TZ as the command was given it (the process's own zone otherwise).
     clockTime: clockTimeIn(ctx.env.TZ),

@@ -160,7 +160,7 @@ export class CommandContext extends Lifetime {
 
   prompter(): Promise<Prompter> {
     return this.once('prompter', async () =>
-      (await import('../ui/prompter.js')).createInquirerPrompter(this.io, this.signal),
+      (await import('../ui/prompter.js')).createInquirerPrompter(this.io, this.signal, this.env),
     );
   }
 }

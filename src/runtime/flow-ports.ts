@@ -123,6 +123,7 @@ function portsOf(ctx: CommandContext): FlowPorts {
           quiet: ctx.globals.json || ctx.noticesTaken,
           stderrIsTTY: ctx.io.stderrIsTTY,
           stderr: ctx.io.stderr,
+          env: ctx.env,
           output: ctx.output,
           now: ctx.clock.now,
           onDispose: (stop) => ctx.onDispose(stop),

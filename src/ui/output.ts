@@ -53,7 +53,7 @@ export interface OutputInit {
   chalk: ChalkInstance;
   streams: OutputStreams;
   now: () => number;
-  /** The width to fit on screen (ui/width.ts terminalColumns); 80 when not said. */
+  /** The width to fit on screen (ui/terminal.ts terminalColumns); 80 when not said. */
   columns?: number;
   /** --fields, in the order given. */
   fields?: readonly string[];
@@ -155,8 +155,7 @@ export class Output {
     this.chalk = init.chalk;
     this.streams = init.streams;
     this.now = init.now;
-    const streamColumns = (init.streams.stdout as { columns?: unknown }).columns;
-    this.columns = init.columns ?? (typeof streamColumns === 'number' && streamColumns > 0 ? streamColumns : 80);
+    this.columns = init.columns ?? 80;
     this.fields = init.fields;
     this.raw = init.raw === true;
     this.query = init.query;

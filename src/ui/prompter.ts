@@ -7,7 +7,7 @@
 // stream's), leaving room on the first line for what the prompt puts before the text and on the
 // last line for what it puts after (the default, the answer, what is typed).
 import { InterruptedError } from '../errors.js';
-import type { Io } from './terminal.js';
+import { terminalColumns, type Io } from './terminal.js';
 import { wrapWords } from './width.js';
 
 interface Choice<T> {
@@ -69,17 +69,15 @@ export function fitToTerminal(text: string, columns: number, options: FitOptions
   return wrapped.replace(HELD_RUN, '');
 }
 
-/** The terminal's width as @inquirer reads it (cli-width on the prompt's output stream), 80 when unknown. */
-function promptColumns(io: Io): number {
-  const columns = (io.stderr as { columns?: unknown }).columns;
-  return typeof columns === 'number' && columns > 0 ? columns : 80;
-}
-
-export function createInquirerPrompter(io: Io, signal: AbortSignal): Prompter {
+export function createInquirerPrompter(
+  io: Io,
+  signal: AbortSignal,
+  env: Readonly<Record<string, string | undefined>>,
+): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal };
   const load = () => import('@inquirer/prompts');
   const fitPrompt = (text: string, options: FitOptions) =>
-    fitToTerminal(text, promptColumns(io), { hangingIndent: LEAD, ...options });
+    fitToTerminal(text, terminalColumns(io.stderr, io.stderrIsTTY, env), { hangingIndent: LEAD, ...options });
   const fitError = (result: true | string): true | string =>
     result === true ? true : fitPrompt(result, { lead: LEAD });
   return {

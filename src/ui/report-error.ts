@@ -4,7 +4,8 @@
 import type { ChalkInstance } from 'chalk';
 import { errorAsJson, type ErrorDescription } from '../exit-codes.js';
 import { safeJson, safeMultiline, safeText } from '../security/safe-text.js';
-import { withoutColour, wrapWords } from './width.js';
+import { stripVTControlCharacters } from 'node:util';
+import { wrapWords } from './width.js';
 
 export interface ErrorOut {
   stderr: NodeJS.WritableStream;
@@ -21,7 +22,7 @@ export interface ErrorOut {
 
 /** Spaces that continue a wrapped line under its text: `  → hint` continues under the hint. */
 function hangingIndentOf(line: string): number {
-  return /^ *(?:→ )?/.exec(withoutColour(line))![0].length;
+  return /^ *(?:→ )?/.exec(stripVTControlCharacters(line))![0].length;
 }
 
 export function reportError(description: ErrorDescription, error: unknown, out: ErrorOut): number {

@@ -3,6 +3,7 @@
 // --json gets nothing at all. ora is imported only when a spinner is actually shown.
 import type { Output } from './output.js';
 import { safeStyled } from '../security/safe-text.js';
+import { terminalColumns } from './terminal.js';
 import { displayWidth, wrapWords } from './width.js';
 
 /** What a spinner needs from the running command (the flows hand it over; ui knows no context). */
@@ -11,6 +12,7 @@ export interface ProgressHost {
   quiet: boolean;
   stderrIsTTY: boolean;
   stderr: NodeJS.WritableStream;
+  env: Readonly<Record<string, string | undefined>>;
   output: Output;
   now(): number;
   onDispose(stop: () => void): void;
@@ -41,7 +43,7 @@ export async function startProgress(ctx: ProgressHost, rawLabel: string, since: 
   // One line, always: a spinner line that wraps leaves a copy of itself behind at every redraw.
   // A label too long for that is written once above it, wrapped at word boundaries (never cut
   // mid-word), and the spinner only counts.
-  const columns = (ctx.stderr as { columns?: number }).columns ?? ctx.output.columns;
+  const columns = terminalColumns(ctx.stderr, true, ctx.env);
   const room = Math.max(10, columns - 2 - ' 9999s'.length - 1);
   let shown = label;
   if (displayWidth(label) > room) {

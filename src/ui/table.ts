@@ -6,12 +6,7 @@
 // the middle, text at the end with …, an explanation wrapped at its words onto more lines of its
 // row). The drawing is cli-table3's: cells padded and aligned, the columns joined, without borders
 // — our look is a bold header over a dim rule, columns two spaces apart, a rule over a totals row.
-//
-// cli-table3 is the only library here and is loaded on first use (`--json`, tsv, csv and ndjson
-// never load it). It lays a table out cell by cell against every cell above it (tens of µs a cell,
-// growing with the rows): past LINE_DRAWN_AFTER_CELLS — several screens of rows — the same lines
-// are put together here instead, one pass over the cells (test/unit/table.test.ts checks that
-// the two drawings are the same, byte for byte).
+// cli-table3 is loaded on first use (`--json`, tsv, csv and ndjson never load it).
 import type { ChalkInstance } from 'chalk';
 import { displayWidth, shortenMiddle, truncateEnd, wrapWords } from './width.js';
 
@@ -99,8 +94,12 @@ const REFERENCE_KEY = 'client_reference';
 
 /** Columns between two columns. */
 export const COLUMN_GAP = 2;
-/** Past this many cells the lines are put together here, not by cli-table3 (see the top of the file). */
-export const LINE_DRAWN_AFTER_CELLS = 1_000;
+/**
+ * cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to
+ * it this many at a time (each a table of its own, the same lines), so a long list costs in
+ * proportion to its rows.
+ */
+const ROWS_PER_DRAWING = 50;
 /**
  * An id is shortened in the middle to no fewer columns than this (`hdg_0mw…f1qp`): its start (the
  * prefix people type) and its end (what tells ids made the same minute apart) are still there.
@@ -392,7 +391,6 @@ interface Laid {
   aligns: Array<'left' | 'right'>;
   /** Blocks of rows drawn as one table each, with the line before each block after the first. */
   blocks: Array<{ line?: string; rows: LaidCell[][] }>;
-  cellCount: number;
 }
 
 /** A kept column, the width it was given, and its whole width. */
@@ -448,7 +446,6 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
       widths: kept.map(({ width }) => width),
       aligns: kept.map(({ column }) => column.align),
       blocks,
-      cellCount: blocks.reduce((sum, block) => sum + block.rows.length, 0) * kept.length,
     },
     hidden: fit.hidden.map((index) => input.columns[index]!.key),
     // An id or hash drawn narrower than its widest value: shortened on screen.
@@ -575,8 +572,8 @@ function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>
   const label =
     [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ??
     truncateEnd(totals.label.split(' ')[0]!, room);
-  // Put together here, as a line of its own under the rule: the same bytes from either drawing
-  // (cli-table3 spans a cell over columns one space short of our two-space gaps).
+  // Put together here, as a line of its own under the rule: cli-table3 spans a cell over columns
+  // one space short of our two-space gaps.
   return [
     padCell(c.bold(label), room, 'left'),
     ...cells.slice(span).map((cell, at) => padCell(cell, kept[span + at]!.width, kept[span + at]!.column.align)),
@@ -618,37 +615,20 @@ function drawWithCliTable3(Table: CliTable3, laid: Laid): string[] {
   const lines: string[] = [];
   for (const block of laid.blocks) {
     if (block.line !== undefined) lines.push(block.line);
-    if (block.rows.length === 0) continue;
-    const table = new Table({
-      chars: NO_BORDERS,
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-      colWidths: laid.widths,
-      colAligns: laid.aligns,
-      wordWrap: false,
-    });
-    // The lines of a cell on lines of its row.
-    table.push(
-      ...block.rows.map((cells) => cells.map((cell) => (typeof cell === 'string' ? cell : cell.lines.join('\n')))),
-    );
-    lines.push(...table.toString().split('\n'));
-  }
-  return lines;
-}
-
-/** The same lines as cli-table3 draws them, put together in one pass (for long tables). */
-function drawLines(laid: Pick<Laid, 'widths' | 'aligns' | 'blocks'>): string[] {
-  const gap = ' '.repeat(COLUMN_GAP);
-  const lines: string[] = [];
-  for (const block of laid.blocks) {
-    if (block.line !== undefined) lines.push(block.line);
-    for (const cells of block.rows) {
-      // A row is as many lines as its tallest cell.
-      const cellLines = cells.map((cell) => (typeof cell === 'string' ? [cell] : cell.lines));
-      const height = Math.max(1, ...cellLines.map((each) => each.length));
-      for (let at = 0; at < height; at++)
-        lines.push(
-          cellLines.map((each, index) => padCell(each[at] ?? '', laid.widths[index]!, laid.aligns[index]!)).join(gap),
-        );
+    for (let from = 0; from < block.rows.length; from += ROWS_PER_DRAWING) {
+      const table = new Table({
+        chars: NO_BORDERS,
+        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+        colWidths: laid.widths,
+        colAligns: laid.aligns,
+        wordWrap: false,
+      });
+      // The lines of a cell on lines of its row.
+      const rows = block.rows.slice(from, from + ROWS_PER_DRAWING);
+      table.push(
+        ...rows.map((cells) => cells.map((cell) => (typeof cell === 'string' ? cell : cell.lines.join('\n')))),
+      );
+      lines.push(...table.toString().split('\n'));
     }
   }
   return lines;
@@ -661,14 +641,12 @@ function finish(lines: string[], laidOut: { hidden: string[]; shortened: string[
   return { text: lines.map((line) => line.trimEnd()).join('\n'), hidden: laidOut.hidden, shortened: laidOut.shortened };
 }
 
-/** cli-table3 loaded, and a drawer that uses it (past LINE_DRAWN_AFTER_CELLS, the lines are put together here). */
+/** cli-table3 loaded, and a drawer that uses it. */
 export async function loadTableDrawer(): Promise<TableDrawer> {
   const Table = await loadCliTable3();
   return (input) => {
     const laidOut = layOut(input);
-    const { laid } = laidOut;
-    if (laid.widths.length === 0) return finish([], laidOut);
-    return finish(laid.cellCount <= LINE_DRAWN_AFTER_CELLS ? drawWithCliTable3(Table, laid) : drawLines(laid), laidOut);
+    return finish(laidOut.laid.widths.length === 0 ? [] : drawWithCliTable3(Table, laidOut.laid), laidOut);
   };
 }
 
@@ -678,17 +656,5 @@ export async function loadTableDrawer(): Promise<TableDrawer> {
  * table that needs it.
  */
 export async function drawTable(input: TableInput): Promise<DrawnTable> {
-  const laidOut = layOut(input);
-  const { laid } = laidOut;
-  if (laid.widths.length === 0) return finish([], laidOut);
-  if (laid.cellCount > LINE_DRAWN_AFTER_CELLS) return finish(drawLines(laid), laidOut);
-  return finish(drawWithCliTable3(await loadCliTable3(), laid), laidOut);
-}
-
-/** One drawing or the other, whatever the size (test/unit/table.test.ts compares them). */
-export async function drawTableWith(input: TableInput, drawer: 'cli-table3' | 'lines'): Promise<DrawnTable> {
-  const laidOut = layOut(input);
-  const { laid } = laidOut;
-  if (laid.widths.length === 0) return finish([], laidOut);
-  return finish(drawer === 'lines' ? drawLines(laid) : drawWithCliTable3(await loadCliTable3(), laid), laidOut);
+  return (await loadTableDrawer())(input);
 }

@@ -1,5 +1,6 @@
 // The process's streams and what they are connected to: everything that prints or prompts gets
-// these injected, so a test runs any command with fake streams and TTY on or off.
+// these injected, so a test runs any command with fake streams and TTY on or off. And how wide
+// the terminal is.
 export interface Io {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -7,4 +8,25 @@ export interface Io {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
+}
+
+const DEFAULT_COLUMNS = 80;
+// Below 20 nothing readable fits; above 500 a value is more likely garbage than a real terminal.
+const MIN_COLUMNS = 20;
+const MAX_COLUMNS = 500;
+
+/**
+ * The width to lay text out for on `stream` — the one place it is read: the stream's own when it
+ * is a terminal, else `COLUMNS` when that is a positive integer (a pipe into `less`, a script that
+ * wants a width), else 80; clamped to 20..500.
+ */
+export function terminalColumns(
+  stream: NodeJS.WritableStream,
+  isTTY: boolean,
+  env: Readonly<Record<string, string | undefined>>,
+): number {
+  const own = isTTY ? (stream as { columns?: number }).columns : undefined;
+  const fromEnv = /^\s*\d+\s*$/.test(env.COLUMNS ?? '') ? Number(env.COLUMNS) : 0;
+  const chosen = own !== undefined && own > 0 ? own : fromEnv > 0 ? fromEnv : DEFAULT_COLUMNS;
+  return Math.min(MAX_COLUMNS, Math.max(MIN_COLUMNS, chosen));
 }

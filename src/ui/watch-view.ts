@@ -13,7 +13,8 @@ import { NUMERIC_KINDS, type FieldKind } from './fields.js';
 import { formatSignedMoney } from './format.js';
 import { leftOutNote, loadTableDrawer, tableCell, type TableColumn, type TableDrawer } from './table.js';
 import { sparkline } from './text-charts.js';
-import { displayWidth, truncateEnd, withoutColour, wrapWords } from './width.js';
+import { stripVTControlCharacters } from 'node:util';
+import { displayWidth, truncateEnd, wrapWords } from './width.js';
 
 export interface WatchField {
   key: string;
@@ -110,7 +111,7 @@ function pushPoint(series: Map<string, number[]>, key: string, value: number | u
 /** A number as the screen shows it: 1,514.9512 shown as "1,514.95" is 1514.95. */
 function shownNumber(format: FormatValue, field: WatchField, value: unknown): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
-  const text = withoutColour(format(field, value)).replace(/[^0-9.+-]/g, '');
+  const text = stripVTControlCharacters(format(field, value)).replace(/[^0-9.+-]/g, '');
   const shown = Number(text);
   return text !== '' && Number.isFinite(shown) ? shown : value;
 }

@@ -1,6 +1,11 @@
+// Text fitted to the terminal: its width (ui/terminal.ts), and text measured, cut and wrapped as it
+// shows on screen. Colours are checked on the screen a terminal draws (@xterm/headless), not on the
+// escape bytes that draw it.
+import xterm from '@xterm/headless';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import stringWidth from 'string-width';
-import { displayWidth, shortenMiddle, terminalColumns, truncateEnd, wrapWords } from '../../src/ui/width.js';
+import { terminalColumns } from '../../src/ui/terminal.js';
+import { displayWidth, shortenMiddle, truncateEnd, wrapWords } from '../../src/ui/width.js';
 
 const RED = '\u001b[31m';
 const FG_OFF = '\u001b[39m';
@@ -11,29 +16,55 @@ const RESET = '\u001b[0m';
 /** The visible text: escape sequences removed. */
 const plain = (text: string): string => text.replace(/\u001b\[[0-9;:]*m|\u001b\][^\u0007]*\u0007/g, '');
 
+/** What a terminal shows for the text: each line's characters, each run of one colour and weight marked. */
+async function painted(text: string): Promise<string[]> {
+  const terminal = new xterm.Terminal({ cols: 200, rows: 30, allowProposedApi: true });
+  await new Promise<void>((done) => terminal.write(`${text.replace(/\n/g, '\r\n')}${RESET}`, done));
+  const buffer = terminal.buffer.active;
+  const lines: string[] = [];
+  for (let y = 0; y <= buffer.cursorY; y++) {
+    let line = '';
+    let style = '';
+    for (let x = 0; x < 200; x++) {
+      const cell = buffer.getLine(y)!.getCell(x)!;
+      if (cell.getWidth() === 0) continue;
+      const now = `{${cell.getFgColor()},${cell.getBgColor()},${cell.isBold()},${cell.isDim()}}`;
+      if (now !== style) line += now;
+      style = now;
+      line += cell.getChars() || ' ';
+    }
+    lines.push(line.replace(/(\{-1,-1,0,0\} *)+$/, ''));
+  }
+  terminal.dispose();
+  return lines;
+}
+
+/** A stream as a terminal of `columns` columns would be. */
+const stream = (columns?: number): NodeJS.WritableStream => Object.assign(new PassThrough(), { columns });
+
 describe('terminalColumns', () => {
-  it("takes the terminal's own width when stdout is one", () => {
-    expect(terminalColumns({ isTTY: true, columns: 132, env: { COLUMNS: '100' } })).toBe(132);
+  it("takes the terminal's own width when the stream is one", () => {
+    expect(terminalColumns(stream(132), true, { COLUMNS: '100' })).toBe(132);
   });
 
-  it('takes COLUMNS when stdout is not a terminal, or a terminal without a width', () => {
-    expect(terminalColumns({ isTTY: false, columns: undefined, env: { COLUMNS: '100' } })).toBe(100);
-    expect(terminalColumns({ isTTY: undefined, columns: undefined, env: { COLUMNS: ' 64 ' } })).toBe(64);
-    expect(terminalColumns({ isTTY: true, columns: 0, env: { COLUMNS: '72' } })).toBe(72);
-    expect(terminalColumns({ isTTY: false, columns: 132, env: { COLUMNS: '90' } })).toBe(90);
+  it('takes COLUMNS when the stream is not a terminal, or a terminal without a width', () => {
+    expect(terminalColumns(stream(), false, { COLUMNS: '100' })).toBe(100);
+    expect(terminalColumns(stream(), true, { COLUMNS: ' 64 ' })).toBe(64);
+    expect(terminalColumns(stream(0), true, { COLUMNS: '72' })).toBe(72);
+    expect(terminalColumns(stream(132), false, { COLUMNS: '90' })).toBe(90);
   });
 
   it('falls back to 80 when COLUMNS is absent or not a positive integer', () => {
     for (const COLUMNS of [undefined, '', '0', '-5', '80.5', 'wide', '1e2']) {
-      expect(terminalColumns({ isTTY: false, columns: undefined, env: { COLUMNS } })).toBe(80);
+      expect(terminalColumns(stream(), false, { COLUMNS })).toBe(80);
     }
   });
 
   it('clamps to 20..500', () => {
-    expect(terminalColumns({ isTTY: true, columns: 8, env: {} })).toBe(20);
-    expect(terminalColumns({ isTTY: false, columns: undefined, env: { COLUMNS: '9999' } })).toBe(500);
-    expect(terminalColumns({ isTTY: true, columns: 500, env: {} })).toBe(500);
-    expect(terminalColumns({ isTTY: true, columns: 20, env: {} })).toBe(20);
+    expect(terminalColumns(stream(8), true, {})).toBe(20);
+    expect(terminalColumns(stream(), false, { COLUMNS: '9999' })).toBe(500);
+    expect(terminalColumns(stream(500), true, {})).toBe(500);
+    expect(terminalColumns(stream(20), true, {})).toBe(20);
   });
 });
 
@@ -87,8 +118,12 @@ describe('shortenMiddle', () => {
     expect(shortenMiddle(HASH, 0)).toBe('');
   });
 
-  it('keeps colour codes around the cut', () => {
-    expect(shortenMiddle(`${RED}${HASH}${FG_OFF}`, 11)).toBe(`${RED}0x5f12…157b${FG_OFF}`);
+  it('keeps the colours around the cut, the … in them', async () => {
+    const out = shortenMiddle(`${RED}${HASH}${FG_OFF}`, 11);
+    expect(await painted(out)).toEqual(await painted(`${RED}0x5f12…157b${FG_OFF}`));
+    expect(await painted(shortenMiddle(`${HASH.slice(0, 6)}${RED}${HASH.slice(6)}${FG_OFF}`, 11))).toEqual(
+      await painted(`0x5f12${RED}…157b${FG_OFF}`),
+    );
   });
 
   it('counts wide characters', () => {
@@ -174,12 +209,12 @@ describe('wrapWords', () => {
     expect(wrapWords('first line\n\n  second  part here', 10)).toBe('first line\n\n  second\npart here');
   });
 
-  it('indents every line, and continuation lines by the hanging indent as well', () => {
-    expect(wrapWords('one two three four five', 12, { indent: 2 })).toBe('  one two\n  three four\n  five');
+  it('indents the lines after the first by the hanging indent, and gives the first its whole width', () => {
     expect(wrapWords('--tenor D  one two three four', 20, { hangingIndent: 11 })).toBe(
       '--tenor D  one two\n           three\n           four',
     );
-    expect(wrapWords('alpha\nbeta', 20, { indent: 1, hangingIndent: 3 })).toBe(' alpha\n    beta');
+    expect(wrapWords('alpha\nbeta\n\ngamma', 20, { hangingIndent: 3 })).toBe('alpha\n   beta\n\n   gamma');
+    expect(wrapWords('aaa bbb ccc ddd eee', 11, { hangingIndent: 4 })).toBe('aaa bbb ccc\n    ddd eee');
   });
 
   it('counts wide characters', () => {
@@ -188,16 +223,19 @@ describe('wrapWords', () => {
     for (const line of out.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(9);
   });
 
-  it('ignores colour codes when measuring, and reopens a colour after a break', () => {
+  it('ignores colour codes when measuring, and carries a colour over a break', async () => {
     const out = wrapWords(`status ${RED}failed on chain${FG_OFF} retry`, 13);
-    expect(out).toBe(`status ${RED}failed${RESET}\n${RED}on chain${FG_OFF}\nretry`);
+    expect(plain(out)).toBe('status failed\non chain\nretry');
     for (const line of out.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(13);
+    // Each line stands alone: its colour is closed at its end and reopened on the next.
+    for (const line of out.split('\n')) expect(await painted(line)).toEqual(await painted(line + RESET));
+    expect(await painted(out)).toEqual(await painted(`status ${RED}failed${FG_OFF}\n${RED}on chain${FG_OFF}\nretry`));
   });
 
-  it('reopens the colour after the indent, not before it', () => {
-    expect(wrapWords(`${BOLD}${RED}aaa bbb${RESET}`, 5, { indent: 2 })).toBe(
-      `  ${BOLD}${RED}aaa${RESET}\n  \u001b[1;31mbbb${RESET}`,
-    );
+  it('reopens the colour after the indent, not before it', async () => {
+    const out = wrapWords(`${BOLD}${RED}aaa bbb${RESET}`, 5, { hangingIndent: 2 });
+    expect(out.split('\n')[1]).toMatch(/^ {2}\u001b\[/);
+    expect(await painted(out)).toEqual(await painted(`${BOLD}${RED}aaa${RESET}\n  ${BOLD}${RED}bbb${RESET}`));
   });
 
   it('returns an empty string for empty text', () => {
@@ -213,30 +251,5 @@ describe('displayWidth on what tables hold', () => {
     expect(displayWidth('取引')).toBe(4);
     expect(displayWidth(`${BOLD}取引${BOLD_OFF}`)).toBe(4);
     expect(displayWidth('👩‍💻')).toBe(2);
-  });
-});
-
-describe("widths by string-width's rules, without loading it", () => {
-  it('agree with string-width on plain, accented, East Asian, emoji, joined and invisible text', () => {
-    const samples = [
-      'USDTNGN',
-      'Crédit Agricole',
-      'e\u0301',
-      '取引 ok',
-      'ｆｕｌｌ',
-      '한국어',
-      '👍',
-      '👩‍💻 dev',
-      '🇳🇬',
-      'a\u200bb',
-      '\u202eabc',
-      '©',
-      '✔',
-      '⌚',
-      '#️⃣',
-      '↔',
-      `${RED}赤${FG_OFF}`,
-    ];
-    for (const sample of samples) expect(displayWidth(sample), JSON.stringify(sample)).toBe(stringWidth(sample));
   });
 });
