@@ -10,7 +10,7 @@ import { watchAsked } from '../flows/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../ui/resource-fields.js';
 import { carriesReference, positionForPeople, readBook } from '../flows/positions.js';
-import { readPositionSides, sideReferences, type PositionSide } from '../flows/position-sides.js';
+import { readPositionSides, sideReferenceList, sideReferences, type PositionSide } from '../flows/position-sides.js';
 import { settlingSentence, sidePartsShown, sideSections } from '../ui/positions-view.js';
 
 export interface PositionsOptions {
@@ -54,11 +54,12 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
       typeof position.raw.client_reference === 'string' && position.raw.client_reference !== ''
         ? position.raw.client_reference
         : undefined;
-    const reference = own ?? sideReferences(side);
+    const references = own !== undefined ? [own] : sideReferenceList(side);
+    const reference = references.join(', ') || undefined;
     if (!carries(reference)) return [];
     const row = known ? positionForPeople(position) : position.raw;
     if (reference !== undefined) (row as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = reference;
-    return [{ row, side, market: position.market ?? side?.market }];
+    return [{ row, side, references, market: position.market ?? side?.market }];
   });
   const unlisted = sides.unlisted.filter((side) => carries(sideReferences(side)));
 
@@ -91,14 +92,20 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
           : options.ref === undefined
             ? 'No open positions.'
             : `No open position carries the reference ${options.ref}.`,
-      // JSON: the server's position objects as they are, with the side's book beside them under a name of hedge's own (--raw: as sent, nothing added).
+      // JSON: the server's position objects as they are, with the side's references at the top and its book
+      // beside them (--raw: as sent, nothing added). A `client_reference` the server sent stays as sent.
       ...(ctx.output.inOneShape
         ? {
-            json: listed.map(({ row, side }) => ({
+            json: listed.map(({ row, side, references }) => ({
+              client_reference: references.length === 1 ? references[0] : null,
+              [REFERENCES_FIELD]: references,
               ...row,
               [SIDE_BOOK_FIELD]: records && side ? sideBookOf(side) : null,
             })),
-            jsonFields: [{ key: SIDE_BOOK_FIELD, label: 'Side book', kind: 'json' as const }],
+            jsonFields: [
+              { key: REFERENCES_FIELD, label: 'Refs', kind: 'json' as const },
+              { key: SIDE_BOOK_FIELD, label: 'Side book', kind: 'json' as const },
+            ],
           }
         : {}),
       ...(ctx.output.isHuman ? { sections: sideSections(sideViews, fit) } : {}),
@@ -112,6 +119,9 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
     },
   );
 }
+
+/** Every deal reference of the side's hedges in `positions --json` (`client_reference` holds it when there is one). */
+export const REFERENCES_FIELD = 'client_references';
 
 /** The name of the side's book in `positions --json`: hedge's own, beside the server's fields (docs/output-reference.md). */
 export const SIDE_BOOK_FIELD = 'side_book';

@@ -1,10 +1,13 @@
-// `hedge quote MARKET SIDE NOTIONAL --tenor D`: an indicative quote (POST /quotes), one request.
-// Everything typed is checked before it; whether the market is listed (and open) only the server
-// knows, so the live list is asked for only to explain a refusal (flows/markets.ts).
+// `hedge quote MARKET SIDE NOTIONAL --tenor D`: an indicative quote (POST /quotes). Everything typed
+// is checked before it; whether the market is listed (and open) only the server knows, so a refusal
+// is explained from the live list (flows/markets.ts). Beside the quote request, the open's pre-trade
+// checks read the side's capacity and the account's headroom: a size an open would be refused for
+// is said on stderr, and the quote is still printed.
 import type { CommandContext } from '../runtime/context.js';
 import { parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
 import type { Side, Tenor } from '../domain/vocabulary.js';
 import { explainMarketRefusal } from '../flows/markets.js';
+import { quotedSizeProblem } from '../flows/pre-trade.js';
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../ui/quote-card.js';
 import type { InputOf } from '../runner/command-spec.js';
 import type { QUOTE } from './quote.spec.js';
@@ -32,11 +35,15 @@ export function run(ctx: CommandContext, input: InputOf<typeof QUOTE>): Promise<
 export async function runQuote(ctx: CommandContext, opts: QuoteOptions): Promise<void> {
   const { market, side } = opts;
   const client = await ctx.client();
+  const sizeProblem = quotedSizeProblem(client, { market, side, notionalUsd: opts.notionalUsd });
   const quote = await client
     .createQuote({ market, side, notional_usd: opts.notionalUsd, tenor_days: opts.tenorDays })
     .catch(async (error: unknown) => {
+      await sizeProblem;
       throw await explainMarketRefusal(client, market, error);
     });
+  const problem = await sizeProblem;
+  if (problem) ctx.output.warn(`${problem.message} An open of this size would be refused.`);
   if (ctx.output.isJson) {
     ctx.output.json(quote);
     return;

@@ -6,7 +6,7 @@
 //                       exposure in USD at today's price (netted per market unless the policy says
 //                       not to), the cover the hedges held then in its direction, and the percent;
 //   cost to date        carry and fees of every closed hedge of the exposures' markets, summed to
-//                       the cent as history gives them (open hedges' carry is not realized yet);
+//                       the cent on the account's side (- paid; open hedges' carry is not realized yet);
 //   effectiveness       per exposure: the cover's price P&L against the exposure's revaluation
 //                       since the market's first cover (the dollar-offset ratio, 80–125% effective).
 //                       The market's cover P&L (closed hedges' realized price P&L plus the open
@@ -153,7 +153,7 @@ export function coveragePerWeek(
   return rows;
 }
 
-/** Carry and fees of the closed hedges of each market, summed in cents as history gives them. */
+/** Carry and fees of the closed hedges of each market, summed in cents on the account's side (- paid). */
 export function costToDate(markets: readonly string[], hedges: readonly CoverHedge[]): CostToDate[] {
   return [...markets].sort().map((market) => {
     const closed = hedges.filter((hedge) => hedge.market === market && hedge.closedAtMs !== undefined);

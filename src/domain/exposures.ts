@@ -17,7 +17,7 @@
 // ask `targetRowsAt` for the moving target at each cycle.
 import type { Exposure } from './exposures-file.js';
 import { quoteCurrencyOf } from './markets.js';
-import { cents } from './money.js';
+import { cents, toAccountSide } from './money.js';
 import type { TargetRow } from './target-file.js';
 import { SIDES, TENORS, type Side, type Tenor } from './vocabulary.js';
 
@@ -373,7 +373,7 @@ export interface CostToDue {
   market: string;
   /** The exposures due then. */
   exposures: string;
-  /** Carry from now to then, as the server signs it (positive: the account pays). */
+  /** Carry from now to then, on the account's side (negative: the account pays). */
   carry_usdc: number;
   /** Fees of every open, add, reduce, close and roll from now to then; null when the fee is not known. */
   fees_usdc: number | null;
@@ -464,10 +464,10 @@ export function projectedCost(
             .filter((exposure) => exposure.market === market && exposure.dueMs === now)
             .map((exposure) => exposure.id)
             .join(' '),
-          carry_usdc: cents(carryTotal),
-          fees_usdc: feeRate === undefined ? null : cents(feesTotal),
+          carry_usdc: toAccountSide(cents(carryTotal)),
+          fees_usdc: feeRate === undefined ? null : toAccountSide(cents(feesTotal)),
           rolls,
-          cost_usdc: cents(carryTotal + (feeRate === undefined ? 0 : feesTotal)),
+          cost_usdc: toAccountSide(cents(carryTotal + (feeRate === undefined ? 0 : feesTotal))),
         });
       }
     }

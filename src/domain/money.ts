@@ -5,12 +5,13 @@ import { formatMoney, formatSignedMoney } from './number-format.js';
 // The formatters live in number-format.ts (one family for every screen); re-exported for the callers of money words.
 export { formatMoney, formatUsd } from './number-format.js';
 
-// ---- The one sign convention for people (docs/output-reference.md "Sign convention") ------------------------------
-// A signed figure a person reads is from the account's side: + is money to the account or a price
-// in its favour, - is money from it or a price against it, and words always say which ("you pay",
-// "you earn"; "better/worse than quoted"). The server signs carry and fees the other way (positive
-// = the account pays, spec: net_rate_daily_pct), so they are turned round here, once. JSON, TSV and
-// CSV keep the server's numbers as sent.
+// ---- The one sign convention (docs/output.md "Sign convention") --------------------------------------------------
+// Every amount hedge shows or computes is from the account's side: + is money to the account or a
+// price in its favour, - is money from it or a price against it; words say which where a person reads
+// ("you pay", "you earn"; "better/worse than quoted"). The server signs carry and fees the other way
+// (positive = the account pays, spec: net_rate_daily_pct): toAccountSide turns them round where hedge
+// takes them into figures of its own (a closed hedge's facts, a report, a plan, a projected cost) and
+// where a screen shows a server field. A field the server sent keeps its value in JSON, TSV and CSV.
 
 /** "+1,234.56", "-1,234.56", "0.00" (to the cent, so a figure that rounds to zero carries no sign). */
 export const formatSignedAmount = formatSignedMoney;

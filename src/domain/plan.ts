@@ -98,6 +98,7 @@ export interface PlanTotals {
   required_margin_usdc: number;
   platform_fee_usdc: number;
   total_upfront_usdc: number;
+  /** On the account's side (- you pay); the upfront figures above are what is put up, unsigned. */
   carry_total_usdc: number;
   /** Steps whose cost is not in the sums (their quote failed). */
   unquoted: number;

@@ -8,8 +8,8 @@
 // reconciles line by line with the caller's own deals.
 //
 // Field names follow the spec's suffix rule: `_usd` amounts are USD, `_usdc` USDC (carry and fees
-// are paid in USDC), a quote-currency amount says its currency beside it. Carry and fees keep the
-// server's sign (positive: paid by the account), as `hedge history` does.
+// are paid in USDC), a quote-currency amount says its currency beside it. Every figure is on the
+// account's side (domain/money.ts): net = gross + carry + fees, in every format.
 import type { HistoryFacts } from './wire.js';
 import { quoteCurrencyOf } from './markets.js';
 import { utcDay, utcMonth } from './utc-text.js';
@@ -38,9 +38,9 @@ export interface ReportFigures {
   count: number;
   notional_usd: number | null;
   gross_pnl_usd: number | null;
-  /** USDC; positive = paid by the account. */
+  /** USDC; negative = paid by the account. */
   carry_usdc: number | null;
-  /** USDC; positive = paid by the account. */
+  /** USDC; negative = paid by the account. */
   fees_usdc: number | null;
   net_pnl_usd: number;
 }

@@ -35,9 +35,9 @@ export interface HistoryFacts {
   /** The spec's bottom line of a closed hedge: what it did to the balance. */
   netPnlUsd: number;
   grossPnlUsd?: number;
-  /** Positive = paid by the account, negative = earned (the wire contract's sign). */
+  /** On the account's side (domain/money.ts): negative = paid by the account, positive = earned; the server signs it the other way. */
   carryUsd?: number;
-  /** Positive = paid by the account. */
+  /** On the account's side: negative = paid by the account. */
   feesUsd?: number;
   notionalUsd?: number;
   side?: 'buy' | 'sell';

@@ -30,7 +30,7 @@ export function keeperScope(identity: { environment: string; host: string; keyId
 
 interface RollTotals {
   count: number;
-  /** Sums of what the rolled-out hedges' history entries said; null while none said it. */
+  /** Sums of what the rolled-out hedges' history entries said, on the account's side (- paid); null while none said it. */
   carry_usd: number | null;
   fees_usd: number | null;
 }

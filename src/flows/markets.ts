@@ -25,8 +25,8 @@ const NOT_ABOUT_THE_MARKET = new Set([
 ]);
 
 /**
- * A request naming `market` was refused (POST /quotes sends it without asking for the list first,
- * so that a good quote costs one request). When the API refused it as bad input (a 4xx other than
+ * A request naming `market` was refused (POST /quotes is sent without waiting for the list, so that
+ * a good quote waits for nothing else). When the API refused it as bad input (a 4xx other than
  * auth and rate limits), the live list says whether the market is why: not listed → the same
  * UsageError as before any request (exit 2, naming the listed ones; the refused request had no
  * effect); listed but not open → the API's own error, with a hint naming its status and the open

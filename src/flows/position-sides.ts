@@ -121,18 +121,22 @@ function soleMarket(hedges: readonly Hedge[], side: Side): string | undefined {
   return markets.size === 1 ? [...markets][0] : undefined;
 }
 
-/** The distinct deal references of a side's hedges ("A, B"): the filled ones, else those being opened, else the line's own hedge. */
-export function sideReferences(side: PositionSide | undefined): string | undefined {
-  if (!side) return undefined;
+/** The distinct deal references of a side's hedges: the filled ones, else those being opened, else the line's own hedge. */
+export function sideReferenceList(side: PositionSide | undefined): string[] {
+  if (!side) return [];
   const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
   const behind =
     filled.length > 0 ? filled : side.hedges.length > 0 ? side.hedges : side.lineHedge ? [side.lineHedge] : [];
-  const references = [
+  return [
     ...new Set(
       behind.flatMap((hedge) =>
         typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [],
       ),
     ),
   ];
-  return references.length === 0 ? undefined : references.join(', ');
+}
+
+/** Those references as a table cell shows them ("A, B"); undefined when none. */
+export function sideReferences(side: PositionSide | undefined): string | undefined {
+  return sideReferenceList(side).join(', ') || undefined;
 }

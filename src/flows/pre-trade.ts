@@ -18,7 +18,7 @@ import {
 } from '../domain/pre-trade.js';
 import { findMarket } from '../domain/markets.js';
 import type { Side } from '../domain/vocabulary.js';
-import { ApiError, AuthError, InterruptedError, UsageError } from '../errors.js';
+import { ApiError, AuthError, InterruptedError, PreTradeCheckError, UsageError } from '../errors.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 
@@ -143,6 +143,23 @@ export async function runPreTradeChecks(
   const problem = notionalProblem(market, headroom, request);
   if (problem) throw problem;
   return { markets, account };
+}
+
+/**
+ * An open's checks on a size that is only quoted (run beside the quote request): the problem an
+ * open of it would be refused for, to be said, never to refuse the quote. A read that fails, or a
+ * market the list does not know, leaves nothing to say.
+ */
+export async function quotedSizeProblem(
+  client: HedgeClient,
+  request: Omit<PreTradeRequest, 'action'>,
+): Promise<PreTradeCheckError | undefined> {
+  try {
+    await runPreTradeChecks(client, { ...request, action: 'open' }, { items: [], warn: () => undefined });
+    return undefined;
+  } catch (error) {
+    return error instanceof PreTradeCheckError ? error : undefined;
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import {
 } from '../domain/plan.js';
 import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
 import { parseUsdAmount } from '../domain/input.js';
+import { cents, toAccountSide } from '../domain/money.js';
 import { TENORS, type Tenor } from '../domain/vocabulary.js';
 import { ApiError, PreTradeCheckError } from '../errors.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
@@ -126,10 +127,6 @@ async function quoteStep(
   }
 }
 
-function cents(amount: number): number {
-  return Math.round(amount * 100) / 100;
-}
-
 export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefined>): PlanTotals {
   const totals: PlanTotals = {
     actions: plan.steps.length,
@@ -154,7 +151,7 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
     totals.required_margin_usdc = cents(totals.required_margin_usdc + upfront.required_margin_usdc);
     totals.platform_fee_usdc = cents(totals.platform_fee_usdc + upfront.platform_fee_usdc);
     totals.total_upfront_usdc = cents(totals.total_upfront_usdc + upfront.total_upfront_usdc);
-    totals.carry_total_usdc = cents(totals.carry_total_usdc + carry.total_usdc);
+    totals.carry_total_usdc = cents(totals.carry_total_usdc + toAccountSide(carry.total_usdc));
   });
   return totals;
 }

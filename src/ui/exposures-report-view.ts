@@ -5,7 +5,8 @@
 // the 80–125% band) and the tables. Renders only.
 import { describePolicy, policyAsData } from '../domain/exposure-policy.js';
 import { EFFECTIVE_BAND_PCT } from '../domain/exposures.js';
-import { formatFixed, formatSignedFixed, formatUpTo } from '../domain/number-format.js';
+import { formatFixed, formatSignedMoney, formatUpTo } from '../domain/number-format.js';
+import { payOrEarn } from '../domain/money.js';
 import type { ExposureReportView } from '../domain/exposures-report.js';
 import type { FieldSpec } from './fields.js';
 import type { Output } from './output.js';
@@ -42,9 +43,9 @@ const COST_TO_DATE_RESOURCE = resource(
   [
     market,
     { key: 'closed_hedges', label: 'Closed hedges', kind: 'count' },
-    { key: 'carry_usdc', label: 'Carry', unit: 'USDC', kind: 'charge' },
-    { key: 'fees_usdc', label: 'Fees', unit: 'USDC', kind: 'charge' },
-    { key: 'cost_usdc', label: 'Cost', unit: 'USDC', kind: 'charge' },
+    { key: 'carry_usdc', label: 'Carry', unit: 'USDC', kind: 'pnl' },
+    { key: 'fees_usdc', label: 'Fees', unit: 'USDC', kind: 'pnl' },
+    { key: 'cost_usdc', label: 'Cost', unit: 'USDC', kind: 'pnl' },
   ],
   ['market', 'cost_usdc', 'carry_usdc', 'fees_usdc', 'closed_hedges'],
 );
@@ -205,9 +206,9 @@ function effectivenessChart(view: ExposureReportView): string {
 
 function cell(value: unknown, field: FieldSpec): string {
   if (value === null || value === undefined) return '<td class="muted">—</td>';
-  // Carry and fees from the account's side, as every screen shows them: -10.00 is paid.
-  if (field.kind === 'charge' && typeof value === 'number')
-    return `<td class="num">${value === 0 ? '0.00' : escapeHtml(formatSignedFixed(-value, 2))}</td>`;
+  // Carry, fees and cost come on the account's side, signed as every screen shows them: -10.00 is paid.
+  if (field.unit === 'USDC' && typeof value === 'number')
+    return `<td class="num">${escapeHtml(formatSignedMoney(value))}</td>`;
   if (field.kind === 'utc' && typeof value === 'string') return `<td>${escapeHtml(utcMinute(value))}</td>`;
   if (typeof value === 'number') return `<td class="num">${escapeHtml(formatUpTo(value, 2))}</td>`;
   if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
@@ -269,7 +270,7 @@ export function exposureReportHtml(
 ${markets.map((name) => coverageChart(view, name)).join('\n')}
 <div class="scroll">${table(view.report.coverage, COVERAGE_RESOURCE)}</div>
 <h2>Cost to date</h2>
-<p>${escapeHtml(money(total))} USDC paid in carry and fees (net of carry earned) by the closed hedges of ${escapeHtml(markets.join(', '))}${view.historyComplete ? '' : ' (history may be incomplete)'}.</p>
+<p>Carry and fees of the closed hedges of ${escapeHtml(markets.join(', '))}: ${escapeHtml(payOrEarn(total, 'USDC', { realized: true }))}${view.historyComplete ? '' : ' (history may be incomplete)'}.</p>
 <div class="scroll">${table(cost, COST_TO_DATE_RESOURCE)}</div>
 <h2>Effectiveness (dollar offset)</h2>
 ${effectivenessChart(view)}

@@ -96,10 +96,10 @@ export const COST_RESOURCE = fieldsOnly(
     { key: 'due', label: 'Due', kind: 'utc' },
     market,
     { key: 'exposures', label: 'Due then', kind: 'text', wrap: true },
-    { key: 'carry_usdc', label: 'Carry', unit: 'USDC', kind: 'charge' },
-    { key: 'fees_usdc', label: 'Fees', unit: 'USDC', kind: 'charge' },
+    { key: 'carry_usdc', label: 'Carry', unit: 'USDC', kind: 'pnl' },
+    { key: 'fees_usdc', label: 'Fees', unit: 'USDC', kind: 'pnl' },
     { key: 'rolls', label: 'Rolls', kind: 'count' },
-    { key: 'cost_usdc', label: 'Cost', unit: 'USDC', kind: 'charge' },
+    { key: 'cost_usdc', label: 'Cost', unit: 'USDC', kind: 'pnl' },
   ],
   ['due', 'cost_usdc', 'exposures', 'carry_usdc', 'fees_usdc', 'rolls', 'market'],
 );

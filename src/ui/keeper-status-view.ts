@@ -5,6 +5,7 @@ import type { ChalkInstance } from 'chalk';
 import { safeText } from '../security/safe-text.js';
 import { drawCard } from './card.js';
 import { utcSecond } from '../domain/utc-text.js';
+import { payOrEarn } from '../domain/money.js';
 
 /** The status as this view reads it (flows/keeper-status.ts's KeeperStatus fits it). */
 export interface KeeperStatusView {
@@ -87,7 +88,8 @@ export function renderKeeperStatus(
         ? '0'
         : `${beat.errors}; last ${utc(beat.last_error!.at)} ${safeText(beat.last_error!.code)}: ${safeText(beat.last_error!.message)}`,
     ]);
-    const money = (value: number | null) => (value === null ? 'not known yet' : `${value.toFixed(2)} USD`);
+    const money = (value: number | null) =>
+      value === null ? 'not known yet' : payOrEarn(value, 'USDC', { realized: true });
     rows.push([
       'Rolls',
       beat.rolls.count === 0

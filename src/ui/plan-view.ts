@@ -48,8 +48,9 @@ function linesOf(input: PlanViewInput): PlanLine[] {
       delta_usd: step.deltaUsd,
       tenor_days: quote?.tenor_days ?? step.tenorDays,
       margin_usdc: quote?.upfront.required_margin_usdc,
-      fee_usdc: quote?.upfront.platform_fee_usdc,
-      carry_usdc: quote?.carry.total_usdc,
+      // The quote's fee and carry on the account's side (- you pay), as every amount hedge shows.
+      fee_usdc: quote && toAccountSide(quote.upfront.platform_fee_usdc),
+      carry_usdc: quote && toAccountSide(quote.carry.total_usdc),
       line: step.line,
     };
   });
@@ -186,7 +187,7 @@ function totalsLines(input: PlanViewInput): string[] {
   ];
   if (totals.actions > 0 && totals.added_usd > 0) {
     lines.push(
-      `Upfront: margin ${formatMoney(totals.required_margin_usdc)} + fee ${formatMoney(totals.platform_fee_usdc)} = ${formatMoney(totals.total_upfront_usdc)} USDC · carry over the tenor ${payOrEarn(toAccountSide(totals.carry_total_usdc), 'USDC')} (indicative)` +
+      `Upfront: margin ${formatMoney(totals.required_margin_usdc)} + fee ${formatMoney(totals.platform_fee_usdc)} = ${formatMoney(totals.total_upfront_usdc)} USDC · carry over the tenor ${payOrEarn(totals.carry_total_usdc, 'USDC')} (indicative)` +
         (totals.unquoted > 0 ? ` · ${totals.unquoted} step${totals.unquoted === 1 ? '' : 's'} not quoted` : ''),
     );
   }

@@ -3,7 +3,7 @@
 // on A4. Every string that came from the server or the user is made visible (safeText) and then
 // HTML-escaped; only this module's own markup is raw.
 import { quoteCurrencyOf } from '../domain/markets.js';
-import { payWords, toAccountSide } from '../domain/money.js';
+import { payWords } from '../domain/money.js';
 import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../domain/number-format.js';
 import {
   closedHedgeTime,
@@ -88,12 +88,6 @@ const toTheCent = (value: number): number => toCents(value) / 100;
 function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): string {
   if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
   return `<${tag} class="num">${money(toTheCent(value))}</${tag}>`;
-}
-
-/** Carry or fees as the server signs them (positive: paid), shown from the account's side. */
-function chargeCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): string {
-  if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
-  return pnlCell(toAccountSide(toTheCent(value)), tag);
 }
 
 /** A rate as it came (quote currency per USDT), with the decimals its size needs. */
@@ -401,10 +395,9 @@ function figureText(value: number | null, signed: boolean): string {
   return signed ? `<span class="${pnlClass(value)}">${signedMoney(value)}</span>` : money(value);
 }
 
-/** Carry or fees paid (the server's sign) as a person reads them: "-12.50 USDC, you paid". */
-function chargeText(paid: number | null): string {
-  if (paid === null) return figureText(null, true);
-  const forAccount = toAccountSide(paid);
+/** Carry or fees as a person reads them: "-12.50 USDC, you paid". */
+function chargeText(forAccount: number | null): string {
+  if (forAccount === null) return figureText(null, true);
   return `${figureText(forAccount, true)} <span class="words">${payWords(forAccount, true)}</span>`;
 }
 
@@ -474,8 +467,8 @@ function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th'): st
     `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>` +
     moneyCell(figures.notional_usd, tag) +
     pnlCell(figures.gross_pnl_usd, tag) +
-    chargeCell(figures.carry_usdc, tag) +
-    chargeCell(figures.fees_usdc, tag) +
+    pnlCell(figures.carry_usdc, tag) +
+    pnlCell(figures.fees_usdc, tag) +
     pnlCell(figures.net_pnl_usd, tag) +
     '</tr>'
   );
@@ -551,8 +544,8 @@ export function closedHedgeRow(record: ReportHtmlRecord): string {
     moneyCell(record.notionalUsd) +
     locked +
     pnlCell(record.grossPnlUsd) +
-    chargeCell(record.carryUsd) +
-    chargeCell(record.feesUsd) +
+    pnlCell(record.carryUsd) +
+    pnlCell(record.feesUsd) +
     pnlCell(record.netPnlUsd) +
     '</tr>'
   );
@@ -575,8 +568,8 @@ function closedHedgesFoot(report: Report): string {
     moneyCell(totals.notional_usd, 'th') +
     lockedTotal +
     pnlCell(totals.gross_pnl_usd, 'th') +
-    chargeCell(totals.carry_usdc, 'th') +
-    chargeCell(totals.fees_usdc, 'th') +
+    pnlCell(totals.carry_usdc, 'th') +
+    pnlCell(totals.fees_usdc, 'th') +
     pnlCell(totals.net_pnl_usd, 'th') +
     '</tr></tfoot>'
   );

@@ -4,9 +4,8 @@
 // (REPORT_PRIORITY), which --format csv and --json always carry; a bar per group shows its net
 // P&L, and a sparkline the cumulative net P&L. `--by hedge` lists each closed hedge with its
 // reference, its rates and the quote-currency amount it locked.
-//
-// Carry and fees: in TSV, CSV and JSON as the server signs them (positive: the account paid), as
-// `hedge history` does; on screen from the account's side (-: you paid, +: you earned).
+// Carry and fees come on the account's side (-: you paid, +: you earned) in every format, so a
+// row's columns add up to its net P&L.
 import type { ChalkInstance } from 'chalk';
 import { quoteCurrencyOf } from '../domain/markets.js';
 import type { Report, ReportFigures, ReportGroup, ReportGrouping } from '../domain/report.js';
@@ -40,8 +39,8 @@ const REPORT_FIELDS: FieldSpec[] = [
   { key: 'quote_currency', label: 'Quote' },
   { key: 'quote_amount_locked', label: 'Locked', kind: 'money' },
   { key: 'gross_pnl_usd', label: 'Gross P&L', kind: 'pnl' },
-  { key: 'carry_usdc', label: 'Carry', kind: 'charge' },
-  { key: 'fees_usdc', label: 'Fees', kind: 'charge' },
+  { key: 'carry_usdc', label: 'Carry', kind: 'pnl' },
+  { key: 'fees_usdc', label: 'Fees', kind: 'pnl' },
   { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
 ];
 

@@ -458,8 +458,8 @@ export const PLAN_RESOURCE: Resource = {
     { key: 'delta_usd', label: 'Change', kind: 'pnl' },
     { key: 'tenor_days', label: 'Days', kind: 'count' },
     { key: 'margin_usdc', label: 'Margin', kind: 'money' },
-    { key: 'fee_usdc', label: 'Fee', kind: 'charge' },
-    { key: 'carry_usdc', label: 'Carry', kind: 'charge' },
+    { key: 'fee_usdc', label: 'Fee', kind: 'pnl' },
+    { key: 'carry_usdc', label: 'Carry', kind: 'pnl' },
     { key: 'line', label: 'Line', kind: 'count' },
     {
       key: 'change',

@@ -7,6 +7,7 @@ import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
 import { formatDays, formatMoney, formatRate, formatRelative, formatUtc } from './format.js';
 import { requestText } from './dry-run-view.js';
+import { payOrEarn, toAccountSide } from '../domain/money.js';
 import type { Output } from './output.js';
 
 /** On a terminal: a card of both legs. Otherwise one line on stderr. */
@@ -71,7 +72,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
     '   Upfront',
     `${formatMoney(quote.upfront.total_upfront_usdc)} USDC ${c.dim(`(margin ${formatMoney(quote.upfront.required_margin_usdc)} + fee ${formatMoney(quote.upfront.platform_fee_usdc)})`)}`,
   ]);
-  rows.push(['   Carry over the tenor', `${formatMoney(quote.carry.total_usdc)} USDC`]);
+  rows.push(['   Carry over the tenor', payOrEarn(toAccountSide(quote.carry.total_usdc), 'USDC')]);
   output.write(output.card(rows, `Roll ${market} ${preview.side} to ${formatDays(preview.tenorDays)}`));
 }
 

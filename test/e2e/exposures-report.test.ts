@@ -64,13 +64,14 @@ describe('hedge exposures --report', () => {
         total + Math.round(Number(record.carry_usdc) * 100) + Math.round(Number(record.fees_usdc) * 100),
       0,
     );
+    // On the account's side: the server's positive (paid) is negative here.
     expect(data.cost).toEqual([
       {
         market: 'USDTNGN',
         closed_hedges: 1,
-        carry_usdc: Number(history[0]!.carry_usdc),
-        fees_usdc: Number(history[0]!.fees_usdc),
-        cost_usdc: cents / 100,
+        carry_usdc: -Number(history[0]!.carry_usdc),
+        fees_usdc: -Number(history[0]!.fees_usdc),
+        cost_usdc: -cents / 100,
       },
     ]);
 

@@ -96,13 +96,15 @@ describe('hedge exposures', () => {
       [day(90), 'INV-6 due'],
     ]);
     expect(data.schedule.at(-1).to_usd).toBe(0);
-    // Cost to the first due date: 3 days of the buy side at today's carry; fees on the open and INV-5's reduce.
+    // Cost to the first due date: 3 days of the buy side at today's carry; fees on the open and INV-5's reduce;
+    // on the account's side (- paid), as the server's carry rate (positive: paid) is turned round.
     const first = data.cost[0];
     expect(first.exposures).toBe('INV-5');
     // The due date is a date (midnight UTC): 2.625 days after the frozen 09:00.
     const held = (Date.parse(`${day(3)}T00:00:00Z`) - FROZEN_START_MS) / DAY_MS;
-    expect(first.carry_usdc).toBeCloseTo((net * buy * held) / 100, 1);
-    expect(first.fees_usdc).toBeCloseTo(net * 0.0005 + (60e6 / price) * 0.0005, 1);
+    expect(first.carry_usdc).toBeCloseTo(-(net * buy * held) / 100, 1);
+    expect(first.fees_usdc).toBeCloseTo(-(net * 0.0005 + (60e6 / price) * 0.0005), 1);
+    expect(first.cost_usdc).toBeCloseTo(first.carry_usdc + first.fees_usdc, 1);
     expect(data.cost.map((row: any) => row.due.slice(0, 10))).toEqual([
       day(3),
       day(10),

@@ -151,14 +151,23 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
       ok([command, '--format', 'tsv', '--no-header']),
     ]);
     const records = JSON.parse(json) as Array<Record<string, unknown>>;
-    // positions: the server's objects untouched, with the side's book beside each under a name of
-    // hedge's own (issue 48; docs/output-reference.md): its live hedge as the record has it.
-    const sent = command === 'positions' ? records.map(({ side_book: _book, ...rest }) => rest) : records;
+    // positions: the server's objects untouched, with the side's references at the top and its book
+    // beside each (docs/output-reference.md): its live hedge as the record has it.
+    const sent =
+      command === 'positions'
+        ? records.map(({ side_book: _book, client_reference: _one, client_references: _all, ...rest }) => rest)
+        : records;
     expect(sent).toEqual(await apiData(simulator, 'GET', PATHS[command]!));
     if (command === 'positions') {
-      const hedge = (await apiData(simulator, 'GET', '/hedges?status=filled')) as unknown[];
+      const hedge = (await apiData(simulator, 'GET', '/hedges?status=filled')) as Array<Record<string, unknown>>;
       expect(records.map((record) => record.side_book)).toEqual([
         { state: 'in-step', why: null, records_notional_usd: 25_000, hedges: hedge },
+      ]);
+      expect(records.map((record) => Object.keys(record).slice(0, 2))).toEqual([
+        ['client_reference', 'client_references'],
+      ]);
+      expect(records.map((record) => [record.client_reference, record.client_references])).toEqual([
+        [hedge[0]!.client_reference, [hedge[0]!.client_reference]],
       ]);
     }
     expect(records.length).toBe(command === 'history' ? 3 : command === 'hedges' ? 5 : 1);

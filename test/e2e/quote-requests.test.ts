@@ -1,14 +1,17 @@
-// `hedge quote` costs one request when it succeeds (POST /quotes); the markets list is asked for
-// only after a refusal, to say whether the market is why. Counted on the simulator's own log.
+// `hedge quote` is POST /quotes, with the open's pre-trade reads (GET /markets, GET /account) beside
+// it: a size an open would be refused for is said on stderr, the quote still printed (exit 0). After a
+// refusal the markets list says whether the market is why. Counted on the simulator's own log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { apiData, startSimulator, type Simulator } from '../support/simulator.js';
 
 let simulator: Simulator;
-const sent = (before: number) =>
-  simulator
+/** The requests since `before`, sorted: the quote and its reads go out together. */
+const sent = (before: number, on = simulator) =>
+  on
     .requests()
     .slice(before)
-    .map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+    .map((entry) => `${entry.method} ${entry.path} ${entry.status}`)
+    .sort();
 
 beforeAll(async () => {
   simulator = await startSimulator({
@@ -22,7 +25,7 @@ afterAll(async () => {
 });
 
 describe('quote: requests on the wire', () => {
-  it('a good quote is one request, POST /quotes, with the normalised body', async () => {
+  it('a good quote is POST /quotes with the normalised body, the pre-trade reads beside it, nothing said', async () => {
     const before = simulator.requests().length;
     const result = await simulator.hedge(['quote', 'usdtngn', 'Buy', '10k', '--tenor', '3', '--json']);
     expect(result.code, result.stderr).toBe(0);
@@ -32,8 +35,9 @@ describe('quote: requests on the wire', () => {
       notional_usd: 10_000,
       tenor_days: 3,
     });
-    expect(sent(before)).toEqual(['POST /quotes 200']);
-    expect(simulator.requests().at(-1)!.body).toEqual({
+    expect(result.stderr).toBe('');
+    expect(sent(before)).toEqual(['GET /account 200', 'GET /markets 200', 'POST /quotes 200']);
+    expect(simulator.requests('POST', '/quotes').at(-1)!.body).toEqual({
       market: 'USDTNGN',
       side: 'buy',
       notional_usd: 10_000,
@@ -49,7 +53,7 @@ describe('quote: requests on the wire', () => {
     expect(result.stderr.trimEnd().split('\n')).toEqual([
       'hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN, USDTGHS.',
     ]);
-    expect(sent(before)).toEqual(['POST /quotes 400', 'GET /markets 200']);
+    expect(sent(before)).toEqual(['GET /account 200', 'GET /markets 200', 'GET /markets 200', 'POST /quotes 400']);
   });
 
   it('a listed market that is not open: the API refusal (exit 3), its hint naming the status and the open markets', async () => {
@@ -63,7 +67,36 @@ describe('quote: requests on the wire', () => {
       status: 400,
       hint: 'USDTGHS is disabled on the markets list; open now: USDTNGN.',
     });
-    expect(sent(before)).toEqual(['POST /quotes 400', 'GET /markets 200']);
+    expect(sent(before)).toEqual(['GET /account 200', 'GET /markets 200', 'GET /markets 200', 'POST /quotes 400']);
+  });
+
+  it("a size over the account's headroom: the quote printed, exit 0, and on stderr what an open would be refused for", async () => {
+    const result = await simulator.hedge(['quote', 'USDTNGN', 'buy', '5m', '--tenor', '1', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 5_000_000 });
+    const { available_exposure_usd: headroom } = await apiData(simulator, 'GET', '/account');
+    expect(result.stderr).toBe(
+      `Pre-trade check: opening 5,000,000.00 USD would push the account over its exposure cap: ${headroom.toLocaleString('en-US', { minimumFractionDigits: 2 })} USD of headroom left. An open of this size would be refused.\n`,
+    );
+    expect(simulator.writes().filter((entry) => entry.path !== '/quotes')).toEqual([]);
+  });
+
+  it("a size over the side's capacity (headroom to spare): the capacity and the size on stderr, exit 0", async () => {
+    const roomy = await startSimulator({ preset: 'frozen', exposureCapUsd: 100_000_000 });
+    try {
+      const result = await roomy.hedge(['quote', 'USDTNGN', 'sell', '5m', '--tenor', '1']);
+      expect(result.code, result.stderr).toBe(0);
+      const [listed] = (await apiData(roomy, 'GET', '/markets')) as Array<Record<string, any>>;
+      const capacity = (listed!.available_capacity_usd.sell as number).toLocaleString('en-US', {
+        minimumFractionDigits: 2,
+      });
+      expect(result.stderr).toContain(
+        `Pre-trade check: 5,000,000.00 USD is more than the sell capacity of USDTNGN: ${capacity} USD available. An open of this size would be refused.`,
+      );
+      expect(result.stdout).toMatch(/^market\tside\t/);
+    } finally {
+      await roomy.close();
+    }
   });
 
   it('bad input that can be decided locally still sends nothing', async () => {

@@ -264,10 +264,15 @@ describe('read commands in every output mode', () => {
   it('positions: one line per open side (the submitted sell is not a position)', async () => {
     const { json, plain, tty } = await inAllModes(['positions']);
     const listed = parsed(z.array(positionSchema), json) as Array<Record<string, unknown>>;
-    // The server's position objects untouched, every field kept; beside them, under a name of
-    // hedge's own, the side's book: its state and its live hedge as the record shows it (issue 48).
-    const positions = listed.map(({ side_book: _book, ...sent }) => sent) as Array<z.infer<typeof positionSchema>>;
+    // The server's position objects untouched, every field kept; beside them, under names of
+    // hedge's own, the side's references and its book: its state and its live hedge as the record shows it.
+    const positions = listed.map(
+      ({ side_book: _book, client_reference: _one, client_references: _all, ...sent }) => sent,
+    ) as Array<z.infer<typeof positionSchema>>;
     expect(positions).toEqual(await apiData(sandbox, 'GET', '/positions'));
+    expect(listed.map(({ client_reference, client_references }) => ({ client_reference, client_references }))).toEqual([
+      { client_reference: 'DEAL-42', client_references: ['DEAL-42'] },
+    ]);
     expect(listed.map((position) => position.side_book)).toEqual([
       {
         state: 'in-step',

@@ -165,8 +165,9 @@ describe('hedge report', () => {
       expect(report.totals.count).toBe(wire.length);
       expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(wire.map((record) => record.net_pnl_usd)));
       expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(history.map((record) => record.net_pnl_usd)));
-      expect(cents(report.totals.fees_usdc!)).toBe(sumCents(history.map((record) => record.fees_usdc)));
-      expect(cents(report.totals.carry_usdc!)).toBe(sumCents(history.map((record) => record.carry_usdc)));
+      // Carry and fees on the account's side: the server's positive (paid) is negative in the report.
+      expect(cents(report.totals.fees_usdc!)).toBe(-sumCents(history.map((record) => record.fees_usdc)));
+      expect(cents(report.totals.carry_usdc!)).toBe(-sumCents(history.map((record) => record.carry_usdc)));
       expect(cents(report.totals.gross_pnl_usd!)).toBe(sumCents(history.map((record) => record.gross_pnl_usd)));
       expect(cents(report.totals.notional_usd!)).toBe(sumCents(history.map((record) => record.notional_usd)));
       expect(sumCents(report.groups.map((group) => group.net_pnl_usd))).toBe(cents(report.totals.net_pnl_usd));

@@ -87,13 +87,19 @@ describe('several hedges on one side (severalPerSide)', () => {
       expect.stringMatching(new RegExp(`^  └ ${long} .* 2026-03-09 09:00 UTC$`)),
     ]);
 
-    // --json: the server's position object untouched, the side's book beside it under `side_book`.
+    // --json: the server's position object untouched; the side's references at the top (one field
+    // only for one reference, all of them always) and its book beside it under `side_book`.
     const json = await frozen(simulator, ['positions', '--json']);
     expect(json.code, json.stderr).toBe(0);
     const [position, ...more] = JSON.parse(json.stdout) as Array<Record<string, any>>;
     expect(more).toEqual([]);
-    const { side_book: book, ...sent } = position!;
+    const { side_book: book, client_reference: one, client_references: all, ...sent } = position!;
+    expect(Object.keys(position!).slice(0, 2)).toEqual(['client_reference', 'client_references']);
+    expect([one, all]).toEqual([null, ['DEAL-7', 'DEAL-8']]);
     expect(sent).toEqual((await apiData(simulator, 'GET', '/positions'))[0]);
+    // CSV: the one reference column, both joined.
+    const csv = await frozen(simulator, ['positions', '--format', 'csv', '--fields', 'side,client_reference']);
+    expect(csv.stdout.trim().split('\n')).toEqual(['side,client_reference', 'buy,"DEAL-7, DEAL-8"']);
     expect(book).toMatchObject({ state: 'in-step', why: null, records_notional_usd: 13_000 });
     expect(book.hedges).toEqual([
       await apiData(simulator, 'GET', `/hedges/${short}`),
@@ -106,6 +112,22 @@ describe('several hedges on one side (severalPerSide)', () => {
         .map((entry) => entry.query.status ?? 'any')
         .sort(),
     ).toContain('filled');
+    // One hedge left on the side (a reduce takes the newest first): its reference is `client_reference`.
+    await apiData(simulator, 'POST', '/hedges/reduce', { market: MARKET, side: 'buy', notional_usd: 3_000 });
+    simulator.advance(FILL_DELAY_MS + 1);
+    expect(simulator.active('buy').map((hedge) => hedge.id)).toEqual([short]);
+    const after = await frozen(simulator, [
+      'positions',
+      '--json',
+      '--fields',
+      'side,client_reference,client_references',
+    ]);
+    expect(JSON.parse(after.stdout)).toEqual([
+      { side: 'buy', client_reference: 'DEAL-7', client_references: ['DEAL-7'] },
+    ]);
+    // --raw: the server's data as sent, nothing added.
+    const raw = await frozen(simulator, ['positions', '--json', '--raw']);
+    expect(JSON.parse(raw.stdout)[0]).not.toHaveProperty('client_references');
   });
 
   it('maturities: a row per hedge, each with its own maturity, not one per side line', async () => {
@@ -217,8 +239,10 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     const json = await frozen(simulator, ['positions', '--json']);
     expect(json.code, json.stderr).toBe(0);
     const [position] = JSON.parse(json.stdout) as Array<Record<string, any>>;
-    const { side_book: book, ...sent } = position!;
+    const { side_book: book, client_reference: one, client_references: all, ...sent } = position!;
     expect(sent).toEqual(listed[0]);
+    // The line's own (closed) hedge gives the reference, as the table's Ref column.
+    expect([one, all]).toEqual(['DEAL-5', ['DEAL-5']]);
     expect(book).toEqual({
       state: 'settling',
       why: expect.stringContaining('not filled on their records'),

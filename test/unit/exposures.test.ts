@@ -292,14 +292,15 @@ describe('the projected cost', () => {
     const rates = { carryDailyPct: { USDTNGN: { buy: 0.04, sell: -0.02 } }, feeRate: { USDTNGN: 0.0005 } };
     const [cost] = projectedCost([item], DEFAULT_POLICY, PRICES, rates, NOW);
     // 14 days × 100,000 × 0.04% = 560 carry; open 50 + one roll (close 50 + open 50); settles at due: no fee.
+    // All paid: negative, on the account's side.
     expect(cost).toEqual({
       due: new Date(item.dueMs).toISOString(),
       market: 'USDTNGN',
       exposures: 'R',
-      carry_usdc: 560,
-      fees_usdc: 150,
+      carry_usdc: -560,
+      fees_usdc: -150,
       rolls: 1,
-      cost_usdc: 710,
+      cost_usdc: -710,
     });
   });
 
@@ -315,8 +316,8 @@ describe('the projected cost', () => {
     );
     // 2 days × 20,000 × 0.01% = 4; 5 more days × 10,000 × 0.01% = 5. Fees: open 20 + reduce 10; the rest settles at day 7.
     expect(costs.map((cost) => [cost.exposures, cost.carry_usdc, cost.fees_usdc, cost.rolls])).toEqual([
-      ['E', 4, 30, 0],
-      ['L', 9, 30, 0],
+      ['E', -4, -30, 0],
+      ['L', -9, -30, 0],
     ]);
     const unknown = projectedCost(
       [late],

@@ -16,9 +16,10 @@ function records(): HistoryFacts[] {
       tenorDays: [1, 3, 7][index % 3],
       notionalUsd: 1000 + index * 250.5,
       grossPnlUsd: gross,
-      carryUsd: index % 4 === 0 ? -0.7 : 1.1,
-      feesUsd: 0.8,
-      netPnlUsd: Number((gross - (index % 4 === 0 ? -0.7 : 1.1) - 0.8).toFixed(2)),
+      // On the account's side, as the facts are read: net = gross + carry + fees.
+      carryUsd: index % 4 === 0 ? 0.7 : -1.1,
+      feesUsd: -0.8,
+      netPnlUsd: Number((gross + (index % 4 === 0 ? 0.7 : -1.1) - 0.8).toFixed(2)),
       closedAt: new Date(Date.UTC(2026, 10, 1) + index * 20 * 3_600_000).toISOString(),
     });
   }
@@ -80,8 +81,8 @@ describe('renderReportHtml', () => {
         'notional_usd',
         'count',
       ] as const) {
-        // Carry and fees are shown from the account's side (paid is negative); the JSON and data-value keep the server's sign.
-        const shown = field === 'carry_usdc' || field === 'fees_usdc' ? -report.totals[field]! : report.totals[field];
+        // Every figure, carry and fees included, on the account's side as the report's JSON has it (paid is negative).
+        const shown = report.totals[field]!;
         expect(asNumber(totalShown(html, field)), field).toBe(shown === 0 ? 0 : shown);
         expect(totalValue(html, field), field).toBe(report.totals[field]);
       }

@@ -74,8 +74,9 @@ describe('report over the simulator', () => {
       entryPrice: record.entry_price,
       exitPrice: record.exit_price,
       grossPnlUsd: record.gross_pnl_usd,
-      carryUsd: record.carry_usdc,
-      feesUsd: record.fees_usdc,
+      // Carry and fees on the account's side: the server's positive (paid) is negative.
+      carryUsd: -(record.carry_usdc as number),
+      feesUsd: -(record.fees_usdc as number),
       netPnlUsd: record.net_pnl_usd,
     });
   });

@@ -53,9 +53,10 @@ function generate(count: number, seed: number): Generated {
   const markets = ['USDTNGN', 'USDTKES', 'USDTGHS'];
   for (let index = 0; index < count; index += 1) {
     const gross = Math.floor(random() * 400_000) - 200_000;
-    const carry = Math.floor(random() * 20_000) - 5_000;
-    const fees = Math.floor(random() * 3_000);
-    const net = gross - carry - fees;
+    // Carry and fees on the account's side, as the facts are read (- paid): net = gross + carry + fees.
+    const carry = 5_000 - Math.floor(random() * 20_000);
+    const fees = -Math.floor(random() * 3_000);
+    const net = gross + carry + fees;
     netCents.push(net);
     records.push({
       hedgeId: `hdg_${index}`,

@@ -15,6 +15,15 @@ import {
   toAccountSide,
 } from '../../src/domain/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/domain/pre-trade.js';
+import { readHistoryRecord } from '../../src/api/wire/read-history.js';
+import { buildReport, REPORT_GROUPINGS, type Report } from '../../src/domain/report.js';
+import { csvText } from '../../src/ui/csv.js';
+import { renderReportHtml } from '../../src/ui/report-html.js';
+import { renderReportTable, reportCsv, reportPlainRows, reportPlainTotals } from '../../src/ui/report-view.js';
+import { renderRollPreview } from '../../src/ui/roll-view.js';
+import type { Plan } from '../../src/domain/plan.js';
+import { planTotals } from '../../src/flows/target-plan.js';
+import { renderPlan } from '../../src/ui/plan-view.js';
 import { makeChalk } from '../../src/ui/color.js';
 import { Output, type OutputMode } from '../../src/ui/output.js';
 import { impactForAccount, renderQuoteCard } from '../../src/ui/quote-card.js';
@@ -41,6 +50,15 @@ function capture(mode: OutputMode): { output: Output; stdout: () => string; stde
     columns: 200,
   });
   return { output, stdout: () => out, stderr: () => err };
+}
+
+/** A field of the first record of tab-separated output (a header line, then the records). */
+function plainField(text: string, name: string): string | undefined {
+  const [header, row] = text
+    .trim()
+    .split('\n')
+    .map((line) => line.split('\t'));
+  return row![header!.indexOf(name)];
 }
 
 const BUY_QUOTE: Quote = {
@@ -125,11 +143,9 @@ describe('the quote card in that convention', () => {
   });
 
   it('plain output keeps the server numbers as sent', () => {
-    const [header, row] = renderQuoteCard(capture('plain').output, BUY_QUOTE, NOW)
-      .split('\n')
-      .map((line) => line.split('\t'));
-    expect(row![header!.indexOf('carry.daily_usdc')]).toBe('2.1');
-    expect(row![header!.indexOf('pricing.price_impact_usd')]).toBe('-2.2');
+    const text = renderQuoteCard(capture('plain').output, BUY_QUOTE, NOW);
+    expect(plainField(text, 'carry.daily_usdc')).toBe('2.1');
+    expect(plainField(text, 'pricing.price_impact_usd')).toBe('-2.2');
   });
 });
 
@@ -149,12 +165,7 @@ describe('results of open, add, reduce and close', () => {
     expect(human.stdout()).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);
     const plain = capture('plain');
     renderHedge(plain.output, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
-    const [header, row] = plain
-      .stdout()
-      .trim()
-      .split('\n')
-      .map((line) => line.split('\t'));
-    expect(Number(row![header!.indexOf('slippage_bps')])).toBe(slippageBps('buy', 1530.6749, 1530.5219));
+    expect(Number(plainField(plain.stdout(), 'slippage_bps'))).toBe(slippageBps('buy', 1530.6749, 1530.5219));
   });
 
   it('add: the quote for the addition on a card (people) or one line on stderr (scripts), carry per day and to maturity', () => {
@@ -264,13 +275,8 @@ describe('results of open, add, reduce and close', () => {
     expect(human.stdout()).toMatch(/Net P&L \(USD\)\s+│ \+2\.30/);
     const plain = capture('plain');
     renderClosed(plain.output, summary);
-    const [header, row] = plain
-      .stdout()
-      .trim()
-      .split('\n')
-      .map((line) => line.split('\t'));
-    expect(row![header!.indexOf('carry_usdc')]).toBe('7.7');
-    expect(row![header!.indexOf('fees_usdc')]).toBe('10');
+    expect(plainField(plain.stdout(), 'carry_usdc')).toBe('7.7');
+    expect(plainField(plain.stdout(), 'fees_usdc')).toBe('10');
   });
 });
 
@@ -299,5 +305,145 @@ describe('add and open rules', () => {
       'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_7). To add to that hedge (same maturity): `hedge --demo add USDTNGN buy 5000`. ' +
         'Opening anyway asks the service for another hedge on the same side, which it may refuse.',
     );
+  });
+});
+
+describe("a report row's columns add up to its net P&L, in every grouping and format", () => {
+  // Closed hedges as the server sends them: carry and fees positive when the account pays (carry
+  // earned on some), net = gross - carry - fees on the server's side.
+  const raw = Array.from({ length: 12 }, (_, index) => {
+    const gross = ((index * 7919) % 4001) - 2000;
+    const carry = index % 3 === 0 ? -((index * 31) % 97) - 1 : ((index * 53) % 211) + 1;
+    const fees = ((index * 17) % 89) + 1;
+    return {
+      hedge_id: `hdg_${String(index).padStart(4, '0')}`,
+      client_reference: index % 4 === 3 ? undefined : `DEAL-${index % 4}`,
+      market: index % 5 === 0 ? 'USDTKES' : 'USDTNGN',
+      side: index % 2 === 0 ? 'buy' : 'sell',
+      tenor_days: [1, 3, 7][index % 3],
+      notional_usd: 1000 + index * 250,
+      entry_price: 1500 + index,
+      exit_price: 1501 + index,
+      opened_at: new Date(Date.UTC(2026, 10, 1) + index * 3 * 86_400_000).toISOString(),
+      closed_at: new Date(Date.UTC(2026, 10, 2) + index * 3 * 86_400_000).toISOString(),
+      gross_pnl_usd: gross / 100,
+      carry_usdc: carry / 100,
+      fees_usdc: fees / 100,
+      net_pnl_usd: (gross - carry - fees) / 100,
+    };
+  });
+  const paidFees = -raw.reduce((sum, record) => sum + Math.round(record.fees_usdc * 100), 0);
+  const cents = (text: string | number): number => Math.round(Number(String(text).replace(/[,+\s]/g, '')) * 100);
+  /** gross + carry + fees = net, to the cent, for one row of one format. */
+  const addsUp = (where: string, [gross, carry, fees, net]: Array<string | number>) =>
+    expect(cents(gross!) + cents(carry!) + cents(fees!), `${where}: ${gross} ${carry} ${fees} ${net}`).toBe(
+      cents(net!),
+    );
+
+  function columnsOf(lines: string[], where: string, split: (line: string) => string[]): string[][] {
+    const [header, ...rows] = lines.map(split);
+    const at = ['gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].map((name) => header!.indexOf(name));
+    expect(at, where).not.toContain(-1);
+    return rows.map((row) => at.map((index) => row[index]!));
+  }
+
+  for (const by of REPORT_GROUPINGS) {
+    it(`--by ${by}: JSON, CSV, TSV, the table and the HTML`, async () => {
+      const facts = raw.map((record) => readHistoryRecord(record));
+      const report: Report = buildReport(facts, [], { by });
+      expect(report.groups.length).toBeGreaterThan(1);
+
+      // JSON (and NDJSON, which a report prints as JSON): each group and the totals.
+      const json = JSON.parse(JSON.stringify(report)) as Report;
+      for (const figures of [...json.groups, json.totals])
+        addsUp(`json ${by}`, [figures.gross_pnl_usd!, figures.carry_usdc!, figures.fees_usdc!, figures.net_pnl_usd]);
+      expect(cents(json.totals.fees_usdc!)).toBe(paidFees);
+
+      const csv = columnsOf(reportCsv(report, csvText).trimEnd().split('\n'), `csv ${by}`, (line) => line.split(','));
+      expect(csv).toHaveLength(report.groups.length);
+      for (const row of csv) addsUp(`csv ${by}`, row);
+
+      const tsv = columnsOf(reportPlainRows(report), `tsv ${by}`, (line) => line.split('\t'));
+      expect(tsv).toHaveLength(report.groups.length);
+      for (const row of tsv) addsUp(`tsv ${by}`, row);
+      const totals = Object.fromEntries(
+        reportPlainTotals(report)
+          .split('\t')
+          .slice(1)
+          .map((pair) => pair.split('=')),
+      );
+      addsUp(`tsv totals ${by}`, [totals.gross_pnl_usd, totals.carry_usdc, totals.fees_usdc, totals.net_pnl_usd]);
+      expect(cents(totals.fees_usdc)).toBe(paidFees);
+
+      // The table: each group's line and the totals' end in gross, carry, fees and net (the bar has no digits).
+      const table = await renderReportTable(report, { chalk: makeChalk(false), columns: 250 });
+      const labels = [...report.groups.map((group) => group.label), 'Total'];
+      const lines = table.split('\n').filter((line) => labels.includes(line.split(/\s{2,}/)[0]!));
+      expect(lines).toHaveLength(labels.length);
+      for (const line of lines) addsUp(`table ${by}`, line.match(/[+-]?[\d,]+\.\d\d/g)!.slice(-4));
+
+      // The HTML file: every row of figures, each closed hedge's and the totals'.
+      const html = renderReportHtml(report, {
+        account: 'desk',
+        environment: 'test',
+        generatedAt: '2026-12-01T00:00:00.000Z',
+        records: facts,
+      });
+      const rows = [...html.matchAll(/<tr>(.*?)<\/tr>/g)]
+        .map((row) => [...row[1]!.matchAll(/<t[dh] class="num[^"]*">([^<]*)<\/t[dh]>/g)].map((cell) => cell[1]!))
+        .filter((cells) => cells.length >= 5);
+      expect(rows.length).toBeGreaterThan(raw.length);
+      for (const cells of rows) addsUp(`html ${by}`, cells.slice(-4));
+    });
+  }
+});
+
+describe('the roll card in that convention', () => {
+  it('carry over the new tenor reads "-… USDC, you pay" like the quote card', () => {
+    const human = capture('table');
+    renderRollPreview(
+      human.output,
+      {
+        market: 'USDTNGN',
+        side: 'buy',
+        notionalUsd: 5_000,
+        tenorDays: 3,
+        quote: BUY_QUOTE,
+        closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: '2026-03-02T12:00:00.000Z' },
+      } as Parameters<typeof renderRollPreview>[1],
+      NOW,
+    );
+    expect(human.stdout()).toMatch(/Carry over the tenor\s+│ -6\.30 USDC, you pay/);
+  });
+});
+
+describe('a plan in that convention', () => {
+  it("each step's fee and carry and the plan's carry are on the account's side in TSV; the upfront is what is put up", async () => {
+    const plan = {
+      atTarget: false,
+      steps: [
+        {
+          action: 'open',
+          market: 'USDTNGN',
+          side: 'buy',
+          currentUsd: 0,
+          targetUsd: 5_000,
+          deltaUsd: 5_000,
+          line: 2,
+          notes: [],
+        },
+      ],
+      problems: [],
+      unchanged: [],
+      untouched: [],
+    } as unknown as Plan;
+    const quotes = [{ quote: BUY_QUOTE }];
+    const totals = planTotals(plan, quotes);
+    expect(totals).toMatchObject({ platform_fee_usdc: 2.5, total_upfront_usdc: 502.5, carry_total_usdc: -6.3 });
+    const script = capture('plain');
+    await renderPlan(script.output, { plan, quotes, totals, source: 'target.csv' }, { columns: 200 });
+    expect(plainField(script.stdout(), 'fee_usdc')).toBe('-2.5');
+    expect(plainField(script.stdout(), 'carry_usdc')).toBe('-6.3');
+    expect(script.stderr()).toContain('carry_total_usdc=-6.3');
   });
 });

@@ -8,6 +8,7 @@ import { InvalidResponseError } from '../../errors.js';
 import { fieldsOf, firstField, readNumber, readText, type Reader } from './read-fields.js';
 import { showUnderKnownNames } from './unspecified.js';
 import type { HistoryFacts } from '../../domain/wire.js';
+import { toAccountSide } from '../../domain/money.js';
 
 /** A closed hedge as the rules reason about it; defined in domain/, read here. */
 export type { HistoryFacts };
@@ -172,6 +173,9 @@ export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
     const value = firstField(fields, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>);
     if (value !== undefined) facts[fact] = value;
   }
+  // The rules reason on the account's side: the server's positive carry and fees are paid.
+  for (const fact of ['carryUsd', 'feesUsd'] as const)
+    if (typeof facts[fact] === 'number') facts[fact] = toAccountSide(facts[fact]);
   if (facts.netPnlUsd === undefined) {
     const id = typeof facts.hedgeId === 'string' ? ` (${facts.hedgeId})` : '';
     throw new InvalidResponseError(`A closed-hedge record${id} has no net P&L (net_pnl_usd).`, {
