@@ -70,8 +70,9 @@ const FACTS = {
   entryPrice: 1530.25,
   exitPrice: 1522.1,
   grossPnlUsd: 133.16,
-  carryUsd: -12.4,
-  feesUsd: 20,
+  // From the account's side (− you pay): the record's carry of −12.4 was earned, its fee of 20 paid.
+  carryUsd: 12.4,
+  feesUsd: -20,
   netPnlUsd: 125.56,
 };
 
