@@ -59,7 +59,7 @@ export function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>)
 export function describeAge(ms: number): string {
   const hours = ms / HOUR_MS;
   if (hours >= 48) return `${Math.floor(hours / 24)} days`;
-  if (hours >= 1) return `${Math.floor(hours)} h`;
+  if (hours >= 1) return `${Math.round(hours)} h`;
   return `${Math.max(0, Math.round(ms / 60_000))} min`;
 }
 
