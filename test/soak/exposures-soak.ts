@@ -467,8 +467,9 @@ async function reconcileReport(
   };
   const accounts = Object.values(sim.sandbox.engine.state.accounts);
   const history = accounts.flatMap((account) => account.history).filter((record) => record.market === MARKET);
-  const carryCents = history.reduce((total, record) => total + Math.round(record.carry_usdc * 100), 0);
-  const feeCents = history.reduce((total, record) => total + Math.round(record.fees_usdc * 100), 0);
+  // The server's records count what the account paid as positive; the report, from the account's side, as negative.
+  const carryCents = -history.reduce((total, record) => total + Math.round(record.carry_usdc * 100), 0);
+  const feeCents = -history.reduce((total, record) => total + Math.round(record.fees_usdc * 100), 0);
   const cost = report.cost.find((row) => row.market === MARKET);
   if (!cost) mismatches.push(`no cost row for ${MARKET}`);
   else {
