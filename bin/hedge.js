@@ -24,13 +24,29 @@ function enableCompileCache() {
 
 const argv = process.argv.slice(2);
 
+// Whether `hedge` on PATH runs this launcher (src/program.ts's rule): help.txt names the program `hedge`.
+function runAsHedge() {
+  const fs = require('node:fs');
+  const real = (file) => {
+    try {
+      return fs.statSync(file).isFile() ? fs.realpathSync(file) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const dirs = (process.env.PATH || '').split(path.delimiter).filter(Boolean);
+  const found = dirs.map((dir) => real(path.join(dir, 'hedge'))).find((file) => file !== undefined);
+  return found !== undefined && found === real(process.argv[1]);
+}
+
 // `hedge --help` where it is 80 columns wide (a pipe, a script, an 80-column terminal): the text the
 // build wrote from the same specs (dist/help.txt), without loading dist/ (docs/performance.md has
-// what that saves). Any other width, or the single executable (it has no dist/), goes through dist/.
+// what that saves). Any other width, the single executable (it has no dist/), or a launcher not run
+// as `hedge` (help names the program as run: `./bin/hedge.js`) goes through dist/.
 function printHelpAt80() {
   const env = process.env;
   const columns = process.stdout.isTTY ? process.stdout.columns : Number(env.COLUMNS) || 80;
-  if (columns !== 80 || env.HEDGE_FORCE_TTY !== undefined || require('node:sea').isSea()) return false;
+  if (columns !== 80 || env.HEDGE_FORCE_TTY !== undefined || require('node:sea').isSea() || !runAsHedge()) return false;
   try {
     process.stdout.write(require('node:fs').readFileSync(path.join(__dirname, '..', 'dist', 'help.txt'), 'utf8'));
     return true;
@@ -61,7 +77,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 
   import('../dist/cli.js').then(
     (front) =>
-      front.main(argv).then(
+      front.main(argv, { script: process.argv[1] }).then(
         (code) => {
           process.exitCode = code;
         },

@@ -29,7 +29,7 @@ export const LAYERS = [
   // The simulator: apart from itself, only files/ (its state file is saved by the one durable write).
   { name: 'sandbox', paths: ['sandbox/'] },
   { name: 'files', paths: ['files/'] },
-  { name: 'errors', paths: ['errors.ts', 'version.ts'] },
+  { name: 'errors', paths: ['errors.ts', 'version.ts', 'program.ts'] },
 ];
 
 /** The layer of a path relative to src/; the most specific prefix wins. */

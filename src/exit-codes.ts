@@ -26,6 +26,7 @@ import {
   UsageError,
 } from './errors.js';
 import { JournalStoreError } from './journal/store-error.js';
+import { asRun, type Invocation } from './program.js';
 
 /** The one table of exit codes: printed by `hedge help exit-codes`, the man page and docs/exit-codes.md (a test compares them). */
 export const EXIT_CODES = [
@@ -231,28 +232,13 @@ export function errorAsEventFields(error: unknown): { code: string; message: str
 
 /**
  * A failure as the runner reports it (the CLI's and the agent's runs alike): every `hedge …`
- * command its hint names gets the flags that chose the environment (`--demo`, `--profile NAME`,
- * the context's `environmentFlags`) once — for the hints written where no context is at hand.
+ * command its message and hint name is written as the user runs it — the program as run and the
+ * flags that chose the environment (`--demo`, `--profile NAME`) once — for the text written where
+ * no context is at hand.
  */
-export function describeFailure(error: unknown, environmentFlags: readonly string[]): ErrorDescription {
+export function describeFailure(error: unknown, run: Invocation): ErrorDescription {
   const described = describeError(error);
-  if (described.hint && environmentFlags.length > 0) {
-    described.hint = described.hint.replace(
-      /`hedge (?!--demo\b|--profile\b)/g,
-      `\`hedge ${environmentFlags.join(' ')} `,
-    );
-  }
+  described.message = asRun(described.message, run);
+  if (described.hint) described.hint = asRun(described.hint, run);
   return described;
-}
-
-/** The flags that chose the environment, to repeat in every hint: `--demo`, `--profile NAME`, or none. */
-export function environmentFlagsOf(globals: { demo?: boolean; profile?: string }): string[] {
-  if (globals.demo) return ['--demo'];
-  if (globals.profile !== undefined) return ['--profile', globals.profile];
-  return [];
-}
-
-/** A command line to suggest, with the flags that chose the environment: `hedge --demo hedges hdg_1 --wait`. */
-export function hedgeCommandLine(flags: readonly string[], words: readonly string[]): string {
-  return ['hedge', ...flags, ...words].join(' ');
 }

@@ -6,7 +6,7 @@ import { PassThrough, Writable } from 'node:stream';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import type { RawInput } from '../runner/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
-import { describeFailure, environmentFlagsOf, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
+import { describeFailure, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
 import { CommandContext } from '../runtime/context.js';
 import type { ContextInit } from '../runtime/context-init.js';
 import type { GlobalOptions } from '../runtime/globals.js';
@@ -141,7 +141,7 @@ export async function runInProcess(
     exitCode = await runCommand(ctx, tool.spec, input);
   } catch (failure) {
     // The same description as the CLI's, hints carrying this session's --demo/--profile.
-    error = describeFailure(failure, environmentFlagsOf(ctx.globals));
+    error = describeFailure(failure, ctx.globals);
     exitCode = error.exitCode;
   } finally {
     await ctx.dispose();

@@ -22,7 +22,7 @@ const GUIDES: Record<string, Guide> = {
   },
   hedge_not_found: {
     sentence: 'No hedge with that id belongs to this account.',
-    next: 'List your hedges with `hedge hedges` and copy the id from there.',
+    next: 'List your hedges with `hedge hedges` and copy the id from there (shortened as shown, or whole).',
   },
   hedge_already_open: {
     sentence: 'A hedge is already open on that market and side.',

@@ -5,6 +5,7 @@
 // Part of the front door (dist/cli.js): data and text only.
 import { Help } from 'commander';
 import { COMMAND_GROUPS, type CommandSpec, type OptionSpec } from '../runner/command-spec.js';
+import { hedgeCommandLine } from '../program.js';
 
 const INDENT = '  ';
 const GAP = 2;
@@ -50,12 +51,14 @@ function itemList(items: readonly (readonly [string, string])[], width: number):
 
 /**
  * A shell command shown as an example, at most `width` columns: broken only at spaces, with the
- * shell's own continuation (` \`) so that a copied example still runs.
+ * shell's own continuation (` \`) so that a copied example still runs, and hedge named as run.
  */
-function exampleLines(example: string, width: number): string[] {
+function exampleLines(example: string, width: number, program: string): string[] {
   const first = `${INDENT}$ `;
   const next = '      ';
   const words = example.split(' ');
+  const at = words.indexOf('hedge');
+  if (at >= 0) words[at] = hedgeCommandLine({ program }, []);
   const lines: string[] = [];
   let line = first;
   let lineHasWord = false;
@@ -75,17 +78,24 @@ function exampleLines(example: string, width: number): string[] {
 }
 
 /** What every command's help ends with: its examples, then the global options by name. */
-export function commandHelpEnd(spec: CommandSpec, globals: readonly OptionSpec[], width: number): string {
-  const examples = spec.examples.flatMap((example) => exampleLines(example, width));
+export function commandHelpEnd(
+  spec: CommandSpec,
+  globals: readonly OptionSpec[],
+  width: number,
+  program = 'hedge',
+): string {
+  const examples = spec.examples.flatMap((example) => exampleLines(example, width, program));
   const names = globals.map((option) => option.flags.split(/[\s,]+/).find((part) => part.startsWith('--'))!).join(' ');
-  const inherited = wrapText(`Global options (hedge --help says what each does): ${names}`, width, 2);
+  const help = hedgeCommandLine({ program }, ['--help']);
+  const inherited = wrapText(`Global options (${help} says what each does): ${names}`, width, 2);
   return `\nExamples:\n${examples.join('\n')}\n\n${inherited}\n`;
 }
 
 /** `hedge` alone: what it is, the first commands to run, and where help is. At most 24 lines. */
-export function overview(width: number): string {
+export function overview(width: number, program = 'hedge'): string {
+  const run = (words: string) => hedgeCommandLine({ program }, [words]);
   const intro = wrapText(
-    'hedge is a command-line desk for the Hedging Partner API: quote, open, watch and close FX hedges on frontier-market currencies, from a terminal, a script (--json) or an AI agent (hedge mcp).',
+    `hedge is a command-line desk for the Hedging Partner API: quote, open, watch and close FX hedges on frontier-market currencies, from a terminal, a script (--json) or an AI agent (${run('mcp')}).`,
     width,
   );
   return [
@@ -94,11 +104,11 @@ export function overview(width: number): string {
     'Try it with no account (a local simulator with test funds):',
     ...itemList(
       [
-        ['hedge --demo markets', 'what can be hedged now'],
-        ['hedge --demo quote USDTNGN buy 10000 --tenor 3', 'price a hedge; sends nothing'],
-        ['hedge --demo open', 'a wizard that opens a hedge'],
-        ['hedge --demo positions', 'your book: entry, mark, P&L'],
-        ['hedge --demo close USDTNGN buy', 'close the buy side'],
+        [run('--demo markets'), 'what can be hedged now'],
+        [run('--demo quote USDTNGN buy 10000 --tenor 3'), 'price a hedge; sends nothing'],
+        [run('--demo open'), 'a wizard that opens a hedge'],
+        [run('--demo positions'), 'your book: entry, mark, P&L'],
+        [run('--demo close USDTNGN buy'), 'close the buy side'],
       ],
       width,
     ),
@@ -106,8 +116,8 @@ export function overview(width: number): string {
     'With your own key:',
     ...itemList(
       [
-        ['hedge login --profile desk', 'save the base URL and key (asked hidden)'],
-        ['hedge whoami', 'check the key works'],
+        [run('login --profile desk'), 'save the base URL and key (asked hidden)'],
+        [run('whoami'), 'check the key works'],
       ],
       width,
     ),
@@ -115,9 +125,9 @@ export function overview(width: number): string {
     'Help:',
     ...itemList(
       [
-        ['hedge --help', 'every command, grouped'],
-        ['hedge COMMAND --help', 'one command: arguments, options, examples'],
-        ['hedge help exit-codes', 'what each exit code means'],
+        [run('--help'), 'every command, grouped'],
+        [run('COMMAND --help'), 'one command: arguments, options, examples'],
+        [run('help exit-codes'), 'what each exit code means'],
       ],
       width,
     ),
@@ -126,9 +136,15 @@ export function overview(width: number): string {
 }
 
 /** `hedge --help`: the commands by group, one line each, then the options every command takes. */
-export function rootHelp(commands: readonly CommandSpec[], globals: readonly OptionSpec[], width: number): string {
+export function rootHelp(
+  commands: readonly CommandSpec[],
+  globals: readonly OptionSpec[],
+  width: number,
+  program = 'hedge',
+): string {
+  const run = (words: string) => hedgeCommandLine({ program }, [words]);
   const out: string[] = [
-    'Usage: hedge <command> [arguments] [options]',
+    `Usage: ${run('<command> [arguments] [options]')}`,
     '',
     wrapText('Quote, open and manage FX hedges through the Hedging Partner API.', width),
     '',
@@ -157,6 +173,6 @@ export function rootHelp(commands: readonly CommandSpec[], globals: readonly Opt
     ),
     '',
   );
-  out.push(wrapText('Learn more: hedge COMMAND --help · hedge help exit-codes · man hedge', width), '');
+  out.push(wrapText(`Learn more: ${run('COMMAND --help')} · ${run('help exit-codes')} · man hedge`, width), '');
   return out.join('\n');
 }

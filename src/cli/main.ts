@@ -10,6 +10,7 @@ import { commandHelpEnd, overview, rootHelp } from './help.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 import { unknownOptionMessage } from './nearest-option.js';
 import { VERSION } from '../version.js';
+import { invokedAs } from '../program.js';
 import type { GlobalOptions } from '../runtime/globals.js';
 import { terminalColumns, type Io } from '../ui/terminal.js';
 
@@ -24,6 +25,8 @@ export interface MainOverrides {
   env?: Record<string, string | undefined>;
   /** The current time as hedge reads it (Date.now): a test pins it. */
   now?: () => number;
+  /** The script the process was started with (process.argv[1]): hints name hedge as it was run. Absent: `hedge`. */
+  script?: string;
 }
 
 interface Invocation {
@@ -58,8 +61,22 @@ function processIo(env: Record<string, string | undefined>): Io {
  * command of the tree is one of these.
  */
 class HedgeCommand extends Command {
+  /** The command's first example, given with its usage when an argument is missing. */
+  example?: string;
+
   override createCommand(name?: string): HedgeCommand {
     return new HedgeCommand(name);
+  }
+
+  /** Every commander error; a missing argument or option value also says the command's usage and an example. */
+  override error(message: string, errorOptions?: { code?: string; exitCode?: number }): never {
+    if (errorOptions?.code !== 'commander.missingArgument' && errorOptions?.code !== 'commander.optionMissingArgument')
+      return super.error(message, errorOptions);
+    const words: string[] = [];
+    for (let command: Command | null = this as Command; command; command = command.parent)
+      words.unshift(command.name());
+    const example = this.example === undefined ? '' : `, e.g. \`${this.example}\``;
+    return super.error(`${message}; usage: \`${words.join(' ')} ${this.usage()}\`${example}.`, errorOptions);
   }
 
   /** Called by commander's parser (not in its typings) for an option no command on the path declares. */
@@ -91,10 +108,11 @@ function addCommand(
   select: (invocation: Invocation) => void,
   width: number,
 ): void {
-  const command = parent
+  const command = (parent as HedgeCommand)
     .command(spec.name, { isDefault: spec.isDefault === true })
     .summary(spec.summary)
-    .description(spec.description ?? spec.summary);
+    .description(spec.description ?? spec.summary) as HedgeCommand;
+  command.example = spec.examples[0];
   for (const arg of spec.args ?? []) {
     command.argument(arg.required ? `<${arg.name}>` : `[${arg.name}]`, arg.description);
   }
@@ -106,7 +124,7 @@ function addCommand(
     command.addOption(made);
   }
   // Made when help is shown, not for every command at every start (≈10 ms of CPU per run).
-  command.addHelpText('after', () => commandHelpEnd(spec, GLOBAL_OPTIONS, width));
+  command.addHelpText('after', () => commandHelpEnd(spec, GLOBAL_OPTIONS, width, rootOf(command).name()));
   if (spec.subcommands) {
     for (const sub of spec.subcommands) addCommand(command, sub, [...path, spec.name], select, width);
     return;
@@ -141,8 +159,9 @@ export function buildProgram(
   select: (invocation: Invocation) => void,
   width = 80,
   specs: readonly CommandSpec[] = COMMANDS,
+  name = 'hedge',
 ): Command {
-  const program = new HedgeCommand('hedge')
+  const program = new HedgeCommand(name)
     // Wrapped at word boundaries to the terminal. Set before the subcommands are made: they copy
     // it. A command's help names the global options and leaves their meaning to `hedge --help`
     // (gh's "inherited flags"), so that it fits one screen. commander leaves a description column
@@ -154,7 +173,7 @@ export function buildProgram(
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
   for (const spec of specs) addCommand(program, spec, [], select, width);
   // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
-  program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width) });
+  program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width, name) });
   return program;
 }
 
@@ -162,6 +181,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   const env = overrides.env ?? process.env;
   const io = overrides.io ?? processIo(env);
   const width = terminalColumns(io.stdout, io.stdoutIsTTY, env);
+  const program = overrides.script === undefined ? 'hedge' : invokedAs(overrides.script, process.cwd(), env.PATH);
   const json = argv.includes('--json');
   const words = argv.filter((word) => !word.startsWith('-'));
   if (words[0] === 'help' && words[1] === 'exit-codes') {
@@ -171,25 +191,30 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   }
   if (argv.length === 0) {
     // `hedge` alone: one screen on what it is and where to start, as a success.
-    io.stdout.write(overview(width));
+    io.stdout.write(overview(width, program));
     return 0;
   }
-  const parsed = await parseCommandLine(argv, io, width);
+  const parsed = await parseCommandLine(argv, io, width, false, program);
   if ('exitCode' in parsed) return parsed.exitCode;
   const usageProblem = 'usageProblem' in parsed ? parsed.usageProblem : undefined;
   if (usageProblem !== undefined) {
     const { reportUsageProblem } = await import('./run.js');
-    return reportUsageProblem(usageProblem, { io, json: jsonErrorsAsked(argv), env });
+    return reportUsageProblem(usageProblem, { io, json: jsonErrorsAsked(argv), env, program });
   }
   if (!('invocation' in parsed)) return 0;
   const { invocation } = parsed;
   const { runInvocation } = await import('./run.js');
-  return runInvocation(invocation.spec, invocation.input, invocation.globals, {
-    io,
-    env,
-    path: invocation.path,
-    now: overrides.now,
-  });
+  return runInvocation(
+    invocation.spec,
+    invocation.input,
+    { ...invocation.globals, program },
+    {
+      io,
+      env,
+      path: invocation.path,
+      now: overrides.now,
+    },
+  );
 }
 
 export type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number } | { nothing: true };
@@ -202,11 +227,17 @@ export type Parsed = { invocation: Invocation } | { usageProblem: string } | { e
  * only recorded, never printed, by a parse, so the second parse is the only one heard.
  * `wholeTree` skips the first (test/unit/typed-branch.test.ts compares the two).
  */
-export async function parseCommandLine(argv: string[], io: Io, width: number, wholeTree = false): Promise<Parsed> {
+export async function parseCommandLine(
+  argv: string[],
+  io: Io,
+  width: number,
+  wholeTree = false,
+  program = 'hedge',
+): Promise<Parsed> {
   const typed = wholeTree ? undefined : typedCommand(argv);
-  const branch = typed === undefined ? undefined : await parseWith([typed], argv, io, width);
+  const branch = typed === undefined ? undefined : await parseWith([typed], argv, io, width, program);
   if (branch !== undefined && !('usageProblem' in branch)) return branch;
-  return parseWith(COMMANDS, argv, io, width);
+  return parseWith(COMMANDS, argv, io, width, program);
 }
 
 const TAKES_VALUE = new Set(
@@ -227,7 +258,13 @@ export function typedCommand(argv: readonly string[]): CommandSpec | undefined {
 }
 
 /** argv parsed by a program holding `specs`: the command chosen, a usage problem, or help printed. */
-async function parseWith(specs: readonly CommandSpec[], argv: string[], io: Io, width: number): Promise<Parsed> {
+async function parseWith(
+  specs: readonly CommandSpec[],
+  argv: string[],
+  io: Io,
+  width: number,
+  name: string,
+): Promise<Parsed> {
   let invocation: Invocation | undefined;
   const program = buildProgram(
     (selected) => {
@@ -235,6 +272,7 @@ async function parseWith(specs: readonly CommandSpec[], argv: string[], io: Io, 
     },
     width,
     specs,
+    name,
   );
   let usageProblem: string | undefined;
   // Subcommands copy these settings when they are created, which happened in buildProgram:

@@ -1,7 +1,7 @@
 // Runs one parsed command: builds its context from the process, installs the Ctrl-C / SIGTERM /
 // SIGHUP handling, reports the outcome through the one error description and releases what the
 // command opened. Loaded lazily by main.ts, also to report bad usage.
-import { describeError, describeFailure, environmentFlagsOf } from '../exit-codes.js';
+import { describeFailure } from '../exit-codes.js';
 import { CommandContext } from '../runtime/context.js';
 import type { GlobalOptions } from '../runtime/globals.js';
 import { terminalColumns, type Io } from '../ui/terminal.js';
@@ -33,10 +33,10 @@ function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
 /** Bad usage found by the parser (main.ts): one line (wrapped on a terminal), or the JSON error under --json; exit 2. */
 export function reportUsageProblem(
   message: string,
-  out: { io: Io; json: boolean; env?: Record<string, string | undefined> },
+  out: { io: Io; json: boolean; env?: Record<string, string | undefined>; program?: string },
 ): number {
   const error = new UsageError(message.trim());
-  return reportError(describeError(error), error, {
+  return reportError(describeFailure(error, { program: out.program }), error, {
     stderr: out.io.stderr,
     chalk: makeChalk(false),
     json: out.json,
@@ -78,6 +78,7 @@ async function buildOutput(
     query,
     header: globals.header,
     csv,
+    run: globals,
   });
 }
 
@@ -130,7 +131,7 @@ export async function runInvocation(
   try {
     output = await buildOutput(globals, io, env, chalk, now);
   } catch (error) {
-    return reportError(describeError(error), error, {
+    return reportError(describeFailure(error, globals), error, {
       stderr: io.stderr,
       chalk,
       json: globals.jsonErrors ?? globals.json,
@@ -179,8 +180,8 @@ export async function runInvocation(
     return readerGone() ? 0 : code;
   } catch (error) {
     if (readerGone()) return 0;
-    // A hint names commands to run next: they must reach the same environment (--demo, --profile).
-    const described = describeFailure(error, environmentFlagsOf(ctx.globals));
+    // A hint names commands to run next: as the user runs hedge, in the same environment (--demo, --profile).
+    const described = describeFailure(error, ctx.globals);
     return reportError(described, error, {
       stderr: io.stderr,
       chalk,

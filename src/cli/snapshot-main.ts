@@ -33,7 +33,7 @@ startupSnapshot.setDeserializeMainFunction(() => {
     throw error;
   });
   process.stderr.on('error', () => {});
-  main(process.argv.slice(2)).then(
+  main(process.argv.slice(2), { script: process.argv[1] }).then(
     (code) => {
       process.exitCode = code;
     },

@@ -9,7 +9,13 @@ export const HEDGES = declare({
   description: 'List hedges, newest first, or show one hedge in full',
   group: 'book',
   tier: 'read',
-  args: [{ name: 'id', required: false, description: 'a hedge id (hdg_…) to show in full' }],
+  args: [
+    {
+      name: 'id',
+      required: false,
+      description: 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)',
+    },
+  ],
   options: [
     {
       flags: '--status <status>',

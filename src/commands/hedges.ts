@@ -10,8 +10,10 @@ import { HEDGE_FIELDS, HEDGE_RESOURCE } from '../ui/resource-fields.js';
 import type { InputOf } from '../runner/command-spec.js';
 import type { HEDGES } from './hedges.spec.js';
 import { moreNote } from '../ui/list-notes.js';
+import { safeText } from '../security/safe-text.js';
 import type { HedgeStatus } from '../domain/vocabulary.js';
 import { flowPorts } from '../runtime/flow-ports.js';
+import { findHedge } from '../flows/hedge-id.js';
 
 export interface HedgesOptions {
   /** One hedge in full; absent: the list. */
@@ -77,14 +79,14 @@ export async function runHedges(ctx: CommandContext, opts: HedgesOptions): Promi
   }
   const client = await ctx.client();
   const startedAt = ctx.clock.now();
-  let hedge: Hedge = await client.getHedge(id);
+  let hedge: Hedge = await findHedge(client, id);
   if (wait) {
     // Owned by the trading commands: polls GET /hedges/{id} at the spec's cadence, with a spinner
     // on a TTY; a hedge already final is returned at once.
     const { waitForHedgeStatus } = await import('../flows/wait.js');
     try {
-      hedge = await waitForHedgeStatus(flowPorts(ctx), id, {
-        label: `Waiting for hedge ${id}`,
+      hedge = await waitForHedgeStatus(flowPorts(ctx), hedge.id, {
+        label: `Waiting for hedge ${safeText(hedge.id)}`,
         initial: hedge,
         startedAt,
       });

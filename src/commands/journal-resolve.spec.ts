@@ -8,7 +8,9 @@ export const JOURNAL_RESOLVE = declare({
   summary: 'Record by hand whether an action landed',
   description: 'Record by hand whether an unresolved action landed (when hedge cannot tell); sends nothing',
   tier: 'local',
-  args: [{ name: 'id', required: true, description: 'a journal id (a_…) or a unique prefix of one' }],
+  args: [
+    { name: 'id', required: true, description: 'a journal id (a_…) or a unique part of one (as a table shows it)' },
+  ],
   options: [
     { flags: '--landed', key: 'landed', kind: 'flag', description: 'it happened on the server: record it as done' },
     {

@@ -9,6 +9,8 @@ export const JOURNAL_SHOW = declare({
   description: 'Show one journal entry in full: request, idempotency key, outcome',
   tier: 'read',
   options: [UNTIL_OPTION],
-  args: [{ name: 'id', required: true, description: 'a journal id (a_…) or a unique prefix of one' }],
+  args: [
+    { name: 'id', required: true, description: 'a journal id (a_…) or a unique part of one (as a table shows it)' },
+  ],
   examples: ['hedge journal show a_mwrrf5p1'],
 });

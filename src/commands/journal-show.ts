@@ -9,7 +9,7 @@ import { renderJournalEntry } from '../ui/journal-fields.js';
 import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface JournalShowOptions {
-  /** A journal id or a unique prefix of one. */
+  /** A journal id or a unique part of one. */
   id: string;
 }
 

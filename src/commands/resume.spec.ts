@@ -12,7 +12,7 @@ export const RESUME = declare({
     {
       name: 'id',
       required: false,
-      description: 'a journal id (a_…) or a unique prefix; default: the newest unresolved action',
+      description: 'a journal id (a_…) or a unique part of one; default: the newest unresolved action',
     },
   ],
   options: [

@@ -16,7 +16,7 @@ import { utcClock } from '../domain/utc-text.js';
 import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface ResumeOptions {
-  /** A journal id or unique prefix; undefined: the newest unresolved entry. */
+  /** A journal id or a unique part of one; undefined: the newest unresolved entry. */
   id?: string;
   wait: boolean;
   /** --resend-unproven: a person's word that an action past its key's lifetime did not land. */
@@ -49,7 +49,7 @@ export async function runResume(ctx: CommandContext, options: ResumeOptions): Pr
 function sayResuming(ctx: CommandContext, entry: JournalEntry): void {
   ctx.output.note(
     ctx.output.chalk.yellow(
-      `Resuming the ${safeText(entry.command)} started ${utcClock(entry.created_at)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the server returns its original result or acts once.`,
+      `Resuming the ${safeText(entry.command)} started ${utcClock(entry.created_at)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the book is read first, and if it is sent again, its key lets the server act at most once.`,
     ),
   );
 }

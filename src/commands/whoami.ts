@@ -215,7 +215,8 @@ function showCard(
   ];
   if (credentials.caFile)
     rows.push(['CA file', `${credentials.caFile} ${c.dim(`(${from('ca_file', 'HEDGE_CA_FILE')})`)}`]);
-  for (const row of wireRows)
+  // A guess at what the spec does not show is the builders' detail: shown with --verbose (and in --json).
+  for (const row of wireRows.filter((row) => row.source !== 'default' || ctx.globals.verbose))
     rows.push([`Wire ${row.setting}`, `${shownValue(row)} ${c.dim(`(${sourceText(row)}; ${row.variable})`)}`]);
   rows.push([
     'Journal',

@@ -14,7 +14,7 @@
 //
 // Hedges being opened (submitted, submitting, or a status the spec does not name) are listed apart:
 // a side with one is never opened again, whatever the views say.
-import { cents } from './money.js';
+import { cents, formatUsd } from './money.js';
 
 /** A hedge as its record shows it, in the book's terms. */
 export interface HedgeRecord {
@@ -78,14 +78,14 @@ export function reconcileSide(
     return {
       ...book,
       state: 'settling',
-      why: `the positions list gives the open side a notional of ${line.notionalUsd} USD, which cannot be`,
+      why: `the positions list gives the open side a notional of ${formatUsd(line.notionalUsd)}, which cannot be`,
       unreadable: { endpoint: 'GET /positions', notionalUsd: line.notionalUsd },
     };
   if (bad)
     return {
       ...book,
       state: 'settling',
-      why: `hedge ${bad.id} is filled with a notional of ${bad.notionalUsd} USD on its record, which cannot be`,
+      why: `hedge ${bad.id} is filled with a notional of ${formatUsd(bad.notionalUsd!)} on its record, which cannot be`,
       unreadable: { endpoint: 'GET /hedges', notionalUsd: bad.notionalUsd! },
     };
   const matured = filled.find((record) => record.maturityAtMs !== undefined && record.maturityAtMs <= nowMs);
@@ -108,7 +108,7 @@ export function reconcileSide(
     return {
       ...book,
       state: 'settling',
-      why: `the positions list shows ${line.notionalUsd} USD, the hedge records ${recordsUsd} USD`,
+      why: `the positions list shows ${formatUsd(line.notionalUsd)}, the hedge records ${formatUsd(recordsUsd)}`,
     };
   }
   return { ...book, state: 'in-step' };

@@ -164,10 +164,16 @@ export function parseStatus(raw: unknown): HedgeStatus | undefined {
   return found;
 }
 
+/** An id shortened as a table shows it (`hdg_0mw…9bif`; `...` typed for `…`): its start and its end. */
+const SHOWN_SHORT = /^([A-Za-z0-9_-]*)(?:…|\.\.\.)([A-Za-z0-9_-]*)$/;
+
+/** A hedge id whole, or as much of one as a table shows: its start, its end, or both around `…`. */
 export function parseHedgeId(raw: string | undefined): string {
   const value = required('id', raw, 'a hedge id such as hdg_…').trim();
-  if (!HEDGE_ID_SHAPE.test(value))
-    throw new UsageError(`id: ${echo(value)} is not a hedge id; expected hdg_ followed by letters and digits.`);
+  if (!/^[A-Za-z0-9_-]{1,104}$/.test(value) && !SHOWN_SHORT.test(value))
+    throw new UsageError(
+      `id: ${echo(value)} is not a hedge id; expected hdg_ followed by letters and digits, or the part of one a table shows (hdg_0mw…9bif, its start or its end).`,
+    );
   return value;
 }
 
@@ -177,6 +183,24 @@ export function parseHedgeId(raw: string | undefined): string {
  */
 export function sameReference(a: unknown, b: unknown): boolean {
   return typeof a === 'string' && typeof b === 'string' && a.trim().toUpperCase() === b.trim().toUpperCase();
+}
+
+/** Whether a typed hedge id is one whole (else only a part of one, to be found in the list). */
+export function isWholeHedgeId(value: string): boolean {
+  return HEDGE_ID_SHAPE.test(value);
+}
+
+/**
+ * Whether what a person typed names `id`, case aside: the id whole, its start or its end (as git
+ * takes a short hash), or its start and end around `…` as a table shortens it.
+ */
+export function idMatches(typed: string, id: string): boolean {
+  const want = typed.trim().toLowerCase();
+  const have = id.toLowerCase();
+  const shown = SHOWN_SHORT.exec(want);
+  if (!shown) return want !== '' && (have.startsWith(want) || have.endsWith(want));
+  const [, start = '', end = ''] = shown;
+  return have.length > start.length + end.length && have.startsWith(start) && have.endsWith(end);
 }
 
 export function parseClientReference(raw: unknown): string | undefined {

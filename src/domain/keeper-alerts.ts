@@ -3,6 +3,7 @@
 // many cycles repeat it. The keeper hands in what one cycle showed (its events, its row statuses,
 // the headroom it read) with the time; what to send comes back. No clock, no I/O: unit-tested with a
 // fake clock (test/unit/keeper-alerts.test.ts).
+import { formatUsd } from './number-format.js';
 
 /** A keeper event as the rules read it (outcomes/keep.ts's KeepEvent fits it). */
 export interface KeepEvent {
@@ -233,7 +234,11 @@ function rowConditions(
       row.current_usd > 0 &&
       Math.abs(row.current_usd - row.target_usd) > cycle.toleranceUsd
     ) {
-      hold(holding, { cause: 'drift', ...base, message: `holds ${row.current_usd} USD, target ${row.target_usd} USD` });
+      hold(holding, {
+        cause: 'drift',
+        ...base,
+        message: `holds ${formatUsd(row.current_usd)}, target ${formatUsd(row.target_usd)}`,
+      });
     }
     const before = state.rows.get(key);
     const dueAt =
@@ -252,7 +257,7 @@ function rowConditions(
       hold(holding, {
         cause: 'missed_roll',
         ...base,
-        message: `${before.current_usd} USD settled instead of being rolled (its roll was due ${before.next_action_at})`,
+        message: `${formatUsd(before.current_usd)} settled instead of being rolled (its roll was due ${before.next_action_at})`,
       });
     }
   }
@@ -264,7 +269,7 @@ function headroomConditions(holding: Holding, headroom: HeadroomReading, thresho
   if (exposureHeadroomUsd !== undefined && exposureHeadroomUsd < threshold) {
     hold(holding, {
       cause: 'exposure_headroom_low',
-      message: `headroom under the exposure cap is ${exposureHeadroomUsd} USD, below ${threshold} USD`,
+      message: `headroom under the exposure cap is ${formatUsd(exposureHeadroomUsd)}, below ${formatUsd(threshold)}`,
     });
   }
   for (const [key, capacity] of capacityUsd) {
@@ -274,7 +279,7 @@ function headroomConditions(holding: Holding, headroom: HeadroomReading, thresho
       cause: 'capacity_low',
       market: market!,
       side: side!,
-      message: `${key} has ${capacity} USD of capacity left, below ${threshold} USD`,
+      message: `${key} has ${formatUsd(capacity)} of capacity left, below ${formatUsd(threshold)}`,
     });
   }
 }
@@ -401,5 +406,6 @@ export function formatSeconds(seconds: number): string {
 }
 
 function describeDrift(event: KeepEvent): string {
-  return `holds ${String(event.notional_usd ?? '?')} USD, target ${String(event.target_usd ?? '?')} USD`;
+  const usd = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : `${String(value ?? '?')} USD`);
+  return `holds ${usd(event.notional_usd)}, target ${usd(event.target_usd)}`;
 }

@@ -2,7 +2,7 @@
 // markets, account headroom) to the actions that reach the target, in the order they will be sent,
 // with the pre-trade checks simulated over the whole sequence. Pure: no client, no clock, no
 // rendering; problems are data for the caller to word and format.
-import { cents } from './money.js';
+import { cents, formatUsd } from './money.js';
 import type { Side, Tenor } from './vocabulary.js';
 import type { TargetRow } from './target-file.js';
 
@@ -274,14 +274,14 @@ function simulateChecks(
   return problems;
 }
 
-/** A plain sentence for logs and agents; amounts as plain numbers (the UI formats currency). */
+/** A plain sentence for a person, a log or an agent; the amounts as a desk reads them (the details keep the numbers). */
 export function describePlanProblem(problem: PlanProblem): string {
   const what = `${problem.action} ${problem.market} ${problem.side}`;
   switch (problem.code) {
     case 'exposure_exceeded':
-      return `${what} needs ${problem.details.requiredUsd} USD of exposure headroom; ${problem.details.availableExposureUsd} USD is left at that point of the plan.`;
+      return `${what} needs ${formatUsd(problem.details.requiredUsd)} of exposure headroom; ${formatUsd(problem.details.availableExposureUsd)} is left at that point of the plan.`;
     case 'capacity_exceeded':
-      return `${what} needs ${problem.details.requiredUsd} USD of ${problem.side} capacity; ${problem.details.availableCapacityUsd} USD is available.`;
+      return `${what} needs ${formatUsd(problem.details.requiredUsd)} of ${problem.side} capacity; ${formatUsd(problem.details.availableCapacityUsd)} is available.`;
     case 'market_not_listed':
       return `${what}: market ${problem.market} is not listed for this account.`;
     case 'market_disabled':

@@ -14,6 +14,7 @@ import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES, resolveWireSettings } from '../api/
 import type { ResolvedCredentials } from '../config/credentials.js';
 import { asSent } from '../domain/as-sent.js';
 import { formatMoney } from '../domain/money.js';
+import { formatRate } from '../domain/number-format.js';
 import { HEDGE_STATUSES, TENORS } from '../domain/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
@@ -379,7 +380,7 @@ async function checkQuoteAndAccount(
         notional_usd: QUOTE_PROBE_USD,
         tenor_days: TENORS[0],
       });
-      return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${quote.pricing.execution_price}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
+      return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${formatRate(quote.pricing.execution_price)}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
     });
   } else {
     checks.add({ id: 'quote', title: 'Quote', status: 'skip', detail: 'no open market to quote', forWrites: false });

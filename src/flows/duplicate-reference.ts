@@ -7,6 +7,7 @@
 import type { HedgeClient } from '../api/client.js';
 import { HEDGE_STATUSES } from '../domain/vocabulary.js';
 import { sameReference } from '../domain/input.js';
+import { formatUsd } from '../domain/number-format.js';
 import { PreTradeCheckError } from '../errors.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { mustStop, type Unchecked } from './pre-trade.js';
@@ -46,7 +47,7 @@ export async function refuseDuplicateReference(
   const first = active[0]!;
   throw new PreTradeCheckError(
     'duplicate_client_reference',
-    `An active hedge already carries client reference ${JSON.stringify(reference)}: ${first.id} (${first.status}, ${first.side} ${first.notional_usd} USD on ${first.market}). Nothing was sent.`,
+    `An active hedge already carries client reference ${JSON.stringify(reference)}: ${first.id} (${first.status}, ${first.side} ${formatUsd(first.notional_usd)} on ${first.market}). Nothing was sent.`,
     { client_reference: reference, hedge_ids: active.map((hedge) => hedge.id) },
     `Look at it with \`${ports.hedgeCommand('hedges', '--ref', reference)}\`; to open another one anyway, add --allow-duplicate-ref.`,
   );

@@ -28,6 +28,7 @@ import type { Side } from '../domain/vocabulary.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import type { MovingTarget } from './keep.js';
 import { safeText } from '../security/safe-text.js';
+import { formatUsd } from '../domain/number-format.js';
 
 export interface ExposuresInput {
   /** A path, or `-` for stdin. */
@@ -94,7 +95,9 @@ async function quotedFeeRate(
       const quoted = Number(quote.notional_usd) || notional;
       return Number.isFinite(fee) && quoted > 0 ? fee / quoted : null;
     } catch (error) {
-      log(`${market}: no quote for ${notional} USD (${error instanceof Error ? safeText(error.message) : 'unknown'})`);
+      log(
+        `${market}: no quote for ${formatUsd(notional)} (${error instanceof Error ? safeText(error.message) : 'unknown'})`,
+      );
     }
   }
   return null;

@@ -1,4 +1,4 @@
-// Finding one journal entry by the id (or unique prefix) a person typed: shared by `journal show`,
+// Finding one journal entry by the id (or a unique part of one) a person typed: shared by `journal show`,
 // `journal resolve` and `resume`; and the request body an entry recorded, as the flows read it.
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
@@ -6,7 +6,7 @@ import { JournalError, type Journal, type JournalEntry } from '../journal/index.
 import type { FlowPorts } from '../runtime/flow-ports.js';
 
 /**
- * The entry for an id or unique prefix. An unknown id and an ambiguous prefix are the operator's
+ * The entry for an id or a unique part of one. An unknown id and an ambiguous part are the operator's
  * input, not a broken journal: both are usage errors (exit 2) naming what was typed.
  */
 export async function findJournalEntry(
@@ -14,7 +14,7 @@ export async function findJournalEntry(
   journal: Journal,
   id: string,
 ): Promise<JournalEntry> {
-  if (id.trim() === '') throw new UsageError('id: a journal id (a_…) or a unique prefix of one is required.');
+  if (id.trim() === '') throw new UsageError('id: a journal id (a_…) or a unique part of one is required.');
   let entry: JournalEntry | undefined;
   try {
     entry = await journal.get(id);

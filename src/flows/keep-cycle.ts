@@ -8,6 +8,7 @@ import { backoffMs, decideRow, rowKey, type KeepDecision, type KeepRow, type Sid
 import type { KeepEvent, KeepRowStatus } from '../outcomes/keep.js';
 import type { KeeperClock } from './keep-clock.js';
 import { utcMinute } from '../domain/utc-text.js';
+import { formatUsd } from '../domain/number-format.js';
 
 export type EventFields = Omit<KeepEvent, 'at'>;
 
@@ -256,7 +257,9 @@ function driftEvent(
   const converging = rules.converge;
   const would = rules.dryRun ? 'would ' : '';
   const action =
-    decision.change === 'open' ? `re-open ${decision.amountUsd} USD` : `${decision.change} ${decision.amountUsd} USD`;
+    decision.change === 'open'
+      ? `re-open ${formatUsd(decision.amountUsd)}`
+      : `${decision.change} ${formatUsd(decision.amountUsd)}`;
   const closedBy = view.closedOutside ? `closed outside the keeper (${view.closedOutside.hedgeId}); ` : '';
   return {
     event: 'drift',
@@ -310,7 +313,7 @@ function describeDecision(decision: KeepDecision): string {
     case 'drift':
       return decision.change === 'open'
         ? 'flat: closed outside the keeper (drift)'
-        : `drifted to ${decision.currentUsd} USD (target ${decision.targetUsd})`;
+        : `drifted to ${formatUsd(decision.currentUsd)} (target ${formatUsd(decision.targetUsd)})`;
     case 'skip':
       return decision.reason;
   }

@@ -26,6 +26,7 @@ import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv 
 import { runWrite, type WriteOptions } from './write-flow.js';
 import { sentBy, type Identity } from './identity.js';
 import { utcStamp } from '../domain/utc-text.js';
+import { formatUsd } from '../domain/number-format.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ServerTime } from '../domain/server-clock.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
@@ -241,7 +242,7 @@ function unmetExpectation(memory: KeeperMemory, key: string, book: SideBook, now
     memory.overdue.delete(key);
     return undefined;
   }
-  const why = `this keeper's own ${expected.what} (${expected.notionalUsd} USD) is not in every view yet`;
+  const why = `this keeper's own ${expected.what} (${formatUsd(expected.notionalUsd)}) is not in every view yet`;
   if (nowMs - expected.sinceMs > EXPECTATION_BOUND_MS) {
     cannotTellOnce(
       memory,
@@ -476,7 +477,7 @@ async function wouldAct(
         hedge_ids: decision.hedgeId ? [decision.hedgeId] : [],
         maturity_at: new Date(decision.maturityAtMs).toISOString(),
         tenor_days: tenorDays,
-        message: `would roll: close ${decision.hedgeId ?? 'the position'}, then open ${decision.notionalUsd} USD for ${tenorDays} days`,
+        message: `would roll: close ${decision.hedgeId ?? 'the position'}, then open ${formatUsd(decision.notionalUsd)} for ${tenorDays} days`,
       });
       return;
     }
@@ -488,7 +489,7 @@ async function wouldAct(
         ...base,
         notional_usd: decision.notionalUsd,
         tenor_days: tenorDays,
-        message: `would open ${decision.notionalUsd} USD for ${tenorDays} days`,
+        message: `would open ${formatUsd(decision.notionalUsd)} for ${tenorDays} days`,
       });
       return;
     }
@@ -501,7 +502,7 @@ async function wouldAct(
         ...base,
         notional_usd: decision.amountUsd,
         action: decision.change,
-        message: `would ${what} ${decision.amountUsd} USD to reach the target of ${decision.targetUsd}`,
+        message: `would ${what} ${formatUsd(decision.amountUsd)} to reach the target of ${formatUsd(decision.targetUsd)}`,
       });
       return;
     }

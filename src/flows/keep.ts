@@ -36,6 +36,7 @@ import { readTargetFile } from './target-plan.js';
 import { identityOf } from './identity.js';
 import { keeperLockPlace, takeKeeperLock as takeAccountKeeperLock } from './keeper-lock.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
+import { formatUsd } from '../domain/number-format.js';
 
 /** What an --alert-cmd child gets: the keeper's environment less what carries a secret. */
 export { childEnvironment as hookEnvironment } from '../security/child-env.js';
@@ -272,7 +273,7 @@ async function keep(
     if (!confirmed && !signals.stopping) {
       const preview = await steps.read(rows);
       const lines = rows.map(
-        (row) => `${row.market} ${row.side} ${row.notionalUsd} USD: ${scheduler.preview(row, preview)}`,
+        (row) => `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${scheduler.preview(row, preview)}`,
       );
       await guard.confirm(
         `Keep ${rows.length} row${rows.length === 1 ? '' : 's'} at target from now on (${lines.join('; ')})?`,

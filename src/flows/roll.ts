@@ -17,8 +17,9 @@ import { readNumber } from '../api/wire/read-fields.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { makeIdempotencyKey } from '../domain/idempotency.js';
 import type { HedgeRecord } from '../domain/book.js';
-import { formatUsd } from '../domain/money.js';
+import { formatMoney, formatUsd } from '../domain/money.js';
 import { sameReference } from '../domain/input.js';
+import { formatRate } from '../domain/number-format.js';
 import type { Side, Tenor } from '../domain/vocabulary.js';
 import {
   ApiError,
@@ -570,7 +571,7 @@ async function carryOut(
   ) {
     await journal.update(open.id, {
       outcome: 'abandoned',
-      message: `not sent: the close closed ${closedUsd} USD, the roll planned ${legs.request.notional_usd}`,
+      message: `not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(legs.request.notional_usd)}`,
     });
     throw new UnresolvedError(
       `The roll planned to close and re-open ${formatUsd(legs.request.notional_usd)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
@@ -595,7 +596,7 @@ async function carryOut(
       });
       throw new PreTradeCheckError(
         'side_already_open',
-        `The ${side} side of ${market} is already covered${by} (${cover.status}${cover.notionalUsd === undefined ? '' : `, ${safeText(String(cover.notionalUsd))} USD`}): the roll's new hedge was not opened, so the side is not opened twice.`,
+        `The ${side} side of ${market} is already covered${by} (${cover.status}${cover.notionalUsd === undefined ? '' : `, ${formatUsd(cover.notionalUsd)}`}): the roll's new hedge was not opened, so the side is not opened twice.`,
         { market, side, hedge_id: cover.hedgeId ?? null, status: cover.status, journal_id: open.id },
         `See it with \`${ports.hedgeCommand('positions')}\`.`,
       );
@@ -768,7 +769,7 @@ async function finishRoll(
   if (legs.open.outcome === 'planned' && guard.needsConfirmation) {
     const closeToSend = legs.closes && (legs.close === undefined || legs.close.outcome === 'planned');
     await guard.confirm(
-      `${resuming}\nFinish the roll of ${legs.request.side} ${safeText(legs.request.market)}: ${closeToSend ? 'close the position, then ' : ''}open ${legs.request.notional_usd} USD for ${days(legs.request.tenor_days)}?`,
+      `${resuming}\nFinish the roll of ${legs.request.side} ${safeText(legs.request.market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(legs.request.notional_usd)} for ${days(legs.request.tenor_days)}?`,
     );
   } else {
     notes.push({ level: 'note', text: resuming });
@@ -1064,13 +1065,13 @@ async function rollHoldingTheBook(
   ports.notify({
     kind: 'roll-preview',
     level: 'note',
-    text: `Roll ${req.side} ${req.market} to ${days(req.tenorDays)}, the new hedge quoted at ${quote.pricing.execution_price}.`,
+    text: `Roll ${req.side} ${req.market} to ${days(req.tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
     data: { preview },
     show: { card: 'roll-preview', preview, nowMs: ports.clock.now() },
   });
-  const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${closing.netMarginUsd.toFixed(2)} USD)`;
+  const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
   await guard.confirm(
-    `Roll ${req.side} ${req.market}: ${closing ? `close the position${(plan.hedges?.length ?? 0) > 1 ? ` (all ${plan.hedges!.length} of its hedges)` : ''}${returns}, then ` : ''}open ${plan.notionalUsd} USD for ${days(req.tenorDays)}, about ${quote.upfront.total_upfront_usdc.toFixed(2)} USDC upfront?`,
+    `Roll ${req.side} ${req.market}: ${closing ? `close the position${(plan.hedges?.length ?? 0) > 1 ? ` (all ${plan.hedges!.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(plan.notionalUsd)} for ${days(req.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`,
   );
   // A person's "yes" holds for the card they saw: the side read again under its lock; when it moved,
   // nothing is sent and the roll is planned and shown again.

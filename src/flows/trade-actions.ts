@@ -79,6 +79,11 @@ function txNote(hash: unknown): string {
   return typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : '';
 }
 
+/** What a wait's line says was sent: by this run, or earlier (a resume that found it landed sends nothing). */
+function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined): string {
+  return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${txNote(hash)}`;
+}
+
 export function openAction(
   ports: Pick<
     FlowPorts,
@@ -104,7 +109,7 @@ export function openAction(
     question: () =>
       `Open ${request.side} ${formatMoney(request.notional_usd)} USD on ${request.market} for ${days}` +
       (extras.quote
-        ? ` at about ${extras.quote.pricing.execution_price}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?`
+        ? ` at about ${formatRate(extras.quote.pricing.execution_price)}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?`
         : '?'),
     send: (key, hooks) => client.openHedge(request, key, hooks),
     trades: async () => [{ market: request.market, notionalUsd: request.notional_usd }],
@@ -115,9 +120,9 @@ export function openAction(
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
     // The fill shows on the hedge's record first (the spec: poll GET /hedges/{id}); exit 0 once the
     // positions list shows the side with it too (side-book.ts), so the next decision sees it.
-    wait: async (answer, { startedAt }) => {
+    wait: async (answer, { startedAt, sentEarlier }) => {
       const hedge = await waitForHedgeStatus(ports, answer.hedge_id, {
-        label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`,
+        label: `${sentLine(answer.hedge_id, answer.order_tx_hash, sentEarlier)}, waiting for the fill`,
         startedAt,
       });
       if (hedge.status === 'filled') {
@@ -441,7 +446,7 @@ async function waitForChange(
   kind: ChangeKind,
   seen: ChangeSeen,
   answer: SubmittedAction,
-  { startedAt, before }: { startedAt: number; before?: Record<string, unknown> },
+  { startedAt, before, sentEarlier }: { startedAt: number; before?: Record<string, unknown>; sentEarlier?: boolean },
 ): Promise<ChangeResult | undefined> {
   const { market, side } = request;
   const { action } = kind;
@@ -457,7 +462,7 @@ async function waitForChange(
     );
   }
   const outcome = await waitForOwnChange(ports, {
-    label: `Submitted ${action}${txNote(answer.order_tx_hash)}, waiting for it to land`,
+    label: `${sentLine(action, answer.order_tx_hash, sentEarlier)}, waiting for it to land`,
     startedAt,
     market,
     side,
@@ -605,10 +610,13 @@ export function closeAction(
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
       const notional = book.filled.length > 0 ? book.recordsUsd : position?.notionalUsd;
       inBook ??= notional;
+      // The deal it closes, for the journal's Ref (a close's request names none).
+      const references = [...new Set(book.filled.flatMap((record) => record.clientReference ?? []))];
       return {
         ...(estimate === undefined ? {} : { net_margin_usd: estimate }),
         ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}),
         ...(notional === undefined ? {} : { notional_usd: notional }),
+        ...(references.length > 0 ? { client_reference: references.join(', ') } : {}),
       };
     },
     question: () =>
@@ -642,11 +650,11 @@ export function closeAction(
         ...(closed === undefined ? {} : { traded_usd: Math.abs(closed) }),
       };
     },
-    wait: async (answer, { startedAt, before }) => {
+    wait: async (answer, { startedAt, before, sentEarlier }) => {
       const kept = before ?? {};
       const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
       const polled = await waitForSideClosed(ports, {
-        label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`,
+        label: `${sentLine('close', answer.order_tx_hash, sentEarlier)}, waiting for the ${side} position to close`,
         startedAt,
         market,
         side,

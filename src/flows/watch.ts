@@ -35,6 +35,7 @@ import {
   type MaturityFact,
 } from '../domain/alerts.js';
 import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
+import { findHedge } from './hedge-id.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { parseClientReference } from '../domain/input.js';
@@ -345,10 +346,13 @@ function priceSource(market: string | undefined): WatchSource {
 /** A hedge in one of these states can still mature. */
 const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
 
-function hedgeSource(id: string): WatchSource {
+/** One hedge, found once by the id as typed (a part of one too, flows/hedge-id.ts), then read by its own. */
+function hedgeSource(typed: string): WatchSource {
+  let id: string | undefined;
   return {
     async read(client) {
-      const hedge: Hedge = await client.getHedge(id);
+      const hedge: Hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
+      id = hedge.id;
       const maturityAt =
         typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
       return {

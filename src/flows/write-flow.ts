@@ -132,8 +132,14 @@ export interface WriteAction<S, R> {
   send(key: string, hooks?: SendHooks): Promise<S>;
   /** Journal fields from the submit answer (a close: also what it closed). */
   submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
-  /** Waits until the action resolved; `before` is what before() returned (or what the journal kept). */
-  wait(answer: S, context: { startedAt: number; before?: Record<string, unknown>; run: WriteRun }): Promise<R>;
+  /**
+   * Waits until the action resolved; `before` is what before() returned (or what the journal kept);
+   * `sentEarlier`: this run sent nothing, a resume found the earlier send landed and follows it.
+   */
+  wait(
+    answer: S,
+    context: { startedAt: number; before?: Record<string, unknown>; run: WriteRun; sentEarlier?: boolean },
+  ): Promise<R>;
   /** filled / done / failed, from the resolution. */
   outcome(result: R): 'filled' | 'done' | 'failed';
   /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
@@ -277,7 +283,7 @@ async function chooseKey(
     ports.notify({
       kind: 'resuming',
       level: 'caution',
-      text: `Resuming the ${pending.command} started ${utcClock(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the server returns its original result or acts once.`,
+      text: `Resuming the ${pending.command} started ${utcClock(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the book is read first, and if it is sent again, its key lets the server act at most once.`,
       data: { journal_id: pending.id },
     });
     return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
@@ -617,7 +623,7 @@ async function carryOutWrite<S, R>(
   }
   let result: R;
   try {
-    result = await action.wait(answer, { startedAt, before, run: current });
+    result = await action.wait(answer, { startedAt, before, run: current, sentEarlier: reconciled?.kind === 'landed' });
   } catch (error) {
     throw await afterSend(() => recordWaitFailure(ports, journal, entry, error));
   }
@@ -728,7 +734,7 @@ async function reconcileEarlier<S, R>(
     ports.notify({
       kind: 'earlier-landed',
       level: 'caution',
-      text: `${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`,
+      text: `${started}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
       data,
     });
     return { kind: 'landed', answer: found.answer };

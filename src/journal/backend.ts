@@ -55,7 +55,7 @@ export interface JournalRecords {
   update(id: string, patch: JournalPatch): Promise<JournalEntry>;
   /** Newest first: by `seq`, the order the journal took them in (never by a machine's clock). */
   list(options?: ListOptions): Promise<JournalEntry[]>;
-  /** By full id or a unique prefix of one; an ambiguous prefix throws, naming the candidates. */
+  /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */
   get(idOrPrefix: string): Promise<JournalEntry | undefined>;
   /** The newest unresolved entry for the same request, if any. */
   findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined>;
@@ -132,6 +132,8 @@ export interface RowFilter {
   id?: string;
   /** Only rows whose id starts with this. */
   idPrefix?: string;
+  /** Only rows whose id ends with this. */
+  idSuffix?: string;
   /** Only rows whose outcome is unresolved (entry.ts's UNRESOLVED_OUTCOMES, the one list). */
   unresolved?: boolean;
   idempotencyKey?: string;

@@ -25,6 +25,7 @@ import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
 import { JournalStoreError } from './store-error.js';
 import { safeDeep } from '../security/safe-text.js';
+import { idMatches } from '../domain/input.js';
 import { scrubSecrets } from '../security/secrets.js';
 
 const MAX_CANDIDATES_NAMED = 10;
@@ -139,19 +140,25 @@ export class ClientJournal implements Journal {
     );
   }
 
-  async get(idOrPrefix: string): Promise<JournalEntry | undefined> {
-    const wanted = idOrPrefix.trim().toLowerCase();
+  async get(typed: string): Promise<JournalEntry | undefined> {
+    const wanted = typed.trim().toLowerCase();
     if (wanted === '') return undefined;
     const [exact] = await this.records.read({ id: wanted });
     if (exact) return this.remember([exact])[0];
-    const candidates = this.remember(await this.records.read({ idPrefix: wanted }));
+    // A part of an id: its start or its end, or both around `…` as a table shortens it.
+    const [start, end] = wanted.split(/…|\.\.\./);
+    const reads =
+      end === undefined ? [{ idPrefix: wanted }, { idSuffix: wanted }] : [{ idPrefix: start, idSuffix: end }];
+    const found = new Map<string, JournalEntry>();
+    for (const filter of reads)
+      for (const entry of await this.records.read(filter)) if (idMatches(wanted, entry.id)) found.set(entry.id, entry);
+    const candidates = this.remember([...found.values()]);
     if (candidates.length <= 1) return candidates[0];
     const named = candidates.slice(0, MAX_CANDIDATES_NAMED).map((entry) => entry.id);
     const more = candidates.length > named.length ? ` and ${candidates.length - named.length} more` : '';
-    throw new JournalError(
-      `"${idOrPrefix}" matches ${candidates.length} journal entries: ${named.join(', ')}${more}.`,
-      { hint: 'Type more of the id.' },
-    );
+    throw new JournalError(`"${typed}" matches ${candidates.length} journal entries: ${named.join(', ')}${more}.`, {
+      hint: 'Type more of the id.',
+    });
   }
 
   async findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined> {

@@ -96,10 +96,11 @@ async function changeEntry(
 
 /** The entries the filter picks, newest first. Unresolved entries never leave the active segment; an id is looked for there first. */
 function readEntries(place: FilePlace, filter: RowFilter): JournalEntry[] {
-  const { id, idPrefix, unresolved, idempotencyKey, limit } = filter;
+  const { id, idPrefix, idSuffix, unresolved, idempotencyKey, limit } = filter;
   const chosen = (entry: JournalEntry) =>
     (id === undefined || entry.id === id) &&
     (idPrefix === undefined || entry.id.startsWith(idPrefix)) &&
+    (idSuffix === undefined || entry.id.endsWith(idSuffix)) &&
     (idempotencyKey === undefined || entry.idempotency_key === idempotencyKey) &&
     (!unresolved || isUnresolved(entry)) &&
     inRange(entry, filter);

@@ -70,6 +70,7 @@ WHERE ($1::text IS NULL OR id = $1)
   AND ($5::timestamptz IS NULL OR created_at < $5)
   AND ($6::text IS NULL OR (environment = $6 AND base_url_host = $7 AND key_id = $8 AND command = $9 AND body_canonical = $10))
   AND ($12::text IS NULL OR idempotency_key = $12)
+  AND ($13::text IS NULL OR right(id, length($13)) = $13)
 ORDER BY seq DESC
 LIMIT $11`;
 
@@ -201,6 +202,7 @@ class PostgresRecords implements RecordsClient {
       ...sameRequest,
       filter.limit ?? null,
       filter.idempotencyKey ?? null,
+      filter.idSuffix ?? null,
     ];
     const result = await this.sessions.run<{ entry: JournalEntry }>(
       data,

@@ -12,7 +12,7 @@ import { sayNotice, type Notice } from '../ui/notices.js';
 import type { GlobalOptions } from './globals.js';
 import type { Journal } from '../journal/index.js';
 import type { JournalStoreChoice } from '../config/journal-store.js';
-import { environmentFlagsOf, hedgeCommandLine } from '../exit-codes.js';
+import { hedgeCommandLine } from '../program.js';
 import type { ContextInit, Given } from './context-init.js';
 import type { WireMemory } from './wire-memory.js';
 import { Lifetime } from './lifetime.js';
@@ -84,9 +84,9 @@ export class CommandContext extends Lifetime {
     return child;
   }
 
-  /** A command line to suggest, with the flags that chose the environment (exit-codes.ts). */
+  /** A command line to suggest, as the user runs hedge, with the flags that chose the environment (program.ts). */
   hedgeCommand(...words: string[]): string {
-    return hedgeCommandLine(environmentFlagsOf(this.globals), words);
+    return hedgeCommandLine(this.globals, words);
   }
 
   /** Prompts are allowed only with a TTY on both ends and without --no-input. */

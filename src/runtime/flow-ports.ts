@@ -15,7 +15,7 @@ import type { WireMemory } from './wire-memory.js';
 import type { CommandContext } from './context.js';
 import type { PlanCheck, TargetFileSource, TradeGate } from './agent-limits.js';
 import { waitDeadline } from '../config/wait-bound.js';
-import { environmentFlagsOf, hedgeCommandLine } from '../exit-codes.js';
+import { hedgeCommandLine } from '../program.js';
 import { questionText, type Notice } from '../ui/notices.js';
 
 export interface FlowPorts {
@@ -95,7 +95,6 @@ export function flowPorts(ctx: CommandContext): FlowPorts {
 }
 
 function portsOf(ctx: CommandContext): FlowPorts {
-  const environmentFlags = environmentFlagsOf(ctx.globals);
   return {
     clock: ctx.clock,
     signal: ctx.signal,
@@ -115,7 +114,7 @@ function portsOf(ctx: CommandContext): FlowPorts {
     notify: (notice) => ctx.notify(notice),
     log: (line) => ctx.log(line),
     verbose: ctx.globals.verbose,
-    hedgeCommand: (...words) => hedgeCommandLine(environmentFlags, words),
+    hedgeCommand: (...words) => hedgeCommandLine(ctx.globals, words),
     // A spinner on a terminal, one line in a pipe, nothing under --json or for a caller that takes the notices (ora loads only to spin).
     startProgress: async (label, since) =>
       (await import('../ui/spinner.js')).startProgress(

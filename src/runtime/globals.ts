@@ -36,4 +36,6 @@ export interface GlobalOptions {
   timeout?: number;
   /** --request-timeout in seconds: bounds each HTTP attempt. */
   requestTimeout?: number;
+  /** The program as the user runs it (`hedge`, `./bin/hedge.js`), for the command lines hedge suggests; absent: `hedge`. */
+  program?: string;
 }

@@ -71,7 +71,7 @@ function listRow(entry: JournalEntry, check: RowCheck | undefined): ListRow {
     command: text(entry.command) ?? '',
     market: text(body.market),
     side: text(body.side),
-    client_reference: text(body.client_reference),
+    client_reference: text(journalReference(entry)),
     notional_usd: amountOf(body),
     outcome: text(entry.outcome) ?? '',
     hedge_id: text(entry.hedge_id),
@@ -105,9 +105,9 @@ export async function renderJournalList(
   await output.list(rows as unknown as Record<string, unknown>[], JOURNAL_RESOURCE, { empty: options.empty, omit });
 }
 
-/** The deal reference an entry's action was sent with, if any. */
+/** The deal reference an entry's action was sent with, or (a close's) the one of the hedge it closed, if any. */
 export function journalReference(entry: JournalEntry): string | undefined {
-  const reference = bodyOf(entry).client_reference;
+  const reference = bodyOf(entry).client_reference ?? entry.context?.client_reference;
   return typeof reference === 'string' && reference !== '' ? reference : undefined;
 }
 
@@ -130,7 +130,7 @@ function detailOf(
   return [
     ['id', 'Journal ID', text(entry.id)],
     ['command', 'Command', text(entry.command)],
-    ['client_reference', 'Ref', text(bodyOf(entry).client_reference)],
+    ['client_reference', 'Ref', text(journalReference(entry))],
     [
       'argv',
       'As typed',

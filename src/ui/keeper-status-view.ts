@@ -6,6 +6,7 @@ import { safeText } from '../security/safe-text.js';
 import { drawCard } from './card.js';
 import { utcSecond } from '../domain/utc-text.js';
 import { payOrEarn } from '../domain/money.js';
+import { formatUpTo } from '../domain/number-format.js';
 
 /** The status as this view reads it (flows/keeper-status.ts's KeeperStatus fits it). */
 export interface KeeperStatusView {
@@ -102,7 +103,8 @@ export function renderKeeperStatus(
         : '';
       rows.push([
         `${safeText(row.market)} ${safeText(row.side)}`,
-        `${row.current_usd ?? 0} of ${row.target_usd} USD: ${safeText(row.state)}${next}`,
+        // As the keeper's own screen shows a row (ui/keep-view.ts).
+        `${formatUpTo(row.current_usd ?? 0, 2)} of ${formatUpTo(row.target_usd, 2)} USD: ${safeText(row.state)}${next}`,
       ]);
     }
   }

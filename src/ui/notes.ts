@@ -2,6 +2,7 @@
 // Always on stderr (stdout holds only data), in every format; word-wrapped to the terminal's width
 // when a person reads them (the table format).
 import type { ChalkInstance } from 'chalk';
+import { asRun, type Invocation } from '../program.js';
 import { safeStyled } from '../security/safe-text.js';
 import { wrapWords } from './width.js';
 
@@ -11,10 +12,13 @@ export class Notes {
     private readonly chalk: ChalkInstance,
     /** The width to wrap at; undefined: lines are written as they are (scripts read them whole). */
     private readonly wrapAt: number | undefined,
+    /** How the user runs hedge: every `hedge …` a note quotes is written so. */
+    private readonly run: Invocation = {},
   ) {}
 
   note(text: string): void {
-    const shown = this.wrapAt === undefined ? text : wrapWords(text, this.wrapAt);
+    const named = asRun(text, this.run);
+    const shown = this.wrapAt === undefined ? named : wrapWords(named, this.wrapAt);
     this.stderr.write(`${safeStyled(shown)}\n`);
   }
 

@@ -29,6 +29,7 @@ import { checkOutputOptions, declaredName, type OutputFields } from './output-fi
 import { asSent } from '../domain/as-sent.js';
 import { forScripts } from './script-shape.js';
 import { Notes } from './notes.js';
+import type { Invocation } from '../program.js';
 import { rankedFor, type Resource } from './resource-fields.js';
 import { drawTable, EMPTY_CELL, leftOutNote, widthOnLines, type TableCell, type TableColumn } from './table.js';
 import { displayWidth, wrapWords } from './width.js';
@@ -71,6 +72,8 @@ export interface OutputInit {
    * command's document as it was made, so nothing parses hedge's own --json text back.
    */
   documents?: unknown[];
+  /** How the user runs hedge, for the commands notes quote (program.ts). */
+  run?: Invocation;
 }
 
 export interface ListOptions {
@@ -165,6 +168,7 @@ export class Output {
       init.streams.stderr,
       init.chalk,
       init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined),
+      init.run,
     );
     if (init.documents && this.mode === 'json') this.documents = init.documents;
   }

@@ -223,7 +223,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('30 h ago by the server clock');
     expect(resumed.stderr).toContain('The book shows it landed');
-    expect(resumed.stderr).toContain('nothing was sent');
+    expect(resumed.stderr).toContain('Nothing is sent again');
     expect(sideNotional(t, 'sell')).toBe(1_100);
     expect(adds(t)).toHaveLength(1);
     const [entry] = JSON.parse((await t.hedge(['journal', '--json'], { env: pinnedClockEnv(t) })).stdout) as Array<{

@@ -165,7 +165,7 @@ describe('hedge keep as a service', () => {
       action: 'add',
       notional_usd: 500,
       dry_run: true,
-      message: expect.stringMatching(/^would add 500 USD/),
+      message: expect.stringMatching(/^would add 500\.00 USD/),
     });
     expect(JSON.stringify(events)).not.toContain('run with --converge');
     expect(simulator.writes()).toHaveLength(0);

@@ -61,7 +61,7 @@ const REFUSED_BEFORE_ANY_REQUEST: Array<[string[], RegExp]> = [
     /^hedge: --status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed\.$/,
   ],
   [['hedges', '--wait'], /^hedge: --wait: needs a hedge ID/],
-  [['hedges', '12345'], /^hedge: id: "12345" is not a hedge id; expected hdg_/],
+  [['hedges', '12.45'], /^hedge: id: "12.45" is not a hedge id; expected hdg_/],
   [
     ['hedges', 'hdg_abc', '--status', 'filled'],
     /^hedge: --status: filters the list; it cannot be combined with a hedge ID\.$/,

@@ -130,6 +130,17 @@ describe('hedge roll', () => {
     const renamed = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--ref', 'DEAL-8', '--yes']);
     expect(renamed.code, renamed.stderr).toBe(0);
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-8', tenorDays: 3 }]);
+    // The journal carries the deal on each leg of a roll: a close's, the reference of the hedge it closed.
+    const journal = await simulator.hedge(['journal', '--fields', 'command,client_reference', '--no-header']);
+    expect(journal.stdout.trim().split('\n')).toEqual([
+      'close\tDEAL-7',
+      'open\tDEAL-8',
+      'close\tDEAL-7',
+      'open\tDEAL-7',
+      'open\tDEAL-7',
+    ]);
+    const deal = await simulator.hedge(['journal', '--ref', 'DEAL-7', '--fields', 'command', '--no-header']);
+    expect(deal.stdout.trim().split('\n')).toEqual(['close', 'close', 'open', 'open']);
   });
 
   it('closes the open hedge, then opens the same notional for the new tenor: one close, one open, one journal group', async () => {

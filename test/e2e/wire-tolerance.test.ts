@@ -67,8 +67,12 @@ describe('learning the add/reduce amount from the server', () => {
       learned_for: simulator.baseUrl,
     });
     expect(whoami.wire.pageSizeParam).toMatchObject({ value: 'limit', source: 'default' });
-    // The card says the same in words: learned, guessed, and a cursor name taken from the answer.
-    const card = (await simulator.hedge(['whoami'], { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } })).stdout;
+    // The card says what was learned; the guesses only with --verbose, in words, a cursor name taken from the answer too.
+    const screen = { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } };
+    const plain = (await simulator.hedge(['whoami'], screen)).stdout;
+    expect(plain).toMatch(/Wire changeNotionalField +│ notional_change_usd \(learned from the server, kept for /);
+    expect(plain).not.toMatch(/guessed|HEDGE_WIRE_PAGE_SIZE_PARAM|Wire pageSizeParam/);
+    const card = (await simulator.hedge(['whoami', '--verbose'], screen)).stdout;
     expect(card).toMatch(/Wire changeNotionalField +│ notional_change_usd \(learned from the server, kept for /);
     expect(card).toMatch(
       /Wire pageSizeParam +│ limit \(guessed: the spec does not show it; HEDGE_WIRE_PAGE_SIZE_PARAM\)/,

@@ -232,7 +232,7 @@ const ROWS: BadRow[] = [
   { label: 'hedges --limit 501', args: ['hedges', '--limit', '501'], mentions: /^hedge: --limit: "501" .*1 to 500/ },
   { label: 'hedges --limit 0', args: ['hedges', '--limit', '0'], mentions: /^hedge: --limit: "0"/ },
   { label: 'hedges --limit 1.5', args: ['hedges', '--limit', '1.5'], mentions: /^hedge: --limit: "1\.5"/ },
-  { label: 'hedges xyz (not an id)', args: ['hedges', 'xyz'], mentions: /^hedge: id: "xyz" is not a hedge id/ },
+  { label: 'hedges x/y (not an id)', args: ['hedges', 'x/y'], mentions: /^hedge: id: "x\/y" is not a hedge id/ },
   { label: 'hedges hdg_!! (bad id characters)', args: ['hedges', 'hdg_!!'], mentions: /^hedge: id: "hdg_!!"/ },
   {
     label: 'hedges --status pending',

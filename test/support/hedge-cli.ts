@@ -81,7 +81,7 @@ export function tempDir(prefix = 'hedge-test-'): { path: string; remove: () => v
 /** The environment a test process starts from; NODE_EXTRA_CA_CERTS is left out (slow, and not needed on loopback). */
 export function baseEnv(configDir: string): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: [process.env.HEDGE_TEST_INSTALLED_BIN, process.env.PATH ?? '/usr/bin:/bin'].filter(Boolean).join(':'),
     HOME: configDir,
     HEDGE_CONFIG_DIR: configDir,
     NO_COLOR: '1',

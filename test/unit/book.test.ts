@@ -55,7 +55,7 @@ describe('reconcileSide', () => {
     const book = reconcileSide([filled('hdg_a', 1500)], { notionalUsd: 1000 }, NOW);
     expect(book).toMatchObject({
       state: 'settling',
-      why: 'the positions list shows 1000 USD, the hedge records 1500 USD',
+      why: 'the positions list shows 1,000.00 USD, the hedge records 1,500.00 USD',
     });
     // Cents rounding is not a difference.
     expect(reconcileSide([filled('hdg_a', 1000.004)], { notionalUsd: 1000 }, NOW).state).toBe('in-step');

@@ -5,7 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { describeFailure, environmentFlagsOf } from '../../src/exit-codes.js';
+import { describeFailure } from '../../src/exit-codes.js';
 import { CommandContext } from '../../src/runtime/context.js';
 import type { GlobalOptions } from '../../src/runtime/globals.js';
 import { makeChalk } from '../../src/ui/color.js';
@@ -48,7 +48,7 @@ const failure = () =>
 describe('describeFailure', () => {
   it.each(['cli', 'agent'] as const)('puts --demo into every hedge command of the hint once (%s)', (origin) => {
     const ctx = context({ demo: true }, origin);
-    expect(describeFailure(failure(), environmentFlagsOf(ctx.globals)).hint).toBe(
+    expect(describeFailure(failure(), ctx.globals).hint).toBe(
       'See `hedge --demo journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
     );
     expect(ctx.hedgeCommand('journal')).toBe('hedge --demo journal');
@@ -56,14 +56,14 @@ describe('describeFailure', () => {
 
   it.each(['cli', 'agent'] as const)('puts --profile NAME in as hedgeCommand does (%s)', (origin) => {
     const ctx = context({ profile: 'ops' }, origin);
-    expect(describeFailure(failure(), environmentFlagsOf(ctx.globals)).hint).toBe(
+    expect(describeFailure(failure(), ctx.globals).hint).toBe(
       'See `hedge --profile ops journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
     );
     expect(ctx.hedgeCommand('journal')).toBe('hedge --profile ops journal');
   });
 
   it('leaves the hint alone when no flag chose the environment', () => {
-    expect(describeFailure(failure(), environmentFlagsOf(context({}, 'agent').globals)).hint).toBe(
+    expect(describeFailure(failure(), context({}, 'agent').globals).hint).toBe(
       'See `hedge journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
     );
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   parseClientReference,
   parseHedgeId,
+  idMatches,
   parseLimit,
   parseMarket,
   parseNotional,
@@ -116,10 +117,20 @@ describe('status', () => {
 });
 
 describe('hedge id and client reference', () => {
-  it('accepts hdg_ ids only', () => {
+  it('accepts hdg_ ids, and the part of one a table shows (its start, its end, or both around …)', () => {
     expect(parseHedgeId('hdg_0000084560jvkcy5rq90dq9k')).toBe('hdg_0000084560jvkcy5rq90dq9k');
-    expect(refusal(() => parseHedgeId('12345'))).toMatch(/^id: "12345" is not a hedge id/);
+    for (const part of ['hdg_000…dq9k', 'hdg_000...dq9k', '9k', 'hdg_00']) expect(parseHedgeId(part)).toBe(part);
+    expect(refusal(() => parseHedgeId('12.45'))).toMatch(/^id: "12.45" is not a hedge id/);
     expect(refusal(() => parseHedgeId('hdg_../../account'))).toMatch(/^id: /);
+    expect(refusal(() => parseHedgeId('a…b…c'))).toMatch(/^id: /);
+  });
+
+  it('a typed part names an id by its start, its end, or both around … (case aside)', () => {
+    const id = 'hdg_0mww3xgna00001ne5igmepa6';
+    for (const typed of [id, 'HDG_0MW', 'epa6', 'hdg_0mw…epa6', 'hdg_0mw...pa6', '…pa6', 'hdg_…'])
+      expect(idMatches(typed, id), typed).toBe(true);
+    for (const typed of ['0mw', 'hdg_0mw…epa7', `${id}…${id}`, '', 'hdg_0mww3xgna0000…1ne5igmepa6'])
+      expect(idMatches(typed, id), typed).toBe(false);
   });
 
   it('accepts a printable client reference up to 128 characters', () => {

@@ -1,6 +1,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { describeEvent, renderKeepStatus } from '../../src/ui/keep-view.js';
+import { renderKeeperStatus } from '../../src/ui/keeper-status-view.js';
 import { displayWidth } from '../../src/ui/width.js';
 
 const chalk = new Chalk({ level: 0 });
@@ -85,5 +86,47 @@ describe('the keeper status screen', () => {
     expect(describeEvent({ event: 'error', at: '2026-03-02T09:00:00.000Z', dry_run: true, message: 'refused' })).toBe(
       '03-02 09:00:00 UTC error: refused',
     );
+  });
+});
+
+describe('hedge keep status', () => {
+  it('reads every amount as the keeper screen does: 20,000 of 20,000 USD, and carry and fees with separators', () => {
+    const at = '2026-03-02T09:00:00.000Z';
+    const card = renderKeeperStatus(
+      {
+        state: 'running',
+        heartbeat_file: '/home/ana/.local/state/hedge/keepers/a.json',
+        heartbeat_age_s: 3,
+        heartbeat: {
+          pid: 4242,
+          host: 'desk-1',
+          since: at,
+          config_dir: '/home/ana/.config/hedge',
+          file: 'target.csv',
+          journal: '/home/ana/.local/state/hedge',
+          last_cycle_at: at,
+          last_good_cycle_at: at,
+          next_cycle_at: at,
+          cycles: 12,
+          errors: 0,
+          last_error: null,
+          rolls: { count: 2, carry_usd: -1234.5, fees_usd: -12000 },
+          rows: [
+            {
+              market: 'USDTNGN',
+              side: 'buy',
+              target_usd: 20000,
+              current_usd: 20000,
+              state: 'covered',
+              next_action: 'roll',
+              next_action_at: at,
+            },
+          ],
+        },
+      },
+      { columns: 120, chalk },
+    );
+    expect(card).toContain('│ 20,000 of 20,000 USD: covered; roll at 2026-03-02 09:00:00 UTC');
+    expect(card).toContain('2; carry -1,234.50 USDC, you paid, fees -12,000.00 USDC, you paid');
   });
 });

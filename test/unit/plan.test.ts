@@ -265,7 +265,7 @@ describe('pre-trade checks over the whole plan', () => {
       },
     ]);
     expect(describePlanProblem(result.problems[0]!)).toBe(
-      'open USDTGHS buy needs 15000.5 USD of exposure headroom; 10000 USD is left at that point of the plan.',
+      'open USDTGHS buy needs 15,000.50 USD of exposure headroom; 10,000.00 USD is left at that point of the plan.',
     );
   });
 
@@ -292,7 +292,7 @@ describe('pre-trade checks over the whole plan', () => {
       },
     ]);
     expect(describePlanProblem(result.problems[0]!)).toBe(
-      'add USDTNGN buy needs 12000.01 USD of buy capacity; 12000 USD is available.',
+      'add USDTNGN buy needs 12,000.01 USD of buy capacity; 12,000.00 USD is available.',
     );
   });
 
@@ -327,7 +327,7 @@ describe('pre-trade checks over the whole plan', () => {
     ]);
     expect(result.problems.map(describePlanProblem)).toEqual([
       'open USDTNGN buy: market USDTNGN is disabled, not open for new exposure.',
-      'open USDTNGN buy needs 1000 USD of buy capacity; 0 USD is available.',
+      'open USDTNGN buy needs 1,000.00 USD of buy capacity; 0.00 USD is available.',
       'open USDTXYZ sell: market USDTXYZ is not listed for this account.',
     ]);
   });

@@ -235,8 +235,8 @@ describe("a person's yes holds for the side the question showed", () => {
     expect(error).toBeInstanceOf(NotConfirmedError);
     expect(exitCodeFor(error)).toBe(8);
     expect(questions).toHaveLength(2);
-    expect(questions[0]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 100 USD for 7 days/);
-    expect(questions[1]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 50000 USD for 7 days/);
+    expect(questions[0]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 100\.00 USD for 7 days/);
+    expect(questions[1]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 50,000\.00 USD for 7 days/);
     expect(stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
     expect(simulator.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges/add', '/quotes']);
     expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);

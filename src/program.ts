@@ -1,0 +1,60 @@
+// How hedge names itself in every command line it suggests (hints, the start screen, help
+// examples): as the user can run it again. A leaf, loaded by the front door too.
+import { realpathSync, statSync } from 'node:fs';
+import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
+
+/** What a suggested command line starts with: the program as run, and the flags that chose the environment. */
+export interface Invocation {
+  /** `hedge`, `./bin/hedge.js`, …; absent: `hedge`. */
+  program?: string;
+  demo?: boolean;
+  profile?: string;
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return statSync(path).isFile() ? realpathSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The program as the user can type it again, from the script the process was started with: its
+ * bare name when that name (or `hedge`) on PATH runs this same file, as once installed; otherwise
+ * its path from the working directory (`./bin/hedge.js` in a checkout).
+ */
+export function invokedAs(script: string | undefined, cwd: string, searchPath = ''): string {
+  const self = script === undefined ? undefined : realPath(script);
+  if (script === undefined || self === undefined) return 'hedge';
+  const dirs = searchPath.split(delimiter).filter((dir) => dir !== '');
+  for (const name of new Set([basename(script), 'hedge'])) {
+    // The shell runs the first one on PATH.
+    if (dirs.map((dir) => realPath(join(dir, name))).find((found) => found !== undefined) === self) return name;
+  }
+  const fromHere = relative(cwd, script);
+  const path = isAbsolute(fromHere) || fromHere.startsWith('..') ? script : `./${fromHere}`;
+  return /^[\w./+@%:-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The flags that chose the environment, to repeat in every suggested command: `--demo`, `--profile NAME`, or none. */
+export function environmentFlagsOf(run: Invocation): string[] {
+  if (run.demo) return ['--demo'];
+  if (run.profile !== undefined) return ['--profile', run.profile];
+  return [];
+}
+
+/** A command line to suggest: `./bin/hedge.js --demo hedges hdg_1 --wait`. */
+export function hedgeCommandLine(run: Invocation, words: readonly string[]): string {
+  return [run.program ?? 'hedge', ...environmentFlagsOf(run), ...words].join(' ');
+}
+
+/**
+ * Every `hedge …` a text quotes in backticks, as the user runs it: the program as run, and the
+ * flags that chose the environment once (a quote that names its own environment keeps it).
+ */
+export function asRun(text: string, run: Invocation): string {
+  return text.replace(/`hedge (?=(--demo\b|--profile\b)?)/g, (_match, own: string | undefined) =>
+    own ? `\`${run.program ?? 'hedge'} ` : `\`${hedgeCommandLine(run, [])} `,
+  );
+}

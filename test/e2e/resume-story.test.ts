@@ -1,0 +1,28 @@
+// `hedge resume` of an action that landed while its answer was lost tells one story: the book is
+// read first, it shows the action landed, nothing is sent again, and the wait that follows is of
+// that earlier send — never "Recorded as done; nothing was sent" and then "Submitted …".
+import { describe, expect, it } from 'vitest';
+import { MARKET, useSimulators } from '../support/simulator.js';
+
+const start = useSimulators();
+
+describe('resume of an add that landed', () => {
+  it('says the book shows it landed, sends nothing, and follows the earlier send to its end', async () => {
+    const simulator = await start({ fillDelayMs: 100 });
+    expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
+    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+    expect((await simulator.hedge(['add', MARKET, 'buy', '250'])).code).toBe(5);
+    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+    const writes = simulator.writes().length;
+
+    const resumed = await simulator.hedge(['resume'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(simulator.writes()).toHaveLength(writes);
+    expect(resumed.stderr).toContain('the book is read first, and if it is sent again');
+    expect(resumed.stderr).toContain('The book shows it landed');
+    expect(resumed.stderr).toContain('Nothing is sent again; following it to its end.');
+    expect(resumed.stderr).toContain('Sent earlier: add, waiting for it to land');
+    expect(resumed.stderr).toContain('Added 250.00 USD');
+    expect(resumed.stderr).not.toMatch(/Recorded as done|nothing was sent|Submitted|acts once/);
+  });
+});

@@ -1,0 +1,70 @@
+// An id hedge shows shortened (`hdg_0mw…9bif` at 80 columns) is taken back wherever an id is taken:
+// as shown, or its start or its end alone, as git takes a short hash. Resolving it reads the hedge
+// list (or the journal); an ambiguous one lists the candidates (exit 2); nothing is written.
+import { describe, expect, it } from 'vitest';
+import { MARKET, useSimulators } from '../support/simulator.js';
+
+const start = useSimulators();
+const SCREEN = { HEDGE_FORCE_TTY: '1', COLUMNS: '80' };
+
+describe('hedges ID', () => {
+  it('at 80 columns each id the list shortens, pasted back, is that hedge — as shown, and by its end alone', async () => {
+    const simulator = await start();
+    for (const [side, ref] of [
+      ['buy', 'DEAL-7'],
+      ['sell', 'DEAL-8'],
+    ] as const) {
+      const opened = await simulator.hedge(['open', MARKET, side, '1000', '--tenor', '3', '--ref', ref, '--json']);
+      expect(opened.code, opened.stderr).toBe(0);
+    }
+    const writes = simulator.writes().length;
+    const table = await simulator.hedge(['hedges'], { env: SCREEN });
+    expect(table.code, table.stderr).toBe(0);
+    const shown = [...table.stdout.matchAll(/^(hdg_\S*…\S+) /gm)].map((match) => match[1]!);
+    expect(shown).toHaveLength(2);
+    const ids = simulator.hedges().map((hedge) => hedge.id);
+    const found: string[] = [];
+    for (const typed of [...shown, ...shown.map((id) => id.split('…')[1]!)]) {
+      const one = await simulator.hedge(['hedges', typed, '--json']);
+      expect(one.code, `${typed}: ${one.stderr}`).toBe(0);
+      found.push((JSON.parse(one.stdout) as { id: string }).id);
+    }
+    expect(found.slice(0, 2).sort()).toEqual([...ids].sort());
+    expect(found.slice(2)).toEqual(found.slice(0, 2));
+
+    // A live view of one hedge takes it too.
+    const watched = await simulator.hedge(['hedges', shown[0]!, '--watch', '1', '--count', '1', '--format', 'ndjson']);
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(JSON.parse(watched.stdout.trim()).data.id).toBe(found[0]);
+    expect(simulator.writes()).toHaveLength(writes);
+  });
+
+  it('an id that names several hedges lists them (exit 2); one that names none says so (exit 2); nothing is written', async () => {
+    const simulator = await start();
+    const ids = [simulator.seedOpen('buy', 1000).id, simulator.seedOpen('sell', 2000).id];
+    const ambiguous = await simulator.hedge(['hedges', 'hdg_']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('"hdg_" matches 2 hedges');
+    for (const id of ids) expect(ambiguous.stderr).toContain(id);
+    const none = await simulator.hedge(['hedges', 'zz…zz']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no hedge of this account matches "zz…zz"');
+    expect(simulator.requests('GET', /^\/hedges(\?|$)/).length).toBeGreaterThanOrEqual(2);
+    expect(simulator.writes()).toEqual([]);
+  });
+});
+
+describe('journal show ID', () => {
+  it('takes the end of a journal id, or its start and end around …', async () => {
+    const simulator = await start();
+    const opened = await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3', '--json']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const [entry] = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<{ id: string }>;
+    const id = entry!.id;
+    for (const typed of [id.slice(-5), `${id.slice(0, 6)}…${id.slice(-4)}`]) {
+      const shown = await simulator.hedge(['journal', 'show', typed, '--json']);
+      expect(shown.code, `${typed}: ${shown.stderr}`).toBe(0);
+      expect((JSON.parse(shown.stdout) as { id: string }).id).toBe(id);
+    }
+  });
+});
