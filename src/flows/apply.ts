@@ -219,33 +219,51 @@ async function applyPlan(
   hooks: ApplyPorts,
 ): Promise<ApplyOutcome> {
   const { target, resumed } = run;
-  const quoted = await buildTargetPlan(ports, client, target, run.toleranceUsd);
-  const { steps } = quoted.plan;
-  await hooks.showPlan?.(quoted);
-  if (quoted.plan.problems.length > 0) return { kind: 'fails-checks', quoted, resumed };
-  // An agent's checks judge this plan — the one carried out below, under this lock — whole: its
-  // limits, and on a live key the plan its confirmation token was issued for.
-  await checkPlanRequests(ports, client, steps);
-  await ports.tradeGate?.admit(planTrades(steps), 'apply');
-  if (steps.length === 0) {
-    if (run.waitedFor && resumed.length === 0) {
-      // Exit 0 of a write means this command's action happened: here another process's did.
-      throw new HeldError(
-        `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(run.waitedFor))}): there was nothing left to do, and this run sent nothing.`,
-        {
-          holder: run.waitedFor,
-          hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
-        },
-      );
+  let quoted = await buildTargetPlan(ports, client, target, run.toleranceUsd);
+  for (;;) {
+    const { steps } = quoted.plan;
+    await hooks.showPlan?.(quoted);
+    if (quoted.plan.problems.length > 0) return { kind: 'fails-checks', quoted, resumed };
+    // An agent's checks judge this plan — the one carried out below, under this lock — whole: its
+    // limits, and on a live key the plan its confirmation token was issued for.
+    await checkPlanRequests(ports, client, steps);
+    await ports.tradeGate?.admit(planTrades(steps), 'apply');
+    if (steps.length === 0) {
+      if (run.waitedFor && resumed.length === 0) {
+        // Exit 0 of a write means this command's action happened: here another process's did.
+        throw new HeldError(
+          `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(run.waitedFor))}): there was nothing left to do, and this run sent nothing.`,
+          {
+            holder: run.waitedFor,
+            hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
+          },
+        );
+      }
+      return { kind: 'at-target', quoted, resumed };
     }
-    return { kind: 'at-target', quoted, resumed };
-  }
-
-  // One confirmation for the whole run: on a terminal unless confirmed ahead (the guard already
-  // required --yes for a live key without one); without a terminal on a test key, none.
-  if (ports.interactive && !ports.confirmedAhead)
+    // One confirmation for the whole run: on a terminal unless confirmed ahead (the guard already
+    // required --yes for a live key without one); without a terminal on a test key, none.
+    if (!ports.interactive || ports.confirmedAhead) break;
     await confirmOrStop(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, { live: run.live });
+    // A "yes" holds for the plan shown: a colleague elsewhere may have moved a side meanwhile.
+    const now = await buildTargetPlan(ports, client, target, run.toleranceUsd);
+    if (samePlan(now.plan.steps, steps)) break;
+    ports.notify({
+      kind: 'moved-since-asked',
+      level: 'caution',
+      text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
+      data: { shown_steps: steps.length, now_steps: now.plan.steps.length },
+    });
+    quoted = now;
+  }
+  const { steps } = quoted.plan;
   return { ...(await carryOut(ports, client, steps, run.file)), quoted, resumed };
+}
+
+/** The same actions on the same sides for the same amounts (to the cent). */
+function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]): boolean {
+  const key = (step: PlanStep) => `${step.action} ${step.market} ${step.side} ${Math.round(step.deltaUsd * 100)}`;
+  return a.length === b.length && a.every((step, index) => key(step) === key(b[index]!));
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */

@@ -26,7 +26,7 @@ describe('an open side the server gives a notional of zero or less', () => {
       const shown = await hedge(['positions', '--json']);
       expect(shown.code, shown.stderr).toBe(0);
       expect(JSON.parse(shown.stdout)).toMatchObject([{ side: 'buy', notional_usd: usd }]);
-      expect(shown.stderr).toContain(`a notional of ${usd} USD, which cannot be`);
+      expect(shown.stderr).toContain(`a notional of ${usd.toFixed(2)} USD, which cannot be`);
 
       for (const args of [
         ['reduce', MARKET, 'buy', '100'],
@@ -36,7 +36,7 @@ describe('an open side the server gives a notional of zero or less', () => {
         const run = await hedge(args);
         expect(run.code, `${args[0]}: ${run.stderr}`).toBe(14);
         expect(run.stderr).toContain(
-          `hedge: The buy side of USDTNGN is not acted on: the positions list gives the open side a notional of ${usd} USD, which cannot be.`,
+          `hedge: The buy side of USDTNGN is not acted on: the positions list gives the open side a notional of ${usd.toFixed(2)} USD, which cannot be.`,
         );
       }
       expect(simulator.requests('POST', /^\/hedges\/(reduce|close|add)$/)).toEqual([]);

@@ -129,13 +129,14 @@ describe('bad input on the read commands', () => {
         'hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN.',
       ]);
     }
-    // The two ran at once, so their requests interleave: counted, not ordered.
+    // The two ran at once, so their requests interleave: counted, not ordered. The quote's pre-trade
+    // reads (capacity, headroom) go out beside its request.
     expect(
       sandbox.requestLog
         .slice(before)
         .map((entry) => `${entry.method} ${entry.path}`)
         .sort(),
-    ).toEqual(['GET /markets', 'GET /markets', 'POST /quotes']);
+    ).toEqual(['GET /account', 'GET /markets', 'GET /markets', 'GET /markets', 'POST /quotes']);
   });
 
   it('a journal URL that does not parse (a password with /) is exit 2 in one line, the password not shown (issue 47)', async () => {
@@ -165,8 +166,18 @@ describe('bad input on the read commands', () => {
     const parsed = quoteSchema.parse(JSON.parse(result.stdout));
     expect(parsed).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 });
     const sent = sandbox.requestLog.slice(before);
-    expect(sent.map((entry) => `${entry.method} ${entry.path}`)).toEqual(['POST /quotes']);
-    expect(sent[0].body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 });
+    // One quote request, its pre-trade reads beside it.
+    expect(sent.map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual([
+      'GET /account',
+      'GET /markets',
+      'POST /quotes',
+    ]);
+    expect(sent.find((entry) => entry.method === 'POST')!.body).toEqual({
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 10_000,
+      tenor_days: 3,
+    });
   });
 });
 

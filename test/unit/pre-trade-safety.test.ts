@@ -6,6 +6,9 @@ import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runClose } from '../../src/commands/close.js';
 import { runRoll } from '../../src/flows/roll.js';
+import { applyTarget } from '../../src/flows/apply.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeOptionsFrom } from '../../src/flows/write-flow.js';
 import { openJournal } from '../../src/journal/index.js';
 import { clientFor, closeClients, realClock } from '../support/client.js';
@@ -241,6 +244,36 @@ describe("a person's yes holds for the side the question showed", () => {
     expect(simulator.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges/add', '/quotes']);
     expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
     expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+  });
+
+  it('apply: a side moved while the plan was asked about, nothing is sent; the plan as the book is now is asked again, and carried out once', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 100);
+    const file = join(simulator.configDir, 'target.csv');
+    writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,buy,1000,7\n');
+    let addsAtSecondQuestion: number | undefined;
+    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
+      // Yes to "add 900"; meanwhile a colleague adds 400, so the plan becomes "add 500".
+      if (asked === 1) await colleagueAdds(simulator, 'buy', 400);
+      else addsAtSecondQuestion = simulator.requests('POST', '/hedges/add').length;
+      return true;
+    });
+    try {
+      await applyTarget(flowPorts(ctx), { file, toleranceUsd: 0 });
+    } finally {
+      await ctx.dispose();
+    }
+    expect(questions).toEqual(['LIVE Apply 1 action?', 'LIVE Apply 1 action?']);
+    expect(stderr()).toContain(
+      'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent',
+    );
+    // Only the colleague's add before the second question; then this run's one add of 500.
+    expect(addsAtSecondQuestion).toBe(1);
+    const adds = simulator
+      .requests('POST', '/hedges/add')
+      .map((entry) => (entry.body as { notional_usd: number }).notional_usd);
+    expect(adds).toEqual([400, 500]);
+    expect(simulator.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(1_000);
   });
 });
 

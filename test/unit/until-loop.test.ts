@@ -252,6 +252,8 @@ describe('--until: failures', () => {
           endpoint: 'GET /hedges/hdg_one',
         });
       },
+      // Not a short form of any listed hedge either.
+      readHedges: async () => ({ items: [], more: false, pages: 1 }),
     };
     const h = harness({ clock, client });
     const error = await hedgesUntil(h.ctx, "status=='filled'").catch((caught: unknown) => caught);
