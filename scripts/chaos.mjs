@@ -6,7 +6,7 @@
 // history, a "cannot tell" is printed and counted. With --progress, each history is appended to FILE
 // as one JSON line the moment it ends (a failure with its whole history), for long runs.
 // `node scripts/chaos.mjs --summary FILE` prints the figures of such a file (the part that ran, if
-// the run is still going) as the Markdown docs/reliability.md quotes: the violations (what fails a
+// the run is still going) in Markdown: the violations (what fails a
 // run), the "cannot tell" share (count and %), and both per drawn server behaviour.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,28 +1,21 @@
 #!/usr/bin/env node
 // Turns the results the reliability suite recorded (one JSON file per test file under
-// test/reliability/, written in each file's afterAll) into docs/reliability.md, between
-// <!-- reliability:start --> and <!-- reliability:end -->. Run by the suite's global teardown:
-// after `npm test` it only says whether the file is up to date; `npm run reliability-report`
-// rewrites it, and only when every reliability test file reported, so a partial run (one file, a
-// -t filter that skips a whole file) never publishes a partial table. The merged results are also
-// kept in .tmp/reliability-results.json.
+// test/reliability/, written in each file's afterAll) into a Markdown report in .tmp/ — what was
+// injected, what was expected and what was seen. Written only when every reliability test file
+// reported, so a partial run never gives a partial table. Run by the suite's global teardown.
 //
-//   node scripts/reliability-report.mjs --results DIR [--doc docs/reliability.md] [--check]
+//   node scripts/reliability-report.mjs --results DIR
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const START = '<!-- reliability:start -->';
-const END = '<!-- reliability:end -->';
-const DOC = join(ROOT, 'docs', 'reliability.md');
+const REPORT = join(ROOT, '.tmp', 'reliability-report.md');
 
 function parseArgs(argv) {
-  const args = { results: undefined, doc: DOC, check: false };
+  const args = { results: undefined };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--results') args.results = resolve(argv[++i]);
-    else if (argv[i] === '--doc') args.doc = resolve(argv[++i]);
-    else if (argv[i] === '--check') args.check = true;
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   if (!args.results) throw new Error('--results DIR is required (the folder the suite wrote its results to)');
@@ -186,44 +179,19 @@ export function renderSection(cases, meta) {
   return out.join('\n');
 }
 
-/** The document with the generated section replaced (or added at its end when it has none yet). */
-export function spliceSection(doc, section) {
-  const block = `${START}\n${section}\n${END}`;
-  const start = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  if (start >= 0 && end > start) return `${doc.slice(0, start)}${block}${doc.slice(end + END.length)}`;
-  return `${doc.replace(/\n*$/, '')}\n\n${block}\n`;
-}
-
-/**
- * Merges the result files in `results`, keeps them in .tmp/reliability-results.json and, when every
- * reliability test file reported, rewrites the section of docs/reliability.md. Returns a one-line summary.
- */
-export function generateReport({ results, doc = DOC, check = false, policy = readRetryPolicy() }) {
+/** Merges the result files in `results` and, when every reliability test file reported, writes the report. Returns a one-line summary. */
+export function generateReport({ results, policy = readRetryPolicy() }) {
   const files = loadResults(results);
   const reported = new Set(files.map((file) => file.file));
   const missing = expectedFiles().filter((name) => !reported.has(name));
   const cases = files.flatMap((file) => file.cases);
   const meta = { date: new Date().toISOString().slice(0, 10), node: process.version, policy };
-
-  mkdirSync(join(ROOT, '.tmp'), { recursive: true });
-  writeFileSync(
-    join(ROOT, '.tmp', 'reliability-results.json'),
-    `${JSON.stringify({ ...meta, missing, cases }, null, 2)}\n`,
-  );
-
   const passed = cases.filter((test) => test.pass).length;
-  if (missing.length > 0) {
-    return `reliability report: ${passed}/${cases.length} cases passed; ${relative(ROOT, doc)} not updated (no results from ${missing.join(', ')}: run the whole suite with npm test).`;
-  }
-  const current = readFileSync(doc, 'utf8');
-  const next = spliceSection(current, renderSection(cases, meta));
-  if (check)
-    return next === current
-      ? `reliability report: ${relative(ROOT, doc)} is up to date.`
-      : `reliability report: ${relative(ROOT, doc)} would change.`;
-  if (next !== current) writeFileSync(doc, next);
-  return `reliability report: ${passed}/${cases.length} cases passed; ${relative(ROOT, doc)} regenerated.`;
+  if (missing.length > 0)
+    return `reliability report: ${passed}/${cases.length} cases passed; no report (no results from ${missing.join(', ')}: run the whole suite).`;
+  mkdirSync(dirname(REPORT), { recursive: true });
+  writeFileSync(REPORT, `# Reliability\n\n${renderSection(cases, meta)}\n`);
+  return `reliability report: ${passed}/${cases.length} cases passed; the table is in ${relative(ROOT, REPORT)}.`;
 }
 
 /** The retry policy's numbers, read from its one source file (this script runs without a TS loader). */

@@ -218,7 +218,7 @@ describe('a change the journal cannot add up', () => {
 });
 
 describe('a close resumed after the side went by another action', () => {
-  // The 1,000-history run's seed 727 (docs/reliability.md): a close that never reached the server was
+  // Seed 727 of a 1,000-history chaos run: a close that never reached the server was
   // recorded done at its resume because the side was gone — emptied by another action. Here a
   // colleague's whole reduce (same journal) empties the side after the close failed to arrive.
   it("the side gone by the journal's own reduce is not this close's landing: an old key exits 12, a young one is sent again and the server refuses it", async () => {

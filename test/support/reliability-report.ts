@@ -1,7 +1,5 @@
 // Global setup of the reliability suite: gives this run its own results folder (so concurrent
-// runs never mix), and after the whole run summarises the results. `npm test` never writes a
-// tracked file: only `npm run reliability-report` (HEDGE_WRITE_RELIABILITY_REPORT=1) regenerates
-// docs/reliability.md (scripts/reliability-report.mjs).
+// runs never mix), and after the whole run writes the report to .tmp/ (scripts/reliability-report.mjs).
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,10 +27,9 @@ export default function setup(project: TestProject): () => Promise<void> {
     try {
       // @ts-expect-error -- a plain .mjs script without type declarations
       const { generateReport } = (await import('../../scripts/reliability-report.mjs')) as {
-        generateReport(options: { results: string; policy: typeof DEFAULT_RETRY_POLICY; check: boolean }): string;
+        generateReport(options: { results: string; policy: typeof DEFAULT_RETRY_POLICY }): string;
       };
-      const check = process.env.HEDGE_WRITE_RELIABILITY_REPORT !== '1';
-      console.log(`\n${generateReport({ results: resultsDir, policy: DEFAULT_RETRY_POLICY, check })}`);
+      console.log(`\n${generateReport({ results: resultsDir, policy: DEFAULT_RETRY_POLICY })}`);
     } finally {
       rmSync(resultsDir, { recursive: true, force: true });
     }
