@@ -80,7 +80,7 @@ export function readRecord<S extends z.ZodMiniType>(schema: S, data: unknown): R
 
 /**
  * A list of records read one by one, exactly while they can be: a page of 500 in half the time
- * the tolerant reading takes (docs/performance-history.md). A record neither reading accepts makes it the whole
+ * the tolerant reading takes (docs/performance.md). A record neither reading accepts makes it the whole
  * list's tolerant reading, for the first problem and its place (`[12].side`).
  */
 export function readRows<S extends z.ZodMiniType>(schema: S, rows: readonly unknown[]): Reading<Array<z.infer<S>>> {

@@ -1,8 +1,7 @@
-// HTTP on Node's own node:http/node:https: keep-alive connections the command owns, timeouts,
-// proxy from the environment (undici's, loaded only then), optional extra CA, the envelope read
-// off every answer, and the retry loop. Knows nothing of hedges: endpoint methods live in client.ts.
-import type { Agent as HttpAgent, ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import type { Socket } from 'node:net';
+// HTTP on Node's own node:http(s): the command's keep-alive connections, timeouts, a proxy from the
+// environment (undici, loaded only then), an extra CA, the envelope of every answer and the retry
+// loop. Knows nothing of hedges: endpoint methods live in client.ts.
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../security/secrets.js';
@@ -13,24 +12,18 @@ import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason }
 import { envelopeSchema } from './schemas.js';
 import { ServerClock, type ServerTime } from '../domain/server-clock.js';
 
-// node:http by process.getBuiltinModule, not an ES import: on Node >= 22 an ES import of node:http
-// reads every export of it, and three of them (WebSocket, CloseEvent, MessageEvent) load Node's
-// built-in undici: ~17 ms of CPU per command on Node 26, for nothing used here (docs/performance.md).
+// Not an ES import: on Node >= 22 that reads every export of node:http, which loads Node's
+// built-in undici (docs/performance.md). node:https likewise, and only for an https:// URL.
 const http = process.getBuiltinModule('node:http');
+const https = () => process.getBuiltinModule('node:https');
 
 export interface Clock {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-interface ProxySettings {
-  httpsProxy?: string;
-  httpProxy?: string;
-  noProxy?: string;
-}
-
 export interface TransportConfig {
-  /** The keep-alive connections requests go over: the command's own (HttpConnections), closed when it ends. */
+  /** The command's keep-alive connections, closed when it ends. */
   connections: HttpConnections;
   baseUrl: string;
   /**
@@ -46,7 +39,7 @@ export interface TransportConfig {
   nodeExtraCaCerts?: string;
   connectTimeoutMs: number;
   requestTimeoutMs: number;
-  proxy: ProxySettings;
+  proxy: { httpsProxy?: string; httpProxy?: string; noProxy?: string };
   retry: RetryPolicy;
   clock: Clock;
   /** Absolute clock time after which nothing more is attempted (--timeout). */
@@ -119,6 +112,7 @@ export interface ApiResponse {
   url: string;
 }
 
+const TIMEOUT_CODES = ['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'];
 const RETRYABLE_NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -129,11 +123,8 @@ const RETRYABLE_NETWORK_CODES = new Set([
   'EHOSTUNREACH',
   'UND_ERR_SOCKET',
   'UND_ERR_CLOSED',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
+  ...TIMEOUT_CODES,
 ]);
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const TLS_TRUST_CODES = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -145,57 +136,43 @@ const TLS_TRUST_CODES = new Set([
 
 /** Answers larger than this are refused while they are read (HEDGE_MAX_ANSWER_MB overrides it). */
 const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-
-/** An answer over the size cap: not retried (the same request would bring the same answer). */
-class AnswerTooLargeError extends Error {
-  constructor(
-    readonly endpoint: string,
-    readonly capBytes: number,
-  ) {
-    super(`${endpoint} answered with more than ${Math.round(capBytes / 1024 / 1024)} MiB; reading stopped there.`);
-  }
-
-  asNetworkError(attempts: number): NetworkError {
-    return new NetworkError(this.message, {
-      endpoint: this.endpoint,
-      attempts,
-      code: 'answer_too_large',
-      hint: 'Ask for less (e.g. --limit), or raise the cap with HEDGE_MAX_ANSWER_MB if the answer is expected to be this large.',
-    });
-  }
-}
-
-/** Reads a body as text, stopping (and dropping the connection) as soon as it passes the cap. */
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
-  capBytes: number,
-  endpoint: string,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > capBytes) {
-      body.destroy();
-      throw new AnswerTooLargeError(endpoint, capBytes);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
-
 /** Less than this left before --timeout, and a write is not started. */
 const MIN_WRITE_BUDGET_MS = 1_000;
 
-/** A connection not made within the connect timeout (TCP and TLS together); named as undici names it. */
-const CONNECT_TIMEOUT = 'UND_ERR_CONNECT_TIMEOUT';
+type Body = AsyncIterable<Buffer> & { destroy(): unknown };
+
+/** A body as text; past the cap the connection is dropped and the answer refused, not retried (it would come the same). */
+async function readCapped(body: Body, capBytes: number, endpoint: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    if ((size += chunk.length) > capBytes) {
+      body.destroy();
+      throw new NetworkError(
+        `${endpoint} answered with more than ${Math.round(capBytes / 1024 / 1024)} MiB; reading stopped there.`,
+        {
+          endpoint,
+          attempts: 1,
+          code: 'answer_too_large',
+          hint: 'Ask for less (e.g. --limit), or raise the cap with HEDGE_MAX_ANSWER_MB if the answer is expected to be this large.',
+        },
+      );
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function memo<T>(map: Map<string, T>, key: unknown[], make: () => T): T {
+  const name = JSON.stringify(key);
+  let value = map.get(name);
+  if (value === undefined) map.set(name, (value = make()));
+  return value;
+}
 
 /**
- * The keep-alive connections of one command (or of one agent server and its calls): built by the
- * runtime context and closed once, when it ends. A request to a host with no proxy in the way
- * goes over Node's own node:http/node:https (built into Node, with their compiled code: nothing
- * to parse or compile); only a request through a proxy from the environment loads undici, for its
- * EnvHttpProxyAgent (CONNECT tunnels, NO_PROXY). docs/performance.md has the figures behind the choice.
+ * The keep-alive connections of one command (or of one agent server and its calls), closed once
+ * when it ends: node:http(s) agents, and undici's EnvHttpProxyAgent only when a proxy is in the way.
  */
 export class HttpConnections {
   private readonly agents = new Map<string, HttpAgent | HttpsAgent>();
@@ -203,61 +180,42 @@ export class HttpConnections {
   private readonly clocks = new Map<string, ServerClock>();
   private closed = false;
 
-  /** What this command learned of a server's clock: one per base URL, whichever client's answers taught it (a keeper's steps each build one). */
+  /** What this command learned of a server's clock: one per base URL, whichever client's answers taught it. */
   serverClock(baseUrl: string): ServerClock {
-    let clock = this.clocks.get(baseUrl);
-    if (!clock) this.clocks.set(baseUrl, (clock = new ServerClock()));
-    return clock;
+    return memo(this.clocks, [baseUrl], () => new ServerClock());
   }
 
   /** The node:http(s) agent for these settings (one per protocol and CA list). */
   agentFor(url: URL, config: TransportConfig): HttpAgent | HttpsAgent {
     this.refuseWhenClosed();
-    const key = JSON.stringify([url.protocol, config.caFile, config.nodeExtraCaCerts, config.localSocket]);
-    let agent = this.agents.get(key);
-    if (!agent) {
-      // node:https (and the TLS it loads, and the CA file) only for an https:// URL: the sandbox on loopback is plain HTTP.
-      const ca = url.protocol === 'https:' ? trustedCertificates(config) : undefined;
-      agent =
-        url.protocol === 'https:'
-          ? new (process.getBuiltinModule('node:https').Agent)({ keepAlive: true, ...(ca ? { ca } : {}) })
-          : new http.Agent({ keepAlive: true });
-      this.agents.set(key, agent);
-    }
-    return agent;
+    const { caFile, nodeExtraCaCerts, localSocket } = config;
+    return memo(this.agents, [url.protocol, caFile, nodeExtraCaCerts, localSocket], () =>
+      url.protocol === 'https:'
+        ? new (https().Agent)({ keepAlive: true, ca: trustedCertificates(config) })
+        : new http.Agent({ keepAlive: true }),
+    );
   }
 
   /** undici's proxy agent for these settings, loaded on first use. */
   proxyFor(config: TransportConfig): Promise<Dispatcher> {
     this.refuseWhenClosed();
-    const key = JSON.stringify([config.caFile, config.nodeExtraCaCerts, config.connectTimeoutMs, config.proxy]);
-    let dispatcher = this.proxies.get(key);
-    if (!dispatcher) {
+    const { caFile, nodeExtraCaCerts, connectTimeoutMs, proxy } = config;
+    return memo(this.proxies, [caFile, nodeExtraCaCerts, connectTimeoutMs, proxy], () => {
       const ca = trustedCertificates(config);
-      const { httpsProxy, httpProxy, noProxy } = config.proxy;
-      dispatcher = import('./transport-proxy.js').then(({ proxyAgent }) =>
-        proxyAgent({
-          httpsProxy,
-          httpProxy,
-          noProxy,
-          tls: { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) },
-        }),
+      return import('./transport-proxy.js').then(({ proxyAgent }) =>
+        proxyAgent({ ...proxy, tls: { timeout: connectTimeoutMs, ...(ca && { ca }) } }),
       );
-      this.proxies.set(key, dispatcher);
-    }
-    return dispatcher;
+    });
   }
 
   /** Closes every connection at once (the command has its answers), so that the process can exit. */
   async close(): Promise<void> {
     this.closed = true;
     for (const agent of this.agents.values()) agent.destroy();
-    this.agents.clear();
     const proxies = [...this.proxies.values()];
+    this.agents.clear();
     this.proxies.clear();
-    await Promise.all(
-      proxies.map((dispatcher) => dispatcher.then((opened) => opened.destroy()).catch(() => undefined)),
-    );
+    await Promise.all(proxies.map((opened) => opened.then((proxy) => proxy.destroy()).catch(() => undefined)));
   }
 
   private refuseWhenClosed(): void {
@@ -274,13 +232,13 @@ export class ConnectionsClosedError extends Error {
 }
 
 /**
- * The CA list when a CA file is given, else undefined (Node's default list, with NODE_EXTRA_CA_CERTS).
- * Passing `ca` replaces Node's default list, so the system roots and NODE_EXTRA_CA_CERTS go back in.
+ * With a CA file, the CA list: passing `ca` replaces Node's default list, so the system roots and
+ * NODE_EXTRA_CA_CERTS go back in. Without one, undefined (Node's default list).
  */
-function trustedCertificates(config: TransportConfig): string[] | undefined {
-  if (!config.caFile) return undefined;
-  const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(config.caFile, 'CA file')];
-  if (config.nodeExtraCaCerts) ca.push(readCaFile(config.nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS'));
+function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig): string[] | undefined {
+  if (!caFile) return undefined;
+  const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file')];
+  if (nodeExtraCaCerts) ca.push(readCaFile(nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS'));
   return ca;
 }
 
@@ -296,7 +254,7 @@ function goesThroughProxy(config: TransportConfig): boolean {
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown };
+  body: Body;
 }
 
 interface Outgoing {
@@ -308,39 +266,38 @@ interface Outgoing {
 
 /**
  * One request over node:http(s). The connect timeout covers TCP and TLS of a new connection (a
- * kept-alive one is connected already); the caller's signal bounds the rest, headers and body.
+ * kept-alive one is connected already), failing as undici names it; the signal bounds the rest.
  */
-function sendDirect(
-  url: URL,
-  outgoing: Outgoing,
-  agent: HttpAgent | HttpsAgent,
-  connectTimeoutMs: number,
-  localSocket?: string,
-): Promise<Answer> {
-  const send = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http.request;
-  const headers: OutgoingHttpHeaders = { ...outgoing.headers };
+function sendDirect(url: URL, outgoing: Outgoing, config: TransportConfig): Promise<Answer> {
+  const { connectTimeoutMs, localSocket } = config;
+  const secure = url.protocol === 'https:';
+  const headers: Record<string, string | number> = { ...outgoing.headers };
   if (outgoing.body !== undefined) headers['content-length'] = Buffer.byteLength(outgoing.body);
-  // Over a local socket there is no server name: said here, as Node's agent would otherwise test
-  // the host for an IP literal, which compiles its large IPv6 expression (~8 ms of CPU per command).
-  const overSocket = localSocket !== undefined ? { socketPath: localSocket, servername: '' } : {};
-  const options = { method: outgoing.method, headers, agent, signal: outgoing.signal, ...overSocket };
+  // Over a local socket there is no server name: said here, else Node's agent tests the host for
+  // an IP literal, which compiles its large IPv6 expression (docs/performance.md).
+  const overSocket = localSocket === undefined ? {} : { socketPath: localSocket, servername: '' };
+  const options = {
+    ...overSocket,
+    method: outgoing.method,
+    headers,
+    agent: config.connections.agentFor(url, config),
+    signal: outgoing.signal,
+  };
   return new Promise((resolve, reject) => {
-    const request = send(url, options, (response: IncomingMessage) =>
+    const request = (secure ? https().request : http.request)(url, options, (response: IncomingMessage) =>
       resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response }),
     );
     request.on('error', reject);
     request.once('socket', (socket) => {
-      if (url.protocol === 'http:' && localSocket === undefined) sendOnlyToLoopback(request, socket, url);
+      if (!secure && localSocket === undefined) sendOnlyToLoopback(request, url);
       if (!socket.connecting) return;
-      const timer = setTimeout(
-        () =>
-          request.destroy(
-            Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), { code: CONNECT_TIMEOUT }),
-          ),
-        connectTimeoutMs,
-      );
-      timer.unref();
-      socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(timer));
+      const timer = setTimeout(() => {
+        const error = Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), {
+          code: 'UND_ERR_CONNECT_TIMEOUT',
+        });
+        request.destroy(error);
+      }, connectTimeoutMs).unref();
+      socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(timer));
       socket.once('close', () => clearTimeout(timer));
     });
     request.end(outgoing.body);
@@ -348,14 +305,12 @@ function sendDirect(
 }
 
 /**
- * Plain http:// goes to this machine alone: the request is written only once its socket is
- * connected to a loopback address (security/base-url.ts). `localhost` is looked up by name (a hosts
- * file or a resolver may send it anywhere), so the address connected to is what is checked, before
- * the first byte of the request — its Authorization header — is written: the check runs first
- * among the socket's connect listeners (the request's own writes wait for that event), or at once
- * on a kept-alive socket. Otherwise the request is destroyed, unsent.
+ * Plain http:// goes to this machine alone: the address connected to (`localhost` may resolve
+ * anywhere) is checked before the first byte, the Authorization header, is written — first among
+ * the socket's connect listeners, or at once on a kept-alive socket — else the request is destroyed unsent.
  */
-function sendOnlyToLoopback(request: ClientRequest, socket: Socket, url: URL): void {
+function sendOnlyToLoopback(request: ClientRequest, url: URL): void {
+  const socket = request.socket!;
   const check = () => {
     if (isLoopbackAddress(socket.remoteAddress)) return;
     request.destroy(
@@ -372,26 +327,26 @@ function sendOnlyToLoopback(request: ClientRequest, socket: Socket, url: URL): v
 async function sendThroughProxy(
   url: URL,
   outgoing: Outgoing,
-  dispatcher: Dispatcher,
+  config: TransportConfig,
   timeoutMs: number,
 ): Promise<Answer> {
-  const { requestThroughProxy } = await import('./transport-proxy.js');
-  const response = await requestThroughProxy(url, {
+  const [{ requestThroughProxy }, dispatcher] = await Promise.all([
+    import('./transport-proxy.js'),
+    config.connections.proxyFor(config),
+  ]);
+  const { statusCode, headers, body } = await requestThroughProxy(url, {
+    ...outgoing,
     method: outgoing.method as Dispatcher.HttpMethod,
-    headers: outgoing.headers,
-    body: outgoing.body,
     dispatcher,
     // The signal bounds the attempt exactly; undici's own timers (which tick at about a second) are a backstop.
     headersTimeout: timeoutMs + 1000,
     bodyTimeout: timeoutMs + 1000,
-    signal: outgoing.signal,
   });
-  return { status: response.statusCode, headers: response.headers, body: response.body };
+  return { status: statusCode, headers, body };
 }
 
 function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth += 1) {
+  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') return code;
     current = (current as { cause?: unknown }).cause;
@@ -415,6 +370,29 @@ export function buildUrl(baseUrl: string, request: ApiRequest): URL {
 interface AttemptOutcome {
   response?: ApiResponse;
   retry?: { reason: RetryReason; error: Error; retryAfterMs?: number };
+}
+
+/** An answer as it was read, before its envelope is. */
+interface EnvelopeAnswer {
+  status: number;
+  text: string;
+  requestId?: string;
+  endpoint: string;
+  attempt: number;
+  retryAfter?: string;
+  headers: Record<string, string>;
+  url: string;
+}
+
+/** One attempt that got no answer, as `unanswered` reads it. */
+interface Unanswered {
+  apiRequest: ApiRequest;
+  endpoint: string;
+  attempt: number;
+  sentAt: number;
+  timeoutMs: number;
+  timeoutSignal: AbortSignal;
+  cutByDeadline: boolean;
 }
 
 export class Transport {
@@ -537,29 +515,21 @@ export class Transport {
     const keyNote = apiRequest.idempotencyKey ? ` idempotency-key=${apiRequest.idempotencyKey}` : '';
     this.log(`→ ${endpoint} attempt ${attempt}${keyNote}`);
     const sentAt = clock.now();
-    let status: number;
+    let answer: Answer;
     let text: string;
-    let responseHeaders: Record<string, string | string[] | undefined>;
     // Our own timer makes the bound exact and covers headers and body together.
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
     try {
       const outgoing = { method: apiRequest.method, headers, body, signal };
-      const answer = goesThroughProxy(config)
-        ? await sendThroughProxy(url, outgoing, await config.connections.proxyFor(config), timeoutMs)
-        : await sendDirect(
-            url,
-            outgoing,
-            config.connections.agentFor(url, config),
-            config.connectTimeoutMs,
-            config.localSocket,
-          );
-      status = answer.status;
-      responseHeaders = answer.headers;
+      answer = await (goesThroughProxy(config)
+        ? sendThroughProxy(url, outgoing, config, timeoutMs)
+        : sendDirect(url, outgoing, config));
       text = await readCapped(answer.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
     } catch (error) {
       return this.unanswered(error, { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline });
     }
+    const { status, headers: responseHeaders } = answer;
     const answerHeaders = flatHeaders(responseHeaders);
     const receivedAt = clock.now();
     config.observe?.({ endpoint, status, headers: answerHeaders, sentAt, receivedAt });
@@ -612,23 +582,14 @@ export class Transport {
    */
   private unanswered(
     error: unknown,
-    attemptOf: {
-      apiRequest: ApiRequest;
-      endpoint: string;
-      attempt: number;
-      sentAt: number;
-      timeoutMs: number;
-      timeoutSignal: AbortSignal;
-      cutByDeadline: boolean;
-    },
+    { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline }: Unanswered,
   ): AttemptOutcome {
-    const { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline } = attemptOf;
     const config = this.config;
     const clock = config.clock;
     if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
     // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
     if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
-    if (error instanceof AnswerTooLargeError) throw this.giveUp(error.asNetworkError(attempt), apiRequest, attempt);
+    if (error instanceof NetworkError) throw this.giveUp(error, apiRequest, attempt);
     const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
     this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${code ?? (error as Error).message}`);
     if (code && TLS_TRUST_CODES.has(code)) {
@@ -641,7 +602,7 @@ export class Transport {
       });
     }
     const message =
-      code && TIMEOUT_CODES.has(code)
+      code && TIMEOUT_CODES.includes(code)
         ? cutByDeadline && timeoutSignal.aborted
           ? `No answer from ${this.host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
           : `No answer from ${this.host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`
@@ -760,18 +721,6 @@ export class Transport {
     });
     return { retry: { reason, retryAfterMs, error } };
   }
-}
-
-/** An answer as it was read, before its envelope is. */
-interface EnvelopeAnswer {
-  status: number;
-  text: string;
-  requestId?: string;
-  endpoint: string;
-  attempt: number;
-  retryAfter?: string;
-  headers: Record<string, string>;
-  url: string;
 }
 
 function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {

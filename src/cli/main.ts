@@ -42,9 +42,8 @@ function processIo(env: Record<string, string | undefined>): Io {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    // Made on first use: creating process.stdin loads Node's file streams and readline, ~2 ms
-    // that `hedge --help` and most commands never need (docs/performance-history.md). isatty(0) is what
-    // process.stdin.isTTY would say, without creating the stream.
+    // Made on first use: creating process.stdin loads Node's file streams and readline, which most
+    // commands never need (docs/performance.md). isatty(0) says what process.stdin.isTTY would.
     get stdin() {
       return process.stdin;
     },
@@ -221,7 +220,7 @@ export type Parsed = { invocation: Invocation } | { usageProblem: string } | { e
 
 /**
  * argv parsed: the typed command's branch alone first, when argv names one plainly (building the
- * whole tree of ~30 commands costs ~7 ms more CPU at every start, docs/performance.md); anything
+ * whole tree of commands costs more CPU at every start, docs/performance.md); anything
  * else — no command word, an unknown one, or a usage problem — by the whole tree, so that a
  * problem's message (a suggestion among all the commands) is the one it always was. A problem is
  * only recorded, never printed, by a parse, so the second parse is the only one heard.
