@@ -18,7 +18,7 @@ import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { hasTool } from '../support/tools.js';
-import { flowPorts, type FlowPorts } from '../../src/runtime/flow-ports.js';
+import type { FlowPorts } from '../../src/runtime/context.js';
 
 const folder = tempDir('hedge-input-file-');
 afterAll(() => folder.remove());
@@ -45,27 +45,25 @@ function context(origin: 'cli' | 'agent', parts: ContextParts | TargetFileSource
     stderrIsTTY: false,
     stdinIsTTY: false,
   };
-  return flowPorts(
-    new CommandContext({
-      io,
-      env: {},
-      globals: {
-        json: true,
-        header: true,
-        demo: false,
-        yes: false,
-        input: false,
-        color: false,
-        verbose: false,
-        ...(given.timeout === undefined ? {} : { timeout: given.timeout }),
-      },
-      clock: given.clock ?? { now: () => 0, sleep: async () => {} },
-      signal: given.signal ?? new AbortController().signal,
-      output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: () => 0 }),
-      origin,
-      targetFiles: given.targetFiles,
-    }),
-  );
+  return new CommandContext({
+    io,
+    env: {},
+    globals: {
+      json: true,
+      header: true,
+      demo: false,
+      yes: false,
+      input: false,
+      color: false,
+      verbose: false,
+      ...(given.timeout === undefined ? {} : { timeout: given.timeout }),
+    },
+    clock: given.clock ?? { now: () => 0, sleep: async () => {} },
+    signal: given.signal ?? new AbortController().signal,
+    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: () => 0 }),
+    origin,
+    targetFiles: given.targetFiles,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<Error> {

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/api/client.js';
 import type { Hedge, HistoryRecord, Position } from '../../src/api/schemas.js';
 import { CommandContext } from '../../src/runtime/context.js';
-import { flowPorts } from '../../src/runtime/flow-ports.js';
 import {
   findClosedRecord,
   POLL_CADENCE,
@@ -88,7 +87,7 @@ function makeContext(options: {
     signal: controller.signal,
     output: new Output({ mode: 'plain', chalk: makeChalk(false), streams: io, now: options.clock.now }),
   });
-  return { ctx: flowPorts(ctx), controller, stderr: () => stderrText };
+  return { ctx, controller, stderr: () => stderrText };
 }
 
 function hedge(status: Hedge['status'], notional = 10_000): Hedge {
