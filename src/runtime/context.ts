@@ -1,7 +1,6 @@
 // The services a command uses, each built once on first use and closed (last opened first) when the
 // command ends, and the ports its flows take: a test runs any command with fake streams, TTY on or
 // off, a fake clock and a scripted prompter.
-import { SignalRouter, type SignalInterceptor } from './signal-router.js';
 import type { HedgeClient } from '../api/client.js';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import {
@@ -13,16 +12,13 @@ import {
 } from '../config/credentials.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import type { Prompter } from '../ui/prompter.js';
-import type { Progress } from '../ui/spinner.js';
 import type { Output } from '../ui/output.js';
 import type { Io } from '../ui/terminal.js';
 import { questionText, sayNotice, type Notice } from '../ui/notices.js';
 import type { GlobalOptions } from './globals.js';
 import type { Journal } from '../journal/index.js';
-import type { JournalStoreChoice } from '../config/journal-store.js';
 import type { DemoHandle } from '../demo/start-demo.js';
 import { hedgeCommandLine } from '../program.js';
-import type { WireMemory } from './wire-memory.js';
 import type { PlanCheck, TargetFileSource, TradeGate } from './agent-limits.js';
 import { commandDeadline, waitDeadline } from '../config/wait-bound.js';
 
@@ -44,59 +40,21 @@ export interface ContextInit {
   connections?: HttpConnections;
   /** Who asked: a person or script at the CLI (default), an agent through `hedge mcp`, or a keeper's step. */
   origin?: 'cli' | 'agent' | 'keeper';
-  /** The runner's signal router (a derived context shares its parent's). */
-  signals?: SignalRouter;
   targetFiles?: TargetFileSource;
   tradeGate?: TradeGate;
   planCheck?: PlanCheck;
   /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
   deadline?: number;
-  /**
-   * Where the flows' notices go; unset: said on the output. A context whose notices a caller takes
-   * (a keeper's step) is not read by people: it draws no progress.
-   */
+  /** Where the flows' notices go (unset: the output); a context whose notices are taken draws no progress. */
   notify?: (notice: Notice) => void;
   /** Confirmed before it ran (a keeper's step: by the keeper's start); unset: --yes says. */
   confirmedAhead?: boolean;
 }
 
-/** What a flow may use of its command: the members it names, never the output or the streams. */
-export type FlowPorts = Pick<
+/** What a flow may use of its command: all but the output, the streams and the settings as parsed. */
+export type FlowPorts = Omit<
   CommandContext,
-  | 'clock'
-  | 'signal'
-  | 'deadline'
-  | 'timeoutSeconds'
-  | 'waitDeadline'
-  | 'interceptSignals'
-  | 'client'
-  | 'credentials'
-  | 'connections'
-  | 'wireMemory'
-  | 'journal'
-  | 'env'
-  | 'configDir'
-  | 'requestTimeoutSeconds'
-  | 'onDispose'
-  | 'notify'
-  | 'log'
-  | 'verbose'
-  | 'hedgeCommand'
-  | 'startProgress'
-  | 'forPeople'
-  | 'format'
-  | 'interactive'
-  | 'inputAllowed'
-  | 'confirmedAhead'
-  | 'confirm'
-  | 'prompter'
-  | 'stdin'
-  | 'stdinIsTTY'
-  | 'origin'
-  | 'tradeGate'
-  | 'planCheck'
-  | 'targetFiles'
-  | 'keeperStep'
+  'io' | 'globals' | 'output' | 'derive' | 'dispose' | 'offerSignal' | 'noticesTaken' | 'store' | 'journalChoice'
 >;
 
 // The class takes these settings as its own read-only fields (assigned in the constructor).
@@ -108,14 +66,11 @@ export interface CommandContext extends Readonly<
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CommandContext {
-  /** Absolute clock time when --timeout runs out. */
   readonly deadline?: number;
   /** Recorded with every write in the journal, the desk's audit log. */
   readonly origin: 'cli' | 'agent' | 'keeper';
-  readonly signals: SignalRouter;
   /** A caller takes this context's notices (a keeper's step): nothing is drawn for people. */
   readonly noticesTaken: boolean;
-  /** Confirmed before it ran (--yes; a keeper's step: by the keeper's start): nothing is asked. */
   readonly confirmedAhead: boolean;
   private readonly init: ContextInit;
   private readonly built = new Map<string, Promise<unknown>>();
@@ -124,13 +79,14 @@ export class CommandContext {
   private parent?: CommandContext;
   /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
   private ownClient = false;
+  /** Who takes the runner's stop signals first (a derived context shares its parent's). */
+  private signals: { take?: (signal: string) => boolean } = {};
 
   constructor(init: ContextInit) {
     this.init = init;
     const { io, env, globals, clock, signal, output, targetFiles, tradeGate, planCheck } = init;
     Object.assign(this, { io, env, globals, clock, signal, output, targetFiles, tradeGate, planCheck });
     this.origin = init.origin ?? 'cli';
-    this.signals = init.signals ?? new SignalRouter();
     this.noticesTaken = init.notify !== undefined;
     this.confirmedAhead = init.confirmedAhead ?? init.globals.yes;
     this.deadline = init.deadline ?? commandDeadline(init.globals.timeout, init.clock.now());
@@ -138,19 +94,17 @@ export class CommandContext {
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
   }
 
-  /** A service built at most once per context, however concurrently it is asked for (or the one given). */
   private once<T>(name: string, build: () => Promise<T>): Promise<T> {
     let service = this.built.get(name) as Promise<T> | undefined;
     if (!service) this.built.set(name, (service = build()));
     return service;
   }
 
-  /** Run when the command ends (a write that must land before exit). */
-  onDispose(dispose: () => Promise<void> | void): void {
+  onDispose(dispose: () => Promise<void> | void) {
     this.disposers.push(dispose);
   }
 
-  async dispose(): Promise<void> {
+  async dispose() {
     for (const dispose of this.disposers.reverse()) {
       try {
         await dispose();
@@ -162,47 +116,42 @@ export class CommandContext {
   }
 
   /**
-   * The same command's context with another output and globals (`--until`), or another notice sink
-   * and confirmation (a keeper's step): it shares this context's credentials, journal and store.
-   * Without a signal of its own it shares the client, the deadline and the signal too; with one (a
-   * step of `hedge keep`) its client is built anew against that signal and its deadline starts now.
+   * The same command's context for `--until` or a keeper's step: credentials, journal and store shared;
+   * with a signal of its own (a keeper's step) its own client, its deadline starting now.
    */
   derive(
     changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal; origin?: 'keeper' } & Pick<
       ContextInit,
       'notify' | 'confirmedAhead'
     >,
-  ): CommandContext {
+  ) {
     const own = changes.signal !== undefined;
     const child = new CommandContext({
       ...this.init,
       origin: changes.origin ?? this.origin,
       notify: changes.notify ?? this.init.notify,
       confirmedAhead: changes.confirmedAhead ?? this.init.confirmedAhead,
-      signals: this.signals,
       output: changes.output ?? this.output,
       globals: { ...this.globals, ...changes.globals },
       signal: changes.signal ?? this.signal,
       deadline: own ? undefined : this.deadline,
-      // An injected client (a unit test's) serves every derived context; otherwise each is built on first use.
+      // A test's injected client serves every derived context.
       client: this.init.client,
     });
     child.parent = this;
     child.ownClient = own;
+    child.signals = this.signals;
     return child;
   }
 
-  /** A keeper step: its own signal (so its own client and deadline), a quiet notice sink, confirmed by the keeper's start. */
-  keeperStep(step: { signal: AbortSignal; confirmed: boolean; notify: (notice: Notice) => void }): CommandContext {
+  keeperStep(step: { signal: AbortSignal; confirmed: boolean; notify: (notice: Notice) => void }) {
     return this.derive({ signal: step.signal, notify: step.notify, confirmedAhead: step.confirmed, origin: 'keeper' });
   }
 
-  /** A command line to suggest, as the user runs hedge, with the flags that chose the environment. */
-  hedgeCommand(...words: string[]): string {
+  hedgeCommand(...words: string[]) {
     return hedgeCommandLine(this.globals, words);
   }
 
-  /** Prompts are allowed only with a TTY on both ends and without --no-input. */
   get interactive() {
     return this.globals.input && this.io.stdinIsTTY && this.io.stdoutIsTTY;
   }
@@ -219,12 +168,10 @@ export class CommandContext {
     return this.globals.format;
   }
 
-  /** --timeout in seconds as given (0: none). */
   get timeoutSeconds() {
     return this.globals.timeout;
   }
 
-  /** --request-timeout in seconds, for a client a flow builds itself (a key check). */
   get requestTimeoutSeconds() {
     return this.globals.requestTimeout;
   }
@@ -237,38 +184,41 @@ export class CommandContext {
     return this.io.stdinIsTTY;
   }
 
-  /** Read by people (a table on a terminal): some figures are read only for them. */
   get forPeople() {
     return this.output.isHuman && !this.noticesTaken;
   }
 
-  get configDir(): string {
+  get configDir() {
     return configDir(this.env);
   }
 
-  /** When a wait that starts now must give up. */
-  waitDeadline(startedAt: number): number | undefined {
+  waitDeadline(startedAt: number) {
     return waitDeadline(this.globals.timeout, this.deadline, startedAt);
   }
 
   /** Takes the runner's stop signals first (the keeper stops between steps); returns the release. */
-  interceptSignals(take: SignalInterceptor): () => void {
-    return this.signals.intercept(take);
+  interceptSignals(take: (signal: string) => boolean): () => void {
+    this.signals.take = take;
+    return () => {
+      if (this.signals.take === take) this.signals.take = undefined;
+    };
   }
 
-  /** Said on the output unless the context was given another listener (ContextInit.notify). */
-  notify(notice: Notice): void {
+  offerSignal(signal: string): boolean {
+    return this.signals.take?.(signal) ?? false;
+  }
+
+  notify(notice: Notice) {
     if (this.init.notify) this.init.notify(notice);
     else sayNotice(this.output, notice);
   }
 
-  /** --verbose lines on stderr. */
-  log(line: string): void {
+  log(line: string) {
     if (this.globals.verbose) this.io.stderr.write(`${this.output.chalk.dim(line)}\n`);
   }
 
   /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
-  async startProgress(label: string, since: number): Promise<Progress> {
+  async startProgress(label: string, since: number) {
     return (await import('../ui/spinner.js')).startProgress(
       {
         quiet: this.globals.json || this.noticesTaken,
@@ -284,7 +234,7 @@ export class CommandContext {
     );
   }
 
-  async confirm(question: { message: string; default?: boolean; live?: boolean }): Promise<boolean> {
+  async confirm(question: { message: string; default?: boolean; live?: boolean }) {
     return (await this.prompter()).confirm({ message: questionText(this.output, question), default: question.default });
   }
 
@@ -316,7 +266,7 @@ export class CommandContext {
     });
   }
 
-  journalChoice(): Promise<JournalStoreChoice> {
+  journalChoice() {
     return this.once('journal-choice', async () =>
       (await import('../config/journal-store.js')).chooseJournalStore({
         demo: this.globals.demo,
@@ -399,8 +349,7 @@ export class CommandContext {
     });
   }
 
-  /** The wire names learned from this server before, read and kept. */
-  async wireMemory(): Promise<WireMemory> {
+  async wireMemory() {
     const [credentials, { WireMemory }] = await Promise.all([this.credentials(), import('./wire-memory.js')]);
     return new WireMemory({
       credentials,
@@ -412,10 +361,7 @@ export class CommandContext {
     });
   }
 
-  /**
-   * The agent server's connections when it gave them, a derived context's parent's (a keeper's
-   * steps share one set), otherwise built on first use and closed when this context ends.
-   */
+  /** The agent server's when it gave them (never closed here); a keeper's steps share their parent's. */
   connections(): Promise<HttpConnections> {
     if (this.init.connections) return Promise.resolve(this.init.connections);
     if (this.parent) return this.parent.connections();
@@ -426,7 +372,7 @@ export class CommandContext {
     });
   }
 
-  prompter(): Promise<Prompter> {
+  prompter() {
     return this.once('prompter', async () =>
       (await import('../ui/prompter.js')).createInquirerPrompter(this.io, this.signal, this.env),
     );

@@ -1,7 +1,6 @@
 // Where plan, apply, keep and exposures read their input file (src/flows/input-file.ts): an
-// agent's call only through its file gate, never the disk directly — even for a path that exists
-// (issue 35: the cap check once read `./rows` from disk) — and the CLI the path as given, bounded
-// (issue 47): a regular file only, refused without blocking or reading when it is a FIFO, a device
+// agent's call only through its file gate, never the disk directly — even for a path that exists —
+// and the CLI the path as given, bounded: a regular file only, refused without blocking or reading when it is a FIFO, a device
 // or over the size bound; stdin read to the same bound; a stop signal and --timeout end the read.
 import { execFileSync } from 'node:child_process';
 import { existsSync, truncateSync, writeFileSync } from 'node:fs';
@@ -105,7 +104,7 @@ describe('readInputFile', () => {
   });
 });
 
-describe('readInputFile at the CLI: bounded (issue 47)', () => {
+describe('readInputFile at the CLI: bounded', () => {
   it.skipIf(!hasMkfifo)('a FIFO is refused at once, without waiting for a writer (mkfifo is needed)', async () => {
     const fifo = join(folder.path, 'target.fifo');
     execFileSync('mkfifo', [fifo]);
