@@ -1,10 +1,8 @@
 #!/usr/bin/env node
-// Follows the command context (`ctx`), or the flow ports a command built from it (`ports`,
-// runtime/flow-ports.ts), through the calls from one function, as a reviewer would: every function
-// that receives it (passed as an argument, or one of its own methods called) is a stop; a call into
-// runtime/ from a flow is a call back into the context (a port is a plain function, not followed), and a call from a lower layer to a function of a higher one (the order of
-// scripts/layers.mjs, from docs/architecture.md) is a climb back up. Prints the stops, the calls
-// followed and the climbs. A measuring tool for issue 37 (docs/architecture.md), not part of the build.
+// Follows the command context (`ctx`), or the ports it is to a flow (`ports`: `FlowPorts`, a Pick of
+// it), through the calls from one function: every function that receives it is a stop; a call into
+// runtime/ from below is a call back into the context (a port's call is not followed), and a call to
+// a higher layer of scripts/layers.mjs is a climb. A measuring tool (docs/architecture.md), not part of the build.
 //
 //   node scripts/ctx-trace.mjs resumeUnfinishedApplies runKeep
 import ts from 'typescript';
@@ -141,7 +139,12 @@ export function trace(start) {
         const onContext =
           ts.isPropertyAccessExpression(node.expression) &&
           (names.has(nameOf(rootOf(node.expression))) || isContextValue(rootOf(node.expression)));
-        if (passes || onContext) follow(node.expression);
+        // A flow holds the context as its ports (a Pick of it): a port's call is not followed, as before.
+        const viaPorts =
+          onContext &&
+          !isContextValue(rootOf(node.expression)) &&
+          declarationOf(node.expression)?.parent?.name?.text === 'CommandContext';
+        if ((passes || onContext) && !viaPorts) follow(node.expression);
       }
       node.forEachChild(visit);
     });

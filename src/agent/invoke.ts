@@ -8,7 +8,7 @@ import type { RawInput } from '../runner/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
 import { describeFailure, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
 import { CommandContext } from '../runtime/context.js';
-import type { ContextInit } from '../runtime/context-init.js';
+import type { ContextInit } from '../runtime/context.js';
 import type { GlobalOptions } from '../runtime/globals.js';
 import type { Io } from '../ui/terminal.js';
 import type { PlanCheck, TradeGate } from '../runtime/agent-limits.js';

@@ -161,7 +161,7 @@ export async function runInvocation(
   let stops = 0;
   const handlers = STOP_SIGNALS.map(({ signal, exitCode }) => {
     const handler = () => {
-      if (ctx.signals.offer(signal)) return;
+      if (ctx.offerSignal(signal)) return;
       stops += 1;
       if (stops > 1) process.exit(exitCode);
       controller.abort(new StopSignal(signal, exitCode));

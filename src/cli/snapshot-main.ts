@@ -1,14 +1,8 @@
-// The single executable's main where its Node builds it from a startup snapshot (scripts/sea.mjs,
-// issue 52): this file runs once, at build time, and V8 keeps the heap it leaves; each command then
-// starts from that heap, with hedge's code already compiled and its modules already evaluated, and
-// runs the function given to setDeserializeMainFunction. bin/hedge.js is the launcher everywhere
-// else; this does its part for the executable (no dist/, no compile cache, no help.txt).
-//
-// Evaluated here: the front and what the README's commands load after it (the runner, the quote and
-// markets commands, the command context, the demo's start). Not here: anything that loads node:http
-// (the client, its transport, the simulator's server), which V8 cannot keep in a snapshot; they load
-// as they do from dist/, on first use. Nothing evaluated here may read the environment, the clock or
-// the terminal at import time: it would be the build machine's, frozen.
+// The single executable's main, run once when its Node builds the startup snapshot (scripts/sea.mjs):
+// V8 keeps the heap it leaves, so each command starts with hedge's modules already evaluated.
+// Evaluated here: the front and what the README's commands load after it. Not here: anything that
+// loads node:http, which V8 cannot keep in a snapshot. Nothing evaluated here may read the
+// environment, the clock or the terminal at import time: it would be the build machine's, frozen.
 import { startupSnapshot } from 'node:v8';
 import { main } from './main.js';
 import { safeText } from '../security/safe-text.js';
@@ -18,7 +12,7 @@ void Promise.all([
   import('../runner/run-command.js'),
   import('../commands/quote.js'),
   import('../commands/markets.js'),
-  import('../runtime/command-services.js'),
+  import('../runtime/context.js'),
   import('../demo/start-demo.js'),
 ]);
 

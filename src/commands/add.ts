@@ -7,7 +7,6 @@ import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js
 import type { CommandContext } from '../runtime/context.js';
 import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
 import { showTrade } from './trade-outcome.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export type AddOptions = ChangeOptions;
 
@@ -16,7 +15,7 @@ export function parseAddOptions(input: InputOf<typeof ADD>): AddOptions {
 }
 
 export async function runAdd(ctx: CommandContext, opts: AddOptions): Promise<number> {
-  const { outcome, body } = await runChange(flowPorts(ctx), 'add', opts);
+  const { outcome, body } = await runChange(ctx, 'add', opts);
   return showTrade(ctx, 'add', outcome, body);
 }
 

@@ -27,7 +27,6 @@ import { resolveApiPath } from '../security/base-url.js';
 import { containsKeyShape } from '../security/secrets.js';
 import { printAnswers } from '../ui/api-answer.js';
 import { renderDryRun } from '../ui/dry-run-view.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface ApiOptions {
   method: ReturnType<typeof parseApiMethod>;
@@ -68,7 +67,7 @@ async function readParamFiles(ctx: CommandContext, params: readonly ParamInput[]
     const value = raw.slice(raw.indexOf('=') + 1);
     if (!typed || !value.startsWith('@') || value === '@' || files.has(value.slice(1))) continue;
     const file = value.slice(1);
-    files.set(file, await readParamFile(flowPorts(ctx), file));
+    files.set(file, await readParamFile(ctx, file));
   }
   return files;
 }
@@ -101,7 +100,7 @@ async function planCall(ctx: CommandContext, opts: ApiOptions): Promise<ApiCall>
   let path = resolveApiPath(credentials.baseUrl, opts.path);
   let body: unknown;
   const hasParams = Object.keys(params).length > 0;
-  if (opts.input !== undefined) body = await readInputBody(flowPorts(ctx), opts.input);
+  if (opts.input !== undefined) body = await readInputBody(ctx, opts.input);
   if (hasParams && (!write || opts.input !== undefined)) {
     const query = queryStringOf(params);
     path = `${path}${path.includes('?') ? '&' : '?'}${query}`;
@@ -131,11 +130,11 @@ export async function runApi(ctx: CommandContext, opts: ApiOptions): Promise<num
   const show = (answer: ApiAnswer) => printAnswers(ctx.output, [answer], { include: opts.include, failed: false });
   try {
     if (isWriteMethod(call.method)) {
-      const outcome = await runWrite(flowPorts(ctx), apiWriteAction(client, call, log), opts.write);
+      const outcome = await runWrite(ctx, apiWriteAction(client, call, log), opts.write);
       if (outcome.kind === 'dry-run') renderDryRun(ctx.output, outcome.planned);
       if (outcome.kind === 'submitted' || outcome.kind === 'resolved') show(outcome.answer);
     } else {
-      await readApi(flowPorts(ctx), client, call, { paginate: opts.paginate, log, onPage: (page) => pages.push(page) });
+      await readApi(ctx, client, call, { paginate: opts.paginate, log, onPage: (page) => pages.push(page) });
       printAnswers(ctx.output, pages, { include: opts.include, failed: false });
     }
   } catch (error) {

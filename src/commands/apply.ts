@@ -13,7 +13,6 @@ import type { ApplyOutcome } from '../outcomes/apply.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { renderApplyReport, renderPlan } from '../ui/plan-view.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface ApplyOptions extends TargetPlanOptions {
   dryRun: boolean;
@@ -28,9 +27,9 @@ export function parseApplyOptions(input: InputOf<typeof APPLY>): ApplyOptions {
 }
 
 export async function runApply(ctx: CommandContext, opts: ApplyOptions): Promise<number> {
-  if (opts.dryRun) return showPlan(ctx, await planTarget(flowPorts(ctx), opts), opts);
+  if (opts.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
-  const outcome = await applyTarget(flowPorts(ctx), opts, {
+  const outcome = await applyTarget(ctx, opts, {
     showPlan: ctx.output.isJson
       ? undefined
       : (quoted) => renderPlan(ctx.output, quoted, { columns: ctx.output.columns, preview: true }),
@@ -42,7 +41,7 @@ async function renderApplyOutcome(ctx: CommandContext, opts: ApplyOptions, outco
   const { steps } = outcome.quoted.plan;
   switch (outcome.kind) {
     case 'fails-checks':
-      throw planCheckError(flowPorts(ctx), outcome.quoted, { problemsAsData: ctx.output.isJson });
+      throw planCheckError(ctx, outcome.quoted, { problemsAsData: ctx.output.isJson });
     case 'at-target':
       if (ctx.output.isJson) await renderApplyReport(ctx.output, []);
       return exitCodeNamed('ok');

@@ -10,7 +10,6 @@ import { closeAction, closeArgv } from '../flows/trade-actions.js';
 import { runWrite, writeOptionsFrom, type WriteOptions, type WriteOutcome } from '../flows/write-flow.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface CloseOptions {
   market: string;
@@ -29,13 +28,10 @@ export function parseCloseOptions(input: InputOf<typeof CLOSE>): CloseOptions {
 export async function runClose(ctx: CommandContext, opts: CloseOptions): Promise<number> {
   const client = await ctx.client();
   const request = { market: opts.market, side: opts.side };
-  const action = closeAction(flowPorts(ctx), client, request, { argv: closeArgv(request) });
-  return showTrade(
-    ctx,
-    'close',
-    (await runWrite(flowPorts(ctx), action, opts.write)) as WriteOutcome<unknown, unknown>,
-    { ...request },
-  );
+  const action = closeAction(ctx, client, request, { argv: closeArgv(request) });
+  return showTrade(ctx, 'close', (await runWrite(ctx, action, opts.write)) as WriteOutcome<unknown, unknown>, {
+    ...request,
+  });
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof CLOSE>): Promise<number> {

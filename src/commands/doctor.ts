@@ -9,7 +9,6 @@ import type { CommandContext } from '../runtime/context.js';
 import { wrapWords } from '../ui/width.js';
 import type { InputOf } from '../runner/command-spec.js';
 import type { DOCTOR } from './doctor.spec.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 const MARKS: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '–', info: '·' };
 
@@ -33,7 +32,7 @@ export function doctorExitCode(report: DoctorReport): 0 | 2 | 4 | 5 | 14 {
 
 export async function runDoctor(ctx: CommandContext, _opts: DoctorOptions): Promise<number> {
   const checks = await import('../flows/doctor.js');
-  const report = await checks.runDoctor(flowPorts(ctx));
+  const report = await checks.runDoctor(ctx);
   await render(ctx, report);
   return doctorExitCode(report);
 }

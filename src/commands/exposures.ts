@@ -18,7 +18,6 @@ import {
 } from '../ui/exposures-report-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import { EXPOSURE_SECTIONS, renderExposures, type ExposureSection } from '../ui/exposures-view.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface ExposuresOptions {
   file: string;
@@ -87,7 +86,7 @@ export function parseExposuresOptions(input: InputOf<typeof EXPOSURES>): Exposur
 
 export async function runExposures(ctx: CommandContext, opts: ExposuresOptions): Promise<number> {
   if (opts.report) {
-    const reportView = await gatherExposureReport(flowPorts(ctx), {
+    const reportView = await gatherExposureReport(ctx, {
       file: opts.file,
       policyFile: opts.policyFile,
       flags: opts.flags,
@@ -106,7 +105,7 @@ export async function runExposures(ctx: CommandContext, opts: ExposuresOptions):
     }
     return 0;
   }
-  const view = await gatherExposures(flowPorts(ctx), {
+  const view = await gatherExposures(ctx, {
     file: opts.file,
     policyFile: opts.policyFile,
     flags: opts.flags,

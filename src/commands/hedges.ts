@@ -12,7 +12,6 @@ import type { HEDGES } from './hedges.spec.js';
 import { moreNote } from '../ui/list-notes.js';
 import { safeText } from '../security/safe-text.js';
 import type { HedgeStatus } from '../domain/vocabulary.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 import { findHedge } from '../flows/hedge-id.js';
 
 export interface HedgesOptions {
@@ -85,7 +84,7 @@ export async function runHedges(ctx: CommandContext, opts: HedgesOptions): Promi
     // on a TTY; a hedge already final is returned at once.
     const { waitForHedgeStatus } = await import('../flows/wait.js');
     try {
-      hedge = await waitForHedgeStatus(flowPorts(ctx), hedge.id, {
+      hedge = await waitForHedgeStatus(ctx, hedge.id, {
         label: `Waiting for hedge ${safeText(hedge.id)}`,
         initial: hedge,
         startedAt,

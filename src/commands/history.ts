@@ -19,7 +19,6 @@ import { JOINED_REFERENCE } from '../ui/resource-fields.js';
 import { dealStillHeld, shellWord } from '../ui/deal-view.js';
 import { readResizedHedges } from '../flows/hedge-sizes.js';
 import { markResized, resizedNote } from '../ui/history-view.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 /** What a --until condition may read: the fields of a closed hedge as --json prints them. */
 export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields
@@ -211,7 +210,7 @@ async function markResizedHedges(
   totals: ReturnType<typeof historyTotals>,
 ): Promise<string | undefined> {
   const ids = original.map(hedgeIdOf);
-  const sizes = await readResizedHedges(flowPorts(ctx), new Set(ids.filter((id): id is string => id !== undefined)));
+  const sizes = await readResizedHedges(ctx, new Set(ids.filter((id): id is string => id !== undefined)));
   markResized(
     records,
     ids.map((id) => id !== undefined && sizes.has(id)),

@@ -9,7 +9,6 @@ import type { CommandContext } from '../runtime/context.js';
 import { journalReference, renderJournalList } from '../ui/journal-fields.js';
 import { checkUnresolvedRows } from '../flows/row-trust.js';
 import { safeText } from '../security/safe-text.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface JournalListOptions {
   pending: boolean;
@@ -87,7 +86,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
     choice.kind === 'file'
       ? 'The journal is empty: no action has been sent from this machine yet.'
       : `The team journal ${choice.shown} is empty: no machine has recorded an action there yet.`;
-  const checks = await checkUnresolvedRows(flowPorts(ctx), entries);
+  const checks = await checkUnresolvedRows(ctx, entries);
   await renderJournalList(ctx.output, entries, {
     empty: filtered ? 'No journal entries match these filters.' : empty,
     team: choice.kind !== 'file',

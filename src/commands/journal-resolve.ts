@@ -13,7 +13,6 @@ import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { renderJournalEntry } from '../ui/journal-fields.js';
 import { findJournalEntry } from '../flows/journal-entry.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface JournalResolveOptions {
   id: string;
@@ -31,7 +30,7 @@ export function parseJournalResolveOptions(input: InputOf<typeof JOURNAL_RESOLVE
 
 export async function runJournalResolve(ctx: CommandContext, options: JournalResolveOptions): Promise<void> {
   const journal = await ctx.journal();
-  const entry = await findJournalEntry(flowPorts(ctx), journal, options.id);
+  const entry = await findJournalEntry(ctx, journal, options.id);
   if (!isUnresolved(entry)) {
     throw new UsageError(
       `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}; nothing was changed.`,
@@ -43,7 +42,7 @@ export async function runJournalResolve(ctx: CommandContext, options: JournalRes
     );
   }
   const holder = await journal.holderOf(entry.id);
-  if (holder) throw heldError(flowPorts(ctx), entry, holder, ' and changed nothing');
+  if (holder) throw heldError(ctx, entry, holder, ' and changed nothing');
   await noteUnverified(ctx, entry);
   const resolved = await journal.update(
     entry.id,
@@ -63,7 +62,7 @@ export async function runJournalResolve(ctx: CommandContext, options: JournalRes
 
 /** Said of a row that does not verify: resolving it sends nothing, but its request is not this key's to trust. */
 async function noteUnverified(ctx: CommandContext, entry: JournalEntry): Promise<void> {
-  const check = (await checkUnresolvedRows(flowPorts(ctx), [entry]))?.get(entry.id);
+  const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
   if (check !== 'unsealed' && check !== 'forged') return;
   ctx.notify({
     kind: 'unverified-row',

@@ -6,7 +6,6 @@ import { checkUnresolvedRows } from '../flows/row-trust.js';
 import { isUnresolved } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderJournalEntry } from '../ui/journal-fields.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface JournalShowOptions {
   /** A journal id or a unique part of one. */
@@ -23,8 +22,8 @@ export function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>): P
 
 export async function runJournalShow(ctx: CommandContext, opts: JournalShowOptions): Promise<void> {
   const journal = await ctx.journal();
-  const entry = await findJournalEntry(flowPorts(ctx), journal, opts.id);
-  const check = (await checkUnresolvedRows(flowPorts(ctx), [entry]))?.get(entry.id);
+  const entry = await findJournalEntry(ctx, journal, opts.id);
+  const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
   const unverified = check === 'unsealed' || check === 'forged';
   const footer = !isUnresolved(entry)
     ? []

@@ -6,7 +6,6 @@ import type { KEEP_STATUS } from './keep-status.spec.js';
 import { isKeeperUp, readKeeperStatus } from '../flows/keeper-status.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderKeeperStatus } from '../ui/keeper-status-view.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 /** The exit code when no keeper is running for the account (docs/exit-codes.md). */
 export const KEEPER_DOWN_EXIT = 15;
@@ -22,7 +21,7 @@ export function run(ctx: CommandContext, input: InputOf<typeof KEEP_STATUS>): Pr
 }
 
 export async function runKeepStatus(ctx: CommandContext, _opts: KeepStatusOptions): Promise<number> {
-  const status = await readKeeperStatus(flowPorts(ctx));
+  const status = await readKeeperStatus(ctx);
   if (ctx.output.isJson) ctx.output.json(status);
   else ctx.output.write(renderKeeperStatus(status, { columns: ctx.output.columns, chalk: ctx.output.chalk }));
   return isKeeperUp(status.state) ? 0 : KEEPER_DOWN_EXIT;

@@ -15,7 +15,6 @@ import type { CommandContext } from '../runtime/context.js';
 import { echo } from '../domain/input.js';
 import { parseKeeperServiceOptions } from '../flows/keeper-service.js';
 import type { OutputFields } from '../ui/output-fields.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 const INTERVAL_SHAPE = /^\s*\d+(\.\d+)?\s*$/;
 
@@ -69,7 +68,7 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
 
 export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Promise<number> {
   const options = parseKeepOptions(input);
-  const outcome = await runKeep(flowPorts(ctx), options, { reporter: await chooseReporter(ctx) });
+  const outcome = await runKeep(ctx, options, { reporter: await chooseReporter(ctx) });
   if (outcome.kind === 'one-cycle')
     return outcome.firstError === undefined ? 0 : describeError(outcome.firstError).exitCode;
   // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.

@@ -18,7 +18,6 @@ import type { InputOf } from '../runner/command-spec.js';
 import type { LOGIN } from './login.spec.js';
 import { UsageError } from '../errors.js';
 import { safeText } from '../security/safe-text.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface LoginOptions extends LoginFlags {
   /** As typed; checked once the store is read (undefined: not given). */
@@ -99,16 +98,15 @@ export async function runLogin(ctx: CommandContext, opts: LoginOptions): Promise
   // A store that cannot be read is reported before anything is asked.
   const name = loginProfileName(requested, store.read());
   const existing = store.profile(name);
-  const ports = flowPorts(ctx);
   if (opts.moveKey)
-    return showKeyMove(ctx, store.file, name, await moveProfileKey(ports, store, name, opts.keyStore ?? 'keyring'));
+    return showKeyMove(ctx, store.file, name, await moveProfileKey(ctx, store, name, opts.keyStore ?? 'keyring'));
   const offeredBaseUrl = defaultBaseUrl(opts.baseUrl, ctx.env, existing?.base_url);
-  const fetchKey = opts.keyCommand === undefined ? undefined : keyFromCommand(ports, opts.keyCommand);
-  const answers = await askLogin(ports, { name, flagBaseUrl: opts.baseUrl, offeredBaseUrl, fetchKey });
+  const fetchKey = opts.keyCommand === undefined ? undefined : keyFromCommand(ctx, opts.keyCommand);
+  const answers = await askLogin(ctx, { name, flagBaseUrl: opts.baseUrl, offeredBaseUrl, fetchKey });
   const given = { ...opts, name, requested, existing };
-  const credentials = loginCredentials(ports, answers, given);
+  const credentials = loginCredentials(ctx, answers, given);
   if (!ctx.output.isJson) ctx.output.note(ctx.output.chalk.dim(`Checking the key against ${credentials.baseUrl} …`));
-  showLogin(ctx, store.file, await checkAndSaveLogin(ports, store, credentials, given), opts.journalUrl);
+  showLogin(ctx, store.file, await checkAndSaveLogin(ctx, store, credentials, given), opts.journalUrl);
   return 0;
 }
 

@@ -23,7 +23,6 @@ import { terminalColumns } from '../ui/terminal.js';
 import type { Prompter } from '../ui/prompter.js';
 import { renderQuoteCard } from '../ui/quote-card.js';
 import { displayWidth, wrapWords } from '../ui/width.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface WizardAnswers {
   market?: string;
@@ -135,7 +134,7 @@ export async function runOpenWizard(
   const question =
     `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}` +
     `${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
-  await confirmOrStop(flowPorts(ctx), question);
+  await confirmOrStop(ctx, question);
   return { kind: 'open', market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
 }
 

@@ -13,7 +13,6 @@ import { writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
 import { runChange } from '../flows/change.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface OpenOptions {
   market?: string;
@@ -70,7 +69,7 @@ export async function runOpen(ctx: CommandContext, opts: OpenOptions): Promise<n
     const answers = await runOpenWizard(ctx, client, opts, { skipChecks: opts.skipChecks, live });
     if (answers.kind === 'add') {
       // The side chosen is open, and the operator chose to add to it: the add quotes and confirms itself.
-      const { outcome, body } = await runChange(flowPorts(ctx), 'add', {
+      const { outcome, body } = await runChange(ctx, 'add', {
         market: answers.market,
         side: answers.side,
         notionalUsd: answers.notionalUsd,
@@ -107,7 +106,7 @@ async function submit(
   opts: OpenOptions,
   given: { quote?: Quote; confirmed?: boolean },
 ): Promise<void> {
-  const { outcome, quote } = await openHedge(flowPorts(ctx), client, request, {
+  const { outcome, quote } = await openHedge(ctx, client, request, {
     allowDuplicateRef: opts.allowDuplicateRef,
     skipChecks: opts.skipChecks,
     write: opts.write,

@@ -4,7 +4,6 @@ import { exitCodeNamed, type ExitCode } from '../exit-codes.js';
 import { planCheckError, type QuotedPlan, type TargetPlanOptions } from '../flows/target-plan.js';
 import type { CommandContext } from '../runtime/context.js';
 import { planAsData, renderPlan } from '../ui/plan-view.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 /** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
 export async function showPlan(
@@ -21,7 +20,6 @@ export async function showPlan(
       applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance),
     });
   }
-  if (quoted.plan.problems.length > 0)
-    throw planCheckError(flowPorts(ctx), quoted, { problemsAsData: ctx.output.isJson });
+  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted, { problemsAsData: ctx.output.isJson });
   return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
 }

@@ -7,7 +7,6 @@ import type { PLAN } from './plan.spec.js';
 import { parseTolerance, planTarget, type TargetPlanOptions } from '../flows/target-plan.js';
 import { showPlan } from './plan-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export type PlanOptions = TargetPlanOptions;
 
@@ -16,7 +15,7 @@ export function parsePlanOptions(input: InputOf<typeof PLAN>): PlanOptions {
 }
 
 export async function runPlan(ctx: CommandContext, opts: PlanOptions): Promise<number> {
-  return showPlan(ctx, await planTarget(flowPorts(ctx), opts), opts);
+  return showPlan(ctx, await planTarget(ctx, opts), opts);
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof PLAN>): Promise<number> {

@@ -7,7 +7,6 @@ import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js
 import type { CommandContext } from '../runtime/context.js';
 import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
 import { showTrade } from './trade-outcome.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export type ReduceOptions = ChangeOptions;
 
@@ -16,7 +15,7 @@ export function parseReduceOptions(input: InputOf<typeof REDUCE>): ReduceOptions
 }
 
 export async function runReduce(ctx: CommandContext, opts: ReduceOptions): Promise<number> {
-  const { outcome, body } = await runChange(flowPorts(ctx), 'reduce', opts);
+  const { outcome, body } = await runChange(ctx, 'reduce', opts);
   return showTrade(ctx, 'reduce', outcome, body);
 }
 

@@ -13,7 +13,6 @@ import { renderRollOutcome } from '../ui/roll-outcome.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
 import { utcClock } from '../domain/utc-text.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface ResumeOptions {
   /** A journal id or a unique part of one; undefined: the newest unresolved entry. */
@@ -33,17 +32,16 @@ export function parseResumeOptions(input: InputOf<typeof RESUME>): ResumeOptions
 }
 
 export async function runResume(ctx: CommandContext, options: ResumeOptions): Promise<number> {
-  const ports = flowPorts(ctx);
-  const entry = await chooseEntryToResume(ports, options.id);
+  const entry = await chooseEntryToResume(ctx, options.id);
   if (!entry) {
     ctx.output.note(
       `Nothing to resume: every action in the journal is resolved. See them with \`${ctx.hedgeCommand('journal')}\`.`,
     );
     return 0;
   }
-  const plan = await planResume(ports, entry);
+  const plan = await planResume(ctx, entry);
   if (plan.kind !== 'roll') sayResuming(ctx, entry);
-  return showResumed(ctx, await resumeEntry(ports, plan, options));
+  return showResumed(ctx, await resumeEntry(ctx, plan, options));
 }
 
 function sayResuming(ctx: CommandContext, entry: JournalEntry): void {

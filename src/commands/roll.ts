@@ -11,7 +11,6 @@ import { runRoll, type RollRequest } from '../flows/roll.js';
 import { writeOptionsFrom } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderRollOutcome } from '../ui/roll-outcome.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
   const { args, options } = input;
@@ -26,7 +25,7 @@ export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>): Promise<number> {
-  return renderRollOutcome(ctx.output, await runRoll(flowPorts(ctx), parseRollOptions(input)), (...argv) =>
+  return renderRollOutcome(ctx.output, await runRoll(ctx, parseRollOptions(input)), (...argv) =>
     ctx.hedgeCommand(...argv),
   );
 }

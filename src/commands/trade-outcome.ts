@@ -7,7 +7,6 @@ import type { WriteOutcome } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderDryRun } from '../ui/dry-run-view.js';
 import { renderTrade } from '../ui/write-outcome.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 /** `body` is the request the trade sent (market, side, amount); `quote` the one shown before an open. */
 export function showTrade(
@@ -23,7 +22,7 @@ export function showTrade(
   }
   const view = tradeView(command, outcome, body);
   if (view) renderTrade(ctx.output, view, (...words) => ctx.hedgeCommand(...words), quote);
-  const failure = tradeFailure(flowPorts(ctx), view);
+  const failure = tradeFailure(ctx, view);
   if (failure) throw failure;
   return 0;
 }

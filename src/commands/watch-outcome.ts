@@ -16,7 +16,6 @@ import type { CommandContext } from '../runtime/context.js';
 import { safeJson } from '../security/safe-text.js';
 import type { LiveView } from '../ui/watch-view.js';
 import { terminalColumns } from '../ui/terminal.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 /** `hedge … --watch`: checks the options (exit 2 before anything is read), runs the watch, says how it ended. */
 export async function watchCommand(
@@ -24,13 +23,10 @@ export async function watchCommand(
   target: WatchTarget,
   options: WatchOptionValues,
 ): Promise<number> {
-  const settings = parseWatchSettings(flowPorts(ctx), target, options);
+  const settings = parseWatchSettings(ctx, target, options);
   const live = ctx.io.stdoutIsTTY && !ctx.globals.json;
   const openSink = async () => (live ? liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx));
-  return endWatch(
-    ctx,
-    await runWatch(flowPorts(ctx), target, { settings, live, oneShape: ctx.output.inOneShape }, openSink),
-  );
+  return endWatch(ctx, await runWatch(ctx, target, { settings, live, oneShape: ctx.output.inOneShape }, openSink));
 }
 
 /** Ctrl-C, --timeout and --count end a watch with 0; the first alert under --exit-on-alert with 10; SIGTERM and SIGHUP keep their own codes for supervisors. */

@@ -12,7 +12,6 @@ import { describeKeyLocation } from '../config/key-store.js';
 import { safeText } from '../security/safe-text.js';
 import type { InputOf } from '../runner/command-spec.js';
 import type { WHOAMI } from './whoami.spec.js';
-import { flowPorts } from '../runtime/flow-ports.js';
 
 const EXIT_FOR_STATUS: Record<KeyStatus, number> = { ok: 0, refused: 4, unreachable: 5, error: 3 };
 
@@ -94,7 +93,7 @@ interface WhoamiFacts {
 
 async function gatherWhoami(ctx: CommandContext): Promise<WhoamiFacts> {
   const credentials = await ctx.credentials();
-  const check = await checkKey(flowPorts(ctx), credentials);
+  const check = await checkKey(ctx, credentials);
   const profileSource: ShownSource | null =
     credentials.sources.profile === undefined
       ? null

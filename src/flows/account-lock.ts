@@ -5,7 +5,7 @@
 // bounded by --timeout, or the default wait bound — and then reads the book afresh; still held at
 // the bound, it stops with exit 11 naming the holder. The lock dies with its holder (kill -9 too).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
 import { HeldError } from '../errors.js';
 import { describeHolder, type Holder } from '../journal/index.js';

@@ -9,7 +9,7 @@ import type { ApiRequest, RawAnswer } from '../api/transport.js';
 import { API_METHODS, type ApiMethod } from '../domain/api-params.js';
 import { OffOriginError, UsageError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { resolveApiPath } from '../security/base-url.js';
 import { safeText } from '../security/safe-text.js';
 import { readInputFile } from './input-file.js';

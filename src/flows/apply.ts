@@ -9,7 +9,7 @@ import { formatUsd } from '../domain/number-format.js';
 import { utcStamp } from '../domain/utc-text.js';
 import { HeldError, OrderFailedError } from '../errors.js';
 import { describeHolder, type Holder, type JournalEntry } from '../journal/index.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { bodyOf } from './journal-entry.js';
 import { withAccountLock, withSideLocks } from './account-lock.js';

@@ -7,7 +7,7 @@ import { questionWithUnchecked, runPreTradeChecks, uncheckedList } from './pre-t
 import { changeAction, changeArgv } from './trade-actions.js';
 import { writeOptionsFrom, type WriteOptions, type WriteOutcome } from './write-flow.js';
 import { runWriteLearning } from './wire-learning.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 
 export interface ChangeOptions {
   market: string;

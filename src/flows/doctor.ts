@@ -18,7 +18,7 @@ import { formatRate } from '../domain/number-format.js';
 import { HEDGE_STATUSES, TENORS } from '../domain/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { checkClientOptions } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../domain/server-clock.js';
 import { redactKey } from '../security/secrets.js';

@@ -4,7 +4,7 @@
 import type { PlannedRequest } from '../api/client.js';
 import type { ApiRequest } from '../api/transport.js';
 import { redactKey } from '../security/secrets.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 
 export interface RenderedDryRun {
   dry_run: true;

@@ -9,7 +9,7 @@ import { HEDGE_STATUSES } from '../domain/vocabulary.js';
 import { sameReference } from '../domain/input.js';
 import { formatUsd } from '../domain/number-format.js';
 import { PreTradeCheckError } from '../errors.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { mustStop, type Unchecked } from './pre-trade.js';
 
 const ACTIVE = new Set(['submitting', 'submitted', 'filled']);

@@ -25,7 +25,7 @@ import { walkHistory } from './report.js';
 import { findMarket, unlistedMarketError } from '../domain/markets.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../domain/keep.js';
 import type { Side } from '../domain/vocabulary.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import type { MovingTarget } from './keep.js';
 import { safeText } from '../security/safe-text.js';
 import { formatUsd } from '../domain/number-format.js';

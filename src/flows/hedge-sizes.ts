@@ -5,7 +5,7 @@
 // holds today's notional). The journal does, for the writes sent from here: the open, and each add
 // and reduce that landed, with its amount. Only that is said — never guessed for a hedge the
 // journal did not see change.
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import type { JournalEntry } from '../journal/index.js';
 import { bodyOf } from './journal-entry.js';
 

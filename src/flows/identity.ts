@@ -3,7 +3,7 @@
 // entry and every account lock is scoped by, and the sealer that signs its rows (row-seal.ts).
 import type { JournalEntry } from '../journal/index.js';
 import type { RowSealer } from '../journal/row-seal.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 
 export interface Identity {
   profile?: string;

@@ -7,7 +7,7 @@
 // or gone quiet), so its read stops with --timeout and the stop signals. Every reading problem is a
 // UsageError (exit 2); a stop signal is the signal's own exit code.
 import { InterruptedError, UsageError } from '../errors.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import {
   MAX_INPUT_FILE_BYTES,
   ReadRefused,

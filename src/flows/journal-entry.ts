@@ -3,7 +3,7 @@
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import { JournalError, type Journal, type JournalEntry } from '../journal/index.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 
 /**
  * The entry for an id or a unique part of one. An unknown id and an ambiguous part are the operator's

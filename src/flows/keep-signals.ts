@@ -2,7 +2,7 @@
 // second one is left to the runner (it aborts the steps' waits: their journal entries stay
 // unresolved for the next start); SIGHUP re-reads the target before the next cycle. Sleeping is the
 // injected clock's, woken by any of them.
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import type { KeeperClock } from './keep-clock.js';
 
 export interface KeeperSignals {

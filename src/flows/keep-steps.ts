@@ -9,7 +9,7 @@ import type { Hedge } from '../api/schemas.js';
 import { decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
 import { HedgeError, HeldError, UnresolvedError } from '../errors.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { withSideLock } from './account-lock.js';
 import type { Actionable, EventFields, KeeperSteps, SideReading } from './keep-cycle.js';

@@ -24,7 +24,7 @@ import { DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../domain/keep.js';
 import { StateError, UsageError } from '../errors.js';
 import { describeError, errorAsEventFields } from '../exit-codes.js';
 import type { Hold } from '../journal/index.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import type { KeepEvent, KeepReporter } from '../outcomes/keep.js';
 import { realKeeperClock, type KeeperClock } from './keep-clock.js';

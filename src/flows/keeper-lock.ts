@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { HeldError } from '../errors.js';
 import type { Hold, KeeperHeartbeats } from '../journal/index.js';
 import { isTeamJournal } from '../journal/store.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { heartbeatFile, heartbeatOf, keeperScope, keeperStateDir, readHeartbeat } from './keeper-heartbeat.js';
 import type { Identity } from './identity.js';

@@ -14,7 +14,7 @@ import {
   type AlertCause,
   type AlertState,
 } from '../domain/keeper-alerts.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import type { KeepEvent, KeepRowStatus } from '../outcomes/keep.js';
 import { alertSinks, parseAlertUrl, type AlertSinks } from './keeper-alert-sinks.js';
 import {

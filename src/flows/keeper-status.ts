@@ -5,7 +5,7 @@
 // only: no request to the API.
 import { homedir } from 'node:os';
 import { isTeamJournal } from '../journal/store.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import {
   heartbeatFile,
   heartbeatOf,

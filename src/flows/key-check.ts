@@ -2,7 +2,7 @@
 // `hedge login` before it saves anything and by `hedge whoami`. The answer is one of four words a
 // script can branch on; the error behind it is kept so that login can report it in full.
 import type { Account } from '../api/schemas.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { ApiError, InvalidResponseError, NetworkError } from '../errors.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 

@@ -2,7 +2,7 @@
 // banner on stderr and asks before it sends; without a terminal it needs --yes. The decision is
 // taken before the first request of the command (even a read), so a refused run sends nothing.
 import { redactKey } from '../security/secrets.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { DeclinedError, UsageError } from '../errors.js';
 
 export interface LiveGuard {

@@ -21,7 +21,7 @@ import type { StoredProfile } from '../config/store-schema.js';
 import { checkKey } from './key-check.js';
 import type { LoginAnswers } from './login.js';
 import type { KeyMove, KeyringLeftover, LoginSaved } from '../outcomes/login.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { ApiError, AuthError, ConfigError, HedgeError, NetworkError, UsageError } from '../errors.js';
 import { redactStoreUrl } from '../security/store-url.js';
 

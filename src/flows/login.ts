@@ -4,7 +4,7 @@ import { checkBaseUrl } from '../security/base-url.js';
 import { environmentOfKey } from '../security/secrets.js';
 import type { Source } from '../config/credentials.js';
 import { readKeyFromStdin } from '../config/login-profile.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { UsageError } from '../errors.js';
 
 const KEY_SHAPE_HINT =

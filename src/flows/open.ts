@@ -3,7 +3,7 @@
 // `open --ref` of the same deal waits and then checks the book as the first left it.
 import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Quote } from '../api/schemas.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { withAccountLock } from './account-lock.js';
 import { refuseDuplicateReference } from './duplicate-reference.js';

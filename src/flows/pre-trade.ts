@@ -19,7 +19,7 @@ import {
 import { findMarket } from '../domain/markets.js';
 import type { Side } from '../domain/vocabulary.js';
 import { ApiError, AuthError, InterruptedError, PreTradeCheckError, UsageError } from '../errors.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 
 /** Reads what the checks need: the live markets list and the account summary, in parallel. */

@@ -16,7 +16,7 @@ import { formatUsd } from '../domain/money.js';
 import { sameReference } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { bodyOf } from './journal-entry.js';
 import { findSide, type BookPosition } from './positions.js';

@@ -4,7 +4,7 @@
 import type { HedgeClient } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import { isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { API_COMMAND_PREFIX } from './api-call.js';
 import { findJournalEntry } from './journal-entry.js';

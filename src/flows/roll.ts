@@ -33,7 +33,7 @@ import {
 } from '../errors.js';
 import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
 import { withAccountLock, withSideLock } from './account-lock.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import type { PlannedRequestView, RollNote, RollOutcome, RollView } from '../outcomes/roll.js';
 import { planDryRun } from './dry-run.js';

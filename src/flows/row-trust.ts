@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { UnverifiedRowError, UsageError } from '../errors.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
 import type { RowCheck, RowTrust } from '../journal/row-seal.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmOrStop } from './live-guard.js';

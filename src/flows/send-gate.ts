@@ -10,7 +10,7 @@ import { readNumber } from '../api/wire/read-fields.js';
 import { POSITION_FIELD_SYNONYMS } from '../api/wire/read-position.js';
 import { PreTradeCheckError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import type { Trade } from '../runtime/agent-limits.js';
 import { bodyOf } from './journal-entry.js';
 

@@ -9,7 +9,7 @@ import { reconcileSide, type HedgeRecord, type SideBook } from '../domain/book.j
 import type { Side } from '../domain/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../errors.js';
 import type { SideAfter } from '../journal/index.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 

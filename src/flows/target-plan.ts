@@ -18,7 +18,7 @@ import { parseUsdAmount } from '../domain/input.js';
 import { cents, toAccountSide } from '../domain/money.js';
 import { TENORS, type Tenor } from '../domain/vocabulary.js';
 import { ApiError, PreTradeCheckError } from '../errors.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import type { Trade } from '../runtime/agent-limits.js';
 import { safeText } from '../security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from './input-file.js';

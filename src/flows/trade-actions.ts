@@ -11,7 +11,7 @@ import type { PlanStep } from '../domain/plan.js';
 import { readNumber } from '../api/wire/read-fields.js';
 import { isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
 import { identityOf, sentBy } from './identity.js';
 import { bodyOf } from './journal-entry.js';

@@ -9,7 +9,7 @@
 // the command that resumes it; on Ctrl-C it throws InterruptedError (exit 130) saying the action
 // stands and how to check it.
 import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../api/schemas.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { historyHedgeId } from '../api/wire/read-history.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';

@@ -37,7 +37,7 @@ import {
 import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
 import { findHedge } from './hedge-id.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { parseClientReference } from '../domain/input.js';
 import type { WatchReading } from '../outcomes/watch.js';
 import { requireListedMarket } from './markets.js';

@@ -8,7 +8,7 @@
 import { ApiError } from '../errors.js';
 import { refusedField, type HedgeClient } from '../api/client.js';
 import { wireHint } from '../api/wire/unspecified.js';
-import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { FlowPorts } from '../runtime/context.js';
 import { isRejection, runWrite, type WriteAction, type WriteOptions, type WriteOutcome } from './write-flow.js';
 
 /** Builds the action; `retry` is true for the second send (no checks, no preview: they ran for the first). */

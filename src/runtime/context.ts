@@ -1,123 +1,281 @@
-// The services a command uses, built on first use and ended with it: a test runs any command with
-// fake streams, TTY on or off, a fake clock and a scripted prompter. How each service is built is
-// runtime/command-services.ts; what a flow may use of them is runtime/flow-ports.ts.
-import { SignalRouter } from './signal-router.js';
+// The services a command uses, each built once on first use and closed (last opened first) when the
+// command ends, and the ports its flows take: a test runs any command with fake streams, TTY on or
+// off, a fake clock and a scripted prompter.
 import type { HedgeClient } from '../api/client.js';
-import type { HttpConnections } from '../api/transport.js';
-import { configDir, type ResolvedCredentials } from '../config/credentials.js';
+import type { Clock, HttpConnections } from '../api/transport.js';
+import {
+  configDir,
+  needsProfileStore,
+  resolveCredentials,
+  type Env,
+  type ResolvedCredentials,
+} from '../config/credentials.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import type { Prompter } from '../ui/prompter.js';
 import type { Output } from '../ui/output.js';
-import { sayNotice, type Notice } from '../ui/notices.js';
+import type { Io } from '../ui/terminal.js';
+import { questionText, sayNotice, type Notice } from '../ui/notices.js';
 import type { GlobalOptions } from './globals.js';
 import type { Journal } from '../journal/index.js';
-import type { JournalStoreChoice } from '../config/journal-store.js';
+import type { DemoHandle } from '../demo/start-demo.js';
 import { hedgeCommandLine } from '../program.js';
-import type { ContextInit, Given } from './context-init.js';
-import type { WireMemory } from './wire-memory.js';
-import { Lifetime } from './lifetime.js';
-import { commandDeadline } from '../config/wait-bound.js';
+import type { PlanCheck, TargetFileSource, TradeGate } from './agent-limits.js';
+import { commandDeadline, waitDeadline } from '../config/wait-bound.js';
 
-// The class takes the given settings as its own read-only fields (assigned in the constructor).
+export interface ContextInit {
+  io: Io;
+  env: Env;
+  globals: GlobalOptions;
+  clock: Clock;
+  signal: AbortSignal;
+  output: Output;
+  /** Test seams: each service is built lazily otherwise. */
+  prompter?: Prompter;
+  store?: ProfileStore;
+  startDemo?: (configDir: string) => Promise<DemoHandle>;
+  client?: HedgeClient;
+  credentials?: ResolvedCredentials;
+  journal?: Journal;
+  /** Someone else's connections (the agent server's, shared by its calls): used, never closed here. */
+  connections?: HttpConnections;
+  /** Who asked: a person or script at the CLI (default), an agent through `hedge mcp`, or a keeper's step. */
+  origin?: 'cli' | 'agent' | 'keeper';
+  targetFiles?: TargetFileSource;
+  tradeGate?: TradeGate;
+  planCheck?: PlanCheck;
+  /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
+  deadline?: number;
+  /** Where the flows' notices go (unset: the output); a context whose notices are taken draws no progress. */
+  notify?: (notice: Notice) => void;
+  /** Confirmed before it ran (a keeper's step: by the keeper's start); unset: --yes says. */
+  confirmedAhead?: boolean;
+}
+
+/** What a flow may use of its command: all but the output, the streams and the settings as parsed. */
+export type FlowPorts = Omit<
+  CommandContext,
+  'io' | 'globals' | 'output' | 'derive' | 'dispose' | 'offerSignal' | 'noticesTaken' | 'store' | 'journalChoice'
+>;
+
+// The class takes these settings as its own read-only fields (assigned in the constructor).
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- that merge is the point
-export interface CommandContext extends Given {}
+export interface CommandContext extends Readonly<
+  Required<Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'signal' | 'output'>> &
+    Pick<ContextInit, 'targetFiles' | 'tradeGate' | 'planCheck'>
+> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
-export class CommandContext extends Lifetime {
-  /** Absolute clock time when --timeout runs out. */
+export class CommandContext {
   readonly deadline?: number;
   /** Recorded with every write in the journal, the desk's audit log. */
   readonly origin: 'cli' | 'agent' | 'keeper';
-  /** The runner's stop signals, offered first to a command that handles them itself. */
-  readonly signals: SignalRouter;
   /** A caller takes this context's notices (a keeper's step): nothing is drawn for people. */
   readonly noticesTaken: boolean;
-  /** Confirmed before it ran (--yes; a keeper's step: by the keeper's start): nothing is asked. */
   readonly confirmedAhead: boolean;
   private readonly init: ContextInit;
+  private readonly built = new Map<string, Promise<unknown>>();
+  private readonly disposers: Array<() => Promise<void> | void> = [];
   /** Set on a derived context: the credentials, client, journal and store are its parent's. */
   private parent?: CommandContext;
   /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
   private ownClient = false;
+  /** Who takes the runner's stop signals first (a derived context shares its parent's). */
+  private signals: { take?: (signal: string) => boolean } = {};
 
   constructor(init: ContextInit) {
-    super();
     this.init = init;
     const { io, env, globals, clock, signal, output, targetFiles, tradeGate, planCheck } = init;
     Object.assign(this, { io, env, globals, clock, signal, output, targetFiles, tradeGate, planCheck });
     this.origin = init.origin ?? 'cli';
-    this.signals = init.signals ?? new SignalRouter();
     this.noticesTaken = init.notify !== undefined;
     this.confirmedAhead = init.confirmedAhead ?? init.globals.yes;
     this.deadline = init.deadline ?? commandDeadline(init.globals.timeout, init.clock.now());
-    for (const name of ['store', 'prompter', 'client', 'credentials', 'journal'] as const) this.given(name, init[name]);
+    for (const name of ['store', 'prompter', 'client', 'credentials', 'journal'] as const)
+      if (init[name]) this.built.set(name, Promise.resolve(init[name]));
+  }
+
+  private once<T>(name: string, build: () => Promise<T>): Promise<T> {
+    let service = this.built.get(name) as Promise<T> | undefined;
+    if (!service) this.built.set(name, (service = build()));
+    return service;
+  }
+
+  onDispose(dispose: () => Promise<void> | void) {
+    this.disposers.push(dispose);
+  }
+
+  async dispose() {
+    for (const dispose of this.disposers.reverse()) {
+      try {
+        await dispose();
+      } catch {
+        // Cleanup must never mask the command's own outcome.
+      }
+    }
+    this.disposers.length = 0;
   }
 
   /**
-   * The same command's context with another output and globals (`--until`), or another notice sink
-   * and confirmation (a keeper's step): it shares this context's credentials, journal and store.
-   * Without a signal of its own it shares the client, the deadline and the signal too; with one (a
-   * step of `hedge keep`) its client is built anew against that signal and its deadline starts now.
+   * The same command's context for `--until` or a keeper's step: credentials, journal and store shared;
+   * with a signal of its own (a keeper's step) its own client, its deadline starting now.
    */
   derive(
     changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal; origin?: 'keeper' } & Pick<
       ContextInit,
       'notify' | 'confirmedAhead'
     >,
-  ): CommandContext {
+  ) {
     const own = changes.signal !== undefined;
     const child = new CommandContext({
       ...this.init,
       origin: changes.origin ?? this.origin,
       notify: changes.notify ?? this.init.notify,
       confirmedAhead: changes.confirmedAhead ?? this.init.confirmedAhead,
-      signals: this.signals,
       output: changes.output ?? this.output,
       globals: { ...this.globals, ...changes.globals },
       signal: changes.signal ?? this.signal,
       deadline: own ? undefined : this.deadline,
-      // An injected client (a unit test's) serves every derived context; otherwise each is built on first use.
+      // A test's injected client serves every derived context.
       client: this.init.client,
     });
     child.parent = this;
     child.ownClient = own;
+    child.signals = this.signals;
     return child;
   }
 
-  /** A command line to suggest, as the user runs hedge, with the flags that chose the environment (program.ts). */
-  hedgeCommand(...words: string[]): string {
+  keeperStep(step: { signal: AbortSignal; confirmed: boolean; notify: (notice: Notice) => void }) {
+    return this.derive({ signal: step.signal, notify: step.notify, confirmedAhead: step.confirmed, origin: 'keeper' });
+  }
+
+  hedgeCommand(...words: string[]) {
     return hedgeCommandLine(this.globals, words);
   }
 
-  /** Prompts are allowed only with a TTY on both ends and without --no-input. */
-  get interactive(): boolean {
+  get interactive() {
     return this.globals.input && this.io.stdinIsTTY && this.io.stdoutIsTTY;
   }
 
-  get configDir(): string {
+  get inputAllowed() {
+    return this.globals.input;
+  }
+
+  get verbose() {
+    return this.globals.verbose;
+  }
+
+  get format() {
+    return this.globals.format;
+  }
+
+  get timeoutSeconds() {
+    return this.globals.timeout;
+  }
+
+  get requestTimeoutSeconds() {
+    return this.globals.requestTimeout;
+  }
+
+  get stdin() {
+    return this.io.stdin;
+  }
+
+  get stdinIsTTY() {
+    return this.io.stdinIsTTY;
+  }
+
+  get forPeople() {
+    return this.output.isHuman && !this.noticesTaken;
+  }
+
+  get configDir() {
     return configDir(this.env);
   }
 
-  /** Said on the output unless the context was given another listener (ContextInit.notify). */
-  notify(notice: Notice): void {
+  waitDeadline(startedAt: number) {
+    return waitDeadline(this.globals.timeout, this.deadline, startedAt);
+  }
+
+  /** Takes the runner's stop signals first (the keeper stops between steps); returns the release. */
+  interceptSignals(take: (signal: string) => boolean): () => void {
+    this.signals.take = take;
+    return () => {
+      if (this.signals.take === take) this.signals.take = undefined;
+    };
+  }
+
+  offerSignal(signal: string): boolean {
+    return this.signals.take?.(signal) ?? false;
+  }
+
+  notify(notice: Notice) {
     if (this.init.notify) this.init.notify(notice);
     else sayNotice(this.output, notice);
   }
 
-  /** --verbose lines on stderr. */
-  log(line: string): void {
+  log(line: string) {
     if (this.globals.verbose) this.io.stderr.write(`${this.output.chalk.dim(line)}\n`);
   }
 
-  journal(): Promise<Journal> {
-    if (this.parent) return this.parent.journal();
-    return this.once('journal', async () =>
-      (await import('./command-services.js')).openCommandJournal(this, await this.journalChoice()),
+  /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
+  async startProgress(label: string, since: number) {
+    return (await import('../ui/spinner.js')).startProgress(
+      {
+        quiet: this.globals.json || this.noticesTaken,
+        stderrIsTTY: this.io.stderrIsTTY,
+        stderr: this.io.stderr,
+        env: this.env,
+        output: this.output,
+        now: this.clock.now,
+        onDispose: (stop) => this.onDispose(stop),
+      },
+      label,
+      since,
     );
   }
 
-  journalChoice(): Promise<JournalStoreChoice> {
-    return this.once('journal-choice', async () => (await import('./command-services.js')).chooseCommandJournal(this));
+  async confirm(question: { message: string; default?: boolean; live?: boolean }) {
+    return (await this.prompter()).confirm({ message: questionText(this.output, question), default: question.default });
+  }
+
+  /** The local file, or the team's PostgreSQL store whose sessions (and locks) end with the command. */
+  journal(): Promise<Journal> {
+    if (this.parent) return this.parent.journal();
+    return this.once('journal', async () => {
+      const choice = await this.journalChoice();
+      const { openJournal, journalDir } = await import('../journal/index.js');
+      if (choice.kind === 'file') {
+        const { sayEachSkipOnce } = await import('../journal/skip-report.js');
+        return openJournal({
+          dir: journalDir(this.env),
+          now: this.clock.now,
+          onSkip: sayEachSkipOnce((text) => this.output.warn(text)),
+        });
+      }
+      const { openTeamJournal } = await import('../journal/store.js');
+      const team = await openTeamJournal({
+        url: choice.url,
+        shown: choice.shown,
+        source: choice.source,
+        fallbackDir: journalDir(this.env),
+        now: this.clock.now,
+        log: (line) => this.log(line),
+      });
+      this.onDispose(() => team.close?.());
+      return team;
+    });
+  }
+
+  journalChoice() {
+    return this.once('journal-choice', async () =>
+      (await import('../config/journal-store.js')).chooseJournalStore({
+        demo: this.globals.demo,
+        profileFlag: this.globals.profile,
+        env: this.env,
+        configDir: this.configDir,
+        store: () => this.store(),
+      }),
+    );
   }
 
   store(): Promise<ProfileStore> {
@@ -130,24 +288,80 @@ export class CommandContext extends Lifetime {
 
   credentials(): Promise<ResolvedCredentials> {
     if (this.parent) return this.parent.credentials();
-    return this.once('credentials', async () =>
-      (await import('./command-services.js')).resolveCommandCredentials(this, this.init.startDemo),
-    );
+    return this.once('credentials', async () => {
+      const { globals, output } = this;
+      if (globals.demo) {
+        // Said when the simulator is actually used, so that bad input under --demo stays one line.
+        if (!globals.json)
+          output.note(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${this.configDir})`));
+        const demoModule = await import('../demo/start-demo.js');
+        const demo = await (this.init.startDemo ?? demoModule.startDemo)(this.configDir);
+        this.onDispose(() => demo.close());
+        if (demo.notice) output.warn(demo.notice);
+        return demoModule.demoCredentials(demo);
+      }
+      // The store module (conf) is loaded only when resolving will read it.
+      const store = needsProfileStore(globals.profile, this.env) ? await this.store() : undefined;
+      return resolveCredentials({
+        profileFlag: globals.profile,
+        env: this.env,
+        store: () => {
+          if (!store) throw new Error('profile store needed but not opened');
+          return store;
+        },
+        // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
+        reading: { signal: this.signal, deadline: this.deadline, now: () => this.clock.now() },
+      });
+    });
   }
 
   client(): Promise<HedgeClient> {
     if (this.parent && !this.ownClient) return this.parent.client();
-    return this.once('client', async () => (await import('./command-services.js')).buildCommandClient(this));
+    return this.once('client', async () => {
+      const credentials = await this.credentials();
+      const [{ createClient }, { resolveWireSettings }, { UsageError }] = await Promise.all([
+        import('../api/create-client.js'),
+        import('../api/wire/unspecified.js'),
+        import('../errors.js'),
+      ]);
+      const memory = await this.wireMemory();
+      const learned = await memory.read();
+      const wire = resolveWireSettings(this.env, credentials.profileWire, learned.names);
+      if (wire.problem) throw new UsageError(wire.problem);
+      const { globals } = this;
+      return createClient({
+        connections: await this.connections(),
+        wire: wire.settings,
+        learn: (found) => {
+          const keeping = memory.keep(learned.scope, found);
+          this.onDispose(() => keeping);
+        },
+        warn: (text) => this.notify({ kind: 'wire-warning', level: 'warn', text }),
+        credentials,
+        env: this.env,
+        clock: this.clock,
+        deadline: this.deadline,
+        timeoutSeconds: globals.timeout,
+        signal: this.signal,
+        requestTimeoutSeconds: globals.requestTimeout,
+        log: globals.verbose ? (line) => this.log(line) : undefined,
+      });
+    });
   }
 
-  async wireMemory(): Promise<WireMemory> {
-    return (await import('./command-services.js')).commandWireMemory(this);
+  async wireMemory() {
+    const [credentials, { WireMemory }] = await Promise.all([this.credentials(), import('./wire-memory.js')]);
+    return new WireMemory({
+      credentials,
+      configDir: this.configDir,
+      store: () => this.store(),
+      log: (line) => this.log(line),
+      notify: (notice) => this.notify(notice),
+      hedgeCommand: (...words) => this.hedgeCommand(...words),
+    });
   }
 
-  /**
-   * The agent server's connections when it gave them, a derived context's parent's (a keeper's
-   * steps share one set), otherwise built on first use and closed when this context ends.
-   */
+  /** The agent server's when it gave them (never closed here); a keeper's steps share their parent's. */
   connections(): Promise<HttpConnections> {
     if (this.init.connections) return Promise.resolve(this.init.connections);
     if (this.parent) return this.parent.connections();
@@ -158,7 +372,7 @@ export class CommandContext extends Lifetime {
     });
   }
 
-  prompter(): Promise<Prompter> {
+  prompter() {
     return this.once('prompter', async () =>
       (await import('../ui/prompter.js')).createInquirerPrompter(this.io, this.signal, this.env),
     );

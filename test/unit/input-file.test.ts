@@ -1,7 +1,6 @@
 // Where plan, apply, keep and exposures read their input file (src/flows/input-file.ts): an
-// agent's call only through its file gate, never the disk directly — even for a path that exists
-// (issue 35: the cap check once read `./rows` from disk) — and the CLI the path as given, bounded
-// (issue 47): a regular file only, refused without blocking or reading when it is a FIFO, a device
+// agent's call only through its file gate, never the disk directly — even for a path that exists —
+// and the CLI the path as given, bounded: a regular file only, refused without blocking or reading when it is a FIFO, a device
 // or over the size bound; stdin read to the same bound; a stop signal and --timeout end the read.
 import { execFileSync } from 'node:child_process';
 import { existsSync, truncateSync, writeFileSync } from 'node:fs';
@@ -18,7 +17,7 @@ import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { hasTool } from '../support/tools.js';
-import { flowPorts, type FlowPorts } from '../../src/runtime/flow-ports.js';
+import type { FlowPorts } from '../../src/runtime/context.js';
 
 const folder = tempDir('hedge-input-file-');
 afterAll(() => folder.remove());
@@ -45,27 +44,25 @@ function context(origin: 'cli' | 'agent', parts: ContextParts | TargetFileSource
     stderrIsTTY: false,
     stdinIsTTY: false,
   };
-  return flowPorts(
-    new CommandContext({
-      io,
-      env: {},
-      globals: {
-        json: true,
-        header: true,
-        demo: false,
-        yes: false,
-        input: false,
-        color: false,
-        verbose: false,
-        ...(given.timeout === undefined ? {} : { timeout: given.timeout }),
-      },
-      clock: given.clock ?? { now: () => 0, sleep: async () => {} },
-      signal: given.signal ?? new AbortController().signal,
-      output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: () => 0 }),
-      origin,
-      targetFiles: given.targetFiles,
-    }),
-  );
+  return new CommandContext({
+    io,
+    env: {},
+    globals: {
+      json: true,
+      header: true,
+      demo: false,
+      yes: false,
+      input: false,
+      color: false,
+      verbose: false,
+      ...(given.timeout === undefined ? {} : { timeout: given.timeout }),
+    },
+    clock: given.clock ?? { now: () => 0, sleep: async () => {} },
+    signal: given.signal ?? new AbortController().signal,
+    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: () => 0 }),
+    origin,
+    targetFiles: given.targetFiles,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
@@ -107,7 +104,7 @@ describe('readInputFile', () => {
   });
 });
 
-describe('readInputFile at the CLI: bounded (issue 47)', () => {
+describe('readInputFile at the CLI: bounded', () => {
   it.skipIf(!hasMkfifo)('a FIFO is refused at once, without waiting for a writer (mkfifo is needed)', async () => {
     const fifo = join(folder.path, 'target.fifo');
     execFileSync('mkfifo', [fifo]);

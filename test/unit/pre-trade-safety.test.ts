@@ -23,7 +23,6 @@ const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 import type { Prompter } from '../../src/ui/prompter.js';
-import { flowPorts } from '../../src/runtime/flow-ports.js';
 
 const LIVE = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
 const TEST = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
@@ -74,9 +73,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 describe('live key guard', () => {
   it('a live key without a terminal and without --yes is a usage error (exit 2), after the LIVE banner', async () => {
     const { ctx, stderr } = context({ key: LIVE, tty: false });
-    const error = await guardLiveAction(flowPorts(ctx), { action: 'open a hedge', dryRun: false }).catch(
-      (e: unknown) => e,
-    );
+    const error = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect(exitCodeFor(error)).toBe(2);
     expect((error as Error).message).toBe(
@@ -89,14 +86,14 @@ describe('live key guard', () => {
 
   it('--no-input on a terminal also needs --yes', async () => {
     const { ctx } = context({ key: LIVE, tty: true, input: false });
-    await expect(guardLiveAction(flowPorts(ctx), { action: 'close a position', dryRun: false })).rejects.toThrow(
+    await expect(guardLiveAction(ctx, { action: 'close a position', dryRun: false })).rejects.toThrow(
       /--no-input forbids asking/,
     );
   });
 
   it('on a terminal it asks, defaulting to No; No ends the run with exit 8 (declined) and nothing sent', async () => {
     const { ctx, questions } = context({ key: LIVE, tty: true, answer: false });
-    const guard = await guardLiveAction(flowPorts(ctx), { action: 'close a position', dryRun: false });
+    const guard = await guardLiveAction(ctx, { action: 'close a position', dryRun: false });
     expect(guard).toMatchObject({ live: true, needsConfirmation: true });
     const error = await guard.confirm('Close the buy position on USDTNGN?').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotConfirmedError);
@@ -106,7 +103,7 @@ describe('live key guard', () => {
 
   it('on a terminal, Yes lets the write go ahead', async () => {
     const { ctx, questions } = context({ key: LIVE, tty: true, answer: true });
-    const guard = await guardLiveAction(flowPorts(ctx), { action: 'add to a hedge', dryRun: false });
+    const guard = await guardLiveAction(ctx, { action: 'add to a hedge', dryRun: false });
     await expect(guard.confirm('Add?')).resolves.toBeUndefined();
     expect(questions).toHaveLength(1);
   });
@@ -117,7 +114,7 @@ describe('live key guard', () => {
       { yes: false, dryRun: true },
     ]) {
       const { ctx, questions, stderr } = context({ key: LIVE, tty: false, yes: flags.yes });
-      const guard = await guardLiveAction(flowPorts(ctx), { action: 'reduce a hedge', dryRun: flags.dryRun });
+      const guard = await guardLiveAction(ctx, { action: 'reduce a hedge', dryRun: flags.dryRun });
       await guard.confirm('Reduce?');
       expect(guard.needsConfirmation).toBe(false);
       expect(questions).toEqual([]);
@@ -128,7 +125,7 @@ describe('live key guard', () => {
 
   it('a test key needs no confirmation and shows no banner', async () => {
     const { ctx, questions, stderr } = context({ key: TEST, tty: true });
-    const guard = await guardLiveAction(flowPorts(ctx), { action: 'open a hedge', dryRun: false });
+    const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
     await guard.confirm('Open?');
     expect(guard.live).toBe(false);
     expect(questions).toEqual([]);
@@ -231,7 +228,7 @@ describe("a person's yes holds for the side the question showed", () => {
     };
     let error: unknown;
     try {
-      await runRoll(flowPorts(ctx), request).catch((failure: unknown) => (error = failure));
+      await runRoll(ctx, request).catch((failure: unknown) => (error = failure));
     } finally {
       await ctx.dispose();
     }
@@ -259,7 +256,7 @@ describe("a person's yes holds for the side the question showed", () => {
       return true;
     });
     try {
-      await applyTarget(flowPorts(ctx), { file, toleranceUsd: 0 });
+      await applyTarget(ctx, { file, toleranceUsd: 0 });
     } finally {
       await ctx.dispose();
     }

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/api/client.js';
 import type { Hedge, HistoryRecord, Position } from '../../src/api/schemas.js';
 import { CommandContext } from '../../src/runtime/context.js';
-import { flowPorts } from '../../src/runtime/flow-ports.js';
 import {
   findClosedRecord,
   POLL_CADENCE,
@@ -88,7 +87,7 @@ function makeContext(options: {
     signal: controller.signal,
     output: new Output({ mode: 'plain', chalk: makeChalk(false), streams: io, now: options.clock.now }),
   });
-  return { ctx: flowPorts(ctx), controller, stderr: () => stderrText };
+  return { ctx, controller, stderr: () => stderrText };
 }
 
 function hedge(status: Hedge['status'], notional = 10_000): Hedge {
@@ -281,7 +280,7 @@ describe('waitForOwnChange and waitForSideClosed', () => {
   // The spec confirms a change by the positions list, whatever the hedge's own status says.
   it("an add is landed when the side shows the baseline plus this add — not on another's move", async () => {
     const clock = fakeClock();
-    // Another actor's +100 shows first (issue 36: the wait used to end on any move); then this add's +5,000.
+    // Another actor's +100 shows first (not this add's landing); then this add's +5,000.
     const notionals = [10_000, 10_100, 10_100, 15_100];
     let polls = 0;
     const position = (notional: number) =>

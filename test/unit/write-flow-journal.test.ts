@@ -12,7 +12,6 @@ import { JournalError, type Journal, type JournalEntry } from '../../src/journal
 import { CommandContext } from '../../src/runtime/context.js';
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
-import { flowPorts } from '../../src/runtime/flow-ports.js';
 
 const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 
@@ -102,7 +101,7 @@ describe('a journal that cannot be written after the send', () => {
   it('reports the action as sent with its key and the way to finish it (exit 5), never as a journal error', async () => {
     const { journal, begun } = failingJournal();
     const sent: string[] = [];
-    const error = await runWrite(flowPorts(context(journal)), closeAction(sent), {
+    const error = await runWrite(context(journal), closeAction(sent), {
       wait: true,
       dryRun: false,
       fresh: false,

@@ -1,0 +1,76 @@
+// The command context builds each service once, on first use (or serves the one given), and closes
+// what was opened last-first when the command ends; a keeper's step is quiet and confirmed.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { HedgeClient } from '../../src/api/client.js';
+import { CommandContext, type ContextInit } from '../../src/runtime/context.js';
+import { makeChalk } from '../../src/ui/color.js';
+import { Output } from '../../src/ui/output.js';
+import type { Notice } from '../../src/ui/notices.js';
+
+function context(given: Partial<ContextInit> = {}): CommandContext {
+  const io = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
+  return new CommandContext({
+    io,
+    env: {},
+    globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
+    clock: { now: () => 0, sleep: async () => {} },
+    signal: new AbortController().signal,
+    output: new Output({ mode: 'table', chalk: makeChalk(false), streams: io, now: () => 0 }),
+    ...given,
+  });
+}
+
+describe('CommandContext', () => {
+  it('builds a service once however often and however concurrently it is asked for, and closes it at the end', async () => {
+    const ctx = context();
+    const all = await Promise.all([ctx.connections(), ctx.connections(), ctx.connections()]);
+    expect(new Set(all).size).toBe(1);
+    expect(await ctx.connections()).toBe(all[0]);
+    await ctx.dispose();
+  });
+
+  it('serves a given service instead of building one, to derived contexts too', async () => {
+    const client = { fake: true } as unknown as HedgeClient;
+    const ctx = context({ client });
+    expect(await ctx.client()).toBe(client);
+    expect(await ctx.derive({ globals: { verbose: true } }).client()).toBe(client);
+  });
+
+  it('closes last opened first, and a failing close does not stop the others', async () => {
+    const ctx = context();
+    const closed: string[] = [];
+    ctx.onDispose(() => void closed.push('first'));
+    ctx.onDispose(() => {
+      throw new Error('cannot close');
+    });
+    ctx.onDispose(async () => void closed.push('third'));
+    await expect(ctx.dispose()).resolves.toBeUndefined();
+    expect(closed).toEqual(['third', 'first']);
+    await ctx.dispose();
+    expect(closed).toEqual(['third', 'first']);
+  });
+
+  it("a keeper's step is confirmed by the keeper's start, not read by people, and its notices go to the keeper", () => {
+    const ctx = context();
+    expect(ctx.forPeople).toBe(true);
+    expect(ctx.confirmedAhead).toBe(false);
+    const heard: Notice[] = [];
+    const step = ctx.keeperStep({
+      signal: new AbortController().signal,
+      confirmed: true,
+      notify: (notice) => heard.push(notice),
+    });
+    expect([step.origin, step.confirmedAhead, step.forPeople]).toEqual(['keeper', true, false]);
+    const notice: Notice = { kind: 'wire-warning', level: 'warn', text: 'x' };
+    step.notify(notice);
+    expect(heard).toEqual([notice]);
+  });
+});
