@@ -26,7 +26,7 @@ import {
   writeHeartbeat,
   type Heartbeat,
 } from './keeper-heartbeat.js';
-import type { KeeperLockPlace } from './keeper-lock.js';
+import type { KeeperLockPlace } from './account-lock.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../errors.js';
 import { parseUsdAmount } from '../domain/input.js';
