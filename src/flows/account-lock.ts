@@ -1,9 +1,5 @@
-// Check and act under one lock. `apply`, `roll` and `open --ref` read the book, decide, send and see
-// the action land while holding a per-account lock of the journal (scope: environment, base-URL
-// host, key fingerprint, and what is guarded), so two processes never both decide from the same
-// book. A second process waits (bounded by --timeout or the default bound), then reads the book
-// afresh; still held at the bound, it stops with exit 11 naming the holder. The keeper's lock is
-// the same lock on its own scope, refused at once instead of waited for.
+// Check and act under one lock: a per-account lock of the journal, so two processes never both
+// decide from the same book. A waiter reads the book afresh; still held at its bound, exit 11.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { homedir } from 'node:os';
 import type { FlowPorts } from '../runtime/flow-ports.js';
@@ -28,17 +24,9 @@ export interface LockedRun {
   waitedFor?: Holder;
 }
 
-/** The account-lock scope for the current credentials: `${environment}|${host}|${keyId}|…parts`. */
-async function accountScope(ports: Pick<FlowPorts, 'credentials' | 'origin'>, ...parts: string[]): Promise<string> {
-  const identity = await identityOf(ports);
-  return [identity.environment, identity.host, identity.keyId, ...parts].join('|');
-}
-
 /**
- * The scopes the current async chain holds: a step that already holds the book (a keeper re-reading
- * a side before it rolls it, a roll sending its legs) runs an inner check-and-act under the same
- * hold instead of waiting for itself. Per async chain, not per process: two agent calls running at
- * once in one `hedge mcp` process exclude each other like two processes do.
+ * The scopes this async chain holds: an inner check-and-act runs under its outer hold instead of
+ * waiting for itself; two agent calls in one `hedge mcp` process still exclude each other.
  */
 const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
 
@@ -50,7 +38,8 @@ export async function withAccountLock<T>(
   body: (run: LockedRun) => Promise<T>,
 ): Promise<T> {
   const journal = await ports.journal();
-  const scope = await accountScope(ports, ...parts);
+  const { environment, host, keyId } = await identityOf(ports);
+  const scope = [environment, host, keyId, ...parts].join('|');
   const held = heldScopes.getStore();
   if (held?.has(scope)) return body({});
   let answer = await journal.lock(scope, { waitMs: 0 });
@@ -87,23 +76,19 @@ export async function withAccountLock<T>(
   }
 }
 
-/** The lock of one side: what moves it holds this from its decision until its action has landed or is unknown. */
-function sideLockParts(market: string, side: string): string[] {
-  return ['side', market.toUpperCase(), side];
-}
-
-/**
- * One change in flight per side (design.md "The side is the unit of truth"): every write that moves
- * a side holds that side's lock — team-wide with the team store — so every move of a side made by
- * hedge is attributable, and a move nobody holding the lock made is an actor outside hedge.
- */
+/** One change in flight per side: a move of a side nobody holding its lock made is an actor outside hedge. */
 export function withSideLock<T>(
   ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>,
   market: string,
   side: string,
   body: (run: LockedRun) => Promise<T>,
 ): Promise<T> {
-  return withAccountLock(ports, `the ${side} side of ${market.toUpperCase()}`, sideLockParts(market, side), body);
+  return withAccountLock(
+    ports,
+    `the ${side} side of ${market.toUpperCase()}`,
+    ['side', market.toUpperCase(), side],
+    body,
+  );
 }
 
 /** Several sides at once, always in the same order (so two holders of several never deadlock). */
@@ -128,20 +113,16 @@ function capitalised(text: string): string {
 
 export interface KeeperLockPlace {
   scope: string;
-  /** The per-user keeper folder (heartbeats are written here in both cases). */
+  /** The per-user keeper folder, where heartbeats are written in both cases. */
   dir: string;
   /** Where the lock itself is held, for messages: the team store's location or the folder. */
   where: string;
-  /** With a team store: its keeper heartbeats, which every machine of the team reads (the file in `dir` is written too). */
+  /** With a team store: its keeper heartbeats, which every machine of the team reads. */
   storeHeartbeats?: KeeperHeartbeats;
   take(): Promise<HoldResult>;
 }
 
-/**
- * One keeper per account, wherever it runs: the lock is on the account (environment, host, key
- * fingerprint), in the team store when there is one, else in the per-user keeper folder every
- * config folder of this user shares.
- */
+/** One keeper per account: its lock in the team store, else in the keeper folder every config folder shares. */
 export async function keeperLockPlace(
   ports: Pick<FlowPorts, 'journal' | 'env'>,
   identity: Identity,

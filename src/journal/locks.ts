@@ -1,8 +1,5 @@
-// The local file journal's locks, all under one: the journal lock (files/file-lock.ts over
-// `journal.jsonl`) guards each append and each account-lock record. An entry's hold is its record's
-// `holder`, appended as an event; an account lock is a record file under `locks/`. Both count while
-// their holder's process lives (files/file-lock.ts isAlive), so a holder killed with -9 is replaced
-// at once and a live one is never judged dead by age.
+// The file journal's locks, all under its one append lock: an entry's hold is a `holder` event, an
+// account lock a record under `locks/`. Both count while their holder lives (kill -9 frees at once).
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -45,9 +42,7 @@ const LOCK_POLL_MS = 100;
 export interface LockedAppendOptions {
   /** A lock older than this belongs to a process that died holding it (kill -9) and is taken over. */
   lockStaleMs?: number;
-  /** The active segment is rotated once it is larger than this many bytes. */
   rotateBytes?: number;
-  /** Resolved entries kept in the active segment at a rotation. */
   keepResolved?: number;
   now: () => number;
 }
@@ -55,7 +50,6 @@ export interface LockedAppendOptions {
 /** Where a file journal lives and how it appends: what its records client and its locker share. */
 export interface FilePlace {
   dir: string;
-  /** The active segment. */
   file: string;
   appendOptions: LockedAppendOptions;
   /** Tells about a line a read had to skip, with its file. */
@@ -67,7 +61,6 @@ export function activeEntries(place: FilePlace): JournalEntry[] {
   return entriesIn(place.file, place.skipIn(place.file));
 }
 
-/** Runs `body` under the journal lock (creating the folder first). */
 async function withJournalLock<T>(file: string, staleMs: number, body: () => T): Promise<T> {
   ensureDir(dirname(file));
   let release: () => Promise<void>;
@@ -90,10 +83,8 @@ async function withJournalLock<T>(file: string, staleMs: number, body: () => T):
 }
 
 /**
- * The only writer of the active segment. Under the lock: reads it (bounded), lets `compose` turn it
- * into one line to add ('' adds nothing; a throw writes nothing), appends it with one O_APPEND write.
- * The fsync runs after the release, so writers wait for each other's syscalls, not disk flushes.
- * Returns the segment's text after the write.
+ * The only writer of the active segment: `compose` turns it into one line ('' adds nothing). The
+ * fsync runs after the release, so writers wait for each other's syscalls, not disk flushes.
  */
 export async function lockedAppend(
   file: string,
@@ -141,16 +132,11 @@ export async function lockedAppend(
   return text;
 }
 
-/** Thrown inside the journal lock to leave it with a holder to report. */
-class HeldBy {
-  constructor(readonly holder: Holder) {}
-}
-
 export function fileLocker(place: FilePlace, session: string): LockerClient {
   const { now } = place.appendOptions;
   const event = (id: string, holder: RecordedHolder | null) =>
     JSON.stringify({ id, at: new Date(now()).toISOString(), holder });
-  const entryOf = (current: string, id: string) => foldJournal(current).find((entry) => entry.id === id);
+  const entryIn = (entries: JournalEntry[], id: string) => entries.find((entry) => entry.id === id);
   return {
     holderAt: (time) => currentHolder(time, session),
     take: (scope, waitMs) =>
@@ -158,7 +144,7 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
     async holderOf(scope) {
       const holder =
         'entry' in scope
-          ? liveHolderIn(activeEntries(place).find((entry) => entry.id === scope.entry))
+          ? liveHolderIn(entryIn(activeEntries(place), scope.entry))
           : liveLockHolder(place.dir, scope.lock);
       return holder ? publicHolder(holder) : undefined;
     },
@@ -166,25 +152,22 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
 
   /** Records this process as the entry's holder, unless a live other holds it or it is finished. */
   async function holdEntry(id: string): Promise<HoldResult> {
-    try {
-      await lockedAppend(
-        place.file,
-        (current) => {
-          const entry = entryOf(current, id);
-          if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
-          // Finished meanwhile: its last holder is who finished it.
-          if (!isUnresolved(entry)) throw new HeldBy(lastHolderOf(entry));
-          const holder = liveHolderIn(entry);
-          if (holder && holder.session !== session) throw new HeldBy(publicHolder(holder));
-          // Held by this session already (the run that began it): not a line per hold.
-          return holder ? '' : event(id, currentHolder(now(), session));
-        },
-        place.appendOptions,
-      );
-    } catch (error) {
-      if (error instanceof HeldBy) return { held: false, holder: error.holder };
-      throw error;
-    }
+    let heldBy: Holder | undefined;
+    await lockedAppend(
+      place.file,
+      (current) => {
+        const entry = entryIn(foldJournal(current), id);
+        if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
+        const holder = liveHolderIn(entry);
+        // Finished meanwhile: its last holder is who finished it.
+        if (!isUnresolved(entry)) heldBy = lastHolderOf(entry);
+        else if (holder && holder.session !== session) heldBy = publicHolder(holder);
+        // Held by this session already (the run that began it): not a line per hold.
+        return heldBy || holder ? '' : event(id, currentHolder(now(), session));
+      },
+      place.appendOptions,
+    );
+    if (heldBy) return { held: false, holder: heldBy };
     return {
       held: true,
       hold: holdOf(
@@ -198,7 +181,7 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
     await lockedAppend(
       place.file,
       (current) => {
-        const entry = entryOf(current, id);
+        const entry = entryIn(foldJournal(current), id);
         return entry && isUnresolved(entry) && isRecordedHolder(entry.holder) && entry.holder.session === session
           ? event(id, null)
           : '';
@@ -211,13 +194,12 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
 
   /** This session still holds the entry, or the entry was finished (which ends a hold, never loses it). */
   function stillHolds(id: string): boolean {
-    const entry = activeEntries(place).find((candidate) => candidate.id === id);
+    const entry = entryIn(activeEntries(place), id);
     if (!entry || !isUnresolved(entry)) return true;
     return isRecordedHolder(entry.holder) && entry.holder.session === session;
   }
 }
 
-/** The live holder an unresolved entry's record names. */
 function liveHolderIn(entry: JournalEntry | undefined): RecordedHolder | undefined {
   if (!entry || !isUnresolved(entry)) return undefined;
   const holder = entry.holder;
@@ -267,7 +249,6 @@ function claimLock(
   return { held: true };
 }
 
-/** Removes the lock if this process's `session` still holds it. */
 function dropLock(path: string, session?: string): void {
   const existing = readLock(path);
   if (existing?.holder.pid !== process.pid || (session !== undefined && existing.holder.session !== session)) return;
