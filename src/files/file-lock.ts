@@ -1,39 +1,21 @@
-// The one cross-process lock on a file, for the journal, the profile store and the demo state:
-// proper-lockfile's — a `<file>.lock` folder made atomically beside the file, refreshed while held,
-// taken over once its holder stopped refreshing it for `staleMs` (a process killed holding it).
-// Waiting for it is asynchronous, never a sleep that blocks the process. proper-lockfile is loaded
-// on the first lock, so a command that only reads never loads it (test/unit/startup-imports.test.ts).
-//
-// One retry formula for every lock: short waits growing from RETRY_MIN_WAIT_MS by RETRY_FACTOR up
-// to RETRY_MAX_WAIT_MS (a lock is held for milliseconds, so a waiter must look again soon), then as
-// many waits at the cap as make up `waitMs`. The bound is counted in attempts, not read from a
-// clock, so a busy machine (where each wait runs long) only makes it longer, never shorter.
+// The one file lock (proper-lockfile), and holders judged by liveness, never by age: a long wait
+// never makes a live holder look dead. Modules load on first use: a read-only command pays for none.
+import { readFileSync } from 'node:fs';
 
-/** The first wait between two attempts, in ms. */
+// Short waits growing to a cap, counted in attempts: a busy machine only makes the bound longer.
 const RETRY_MIN_WAIT_MS = 1;
-/** The longest wait between two attempts, in ms. */
 const RETRY_MAX_WAIT_MS = 25;
-/** Each wait is this much longer than the one before, up to the cap. */
 const RETRY_FACTOR = 1.3;
-/** The attempts the waits take to grow from the first to the cap (1 × 1.3^13 > 25); they add up to ~100 ms. */
 const RAMP_ATTEMPTS = Math.ceil(Math.log(RETRY_MAX_WAIT_MS / RETRY_MIN_WAIT_MS) / Math.log(RETRY_FACTOR));
 
 export interface FileLockOptions {
-  /** A holder that stopped refreshing its lock this long ago is dead (kill -9) and is taken over. */
   staleMs: number;
-  /**
-   * How long to wait for a live holder before failing with ELOCKED. By default twice `staleMs`, so
-   * that a lock left by a killed process is waited out and taken over instead of failing the action.
-   */
+  /** The wait for a live holder before ELOCKED; twice `staleMs` by default, so a dead holder's lock is waited out. */
   waitMs?: number;
 }
 
-/** Releases the lock; a lock already released (judged stale and taken over) is nothing left to release. */
-export type ReleaseFileLock = () => Promise<void>;
-
-/** Waits for and takes the lock on `file`. Rejects with proper-lockfile's ELOCKED after `waitMs`; callers name their own error. */
-export async function lockFile(file: string, options: FileLockOptions): Promise<ReleaseFileLock> {
-  // A CommonJS module: its functions are on the default export when imported dynamically.
+/** Rejects with ELOCKED after `waitMs`; resolves to the release. */
+export async function lockFile(file: string, options: FileLockOptions): Promise<() => Promise<void>> {
   const { default: lockfile } = await import('proper-lockfile');
   const waitMs = options.waitMs ?? options.staleMs * 2;
   const release = await lockfile.lock(file, {
@@ -45,17 +27,105 @@ export async function lockFile(file: string, options: FileLockOptions): Promise<
       maxTimeout: RETRY_MAX_WAIT_MS,
       factor: RETRY_FACTOR,
     },
-    // A lock found taken over while held: proper-lockfile's default throws from a timer, which would
-    // crash the CLI mid-command; what a lock guards cannot tear a file either way.
+    // The default throws from a timer, crashing the CLI mid-command; what a lock guards cannot tear a file.
     onCompromised: () => {},
   });
-  return () =>
-    release().catch(() => {
-      // Released already (the lock was judged stale and taken over): nothing left to release.
-    });
+  // Released already means taken over as stale: nothing left to release.
+  return () => release().catch(() => {});
 }
 
-/** Whether `error` is the lock's "still held by another process after the wait". */
 export function isLockedError(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ELOCKED';
+}
+
+export interface Holder {
+  pid: number;
+  host: string;
+  since: string;
+  session: string;
+}
+
+/** A Holder as the local files record it: with `<boot id>:<start ticks>`, which tells a reused pid apart. */
+export interface RecordedHolder extends Holder {
+  start?: string;
+}
+
+export function newSession(): string {
+  return process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
+}
+
+let boot: string | undefined;
+let ownStart: string | undefined | null = null;
+
+/** `<boot id>:<start ticks>`, or undefined where /proc does not say. */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
+    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    if (!ticks) return undefined;
+    boot ??= readOr('/proc/sys/kernel/random/boot_id');
+    return `${boot}:${ticks}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+function hostname(): string {
+  return process.getBuiltinModule('node:os').hostname();
+}
+
+export function currentHolder(nowMs: number, session: string): RecordedHolder {
+  if (ownStart === null) ownStart = processStart(process.pid);
+  return {
+    pid: process.pid,
+    host: hostname(),
+    since: new Date(nowMs).toISOString(),
+    session,
+    ...(ownStart ? { start: ownStart } : {}),
+  };
+}
+
+export function pidAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True while the holding process runs, or cannot be checked (another host). */
+export function isAlive(holder: RecordedHolder): boolean {
+  if (holder.host !== hostname()) return true;
+  if (!pidAlive(holder.pid)) return false;
+  if (holder.start === undefined) return true;
+  const start = processStart(holder.pid);
+  // No /proc (another system) says nothing either way: the pid exists.
+  return start === undefined || start === holder.start;
+}
+
+export function isRecordedHolder(value: unknown): value is RecordedHolder {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    typeof record.pid === 'number' &&
+    typeof record.host === 'string' &&
+    typeof record.session === 'string' &&
+    typeof record.since === 'string'
+  );
+}
+
+export function publicHolder({ pid, host, since, session }: RecordedHolder): Holder {
+  return { pid, host, since, session };
 }

@@ -1,33 +1,32 @@
-// Check and act under one lock. `apply`, `roll` and `open --ref` read the book, decide, send and see
-// the action land while holding a per-account lock of the journal (scope: environment, base-URL
-// host, key fingerprint, and what is guarded: `book` for apply and roll, `ref|REF` for a client
-// reference), so two processes never both decide from the same book. A second process waits —
-// bounded by --timeout, or the default wait bound — and then reads the book afresh; still held at
-// the bound, it stops with exit 11 naming the holder. The lock dies with its holder (kill -9 too).
+// Check and act under one lock: a per-account lock of the journal, so two processes never both
+// decide from the same book. A waiter reads the book afresh; still held at its bound, exit 11.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { homedir } from 'node:os';
 import type { FlowPorts } from '../runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
 import { HeldError } from '../errors.js';
-import { describeHolder, type Holder } from '../journal/index.js';
+import {
+  describeHolder,
+  ensureDir,
+  openJournal,
+  type Hold,
+  type Holder,
+  type HoldResult,
+  type KeeperHeartbeats,
+} from '../journal/index.js';
+import { isTeamJournal } from '../journal/store.js';
 import { safeText } from '../security/safe-text.js';
-import { identityOf } from './identity.js';
+import { identityOf, type Identity } from './identity.js';
+import { heartbeatFile, heartbeatOf, keeperScope, keeperStateDir, readHeartbeat } from './keeper-heartbeat.js';
 
 export interface LockedRun {
   /** Set when another process held the lock first: this run waited for it, so the book may have changed under it. */
   waitedFor?: Holder;
 }
 
-/** The account-lock scope for the current credentials: `${environment}|${host}|${keyId}|…parts`. */
-async function accountScope(ports: Pick<FlowPorts, 'credentials' | 'origin'>, ...parts: string[]): Promise<string> {
-  const identity = await identityOf(ports);
-  return [identity.environment, identity.host, identity.keyId, ...parts].join('|');
-}
-
 /**
- * The scopes the current async chain holds: a step that already holds the book (a keeper re-reading
- * a side before it rolls it, a roll sending its legs) runs an inner check-and-act under the same
- * hold instead of waiting for itself. Per async chain, not per process: two agent calls running at
- * once in one `hedge mcp` process exclude each other like two processes do.
+ * The scopes this async chain holds: an inner check-and-act runs under its outer hold instead of
+ * waiting for itself; two agent calls in one `hedge mcp` process still exclude each other.
  */
 const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
 
@@ -39,7 +38,8 @@ export async function withAccountLock<T>(
   body: (run: LockedRun) => Promise<T>,
 ): Promise<T> {
   const journal = await ports.journal();
-  const scope = await accountScope(ports, ...parts);
+  const { environment, host, keyId } = await identityOf(ports);
+  const scope = [environment, host, keyId, ...parts].join('|');
   const held = heldScopes.getStore();
   if (held?.has(scope)) return body({});
   let answer = await journal.lock(scope, { waitMs: 0 });
@@ -76,23 +76,19 @@ export async function withAccountLock<T>(
   }
 }
 
-/** The lock of one side: what moves it holds this from its decision until its action has landed or is unknown. */
-function sideLockParts(market: string, side: string): string[] {
-  return ['side', market.toUpperCase(), side];
-}
-
-/**
- * One change in flight per side (design.md "The side is the unit of truth"): every write that moves
- * a side holds that side's lock — team-wide with the team store — so every move of a side made by
- * hedge is attributable, and a move nobody holding the lock made is an actor outside hedge.
- */
+/** One change in flight per side: a move of a side nobody holding its lock made is an actor outside hedge. */
 export function withSideLock<T>(
   ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>,
   market: string,
   side: string,
   body: (run: LockedRun) => Promise<T>,
 ): Promise<T> {
-  return withAccountLock(ports, `the ${side} side of ${market.toUpperCase()}`, sideLockParts(market, side), body);
+  return withAccountLock(
+    ports,
+    `the ${side} side of ${market.toUpperCase()}`,
+    ['side', market.toUpperCase(), side],
+    body,
+  );
 }
 
 /** Several sides at once, always in the same order (so two holders of several never deadlock). */
@@ -113,4 +109,65 @@ export async function withSideLocks<T>(
 
 function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export interface KeeperLockPlace {
+  scope: string;
+  /** The per-user keeper folder, where heartbeats are written in both cases. */
+  dir: string;
+  /** Where the lock itself is held, for messages: the team store's location or the folder. */
+  where: string;
+  /** With a team store: its keeper heartbeats, which every machine of the team reads. */
+  storeHeartbeats?: KeeperHeartbeats;
+  take(): Promise<HoldResult>;
+}
+
+/** One keeper per account: its lock in the team store, else in the keeper folder every config folder shares. */
+export async function keeperLockPlace(
+  ports: Pick<FlowPorts, 'journal' | 'env'>,
+  identity: Identity,
+): Promise<KeeperLockPlace> {
+  const scope = keeperScope(identity);
+  const dir = keeperStateDir(ports.env, homedir());
+  const journal = await ports.journal();
+  if (isTeamJournal(journal)) {
+    return {
+      scope,
+      dir,
+      where: journal.location,
+      take: () => journal.lock(scope, { waitMs: 0 }),
+      ...(journal.keeperHeartbeats ? { storeHeartbeats: journal.keeperHeartbeats } : {}),
+    };
+  }
+  // Made inside the state folder: a link there is refused, not followed.
+  ensureDir(dir, { inside: true });
+  const keepers = openJournal({ dir });
+  return { scope, dir, where: dir, take: () => keepers.lock(scope, { waitMs: 0 }) };
+}
+
+/** Takes the account's keeper lock, or throws exit 11 naming the keeper that has it. */
+export async function takeKeeperLock(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  place: KeeperLockPlace,
+  file: string,
+): Promise<Hold> {
+  const taken = await place.take();
+  if (taken.held) return taken.hold;
+  const { holder } = taken;
+  // The holder may run on another machine of the team store: its heartbeat there names its folder.
+  const stored = place.storeHeartbeats
+    ? heartbeatOf((await place.storeHeartbeats.read(place.scope).catch(() => undefined))?.body)
+    : undefined;
+  const heartbeat = stored ?? readHeartbeat(heartbeatFile(place.dir, place.scope));
+  // The heartbeat names the config folder only when it is that keeper's own (same pid and host).
+  const folder =
+    heartbeat && heartbeat.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
+  throw new HeldError(
+    `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}${folder ? `, config folder ${safeText(folder)}` : ''}); this one did not start.`,
+    {
+      hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ports.hedgeCommand('keep', 'status')}\` shows it, or run \`${ports.hedgeCommand('keep', file, '--dry-run')}\` to see what it would do.`,
+      holder,
+      details: { ...(folder ? { config_dir: folder } : {}), lock: place.where },
+    },
+  );
 }

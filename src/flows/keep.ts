@@ -4,7 +4,7 @@
 // through the flows every write already uses (keep-steps.ts). Nothing here sends a request of its own.
 //
 // Safety, in order:
-//  - one keeper per account: its `keep` lock on the account (keeper-lock.ts: the team store, or the
+//  - one keeper per account: its `keep` lock on the account (account-lock.ts: the team store, or the
 //    per-user keeper folder every config folder shares), held for the keeper's life, dies with it;
 //  - before every cycle, what the journal shows unfinished for this account (a roll, a keeper's
 //    action) is finished by its own key; a side with an action still unresolved (or one another
@@ -34,7 +34,7 @@ import { keeperSteps } from './keep-steps.js';
 import { guardLiveAction } from './live-guard.js';
 import { readTargetFile } from './target-plan.js';
 import { identityOf } from './identity.js';
-import { keeperLockPlace, takeKeeperLock as takeAccountKeeperLock } from './keeper-lock.js';
+import { keeperLockPlace, takeKeeperLock as takeAccountKeeperLock } from './account-lock.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 import { formatUsd } from '../domain/number-format.js';
 
@@ -71,10 +71,10 @@ export interface KeepOptions {
   converge: boolean;
   toleranceUsd: number;
   alertCommand?: string;
-  /** Issue 38's service parts (keeper-service.ts): --alert-url, --alert-headroom, --metrics. */
+  /** The service parts (keeper-service.ts): --alert-url, --alert-headroom, --metrics. */
   service?: Pick<KeeperServiceOptions, 'alertUrl' | 'alertHeadroomUsd' | 'metrics' | 'metricsErrorCodes'>;
   /**
-   * `keep --exposures` (issue 39): the target is recomputed before every cycle (due dates pass,
+   * `keep --exposures`: the target is recomputed before every cycle (due dates pass,
    * buckets change, the price moves) instead of read from a target file; see flows/exposures.ts.
    */
   movingTarget?: MovingTarget;
@@ -206,7 +206,7 @@ async function keep(
   // A team store that restarts ends the session holding it: the keeper acts on nothing until it has
   // taken it again (another keeper that took it meanwhile wins: this one stops, exit 11).
   // The lock is on the account: in the team store, or in the per-user keeper folder every config
-  // folder on this machine shares (keeper-lock.ts), so two config folders cannot run two keepers.
+  // folder on this machine shares (account-lock.ts), so two config folders cannot run two keepers.
   const lockPlace = options.dryRun ? undefined : await keeperLockPlace(ports, identity);
   const takeKeeperLock = (): Promise<Hold> => takeAccountKeeperLock(ports, lockPlace!, options.file);
   let keeperHold = options.dryRun ? undefined : await takeKeeperLock();

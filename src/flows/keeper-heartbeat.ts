@@ -6,6 +6,7 @@
 // also writes it to the store (keeper-service.ts), where every machine of the team reads it.
 import { hostname } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { pidAlive } from '../files/file-lock.js';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../journal/heartbeat-file.js';
 import type { KeepRowStatus } from '../outcomes/keep.js';
 
@@ -107,26 +108,16 @@ export type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewher
 export function livenessOf(
   heartbeat: Heartbeat,
   nowMs: number,
-  pidAlive: (pid: number) => boolean = isPidAlive,
+  isPidAlive: (pid: number) => boolean = pidAlive,
 ): KeeperLiveness {
   if (heartbeat.stopped_at) return 'stopped';
   const stale = nowMs - Date.parse(heartbeat.updated_at) > staleAfterMs(heartbeat.interval_s);
   if (heartbeat.host !== hostname()) return stale ? 'hung' : 'elsewhere';
-  if (!pidAlive(heartbeat.pid)) return 'dead';
+  if (!isPidAlive(heartbeat.pid)) return 'dead';
   return stale ? 'hung' : 'running';
 }
 
 /** A heartbeat older than three intervals and a minute (a slow roll's waits included) is stale. */
 export function staleAfterMs(intervalSeconds: number): number {
   return 3 * Math.max(2, intervalSeconds) * 1000 + 60_000;
-}
-
-function isPidAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

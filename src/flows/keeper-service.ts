@@ -1,4 +1,4 @@
-// What makes `hedge keep` a service a treasury can run (issue 38), beside the keeper's own loop
+// What makes `hedge keep` a service a treasury can run, beside the keeper's own loop
 // (keep.ts calls it at a few marked places): the heartbeat `hedge keep status` reads, the alerts
 // (domain/keeper-alerts.ts's rules, sent by keeper-alert-sinks.ts), the `--metrics` server and
 // the headroom read for `--alert-headroom`. It watches the keeper's events and is told when a cycle
@@ -26,7 +26,7 @@ import {
   writeHeartbeat,
   type Heartbeat,
 } from './keeper-heartbeat.js';
-import type { KeeperLockPlace } from './keeper-lock.js';
+import type { KeeperLockPlace } from './account-lock.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../errors.js';
 import { parseUsdAmount } from '../domain/input.js';

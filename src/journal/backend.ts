@@ -11,7 +11,7 @@
 // counts the changes of one record. Desk machines' clocks disagree; the times in a record are what
 // it says happened when, and decide neither the order of a list nor which copy of a record wins.
 import type { BeginFields, JournalEntry, JournalEnvironment, JournalPatch } from './entry.js';
-import type { Holder } from './holder.js';
+import type { Holder } from '../files/file-lock.js';
 
 /** Signs a new row as it is stored: its `seal`. */
 export type RowSeal = (entry: JournalEntry) => string;

@@ -18,14 +18,14 @@ import type {
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
 import { isOutcome, isUnresolved, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
-import type { Holder } from './holder.js';
 import type { FallbackRecords } from './fallback-record.js';
-import { lastHolderOf } from './holder.js';
+import { isRecordedHolder, publicHolder, type Holder } from '../files/file-lock.js';
 import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
 import { JournalStoreError } from './store-error.js';
 import { safeDeep } from '../security/safe-text.js';
 import { idMatches } from '../domain/input.js';
+import { utcSecond } from '../domain/utc-text.js';
 import { scrubSecrets } from '../security/secrets.js';
 
 const MAX_CANDIDATES_NAMED = 10;
@@ -211,6 +211,22 @@ export class ClientJournal implements Journal {
     if (this.fallback) for (const entry of entries) this.known.set(entry.id, entry);
     return entries;
   }
+}
+
+/** "pid 4242 on desk-3 since 10:42:03 UTC" */
+export function describeHolder(holder: Holder): string {
+  const since =
+    typeof holder.since === 'string' && holder.since.length >= 19
+      ? `${utcSecond(holder.since)} UTC`
+      : String(holder.since);
+  return `pid ${holder.pid} on ${holder.host} since ${since}`;
+}
+
+/** Who last held an entry, as its record names them (for a finished one: who finished it); or nobody known. */
+export function lastHolderOf(entry: { holder?: Holder | null; updated_at: string }): Holder {
+  return isRecordedHolder(entry.holder)
+    ? publicHolder(entry.holder)
+    : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
 }
 
 /** A hold that is lost once `stillHeld` says so, unless released first. */

@@ -1,5 +1,5 @@
 // What a journal entry is, and how the file's events fold into entries. Pure: no file access.
-import type { Holder } from './holder.js';
+import type { Holder } from '../files/file-lock.js';
 
 export type JournalEnvironment = 'live' | 'test';
 

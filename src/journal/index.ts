@@ -10,9 +10,9 @@ export {
   type SideAfter,
   type SkippedLine,
 } from './entry.js';
-export { describeHolder, type Holder } from './holder.js';
-export type { Hold, Journal, KeeperHeartbeats, SameRequest } from './backend.js';
-export { matchesRequest } from './client-journal.js';
+export type { Holder } from '../files/file-lock.js';
+export type { Hold, HoldResult, Journal, KeeperHeartbeats, SameRequest } from './backend.js';
+export { describeHolder, matchesRequest } from './client-journal.js';
 export { openJournal } from './journal.js';
 export { JournalError } from './journal-error.js';
 export { keyFingerprint } from './key-guard.js';

@@ -2,18 +2,17 @@
 // state-changing action, written before the request leaves and updated when its outcome is known;
 // also the desk's audit log. The journal's rules are client-journal.ts's (one for every backend);
 // this file gives its records client — events appended to the active segment under the journal
-// lock (locked-append.ts), folded into entries when read, older ones in dated archives
-// (segments.ts) — and file-locker.ts its locker.
+// lock (locks.ts), folded into entries when read, older ones in dated archives (segments.ts) — and
+// locks.ts its locker.
 import { join } from 'node:path';
 import { utcDay } from '../domain/utc-text.js';
 import type { LocalJournal, RecordsClient, RowFilter, RowSeal } from './backend.js';
 import { ClientJournal } from './client-journal.js';
 import { foldJournal, isUnresolved, type JournalEntry, type JournalPatch, type SkippedLine } from './entry.js';
-import { activeEntries, fileLocker, type FilePlace } from './file-locker.js';
+import { newSession } from '../files/file-lock.js';
 import { fileKeeperHeartbeats } from './heartbeat-file.js';
-import { newSession } from './holder.js';
 import { JOURNAL_FILE_NAME } from './location.js';
-import { lockedAppend } from './locked-append.js';
+import { activeEntries, fileLocker, lockedAppend, type FilePlace } from './locks.js';
 import { archiveFiles, entriesIn } from './segments.js';
 
 export interface OpenJournalOptions {
@@ -23,7 +22,7 @@ export interface OpenJournalOptions {
   now?: () => number;
   /** Told about every line a read had to skip (a crash mid-write, a hand edit), with its file. */
   onSkip?: (skip: SkippedLine & { file?: string }) => void;
-  /** See LockedAppendOptions; tests shorten it. */
+  /** See LockedAppendOptions (locks.ts); tests shorten it. */
   lockStaleMs?: number;
   /** The active segment is rotated past this size (bytes); tests lower it. */
   rotateBytes?: number;

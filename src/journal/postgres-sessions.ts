@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import type { HoldResult, HoldScope, LockerClient, TeamJournalOptions } from './backend.js';
 import { holdOf } from './client-journal.js';
-import type { Holder } from './holder.js';
+import type { Holder } from '../files/file-lock.js';
 import { JournalError } from './journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from './store-error.js';

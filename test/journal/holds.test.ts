@@ -19,8 +19,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeError } from '../../src/exit-codes.js';
-import { keeperLockPlace } from '../../src/flows/keeper-lock.js';
-import { processStart } from '../../src/journal/holder.js';
+import { keeperLockPlace } from '../../src/flows/account-lock.js';
+import { processStart } from '../../src/files/file-lock.js';
 import { rotate } from '../../src/journal/segments.js';
 import {
   ARCHIVE_DIR_NAME,
@@ -245,9 +245,9 @@ describe('account locks', () => {
     mkdirSync(join(dir, 'locks'), { recursive: true });
     const journal = openJournal({ dir });
     // Write the record as that process would have: the file the journal uses for this scope.
-    const { lockFile } = await import('../../src/journal/account-locks.js');
+    const { lockPath } = await import('../../src/journal/locks.js');
     writeFileSync(
-      lockFile(dir, 'scope'),
+      lockPath(dir, 'scope'),
       JSON.stringify({
         scope: 'scope',
         holder: {
