@@ -37,31 +37,16 @@ function commandSection(path: string[], spec: CommandSpec): string[] {
   const lines = [
     `### hedge ${path.join(' ')}`,
     '',
-    cell(spec.description ?? spec.summary),
-    '',
-    '```',
-    usageOf(path, spec),
-    '```',
+    `${cell(spec.description ?? spec.summary)}. Usage: \`${usageOf(path, spec)}\``,
     '',
   ];
-  if ((spec.args ?? []).length > 0) {
-    lines.push(
-      '| argument | meaning |',
-      '|---|---|',
-      ...(spec.args ?? []).map(
-        (arg) => `| \`${arg.name}\`${arg.required ? '' : ' (optional)'} | ${cell(arg.description)} |`,
-      ),
-      '',
-    );
-  }
-  if ((spec.options ?? []).length > 0) {
-    lines.push(
-      '| option | meaning |',
-      '|---|---|',
-      ...(spec.options ?? []).map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`),
-      '',
-    );
-  }
+  const rows = [
+    ...(spec.args ?? []).map(
+      (arg) => `| \`${arg.name}\` (argument${arg.required ? '' : ', optional'}) | ${cell(arg.description)} |`,
+    ),
+    ...(spec.options ?? []).map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`),
+  ];
+  if (rows.length > 0) lines.push('| argument or option | meaning |', '|---|---|', ...rows, '');
   if (spec.examples.length > 0) lines.push('```sh', ...spec.examples, '```', '');
   return lines;
 }
