@@ -42,11 +42,11 @@ function commandSection(path: string[], spec: CommandSpec): string[] {
   ];
   const rows = [
     ...(spec.args ?? []).map(
-      (arg) => `| \`${arg.name}\` (argument${arg.required ? '' : ', optional'}) | ${cell(arg.description)} |`,
+      (arg) => `- \`${arg.name}\` (argument${arg.required ? '' : ', optional'}): ${cell(arg.description)}`,
     ),
-    ...(spec.options ?? []).map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`),
+    ...(spec.options ?? []).map((option) => `- \`${option.flags}\`: ${cell(option.description)}`),
   ];
-  if (rows.length > 0) lines.push('| argument or option | meaning |', '|---|---|', ...rows, '');
+  if (rows.length > 0) lines.push(...rows, '');
   if (spec.examples.length > 0) lines.push('```sh', ...spec.examples, '```', '');
   return lines;
 }
