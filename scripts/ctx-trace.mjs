@@ -3,8 +3,8 @@
 // runtime/flow-ports.ts), through the calls from one function, as a reviewer would: every function
 // that receives it (passed as an argument, or one of its own methods called) is a stop; a call into
 // runtime/ from a flow is a call back into the context (a port is a plain function, not followed), and a call from a lower layer to a function of a higher one (the order of
-// scripts/layers.mjs, from docs/architecture.md) is a climb back up. Prints the stops, the calls
-// followed and the climbs. A measuring tool for issue 37 (docs/architecture.md), not part of the build.
+// scripts/layers.mjs) is a climb back up. Prints the stops, the calls
+// followed and the climbs. A measuring tool (CONTRIBUTING.md), not part of the build.
 //
 //   node scripts/ctx-trace.mjs resumeUnfinishedApplies runKeep
 import ts from 'typescript';
