@@ -36,7 +36,6 @@ function commandSection(path: string[], spec: CommandSpec): string[] {
   if (spec.subcommands) return spec.subcommands.flatMap((sub) => commandSection([...path, sub.name], sub));
   const lines = [
     `### hedge ${path.join(' ')}`,
-    '',
     `${cell(spec.description ?? spec.summary)}. Usage: \`${usageOf(path, spec)}\``,
     '',
   ];
