@@ -34,10 +34,10 @@ function usageOf(path: string[], spec: CommandSpec): string {
 
 function commandSection(path: string[], spec: CommandSpec): string[] {
   if (spec.subcommands) return spec.subcommands.flatMap((sub) => commandSection([...path, sub.name], sub));
+  // Compact: a list may interrupt the description and a fence the list, as CommonMark allows.
   const lines = [
     `### hedge ${path.join(' ')}`,
     `${cell(spec.description ?? spec.summary)}. Usage: \`${usageOf(path, spec)}\``,
-    '',
   ];
   const rows = [
     ...(spec.args ?? []).map(
@@ -45,9 +45,9 @@ function commandSection(path: string[], spec: CommandSpec): string[] {
     ),
     ...(spec.options ?? []).map((option) => `- \`${option.flags}\`: ${cell(option.description)}`),
   ];
-  if (rows.length > 0) lines.push(...rows, '');
-  if (spec.examples.length > 0) lines.push('```sh', ...spec.examples, '```', '');
-  return lines;
+  lines.push(...rows);
+  if (spec.examples.length > 0) lines.push('```sh', ...spec.examples, '```');
+  return [...lines, ''];
 }
 
 /** docs/command-reference.md: every command, argument, option and example, from the specs (scripts/command-reference.mjs writes it; a test compares). */
