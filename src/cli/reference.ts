@@ -34,7 +34,7 @@ function usageOf(path: string[], spec: CommandSpec): string {
 
 function commandSection(path: string[], spec: CommandSpec): string[] {
   if (spec.subcommands) return spec.subcommands.flatMap((sub) => commandSection([...path, sub.name], sub));
-  // Compact: a list may interrupt the description and a fence the list, as CommonMark allows.
+  // Compact: a list may interrupt the description, a fence the list and a heading either, as CommonMark allows.
   const lines = [
     `### hedge ${path.join(' ')}`,
     `${cell(spec.description ?? spec.summary)}. Usage: \`${usageOf(path, spec)}\``,
@@ -47,7 +47,7 @@ function commandSection(path: string[], spec: CommandSpec): string[] {
   ];
   lines.push(...rows);
   if (spec.examples.length > 0) lines.push('```sh', ...spec.examples, '```');
-  return [...lines, ''];
+  return lines;
 }
 
 /** docs/command-reference.md: every command, argument, option and example, from the specs (scripts/command-reference.mjs writes it; a test compares). */
@@ -70,6 +70,7 @@ export function commandReference(): string {
     if (members.length === 0) continue;
     lines.push(`## ${heading}`, '');
     for (const spec of members) lines.push(...commandSection([spec.name], spec));
+    lines.push('');
   }
   lines.push(
     '## Global options',
