@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The second one gives the reliability suite a results folder and, after the run, summarises
-    // it; only `npm run reliability-report` regenerates docs/reliability.md.
+    // it; its report goes to .tmp/reliability/.
     globalSetup: ['test/support/global-setup.ts', 'test/support/reliability-report.ts'],
     // A bound on a failure, not a margin: on a slow day (node -e 0 at ~3× its usual CPU, the suite
     // at ~7 minutes) a test of five spawned `keep --once` runs took 30.2 s under the suite's load

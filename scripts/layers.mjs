@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The layer order of docs/architecture.md, top to bottom, and the check that no import climbs back
+// The layer order (CONTRIBUTING.md, "The layer rules"), top to bottom, and the check that no import climbs back
 // up it: a module may import its own layer and the layers below, never one above. The graph is
 // madge's (.madgerc: type imports and lazy import() count), so `npm run cycles` and this check see
 // the same edges. test/unit/import-layers.test.ts runs it as part of `npm test`.
@@ -41,10 +41,7 @@ export function layerOf(path) {
         best = { name: layer.name, rank, prefix };
     }
   });
-  if (!best)
-    throw new Error(
-      `src/${path} is in no layer of scripts/layers.mjs: add its folder to LAYERS and docs/architecture.md`,
-    );
+  if (!best) throw new Error(`src/${path} is in no layer of scripts/layers.mjs: add its folder to LAYERS`);
   return { name: best.name, rank: best.rank };
 }
 

@@ -3,7 +3,7 @@
 // constructors, accessors, function expressions and arrow functions, each measured from its first
 // line to its last (a nested function counts inside its parent and again on its own). Read with the
 // TypeScript compiler's parser, as scripts/ctx-trace.mjs reads src/, so a brace in a string or a
-// template does not fool it. A measuring tool for issue 51 (docs/architecture.md, "Long functions"),
+// template does not fool it. A measuring tool (CONTRIBUTING.md, "The layer rules"),
 // not part of the build or the tests.
 //
 //   node scripts/long-functions.mjs          # the functions over 80 lines, longest first, and their count

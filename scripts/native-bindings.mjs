@@ -3,7 +3,7 @@
 // dist/ beside the code, and src/config/os-keyring.ts opens it with process.dlopen when a command
 // first needs the keyring: dist/ still loads no package at run time. A tarball built on one
 // platform carries that platform's binding only; elsewhere hedge says so and keeps the key in the
-// 0600 file (docs/architecture.md, Dependencies).
+// 0600 file (docs/configuration.md, "Where the key lives").
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 

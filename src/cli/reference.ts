@@ -34,35 +34,19 @@ function usageOf(path: string[], spec: CommandSpec): string {
 
 function commandSection(path: string[], spec: CommandSpec): string[] {
   if (spec.subcommands) return spec.subcommands.flatMap((sub) => commandSection([...path, sub.name], sub));
+  // Compact: a list may interrupt the description, a fence the list and a heading either, as CommonMark allows.
   const lines = [
     `### hedge ${path.join(' ')}`,
-    '',
-    cell(spec.description ?? spec.summary),
-    '',
-    '```',
-    usageOf(path, spec),
-    '```',
-    '',
+    `${cell(spec.description ?? spec.summary)}. Usage: \`${usageOf(path, spec)}\``,
   ];
-  if ((spec.args ?? []).length > 0) {
-    lines.push(
-      '| argument | meaning |',
-      '|---|---|',
-      ...(spec.args ?? []).map(
-        (arg) => `| \`${arg.name}\`${arg.required ? '' : ' (optional)'} | ${cell(arg.description)} |`,
-      ),
-      '',
-    );
-  }
-  if ((spec.options ?? []).length > 0) {
-    lines.push(
-      '| option | meaning |',
-      '|---|---|',
-      ...(spec.options ?? []).map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`),
-      '',
-    );
-  }
-  if (spec.examples.length > 0) lines.push('```sh', ...spec.examples, '```', '');
+  const rows = [
+    ...(spec.args ?? []).map(
+      (arg) => `- \`${arg.name}\` (argument${arg.required ? '' : ', optional'}): ${cell(arg.description)}`,
+    ),
+    ...(spec.options ?? []).map((option) => `- \`${option.flags}\`: ${cell(option.description)}`),
+  ];
+  lines.push(...rows);
+  if (spec.examples.length > 0) lines.push('```sh', ...spec.examples, '```');
   return lines;
 }
 
@@ -86,6 +70,7 @@ export function commandReference(): string {
     if (members.length === 0) continue;
     lines.push(`## ${heading}`, '');
     for (const spec of members) lines.push(...commandSection([spec.name], spec));
+    lines.push('');
   }
   lines.push(
     '## Global options',

@@ -53,7 +53,7 @@ interface SideHolding {
 
 const DAY_MS = 86_400_000;
 
-/** The side's daily carry rate on the account's side (docs/output-reference.md "Sign convention"): "-0.0384%/day, you pay". */
+/** The side's daily carry rate on the account's side (docs/output.md "Sign convention"): "-0.0384%/day, you pay". */
 function carryWords(rate: number): string {
   const forAccount = toAccountSide(rate);
   if (forAccount === 0) return `${formatPercent(0)}/day`;

@@ -2,7 +2,7 @@
 // output option found after the trade left the hedge open and exited 2, "nothing sent"). A command
 // module declares it (`OUTPUT_FIELDS`, runner/command-spec.ts); the runner hands it to the output
 // layer (Output.prepare) before the command's code runs, so every name is checked before the first
-// request. The rule, by what the command is (docs/scripting.md, "Checked before anything is sent"):
+// request. The rule, by what the command is (docs/output.md, "Checked before anything is sent"):
 //
 //   - a name that is not a field name at all (`id status`, `[0]`, `a..b`) is refused up front,
 //     whatever the command;

@@ -93,7 +93,7 @@ function renderPlain(output: Output, quote: Quote): string {
 }
 
 /**
- * Carry on the account's side (docs/output-reference.md "Sign convention"): the server's positive carry is paid by
+ * Carry on the account's side (docs/output.md "Sign convention"): the server's positive carry is paid by
  * the account, so it reads "-4.19 USDC/day (-0.0419%), you pay"; earned carry is "+…, you earn".
  */
 function carryText(output: Output, usdc: number, pct: number, per: string): string {
@@ -137,7 +137,7 @@ function renderTable(output: Output, quote: Quote, nowMs: number): string {
     ['Carry per day', carryText(output, quote.carry.daily_usdc, quote.carry.daily_rate_pct, '/day')],
     [`Carry over ${days}`, carryText(output, quote.carry.total_usdc, quote.carry.total_rate_pct, '')],
     ['Required margin', `${formatMoney(quote.upfront.required_margin_usdc)} USDC`],
-    // One sign convention for money you pay, as every card shows a fee (docs/output-reference.md).
+    // One sign convention for money you pay, as every card shows a fee (docs/output.md).
     ['Platform fee', payOrEarn(-Math.abs(quote.upfront.platform_fee_usdc), 'USDC')],
     ['Total upfront', c.bold(`${formatMoney(quote.upfront.total_upfront_usdc)} USDC`)],
     ['Maturity', maturityText(quote.maturity, nowMs)],

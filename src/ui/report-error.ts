@@ -45,7 +45,7 @@ export function reportError(description: ErrorDescription, error: unknown, out: 
   const message = safeMultiline(description.message);
   switch (description.kind) {
     case 'usage':
-      // One prefix for every error, as Unix tools write theirs: `hedge: …` (docs/choices.md).
+      // One prefix for every error, as Unix tools write theirs: `hedge: …` (docs/output.md, "Messages").
       write(`hedge: ${message}`);
       return description.exitCode;
     case 'interrupted':

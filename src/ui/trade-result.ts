@@ -47,7 +47,7 @@ export const SUBMITTED_FIELDS: FieldSpec[] = [
 
 /**
  * Slippage of a fill against the quote, in basis points of the quoted price, on the account's side
- * (docs/output-reference.md "Sign convention"): positive when the fill is better than quoted (a buy struck below the
+ * (docs/output.md "Sign convention"): positive when the fill is better than quoted (a buy struck below the
  * quote, a sell above it), negative when worse. Rounded to a hundredth of a basis point.
  */
 export function slippageBps(side: 'buy' | 'sell', filledPrice: number, quotedPrice: number): number {
@@ -152,7 +152,7 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
   const footer: string[] = [];
   let fields = CLOSE_FIELDS;
   if (output.isHuman) {
-    // Carry and fees on the account's side, with words (docs/output-reference.md "Sign convention"); the record
+    // Carry and fees on the account's side, with words (docs/output.md "Sign convention"); the record
     // signs them as paid-positive, and plain/JSON keep that.
     const worded = (field: FieldSpec, label: string): FieldSpec => ({ ...field, label, kind: 'text', unit: undefined });
     fields = CLOSE_FIELDS.map((field) =>

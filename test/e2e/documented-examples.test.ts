@@ -133,7 +133,7 @@ const GLOBALS_WITH_VALUE = new Set(['--profile', '--timeout', '--request-timeout
 /**
  * The book a block starts from unless it opens a hedge: what README opens (its console examples
  * show it), and a deal rolled once (a closed hedge for `history`, `report`, `--ref DEAL-7`; its
- * close is the newest journal entry, `done`, which scripting.md's `--until "outcome=='done'"` waits for).
+ * close is the newest journal entry, `done`, which output.md's `--until "outcome=='done'"` waits for).
  */
 const BOOK: ReadonlyArray<readonly string[]> = [
   ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--ref', 'DEAL-42'],
@@ -1069,7 +1069,7 @@ describe('the documented examples', () => {
       'docs/commands.md',
       'docs/command-reference.md',
       'docs/exposures.md',
-      'docs/scripting.md',
+      'docs/output.md',
     ])
       expect(
         EXAMPLES.some((example) => example.doc === doc),
@@ -1107,7 +1107,7 @@ describe('the documented examples', () => {
   });
 
   it('the comparison sees what issue 50 found: a header or a sign the tool does not print', () => {
-    // scripting.md's table before the fix, against what `markets --fields … --format table` printed.
+    // output.md's table before the fix, against what `markets --fields … --format table` printed.
     const printed: RunResult = {
       code: 0,
       signal: null,
@@ -1167,7 +1167,7 @@ describe('the documented examples', () => {
   it('no page of the docs doubles a dash', () => {
     for (const page of [
       'README.md',
-      ...['keep.md', 'commands.md', 'AGENTS.md', 'output.md', 'scripting.md'].map((name) => join('docs', name)),
+      ...['keep.md', 'commands.md', 'agents.md', 'output.md'].map((name) => join('docs', name)),
     ]) {
       expect(readFileSync(join(ROOT, page), 'utf8'), page).not.toMatch(/—\s*—/);
     }

@@ -12,7 +12,7 @@ import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../supp
 let simulator: Simulator;
 let config: { path: string; remove: () => void };
 
-/** The documented column order of each list (docs/output-reference.md "Column order"). */
+/** The documented column order of each list (docs/output.md "Fields and column priorities, per list"). */
 const COLUMNS: Record<string, string[]> = {
   markets: [
     'market',
@@ -152,7 +152,7 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
     ]);
     const records = JSON.parse(json) as Array<Record<string, unknown>>;
     // positions: the server's objects untouched, with the side's references at the top and its book
-    // beside each (docs/output-reference.md): its live hedge as the record has it.
+    // beside each (docs/output.md): its live hedge as the record has it.
     const sent =
       command === 'positions'
         ? records.map(({ side_book: _book, client_reference: _one, client_references: _all, ...rest }) => rest)

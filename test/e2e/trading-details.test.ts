@@ -1,6 +1,6 @@
 // The details a trader looks for, against the simulator over HTTP: `add` quotes the added notional
 // before it is sent and shows the position before → after; `reduce` shows what it realized; close
-// words carry and fees the one way (docs/output-reference.md "Sign convention"); an open on a side that is already
+// words carry and fees the one way (docs/output.md "Sign convention"); an open on a side that is already
 // open gets a note pointing to `hedge add` (never a refusal), and the wizard marks such sides.
 // Assertions are on the simulator's own state and request log.
 import { afterEach, describe, expect, it } from 'vitest';

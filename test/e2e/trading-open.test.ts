@@ -38,7 +38,7 @@ describe('hedge open', () => {
     expect(
       Math.abs(hedge!.struckRate! - Number(lines.quoted_execution_price)) / Number(lines.quoted_execution_price),
     ).toBeLessThan(0.001);
-    // On the account's side (docs/output-reference.md "Sign convention"): a buy struck below the quote is positive.
+    // On the account's side (docs/output.md "Sign convention"): a buy struck below the quote is positive.
     const bps =
       ((Number(lines.quoted_execution_price) - hedge!.struckRate!) / Number(lines.quoted_execution_price)) * 10_000;
     expect(Number(lines.slippage_bps)).toBeCloseTo(bps, 1);

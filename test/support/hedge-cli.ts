@@ -3,7 +3,7 @@
 // (./hedge-in-process.ts) unless it needs a process of its own: the real binary (bin/hedge.js →
 // dist/) is then spawned. What only a process shows — the launcher, a signal, a kill, a lock held
 // by another pid, an environment Node or a library reads at start — is tested on spawned runs;
-// HEDGE_TEST_SPAWN_EVERY_RUN=1 spawns every run (docs/architecture.md#tests).
+// HEDGE_TEST_SPAWN_EVERY_RUN=1 spawns every run (CONTRIBUTING.md#tests).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

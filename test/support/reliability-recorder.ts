@@ -1,6 +1,6 @@
 // The recorder of the reliability suite (test/reliability/): each case's outcome goes to a JSON
 // file in this run's results folder (reliability-report.ts), which scripts/reliability-report.mjs
-// turns into the tables of docs/reliability.md when `npm run reliability-report` asks it to.
+// turns into the report in .tmp/reliability/ when `npm run reliability-report` asks it to.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { inject } from 'vitest';

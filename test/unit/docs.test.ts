@@ -1,4 +1,4 @@
-// The documentation holds together: README.md is a front door of at most 300 lines whose set-up
+// The documentation holds together: README.md is a front door of at most 200 lines whose set-up
 // commands are exactly what CI runs (.ci/run); every relative link in README.md and docs/ points at
 // a file that exists and, with a #fragment, at a heading of it; every top-level command is
 // documented in docs/commands.md; docs/exit-codes.md is the table of src/exit-codes.ts; and
@@ -57,8 +57,8 @@ function links(path: string): Array<{ target: string; line: number }> {
 describe('README.md', () => {
   const readme = read(join(ROOT, 'README.md'));
 
-  it('is a front door of at most 300 lines', () => {
-    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+  it('is a front door of at most 200 lines', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(200);
   });
 
   it('gives the set-up as the two commands .ci/run runs, in the same order', () => {
@@ -83,7 +83,7 @@ describe('README.md', () => {
     const runs = lines.filter((line) => /(^|[\s|;&$])(\.\/bin\/hedge\.js|npx hedge)\b/.test(line));
     expect(runs.length).toBeGreaterThan(10);
     expect(runs.filter((line) => !line.includes('./bin/hedge.js'))).toEqual([]);
-    // npx starts npm before hedge (~0.5 s of CPU): no command block in README or docs/ types it, and
+    // npx starts npm before hedge: no command block in README or docs/ types it, and
     // no page tells a checkout to use it.
     const npx = FILES.flatMap((path) => {
       const text = read(path);

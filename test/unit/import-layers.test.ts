@@ -1,5 +1,5 @@
 // Issue 37: the import graph (madge, with type imports and lazy import() counted: .madgerc) has no
-// cycle and no import from a lower layer back up to a higher one (the order of docs/architecture.md,
+// cycle and no import from a lower layer back up to a higher one (the order of scripts/layers.mjs,
 // written down in scripts/layers.mjs, which `npm run layers` also runs). Issue 51: no module of
 // flows/ imports ui/ either (flows return outcomes, whose types live in outcomes/).
 import { describe, expect, it } from 'vitest';

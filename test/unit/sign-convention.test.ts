@@ -1,4 +1,4 @@
-// The one sign convention (docs/output-reference.md "Sign convention"): a signed figure a person reads is from the
+// The one sign convention (docs/output.md "Sign convention"): a signed figure a person reads is from the
 // account's side (+ money to it or a price in its favour, - against it) and always carries words —
 // "you pay" / "you earn" for carry and fees, "better / worse than quoted" for slippage and impact.
 // Also the pure rules behind add and reduce: the tenor an addition is quoted with, the price an
