@@ -7,7 +7,7 @@
 // the confirmation with exit 8 (declined).
 import type { HedgeClient } from '../api/client.js';
 import type { Account, Market, Quote, Side, Tenor } from '../api/schemas.js';
-import { TENORS } from '../domain/vocabulary.js';
+import { DAY_MS, TENORS } from '../domain/vocabulary.js';
 import type { CommandContext } from '../runtime/context.js';
 import { parseClientReference, parseNotional } from '../domain/input.js';
 import { confirmOrStop } from '../flows/live-guard.js';
@@ -51,8 +51,6 @@ interface SideHolding {
   notionalUsd?: number;
   hedgeId?: string;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The side's daily carry rate on the account's side (docs/output-reference.md "Sign convention"): "-0.0384%/day, you pay". */
 function carryWords(rate: number): string {

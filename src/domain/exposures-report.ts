@@ -15,7 +15,6 @@
 //                       to its due date (the price nearest it that a hedge recorded) or to now.
 import type { Exposure } from './exposures-file.js';
 import {
-  DAY_MS,
   amountUsd,
   coverPnlUsd,
   coverSide,
@@ -28,7 +27,7 @@ import {
   type Prices,
 } from './exposures.js';
 import { cents } from './money.js';
-import type { Side } from './vocabulary.js';
+import { DAY_MS, type Side } from './vocabulary.js';
 import { utcDay } from './utc-text.js';
 
 /** One hedge of the account, closed or open, as the report needs it. */

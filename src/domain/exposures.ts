@@ -19,9 +19,7 @@ import type { Exposure } from './exposures-file.js';
 import { quoteCurrencyOf } from './markets.js';
 import { cents, toAccountSide } from './money.js';
 import type { TargetRow } from './target-file.js';
-import { SIDES, TENORS, type Side, type Tenor } from './vocabulary.js';
-
-export const DAY_MS = 86_400_000;
+import { DAY_MS, SIDES, TENORS, type Side, type Tenor } from './vocabulary.js';
 
 export interface RatioBucket {
   /** Up to this many days to due (inclusive); undefined: every exposure further away. */

@@ -17,7 +17,7 @@ import type { KeepEvent } from '../outcomes/keep.js';
 import { expectationMet, type SideExpectation } from '../domain/book.js';
 import { SideViews, type SideBook } from './side-book.js';
 import { checkOpenAfterClose } from './pre-trade.js';
-import { bodyOf } from './journal-entry.js';
+import { bodyOf } from '../journal/index.js';
 import { finishJournaled } from './resume.js';
 import { begunElsewhere, ownRowTest } from './row-trust.js';
 import { resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll } from './roll.js';

@@ -8,6 +8,7 @@ import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import type { SideBook, SideState } from '../domain/book.js';
 import type { Side } from '../domain/vocabulary.js';
+import { sideKey } from '../domain/markets.js';
 import type { BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 
@@ -36,8 +37,6 @@ export interface PositionSides {
   /** The error of a failed read of the records (a caller that cannot go on without them rethrows it). */
   recordsError?: unknown;
 }
-
-const sideKey = (market: string, side: string): string => `${market.toUpperCase()}:${side}`;
 
 /**
  * The positions list just read (`positions`) with its sides' hedge records (GET /hedges: every filled

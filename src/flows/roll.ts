@@ -37,7 +37,7 @@ import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import type { PlannedRequestView, RollNote, RollOutcome, RollView } from '../outcomes/roll.js';
 import { planDryRun } from './dry-run.js';
-import { bodyOf } from './journal-entry.js';
+import { bodyOf } from '../journal/index.js';
 import { guardLiveAction } from './live-guard.js';
 import { findSide, type BookPosition } from './positions.js';
 import { readSideInStep, SideViews } from './side-book.js';

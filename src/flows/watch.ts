@@ -34,6 +34,7 @@ import {
   type AlertRules,
   type MaturityFact,
 } from '../domain/alerts.js';
+import { cents } from '../domain/money.js';
 import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
 import { findHedge } from './hedge-id.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
@@ -269,7 +270,7 @@ function positionsSource(
           : book.filter((position, index) => carriesReference(referenceOf.get(identity(position, index)), ref));
       const known = shown.every((position) => position.netPnlUsd !== undefined);
       const total = known ? shown.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
-      const rounded = total === undefined ? undefined : Math.round(total * 100) / 100;
+      const rounded = total === undefined ? undefined : cents(total);
       return {
         // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
         data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
