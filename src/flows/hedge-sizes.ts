@@ -1,4 +1,4 @@
-// What this journal knows of a hedge's size over its life (issue 50). A closed hedge's history
+// What this journal knows of a hedge's size over its life. A closed hedge's history
 // record is the whole life's (the spec: "one record per closed hedge covering the whole
 // lifecycle"), so its P&L may come from more notional than the record shows once the hedge was
 // added to or reduced; the record itself says nothing of that, nor does the hedge's record (it

@@ -71,10 +71,10 @@ export interface KeepOptions {
   converge: boolean;
   toleranceUsd: number;
   alertCommand?: string;
-  /** Issue 38's service parts (keeper-service.ts): --alert-url, --alert-headroom, --metrics. */
+  /** The service parts (keeper-service.ts): --alert-url, --alert-headroom, --metrics. */
   service?: Pick<KeeperServiceOptions, 'alertUrl' | 'alertHeadroomUsd' | 'metrics' | 'metricsErrorCodes'>;
   /**
-   * `keep --exposures` (issue 39): the target is recomputed before every cycle (due dates pass,
+   * `keep --exposures`: the target is recomputed before every cycle (due dates pass,
    * buckets change, the price moves) instead of read from a target file; see flows/exposures.ts.
    */
   movingTarget?: MovingTarget;

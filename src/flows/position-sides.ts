@@ -1,4 +1,4 @@
-// `hedge positions` as one book from every view (issue 48): each line of the positions list with its
+// `hedge positions` as one book from every view: each line of the positions list with its
 // side's hedges as their records show them, the side's state reconciled by domain/book.ts (in step,
 // or settling while the views disagree), and the sides the records hold that the positions list does
 // not show yet. Read through SideViews — never the positions list alone, never the records alone. A
