@@ -107,8 +107,9 @@ function days(tenor: number): string {
   return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
-function newGroup(ports: Pick<FlowPorts, 'clock'>): string {
-  return `${ROLL_GROUP_PREFIX}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
+/** A group id for the legs of one action: its prefix, the time and a random part. */
+export function newGroup(prefix: string, ports: Pick<FlowPorts, 'clock'>): string {
+  return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
 function unfinished(legs: RollLegs): boolean {
@@ -1083,7 +1084,7 @@ async function rollHoldingTheBook(
     }
   }
 
-  const group = newGroup(ports);
+  const group = newGroup(ROLL_GROUP_PREFIX, ports);
   const actions = legActions(ports, client, group, request, quote);
   const rolledHedgeId = plan.closing?.hedgeId ?? plan.ended?.id;
   // Before anything is sent: from here on the journal holds the whole roll.
