@@ -17,7 +17,7 @@ import { DeclinedError, PreTradeCheckError, UsageError } from '../errors.js';
 import { formatMoney, formatPercent, formatUsd, formatUtc } from '../ui/format.js';
 import { payWords, toAccountSide } from '../domain/money.js';
 import { SideViews } from '../flows/side-book.js';
-import { safeText } from '../security/safe-text.js';
+import { safeText, messageOf } from '../security/safe-text.js';
 import { Output } from '../ui/output.js';
 import { terminalColumns } from '../ui/terminal.js';
 import type { Prompter } from '../ui/prompter.js';
@@ -148,9 +148,7 @@ async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
     client.getAccount(),
     SideViews.read(client, (line) => ctx.log(line)).catch((error: unknown) => {
       if (ctx.signal.aborted) throw error;
-      ctx.log(
-        `positions and hedges: not read for the wizard (${error instanceof Error ? error.message : String(error)})`,
-      );
+      ctx.log(`positions and hedges: not read for the wizard (${messageOf(error)})`);
       return undefined;
     }),
   ]);

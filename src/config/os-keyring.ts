@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { within } from '../security/bounded-read.js';
+import { messageOf } from '../security/safe-text.js';
 
 /** Every entry hedge makes is under this service name; the account names the profile and config folder. */
 const KEYRING_SERVICE = 'hedge';
@@ -191,6 +192,6 @@ function wrap(binding: Binding): OsKeyring {
 
 /** A keyring error in a line: the binding's text without its backtrace. */
 export function keyringReason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return (message.split('\n')[0] ?? 'error').slice(0, 300);
 }

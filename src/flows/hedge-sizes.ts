@@ -9,6 +9,7 @@ import type { FlowPorts } from '../runtime/flow-ports.js';
 import type { JournalEntry } from '../journal/index.js';
 import { bodyOf, recordedUsd } from '../journal/index.js';
 import { cents } from '../domain/money.js';
+import { messageOf } from '../security/safe-text.js';
 
 /** A hedge's notional as this journal's writes moved it, oldest first. */
 export interface HedgeSizes {
@@ -99,9 +100,7 @@ export async function readResizedHedges(
     const journal = await ports.journal();
     return resizedHedges(await journal.list(), ids);
   } catch (error) {
-    ports.log(
-      `history: the journal was not read for resized hedges (${error instanceof Error ? error.message : String(error)})`,
-    );
+    ports.log(`history: the journal was not read for resized hedges (${messageOf(error)})`);
     return new Map();
   }
 }

@@ -11,6 +11,7 @@ import type { Side } from '../domain/vocabulary.js';
 import { sideKey } from '../domain/markets.js';
 import type { BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
+import { messageOf } from '../security/safe-text.js';
 
 /** A side as every view shows it. */
 export interface PositionSide {
@@ -59,7 +60,7 @@ export async function readPositionSides(
   try {
     views = await SideViews.read(client, log, positions);
   } catch (error) {
-    return nothing(`GET /hedges failed (${error instanceof Error ? error.message : String(error)})`, error);
+    return nothing(`GET /hedges failed (${messageOf(error)})`, error);
   }
   // Every open line stands for hedges on their records, which lead the positions list: none at all is a
   // server that does not list them (or not to this key), not a book to judge every side settling on.

@@ -10,7 +10,7 @@ import { NotAppliedError, OrderFailedError, PreTradeCheckError, UnresolvedError,
 import type { PlanStep } from '../domain/plan.js';
 import { readNumber } from '../api/wire/read-fields.js';
 import { isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../journal/index.js';
-import { safeText } from '../security/safe-text.js';
+import { safeText, messageOf } from '../security/safe-text.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
 import { identityOf, sentBy } from './identity.js';
@@ -164,7 +164,7 @@ async function alsoInEveryView(
     ports.notify({
       kind: 'not-seen-everywhere',
       level: 'warn',
-      text: `${confirmed}; whether every other view shows it could not be read (${safeText(error instanceof Error ? error.message : String(error))}).`,
+      text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
     });
     return undefined;
   }

@@ -44,6 +44,7 @@ import type { WatchReading } from '../outcomes/watch.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
 import { accountForPeople } from '../api/wire/read-account.js';
+import { messageOf } from '../security/safe-text.js';
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
 export interface WatchOptionValues {
@@ -260,7 +261,7 @@ function positionsSource(
         } catch (error) {
           // The column is a help, not the data: without --ref the view goes on without it.
           if (ref !== undefined) throw error;
-          ports.log(`positions: deal references not read (${error instanceof Error ? error.message : String(error)})`);
+          ports.log(`positions: deal references not read (${messageOf(error)})`);
         }
         book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
       }

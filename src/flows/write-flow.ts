@@ -44,7 +44,7 @@ import {
 } from '../journal/index.js';
 import { readSideInStep, sideUnchangedSince, type SideBook } from './side-book.js';
 import type { Side } from '../domain/vocabulary.js';
-import { safeText } from '../security/safe-text.js';
+import { safeText, messageOf } from '../security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
@@ -1022,7 +1022,7 @@ async function recordSendFailure(
     });
     return error;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   await journal.update(entry.id, {
     outcome: 'unknown',
     error_code: error instanceof ApiError ? error.code : undefined,
