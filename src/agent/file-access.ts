@@ -16,6 +16,7 @@ import { UsageError } from '../errors.js';
 import type { TargetFileSource } from '../runtime/agent-limits.js';
 import { ReadRefused, describeReadError, readRegularFile } from '../security/bounded-read.js';
 import { INLINE_ROWS } from './catalogue.js';
+import { messageOf } from '../security/safe-text.js';
 
 /** Where the kernel serves its own files: none of them is a target file. */
 const PSEUDO_FILE_SYSTEMS = ['/proc', '/sys', '/dev'];
@@ -165,7 +166,7 @@ export class FileAccess {
       paths = await this.clientRoots(signal);
     } catch (error) {
       // Fail closed: a client that declares roots but cannot list them grants nothing.
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       throw new UsageError(
         `file: the MCP client did not list its roots (${message}); nothing was read. Give the target inline as rows.`,
       );

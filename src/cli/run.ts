@@ -1,6 +1,7 @@
 // Runs one parsed command: builds its context from the process, installs the Ctrl-C / SIGTERM /
 // SIGHUP handling, reports the outcome through the one error description and releases what the
 // command opened. Loaded lazily by main.ts, also to report bad usage.
+import { setTimeout as delay } from 'node:timers/promises';
 import { describeFailure } from '../exit-codes.js';
 import { CommandContext } from '../runtime/context.js';
 import type { GlobalOptions } from '../runtime/globals.js';
@@ -12,23 +13,11 @@ import type { ChalkInstance } from 'chalk';
 import { reportError } from '../ui/report-error.js';
 import type { CommandSpec, RawInput } from '../runner/command-spec.js';
 
-function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+/** The one sleep: rejects with the signal's reason (a StopSignal says how the command ended). */
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  delay(ms, undefined, { signal }).catch(() => {
+    throw signal?.reason;
   });
-}
 
 /** Bad usage found by the parser (main.ts): one line (wrapped on a terminal), or the JSON error under --json; exit 2. */
 export function reportUsageProblem(
@@ -147,7 +136,7 @@ export async function runInvocation(
     io,
     env,
     globals,
-    clock: { now, sleep: realSleep },
+    clock: { now, sleep },
     signal: controller.signal,
     output,
   });

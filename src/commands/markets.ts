@@ -13,9 +13,8 @@ import type { MARKETS } from './markets.spec.js';
  */
 function carryText(rate: number, compact = false): string {
   const forAccount = toAccountSide(rate);
-  if (forAccount < 0) return compact ? formatPercent(forAccount) : `${formatPercent(forAccount)} pay`;
-  if (forAccount > 0) return compact ? formatPercent(forAccount) : `${formatPercent(forAccount)} earn`;
-  return formatPercent(0);
+  const text = formatPercent(forAccount);
+  return compact || forAccount === 0 ? text : `${text} ${forAccount < 0 ? 'pay' : 'earn'}`;
 }
 
 /** `hedge markets` takes no options of its own (--until is run-command's). */

@@ -7,7 +7,7 @@
 // the confirmation with exit 8 (declined).
 import type { HedgeClient } from '../api/client.js';
 import type { Account, Market, Quote, Side, Tenor } from '../api/schemas.js';
-import { TENORS } from '../domain/vocabulary.js';
+import { DAY_MS, TENORS } from '../domain/vocabulary.js';
 import type { CommandContext } from '../runtime/context.js';
 import { parseClientReference, parseNotional } from '../domain/input.js';
 import { confirmOrStop } from '../flows/live-guard.js';
@@ -17,7 +17,7 @@ import { DeclinedError, PreTradeCheckError, UsageError } from '../errors.js';
 import { formatMoney, formatPercent, formatUsd, formatUtc } from '../ui/format.js';
 import { payWords, toAccountSide } from '../domain/money.js';
 import { SideViews } from '../flows/side-book.js';
-import { safeText } from '../security/safe-text.js';
+import { safeText, messageOf } from '../security/safe-text.js';
 import { Output } from '../ui/output.js';
 import { terminalColumns } from '../ui/terminal.js';
 import type { Prompter } from '../ui/prompter.js';
@@ -50,8 +50,6 @@ interface SideHolding {
   notionalUsd?: number;
   hedgeId?: string;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The side's daily carry rate on the account's side (docs/output.md "Sign convention"): "-0.0384%/day, you pay". */
 function carryWords(rate: number): string {
@@ -149,9 +147,7 @@ async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
     client.getAccount(),
     SideViews.read(client, (line) => ctx.log(line)).catch((error: unknown) => {
       if (ctx.signal.aborted) throw error;
-      ctx.log(
-        `positions and hedges: not read for the wizard (${error instanceof Error ? error.message : String(error)})`,
-      );
+      ctx.log(`positions and hedges: not read for the wizard (${messageOf(error)})`);
       return undefined;
     }),
   ]);

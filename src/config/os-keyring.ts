@@ -9,6 +9,8 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { within } from '../security/bounded-read.js';
+import { messageOf } from '../security/safe-text.js';
 
 /** Every entry hedge makes is under this service name; the account names the profile and config folder. */
 const KEYRING_SERVICE = 'hedge';
@@ -170,16 +172,11 @@ function wrap(binding: Binding): OsKeyring {
   const bounded = <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     const signal = AbortSignal.timeout(KEYRING_BOUND_MS);
     // Started first: the binding may block while it connects, and its time is not the call's.
-    const running = work(signal);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`${name} did not answer within ${KEYRING_BOUND_MS / 1000} s`)),
-        KEYRING_BOUND_MS,
-      );
-    });
-    late.catch(() => undefined); // the race may be settled already when it fires
-    return Promise.race([running, late]).finally(() => clearTimeout(timer));
+    return within(
+      work(signal),
+      KEYRING_BOUND_MS,
+      () => new Error(`${name} did not answer within ${KEYRING_BOUND_MS / 1000} s`),
+    );
   };
   return {
     name,
@@ -195,6 +192,6 @@ function wrap(binding: Binding): OsKeyring {
 
 /** A keyring error in a line: the binding's text without its backtrace. */
 export function keyringReason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return (message.split('\n')[0] ?? 'error').slice(0, 300);
 }

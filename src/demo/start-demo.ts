@@ -10,6 +10,7 @@ import { ConfigError } from '../errors.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 import { lockFile } from '../files/file-lock.js';
 import { registerSecret } from '../security/secrets.js';
+import { messageOf } from '../security/safe-text.js';
 
 /** Not a secret: the demo sandbox accepts this one key, on its own local socket only. */
 export const DEMO_API_KEY = 'hpk_test_DemoLocalSimulatorKey0001';
@@ -111,7 +112,7 @@ export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = proc
       fillDelayMs: DEMO_FILL_DELAY_MS,
     });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new ConfigError(`The demo simulator could not start: ${reason}`, {
       hint: `Delete ${stateFile} to start the demo afresh (it only holds demo test funds).`,
       cause: error,

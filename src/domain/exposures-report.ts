@@ -15,7 +15,6 @@
 //                       to its due date (the price nearest it that a hedge recorded) or to now.
 import type { Exposure } from './exposures-file.js';
 import {
-  DAY_MS,
   amountUsd,
   coverPnlUsd,
   coverSide,
@@ -28,8 +27,8 @@ import {
   type Prices,
 } from './exposures.js';
 import { cents } from './money.js';
-import type { Side } from './vocabulary.js';
-import { utcDay } from './utc-text.js';
+import { DAY_MS, type Side } from './vocabulary.js';
+import { utcDay, utcIso } from './utc-text.js';
 
 /** One hedge of the account, closed or open, as the report needs it. */
 export interface CoverHedge {
@@ -92,8 +91,6 @@ export interface ExposureReport {
   effectiveness: Effectiveness[];
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-
 /** 00:00 UTC of the Monday on or before `ms`. */
 export function weekStart(ms: number): number {
   const day = Math.floor(ms / DAY_MS) * DAY_MS;
@@ -141,7 +138,7 @@ export function coveragePerWeek(
       const target = book.filter((row) => row.market === market).reduce((total, row) => total + row.target_usd, 0);
       rows.push({
         week: utcDay(week),
-        at: iso(at),
+        at: utcIso(at),
         market,
         exposure_usd: cents(exposure),
         target_usd: cents(target),
@@ -247,7 +244,7 @@ export function effectiveness(
         id: exposure.id,
         market,
         cover_side: side ?? null,
-        first_cover_at: iso(t0),
+        first_cover_at: utcIso(t0),
         first_price: firstPrice,
         price_to: to,
         exposure_change_usd: side === undefined ? null : cents(change),

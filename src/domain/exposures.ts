@@ -19,9 +19,8 @@ import type { Exposure } from './exposures-file.js';
 import { quoteCurrencyOf } from './markets.js';
 import { cents, toAccountSide } from './money.js';
 import type { TargetRow } from './target-file.js';
-import { SIDES, TENORS, type Side, type Tenor } from './vocabulary.js';
-
-export const DAY_MS = 86_400_000;
+import { DAY_MS, SIDES, TENORS, type Side, type Tenor } from './vocabulary.js';
+import { utcIso } from './utc-text.js';
 
 export interface RatioBucket {
   /** Up to this many days to due (inclusive); undefined: every exposure further away. */
@@ -54,8 +53,6 @@ export const DEFAULT_POLICY: ExposurePolicy = {
 export type Prices = Readonly<Record<string, number>>;
 /** Exposure id → the price its first cover was sized at (sizing `fixed`). */
 export type FirstCoverPrices = Readonly<Record<string, number>>;
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 // ---- one exposure --------------------------------------------------------------------------
 
@@ -154,7 +151,7 @@ export function exposureLines(
       type: exposure.type,
       amount: exposure.amount,
       currency: exposure.currency,
-      due: iso(exposure.dueMs),
+      due: utcIso(exposure.dueMs),
       days_to_due: Math.round(((exposure.dueMs - nowMs) / DAY_MS) * 100) / 100,
       bucket,
       ratio,
@@ -226,7 +223,7 @@ export function targetBook(
         band_low_usd: cents(Math.max(0, target - band)),
         band_high_usd: cents(target + band),
         tenor_days: target > 0 && untilMs !== undefined ? tenorFor(untilMs, nowMs) : null,
-        until: target > 0 && untilMs !== undefined ? iso(untilMs) : null,
+        until: target > 0 && untilMs !== undefined ? utcIso(untilMs) : null,
         exposures: target > 0 ? covered.map((line) => line.id) : [],
       });
     }
@@ -344,7 +341,7 @@ export function scheduleOfChanges(
         before.find((earlier) => earlier.market === row.market && earlier.side === row.side)?.target_usd ?? 0;
       if (Math.abs(row.target_usd - from) < 0.005) continue;
       changes.push({
-        at: iso(at),
+        at: utcIso(at),
         market: row.market,
         side: row.side,
         from_usd: from,
@@ -458,7 +455,7 @@ export function projectedCost(
       }
       if (dues.includes(now)) {
         out.push({
-          due: iso(now),
+          due: utcIso(now),
           market,
           exposures: exposures
             .filter((exposure) => exposure.market === market && exposure.dueMs === now)

@@ -15,7 +15,7 @@
 //   covered with another notional             → drift (reported; brought back only with --converge)
 //   a target of 0                             → never rolled or re-opened; a position left there is drift
 import type { TargetRow } from './target-file.js';
-import { TENORS, type Tenor } from './vocabulary.js';
+import { DAY_MS, TENORS, type Tenor } from './vocabulary.js';
 import { utcMinute } from './utc-text.js';
 
 /** The keeper's roll_before when a row does not give one. */
@@ -153,8 +153,6 @@ export function tenorFor(row: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: num
   const enough = TENORS.find((tenor) => tenor >= daysLeft);
   return enough === undefined || enough > row.tenorDays ? row.tenorDays : enough;
 }
-
-const DAY_MS = 86_400_000;
 
 /** How long a row that failed `failures` times in a row waits before the next try: doubling, capped. */
 export function backoffMs(failures: number, intervalMs: number, capMs = 3_600_000): number {

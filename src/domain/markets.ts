@@ -11,9 +11,12 @@ export function quoteCurrencyOf(market: string): string | undefined {
   return match ? match[1] : undefined;
 }
 
-export function findMarket<M extends MarketFacts>(markets: M[], market: string): M | undefined {
+export function findMarket<M extends { market: string }>(markets: readonly M[], market: string): M | undefined {
   return markets.find((entry) => entry.market.toUpperCase() === market.toUpperCase());
 }
+
+/** A map key for one side of one market. */
+export const sideKey = (market: string, side: string): string => `${market.toUpperCase()}:${side}`;
 
 /**
  * The live list decides what is tradable. A market that is not on it is bad input like any other

@@ -4,6 +4,8 @@
 import { parseDuration } from './duration.js';
 import type { Side } from './vocabulary.js';
 import { utcDay } from './utc-text.js';
+import { sideKey } from './markets.js';
+import { cents } from './money.js';
 
 /** `--within`: 12h, 3d, 2w (also 1.5d, 1d12h: domain/duration.ts); undefined when not given. Anything else is exit 2, naming the option. */
 export function parseWithin(raw: string | undefined): number | undefined {
@@ -64,10 +66,6 @@ export interface CollectedMaturities {
   maturities: Maturity[];
   /** Open positions for which no maturity could be read at all (shown as a note). */
   undated: number;
-}
-
-function sideKey(market: string, side: string): string {
-  return `${market.toUpperCase()}:${side}`;
 }
 
 function validTime(value: string | null | undefined): string | undefined {
@@ -243,7 +241,7 @@ export function groupByDay(maturities: readonly Maturity[]): MaturityDay[] {
       days.push(day);
     }
     day.maturities.push(maturity);
-    day.notional_usd = Math.round((day.notional_usd + (maturity.notional_usd ?? 0)) * 100) / 100;
+    day.notional_usd = cents(day.notional_usd + (maturity.notional_usd ?? 0));
   }
   return days;
 }

@@ -3,6 +3,7 @@
 // with the pre-trade checks simulated over the whole sequence. Pure: no client, no clock, no
 // rendering; problems are data for the caller to word and format.
 import { cents, formatUsd } from './money.js';
+import { findMarket, sideKey } from './markets.js';
 import type { Side, Tenor } from './vocabulary.js';
 import type { TargetRow } from './target-file.js';
 
@@ -213,10 +214,6 @@ function marketNotes(market: PlanMarket | undefined): PlanStepNote[] {
   return market.status === 'open' ? [] : ['market_disabled'];
 }
 
-function findMarket(markets: readonly PlanMarket[], name: string): PlanMarket | undefined {
-  return markets.find((entry) => entry.market.toUpperCase() === name.toUpperCase());
-}
-
 /**
  * Walks the steps in execution order as the server would see them: headroom starts at the
  * account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses
@@ -303,10 +300,6 @@ export function describePlanStepNote(note: PlanStepNote, step: PlanStep): string
 
 function heldTenor(step: PlanStep): string {
   return step.currentTenorDays === undefined ? 'another tenor' : `a different tenor (${step.currentTenorDays} days)`;
-}
-
-function sideKey(market: string, side: Side): string {
-  return `${market.toUpperCase()} ${side}`;
 }
 
 /** A problem as the JSON output carries it (plan's `problems`, apply's refusal). */

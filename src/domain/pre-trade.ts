@@ -5,7 +5,7 @@
 // follows the service's own: the exposure cap before market capacity.
 import type { Side } from './vocabulary.js';
 import type { AccountFacts as Account, MarketFacts as Market } from './wire.js';
-import { TENORS, type Tenor } from './vocabulary.js';
+import { DAY_MS, TENORS, type Tenor } from './vocabulary.js';
 import { PreTradeCheckError, type UsageError } from '../errors.js';
 import { findMarket, unlistedMarketError } from './markets.js';
 import { formatUsd } from './money.js';
@@ -93,8 +93,6 @@ export function sideAlreadyOpenNote(
     `To add to that hedge (same maturity): \`${addCommand}\`. Opening anyway asks the service for another hedge on the same side, which it may refuse.`
   );
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * The tenor to quote an addition with. A quote needs one of the supported tenors while an addition

@@ -14,6 +14,7 @@ import type { HistoryFacts } from './wire.js';
 import { quoteCurrencyOf } from './markets.js';
 import { utcDay, utcMonth } from './utc-text.js';
 import { sameReference } from './input.js';
+import { DAY_MS } from './vocabulary.js';
 
 export const REPORT_GROUPINGS = ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge', 'ref'] as const;
 export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
@@ -106,7 +107,6 @@ const UNKNOWN_GROUP: GroupIdentity = { key: 'unknown', label: 'Unknown' };
 const NO_REFERENCE_GROUP: GroupIdentity = { key: '', label: 'No reference' };
 
 const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
-const DAY_MS = 86_400_000;
 
 /** Rounded half away from zero at the decimal the value was meant to have (1.005 → 101 cents). */
 export function toCents(value: number): number {

@@ -13,6 +13,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { repeatedKeyProblems } from '../security/json-keys.js';
 import { withoutEcho } from './input.js';
+import { messageOf } from '../security/safe-text.js';
 
 export interface RowFileProblem {
   line: number;
@@ -116,7 +117,7 @@ export function fieldsOf<C extends string>(raw: RawRow<C>, problems: string[]) {
     try {
       return parse(raw.cells[column]);
     } catch (error) {
-      problems.push(withoutEcho(error instanceof Error ? error.message : String(error)));
+      problems.push(withoutEcho(messageOf(error)));
       return undefined;
     }
   };
@@ -315,7 +316,7 @@ function listOf(document: unknown, key: string): unknown[] | undefined {
  * position 5`); its "Unexpected token" quotes the input, so only where it stopped is said.
  */
 function jsonErrorReason(error: unknown, content: string): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';
   const positioned = /^(.*?) in JSON at position (\d+)/.exec(message);
   if (positioned && !/["'`]/.test(positioned[1]!.replace(/'[}\]:,]'/g, ''))) {

@@ -14,6 +14,7 @@ import {
   type RowFileProblem,
 } from './row-file.js';
 import { TENORS, type Side, type Tenor } from './vocabulary.js';
+import { messageOf } from '../security/safe-text.js';
 
 export interface TargetRow {
   /** Upper-cased; whether it is listed is the plan's business, not the file's. */
@@ -118,7 +119,7 @@ function parseTargetClientReference(raw: string | undefined): string | undefined
   try {
     return parseClientReference(value);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     throw new Error(message.replace(/^--ref:/, 'client_reference:'), { cause: error });
   }
 }

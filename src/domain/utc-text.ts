@@ -1,39 +1,38 @@
-// Times as text, in UTC: the one place an ISO 8601 string is cut into a day, a minute or a clock
-// (issue 51: twenty-odd hand-sliced `toISOString().slice(…)` before). A time given as ms or a Date
-// is written as ISO first; a time given as text is cut as it is, never read again, so a server's
-// own text shows as it came. Below ui/ and flows/ so that every layer can say a time the same way;
-// ui/format.ts adds the checks a table cell needs (an unreadable time shown as it is).
+// Times as text, in UTC: the one place an ISO 8601 string is cut into a day, a minute or a clock.
+// A time given as ms or a Date is written as ISO first; a time given as text is cut as it is, so a
+// server's own text shows as it came. ui/format.ts adds the checks a table cell needs.
 
 export type Instant = number | Date | string;
 
-const isoOf = (at: Instant): string => (typeof at === 'string' ? at : new Date(at).toISOString());
+/** `2026-11-25T08:00:00.000Z` */
+export const utcIso = (at: Instant): string => (typeof at === 'string' ? at : new Date(at).toISOString());
 
 /** `2026-11-25` */
-export const utcDay = (at: Instant): string => isoOf(at).slice(0, 10);
+export const utcDay = (at: Instant): string => utcIso(at).slice(0, 10);
 
 /** `2026-11` */
-export const utcMonth = (at: Instant): string => isoOf(at).slice(0, 7);
+export const utcMonth = (at: Instant): string => utcIso(at).slice(0, 7);
 
 /** `2026-11-25 08:00` */
-export const utcMinute = (at: Instant): string => isoOf(at).slice(0, 16).replace('T', ' ');
+export const utcMinute = (at: Instant): string => utcIso(at).slice(0, 16).replace('T', ' ');
 
 /** `2026-11-25 08:00:00` */
-export const utcSecond = (at: Instant): string => isoOf(at).slice(0, 19).replace('T', ' ');
+export const utcSecond = (at: Instant): string => utcIso(at).slice(0, 19).replace('T', ' ');
 
 /** `11-25 08:00`: a time near now (a keeper's line), its year left out. */
-export const utcDayMinute = (at: Instant): string => isoOf(at).slice(5, 16).replace('T', ' ');
+export const utcDayMinute = (at: Instant): string => utcIso(at).slice(5, 16).replace('T', ' ');
 
 /** `11-25 08:00:00` */
-export const utcDaySecond = (at: Instant): string => isoOf(at).slice(5, 19).replace('T', ' ');
+export const utcDaySecond = (at: Instant): string => utcIso(at).slice(5, 19).replace('T', ' ');
 
 /** `08:00` */
-export const utcClockMinute = (at: Instant): string => isoOf(at).slice(11, 16);
+export const utcClockMinute = (at: Instant): string => utcIso(at).slice(11, 16);
 
 /** `08:00:00` */
-export const utcClock = (at: Instant): string => isoOf(at).slice(11, 19);
+export const utcClock = (at: Instant): string => utcIso(at).slice(11, 19);
 
 /** `08:00:00.120` */
-export const utcClockMillis = (at: Instant): string => isoOf(at).slice(11, 23);
+export const utcClockMillis = (at: Instant): string => utcIso(at).slice(11, 23);
 
 /** `20261125T080000000Z`: a time in an id (a keeper's, a roll's, an apply's group). */
-export const utcStamp = (at: Instant): string => isoOf(at).replace(/[-:.]/g, '');
+export const utcStamp = (at: Instant): string => utcIso(at).replace(/[-:.]/g, '');

@@ -2,6 +2,8 @@
 // manifest (which --help loads) all read them from here.
 export const SIDES = ['buy', 'sell'] as const;
 export const TENORS = [1, 3, 7] as const;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
 export const HEDGE_STATUSES = ['submitting', 'submitted', 'filled', 'failed', 'closed'] as const;
 
 export type Side = (typeof SIDES)[number];

@@ -11,7 +11,7 @@ import { HeldError, OrderFailedError } from '../errors.js';
 import { describeHolder, type Holder, type JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import { bodyOf } from './journal-entry.js';
+import { bodyOf } from '../journal/index.js';
 import { withAccountLock, withSideLocks } from './account-lock.js';
 import { confirmOrStop, guardLiveAction } from './live-guard.js';
 import type { ApplyOutcome, ApplyReportRow, ResumedStep } from '../outcomes/apply.js';

@@ -7,6 +7,7 @@ import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import { sameReference } from '../domain/input.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
+import { messageOf } from '../security/safe-text.js';
 
 export interface DealHedges {
   reference: string;
@@ -47,7 +48,7 @@ export async function readDeal(client: HedgeClient, reference: string): Promise<
       ids: new Set(),
       live: [],
       more: false,
-      problem: `GET /hedges failed (${error instanceof Error ? error.message : String(error)})`,
+      problem: `GET /hedges failed (${messageOf(error)})`,
     };
   }
 }
@@ -72,7 +73,7 @@ export async function readHedgeReferences(client: HedgeClient): Promise<HedgeRef
   } catch (error) {
     return {
       referenceOf: () => undefined,
-      problem: `GET /hedges failed (${error instanceof Error ? error.message : String(error)})`,
+      problem: `GET /hedges failed (${messageOf(error)})`,
     };
   }
 }

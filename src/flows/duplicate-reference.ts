@@ -11,6 +11,7 @@ import { formatUsd } from '../domain/number-format.js';
 import { PreTradeCheckError } from '../errors.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { mustStop, type Unchecked } from './pre-trade.js';
+import { messageOf } from '../security/safe-text.js';
 
 const ACTIVE = new Set(['submitting', 'submitted', 'filled']);
 const KNOWN = new Set<string>(HEDGE_STATUSES);
@@ -28,7 +29,7 @@ export async function refuseDuplicateReference(
     if (!unchecked || mustStop(error)) throw error;
     unchecked.items.push('the duplicate reference');
     unchecked.warn(
-      `Could not check whether an active hedge already carries client reference ${JSON.stringify(reference)} (GET /hedges: ${error instanceof Error ? error.message : String(error)}); the open goes on.`,
+      `Could not check whether an active hedge already carries client reference ${JSON.stringify(reference)} (GET /hedges: ${messageOf(error)}); the open goes on.`,
     );
     return;
   }

@@ -7,8 +7,8 @@ import { inputFileProblems, readInputFile } from './input-file.js';
 import type { HedgeClient } from '../api/client.js';
 import { parseExposuresFile, type Exposure } from '../domain/exposures-file.js';
 import { parsePolicyFile, resolvePolicy, type PolicyFlags } from '../domain/exposure-policy.js';
+import { DAY_MS } from '../domain/vocabulary.js';
 import {
-  DAY_MS,
   exposureLines,
   projectedCost,
   scheduleOfChanges,

@@ -1,4 +1,4 @@
-// What this journal knows of a hedge's size over its life (issue 50). A closed hedge's history
+// What this journal knows of a hedge's size over its life. A closed hedge's history
 // record is the whole life's (the spec: "one record per closed hedge covering the whole
 // lifecycle"), so its P&L may come from more notional than the record shows once the hedge was
 // added to or reduced; the record itself says nothing of that, nor does the hedge's record (it
@@ -7,7 +7,9 @@
 // journal did not see change.
 import type { FlowPorts } from '../runtime/context.js';
 import type { JournalEntry } from '../journal/index.js';
-import { bodyOf } from './journal-entry.js';
+import { bodyOf, recordedUsd } from '../journal/index.js';
+import { cents } from '../domain/money.js';
+import { messageOf } from '../security/safe-text.js';
 
 /** A hedge's notional as this journal's writes moved it, oldest first. */
 export interface HedgeSizes {
@@ -35,13 +37,6 @@ function writeOf(entry: JournalEntry): 'open' | 'add' | 'reduce' | undefined {
 }
 
 /** The write's notional: `notional_usd`, or the one number its body carries under the server's own name for it. */
-function amountOf(entry: JournalEntry): number | undefined {
-  const record = bodyOf(entry);
-  if (typeof record.notional_usd === 'number') return record.notional_usd;
-  const amounts = Object.entries(record).filter(([key, value]) => key !== 'tenor_days' && typeof value === 'number');
-  return amounts.length === 1 ? (amounts[0]![1] as number) : undefined;
-}
-
 function hedgeIdOf(entry: JournalEntry): string | undefined {
   if (typeof entry.hedge_id === 'string' && entry.hedge_id !== '') return entry.hedge_id;
   const fromContext = entry.context?.hedge_id;
@@ -66,7 +61,7 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
   for (const entry of oldestFirst) {
     const id = hedgeIdOf(entry);
     const write = writeOf(entry);
-    const usd = amountOf(entry);
+    const usd = recordedUsd(bodyOf(entry));
     if (id === undefined || !ids.has(id) || write === undefined || usd === undefined || !LANDED.has(entry.outcome))
       continue;
     const sizes = found.get(id) ?? { changes: [] };
@@ -87,7 +82,7 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
       largest = Math.max(largest, now);
     }
     sizes.largestUsd = largest;
-    sizes.lastUsd = Math.round(now * 100) / 100;
+    sizes.lastUsd = cents(now);
   }
   return found;
 }
@@ -105,9 +100,7 @@ export async function readResizedHedges(
     const journal = await ports.journal();
     return resizedHedges(await journal.list(), ids);
   } catch (error) {
-    ports.log(
-      `history: the journal was not read for resized hedges (${error instanceof Error ? error.message : String(error)})`,
-    );
+    ports.log(`history: the journal was not read for resized hedges (${messageOf(error)})`);
     return new Map();
   }
 }

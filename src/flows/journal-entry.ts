@@ -1,5 +1,5 @@
 // Finding one journal entry by the id (or a unique part of one) a person typed: shared by `journal show`,
-// `journal resolve` and `resume`; and the request body an entry recorded, as the flows read it.
+// `journal resolve` and `resume`.
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import { JournalError, type Journal, type JournalEntry } from '../journal/index.js';
@@ -31,10 +31,4 @@ export async function findJournalEntry(
     });
   }
   return entry;
-}
-
-/** The request body an entry recorded, as fields; empty when it recorded none (or not an object). */
-export function bodyOf(entry: Pick<JournalEntry, 'request'>): Record<string, unknown> {
-  const body = entry.request?.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }

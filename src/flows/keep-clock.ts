@@ -1,7 +1,6 @@
-// The keeper's clock, injected: what time it is (for back-offs, cycle spacing and event times) and
-// how it waits between cycles. The real one is the context's clock and a timer; unit tests pass a
-// fake one that moves only when told, so a cycle's timing is tested without real 2 s waits.
-import { setTimeout as delay } from 'node:timers/promises';
+// The keeper's clock, injected: unit tests pass a fake one that moves only when told, so a cycle's
+// timing is tested without real waits.
+import type { FlowPorts } from '../runtime/context.js';
 
 export interface KeeperClock {
   now(): number;
@@ -9,10 +8,7 @@ export interface KeeperClock {
   sleep(ms: number, wake: AbortSignal): Promise<void>;
 }
 
-/** The context's clock, and a timer that a wake-up cancels (no timer outlives the keeper). */
-export function realKeeperClock(now: () => number): KeeperClock {
-  return {
-    now,
-    sleep: (ms, wake) => delay(ms, undefined, { signal: wake }).catch(() => undefined),
-  };
+/** The context's clock; a wake-up ends a sleep early (no timer outlives the keeper). */
+export function realKeeperClock(clock: FlowPorts['clock']): KeeperClock {
+  return { now: () => clock.now(), sleep: (ms, wake) => clock.sleep(ms, wake).catch(() => undefined) };
 }

@@ -3,7 +3,6 @@
 // write flow (a `keep-…` group), a convergence an add/reduce/close. Each is decided again under the
 // side's lock on a fresh read of that side — only the side's: one row's step never waits for
 // another's. Events are built from what the flows return (their outcomes), never from their output.
-import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import { decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
@@ -17,15 +16,14 @@ import type { KeepEvent } from '../outcomes/keep.js';
 import { expectationMet, type SideExpectation } from '../domain/book.js';
 import { SideViews, type SideBook } from './side-book.js';
 import { checkOpenAfterClose } from './pre-trade.js';
-import { bodyOf } from './journal-entry.js';
+import { bodyOf } from '../journal/index.js';
 import { finishJournaled } from './resume.js';
 import { begunElsewhere, ownRowTest } from './row-trust.js';
-import { resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll } from './roll.js';
+import { newGroup, resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll } from './roll.js';
 import type { RollOutcome } from '../outcomes/roll.js';
 import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from './trade-actions.js';
 import { runWrite, type WriteOptions } from './write-flow.js';
 import { sentBy, type Identity } from './identity.js';
-import { utcStamp } from '../domain/utc-text.js';
 import { formatUsd } from '../domain/number-format.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ServerTime } from '../domain/server-clock.js';
 
@@ -387,7 +385,7 @@ async function act(
     case 'reopen': {
       const request = openRequest(row, decision.notionalUsd, decision.tenorDays);
       const client = await ports.client();
-      const group = newGroup(ports);
+      const group = newGroup(KEEP_GROUP_PREFIX, ports);
       const result = await runWrite(
         ports,
         { ...openAction(ports, client, request, { argv: openArgv(request), group, leg: 'reopen' }), ...QUIETLY },
@@ -539,7 +537,7 @@ async function converge(
   decision: Extract<KeepDecision, { kind: 'drift' }>,
 ): Promise<JournalEntry> {
   const client = await ports.client();
-  const group = newGroup(ports);
+  const group = newGroup(KEEP_GROUP_PREFIX, ports);
   const { market, side } = row;
   const change = decision.change;
   if (change === 'open') throw new HedgeError('A flat side is re-opened, not converged.');
@@ -574,10 +572,6 @@ async function converge(
         );
   if (result.kind === 'dry-run') throw new HedgeError('Nothing was sent for the convergence.');
   return result.entry;
-}
-
-function newGroup(ports: Pick<FlowPorts, 'clock'>): string {
-  return `${KEEP_GROUP_PREFIX}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
 /**

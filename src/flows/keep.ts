@@ -37,6 +37,7 @@ import { identityOf } from './identity.js';
 import { keeperLockPlace, takeKeeperLock as takeAccountKeeperLock } from './account-lock.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 import { formatUsd } from '../domain/number-format.js';
+import { DAY_MS } from '../domain/vocabulary.js';
 
 /** What an --alert-cmd child gets: the keeper's environment less what carries a secret. */
 export { childEnvironment as hookEnvironment } from '../security/child-env.js';
@@ -44,7 +45,6 @@ export { childEnvironment as hookEnvironment } from '../security/child-env.js';
 export const MIN_INTERVAL_MS = 2_000;
 export const DEFAULT_INTERVAL_MS = 60_000;
 export const MAX_INTERVAL_MS = 86_400_000;
-const DAY_MS = 86_400_000;
 
 /** The keeper's target re-read each cycle, and the ports it reads it with. */
 export type MovingTarget = (
@@ -127,7 +127,7 @@ export async function runKeep(
   options: KeepOptions,
   services: KeepServices = {},
 ): Promise<KeepOutcome> {
-  const clock = services.clock ?? realKeeperClock(() => ports.clock.now());
+  const clock = services.clock ?? realKeeperClock(ports.clock);
   // Signals first, before anything is awaited: the first SIGTERM/SIGINT ends the loop after the
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
   const signals = installSignals(ports, clock);

@@ -30,7 +30,9 @@ import type { KeeperLockPlace } from './account-lock.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../errors.js';
 import { parseUsdAmount } from '../domain/input.js';
+import { cents } from '../domain/money.js';
 import { safeText } from '../security/safe-text.js';
+import { within } from '../security/bounded-read.js';
 import type { Identity } from './identity.js';
 
 /** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
@@ -283,16 +285,8 @@ export async function startKeeperService(
 /** The team store's heartbeat write or read, bounded whatever the store does (a connect that hangs included). */
 const STORE_HEARTBEAT_BOUND_MS = 10_000;
 
-function bounded<T>(work: Promise<T>, boundMs = STORE_HEARTBEAT_BOUND_MS): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${boundMs / 1000} s`)), boundMs);
-    timer.unref();
-  });
-  // The work may still end after the bound: its late failure is not an unhandled rejection.
-  work.catch(() => undefined);
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
-}
+const bounded = <T>(work: Promise<T>): Promise<T> =>
+  within(work, STORE_HEARTBEAT_BOUND_MS, () => new Error(`no answer within ${STORE_HEARTBEAT_BOUND_MS / 1000} s`));
 
 function carriedAlerts(previous: Heartbeat | undefined): AlertState {
   if (!previous?.alerts?.length) return NO_ALERTS;
@@ -337,12 +331,8 @@ async function priceRolls(ports: Pick<FlowPorts, 'client'>, hedgeIds: string[], 
     if (!record) continue;
     hedgeIds.splice(hedgeIds.indexOf(id), 1);
     if (record.carryUsd !== undefined)
-      heartbeat.rolls.carry_usd = round2((heartbeat.rolls.carry_usd ?? 0) + record.carryUsd);
+      heartbeat.rolls.carry_usd = cents((heartbeat.rolls.carry_usd ?? 0) + record.carryUsd);
     if (record.feesUsd !== undefined)
-      heartbeat.rolls.fees_usd = round2((heartbeat.rolls.fees_usd ?? 0) + record.feesUsd);
+      heartbeat.rolls.fees_usd = cents((heartbeat.rolls.fees_usd ?? 0) + record.feesUsd);
   }
-}
-
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
 }

@@ -1,4 +1,4 @@
-// `hedge positions` as one book from every view (issue 48): each line of the positions list with its
+// `hedge positions` as one book from every view: each line of the positions list with its
 // side's hedges as their records show them, the side's state reconciled by domain/book.ts (in step,
 // or settling while the views disagree), and the sides the records hold that the positions list does
 // not show yet. Read through SideViews — never the positions list alone, never the records alone. A
@@ -8,8 +8,10 @@ import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import type { SideBook, SideState } from '../domain/book.js';
 import type { Side } from '../domain/vocabulary.js';
+import { sideKey } from '../domain/markets.js';
 import type { BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
+import { messageOf } from '../security/safe-text.js';
 
 /** A side as every view shows it. */
 export interface PositionSide {
@@ -37,8 +39,6 @@ export interface PositionSides {
   recordsError?: unknown;
 }
 
-const sideKey = (market: string, side: string): string => `${market.toUpperCase()}:${side}`;
-
 /**
  * The positions list just read (`positions`) with its sides' hedge records (GET /hedges: every filled
  * hedge and the newest page, as SideViews reads them). `now` is read after the records: the server's
@@ -60,7 +60,7 @@ export async function readPositionSides(
   try {
     views = await SideViews.read(client, log, positions);
   } catch (error) {
-    return nothing(`GET /hedges failed (${error instanceof Error ? error.message : String(error)})`, error);
+    return nothing(`GET /hedges failed (${messageOf(error)})`, error);
   }
   // Every open line stands for hedges on their records, which lead the positions list: none at all is a
   // server that does not list them (or not to this key), not a book to judge every side settling on.

@@ -21,6 +21,7 @@ import type { Side } from '../domain/vocabulary.js';
 import { ApiError, AuthError, InterruptedError, PreTradeCheckError, UsageError } from '../errors.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
+import { messageOf } from '../security/safe-text.js';
 
 /** Reads what the checks need: the live markets list and the account summary, in parallel. */
 export async function fetchPreTradeFacts(client: HedgeClient): Promise<PreTradeFacts> {
@@ -93,8 +94,6 @@ export function mustStop(error: unknown): boolean {
   );
 }
 
-const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 /** Headroom and capacity without a limit: the check that needs them is skipped. */
 const NO_LIMIT = Number.POSITIVE_INFINITY;
 
@@ -123,13 +122,13 @@ export async function runPreTradeChecks(
   if (!markets) {
     unchecked.items.push('the market status', 'the side capacity');
     unchecked.warn(
-      `Pre-trade check: the market's status and ${request.side} capacity could not be checked (GET /markets: ${reason((listRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`,
+      `Pre-trade check: the market's status and ${request.side} capacity could not be checked (GET /markets: ${messageOf((listRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`,
     );
   }
   if (!account) {
     unchecked.items.push('the exposure headroom');
     unchecked.warn(
-      `Pre-trade check: the account's exposure headroom could not be checked (GET /account: ${reason((accountRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`,
+      `Pre-trade check: the account's exposure headroom could not be checked (GET /account: ${messageOf((accountRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`,
     );
   }
   if (markets) {
@@ -178,9 +177,7 @@ async function noteIfSideOpen(
     open = findSide(book ?? (await readBook({ client, log: (line) => ports.log(line) })), request.market, request.side);
   } catch (error) {
     if (ports.signal.aborted) throw error;
-    ports.log(
-      `positions: not read before the open (${error instanceof Error ? error.message : String(error)}); no "already open" note`,
-    );
+    ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
     return undefined;
   }
   if (open) {

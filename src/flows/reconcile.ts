@@ -11,19 +11,18 @@
 // simulator's 24 h so that hedge gives up on a key well before a server of that kind forgets it.
 import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
-import type { Side } from '../domain/vocabulary.js';
+import { HOUR_MS, type Side } from '../domain/vocabulary.js';
 import { formatUsd } from '../domain/money.js';
 import { sameReference } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import { bodyOf } from './journal-entry.js';
+import { bodyOf } from '../journal/index.js';
 import { findSide, type BookPosition } from './positions.js';
 import { readSideInStep } from './side-book.js';
 
 const DEFAULT_KEY_LIFETIME_HOURS = 12;
-const HOUR_MS = 3_600_000;
 /** Notionals are cents on the wire. */
 const CENT = 0.005;
 /** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */

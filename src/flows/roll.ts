@@ -37,7 +37,7 @@ import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import type { PlannedRequestView, RollNote, RollOutcome, RollView } from '../outcomes/roll.js';
 import { planDryRun } from './dry-run.js';
-import { bodyOf } from './journal-entry.js';
+import { bodyOf } from '../journal/index.js';
 import { guardLiveAction } from './live-guard.js';
 import { findSide, type BookPosition } from './positions.js';
 import { readSideInStep, SideViews } from './side-book.js';
@@ -107,8 +107,9 @@ function days(tenor: number): string {
   return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
-function newGroup(ports: Pick<FlowPorts, 'clock'>): string {
-  return `${ROLL_GROUP_PREFIX}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
+/** A group id for the legs of one action: its prefix, the time and a random part. */
+export function newGroup(prefix: string, ports: Pick<FlowPorts, 'clock'>): string {
+  return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
 function unfinished(legs: RollLegs): boolean {
@@ -1083,7 +1084,7 @@ async function rollHoldingTheBook(
     }
   }
 
-  const group = newGroup(ports);
+  const group = newGroup(ROLL_GROUP_PREFIX, ports);
   const actions = legActions(ports, client, group, request, quote);
   const rolledHedgeId = plan.closing?.hedgeId ?? plan.ended?.id;
   // Before anything is sent: from here on the journal holds the whole roll.

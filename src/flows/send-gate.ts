@@ -12,7 +12,7 @@ import { PreTradeCheckError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';
 import type { Trade } from '../runtime/agent-limits.js';
-import { bodyOf } from './journal-entry.js';
+import { bodyOf } from '../journal/index.js';
 
 /** What of a write flow's action the checks read (WriteAction, write-flow.ts). */
 interface GatedAction {

@@ -4,17 +4,17 @@
 import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../api/client.js';
 import type { ApiRequest, SendHooks } from '../api/transport.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
-import { formatMoney, formatUsd } from '../domain/money.js';
+import { cents, formatMoney, formatUsd } from '../domain/money.js';
 import { additionQuoteTenor, daysUntil } from '../domain/pre-trade.js';
 import { NotAppliedError, OrderFailedError, PreTradeCheckError, UnresolvedError, UsageError } from '../errors.js';
 import type { PlanStep } from '../domain/plan.js';
 import { readNumber } from '../api/wire/read-fields.js';
 import { isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../journal/index.js';
-import { safeText } from '../security/safe-text.js';
+import { safeText, messageOf } from '../security/safe-text.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
 import { identityOf, sentBy } from './identity.js';
-import { bodyOf } from './journal-entry.js';
+import { bodyOf } from '../journal/index.js';
 import { tradedUsd } from './send-gate.js';
 import { formatRate, shortHash } from '../domain/number-format.js';
 import type { TradeView } from '../outcomes/trade.js';
@@ -164,7 +164,7 @@ async function alsoInEveryView(
     ports.notify({
       kind: 'not-seen-everywhere',
       level: 'warn',
-      text: `${confirmed}; whether every other view shows it could not be read (${safeText(error instanceof Error ? error.message : String(error))}).`,
+      text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
     });
     return undefined;
   }
@@ -631,8 +631,8 @@ export function closeAction(
         readSideInStep(ports, client, market, side),
         addsStillLanding(ports, market, side),
       ]);
-      inBook = roundCents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-      traded = roundCents(inBook + landing);
+      inBook = cents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
+      traded = cents(inBook + landing);
       return [{ market, notionalUsd: traded }];
     },
     reconcile: async (entry) =>
@@ -714,10 +714,6 @@ async function addsStillLanding(
     );
   });
   return landing.reduce((sum, entry) => sum + tradedUsd(entry), 0);
-}
-
-function roundCents(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 /** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */

@@ -34,6 +34,7 @@ import {
   type AlertRules,
   type MaturityFact,
 } from '../domain/alerts.js';
+import { cents } from '../domain/money.js';
 import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
 import { findHedge } from './hedge-id.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
@@ -43,6 +44,7 @@ import type { WatchReading } from '../outcomes/watch.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
 import { accountForPeople } from '../api/wire/read-account.js';
+import { messageOf } from '../security/safe-text.js';
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
 export interface WatchOptionValues {
@@ -259,7 +261,7 @@ function positionsSource(
         } catch (error) {
           // The column is a help, not the data: without --ref the view goes on without it.
           if (ref !== undefined) throw error;
-          ports.log(`positions: deal references not read (${error instanceof Error ? error.message : String(error)})`);
+          ports.log(`positions: deal references not read (${messageOf(error)})`);
         }
         book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
       }
@@ -269,7 +271,7 @@ function positionsSource(
           : book.filter((position, index) => carriesReference(referenceOf.get(identity(position, index)), ref));
       const known = shown.every((position) => position.netPnlUsd !== undefined);
       const total = known ? shown.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
-      const rounded = total === undefined ? undefined : Math.round(total * 100) / 100;
+      const rounded = total === undefined ? undefined : cents(total);
       return {
         // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
         data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),

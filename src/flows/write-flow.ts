@@ -26,7 +26,7 @@ import {
 } from '../errors.js';
 import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
-import { bodyOf } from './journal-entry.js';
+import { bodyOf } from '../journal/index.js';
 import { ownRowTest, requireOwnRow } from './row-trust.js';
 import {
   describeHolder,
@@ -44,7 +44,7 @@ import {
 } from '../journal/index.js';
 import { readSideInStep, sideUnchangedSince, type SideBook } from './side-book.js';
 import type { Side } from '../domain/vocabulary.js';
-import { safeText } from '../security/safe-text.js';
+import { safeText, messageOf } from '../security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
 import type { FlowPorts } from '../runtime/context.js';
@@ -53,7 +53,7 @@ import { planDryRun, type RenderedDryRun } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 import { gateTheSend } from './send-gate.js';
 import { utcClock, utcDay } from '../domain/utc-text.js';
-import { formatUsd } from '../domain/money.js';
+import { cents, formatUsd } from '../domain/money.js';
 
 /** The options every write command shares (WRITE_OPTIONS in the manifest). */
 export interface WriteOptions {
@@ -879,7 +879,7 @@ async function attributedContext(
   }
   // An add's or reduce's baseline, and a close's notional before it, both move by what landed since.
   const moved = (value: unknown) =>
-    typeof value === 'number' && delta !== 0 ? { value: Math.round((value + delta) * 100) / 100 } : undefined;
+    typeof value === 'number' && delta !== 0 ? { value: cents(value + delta) } : undefined;
   const baseline = moved(entry.context?.baseline_notional_usd);
   const closing = moved(entry.context?.notional_usd);
   const context =
@@ -1022,7 +1022,7 @@ async function recordSendFailure(
     });
     return error;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   await journal.update(entry.id, {
     outcome: 'unknown',
     error_code: error instanceof ApiError ? error.code : undefined,

@@ -155,6 +155,19 @@ export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>): boolean {
   return UNRESOLVED.has(entry.outcome);
 }
 
+/** The request body an entry recorded, as fields; empty when it recorded none (or not an object). */
+export function bodyOf(entry: Pick<JournalEntry, 'request'>): Record<string, unknown> {
+  const body = entry.request?.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+/** The USD amount a recorded body names: its notional, else its one number other than the tenor. */
+export function recordedUsd(body: Record<string, unknown>): number | undefined {
+  if (typeof body.notional_usd === 'number') return body.notional_usd;
+  const amounts = Object.entries(body).filter(([key, value]) => key !== 'tenor_days' && typeof value === 'number');
+  return amounts.length === 1 ? (amounts[0]![1] as number) : undefined;
+}
+
 export function isOutcome(value: unknown): value is Outcome {
   return typeof value === 'string' && (OUTCOMES as readonly string[]).includes(value);
 }

@@ -1,9 +1,11 @@
 // The action journal's public surface.
 export { canonicalJson } from './canonical-json.js';
 export {
+  bodyOf,
   isUnresolved,
   NOT_WAITED_MESSAGE,
   OUTCOMES,
+  recordedUsd,
   type BeginFields,
   type JournalEntry,
   type JournalPatch,

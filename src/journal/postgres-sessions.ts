@@ -8,12 +8,14 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { HoldResult, HoldScope, LockerClient, TeamJournalOptions } from './backend.js';
 import { holdOf } from './client-journal.js';
 import type { Holder } from '../files/file-lock.js';
 import { JournalError } from './journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from './store-error.js';
+import { within } from '../security/bounded-read.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
@@ -129,17 +131,12 @@ export class PostgresSessions implements LockerClient {
           .catch(() => undefined);
       await Promise.allSettled(clients.map((client) => client?.end()));
     })();
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), CLOSE_BOUND_MS);
-    });
-    if ((await Promise.race([ending, bound])) === 'timeout') {
+    await within(ending, CLOSE_BOUND_MS, () => new Error()).catch(() => {
       for (const client of clients)
         (
           client as unknown as { connection?: { stream?: { destroy(): void } } } | undefined
         )?.connection?.stream?.destroy();
-    }
-    clearTimeout(timer);
+    });
   }
 
   // ---- connections ------------------------------------------------------------------------------
@@ -251,7 +248,7 @@ export class PostgresSessions implements LockerClient {
       const holder = await this.liveHolder(scope);
       if (holder) return { held: false, holder };
       // Its holder let go between the two questions, or has not written its row yet.
-      await new Promise((resolve) => setTimeout(resolve, HOLDER_RETRY_MS));
+      await delay(HOLDER_RETRY_MS);
       got = await this.tryAdvisory(scope);
     }
     if (!got) {

@@ -18,7 +18,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS, waitDeadline } from '../config/wait-bound.js';
 import { RecordingOutput } from '../ui/recording-output.js';
 import { compileQuery, fieldNames, isTruthy } from '../ui/query.js';
-import { safeText } from '../security/safe-text.js';
+import { safeText, messageOf } from '../security/safe-text.js';
 import { POLL_CADENCE } from '../flows/wait.js';
 import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from '../flows/watch.js';
 
@@ -143,9 +143,7 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
       const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
       nextAt = nextRefreshAt(pollStartedAt, now, intervalMs);
       if (retryAfterMs !== undefined) nextAt = Math.max(nextAt, now + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
-      ctx.output.warn(
-        `--until: this read failed (${error instanceof Error ? error.message : String(error)}); trying again in ${seconds(nextAt - now)}.`,
-      );
+      ctx.output.warn(`--until: this read failed (${messageOf(error)}); trying again in ${seconds(nextAt - now)}.`);
       if (deadline !== undefined && nextAt >= deadline) return notMet();
       continue;
     } finally {

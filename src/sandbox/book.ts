@@ -15,8 +15,7 @@ import type {
   PositionBasis,
   ScheduledEvent,
 } from './engine-state.js';
-import { activeHedgeKey, compareHistoryRecords, partitionPoint } from './engine-state.js';
-import { popDueEvent, pushEvent } from './event-queue.js';
+import { activeHedgeKey, compareEvents, compareHistoryRecords, partitionPoint } from './engine-state.js';
 import {
   MARKET_MODEL,
   type MarketDefinition,
@@ -69,36 +68,19 @@ export interface OpenRequest {
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const ID_RANDOM_CHARS = 10;
 const ID_MAIN_DRAWS = 18;
-const HEX_BYTES: readonly string[] = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'closed'; closedAtMs: number };
 
 export const toIso = (timeMs: number): string => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
-function openedBefore(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>): boolean {
-  return a.openedAtMs < b.openedAtMs || (a.openedAtMs === b.openedAtMs && a.id < b.id);
-}
-
 function compareOpened(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>): number {
-  return openedBefore(a, b) ? -1 : openedBefore(b, a) ? 1 : 0;
+  return a.openedAtMs - b.openedAtMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 export class Book {
   readonly seedHash: number;
   private readonly marketsByName: Map<string, MarketDefinition>;
-  /**
-   * Account id → its hedge ids in list order, oldest first, so a page is read from the end
-   * instead of sorting every hedge per request. Derived from the state (so memory only): built
-   * the first time an account's hedges are listed or added to, then kept up to date by createHedge.
-   */
-  private readonly hedgeOrder = new Map<string, string[]>();
-  /**
-   * Accounts written in bulk (inBulk): their hedges and history records are appended as they come
-   * and put in order once at the end, not placed one by one (seeding 100,000 past hedges, each
-   * older than the last, was a splice at the front per hedge: quadratic).
-   */
-  private bulk: Set<AccountState> | undefined;
 
   constructor(
     readonly state: EngineState,
@@ -106,6 +88,8 @@ export class Book {
   ) {
     this.seedHash = seedHash(state.seed);
     this.marketsByName = new Map(config.markets.map((definition) => [definition.market, definition]));
+    // A state saved in another order (a heap) is put in order once.
+    state.events.sort(compareEvents);
   }
 
   // ---- markets --------------------------------------------------------------------------
@@ -182,7 +166,6 @@ export class Book {
       };
       if (this.config.viewLagMs > 0) account.trailing = viewsInStep(this.accountFigures(account), []);
       this.state.accounts[accountId] = account;
-      this.hedgeOrder.set(accountId, []);
     }
     return account;
   }
@@ -271,54 +254,9 @@ export class Book {
     return (account.activeHedgeStacks[activeHedgeKey(market, side)] ?? []).map((id) => account.hedges[id]);
   }
 
-  /** The account's hedges newest first (opened_at, ties by id), read lazily so a page stops early. */
-  *hedgesNewestFirst(account: AccountState): Generator<HedgeState> {
-    const order = this.hedgeOrder.get(account.id) ?? this.buildHedgeOrder(account);
-    for (let index = order.length - 1; index >= 0; index--) yield account.hedges[order[index]];
-  }
-
-  private buildHedgeOrder(account: AccountState): string[] {
-    const order = Object.values(account.hedges)
-      .sort(compareOpened)
-      .map((hedge) => hedge.id);
-    this.hedgeOrder.set(account.id, order);
-    return order;
-  }
-
-  /**
-   * Runs `write` with the ordering of hedges and history records deferred to its end (one sort
-   * per account instead of one placement per record): the result is the same as without it.
-   */
-  inBulk<T>(write: () => T): T {
-    if (this.bulk) return write();
-    const touched = new Set<AccountState>();
-    this.bulk = touched;
-    try {
-      return write();
-    } finally {
-      this.bulk = undefined;
-      for (const account of touched) {
-        // Both orders are total (ids are unique), so a sort gives exactly what placement would.
-        account.history.sort(compareHistoryRecords);
-        this.buildHedgeOrder(account);
-      }
-    }
-  }
-
-  /** New hedges are the newest, so this appends; a past hedge (fixtures) is placed by search. */
-  private placeInOrder(account: AccountState, hedge: HedgeState): void {
-    if (this.bulk) {
-      this.bulk.add(account);
-      return;
-    }
-    const order = this.hedgeOrder.get(account.id);
-    // Not built yet (nothing listed this account's hedges): building it later takes this one in.
-    if (!order) return;
-    order.splice(
-      partitionPoint(order.length, (index) => openedBefore(account.hedges[order[index]], hedge)),
-      0,
-      hedge.id,
-    );
+  /** The account's hedges newest first (opened_at, ties by id). */
+  hedgesNewestFirst(account: AccountState): HedgeState[] {
+    return Object.values(account.hedges).sort((a, b) => compareOpened(b, a));
   }
 
   /** Notional counted against the cap: open and pending hedges plus pending adds. */
@@ -374,25 +312,14 @@ export class Book {
     return value;
   }
 
-  // Both are joined from parts rather than grown with `+=`: V8 keeps a string grown piece by piece
-  // as a tree of its pieces (a hash as 16 heap objects, ~5× its flat size), and the book keeps four
-  // of them per hedge for good; join() makes one flat string.
-
   /** 0x + 64 hex digits, the shape of an on-chain transaction hash or order key. */
   hex64(): string {
-    const parts = ['0x'];
-    for (let i = 0; i < 8; i++) {
-      // The 8 hex digits of a 32-bit draw, a byte at a time from a table (Number#toString(16) was
-      // the sandbox's costliest call when seeding).
-      const word = Math.floor(this.random() * 0x1_0000_0000);
-      parts.push(
-        HEX_BYTES[word >>> 24],
-        HEX_BYTES[(word >>> 16) & 0xff],
-        HEX_BYTES[(word >>> 8) & 0xff],
-        HEX_BYTES[word & 0xff],
-      );
-    }
-    return parts.join('');
+    let hex = '0x';
+    for (let i = 0; i < 8; i++)
+      hex += Math.floor(this.random() * 0x1_0000_0000)
+        .toString(16)
+        .padStart(8, '0');
+    return hex;
   }
 
   /**
@@ -424,14 +351,21 @@ export class Book {
   // ---- scheduled events -----------------------------------------------------------------
 
   private schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number): void {
+    const { events } = this.state;
     const event: ScheduledEvent = { dueMs, sequence: ++this.state.sequence, kind, accountId, hedgeId };
-    pushEvent(this.state.events, event);
+    events.splice(
+      partitionPoint(events.length, (index) => compareEvents(events[index], event) < 0),
+      0,
+      event,
+    );
   }
 
   /** Applies every fill, landing and maturity due by `nowMs`, each at its own due time; returns how many. */
   processDueEvents(nowMs: number): number {
     let processed = 0;
-    for (let event = popDueEvent(this.state.events, nowMs); event; event = popDueEvent(this.state.events, nowMs)) {
+    const { events } = this.state;
+    while (events.length > 0 && events[0].dueMs <= nowMs) {
+      const event = events.shift()!;
       processed++;
       const account = this.state.accounts[event.accountId];
       const hedge = account?.hedges[event.hedgeId];
@@ -500,7 +434,6 @@ export class Book {
     };
     if (request.clientReference !== undefined) hedge.clientReference = request.clientReference;
     account.hedges[hedge.id] = hedge;
-    this.placeInOrder(account, hedge);
     this.credit(account, -(quote.requiredMarginUsdc + quote.platformFeeUsdc));
     this.moveOpenInterest(hedge.market, hedge.side, hedge.notionalUsd);
     return hedge;
@@ -665,10 +598,7 @@ export class Book {
       fees_usdc: feesTotal,
       net_pnl_usd: roundMoney(grossTotal - carryTotal - feesTotal),
     };
-    if (this.bulk) {
-      this.bulk.add(account);
-      account.history.push(record);
-    } else insertHistoryRecord(account.history, record);
+    insertHistoryRecord(account.history, record);
   }
 
   /** Takes a hedge off its market side: it no longer counts as open interest or exposure. */

@@ -185,7 +185,7 @@ export interface EngineState {
   accounts: Record<string, AccountState>;
   /** Notional reserved by the sandbox's own accounts per market (background OI is added on top). */
   openInterestUsd: Record<string, SideAmounts>;
-  /** Future fills, landings and maturities: a binary min-heap on (dueMs, sequence) (event-queue.ts). */
+  /** Future fills, landings and maturities, in compareEvents order. */
   events: ScheduledEvent[];
   /** Keyed by `environment:account:Idempotency-Key` (spec section 5.4 and 7). */
   idempotency: Record<string, IdempotencyRecord>;
@@ -199,6 +199,10 @@ export function compareHistoryRecords(a: HistoryRecord, b: HistoryRecord): numbe
   if (a.closed_at !== b.closed_at) return a.closed_at < b.closed_at ? -1 : 1;
   return a.hedge_id < b.hedge_id ? -1 : a.hedge_id > b.hedge_id ? 1 : 0;
 }
+
+/** The order events are applied in (it decides the random draws): due time, then sequence. */
+export const compareEvents = (a: ScheduledEvent, b: ScheduledEvent): number =>
+  a.dueMs - b.dueMs || a.sequence - b.sequence;
 
 /** The first index of [0, length) where `before` turns false (binary search: it holds on a prefix, then never). */
 export function partitionPoint(length: number, before: (index: number) => boolean): number {

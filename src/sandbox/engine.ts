@@ -274,31 +274,28 @@ export class SandboxEngine {
     const account = this.accountOf(principal);
     const market = this.book.markets.find((definition) => definition.status === 'open') ?? this.book.markets[0];
     const ids: string[] = [];
-    // In bulk: each seeded hedge is older than the last, so placing them one by one is quadratic.
-    this.book.inBulk(() => {
-      for (let index = 0; index < count; index++) {
-        const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
-        const endMs = now - (index + 1) * 3_600_000;
-        const settled = status === 'closed' && index % 3 !== 2;
-        const openedAtMs =
-          endMs - (settled ? tenorDays * this.book.config.dayMs : (tenorDays * this.book.config.dayMs) / 2);
-        const request = {
-          market: market.market,
-          side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
-          notionalUsd: 10_000 * (1 + Math.floor(this.book.random() * 25)),
-          tenorDays,
-          clientReference: `seed-${index + 1}`,
-        };
-        const outcome =
-          status === 'failed'
-            ? ({ kind: 'failed' } as const)
-            : settled
-              ? ({ kind: 'settled' } as const)
-              : ({ kind: 'closed', closedAtMs: endMs } as const);
-        ids.push(this.book.recordPastHedge(account, request, openedAtMs, outcome).id);
-      }
-      this.book.processDueEvents(now);
-    });
+    for (let index = 0; index < count; index++) {
+      const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
+      const endMs = now - (index + 1) * 3_600_000;
+      const settled = status === 'closed' && index % 3 !== 2;
+      const openedAtMs =
+        endMs - (settled ? tenorDays * this.book.config.dayMs : (tenorDays * this.book.config.dayMs) / 2);
+      const request = {
+        market: market.market,
+        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+        notionalUsd: 10_000 * (1 + Math.floor(this.book.random() * 25)),
+        tenorDays,
+        clientReference: `seed-${index + 1}`,
+      };
+      const outcome =
+        status === 'failed'
+          ? ({ kind: 'failed' } as const)
+          : settled
+            ? ({ kind: 'settled' } as const)
+            : ({ kind: 'closed', closedAtMs: endMs } as const);
+      ids.push(this.book.recordPastHedge(account, request, openedAtMs, outcome).id);
+    }
+    this.book.processDueEvents(now);
     this.book.noteViewChange(account, now);
     this.mutations++;
     return ids;
@@ -472,8 +469,8 @@ function fingerprintDigest(fingerprint: string): string {
   return sha256(fingerprint, 'base64url');
 }
 
-// node:crypto is loaded by the first hash (~15 ms of CPU to load): a request that hashes nothing
-// (a quote, a list, every request of the demo's key) never loads it.
+// node:crypto is loaded by the first hash: a request that hashes nothing (a quote, a list, every
+// request of the demo's key) never loads it.
 function sha256(text: string, encoding: 'hex' | 'base64url'): string {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest(encoding);
 }

@@ -4,6 +4,7 @@
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 
 import { type SandboxClock, createClock } from './clock.js';
 import { type EngineOptions, type IdempotencyLease, SandboxEngine, createEngineState } from './engine.js';
@@ -168,11 +169,6 @@ function usesEngine(outcome: FaultOutcome): boolean {
   return injectedAnswer(outcome) === undefined;
 }
 
-interface PendingHold {
-  timer: NodeJS.Timeout;
-  resolve: () => void;
-}
-
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [generateTestKey()];
   const host = await hostEngine(options, apiKeys);
@@ -324,7 +320,7 @@ class SandboxTraffic {
   readonly requestLog: RequestLogEntry[] = [];
   /** Set by close(): a request still held is then cut off, not answered. */
   closing = false;
-  private readonly holds = new Set<PendingHold>();
+  private readonly holds = new AbortController();
   private readonly requestLogLimit: number;
 
   constructor(
@@ -346,11 +342,7 @@ class SandboxTraffic {
   /** Ends the holds (latency) at once; the requests they held are cut off. */
   close(): void {
     this.closing = true;
-    for (const pending of this.holds) {
-      clearTimeout(pending.timer);
-      pending.resolve();
-    }
-    this.holds.clear();
+    this.holds.abort();
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -459,16 +451,7 @@ class SandboxTraffic {
   }
 
   private hold(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const pending: PendingHold = {
-        timer: setTimeout(() => {
-          this.holds.delete(pending);
-          resolve();
-        }, ms),
-        resolve,
-      };
-      this.holds.add(pending);
-    });
+    return delay(ms, undefined, { signal: this.holds.signal }).catch(() => undefined);
   }
 
   private log(entry: RequestLogEntry): void {

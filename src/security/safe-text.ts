@@ -93,6 +93,9 @@ function visible(value: string, test: RegExp, all: RegExp): string {
  * included), escape-sequence introducer, bidi control, zero-width or invisible character and lone
  * surrogate written as a visible escape (a ZWJ inside an emoji excepted); a known secret redacted.
  */
+/** An error's message, or what was thrown as text. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 export function safeText(value: string): string {
   return visible(scrubSecrets(value), SINGLE_LINE_TEST, SINGLE_LINE_ALL);
 }

@@ -113,9 +113,3 @@ export function formatRelative(iso: string, nowMs: number): string {
   else text = `${Math.floor(abs / 1000)}s`;
   return delta >= 0 ? `in ${text}` : `${text} ago`;
 }
-
-export function formatDuration(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
-}

@@ -5,7 +5,7 @@
 // but it holds what the server answered (messages, hedge ids) and can be edited by hand.
 import type { JournalEntry } from '../journal/index.js';
 import type { RowCheck } from '../journal/row-seal.js';
-import { isUnresolved } from '../journal/entry.js';
+import { bodyOf, isUnresolved, recordedUsd } from '../journal/entry.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
 import type { Output } from './output.js';
@@ -17,11 +17,6 @@ function text(value: unknown): string | undefined {
   return safeText(
     typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value),
   );
-}
-
-function bodyOf(entry: JournalEntry): Record<string, unknown> {
-  const body = entry.request?.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
 /** `test · desk` — where the action was sent, and by which profile. */
@@ -57,12 +52,6 @@ function sealWord(check: RowCheck | undefined): string | undefined {
  * The action's notional: `notional_usd`, or the one number an add/reduce body carries under the
  * server's own name for it (learned from the server: `amount_usd`, `delta_usd`, …).
  */
-function amountOf(body: Record<string, unknown>): number | undefined {
-  if (typeof body.notional_usd === 'number') return body.notional_usd;
-  const amounts = Object.entries(body).filter(([key, value]) => key !== 'tenor_days' && typeof value === 'number');
-  return amounts.length === 1 ? (amounts[0]![1] as number) : undefined;
-}
-
 function listRow(entry: JournalEntry, check: RowCheck | undefined): ListRow {
   const body = bodyOf(entry);
   return {
@@ -72,7 +61,7 @@ function listRow(entry: JournalEntry, check: RowCheck | undefined): ListRow {
     market: text(body.market),
     side: text(body.side),
     client_reference: text(journalReference(entry)),
-    notional_usd: amountOf(body),
+    notional_usd: recordedUsd(body),
     outcome: text(entry.outcome) ?? '',
     hedge_id: text(entry.hedge_id),
     environment: safeText(whereOf(entry)),

@@ -4,7 +4,7 @@
 // sent. What only the data can reveal (an argument of the wrong type) is reported the same way.
 import { compile, getRegisteredFunctions, TreeInterpreter, type JSONValue } from '@jmespath-community/jmespath';
 import { UsageError } from '../errors.js';
-import { safeText } from '../security/safe-text.js';
+import { safeText, messageOf } from '../security/safe-text.js';
 
 type Node = { type?: string; name?: string; [key: string]: unknown };
 
@@ -46,7 +46,7 @@ export function fieldNames(expression: string): string[] {
  * (a person sees no hint under a usage error); a problem only the data shows says what it is alone.
  */
 function problem(expression: string, error: unknown, option: string, allowed = false): UsageError {
-  const reason = (error instanceof Error ? error.message : String(error)).replace(/\.\s*$/, '');
+  const reason = messageOf(error).replace(/\.\s*$/, '');
   const takes = allowed ? '; expected a JMESPath expression (https://jmespath.site)' : '';
   return new UsageError(`${option} ${JSON.stringify(safeText(expression))}: ${safeText(reason)}${takes}.`, {
     hint: `JMESPath syntax: https://jmespath.site — e.g. ${option === '--until' ? `--until "status=='filled'"` : `--query "[?side=='buy'].hedge_id"`}`,

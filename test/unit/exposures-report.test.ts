@@ -10,7 +10,8 @@ import {
   weekStart,
   type CoverHedge,
 } from '../../src/domain/exposures-report.js';
-import { DAY_MS, DEFAULT_POLICY } from '../../src/domain/exposures.js';
+import { DEFAULT_POLICY } from '../../src/domain/exposures.js';
+import { DAY_MS } from '../../src/domain/vocabulary.js';
 
 // Wednesday 11 March 2026, 12:00 UTC.
 const NOW = Date.parse('2026-03-11T12:00:00Z');

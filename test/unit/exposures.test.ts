@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseExposuresFile, type Exposure, type ExposureFileResult } from '../../src/domain/exposures-file.js';
 import { parsePolicyFile, parseRatios, resolvePolicy } from '../../src/domain/exposure-policy.js';
+import { DAY_MS } from '../../src/domain/vocabulary.js';
 import {
-  DAY_MS,
   DEFAULT_POLICY,
   changeTimes,
   coverPnlUsd,

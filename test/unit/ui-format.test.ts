@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatBps,
-  formatDuration,
   formatFixed,
   formatLocal,
   localTimeBeside,
@@ -85,11 +84,6 @@ describe('times', () => {
     expect(formatRelative('2026-03-02T10:00:00.400Z', now)).toBe('now');
     expect(formatRelative('2026-03-02T09:59:59.500Z', now)).toBe('now');
     expect(formatRelative('garbage', now)).toBe('');
-  });
-
-  it('durations', () => {
-    expect(formatDuration(4_200)).toBe('4s');
-    expect(formatDuration(125_000)).toBe('2m 5s');
   });
 });
 
