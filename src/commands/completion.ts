@@ -8,7 +8,7 @@ import { getAsset, isSea } from 'node:sea';
 import type { CommandContext } from '../runtime/context.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { InputOf } from '../runner/command-spec.js';
-import { SHELL_VALUES, type COMPLETION } from './completion.spec.js';
+import { SHELL_VALUES, type COMPLETION } from './specs.js';
 import type { OutputFields } from '../ui/output-fields.js';
 
 export interface CompletionOptions {
@@ -23,11 +23,8 @@ export function parseCompletionOptions(input: InputOf<typeof COMPLETION>): Compl
   return { shell: shell as CompletionOptions['shell'] };
 }
 
-export function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
-  return runCompletion(ctx, parseCompletionOptions(input));
-}
-
-export async function runCompletion(ctx: CommandContext, { shell }: CompletionOptions): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
+  const { shell } = parseCompletionOptions(input);
   const name = `completions/hedge.${shell}`;
   let text: string | undefined;
   try {

@@ -4,7 +4,7 @@
 // so the same command run again is a new action with a new key. An action a live process is still
 // carrying out is not resolved from under it (exit 11).
 import type { InputOf } from '../runner/command-spec.js';
-import type { JOURNAL_RESOLVE } from './journal-resolve.spec.js';
+import type { JOURNAL_RESOLVE } from './specs.js';
 import { UsageError } from '../errors.js';
 import { heldError } from '../flows/write-flow.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
@@ -29,7 +29,8 @@ export function parseJournalResolveOptions(input: InputOf<typeof JOURNAL_RESOLVE
   return { id: input.args.id, landed: landed === true };
 }
 
-export async function runJournalResolve(ctx: CommandContext, options: JournalResolveOptions): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>): Promise<void> {
+  const options = parseJournalResolveOptions(input);
   const journal = await ctx.journal();
   const entry = await findJournalEntry(flowPorts(ctx), journal, options.id);
   if (!isUnresolved(entry)) {
@@ -71,8 +72,4 @@ async function noteUnverified(ctx: CommandContext, entry: JournalEntry): Promise
     text: `Journal ${entry.id} does not verify as this account's own row (${check === 'unsealed' ? 'no seal this hedge accepts' : 'its seal does not match'}): it is recorded as you say, and hedge will never send it again.`,
     data: { journal_id: entry.id, seal_check: check },
   });
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>): Promise<void> {
-  return runJournalResolve(ctx, parseJournalResolveOptions(input));
 }

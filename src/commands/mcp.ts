@@ -5,7 +5,7 @@
 import { stopExitCode } from '../errors.js';
 import type { CommandModule, CommandSpec, InputOf } from '../runner/command-spec.js';
 import { agentTools } from '../agent/catalogue.js';
-import type { MCP } from './mcp.spec.js';
+import type { MCP } from './specs.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../agent/confirmation.js';
 import { resolve } from 'node:path';
 import { FileAccess, serverRoots } from '../agent/file-access.js';

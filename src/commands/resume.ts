@@ -3,7 +3,7 @@
 // result, or acts once if the first request never arrived — then waits as the original command
 // would. Without ID, the newest unresolved action. The work is the one resume flow (flows/resume.ts).
 import type { InputOf } from '../runner/command-spec.js';
-import type { RESUME } from './resume.spec.js';
+import type { RESUME } from './specs.js';
 import { RESUMED_FIELDS, writeResult } from '../ui/result-fields.js';
 import { chooseEntryToResume, planResume, resumeEntry, type ResumeOutcome } from '../flows/resume.js';
 import type { JournalEntry } from '../journal/index.js';
@@ -32,7 +32,8 @@ export function parseResumeOptions(input: InputOf<typeof RESUME>): ResumeOptions
   };
 }
 
-export async function runResume(ctx: CommandContext, options: ResumeOptions): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>): Promise<number> {
+  const options = parseResumeOptions(input);
   const ports = flowPorts(ctx);
   const entry = await chooseEntryToResume(ports, options.id);
   if (!entry) {
@@ -66,10 +67,6 @@ function showResumed(ctx: CommandContext, resumed: ResumeOutcome): number {
     case 'trade':
       return showTrade(ctx, resumed.entry.command, resumed.outcome, resumed.body);
   }
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof RESUME>): Promise<number> {
-  return runResume(ctx, parseResumeOptions(input));
 }
 
 /** What `hedge resume` prints — what the resumed command would have — checked before anything is sent (ui/result-fields.ts). */
