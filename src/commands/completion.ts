@@ -11,20 +11,11 @@ import type { InputOf } from '../runner/command-spec.js';
 import { SHELL_VALUES, type COMPLETION } from './specs.js';
 import type { OutputFields } from '../ui/output-fields.js';
 
-export interface CompletionOptions {
-  shell: (typeof SHELL_VALUES)[number];
-}
-
-export function parseCompletionOptions(input: InputOf<typeof COMPLETION>): CompletionOptions {
+export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
   const shell = input.args.shell ?? '';
   if (!(SHELL_VALUES as readonly string[]).includes(shell)) {
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);
   }
-  return { shell: shell as CompletionOptions['shell'] };
-}
-
-export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
-  const { shell } = parseCompletionOptions(input);
   const name = `completions/hedge.${shell}`;
   let text: string | undefined;
   try {

@@ -15,24 +15,14 @@ import { renderJournalEntry } from '../ui/journal-fields.js';
 import { findJournalEntry } from '../flows/journal-entry.js';
 import { flowPorts } from '../runtime/flow-ports.js';
 
-export interface JournalResolveOptions {
-  id: string;
-  landed: boolean;
-}
-
-export function parseJournalResolveOptions(input: InputOf<typeof JOURNAL_RESOLVE>): JournalResolveOptions {
+export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>): Promise<void> {
   const { landed, notLanded } = input.options;
   if (landed === true && notLanded === true)
     throw new UsageError('--landed and --not-landed: give one of them, not both.');
   if (landed !== true && notLanded !== true)
     throw new UsageError('give --landed (it happened on the server) or --not-landed (it did not).');
-  return { id: input.args.id, landed: landed === true };
-}
-
-export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>): Promise<void> {
-  const options = parseJournalResolveOptions(input);
   const journal = await ctx.journal();
-  const entry = await findJournalEntry(flowPorts(ctx), journal, options.id);
+  const entry = await findJournalEntry(flowPorts(ctx), journal, input.args.id);
   if (!isUnresolved(entry)) {
     throw new UsageError(
       `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}; nothing was changed.`,
@@ -48,13 +38,13 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RES
   await noteUnverified(ctx, entry);
   const resolved = await journal.update(
     entry.id,
-    options.landed
+    landed
       ? { outcome: 'done', message: 'resolved by hand: landed' }
       : { outcome: 'abandoned', message: 'resolved by hand: did not land' },
   );
   if (!ctx.output.isJson) {
     ctx.output.success(
-      options.landed
+      landed
         ? `Journal ${entry.id} (${safeText(entry.command)}) recorded as landed: outcome done. Nothing was sent.`
         : `Journal ${entry.id} (${safeText(entry.command)}) recorded as not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.`,
     );

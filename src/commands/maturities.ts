@@ -13,22 +13,10 @@ import { settlingSentence } from '../ui/positions-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderMaturities } from '../ui/maturities-view.js';
 
-export interface MaturitiesOptions {
-  /** --within in milliseconds; undefined: every open hedge. */
-  withinMs?: number;
-  /** --within as typed, for the "nothing within" sentence. */
-  within?: string;
-  /** --ref: only the hedges that carry this reference. */
-  ref?: string;
-}
-
-export function parseMaturitiesOptions(input: InputOf<typeof MATURITIES>): MaturitiesOptions {
-  const raw = input.options.within;
-  return { withinMs: parseWithin(raw), within: raw?.trim(), ref: parseClientReference(input.options.ref) };
-}
-
 export async function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>): Promise<number> {
-  const opts = parseMaturitiesOptions(input);
+  // withinMs undefined: every open hedge; within, as typed, for the "nothing within" sentence.
+  const raw = input.options.within;
+  const opts = { withinMs: parseWithin(raw), within: raw?.trim(), ref: parseClientReference(input.options.ref) };
   const client = await ctx.client();
   const book = await readBook({ client, log: (line) => ctx.log(line) });
   // Each hedge's maturity from its record, for every side as all its views show it: every
