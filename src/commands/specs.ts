@@ -112,9 +112,8 @@ export const WATCH_OPTIONS = [
 ] as const satisfies readonly OptionSpec[];
 
 /**
- * `--until EXPR` on every read command (runner/run-until.ts runs the command again until the condition
- * holds). On `history` and `report`, where `--until` was already the close-date bound, a value that
- * reads as a date stays that bound and anything else is a condition (no date is valid JMESPath).
+ * `--until EXPR` on every read command (runner/run-until.ts). On `history` and `report`, where
+ * `--until` is also the close-date bound, a date is that bound and anything else a condition.
  */
 export const UNTIL_OPTION = {
   flags: '--until <expr>',
@@ -131,7 +130,6 @@ export const UNTIL_DATE_OR_CONDITION = {
     'closed before this date (same forms as --since); anything else is a condition to poll until, as on every read',
 } as const satisfies OptionSpec;
 
-/** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
 /** `--limit` and `--all` of the lists that page (`hedges`, `history`): hedge's own default length otherwise. */
 export const LIST_LENGTH_OPTIONS = [
   {
@@ -143,6 +141,7 @@ export const LIST_LENGTH_OPTIONS = [
   { flags: '--all', key: 'all', kind: 'flag', description: 'every one there is, page after page' },
 ] as const satisfies readonly OptionSpec[];
 
+/** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
 export const REF_FILTER = {
   flags: '--ref <client_reference>',
   key: 'ref',
