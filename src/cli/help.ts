@@ -28,13 +28,12 @@ function wrapText(text: string, width: number, hanging = 0): string {
 }
 
 /**
- * Two columns: each term, then its description wrapped beside it; when the terminal leaves too
- * little room beside the widest term, each description goes under its term instead.
+ * Two columns: each term, then its description wrapped beside it (commander's own item layout);
+ * when the terminal leaves too little room beside the widest term, each description goes under it.
  */
 function itemList(items: readonly (readonly [string, string])[], width: number): string[] {
   const termWidth = Math.max(0, ...items.map(([term]) => term.length));
-  const room = width - INDENT.length - termWidth - GAP;
-  if (room < MIN_DESCRIPTION_ROOM) {
+  if (width - INDENT.length - termWidth - GAP < MIN_DESCRIPTION_ROOM) {
     return items.flatMap(([term, description]) => [
       INDENT + term,
       ...wrapText(description, width - 6)
@@ -42,11 +41,9 @@ function itemList(items: readonly (readonly [string, string])[], width: number):
         .map((line) => `      ${line}`),
     ]);
   }
-  const lead = INDENT.length + termWidth + GAP;
-  return items.map(([term, description]) => {
-    const [first = '', ...rest] = wrapper().boxWrap(description, room).split('\n');
-    return [INDENT + term.padEnd(termWidth + GAP) + first, ...rest.map((line) => ' '.repeat(lead) + line)].join('\n');
-  });
+  const help = wrapper();
+  help.helpWidth = width;
+  return items.map(([term, description]) => help.formatItem(term, termWidth, description, help));
 }
 
 /**
@@ -135,7 +132,10 @@ export function overview(width: number, program = 'hedge'): string {
   ].join('\n');
 }
 
-/** `hedge --help`: the commands by group, one line each, then the options every command takes. */
+/**
+ * `hedge --help`: the commands by group, one line each, then the options every command takes. Not
+ * commander's `.helpGroup()`: its help puts options before commands, in one term column for all.
+ */
 export function rootHelp(
   commands: readonly CommandSpec[],
   globals: readonly OptionSpec[],

@@ -42,8 +42,8 @@ function processIo(env: Record<string, string | undefined>): Io {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    // Made on first use: creating process.stdin loads Node's file streams and readline, which most
-    // commands never need (docs/performance.md). isatty(0) says what process.stdin.isTTY would.
+    // Made on first use: process.stdin loads Node's file streams and readline, which most commands
+    // never need (docs/performance.md). isatty(0) says what process.stdin.isTTY would.
     get stdin() {
       return process.stdin;
     },
@@ -56,7 +56,7 @@ function processIo(env: Record<string, string | undefined>): Io {
 /**
  * commander's Command, with the one message hedge gives for an unknown option: the closest of the
  * command's options and the global ones, always (commander names one only when it is close), and
- * the command's help — one line (issue 49). Subcommands are made by createCommand, so every
+ * the command's help — one line. Subcommands are made by createCommand, so every
  * command of the tree is one of these.
  */
 class HedgeCommand extends Command {
@@ -122,7 +122,7 @@ function addCommand(
       made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
     command.addOption(made);
   }
-  // Made when help is shown, not for every command at every start (≈10 ms of CPU per run).
+  // Made when help is shown, not for every command at every start.
   command.addHelpText('after', () => commandHelpEnd(spec, GLOBAL_OPTIONS, width, rootOf(command).name()));
   if (spec.subcommands) {
     for (const sub of spec.subcommands) addCommand(command, sub, [...path, spec.name], select, width);
@@ -154,12 +154,7 @@ function oneLine(text: string): string {
     .replace(/\s*\n\s*/g, ' ')}\n`;
 }
 
-export function buildProgram(
-  select: (invocation: Invocation) => void,
-  width = 80,
-  specs: readonly CommandSpec[] = COMMANDS,
-  name = 'hedge',
-): Command {
+function buildProgram(select: (invocation: Invocation) => void, width: number, name: string): Command {
   const program = new HedgeCommand(name)
     // Wrapped at word boundaries to the terminal. Set before the subcommands are made: they copy
     // it. A command's help names the global options and leaves their meaning to `hedge --help`
@@ -170,7 +165,7 @@ export function buildProgram(
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true);
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
-  for (const spec of specs) addCommand(program, spec, [], select, width);
+  for (const spec of COMMANDS) addCommand(program, spec, [], select, width);
   // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
   program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width, name) });
   return program;
@@ -193,7 +188,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     io.stdout.write(overview(width, program));
     return 0;
   }
-  const parsed = await parseCommandLine(argv, io, width, false, program);
+  const parsed = await parseArgv(argv, io, width, program);
   if ('exitCode' in parsed) return parsed.exitCode;
   const usageProblem = 'usageProblem' in parsed ? parsed.usageProblem : undefined;
   if (usageProblem !== undefined) {
@@ -216,61 +211,16 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   );
 }
 
-export type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number } | { nothing: true };
+type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number } | { nothing: true };
 
-/**
- * argv parsed: the typed command's branch alone first, when argv names one plainly (building the
- * whole tree of commands costs more CPU at every start, docs/performance.md); anything
- * else — no command word, an unknown one, or a usage problem — by the whole tree, so that a
- * problem's message (a suggestion among all the commands) is the one it always was. A problem is
- * only recorded, never printed, by a parse, so the second parse is the only one heard.
- * `wholeTree` skips the first (test/unit/typed-branch.test.ts compares the two).
- */
-export async function parseCommandLine(
-  argv: string[],
-  io: Io,
-  width: number,
-  wholeTree = false,
-  program = 'hedge',
-): Promise<Parsed> {
-  const typed = wholeTree ? undefined : typedCommand(argv);
-  const branch = typed === undefined ? undefined : await parseWith([typed], argv, io, width, program);
-  if (branch !== undefined && !('usageProblem' in branch)) return branch;
-  return parseWith(COMMANDS, argv, io, width, program);
-}
-
-const TAKES_VALUE = new Set(
-  GLOBAL_OPTIONS.filter((option) => option.kind === 'value').flatMap((option) =>
-    option.flags.split(/[\s,]+/).filter((flag) => flag.startsWith('-')),
-  ),
-);
-
-/** The command argv names as commander finds it: its first word that is not a global option or that option's value. */
-export function typedCommand(argv: readonly string[]): CommandSpec | undefined {
-  for (let at = 0; at < argv.length; at++) {
-    const word = argv[at]!;
-    if (word === '--') return undefined;
-    if (!word.startsWith('-')) return COMMANDS.find((spec) => spec.name === word);
-    if (TAKES_VALUE.has(word)) at++;
-  }
-  return undefined;
-}
-
-/** argv parsed by a program holding `specs`: the command chosen, a usage problem, or help printed. */
-async function parseWith(
-  specs: readonly CommandSpec[],
-  argv: string[],
-  io: Io,
-  width: number,
-  name: string,
-): Promise<Parsed> {
+/** argv parsed: the command chosen, a usage problem, or help printed. */
+async function parseArgv(argv: string[], io: Io, width: number, name: string): Promise<Parsed> {
   let invocation: Invocation | undefined;
   const program = buildProgram(
     (selected) => {
       invocation = selected;
     },
     width,
-    specs,
     name,
   );
   let usageProblem: string | undefined;

@@ -1,88 +1,49 @@
-// The command tree: collects each command's declaration (its `*.spec.ts` beside the command) and
-// imports the command's code lazily, by path, only when it runs. commander is built from it
-// (main.ts), the completion files are checked against it (test), and the agent interface describes
-// itself from it. Nothing here imports command code: the front (dist/cli.js) bundles only data.
+// The command tree: each declaration (commands/specs.ts, data only) with its command's code,
+// imported lazily by path when it runs. Nothing here imports command code: the front bundles only data.
 import { OUTPUT_FORMATS } from '../domain/vocabulary.js';
 import { command, type CommandSpec, type OptionSpec } from '../runner/command-spec.js';
-import { MARKETS } from '../commands/markets.spec.js';
-import { PRICE } from '../commands/price.spec.js';
-import { QUOTE } from '../commands/quote.spec.js';
-import { OPEN } from '../commands/open.spec.js';
-import { ADD } from '../commands/add.spec.js';
-import { REDUCE } from '../commands/reduce.spec.js';
-import { CLOSE } from '../commands/close.spec.js';
-import { HEDGES } from '../commands/hedges.spec.js';
-import { HISTORY } from '../commands/history.spec.js';
-import { POSITIONS } from '../commands/positions.spec.js';
-import { ACCOUNT } from '../commands/account.spec.js';
-import { LOGIN } from '../commands/login.spec.js';
-import { LOGOUT } from '../commands/logout.spec.js';
-import { PROFILE_LIST } from '../commands/profile-list.spec.js';
-import { PROFILE_USE } from '../commands/profile-use.spec.js';
-import { PROFILE_REMOVE } from '../commands/profile-remove.spec.js';
-import { PROFILE_RESET_WIRE } from '../commands/profile-reset-wire.spec.js';
-import { DOCTOR } from '../commands/doctor.spec.js';
-import { WHOAMI } from '../commands/whoami.spec.js';
-import { COMPLETION } from '../commands/completion.spec.js';
-import { SANDBOX_SERVE } from '../commands/sandbox-serve.spec.js';
-import { JOURNAL_LIST } from '../commands/journal-list.spec.js';
-import { JOURNAL_SHOW } from '../commands/journal-show.spec.js';
-import { JOURNAL_RESOLVE } from '../commands/journal-resolve.spec.js';
-import { JOURNAL_MIGRATE } from '../commands/journal-migrate.spec.js';
-import { RESUME } from '../commands/resume.spec.js';
-import { DEMO_RESET } from '../commands/demo-reset.spec.js';
-import { PLAN } from '../commands/plan.spec.js';
-import { APPLY } from '../commands/apply.spec.js';
-import { KEEP } from '../commands/keep.spec.js';
-import { KEEP_STATUS } from '../commands/keep-status.spec.js';
-import { EXPOSURES } from '../commands/exposures.spec.js';
-import { REPORT } from '../commands/report.spec.js';
-import { MATURITIES } from '../commands/maturities.spec.js';
-import { ROLL } from '../commands/roll.spec.js';
-import { MCP } from '../commands/mcp.spec.js';
-import { TOOLS } from '../commands/tools.spec.js';
-import { API } from '../commands/api.spec.js';
+import {
+  MARKETS,
+  PRICE,
+  QUOTE,
+  OPEN,
+  ADD,
+  REDUCE,
+  CLOSE,
+  HEDGES,
+  HISTORY,
+  POSITIONS,
+  ACCOUNT,
+  LOGIN,
+  LOGOUT,
+  PROFILE_LIST,
+  PROFILE_USE,
+  PROFILE_REMOVE,
+  PROFILE_RESET_WIRE,
+  DOCTOR,
+  WHOAMI,
+  COMPLETION,
+  SANDBOX_SERVE,
+  JOURNAL_LIST,
+  JOURNAL_SHOW,
+  JOURNAL_RESOLVE,
+  JOURNAL_MIGRATE,
+  RESUME,
+  DEMO_RESET,
+  PLAN,
+  APPLY,
+  KEEP,
+  KEEP_STATUS,
+  EXPOSURES,
+  REPORT,
+  MATURITIES,
+  ROLL,
+  MCP,
+  TOOLS,
+  API,
+} from '../commands/specs.js';
 
-// Re-exported so that the lazily loaded side (and tests) reach the one front instance of each.
-export * from '../commands/spec-parts.js';
-export * from '../commands/markets.spec.js';
-export * from '../commands/price.spec.js';
-export * from '../commands/quote.spec.js';
-export * from '../commands/open.spec.js';
-export * from '../commands/add.spec.js';
-export * from '../commands/reduce.spec.js';
-export * from '../commands/close.spec.js';
-export * from '../commands/hedges.spec.js';
-export * from '../commands/history.spec.js';
-export * from '../commands/positions.spec.js';
-export * from '../commands/account.spec.js';
-export * from '../commands/login.spec.js';
-export * from '../commands/logout.spec.js';
-export * from '../commands/profile-list.spec.js';
-export * from '../commands/profile-use.spec.js';
-export * from '../commands/profile-remove.spec.js';
-export * from '../commands/profile-reset-wire.spec.js';
-export * from '../commands/doctor.spec.js';
-export * from '../commands/whoami.spec.js';
-export * from '../commands/completion.spec.js';
-export * from '../commands/sandbox-serve.spec.js';
-export * from '../commands/journal-list.spec.js';
-export * from '../commands/journal-show.spec.js';
-export * from '../commands/journal-resolve.spec.js';
-export * from '../commands/journal-migrate.spec.js';
-export * from '../commands/resume.spec.js';
-export * from '../commands/demo-reset.spec.js';
-export * from '../commands/plan.spec.js';
-export * from '../commands/apply.spec.js';
-export * from '../commands/keep.spec.js';
-export * from '../commands/keep-status.spec.js';
-export * from '../commands/exposures.spec.js';
-export * from '../commands/report.spec.js';
-export * from '../commands/maturities.spec.js';
-export * from '../commands/roll.spec.js';
-export * from '../commands/mcp.spec.js';
-export * from '../commands/tools.spec.js';
-export * from '../commands/api.spec.js';
+export * from '../commands/specs.js';
 
 export const GLOBAL_OPTIONS = [
   { flags: '--json', key: 'json', kind: 'flag', description: 'one JSON document on stdout; messages on stderr' },

@@ -3,25 +3,14 @@
 // other field the server sends is shown after them.
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../runner/command-spec.js';
-import type { ACCOUNT } from './account.spec.js';
+import type { ACCOUNT } from './specs.js';
 import { watchAsked } from '../flows/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { ACCOUNT_FIELDS } from '../ui/resource-fields.js';
 import { accountForPeople } from '../api/wire/read-account.js';
 
-/** `hedge account` takes no options of its own (--watch goes to the live view, --until to run-command). */
-export type AccountOptions = Record<string, never>;
-
-export function parseAccountOptions(_input: InputOf<typeof ACCOUNT>): AccountOptions {
-  return {};
-}
-
 export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>): Promise<number | void> {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'account' }, input.options);
-  return runAccount(ctx, parseAccountOptions(input));
-}
-
-export async function runAccount(ctx: CommandContext, _opts: AccountOptions): Promise<void> {
   const client = await ctx.client();
   const account = await client.getAccount();
   const environment = (await ctx.credentials()).environment;

@@ -2,25 +2,15 @@
 // added notional is quoted first (execution price, margin, fee), then sent and waited for until the
 // positions list shows it; the position before → after is shown (flows/trade-actions.ts).
 import type { InputOf } from '../runner/command-spec.js';
-import type { ADD } from './add.spec.js';
+import type { ADD } from './specs.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import type { CommandContext } from '../runtime/context.js';
-import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
+import { parseChangeOptions, runChange } from '../flows/change.js';
 import { showTrade } from './trade-outcome.js';
 
-export type AddOptions = ChangeOptions;
-
-export function parseAddOptions(input: InputOf<typeof ADD>): AddOptions {
-  return parseChangeOptions(input.args, input.options);
-}
-
-export async function runAdd(ctx: CommandContext, opts: AddOptions): Promise<number> {
-  const { outcome, body } = await runChange(ctx, 'add', opts);
+export async function run(ctx: CommandContext, input: InputOf<typeof ADD>): Promise<number> {
+  const { outcome, body } = await runChange(ctx, 'add', parseChangeOptions(input.args, input.options));
   return showTrade(ctx, 'add', outcome, body);
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof ADD>): Promise<number> {
-  return runAdd(ctx, parseAddOptions(input));
 }
 
 /** What `hedge add` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */

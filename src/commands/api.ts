@@ -7,7 +7,7 @@
 //
 // Unlike `gh api`, parameters never turn a GET into a POST: a write is always asked for with -X.
 import type { InputOf } from '../runner/command-spec.js';
-import type { API } from './api.spec.js';
+import type { API } from './specs.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../domain/api-params.js';
 import { UsageError } from '../errors.js';
@@ -122,7 +122,8 @@ async function planCall(ctx: CommandContext, opts: ApiOptions): Promise<ApiCall>
   return { method: opts.method, path, body, headers, argv };
 }
 
-export async function runApi(ctx: CommandContext, opts: ApiOptions): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof API>): Promise<number> {
+  const opts = parseApiOptions(input);
   const call = await planCall(ctx, opts);
   const client = await ctx.client();
   const log = new AnswerLog();
@@ -144,10 +145,6 @@ export async function runApi(ctx: CommandContext, opts: ApiOptions): Promise<num
     throw error;
   }
   return 0;
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof API>): Promise<number> {
-  return runApi(ctx, parseApiOptions(input));
 }
 
 /**

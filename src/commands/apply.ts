@@ -3,7 +3,7 @@
 // (flows/apply.ts); this command shows the plan before the question, renders the outcome (progress,
 // report, success or the stop) and chooses the exit code. `--dry-run` is `hedge plan`.
 import type { InputOf } from '../runner/command-spec.js';
-import type { APPLY } from './apply.spec.js';
+import type { APPLY } from './specs.js';
 import { RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { describeError, exitCodeNamed } from '../exit-codes.js';
 import { parseTolerance, planCheckError, planTarget, type TargetPlanOptions } from '../flows/target-plan.js';
@@ -26,7 +26,8 @@ export function parseApplyOptions(input: InputOf<typeof APPLY>): ApplyOptions {
   };
 }
 
-export async function runApply(ctx: CommandContext, opts: ApplyOptions): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof APPLY>): Promise<number> {
+  const opts = parseApplyOptions(input);
   if (opts.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
   const outcome = await applyTarget(ctx, opts, {
@@ -66,10 +67,6 @@ async function renderApplyOutcome(ctx: CommandContext, opts: ApplyOptions, outco
       );
       return exitCodeNamed('ok');
   }
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof APPLY>): Promise<number> {
-  return runApply(ctx, parseApplyOptions(input));
 }
 
 /**

@@ -8,26 +8,14 @@ import { getAsset, isSea } from 'node:sea';
 import type { CommandContext } from '../runtime/context.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { InputOf } from '../runner/command-spec.js';
-import { SHELL_VALUES, type COMPLETION } from './completion.spec.js';
+import { SHELL_VALUES, type COMPLETION } from './specs.js';
 import type { OutputFields } from '../ui/output-fields.js';
 
-export interface CompletionOptions {
-  shell: (typeof SHELL_VALUES)[number];
-}
-
-export function parseCompletionOptions(input: InputOf<typeof COMPLETION>): CompletionOptions {
+export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
   const shell = input.args.shell ?? '';
   if (!(SHELL_VALUES as readonly string[]).includes(shell)) {
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);
   }
-  return { shell: shell as CompletionOptions['shell'] };
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
-  return runCompletion(ctx, parseCompletionOptions(input));
-}
-
-export async function runCompletion(ctx: CommandContext, { shell }: CompletionOptions): Promise<void> {
   const name = `completions/hedge.${shell}`;
   let text: string | undefined;
   try {

@@ -3,23 +3,10 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { InputOf } from '../runner/command-spec.js';
-import type { DEMO_RESET } from './demo-reset.spec.js';
 import { DEMO_STATE_FILE } from '../demo/start-demo.js';
 import type { CommandContext } from '../runtime/context.js';
 
-/** `hedge demo reset` takes no arguments or options. */
-export type DemoResetOptions = Record<string, never>;
-
-export function parseDemoResetOptions(_input: InputOf<typeof DEMO_RESET>): DemoResetOptions {
-  return {};
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof DEMO_RESET>): Promise<number> {
-  return runDemoReset(ctx, parseDemoResetOptions(input));
-}
-
-export async function runDemoReset(ctx: CommandContext, _opts: DemoResetOptions): Promise<number> {
+export async function run(ctx: CommandContext): Promise<number> {
   const file = join(ctx.configDir, DEMO_STATE_FILE);
   const existed = existsSync(file);
   await rm(file, { force: true });

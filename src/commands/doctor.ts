@@ -7,21 +7,8 @@
 import type { CheckStatus, DoctorReport, FailureClass } from '../flows/doctor.js';
 import type { CommandContext } from '../runtime/context.js';
 import { wrapWords } from '../ui/width.js';
-import type { InputOf } from '../runner/command-spec.js';
-import type { DOCTOR } from './doctor.spec.js';
 
 const MARKS: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '–', info: '·' };
-
-/** `hedge doctor` takes no arguments or options: it checks what the global flags and HEDGE_* select. */
-export type DoctorOptions = Record<string, never>;
-
-export function parseDoctorOptions(_input: InputOf<typeof DOCTOR>): DoctorOptions {
-  return {};
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof DOCTOR>): Promise<number> {
-  return runDoctor(ctx, parseDoctorOptions(input));
-}
 
 /** A failed check a write needs, as the exit code says it (docs/exit-codes.md): a key problem 4, the network or server 5, an unreadable answer 14, bad set-up 2. */
 const EXIT_OF: Record<FailureClass, 2 | 4 | 5 | 14> = { auth: 4, network: 5, unreadable: 14, usage: 2 };
@@ -30,7 +17,7 @@ export function doctorExitCode(report: DoctorReport): 0 | 2 | 4 | 5 | 14 {
   return report.failure ? EXIT_OF[report.failure] : 0;
 }
 
-export async function runDoctor(ctx: CommandContext, _opts: DoctorOptions): Promise<number> {
+export async function run(ctx: CommandContext): Promise<number> {
   const checks = await import('../flows/doctor.js');
   const report = await checks.runDoctor(ctx);
   await render(ctx, report);

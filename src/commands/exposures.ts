@@ -4,7 +4,7 @@
 // ui/exposures-view.ts renders). Sends no write. Exit 0, or 2 for a bad file, policy or option.
 import { writeFileSync } from 'node:fs';
 import type { InputOf } from '../runner/command-spec.js';
-import type { EXPOSURES } from './exposures.spec.js';
+import type { EXPOSURES } from './specs.js';
 import { echo } from '../domain/input.js';
 import { resolvePolicy, type PolicyFlags } from '../domain/exposure-policy.js';
 import { UsageError } from '../errors.js';
@@ -84,7 +84,8 @@ export function parseExposuresOptions(input: InputOf<typeof EXPOSURES>): Exposur
   };
 }
 
-export async function runExposures(ctx: CommandContext, opts: ExposuresOptions): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof EXPOSURES>): Promise<number> {
+  const opts = parseExposuresOptions(input);
   if (opts.report) {
     const reportView = await gatherExposureReport(ctx, {
       file: opts.file,
@@ -113,8 +114,4 @@ export async function runExposures(ctx: CommandContext, opts: ExposuresOptions):
   });
   await renderExposures(ctx.output, view, { section: opts.section as ExposureSection | undefined });
   return 0;
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof EXPOSURES>): Promise<number> {
-  return runExposures(ctx, parseExposuresOptions(input));
 }

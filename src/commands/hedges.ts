@@ -8,7 +8,7 @@ import { parseClientReference, parseHedgeId, parseListLength, parseStatus } from
 import { OrderFailedError, StillPendingError, UsageError } from '../errors.js';
 import { HEDGE_FIELDS, HEDGE_RESOURCE } from '../ui/resource-fields.js';
 import type { InputOf } from '../runner/command-spec.js';
-import type { HEDGES } from './hedges.spec.js';
+import type { HEDGES } from './specs.js';
 import { moreNote } from '../ui/list-notes.js';
 import { safeText } from '../security/safe-text.js';
 import type { HedgeStatus } from '../domain/vocabulary.js';
@@ -56,11 +56,7 @@ export function parseHedgesOptions(input: InputOf<typeof HEDGES>): HedgesOptions
 export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): Promise<number | void> {
   const { options } = input;
   if (watchAsked(options)) return watchCommand(ctx, { kind: 'hedge', id: input.args.id, filters: options }, options);
-  return runHedges(ctx, parseHedgesOptions(input));
-}
-
-export async function runHedges(ctx: CommandContext, opts: HedgesOptions): Promise<void> {
-  const { id, status, clientReference, limit, defaultLength, wait } = opts;
+  const { id, status, clientReference, limit, defaultLength, wait } = parseHedgesOptions(input);
   if (id === undefined) {
     const client = await ctx.client();
     const list = await client.readHedges({ status, clientReference, limit });

@@ -7,7 +7,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { parseClientReference, parseListLength, sameReference } from '../domain/input.js';
 import { HISTORY_RESOURCE } from '../ui/resource-fields.js';
 import type { InputOf } from '../runner/command-spec.js';
-import type { HISTORY } from './history.spec.js';
+import type { HISTORY } from './specs.js';
 import { parseReportDate, reportPeriodProblem } from '../domain/report.js';
 import { UsageError } from '../errors.js';
 import { inPeriod, incompleteWarning, walkHistory } from '../flows/report.js';
@@ -73,15 +73,12 @@ export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { n
   };
 }
 
-export function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): Promise<void> {
-  return runHistory(ctx, parseHistoryOptions(input, { now: new Date(ctx.clock.now()) }));
-}
-
-export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): Promise<void> {
+  const opts = parseHistoryOptions(input, { now: new Date(ctx.clock.now()) });
   const { limit, defaultLength = false, since, until, ref: reference } = opts;
   const filtering = since !== undefined || until !== undefined || reference !== undefined;
   const client = await ctx.client();
-  // Following one deal (issue 48): its hedges from their records, so that a closed hedge whose
+  // Following one deal: its hedges from their records, so that a closed hedge whose
   // history record carries no reference is the deal's by its hedge id, and the deal's hedge still
   // held after its rolls can be named.
   const deal = reference === undefined ? undefined : await readDeal(client, reference);
@@ -156,7 +153,7 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
 /**
  * The closed hedges of a period (or a deal). The period may hold any page: every page is read (page
  * by page, newest first) and filtered as it comes, up to --limit kept. JSON goes out as it is kept,
- * so a long history is never held whole (issue 31): then undefined; the other formats get what was kept.
+ * so a long history is never held whole: then undefined; the other formats get what was kept.
  */
 async function readPeriod(
   ctx: CommandContext,
@@ -199,7 +196,7 @@ async function readPeriod(
 }
 
 /**
- * A record's P&L is its hedge's whole life (issue 50): where this journal resized the hedge while it
+ * A record's P&L is its hedge's whole life: where this journal resized the hedge while it
  * was open, the screen marks its notional and says what it held (TSV, CSV and JSON: as sent). The
  * note to show, if any hedge was resized.
  */

@@ -1,7 +1,7 @@
 // `hedge journal`: the action journal, newest first — every write this machine sent (or, with a team
 // store, every machine of the desk), by which profile and host, when, and with what outcome. Filters: --pending (unresolved only), --since, --limit.
 import type { InputOf } from '../runner/command-spec.js';
-import type { JOURNAL_LIST } from './journal-list.spec.js';
+import type { JOURNAL_LIST } from './specs.js';
 import { parseDuration } from '../domain/duration.js';
 import { echo, parseClientReference, sameReference } from '../domain/input.js';
 import { UsageError } from '../errors.js';

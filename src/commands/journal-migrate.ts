@@ -2,8 +2,6 @@
 // or the profile's journal_url), fallback records included (what a write recorded locally because
 // the store failed after its request was sent). Every entry keeps its id; running it again adds
 // nothing (each one is found already there). The local file is left as it is.
-import type { InputOf } from '../runner/command-spec.js';
-import type { JOURNAL_MIGRATE } from './journal-migrate.spec.js';
 import { UsageError } from '../errors.js';
 import { journalDir, openJournal, type JournalEntry } from '../journal/index.js';
 import { JournalStoreError } from '../journal/store-error.js';
@@ -22,18 +20,7 @@ export interface MigrateSummary {
   conflicts: string[];
 }
 
-/** `hedge journal migrate` takes no arguments or options: the store comes from HEDGE_JOURNAL_URL or the profile. */
-export type JournalMigrateOptions = Record<string, never>;
-
-export function parseJournalMigrateOptions(_input: InputOf<typeof JOURNAL_MIGRATE>): JournalMigrateOptions {
-  return {};
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_MIGRATE>): Promise<number> {
-  return runJournalMigrate(ctx, parseJournalMigrateOptions(input));
-}
-
-export async function runJournalMigrate(ctx: CommandContext, _opts: JournalMigrateOptions): Promise<number> {
+export async function run(ctx: CommandContext): Promise<number> {
   const choice = await ctx.journalChoice();
   if (choice.kind === 'file') {
     throw new UsageError(

@@ -4,7 +4,7 @@
 // so the same command run again is a new action with a new key. An action a live process is still
 // carrying out is not resolved from under it (exit 11).
 import type { InputOf } from '../runner/command-spec.js';
-import type { JOURNAL_RESOLVE } from './journal-resolve.spec.js';
+import type { JOURNAL_RESOLVE } from './specs.js';
 import { UsageError } from '../errors.js';
 import { heldError } from '../flows/write-flow.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
@@ -14,23 +14,14 @@ import { safeText } from '../security/safe-text.js';
 import { renderJournalEntry } from '../ui/journal-fields.js';
 import { findJournalEntry } from '../flows/journal-entry.js';
 
-export interface JournalResolveOptions {
-  id: string;
-  landed: boolean;
-}
-
-export function parseJournalResolveOptions(input: InputOf<typeof JOURNAL_RESOLVE>): JournalResolveOptions {
+export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>): Promise<void> {
   const { landed, notLanded } = input.options;
   if (landed === true && notLanded === true)
     throw new UsageError('--landed and --not-landed: give one of them, not both.');
   if (landed !== true && notLanded !== true)
     throw new UsageError('give --landed (it happened on the server) or --not-landed (it did not).');
-  return { id: input.args.id, landed: landed === true };
-}
-
-export async function runJournalResolve(ctx: CommandContext, options: JournalResolveOptions): Promise<void> {
   const journal = await ctx.journal();
-  const entry = await findJournalEntry(ctx, journal, options.id);
+  const entry = await findJournalEntry(ctx, journal, input.args.id);
   if (!isUnresolved(entry)) {
     throw new UsageError(
       `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}; nothing was changed.`,
@@ -46,13 +37,13 @@ export async function runJournalResolve(ctx: CommandContext, options: JournalRes
   await noteUnverified(ctx, entry);
   const resolved = await journal.update(
     entry.id,
-    options.landed
+    landed
       ? { outcome: 'done', message: 'resolved by hand: landed' }
       : { outcome: 'abandoned', message: 'resolved by hand: did not land' },
   );
   if (!ctx.output.isJson) {
     ctx.output.success(
-      options.landed
+      landed
         ? `Journal ${entry.id} (${safeText(entry.command)}) recorded as landed: outcome done. Nothing was sent.`
         : `Journal ${entry.id} (${safeText(entry.command)}) recorded as not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.`,
     );
@@ -70,8 +61,4 @@ async function noteUnverified(ctx: CommandContext, entry: JournalEntry): Promise
     text: `Journal ${entry.id} does not verify as this account's own row (${check === 'unsealed' ? 'no seal this hedge accepts' : 'its seal does not match'}): it is recorded as you say, and hedge will never send it again.`,
     data: { journal_id: entry.id, seal_check: check },
   });
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>): Promise<void> {
-  return runJournalResolve(ctx, parseJournalResolveOptions(input));
 }

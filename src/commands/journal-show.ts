@@ -1,28 +1,15 @@
 // `hedge journal show ID`: one journal entry in full — request, idempotency key, outcome.
 import type { InputOf } from '../runner/command-spec.js';
-import type { JOURNAL_SHOW } from './journal-show.spec.js';
+import type { JOURNAL_SHOW } from './specs.js';
 import { findJournalEntry } from '../flows/journal-entry.js';
 import { checkUnresolvedRows } from '../flows/row-trust.js';
 import { isUnresolved } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderJournalEntry } from '../ui/journal-fields.js';
 
-export interface JournalShowOptions {
-  /** A journal id or a unique part of one. */
-  id: string;
-}
-
-export function parseJournalShowOptions(input: InputOf<typeof JOURNAL_SHOW>): JournalShowOptions {
-  return { id: input.args.id };
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>): Promise<void> {
-  return runJournalShow(ctx, parseJournalShowOptions(input));
-}
-
-export async function runJournalShow(ctx: CommandContext, opts: JournalShowOptions): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>): Promise<void> {
   const journal = await ctx.journal();
-  const entry = await findJournalEntry(ctx, journal, opts.id);
+  const entry = await findJournalEntry(ctx, journal, input.args.id);
   const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
   const unverified = check === 'unsealed' || check === 'forged';
   const footer = !isUnresolved(entry)

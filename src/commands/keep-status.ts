@@ -1,8 +1,6 @@
 // hedge keep status — the keeper of this account, from its heartbeat (flows/keeper-status.ts):
 // exit 0 while one runs, 15 (keeper-down) when it is dead, hung, stopped or was never started, so a
 // monitoring script can page on it.
-import type { InputOf } from '../runner/command-spec.js';
-import type { KEEP_STATUS } from './keep-status.spec.js';
 import { isKeeperUp, readKeeperStatus } from '../flows/keeper-status.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderKeeperStatus } from '../ui/keeper-status-view.js';
@@ -10,17 +8,7 @@ import { renderKeeperStatus } from '../ui/keeper-status-view.js';
 /** The exit code when no keeper is running for the account (docs/exit-codes.md). */
 export const KEEPER_DOWN_EXIT = 15;
 
-export type KeepStatusOptions = Record<string, never>;
-
-export function parseKeepStatusOptions(_input: InputOf<typeof KEEP_STATUS>): KeepStatusOptions {
-  return {};
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof KEEP_STATUS>): Promise<number> {
-  return runKeepStatus(ctx, parseKeepStatusOptions(input));
-}
-
-export async function runKeepStatus(ctx: CommandContext, _opts: KeepStatusOptions): Promise<number> {
+export async function run(ctx: CommandContext): Promise<number> {
   const status = await readKeeperStatus(ctx);
   if (ctx.output.isJson) ctx.output.json(status);
   else ctx.output.write(renderKeeperStatus(status, { columns: ctx.output.columns, chalk: ctx.output.chalk }));

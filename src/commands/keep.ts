@@ -2,7 +2,7 @@
 // maturities (flows/keep.ts): rolls what matures within roll_before, re-opens a side that settled,
 // reports drift (and with --converge brings it back), leaves a row past its `until` to mature.
 import type { InputOf } from '../runner/command-spec.js';
-import type { KEEP } from './keep.spec.js';
+import type { KEEP } from './specs.js';
 import { errorCatalogue } from '../agent/error-catalogue.js';
 import { stopExitCode, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';

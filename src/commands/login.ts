@@ -15,7 +15,7 @@ import type { KeyMove, LoginSaved } from '../outcomes/login.js';
 import { environmentLabel } from '../ui/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../runner/command-spec.js';
-import type { LOGIN } from './login.spec.js';
+import type { LOGIN } from './specs.js';
 import { UsageError } from '../errors.js';
 import { safeText } from '../security/safe-text.js';
 
@@ -86,13 +86,9 @@ function refuseDemo(ctx: CommandContext): void {
   }
 }
 
-export function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Promise<number> {
   refuseDemo(ctx);
-  return runLogin(ctx, parseLoginOptions(input));
-}
-
-export async function runLogin(ctx: CommandContext, opts: LoginOptions): Promise<number> {
-  refuseDemo(ctx);
+  const opts = parseLoginOptions(input);
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
   // A store that cannot be read is reported before anything is asked.

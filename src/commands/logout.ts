@@ -9,21 +9,8 @@ import { ConfigError } from '../errors.js';
 import { safeText } from '../security/safe-text.js';
 import { requireProfile } from '../config/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
-import type { InputOf } from '../runner/command-spec.js';
-import type { LOGOUT } from './logout.spec.js';
 
-/** `hedge logout` takes no options of its own: the profile is the global --profile (or HEDGE_PROFILE). */
-export type LogoutOptions = Record<string, never>;
-
-export function parseLogoutOptions(_input: InputOf<typeof LOGOUT>): LogoutOptions {
-  return {};
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof LOGOUT>): Promise<number> {
-  return runLogout(ctx, parseLogoutOptions(input));
-}
-
-export async function runLogout(ctx: CommandContext, _opts: LogoutOptions): Promise<number> {
+export async function run(ctx: CommandContext): Promise<number> {
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
   const data = store.read();

@@ -3,8 +3,6 @@ import type { CommandContext } from '../runtime/context.js';
 import { toAccountSide } from '../domain/money.js';
 import { marketsResource } from '../ui/resource-fields.js';
 import { formatPercent } from '../ui/format.js';
-import type { InputOf } from '../runner/command-spec.js';
-import type { MARKETS } from './markets.spec.js';
 
 /**
  * Carry on the account's side (docs/output.md "Sign convention"): the server's positive rate is
@@ -17,18 +15,7 @@ function carryText(rate: number, compact = false): string {
   return compact || forAccount === 0 ? text : `${text} ${forAccount < 0 ? 'pay' : 'earn'}`;
 }
 
-/** `hedge markets` takes no options of its own (--until is run-command's). */
-export type MarketsOptions = Record<string, never>;
-
-export function parseMarketsOptions(_input: InputOf<typeof MARKETS>): MarketsOptions {
-  return {};
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof MARKETS>): Promise<void> {
-  return runMarkets(ctx, parseMarketsOptions(input));
-}
-
-export async function runMarkets(ctx: CommandContext, _opts: MarketsOptions): Promise<void> {
+export async function run(ctx: CommandContext): Promise<void> {
   const client = await ctx.client();
   const { markets } = await client.listMarkets();
   const human = ctx.output.isHuman;

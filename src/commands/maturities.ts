@@ -4,7 +4,7 @@
 // then shows them soonest first, grouped by UTC day; `--json` is the flat list (each item carries
 // its `day`).
 import type { InputOf } from '../runner/command-spec.js';
-import type { MATURITIES } from './maturities.spec.js';
+import type { MATURITIES } from './specs.js';
 import { parseClientReference, sameReference } from '../domain/input.js';
 import { collectMaturities, groupByDay, parseWithin } from '../domain/maturities.js';
 import { readBook } from '../flows/positions.js';
@@ -13,24 +13,13 @@ import { settlingSentence } from '../ui/positions-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderMaturities } from '../ui/maturities-view.js';
 
-export interface MaturitiesOptions {
-  /** --within in milliseconds; undefined: every open hedge. */
-  withinMs?: number;
-  /** --within as typed, for the "nothing within" sentence. */
-  within?: string;
-  /** --ref: only the hedges that carry this reference. */
-  ref?: string;
-}
-
-export function parseMaturitiesOptions(input: InputOf<typeof MATURITIES>): MaturitiesOptions {
+export async function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>): Promise<number> {
+  // withinMs undefined: every open hedge; within, as typed, for the "nothing within" sentence.
   const raw = input.options.within;
-  return { withinMs: parseWithin(raw), within: raw?.trim(), ref: parseClientReference(input.options.ref) };
-}
-
-export async function runMaturities(ctx: CommandContext, opts: MaturitiesOptions): Promise<number> {
+  const opts = { withinMs: parseWithin(raw), within: raw?.trim(), ref: parseClientReference(input.options.ref) };
   const client = await ctx.client();
   const book = await readBook({ client, log: (line) => ctx.log(line) });
-  // Each hedge's maturity from its record, for every side as all its views show it (issue 48): every
+  // Each hedge's maturity from its record, for every side as all its views show it: every
   // filled hedge however old (not one default page), a side's hedges however many, a fill the
   // positions list has not caught up with, and not a hedge the history shows ended.
   const sides = await readPositionSides(
@@ -65,8 +54,4 @@ export async function runMaturities(ctx: CommandContext, opts: MaturitiesOptions
         : `Nothing matures within ${opts.within}.`;
   await renderMaturities(ctx.output, groupByDay(maturities), { empty, undated: collected.undated });
   return 0;
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>): Promise<number> {
-  return runMaturities(ctx, parseMaturitiesOptions(input));
 }

@@ -5,57 +5,36 @@
 import { stopExitCode } from '../errors.js';
 import type { CommandModule, CommandSpec, InputOf } from '../runner/command-spec.js';
 import { agentTools } from '../agent/catalogue.js';
-import type { MCP } from './mcp.spec.js';
+import type { MCP } from './specs.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../agent/confirmation.js';
 import { resolve } from 'node:path';
 import { FileAccess, serverRoots } from '../agent/file-access.js';
 import { AgentToolbox } from '../agent/toolbox.js';
-import { describeLimits, hasLimits, parseAgentLimits, type AgentLimits } from '../agent/guardrails.js';
+import { describeLimits, hasLimits, parseAgentLimits } from '../agent/guardrails.js';
 import type { CommandContext } from '../runtime/context.js';
 import { redactKey } from '../security/secrets.js';
 import type { OutputFields } from '../ui/output-fields.js';
 
-export interface McpOptions {
-  /** HEDGE_MCP_TOKEN_TTL_SECONDS: how long a live write's confirmation token is valid. */
-  ttlSeconds: number;
-  /** --max-notional, --max-daily-notional, --markets. */
-  limits: AgentLimits;
-  allowLive: boolean;
-  /** --root as typed; each is checked to be a directory when the server starts. */
-  roots?: string[];
-  /** The command tree served as tools (handed in by the manifest). */
-  commands: readonly CommandSpec[];
-}
-
-/** `env` is read for HEDGE_MCP_TOKEN_TTL_SECONDS, checked first as before. */
-export function parseMcpOptions(
-  input: InputOf<typeof MCP>,
-  context: { env: Readonly<Record<string, string | undefined>>; commands: readonly CommandSpec[] },
-): McpOptions {
-  const ttlSeconds = tokenTtlSeconds(context.env);
-  // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
-  const limits = parseAgentLimits(input.options);
-  return {
-    ttlSeconds,
-    limits,
-    allowLive: input.options.allowLive === true,
-    roots: input.options.root,
-    commands: context.commands,
-  };
-}
-
 /** The command, given the tree it serves as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<InputOf<typeof MCP>> {
-  return { run: (ctx, input) => runMcp(ctx, parseMcpOptions(input, { env: ctx.env, commands })), OUTPUT_FIELDS };
+  return { run: (ctx, input) => runMcp(ctx, input, commands), OUTPUT_FIELDS };
 }
 
-export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<number> {
-  const { ttlSeconds, limits, allowLive } = opts;
+async function runMcp(
+  ctx: CommandContext,
+  input: InputOf<typeof MCP>,
+  commands: readonly CommandSpec[],
+): Promise<number> {
+  // How long a live write's confirmation token is valid (HEDGE_MCP_TOKEN_TTL_SECONDS), checked first.
+  const ttlSeconds = tokenTtlSeconds(ctx.env);
+  // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
+  const limits = parseAgentLimits(input.options);
+  const allowLive = input.options.allowLive === true;
   const credentials = await ctx.credentials();
   const tokens = new ConfirmationTokens(ttlSeconds, ctx.clock.now);
   // Relative --root values and file paths start from the directory the server was started in.
   const cwd = resolve('.');
-  const files = new FileAccess(await serverRoots(opts.roots, cwd), cwd);
+  const files = new FileAccess(await serverRoots(input.options.root, cwd), cwd);
   const toolbox = new AgentToolbox(
     {
       env: ctx.env,
@@ -67,7 +46,7 @@ export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<num
       connections: await ctx.connections(),
     },
     tokens,
-    { allowLive, limits, tools: agentTools(opts.commands) },
+    { allowLive, limits, tools: agentTools(commands) },
   );
   const c = ctx.output.chalk;
   const tier =

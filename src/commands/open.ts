@@ -4,7 +4,7 @@
 import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Quote, Side, Tenor } from '../api/schemas.js';
 import type { InputOf } from '../runner/command-spec.js';
-import type { OPEN } from './open.spec.js';
+import type { OPEN } from './specs.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
 import { UsageError } from '../errors.js';
@@ -48,7 +48,8 @@ function missingNames(opts: OpenOptions): string[] {
   return missing;
 }
 
-export async function runOpen(ctx: CommandContext, opts: OpenOptions): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Promise<number> {
+  const opts = parseOpenOptions(input);
   const missing = missingNames(opts);
   if (missing.length > 0 && (!ctx.interactive || opts.write.dryRun)) {
     const why = opts.write.dryRun
@@ -113,10 +114,6 @@ async function submit(
     ...given,
   });
   showTrade(ctx, 'open', outcome, { ...request }, quote);
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Promise<number> {
-  return runOpen(ctx, parseOpenOptions(input));
 }
 
 /** What `hedge open` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */

@@ -3,21 +3,12 @@
 // the pre-trade checks simulated over the whole plan. Sends no write. Exit 0 at target, 9 when
 // changes are needed, 3 when a check fails (after the plan is shown), 2 for a bad file.
 import type { InputOf } from '../runner/command-spec.js';
-import type { PLAN } from './plan.spec.js';
-import { parseTolerance, planTarget, type TargetPlanOptions } from '../flows/target-plan.js';
+import type { PLAN } from './specs.js';
+import { parseTolerance, planTarget } from '../flows/target-plan.js';
 import { showPlan } from './plan-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
 
-export type PlanOptions = TargetPlanOptions;
-
-export function parsePlanOptions(input: InputOf<typeof PLAN>): PlanOptions {
-  return { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance) };
-}
-
-export async function runPlan(ctx: CommandContext, opts: PlanOptions): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PLAN>): Promise<number> {
+  const opts = { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance) };
   return showPlan(ctx, await planTarget(ctx, opts), opts);
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof PLAN>): Promise<number> {
-  return runPlan(ctx, parsePlanOptions(input));
 }

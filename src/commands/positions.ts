@@ -1,10 +1,10 @@
 // `hedge positions`: one line per open market and side, with the side's hedges from their records
-// and the deal references they carry (issue 48: one book from every view, flows/position-sides.ts).
+// and the deal references they carry (one book from every view, flows/position-sides.ts).
 // The spec names only `net_margin_usd` (what closing now would return); the other names follow the
 // wire contract, and any other field the server sends is shown after them.
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../runner/command-spec.js';
-import type { POSITIONS } from './positions.spec.js';
+import type { POSITIONS } from './specs.js';
 import { parseClientReference } from '../domain/input.js';
 import { watchAsked } from '../flows/watch.js';
 import { watchCommand } from './watch-outcome.js';
@@ -13,24 +13,12 @@ import { carriesReference, positionForPeople, readBook } from '../flows/position
 import { readPositionSides, sideReferenceList, sideReferences, type PositionSide } from '../flows/position-sides.js';
 import { settlingSentence, sidePartsShown, sideSections } from '../ui/positions-view.js';
 
-export interface PositionsOptions {
-  /** --ref: only positions whose hedge carries this reference. */
-  ref?: string;
-}
-
-export function parsePositionsOptions(input: InputOf<typeof POSITIONS>): PositionsOptions {
-  return { ref: parseClientReference(input.options.ref) };
-}
-
 export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>): Promise<number | void> {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'positions', ref: input.options.ref }, input.options);
-  return runPositions(ctx, parsePositionsOptions(input));
-}
-
-export async function runPositions(ctx: CommandContext, options: PositionsOptions): Promise<void> {
+  const options = { ref: parseClientReference(input.options.ref) };
   const client = await ctx.client();
   const book = await readBook({ client, log: (line) => ctx.log(line) });
-  // Each side as every view shows it (issue 48): the line, with the side's hedges from their records.
+  // Each side as every view shows it: the line, with the side's hedges from their records.
   const sides = await readPositionSides(
     client,
     book,
@@ -76,7 +64,7 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
   const records = sides.recordsProblem === undefined;
   const sideViews = shown.map(({ side }) => side);
   const fit = { width: ctx.output.columns, chalk: ctx.output.chalk, nowMs: ctx.clock.now() };
-  // Said under the table only about what it shows (issue 50): the net margin when its column is
+  // Said under the table only about what it shows: the net margin when its column is
   // there, the parts of the lines under each side that the width kept.
   const under =
     records && shown.some(({ side }) => side !== undefined)

@@ -6,26 +6,15 @@ import { watchCommand } from './watch-outcome.js';
 import { parseMarket } from '../domain/input.js';
 import { requireListedMarket } from '../flows/markets.js';
 import type { InputOf } from '../runner/command-spec.js';
-import type { PRICE } from './price.spec.js';
+import type { PRICE } from './specs.js';
 
 import { PRICE_RESOURCE } from '../ui/resource-fields.js';
 import { pricesInOneShape } from '../api/wire/unspecified.js';
 
-export interface PriceOptions {
-  /** One market; absent: every listed market. */
-  market?: string;
-}
-
-export function parsePriceOptions(input: InputOf<typeof PRICE>): PriceOptions {
-  return { market: input.args.market === undefined ? undefined : parseMarket(input.args.market) };
-}
-
 export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Promise<number | void> {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'price', market: input.args.market }, input.options);
-  return runPrice(ctx, parsePriceOptions(input));
-}
-
-export async function runPrice(ctx: CommandContext, { market }: PriceOptions): Promise<void> {
+  // One market; absent: every listed market.
+  const market = input.args.market === undefined ? undefined : parseMarket(input.args.market);
   const client = await ctx.client();
   // The live markets list decides what exists: an unlisted market is named against it (exit 2),
   // and "every market" means every listed one, even on a server that needs `symbols`.

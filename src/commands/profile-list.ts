@@ -4,21 +4,8 @@ import { profileRows } from '../config/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import { environmentLabel } from '../ui/profile-view.js';
 import { profilesResource } from '../ui/resource-fields.js';
-import type { InputOf } from '../runner/command-spec.js';
-import type { PROFILE_LIST } from './profile-list.spec.js';
 
-/** `hedge profile list` takes no arguments or options. */
-export type ProfileListOptions = Record<string, never>;
-
-export function parseProfileListOptions(_input: InputOf<typeof PROFILE_LIST>): ProfileListOptions {
-  return {};
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof PROFILE_LIST>): Promise<void> {
-  return runProfileList(ctx, parseProfileListOptions(input));
-}
-
-export async function runProfileList(ctx: CommandContext, _opts: ProfileListOptions): Promise<void> {
+export async function run(ctx: CommandContext): Promise<void> {
   const store = await ctx.store();
   const rows = profileRows(store.read());
   const human = ctx.output.isHuman;

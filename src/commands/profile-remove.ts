@@ -6,22 +6,11 @@ import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../config/ke
 import { safeText } from '../security/safe-text.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../runner/command-spec.js';
-import type { PROFILE_REMOVE } from './profile-remove.spec.js';
+import type { PROFILE_REMOVE } from './specs.js';
 
-export interface ProfileRemoveOptions {
-  /** The profile to delete; whether it exists only the store can say (checked in the run). */
-  name: string;
-}
-
-export function parseProfileRemoveOptions(input: InputOf<typeof PROFILE_REMOVE>): ProfileRemoveOptions {
-  return { name: input.args.name ?? '' };
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REMOVE>): Promise<void> {
-  return runProfileRemove(ctx, parseProfileRemoveOptions(input));
-}
-
-export async function runProfileRemove(ctx: CommandContext, { name }: ProfileRemoveOptions): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REMOVE>): Promise<void> {
+  // Whether it exists only the store can say.
+  const name = input.args.name ?? '';
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');
   let wasCurrent = false;

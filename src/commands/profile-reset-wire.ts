@@ -3,14 +3,10 @@
 // server in use (`--demo`: the demo's), or for all of them. The next command starts from the
 // guesses again and learns anew; what you set yourself (HEDGE_WIRE_*, a profile's `wire`) stays.
 import type { InputOf } from '../runner/command-spec.js';
-import type { PROFILE_RESET_WIRE } from './profile-reset-wire.spec.js';
+import type { PROFILE_RESET_WIRE } from './specs.js';
 import { describeScope, learnedScopeOf, resetLearned, type LearnedScope } from '../config/learned-wire.js';
 import { AuthError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
-
-export interface ResetWireOptions {
-  all: boolean;
-}
 
 /** The scope in use, without starting the demo just to name it. */
 async function scopeInUse(ctx: CommandContext): Promise<LearnedScope> {
@@ -25,16 +21,8 @@ async function scopeInUse(ctx: CommandContext): Promise<LearnedScope> {
   }
 }
 
-export function parseResetWireOptions(input: InputOf<typeof PROFILE_RESET_WIRE>): ResetWireOptions {
-  return { all: input.options.all === true };
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>): Promise<void> {
-  return runResetWire(ctx, parseResetWireOptions(input));
-}
-
-export async function runResetWire(ctx: CommandContext, options: ResetWireOptions): Promise<void> {
-  const scope = options.all ? 'all' : await scopeInUse(ctx);
+export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>): Promise<void> {
+  const scope = input.options.all === true ? 'all' : await scopeInUse(ctx);
   const where = scope === 'all' ? 'every profile and server' : describeScope(scope);
   const forgotten = await resetLearned(await ctx.store(), scope);
   if (ctx.output.isJson) ctx.output.json({ scope: where, forgotten });

@@ -3,22 +3,11 @@ import { profileRow, requireProfile } from '../config/profile-view.js';
 import { environmentLabel } from '../ui/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../runner/command-spec.js';
-import type { PROFILE_USE } from './profile-use.spec.js';
+import type { PROFILE_USE } from './specs.js';
 
-export interface ProfileUseOptions {
-  /** The profile to make current; whether it exists only the store can say (checked in the run). */
-  name: string;
-}
-
-export function parseProfileUseOptions(input: InputOf<typeof PROFILE_USE>): ProfileUseOptions {
-  return { name: input.args.name ?? '' };
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE>): Promise<void> {
-  return runProfileUse(ctx, parseProfileUseOptions(input));
-}
-
-export async function runProfileUse(ctx: CommandContext, { name }: ProfileUseOptions): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE>): Promise<void> {
+  // Whether it exists only the store can say.
+  const name = input.args.name ?? '';
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');
   const data = await store.update((latest) => {

@@ -5,35 +5,16 @@
 // is said on stderr, and the quote is still printed.
 import type { CommandContext } from '../runtime/context.js';
 import { parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
-import type { Side, Tenor } from '../domain/vocabulary.js';
 import { explainMarketRefusal } from '../flows/markets.js';
 import { quotedSizeProblem } from '../flows/pre-trade.js';
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../ui/quote-card.js';
 import type { InputOf } from '../runner/command-spec.js';
-import type { QUOTE } from './quote.spec.js';
+import type { QUOTE } from './specs.js';
 
-export interface QuoteOptions {
-  market: string;
-  side: Side;
-  notionalUsd: number;
-  tenorDays: Tenor;
-}
-
-export function parseQuoteOptions(input: InputOf<typeof QUOTE>): QuoteOptions {
-  return {
-    market: parseMarket(input.args.market),
-    side: parseSide(input.args.side),
-    notionalUsd: parseNotional(input.args.notional),
-    tenorDays: parseTenor(input.options.tenor === undefined ? undefined : String(input.options.tenor)),
-  };
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof QUOTE>): Promise<void> {
-  return runQuote(ctx, parseQuoteOptions(input));
-}
-
-export async function runQuote(ctx: CommandContext, opts: QuoteOptions): Promise<void> {
-  const { market, side } = opts;
+export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>): Promise<void> {
+  const market = parseMarket(input.args.market);
+  const side = parseSide(input.args.side);
+  const opts = { notionalUsd: parseNotional(input.args.notional), tenorDays: parseTenor(input.options.tenor) };
   const client = await ctx.client();
   const sizeProblem = quotedSizeProblem(client, { market, side, notionalUsd: opts.notionalUsd });
   const quote = await client

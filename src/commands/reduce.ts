@@ -2,25 +2,15 @@
 // down with it), then wait until the positions list shows it (or the side is gone), and show what
 // it realized: the reduced share of the position's figures and the balance before → after.
 import type { InputOf } from '../runner/command-spec.js';
-import type { REDUCE } from './reduce.spec.js';
+import type { REDUCE } from './specs.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import type { CommandContext } from '../runtime/context.js';
-import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
+import { parseChangeOptions, runChange } from '../flows/change.js';
 import { showTrade } from './trade-outcome.js';
 
-export type ReduceOptions = ChangeOptions;
-
-export function parseReduceOptions(input: InputOf<typeof REDUCE>): ReduceOptions {
-  return parseChangeOptions(input.args, input.options);
-}
-
-export async function runReduce(ctx: CommandContext, opts: ReduceOptions): Promise<number> {
-  const { outcome, body } = await runChange(ctx, 'reduce', opts);
+export async function run(ctx: CommandContext, input: InputOf<typeof REDUCE>): Promise<number> {
+  const { outcome, body } = await runChange(ctx, 'reduce', parseChangeOptions(input.args, input.options));
   return showTrade(ctx, 'reduce', outcome, body);
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof REDUCE>): Promise<number> {
-  return runReduce(ctx, parseReduceOptions(input));
 }
 
 /** What `hedge reduce` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */

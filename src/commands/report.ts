@@ -2,7 +2,7 @@
 // the open positions' unrealized P&L on its own line; a table (bars, sparkline) on a terminal,
 // tab-separated rows in a pipe, --format csv, --json / --format json, and --html FILE.
 import type { InputOf } from '../runner/command-spec.js';
-import type { REPORT } from './report.spec.js';
+import type { REPORT } from './specs.js';
 import { echo, parseClientReference } from '../domain/input.js';
 import {
   REPORT_GROUPINGS,
@@ -142,7 +142,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
     fields: ctx.globals.fields,
   });
   const client = await ctx.client();
-  // Deal references for closed-hedge records that carry none, from the hedge records (issue 48): a
+  // Deal references for closed-hedge records that carry none, from the hedge records: a
   // deal followed with --ref is every hedge carrying it; a report by hedge or by reference labels
   // its rows from the newest hedge records. The others need none.
   const deal = options.ref === undefined ? undefined : await readDeal(client, options.ref);

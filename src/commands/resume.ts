@@ -3,7 +3,7 @@
 // result, or acts once if the first request never arrived — then waits as the original command
 // would. Without ID, the newest unresolved action. The work is the one resume flow (flows/resume.ts).
 import type { InputOf } from '../runner/command-spec.js';
-import type { RESUME } from './resume.spec.js';
+import type { RESUME } from './specs.js';
 import { RESUMED_FIELDS, writeResult } from '../ui/result-fields.js';
 import { chooseEntryToResume, planResume, resumeEntry, type ResumeOutcome } from '../flows/resume.js';
 import type { JournalEntry } from '../journal/index.js';
@@ -31,8 +31,10 @@ export function parseResumeOptions(input: InputOf<typeof RESUME>): ResumeOptions
   };
 }
 
-export async function runResume(ctx: CommandContext, options: ResumeOptions): Promise<number> {
-  const entry = await chooseEntryToResume(ctx, options.id);
+export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>): Promise<number> {
+  const options = parseResumeOptions(input);
+  const ports = ctx;
+  const entry = await chooseEntryToResume(ports, options.id);
   if (!entry) {
     ctx.output.note(
       `Nothing to resume: every action in the journal is resolved. See them with \`${ctx.hedgeCommand('journal')}\`.`,
@@ -64,10 +66,6 @@ function showResumed(ctx: CommandContext, resumed: ResumeOutcome): number {
     case 'trade':
       return showTrade(ctx, resumed.entry.command, resumed.outcome, resumed.body);
   }
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof RESUME>): Promise<number> {
-  return runResume(ctx, parseResumeOptions(input));
 }
 
 /** What `hedge resume` prints — what the resumed command would have — checked before anything is sent (ui/result-fields.ts). */

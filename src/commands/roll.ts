@@ -4,7 +4,7 @@
 // interrupted roll is finished by `hedge resume` or by the same command again. The flow returns
 // what the roll did; this renders it (ui/roll-outcome.ts) and picks the exit code.
 import type { InputOf } from '../runner/command-spec.js';
-import type { ROLL } from './roll.spec.js';
+import type { ROLL } from './specs.js';
 import { dryRunResult, RESULT_FIELDS, ROLL_DRY_RUN_FIELDS, writeResult } from '../ui/result-fields.js';
 import { parseClientReference, parseMarket, parseSide, parseTenor } from '../domain/input.js';
 import { runRoll, type RollRequest } from '../flows/roll.js';

@@ -3,7 +3,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { InputOf } from '../runner/command-spec.js';
-import { DIALECT_VALUES, type SANDBOX_SERVE } from './sandbox-serve.spec.js';
+import { DIALECT_VALUES, type SANDBOX_SERVE } from './specs.js';
 import type { SandboxOptions } from '../sandbox/index.js';
 import type { OutputFields } from '../ui/output-fields.js';
 
@@ -106,11 +106,8 @@ export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>): 
   };
 }
 
-export function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>): Promise<void> {
-  return runSandboxServe(ctx, parseSandboxServeOptions(input));
-}
-
-export async function runSandboxServe(ctx: CommandContext, options: SandboxServeOptions): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>): Promise<void> {
+  const options = parseSandboxServeOptions(input);
   const { serveSandbox } = await import('../sandbox/serve.js');
   await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr, signal: ctx.signal });
 }

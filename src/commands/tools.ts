@@ -3,7 +3,7 @@
 // without --allow-live would), description and JSON Schema of its arguments. Sends nothing; with
 // --demo the simulator is not even started (its key is a test key).
 import type { CommandModule, CommandSpec, InputOf } from '../runner/command-spec.js';
-import type { TOOLS } from './tools.spec.js';
+import type { TOOLS } from './specs.js';
 import { agentTools, catalogueEntry, writeAccess } from '../agent/catalogue.js';
 import { tokenTtlSeconds } from '../agent/confirmation.js';
 import { errorCatalogue } from '../agent/error-catalogue.js';

@@ -10,8 +10,6 @@ import type { CommandContext } from '../runtime/context.js';
 import { journalDir } from '../journal/location.js';
 import { describeKeyLocation } from '../config/key-store.js';
 import { safeText } from '../security/safe-text.js';
-import type { InputOf } from '../runner/command-spec.js';
-import type { WHOAMI } from './whoami.spec.js';
 
 const EXIT_FOR_STATUS: Record<KeyStatus, number> = { ok: 0, refused: 4, unreachable: 5, error: 3 };
 
@@ -35,18 +33,7 @@ function describeSource(source: ShownSource | null, variable: string, profile: s
   }
 }
 
-/** `hedge whoami` takes no options of its own: it shows what the global flags and HEDGE_* select (--until is run-command's). */
-export type WhoamiOptions = Record<string, never>;
-
-export function parseWhoamiOptions(_input: InputOf<typeof WHOAMI>): WhoamiOptions {
-  return {};
-}
-
-export function run(ctx: CommandContext, input: InputOf<typeof WHOAMI>): Promise<number> {
-  return runWhoami(ctx, parseWhoamiOptions(input));
-}
-
-export async function runWhoami(ctx: CommandContext, _opts: WhoamiOptions): Promise<number> {
+export async function run(ctx: CommandContext): Promise<number> {
   const facts = await gatherWhoami(ctx);
   const { check, wireRows } = facts;
   if (ctx.output.isJson) showJson(ctx, facts);

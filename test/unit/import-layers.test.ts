@@ -31,9 +31,9 @@ describe('the import graph', () => {
     const { climbsIn, layerOf } = await layers();
     expect(layerOf('flows/write-flow.ts').rank).toBeGreaterThan(layerOf('commands/open.ts').rank);
     expect(layerOf('runner/run-command.ts').name).toBe('runner');
-    expect(
-      climbsIn({ 'agent/catalogue.ts': ['cli/manifest.ts'], 'cli/manifest.ts': ['commands/open.spec.ts'] }),
-    ).toEqual(['agent/catalogue.ts -> cli/manifest.ts (agent up to cli)']);
+    expect(climbsIn({ 'agent/catalogue.ts': ['cli/manifest.ts'], 'cli/manifest.ts': ['commands/specs.ts'] })).toEqual([
+      'agent/catalogue.ts -> cli/manifest.ts (agent up to cli)',
+    ]);
   });
 
   it('sees a flow that imports ui/, a type import included, and lets ui import the outcomes (the rule can fail)', async () => {

@@ -4,7 +4,7 @@
 // or taken from --idempotency-key and checked), and the dry-run rendering.
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runClose } from '../../src/commands/close.js';
+import { run as runClose } from '../../src/commands/close.js';
 import { runRoll } from '../../src/flows/roll.js';
 import { applyTarget } from '../../src/flows/apply.js';
 import { writeFileSync } from 'node:fs';
@@ -193,7 +193,10 @@ describe("a person's yes holds for the side the question showed", () => {
       return true;
     });
     try {
-      await runClose(ctx, { market: MARKET, side: 'buy', write: writeOptionsFrom({}) });
+      await runClose(ctx, {
+        args: { market: MARKET, side: 'buy' },
+        options: { wait: true, idempotencyKey: undefined, new: undefined, dryRun: undefined, again: undefined },
+      });
     } finally {
       await ctx.dispose();
     }
