@@ -1,3 +1,4 @@
+import type { ErrorFacts } from '../errors.js';
 import { JournalError } from './journal-error.js';
 
 /**
@@ -11,5 +12,10 @@ export class JournalStoreError extends JournalError {
   constructor(message: string, init: { store: string; hint?: string; cause?: unknown }) {
     super(message, { hint: init.hint, cause: init.cause });
     this.store = init.store;
+  }
+
+  /** A state error that names the store (redacted) rather than a path. */
+  override facts(): ErrorFacts {
+    return { exitCode: 13, details: { store: this.store } };
   }
 }
