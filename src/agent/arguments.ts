@@ -14,40 +14,26 @@ function shown(value: unknown): string {
   return typeof value === 'string' ? echo(value) : String(value);
 }
 
-function expected(argument: AgentArgument): string {
-  switch (argument.accepts) {
-    case 'string':
-      return 'a string';
-    case 'number-or-string':
-      return 'a number or a string';
-    case 'boolean':
-      return 'true or false';
-    case 'boolean-or-string':
-      return 'true, false or a string';
-    case 'string-list':
-      return 'an array of strings';
-    case 'rows':
-      return 'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)';
-  }
-}
+const isString = (value: unknown): boolean => typeof value === 'string';
+const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
 
-function typeFits(argument: AgentArgument, value: unknown): boolean {
-  switch (argument.accepts) {
-    case 'string':
-      return typeof value === 'string';
-    case 'number-or-string':
-      return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'boolean-or-string':
-      return typeof value === 'boolean' || typeof value === 'string';
-    case 'string-list':
-      return Array.isArray(value) && value.every((item) => typeof item === 'string');
-    case 'rows':
-      // Each row's shape and values are the target file parser's to check, item by item.
-      return Array.isArray(value);
-  }
-}
+/** What each kind of argument takes in words, and whether a value's JSON type fits it. */
+const ACCEPTS: Record<AgentArgument['accepts'], { expected: string; fits: (value: unknown) => boolean }> = {
+  string: { expected: 'a string', fits: isString },
+  'number-or-string': {
+    expected: 'a number or a string',
+    fits: (value) => isString(value) || (typeof value === 'number' && Number.isFinite(value)),
+  },
+  boolean: { expected: 'true or false', fits: isBoolean },
+  'boolean-or-string': { expected: 'true, false or a string', fits: (value) => isBoolean(value) || isString(value) },
+  'string-list': { expected: 'an array of strings', fits: (value) => Array.isArray(value) && value.every(isString) },
+  // Each row's shape and values are the target file parser's to check, item by item.
+  rows: {
+    expected:
+      'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)',
+    fits: Array.isArray,
+  },
+};
 
 /** The arguments a call gave, without the confirmation token (what a token is bound to). */
 export function callArguments(given: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -81,14 +67,15 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
     if (value === undefined || value === null) {
       if (argument.required)
         throw new UsageError(
-          `${argument.name}: missing; expected ${argument.schema.description ?? expected(argument)}.`,
+          `${argument.name}: missing; expected ${argument.schema.description ?? ACCEPTS[argument.accepts].expected}.`,
         );
       // Commander's defaults: a `--no-…` option is on, anything else absent.
       if (argument.target.kind === 'negatable') input.options[argument.target.key] = true;
       continue;
     }
-    if (!typeFits(argument, value))
-      throw new UsageError(`${argument.name}: expected ${expected(argument)}, got ${shown(value)}.`);
+    const accepts = ACCEPTS[argument.accepts];
+    if (!accepts.fits(value))
+      throw new UsageError(`${argument.name}: expected ${accepts.expected}, got ${shown(value)}.`);
     const { target } = argument;
     if (target.kind === 'inline-rows') {
       // The command reads its `file` through the call's TargetFileSource, which serves the rows under this name.
