@@ -66,7 +66,7 @@ export const BOOK_RESOURCE = fieldsOnly(
     usd('band_high_usd', 'Band high'),
     { key: 'tenor_days', label: 'Tenor', unit: 'days', kind: 'count' },
     { key: 'until', label: 'Until', kind: 'utc' },
-    // Lists of ids and reasons wrap at their spaces in a narrow table, never cut inside an id or a word (issue 50).
+    // Lists of ids and reasons wrap at their spaces in a narrow table, never cut inside an id or a word.
     {
       key: 'exposures',
       label: 'Covers',

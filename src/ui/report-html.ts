@@ -533,7 +533,7 @@ function referenceCell(reference: string | undefined): string {
  */
 export function closedHedgeRow(record: ReportHtmlRecord): string {
   const text = (value: string | undefined): string => (value === undefined ? DASH : escapeHtml(value));
-  // Kept on one line, never broken inside (issue 40): an id shortened in the middle and a long
+  // Kept on one line, never broken inside: an id shortened in the middle and a long
   // reference cut at its end, as the terminal does, each whole in its title.
   const whole = (value: string | undefined, shown: string | undefined): string =>
     value === undefined
