@@ -89,47 +89,16 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
       `--policy: ${source} must hold one JSON object with ratios, band_pct, sizing, functional and netting (each optional).`,
     );
   }
-  // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
-  const [repeated] = repeatedKeys(text, 1);
-  if (repeated) {
-    const named = Object.hasOwn(policySchema(source).def.shape, repeated.key) ? `the key ${repeated.key}` : 'a key';
-    throw new UsageError(
-      `--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
-    );
-  }
-  const result = policySchema(source).safeParse(document);
-  if (result.success)
-    return Object.fromEntries(Object.entries(result.data).map(([key, value]) => [FIELD_NAMES[key] ?? key, value]));
-  // The first problem in the file's own order, as a reader goes down it.
-  const keys = Object.keys(document);
-  const place = (issue: z.core.$ZodIssue): number =>
-    Math.min(...('keys' in issue ? issue.keys : issue.path).map((key) => keys.indexOf(String(key))));
-  throw new UsageError(
-    result.error.issues.reduce((first, issue) => (place(issue) < place(first) ? issue : first)).message,
-  );
-}
-
-const FIELD_NAMES: Record<string, string> = { ratios: 'buckets', band_pct: 'bandPct' };
-
-function policySchema(source: string) {
   const at = (key: string): string => `--policy ${source}: ${key}`;
-  // A string or a number, read by the same parser as its flag.
-  const field = <T>(key: string, expected: string, parse: (raw: string, where: string) => T) =>
+  // A string or a number, read by the parser of its flag.
+  const field = (key: string, expected: string, parse: (raw: string, where: string) => unknown) =>
     z.optional(
       z.pipe(
         z.union([z.string(), z.number()], { error: `${at(key)}: expected ${expected}.` }),
-        z.transform((raw, context) => {
-          try {
-            return parse(String(raw), at(key));
-          } catch (error) {
-            if (!(error instanceof UsageError)) throw error;
-            context.issues.push({ code: 'custom', message: error.message, input: raw });
-            return undefined as T;
-          }
-        }),
+        z.transform((raw) => parse(String(raw), at(key))),
       ),
     );
-  return z.strictObject(
+  const schema = z.strictObject(
     {
       ratios: field('ratios', `a string of ${RATIOS_ALLOWED}`, parseRatios),
       band_pct: field('band_pct', 'a number from 0 to 50', parseBand),
@@ -141,6 +110,22 @@ function policySchema(source: string) {
       error: `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
     },
   );
+  // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
+  const [repeated] = repeatedKeys(text, 1);
+  if (repeated) {
+    const named = Object.hasOwn(schema.shape, repeated.key) ? `the key ${repeated.key}` : 'a key';
+    throw new UsageError(
+      `--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
+    );
+  }
+  const policy: Record<string, unknown> = {};
+  // One key at a time: the first problem as the file reads is the one said.
+  for (const [key, value] of Object.entries(document)) {
+    const result = schema.safeParse({ [key]: value });
+    if (!result.success) throw new UsageError(result.error.issues[0]!.message);
+    policy[key === 'ratios' ? 'buckets' : key === 'band_pct' ? 'bandPct' : key] = Object.values(result.data)[0];
+  }
+  return policy;
 }
 
 /** Defaults, then the policy file, then the flags. */
