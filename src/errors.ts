@@ -6,7 +6,7 @@ export interface ErrorFacts {
   exitCode: number;
   code?: string;
   details?: Record<string, unknown>;
-  status?: number | null;
+  status?: number;
 }
 
 export class HedgeError extends Error {
@@ -37,21 +37,21 @@ export class UsageError extends HedgeError {
  * any path. Refused before anything is sent (exit 2, JSON code off_origin); the key never leaves.
  */
 export class OffOriginError extends UsageError {
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 2, code: 'off_origin' };
   }
 }
 
 /** Missing, malformed or refused API key, or no profile at all. */
 export class AuthError extends HedgeError {
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 4 };
   }
 }
 
 /** The config store cannot be read or written. */
 export class ConfigError extends HedgeError {
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 1, code: 'config' };
   }
 }
@@ -66,7 +66,7 @@ export class PreTradeCheckError extends HedgeError {
     this.details = details;
   }
 
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 3, code: this.code, details: this.details };
   }
 }
@@ -99,7 +99,7 @@ export class ApiError extends HedgeError {
     this.endpoint = init.endpoint;
   }
 
-  override facts(): ErrorFacts {
+  override facts() {
     const { status } = this;
     const exitCode = status === 401 || status === 403 ? 4 : status >= 500 || status === 429 ? 5 : 3;
     return { exitCode, code: this.code, details: this.details, status };
@@ -131,9 +131,9 @@ export class NetworkError extends HedgeError {
     this.code = init.code;
   }
 
-  override facts(): ErrorFacts {
+  override facts() {
     const details = { endpoint: this.endpoint, attempts: this.attempts };
-    return { exitCode: 5, code: this.code ?? 'network', status: this.status ?? null, details };
+    return { exitCode: 5, code: this.code ?? 'network', status: this.status, details };
   }
 }
 
@@ -160,7 +160,7 @@ export class InvalidResponseError extends HedgeError {
     this.received = init.received;
   }
 
-  override facts(): ErrorFacts {
+  override facts() {
     const { endpoint, field, received } = this;
     return {
       exitCode: 14,
@@ -182,7 +182,7 @@ export class OrderFailedError extends HedgeError {
     this.hedgeId = hedgeId;
   }
 
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 6, code: 'order_failed', details: { hedge_id: this.hedgeId } };
   }
 }
@@ -197,7 +197,7 @@ export class StillPendingError extends HedgeError {
     this.record = record;
   }
 
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 7, code: 'still_pending', details: { resume: this.resumeCommand } };
   }
 }
@@ -233,14 +233,14 @@ export class InterruptedError extends HedgeError {
     this.exitCode = options.exitCode ?? stopExitCode(options.stoppedBy);
   }
 
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: this.exitCode };
   }
 }
 
 /** A "No" at a confirmation: nothing was sent. */
 export class DeclinedError extends HedgeError {
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 8 };
   }
 }
@@ -263,8 +263,8 @@ export class OutcomeUnknownError extends HedgeError {
     this.status = init.status;
   }
 
-  override facts(): ErrorFacts {
-    return { exitCode: 5, code: 'outcome_unknown', details: this.details, status: this.status ?? null };
+  override facts() {
+    return { exitCode: 5, code: 'outcome_unknown', details: this.details, status: this.status };
   }
 }
 
@@ -301,7 +301,7 @@ export class HeldError extends HedgeError {
     };
   }
 
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 11, details: this.details };
   }
 }
@@ -313,7 +313,7 @@ export class HeldError extends HedgeError {
  * other process is carrying anything.
  */
 export class RepeatedActionError extends DetailedError {
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 16, code: 'repeated_action', details: this.details };
   }
 }
@@ -323,7 +323,7 @@ export class RepeatedActionError extends DetailedError {
  * inconclusive), and there is no terminal to ask on: nothing was resent (exit 12).
  */
 export class UnresolvedError extends DetailedError {
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 12, details: this.details };
   }
 }
@@ -333,7 +333,7 @@ export class UnresolvedError extends DetailedError {
  * was closed first (exit 3, like a refusal: nothing of it is on the book).
  */
 export class NotAppliedError extends DetailedError {
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 3, code: 'not_applied', details: this.details };
   }
 }
@@ -369,7 +369,7 @@ export class UnverifiedRowError extends StateError {
     this.trust = options.trust;
   }
 
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 13, code: 'unverified_row', details: { journal_id: this.journalId, seal: this.trust } };
   }
 }
@@ -386,7 +386,7 @@ export class UntilNotMetError extends HedgeError {
     this.waitedMs = init.waitedMs;
   }
 
-  override facts(): ErrorFacts {
+  override facts() {
     const details = { until: this.expression, polls: this.polls, waited_ms: this.waitedMs };
     return { exitCode: 124, code: 'until_not_met', details };
   }

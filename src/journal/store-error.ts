@@ -1,4 +1,3 @@
-import type { ErrorFacts } from '../errors.js';
 import { JournalError } from './journal-error.js';
 
 /**
@@ -15,7 +14,7 @@ export class JournalStoreError extends JournalError {
   }
 
   /** A state error that names the store (redacted) rather than a path. */
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 13, details: { store: this.store } };
   }
 }
