@@ -14,25 +14,24 @@ function shown(value: unknown): string {
   return typeof value === 'string' ? echo(value) : String(value);
 }
 
-const isString = (value: unknown): boolean => typeof value === 'string';
-const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
-
 /** What each kind of argument takes in words, and whether a value's JSON type fits it. */
-const ACCEPTS: Record<AgentArgument['accepts'], { expected: string; fits: (value: unknown) => boolean }> = {
-  string: { expected: 'a string', fits: isString },
-  'number-or-string': {
-    expected: 'a number or a string',
-    fits: (value) => isString(value) || (typeof value === 'number' && Number.isFinite(value)),
-  },
-  boolean: { expected: 'true or false', fits: isBoolean },
-  'boolean-or-string': { expected: 'true, false or a string', fits: (value) => isBoolean(value) || isString(value) },
-  'string-list': { expected: 'an array of strings', fits: (value) => Array.isArray(value) && value.every(isString) },
+const ACCEPTS: Record<AgentArgument['accepts'], [expected: string, fits: (value: unknown) => boolean]> = {
+  string: ['a string', (value) => typeof value === 'string'],
+  'number-or-string': [
+    'a number or a string',
+    (value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)),
+  ],
+  boolean: ['true or false', (value) => typeof value === 'boolean'],
+  'boolean-or-string': ['true, false or a string', (value) => typeof value === 'boolean' || typeof value === 'string'],
+  'string-list': [
+    'an array of strings',
+    (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
+  ],
   // Each row's shape and values are the target file parser's to check, item by item.
-  rows: {
-    expected:
-      'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)',
-    fits: Array.isArray,
-  },
+  rows: [
+    'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)',
+    Array.isArray,
+  ],
 };
 
 /** The arguments a call gave, without the confirmation token (what a token is bound to). */
@@ -67,15 +66,14 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
     if (value === undefined || value === null) {
       if (argument.required)
         throw new UsageError(
-          `${argument.name}: missing; expected ${argument.schema.description ?? ACCEPTS[argument.accepts].expected}.`,
+          `${argument.name}: missing; expected ${argument.schema.description ?? ACCEPTS[argument.accepts][0]}.`,
         );
       // Commander's defaults: a `--no-…` option is on, anything else absent.
       if (argument.target.kind === 'negatable') input.options[argument.target.key] = true;
       continue;
     }
-    const accepts = ACCEPTS[argument.accepts];
-    if (!accepts.fits(value))
-      throw new UsageError(`${argument.name}: expected ${accepts.expected}, got ${shown(value)}.`);
+    const [expected, fits] = ACCEPTS[argument.accepts];
+    if (!fits(value)) throw new UsageError(`${argument.name}: expected ${expected}, got ${shown(value)}.`);
     const { target } = argument;
     if (target.kind === 'inline-rows') {
       // The command reads its `file` through the call's TargetFileSource, which serves the rows under this name.
