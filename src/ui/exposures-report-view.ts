@@ -174,11 +174,11 @@ function coverageChart(view: ExposureReportView, market: string): string {
     const column = (kind: string, left: number, usd: number, title: string): string =>
       svgBar(
         kind,
+        `Week of ${row.week}: ${title}`,
         fixed(left),
         fixed(y(usd)),
         fixed(bar),
         fixed(PAD.top + plotH - y(usd)),
-        `Week of ${row.week}: ${title}`,
       );
     body += column('exposure', x - bar, row.exposure_usd, `exposure ${money(row.exposure_usd)} USD`);
     body += column('hedged', x, row.hedged_usd, `hedged ${money(row.hedged_usd)} USD (${row.coverage_pct ?? '—'}%)`);
@@ -208,7 +208,7 @@ function effectivenessChart(view: ExposureReportView): string {
     const pct = row.offset_pct!;
     const title = `${escapeHtml(row.id)}: ${pct}% ${row.effective ? 'effective' : 'outside 80–125%'}`;
     body += `<text x="112" y="${top + 15}" text-anchor="end">${escapeHtml(row.id)}</text>`;
-    body += svgBar(row.effective ? 'in' : 'out', 120, top + 3, fixed(x(pct) - 120), rowH - 8, title);
+    body += svgBar(row.effective ? 'in' : 'out', title, 120, top + 3, fixed(x(pct) - 120), rowH - 8);
   });
   const label = 'Dollar-offset ratio per exposure against the 80–125% band';
   return `${svgOpen(label, height, 'effectiveness')}${body}<text class="axis-title" x="120" y="${height - 6}">cover P&amp;L / exposure change (shaded: 80–125%, effective)</text></svg>`;

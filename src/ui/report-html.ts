@@ -209,14 +209,7 @@ export function svgOpen(label: string, height: number = CHART.height, chart?: st
   return `<svg class="chart"${named} viewBox="0 0 ${CHART.width} ${height}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>`;
 }
 
-export function svgBar(
-  kind: string,
-  x: number | string,
-  y: number | string,
-  width: number | string,
-  height: number | string,
-  title: string,
-): string {
+export function svgBar(kind: string, title: string, ...[x, y, width, height]: unknown[]): string {
   return `<rect class="bar ${kind}" x="${x}" y="${y}" width="${width}" height="${height}"><title>${title}</title></rect>`;
 }
 
@@ -368,11 +361,11 @@ function groupChart(report: Report): string {
       const tooltip = `${labels[index]}: ${signedMoney(value)} USD, ${plural(group.count, 'hedge')}`;
       let markup = svgBar(
         pnlClass(value),
+        escapeHtml(tooltip),
         fixed(center - barWidth / 2),
         fixed(top),
         fixed(barWidth),
         fixed(height),
-        escapeHtml(tooltip),
       );
       if (showValues) {
         const valueY = value < 0 ? top + height + 12 : top - 4;
