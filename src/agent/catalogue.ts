@@ -231,9 +231,8 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
 }
 
 /**
- * Every tool, in the manifest's order. The tree is handed in (by the manifest, to `hedge mcp` and
- * `hedge tools`) rather than imported: the manifest loads those commands, so importing it here made
- * the agent ⇄ manifest ⇄ commands circle (issue 37).
+ * Every tool, in the manifest's order. The tree is handed in rather than imported: the manifest
+ * loads these commands, so importing it here would make an import cycle.
  */
 export function agentTools(commands: readonly CommandSpec[]): AgentTool[] {
   const tools: AgentTool[] = [];
