@@ -205,8 +205,7 @@ function valueAxis(scale: Scale, title: string): string {
 
 /** The one SVG kit of both HTML reports: a chart's opening tag (titled for a screen reader) and a bar with its tooltip (markup: the caller escapes what came from outside). */
 export function svgOpen(label: string, height: number = CHART.height, chart?: string): string {
-  const named = chart ? ` data-chart="${chart}"` : '';
-  return `<svg class="chart"${named} viewBox="0 0 ${CHART.width} ${height}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>`;
+  return `<svg class="chart"${chart ? ` data-chart="${chart}"` : ''} viewBox="0 0 ${CHART.width} ${height}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>`;
 }
 
 export function svgBar(kind: string, title: string, ...[x, y, width, height]: unknown[]): string {
