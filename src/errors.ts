@@ -1,5 +1,13 @@
-// Every failure a command can end with is one of these types; src/exit-codes.ts maps each type to
-// its exit code, JSON code and hint in one place (describeError). A message is what the operator reads; `hint` is what to do next.
+// Every failure a command can end with is one of these types, each carrying its exit code, JSON code
+// and details (src/exit-codes.ts says them). A message is what the operator reads; `hint` is what to do next.
+
+/** How a failure ends a command: its exit code, the JSON `code` (the exit code's name unless given), details. */
+export interface ErrorFacts {
+  exitCode: number;
+  code?: string;
+  details?: Record<string, unknown>;
+  status?: number;
+}
 
 export class HedgeError extends Error {
   readonly hint?: string;
@@ -10,23 +18,43 @@ export class HedgeError extends Error {
     this.name = new.target.name;
     this.hint = options.hint;
   }
+
+  facts(): ErrorFacts {
+    return { exitCode: 1, code: 'unexpected' };
+  }
 }
 
 /** Bad arguments or options: nothing was sent. */
-export class UsageError extends HedgeError {}
+export class UsageError extends HedgeError {
+  override facts(): ErrorFacts {
+    return { exitCode: 2 };
+  }
+}
 
 /**
  * A request that would go somewhere other than the profile's base URL's origin (another host or
  * port, or a URL carrying a user and password): a resumed journal row, a server's next-page link,
  * any path. Refused before anything is sent (exit 2, JSON code off_origin); the key never leaves.
  */
-export class OffOriginError extends UsageError {}
+export class OffOriginError extends UsageError {
+  override facts() {
+    return { exitCode: 2, code: 'off_origin' };
+  }
+}
 
 /** Missing, malformed or refused API key, or no profile at all. */
-export class AuthError extends HedgeError {}
+export class AuthError extends HedgeError {
+  override facts() {
+    return { exitCode: 4 };
+  }
+}
 
 /** The config store cannot be read or written. */
-export class ConfigError extends HedgeError {}
+export class ConfigError extends HedgeError {
+  override facts() {
+    return { exitCode: 1, code: 'config' };
+  }
+}
 
 /** A pre-trade check refused the action before anything was sent (same exit code as an API 4xx). */
 export class PreTradeCheckError extends HedgeError {
@@ -36,6 +64,10 @@ export class PreTradeCheckError extends HedgeError {
     super(message, { hint });
     this.code = code;
     this.details = details;
+  }
+
+  override facts() {
+    return { exitCode: 3, code: this.code, details: this.details };
   }
 }
 
@@ -67,6 +99,12 @@ export class ApiError extends HedgeError {
     this.endpoint = init.endpoint;
   }
 
+  override facts() {
+    const { status } = this;
+    const exitCode = status === 401 || status === 403 ? 4 : status >= 500 || status === 429 ? 5 : 3;
+    return { exitCode, code: this.code, details: this.details, status };
+  }
+
   /** The same refusal with another next step (the caller knows better what to do about it). */
   withHint(hint: string): ApiError {
     const { status, code, message, details, requestId, endpoint, ambiguous } = this;
@@ -92,6 +130,11 @@ export class NetworkError extends HedgeError {
     this.status = init.status;
     this.code = init.code;
   }
+
+  override facts() {
+    const details = { endpoint: this.endpoint, attempts: this.attempts };
+    return { exitCode: 5, code: this.code ?? 'network', status: this.status, details };
+  }
 }
 
 /**
@@ -116,6 +159,15 @@ export class InvalidResponseError extends HedgeError {
     this.field = init.field;
     this.received = init.received;
   }
+
+  override facts() {
+    const { endpoint, field, received } = this;
+    return {
+      exitCode: 14,
+      status: this.status,
+      details: { endpoint, ...(field ? { field } : {}), ...(received !== undefined ? { received } : {}) },
+    };
+  }
 }
 
 /** The next step for an answer hedge could not read. */
@@ -129,6 +181,10 @@ export class OrderFailedError extends HedgeError {
     super(message, { hint });
     this.hedgeId = hedgeId;
   }
+
+  override facts() {
+    return { exitCode: 6, code: 'order_failed', details: { hedge_id: this.hedgeId } };
+  }
 }
 
 /** The wait ran out before the action resolved; the action itself stands. */
@@ -139,6 +195,10 @@ export class StillPendingError extends HedgeError {
     super(message, { hint: `Resume the wait with: ${resumeCommand}` });
     this.resumeCommand = resumeCommand;
     this.record = record;
+  }
+
+  override facts() {
+    return { exitCode: 7, code: 'still_pending', details: { resume: this.resumeCommand } };
   }
 }
 
@@ -172,10 +232,18 @@ export class InterruptedError extends HedgeError {
     super(message, options);
     this.exitCode = options.exitCode ?? stopExitCode(options.stoppedBy);
   }
+
+  override facts() {
+    return { exitCode: this.exitCode };
+  }
 }
 
 /** A "No" at a confirmation: nothing was sent. */
-export class DeclinedError extends HedgeError {}
+export class DeclinedError extends HedgeError {
+  override facts() {
+    return { exitCode: 8 };
+  }
+}
 
 /**
  * A write whose answer does not say what happened (the connection dropped after sending, an
@@ -193,6 +261,10 @@ export class OutcomeUnknownError extends HedgeError {
     this.idempotencyKey = init.idempotencyKey;
     this.details = init.details ?? {};
     this.status = init.status;
+  }
+
+  override facts() {
+    return { exitCode: 5, code: 'outcome_unknown', details: this.details, status: this.status };
   }
 }
 
@@ -228,6 +300,10 @@ export class HeldError extends HedgeError {
       ...init.details,
     };
   }
+
+  override facts() {
+    return { exitCode: 11, details: this.details };
+  }
 }
 
 /**
@@ -236,19 +312,31 @@ export class HeldError extends HedgeError {
  * must not do it again silently (exit 16, `repeated`; `--again` sends another one). Not "held": no
  * other process is carrying anything.
  */
-export class RepeatedActionError extends DetailedError {}
+export class RepeatedActionError extends DetailedError {
+  override facts() {
+    return { exitCode: 16, code: 'repeated_action', details: this.details };
+  }
+}
 
 /**
  * The outcome of an earlier action cannot be told (older than the key lifetime, the book
  * inconclusive), and there is no terminal to ask on: nothing was resent (exit 12).
  */
-export class UnresolvedError extends DetailedError {}
+export class UnresolvedError extends DetailedError {
+  override facts() {
+    return { exitCode: 12, details: this.details };
+  }
+}
 
 /**
  * An add or reduce the server accepted that did not happen: the hedge it was to change settled or
  * was closed first (exit 3, like a refusal: nothing of it is on the book).
  */
-export class NotAppliedError extends DetailedError {}
+export class NotAppliedError extends DetailedError {
+  override facts() {
+    return { exitCode: 3, code: 'not_applied', details: this.details };
+  }
+}
 
 /**
  * Local state cannot be used — the journal (or another local store) is unwritable, unreadable, a
@@ -260,6 +348,10 @@ export class StateError extends HedgeError {
   constructor(message: string, options: { path?: string; hint?: string; cause?: unknown } = {}) {
     super(message, { hint: options.hint, cause: options.cause });
     this.path = options.path;
+  }
+
+  override facts(): ErrorFacts {
+    return { exitCode: 13, details: this.path ? { path: this.path } : {} };
   }
 }
 
@@ -276,6 +368,10 @@ export class UnverifiedRowError extends StateError {
     this.journalId = options.journalId;
     this.trust = options.trust;
   }
+
+  override facts() {
+    return { exitCode: 13, code: 'unverified_row', details: { journal_id: this.journalId, seal: this.trust } };
+  }
 }
 
 /** `--until EXPR` never held within the time bound: the reads were fine, the condition was not met. */
@@ -288,5 +384,10 @@ export class UntilNotMetError extends HedgeError {
     this.expression = init.expression;
     this.polls = init.polls;
     this.waitedMs = init.waitedMs;
+  }
+
+  override facts() {
+    const details = { until: this.expression, polls: this.polls, waited_ms: this.waitedMs };
+    return { exitCode: 124, code: 'until_not_met', details };
   }
 }

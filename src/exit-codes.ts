@@ -2,30 +2,7 @@
 // `code` a script routes on, the hint (what to do next) and the details. Every reporter (the
 // terminal, --json, the agent interface) reads `describeError`, never the error classes.
 import { guideFor } from './api/error-guide.js';
-import {
-  ApiError,
-  AuthError,
-  ConfigError,
-  DeclinedError,
-  HedgeError,
-  HeldError,
-  InterruptedError,
-  InvalidResponseError,
-  NotAppliedError,
-  RepeatedActionError,
-  NetworkError,
-  OffOriginError,
-  OrderFailedError,
-  OutcomeUnknownError,
-  PreTradeCheckError,
-  StateError,
-  StillPendingError,
-  UnresolvedError,
-  UntilNotMetError,
-  UnverifiedRowError,
-  UsageError,
-} from './errors.js';
-import { JournalStoreError } from './journal/store-error.js';
+import { ApiError, HedgeError } from './errors.js';
 import { asRun, type Invocation } from './program.js';
 
 /** The one table of exit codes: printed by `hedge help exit-codes`, the man page and docs/exit-codes.md (a test compares them). */
@@ -131,71 +108,24 @@ function nameOf(code: ExitCode): string {
 }
 
 export function describeError(error: unknown): ErrorDescription {
-  const message = error instanceof Error ? error.message : String(error);
-  const base = (exitCode: ExitCode, code: string, extra: Partial<ErrorDescription> = {}): ErrorDescription => ({
+  const facts = error instanceof HedgeError ? error.facts() : { exitCode: 1, code: 'unexpected' };
+  const exitCode = facts.exitCode as ExitCode;
+  const guide = error instanceof ApiError ? guideFor(error.code, error.status) : undefined;
+  const hedge = error instanceof HedgeError ? error : undefined;
+  return {
     exitCode,
-    code,
+    code: facts.code ?? nameOf(exitCode),
     kind: nameOf(exitCode),
-    message,
-    hint: error instanceof HedgeError ? error.hint : undefined,
-    details: {},
-    status: null,
-    idempotencyKey: error instanceof HedgeError ? error.idempotencyKey : undefined,
-    ...extra,
-  });
-  if (error instanceof OffOriginError) return base(2, 'off_origin');
-  if (error instanceof UsageError) return base(2, 'usage');
-  if (error instanceof AuthError) return base(4, 'auth');
-  if (error instanceof PreTradeCheckError) return base(3, error.code, { details: error.details });
-  if (error instanceof NotAppliedError) return base(3, 'not_applied', { details: error.details });
-  if (error instanceof ApiError) {
-    const guide = guideFor(error.code, error.status);
-    const exitCode: ExitCode =
-      error.status === 401 || error.status === 403 ? 4 : error.status >= 500 || error.status === 429 ? 5 : 3;
-    return base(exitCode, error.code, {
-      details: error.details,
-      status: error.status,
-      requestId: error.requestId,
-      hint: error.hint ?? guide.next,
-      sentence: guide.sentence,
-    });
-  }
-  if (error instanceof OutcomeUnknownError)
-    return base(5, 'outcome_unknown', { details: error.details, status: error.status ?? null });
-  if (error instanceof NetworkError) {
-    return base(5, error.code ?? 'network', {
-      status: error.status ?? null,
-      details: { endpoint: error.endpoint, attempts: error.attempts },
-    });
-  }
-  if (error instanceof InvalidResponseError) {
-    return base(14, 'unreadable', {
-      status: error.status,
-      details: {
-        endpoint: error.endpoint,
-        ...(error.field ? { field: error.field } : {}),
-        ...(error.received !== undefined ? { received: error.received } : {}),
-      },
-    });
-  }
-  if (error instanceof OrderFailedError) return base(6, 'order_failed', { details: { hedge_id: error.hedgeId } });
-  if (error instanceof StillPendingError) return base(7, 'still_pending', { details: { resume: error.resumeCommand } });
-  if (error instanceof DeclinedError) return base(8, 'declined');
-  if (error instanceof RepeatedActionError) return base(16, 'repeated_action', { details: error.details });
-  if (error instanceof HeldError) return base(11, 'held', { details: error.details });
-  if (error instanceof UnresolvedError) return base(12, 'unresolved', { details: error.details });
-  if (error instanceof UnverifiedRowError)
-    return base(13, 'unverified_row', { details: { journal_id: error.journalId, seal: error.trust } });
-  // A team store's error is a state error too, and names the store (redacted) rather than a path.
-  if (error instanceof JournalStoreError) return base(13, 'state', { details: { store: error.store } });
-  if (error instanceof StateError) return base(13, 'state', { details: error.path ? { path: error.path } : {} });
-  if (error instanceof UntilNotMetError)
-    return base(124, 'until_not_met', {
-      details: { until: error.expression, polls: error.polls, waited_ms: error.waitedMs },
-    });
-  if (error instanceof InterruptedError) return base(error.exitCode, nameOf(error.exitCode));
-  if (error instanceof ConfigError) return base(1, 'config');
-  return base(1, 'unexpected', { hint: 'Run again with --verbose for the stack trace, and report it.' });
+    message: error instanceof Error ? error.message : String(error),
+    hint:
+      facts.code === 'unexpected'
+        ? 'Run again with --verbose for the stack trace, and report it.'
+        : (hedge?.hint ?? guide?.next),
+    details: facts.details ?? {},
+    status: facts.status ?? null,
+    idempotencyKey: hedge?.idempotencyKey,
+    ...(guide ? { requestId: (error as ApiError).requestId, sentence: guide.sentence } : {}),
+  };
 }
 
 /** The JSON a script reads on stderr under --json (and an agent as a tool error). */

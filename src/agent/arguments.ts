@@ -14,40 +14,25 @@ function shown(value: unknown): string {
   return typeof value === 'string' ? echo(value) : String(value);
 }
 
-function expected(argument: AgentArgument): string {
-  switch (argument.accepts) {
-    case 'string':
-      return 'a string';
-    case 'number-or-string':
-      return 'a number or a string';
-    case 'boolean':
-      return 'true or false';
-    case 'boolean-or-string':
-      return 'true, false or a string';
-    case 'string-list':
-      return 'an array of strings';
-    case 'rows':
-      return 'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)';
-  }
-}
-
-function typeFits(argument: AgentArgument, value: unknown): boolean {
-  switch (argument.accepts) {
-    case 'string':
-      return typeof value === 'string';
-    case 'number-or-string':
-      return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'boolean-or-string':
-      return typeof value === 'boolean' || typeof value === 'string';
-    case 'string-list':
-      return Array.isArray(value) && value.every((item) => typeof item === 'string');
-    case 'rows':
-      // Each row's shape and values are the target file parser's to check, item by item.
-      return Array.isArray(value);
-  }
-}
+/** What each kind of argument takes in words, and whether a value's JSON type fits it. */
+const ACCEPTS: Record<AgentArgument['accepts'], [expected: string, fits: (value: unknown) => boolean]> = {
+  string: ['a string', (value) => typeof value === 'string'],
+  'number-or-string': [
+    'a number or a string',
+    (value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)),
+  ],
+  boolean: ['true or false', (value) => typeof value === 'boolean'],
+  'boolean-or-string': ['true, false or a string', (value) => typeof value === 'boolean' || typeof value === 'string'],
+  'string-list': [
+    'an array of strings',
+    (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
+  ],
+  // Each row's shape and values are the target file parser's to check, item by item.
+  rows: [
+    'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)',
+    Array.isArray,
+  ],
+};
 
 /** The arguments a call gave, without the confirmation token (what a token is bound to). */
 export function callArguments(given: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -81,14 +66,14 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
     if (value === undefined || value === null) {
       if (argument.required)
         throw new UsageError(
-          `${argument.name}: missing; expected ${argument.schema.description ?? expected(argument)}.`,
+          `${argument.name}: missing; expected ${argument.schema.description ?? ACCEPTS[argument.accepts][0]}.`,
         );
       // Commander's defaults: a `--no-…` option is on, anything else absent.
       if (argument.target.kind === 'negatable') input.options[argument.target.key] = true;
       continue;
     }
-    if (!typeFits(argument, value))
-      throw new UsageError(`${argument.name}: expected ${expected(argument)}, got ${shown(value)}.`);
+    const [expected, fits] = ACCEPTS[argument.accepts];
+    if (!fits(value)) throw new UsageError(`${argument.name}: expected ${expected}, got ${shown(value)}.`);
     const { target } = argument;
     if (target.kind === 'inline-rows') {
       // The command reads its `file` through the call's TargetFileSource, which serves the rows under this name.

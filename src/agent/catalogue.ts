@@ -159,57 +159,31 @@ function positionalArgument(arg: ArgSpec, required: boolean): AgentArgument {
 }
 
 function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
-  const name = optionArgumentName(option);
-  const cliName = `--${longFlag(option)}`;
-  const target = { kind: option.kind, key: option.key } as const;
   const description = option.description;
-  switch (option.kind) {
-    case 'flag':
-      return {
-        name,
-        target,
-        cliName,
-        required,
-        accepts: 'boolean',
-        schema: { type: 'boolean', default: false, description },
-      };
-    case 'negatable':
-      return {
-        name,
-        target,
-        cliName,
-        required,
-        accepts: 'boolean',
-        schema: { type: 'boolean', default: true, description },
-      };
-    case 'optional-value':
-      return {
-        name,
-        target,
-        cliName,
-        required,
-        accepts: 'boolean-or-string',
-        schema: { description, anyOf: [{ type: 'boolean' }, { type: 'string' }] },
-      };
-    case 'repeatable':
-      return {
-        name,
-        target,
-        cliName,
-        required,
-        accepts: 'string-list',
-        schema: { type: 'array', items: { type: 'string' }, description },
-      };
-    case 'value': {
-      const numeric = NUMERIC_PLACEHOLDERS.has(placeholder(option) ?? '');
-      const schema: JsonSchema = Array.isArray(option.values)
+  const numeric = NUMERIC_PLACEHOLDERS.has(placeholder(option) ?? '');
+  const kinds: Record<OptionKind, [AgentArgument['accepts'], JsonSchema]> = {
+    flag: ['boolean', { type: 'boolean', default: false, description }],
+    negatable: ['boolean', { type: 'boolean', default: true, description }],
+    'optional-value': ['boolean-or-string', { description, anyOf: [{ type: 'boolean' }, { type: 'string' }] }],
+    repeatable: ['string-list', { type: 'array', items: { type: 'string' }, description }],
+    value: [
+      numeric ? 'number-or-string' : 'string',
+      Array.isArray(option.values)
         ? enumSchema(option.values, numeric, description)
         : numeric
           ? { description, anyOf: [{ type: 'number' }, { type: 'string' }] }
-          : { type: 'string', description };
-      return { name, target, cliName, required, accepts: numeric ? 'number-or-string' : 'string', schema };
-    }
-  }
+          : { type: 'string', description },
+    ],
+  };
+  const [accepts, schema] = kinds[option.kind];
+  return {
+    name: optionArgumentName(option),
+    target: { kind: option.kind, key: option.key },
+    cliName: `--${longFlag(option)}`,
+    required,
+    accepts,
+    schema,
+  };
 }
 
 /** Tools whose `file` is not a target file (an exposures file): read under the roots only, never given as target rows. */
@@ -257,9 +231,8 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
 }
 
 /**
- * Every tool, in the manifest's order. The tree is handed in (by the manifest, to `hedge mcp` and
- * `hedge tools`) rather than imported: the manifest loads those commands, so importing it here made
- * the agent ⇄ manifest ⇄ commands circle (issue 37).
+ * Every tool, in the manifest's order. The tree is handed in rather than imported: the manifest
+ * loads these commands, so importing it here would make an import cycle.
  */
 export function agentTools(commands: readonly CommandSpec[]): AgentTool[] {
   const tools: AgentTool[] = [];

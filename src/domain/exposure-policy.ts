@@ -1,5 +1,6 @@
 // The hedging policy of `hedge exposures`: a policy file (JSON) and flags over it, flags winning.
 // Each problem is one UsageError line naming the option (or the file's key) and what is allowed.
+import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import { repeatedKeys } from '../security/json-keys.js';
 import { DEFAULT_POLICY, type ExposurePolicy, type RatioBucket } from './exposures.js';
@@ -13,9 +14,6 @@ export interface PolicyFlags {
   /** false with --no-netting. */
   netting?: boolean;
 }
-
-/** The keys a policy file may hold. */
-const POLICY_KEYS: readonly string[] = ['ratios', 'band_pct', 'sizing', 'functional', 'netting'];
 
 const RATIOS_ALLOWED =
   'days:percent pairs from the nearest bucket out, the last one * (beyond), e.g. 30:100,90:75,*:50';
@@ -91,44 +89,41 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
       `--policy: ${source} must hold one JSON object with ratios, band_pct, sizing, functional and netting (each optional).`,
     );
   }
+  const at = (key: string): string => `--policy ${source}: ${key}`;
+  // A string or a number, read by the parser of its flag.
+  const field = (key: string, expected: string, parse: (raw: string, where: string) => unknown) =>
+    z.optional(
+      z.pipe(
+        z.union([z.string(), z.number()], { error: `${at(key)}: expected ${expected}.` }),
+        z.transform((raw) => parse(String(raw), at(key))),
+      ),
+    );
+  const schema = z.strictObject(
+    {
+      ratios: field('ratios', `a string of ${RATIOS_ALLOWED}`, parseRatios),
+      band_pct: field('band_pct', 'a number from 0 to 50', parseBand),
+      sizing: field('sizing', 'current or fixed', parseSizing),
+      functional: field('functional', 'a currency code such as USD or NGN', parseFunctional),
+      netting: z.optional(z.boolean({ error: `${at('netting')}: expected true or false.` })),
+    },
+    {
+      error: `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
+    },
+  );
   // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
   const [repeated] = repeatedKeys(text, 1);
   if (repeated) {
-    const named = POLICY_KEYS.includes(repeated.key) ? `the key ${repeated.key}` : 'a key';
+    const named = Object.hasOwn(schema.shape, repeated.key) ? `the key ${repeated.key}` : 'a key';
     throw new UsageError(
       `--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
     );
   }
-  const policy: Partial<ExposurePolicy> = {};
+  const policy: Record<string, unknown> = {};
+  // One key at a time: the first problem as the file reads is the one said.
   for (const [key, value] of Object.entries(document)) {
-    const where = `--policy ${source}: ${key}`;
-    const text = typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
-    switch (key) {
-      case 'ratios':
-        if (text === undefined) throw new UsageError(`${where}: expected a string of ${RATIOS_ALLOWED}.`);
-        policy.buckets = parseRatios(text, where);
-        break;
-      case 'band_pct':
-        if (text === undefined) throw new UsageError(`${where}: expected a number from 0 to 50.`);
-        policy.bandPct = parseBand(text, where);
-        break;
-      case 'sizing':
-        if (text === undefined) throw new UsageError(`${where}: expected current or fixed.`);
-        policy.sizing = parseSizing(text, where);
-        break;
-      case 'functional':
-        if (text === undefined) throw new UsageError(`${where}: expected a currency code such as USD or NGN.`);
-        policy.functional = parseFunctional(text, where);
-        break;
-      case 'netting':
-        if (typeof value !== 'boolean') throw new UsageError(`${where}: expected true or false.`);
-        policy.netting = value;
-        break;
-      default:
-        throw new UsageError(
-          `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
-        );
-    }
+    const result = schema.safeParse({ [key]: value });
+    if (!result.success) throw new UsageError(result.error.issues[0]!.message);
+    policy[key === 'ratios' ? 'buckets' : key === 'band_pct' ? 'bandPct' : key] = Object.values(result.data)[0];
   }
   return policy;
 }

@@ -12,4 +12,9 @@ export class JournalStoreError extends JournalError {
     super(message, { hint: init.hint, cause: init.cause });
     this.store = init.store;
   }
+
+  /** A state error that names the store (redacted) rather than a path. */
+  override facts() {
+    return { exitCode: 13, details: { store: this.store } };
+  }
 }

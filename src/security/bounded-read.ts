@@ -64,31 +64,25 @@ export function sizeInWords(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ELOOP: 'a symbolic link where a file was expected',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  ENXIO: 'it is a socket or a device with nothing behind it, not a regular file',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the disk',
+};
+
 /** An errno as a person reads it: `no such file`, `permission denied`, … */
 export function describeReadError(error: unknown): string {
   if (error instanceof ReadRefused) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ELOOP':
-      return 'a symbolic link where a file was expected';
-    case 'EISDIR':
-      return 'it is a directory';
-    case 'ENOTDIR':
-      return 'a part of the path is not a directory';
-    case 'ENXIO':
-      return 'it is a socket or a device with nothing behind it, not a regular file';
-    case 'EROFS':
-      return 'the file system is read-only';
-    case 'ENOSPC':
-      return 'no space left on the disk';
-    default:
-      return String(code ?? (error as Error | undefined)?.message ?? 'unknown error');
-  }
+  return typeof code === 'string' && Object.hasOwn(READ_ERRORS, code)
+    ? READ_ERRORS[code]!
+    : String(code ?? (error as Error | undefined)?.message ?? 'unknown error');
 }
 
 export interface BoundedReadOptions {

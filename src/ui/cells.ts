@@ -183,29 +183,24 @@ export function formatCell(
   return { styled, width: displayWidth(styled) };
 }
 
+const STATUS_COLOURS: Record<string, 'green' | 'red' | 'yellow' | 'dim'> = {
+  filled: 'green',
+  open: 'green',
+  done: 'green',
+  failed: 'red',
+  disabled: 'red',
+  rejected: 'red',
+  submitted: 'yellow',
+  submitting: 'yellow',
+  pending: 'yellow',
+  planned: 'yellow',
+  closed: 'dim',
+  abandoned: 'dim',
+};
+
 export function colorStatus(c: ChalkInstance, status: string): string {
-  switch (status) {
-    case 'filled':
-    case 'open':
-    case 'done':
-      return c.green(status);
-    case 'failed':
-    case 'disabled':
-    case 'rejected':
-      return c.red(status);
-    case 'submitted':
-    case 'submitting':
-    case 'pending':
-    case 'planned':
-      return c.yellow(status);
-    case 'unknown':
-      return c.yellow.bold(status);
-    case 'closed':
-    case 'abandoned':
-      return c.dim(status);
-    default:
-      return status;
-  }
+  if (status === 'unknown') return c.yellow.bold(status);
+  return Object.hasOwn(STATUS_COLOURS, status) ? c[STATUS_COLOURS[status]!](status) : status;
 }
 
 /** A plain decimal as some servers send money: `-1234.50`, `99889.00`. */

@@ -10,7 +10,7 @@ import { payOrEarn } from '../domain/money.js';
 import type { ExposureReportView } from '../domain/exposures-report.js';
 import type { FieldSpec } from './fields.js';
 import type { Output } from './output.js';
-import { escapeHtml } from './report-html.js';
+import { CHART, escapeHtml, fixed, svgBar, svgOpen } from './report-html.js';
 import type { Resource } from './resource-fields.js';
 import { utcMinute } from '../domain/utc-text.js';
 
@@ -140,7 +140,6 @@ export async function renderExposureReport(
 
 // ---- HTML ----------------------------------------------------------------------------------
 
-const WIDTH = 720;
 const HEIGHT = 260;
 const PAD = { left: 70, right: 16, top: 16, bottom: 40 };
 
@@ -160,7 +159,7 @@ function coverageChart(view: ExposureReportView, market: string): string {
   const weeks = view.report.coverage.filter((row) => row.market === market);
   if (weeks.length === 0) return '';
   const top = Math.max(1, ...weeks.map((row) => Math.max(row.exposure_usd, row.hedged_usd, row.target_usd))) * 1.1;
-  const plotW = WIDTH - PAD.left - PAD.right;
+  const plotW = CHART.width - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotW / weeks.length;
   const bar = Math.max(2, Math.min(24, slot / 3));
@@ -168,18 +167,27 @@ function coverageChart(view: ExposureReportView, market: string): string {
   let body = '';
   for (let tick = 0; tick <= 4; tick++) {
     const value = (top / 4) * tick;
-    body += `<line class="grid" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}"/><text x="${PAD.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${compact(value)}</text>`;
+    body += `<line class="grid" x1="${PAD.left}" x2="${CHART.width - PAD.right}" y1="${fixed(y(value))}" y2="${fixed(y(value))}"/><text x="${PAD.left - 6}" y="${fixed(y(value) + 4)}" text-anchor="end">${compact(value)}</text>`;
   }
   weeks.forEach((row, index) => {
     const x = PAD.left + slot * index + slot / 2;
-    body += `<rect class="bar exposure" x="${(x - bar).toFixed(1)}" y="${y(row.exposure_usd).toFixed(1)}" width="${bar.toFixed(1)}" height="${(PAD.top + plotH - y(row.exposure_usd)).toFixed(1)}"><title>Week of ${row.week}: exposure ${money(row.exposure_usd)} USD</title></rect>`;
-    body += `<rect class="bar hedged" x="${x.toFixed(1)}" y="${y(row.hedged_usd).toFixed(1)}" width="${bar.toFixed(1)}" height="${(PAD.top + plotH - y(row.hedged_usd)).toFixed(1)}"><title>Week of ${row.week}: hedged ${money(row.hedged_usd)} USD (${row.coverage_pct ?? '—'}%)</title></rect>`;
-    body += `<circle class="target" cx="${x.toFixed(1)}" cy="${y(row.target_usd).toFixed(1)}" r="3"><title>Target ${money(row.target_usd)} USD</title></circle>`;
+    const column = (kind: string, left: number, usd: number, title: string): string =>
+      svgBar(
+        kind,
+        `Week of ${row.week}: ${title}`,
+        fixed(left),
+        fixed(y(usd)),
+        fixed(bar),
+        fixed(PAD.top + plotH - y(usd)),
+      );
+    body += column('exposure', x - bar, row.exposure_usd, `exposure ${money(row.exposure_usd)} USD`);
+    body += column('hedged', x, row.hedged_usd, `hedged ${money(row.hedged_usd)} USD (${row.coverage_pct ?? '—'}%)`);
+    body += `<circle class="target" cx="${fixed(x)}" cy="${fixed(y(row.target_usd))}" r="3"><title>Target ${money(row.target_usd)} USD</title></circle>`;
     if (weeks.length <= 16 || index % Math.ceil(weeks.length / 16) === 0)
-      body += `<text x="${x.toFixed(1)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${row.week.slice(5)}</text>`;
+      body += `<text x="${fixed(x)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${row.week.slice(5)}</text>`;
   });
   const label = `Coverage per week, ${market}: exposure, hedged and target in USD`;
-  return `<svg class="chart" data-chart="coverage" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>${body}<text class="axis-title" x="${PAD.left}" y="${HEIGHT - 6}">week of (UTC) — bars: exposure (grey), hedged (blue); dots: target</text></svg>`;
+  return `${svgOpen(label, HEIGHT, 'coverage')}${body}<text class="axis-title" x="${PAD.left}" y="${HEIGHT - 6}">week of (UTC) — bars: exposure (grey), hedged (blue); dots: target</text></svg>`;
 }
 
 /** Each exposure's dollar-offset ratio as a bar, against the 80–125% band. */
@@ -190,18 +198,20 @@ function effectivenessChart(view: ExposureReportView): string {
   const rowH = 26;
   const height = PAD.top + rows.length * rowH + PAD.bottom;
   const max = Math.max(150, ...rows.map((row) => Math.min(300, Math.abs(row.offset_pct!))));
-  const plotW = WIDTH - 120 - PAD.right;
+  const plotW = CHART.width - 120 - PAD.right;
   const x = (pct: number): number => 120 + (Math.max(0, Math.min(max, pct)) / max) * plotW;
-  let body = `<rect class="band" data-band="80-125" x="${x(EFFECTIVE_BAND_PCT[0]).toFixed(1)}" y="${PAD.top - 4}" width="${(x(EFFECTIVE_BAND_PCT[1]) - x(EFFECTIVE_BAND_PCT[0])).toFixed(1)}" height="${rows.length * rowH + 4}"><title>Effective: 80% to 125%</title></rect>`;
+  let body = `<rect class="band" data-band="80-125" x="${fixed(x(EFFECTIVE_BAND_PCT[0]))}" y="${PAD.top - 4}" width="${fixed(x(EFFECTIVE_BAND_PCT[1]) - x(EFFECTIVE_BAND_PCT[0]))}" height="${rows.length * rowH + 4}"><title>Effective: 80% to 125%</title></rect>`;
   for (const pct of [0, 80, 100, 125, max])
-    body += `<text x="${x(pct).toFixed(1)}" y="${height - PAD.bottom + 16}" text-anchor="middle">${Math.round(pct)}%</text>`;
+    body += `<text x="${fixed(x(pct))}" y="${height - PAD.bottom + 16}" text-anchor="middle">${Math.round(pct)}%</text>`;
   rows.forEach((row, index) => {
     const top = PAD.top + index * rowH;
     const pct = row.offset_pct!;
-    body += `<text x="112" y="${top + 15}" text-anchor="end">${escapeHtml(row.id)}</text><rect class="bar ${row.effective ? 'in' : 'out'}" x="120" y="${top + 3}" width="${(x(pct) - 120).toFixed(1)}" height="${rowH - 8}"><title>${escapeHtml(row.id)}: ${pct}% ${row.effective ? 'effective' : 'outside 80–125%'}</title></rect>`;
+    const title = `${escapeHtml(row.id)}: ${pct}% ${row.effective ? 'effective' : 'outside 80–125%'}`;
+    body += `<text x="112" y="${top + 15}" text-anchor="end">${escapeHtml(row.id)}</text>`;
+    body += svgBar(row.effective ? 'in' : 'out', title, 120, top + 3, fixed(x(pct) - 120), rowH - 8);
   });
   const label = 'Dollar-offset ratio per exposure against the 80–125% band';
-  return `<svg class="chart" data-chart="effectiveness" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${label}"><title>${label}</title>${body}<text class="axis-title" x="120" y="${height - 6}">cover P&amp;L / exposure change (shaded: 80–125%, effective)</text></svg>`;
+  return `${svgOpen(label, height, 'effectiveness')}${body}<text class="axis-title" x="120" y="${height - 6}">cover P&amp;L / exposure change (shaded: 80–125%, effective)</text></svg>`;
 }
 
 function cell(value: unknown, field: FieldSpec): string {

@@ -66,7 +66,7 @@ export const BOOK_RESOURCE = fieldsOnly(
     usd('band_high_usd', 'Band high'),
     { key: 'tenor_days', label: 'Tenor', unit: 'days', kind: 'count' },
     { key: 'until', label: 'Until', kind: 'utc' },
-    // Lists of ids and reasons wrap at their spaces in a narrow table, never cut inside an id or a word (issue 50).
+    // Lists of ids and reasons wrap at their spaces in a narrow table, never cut inside an id or a word.
     {
       key: 'exposures',
       label: 'Covers',
@@ -143,54 +143,37 @@ function exposuresAsData(view: ExposuresView): Record<string, unknown> {
   };
 }
 
+const SECTIONS: Record<ExposureSection, { resource: Resource; title: string; empty: string }> = {
+  exposures: {
+    resource: EXPOSURE_LINE_RESOURCE,
+    title: 'Exposures as the policy sees them now',
+    empty: 'No exposures.',
+  },
+  book: {
+    resource: BOOK_RESOURCE,
+    title: 'Target book now (hold each side within its band)',
+    empty: 'Nothing to hold.',
+  },
+  schedule: {
+    resource: SCHEDULE_RESOURCE,
+    title: "Schedule of changes (at today's price)",
+    empty: 'No change ahead: every exposure is due.',
+  },
+  cost: {
+    resource: COST_RESOURCE,
+    title: "Projected cost to each due date (today's carry and fees, rolls included)",
+    empty: 'Nothing to hold, so no cost.',
+  },
+  stress: { resource: STRESS_RESOURCE, title: 'Stress: the price moves now by …', empty: 'No price to stress.' },
+  policy: { resource: POLICY_RESOURCE, title: 'Hedge ratio by time to due', empty: 'No ratio buckets.' },
+};
+
 function sectionRows(
   view: ExposuresView,
   section: ExposureSection,
 ): { rows: Record<string, unknown>[]; resource: Resource; title: string; empty: string } {
-  switch (section) {
-    case 'exposures':
-      return {
-        rows: view.exposures as unknown as Record<string, unknown>[],
-        resource: EXPOSURE_LINE_RESOURCE,
-        title: 'Exposures as the policy sees them now',
-        empty: 'No exposures.',
-      };
-    case 'book':
-      return {
-        rows: view.book as unknown as Record<string, unknown>[],
-        resource: BOOK_RESOURCE,
-        title: 'Target book now (hold each side within its band)',
-        empty: 'Nothing to hold.',
-      };
-    case 'schedule':
-      return {
-        rows: view.schedule as unknown as Record<string, unknown>[],
-        resource: SCHEDULE_RESOURCE,
-        title: "Schedule of changes (at today's price)",
-        empty: 'No change ahead: every exposure is due.',
-      };
-    case 'cost':
-      return {
-        rows: view.cost as unknown as Record<string, unknown>[],
-        resource: COST_RESOURCE,
-        title: "Projected cost to each due date (today's carry and fees, rolls included)",
-        empty: 'Nothing to hold, so no cost.',
-      };
-    case 'stress':
-      return {
-        rows: view.stress as unknown as Record<string, unknown>[],
-        resource: STRESS_RESOURCE,
-        title: 'Stress: the price moves now by …',
-        empty: 'No price to stress.',
-      };
-    case 'policy':
-      return {
-        rows: policyAsData(view.policy).ratios as Record<string, unknown>[],
-        resource: POLICY_RESOURCE,
-        title: 'Hedge ratio by time to due',
-        empty: 'No ratio buckets.',
-      };
-  }
+  const rows = section === 'policy' ? policyAsData(view.policy).ratios : view[section];
+  return { rows: rows as unknown as Record<string, unknown>[], ...SECTIONS[section] };
 }
 
 /** The command's output: every section on a terminal and in JSON, one in the row formats. */

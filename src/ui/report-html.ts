@@ -135,7 +135,7 @@ const plural = (count: number, one: string, many = `${one}s`): string => `${coun
 
 // ---- chart geometry -----------------------------------------------------------------------
 
-const CHART = { width: 720, height: 270, left: 78, right: 16, top: 16, bottom: 46 } as const;
+export const CHART = { width: 720, height: 270, left: 78, right: 16, top: 16, bottom: 46 } as const;
 const PLOT_WIDTH = CHART.width - CHART.left - CHART.right;
 const PLOT_BOTTOM = CHART.height - CHART.bottom;
 const PLOT_HEIGHT = PLOT_BOTTOM - CHART.top;
@@ -169,7 +169,7 @@ function tickLabel(value: number, step: number): string {
   return value < 0 ? `-${text}` : text;
 }
 
-const fixed = (value: number): string => value.toFixed(1);
+export const fixed = (value: number): string => value.toFixed(1);
 
 /** [min, max] by a loop: Math.min(...values) overflows the call stack on a very long series. */
 function extent(values: ArrayLike<number>): [number, number] {
@@ -203,8 +203,13 @@ function valueAxis(scale: Scale, title: string): string {
   );
 }
 
-function svgOpen(label: string): string {
-  return `<svg class="chart" viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>`;
+/** The one SVG kit of both HTML reports: a chart's opening tag (titled for a screen reader) and a bar with its tooltip (markup: the caller escapes what came from outside). */
+export function svgOpen(label: string, height: number = CHART.height, chart?: string): string {
+  return `<svg class="chart"${chart ? ` data-chart="${chart}"` : ''} viewBox="0 0 ${CHART.width} ${height}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>`;
+}
+
+export function svgBar(kind: string, title: string, ...[x, y, width, height]: unknown[]): string {
+  return `<rect class="bar ${kind}" x="${x}" y="${y}" width="${width}" height="${height}"><title>${title}</title></rect>`;
 }
 
 // ---- cumulative net P&L -------------------------------------------------------------------
@@ -353,9 +358,14 @@ function groupChart(report: Report): string {
       const top = Math.min(y, zeroY);
       const height = Math.max(value === 0 ? 0 : 1, Math.abs(zeroY - y));
       const tooltip = `${labels[index]}: ${signedMoney(value)} USD, ${plural(group.count, 'hedge')}`;
-      let markup =
-        `<rect class="bar ${pnlClass(value)}" x="${fixed(center - barWidth / 2)}" y="${fixed(top)}" width="${fixed(barWidth)}" height="${fixed(height)}">` +
-        `<title>${escapeHtml(tooltip)}</title></rect>`;
+      let markup = svgBar(
+        pnlClass(value),
+        escapeHtml(tooltip),
+        fixed(center - barWidth / 2),
+        fixed(top),
+        fixed(barWidth),
+        fixed(height),
+      );
       if (showValues) {
         const valueY = value < 0 ? top + height + 12 : top - 4;
         markup += `<text class="value ${pnlClass(value)}" x="${fixed(center)}" y="${fixed(valueY)}" text-anchor="middle">${compactMoney(value)}</text>`;
@@ -515,7 +525,7 @@ function referenceCell(reference: string | undefined): string {
  */
 export function closedHedgeRow(record: ReportHtmlRecord): string {
   const text = (value: string | undefined): string => (value === undefined ? DASH : escapeHtml(value));
-  // Kept on one line, never broken inside (issue 40): an id shortened in the middle and a long
+  // Kept on one line, never broken inside: an id shortened in the middle and a long
   // reference cut at its end, as the terminal does, each whole in its title.
   const whole = (value: string | undefined, shown: string | undefined): string =>
     value === undefined

@@ -158,6 +158,11 @@ describe('the policy', () => {
     expect(() => parseRatios('30:150', '--ratios')).toThrow(/above 100%/);
     expect(() => resolvePolicy({}, { band: 'wide' })).toThrow(/^--band: /);
     expect(() => parsePolicyFile('{"ratio": 1}', 'p.json')).toThrow(/not known/);
+    // The first problem as the file reads, whichever kind it is.
+    expect(() => parsePolicyFile('{"zzz": 1, "band_pct": "wide"}', 'p.json')).toThrow(/: a key that is not known/);
+    expect(() => parsePolicyFile('{"netting": 1, "zzz": 1}', 'p.json')).toThrow(
+      /^--policy p\.json: netting: expected true or false\.$/,
+    );
     // Without a * bucket, what is further away is not covered.
     expect(parseRatios('30:100', '--ratios')).toEqual([{ withinDays: 30, ratio: 1 }, { ratio: 0 }]);
   });
