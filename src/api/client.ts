@@ -7,14 +7,12 @@
 import * as z from 'zod/mini';
 import { rememberSent } from '../domain/as-sent.js';
 import { ApiError, InvalidResponseError } from '../errors.js';
-import { PAGE_SIZE_NAMES, readPage, type PageReading } from './wire/page-reading.js';
-import { followPages } from './wire/pager.js';
+import { PAGE_SIZE_NAMES, readPage, type PageReading, followPages } from './wire/pages.js';
 import {
   accountSchema,
   hedgeSchema,
   historyRecordSchema,
   marketSchema,
-  NUMERIC_TEXT,
   openedHedgeSchema,
   positionSchema,
   quoteSchema,
@@ -37,13 +35,12 @@ import {
   DEFAULT_WIRE_SETTINGS,
   MAX_PAGE_SIZE,
   NO_PAGE_SIZE,
-  parsePrices,
   PRICE_SYMBOLS_SEPARATOR,
   wireHint,
-  type PriceQuote,
   type WireSettings,
 } from './wire/unspecified.js';
-import { readNumber } from './wire/read-fields.js';
+import { parsePrices, type PriceQuote } from './wire/fields.js';
+import { isNumericText, readNumber } from '../domain/number-format.js';
 
 export interface QuoteRequest {
   market: string;
@@ -667,7 +664,7 @@ function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: s
       boolean: 'true or false',
     };
     expected = words[String(issue.expected)] ?? String(issue.expected);
-    if (expected === 'a number' && typeof value === 'string' && !NUMERIC_TEXT.test(value))
+    if (expected === 'a number' && typeof value === 'string' && !isNumericText(value))
       expected = 'a number (or a numeric string)';
   } else if (issue?.code === 'invalid_value') {
     expected = `one of ${issue.values.map((option) => JSON.stringify(option)).join(', ')}`;

@@ -7,7 +7,7 @@ import type { ACCOUNT } from './account.spec.js';
 import { watchAsked } from '../flows/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { ACCOUNT_FIELDS } from '../ui/resource-fields.js';
-import { accountForPeople } from '../api/wire/read-account.js';
+import { accountForPeople } from '../api/wire/fields.js';
 
 /** `hedge account` takes no options of its own (--watch goes to the live view, --until to run-command). */
 export type AccountOptions = Record<string, never>;

@@ -9,7 +9,7 @@ import type { InputOf } from '../runner/command-spec.js';
 import type { PRICE } from './price.spec.js';
 
 import { PRICE_RESOURCE } from '../ui/resource-fields.js';
-import { pricesInOneShape } from '../api/wire/unspecified.js';
+import { pricesInOneShape } from '../api/wire/fields.js';
 
 export interface PriceOptions {
   /** One market; absent: every listed market. */

@@ -143,13 +143,20 @@ export function parseListLength(limitRaw: unknown, allRaw: unknown): { limit: nu
 }
 
 export function parseLimit(raw: unknown): number | undefined {
-  if (raw === undefined) return undefined;
+  return raw === undefined ? undefined : parseWholeNumber(raw, '--limit', 1, MAX_PAGE_SIZE);
+}
+
+/** The one whole-number grammar: digits only (surrounding space aside), from `min` to `max`; a refusal names `allowed`. */
+export function parseWholeNumber(
+  raw: unknown,
+  name: string,
+  min: number,
+  max: number,
+  allowed = `a whole number from ${min} to ${max}`,
+): number {
   const value = String(raw).trim();
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE_SIZE) {
-    throw new UsageError(
-      `--limit: ${echo(String(raw))} is not allowed; expected a whole number from 1 to ${MAX_PAGE_SIZE}.`,
-    );
-  }
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${allowed}.`);
   return Number(value);
 }
 

@@ -7,8 +7,8 @@
 //   parameter, list paging, position fields, the add/reduce amount, statuses) · rate-limit headers.
 // Ready (exit 0) means every check a write needs passed; the report says which those are.
 import type { HedgeClient, LearnedWire } from '../api/client.js';
-import { readPage, type PageReading } from '../api/wire/page-reading.js';
-import { readPosition } from '../api/wire/read-position.js';
+import { readPage, type PageReading } from '../api/wire/pages.js';
+import { readPosition } from '../api/wire/fields.js';
 import type { ObservedAnswer } from '../api/transport.js';
 import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES, resolveWireSettings } from '../api/wire/unspecified.js';
 import type { ResolvedCredentials } from '../config/credentials.js';

@@ -8,8 +8,7 @@
 import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HedgeClient, HistoryPage } from '../api/client.js';
-import { readHistoryRecord, type HistoryFacts } from '../api/wire/read-history.js';
-import { readPosition } from '../api/wire/read-position.js';
+import { readHistoryRecord, type HistoryFacts, readPosition } from '../api/wire/fields.js';
 import type { HistoryRecord } from '../api/schemas.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 import {

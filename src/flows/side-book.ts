@@ -2,9 +2,9 @@
 // line (GET /positions) read together and reconciled by domain/book.ts — never one view alone.
 import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
-import { readHistoryRecord } from '../api/wire/read-history.js';
+import { readHistoryRecord } from '../api/wire/fields.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
-import { readNumber } from '../api/wire/read-fields.js';
+import { readNumber } from '../domain/number-format.js';
 import { reconcileSide, type HedgeRecord, type SideBook } from '../domain/book.js';
 import type { Side } from '../domain/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../errors.js';

@@ -10,7 +10,7 @@
 // stands and how to check it.
 import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../api/schemas.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import { historyHedgeId } from '../api/wire/read-history.js';
+import { historyHedgeId } from '../api/wire/fields.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { InterruptedError, InvalidResponseError, NetworkError, StillPendingError, UnresolvedError } from '../errors.js';

@@ -2,7 +2,7 @@
 // new hedge costs), the dry run's two requests, and the result — one card (or one TSV record) for
 // people and scripts, one JSON document with both legs under --json. Renders only.
 import type { PlannedRequestView, RollPreview, RollView } from '../outcomes/roll.js';
-import { historyRecordForPeople } from '../api/wire/read-history.js';
+import { historyRecordForPeople } from '../api/wire/fields.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
 import { formatDays, formatMoney, formatRate, formatRelative, formatUtc } from './format.js';

@@ -1,8 +1,7 @@
 // The pure parts of `hedge api`: the path rule (security/base-url.ts), -f/-F parameters and -H
-// headers (domain/api-params.ts), and where the next page is (api/wire/pager.ts).
+// headers (domain/api-params.ts), and where the next page is (api/wire/pages.ts).
 import { describe, expect, it } from 'vitest';
-import { nextLink } from '../../src/api/wire/link-header.js';
-import { nextPagePath, withQueryParam } from '../../src/api/wire/pager.js';
+import { nextLink, nextPagePath, withQueryParam } from '../../src/api/wire/pages.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/domain/api-params.js';
 import { OffOriginError, UsageError } from '../../src/errors.js';
 import { resolveApiPath } from '../../src/security/base-url.js';

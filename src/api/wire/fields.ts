@@ -1,0 +1,627 @@
+// The field picker for the parts of the contract the spec marks "not shown": each fact of a
+// position, a closed hedge, the account and a price is read from the first of its table of names,
+// whatever the spelling style, and shown back under our name with nothing the server sent lost
+// (showUnderKnownNames). Two commands reading one payload read one value. src/api/wire-contract.md.
+import { InvalidResponseError } from '../../errors.js';
+import { toAccountSide } from '../../domain/money.js';
+import { readNumber } from '../../domain/number-format.js';
+import { SIDES, type Side } from '../../domain/vocabulary.js';
+import type { HistoryFacts } from '../../domain/wire.js';
+
+/** A closed hedge as the rules reason about it; defined in domain/, read here. */
+export type { HistoryFacts };
+
+/** `closed_at`, `closedAt` and `Closed-At` are one name. */
+export function nameKey(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** A record's fields by their normalised name (the first of two that normalise alike wins). */
+export type Fields = ReadonlyMap<string, unknown>;
+
+export function fieldsOf(raw: Record<string, unknown>): Fields {
+  const byKey = new Map<string, unknown>();
+  for (const [name, value] of Object.entries(raw)) {
+    const key = nameKey(name);
+    if (!byKey.has(key)) byKey.set(key, value);
+  }
+  return byKey;
+}
+
+export type Reader<T> = (value: unknown) => T | undefined;
+
+/**
+ * The first of `names` (the order of preference) whose value `read` accepts, whatever its
+ * spelling style, and the name it was found under (one of `names`). Pass the record's `fieldsOf`
+ * when reading many facts of one record.
+ */
+export function pickField<T>(
+  from: Record<string, unknown> | Fields,
+  names: readonly string[],
+  read: Reader<T>,
+): { value: T; name: string } | undefined {
+  const fields = from instanceof Map ? (from as Fields) : fieldsOf(from as Record<string, unknown>);
+  for (const name of names) {
+    const value = read(fields.get(nameKey(name)));
+    if (value !== undefined) return { value, name };
+  }
+  return undefined;
+}
+
+/** pickField's value alone. */
+export function firstField<T>(
+  from: Record<string, unknown> | Fields,
+  names: readonly string[],
+  read: Reader<T>,
+): T | undefined {
+  return pickField(from, names, read)?.value;
+}
+
+/** Text that is not blank (a time, a market: a number there is not read as one). */
+export function readString(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** Text that is not blank, or a finite number as its text (an id sent as a number). */
+export function readText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+export interface PriceQuote {
+  market: string;
+  price: number;
+  [field: string]: unknown;
+}
+
+const PRICE_FIELDS = [
+  'price',
+  'mid',
+  'mid_price',
+  'midPrice',
+  'mid_rate',
+  'rate',
+  'value',
+  'last',
+  'last_price',
+] as const;
+const MARKET_FIELDS = ['market', 'symbol', 'pair', 'instrument', 'ticker'] as const;
+const TIME_FIELDS = ['timestamp', 'ts', 'time', 'as_of', 'asOf', 'updated_at', 'at'] as const;
+/**
+ * The server's own object behind each price read from one (parsePrices): the price carries our
+ * names over it for people, and the one shape for scripts (pricesInOneShape) starts from it.
+ */
+const PRICE_SENT = new WeakMap<PriceQuote, Record<string, unknown>>();
+
+/** Where a list of prices may be wrapped in an object. */
+const PRICE_LIST_KEYS = ['prices', 'rates', 'quotes', 'data', 'items', 'results'] as const;
+
+function priceOf(value: unknown): number | undefined {
+  const direct = readNumber(value);
+  if (direct !== undefined) return direct;
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const fields = value as Record<string, unknown>;
+    const found = firstField(fields, PRICE_FIELDS, priceOf);
+    if (found !== undefined) return found;
+    // Only a two-sided price: its mid.
+    const bid = readNumber(fields.bid);
+    const ask = readNumber(fields.ask);
+    // Rounded to 12 significant digits: (15.2832 + 15.2908) / 2 is not 15.286999999999999.
+    if (bid !== undefined && ask !== undefined) return Number(((bid + ask) / 2).toPrecision(12));
+  }
+  return undefined;
+}
+
+const marketOf = (value: Record<string, unknown>): string | undefined => firstField(value, MARKET_FIELDS, readString);
+const timeOf = (value: Record<string, unknown>): string | undefined => firstField(value, TIME_FIELDS, readString);
+
+/**
+ * GET /prices: the response shape is not shown, so accept every plausible one — an array of
+ * `{market|symbol|pair, price|mid|rate|bid+ask}`, an object keyed by market (`{"USDTNGN": 1532.4}`
+ * or `{"USDTNGN": {"price": 1532.4}}`), one such object, or any of these wrapped in an object
+ * (`{"rates": [...]}`). Prices may be numbers or decimal strings; with only a bid and an ask the mid
+ * is between them. Returns undefined when nothing fits.
+ */
+export function parsePrices(data: unknown, requested: readonly string[], depth = 0): PriceQuote[] | undefined {
+  const fromObject = (value: unknown, fallbackMarket?: string): PriceQuote | undefined => {
+    const price = priceOf(value);
+    if (price === undefined) return undefined;
+    const fields = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    const market = marketOf(fields) ?? fallbackMarket;
+    if (!market) return undefined;
+    const timestamp = timeOf(fields);
+    const quote: PriceQuote = {
+      ...fields,
+      market,
+      price,
+      ...(timestamp !== undefined && fields.timestamp === undefined ? { timestamp } : {}),
+    };
+    PRICE_SENT.set(quote, fields);
+    return quote;
+  };
+  if (Array.isArray(data)) {
+    const quotes = data.map((item) => fromObject(item, requested.length === 1 ? requested[0] : undefined));
+    return quotes.length > 0 && quotes.every((quote) => quote !== undefined) ? (quotes as PriceQuote[]) : undefined;
+  }
+  if (data && typeof data === 'object') {
+    const object = data as Record<string, unknown>;
+    const single = fromObject(data, requested.length === 1 ? requested[0] : undefined);
+    if (single && marketOf(object)) return [single];
+    const keyed = Object.entries(object).map(([market, value]) => fromObject(value, market));
+    if (keyed.length > 0 && keyed.every((quote) => quote !== undefined)) return keyed as PriceQuote[];
+    if (single) return [single];
+    // A wrapper: `{rates: [...]}`, `{data: {USDTKES: …}}` — looked into once.
+    if (depth === 0) {
+      for (const key of PRICE_LIST_KEYS) {
+        if (object[key] !== undefined && typeof object[key] === 'object') {
+          const inner = parsePrices(object[key], requested, depth + 1);
+          if (inner) return inner;
+        }
+      }
+    }
+  }
+  if (typeof data === 'number' && requested.length === 1) return [{ market: requested[0]!, price: data }];
+  return undefined;
+}
+
+/**
+ * hedge's one shape of a price (docs/output.md): `market`, `price` (a number: the mid) and
+ * `timestamp` (the time text the server gave, or null) first, whatever the shape of GET /prices,
+ * then every other field of the server's price object under its own name — a bid and an ask the
+ * mid was made of included. The field a fact was read from (`symbol`, `pair`, `mid`, `rate`, `ts`,
+ * `as_of`) is not repeated; what the server sent under one of our three names that is not the fact
+ * (a `price` object, a numeric `timestamp`) is kept under `_wire` (showUnderKnownNames). The market
+ * of a shape keyed by market is the key, which is no field.
+ */
+export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<Record<string, unknown>> {
+  return quotes.map((quote) => {
+    const sent = PRICE_SENT.get(quote) ?? quote;
+    const { market, price, timestamp, ...others } = showUnderKnownNames(sent, [
+      { known: 'market', value: quote.market, synonyms: MARKET_FIELDS },
+      { known: 'price', value: quote.price, synonyms: PRICE_FIELDS },
+      // A time is text (the spec: ISO 8601); none read is null, so the name is always there.
+      { known: 'timestamp', value: timeOf(sent) ?? null, synonyms: TIME_FIELDS },
+    ]);
+    return { market, price, timestamp, ...others };
+  });
+}
+
+/**
+ * Where hedge's one shape keeps what the server sent under one of its names when that name holds
+ * something else there (docs/output.md "Formats"): the mapped value takes the documented name, and
+ * the server's own value is not lost but kept here, under the name it came under (nested as sent).
+ * A name of our shape itself: a server field called `_wire` is kept inside it too.
+ */
+export const WIRE_HOLDER = '_wire';
+
+/** An ISO 8601 time that carries its zone (`Z` or `+01:00`): two such texts can be compared as instants. */
+const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * Whether the server's `sent` value is the very fact hedge read as `read`, only written another way:
+ * a decimal string of that number (`"99889.00"` for 99889), a number read as its text (an id),
+ * the same word in another case (`BUY` read as `buy`, `usdtngn` as `USDTNGN`), the same instant.
+ * Anything else (`long` read as `buy`, `"7 days"` as 7) is a different value: kept, never dropped.
+ */
+export function sameFact(sent: unknown, read: unknown): boolean {
+  if (sent === read) return true;
+  if (typeof read === 'number') return readNumber(sent) === read;
+  if (typeof read !== 'string') return false;
+  if (typeof sent === 'number') return String(sent) === read;
+  if (typeof sent !== 'string') return false;
+  if (sent.toLowerCase() === read.toLowerCase()) return true;
+  return ZONED_TIME.test(sent) && ZONED_TIME.test(read) && Date.parse(sent) === Date.parse(read);
+}
+
+/**
+ * A record in hedge's one shape (docs/output.md), for people and for `--json` alike: each fact the
+ * tolerant reader found is under our name. Every field the server sent stays, under its own name,
+ * with two exceptions, so that nothing it sent is lost (issue 49):
+ *   - the field a fact was read from under another name (`direction`, `size_usd`) is dropped when
+ *     its value is that fact (sameFact): it is the same value, now under ours;
+ *   - a server field under our name that holds something other than the fact hedge read (a side
+ *     `long` read as `buy`, a `notional_usd` of `"n/a"` beside a readable `size_usd`) gives the name
+ *     to the fact, and is kept under `_wire` (WIRE_HOLDER) with its own name.
+ * A field read under our own name, as the fact, stays exactly as sent (its text too).
+ */
+export function showUnderKnownNames(
+  raw: Record<string, unknown>,
+  facts: ReadonlyArray<{ known: string; value: unknown; synonyms: readonly string[] }>,
+): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...raw };
+  const displaced: Record<string, unknown> = {};
+  if (Object.prototype.hasOwnProperty.call(row, WIRE_HOLDER)) {
+    displaced[WIRE_HOLDER] = row[WIRE_HOLDER];
+    delete row[WIRE_HOLDER];
+  }
+  // Each of the record's names normalised once: a long history is shaped record by record.
+  let names: Array<readonly [name: string, key: string]> | undefined;
+  for (const { known, value, synonyms } of facts) {
+    if (value === undefined) continue;
+    const current = Object.prototype.hasOwnProperty.call(row, known) ? row[known] : undefined;
+    if (current !== undefined && sameFact(current, value)) continue;
+    // Our own names are never a source: a fact already under one stays there.
+    names ??= Object.keys(row)
+      .filter((name) => !facts.some((fact) => fact.known === name))
+      .map((name) => [name, nameKey(name)] as const);
+    const source = sourceOf(row, names, value, synonyms);
+    if (source !== undefined) delete row[source];
+    if (current !== undefined) displaced[known] = current;
+    row[known] = value;
+  }
+  if (Object.keys(displaced).length > 0) row[WIRE_HOLDER] = displaced;
+  return row;
+}
+
+/** The synonym lists are few and fixed: each name normalised once. */
+const synonymKeys = new Map<string, string>();
+
+/**
+ * The field a fact was read from: the first of its synonyms, in the readers' own order of
+ * preference (whatever its spelling style), whose value is that fact; not a field an earlier fact
+ * already took.
+ */
+function sourceOf(
+  row: Record<string, unknown>,
+  names: ReadonlyArray<readonly [string, string]>,
+  value: unknown,
+  synonyms: readonly string[],
+): string | undefined {
+  for (const synonym of synonyms) {
+    let wanted = synonymKeys.get(synonym);
+    if (wanted === undefined) synonymKeys.set(synonym, (wanted = nameKey(synonym)));
+    for (const [name, key] of names) {
+      if (key === wanted && Object.prototype.hasOwnProperty.call(row, name) && sameFact(row[name], value)) return name;
+    }
+  }
+  return undefined;
+}
+
+// ---- positions ----
+
+/** Every name we read each "not shown" figure from, most likely first. Extend here, and only here. */
+export const POSITION_FIELD_SYNONYMS = {
+  side: ['side', 'direction', 'position_side', 'hedge_side'],
+  market: ['market', 'symbol', 'pair'],
+  notionalUsd: ['notional_usd', 'size_usd', 'notional', 'amount_usd', 'exposure_usd', 'position_usd'],
+  hedgeId: ['hedge_id', 'id', 'hedge'],
+  /**
+   * The spec's "net P&L (price plus carry)" of a line (§2 Position, its name not shown), read by
+   * `positions`, `maturities`, `watch` and `report` alike. Names that say net first; then a bare
+   * `pnl_usd` / `total_pnl_usd` (the line's whole P&L: alpha and beta send the net so); the
+   * "unrealized" names last — the spec says "unrealized P&L" only of the account, and a venue's
+   * unrealized P&L is often the price part alone, so beside a `pnl_usd` it is the weaker reading.
+   */
+  netPnlUsd: [
+    'net_pnl_usd',
+    'net_pnl_usdc',
+    'unrealized_net_pnl_usd',
+    'net_unrealized_pnl_usd',
+    'pnl_net_usd',
+    'net_pnl',
+    'pnl_usd',
+    'total_pnl_usd',
+    'unrealized_pnl_usd',
+    'unrealised_pnl_usd',
+    'upnl_usd',
+    'unrealized_pnl',
+  ],
+  maturityAt: ['maturity_at', 'maturity', 'expires_at', 'settles_at', 'maturity_time'],
+  markPrice: ['mark_price', 'mark_rate', 'mark', 'current_price'],
+  entryPrice: ['entry_price', 'entry_rate', 'entry', 'avg_entry_price'],
+  accruedCarryUsdc: ['accrued_carry_usdc', 'carry_accrued_usdc', 'carry_usdc', 'accrued_carry', 'funding_usdc'],
+  marginUsdc: ['margin_usdc', 'collateral_usdc', 'locked_margin_usdc', 'margin'],
+  grossPnlUsd: ['gross_pnl_usd', 'pnl_gross_usd', 'price_pnl_usd', 'gross_pnl'],
+  closeFeeUsdc: ['close_fee_usdc', 'exit_fee_usdc', 'fee_to_close_usdc', 'close_fee'],
+  units: ['units', 'qty', 'quantity'],
+  openedAt: ['opened_at', 'open_time', 'created_at', 'opened'],
+} as const;
+
+export interface PositionFacts {
+  side?: Side;
+  market?: string;
+  notionalUsd?: number;
+  hedgeId?: string;
+  netMarginUsd?: number;
+  netPnlUsd?: number;
+  maturityAt?: string;
+  markPrice?: number;
+  entryPrice?: number;
+  accruedCarryUsdc?: number;
+  /** Margin locked in the position (add and reduce show it before and after). */
+  marginUsdc?: number;
+  /** Shown only (the table, and --json under our names). */
+  grossPnlUsd?: number;
+  closeFeeUsdc?: number;
+  units?: number;
+  openedAt?: string;
+  /** Names of the fields read under a synonym rather than our default name (for --verbose). */
+  synonymsUsed: string[];
+}
+
+function pick<T>(fields: Fields, names: readonly string[], read: Reader<T>, used: string[]): T | undefined {
+  const found = pickField(fields, names, read);
+  if (found !== undefined && found.name !== names[0]) used.push(found.name);
+  return found?.value;
+}
+
+const side = (value: unknown): Side | undefined => {
+  const word = typeof value === 'string' ? value.toLowerCase() : undefined;
+  return (SIDES as readonly string[]).includes(word ?? '') ? (word as Side) : undefined;
+};
+
+export function readPosition(raw: Record<string, unknown>): PositionFacts {
+  const used: string[] = [];
+  const names = POSITION_FIELD_SYNONYMS;
+  const fields = fieldsOf(raw);
+  return {
+    side: pick(fields, names.side, side, used),
+    market: pick(fields, names.market, readString, used)?.toUpperCase(),
+    notionalUsd: pick(fields, names.notionalUsd, readNumber, used),
+    hedgeId: pick(fields, names.hedgeId, readString, used),
+    netMarginUsd: readNumber(raw.net_margin_usd),
+    netPnlUsd: pick(fields, names.netPnlUsd, readNumber, used),
+    maturityAt: pick(fields, names.maturityAt, readString, used),
+    markPrice: pick(fields, names.markPrice, readNumber, used),
+    entryPrice: pick(fields, names.entryPrice, readNumber, used),
+    accruedCarryUsdc: pick(fields, names.accruedCarryUsdc, readNumber, used),
+    marginUsdc: pick(fields, names.marginUsdc, readNumber, used),
+    grossPnlUsd: pick(fields, names.grossPnlUsd, readNumber, used),
+    closeFeeUsdc: pick(fields, names.closeFeeUsdc, readNumber, used),
+    units: pick(fields, names.units, readNumber, used),
+    openedAt: pick(fields, names.openedAt, readString, used),
+    synonymsUsed: used,
+  };
+}
+
+/**
+ * A position in hedge's one shape, for people and for `--json` (docs/output.md): each fact read
+ * under another name (`direction`, `size_usd`) or taken from its hedge (a position with no side)
+ * under our name, the first of its synonyms; every other field as the server sent it
+ * (showUnderKnownNames: nothing it sent is lost). TSV, CSV and --raw keep the raw record.
+ */
+export function positionInOneShape(
+  raw: Record<string, unknown>,
+  facts: Omit<PositionFacts, 'synonymsUsed'>,
+): Record<string, unknown> {
+  const known = (
+    Object.entries(POSITION_FIELD_SYNONYMS) as Array<[keyof typeof POSITION_FIELD_SYNONYMS, readonly string[]]>
+  ).map(([fact, synonyms]) => ({
+    known: synonyms[0]!,
+    value: facts[fact],
+    synonyms,
+  }));
+  return showUnderKnownNames(raw, known);
+}
+
+// ---- closed hedges ----
+
+type Fact = keyof HistoryFacts;
+
+/**
+ * Names a closed-hedge record may give each fact, most likely first. The first of each list is what
+ * our simulator serves (src/api/wire-contract.md, src/sandbox/views.ts).
+ */
+export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> = {
+  netPnlUsd: [
+    'net_pnl_usd',
+    'net_pnl_usdc',
+    'net_pnl',
+    'net_realized_pnl_usd',
+    'realized_net_pnl_usd',
+    'pnl_net_usd',
+    'net_profit_usd',
+  ],
+  grossPnlUsd: [
+    'gross_pnl_usd',
+    'gross_pnl_usdc',
+    'realized_pnl_usd',
+    'realized_gross_pnl_usd',
+    'gross_realized_pnl_usd',
+    'pnl_gross_usd',
+    'gross_pnl',
+    'price_pnl_usd',
+  ],
+  carryUsd: [
+    'carry_usdc',
+    'carry_paid_usdc',
+    'carry_usd',
+    'carry_paid_usd',
+    'total_carry_usdc',
+    'accrued_carry_usdc',
+    'carry',
+    'funding_usdc',
+    'funding_usd',
+  ],
+  feesUsd: [
+    'fees_usdc',
+    'fees_usd',
+    'fee_usd',
+    'fee_usdc',
+    'total_fees_usdc',
+    'total_fees_usd',
+    'fees_paid_usdc',
+    'fees',
+    'fee',
+  ],
+  notionalUsd: ['notional_usd', 'notional_usdc', 'notional', 'size_usd', 'size_usdc', 'amount_usd', 'size'],
+  side: ['side', 'direction', 'position_side'],
+  tenorDays: ['tenor_days', 'tenor', 'tenor_d', 'duration_days'],
+  market: ['market', 'symbol', 'pair', 'instrument'],
+  hedgeId: ['hedge_id', 'id', 'hedge', 'position_id'],
+  clientReference: ['client_reference', 'client_ref', 'reference', 'clientReference'],
+  entryPrice: ['entry_price', 'entry_rate', 'open_price', 'struck_rate', 'avg_entry_price'],
+  exitPrice: ['exit_price', 'exit_rate', 'close_price', 'settlement_price', 'settlement_rate'],
+  openedAt: ['opened_at', 'open_time', 'opened_time', 'entry_time', 'entered_at', 'created_at', 'opened'],
+  closedAt: [
+    'closed_at',
+    'close_time',
+    'closed_time',
+    'exit_time',
+    'exited_at',
+    'settled_at',
+    'settlement_time',
+    'closed',
+  ],
+};
+
+/**
+ * Names a closed-hedge record may give how it ended (`closed`, `settled`): no rule reads it, but it
+ * is a name of docs/output.md, so the one shape shows it under ours (historyRecordForPeople).
+ */
+export const CLOSE_REASON_SYNONYMS: readonly string[] = [
+  'close_reason',
+  'exit_reason',
+  'reason',
+  'closed_reason',
+  'closure_reason',
+];
+
+/** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
+function readId(value: unknown): string | undefined {
+  if (value && typeof value === 'object' && !Array.isArray(value))
+    return readText((value as Record<string, unknown>).id);
+  return readText(value);
+}
+
+// `long`/`short` are read as buy/sell: buying USDT against the quote currency is the long side.
+const SIDE_WORDS: Record<string, 'buy' | 'sell'> = { buy: 'buy', long: 'buy', sell: 'sell', short: 'sell' };
+
+function readSide(value: unknown): 'buy' | 'sell' | undefined {
+  return typeof value === 'string' ? SIDE_WORDS[value.trim().toLowerCase()] : undefined;
+}
+
+/** `7`, `"7"`, `"7d"`, `"7 days"`. */
+function readTenor(value: unknown): number | undefined {
+  const text =
+    typeof value === 'string'
+      ? value
+          .trim()
+          .toLowerCase()
+          .replace(/\s*d(ays?)?$/, '')
+      : value;
+  const days = readNumber(text);
+  return days !== undefined && Number.isInteger(days) && days > 0 ? days : undefined;
+}
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
+// Epoch numbers under this are seconds, over it milliseconds (1e11 s is the year 5138).
+const EPOCH_SECONDS_BELOW = 1e11;
+
+/**
+ * An ISO 8601 timestamp (the spec: UTC; one without a zone is read as UTC, never as local time)
+ * or an epoch number (or numeric string) in seconds or milliseconds → normalised ISO string.
+ */
+export function readTimestamp(value: unknown): string | undefined {
+  let ms: number | undefined;
+  const epoch = readNumber(value);
+  if (epoch !== undefined) {
+    ms = Math.abs(epoch) < EPOCH_SECONDS_BELOW ? epoch * 1000 : epoch;
+  } else if (typeof value === 'string' && ISO_TIMESTAMP.test(value.trim())) {
+    const text = value.trim().replace(' ', 'T');
+    const zoned = text.length === 10 || HAS_ZONE.test(text) ? text : `${text}Z`;
+    ms = Date.parse(zoned);
+  }
+  if (ms === undefined || !Number.isFinite(ms)) return undefined;
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+const FACT_READERS: { [F in Fact]-?: Reader<NonNullable<HistoryFacts[F]>> } = {
+  netPnlUsd: readNumber,
+  grossPnlUsd: readNumber,
+  carryUsd: readNumber,
+  feesUsd: readNumber,
+  notionalUsd: readNumber,
+  side: readSide,
+  tenorDays: readTenor,
+  market: readText,
+  hedgeId: readId,
+  clientReference: readText,
+  entryPrice: readNumber,
+  exitPrice: readNumber,
+  openedAt: readTimestamp,
+  closedAt: readTimestamp,
+};
+
+/**
+ * One closed-hedge record → its facts. Facts that cannot be found are left out (unknown), never
+ * guessed as 0. A record without a net P&L is off the contract (the spec names `net_pnl_usd`).
+ */
+export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
+  const facts: Partial<Record<Fact, unknown>> = {};
+  const fields = fieldsOf(raw);
+  for (const fact of Object.keys(FACT_READERS) as Fact[]) {
+    const value = firstField(fields, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>);
+    if (value !== undefined) facts[fact] = value;
+  }
+  // The rules reason on the account's side: the server's positive carry and fees are paid.
+  for (const fact of ['carryUsd', 'feesUsd'] as const)
+    if (typeof facts[fact] === 'number') facts[fact] = toAccountSide(facts[fact]);
+  if (facts.netPnlUsd === undefined) {
+    const id = typeof facts.hedgeId === 'string' ? ` (${facts.hedgeId})` : '';
+    throw new InvalidResponseError(`A closed-hedge record${id} has no net P&L (net_pnl_usd).`, {
+      endpoint: 'GET /hedges/history',
+      status: 200,
+      hint: 'The P&L report needs net_pnl_usd on every closed hedge; see the raw records with `hedge history --json`.',
+    });
+  }
+  return facts as HistoryFacts;
+}
+
+/**
+ * The hedge a closed-hedge record is of, under any of its names (`hedge_id`, alpha's `hedge`,
+ * beta's `id`), or undefined: a lookup of one hedge's record must not see only our own name.
+ */
+export function historyHedgeId(raw: Record<string, unknown>): string | undefined {
+  return firstField(raw, HISTORY_FIELD_SYNONYMS.hedgeId, readId);
+}
+
+/**
+ * A closed-hedge record in hedge's one shape, for the human table and for `--json`: each fact read
+ * under another name (`hedge`, `direction`, `size_usd`) shown under ours, the first of its
+ * synonyms; every other field as the server sent it (showUnderKnownNames: nothing it sent is
+ * lost). TSV, CSV and --raw keep the record as sent.
+ */
+export function historyRecordForPeople(raw: Record<string, unknown>): Record<string, unknown> {
+  const fields = fieldsOf(raw);
+  const facts = (Object.keys(FACT_READERS) as Fact[]).map((fact) => ({
+    known: HISTORY_FIELD_SYNONYMS[fact][0]!,
+    value: firstField(fields, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>),
+    synonyms: HISTORY_FIELD_SYNONYMS[fact],
+  }));
+  facts.push({
+    known: CLOSE_REASON_SYNONYMS[0]!,
+    value: firstField(fields, CLOSE_REASON_SYNONYMS, readText),
+    synonyms: CLOSE_REASON_SYNONYMS,
+  });
+  return showUnderKnownNames(raw, facts);
+}
+
+// ---- the account ----
+
+/** Every name each account figure is read from, ours (docs/output.md) first. Extend here, and only here. */
+export const ACCOUNT_FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  balance_usdc: ['balance_usdc'],
+  margin_in_use_usdc: ['margin_in_use_usdc', 'used_margin_usdc', 'margin_locked_usdc', 'margin_used_usdc'],
+  open_exposure_usd: ['open_exposure_usd', 'exposure_usd', 'gross_exposure_usd'],
+  unrealized_pnl_usd: ['unrealized_pnl_usd', 'upnl_usd', 'floating_pnl_usd', 'unrealised_pnl_usd'],
+  open_positions: ['open_positions', 'open_position_count', 'num_positions', 'positions'],
+  available_exposure_usd: ['available_exposure_usd'],
+  exposure_cap_usd: ['exposure_cap_usd', 'exposure_limit_usd', 'max_exposure_usd'],
+};
+
+/**
+ * The account in hedge's one shape: each figure read under another name shown under ours (the
+ * name it came under dropped, as the same value), every other field as sent (showUnderKnownNames).
+ */
+export function accountForPeople(raw: Record<string, unknown>): Record<string, unknown> {
+  const facts = Object.entries(ACCOUNT_FIELD_SYNONYMS).map(([known, synonyms]) => ({
+    known,
+    value: firstField(raw, synonyms, readNumber),
+    synonyms,
+  }));
+  return showUnderKnownNames(raw, facts);
+}
