@@ -278,6 +278,42 @@ function sourceOf(
   return undefined;
 }
 
+type NameTable = Readonly<Record<string, readonly string[]>>;
+
+/** Each fact of `table` read from `raw`, in the table's order; a name other than the first is noted in `used`. */
+function readFacts(
+  raw: Record<string, unknown>,
+  table: NameTable,
+  read: Reader<unknown> | Readonly<Record<string, Reader<unknown>>>,
+  used?: string[],
+): Record<string, unknown> {
+  const fields = fieldsOf(raw);
+  const facts: Record<string, unknown> = {};
+  for (const [fact, names] of Object.entries(table)) {
+    const found = pickField(fields, names, typeof read === 'function' ? read : read[fact]!);
+    if (found === undefined) continue;
+    if (found.name !== names[0]) used?.push(found.name);
+    facts[fact] = found.value;
+  }
+  return facts;
+}
+
+/**
+ * `raw` in hedge's one shape, for people and for `--json` (docs/output.md): each fact under the
+ * first of its names, every other field as the server sent it (showUnderKnownNames). TSV, CSV and
+ * --raw keep the record as sent.
+ */
+function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: object): Record<string, unknown> {
+  return showUnderKnownNames(
+    raw,
+    Object.entries(table).map(([fact, synonyms]) => ({
+      known: synonyms[0]!,
+      value: (facts as Record<string, unknown>)[fact],
+      synonyms,
+    })),
+  );
+}
+
 // ---- positions ----
 
 /** Every name we read each "not shown" figure from, most likely first. Extend here, and only here. */
@@ -340,59 +376,38 @@ export interface PositionFacts {
   synonymsUsed: string[];
 }
 
-function pick<T>(fields: Fields, names: readonly string[], read: Reader<T>, used: string[]): T | undefined {
-  const found = pickField(fields, names, read);
-  if (found !== undefined && found.name !== names[0]) used.push(found.name);
-  return found?.value;
-}
-
-const side = (value: unknown): Side | undefined => {
-  const word = typeof value === 'string' ? value.toLowerCase() : undefined;
-  return (SIDES as readonly string[]).includes(word ?? '') ? (word as Side) : undefined;
+const POSITION_READERS: { readonly [F in keyof typeof POSITION_FIELD_SYNONYMS]: Reader<unknown> } = {
+  side: (value) => {
+    const word = typeof value === 'string' ? value.toLowerCase() : undefined;
+    return (SIDES as readonly string[]).includes(word ?? '') ? (word as Side) : undefined;
+  },
+  market: (value) => readString(value)?.toUpperCase(),
+  notionalUsd: readNumber,
+  hedgeId: readString,
+  netPnlUsd: readNumber,
+  maturityAt: readString,
+  markPrice: readNumber,
+  entryPrice: readNumber,
+  accruedCarryUsdc: readNumber,
+  marginUsdc: readNumber,
+  grossPnlUsd: readNumber,
+  closeFeeUsdc: readNumber,
+  units: readNumber,
+  openedAt: readString,
 };
 
 export function readPosition(raw: Record<string, unknown>): PositionFacts {
-  const used: string[] = [];
-  const names = POSITION_FIELD_SYNONYMS;
-  const fields = fieldsOf(raw);
-  return {
-    side: pick(fields, names.side, side, used),
-    market: pick(fields, names.market, readString, used)?.toUpperCase(),
-    notionalUsd: pick(fields, names.notionalUsd, readNumber, used),
-    hedgeId: pick(fields, names.hedgeId, readString, used),
-    netMarginUsd: readNumber(raw.net_margin_usd),
-    netPnlUsd: pick(fields, names.netPnlUsd, readNumber, used),
-    maturityAt: pick(fields, names.maturityAt, readString, used),
-    markPrice: pick(fields, names.markPrice, readNumber, used),
-    entryPrice: pick(fields, names.entryPrice, readNumber, used),
-    accruedCarryUsdc: pick(fields, names.accruedCarryUsdc, readNumber, used),
-    marginUsdc: pick(fields, names.marginUsdc, readNumber, used),
-    grossPnlUsd: pick(fields, names.grossPnlUsd, readNumber, used),
-    closeFeeUsdc: pick(fields, names.closeFeeUsdc, readNumber, used),
-    units: pick(fields, names.units, readNumber, used),
-    openedAt: pick(fields, names.openedAt, readString, used),
-    synonymsUsed: used,
-  };
+  const synonymsUsed: string[] = [];
+  const facts = readFacts(raw, POSITION_FIELD_SYNONYMS, POSITION_READERS, synonymsUsed);
+  return { ...facts, netMarginUsd: readNumber(raw.net_margin_usd), synonymsUsed };
 }
 
-/**
- * A position in hedge's one shape, for people and for `--json` (docs/output.md): each fact read
- * under another name (`direction`, `size_usd`) or taken from its hedge (a position with no side)
- * under our name, the first of its synonyms; every other field as the server sent it
- * (showUnderKnownNames: nothing it sent is lost). TSV, CSV and --raw keep the raw record.
- */
+/** A position in the one shape: a fact taken from its hedge (a position with no side) shown too. */
 export function positionInOneShape(
   raw: Record<string, unknown>,
   facts: Omit<PositionFacts, 'synonymsUsed'>,
 ): Record<string, unknown> {
-  const known = (
-    Object.entries(POSITION_FIELD_SYNONYMS) as Array<[keyof typeof POSITION_FIELD_SYNONYMS, readonly string[]]>
-  ).map(([fact, synonyms]) => ({
-    known: synonyms[0]!,
-    value: facts[fact],
-    synonyms,
-  }));
-  return showUnderKnownNames(raw, known);
+  return inOneShape(raw, POSITION_FIELD_SYNONYMS, facts);
 }
 
 // ---- closed hedges ----
@@ -551,12 +566,7 @@ const FACT_READERS: { [F in Fact]-?: Reader<NonNullable<HistoryFacts[F]>> } = {
  * guessed as 0. A record without a net P&L is off the contract (the spec names `net_pnl_usd`).
  */
 export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
-  const facts: Partial<Record<Fact, unknown>> = {};
-  const fields = fieldsOf(raw);
-  for (const fact of Object.keys(FACT_READERS) as Fact[]) {
-    const value = firstField(fields, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>);
-    if (value !== undefined) facts[fact] = value;
-  }
+  const facts = readFacts(raw, HISTORY_FIELD_SYNONYMS, FACT_READERS) as Partial<Record<Fact, unknown>>;
   // The rules reason on the account's side: the server's positive carry and fees are paid.
   for (const fact of ['carryUsd', 'feesUsd'] as const)
     if (typeof facts[fact] === 'number') facts[fact] = toAccountSide(facts[fact]);
@@ -579,25 +589,10 @@ export function historyHedgeId(raw: Record<string, unknown>): string | undefined
   return firstField(raw, HISTORY_FIELD_SYNONYMS.hedgeId, readId);
 }
 
-/**
- * A closed-hedge record in hedge's one shape, for the human table and for `--json`: each fact read
- * under another name (`hedge`, `direction`, `size_usd`) shown under ours, the first of its
- * synonyms; every other field as the server sent it (showUnderKnownNames: nothing it sent is
- * lost). TSV, CSV and --raw keep the record as sent.
- */
+/** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */
 export function historyRecordForPeople(raw: Record<string, unknown>): Record<string, unknown> {
-  const fields = fieldsOf(raw);
-  const facts = (Object.keys(FACT_READERS) as Fact[]).map((fact) => ({
-    known: HISTORY_FIELD_SYNONYMS[fact][0]!,
-    value: firstField(fields, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>),
-    synonyms: HISTORY_FIELD_SYNONYMS[fact],
-  }));
-  facts.push({
-    known: CLOSE_REASON_SYNONYMS[0]!,
-    value: firstField(fields, CLOSE_REASON_SYNONYMS, readText),
-    synonyms: CLOSE_REASON_SYNONYMS,
-  });
-  return showUnderKnownNames(raw, facts);
+  const table = { ...HISTORY_FIELD_SYNONYMS, closeReason: CLOSE_REASON_SYNONYMS };
+  return inOneShape(raw, table, readFacts(raw, table, { ...FACT_READERS, closeReason: readText }));
 }
 
 // ---- the account ----
@@ -613,15 +608,7 @@ export const ACCOUNT_FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>>
   exposure_cap_usd: ['exposure_cap_usd', 'exposure_limit_usd', 'max_exposure_usd'],
 };
 
-/**
- * The account in hedge's one shape: each figure read under another name shown under ours (the
- * name it came under dropped, as the same value), every other field as sent (showUnderKnownNames).
- */
+/** The account in the one shape: each figure read under another name shown under ours. */
 export function accountForPeople(raw: Record<string, unknown>): Record<string, unknown> {
-  const facts = Object.entries(ACCOUNT_FIELD_SYNONYMS).map(([known, synonyms]) => ({
-    known,
-    value: firstField(raw, synonyms, readNumber),
-    synonyms,
-  }));
-  return showUnderKnownNames(raw, facts);
+  return inOneShape(raw, ACCOUNT_FIELD_SYNONYMS, readFacts(raw, ACCOUNT_FIELD_SYNONYMS, readNumber));
 }
