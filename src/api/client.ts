@@ -31,11 +31,14 @@ import {
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
 import {
+  CHANGE_BODY_FIELDS,
   changeNotionalBody,
   DEFAULT_WIRE_SETTINGS,
   MAX_PAGE_SIZE,
+  namesIn,
   NO_PAGE_SIZE,
   PRICE_SYMBOLS_SEPARATOR,
+  refusedField,
   wireHint,
   type WireSettings,
 } from './wire/unspecified.js';
@@ -129,12 +132,6 @@ interface Described {
   received: string;
   expected: string;
 }
-
-/** Body fields of add/reduce that are not the amount. */
-const CHANGE_BODY_FIELDS = new Set(['market', 'side']);
-/** A field name that can carry an amount of USD (what an add or reduce sends besides market and side). */
-const AMOUNT_NAME = /(usd|usdc|amount|notional|size|delta|qty|quantity|value|change)/i;
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 export class HedgeClient {
   readonly transport: Transport;
@@ -376,38 +373,6 @@ export class HedgeClient {
 
   // ---- the add/reduce notional --------------------------------------------------------------
 
-  /**
-   * The server's own name for the add/reduce amount, when a refusal gives one: a 4xx
-   * `validation_error` (or any 400) that certainly did nothing, naming a field hedge did not send
-   * whose name can carry an amount (`amount_usd`, `delta_usd`, …). Undefined otherwise.
-   */
-  notionalFieldFrom(error: unknown, sentBody: unknown): string | undefined {
-    if (
-      !(error instanceof ApiError) ||
-      error.ambiguous ||
-      error.status < 400 ||
-      error.status >= 500 ||
-      error.status === 401 ||
-      error.status === 403 ||
-      error.status === 404 ||
-      error.status === 409 ||
-      error.status === 429
-    ) {
-      return undefined;
-    }
-    const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as Record<string, unknown>) : {};
-    const field = refusedField(error);
-    if (
-      field === undefined ||
-      !FIELD_NAME.test(field) ||
-      CHANGE_BODY_FIELDS.has(field) ||
-      field in body ||
-      !AMOUNT_NAME.test(field)
-    )
-      return undefined;
-    return field;
-  }
-
   /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
   changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
     const amountKey = [
@@ -597,30 +562,6 @@ export class HedgeClient {
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-/** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
-export function refusedField(error: ApiError): string | undefined {
-  for (const key of ['field', 'param', 'parameter', 'name', 'path']) {
-    const value = error.details[key];
-    if (typeof value === 'string' && value !== '') return value;
-    if (Array.isArray(value) && typeof value[value.length - 1] === 'string') return value[value.length - 1] as string;
-  }
-  return undefined;
-}
-
-/** Names a refusal's details offer (`allowed: [...]`, `expected: "per_page"`), never its message. */
-function namesIn(details: Record<string, unknown>): string[] {
-  const names: string[] = [];
-  for (const [key, value] of Object.entries(details)) {
-    if (key === 'field') continue;
-    const values = Array.isArray(value) ? value : [value];
-    for (const item of values) if (typeof item === 'string' && FIELD_NAME.test(item)) names.push(item);
-    // A reason like "… (known: status, per_page)" lists the names in its own words.
-    if (typeof value === 'string')
-      for (const word of value.split(/[^A-Za-z0-9_.-]+/)) if (FIELD_NAME.test(word)) names.push(word);
-  }
-  return names;
 }
 
 /** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */

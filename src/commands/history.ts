@@ -82,7 +82,7 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
   const { limit, defaultLength = false, since, until, ref: reference } = opts;
   const filtering = since !== undefined || until !== undefined || reference !== undefined;
   const client = await ctx.client();
-  // Following one deal (issue 48): its hedges from their records, so that a closed hedge whose
+  // Following one deal: its hedges from their records, so that a closed hedge whose
   // history record carries no reference is the deal's by its hedge id, and the deal's hedge still
   // held after its rolls can be named.
   const deal = reference === undefined ? undefined : await readDeal(client, reference);
@@ -157,7 +157,7 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
 /**
  * The closed hedges of a period (or a deal). The period may hold any page: every page is read (page
  * by page, newest first) and filtered as it comes, up to --limit kept. JSON goes out as it is kept,
- * so a long history is never held whole (issue 31): then undefined; the other formats get what was kept.
+ * so a long history is never held whole: then undefined; the other formats get what was kept.
  */
 async function readPeriod(
   ctx: CommandContext,
@@ -200,7 +200,7 @@ async function readPeriod(
 }
 
 /**
- * A record's P&L is its hedge's whole life (issue 50): where this journal resized the hedge while it
+ * A record's P&L is its hedge's whole life: where this journal resized the hedge while it
  * was open, the screen marks its notional and says what it held (TSV, CSV and JSON: as sent). The
  * note to show, if any hedge was resized.
  */

@@ -1,4 +1,4 @@
-// What makes `hedge keep` a service a treasury can run (issue 38), beside the keeper's own loop
+// What makes `hedge keep` a service a treasury can run, beside the keeper's own loop
 // (keep.ts calls it at a few marked places): the heartbeat `hedge keep status` reads, the alerts
 // (domain/keeper-alerts.ts's rules, sent by keeper-alert-sinks.ts), the `--metrics` server and
 // the headroom read for `--alert-headroom`. It watches the keeper's events and is told when a cycle

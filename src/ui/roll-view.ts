@@ -148,7 +148,7 @@ function flat(view: RollView): Record<string, unknown> {
 export function renderRoll(output: Output, view: RollView): void {
   if (output.isJson) {
     // The closed leg's history record is a server object: in the one shape, as `hedge history
-    // --json` gives it (issue 49); --raw prints it as sent.
+    // --json` gives it; --raw prints it as sent.
     const realized = view.close?.realized;
     output.json(
       output.inOneShape && view.close && realized

@@ -132,7 +132,7 @@ export interface ClosedSummary extends Record<string, unknown> {
 export function renderClosed(output: Output, summary: ClosedSummary): void {
   if (output.isJson) {
     // The history record it embeds is a server object like `hedge history`'s: in the one shape,
-    // under our names with nothing it sent lost (issue 49); --raw prints it as sent.
+    // under our names with nothing it sent lost; --raw prints it as sent.
     output.json(
       output.inOneShape && summary.realized
         ? { ...summary, realized: historyRecordForPeople(summary.realized) }

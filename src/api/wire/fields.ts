@@ -30,11 +30,7 @@ export function fieldsOf(raw: Record<string, unknown>): Fields {
 
 export type Reader<T> = (value: unknown) => T | undefined;
 
-/**
- * The first of `names` (the order of preference) whose value `read` accepts, whatever its
- * spelling style, and the name it was found under (one of `names`). Pass the record's `fieldsOf`
- * when reading many facts of one record.
- */
+/** The first of `names` (in order of preference) whose value `read` accepts, and that name. */
 export function pickField<T>(
   from: Record<string, unknown> | Fields,
   names: readonly string[],
@@ -88,10 +84,7 @@ const PRICE_FIELDS = [
 ] as const;
 const MARKET_FIELDS = ['market', 'symbol', 'pair', 'instrument', 'ticker'] as const;
 const TIME_FIELDS = ['timestamp', 'ts', 'time', 'as_of', 'asOf', 'updated_at', 'at'] as const;
-/**
- * The server's own object behind each price read from one (parsePrices): the price carries our
- * names over it for people, and the one shape for scripts (pricesInOneShape) starts from it.
- */
+/** The server's own object behind each price read (pricesInOneShape starts from it). */
 const PRICE_SENT = new WeakMap<PriceQuote, Record<string, unknown>>();
 
 /** Where a list of prices may be wrapped in an object. */
@@ -117,11 +110,9 @@ const marketOf = (value: Record<string, unknown>): string | undefined => firstFi
 const timeOf = (value: Record<string, unknown>): string | undefined => firstField(value, TIME_FIELDS, readString);
 
 /**
- * GET /prices: the response shape is not shown, so accept every plausible one — an array of
- * `{market|symbol|pair, price|mid|rate|bid+ask}`, an object keyed by market (`{"USDTNGN": 1532.4}`
- * or `{"USDTNGN": {"price": 1532.4}}`), one such object, or any of these wrapped in an object
- * (`{"rates": [...]}`). Prices may be numbers or decimal strings; with only a bid and an ask the mid
- * is between them. Returns undefined when nothing fits.
+ * GET /prices, whose shape is not shown: a list of `{market|symbol|pair, price|mid|rate|bid+ask}`,
+ * an object keyed by market, one such object, or any of these wrapped once (`{"rates": [...]}`).
+ * Undefined when nothing fits.
  */
 export function parsePrices(data: unknown, requested: readonly string[], depth = 0): PriceQuote[] | undefined {
   const fromObject = (value: unknown, fallbackMarket?: string): PriceQuote | undefined => {
@@ -165,15 +156,7 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
   return undefined;
 }
 
-/**
- * hedge's one shape of a price (docs/output.md): `market`, `price` (a number: the mid) and
- * `timestamp` (the time text the server gave, or null) first, whatever the shape of GET /prices,
- * then every other field of the server's price object under its own name — a bid and an ask the
- * mid was made of included. The field a fact was read from (`symbol`, `pair`, `mid`, `rate`, `ts`,
- * `as_of`) is not repeated; what the server sent under one of our three names that is not the fact
- * (a `price` object, a numeric `timestamp`) is kept under `_wire` (showUnderKnownNames). The market
- * of a shape keyed by market is the key, which is no field.
- */
+/** A price in the one shape (docs/output.md): `market`, `price`, `timestamp` first, then what the server sent. */
 export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<Record<string, unknown>> {
   return quotes.map((quote) => {
     const sent = PRICE_SENT.get(quote) ?? quote;
@@ -187,22 +170,15 @@ export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<Record<st
   });
 }
 
-/**
- * Where hedge's one shape keeps what the server sent under one of its names when that name holds
- * something else there (docs/output.md "Formats"): the mapped value takes the documented name, and
- * the server's own value is not lost but kept here, under the name it came under (nested as sent).
- * A name of our shape itself: a server field called `_wire` is kept inside it too.
- */
+/** Where the one shape keeps what the server sent under one of our names for something else. */
 export const WIRE_HOLDER = '_wire';
 
 /** An ISO 8601 time that carries its zone (`Z` or `+01:00`): two such texts can be compared as instants. */
 const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
- * Whether the server's `sent` value is the very fact hedge read as `read`, only written another way:
- * a decimal string of that number (`"99889.00"` for 99889), a number read as its text (an id),
- * the same word in another case (`BUY` read as `buy`, `usdtngn` as `USDTNGN`), the same instant.
- * Anything else (`long` read as `buy`, `"7 days"` as 7) is a different value: kept, never dropped.
+ * Whether `sent` is the fact read as `read`, only written another way (`"99889.00"`, `BUY`, the
+ * same instant); `long` read as `buy` is a different value: kept, never dropped.
  */
 export function sameFact(sent: unknown, read: unknown): boolean {
   if (sent === read) return true;
@@ -215,15 +191,9 @@ export function sameFact(sent: unknown, read: unknown): boolean {
 }
 
 /**
- * A record in hedge's one shape (docs/output.md), for people and for `--json` alike: each fact the
- * tolerant reader found is under our name. Every field the server sent stays, under its own name,
- * with two exceptions, so that nothing it sent is lost (issue 49):
- *   - the field a fact was read from under another name (`direction`, `size_usd`) is dropped when
- *     its value is that fact (sameFact): it is the same value, now under ours;
- *   - a server field under our name that holds something other than the fact hedge read (a side
- *     `long` read as `buy`, a `notional_usd` of `"n/a"` beside a readable `size_usd`) gives the name
- *     to the fact, and is kept under `_wire` (WIRE_HOLDER) with its own name.
- * A field read under our own name, as the fact, stays exactly as sent (its text too).
+ * A record with each fact under our name and nothing the server sent lost: the field a fact was
+ * read from is dropped when it holds that fact (sameFact); a field under our name holding
+ * something else moves under `_wire`.
  */
 export function showUnderKnownNames(
   raw: Record<string, unknown>,
@@ -257,11 +227,7 @@ export function showUnderKnownNames(
 /** The synonym lists are few and fixed: each name normalised once. */
 const synonymKeys = new Map<string, string>();
 
-/**
- * The field a fact was read from: the first of its synonyms, in the readers' own order of
- * preference (whatever its spelling style), whose value is that fact; not a field an earlier fact
- * already took.
- */
+/** The field a fact was read from: the first of its synonyms whose value is that fact. */
 function sourceOf(
   row: Record<string, unknown>,
   names: ReadonlyArray<readonly [string, string]>,
@@ -298,11 +264,7 @@ function readFacts(
   return facts;
 }
 
-/**
- * `raw` in hedge's one shape, for people and for `--json` (docs/output.md): each fact under the
- * first of its names, every other field as the server sent it (showUnderKnownNames). TSV, CSV and
- * --raw keep the record as sent.
- */
+/** `raw` in the one shape (docs/output.md): each fact under the first of its names. */
 function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: object): Record<string, unknown> {
   return showUnderKnownNames(
     raw,
@@ -322,13 +284,7 @@ export const POSITION_FIELD_SYNONYMS = {
   market: ['market', 'symbol', 'pair'],
   notionalUsd: ['notional_usd', 'size_usd', 'notional', 'amount_usd', 'exposure_usd', 'position_usd'],
   hedgeId: ['hedge_id', 'id', 'hedge'],
-  /**
-   * The spec's "net P&L (price plus carry)" of a line (§2 Position, its name not shown), read by
-   * `positions`, `maturities`, `watch` and `report` alike. Names that say net first; then a bare
-   * `pnl_usd` / `total_pnl_usd` (the line's whole P&L: alpha and beta send the net so); the
-   * "unrealized" names last — the spec says "unrealized P&L" only of the account, and a venue's
-   * unrealized P&L is often the price part alone, so beside a `pnl_usd` it is the weaker reading.
-   */
+  // Net names first, then a bare `pnl_usd`; "unrealized" last: a venue's is often the price part alone.
   netPnlUsd: [
     'net_pnl_usd',
     'net_pnl_usdc',
@@ -414,10 +370,7 @@ export function positionInOneShape(
 
 type Fact = keyof HistoryFacts;
 
-/**
- * Names a closed-hedge record may give each fact, most likely first. The first of each list is what
- * our simulator serves (src/api/wire-contract.md, src/sandbox/views.ts).
- */
+/** Names a closed-hedge record may give each fact, most likely first (the first: what our simulator serves). */
 export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> = {
   netPnlUsd: [
     'net_pnl_usd',
@@ -481,10 +434,7 @@ export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> =
   ],
 };
 
-/**
- * Names a closed-hedge record may give how it ended (`closed`, `settled`): no rule reads it, but it
- * is a name of docs/output.md, so the one shape shows it under ours (historyRecordForPeople).
- */
+/** How a closed hedge ended: no rule reads it, but the one shape shows it under ours. */
 export const CLOSE_REASON_SYNONYMS: readonly string[] = [
   'close_reason',
   'exit_reason',
@@ -525,10 +475,7 @@ const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 // Epoch numbers under this are seconds, over it milliseconds (1e11 s is the year 5138).
 const EPOCH_SECONDS_BELOW = 1e11;
 
-/**
- * An ISO 8601 timestamp (the spec: UTC; one without a zone is read as UTC, never as local time)
- * or an epoch number (or numeric string) in seconds or milliseconds → normalised ISO string.
- */
+/** An ISO 8601 time (no zone: UTC, never local) or epoch seconds or milliseconds → an ISO string. */
 export function readTimestamp(value: unknown): string | undefined {
   let ms: number | undefined;
   const epoch = readNumber(value);
@@ -561,10 +508,7 @@ const FACT_READERS: { [F in Fact]-?: Reader<NonNullable<HistoryFacts[F]>> } = {
   closedAt: readTimestamp,
 };
 
-/**
- * One closed-hedge record → its facts. Facts that cannot be found are left out (unknown), never
- * guessed as 0. A record without a net P&L is off the contract (the spec names `net_pnl_usd`).
- */
+/** A closed-hedge record's facts; one not found is left out, never 0. No net P&L is off the contract. */
 export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
   const facts = readFacts(raw, HISTORY_FIELD_SYNONYMS, FACT_READERS) as Partial<Record<Fact, unknown>>;
   // The rules reason on the account's side: the server's positive carry and fees are paid.
@@ -581,10 +525,7 @@ export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
   return facts as HistoryFacts;
 }
 
-/**
- * The hedge a closed-hedge record is of, under any of its names (`hedge_id`, alpha's `hedge`,
- * beta's `id`), or undefined: a lookup of one hedge's record must not see only our own name.
- */
+/** The hedge a closed-hedge record is of, under any of its names. */
 export function historyHedgeId(raw: Record<string, unknown>): string | undefined {
   return firstField(raw, HISTORY_FIELD_SYNONYMS.hedgeId, readId);
 }

@@ -16,12 +16,7 @@ function parsed(value: string): LinkHeader | undefined {
   }
 }
 
-/**
- * The target of the `rel="next"` link, as written (absolute or relative), or undefined. Several
- * `Link` headers (an array) are read as one list, as HTTP joins them. A header whose next link the
- * library does not find whole (a server's typo in one link) is read link by link, so that one bad
- * link does not hide a good next link beside it.
- */
+/** The target of a `Link` header's `rel="next"`, as written; read link by link when the whole does not parse. */
 export function nextLink(header: string | readonly string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   const values = (typeof header === 'string' ? [header] : header).filter((value) => value.trim() !== '');
@@ -109,11 +104,7 @@ export interface PageReading {
   statedPageSize?: { name: string; value: number };
   /** A total the answer states (rows across every page). */
   total?: number;
-  /**
-   * The next link itself, when the answer gives one as a URL or a path (the Link header, `meta.next`,
-   * …): `hedge api --paginate` follows the whole link (under the base URL), where the client sends
-   * only its query to the list it asked.
-   */
+  /** A next link the answer gives as a URL or path: `--paginate` follows it whole, the client only its query. */
   nextLink?: string;
 }
 
@@ -200,11 +191,7 @@ export function cursorParameterFor(key: string): string {
   return stripped.charAt(0).toLowerCase() + stripped.slice(1);
 }
 
-/**
- * Reads one answer of a list endpoint. `query` is what was asked (the next page keeps its filters),
- * `listUrl` the URL it was asked at (a relative next link is resolved against it), `cursorParam`
- * a configured name to send a cursor back under (else it is derived from the answer's key).
- */
+/** One answer of a list: `query` as asked (filters kept), `listUrl` to resolve a relative link, `cursorParam` as set. */
 export function readPage(
   answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] },
   request: { query: Record<string, string>; listUrl: string; cursorParam?: string },
@@ -327,7 +314,7 @@ export interface FollowedPage<A extends PageAnswer, R = Record<string, string>> 
   reading: PageReading;
   /** The request this page was asked with: the list's query (followPages), the path (followPaths). */
   query: R;
-  /** What follows: another page; nothing (the server says so, or gives no next request); nothing because the server repeated a next request. */
+  /** Another page follows, none, or none because the server repeated a next request. */
   next: 'page' | 'none' | 'repeated';
   /** The next request the answer gives (the one repeated, when `next` is `repeated`). */
   following?: R;
@@ -340,11 +327,7 @@ export interface FollowOptions {
   cursorParam?: string;
 }
 
-/**
- * The one walk: asks `first`, reads the answer (page-reading.ts), asks what it gives next, page
- * after page, yielding each page with what follows it; a next request already made ends the walk
- * as `repeated`. The caller stops whenever it has enough: the walk ends with it.
- */
+/** Page after page; a next request already made ends the walk as `repeated` (a server could loop us). */
 async function* walkPages<A extends PageAnswer, R>(
   first: R,
   fetchPage: (request: R) => Promise<A>,
@@ -363,11 +346,7 @@ async function* walkPages<A extends PageAnswer, R>(
   }
 }
 
-/**
- * The client's lists: each next page asked at the list's own path with the query the answer gives,
- * through `fetchPage` (which adds the page size, retries a refusal of it, checks the rows: the
- * caller's business).
- */
+/** The client's lists: each next page asked at the list's path with the query the answer gives. */
 export function followPages<A extends PageAnswer>(
   fetchPage: (query: Record<string, string>) => Promise<A>,
   options: FollowOptions = {},
@@ -381,10 +360,7 @@ export function followPages<A extends PageAnswer>(
   });
 }
 
-/**
- * `hedge api --paginate`: the same walk over paths (relative to the base URL, query included),
- * each next path given by nextPagePath — a next link followed whole, under the base URL.
- */
+/** `hedge api --paginate`: the same walk over paths under the base URL. */
 export function followPaths<A extends PageAnswer>(
   baseUrl: string,
   path: string,
@@ -405,11 +381,7 @@ export function withQueryParam(path: string, name: string, value: string): strin
   return `${question < 0 ? path : path.slice(0, question)}?${search.toString()}`;
 }
 
-/**
- * A link given by the server, as a path under the base URL; refused when it leads elsewhere: to
- * another origin by the one origin check every request passes (OffOriginError), or out of the
- * base URL's path.
- */
+/** A server's link as a path under the base URL; refused when it leads to another origin or out of that path. */
 function underBase(baseUrl: string, link: string): string {
   const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
   let resolved: string;
@@ -447,12 +419,7 @@ function readPathPage(
   return { reading, next: `${question < 0 ? path : path.slice(0, question)}${search === '' ? '' : `?${search}`}` };
 }
 
-/**
- * The path of the page after this one, or undefined when this was the last. `path` is the path
- * this page was asked with (relative to the base URL). Read by the same reader as the client's
- * lists — a cursor in the body beside the rows too; a next link is followed whole (under the base
- * URL), any other next request is this path with the query the answer gives.
- */
+/** The path of the page after the one asked at `path`, or undefined after the last. */
 export function nextPagePath(
   baseUrl: string,
   path: string,

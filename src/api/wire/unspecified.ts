@@ -1,7 +1,7 @@
-// The spec marks these "not shown". What the client SENDS is a guess, so each guess is a setting
-// with one default, here — overridable per profile (`wire` in the profile) and by environment
-// variable, listed by `hedge whoami` and in docs/configuration.md. What the client READS is taken tolerantly
-// (parsePrices below, read-position.ts, read-history.ts, all with read-fields.ts). src/api/wire-contract.md has our defaults.
+// What the client SENDS where the spec says "not shown" is a guess: each guess is a setting with one
+// default, overridable per profile (`wire`) and by environment variable, or learned from the server
+// (runtime/wire-memory.ts). What it READS is taken tolerantly (fields.ts). src/api/wire-contract.md.
+import { ApiError } from '../../errors.js';
 
 /** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
 export { MAX_PAGE_SIZE } from '../../domain/wire.js';
@@ -44,7 +44,7 @@ export function wireHint(setting: keyof WireSettings): string {
   return `Set ${env} (or the profile's wire.${profileKey}) to the name the server expects; \`hedge doctor\` shows what hedge detected, and \`hedge profile reset-wire\` forgets what it learned.`;
 }
 
-const WIRE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+export const WIRE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 /** default: our guess; learned: the server named it (kept in the profile); profile / environment: set by you. */
 export type WireSource = 'default' | 'learned' | 'profile' | 'environment';
@@ -97,4 +97,67 @@ export function changeNotionalBody(
   notionalUsd: number,
 ): Record<string, unknown> {
   return { market, side, [wire.changeNotionalField]: notionalUsd };
+}
+
+// ---- what a refusal teaches ----
+
+/** Body fields of add/reduce that are not the amount. */
+export const CHANGE_BODY_FIELDS = new Set(['market', 'side']);
+/** A field name that can carry an amount of USD (what an add or reduce sends besides market and side). */
+const AMOUNT_NAME = /(usd|usdc|amount|notional|size|delta|qty|quantity|value|change)/i;
+
+/**
+ * The server's own name for the add/reduce amount, when a refusal gives one: a 4xx
+ * `validation_error` (or any 400) that certainly did nothing, naming a field hedge did not send
+ * whose name can carry an amount (`amount_usd`, `delta_usd`, …). Undefined otherwise.
+ */
+export function notionalFieldFrom(error: unknown, sentBody: unknown): string | undefined {
+  if (
+    !(error instanceof ApiError) ||
+    error.ambiguous ||
+    error.status < 400 ||
+    error.status >= 500 ||
+    error.status === 401 ||
+    error.status === 403 ||
+    error.status === 404 ||
+    error.status === 409 ||
+    error.status === 429
+  ) {
+    return undefined;
+  }
+  const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as Record<string, unknown>) : {};
+  const field = refusedField(error);
+  if (
+    field === undefined ||
+    !WIRE_NAME.test(field) ||
+    CHANGE_BODY_FIELDS.has(field) ||
+    field in body ||
+    !AMOUNT_NAME.test(field)
+  )
+    return undefined;
+  return field;
+}
+
+/** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
+export function refusedField(error: ApiError): string | undefined {
+  for (const key of ['field', 'param', 'parameter', 'name', 'path']) {
+    const value = error.details[key];
+    if (typeof value === 'string' && value !== '') return value;
+    if (Array.isArray(value) && typeof value[value.length - 1] === 'string') return value[value.length - 1] as string;
+  }
+  return undefined;
+}
+
+/** Names a refusal's details offer (`allowed: [...]`, `expected: "per_page"`), never its message. */
+export function namesIn(details: Record<string, unknown>): string[] {
+  const names: string[] = [];
+  for (const [key, value] of Object.entries(details)) {
+    if (key === 'field') continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) if (typeof item === 'string' && WIRE_NAME.test(item)) names.push(item);
+    // A reason like "… (known: status, per_page)" lists the names in its own words.
+    if (typeof value === 'string')
+      for (const word of value.split(/[^A-Za-z0-9_.-]+/)) if (WIRE_NAME.test(word)) names.push(word);
+  }
+  return names;
 }
