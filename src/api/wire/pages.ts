@@ -373,14 +373,6 @@ export function followPaths<A extends PageAnswer>(
   });
 }
 
-/** `path` with `name=value` set in its query string (replacing an earlier value). */
-export function withQueryParam(path: string, name: string, value: string): string {
-  const question = path.indexOf('?');
-  const search = new URLSearchParams(question < 0 ? '' : path.slice(question + 1));
-  search.set(name, value);
-  return `${question < 0 ? path : path.slice(0, question)}?${search.toString()}`;
-}
-
 /** A server's link as a path under the base URL; refused when it leads to another origin or out of that path. */
 function underBase(baseUrl: string, link: string): string {
   const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
