@@ -310,34 +310,12 @@ export const POSITION_FIELD_SYNONYMS = {
   openedAt: ['opened_at', 'open_time', 'created_at', 'opened'],
 } as const;
 
-export interface PositionFacts {
-  side?: Side;
-  market?: string;
-  notionalUsd?: number;
-  hedgeId?: string;
-  netMarginUsd?: number;
-  netPnlUsd?: number;
-  maturityAt?: string;
-  markPrice?: number;
-  entryPrice?: number;
-  accruedCarryUsdc?: number;
-  /** Margin locked in the position (add and reduce show it before and after). */
-  marginUsdc?: number;
-  /** Shown only (the table, and --json under our names). */
-  grossPnlUsd?: number;
-  closeFeeUsdc?: number;
-  units?: number;
-  openedAt?: string;
-  /** Names of the fields read under a synonym rather than our default name (for --verbose). */
-  synonymsUsed: string[];
-}
-
-const POSITION_READERS: { readonly [F in keyof typeof POSITION_FIELD_SYNONYMS]: Reader<unknown> } = {
-  side: (value) => {
+const POSITION_READERS = {
+  side: (value: unknown) => {
     const word = typeof value === 'string' ? value.toLowerCase() : undefined;
     return (SIDES as readonly string[]).includes(word ?? '') ? (word as Side) : undefined;
   },
-  market: (value) => readString(value)?.toUpperCase(),
+  market: (value: unknown) => readString(value)?.toUpperCase(),
   notionalUsd: readNumber,
   hedgeId: readString,
   netPnlUsd: readNumber,
@@ -350,6 +328,14 @@ const POSITION_READERS: { readonly [F in keyof typeof POSITION_FIELD_SYNONYMS]: 
   closeFeeUsdc: readNumber,
   units: readNumber,
   openedAt: readString,
+} satisfies { readonly [F in keyof typeof POSITION_FIELD_SYNONYMS]: Reader<unknown> };
+
+/** A position's facts; `synonymsUsed`: the names read other than ours (for --verbose). */
+export type PositionFacts = {
+  [F in keyof typeof POSITION_READERS]?: NonNullable<ReturnType<(typeof POSITION_READERS)[F]>>;
+} & {
+  netMarginUsd?: number;
+  synonymsUsed: string[];
 };
 
 export function readPosition(raw: Record<string, unknown>): PositionFacts {
