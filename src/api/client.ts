@@ -219,11 +219,8 @@ export class HedgeClient {
   // ---- lists ------------------------------------------------------------------------------
 
   /**
-   * A list endpoint read page by page until `limit` rows (one page without a limit): the page
-   * size under its setting's name, the next page found in the answer (a cursor, a next link, page
-   * numbers, an offset). A server that refuses the page-size parameter (400 naming it) is asked
-   * again without it, or with the name its refusal gives (learned). More rows than asked are
-   * trimmed, and said.
+   * A list read page by page until `limit` rows (one page without a limit). A refused page-size
+   * parameter is dropped or renamed as the refusal says (learned); rows beyond the limit are trimmed, and said.
    */
   private async list<S extends z.ZodMiniType>(
     schema: S,
@@ -522,12 +519,8 @@ export class HedgeClient {
   }
 
   /**
-   * GET /hedges/history page after page, newest first: pages of `pageSize` (MAX_PAGE_SIZE), each
-   * handed over as it comes so that the caller need not hold them all. A page whose `meta`
-   * carries `next_cursor` is followed by the one asked for with `cursor=` it. Each page says what
-   * comes after it (`next`): another page, nothing (no cursor), or nothing because the server
-   * handed a cursor it had handed before (not followed round); and whether it was reached through
-   * a cursor (`paged`: then a last page without one is the end of the history).
+   * GET /hedges/history page after page, each handed over as it comes (never held whole); `paged`:
+   * reached through a cursor, so a last page without one is the end of the history.
    */
   async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
     const fetchPage = (query: Record<string, string>) =>
