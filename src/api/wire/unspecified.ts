@@ -106,36 +106,15 @@ export const CHANGE_BODY_FIELDS = new Set(['market', 'side']);
 /** A field name that can carry an amount of USD (what an add or reduce sends besides market and side). */
 const AMOUNT_NAME = /(usd|usdc|amount|notional|size|delta|qty|quantity|value|change)/i;
 
-/**
- * The server's own name for the add/reduce amount, when a refusal gives one: a 4xx
- * `validation_error` (or any 400) that certainly did nothing, naming a field hedge did not send
- * whose name can carry an amount (`amount_usd`, `delta_usd`, …). Undefined otherwise.
- */
+/** The server's own name for the add/reduce amount, when a refusal that did nothing names one hedge did not send. */
 export function notionalFieldFrom(error: unknown, sentBody: unknown): string | undefined {
-  if (
-    !(error instanceof ApiError) ||
-    error.ambiguous ||
-    error.status < 400 ||
-    error.status >= 500 ||
-    error.status === 401 ||
-    error.status === 403 ||
-    error.status === 404 ||
-    error.status === 409 ||
-    error.status === 429
-  ) {
-    return undefined;
-  }
+  // Not a clear 4xx refusal of the body: a 401, 403, 404, 409 or 429 says nothing about names.
+  if (!(error instanceof ApiError) || error.ambiguous || error.status < 400 || error.status >= 500) return undefined;
+  if ([401, 403, 404, 409, 429].includes(error.status)) return undefined;
   const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as Record<string, unknown>) : {};
   const field = refusedField(error);
-  if (
-    field === undefined ||
-    !WIRE_NAME.test(field) ||
-    CHANGE_BODY_FIELDS.has(field) ||
-    field in body ||
-    !AMOUNT_NAME.test(field)
-  )
-    return undefined;
-  return field;
+  const named = field !== undefined && WIRE_NAME.test(field) && !CHANGE_BODY_FIELDS.has(field) && !(field in body);
+  return named && AMOUNT_NAME.test(field) ? field : undefined;
 }
 
 /** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
