@@ -4,7 +4,7 @@
 // addition (at the tenor that covers its maturity); for reduce and close, the position as it is now
 // (its net_margin_usd is what closing returns; a reduce also its share); for roll, the position and
 // the quote of the new hedge. Reads only: each number comes from a read tool run in-process.
-import { readPosition } from '../api/wire/read-position.js';
+import { readPosition } from '../api/wire/fields.js';
 import type { RawInput } from '../runner/command-spec.js';
 import { additionQuoteTenor } from '../domain/pre-trade.js';
 import { parseMarket, parseNotional } from '../domain/input.js';

@@ -7,14 +7,12 @@
 import * as z from 'zod/mini';
 import { rememberSent } from '../domain/as-sent.js';
 import { ApiError, InvalidResponseError } from '../errors.js';
-import { PAGE_SIZE_NAMES, readPage, type PageReading } from './wire/page-reading.js';
-import { followPages } from './wire/pager.js';
+import { PAGE_SIZE_NAMES, readPage, type PageReading, followPages } from './wire/pages.js';
 import {
   accountSchema,
   hedgeSchema,
   historyRecordSchema,
   marketSchema,
-  NUMERIC_TEXT,
   openedHedgeSchema,
   positionSchema,
   quoteSchema,
@@ -33,17 +31,19 @@ import {
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
 import {
+  CHANGE_BODY_FIELDS,
   changeNotionalBody,
   DEFAULT_WIRE_SETTINGS,
   MAX_PAGE_SIZE,
+  namesIn,
   NO_PAGE_SIZE,
-  parsePrices,
   PRICE_SYMBOLS_SEPARATOR,
+  refusedField,
   wireHint,
-  type PriceQuote,
   type WireSettings,
 } from './wire/unspecified.js';
-import { readNumber } from './wire/read-fields.js';
+import { parsePrices, type PriceQuote } from './wire/fields.js';
+import { isNumericText, readNumber } from '../domain/number-format.js';
 
 export interface QuoteRequest {
   market: string;
@@ -133,12 +133,6 @@ interface Described {
   expected: string;
 }
 
-/** Body fields of add/reduce that are not the amount. */
-const CHANGE_BODY_FIELDS = new Set(['market', 'side']);
-/** A field name that can carry an amount of USD (what an add or reduce sends besides market and side). */
-const AMOUNT_NAME = /(usd|usdc|amount|notional|size|delta|qty|quantity|value|change)/i;
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
-
 export class HedgeClient {
   readonly transport: Transport;
   private wireSettings: WireSettings;
@@ -225,11 +219,8 @@ export class HedgeClient {
   // ---- lists ------------------------------------------------------------------------------
 
   /**
-   * A list endpoint read page by page until `limit` rows (one page without a limit): the page
-   * size under its setting's name, the next page found in the answer (a cursor, a next link, page
-   * numbers, an offset). A server that refuses the page-size parameter (400 naming it) is asked
-   * again without it, or with the name its refusal gives (learned). More rows than asked are
-   * trimmed, and said.
+   * A list read page by page until `limit` rows (one page without a limit). A refused page-size
+   * parameter is dropped or renamed as the refusal says (learned); rows beyond the limit are trimmed, and said.
    */
   private async list<S extends z.ZodMiniType>(
     schema: S,
@@ -378,38 +369,6 @@ export class HedgeClient {
   }
 
   // ---- the add/reduce notional --------------------------------------------------------------
-
-  /**
-   * The server's own name for the add/reduce amount, when a refusal gives one: a 4xx
-   * `validation_error` (or any 400) that certainly did nothing, naming a field hedge did not send
-   * whose name can carry an amount (`amount_usd`, `delta_usd`, …). Undefined otherwise.
-   */
-  notionalFieldFrom(error: unknown, sentBody: unknown): string | undefined {
-    if (
-      !(error instanceof ApiError) ||
-      error.ambiguous ||
-      error.status < 400 ||
-      error.status >= 500 ||
-      error.status === 401 ||
-      error.status === 403 ||
-      error.status === 404 ||
-      error.status === 409 ||
-      error.status === 429
-    ) {
-      return undefined;
-    }
-    const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as Record<string, unknown>) : {};
-    const field = refusedField(error);
-    if (
-      field === undefined ||
-      !FIELD_NAME.test(field) ||
-      CHANGE_BODY_FIELDS.has(field) ||
-      field in body ||
-      !AMOUNT_NAME.test(field)
-    )
-      return undefined;
-    return field;
-  }
 
   /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
   changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
@@ -560,12 +519,8 @@ export class HedgeClient {
   }
 
   /**
-   * GET /hedges/history page after page, newest first: pages of `pageSize` (MAX_PAGE_SIZE), each
-   * handed over as it comes so that the caller need not hold them all. A page whose `meta`
-   * carries `next_cursor` is followed by the one asked for with `cursor=` it. Each page says what
-   * comes after it (`next`): another page, nothing (no cursor), or nothing because the server
-   * handed a cursor it had handed before (not followed round); and whether it was reached through
-   * a cursor (`paged`: then a last page without one is the end of the history).
+   * GET /hedges/history page after page, each handed over as it comes (never held whole); `paged`:
+   * reached through a cursor, so a last page without one is the end of the history.
    */
   async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
     const fetchPage = (query: Record<string, string>) =>
@@ -600,30 +555,6 @@ export class HedgeClient {
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-/** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
-export function refusedField(error: ApiError): string | undefined {
-  for (const key of ['field', 'param', 'parameter', 'name', 'path']) {
-    const value = error.details[key];
-    if (typeof value === 'string' && value !== '') return value;
-    if (Array.isArray(value) && typeof value[value.length - 1] === 'string') return value[value.length - 1] as string;
-  }
-  return undefined;
-}
-
-/** Names a refusal's details offer (`allowed: [...]`, `expected: "per_page"`), never its message. */
-function namesIn(details: Record<string, unknown>): string[] {
-  const names: string[] = [];
-  for (const [key, value] of Object.entries(details)) {
-    if (key === 'field') continue;
-    const values = Array.isArray(value) ? value : [value];
-    for (const item of values) if (typeof item === 'string' && FIELD_NAME.test(item)) names.push(item);
-    // A reason like "… (known: status, per_page)" lists the names in its own words.
-    if (typeof value === 'string')
-      for (const word of value.split(/[^A-Za-z0-9_.-]+/)) if (FIELD_NAME.test(word)) names.push(word);
-  }
-  return names;
 }
 
 /** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
@@ -667,7 +598,7 @@ function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: s
       boolean: 'true or false',
     };
     expected = words[String(issue.expected)] ?? String(issue.expected);
-    if (expected === 'a number' && typeof value === 'string' && !NUMERIC_TEXT.test(value))
+    if (expected === 'a number' && typeof value === 'string' && !isNumericText(value))
       expected = 'a number (or a numeric string)';
   } else if (issue?.code === 'invalid_value') {
     expected = `one of ${issue.values.map((option) => JSON.stringify(option)).join(', ')}`;

@@ -26,7 +26,7 @@ export function createClient(input: {
   log?: (line: string) => void;
   wire?: WireSettings;
   warn?: (text: string) => void;
-  /** A wire name learned from the server: kept by the runtime (config/learned-wire.ts). */
+  /** A wire name learned from the server: kept by the runtime (runtime/wire-memory.ts). */
   learn?: (learned: LearnedWire) => void;
   /** Sees every answer (`hedge doctor`). */
   observe?: (answer: ObservedAnswer) => void;

@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 
+import { isNumericText } from '../domain/number-format.js';
 import { SIDES } from '../domain/vocabulary.js';
 import type { AccountFacts, MarketFacts } from '../domain/wire.js';
 
@@ -18,12 +19,9 @@ z.config(en());
 
 export type { HedgeStatus, Side, Tenor } from '../domain/vocabulary.js';
 
-/** `12`, `-3.10`, `.5`, `1e3`: what a server may send as a decimal string. */
-export const NUMERIC_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
-
 /** A numeric string read as its number; anything else is left for the schema to judge. */
 const numericText = (value: unknown): unknown =>
-  typeof value === 'string' && NUMERIC_TEXT.test(value) ? Number(value) : value;
+  typeof value === 'string' && isNumericText(value) ? Number(value) : value;
 
 /**
  * How a resource's typed fields are read. Tolerant: a numeric string is its number, a side in any

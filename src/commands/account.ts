@@ -7,7 +7,7 @@ import type { ACCOUNT } from './specs.js';
 import { watchAsked } from '../flows/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { ACCOUNT_FIELDS } from '../ui/resource-fields.js';
-import { accountForPeople } from '../api/wire/read-account.js';
+import { accountForPeople } from '../api/wire/fields.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>): Promise<number | void> {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'account' }, input.options);

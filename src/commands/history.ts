@@ -11,8 +11,8 @@ import type { HISTORY } from './specs.js';
 import { parseReportDate, reportPeriodProblem } from '../domain/report.js';
 import { UsageError } from '../errors.js';
 import { inPeriod, incompleteWarning, walkHistory } from '../flows/report.js';
-import { readNumber } from '../api/wire/read-fields.js';
-import { historyRecordForPeople, readHistoryRecord } from '../api/wire/read-history.js';
+import { readNumber } from '../domain/number-format.js';
+import { historyRecordForPeople, readHistoryRecord } from '../api/wire/fields.js';
 import { moreNote } from '../ui/list-notes.js';
 import { readDeal, type DealHedges } from '../flows/deal.js';
 import { JOINED_REFERENCE } from '../ui/resource-fields.js';
@@ -234,7 +234,7 @@ function hedgeIdOf(record: HistoryRecord): string | undefined {
   }
 }
 
-/** A record's deal reference, read under any of its known names (api/wire/read-history.ts). */
+/** A record's deal reference, read under any of its known names (api/wire/fields.ts). */
 function referenceOf(record: HistoryRecord): string | undefined {
   try {
     return readHistoryRecord(record).clientReference;

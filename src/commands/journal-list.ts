@@ -3,7 +3,7 @@
 import type { InputOf } from '../runner/command-spec.js';
 import type { JOURNAL_LIST } from './specs.js';
 import { parseDuration } from '../domain/duration.js';
-import { echo, parseClientReference, sameReference } from '../domain/input.js';
+import { echo, parseClientReference, parseWholeNumber, sameReference } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { journalReference, renderJournalList } from '../ui/journal-fields.js';
@@ -48,11 +48,7 @@ export function parseSince(raw: string | undefined, nowMs: number): number | und
 
 export function parseJournalLimit(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_JOURNAL_LIMIT;
-  const value = raw.trim();
-  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`--limit: ${echo(raw)} is not allowed; expected a whole number of 1 or more.`);
-  }
-  return Number(value);
+  return parseWholeNumber(raw, '--limit', 1, Number.MAX_SAFE_INTEGER, 'a whole number of 1 or more');
 }
 
 export function parseJournalListOptions(

@@ -9,7 +9,7 @@ import type { InputOf } from '../runner/command-spec.js';
 import type { PRICE } from './specs.js';
 
 import { PRICE_RESOURCE } from '../ui/resource-fields.js';
-import { pricesInOneShape } from '../api/wire/unspecified.js';
+import { pricesInOneShape } from '../api/wire/fields.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Promise<number | void> {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'price', market: input.args.market }, input.options);

@@ -1,10 +1,10 @@
 // hedge profile reset-wire [--all] — forgets the wire names hedge learned from the server (the
-// page-size parameter, the add/reduce amount's name; config/learned-wire.ts) for the profile or
+// page-size parameter, the add/reduce amount's name; runtime/wire-memory.ts) for the profile or
 // server in use (`--demo`: the demo's), or for all of them. The next command starts from the
 // guesses again and learns anew; what you set yourself (HEDGE_WIRE_*, a profile's `wire`) stays.
 import type { InputOf } from '../runner/command-spec.js';
 import type { PROFILE_RESET_WIRE } from './specs.js';
-import { describeScope, learnedScopeOf, resetLearned, type LearnedScope } from '../config/learned-wire.js';
+import { describeScope, learnedScopeOf, resetLearned, type LearnedScope } from '../runtime/wire-memory.js';
 import { AuthError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 

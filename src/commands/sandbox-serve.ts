@@ -1,6 +1,6 @@
 import { isLoopbackHost } from '../security/base-url.js';
 import type { CommandContext } from '../runtime/context.js';
-import { echo } from '../domain/input.js';
+import { echo, parseWholeNumber } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { InputOf } from '../runner/command-spec.js';
 import { DIALECT_VALUES, type SANDBOX_SERVE } from './specs.js';
@@ -17,14 +17,7 @@ function share(name: string, raw: unknown): number | undefined {
 }
 
 function wholeNumber(name: string, raw: unknown, min: number, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const text = String(raw).trim();
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new UsageError(
-      `${name}: ${echo(String(raw))} is not allowed; expected a whole number from ${min} to ${max}.`,
-    );
-  }
-  return Number(text);
+  return raw === undefined ? undefined : parseWholeNumber(raw, name, min, max);
 }
 
 function positive(name: string, raw: unknown): number | undefined {

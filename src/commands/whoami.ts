@@ -96,7 +96,7 @@ async function gatherWhoami(ctx: CommandContext): Promise<WhoamiFacts> {
   // The answers to the spec's "not shown" request names in use, and where each came from: our
   // guess (default), learned from the server (kept for this profile or server), or set by you.
   const learned = await (await ctx.wireMemory()).read();
-  const { describeScope } = await import('../config/learned-wire.js');
+  const { describeScope } = await import('../runtime/wire-memory.js');
   const learnedFor = describeScope(learned.scope);
   const wire = resolveWireSettings(ctx.env, credentials.profileWire, learned.names);
   const wireRows = (Object.keys(WIRE_SETTING_SOURCES) as Array<keyof WireSettings>).map((key) => ({

@@ -19,7 +19,7 @@ const profileSchema = z.looseObject({
   ca_file: z.optional(z.string()),
   /** Answers to the spec's "not shown" request names for this server (api/wire/unspecified.ts). */
   wire: z.optional(z.record(z.string(), z.string())),
-  /** The same answers, learned from the server itself (config/learned-wire.ts); `wire` wins over them. */
+  /** The same answers, learned from the server itself (runtime/wire-memory.ts); `wire` wins over them. */
   wire_learned: z.optional(z.record(z.string(), z.string())),
   saved_at: z.optional(z.string()),
   /** The team journal store (postgres://…), shared by every machine of the desk. */

@@ -81,7 +81,7 @@ const AMOUNT_SHAPE = /^([+-]?)((?:\d{1,3}(?:([_,])\d{3})(?:\3\d{3})*|\d+)(?:\.\d
 const AMOUNT_SCALE: Record<string, number> = { '': 1, k: 1e3, m: 1e6, bn: 1e9 };
 
 /**
- * The one grammar of an amount (issue 51): `10000`, `10_000`, `10,000`, `10k`, `1.5m`, `1.2bn`, at
+ * The one grammar of an amount: `10000`, `10_000`, `10,000`, `10k`, `1.5m`, `1.2bn`, at
  * most 2 decimals once scaled, at most `max`; a sign only where `sign` is `signed`. Returns the
  * amount, or why it is refused: `shape` (not this grammar, or a sign or a 0 it does not take),
  * `too-big`, `cents`. The file columns (a target's notional, an exposure's amount) and every USD
@@ -143,13 +143,20 @@ export function parseListLength(limitRaw: unknown, allRaw: unknown): { limit: nu
 }
 
 export function parseLimit(raw: unknown): number | undefined {
-  if (raw === undefined) return undefined;
+  return raw === undefined ? undefined : parseWholeNumber(raw, '--limit', 1, MAX_PAGE_SIZE);
+}
+
+/** The one whole-number grammar: digits only (surrounding space aside), from `min` to `max`; a refusal names `allowed`. */
+export function parseWholeNumber(
+  raw: unknown,
+  name: string,
+  min: number,
+  max: number,
+  allowed = `a whole number from ${min} to ${max}`,
+): number {
   const value = String(raw).trim();
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE_SIZE) {
-    throw new UsageError(
-      `--limit: ${echo(String(raw))} is not allowed; expected a whole number from 1 to ${MAX_PAGE_SIZE}.`,
-    );
-  }
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${allowed}.`);
   return Number(value);
 }
 

@@ -12,7 +12,7 @@ export function parseWithin(raw: string | undefined): number | undefined {
   return raw === undefined ? undefined : parseDuration(raw, '--within', 'hdw').ms;
 }
 
-/** A line of the positions list, as the tolerant reader made it (api/wire/read-position.ts). */
+/** A line of the positions list, as the tolerant reader made it (api/wire/fields.ts). */
 export interface MaturityPosition {
   market?: string;
   side?: Side;

@@ -1,14 +1,22 @@
-// The one family of number formatters (issue 37): money, rates and plain figures as a desk reads
-// them — en-US separators, a fixed or an upper number of decimals, a sign when asked. Every screen,
-// sentence and HTML report formats through here; nothing else builds an Intl.NumberFormat for a
-// number.
-//
-// One formatter per number of decimals, made on first use: building an Intl.NumberFormat costs far
-// more than formatting with one (and the first of a process ~10 ms of ICU data; --json never
-// formats). Ordinary numbers do not need one at all: they are rounded here the way Intl rounds
-// (half away from zero, on the shortest decimal that reads back as the number, so 1.005 → 1.01)
-// and the separators put in, several times faster per cell of a 100,000-row report. A unit test
-// checks the fast path against Intl on thousands of values.
+// The one family of number formatters, and the one reader of a number sent as text. Formatters:
+// en-US separators, a fixed or an upper number of decimals, a sign when asked; nothing else builds
+// an Intl.NumberFormat. Ordinary numbers skip Intl: rounded here as Intl rounds (half away from
+// zero on the shortest decimal, 1.005 → 1.01), checked against Intl by a unit test.
+
+/** `12`, `-3.10`, `.5`, `1e3`: what a server or a file may send as a decimal string. */
+const NUMERIC_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** Whether text is a decimal number; `spaces: false` refuses surrounding white space. Hex, `Infinity` and blank text are not. */
+export function isNumericText(text: string, spaces = true): boolean {
+  return NUMERIC_TEXT.test(spaces ? text.trim() : text);
+}
+
+/** A finite number, or numeric text read as one (`"99889.00"`: as some services send money). */
+export function readNumber(value: unknown): number | undefined {
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && isNumericText(value) ? Number(value) : NaN;
+  return Number.isFinite(number) ? number : undefined;
+}
 
 const fixedFormatters = new Map<number, Intl.NumberFormat>();
 const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;

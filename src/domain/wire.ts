@@ -30,7 +30,7 @@ export interface AccountFacts {
   [field: string]: unknown;
 }
 
-/** A closed hedge from GET /hedges/history, whatever names the server gave its fields (api/wire/read-history.ts reads them). */
+/** A closed hedge from GET /hedges/history, whatever names the server gave its fields (api/wire/fields.ts reads them). */
 export interface HistoryFacts {
   /** The spec's bottom line of a closed hedge: what it did to the balance. */
   netPnlUsd: number;

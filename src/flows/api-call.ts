@@ -4,7 +4,7 @@
 // running the same command again or `hedge resume` — whose "wait" is only its answer: the raw API
 // has no resolution to wait for. What comes back is kept whole (status, headers, body) for printing.
 import type { HedgeClient } from '../api/client.js';
-import { followPaths } from '../api/wire/pager.js';
+import { followPaths } from '../api/wire/pages.js';
 import type { ApiRequest, RawAnswer } from '../api/transport.js';
 import { API_METHODS, type ApiMethod } from '../domain/api-params.js';
 import { OffOriginError, UsageError } from '../errors.js';
@@ -82,7 +82,7 @@ export class AnswerLog {
 
 /**
  * A GET: one answer, or with `paginate` every page — through the one pager the list commands use
- * (api/wire/pager.ts followPaths: a cursor in meta or in the body beside the rows, a next link,
+ * (api/wire/pages.ts followPaths: a cursor in meta or in the body beside the rows, a next link,
  * page numbers, an offset; the profile's cursor parameter) — each answer handed to `onPage` as it comes.
  */
 export async function readApi(

@@ -7,8 +7,8 @@
 //   parameter, list paging, position fields, the add/reduce amount, statuses) · rate-limit headers.
 // Ready (exit 0) means every check a write needs passed; the report says which those are.
 import type { HedgeClient, LearnedWire } from '../api/client.js';
-import { readPage, type PageReading } from '../api/wire/page-reading.js';
-import { readPosition } from '../api/wire/read-position.js';
+import { readPage, type PageReading } from '../api/wire/pages.js';
+import { POSITION_FIELD_SYNONYMS, readPosition } from '../api/wire/fields.js';
 import type { ObservedAnswer } from '../api/transport.js';
 import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES, resolveWireSettings } from '../api/wire/unspecified.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
@@ -646,15 +646,8 @@ function describePositionFields(positions: Array<Record<string, unknown>>): stri
     return `${fact} from \`${found ?? '?'}\``;
   };
   return [
-    named('side', facts.side, ['side', 'direction', 'position_side', 'hedge_side']),
-    named('notional', facts.notionalUsd, [
-      'notional_usd',
-      'size_usd',
-      'notional',
-      'amount_usd',
-      'exposure_usd',
-      'position_usd',
-    ]),
+    named('side', facts.side, POSITION_FIELD_SYNONYMS.side),
+    named('notional', facts.notionalUsd, POSITION_FIELD_SYNONYMS.notionalUsd),
     `net margin from \`net_margin_usd\`${typeof raw.net_margin_usd === 'string' ? ' (a decimal string)' : ''}`,
   ].join(', ');
 }

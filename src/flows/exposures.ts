@@ -20,7 +20,7 @@ import {
   type ExposuresView,
 } from '../domain/exposures.js';
 import { exposureReport, type CoverHedge, type ExposureReportView } from '../domain/exposures-report.js';
-import { readHistoryRecord, type HistoryFacts } from '../api/wire/read-history.js';
+import { readHistoryRecord, type HistoryFacts } from '../api/wire/fields.js';
 import { walkHistory } from './report.js';
 import { findMarket, unlistedMarketError } from '../domain/markets.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../domain/keep.js';

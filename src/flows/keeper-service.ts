@@ -322,7 +322,7 @@ async function readHeadroom(
 /** Carry and fees of the hedges rolled out, from their history entries (once each appears there). */
 async function priceRolls(ports: Pick<FlowPorts, 'client'>, hedgeIds: string[], heartbeat: Heartbeat): Promise<void> {
   const client = await ports.client();
-  const { readHistoryRecord } = await import('../api/wire/read-history.js');
+  const { readHistoryRecord } = await import('../api/wire/fields.js');
   const records = (await client.listHistory({ limit: 50 })).map((record) =>
     readHistoryRecord(record as Record<string, unknown>),
   );

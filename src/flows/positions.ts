@@ -2,7 +2,7 @@
 // server gives them. A field the position does not carry under any known name is taken from the
 // hedge it belongs to (GET /hedges/{id}); the raw records stay untouched for display and --json.
 import type { HedgeClient } from '../api/client.js';
-import { positionInOneShape, readPosition, type PositionFacts } from '../api/wire/read-position.js';
+import { positionInOneShape, readPosition, type PositionFacts } from '../api/wire/fields.js';
 import type { Position } from '../api/schemas.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 import type { Side } from '../domain/vocabulary.js';
@@ -78,7 +78,7 @@ export function findSide(book: BookPosition[], market: string, side: Side): Book
  * A position for the human table and for `--json`: what was read under another name (`direction`,
  * `size_usd`) or taken from the hedge (a position with no side) is shown under the known name, so
  * the side and notional columns are filled whatever the server calls them, and nothing else the
- * server sent is lost (api/wire/read-position.ts). TSV, CSV and --raw keep the raw records.
+ * server sent is lost (api/wire/fields.ts). TSV, CSV and --raw keep the raw records.
  */
 export function positionForPeople(position: BookPosition): Record<string, unknown> {
   return positionInOneShape(position.raw, position);

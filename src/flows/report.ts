@@ -2,14 +2,13 @@
 // positions (GET /positions), reads both tolerantly, and builds the report (domain/report.ts).
 // Also the close-time filter `hedge history --since/--until` shares, and the HTML file's writing.
 //
-// Streamed (issue 31): each page of history is read, tallied into the report and let go before
+// Streamed: each page of history is read, tallied into the report and let go before
 // the next is asked for, so a book of 100,000 closed hedges costs the memory of one page; the HTML
 // listing of them goes through a file beside the report (ClosedHedgeListing) instead of memory.
 import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HedgeClient, HistoryPage } from '../api/client.js';
-import { readHistoryRecord, type HistoryFacts } from '../api/wire/read-history.js';
-import { readPosition } from '../api/wire/read-position.js';
+import { readHistoryRecord, type HistoryFacts, readPosition } from '../api/wire/fields.js';
 import type { HistoryRecord } from '../api/schemas.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 import {
@@ -115,7 +114,7 @@ export async function gatherReport(
   onCovered?: (record: HistoryFacts) => void,
   { points = true, references }: { points?: boolean; references?: HedgeReferences } = {},
 ): Promise<GatheredReport> {
-  // Asked for at once, as before: both requests are in flight together.
+  // Both requests in flight together.
   const positions = client.listPositions();
   positions.catch(() => {
     // Reported below, once the history is read (or by the history's own failure first).
@@ -123,7 +122,7 @@ export async function gatherReport(
   const builder = new ReportBuilder(options);
   const walk = await walkHistory(client, (raw) => {
     const facts = readHistoryRecord(raw);
-    // A record that carries no reference is its hedge's deal, as the hedge records say (issue 48).
+    // A record that carries no reference is its hedge's deal, as the hedge records say.
     if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {
       const joined = references.referenceOf(facts.hedgeId);
       if (joined !== undefined) facts.clientReference = joined;

@@ -13,7 +13,7 @@
 // an open that may have been sent is re-sent with its own key.
 import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../api/client.js';
-import { readNumber } from '../api/wire/read-fields.js';
+import { readNumber } from '../domain/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { makeIdempotencyKey } from '../domain/idempotency.js';
 import type { HedgeRecord } from '../domain/book.js';

@@ -6,8 +6,8 @@
 // 409 with Retry-After, and the same request is sent again a second later). And what a journaled
 // action traded, as the daily cap counts it.
 import type { ApiRequest, SendHooks } from '../api/transport.js';
-import { readNumber } from '../api/wire/read-fields.js';
-import { POSITION_FIELD_SYNONYMS } from '../api/wire/read-position.js';
+import { readNumber } from '../domain/number-format.js';
+import { POSITION_FIELD_SYNONYMS } from '../api/wire/fields.js';
 import { PreTradeCheckError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';

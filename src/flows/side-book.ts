@@ -2,9 +2,9 @@
 // line (GET /positions) read together and reconciled by domain/book.ts — never one view alone.
 import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
-import { readHistoryRecord } from '../api/wire/read-history.js';
+import { historyHedgeId } from '../api/wire/fields.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
-import { readNumber } from '../api/wire/read-fields.js';
+import { readNumber } from '../domain/number-format.js';
 import { reconcileSide, type HedgeRecord, type SideBook } from '../domain/book.js';
 import type { Side } from '../domain/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../errors.js';
@@ -107,16 +107,6 @@ export class SideViews {
       line,
       nowMs,
     );
-  }
-}
-
-/** The hedge a history record closed, when it can be read (one odd record never breaks the book). */
-function historyHedgeId(record: unknown): string | undefined {
-  try {
-    const id = readHistoryRecord(record as Record<string, unknown>).hedgeId;
-    return typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
   }
 }
 

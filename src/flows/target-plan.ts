@@ -3,7 +3,7 @@
 // account, positions), compute the plan (domain/plan.ts: actions in execution order with the
 // pre-trade checks simulated over the whole sequence), and quote each open and add for its cost.
 import type { HedgeClient } from '../api/client.js';
-import { readNumber } from '../api/wire/read-fields.js';
+import { readNumber } from '../domain/number-format.js';
 import {
   computePlan,
   describePlanProblem,

@@ -8,7 +8,7 @@ import { cents, formatMoney, formatUsd } from '../domain/money.js';
 import { additionQuoteTenor, daysUntil } from '../domain/pre-trade.js';
 import { NotAppliedError, OrderFailedError, PreTradeCheckError, UnresolvedError, UsageError } from '../errors.js';
 import type { PlanStep } from '../domain/plan.js';
-import { readNumber } from '../api/wire/read-fields.js';
+import { readNumber } from '../domain/number-format.js';
 import { isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../journal/index.js';
 import { safeText, messageOf } from '../security/safe-text.js';
 import type { FlowPorts } from '../runtime/context.js';

@@ -10,7 +10,7 @@
 // stands and how to check it.
 import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../api/schemas.js';
 import type { FlowPorts } from '../runtime/context.js';
-import { historyHedgeId } from '../api/wire/read-history.js';
+import { historyHedgeId } from '../api/wire/fields.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { InterruptedError, InvalidResponseError, NetworkError, StillPendingError, UnresolvedError } from '../errors.js';
@@ -344,7 +344,7 @@ export async function findClosedRecord(
       if (signal.aborted) return undefined;
       const records = await client.listHistory({ limit: HISTORY_LOOKUP.pageSize });
       // The record's hedge id read under any of its names: a server calling it `hedge` or `id`
-      // still has the record, and the close's --json carries it (issue 49).
+      // still has the record, and the close's --json carries it.
       const found = records.find((record) => historyHedgeId(record) === hedgeId);
       if (found) return found;
       if (attempt === HISTORY_LOOKUP.attempts) break;

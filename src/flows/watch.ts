@@ -20,7 +20,7 @@
 //   - Alerts (domain/alerts.ts) fire once per condition until it clears; --exit-on-alert ends at the
 //     first one with exit 10 (`alert` in src/exit-codes.ts).
 import { HedgeClient } from '../api/client.js';
-import { readNumber } from '../api/wire/read-fields.js';
+import { readNumber } from '../domain/number-format.js';
 import type { RetryPolicy } from '../api/retry-policy.js';
 import type { Hedge } from '../api/schemas.js';
 import { Transport } from '../api/transport.js';
@@ -35,7 +35,7 @@ import {
   type MaturityFact,
 } from '../domain/alerts.js';
 import { cents } from '../domain/money.js';
-import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
+import { echo, parseHedgeId, parseMarket, parseWholeNumber } from '../domain/input.js';
 import { findHedge } from './hedge-id.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import type { FlowPorts } from '../runtime/context.js';
@@ -43,7 +43,7 @@ import { parseClientReference } from '../domain/input.js';
 import type { WatchReading } from '../outcomes/watch.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
-import { accountForPeople } from '../api/wire/read-account.js';
+import { accountForPeople } from '../api/wire/fields.js';
 import { messageOf } from '../security/safe-text.js';
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
@@ -196,13 +196,8 @@ export function parseWatchSettings(
 
 /** --count: a whole number of refreshes, at least 1. */
 function parseWatchCount(raw: string): number {
-  const value = raw.trim();
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_WATCH_COUNT) {
-    throw new UsageError(
-      `--count: ${echo(raw)} is not allowed; expected a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}.`,
-    );
-  }
-  return Number(value);
+  const allowed = `a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}`;
+  return parseWholeNumber(raw, '--count', 1, MAX_WATCH_COUNT, allowed);
 }
 
 function commandWords(target: WatchTarget): string {

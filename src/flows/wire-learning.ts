@@ -1,13 +1,9 @@
-// A write refused only because the server calls the add/reduce amount by another name. The spec
-// does not show that name, so hedge sends its guess (`notional_usd`, or the setting); a server that
-// wants another one answers 4xx naming it (`validation_error`, details.field `amount_usd`). Such a
-// refusal certainly did nothing, so the action is sent once more with the server's name: a new
-// journal entry under a new idempotency key (the refused one stays `rejected`, with a note naming
-// the retry), the name learned for the next runs (kept in the profile, said once). The user's
-// confirmation stands: it was for the same action, only the field's name changes.
+// An add or reduce refused only because the server names the amount otherwise: the refusal did
+// nothing, so the action is sent once more under the server's name (a new journal entry and key, the
+// refused one noted), and the name learned. The user's confirmation stands: only the name changed.
 import { ApiError } from '../errors.js';
-import { refusedField, type HedgeClient } from '../api/client.js';
-import { wireHint } from '../api/wire/unspecified.js';
+import type { HedgeClient } from '../api/client.js';
+import { notionalFieldFrom, refusedField, wireHint } from '../api/wire/unspecified.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { isRejection, runWrite, type WriteAction, type WriteOptions, type WriteOutcome } from './write-flow.js';
 
@@ -102,7 +98,7 @@ function learnableField(
   if (options.dryRun || options.idempotencyKey !== undefined) return undefined;
   if (!isRejection(error) || !(error instanceof ApiError)) return undefined;
   if (error.endpoint !== `${planned.method} ${planned.path}`) return undefined;
-  const field = client.notionalFieldFrom(error, planned.body);
+  const field = notionalFieldFrom(error, planned.body);
   if (field === undefined || field === client.wire.changeNotionalField) return undefined;
   return field;
 }

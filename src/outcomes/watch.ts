@@ -1,8 +1,7 @@
 // What one refresh of `--watch` read, as data (flows/watch.ts reads it; ui/watch-model.ts makes the
 // live view's model of it, and NDJSON prints the refresh's `data`).
 import type { Hedge } from '../api/schemas.js';
-import type { PositionFacts } from '../api/wire/read-position.js';
-import type { PriceQuote } from '../api/wire/unspecified.js';
+import type { PositionFacts, PriceQuote } from '../api/wire/fields.js';
 
 export type WatchReading =
   | {

@@ -1,14 +1,77 @@
-// The wire names hedge learned from a server (api/client.ts `learnWire`), read before the client is
-// built and kept when the client learns one (config/learned-wire.ts stores them): a service the
-// context builds (ctx.wireMemory()) and the client, doctor and whoami use. What it kept is said
-// through the notice port, as data (issue 37: no business rule in the context itself).
+// The one store of wire names hedge learned from a server (api/client.ts `learnWire`), so that the
+// next run sends the server's own name at once. A profile keeps what its server taught in
+// `wire_learned`; other credentials (HEDGE_BASE_URL, the demo) keep theirs per server in the store's
+// `learned_wire`, keyed by base URL (`demo`: its port changes every run). What you set yourself
+// (`wire` in a profile, HEDGE_WIRE_*) wins; `hedge profile reset-wire` forgets what was learned.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LearnedWire } from '../api/client.js';
+import { WIRE_SETTING_SOURCES } from '../api/wire/unspecified.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
-import type { LearnedScope } from '../config/learned-wire.js';
 import type { ProfileStore } from '../config/profile-store.js';
+import type { StoreData } from '../config/store-schema.js';
 import type { Notice } from '../ui/notices.js';
+
+export type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
+
+/** Where the learned names of these credentials live. */
+export function learnedScopeOf(
+  credentials: Pick<ResolvedCredentials, 'sources' | 'profileName' | 'baseUrl'>,
+): LearnedScope {
+  if (credentials.sources.baseUrl === 'demo') return { kind: 'server', key: 'demo' };
+  if (credentials.sources.baseUrl === 'profile' && credentials.profileName)
+    return { kind: 'profile', name: credentials.profileName };
+  return { kind: 'server', key: credentials.baseUrl.replace(/\/+$/, '') };
+}
+
+/** For messages: `profile "desk"`, `the demo`, `https://api.example.com/partners/acme/v2`. */
+export function describeScope(scope: LearnedScope): string {
+  if (scope.kind === 'profile') return `profile "${scope.name}"`;
+  return scope.key === 'demo' ? 'the demo' : scope.key;
+}
+
+export function readLearned(data: StoreData, scope: LearnedScope): Record<string, string> {
+  const found = scope.kind === 'profile' ? data.profiles[scope.name]?.wire_learned : data.learned_wire?.[scope.key];
+  return { ...(found ?? {}) };
+}
+
+/** Keeps `key = value` (a profile `wire` key, e.g. `notional_field`) for the scope. */
+export async function saveLearned(store: ProfileStore, scope: LearnedScope, key: string, value: string): Promise<void> {
+  await store.update((data) => {
+    if (scope.kind === 'profile') {
+      const profile = data.profiles[scope.name];
+      if (!profile) return;
+      profile.wire_learned = { ...(profile.wire_learned ?? {}), [key]: value };
+    } else {
+      data.learned_wire = {
+        ...(data.learned_wire ?? {}),
+        [scope.key]: { ...(data.learned_wire?.[scope.key] ?? {}), [key]: value },
+      };
+    }
+  });
+}
+
+/** Forgets what was learned for the scope (or everywhere); returns the names forgotten, as `where: key=value`. */
+export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'all'): Promise<string[]> {
+  const forgotten: string[] = [];
+  const note = (where: string, names: Record<string, string> | undefined) => {
+    for (const [key, value] of Object.entries(names ?? {})) forgotten.push(`${where}: ${key}=${value}`);
+  };
+  await store.update((data) => {
+    for (const [name, profile] of Object.entries(data.profiles)) {
+      if (scope !== 'all' && !(scope.kind === 'profile' && scope.name === name)) continue;
+      note(describeScope({ kind: 'profile', name }), profile.wire_learned);
+      delete profile.wire_learned;
+    }
+    for (const key of Object.keys(data.learned_wire ?? {})) {
+      if (scope !== 'all' && !(scope.kind === 'server' && scope.key === key)) continue;
+      note(describeScope({ kind: 'server', key }), data.learned_wire![key]);
+      delete data.learned_wire![key];
+    }
+    if (data.learned_wire && Object.keys(data.learned_wire).length === 0) delete data.learned_wire;
+  });
+  return forgotten;
+}
 
 export interface WireMemoryDeps {
   credentials: ResolvedCredentials;
@@ -25,7 +88,6 @@ export class WireMemory {
 
   /** What was learned before for these credentials, and where it is kept. A store that cannot be read teaches nothing. */
   async read(): Promise<{ scope: LearnedScope; names: Record<string, string> }> {
-    const { learnedScopeOf, readLearned } = await import('../config/learned-wire.js');
     const scope = learnedScopeOf(this.deps.credentials);
     if (!existsSync(join(this.deps.configDir, 'config.json'))) return { scope, names: {} };
     try {
@@ -38,10 +100,6 @@ export class WireMemory {
 
   /** Keeps a wire name the client learned, and says so once (the next run starts with it). */
   async keep(scope: LearnedScope, learned: LearnedWire): Promise<void> {
-    const [{ saveLearned, describeScope }, { WIRE_SETTING_SOURCES }] = await Promise.all([
-      import('../config/learned-wire.js'),
-      import('../api/wire/unspecified.js'),
-    ]);
     const { env, profileKey } = WIRE_SETTING_SOURCES[learned.setting];
     const what =
       learned.setting === 'pageSizeParam'

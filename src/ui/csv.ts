@@ -1,6 +1,6 @@
 // CSV for --format csv: RFC 4180 quoting by csv-stringify, LF line ends. Loaded only when asked for.
 import { stringify } from 'csv-stringify/sync';
-import { spreadsheetSafe } from '../security/spreadsheet-cell.js';
+import { spreadsheetSafe } from './spreadsheet-cell.js';
 
 export { spreadsheetSafe };
 

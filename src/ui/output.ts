@@ -12,7 +12,7 @@ import type { ChalkInstance } from 'chalk';
 import type { OutputFormat } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
 import { safeJson, safeStyled, safeText } from '../security/safe-text.js';
-import { spreadsheetSafe } from '../security/spreadsheet-cell.js';
+import { spreadsheetSafe } from './spreadsheet-cell.js';
 import { drawCard } from './card.js';
 import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells.js';
 import {

@@ -10,7 +10,7 @@ import type { ChalkInstance } from 'chalk';
 import { quoteCurrencyOf } from '../domain/markets.js';
 import type { Report, ReportFigures, ReportGroup, ReportGrouping } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
-import { spreadsheetSafe } from '../security/spreadsheet-cell.js';
+import { spreadsheetSafe } from './spreadsheet-cell.js';
 import { formatCell } from './cells.js';
 import type { FieldSpec } from './fields.js';
 import { formatFixed, formatSignedMoney, rateDecimals } from './format.js';

@@ -2,7 +2,7 @@
 // new hedge costs), the dry run's two requests, and the result — one card (or one TSV record) for
 // people and scripts, one JSON document with both legs under --json. Renders only.
 import type { PlannedRequestView, RollPreview, RollView } from '../outcomes/roll.js';
-import { historyRecordForPeople } from '../api/wire/read-history.js';
+import { historyRecordForPeople } from '../api/wire/fields.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
 import { formatDays, formatMoney, formatRate, formatRelative, formatUtc } from './format.js';
@@ -148,7 +148,7 @@ function flat(view: RollView): Record<string, unknown> {
 export function renderRoll(output: Output, view: RollView): void {
   if (output.isJson) {
     // The closed leg's history record is a server object: in the one shape, as `hedge history
-    // --json` gives it (issue 49); --raw prints it as sent.
+    // --json` gives it; --raw prints it as sent.
     const realized = view.close?.realized;
     output.json(
       output.inOneShape && view.close && realized

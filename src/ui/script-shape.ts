@@ -1,25 +1,16 @@
-// The one shape `--json` gives a script, whatever the server's dialect (issue 40): what the
-// reading layer read (api/client.ts hands over a checked copy in which the spec's numbers are
-// numbers), under the names of docs/output.md (the commands show a record read under other names
-// under ours: flows/positions.ts, api/wire/read-history.ts, api/wire/read-account.ts, and
-// api/wire/unspecified.ts for prices), with every field the server sent that hedge does not map
-// under its own name (a nested object nested) and what it sent under one of our names for
-// something else under `_wire` (showUnderKnownNames: nothing the server sent is lost, issue 49),
-// and every figure a number — a decimal string the server sent for a known numeric field, or for
-// a field whose name says it is an amount, a percentage, a price or a rate, is its number. Other
-// strings stay text: an id or a reference made of digits is not a number. `--raw` prints the
-// server's data as sent instead (domain/as-sent.ts).
+// The one shape `--json` gives a script, whatever the server's dialect: records under the names of
+// docs/output.md (api/wire/fields.ts), and every figure a number — a decimal string for a known
+// numeric field, or for a field whose name says amount, percentage, price or rate. An id made of
+// digits stays text. `--raw` prints the server's data as sent (domain/as-sent.ts).
+import { isNumericText } from '../domain/number-format.js';
 import { kindFromName, NUMERIC_KINDS, type FieldKind, type FieldSpec } from './fields.js';
-
-/** `12`, `-3.10`, `.5`, `1e3`: a decimal string (the same rule as api/schemas.ts, without loading zod here). */
-const NUMERIC_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /** Kinds a field's name alone makes numeric (`_usd`, `_usdc`, `_pct`, `pnl`, `price`, `rate`); `count` is only a fallback there. */
 const NAMED_NUMERIC: ReadonlySet<FieldKind> = new Set(['money', 'pnl', 'percent', 'rate']);
 
 /**
  * The sides of a price that do not say `price` or `rate` (`bid`, `ask`, `mid`, `best_bid`): a
- * two-sided price kept beside the mid it makes (`price --json`, issue 49) is prices, as numbers.
+ * two-sided price kept beside the mid it makes (`price --json`) is prices, as numbers.
  */
 const PRICE_WORD = /(^|[._])(bid|ask|mid)([._]|$)/i;
 
@@ -52,7 +43,7 @@ function shape(value: unknown, fields: ReadonlyMap<string, FieldSpec>, path: str
 }
 
 function numberIfNumeric(text: string, name: string, field: FieldSpec | undefined): string | number {
-  if (!NUMERIC_TEXT.test(text)) return text;
+  if (!isNumericText(text)) return text;
   const numeric =
     field?.kind !== undefined
       ? NUMERIC_KINDS.has(field.kind)

@@ -1,8 +1,7 @@
 // How the outcome of open, add, reduce and close reads: a card on a terminal, `field<TAB>value`
 // lines in plain mode, and under --json exactly one document (the final hedge, the side after an
 // add or reduce, or the submitted record with --no-wait). Everything goes through the output layer.
-import type { PositionFacts } from '../api/wire/read-position.js';
-import { historyRecordForPeople } from '../api/wire/read-history.js';
+import { type PositionFacts, historyRecordForPeople } from '../api/wire/fields.js';
 import type { HistoryRecord, Quote } from '../api/schemas.js';
 import {
   betterOrWorse,
@@ -133,7 +132,7 @@ export interface ClosedSummary extends Record<string, unknown> {
 export function renderClosed(output: Output, summary: ClosedSummary): void {
   if (output.isJson) {
     // The history record it embeds is a server object like `hedge history`'s: in the one shape,
-    // under our names with nothing it sent lost (issue 49); --raw prints it as sent.
+    // under our names with nothing it sent lost; --raw prints it as sent.
     output.json(
       output.inOneShape && summary.realized
         ? { ...summary, realized: historyRecordForPeople(summary.realized) }
@@ -197,7 +196,7 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
 
 // ---- add and reduce: the quote for the addition, and the position before and after -----------
 
-/** What a position showed, read tolerantly from the positions list (api/wire/read-position.ts). */
+/** What a position showed, read tolerantly from the positions list (api/wire/fields.ts). */
 export type PositionFigures = Pick<
   PositionFacts,
   | 'notionalUsd'

@@ -1,8 +1,7 @@
-// How the outcome of one write (open, add, reduce, close) is shown: the cards and lines that the
-// write flow's actions used to print from inside the flow (issue 37: flows return outcomes; the
-// commands hand them here). Hints name commands through `hedgeCommand`, given by the caller, so
+// How the outcome of one write (open, add, reduce, close) is shown: flows return outcomes, the
+// commands hand them here. Hints name commands through `hedgeCommand`, given by the caller, so
 // that they carry the flags that chose the environment.
-import { positionInOneShape } from '../api/wire/read-position.js';
+import { positionInOneShape } from '../api/wire/fields.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import type { LandedChange, TradeView } from '../outcomes/trade.js';
 import { formatUsd } from '../domain/money.js';

@@ -183,7 +183,7 @@ describe('a positions list that shows no notional hedge can read (the spec names
   it('a side of two hedges: add, reduce and roll size it from all its hedge records (not the one hedge its line names); each exits 0 on its own effect, and the roll re-opens what the side held', async () => {
     const simulator = await startSimulator({ viewLagMs: LAG_MS, severalPerSide: true });
     const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
-      // Every name hedge would try for a position's notional (api/wire/read-position.ts), gone.
+      // Every name hedge would try for a position's notional (api/wire/fields.ts), gone.
       if (path === '/positions')
         for (const name of Object.keys(item))
           if (/notional|size|amount|exposure|position_usd/.test(name)) delete item[name];

@@ -1,8 +1,7 @@
 // The pure parts of `hedge api`: the path rule (security/base-url.ts), -f/-F parameters and -H
-// headers (domain/api-params.ts), and where the next page is (api/wire/pager.ts).
+// headers (domain/api-params.ts), and where the next page is (api/wire/pages.ts).
 import { describe, expect, it } from 'vitest';
-import { nextLink } from '../../src/api/wire/link-header.js';
-import { nextPagePath, withQueryParam } from '../../src/api/wire/pager.js';
+import { nextLink, nextPagePath } from '../../src/api/wire/pages.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/domain/api-params.js';
 import { OffOriginError, UsageError } from '../../src/errors.js';
 import { resolveApiPath } from '../../src/security/base-url.js';
@@ -139,6 +138,6 @@ describe('the next page', () => {
     expect(() => nextPagePath(BASE, '/hedges', answer({ next: 'https://api.example.com/other/v2/hedges' }))).toThrow(
       /leads outside the base URL/,
     );
-    expect(withQueryParam('/hedges?a=1', 'cursor', 'x y')).toBe('/hedges?a=1&cursor=x+y');
+    expect(nextPagePath(BASE, '/hedges?a=1', answer({ next_cursor: 'x y' }))).toBe('/hedges?a=1&cursor=x+y');
   });
 });

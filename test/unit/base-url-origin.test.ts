@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/create-client.js';
 import { buildUrl, HttpConnections } from '../../src/api/transport.js';
-import { nextPagePath } from '../../src/api/wire/pager.js';
+import { nextPagePath } from '../../src/api/wire/pages.js';
 import { describeError } from '../../src/exit-codes.js';
 import { OffOriginError, UsageError } from '../../src/errors.js';
 import { apiActionFromJournal } from '../../src/flows/api-call.js';

@@ -3,9 +3,14 @@
 // our name, once; the rest as sent; what the server sent under one of our names meaning something
 // else is kept under `_wire` (issue 49: nothing the server sent is lost).
 import { describe, expect, it } from 'vitest';
-import { historyRecordForPeople } from '../../src/api/wire/read-history.js';
-import { readPosition } from '../../src/api/wire/read-position.js';
-import { parsePrices, pricesInOneShape, sameFact, showUnderKnownNames } from '../../src/api/wire/unspecified.js';
+import {
+  historyRecordForPeople,
+  readPosition,
+  parsePrices,
+  pricesInOneShape,
+  sameFact,
+  showUnderKnownNames,
+} from '../../src/api/wire/fields.js';
 import { forScripts } from '../../src/ui/script-shape.js';
 import { positionForPeople } from '../../src/flows/positions.js';
 

@@ -1,11 +1,16 @@
-// The one reading kit (issue 51, api/wire/read-fields.ts): one number reader and one field picker
+// The one reading kit (issue 51, api/wire/fields.ts): one number reader and one field picker
 // behind every tolerant reader, so that two readers of one payload read one value.
 import { describe, expect, it } from 'vitest';
-import { firstField, nameKey, pickField, readNumber } from '../../src/api/wire/read-fields.js';
-import { accountForPeople } from '../../src/api/wire/read-account.js';
-import { readHistoryRecord } from '../../src/api/wire/read-history.js';
-import { readPosition } from '../../src/api/wire/read-position.js';
-import { parsePrices } from '../../src/api/wire/unspecified.js';
+import {
+  firstField,
+  nameKey,
+  pickField,
+  accountForPeople,
+  readHistoryRecord,
+  readPosition,
+  parsePrices,
+} from '../../src/api/wire/fields.js';
+import { readNumber } from '../../src/domain/number-format.js';
 
 describe('readNumber', () => {
   it.each([

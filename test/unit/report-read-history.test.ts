@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_FIELD_SYNONYMS, readHistoryRecord, readTimestamp } from '../../src/api/wire/read-history.js';
-import { readPosition } from '../../src/api/wire/read-position.js';
+import { HISTORY_FIELD_SYNONYMS, readHistoryRecord, readTimestamp, readPosition } from '../../src/api/wire/fields.js';
 import { InvalidResponseError } from '../../src/errors.js';
 
 // One closed hedge, as our simulator writes it (src/api/wire-contract.md) …

@@ -1,8 +1,7 @@
 // The report over what our simulator really serves: closed hedges from GET /hedges/history and an
 // open position from GET /positions, read by the tolerant readers, reconcile to the cent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readHistoryRecord } from '../../src/api/wire/read-history.js';
-import { readPosition } from '../../src/api/wire/read-position.js';
+import { readHistoryRecord, readPosition } from '../../src/api/wire/fields.js';
 import { REPORT_GROUPINGS, buildReport } from '../../src/domain/report.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';

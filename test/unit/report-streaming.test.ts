@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { HistoryFacts } from '../../src/api/wire/read-history.js';
+import type { HistoryFacts } from '../../src/api/wire/fields.js';
 import { ReportBuilder, buildReport, cumulativePoint, cumulativePoints } from '../../src/domain/report.js';
 import { ClosedHedgeListing } from '../../src/flows/report.js';
 import { makeChalk } from '../../src/ui/color.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryFacts } from '../../src/api/wire/read-history.js';
+import type { HistoryFacts } from '../../src/api/wire/fields.js';
 import {
   REPORT_GROUPINGS,
   type Report,

@@ -15,7 +15,7 @@ import {
   toAccountSide,
 } from '../../src/domain/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/domain/pre-trade.js';
-import { readHistoryRecord } from '../../src/api/wire/read-history.js';
+import { readHistoryRecord } from '../../src/api/wire/fields.js';
 import { buildReport, REPORT_GROUPINGS, type Report } from '../../src/domain/report.js';
 import { csvText } from '../../src/ui/csv.js';
 import { renderReportHtml } from '../../src/ui/report-html.js';

@@ -1,9 +1,7 @@
-// The spec marks these "not shown". What the client SENDS is a guess, so each guess is a setting
-// with one default, here — overridable per profile (`wire` in the profile) and by environment
-// variable, listed by `hedge whoami` and in docs/configuration.md. What the client READS is taken tolerantly
-// (parsePrices below, read-position.ts, read-history.ts, all with read-fields.ts). src/api/wire-contract.md has our defaults.
-
-import { firstField, nameKey, readNumber, readString } from './read-fields.js';
+// What the client SENDS where the spec says "not shown" is a guess: each guess is a setting with one
+// default, overridable per profile (`wire`) and by environment variable, or learned from the server
+// (runtime/wire-memory.ts). What it READS is taken tolerantly (fields.ts). src/api/wire-contract.md.
+import { ApiError } from '../../errors.js';
 
 /** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
 export { MAX_PAGE_SIZE } from '../../domain/wire.js';
@@ -46,7 +44,7 @@ export function wireHint(setting: keyof WireSettings): string {
   return `Set ${env} (or the profile's wire.${profileKey}) to the name the server expects; \`hedge doctor\` shows what hedge detected, and \`hedge profile reset-wire\` forgets what it learned.`;
 }
 
-const WIRE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+export const WIRE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 /** default: our guess; learned: the server named it (kept in the profile); profile / environment: set by you. */
 export type WireSource = 'default' | 'learned' | 'profile' | 'environment';
@@ -101,211 +99,44 @@ export function changeNotionalBody(
   return { market, side, [wire.changeNotionalField]: notionalUsd };
 }
 
-export interface PriceQuote {
-  market: string;
-  price: number;
-  [field: string]: unknown;
+// ---- what a refusal teaches ----
+
+/** Body fields of add/reduce that are not the amount. */
+export const CHANGE_BODY_FIELDS = new Set(['market', 'side']);
+/** A field name that can carry an amount of USD (what an add or reduce sends besides market and side). */
+const AMOUNT_NAME = /(usd|usdc|amount|notional|size|delta|qty|quantity|value|change)/i;
+
+/** The server's own name for the add/reduce amount, when a refusal that did nothing names one hedge did not send. */
+export function notionalFieldFrom(error: unknown, sentBody: unknown): string | undefined {
+  // Not a clear 4xx refusal of the body: a 401, 403, 404, 409 or 429 says nothing about names.
+  if (!(error instanceof ApiError) || error.ambiguous || error.status < 400 || error.status >= 500) return undefined;
+  if ([401, 403, 404, 409, 429].includes(error.status)) return undefined;
+  const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as Record<string, unknown>) : {};
+  const field = refusedField(error);
+  const named = field !== undefined && WIRE_NAME.test(field) && !CHANGE_BODY_FIELDS.has(field) && !(field in body);
+  return named && AMOUNT_NAME.test(field) ? field : undefined;
 }
 
-const PRICE_FIELDS = [
-  'price',
-  'mid',
-  'mid_price',
-  'midPrice',
-  'mid_rate',
-  'rate',
-  'value',
-  'last',
-  'last_price',
-] as const;
-const MARKET_FIELDS = ['market', 'symbol', 'pair', 'instrument', 'ticker'] as const;
-const TIME_FIELDS = ['timestamp', 'ts', 'time', 'as_of', 'asOf', 'updated_at', 'at'] as const;
-/**
- * The server's own object behind each price read from one (parsePrices): the price carries our
- * names over it for people, and the one shape for scripts (pricesInOneShape) starts from it.
- */
-const PRICE_SENT = new WeakMap<PriceQuote, Record<string, unknown>>();
-
-/** Where a list of prices may be wrapped in an object. */
-const PRICE_LIST_KEYS = ['prices', 'rates', 'quotes', 'data', 'items', 'results'] as const;
-
-function priceOf(value: unknown): number | undefined {
-  const direct = readNumber(value);
-  if (direct !== undefined) return direct;
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const fields = value as Record<string, unknown>;
-    const found = firstField(fields, PRICE_FIELDS, priceOf);
-    if (found !== undefined) return found;
-    // Only a two-sided price: its mid.
-    const bid = readNumber(fields.bid);
-    const ask = readNumber(fields.ask);
-    // Rounded to 12 significant digits: (15.2832 + 15.2908) / 2 is not 15.286999999999999.
-    if (bid !== undefined && ask !== undefined) return Number(((bid + ask) / 2).toPrecision(12));
+/** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
+export function refusedField(error: ApiError): string | undefined {
+  for (const key of ['field', 'param', 'parameter', 'name', 'path']) {
+    const value = error.details[key];
+    if (typeof value === 'string' && value !== '') return value;
+    if (Array.isArray(value) && typeof value[value.length - 1] === 'string') return value[value.length - 1] as string;
   }
   return undefined;
 }
 
-const marketOf = (value: Record<string, unknown>): string | undefined => firstField(value, MARKET_FIELDS, readString);
-const timeOf = (value: Record<string, unknown>): string | undefined => firstField(value, TIME_FIELDS, readString);
-
-/**
- * GET /prices: the response shape is not shown, so accept every plausible one — an array of
- * `{market|symbol|pair, price|mid|rate|bid+ask}`, an object keyed by market (`{"USDTNGN": 1532.4}`
- * or `{"USDTNGN": {"price": 1532.4}}`), one such object, or any of these wrapped in an object
- * (`{"rates": [...]}`). Prices may be numbers or decimal strings; with only a bid and an ask the mid
- * is between them. Returns undefined when nothing fits.
- */
-export function parsePrices(data: unknown, requested: readonly string[], depth = 0): PriceQuote[] | undefined {
-  const fromObject = (value: unknown, fallbackMarket?: string): PriceQuote | undefined => {
-    const price = priceOf(value);
-    if (price === undefined) return undefined;
-    const fields = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-    const market = marketOf(fields) ?? fallbackMarket;
-    if (!market) return undefined;
-    const timestamp = timeOf(fields);
-    const quote: PriceQuote = {
-      ...fields,
-      market,
-      price,
-      ...(timestamp !== undefined && fields.timestamp === undefined ? { timestamp } : {}),
-    };
-    PRICE_SENT.set(quote, fields);
-    return quote;
-  };
-  if (Array.isArray(data)) {
-    const quotes = data.map((item) => fromObject(item, requested.length === 1 ? requested[0] : undefined));
-    return quotes.length > 0 && quotes.every((quote) => quote !== undefined) ? (quotes as PriceQuote[]) : undefined;
+/** Names a refusal's details offer (`allowed: [...]`, `expected: "per_page"`), never its message. */
+export function namesIn(details: Record<string, unknown>): string[] {
+  const names: string[] = [];
+  for (const [key, value] of Object.entries(details)) {
+    if (key === 'field') continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) if (typeof item === 'string' && WIRE_NAME.test(item)) names.push(item);
+    // A reason like "… (known: status, per_page)" lists the names in its own words.
+    if (typeof value === 'string')
+      for (const word of value.split(/[^A-Za-z0-9_.-]+/)) if (WIRE_NAME.test(word)) names.push(word);
   }
-  if (data && typeof data === 'object') {
-    const object = data as Record<string, unknown>;
-    const single = fromObject(data, requested.length === 1 ? requested[0] : undefined);
-    if (single && marketOf(object)) return [single];
-    const keyed = Object.entries(object).map(([market, value]) => fromObject(value, market));
-    if (keyed.length > 0 && keyed.every((quote) => quote !== undefined)) return keyed as PriceQuote[];
-    if (single) return [single];
-    // A wrapper: `{rates: [...]}`, `{data: {USDTKES: …}}` — looked into once.
-    if (depth === 0) {
-      for (const key of PRICE_LIST_KEYS) {
-        if (object[key] !== undefined && typeof object[key] === 'object') {
-          const inner = parsePrices(object[key], requested, depth + 1);
-          if (inner) return inner;
-        }
-      }
-    }
-  }
-  if (typeof data === 'number' && requested.length === 1) return [{ market: requested[0]!, price: data }];
-  return undefined;
-}
-
-/**
- * hedge's one shape of a price (docs/output.md): `market`, `price` (a number: the mid) and
- * `timestamp` (the time text the server gave, or null) first, whatever the shape of GET /prices,
- * then every other field of the server's price object under its own name — a bid and an ask the
- * mid was made of included. The field a fact was read from (`symbol`, `pair`, `mid`, `rate`, `ts`,
- * `as_of`) is not repeated; what the server sent under one of our three names that is not the fact
- * (a `price` object, a numeric `timestamp`) is kept under `_wire` (showUnderKnownNames). The market
- * of a shape keyed by market is the key, which is no field.
- */
-export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<Record<string, unknown>> {
-  return quotes.map((quote) => {
-    const sent = PRICE_SENT.get(quote) ?? quote;
-    const { market, price, timestamp, ...others } = showUnderKnownNames(sent, [
-      { known: 'market', value: quote.market, synonyms: MARKET_FIELDS },
-      { known: 'price', value: quote.price, synonyms: PRICE_FIELDS },
-      // A time is text (the spec: ISO 8601); none read is null, so the name is always there.
-      { known: 'timestamp', value: timeOf(sent) ?? null, synonyms: TIME_FIELDS },
-    ]);
-    return { market, price, timestamp, ...others };
-  });
-}
-
-/**
- * Where hedge's one shape keeps what the server sent under one of its names when that name holds
- * something else there (docs/output.md "Formats"): the mapped value takes the documented name, and
- * the server's own value is not lost but kept here, under the name it came under (nested as sent).
- * A name of our shape itself: a server field called `_wire` is kept inside it too.
- */
-export const WIRE_HOLDER = '_wire';
-
-/** An ISO 8601 time that carries its zone (`Z` or `+01:00`): two such texts can be compared as instants. */
-const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
-/**
- * Whether the server's `sent` value is the very fact hedge read as `read`, only written another way:
- * a decimal string of that number (`"99889.00"` for 99889), a number read as its text (an id),
- * the same word in another case (`BUY` read as `buy`, `usdtngn` as `USDTNGN`), the same instant.
- * Anything else (`long` read as `buy`, `"7 days"` as 7) is a different value: kept, never dropped.
- */
-export function sameFact(sent: unknown, read: unknown): boolean {
-  if (sent === read) return true;
-  if (typeof read === 'number') return readNumber(sent) === read;
-  if (typeof read !== 'string') return false;
-  if (typeof sent === 'number') return String(sent) === read;
-  if (typeof sent !== 'string') return false;
-  if (sent.toLowerCase() === read.toLowerCase()) return true;
-  return ZONED_TIME.test(sent) && ZONED_TIME.test(read) && Date.parse(sent) === Date.parse(read);
-}
-
-/**
- * A record in hedge's one shape (docs/output.md), for people and for `--json` alike: each fact the
- * tolerant reader found is under our name. Every field the server sent stays, under its own name,
- * with two exceptions, so that nothing it sent is lost (issue 49):
- *   - the field a fact was read from under another name (`direction`, `size_usd`) is dropped when
- *     its value is that fact (sameFact): it is the same value, now under ours;
- *   - a server field under our name that holds something other than the fact hedge read (a side
- *     `long` read as `buy`, a `notional_usd` of `"n/a"` beside a readable `size_usd`) gives the name
- *     to the fact, and is kept under `_wire` (WIRE_HOLDER) with its own name.
- * A field read under our own name, as the fact, stays exactly as sent (its text too).
- */
-export function showUnderKnownNames(
-  raw: Record<string, unknown>,
-  facts: ReadonlyArray<{ known: string; value: unknown; synonyms: readonly string[] }>,
-): Record<string, unknown> {
-  const row: Record<string, unknown> = { ...raw };
-  const displaced: Record<string, unknown> = {};
-  if (Object.prototype.hasOwnProperty.call(row, WIRE_HOLDER)) {
-    displaced[WIRE_HOLDER] = row[WIRE_HOLDER];
-    delete row[WIRE_HOLDER];
-  }
-  // Each of the record's names normalised once: a long history is shaped record by record.
-  let names: Array<readonly [name: string, key: string]> | undefined;
-  for (const { known, value, synonyms } of facts) {
-    if (value === undefined) continue;
-    const current = Object.prototype.hasOwnProperty.call(row, known) ? row[known] : undefined;
-    if (current !== undefined && sameFact(current, value)) continue;
-    // Our own names are never a source: a fact already under one stays there.
-    names ??= Object.keys(row)
-      .filter((name) => !facts.some((fact) => fact.known === name))
-      .map((name) => [name, nameKey(name)] as const);
-    const source = sourceOf(row, names, value, synonyms);
-    if (source !== undefined) delete row[source];
-    if (current !== undefined) displaced[known] = current;
-    row[known] = value;
-  }
-  if (Object.keys(displaced).length > 0) row[WIRE_HOLDER] = displaced;
-  return row;
-}
-
-/** The synonym lists are few and fixed: each name normalised once. */
-const synonymKeys = new Map<string, string>();
-
-/**
- * The field a fact was read from: the first of its synonyms, in the readers' own order of
- * preference (whatever its spelling style), whose value is that fact; not a field an earlier fact
- * already took.
- */
-function sourceOf(
-  row: Record<string, unknown>,
-  names: ReadonlyArray<readonly [string, string]>,
-  value: unknown,
-  synonyms: readonly string[],
-): string | undefined {
-  for (const synonym of synonyms) {
-    let wanted = synonymKeys.get(synonym);
-    if (wanted === undefined) synonymKeys.set(synonym, (wanted = nameKey(synonym)));
-    for (const [name, key] of names) {
-      if (key === wanted && Object.prototype.hasOwnProperty.call(row, name) && sameFact(row[name], value)) return name;
-    }
-  }
-  return undefined;
+  return names;
 }

@@ -3,9 +3,10 @@
 // (`=HYPERLINK(…)`, `@SUM(…)`, `+…`, `-…`, or one starting with a tab or carriage return) gets a
 // leading `'`, so text from the server or a user's deal reference cannot act when a desk opens the
 // file. Numbers stay numbers (a negative P&L is not a formula).
-const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+import { isNumericText } from '../domain/number-format.js';
+
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 export function spreadsheetSafe(cell: string): string {
-  return FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell) ? `'${cell}` : cell;
+  return FORMULA_START.test(cell) && !isNumericText(cell, false) ? `'${cell}` : cell;
 }

@@ -1,11 +1,42 @@
-// Pagination by detection. The spec shows a page-size parameter (bound 500) but not its name, its
-// default, nor how a next page is asked for; servers answer that in a handful of common ways. This
-// module reads one answer of a list endpoint and says what it holds: the rows (a bare array, or an
-// array inside `data`), whether the server signals more, and how to ask for the next page — a next
-// link (meta, body or the `Link` header), a cursor (`next_cursor`, `next_page_token`, …), a page
-// number, or an offset. The one pager (pager.ts) follows it; the `Link` header is read by
-// link-header.ts.
-import { nextLink } from './link-header.js';
+// The one pager. The spec shows a page-size bound and no paging, so a real service may page any of
+// the usual ways: readPage reads one answer of a list (its rows, whether more exist, the next request:
+// a next link in the Link header or the envelope, a cursor, page numbers, an offset), and the walk
+// follows it page after page. `hedge api --paginate` follows a next link only under the base URL.
+import LinkHeader from 'http-link-header';
+import { UsageError } from '../../errors.js';
+import { atBaseOrigin, resolveApiPath } from '../../security/base-url.js';
+import { readString, readText } from './fields.js';
+
+/** Parses one header value; undefined when it is not a Link header at all. */
+function parsed(value: string): LinkHeader | undefined {
+  try {
+    return LinkHeader.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The target of a `Link` header's `rel="next"`, as written; read link by link when the whole does not parse. */
+export function nextLink(header: string | readonly string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const values = (typeof header === 'string' ? [header] : header).filter((value) => value.trim() !== '');
+  for (const value of values) {
+    const whole = parsed(value);
+    // The library reads leniently: a malformed parameter may swallow the links after it.
+    const found = whole?.rel('next')[0] ?? linkByLink(value);
+    if (found?.uri) return found.uri;
+  }
+  return undefined;
+}
+
+/** The next link of a header that does not read whole: each `<…>` part on its own. */
+function linkByLink(value: string): { uri: string } | undefined {
+  for (const part of value.split(/,(?=\s*<)/)) {
+    const found = parsed(part)?.rel('next')[0];
+    if (found?.uri) return found;
+  }
+  return undefined;
+}
 
 /** Names a page-size query parameter goes by, most common first (the first is our default guess). */
 export const PAGE_SIZE_NAMES = [
@@ -73,11 +104,7 @@ export interface PageReading {
   statedPageSize?: { name: string; value: number };
   /** A total the answer states (rows across every page). */
   total?: number;
-  /**
-   * The next link itself, when the answer gives one as a URL or a path (the Link header, `meta.next`,
-   * …): `hedge api --paginate` follows the whole link (under the base URL), where the client sends
-   * only its query to the list it asked.
-   */
+  /** A next link the answer gives as a URL or path: `--paginate` follows it whole, the client only its query. */
   nextLink?: string;
 }
 
@@ -127,11 +154,6 @@ function firstOf<T>(
   return undefined;
 }
 
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value : undefined;
-/** A cursor or marker: text, or a number (a time, an offset) sent back as its digits. */
-const token = (value: unknown): string | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? String(value) : text(value);
 const whole = (value: unknown): number | undefined => {
   const number =
     typeof value === 'number'
@@ -169,11 +191,7 @@ export function cursorParameterFor(key: string): string {
   return stripped.charAt(0).toLowerCase() + stripped.slice(1);
 }
 
-/**
- * Reads one answer of a list endpoint. `query` is what was asked (the next page keeps its filters),
- * `listUrl` the URL it was asked at (a relative next link is resolved against it), `cursorParam`
- * a configured name to send a cursor back under (else it is derived from the answer's key).
- */
+/** One answer of a list: `query` as asked (filters kept), `listUrl` to resolve a relative link, `cursorParam` as set. */
 export function readPage(
   answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] },
   request: { query: Record<string, string>; listUrl: string; cursorParam?: string },
@@ -194,7 +212,7 @@ export function readPage(
   if (more) reading.more = more.value;
 
   // 1. A next link: the server's own word for the next request.
-  const link = firstOf(sources, NEXT_LINK_KEYS, text);
+  const link = firstOf(sources, NEXT_LINK_KEYS, readString);
   const header = nextLink(answer.linkHeader);
   const given =
     link && looksLikeLink(link.value)
@@ -223,7 +241,7 @@ export function readPage(
   }
   // 2. A cursor, or any other `next_<name>` marker: sent back as `<name>` (`next_before` → `before`).
   const markers = [...CURSOR_KEYS, ...markersIn(sources)];
-  const cursor = firstOf(sources, markers, token);
+  const cursor = firstOf(sources, markers, readText);
   if (cursor && reading.more !== false) {
     const named = CURSOR_KEYS.includes(cursor.key) ? request.cursorParam : undefined;
     const parameter = named ?? cursorParameterFor(cursor.key);
@@ -279,4 +297,126 @@ function markersIn(sources: Array<{ at: string; value: Json }>): string[] {
   return [
     ...new Set(sources.flatMap(({ value }) => Object.keys(value).filter((key) => /^next(_|[A-Z])/.test(key)))),
   ].filter((key) => !known.has(key));
+}
+
+/** What the pager needs of one answer (the transport's ApiResponse has it). */
+export interface PageAnswer {
+  data: unknown;
+  meta: Record<string, unknown>;
+  /** Names in lower case; `link` may carry the next page. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The URL asked (a relative next link is resolved against it). */
+  url: string;
+}
+
+export interface FollowedPage<A extends PageAnswer, R = Record<string, string>> {
+  answer: A;
+  reading: PageReading;
+  /** The request this page was asked with: the list's query (followPages), the path (followPaths). */
+  query: R;
+  /** Another page follows, none, or none because the server repeated a next request. */
+  next: 'page' | 'none' | 'repeated';
+  /** The next request the answer gives (the one repeated, when `next` is `repeated`). */
+  following?: R;
+}
+
+export interface FollowOptions {
+  /** The first page's query (filters); every next page's query comes from the answer before it. */
+  query?: Record<string, string>;
+  /** A configured name to send a cursor back under (else derived from the answer's key). */
+  cursorParam?: string;
+}
+
+/** Page after page; a next request already made ends the walk as `repeated` (a server could loop us). */
+async function* walkPages<A extends PageAnswer, R>(
+  first: R,
+  fetchPage: (request: R) => Promise<A>,
+  nextOf: (answer: A, request: R) => { reading: PageReading; next?: R },
+): AsyncGenerator<FollowedPage<A, R>> {
+  const asked = new Set<string>();
+  let request = first;
+  for (;;) {
+    asked.add(JSON.stringify(request));
+    const answer = await fetchPage(request);
+    const { reading, next: following } = nextOf(answer, request);
+    const next = following === undefined ? 'none' : asked.has(JSON.stringify(following)) ? 'repeated' : 'page';
+    yield { answer, reading, query: request, next, ...(following === undefined ? {} : { following }) };
+    if (next !== 'page') return;
+    request = following!;
+  }
+}
+
+/** The client's lists: each next page asked at the list's path with the query the answer gives. */
+export function followPages<A extends PageAnswer>(
+  fetchPage: (query: Record<string, string>) => Promise<A>,
+  options: FollowOptions = {},
+): AsyncGenerator<FollowedPage<A>> {
+  return walkPages({ ...(options.query ?? {}) }, fetchPage, (answer, query) => {
+    const reading = readPage(
+      { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
+      { query, listUrl: answer.url, cursorParam: options.cursorParam },
+    );
+    return { reading, ...(reading.more === false || reading.next === undefined ? {} : { next: reading.next.query }) };
+  });
+}
+
+/** `hedge api --paginate`: the same walk over paths under the base URL. */
+export function followPaths<A extends PageAnswer>(
+  baseUrl: string,
+  path: string,
+  fetchPath: (path: string) => Promise<A>,
+  options: Pick<FollowOptions, 'cursorParam'> = {},
+): AsyncGenerator<FollowedPage<A, string>> {
+  return walkPages(path, fetchPath, (answer, asked) => {
+    const { reading, next } = readPathPage(baseUrl, asked, answer, options.cursorParam);
+    return { reading, ...(next === undefined ? {} : { next }) };
+  });
+}
+
+/** A server's link as a path under the base URL; refused when it leads to another origin or out of that path. */
+function underBase(baseUrl: string, link: string): string {
+  const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
+  let resolved: string;
+  try {
+    resolved = new URL(link, base).href;
+  } catch {
+    throw new UsageError(`--paginate: the server's next-page link ${JSON.stringify(link)} is not a URL; stopped.`);
+  }
+  const target = atBaseOrigin(baseUrl, resolved, "--paginate: the server's next-page link");
+  if (!target.pathname.startsWith(base.pathname)) {
+    throw new UsageError(
+      `--paginate: the server's next-page link leads outside the base URL (${target.origin}${target.pathname}); stopped, nothing more was sent.`,
+    );
+  }
+  return resolveApiPath(baseUrl, `${target.pathname.slice(base.pathname.length - 1)}${target.search}`);
+}
+
+/** One answer of `path` read as a page, and the path of the page after it (none when it was the last). */
+function readPathPage(
+  baseUrl: string,
+  path: string,
+  answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
+  cursorParam?: string,
+): { reading: PageReading; next?: string } {
+  const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
+  const question = path.indexOf('?');
+  const query = Object.fromEntries(new URLSearchParams(question < 0 ? '' : path.slice(question + 1)).entries());
+  const reading = readPage(
+    { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
+    { query, listUrl, cursorParam },
+  );
+  if (reading.nextLink !== undefined) return { reading, next: underBase(baseUrl, reading.nextLink) };
+  if (reading.more === false || reading.next === undefined) return { reading };
+  const search = new URLSearchParams(reading.next.query).toString();
+  return { reading, next: `${question < 0 ? path : path.slice(0, question)}${search === '' ? '' : `?${search}`}` };
+}
+
+/** The path of the page after the one asked at `path`, or undefined after the last. */
+export function nextPagePath(
+  baseUrl: string,
+  path: string,
+  answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
+  cursorParam?: string,
+): string | undefined {
+  return readPathPage(baseUrl, path, answer, cursorParam).next;
 }
