@@ -10,6 +10,7 @@ import { wrapWords } from '../ui/width.js';
 import type { InputOf } from '../runner/command-spec.js';
 import type { DOCTOR } from './doctor.spec.js';
 import { flowPorts } from '../runtime/flow-ports.js';
+import { describeError } from '../exit-codes.js';
 
 const MARKS: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '–', info: '·' };
 
@@ -34,6 +35,12 @@ export function doctorExitCode(report: DoctorReport): 0 | 2 | 4 | 5 | 14 {
 export async function runDoctor(ctx: CommandContext, _opts: DoctorOptions): Promise<number> {
   const checks = await import('../flows/doctor.js');
   const report = await checks.runDoctor(flowPorts(ctx));
+  for (const check of report.checks) {
+    if (check.error === undefined) continue;
+    const described = describeError(check.error);
+    check.detail = described.message;
+    check.next ??= described.hint;
+  }
   await render(ctx, report);
   return doctorExitCode(report);
 }

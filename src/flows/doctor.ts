@@ -16,8 +16,7 @@ import { asSent } from '../domain/as-sent.js';
 import { formatMoney } from '../domain/money.js';
 import { formatRate } from '../domain/number-format.js';
 import { HEDGE_STATUSES, TENORS } from '../domain/vocabulary.js';
-import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
-import { describeError } from '../exit-codes.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { checkClientOptions } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../domain/server-clock.js';
@@ -37,6 +36,8 @@ export interface DoctorCheck {
   /** A write needs this to work: `doctor` exits 0 only when all of these pass. */
   forWrites: boolean;
   failure?: FailureClass;
+  /** A failure's error: the command says its message (the detail) and its hint (the next step, unless one is set). */
+  error?: unknown;
 }
 
 /** What doctor found; the command says it and turns `failure` into the exit code (commands/doctor.ts). */
@@ -54,7 +55,6 @@ const QUOTE_PROBE_USD = 1_000;
 
 /** The command that reads each endpoint (named in a next step). */
 const COMMAND_OF: Record<string, string[]> = {
-  '/markets': ['markets'],
   '/prices': ['price'],
   '/quotes': ['quote', 'MARKET', 'buy', '1000', '--tenor', '1'],
   '/account': ['account'],
@@ -153,43 +153,24 @@ class DoctorChecks {
     };
   }
 
-  /** One read endpoint's check: ok with the detail `read` returns, or the read's failure. */
-  async read(
-    ports: Pick<FlowPorts, 'hedgeCommand'>,
-    check: { id: string; title: string; endpoint: string; forWrites: boolean },
-    read: () => Promise<string>,
-  ): Promise<void> {
-    try {
-      const detail = await read();
-      this.add({ id: check.id, title: check.title, status: 'ok', detail, forWrites: check.forWrites });
-    } catch (error) {
-      this.readFailure(ports, check.id, check.title, check.endpoint, error, check.forWrites);
-    }
-  }
-
-  /** A read that failed, its next step by its kind: an answer hedge cannot read names the command to report it with. */
+  /** A read that failed (the command describes its error); an answer hedge cannot read names the command to report it with. */
   readFailure(
     ports: Pick<FlowPorts, 'hedgeCommand'>,
-    id: string,
-    title: string,
-    endpoint: string,
+    { id, title, endpoint, forWrites }: Pick<EndpointCheck, 'id' | 'title' | 'endpoint' | 'forWrites'>,
     error: unknown,
-    forWrites: boolean,
-  ): DoctorCheck {
+  ): void {
     if (error instanceof InterruptedError) throw error;
-    const described = describeError(error);
     const failure: FailureClass =
       error instanceof InvalidResponseError
         ? 'unreadable'
         : error instanceof ApiError && (error.status === 401 || error.status === 403)
           ? 'auth'
           : 'network';
-    const command = COMMAND_OF[endpoint.replace(/^(GET|POST) /, '').replace(/^\/hedges\/(?!history).+$/, '/hedges/ID')];
     const next =
-      failure === 'unreadable'
-        ? `hedge cannot read this answer (${String(described.details.field ?? 'data')}: ${String(described.details.received ?? '?')}); report it with the output of \`${ports.hedgeCommand(...(command ?? ['markets']), '--verbose')}\`.`
-        : described.hint;
-    return this.add({ id, title, status: 'fail', detail: described.message, next, forWrites, failure });
+      error instanceof InvalidResponseError
+        ? `hedge cannot read this answer (${error.field || 'data'}: ${error.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...COMMAND_OF[endpoint]!, '--verbose')}\`.`
+        : undefined;
+    this.add({ id, title, status: 'fail', detail: '', next, forWrites, failure, error });
   }
 }
 
@@ -207,15 +188,14 @@ async function checkSetUp(
     credentials = await ports.credentials();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    const described = describeError(error);
     checks.add({
       id: 'key',
       title: 'Key and base URL',
       status: 'fail',
-      detail: described.message,
-      next: described.hint,
+      detail: '',
       forWrites: true,
-      failure: described.kind === 'usage' ? 'usage' : 'auth',
+      failure: error instanceof UsageError ? 'usage' : 'auth',
+      error,
     });
     checks.add({
       id: 'server',
@@ -303,14 +283,116 @@ async function observingClient(
   return { client, answers, notes, learned, wire };
 }
 
-/** What the reads showed of the wire choices (checkWireChoices says them). */
+/** What the reads showed: the markets to ask about, and the wire choices checkWireChoices says. */
 interface ReadsSeen {
-  pricesShape: string | undefined;
+  listed: string[];
+  tradable?: string;
+  newest?: string;
+  pricesShape?: string;
   positionFields: string;
   statuses: string[];
 }
 
-/** Each read endpoint answered and readable: markets, prices, a quote, account, positions, hedges, one hedge, history. */
+/** A read endpoint's check; `read` resolves undefined when there is nothing to ask (`unasked`: said as skipped). */
+interface EndpointCheck {
+  id: string;
+  title: string;
+  endpoint: string;
+  forWrites: boolean;
+  unasked?: string;
+  read: (client: HedgeClient, seen: ReadsSeen) => Promise<string | undefined>;
+}
+
+/** The read endpoints in the order checked; the command that reads each is named in a failure's next step. */
+const READS: EndpointCheck[] = [
+  {
+    id: 'prices',
+    title: 'Prices',
+    endpoint: '/prices',
+    forWrites: false,
+    read: async (client, seen) => {
+      if (seen.listed.length === 0) return undefined;
+      const { data, quotes, problem } = await client.readPrices(seen.listed.slice(0, 1));
+      seen.pricesShape = describeShape(data);
+      if (problem) throw problem;
+      return `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${seen.pricesShape})`;
+    },
+  },
+  {
+    id: 'quote',
+    title: 'Quote',
+    endpoint: '/quotes',
+    forWrites: true,
+    unasked: 'no open market to quote',
+    read: async (client, { tradable }) => {
+      if (!tradable) return undefined;
+      const quote = await client.createQuote({
+        market: tradable,
+        side: 'buy',
+        notional_usd: QUOTE_PROBE_USD,
+        tenor_days: TENORS[0],
+      });
+      return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${formatRate(quote.pricing.execution_price)}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
+    },
+  },
+  {
+    id: 'account',
+    title: 'Account',
+    endpoint: '/account',
+    forWrites: true,
+    read: async (client) => {
+      const account = await client.getAccount();
+      return `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${sentAsText(account) ? ' (amounts sent as decimal strings, read as numbers)' : ''}`;
+    },
+  },
+  {
+    id: 'positions',
+    title: 'Positions',
+    endpoint: '/positions',
+    forWrites: true,
+    read: async (client, seen) => {
+      const positions = await client.listPositions();
+      if (positions.length > 0)
+        seen.positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
+      return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
+    },
+  },
+  {
+    id: 'hedges',
+    title: 'Hedges',
+    endpoint: '/hedges',
+    forWrites: true,
+    read: async (client, seen) => {
+      const list = await client.readHedges({ limit: 20 });
+      seen.statuses = [...new Set(list.items.map((hedge) => hedge.status))];
+      seen.newest = list.items[0]?.id;
+      return `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`;
+    },
+  },
+  {
+    id: 'hedge',
+    title: 'One hedge',
+    endpoint: '/hedges/ID',
+    forWrites: true,
+    read: async (client, { newest }) => {
+      if (!newest) return undefined;
+      const hedge = await client.getHedge(newest);
+      return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
+    },
+  },
+  {
+    id: 'history',
+    title: 'History',
+    endpoint: '/hedges/history',
+    forWrites: false,
+    read: async (client) => {
+      const history = await client.readHistory({ limit: 20 });
+      return `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`;
+    },
+  },
+];
+
+/** Each read endpoint answered and readable: markets, then the table above in its order. */
 async function checkReads(
   ports: Pick<FlowPorts, 'hedgeCommand'>,
   client: HedgeClient,
@@ -318,36 +400,23 @@ async function checkReads(
   checks: DoctorChecks,
 ): Promise<ReadsSeen> {
   if (markets) checks.add(marketsCheck(markets));
-  const listed = markets?.markets.map((entry) => entry.market) ?? [];
-  const tradable = markets?.markets.find((entry) => entry.status === 'open')?.market;
-
-  // prices
-  let pricesShape: string | undefined;
-  if (listed.length > 0) {
-    await checks.read(ports, { id: 'prices', title: 'Prices', endpoint: 'GET /prices', forWrites: false }, async () => {
-      const { data, quotes, problem } = await client.readPrices(listed.slice(0, 1));
-      pricesShape = describeShape(data);
-      if (problem) throw problem;
-      return `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${pricesShape})`;
-    });
+  const seen: ReadsSeen = {
+    listed: markets?.markets.map((entry) => entry.market) ?? [],
+    tradable: markets?.markets.find((entry) => entry.status === 'open')?.market,
+    positionFields: 'no open position to read its field names from',
+    statuses: [],
+  };
+  for (const { read, unasked, ...check } of READS) {
+    try {
+      const detail = await read(client, seen);
+      if (detail !== undefined) checks.add({ ...check, status: 'ok', detail });
+      else if (unasked)
+        checks.add({ id: check.id, title: check.title, status: 'skip', detail: unasked, forWrites: false });
+    } catch (error) {
+      checks.readFailure(ports, check, error);
+    }
   }
-
-  await checkQuoteAndAccount(ports, client, tradable, checks);
-
-  // positions
-  let positionFields = 'no open position to read its field names from';
-  await checks.read(
-    ports,
-    { id: 'positions', title: 'Positions', endpoint: 'GET /positions', forWrites: true },
-    async () => {
-      const positions = await client.listPositions();
-      if (positions.length > 0) positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
-      return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
-    },
-  );
-
-  const statuses = await checkHedgesAndHistory(ports, client, checks);
-  return { pricesShape, positionFields, statuses };
+  return seen;
 }
 
 function marketsCheck(markets: MarketList): DoctorCheck {
@@ -363,70 +432,6 @@ function marketsCheck(markets: MarketList): DoctorCheck {
     next: open.length > 0 ? undefined : 'No market is open right now: opens and adds will be refused until one is.',
     forWrites: true,
   };
-}
-
-/** A quote (indicative: opens and stores nothing) on the first open market, and the account. */
-async function checkQuoteAndAccount(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  client: HedgeClient,
-  tradable: string | undefined,
-  checks: DoctorChecks,
-): Promise<void> {
-  if (tradable) {
-    await checks.read(ports, { id: 'quote', title: 'Quote', endpoint: 'POST /quotes', forWrites: true }, async () => {
-      const quote = await client.createQuote({
-        market: tradable,
-        side: 'buy',
-        notional_usd: QUOTE_PROBE_USD,
-        tenor_days: TENORS[0],
-      });
-      return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${formatRate(quote.pricing.execution_price)}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
-    });
-  } else {
-    checks.add({ id: 'quote', title: 'Quote', status: 'skip', detail: 'no open market to quote', forWrites: false });
-  }
-
-  await checks.read(ports, { id: 'account', title: 'Account', endpoint: 'GET /account', forWrites: true }, async () => {
-    const account = await client.getAccount();
-    return `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${sentAsText(account) ? ' (amounts sent as decimal strings, read as numbers)' : ''}`;
-  });
-}
-
-/** The hedges list, the newest hedge on its own, and the history; the statuses the list showed. */
-async function checkHedgesAndHistory(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  client: HedgeClient,
-  checks: DoctorChecks,
-): Promise<string[]> {
-  let statuses: string[] = [];
-  let newest: string | undefined;
-  await checks.read(ports, { id: 'hedges', title: 'Hedges', endpoint: 'GET /hedges', forWrites: true }, async () => {
-    const list = await client.readHedges({ limit: 20 });
-    statuses = [...new Set(list.items.map((hedge) => hedge.status))];
-    newest = list.items[0]?.id;
-    return `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`;
-  });
-  const one = newest;
-  if (one) {
-    await checks.read(
-      ports,
-      { id: 'hedge', title: 'One hedge', endpoint: `GET /hedges/${one}`, forWrites: true },
-      async () => {
-        const hedge = await client.getHedge(one);
-        return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
-      },
-    );
-  }
-
-  await checks.read(
-    ports,
-    { id: 'history', title: 'History', endpoint: 'GET /hedges/history', forWrites: false },
-    async () => {
-      const history = await client.readHistory({ limit: 20 });
-      return `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`;
-    },
-  );
-  return statuses;
 }
 
 /** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */

@@ -22,7 +22,6 @@
 import { statSync } from 'node:fs';
 import { DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../domain/keep.js';
 import { StateError, UsageError } from '../errors.js';
-import { describeError, errorAsEventFields } from '../exit-codes.js';
 import type { Hold } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
@@ -89,6 +88,8 @@ export interface KeepServices {
   observers?: Array<(event: KeepEvent) => void>;
   /** Told every cycle's outcome, with its number. */
   onCycle?: (cycle: KeepCycle & { number: number; at: string }) => void;
+  /** A failure as an `error` event's fields (code, exit code, message, hint): the command's description. */
+  errorFields: (error: unknown) => { code: string; message: string } & Record<string, unknown>;
 }
 
 /**
@@ -125,7 +126,7 @@ export async function runKeep(
     | 'keeperStep'
   >,
   options: KeepOptions,
-  services: KeepServices = {},
+  services: KeepServices,
 ): Promise<KeepOutcome> {
   const clock = services.clock ?? realKeeperClock(() => ports.clock.now());
   // Signals first, before anything is awaited: the first SIGTERM/SIGINT ends the loop after the
@@ -221,7 +222,7 @@ async function keep(
   let firstError: { error: unknown } | undefined;
   const noteError = (error: unknown, fields: Omit<EventFields, 'event'>): void => {
     firstError ??= { error };
-    const described = errorAsEventFields(error);
+    const described = services.errorFields(error);
     // The step's own fields first; the error's description fills what they leave (its journal id).
     event({
       event: 'error',
@@ -356,7 +357,7 @@ async function keep(
         if (!(error instanceof StateError) || loop.once) throw error;
         noteError(error, {
           phase: 'cycle',
-          message: `the journal cannot be used (${describeError(error).message}); nothing is done until it answers again, retried every cycle`,
+          message: `the journal cannot be used (${error.message}); nothing is done until it answers again, retried every cycle`,
         });
       }
       // Alerts (once on, once recovered), heartbeat and metrics, after every cycle, finished or failed.
