@@ -7,7 +7,7 @@ import { errorCatalogue } from '../agent/error-catalogue.js';
 import { stopExitCode, UsageError } from '../errors.js';
 import { describeError, errorAsEventFields } from '../exit-codes.js';
 import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
-import type { KeepReporter } from '../outcomes/keep.js';
+import type { KeepReporter } from '../domain/keep.js';
 import { liveReporter, ndjsonReporter } from '../ui/keep-view.js';
 import { parseTolerance } from '../flows/target-plan.js';
 import { exposuresKeepTarget } from '../flows/exposures.js';

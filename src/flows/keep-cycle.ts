@@ -5,7 +5,7 @@
 // again only once its step ended; its failures back off on their own. Nothing here sends a request:
 // the steps (keep-steps.ts) do, and the clock is injected, so all of this is unit-tested.
 import { backoffMs, decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
-import type { KeepEvent, KeepRowStatus } from '../outcomes/keep.js';
+import type { KeepEvent, KeepRowStatus } from '../domain/keep.js';
 import type { KeeperClock } from './keep-clock.js';
 import { utcMinute } from '../domain/utc-text.js';
 import { formatUsd } from '../domain/number-format.js';

@@ -25,7 +25,7 @@ import { StateError, UsageError } from '../errors.js';
 import type { Hold } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
-import type { KeepEvent, KeepReporter } from '../outcomes/keep.js';
+import type { KeepEvent, KeepReporter } from '../domain/keep.js';
 import { realKeeperClock, type KeeperClock } from './keep-clock.js';
 import { RowScheduler, runCycles, type EventFields, type KeepCycle } from './keep-cycle.js';
 import { installSignals, type KeeperSignals } from './keep-signals.js';

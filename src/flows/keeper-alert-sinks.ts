@@ -6,7 +6,7 @@
 // its JSON is Slack text (security/slack-text.ts), whichever sink it goes to.
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'undici';
-import type { AlertNotice } from '../domain/keeper-alerts.js';
+import type { AlertNotice } from '../domain/alerts.js';
 import { UsageError } from '../errors.js';
 import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../security/base-url.js';
 import { childEnvironment } from '../security/child-env.js';

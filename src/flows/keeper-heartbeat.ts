@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../journal/heartbeat-file.js';
-import type { KeepRowStatus } from '../outcomes/keep.js';
+import type { KeepRowStatus } from '../domain/keep.js';
 
 export { heartbeatFile };
 

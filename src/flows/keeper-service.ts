@@ -5,7 +5,7 @@
 // ends; nothing here decides or sends a trade.
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import type { AlertNotice, HeadroomReading } from '../domain/keeper-alerts.js';
+import type { AlertNotice, HeadroomReading } from '../domain/alerts.js';
 import {
   NO_ALERTS,
   rowKeyOf,
@@ -13,9 +13,9 @@ import {
   type ActiveAlert,
   type AlertCause,
   type AlertState,
-} from '../domain/keeper-alerts.js';
+} from '../domain/alerts.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import type { KeepEvent, KeepRowStatus } from '../outcomes/keep.js';
+import type { KeepEvent, KeepRowStatus } from '../domain/keep.js';
 import { alertSinks, parseAlertUrl, type AlertSinks } from './keeper-alert-sinks.js';
 import {
   heartbeatFile,

@@ -12,7 +12,7 @@ import {
   type EventFields,
   type KeeperSteps,
 } from '../../src/flows/keep-cycle.js';
-import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/domain/keeper-alerts.js';
+import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/domain/alerts.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-03-02T09:00:00Z');

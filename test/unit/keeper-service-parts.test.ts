@@ -97,7 +97,7 @@ describe('the service options', () => {
 describe('alertPayload', () => {
   it('a started alert carries its event with the alert fields on top; a recovery says so; text is sanitised', () => {
     const trigger = {
-      event: 'error',
+      event: 'error' as const,
       at: '2026-03-02T09:00:00.000Z',
       market: 'USDTNGN',
       side: 'sell',
@@ -145,7 +145,7 @@ describe('alertPayload', () => {
     const markup =
       '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>\u001b]52;c;ZXZpbA==\u0007';
     const trigger = {
-      event: 'error',
+      event: 'error' as const,
       at: '2026-03-02T09:00:00.000Z',
       market: 'USDTNGN',
       side: 'sell',
