@@ -3,10 +3,20 @@
 // is started as that row's own step — one step in flight per row, never waited for by another row.
 // A row whose step is still in flight (a close that does not answer) is shown as such and decided
 // again only once its step ended; its failures back off on their own. Nothing here sends a request:
-// the steps (keep-steps.ts) do, and the clock is injected, so all of this is unit-tested.
-import { backoffMs, decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
-import type { KeepEvent, KeepRowStatus } from '../domain/keep.js';
-import type { KeeperClock } from './keep-clock.js';
+// the steps (keep-steps.ts) do, and the clock is injected, so all of this is unit-tested. Also here:
+// the keeper's clock and how it takes signals.
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  backoffMs,
+  decideRow,
+  rowKey,
+  type KeepDecision,
+  type KeepEvent,
+  type KeepRow,
+  type KeepRowStatus,
+  type SideView,
+} from '../domain/keep.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { utcMinute } from '../domain/utc-text.js';
 import { formatUsd } from '../domain/number-format.js';
 
@@ -335,4 +345,107 @@ export async function runCycles(
     do await signals.sleep(Math.max(0, startedAt + loop.intervalMs - loop.clock.now()));
     while (!signals.stopping && loop.clock.now() - startedAt < loop.minIntervalMs);
   }
+}
+
+// ---- The clock and the signals -------------------------------------------------------------------
+// The clock is injected: unit tests pass one that moves only when told. The first SIGTERM/SIGINT
+// ends the loop after the steps in flight; a second is left to the runner (it aborts the steps'
+// waits: their journal entries stay unresolved for the next start); SIGHUP re-reads the target
+// before the next cycle. Sleeping is the clock's, woken by any of them.
+
+export interface KeeperClock {
+  now(): number;
+  /** Resolves after `ms`, or at once when `wake` aborts (a stop signal, a SIGHUP). */
+  sleep(ms: number, wake: AbortSignal): Promise<void>;
+}
+
+/** The context's clock, and a timer that a wake-up cancels (no timer outlives the keeper). */
+export function realKeeperClock(now: () => number): KeeperClock {
+  return {
+    now,
+    sleep: (ms, wake) => delay(ms, undefined, { signal: wake }).catch(() => undefined),
+  };
+}
+
+export interface KeeperSignals {
+  readonly stopping: boolean;
+  /** True once a second stop signal interrupted the steps in progress. */
+  readonly interrupted: boolean;
+  takeReload(): boolean;
+  /** Sleeps until `ms` passed, a stop, or a SIGHUP. */
+  sleep(ms: number): Promise<void>;
+  /** Aborted by a second stop signal only: what the steps run under. */
+  readonly stepSignal: AbortSignal;
+  /** Told when the first stop signal arrives (the keeper says it will stop after the current steps). */
+  onStopRequested?: (signal: string) => void;
+  /**
+   * Runs `work` with the stop signals left to the runner (they abort the command's signal at once):
+   * for reading the target from stdin before the first cycle, which has no steps to finish — a
+   * pipe that never ends must not hold a SIGTERM back.
+   */
+  leaveStopsToRunner<T>(work: () => Promise<T>): Promise<T>;
+  uninstall(): void;
+}
+
+export function installSignals(
+  ports: Pick<FlowPorts, 'signal' | 'interceptSignals'>,
+  clock: KeeperClock,
+): KeeperSignals {
+  const steps = new AbortController();
+  // A signal that came before the keeper started listening was the runner's first: a graceful stop.
+  let stopping = ports.signal.aborted;
+  let reload = false;
+  let wake: AbortController | undefined;
+  let runnersStops = false;
+  const release = ports.interceptSignals((signal) => {
+    if (runnersStops) return false;
+    if (signal === 'SIGHUP') {
+      reload = true;
+      wake?.abort();
+      return true;
+    }
+    if (stopping) return false;
+    stopping = true;
+    wake?.abort();
+    handle.onStopRequested?.(signal);
+    return true;
+  });
+  const onAbort = () => steps.abort(ports.signal.reason);
+  if (!ports.signal.aborted) ports.signal.addEventListener('abort', onAbort, { once: true });
+  const handle: KeeperSignals = {
+    get stopping() {
+      return stopping;
+    },
+    get interrupted() {
+      return steps.signal.aborted;
+    },
+    takeReload() {
+      const asked = reload;
+      reload = false;
+      return asked;
+    },
+    async sleep(ms) {
+      if (stopping) return;
+      wake = new AbortController();
+      try {
+        await clock.sleep(ms, wake.signal);
+      } finally {
+        wake = undefined;
+      }
+    },
+    stepSignal: steps.signal,
+    async leaveStopsToRunner(work) {
+      runnersStops = true;
+      try {
+        return await work();
+      } finally {
+        runnersStops = false;
+      }
+    },
+    uninstall() {
+      release();
+      ports.signal.removeEventListener('abort', onAbort);
+    },
+  };
+  return handle;
 }

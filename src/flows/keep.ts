@@ -20,15 +20,21 @@
 // Seams for the keeper's service modules (status, alerts, metrics, heartbeat): every event goes to
 // `services.observers`, and every cycle's outcome (KeepCycle) to `services.onCycle`.
 import { statSync } from 'node:fs';
-import { DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../domain/keep.js';
+import { DEFAULT_ROLL_BEFORE_MS, type KeepEvent, type KeepReporter, type KeepRow } from '../domain/keep.js';
 import { StateError, UsageError } from '../errors.js';
 import type { Hold } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
-import type { KeepEvent, KeepReporter } from '../domain/keep.js';
-import { realKeeperClock, type KeeperClock } from './keep-clock.js';
-import { RowScheduler, runCycles, type EventFields, type KeepCycle } from './keep-cycle.js';
-import { installSignals, type KeeperSignals } from './keep-signals.js';
+import {
+  installSignals,
+  realKeeperClock,
+  RowScheduler,
+  runCycles,
+  type EventFields,
+  type KeepCycle,
+  type KeeperClock,
+  type KeeperSignals,
+} from './keep-cycle.js';
 import { keeperSteps } from './keep-steps.js';
 import { guardLiveAction } from './live-guard.js';
 import { readTargetFile } from './target-plan.js';
@@ -70,10 +76,10 @@ export interface KeepOptions {
   converge: boolean;
   toleranceUsd: number;
   alertCommand?: string;
-  /** Issue 38's service parts (keeper-service.ts): --alert-url, --alert-headroom, --metrics. */
+  /** The service parts (keeper-service.ts): --alert-url, --alert-headroom, --metrics. */
   service?: Pick<KeeperServiceOptions, 'alertUrl' | 'alertHeadroomUsd' | 'metrics' | 'metricsErrorCodes'>;
   /**
-   * `keep --exposures` (issue 39): the target is recomputed before every cycle (due dates pass,
+   * `keep --exposures`: the target is recomputed before every cycle (due dates pass,
    * buckets change, the price moves) instead of read from a target file; see flows/exposures.ts.
    */
   movingTarget?: MovingTarget;

@@ -8,7 +8,7 @@ import { utcSecond } from '../domain/utc-text.js';
 import { payOrEarn } from '../domain/money.js';
 import { formatUpTo } from '../domain/number-format.js';
 
-/** The status as this view reads it (flows/keeper-status.ts's KeeperStatus fits it). */
+/** The status as this view reads it (flows/keeper-heartbeat.ts's KeeperStatus fits it). */
 export interface KeeperStatusView {
   state: string;
   heartbeat_file: string;

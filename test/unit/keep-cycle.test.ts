@@ -3,13 +3,13 @@
 // and the loop's spacing — no server, no real waits.
 import { describe, expect, it } from 'vitest';
 import type { KeepRow, SideView } from '../../src/domain/keep.js';
-import type { KeeperClock } from '../../src/flows/keep-clock.js';
 import {
   RowScheduler,
   rowStatus,
   runCycles,
   type Actionable,
   type EventFields,
+  type KeeperClock,
   type KeeperSteps,
 } from '../../src/flows/keep-cycle.js';
 import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/domain/alerts.js';

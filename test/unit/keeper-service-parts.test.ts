@@ -2,10 +2,20 @@
 // a given time (injected clock and pid check), the --metrics and --alert-url parsing, the alert's JSON.
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { alertPayload, parseAlertUrl, shownAlertUrl } from '../../src/flows/keeper-alert-sinks.js';
-import { keeperStateDir, livenessOf, staleAfterMs, type Heartbeat } from '../../src/flows/keeper-heartbeat.js';
-import { parseKeeperServiceOptions, parseMetricsAddress } from '../../src/flows/keeper-service.js';
-import { livenessByStoreLock } from '../../src/flows/keeper-status.js';
+import {
+  keeperStateDir,
+  livenessByStoreLock,
+  livenessOf,
+  staleAfterMs,
+  type Heartbeat,
+} from '../../src/flows/keeper-heartbeat.js';
+import {
+  alertPayload,
+  parseAlertUrl,
+  parseKeeperServiceOptions,
+  parseMetricsAddress,
+  shownAlertUrl,
+} from '../../src/flows/keeper-service.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 
