@@ -66,23 +66,23 @@ const COMMAND_OF: Record<string, string[]> = {
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-export async function runDoctor(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'credentials'
-    | 'connections'
-    | 'wireMemory'
-    | 'env'
-    | 'requestTimeoutSeconds'
-    | 'onDispose'
-    | 'log'
-    | 'verbose'
-    | 'hedgeCommand'
-  >,
-): Promise<DoctorReport> {
+type DoctorPorts = Pick<
+  FlowPorts,
+  | 'clock'
+  | 'signal'
+  | 'deadline'
+  | 'credentials'
+  | 'connections'
+  | 'wireMemory'
+  | 'env'
+  | 'requestTimeoutSeconds'
+  | 'onDispose'
+  | 'log'
+  | 'verbose'
+  | 'hedgeCommand'
+>;
+
+export async function runDoctor(ports: DoctorPorts): Promise<DoctorReport> {
   const checks = new DoctorChecks();
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return checks.report();
@@ -245,22 +245,7 @@ interface ObservingClient {
   wire: ReturnType<typeof resolveWireSettings>;
 }
 
-async function observingClient(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'connections'
-    | 'wireMemory'
-    | 'env'
-    | 'requestTimeoutSeconds'
-    | 'onDispose'
-    | 'log'
-    | 'verbose'
-  >,
-  credentials: ResolvedCredentials,
-): Promise<ObservingClient> {
+async function observingClient(ports: DoctorPorts, credentials: ResolvedCredentials): Promise<ObservingClient> {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];

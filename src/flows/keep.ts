@@ -1,24 +1,10 @@
 // `hedge keep FILE`: holds the book at a target file through maturities. Each cycle finishes what
 // the journal shows unfinished, reads the book, asks domain/keep.ts what each row needs at the
-// server's time, and starts what it needs as that row's own step (keep-cycle.ts), carried out
-// through the flows every write already uses (keep-steps.ts). Nothing here sends a request of its own.
-//
-// Safety, in order:
-//  - one keeper per account: its `keep` lock on the account (keeper-lock.ts: the team store, or the
-//    per-user keeper folder every config folder shares), held for the keeper's life, dies with it;
-//  - before every cycle, what the journal shows unfinished for this account (a roll, a keeper's
-//    action) is finished by its own key; a side with an action still unresolved (or one another
-//    live process is running) is left alone until it resolves: never a second action with a new key;
-//  - each action is decided again under the side's lock on a fresh read of its side (the lock every
-//    write of the side takes): never on a read a colleague's action made stale; rows never wait
-//    for each other (each has at most one step in flight);
-//  - a side it cannot see is never opened; a side a colleague closed is not re-opened (drift);
-//  - SIGTERM/SIGINT let the steps in flight finish (their journal entries resolved) and exit 0; a
-//    second one stops their waits (the journal keeps the actions unresolved) and exits with the
-//    signal's code; SIGHUP re-reads the target file before the next cycle.
-//
-// Seams for the keeper's service modules (status, alerts, metrics, heartbeat): every event goes to
-// `services.observers`, and every cycle's outcome (KeepCycle) to `services.onCycle`.
+// server's time, and starts it as that row's own step (keep-cycle.ts) through the flows every write
+// already uses (keep-steps.ts). Safety: one keeper per account (its lock, held for its life); a side
+// with an action unresolved is left alone (never a second action with a new key); each action is
+// decided again under the side's lock on a fresh read; a side it cannot see is never opened, one a
+// colleague closed is not re-opened (drift). The service parts (keeper-service.ts) hear every event.
 import { statSync } from 'node:fs';
 import { DEFAULT_ROLL_BEFORE_MS, type KeepEvent, type KeepReporter, type KeepRow } from '../domain/keep.js';
 import { StateError, UsageError } from '../errors.js';
@@ -52,21 +38,20 @@ export const MAX_INTERVAL_MS = 86_400_000;
 const DAY_MS = 86_400_000;
 
 /** The keeper's target re-read each cycle, and the ports it reads it with. */
-export type MovingTarget = (
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'timeoutSeconds'
-    | 'client'
-    | 'log'
-    | 'stdin'
-    | 'stdinIsTTY'
-    | 'origin'
-    | 'targetFiles'
-  >,
-) => Promise<KeepRow[]>;
+export type MovingTarget = (ports: TargetPorts) => Promise<KeepRow[]>;
+type TargetPorts = Pick<
+  FlowPorts,
+  | 'clock'
+  | 'signal'
+  | 'deadline'
+  | 'timeoutSeconds'
+  | 'client'
+  | 'log'
+  | 'stdin'
+  | 'stdinIsTTY'
+  | 'origin'
+  | 'targetFiles'
+>;
 
 export interface KeepOptions {
   file: string;
@@ -105,35 +90,33 @@ export interface KeepServices {
  */
 export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
 
-export async function runKeep(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'timeoutSeconds'
-    | 'interceptSignals'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'configDir'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'stdin'
-    | 'stdinIsTTY'
-    | 'origin'
-    | 'targetFiles'
-    | 'keeperStep'
-  >,
-  options: KeepOptions,
-  services: KeepServices,
-): Promise<KeepOutcome> {
+type KeepPorts = Pick<
+  FlowPorts,
+  | 'clock'
+  | 'signal'
+  | 'deadline'
+  | 'timeoutSeconds'
+  | 'interceptSignals'
+  | 'client'
+  | 'credentials'
+  | 'journal'
+  | 'env'
+  | 'configDir'
+  | 'notify'
+  | 'log'
+  | 'hedgeCommand'
+  | 'interactive'
+  | 'inputAllowed'
+  | 'confirmedAhead'
+  | 'confirm'
+  | 'stdin'
+  | 'stdinIsTTY'
+  | 'origin'
+  | 'targetFiles'
+  | 'keeperStep'
+>;
+
+export async function runKeep(ports: KeepPorts, options: KeepOptions, services: KeepServices): Promise<KeepOutcome> {
   const clock = services.clock ?? realKeeperClock(() => ports.clock.now());
   // Signals first, before anything is awaited: the first SIGTERM/SIGINT ends the loop after the
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
@@ -146,30 +129,7 @@ export async function runKeep(
 }
 
 async function keep(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'timeoutSeconds'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'configDir'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'stdin'
-    | 'stdinIsTTY'
-    | 'origin'
-    | 'targetFiles'
-    | 'keeperStep'
-  >,
+  ports: KeepPorts,
   options: KeepOptions,
   signals: KeeperSignals,
   clock: KeeperClock,
