@@ -213,3 +213,21 @@ export interface KeepReporter {
   status(status: KeepStatus): void;
   close(): void;
 }
+
+/** An event as the keeper says it, before it is stamped. */
+export type EventFields = Omit<KeepEvent, 'at'>;
+export type Actionable = Exclude<KeepDecision, { kind: 'hold' | 'skip' }>;
+
+/** The book as the rows need it, at the latest the server's clock can read (domain/server-clock.ts). */
+export interface SideReading {
+  views: Map<string, SideView>;
+  nowMs: number;
+  serverTime?: string;
+}
+
+/** What a cycle needs done on the server, injected (flows/keep-steps.ts, or a test's fakes). */
+export interface KeeperSteps {
+  read(rows: readonly KeepRow[]): Promise<SideReading>;
+  /** Carries out one row's decision (decided again under the side's lock on a fresh read); says its events. */
+  act(row: KeepRow, decision: Actionable): Promise<void>;
+}

@@ -12,7 +12,7 @@ import { isUnresolved, type JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import { withSideLock } from './account-lock.js';
-import type { Actionable, EventFields, KeeperSteps, SideReading } from './keep-cycle.js';
+import type { Actionable, EventFields, KeeperSteps, SideReading } from '../domain/keep.js';
 import { expectationMet, type SideExpectation } from '../domain/book.js';
 import { SideViews, type SideBook } from './side-book.js';
 import { checkOpenAfterClose } from './pre-trade.js';
