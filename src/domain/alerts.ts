@@ -141,20 +141,13 @@ export interface ActiveAlert extends AlertCondition {
 }
 
 /** What is sent: the start or the clearing of one condition. */
-export interface AlertNotice {
+export interface AlertNotice extends ActiveAlert {
   alert: 'started' | 'recovered';
-  key: string;
-  cause: AlertCause;
-  market?: string;
-  side?: string;
-  message: string;
-  since: string;
   at: string;
   /** Recovered: how long it held, in whole seconds. */
   duration_s?: number;
   /** One line for a chat (Slack's `text`). */
   text: string;
-  trigger?: KeepEvent;
 }
 
 export interface HeadroomReading {

@@ -17,7 +17,7 @@ import {
   type HeadroomReading,
 } from '../domain/alerts.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import type { KeepEvent, KeepRowStatus } from '../domain/keep.js';
+import type { EventFields, KeepEvent, KeepRowStatus } from '../domain/keep.js';
 import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../security/base-url.js';
 import { childEnvironment } from '../security/child-env.js';
 import { safeDeep, safeJson, safeText } from '../security/safe-text.js';
@@ -111,7 +111,7 @@ export async function startKeeperService(
   identity: Identity,
   place: KeeperLockPlace | undefined,
   options: KeeperServiceOptions,
-  emit: (fields: Omit<KeepEvent, 'at'>) => void,
+  emit: (fields: EventFields) => void,
 ): Promise<KeeperService> {
   const startedAtMs = ports.clock.now();
   const journal = await ports.journal();
