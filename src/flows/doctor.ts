@@ -64,6 +64,15 @@ const COMMAND_OF: Record<string, string[]> = {
   '/hedges/history': ['history'],
 };
 
+/** A check that only says what was seen. */
+const info = (id: string, title: string, detail: string): DoctorCheck => ({
+  id,
+  title,
+  status: 'info',
+  detail,
+  forWrites: false,
+});
+
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 type DoctorPorts = Pick<
@@ -127,8 +136,7 @@ export async function runDoctor(ports: DoctorPorts): Promise<DoctorReport> {
 
   // ---- rate limits ----------------------------------------------------------------------------
   checks.add(rateLimitCheck(answers));
-  for (const note of observed.notes)
-    checks.add({ id: 'note', title: 'Note', status: 'info', detail: note, forWrites: false });
+  for (const note of observed.notes) checks.add(info('note', 'Note', note));
   return checks.report();
 }
 
@@ -425,51 +433,37 @@ async function checkWireChoices(
   seen: ReadsSeen,
   checks: DoctorChecks,
 ): Promise<void> {
-  checks.add({
-    id: 'wire.prices',
-    title: 'Prices shape',
-    status: 'info',
-    detail: seen.pricesShape ?? 'not seen',
-    forWrites: false,
-  });
+  checks.add(info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'));
   for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam)) checks.add(check);
-  checks.add({
-    id: 'wire.positions',
-    title: 'Position fields',
-    status: 'info',
-    detail: seen.positionFields,
-    forWrites: false,
-  });
+  checks.add(info('wire.positions', 'Position fields', seen.positionFields));
   const amount = wire.sources.changeNotionalField;
-  checks.add({
-    id: 'wire.amount',
-    title: 'Add/reduce amount',
-    status: 'info',
-    detail:
+  checks.add(
+    info(
+      'wire.amount',
+      'Add/reduce amount',
       `\`${client.wire.changeNotionalField}\` (${amount === 'default' ? 'guessed: the spec does not show it' : amount === 'learned' ? 'learned from the server' : `set in the ${amount}`}); ` +
-      'only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name',
-    forWrites: false,
-  });
+        'only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name',
+    ),
+  );
   const { statuses } = seen;
   const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
-  checks.add({
-    id: 'wire.statuses',
-    title: 'Statuses',
-    status: 'info',
-    detail:
+  checks.add(
+    info(
+      'wire.statuses',
+      'Statuses',
       statuses.length === 0
         ? 'no hedge to read statuses from'
         : `seen: ${statuses.join(', ')}${unknown.length > 0 ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
-    forWrites: false,
-  });
+    ),
+  );
   for (const found of learned) {
-    checks.add({
-      id: `wire.learned.${found.setting}`,
-      title: 'Learned',
-      status: 'info',
-      detail: `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`,
-      forWrites: false,
-    });
+    checks.add(
+      info(
+        `wire.learned.${found.setting}`,
+        'Learned',
+        `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`,
+      ),
+    );
   }
   if (wire.problem)
     checks.add({
@@ -550,16 +544,19 @@ export function clockCheck(reading: ClockReading): DoctorCheck {
       : `; its answers disagreed by ${formatSpan(reading.disagreedMs)} (a Date header from another clock, or a clock that moved): the newest is used`;
   const next =
     "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
-  if (learned === undefined) {
-    return {
-      id: 'clock',
-      title: 'Clock',
-      status: 'warn',
-      detail: 'the server sent no Date header and no stamp that dates it: its clock is unknown',
+  const clock = (status: CheckStatus, detail: string, more: Partial<DoctorCheck> = {}): DoctorCheck => ({
+    id: 'clock',
+    title: 'Clock',
+    status,
+    detail,
+    forWrites: true,
+    ...more,
+  });
+  if (learned === undefined)
+    return clock('warn', 'the server sent no Date header and no stamp that dates it: its clock is unknown', {
       next: `Keep this machine on NTP. Until an answer dates the server's clock (an open's stamp), hedge takes maturities as up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than this machine's clock says.`,
       forWrites: false,
-    };
-  }
+    });
   // How far apart the clocks are at least, and at most (unbounded: nothing bounds one side).
   const low = reading.lowMs!;
   const high = reading.highMs ?? Infinity;
@@ -567,17 +564,8 @@ export function clockCheck(reading: ClockReading): DoctorCheck {
   const most = Math.max(Math.abs(low), Math.abs(high));
   const detail = `the server's clock is ${learned}${moved}`;
   if (least > CLOCK_FAIL_MS)
-    return {
-      id: 'clock',
-      title: 'Clock',
-      status: 'fail',
-      detail: `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`,
-      next,
-      forWrites: true,
-      failure: 'network',
-    };
-  if (most <= CLOCK_WARN_MS && !moved) return { id: 'clock', title: 'Clock', status: 'ok', detail, forWrites: true };
-  return { id: 'clock', title: 'Clock', status: 'warn', detail, next, forWrites: true };
+    return clock('fail', `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`, { next, failure: 'network' });
+  return most <= CLOCK_WARN_MS && !moved ? clock('ok', detail) : clock('warn', detail, { next });
 }
 
 /** Rate-limit headers seen on any answer (the spec does not show the threshold). */
@@ -588,22 +576,13 @@ export function rateLimitCheck(answers: readonly ObservedAnswer[]): DoctorCheck 
       if (/^(x-)?ratelimit|^retry-after$/i.test(name)) names.set(name, value);
     }
   }
-  if (names.size === 0) {
-    return {
-      id: 'rate_limits',
-      title: 'Rate limits',
-      status: 'info',
-      detail: `no rate-limit headers seen on ${answers.length} answers; hedge backs off on 429 and honours Retry-After`,
-      forWrites: false,
-    };
-  }
-  return {
-    id: 'rate_limits',
-    title: 'Rate limits',
-    status: 'info',
-    detail: [...names].map(([name, value]) => `${name}: ${value}`).join(', '),
-    forWrites: false,
-  };
+  return info(
+    'rate_limits',
+    'Rate limits',
+    names.size === 0
+      ? `no rate-limit headers seen on ${answers.length} answers; hedge backs off on 429 and honours Retry-After`
+      : [...names].map(([name, value]) => `${name}: ${value}`).join(', '),
+  );
 }
 
 /** A short picture of a JSON shape: `a list of {market, price, timestamp}`, `{rates: a list of {pair, bid, ask}}`. */
@@ -668,17 +647,16 @@ async function pageSizeChecks(client: HedgeClient, name: string): Promise<Doctor
     );
     return { rows: reading.rows?.length ?? 0, reading };
   };
-  const paging = (reading: PageReading): DoctorCheck => ({
-    id: 'wire.paging',
-    title: 'List paging',
-    status: 'info',
-    detail: reading.next
-      ? `${reading.next.how}; hedge follows it up to --limit`
-      : reading.more === true
-        ? 'the server says more exist but gives no way to ask for them'
-        : 'no next page in the answer (the list fit one page, or the server does not page)',
-    forWrites: false,
-  });
+  const paging = (reading: PageReading): DoctorCheck =>
+    info(
+      'wire.paging',
+      'List paging',
+      reading.next
+        ? `${reading.next.how}; hedge follows it up to --limit`
+        : reading.more === true
+          ? 'the server says more exist but gives no way to ask for them'
+          : 'no next page in the answer (the list fit one page, or the server does not page)',
+    );
   const check = (status: CheckStatus, detail: string, next?: string): DoctorCheck => ({
     id: 'wire.page_size',
     title: 'Page size',
