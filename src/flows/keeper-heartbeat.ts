@@ -8,7 +8,7 @@ import { isAbsolute, join } from 'node:path';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../journal/heartbeat-file.js';
 import { isTeamJournal } from '../journal/store.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import type { KeepRowStatus } from '../domain/keep.js';
+import type { Heartbeat, KeeperLiveness, KeeperState, KeeperStatus } from '../domain/keep.js';
 import { identityOf } from './identity.js';
 
 export { heartbeatFile, writeHeartbeatFile as writeHeartbeat };
@@ -28,47 +28,6 @@ export function keeperStateDir(env: Readonly<Record<string, string | undefined>>
 /** The account a keeper holds, as lock scopes name it: `${environment}|${host}|${keyId}|keep`. */
 export function keeperScope(identity: { environment: string; host: string; keyId: string }): string {
   return `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
-}
-
-interface RollTotals {
-  count: number;
-  /** Sums of what the rolled-out hedges' history entries said, on the account's side (- paid); null while none said it. */
-  carry_usd: number | null;
-  fees_usd: number | null;
-}
-
-export interface Heartbeat {
-  version: number;
-  pid: number;
-  host: string;
-  /** When this keeper started (ISO). */
-  since: string;
-  config_dir: string;
-  /** The journal or team store it writes to (password redacted). */
-  journal: string;
-  file: string;
-  account: { environment: string; host: string; key_id: string };
-  interval_s: number;
-  /** Written at every heartbeat (ISO, the keeper's clock). */
-  updated_at: string;
-  cycles: number;
-  last_cycle_at: string | null;
-  /** The last cycle whose book read and journal both worked. */
-  last_good_cycle_at: string | null;
-  next_cycle_at: string | null;
-  errors: number;
-  last_error: { at: string; code: string; message: string } | null;
-  actions: Record<string, number>;
-  rolls: RollTotals;
-  rows: KeepRowStatus[];
-  /**
-   * The alerts active at this heartbeat (without the events that started them): the next keeper of
-   * the account — cron's next --once, a restart — carries them on, so a condition is not alerted
-   * again at every run and its recovery is still sent.
-   */
-  alerts?: Array<{ key: string; cause: string; market?: string; side?: string; message: string; since: string }>;
-  /** Set when the keeper stopped by itself (a signal, --once): not dead, just not running. */
-  stopped_at?: string;
 }
 
 export function readHeartbeat(path: string): Heartbeat | undefined {
@@ -93,8 +52,6 @@ export function heartbeatOf(body: unknown): Heartbeat | undefined {
         : { count: 0, carry_usd: null, fees_usd: null },
   } as Heartbeat;
 }
-
-export type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere';
 
 /**
  * What a heartbeat says about its keeper at `nowMs`: stopped (it said so), dead (its pid is gone on
@@ -129,24 +86,6 @@ function isPidAlive(pid: number): boolean {
 }
 
 // ---- hedge keep status ----------------------------------------------------------------------------
-
-export type KeeperState = KeeperLiveness | 'none';
-
-export interface KeeperStatus {
-  state: KeeperState;
-  /** Where the heartbeat is read from on this machine (the per-user keeper folder's file). */
-  heartbeat_file: string;
-  /** Which heartbeat is shown: the team store's (any machine of the team) or this machine's file. */
-  heartbeat_source: 'store' | 'file' | null;
-  /** The store's count of the heartbeat's writes (the file's, for a file); null without one. */
-  heartbeat_revision: number | null;
-  account: { environment: string; host: string; key_id: string };
-  /** Seconds since the heartbeat was written (the store's clock for the store's); null without one. */
-  heartbeat_age_s: number | null;
-  heartbeat: Heartbeat | null;
-  /** With a team store: the keeper holding the account's lock there (any machine), or null when none does. */
-  store_holder?: { pid: number; host: string; since: string } | null;
-}
 
 /** The states a script may count on: a keeper at work (here, or on another machine of the team store). */
 export function isKeeperUp(state: KeeperState): boolean {

@@ -17,7 +17,7 @@ import {
   type HeadroomReading,
 } from '../domain/alerts.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import type { EventFields, KeepEvent, KeepRowStatus } from '../domain/keep.js';
+import type { EventFields, Heartbeat, KeepEvent, KeepRowStatus } from '../domain/keep.js';
 import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../security/base-url.js';
 import { childEnvironment } from '../security/child-env.js';
 import { safeDeep, safeJson, safeText } from '../security/safe-text.js';
@@ -30,7 +30,6 @@ import {
   readHeartbeat,
   staleAfterMs,
   writeHeartbeat,
-  type Heartbeat,
 } from './keeper-heartbeat.js';
 import type { KeeperLockPlace } from './keeper-lock.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';

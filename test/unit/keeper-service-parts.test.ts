@@ -2,13 +2,8 @@
 // a given time (injected clock and pid check), the --metrics and --alert-url parsing, the alert's JSON.
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import {
-  keeperStateDir,
-  livenessByStoreLock,
-  livenessOf,
-  staleAfterMs,
-  type Heartbeat,
-} from '../../src/flows/keeper-heartbeat.js';
+import type { Heartbeat } from '../../src/domain/keep.js';
+import { keeperStateDir, livenessByStoreLock, livenessOf, staleAfterMs } from '../../src/flows/keeper-heartbeat.js';
 import {
   alertPayload,
   parseAlertUrl,
