@@ -192,9 +192,8 @@ describe('stepAlerts', () => {
   });
 
   it('drift is not recovered by a cycle that cannot tell what the side holds (settling on a server whose views trail): only at target', () => {
-    // The keeper soak (test/soak/keeper-soak.ts) on a 3 s lag: a colleague's add left the side at
-    // 1250; every roll of it makes the side settle (current unknown) for a few cycles, and each such
-    // cycle used to clear the alert — 28 pages and 27 recoveries for one drift that never went away.
+    // As in the keeper soak on a lagging server: a colleague's add left the side at 1250, and every
+    // roll makes the side settle (current unknown) for a few cycles; none of those may clear the drift.
     const drift: KeepEvent = {
       event: 'drift',
       at: '',
