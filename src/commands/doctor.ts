@@ -7,6 +7,7 @@
 import type { CheckStatus, DoctorReport, FailureClass } from '../flows/doctor.js';
 import type { CommandContext } from '../runtime/context.js';
 import { wrapWords } from '../ui/width.js';
+import { describeError } from '../exit-codes.js';
 
 const MARKS: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '–', info: '·' };
 
@@ -20,6 +21,12 @@ export function doctorExitCode(report: DoctorReport): 0 | 2 | 4 | 5 | 14 {
 export async function run(ctx: CommandContext): Promise<number> {
   const checks = await import('../flows/doctor.js');
   const report = await checks.runDoctor(ctx);
+  for (const check of report.checks) {
+    if (check.error === undefined) continue;
+    const described = describeError(check.error);
+    check.detail = described.message;
+    check.next ??= described.hint;
+  }
   await render(ctx, report);
   return doctorExitCode(report);
 }

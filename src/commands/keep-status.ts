@@ -1,7 +1,7 @@
-// hedge keep status — the keeper of this account, from its heartbeat (flows/keeper-status.ts):
+// hedge keep status — the keeper of this account, from its heartbeat (flows/keeper-heartbeat.ts):
 // exit 0 while one runs, 15 (keeper-down) when it is dead, hung, stopped or was never started, so a
 // monitoring script can page on it.
-import { isKeeperUp, readKeeperStatus } from '../flows/keeper-status.js';
+import { isKeeperUp, readKeeperStatus } from '../flows/keeper-heartbeat.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderKeeperStatus } from '../ui/keeper-status-view.js';
 

@@ -5,9 +5,9 @@ import type { InputOf } from '../runner/command-spec.js';
 import type { KEEP } from './specs.js';
 import { errorCatalogue } from '../agent/error-catalogue.js';
 import { stopExitCode, UsageError } from '../errors.js';
-import { describeError } from '../exit-codes.js';
+import { describeError, errorAsEventFields } from '../exit-codes.js';
 import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
-import type { KeepReporter } from '../outcomes/keep.js';
+import type { KeepReporter } from '../domain/keep.js';
 import { liveReporter, ndjsonReporter } from '../ui/keep-view.js';
 import { parseTolerance } from '../flows/target-plan.js';
 import { exposuresKeepTarget } from '../flows/exposures.js';
@@ -68,7 +68,10 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
 
 export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Promise<number> {
   const options = parseKeepOptions(input);
-  const outcome = await runKeep(ctx, options, { reporter: await chooseReporter(ctx) });
+  const outcome = await runKeep(ctx, options, {
+    reporter: await chooseReporter(ctx),
+    errorFields: errorAsEventFields,
+  });
   if (outcome.kind === 'one-cycle')
     return outcome.firstError === undefined ? 0 : describeError(outcome.firstError).exitCode;
   // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.

@@ -163,3 +163,132 @@ export function backoffMs(failures: number, intervalMs: number, capMs = 3_600_00
 function iso(ms: number): string {
   return `${utcMinute(ms)} UTC`;
 }
+
+/** One thing the keeper did or saw; `event` is its kind. Printed as one JSON line. */
+export interface KeepEvent {
+  event: 'start' | 'cycle' | 'roll' | 'reopen' | 'drift' | 'converge' | 'skip' | 'notice' | 'error' | 'stop' | 'alert';
+  /** Our clock, ISO 8601 UTC. */
+  at: string;
+  /** The server's time maturities were compared with: the latest its clock can read (domain/server-clock.ts). */
+  server_time?: string;
+  market?: string;
+  side?: string;
+  notional_usd?: number;
+  hedge_ids?: string[];
+  journal_id?: string;
+  [field: string]: unknown;
+}
+
+/** A target row as the status screen shows it. */
+export interface KeepRowStatus {
+  market: string;
+  side: string;
+  client_reference?: string;
+  target_usd: number;
+  current_usd: number | null;
+  /**
+   * Set when what the side holds cannot be told this cycle (its views disagree while a change lands,
+   * or the book could not be read): `current_usd` is then null without the side being flat.
+   */
+  current_unknown?: true;
+  state: string;
+  next_action: string | null;
+  next_action_at: string | null;
+}
+
+export interface KeepStatus {
+  file: string;
+  rows: KeepRowStatus[];
+  last_cycle_at?: string;
+  next_cycle_at?: string;
+  stopping: boolean;
+  /** A dry run: the screen says so, and what it shows is what a real run would do. */
+  dry_run?: boolean;
+}
+
+export interface KeepReporter {
+  event(event: KeepEvent): void;
+  status(status: KeepStatus): void;
+  close(): void;
+}
+
+/** An event as the keeper says it, before it is stamped. */
+export type EventFields = Omit<KeepEvent, 'at'>;
+export type Actionable = Exclude<KeepDecision, { kind: 'hold' | 'skip' }>;
+
+/** The book as the rows need it, at the latest the server's clock can read (domain/server-clock.ts). */
+export interface SideReading {
+  views: Map<string, SideView>;
+  nowMs: number;
+  serverTime?: string;
+}
+
+/** What a cycle needs done on the server, injected (flows/keep-steps.ts, or a test's fakes). */
+export interface KeeperSteps {
+  read(rows: readonly KeepRow[]): Promise<SideReading>;
+  /** Carries out one row's decision (decided again under the side's lock on a fresh read); says its events. */
+  act(row: KeepRow, decision: Actionable): Promise<void>;
+}
+
+// ---- The keeper's heartbeat, as `hedge keep status` reads it (flows/keeper-heartbeat.ts) ----------
+
+interface RollTotals {
+  count: number;
+  /** Sums of what the rolled-out hedges' history entries said, on the account's side (- paid); null while none said it. */
+  carry_usd: number | null;
+  fees_usd: number | null;
+}
+
+export interface Heartbeat {
+  version: number;
+  pid: number;
+  host: string;
+  /** When this keeper started (ISO). */
+  since: string;
+  config_dir: string;
+  /** The journal or team store it writes to (password redacted). */
+  journal: string;
+  file: string;
+  account: { environment: string; host: string; key_id: string };
+  interval_s: number;
+  /** Written at every heartbeat (ISO, the keeper's clock). */
+  updated_at: string;
+  cycles: number;
+  last_cycle_at: string | null;
+  /** The last cycle whose book read and journal both worked. */
+  last_good_cycle_at: string | null;
+  next_cycle_at: string | null;
+  errors: number;
+  last_error: { at: string; code: string; message: string } | null;
+  actions: Record<string, number>;
+  rolls: RollTotals;
+  rows: KeepRowStatus[];
+  /**
+   * The alerts active at this heartbeat (without the events that started them): the next keeper of
+   * the account — cron's next --once, a restart — carries them on, so a condition is not alerted
+   * again at every run and its recovery is still sent.
+   */
+  alerts?: Array<{ key: string; cause: string; market?: string; side?: string; message: string; since: string }>;
+  /** Set when the keeper stopped by itself (a signal, --once): not dead, just not running. */
+  stopped_at?: string;
+}
+
+export type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere';
+
+export type KeeperState = KeeperLiveness | 'none';
+
+export interface KeeperStatus {
+  state: KeeperState;
+  /** Where the heartbeat is read from on this machine (the per-user keeper folder's file). */
+  heartbeat_file: string;
+  /** Which heartbeat is shown: the team store's (any machine of the team) or this machine's file. */
+  heartbeat_source: 'store' | 'file' | null;
+  /** The store's count of the heartbeat's writes (the file's, for a file); null without one. */
+  heartbeat_revision: number | null;
+  account: { environment: string; host: string; key_id: string };
+  /** Seconds since the heartbeat was written (the store's clock for the store's); null without one. */
+  heartbeat_age_s: number | null;
+  heartbeat: Heartbeat | null;
+  /** With a team store: the keeper holding the account's lock there (any machine), or null when none does. */
+  store_holder?: { pid: number; host: string; since: string } | null;
+}

@@ -16,8 +16,7 @@ import { asSent } from '../domain/as-sent.js';
 import { formatMoney } from '../domain/money.js';
 import { formatRate } from '../domain/number-format.js';
 import { HEDGE_STATUSES, TENORS } from '../domain/vocabulary.js';
-import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
-import { describeError } from '../exit-codes.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { checkClientOptions } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../domain/server-clock.js';
@@ -37,6 +36,8 @@ export interface DoctorCheck {
   /** A write needs this to work: `doctor` exits 0 only when all of these pass. */
   forWrites: boolean;
   failure?: FailureClass;
+  /** A failure's error: the command says its message (the detail) and its hint (the next step, unless one is set). */
+  error?: unknown;
 }
 
 /** What doctor found; the command says it and turns `failure` into the exit code (commands/doctor.ts). */
@@ -54,7 +55,6 @@ const QUOTE_PROBE_USD = 1_000;
 
 /** The command that reads each endpoint (named in a next step). */
 const COMMAND_OF: Record<string, string[]> = {
-  '/markets': ['markets'],
   '/prices': ['price'],
   '/quotes': ['quote', 'MARKET', 'buy', '1000', '--tenor', '1'],
   '/account': ['account'],
@@ -64,25 +64,34 @@ const COMMAND_OF: Record<string, string[]> = {
   '/hedges/history': ['history'],
 };
 
+/** A check that only says what was seen. */
+const info = (id: string, title: string, detail: string): DoctorCheck => ({
+  id,
+  title,
+  status: 'info',
+  detail,
+  forWrites: false,
+});
+
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-export async function runDoctor(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'credentials'
-    | 'connections'
-    | 'wireMemory'
-    | 'env'
-    | 'requestTimeoutSeconds'
-    | 'onDispose'
-    | 'log'
-    | 'verbose'
-    | 'hedgeCommand'
-  >,
-): Promise<DoctorReport> {
+type DoctorPorts = Pick<
+  FlowPorts,
+  | 'clock'
+  | 'signal'
+  | 'deadline'
+  | 'credentials'
+  | 'connections'
+  | 'wireMemory'
+  | 'env'
+  | 'requestTimeoutSeconds'
+  | 'onDispose'
+  | 'log'
+  | 'verbose'
+  | 'hedgeCommand'
+>;
+
+export async function runDoctor(ports: DoctorPorts): Promise<DoctorReport> {
   const checks = new DoctorChecks();
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return checks.report();
@@ -127,8 +136,7 @@ export async function runDoctor(
 
   // ---- rate limits ----------------------------------------------------------------------------
   checks.add(rateLimitCheck(answers));
-  for (const note of observed.notes)
-    checks.add({ id: 'note', title: 'Note', status: 'info', detail: note, forWrites: false });
+  for (const note of observed.notes) checks.add(info('note', 'Note', note));
   return checks.report();
 }
 
@@ -153,43 +161,24 @@ class DoctorChecks {
     };
   }
 
-  /** One read endpoint's check: ok with the detail `read` returns, or the read's failure. */
-  async read(
-    ports: Pick<FlowPorts, 'hedgeCommand'>,
-    check: { id: string; title: string; endpoint: string; forWrites: boolean },
-    read: () => Promise<string>,
-  ): Promise<void> {
-    try {
-      const detail = await read();
-      this.add({ id: check.id, title: check.title, status: 'ok', detail, forWrites: check.forWrites });
-    } catch (error) {
-      this.readFailure(ports, check.id, check.title, check.endpoint, error, check.forWrites);
-    }
-  }
-
-  /** A read that failed, its next step by its kind: an answer hedge cannot read names the command to report it with. */
+  /** A read that failed (the command describes its error); an answer hedge cannot read names the command to report it with. */
   readFailure(
     ports: Pick<FlowPorts, 'hedgeCommand'>,
-    id: string,
-    title: string,
-    endpoint: string,
+    { id, title, endpoint, forWrites }: Pick<EndpointCheck, 'id' | 'title' | 'endpoint' | 'forWrites'>,
     error: unknown,
-    forWrites: boolean,
-  ): DoctorCheck {
+  ): void {
     if (error instanceof InterruptedError) throw error;
-    const described = describeError(error);
     const failure: FailureClass =
       error instanceof InvalidResponseError
         ? 'unreadable'
         : error instanceof ApiError && (error.status === 401 || error.status === 403)
           ? 'auth'
           : 'network';
-    const command = COMMAND_OF[endpoint.replace(/^(GET|POST) /, '').replace(/^\/hedges\/(?!history).+$/, '/hedges/ID')];
     const next =
-      failure === 'unreadable'
-        ? `hedge cannot read this answer (${String(described.details.field ?? 'data')}: ${String(described.details.received ?? '?')}); report it with the output of \`${ports.hedgeCommand(...(command ?? ['markets']), '--verbose')}\`.`
-        : described.hint;
-    return this.add({ id, title, status: 'fail', detail: described.message, next, forWrites, failure });
+      error instanceof InvalidResponseError
+        ? `hedge cannot read this answer (${error.field || 'data'}: ${error.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...COMMAND_OF[endpoint]!, '--verbose')}\`.`
+        : undefined;
+    this.add({ id, title, status: 'fail', detail: '', next, forWrites, failure, error });
   }
 }
 
@@ -207,15 +196,14 @@ async function checkSetUp(
     credentials = await ports.credentials();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    const described = describeError(error);
     checks.add({
       id: 'key',
       title: 'Key and base URL',
       status: 'fail',
-      detail: described.message,
-      next: described.hint,
+      detail: '',
       forWrites: true,
-      failure: described.kind === 'usage' ? 'usage' : 'auth',
+      failure: error instanceof UsageError ? 'usage' : 'auth',
+      error,
     });
     checks.add({
       id: 'server',
@@ -265,22 +253,7 @@ interface ObservingClient {
   wire: ReturnType<typeof resolveWireSettings>;
 }
 
-async function observingClient(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'connections'
-    | 'wireMemory'
-    | 'env'
-    | 'requestTimeoutSeconds'
-    | 'onDispose'
-    | 'log'
-    | 'verbose'
-  >,
-  credentials: ResolvedCredentials,
-): Promise<ObservingClient> {
+async function observingClient(ports: DoctorPorts, credentials: ResolvedCredentials): Promise<ObservingClient> {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
@@ -303,14 +276,116 @@ async function observingClient(
   return { client, answers, notes, learned, wire };
 }
 
-/** What the reads showed of the wire choices (checkWireChoices says them). */
+/** What the reads showed: the markets to ask about, and the wire choices checkWireChoices says. */
 interface ReadsSeen {
-  pricesShape: string | undefined;
+  listed: string[];
+  tradable?: string;
+  newest?: string;
+  pricesShape?: string;
   positionFields: string;
   statuses: string[];
 }
 
-/** Each read endpoint answered and readable: markets, prices, a quote, account, positions, hedges, one hedge, history. */
+/** A read endpoint's check; `read` resolves undefined when there is nothing to ask (`unasked`: said as skipped). */
+interface EndpointCheck {
+  id: string;
+  title: string;
+  endpoint: string;
+  forWrites: boolean;
+  unasked?: string;
+  read: (client: HedgeClient, seen: ReadsSeen) => Promise<string | undefined>;
+}
+
+/** The read endpoints in the order checked; the command that reads each is named in a failure's next step. */
+const READS: EndpointCheck[] = [
+  {
+    id: 'prices',
+    title: 'Prices',
+    endpoint: '/prices',
+    forWrites: false,
+    read: async (client, seen) => {
+      if (seen.listed.length === 0) return undefined;
+      const { data, quotes, problem } = await client.readPrices(seen.listed.slice(0, 1));
+      seen.pricesShape = describeShape(data);
+      if (problem) throw problem;
+      return `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${seen.pricesShape})`;
+    },
+  },
+  {
+    id: 'quote',
+    title: 'Quote',
+    endpoint: '/quotes',
+    forWrites: true,
+    unasked: 'no open market to quote',
+    read: async (client, { tradable }) => {
+      if (!tradable) return undefined;
+      const quote = await client.createQuote({
+        market: tradable,
+        side: 'buy',
+        notional_usd: QUOTE_PROBE_USD,
+        tenor_days: TENORS[0],
+      });
+      return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${formatRate(quote.pricing.execution_price)}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
+    },
+  },
+  {
+    id: 'account',
+    title: 'Account',
+    endpoint: '/account',
+    forWrites: true,
+    read: async (client) => {
+      const account = await client.getAccount();
+      return `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${sentAsText(account) ? ' (amounts sent as decimal strings, read as numbers)' : ''}`;
+    },
+  },
+  {
+    id: 'positions',
+    title: 'Positions',
+    endpoint: '/positions',
+    forWrites: true,
+    read: async (client, seen) => {
+      const positions = await client.listPositions();
+      if (positions.length > 0)
+        seen.positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
+      return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
+    },
+  },
+  {
+    id: 'hedges',
+    title: 'Hedges',
+    endpoint: '/hedges',
+    forWrites: true,
+    read: async (client, seen) => {
+      const list = await client.readHedges({ limit: 20 });
+      seen.statuses = [...new Set(list.items.map((hedge) => hedge.status))];
+      seen.newest = list.items[0]?.id;
+      return `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`;
+    },
+  },
+  {
+    id: 'hedge',
+    title: 'One hedge',
+    endpoint: '/hedges/ID',
+    forWrites: true,
+    read: async (client, { newest }) => {
+      if (!newest) return undefined;
+      const hedge = await client.getHedge(newest);
+      return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
+    },
+  },
+  {
+    id: 'history',
+    title: 'History',
+    endpoint: '/hedges/history',
+    forWrites: false,
+    read: async (client) => {
+      const history = await client.readHistory({ limit: 20 });
+      return `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`;
+    },
+  },
+];
+
+/** Each read endpoint answered and readable: markets, then the table above in its order. */
 async function checkReads(
   ports: Pick<FlowPorts, 'hedgeCommand'>,
   client: HedgeClient,
@@ -318,36 +393,23 @@ async function checkReads(
   checks: DoctorChecks,
 ): Promise<ReadsSeen> {
   if (markets) checks.add(marketsCheck(markets));
-  const listed = markets?.markets.map((entry) => entry.market) ?? [];
-  const tradable = markets?.markets.find((entry) => entry.status === 'open')?.market;
-
-  // prices
-  let pricesShape: string | undefined;
-  if (listed.length > 0) {
-    await checks.read(ports, { id: 'prices', title: 'Prices', endpoint: 'GET /prices', forWrites: false }, async () => {
-      const { data, quotes, problem } = await client.readPrices(listed.slice(0, 1));
-      pricesShape = describeShape(data);
-      if (problem) throw problem;
-      return `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${pricesShape})`;
-    });
+  const seen: ReadsSeen = {
+    listed: markets?.markets.map((entry) => entry.market) ?? [],
+    tradable: markets?.markets.find((entry) => entry.status === 'open')?.market,
+    positionFields: 'no open position to read its field names from',
+    statuses: [],
+  };
+  for (const { read, unasked, ...check } of READS) {
+    try {
+      const detail = await read(client, seen);
+      if (detail !== undefined) checks.add({ ...check, status: 'ok', detail });
+      else if (unasked)
+        checks.add({ id: check.id, title: check.title, status: 'skip', detail: unasked, forWrites: false });
+    } catch (error) {
+      checks.readFailure(ports, check, error);
+    }
   }
-
-  await checkQuoteAndAccount(ports, client, tradable, checks);
-
-  // positions
-  let positionFields = 'no open position to read its field names from';
-  await checks.read(
-    ports,
-    { id: 'positions', title: 'Positions', endpoint: 'GET /positions', forWrites: true },
-    async () => {
-      const positions = await client.listPositions();
-      if (positions.length > 0) positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
-      return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
-    },
-  );
-
-  const statuses = await checkHedgesAndHistory(ports, client, checks);
-  return { pricesShape, positionFields, statuses };
+  return seen;
 }
 
 function marketsCheck(markets: MarketList): DoctorCheck {
@@ -365,121 +427,43 @@ function marketsCheck(markets: MarketList): DoctorCheck {
   };
 }
 
-/** A quote (indicative: opens and stores nothing) on the first open market, and the account. */
-async function checkQuoteAndAccount(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  client: HedgeClient,
-  tradable: string | undefined,
-  checks: DoctorChecks,
-): Promise<void> {
-  if (tradable) {
-    await checks.read(ports, { id: 'quote', title: 'Quote', endpoint: 'POST /quotes', forWrites: true }, async () => {
-      const quote = await client.createQuote({
-        market: tradable,
-        side: 'buy',
-        notional_usd: QUOTE_PROBE_USD,
-        tenor_days: TENORS[0],
-      });
-      return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${formatRate(quote.pricing.execution_price)}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
-    });
-  } else {
-    checks.add({ id: 'quote', title: 'Quote', status: 'skip', detail: 'no open market to quote', forWrites: false });
-  }
-
-  await checks.read(ports, { id: 'account', title: 'Account', endpoint: 'GET /account', forWrites: true }, async () => {
-    const account = await client.getAccount();
-    return `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${sentAsText(account) ? ' (amounts sent as decimal strings, read as numbers)' : ''}`;
-  });
-}
-
-/** The hedges list, the newest hedge on its own, and the history; the statuses the list showed. */
-async function checkHedgesAndHistory(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  client: HedgeClient,
-  checks: DoctorChecks,
-): Promise<string[]> {
-  let statuses: string[] = [];
-  let newest: string | undefined;
-  await checks.read(ports, { id: 'hedges', title: 'Hedges', endpoint: 'GET /hedges', forWrites: true }, async () => {
-    const list = await client.readHedges({ limit: 20 });
-    statuses = [...new Set(list.items.map((hedge) => hedge.status))];
-    newest = list.items[0]?.id;
-    return `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`;
-  });
-  const one = newest;
-  if (one) {
-    await checks.read(
-      ports,
-      { id: 'hedge', title: 'One hedge', endpoint: `GET /hedges/${one}`, forWrites: true },
-      async () => {
-        const hedge = await client.getHedge(one);
-        return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
-      },
-    );
-  }
-
-  await checks.read(
-    ports,
-    { id: 'history', title: 'History', endpoint: 'GET /hedges/history', forWrites: false },
-    async () => {
-      const history = await client.readHistory({ limit: 20 });
-      return `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`;
-    },
-  );
-  return statuses;
-}
-
 /** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */
 async function checkWireChoices(
   { client, wire, learned }: ObservingClient,
   seen: ReadsSeen,
   checks: DoctorChecks,
 ): Promise<void> {
-  checks.add({
-    id: 'wire.prices',
-    title: 'Prices shape',
-    status: 'info',
-    detail: seen.pricesShape ?? 'not seen',
-    forWrites: false,
-  });
+  checks.add(info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'));
   for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam)) checks.add(check);
-  checks.add({
-    id: 'wire.positions',
-    title: 'Position fields',
-    status: 'info',
-    detail: seen.positionFields,
-    forWrites: false,
-  });
+  checks.add(info('wire.positions', 'Position fields', seen.positionFields));
   const amount = wire.sources.changeNotionalField;
-  checks.add({
-    id: 'wire.amount',
-    title: 'Add/reduce amount',
-    status: 'info',
-    detail:
+  checks.add(
+    info(
+      'wire.amount',
+      'Add/reduce amount',
       `\`${client.wire.changeNotionalField}\` (${amount === 'default' ? 'guessed: the spec does not show it' : amount === 'learned' ? 'learned from the server' : `set in the ${amount}`}); ` +
-      'only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name',
-    forWrites: false,
-  });
+        'only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name',
+    ),
+  );
   const { statuses } = seen;
   const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
-  checks.add({
-    id: 'wire.statuses',
-    title: 'Statuses',
-    status: 'info',
-    detail:
+  checks.add(
+    info(
+      'wire.statuses',
+      'Statuses',
       statuses.length === 0
         ? 'no hedge to read statuses from'
         : `seen: ${statuses.join(', ')}${unknown.length > 0 ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
-    forWrites: false,
-  });
+    ),
+  );
   for (const found of learned) {
-    checks.add({
-      id: `wire.learned.${found.setting}`,
-      title: 'Learned',
-      status: 'info',
-      detail: `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`,
-      forWrites: false,
-    });
+    checks.add(
+      info(
+        `wire.learned.${found.setting}`,
+        'Learned',
+        `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`,
+      ),
+    );
   }
   if (wire.problem)
     checks.add({
@@ -560,16 +544,19 @@ export function clockCheck(reading: ClockReading): DoctorCheck {
       : `; its answers disagreed by ${formatSpan(reading.disagreedMs)} (a Date header from another clock, or a clock that moved): the newest is used`;
   const next =
     "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
-  if (learned === undefined) {
-    return {
-      id: 'clock',
-      title: 'Clock',
-      status: 'warn',
-      detail: 'the server sent no Date header and no stamp that dates it: its clock is unknown',
+  const clock = (status: CheckStatus, detail: string, more: Partial<DoctorCheck> = {}): DoctorCheck => ({
+    id: 'clock',
+    title: 'Clock',
+    status,
+    detail,
+    forWrites: true,
+    ...more,
+  });
+  if (learned === undefined)
+    return clock('warn', 'the server sent no Date header and no stamp that dates it: its clock is unknown', {
       next: `Keep this machine on NTP. Until an answer dates the server's clock (an open's stamp), hedge takes maturities as up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than this machine's clock says.`,
       forWrites: false,
-    };
-  }
+    });
   // How far apart the clocks are at least, and at most (unbounded: nothing bounds one side).
   const low = reading.lowMs!;
   const high = reading.highMs ?? Infinity;
@@ -577,17 +564,8 @@ export function clockCheck(reading: ClockReading): DoctorCheck {
   const most = Math.max(Math.abs(low), Math.abs(high));
   const detail = `the server's clock is ${learned}${moved}`;
   if (least > CLOCK_FAIL_MS)
-    return {
-      id: 'clock',
-      title: 'Clock',
-      status: 'fail',
-      detail: `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`,
-      next,
-      forWrites: true,
-      failure: 'network',
-    };
-  if (most <= CLOCK_WARN_MS && !moved) return { id: 'clock', title: 'Clock', status: 'ok', detail, forWrites: true };
-  return { id: 'clock', title: 'Clock', status: 'warn', detail, next, forWrites: true };
+    return clock('fail', `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`, { next, failure: 'network' });
+  return most <= CLOCK_WARN_MS && !moved ? clock('ok', detail) : clock('warn', detail, { next });
 }
 
 /** Rate-limit headers seen on any answer (the spec does not show the threshold). */
@@ -598,22 +576,13 @@ export function rateLimitCheck(answers: readonly ObservedAnswer[]): DoctorCheck 
       if (/^(x-)?ratelimit|^retry-after$/i.test(name)) names.set(name, value);
     }
   }
-  if (names.size === 0) {
-    return {
-      id: 'rate_limits',
-      title: 'Rate limits',
-      status: 'info',
-      detail: `no rate-limit headers seen on ${answers.length} answers; hedge backs off on 429 and honours Retry-After`,
-      forWrites: false,
-    };
-  }
-  return {
-    id: 'rate_limits',
-    title: 'Rate limits',
-    status: 'info',
-    detail: [...names].map(([name, value]) => `${name}: ${value}`).join(', '),
-    forWrites: false,
-  };
+  return info(
+    'rate_limits',
+    'Rate limits',
+    names.size === 0
+      ? `no rate-limit headers seen on ${answers.length} answers; hedge backs off on 429 and honours Retry-After`
+      : [...names].map(([name, value]) => `${name}: ${value}`).join(', '),
+  );
 }
 
 /** A short picture of a JSON shape: `a list of {market, price, timestamp}`, `{rates: a list of {pair, bid, ask}}`. */
@@ -671,17 +640,16 @@ async function pageSizeChecks(client: HedgeClient, name: string): Promise<Doctor
     );
     return { rows: reading.rows?.length ?? 0, reading };
   };
-  const paging = (reading: PageReading): DoctorCheck => ({
-    id: 'wire.paging',
-    title: 'List paging',
-    status: 'info',
-    detail: reading.next
-      ? `${reading.next.how}; hedge follows it up to --limit`
-      : reading.more === true
-        ? 'the server says more exist but gives no way to ask for them'
-        : 'no next page in the answer (the list fit one page, or the server does not page)',
-    forWrites: false,
-  });
+  const paging = (reading: PageReading): DoctorCheck =>
+    info(
+      'wire.paging',
+      'List paging',
+      reading.next
+        ? `${reading.next.how}; hedge follows it up to --limit`
+        : reading.more === true
+          ? 'the server says more exist but gives no way to ask for them'
+          : 'no next page in the answer (the list fit one page, or the server does not page)',
+    );
   const check = (status: CheckStatus, detail: string, next?: string): DoctorCheck => ({
     id: 'wire.page_size',
     title: 'Page size',

@@ -5,14 +5,13 @@
 // another's. Events are built from what the flows return (their outcomes), never from their output.
 import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
-import { decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
+import { decideRow, rowKey, type KeepDecision, type KeepEvent, type KeepRow, type SideView } from '../domain/keep.js';
 import { HedgeError, HeldError, UnresolvedError } from '../errors.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { withSideLock } from './account-lock.js';
-import type { Actionable, EventFields, KeeperSteps, SideReading } from './keep-cycle.js';
-import type { KeepEvent } from '../outcomes/keep.js';
+import type { Actionable, EventFields, KeeperSteps, SideReading } from '../domain/keep.js';
 import { expectationMet, type SideExpectation } from '../domain/book.js';
 import { SideViews, type SideBook } from './side-book.js';
 import { checkOpenAfterClose } from './pre-trade.js';

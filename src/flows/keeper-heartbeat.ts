@@ -1,16 +1,18 @@
-// The keeper's heartbeat: one small JSON body per account, rewritten after every cycle, that
-// `hedge keep status` reads from any terminal. It is always a file in the per-user keeper folder
-// every config folder on the machine shares (keeperStateDir), beside the keeper's lock, named by a
-// hash of the account scope (environment, host, key fingerprint) — never the key itself
-// (journal/heartbeat-file.ts: the file backend's KeeperHeartbeats). With a team store the keeper
-// also writes it to the store (keeper-service.ts), where every machine of the team reads it.
-import { hostname } from 'node:os';
+// The keeper's heartbeat and `hedge keep status`, which reads it. One small JSON body per account,
+// rewritten after every cycle: a file in the per-user keeper folder every config folder on the
+// machine shares (keeperStateDir), beside the keeper's lock, named by a hash of the account scope,
+// never the key itself. With a team store the keeper also writes it there (keeper-service.ts), and
+// status reads who holds the account's keeper lock there without taking it. No request to the API.
+import { homedir, hostname } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { pidAlive } from '../files/file-lock.js';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../journal/heartbeat-file.js';
-import type { KeepRowStatus } from '../outcomes/keep.js';
+import { isTeamJournal } from '../journal/store.js';
+import type { FlowPorts } from '../runtime/context.js';
+import type { Heartbeat, KeeperLiveness, KeeperState, KeeperStatus } from '../domain/keep.js';
+import { identityOf } from './identity.js';
 
-export { heartbeatFile };
+export { heartbeatFile, writeHeartbeatFile as writeHeartbeat };
 
 export const HEARTBEAT_VERSION = 1;
 
@@ -27,52 +29,6 @@ export function keeperStateDir(env: Readonly<Record<string, string | undefined>>
 /** The account a keeper holds, as lock scopes name it: `${environment}|${host}|${keyId}|keep`. */
 export function keeperScope(identity: { environment: string; host: string; keyId: string }): string {
   return `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
-}
-
-interface RollTotals {
-  count: number;
-  /** Sums of what the rolled-out hedges' history entries said, on the account's side (- paid); null while none said it. */
-  carry_usd: number | null;
-  fees_usd: number | null;
-}
-
-export interface Heartbeat {
-  version: number;
-  pid: number;
-  host: string;
-  /** When this keeper started (ISO). */
-  since: string;
-  config_dir: string;
-  /** The journal or team store it writes to (password redacted). */
-  journal: string;
-  file: string;
-  account: { environment: string; host: string; key_id: string };
-  interval_s: number;
-  /** Written at every heartbeat (ISO, the keeper's clock). */
-  updated_at: string;
-  cycles: number;
-  last_cycle_at: string | null;
-  /** The last cycle whose book read and journal both worked. */
-  last_good_cycle_at: string | null;
-  next_cycle_at: string | null;
-  errors: number;
-  last_error: { at: string; code: string; message: string } | null;
-  actions: Record<string, number>;
-  rolls: RollTotals;
-  rows: KeepRowStatus[];
-  /**
-   * The alerts active at this heartbeat (without the events that started them): the next keeper of
-   * the account — cron's next --once, a restart — carries them on, so a condition is not alerted
-   * again at every run and its recovery is still sent.
-   */
-  alerts?: Array<{ key: string; cause: string; market?: string; side?: string; message: string; since: string }>;
-  /** Set when the keeper stopped by itself (a signal, --once): not dead, just not running. */
-  stopped_at?: string;
-}
-
-/** Written whole to a temporary file, synced, then renamed: a reader never sees half a heartbeat. */
-export function writeHeartbeat(path: string, heartbeat: Heartbeat): void {
-  writeHeartbeatFile(path, heartbeat);
 }
 
 export function readHeartbeat(path: string): Heartbeat | undefined {
@@ -98,8 +54,6 @@ export function heartbeatOf(body: unknown): Heartbeat | undefined {
   } as Heartbeat;
 }
 
-export type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere';
-
 /**
  * What a heartbeat says about its keeper at `nowMs`: stopped (it said so), dead (its pid is gone on
  * this host), hung (alive but no heartbeat for three intervals and a minute), running; a keeper on
@@ -120,4 +74,71 @@ export function livenessOf(
 /** A heartbeat older than three intervals and a minute (a slow roll's waits included) is stale. */
 export function staleAfterMs(intervalSeconds: number): number {
   return 3 * Math.max(2, intervalSeconds) * 1000 + 60_000;
+}
+
+// ---- hedge keep status ----------------------------------------------------------------------------
+
+/** The states a script may count on: a keeper at work (here, or on another machine of the team store). */
+export function isKeeperUp(state: KeeperState): boolean {
+  return state === 'running' || state === 'elsewhere';
+}
+
+/**
+ * With a team store: the keeper judged by the store's lock (its holder is alive while its store
+ * session holds the lock, on whatever machine) and its heartbeat's age — never by a pid on this
+ * machine, which names nothing on another.
+ */
+export function livenessByStoreLock(
+  holder: { pid: number; host: string } | undefined,
+  heartbeat: Heartbeat | undefined,
+  ageMs: number | undefined,
+): KeeperState {
+  if (!holder) return !heartbeat ? 'none' : heartbeat.stopped_at ? 'stopped' : 'dead';
+  // A live keeper whose heartbeat is not in the store (an older hedge, or its first not written yet).
+  if (!heartbeat || heartbeat.pid !== holder.pid || heartbeat.host !== holder.host) return 'elsewhere';
+  if (heartbeat.stopped_at) return 'stopped';
+  return (ageMs ?? Number.POSITIVE_INFINITY) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
+}
+
+export async function readKeeperStatus(
+  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'env' | 'origin'>,
+): Promise<KeeperStatus> {
+  const identity = await identityOf(ports);
+  const scope = keeperScope(identity);
+  const file = heartbeatFile(keeperStateDir(ports.env, homedir()), scope);
+  const account = { environment: identity.environment, host: identity.host, key_id: identity.keyId };
+  const nowMs = ports.clock.now();
+  const ageOf = (heartbeat: Heartbeat) => Math.max(0, nowMs - Date.parse(heartbeat.updated_at));
+  const journal = await ports.journal();
+
+  if (!isTeamJournal(journal)) {
+    const heartbeat = readHeartbeat(file);
+    return {
+      state: heartbeat ? livenessOf(heartbeat, nowMs) : 'none',
+      heartbeat_file: file,
+      heartbeat_source: heartbeat ? 'file' : null,
+      heartbeat_revision: null,
+      account,
+      heartbeat_age_s: heartbeat ? Math.round(ageOf(heartbeat) / 1000) : null,
+      heartbeat: heartbeat ?? null,
+    };
+  }
+
+  // The team store: who holds the keeper lock (alive, on whatever machine) and the heartbeat it
+  // writes there. A keeper of an older hedge writes none to the store: this machine's file then.
+  const [holder, stored] = await Promise.all([journal.lockHolder(scope), journal.keeperHeartbeats?.read(scope)]);
+  const fromStore = heartbeatOf(stored?.body);
+  const heartbeat = fromStore ?? readHeartbeat(file);
+  const ageMs = heartbeat ? (fromStore && stored?.ageMs !== undefined ? stored.ageMs : ageOf(heartbeat)) : undefined;
+  const state = livenessByStoreLock(holder, heartbeat, ageMs);
+  return {
+    state,
+    heartbeat_file: file,
+    heartbeat_source: fromStore ? 'store' : heartbeat ? 'file' : null,
+    heartbeat_revision: fromStore ? stored!.revision : null,
+    account,
+    heartbeat_age_s: ageMs === undefined ? null : Math.round(ageMs / 1000),
+    heartbeat: heartbeat ?? null,
+    store_holder: holder ? { pid: holder.pid, host: holder.host, since: holder.since } : null,
+  };
 }

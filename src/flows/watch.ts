@@ -26,7 +26,7 @@ import type { Hedge } from '../api/schemas.js';
 import { Transport } from '../api/transport.js';
 import {
   alertConditions,
-  fireAlerts,
+  alertEdges,
   parseAlertDuration,
   parseAlertPnl,
   type Alert,
@@ -499,7 +499,7 @@ export async function runWatch(
   // Opened once the client is: a key that cannot be read fails before the screen is taken over.
   const sink = await openSink();
   const alerting = settings.rules.pnlAtOrBelowUsd !== undefined || settings.rules.maturityWithinMs !== undefined;
-  let active = new Set<string>();
+  let active = new Map<string, Alert>();
   const firedAt = new Map<string, number>();
   let nextAt = clock.now();
   let refreshes = 0;
@@ -541,7 +541,7 @@ export async function runWatch(
       nextAt = nextRefreshAt(startedAt, at, settings.intervalMs);
       sink.fresh(snapshot, at);
       const holding = alertConditions(snapshot.facts, settings.rules, at);
-      const { fired, active: nowActive } = fireAlerts(active, holding);
+      const { started: fired, active: nowActive } = alertEdges(active, holding);
       active = nowActive;
       for (const key of [...firedAt.keys()]) if (!active.has(key)) firedAt.delete(key);
       for (const alert of fired) firedAt.set(alert.key, at);

@@ -4,7 +4,7 @@
 import type { ChalkInstance } from 'chalk';
 import { formatUpTo } from '../domain/number-format.js';
 import { utcDayMinute, utcDaySecond } from '../domain/utc-text.js';
-import type { KeepEvent, KeepReporter, KeepStatus } from '../outcomes/keep.js';
+import type { KeepEvent, KeepReporter, KeepStatus } from '../domain/keep.js';
 import { safeJson, safeText } from '../security/safe-text.js';
 import { truncateEnd } from './width.js';
 

@@ -7,40 +7,7 @@ import { drawCard } from './card.js';
 import { utcSecond } from '../domain/utc-text.js';
 import { payOrEarn } from '../domain/money.js';
 import { formatUpTo } from '../domain/number-format.js';
-
-/** The status as this view reads it (flows/keeper-status.ts's KeeperStatus fits it). */
-export interface KeeperStatusView {
-  state: string;
-  heartbeat_file: string;
-  heartbeat_age_s: number | null;
-  heartbeat_source?: 'store' | 'file' | null;
-  store_holder?: { pid: number; host: string; since: string } | null;
-  heartbeat: {
-    pid: number;
-    host: string;
-    since: string;
-    config_dir: string;
-    file: string;
-    journal: string;
-    last_cycle_at: string | null;
-    last_good_cycle_at: string | null;
-    next_cycle_at: string | null;
-    cycles: number;
-    errors: number;
-    last_error: { at: string; code: string; message: string } | null;
-    rolls: { count: number; carry_usd: number | null; fees_usd: number | null };
-    rows: Array<{
-      market: string;
-      side: string;
-      target_usd: number;
-      current_usd: number | null;
-      state: string;
-      next_action: string | null;
-      next_action_at: string | null;
-    }>;
-    stopped_at?: string;
-  } | null;
-}
+import type { KeeperStatus } from '../domain/keep.js';
 
 const STATE_WORDS: Record<string, string> = {
   running: 'running',
@@ -51,10 +18,7 @@ const STATE_WORDS: Record<string, string> = {
   none: 'no keeper has run for this account here',
 };
 
-export function renderKeeperStatus(
-  status: KeeperStatusView,
-  options: { columns: number; chalk: ChalkInstance },
-): string {
+export function renderKeeperStatus(status: KeeperStatus, options: { columns: number; chalk: ChalkInstance }): string {
   const c = options.chalk;
   const up = status.state === 'running' || status.state === 'elsewhere';
   const word = STATE_WORDS[status.state] ?? status.state;

@@ -10,7 +10,7 @@ import { nextPagePath } from '../../src/api/wire/pages.js';
 import { describeError } from '../../src/exit-codes.js';
 import { OffOriginError, UsageError } from '../../src/errors.js';
 import { apiActionFromJournal } from '../../src/flows/api-call.js';
-import { parseAlertUrl } from '../../src/flows/keeper-alert-sinks.js';
+import { parseAlertUrl } from '../../src/flows/keeper-service.js';
 import type { JournalEntry } from '../../src/journal/index.js';
 import {
   atBaseOrigin,

@@ -2,17 +2,9 @@
 // ends holds only its row), back-offs timed on the injected clock, drift said once and left alone,
 // and the loop's spacing — no server, no real waits.
 import { describe, expect, it } from 'vitest';
-import type { KeepRow, SideView } from '../../src/domain/keep.js';
-import type { KeeperClock } from '../../src/flows/keep-clock.js';
-import {
-  RowScheduler,
-  rowStatus,
-  runCycles,
-  type Actionable,
-  type EventFields,
-  type KeeperSteps,
-} from '../../src/flows/keep-cycle.js';
-import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/domain/keeper-alerts.js';
+import type { Actionable, EventFields, KeepRow, KeeperSteps, SideView } from '../../src/domain/keep.js';
+import { RowScheduler, rowStatus, runCycles, type KeeperClock } from '../../src/flows/keep.js';
+import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/domain/alerts.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-03-02T09:00:00Z');

@@ -92,12 +92,21 @@ describe('the keeper status screen', () => {
 describe('hedge keep status', () => {
   it('reads every amount as the keeper screen does: 20,000 of 20,000 USD, and carry and fees with separators', () => {
     const at = '2026-03-02T09:00:00.000Z';
+    const account = { environment: 'test', host: 'api.example.com', key_id: 'k1' };
     const card = renderKeeperStatus(
       {
         state: 'running',
         heartbeat_file: '/home/ana/.local/state/hedge/keepers/a.json',
+        heartbeat_source: 'file',
+        heartbeat_revision: null,
+        account,
         heartbeat_age_s: 3,
         heartbeat: {
+          version: 1,
+          account,
+          interval_s: 60,
+          updated_at: at,
+          actions: {},
           pid: 4242,
           host: 'desk-1',
           since: at,

@@ -1,14 +1,8 @@
-// The keeper's alert rules (domain/keeper-alerts.ts) on a fake clock: once per row and cause when a
+// The keeper's alert rules (domain/alerts.ts) on a fake clock: once per row and cause when a
 // condition starts, once when it clears, never again in between.
 import { describe, expect, it } from 'vitest';
-import {
-  NO_ALERTS,
-  stepAlerts,
-  type AlertState,
-  type CycleObservation,
-  type KeepEvent,
-  type KeepRowStatus,
-} from '../../src/domain/keeper-alerts.js';
+import { NO_ALERTS, stepAlerts, type AlertState, type CycleObservation } from '../../src/domain/alerts.js';
+import type { KeepEvent, KeepRowStatus } from '../../src/domain/keep.js';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const MINUTE = 60_000;
@@ -24,6 +18,7 @@ function row(
     side,
     target_usd: target,
     current_usd: current,
+    state: 'covered',
     next_action: next?.action ?? null,
     next_action_at: next?.at ?? null,
   };
@@ -83,7 +78,7 @@ describe('stepAlerts', () => {
   it('a store outage of many cycles is one alert and one recovery; the rows stand meanwhile', () => {
     const storeDown = (index: number) => ({
       nowMs: T0 + index * MINUTE,
-      events: [{ event: 'error', at: '', phase: 'cycle', code: 'state', message: 'store down' }],
+      events: [{ event: 'error' as const, at: '', phase: 'cycle', code: 'state', message: 'store down' }],
     });
     const { sent } = run([
       { nowMs: T0, events: [refused('buy', T0)], rows: [row('buy', null)] },
@@ -102,7 +97,7 @@ describe('stepAlerts', () => {
   it('the server unreachable: once, and recovered by the first cycle that reads the book', () => {
     const down = (index: number) => ({
       nowMs: T0 + index * MINUTE,
-      events: [{ event: 'error', at: '', phase: 'read', code: 'network', message: 'refused' }],
+      events: [{ event: 'error' as const, at: '', phase: 'read', code: 'network', message: 'refused' }],
       rows: [row('buy', null)],
     });
     const { sent } = run([down(0), down(1), down(2), { nowMs: T0 + 3 * MINUTE, events: [], rows: [row('buy', 1000)] }]);
@@ -197,9 +192,8 @@ describe('stepAlerts', () => {
   });
 
   it('drift is not recovered by a cycle that cannot tell what the side holds (settling on a server whose views trail): only at target', () => {
-    // The keeper soak (test/soak/keeper-soak.ts) on a 3 s lag: a colleague's add left the side at
-    // 1250; every roll of it makes the side settle (current unknown) for a few cycles, and each such
-    // cycle used to clear the alert — 28 pages and 27 recoveries for one drift that never went away.
+    // As in the keeper soak on a lagging server: a colleague's add left the side at 1250, and every
+    // roll makes the side settle (current unknown) for a few cycles; none of those may clear the drift.
     const drift: KeepEvent = {
       event: 'drift',
       at: '',

@@ -2,10 +2,15 @@
 // a given time (injected clock and pid check), the --metrics and --alert-url parsing, the alert's JSON.
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { alertPayload, parseAlertUrl, shownAlertUrl } from '../../src/flows/keeper-alert-sinks.js';
-import { keeperStateDir, livenessOf, staleAfterMs, type Heartbeat } from '../../src/flows/keeper-heartbeat.js';
-import { parseKeeperServiceOptions, parseMetricsAddress } from '../../src/flows/keeper-service.js';
-import { livenessByStoreLock } from '../../src/flows/keeper-status.js';
+import type { Heartbeat } from '../../src/domain/keep.js';
+import { keeperStateDir, livenessByStoreLock, livenessOf, staleAfterMs } from '../../src/flows/keeper-heartbeat.js';
+import {
+  alertPayload,
+  parseAlertUrl,
+  parseKeeperServiceOptions,
+  parseMetricsAddress,
+  shownAlertUrl,
+} from '../../src/flows/keeper-service.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 
@@ -97,7 +102,7 @@ describe('the service options', () => {
 describe('alertPayload', () => {
   it('a started alert carries its event with the alert fields on top; a recovery says so; text is sanitised', () => {
     const trigger = {
-      event: 'error',
+      event: 'error' as const,
       at: '2026-03-02T09:00:00.000Z',
       market: 'USDTNGN',
       side: 'sell',
@@ -145,7 +150,7 @@ describe('alertPayload', () => {
     const markup =
       '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>\u001b]52;c;ZXZpbA==\u0007';
     const trigger = {
-      event: 'error',
+      event: 'error' as const,
       at: '2026-03-02T09:00:00.000Z',
       market: 'USDTNGN',
       side: 'sell',

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   alertConditions,
-  fireAlerts,
+  alertEdges,
+  type Alert,
   parseAlertDuration,
   parseAlertPnl,
   type AlertFacts,
@@ -77,15 +78,15 @@ describe('alertConditions', () => {
   });
 });
 
-describe('fireAlerts', () => {
+describe('alertEdges', () => {
   it('fires once when a condition starts to hold, stays quiet while it holds, and fires again after it cleared', () => {
     const rules = { pnlAtOrBelowUsd: 0 };
     const series = [5, -1, -2, -3, 4, -6];
-    let active = new Set<string>();
+    let active = new Map<string, Alert>();
     const firedPerTick: number[] = [];
     for (const pnl of series) {
-      const result = fireAlerts(active, alertConditions(facts(pnl), rules, NOW));
-      firedPerTick.push(result.fired.length);
+      const result = alertEdges(active, alertConditions(facts(pnl), rules, NOW));
+      firedPerTick.push(result.started.length);
       active = result.active;
     }
     expect(firedPerTick).toEqual([0, 1, 0, 0, 0, 1]);
@@ -94,11 +95,11 @@ describe('fireAlerts', () => {
   it('keeps each hedge maturity alert apart: a new hedge in the window fires, the one already alerted does not', () => {
     const rules = { maturityWithinMs: HOUR };
     const soon = new Date(NOW + 60_000).toISOString();
-    const first = fireAlerts(
-      new Set(),
+    const first = alertEdges(
+      new Map(),
       alertConditions(facts(undefined, [{ key: 'a', maturityAt: soon }]), rules, NOW),
     );
-    const second = fireAlerts(
+    const second = alertEdges(
       first.active,
       alertConditions(
         facts(undefined, [
@@ -109,9 +110,9 @@ describe('fireAlerts', () => {
         NOW,
       ),
     );
-    expect(first.fired.map((alert) => alert.key)).toEqual(['maturity:a']);
-    expect(second.fired.map((alert) => alert.key)).toEqual(['maturity:b']);
-    expect([...second.active]).toEqual(['maturity:a', 'maturity:b']);
+    expect(first.started.map((alert) => alert.key)).toEqual(['maturity:a']);
+    expect(second.started.map((alert) => alert.key)).toEqual(['maturity:b']);
+    expect([...second.active.keys()]).toEqual(['maturity:a', 'maturity:b']);
   });
 });
 
