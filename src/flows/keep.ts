@@ -31,7 +31,7 @@ import { keeperSteps } from './keep-steps.js';
 import { guardLiveAction } from './live-guard.js';
 import { readTargetFile } from './target-plan.js';
 import { identityOf } from './identity.js';
-import { keeperLockPlace, takeKeeperLock as takeAccountKeeperLock } from './account-lock.js';
+import { keeperLockPlace, takeKeeperLock as takeAccountKeeperLock } from './keeper-heartbeat.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 import { formatUsd } from '../domain/number-format.js';
 import { DAY_MS } from '../domain/vocabulary.js';

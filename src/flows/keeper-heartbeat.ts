@@ -10,7 +10,10 @@ import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../journal
 import { isTeamJournal } from '../journal/store.js';
 import type { FlowPorts } from '../runtime/context.js';
 import type { Heartbeat, KeeperLiveness, KeeperState, KeeperStatus } from '../domain/keep.js';
-import { identityOf } from './identity.js';
+import { identityOf, type Identity } from './identity.js';
+import { HeldError } from '../errors.js';
+import { ensureDir, openJournal, type Hold, type HoldResult, type KeeperHeartbeats } from '../journal/index.js';
+import { safeText } from '../security/safe-text.js';
 
 export { heartbeatFile, writeHeartbeatFile as writeHeartbeat };
 
@@ -141,4 +144,67 @@ export async function readKeeperStatus(
     heartbeat: heartbeat ?? null,
     store_holder: holder ? { pid: holder.pid, host: holder.host, since: holder.since } : null,
   };
+}
+
+// ---- one keeper per account ------------------------------------------------------------------
+
+export interface KeeperLockPlace {
+  scope: string;
+  /** The per-user keeper folder, where heartbeats are written in both cases. */
+  dir: string;
+  /** Where the lock itself is held, for messages: the team store's location or the folder. */
+  where: string;
+  /** With a team store: its keeper heartbeats, which every machine of the team reads. */
+  storeHeartbeats?: KeeperHeartbeats;
+  take(): Promise<HoldResult>;
+}
+
+/** One keeper per account: its lock in the team store, else in the keeper folder every config folder shares. */
+export async function keeperLockPlace(
+  ports: Pick<FlowPorts, 'journal' | 'env'>,
+  identity: Identity,
+): Promise<KeeperLockPlace> {
+  const scope = keeperScope(identity);
+  const dir = keeperStateDir(ports.env, homedir());
+  const journal = await ports.journal();
+  if (isTeamJournal(journal)) {
+    return {
+      scope,
+      dir,
+      where: journal.location,
+      take: () => journal.lock(scope, { waitMs: 0 }),
+      ...(journal.keeperHeartbeats ? { storeHeartbeats: journal.keeperHeartbeats } : {}),
+    };
+  }
+  // Made inside the state folder: a link there is refused, not followed.
+  ensureDir(dir, { inside: true });
+  const keepers = openJournal({ dir });
+  return { scope, dir, where: dir, take: () => keepers.lock(scope, { waitMs: 0 }) };
+}
+
+/** Takes the account's keeper lock, or throws exit 11 naming the keeper that has it. */
+export async function takeKeeperLock(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  place: KeeperLockPlace,
+  file: string,
+): Promise<Hold> {
+  const taken = await place.take();
+  if (taken.held) return taken.hold;
+  const { holder } = taken;
+  // The holder may run on another machine of the team store: its heartbeat there names its folder.
+  const stored = place.storeHeartbeats
+    ? heartbeatOf((await place.storeHeartbeats.read(place.scope).catch(() => undefined))?.body)
+    : undefined;
+  const heartbeat = stored ?? readHeartbeat(heartbeatFile(place.dir, place.scope));
+  // The heartbeat names the config folder only when it is that keeper's own (same pid and host).
+  const folder =
+    heartbeat && heartbeat.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
+  throw new HeldError(
+    `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}${folder ? `, config folder ${safeText(folder)}` : ''}); this one did not start.`,
+    {
+      hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ports.hedgeCommand('keep', 'status')}\` shows it, or run \`${ports.hedgeCommand('keep', file, '--dry-run')}\` to see what it would do.`,
+      holder,
+      details: { ...(folder ? { config_dir: folder } : {}), lock: place.where },
+    },
+  );
 }

@@ -33,7 +33,7 @@ import {
   staleAfterMs,
   writeHeartbeat,
 } from './keeper-heartbeat.js';
-import type { KeeperLockPlace } from './account-lock.js';
+import type { KeeperLockPlace } from './keeper-heartbeat.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../errors.js';
 import { parseUsdAmount } from '../domain/input.js';
