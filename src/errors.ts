@@ -1,5 +1,5 @@
 // Every failure a command can end with is one of these types, each carrying its exit code, JSON code
-// and details (src/exit-codes.ts says them). A message is what the operator reads; `hint` is what to do next.
+// and details (src/terminal/exit-codes.ts says them). A message is what the operator reads; `hint` is what to do next.
 
 /** How a failure ends a command: its exit code, the JSON `code` (the exit code's name unless given), details. */
 export interface ErrorFacts {

@@ -3,7 +3,7 @@
 // required); the values themselves are checked by the command's own parsers, so an agent meets
 // the same rules and words as a person. Every refusal is a UsageError naming the argument.
 import type { RawInput } from '../runner/command-spec.js';
-import { echo } from '../domain/input.js';
+import { echo } from '../core/input.js';
 import { UsageError } from '../errors.js';
 import { CONFIRMATION_TOKEN, INLINE_ROWS, type AgentArgument, type AgentTool } from './catalogue.js';
 

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiRequest } from '../api/transport.js';
 import { canonicalJson } from '../journal/canonical-json.js';
-import { cents, formatUsd } from '../domain/money.js';
+import { cents, formatUsd } from '../core/money.js';
 import { PreTradeCheckError, UsageError } from '../errors.js';
 import type { PlanCheck, Trade } from '../runtime/agent-limits.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';

@@ -1,10 +1,10 @@
 // The error catalogue for agents (and scripts): every `error.code` a tool call or a command can end
-// with, its exit code and class (src/exit-codes.ts), whether trying again can help, how, and what
+// with, its exit code and class (src/terminal/exit-codes.ts), whether trying again can help, how, and what
 // to do. `hedge tools --json` carries each tool's share of it; `hedge tools --errors --json` prints
 // it whole. Every exit code of EXIT_CODES has at least one entry (a test fails otherwise), so a
 // new exit code needs its guidance here too. Pure data.
 import { GUIDED_CODES, guideFor } from '../api/error-guide.js';
-import { EXIT_CODES } from '../exit-codes.js';
+import { EXIT_CODES } from '../terminal/exit-codes.js';
 
 /**
  * How to try again: `no` (the same call fails the same way), `after_fix` (change the arguments or

@@ -7,11 +7,11 @@
 //     a regular file of at most MAX_TARGET_FILE_BYTES;
 // or takes the target inline (`rows`), which reads no file at all. A refusal names the path the
 // agent gave and the roots, never anything read; and the target-file parser's own problems never
-// repeat content either (src/domain/row-file.ts), so nothing of a file comes back in an error.
+// repeat content either (src/core/row-file.ts), so nothing of a file comes back in an error.
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { echo } from '../domain/input.js';
+import { echo } from '../core/input.js';
 import { UsageError } from '../errors.js';
 import type { TargetFileSource } from '../runtime/agent-limits.js';
 import { ReadRefused, describeReadError, readRegularFile } from '../security/bounded-read.js';

@@ -20,12 +20,12 @@
 // on the server: a close counts what it closed (journaled when the server took it).
 // With a daily cap, write calls of one server run one at a time, so two calls cannot both pass on
 // the same headroom. (Two servers on one journal are not serialized against each other.)
-import { parseMarket, parseNotional } from '../domain/input.js';
-import { cents, formatUsd } from '../domain/money.js';
+import { parseMarket, parseNotional } from '../core/input.js';
+import { cents, formatUsd } from '../core/money.js';
 import { PreTradeCheckError, UsageError } from '../errors.js';
 import { keyFingerprint, type JournalEntry } from '../journal/index.js';
 import type { Readmission, Trade, TradeGate } from '../runtime/agent-limits.js';
-import { tradedUsd } from '../flows/send-gate.js';
+import { tradedUsd } from '../write/send-gate.js';
 import { safeText } from '../security/safe-text.js';
 import type { AgentTool } from './catalogue.js';
 import { withCallContext, type AgentSession } from './invoke.js';

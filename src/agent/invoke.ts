@@ -6,14 +6,14 @@ import { PassThrough, Writable } from 'node:stream';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import type { RawInput } from '../runner/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
-import { describeFailure, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
+import { describeFailure, EXIT_CODES, type ErrorDescription } from '../terminal/exit-codes.js';
 import { CommandContext } from '../runtime/context.js';
 import type { ContextInit } from '../runtime/context.js';
 import type { GlobalOptions } from '../runtime/globals.js';
-import type { Io } from '../ui/terminal.js';
+import type { Io } from '../terminal/terminal.js';
 import type { PlanCheck, TradeGate } from '../runtime/agent-limits.js';
-import { makeChalk } from '../ui/color.js';
-import { Output } from '../ui/output.js';
+import { makeChalk } from '../terminal/color.js';
+import { Output } from '../terminal/output.js';
 import type { AgentTool } from './catalogue.js';
 import { FileAccess } from './file-access.js';
 

@@ -4,7 +4,7 @@
 // its error as `--json` reports it (code, class, message, hint), plus the exit code.
 import type { RawInput } from '../runner/command-spec.js';
 import { UsageError } from '../errors.js';
-import { describeError, errorAsJson, type ErrorDescription } from '../exit-codes.js';
+import { describeError, errorAsJson, type ErrorDescription } from '../terminal/exit-codes.js';
 import { safeJson } from '../security/safe-text.js';
 import { callArguments, namedArgument, rawInputFor } from './arguments.js';
 import {

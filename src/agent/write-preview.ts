@@ -6,8 +6,8 @@
 // the quote of the new hedge. Reads only: each number comes from a read tool run in-process.
 import { readPosition } from '../api/wire/fields.js';
 import type { RawInput } from '../runner/command-spec.js';
-import { additionQuoteTenor } from '../domain/pre-trade.js';
-import { parseMarket, parseNotional } from '../domain/input.js';
+import { additionQuoteTenor } from '../trade/pre-trade-rules.js';
+import { parseMarket, parseNotional } from '../core/input.js';
 import type { AgentTool } from './catalogue.js';
 
 /** Runs a read tool and keeps its JSON under `key` in the preview; a failure is the call's answer. */

@@ -5,7 +5,7 @@
 // client must guess a name the spec does not show (the page-size parameter, the add/reduce
 // notional field), a refusal naming the server's own name teaches it (see `learnWire`).
 import * as z from 'zod/mini';
-import { rememberSent } from '../domain/as-sent.js';
+import { rememberSent } from '../core/as-sent.js';
 import { ApiError, InvalidResponseError } from '../errors.js';
 import { PAGE_SIZE_NAMES, readPage, type PageReading, followPages } from './wire/pages.js';
 import {
@@ -43,7 +43,7 @@ import {
   type WireSettings,
 } from './wire/unspecified.js';
 import { parsePrices, type PriceQuote } from './wire/fields.js';
-import { isNumericText, readNumber } from '../domain/number-format.js';
+import { isNumericText, readNumber } from '../core/number-format.js';
 
 export interface QuoteRequest {
   market: string;

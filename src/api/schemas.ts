@@ -9,15 +9,15 @@
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 
-import { isNumericText } from '../domain/number-format.js';
-import { SIDES } from '../domain/vocabulary.js';
-import type { AccountFacts, MarketFacts } from '../domain/wire.js';
+import { isNumericText } from '../core/number-format.js';
+import { SIDES } from '../core/vocabulary.js';
+import type { AccountFacts, MarketFacts } from '../core/wire.js';
 
 // zod/mini: the same checks as zod's classic API with less of zod loaded and run by every request
 // command (docs/performance.md). Its messages are English, as classic zod's are by default.
 z.config(en());
 
-export type { HedgeStatus, Side, Tenor } from '../domain/vocabulary.js';
+export type { HedgeStatus, Side, Tenor } from '../core/vocabulary.js';
 
 /** A numeric string read as its number; anything else is left for the schema to judge. */
 const numericText = (value: unknown): unknown =>

@@ -10,7 +10,7 @@ import { atBaseOrigin, connectsDirectly, isLoopbackAddress } from '../security/b
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';
-import { ServerClock, type ServerTime } from '../domain/server-clock.js';
+import { ServerClock, type ServerTime } from '../core/server-clock.js';
 
 // Not an ES import: on Node >= 22 that reads every export of node:http, which loads Node's
 // built-in undici (docs/performance.md). node:https likewise, and only for an https:// URL.

@@ -1,6 +1,6 @@
 // The global options as the front reads them. Bad values are returned as a problem sentence,
 // not thrown: the front holds no error classes (they live once, on the lazily loaded side).
-import { OUTPUT_FORMATS, type OutputFormat } from '../domain/vocabulary.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../core/vocabulary.js';
 import type { GlobalOptions } from '../runtime/globals.js';
 
 const FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;

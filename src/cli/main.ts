@@ -12,12 +12,12 @@ import { unknownOptionMessage } from './nearest-option.js';
 import { VERSION } from '../version.js';
 import { invokedAs } from '../program.js';
 import type { GlobalOptions } from '../runtime/globals.js';
-import { terminalColumns, type Io } from '../ui/terminal.js';
+import { terminalColumns, type Io } from '../terminal/terminal.js';
 
 // The modules the lazily loaded side shares with the front, re-exported so that they exist once.
 export * from '../runner/command-spec.js';
 export * from './manifest.js';
-export * from '../domain/vocabulary.js';
+export * from '../core/vocabulary.js';
 export * from '../version.js';
 
 export interface MainOverrides {
@@ -179,7 +179,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   const json = argv.includes('--json');
   const words = argv.filter((word) => !word.startsWith('-'));
   if (words[0] === 'help' && words[1] === 'exit-codes') {
-    const { renderExitCodes } = await import('../ui/exit-code-table.js');
+    const { renderExitCodes } = await import('../terminal/exit-code-table.js');
     io.stdout.write(renderExitCodes({ json, width }));
     return 0;
   }

@@ -4,7 +4,7 @@
 import { COMMAND_GROUPS, type CommandSpec } from '../runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 import { rootHelp } from './help.js';
-import { EXIT_CODES } from '../exit-codes.js';
+import { EXIT_CODES } from '../terminal/exit-codes.js';
 import { VERSION } from '../version.js';
 
 export { completionScript } from './completion-scripts.js';

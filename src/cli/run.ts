@@ -2,15 +2,15 @@
 // SIGHUP handling, reports the outcome through the one error description and releases what the
 // command opened. Loaded lazily by main.ts, also to report bad usage.
 import { setTimeout as delay } from 'node:timers/promises';
-import { describeFailure } from '../exit-codes.js';
+import { describeFailure } from '../terminal/exit-codes.js';
 import { CommandContext } from '../runtime/context.js';
 import type { GlobalOptions } from '../runtime/globals.js';
-import { terminalColumns, type Io } from '../ui/terminal.js';
+import { terminalColumns, type Io } from '../terminal/terminal.js';
 import { StopSignal, UsageError } from '../errors.js';
-import { colorEnabled, makeChalk } from '../ui/color.js';
-import { Output } from '../ui/output.js';
+import { colorEnabled, makeChalk } from '../terminal/color.js';
+import { Output } from '../terminal/output.js';
 import type { ChalkInstance } from 'chalk';
-import { reportError } from '../ui/report-error.js';
+import { reportError } from '../terminal/report-error.js';
 import type { CommandSpec, RawInput } from '../runner/command-spec.js';
 
 /** The one sleep: rejects with the signal's reason (a StopSignal says how the command ended). */
@@ -53,8 +53,9 @@ async function buildOutput(
   now: () => number,
 ): Promise<Output> {
   const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
-  const query = globals.query === undefined ? undefined : (await import('../ui/query.js')).compileQuery(globals.query);
-  const csv = format === 'csv' ? (await import('../ui/csv.js')).csvText : undefined;
+  const query =
+    globals.query === undefined ? undefined : (await import('../fields/query.js')).compileQuery(globals.query);
+  const csv = format === 'csv' ? (await import('../terminal/csv.js')).csvText : undefined;
   return new Output({
     format,
     chalk,

@@ -10,10 +10,10 @@ import { safeText } from '../security/safe-text.js';
 void Promise.all([
   import('./run.js'),
   import('../runner/run-command.js'),
-  import('../commands/quote.js'),
-  import('../commands/markets.js'),
+  import('../cmd/trade/quote.js'),
+  import('../cmd/book/markets.js'),
   import('../runtime/context.js'),
-  import('../demo/start-demo.js'),
+  import('../runtime/start-demo.js'),
 ]);
 
 startupSnapshot.setDeserializeMainFunction(() => {

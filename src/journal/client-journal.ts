@@ -24,8 +24,8 @@ import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
 import { JournalStoreError } from './store-error.js';
 import { safeDeep } from '../security/safe-text.js';
-import { idMatches } from '../domain/input.js';
-import { utcSecond } from '../domain/utc-text.js';
+import { idMatches } from '../core/input.js';
+import { utcSecond } from '../core/utc-text.js';
 import { scrubSecrets } from '../security/secrets.js';
 
 const MAX_CANDIDATES_NAMED = 10;

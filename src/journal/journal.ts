@@ -5,7 +5,7 @@
 // lock (locks.ts), folded into entries when read, older ones in dated archives (segments.ts) — and
 // locks.ts its locker.
 import { join } from 'node:path';
-import { utcDay } from '../domain/utc-text.js';
+import { utcDay } from '../core/utc-text.js';
 import type { LocalJournal, RecordsClient, RowFilter, RowSeal } from './backend.js';
 import { ClientJournal } from './client-journal.js';
 import { foldJournal, isUnresolved, type JournalEntry, type JournalPatch, type SkippedLine } from './entry.js';

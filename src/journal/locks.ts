@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { utcDay } from '../domain/utc-text.js';
+import { utcDay } from '../core/utc-text.js';
 import { syncDirectory } from '../files/durable-write.js';
 import {
   currentHolder,

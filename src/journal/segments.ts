@@ -20,7 +20,7 @@ import {
   fchmodSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { utcDay } from '../domain/utc-text.js';
+import { utcDay } from '../core/utc-text.js';
 import { makePrivateDir, syncDirectory, writeFileDurably } from '../files/durable-write.js';
 import {
   describeReadError,

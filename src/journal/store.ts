@@ -7,6 +7,6 @@ export { isTeamJournal, type ImportOutcome, type TeamJournal, type TeamJournalOp
 
 /** Opens the PostgreSQL store; connects lazily. */
 export async function openTeamJournal(options: TeamJournalOptions): Promise<TeamJournal> {
-  const { PostgresJournal } = await import('./postgres-store.js');
+  const { PostgresJournal } = await import('./postgres/postgres-store.js');
   return new PostgresJournal(options);
 }

@@ -4,7 +4,7 @@
 // half (commander built from the same data) lives in main.ts; test/unit/command-spec.test.ts checks
 // that each declared `key` is the name commander gives the flag.
 import type { CommandContext } from '../runtime/context.js';
-import type { OutputFields } from '../ui/output-fields.js';
+import type { OutputFields } from '../fields/output-fields.js';
 
 export interface ArgSpec {
   readonly name: string;

@@ -28,7 +28,7 @@ async function untilCondition(
     // Every date form starts with a digit (2026-11-01, 7d) and no JMESPath expression does: a
     // value that does is the command's date — a malformed one gets the command's own refusal.
     if (/^\s*\d/.test(value)) return undefined;
-    const { parseReportDate } = await import('../domain/report.js');
+    const { parseReportDate } = await import('../report/report-rules.js');
     if (parseReportDate(value, new Date(now)).ok) return undefined;
   }
   if (value.trim() === '') throw new UsageError(`--until: expected a JMESPath condition, e.g. "status=='filled'".`);

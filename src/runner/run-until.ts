@@ -16,11 +16,11 @@
 import { InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS, waitDeadline } from '../config/wait-bound.js';
-import { RecordingOutput } from '../ui/recording-output.js';
-import { compileQuery, fieldNames, isTruthy } from '../ui/query.js';
+import { RecordingOutput } from '../terminal/recording-output.js';
+import { compileQuery, fieldNames, isTruthy } from '../fields/query.js';
 import { safeText, messageOf } from '../security/safe-text.js';
-import { POLL_CADENCE } from '../flows/wait.js';
-import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from '../flows/watch.js';
+import { POLL_CADENCE } from '../write/wait.js';
+import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from '../book/watch.js';
 
 export interface UntilOptions {
   /** The JMESPath condition, as typed. */

@@ -11,13 +11,13 @@ import {
   type ResolvedCredentials,
 } from '../config/credentials.js';
 import type { ProfileStore } from '../config/profile-store.js';
-import type { Prompter } from '../ui/prompter.js';
-import type { Output } from '../ui/output.js';
-import type { Io } from '../ui/terminal.js';
-import { questionText, sayNotice, type Notice } from '../ui/notices.js';
+import type { Prompter } from '../terminal/prompter.js';
+import type { Output } from '../terminal/output.js';
+import type { Io } from '../terminal/terminal.js';
+import { questionText, sayNotice, type Notice } from '../results/notices.js';
 import type { GlobalOptions } from './globals.js';
 import type { Journal } from '../journal/index.js';
-import type { DemoHandle } from '../demo/start-demo.js';
+import type { DemoHandle } from './start-demo.js';
 import { hedgeCommandLine } from '../program.js';
 import type { PlanCheck, TargetFileSource, TradeGate } from './agent-limits.js';
 import { commandDeadline, waitDeadline } from '../config/wait-bound.js';
@@ -219,7 +219,7 @@ export class CommandContext {
 
   /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
   async startProgress(label: string, since: number) {
-    return (await import('../ui/spinner.js')).startProgress(
+    return (await import('../terminal/spinner.js')).startProgress(
       {
         quiet: this.globals.json || this.noticesTaken,
         stderrIsTTY: this.io.stderrIsTTY,
@@ -294,7 +294,7 @@ export class CommandContext {
         // Said when the simulator is actually used, so that bad input under --demo stays one line.
         if (!globals.json)
           output.note(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${this.configDir})`));
-        const demoModule = await import('../demo/start-demo.js');
+        const demoModule = await import('./start-demo.js');
         const demo = await (this.init.startDemo ?? demoModule.startDemo)(this.configDir);
         this.onDispose(() => demo.close());
         if (demo.notice) output.warn(demo.notice);
@@ -374,7 +374,7 @@ export class CommandContext {
 
   prompter() {
     return this.once('prompter', async () =>
-      (await import('../ui/prompter.js')).createInquirerPrompter(this.io, this.signal, this.env),
+      (await import('../terminal/prompter.js')).createInquirerPrompter(this.io, this.signal, this.env),
     );
   }
 }

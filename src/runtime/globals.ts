@@ -1,6 +1,6 @@
 // The global options, once parsed (src/cli/globals.ts reads them off the command line).
-export type { OutputFormat } from '../domain/vocabulary.js';
-import type { OutputFormat } from '../domain/vocabulary.js';
+export type { OutputFormat } from '../core/vocabulary.js';
+import type { OutputFormat } from '../core/vocabulary.js';
 
 export interface GlobalOptions {
   /** true with --json, --format json, --format ndjson, --query or --raw: data on stdout is JSON. */

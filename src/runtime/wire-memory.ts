@@ -10,7 +10,7 @@ import { WIRE_SETTING_SOURCES } from '../api/wire/unspecified.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import type { StoreData } from '../config/store-schema.js';
-import type { Notice } from '../ui/notices.js';
+import type { Notice } from '../results/notices.js';
 
 export type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
 

@@ -6,13 +6,13 @@
 import { Book } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
 import type { AccountState, EngineState, IdempotencyRecord } from './engine-state.js';
-import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
+import { ApiError, type EngineResponse, errorResponse } from './http/envelope.js';
 import { DAY_MS, MARKET_MODEL, type MarketDefinition, type MarketStatus, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
-import { type EngineRequest, type RouteContext, matchRoute } from './routes.js';
-import { INVALID_JSON, readIdempotencyKey } from './validation.js';
+import { type EngineRequest, type RouteContext, matchRoute } from './http/routes.js';
+import { INVALID_JSON, readIdempotencyKey } from './http/validation.js';
 
-export type { EngineRequest } from './routes.js';
+export type { EngineRequest } from './http/routes.js';
 
 export interface ExtraMarket {
   market: string;

@@ -5,8 +5,8 @@
 // Assertions are on the simulator's own state and request log.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
-import { formatMoney, formatSignedAmount, payOrEarn, toAccountSide } from '../../src/domain/money.js';
-import { formatRate } from '../../src/ui/format.js';
+import { formatMoney, formatSignedAmount, payOrEarn, toAccountSide } from '../../src/core/money.js';
+import { formatRate } from '../../src/terminal/format.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { KEYS, spawnInTerminal, type Terminal } from '../support/pseudo-terminal.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';

@@ -15,7 +15,7 @@ import type { Journal } from '../../src/journal/backend.js';
 import { openJournal, type BeginFields } from '../../src/journal/index.js';
 import { JournalError } from '../../src/journal/journal-error.js';
 import { redactKey, registerSecret } from '../../src/security/secrets.js';
-import { PostgresJournal } from '../../src/journal/postgres-store.js';
+import { PostgresJournal } from '../../src/journal/postgres/postgres-store.js';
 import { useChildBundle } from '../support/child-bundle.js';
 import { drivePeer, type PeerProcess } from '../support/peer-process.js';
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../support/postgres-server.js';

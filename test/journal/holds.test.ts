@@ -18,8 +18,8 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeError } from '../../src/exit-codes.js';
-import { keeperLockPlace } from '../../src/flows/keeper-heartbeat.js';
+import { describeError } from '../../src/terminal/exit-codes.js';
+import { keeperLockPlace } from '../../src/keeper/keeper-heartbeat.js';
 import { processStart } from '../../src/files/file-lock.js';
 import { rotate } from '../../src/journal/segments.js';
 import {

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { SANDBOX_DIALECTS, type SandboxDialect, serveSandbox } from '../../src/sandbox/index.js';
-import { SANDBOX_DIALECTS as SERVE_DIALECTS } from '../../src/sandbox/serve.js';
+import { SANDBOX_DIALECTS as SERVE_DIALECTS } from '../../src/sandbox/http/serve.js';
 import { openBody } from '../support/engine.js';
 import { until } from '../support/polling.js';
 import { api, startSimulator, useSimulators, type SimulatorOptions } from '../support/simulator.js';

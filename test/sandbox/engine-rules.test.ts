@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { INVALID_JSON } from '../../src/sandbox/validation.js';
+import { INVALID_JSON } from '../../src/sandbox/http/validation.js';
 import { KEY_A, KEY_B, DAY, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
 
 const LIVE_KEY = 'hpk_live_AAAAAAAAAAAAAAAAAAAAAAAA';

@@ -1,7 +1,7 @@
 // Calls the engine the way the server does, with an explicit sandbox time, so engine tests read
 // like HTTP exchanges without any socket or clock.
 import { SandboxEngine, type EngineOptions } from '../../src/sandbox/engine.js';
-import type { Envelope, EngineResponse } from '../../src/sandbox/envelope.js';
+import type { Envelope, EngineResponse } from '../../src/sandbox/http/envelope.js';
 
 export const KEY_A = 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA';
 export const KEY_B = 'hpk_test_BBBBBBBBBBBBBBBBBBBBBBBB';

@@ -5,9 +5,9 @@
 // an engine already holding N is 1,000 writes at about N hedges); tests check the state it leaves.
 
 import type { SandboxEngine } from '../../src/sandbox/engine.js';
-import type { EngineResponse } from '../../src/sandbox/envelope.js';
+import type { EngineResponse } from '../../src/sandbox/http/envelope.js';
 import type { Side } from '../../src/sandbox/market-model.js';
-import type { EngineRequest } from '../../src/sandbox/routes.js';
+import type { EngineRequest } from '../../src/sandbox/http/routes.js';
 
 export interface GrowthOptions {
   apiKey: string;

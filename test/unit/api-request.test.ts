@@ -2,7 +2,7 @@
 // headers (domain/api-params.ts), and where the next page is (api/wire/pages.ts).
 import { describe, expect, it } from 'vitest';
 import { nextLink, nextPagePath } from '../../src/api/wire/pages.js';
-import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/domain/api-params.js';
+import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/core/api-params.js';
 import { OffOriginError, UsageError } from '../../src/errors.js';
 import { resolveApiPath } from '../../src/security/base-url.js';
 

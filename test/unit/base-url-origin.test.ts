@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/create-client.js';
 import { buildUrl, HttpConnections } from '../../src/api/transport.js';
 import { nextPagePath } from '../../src/api/wire/pages.js';
-import { describeError } from '../../src/exit-codes.js';
+import { describeError } from '../../src/terminal/exit-codes.js';
 import { OffOriginError, UsageError } from '../../src/errors.js';
-import { apiActionFromJournal } from '../../src/flows/api-call.js';
-import { parseAlertUrl } from '../../src/flows/keeper-service.js';
+import { apiActionFromJournal } from '../../src/trade/api-call.js';
+import { parseAlertUrl } from '../../src/keeper/keeper-service.js';
 import type { JournalEntry } from '../../src/journal/index.js';
 import {
   atBaseOrigin,

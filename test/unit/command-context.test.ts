@@ -4,9 +4,9 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/api/client.js';
 import { CommandContext, type ContextInit } from '../../src/runtime/context.js';
-import { makeChalk } from '../../src/ui/color.js';
-import { Output } from '../../src/ui/output.js';
-import type { Notice } from '../../src/ui/notices.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { Output } from '../../src/terminal/output.js';
+import type { Notice } from '../../src/results/notices.js';
 
 function context(given: Partial<ContextInit> = {}): CommandContext {
   const io = {

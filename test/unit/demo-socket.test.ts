@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/create-client.js';
 import { HttpConnections } from '../../src/api/transport.js';
-import { DEMO_ACCOUNT_ID, DEMO_API_KEY, demoSocketPath } from '../../src/demo/start-demo.js';
+import { DEMO_ACCOUNT_ID, DEMO_API_KEY, demoSocketPath } from '../../src/runtime/start-demo.js';
 import { accountIdFor } from '../../src/sandbox/engine.js';
-import { startSandbox } from '../../src/sandbox/server.js';
+import { startSandbox } from '../../src/sandbox/http/server.js';
 import { realClock } from '../support/client.js';
 
 describe("the demo key's account", () => {

@@ -2,10 +2,10 @@
 // flattened under the dotted name in TSV, CSV and the table; refused when they reach nothing.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { makeChalk } from '../../src/ui/color.js';
-import { csvText } from '../../src/ui/csv.js';
-import { kindFromName, valueAtPath, type FieldSpec } from '../../src/ui/fields.js';
-import { Output, type DataFormat } from '../../src/ui/output.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { csvText } from '../../src/terminal/csv.js';
+import { kindFromName, valueAtPath, type FieldSpec } from '../../src/fields/fields.js';
+import { Output, type DataFormat } from '../../src/terminal/output.js';
 
 function output(format: DataFormat, fields: string[]) {
   let out = '';

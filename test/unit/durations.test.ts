@@ -1,10 +1,10 @@
 // One duration parser (issue 51, domain/duration.ts): --within, --alert-maturity, the journal's
 // `--since 2h`, a target row's roll_before read one grammar; a refusal is one line naming the option.
 import { describe, expect, it } from 'vitest';
-import { parseSince } from '../../src/commands/journal-list.js';
-import { parseAlertDuration } from '../../src/domain/alerts.js';
-import { parseDuration } from '../../src/domain/duration.js';
-import { parseWithin } from '../../src/domain/maturities.js';
+import { parseSince } from '../../src/cmd/journal/journal-list.js';
+import { parseAlertDuration } from '../../src/core/alerts.js';
+import { parseDuration } from '../../src/core/duration.js';
+import { parseWithin } from '../../src/book/maturities.js';
 import { UsageError } from '../../src/errors.js';
 
 const HOUR = 3_600_000;

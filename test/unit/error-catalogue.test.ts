@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { GUIDED_CODES } from '../../src/api/error-guide.js';
 import { agentTools, catalogueEntry } from '../../src/agent/catalogue.js';
 import { errorCatalogue } from '../../src/agent/error-catalogue.js';
-import { EXIT_CODES } from '../../src/exit-codes.js';
+import { EXIT_CODES } from '../../src/terminal/exit-codes.js';
 import { ROOT } from '../support/hedge-cli.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 

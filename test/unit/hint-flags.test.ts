@@ -5,11 +5,11 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { describeFailure } from '../../src/exit-codes.js';
+import { describeFailure } from '../../src/terminal/exit-codes.js';
 import { CommandContext } from '../../src/runtime/context.js';
 import type { GlobalOptions } from '../../src/runtime/globals.js';
-import { makeChalk } from '../../src/ui/color.js';
-import { Output } from '../../src/ui/output.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { Output } from '../../src/terminal/output.js';
 
 function context(globals: Partial<GlobalOptions>, origin: 'cli' | 'agent'): CommandContext {
   const io = {

@@ -1,7 +1,6 @@
-// Issue 37: the import graph (madge, with type imports and lazy import() counted: .madgerc) has no
-// cycle and no import from a lower layer back up to a higher one (the order of scripts/layers.mjs,
-// written down in scripts/layers.mjs, which `npm run layers` also runs). Issue 51: no module of
-// flows/ imports ui/ either (flows return outcomes, whose types live in outcomes/).
+// The import graph (madge, with type imports and lazy import() counted: .madgerc) has no cycle and
+// no import from a lower room back up to a higher one (scripts/layers.mjs, which `npm run layers`
+// also runs); a feature's flows never import the terminal kit or a result view.
 import { describe, expect, it } from 'vitest';
 
 interface LayersModule {
@@ -29,28 +28,30 @@ describe('the import graph', () => {
 
   it('sees a climb and a cycle where there is one (the check can fail)', async () => {
     const { climbsIn, layerOf } = await layers();
-    expect(layerOf('flows/write-flow.ts').rank).toBeGreaterThan(layerOf('commands/open.ts').rank);
+    expect(layerOf('write/write-flow.ts').rank).toBeGreaterThan(layerOf('cmd/trade/open.ts').rank);
+    expect(layerOf('keeper/keep.ts').rank).toBeLessThan(layerOf('trade/roll.ts').rank);
     expect(layerOf('runner/run-command.ts').name).toBe('runner');
-    expect(climbsIn({ 'agent/catalogue.ts': ['cli/manifest.ts'], 'cli/manifest.ts': ['commands/specs.ts'] })).toEqual([
+    expect(climbsIn({ 'agent/catalogue.ts': ['cli/manifest.ts'], 'cli/manifest.ts': ['cmd/specs.ts'] })).toEqual([
       'agent/catalogue.ts -> cli/manifest.ts (agent up to cli)',
+    ]);
+    expect(climbsIn({ 'book/watch.ts': ['keeper/keep.ts'] })).toEqual([
+      'book/watch.ts -> keeper/keep.ts (book up to keeper)',
     ]);
   });
 
-  it('sees a flow that imports ui/, a type import included, and lets ui import the outcomes (the rule can fail)', async () => {
-    const { climbsIn, forbiddenIn, layerOf } = await layers();
+  it('sees a flow that imports the terminal kit or a result view, a type import included, and lets a view and a flow import outcome types (the rule can fail)', async () => {
+    const { climbsIn, forbiddenIn } = await layers();
     // madge lists a type import as an edge like any other (.madgerc: skipTypeImports false).
     const graph = {
-      'flows/roll.ts': ['ui/roll-view.ts', 'outcomes/roll.ts'],
-      'ui/roll-view.ts': ['outcomes/roll.ts'],
-      'commands/roll.ts': ['ui/roll-view.ts'],
+      'trade/roll.ts': ['results/roll-view.ts', 'results/roll-outcome-types.ts', 'terminal/output.ts'],
+      'book/positions-view.ts': ['terminal/table.ts', 'fields/fields.ts'],
+      'results/roll-view.ts': ['results/roll-outcome-types.ts'],
+      'cmd/trade/roll.ts': ['results/roll-view.ts'],
     };
     expect(forbiddenIn(graph)).toEqual([
-      'flows/roll.ts -> ui/roll-view.ts (flows return outcomes; the command renders them)',
+      'trade/roll.ts -> results/roll-view.ts (flows return outcomes; views and commands render them)',
+      'trade/roll.ts -> terminal/output.ts (flows return outcomes; views and commands render them)',
     ]);
     expect(climbsIn(graph)).toEqual([]);
-    expect(layerOf('outcomes/roll.ts').rank).toBeGreaterThan(layerOf('ui/roll-view.ts').rank);
-    expect(climbsIn({ 'outcomes/roll.ts': ['ui/roll-view.ts'] })).toEqual([
-      'outcomes/roll.ts -> ui/roll-view.ts (flow outcomes up to ui)',
-    ]);
   });
 });

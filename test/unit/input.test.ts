@@ -1,4 +1,4 @@
-// What the operator may type, checked before any request (src/domain/input.ts).
+// What the operator may type, checked before any request (src/core/input.ts).
 import { describe, expect, it } from 'vitest';
 import {
   parseClientReference,
@@ -10,7 +10,7 @@ import {
   parseSide,
   parseStatus,
   parseTenor,
-} from '../../src/domain/input.js';
+} from '../../src/core/input.js';
 import { UsageError } from '../../src/errors.js';
 
 function refusal(run: () => unknown): string {

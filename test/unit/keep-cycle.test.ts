@@ -2,9 +2,9 @@
 // ends holds only its row), back-offs timed on the injected clock, drift said once and left alone,
 // and the loop's spacing — no server, no real waits.
 import { describe, expect, it } from 'vitest';
-import type { Actionable, EventFields, KeepRow, KeeperSteps, SideView } from '../../src/domain/keep.js';
-import { RowScheduler, rowStatus, runCycles, type KeeperClock } from '../../src/flows/keep.js';
-import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/domain/alerts.js';
+import type { Actionable, EventFields, KeepRow, KeeperSteps, SideView } from '../../src/core/keep-rules.js';
+import { RowScheduler, rowStatus, runCycles, type KeeperClock } from '../../src/keeper/keep.js';
+import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/core/alerts.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-03-02T09:00:00Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, decideRow, DEFAULT_ROLL_BEFORE_MS, tenorFor, type KeepRow } from '../../src/domain/keep.js';
-import { parseTargetFile } from '../../src/domain/target-file.js';
+import { backoffMs, decideRow, DEFAULT_ROLL_BEFORE_MS, tenorFor, type KeepRow } from '../../src/core/keep-rules.js';
+import { parseTargetFile } from '../../src/core/target-file.js';
 
 const HOUR = 3_600_000;
 const NOW = Date.parse('2026-03-02T09:00:00Z');

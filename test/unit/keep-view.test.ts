@@ -1,8 +1,8 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { describeEvent, renderKeepStatus } from '../../src/ui/keep-view.js';
-import { renderKeeperStatus } from '../../src/ui/keeper-status-view.js';
-import { displayWidth } from '../../src/ui/width.js';
+import { describeEvent, renderKeepStatus } from '../../src/keeper/keep-view.js';
+import { renderKeeperStatus } from '../../src/keeper/keeper-status-view.js';
+import { displayWidth } from '../../src/terminal/width.js';
 
 const chalk = new Chalk({ level: 0 });
 const status = {

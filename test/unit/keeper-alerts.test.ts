@@ -1,8 +1,8 @@
 // The keeper's alert rules (domain/alerts.ts) on a fake clock: once per row and cause when a
 // condition starts, once when it clears, never again in between.
 import { describe, expect, it } from 'vitest';
-import { NO_ALERTS, stepAlerts, type AlertState, type CycleObservation } from '../../src/domain/alerts.js';
-import type { KeepEvent, KeepRowStatus } from '../../src/domain/keep.js';
+import { NO_ALERTS, stepAlerts, type AlertState, type CycleObservation } from '../../src/core/alerts.js';
+import type { KeepEvent, KeepRowStatus } from '../../src/core/keep-rules.js';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const MINUTE = 60_000;

@@ -2,15 +2,15 @@
 // a given time (injected clock and pid check), the --metrics and --alert-url parsing, the alert's JSON.
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import type { Heartbeat } from '../../src/domain/keep.js';
-import { keeperStateDir, livenessByStoreLock, livenessOf, staleAfterMs } from '../../src/flows/keeper-heartbeat.js';
+import type { Heartbeat } from '../../src/core/keep-rules.js';
+import { keeperStateDir, livenessByStoreLock, livenessOf, staleAfterMs } from '../../src/keeper/keeper-heartbeat.js';
 import {
   alertPayload,
   parseAlertUrl,
   parseKeeperServiceOptions,
   parseMetricsAddress,
   shownAlertUrl,
-} from '../../src/flows/keeper-service.js';
+} from '../../src/keeper/keeper-service.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 

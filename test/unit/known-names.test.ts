@@ -11,8 +11,8 @@ import {
   sameFact,
   showUnderKnownNames,
 } from '../../src/api/wire/fields.js';
-import { forScripts } from '../../src/ui/script-shape.js';
-import { positionForPeople } from '../../src/flows/positions.js';
+import { forScripts } from '../../src/fields/script-shape.js';
+import { positionForPeople } from '../../src/book/positions.js';
 
 describe('showUnderKnownNames', () => {
   it('moves a value read under a synonym to the known name and keeps the rest in order', () => {

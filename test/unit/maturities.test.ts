@@ -7,7 +7,7 @@ import {
   parseWithin,
   type MaturityHedge,
   type MaturityPosition,
-} from '../../src/domain/maturities.js';
+} from '../../src/book/maturities.js';
 import { UsageError } from '../../src/errors.js';
 
 const HOUR = 3_600_000;

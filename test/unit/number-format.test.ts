@@ -10,9 +10,9 @@ import {
   formatSignedMoney,
   formatUpTo,
   formatUsd,
-} from '../../src/domain/number-format.js';
-import { formatSignedAmount } from '../../src/domain/money.js';
-import { closedHedgeRow } from '../../src/ui/report-html.js';
+} from '../../src/core/number-format.js';
+import { formatSignedAmount } from '../../src/core/money.js';
+import { closedHedgeRow } from '../../src/report/report-html.js';
 
 function sampleValues(): number[] {
   let seed = 11;

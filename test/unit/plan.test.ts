@@ -1,4 +1,4 @@
-// The plan diff (src/domain/plan.ts): target rows against the live book, the actions in execution
+// The plan diff (src/core/plan.ts): target rows against the live book, the actions in execution
 // order, and the pre-trade checks simulated over the whole sequence.
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,9 +10,9 @@ import {
   type PlanInput,
   type PlanMarket,
   type PlanPosition,
-} from '../../src/domain/plan.js';
-import { parseTargetFile } from '../../src/domain/target-file.js';
-import type { TargetRow } from '../../src/domain/target-file.js';
+} from '../../src/core/plan.js';
+import { parseTargetFile } from '../../src/core/target-file.js';
+import type { TargetRow } from '../../src/core/target-file.js';
 
 const NGN: PlanMarket = {
   market: 'USDTNGN',

@@ -4,25 +4,25 @@
 // or taken from --idempotency-key and checked), and the dry-run rendering.
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run as runClose } from '../../src/commands/close.js';
-import { runRoll } from '../../src/flows/roll.js';
-import { applyTarget } from '../../src/flows/apply.js';
+import { run as runClose } from '../../src/cmd/trade/close.js';
+import { runRoll } from '../../src/trade/roll.js';
+import { applyTarget } from '../../src/plan/apply.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeOptionsFrom } from '../../src/flows/write-flow.js';
+import { writeOptionsFrom } from '../../src/write/write-flow.js';
 import { openJournal } from '../../src/journal/index.js';
 import { clientFor, closeClients, realClock } from '../support/client.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { CommandContext } from '../../src/runtime/context.js';
-import { describePlannedRequest } from '../../src/flows/dry-run.js';
-import { idempotencyKeyFor, parseIdempotencyKey } from '../../src/domain/idempotency.js';
-import { guardLiveAction, NotConfirmedError } from '../../src/flows/live-guard.js';
+import { describePlannedRequest } from '../../src/write/dry-run.js';
+import { idempotencyKeyFor, parseIdempotencyKey } from '../../src/write/idempotency.js';
+import { guardLiveAction, NotConfirmedError } from '../../src/write/live-guard.js';
 import { UsageError } from '../../src/errors.js';
-import { describeError } from '../../src/exit-codes.js';
+import { describeError } from '../../src/terminal/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
-import { makeChalk } from '../../src/ui/color.js';
-import { Output } from '../../src/ui/output.js';
-import type { Prompter } from '../../src/ui/prompter.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { Output } from '../../src/terminal/output.js';
+import type { Prompter } from '../../src/terminal/prompter.js';
 
 const LIVE = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
 const TEST = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';

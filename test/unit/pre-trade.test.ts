@@ -6,9 +6,9 @@ import {
   preTradeProblem as anyPreTradeProblem,
   type PreTradeFacts,
   type PreTradeRequest,
-} from '../../src/domain/pre-trade.js';
+} from '../../src/trade/pre-trade-rules.js';
 import { PreTradeCheckError, UsageError } from '../../src/errors.js';
-import { describeError } from '../../src/exit-codes.js';
+import { describeError } from '../../src/terminal/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 
 function facts(overrides: { status?: string; buy?: number; sell?: number; headroom?: number } = {}): PreTradeFacts {

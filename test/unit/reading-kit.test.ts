@@ -10,7 +10,7 @@ import {
   readPosition,
   parsePrices,
 } from '../../src/api/wire/fields.js';
-import { readNumber } from '../../src/domain/number-format.js';
+import { readNumber } from '../../src/core/number-format.js';
 
 describe('readNumber', () => {
   it.each([

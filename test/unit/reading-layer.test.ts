@@ -13,10 +13,10 @@ import { parsePrices } from '../../src/api/wire/fields.js';
 import { resolveWireSettings } from '../../src/api/wire/unspecified.js';
 import { learnedScopeOf, readLearned, resetLearned, saveLearned } from '../../src/runtime/wire-memory.js';
 import { ProfileStore } from '../../src/config/profile-store.js';
-import { asSent, rememberSent } from '../../src/domain/as-sent.js';
-import { clockCheck, describeShape, rateLimitCheck } from '../../src/flows/doctor.js';
-import { ServerClock } from '../../src/domain/server-clock.js';
-import { questionWithUnchecked } from '../../src/flows/pre-trade.js';
+import { asSent, rememberSent } from '../../src/core/as-sent.js';
+import { clockCheck, describeShape, rateLimitCheck } from '../../src/setup/doctor.js';
+import { ServerClock } from '../../src/core/server-clock.js';
+import { questionWithUnchecked } from '../../src/trade/pre-trade.js';
 
 const LIST_URL = 'https://api.example.com/partners/acme/v2/hedges?limit=100';
 const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: string) =>

@@ -2,7 +2,7 @@
 // open position from GET /positions, read by the tolerant readers, reconcile to the cent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHistoryRecord, readPosition } from '../../src/api/wire/fields.js';
-import { REPORT_GROUPINGS, buildReport } from '../../src/domain/report.js';
+import { REPORT_GROUPINGS, buildReport } from '../../src/report/report-rules.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 

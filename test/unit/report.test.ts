@@ -9,7 +9,7 @@ import {
   parseReportDate,
   reportPeriodProblem,
   toCents,
-} from '../../src/domain/report.js';
+} from '../../src/report/report-rules.js';
 
 const DAY_MS = 86_400_000;
 

@@ -2,7 +2,7 @@
 // as its option, in ms, and a value outside its range is a usage error before anything starts.
 import { describe, expect, it } from 'vitest';
 
-import { parseSandboxServeOptions } from '../../src/commands/sandbox-serve.js';
+import { parseSandboxServeOptions } from '../../src/cmd/tools/sandbox-serve.js';
 import { UsageError } from '../../src/errors.js';
 
 type ServeInput = Parameters<typeof parseSandboxServeOptions>[0];

@@ -1,7 +1,7 @@
-// The server's clock as its answers tell it (src/domain/server-clock.ts): a range, never a point,
+// The server's clock as its answers tell it (src/core/server-clock.ts): a range, never a point,
 // from the Date header and the stamps in the data, and an assumption said where nothing bounds it.
 import { describe, expect, it } from 'vitest';
-import { ASSUMED_SKEW_MS, ServerClock } from '../../src/domain/server-clock.js';
+import { ASSUMED_SKEW_MS, ServerClock } from '../../src/core/server-clock.js';
 
 const T = Date.parse('2026-11-22T08:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -13,27 +13,27 @@ import {
   payWords,
   priceFavourBps,
   toAccountSide,
-} from '../../src/domain/money.js';
-import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/domain/pre-trade.js';
+} from '../../src/core/money.js';
+import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/trade/pre-trade-rules.js';
 import { readHistoryRecord } from '../../src/api/wire/fields.js';
-import { buildReport, REPORT_GROUPINGS, type Report } from '../../src/domain/report.js';
-import { csvText } from '../../src/ui/csv.js';
-import { renderReportHtml } from '../../src/ui/report-html.js';
-import { renderReportTable, reportCsv, reportPlainRows, reportPlainTotals } from '../../src/ui/report-view.js';
-import { renderRollPreview } from '../../src/ui/roll-view.js';
-import type { Plan } from '../../src/domain/plan.js';
-import { planTotals } from '../../src/flows/target-plan.js';
-import { renderPlan } from '../../src/ui/plan-view.js';
-import { makeChalk } from '../../src/ui/color.js';
-import { Output, type OutputMode } from '../../src/ui/output.js';
-import { impactForAccount, renderQuoteCard } from '../../src/ui/quote-card.js';
+import { buildReport, REPORT_GROUPINGS, type Report } from '../../src/report/report-rules.js';
+import { csvText } from '../../src/terminal/csv.js';
+import { renderReportHtml } from '../../src/report/report-html.js';
+import { renderReportTable, reportCsv, reportPlainRows, reportPlainTotals } from '../../src/report/report-view.js';
+import { renderRollPreview } from '../../src/results/roll-view.js';
+import type { Plan } from '../../src/core/plan.js';
+import { planTotals } from '../../src/plan/target-plan.js';
+import { renderPlan } from '../../src/plan/plan-view.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { Output, type OutputMode } from '../../src/terminal/output.js';
+import { impactForAccount, renderQuoteCard } from '../../src/results/quote-card.js';
 import {
   renderAdditionQuote,
   renderClosed,
   renderHedge,
   renderPositionChange,
   slippageBps,
-} from '../../src/ui/trade-result.js';
+} from '../../src/results/trade-result.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 

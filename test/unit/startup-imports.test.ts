@@ -181,7 +181,7 @@ describe('the bundle', () => {
       ),
     );
     expect(lazy).toContain(chunkHolding('src/cli/run.ts'));
-    expect(lazy).toContain(chunkHolding('src/commands/markets.ts'));
+    expect(lazy).toContain(chunkHolding('src/cmd/book/markets.ts'));
     const distFiles = new Set(readdirSync(DIST));
     for (const file of lazy) {
       expect(distFiles.has(file), file).toBe(true);
@@ -410,7 +410,7 @@ describe('a real start', () => {
   it('sees what a command loads lazily (positive control)', () => {
     const exitCodes = loadedBy(['help', 'exit-codes']);
     expect(exitCodes.code).toBe(0);
-    expect(exitCodes.distFiles).toContain(chunkHolding('src/ui/exit-code-table.ts'));
+    expect(exitCodes.distFiles).toContain(chunkHolding('src/terminal/exit-code-table.ts'));
 
     // No key anywhere: the command fails on credentials, after loading the runner and zod.
     const markets = loadedBy(['markets', '--json']);
@@ -444,6 +444,6 @@ describe('the table library (cli-table3)', () => {
       .map(String)
       .filter((file) => file.endsWith('.ts'))
       .filter((file) => /['"]cli-table3['"]/.test(readFileSync(join(ROOT, 'src', file), 'utf8')));
-    expect(importers).toEqual([join('ui', 'table.ts')]);
+    expect(importers).toEqual([join('terminal', 'table.ts')]);
   });
 });

@@ -5,10 +5,10 @@
 import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../src/domain/report.js';
-import { makeChalk } from '../../src/ui/color.js';
-import { Output } from '../../src/ui/output.js';
-import { renderReportTable } from '../../src/ui/report-view.js';
+import { buildReport } from '../../src/report/report-rules.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { Output } from '../../src/terminal/output.js';
+import { renderReportTable } from '../../src/report/report-view.js';
 import {
   APPLY_RESOURCE,
   HEDGE_RESOURCE,
@@ -23,17 +23,17 @@ import {
   profilesResource,
   TOOL_RESOURCE,
   type Resource,
-} from '../../src/ui/resource-fields.js';
-import { drawTable, fitColumns, tableCell, type ColumnNeed, type TableInput } from '../../src/ui/table.js';
+} from '../../src/fields/resource-fields.js';
+import { drawTable, fitColumns, tableCell, type ColumnNeed, type TableInput } from '../../src/terminal/table.js';
 import {
   applyFresh,
   emptyWatchState,
   renderWatchScreen,
   type FormatValue,
   type WatchModel,
-} from '../../src/ui/watch-view.js';
-import { loadTableDrawer } from '../../src/ui/table.js';
-import { displayWidth } from '../../src/ui/width.js';
+} from '../../src/book/watch-view.js';
+import { loadTableDrawer } from '../../src/terminal/table.js';
+import { displayWidth } from '../../src/terminal/width.js';
 import { tableHeaders } from '../support/table-text.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');

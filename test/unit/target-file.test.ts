@@ -1,8 +1,8 @@
-// The target file of `hedge plan` / `hedge apply` (src/domain/target-file.ts): checked whole before
+// The target file of `hedge plan` / `hedge apply` (src/core/target-file.ts): checked whole before
 // anything is read from the server, every problem listed with the line it is on — and never with
 // what the line holds (a file can be anything an agent named: only line, column and what is allowed).
 import { describe, expect, it } from 'vitest';
-import { parseTargetFile, type TargetFileResult } from '../../src/domain/target-file.js';
+import { parseTargetFile, type TargetFileResult } from '../../src/core/target-file.js';
 
 const HEADER = 'market,side,notional_usd,tenor_days';
 

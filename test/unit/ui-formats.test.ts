@@ -2,13 +2,13 @@
 // every format (and its refusals), --query, and tables fitted to the width.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { makeChalk } from '../../src/ui/color.js';
-import { csvText, spreadsheetSafe } from '../../src/ui/csv.js';
-import type { FieldSpec } from '../../src/ui/fields.js';
-import { Output, type DataFormat, type OutputInit } from '../../src/ui/output.js';
-import { compileQuery } from '../../src/ui/query.js';
-import { HEDGE_RESOURCE, POSITION_FIELDS, POSITION_RESOURCE } from '../../src/ui/resource-fields.js';
-import { displayWidth } from '../../src/ui/width.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { csvText, spreadsheetSafe } from '../../src/terminal/csv.js';
+import type { FieldSpec } from '../../src/fields/fields.js';
+import { Output, type DataFormat, type OutputInit } from '../../src/terminal/output.js';
+import { compileQuery } from '../../src/fields/query.js';
+import { HEDGE_RESOURCE, POSITION_FIELDS, POSITION_RESOURCE } from '../../src/fields/resource-fields.js';
+import { displayWidth } from '../../src/terminal/width.js';
 import { leftOut, tableHeaders } from '../support/table-text.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');

@@ -1,9 +1,9 @@
 // The quote card every mode: people get the card and the "indicative" line, scripts raw values.
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/api/schemas.js';
-import { makeChalk } from '../../src/ui/color.js';
-import { Output, type OutputMode } from '../../src/ui/output.js';
-import { impactBps, renderQuoteCard } from '../../src/ui/quote-card.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { Output, type OutputMode } from '../../src/terminal/output.js';
+import { impactBps, renderQuoteCard } from '../../src/results/quote-card.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 const sink = { write: () => true } as unknown as NodeJS.WritableStream;

@@ -9,13 +9,13 @@ import type { CommandSpec, RawInput } from '../../src/runner/command-spec.js';
 import { COMMANDS, HISTORY } from '../../src/cli/manifest.js';
 import { runCommand } from '../../src/runner/run-command.js';
 import { ApiError, InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../../src/errors.js';
-import { describeError } from '../../src/exit-codes.js';
+import { describeError } from '../../src/terminal/exit-codes.js';
 import { StopSignal } from '../../src/errors.js';
 import { CommandContext } from '../../src/runtime/context.js';
 import type { GlobalOptions } from '../../src/runtime/globals.js';
-import { makeChalk } from '../../src/ui/color.js';
-import { Output, type DataFormat } from '../../src/ui/output.js';
-import { isTruthy } from '../../src/ui/query.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { Output, type DataFormat } from '../../src/terminal/output.js';
+import { isTruthy } from '../../src/fields/query.js';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 

@@ -6,14 +6,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAgentLimits } from '../../src/agent/guardrails.js';
-import { parseAlertPnl } from '../../src/domain/alerts.js';
-import { parseExposuresFile } from '../../src/domain/exposures-file.js';
-import { parseNotional, readAmount } from '../../src/domain/input.js';
-import { parseTargetFile } from '../../src/domain/target-file.js';
+import { parseAlertPnl } from '../../src/core/alerts.js';
+import { parseExposuresFile } from '../../src/exposures/exposures-file.js';
+import { parseNotional, readAmount } from '../../src/core/input.js';
+import { parseTargetFile } from '../../src/core/target-file.js';
 import { UsageError } from '../../src/errors.js';
-import { describeError } from '../../src/exit-codes.js';
-import { parseKeeperServiceOptions } from '../../src/flows/keeper-service.js';
-import { parseTolerance } from '../../src/flows/target-plan.js';
+import { describeError } from '../../src/terminal/exit-codes.js';
+import { parseKeeperServiceOptions } from '../../src/keeper/keeper-service.js';
+import { parseTolerance } from '../../src/plan/target-plan.js';
 
 /** Every USD argument and option, by the name a refusal gives, with how its command reads it. */
 const USD_INPUTS: Record<string, (raw: string) => number | undefined> = {
@@ -39,7 +39,7 @@ const GRAMMAR: Array<[string, number]> = [
 describe('every USD argument and option', () => {
   it('the table above names every option of the command specs that takes <usd>', () => {
     const flags = [
-      ...readFileSync(join(__dirname, '../../src/commands/specs.ts'), 'utf8').matchAll(/flags: '(--[a-z-]+) <usd>'/g),
+      ...readFileSync(join(__dirname, '../../src/cmd/specs.ts'), 'utf8').matchAll(/flags: '(--[a-z-]+) <usd>'/g),
     ].map((match) => match[1]!);
     expect(flags.length).toBeGreaterThan(0);
     for (const flag of new Set(flags)) expect(Object.keys(USD_INPUTS), flag).toContain(flag);

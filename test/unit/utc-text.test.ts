@@ -1,4 +1,4 @@
-// The one place a time is cut into text (src/domain/utc-text.ts): every cut of one instant, from
+// The one place a time is cut into text (src/core/utc-text.ts): every cut of one instant, from
 // ms, a Date or a server's ISO text (cut as it came, never read again).
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,7 +12,7 @@ import {
   utcMonth,
   utcSecond,
   utcStamp,
-} from '../../src/domain/utc-text.js';
+} from '../../src/core/utc-text.js';
 
 const ms = Date.UTC(2026, 10, 25, 8, 4, 9, 120);
 

@@ -13,12 +13,12 @@ import {
   waitForHedgeStatus,
   waitForOwnChange,
   waitForSideClosed,
-} from '../../src/flows/wait.js';
+} from '../../src/write/wait.js';
 import { InterruptedError, StillPendingError, UnresolvedError } from '../../src/errors.js';
-import { describeError } from '../../src/exit-codes.js';
+import { describeError } from '../../src/terminal/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
-import { makeChalk } from '../../src/ui/color.js';
-import { Output } from '../../src/ui/output.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { Output } from '../../src/terminal/output.js';
 
 interface FakeClock {
   now(): number;

@@ -8,7 +8,7 @@ import {
   parseAlertDuration,
   parseAlertPnl,
   type AlertFacts,
-} from '../../src/domain/alerts.js';
+} from '../../src/core/alerts.js';
 import { UsageError } from '../../src/errors.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');

@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/api/client.js';
 import type { Account, Hedge, Position } from '../../src/api/schemas.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';
-import { describeError } from '../../src/exit-codes.js';
-import { parseWatchInterval, type WatchOptionValues, type WatchTarget } from '../../src/flows/watch.js';
-import { watchCommand } from '../../src/commands/watch-outcome.js';
+import { describeError } from '../../src/terminal/exit-codes.js';
+import { parseWatchInterval, type WatchOptionValues, type WatchTarget } from '../../src/book/watch.js';
+import { watchCommand } from '../../src/cmd/book/watch-outcome.js';
 import { StopSignal } from '../../src/errors.js';
 import { CommandContext } from '../../src/runtime/context.js';
 import type { GlobalOptions } from '../../src/runtime/globals.js';
-import { makeChalk } from '../../src/ui/color.js';
-import { Output } from '../../src/ui/output.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { Output } from '../../src/terminal/output.js';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/config/profile-store.js';
 import type { ResolvedCredentials } from '../../src/config/credentials.js';
 import { WireMemory } from '../../src/runtime/wire-memory.js';
-import type { Notice } from '../../src/ui/notices.js';
+import type { Notice } from '../../src/results/notices.js';
 
 const credentials: ResolvedCredentials = {
   apiKey: 'hpk_test_WireMemoryUnitKey000000001',

@@ -6,12 +6,12 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/errors.js';
-import { describeError } from '../../src/exit-codes.js';
-import { runWrite, type WriteAction } from '../../src/flows/write-flow.js';
+import { describeError } from '../../src/terminal/exit-codes.js';
+import { runWrite, type WriteAction } from '../../src/write/write-flow.js';
 import { JournalError, type Journal, type JournalEntry } from '../../src/journal/index.js';
 import { CommandContext } from '../../src/runtime/context.js';
-import { makeChalk } from '../../src/ui/color.js';
-import { Output } from '../../src/ui/output.js';
+import { makeChalk } from '../../src/terminal/color.js';
+import { Output } from '../../src/terminal/output.js';
 
 const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 

@@ -3,10 +3,10 @@
 // whatever the spelling style, and shown back under our name with nothing the server sent lost
 // (showUnderKnownNames). Two commands reading one payload read one value. src/api/wire-contract.md.
 import { InvalidResponseError } from '../../errors.js';
-import { toAccountSide } from '../../domain/money.js';
-import { readNumber } from '../../domain/number-format.js';
-import { SIDES, type Side } from '../../domain/vocabulary.js';
-import type { HistoryFacts } from '../../domain/wire.js';
+import { toAccountSide } from '../../core/money.js';
+import { readNumber } from '../../core/number-format.js';
+import { SIDES, type Side } from '../../core/vocabulary.js';
+import type { HistoryFacts } from '../../core/wire.js';
 
 /** A closed hedge as the rules reason about it; defined in domain/, read here. */
 export type { HistoryFacts };

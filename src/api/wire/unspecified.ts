@@ -4,7 +4,7 @@
 import { ApiError } from '../../errors.js';
 
 /** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
-export { MAX_PAGE_SIZE } from '../../domain/wire.js';
+export { MAX_PAGE_SIZE } from '../../core/wire.js';
 
 /** GET /prices takes several markets comma-separated. */
 export const PRICE_SYMBOLS_SEPARATOR = ',';

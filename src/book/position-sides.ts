@@ -1,0 +1,142 @@
+// `hedge positions` as one book from every view: each line of the positions list with its
+// side's hedges as their records show them, the side's state reconciled by domain/book.ts (in step,
+// or settling while the views disagree), and the sides the records hold that the positions list does
+// not show yet. Read through SideViews — never the positions list alone, never the records alone. A
+// server whose hedge records cannot be read, or hold none at all, leaves the positions as they are
+// with the reason: the positions are still worth showing.
+import type { HedgeClient } from '../api/client.js';
+import type { Hedge } from '../api/schemas.js';
+import type { SideBook, SideState } from './book.js';
+import type { Side } from '../core/vocabulary.js';
+import { sideKey } from '../core/markets.js';
+import type { BookPosition } from './positions.js';
+import { SideViews } from './side-book.js';
+import { messageOf } from '../security/safe-text.js';
+
+/** A side as every view shows it. */
+export interface PositionSide {
+  market: string;
+  side: Side;
+  state: SideState;
+  /** Why the side is settling. */
+  why?: string;
+  /** The side's live hedges as the server sent them: filled ones soonest maturity first, then those being opened. */
+  hedges: Hedge[];
+  /** The sum of the side's filled hedges on their records (USD). */
+  recordsUsd: number;
+  /** The record of the hedge the positions line names, when it is not live (a close the list still shows): whose deal the line is. */
+  lineHedge?: Hedge;
+}
+
+export interface PositionSides {
+  /** One per line of the positions list, in its order: the line's side, or undefined where no side can be told. */
+  lines: Array<PositionSide | undefined>;
+  /** Sides settling with no line in the positions list: filled on their records, not listed yet (or past maturity, not settled). */
+  unlisted: PositionSide[];
+  /** Undefined when the records were read; else why the hedges are not shown. */
+  recordsProblem?: string;
+  /** The error of a failed read of the records (a caller that cannot go on without them rethrows it). */
+  recordsError?: unknown;
+}
+
+/**
+ * The positions list just read (`positions`) with its sides' hedge records (GET /hedges: every filled
+ * hedge and the newest page, as SideViews reads them). `now` is read after the records: the server's
+ * time when it sent one (a hedge past its maturity is judged on its clock).
+ */
+export async function readPositionSides(
+  client: HedgeClient,
+  positions: BookPosition[],
+  now: () => number,
+  log?: (line: string) => void,
+): Promise<PositionSides> {
+  const nothing = (recordsProblem: string, recordsError?: unknown): PositionSides => ({
+    lines: positions.map(() => undefined),
+    unlisted: [],
+    recordsProblem,
+    ...(recordsError !== undefined ? { recordsError } : {}),
+  });
+  let views: SideViews;
+  try {
+    views = await SideViews.read(client, log, positions);
+  } catch (error) {
+    return nothing(`GET /hedges failed (${messageOf(error)})`, error);
+  }
+  // Every open line stands for hedges on their records, which lead the positions list: none at all is a
+  // server that does not list them (or not to this key), not a book to judge every side settling on.
+  if (views.hedges.length === 0 && positions.length > 0) return nothing('GET /hedges returned no hedge records');
+  const nowMs = now();
+  const byId = new Map(views.hedges.map((hedge) => [hedge.id, hedge]));
+  const sideOf = async (market: string, side: Side): Promise<PositionSide> =>
+    toSide(market, side, await views.book(market, side, nowMs), byId);
+
+  const lines = await Promise.all(
+    positions.map(async (position) => {
+      if (position.side === undefined) return undefined;
+      // A line without a market is the account's only market (flows/positions.ts findSide): its hedges say which.
+      const market = position.market ?? soleMarket(views.hedges, position.side);
+      if (market === undefined) return undefined;
+      const side = await sideOf(market, position.side);
+      const named = position.hedgeId === undefined ? undefined : byId.get(position.hedgeId);
+      return named && !side.hedges.includes(named) ? { ...side, lineHedge: named } : side;
+    }),
+  );
+  const listed = new Set(lines.flatMap((line) => (line ? [sideKey(line.market, line.side)] : [])));
+  const unlisted: PositionSide[] = [];
+  const seen = new Set<string>();
+  for (const hedge of views.hedges) {
+    const key = sideKey(hedge.market, hedge.side);
+    if (listed.has(key) || seen.has(key) || hedge.status === 'failed' || hedge.status === 'closed') continue;
+    seen.add(key);
+    // A line without a market stands for this side when the hedge's market is the only one there.
+    if (positions.some((position) => position.side === hedge.side && position.market === undefined)) continue;
+    const side = await sideOf(hedge.market.toUpperCase(), hedge.side);
+    // Only a side the views disagree on is a position to come: one whose hedges are all still being
+    // opened holds nothing yet (`hedge hedges` lists them), and one flat in every view (an early
+    // close a server leaves `filled`, which the history shows ended) holds nothing at all.
+    if (side.state === 'settling') unlisted.push(side);
+  }
+  return { lines, unlisted };
+}
+
+function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>): PositionSide {
+  const soonest = [...book.filled].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
+  const hedges = [...soonest, ...book.opening].flatMap((record) => {
+    const hedge = byId.get(record.id);
+    return hedge ? [hedge] : [];
+  });
+  return {
+    market,
+    side,
+    state: book.state,
+    ...(book.why !== undefined ? { why: book.why } : {}),
+    hedges,
+    recordsUsd: book.recordsUsd,
+  };
+}
+
+/** The one market the side's hedges are on, if there is one. */
+function soleMarket(hedges: readonly Hedge[], side: Side): string | undefined {
+  const markets = new Set(hedges.filter((hedge) => hedge.side === side).map((hedge) => hedge.market.toUpperCase()));
+  return markets.size === 1 ? [...markets][0] : undefined;
+}
+
+/** The distinct deal references of a side's hedges: the filled ones, else those being opened, else the line's own hedge. */
+export function sideReferenceList(side: PositionSide | undefined): string[] {
+  if (!side) return [];
+  const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
+  const behind =
+    filled.length > 0 ? filled : side.hedges.length > 0 ? side.hedges : side.lineHedge ? [side.lineHedge] : [];
+  return [
+    ...new Set(
+      behind.flatMap((hedge) =>
+        typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [],
+      ),
+    ),
+  ];
+}
+
+/** Those references as a table cell shows them ("A, B"); undefined when none. */
+export function sideReferences(side: PositionSide | undefined): string | undefined {
+  return sideReferenceList(side).join(', ') || undefined;
+}

@@ -1,0 +1,404 @@
+// The live view of `--watch` on a terminal: one screen redrawn in place (log-update) at every
+// refresh and every second between them (so that time to maturity ticks). It shows what changed
+// since the previous refresh (inverse video, or a `*` after the value without colour), a sparkline
+// of the mark, price or P&L over the session, the time of the last good refresh, and — when a
+// refresh failed — "STALE since …" over the last good data. Every line fits the terminal's width.
+//
+// Renders only: it is handed a model of each refresh (ui/watch-model.ts makes it of what
+// flows/watch.ts read); nothing here calls the API. `renderWatchScreen` is pure, for tests; `openLiveView` owns the terminal.
+import type { ChalkInstance } from 'chalk';
+import type { Alert } from '../core/alerts.js';
+import { safeStyled, safeText } from '../security/safe-text.js';
+import { NUMERIC_KINDS, type FieldKind } from '../fields/fields.js';
+import { formatSignedMoney } from '../terminal/format.js';
+import { leftOutNote, loadTableDrawer, tableCell, type TableColumn, type TableDrawer } from '../terminal/table.js';
+import { sparkline } from '../results/text-charts.js';
+import { stripVTControlCharacters } from 'node:util';
+import { displayWidth, truncateEnd, wrapWords } from '../terminal/width.js';
+
+export interface WatchField {
+  key: string;
+  /** As a table header or a card's label says it (unit included). */
+  label: string;
+  kind?: FieldKind;
+}
+
+interface WatchRow {
+  /** Stable across refreshes (market and side, a hedge id): what "changed" compares against. */
+  key: string;
+  values: Record<string, unknown>;
+  /** Shown as a countdown that ticks every second. */
+  maturityAt?: string;
+}
+
+/** The key of the countdown column, and of the sparkline column, in a model's priority list. */
+export const COUNTDOWN_KEY = 'matures_in';
+export const TREND_KEY = 'trend';
+
+export interface WatchModel {
+  title: string;
+  /** table: one line per row; card: one row as label/value lines. */
+  layout: 'table' | 'card';
+  fields: WatchField[];
+  /** Column keys (COUNTDOWN_KEY and TREND_KEY included), most important first: what a narrow terminal keeps. */
+  priority: readonly string[];
+  /** How many of `priority`'s first keys are what a desk decides on (ui/table.ts `TableInput.decisive`). */
+  decisive?: number;
+  rows: WatchRow[];
+  /** Said instead of a table when there are no rows. */
+  empty: string;
+  /** A countdown column (or card line) from each row's maturityAt. */
+  countdown?: { label: string };
+  /**
+   * A sparkline column (or card line) of one field of each row over the session, drawn from the
+   * values as shown (a move below the shown precision does not move it).
+   */
+  trend?: { label: string; field: WatchField };
+  /** One figure over the whole view with its own sparkline (total net P&L). */
+  total?: { label: string; value: number | undefined };
+}
+
+/** How a value is shown to people (Output.humanValue): the view formats nothing itself but time. */
+export type FormatValue = (field: { key: string; kind?: FieldKind }, value: unknown) => string;
+
+/** Everything on screen, as the flow last said it. */
+export interface WatchState {
+  model?: WatchModel;
+  intervalMs: number;
+  /** Clock time of the last refresh that succeeded. */
+  lastGoodAt?: number;
+  stale?: { since: number; reason: string; nextAt?: number };
+  /** Alerts whose condition holds, with the time each fired. */
+  alerts: Array<{ alert: Alert; at: number }>;
+  /** Row key → the trend's values over the session; TOTAL_SERIES for the total. */
+  series: Map<string, number[]>;
+  /** Each row's values at the refresh before the last one (row key → values): what "changed" compares with. */
+  previous: Map<string, Record<string, unknown>>;
+}
+
+export interface RenderOptions {
+  columns: number;
+  chalk: ChalkInstance;
+  now: number;
+  format: FormatValue;
+  /** The Table (ui/table.ts loadTableDrawer), cli-table3 loaded. */
+  table: TableDrawer;
+  /** The local time of day for "last good refresh" (injectable for tests). */
+  clockTime?: (ms: number) => string;
+}
+
+const TOTAL_SERIES = '\u0000total';
+/** Points kept per series: a sparkline shows at most a few dozen, down-sampled from these. */
+const SERIES_LIMIT = 600;
+const TREND_MIN_WIDTH = 8;
+/** Text (a deal reference) is cut with … no shorter than this, as in the lists (ui/output.ts). */
+const TEXT_MIN_WIDTH = 10;
+const TREND_MAX_WIDTH = 24;
+const GAP = 2;
+
+export function emptyWatchState(intervalMs: number): WatchState {
+  return { intervalMs, alerts: [], series: new Map(), previous: new Map() };
+}
+
+function pushPoint(series: Map<string, number[]>, key: string, value: number | undefined): void {
+  if (value === undefined || !Number.isFinite(value)) return;
+  const points = series.get(key) ?? [];
+  points.push(value);
+  if (points.length > SERIES_LIMIT) points.splice(0, points.length - SERIES_LIMIT);
+  series.set(key, points);
+}
+
+/** A number as the screen shows it: 1,514.9512 shown as "1,514.95" is 1514.95. */
+function shownNumber(format: FormatValue, field: WatchField, value: unknown): number | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+  const text = stripVTControlCharacters(format(field, value)).replace(/[^0-9.+-]/g, '');
+  const shown = Number(text);
+  return text !== '' && Number.isFinite(shown) ? shown : value;
+}
+
+/**
+ * A refresh that succeeded: the new model, what changed since the previous one, the sparklines'
+ * next points — each the trend field's value as `format` shows it, so the line moves only when
+ * what is on the screen does.
+ */
+export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue): void {
+  state.previous = new Map((state.model?.rows ?? []).map((row) => [row.key, row.values]));
+  const trend = model.trend?.field;
+  if (trend)
+    for (const row of model.rows) pushPoint(state.series, row.key, shownNumber(format, trend, row.values[trend.key]));
+  if (model.total) pushPoint(state.series, TOTAL_SERIES, model.total.value);
+  state.model = model;
+  state.lastGoodAt = at;
+  state.stale = undefined;
+}
+
+/** "09:14:03" in the local time zone. */
+function localClockTime(ms: number): string {
+  return new Date(ms).toTimeString().slice(0, 8);
+}
+
+/** The time of day in `timeZone` (an IANA name such as the environment's TZ), else the local one. */
+export function clockTimeIn(timeZone: string | undefined): (ms: number) => string {
+  if (timeZone === undefined || timeZone === '') return localClockTime;
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-GB', {
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZone,
+    });
+  } catch {
+    return localClockTime;
+  }
+  return (ms) => format.format(ms);
+}
+
+/** Time left to a maturity, to the second: "2d 03:04:05", "00:59:59", or "matured". */
+export function formatCountdown(ms: number): string {
+  if (ms <= 0) return 'matured';
+  const total = Math.floor(ms / 1000);
+  const days = Math.floor(total / 86_400);
+  const two = (value: number) => String(value).padStart(2, '0');
+  const clock = `${two(Math.floor((total % 86_400) / 3600))}:${two(Math.floor((total % 3600) / 60))}:${two(total % 60)}`;
+  return days > 0 ? `${days}d ${clock}` : clock;
+}
+
+/** "every 2s", "every 1.5s". */
+function everyText(intervalMs: number): string {
+  return `every ${Number((intervalMs / 1000).toFixed(3))}s`;
+}
+
+/** One line about an alert, for the screen and for stderr. Server text is made harmless. */
+export function describeAlert(alert: Alert, now: number): string {
+  if (alert.kind === 'pnl')
+    return `net P&L ${formatSignedMoney(alert.netPnlUsd)} USD is at or below ${formatSignedMoney(alert.thresholdUsd)} USD`;
+  const what = [alert.market, alert.side].filter((part) => part !== undefined).join(' ') || 'a hedge';
+  const id = alert.hedgeId !== undefined ? ` (${alert.hedgeId})` : '';
+  const left = Date.parse(alert.maturityAt) - now;
+  const when = left > 0 ? `matures in ${formatCountdown(left)}` : 'has reached maturity';
+  return safeText(`${what}${id} ${when} (--alert-maturity ${alert.within})`);
+}
+
+/** The whole screen as lines of at most `columns` columns. */
+export function renderWatchScreen(state: WatchState, options: RenderOptions): string[] {
+  const { chalk: c, columns, now } = options;
+  const clockTime = options.clockTime ?? localClockTime;
+  const noColour = c.level === 0;
+  const model = state.model;
+  const header = [
+    c.bold(model?.title ?? 'Watching'),
+    everyText(state.intervalMs),
+    `last good refresh ${state.lastGoodAt === undefined ? '—' : clockTime(state.lastGoodAt)}`,
+    ...(noColour ? ['* changed'] : []),
+    'Ctrl-C to stop',
+  ].join(c.dim(' · '));
+  const lines = [header];
+  if (model === undefined) lines.push(c.dim('Waiting for the first refresh…'));
+  else if (model.layout === 'card') lines.push(...renderCard(state, model, options));
+  else lines.push(...renderTable(state, model, options));
+  if (model?.total) {
+    const value = model.total.value;
+    const shown = value === undefined ? c.dim('—') : options.format({ key: 'total', kind: 'pnl' }, value);
+    const points = state.series.get(TOTAL_SERIES) ?? [];
+    const room = Math.max(0, columns - displayWidth(`${model.total.label}  ${shown}  `));
+    const line = `${c.bold(model.total.label)}  ${shown}${points.length > 0 && room >= 4 ? `  ${c.cyan(sparkline(points, Math.min(room, TREND_MAX_WIDTH * 2)))}` : ''}`;
+    lines.push(line);
+  }
+  if (state.stale) {
+    const next =
+      state.stale.nextAt !== undefined
+        ? ` · next try in ${Math.max(0, Math.ceil((state.stale.nextAt - now) / 1000))}s`
+        : '';
+    lines.push(
+      `${c.yellow.bold('STALE')} since ${clockTime(state.stale.since)} (${safeText(state.stale.reason)})${next}`,
+    );
+  }
+  for (const { alert, at } of state.alerts)
+    lines.push(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, now)}`);
+  return lines.map((line) => truncateEnd(line, columns));
+}
+
+/**
+ * A value as shown, marked when it changed since the refresh before: when the data differs and so
+ * does what is shown (a move below the shown precision is not a change to the eye, and a relative
+ * time that only moved with the clock is not a change of the data).
+ */
+function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions): string {
+  const c = options.chalk;
+  const value = row.values[field.key];
+  const text = options.format(field, value);
+  const before = state.previous.get(row.key);
+  const changed =
+    before !== undefined &&
+    JSON.stringify(before[field.key]) !== JSON.stringify(value) &&
+    options.format(field, before[field.key]) !== text;
+  if (c.level === 0) return `${text}${changed ? '*' : ' '}`;
+  return changed ? c.inverse(text) : text;
+}
+
+function renderTable(state: WatchState, model: WatchModel, options: RenderOptions): string[] {
+  const c = options.chalk;
+  if (model.rows.length === 0) return [c.dim(model.empty)];
+  const columns: TableColumn[] = model.fields.map((field) => ({
+    key: field.key,
+    header: field.label,
+    align: field.kind !== undefined && NUMERIC_KINDS.has(field.kind) ? 'right' : 'left',
+    // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
+    ...(field.kind === 'text'
+      ? { shrink: 'end' as const, minWidth: TEXT_MIN_WIDTH }
+      : field.kind === 'id'
+        ? { shrink: 'middle' as const }
+        : {}),
+    money: field.kind === 'money' || field.kind === 'pnl' || field.kind === 'charge',
+    cells: model.rows.map((row) => tableCell(shownValue(state, row, field, options))),
+  }));
+  if (model.countdown) {
+    columns.push({
+      key: COUNTDOWN_KEY,
+      header: model.countdown.label,
+      align: 'right',
+      cells: model.rows.map((row) =>
+        tableCell(
+          row.maturityAt === undefined ? c.dim('—') : formatCountdown(Date.parse(row.maturityAt) - options.now),
+        ),
+      ),
+    });
+  }
+  if (model.trend) {
+    const longest = Math.max(0, ...model.rows.map((row) => state.series.get(row.key)?.length ?? 0));
+    columns.push({
+      key: TREND_KEY,
+      header: model.trend.label,
+      align: 'left',
+      cells: [],
+      drawn: {
+        width: Math.min(TREND_MAX_WIDTH, Math.max(TREND_MIN_WIDTH, longest)),
+        minWidth: TREND_MIN_WIDTH,
+        draw: (index, width) => c.cyan(sparkline(state.series.get(model.rows[index]!.key) ?? [], width)),
+      },
+    });
+  }
+  const { text, hidden, shortened } = options.table({
+    columns,
+    priority: model.priority,
+    decisive: model.decisive,
+    rowCount: model.rows.length,
+    width: options.columns,
+    chalk: c,
+  });
+  const lines = text.split('\n');
+  // What the width left out is named on the screen itself (issue 50), wrapped, never cut.
+  const left = leftOutNote(options.columns, hidden, shortened);
+  if (left !== undefined)
+    lines.push(...wrapWords(c.dim(`${left} — see --json, or a wider terminal.`), options.columns).split('\n'));
+  return lines;
+}
+
+function renderCard(state: WatchState, model: WatchModel, options: RenderOptions): string[] {
+  const c = options.chalk;
+  const row = model.rows[0];
+  if (row === undefined) return [c.dim(model.empty)];
+  const entries: Array<[string, string]> = model.fields
+    .filter((field) => row.values[field.key] !== undefined)
+    .map((field) => [field.label, shownValue(state, row, field, options)]);
+  if (model.countdown && row.maturityAt !== undefined)
+    entries.push([model.countdown.label, formatCountdown(Date.parse(row.maturityAt) - options.now)]);
+  const labelWidth = Math.max(
+    0,
+    ...entries.map(([label]) => displayWidth(label)),
+    model.trend ? displayWidth(model.trend.label) : 0,
+  );
+  const valueWidth = Math.max(1, options.columns - labelWidth - GAP);
+  const lines = entries.map(
+    ([label, value]) => `${c.dim(label.padEnd(labelWidth))}${' '.repeat(GAP)}${truncateEnd(value, valueWidth)}`,
+  );
+  const points = state.series.get(row.key) ?? [];
+  if (model.trend && points.length > 0) {
+    lines.push(
+      `${c.dim(model.trend.label.padEnd(labelWidth))}${' '.repeat(GAP)}${c.cyan(sparkline(points, Math.min(valueWidth, TREND_MAX_WIDTH * 2)))}`,
+    );
+  }
+  return lines;
+}
+
+// ---- The terminal --------------------------------------------------------------------------
+
+export interface LiveViewInit {
+  stream: NodeJS.WritableStream;
+  chalk: ChalkInstance;
+  intervalMs: number;
+  now: () => number;
+  /** The width to fit, read at every redraw (the terminal may be resized). */
+  columns: () => number;
+  format: FormatValue;
+  /** The time of day shown for "last good refresh" and "stale since". */
+  clockTime: (ms: number) => string;
+}
+
+export interface LiveView {
+  readonly state: WatchState;
+  fresh(model: WatchModel, at: number): void;
+  stale(at: number, reason: string, nextAt: number | undefined): void;
+  /** Alerts whose condition holds now (shown until they clear); `rang` rings the bell. */
+  alerts(holding: Array<{ alert: Alert; at: number }>, ring: boolean): void;
+  /** Redraws (the countdown and "next try in" move with the clock). */
+  render(): void;
+  /** Leaves the last screen in place, shows the cursor again and stops listening for resizes. */
+  close(): void;
+}
+
+/** Starts drawing on the terminal: log-update over `stream`, redrawn on resize. */
+export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
+  const { createLogUpdate } = await import('log-update');
+  // log-update hides the cursor while it draws and shows it again at done() (and at exit,
+  // whatever way the process ends).
+  const draw = createLogUpdate(init.stream);
+  const table = await loadTableDrawer();
+  const state = emptyWatchState(init.intervalMs);
+  let closed = false;
+  const render = (): void => {
+    if (closed) return;
+    const lines = renderWatchScreen(state, {
+      columns: init.columns(),
+      chalk: init.chalk,
+      now: init.now(),
+      format: init.format,
+      table,
+      clockTime: init.clockTime,
+    });
+    // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
+    draw(safeStyled(lines.join('\n')));
+  };
+  const resizable = init.stream as NodeJS.WritableStream & {
+    on?: (event: string, listener: () => void) => unknown;
+    off?: (event: string, listener: () => void) => unknown;
+  };
+  const onResize = (): void => render();
+  resizable.on?.('resize', onResize);
+  return {
+    state,
+    fresh(model, at) {
+      applyFresh(state, model, at, init.format);
+      render();
+    },
+    stale(at, reason, nextAt) {
+      state.stale = { since: state.stale?.since ?? at, reason, nextAt };
+      render();
+    },
+    alerts(holding, ring) {
+      state.alerts = holding;
+      render();
+      if (ring) init.stream.write('\u0007');
+    },
+    render,
+    close() {
+      if (closed) return;
+      render();
+      closed = true;
+      resizable.off?.('resize', onResize);
+      draw.done();
+    },
+  };
+}

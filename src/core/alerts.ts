@@ -1,0 +1,472 @@
+// Alerts as pure rules, for `--watch` and for the keeper: which conditions hold, and which start
+// and clear now. An alert fires once when its condition starts to hold and again only after it
+// cleared; a read that failed says nothing either way. No clock, no I/O.
+import { parseDuration, type Duration } from './duration.js';
+import { parseUsdAmount } from './input.js';
+import { formatUsd } from './number-format.js';
+import type { KeepEvent, KeepRowStatus } from './keep-rules.js';
+
+export interface AlertRules {
+  /** --alert-pnl: net P&L at or below this many USD. */
+  pnlAtOrBelowUsd?: number;
+  /** --alert-maturity: a hedge maturing within this many ms (one already past maturity included). */
+  maturityWithinMs?: number;
+  /** --alert-maturity as typed (normalised), for the alert record: "6h". */
+  maturityWithinText?: string;
+}
+
+/** What a snapshot says that an alert can be about. */
+export interface AlertFacts {
+  /** Net P&L in USD: the positions' net P&L summed, or the account's unrealized P&L; undefined when unknown. */
+  netPnlUsd?: number;
+  /** Everything with a known maturity (a position side, or the hedge watched). */
+  maturities: MaturityFact[];
+}
+
+export interface MaturityFact {
+  /** Stable while it is the same thing: its hedge id, else market and side. */
+  key: string;
+  maturityAt: string;
+  market?: string;
+  side?: string;
+  hedgeId?: string;
+}
+
+export type Alert =
+  | { kind: 'pnl'; key: string; netPnlUsd: number; thresholdUsd: number }
+  | {
+      kind: 'maturity';
+      key: string;
+      maturityAt: string;
+      /** Whole seconds until maturity; 0 when it is already past. */
+      secondsLeft: number;
+      within: string;
+      market?: string;
+      side?: string;
+      hedgeId?: string;
+    };
+
+/** Every alert condition that holds for these facts at `nowMs`. */
+export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number): Alert[] {
+  const holding: Alert[] = [];
+  if (
+    rules.pnlAtOrBelowUsd !== undefined &&
+    facts.netPnlUsd !== undefined &&
+    facts.netPnlUsd <= rules.pnlAtOrBelowUsd
+  ) {
+    holding.push({ kind: 'pnl', key: 'pnl', netPnlUsd: facts.netPnlUsd, thresholdUsd: rules.pnlAtOrBelowUsd });
+  }
+  if (rules.maturityWithinMs !== undefined) {
+    for (const fact of facts.maturities) {
+      const at = Date.parse(fact.maturityAt);
+      if (Number.isNaN(at)) continue;
+      const left = at - nowMs;
+      if (left > rules.maturityWithinMs) continue;
+      holding.push({
+        kind: 'maturity',
+        key: `maturity:${fact.key}`,
+        maturityAt: fact.maturityAt,
+        secondsLeft: Math.max(0, Math.floor(left / 1000)),
+        within: rules.maturityWithinText ?? `${Math.round(rules.maturityWithinMs / 1000)}s`,
+        ...(fact.market !== undefined ? { market: fact.market } : {}),
+        ...(fact.side !== undefined ? { side: fact.side } : {}),
+        ...(fact.hedgeId !== undefined ? { hedgeId: fact.hedgeId } : {}),
+      });
+    }
+  }
+  return holding;
+}
+
+/**
+ * Fire once, clear once: the alerts that start now (holding, not active before), those that
+ * cleared (active before, no longer holding), and the active ones to pass as `before` next time
+ * (one already active keeps its first record, its start time with it).
+ */
+export function alertEdges<A extends { key: string }>(
+  before: ReadonlyMap<string, A>,
+  holding: readonly A[],
+): { started: A[]; cleared: A[]; active: Map<string, A> } {
+  const active = new Map(holding.map((alert) => [alert.key, before.get(alert.key) ?? alert]));
+  return {
+    started: holding.filter((alert) => !before.has(alert.key)),
+    cleared: [...before.values()].filter((alert) => !active.has(alert.key)),
+    active,
+  };
+}
+
+// ---- Parsing the options ----------------------------------------------------------------------
+
+/** --alert-pnl: a signed USD amount (`-500`, `-1_000`, `-2.5k`, `0`), in the one USD grammar (input.ts). */
+export function parseAlertPnl(raw: string): number {
+  return parseUsdAmount(raw, '--alert-pnl', 'signed');
+}
+
+/** --alert-maturity: `30m`, `6h`, `1d`, `1d12h`, `2w`. Returns the length in ms and the text as normalised. */
+export function parseAlertDuration(raw: string): Duration {
+  return parseDuration(raw, '--alert-maturity');
+}
+
+// ---- The keeper: per row and cause, said when it starts and when it clears ("recovered") -------
+
+export type AlertCause =
+  /** A covered side became flat after its roll fell due, with no roll by the keeper: it settled instead. */
+  | 'missed_roll'
+  /** A side holds another notional than its target (beyond the tolerance). */
+  | 'drift'
+  /** A roll, re-open or convergence the server (or a check) refused; it clears when the row is at target. */
+  | 'refused'
+  /** The journal or team store could not be used for a cycle. */
+  | 'store_unreachable'
+  /** The book could not be read (the server unreachable, or failing). */
+  | 'server_unreachable'
+  /** A row's market has less capacity left on its side than the threshold. */
+  | 'capacity_low'
+  /** The account's headroom under its exposure cap is below the threshold. */
+  | 'exposure_headroom_low';
+
+export interface AlertCondition {
+  /** `cause` for the account, `cause|MARKET side` for a row: one alert per key. */
+  key: string;
+  cause: AlertCause;
+  market?: string;
+  side?: string;
+  message: string;
+  /** The event that showed it, when one did (sent along, as --alert-cmd always sent it). */
+  trigger?: KeepEvent;
+}
+
+export interface ActiveAlert extends AlertCondition {
+  /** When it started (ISO). */
+  since: string;
+}
+
+/** What is sent: the start or the clearing of one condition. */
+export interface AlertNotice extends ActiveAlert {
+  alert: 'started' | 'recovered';
+  at: string;
+  /** Recovered: how long it held, in whole seconds. */
+  duration_s?: number;
+  /** One line for a chat (Slack's `text`). */
+  text: string;
+}
+
+export interface HeadroomReading {
+  /** The account's headroom under its exposure cap, USD; undefined when the server did not say. */
+  exposureHeadroomUsd?: number;
+  /** Per row (`MARKET side`): the capacity left on that side of its market, USD. */
+  capacityUsd: ReadonlyMap<string, number>;
+}
+
+export interface CycleObservation {
+  nowMs: number;
+  /** The keeper's events since the last observation. */
+  events: readonly KeepEvent[];
+  /** The cycle's row statuses; absent when no cycle finished (the store failed): row conditions then stand. */
+  rows?: readonly KeepRowStatus[];
+  /** The server's time of the cycle, when known (roll due times are the server's). */
+  serverNowMs?: number;
+  toleranceUsd: number;
+  /** With a headroom threshold: what was read this cycle (absent: not read, the headroom alerts stand). */
+  headroom?: HeadroomReading;
+  thresholdUsd?: number;
+}
+
+export interface AlertState {
+  active: ReadonlyMap<string, ActiveAlert>;
+  /** The previous cycle's rows by `MARKET side`: a side covered then and flat now, its roll due, settled. */
+  rows: ReadonlyMap<string, KeepRowStatus>;
+  /**
+   * Rows the keeper tried to roll at the previous observation (a roll event, or a roll that failed):
+   * flat now because of its own roll, never a missed one (a failed roll's open is a `refused` alert).
+   */
+  rolling?: ReadonlySet<string>;
+}
+
+export const NO_ALERTS: AlertState = { active: new Map(), rows: new Map() };
+
+const ROW_CAUSES: ReadonlySet<AlertCause> = new Set(['missed_roll', 'drift', 'refused', 'capacity_low']);
+const SUCCESS_EVENTS: ReadonlySet<string> = new Set(['roll', 'reopen', 'converge']);
+
+export function rowKeyOf(market: string, side: string): string {
+  return `${market.toUpperCase()} ${side}`;
+}
+
+function conditionKey(cause: AlertCause, row?: string): string {
+  return row === undefined ? cause : `${cause}|${row}`;
+}
+
+/** One step: the conditions this cycle shows, against those active; what starts and what clears. */
+export function stepAlerts(
+  state: AlertState,
+  observation: CycleObservation,
+): { state: AlertState; notices: AlertNotice[] } {
+  const { rows, nowMs, toleranceUsd } = observation;
+  const holding: Holding = new Map();
+  const { succeeded, rolling, readFailed, storeFailed } = eventConditions(observation.events, holding);
+  const rowsNow = new Map((rows ?? []).map((row) => [rowKeyOf(row.market, row.side), row]));
+  if (rows)
+    rowConditions(holding, state, rowsNow, { rolling, serverNowMs: observation.serverNowMs ?? nowMs, toleranceUsd });
+  if (observation.headroom && observation.thresholdUsd !== undefined)
+    headroomConditions(holding, observation.headroom, observation.thresholdUsd);
+
+  // What stands without being seen again: a condition this cycle could not judge, or one that
+  // clears only once its row is back at target (a refusal backs off and is not retried every cycle).
+  for (const [key, active] of state.active) {
+    if (holding.has(key)) continue;
+    if (
+      stillHolds(active, {
+        rows,
+        rowsNow,
+        succeeded,
+        readFailed,
+        storeFailed,
+        headroomRead: observation.headroom !== undefined,
+        toleranceUsd,
+      })
+    )
+      holding.set(key, active);
+  }
+
+  const { active, notices } = startsAndClears(state.active, holding, nowMs);
+  // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last
+  // told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
+  const told = new Map(
+    [...rowsNow].map(([key, row]) => [key, row.current_unknown === true ? (state.rows.get(key) ?? row) : row]),
+  );
+  return { state: { active, rows: rows ? told : state.rows, rolling }, notices };
+}
+
+/** The conditions a cycle shows, by key; the first one seen for a key stands. */
+type Holding = Map<string, AlertCondition>;
+
+function hold(holding: Holding, condition: Omit<AlertCondition, 'key'>): void {
+  const key = conditionKey(
+    condition.cause,
+    condition.market !== undefined && condition.side !== undefined
+      ? rowKeyOf(condition.market, condition.side)
+      : undefined,
+  );
+  if (!holding.has(key)) holding.set(key, { key, ...condition });
+}
+
+/** The conditions the keeper's events show, and what they tell of the rows (stepped, rolling) and of the cycle (failed). */
+function eventConditions(events: readonly KeepEvent[], holding: Holding) {
+  const succeeded = new Set<string>();
+  const rolling = new Set<string>();
+  let readFailed = false;
+  let storeFailed = false;
+  for (const event of events) {
+    const row =
+      typeof event.market === 'string' && typeof event.side === 'string'
+        ? { market: event.market.toUpperCase(), side: event.side }
+        : undefined;
+    if (SUCCESS_EVENTS.has(event.event) && row && event.dry_run !== true) succeeded.add(rowKeyOf(row.market, row.side));
+    if (row && (event.event === 'roll' || (event.event === 'error' && event.action === 'roll')))
+      rolling.add(rowKeyOf(row.market, row.side));
+    if (event.event === 'drift' && row)
+      hold(holding, { cause: 'drift', ...row, message: describeDrift(event), trigger: event });
+    if (event.event !== 'error') continue;
+    if (event.phase === 'cycle') {
+      storeFailed = true;
+      hold(holding, {
+        cause: 'store_unreachable',
+        message: String(event.message ?? 'the journal or team store cannot be used'),
+        trigger: event,
+      });
+    } else if (event.phase === 'read') {
+      readFailed = true;
+      hold(holding, {
+        cause: 'server_unreachable',
+        message: `the book could not be read: ${String(event.message ?? event.code ?? 'no answer')}`,
+        trigger: event,
+      });
+    } else if (row && typeof event.action === 'string') {
+      hold(holding, {
+        cause: 'refused',
+        ...row,
+        message: `${event.action} failed: ${String(event.code ?? 'error')}: ${String(event.message ?? '')}`.trim(),
+        trigger: event,
+      });
+    }
+  }
+  return { succeeded, rolling, readFailed, storeFailed };
+}
+
+/** The drifts and missed rolls this cycle's rows show, against the previous cycle's. */
+function rowConditions(
+  holding: Holding,
+  state: AlertState,
+  rowsNow: ReadonlyMap<string, KeepRowStatus>,
+  cycle: { rolling: ReadonlySet<string>; serverNowMs: number; toleranceUsd: number },
+): void {
+  for (const [key, row] of rowsNow) {
+    const base = { market: row.market.toUpperCase(), side: row.side };
+    // A side that cannot be told this cycle starts nothing; it is judged once it can, against the
+    // last cycle that could tell it (kept below).
+    if (row.current_unknown === true) continue;
+    if (
+      row.current_usd !== null &&
+      row.current_usd > 0 &&
+      Math.abs(row.current_usd - row.target_usd) > cycle.toleranceUsd
+    ) {
+      hold(holding, {
+        cause: 'drift',
+        ...base,
+        message: `holds ${formatUsd(row.current_usd)}, target ${formatUsd(row.target_usd)}`,
+      });
+    }
+    const before = state.rows.get(key);
+    const dueAt =
+      before?.next_action === 'roll' && before.next_action_at ? Date.parse(before.next_action_at) : Number.NaN;
+    const flatNow = row.current_usd === null || row.current_usd === 0;
+    // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
+    const keeperRolled = state.rolling?.has(key) === true || cycle.rolling.has(key);
+    if (
+      before &&
+      before.current_usd !== null &&
+      before.current_usd > 0 &&
+      flatNow &&
+      dueAt <= cycle.serverNowMs &&
+      !keeperRolled
+    ) {
+      hold(holding, {
+        cause: 'missed_roll',
+        ...base,
+        message: `${formatUsd(before.current_usd)} settled instead of being rolled (its roll was due ${before.next_action_at})`,
+      });
+    }
+  }
+}
+
+/** The account's headroom and the rows' capacity below the threshold. */
+function headroomConditions(holding: Holding, headroom: HeadroomReading, threshold: number): void {
+  const { exposureHeadroomUsd, capacityUsd } = headroom;
+  if (exposureHeadroomUsd !== undefined && exposureHeadroomUsd < threshold) {
+    hold(holding, {
+      cause: 'exposure_headroom_low',
+      message: `headroom under the exposure cap is ${formatUsd(exposureHeadroomUsd)}, below ${formatUsd(threshold)}`,
+    });
+  }
+  for (const [key, capacity] of capacityUsd) {
+    if (capacity >= threshold) continue;
+    const [market, side] = key.split(' ');
+    hold(holding, {
+      cause: 'capacity_low',
+      market: market!,
+      side: side!,
+      message: `${key} has ${formatUsd(capacity)} of capacity left, below ${formatUsd(threshold)}`,
+    });
+  }
+}
+
+/** The alerts active after this cycle, and a notice for each that started and each that cleared. */
+function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Holding, nowMs: number) {
+  const at = new Date(nowMs).toISOString();
+  const edges = alertEdges(
+    before,
+    [...holding.values()].map((condition) => ({ ...condition, since: at })),
+  );
+  const notices: AlertNotice[] = [
+    ...edges.started.map((alert): AlertNotice => ({
+      alert: 'started',
+      key: alert.key,
+      cause: alert.cause,
+      ...where(alert),
+      message: alert.message,
+      since: at,
+      at,
+      text: `hedge keep alert — ${subject(alert)} — ${alert.message}`,
+      ...(alert.trigger ? { trigger: alert.trigger } : {}),
+    })),
+    ...edges.cleared.map((was): AlertNotice => {
+      const durationS = Math.max(0, Math.round((nowMs - Date.parse(was.since)) / 1000));
+      return {
+        alert: 'recovered',
+        key: was.key,
+        cause: was.cause,
+        ...where(was),
+        message: was.message,
+        since: was.since,
+        at,
+        duration_s: durationS,
+        text: `hedge keep recovered — ${subject(was)} (held ${formatSeconds(durationS)})`,
+      };
+    }),
+  ];
+  return { active: edges.active, notices };
+}
+
+function stillHolds(
+  active: ActiveAlert,
+  seen: {
+    rows?: readonly KeepRowStatus[];
+    rowsNow: Map<string, KeepRowStatus>;
+    succeeded: Set<string>;
+    readFailed: boolean;
+    storeFailed: boolean;
+    headroomRead: boolean;
+    toleranceUsd: number;
+  },
+): boolean {
+  switch (active.cause) {
+    case 'store_unreachable':
+      // Cleared by a cycle that finished (its rows came) without the store failing.
+      return !seen.rows || seen.storeFailed;
+    case 'server_unreachable':
+      return !seen.rows || seen.readFailed;
+    case 'exposure_headroom_low':
+    case 'capacity_low':
+      return !seen.headroomRead;
+    default: {
+      if (!ROW_CAUSES.has(active.cause) || active.market === undefined || active.side === undefined) return false;
+      if (!seen.rows) return true;
+      const key = rowKeyOf(active.market, active.side);
+      const row = seen.rowsNow.get(key);
+      // A row no longer in the target has nothing left to alert about.
+      if (!row) return false;
+      // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it
+      // succeeded and it is) — never because a cycle did not see it: a side whose views disagree
+      // (settling, its own roll landing) shows no notional, which says nothing about the drift.
+      // A side closed outside the keeper (drift `open`) is flat until it holds its target again.
+      return !atTarget(row, seen.toleranceUsd) && !(seen.succeeded.has(key) && row.target_usd === 0);
+    }
+  }
+}
+
+function atTarget(row: KeepRowStatus, toleranceUsd: number): boolean {
+  const current = row.current_usd ?? 0;
+  return Math.abs(current - row.target_usd) <= toleranceUsd && (row.target_usd === 0 || current > 0);
+}
+
+function where(condition: AlertCondition): { market?: string; side?: string } {
+  return condition.market !== undefined && condition.side !== undefined
+    ? { market: condition.market, side: condition.side }
+    : {};
+}
+
+const CAUSE_WORDS: Record<AlertCause, string> = {
+  missed_roll: 'missed roll (settled instead)',
+  drift: 'drift',
+  refused: 'refused',
+  store_unreachable: 'journal or team store unreachable',
+  server_unreachable: 'server unreachable',
+  capacity_low: 'capacity low',
+  exposure_headroom_low: 'exposure headroom low',
+};
+
+function subject(condition: AlertCondition): string {
+  return condition.market !== undefined
+    ? `${condition.market} ${condition.side}: ${CAUSE_WORDS[condition.cause]}`
+    : CAUSE_WORDS[condition.cause];
+}
+
+function formatSeconds(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+  return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+}
+
+function describeDrift(event: KeepEvent): string {
+  const usd = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : `${String(value ?? '?')} USD`);
+  return `holds ${usd(event.notional_usd)}, target ${usd(event.target_usd)}`;
+}

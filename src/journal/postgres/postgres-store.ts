@@ -1,0 +1,323 @@
+// The journal on PostgreSQL: one store shared by every machine of a desk, with the local file's
+// guarantees team-wide (docs/team-store.md). The journal's semantics are client-journal.ts's, as
+// for the file; this module gives only the records client (rows of hedge.entries, heartbeats of
+// hedge.keeper_heartbeats) and what is the team store's own: its schema (postgres-schema.ts) and
+// moving a local journal in (importEntry). The sessions and the locker are postgres-sessions.ts.
+//
+// - append commits the row before it returns (one statement, synchronous_commit on), so the write
+//   flow sends only what is recorded; the row's hold is taken before the row can be seen.
+// - When the store fails after a request was sent, the update goes to the local file journal as a
+//   fallback record (fallback-record.ts), and the error says so; `hedge journal migrate` merges it.
+//
+// Loaded only when a store is configured (store.ts imports it lazily): the client costs nothing
+// to anyone using the local file. It imports nothing of store.ts (no circle).
+import type {
+  ImportOutcome,
+  KeeperHeartbeats,
+  RecordsClient,
+  RowFilter,
+  RowSeal,
+  TeamJournal,
+  TeamJournalOptions,
+} from '../backend.js';
+import { canonicalJson } from '../canonical-json.js';
+import { ClientJournal, plainJson } from '../client-journal.js';
+import { UNRESOLVED_OUTCOMES, type JournalEntry, type JournalPatch } from '../entry.js';
+import { FallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
+import { openJournal } from '../journal.js';
+import { migrateSchema, SCHEMA } from './postgres-schema.js';
+import { PostgresSessions, scopeText } from './postgres-sessions.js';
+
+/** The unresolved outcomes as SQL, from the one list (entry.ts). */
+const UNRESOLVED_SQL = UNRESOLVED_OUTCOMES.map((outcome) => `'${outcome}'`).join(', ');
+
+/** The columns of a row beside its `entry` (copies of what queries filter and sort on). */
+const ROW_COLUMNS =
+  'id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, origin';
+
+/** The next seq of the store's sequence, taken before a new row is sealed. */
+const NEXT_SEQ_SQL = `SELECT nextval('${SCHEMA}.entries_seq')::text AS seq`;
+
+/**
+ * A new row: its seq as taken ($24), or the store's next (in the row and in its JSON alike), its
+ * revision as given; with its holder's row when it has one ($17, NULL for a migrated row), in the
+ * same statement.
+ */
+const INSERT_SQL = `
+WITH numbered AS (
+  SELECT coalesce($24::bigint, nextval('${SCHEMA}.entries_seq')) AS seq
+), inserted AS (
+  INSERT INTO ${SCHEMA}.entries (${ROW_COLUMNS}, entry, seq, revision)
+  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb || jsonb_build_object('seq', numbered.seq, 'revision', $22::bigint), numbered.seq, $22
+  FROM numbered
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id, seq
+), held AS (
+  INSERT INTO ${SCHEMA}.holders (scope, pid, host, session, since, backend_pid)
+  SELECT $17, $18, $19, $20, $21, $23 FROM inserted WHERE $17::text IS NOT NULL
+  ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid
+  RETURNING scope
+)
+SELECT (SELECT seq FROM inserted)::text AS seq, (SELECT count(*) FROM held)::int AS held`;
+
+/** Every filter of RowFilter; a NULL parameter leaves its condition out. */
+const READ_SQL = `
+SELECT entry FROM ${SCHEMA}.entries
+WHERE ($1::text IS NULL OR id = $1)
+  AND ($2::text IS NULL OR left(id, length($2)) = $2)
+  AND ($3::boolean IS NOT TRUE OR outcome IN (${UNRESOLVED_SQL}))
+  AND ($4::timestamptz IS NULL OR created_at >= $4)
+  AND ($5::timestamptz IS NULL OR created_at < $5)
+  AND ($6::text IS NULL OR (environment = $6 AND base_url_host = $7 AND key_id = $8 AND command = $9 AND body_canonical = $10))
+  AND ($12::text IS NULL OR idempotency_key = $12)
+  AND ($13::text IS NULL OR right(id, length($13)) = $13)
+ORDER BY seq DESC
+LIMIT $11`;
+
+/** A change folded into the row; `fresh` ($5) raises the revision to at least a migrated record's. */
+const CHANGE_SQL = `
+UPDATE ${SCHEMA}.entries
+SET entry = entry || $2::jsonb || jsonb_build_object('revision', greatest(revision + 1, $5::bigint)),
+    revision = greatest(revision + 1, $5::bigint), outcome = coalesce($3, outcome), updated_at = $4
+WHERE id = $1
+RETURNING entry`;
+
+/** A heartbeat written whole; its revision counted by the store; its time the store's own. */
+const WRITE_HEARTBEAT_SQL = `
+INSERT INTO ${SCHEMA}.keeper_heartbeats AS h (scope, body, revision, written_at) VALUES ($1, $2::jsonb, 1, clock_timestamp())
+ON CONFLICT (scope) DO UPDATE SET body = EXCLUDED.body, revision = h.revision + 1, written_at = EXCLUDED.written_at
+RETURNING revision::text AS revision`;
+
+const READ_HEARTBEAT_SQL = `
+SELECT body, revision::text AS revision, greatest(0, extract(epoch FROM clock_timestamp() - written_at) * 1000)::float8 AS age_ms
+FROM ${SCHEMA}.keeper_heartbeats WHERE scope = $1`;
+
+/** A heartbeat is written every cycle: a store slower than this is a failed write (an `error` event), never a stuck keeper. */
+const HEARTBEAT_QUERY_TIMEOUT_MS = 5_000;
+
+export class PostgresJournal extends ClientJournal implements TeamJournal {
+  readonly kind = 'postgres' as const;
+  /** The local journal's folder (fallback records go there). Named as the file journal names its own. */
+  readonly dir: string;
+  /** The store as shown in messages (the file journal's name for its path). */
+  readonly file: string;
+  /** The store always keeps heartbeats (set by ClientJournal from the records client). */
+  declare readonly keeperHeartbeats: KeeperHeartbeats;
+  private readonly rows: PostgresRecords;
+
+  constructor(options: TeamJournalOptions) {
+    const sessions = new PostgresSessions(options);
+    const rows = new PostgresRecords(sessions);
+    const openLocal = () => openJournal({ dir: options.fallbackDir, now: options.now });
+    super(rows, sessions, {
+      now: options.now,
+      log: options.log,
+      fallback: new FallbackRecords(options.shown, openLocal),
+    });
+    this.rows = rows;
+    this.dir = options.fallbackDir;
+    this.file = options.shown;
+  }
+
+  /** Brings the schema up to date (also done on first use); the versions applied. */
+  migrateSchema(): Promise<number[]> {
+    return this.rows.migrateSchema();
+  }
+
+  /** Adds or merges one entry of a local journal (idempotent: importing it again changes nothing). */
+  importEntry(local: JournalEntry): Promise<{ outcome: ImportOutcome; id: string }> {
+    return this.rows.importEntry(local);
+  }
+}
+
+/** The records client: rows of hedge.entries on the data session. */
+class PostgresRecords implements RecordsClient {
+  readonly location: string;
+
+  constructor(private readonly sessions: PostgresSessions) {
+    this.location = sessions.location;
+  }
+
+  /** The row and its holder's row in one statement, once the entry's advisory lock is taken (no one sees it unheld). */
+  async append(entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined> {
+    const [data, { backendPid }] = await Promise.all([this.sessions.data(), this.sessions.locks()]);
+    const scope = scopeText({ entry: entry.id });
+    if (!(await this.sessions.holdNew(scope))) return undefined;
+    const holder = entry.holder!;
+    let seq: string | null | undefined;
+    try {
+      // A sealed row's seq is taken first: the seal covers it.
+      const taken = seal ? (await this.sessions.run<{ seq: string }>(data, { text: NEXT_SEQ_SQL })).rows[0]!.seq : null;
+      if (taken !== null) entry = { ...entry, seal: seal!({ ...entry, seq: Number(taken) }) };
+      const values = [
+        ...rowValues(entry, 'store'),
+        scope,
+        holder.pid,
+        holder.host,
+        holder.session,
+        holder.since,
+        1,
+        backendPid,
+        taken,
+      ];
+      seq = (await this.sessions.run<{ seq: string | null }>(data, { text: INSERT_SQL, values })).rows[0]?.seq;
+    } catch (error) {
+      await this.sessions.dropNew(scope).catch(() => undefined);
+      throw this.sessions.storeError(error, 'recording the action');
+    }
+    if (seq === null || seq === undefined) {
+      await this.sessions.dropNew(scope);
+      return undefined;
+    }
+    return { ...entry, seq: Number(seq), revision: 1 };
+  }
+
+  async change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined> {
+    const data = await this.sessions.data();
+    const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome ?? null, at, 0];
+    const result = await this.sessions.run<{ entry: JournalEntry }>(
+      data,
+      { text: CHANGE_SQL, values },
+      'recording what happened',
+    );
+    return result.rows[0]?.entry;
+  }
+
+  async read(filter: RowFilter): Promise<JournalEntry[]> {
+    const { request } = filter;
+    // Only a write asks for the same request, and a write's append needs the lock session too: it
+    // connects meanwhile (its failure is reported by append, which asks for it again).
+    if (request) this.sessions.locks().catch(() => undefined);
+    const data = await this.sessions.data();
+    const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+    const sameRequest = request
+      ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
+      : [null, null, null, null, null];
+    const values = [
+      filter.id ?? null,
+      filter.idPrefix ?? null,
+      filter.unresolved === true,
+      iso(filter.since),
+      iso(filter.until),
+      ...sameRequest,
+      filter.limit ?? null,
+      filter.idempotencyKey ?? null,
+      filter.idSuffix ?? null,
+    ];
+    const result = await this.sessions.run<{ entry: JournalEntry }>(
+      data,
+      { text: READ_SQL, values },
+      'reading the journal',
+    );
+    return result.rows.map((row) => row.entry);
+  }
+
+  readonly heartbeats: KeeperHeartbeats = {
+    write: async (scope, body) => {
+      const data = await this.sessions.data();
+      const query_timeout = Math.min(this.sessions.queryTimeoutMs, HEARTBEAT_QUERY_TIMEOUT_MS);
+      const query = { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout };
+      const result = await this.sessions.run<{ revision: string }>(data, query, "writing the keeper's heartbeat");
+      return { revision: Number(result.rows[0]!.revision) };
+    },
+    read: async (scope) => {
+      const data = await this.sessions.data();
+      const query = { text: READ_HEARTBEAT_SQL, values: [scope] };
+      const result = await this.sessions.run<{ body: unknown; revision: string; age_ms: number }>(
+        data,
+        query,
+        "reading the keeper's heartbeat",
+      );
+      const row = result.rows[0];
+      if (!row || typeof row.body !== 'object' || row.body === null) return undefined;
+      return { body: row.body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
+    },
+  };
+
+  close(): Promise<void> {
+    return this.sessions.close();
+  }
+
+  // ---- the team store's own ----------------------------------------------------------------------
+
+  async migrateSchema(): Promise<number[]> {
+    const data = await this.sessions.connect('data', () => {});
+    try {
+      return await migrateSchema(data, `${this.sessions.host} pid ${process.pid}`);
+    } catch (error) {
+      throw this.sessions.storeError(error, 'creating or updating its schema');
+    } finally {
+      await data.end().catch(() => undefined);
+    }
+  }
+
+  /** In one transaction: the local record added, merged (when it knows more: fallback-record.ts), or left. */
+  async importEntry(local: JournalEntry): Promise<{ outcome: ImportOutcome; id: string }> {
+    const data = await this.sessions.data();
+    const target = local.fallback_for?.id ?? local.id;
+    try {
+      await data.query('BEGIN');
+      const found = await this.sessions.run<{ entry: JournalEntry }>(data, {
+        text: `SELECT entry FROM ${SCHEMA}.entries WHERE id = $1 FOR UPDATE`,
+        values: [target],
+      });
+      const existing = found.rows[0]?.entry;
+      let outcome: ImportOutcome = 'present';
+      if (!existing) {
+        // Its place and revision are the store's (a local seq counts another journal).
+        const { fallback_for: _fallback, seq: _seq, revision: _revision, ...fields } = local;
+        const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.sessions.host }) as JournalEntry;
+        const values = [
+          ...rowValues(entry, 'migrated'),
+          null,
+          null,
+          null,
+          null,
+          null,
+          importedRevision(local),
+          null,
+          null,
+        ];
+        const inserted = await this.sessions.run<{ seq: string | null }>(data, { text: INSERT_SQL, values });
+        // Another migrate added it a moment ago: that one's row stands.
+        if (inserted.rows[0]?.seq != null) outcome = 'added';
+      } else if (existing.idempotency_key !== local.idempotency_key) {
+        outcome = 'conflict';
+      } else if (knowsMore(local, existing)) {
+        const change = { ...outcomeFields(local), updated_at: local.updated_at };
+        await this.sessions.run(data, {
+          text: CHANGE_SQL,
+          values: [target, JSON.stringify(change), local.outcome, local.updated_at, importedRevision(local)],
+        });
+        outcome = 'merged';
+      }
+      await data.query('COMMIT');
+      return { outcome, id: target };
+    } catch (error) {
+      await data.query('ROLLBACK').catch(() => undefined);
+      throw this.sessions.storeError(error, 'moving the local journal in');
+    }
+  }
+}
+
+/** The values of ROW_COLUMNS and `entry` ($1–$16 of INSERT_SQL). */
+function rowValues(entry: JournalEntry, origin: 'store' | 'migrated'): unknown[] {
+  return [
+    entry.id,
+    entry.created_at,
+    entry.updated_at,
+    entry.outcome,
+    entry.environment,
+    entry.base_url_host,
+    entry.key_id,
+    entry.command,
+    entry.idempotency_key,
+    entry.group ?? null,
+    entry.leg ?? null,
+    canonicalJson(entry.request?.body ?? null),
+    entry.host ?? null,
+    entry.profile ?? null,
+    origin,
+    JSON.stringify(entry),
+  ];
+}

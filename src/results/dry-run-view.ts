@@ -1,0 +1,30 @@
+// --dry-run as shown: the request a write would send, never sent (flows/dry-run.ts describes it).
+import type { PlannedRequestView } from './roll-outcome-types.js';
+import type { Output } from '../terminal/output.js';
+
+export type DryRunView = PlannedRequestView;
+
+/** The planned request: JSON under --json, otherwise an HTTP-like listing on stdout. */
+export function renderDryRun(output: Output, planned: DryRunView): void {
+  // Said once, before the request: what it is and what to do next (issue 40: not twice).
+  output.note(
+    output.chalk.yellow(
+      'Dry run: this request was NOT sent. Run the same command without --dry-run to send it (with its own key).',
+    ),
+  );
+  if (output.isJson) {
+    output.json(planned);
+    return;
+  }
+  // No advice to reuse the key: --idempotency-key means "resume an earlier run", which skips the
+  // pre-trade checks; a real run makes its own key.
+  output.write(requestText(planned));
+}
+
+/** A request as HTTP reads: the request line, the headers, a blank line and the body. */
+export function requestText(request: DryRunView): string {
+  const lines = [`${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
+  if (request.body !== null) lines.push('', JSON.stringify(request.body, null, 2));
+  return lines.join('\n');
+}

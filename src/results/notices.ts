@@ -1,0 +1,66 @@
+// What a flow says while it works — a note, a warning, a success line — as data (issue 37): the flow
+// hands a Notice to the context's `notify` port and never touches an output; the command's output
+// says it (on stderr, coloured by its level), and a caller that runs flows as steps (the keeper, an
+// agent's call) can take the notices as events instead, without scraping stderr.
+import type { Quote } from '../api/schemas.js';
+import type { RollPreview } from './roll-outcome-types.js';
+import type { Output } from '../terminal/output.js';
+import { renderQuoteCard } from './quote-card.js';
+import { renderRollPreview } from './roll-view.js';
+import { renderAdditionQuote, type PositionFigures } from './trade-result.js';
+
+/** A card a notice is shown as, for people (its `text` stays the one-line summary for a program). */
+type NoticeCard =
+  | { card: 'addition-quote'; quote: Quote; maturityAt?: string; daysLeft?: number; position?: PositionFigures }
+  /** The quote before an open is confirmed: a card on a terminal, nothing otherwise. */
+  | { card: 'open-quote'; quote: Quote; nowMs: number }
+  /** Both legs of a roll before it is confirmed: a card on a terminal, one line otherwise. */
+  | { card: 'roll-preview'; preview: RollPreview; nowMs: number };
+
+export interface Notice {
+  /** What happened, stable for a program to match on (`waiting-for-lock`, `resuming-step`, …). */
+  kind: string;
+  /** live: the LIVE badge, then the text in red; note: said; info: said in cyan (something hedge learned); caution: said in yellow (a state to look at); warn: a warning; success: a done line (not under --json). */
+  level: 'note' | 'info' | 'caution' | 'warn' | 'success' | 'live';
+  /** The sentence, plain (no colour codes: the renderer adds them). */
+  text: string;
+  /** The facts behind it, for a caller that keeps events. */
+  data?: Record<string, unknown>;
+  /** Shown as this card instead of the text. */
+  show?: NoticeCard;
+}
+
+/** A question as asked: a live one starts with a red LIVE. */
+export function questionText(output: Output, question: { message: string; live?: boolean }): string {
+  return question.live ? `${output.chalk.red.bold('LIVE')} ${question.message}` : question.message;
+}
+
+/** Says one notice on the output's message stream. */
+export function sayNotice(output: Output, notice: Notice): void {
+  switch (notice.show?.card) {
+    case 'addition-quote': {
+      const { quote, maturityAt, daysLeft, position } = notice.show;
+      return renderAdditionQuote(output, quote, { maturityAt, daysLeft, position });
+    }
+    case 'open-quote':
+      if (output.isHuman) output.write(renderQuoteCard(output, notice.show.quote, notice.show.nowMs));
+      return;
+    case 'roll-preview':
+      return renderRollPreview(output, notice.show.preview, notice.show.nowMs);
+  }
+  switch (notice.level) {
+    case 'note':
+      return output.note(notice.text);
+    case 'live':
+      return output.note(`${output.chalk.bgRed.white.bold(' LIVE ')} ${output.chalk.red.bold(notice.text)}`);
+    case 'info':
+      return output.note(output.chalk.cyan(notice.text));
+    case 'caution':
+      return output.note(output.chalk.yellow(notice.text));
+    case 'warn':
+      return output.warn(notice.text);
+    case 'success':
+      if (!output.isJson) output.success(notice.text);
+      return;
+  }
+}

@@ -1,0 +1,72 @@
+// The documented fields of what each write prints (issue 49), gathered from the field lists its
+// views draw with — so that `--fields` on a write is checked before anything is sent
+// (ui/output-fields.ts) against exactly the names its result can carry, in every format: the
+// resolved result, the `--no-wait` answer, and (add, reduce) the hedge or the position after it.
+// docs/output.md lists them under "Results of writes"; test/unit/output-docs.test.ts holds the page
+// to these lists.
+import type { FieldSpec } from '../fields/fields.js';
+import { fieldNames, type OutputFields } from '../fields/output-fields.js';
+import { APPLY_RESOURCE, HISTORY_FIELDS, PLAN_RESOURCE } from '../fields/resource-fields.js';
+import type { DryRunView } from './dry-run-view.js';
+import type { RollView } from './roll-outcome-types.js';
+import { ROLL_FIELDS } from './roll-view.js';
+import { CHANGED_SIDE_FIELDS, CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } from './trade-result.js';
+
+/** The keys of fields that reach TSV, CSV and JSON (a screen-only view is not a field of the data). */
+const keys = (fields: readonly FieldSpec[]): string[] =>
+  fields.filter((field) => !field.screenOnly).map((field) => field.key);
+
+// Every key of the JSON documents below, as records with one entry per key of their type: a key
+// added to the type fails the typecheck until it is listed here too.
+const ROLL_VIEW: Record<keyof RollView, true> = {
+  market: true,
+  side: true,
+  notional_usd: true,
+  tenor_days: true,
+  rolled_hedge_id: true,
+  journal_group: true,
+  close: true,
+  open: true,
+};
+const DRY_RUN: Record<keyof DryRunView, true> = { method: true, url: true, headers: true, body: true };
+
+/** What the close of a side prints: the close, with the closed hedge's realized figures (a card and TSV flatten them; JSON keeps `realized`). */
+const CLOSED = fieldNames(keys(CLOSE_FIELDS), keys(HISTORY_FIELDS), ['realized']);
+/** What an add prints: the side after it (with the answer and the hedge), or the answer with `--no-wait`. */
+const CHANGED = fieldNames(keys(CHANGED_SIDE_FIELDS), keys(SUBMITTED_FIELDS));
+/** `hedge api` with a method that writes: the server's envelope. */
+const ENVELOPE = ['data', 'error', 'meta'];
+
+/** Per command: every field its result may carry, in the order a refusal lists them. */
+export const RESULT_FIELDS = {
+  open: fieldNames(keys(OPENED_FIELDS), keys(SUBMITTED_FIELDS)),
+  add: CHANGED,
+  // A reduce of the whole position closes it, and is shown as a close.
+  reduce: fieldNames(CHANGED, CLOSED),
+  close: fieldNames(CLOSED, keys(SUBMITTED_FIELDS)),
+  // The card and TSV of the roll, then its JSON document's own keys.
+  roll: fieldNames(keys(ROLL_FIELDS), Object.keys(ROLL_VIEW)),
+  // The plan is shown first (in tsv and on a terminal), then the report of what was done.
+  apply: fieldNames(keys(APPLY_RESOURCE.fields), keys(PLAN_RESOURCE.fields)),
+  api: ENVELOPE,
+} as const satisfies Record<string, readonly string[]>;
+
+/** `hedge resume` finishes any of them, and prints what that command would have. */
+export const RESUMED_FIELDS: readonly string[] = fieldNames(...Object.values(RESULT_FIELDS));
+
+/** A write's result: documented names only, checked before the send; shaped after it without ever turning its exit code into 2. */
+export function writeResult(names: readonly string[]): OutputFields {
+  return { kind: 'records', names, open: false, sends: true };
+}
+
+/**
+ * `--dry-run`: the request that would be sent, and nothing sent — a read as far as output goes
+ * (a name is checked against the document it prints). In text formats it is the request as HTTP
+ * text, which has no fields.
+ */
+export function dryRunResult(names: readonly string[] = Object.keys(DRY_RUN)): OutputFields {
+  return { kind: 'records', names, open: true, sends: false, jsonOnly: 'the request as HTTP text' };
+}
+
+/** `hedge roll --dry-run` under --json: both legs' requests, in order. */
+export const ROLL_DRY_RUN_FIELDS: readonly string[] = ['dry_run', 'legs'];

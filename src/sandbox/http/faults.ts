@@ -1,0 +1,218 @@
+// Fault injection for the sandbox server, so the CLI's retry, idempotency and timeout code is
+// exercised over real sockets. Shares are seeded-random (reproducible runs); countdowns
+// (`next…`) are exact, for tests that need "the next write fails once, then succeeds".
+
+import { hashString, nextRandom } from '../prng.js';
+
+/**
+ * html: a proxy's 502 page; truncated: half the JSON, status 200; wrong-types: numbers and strings
+ * swapped. The ambiguous ones answer after the engine acted (a write has taken effect):
+ * error-in-200: 200 with data null and an error; data-and-error: the answer plus an error;
+ * data-in-400: 400 with the answer's data and a null error.
+ */
+export type MalformedKind = 'html' | 'truncated' | 'wrong-types' | 'error-in-200' | 'data-and-error' | 'data-in-400';
+type StallMode = 'headers' | 'body';
+
+export interface RequestTarget {
+  method: string;
+  /** Path relative to the base path, e.g. `/hedges/add`. */
+  path: string;
+  /** The parsed JSON body, when there is one: a match function may fault one side's close only. */
+  body?: unknown;
+}
+
+/** Limits injected faults to some requests, e.g. `{ method: 'POST' }` to fault only writes. */
+type FaultMatch = ((target: RequestTarget) => boolean) | { method?: string; path?: string | RegExp };
+
+export interface FaultSettings {
+  /** Share (0..1) of requests answered 500 or 503 without reaching the engine. */
+  fault5xx: number;
+  /** Share (0..1) of requests answered 429 with Retry-After without reaching the engine. */
+  fault429: number;
+  /** Share (0..1) of open/add/reduce/close requests the engine commits before the socket is destroyed. */
+  dropAfterCommit: number;
+  /** Delay before every request is handled; its Idempotency-Key is in flight meanwhile. */
+  latencyMs: number;
+  next5xx: number;
+  next429: number;
+  nextDropAfterCommit: number;
+  nextLatency: { count: number; ms: number } | null;
+  /** 503 `service_unavailable` with this Retry-After value sent verbatim: seconds ('2') or an HTTP-date. */
+  next503RetryAfter: { count: number; retryAfter: string } | null;
+  /** The next matched GETs are answered for real, padded to `bytes` bytes (streamed, never held whole). */
+  nextOversized: { count: number; bytes: number } | null;
+  /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
+  hostileText: boolean;
+  /** headers: never answer; body: send status, headers and part of the body, then hang. */
+  stall: StallMode | null;
+  nextMalformed: { count: number; kind: MalformedKind } | null;
+  /**
+   * The next matched requests are answered with this HTTP status and error code, without reaching
+   * the engine: answers the simulator has no rule for (a 403 from a gateway or a permission the
+   * spec does not show), so a client's handling of them can be driven end to end.
+   */
+  nextError: InjectedError | null;
+  match: FaultMatch | null;
+}
+
+interface InjectedError {
+  count: number;
+  status: number;
+  code: string;
+  message?: string;
+}
+
+export type FaultOutcome =
+  | { kind: 'none' }
+  | { kind: '5xx'; status: 500 | 503 }
+  | { kind: '429' }
+  | { kind: '503-retry-after'; retryAfter: string }
+  | { kind: 'oversized'; bytes: number }
+  | { kind: 'drop-after-commit' }
+  | { kind: 'stall'; mode: StallMode }
+  | { kind: 'malformed'; malformed: MalformedKind }
+  | { kind: 'error'; status: number; code: string; message: string };
+
+export interface FaultPlan {
+  latencyMs: number;
+  outcome: FaultOutcome;
+  hostileText: boolean;
+}
+
+const NO_FAULTS: FaultSettings = {
+  fault5xx: 0,
+  fault429: 0,
+  dropAfterCommit: 0,
+  latencyMs: 0,
+  next5xx: 0,
+  next429: 0,
+  nextDropAfterCommit: 0,
+  nextLatency: null,
+  next503RetryAfter: null,
+  nextOversized: null,
+  hostileText: false,
+  stall: null,
+  nextMalformed: null,
+  nextError: null,
+  match: null,
+};
+
+const COMMITTING_WRITES = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
+
+function isCommittingWrite(target: RequestTarget): boolean {
+  return target.method === 'POST' && COMMITTING_WRITES.has(target.path);
+}
+
+function matches(match: FaultMatch | null, target: RequestTarget): boolean {
+  if (match === null) return true;
+  if (typeof match === 'function') return match(target);
+  if (match.method !== undefined && match.method.toUpperCase() !== target.method) return false;
+  if (match.path === undefined) return true;
+  return typeof match.path === 'string' ? match.path === target.path : match.path.test(target.path);
+}
+
+export class FaultInjector {
+  private current: FaultSettings;
+  private prngState: number;
+
+  constructor(initial: Partial<FaultSettings>, seed: string) {
+    this.current = { ...NO_FAULTS };
+    this.update(initial);
+    this.prngState = hashString(`faults:${seed}`);
+  }
+
+  get settings(): Readonly<FaultSettings> {
+    return this.current;
+  }
+
+  update(partial: Partial<FaultSettings>): void {
+    const next = { ...this.current, ...partial };
+    for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const) {
+      if (!(next[share] >= 0 && next[share] <= 1)) throw new Error(`${share} must be a share between 0 and 1`);
+    }
+    // Node refuses a header value with control characters only when the answer is written.
+    if (next.next503RetryAfter && !/^[\x20-\x7e]+$/.test(next.next503RetryAfter.retryAfter)) {
+      throw new Error('next503RetryAfter.retryAfter must be printable ASCII, e.g. "2" or an HTTP-date');
+    }
+    if (
+      next.nextError &&
+      !(Number.isInteger(next.nextError.status) && next.nextError.status >= 400 && next.nextError.status <= 599)
+    ) {
+      throw new Error('nextError.status must be an HTTP error status (400 to 599)');
+    }
+    if (next.nextOversized && !(Number.isSafeInteger(next.nextOversized.bytes) && next.nextOversized.bytes > 0)) {
+      throw new Error('nextOversized.bytes must be a positive whole number');
+    }
+    this.current = next;
+  }
+
+  /** Decides (and consumes countdowns for) what happens to one request. */
+  plan(target: RequestTarget): FaultPlan {
+    const settings = this.current;
+    if (!matches(settings.match, target)) return { latencyMs: 0, outcome: { kind: 'none' }, hostileText: false };
+    return { latencyMs: this.takeLatency(), outcome: this.takeOutcome(target), hostileText: settings.hostileText };
+  }
+
+  private takeLatency(): number {
+    return this.take('nextLatency')?.ms ?? this.current.latencyMs;
+  }
+
+  /** One from a countdown: its setting while any is left (the last one taken sets it to null), else undefined. */
+  private take<K extends 'nextLatency' | 'next503RetryAfter' | 'nextError' | 'nextMalformed' | 'nextOversized'>(
+    key: K,
+  ): NonNullable<FaultSettings[K]> | undefined {
+    const next = this.current[key] as NonNullable<FaultSettings[K]> | null;
+    if (!next || next.count <= 0) return undefined;
+    this.current[key] = (next.count > 1 ? { ...next, count: next.count - 1 } : null) as FaultSettings[K];
+    return next;
+  }
+
+  private takeOutcome(target: RequestTarget): FaultOutcome {
+    const settings = this.current;
+    if (settings.stall) return { kind: 'stall', mode: settings.stall };
+    if (settings.next5xx > 0) {
+      settings.next5xx--;
+      return { kind: '5xx', status: this.random() < 0.5 ? 500 : 503 };
+    }
+    const retryAfter503 = this.take('next503RetryAfter');
+    if (retryAfter503) return { kind: '503-retry-after', retryAfter: retryAfter503.retryAfter };
+    if (settings.next429 > 0) {
+      settings.next429--;
+      return { kind: '429' };
+    }
+    const injected = this.take('nextError');
+    if (injected)
+      return {
+        kind: 'error',
+        status: injected.status,
+        code: injected.code,
+        message: injected.message ?? `${injected.code} (injected)`,
+      };
+    const malformed = this.take('nextMalformed');
+    if (malformed) return { kind: 'malformed', malformed: malformed.kind };
+    // Only reads are padded: the countdown waits for a GET, as drop-after-commit waits for a write.
+    const oversized = target.method === 'GET' ? this.take('nextOversized') : undefined;
+    if (oversized) return { kind: 'oversized', bytes: oversized.bytes };
+    const committing = isCommittingWrite(target);
+    if (committing && settings.nextDropAfterCommit > 0) {
+      settings.nextDropAfterCommit--;
+      return { kind: 'drop-after-commit' };
+    }
+    // Draw only when a share is set, so turning shares on does not disturb other randomness.
+    if (settings.fault5xx > 0 || settings.fault429 > 0) {
+      const draw = this.random();
+      if (draw < settings.fault5xx) return { kind: '5xx', status: this.random() < 0.5 ? 500 : 503 };
+      if (draw < settings.fault5xx + settings.fault429) return { kind: '429' };
+    }
+    if (committing && settings.dropAfterCommit > 0 && this.random() < settings.dropAfterCommit) {
+      return { kind: 'drop-after-commit' };
+    }
+    return { kind: 'none' };
+  }
+
+  private random(): number {
+    const { state, value } = nextRandom(this.prngState);
+    this.prngState = state;
+    return value;
+  }
+}

@@ -1,0 +1,464 @@
+// The twelve endpoints: each reads and checks its input, asks the book to act, renders the
+// result. Business rules that refuse a request (cap, capacity, one hedge per side, pending
+// changes) live here, next to the error each one produces. Where the spec leaves the wire open,
+// the request is read and the answer written the way the dialect says (dialects.ts).
+
+import type { Book } from '../book.js';
+import { toIso } from '../book.js';
+import { type WireDialect, keptReference, renameFields, renderPrices, wireAmounts } from '../dialects.js';
+import {
+  type AccountState,
+  type ChangeAction,
+  type HedgeState,
+  type HistoryRecord,
+  compareHistoryRecords,
+  partitionPoint,
+} from '../engine-state.js';
+import { ApiError, type EngineResponse, notFoundError, successResponse, validationError } from './envelope.js';
+import {
+  type MarketDefinition,
+  type Side,
+  marketHeadroomUsd,
+  platformFeeUsdc,
+  reductionClosesFully,
+  requiredMarginUsdc,
+  roundMoney,
+} from '../market-model.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  readChangeNotional,
+  readClientReference,
+  readMarket,
+  readHedgeTerms,
+  readPageSize,
+  readSide,
+  readStatusFilter,
+  refuseUnknownQuery,
+  requireJsonObject,
+} from './validation.js';
+import { accountView, hedgeView, marketView, positionViews, quoteView, wireStatus } from '../views.js';
+
+export interface EngineRequest {
+  method: string;
+  /** Path relative to the base path, e.g. `/hedges/hdg_…`. */
+  path: string;
+  query: Record<string, string>;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  /** Parsed JSON, `INVALID_JSON` when it did not parse, `undefined` when there was none. */
+  body: unknown;
+}
+
+export interface RouteContext {
+  book: Book;
+  account: AccountState;
+  request: EngineRequest;
+  params: string[];
+  nowMs: number;
+  dialect: WireDialect;
+}
+
+type Handler = (context: RouteContext) => EngineResponse;
+
+interface Endpoint {
+  handle: Handler;
+  /** State-changing calls honour Idempotency-Key (spec section 7). */
+  idempotent: boolean;
+}
+
+const onchainMeta = (): Record<string, unknown> => ({ source: 'onchain' });
+
+// ---- market checks ---------------------------------------------------------------------
+
+function requireListedMarket(book: Book, market: string): MarketDefinition {
+  const definition = book.findMarket(market);
+  if (!definition) {
+    throw new ApiError(400, 'market_not_available', `market ${market} is not available to this account`, {
+      market,
+      allowed_markets: book.markets.map((listed) => listed.market),
+    });
+  }
+  return definition;
+}
+
+function requireOpenMarket(book: Book, market: string): MarketDefinition {
+  const definition = requireListedMarket(book, market);
+  if (definition.status !== 'open') {
+    throw new ApiError(400, 'market_disabled', `market ${market} is ${definition.status}`, {
+      market,
+      status: definition.status,
+    });
+  }
+  return definition;
+}
+
+/** Cap first: a notional over the account's cap is `exposure_exceeded` whatever the market holds. */
+function requireRoomFor(
+  book: Book,
+  account: AccountState,
+  definition: MarketDefinition,
+  side: Side,
+  notionalUsd: number,
+): void {
+  const availableExposure = book.availableExposureUsd(account);
+  if (notionalUsd > availableExposure) {
+    throw new ApiError(400, 'exposure_exceeded', 'this would push the account over its aggregate exposure cap', {
+      available_exposure_usd: availableExposure,
+      requested_usd: notionalUsd,
+      exposure_cap_usd: book.config.exposureCapUsd,
+    });
+  }
+  if (notionalUsd > marketHeadroomUsd(book.totalOpenInterest(definition), side)) {
+    throw new ApiError(400, 'capacity_exceeded', `not enough ${side} capacity on ${definition.market}`, {
+      side,
+      available_capacity_usd: book.availableCapacityUsd(definition, side),
+      requested_usd: notionalUsd,
+    });
+  }
+  const upfront = roundMoney(requiredMarginUsdc(notionalUsd) + platformFeeUsdc(notionalUsd));
+  if (upfront > account.balanceUsdc) {
+    throw new ApiError(400, 'insufficient_balance', 'the balance does not cover margin plus fee', {
+      balance_usdc: account.balanceUsdc,
+      required_usdc: upfront,
+    });
+  }
+}
+
+function pendingHedgeError(hedge: HedgeState): ApiError {
+  // Retry-After: the change lands within the fill delay; the same request may be sent again then.
+  return new ApiError(
+    409,
+    'action_pending',
+    `hedge ${hedge.id} has a change that has not landed yet`,
+    { hedge_id: hedge.id },
+    { 'retry-after': '1' },
+  );
+}
+
+// ---- reads -----------------------------------------------------------------------------
+
+function getMarkets({ book, nowMs }: RouteContext): EngineResponse {
+  return successResponse(
+    book.markets.map((definition) => marketView(book, definition, nowMs)),
+    { ...onchainMeta(), allowed_markets: book.markets.map((definition) => definition.market) },
+  );
+}
+
+function getPrices({ book, request, nowMs, dialect }: RouteContext): EngineResponse {
+  const symbols = request.query.symbols;
+  const requested =
+    symbols === undefined
+      ? book.markets.map((definition) => definition.market)
+      : symbols
+          .split(',')
+          .map((symbol) => symbol.trim())
+          .filter((symbol) => symbol.length > 0);
+  const timestamp = toIso(nowMs);
+  const prices = requested.map((market) => ({
+    market,
+    price: book.midPrice(requireListedMarket(book, market), nowMs),
+    timestamp,
+  }));
+  return successResponse(renderPrices(prices, dialect.pricesShape), onchainMeta());
+}
+
+/** A strict dialect refuses what it does not know; the others ignore it. */
+function checkListQuery(request: EngineRequest, dialect: WireDialect, known: readonly string[]): void {
+  const paging = dialect.paging === 'cursor' ? ['cursor'] : [];
+  if (dialect.unknownListQuery === 'refused')
+    refuseUnknownQuery(request.query, [...known, dialect.pageSizeParameter, ...paging]);
+}
+
+/**
+ * One page of a list read newest first: `skip` items are passed over (a cursor's position), then
+ * up to `pageSize` kept; one more is looked for to know whether a next page exists. Returns the
+ * page and, for a paging dialect, its meta (`next_cursor`, `page_size`).
+ */
+function page<T>(
+  items: Iterable<T>,
+  request: EngineRequest,
+  dialect: WireDialect,
+): { page: T[]; meta: Record<string, unknown> } {
+  const pageSize = readPageSize(request.query, dialect.pageSizeParameter, dialect.defaultPageSize);
+  const skip = dialect.paging === 'cursor' ? decodeCursor(request.query.cursor) : 0;
+  const kept: T[] = [];
+  let seen = 0;
+  let more = false;
+  for (const item of items) {
+    if (seen++ < skip) continue;
+    if (kept.length === pageSize) {
+      more = true;
+      break;
+    }
+    kept.push(item);
+  }
+  if (dialect.paging !== 'cursor') return { page: kept, meta: {} };
+  return { page: kept, meta: { page_size: pageSize, next_cursor: more ? encodeCursor(skip + kept.length) : null } };
+}
+
+function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator<T> {
+  for (const item of items) if (keep(item)) yield item;
+}
+
+/** Newest first; the filters scan from the newest hedge and stop once the page is full. */
+function listHedges({ book, account, request, dialect }: RouteContext): EngineResponse {
+  checkListQuery(request, dialect, ['status', 'client_reference']);
+  const status = readStatusFilter(request.query, dialect.closingStatus === null ? [] : [dialect.closingStatus]);
+  const clientReference = keptReference(request.query.client_reference, dialect);
+  const matching = filtered(
+    book.hedgesNewestFirst(account),
+    (hedge) =>
+      (status === undefined || wireStatus(hedge, dialect) === status) &&
+      (clientReference === undefined || hedge.clientReference === clientReference),
+  );
+  const { page: hedges, meta } = page(matching, request, dialect);
+  return successResponse(
+    hedges.map((hedge) => hedgeView(hedge, dialect)),
+    meta,
+  );
+}
+
+function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
+  // Own records only: `__proto__` or `constructor` is no hedge of anyone's.
+  const hedge = Object.hasOwn(account.hedges, params[0]) ? account.hedges[params[0]] : undefined;
+  if (!hedge)
+    throw new ApiError(404, 'hedge_not_found', `hedge ${params[0]} is not one of yours`, { hedge_id: params[0] });
+  return successResponse(hedgeView(hedge, dialect));
+}
+
+/**
+ * The history is kept oldest first, so the newest page is its tail, read backwards. Where the
+ * dialect pages it, the meta names the last record served while older ones remain — by position
+ * (`next_cursor`) or by its close time (`next_before`) — and the next page starts below it (found
+ * by binary search: a page costs the same at any depth). With views that trail the records, the
+ * tail closed within the lag is not shown yet.
+ */
+function getHistory({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
+  const pages = dialect.historyPages;
+  const shown = book.shownHistoryLength(account, nowMs);
+  const { history } = account;
+  if (dialect.paging !== 'none' || pages === null) {
+    // A dialect that pages every list its own way (gamma), or that sends history in one page.
+    checkListQuery(request, dialect, []);
+    function* newestFirst(): Generator<(typeof history)[number]> {
+      for (let index = shown - 1; index >= 0; index--) yield history[index];
+    }
+    const { page: records, meta } = page(newestFirst(), request, dialect);
+    return successResponse(
+      records.map((record) => wireAmounts(renameFields(record, dialect.historyFields), dialect)),
+      meta,
+    );
+  }
+  const parameter = pages === 'time' ? 'before' : 'cursor';
+  checkListQuery(request, dialect, [parameter]);
+  const asked = readPageSize(request.query, dialect.pageSizeParameter);
+  const pageSize = pages === 'time' ? Math.min(asked, TIME_PAGE) : asked;
+  const raw = request.query[parameter];
+  const below = raw === undefined ? undefined : pages === 'time' ? readBefore(raw) : readHistoryCursor(raw);
+  let next = below === undefined ? shown : Math.min(shown, recordsBefore(history, below));
+  const served: Array<Record<string, unknown>> = [];
+  while (next > 0 && served.length < pageSize)
+    served.push(wireAmounts(renameFields(history[--next], dialect.historyFields), dialect));
+  const more = next > 0 && served.length > 0;
+  if (pages === 'time') return successResponse(served, { next_before: more ? history[next].closed_at : null });
+  return successResponse(served, more ? { next_cursor: historyCursor(history[next]) } : {});
+}
+
+/** The most records a page by time holds, whatever page size is asked. */
+const TIME_PAGE = 40;
+
+/** The position of a history record, as a cursor: its close time and id (the order history is kept in). */
+function historyCursor(record: HistoryRecord): string {
+  return Buffer.from(JSON.stringify([record.closed_at, record.hedge_id])).toString('base64url');
+}
+
+function readHistoryCursor(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> {
+  try {
+    const [closedAt, hedgeId] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    if (typeof closedAt === 'string' && typeof hedgeId === 'string') return { closed_at: closedAt, hedge_id: hedgeId };
+  } catch {
+    // Refused below.
+  }
+  throw validationError('cursor', 'is not a cursor this server handed out (meta.next_cursor)');
+}
+
+/** `before`: a time; the records closed strictly before it. */
+function readBefore(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> {
+  const ms = Date.parse(raw);
+  if (!Number.isFinite(ms)) throw validationError('before', 'must be a time (ISO 8601)');
+  return { closed_at: toIso(ms), hedge_id: '' };
+}
+
+/** How many records sort before `key` (history is kept in compareHistoryRecords order). */
+function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecord, 'closed_at' | 'hedge_id'>): number {
+  return partitionPoint(history.length, (index) => compareHistoryRecords(history[index], key as HistoryRecord) < 0);
+}
+
+function getPositions({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
+  return successResponse(
+    positionViews(book, account, nowMs).map((line) => wireAmounts(renameFields(line, dialect.positionFields), dialect)),
+  );
+}
+
+function getAccount({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
+  return successResponse(wireAmounts(renameFields(accountView(book, account, nowMs), dialect.accountFields), dialect));
+}
+
+// ---- quote and writes ------------------------------------------------------------------
+
+function postQuote({ book, request, nowMs }: RouteContext): EngineResponse {
+  const terms = readHedgeTerms(requireJsonObject(request.body));
+  const definition = requireOpenMarket(book, terms.market);
+  return successResponse(quoteView(book, { definition, ...terms }, nowMs), onchainMeta());
+}
+
+function openHedge({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
+  const body = requireJsonObject(request.body);
+  const terms = readHedgeTerms(body);
+  const clientReference = keptReference(readClientReference(body), dialect);
+  const { market, side, notionalUsd } = terms;
+  const definition = requireOpenMarket(book, market);
+  const existing = book.activeHedge(account, market, side);
+  if (existing && dialect.hedgesPerSide === 'one') {
+    throw new ApiError(409, 'hedge_already_open', `a ${side} hedge on ${market} is already open; use add`, {
+      hedge_id: existing.id,
+    });
+  }
+  requireRoomFor(book, account, definition, side, notionalUsd);
+  const hedge = book.submitOpen(account, { ...terms, clientReference }, nowMs);
+  return successResponse({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
+}
+
+interface ChangePart {
+  hedge: HedgeState;
+  notionalUsd: number;
+}
+
+const sideNotional = (hedges: readonly HedgeState[]): number =>
+  hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+
+/**
+ * What each hedge on the side (oldest first) takes part in a change with, newest first: add acts
+ * on the newest hedge; close closes every one; reduce takes from the newest first, and one of
+ * about the whole side closes them all (the spec's "roughly the whole position"; with a single
+ * hedge the landing applies that rule itself). One hedge per side makes each of these that hedge.
+ */
+function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number): ChangePart[] {
+  const newestFirst = [...hedges].reverse();
+  const whole = (hedge: HedgeState): ChangePart => ({ hedge, notionalUsd: hedge.notionalUsd });
+  if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
+  if (action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd))) {
+    return newestFirst.map(whole);
+  }
+  const parts: ChangePart[] = [];
+  let left = requestedUsd;
+  for (const hedge of newestFirst) {
+    if (left <= 0) break;
+    const taken = Math.min(left, hedge.notionalUsd);
+    parts.push({ hedge, notionalUsd: taken });
+    left -= taken;
+  }
+  return parts;
+}
+
+/** Add, reduce and close resolve the side's hedges server-side (no id is sent), per changeParts. */
+function changeHedge(action: ChangeAction): Handler {
+  return ({ book, account, request, nowMs, dialect }) => {
+    const body = requireJsonObject(request.body);
+    const market = readMarket(body);
+    const side = readSide(body);
+    const requested =
+      action === 'close'
+        ? undefined
+        : readChangeNotional(body, dialect.changeNotionalField, dialect.refusedNotionalFields);
+    // Leaving a position must stay possible on a disabled market; growing one must not.
+    const definition = action === 'add' ? requireOpenMarket(book, market) : requireListedMarket(book, market);
+    const hedges = book.sideHedges(account, market, side);
+    if (hedges.length === 0)
+      throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
+    const involved = action === 'add' ? hedges.slice(-1) : [...hedges].reverse();
+    for (const hedge of involved) {
+      if (hedge.status !== 'filled' || hedge.pendingChange) throw pendingHedgeError(hedge);
+    }
+    const openUsd = sideNotional(hedges);
+    const changeUsd = requested ?? openUsd;
+    if (action === 'add') requireRoomFor(book, account, definition, side, changeUsd);
+    if (action === 'reduce' && changeUsd > openUsd) {
+      throw new ApiError(400, 'notional_too_large', 'cannot reduce by more than the open notional', {
+        notional_usd: roundMoney(openUsd),
+      });
+    }
+    const parts = changeParts(action, hedges, changeUsd);
+    const changes = parts.map((part) => book.submitChange(account, part.hedge, action, part.notionalUsd, nowMs));
+    return successResponse({
+      hedge_id: parts[0].hedge.id,
+      action,
+      market,
+      side,
+      status: 'submitted',
+      order_tx_hash: changes[0].orderTxHash,
+      notional_usd: roundMoney(changeUsd),
+      submitted_at: toIso(nowMs),
+    });
+  };
+}
+
+// ---- routing ---------------------------------------------------------------------------
+
+interface Route {
+  pattern: string | RegExp;
+  methods: Record<string, Endpoint>;
+}
+
+const plain = (handle: Handler): Endpoint => ({ handle, idempotent: false });
+const stateChanging = (handle: Handler): Endpoint => ({ handle, idempotent: true });
+
+// Literal paths come before the `/hedges/{id}` pattern so `/hedges/history` is not an id.
+const ROUTES: Route[] = [
+  { pattern: '/markets', methods: { GET: plain(getMarkets) } },
+  { pattern: '/prices', methods: { GET: plain(getPrices) } },
+  { pattern: '/quotes', methods: { POST: plain(postQuote) } },
+  { pattern: '/hedges', methods: { GET: plain(listHedges), POST: stateChanging(openHedge) } },
+  { pattern: '/hedges/add', methods: { POST: stateChanging(changeHedge('add')) } },
+  { pattern: '/hedges/reduce', methods: { POST: stateChanging(changeHedge('reduce')) } },
+  { pattern: '/hedges/close', methods: { POST: stateChanging(changeHedge('close')) } },
+  { pattern: '/hedges/history', methods: { GET: plain(getHistory) } },
+  { pattern: /^\/hedges\/([^/]+)$/, methods: { GET: plain(getHedge) } },
+  { pattern: '/positions', methods: { GET: plain(getPositions) } },
+  { pattern: '/account', methods: { GET: plain(getAccount) } },
+];
+
+export interface MatchedRoute {
+  endpoint: Endpoint;
+  params: string[];
+}
+
+export function matchRoute(method: string, path: string): MatchedRoute {
+  for (const route of ROUTES) {
+    let params: string[];
+    if (typeof route.pattern === 'string') {
+      if (route.pattern !== path) continue;
+      params = [];
+    } else {
+      const match = route.pattern.exec(path);
+      if (!match) continue;
+      params = match.slice(1).map(decodePathSegment);
+    }
+    const endpoint = route.methods[method];
+    if (!endpoint) {
+      const allow = Object.keys(route.methods).join(', ');
+      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${path}`, { allow }, { allow });
+    }
+    return { endpoint, params };
+  }
+  throw notFoundError(path);
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

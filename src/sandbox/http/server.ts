@@ -1,0 +1,612 @@
+// The sandbox over real HTTP(S): parses requests, injects faults, hands the rest to the engine and
+// writes its envelope. Everything here is transport; every business rule is in the engine, so
+// the same behaviour is reachable in unit tests without a socket.
+
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+
+import { type SandboxClock, createClock } from '../clock.js';
+import { type EngineOptions, type IdempotencyLease, SandboxEngine, createEngineState } from '../engine.js';
+import type { EngineState } from '../engine-state.js';
+import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
+import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
+import { withHostileText } from './hostile-text.js';
+import {
+  BAD_GATEWAY_PAGE,
+  JSON_TYPE,
+  ambiguousResponse,
+  injectedAnswer,
+  parseBody,
+  readBody,
+  sendEnvelope,
+  sendPadded,
+  sendText,
+  splitUrl,
+  stallBody,
+  swapTypes,
+} from './http-io.js';
+import type { EngineRequest } from './routes.js';
+import {
+  SharedStateFile,
+  StateFileBusyError,
+  type StateFileContents,
+  type StateFileLock,
+  type StateFileRead,
+  readStateFile,
+  saveStateFile,
+} from '../state-file.js';
+import type { SandboxCertificates } from './tls.js';
+import { INVALID_JSON } from './validation.js';
+
+export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
+
+const KEEP_ALIVE_TIMEOUT_MS = 5000;
+const DEFAULT_SEED = 'hedge-sandbox';
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** The engine's options (engine.ts), and how the server around it listens, keeps state and misbehaves. */
+export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1 (loopback only). */
+  host?: string;
+  /**
+   * Listen on this local socket (a Unix socket path, a Linux abstract name starting with \0, or a
+   * Windows pipe) instead of a TCP port: the base URL is then `http://localhost/…`, reached over that
+   * socket only (the demo: no port to pick, and no IP address code run at start).
+   */
+  socketPath?: string;
+  /** Serve HTTPS with a freshly minted local CA (see caFile). */
+  tls?: boolean;
+  /** Where to write the CA and server certificates; default a temp dir removed on close. */
+  tlsDir?: string;
+  /** Sandbox ms per real ms. */
+  clockSpeed?: number;
+  fault5xx?: number;
+  fault429?: number;
+  dropAfterCommit?: number;
+  latencyMs?: number;
+  /** Test keys accepted (one account each); default one random `hpk_test_` key. */
+  apiKeys?: string[];
+  /**
+   * Load the state from here at start (if present) and save it after each change. A file of an
+   * earlier format is left until the first save, the state started afresh (RunningSandbox.startedAfresh).
+   */
+  stateFile?: string;
+  /**
+   * Set when other processes use the same stateFile at once (the demo): each request then reloads
+   * the file if another process saved it, and a change is made and saved under this lock (state-file.ts).
+   */
+  stateFileLock?: StateFileLock;
+  /** Tests only: called inside each save of the shared file, before it commits (SharedStateFileHooks.beforeCommit). */
+  stateFileBeforeCommit?: () => void | Promise<void>;
+  /** Real time source (default Date.now). */
+  realNow?: () => number;
+  /** Oldest entries are dropped beyond this many (default 100,000) to bound memory in benches. */
+  requestLogLimit?: number;
+  /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
+  hostileText?: boolean;
+  /**
+   * The `Date` header runs this many ms ahead of the real clock (negative: behind), as on a server
+   * whose clock is off (`hedge doctor` checks the skew). Unset: the sandbox's own time.
+   */
+  dateSkewMs?: number;
+  /** No `Date` header on any answer, as behind a gateway that strips it. */
+  noDateHeader?: boolean;
+}
+
+type RequestLogStatus = number | 'dropped' | 'stalled' | 'pending';
+
+export interface RequestLogEntry {
+  realTimeMs: number;
+  sandboxTimeMs: number;
+  method: string;
+  /** Relative to the base path (e.g. `/hedges`); the raw path when outside it. */
+  path: string;
+  query: Record<string, string>;
+  idempotencyKey: string | null;
+  /** Parsed JSON body, the raw text when it did not parse, null when empty. */
+  body: unknown;
+  /** 'pending' while the request is held (latency). */
+  status: RequestLogStatus;
+  errorCode: string | null;
+  /** Injected faults applied, joined by '+', e.g. 'latency+drop-after-commit'. */
+  fault: string | null;
+}
+
+interface SeedHedgesOptions {
+  apiKey: string;
+  count: number;
+  status?: 'closed' | 'failed';
+}
+
+export interface RunningSandbox {
+  baseUrl: string;
+  /** The first of apiKeys. */
+  apiKey: string;
+  apiKeys: string[];
+  /** CA certificate to trust when tls is on. */
+  caFile?: string;
+  /** The local socket it listens on (options.socketPath), when not a TCP port. */
+  socketPath?: string;
+  /** The TCP port it listens on; 0 on a local socket. */
+  port: number;
+  /** The state file was of an earlier format: this sandbox started afresh, and its first save replaces it. */
+  startedAfresh: boolean;
+  requestLog: RequestLogEntry[];
+  clock: SandboxClock;
+  engine: SandboxEngine;
+  setFaults(partial: Partial<FaultSettings>): void;
+  /** Inserts `count` hedges whose life already ended; returns their ids. */
+  seedHedges(options: SeedHedgesOptions): string[];
+  close(): Promise<void>;
+}
+
+function generateTestKey(): string {
+  let rest = '';
+  const { randomInt } = process.getBuiltinModule('node:crypto');
+  for (let i = 0; i < 24; i++) rest += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
+  return `hpk_test_${rest}`;
+}
+
+/**
+ * An answer's x-request-id: 16 hex digits. It names one answer in logs and nothing depends on it
+ * being unguessable, so Math.random serves (node:crypto would cost every request command its load).
+ */
+function requestId(): string {
+  const half = () =>
+    Math.floor(Math.random() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, '0');
+  return `req_${half()}${half()}`;
+}
+
+/** Whether answering this outcome runs the engine (the others answer without touching state). */
+function usesEngine(outcome: FaultOutcome): boolean {
+  if (outcome.kind === 'stall') return outcome.mode === 'body';
+  if (outcome.kind === 'malformed') return outcome.malformed !== 'html';
+  return injectedAnswer(outcome) === undefined;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [generateTestKey()];
+  const host = await hostEngine(options, apiKeys);
+  const faults = new FaultInjector(
+    {
+      fault5xx: options.fault5xx ?? 0,
+      fault429: options.fault429 ?? 0,
+      dropAfterCommit: options.dropAfterCommit ?? 0,
+      latencyMs: options.latencyMs ?? 0,
+      hostileText: options.hostileText ?? false,
+    },
+    String(options.seed ?? DEFAULT_SEED),
+  );
+  // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
+  const certificates: SandboxCertificates | undefined = options.tls
+    ? await (await import('./tls.js')).generateCertificates(options.tlsDir)
+    : undefined;
+  const traffic = new SandboxTraffic(options, host, faults);
+  const { server, sockets } = httpServer(certificates, traffic.handler);
+  const bindHost = options.host ?? '127.0.0.1';
+  const port = await listen(server, options.socketPath ?? { host: bindHost, port: options.port ?? 0 });
+  // On a local socket the URL names no port: `localhost` is only what the Host header says.
+  const authority =
+    options.socketPath !== undefined ? 'localhost' : `${bindHost.includes(':') ? `[${bindHost}]` : bindHost}:${port}`;
+
+  return {
+    baseUrl: `${certificates ? 'https' : 'http'}://${authority}${SANDBOX_BASE_PATH}`,
+    apiKey: apiKeys[0],
+    apiKeys,
+    ...(certificates ? { caFile: certificates.caFile } : {}),
+    ...(options.socketPath !== undefined ? { socketPath: options.socketPath } : {}),
+    port,
+    startedAfresh: host.startedAfresh,
+    requestLog: traffic.requestLog,
+    clock: host.clock,
+    get engine() {
+      return host.engine;
+    },
+    setFaults: (partial) => faults.update(partial),
+    seedHedges: ({ apiKey, count, status }) => {
+      if (host.shared) throw new Error('seedHedges is for a sandbox that owns its state (no stateFileLock)');
+      const ids = host.engine.seedHedges(apiKey, count, status ?? 'closed', host.clock.now());
+      host.saveIfChanged();
+      return ids;
+    },
+    close: async () => {
+      if (traffic.closing) return;
+      traffic.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      await host.flush();
+      await certificates?.cleanup();
+    },
+  };
+}
+
+/** The engine a sandbox runs on its clock, and the state file it is kept in (when one is given). */
+interface EngineHost {
+  /** The engine now: replaced when another process saved the shared state file. */
+  readonly engine: SandboxEngine;
+  readonly clock: SandboxClock;
+  readonly realNow: () => number;
+  /** Set when other processes use the same state file at once (the demo). */
+  readonly shared: SharedStateFile | undefined;
+  readonly startedAfresh: boolean;
+  /** A sandbox that owns its state file saves after each change (the shared file saves in its transactions). */
+  saveIfChanged(): void;
+  /** Waits for the saves under way; a failed save surfaces here. */
+  flush(): Promise<void>;
+}
+
+/** The engine, started from the state file when there is one (its clock carried on), else afresh. */
+async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<EngineHost> {
+  const seed = options.seed ?? DEFAULT_SEED;
+  const realNow = options.realNow ?? Date.now;
+  let shared: SharedStateFile | undefined;
+  let savedRevision = 0;
+  if (options.stateFile && options.stateFileLock) {
+    shared = new SharedStateFile(options.stateFile, options.stateFileLock, {
+      adopt: (contents) => adopt(contents),
+      snapshot: () => snapshot(),
+      changed: (): boolean => engine.revision !== savedRevision,
+      saved: () => {
+        savedRevision = engine.revision;
+      },
+      beforeCommit: options.stateFileBeforeCommit,
+    });
+  }
+  const read: StateFileRead | undefined = options.stateFile
+    ? (shared?.load() ?? readStateFile(options.stateFile))
+    : undefined;
+  const saved = read?.contents;
+  const clock = createClock({
+    realNow,
+    speed: options.clockSpeed ?? 1,
+    originMs: saved ? realNow() + saved.clockOffsetMs : undefined,
+  });
+  const engineOptions: EngineOptions = { ...options, apiKeys, seed };
+  // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and
+  // the next after a reset, never hand out the same ids. node:crypto only here: a request never
+  // loads it (engine.ts, sha256).
+  const fresh = (): EngineState =>
+    createEngineState(
+      seed,
+      options.dialect,
+      options.seed === undefined ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined,
+    );
+  let engine: SandboxEngine = new SandboxEngine(engineOptions, saved?.engine ?? fresh());
+  savedRevision = engine.revision;
+  const snapshot = (): StateFileContents => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
+  /** Another process saved the shared file (or removed it): continue from what it holds. */
+  const adopt = (contents: StateFileContents | undefined): void => {
+    engine = new SandboxEngine(engineOptions, contents?.engine ?? fresh());
+    savedRevision = engine.revision;
+    // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
+    const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
+    if (behind > 0) clock.advance(behind);
+  };
+  let saveError: unknown;
+  return {
+    get engine() {
+      return engine;
+    },
+    clock,
+    realNow,
+    shared,
+    startedAfresh: read?.earlier === true,
+    saveIfChanged: () => {
+      if (!options.stateFile || shared || engine.revision === savedRevision) return;
+      savedRevision = engine.revision;
+      // A failed save must not fail the request: it surfaces on close() via flush().
+      try {
+        saveStateFile(options.stateFile, snapshot());
+        saveError = undefined;
+      } catch (error) {
+        saveError = error;
+      }
+    },
+    flush: async () => {
+      await shared?.flush();
+      if (saveError) throw saveError;
+    },
+  };
+}
+
+/** The requests a sandbox is sent: each logged, its faults planned, held, answered. */
+class SandboxTraffic {
+  readonly requestLog: RequestLogEntry[] = [];
+  /** Set by close(): a request still held is then cut off, not answered. */
+  closing = false;
+  private readonly holds = new AbortController();
+  private readonly requestLogLimit: number;
+
+  constructor(
+    private readonly options: SandboxOptions,
+    private readonly host: EngineHost,
+    private readonly faults: FaultInjector,
+  ) {
+    this.requestLogLimit = options.requestLogLimit ?? 100_000;
+  }
+
+  readonly handler = (req: IncomingMessage, res: ServerResponse): void => {
+    this.onRequest(req, res).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
+      else res.destroy();
+    });
+  };
+
+  /** Ends the holds (latency) at once; the requests they held are cut off. */
+  close(): void {
+    this.closing = true;
+    this.holds.abort();
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const received = await this.receive(req, res);
+    if (!received) return;
+    const { entry, rawPath, underBase, request } = received;
+    if (!underBase) {
+      new Exchange(req, res, entry, request, false, this.host).finish(errorResponse(notFoundError(rawPath)));
+      return;
+    }
+    const { body } = request;
+    const plan = this.faults.plan({
+      method: request.method,
+      path: request.path,
+      body: body === INVALID_JSON ? undefined : body,
+    });
+    const exchange = new Exchange(req, res, entry, request, plan.hostileText, this.host);
+    const leasedBy = this.host.engine;
+    if (plan.latencyMs > 0) {
+      exchange.noteFault('latency');
+      const acquired = this.host.engine.acquireIdempotencyKey(request);
+      // A same-key request already held elsewhere is answered now: handle() yields the 409.
+      if (acquired !== 'in-flight') {
+        exchange.lease = acquired ?? undefined;
+        await this.hold(plan.latencyMs);
+      }
+    }
+    try {
+      if (this.closing) {
+        req.socket.destroy();
+        return;
+      }
+      if (this.host.shared && usesEngine(plan.outcome)) {
+        if (!(await this.answerUnderLock(exchange, this.host.shared))) return;
+        if (this.closing) {
+          req.socket.destroy();
+          return;
+        }
+      }
+      exchange.respond(plan.outcome);
+    } finally {
+      if (exchange.lease) leasedBy.releaseIdempotencyKey(exchange.lease);
+    }
+  }
+
+  /** The request read and logged (still pending), or undefined when its body could not be read (answered or cut off). */
+  private async receive(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ entry: RequestLogEntry; rawPath: string; underBase: boolean; request: EngineRequest } | undefined> {
+    res.setHeader('x-request-id', requestId());
+    const realTimeMs = this.host.realNow();
+    const sandboxTimeMs = this.host.clock.now();
+    // The server's own time, as a real server's Date header gives it: with a fast or advanced clock
+    // it is the sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
+    // dateSkewMs sets it off from the time the sandbox acts on (`hedge doctor`'s clock check).
+    if (this.options.noDateHeader) res.sendDate = false;
+    else res.setHeader('date', new Date(sandboxTimeMs + (this.options.dateSkewMs ?? 0)).toUTCString());
+    const method = req.method ?? 'GET';
+    const { rawPath, query } = splitUrl(req.url ?? '/');
+    const underBase = rawPath.startsWith(`${SANDBOX_BASE_PATH}/`);
+    const path = underBase ? rawPath.slice(SANDBOX_BASE_PATH.length) : rawPath;
+
+    let rawBody: string;
+    try {
+      rawBody = await readBody(req);
+    } catch (error) {
+      if (error instanceof ApiError) sendEnvelope(res, errorResponse(error));
+      else req.socket.destroy();
+      return undefined;
+    }
+    const body = parseBody(rawBody);
+    const headers = req.headers as Record<string, string | undefined>;
+    const entry: RequestLogEntry = {
+      realTimeMs,
+      sandboxTimeMs,
+      method,
+      path,
+      query,
+      idempotencyKey: headers['idempotency-key'] ?? null,
+      body: body === INVALID_JSON ? rawBody : (body ?? null),
+      status: 'pending',
+      errorCode: null,
+      fault: null,
+    };
+    this.log(entry);
+    return { entry, rawPath, underBase, request: { method, path, query, headers, body } };
+  }
+
+  /** With a shared state file, the engine's answer is computed and saved under the lock first; false when the file stayed busy (answered 503). */
+  private async answerUnderLock(exchange: Exchange, shared: SharedStateFile): Promise<boolean> {
+    const { clock, realNow } = this.host;
+    try {
+      exchange.answered = await shared.transact(() =>
+        this.host.engine.handle(exchange.request, clock.now(), { realTimeMs: realNow(), lease: exchange.lease }),
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof StateFileBusyError)) throw error;
+      // Nothing was done: the client may retry, with the same Idempotency-Key.
+      exchange.finish(
+        errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
+      );
+      return false;
+    }
+  }
+
+  private hold(ms: number): Promise<void> {
+    return delay(ms, undefined, { signal: this.holds.signal }).catch(() => undefined);
+  }
+
+  private log(entry: RequestLogEntry): void {
+    if (this.requestLog.length >= this.requestLogLimit) this.requestLog.splice(0, Math.ceil(this.requestLogLimit / 2));
+    this.requestLog.push(entry);
+  }
+}
+
+/** One request under way: its log entry, the faults noted on it, and how its answer is sent. */
+class Exchange {
+  /** The idempotency key held while a latency fault holds the request. */
+  lease: IdempotencyLease | undefined;
+  /** With a shared state file, the engine's answer, computed and saved under the lock before the response. */
+  answered: EngineResponse | undefined;
+  private readonly applied: string[] = [];
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly entry: RequestLogEntry,
+    readonly request: EngineRequest,
+    private readonly hostileText: boolean,
+    private readonly host: EngineHost,
+  ) {}
+
+  finish(response: EngineResponse): void {
+    this.entry.status = response.status;
+    this.entry.errorCode = response.body.error?.code ?? null;
+    sendEnvelope(this.res, response);
+  }
+
+  noteFault(name: string): void {
+    this.applied.push(name);
+    this.entry.fault = this.applied.join('+');
+  }
+
+  /** Sends what the planned fault makes of the engine's answer (or instead of it). */
+  respond(outcome: FaultOutcome): void {
+    const { res, entry } = this;
+    const injected = injectedAnswer(outcome);
+    if (injected) {
+      this.noteFault(injected.fault);
+      this.finish(this.dress(injected.response));
+      return;
+    }
+    switch (outcome.kind) {
+      case 'stall':
+        this.noteFault(`stall-${outcome.mode}`);
+        entry.status = 'stalled';
+        if (outcome.mode === 'body') stallBody(res, this.runEngine());
+        return;
+      case 'oversized': {
+        this.noteFault('oversized');
+        const response = this.runEngine();
+        entry.status = response.status;
+        entry.errorCode = response.body.error?.code ?? null;
+        sendPadded(res, response, outcome.bytes);
+        return;
+      }
+      case 'malformed':
+        this.noteFault(`malformed-${outcome.malformed}`);
+        this.sendMalformed(outcome.malformed);
+        return;
+      case 'drop-after-commit':
+        this.noteFault('drop-after-commit');
+        this.runEngine();
+        entry.status = 'dropped';
+        this.req.socket.destroy();
+        return;
+      case 'none':
+        this.finish(this.runEngine());
+    }
+  }
+
+  private dress(response: EngineResponse): EngineResponse {
+    return this.hostileText ? withHostileText(response, this.request.path) : response;
+  }
+
+  private runEngine(): EngineResponse {
+    const { host } = this;
+    if (host.shared && !this.answered) throw new Error('shared state: the engine ran outside its lock');
+    const response =
+      this.answered ??
+      host.engine.handle(this.request, host.clock.now(), { realTimeMs: host.realNow(), lease: this.lease });
+    host.saveIfChanged();
+    return this.dress(response);
+  }
+
+  private sendMalformed(kind: MalformedKind): void {
+    const { res, entry } = this;
+    if (kind === 'html') {
+      entry.status = 502;
+      sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
+      return;
+    }
+    const response = this.runEngine();
+    entry.errorCode = response.body.error?.code ?? null;
+    switch (kind) {
+      case 'truncated': {
+        const text = JSON.stringify(response.body);
+        entry.status = 200;
+        sendText(res, 200, JSON_TYPE, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+        return;
+      }
+      case 'wrong-types': {
+        entry.status = response.status;
+        const { data, error } = response.body;
+        sendText(
+          res,
+          response.status,
+          JSON_TYPE,
+          JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] }),
+        );
+        return;
+      }
+      default: {
+        // The log keeps the engine's own error code (what really happened) and the status sent.
+        const ambiguous = ambiguousResponse(kind, response);
+        entry.status = ambiguous.status;
+        sendEnvelope(res, ambiguous);
+      }
+    }
+  }
+}
+
+/** The HTTP or HTTPS server, and its open sockets (close() destroys them rather than waiting for keep-alive). */
+function httpServer(
+  certificates: SandboxCertificates | undefined,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): { server: Server; sockets: Set<Socket> } {
+  const server: Server = certificates
+    ? process.getBuiltinModule('node:https').createServer({ key: certificates.key, cert: certificates.cert }, handler)
+    : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).
+      process.getBuiltinModule('node:http').createServer(handler);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  const sockets = new Set<Socket>();
+  // For HTTPS these are the raw TCP sockets under TLS: destroying them ends handshakes too.
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return { server, sockets };
+}
+
+/** Listens on `host`:`port` (0: a free one) or on a local socket; the port it got (0 on a socket). */
+async function listen(server: Server, where: string | { host: string; port: number }): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    const listening = () => {
+      server.off('error', reject);
+      resolve();
+    };
+    if (typeof where === 'string') server.listen(where, listening);
+    else server.listen(where.port, where.host, listening);
+  });
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}

@@ -1,0 +1,16 @@
+import { EXIT_CODES } from './exit-codes.js';
+import { wrapWords } from './width.js';
+
+const NAME_WIDTH = Math.max(...EXIT_CODES.map(({ name }) => name.length));
+
+/** `hedge help exit-codes`: the table for people (meanings wrapped to `width`), or `[{code, name, meaning}]` with --json. */
+export function renderExitCodes(options: { json?: boolean; width?: number } = {}): string {
+  if (options.json) return `${JSON.stringify(EXIT_CODES, null, 2)}\n`;
+  const lead = 3 + 2 + NAME_WIDTH + 2;
+  const lines = EXIT_CODES.map(({ code, name, meaning }) =>
+    wrapWords(`${String(code).padStart(3)}  ${name.padEnd(NAME_WIDTH)}  ${meaning}`, options.width ?? 80, {
+      hangingIndent: lead,
+    }),
+  );
+  return `Exit codes of hedge:\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,90 @@
+// An output that holds what a command prints instead of printing it: the JSON data it hands to the
+// output layer (what `--json` would print, before --fields and --query) and every call, so that
+// the calls can be played onto the real output later — or dropped. `--until` runs each poll of a
+// command through one, and prints only the poll whose data met the condition (runner/run-until.ts).
+import { Writable } from 'node:stream';
+import type { ChalkInstance } from 'chalk';
+import type { FieldSpec } from '../fields/fields.js';
+import { Output, type ListOptions, type RecordOptions } from './output.js';
+import type { Resource } from '../fields/resource-fields.js';
+import { forScripts } from '../fields/script-shape.js';
+
+type Played = (output: Output) => void | Promise<void>;
+
+/** A stream that keeps nothing: a recording output never writes itself. */
+function discard(): NodeJS.WritableStream {
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
+}
+
+export class RecordingOutput extends Output {
+  private readonly calls: Array<{ kind: 'data' | 'text' | 'note'; play: Played }> = [];
+  private captured: { data: unknown } | undefined;
+
+  constructor(init: { chalk: ChalkInstance; columns: number; now: () => number }) {
+    // JSON: the command takes its --json branch, so the data is exactly what --json would print.
+    super({
+      format: 'json',
+      chalk: init.chalk,
+      streams: { stdout: discard(), stderr: discard() },
+      now: init.now,
+      columns: init.columns,
+    });
+  }
+
+  /** The last data the command handed over (`undefined`: it printed none). */
+  get data(): unknown {
+    return this.captured?.data;
+  }
+
+  get printedData(): boolean {
+    return this.captured !== undefined;
+  }
+
+  /**
+   * Whether the calls can be played onto an output of another format: records and lists can (the
+   * output layer draws them in any format); a bare JSON document or text cannot.
+   */
+  playableAs(output: Output): boolean {
+    return output.isJson || this.calls.every((call) => call.kind !== 'text');
+  }
+
+  /** Plays every call onto `output`, in order (notes included). */
+  async playOnto(output: Output): Promise<void> {
+    for (const call of this.calls) await call.play(output);
+  }
+
+  /** Plays only the notes and warnings (when the data itself is printed another way). */
+  playNotesOnto(output: Output): void {
+    for (const call of this.calls) if (call.kind === 'note') call.play(output);
+  }
+
+  override async list(
+    rows: Record<string, unknown>[],
+    known: Resource | readonly FieldSpec[],
+    options: ListOptions,
+  ): Promise<void> {
+    // What a condition reads is what --json prints: hedge's one shape (numbers as numbers).
+    this.captured = {
+      data: forScripts(options.json ?? rows, Array.isArray(known) ? known : (known as Resource).fields),
+    };
+    this.calls.push({ kind: 'data', play: (output) => output.list(rows, known, options) });
+  }
+
+  override record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}): void {
+    this.captured = { data: forScripts(options.json ?? record, known) };
+    this.calls.push({ kind: 'data', play: (output) => output.record(record, known, options) });
+  }
+
+  override json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): void {
+    this.captured = { data: how.asSent ? data : forScripts(data, known) };
+    this.calls.push({ kind: 'text', play: (output) => output.json(data, known, how) });
+  }
+
+  override write(text: string): void {
+    this.calls.push({ kind: 'text', play: (output) => output.write(text) });
+  }
+
+  override note(text: string): void {
+    this.calls.push({ kind: 'note', play: (output) => output.note(text) });
+  }
+}

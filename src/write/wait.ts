@@ -1,0 +1,358 @@
+// Waiting for an asynchronous action to resolve (design.md "Asynchronous actions"). The service
+// pushes nothing, so we poll: the first poll comes one second after the submit (a fill is usually
+// seconds away, so waiting a whole interval would only add delay), then every 1.5 s. Every pause
+// goes through ports.clock.sleep with ports.signal, so a unit test drives the loop with a fake clock
+// and Ctrl-C stops the wait at once. Two requests to the same endpoint are never less than a
+// second apart: the spec advises one to two seconds.
+//
+// A wait never undoes anything: on time-out (--timeout) it throws StillPendingError (exit 7) with
+// the command that resumes it; on Ctrl-C it throws InterruptedError (exit 130) saying the action
+// stands and how to check it.
+import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../api/schemas.js';
+import type { FlowPorts } from '../runtime/context.js';
+import { historyHedgeId } from '../api/wire/fields.js';
+import { findSide, readBook, type BookPosition } from '../book/positions.js';
+import { SideViews } from '../book/side-book.js';
+import { InterruptedError, InvalidResponseError, NetworkError, StillPendingError, UnresolvedError } from '../errors.js';
+import { formatUsd } from '../core/money.js';
+
+export interface PollCadence {
+  /** From the request that started the wait (the submit) to the first poll. */
+  firstDelayMs: number;
+  /** From the start of one poll to the start of the next. */
+  intervalMs: number;
+}
+
+/** Never below 1 000 ms: the spec advises polling no faster than every one to two seconds. */
+export const POLL_CADENCE: PollCadence = { firstDelayMs: 1_000, intervalMs: 1_500 };
+
+/**
+ * A hedge in one of these states will not change by itself any more (closed: nor by settlement).
+ * A status the spec does not list (a server's own, e.g. while a close settles) is not final.
+ */
+const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] satisfies readonly HedgeStatus[];
+
+/** Money compares to the cent: notionals are rounded to cents on the wire. */
+const NOTIONAL_EPSILON_USD = 0.005;
+
+export interface PollOptions<T> {
+  /** What is pending, for the spinner: "Submitted 0x12ab…6c1f, waiting for the fill". */
+  label: string;
+  /** Clock time when the request that started the wait was sent; the first poll is due firstDelayMs after it. */
+  startedAt: number;
+  poll(): Promise<T>;
+  isDone(value: T): boolean;
+  /** The error for a wait that ran past the deadline; `last` is the latest value seen, if any. */
+  timedOut(last: T | undefined, waitedMs: number): Error;
+  /** The error for Ctrl-C during the wait. */
+  interrupted(last: T | undefined): Error;
+  /** The command that shows the action's state, named when a poll fails for good. */
+  checkCommand: string;
+  cadence?: PollCadence;
+}
+
+function seconds(ms: number): string {
+  return `${Math.max(0, Math.round(ms / 1000))}s`;
+}
+
+/**
+ * Polls until `isDone`, within ports.deadline, with a spinner on a terminal. The returned promise
+ * rejects with `timedOut(...)`, `interrupted(...)`, or the poll's own error once the transport
+ * has given up on it (with a hint saying that the action stands).
+ */
+export async function pollUntil<T>(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'startProgress'>,
+  options: PollOptions<T>,
+): Promise<T> {
+  const { clock, signal } = ports;
+  // Every wait is bounded: --timeout, or the default bound (none only with --timeout 0).
+  const deadline = ports.waitDeadline(options.startedAt);
+  const cadence = options.cadence ?? POLL_CADENCE;
+  let lastPollAt = options.startedAt;
+  let delay = cadence.firstDelayMs;
+  let last: T | undefined;
+  const progress = await ports.startProgress(options.label, options.startedAt);
+  const pause = async (ms: number) => {
+    if (ms <= 0) return;
+    try {
+      await clock.sleep(ms, signal);
+    } catch {
+      throw options.interrupted(last);
+    }
+  };
+  try {
+    for (;;) {
+      if (signal.aborted) throw options.interrupted(last);
+      const dueAt = lastPollAt + delay;
+      if (deadline !== undefined && dueAt >= deadline) {
+        // No further poll fits before the deadline: wait it out, then report the action as pending.
+        await pause(deadline - clock.now());
+        throw options.timedOut(last, clock.now() - options.startedAt);
+      }
+      await pause(dueAt - clock.now());
+      lastPollAt = clock.now();
+      try {
+        last = await options.poll();
+      } catch (error) {
+        if (signal.aborted || error instanceof InterruptedError) throw options.interrupted(last);
+        if (deadline !== undefined && clock.now() >= deadline)
+          throw options.timedOut(last, clock.now() - options.startedAt);
+        throw withActionStands(error, options.checkCommand);
+      }
+      progress.refresh();
+      if (options.isDone(last)) return last;
+      delay = cadence.intervalMs;
+    }
+  } finally {
+    progress.stop();
+  }
+}
+
+/** A poll that failed after the transport's retries: the action itself still stands. */
+function withActionStands(error: unknown, checkCommand: string): unknown {
+  const hint = `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`;
+  if (error instanceof NetworkError) {
+    const wrapped = new NetworkError(error.message, {
+      endpoint: error.endpoint,
+      attempts: error.attempts,
+      status: error.status,
+      code: error.code,
+      hint,
+      cause: error.cause,
+    });
+    return wrapped;
+  }
+  if (error instanceof InvalidResponseError) {
+    return new InvalidResponseError(error.message, {
+      endpoint: error.endpoint,
+      status: error.status,
+      hint,
+      cause: error.cause,
+    });
+  }
+  return error;
+}
+
+export interface HedgeWaitOptions {
+  label: string;
+  /** When the request that started the wait was sent (default: now, so the first poll is a second away). */
+  startedAt?: number;
+  /** A copy of the hedge already in hand: returned at once when it is already final. */
+  initial?: Hedge;
+}
+
+/**
+ * Polls GET /hedges/{id} until the hedge is filled, failed or closed and returns it (a failed
+ * hedge is returned, not thrown: the caller decides what `failed` means for it).
+ */
+export async function waitForHedgeStatus(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'hedgeCommand' | 'startProgress'>,
+  hedgeId: string,
+  options: HedgeWaitOptions,
+): Promise<Hedge> {
+  if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
+  const client = await ports.client();
+  const resume = ports.hedgeCommand('hedges', hedgeId, '--wait');
+  return pollUntil<Hedge>(ports, {
+    label: options.label,
+    startedAt: options.startedAt ?? ports.clock.now(),
+    poll: () => client.getHedge(hedgeId),
+    isDone: (hedge) => FINAL_HEDGE_STATUSES.includes(hedge.status),
+    checkCommand: resume,
+    timedOut: (last, waitedMs) =>
+      new StillPendingError(
+        `Still ${last?.status ?? options.initial?.status ?? 'submitted'} after ${seconds(waitedMs)}: hedge ${hedgeId} has not resolved yet. The order stands.`,
+        resume,
+        last ?? options.initial,
+      ),
+    interrupted: () =>
+      new InterruptedError(`Stopped waiting. The order stands: hedge ${hedgeId} is still being processed.`, {
+        hint: `Check it with: ${resume}`,
+        stoppedBy: ports.signal.reason,
+      }),
+  });
+}
+
+export interface ChangeWaitOptions {
+  label: string;
+  startedAt: number;
+  market: string;
+  side: Side;
+  /** The open notional before the change (read under the side's lock, right before the send). */
+  baselineNotionalUsd: number;
+  /** This action's own amount: the side must show baseline ± this, nothing else. */
+  changeUsd: number;
+  action: 'add' | 'reduce';
+}
+
+export interface ChangeOutcome {
+  /** The side's position after the change; undefined when the side is gone (a whole reduce). */
+  position?: BookPosition;
+  notionalUsd?: number;
+  closed: boolean;
+}
+
+/** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
+const WHOLE_REDUCE_SHARE = 0.01;
+
+/** What the side should show once this change landed: a notional, or gone (a whole reduce). */
+export function expectedAfterChange(
+  action: 'add' | 'reduce',
+  baselineUsd: number,
+  changeUsd: number,
+): { notionalUsd: number; closes: boolean } {
+  const notionalUsd = action === 'add' ? baselineUsd + changeUsd : baselineUsd - changeUsd;
+  return { notionalUsd, closes: action === 'reduce' && notionalUsd <= baselineUsd * WHOLE_REDUCE_SHARE };
+}
+
+/**
+ * Waits until an add or reduce shows **its own effect** in GET /positions — the side at the
+ * baseline plus (or minus) exactly this change, or gone for a whole reduce — never merely a move:
+ * under the side's lock no other hedge actor moves the side, so another value is an actor outside
+ * hedge (or a maturity). Outcomes:
+ *   - the expected notional: landed;
+ *   - the side gone: `closed` (the caller decides: a whole reduce landed; otherwise the hedge
+ *     settled or was closed, and the change did not happen there);
+ *   - still the baseline at the bound: StillPendingError (exit 7);
+ *   - another value at the bound: UnresolvedError (exit 12) — it cannot be told whether this
+ *     change is in that number.
+ * The hedge's own status is not consulted: a server may leave a closed hedge `filled`.
+ */
+export async function waitForOwnChange(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'log' | 'hedgeCommand' | 'startProgress'>,
+  options: ChangeWaitOptions,
+): Promise<ChangeOutcome> {
+  const client = await ports.client();
+  const check = ports.hedgeCommand('positions');
+  const expected = expectedAfterChange(options.action, options.baselineNotionalUsd, options.changeUsd);
+  const near = (a: number, b: number) => Math.abs(a - b) < NOTIONAL_EPSILON_USD;
+  // The side's notional as the positions line shows it; a line without a notional hedge can read
+  // (the spec shows no field name for it) is sized from the side's hedge records, read with it —
+  // all of them: the one hedge a line names is not the side when it aggregates several.
+  const sized = async (positions: BookPosition[]): Promise<BookPosition[]> => {
+    const position = findSide(positions, options.market, options.side);
+    if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
+    const book = await (
+      await SideViews.read(client, (line) => ports.log(line), positions)
+    ).book(options.market, options.side, client.transport.serverNow().latestMs);
+    if (book.filled.length === 0 || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
+    return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
+  };
+  const book = await pollUntil<BookPosition[]>(ports, {
+    label: options.label,
+    startedAt: options.startedAt,
+    checkCommand: check,
+    poll: async () => sized(await readBook({ client, log: (line) => ports.log(line) })),
+    isDone: (current) => {
+      const position = findSide(current, options.market, options.side);
+      return !position || (position.notionalUsd !== undefined && near(position.notionalUsd, expected.notionalUsd));
+    },
+    timedOut: (last, waitedMs) => {
+      const seen = last ? findSide(last, options.market, options.side)?.notionalUsd : undefined;
+      if (seen !== undefined && !near(seen, options.baselineNotionalUsd)) {
+        return new UnresolvedError(
+          `The ${options.action} of ${formatUsd(options.changeUsd)} on the ${options.side} hedge of ${options.market} was accepted, but after ${seconds(waitedMs)} the side shows ${formatUsd(seen)} — neither ${formatUsd(options.baselineNotionalUsd)} (before it) nor ${formatUsd(expected.notionalUsd)} (with it): something outside this run moved the side, so whether this ${options.action} is in it cannot be told.`,
+          {
+            hint: `Look at the side (\`${check}\`, \`${ports.hedgeCommand('journal')}\`), then record what happened.`,
+            details: {
+              market: options.market,
+              side: options.side,
+              before_usd: options.baselineNotionalUsd,
+              expected_usd: expected.notionalUsd,
+              seen_usd: seen,
+            },
+          },
+        );
+      }
+      return new StillPendingError(
+        `The ${options.action} on the ${options.side} hedge of ${options.market} was accepted but has not shown in the positions list after ${seconds(waitedMs)}.`,
+        check,
+      );
+    },
+    interrupted: () =>
+      new InterruptedError(
+        `Stopped waiting. The ${options.action} stands: it has not shown in the positions list yet.`,
+        {
+          hint: `Check it with: ${check}`,
+          stoppedBy: ports.signal.reason,
+        },
+      ),
+  });
+  const position = findSide(book, options.market, options.side);
+  return { position, notionalUsd: position?.notionalUsd, closed: !position };
+}
+
+/**
+ * Waits until the side no longer appears in GET /positions: the spec's confirmation of a close.
+ * With the hedge the close was for, also done when the side is listed under another hedge and that
+ * one is closed: someone opened the side again after this close landed (a resumed close, a killed
+ * one finished later), and the side will not empty for it.
+ */
+/** Returns the positions list as its last poll read it (the caller checks the other views without polling it again at once). */
+export async function waitForSideClosed(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'log' | 'hedgeCommand' | 'startProgress'>,
+  options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
+): Promise<BookPosition[]> {
+  const client = await ports.client();
+  const check = ports.hedgeCommand('positions');
+  let lastRead: BookPosition[] = [];
+  await pollUntil<boolean>(ports, {
+    label: options.label,
+    startedAt: options.startedAt,
+    poll: async () => {
+      lastRead = await readBook({ client, log: (line) => ports.log(line) });
+      const position = findSide(lastRead, options.market, options.side);
+      if (!position) return true;
+      if (options.hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === options.hedgeId)
+        return false;
+      return (await client.getHedge(options.hedgeId)).status === 'closed';
+    },
+    isDone: (closed) => closed,
+    checkCommand: check,
+    timedOut: (_last, waitedMs) =>
+      new StillPendingError(
+        `The close was accepted, but the ${options.side} position on ${options.market} is still in the positions list after ${seconds(waitedMs)}.`,
+        check,
+      ),
+    interrupted: () =>
+      new InterruptedError(
+        `Stopped waiting. The close stands: the ${options.side} position on ${options.market} is still listed.`,
+        {
+          hint: `Check it with: ${check}`,
+          stoppedBy: ports.signal.reason,
+        },
+      ),
+  });
+  return lastRead;
+}
+
+const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;
+
+/**
+ * Best effort: looks for a closed hedge's record in GET /hedges/history a few times at the polling
+ * cadence. Returns undefined — never throws — when it does not appear in time, the deadline is
+ * near, the request fails or Ctrl-C is pressed: the close itself is already confirmed.
+ */
+export async function findClosedRecord(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'client'>,
+  hedgeId: string,
+): Promise<HistoryRecord | undefined> {
+  const { clock, signal, deadline } = ports;
+  try {
+    const client = await ports.client();
+    for (let attempt = 1; attempt <= HISTORY_LOOKUP.attempts; attempt += 1) {
+      if (signal.aborted) return undefined;
+      const records = await client.listHistory({ limit: HISTORY_LOOKUP.pageSize });
+      // The record's hedge id read under any of its names: a server calling it `hedge` or `id`
+      // still has the record, and the close's --json carries it.
+      const found = records.find((record) => historyHedgeId(record) === hedgeId);
+      if (found) return found;
+      if (attempt === HISTORY_LOOKUP.attempts) break;
+      if (deadline !== undefined && clock.now() + POLL_CADENCE.intervalMs >= deadline) break;
+      await clock.sleep(POLL_CADENCE.intervalMs, signal);
+    }
+  } catch {
+    // Slow or unavailable history is not a failure of the close.
+  }
+  return undefined;
+}
