@@ -322,21 +322,25 @@ describe('hedge keep', () => {
   });
 
   it("with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, every hedge is rolled before its maturity, none settles", async () => {
-    // A tenor day lasts 10 s; the server's clock runs 45 s ahead of this machine's; roll_before 7 s,
-    // over three cycles of the keeper.
-    const simulator = await startSimulator({ noDateHeader: true, dayMs: 10_000 });
+    // A tenor day lasts 8 s; the server's clock runs 45 s ahead of this machine's; roll_before 6 s,
+    // three cycles of the keeper.
+    const simulator = await startSimulator({ noDateHeader: true, dayMs: 8_000 });
     simulator.advance(45_000);
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,7s`]);
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
     const sells = () =>
       simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
     // Held to its maturity: settled there, or still filled past it.
     const matured = () =>
       sells().filter((hedge) => hedge.maturityAtMs <= (hedge.closedAtMs ?? simulator.sandbox.clock.now()));
     const keeper = startKeeper(simulator, file);
-    await until(() => {
-      if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
-      return keeper.events.filter((event) => event.event === 'roll').length >= 2 || matured().length > 0;
-    }, 'two rolls');
+    await until(
+      () => {
+        if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
+        return keeper.events.filter((event) => event.event === 'roll').length >= 2 || matured().length > 0;
+      },
+      'two rolls',
+      18_000,
+    );
     expect(matured().map((hedge) => hedge.id)).toEqual([]);
     await until(() => filledActive(simulator, 'sell').length === 1, 'the second roll filled');
     keeper.child().kill('SIGTERM');

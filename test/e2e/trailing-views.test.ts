@@ -84,11 +84,10 @@ describe('a keeper on a server whose positions list and history trail the hedge 
     expect(seeded.status).toBe(200);
     simulator.advance(FILL_DELAY_MS + 1);
     simulator.advance(LAG_MS + 1);
+    const old = filledActive(simulator, 'buy')[0]!.id;
+    // Into roll_before of the 1-day hedge: the keeper's first cycle rolls it.
+    simulator.advance(19 * HOUR);
     const largest = await withKeeper(simulator, async (keeper) => {
-      await eventAfter(keeper, 0, (event) => event.event === 'cycle', 'the first cycle');
-      const old = filledActive(simulator, 'buy')[0]!.id;
-      // Into roll_before of the 1-day hedge: the next cycle rolls it.
-      simulator.advance(19 * HOUR);
       await eventAfter(keeper, 0, (event) => event.event === 'roll', 'the roll');
       await until(
         () => filledActive(simulator, 'buy').length === 1 && filledActive(simulator, 'buy')[0]!.id !== old,
