@@ -1,4 +1,4 @@
-// Issue 49: every argument, option and global of a write is checked before its first request.
+// Every argument, option and global of a write is checked before its first request.
 // Generated from the command specs: every command the manifest declares as a write (tier `write`),
 // run with a valid command line made from its declared arguments, and `hedge api` with a write
 // method, × each bad global — an unknown or malformed field name, a broken JMESPath, an impossible
@@ -208,7 +208,6 @@ describe('a write checks every argument, option and global before its first requ
 
   it.each(CASES)(
     'hedge $name: each bad global is exit 2, one line naming it, nothing sent; the same line without it reaches the server',
-    { timeout: 120_000 },
     async ({ words, line, spec }) => {
       await withSimulator({ preset: 'trading' }, async (simulator) => {
         const target = await prepare(simulator, words);

@@ -40,7 +40,7 @@ it("a close resumed after its side was opened again by another: done on its own 
   expect(simulator.hedges().find((hedge) => hedge.id === closed.id)?.status).toBe('closed');
   const reopened = simulator.seedOpen('sell', 700);
 
-  const resumed = await simulator.hedge(['resume', entry!.id, '--yes', '--timeout', '20'], { timeoutMs: 40_000 });
+  const resumed = await simulator.hedge(['resume', entry!.id, '--yes', '--timeout', '20']);
   expect(resumed.code, resumed.stderr).toBe(0);
   const [after] = await journalEntries<{ id: string; outcome: string }>(simulator);
   expect(after).toMatchObject({ id: entry!.id, outcome: 'done' });

@@ -1,4 +1,4 @@
-// What a desk needs stays on the screen (issue 50): every list and --watch view drawn on a real
+// What a desk needs stays on the screen: every list and --watch view drawn on a real
 // terminal (a pseudo-terminal) at 60, 80 and 120 columns, against a simulator whose book was made
 // through the CLI (so that the journal knows it: an open, a reduce and a close of one hedge, a
 // long-ish reference on another). On every screen: no line wider than the terminal; every column a
@@ -78,7 +78,7 @@ beforeAll(async () => {
   await run(['open', MARKET, 'sell', '20000', '--tenor', '7', '--ref', LONG_REF, '--json']);
   // An hour on: the mark has moved off the entries.
   simulator.advance(3_600_000);
-}, 60_000);
+});
 
 afterAll(async () => {
   await simulator?.close();

@@ -33,41 +33,38 @@ const byId = (checks: Check[], id: string): Check => checks.find((check) => chec
 const writes = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 
 describe.concurrent('hedge doctor passes against every dialect, with no wire setting', () => {
-  it.each(SANDBOX_DIALECTS)(
-    '%s',
-    (dialect) =>
-      withSimulator({ dialect, fillDelayMs: 20 }, async (simulator) => {
-        const market = wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
-        simulator.seedOpen('buy', 10_000, market);
-        simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 3 });
-        const { code, report } = await doctor(simulator);
-        expect(code).toBe(0);
-        expect(report.ready).toBe(true);
-        expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
-        for (const id of [
-          'key',
-          'base_url',
-          'auth',
-          'clock',
-          'markets',
-          'prices',
-          'quote',
-          'account',
-          'positions',
-          'hedges',
-          'hedge',
-          'history',
-        ]) {
-          expect(byId(report.checks, id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
-        }
-        expect(byId(report.checks, 'markets').detail).toContain(market);
-        expect(byId(report.checks, 'quote').detail).toContain(market);
-        expect(byId(report.checks, 'wire.prices').status).toBe('info');
-        expect(byId(report.checks, 'wire.positions').detail).toMatch(/net margin from `net_margin_usd`/);
-        expect(writes(simulator)).toEqual([]);
-        expect(simulator.requests('POST', '/quotes')).toHaveLength(1);
-      }),
-    60_000,
+  it.each(SANDBOX_DIALECTS)('%s', (dialect) =>
+    withSimulator({ dialect, fillDelayMs: 20 }, async (simulator) => {
+      const market = wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
+      simulator.seedOpen('buy', 10_000, market);
+      simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 3 });
+      const { code, report } = await doctor(simulator);
+      expect(code).toBe(0);
+      expect(report.ready).toBe(true);
+      expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
+      for (const id of [
+        'key',
+        'base_url',
+        'auth',
+        'clock',
+        'markets',
+        'prices',
+        'quote',
+        'account',
+        'positions',
+        'hedges',
+        'hedge',
+        'history',
+      ]) {
+        expect(byId(report.checks, id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
+      }
+      expect(byId(report.checks, 'markets').detail).toContain(market);
+      expect(byId(report.checks, 'quote').detail).toContain(market);
+      expect(byId(report.checks, 'wire.prices').status).toBe('info');
+      expect(byId(report.checks, 'wire.positions').detail).toMatch(/net margin from `net_margin_usd`/);
+      expect(writes(simulator)).toEqual([]);
+      expect(simulator.requests('POST', '/quotes')).toHaveLength(1);
+    }),
   );
 
   it('the human report: a ✓ line per check and the verdict', () =>

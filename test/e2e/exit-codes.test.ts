@@ -447,14 +447,13 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         let first: import('node:child_process').ChildProcess | undefined;
         let printed = '';
         const running = simulator.hedge(['keep', file, '--interval', '2'], {
-          timeoutMs: 60_000,
           onSpawn: (spawned) => {
             first = spawned;
             spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
           },
         });
         // Its open landed (a cycle may report before a slow step ends: rows do not wait for each other).
-        await until(() => printed.includes('"event":"reopen"'), "the first keeper's open", 30_000);
+        await until(() => printed.includes('"event":"reopen"'), "the first keeper's open");
         const writes = simulator.writes().length;
         const second = await simulator.hedge(['keep', file, '--once', '--json']);
         expect(second.stderr).toContain(`pid ${first!.pid}`);
@@ -477,7 +476,6 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         const killed = simulator.hedge(args, {
           env: pinnedClockEnv(simulator),
           onSpawn: (spawned) => (child = spawned),
-          timeoutMs: 60_000,
         });
         await until(
           () => simulator.writes().some((entry) => entry.path === '/hedges' && entry.status === 'stalled'),

@@ -58,7 +58,7 @@ describe('hedge keep --exposures', () => {
         .reduce((total, e) => total + (e.type === 'receivable' ? 1 : -1) * (e.amount / p), 0);
     };
     const cycle = async (): Promise<void> => {
-      const result = await rig.hedge(['keep', file, '--exposures', '--once', '--json'], { timeoutMs: 60_000 });
+      const result = await rig.hedge(['keep', file, '--exposures', '--once', '--json']);
       expect(result.code, result.stderr + result.stdout).toBe(0);
     };
     const checkBand = async (aheadMs = 0): Promise<void> => {
@@ -104,7 +104,7 @@ describe('hedge keep --exposures', () => {
     rig.advance(t0 + 10 * DAY + HOUR - rig.sandbox.clock.now());
     await cycle();
     expect(held(rig)).toEqual({ buy: 0, sell: 0 });
-  }, 120_000);
+  });
 
   it('a keeper (re)started on a fast server clock measures its rate first: it lets go an exposure due within two of its cycles', async () => {
     // 600× (10 server minutes a second), the clock a day ahead of ours, as after a restart mid-soak.
@@ -125,9 +125,7 @@ describe('hedge keep --exposures', () => {
         `R2,USDTNGN,receivable,${later.amount},NGN,${at(later.dueMs)}`,
       ].join('\n'),
     );
-    const result = await rig.hedge(['keep', file, '--exposures', '--once', '--interval', '10', '--json'], {
-      timeoutMs: 60_000,
-    });
+    const result = await rig.hedge(['keep', file, '--exposures', '--once', '--interval', '10', '--json'], {});
     expect(result.code, result.stderr + result.stdout).toBe(0);
     // The run took far less than R1's two hours of server time: R1 was let go because of the lead.
     expect(rig.sandbox.clock.now()).toBeLessThan(soon.dueMs);
@@ -139,7 +137,7 @@ describe('hedge keep --exposures', () => {
     const opens = rig.writes().filter((entry) => entry.path === '/hedges');
     expect(opens).toHaveLength(1);
     expect((opens[0]!.body as { notional_usd: number }).notional_usd).toBeLessThan((later.amount / p) * 1.05);
-  }, 60_000);
+  });
 
   it("sizing fixed: an NGN exposure stays sized at the first cover's price (the server's struck rate) as the price moves", async () => {
     const rig = await startSimulator();
@@ -156,9 +154,7 @@ describe('hedge keep --exposures', () => {
     );
     writeFileSync(policy, JSON.stringify({ sizing: 'fixed' }));
     const cycleTarget = async (): Promise<number> => {
-      const result = await rig.hedge(['keep', file, '--exposures', '--policy', policy, '--once', '--json'], {
-        timeoutMs: 60_000,
-      });
+      const result = await rig.hedge(['keep', file, '--exposures', '--policy', policy, '--once', '--json'], {});
       expect(result.code, result.stderr + result.stdout).toBe(0);
       const cycle = result.stdout
         .trim()
@@ -183,7 +179,7 @@ describe('hedge keep --exposures', () => {
     // Within the band of it: nothing traded, the same hedge held.
     expect(rig.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
     expect(rig.active('buy').map((hedge) => hedge.id)).toEqual([opened[0]!.id]);
-  }, 60_000);
+  });
 
   it('--policy without --exposures is refused (exit 2) and nothing reaches the server', async () => {
     const rig = await startSimulator();

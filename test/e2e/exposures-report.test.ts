@@ -170,6 +170,5 @@ describe('hedge exposures --report', () => {
         work.remove();
       }
     },
-    90_000,
   );
 });

@@ -55,7 +55,6 @@ async function sideBySideUnderLock(t: Simulator, args: string[], count: number, 
   const runs = Array.from({ length: count }, (_, index) =>
     t
       .hedge(args, {
-        timeoutMs: 90_000,
         onSpawn: (child) =>
           child.stderr!.on(
             'data',
@@ -90,9 +89,7 @@ describe('identical writes side by side', () => {
   it('8 parallel `add USDTNGN sell 100` on one config dir: the notional added is 100 × the exit-0 runs; every other run says why', async () => {
     const t = await start();
     t.seedOpen('sell', 1_000);
-    const runs = await Promise.all(
-      Array.from({ length: 8 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'], { timeoutMs: 90_000 })),
-    );
+    const runs = await Promise.all(Array.from({ length: 8 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'])));
     const succeeded = runs.filter((run) => run.code === 0);
     expect(succeeded.length).toBeGreaterThanOrEqual(1);
     // Every add that reported success is on the server once, and nothing else was added.
@@ -113,7 +110,6 @@ describe('identical writes side by side', () => {
     let child: ChildProcess | undefined;
     const first = t.hedge(['add', 'USDTNGN', 'sell', '100', '--request-timeout', '120'], {
       onSpawn: (spawned) => (child = spawned),
-      timeoutMs: 60_000,
     });
     await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the first add was held by the server');
 
@@ -163,9 +159,7 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
   it('3 parallel `open … --ref DEAL-7` make one hedge; the others are refused with its id', async () => {
     const t = await start({ dialect: 'alpha' });
     const runs = await Promise.all(
-      Array.from({ length: 3 }, () =>
-        t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'], { timeoutMs: 90_000 }),
-      ),
+      Array.from({ length: 3 }, () => t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'])),
     );
     const carrying = t.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
     expect(carrying).toHaveLength(1);
@@ -209,7 +203,6 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], {
       env: pinnedClockEnv(t),
       onSpawn: (spawned) => (child = spawned),
-      timeoutMs: 60_000,
     });
     await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the add was committed and held');
     child!.kill('SIGKILL');
@@ -242,7 +235,6 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], {
       env: pinnedClockEnv(t),
       onSpawn: (spawned) => (child = spawned),
-      timeoutMs: 60_000,
     });
     await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the add was held before the engine');
     child!.kill('SIGKILL');
@@ -260,7 +252,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
       (await t.hedge(['journal', '--pending', '--json'], { env: pinnedClockEnv(t) })).stdout,
     ) as Array<{ id: string }>;
 
-    const resuming = t.hedge(['resume', entry!.id, '--resend-unproven'], { env: pinnedClockEnv(t), timeoutMs: 60_000 });
+    const resuming = t.hedge(['resume', entry!.id, '--resend-unproven'], { env: pinnedClockEnv(t) });
     // The resent add is accepted; it lands once the simulator's clock moves on.
     await until(() => adds(t).some((entry) => entry.status === 200), 'the add was sent again');
     t.advance(HOUR_MS);
@@ -278,7 +270,6 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     const killed = t.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], {
       env: pinnedClockEnv(t),
       onSpawn: (spawned) => (child = spawned),
-      timeoutMs: 60_000,
     });
     await until(
       () => t.writes().some((entry) => entry.path === '/hedges' && entry.status === 'stalled'),
@@ -324,7 +315,6 @@ describe('killed at a random moment, then run again three at a time', () => {
       let child: ChildProcess | undefined;
       const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], {
         onSpawn: (spawned) => (child = spawned),
-        timeoutMs: 60_000,
       });
       let ended = false;
       void killed.then(() => (ended = true));
@@ -332,9 +322,7 @@ describe('killed at a random moment, then run again three at a time', () => {
       child!.kill('SIGKILL');
       const first = await killed;
 
-      const runs = await Promise.all(
-        Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'], { timeoutMs: 90_000 })),
-      );
+      const runs = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'])));
       const entries = JSON.parse((await t.hedge(['journal', '--json'])).stdout) as Array<{
         command: string;
         outcome: string;

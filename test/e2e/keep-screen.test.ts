@@ -37,11 +37,10 @@ describe('hedge keep on a terminal', () => {
           simulator.active('buy').some((hedge) => hedge.status === 'filled') &&
           simulator.active('sell').some((hedge) => hedge.status === 'filled' && hedge.tenorDays === 1),
         'the roll and the open landed',
-        30_000,
       );
       // Two cycles after the steps: the screen has been redrawn several times.
       const cycles = simulator.requests('GET', '/positions').length;
-      await until(() => simulator.requests('GET', '/positions').length >= cycles + 2, 'two more cycles', 30_000);
+      await until(() => simulator.requests('GET', '/positions').length >= cycles + 2, 'two more cycles');
       await terminal.waitFor(/roll USDTNGN sell/);
       const drawn = await terminal.drawn();
       const text = drawn.map((line) => line.text);

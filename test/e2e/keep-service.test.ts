@@ -1,4 +1,4 @@
-// The keeper run as a treasury's operator runs it (issue 38): rows that never wait for each other, a
+// The keeper run as a treasury's operator runs it: rows that never wait for each other, a
 // colleague's close that stands, a dry run that validates, a roll that checks before it closes, a
 // re-open sized to what is left of the exposure. Real processes against the simulator; every
 // verdict is on the server's own state and request log.
@@ -36,14 +36,9 @@ describe('hedge keep as a service', () => {
             .requests('POST', '/hedges/close')
             .some((entry) => (entry.body as { side?: string }).side === 'sell'),
         'the sell close sent',
-        30_000,
       );
       // While the sell close is still unanswered, the buy row is rolled: closed and opened anew.
-      await until(
-        () => filledActive(simulator, 'buy').some((hedge) => hedge.id !== buy.id),
-        'the buy side rolled',
-        30_000,
-      );
+      await until(() => filledActive(simulator, 'buy').some((hedge) => hedge.id !== buy.id), 'the buy side rolled');
       const sellClose = simulator
         .requests('POST', '/hedges/close')
         .find((entry) => (entry.body as { side?: string }).side === 'sell')!;
@@ -78,7 +73,7 @@ describe('hedge keep as a service', () => {
       await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
       const first = filledActive(simulator, 'sell')[0]!;
 
-      const close = await simulator.hedge(['close', MARKET, 'sell', '--yes'], { timeoutMs: 60_000 });
+      const close = await simulator.hedge(['close', MARKET, 'sell', '--yes']);
       expect(close.code, close.stderr).toBe(0);
       expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).toBe('closed');
       const drift = await eventAfter(

@@ -88,20 +88,16 @@ describe('hedge keep', () => {
       // The seeded hedge is a 7-day one: 5 h before its maturity, within roll_before.
       simulator.advance(7 * 24 * HOUR - 5 * HOUR);
       const keeper = startKeeper(simulator, file);
-      await until(
-        () => {
-          if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
-          return moment === 'after the close was sent'
-            ? simulator.requests('POST', '/hedges/close').length > closesBefore
-            : simulator.requests('POST', '/hedges').length > opensBefore;
-        },
-        moment,
-        60_000,
-      );
+      await until(() => {
+        if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
+        return moment === 'after the close was sent'
+          ? simulator.requests('POST', '/hedges/close').length > closesBefore
+          : simulator.requests('POST', '/hedges').length > opensBefore;
+      }, moment);
       keeper.child().kill('SIGKILL');
       await keeper.done;
 
-      const again = await simulator.hedge(['keep', file, '--once'], { timeoutMs: 60_000 });
+      const again = await simulator.hedge(['keep', file, '--once']);
       expect(again.code, again.stderr).toBe(0);
       await until(
         () => simulator.active('sell').every((hedge) => hedge.status === 'filled'),
@@ -119,7 +115,7 @@ describe('hedge keep', () => {
     const simulator = await startSimulator();
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
     const once = async (expected: string) => {
-      const result = await simulator.hedge(['keep', file, '--once'], { timeoutMs: 60_000 });
+      const result = await simulator.hedge(['keep', file, '--once']);
       expect(result.code, result.stderr).toBe(0);
       expect(lines(result.stdout).map((event) => event.event)).toContain(expected);
       await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
@@ -189,7 +185,7 @@ describe('hedge keep', () => {
     simulator.advance(7 * 24 * HOUR - 3 * HOUR);
     const closesBefore = simulator.requests('POST', '/hedges/close').length;
     const keeper = startKeeper(simulator, file);
-    await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close", 60_000);
+    await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close");
     keeper.child().kill('SIGTERM');
     const result = await keeper.done;
     expect(result.code, result.stderr).toBe(0);
@@ -280,7 +276,7 @@ describe('hedge keep', () => {
     const simulator = await startSimulator({ fillDelayMs: HOUR });
     const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
     const keeper = startKeeper(simulator, file);
-    await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open', 60_000);
+    await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
     keeper.child().kill('SIGTERM');
     // Two signals sent at once may reach the process as one: the second goes once the first was taken.
     await eventAfter(
@@ -326,10 +322,11 @@ describe('hedge keep', () => {
   });
 
   it("with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, every hedge is rolled before its maturity, none settles", async () => {
-    // A tenor day lasts 20 s; the server's clock runs 45 s ahead of this machine's; roll_before 14 s.
-    const simulator = await startSimulator({ noDateHeader: true, dayMs: 20_000 });
+    // A tenor day lasts 8 s; the server's clock runs 45 s ahead of this machine's; roll_before 6 s,
+    // three cycles of the keeper.
+    const simulator = await startSimulator({ noDateHeader: true, dayMs: 8_000 });
     simulator.advance(45_000);
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,14s`]);
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
     const sells = () =>
       simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
     // Held to its maturity: settled there, or still filled past it.
@@ -342,7 +339,7 @@ describe('hedge keep', () => {
         return keeper.events.filter((event) => event.event === 'roll').length >= 2 || matured().length > 0;
       },
       'two rolls',
-      90_000,
+      18_000,
     );
     expect(matured().map((hedge) => hedge.id)).toEqual([]);
     await until(() => filledActive(simulator, 'sell').length === 1, 'the second roll filled');
@@ -355,7 +352,7 @@ describe('hedge keep', () => {
     expect(keeper.events.find((event) => event.code === 'server_time_from_stamps')?.message).toMatch(
       /its clock is 45 s ahead of this machine's, give or take \d+ ms \(from the stamps on its answers\)/,
     );
-  }, 120_000);
+  });
 
   it("a colleague's close after the target file last changed stands, judged on one clock: the server's 45 s behind ours", async () => {
     const simulator = await startSimulator({ realNow: () => Date.now() - 45_000 });

@@ -1,4 +1,4 @@
-// hedge keep run as a service (issue 38): one keeper per account across config folders, alerts
+// hedge keep run as a service: one keeper per account across config folders, alerts
 // once per row and cause with a recovery (to --alert-cmd and --alert-url), `hedge keep status`
 // from another terminal, and --metrics. Real processes against the simulator; every assertion is
 // on the server's own state, its request log, or what the keeper and the receivers were sent.
@@ -33,7 +33,7 @@ function startKeeper(
   options: { configDir?: string; env?: Record<string, string> } = {},
 ): Keeper {
   const run = followKeeper((onSpawn) =>
-    simulator.hedge(['keep', file, '--interval', '2', ...extra], { timeoutMs: 120_000, ...options, onSpawn }),
+    simulator.hedge(['keep', file, '--interval', '2', ...extra], { ...options, onSpawn }),
   );
   cleanups.push(async () => {
     const child = run.child();
@@ -84,10 +84,9 @@ describe('hedge keep as a service', () => {
     const file = writeTarget(simulator.configDir, [`${MARKET},buy,1000,3`]);
     const first = startKeeper(simulator, file, [], { env: { HOME: home.path } });
     await until(() => first.events.some((event) => event.event === 'cycle'), "the first keeper's first cycle", {
-      timeoutMs: 30_000,
       process: first.done,
     });
-    await until(() => activeNotional(simulator, 'buy') === 1000, 'the first open', { timeoutMs: 60_000 });
+    await until(() => activeNotional(simulator, 'buy') === 1000, 'the first open');
 
     const second = await simulator.hedge(['keep', file, '--once'], { configDir: shell.path, env: { HOME: home.path } });
     expect(second.code, second.stderr).toBe(11);
@@ -118,7 +117,6 @@ describe('hedge keep as a service', () => {
       ).length;
     // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
     await until(() => errorsOf('sell') >= 2 && errorsOf('buy') >= 2, 'two refusals of each row', {
-      timeoutMs: 60_000,
       process: keeper.done,
     });
     await until(() => hook.posts.length >= 2, 'the two alerts posted', { timeoutMs: 15_000 });
@@ -140,7 +138,6 @@ describe('hedge keep as a service', () => {
     writeTarget(simulator.configDir, [`${MARKET},sell,1000,1`, `${MARKET},buy,2000,3`]);
     keeper.child().kill('SIGHUP');
     await until(() => hook.posts.filter((post) => post.alert === 'recovered').length >= 2, 'two recoveries posted', {
-      timeoutMs: 60_000,
       process: keeper.done,
     });
     expect(activeNotional(simulator, 'sell')).toBe(1000);
@@ -149,7 +146,7 @@ describe('hedge keep as a service', () => {
     await until(
       () => keeper.events.filter((event) => event.event === 'cycle').length >= cyclesAfter + 1,
       'one more cycle',
-      { timeoutMs: 30_000, process: keeper.done },
+      { process: keeper.done },
     );
     keeper.child().kill('SIGTERM');
     expect((await keeper.done).code).toBe(0);
@@ -230,15 +227,14 @@ describe('hedge keep as a service', () => {
     const keeper = startKeeper(simulator, file, ['--alert-url', hook.url]);
     const coveredCycle = () =>
       keeper.events.some((event) => event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000);
-    await until(coveredCycle, 'a cycle that saw the side covered', { timeoutMs: 30_000, process: keeper.done });
+    await until(coveredCycle, 'a cycle that saw the side covered', { process: keeper.done });
     const first = simulator.active('sell')[0]!;
     // Past the maturity in one step: the hedge settles on the server before any cycle could roll it.
     simulator.advance(30 * 3_600_000);
-    // A bound for a machine under load (~6 s alone; a fully loaded 2-core run once took over 20 s), not a margin.
     await until(
       () => hook.posts.some((post) => post.alert === 'recovered' && post.cause === 'missed_roll'),
       'the missed roll and its recovery',
-      { timeoutMs: 60_000, process: keeper.done },
+      { process: keeper.done },
     ).catch((error: Error) => {
       throw new Error(
         `${error.message}\nkeeper events:\n${keeper.events.map((event) => JSON.stringify(event)).join('\n')}\nalerts posted: ${JSON.stringify(hook.posts)}`,
@@ -252,7 +248,7 @@ describe('hedge keep as a service', () => {
     ]);
     expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
     expect(hook.posts[0]!.text).toContain('settled instead of being rolled');
-  }, 120_000);
+  });
 
   it("a side seen covered while the keeper's own re-open was still in flight, then settled, is a missed roll too", async () => {
     const simulator = await startSimulator();
@@ -272,21 +268,18 @@ describe('hedge keep as a service', () => {
           event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000 && /in flight/.test(event.rows[0].state),
       );
     await until(coveredInFlight, 'a cycle that saw the side covered with the re-open in flight', {
-      timeoutMs: 30_000,
       process: keeper.done,
     });
     const seenInFlight = keeper.events.filter((event) => event.event === 'cycle').at(-1)!;
     // That cycle's status says when the side's roll is due, though the keeper did not decide it.
     expect(seenInFlight.rows[0]).toMatchObject({ next_action: 'roll', next_action_at: expect.any(String) });
     await until(() => keeper.events.some((event) => event.event === 'reopen'), 'the re-open done', {
-      timeoutMs: 30_000,
       process: keeper.done,
     });
     const first = simulator.active('sell')[0]!;
     simulator.advance(30 * 3_600_000);
     // A bound for a machine under load, not a margin.
     await until(() => hook.posts.some((post) => post.alert === 'recovered'), 'an alert and its recovery', {
-      timeoutMs: 60_000,
       process: keeper.done,
     });
     expect(hook.posts.map((post) => `${post.alert} ${post.cause}`)).toEqual([
@@ -295,7 +288,7 @@ describe('hedge keep as a service', () => {
     ]);
     expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
-  }, 120_000);
+  });
 
   it('cron-style --once runs carry their alerts on: a row refused at every run is alerted once, and its recovery is sent by a later run', async () => {
     const simulator = await startSimulator({ exposureCapUsd: 50_000 });
@@ -341,7 +334,7 @@ describe('hedge keep as a service', () => {
         keeper.events.filter((event) => event.event === 'cycle').at(-1)?.rows?.[0]?.next_action === 'roll' &&
         !/in flight/.test(keeper.events.filter((event) => event.event === 'cycle').at(-1)!.rows[0].state),
       'two cycles, the side covered',
-      { timeoutMs: 60_000, process: keeper.done },
+      { process: keeper.done },
     );
 
     const status = await simulator.hedge(['keep', 'status', '--json'], {
@@ -392,7 +385,6 @@ describe('hedge keep as a service', () => {
     const file = writeTarget(simulator.configDir, [`${MARKET},buy,1200,3`]);
     const keeper = startKeeper(simulator, file, ['--metrics', '127.0.0.1:0']);
     await until(() => keeper.events.some((event) => event.code === 'metrics_listening'), 'the metrics address', {
-      timeoutMs: 30_000,
       process: keeper.done,
     });
     const address = keeper.events.find((event) => event.code === 'metrics_listening')!.address as string;
@@ -402,19 +394,18 @@ describe('hedge keep as a service', () => {
         keeper.events.filter((event) => event.event === 'cycle').length >= 2 &&
         activeNotional(simulator, 'buy') === 1200,
       'two cycles and the fill',
-      { timeoutMs: 30_000, process: keeper.done },
+      { process: keeper.done },
     );
     await until(
       () =>
         keeper.events.filter((event) => event.event === 'cycle').some((event) => event.rows?.[0]?.current_usd === 1200),
       'a cycle that saw the fill',
-      { timeoutMs: 30_000, process: keeper.done },
+      { process: keeper.done },
     );
     // An action may outlast its cycle (a cycle waits for its steps only until the next is due): the
     // re-open is counted once it is done, when its event is out, which can come after a later
     // cycle saw the fill (a CI run on a loaded machine read the metrics in between).
     await until(() => keeper.events.some((event) => event.event === 'reopen'), 'the re-open done', {
-      timeoutMs: 30_000,
       process: keeper.done,
     });
     const metrics = await (await fetch(`http://${address}/metrics`)).text();
@@ -444,11 +435,11 @@ describe('hedge keep as a service', () => {
     refuseOnce(madeUp[0]!);
     const keeper = startKeeper(simulator, file, ['--metrics', '127.0.0.1:0']);
     const errors = () => keeper.events.filter((event) => event.event === 'error' && event.action === 'reopen');
-    await until(() => errors().length === 1, 'the first refusal', { timeoutMs: 30_000, process: keeper.done });
+    await until(() => errors().length === 1, 'the first refusal', { process: keeper.done });
     refuseOnce(madeUp[1]!);
-    await until(() => errors().length === 2, 'the second refusal', { timeoutMs: 30_000, process: keeper.done });
+    await until(() => errors().length === 2, 'the second refusal', { process: keeper.done });
     refuseOnce('capacity_exceeded');
-    await until(() => errors().length === 3, 'the third refusal', { timeoutMs: 30_000, process: keeper.done });
+    await until(() => errors().length === 3, 'the third refusal', { process: keeper.done });
     expect(errors().map((event) => event.code)).toEqual([...madeUp, 'capacity_exceeded']);
     const address = keeper.events.find((event) => event.code === 'metrics_listening')!.address as string;
     const metrics = await (await fetch(`http://${address}/metrics`)).text();
@@ -495,7 +486,6 @@ describeWithPostgres('hedge keep status with a team store', (server) => {
     let keeper: ChildProcess | undefined;
     let printed = '';
     const running = team.a.hedge(['keep', file, '--interval', '2'], {
-      timeoutMs: 120_000,
       onSpawn: (spawned) => {
         keeper = spawned;
         spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
@@ -506,7 +496,6 @@ describeWithPostgres('hedge keep status with a team store', (server) => {
       await running.catch(() => undefined);
     });
     await until(() => printed.includes('"event":"cycle"'), "the keeper's first cycle", {
-      timeoutMs: 30_000,
       process: running,
     });
     // Machine B has its own home: no heartbeat file of A's there; the store's lock and heartbeat say it all.

@@ -130,7 +130,7 @@ beforeAll(async () => {
   await api('POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 7000, tenor_days: 7 });
   advance(1000);
   advance(HOUR);
-}, 60_000);
+});
 
 afterAll(async () => {
   await trading?.close();

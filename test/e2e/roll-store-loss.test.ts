@@ -1,4 +1,4 @@
-// Issue 36, case 7's roll half: the team store lost between a roll's close and its open. The side
+// The team store lost between a roll's close and its open. The side
 // is then closed and unhedged; the exit must say what was sent (5, 7 or 12, with the key and the
 // resume), never 13 "nothing was sent". Judged on the simulator's own request log and state: one
 // close sent and landed, no open sent, the side empty. The store is stopped while the roll waits
@@ -32,9 +32,8 @@ describeWithPostgres('a roll whose team store is lost between its close and its 
     const team = await teamOf(simulator, server());
     teams.push(team);
     simulator.seedOpen('sell', 1_000);
-    const rolling = team.a.hedge(['roll', MARKET, 'sell', '--tenor', '7', '--yes'], { timeoutMs: 60_000 });
+    const rolling = team.a.hedge(['roll', MARKET, 'sell', '--tenor', '7', '--yes']);
     await until(waitingAfter(simulator, '/hedges/close'), "the roll's close was answered and its wait began", {
-      timeoutMs: 30_000,
       process: rolling,
     });
     await server().stop();

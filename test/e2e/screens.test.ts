@@ -101,7 +101,7 @@ beforeAll(async () => {
   const added = await runHedge(['add', 'USDTNGN', 'buy', '5000', '--no-wait'], { env: env(), configDir: config.path });
   expect(added.code, added.stderr).toBe(0);
   simulator.sandbox.clock.advance(60_000);
-}, 60_000);
+});
 
 afterAll(async () => {
   await simulator?.close();
@@ -138,7 +138,7 @@ describe('the deal reference', () => {
       expect(hasRef(screen), `${args.join(' ')}:\n${screen}`).toBe(true);
     }
     const { screen } = await onTerminal(['positions'], 80);
-    // The desk's seven (issue 50: units under labels where the width asks), and the first amount of
+    // The desk's seven (units under labels where the width asks), and the first amount of
     // the rest where the references leave room for it.
     expect(tableHeaders(screen)).toEqual([
       'Side',

@@ -273,7 +273,7 @@ describe('hedge api: writes go through the journal', () => {
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/close' } });
     const args = ['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy'];
     let child: ChildProcess | undefined;
-    const running: Promise<RunResult> = t.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
+    const running: Promise<RunResult> = t.hedge(args, { onSpawn: (spawned) => (child = spawned) });
     await until(() => t.writes().some((entry) => entry.status === 'stalled'), 'the close was committed and held');
     child!.kill('SIGKILL');
     expect((await running).signal).toBe('SIGKILL');
@@ -313,7 +313,7 @@ describe('hedge api: writes go through the journal', () => {
         '-F',
         'tenor_days=1',
       ],
-      { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 },
+      { onSpawn: (spawned) => (child = spawned) },
     );
     await until(() => t.writes().some((entry) => entry.status === 'stalled'), 'the open was committed and held');
     child!.kill('SIGKILL');

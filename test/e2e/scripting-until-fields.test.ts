@@ -51,7 +51,6 @@ describe('--until', () => {
     let child: ChildProcess | undefined;
     const running: Promise<RunResult> = t.hedge(['hedges', id, '--until', "status=='filled'", '--json'], {
       onSpawn: (spawned) => (child = spawned),
-      timeoutMs: 25_000,
     });
     await until(
       () => t.requests('GET', `/hedges/${id}`).some((entry) => entry.status === 200),

@@ -1,4 +1,4 @@
-// Issue 48 on the read side, end to end against the simulator: several hedges on one side and the
+// The read side, end to end against the simulator: several hedges on one side and the
 // deal followed through every roll. `positions` shows each side's line with its hedges from their
 // records, and a side whose views disagree as settling — never flat because one view trails;
 // `maturities` is a row per hedge; `history --ref` and `report` follow one deal (a client_reference)
@@ -50,7 +50,7 @@ function screenLines(stdout: string): string[] {
   return stdout.trimEnd().split('\n');
 }
 
-/** The table's lines from its first row on: its header may take one line or two (issue 50). */
+/** The table's lines from its first row on: its header may take one line or two. */
 function rowLines(stdout: string): string[] {
   return screenLines(stdout).slice(printedTable(stdout)!.ruleAt + 1);
 }
@@ -383,7 +383,7 @@ describe('one deal followed across its rolls', () => {
     for (const line of screenLines(byRefTable.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     expect(byRefTable.stdout).toMatch(/^P&L by deal reference, all history$/m);
     expect(byRefTable.stdout).toMatch(/^DEAL-7 +3 +3,000\.00 /m);
-  }, 60_000);
+  });
 
   it("a history whose records carry no reference: the deal is joined from its hedges' records by hedge id, shown but never added to the JSON", async () => {
     const simulator = await startSimulator();
@@ -439,5 +439,5 @@ describe('one deal followed across its rolls', () => {
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  });
 });

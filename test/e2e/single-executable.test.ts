@@ -1,8 +1,7 @@
 // The single executable (`npm run build:sea`, scripts/sea.mjs), run the way a desk machine without
 // Node runs it: PATH holds no `node` at all (a folder of its own, checked empty of node), HOME and
 // the config dir private. Built once for this file from the dist/ the suite's global set-up built,
-// from src/ into a temp folder (nothing tracked changes); the build copies and patches a ~100 MB Node binary,
-// which takes about 10 s on an idle 2-core machine, so the build has a budget of its own.
+// from src/ into a temp folder (nothing tracked changes); the build copies and patches a Node binary.
 // What a real user does with it: --version, the README's first demo command, completion scripts
 // generated from the specs inside it, its own `sandbox serve`, and real requests whose arrival the simulator's
 // request log shows. Speed is the bench's business (bench/run.mjs measures its start).
@@ -61,7 +60,7 @@ beforeAll(async () => {
   mkdirSync(noNode, { recursive: true });
   mkdirSync(home, { recursive: true });
   ({ executable } = await buildSea({ outdir: join(work.path, 'build') }));
-}, 180_000);
+});
 
 afterAll(() => work.remove());
 

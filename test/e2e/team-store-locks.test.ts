@@ -1,11 +1,10 @@
-// Check and act under one lock, across machines (issue 30 with issue 24's locks): three machines on
+// Check and act under one lock, across machines: three machines on
 // one team store and one account on a server that allows several hedges per side (dialect alpha).
 // The per-account locks of `open --ref`, `apply` and the keeper are the store's advisory locks
 // (journal.lock), so three machines at once act once. What is asserted is the server's own state:
 // one hedge for the reference, the target reached once.
 //
-// The commands take journal.lock around "read the book → decide → send → see it land" (issue 24's
-// wiring); with a team store the lock is a PostgreSQL advisory lock, so it holds across machines and
+// The commands take journal.lock around "read the book → decide → send → see it land"; with a team store the lock is a PostgreSQL advisory lock, so it holds across machines and
 // dies with the process that held it. The store's side alone is tested in
 // test/journal/postgres-store.test.ts.
 import type { ChildProcess } from 'node:child_process';
@@ -81,14 +80,13 @@ describeWithPostgres('check and act under one lock, across machines', (server) =
     let keeperA: ChildProcess | undefined;
     let printed = '';
     const running = team.a.hedge(['keep', fileA, '--interval', '2'], {
-      timeoutMs: 60_000,
       onSpawn: (spawned) => {
         keeperA = spawned;
         spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
       },
     });
     // Its open landed (a cycle may report before a slow step ends: rows do not wait for each other).
-    await until(() => printed.includes('"event":"reopen"'), "machine A's keeper's open", 30_000);
+    await until(() => printed.includes('"event":"reopen"'), "machine A's keeper's open");
     const writes = t.writes().length;
     const second = await team.b.hedge(['keep', fileB, '--once']);
     expect(second.code, second.stderr).toBe(11);
@@ -117,7 +115,6 @@ describeWithPostgres('after a send, and through a store outage (issue 36)', (ser
     let keeper: ChildProcess | undefined;
     let printed = '';
     const running = team.a.hedge(['keep', file, '--interval', '2', '--alert-cmd', `cat >> ${alerts}`], {
-      timeoutMs: 120_000,
       onSpawn: (spawned) => {
         keeper = spawned;
         spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
@@ -125,7 +122,6 @@ describeWithPostgres('after a send, and through a store outage (issue 36)', (ser
     });
     try {
       await until(() => printed.includes('"event":"reopen"'), "the keeper's first open", {
-        timeoutMs: 30_000,
         process: running,
       });
       expect(sideNotional(t, 'buy')).toBe(1_000);
@@ -138,7 +134,6 @@ describeWithPostgres('after a send, and through a store outage (issue 36)', (ser
       expect(await storedErrors()).toBe(0);
       await server().stop();
       await until(() => /"event":"error"/.test(printed), 'an error event while the store is down', {
-        timeoutMs: 30_000,
         process: running,
       });
       // Its heartbeat could not reach the store either: said as an error event, never the keeper's end.
@@ -146,14 +141,14 @@ describeWithPostgres('after a send, and through a store outage (issue 36)', (ser
         () =>
           printed.split('\n').some((line) => line.includes('"event":"error"') && line.includes('"code":"heartbeat"')),
         "the store heartbeat's failed write as an error event",
-        { timeoutMs: 30_000, process: running },
+        { process: running },
       );
       await server().start();
       const cyclesBefore = printed.split('"event":"cycle"').length;
       await until(
         () => printed.split('"event":"cycle"').length > cyclesBefore,
         'a good cycle after the store returned',
-        { timeoutMs: 40_000, process: running },
+        { process: running },
       );
       // The store's heartbeat goes on after the outage, and says what the outage was (counted, not timed).
       let errorsAfter = 0;
@@ -169,7 +164,6 @@ describeWithPostgres('after a send, and through a store outage (issue 36)', (ser
       await until(
         () => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'),
         'the alert hook ran for the outage',
-        { timeoutMs: 30_000 },
       );
       expect(trades(t)).toHaveLength(1);
     } finally {
@@ -185,9 +179,8 @@ describeWithPostgres('after a send, and through a store outage (issue 36)', (ser
     t.seedOpen('sell', 1_000);
     const file = join(team.a.dir, 'target.csv');
     writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,sell,1500,3\n');
-    const applying = team.a.hedge(['apply', file, '--json'], { timeoutMs: 60_000 });
+    const applying = team.a.hedge(['apply', file, '--json']);
     await until(() => t.writes().some((entry) => entry.path === '/hedges/add'), 'the add of the apply was sent', {
-      timeoutMs: 30_000,
       process: applying,
     });
     await server().stop();

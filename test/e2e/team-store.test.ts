@@ -290,7 +290,6 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     let child: ChildProcess | undefined;
     const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60'], {
       onSpawn: (spawned) => (child = spawned),
-      timeoutMs: 60_000,
     });
     let result: RunResult;
     try {

@@ -111,7 +111,7 @@ describe('logins racing on one store', () => {
         });
       },
     );
-  }, 60_000);
+  });
 });
 
 describe('a config folder that cannot be used', () => {
@@ -292,5 +292,5 @@ describe('logins killed mid-way', () => {
         });
       },
     );
-  }, 90_000);
+  });
 });

@@ -146,19 +146,19 @@ describe('429 with Retry-After', () => {
     );
   });
 
-  it('a script of 50 back-to-back `hedge account --json` under a 2 requests/s limit: no failure, every 429 waited out', async () => {
+  it('a script of 50 back-to-back `hedge account --json` under a 5 requests/s limit: no failure, every 429 waited out', async () => {
     await results.track(
       {
         suite: 'fault',
         order: 52,
         name: '50 back-to-back reads under a tight rate limit',
         injected:
-          'sandbox rate limit of 2 requests/s per key (429 + Retry-After beyond it); `hedge account --json` run 50 times in a row; another client of the same key empties its budget while the first 3 start',
+          'sandbox rate limit of 5 requests/s per key (429 + Retry-After beyond it); `hedge account --json` run 50 times in a row; another client of the same key empties its budget while the first 3 start',
         expected:
           '50 × exit 0 with the account on stdout; every 429 followed by a retry at least Retry-After (1 s) later',
       },
       async (observation) => {
-        await withSimulator({ preset: 'reliability', rateLimit: 2 }, async (sim) => {
+        await withSimulator({ preset: 'reliability', rateLimit: 5 }, async (sim) => {
           // Another user of the same key keeps its budget empty (GET /markets, told apart in the
           // log) until this run's own GET /account has arrived, so that run meets a 429 for sure.
           const drainUntilRead = async () => {
@@ -196,5 +196,5 @@ describe('429 with Retry-After', () => {
         });
       },
     );
-  }, 120_000);
+  });
 });

@@ -132,7 +132,6 @@ describe('the state file shared by several processes', () => {
 
   it.skipIf(process.platform === 'win32')(
     'a writer killed inside its save leaves the file as it was, readable; the next writer takes its lock over and saves',
-    { timeout: 30_000 },
     async () => {
       const stateFile = await stateFileIn();
       const first = await simulatorOn(stateFile);

@@ -28,8 +28,8 @@ export async function killWhen(
   what: string,
 ): Promise<RunResult> {
   let child: ChildProcess | undefined;
-  const running = runner.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
-  await until(ready, what, { timeoutMs: 25_000, process: running });
+  const running = runner.hedge(args, { onSpawn: (spawned) => (child = spawned) });
+  await until(ready, what, { process: running });
   child!.kill('SIGKILL');
   return running;
 }

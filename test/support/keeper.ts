@@ -47,7 +47,7 @@ export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) =
 /** Starts `hedge keep FILE` (NDJSON on stdout: not a terminal); every line is parsed as it comes. */
 export function startKeeper(simulator: Simulator, file: string, extra: string[] = [], configDir?: string): KeeperRun {
   return followKeeper((onSpawn) =>
-    simulator.hedge(['keep', file, '--interval', '2', ...extra], { timeoutMs: 120_000, configDir, onSpawn }),
+    simulator.hedge(['keep', file, '--interval', '2', ...extra], { configDir, onSpawn }),
   );
 }
 
@@ -57,7 +57,7 @@ export async function eventAfter(
   from: number,
   match: (event: Record<string, any>) => boolean,
   what: string,
-  timeoutMs = 60_000,
+  timeoutMs?: number,
 ): Promise<Record<string, any>> {
   let found: Record<string, any> | undefined;
   await until(

@@ -4,10 +4,7 @@
 // what a test asserts on.
 
 export interface UntilOptions {
-  /**
-   * The backstop (default 30 s, half a test's 60 s): two suites at once on two cores (load average
-   * near 28) once took over 15 s for a spawned run to reach the server.
-   */
+  /** The backstop (default 15 s): within a test's 20 s, so a hang fails naming what it waited for. */
   timeoutMs?: number;
   /** The run the condition waits on: if it ends first, fail at once with how it ended. */
   process?: Promise<{ code: number | null; stderr: string }>;
@@ -19,7 +16,7 @@ export async function until(
   what = 'the condition',
   options: number | UntilOptions = {},
 ): Promise<void> {
-  const { timeoutMs = 30_000, process } = typeof options === 'number' ? { timeoutMs: options } : options;
+  const { timeoutMs = 15_000, process } = typeof options === 'number' ? { timeoutMs: options } : options;
   let ended: { code: number | null; stderr: string } | undefined;
   void process?.then((result) => (ended = result)).catch(() => undefined);
   const started = Date.now();
