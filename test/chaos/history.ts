@@ -1,4 +1,4 @@
-// A concurrent-history checker in the spirit of Jepsen's (issues 36, 48): 2–4 actors — separate
+// A concurrent-history checker in the spirit of Jepsen's: 2–4 actors — separate
 // hedge processes on one account — run random histories of open, add, reduce, close, roll, apply (a
 // target file moving the side) and keep (`hedge keep FILE --once --converge`) on one side, against a
 // simulator with injected faults (5xx, answers dropped after the server committed, latency) and a
@@ -6,7 +6,7 @@
 //   - local: every actor on one config dir, sharing one journal file, as a desk's terminals do;
 //   - team: two config dirs as two machines (actors alternate between them) sharing a PostgreSQL
 //     team store (a fresh database per history on the run's one cluster).
-// Each history also draws, from its seed, how the server behaves (issue 48): views that trail the
+// Each history also draws, from its seed, how the server behaves: views that trail the
 // records, several hedges per side, a short day so that hedges mature inside the history, and a
 // settlement some time after maturity (drawBehaviours).
 //
@@ -168,7 +168,7 @@ type Entry = Record<string, any>;
 
 /**
  * The server's behaviours of a history, from its seed alone, on streams of their own (so the ops
- * a seed draws are those it drew before issue 48). Each behaviour is on in fewer than half of the
+ * a seed draws are those it drew). Each behaviour is on in fewer than half of the
  * histories, trailing views (the one that slows a history down) in 30 %, so the median history
  * runs without them. The durations are drawn in the processes' time — hedge polls every 1.5 s of
  * it, so a lag of 1–4 s is one to three polls — and handed to the simulator in its own
@@ -321,7 +321,7 @@ async function runOp(desk: Desk, op: Op, index: number): Promise<void> {
 
 /**
  * The ops of a history, drawn from its seed alone (so the seed replays them). Kind, amount and
- * kill come from `random` (the stream they came from before issue 48); tenor and reference from a
+ * kill come from `random` (the stream they came from); tenor and reference from a
  * stream of their own, so adding them left the rest of each seed's history as it was.
  */
 export function drawOps(
@@ -401,7 +401,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
   const started = Date.now();
   const random = prng(options.seed);
   const drawn = drawBehaviours(options.seed);
-  // The fill delay and latency come first on the ops' stream, as they did before issue 48.
+  // The fill delay and latency come first on the ops' stream, as they did.
   const fillDelayMs = 50 + Math.floor(random() * 300);
   const latencyMs = Math.floor(random() * 80);
   const behaviours: Behaviours = options.behaviours ?? { ...drawn.server, fillDelayMs, latencyMs };

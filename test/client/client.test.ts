@@ -399,7 +399,7 @@ describe('proxy from the environment', () => {
       await expect(bypassed.client.listMarkets()).rejects.toThrow();
       expect(proxy.tunnels).toHaveLength(1);
       await closeClients();
-      // A loopback base URL connects directly whatever the environment says (issue 35).
+      // A loopback base URL connects directly whatever the environment says.
       const loopback = clientFor(sandbox, {
         caFile: sandbox.caFile,
         env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url },

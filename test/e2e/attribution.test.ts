@@ -1,4 +1,4 @@
-// Exit 0 is known, not inferred (issue 36): several actors move one side, and each write's exit
+// Exit 0 is known, not inferred: several actors move one side, and each write's exit
 // rests on its own effect on the side — judged by the simulator's own state and request log.
 // Each case failed before: a roll beside an add lost the add; an add exited 0 on another add's
 // landing; an add that never happened (its hedge settled first) exited 0; a resume reasoned from

@@ -1,4 +1,4 @@
-// The desk's column priorities on a narrow and a wide terminal (issue 40): positions at 80 columns
+// The desk's column priorities on a narrow and a wide terminal: positions at 80 columns
 // keep time left (`Left`) whatever the deal reference's length, and a reference is never cut where
 // the terminal has room for it whole — in positions and in history. The hedges are opened through
 // the CLI against the simulator; what is checked is the table hedge drew at that width.
@@ -10,7 +10,7 @@ import { printedTable } from '../support/table-text.js';
 const start = useSimulators();
 const LONG_REF = 'DEAL-2026-11-ACME-TREASURY-0042';
 
-/** The table at that width: its lines from its first row on (a header may take two lines: issue 50). */
+/** The table at that width: its lines from its first row on (a header may take two lines). */
 async function table(simulator: Simulator, args: string[], columns: number): Promise<string[]> {
   const result = await simulator.hedge([...args, '--format', 'table'], { env: { COLUMNS: String(columns) } });
   expect(result.code, result.stderr).toBe(0);

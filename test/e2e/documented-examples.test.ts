@@ -1,4 +1,4 @@
-// The commands the docs show, run (issues 40 and 50): every line of README.md and docs/*.md that
+// The commands the docs show, run: every line of README.md and docs/*.md that
 // starts hedge — `hedge`, `./bin/hedge.js`, `npx hedge` or `node bin/hedge.js` — in an `sh`,
 // `bash`, `console` or unlabelled block runs here as a reader would run it from the repository's
 // root, and must exit as the doc implies; where the doc shows what a command prints, the shape of

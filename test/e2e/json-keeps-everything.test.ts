@@ -153,7 +153,7 @@ async function openFilled(
   return opened.body.data.hedge_id as string;
 }
 
-describe('--json keeps every value the server sent, on every dialect (issue 49)', () => {
+describe('--json keeps every value the server sent, on every dialect', () => {
   for (const dialect of SANDBOX_DIALECTS) {
     it(`${dialect}: markets, price, quote, hedges, a hedge, history, positions and account`, async () => {
       // A frozen clock: the direct read and the CLI's read see the same instant (prices, carry, P&L).
@@ -244,7 +244,7 @@ describe('--json keeps every value the server sent, on every dialect (issue 49)'
   }
 });
 
-describe('--json of a write keeps the server object it embeds, in the one shape (issue 49)', () => {
+describe('--json of a write keeps the server object it embeds, in the one shape', () => {
   for (const dialect of SANDBOX_DIALECTS) {
     it(`${dialect}: close --json carries the closed hedge's history record with every value it has on the server`, async () => {
       const simulator = await start({ dialect, fillDelayMs: 20 });
@@ -273,7 +273,7 @@ describe('--json of a write keeps the server object it embeds, in the one shape 
   }
 });
 
-describe("--json of a roll keeps the closed leg's history record, in the one shape (issue 49)", () => {
+describe("--json of a roll keeps the closed leg's history record, in the one shape", () => {
   it("beta (the record's id is `id`): roll --json's close.realized is the record under our names, every value kept", async () => {
     const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
     const old = simulator.seedOpen('sell', 4_000);

@@ -1,4 +1,4 @@
-// Keys at rest (issue 38): a profile's key from a credential helper (`key_command`), and the 0600
+// Keys at rest: a profile's key from a credential helper (`key_command`), and the 0600
 // file as the fallback where no OS keyring answers. The built binary runs against the simulator,
 // and what happened is judged by the simulator's request log (a request made with a wrong key is
 // a 401 there; a command that sent nothing left no entry) and by the files hedge left behind. The
@@ -117,7 +117,7 @@ describe('a credential helper (key_command)', () => {
     expect(sandbox.requestLog).toHaveLength(0);
   });
 
-  it('a helper that prints something that is not a key: exit 4, nothing sent, and none of it shown — not even its first or last characters (issue 47)', async () => {
+  it('a helper that prints something that is not a key: exit 4, nothing sent, and none of it shown — not even its first or last characters', async () => {
     const notAKey = 'MyBankPassw0rd-Qz7xVw3kPj9931';
     const wrongFile = join(tmp.path, 'wrong.txt');
     writeFileSync(wrongFile, `${notAKey}\nnotes\n`, { mode: 0o600 });

@@ -1,4 +1,4 @@
-// Keys at rest in the OS keyring (issue 38), against a real Secret Service: gnome-keyring on a
+// Keys at rest in the OS keyring, against a real Secret Service: gnome-keyring on a
 // private D-Bus session (test/support/secret-service.ts). The built binary stores, reads, moves
 // and removes the key there; what the keyring holds is read back with secret-tool, and what was
 // sent with the simulator's request log. Skipped, with the reason, where the tools are absent.

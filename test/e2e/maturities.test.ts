@@ -97,7 +97,7 @@ describe('hedge maturities', () => {
     expect(buyDay).toBe(2);
     expect(sellDay).toBe(4);
     // The deal reference is a column of its own (— where the hedge has none). One market: its rate's
-    // unit in the Mark header names it, and at 80 columns the desk's columns come first (issue 50).
+    // unit in the Mark header names it, and at 80 columns the desk's columns come first.
     expect(lines[buyDay + 1]).toMatch(/^09:00 +23h 59m +buy +DEAL-7 +10,000\.00 /);
     expect(lines[sellDay + 1]).toMatch(/^09:00 +2d 23h +sell +— +5,000\.00 /);
     expect(lines[0]).toMatch(/^UTC +Left +Side +Ref +Notional USD +P&L USD +Carry USDC +Mark NGN\/USDT$/);

@@ -9,7 +9,7 @@
 //   - a close is judged on what the side holds when it is sent — an add still landing included, and
 //     again before the retry that follows a 409 `action_pending` — and the daily count takes what
 //     it closed.
-// Before (issue 35): apply with 50,000 USD of inline rows filled under --max-notional 1000 when a
+// Before: apply with 50,000 USD of inline rows filled under --max-notional 1000 when a
 // file `rows` sat in the working directory; /etc/shadow was opened under any limit. Before (issue
 // 47): open 9k, add 9k with wait false, close under a 10k cap closed 18,000 (the retry after the
 // 409 was not judged), and the journal counted 9,000 of it.

@@ -1,4 +1,4 @@
-// The small things a newcomer tripped on (issue 40, item 8), each against the simulator: the carry
+// The small things a newcomer tripped on , each against the simulator: the carry
 // of a market read the same way asked by its dotted name, doctor's figures and summary, one "Dry
 // run" line, one prefix on every error.
 import { describe, expect, it } from 'vitest';

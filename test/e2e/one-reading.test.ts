@@ -1,4 +1,4 @@
-// One reading kit (issue 51): a position that gives its P&L under two names is read the same by
+// One reading kit: a position that gives its P&L under two names is read the same by
 // every command — `positions` and `report` used to read `{pnl_usd: 5, unrealized_pnl_usd: 7}` as
 // 5 and 7. The one table (api/wire/fields.ts) reads `pnl_usd` first: the spec's figure of a
 // line is its net P&L, price plus carry; "unrealized" is the spec's word for the account's figure.

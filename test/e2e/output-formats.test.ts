@@ -239,7 +239,7 @@ describe('refusals', () => {
     }
   });
 
-  it('a bad --query is exit 2 naming --query, before any request: one line for a person, the JSON error only with --json (issue 49)', async () => {
+  it('a bad --query is exit 2 naming --query, before any request: one line for a person, the JSON error only with --json', async () => {
     const before = simulator.sandbox.requestLog.length;
     const [syntax, unknownFunction, asJson] = await Promise.all([
       hedge(['hedges', '--query', '[?status==']),

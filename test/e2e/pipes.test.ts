@@ -38,7 +38,7 @@ async function runWithClosed(
   return { code, other };
 }
 
-describe('a closed stream never changes what happened (issue 40)', () => {
+describe('a closed stream never changes what happened', () => {
   const start = useSimulators();
 
   it('a closed stderr keeps the exit code: a refusal is still 3, its answer still on stdout', async () => {

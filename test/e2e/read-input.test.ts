@@ -1,6 +1,6 @@
 // Bad input on the read commands: exit 2, exactly one line on stderr naming the argument and
 // what is allowed, nothing on stdout, and nothing received by the server (its request log). And the
-// input files of plan, apply, keep and exposures (issue 47): a regular file of at most 4 MiB, a
+// input files of plan, apply, keep and exposures: a regular file of at most 4 MiB, a
 // FIFO or a device refused at once, at most 20 problem lines, a JSON key written twice refused, and
 // a read of stdin that never ends stopped by SIGTERM or --timeout.
 import { execFileSync, spawn } from 'node:child_process';
@@ -139,7 +139,7 @@ describe('bad input on the read commands', () => {
     ).toEqual(['GET /account', 'GET /markets', 'GET /markets', 'GET /markets', 'POST /quotes']);
   });
 
-  it('a journal URL that does not parse (a password with /) is exit 2 in one line, the password not shown (issue 47)', async () => {
+  it('a journal URL that does not parse (a password with /) is exit 2 in one line, the password not shown', async () => {
     const password = 'Zk/Wq9vTr8Lm';
     for (const args of [['journal'], ['journal', '--json']]) {
       const result = await runHedge(args, {
@@ -212,7 +212,7 @@ function runOnOpenStdin(args: string[], env: Record<string, string>, configDir: 
   };
 }
 
-describe('input files are bounded (issue 47)', () => {
+describe('input files are bounded', () => {
   let work: { path: string; remove: () => void };
   const exposuresCsv = () => join(work.path, 'exposures.csv');
   beforeAll(() => {

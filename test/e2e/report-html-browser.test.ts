@@ -1,4 +1,4 @@
-// The HTML report in a real browser (issue 40): at a laptop's 1000 px and on a printed A4 page,
+// The HTML report in a real browser: at a laptop's 1000 px and on a printed A4 page,
 // the closed hedges' table breaks no reference, market or number inside and cuts no column (the
 // hedge id is shortened, as the terminal does, and kept whole in its title). The hedges are
 // opened and closed on the simulator; the page is the one `hedge report --html` wrote. Skipped,

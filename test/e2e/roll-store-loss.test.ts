@@ -24,7 +24,7 @@ function waitingAfter(simulator: Simulator, path: string): () => boolean {
   };
 }
 
-describeWithPostgres('a roll whose team store is lost between its close and its open (issue 36, case 7)', (server) => {
+describeWithPostgres('a roll whose team store is lost between its close and its open ', (server) => {
   const startSimulator = useSimulators();
 
   it("the exit says what was sent (5, 7 or 12) with the close's key and the resume; never 13 'nothing was sent'; no open sent", async () => {

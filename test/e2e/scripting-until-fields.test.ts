@@ -112,7 +112,7 @@ describe('--until', () => {
   });
 });
 
-describe('--until on history and report: a date, or a condition on their own data (issue 40)', () => {
+describe('--until on history and report: a date, or a condition on their own data', () => {
   for (const [command, value] of [
     ['history', 'yesterday'],
     ['history', 'banana'],

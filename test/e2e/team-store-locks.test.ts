@@ -102,7 +102,7 @@ describeWithPostgres('check and act under one lock, across machines', (server) =
   });
 });
 
-describeWithPostgres('after a send, and through a store outage (issue 36)', (server) => {
+describeWithPostgres('after a send, and through a store outage', (server) => {
   const startSimulator = useSimulators();
 
   it('the keeper outlives its store: PostgreSQL restarted under it, it says so (an error event, its alert hook runs), takes its lock again and goes on', async () => {

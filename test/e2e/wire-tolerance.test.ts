@@ -1,4 +1,4 @@
-// The first day on a real service (issue 25), end to end against the simulator with no wire
+// The first day on a real service, end to end against the simulator with no wire
 // setting: the add/reduce amount's name learned from the first refusal (journaled as a refused
 // entry and a new one, kept in the config store, shown by whoami, forgotten by reset-wire), lists
 // that never lose rows across pages, optional checks that warn instead of blocking, a status the
@@ -153,7 +153,7 @@ describe('lists never lose rows', () => {
     expect(simulator.requests('GET', '/hedges/history').map((entry) => entry.query)).toEqual([{ page_size: '100' }]);
   });
 
-  it("without --limit a list is hedge's own length (50), not the server's page: gamma's pages of 20 are followed (issue 40)", async () => {
+  it("without --limit a list is hedge's own length (50), not the server's page: gamma's pages of 20 are followed", async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
     const result = await simulator.hedge(['hedges', '--json']);
@@ -384,7 +384,7 @@ describe('what the spec does not list is shown, not refused', () => {
   });
 });
 
-describe('--json: one shape for scripts whatever the server (issue 40)', () => {
+describe('--json: one shape for scripts whatever the server', () => {
   /** The figures a script compares, per list, with the names of docs/output.md. */
   const NUMBERS = {
     account: [
@@ -450,7 +450,7 @@ describe('--json: one shape for scripts whatever the server (issue 40)', () => {
       const prices = await json(['price']);
       for (const price of prices) {
         // Our three names first; what the server sent beside the mid it was read from is kept
-        // (issue 49): gamma's bid and ask, as numbers. alpha's mid/ts and beta's symbol/rate are ours.
+        //: gamma's bid and ask, as numbers. alpha's mid/ts and beta's symbol/rate are ours.
         expect(Object.keys(price)).toEqual(
           dialect === 'gamma' ? ['market', 'price', 'timestamp', 'bid', 'ask'] : ['market', 'price', 'timestamp'],
         );

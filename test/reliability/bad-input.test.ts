@@ -217,7 +217,7 @@ const ROWS: BadRow[] = [
     args: ['close', 'USD NGN', 'buy'],
     mentions: /^hedge: market: "USD NGN" is not a market name/,
   },
-  // output options of a write, checked before anything is sent (issue 49)
+  // output options of a write, checked before anything is sent
   {
     label: 'close USDTNGN buy --fields nope',
     args: ['close', 'USDTNGN', 'buy', '--fields', 'nope'],
@@ -249,7 +249,7 @@ const ROWS: BadRow[] = [
   { label: 'history --limit 501', args: ['history', '--limit', '501'], mentions: /^hedge: --limit: "501"/ },
   { label: 'history --limit 0', args: ['history', '--limit', '0'], mentions: /^hedge: --limit: "0"/ },
   { label: 'history extra', args: ['history', 'extra'], mentions: /^hedge: too many arguments for 'history'/ },
-  // a read: a name that is no field name at all is refused before the read (issue 49)
+  // a read: a name that is no field name at all is refused before the read
   {
     label: 'hedges --fields "id status" (a space, not a comma)',
     args: ['hedges', '--fields', 'id status'],
@@ -279,7 +279,7 @@ const ROWS: BadRow[] = [
   { label: 'bogus (unknown command)', args: ['bogus'], mentions: /^hedge: unknown command 'bogus'/ },
   // global options and environment
   { label: '--timeout -3 account', args: ['--timeout', '-3', 'account'], mentions: /^hedge: --timeout: .*"-3"/ },
-  // `--timeout 0` means "no bound" (issue 12); a negative number is the bad value now.
+  // `--timeout 0` means "no bound"; a negative number is the bad value now.
   { label: '--timeout -1 account', args: ['--timeout=-1', 'account'], mentions: /^hedge: --timeout: .*"-1"/ },
   { label: '--timeout abc account', args: ['--timeout', 'abc', 'account'], mentions: /^hedge: --timeout: .*"abc"/ },
   {

@@ -1,4 +1,4 @@
-// GET /hedges/history past its first page (issue 31): the reference dialect hands out
+// GET /hedges/history past its first page: the reference dialect hands out
 // `meta.next_cursor` while older records remain, and `?cursor=` it gives the next page; the other
 // dialects keep one page. Checked on the engine's own history: every record exactly once, newest
 // first, whatever the page size, and records closed meanwhile never shift a walk in progress.

@@ -1,4 +1,4 @@
-// The exposures soak (issue 39's end-to-end proof): a simulator on a fast clock (the server
+// The exposures soak: a simulator on a fast clock (the server
 // `hedge sandbox serve --clock-speed` starts, test/support/simulator.ts), a schedule of exposures
 // over `days` server days, the real `hedge keep FILE --exposures` running against it, killed with
 // SIGKILL at random moments and started again. The server's own book is sampled after every keeper

@@ -1,4 +1,4 @@
-// The keeper soak on a server whose views trail the records (issue 48's evidence): a simulator whose
+// The keeper soak on a server whose views trail the records: a simulator whose
 // positions list, history and account show each change `viewLagMs` after the hedge records do, that
 // takes several hedges per side (aggregated into one positions line), settles a hedge
 // `settlementDelayMs` after its maturity (shown `filled` meanwhile) and has a short tenor day

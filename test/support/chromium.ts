@@ -1,4 +1,4 @@
-// A real browser for the HTML report's layout (issue 40): Chromium from the system (Debian's
+// A real browser for the HTML report's layout: Chromium from the system (Debian's
 // `chromium` package), run headless on a copy of the page with a measuring script added at its
 // end, its DOM dumped (--dump-dom) and the measurements read back. No library: the command line
 // is all that is needed. Print is laid out by applying the page's print rules on screen at the

@@ -43,7 +43,7 @@ function piecesShown(text: string, secret: string): string[] {
   return pieces;
 }
 
-describe('validateApiKey: text that is not a key (issue 47)', () => {
+describe('validateApiKey: text that is not a key', () => {
   it('is never shown, not even its first or last characters: only its length and what is wrong with its shape', () => {
     const cases: Array<[string, string]> = [
       ['MyBankPassw0rd9931', '18 characters with no _live_ or _test_ part'],

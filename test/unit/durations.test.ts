@@ -1,4 +1,4 @@
-// One duration parser (issue 51, domain/duration.ts): --within, --alert-maturity, the journal's
+// One duration parser (core/duration.ts): --within, --alert-maturity, the journal's
 // `--since 2h`, a target row's roll_before read one grammar; a refusal is one line naming the option.
 import { describe, expect, it } from 'vitest';
 import { parseSince } from '../../src/cmd/journal/journal-list.js';

@@ -1,4 +1,4 @@
-// Which notional a closed hedge's P&L belongs to (issue 50): what the journal saw a hedge hold over
+// Which notional a closed hedge's P&L belongs to: what the journal saw a hedge hold over
 // its life (flows/hedge-sizes.ts), and how `hedge history` says it on screen (ui/history-view.ts):
 // the resized hedge's notional marked, a note naming what it held — never a guess for a hedge the
 // journal did not see change.

@@ -1,5 +1,5 @@
 // What a keeper's --alert-cmd child inherits: never the keeper's secrets, and a proxy's address
-// without its credentials (issue 35: HTTP(S)_PROXY may carry user:password).
+// without its credentials (HTTP(S)_PROXY may carry user:password).
 import { describe, expect, it } from 'vitest';
 import { hookEnvironment } from '../../src/keeper/keep.js';
 

@@ -1,7 +1,7 @@
 // hedge's one shape of records whose fields the server names its own way (the human table's view
 // and --json's): what the tolerant readers found under a synonym (or from the hedge) is shown under
 // our name, once; the rest as sent; what the server sent under one of our names meaning something
-// else is kept under `_wire` (issue 49: nothing the server sent is lost).
+// else is kept under `_wire` (nothing the server sent is lost).
 import { describe, expect, it } from 'vitest';
 import {
   historyRecordForPeople,
@@ -37,7 +37,7 @@ describe('showUnderKnownNames', () => {
   });
 });
 
-describe('showUnderKnownNames: nothing the server sent is lost (issue 49)', () => {
+describe('showUnderKnownNames: nothing the server sent is lost', () => {
   it('drops the field a fact was read from only as the same value: decimal text, another case, the same instant', () => {
     expect(
       showUnderKnownNames({ used_margin_usdc: '99889.00' }, [

@@ -1,5 +1,5 @@
 // An unknown option is one line naming the closest option (edit distance over the command's own
-// options and the global ones) and the command's help (issue 49), whether or not it is close
+// options and the global ones) and the command's help, whether or not it is close
 // enough to be a typo; the parser's problems are the JSON error only when JSON was asked for by name.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The one number formatter family (domain/number-format.ts, issue 37): every variant agrees with
+// The one number formatter family (core/number-format.ts): every variant agrees with
 // Intl.NumberFormat on the values a desk sees (the fast path must round as Intl does), and the HTML
 // report's row path builds no formatter per cell.
 import { afterEach, describe, expect, it, vi } from 'vitest';

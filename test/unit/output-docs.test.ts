@@ -41,7 +41,7 @@ describe('docs/output.md', () => {
     expect(text).toContain(
       `- Columns: ${keys(resource.fields.filter((field) => !field.screenOnly).map((field) => field.key))}\n`,
     );
-    // The priorities in two tiers (issue 50): what a desk decides on, then the rest; a list without
+    // The priorities in two tiers: what a desk decides on, then the rest; a list without
     // the desk's tier keeps its one order.
     const decisive = resource.decisive ?? 0;
     if (decisive === 0) {

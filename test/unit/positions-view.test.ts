@@ -1,4 +1,4 @@
-// The lines under each side's row in `hedge positions` (issue 48): a side's hedges aligned down the
+// The lines under each side's row in `hedge positions`: a side's hedges aligned down the
 // table and fitted to the width by the Table's own rule, and a settling side's reason wrapped, never
 // cut. Rendering only: the sides are given as flows/position-sides.ts makes them.
 import { stripVTControlCharacters as stripAnsi } from 'node:util';

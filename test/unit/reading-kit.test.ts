@@ -1,4 +1,4 @@
-// The one reading kit (issue 51, api/wire/fields.ts): one number reader and one field picker
+// The one reading kit (api/wire/fields.ts): one number reader and one field picker
 // behind every tolerant reader, so that two readers of one payload read one value.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// The report read page by page (issue 31): ReportBuilder tallies records one at a time into the
+// The report read page by page: ReportBuilder tallies records one at a time into the
 // very report buildReport made from them all, and ClosedHedgeListing writes the HTML listing from
 // a file in the order renderReportHtml sorts it into (close time, ties in arrival order, records
 // without a close time last): byte for byte the same page, for more rows than one block holds.

@@ -336,7 +336,7 @@ describe('a real start', () => {
     expect(wider.distFiles).toContain('cli.js');
   });
 
-  it('the PostgreSQL client is loaded only when a team journal store is configured (issue 30)', () => {
+  it('the PostgreSQL client is loaded only when a team journal store is configured', () => {
     const local = loadedBy(['journal', '--json']);
     expect(local.code).toBe(0);
     expect(local.stdout).toBe('[]\n');
@@ -347,7 +347,7 @@ describe('a real start', () => {
     expect(team.packages.has('pg')).toBe(true);
   });
 
-  it('the OS keyring (its module and native binding) is loaded only for a profile whose key is in it (issue 38)', async () => {
+  it('the OS keyring (its module and native binding) is loaded only for a profile whose key is in it', async () => {
     // The dist/ file of src/config/os-keyring.ts, found by what it asks the binding for.
     const keyringChunks = readdirSync(DIST).filter(
       (file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes('store: "secret-service"'),
@@ -431,7 +431,7 @@ describe('the table library (cli-table3)', () => {
       }
       const table = await loadedAgainst(simulator, ['markets', '--format', 'table']);
       expect(table.code).toBe(0);
-      // The header's first line, or its second where 80 columns put units under labels (issue 50).
+      // The header's first line, or its second where 80 columns put units under labels.
       expect(table.stdout).toMatch(/^Market +Status/m);
       expect(table.packages.has('cli-table3')).toBe(true);
     } finally {

@@ -1,5 +1,5 @@
 // The systemd unit of docs/keep.md, as far as this machine can test it: extracted from the page,
-// checked for what issue 38 asks of it (waits for the network, never restarts on exit 2 or 11),
+// checked for what a service needs (waits for the network, never restarts on exit 2 or 11),
 // and verified by systemd's own `systemd-analyze verify` (Debian's `systemd` package) with its
 // ExecStart pointed at this checkout's launcher (verify checks that the command exists).
 import { execFileSync, spawnSync } from 'node:child_process';

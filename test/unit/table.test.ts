@@ -124,7 +124,7 @@ describe('fitColumns', () => {
     expect(fitColumns([{ key: 'a', width: 30, minWidth: 30 }], ['a'], 20).kept).toEqual([{ index: 0, width: 20 }]);
   });
 
-  it("with the desk's tier, narrowed headers and short ids: still a prefix, kept at every wider width (issue 50)", () => {
+  it("with the desk's tier, narrowed headers and short ids: still a prefix, kept at every wider width", () => {
     const random = seeded(50);
     const problems: string[] = [];
     for (let round = 0; round < 60; round++) {

@@ -250,7 +250,7 @@ describe('JSON target files', () => {
     ]);
   });
 
-  it('refuses a key written twice in one object, as JSON reads keys (JSON.parse would keep the last) — naming only keys a target file has (issue 47)', () => {
+  it('refuses a key written twice in one object, as JSON reads keys (JSON.parse would keep the last) — naming only keys a target file has', () => {
     // "\u006eotional_usd" is notional_usd as JSON reads it; braces, quotes and commas inside strings are text.
     const text = [
       '{"targets": [',

@@ -97,7 +97,7 @@ describe('the store URL', () => {
     });
   });
 
-  it('a URL that does not parse (a password with / or #) is exit 2 in one line that shows none of the password, which is registered with the scrubber (issue 47)', async () => {
+  it('a URL that does not parse (a password with / or #) is exit 2 in one line that shows none of the password, which is registered with the scrubber', async () => {
     const dir = tempDir();
     dirs.push(dir);
     const store = async () => new ProfileStore(dir.path);

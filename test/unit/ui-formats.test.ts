@@ -274,7 +274,7 @@ describe('tables fitted to the width', () => {
     expect(rows[2]).not.toContain('(in 6d 23h)');
   });
 
-  it("at 80 columns the desk's columns stay: the id is shortened in the middle (and named) before one of them goes (issue 50)", async () => {
+  it("at 80 columns the desk's columns stay: the id is shortened in the middle (and named) before one of them goes", async () => {
     const { out, stdout, stderr } = output('table', { columns: 80 });
     await out.list(hedges, HEDGE_RESOURCE, { empty: 'none' });
     expect(tableHeaders(stdout())).toEqual([

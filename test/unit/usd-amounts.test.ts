@@ -1,4 +1,4 @@
-// One USD-amount grammar (issue 51): every argument and option that takes USD reads the notional's
+// One USD-amount grammar: every argument and option that takes USD reads the notional's
 // grammar — `10000`, `10_000`, `10,000`, `10k`, `1.5m` — and refuses a malformed `1,0,0` with one
 // line naming itself (a UsageError: exit 2, nothing sent). Before, `--alert-headroom 1,0,0` was
 // 100 and `--tolerance` refused `1,000` and `1k`.

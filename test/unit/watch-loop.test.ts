@@ -607,7 +607,7 @@ describe('--watch on a terminal', () => {
     expect(new Set(lineCounts.slice(1)).size).toBe(1);
     const last = frames[frames.length - 1]!;
     expect(last).toContain('Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop');
-    // The columns and priorities of `hedge positions` (issue 50; at 80 columns: side, reference,
+    // The columns and priorities of `hedge positions` (at 80 columns: side, reference,
     // notional, entry (— where the line has none), mark, net P&L, time left, then the side's P&L
     // trend); the amounts of the rest wait for a wider terminal, and the screen says so.
     expect(last).toMatch(/^buy +— +10,000\.00 +— +1,512\.00\* +\+12\.00\* +6d 23:59:56 +▁█$/m);

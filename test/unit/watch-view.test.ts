@@ -164,7 +164,7 @@ describe('renderWatchScreen', () => {
     expect(lines[3]).toMatch(/^USDTNGN +buy .*\+10\.00/);
   });
 
-  it('names on the screen what the width left out (issue 50): a dim note under the table, wrapped, never cut', () => {
+  it('names on the screen what the width left out: a dim note under the table, wrapped, never cut', () => {
     const state = emptyWatchState(2000);
     applyFresh(state, positionsModel(1530, 10), START, formatter(false));
     const lines = renderWatchScreen(state, {

@@ -141,7 +141,7 @@ const PROSE =
   `Order ${HASH} was submitted.`;
 
 describe('wrapWords', () => {
-  it('never splits a suggested command in backticks across two lines while it fits a line (issue 40)', () => {
+  it('never splits a suggested command in backticks across two lines while it fits a line', () => {
     const hint =
       'One hedge in full, with every field and its transaction hashes whole, is: `hedge --profile desk hedges <ID>`.';
     const lines = wrapWords(hint, 80).split('\n');

@@ -174,7 +174,7 @@ describe('hedge api --paginate', () => {
     expect(nextPagePath(BASE, '/hedges', answer({ links: { next: 'tok-9' } }))).toBe('/hedges?cursor=tok-9');
   });
 
-  it("a cursor in the body beside the rows, and the profile's cursor parameter, as the lists read them (issue 51)", () => {
+  it("a cursor in the body beside the rows, and the profile's cursor parameter, as the lists read them", () => {
     const inBody = { data: { items: [{ id: 1 }], next_cursor: 'c2' }, meta: {}, headers: {} };
     expect(nextPagePath(BASE, '/hedges?limit=2', inBody)).toBe('/hedges?limit=2&cursor=c2');
     expect(nextPagePath(BASE, '/hedges', inBody, 'after')).toBe('/hedges?after=c2');
