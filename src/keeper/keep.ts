@@ -43,21 +43,8 @@ export const MIN_INTERVAL_MS = 2_000;
 export const DEFAULT_INTERVAL_MS = 60_000;
 export const MAX_INTERVAL_MS = 86_400_000;
 
-/** The keeper's target re-read each cycle, and the ports it reads it with. */
-export type MovingTarget = (ports: TargetPorts) => Promise<KeepRow[]>;
-type TargetPorts = Pick<
-  FlowPorts,
-  | 'clock'
-  | 'signal'
-  | 'deadline'
-  | 'timeoutSeconds'
-  | 'client'
-  | 'log'
-  | 'stdin'
-  | 'stdinIsTTY'
-  | 'origin'
-  | 'targetFiles'
->;
+/** The keeper's target, re-read each cycle. */
+export type MovingTarget = (ports: FlowPorts) => Promise<KeepRow[]>;
 
 export interface KeepOptions {
   file: string;
@@ -96,33 +83,7 @@ export interface KeepServices {
  */
 export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
 
-type KeepPorts = Pick<
-  FlowPorts,
-  | 'clock'
-  | 'signal'
-  | 'deadline'
-  | 'timeoutSeconds'
-  | 'interceptSignals'
-  | 'client'
-  | 'credentials'
-  | 'journal'
-  | 'env'
-  | 'configDir'
-  | 'notify'
-  | 'log'
-  | 'hedgeCommand'
-  | 'interactive'
-  | 'inputAllowed'
-  | 'confirmedAhead'
-  | 'confirm'
-  | 'stdin'
-  | 'stdinIsTTY'
-  | 'origin'
-  | 'targetFiles'
-  | 'keeperStep'
->;
-
-export async function runKeep(ports: KeepPorts, options: KeepOptions, services: KeepServices): Promise<KeepOutcome> {
+export async function runKeep(ports: FlowPorts, options: KeepOptions, services: KeepServices): Promise<KeepOutcome> {
   const clock = services.clock ?? realKeeperClock(ports.clock);
   // Signals first, before anything is awaited: the first SIGTERM/SIGINT ends the loop after the
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
@@ -135,7 +96,7 @@ export async function runKeep(ports: KeepPorts, options: KeepOptions, services: 
 }
 
 async function keep(
-  ports: KeepPorts,
+  ports: FlowPorts,
   options: KeepOptions,
   signals: KeeperSignals,
   clock: KeeperClock,

@@ -103,9 +103,7 @@ export function livenessByStoreLock(
   return (ageMs ?? Number.POSITIVE_INFINITY) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
 }
 
-export async function readKeeperStatus(
-  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'env' | 'origin'>,
-): Promise<KeeperStatus> {
+export async function readKeeperStatus(ports: FlowPorts): Promise<KeeperStatus> {
   const identity = await identityOf(ports);
   const scope = keeperScope(identity);
   const file = heartbeatFile(keeperStateDir(ports.env, homedir()), scope);
