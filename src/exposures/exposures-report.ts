@@ -20,6 +20,7 @@ import {
   coverSide,
   dollarOffset,
   exposureRevaluationUsd,
+  marketsOf,
   ratioAt,
   targetBook,
   type ExposurePolicy,
@@ -114,7 +115,7 @@ export function coveragePerWeek(
   hedges: readonly CoverHedge[],
   nowMs: number,
 ): CoverageWeek[] {
-  const markets = [...new Set(exposures.map((exposure) => exposure.market))].sort();
+  const markets = marketsOf(exposures);
   const inMarkets = hedges.filter((hedge) => markets.includes(hedge.market));
   const first = Math.min(nowMs, ...inMarkets.map((hedge) => hedge.openedAtMs));
   const rows: CoverageWeek[] = [];
@@ -191,7 +192,7 @@ export function effectiveness(
   nowMs: number,
 ): Effectiveness[] {
   const rows: Effectiveness[] = [];
-  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
+  for (const market of marketsOf(exposures)) {
     const mine = hedges.filter((hedge) => hedge.market === market).sort((a, b) => a.openedAtMs - b.openedAtMs);
     const price = prices[market];
     const first = mine.find((hedge) => hedge.entryPrice !== undefined && hedge.entryPrice > 0);

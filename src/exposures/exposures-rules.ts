@@ -54,6 +54,10 @@ export type Prices = Readonly<Record<string, number>>;
 /** Exposure id → the price its first cover was sized at (sizing `fixed`). */
 export type FirstCoverPrices = Readonly<Record<string, number>>;
 
+/** The markets of the exposures, sorted. */
+export const marketsOf = (exposures: readonly Exposure[]) =>
+  [...new Set(exposures.map((exposure) => exposure.market))].sort();
+
 // ---- one exposure --------------------------------------------------------------------------
 
 /** The side that covers the exposure, or undefined when it carries no FX risk for these books. */
@@ -83,53 +87,13 @@ function bucketLabel(policy: ExposurePolicy, index: number): string {
   return before === undefined ? 'any' : `>${before}d`;
 }
 
-export interface RatioAt {
-  ratio: number;
-  /** The bucket's label, `file` for the row's own hedge_ratio, `due` once the due date is reached. */
-  bucket: string;
-}
-
-export function ratioAt(
-  exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>,
-  policy: ExposurePolicy,
-  nowMs: number,
-): RatioAt {
+export function ratioAt(exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>, policy: ExposurePolicy, nowMs: number) {
   const days = (exposure.dueMs - nowMs) / DAY_MS;
   if (days <= 0) return { ratio: 0, bucket: 'due' };
   if (exposure.hedgeRatio !== undefined) return { ratio: exposure.hedgeRatio, bucket: 'file' };
   const index = policy.buckets.findIndex((bucket) => bucket.withinDays === undefined || days <= bucket.withinDays);
   if (index < 0) return { ratio: 0, bucket: 'none' };
   return { ratio: policy.buckets[index]!.ratio, bucket: bucketLabel(policy, index) };
-}
-
-export interface ExposureLine {
-  id: string;
-  market: string;
-  type: string;
-  amount: number;
-  currency: string;
-  due: string;
-  days_to_due: number;
-  bucket: string;
-  ratio: number;
-  /** null: no FX risk in these books. */
-  cover_side: Side | null;
-  /** The whole exposure in USD at its sizing price. */
-  exposure_usd: number;
-  /** What the policy covers of it now. */
-  hedge_usd: number;
-  /** The price the USD figures use (today's, or the first cover's when sizing is fixed). */
-  sizing_price: number | null;
-}
-
-function sizingPrice(
-  exposure: Exposure,
-  policy: ExposurePolicy,
-  prices: Prices,
-  firstCover: FirstCoverPrices,
-): number | undefined {
-  const fixed = policy.sizing === 'fixed' ? firstCover[exposure.id] : undefined;
-  return fixed ?? prices[exposure.market];
 }
 
 /** Each exposure as the policy sees it at `nowMs`. An exposure whose market has no price is sized 0. */
@@ -139,11 +103,12 @@ export function exposureLines(
   prices: Prices,
   nowMs: number,
   firstCover: FirstCoverPrices = {},
-): ExposureLine[] {
+) {
   return exposures.map((exposure) => {
     const { ratio, bucket } = ratioAt(exposure, policy, nowMs);
     const side = coverSide(exposure, policy.functional);
-    const price = sizingPrice(exposure, policy, prices, firstCover);
+    // Sizing `fixed`: at the price of the exposure's first cover.
+    const price = (policy.sizing === 'fixed' ? firstCover[exposure.id] : undefined) ?? prices[exposure.market];
     const usd = price === undefined ? 0 : amountUsd(exposure, price);
     return {
       id: exposure.id,
@@ -196,7 +161,7 @@ export function targetBook(
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
 ): BookTarget[] {
   const lines = exposureLines(exposures, policy, prices, nowMs, firstCover);
-  const markets = [...new Set(exposures.map((exposure) => exposure.market))].sort();
+  const markets = marketsOf(exposures);
   const dueOf = new Map(exposures.map((exposure) => [exposure.id, exposure.dueMs]));
   const rows: BookTarget[] = [];
   for (const market of markets) {
@@ -395,7 +360,7 @@ export function projectedCost(
 ): CostToDue[] {
   const times = changeTimes(exposures, policy, nowMs);
   const out: CostToDue[] = [];
-  const markets = [...new Set(exposures.map((exposure) => exposure.market))].sort();
+  const markets = marketsOf(exposures);
   for (const market of markets) {
     const dues = [
       ...new Set(
@@ -503,7 +468,7 @@ export function stressTable(
 ): StressRow[] {
   const book = targetBook(exposures, policy, prices, nowMs, firstCover);
   const rows: StressRow[] = [];
-  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
+  for (const market of marketsOf(exposures)) {
     const price = prices[market];
     if (price === undefined) continue;
     const live = exposures.filter((exposure) => exposure.market === market && exposure.dueMs > nowMs);
@@ -582,7 +547,7 @@ export interface ExposuresView {
   prices: Record<string, number>;
   /** Market → the fee as a share of the notional, and where it came from. */
   fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }>;
-  exposures: ExposureLine[];
+  exposures: ReturnType<typeof exposureLines>;
   book: BookTarget[];
   schedule: ScheduledChange[];
   cost: CostToDue[];

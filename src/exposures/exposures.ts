@@ -10,6 +10,7 @@ import { parsePolicyFile, resolvePolicy, type PolicyFlags } from './exposure-pol
 import { DAY_MS } from '../core/vocabulary.js';
 import {
   exposureLines,
+  marketsOf,
   projectedCost,
   scheduleOfChanges,
   stressTable,
@@ -23,6 +24,7 @@ import { exposureReport, type CoverHedge, type ExposureReportView } from './expo
 import { readHistoryRecord, type HistoryFacts } from '../api/wire/fields.js';
 import { walkHistory } from '../report/report.js';
 import { findMarket, unlistedMarketError } from '../core/markets.js';
+import type { MarketFacts } from '../core/wire.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../core/keep-rules.js';
 import type { Side } from '../core/vocabulary.js';
 import type { FlowPorts } from '../runtime/context.js';
@@ -94,6 +96,18 @@ async function quotedFeeRate(
   return null;
 }
 
+/** Each market of the exposures with the server's facts of it; an unlisted one is an error. */
+function listedFacts(listed: MarketFacts[], exposures: readonly Exposure[]) {
+  return marketsOf(exposures).map((market) => {
+    const facts = findMarket(listed, market);
+    if (!facts) throw unlistedMarketError(listed, market);
+    return [market, facts] as const;
+  });
+}
+
+const pricesOf = (listed: ReturnType<typeof listedFacts>): Record<string, number> =>
+  Object.fromEntries(listed.map(([market, facts]) => [market, Number(facts.price)]));
+
 /** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
 export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): Promise<ExposuresView> {
   const { exposures, sourceName } = await readExposures(ports, input.file);
@@ -101,14 +115,14 @@ export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): 
   const client = await ports.client();
   const [list, account] = await Promise.all([client.listMarkets(), client.getAccount().catch(() => undefined)]);
   const nowMs = ports.clock.now();
-  const prices: Record<string, number> = {};
-  const carryDailyPct: Record<string, Record<Side, number>> = {};
-  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
-    const facts = findMarket(list.markets, market);
-    if (!facts) throw unlistedMarketError(list.markets, market);
-    prices[market] = Number(facts.price);
-    carryDailyPct[market] = { buy: Number(facts.net_rate_daily_pct.buy), sell: Number(facts.net_rate_daily_pct.sell) };
-  }
+  const listed = listedFacts(list.markets, exposures);
+  const prices = pricesOf(listed);
+  const carryDailyPct = Object.fromEntries(
+    listed.map(([market, facts]) => [
+      market,
+      { buy: Number(facts.net_rate_daily_pct.buy), sell: Number(facts.net_rate_daily_pct.sell) },
+    ]),
+  );
   const book = targetBook(exposures, policy, prices, nowMs);
   const fees: ExposuresView['fees'] = {};
   for (const market of Object.keys(prices)) {
@@ -225,12 +239,7 @@ export async function gatherExposureReport(
   const policy = await readPolicy(ports, input.policyFile, input.flags);
   const client = await ports.client();
   const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
-  const prices: Record<string, number> = {};
-  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
-    const facts = findMarket(list.markets, market);
-    if (!facts) throw unlistedMarketError(list.markets, market);
-    prices[market] = Number(facts.price);
-  }
+  const prices = pricesOf(listedFacts(list.markets, exposures));
   const { hedges, walk, skipped } = await coverHedges(client, list.markets, open);
   if (skipped > 0)
     ports.notify({
@@ -291,7 +300,7 @@ export function exposuresKeepTarget(
     const client = await ports.client();
     const firstCover: Record<string, number> = {};
     if (policy.sizing === 'fixed') {
-      await firstCoverPrices(client, [...new Set(exposures.map((exposure) => exposure.market))], firstPrices);
+      await firstCoverPrices(client, marketsOf(exposures), firstPrices);
       for (const exposure of exposures) {
         const price = firstPrices.get(exposure.market);
         if (price !== undefined) firstCover[exposure.id] = price;
@@ -322,12 +331,7 @@ export function exposuresKeepTarget(
     // A cycle is our interval at the server's rate, or the server time the last one took if longer.
     const cycleMs = Math.max(intervalMs * rate, last === undefined ? 0 : nowMs - last.serverMs);
     last = { serverMs: nowMs, ownMs: ports.clock.now() };
-    const prices: Record<string, number> = {};
-    for (const market of new Set(exposures.map((exposure) => exposure.market))) {
-      const facts = findMarket(list.markets, market);
-      if (!facts) throw unlistedMarketError(list.markets, market);
-      prices[market] = Number(facts.price);
-    }
+    const prices = pricesOf(listedFacts(list.markets, exposures));
     const dueLeadMs = 2 * cycleMs;
     return targetRowsAt(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }).map((row) => ({
       market: row.market,
