@@ -1,20 +1,5 @@
-// From a treasury's exposures (receivables and payables by due date) to the hedge book that covers
-// them, as pure rules over the exposures, a policy, the markets' prices and a time:
-//
-//   direction   by economics (docs/exposures.md has the worked example): the account settles in
-//               USD, so by default hedge looks from USD — a quote-currency (NGN) receivable loses
-//               value when NGN weakens and is covered by `buy`, an NGN payable by `sell`. A company
-//               whose books are in the quote currency (`--functional NGN`) covers USD payables by
-//               `buy` and USD receivables by `sell`. An amount in the functional currency has no
-//               FX risk and is not covered.
-//   ratio       the exposure's own hedge_ratio, else the policy's ratio for its time to due.
-//   netting     a market's buy and sell needs net into one side (the natural offset), unless
-//               the policy says not to: then each side holds its own.
-//   sizing      USD notional of a quote-currency amount at the current price (re-sized when the
-//               price crosses the band), or at the price of its first cover (fixed).
-//
-// Everything here is a function of its arguments: `hedge exposures` shows it, and the keeper can
-// ask `targetRowsAt` for the moving target at each cycle.
+// From a treasury's exposures to the hedge book that covers them, as pure rules over the exposures,
+// a policy, the prices and a time: direction by economics, ratio by bucket, netting, sizing (docs/exposures.md).
 import type { Exposure } from './exposures-file.js';
 import { quoteCurrencyOf } from '../core/markets.js';
 import { cents, toAccountSide } from '../core/money.js';
@@ -219,11 +204,8 @@ export function targetRowsAt(
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
 ): TargetRow[] {
   const now = targetBook(exposures, policy, prices, nowMs, firstCover);
-  // Within the lead, each side holds the smallest target it will have at any moment of it: a
-  // receivable let go early lowers a side, but a netted payable let go early would raise it above
-  // today's cover — so nothing is allowed to push a side up before its time. Every moment the target
-  // changes in the lead counts, not only its end: a receivable due, then a netted payable due (or a
-  // payable entering a higher bucket) leaves the side lower in between than at either end.
+  // Within the lead each side holds the smallest target of any moment of it: nothing pushes a side up
+  // before its time (a netted payable let go early would raise it above today's cover).
   const ahead = dueLeadMs > 0 ? targetBook(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }) : now;
   const between =
     dueLeadMs > 0
@@ -344,12 +326,7 @@ export interface CostToDue {
   cost_usdc: number;
 }
 
-/**
- * The cost of holding the target from `nowMs` to each due date at today's carry and fee: each side
- * opens at its target, trades each change of the schedule (fee on the notional traded), and is
- * rolled at each maturity while its target holds something (a roll closes and re-opens: a fee on
- * each). A side whose target is 0 at its hedge's maturity lets it settle (no fee).
- */
+/** The cost of holding the target to each due date at today's carry and fee (opens, changes and rolls each pay a fee). */
 export function projectedCost(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,

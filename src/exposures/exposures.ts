@@ -1,8 +1,5 @@
-// `hedge exposures FILE`: read the exposures file and the policy file (checked whole before
-// anything is read from the server), read the markets (prices, carry per side) and the account
-// (headroom), learn each market's fee rate from one indicative quote (POST /quotes opens and
-// stores nothing; --fee-bps says it instead and then no quote is asked), and compute the target
-// book, its schedule, the projected cost and the stress table (domain/exposures.ts). No write.
+// `hedge exposures FILE`: the target book, its schedule, the projected cost and the stress table,
+// from the exposures, the policy and the server's reads (a quote for each fee unless --fee-bps). No write.
 import { inputFileProblems, readInputFile } from '../write/input-file.js';
 import type { HedgeClient } from '../api/client.js';
 import { parseExposuresFile, type Exposure } from './exposures-file.js';
@@ -278,12 +275,8 @@ export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: num
 }
 
 /**
- * The keeper's moving target (`hedge keep FILE --exposures`): before every cycle the exposures and
- * the policy are read again, the markets' prices read, and `targetRowsAt` gives the rows at this
- * instant; each row's tolerance is the policy's band (a share of its target), so the keeper trades
- * only when a side leaves the band, and a side whose target is 0 (every exposure due) is closed.
- * An exposure due within two cycles counts as due (targetRowsAt's dueLeadMs), and a hedge maturing
- * within two cycles is rolled now (a later cycle may come after its maturity).
+ * The keeper's moving target (`hedge keep FILE --exposures`): the rows at each cycle, each side's band
+ * as its tolerance; an exposure due or a hedge maturing within two cycles is acted on now.
  */
 export function exposuresKeepTarget(
   input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
