@@ -1,7 +1,5 @@
-// The exposures file of `hedge exposures` (and `hedge keep --exposures`): one row per receivable or
-// payable, as an ERP or a spreadsheet exports it — `id, market, type, amount, currency, due` and
-// optionally `hedge_ratio`. CSV or JSON, read as row-file.ts reads every row file: a problem names
-// the row ("row 3" under the header in CSV, the item in JSON) and the field, never the cell's content.
+// The exposures file: one receivable or payable a row (`id, market, type, amount, currency, due[, hedge_ratio]`),
+// CSV or JSON; a problem names the row and field, never the cell's content.
 import { parseMarket, readAmount } from '../core/input.js';
 import { quoteCurrencyOf } from '../core/markets.js';
 import {

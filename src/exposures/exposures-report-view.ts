@@ -1,8 +1,5 @@
-// How `hedge exposures FILE --report` reads: coverage per week, cost to date and effectiveness per
-// exposure — three tables on a terminal, one JSON document, or one section's rows (--show, default
-// coverage) in TSV, CSV and NDJSON. And the HTML file (--html FILE): self-contained, two charts
-// (coverage per week: exposure, target and hedged; the dollar-offset ratio of each exposure against
-// the 80–125% band) and the tables. Renders only.
+// How `hedge exposures FILE --report` reads: three tables, one JSON document, one section's rows, or a
+// self-contained HTML file with two charts and the tables (--html). Renders only.
 import { describePolicy, policyAsData } from './exposure-policy.js';
 import { EFFECTIVE_BAND_PCT } from './exposures-rules.js';
 import { formatFixed, formatSignedMoney, formatUpTo } from '../core/number-format.js';

@@ -1,18 +1,5 @@
-// `hedge exposures FILE --report`: how the book has covered the exposures so far, as pure rules over
-// the exposures, the policy, the account's hedges (closed ones from history, open ones from the
-// hedge list) and today's price:
-//
-//   coverage per week   at each week's end (Monday 00:00 UTC, or now for the current week): the
-//                       exposure in USD at today's price (netted per market unless the policy says
-//                       not to), the cover the hedges held then in its direction, and the percent;
-//   cost to date        carry and fees of every closed hedge of the exposures' markets, summed to
-//                       the cent on the account's side (- paid; open hedges' carry is not realized yet);
-//   effectiveness       per exposure: the cover's price P&L against the exposure's revaluation
-//                       since the market's first cover (the dollar-offset ratio, 80–125% effective).
-//                       The market's cover P&L (closed hedges' realized price P&L plus the open
-//                       ones' at today's price) is shared among its exposures by the signed size
-//                       each was to be covered at the first cover; an exposure's revaluation runs
-//                       to its due date (the price nearest it that a hedge recorded) or to now.
+// `hedge exposures FILE --report`: coverage per week, cost to date and effectiveness (the dollar-offset
+// ratio, 80–125% effective) of the account's hedges against the exposures; pure rules (docs/exposures.md).
 import type { Exposure } from './exposures-file.js';
 import {
   amountUsd,
@@ -20,6 +7,7 @@ import {
   coverSide,
   dollarOffset,
   exposureRevaluationUsd,
+  marketsOf,
   ratioAt,
   targetBook,
   type ExposurePolicy,
@@ -114,7 +102,7 @@ export function coveragePerWeek(
   hedges: readonly CoverHedge[],
   nowMs: number,
 ): CoverageWeek[] {
-  const markets = [...new Set(exposures.map((exposure) => exposure.market))].sort();
+  const markets = marketsOf(exposures);
   const inMarkets = hedges.filter((hedge) => markets.includes(hedge.market));
   const first = Math.min(nowMs, ...inMarkets.map((hedge) => hedge.openedAtMs));
   const rows: CoverageWeek[] = [];
@@ -191,7 +179,7 @@ export function effectiveness(
   nowMs: number,
 ): Effectiveness[] {
   const rows: Effectiveness[] = [];
-  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
+  for (const market of marketsOf(exposures)) {
     const mine = hedges.filter((hedge) => hedge.market === market).sort((a, b) => a.openedAtMs - b.openedAtMs);
     const price = prices[market];
     const first = mine.find((hedge) => hedge.entryPrice !== undefined && hedge.entryPrice > 0);

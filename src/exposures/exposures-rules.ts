@@ -1,20 +1,5 @@
-// From a treasury's exposures (receivables and payables by due date) to the hedge book that covers
-// them, as pure rules over the exposures, a policy, the markets' prices and a time:
-//
-//   direction   by economics (docs/exposures.md has the worked example): the account settles in
-//               USD, so by default hedge looks from USD — a quote-currency (NGN) receivable loses
-//               value when NGN weakens and is covered by `buy`, an NGN payable by `sell`. A company
-//               whose books are in the quote currency (`--functional NGN`) covers USD payables by
-//               `buy` and USD receivables by `sell`. An amount in the functional currency has no
-//               FX risk and is not covered.
-//   ratio       the exposure's own hedge_ratio, else the policy's ratio for its time to due.
-//   netting     a market's buy and sell needs net into one side (the natural offset), unless
-//               the policy says not to: then each side holds its own.
-//   sizing      USD notional of a quote-currency amount at the current price (re-sized when the
-//               price crosses the band), or at the price of its first cover (fixed).
-//
-// Everything here is a function of its arguments: `hedge exposures` shows it, and the keeper can
-// ask `targetRowsAt` for the moving target at each cycle.
+// From a treasury's exposures to the hedge book that covers them, as pure rules over the exposures,
+// a policy, the prices and a time: direction by economics, ratio by bucket, netting, sizing (docs/exposures.md).
 import type { Exposure } from './exposures-file.js';
 import { quoteCurrencyOf } from '../core/markets.js';
 import { cents, toAccountSide } from '../core/money.js';
@@ -54,6 +39,10 @@ export type Prices = Readonly<Record<string, number>>;
 /** Exposure id → the price its first cover was sized at (sizing `fixed`). */
 export type FirstCoverPrices = Readonly<Record<string, number>>;
 
+/** The markets of the exposures, sorted. */
+export const marketsOf = (exposures: readonly Exposure[]) =>
+  [...new Set(exposures.map((exposure) => exposure.market))].sort();
+
 // ---- one exposure --------------------------------------------------------------------------
 
 /** The side that covers the exposure, or undefined when it carries no FX risk for these books. */
@@ -83,53 +72,13 @@ function bucketLabel(policy: ExposurePolicy, index: number): string {
   return before === undefined ? 'any' : `>${before}d`;
 }
 
-export interface RatioAt {
-  ratio: number;
-  /** The bucket's label, `file` for the row's own hedge_ratio, `due` once the due date is reached. */
-  bucket: string;
-}
-
-export function ratioAt(
-  exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>,
-  policy: ExposurePolicy,
-  nowMs: number,
-): RatioAt {
+export function ratioAt(exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>, policy: ExposurePolicy, nowMs: number) {
   const days = (exposure.dueMs - nowMs) / DAY_MS;
   if (days <= 0) return { ratio: 0, bucket: 'due' };
   if (exposure.hedgeRatio !== undefined) return { ratio: exposure.hedgeRatio, bucket: 'file' };
   const index = policy.buckets.findIndex((bucket) => bucket.withinDays === undefined || days <= bucket.withinDays);
   if (index < 0) return { ratio: 0, bucket: 'none' };
   return { ratio: policy.buckets[index]!.ratio, bucket: bucketLabel(policy, index) };
-}
-
-export interface ExposureLine {
-  id: string;
-  market: string;
-  type: string;
-  amount: number;
-  currency: string;
-  due: string;
-  days_to_due: number;
-  bucket: string;
-  ratio: number;
-  /** null: no FX risk in these books. */
-  cover_side: Side | null;
-  /** The whole exposure in USD at its sizing price. */
-  exposure_usd: number;
-  /** What the policy covers of it now. */
-  hedge_usd: number;
-  /** The price the USD figures use (today's, or the first cover's when sizing is fixed). */
-  sizing_price: number | null;
-}
-
-function sizingPrice(
-  exposure: Exposure,
-  policy: ExposurePolicy,
-  prices: Prices,
-  firstCover: FirstCoverPrices,
-): number | undefined {
-  const fixed = policy.sizing === 'fixed' ? firstCover[exposure.id] : undefined;
-  return fixed ?? prices[exposure.market];
 }
 
 /** Each exposure as the policy sees it at `nowMs`. An exposure whose market has no price is sized 0. */
@@ -139,11 +88,12 @@ export function exposureLines(
   prices: Prices,
   nowMs: number,
   firstCover: FirstCoverPrices = {},
-): ExposureLine[] {
+) {
   return exposures.map((exposure) => {
     const { ratio, bucket } = ratioAt(exposure, policy, nowMs);
     const side = coverSide(exposure, policy.functional);
-    const price = sizingPrice(exposure, policy, prices, firstCover);
+    // Sizing `fixed`: at the price of the exposure's first cover.
+    const price = (policy.sizing === 'fixed' ? firstCover[exposure.id] : undefined) ?? prices[exposure.market];
     const usd = price === undefined ? 0 : amountUsd(exposure, price);
     return {
       id: exposure.id,
@@ -196,7 +146,7 @@ export function targetBook(
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
 ): BookTarget[] {
   const lines = exposureLines(exposures, policy, prices, nowMs, firstCover);
-  const markets = [...new Set(exposures.map((exposure) => exposure.market))].sort();
+  const markets = marketsOf(exposures);
   const dueOf = new Map(exposures.map((exposure) => [exposure.id, exposure.dueMs]));
   const rows: BookTarget[] = [];
   for (const market of markets) {
@@ -254,11 +204,8 @@ export function targetRowsAt(
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
 ): TargetRow[] {
   const now = targetBook(exposures, policy, prices, nowMs, firstCover);
-  // Within the lead, each side holds the smallest target it will have at any moment of it: a
-  // receivable let go early lowers a side, but a netted payable let go early would raise it above
-  // today's cover — so nothing is allowed to push a side up before its time. Every moment the target
-  // changes in the lead counts, not only its end: a receivable due, then a netted payable due (or a
-  // payable entering a higher bucket) leaves the side lower in between than at either end.
+  // Within the lead each side holds the smallest target of any moment of it: nothing pushes a side up
+  // before its time (a netted payable let go early would raise it above today's cover).
   const ahead = dueLeadMs > 0 ? targetBook(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }) : now;
   const between =
     dueLeadMs > 0
@@ -379,12 +326,7 @@ export interface CostToDue {
   cost_usdc: number;
 }
 
-/**
- * The cost of holding the target from `nowMs` to each due date at today's carry and fee: each side
- * opens at its target, trades each change of the schedule (fee on the notional traded), and is
- * rolled at each maturity while its target holds something (a roll closes and re-opens: a fee on
- * each). A side whose target is 0 at its hedge's maturity lets it settle (no fee).
- */
+/** The cost of holding the target to each due date at today's carry and fee (opens, changes and rolls each pay a fee). */
 export function projectedCost(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
@@ -395,7 +337,7 @@ export function projectedCost(
 ): CostToDue[] {
   const times = changeTimes(exposures, policy, nowMs);
   const out: CostToDue[] = [];
-  const markets = [...new Set(exposures.map((exposure) => exposure.market))].sort();
+  const markets = marketsOf(exposures);
   for (const market of markets) {
     const dues = [
       ...new Set(
@@ -503,7 +445,7 @@ export function stressTable(
 ): StressRow[] {
   const book = targetBook(exposures, policy, prices, nowMs, firstCover);
   const rows: StressRow[] = [];
-  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
+  for (const market of marketsOf(exposures)) {
     const price = prices[market];
     if (price === undefined) continue;
     const live = exposures.filter((exposure) => exposure.market === market && exposure.dueMs > nowMs);
@@ -582,7 +524,7 @@ export interface ExposuresView {
   prices: Record<string, number>;
   /** Market → the fee as a share of the notional, and where it came from. */
   fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }>;
-  exposures: ExposureLine[];
+  exposures: ReturnType<typeof exposureLines>;
   book: BookTarget[];
   schedule: ScheduledChange[];
   cost: CostToDue[];

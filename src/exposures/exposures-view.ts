@@ -1,8 +1,5 @@
-// How `hedge exposures FILE` reads. On a terminal: the policy in a line, then one table per section
-// (the exposures as the policy sees them, the target book with its band, the schedule of changes,
-// the projected cost to each due date, the stress table). In JSON: one document with every section
-// (or the one --show names). In TSV, CSV and NDJSON: one section's rows (--show, default the book),
-// so that --fields picks that section's columns. docs/exposures.md lists every column. Renders only.
+// How `hedge exposures FILE` reads: one table per section on a terminal, one JSON document, or one
+// section's rows (--show, default the book) in TSV, CSV and NDJSON. Renders only.
 import { describePolicy, policyAsData } from './exposure-policy.js';
 import type { ExposuresView } from './exposures-rules.js';
 import type { FieldSpec } from '../fields/fields.js';

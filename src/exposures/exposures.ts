@@ -1,8 +1,5 @@
-// `hedge exposures FILE`: read the exposures file and the policy file (checked whole before
-// anything is read from the server), read the markets (prices, carry per side) and the account
-// (headroom), learn each market's fee rate from one indicative quote (POST /quotes opens and
-// stores nothing; --fee-bps says it instead and then no quote is asked), and compute the target
-// book, its schedule, the projected cost and the stress table (domain/exposures.ts). No write.
+// `hedge exposures FILE`: the target book, its schedule, the projected cost and the stress table,
+// from the exposures, the policy and the server's reads (a quote for each fee unless --fee-bps). No write.
 import { inputFileProblems, readInputFile } from '../write/input-file.js';
 import type { HedgeClient } from '../api/client.js';
 import { parseExposuresFile, type Exposure } from './exposures-file.js';
@@ -10,6 +7,7 @@ import { parsePolicyFile, resolvePolicy, type PolicyFlags } from './exposure-pol
 import { DAY_MS } from '../core/vocabulary.js';
 import {
   exposureLines,
+  marketsOf,
   projectedCost,
   scheduleOfChanges,
   stressTable,
@@ -23,6 +21,7 @@ import { exposureReport, type CoverHedge, type ExposureReportView } from './expo
 import { readHistoryRecord, type HistoryFacts } from '../api/wire/fields.js';
 import { walkHistory } from '../report/report.js';
 import { findMarket, unlistedMarketError } from '../core/markets.js';
+import type { MarketFacts } from '../core/wire.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../core/keep-rules.js';
 import type { Side } from '../core/vocabulary.js';
 import type { FlowPorts } from '../runtime/context.js';
@@ -40,13 +39,7 @@ export interface ExposuresInput {
 }
 
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`. */
-async function readExposures(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
-  >,
-  file: string,
-): Promise<{ exposures: Exposure[]; sourceName: string }> {
+async function readExposures(ports: FlowPorts, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
   const { text, sourceName } = await readInputFile(ports, file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed) {
@@ -61,10 +54,7 @@ async function readExposures(
 
 /** The policy: defaults, the policy file when given, then the flags. */
 async function readPolicy(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
-  >,
+  ports: FlowPorts,
   policyFile: string | undefined,
   flags: PolicyFlags,
 ): Promise<ExposurePolicy> {
@@ -103,36 +93,33 @@ async function quotedFeeRate(
   return null;
 }
 
+/** Each market of the exposures with the server's facts of it; an unlisted one is an error. */
+function listedFacts(listed: MarketFacts[], exposures: readonly Exposure[]) {
+  return marketsOf(exposures).map((market) => {
+    const facts = findMarket(listed, market);
+    if (!facts) throw unlistedMarketError(listed, market);
+    return [market, facts] as const;
+  });
+}
+
+const pricesOf = (listed: ReturnType<typeof listedFacts>): Record<string, number> =>
+  Object.fromEntries(listed.map(([market, facts]) => [market, Number(facts.price)]));
+
 /** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
-export async function gatherExposures(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'timeoutSeconds'
-    | 'client'
-    | 'log'
-    | 'stdin'
-    | 'stdinIsTTY'
-    | 'origin'
-    | 'targetFiles'
-  >,
-  input: ExposuresInput,
-): Promise<ExposuresView> {
+export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): Promise<ExposuresView> {
   const { exposures, sourceName } = await readExposures(ports, input.file);
   const policy = await readPolicy(ports, input.policyFile, input.flags);
   const client = await ports.client();
   const [list, account] = await Promise.all([client.listMarkets(), client.getAccount().catch(() => undefined)]);
   const nowMs = ports.clock.now();
-  const prices: Record<string, number> = {};
-  const carryDailyPct: Record<string, Record<Side, number>> = {};
-  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
-    const facts = findMarket(list.markets, market);
-    if (!facts) throw unlistedMarketError(list.markets, market);
-    prices[market] = Number(facts.price);
-    carryDailyPct[market] = { buy: Number(facts.net_rate_daily_pct.buy), sell: Number(facts.net_rate_daily_pct.sell) };
-  }
+  const listed = listedFacts(list.markets, exposures);
+  const prices = pricesOf(listed);
+  const carryDailyPct = Object.fromEntries(
+    listed.map(([market, facts]) => [
+      market,
+      { buy: Number(facts.net_rate_daily_pct.buy), sell: Number(facts.net_rate_daily_pct.sell) },
+    ]),
+  );
   const book = targetBook(exposures, policy, prices, nowMs);
   const fees: ExposuresView['fees'] = {};
   for (const market of Object.keys(prices)) {
@@ -242,32 +229,14 @@ async function firstCoverPrices(
 
 /** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
 export async function gatherExposureReport(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'timeoutSeconds'
-    | 'client'
-    | 'notify'
-    | 'log'
-    | 'stdin'
-    | 'stdinIsTTY'
-    | 'origin'
-    | 'targetFiles'
-  >,
+  ports: FlowPorts,
   input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
 ): Promise<ExposureReportView> {
   const { exposures, sourceName } = await readExposures(ports, input.file);
   const policy = await readPolicy(ports, input.policyFile, input.flags);
   const client = await ports.client();
   const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
-  const prices: Record<string, number> = {};
-  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
-    const facts = findMarket(list.markets, market);
-    if (!facts) throw unlistedMarketError(list.markets, market);
-    prices[market] = Number(facts.price);
-  }
+  const prices = pricesOf(listedFacts(list.markets, exposures));
   const { hedges, walk, skipped } = await coverHedges(client, list.markets, open);
   if (skipped > 0)
     ports.notify({
@@ -306,12 +275,8 @@ export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: num
 }
 
 /**
- * The keeper's moving target (`hedge keep FILE --exposures`): before every cycle the exposures and
- * the policy are read again, the markets' prices read, and `targetRowsAt` gives the rows at this
- * instant; each row's tolerance is the policy's band (a share of its target), so the keeper trades
- * only when a side leaves the band, and a side whose target is 0 (every exposure due) is closed.
- * An exposure due within two cycles counts as due (targetRowsAt's dueLeadMs), and a hedge maturing
- * within two cycles is rolled now (a later cycle may come after its maturity).
+ * The keeper's moving target (`hedge keep FILE --exposures`): the rows at each cycle, each side's band
+ * as its tolerance; an exposure due or a hedge maturing within two cycles is acted on now.
  */
 export function exposuresKeepTarget(
   input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
@@ -328,7 +293,7 @@ export function exposuresKeepTarget(
     const client = await ports.client();
     const firstCover: Record<string, number> = {};
     if (policy.sizing === 'fixed') {
-      await firstCoverPrices(client, [...new Set(exposures.map((exposure) => exposure.market))], firstPrices);
+      await firstCoverPrices(client, marketsOf(exposures), firstPrices);
       for (const exposure of exposures) {
         const price = firstPrices.get(exposure.market);
         if (price !== undefined) firstCover[exposure.id] = price;
@@ -359,12 +324,7 @@ export function exposuresKeepTarget(
     // A cycle is our interval at the server's rate, or the server time the last one took if longer.
     const cycleMs = Math.max(intervalMs * rate, last === undefined ? 0 : nowMs - last.serverMs);
     last = { serverMs: nowMs, ownMs: ports.clock.now() };
-    const prices: Record<string, number> = {};
-    for (const market of new Set(exposures.map((exposure) => exposure.market))) {
-      const facts = findMarket(list.markets, market);
-      if (!facts) throw unlistedMarketError(list.markets, market);
-      prices[market] = Number(facts.price);
-    }
+    const prices = pricesOf(listedFacts(list.markets, exposures));
     const dueLeadMs = 2 * cycleMs;
     return targetRowsAt(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }).map((row) => ({
       market: row.market,

@@ -1,8 +1,5 @@
-// What a keeper cycle does on the server, through the flows every write already uses: a roll is
-// `hedge roll` (its own journal group, the close then the open), a re-open is an open through the one
-// write flow (a `keep-…` group), a convergence an add/reduce/close. Each is decided again under the
-// side's lock on a fresh read of that side — only the side's: one row's step never waits for
-// another's. Events are built from what the flows return (their outcomes), never from their output.
+// What a keeper cycle does on the server, through the flows every write uses (roll, re-open, converge),
+// each decided again under the side's lock on a fresh read; events are built from their outcomes.
 import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import {
@@ -40,11 +37,7 @@ const SKEW_WORTH_SAYING_MS = 5 * 60_000;
 const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
 /** The keeper's steps are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 const QUIETLY = { confirmed: true } as const;
-/**
- * How long (server time) the keeper waits for its own landed write to show in every view before it
- * says it cannot tell what the side holds (an error event; exit 12 for --once). The side still
- * waits after that: never a new write on a side whose views do not show the last one.
- */
+/** How long (server time) the keeper's own landed write may take to show in every view before it says it cannot tell (exit 12 for --once). */
 const EXPECTATION_BOUND_MS = 10 * 60_000;
 
 export interface StepDeps {
@@ -77,10 +70,7 @@ export function keeperSteps(
     clockNotes.add(code);
     deps.event({ event: 'notice', code, message });
   };
-  const read = (
-    ports: Pick<FlowPorts, 'clock' | 'client' | 'credentials' | 'journal' | 'log'>,
-    rows: readonly KeepRow[],
-  ) => readSides(ports, rows, memory, say);
+  const read = (ports: FlowPorts, rows: readonly KeepRow[]) => readSides(ports, rows, memory, say);
   // Counted from the server's time when the write landed (the bound is the server's, like maturities).
   const expect =
     (ports: Pick<FlowPorts, 'clock' | 'client'>): Expect =>
@@ -118,14 +108,11 @@ export function keeperSteps(
 }
 
 /**
- * The book as the rows need it, at the latest the server's clock can read (a roll comes early by what
- * is not known of it, never late), read fresh: each side from
- * its hedge records and its positions line together (side-book.ts), never one view alone. A side
- * whose views disagree, or that does not show this keeper's own last write in every view yet
- * (`expectations`), is settling: the decision holds it.
+ * The book read fresh, each side from its hedge records and positions together, at the latest the
+ * server's clock can read. A side whose views disagree or miss this keeper's own last write is settling.
  */
 async function readSides(
-  ports: Pick<FlowPorts, 'clock' | 'client' | 'credentials' | 'journal' | 'log'>,
+  ports: FlowPorts,
   rows: readonly KeepRow[],
   memory: KeeperMemory,
   say: (what: string, message: string) => void,
@@ -258,13 +245,7 @@ function unmetExpectation(memory: KeeperMemory, key: string, book: SideBook, now
   return why;
 }
 
-/**
- * The side's newest hedge, closed before its maturity by someone other than this keeper: a
- * colleague's close (design.md: a colleague's manual change wins). One that reached its maturity —
- * even by the earliest the server's clock can read — settled, and is re-opened. `closed_at` is read
- * when the server sends it (the spec does not show it), and put on this machine's clock (the latest
- * it can be there) to be compared with the target file's time.
- */
+/** The side's newest hedge closed before maturity by someone else: a colleague's close, which wins. */
 function closedOutside(
   newest: Hedge | undefined,
   time: ServerTime,
@@ -288,13 +269,21 @@ async function closedByARoll(ports: Pick<FlowPorts, 'journal' | 'credentials'>, 
   const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
   return entries.some(
     (entry) =>
-      (entry.group?.startsWith(ROLL_GROUP_PREFIX) === true || entry.group?.startsWith(KEEP_GROUP_PREFIX) === true) &&
+      ofKeeper(entry.group) &&
       ((closes(entry) && entry.hedge_id === hedgeId) || entry.context?.rolled_hedge_id === hedgeId) &&
       // Only a row this key sealed: one written into the store without it would turn a colleague's
       // close (left alone, reported as drift) into a side for the keeper to open again.
       own(entry),
   );
 }
+
+/** A roll's or a keeper action's journal group. */
+const ofKeeper = (group: string | undefined): group is string =>
+  group?.startsWith(ROLL_GROUP_PREFIX) === true || group?.startsWith(KEEP_GROUP_PREFIX) === true;
+
+/** The side (`MARKET side`) a journal row acts on. */
+const sideOf = (entry: JournalEntry) =>
+  `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
 
 function sameSide(hedge: Hedge, row: KeepRow): boolean {
   return hedge.market.toUpperCase() === row.market && hedge.side === row.side;
@@ -515,30 +504,7 @@ async function wouldAct(
 
 /** --converge: one add, reduce or close through the write flow, journaled in a keep group. */
 async function converge(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   row: KeepRow,
   decision: Extract<KeepDecision, { kind: 'drift' }>,
 ): Promise<JournalEntry> {
@@ -547,17 +513,14 @@ async function converge(
   const { market, side } = row;
   const change = decision.change;
   if (change === 'open') throw new HedgeError('A flat side is re-opened, not converged.');
+  const request = { market, side, notional_usd: decision.amountUsd };
+  const how = { group, leg: 'converge' };
   const result =
     change === 'close'
       ? await runWrite(
           ports,
           {
-            ...closeAction(
-              ports,
-              client,
-              { market, side },
-              { argv: closeArgv({ market, side }), group, leg: 'converge' },
-            ),
+            ...closeAction(ports, client, { market, side }, { argv: closeArgv({ market, side }), ...how }),
             ...QUIETLY,
           },
           SEND_AND_WAIT,
@@ -565,13 +528,7 @@ async function converge(
       : await runWrite(
           ports,
           {
-            ...changeAction(
-              ports,
-              client,
-              change,
-              { market, side, notional_usd: decision.amountUsd },
-              { argv: changeArgv(change, { market, side, notional_usd: decision.amountUsd }), group, leg: 'converge' },
-            ),
+            ...changeAction(ports, client, change, request, { argv: changeArgv(change, request), ...how }),
             ...QUIETLY,
           },
           SEND_AND_WAIT,
@@ -580,71 +537,30 @@ async function converge(
   return result.entry;
 }
 
-/**
- * Whether the keeper may finish this unresolved row by itself: one a keeper began (`via: keeper`,
- * sealed with it) on this machine, on a side of its target. Anything else — a person's roll, a
- * colleague's row from another machine, a side the target no longer has — is left to a person
- * (`hedge resume`), and its side waits for it.
- */
+/** Only a keeper's own unresolved row (begun here, on a side of its target) is finished by it; the rest is a person's. */
 function keepersOwn(entry: JournalEntry, rows: readonly KeepRow[]): boolean {
-  const market = String(bodyOf(entry).market ?? '').toUpperCase();
-  const side = bodyOf(entry).side;
-  return (
-    entry.via === 'keeper' && !begunElsewhere(entry) && rows.some((row) => row.market === market && row.side === side)
-  );
+  return entry.via === 'keeper' && !begunElsewhere(entry) && rows.some((row) => rowKey(row) === sideOf(entry));
 }
 
 /**
- * Before every cycle: each roll or keeper action this keeper left unresolved (a keeper killed
- * mid-step, an answer lost) is finished with its own keys, the book reconciled first by the write
- * flow — except a side whose step is in flight in this keeper (that step is finishing it). Only the
- * keeper's own rows are finished (keepersOwn), and only those that verify (the write flow's
- * requireOwnRow). Returns,
- * per side, why it must be left alone this cycle: an action still unresolved after the attempt, or
- * any unresolved action of that side (a colleague's add whose answer was lost, an action another
- * live process is running) — a new action with a new key could double it.
+ * Before every cycle: finishes this keeper's unresolved rolls and actions with their own keys, and
+ * returns per side why it is left alone: a new action with a new key could double an unresolved one.
  */
 async function finishUnfinished(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   deps: StepDeps,
   busy: ReadonlySet<string>,
   rows: readonly KeepRow[],
   noteRoll: NoteRoll,
 ): Promise<Map<string, string>> {
   const journal = await ports.journal();
-  const sideOf = (entry: JournalEntry) =>
-    `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
   const pending = (await journal.list({ pending: true })).filter(
     (entry) => sentBy(deps.identity, entry) && !busy.has(sideOf(entry)) && keepersOwn(entry, rows),
   );
   const done = new Set<string>();
   for (const entry of [...pending].reverse()) {
     const group = entry.group;
-    if (!group || !(group.startsWith(ROLL_GROUP_PREFIX) || group.startsWith(KEEP_GROUP_PREFIX)) || done.has(group))
-      continue;
+    if (!ofKeeper(group) || done.has(group)) continue;
     done.add(group);
     const base = { market: String(bodyOf(entry).market ?? ''), side: String(bodyOf(entry).side ?? ''), resumed: true };
     try {

@@ -1,8 +1,5 @@
-// The keeper's heartbeat and `hedge keep status`, which reads it. One small JSON body per account,
-// rewritten after every cycle: a file in the per-user keeper folder every config folder on the
-// machine shares (keeperStateDir), beside the keeper's lock, named by a hash of the account scope,
-// never the key itself. With a team store the keeper also writes it there (keeper-service.ts), and
-// status reads who holds the account's keeper lock there without taking it. No request to the API.
+// The keeper's heartbeat and `hedge keep status`: one JSON body per account in the per-user keeper
+// folder (and the team store), named by a hash of the account scope, never the key.
 import { homedir, hostname } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { pidAlive } from '../files/file-lock.js';
@@ -19,11 +16,7 @@ export { heartbeatFile, writeHeartbeatFile as writeHeartbeat };
 
 export const HEARTBEAT_VERSION = 1;
 
-/**
- * The per-user folder of keepers, shared by every HEDGE_CONFIG_DIR of this user on this machine:
- * $XDG_STATE_HOME/hedge/keepers, else ~/.local/state/hedge/keepers. HEDGE_CONFIG_DIR is ignored on
- * purpose: two config folders with the same key must meet here.
- */
+/** The per-user keepers folder, shared by every HEDGE_CONFIG_DIR: two config folders with one key must meet here. */
 export function keeperStateDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
   if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) return join(env.XDG_STATE_HOME, 'hedge', 'keepers');
   return join(env.HOME || home, '.local', 'state', 'hedge', 'keepers');
@@ -57,11 +50,7 @@ export function heartbeatOf(body: unknown): Heartbeat | undefined {
   } as Heartbeat;
 }
 
-/**
- * What a heartbeat says about its keeper at `nowMs`: stopped (it said so), dead (its pid is gone on
- * this host), hung (alive but no heartbeat for three intervals and a minute), running; a keeper on
- * another host cannot be checked from here (`elsewhere`, judged by the heartbeat's age alone).
- */
+/** What a heartbeat says about its keeper: stopped, dead, hung, running, or `elsewhere` on another host. */
 export function livenessOf(
   heartbeat: Heartbeat,
   nowMs: number,
@@ -86,11 +75,7 @@ export function isKeeperUp(state: KeeperState): boolean {
   return state === 'running' || state === 'elsewhere';
 }
 
-/**
- * With a team store: the keeper judged by the store's lock (its holder is alive while its store
- * session holds the lock, on whatever machine) and its heartbeat's age — never by a pid on this
- * machine, which names nothing on another.
- */
+/** With a team store the keeper is judged by the store's lock and its heartbeat's age, never a pid here. */
 export function livenessByStoreLock(
   holder: { pid: number; host: string } | undefined,
   heartbeat: Heartbeat | undefined,
@@ -103,9 +88,7 @@ export function livenessByStoreLock(
   return (ageMs ?? Number.POSITIVE_INFINITY) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
 }
 
-export async function readKeeperStatus(
-  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'env' | 'origin'>,
-): Promise<KeeperStatus> {
+export async function readKeeperStatus(ports: FlowPorts): Promise<KeeperStatus> {
   const identity = await identityOf(ports);
   const scope = keeperScope(identity);
   const file = heartbeatFile(keeperStateDir(ports.env, homedir()), scope);

@@ -1,15 +1,5 @@
-// `hedge keep --metrics ADDR`: the keeper's Prometheus metrics and a health check, over plain HTTP
-// on 127.0.0.1 unless an address says otherwise. The exposition format is prom-client's (the
-// Prometheus client library for Node): counters of cycles, actions and errors, the book against the
-// target per row, and the seconds since the last good cycle (computed at each scrape, so a hung
-// keeper's number keeps growing). GET /healthz answers 200 while the last good cycle is recent and
-// 503 once it is stale (the same bound `hedge keep status` uses).
-//
-// What is untrusted here: an error's code is the server's word, and a scraper is whoever can reach
-// the port. Every label value is from a fixed set (security/metric-label.ts): error codes hedge
-// knows, `buy`/`sell`, market names of the market grammar; anything else is `other`, so no escape
-// sequence reaches the exposition and the series stay bounded. The server holds at most
-// METRICS_SERVER_LIMITS.maxConnections sockets and cuts a request whose headers or body are slow.
+// `hedge keep --metrics ADDR`: Prometheus metrics and /healthz (503 once the last good cycle is stale).
+// Every label value is from a fixed set (anything else is `other`), so a server's code cannot reach the exposition.
 import type { Server } from 'node:http';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { isMarketName } from '../core/input.js';
@@ -35,31 +25,17 @@ export interface KeeperMetrics {
 }
 
 /**
- * What the metrics server allows a client. A scrape is one short GET from a collector nearby, so a
- * client slower than this is cut, and a flood of sockets cannot hold more than a few: a connection
- * past maxConnections is closed as it is accepted (a scrape gets in again once the slow ones are
- * cut, within headersTimeoutMs plus checkIntervalMs).
+ * What the metrics server allows a client: a scrape is one short GET from a collector nearby, so a
+ * slower client is cut, and a socket past maxConnections is closed as it is accepted. Node checks
+ * the header and request timeouts every checkIntervalMs (its default would let a slow client stay longer).
  */
-export interface MetricsServerLimits {
-  /** Sockets open at once (node's server.maxConnections); one more is closed on accept. */
-  maxConnections: number;
-  /** A request's headers must have come within this, or it is answered 408 and closed. */
-  headersTimeoutMs: number;
-  /** The whole request, headers and body. */
-  requestTimeoutMs: number;
-  /** An idle keep-alive connection is closed after this. */
-  keepAliveTimeoutMs: number;
-  /** How often node checks the two timeouts above (its default of 30 s would let a slow client stay that much longer). */
-  checkIntervalMs: number;
-}
-
-export const METRICS_SERVER_LIMITS: Readonly<MetricsServerLimits> = {
+export const METRICS_SERVER_LIMITS = {
   maxConnections: 64,
   headersTimeoutMs: 5_000,
   requestTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   checkIntervalMs: 1_000,
-};
+} as const;
 
 const KNOWN_SIDES: ReadonlySet<string> = new Set(SIDES);
 
@@ -72,7 +48,7 @@ export async function serveKeeperMetrics(
     /** The error codes counted under their own name (the error catalogue's and the keeper's own); any other is `other`. */
     knownErrorCodes: Iterable<string>;
     /** METRICS_SERVER_LIMITS unless a test needs shorter ones. */
-    limits?: Partial<MetricsServerLimits>;
+    limits?: Partial<Record<keyof typeof METRICS_SERVER_LIMITS, number>>;
   },
 ): Promise<KeeperMetrics> {
   const knownErrorCodes: ReadonlySet<string> = new Set(options.knownErrorCodes);
@@ -82,36 +58,19 @@ export async function serveKeeperMetrics(
     side: boundedLabel(row.side, KNOWN_SIDES),
   });
   const registry = new Registry();
-  const cycles = new Counter({
-    name: 'hedge_keeper_cycles_total',
-    help: 'Cycles run, by result (good: the book was read and the journal answered)',
-    labelNames: ['result'],
-    registers: [registry],
-  });
-  const actions = new Counter({
-    name: 'hedge_keeper_actions_total',
-    help: 'Actions done: roll, reopen, converge',
-    labelNames: ['action'],
-    registers: [registry],
-  });
-  const errors = new Counter({
-    name: 'hedge_keeper_errors_total',
-    help: 'Error events, by code',
-    labelNames: ['code'],
-    registers: [registry],
-  });
-  const target = new Gauge({
-    name: 'hedge_keeper_target_usd',
-    help: 'The target notional of each row, USD',
-    labelNames: ['market', 'side'],
-    registers: [registry],
-  });
-  const book = new Gauge({
-    name: 'hedge_keeper_book_usd',
-    help: 'The notional the book held at the last cycle, USD (0 when flat)',
-    labelNames: ['market', 'side'],
-    registers: [registry],
-  });
+  const counter = (name: string, help: string, label: string) =>
+    new Counter({ name, help, labelNames: [label], registers: [registry] });
+  const rowGauge = (name: string, help: string) =>
+    new Gauge({ name, help, labelNames: ['market', 'side'], registers: [registry] });
+  const cycles = counter(
+    'hedge_keeper_cycles_total',
+    'Cycles run, by result (good: the book was read and the journal answered)',
+    'result',
+  );
+  const actions = counter('hedge_keeper_actions_total', 'Actions done: roll, reopen, converge', 'action');
+  const errors = counter('hedge_keeper_errors_total', 'Error events, by code', 'code');
+  const target = rowGauge('hedge_keeper_target_usd', 'The target notional of each row, USD');
+  const book = rowGauge('hedge_keeper_book_usd', 'The notional the book held at the last cycle, USD (0 when flat)');
   let lastGoodMs: number | undefined;
   const since = () => (options.now() - (lastGoodMs ?? options.startedAtMs)) / 1000;
   new Gauge({
@@ -130,7 +89,6 @@ export async function serveKeeperMetrics(
   // Rows seen before: a row dropped from the target (SIGHUP) leaves the gauges.
   let shown = new Map<string, { market: string; side: string }>();
 
-  // The limits (METRICS_SERVER_LIMITS): node checks the header and request timeouts every checkIntervalMs.
   const limitsOfServer = {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,

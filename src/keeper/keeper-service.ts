@@ -55,11 +55,7 @@ export function parseMetricsAddress(raw: string): MetricsAddress {
 }
 
 /** The service's options of `hedge keep` as typed (exit 2 on a bad one, before anything is read). */
-export function parseKeeperServiceOptions(options: {
-  alertUrl?: string;
-  alertHeadroom?: string;
-  metrics?: string;
-}): Pick<KeeperServiceOptions, 'alertUrl' | 'alertHeadroomUsd' | 'metrics'> {
+export function parseKeeperServiceOptions(options: { alertUrl?: string; alertHeadroom?: string; metrics?: string }) {
   const alertHeadroomUsd =
     options.alertHeadroom === undefined
       ? undefined
@@ -81,11 +77,7 @@ export interface KeeperServiceOptions {
   /** --alert-headroom: alert when a row's market capacity or the exposure headroom is below this many USD. */
   alertHeadroomUsd?: number;
   metrics?: MetricsAddress;
-  /**
-   * The error codes --metrics counts under their own name: the error catalogue's (every code a
-   * command can end with, handed in by the command: flows do not import the agent layer). The
-   * keeper's own SERVICE_ERROR_CODES are added here; any other code is counted as `other`.
-   */
+  /** The error codes --metrics counts by name (the catalogue's, from the command); any other is `other`. */
   metricsErrorCodes?: readonly string[];
 }
 
@@ -101,12 +93,7 @@ export interface KeeperService {
   stop(): Promise<void>;
 }
 
-/**
- * Starts the service parts after the keeper holds its lock (`place` is where; undefined for a dry
- * run, which writes no heartbeat: it must never overwrite the running keeper's). `emit` is the
- * keeper's own event function, for what the service has to say (an alert sink failing, the metrics
- * address).
- */
+/** Starts the service parts once the lock is held; `place` is undefined for a dry run (no heartbeat). */
 export async function startKeeperService(
   ports: Pick<FlowPorts, 'clock' | 'journal' | 'configDir'>,
   identity: Identity,
@@ -341,24 +328,14 @@ async function priceRolls(ports: Pick<FlowPorts, 'client'>, hedgeIds: string[], 
   }
 }
 
-// ---- Where alerts go ------------------------------------------------------------------------------
-// `--alert-cmd` (a shell command, the alert as one JSON line on its stdin) and `--alert-url` (an
-// HTTP POST of the same JSON, with a Slack-compatible `text` field). Both are bounded, a few at once,
-// and never awaited by the cycle: a slow hook never delays a roll; a problem with one is told back
-// (an `error` event, code alert_cmd/alert_url). Every string of the JSON is Slack text
-// (security/slack-text.ts): part of it is the server's word.
+// ---- Where alerts go: --alert-cmd and --alert-url, bounded and never awaited by the cycle.
 
 /** A hook or a POST that has not finished by then is stopped: an alert must never hold the keeper up. */
 const ALERT_BOUND_MS = 10_000;
 /** At most this many deliveries run at once per sink; one past that is dropped and said. */
 const ALERTS_AT_ONCE = 4;
 
-/**
- * The JSON an alert is sent as: the event that started it (when one did) with the alert's own fields
- * on top. Every string in it (the server's error message and code among them) is escaped for Slack:
- * the `text` field is what a Slack webhook posts, and a hook that forwards another field to a chat
- * must not be able to ping a channel or hide a link either. Numbers and booleans are as they were.
- */
+/** The JSON an alert is sent as, every string escaped for Slack (part of it is the server's word). */
 export function alertPayload(notice: AlertNotice): Record<string, unknown> {
   const trigger: Record<string, unknown> = notice.alert === 'started' ? (notice.trigger ?? {}) : {};
   const payload: Record<string, unknown> = {

@@ -30,37 +30,41 @@ export function renderKeeperStatus(status: KeeperStatus, options: { columns: num
       `pid ${status.store_holder.pid} on ${safeText(status.store_holder.host)} since ${utc(status.store_holder.since)}`,
     ]);
   if (beat) {
-    rows.push(['Keeper', `pid ${beat.pid} on ${safeText(beat.host)}, since ${utc(beat.since)}`]);
-    rows.push(['Config folder', safeText(beat.config_dir)]);
-    rows.push(['Target file', safeText(beat.file)]);
-    rows.push([
-      'Last cycle',
-      beat.last_cycle_at
-        ? `${utc(beat.last_cycle_at)} (${beat.cycles} cycle${beat.cycles === 1 ? '' : 's'})`
-        : '— (none yet)',
-    ]);
+    rows.push(
+      ['Keeper', `pid ${beat.pid} on ${safeText(beat.host)}, since ${utc(beat.since)}`],
+      ['Config folder', safeText(beat.config_dir)],
+      ['Target file', safeText(beat.file)],
+      [
+        'Last cycle',
+        beat.last_cycle_at
+          ? `${utc(beat.last_cycle_at)} (${beat.cycles} cycle${beat.cycles === 1 ? '' : 's'})`
+          : '— (none yet)',
+      ],
+    );
     if (beat.last_good_cycle_at !== beat.last_cycle_at)
       rows.push(['Last good cycle', beat.last_good_cycle_at ? utc(beat.last_good_cycle_at) : '— (none)']);
     if (beat.next_cycle_at && up) rows.push(['Next cycle', utc(beat.next_cycle_at)]);
     if (beat.stopped_at) rows.push(['Stopped', utc(beat.stopped_at)]);
-    rows.push([
-      'Heartbeat',
-      `${status.heartbeat_age_s ?? '?'} s ago${status.heartbeat_source === 'store' ? ' (team store)' : ''}`,
-    ]);
-    rows.push([
-      'Errors',
-      beat.errors === 0
-        ? '0'
-        : `${beat.errors}; last ${utc(beat.last_error!.at)} ${safeText(beat.last_error!.code)}: ${safeText(beat.last_error!.message)}`,
-    ]);
     const money = (value: number | null) =>
       value === null ? 'not known yet' : payOrEarn(value, 'USDC', { realized: true });
-    rows.push([
-      'Rolls',
-      beat.rolls.count === 0
-        ? '0'
-        : `${beat.rolls.count}; carry ${money(beat.rolls.carry_usd)}, fees ${money(beat.rolls.fees_usd)} (of the hedges rolled out)`,
-    ]);
+    rows.push(
+      [
+        'Heartbeat',
+        `${status.heartbeat_age_s ?? '?'} s ago${status.heartbeat_source === 'store' ? ' (team store)' : ''}`,
+      ],
+      [
+        'Errors',
+        beat.errors === 0
+          ? '0'
+          : `${beat.errors}; last ${utc(beat.last_error!.at)} ${safeText(beat.last_error!.code)}: ${safeText(beat.last_error!.message)}`,
+      ],
+      [
+        'Rolls',
+        beat.rolls.count === 0
+          ? '0'
+          : `${beat.rolls.count}; carry ${money(beat.rolls.carry_usd)}, fees ${money(beat.rolls.fees_usd)} (of the hedges rolled out)`,
+      ],
+    );
     for (const row of beat.rows) {
       const next = row.next_action
         ? `; ${safeText(row.next_action)}${row.next_action_at ? ` at ${utc(row.next_action_at)}` : ''}`

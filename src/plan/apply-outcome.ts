@@ -1,5 +1,4 @@
-// What an apply run did, as data (flows/apply.ts `applyTarget` returns it; commands/apply.ts renders
-// it with ui/plan-view.ts and chooses the exit code; an agent or the keeper reads it as it is).
+// What an apply run did, as data (commands/apply.ts renders it and chooses the exit code).
 import type { JournalEntry } from '../journal/index.js';
 import type { QuotedPlan } from './plan-outcome.js';
 

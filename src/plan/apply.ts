@@ -1,8 +1,5 @@
-// `hedge apply` as a flow: every unresolved action of an earlier apply (killed or cut off) finished
-// with its own key, then the plan computed anew from the live book, shown, confirmed once and carried
-// out step by step through the one write flow — each step journaled (one group per run, one leg per
-// step) and waited to resolution — under the book's and the target sides' locks. It returns what
-// happened (outcomes/apply.ts); commands/apply.ts renders it. A second apply at target sends nothing.
+// `hedge apply` as a flow: an earlier apply's unresolved actions finished with their own keys, then the
+// plan built from the live book, confirmed once and carried out step by step under the locks.
 import type { HedgeClient } from '../api/client.js';
 import type { PlanStep } from '../core/plan.js';
 import { formatUsd } from '../core/number-format.js';
@@ -35,47 +32,13 @@ const APPLY_GROUP_PREFIX = 'apply-';
 /** Each step (and each resumed action) is sent once, waited to its end, and shown only in the run's report. */
 const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
 
-/**
- * The one confirmation of the run covered every action, and an agent's limits admitted the whole
- * plan before its first step (applyTarget); their own results are shown in the report.
- */
+/** The run's one confirmation covered every step, and an agent's limits admitted the whole plan. */
 function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
   return { ...action, check: undefined, preview: undefined, confirmed: true, admitted: true };
 }
 
-/**
- * Finishes every unresolved action an earlier apply left in the journal for this account, oldest
- * first, each with its own key: the server replays what it already did or acts once. Runs before
- * planning, so the plan starts from a book where nothing is in flight. Each step is told through
- * the context's notices as it starts and ends; all of them are returned.
- */
-async function resumeUnfinishedApplies(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
-  client: HedgeClient,
-): Promise<ResumedStep[]> {
+/** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key. */
+async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient): Promise<ResumedStep[]> {
   const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
   const steps: ResumedStep[] = [];
   for (const entry of unresolved) {
@@ -122,59 +85,21 @@ async function resumeUnfinishedApplies(
 
 /** What the command gives the run besides its options. */
 export interface ApplyPorts {
-  /**
-   * Shows the plan before the run's one confirmation (a table for people; nothing for a program or
-   * an agent, whose outcome carries the plan). Awaited, not a notice: the table is drawn
-   * asynchronously, and the question must follow it.
-   */
+  /** Shows the plan before the one confirmation, awaited so the question follows the table. */
   showPlan?: (quoted: QuotedPlan) => Promise<void>;
 }
 
-/**
- * Brings the book to the target file: the file first (nothing read when it is wrong), then the live
- * guard (a refused live run sends nothing), then everything else under the locks. A step that fails
- * stops the run: the outcome says which and why, and the steps after it are not run.
- */
+/** Brings the book to the target file: the file, then the live guard, then all else under the locks; a failed step stops the run. */
 export async function applyTarget(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'timeoutSeconds'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'stdin'
-    | 'stdinIsTTY'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-    | 'targetFiles'
-  >,
+  ports: FlowPorts,
   opts: TargetPlanOptions,
   hooks: ApplyPorts = {},
 ): Promise<ApplyOutcome> {
   const target = await readTargetFile(ports, opts.file);
   const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
   const client = await ports.client();
-  // Read the book, decide, send and see it land under one lock: a second apply (or roll) of this
-  // account waits, then plans from the book as the first one left it.
+  // Under the account's book lock and every target side's lock: a second apply or roll waits.
   return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
-    // And every side the target names, from the plan to the last step's landing: an add or a
-    // close of one of them by another actor waits for this apply, or this apply for it.
     return withSideLocks(ports, target.rows, async () => {
       const resumed = await resumeUnfinishedApplies(ports, client);
       return applyPlan(ports, client, { ...opts, target, live: guard.live, waitedFor, resumed }, hooks);
@@ -190,30 +115,7 @@ interface LockedApply extends TargetPlanOptions {
 }
 
 async function applyPlan(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   run: LockedApply,
   hooks: ApplyPorts,
@@ -224,8 +126,7 @@ async function applyPlan(
     const { steps } = quoted.plan;
     await hooks.showPlan?.(quoted);
     if (quoted.plan.problems.length > 0) return { kind: 'fails-checks', quoted, resumed };
-    // An agent's checks judge this plan — the one carried out below, under this lock — whole: its
-    // limits, and on a live key the plan its confirmation token was issued for.
+    // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
     await checkPlanRequests(ports, client, steps);
     await ports.tradeGate?.admit(planTrades(steps), 'apply');
     if (steps.length === 0) {
@@ -241,8 +142,7 @@ async function applyPlan(
       }
       return { kind: 'at-target', quoted, resumed };
     }
-    // One confirmation for the whole run: on a terminal unless confirmed ahead (the guard already
-    // required --yes for a live key without one); without a terminal on a test key, none.
+    // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
     if (!ports.interactive || ports.confirmedAhead) break;
     await confirmOrStop(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, { live: run.live });
     // A "yes" holds for the plan shown: a colleague elsewhere may have moved a side meanwhile.
@@ -268,30 +168,7 @@ function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]): boolean {
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
 async function carryOut(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   steps: readonly PlanStep[],
   file: string,
@@ -323,8 +200,7 @@ async function carryOut(
       });
     } catch (error) {
       if (rows.length === index) {
-        // Reading the journal for the report must never replace the step's own outcome (a team
-        // store lost while the step waited: the step was sent, and its error says so).
+        // Reading the journal for the report never replaces the step's own outcome.
         const entry = await journal.list().then(
           (entries) => entries.find((candidate) => candidate.group === group && candidate.leg === leg),
           () => null,

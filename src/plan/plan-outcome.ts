@@ -1,5 +1,4 @@
-// What `hedge plan` computes and `hedge apply` carries out, as data (flows/target-plan.ts builds it;
-// ui/plan-view.ts draws it, commands/plan-outcome.ts turns it into the exit code).
+// What `hedge plan` computes and `hedge apply` carries out, as data.
 import type { Quote } from '../api/schemas.js';
 import type { Plan, PlanTotals } from '../core/plan.js';
 

@@ -1,6 +1,4 @@
-// How a plan (hedge plan / hedge apply) and an apply run read: a table that fits the terminal
-// (80 columns included) on a TTY, tab-separated rows when piped, one JSON document under --json.
-// Messages (checks, notes, totals in plain mode) go to stderr. Renders only: no API calls.
+// How a plan and an apply run read: a table that fits the terminal, TSV when piped, JSON under --json.
 import type { Quote } from '../api/schemas.js';
 import { describePlanStepNote, problemAsData, type Plan, type PlanTotals } from '../core/plan.js';
 import { safeText } from '../security/safe-text.js';

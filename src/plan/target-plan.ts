@@ -1,7 +1,5 @@
-// The flow of `hedge plan` and the planning half of `hedge apply`: read the target file (a path or
-// stdin), check it whole before anything is read from the server, read the live book (markets,
-// account, positions), compute the plan (domain/plan.ts: actions in execution order with the
-// pre-trade checks simulated over the whole sequence), and quote each open and add for its cost.
+// `hedge plan` and the planning half of `hedge apply`: the target file checked whole, the live book
+// read, the plan computed (domain/plan.ts) and each open and add quoted.
 import type { HedgeClient } from '../api/client.js';
 import { readNumber } from '../core/number-format.js';
 import {
@@ -46,17 +44,8 @@ export function parseTolerance(raw: string | undefined): number {
   return raw === undefined ? 0 : parseUsdAmount(raw, '--tolerance', 'zero-or-more');
 }
 
-/**
- * Reads and checks the target file. Every problem is listed as `file:LINE: message` in one
- * UsageError (exit 2): nothing has been read from or sent to the server at that point.
- */
-export async function readTargetFile(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
-  >,
-  file: string,
-): Promise<TargetFile> {
+/** Reads and checks the target file: every problem as `file:LINE: message` in one UsageError (exit 2). */
+export async function readTargetFile(ports: FlowPorts, file: string): Promise<TargetFile> {
   const { text, sourceName } = await readInputFile(ports, file, 'target file', 'cat target.csv | hedge plan -');
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
@@ -214,36 +203,8 @@ export function planTrades(steps: readonly PlanStep[]): Trade[] {
   return steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
 }
 
-/**
- * `hedge plan`, and `apply --dry-run`: the target file read and checked, the plan built from the
- * book and quoted, and (for an agent) admitted by its limits. Nothing is shown: the command shows
- * the plan and chooses the exit code (commands/plan-outcome.ts).
- */
-export async function planTarget(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'timeoutSeconds'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'stdin'
-    | 'stdinIsTTY'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-    | 'targetFiles'
-  >,
-  opts: TargetPlanOptions,
-): Promise<QuotedPlan> {
+/** `hedge plan` and `apply --dry-run`: the plan built, quoted and (for an agent) admitted; nothing shown. */
+export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions): Promise<QuotedPlan> {
   // The whole file is checked before anything is read from the server.
   const target = await readTargetFile(ports, opts.file);
   const client = await ports.client();
@@ -254,29 +215,9 @@ export async function planTarget(
   return quoted;
 }
 
-/**
- * For a live write an agent confirms with a token (runtime PlanCheck): the requests the plan's
- * steps send, in order, and what each trades (a close step's request names no amount) — recorded by
- * the preview's dry run, checked by the confirmed run before its first step. The actions are loaded only then.
- */
+/** The requests the plan's steps send, in order, for an agent's PlanCheck of a live write. */
 export async function checkPlanRequests(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'origin'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   steps: readonly PlanStep[],
 ): Promise<void> {
