@@ -201,7 +201,7 @@ export class SandboxEngine {
 
   handle(request: EngineRequest, nowMs: number, context: HandleContext = {}): EngineResponse {
     try {
-      const { endpoint, params } = matchRoute(request.method, request.path);
+      const { handle, idempotent, params } = matchRoute(request.method, request.path);
       const principal = this.authenticate(request.headers.authorization);
       const rateHeaders = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
       const now = this.advanceTo(nowMs);
@@ -213,9 +213,9 @@ export class SandboxEngine {
         nowMs: now,
         dialect: this.wire,
       };
-      const response = endpoint.idempotent
-        ? this.handleStateChanging(endpoint.handle, routeContext, principal, context.lease)
-        : endpoint.handle(routeContext);
+      const response = idempotent
+        ? this.handleStateChanging(handle, routeContext, principal, context.lease)
+        : handle(routeContext);
       // A copy: a remembered idempotent answer keeps its own headers.
       return rateHeaders ? { ...response, headers: { ...response.headers, ...rateHeaders } } : response;
     } catch (error) {
@@ -233,8 +233,7 @@ export class SandboxEngine {
    */
   acquireIdempotencyKey(request: EngineRequest): IdempotencyLease | 'in-flight' | null {
     try {
-      const { endpoint } = matchRoute(request.method, request.path);
-      if (!endpoint.idempotent) return null;
+      if (!matchRoute(request.method, request.path).idempotent) return null;
       const principal = this.authenticate(request.headers.authorization);
       const key = readIdempotencyKey(request.headers);
       if (key === undefined) return null;

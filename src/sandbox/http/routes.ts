@@ -61,12 +61,6 @@ export interface RouteContext {
 
 type Handler = (context: RouteContext) => EngineResponse;
 
-interface Endpoint {
-  handle: Handler;
-  /** State-changing calls honour Idempotency-Key (spec section 7). */
-  idempotent: boolean;
-}
-
 const onchainMeta = (): Record<string, unknown> => ({ source: 'onchain' });
 
 // ---- market checks ---------------------------------------------------------------------
@@ -404,53 +398,32 @@ function changeHedge(action: ChangeAction): Handler {
   };
 }
 
-// ---- routing ---------------------------------------------------------------------------
-
-interface Route {
-  pattern: string | RegExp;
-  methods: Record<string, Endpoint>;
-}
-
-const plain = (handle: Handler): Endpoint => ({ handle, idempotent: false });
-const stateChanging = (handle: Handler): Endpoint => ({ handle, idempotent: true });
-
 // Literal paths come before the `/hedges/{id}` pattern so `/hedges/history` is not an id.
-const ROUTES: Route[] = [
-  { pattern: '/markets', methods: { GET: plain(getMarkets) } },
-  { pattern: '/prices', methods: { GET: plain(getPrices) } },
-  { pattern: '/quotes', methods: { POST: plain(postQuote) } },
-  { pattern: '/hedges', methods: { GET: plain(listHedges), POST: stateChanging(openHedge) } },
-  { pattern: '/hedges/add', methods: { POST: stateChanging(changeHedge('add')) } },
-  { pattern: '/hedges/reduce', methods: { POST: stateChanging(changeHedge('reduce')) } },
-  { pattern: '/hedges/close', methods: { POST: stateChanging(changeHedge('close')) } },
-  { pattern: '/hedges/history', methods: { GET: plain(getHistory) } },
-  { pattern: /^\/hedges\/([^/]+)$/, methods: { GET: plain(getHedge) } },
-  { pattern: '/positions', methods: { GET: plain(getPositions) } },
-  { pattern: '/account', methods: { GET: plain(getAccount) } },
+const ROUTES: Array<[pattern: string | RegExp, methods: Record<string, Handler>]> = [
+  ['/markets', { GET: getMarkets }],
+  ['/prices', { GET: getPrices }],
+  ['/quotes', { POST: postQuote }],
+  ['/hedges', { GET: listHedges, POST: openHedge }],
+  ['/hedges/add', { POST: changeHedge('add') }],
+  ['/hedges/reduce', { POST: changeHedge('reduce') }],
+  ['/hedges/close', { POST: changeHedge('close') }],
+  ['/hedges/history', { GET: getHistory }],
+  [/^\/hedges\/([^/]+)$/, { GET: getHedge }],
+  ['/positions', { GET: getPositions }],
+  ['/account', { GET: getAccount }],
 ];
 
-export interface MatchedRoute {
-  endpoint: Endpoint;
-  params: string[];
-}
-
-export function matchRoute(method: string, path: string): MatchedRoute {
-  for (const route of ROUTES) {
-    let params: string[];
-    if (typeof route.pattern === 'string') {
-      if (route.pattern !== path) continue;
-      params = [];
-    } else {
-      const match = route.pattern.exec(path);
-      if (!match) continue;
-      params = match.slice(1).map(decodePathSegment);
-    }
-    const endpoint = route.methods[method];
-    if (!endpoint) {
-      const allow = Object.keys(route.methods).join(', ');
+/** The endpoint; `idempotent`: it changes state, so it honours Idempotency-Key (spec section 7). */
+export function matchRoute(method: string, path: string): { handle: Handler; idempotent: boolean; params: string[] } {
+  for (const [pattern, methods] of ROUTES) {
+    const match = typeof pattern === 'string' ? pattern === path && [] : pattern.exec(path)?.slice(1);
+    if (!match) continue;
+    const handle = methods[method];
+    if (!handle) {
+      const allow = Object.keys(methods).join(', ');
       throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${path}`, { allow }, { allow });
     }
-    return { endpoint, params };
+    return { handle, idempotent: method === 'POST' && path !== '/quotes', params: match.map(decodePathSegment) };
   }
   throw notFoundError(path);
 }

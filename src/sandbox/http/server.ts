@@ -8,7 +8,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import { type SandboxClock, createClock } from '../clock.js';
 import { type EngineOptions, type IdempotencyLease, SandboxEngine, createEngineState } from '../engine.js';
-import type { EngineState } from '../engine-state.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
 import { withHostileText } from './hostile-text.js';
@@ -32,7 +31,6 @@ import {
   StateFileBusyError,
   type StateFileContents,
   type StateFileLock,
-  type StateFileRead,
   readStateFile,
   saveStateFile,
 } from '../state-file.js';
@@ -115,12 +113,6 @@ export interface RequestLogEntry {
   fault: string | null;
 }
 
-interface SeedHedgesOptions {
-  apiKey: string;
-  count: number;
-  status?: 'closed' | 'failed';
-}
-
 export interface RunningSandbox {
   baseUrl: string;
   /** The first of apiKeys. */
@@ -139,7 +131,7 @@ export interface RunningSandbox {
   engine: SandboxEngine;
   setFaults(partial: Partial<FaultSettings>): void;
   /** Inserts `count` hedges whose life already ended; returns their ids. */
-  seedHedges(options: SeedHedgesOptions): string[];
+  seedHedges(options: { apiKey: string; count: number; status?: 'closed' | 'failed' }): string[];
   close(): Promise<void>;
 }
 
@@ -251,16 +243,14 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
     shared = new SharedStateFile(options.stateFile, options.stateFileLock, {
       adopt: (contents) => adopt(contents),
       snapshot: () => snapshot(),
-      changed: (): boolean => engine.revision !== savedRevision,
+      changed: () => engine.revision !== savedRevision,
       saved: () => {
         savedRevision = engine.revision;
       },
       beforeCommit: options.stateFileBeforeCommit,
     });
   }
-  const read: StateFileRead | undefined = options.stateFile
-    ? (shared?.load() ?? readStateFile(options.stateFile))
-    : undefined;
+  const read = options.stateFile ? (shared?.load() ?? readStateFile(options.stateFile)) : undefined;
   const saved = read?.contents;
   const clock = createClock({
     realNow,
@@ -271,7 +261,7 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
   // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and
   // the next after a reset, never hand out the same ids. node:crypto only here: a request never
   // loads it (engine.ts, sha256).
-  const fresh = (): EngineState =>
+  const fresh = () =>
     createEngineState(
       seed,
       options.dialect,
@@ -321,15 +311,12 @@ class SandboxTraffic {
   /** Set by close(): a request still held is then cut off, not answered. */
   closing = false;
   private readonly holds = new AbortController();
-  private readonly requestLogLimit: number;
 
   constructor(
     private readonly options: SandboxOptions,
     private readonly host: EngineHost,
     private readonly faults: FaultInjector,
-  ) {
-    this.requestLogLimit = options.requestLogLimit ?? 100_000;
-  }
+  ) {}
 
   readonly handler = (req: IncomingMessage, res: ServerResponse): void => {
     this.onRequest(req, res).catch((error: unknown) => {
@@ -455,7 +442,8 @@ class SandboxTraffic {
   }
 
   private log(entry: RequestLogEntry): void {
-    if (this.requestLog.length >= this.requestLogLimit) this.requestLog.splice(0, Math.ceil(this.requestLogLimit / 2));
+    const limit = this.options.requestLogLimit ?? 100_000;
+    if (this.requestLog.length >= limit) this.requestLog.splice(0, Math.ceil(limit / 2));
     this.requestLog.push(entry);
   }
 }
@@ -478,9 +466,13 @@ class Exchange {
   ) {}
 
   finish(response: EngineResponse): void {
-    this.entry.status = response.status;
+    sendEnvelope(this.res, this.record(response));
+  }
+
+  private record(response: EngineResponse, status: RequestLogStatus = response.status): EngineResponse {
+    this.entry.status = status;
     this.entry.errorCode = response.body.error?.code ?? null;
-    sendEnvelope(this.res, response);
+    return response;
   }
 
   noteFault(name: string): void {
@@ -505,10 +497,7 @@ class Exchange {
         return;
       case 'oversized': {
         this.noteFault('oversized');
-        const response = this.runEngine();
-        entry.status = response.status;
-        entry.errorCode = response.body.error?.code ?? null;
-        sendPadded(res, response, outcome.bytes);
+        sendPadded(res, this.record(this.runEngine()), outcome.bytes);
         return;
       }
       case 'malformed':
@@ -547,8 +536,7 @@ class Exchange {
       sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
       return;
     }
-    const response = this.runEngine();
-    entry.errorCode = response.body.error?.code ?? null;
+    const response = this.record(this.runEngine());
     switch (kind) {
       case 'truncated': {
         const text = JSON.stringify(response.body);
@@ -557,7 +545,6 @@ class Exchange {
         return;
       }
       case 'wrong-types': {
-        entry.status = response.status;
         const { data, error } = response.body;
         sendText(
           res,
