@@ -3,9 +3,9 @@
 // changes, settlements) are applied lazily, in time order, at the start of each request. That
 // is what lets a state file reloaded hours later settle exactly as if the server had run.
 
-import { Book } from './book.js';
+import { Book, type OpenRequest, type PastOutcome } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
-import type { AccountState, EngineState, IdempotencyRecord } from './engine-state.js';
+import type { AccountState, EngineState } from './engine-state.js';
 import { ApiError, type EngineResponse, errorResponse } from './http/envelope.js';
 import { DAY_MS, MARKET_MODEL, type MarketDefinition, type MarketStatus, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
@@ -71,18 +71,12 @@ export interface IdempotencyLease {
   readonly scope: string;
 }
 
-export type PastHedgeStatus = 'closed' | 'failed';
-
 const TEST_KEY = /^[a-z]{2,8}_test_[A-Za-z0-9]{16,64}$/;
 const LIVE_KEY = /^[a-z]{2,8}_live_[A-Za-z0-9]{16,64}$/;
-/** Sandbox keys only ever address the test environment; live keys are refused. */
-const ENVIRONMENT = 'test';
 /** Like common payment APIs: a key can be replayed for a day, then it may be reused freely. */
 const IDEMPOTENCY_TTL_MS = DAY_MS;
 const DEFAULT_SEED = 'hedge-sandbox';
 export const DEFAULT_FILL_DELAY_MS = 2000;
-
-const isTestKey = (key: string): boolean => TEST_KEY.test(key);
 
 /**
  * A fresh state. The random part of hedge ids follows `idSeed` (default: the seed, so a seeded
@@ -157,13 +151,12 @@ export class SandboxEngine {
         ? dialectWire
         : { ...dialectWire, hedgesPerSide: options.severalPerSide ? 'several' : 'one' };
     for (const key of options.apiKeys) {
-      if (!isTestKey(key)) throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
+      if (!TEST_KEY.test(key))
+        throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
       this.accountIdsByKey.set(key, options.knownAccountIds?.[key] ?? accountIdFor(key));
     }
-    const extraMarkets: MarketDefinition[] = (options.extraMarkets ?? []).map((extra) => ({
-      market: extra.market,
-      status: extra.status,
-      basePrice: extra.basePrice,
+    const extraMarkets = (options.extraMarkets ?? []).map((extra) => ({
+      ...extra,
       backgroundOpenInterestUsd: extra.backgroundOpenInterestUsd ?? { buy: 0, sell: 0 },
     }));
     this.rateLimit = options.rateLimit;
@@ -267,7 +260,7 @@ export class SandboxEngine {
    * hour apart, alternating sides and tenors. 'closed' mixes settled and early-closed hedges,
    * each with a history record booked to the balance; 'failed' books nothing.
    */
-  seedHedges(apiKey: string, count: number, status: PastHedgeStatus, nowMs: number): string[] {
+  seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number): string[] {
     const principal = this.authenticate(`Bearer ${apiKey}`);
     const now = this.advanceTo(nowMs);
     const account = this.accountOf(principal);
@@ -277,21 +270,20 @@ export class SandboxEngine {
       const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
       const endMs = now - (index + 1) * 3_600_000;
       const settled = status === 'closed' && index % 3 !== 2;
-      const openedAtMs =
-        endMs - (settled ? tenorDays * this.book.config.dayMs : (tenorDays * this.book.config.dayMs) / 2);
-      const request = {
+      const openedAtMs = endMs - (tenorDays * this.book.config.dayMs) / (settled ? 1 : 2);
+      const request: OpenRequest = {
         market: market.market,
-        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+        side: index % 2 === 0 ? 'buy' : 'sell',
         notionalUsd: 10_000 * (1 + Math.floor(this.book.random() * 25)),
         tenorDays,
         clientReference: `seed-${index + 1}`,
       };
-      const outcome =
+      const outcome: PastOutcome =
         status === 'failed'
-          ? ({ kind: 'failed' } as const)
+          ? { kind: 'failed' }
           : settled
-            ? ({ kind: 'settled' } as const)
-            : ({ kind: 'closed', closedAtMs: endMs } as const);
+            ? { kind: 'settled' }
+            : { kind: 'closed', closedAtMs: endMs };
       ids.push(this.book.recordPastHedge(account, request, openedAtMs, outcome).id);
     }
     this.book.processDueEvents(now);
@@ -362,7 +354,7 @@ export class SandboxEngine {
         idempotency_key: key,
       });
     }
-    const digest = fingerprintDigest(requestFingerprint(context.request));
+    const digest = sha256(requestFingerprint(context.request), 'base64url');
     const existing = this.state.idempotency[scope];
     if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
       if (existing.fingerprintDigest !== digest) {
@@ -379,16 +371,16 @@ export class SandboxEngine {
     const response = this.committed(handle(context), context);
     // Only successes are remembered: a refused request did nothing, so retrying it may act.
     if (response.status < 300) {
-      const record: IdempotencyRecord = {
+      this.state.idempotency[scope] = {
         fingerprintDigest: digest,
         createdAtMs: context.nowMs,
         status: response.status,
         headers: response.headers,
-        bodyJson: flatJson(response.body),
+        // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
+        bodyJson: Buffer.from(JSON.stringify(response.body)).toString(),
       };
-      this.state.idempotency[scope] = record;
       // Not built yet: building it later reads this record from the state with the others.
-      this.expiryQueue?.push({ scope, createdAtMs: record.createdAtMs });
+      this.expiryQueue?.push({ scope, createdAtMs: context.nowMs });
     }
     return response;
   }
@@ -448,24 +440,12 @@ function listedMarkets(wire: WireDialect): MarketDefinition[] {
 function idempotencyScope(principal: Principal, key: string): string {
   // Joined, not a template: the expiry queue keeps this string for a day, and V8 keeps a string
   // made by concatenation as a tree of its parts (book.ts, hex64).
-  return [ENVIRONMENT, principal.accountId, key].join(':');
-}
-
-/**
- * JSON text as one flat string: JSON.stringify hands back a string made of pieces (a tree of
- * them, as concatenation does) that would be kept as such for a day.
- */
-function flatJson(value: unknown): string {
-  return Buffer.from(JSON.stringify(value)).toString();
+  return ['test', principal.accountId, key].join(':');
 }
 
 /** A key's account: the same key is the same account in every run and every state file. */
 export function accountIdFor(apiKey: string): string {
   return `acct_${sha256(apiKey, 'hex').slice(0, 16)}`;
-}
-
-function fingerprintDigest(fingerprint: string): string {
-  return sha256(fingerprint, 'base64url');
 }
 
 // node:crypto is loaded by the first hash: a request that hashes nothing (a quote, a list, every
