@@ -74,7 +74,7 @@ export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'cl
 export const toIso = (timeMs: number): string => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
-function compareOpened(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>): number {
+function compareOpened(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>) {
   return a.openedAtMs - b.openedAtMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
@@ -144,7 +144,7 @@ export class Book {
     );
   }
 
-  private moveOpenInterest(market: string, side: Side, deltaUsd: number): void {
+  private moveOpenInterest(market: string, side: Side, deltaUsd: number) {
     const own = (this.state.openInterestUsd[market] ??= { buy: 0, sell: 0 });
     const next = own[side] + deltaUsd;
     // Float residue must not leave an emptied side at 1e-10 (or below zero).
@@ -300,7 +300,7 @@ export class Book {
     return roundMoney(Math.max(0, this.config.exposureCapUsd - openExposureUsd));
   }
 
-  private credit(account: AccountState, amountUsdc: number): void {
+  private credit(account: AccountState, amountUsdc: number) {
     account.balanceUsdc = roundMoney(account.balanceUsdc + amountUsdc);
   }
 
@@ -329,7 +329,7 @@ export class Book {
    * simulator starts without --seed, so two simulators never hand out the same ids — and the
    * price path, hashes and failures, drawn from the main generator, stay those of the seed.
    */
-  private newHedgeId(nowMs: number): string {
+  private newHedgeId(nowMs: number) {
     const time = Math.max(0, Math.floor(nowMs)).toString(36).padStart(9, '0');
     const sequence = (++this.state.sequence % 36 ** 5).toString(36).padStart(5, '0');
     let id = `hdg_${time}${sequence}`;
@@ -342,7 +342,7 @@ export class Book {
     return id;
   }
 
-  private idRandom(): number {
+  private idRandom() {
     const { state, value } = nextRandom(this.state.idState);
     this.state.idState = state;
     return value;
@@ -350,7 +350,7 @@ export class Book {
 
   // ---- scheduled events -----------------------------------------------------------------
 
-  private schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number): void {
+  private schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number) {
     const { events } = this.state;
     const event: ScheduledEvent = { dueMs, sequence: ++this.state.sequence, kind, accountId, hedgeId };
     events.splice(
@@ -439,7 +439,7 @@ export class Book {
     return hedge;
   }
 
-  private resolveOpen(account: AccountState, hedge: HedgeState, timeMs: number): void {
+  private resolveOpen(account: AccountState, hedge: HedgeState, timeMs: number) {
     if (hedge.status !== 'submitted') return;
     if (hedge.willFail) {
       // Nothing was opened on-chain: the reserved collateral and the fee come back.
@@ -492,7 +492,7 @@ export class Book {
     return change;
   }
 
-  private landChange(account: AccountState, hedge: HedgeState, timeMs: number): void {
+  private landChange(account: AccountState, hedge: HedgeState, timeMs: number) {
     const change = hedge.pendingChange;
     if (!change) return;
     delete hedge.pendingChange;
@@ -511,7 +511,7 @@ export class Book {
     } else this.landPartialReduce(account, hedge, change.notionalUsd, timeMs);
   }
 
-  private landAdd(hedge: HedgeState, change: PendingChange, timeMs: number): void {
+  private landAdd(hedge: HedgeState, change: PendingChange, timeMs: number) {
     const fill = this.quote(hedge.market, hedge.side, change.notionalUsd, timeMs, change.notionalUsd);
     const combined = hedge.notionalUsd + change.notionalUsd;
     // Weighting by notional keeps N×(M−E)/M additive across the open and the add.
@@ -526,7 +526,7 @@ export class Book {
     hedge.feesPaidUsdc = roundMoney(hedge.feesPaidUsdc + change.reservedFeeUsdc);
   }
 
-  private landPartialReduce(account: AccountState, hedge: HedgeState, notionalUsd: number, timeMs: number): void {
+  private landPartialReduce(account: AccountState, hedge: HedgeState, notionalUsd: number, timeMs: number) {
     const share = notionalUsd / hedge.notionalUsd;
     const exitPrice = this.markOf(hedge, timeMs);
     const gross = roundMoney(grossPnlUsd(hedge.side, notionalUsd, hedge.entryPrice as number, exitPrice));
@@ -545,13 +545,13 @@ export class Book {
   }
 
   /** An early close executes at the mid, so it credits what the position showed as net_margin_usd. */
-  private closeEarly(account: AccountState, hedge: HedgeState, timeMs: number): void {
+  private closeEarly(account: AccountState, hedge: HedgeState, timeMs: number) {
     this.accrueCarry(hedge, timeMs);
     const exitPrice = this.markOf(hedge, timeMs);
     this.closeAt(account, hedge, exitPrice, platformFeeUsdc(hedge.notionalUsd), 'closed', timeMs);
   }
 
-  private settleAtMaturity(account: AccountState, hedge: HedgeState, timeMs: number): void {
+  private settleAtMaturity(account: AccountState, hedge: HedgeState, timeMs: number) {
     this.accrueCarry(hedge, timeMs);
     // Settlement is against the reference rate itself: no impact and no close fee.
     const referenceRate = this.markOf(hedge, timeMs);
@@ -602,7 +602,7 @@ export class Book {
   }
 
   /** Takes a hedge off its market side: it no longer counts as open interest or exposure. */
-  private release(account: AccountState, hedge: HedgeState): void {
+  private release(account: AccountState, hedge: HedgeState) {
     this.moveOpenInterest(hedge.market, hedge.side, -hedge.notionalUsd);
     const key = activeHedgeKey(hedge.market, hedge.side);
     const stack = account.activeHedgeStacks[key];
@@ -618,7 +618,7 @@ export class Book {
 
   // ---- carry ----------------------------------------------------------------------------
 
-  private accrueCarry(hedge: HedgeState, timeMs: number): void {
+  private accrueCarry(hedge: HedgeState, timeMs: number) {
     if (timeMs <= hedge.carryAccruedToMs) return;
     hedge.accruedCarryUsdc += carryUsdc(
       hedge.notionalUsd,
@@ -637,7 +637,7 @@ export class Book {
 }
 
 /** Closes happen in time order, so this nearly always appends; fixtures in the past are placed by search. */
-function insertHistoryRecord(history: HistoryRecord[], record: HistoryRecord): void {
+function insertHistoryRecord(history: HistoryRecord[], record: HistoryRecord) {
   const last = history.length - 1;
   const at =
     last < 0 || compareHistoryRecords(history[last], record) <= 0

@@ -395,7 +395,7 @@ export class SandboxEngine {
   }
 
   /** Deletes the records at least a day old, oldest first; returns how many. */
-  private expireIdempotency(nowMs: number): number {
+  private expireIdempotency(nowMs: number) {
     if (this.expiryQueue === undefined) {
       this.expiryQueue = Object.entries(this.state.idempotency)
         .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
@@ -420,7 +420,7 @@ export class SandboxEngine {
 }
 
 /** A duration option in sandbox ms: `fallback` when unset, else a finite number of at least `min`. */
-function durationOption(name: string, value: number | undefined, fallback: number, min: number): number {
+function durationOption(name: string, value: number | undefined, fallback: number, min: number) {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < min)
     throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
@@ -437,7 +437,7 @@ function listedMarkets(wire: WireDialect): MarketDefinition[] {
   });
 }
 
-function idempotencyScope(principal: Principal, key: string): string {
+function idempotencyScope(principal: Principal, key: string) {
   // Joined, not a template: the expiry queue keeps this string for a day, and V8 keeps a string
   // made by concatenation as a tree of its parts (book.ts, hex64).
   return ['test', principal.accountId, key].join(':');
@@ -450,12 +450,12 @@ export function accountIdFor(apiKey: string): string {
 
 // node:crypto is loaded by the first hash: a request that hashes nothing (a quote, a list, every
 // request of the demo's key) never loads it.
-function sha256(text: string, encoding: 'hex' | 'base64url'): string {
+function sha256(text: string, encoding: 'hex' | 'base64url') {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest(encoding);
 }
 
 /** Same method, path and JSON body (key order ignored) means "the same request". */
-function requestFingerprint(request: EngineRequest): string {
+function requestFingerprint(request: EngineRequest) {
   const body = request.body === INVALID_JSON ? '<invalid-json>' : canonicalJson(request.body);
   return `${request.method} ${request.path} ${body}`;
 }

@@ -29,6 +29,27 @@ export interface MarketDefinition {
 const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
+const CATALOGUE: readonly MarketDefinition[] = [
+  {
+    market: 'USDTNGN',
+    status: 'open',
+    basePrice: 1530,
+    backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 },
+  },
+  {
+    market: 'USDTKES',
+    status: 'open',
+    basePrice: 129.4,
+    backgroundOpenInterestUsd: { buy: 1_400_000, sell: 1_250_000 },
+  },
+  {
+    market: 'USDTGHS',
+    status: 'open',
+    basePrice: 15.45,
+    backgroundOpenInterestUsd: { buy: 900_000, sell: 1_000_000 },
+  },
+];
+
 export const MARKET_MODEL = {
   /** Every new account starts with this much test money. */
   startBalanceUsdc: 1_000_000,
@@ -69,38 +90,11 @@ export const MARKET_MODEL = {
     noise: { amplitude: 0.0005, bucketMs: 60_000 },
   },
   decimals: { midPrice: 3, executionPrice: 4, ratePct: 4, money: 2 },
-  markets: [
-    {
-      market: 'USDTNGN',
-      status: 'open',
-      basePrice: 1530,
-      backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 },
-    },
-  ] as readonly MarketDefinition[],
-  /** Every market a dialect may list (dialects.ts says which, and their status there). */
-  catalogue: [
-    {
-      market: 'USDTNGN',
-      status: 'open',
-      basePrice: 1530,
-      backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 },
-    },
-    {
-      market: 'USDTKES',
-      status: 'open',
-      basePrice: 129.4,
-      backgroundOpenInterestUsd: { buy: 1_400_000, sell: 1_250_000 },
-    },
-    {
-      market: 'USDTGHS',
-      status: 'open',
-      basePrice: 15.45,
-      backgroundOpenInterestUsd: { buy: 900_000, sell: 1_000_000 },
-    },
-  ] as readonly MarketDefinition[],
+  markets: CATALOGUE.slice(0, 1),
+  catalogue: CATALOGUE,
 } as const;
 
-function roundTo(value: number, decimals: number): number {
+function roundTo(value: number, decimals: number) {
   const factor = 10 ** decimals;
   const rounded = Math.round((value + Number.EPSILON * Math.sign(value)) * factor) / factor;
   return Object.is(rounded, -0) ? 0 : rounded;
@@ -110,10 +104,6 @@ export const roundMoney = (value: number): number => roundTo(value, MARKET_MODEL
 const roundMidPrice = (value: number): number => roundTo(value, MARKET_MODEL.decimals.midPrice);
 export const roundExecutionPrice = (value: number): number => roundTo(value, MARKET_MODEL.decimals.executionPrice);
 export const roundRatePct = (value: number): number => roundTo(value, MARKET_MODEL.decimals.ratePct);
-
-function oppositeSide(side: Side): Side {
-  return side === 'buy' ? 'sell' : 'buy';
-}
 
 /** Turns a seed (text or number) into the uint32 the price path hashes with. */
 export function seedHash(seed: string | number): number {
@@ -158,7 +148,7 @@ export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: 
  * Price at which adding `sizeUsd` to a side executes. Negative impact makes a buy pay more naira
  * per USDT and a sell receive fewer; positive impact (healing the imbalance) does the opposite.
  */
-function executionPrice(mid: number, side: Side, impactUsd: number, sizeUsd: number): number {
+function executionPrice(mid: number, side: Side, impactUsd: number, sizeUsd: number) {
   const impactShare = impactUsd / sizeUsd;
   const price = side === 'buy' ? mid * (1 - impactShare) : mid * (1 + impactShare);
   return roundExecutionPrice(price);
@@ -169,7 +159,7 @@ export function dailyCarryRatePct(openInterest: SideAmounts, side: Side): number
   const { fundingDailyPctAtFullImbalance, borrowDailyPctAtFullUse, maxEarningMultiple } = MARKET_MODEL.carry;
   const total = openInterest.buy + openInterest.sell;
   const own = openInterest[side];
-  const other = openInterest[oppositeSide(side)];
+  const other = openInterest[side === 'buy' ? 'sell' : 'buy'];
   const borrow = (borrowDailyPctAtFullUse * own) / MARKET_MODEL.marketCapacityPerSideUsd;
   if (total <= 0) return roundRatePct(borrow);
 

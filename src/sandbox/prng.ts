@@ -3,7 +3,7 @@
 // JSON state; the market model needs stateless noise, so it hashes (seed, time bucket) instead.
 
 /** Mixes a uint32 into a well-distributed uint32 (lowbias32 by Chris Wellons). */
-function mix32(value: number): number {
+function mix32(value: number) {
   let x = value >>> 0;
   x ^= x >>> 16;
   x = Math.imul(x, 0x7feb352d);

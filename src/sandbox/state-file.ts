@@ -61,7 +61,7 @@ export function readStateFile(path: string): StateFileRead {
 }
 
 /** The file's version now: synchronous, so that nothing runs between this compare and a rename. */
-function versionNow(path: string): string {
+function versionNow(path: string) {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -146,7 +146,7 @@ export class SharedStateFile {
   transact<T>(act: () => T): Promise<T> {
     const run = this.attempts(act);
     this.running.add(run);
-    const forget = (): void => void this.running.delete(run);
+    const forget = () => void this.running.delete(run);
     run.then(forget, forget);
     return run;
   }
@@ -178,11 +178,11 @@ export class SharedStateFile {
   }
 
   /** Memory becomes what the file holds, if another process saved it since. */
-  private catchUp(): void {
+  private catchUp() {
     if (versionNow(this.path) !== this.version) this.reload();
   }
 
-  private reload(): void {
+  private reload() {
     const read = readStateFile(this.path);
     this.hooks.adopt(read.contents);
     this.version = read.version;

@@ -24,7 +24,7 @@ import {
 export type { AccountView, PositionView } from './view-types.js';
 
 /** A state saved before closeReason existed: settlement is the close that lands at maturity. */
-function closedEarly(hedge: HedgeState): boolean {
+function closedEarly(hedge: HedgeState) {
   return (hedge.closeReason ?? (hedge.closedAtMs === hedge.maturityAtMs ? 'settled' : 'closed')) === 'closed';
 }
 
@@ -36,7 +36,7 @@ export function wireStatus(hedge: HedgeState, dialect: WireDialect): HedgeStatus
 }
 
 /** A close, or a reduce of about the whole notional, has been accepted and has not landed yet. */
-function isClosing(hedge: HedgeState): boolean {
+function isClosing(hedge: HedgeState) {
   const change = hedge.pendingChange;
   if (!change) return false;
   return (

@@ -99,11 +99,11 @@ const NO_FAULTS: FaultSettings = {
 
 const COMMITTING_WRITES = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 
-function isCommittingWrite(target: RequestTarget): boolean {
+function isCommittingWrite(target: RequestTarget) {
   return target.method === 'POST' && COMMITTING_WRITES.has(target.path);
 }
 
-function matches(match: FaultMatch | null, target: RequestTarget): boolean {
+function matches(match: FaultMatch | null, target: RequestTarget) {
   if (match === null) return true;
   if (typeof match === 'function') return match(target);
   if (match.method !== undefined && match.method.toUpperCase() !== target.method) return false;
@@ -153,7 +153,7 @@ export class FaultInjector {
     return { latencyMs: this.takeLatency(), outcome: this.takeOutcome(target), hostileText: settings.hostileText };
   }
 
-  private takeLatency(): number {
+  private takeLatency() {
     return this.take('nextLatency')?.ms ?? this.current.latencyMs;
   }
 
@@ -210,7 +210,7 @@ export class FaultInjector {
     return { kind: 'none' };
   }
 
-  private random(): number {
+  private random() {
     const { state, value } = nextRandom(this.prngState);
     this.prngState = state;
     return value;

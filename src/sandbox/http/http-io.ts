@@ -172,7 +172,7 @@ export function sendPadded(res: ServerResponse, response: EngineResponse, bytes:
     'content-length': textBytes + left,
   });
   res.write(head);
-  const pump = (): void => {
+  const pump = () => {
     while (left > 0) {
       if (res.destroyed) return;
       const size = Math.min(left, PADDING_CHUNK.length);

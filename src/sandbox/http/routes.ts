@@ -158,7 +158,7 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext): EngineRespo
 }
 
 /** A strict dialect refuses what it does not know; the others ignore it. */
-function checkListQuery(request: EngineRequest, dialect: WireDialect, known: readonly string[]): void {
+function checkListQuery(request: EngineRequest, dialect: WireDialect, known: readonly string[]) {
   const paging = dialect.paging === 'cursor' ? ['cursor'] : [];
   if (dialect.unknownListQuery === 'refused')
     refuseUnknownQuery(request.query, [...known, dialect.pageSizeParameter, ...paging]);
@@ -263,7 +263,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext): E
 const TIME_PAGE = 40;
 
 /** The position of a history record, as a cursor: its close time and id (the order history is kept in). */
-function historyCursor(record: HistoryRecord): string {
+function historyCursor(record: HistoryRecord) {
   return Buffer.from(JSON.stringify([record.closed_at, record.hedge_id])).toString('base64url');
 }
 
@@ -285,7 +285,7 @@ function readBefore(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> 
 }
 
 /** How many records sort before `key` (history is kept in compareHistoryRecords order). */
-function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecord, 'closed_at' | 'hedge_id'>): number {
+function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecord, 'closed_at' | 'hedge_id'>) {
   return partitionPoint(history.length, (index) => compareHistoryRecords(history[index], key as HistoryRecord) < 0);
 }
 
@@ -428,7 +428,7 @@ export function matchRoute(method: string, path: string): { handle: Handler; ide
   throw notFoundError(path);
 }
 
-function decodePathSegment(segment: string): string {
+function decodePathSegment(segment: string) {
   try {
     return decodeURIComponent(segment);
   } catch {

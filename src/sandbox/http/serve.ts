@@ -28,7 +28,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
   io.stderr.write(describeSettings(options, sandbox.baseUrl, sandbox.engine.dialect));
 
   await new Promise<void>((resolve) => {
-    const stop = (): void => {
+    const stop = () => {
       for (const signal of STOP_SIGNALS) process.off(signal, stop);
       io.signal?.removeEventListener('abort', stop);
       resolve();
@@ -58,7 +58,7 @@ function clientWireSettings(dialect: SandboxDialect): Record<string, string> {
   };
 }
 
-function describeWire(dialect: SandboxDialect, severalPerSide: boolean | undefined): string {
+function describeWire(dialect: SandboxDialect, severalPerSide: boolean | undefined) {
   const wire = wireDialect(dialect);
   const several = severalPerSide ?? wire.hedgesPerSide === 'several';
   const extras = [
@@ -77,7 +77,7 @@ function describeWire(dialect: SandboxDialect, severalPerSide: boolean | undefin
   );
 }
 
-function describeSettings(options: SandboxOptions, baseUrl: string, dialect: SandboxDialect): string {
+function describeSettings(options: SandboxOptions, baseUrl: string, dialect: SandboxDialect) {
   const faults = [
     options.fault5xx ? `5xx ${options.fault5xx}` : '',
     options.fault429 ? `429 ${options.fault429}` : '',

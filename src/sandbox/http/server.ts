@@ -135,7 +135,7 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-function generateTestKey(): string {
+function generateTestKey() {
   let rest = '';
   const { randomInt } = process.getBuiltinModule('node:crypto');
   for (let i = 0; i < 24; i++) rest += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
@@ -146,7 +146,7 @@ function generateTestKey(): string {
  * An answer's x-request-id: 16 hex digits. It names one answer in logs and nothing depends on it
  * being unguessable, so Math.random serves (node:crypto would cost every request command its load).
  */
-function requestId(): string {
+function requestId() {
   const half = () =>
     Math.floor(Math.random() * 0x1_0000_0000)
       .toString(16)
@@ -155,7 +155,7 @@ function requestId(): string {
 }
 
 /** Whether answering this outcome runs the engine (the others answer without touching state). */
-function usesEngine(outcome: FaultOutcome): boolean {
+function usesEngine(outcome: FaultOutcome) {
   if (outcome.kind === 'stall') return outcome.mode === 'body';
   if (outcome.kind === 'malformed') return outcome.malformed !== 'html';
   return injectedAnswer(outcome) === undefined;
@@ -332,7 +332,7 @@ class SandboxTraffic {
     this.holds.abort();
   }
 
-  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async onRequest(req: IncomingMessage, res: ServerResponse) {
     const received = await this.receive(req, res);
     if (!received) return;
     const { entry, rawPath, underBase, request } = received;
@@ -437,11 +437,11 @@ class SandboxTraffic {
     }
   }
 
-  private hold(ms: number): Promise<void> {
+  private hold(ms: number) {
     return delay(ms, undefined, { signal: this.holds.signal }).catch(() => undefined);
   }
 
-  private log(entry: RequestLogEntry): void {
+  private log(entry: RequestLogEntry) {
     const limit = this.options.requestLogLimit ?? 100_000;
     if (this.requestLog.length >= limit) this.requestLog.splice(0, Math.ceil(limit / 2));
     this.requestLog.push(entry);
@@ -529,7 +529,7 @@ class Exchange {
     return this.dress(response);
   }
 
-  private sendMalformed(kind: MalformedKind): void {
+  private sendMalformed(kind: MalformedKind) {
     const { res, entry } = this;
     if (kind === 'html') {
       entry.status = 502;

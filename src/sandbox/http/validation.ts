@@ -68,7 +68,7 @@ export function readChangeNotional(body: JsonObject, field: string, refusedField
   return readPositiveAmount(body, field);
 }
 
-function readPositiveAmount(body: JsonObject, field: string): number {
+function readPositiveAmount(body: JsonObject, field: string) {
   const amount = body[field];
   if (amount === undefined) throw validationError(field, 'is required');
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
@@ -77,7 +77,7 @@ function readPositiveAmount(body: JsonObject, field: string): number {
   return amount;
 }
 
-function readTenor(body: JsonObject): number {
+function readTenor(body: JsonObject) {
   const tenor = body.tenor_days;
   if (tenor === undefined) throw validationError('tenor_days', 'is required');
   if (typeof tenor !== 'number' || !MARKET_MODEL.tenorsDays.includes(tenor)) {
