@@ -1,10 +1,4 @@
-// The wire dialects of the sandbox. The spec leaves parts of the wire format "not shown"; a
-// client that only ever met one guess could break on a server that guessed otherwise. Every
-// dialect keeps each rule the spec states (envelope, statuses, error codes, idempotency, the
-// Hedge, Market and Quote fields, `net_margin_usd`, `balance_usdc`, `available_exposure_usd`,
-// `net_pnl_usd`) and answers each open question its own way. This module holds every difference,
-// one row per question and one column per dialect: routes and views read these tables and
-// nothing else, so the business logic stays single. DIALECTS.md describes them for people.
+// The wire dialects of the sandbox.
 
 import type { HistoryRecord } from './engine-state.js';
 import type { MarketStatus } from './market-model.js';
@@ -16,8 +10,8 @@ export { DEFAULT_DIALECT, SANDBOX_DIALECTS, type SandboxDialect } from './dialec
 type Row<T> = readonly [reference: T, alpha: T, beta: T, gamma: T, delta: T];
 
 /**
- * list: `[{market, price, timestamp}]`; keyed: `{MARKET: {mid, ts}}`; symbol-rate: `[{symbol, rate}]`;
- * pair-bid-ask: `{rates: [{pair, bid, ask, as_of}]}` with bid and ask as decimal strings (the mid is between them).
+ * list: `[{market, price, timestamp}]`; keyed: `{MARKET: {mid, ts}}`; symbol-rate: `[{symbol, rate}]`; pair-bid-
+ * ask: `{rates: [{pair, bid, ask, as_of}]}` with bid and ask as decimal strings (the mid is between them).
  */
 export type PricesShape = 'list' | 'keyed' | 'symbol-rate' | 'pair-bid-ask';
 
@@ -41,8 +35,8 @@ interface DialectRules {
   /** The page size when the request does not set one. */
   defaultPageSize: number;
   /**
-   * 'none': one page, the newest; 'cursor': `meta.next_cursor` names the next page (null on the
-   * last), sent back as the `cursor` query parameter; `meta.page_size` says the page size used.
+   * 'none': one page, the newest; 'cursor': `meta.next_cursor` names the next page (null on the last), sent back
+   * as the `cursor` query parameter; `meta.page_size` says the page size used.
    */
   paging: 'none' | 'cursor';
   /** What a list endpoint does with a query parameter it does not know. */
@@ -62,9 +56,9 @@ interface DialectRules {
   /** The markets listed, in order, with their status. */
   markets: readonly ListedMarket[];
   /**
-   * GET /hedges/history past its first page, while older records remain: 'cursor': `meta.next_cursor`
-   * sent back as `cursor`; 'time': `meta.next_before` (the oldest close time served) sent back as
-   * `before`, at most TIME_PAGE records a page; null: one page is all there is.
+   * GET /hedges/history past its first page, while older records remain: 'cursor': `meta.next_cursor` sent back as
+   * `cursor`; 'time': `meta.next_before` (the oldest close time served) sent back as `before`, at most TIME_PAGE
+   * records a page; null: one page is all there is.
    */
   historyPages: 'cursor' | 'time' | null;
   /** 'upper-case': `client_reference` kept trimmed and in upper case, and its filter ignores case. */
@@ -240,8 +234,8 @@ export function renderPrices(prices: readonly PriceReading[], shape: PricesShape
 const COUNT_FIELDS = new Set(['open_positions', 'open_position_count', 'num_positions', 'tenor_days', 'tenor']);
 
 /**
- * A record as the dialect writes amounts: unchanged, or (amountsAsText) each number as a decimal
- * string — money (`_usd`, `_usdc`) to the cent ("99889.00"), prices and units as they are ("1532.418").
+ * A record as the dialect writes amounts: unchanged, or (amountsAsText) each number as a decimal string — money
+ * (`_usd`, `_usdc`) to the cent ("99889.00"), prices and units as they are ("1532.418").
  */
 export function wireAmounts(
   record: Record<string, unknown>,

@@ -1,7 +1,4 @@
-// The sandbox engine: request in, envelope out, against a JSON state. It does no I/O and never
-// reads the wall clock: the caller passes sandbox time, and time-driven events (fills, landed
-// changes, settlements) are applied lazily, in time order, at the start of each request. That
-// is what lets a state file reloaded hours later settle exactly as if the server had run.
+// The sandbox engine: request in, envelope out, against a JSON state.
 
 import { Book, type OpenRequest, type PastOutcome } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
@@ -22,48 +19,27 @@ export interface ExtraMarket {
 }
 
 export interface EngineOptions {
-  /** Test keys this sandbox accepts; each one is its own account. */
   apiKeys: readonly string[];
   /**
-   * Account ids already worked out for some of apiKeys (accountIdFor's result): the demo's one
-   * built-in key has a constant id, so a `--demo` command never loads node:crypto to hash it.
+   * Account ids already worked out for some of apiKeys (accountIdFor's result): the demo's one built-in key has a
+   * constant id, so a `--demo` command never loads node:crypto to hash it.
    */
   knownAccountIds?: Readonly<Record<string, string>>;
-  /** Seeds the price path and the PRNG of a fresh state (a loaded state keeps its own seed). */
   seed?: string | number;
   fillDelayMs?: number;
-  /** Share of opens that fail on-chain, 0..1. */
   failRate?: number;
   exposureCapUsd?: number;
   extraMarkets?: readonly ExtraMarket[];
-  /** Requests per second per key; unset means unlimited. */
   rateLimit?: number;
-  /**
-   * How the open questions of the wire format are answered (dialects.ts, DIALECTS.md); default
-   * 'reference', or the one a state file was made with. A loaded state keeps the dialect it was
-   * made with; asking for another one is an error.
-   */
   dialect?: SandboxDialect;
-  /**
-   * Several hedges per market and side (a second open opens another hedge) when true, one (a
-   * second open is 409 hedge_already_open) when false; unset: as the dialect says.
-   */
   severalPerSide?: boolean;
-  /**
-   * The positions list, the history and the account show each change this many sandbox ms after
-   * the hedge records do (default 0: at once). See DIALECTS.md.
-   */
   viewLagMs?: number;
-  /** A hedge past maturity_at stays filled this many sandbox ms before it settles (default 0). */
   settlementDelayMs?: number;
-  /** Sandbox ms of one tenor day: maturities and carry count in these (default 86,400,000). */
   dayMs?: number;
 }
 
 export interface HandleContext {
-  /** Real time for the rate limiter: a fast sandbox clock must not shrink the window. */
   realTimeMs?: number;
-  /** Held by the server for this very request while it delays it (see acquireIdempotencyKey). */
   lease?: IdempotencyLease;
 }
 
@@ -78,10 +54,7 @@ const IDEMPOTENCY_TTL_MS = DAY_MS;
 const DEFAULT_SEED = 'hedge-sandbox';
 export const DEFAULT_FILL_DELAY_MS = 2000;
 
-/**
- * A fresh state. The random part of hedge ids follows `idSeed` (default: the seed, so a seeded
- * engine repeats itself); a server started without a seed passes a random one (server.ts).
- */
+/** A fresh state. */
 export function createEngineState(
   seed: string | number = DEFAULT_SEED,
   dialect: SandboxDialect = DEFAULT_DIALECT,
@@ -112,13 +85,11 @@ interface TokenBucket {
   updatedMs: number;
 }
 
-/** An idempotency record in the expiry queue; `createdAtMs` tells a stale entry from a renewed key. */
 interface ExpiryEntry {
   scope: string;
   createdAtMs: number;
 }
 
-/** The expiry queue drops its consumed head in one slice once it is this long and half used. */
 const EXPIRY_COMPACTION_MIN = 1024;
 
 export class SandboxEngine {
@@ -129,8 +100,8 @@ export class SandboxEngine {
   private readonly rateLimit: number | undefined;
   private readonly wire: WireDialect;
   /**
-   * Idempotency records in creation order, which is expiry order since sandbox time never runs
-   * backwards: expiring them costs only the records that expire, not a walk over a day of keys.
+   * Idempotency records in creation order, which is expiry order since sandbox time never runs backwards: expiring
+   * them costs only the records that expire, not a walk over a day of keys.
    */
   private expiryQueue: ExpiryEntry[] | undefined;
   private expiryHead = 0;
@@ -187,7 +158,6 @@ export class SandboxEngine {
     return this.book.config.fillDelayMs;
   }
 
-  /** Grows whenever the persistent state changed: the server saves the state file when it moves. */
   get revision(): number {
     return this.mutations;
   }
@@ -219,10 +189,8 @@ export class SandboxEngine {
   }
 
   /**
-   * Marks a state-changing request's Idempotency-Key as in flight while the server holds the
-   * request (injected latency). Returns 'in-flight' when another request already holds it (the
-   * caller then answers at once; handle() produces the 409) and null when there is nothing to
-   * mark (not a state-changing call, no key, or not authenticated).
+   * Marks a state-changing request's Idempotency-Key as in flight while the server holds the request (injected
+   * latency).
    */
   acquireIdempotencyKey(request: EngineRequest): IdempotencyLease | 'in-flight' | null {
     try {
@@ -244,8 +212,8 @@ export class SandboxEngine {
   }
 
   /**
-   * Applies every event due by `nowMs` and forgets idempotency records a day old; returns the
-   * effective time (never earlier than before).
+   * Applies every event due by `nowMs` and forgets idempotency records a day old; returns the effective time
+   * (never earlier than before).
    */
   advanceTo(nowMs: number): number {
     const now = Math.max(nowMs, this.state.nowMs);
@@ -256,9 +224,8 @@ export class SandboxEngine {
   }
 
   /**
-   * Test and bench helper: writes `count` hedges whose life already ended, newest first one
-   * hour apart, alternating sides and tenors. 'closed' mixes settled and early-closed hedges,
-   * each with a history record booked to the balance; 'failed' books nothing.
+   * Test and bench helper: writes `count` hedges whose life already ended, newest first one hour apart,
+   * alternating sides and tenors.
    */
   seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number): string[] {
     const principal = this.authenticate(`Bearer ${apiKey}`);
@@ -309,10 +276,7 @@ export class SandboxEngine {
     return this.book.account(principal.accountId);
   }
 
-  /**
-   * Token bucket: bursts up to one second's worth, then `rateLimit` per second. Returns the
-   * rate-limit headers of an allowed request (`x-ratelimit-limit`, `x-ratelimit-remaining`).
-   */
+  /** Token bucket: bursts up to one second's worth, then `rateLimit` per second. */
   private enforceRateLimit(apiKey: string, realTimeMs: number): Record<string, string> | undefined {
     const limit = this.rateLimit;
     if (limit === undefined || limit <= 0) return undefined;
@@ -419,7 +383,6 @@ export class SandboxEngine {
   }
 }
 
-/** A duration option in sandbox ms: `fallback` when unset, else a finite number of at least `min`. */
 function durationOption(name: string, value: number | undefined, fallback: number, min: number) {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < min)
@@ -427,7 +390,6 @@ function durationOption(name: string, value: number | undefined, fallback: numbe
   return value;
 }
 
-/** The dialect's markets with the catalogue's model parameters (base price, background interest). */
 function listedMarkets(wire: WireDialect): MarketDefinition[] {
   return wire.markets.map(({ market, status }) => {
     const model = MARKET_MODEL.catalogue.find((definition) => definition.market === market);
@@ -438,18 +400,17 @@ function listedMarkets(wire: WireDialect): MarketDefinition[] {
 }
 
 function idempotencyScope(principal: Principal, key: string) {
-  // Joined, not a template: the expiry queue keeps this string for a day, and V8 keeps a string
-  // made by concatenation as a tree of its parts (book.ts, hex64).
+  // Joined, not a template: the expiry queue keeps this string for a day, and V8 keeps a string made by
+  // concatenation as a tree of its parts (book.ts, hex64).
   return ['test', principal.accountId, key].join(':');
 }
 
-/** A key's account: the same key is the same account in every run and every state file. */
 export function accountIdFor(apiKey: string): string {
   return `acct_${sha256(apiKey, 'hex').slice(0, 16)}`;
 }
 
-// node:crypto is loaded by the first hash: a request that hashes nothing (a quote, a list, every
-// request of the demo's key) never loads it.
+// node:crypto is loaded by the first hash: a request that hashes nothing (a quote, a list, every request of the
+// demo's key) never loads it.
 function sha256(text: string, encoding: 'hex' | 'base64url') {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest(encoding);
 }

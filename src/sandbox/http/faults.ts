@@ -1,15 +1,9 @@
-// Fault injection for the sandbox server, so the CLI's retry, idempotency and timeout code is
-// exercised over real sockets. Shares are seeded-random (reproducible runs); countdowns
-// (`next…`) are exact, for tests that need "the next write fails once, then succeeds".
+// Fault injection for the sandbox server, so the CLI's retry, idempotency and timeout code is exercised over real
+// sockets.
 
 import { hashString, nextRandom } from '../prng.js';
 
-/**
- * html: a proxy's 502 page; truncated: half the JSON, status 200; wrong-types: numbers and strings
- * swapped. The ambiguous ones answer after the engine acted (a write has taken effect):
- * error-in-200: 200 with data null and an error; data-and-error: the answer plus an error;
- * data-in-400: 400 with the answer's data and a null error.
- */
+/** html: a proxy's 502 page; truncated: half the JSON, status 200; wrong-types: numbers and strings swapped. */
 export type MalformedKind = 'html' | 'truncated' | 'wrong-types' | 'error-in-200' | 'data-and-error' | 'data-in-400';
 type StallMode = 'headers' | 'body';
 
@@ -47,9 +41,9 @@ export interface FaultSettings {
   stall: StallMode | null;
   nextMalformed: { count: number; kind: MalformedKind } | null;
   /**
-   * The next matched requests are answered with this HTTP status and error code, without reaching
-   * the engine: answers the simulator has no rule for (a 403 from a gateway or a permission the
-   * spec does not show), so a client's handling of them can be driven end to end.
+   * The next matched requests are answered with this HTTP status and error code, without reaching the engine:
+   * answers the simulator has no rule for (a 403 from a gateway or a permission the spec does not show), so a
+   * client's handling of them can be driven end to end.
    */
   nextError: InjectedError | null;
   match: FaultMatch | null;

@@ -1,7 +1,4 @@
-// The twelve endpoints: each reads and checks its input, asks the book to act, renders the
-// result. Business rules that refuse a request (cap, capacity, one hedge per side, pending
-// changes) live here, next to the error each one produces. Where the spec leaves the wire open,
-// the request is read and the answer written the way the dialect says (dialects.ts).
+// The twelve endpoints: each reads and checks its input, asks the book to act, renders the result.
 
 import type { Book } from '../book.js';
 import { toIso } from '../book.js';
@@ -165,9 +162,8 @@ function checkListQuery(request: EngineRequest, dialect: WireDialect, known: rea
 }
 
 /**
- * One page of a list read newest first: `skip` items are passed over (a cursor's position), then
- * up to `pageSize` kept; one more is looked for to know whether a next page exists. Returns the
- * page and, for a paging dialect, its meta (`next_cursor`, `page_size`).
+ * One page of a list read newest first: `skip` items are passed over (a cursor's position), then up to `pageSize`
+ * kept; one more is looked for to know whether a next page exists.
  */
 function page<T>(
   items: Iterable<T>,
@@ -221,13 +217,7 @@ function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
   return successResponse(hedgeView(hedge, dialect));
 }
 
-/**
- * The history is kept oldest first, so the newest page is its tail, read backwards. Where the
- * dialect pages it, the meta names the last record served while older ones remain — by position
- * (`next_cursor`) or by its close time (`next_before`) — and the next page starts below it (found
- * by binary search: a page costs the same at any depth). With views that trail the records, the
- * tail closed within the lag is not shown yet.
- */
+/** The history is kept oldest first, so the newest page is its tail, read backwards. */
 function getHistory({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
   const pages = dialect.historyPages;
   const shown = book.shownHistoryLength(account, nowMs);
@@ -333,10 +323,9 @@ const sideNotional = (hedges: readonly HedgeState[]): number =>
   hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 
 /**
- * What each hedge on the side (oldest first) takes part in a change with, newest first: add acts
- * on the newest hedge; close closes every one; reduce takes from the newest first, and one of
- * about the whole side closes them all (the spec's "roughly the whole position"; with a single
- * hedge the landing applies that rule itself). One hedge per side makes each of these that hedge.
+ * What each hedge on the side (oldest first) takes part in a change with, newest first: add acts on the newest
+ * hedge; close closes every one; reduce takes from the newest first, and one of about the whole side closes them
+ * all (the spec's "roughly the whole position"; with a single hedge the landing applies that rule itself).
  */
 function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number): ChangePart[] {
   const newestFirst = [...hedges].reverse();

@@ -1,6 +1,4 @@
-// `hedge sandbox serve`: runs the simulator in the foreground. Stdout carries only the settings a
-// shell or script needs (KEY=value lines, so `export` of them just works); everything meant for a
-// person goes to stderr.
+// `hedge sandbox serve`: runs the simulator in the foreground.
 
 import { type SandboxDialect, wireDialect } from '../dialects.js';
 import { DEFAULT_FILL_DELAY_MS } from '../engine.js';
@@ -41,12 +39,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
   io.stderr.write('Sandbox stopped.\n');
 }
 
-/**
- * The client's wire settings (HEDGE_WIRE_*, src/api/wire/unspecified.ts) that match this dialect. All
- * of them, the reference dialect's too: sourcing the file then also undoes another dialect's
- * values left in the shell. The sandbox reads `symbols` on GET /prices in every dialect. (hedge
- * needs none of them: it learns the names from the server; they save it the first refusals.)
- */
+/** The client's wire settings (HEDGE_WIRE_*, src/api/wire/unspecified.ts) that match this dialect. */
 function clientWireSettings(dialect: SandboxDialect): Record<string, string> {
   const wire = wireDialect(dialect);
   return {

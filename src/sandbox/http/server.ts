@@ -1,6 +1,5 @@
-// The sandbox over real HTTP(S): parses requests, injects faults, hands the rest to the engine and
-// writes its envelope. Everything here is transport; every business rule is in the engine, so
-// the same behaviour is reachable in unit tests without a socket.
+// The sandbox over real HTTP(S): parses requests, injects faults, hands the rest to the engine and writes its
+// envelope.
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -43,54 +42,34 @@ const KEEP_ALIVE_TIMEOUT_MS = 5000;
 const DEFAULT_SEED = 'hedge-sandbox';
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** The engine's options (engine.ts), and how the server around it listens, keeps state and misbehaves. */
 export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
-  /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
-  /** Interface to bind; default 127.0.0.1 (loopback only). */
   host?: string;
   /**
-   * Listen on this local socket (a Unix socket path, a Linux abstract name starting with \0, or a
-   * Windows pipe) instead of a TCP port: the base URL is then `http://localhost/…`, reached over that
-   * socket only (the demo: no port to pick, and no IP address code run at start).
+   * Listen on this local socket (a Unix socket path, a Linux abstract name starting with \0, or a Windows pipe)
+   * instead of a TCP port: the base URL is then `http://localhost/…`, reached over that socket only (the demo: no
+   * port to pick, and no IP address code run at start).
    */
   socketPath?: string;
-  /** Serve HTTPS with a freshly minted local CA (see caFile). */
   tls?: boolean;
-  /** Where to write the CA and server certificates; default a temp dir removed on close. */
   tlsDir?: string;
-  /** Sandbox ms per real ms. */
   clockSpeed?: number;
   fault5xx?: number;
   fault429?: number;
   dropAfterCommit?: number;
   latencyMs?: number;
-  /** Test keys accepted (one account each); default one random `hpk_test_` key. */
   apiKeys?: string[];
-  /**
-   * Load the state from here at start (if present) and save it after each change. A file of an
-   * earlier format is left until the first save, the state started afresh (RunningSandbox.startedAfresh).
-   */
   stateFile?: string;
-  /**
-   * Set when other processes use the same stateFile at once (the demo): each request then reloads
-   * the file if another process saved it, and a change is made and saved under this lock (state-file.ts).
-   */
   stateFileLock?: StateFileLock;
-  /** Tests only: called inside each save of the shared file, before it commits (SharedStateFileHooks.beforeCommit). */
   stateFileBeforeCommit?: () => void | Promise<void>;
-  /** Real time source (default Date.now). */
   realNow?: () => number;
-  /** Oldest entries are dropped beyond this many (default 100,000) to bound memory in benches. */
   requestLogLimit?: number;
-  /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
   hostileText?: boolean;
   /**
-   * The `Date` header runs this many ms ahead of the real clock (negative: behind), as on a server
-   * whose clock is off (`hedge doctor` checks the skew). Unset: the sandbox's own time.
+   * The `Date` header runs this many ms ahead of the real clock (negative: behind), as on a server whose clock is
+   * off (`hedge doctor` checks the skew).
    */
   dateSkewMs?: number;
-  /** No `Date` header on any answer, as behind a gateway that strips it. */
   noDateHeader?: boolean;
 }
 
@@ -100,37 +79,27 @@ export interface RequestLogEntry {
   realTimeMs: number;
   sandboxTimeMs: number;
   method: string;
-  /** Relative to the base path (e.g. `/hedges`); the raw path when outside it. */
   path: string;
   query: Record<string, string>;
   idempotencyKey: string | null;
-  /** Parsed JSON body, the raw text when it did not parse, null when empty. */
   body: unknown;
-  /** 'pending' while the request is held (latency). */
   status: RequestLogStatus;
   errorCode: string | null;
-  /** Injected faults applied, joined by '+', e.g. 'latency+drop-after-commit'. */
   fault: string | null;
 }
 
 export interface RunningSandbox {
   baseUrl: string;
-  /** The first of apiKeys. */
   apiKey: string;
   apiKeys: string[];
-  /** CA certificate to trust when tls is on. */
   caFile?: string;
-  /** The local socket it listens on (options.socketPath), when not a TCP port. */
   socketPath?: string;
-  /** The TCP port it listens on; 0 on a local socket. */
   port: number;
-  /** The state file was of an earlier format: this sandbox started afresh, and its first save replaces it. */
   startedAfresh: boolean;
   requestLog: RequestLogEntry[];
   clock: SandboxClock;
   engine: SandboxEngine;
   setFaults(partial: Partial<FaultSettings>): void;
-  /** Inserts `count` hedges whose life already ended; returns their ids. */
   seedHedges(options: { apiKey: string; count: number; status?: 'closed' | 'failed' }): string[];
   close(): Promise<void>;
 }
@@ -142,10 +111,7 @@ function generateTestKey() {
   return `hpk_test_${rest}`;
 }
 
-/**
- * An answer's x-request-id: 16 hex digits. It names one answer in logs and nothing depends on it
- * being unguessable, so Math.random serves (node:crypto would cost every request command its load).
- */
+/** An answer's x-request-id: 16 hex digits. */
 function requestId() {
   const half = () =>
     Math.floor(Math.random() * 0x1_0000_0000)
@@ -218,18 +184,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
-/** The engine a sandbox runs on its clock, and the state file it is kept in (when one is given). */
 interface EngineHost {
-  /** The engine now: replaced when another process saved the shared state file. */
   readonly engine: SandboxEngine;
   readonly clock: SandboxClock;
   readonly realNow: () => number;
-  /** Set when other processes use the same state file at once (the demo). */
   readonly shared: SharedStateFile | undefined;
   readonly startedAfresh: boolean;
-  /** A sandbox that owns its state file saves after each change (the shared file saves in its transactions). */
   saveIfChanged(): void;
-  /** Waits for the saves under way; a failed save surfaces here. */
   flush(): Promise<void>;
 }
 
@@ -258,9 +219,8 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
     originMs: saved ? realNow() + saved.clockOffsetMs : undefined,
   });
   const engineOptions: EngineOptions = { ...options, apiKeys, seed };
-  // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and
-  // the next after a reset, never hand out the same ids. node:crypto only here: a request never
-  // loads it (engine.ts, sha256).
+  // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and the next after a
+  // reset, never hand out the same ids.
   const fresh = () =>
     createEngineState(
       seed,
@@ -305,10 +265,8 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
   };
 }
 
-/** The requests a sandbox is sent: each logged, its faults planned, held, answered. */
 class SandboxTraffic {
   readonly requestLog: RequestLogEntry[] = [];
-  /** Set by close(): a request still held is then cut off, not answered. */
   closing = false;
   private readonly holds = new AbortController();
 
@@ -326,7 +284,6 @@ class SandboxTraffic {
     });
   };
 
-  /** Ends the holds (latency) at once; the requests they held are cut off. */
   close(): void {
     this.closing = true;
     this.holds.abort();
@@ -383,9 +340,8 @@ class SandboxTraffic {
     res.setHeader('x-request-id', requestId());
     const realTimeMs = this.host.realNow();
     const sandboxTimeMs = this.host.clock.now();
-    // The server's own time, as a real server's Date header gives it: with a fast or advanced clock
-    // it is the sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
-    // dateSkewMs sets it off from the time the sandbox acts on (`hedge doctor`'s clock check).
+    // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
+    // sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
     if (this.options.noDateHeader) res.sendDate = false;
     else res.setHeader('date', new Date(sandboxTimeMs + (this.options.dateSkewMs ?? 0)).toUTCString());
     const method = req.method ?? 'GET';
@@ -448,11 +404,8 @@ class SandboxTraffic {
   }
 }
 
-/** One request under way: its log entry, the faults noted on it, and how its answer is sent. */
 class Exchange {
-  /** The idempotency key held while a latency fault holds the request. */
   lease: IdempotencyLease | undefined;
-  /** With a shared state file, the engine's answer, computed and saved under the lock before the response. */
   answered: EngineResponse | undefined;
   private readonly applied: string[] = [];
 
@@ -480,7 +433,6 @@ class Exchange {
     this.entry.fault = this.applied.join('+');
   }
 
-  /** Sends what the planned fault makes of the engine's answer (or instead of it). */
   respond(outcome: FaultOutcome): void {
     const { res, entry } = this;
     const injected = injectedAnswer(outcome);

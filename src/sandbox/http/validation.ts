@@ -1,5 +1,4 @@
-// Input checks for request bodies and query strings. Each reader names the first field that is
-// wrong (`validation_error` with details {field, reason}) so a client can point at it.
+// Input checks for request bodies and query strings.
 
 import { ApiError, validationError } from './envelope.js';
 import type { HedgeStatus } from '../engine-state.js';
@@ -56,10 +55,7 @@ export function readHedgeTerms(body: JsonObject): {
   };
 }
 
-/**
- * The notional of an add or reduce under the dialect's field name. A strict dialect also refuses
- * a body carrying another dialect's name, even next to its own, naming the field it expects.
- */
+/** The notional of an add or reduce under the dialect's field name. */
 export function readChangeNotional(body: JsonObject, field: string, refusedFields: readonly string[]): number {
   const foreign = refusedFields.find((name) => body[name] !== undefined);
   if (foreign !== undefined) {
