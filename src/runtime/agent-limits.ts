@@ -2,12 +2,10 @@
 // from, the operator's limits on what it trades, and the plan its token confirmed.
 import type { ApiRequest } from '../api/transport.js';
 
-/** Where `plan` and `apply` get their target file's text. */
 export interface TargetFileSource {
   read(file: string): Promise<{ text: string; sourceName: string }>;
 }
 
-/** One market's share of what an action trades, in USD of notional. */
 export interface Trade {
   market: string;
   notionalUsd: number;

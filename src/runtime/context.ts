@@ -189,7 +189,6 @@ export class CommandContext {
     return waitDeadline(this.globals.timeout, this.deadline, startedAt);
   }
 
-  /** Takes the runner's stop signals first (the keeper stops between steps); returns the release. */
   interceptSignals(take: (signal: string) => boolean): () => void {
     this.signals.take = take;
     return () => {

@@ -11,7 +11,6 @@ import type { Notice } from '../results/notices.js';
 
 export type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
 
-/** Where the learned names of these credentials live. */
 export function learnedScopeOf(
   credentials: Pick<ResolvedCredentials, 'sources' | 'profileName' | 'baseUrl'>,
 ): LearnedScope {
@@ -31,7 +30,6 @@ export function readLearned(data: StoreData, scope: LearnedScope): Record<string
   return { ...(found ?? {}) };
 }
 
-/** Keeps `key = value` (a profile `wire` key, e.g. `notional_field`) for the scope. */
 export async function saveLearned(store: ProfileStore, scope: LearnedScope, key: string, value: string): Promise<void> {
   await store.update((data) => {
     if (scope.kind === 'profile') {
