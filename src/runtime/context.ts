@@ -28,7 +28,6 @@ export interface ContextInit {
   clock: Clock;
   signal: AbortSignal;
   output: Output;
-  /** Test seams: each service is built lazily otherwise. */
   prompter?: Prompter;
   store?: ProfileStore;
   startDemo?: (configDir: string) => Promise<DemoHandle>;

@@ -351,7 +351,7 @@ export class Book {
         // delay existed has its events at maturity: they are moved the same way).
         this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs + this.config.settlementDelayMs);
         continue;
-      } else this.settleAtMaturity(account, hedge, event.dueMs);
+      } else this.closeAt(account, hedge, 'settled', event.dueMs);
       this.noteViewChange(account, event.dueMs, hedge);
     }
     return processed;
@@ -375,7 +375,7 @@ export class Book {
   recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome): HedgeState {
     const hedge = this.createHedge(account, request, openedAtMs, outcome.kind === 'failed');
     this.resolveOpen(account, hedge, openedAtMs + this.config.fillDelayMs);
-    if (outcome.kind === 'closed') this.closeEarly(account, hedge, outcome.closedAtMs);
+    if (outcome.kind === 'closed') this.closeAt(account, hedge, 'closed', outcome.closedAtMs);
     // A 'settled' hedge's maturity is already due: the next processDueEvents settles it.
     return hedge;
   }
@@ -476,7 +476,7 @@ export class Book {
     this.accrueCarry(hedge, timeMs);
     if (change.action === 'add') this.landAdd(hedge, change, timeMs);
     else if (change.action === 'close' || reductionClosesFully(hedge.notionalUsd, change.notionalUsd)) {
-      this.closeEarly(account, hedge, timeMs);
+      this.closeAt(account, hedge, 'closed', timeMs);
     } else this.landPartialReduce(account, hedge, change.notionalUsd, timeMs);
   }
 
@@ -513,28 +513,11 @@ export class Book {
     this.moveOpenInterest(hedge.market, hedge.side, -notionalUsd);
   }
 
-  /** An early close executes at the mid, so it credits what the position showed as net_margin_usd. */
-  private closeEarly(account: AccountState, hedge: HedgeState, timeMs: number) {
+  /** An early close executes at the mid, so it credits what the position showed as net_margin_usd; settlement has no close fee. */
+  private closeAt(account: AccountState, hedge: HedgeState, reason: CloseReason, timeMs: number) {
     this.accrueCarry(hedge, timeMs);
     const exitPrice = this.markOf(hedge, timeMs);
-    this.closeAt(account, hedge, exitPrice, platformFeeUsdc(hedge.notionalUsd), 'closed', timeMs);
-  }
-
-  private settleAtMaturity(account: AccountState, hedge: HedgeState, timeMs: number) {
-    this.accrueCarry(hedge, timeMs);
-    // Settlement is against the reference rate itself: no impact and no close fee.
-    const referenceRate = this.markOf(hedge, timeMs);
-    this.closeAt(account, hedge, referenceRate, 0, 'settled', timeMs);
-  }
-
-  private closeAt(
-    account: AccountState,
-    hedge: HedgeState,
-    exitPrice: number,
-    closeFeeUsdc: number,
-    reason: CloseReason,
-    timeMs: number,
-  ): void {
+    const closeFeeUsdc = reason === 'closed' ? platformFeeUsdc(hedge.notionalUsd) : 0;
     const gross = roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice as number, exitPrice));
     const carry = roundMoney(hedge.accruedCarryUsdc);
     this.credit(account, hedge.marginUsdc + gross - carry - closeFeeUsdc);

@@ -61,7 +61,7 @@ function describeWire(dialect: SandboxDialect, severalPerSide: boolean | undefin
     wire.historyPages === 'time' ? 'history pages by time (meta.next_before, 40 a page)' : '',
     wire.references === 'upper-case' ? 'client references kept in upper case' : '',
     `markets ${wire.markets.map((listed) => (listed.status === 'open' ? listed.market : `${listed.market} (${listed.status})`)).join(', ')}`,
-  ].filter((part) => part !== '');
+  ].filter(Boolean);
   return (
     `Wire: page size as ${wire.pageSizeParameter}, add/reduce notional as ${wire.changeNotionalField}, ` +
     `${several ? 'several hedges' : 'one hedge'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose}, ` +
@@ -78,7 +78,7 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
     options.latencyMs ? `latency ${options.latencyMs} ms` : '',
     options.hostileText ? 'hostile text' : '',
     options.dateSkewMs ? `Date header ${options.dateSkewMs > 0 ? '+' : ''}${options.dateSkewMs / 1000} s off` : '',
-  ].filter((fault) => fault !== '');
+  ].filter(Boolean);
   const persistence = options.stateFile ? `memory and ${options.stateFile}` : 'memory';
   const seed = options.seed !== undefined ? `, seed ${options.seed}` : '';
   const rateLimit = options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : '';
@@ -86,7 +86,7 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
     options.viewLagMs ? `positions, history and account trail the hedge records by ${options.viewLagMs / 1000} s` : '',
     options.settlementDelayMs ? `a hedge settles ${options.settlementDelayMs / 1000} s after its maturity` : '',
     options.dayMs !== undefined ? `a tenor day lasts ${options.dayMs / 1000} s` : '',
-  ].filter((part) => part !== '');
+  ].filter(Boolean);
   const lines = [
     `Hedge sandbox listening on ${baseUrl} (test keys only, state in ${persistence}).`,
     `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, ` +
@@ -96,6 +96,6 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
     options.tls ? 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.' : '',
     describeWire(dialect, options.severalPerSide),
     'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',
-  ].filter((line) => line !== '');
+  ].filter(Boolean);
   return `${lines.join('\n')}\n`;
 }
