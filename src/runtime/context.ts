@@ -1,6 +1,5 @@
-// The services a command uses, each built once on first use and closed (last opened first) when the
-// command ends, and the ports its flows take: a test runs any command with fake streams, TTY on or
-// off, a fake clock and a scripted prompter.
+// The services a command uses, each built once on first use and closed (last opened first) when the command ends,
+// and the ports its flows take.
 import type { HedgeClient } from '../api/client.js';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import {
@@ -29,7 +28,6 @@ export interface ContextInit {
   clock: Clock;
   signal: AbortSignal;
   output: Output;
-  /** Test seams: each service is built lazily otherwise. */
   prompter?: Prompter;
   store?: ProfileStore;
   startDemo?: (configDir: string) => Promise<DemoHandle>;
@@ -67,7 +65,6 @@ export interface CommandContext extends Readonly<
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CommandContext {
   readonly deadline?: number;
-  /** Recorded with every write in the journal, the desk's audit log. */
   readonly origin: 'cli' | 'agent' | 'keeper';
   /** A caller takes this context's notices (a keeper's step): nothing is drawn for people. */
   readonly noticesTaken: boolean;
@@ -75,11 +72,9 @@ export class CommandContext {
   private readonly init: ContextInit;
   private readonly built = new Map<string, Promise<unknown>>();
   private readonly disposers: Array<() => Promise<void> | void> = [];
-  /** Set on a derived context: the credentials, client, journal and store are its parent's. */
   private parent?: CommandContext;
   /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
   private ownClient = false;
-  /** Who takes the runner's stop signals first (a derived context shares its parent's). */
   private signals: { take?: (signal: string) => boolean } = {};
 
   constructor(init: ContextInit) {
@@ -115,10 +110,7 @@ export class CommandContext {
     this.disposers.length = 0;
   }
 
-  /**
-   * The same command's context for `--until` or a keeper's step: credentials, journal and store shared;
-   * with a signal of its own (a keeper's step) its own client, its deadline starting now.
-   */
+  /** The same command's context for `--until` or a keeper's step: credentials, journal and store shared. */
   derive(
     changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal; origin?: 'keeper' } & Pick<
       ContextInit,
@@ -196,7 +188,6 @@ export class CommandContext {
     return waitDeadline(this.globals.timeout, this.deadline, startedAt);
   }
 
-  /** Takes the runner's stop signals first (the keeper stops between steps); returns the release. */
   interceptSignals(take: (signal: string) => boolean): () => void {
     this.signals.take = take;
     return () => {

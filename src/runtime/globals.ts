@@ -5,18 +5,11 @@ import type { OutputFormat } from '../core/vocabulary.js';
 export interface GlobalOptions {
   /** true with --json, --format json, --format ndjson, --query or --raw: data on stdout is JSON. */
   json: boolean;
-  /**
-   * true when JSON was asked for by name (--json, --format json or ndjson): a failure is then the
-   * JSON error document on stderr; otherwise one line for a person (--query alone included).
-   * Unset: as `json`.
-   */
+  /** true when JSON was asked for by name (--json, --format json or ndjson): a failure is then a JSON document. */
   jsonErrors?: boolean;
   /** --format as typed (--json alone is `json`); undefined: table on a terminal, tsv in a pipe. */
   format?: OutputFormat;
-  /**
-   * --raw: JSON is the server's data as it sent it (its field names, its decimal strings) instead
-   * of hedge's one shape (the names of docs/output.md, numbers as numbers).
-   */
+  /** --raw: JSON is the server's data as it sent it instead of hedge's one shape. */
   raw?: boolean;
   /** --fields, split on commas, in the order given. */
   fields?: string[];

@@ -1,8 +1,4 @@
 // `--demo`: the simulator in this very process, on a local socket of its own, with a built-in test key.
-// Its state lives in <configDir>/demo-state.json, so a position opened by one invocation is there
-// for the next (each CLI run is a fresh process), and several runs at once share it safely: a
-// request that changes it reloads, acts and saves under hedge's file lock. The HTTP path is the
-// production one.
 import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,11 +10,7 @@ import { messageOf } from '../security/safe-text.js';
 
 /** Not a secret: the demo sandbox accepts this one key, on its own local socket only. */
 export const DEMO_API_KEY = 'hpk_test_DemoLocalSimulatorKey0001';
-/**
- * The simulator's account id for DEMO_API_KEY (the SHA-256 rule of sandbox/engine.ts accountIdFor,
- * worked out once: test/unit/demo-socket.test.ts checks it), so that a `--demo` command does not
- * load node:crypto to hash a constant; demo states saved before keep their account.
- */
+/** accountIdFor(DEMO_API_KEY), worked out once so a `--demo` command need not load node:crypto to hash a constant. */
 export const DEMO_ACCOUNT_ID = 'acct_1b263bc3f88d3352';
 export const DEMO_STATE_FILE = 'demo-state.json';
 /** Long enough to see `submitted` then `filled`, short enough not to bore anyone. */
@@ -35,24 +27,14 @@ export interface DemoHandle {
   close(): Promise<void>;
 }
 
-/**
- * The demo state's lock: a run killed holding it (it stopped refreshing it) is taken over after
- * this long. A run that was only stopped that long finds, when it resumes, that the file moved on:
- * its save is dropped and its request runs again (sandbox/state-file.ts).
- */
+/** The demo state's lock: a run killed holding it (it stopped refreshing it) is taken over after this long. */
 const LOCK_STALE_MS = 10_000;
 
 export const lockDemoState = (path: string) => lockFile(path, { staleMs: LOCK_STALE_MS });
 
 let socketsStarted = 0;
 
-/**
- * A local socket for this process's simulator, not a loopback TCP port: listening on one runs
- * Node's IP address code (it compiles a large IPv6 expression), ~10 ms of CPU on every `--demo`
- * command (docs/performance.md). On Linux an abstract name (nothing on disk, gone with the process);
- * on Windows a named pipe; elsewhere a socket file in the temp folder, removed when the server closes.
- * The process id, a count and a random part make it this process's and this start's own.
- */
+/** A local socket for this process's simulator: a loopback TCP port would run Node's costly IP address code. */
 export function demoSocketPath(platform: NodeJS.Platform = process.platform): string {
   const name = `hedge-demo-${process.pid}-${++socketsStarted}-${Math.random().toString(36).slice(2, 10)}`;
   if (platform === 'linux') return `\0${name}`;
@@ -60,11 +42,7 @@ export function demoSocketPath(platform: NodeJS.Platform = process.platform): st
   return join(process.getBuiltinModule('node:os').tmpdir(), `${name}.sock`);
 }
 
-/**
- * The credentials a `--demo` command runs with: the simulator's own key and address, a test
- * environment, the profile named `demo`. The key is registered as a secret like any other (it is
- * not one, but every key is redacted the same way).
- */
+/** The credentials a `--demo` command runs with. */
 export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl' | 'localSocket'>): ResolvedCredentials {
   registerSecret(demo.apiKey);
   return {
@@ -77,12 +55,7 @@ export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl' | 'l
   };
 }
 
-/**
- * Tests only: the path of a file to write (this process's id in it) inside this process's first
- * save of the demo state, its new state written but not committed, after which the process stops
- * itself (SIGSTOP) until it is sent SIGCONT. A test holds a run inside its save this way, exactly
- * there, without timing anything (test/e2e/demo-concurrency.test.ts).
- */
+/** Tests only: a file to write inside this process's first save of the demo state, before it stops itself (SIGSTOP). */
 export const STOP_IN_SAVE_ENV = 'HEDGE_TEST_DEMO_STOP_IN_SAVE';
 
 function stopInFirstSave(markerPath: string): () => void {

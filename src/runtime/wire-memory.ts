@@ -1,8 +1,5 @@
-// The one store of wire names hedge learned from a server (api/client.ts `learnWire`), so that the
-// next run sends the server's own name at once. A profile keeps what its server taught in
-// `wire_learned`; other credentials (HEDGE_BASE_URL, the demo) keep theirs per server in the store's
-// `learned_wire`, keyed by base URL (`demo`: its port changes every run). What you set yourself
-// (`wire` in a profile, HEDGE_WIRE_*) wins; `hedge profile reset-wire` forgets what was learned.
+// The one store of wire names hedge learned from a server (api/client.ts `learnWire`), so that the next run sends
+// the server's own name at once.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LearnedWire } from '../api/client.js';
@@ -14,7 +11,6 @@ import type { Notice } from '../results/notices.js';
 
 export type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
 
-/** Where the learned names of these credentials live. */
 export function learnedScopeOf(
   credentials: Pick<ResolvedCredentials, 'sources' | 'profileName' | 'baseUrl'>,
 ): LearnedScope {
@@ -24,7 +20,6 @@ export function learnedScopeOf(
   return { kind: 'server', key: credentials.baseUrl.replace(/\/+$/, '') };
 }
 
-/** For messages: `profile "desk"`, `the demo`, `https://api.example.com/partners/acme/v2`. */
 export function describeScope(scope: LearnedScope): string {
   if (scope.kind === 'profile') return `profile "${scope.name}"`;
   return scope.key === 'demo' ? 'the demo' : scope.key;
@@ -35,7 +30,6 @@ export function readLearned(data: StoreData, scope: LearnedScope): Record<string
   return { ...(found ?? {}) };
 }
 
-/** Keeps `key = value` (a profile `wire` key, e.g. `notional_field`) for the scope. */
 export async function saveLearned(store: ProfileStore, scope: LearnedScope, key: string, value: string): Promise<void> {
   await store.update((data) => {
     if (scope.kind === 'profile') {
@@ -77,7 +71,6 @@ export interface WireMemoryDeps {
   credentials: ResolvedCredentials;
   configDir: string;
   store(): Promise<ProfileStore>;
-  /** --verbose lines. */
   log(line: string): void;
   notify(notice: Notice): void;
   hedgeCommand(...words: string[]): string;

@@ -1,6 +1,4 @@
 // The book: every money movement and state transition of a hedge, applied to the engine state.
-// Routes decide whether an action is allowed; the book only carries it out, so that the
-// arithmetic (margin, fees, carry, P&L, balance) lives in one place and balances to the cent.
 
 import type {
   AccountFigures,
@@ -40,20 +38,15 @@ export interface BookConfig {
   failRate: number;
   exposureCapUsd: number;
   markets: readonly MarketDefinition[];
-  /** Sandbox ms of one tenor day: maturities and carry are counted in these days (default DAY_MS). */
   dayMs: number;
-  /** A hedge past maturity_at stays filled this long before it settles. */
   settlementDelayMs: number;
-  /** The positions list, the history and the account show each change this long after the records do (0: at once). */
   viewLagMs: number;
 }
 
 /** What the positions list and the account are computed from at a given moment. */
 export interface ShownBook {
-  /** The time they stand at: the request's, or the lag before it. Lines are valued at this time. */
   asOfMs: number;
   figures: AccountFigures;
-  /** Every filled hedge's line basis, by market and side, oldest first within a side. */
   positions: PositionBasis[];
 }
 
@@ -74,7 +67,7 @@ export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'cl
 export const toIso = (timeMs: number): string => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
-function compareOpened(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>): number {
+function compareOpened(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>) {
   return a.openedAtMs - b.openedAtMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
@@ -91,8 +84,6 @@ export class Book {
     // A state saved in another order (a heap) is put in order once.
     state.events.sort(compareEvents);
   }
-
-  // ---- markets --------------------------------------------------------------------------
 
   get markets(): readonly MarketDefinition[] {
     return this.config.markets;
@@ -112,8 +103,8 @@ export class Book {
   }
 
   /**
-   * The quote for `notionalUsd` more on a side of a listed market; `counted` is taken off the open
-   * interest first (a fill prices what its own request already counted as if it were not there).
+   * The quote for `notionalUsd` more on a side of a listed market; `counted` is taken off the open interest first
+   * (a fill prices what its own request already counted as if it were not there).
    */
   quote(
     market: string,
@@ -144,14 +135,12 @@ export class Book {
     );
   }
 
-  private moveOpenInterest(market: string, side: Side, deltaUsd: number): void {
+  private moveOpenInterest(market: string, side: Side, deltaUsd: number) {
     const own = (this.state.openInterestUsd[market] ??= { buy: 0, sell: 0 });
     const next = own[side] + deltaUsd;
     // Float residue must not leave an emptied side at 1e-10 (or below zero).
     own[side] = next < 1e-6 ? 0 : next;
   }
-
-  // ---- accounts -------------------------------------------------------------------------
 
   account(accountId: string): AccountState {
     let account = this.state.accounts[accountId];
@@ -171,9 +160,9 @@ export class Book {
   }
 
   /**
-   * Makes the accounts' trailing views match the lag: built from the records (in step with them)
-   * where a state saved without a lag lacks them, dropped without a lag (stale if kept: a later
-   * start with a lag would show them).
+   * Makes the accounts' trailing views match the lag: built from the records (in step with them) where a state
+   * saved without a lag lacks them, dropped without a lag (stale if kept: a later start with a lag would show
+   * them).
    */
   prepareTrailingViews(): void {
     for (const account of Object.values(this.state.accounts)) {
@@ -182,7 +171,6 @@ export class Book {
     }
   }
 
-  /** The account summary's figures as the records have them now. */
   accountFigures(account: AccountState): AccountFigures {
     return {
       balanceUsdc: account.balanceUsdc,
@@ -196,8 +184,8 @@ export class Book {
   }
 
   /**
-   * Notes a change of the account (and of `hedge`'s positions line, if given) made at `atMs`,
-   * for views that trail the records; nothing without a lag.
+   * Notes a change of the account (and of `hedge`'s positions line, if given) made at `atMs`, for views that trail
+   * the records; nothing without a lag.
    */
   noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState): void {
     const views = account.trailing;
@@ -236,25 +224,21 @@ export class Book {
     return partitionPoint(history.length, (index) => history[index].closed_at <= cutoff);
   }
 
-  /** Every submitted or filled hedge, by market and side, oldest first within a side. */
   activeHedges(account: AccountState): HedgeState[] {
     return Object.keys(account.activeHedgeStacks)
       .sort()
       .flatMap((key) => account.activeHedgeStacks[key].map((id) => account.hedges[id]));
   }
 
-  /** The newest submitted or filled hedge on a side. */
   activeHedge(account: AccountState, market: string, side: Side): HedgeState | undefined {
     const id = account.activeHedgeIds[activeHedgeKey(market, side)];
     return id ? account.hedges[id] : undefined;
   }
 
-  /** Every submitted or filled hedge on a side, oldest first. */
   sideHedges(account: AccountState, market: string, side: Side): HedgeState[] {
     return (account.activeHedgeStacks[activeHedgeKey(market, side)] ?? []).map((id) => account.hedges[id]);
   }
 
-  /** The account's hedges newest first (opened_at, ties by id). */
   hedgesNewestFirst(account: AccountState): HedgeState[] {
     return Object.values(account.hedges).sort((a, b) => compareOpened(b, a));
   }
@@ -300,11 +284,9 @@ export class Book {
     return roundMoney(Math.max(0, this.config.exposureCapUsd - openExposureUsd));
   }
 
-  private credit(account: AccountState, amountUsdc: number): void {
+  private credit(account: AccountState, amountUsdc: number) {
     account.balanceUsdc = roundMoney(account.balanceUsdc + amountUsdc);
   }
-
-  // ---- randomness and identifiers --------------------------------------------------------
 
   random(): number {
     const { state, value } = nextRandom(this.state.prngState);
@@ -322,19 +304,12 @@ export class Book {
     return hex;
   }
 
-  /**
-   * `hdg_` + the sandbox time of the open (9 base-36 digits) + a sequence (5) + 10 random
-   * characters. The time and sequence keep ids sorted by creation (the list breaks time ties by
-   * id); the random part comes from its own generator (idState), seeded at random when the
-   * simulator starts without --seed, so two simulators never hand out the same ids — and the
-   * price path, hashes and failures, drawn from the main generator, stay those of the seed.
-   */
-  private newHedgeId(nowMs: number): string {
+  /** `hdg_` + the sandbox time of the open (9 base-36 digits) + a sequence (5) + 10 random characters. */
+  private newHedgeId(nowMs: number) {
     const time = Math.max(0, Math.floor(nowMs)).toString(36).padStart(9, '0');
     const sequence = (++this.state.sequence % 36 ** 5).toString(36).padStart(5, '0');
     let id = `hdg_${time}${sequence}`;
-    // Ids always took eighteen draws of the main generator: they still do, so that every seeded
-    // value drawn after an id (fixture notionals, hashes, on-chain failures) stays what it was.
+    // Eighteen draws of the main generator per id keep every seeded value drawn after it the same.
     for (let i = 0; i < ID_MAIN_DRAWS; i++) {
       const draw = this.random();
       if (i < ID_RANDOM_CHARS) id += ALPHANUMERIC[Math.floor(((draw + this.idRandom()) % 1) * ALPHANUMERIC.length)];
@@ -342,15 +317,13 @@ export class Book {
     return id;
   }
 
-  private idRandom(): number {
+  private idRandom() {
     const { state, value } = nextRandom(this.state.idState);
     this.state.idState = state;
     return value;
   }
 
-  // ---- scheduled events -----------------------------------------------------------------
-
-  private schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number): void {
+  private schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number) {
     const { events } = this.state;
     const event: ScheduledEvent = { dueMs, sequence: ++this.state.sequence, kind, accountId, hedgeId };
     events.splice(
@@ -374,17 +347,15 @@ export class Book {
       else if (event.kind === 'change') this.landChange(account, hedge, event.dueMs);
       else if (hedge.status !== 'filled') continue;
       else if (event.dueMs < hedge.maturityAtMs + this.config.settlementDelayMs) {
-        // Late settlement: due at maturity, it settles after the delay in effect then (a state
-        // saved before the delay existed has its events at maturity: they are moved the same way).
+        // Late settlement: due at maturity, it settles after the delay in effect then (a state saved before the
+        // delay existed has its events at maturity: they are moved the same way).
         this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs + this.config.settlementDelayMs);
         continue;
-      } else this.settleAtMaturity(account, hedge, event.dueMs);
+      } else this.closeAt(account, hedge, 'settled', event.dueMs);
       this.noteViewChange(account, event.dueMs, hedge);
     }
     return processed;
   }
-
-  // ---- open -----------------------------------------------------------------------------
 
   /** Accepts an open: reserves margin and fee, counts the notional, schedules the fill. */
   submitOpen(account: AccountState, request: OpenRequest, nowMs: number): HedgeState {
@@ -397,14 +368,14 @@ export class Book {
   }
 
   /**
-   * Writes a hedge whose whole life lies in the past (bench and test fixtures): it goes through
-   * the same fill, close and settlement arithmetic as a live one, so its history record and its
-   * effect on the balance are consistent. It never becomes the side's active hedge.
+   * Writes a hedge whose whole life lies in the past (bench and test fixtures): it goes through the same fill,
+   * close and settlement arithmetic as a live one, so its history record and its effect on the balance are
+   * consistent.
    */
   recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome): HedgeState {
     const hedge = this.createHedge(account, request, openedAtMs, outcome.kind === 'failed');
     this.resolveOpen(account, hedge, openedAtMs + this.config.fillDelayMs);
-    if (outcome.kind === 'closed') this.closeEarly(account, hedge, outcome.closedAtMs);
+    if (outcome.kind === 'closed') this.closeAt(account, hedge, 'closed', outcome.closedAtMs);
     // A 'settled' hedge's maturity is already due: the next processDueEvents settles it.
     return hedge;
   }
@@ -439,7 +410,7 @@ export class Book {
     return hedge;
   }
 
-  private resolveOpen(account: AccountState, hedge: HedgeState, timeMs: number): void {
+  private resolveOpen(account: AccountState, hedge: HedgeState, timeMs: number) {
     if (hedge.status !== 'submitted') return;
     if (hedge.willFail) {
       // Nothing was opened on-chain: the reserved collateral and the fee come back.
@@ -459,8 +430,6 @@ export class Book {
     hedge.carryAccruedToMs = timeMs;
     this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs);
   }
-
-  // ---- add, reduce, close ---------------------------------------------------------------
 
   submitChange(
     account: AccountState,
@@ -492,7 +461,7 @@ export class Book {
     return change;
   }
 
-  private landChange(account: AccountState, hedge: HedgeState, timeMs: number): void {
+  private landChange(account: AccountState, hedge: HedgeState, timeMs: number) {
     const change = hedge.pendingChange;
     if (!change) return;
     delete hedge.pendingChange;
@@ -507,11 +476,11 @@ export class Book {
     this.accrueCarry(hedge, timeMs);
     if (change.action === 'add') this.landAdd(hedge, change, timeMs);
     else if (change.action === 'close' || reductionClosesFully(hedge.notionalUsd, change.notionalUsd)) {
-      this.closeEarly(account, hedge, timeMs);
+      this.closeAt(account, hedge, 'closed', timeMs);
     } else this.landPartialReduce(account, hedge, change.notionalUsd, timeMs);
   }
 
-  private landAdd(hedge: HedgeState, change: PendingChange, timeMs: number): void {
+  private landAdd(hedge: HedgeState, change: PendingChange, timeMs: number) {
     const fill = this.quote(hedge.market, hedge.side, change.notionalUsd, timeMs, change.notionalUsd);
     const combined = hedge.notionalUsd + change.notionalUsd;
     // Weighting by notional keeps N×(M−E)/M additive across the open and the add.
@@ -526,7 +495,7 @@ export class Book {
     hedge.feesPaidUsdc = roundMoney(hedge.feesPaidUsdc + change.reservedFeeUsdc);
   }
 
-  private landPartialReduce(account: AccountState, hedge: HedgeState, notionalUsd: number, timeMs: number): void {
+  private landPartialReduce(account: AccountState, hedge: HedgeState, notionalUsd: number, timeMs: number) {
     const share = notionalUsd / hedge.notionalUsd;
     const exitPrice = this.markOf(hedge, timeMs);
     const gross = roundMoney(grossPnlUsd(hedge.side, notionalUsd, hedge.entryPrice as number, exitPrice));
@@ -544,28 +513,11 @@ export class Book {
     this.moveOpenInterest(hedge.market, hedge.side, -notionalUsd);
   }
 
-  /** An early close executes at the mid, so it credits what the position showed as net_margin_usd. */
-  private closeEarly(account: AccountState, hedge: HedgeState, timeMs: number): void {
+  /** An early close executes at the mid, so it credits what the position showed as net_margin_usd; settlement has no close fee. */
+  private closeAt(account: AccountState, hedge: HedgeState, reason: CloseReason, timeMs: number) {
     this.accrueCarry(hedge, timeMs);
     const exitPrice = this.markOf(hedge, timeMs);
-    this.closeAt(account, hedge, exitPrice, platformFeeUsdc(hedge.notionalUsd), 'closed', timeMs);
-  }
-
-  private settleAtMaturity(account: AccountState, hedge: HedgeState, timeMs: number): void {
-    this.accrueCarry(hedge, timeMs);
-    // Settlement is against the reference rate itself: no impact and no close fee.
-    const referenceRate = this.markOf(hedge, timeMs);
-    this.closeAt(account, hedge, referenceRate, 0, 'settled', timeMs);
-  }
-
-  private closeAt(
-    account: AccountState,
-    hedge: HedgeState,
-    exitPrice: number,
-    closeFeeUsdc: number,
-    reason: CloseReason,
-    timeMs: number,
-  ): void {
+    const closeFeeUsdc = reason === 'closed' ? platformFeeUsdc(hedge.notionalUsd) : 0;
     const gross = roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice as number, exitPrice));
     const carry = roundMoney(hedge.accruedCarryUsdc);
     this.credit(account, hedge.marginUsdc + gross - carry - closeFeeUsdc);
@@ -602,7 +554,7 @@ export class Book {
   }
 
   /** Takes a hedge off its market side: it no longer counts as open interest or exposure. */
-  private release(account: AccountState, hedge: HedgeState): void {
+  private release(account: AccountState, hedge: HedgeState) {
     this.moveOpenInterest(hedge.market, hedge.side, -hedge.notionalUsd);
     const key = activeHedgeKey(hedge.market, hedge.side);
     const stack = account.activeHedgeStacks[key];
@@ -616,9 +568,7 @@ export class Book {
     }
   }
 
-  // ---- carry ----------------------------------------------------------------------------
-
-  private accrueCarry(hedge: HedgeState, timeMs: number): void {
+  private accrueCarry(hedge: HedgeState, timeMs: number) {
     if (timeMs <= hedge.carryAccruedToMs) return;
     hedge.accruedCarryUsdc += carryUsdc(
       hedge.notionalUsd,
@@ -637,7 +587,7 @@ export class Book {
 }
 
 /** Closes happen in time order, so this nearly always appends; fixtures in the past are placed by search. */
-function insertHistoryRecord(history: HistoryRecord[], record: HistoryRecord): void {
+function insertHistoryRecord(history: HistoryRecord[], record: HistoryRecord) {
   const last = history.length - 1;
   const at =
     last < 0 || compareHistoryRecords(history[last], record) <= 0

@@ -1,6 +1,4 @@
-// Sandbox time: origin + real elapsed × speed + manual offset. A fast clock lets a 7-day tenor
-// settle during a demo; advance() lets a test jump to maturity without sleeping. The real time
-// source is injectable so tests can drive both axes deterministically.
+// Sandbox time: origin + real elapsed × speed + manual offset.
 
 export interface SandboxClockOptions {
   /** Real time source in ms (default Date.now). */

@@ -1,10 +1,4 @@
-// The wire dialects of the sandbox. The spec leaves parts of the wire format "not shown"; a
-// client that only ever met one guess could break on a server that guessed otherwise. Every
-// dialect keeps each rule the spec states (envelope, statuses, error codes, idempotency, the
-// Hedge, Market and Quote fields, `net_margin_usd`, `balance_usdc`, `available_exposure_usd`,
-// `net_pnl_usd`) and answers each open question its own way. This module holds every difference,
-// one row per question and one column per dialect: routes and views read these tables and
-// nothing else, so the business logic stays single. DIALECTS.md describes them for people.
+// The wire dialects of the sandbox.
 
 import type { HistoryRecord } from './engine-state.js';
 import type { MarketStatus } from './market-model.js';
@@ -14,11 +8,10 @@ import { SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 export { DEFAULT_DIALECT, SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 
 type Row<T> = readonly [reference: T, alpha: T, beta: T, gamma: T, delta: T];
-const COLUMN: Record<SandboxDialect, 0 | 1 | 2 | 3 | 4> = { reference: 0, alpha: 1, beta: 2, gamma: 3, delta: 4 };
 
 /**
- * list: `[{market, price, timestamp}]`; keyed: `{MARKET: {mid, ts}}`; symbol-rate: `[{symbol, rate}]`;
- * pair-bid-ask: `{rates: [{pair, bid, ask, as_of}]}` with bid and ask as decimal strings (the mid is between them).
+ * list: `[{market, price, timestamp}]`; keyed: `{MARKET: {mid, ts}}`; symbol-rate: `[{symbol, rate}]`; pair-bid-
+ * ask: `{rates: [{pair, bid, ask, as_of}]}` with bid and ask as decimal strings (the mid is between them).
  */
 export type PricesShape = 'list' | 'keyed' | 'symbol-rate' | 'pair-bid-ask';
 
@@ -42,8 +35,8 @@ interface DialectRules {
   /** The page size when the request does not set one. */
   defaultPageSize: number;
   /**
-   * 'none': one page, the newest; 'cursor': `meta.next_cursor` names the next page (null on the
-   * last), sent back as the `cursor` query parameter; `meta.page_size` says the page size used.
+   * 'none': one page, the newest; 'cursor': `meta.next_cursor` names the next page (null on the last), sent back
+   * as the `cursor` query parameter; `meta.page_size` says the page size used.
    */
   paging: 'none' | 'cursor';
   /** What a list endpoint does with a query parameter it does not know. */
@@ -63,9 +56,9 @@ interface DialectRules {
   /** The markets listed, in order, with their status. */
   markets: readonly ListedMarket[];
   /**
-   * GET /hedges/history past its first page, while older records remain: 'cursor': `meta.next_cursor`
-   * sent back as `cursor`; 'time': `meta.next_before` (the oldest close time served) sent back as
-   * `before`, at most TIME_PAGE records a page; null: one page is all there is.
+   * GET /hedges/history past its first page, while older records remain: 'cursor': `meta.next_cursor` sent back as
+   * `cursor`; 'time': `meta.next_before` (the oldest close time served) sent back as `before`, at most TIME_PAGE
+   * records a page; null: one page is all there is.
    */
   historyPages: 'cursor' | 'time' | null;
   /** 'upper-case': `client_reference` kept trimmed and in upper case, and its filter ignores case. */
@@ -91,61 +84,55 @@ const RULES: { readonly [K in keyof DialectRules]: Row<DialectRules[K]> } = {
   references:            ['as-sent',      'as-sent',     'as-sent',     'as-sent',             'upper-case'],
 };
 
-/** Wire name of each field per dialect; null leaves the field out. */
-type FieldTable<T> = { readonly [K in keyof T]-?: Row<string | null> };
+/** Wire names in alpha and beta (reference, gamma and delta use the reference name); 0: the same in all; null leaves the field out. */
+type FieldTable<T> = { readonly [K in keyof T]-?: readonly [alpha: string | null, beta: string | null] | 0 };
 export type FieldNames<T> = { readonly [K in keyof T]-?: string | null };
 
 // The keys are the reference names, which the views produce.
-// prettier-ignore
 const POSITION_FIELDS: FieldTable<PositionView> = {
-  //                    reference             alpha                 beta                  gamma                 delta
-  market:             ['market',             'market',             'market',             'market',             'market'],
-  side:               ['side',               'direction',          null,                 'side',               'side'],
-  hedge_id:           ['hedge_id',           'hedge_id',           'hedge_id',           'hedge_id',           'hedge_id'],
-  notional_usd:       ['notional_usd',       'size_usd',           'notional',           'notional_usd',       'notional_usd'],
-  units:              ['units',              'units',              'qty',                'units',              'units'],
-  entry_price:        ['entry_price',        'entry_rate',         'avg_entry_price',    'entry_price',        'entry_price'],
-  mark_price:         ['mark_price',         'mark_rate',          'current_price',      'mark_price',         'mark_price'],
-  gross_pnl_usd:      ['gross_pnl_usd',      'pnl_gross_usd',      'price_pnl_usd',      'gross_pnl_usd',      'gross_pnl_usd'],
-  accrued_carry_usdc: ['accrued_carry_usdc', 'carry_accrued_usdc', 'funding_usdc',       'accrued_carry_usdc', 'accrued_carry_usdc'],
-  net_pnl_usd:        ['net_pnl_usd',        'pnl_usd',            'total_pnl_usd',      'net_pnl_usd',        'net_pnl_usd'],
-  close_fee_usdc:     ['close_fee_usdc',     'exit_fee_usdc',      'fee_to_close_usdc',  'close_fee_usdc',     'close_fee_usdc'],
-  margin_usdc:        ['margin_usdc',        'collateral_usdc',    'locked_margin_usdc', 'margin_usdc',        'margin_usdc'],
-  net_margin_usd:     ['net_margin_usd',     'net_margin_usd',     'net_margin_usd',     'net_margin_usd',     'net_margin_usd'],
-  opened_at:          ['opened_at',          'open_time',          'created_at',         'opened_at',          'opened_at'],
-  maturity_at:        ['maturity_at',        'maturity_time',      'expires_at',         'maturity_at',        'maturity_at'],
+  market: 0,
+  side: ['direction', null],
+  hedge_id: 0,
+  notional_usd: ['size_usd', 'notional'],
+  units: ['units', 'qty'],
+  entry_price: ['entry_rate', 'avg_entry_price'],
+  mark_price: ['mark_rate', 'current_price'],
+  gross_pnl_usd: ['pnl_gross_usd', 'price_pnl_usd'],
+  accrued_carry_usdc: ['carry_accrued_usdc', 'funding_usdc'],
+  net_pnl_usd: ['pnl_usd', 'total_pnl_usd'],
+  close_fee_usdc: ['exit_fee_usdc', 'fee_to_close_usdc'],
+  margin_usdc: ['collateral_usdc', 'locked_margin_usdc'],
+  net_margin_usd: 0,
+  opened_at: ['open_time', 'created_at'],
+  maturity_at: ['maturity_time', 'expires_at'],
 };
 
-// prettier-ignore
 const ACCOUNT_FIELDS: FieldTable<AccountView> = {
-  //                        reference                 alpha                     beta                      gamma                     delta
-  balance_usdc:           ['balance_usdc',           'balance_usdc',           'balance_usdc',           'balance_usdc',           'balance_usdc'],
-  margin_in_use_usdc:     ['margin_in_use_usdc',     'used_margin_usdc',       'margin_locked_usdc',     'margin_in_use_usdc',     'margin_in_use_usdc'],
-  open_exposure_usd:      ['open_exposure_usd',      'exposure_usd',           'gross_exposure_usd',     'open_exposure_usd',      'open_exposure_usd'],
-  unrealized_pnl_usd:     ['unrealized_pnl_usd',     'upnl_usd',               'floating_pnl_usd',       'unrealized_pnl_usd',     'unrealized_pnl_usd'],
-  open_positions:         ['open_positions',         'open_position_count',    'num_positions',          'open_positions',         'open_positions'],
-  available_exposure_usd: ['available_exposure_usd', 'available_exposure_usd', 'available_exposure_usd', 'available_exposure_usd', 'available_exposure_usd'],
-  exposure_cap_usd:       ['exposure_cap_usd',       'exposure_limit_usd',     'max_exposure_usd',       'exposure_cap_usd',       'exposure_cap_usd'],
+  balance_usdc: 0,
+  margin_in_use_usdc: ['used_margin_usdc', 'margin_locked_usdc'],
+  open_exposure_usd: ['exposure_usd', 'gross_exposure_usd'],
+  unrealized_pnl_usd: ['upnl_usd', 'floating_pnl_usd'],
+  open_positions: ['open_position_count', 'num_positions'],
+  available_exposure_usd: 0,
+  exposure_cap_usd: ['exposure_limit_usd', 'max_exposure_usd'],
 };
 
-// prettier-ignore
 const HISTORY_FIELDS: FieldTable<HistoryRecord> = {
-  //                  reference           alpha              beta                gamma               delta
-  hedge_id:         ['hedge_id',         'hedge',           'id',               'hedge_id',         'hedge_id'],
-  market:           ['market',           'market',          'market',           'market',           'market'],
-  side:             ['side',             'direction',       'side',             'side',             'side'],
-  notional_usd:     ['notional_usd',     'size_usd',        'notional',         'notional_usd',     'notional_usd'],
-  tenor_days:       ['tenor_days',       'tenor',           'tenor_days',       'tenor_days',       'tenor_days'],
-  client_reference: ['client_reference', 'client_ref',      'reference',        'client_reference', 'client_reference'],
-  opened_at:        ['opened_at',        'entry_time',      'opened',           'opened_at',        'opened_at'],
-  closed_at:        ['closed_at',        'exit_time',       'closed',           'closed_at',        'closed_at'],
-  close_reason:     ['close_reason',     'exit_reason',     'reason',           'close_reason',     'close_reason'],
-  entry_price:      ['entry_price',      'entry_rate',      'open_price',       'entry_price',      'entry_price'],
-  exit_price:       ['exit_price',       'exit_rate',       'close_price',      'exit_price',       'exit_price'],
-  gross_pnl_usd:    ['gross_pnl_usd',    'pnl_gross_usd',   'realized_pnl_usd', 'gross_pnl_usd',    'gross_pnl_usd'],
-  carry_usdc:       ['carry_usdc',       'carry_paid_usdc', 'funding_usdc',     'carry_usdc',       'carry_usdc'],
-  fees_usdc:        ['fees_usdc',        'fees_paid_usdc',  'total_fees_usdc',  'fees_usdc',        'fees_usdc'],
-  net_pnl_usd:      ['net_pnl_usd',      'net_pnl_usd',     'net_pnl_usd',      'net_pnl_usd',      'net_pnl_usd'],
+  hedge_id: ['hedge', 'id'],
+  market: 0,
+  side: ['direction', 'side'],
+  notional_usd: ['size_usd', 'notional'],
+  tenor_days: ['tenor', 'tenor_days'],
+  client_reference: ['client_ref', 'reference'],
+  opened_at: ['entry_time', 'opened'],
+  closed_at: ['exit_time', 'closed'],
+  close_reason: ['exit_reason', 'reason'],
+  entry_price: ['entry_rate', 'open_price'],
+  exit_price: ['exit_rate', 'close_price'],
+  gross_pnl_usd: ['pnl_gross_usd', 'realized_pnl_usd'],
+  carry_usdc: ['carry_paid_usdc', 'funding_usdc'],
+  fees_usdc: ['fees_paid_usdc', 'total_fees_usdc'],
+  net_pnl_usd: 0,
 };
 
 export interface WireDialect extends DialectRules {
@@ -157,49 +144,43 @@ export interface WireDialect extends DialectRules {
   historyFields: FieldNames<HistoryRecord>;
 }
 
-function columnOf<T extends object>(table: FieldTable<T>, dialect: SandboxDialect): FieldNames<T> {
-  const names: Partial<Record<keyof T, string | null>> = {};
-  for (const key of Object.keys(table) as Array<keyof T>) names[key] = table[key][COLUMN[dialect]];
-  return names as FieldNames<T>;
+function columnOf<T extends object>(table: FieldTable<T>, column: number): FieldNames<T> {
+  return Object.fromEntries(
+    Object.entries(table).map(([key, row]) => [
+      key,
+      row && column < 3 && column > 0 ? (row as string[])[column - 1] : key,
+    ]),
+  ) as FieldNames<T>;
 }
 
 function buildDialect(name: SandboxDialect): WireDialect {
-  const column = COLUMN[name];
+  const column = SANDBOX_DIALECTS.indexOf(name);
   const rules = Object.fromEntries(
     Object.entries(RULES).map(([rule, row]) => [rule, row[column]]),
   ) as unknown as DialectRules;
-  const allNotionalFields = [...new Set(RULES.changeNotionalField)];
   return {
     name,
     ...rules,
     refusedNotionalFields:
       rules.otherNotionalField === 'refused'
-        ? allNotionalFields.filter((field) => field !== rules.changeNotionalField)
+        ? [...new Set(RULES.changeNotionalField)].filter((field) => field !== rules.changeNotionalField)
         : [],
-    positionFields: columnOf(POSITION_FIELDS, name),
-    accountFields: columnOf(ACCOUNT_FIELDS, name),
-    historyFields: columnOf(HISTORY_FIELDS, name),
+    positionFields: columnOf(POSITION_FIELDS, column),
+    accountFields: columnOf(ACCOUNT_FIELDS, column),
+    historyFields: columnOf(HISTORY_FIELDS, column),
   };
 }
 
-const DIALECTS: Readonly<Record<SandboxDialect, WireDialect>> = {
-  reference: buildDialect('reference'),
-  alpha: buildDialect('alpha'),
-  beta: buildDialect('beta'),
-  gamma: buildDialect('gamma'),
-  delta: buildDialect('delta'),
-};
-
-function isSandboxDialect(name: unknown): name is SandboxDialect {
-  return typeof name === 'string' && (SANDBOX_DIALECTS as readonly string[]).includes(name);
-}
+const DIALECTS = Object.fromEntries(SANDBOX_DIALECTS.map((name) => [name, buildDialect(name)])) as Readonly<
+  Record<SandboxDialect, WireDialect>
+>;
 
 /** Checks a dialect name that came from outside the type system (options, a state file). */
 export function parseDialect(name: unknown): SandboxDialect {
-  if (!isSandboxDialect(name)) {
+  if (typeof name !== 'string' || !(SANDBOX_DIALECTS as readonly string[]).includes(name)) {
     throw new Error(`unknown sandbox dialect ${JSON.stringify(name)}; expected one of ${SANDBOX_DIALECTS.join(', ')}`);
   }
-  return name;
+  return name as SandboxDialect;
 }
 
 export function wireDialect(name: SandboxDialect): WireDialect {
@@ -253,8 +234,8 @@ export function renderPrices(prices: readonly PriceReading[], shape: PricesShape
 const COUNT_FIELDS = new Set(['open_positions', 'open_position_count', 'num_positions', 'tenor_days', 'tenor']);
 
 /**
- * A record as the dialect writes amounts: unchanged, or (amountsAsText) each number as a decimal
- * string — money (`_usd`, `_usdc`) to the cent ("99889.00"), prices and units as they are ("1532.418").
+ * A record as the dialect writes amounts: unchanged, or (amountsAsText) each number as a decimal string — money
+ * (`_usd`, `_usdc`) to the cent ("99889.00"), prices and units as they are ("1532.418").
  */
 export function wireAmounts(
   record: Record<string, unknown>,

@@ -1,6 +1,4 @@
-// The engine's whole persistent state. It is plain JSON on purpose: the demo saves it to a file
-// between CLI invocations and reloads it later, so nothing here may be a class, Map or Date.
-// Times are sandbox-time milliseconds; money is kept to the cent once it is booked.
+// The engine's whole persistent state.
 
 import type { SandboxDialect } from './dialect-names.js';
 import type { Side, SideAmounts } from './market-model.js';
@@ -16,10 +14,8 @@ export interface PendingChange {
   orderTxHash: string;
   submittedAtMs: number;
   dueMs: number;
-  /** Add only: margin and fee already taken from the balance, refunded if the add never lands. */
   reservedMarginUsdc: number;
   reservedFeeUsdc: number;
-  /** Add only: carry rate of the added notional, fixed when the add was accepted. */
   dailyCarryRatePct: number;
 }
 
@@ -40,11 +36,9 @@ export interface HedgeState {
   filledAtMs?: number;
   maturityAtMs: number;
   closedAtMs?: number;
-  /** Why it closed: an early close (or full reduce) or settlement at maturity. */
   closeReason?: CloseReason;
   /** Decided at open from the seeded PRNG, so a replayed state fails the same orders. */
   willFail: boolean;
-  /** Notional-weighted entry across the open and every add. */
   entryPrice?: number;
   marginUsdc: number;
   /** Daily carry rate fixed at open (blended on add), accrued pro rata since `carryAccruedToMs`. */
@@ -82,18 +76,9 @@ export interface AccountState {
   hedges: Record<string, HedgeState>;
   /** `market:side` → id of the newest hedge that is `submitted` or `filled` there (what add acts on). */
   activeHedgeIds: Record<string, string>;
-  /**
-   * `market:side` → every hedge that is `submitted` or `filled` there, oldest first: one, except
-   * in a dialect that allows several hedges per side. Its last id is the one in activeHedgeIds.
-   */
   activeHedgeStacks: Record<string, string[]>;
   /** Oldest first by (closed_at, hedge_id), so the newest page is read from the end. */
   history: HistoryRecord[];
-  /**
-   * Only while the views trail the records (viewLagMs): what the positions list and the account
-   * show, and the changes they do not show yet. Absent in states saved without a lag (built when
-   * first needed, from the records: the views then start in step with them).
-   */
   trailing?: TrailingViews;
 }
 
@@ -114,31 +99,21 @@ export type PositionBasis = Pick<
   | 'maturityAtMs'
 >;
 
-/** The account summary's figures that come from the records (the rest comes from the positions). */
 export interface AccountFigures {
   balanceUsdc: number;
   marginInUseUsdc: number;
   openExposureUsd: number;
 }
 
-/** One change of an account as the trailing views will show it, at `atMs` plus the lag. */
 export interface ViewChange {
   atMs: number;
-  /** The account's figures after the change. */
   figures: AccountFigures;
-  /** The hedge whose line changed, if one did, and its line from then on (null: it left the list). */
   hedgeId?: string;
   position?: PositionBasis | null;
 }
 
-/**
- * The positions list and the account as a server whose views trail its records shows them, and
- * the changes made since, oldest first (about a lag's worth: older ones are folded into what is
- * shown as soon as anything reads or changes the account).
- */
 export interface TrailingViews {
   figures: AccountFigures;
-  /** Hedge id → its line's basis, for every hedge filled as of asOfMs. */
   positions: Record<string, PositionBasis>;
   pending: ViewChange[];
 }
@@ -153,18 +128,11 @@ export interface ScheduledEvent {
   hedgeId: string;
 }
 
-/**
- * What a replay answers with. Kept compact (one record per write for a day, so a busy sandbox
- * holds tens of thousands): the request's fingerprint as a SHA-256 digest and the answer as its
- * JSON text, instead of the request text and a copy of the answer's every object and string.
- */
 export interface IdempotencyRecord {
-  /** SHA-256 (base64url) of the canonical request: method, path and JSON body. */
   fingerprintDigest: string;
   createdAtMs: number;
   status: number;
   headers: Record<string, string>;
-  /** The answer's envelope as JSON text. */
   bodyJson: string;
 }
 
@@ -172,22 +140,14 @@ export interface EngineState {
   version: 1;
   seed: string;
   prngState: number;
-  /**
-   * The generator of the random part of hedge ids: seeded from --seed, else at random for a fresh
-   * state, so ids differ across restarts and resets.
-   */
   idState: number;
   sequence: number;
   /** Wire dialect the sandbox speaks; a state keeps it, as hedges opened under one may not suit another. */
   dialect: SandboxDialect;
-  /** Latest sandbox time the engine has seen; time never runs backwards for the state. */
   nowMs: number;
   accounts: Record<string, AccountState>;
-  /** Notional reserved by the sandbox's own accounts per market (background OI is added on top). */
   openInterestUsd: Record<string, SideAmounts>;
-  /** Future fills, landings and maturities, in compareEvents order. */
   events: ScheduledEvent[];
-  /** Keyed by `environment:account:Idempotency-Key` (spec section 5.4 and 7). */
   idempotency: Record<string, IdempotencyRecord>;
 }
 

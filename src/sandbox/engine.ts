@@ -1,11 +1,8 @@
-// The sandbox engine: request in, envelope out, against a JSON state. It does no I/O and never
-// reads the wall clock: the caller passes sandbox time, and time-driven events (fills, landed
-// changes, settlements) are applied lazily, in time order, at the start of each request. That
-// is what lets a state file reloaded hours later settle exactly as if the server had run.
+// The sandbox engine: request in, envelope out, against a JSON state.
 
-import { Book } from './book.js';
+import { Book, type OpenRequest, type PastOutcome } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
-import type { AccountState, EngineState, IdempotencyRecord } from './engine-state.js';
+import type { AccountState, EngineState } from './engine-state.js';
 import { ApiError, type EngineResponse, errorResponse } from './http/envelope.js';
 import { DAY_MS, MARKET_MODEL, type MarketDefinition, type MarketStatus, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
@@ -22,48 +19,27 @@ export interface ExtraMarket {
 }
 
 export interface EngineOptions {
-  /** Test keys this sandbox accepts; each one is its own account. */
   apiKeys: readonly string[];
   /**
-   * Account ids already worked out for some of apiKeys (accountIdFor's result): the demo's one
-   * built-in key has a constant id, so a `--demo` command never loads node:crypto to hash it.
+   * Account ids already worked out for some of apiKeys (accountIdFor's result): the demo's one built-in key has a
+   * constant id, so a `--demo` command never loads node:crypto to hash it.
    */
   knownAccountIds?: Readonly<Record<string, string>>;
-  /** Seeds the price path and the PRNG of a fresh state (a loaded state keeps its own seed). */
   seed?: string | number;
   fillDelayMs?: number;
-  /** Share of opens that fail on-chain, 0..1. */
   failRate?: number;
   exposureCapUsd?: number;
   extraMarkets?: readonly ExtraMarket[];
-  /** Requests per second per key; unset means unlimited. */
   rateLimit?: number;
-  /**
-   * How the open questions of the wire format are answered (dialects.ts, DIALECTS.md); default
-   * 'reference', or the one a state file was made with. A loaded state keeps the dialect it was
-   * made with; asking for another one is an error.
-   */
   dialect?: SandboxDialect;
-  /**
-   * Several hedges per market and side (a second open opens another hedge) when true, one (a
-   * second open is 409 hedge_already_open) when false; unset: as the dialect says.
-   */
   severalPerSide?: boolean;
-  /**
-   * The positions list, the history and the account show each change this many sandbox ms after
-   * the hedge records do (default 0: at once). See DIALECTS.md.
-   */
   viewLagMs?: number;
-  /** A hedge past maturity_at stays filled this many sandbox ms before it settles (default 0). */
   settlementDelayMs?: number;
-  /** Sandbox ms of one tenor day: maturities and carry count in these (default 86,400,000). */
   dayMs?: number;
 }
 
 export interface HandleContext {
-  /** Real time for the rate limiter: a fast sandbox clock must not shrink the window. */
   realTimeMs?: number;
-  /** Held by the server for this very request while it delays it (see acquireIdempotencyKey). */
   lease?: IdempotencyLease;
 }
 
@@ -71,23 +47,14 @@ export interface IdempotencyLease {
   readonly scope: string;
 }
 
-export type PastHedgeStatus = 'closed' | 'failed';
-
 const TEST_KEY = /^[a-z]{2,8}_test_[A-Za-z0-9]{16,64}$/;
 const LIVE_KEY = /^[a-z]{2,8}_live_[A-Za-z0-9]{16,64}$/;
-/** Sandbox keys only ever address the test environment; live keys are refused. */
-const ENVIRONMENT = 'test';
 /** Like common payment APIs: a key can be replayed for a day, then it may be reused freely. */
 const IDEMPOTENCY_TTL_MS = DAY_MS;
 const DEFAULT_SEED = 'hedge-sandbox';
 export const DEFAULT_FILL_DELAY_MS = 2000;
 
-const isTestKey = (key: string): boolean => TEST_KEY.test(key);
-
-/**
- * A fresh state. The random part of hedge ids follows `idSeed` (default: the seed, so a seeded
- * engine repeats itself); a server started without a seed passes a random one (server.ts).
- */
+/** A fresh state. */
 export function createEngineState(
   seed: string | number = DEFAULT_SEED,
   dialect: SandboxDialect = DEFAULT_DIALECT,
@@ -118,13 +85,11 @@ interface TokenBucket {
   updatedMs: number;
 }
 
-/** An idempotency record in the expiry queue; `createdAtMs` tells a stale entry from a renewed key. */
 interface ExpiryEntry {
   scope: string;
   createdAtMs: number;
 }
 
-/** The expiry queue drops its consumed head in one slice once it is this long and half used. */
 const EXPIRY_COMPACTION_MIN = 1024;
 
 export class SandboxEngine {
@@ -135,8 +100,8 @@ export class SandboxEngine {
   private readonly rateLimit: number | undefined;
   private readonly wire: WireDialect;
   /**
-   * Idempotency records in creation order, which is expiry order since sandbox time never runs
-   * backwards: expiring them costs only the records that expire, not a walk over a day of keys.
+   * Idempotency records in creation order, which is expiry order since sandbox time never runs backwards: expiring
+   * them costs only the records that expire, not a walk over a day of keys.
    */
   private expiryQueue: ExpiryEntry[] | undefined;
   private expiryHead = 0;
@@ -157,13 +122,12 @@ export class SandboxEngine {
         ? dialectWire
         : { ...dialectWire, hedgesPerSide: options.severalPerSide ? 'several' : 'one' };
     for (const key of options.apiKeys) {
-      if (!isTestKey(key)) throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
+      if (!TEST_KEY.test(key))
+        throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
       this.accountIdsByKey.set(key, options.knownAccountIds?.[key] ?? accountIdFor(key));
     }
-    const extraMarkets: MarketDefinition[] = (options.extraMarkets ?? []).map((extra) => ({
-      market: extra.market,
-      status: extra.status,
-      basePrice: extra.basePrice,
+    const extraMarkets = (options.extraMarkets ?? []).map((extra) => ({
+      ...extra,
       backgroundOpenInterestUsd: extra.backgroundOpenInterestUsd ?? { buy: 0, sell: 0 },
     }));
     this.rateLimit = options.rateLimit;
@@ -194,14 +158,13 @@ export class SandboxEngine {
     return this.book.config.fillDelayMs;
   }
 
-  /** Grows whenever the persistent state changed: the server saves the state file when it moves. */
   get revision(): number {
     return this.mutations;
   }
 
   handle(request: EngineRequest, nowMs: number, context: HandleContext = {}): EngineResponse {
     try {
-      const { endpoint, params } = matchRoute(request.method, request.path);
+      const { handle, idempotent, params } = matchRoute(request.method, request.path);
       const principal = this.authenticate(request.headers.authorization);
       const rateHeaders = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
       const now = this.advanceTo(nowMs);
@@ -213,9 +176,9 @@ export class SandboxEngine {
         nowMs: now,
         dialect: this.wire,
       };
-      const response = endpoint.idempotent
-        ? this.handleStateChanging(endpoint.handle, routeContext, principal, context.lease)
-        : endpoint.handle(routeContext);
+      const response = idempotent
+        ? this.handleStateChanging(handle, routeContext, principal, context.lease)
+        : handle(routeContext);
       // A copy: a remembered idempotent answer keeps its own headers.
       return rateHeaders ? { ...response, headers: { ...response.headers, ...rateHeaders } } : response;
     } catch (error) {
@@ -226,15 +189,12 @@ export class SandboxEngine {
   }
 
   /**
-   * Marks a state-changing request's Idempotency-Key as in flight while the server holds the
-   * request (injected latency). Returns 'in-flight' when another request already holds it (the
-   * caller then answers at once; handle() produces the 409) and null when there is nothing to
-   * mark (not a state-changing call, no key, or not authenticated).
+   * Marks a state-changing request's Idempotency-Key as in flight while the server holds the request (injected
+   * latency).
    */
   acquireIdempotencyKey(request: EngineRequest): IdempotencyLease | 'in-flight' | null {
     try {
-      const { endpoint } = matchRoute(request.method, request.path);
-      if (!endpoint.idempotent) return null;
+      if (!matchRoute(request.method, request.path).idempotent) return null;
       const principal = this.authenticate(request.headers.authorization);
       const key = readIdempotencyKey(request.headers);
       if (key === undefined) return null;
@@ -252,8 +212,8 @@ export class SandboxEngine {
   }
 
   /**
-   * Applies every event due by `nowMs` and forgets idempotency records a day old; returns the
-   * effective time (never earlier than before).
+   * Applies every event due by `nowMs` and forgets idempotency records a day old; returns the effective time
+   * (never earlier than before).
    */
   advanceTo(nowMs: number): number {
     const now = Math.max(nowMs, this.state.nowMs);
@@ -264,11 +224,10 @@ export class SandboxEngine {
   }
 
   /**
-   * Test and bench helper: writes `count` hedges whose life already ended, newest first one
-   * hour apart, alternating sides and tenors. 'closed' mixes settled and early-closed hedges,
-   * each with a history record booked to the balance; 'failed' books nothing.
+   * Test and bench helper: writes `count` hedges whose life already ended, newest first one hour apart,
+   * alternating sides and tenors.
    */
-  seedHedges(apiKey: string, count: number, status: PastHedgeStatus, nowMs: number): string[] {
+  seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number): string[] {
     const principal = this.authenticate(`Bearer ${apiKey}`);
     const now = this.advanceTo(nowMs);
     const account = this.accountOf(principal);
@@ -278,21 +237,20 @@ export class SandboxEngine {
       const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
       const endMs = now - (index + 1) * 3_600_000;
       const settled = status === 'closed' && index % 3 !== 2;
-      const openedAtMs =
-        endMs - (settled ? tenorDays * this.book.config.dayMs : (tenorDays * this.book.config.dayMs) / 2);
-      const request = {
+      const openedAtMs = endMs - (tenorDays * this.book.config.dayMs) / (settled ? 1 : 2);
+      const request: OpenRequest = {
         market: market.market,
-        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+        side: index % 2 === 0 ? 'buy' : 'sell',
         notionalUsd: 10_000 * (1 + Math.floor(this.book.random() * 25)),
         tenorDays,
         clientReference: `seed-${index + 1}`,
       };
-      const outcome =
+      const outcome: PastOutcome =
         status === 'failed'
-          ? ({ kind: 'failed' } as const)
+          ? { kind: 'failed' }
           : settled
-            ? ({ kind: 'settled' } as const)
-            : ({ kind: 'closed', closedAtMs: endMs } as const);
+            ? { kind: 'settled' }
+            : { kind: 'closed', closedAtMs: endMs };
       ids.push(this.book.recordPastHedge(account, request, openedAtMs, outcome).id);
     }
     this.book.processDueEvents(now);
@@ -318,10 +276,7 @@ export class SandboxEngine {
     return this.book.account(principal.accountId);
   }
 
-  /**
-   * Token bucket: bursts up to one second's worth, then `rateLimit` per second. Returns the
-   * rate-limit headers of an allowed request (`x-ratelimit-limit`, `x-ratelimit-remaining`).
-   */
+  /** Token bucket: bursts up to one second's worth, then `rateLimit` per second. */
   private enforceRateLimit(apiKey: string, realTimeMs: number): Record<string, string> | undefined {
     const limit = this.rateLimit;
     if (limit === undefined || limit <= 0) return undefined;
@@ -363,7 +318,7 @@ export class SandboxEngine {
         idempotency_key: key,
       });
     }
-    const digest = fingerprintDigest(requestFingerprint(context.request));
+    const digest = sha256(requestFingerprint(context.request), 'base64url');
     const existing = this.state.idempotency[scope];
     if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
       if (existing.fingerprintDigest !== digest) {
@@ -380,16 +335,16 @@ export class SandboxEngine {
     const response = this.committed(handle(context), context);
     // Only successes are remembered: a refused request did nothing, so retrying it may act.
     if (response.status < 300) {
-      const record: IdempotencyRecord = {
+      this.state.idempotency[scope] = {
         fingerprintDigest: digest,
         createdAtMs: context.nowMs,
         status: response.status,
         headers: response.headers,
-        bodyJson: flatJson(response.body),
+        // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
+        bodyJson: Buffer.from(JSON.stringify(response.body)).toString(),
       };
-      this.state.idempotency[scope] = record;
       // Not built yet: building it later reads this record from the state with the others.
-      this.expiryQueue?.push({ scope, createdAtMs: record.createdAtMs });
+      this.expiryQueue?.push({ scope, createdAtMs: context.nowMs });
     }
     return response;
   }
@@ -404,7 +359,7 @@ export class SandboxEngine {
   }
 
   /** Deletes the records at least a day old, oldest first; returns how many. */
-  private expireIdempotency(nowMs: number): number {
+  private expireIdempotency(nowMs: number) {
     if (this.expiryQueue === undefined) {
       this.expiryQueue = Object.entries(this.state.idempotency)
         .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
@@ -428,15 +383,13 @@ export class SandboxEngine {
   }
 }
 
-/** A duration option in sandbox ms: `fallback` when unset, else a finite number of at least `min`. */
-function durationOption(name: string, value: number | undefined, fallback: number, min: number): number {
+function durationOption(name: string, value: number | undefined, fallback: number, min: number) {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < min)
     throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
   return value;
 }
 
-/** The dialect's markets with the catalogue's model parameters (base price, background interest). */
 function listedMarkets(wire: WireDialect): MarketDefinition[] {
   return wire.markets.map(({ market, status }) => {
     const model = MARKET_MODEL.catalogue.find((definition) => definition.market === market);
@@ -446,37 +399,24 @@ function listedMarkets(wire: WireDialect): MarketDefinition[] {
   });
 }
 
-function idempotencyScope(principal: Principal, key: string): string {
-  // Joined, not a template: the expiry queue keeps this string for a day, and V8 keeps a string
-  // made by concatenation as a tree of its parts (book.ts, hex64).
-  return [ENVIRONMENT, principal.accountId, key].join(':');
+function idempotencyScope(principal: Principal, key: string) {
+  // Joined, not a template: the expiry queue keeps this string for a day, and V8 keeps a string made by
+  // concatenation as a tree of its parts (book.ts, hex64).
+  return ['test', principal.accountId, key].join(':');
 }
 
-/**
- * JSON text as one flat string: JSON.stringify hands back a string made of pieces (a tree of
- * them, as concatenation does) that would be kept as such for a day.
- */
-function flatJson(value: unknown): string {
-  return Buffer.from(JSON.stringify(value)).toString();
-}
-
-/** A key's account: the same key is the same account in every run and every state file. */
 export function accountIdFor(apiKey: string): string {
   return `acct_${sha256(apiKey, 'hex').slice(0, 16)}`;
 }
 
-function fingerprintDigest(fingerprint: string): string {
-  return sha256(fingerprint, 'base64url');
-}
-
-// node:crypto is loaded by the first hash: a request that hashes nothing (a quote, a list, every
-// request of the demo's key) never loads it.
-function sha256(text: string, encoding: 'hex' | 'base64url'): string {
+// node:crypto is loaded by the first hash: a request that hashes nothing (a quote, a list, every request of the
+// demo's key) never loads it.
+function sha256(text: string, encoding: 'hex' | 'base64url') {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest(encoding);
 }
 
 /** Same method, path and JSON body (key order ignored) means "the same request". */
-function requestFingerprint(request: EngineRequest): string {
+function requestFingerprint(request: EngineRequest) {
   const body = request.body === INVALID_JSON ? '<invalid-json>' : canonicalJson(request.body);
   return `${request.method} ${request.path} ${body}`;
 }

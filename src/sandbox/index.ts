@@ -1,5 +1,5 @@
-// Public surface of the sandbox: the server for tests, the demo and `hedge sandbox serve`; the
-// engine and model for unit tests that need no socket.
+// Public surface of the sandbox: the server for tests, the demo and `hedge sandbox serve`; the engine and model
+// for unit tests that need no socket.
 
 export {
   SANDBOX_BASE_PATH,

@@ -1,7 +1,4 @@
 // The sandbox's market: a GMX-v2-like synthetic perpetual turned into fixed-tenor hedges.
-// The numbers are illustrative, not the real service's: they are chosen so that every effect
-// the CLI shows (impact, signed carry, fees, margin, capacity, settlement P&L) is visible and
-// moves in the direction a desk would expect. Everything here is a pure function of its inputs.
 
 import { hashInts, hashString, unitInterval } from './prng.js';
 
@@ -18,16 +15,33 @@ export interface MarketDefinition {
   status: MarketStatus;
   /** Level the price path oscillates around, quote currency per USDT. */
   basePrice: number;
-  /**
-   * Open interest held by the rest of the market (other venues' traders). It makes the book
-   * imbalanced from the start, so carry has a paying and an earning side and impact has a
-   * direction even before the sandbox's own accounts trade.
-   */
+  /** Open interest held by the rest of the market (other venues' traders). */
   backgroundOpenInterestUsd: SideAmounts;
 }
 
 const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
+
+const CATALOGUE: readonly MarketDefinition[] = [
+  {
+    market: 'USDTNGN',
+    status: 'open',
+    basePrice: 1530,
+    backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 },
+  },
+  {
+    market: 'USDTKES',
+    status: 'open',
+    basePrice: 129.4,
+    backgroundOpenInterestUsd: { buy: 1_400_000, sell: 1_250_000 },
+  },
+  {
+    market: 'USDTGHS',
+    status: 'open',
+    basePrice: 15.45,
+    backgroundOpenInterestUsd: { buy: 900_000, sell: 1_000_000 },
+  },
+];
 
 export const MARKET_MODEL = {
   /** Every new account starts with this much test money. */
@@ -45,62 +59,32 @@ export const MARKET_MODEL = {
   fullReduceShare: 0.995,
   minRemainingNotionalUsd: 1,
   impact: {
-    // GMX v2 prices impact as factor × (imbalance_before² − imbalance_after²). Trades that
-    // worsen the imbalance pay a higher factor than trades that heal it earn, which is what
-    // stops round trips from being free money.
+    // GMX v2 prices impact as factor × (imbalance_before² − imbalance_after²).
     negativeFactor: 1e-9,
     positiveFactor: 5e-10,
   },
   carry: {
     // Funding: the heavier side pays the lighter side, scaled by how lopsided the book is.
-    // At 5% imbalance this gives ~0.03%/day (~11%/year), the order of real NGN forward carry.
     fundingDailyPctAtFullImbalance: 0.6,
     // Borrowing: both sides pay for the pool capacity they use.
     borrowDailyPctAtFullUse: 0.02,
-    // The lighter side shares the funding the heavier side pays; bound it so that a nearly
-    // empty side does not earn absurd rates.
+    // The lighter side shares the funding the heavier side pays; bound it so that a nearly empty side does not
+    // earn absurd rates.
     maxEarningMultiple: 3,
   },
   pricePath: {
-    // Two waves give trends over days and intraday swings; hashed per-minute noise makes
-    // consecutive quotes differ slightly, so a fill's struck rate is not the quoted one.
+    // Two waves give trends over days and intraday swings; hashed per-minute noise makes consecutive quotes differ
+    // slightly, so a fill's struck rate is not the quoted one.
     slowWave: { amplitude: 0.012, periodMs: 11 * DAY_MS },
     fastWave: { amplitude: 0.004, periodMs: 26 * HOUR_MS },
     noise: { amplitude: 0.0005, bucketMs: 60_000 },
   },
   decimals: { midPrice: 3, executionPrice: 4, ratePct: 4, money: 2 },
-  markets: [
-    {
-      market: 'USDTNGN',
-      status: 'open',
-      basePrice: 1530,
-      backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 },
-    },
-  ] as readonly MarketDefinition[],
-  /** Every market a dialect may list (dialects.ts says which, and their status there). */
-  catalogue: [
-    {
-      market: 'USDTNGN',
-      status: 'open',
-      basePrice: 1530,
-      backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 },
-    },
-    {
-      market: 'USDTKES',
-      status: 'open',
-      basePrice: 129.4,
-      backgroundOpenInterestUsd: { buy: 1_400_000, sell: 1_250_000 },
-    },
-    {
-      market: 'USDTGHS',
-      status: 'open',
-      basePrice: 15.45,
-      backgroundOpenInterestUsd: { buy: 900_000, sell: 1_000_000 },
-    },
-  ] as readonly MarketDefinition[],
+  markets: CATALOGUE.slice(0, 1),
+  catalogue: CATALOGUE,
 } as const;
 
-function roundTo(value: number, decimals: number): number {
+function roundTo(value: number, decimals: number) {
   const factor = 10 ** decimals;
   const rounded = Math.round((value + Number.EPSILON * Math.sign(value)) * factor) / factor;
   return Object.is(rounded, -0) ? 0 : rounded;
@@ -110,10 +94,6 @@ export const roundMoney = (value: number): number => roundTo(value, MARKET_MODEL
 const roundMidPrice = (value: number): number => roundTo(value, MARKET_MODEL.decimals.midPrice);
 export const roundExecutionPrice = (value: number): number => roundTo(value, MARKET_MODEL.decimals.executionPrice);
 export const roundRatePct = (value: number): number => roundTo(value, MARKET_MODEL.decimals.ratePct);
-
-function oppositeSide(side: Side): Side {
-  return side === 'buy' ? 'sell' : 'buy';
-}
 
 /** Turns a seed (text or number) into the uint32 the price path hashes with. */
 export function seedHash(seed: string | number): number {
@@ -128,8 +108,8 @@ export function midPrice(seed: number, definition: MarketDefinition, timeMs: num
   const wave = (spec: { amplitude: number; periodMs: number }, salt: number): number =>
     spec.amplitude * Math.sin((2 * Math.PI * timeMs) / spec.periodMs + phase(salt));
 
-  // Noise is interpolated between per-minute anchors so the path is continuous: a price read
-  // twice a few milliseconds apart moves by a hair, not by a whole noise step.
+  // Noise is interpolated between per-minute anchors so the path is continuous: a price read twice a few
+  // milliseconds apart moves by a hair, not by a whole noise step.
   const bucket = Math.floor(timeMs / noise.bucketMs);
   const progress = timeMs / noise.bucketMs - bucket;
   const anchor = (index: number): number => unitInterval(hashInts(seed, marketHash, 3, index)) * 2 - 1;
@@ -139,12 +119,7 @@ export function midPrice(seed: number, definition: MarketDefinition, timeMs: num
   return roundMidPrice(definition.basePrice * (1 + wave(slowWave, 1) + wave(fastWave, 2) + noiseShare));
 }
 
-/**
- * Impact in USD of moving one side's open interest by `deltaUsd`. Positive means the trader
- * gains, negative means the trader pays. The sandbox charges it on opens and adds only: reduces
- * and closes execute at the mid, so a position's `net_margin_usd` is exactly what closing at
- * that moment credits (the wire contract's promise).
- */
+/** Impact in USD of moving one side's open interest by `deltaUsd`. */
 export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: number): number {
   const after = { ...openInterest, [side]: openInterest[side] + deltaUsd };
   const imbalanceBefore = Math.abs(openInterest.buy - openInterest.sell);
@@ -154,11 +129,8 @@ export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: 
   return factor * (imbalanceBefore ** 2 - imbalanceAfter ** 2);
 }
 
-/**
- * Price at which adding `sizeUsd` to a side executes. Negative impact makes a buy pay more naira
- * per USDT and a sell receive fewer; positive impact (healing the imbalance) does the opposite.
- */
-function executionPrice(mid: number, side: Side, impactUsd: number, sizeUsd: number): number {
+/** Price at which adding `sizeUsd` to a side executes. */
+function executionPrice(mid: number, side: Side, impactUsd: number, sizeUsd: number) {
   const impactShare = impactUsd / sizeUsd;
   const price = side === 'buy' ? mid * (1 - impactShare) : mid * (1 + impactShare);
   return roundExecutionPrice(price);
@@ -169,7 +141,7 @@ export function dailyCarryRatePct(openInterest: SideAmounts, side: Side): number
   const { fundingDailyPctAtFullImbalance, borrowDailyPctAtFullUse, maxEarningMultiple } = MARKET_MODEL.carry;
   const total = openInterest.buy + openInterest.sell;
   const own = openInterest[side];
-  const other = openInterest[oppositeSide(side)];
+  const other = openInterest[side === 'buy' ? 'sell' : 'buy'];
   const borrow = (borrowDailyPctAtFullUse * own) / MARKET_MODEL.marketCapacityPerSideUsd;
   if (total <= 0) return roundRatePct(borrow);
 
@@ -212,8 +184,8 @@ export function marketHeadroomUsd(openInterest: SideAmounts, side: Side): number
 }
 
 /**
- * Price P&L in USD: a buy of N USD at entry E is N USDT bought for N×E naira; at mark M it is
- * worth N×M naira, so N×(M−E) naira or N×(M−E)/M USD. A sell is the mirror image.
+ * Price P&L in USD: a buy of N USD at entry E is N USDT bought for N×E naira; at mark M it is worth N×M naira, so
+ * N×(M−E) naira or N×(M−E)/M USD.
  */
 export function grossPnlUsd(side: Side, notionalUsd: number, entryPrice: number, markPrice: number): number {
   const buyPnl = (notionalUsd * (markPrice - entryPrice)) / markPrice;
@@ -245,8 +217,8 @@ export function quoteIncrease(
     marketPrice: mid,
     executionPrice: executionPrice(mid, side, impact, notionalUsd),
     priceImpactUsd: roundMoney(impact),
-    // The carry a new hedge locks in is the rate of the book it creates, so a big trade
-    // that deepens the imbalance also locks in a worse carry.
+    // The carry a new hedge locks in is the rate of the book it creates, so a big trade that deepens the imbalance
+    // also locks in a worse carry.
     dailyCarryRatePct: dailyCarryRatePct(after, side),
     requiredMarginUsdc: requiredMarginUsdc(notionalUsd),
     platformFeeUsdc: platformFeeUsdc(notionalUsd),

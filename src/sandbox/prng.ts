@@ -1,9 +1,7 @@
-// Deterministic randomness for the sandbox. The engine must replay identically from a saved
-// state, so its only source of randomness is a PRNG whose whole state is one uint32 kept in the
-// JSON state; the market model needs stateless noise, so it hashes (seed, time bucket) instead.
+// Deterministic randomness for the sandbox.
 
 /** Mixes a uint32 into a well-distributed uint32 (lowbias32 by Chris Wellons). */
-function mix32(value: number): number {
+function mix32(value: number) {
   let x = value >>> 0;
   x ^= x >>> 16;
   x = Math.imul(x, 0x7feb352d);
@@ -39,10 +37,7 @@ export function unitInterval(uint32: number): number {
   return uint32 / 0x1_0000_0000;
 }
 
-/**
- * Mulberry32 step: returns the next state and a uniform value in [0, 1). Pure, so the caller
- * decides where the state lives (the engine keeps it in its serialisable state).
- */
+/** Mulberry32 step: returns the next state and a uniform value in [0, 1). */
 export function nextRandom(state: number): { state: number; value: number } {
   const nextState = (state + 0x6d2b79f5) >>> 0;
   let t = nextState;

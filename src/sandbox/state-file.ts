@@ -1,11 +1,5 @@
-// The simulator's state on disk: one JSON document, replaced whole by hedge's one durable write
-// (a reader, or a writer killed mid-save, never leaves half a file).
-//
-// Several processes may use the file at once (parallel `hedge --demo` runs): SharedStateFile runs
-// each request that changes the state as load → act → save under a lock the caller supplies, and a
-// save commits only while the file is still the one it loaded (each save has a token of its own, at
-// the start of the file): a holder stopped past the lock's stale time, whose lock another process
-// took over, finds the file moved on and runs its request again on it instead of writing over it.
+// The simulator's state on disk: one JSON document, replaced whole by hedge's one durable write (a reader, or a
+// writer killed mid-save, never leaves half a file).
 
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { prepareDurableWrite, writeFileDurably } from '../files/durable-write.js';
@@ -31,9 +25,8 @@ export interface StateFileRead {
 }
 
 /**
- * Taken around each request's load → act → save of a file several processes share; resolves to
- * its release, or rejects with code ELOCKED when another process kept it past the lock's own
- * bound. Injected (the demo passes hedge's file lock) so that the simulator chooses no lock itself.
+ * Taken around each request's load → act → save of a file several processes share; resolves to its release, or
+ * rejects with code ELOCKED when another process kept it past the lock's own bound.
  */
 export type StateFileLock = (path: string) => Promise<() => Promise<void>>;
 
@@ -61,7 +54,7 @@ export function readStateFile(path: string): StateFileRead {
 }
 
 /** The file's version now: synchronous, so that nothing runs between this compare and a rename. */
-function versionNow(path: string): string {
+function versionNow(path: string) {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -136,17 +129,11 @@ export class SharedStateFile {
     return read;
   }
 
-  /**
-   * Runs `act` on memory as the file holds it. A request that changes nothing is answered so,
-   * without the lock; one that does runs under the lock and is saved before this resolves (an
-   * answer describes what is on disk). A save that finds the file moved on is dropped and `act`
-   * runs again on the file; if a save fails, or keeps being dropped, the error is thrown and what
-   * `act` did is not kept.
-   */
+  /** Runs `act` on memory as the file holds it. */
   transact<T>(act: () => T): Promise<T> {
     const run = this.attempts(act);
     this.running.add(run);
-    const forget = (): void => void this.running.delete(run);
+    const forget = () => void this.running.delete(run);
     run.then(forget, forget);
     return run;
   }
@@ -178,11 +165,11 @@ export class SharedStateFile {
   }
 
   /** Memory becomes what the file holds, if another process saved it since. */
-  private catchUp(): void {
+  private catchUp() {
     if (versionNow(this.path) !== this.version) this.reload();
   }
 
-  private reload(): void {
+  private reload() {
     const read = readStateFile(this.path);
     this.hooks.adopt(read.contents);
     this.version = read.version;
@@ -221,8 +208,7 @@ export class SharedStateFile {
     const write = prepareDurableWrite(this.path, bytes);
     try {
       await this.hooks.beforeCommit?.();
-      // Compare and swap, with no await from here to the rename. The lock alone is not enough: a
-      // holder stopped past its stale time has lost it without knowing.
+      // Compare and swap, with no await from here to the rename.
       if (versionNow(this.path) !== this.version) {
         write.abandon();
         return false;

@@ -1,9 +1,5 @@
-// Views that trail the records (the viewLagMs option): a server whose positions list, history and
-// account come from an indexer that shows each change of a hedge some seconds after the hedge
-// record does. The record-keeping is plain: every change of an account's positions or figures is
-// appended with the sandbox time it happened; a read folds in the changes at least a lag old and
-// shows the rest not yet. What is kept is a lag's worth of changes and a copy of the lines shown,
-// so the cost does not grow with the book.
+// Views that trail the records (the viewLagMs option): a server whose positions list, history and account come
+// from an indexer that shows each change of a hedge some seconds after the hedge record does.
 
 import type { AccountFigures, HedgeState, PositionBasis, TrailingViews, ViewChange } from './engine-state.js';
 
@@ -49,9 +45,8 @@ export function foldChanges(views: TrailingViews, cutoffMs: number): void {
 }
 
 /**
- * Appends a change, first folding in those already a lag old (so an account that is written and
- * never read keeps a lag's worth, not its whole past). Changes are kept in time order: one dated
- * before the last pending one (a fixture written in the past, seedHedges) takes that one's time.
+ * Appends a change, first folding in those already a lag old (so an account that is written and never read keeps a
+ * lag's worth, not its whole past).
  */
 export function appendChange(views: TrailingViews, change: ViewChange, lagMs: number): void {
   foldChanges(views, change.atMs - lagMs);

@@ -1,8 +1,4 @@
-// Wire shapes of the resources (spec section 2 and src/api/wire-contract.md). Internal state is
-// camelCase and full precision; what leaves the sandbox is snake_case and rounded, with the
-// derived figures computed from the rounded parts so the contract's identities hold exactly.
-// Positions, the account and history are built under the reference names; routes rename them
-// for the dialect (dialects.ts).
+// Wire shapes of the resources (spec section 2 and src/api/wire-contract.md).
 
 import type { Book, ShownBook } from './book.js';
 import { toIso } from './book.js';
@@ -24,7 +20,7 @@ import {
 export type { AccountView, PositionView } from './view-types.js';
 
 /** A state saved before closeReason existed: settlement is the close that lands at maturity. */
-function closedEarly(hedge: HedgeState): boolean {
+function closedEarly(hedge: HedgeState) {
   return (hedge.closeReason ?? (hedge.closedAtMs === hedge.maturityAtMs ? 'settled' : 'closed')) === 'closed';
 }
 
@@ -36,7 +32,7 @@ export function wireStatus(hedge: HedgeState, dialect: WireDialect): HedgeStatus
 }
 
 /** A close, or a reduce of about the whole notional, has been accepted and has not landed yet. */
-function isClosing(hedge: HedgeState): boolean {
+function isClosing(hedge: HedgeState) {
   const change = hedge.pendingChange;
   if (!change) return false;
   return (
@@ -69,11 +65,7 @@ export function hedgeView(hedge: HedgeState, dialect: WireDialect): Record<strin
   return view;
 }
 
-/**
- * One line per open side (spec: "aggregated per side"). Only a filled hedge is a position: a
- * submitted one holds nothing on-chain yet. With views that trail the records, the lines are
- * those of a lag before, valued then (book.shownBook).
- */
+/** One line per open side (spec: "aggregated per side"). */
 export function positionViews(book: Book, account: AccountState, nowMs: number): PositionView[] {
   return positionLines(book, book.shownBook(account, nowMs));
 }
@@ -116,9 +108,9 @@ function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number): PositionVie
 }
 
 /**
- * Several hedges on one side (dialects that allow it) make one line: amounts summed from each
- * hedge's rounded figures, so `net_margin_usd` is still exactly what closing them all returns;
- * entry weighted by notional; the identity (id, times) of the newest hedge, the one add acts on.
+ * Several hedges on one side (dialects that allow it) make one line: amounts summed from each hedge's rounded
+ * figures, so `net_margin_usd` is still exactly what closing them all returns; entry weighted by notional; the
+ * identity (id, times) of the newest hedge, the one add acts on.
  */
 function aggregateSide(lines: PositionView[]): PositionView {
   if (lines.length === 1) return lines[0];

@@ -1,6 +1,5 @@
-// The response envelope and the error vocabulary of the sandbox (spec section 7 plus the wire
-// contract's additions). Handlers throw ApiError; the engine turns it into an envelope, so an
-// error can be raised from any depth without threading responses back by hand.
+// The response envelope and the error vocabulary of the sandbox (spec section 7 plus the wire contract's
+// additions).
 
 export interface EnvelopeError {
   code: string;

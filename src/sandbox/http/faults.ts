@@ -1,15 +1,9 @@
-// Fault injection for the sandbox server, so the CLI's retry, idempotency and timeout code is
-// exercised over real sockets. Shares are seeded-random (reproducible runs); countdowns
-// (`next…`) are exact, for tests that need "the next write fails once, then succeeds".
+// Fault injection for the sandbox server, so the CLI's retry, idempotency and timeout code is exercised over real
+// sockets.
 
 import { hashString, nextRandom } from '../prng.js';
 
-/**
- * html: a proxy's 502 page; truncated: half the JSON, status 200; wrong-types: numbers and strings
- * swapped. The ambiguous ones answer after the engine acted (a write has taken effect):
- * error-in-200: 200 with data null and an error; data-and-error: the answer plus an error;
- * data-in-400: 400 with the answer's data and a null error.
- */
+/** html: a proxy's 502 page; truncated: half the JSON, status 200; wrong-types: numbers and strings swapped. */
 export type MalformedKind = 'html' | 'truncated' | 'wrong-types' | 'error-in-200' | 'data-and-error' | 'data-in-400';
 type StallMode = 'headers' | 'body';
 
@@ -47,9 +41,9 @@ export interface FaultSettings {
   stall: StallMode | null;
   nextMalformed: { count: number; kind: MalformedKind } | null;
   /**
-   * The next matched requests are answered with this HTTP status and error code, without reaching
-   * the engine: answers the simulator has no rule for (a 403 from a gateway or a permission the
-   * spec does not show), so a client's handling of them can be driven end to end.
+   * The next matched requests are answered with this HTTP status and error code, without reaching the engine:
+   * answers the simulator has no rule for (a 403 from a gateway or a permission the spec does not show), so a
+   * client's handling of them can be driven end to end.
    */
   nextError: InjectedError | null;
   match: FaultMatch | null;
@@ -99,11 +93,11 @@ const NO_FAULTS: FaultSettings = {
 
 const COMMITTING_WRITES = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 
-function isCommittingWrite(target: RequestTarget): boolean {
+function isCommittingWrite(target: RequestTarget) {
   return target.method === 'POST' && COMMITTING_WRITES.has(target.path);
 }
 
-function matches(match: FaultMatch | null, target: RequestTarget): boolean {
+function matches(match: FaultMatch | null, target: RequestTarget) {
   if (match === null) return true;
   if (typeof match === 'function') return match(target);
   if (match.method !== undefined && match.method.toUpperCase() !== target.method) return false;
@@ -153,7 +147,7 @@ export class FaultInjector {
     return { latencyMs: this.takeLatency(), outcome: this.takeOutcome(target), hostileText: settings.hostileText };
   }
 
-  private takeLatency(): number {
+  private takeLatency() {
     return this.take('nextLatency')?.ms ?? this.current.latencyMs;
   }
 
@@ -210,7 +204,7 @@ export class FaultInjector {
     return { kind: 'none' };
   }
 
-  private random(): number {
+  private random() {
     const { state, value } = nextRandom(this.prngState);
     this.prngState = state;
     return value;

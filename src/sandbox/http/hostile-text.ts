@@ -1,8 +1,5 @@
-// Hostile server text, for testing that a client never lets a server drive its terminal: a
-// window-title escape, a clear-screen, a clipboard write (OSC 52), a right-to-left override and a
-// zero-width space. Markets keep a valid status (a client must still work) and gain a field whose
-// name and value both carry the sequences; error messages carry them too. Client references need
-// nothing here: the sandbox stores and echoes whatever string the client sent.
+// Hostile server text, for testing that a client never lets a server drive its terminal: a window-title escape, a
+// clear-screen, a clipboard write (OSC 52), a right-to-left override and a zero-width space.
 
 import type { EngineResponse } from './envelope.js';
 

@@ -1,6 +1,5 @@
-// Reading requests and writing responses for the sandbox server, including the deliberately
-// broken ones fault injection needs (a stalled body, an HTML gateway page, scrambled types,
-// ambiguous envelopes, an oversized body).
+// Reading requests and writing responses for the sandbox server, including the deliberately broken ones fault
+// injection needs (a stalled body, an HTML gateway page, scrambled types, ambiguous envelopes, an oversized body).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -153,10 +152,8 @@ export function ambiguousResponse(kind: AmbiguousKind, response: EngineResponse)
 const PADDING_CHUNK = Buffer.alloc(64 * 1024, 'x');
 
 /**
- * A valid envelope of exactly `bytes` bytes (or the bare envelope if that is longer): the answer
- * with `meta.padding` holding as many "x" as it takes. The padding is written chunk by chunk as
- * the socket drains, so a huge answer costs the server one 64 kB buffer, and stops when the
- * client hangs up (as a client with a size cap does).
+ * A valid envelope of exactly `bytes` bytes (or the bare envelope if that is longer): the answer with
+ * `meta.padding` holding as many "x" as it takes.
  */
 export function sendPadded(res: ServerResponse, response: EngineResponse, bytes: number): void {
   const { data, error, meta } = response.body;
@@ -172,7 +169,7 @@ export function sendPadded(res: ServerResponse, response: EngineResponse, bytes:
     'content-length': textBytes + left,
   });
   res.write(head);
-  const pump = (): void => {
+  const pump = () => {
     while (left > 0) {
       if (res.destroyed) return;
       const size = Math.min(left, PADDING_CHUNK.length);

@@ -1,7 +1,4 @@
-// The twelve endpoints: each reads and checks its input, asks the book to act, renders the
-// result. Business rules that refuse a request (cap, capacity, one hedge per side, pending
-// changes) live here, next to the error each one produces. Where the spec leaves the wire open,
-// the request is read and the answer written the way the dialect says (dialects.ts).
+// The twelve endpoints: each reads and checks its input, asks the book to act, renders the result.
 
 import type { Book } from '../book.js';
 import { toIso } from '../book.js';
@@ -60,12 +57,6 @@ export interface RouteContext {
 }
 
 type Handler = (context: RouteContext) => EngineResponse;
-
-interface Endpoint {
-  handle: Handler;
-  /** State-changing calls honour Idempotency-Key (spec section 7). */
-  idempotent: boolean;
-}
 
 const onchainMeta = (): Record<string, unknown> => ({ source: 'onchain' });
 
@@ -164,16 +155,15 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext): EngineRespo
 }
 
 /** A strict dialect refuses what it does not know; the others ignore it. */
-function checkListQuery(request: EngineRequest, dialect: WireDialect, known: readonly string[]): void {
+function checkListQuery(request: EngineRequest, dialect: WireDialect, known: readonly string[]) {
   const paging = dialect.paging === 'cursor' ? ['cursor'] : [];
   if (dialect.unknownListQuery === 'refused')
     refuseUnknownQuery(request.query, [...known, dialect.pageSizeParameter, ...paging]);
 }
 
 /**
- * One page of a list read newest first: `skip` items are passed over (a cursor's position), then
- * up to `pageSize` kept; one more is looked for to know whether a next page exists. Returns the
- * page and, for a paging dialect, its meta (`next_cursor`, `page_size`).
+ * One page of a list read newest first: `skip` items are passed over (a cursor's position), then up to `pageSize`
+ * kept; one more is looked for to know whether a next page exists.
  */
 function page<T>(
   items: Iterable<T>,
@@ -227,13 +217,7 @@ function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
   return successResponse(hedgeView(hedge, dialect));
 }
 
-/**
- * The history is kept oldest first, so the newest page is its tail, read backwards. Where the
- * dialect pages it, the meta names the last record served while older ones remain — by position
- * (`next_cursor`) or by its close time (`next_before`) — and the next page starts below it (found
- * by binary search: a page costs the same at any depth). With views that trail the records, the
- * tail closed within the lag is not shown yet.
- */
+/** The history is kept oldest first, so the newest page is its tail, read backwards. */
 function getHistory({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
   const pages = dialect.historyPages;
   const shown = book.shownHistoryLength(account, nowMs);
@@ -269,7 +253,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext): E
 const TIME_PAGE = 40;
 
 /** The position of a history record, as a cursor: its close time and id (the order history is kept in). */
-function historyCursor(record: HistoryRecord): string {
+function historyCursor(record: HistoryRecord) {
   return Buffer.from(JSON.stringify([record.closed_at, record.hedge_id])).toString('base64url');
 }
 
@@ -291,7 +275,7 @@ function readBefore(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> 
 }
 
 /** How many records sort before `key` (history is kept in compareHistoryRecords order). */
-function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecord, 'closed_at' | 'hedge_id'>): number {
+function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecord, 'closed_at' | 'hedge_id'>) {
   return partitionPoint(history.length, (index) => compareHistoryRecords(history[index], key as HistoryRecord) < 0);
 }
 
@@ -339,10 +323,9 @@ const sideNotional = (hedges: readonly HedgeState[]): number =>
   hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 
 /**
- * What each hedge on the side (oldest first) takes part in a change with, newest first: add acts
- * on the newest hedge; close closes every one; reduce takes from the newest first, and one of
- * about the whole side closes them all (the spec's "roughly the whole position"; with a single
- * hedge the landing applies that rule itself). One hedge per side makes each of these that hedge.
+ * What each hedge on the side (oldest first) takes part in a change with, newest first: add acts on the newest
+ * hedge; close closes every one; reduce takes from the newest first, and one of about the whole side closes them
+ * all (the spec's "roughly the whole position"; with a single hedge the landing applies that rule itself).
  */
 function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number): ChangePart[] {
   const newestFirst = [...hedges].reverse();
@@ -404,58 +387,37 @@ function changeHedge(action: ChangeAction): Handler {
   };
 }
 
-// ---- routing ---------------------------------------------------------------------------
-
-interface Route {
-  pattern: string | RegExp;
-  methods: Record<string, Endpoint>;
-}
-
-const plain = (handle: Handler): Endpoint => ({ handle, idempotent: false });
-const stateChanging = (handle: Handler): Endpoint => ({ handle, idempotent: true });
-
 // Literal paths come before the `/hedges/{id}` pattern so `/hedges/history` is not an id.
-const ROUTES: Route[] = [
-  { pattern: '/markets', methods: { GET: plain(getMarkets) } },
-  { pattern: '/prices', methods: { GET: plain(getPrices) } },
-  { pattern: '/quotes', methods: { POST: plain(postQuote) } },
-  { pattern: '/hedges', methods: { GET: plain(listHedges), POST: stateChanging(openHedge) } },
-  { pattern: '/hedges/add', methods: { POST: stateChanging(changeHedge('add')) } },
-  { pattern: '/hedges/reduce', methods: { POST: stateChanging(changeHedge('reduce')) } },
-  { pattern: '/hedges/close', methods: { POST: stateChanging(changeHedge('close')) } },
-  { pattern: '/hedges/history', methods: { GET: plain(getHistory) } },
-  { pattern: /^\/hedges\/([^/]+)$/, methods: { GET: plain(getHedge) } },
-  { pattern: '/positions', methods: { GET: plain(getPositions) } },
-  { pattern: '/account', methods: { GET: plain(getAccount) } },
+const ROUTES: Array<[pattern: string | RegExp, methods: Record<string, Handler>]> = [
+  ['/markets', { GET: getMarkets }],
+  ['/prices', { GET: getPrices }],
+  ['/quotes', { POST: postQuote }],
+  ['/hedges', { GET: listHedges, POST: openHedge }],
+  ['/hedges/add', { POST: changeHedge('add') }],
+  ['/hedges/reduce', { POST: changeHedge('reduce') }],
+  ['/hedges/close', { POST: changeHedge('close') }],
+  ['/hedges/history', { GET: getHistory }],
+  [/^\/hedges\/([^/]+)$/, { GET: getHedge }],
+  ['/positions', { GET: getPositions }],
+  ['/account', { GET: getAccount }],
 ];
 
-export interface MatchedRoute {
-  endpoint: Endpoint;
-  params: string[];
-}
-
-export function matchRoute(method: string, path: string): MatchedRoute {
-  for (const route of ROUTES) {
-    let params: string[];
-    if (typeof route.pattern === 'string') {
-      if (route.pattern !== path) continue;
-      params = [];
-    } else {
-      const match = route.pattern.exec(path);
-      if (!match) continue;
-      params = match.slice(1).map(decodePathSegment);
-    }
-    const endpoint = route.methods[method];
-    if (!endpoint) {
-      const allow = Object.keys(route.methods).join(', ');
+/** The endpoint; `idempotent`: it changes state, so it honours Idempotency-Key (spec section 7). */
+export function matchRoute(method: string, path: string): { handle: Handler; idempotent: boolean; params: string[] } {
+  for (const [pattern, methods] of ROUTES) {
+    const match = typeof pattern === 'string' ? pattern === path && [] : pattern.exec(path)?.slice(1);
+    if (!match) continue;
+    const handle = methods[method];
+    if (!handle) {
+      const allow = Object.keys(methods).join(', ');
       throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${path}`, { allow }, { allow });
     }
-    return { endpoint, params };
+    return { handle, idempotent: method === 'POST' && path !== '/quotes', params: match.map(decodePathSegment) };
   }
   throw notFoundError(path);
 }
 
-function decodePathSegment(segment: string): string {
+function decodePathSegment(segment: string) {
   try {
     return decodeURIComponent(segment);
   } catch {

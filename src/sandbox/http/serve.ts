@@ -1,6 +1,4 @@
-// `hedge sandbox serve`: runs the simulator in the foreground. Stdout carries only the settings a
-// shell or script needs (KEY=value lines, so `export` of them just works); everything meant for a
-// person goes to stderr.
+// `hedge sandbox serve`: runs the simulator in the foreground.
 
 import { type SandboxDialect, wireDialect } from '../dialects.js';
 import { DEFAULT_FILL_DELAY_MS } from '../engine.js';
@@ -28,7 +26,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
   io.stderr.write(describeSettings(options, sandbox.baseUrl, sandbox.engine.dialect));
 
   await new Promise<void>((resolve) => {
-    const stop = (): void => {
+    const stop = () => {
       for (const signal of STOP_SIGNALS) process.off(signal, stop);
       io.signal?.removeEventListener('abort', stop);
       resolve();
@@ -41,12 +39,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
   io.stderr.write('Sandbox stopped.\n');
 }
 
-/**
- * The client's wire settings (HEDGE_WIRE_*, src/api/wire/unspecified.ts) that match this dialect. All
- * of them, the reference dialect's too: sourcing the file then also undoes another dialect's
- * values left in the shell. The sandbox reads `symbols` on GET /prices in every dialect. (hedge
- * needs none of them: it learns the names from the server; they save it the first refusals.)
- */
+/** The client's wire settings (HEDGE_WIRE_*, src/api/wire/unspecified.ts) that match this dialect. */
 function clientWireSettings(dialect: SandboxDialect): Record<string, string> {
   const wire = wireDialect(dialect);
   return {
@@ -58,7 +51,7 @@ function clientWireSettings(dialect: SandboxDialect): Record<string, string> {
   };
 }
 
-function describeWire(dialect: SandboxDialect, severalPerSide: boolean | undefined): string {
+function describeWire(dialect: SandboxDialect, severalPerSide: boolean | undefined) {
   const wire = wireDialect(dialect);
   const several = severalPerSide ?? wire.hedgesPerSide === 'several';
   const extras = [
@@ -68,7 +61,7 @@ function describeWire(dialect: SandboxDialect, severalPerSide: boolean | undefin
     wire.historyPages === 'time' ? 'history pages by time (meta.next_before, 40 a page)' : '',
     wire.references === 'upper-case' ? 'client references kept in upper case' : '',
     `markets ${wire.markets.map((listed) => (listed.status === 'open' ? listed.market : `${listed.market} (${listed.status})`)).join(', ')}`,
-  ].filter((part) => part !== '');
+  ].filter(Boolean);
   return (
     `Wire: page size as ${wire.pageSizeParameter}, add/reduce notional as ${wire.changeNotionalField}, ` +
     `${several ? 'several hedges' : 'one hedge'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose}, ` +
@@ -77,7 +70,7 @@ function describeWire(dialect: SandboxDialect, severalPerSide: boolean | undefin
   );
 }
 
-function describeSettings(options: SandboxOptions, baseUrl: string, dialect: SandboxDialect): string {
+function describeSettings(options: SandboxOptions, baseUrl: string, dialect: SandboxDialect) {
   const faults = [
     options.fault5xx ? `5xx ${options.fault5xx}` : '',
     options.fault429 ? `429 ${options.fault429}` : '',
@@ -85,7 +78,7 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
     options.latencyMs ? `latency ${options.latencyMs} ms` : '',
     options.hostileText ? 'hostile text' : '',
     options.dateSkewMs ? `Date header ${options.dateSkewMs > 0 ? '+' : ''}${options.dateSkewMs / 1000} s off` : '',
-  ].filter((fault) => fault !== '');
+  ].filter(Boolean);
   const persistence = options.stateFile ? `memory and ${options.stateFile}` : 'memory';
   const seed = options.seed !== undefined ? `, seed ${options.seed}` : '';
   const rateLimit = options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : '';
@@ -93,7 +86,7 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
     options.viewLagMs ? `positions, history and account trail the hedge records by ${options.viewLagMs / 1000} s` : '',
     options.settlementDelayMs ? `a hedge settles ${options.settlementDelayMs / 1000} s after its maturity` : '',
     options.dayMs !== undefined ? `a tenor day lasts ${options.dayMs / 1000} s` : '',
-  ].filter((part) => part !== '');
+  ].filter(Boolean);
   const lines = [
     `Hedge sandbox listening on ${baseUrl} (test keys only, state in ${persistence}).`,
     `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, ` +
@@ -103,6 +96,6 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
     options.tls ? 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.' : '',
     describeWire(dialect, options.severalPerSide),
     'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',
-  ].filter((line) => line !== '');
+  ].filter(Boolean);
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,5 @@
-// The sandbox over real HTTP(S): parses requests, injects faults, hands the rest to the engine and
-// writes its envelope. Everything here is transport; every business rule is in the engine, so
-// the same behaviour is reachable in unit tests without a socket.
+// The sandbox over real HTTP(S): parses requests, injects faults, hands the rest to the engine and writes its
+// envelope.
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -8,7 +7,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import { type SandboxClock, createClock } from '../clock.js';
 import { type EngineOptions, type IdempotencyLease, SandboxEngine, createEngineState } from '../engine.js';
-import type { EngineState } from '../engine-state.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
 import { withHostileText } from './hostile-text.js';
@@ -32,7 +30,6 @@ import {
   StateFileBusyError,
   type StateFileContents,
   type StateFileLock,
-  type StateFileRead,
   readStateFile,
   saveStateFile,
 } from '../state-file.js';
@@ -45,54 +42,34 @@ const KEEP_ALIVE_TIMEOUT_MS = 5000;
 const DEFAULT_SEED = 'hedge-sandbox';
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** The engine's options (engine.ts), and how the server around it listens, keeps state and misbehaves. */
 export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
-  /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
-  /** Interface to bind; default 127.0.0.1 (loopback only). */
   host?: string;
   /**
-   * Listen on this local socket (a Unix socket path, a Linux abstract name starting with \0, or a
-   * Windows pipe) instead of a TCP port: the base URL is then `http://localhost/…`, reached over that
-   * socket only (the demo: no port to pick, and no IP address code run at start).
+   * Listen on this local socket (a Unix socket path, a Linux abstract name starting with \0, or a Windows pipe)
+   * instead of a TCP port: the base URL is then `http://localhost/…`, reached over that socket only (the demo: no
+   * port to pick, and no IP address code run at start).
    */
   socketPath?: string;
-  /** Serve HTTPS with a freshly minted local CA (see caFile). */
   tls?: boolean;
-  /** Where to write the CA and server certificates; default a temp dir removed on close. */
   tlsDir?: string;
-  /** Sandbox ms per real ms. */
   clockSpeed?: number;
   fault5xx?: number;
   fault429?: number;
   dropAfterCommit?: number;
   latencyMs?: number;
-  /** Test keys accepted (one account each); default one random `hpk_test_` key. */
   apiKeys?: string[];
-  /**
-   * Load the state from here at start (if present) and save it after each change. A file of an
-   * earlier format is left until the first save, the state started afresh (RunningSandbox.startedAfresh).
-   */
   stateFile?: string;
-  /**
-   * Set when other processes use the same stateFile at once (the demo): each request then reloads
-   * the file if another process saved it, and a change is made and saved under this lock (state-file.ts).
-   */
   stateFileLock?: StateFileLock;
-  /** Tests only: called inside each save of the shared file, before it commits (SharedStateFileHooks.beforeCommit). */
   stateFileBeforeCommit?: () => void | Promise<void>;
-  /** Real time source (default Date.now). */
   realNow?: () => number;
-  /** Oldest entries are dropped beyond this many (default 100,000) to bound memory in benches. */
   requestLogLimit?: number;
-  /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
   hostileText?: boolean;
   /**
-   * The `Date` header runs this many ms ahead of the real clock (negative: behind), as on a server
-   * whose clock is off (`hedge doctor` checks the skew). Unset: the sandbox's own time.
+   * The `Date` header runs this many ms ahead of the real clock (negative: behind), as on a server whose clock is
+   * off (`hedge doctor` checks the skew).
    */
   dateSkewMs?: number;
-  /** No `Date` header on any answer, as behind a gateway that strips it. */
   noDateHeader?: boolean;
 }
 
@@ -102,59 +79,40 @@ export interface RequestLogEntry {
   realTimeMs: number;
   sandboxTimeMs: number;
   method: string;
-  /** Relative to the base path (e.g. `/hedges`); the raw path when outside it. */
   path: string;
   query: Record<string, string>;
   idempotencyKey: string | null;
-  /** Parsed JSON body, the raw text when it did not parse, null when empty. */
   body: unknown;
-  /** 'pending' while the request is held (latency). */
   status: RequestLogStatus;
   errorCode: string | null;
-  /** Injected faults applied, joined by '+', e.g. 'latency+drop-after-commit'. */
   fault: string | null;
-}
-
-interface SeedHedgesOptions {
-  apiKey: string;
-  count: number;
-  status?: 'closed' | 'failed';
 }
 
 export interface RunningSandbox {
   baseUrl: string;
-  /** The first of apiKeys. */
   apiKey: string;
   apiKeys: string[];
-  /** CA certificate to trust when tls is on. */
   caFile?: string;
-  /** The local socket it listens on (options.socketPath), when not a TCP port. */
   socketPath?: string;
-  /** The TCP port it listens on; 0 on a local socket. */
   port: number;
-  /** The state file was of an earlier format: this sandbox started afresh, and its first save replaces it. */
   startedAfresh: boolean;
   requestLog: RequestLogEntry[];
   clock: SandboxClock;
   engine: SandboxEngine;
   setFaults(partial: Partial<FaultSettings>): void;
-  /** Inserts `count` hedges whose life already ended; returns their ids. */
-  seedHedges(options: SeedHedgesOptions): string[];
+  seedHedges(options: { apiKey: string; count: number; status?: 'closed' | 'failed' }): string[];
   close(): Promise<void>;
 }
 
-function generateTestKey(): string {
+function generateTestKey() {
   let rest = '';
   const { randomInt } = process.getBuiltinModule('node:crypto');
   for (let i = 0; i < 24; i++) rest += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
   return `hpk_test_${rest}`;
 }
 
-/**
- * An answer's x-request-id: 16 hex digits. It names one answer in logs and nothing depends on it
- * being unguessable, so Math.random serves (node:crypto would cost every request command its load).
- */
-function requestId(): string {
+/** An answer's x-request-id: 16 hex digits. */
+function requestId() {
   const half = () =>
     Math.floor(Math.random() * 0x1_0000_0000)
       .toString(16)
@@ -163,7 +121,7 @@ function requestId(): string {
 }
 
 /** Whether answering this outcome runs the engine (the others answer without touching state). */
-function usesEngine(outcome: FaultOutcome): boolean {
+function usesEngine(outcome: FaultOutcome) {
   if (outcome.kind === 'stall') return outcome.mode === 'body';
   if (outcome.kind === 'malformed') return outcome.malformed !== 'html';
   return injectedAnswer(outcome) === undefined;
@@ -226,18 +184,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
-/** The engine a sandbox runs on its clock, and the state file it is kept in (when one is given). */
 interface EngineHost {
-  /** The engine now: replaced when another process saved the shared state file. */
   readonly engine: SandboxEngine;
   readonly clock: SandboxClock;
   readonly realNow: () => number;
-  /** Set when other processes use the same state file at once (the demo). */
   readonly shared: SharedStateFile | undefined;
   readonly startedAfresh: boolean;
-  /** A sandbox that owns its state file saves after each change (the shared file saves in its transactions). */
   saveIfChanged(): void;
-  /** Waits for the saves under way; a failed save surfaces here. */
   flush(): Promise<void>;
 }
 
@@ -251,16 +204,14 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
     shared = new SharedStateFile(options.stateFile, options.stateFileLock, {
       adopt: (contents) => adopt(contents),
       snapshot: () => snapshot(),
-      changed: (): boolean => engine.revision !== savedRevision,
+      changed: () => engine.revision !== savedRevision,
       saved: () => {
         savedRevision = engine.revision;
       },
       beforeCommit: options.stateFileBeforeCommit,
     });
   }
-  const read: StateFileRead | undefined = options.stateFile
-    ? (shared?.load() ?? readStateFile(options.stateFile))
-    : undefined;
+  const read = options.stateFile ? (shared?.load() ?? readStateFile(options.stateFile)) : undefined;
   const saved = read?.contents;
   const clock = createClock({
     realNow,
@@ -268,10 +219,9 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
     originMs: saved ? realNow() + saved.clockOffsetMs : undefined,
   });
   const engineOptions: EngineOptions = { ...options, apiKeys, seed };
-  // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and
-  // the next after a reset, never hand out the same ids. node:crypto only here: a request never
-  // loads it (engine.ts, sha256).
-  const fresh = (): EngineState =>
+  // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and the next after a
+  // reset, never hand out the same ids.
+  const fresh = () =>
     createEngineState(
       seed,
       options.dialect,
@@ -315,21 +265,16 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
   };
 }
 
-/** The requests a sandbox is sent: each logged, its faults planned, held, answered. */
 class SandboxTraffic {
   readonly requestLog: RequestLogEntry[] = [];
-  /** Set by close(): a request still held is then cut off, not answered. */
   closing = false;
   private readonly holds = new AbortController();
-  private readonly requestLogLimit: number;
 
   constructor(
     private readonly options: SandboxOptions,
     private readonly host: EngineHost,
     private readonly faults: FaultInjector,
-  ) {
-    this.requestLogLimit = options.requestLogLimit ?? 100_000;
-  }
+  ) {}
 
   readonly handler = (req: IncomingMessage, res: ServerResponse): void => {
     this.onRequest(req, res).catch((error: unknown) => {
@@ -339,13 +284,12 @@ class SandboxTraffic {
     });
   };
 
-  /** Ends the holds (latency) at once; the requests they held are cut off. */
   close(): void {
     this.closing = true;
     this.holds.abort();
   }
 
-  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async onRequest(req: IncomingMessage, res: ServerResponse) {
     const received = await this.receive(req, res);
     if (!received) return;
     const { entry, rawPath, underBase, request } = received;
@@ -396,9 +340,8 @@ class SandboxTraffic {
     res.setHeader('x-request-id', requestId());
     const realTimeMs = this.host.realNow();
     const sandboxTimeMs = this.host.clock.now();
-    // The server's own time, as a real server's Date header gives it: with a fast or advanced clock
-    // it is the sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
-    // dateSkewMs sets it off from the time the sandbox acts on (`hedge doctor`'s clock check).
+    // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
+    // sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
     if (this.options.noDateHeader) res.sendDate = false;
     else res.setHeader('date', new Date(sandboxTimeMs + (this.options.dateSkewMs ?? 0)).toUTCString());
     const method = req.method ?? 'GET';
@@ -450,21 +393,19 @@ class SandboxTraffic {
     }
   }
 
-  private hold(ms: number): Promise<void> {
+  private hold(ms: number) {
     return delay(ms, undefined, { signal: this.holds.signal }).catch(() => undefined);
   }
 
-  private log(entry: RequestLogEntry): void {
-    if (this.requestLog.length >= this.requestLogLimit) this.requestLog.splice(0, Math.ceil(this.requestLogLimit / 2));
+  private log(entry: RequestLogEntry) {
+    const limit = this.options.requestLogLimit ?? 100_000;
+    if (this.requestLog.length >= limit) this.requestLog.splice(0, Math.ceil(limit / 2));
     this.requestLog.push(entry);
   }
 }
 
-/** One request under way: its log entry, the faults noted on it, and how its answer is sent. */
 class Exchange {
-  /** The idempotency key held while a latency fault holds the request. */
   lease: IdempotencyLease | undefined;
-  /** With a shared state file, the engine's answer, computed and saved under the lock before the response. */
   answered: EngineResponse | undefined;
   private readonly applied: string[] = [];
 
@@ -478,9 +419,13 @@ class Exchange {
   ) {}
 
   finish(response: EngineResponse): void {
-    this.entry.status = response.status;
+    sendEnvelope(this.res, this.record(response));
+  }
+
+  private record(response: EngineResponse, status: RequestLogStatus = response.status): EngineResponse {
+    this.entry.status = status;
     this.entry.errorCode = response.body.error?.code ?? null;
-    sendEnvelope(this.res, response);
+    return response;
   }
 
   noteFault(name: string): void {
@@ -488,7 +433,6 @@ class Exchange {
     this.entry.fault = this.applied.join('+');
   }
 
-  /** Sends what the planned fault makes of the engine's answer (or instead of it). */
   respond(outcome: FaultOutcome): void {
     const { res, entry } = this;
     const injected = injectedAnswer(outcome);
@@ -505,10 +449,7 @@ class Exchange {
         return;
       case 'oversized': {
         this.noteFault('oversized');
-        const response = this.runEngine();
-        entry.status = response.status;
-        entry.errorCode = response.body.error?.code ?? null;
-        sendPadded(res, response, outcome.bytes);
+        sendPadded(res, this.record(this.runEngine()), outcome.bytes);
         return;
       }
       case 'malformed':
@@ -540,15 +481,14 @@ class Exchange {
     return this.dress(response);
   }
 
-  private sendMalformed(kind: MalformedKind): void {
+  private sendMalformed(kind: MalformedKind) {
     const { res, entry } = this;
     if (kind === 'html') {
       entry.status = 502;
       sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
       return;
     }
-    const response = this.runEngine();
-    entry.errorCode = response.body.error?.code ?? null;
+    const response = this.record(this.runEngine());
     switch (kind) {
       case 'truncated': {
         const text = JSON.stringify(response.body);
@@ -557,7 +497,6 @@ class Exchange {
         return;
       }
       case 'wrong-types': {
-        entry.status = response.status;
         const { data, error } = response.body;
         sendText(
           res,

@@ -1,6 +1,4 @@
-// Local HTTPS for the sandbox. The spec allows HTTPS only, so the CLI's TLS path must be testable
-// without disabling verification: we mint a throwaway CA and a loopback leaf signed by it, and a
-// client trusts the CA file (NODE_EXTRA_CA_CERTS or undici's connect.ca) like a real root.
+// Local HTTPS for the sandbox.
 
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,8 +8,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
-// openssl gets what it needs to start and nothing else: not the HEDGE_API_KEY (or any other
-// secret) of the shell that started the sandbox.
+// openssl gets what it needs to start and nothing else: not the HEDGE_API_KEY (or any other secret) of the shell
+// that started the sandbox.
 const OPENSSL_VARIABLES = ['PATH', 'SystemRoot', 'SYSTEMROOT', 'TMPDIR', 'TEMP', 'TMP', 'LANG'];
 const run = (command: string, args: string[]) =>
   execFileAsync(command, args, {
@@ -24,11 +22,8 @@ const OPENSSL = 'openssl';
 const VALIDITY_DAYS = '30';
 const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
-// sandbox.hedge.test: a name that is not loopback to a client, so that a client can be shown
-// reaching the sandbox through a forward proxy that maps the name here (a client never sends a
-// loopback request through a proxy). The .test top-level domain is reserved and never resolves.
-// One config carries both extension sets; a dedicated file avoids clashing with whatever the
-// system openssl.cnf adds by default.
+// sandbox.hedge.test: a name that is not loopback to a client, so that a client can be shown reaching the sandbox
+// through a forward proxy that maps the name here (a client never sends a loopback request through a proxy).
 const OPENSSL_CONFIG = `[req]
 distinguished_name = dn
 prompt = no

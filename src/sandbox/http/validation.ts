@@ -1,5 +1,4 @@
-// Input checks for request bodies and query strings. Each reader names the first field that is
-// wrong (`validation_error` with details {field, reason}) so a client can point at it.
+// Input checks for request bodies and query strings.
 
 import { ApiError, validationError } from './envelope.js';
 import type { HedgeStatus } from '../engine-state.js';
@@ -56,10 +55,7 @@ export function readHedgeTerms(body: JsonObject): {
   };
 }
 
-/**
- * The notional of an add or reduce under the dialect's field name. A strict dialect also refuses
- * a body carrying another dialect's name, even next to its own, naming the field it expects.
- */
+/** The notional of an add or reduce under the dialect's field name. */
 export function readChangeNotional(body: JsonObject, field: string, refusedFields: readonly string[]): number {
   const foreign = refusedFields.find((name) => body[name] !== undefined);
   if (foreign !== undefined) {
@@ -68,7 +64,7 @@ export function readChangeNotional(body: JsonObject, field: string, refusedField
   return readPositiveAmount(body, field);
 }
 
-function readPositiveAmount(body: JsonObject, field: string): number {
+function readPositiveAmount(body: JsonObject, field: string) {
   const amount = body[field];
   if (amount === undefined) throw validationError(field, 'is required');
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
@@ -77,7 +73,7 @@ function readPositiveAmount(body: JsonObject, field: string): number {
   return amount;
 }
 
-function readTenor(body: JsonObject): number {
+function readTenor(body: JsonObject) {
   const tenor = body.tenor_days;
   if (tenor === undefined) throw validationError('tenor_days', 'is required');
   if (typeof tenor !== 'number' || !MARKET_MODEL.tenorsDays.includes(tenor)) {
