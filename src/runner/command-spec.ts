@@ -131,3 +131,40 @@ export function declare<const S extends Omit<CommandSpec, 'load'>>(spec: S): S {
 export function runnable(spec: CommandSpec): spec is CommandSpec & { load: NonNullable<CommandSpec['load']> } {
   return typeof spec.load === 'function';
 }
+
+type LongName<F extends string> = F extends `${string}--${infer L}`
+  ? L extends `${infer N} ${string}`
+    ? N
+    : L
+  : never;
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type KeyOf<F extends string> = Camel<LongName<F> extends `no-${infer R}` ? R : LongName<F>>;
+type KindOf<F extends string> = F extends `${string}<${string}`
+  ? 'value'
+  : F extends `${string}[${string}`
+    ? 'optional-value'
+    : F extends `${string}--no-${string}`
+      ? 'negatable'
+      : 'flag';
+
+/** An option whose key (commander's camelCase) and kind are read off its flags. */
+export function opt<const F extends string, const K extends OptionKind = KindOf<F>>(
+  flags: F,
+  description: string,
+  values?: OptionSpec['values'],
+  kind?: K,
+): { readonly flags: F; readonly key: KeyOf<F>; readonly kind: NoInfer<K>; readonly description: string } & Pick<
+  OptionSpec,
+  'values'
+> {
+  const long = /--(?:no-)?([\w-]+)/.exec(flags)![1]!;
+  const key = long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
+  const derived = flags.includes('<')
+    ? 'value'
+    : flags.includes('[')
+      ? 'optional-value'
+      : flags.includes('--no-')
+        ? 'negatable'
+        : 'flag';
+  return { flags, key, kind: kind ?? (derived as K), description, ...(values && { values }) };
+}
