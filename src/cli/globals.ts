@@ -7,7 +7,7 @@ const FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;
 
 export type GlobalsResult = { globals: GlobalOptions } | { problem: string };
 
-function positiveSeconds(name: string, raw: unknown): number | string | undefined {
+function positiveSeconds(name: string, raw: unknown) {
   if (raw === undefined) return undefined;
   const value = Number(raw);
   // Plain decimals only: Number() would also take "0x10" or "1e3".

@@ -12,7 +12,7 @@ const GAP = 2;
 /** Below this many columns beside a term, its description goes on the lines under it instead. */
 const MIN_DESCRIPTION_ROOM = 24;
 
-function wrapper(): Help {
+function wrapper() {
   const help = new Help();
   // boxWrap leaves text unwrapped below this width; ours decides that itself.
   help.minWidthToWrap = 1;
@@ -20,7 +20,7 @@ function wrapper(): Help {
 }
 
 /** Plain text wrapped at spaces to `width`, every line after the first indented by `hanging`. */
-function wrapText(text: string, width: number, hanging = 0): string {
+function wrapText(text: string, width: number, hanging = 0) {
   const lines = wrapper()
     .boxWrap(text, Math.max(10, width - hanging))
     .split('\n');
@@ -31,7 +31,7 @@ function wrapText(text: string, width: number, hanging = 0): string {
  * Two columns: each term, then its description wrapped beside it (commander's own item layout);
  * when the terminal leaves too little room beside the widest term, each description goes under it.
  */
-function itemList(items: readonly (readonly [string, string])[], width: number): string[] {
+function itemList(items: readonly (readonly [string, string])[], width: number) {
   const termWidth = Math.max(0, ...items.map(([term]) => term.length));
   if (width - INDENT.length - termWidth - GAP < MIN_DESCRIPTION_ROOM) {
     return items.flatMap(([term, description]) => [
@@ -50,7 +50,7 @@ function itemList(items: readonly (readonly [string, string])[], width: number):
  * A shell command shown as an example, at most `width` columns: broken only at spaces, with the
  * shell's own continuation (` \`) so that a copied example still runs, and hedge named as run.
  */
-function exampleLines(example: string, width: number, program: string): string[] {
+function exampleLines(example: string, width: number, program: string) {
   const first = `${INDENT}$ `;
   const next = '      ';
   const words = example.split(' ');

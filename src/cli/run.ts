@@ -14,7 +14,7 @@ import { reportError } from '../terminal/report-error.js';
 import type { CommandSpec, RawInput } from '../runner/command-spec.js';
 
 /** The one sleep: rejects with the signal's reason (a StopSignal says how the command ended). */
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+const sleep = (ms: number, signal?: AbortSignal) =>
   delay(ms, undefined, { signal }).catch(() => {
     throw signal?.reason;
   });
@@ -35,7 +35,7 @@ export function reportUsageProblem(
 }
 
 /** The width messages on stderr are wrapped to when stderr is a terminal; undefined in a pipe (one line per message). */
-function stderrColumns(io: Io, env: Record<string, string | undefined>): number | undefined {
+function stderrColumns(io: Io, env: Record<string, string | undefined>) {
   if (!io.stderrIsTTY) return undefined;
   return terminalColumns(io.stderr, true, env);
 }
@@ -51,7 +51,7 @@ async function buildOutput(
   env: Record<string, string | undefined>,
   chalk: ChalkInstance,
   now: () => number,
-): Promise<Output> {
+) {
   const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
   const query =
     globals.query === undefined ? undefined : (await import('../fields/query.js')).compileQuery(globals.query);
@@ -76,7 +76,7 @@ async function buildOutput(
  * Watches stdout for a reader that went away (EPIPE): from then on what is written to it is
  * dropped (no second error, no stack trace) and `onClosed` is told once.
  */
-function watchClosedStdout(stdout: NodeJS.WritableStream, onClosed: () => void): { readonly closed: boolean } {
+function watchClosedStdout(stdout: NodeJS.WritableStream, onClosed: () => void) {
   const state = { closed: false };
   const onError = (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE' || state.closed) return;

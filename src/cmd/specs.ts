@@ -34,7 +34,7 @@ export const SIDE_ARG = {
 } as const satisfies ArgSpec;
 export const notionalArg = <const W extends string>(what: W) =>
   ({ name: 'notional', required: true, description: `${what} in USD: 10000, 10_000, 10k or 1.5m` }) as const;
-export const optional = <const A extends ArgSpec>(arg: A): Omit<A, 'required'> & { readonly required: false } => ({
+export const optional = <const A extends ArgSpec>(arg: A) => ({
   ...arg,
   required: false,
 });

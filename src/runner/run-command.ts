@@ -19,7 +19,7 @@ async function untilCondition(
   spec: CommandSpec,
   input: RawInput,
   now: number,
-): Promise<{ expression: string; dateToo: boolean } | undefined> {
+) {
   const option = spec.options?.find((candidate) => candidate.key === 'until');
   const value = input.options.until;
   if (!option || typeof value !== 'string') return undefined;

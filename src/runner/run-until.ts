@@ -41,7 +41,7 @@ export interface UntilOptions {
 /** One run of the command on the context it is given; resolves to its exit code. */
 export type CommandRun = (ctx: CommandContext) => Promise<number | void>;
 
-function seconds(ms: number): string {
+function seconds(ms: number) {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
@@ -49,7 +49,7 @@ function seconds(ms: number): string {
 const DATE_FORMS = '2026-11-01, an ISO time, or 7d / 2w / 1m ago';
 
 /** The condition as a function, checked before anything is sent (exit 2 for a malformed one). */
-function compileCondition(options: UntilOptions): (data: unknown) => unknown {
+function compileCondition(options: UntilOptions) {
   let condition: (data: unknown) => unknown;
   try {
     condition = compileQuery(options.expression, '--until');
@@ -90,7 +90,7 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
     new InterruptedError(`--until stopped before ${JSON.stringify(safeText(options.expression))} held.`, {
       stoppedBy: ctx.signal.reason,
     });
-  const pauseUntil = async (at: number): Promise<void> => {
+  const pauseUntil = async (at: number) => {
     const ms = at - clock.now();
     if (signal.aborted) throw interrupted();
     if (ms <= 0) return;
@@ -100,7 +100,7 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
       throw interrupted();
     }
   };
-  const notMet = async (): Promise<never> => {
+  const notMet = async () => {
     // The bound is the bound: wait it out, so that `--timeout 30` means thirty seconds of trying.
     if (deadline !== undefined) await pauseUntil(deadline);
     if (last && ctx.output.isJson) await last.playOnto(ctx.output);

@@ -38,7 +38,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof APPLY>): Pr
   return renderApplyOutcome(ctx, opts, outcome);
 }
 
-async function renderApplyOutcome(ctx: CommandContext, opts: ApplyOptions, outcome: ApplyOutcome): Promise<number> {
+async function renderApplyOutcome(ctx: CommandContext, opts: ApplyOptions, outcome: ApplyOutcome) {
   const { steps } = outcome.quoted.plan;
   switch (outcome.kind) {
     case 'fails-checks':

@@ -38,7 +38,7 @@ export function historyTotals(records: HistoryRecord[]): Record<string, number> 
   return totals;
 }
 
-function closeTimeOption(option: '--since' | '--until', raw: string | undefined, now: Date): Date | undefined {
+function closeTimeOption(option: '--since' | '--until', raw: string | undefined, now: Date) {
   if (raw === undefined) return undefined;
   const parsed = parseReportDate(raw, now);
   if (!parsed.ok) throw new UsageError(`${option}: ${parsed.message}`);
@@ -87,7 +87,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): 
       `The deal's hedge records were not read: ${deal.problem}; closed hedges are matched on their own reference alone.`,
     );
   // The history lists what the deal closed; what it still holds after its last roll is said beside it, in every format.
-  const sayStillHeld = (): void => {
+  const sayStillHeld = () => {
     const held =
       deal === undefined
         ? undefined
@@ -160,8 +160,8 @@ async function readPeriod(
   client: HedgeClient,
   { limit, defaultLength = false, since, until, ref: reference }: HistoryOptions,
   deal: DealHedges | undefined,
-): Promise<HistoryRecord[] | undefined> {
-  const joinedReference = (raw: HistoryRecord): string | undefined => {
+) {
+  const joinedReference = (raw: HistoryRecord) => {
     const own = referenceOf(raw);
     if (own !== undefined || deal === undefined) return own;
     const hedgeId = hedgeIdOf(raw);
@@ -205,7 +205,7 @@ async function markResizedHedges(
   records: HistoryRecord[],
   original: HistoryRecord[],
   totals: ReturnType<typeof historyTotals>,
-): Promise<string | undefined> {
+) {
   const ids = original.map(hedgeIdOf);
   const sizes = await readResizedHedges(ctx, new Set(ids.filter((id): id is string => id !== undefined)));
   markResized(
@@ -226,7 +226,7 @@ async function markResizedHedges(
 }
 
 /** The hedge a record closed, read under any of its known names (one odd record never breaks the list). */
-function hedgeIdOf(record: HistoryRecord): string | undefined {
+function hedgeIdOf(record: HistoryRecord) {
   try {
     return readHistoryRecord(record).hedgeId;
   } catch {
@@ -235,7 +235,7 @@ function hedgeIdOf(record: HistoryRecord): string | undefined {
 }
 
 /** A record's deal reference, read under any of its known names (api/wire/fields.ts). */
-function referenceOf(record: HistoryRecord): string | undefined {
+function referenceOf(record: HistoryRecord) {
   try {
     return readHistoryRecord(record).clientReference;
   } catch {

@@ -115,12 +115,12 @@ export const REFERENCES_FIELD = 'client_references';
 export const SIDE_BOOK_FIELD = 'side_book';
 
 /** What `side_book` holds: the side's state as every view shows it, and its live hedges as the server sent them. */
-function sideBookOf(side: PositionSide): Record<string, unknown> {
+function sideBookOf(side: PositionSide) {
   return { state: side.state, why: side.why ?? null, records_notional_usd: side.recordsUsd, hedges: side.hedges };
 }
 
 /** A side only the records show, as a row of the terminal's table: the records' notional, its soonest maturity. */
-function unlistedRow(side: PositionSide): Record<string, unknown> {
+function unlistedRow(side: PositionSide) {
   const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
   const soonest = filled.find((hedge) => typeof hedge.maturity_at === 'string');
   const row: Record<PropertyKey, unknown> = {

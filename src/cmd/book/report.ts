@@ -77,14 +77,14 @@ export interface ReportCommandOptions {
   ref?: string;
 }
 
-function oneOf<const T extends string>(option: string, raw: string, allowed: readonly T[]): T {
+function oneOf<const T extends string>(option: string, raw: string, allowed: readonly T[]) {
   const value = raw.trim().toLowerCase();
   const found = allowed.find((candidate) => candidate === value);
   if (!found) throw new UsageError(`${option}: ${echo(raw)} is not allowed; expected one of ${allowed.join(', ')}.`);
   return found;
 }
 
-function date(option: string, raw: string | undefined, now: Date): Date | undefined {
+function date(option: string, raw: string | undefined, now: Date) {
   if (raw === undefined) return undefined;
   const parsed = parseReportDate(raw, now);
   if (!parsed.ok) throw new UsageError(`${option}: ${parsed.message}`);

@@ -52,7 +52,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RES
 }
 
 /** Said of a row that does not verify: resolving it sends nothing, but its request is not this key's to trust. */
-async function noteUnverified(ctx: CommandContext, entry: JournalEntry): Promise<void> {
+async function noteUnverified(ctx: CommandContext, entry: JournalEntry) {
   const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
   if (check !== 'unsealed' && check !== 'forged') return;
   ctx.notify({

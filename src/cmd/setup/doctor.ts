@@ -31,7 +31,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   return doctorExitCode(report);
 }
 
-async function render(ctx: CommandContext, report: DoctorReport): Promise<void> {
+async function render(ctx: CommandContext, report: DoctorReport) {
   const { output } = ctx;
   if (output.isJson) {
     output.json({

@@ -80,7 +80,7 @@ export function parseLoginOptions(input: InputOf<typeof LOGIN>): LoginOptions {
 }
 
 /** The demo has no account to log in to; said before any flag is read. */
-function refuseDemo(ctx: CommandContext): void {
+function refuseDemo(ctx: CommandContext) {
   if (ctx.globals.demo) {
     throw new UsageError('--demo: the demo needs no login; run `hedge --demo <command>` directly.');
   }
@@ -112,7 +112,7 @@ function showLogin(
   storeFile: string,
   saved: LoginSaved,
   journalUrl: string | null | undefined,
-): void {
+) {
   const { profile: name, environment, baseUrl, shownKey, keyAt } = saved;
   const c = ctx.output.chalk;
   if (saved.oldKeyringLeft) {
@@ -169,7 +169,7 @@ function showLogin(
 }
 
 /** What `--move-key` says: that the key was already there, or where it went from and to. */
-function showKeyMove(ctx: CommandContext, storeFile: string, name: string, move: KeyMove): number {
+function showKeyMove(ctx: CommandContext, storeFile: string, name: string, move: KeyMove) {
   if (!move.moved) {
     if (ctx.output.isJson) ctx.output.json({ profile: name, key_store: move.at.kind, moved: false });
     ctx.output.note(

@@ -24,7 +24,7 @@ async function runMcp(
   ctx: CommandContext,
   input: InputOf<typeof MCP>,
   commands: readonly CommandSpec[],
-): Promise<number> {
+) {
   // How long a live write's confirmation token is valid (HEDGE_MCP_TOKEN_TTL_SECONDS), checked first.
   const ttlSeconds = tokenTtlSeconds(ctx.env);
   // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
