@@ -75,12 +75,7 @@ function exampleLines(example: string, width: number, program: string) {
 }
 
 /** What every command's help ends with: its examples, then the global options by name. */
-export function commandHelpEnd(
-  spec: CommandSpec,
-  globals: readonly OptionSpec[],
-  width: number,
-  program = 'hedge',
-): string {
+export function commandHelpEnd(spec: CommandSpec, globals: readonly OptionSpec[], width: number, program = 'hedge') {
   const examples = spec.examples.flatMap((example) => exampleLines(example, width, program));
   const names = globals.map((option) => option.flags.split(/[\s,]+/).find((part) => part.startsWith('--'))!).join(' ');
   const help = hedgeCommandLine({ program }, ['--help']);
@@ -89,7 +84,7 @@ export function commandHelpEnd(
 }
 
 /** `hedge` alone: what it is, the first commands to run, and where help is. At most 24 lines. */
-export function overview(width: number, program = 'hedge'): string {
+export function overview(width: number, program = 'hedge') {
   const run = (words: string) => hedgeCommandLine({ program }, [words]);
   const intro = wrapText(
     `hedge is a command-line desk for the Hedging Partner API: quote, open, watch and close FX hedges on frontier-market currencies, from a terminal, a script (--json) or an AI agent (${run('mcp')}).`,
@@ -141,7 +136,7 @@ export function rootHelp(
   globals: readonly OptionSpec[],
   width: number,
   program = 'hedge',
-): string {
+) {
   const run = (words: string) => hedgeCommandLine({ program }, [words]);
   const out: string[] = [
     `Usage: ${run('<command> [arguments] [options]')}`,

@@ -8,7 +8,7 @@
  * Optimal string alignment distance (Damerau–Levenshtein without repeated edits of a substring):
  * a swap of two neighbours (`--tneor`) counts as one edit, as a person mistypes.
  */
-export function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string) {
   const rows: number[][] = [];
   for (let i = 0; i <= a.length; i++) rows.push([i]);
   for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
@@ -39,7 +39,7 @@ export interface Nearest {
  * command's own options (listed first) win over the global ones. `--name=value` is compared by its
  * name. Undefined when there is no candidate.
  */
-export function nearestOption(typed: string, candidates: readonly string[]): Nearest | undefined {
+export function nearestOption(typed: string, candidates: readonly string[]) {
   const name = typed.replace(/^-+/, '').split('=')[0]!;
   let best: { flag: string; distance: number; similarity: number } | undefined;
   for (const flag of new Set(candidates)) {
@@ -53,11 +53,7 @@ export function nearestOption(typed: string, candidates: readonly string[]): Nea
 }
 
 /** The one line for an unknown option: what was typed, the closest option, and where every option is listed. */
-export function unknownOptionMessage(
-  typed: string,
-  candidates: readonly string[],
-  commandWords: readonly string[],
-): string {
+export function unknownOptionMessage(typed: string, candidates: readonly string[], commandWords: readonly string[]) {
   const nearest = nearestOption(typed, candidates);
   const help = `\`${['hedge', ...commandWords, '--help'].join(' ')}\``;
   const shown = typed.split('=')[0];

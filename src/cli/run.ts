@@ -23,7 +23,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 export function reportUsageProblem(
   message: string,
   out: { io: Io; json: boolean; env?: Record<string, string | undefined>; program?: string },
-): number {
+) {
   const error = new UsageError(message.trim());
   return reportError(describeFailure(error, { program: out.program }), error, {
     stderr: out.io.stderr,
@@ -112,7 +112,7 @@ export async function runInvocation(
   input: RawInput,
   globals: GlobalOptions,
   process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[]; now?: () => number },
-): Promise<number> {
+) {
   const { io, env } = process_;
   const now = process_.now ?? Date.now;
   const color = colorEnabled({ flag: globals.color, env, stdoutIsTTY: io.stdoutIsTTY });

@@ -15,11 +15,7 @@ const NOT_WITH_UNTIL: ReadonlyArray<{ key: string; flag: string }> = [
  * The --until condition of this run, when it has one. On a command whose --until also takes a date
  * (`--until <date|expr>`: history, report), a value that reads as one of its dates is that date.
  */
-async function untilCondition(
-  spec: CommandSpec,
-  input: RawInput,
-  now: number,
-) {
+async function untilCondition(spec: CommandSpec, input: RawInput, now: number) {
   const option = spec.options?.find((candidate) => candidate.key === 'until');
   const value = input.options.until;
   if (!option || typeof value !== 'string') return undefined;
@@ -44,7 +40,7 @@ export async function runCommand(
   spec: CommandSpec & { load: NonNullable<CommandSpec['load']> },
   input: RawInput,
   words: readonly string[] = [spec.name],
-): Promise<number> {
+) {
   const module = (await spec.load()) as CommandModule<RawInput>;
   // Every output option against what the command prints, before its code (and so any request) runs.
   const declared = typeof module.OUTPUT_FIELDS === 'function' ? module.OUTPUT_FIELDS(input) : module.OUTPUT_FIELDS;

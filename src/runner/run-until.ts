@@ -76,7 +76,7 @@ function compileCondition(options: UntilOptions) {
   return condition;
 }
 
-export async function runUntil(ctx: CommandContext, options: UntilOptions, runOnce: CommandRun): Promise<number> {
+export async function runUntil(ctx: CommandContext, options: UntilOptions, runOnce: CommandRun) {
   const condition = compileCondition(options);
   const { clock, signal } = ctx;
   const intervalMs = Math.max(1_000, options.intervalMs ?? POLL_CADENCE.intervalMs);

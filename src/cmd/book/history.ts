@@ -28,7 +28,7 @@ export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
 /** Sums to the cent of the money columns every record carries as a number (or a decimal string). */
-export function historyTotals(records: HistoryRecord[]): Record<string, number> {
+export function historyTotals(records: HistoryRecord[]) {
   const totals: Record<string, number> = {};
   for (const key of SUMMED) {
     if (!records.every((record) => readNumber(record[key]) !== undefined)) continue;
@@ -58,7 +58,7 @@ export interface HistoryOptions {
 }
 
 /** `now` anchors relative dates (7d, 2w, 1m); the command passes its context's clock. */
-export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { now: Date }): HistoryOptions {
+export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { now: Date }) {
   const length = parseListLength(input.options.limit, input.options.all);
   const since = closeTimeOption('--since', input.options.since, context.now);
   const until = closeTimeOption('--until', input.options.until, context.now);
@@ -73,7 +73,7 @@ export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { n
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
   const opts = parseHistoryOptions(input, { now: new Date(ctx.clock.now()) });
   const { limit, defaultLength = false, since, until, ref: reference } = opts;
   const filtering = since !== undefined || until !== undefined || reference !== undefined;

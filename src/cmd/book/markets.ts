@@ -15,7 +15,7 @@ function carryText(rate: number, compact = false) {
   return compact || forAccount === 0 ? text : `${text} ${forAccount < 0 ? 'pay' : 'earn'}`;
 }
 
-export async function run(ctx: CommandContext): Promise<void> {
+export async function run(ctx: CommandContext) {
   const client = await ctx.client();
   const { markets } = await client.listMarkets();
   const human = ctx.output.isHuman;

@@ -13,7 +13,7 @@ import { carriesReference, positionForPeople, readBook } from '../../book/positi
 import { readPositionSides, sideReferenceList, sideReferences, type PositionSide } from '../../book/position-sides.js';
 import { settlingSentence, sidePartsShown, sideSections } from '../../book/positions-view.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>): Promise<number | void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>) {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'positions', ref: input.options.ref }, input.options);
   const options = { ref: parseClientReference(input.options.ref) };
   const client = await ctx.client();

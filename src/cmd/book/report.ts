@@ -95,7 +95,7 @@ function date(option: string, raw: string | undefined, now: Date) {
 export function parseReportOptions(
   input: InputOf<typeof REPORT>,
   context: { now: Date; format: OutputFormat | undefined; stdoutIsTTY: boolean; fields?: readonly string[] },
-): ReportCommandOptions {
+) {
   const { options } = input;
   const by = options.by === undefined ? 'day' : oneOf('--by', options.by, REPORT_GROUPINGS);
   const since = date('--since', options.since, context.now);
@@ -134,7 +134,7 @@ export function parseReportOptions(
   return { by, since, until, format, html, columns, ref: parseClientReference(options.ref) };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
   const options = parseReportOptions(input, {
     now: new Date(ctx.clock.now()),
     format: ctx.globals.format,

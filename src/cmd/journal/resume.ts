@@ -22,7 +22,7 @@ export interface ResumeOptions {
   resendUnproven: boolean;
 }
 
-export function parseResumeOptions(input: InputOf<typeof RESUME>): ResumeOptions {
+export function parseResumeOptions(input: InputOf<typeof RESUME>) {
   const id = input.args.id?.trim();
   return {
     id: id === '' ? undefined : id,
@@ -31,7 +31,7 @@ export function parseResumeOptions(input: InputOf<typeof RESUME>): ResumeOptions
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>) {
   const options = parseResumeOptions(input);
   const ports = ctx;
   const entry = await chooseEntryToResume(ports, options.id);

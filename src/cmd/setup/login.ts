@@ -28,7 +28,7 @@ export interface LoginOptions extends LoginFlags {
 
 const KEY_STORES = ['keyring', 'file'] as const;
 
-export function parseLoginOptions(input: InputOf<typeof LOGIN>): LoginOptions {
+export function parseLoginOptions(input: InputOf<typeof LOGIN>) {
   const { options } = input;
   const keyStore = typeof options.keyStore === 'string' ? options.keyStore.trim() : undefined;
   if (keyStore !== undefined && !(KEY_STORES as readonly string[]).includes(keyStore)) {
@@ -86,7 +86,7 @@ function refuseDemo(ctx: CommandContext) {
   }
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>) {
   refuseDemo(ctx);
   const opts = parseLoginOptions(input);
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
@@ -107,12 +107,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Pr
 }
 
 /** What a saved login says: the profile as data with --json, the key's environment and place, what comes next. */
-function showLogin(
-  ctx: CommandContext,
-  storeFile: string,
-  saved: LoginSaved,
-  journalUrl: string | null | undefined,
-) {
+function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, journalUrl: string | null | undefined) {
   const { profile: name, environment, baseUrl, shownKey, keyAt } = saved;
   const c = ctx.output.chalk;
   if (saved.oldKeyringLeft) {

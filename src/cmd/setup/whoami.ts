@@ -33,7 +33,7 @@ function describeSource(source: ShownSource | null, variable: string, profile: s
   }
 }
 
-export async function run(ctx: CommandContext): Promise<number> {
+export async function run(ctx: CommandContext) {
   const facts = await gatherWhoami(ctx);
   const { check, wireRows } = facts;
   if (ctx.output.isJson) showJson(ctx, facts);
@@ -217,10 +217,7 @@ function showCard(
 }
 
 /** TSV/CSV: one record, a header row of keys; each setting's source in the column after it. */
-function showRecord(
-  ctx: CommandContext,
-  { credentials, check, sources, wireRows, journal, keyStore }: WhoamiFacts,
-) {
+function showRecord(ctx: CommandContext, { credentials, check, sources, wireRows, journal, keyStore }: WhoamiFacts) {
   const record: Record<string, unknown> = {
     profile: credentials.profileName ?? null,
     profile_source: sources.profile,

@@ -67,7 +67,7 @@ function dialect(raw: unknown) {
 /** What `hedge sandbox serve` starts: the simulator's own options, every flag checked. */
 export type SandboxServeOptions = SandboxOptions;
 
-export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>): SandboxServeOptions {
+export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>) {
   const o = input.options;
   const host = o.host === undefined ? '127.0.0.1' : String(o.host);
   // The simulator holds test keys and has no access control of its own: it never leaves this machine.
@@ -99,7 +99,7 @@ export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>): 
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>) {
   const options = parseSandboxServeOptions(input);
   const { serveSandbox } = await import('../../sandbox/http/serve.js');
   await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr, signal: ctx.signal });

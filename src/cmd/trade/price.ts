@@ -11,7 +11,7 @@ import type { PRICE } from '../specs.js';
 import { PRICE_RESOURCE } from '../../fields/resource-fields.js';
 import { pricesInOneShape } from '../../api/wire/fields.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Promise<number | void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>) {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'price', market: input.args.market }, input.options);
   // One market; absent: every listed market.
   const market = input.args.market === undefined ? undefined : parseMarket(input.args.market);
