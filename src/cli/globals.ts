@@ -64,7 +64,7 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
     globals: {
       json: chosen === 'json' || chosen === 'ndjson',
       // --query and --raw make the data JSON; an error is a JSON document only when JSON was asked
-      // for by name (issue 49): a bad --query without --json is one line for a person.
+      // for by name: a bad --query without --json is one line for a person.
       jsonErrors: all.json === true || format === 'json' || format === 'ndjson',
       format: chosen,
       raw,

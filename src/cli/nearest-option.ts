@@ -1,5 +1,5 @@
 // The option an unknown one was most likely meant to be: the closest by edit distance among the
-// command's own options and the global ones (issue 49). commander only suggests a name that is
+// command's own options and the global ones. commander only suggests a name that is
 // close enough, and says nothing otherwise; hedge always names the closest, with the command's
 // help, so that a mistyped option is one line that says what to type instead. Part of the front
 // (main.ts): no package, no lazily loaded module.

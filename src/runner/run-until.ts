@@ -1,18 +1,5 @@
-// `--until EXPR` on every read command: run the command again and again until a JMESPath condition
-// over its JSON data (what `--json` prints, before --fields and --query) is true, then print that
-// data as the command would, and exit with the command's own code. At the time bound — --timeout,
-// else DEFAULT_WAIT_BOUND_MS, none with --timeout 0 — exit 124 (`until`), with the last data on
-// stdout under --json.
-//
-// Each poll runs the command itself through a derived context (same client, credentials, journal,
-// clock and signal) whose output only records (ui/recording-output.ts), so a poll that does not
-// meet the condition prints nothing. Cadence: the first read at once, then one every
-// POLL_CADENCE.intervalMs start to start, never sooner than a second after the previous answer
-// (the spec advises one to two seconds), and never sooner than a Retry-After asked. A read that
-// fails for a reason that may pass (network, 5xx, 429, an unreadable answer) is said on stderr and
-// tried again at the next turn; any other error (a refusal, authentication, bad input) ends it with
-// its own exit code. Every pause goes through ctx.clock with ctx.signal: a unit test steps a fake
-// clock, and Ctrl-C ends the wait at once.
+// `--until EXPR`: run a read again and again until a JMESPath condition over its JSON data holds,
+// then print that data as the command would; exit 124 at the time bound. Polls print nothing.
 import { InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS, waitDeadline } from '../config/wait-bound.js';
@@ -23,22 +10,16 @@ import { POLL_CADENCE } from '../write/wait.js';
 import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from '../book/watch.js';
 
 export interface UntilOptions {
-  /** The JMESPath condition, as typed. */
   expression: string;
   /** The command also takes a date under --until (history, report): said when the value is neither. */
   dateToo?: boolean;
-  /**
-   * With `dateToo`: the names the command's data has. A condition reading any other name is not
-   * a condition on this data (a typo, or a date in words such as `yesterday`): exit 2, never polled.
-   */
+  /** With `dateToo`: the names its data has; a condition on any other is exit 2, never polled. */
   fields?: readonly string[];
-  /** The command's name, for that message. */
   command?: string;
   /** Start to start between polls; POLL_CADENCE.intervalMs unless a test says otherwise. */
   intervalMs?: number;
 }
 
-/** One run of the command on the context it is given; resolves to its exit code. */
 export type CommandRun = (ctx: CommandContext) => Promise<number | void>;
 
 function seconds(ms: number) {
@@ -101,7 +82,6 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
     }
   };
   const notMet = async () => {
-    // The bound is the bound: wait it out, so that `--timeout 30` means thirty seconds of trying.
     if (deadline !== undefined) await pauseUntil(deadline);
     if (last && ctx.output.isJson) await last.playOnto(ctx.output);
     const waited = clock.now() - startedAt;
