@@ -1,8 +1,5 @@
-// The short ways in, laid out for the terminal's width at word boundaries (commander's own
-// wrapping, so the front loads nothing more): the overview `hedge` prints alone, the grouped
-// command list of `hedge --help` (gh's layout: a command's name, then one line), and the parts
-// each command's help ends with (its examples, and the global options by name only).
-// Part of the front door (dist/cli.js): data and text only.
+// The overview, the grouped `hedge --help` and the end of each command's help, wrapped with
+// commander's own wrapping so that the front loads nothing more.
 import { Help } from 'commander';
 import { COMMAND_GROUPS, type CommandSpec, type OptionSpec } from '../runner/command-spec.js';
 import { hedgeCommandLine } from '../program.js';

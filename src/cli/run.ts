@@ -40,11 +40,7 @@ function stderrColumns(io: Io, env: Record<string, string | undefined>) {
   return terminalColumns(io.stderr, true, env);
 }
 
-/**
- * The one output layer, from the global options: the format (table on a terminal, tsv in a pipe),
- * the width to fit, --fields, --no-header, and --query compiled before anything is sent. The
- * JMESPath and CSV libraries are loaded only when asked for.
- */
+/** The one output layer, from the global options; --query is compiled before anything is sent. */
 async function buildOutput(
   globals: GlobalOptions,
   io: Io,
@@ -141,9 +137,7 @@ export async function runInvocation(
     signal: controller.signal,
     output,
   });
-  // A reader that went away (`hedge history --json | head -1`): stdout is closed, the rest of the
-  // output is dropped, and a read stops at once with exit 0 (docs/exit-codes.md). A write goes on
-  // to its outcome (its action is never cut short by a closed pipe) and exits with its own code.
+  // A reader that went away (`| head -1`): a read stops with exit 0; a write goes on to its outcome.
   const stdoutClosed = watchClosedStdout(io.stdout, () => {
     if (spec.tier !== 'write') controller.abort(new Error('stdout was closed by its reader'));
   });
