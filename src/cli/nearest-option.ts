@@ -1,8 +1,5 @@
-// The option an unknown one was most likely meant to be: the closest by edit distance among the
-// command's own options and the global ones. commander only suggests a name that is
-// close enough, and says nothing otherwise; hedge always names the closest, with the command's
-// help, so that a mistyped option is one line that says what to type instead. Part of the front
-// (main.ts): no package, no lazily loaded module.
+// The option an unknown one was most likely meant to be: hedge always names the closest (commander
+// only when close enough), so a mistyped option is one line that says what to type instead.
 
 /**
  * Optimal string alignment distance (Damerau–Levenshtein without repeated edits of a substring):
