@@ -1,8 +1,5 @@
-// The bash, zsh and fish completion scripts, generated from the command specs (the manifest's
-// tree). The build writes them to dist/completions/ (scripts/build.mjs), which `hedge completion
-// SHELL` prints. Only the build imports this module. A command or option added to a spec is completed with no
-// other file to touch. Profile names are read from the store file at completion time, by the shell
-// itself (no node process is started, so completing stays instant).
+// The bash, zsh and fish completion scripts, generated from the specs at build time. Profile names
+// are read from the store file by the shell itself, so that completing starts no node process.
 import type { ArgSpec, CommandSpec, OptionSpec } from '../runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 

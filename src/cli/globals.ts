@@ -7,7 +7,7 @@ const FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;
 
 export type GlobalsResult = { globals: GlobalOptions } | { problem: string };
 
-function positiveSeconds(name: string, raw: unknown): number | string | undefined {
+function positiveSeconds(name: string, raw: unknown) {
   if (raw === undefined) return undefined;
   const value = Number(raw);
   // Plain decimals only: Number() would also take "0x10" or "1e3".
@@ -64,7 +64,7 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
     globals: {
       json: chosen === 'json' || chosen === 'ndjson',
       // --query and --raw make the data JSON; an error is a JSON document only when JSON was asked
-      // for by name (issue 49): a bad --query without --json is one line for a person.
+      // for by name: a bad --query without --json is one line for a person.
       jsonErrors: all.json === true || format === 'json' || format === 'ndjson',
       format: chosen,
       raw,

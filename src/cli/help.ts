@@ -1,8 +1,5 @@
-// The short ways in, laid out for the terminal's width at word boundaries (commander's own
-// wrapping, so the front loads nothing more): the overview `hedge` prints alone, the grouped
-// command list of `hedge --help` (gh's layout: a command's name, then one line), and the parts
-// each command's help ends with (its examples, and the global options by name only).
-// Part of the front door (dist/cli.js): data and text only.
+// The overview, the grouped `hedge --help` and the end of each command's help, wrapped with
+// commander's own wrapping so that the front loads nothing more.
 import { Help } from 'commander';
 import { COMMAND_GROUPS, type CommandSpec, type OptionSpec } from '../runner/command-spec.js';
 import { hedgeCommandLine } from '../program.js';
@@ -12,7 +9,7 @@ const GAP = 2;
 /** Below this many columns beside a term, its description goes on the lines under it instead. */
 const MIN_DESCRIPTION_ROOM = 24;
 
-function wrapper(): Help {
+function wrapper() {
   const help = new Help();
   // boxWrap leaves text unwrapped below this width; ours decides that itself.
   help.minWidthToWrap = 1;
@@ -20,7 +17,7 @@ function wrapper(): Help {
 }
 
 /** Plain text wrapped at spaces to `width`, every line after the first indented by `hanging`. */
-function wrapText(text: string, width: number, hanging = 0): string {
+function wrapText(text: string, width: number, hanging = 0) {
   const lines = wrapper()
     .boxWrap(text, Math.max(10, width - hanging))
     .split('\n');
@@ -31,7 +28,7 @@ function wrapText(text: string, width: number, hanging = 0): string {
  * Two columns: each term, then its description wrapped beside it (commander's own item layout);
  * when the terminal leaves too little room beside the widest term, each description goes under it.
  */
-function itemList(items: readonly (readonly [string, string])[], width: number): string[] {
+function itemList(items: readonly (readonly [string, string])[], width: number) {
   const termWidth = Math.max(0, ...items.map(([term]) => term.length));
   if (width - INDENT.length - termWidth - GAP < MIN_DESCRIPTION_ROOM) {
     return items.flatMap(([term, description]) => [
@@ -50,7 +47,7 @@ function itemList(items: readonly (readonly [string, string])[], width: number):
  * A shell command shown as an example, at most `width` columns: broken only at spaces, with the
  * shell's own continuation (` \`) so that a copied example still runs, and hedge named as run.
  */
-function exampleLines(example: string, width: number, program: string): string[] {
+function exampleLines(example: string, width: number, program: string) {
   const first = `${INDENT}$ `;
   const next = '      ';
   const words = example.split(' ');
@@ -75,12 +72,7 @@ function exampleLines(example: string, width: number, program: string): string[]
 }
 
 /** What every command's help ends with: its examples, then the global options by name. */
-export function commandHelpEnd(
-  spec: CommandSpec,
-  globals: readonly OptionSpec[],
-  width: number,
-  program = 'hedge',
-): string {
+export function commandHelpEnd(spec: CommandSpec, globals: readonly OptionSpec[], width: number, program = 'hedge') {
   const examples = spec.examples.flatMap((example) => exampleLines(example, width, program));
   const names = globals.map((option) => option.flags.split(/[\s,]+/).find((part) => part.startsWith('--'))!).join(' ');
   const help = hedgeCommandLine({ program }, ['--help']);
@@ -89,7 +81,7 @@ export function commandHelpEnd(
 }
 
 /** `hedge` alone: what it is, the first commands to run, and where help is. At most 24 lines. */
-export function overview(width: number, program = 'hedge'): string {
+export function overview(width: number, program = 'hedge') {
   const run = (words: string) => hedgeCommandLine({ program }, [words]);
   const intro = wrapText(
     `hedge is a command-line desk for the Hedging Partner API: quote, open, watch and close FX hedges on frontier-market currencies, from a terminal, a script (--json) or an AI agent (${run('mcp')}).`,
@@ -141,7 +133,7 @@ export function rootHelp(
   globals: readonly OptionSpec[],
   width: number,
   program = 'hedge',
-): string {
+) {
   const run = (words: string) => hedgeCommandLine({ program }, [words]);
   const out: string[] = [
     `Usage: ${run('<command> [arguments] [options]')}`,

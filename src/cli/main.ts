@@ -1,7 +1,5 @@
-// The front door (dist/cli.js): builds the commander program from the manifest, parses argv, and
-// hands the chosen command — as data — to the lazily loaded runner (run.ts), which owns every
-// outcome and its exit code. What it loads as it starts may bundle commander and no other package
-// (scripts/build.mjs checks it); everything else is behind a lazy import().
+// The front door: builds the commander program from the manifest, parses argv and hands the chosen
+// command to the lazily loaded runner (run.ts). It bundles commander and no other package.
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import type { CommandSpec, RawInput } from '../runner/command-spec.js';
@@ -42,8 +40,7 @@ function processIo(env: Record<string, string | undefined>): Io {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    // Made on first use: process.stdin loads Node's file streams and readline, which most commands
-    // never need (docs/performance.md). isatty(0) says what process.stdin.isTTY would.
+    // Made on first use: process.stdin loads file streams and readline, which most commands never need.
     get stdin() {
       return process.stdin;
     },
@@ -53,12 +50,7 @@ function processIo(env: Record<string, string | undefined>): Io {
   };
 }
 
-/**
- * commander's Command, with the one message hedge gives for an unknown option: the closest of the
- * command's options and the global ones, always (commander names one only when it is close), and
- * the command's help — one line. Subcommands are made by createCommand, so every
- * command of the tree is one of these.
- */
+/** commander's Command, naming the closest option for an unknown one, always, in one line. */
 class HedgeCommand extends Command {
   /** The command's first example, given with its usage when an argument is missing. */
   example?: string;
@@ -156,10 +148,8 @@ function oneLine(text: string): string {
 
 function buildProgram(select: (invocation: Invocation) => void, width: number, name: string): Command {
   const program = new HedgeCommand(name)
-    // Wrapped at word boundaries to the terminal. Set before the subcommands are made: they copy
-    // it. A command's help names the global options and leaves their meaning to `hedge --help`
-    // (gh's "inherited flags"), so that it fits one screen. commander leaves a description column
-    // narrower than 40 unwrapped; ours is ~30 at 80 columns.
+    // Set before the subcommands are made: they copy it. A command's help names the global options
+    // only, so that it fits one screen.
     .configureHelp({ helpWidth: width, minWidthToWrap: 20, showGlobalOptions: false })
     .description('Quote, open and manage FX hedges through the Hedging Partner API.')
     .version(VERSION, '-V, --version')

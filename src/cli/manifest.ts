@@ -1,7 +1,7 @@
 // The command tree: each declaration (commands/specs.ts, data only) with its command's code,
 // imported lazily by path when it runs. Nothing here imports command code: the front bundles only data.
 import { OUTPUT_FORMATS } from '../core/vocabulary.js';
-import { command, type CommandSpec, type OptionSpec } from '../runner/command-spec.js';
+import { command, opt, type CommandSpec } from '../runner/command-spec.js';
 import {
   MARKETS,
   PRICE,
@@ -46,43 +46,21 @@ import {
 export * from '../cmd/specs.js';
 
 export const GLOBAL_OPTIONS = [
-  { flags: '--json', key: 'json', kind: 'flag', description: 'one JSON document on stdout; messages on stderr' },
-  { flags: '--raw', key: 'raw', kind: 'flag', description: "with JSON: the server's data, as sent" },
-  {
-    flags: '--profile <name>',
-    key: 'profile',
-    kind: 'value',
-    description: 'a stored profile (default: the current one)',
-    values: 'profile',
-  },
-  { flags: '--demo', key: 'demo', kind: 'flag', description: 'a local simulator with test funds: no account' },
-  { flags: '-y, --yes', key: 'yes', kind: 'flag', description: 'confirm writes on a live key without asking' },
-  { flags: '--no-input', key: 'input', kind: 'negatable', description: 'never prompt; a missing argument is an error' },
-  { flags: '--no-color', key: 'color', kind: 'negatable', description: 'no colour (also NO_COLOR=1)' },
-  { flags: '--verbose', key: 'verbose', kind: 'flag', description: 'log each HTTP request on stderr (keys redacted)' },
-  {
-    flags: '--timeout <seconds>',
-    key: 'timeout',
-    kind: 'value',
-    description: 'bound the whole command, waits included',
-  },
-  {
-    flags: '--request-timeout <seconds>',
-    key: 'requestTimeout',
-    kind: 'value',
-    description: 'bound each HTTP attempt (default 15)',
-  },
-  {
-    flags: '--format <format>',
-    key: 'format',
-    kind: 'value',
-    description: 'table, tsv (in a pipe), csv, json or ndjson',
-    values: OUTPUT_FORMATS,
-  },
-  { flags: '--fields <list>', key: 'fields', kind: 'value', description: 'only these fields, in this order (a,b,c)' },
-  { flags: '--query <expr>', key: 'query', kind: 'value', description: 'a JMESPath expression on the JSON data' },
-  { flags: '--no-header', key: 'header', kind: 'negatable', description: 'tsv and csv without their header row' },
-] as const satisfies readonly OptionSpec[];
+  opt('--json', 'one JSON document on stdout; messages on stderr'),
+  opt('--raw', "with JSON: the server's data, as sent"),
+  opt('--profile <name>', 'a stored profile (default: the current one)', 'profile'),
+  opt('--demo', 'a local simulator with test funds: no account'),
+  opt('-y, --yes', 'confirm writes on a live key without asking'),
+  opt('--no-input', 'never prompt; a missing argument is an error'),
+  opt('--no-color', 'no colour (also NO_COLOR=1)'),
+  opt('--verbose', 'log each HTTP request on stderr (keys redacted)'),
+  opt('--timeout <seconds>', 'bound the whole command, waits included'),
+  opt('--request-timeout <seconds>', 'bound each HTTP attempt (default 15)'),
+  opt('--format <format>', 'table, tsv (in a pipe), csv, json or ndjson', OUTPUT_FORMATS),
+  opt('--fields <list>', 'only these fields, in this order (a,b,c)'),
+  opt('--query <expr>', 'a JMESPath expression on the JSON data'),
+  opt('--no-header', 'tsv and csv without their header row'),
+];
 
 // `hedge keep FILE` is `hedge keep run FILE` (the default subcommand of `keep`): KEEP without its group.
 const { group: _keepGroup, ...KEEP_LEAF } = KEEP;

@@ -1,14 +1,11 @@
-// The option an unknown one was most likely meant to be: the closest by edit distance among the
-// command's own options and the global ones (issue 49). commander only suggests a name that is
-// close enough, and says nothing otherwise; hedge always names the closest, with the command's
-// help, so that a mistyped option is one line that says what to type instead. Part of the front
-// (main.ts): no package, no lazily loaded module.
+// The option an unknown one was most likely meant to be: hedge always names the closest (commander
+// only when close enough), so a mistyped option is one line that says what to type instead.
 
 /**
  * Optimal string alignment distance (Damerau–Levenshtein without repeated edits of a substring):
  * a swap of two neighbours (`--tneor`) counts as one edit, as a person mistypes.
  */
-export function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string) {
   const rows: number[][] = [];
   for (let i = 0; i <= a.length; i++) rows.push([i]);
   for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
@@ -39,7 +36,7 @@ export interface Nearest {
  * command's own options (listed first) win over the global ones. `--name=value` is compared by its
  * name. Undefined when there is no candidate.
  */
-export function nearestOption(typed: string, candidates: readonly string[]): Nearest | undefined {
+export function nearestOption(typed: string, candidates: readonly string[]) {
   const name = typed.replace(/^-+/, '').split('=')[0]!;
   let best: { flag: string; distance: number; similarity: number } | undefined;
   for (const flag of new Set(candidates)) {
@@ -53,11 +50,7 @@ export function nearestOption(typed: string, candidates: readonly string[]): Nea
 }
 
 /** The one line for an unknown option: what was typed, the closest option, and where every option is listed. */
-export function unknownOptionMessage(
-  typed: string,
-  candidates: readonly string[],
-  commandWords: readonly string[],
-): string {
+export function unknownOptionMessage(typed: string, candidates: readonly string[], commandWords: readonly string[]) {
   const nearest = nearestOption(typed, candidates);
   const help = `\`${['hedge', ...commandWords, '--help'].join(' ')}\``;
   const shown = typed.split('=')[0];

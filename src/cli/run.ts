@@ -14,7 +14,7 @@ import { reportError } from '../terminal/report-error.js';
 import type { CommandSpec, RawInput } from '../runner/command-spec.js';
 
 /** The one sleep: rejects with the signal's reason (a StopSignal says how the command ended). */
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+const sleep = (ms: number, signal?: AbortSignal) =>
   delay(ms, undefined, { signal }).catch(() => {
     throw signal?.reason;
   });
@@ -23,7 +23,7 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
 export function reportUsageProblem(
   message: string,
   out: { io: Io; json: boolean; env?: Record<string, string | undefined>; program?: string },
-): number {
+) {
   const error = new UsageError(message.trim());
   return reportError(describeFailure(error, { program: out.program }), error, {
     stderr: out.io.stderr,
@@ -35,23 +35,19 @@ export function reportUsageProblem(
 }
 
 /** The width messages on stderr are wrapped to when stderr is a terminal; undefined in a pipe (one line per message). */
-function stderrColumns(io: Io, env: Record<string, string | undefined>): number | undefined {
+function stderrColumns(io: Io, env: Record<string, string | undefined>) {
   if (!io.stderrIsTTY) return undefined;
   return terminalColumns(io.stderr, true, env);
 }
 
-/**
- * The one output layer, from the global options: the format (table on a terminal, tsv in a pipe),
- * the width to fit, --fields, --no-header, and --query compiled before anything is sent. The
- * JMESPath and CSV libraries are loaded only when asked for.
- */
+/** The one output layer, from the global options; --query is compiled before anything is sent. */
 async function buildOutput(
   globals: GlobalOptions,
   io: Io,
   env: Record<string, string | undefined>,
   chalk: ChalkInstance,
   now: () => number,
-): Promise<Output> {
+) {
   const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
   const query =
     globals.query === undefined ? undefined : (await import('../fields/query.js')).compileQuery(globals.query);
@@ -76,7 +72,7 @@ async function buildOutput(
  * Watches stdout for a reader that went away (EPIPE): from then on what is written to it is
  * dropped (no second error, no stack trace) and `onClosed` is told once.
  */
-function watchClosedStdout(stdout: NodeJS.WritableStream, onClosed: () => void): { readonly closed: boolean } {
+function watchClosedStdout(stdout: NodeJS.WritableStream, onClosed: () => void) {
   const state = { closed: false };
   const onError = (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE' || state.closed) return;
@@ -112,7 +108,7 @@ export async function runInvocation(
   input: RawInput,
   globals: GlobalOptions,
   process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[]; now?: () => number },
-): Promise<number> {
+) {
   const { io, env } = process_;
   const now = process_.now ?? Date.now;
   const color = colorEnabled({ flag: globals.color, env, stdoutIsTTY: io.stdoutIsTTY });
@@ -141,9 +137,7 @@ export async function runInvocation(
     signal: controller.signal,
     output,
   });
-  // A reader that went away (`hedge history --json | head -1`): stdout is closed, the rest of the
-  // output is dropped, and a read stops at once with exit 0 (docs/exit-codes.md). A write goes on
-  // to its outcome (its action is never cut short by a closed pipe) and exits with its own code.
+  // A reader that went away (`| head -1`): a read stops with exit 0; a write goes on to its outcome.
   const stdoutClosed = watchClosedStdout(io.stdout, () => {
     if (spec.tier !== 'write') controller.abort(new Error('stdout was closed by its reader'));
   });

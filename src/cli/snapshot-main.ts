@@ -1,8 +1,6 @@
 // The single executable's main, run once when its Node builds the startup snapshot (scripts/sea.mjs):
 // V8 keeps the heap it leaves, so each command starts with hedge's modules already evaluated.
-// Evaluated here: the front and what the README's commands load after it. Not here: anything that
-// loads node:http, which V8 cannot keep in a snapshot. Nothing evaluated here may read the
-// environment, the clock or the terminal at import time: it would be the build machine's, frozen.
+// Nothing here may load node:http or read the environment, clock or terminal at import time.
 import { startupSnapshot } from 'node:v8';
 import { main } from './main.js';
 import { safeText } from '../security/safe-text.js';

@@ -2,7 +2,7 @@
 // only, in one module: esbuild splits by file, so a declaration beside its command's code would
 // load that code at every start. cli/manifest.ts ties each to its lazily loaded command.
 import { HEDGE_STATUSES, SIDES, TENORS } from '../core/vocabulary.js';
-import { declare, type ArgSpec, type OptionSpec } from '../runner/command-spec.js';
+import { declare, opt, type ArgSpec } from '../runner/command-spec.js';
 
 export const SIDE_VALUES = SIDES;
 export const TENOR_VALUES: readonly string[] = TENORS.map(String);
@@ -10,46 +10,15 @@ export const STATUS_VALUES = HEDGE_STATUSES;
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
 export const WRITE_OPTIONS = [
-  {
-    flags: '--no-wait',
-    key: 'wait',
-    kind: 'negatable',
-    description: 'return at `submitted` instead of waiting for the result',
-  },
-  {
-    flags: '--idempotency-key <key>',
-    key: 'idempotencyKey',
-    kind: 'value',
-    description: 'resume an earlier run whose outcome is unknown (reuses its key)',
-  },
-  {
-    flags: '--new',
-    key: 'new',
-    kind: 'flag',
-    description: 'start a fresh action even if the same one is unresolved in the journal',
-  },
-  {
-    flags: '--dry-run',
-    key: 'dryRun',
-    kind: 'flag',
-    description: 'print the exact request that would be sent, and send nothing',
-  },
-  { flags: '--again', key: 'again', kind: 'flag', description: 'send it even if the same write ended minutes ago' },
-] as const satisfies readonly OptionSpec[];
+  opt('--no-wait', 'return at `submitted` instead of waiting for the result'),
+  opt('--idempotency-key <key>', 'resume an earlier run whose outcome is unknown (reuses its key)'),
+  opt('--new', 'start a fresh action even if the same one is unresolved in the journal'),
+  opt('--dry-run', 'print the exact request that would be sent, and send nothing'),
+  opt('--again', 'send it even if the same write ended minutes ago'),
+];
 
-export const SKIP_CHECKS = {
-  flags: '--skip-checks',
-  key: 'skipChecks',
-  kind: 'flag',
-  description: 'skip the pre-trade checks and let the server decide',
-} as const;
-export const TENOR_OPTION = {
-  flags: '-t, --tenor <days>',
-  key: 'tenor',
-  kind: 'value',
-  description: 'tenor in days: 1, 3 or 7',
-  values: TENOR_VALUES,
-} as const;
+export const SKIP_CHECKS = opt('--skip-checks', 'skip the pre-trade checks and let the server decide');
+export const TENOR_OPTION = opt('-t, --tenor <days>', 'tenor in days: 1, 3 or 7', TENOR_VALUES);
 
 export const MARKET_ARG = {
   name: 'market',
@@ -65,7 +34,7 @@ export const SIDE_ARG = {
 } as const satisfies ArgSpec;
 export const notionalArg = <const W extends string>(what: W) =>
   ({ name: 'notional', required: true, description: `${what} in USD: 10000, 10_000, 10k or 1.5m` }) as const;
-export const optional = <const A extends ArgSpec>(arg: A): Omit<A, 'required'> & { readonly required: false } => ({
+export const optional = <const A extends ArgSpec>(arg: A) => ({
   ...arg,
   required: false,
 });
@@ -79,75 +48,34 @@ export const PROFILE_NAME_ARG = {
 
 /** Options of the commands that can keep a view live (`--watch`). */
 export const WATCH_OPTIONS = [
-  {
-    flags: '--watch [seconds]',
-    key: 'watch',
-    kind: 'optional-value',
-    description: 'refresh every few seconds (default 2, at least 1); NDJSON when not a terminal',
-  },
-  {
-    flags: '--alert-pnl <usd>',
-    key: 'alertPnl',
-    kind: 'value',
-    description: 'with --watch: alert when net P&L is at or below this many USD (e.g. -500)',
-  },
-  {
-    flags: '--alert-maturity <duration>',
-    key: 'alertMaturity',
-    kind: 'value',
-    description: 'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)',
-  },
-  {
-    flags: '--exit-on-alert',
-    key: 'exitOnAlert',
-    kind: 'flag',
-    description: 'with --watch: end at the first alert with exit code 10',
-  },
-  {
-    flags: '--count <n>',
-    key: 'count',
-    kind: 'value',
-    description: 'with --watch: stop after this many refreshes (exit 0)',
-  },
-] as const satisfies readonly OptionSpec[];
+  opt('--watch [seconds]', 'refresh every few seconds (default 2, at least 1); NDJSON when not a terminal'),
+  opt('--alert-pnl <usd>', 'with --watch: alert when net P&L is at or below this many USD (e.g. -500)'),
+  opt('--alert-maturity <duration>', 'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)'),
+  opt('--exit-on-alert', 'with --watch: end at the first alert with exit code 10'),
+  opt('--count <n>', 'with --watch: stop after this many refreshes (exit 0)'),
+];
 
 /**
  * `--until EXPR` on every read command (runner/run-until.ts). On `history` and `report`, where
  * `--until` is also the close-date bound, a date is that bound and anything else a condition.
  */
-export const UNTIL_OPTION = {
-  flags: '--until <expr>',
-  key: 'until',
-  kind: 'value',
-  description:
-    'poll until this JMESPath condition over the --json data holds, e.g. "status==\'filled\'" (exit 124 at --timeout, default 120 s)',
-} as const satisfies OptionSpec;
-export const UNTIL_DATE_OR_CONDITION = {
-  flags: '--until <date|expr>',
-  key: 'until',
-  kind: 'value',
-  description:
-    'closed before this date (same forms as --since); anything else is a condition to poll until, as on every read',
-} as const satisfies OptionSpec;
+export const UNTIL_OPTION = opt(
+  '--until <expr>',
+  'poll until this JMESPath condition over the --json data holds, e.g. "status==\'filled\'" (exit 124 at --timeout, default 120 s)',
+);
+export const UNTIL_DATE_OR_CONDITION = opt(
+  '--until <date|expr>',
+  'closed before this date (same forms as --since); anything else is a condition to poll until, as on every read',
+);
 
 /** `--limit` and `--all` of the lists that page (`hedges`, `history`): hedge's own default length otherwise. */
 export const LIST_LENGTH_OPTIONS = [
-  {
-    flags: '--limit <n>',
-    key: 'limit',
-    kind: 'value',
-    description: "at most this many (1 to 500; default 50, across the server's pages)",
-  },
-  { flags: '--all', key: 'all', kind: 'flag', description: 'every one there is, page after page' },
-] as const satisfies readonly OptionSpec[];
+  opt('--limit <n>', "at most this many (1 to 500; default 50, across the server's pages)"),
+  opt('--all', 'every one there is, page after page'),
+];
 
 /** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
-export const REF_FILTER = {
-  flags: '--ref <client_reference>',
-  key: 'ref',
-  kind: 'value',
-  description: 'only what carries this client reference (your deal id)',
-} as const satisfies OptionSpec;
+export const REF_FILTER = opt('--ref <client_reference>', 'only what carries this client reference (your deal id)');
 
 export const MARKETS = declare({
   name: 'markets',
@@ -190,18 +118,8 @@ export const OPEN = declare({
   args: [optional(MARKET_ARG), optional(SIDE_ARG), optional(notionalArg('size'))],
   options: [
     TENOR_OPTION,
-    {
-      flags: '--ref <client_reference>',
-      key: 'ref',
-      kind: 'value',
-      description: 'your own deal id, to find the hedge later with `hedge hedges --ref`',
-    },
-    {
-      flags: '--allow-duplicate-ref',
-      key: 'allowDuplicateRef',
-      kind: 'flag',
-      description: 'open even if an active hedge already carries this --ref',
-    },
+    opt('--ref <client_reference>', 'your own deal id, to find the hedge later with `hedge hedges --ref`'),
+    opt('--allow-duplicate-ref', 'open even if an active hedge already carries this --ref'),
     SKIP_CHECKS,
     ...WRITE_OPTIONS,
   ],
@@ -259,21 +177,10 @@ export const HEDGES = declare({
     },
   ],
   options: [
-    {
-      flags: '--status <status>',
-      key: 'status',
-      kind: 'value',
-      description: 'only hedges in this status',
-      values: STATUS_VALUES,
-    },
+    opt('--status <status>', 'only hedges in this status', STATUS_VALUES),
     REF_FILTER,
     ...LIST_LENGTH_OPTIONS,
-    {
-      flags: '--wait',
-      key: 'wait',
-      kind: 'flag',
-      description: 'with an ID: poll until the hedge is filled, failed or closed',
-    },
+    opt('--wait', 'with an ID: poll until the hedge is filled, failed or closed'),
     ...WATCH_OPTIONS,
     UNTIL_OPTION,
   ],
@@ -293,12 +200,7 @@ export const HISTORY = declare({
   tier: 'read',
   options: [
     ...LIST_LENGTH_OPTIONS,
-    {
-      flags: '--since <date>',
-      key: 'since',
-      kind: 'value',
-      description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago',
-    },
+    opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago'),
     UNTIL_DATE_OR_CONDITION,
     REF_FILTER,
   ],
@@ -332,47 +234,25 @@ export const LOGIN = declare({
   group: 'setup',
   tier: 'local',
   options: [
-    {
-      flags: '--base-url <url>',
-      key: 'baseUrl',
-      kind: 'value',
-      description: 'the API base address, https://…/v2 (the partner desk gives it)',
-    },
-    {
-      flags: '--ca-file <file>',
-      key: 'caFile',
-      kind: 'value',
-      description: 'a PEM CA file to trust for this profile (self-signed sandboxes)',
-    },
-    {
-      flags: '--journal-url <url>',
-      key: 'journalUrl',
-      kind: 'value',
-      description:
-        "the desk's shared journal store, postgres://USER@HOST:PORT/DB (password from ~/.pgpass or PGPASSWORD); `local` for this machine's file",
-    },
-    {
-      flags: '--key-command <command>',
-      key: 'keyCommand',
-      kind: 'value',
-      description:
-        "take the key from a credential helper each time it is needed: a shell command whose output's first line is the key (`op read …`, `pass show …`); hedge stores the command, not the key",
-    },
-    {
-      flags: '--key-store <where>',
-      key: 'keyStore',
-      kind: 'value',
-      values: ['keyring', 'file'],
-      description:
-        'where to keep the key: `keyring` (the OS keyring; the default where one answers) or `file` (the 0600 config file; the fallback)',
-    },
-    {
-      flags: '--move-key',
-      key: 'moveKey',
-      kind: 'flag',
-      description:
-        "move the profile's stored key to the OS keyring (or, with --key-store file, back to the file); asks nothing, sends nothing",
-    },
+    opt('--base-url <url>', 'the API base address, https://…/v2 (the partner desk gives it)'),
+    opt('--ca-file <file>', 'a PEM CA file to trust for this profile (self-signed sandboxes)'),
+    opt(
+      '--journal-url <url>',
+      "the desk's shared journal store, postgres://USER@HOST:PORT/DB (password from ~/.pgpass or PGPASSWORD); `local` for this machine's file",
+    ),
+    opt(
+      '--key-command <command>',
+      "take the key from a credential helper each time it is needed: a shell command whose output's first line is the key (`op read …`, `pass show …`); hedge stores the command, not the key",
+    ),
+    opt(
+      '--key-store <where>',
+      'where to keep the key: `keyring` (the OS keyring; the default where one answers) or `file` (the 0600 config file; the fallback)',
+      ['keyring', 'file'],
+    ),
+    opt(
+      '--move-key',
+      "move the profile's stored key to the OS keyring (or, with --key-store file, back to the file); asks nothing, sends nothing",
+    ),
   ],
   examples: [
     'hedge login --profile desk',
@@ -423,7 +303,7 @@ export const PROFILE_RESET_WIRE = declare({
   description:
     'Forget the wire names hedge learned from the server (page-size parameter, add/reduce amount) for the profile or server in use',
   tier: 'local',
-  options: [{ flags: '--all', key: 'all', kind: 'flag', description: 'forget them for every profile and server' }],
+  options: [opt('--all', 'forget them for every profile and server')],
   examples: ['hedge profile reset-wire', 'hedge --profile desk profile reset-wire', 'hedge profile reset-wire --all'],
 });
 
@@ -472,101 +352,29 @@ export const SANDBOX_SERVE = declare({
   description: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
   tier: 'local',
   options: [
-    { flags: '--port <n>', key: 'port', kind: 'value', description: 'port (default: any free port)' },
-    {
-      flags: '--host <host>',
-      key: 'host',
-      kind: 'value',
-      description: 'loopback address to listen on (default 127.0.0.1)',
-    },
-    {
-      flags: '--tls',
-      key: 'tls',
-      kind: 'flag',
-      description: 'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)',
-    },
-    {
-      flags: '--fill-delay <ms>',
-      key: 'fillDelay',
-      kind: 'value',
-      description: 'time from submitted to filled (default 2000)',
-    },
-    {
-      flags: '--fail-rate <share>',
-      key: 'failRate',
-      kind: 'value',
-      description: 'share of opens that fail on-chain, 0 to 1',
-    },
-    {
-      flags: '--clock-speed <x>',
-      key: 'clockSpeed',
-      kind: 'value',
-      description: 'sandbox clock speed (e.g. 3600: an hour per second)',
-    },
-    { flags: '--seed <n>', key: 'seed', kind: 'value', description: 'seed of the price path and faults' },
-    {
-      flags: '--fault-5xx <share>',
-      key: 'fault5xx',
-      kind: 'value',
-      description: 'share of requests answered 500/503, 0 to 1',
-    },
-    {
-      flags: '--fault-429 <share>',
-      key: 'fault429',
-      kind: 'value',
-      description: 'share of requests answered 429, 0 to 1',
-    },
-    {
-      flags: '--drop-after-commit <share>',
-      key: 'dropAfterCommit',
-      kind: 'value',
-      description: 'share of writes whose connection drops after they took effect',
-    },
-    { flags: '--latency <ms>', key: 'latency', kind: 'value', description: 'added latency per request' },
-    {
-      flags: '--rate-limit <n>',
-      key: 'rateLimit',
-      kind: 'value',
-      description: 'requests per second per key before 429',
-    },
-    {
-      flags: '--dialect <name>',
-      key: 'dialect',
-      kind: 'value',
-      description: 'how the server answers what the spec leaves open: reference, alpha, beta, gamma or delta',
-      values: DIALECT_VALUES,
-    },
-    {
-      flags: '--clock-skew <seconds>',
-      key: 'clockSkew',
-      kind: 'value',
-      description: "run the Date header this many seconds off this machine's clock (negative: behind)",
-    },
-    {
-      flags: '--hostile-text',
-      key: 'hostileText',
-      kind: 'flag',
-      description: 'seed names, references and messages with terminal escape sequences',
-    },
-    {
-      flags: '--view-lag <seconds>',
-      key: 'viewLag',
-      kind: 'value',
-      description: 'positions, history, account trail the records',
-    },
-    {
-      flags: '--several-per-side',
-      key: 'severalPerSide',
-      kind: 'flag',
-      description: 'several hedges per side, in any dialect',
-    },
-    {
-      flags: '--settlement-delay <seconds>',
-      key: 'settlementDelay',
-      kind: 'value',
-      description: 'hedges settle this many seconds past maturity',
-    },
-    { flags: '--day <seconds>', key: 'day', kind: 'value', description: "a tenor day's length (default 86400)" },
+    opt('--port <n>', 'port (default: any free port)'),
+    opt('--host <host>', 'loopback address to listen on (default 127.0.0.1)'),
+    opt('--tls', 'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)'),
+    opt('--fill-delay <ms>', 'time from submitted to filled (default 2000)'),
+    opt('--fail-rate <share>', 'share of opens that fail on-chain, 0 to 1'),
+    opt('--clock-speed <x>', 'sandbox clock speed (e.g. 3600: an hour per second)'),
+    opt('--seed <n>', 'seed of the price path and faults'),
+    opt('--fault-5xx <share>', 'share of requests answered 500/503, 0 to 1'),
+    opt('--fault-429 <share>', 'share of requests answered 429, 0 to 1'),
+    opt('--drop-after-commit <share>', 'share of writes whose connection drops after they took effect'),
+    opt('--latency <ms>', 'added latency per request'),
+    opt('--rate-limit <n>', 'requests per second per key before 429'),
+    opt(
+      '--dialect <name>',
+      'how the server answers what the spec leaves open: reference, alpha, beta, gamma or delta',
+      DIALECT_VALUES,
+    ),
+    opt('--clock-skew <seconds>', "run the Date header this many seconds off this machine's clock (negative: behind)"),
+    opt('--hostile-text', 'seed names, references and messages with terminal escape sequences'),
+    opt('--view-lag <seconds>', 'positions, history, account trail the records'),
+    opt('--several-per-side', 'several hedges per side, in any dialect'),
+    opt('--settlement-delay <seconds>', 'hedges settle this many seconds past maturity'),
+    opt('--day <seconds>', "a tenor day's length (default 86400)"),
   ],
   examples: [
     'hedge sandbox serve',
@@ -583,19 +391,9 @@ export const JOURNAL_LIST = declare({
   tier: 'read',
   isDefault: true,
   options: [
-    {
-      flags: '--pending',
-      key: 'pending',
-      kind: 'flag',
-      description: 'only actions whose outcome is not known yet (pending, submitted, unknown)',
-    },
-    {
-      flags: '--since <when>',
-      key: 'since',
-      kind: 'value',
-      description: 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago',
-    },
-    { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (default 50)' },
+    opt('--pending', 'only actions whose outcome is not known yet (pending, submitted, unknown)'),
+    opt('--since <when>', 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago'),
+    opt('--limit <n>', 'at most this many (default 50)'),
     REF_FILTER,
     UNTIL_OPTION,
   ],
@@ -624,13 +422,8 @@ export const JOURNAL_RESOLVE = declare({
     { name: 'id', required: true, description: 'a journal id (a_…) or a unique part of one (as a table shows it)' },
   ],
   options: [
-    { flags: '--landed', key: 'landed', kind: 'flag', description: 'it happened on the server: record it as done' },
-    {
-      flags: '--not-landed',
-      key: 'notLanded',
-      kind: 'flag',
-      description: 'it did not happen: set it aside (run the command again for a new action)',
-    },
+    opt('--landed', 'it happened on the server: record it as done'),
+    opt('--not-landed', 'it did not happen: set it aside (run the command again for a new action)'),
   ],
   examples: ['hedge journal resolve a_mwrrf5p1 --landed', 'hedge journal resolve a_mwrrf5p1 --not-landed'],
 });
@@ -661,19 +454,11 @@ export const RESUME = declare({
     },
   ],
   options: [
-    {
-      flags: '--no-wait',
-      key: 'wait',
-      kind: 'negatable',
-      description: 'return once the server answered, without waiting for the result',
-    },
-    {
-      flags: '--resend-unproven',
-      key: 'resendUnproven',
-      kind: 'flag',
-      description:
-        'send it again with its key although its key may be forgotten and nothing proves it did not land (your word: had it landed, it happens twice)',
-    },
+    opt('--no-wait', 'return once the server answered, without waiting for the result'),
+    opt(
+      '--resend-unproven',
+      'send it again with its key although its key may be forgotten and nothing proves it did not land (your word: had it landed, it happens twice)',
+    ),
   ],
   examples: ['hedge resume', 'hedge resume a_mwrrf5p1'],
 });
@@ -699,15 +484,7 @@ export const PLAN = declare({
       description: 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin',
     },
   ],
-  options: [
-    {
-      flags: '--tolerance <usd>',
-      key: 'tolerance',
-      kind: 'value',
-      description: 'treat differences up to this many USD as at target (default 0)',
-    },
-    UNTIL_OPTION,
-  ],
+  options: [opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)'), UNTIL_OPTION],
   // A checkout's sample target (docs/examples/); `# exit 9`: what a plan that has changes to make exits with.
   examples: [
     'hedge plan docs/examples/target.csv   # exit 9: changes to make',
@@ -725,13 +502,8 @@ export const APPLY = declare({
   tier: 'write',
   args: [{ name: 'file', required: true, description: 'the target file, or - for stdin' }],
   options: [
-    {
-      flags: '--tolerance <usd>',
-      key: 'tolerance',
-      kind: 'value',
-      description: 'treat differences up to this many USD as at target (default 0)',
-    },
-    { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'the same as `hedge plan`: show, send nothing' },
+    opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)'),
+    opt('--dry-run', 'the same as `hedge plan`: show, send nothing'),
   ],
   // A checkout's sample target (docs/examples/): the examples run as written from its root.
   examples: ['hedge apply docs/examples/target.csv', 'hedge apply docs/examples/target.csv --yes --json'],
@@ -753,63 +525,20 @@ export const KEEP = declare({
     },
   ],
   options: [
-    { flags: '--once', key: 'once', kind: 'flag', description: 'run one cycle and exit (for cron or a systemd timer)' },
-    {
-      flags: '--interval <seconds>',
-      key: 'interval',
-      kind: 'value',
-      description: 'seconds between cycles (default 60, at least 2)',
-    },
-    {
-      flags: '--converge',
-      key: 'converge',
-      kind: 'flag',
-      description: 'bring a drifted side back to its target (add, reduce or close); default: report only',
-    },
-    {
-      flags: '--tolerance <usd>',
-      key: 'tolerance',
-      kind: 'value',
-      description: 'treat differences up to this many USD as at target (default 0)',
-    },
-    {
-      flags: '--alert-cmd <command>',
-      key: 'alertCmd',
-      kind: 'value',
-      description: 'run this shell command with each alert (started, recovered) as JSON on its stdin',
-    },
-    {
-      flags: '--alert-url <url>',
-      key: 'alertUrl',
-      kind: 'value',
-      description: 'POST each alert (started, recovered) as JSON with a Slack-compatible text field',
-    },
-    {
-      flags: '--alert-headroom <usd>',
-      key: 'alertHeadroom',
-      kind: 'value',
-      description: "alert when a row's market capacity or the exposure headroom is below this",
-    },
-    {
-      flags: '--metrics <addr>',
-      key: 'metrics',
-      kind: 'value',
-      description: 'serve Prometheus /metrics and /healthz on PORT or HOST:PORT (127.0.0.1 by default)',
-    },
-    { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'print what one cycle would do, and send nothing' },
-    {
-      flags: '--exposures',
-      key: 'exposures',
-      kind: 'flag',
-      description:
-        'FILE is an exposures file: hold the moving target it implies (docs/exposures.md), converging within the band',
-    },
-    {
-      flags: '--policy <file>',
-      key: 'policy',
-      kind: 'value',
-      description: 'with --exposures: the policy file (JSON: ratios, band_pct, sizing, functional, netting)',
-    },
+    opt('--once', 'run one cycle and exit (for cron or a systemd timer)'),
+    opt('--interval <seconds>', 'seconds between cycles (default 60, at least 2)'),
+    opt('--converge', 'bring a drifted side back to its target (add, reduce or close); default: report only'),
+    opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)'),
+    opt('--alert-cmd <command>', 'run this shell command with each alert (started, recovered) as JSON on its stdin'),
+    opt('--alert-url <url>', 'POST each alert (started, recovered) as JSON with a Slack-compatible text field'),
+    opt('--alert-headroom <usd>', "alert when a row's market capacity or the exposure headroom is below this"),
+    opt('--metrics <addr>', 'serve Prometheus /metrics and /healthz on PORT or HOST:PORT (127.0.0.1 by default)'),
+    opt('--dry-run', 'print what one cycle would do, and send nothing'),
+    opt(
+      '--exposures',
+      'FILE is an exposures file: hold the moving target it implies (docs/exposures.md), converging within the band',
+    ),
+    opt('--policy <file>', 'with --exposures: the policy file (JSON: ratios, band_pct, sizing, functional, netting)'),
   ],
   // A checkout's sample target (docs/examples/): the examples run as written from its root.
   examples: [
@@ -850,69 +579,26 @@ export const EXPOSURES = declare({
     },
   ],
   options: [
-    {
-      flags: '--policy <file>',
-      key: 'policy',
-      kind: 'value',
-      description: 'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it',
-    },
-    {
-      flags: '--ratios <buckets>',
-      key: 'ratios',
-      kind: 'value',
-      description: 'hedge ratio by days to due, e.g. 30:100,90:75,*:50 (the default)',
-    },
-    {
-      flags: '--band <pct>',
-      key: 'band',
-      kind: 'value',
-      description: 're-size band, percent of the target (default 5)',
-    },
-    {
-      flags: '--sizing <how>',
-      key: 'sizing',
-      kind: 'value',
-      description: "USD sizing: current (today's price, the default) or fixed (the first cover's)",
-      values: ['current', 'fixed'],
-    },
-    {
-      flags: '--functional <currency>',
-      key: 'functional',
-      kind: 'value',
-      description: "the currency your books are in: USD (default) or the market's quote currency, e.g. NGN",
-    },
-    {
-      flags: '--no-netting',
-      key: 'netting',
-      kind: 'negatable',
-      description: 'cover receivables and payables of a market apart (default: net them)',
-    },
-    {
-      flags: '--fee-bps <bps>',
-      key: 'feeBps',
-      kind: 'value',
-      description: 'the fee per notional traded, in basis points (default: one indicative quote per market)',
-    },
-    {
-      flags: '--show <section>',
-      key: 'show',
-      kind: 'value',
-      description:
-        'one section: book (default in tsv/csv), exposures, schedule, cost, stress, policy; with --report coverage, cost, effectiveness',
-      values: ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy', 'coverage', 'effectiveness'],
-    },
-    {
-      flags: '--report',
-      key: 'report',
-      kind: 'flag',
-      description: 'how the book has covered them: coverage per week, cost to date, effectiveness (from history)',
-    },
-    {
-      flags: '--html <file>',
-      key: 'html',
-      kind: 'value',
-      description: 'with --report: also write a self-contained HTML report (charts) to this file',
-    },
+    opt('--policy <file>', 'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it'),
+    opt('--ratios <buckets>', 'hedge ratio by days to due, e.g. 30:100,90:75,*:50 (the default)'),
+    opt('--band <pct>', 're-size band, percent of the target (default 5)'),
+    opt('--sizing <how>', "USD sizing: current (today's price, the default) or fixed (the first cover's)", [
+      'current',
+      'fixed',
+    ]),
+    opt(
+      '--functional <currency>',
+      "the currency your books are in: USD (default) or the market's quote currency, e.g. NGN",
+    ),
+    opt('--no-netting', 'cover receivables and payables of a market apart (default: net them)'),
+    opt('--fee-bps <bps>', 'the fee per notional traded, in basis points (default: one indicative quote per market)'),
+    opt(
+      '--show <section>',
+      'one section: book (default in tsv/csv), exposures, schedule, cost, stress, policy; with --report coverage, cost, effectiveness',
+      ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy', 'coverage', 'effectiveness'],
+    ),
+    opt('--report', 'how the book has covered them: coverage per week, cost to date, effectiveness (from history)'),
+    opt('--html <file>', 'with --report: also write a self-contained HTML report (charts) to this file'),
   ],
   examples: [
     // The sample files of a checkout (docs/examples/): every example runs as written from its root.
@@ -932,28 +618,15 @@ export const REPORT = declare({
   group: 'book',
   tier: 'read',
   options: [
-    {
-      flags: '--since <date>',
-      key: 'since',
-      kind: 'value',
-      description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago',
-    },
+    opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago'),
     UNTIL_DATE_OR_CONDITION,
-    {
-      flags: '--by <group>',
-      key: 'by',
-      kind: 'value',
-      description:
-        'group by day, week, month, side, tenor, market, hedge (a line per closed hedge) or ref (a line per deal reference, across its rolls); default day',
-      values: ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge', 'ref'],
-    },
+    opt(
+      '--by <group>',
+      'group by day, week, month, side, tenor, market, hedge (a line per closed hedge) or ref (a line per deal reference, across its rolls); default day',
+      ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge', 'ref'],
+    ),
     REF_FILTER,
-    {
-      flags: '--html <file>',
-      key: 'html',
-      kind: 'value',
-      description: 'also write a self-contained HTML report (charts, A4 printable) to this file',
-    },
+    opt('--html <file>', 'also write a self-contained HTML report (charts, A4 printable) to this file'),
   ],
   examples: [
     'hedge report --by week',
@@ -970,12 +643,7 @@ export const MATURITIES = declare({
   group: 'book',
   tier: 'read',
   options: [
-    {
-      flags: '--within <duration>',
-      key: 'within',
-      kind: 'value',
-      description: 'only hedges maturing within this long: 12h, 3d, 2w (default: all)',
-    },
+    opt('--within <duration>', 'only hedges maturing within this long: 12h, 3d, 2w (default: all)'),
     REF_FILTER,
     UNTIL_OPTION,
   ],
@@ -991,12 +659,7 @@ export const ROLL = declare({
   args: [MARKET_ARG, SIDE_ARG],
   options: [
     TENOR_OPTION,
-    {
-      flags: '--ref <client_reference>',
-      key: 'ref',
-      kind: 'value',
-      description: "the new hedge's deal id (default: the rolled hedge's own, kept through the roll)",
-    },
+    opt('--ref <client_reference>', "the new hedge's deal id (default: the rolled hedge's own, kept through the roll)"),
     SKIP_CHECKS,
     ...WRITE_OPTIONS,
   ],
@@ -1014,37 +677,19 @@ export const MCP = declare({
   group: 'setup',
   tier: 'local',
   options: [
-    {
-      flags: '--allow-live',
-      key: 'allowLive',
-      kind: 'flag',
-      description: 'offer write tools on a live key too (each write then needs a confirmation token)',
-    },
-    {
-      flags: '--root <dir>',
-      key: 'root',
-      kind: 'repeatable',
-      description: 'a directory plan and apply may read target files from (repeatable; default the working directory)',
-    },
-    {
-      flags: '--max-notional <usd>',
-      key: 'maxNotional',
-      kind: 'value',
-      description: 'refuse a write tool call that trades more than this many USD (nothing sent)',
-    },
-    {
-      flags: '--max-daily-notional <usd>',
-      key: 'maxDailyNotional',
-      kind: 'value',
-      description:
-        "refuse a write that would take the agent's trades of the last 24 h (journal, via agent) past this many USD",
-    },
-    {
-      flags: '--markets <list>',
-      key: 'markets',
-      kind: 'value',
-      description: 'the only markets write tools may trade, comma-separated: USDTNGN,USDTKES',
-    },
+    opt('--allow-live', 'offer write tools on a live key too (each write then needs a confirmation token)'),
+    opt(
+      '--root <dir>',
+      'a directory plan and apply may read target files from (repeatable; default the working directory)',
+      undefined,
+      'repeatable',
+    ),
+    opt('--max-notional <usd>', 'refuse a write tool call that trades more than this many USD (nothing sent)'),
+    opt(
+      '--max-daily-notional <usd>',
+      "refuse a write that would take the agent's trades of the last 24 h (journal, via agent) past this many USD",
+    ),
+    opt('--markets <list>', 'the only markets write tools may trade, comma-separated: USDTNGN,USDTKES'),
   ],
   examples: [
     'hedge mcp --demo',
@@ -1061,13 +706,10 @@ export const TOOLS = declare({
   group: 'setup',
   tier: 'local',
   options: [
-    {
-      flags: '--errors',
-      key: 'errors',
-      kind: 'flag',
-      description:
-        'print the error catalogue instead: every error code, its exit code, whether and how to retry, what to do',
-    },
+    opt(
+      '--errors',
+      'print the error catalogue instead: every error code, its exit code, whether and how to retry, what to do',
+    ),
   ],
   examples: ['hedge tools --json', 'hedge tools --errors --json'],
 });
@@ -1084,49 +726,27 @@ export const API = declare({
   tier: 'local',
   args: [{ name: 'path', required: true, description: 'relative to the base URL: /hedges, /hedges?status=filled' }],
   options: [
-    {
-      flags: '-X, --method <method>',
-      key: 'method',
-      kind: 'value',
-      description: 'GET (default), POST, PUT, PATCH or DELETE; all but GET are journaled writes',
-      values: API_METHOD_VALUES,
-    },
-    {
-      flags: '-f, --raw-field <key=value>',
-      key: 'rawField',
-      kind: 'repeatable',
-      description: 'a string parameter: query string of a GET, JSON body otherwise',
-    },
-    {
-      flags: '-F, --field <key=value>',
-      key: 'field',
-      kind: 'repeatable',
-      description: 'a typed parameter: numbers, true, false, null, @file; key[sub]= nests',
-    },
-    {
-      flags: '-H, --header <name:value>',
-      key: 'header',
-      kind: 'repeatable',
-      description: 'an extra request header (never Authorization)',
-    },
-    {
-      flags: '--input <file>',
-      key: 'input',
-      kind: 'value',
-      description: 'the JSON body from this file (- for stdin); -f/-F then go in the query string',
-    },
-    {
-      flags: '--paginate',
-      key: 'paginate',
-      kind: 'flag',
-      description: 'GET every page of a list and print one envelope of all its rows',
-    },
-    {
-      flags: '-i, --include',
-      key: 'include',
-      kind: 'flag',
-      description: 'print the HTTP status line and the response headers before the body',
-    },
+    opt(
+      '-X, --method <method>',
+      'GET (default), POST, PUT, PATCH or DELETE; all but GET are journaled writes',
+      API_METHOD_VALUES,
+    ),
+    opt(
+      '-f, --raw-field <key=value>',
+      'a string parameter: query string of a GET, JSON body otherwise',
+      undefined,
+      'repeatable',
+    ),
+    opt(
+      '-F, --field <key=value>',
+      'a typed parameter: numbers, true, false, null, @file; key[sub]= nests',
+      undefined,
+      'repeatable',
+    ),
+    opt('-H, --header <name:value>', 'an extra request header (never Authorization)', undefined, 'repeatable'),
+    opt('--input <file>', 'the JSON body from this file (- for stdin); -f/-F then go in the query string'),
+    opt('--paginate', 'GET every page of a list and print one envelope of all its rows'),
+    opt('-i, --include', 'print the HTTP status line and the response headers before the body'),
     WRITE_OPTIONS[1],
     WRITE_OPTIONS[2],
     WRITE_OPTIONS[3],

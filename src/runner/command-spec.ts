@@ -1,8 +1,5 @@
-// The command contract. A command declares its arguments and options once, as data (the manifest),
-// and its code receives an object typed from that declaration: reading an option the manifest does
-// not declare, or declaring one the code reads under another name, fails the typecheck. The runtime
-// half (commander built from the same data) lives in main.ts; test/unit/command-spec.test.ts checks
-// that each declared `key` is the name commander gives the flag.
+// The command contract: a command declares its arguments and options once, as data, and its code
+// receives an object typed from that declaration, so a misnamed option fails the typecheck.
 import type { CommandContext } from '../runtime/context.js';
 import type { OutputFields } from '../fields/output-fields.js';
 
@@ -10,16 +7,10 @@ export interface ArgSpec {
   readonly name: string;
   readonly required: boolean;
   readonly description: string;
-  /** Fixed values, for help and completion. `profile` completes stored profile names. */
   readonly values?: readonly string[] | 'profile' | 'market';
 }
 
-/**
- * `value`: takes a value (`--tenor <days>`); `flag`: present or not (`--dry-run`);
- * `negatable`: on unless `--no-…` is given (`--no-wait` → `wait: false`);
- * `optional-value`: present alone (`true`) or with a value (`--watch` / `--watch 5`);
- * `repeatable`: a value given any number of times, collected in order (`-f a=1 -f b=2`).
- */
+/** `negatable`: `--no-wait` gives `wait: false`; `optional-value`: `--watch` or `--watch 5`. */
 export type OptionKind = 'value' | 'flag' | 'negatable' | 'optional-value' | 'repeatable';
 
 export interface OptionSpec {
@@ -37,7 +28,6 @@ export type CommandTier = 'read' | 'write' | 'local';
 /** Where `hedge --help` lists a top-level command (gh's grouping: what a person comes to do). */
 export type CommandGroup = 'trading' | 'book' | 'automation' | 'setup';
 
-/** The groups of `hedge --help` and the man page, in the order they are shown. */
 export const COMMAND_GROUPS: readonly { readonly id: CommandGroup; readonly heading: string }[] = [
   { id: 'trading', heading: 'Core trading' },
   { id: 'book', heading: 'The book' },
@@ -51,7 +41,6 @@ export interface CommandSpec {
   readonly summary: string;
   /** The longer text of the command's own help, the man page and the agent catalogue (default: summary). */
   readonly description?: string;
-  /** Top-level commands only: the `hedge --help` group it is listed under. */
   readonly group?: CommandGroup;
   readonly args?: readonly ArgSpec[];
   readonly options?: readonly OptionSpec[];
@@ -60,7 +49,6 @@ export interface CommandSpec {
   readonly tier?: CommandTier;
   /** The subcommand run when its group is called alone (`hedge journal` = `hedge journal list`). */
   readonly isDefault?: boolean;
-  /** Loads the command's code; only leaves of the tree have it. */
   readonly load?: () => Promise<CommandModule<never>>;
 }
 
@@ -83,26 +71,16 @@ export type OptionsOf<S extends CommandSpec> = S['options'] extends readonly Opt
   ? { [O in S['options'][number] as O['key']]: OptionValue<O> }
   : Record<never, never>;
 
-/** What a command's `run` receives: its own arguments and options, typed from its declaration. */
 export interface InputOf<S extends CommandSpec> {
   args: ArgsOf<S>;
   options: OptionsOf<S>;
 }
 
 export interface CommandModule<I> {
-  /** Resolves to the exit code (0 when nothing is returned). */
   run(ctx: CommandContext, input: I): Promise<number | void>;
-  /**
-   * The names a condition on the command's JSON data may use, for a command whose --until also
-   * takes a date: a value that is neither is refused at once (exit 2) instead of polled.
-   */
+  /** Where --until also takes a date: the names a condition may use (anything else is exit 2). */
   CONDITION_FIELDS?: readonly string[];
-  /**
-   * What the command prints, so that --fields and --query are checked before it runs (issue 49;
-   * ui/output-fields.ts): a write's documented fields (for this input: a dry run prints the
-   * request), or what it prints instead of records. Undeclared: a read, whose well-formed names
-   * are checked against the data once it is read.
-   */
+  /** What the command prints, so that --fields and --query are checked before it runs; undeclared: a read. */
   OUTPUT_FIELDS?: OutputFields | ((input: I) => OutputFields | undefined);
 }
 
@@ -112,10 +90,7 @@ export interface RawInput {
   options: Record<string, unknown>;
 }
 
-/**
- * Ties a declaration to the module that runs it: `load` must resolve to a module whose `run`
- * takes exactly `InputOf<typeof spec>`.
- */
+/** Ties a declaration to the module whose `run` takes exactly `InputOf<typeof spec>`. */
 export function command<const S extends Omit<CommandSpec, 'load'>>(
   spec: S,
   load: () => Promise<CommandModule<InputOf<S>>>,
@@ -130,4 +105,41 @@ export function declare<const S extends Omit<CommandSpec, 'load'>>(spec: S): S {
 
 export function runnable(spec: CommandSpec): spec is CommandSpec & { load: NonNullable<CommandSpec['load']> } {
   return typeof spec.load === 'function';
+}
+
+type LongName<F extends string> = F extends `${string}--${infer L}`
+  ? L extends `${infer N} ${string}`
+    ? N
+    : L
+  : never;
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type KeyOf<F extends string> = Camel<LongName<F> extends `no-${infer R}` ? R : LongName<F>>;
+type KindOf<F extends string> = F extends `${string}<${string}`
+  ? 'value'
+  : F extends `${string}[${string}`
+    ? 'optional-value'
+    : F extends `${string}--no-${string}`
+      ? 'negatable'
+      : 'flag';
+
+/** An option whose key (commander's camelCase) and kind are read off its flags. */
+export function opt<const F extends string, const K extends OptionKind = KindOf<F>>(
+  flags: F,
+  description: string,
+  values?: OptionSpec['values'],
+  kind?: K,
+): { readonly flags: F; readonly key: KeyOf<F>; readonly kind: NoInfer<K>; readonly description: string } & Pick<
+  OptionSpec,
+  'values'
+> {
+  const long = /--(?:no-)?([\w-]+)/.exec(flags)![1]!;
+  const key = long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
+  const derived = flags.includes('<')
+    ? 'value'
+    : flags.includes('[')
+      ? 'optional-value'
+      : flags.includes('--no-')
+        ? 'negatable'
+        : 'flag';
+  return { flags, key, kind: kind ?? (derived as K), description, ...(values && { values }) };
 }

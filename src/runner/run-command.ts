@@ -1,6 +1,5 @@
-// Runs one command's code on its context: at once, or — with `--until EXPR` — again and again until
-// the condition holds (runner/run-until.ts). The CLI (run.ts) and the agent interface (agent/invoke.ts)
-// both come through here, so `--until` means the same to a script and to an agent.
+// Runs one command's code: at once, or with `--until EXPR` until the condition holds. The CLI and the
+// agent interface both come through here, so `--until` means the same to both.
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { CommandModule, CommandSpec, RawInput } from './command-spec.js';
@@ -11,15 +10,8 @@ const NOT_WITH_UNTIL: ReadonlyArray<{ key: string; flag: string }> = [
   { key: 'wait', flag: '--wait' },
 ];
 
-/**
- * The --until condition of this run, when it has one. On a command whose --until also takes a date
- * (`--until <date|expr>`: history, report), a value that reads as one of its dates is that date.
- */
-async function untilCondition(
-  spec: CommandSpec,
-  input: RawInput,
-  now: number,
-): Promise<{ expression: string; dateToo: boolean } | undefined> {
+/** The --until condition, if any; where --until also takes a date, a value that reads as a date is one. */
+async function untilCondition(spec: CommandSpec, input: RawInput, now: number) {
   const option = spec.options?.find((candidate) => candidate.key === 'until');
   const value = input.options.until;
   if (!option || typeof value !== 'string') return undefined;
@@ -35,18 +27,14 @@ async function untilCondition(
   return { expression: value, dateToo };
 }
 
-/**
- * Runs the command. `words` name it as typed (`keep run`, `journal show`) in what is said about it;
- * by default its own name.
- */
+/** `words` name the command as typed (`keep run`) in what is said about it. */
 export async function runCommand(
   ctx: CommandContext,
   spec: CommandSpec & { load: NonNullable<CommandSpec['load']> },
   input: RawInput,
   words: readonly string[] = [spec.name],
-): Promise<number> {
+) {
   const module = (await spec.load()) as CommandModule<RawInput>;
-  // Every output option against what the command prints, before its code (and so any request) runs.
   const declared = typeof module.OUTPUT_FIELDS === 'function' ? module.OUTPUT_FIELDS(input) : module.OUTPUT_FIELDS;
   ctx.output.prepare(declared, words.join(' '));
   const found = await untilCondition(spec, input, ctx.clock.now());
@@ -62,8 +50,7 @@ export async function runCommand(
         `${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
       );
   }
-  // History and report would read the condition as a date: they never see it. Others may check
-  // it (`hedge api` allows it on a GET only).
+  // History and report would read the condition as a date: they never see it.
   const { until: _condition, ...options } = input.options;
   const own: RawInput = until.dateToo ? { args: input.args, options } : input;
   const { runUntil } = await import('./run-until.js');

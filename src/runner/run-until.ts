@@ -1,18 +1,5 @@
-// `--until EXPR` on every read command: run the command again and again until a JMESPath condition
-// over its JSON data (what `--json` prints, before --fields and --query) is true, then print that
-// data as the command would, and exit with the command's own code. At the time bound — --timeout,
-// else DEFAULT_WAIT_BOUND_MS, none with --timeout 0 — exit 124 (`until`), with the last data on
-// stdout under --json.
-//
-// Each poll runs the command itself through a derived context (same client, credentials, journal,
-// clock and signal) whose output only records (ui/recording-output.ts), so a poll that does not
-// meet the condition prints nothing. Cadence: the first read at once, then one every
-// POLL_CADENCE.intervalMs start to start, never sooner than a second after the previous answer
-// (the spec advises one to two seconds), and never sooner than a Retry-After asked. A read that
-// fails for a reason that may pass (network, 5xx, 429, an unreadable answer) is said on stderr and
-// tried again at the next turn; any other error (a refusal, authentication, bad input) ends it with
-// its own exit code. Every pause goes through ctx.clock with ctx.signal: a unit test steps a fake
-// clock, and Ctrl-C ends the wait at once.
+// `--until EXPR`: run a read again and again until a JMESPath condition over its JSON data holds,
+// then print that data as the command would; exit 124 at the time bound. Polls print nothing.
 import { InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS, waitDeadline } from '../config/wait-bound.js';
@@ -23,25 +10,19 @@ import { POLL_CADENCE } from '../write/wait.js';
 import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from '../book/watch.js';
 
 export interface UntilOptions {
-  /** The JMESPath condition, as typed. */
   expression: string;
   /** The command also takes a date under --until (history, report): said when the value is neither. */
   dateToo?: boolean;
-  /**
-   * With `dateToo`: the names the command's data has. A condition reading any other name is not
-   * a condition on this data (a typo, or a date in words such as `yesterday`): exit 2, never polled.
-   */
+  /** With `dateToo`: the names its data has; a condition on any other is exit 2, never polled. */
   fields?: readonly string[];
-  /** The command's name, for that message. */
   command?: string;
   /** Start to start between polls; POLL_CADENCE.intervalMs unless a test says otherwise. */
   intervalMs?: number;
 }
 
-/** One run of the command on the context it is given; resolves to its exit code. */
 export type CommandRun = (ctx: CommandContext) => Promise<number | void>;
 
-function seconds(ms: number): string {
+function seconds(ms: number) {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
@@ -49,7 +30,7 @@ function seconds(ms: number): string {
 const DATE_FORMS = '2026-11-01, an ISO time, or 7d / 2w / 1m ago';
 
 /** The condition as a function, checked before anything is sent (exit 2 for a malformed one). */
-function compileCondition(options: UntilOptions): (data: unknown) => unknown {
+function compileCondition(options: UntilOptions) {
   let condition: (data: unknown) => unknown;
   try {
     condition = compileQuery(options.expression, '--until');
@@ -76,7 +57,7 @@ function compileCondition(options: UntilOptions): (data: unknown) => unknown {
   return condition;
 }
 
-export async function runUntil(ctx: CommandContext, options: UntilOptions, runOnce: CommandRun): Promise<number> {
+export async function runUntil(ctx: CommandContext, options: UntilOptions, runOnce: CommandRun) {
   const condition = compileCondition(options);
   const { clock, signal } = ctx;
   const intervalMs = Math.max(1_000, options.intervalMs ?? POLL_CADENCE.intervalMs);
@@ -90,7 +71,7 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
     new InterruptedError(`--until stopped before ${JSON.stringify(safeText(options.expression))} held.`, {
       stoppedBy: ctx.signal.reason,
     });
-  const pauseUntil = async (at: number): Promise<void> => {
+  const pauseUntil = async (at: number) => {
     const ms = at - clock.now();
     if (signal.aborted) throw interrupted();
     if (ms <= 0) return;
@@ -100,8 +81,7 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
       throw interrupted();
     }
   };
-  const notMet = async (): Promise<never> => {
-    // The bound is the bound: wait it out, so that `--timeout 30` means thirty seconds of trying.
+  const notMet = async () => {
     if (deadline !== undefined) await pauseUntil(deadline);
     if (last && ctx.output.isJson) await last.playOnto(ctx.output);
     const waited = clock.now() - startedAt;

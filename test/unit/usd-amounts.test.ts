@@ -39,7 +39,9 @@ const GRAMMAR: Array<[string, number]> = [
 describe('every USD argument and option', () => {
   it('the table above names every option of the command specs that takes <usd>', () => {
     const flags = [
-      ...readFileSync(join(__dirname, '../../src/cmd/specs.ts'), 'utf8').matchAll(/flags: '(--[a-z-]+) <usd>'/g),
+      ...readFileSync(join(__dirname, '../../src/cmd/specs.ts'), 'utf8').matchAll(
+        /(?:flags: |opt\()'(--[a-z-]+) <usd>'/g,
+      ),
     ].map((match) => match[1]!);
     expect(flags.length).toBeGreaterThan(0);
     for (const flag of new Set(flags)) expect(Object.keys(USD_INPUTS), flag).toContain(flag);

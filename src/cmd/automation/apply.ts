@@ -18,7 +18,7 @@ export interface ApplyOptions extends TargetPlanOptions {
   dryRun: boolean;
 }
 
-export function parseApplyOptions(input: InputOf<typeof APPLY>): ApplyOptions {
+export function parseApplyOptions(input: InputOf<typeof APPLY>) {
   return {
     file: input.args.file,
     toleranceUsd: parseTolerance(input.options.tolerance),
@@ -26,7 +26,7 @@ export function parseApplyOptions(input: InputOf<typeof APPLY>): ApplyOptions {
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof APPLY>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof APPLY>) {
   const opts = parseApplyOptions(input);
   if (opts.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
@@ -38,7 +38,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof APPLY>): Pr
   return renderApplyOutcome(ctx, opts, outcome);
 }
 
-async function renderApplyOutcome(ctx: CommandContext, opts: ApplyOptions, outcome: ApplyOutcome): Promise<number> {
+async function renderApplyOutcome(ctx: CommandContext, opts: ApplyOptions, outcome: ApplyOutcome) {
   const { steps } = outcome.quoted.plan;
   switch (outcome.kind) {
     case 'fails-checks':

@@ -32,7 +32,7 @@ export interface ExposuresOptions {
 }
 
 /** Every option checked before anything is read: a bad one is a UsageError (exit 2) naming it. */
-export function parseExposuresOptions(input: InputOf<typeof EXPOSURES>): ExposuresOptions {
+export function parseExposuresOptions(input: InputOf<typeof EXPOSURES>) {
   const { args, options } = input;
   let feeBps: number | undefined;
   if (options.feeBps !== undefined) {
@@ -84,7 +84,7 @@ export function parseExposuresOptions(input: InputOf<typeof EXPOSURES>): Exposur
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof EXPOSURES>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof EXPOSURES>) {
   const opts = parseExposuresOptions(input);
   if (opts.report) {
     const reportView = await gatherExposureReport(ctx, {

@@ -8,7 +8,7 @@ import { renderKeeperStatus } from '../../keeper/keeper-status-view.js';
 /** The exit code when no keeper is running for the account (docs/exit-codes.md). */
 export const KEEPER_DOWN_EXIT = 15;
 
-export async function run(ctx: CommandContext): Promise<number> {
+export async function run(ctx: CommandContext) {
   const status = await readKeeperStatus(ctx);
   if (ctx.output.isJson) ctx.output.json(status);
   else ctx.output.write(renderKeeperStatus(status, { columns: ctx.output.columns, chalk: ctx.output.chalk }));

@@ -8,7 +8,7 @@ import { parseTolerance, planTarget } from '../../plan/target-plan.js';
 import { showPlan } from './plan-outcome.js';
 import type { CommandContext } from '../../runtime/context.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PLAN>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PLAN>) {
   const opts = { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance) };
   return showPlan(ctx, await planTarget(ctx, opts), opts);
 }

@@ -9,7 +9,7 @@ import { watchCommand } from './watch-outcome.js';
 import { ACCOUNT_FIELDS } from '../../fields/resource-fields.js';
 import { accountForPeople } from '../../api/wire/fields.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>): Promise<number | void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>) {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'account' }, input.options);
   const client = await ctx.client();
   const account = await client.getAccount();

@@ -28,7 +28,7 @@ export interface HedgesOptions {
   wait: boolean;
 }
 
-export function parseHedgesOptions(input: InputOf<typeof HEDGES>): HedgesOptions {
+export function parseHedgesOptions(input: InputOf<typeof HEDGES>) {
   const { options } = input;
   const id = input.args.id === undefined ? undefined : parseHedgeId(input.args.id);
   const status = parseStatus(options.status);
@@ -53,7 +53,7 @@ export function parseHedgesOptions(input: InputOf<typeof HEDGES>): HedgesOptions
   return { id, status, clientReference, limit: length.limit, defaultLength: length.defaulted, wait };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): Promise<number | void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
   const { options } = input;
   if (watchAsked(options)) return watchCommand(ctx, { kind: 'hedge', id: input.args.id, filters: options }, options);
   const { id, status, clientReference, limit, defaultLength, wait } = parseHedgesOptions(input);

@@ -28,7 +28,7 @@ export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
 /** Sums to the cent of the money columns every record carries as a number (or a decimal string). */
-export function historyTotals(records: HistoryRecord[]): Record<string, number> {
+export function historyTotals(records: HistoryRecord[]) {
   const totals: Record<string, number> = {};
   for (const key of SUMMED) {
     if (!records.every((record) => readNumber(record[key]) !== undefined)) continue;
@@ -38,7 +38,7 @@ export function historyTotals(records: HistoryRecord[]): Record<string, number> 
   return totals;
 }
 
-function closeTimeOption(option: '--since' | '--until', raw: string | undefined, now: Date): Date | undefined {
+function closeTimeOption(option: '--since' | '--until', raw: string | undefined, now: Date) {
   if (raw === undefined) return undefined;
   const parsed = parseReportDate(raw, now);
   if (!parsed.ok) throw new UsageError(`${option}: ${parsed.message}`);
@@ -58,7 +58,7 @@ export interface HistoryOptions {
 }
 
 /** `now` anchors relative dates (7d, 2w, 1m); the command passes its context's clock. */
-export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { now: Date }): HistoryOptions {
+export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { now: Date }) {
   const length = parseListLength(input.options.limit, input.options.all);
   const since = closeTimeOption('--since', input.options.since, context.now);
   const until = closeTimeOption('--until', input.options.until, context.now);
@@ -73,7 +73,7 @@ export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { n
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
   const opts = parseHistoryOptions(input, { now: new Date(ctx.clock.now()) });
   const { limit, defaultLength = false, since, until, ref: reference } = opts;
   const filtering = since !== undefined || until !== undefined || reference !== undefined;
@@ -87,7 +87,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): 
       `The deal's hedge records were not read: ${deal.problem}; closed hedges are matched on their own reference alone.`,
     );
   // The history lists what the deal closed; what it still holds after its last roll is said beside it, in every format.
-  const sayStillHeld = (): void => {
+  const sayStillHeld = () => {
     const held =
       deal === undefined
         ? undefined
@@ -160,8 +160,8 @@ async function readPeriod(
   client: HedgeClient,
   { limit, defaultLength = false, since, until, ref: reference }: HistoryOptions,
   deal: DealHedges | undefined,
-): Promise<HistoryRecord[] | undefined> {
-  const joinedReference = (raw: HistoryRecord): string | undefined => {
+) {
+  const joinedReference = (raw: HistoryRecord) => {
     const own = referenceOf(raw);
     if (own !== undefined || deal === undefined) return own;
     const hedgeId = hedgeIdOf(raw);
@@ -205,7 +205,7 @@ async function markResizedHedges(
   records: HistoryRecord[],
   original: HistoryRecord[],
   totals: ReturnType<typeof historyTotals>,
-): Promise<string | undefined> {
+) {
   const ids = original.map(hedgeIdOf);
   const sizes = await readResizedHedges(ctx, new Set(ids.filter((id): id is string => id !== undefined)));
   markResized(
@@ -226,7 +226,7 @@ async function markResizedHedges(
 }
 
 /** The hedge a record closed, read under any of its known names (one odd record never breaks the list). */
-function hedgeIdOf(record: HistoryRecord): string | undefined {
+function hedgeIdOf(record: HistoryRecord) {
   try {
     return readHistoryRecord(record).hedgeId;
   } catch {
@@ -235,7 +235,7 @@ function hedgeIdOf(record: HistoryRecord): string | undefined {
 }
 
 /** A record's deal reference, read under any of its known names (api/wire/fields.ts). */
-function referenceOf(record: HistoryRecord): string | undefined {
+function referenceOf(record: HistoryRecord) {
   try {
     return readHistoryRecord(record).clientReference;
   } catch {

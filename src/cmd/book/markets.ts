@@ -9,13 +9,13 @@ import { formatPercent } from '../../terminal/format.js';
  * paid by the account, so it reads "-0.0405% pay"; a rate the account earns reads "+0.0279% earn".
  * Compact (a narrow table): the signed rate alone.
  */
-function carryText(rate: number, compact = false): string {
+function carryText(rate: number, compact = false) {
   const forAccount = toAccountSide(rate);
   const text = formatPercent(forAccount);
   return compact || forAccount === 0 ? text : `${text} ${forAccount < 0 ? 'pay' : 'earn'}`;
 }
 
-export async function run(ctx: CommandContext): Promise<void> {
+export async function run(ctx: CommandContext) {
   const client = await ctx.client();
   const { markets } = await client.listMarkets();
   const human = ctx.output.isHuman;

@@ -13,7 +13,7 @@ import { settlingSentence } from '../../book/positions-view.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { renderMaturities } from '../../book/maturities-view.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>) {
   // withinMs undefined: every open hedge; within, as typed, for the "nothing within" sentence.
   const raw = input.options.within;
   const opts = { withinMs: parseWithin(raw), within: raw?.trim(), ref: parseClientReference(input.options.ref) };

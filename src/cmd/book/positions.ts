@@ -13,7 +13,7 @@ import { carriesReference, positionForPeople, readBook } from '../../book/positi
 import { readPositionSides, sideReferenceList, sideReferences, type PositionSide } from '../../book/position-sides.js';
 import { settlingSentence, sidePartsShown, sideSections } from '../../book/positions-view.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>): Promise<number | void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>) {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'positions', ref: input.options.ref }, input.options);
   const options = { ref: parseClientReference(input.options.ref) };
   const client = await ctx.client();
@@ -115,12 +115,12 @@ export const REFERENCES_FIELD = 'client_references';
 export const SIDE_BOOK_FIELD = 'side_book';
 
 /** What `side_book` holds: the side's state as every view shows it, and its live hedges as the server sent them. */
-function sideBookOf(side: PositionSide): Record<string, unknown> {
+function sideBookOf(side: PositionSide) {
   return { state: side.state, why: side.why ?? null, records_notional_usd: side.recordsUsd, hedges: side.hedges };
 }
 
 /** A side only the records show, as a row of the terminal's table: the records' notional, its soonest maturity. */
-function unlistedRow(side: PositionSide): Record<string, unknown> {
+function unlistedRow(side: PositionSide) {
   const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
   const soonest = filled.find((hedge) => typeof hedge.maturity_at === 'string');
   const row: Record<PropertyKey, unknown> = {

@@ -77,14 +77,14 @@ export interface ReportCommandOptions {
   ref?: string;
 }
 
-function oneOf<const T extends string>(option: string, raw: string, allowed: readonly T[]): T {
+function oneOf<const T extends string>(option: string, raw: string, allowed: readonly T[]) {
   const value = raw.trim().toLowerCase();
   const found = allowed.find((candidate) => candidate === value);
   if (!found) throw new UsageError(`${option}: ${echo(raw)} is not allowed; expected one of ${allowed.join(', ')}.`);
   return found;
 }
 
-function date(option: string, raw: string | undefined, now: Date): Date | undefined {
+function date(option: string, raw: string | undefined, now: Date) {
   if (raw === undefined) return undefined;
   const parsed = parseReportDate(raw, now);
   if (!parsed.ok) throw new UsageError(`${option}: ${parsed.message}`);
@@ -95,7 +95,7 @@ function date(option: string, raw: string | undefined, now: Date): Date | undefi
 export function parseReportOptions(
   input: InputOf<typeof REPORT>,
   context: { now: Date; format: OutputFormat | undefined; stdoutIsTTY: boolean; fields?: readonly string[] },
-): ReportCommandOptions {
+) {
   const { options } = input;
   const by = options.by === undefined ? 'day' : oneOf('--by', options.by, REPORT_GROUPINGS);
   const since = date('--since', options.since, context.now);
@@ -134,7 +134,7 @@ export function parseReportOptions(
   return { by, since, until, format, html, columns, ref: parseClientReference(options.ref) };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
   const options = parseReportOptions(input, {
     now: new Date(ctx.clock.now()),
     format: ctx.globals.format,

@@ -26,7 +26,7 @@ const MAX_AGO_MS = 100 * 366 * 86_400_000;
 const SINCE_FORMS = 'a date (2026-11-20), an ISO time (2026-11-20T08:00:00Z) or a time ago (30m, 2h, 3d, 1w)';
 
 /** --since: YYYY-MM-DD (UTC midnight), an ISO time, or `2h` / `3d` / `1w` before now. */
-export function parseSince(raw: string | undefined, nowMs: number): number | undefined {
+export function parseSince(raw: string | undefined, nowMs: number) {
   if (raw === undefined) return undefined;
   const value = raw.trim();
   if (/^\d+(\.\d+)?\s*[a-z]/i.test(value)) {
@@ -46,15 +46,12 @@ export function parseSince(raw: string | undefined, nowMs: number): number | und
   throw new UsageError(`--since: ${echo(raw)} is not allowed; expected ${SINCE_FORMS}.`);
 }
 
-export function parseJournalLimit(raw: string | undefined): number {
+export function parseJournalLimit(raw: string | undefined) {
   if (raw === undefined) return DEFAULT_JOURNAL_LIMIT;
   return parseWholeNumber(raw, '--limit', 1, Number.MAX_SAFE_INTEGER, 'a whole number of 1 or more');
 }
 
-export function parseJournalListOptions(
-  options: InputOf<typeof JOURNAL_LIST>['options'],
-  nowMs: number,
-): JournalListOptions {
+export function parseJournalListOptions(options: InputOf<typeof JOURNAL_LIST>['options'], nowMs: number) {
   return {
     pending: options.pending === true,
     since: parseSince(options.since, nowMs),
@@ -63,7 +60,7 @@ export function parseJournalListOptions(
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIST>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIST>) {
   const options = parseJournalListOptions(input.options, ctx.clock.now());
   const journal = await ctx.journal();
   // The journal knows no reference filter: with --ref every entry in the window is read, then kept or not.

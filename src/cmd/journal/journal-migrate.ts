@@ -20,7 +20,7 @@ export interface MigrateSummary {
   conflicts: string[];
 }
 
-export async function run(ctx: CommandContext): Promise<number> {
+export async function run(ctx: CommandContext) {
   const choice = await ctx.journalChoice();
   if (choice.kind === 'file') {
     throw new UsageError(

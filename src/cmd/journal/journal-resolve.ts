@@ -14,7 +14,7 @@ import { safeText } from '../../security/safe-text.js';
 import { renderJournalEntry } from '../../results/journal-fields.js';
 import { findJournalEntry } from '../../write/journal-entry.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>) {
   const { landed, notLanded } = input.options;
   if (landed === true && notLanded === true)
     throw new UsageError('--landed and --not-landed: give one of them, not both.');
@@ -52,7 +52,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RES
 }
 
 /** Said of a row that does not verify: resolving it sends nothing, but its request is not this key's to trust. */
-async function noteUnverified(ctx: CommandContext, entry: JournalEntry): Promise<void> {
+async function noteUnverified(ctx: CommandContext, entry: JournalEntry) {
   const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
   if (check !== 'unsealed' && check !== 'forged') return;
   ctx.notify({

@@ -7,7 +7,7 @@ import { isUnresolved } from '../../journal/index.js';
 import type { CommandContext } from '../../runtime/context.js';
 import { renderJournalEntry } from '../../results/journal-fields.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>) {
   const journal = await ctx.journal();
   const entry = await findJournalEntry(ctx, journal, input.args.id);
   const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);

@@ -22,7 +22,7 @@ export interface ResumeOptions {
   resendUnproven: boolean;
 }
 
-export function parseResumeOptions(input: InputOf<typeof RESUME>): ResumeOptions {
+export function parseResumeOptions(input: InputOf<typeof RESUME>) {
   const id = input.args.id?.trim();
   return {
     id: id === '' ? undefined : id,
@@ -31,7 +31,7 @@ export function parseResumeOptions(input: InputOf<typeof RESUME>): ResumeOptions
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>) {
   const options = parseResumeOptions(input);
   const ports = ctx;
   const entry = await chooseEntryToResume(ports, options.id);
@@ -46,7 +46,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>): P
   return showResumed(ctx, await resumeEntry(ctx, plan, options));
 }
 
-function sayResuming(ctx: CommandContext, entry: JournalEntry): void {
+function sayResuming(ctx: CommandContext, entry: JournalEntry) {
   ctx.output.note(
     ctx.output.chalk.yellow(
       `Resuming the ${safeText(entry.command)} started ${utcClock(entry.created_at)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the book is read first, and if it is sent again, its key lets the server act at most once.`,
@@ -55,7 +55,7 @@ function sayResuming(ctx: CommandContext, entry: JournalEntry): void {
 }
 
 /** Shows what was resumed as its own command would have shown it; the exit code follows from it. */
-function showResumed(ctx: CommandContext, resumed: ResumeOutcome): number {
+function showResumed(ctx: CommandContext, resumed: ResumeOutcome) {
   switch (resumed.kind) {
     case 'roll':
       return renderRollOutcome(ctx.output, resumed.rolled, (...argv) => ctx.hedgeCommand(...argv));

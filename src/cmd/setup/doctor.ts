@@ -14,11 +14,11 @@ const MARKS: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', 
 /** A failed check a write needs, as the exit code says it (docs/exit-codes.md): a key problem 4, the network or server 5, an unreadable answer 14, bad set-up 2. */
 const EXIT_OF: Record<FailureClass, 2 | 4 | 5 | 14> = { auth: 4, network: 5, unreadable: 14, usage: 2 };
 
-export function doctorExitCode(report: DoctorReport): 0 | 2 | 4 | 5 | 14 {
+export function doctorExitCode(report: DoctorReport) {
   return report.failure ? EXIT_OF[report.failure] : 0;
 }
 
-export async function run(ctx: CommandContext): Promise<number> {
+export async function run(ctx: CommandContext) {
   const checks = await import('../../setup/doctor.js');
   const report = await checks.runDoctor(ctx);
   for (const check of report.checks) {
@@ -31,7 +31,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   return doctorExitCode(report);
 }
 
-async function render(ctx: CommandContext, report: DoctorReport): Promise<void> {
+async function render(ctx: CommandContext, report: DoctorReport) {
   const { output } = ctx;
   if (output.isJson) {
     output.json({

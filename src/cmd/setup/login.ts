@@ -28,7 +28,7 @@ export interface LoginOptions extends LoginFlags {
 
 const KEY_STORES = ['keyring', 'file'] as const;
 
-export function parseLoginOptions(input: InputOf<typeof LOGIN>): LoginOptions {
+export function parseLoginOptions(input: InputOf<typeof LOGIN>) {
   const { options } = input;
   const keyStore = typeof options.keyStore === 'string' ? options.keyStore.trim() : undefined;
   if (keyStore !== undefined && !(KEY_STORES as readonly string[]).includes(keyStore)) {
@@ -80,13 +80,13 @@ export function parseLoginOptions(input: InputOf<typeof LOGIN>): LoginOptions {
 }
 
 /** The demo has no account to log in to; said before any flag is read. */
-function refuseDemo(ctx: CommandContext): void {
+function refuseDemo(ctx: CommandContext) {
   if (ctx.globals.demo) {
     throw new UsageError('--demo: the demo needs no login; run `hedge --demo <command>` directly.');
   }
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>) {
   refuseDemo(ctx);
   const opts = parseLoginOptions(input);
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
@@ -107,12 +107,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Pr
 }
 
 /** What a saved login says: the profile as data with --json, the key's environment and place, what comes next. */
-function showLogin(
-  ctx: CommandContext,
-  storeFile: string,
-  saved: LoginSaved,
-  journalUrl: string | null | undefined,
-): void {
+function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, journalUrl: string | null | undefined) {
   const { profile: name, environment, baseUrl, shownKey, keyAt } = saved;
   const c = ctx.output.chalk;
   if (saved.oldKeyringLeft) {
@@ -169,7 +164,7 @@ function showLogin(
 }
 
 /** What `--move-key` says: that the key was already there, or where it went from and to. */
-function showKeyMove(ctx: CommandContext, storeFile: string, name: string, move: KeyMove): number {
+function showKeyMove(ctx: CommandContext, storeFile: string, name: string, move: KeyMove) {
   if (!move.moved) {
     if (ctx.output.isJson) ctx.output.json({ profile: name, key_store: move.at.kind, moved: false });
     ctx.output.note(

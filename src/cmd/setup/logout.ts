@@ -10,7 +10,7 @@ import { safeText } from '../../security/safe-text.js';
 import { requireProfile } from '../../config/profile-view.js';
 import type { CommandContext } from '../../runtime/context.js';
 
-export async function run(ctx: CommandContext): Promise<number> {
+export async function run(ctx: CommandContext) {
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
   const data = store.read();

@@ -5,7 +5,7 @@ import type { CommandContext } from '../../runtime/context.js';
 import { environmentLabel } from '../../setup/profile-view.js';
 import { profilesResource } from '../../fields/resource-fields.js';
 
-export async function run(ctx: CommandContext): Promise<void> {
+export async function run(ctx: CommandContext) {
   const store = await ctx.store();
   const rows = profileRows(store.read());
   const human = ctx.output.isHuman;

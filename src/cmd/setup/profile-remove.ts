@@ -8,7 +8,7 @@ import type { CommandContext } from '../../runtime/context.js';
 import type { InputOf } from '../../runner/command-spec.js';
 import type { PROFILE_REMOVE } from '../specs.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REMOVE>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REMOVE>) {
   // Whether it exists only the store can say.
   const name = input.args.name ?? '';
   const store = await ctx.store();

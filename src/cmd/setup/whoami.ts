@@ -16,7 +16,7 @@ const EXIT_FOR_STATUS: Record<KeyStatus, number> = { ok: 0, refused: 4, unreacha
 /** JSON names where each setting came from; `current` is the store's current profile. */
 type ShownSource = 'flag' | 'environment' | 'profile' | 'current' | 'demo';
 
-function describeSource(source: ShownSource | null, variable: string, profile: string | undefined): string {
+function describeSource(source: ShownSource | null, variable: string, profile: string | undefined) {
   switch (source) {
     case 'flag':
       return variable === 'HEDGE_PROFILE' ? '--profile' : 'flag';
@@ -33,7 +33,7 @@ function describeSource(source: ShownSource | null, variable: string, profile: s
   }
 }
 
-export async function run(ctx: CommandContext): Promise<number> {
+export async function run(ctx: CommandContext) {
   const facts = await gatherWhoami(ctx);
   const { check, wireRows } = facts;
   if (ctx.output.isJson) showJson(ctx, facts);
@@ -78,7 +78,7 @@ interface WhoamiFacts {
   keyStoreText: string;
 }
 
-async function gatherWhoami(ctx: CommandContext): Promise<WhoamiFacts> {
+async function gatherWhoami(ctx: CommandContext) {
   const credentials = await ctx.credentials();
   const check = await checkKey(ctx, credentials);
   const profileSource: ShownSource | null =
@@ -137,7 +137,7 @@ async function gatherWhoami(ctx: CommandContext): Promise<WhoamiFacts> {
 function showJson(
   ctx: CommandContext,
   { credentials, check, sources, wireRows, learnedFor, journal, keyStore }: WhoamiFacts,
-): void {
+) {
   ctx.output.json({
     profile: credentials.profileName ?? null,
     environment: credentials.environment,
@@ -169,7 +169,7 @@ function showJson(
 function showCard(
   ctx: CommandContext,
   { credentials, check, sources, wireRows, learnedFor, journal, keyStoreText }: WhoamiFacts,
-): void {
+) {
   const c = ctx.output.chalk;
   const from = (key: string, variable: string) =>
     describeSource(sources[key] ?? null, variable, credentials.profileName);
@@ -179,13 +179,13 @@ function showCard(
     unreachable: c.yellow(`unreachable — ${check.message ?? 'no answer'}`),
     error: c.yellow(`error (${check.code}) — ${check.message ?? 'unexpected answer'}`),
   };
-  const sourceText = (row: WireRow): string =>
+  const sourceText = (row: WireRow) =>
     row.source === 'default'
       ? 'guessed: the spec does not show it'
       : row.source === 'learned'
         ? `learned from the server, kept for ${learnedFor}`
         : row.source;
-  const shownValue = (row: WireRow): string =>
+  const shownValue = (row: WireRow) =>
     row.setting === 'cursorParam' && row.value === '' ? 'from the answer (next_cursor → cursor)' : row.value;
   const rows: Array<[string, string]> = [
     [
@@ -217,10 +217,7 @@ function showCard(
 }
 
 /** TSV/CSV: one record, a header row of keys; each setting's source in the column after it. */
-function showRecord(
-  ctx: CommandContext,
-  { credentials, check, sources, wireRows, journal, keyStore }: WhoamiFacts,
-): void {
+function showRecord(ctx: CommandContext, { credentials, check, sources, wireRows, journal, keyStore }: WhoamiFacts) {
   const record: Record<string, unknown> = {
     profile: credentials.profileName ?? null,
     profile_source: sources.profile,

@@ -11,7 +11,7 @@ import type { InputOf } from '../../runner/command-spec.js';
 import { SHELL_VALUES, type COMPLETION } from '../specs.js';
 import type { OutputFields } from '../../fields/output-fields.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>) {
   const shell = input.args.shell ?? '';
   if (!(SHELL_VALUES as readonly string[]).includes(shell)) {
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DEMO_STATE_FILE } from '../../runtime/start-demo.js';
 import type { CommandContext } from '../../runtime/context.js';
 
-export async function run(ctx: CommandContext): Promise<number> {
+export async function run(ctx: CommandContext) {
   const file = join(ctx.configDir, DEMO_STATE_FILE);
   const existed = existsSync(file);
   await rm(file, { force: true });

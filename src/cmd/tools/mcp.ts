@@ -20,11 +20,7 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
   return { run: (ctx, input) => runMcp(ctx, input, commands), OUTPUT_FIELDS };
 }
 
-async function runMcp(
-  ctx: CommandContext,
-  input: InputOf<typeof MCP>,
-  commands: readonly CommandSpec[],
-): Promise<number> {
+async function runMcp(ctx: CommandContext, input: InputOf<typeof MCP>, commands: readonly CommandSpec[]) {
   // How long a live write's confirmation token is valid (HEDGE_MCP_TOKEN_TTL_SECONDS), checked first.
   const ttlSeconds = tokenTtlSeconds(ctx.env);
   // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.

@@ -7,7 +7,7 @@ import { DIALECT_VALUES, type SANDBOX_SERVE } from '../specs.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
 import type { OutputFields } from '../../fields/output-fields.js';
 
-function share(name: string, raw: unknown): number | undefined {
+function share(name: string, raw: unknown) {
   if (raw === undefined) return undefined;
   const value = Number(raw);
   if (String(raw).trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
@@ -16,11 +16,11 @@ function share(name: string, raw: unknown): number | undefined {
   return value;
 }
 
-function wholeNumber(name: string, raw: unknown, min: number, max: number): number | undefined {
+function wholeNumber(name: string, raw: unknown, min: number, max: number) {
   return raw === undefined ? undefined : parseWholeNumber(raw, name, min, max);
 }
 
-function positive(name: string, raw: unknown): number | undefined {
+function positive(name: string, raw: unknown) {
   if (raw === undefined) return undefined;
   const value = Number(raw);
   if (String(raw).trim() === '' || !Number.isFinite(value) || value <= 0 || value > 1e7) {
@@ -30,7 +30,7 @@ function positive(name: string, raw: unknown): number | undefined {
 }
 
 /** Seconds (to the millisecond) from `min` to a day, as ms. */
-function seconds(name: string, raw: unknown, min: number): number | undefined {
+function seconds(name: string, raw: unknown, min: number) {
   if (raw === undefined) return undefined;
   const text = String(raw).trim();
   const value = Number(text);
@@ -43,7 +43,7 @@ function seconds(name: string, raw: unknown, min: number): number | undefined {
 }
 
 /** Whole seconds, signed, at most a day either way. */
-function skewSeconds(raw: unknown): number | undefined {
+function skewSeconds(raw: unknown) {
   if (raw === undefined) return undefined;
   const text = String(raw).trim();
   if (!/^[+-]?\d+$/.test(text) || Math.abs(Number(text)) > 86_400) {
@@ -55,7 +55,7 @@ function skewSeconds(raw: unknown): number | undefined {
 }
 
 /** The names the sandbox accepts; the manifest lists the same ones for help and completion. */
-function dialect(raw: unknown): (typeof DIALECT_VALUES)[number] | undefined {
+function dialect(raw: unknown) {
   if (raw === undefined) return undefined;
   const name = String(raw).trim();
   if (!(DIALECT_VALUES as readonly string[]).includes(name)) {
@@ -67,7 +67,7 @@ function dialect(raw: unknown): (typeof DIALECT_VALUES)[number] | undefined {
 /** What `hedge sandbox serve` starts: the simulator's own options, every flag checked. */
 export type SandboxServeOptions = SandboxOptions;
 
-export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>): SandboxServeOptions {
+export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>) {
   const o = input.options;
   const host = o.host === undefined ? '127.0.0.1' : String(o.host);
   // The simulator holds test keys and has no access control of its own: it never leaves this machine.
@@ -99,7 +99,7 @@ export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>): 
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>) {
   const options = parseSandboxServeOptions(input);
   const { serveSandbox } = await import('../../sandbox/http/serve.js');
   await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr, signal: ctx.signal });

@@ -8,7 +8,7 @@ import type { CommandContext } from '../../runtime/context.js';
 import { parseChangeOptions, runChange } from '../../trade/change.js';
 import { showTrade } from './trade-outcome.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof ADD>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof ADD>) {
   const { outcome, body } = await runChange(ctx, 'add', parseChangeOptions(input.args, input.options));
   return showTrade(ctx, 'add', outcome, body);
 }

@@ -10,7 +10,7 @@ import { runWrite, writeOptionsFrom, type WriteOutcome } from '../../write/write
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../../runtime/context.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof CLOSE>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof CLOSE>) {
   const request = { market: parseMarket(input.args.market), side: parseSide(input.args.side) };
   const write = writeOptionsFrom(input.options);
   const client = await ctx.client();

@@ -52,20 +52,20 @@ interface SideHolding {
 }
 
 /** The side's daily carry rate on the account's side (docs/output.md "Sign convention"): "-0.0384%/day, you pay". */
-function carryWords(rate: number): string {
+function carryWords(rate: number) {
   const forAccount = toAccountSide(rate);
   if (forAccount === 0) return `${formatPercent(0)}/day`;
   return `${formatPercent(forAccount)}/day, ${payWords(forAccount)}`;
 }
 
-function sideSummary(market: Market, side: Side): string {
+function sideSummary(market: Market, side: Side) {
   const capacity = market.available_capacity_usd[side];
   const carry = market.net_rate_daily_pct[side];
   return `capacity ${formatMoney(capacity)} USD, carry ${carryWords(carry)}`;
 }
 
 /** Room for a choice's text: the terminal's width less the prompt's pointer and a margin. */
-function choiceRoom(ctx: CommandContext): number {
+function choiceRoom(ctx: CommandContext) {
   return Math.max(20, ctx.output.columns - 4);
 }
 
@@ -73,7 +73,7 @@ function choiceRoom(ctx: CommandContext): number {
  * A market as one line when the terminal is wide enough; else its name and price, with both sides'
  * figures as the highlighted choice's description (wrapped), so nothing is cut mid-word.
  */
-function marketChoice(market: Market, room: number): { name: string; description?: string } {
+function marketChoice(market: Market, room: number) {
   const full = `${market.market}  ${formatMoney(market.price)}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
   if (displayWidth(full) <= room) return { name: full };
   const sides = ['buy', 'sell']
@@ -83,7 +83,7 @@ function marketChoice(market: Market, room: number): { name: string; description
 }
 
 /** Largest notional the checks allow on this side (both the side capacity and the account headroom). */
-function notionalCeiling(market: Market, side: Side, account: Account): number {
+function notionalCeiling(market: Market, side: Side, account: Account) {
   return Math.min(market.available_capacity_usd[side], account.available_exposure_usd);
 }
 
@@ -152,7 +152,7 @@ async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
     }),
   ]);
   const nowMs = client.transport.serverNow().latestMs;
-  const holding = async (marketName: string, side: Side): Promise<SideHolding | undefined> => {
+  const holding = async (marketName: string, side: Side) => {
     if (!views) return undefined;
     const book = await views.book(marketName, side, nowMs);
     if (book.state === 'flat' && book.opening.length === 0) return undefined;
@@ -171,7 +171,7 @@ async function askMarket(
   markets: Market[],
   given: string | undefined,
   skipChecks: boolean,
-): Promise<Market> {
+) {
   if (given) {
     const problem = skipChecks ? undefined : marketProblem(markets, given);
     if (problem) throw problem;
@@ -204,7 +204,7 @@ async function askSide(
   held: Record<Side, SideHolding | undefined>,
   given: Side | undefined,
   known: boolean,
-): Promise<{ side: Side; adding: boolean }> {
+) {
   const side =
     given ??
     (await prompter.select<Side>({
@@ -245,7 +245,7 @@ async function askNotional(
   prompter: Prompter,
   choice: { market: Market; account: Account; side: Side; adding: boolean; known: boolean; skipChecks: boolean },
   given: number | undefined,
-): Promise<number> {
+) {
   const { market, account, side, adding, known, skipChecks } = choice;
   if (given !== undefined) {
     if (!skipChecks && known) {
@@ -274,7 +274,7 @@ async function askNotional(
   return parseNotional(typed);
 }
 
-function askTenor(prompter: Prompter, now: number): Promise<Tenor> {
+function askTenor(prompter: Prompter, now: number) {
   return prompter.select<Tenor>({
     message: 'Tenor',
     choices: TENORS.map((days) => ({
@@ -286,7 +286,7 @@ function askTenor(prompter: Prompter, now: number): Promise<Tenor> {
 }
 
 /** An optional reference: Enter skips it. */
-async function askClientReference(prompter: Prompter): Promise<string | undefined> {
+async function askClientReference(prompter: Prompter) {
   const typed = await prompter.input({
     message: 'Client reference (optional, Enter to skip)',
     validate: (raw) => {

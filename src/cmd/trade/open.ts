@@ -39,7 +39,7 @@ export function parseOpenOptions(input: InputOf<typeof OPEN>): OpenOptions {
   };
 }
 
-function missingNames(opts: OpenOptions): string[] {
+function missingNames(opts: OpenOptions) {
   const missing: string[] = [];
   if (opts.market === undefined) missing.push('MARKET');
   if (opts.side === undefined) missing.push('SIDE');
@@ -106,7 +106,7 @@ async function submit(
   request: OpenRequest,
   opts: OpenOptions,
   given: { quote?: Quote; confirmed?: boolean },
-): Promise<void> {
+) {
   const { outcome, quote } = await openHedge(ctx, client, request, {
     allowDuplicateRef: opts.allowDuplicateRef,
     skipChecks: opts.skipChecks,

@@ -11,7 +11,7 @@ import type { PRICE } from '../specs.js';
 import { PRICE_RESOURCE } from '../../fields/resource-fields.js';
 import { pricesInOneShape } from '../../api/wire/fields.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Promise<number | void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>) {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'price', market: input.args.market }, input.options);
   // One market; absent: every listed market.
   const market = input.args.market === undefined ? undefined : parseMarket(input.args.market);
@@ -46,7 +46,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Pr
  * A prices shape hedge cannot read is shown as it came (an unknown shape is shown, not refused),
  * then reported: no price could be read from it (exit 14).
  */
-function showUnread(ctx: CommandContext, data: unknown, problem: Error): never {
+function showUnread(ctx: CommandContext, data: unknown, problem: Error) {
   const shown =
     data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { data };
   ctx.output.record(shown, [], { title: 'GET /prices, as the server sent it' });

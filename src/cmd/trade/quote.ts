@@ -11,7 +11,7 @@ import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../../results/quote-card
 import type { InputOf } from '../../runner/command-spec.js';
 import type { QUOTE } from '../specs.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>) {
   const market = parseMarket(input.args.market);
   const side = parseSide(input.args.side);
   const opts = { notionalUsd: parseNotional(input.args.notional), tenorDays: parseTenor(input.options.tenor) };

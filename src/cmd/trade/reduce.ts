@@ -8,7 +8,7 @@ import type { CommandContext } from '../../runtime/context.js';
 import { parseChangeOptions, runChange } from '../../trade/change.js';
 import { showTrade } from './trade-outcome.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof REDUCE>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof REDUCE>) {
   const { outcome, body } = await runChange(ctx, 'reduce', parseChangeOptions(input.args, input.options));
   return showTrade(ctx, 'reduce', outcome, body);
 }

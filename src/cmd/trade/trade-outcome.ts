@@ -15,7 +15,7 @@ export function showTrade(
   outcome: WriteOutcome<unknown, unknown>,
   body: Record<string, unknown>,
   quote?: Quote,
-): number {
+) {
   if (outcome.kind === 'dry-run') {
     renderDryRun(ctx.output, outcome.planned);
     return 0;
