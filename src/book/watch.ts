@@ -486,7 +486,7 @@ async function pauseUntil(
  * error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts).
  */
 export async function runWatch(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'notify' | 'log'>,
+  ports: FlowPorts,
   target: WatchTarget,
   plan: WatchPlan,
   openSink: () => Promise<WatchSink>,

@@ -75,23 +75,7 @@ const info = (id: string, title: string, detail: string): DoctorCheck => ({
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-type DoctorPorts = Pick<
-  FlowPorts,
-  | 'clock'
-  | 'signal'
-  | 'deadline'
-  | 'credentials'
-  | 'connections'
-  | 'wireMemory'
-  | 'env'
-  | 'requestTimeoutSeconds'
-  | 'onDispose'
-  | 'log'
-  | 'verbose'
-  | 'hedgeCommand'
->;
-
-export async function runDoctor(ports: DoctorPorts): Promise<DoctorReport> {
+export async function runDoctor(ports: FlowPorts): Promise<DoctorReport> {
   const checks = new DoctorChecks();
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return checks.report();
@@ -253,7 +237,7 @@ interface ObservingClient {
   wire: ReturnType<typeof resolveWireSettings>;
 }
 
-async function observingClient(ports: DoctorPorts, credentials: ResolvedCredentials): Promise<ObservingClient> {
+async function observingClient(ports: FlowPorts, credentials: ResolvedCredentials): Promise<ObservingClient> {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];

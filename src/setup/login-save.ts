@@ -68,10 +68,7 @@ export function loginCredentials(
 
 /** Checks the key, and the team store when one is named; throws saying that nothing was saved. */
 async function checkBeforeSaving(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'
-  >,
+  ports: FlowPorts,
   credentials: ResolvedCredentials,
   journalUrl: string | null | undefined,
 ): Promise<void> {
@@ -159,10 +156,7 @@ async function dropKeyringEntry(ports: Pick<FlowPorts, 'env'>, account: string):
 
 /** Checks the key (and the team store), keeps the key, saves the profile: nothing is saved unless all held. */
 export async function checkAndSaveLogin(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'
-  >,
+  ports: FlowPorts,
   store: ProfileStore,
   credentials: ResolvedCredentials,
   given: LoginGiven,

@@ -45,10 +45,7 @@ export interface LoginAnswers {
  * terminal, read from stdin otherwise (bounded by --timeout). Refuses to ask with --no-input.
  */
 export async function askLogin(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'env' | 'inputAllowed' | 'prompter' | 'stdin' | 'stdinIsTTY'
-  >,
+  ports: FlowPorts,
   given: {
     name: string;
     flagBaseUrl?: string;
