@@ -147,7 +147,7 @@ export function expectationMet(book: SideBook, expected: SideExpectation): boole
   return true;
 }
 
-function describe(records: readonly HedgeRecord[]): string {
+function describe(records: readonly HedgeRecord[]) {
   return records.length === 1
     ? `hedge ${records[0]!.id} is`
     : `hedges ${records.map((record) => record.id).join(', ')} are`;

@@ -30,7 +30,7 @@ export function dealStillHeld(deal: DealView, nowMs: number, hedgesCommand: stri
   return `${safeText(deal.reference)} is still held: ${described.join('; ')}. Its hedges, closed and open: \`${safeText(hedgesCommand)}\`.`;
 }
 
-function maturityText(iso: string, nowMs: number): string {
+function maturityText(iso: string, nowMs: number) {
   const left = formatTimeLeft(iso, nowMs);
   const at = `matures ${formatUtcMinutes(safeText(iso))} UTC`;
   return left === '' ? at : left === 'due' ? `${at}, due` : `${at}, in ${left}`;

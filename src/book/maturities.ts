@@ -68,7 +68,7 @@ export interface CollectedMaturities {
   undated: number;
 }
 
-function validTime(value: string | null | undefined): string | undefined {
+function validTime(value: string | null | undefined) {
   return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
 }
 
@@ -151,7 +151,7 @@ function hedgeSettlement(
   hedge: MaturityHedge,
   maturity: string,
   line?: { position: MaturityPosition; alone: boolean },
-): Settlement {
+) {
   const whole = line?.alone === true ? line.position : undefined;
   return {
     maturity_at: maturity,
@@ -224,9 +224,7 @@ function linesStandingAlone(
   return { found, undated };
 }
 
-function withoutTime(
-  item: Omit<Maturity, 'day' | 'matures_in_seconds'>,
-): Omit<Maturity, 'day' | 'matures_in_seconds' | 'maturity_at'> {
+function withoutTime(item: Omit<Maturity, 'day' | 'matures_in_seconds'>) {
   const { maturity_at: _time, ...rest } = item;
   return rest;
 }

@@ -99,7 +99,7 @@ export async function readPositionSides(
   return { lines, unlisted };
 }
 
-function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>): PositionSide {
+function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>) {
   const soonest = [...book.filled].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
   const hedges = [...soonest, ...book.opening].flatMap((record) => {
     const hedge = byId.get(record.id);
@@ -116,7 +116,7 @@ function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<st
 }
 
 /** The one market the side's hedges are on, if there is one. */
-function soleMarket(hedges: readonly Hedge[], side: Side): string | undefined {
+function soleMarket(hedges: readonly Hedge[], side: Side) {
   const markets = new Set(hedges.filter((hedge) => hedge.side === side).map((hedge) => hedge.market.toUpperCase()));
   return markets.size === 1 ? [...markets][0] : undefined;
 }

@@ -48,14 +48,14 @@ const PART_PRIORITY: readonly Part[] = ['id', 'notional', 'left', 'reference', '
 /** A reference is cut with … no shorter than this (it is taken whole wherever the line has room for it). */
 const REFERENCE_MIN_WIDTH = 8;
 
-function amountOf(value: unknown): number | undefined {
+function amountOf(value: unknown) {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
   return undefined;
 }
 
 /** Each part of a hedge's line: its text as shown (styled) and its width. */
-function partsOf(hedge: SideHedgeView, options: SideLinesOptions): Record<Part, { styled: string; width: number }> {
+function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   const c = options.chalk;
   const cell = (styled: string, text: string = styled) => ({ styled, width: displayWidth(text) });
   const amount = amountOf(hedge.notional_usd);

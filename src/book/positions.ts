@@ -55,7 +55,7 @@ export async function readBook(reader: BookReader): Promise<BookPosition[]> {
   );
 }
 
-function noteOnce(reader: BookReader, line: string): void {
+function noteOnce(reader: BookReader, line: string) {
   if (noted.has(line)) return;
   noted.add(line);
   reader.log?.(line);

@@ -42,7 +42,7 @@ const POSITIONS_RANKED = withTrend(POSITION_RESOURCE, COUNTDOWN_KEY);
 const PRICES_RANKED = withTrend(PRICE_RESOURCE, 'price');
 
 /** Fields of a resource as the watch labels them (units in the header, the rate's from the market). */
-function watchFields(fields: readonly FieldSpec[], keys: readonly string[], market: string | undefined): WatchField[] {
+function watchFields(fields: readonly FieldSpec[], keys: readonly string[], market: string | undefined) {
   const currency = market === undefined ? undefined : quoteCurrencyOf(market);
   return keys.flatMap((key) => {
     const field = fields.find((candidate) => candidate.key === key);
@@ -62,7 +62,7 @@ function watchFields(fields: readonly FieldSpec[], keys: readonly string[], mark
 }
 
 /** A market every row shares, for the rate's unit in a header. */
-function soleMarket(markets: ReadonlyArray<string | undefined>): string | undefined {
+function soleMarket(markets: ReadonlyArray<string | undefined>) {
   const distinct = new Set(markets);
   return distinct.size === 1 ? markets[0] : undefined;
 }

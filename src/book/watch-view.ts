@@ -100,7 +100,7 @@ export function emptyWatchState(intervalMs: number): WatchState {
   return { intervalMs, alerts: [], series: new Map(), previous: new Map() };
 }
 
-function pushPoint(series: Map<string, number[]>, key: string, value: number | undefined): void {
+function pushPoint(series: Map<string, number[]>, key: string, value: number | undefined) {
   if (value === undefined || !Number.isFinite(value)) return;
   const points = series.get(key) ?? [];
   points.push(value);
@@ -109,7 +109,7 @@ function pushPoint(series: Map<string, number[]>, key: string, value: number | u
 }
 
 /** A number as the screen shows it: 1,514.9512 shown as "1,514.95" is 1514.95. */
-function shownNumber(format: FormatValue, field: WatchField, value: unknown): number | undefined {
+function shownNumber(format: FormatValue, field: WatchField, value: unknown) {
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
   const text = stripVTControlCharacters(format(field, value)).replace(/[^0-9.+-]/g, '');
   const shown = Number(text);
@@ -133,7 +133,7 @@ export function applyFresh(state: WatchState, model: WatchModel, at: number, for
 }
 
 /** "09:14:03" in the local time zone. */
-function localClockTime(ms: number): string {
+function localClockTime(ms: number) {
   return new Date(ms).toTimeString().slice(0, 8);
 }
 
@@ -166,7 +166,7 @@ export function formatCountdown(ms: number): string {
 }
 
 /** "every 2s", "every 1.5s". */
-function everyText(intervalMs: number): string {
+function everyText(intervalMs: number) {
   return `every ${Number((intervalMs / 1000).toFixed(3))}s`;
 }
 
@@ -225,7 +225,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions): st
  * does what is shown (a move below the shown precision is not a change to the eye, and a relative
  * time that only moved with the clock is not a change of the data).
  */
-function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions): string {
+function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions) {
   const c = options.chalk;
   const value = row.values[field.key];
   const text = options.format(field, value);
@@ -238,7 +238,7 @@ function shownValue(state: WatchState, row: WatchRow, field: WatchField, options
   return changed ? c.inverse(text) : text;
 }
 
-function renderTable(state: WatchState, model: WatchModel, options: RenderOptions): string[] {
+function renderTable(state: WatchState, model: WatchModel, options: RenderOptions) {
   const c = options.chalk;
   if (model.rows.length === 0) return [c.dim(model.empty)];
   const columns: TableColumn[] = model.fields.map((field) => ({
@@ -296,7 +296,7 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
   return lines;
 }
 
-function renderCard(state: WatchState, model: WatchModel, options: RenderOptions): string[] {
+function renderCard(state: WatchState, model: WatchModel, options: RenderOptions) {
   const c = options.chalk;
   const row = model.rows[0];
   if (row === undefined) return [c.dim(model.empty)];

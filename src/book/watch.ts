@@ -195,12 +195,12 @@ export function parseWatchSettings(
 }
 
 /** --count: a whole number of refreshes, at least 1. */
-function parseWatchCount(raw: string): number {
+function parseWatchCount(raw: string) {
   const allowed = `a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}`;
   return parseWholeNumber(raw, '--count', 1, MAX_WATCH_COUNT, allowed);
 }
 
-function commandWords(target: WatchTarget): string {
+function commandWords(target: WatchTarget) {
   switch (target.kind) {
     case 'hedge':
       return target.id === undefined ? 'hedges' : `hedges ${target.id}`;
@@ -366,11 +366,7 @@ function hedgeSource(typed: string): WatchSource {
   };
 }
 
-function sourceFor(
-  ports: Pick<FlowPorts, 'log'>,
-  target: WatchTarget,
-  { settings, live, oneShape }: WatchPlan,
-): WatchSource {
+function sourceFor(ports: Pick<FlowPorts, 'log'>, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
   switch (target.kind) {
     case 'positions':
       return positionsSource(
@@ -426,7 +422,7 @@ export function isPassingFailure(error: unknown): boolean {
 }
 
 /** The same client with the watch's own retry budget; a client that is not over a Transport (a test's fake) as it is. */
-function watchClient(ports: Pick<FlowPorts, 'notify'>, client: HedgeClient): HedgeClient {
+function watchClient(ports: Pick<FlowPorts, 'notify'>, client: HedgeClient) {
   if (!(client.transport instanceof Transport)) return client;
   const config = client.transport.config;
   return new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
@@ -462,7 +458,7 @@ async function pauseUntil(
   sink: WatchSink,
   live: boolean,
   at: number,
-): Promise<'due' | 'stopped' | 'deadline'> {
+) {
   const { clock, signal, deadline } = ports;
   for (;;) {
     if (signal.aborted) return 'stopped';

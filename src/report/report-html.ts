@@ -85,29 +85,29 @@ const UNKNOWN_TITLE = 'not given by the server';
 /** A value rounded to the cent as the report sums it (domain/report.ts toCents), so a column's rows add up to its total. */
 const toTheCent = (value: number): number => toCents(value) / 100;
 
-function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): string {
+function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
   if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
   return `<${tag} class="num">${money(toTheCent(value))}</${tag}>`;
 }
 
 /** A rate as it came (quote currency per USDT), with the decimals its size needs. */
-function rateCell(value: number | undefined): string {
+function rateCell(value: number | undefined) {
   if (!isNumber(value)) return `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>`;
   return `<td class="num">${formatRate(value)}</td>`;
 }
 
-function pnlClass(value: number): string {
+function pnlClass(value: number) {
   return value > 0 ? 'pos' : value < 0 ? 'neg' : 'zero';
 }
 
-function pnlCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): string {
+function pnlCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
   if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
   const cents = toTheCent(value);
   return `<${tag} class="num ${pnlClass(cents)}">${signedMoney(cents)}</${tag}>`;
 }
 
 /** `2026-11-22 08:00 UTC`; a string that is not a time is shown as it is (escaped). */
-function utcMinute(iso: string): string {
+function utcMinute(iso: string) {
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return escapeHtml(iso);
   return `${utcMinuteText(ms)} UTC`;
@@ -122,7 +122,7 @@ const GROUP_COLUMN_TITLES: Record<Report['by'], string> = {
 };
 const GROUPING_TITLES: Record<Report['by'], string> = { ...BY_WORDS, week: 'ISO week (Monday to Sunday, UTC)' };
 
-function periodText(report: Report): string {
+function periodText(report: Report) {
   const since = report.since === null ? undefined : utcMinute(report.since);
   const until = report.until === null ? undefined : utcMinute(report.until);
   if (since && until) return `${since} to ${until} (end excluded)`;
@@ -163,7 +163,7 @@ export function niceScale(min: number, max: number, target = 5): Scale {
   return { low: ticks[0], high: ticks[ticks.length - 1], ticks, step };
 }
 
-function tickLabel(value: number, step: number): string {
+function tickLabel(value: number, step: number) {
   const decimals = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step)));
   const text = formatFixed(Math.abs(value), decimals);
   return value < 0 ? `-${text}` : text;
@@ -182,12 +182,12 @@ function extent(values: ArrayLike<number>): [number, number] {
   return [low, high];
 }
 
-function yOf(scale: Scale, value: number): number {
+function yOf(scale: Scale, value: number) {
   return PLOT_BOTTOM - ((value - scale.low) / (scale.high - scale.low)) * PLOT_HEIGHT;
 }
 
 /** The value axis: grid lines, tick labels, the zero line drawn stronger, and the axis title. */
-function valueAxis(scale: Scale, title: string): string {
+function valueAxis(scale: Scale, title: string) {
   const lines = scale.ticks.map((tick) => {
     const y = fixed(yOf(scale, tick));
     const grid = tick === 0 ? 'zero-line' : 'grid';
@@ -219,7 +219,7 @@ export function svgBar(kind: string, title: string, ...[x, y, width, height]: un
  * span of a few minutes gets seconds, not the same minute five times); where even milliseconds
  * repeat, a repeated label is left out rather than shown twice.
  */
-function timeTickLabels(ticksMs: readonly number[], spanMs: number): string[] {
+function timeTickLabels(ticksMs: readonly number[], spanMs: number) {
   const precisions: Array<(iso: string) => string> = [
     ...(spanMs >= 3 * 86_400_000 ? [utcDay] : []),
     utcDayMinute,
@@ -248,7 +248,7 @@ function lineOf(
   };
 }
 
-function cumulativeChart(report: Report, generatedAt: string, series?: CumulativeSeries): string {
+function cumulativeChart(report: Report, generatedAt: string, series?: CumulativeSeries) {
   const line = lineOf(report, series);
   if (line.length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
   const points = {
@@ -326,7 +326,7 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
 const APPROX_CHAR_WIDTH = 6.2;
 const VALUE_LABEL_ROOM = 0.12;
 
-function compactMoney(value: number): string {
+function compactMoney(value: number) {
   const size = Math.abs(value);
   const sign = value > 0 ? '+' : value < 0 ? '-' : '';
   if (size >= 1e6) return `${sign}${(size / 1e6).toFixed(1)}M`;
@@ -334,7 +334,7 @@ function compactMoney(value: number): string {
   return `${sign}${money(size)}`;
 }
 
-function groupChart(report: Report): string {
+function groupChart(report: Report) {
   const groups = report.groups;
   if (groups.length === 0) return '<p class="empty">No closed hedges in this period.</p>';
   const values = groups.map((group) => group.net_pnl_usd);
@@ -395,23 +395,23 @@ const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text
  * `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it
  * (carry and fees positive when paid), so a script can read the figures back whatever the page shows.
  */
-function card(label: string, field: string, value: number | null, body: string, extraClass = ''): string {
+function card(label: string, field: string, value: number | null, body: string, extraClass = '') {
   const data = value === null ? '' : ` data-value="${value}"`;
   return `<div class="card ${extraClass}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}"${data}>${body}</div></div>`;
 }
 
-function figureText(value: number | null, signed: boolean): string {
+function figureText(value: number | null, signed: boolean) {
   if (value === null) return `<span class="unknown" title="${UNKNOWN_TITLE}">${DASH}</span>`;
   return signed ? `<span class="${pnlClass(value)}">${signedMoney(value)}</span>` : money(value);
 }
 
 /** Carry or fees as a person reads them: "-12.50 USDC, you paid". */
-function chargeText(forAccount: number | null): string {
+function chargeText(forAccount: number | null) {
   if (forAccount === null) return figureText(null, true);
   return `${figureText(forAccount, true)} <span class="words">${payWords(forAccount, true)}</span>`;
 }
 
-function totalsSection(report: Report): string {
+function totalsSection(report: Report) {
   const totals = report.totals;
   const unrealized = report.unrealized;
   const unrealizedText =
@@ -447,7 +447,7 @@ const MISSING_LABELS: Record<keyof Report['missing'], string> = {
   fees_usdc: 'fees',
 };
 
-function notes(report: Report): string {
+function notes(report: Report) {
   const lines = [
     "P&amp;L and notional in USD; carry and fees in USDC, signed from your side (− you paid, + you earned): net P&amp;L = gross P&amp;L + carry + fees. Locked: notional × entry rate, in the market's quote currency. Sums are to the cent: every total is the sum of the rows above it.",
   ];
@@ -472,7 +472,7 @@ function notes(report: Report): string {
   return `<ul class="notes">${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
 }
 
-function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th'): string {
+function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th') {
   return (
     `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>` +
     moneyCell(figures.notional_usd, tag) +
@@ -484,7 +484,7 @@ function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th'): st
   );
 }
 
-function groupTable(report: Report): string {
+function groupTable(report: Report) {
   const head =
     `<thead><tr><th>${GROUP_COLUMN_TITLES[report.by]}</th><th class="num">Hedges</th><th class="num">Notional</th>` +
     '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
@@ -493,7 +493,7 @@ function groupTable(report: Report): string {
 }
 
 /** The listing's order: dated records by close time, then those without one; ties as they came. */
-function closedHedgeOrder(records: readonly ReportHtmlRecord[]): ReportHtmlRecord[] {
+function closedHedgeOrder(records: readonly ReportHtmlRecord[]) {
   return records
     .map((record, index) => ({ record, index, ms: closedHedgeTime(record) }))
     .sort((a, b) => compareListed(a.ms, a.index, b.ms, b.index))
@@ -510,7 +510,7 @@ const REFERENCE_ON_PAPER = 32;
  * A deal reference on one line: on screen cut at its end past REFERENCE_ON_SCREEN (whole in its
  * title), on paper — where no title can be read — whole up to REFERENCE_ON_PAPER.
  */
-function referenceCell(reference: string | undefined): string {
+function referenceCell(reference: string | undefined) {
   if (reference === undefined) return DASH;
   const onScreen = truncateEnd(reference, REFERENCE_ON_SCREEN);
   const onPaper = truncateEnd(reference, REFERENCE_ON_PAPER);
@@ -567,7 +567,7 @@ const CLOSED_HEDGES_HEAD =
   '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
 
 /** The totals row: the report's totals, which are the sum of the rows to the cent. */
-function closedHedgesFoot(report: Report): string {
+function closedHedgesFoot(report: Report) {
   const totals = report.totals;
   const lockedTotal =
     report.locked.length === 1

@@ -130,7 +130,7 @@ const emptyTally = (): Tally => ({ count: 0, net: 0, notional: null, gross: null
 const addKnown = (sum: number | null, value: number | undefined): number | null =>
   value === undefined ? sum : (sum ?? 0) + toCents(value);
 
-function addRecord(tally: Tally, record: HistoryFacts): void {
+function addRecord(tally: Tally, record: HistoryFacts) {
   tally.count += 1;
   tally.net += toCents(record.netPnlUsd);
   tally.notional = addKnown(tally.notional, record.notionalUsd);
@@ -141,7 +141,7 @@ function addRecord(tally: Tally, record: HistoryFacts): void {
 
 const dollars = (cents: number | null): number | null => (cents === null ? null : fromCents(cents));
 
-function figures(tally: Tally): ReportFigures {
+function figures(tally: Tally) {
   return {
     count: tally.count,
     notional_usd: dollars(tally.notional),
@@ -164,7 +164,7 @@ export function isoWeekKey(ms: number): string {
   return `${pad(year, 4)}-W${pad(Math.floor(dayOfYear / 7) + 1)}`;
 }
 
-function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportGrouping): GroupIdentity {
+function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportGrouping) {
   const same = (key: string): GroupIdentity => ({ key, label: key });
   switch (by) {
     case 'day':
@@ -196,7 +196,7 @@ export function lockedCents(record: Pick<HistoryFacts, 'notionalUsd' | 'entryPri
     : toCents(record.notionalUsd * record.entryPrice);
 }
 
-function dealOf(record: HistoryFacts): ReportDeal {
+function dealOf(record: HistoryFacts) {
   const locked = lockedCents(record);
   return {
     client_reference: record.clientReference ?? null,
@@ -223,7 +223,7 @@ function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
   };
 }
 
-function closeTimeMs(record: HistoryFacts): number | undefined {
+function closeTimeMs(record: HistoryFacts) {
   const ms = closedHedgeTime(record);
   return Number.isFinite(ms) ? ms : undefined;
 }
@@ -262,7 +262,7 @@ export function cumulativePoints(series: CumulativeSeries): Report['cumulative']
 }
 
 /** Close times (ms) and net P&L (cents) of the dated records, in any order → the running total after each distinct time. */
-function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: number): CumulativeSeries {
+function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: number) {
   const order = Uint32Array.from({ length: count }, (_, index) => index).sort((a, b) => timesMs[a] - timesMs[b]);
   const times = new Float64Array(count);
   const nets = new Float64Array(count);
@@ -281,7 +281,7 @@ function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: num
   return { length, timesMs: times.subarray(0, length), netUsd: nets.subarray(0, length) };
 }
 
-function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>): Report['unrealized'] {
+function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>) {
   let cents: number | null = openPositions.length === 0 ? 0 : null;
   for (const position of openPositions) cents = addKnown(cents, position.netPnlUsd);
   return { positions: openPositions.length, net_pnl_usd: dollars(cents) };
@@ -427,13 +427,13 @@ const TIME_AGO = /^(\d{1,4})([dwm])$/i;
 const REPORT_DATE_FORMS =
   'a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months)';
 
-function isCalendarDate(year: number, month: number, day: number): boolean {
+function isCalendarDate(year: number, month: number, day: number) {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /** `now` minus whole calendar months, the day kept or clamped to the month's end (Mar 31 − 1m = Feb 28). */
-function monthsBefore(now: Date, months: number): Date {
+function monthsBefore(now: Date, months: number) {
   const target = new Date(now.getTime());
   const day = now.getUTCDate();
   target.setUTCDate(1);

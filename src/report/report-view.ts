@@ -135,7 +135,7 @@ const text = (value: string | number | null | undefined): string =>
   value === null || value === undefined ? '' : String(value);
 
 /** A group as raw values keyed by column (money to the cent); `group` is the group's key. */
-function rowOf(key: string, figures: ReportFigures & { deal?: ReportGroup['deal'] }): Record<ReportColumn, string> {
+function rowOf(key: string, figures: ReportFigures & { deal?: ReportGroup['deal'] }) {
   const deal = figures.deal;
   return {
     group: key,
@@ -163,7 +163,7 @@ export interface ReportColumns {
   header?: boolean;
 }
 
-function table(report: Report, options: ReportColumns): string[][] {
+function table(report: Report, options: ReportColumns) {
   const columns = options.columns ?? reportColumns(report.by);
   const rows = report.groups.map((group) => {
     const row = rowOf(group.key, group);
@@ -238,11 +238,11 @@ const COLUMN_WORDS: Record<string, string> = {
 const BAR_WIDTH = 21;
 const BAR_MIN_WIDTH = 9;
 
-function utcMinuteText(iso: string): string {
+function utcMinuteText(iso: string) {
   return `${utcMinute(iso)} UTC`;
 }
 
-function periodText(report: Pick<Report, 'since' | 'until'>): string {
+function periodText(report: Pick<Report, 'since' | 'until'>) {
   if (report.since && report.until)
     return `closed ${utcMinuteText(report.since)} to ${utcMinuteText(report.until)} (end excluded)`;
   if (report.since) return `closed from ${utcMinuteText(report.since)}`;
@@ -274,7 +274,7 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
 }
 
 /** The header a column carries: the unit of its amounts, the rate's market unit for rates. */
-function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined): string {
+function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined) {
   if (field.key === 'group') return GROUP_TITLES[report.by];
   if (field.kind === 'rate') return rateUnit ? `${field.label} ${rateUnit}` : field.label;
   if (field.key === 'quote_amount_locked') {
@@ -287,7 +287,7 @@ function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined
 }
 
 /** The keys a grouping's table shows, in order (the bar after the net P&L). */
-function tableKeys(by: ReportGrouping): string[] {
+function tableKeys(by: ReportGrouping) {
   return by === 'hedge'
     ? [
         'group',
@@ -307,7 +307,7 @@ function tableKeys(by: ReportGrouping): string[] {
 }
 
 /** A group's value of a column, as the screen formats it. */
-function valueOfGroup(key: string, group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }): unknown {
+function valueOfGroup(key: string, group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }) {
   const deal = group.deal;
   switch (key) {
     case 'group':
@@ -326,7 +326,7 @@ function valueOfGroup(key: string, group: ReportFigures & { label?: string; deal
   }
 }
 
-async function groupTable(report: Report, options: ReportViewOptions): Promise<string[]> {
+async function groupTable(report: Report, options: ReportViewOptions) {
   const { chalk: c, columns: width } = options;
   const context = { chalk: c, nowMs: options.nowMs ?? Date.now(), where: 'table' as const };
   const columns = groupColumns(report, context);
@@ -382,7 +382,7 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
 }
 
 /** The table's columns: the figures of each group, and the bar drawing its net P&L. */
-function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }): TableColumn[] {
+function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }) {
   const c = context.chalk;
   const markets = new Set(report.groups.map((group) => group.deal?.market ?? null));
   const market = markets.size === 1 ? [...markets][0] : null;
@@ -447,10 +447,7 @@ function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: nu
 }
 
 /** The totals row: the sums that add up (count, notional, the P&L parts; the amount locked when in one currency). */
-function groupTotalsCells(
-  report: Report,
-  context: { chalk: ChalkInstance; nowMs: number; where: 'table' },
-): TableCell[] {
+function groupTotalsCells(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }) {
   const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
   return tableKeys(report.by).map((key): TableCell => {
     if (key === 'group' || key === 'bar') return EMPTY_CELL;
@@ -465,13 +462,13 @@ function groupTotalsCells(
   });
 }
 
-function pnl(value: number | null, c: ChalkInstance): string {
+function pnl(value: number | null, c: ChalkInstance) {
   if (value === null) return c.dim('—');
   const text = formatSignedMoney(value);
   return value > 0 ? c.green(text) : value < 0 ? c.red(text) : text;
 }
 
-function unrealizedLine(report: Report, c: ChalkInstance): string {
+function unrealizedLine(report: Report, c: ChalkInstance) {
   const { positions, net_pnl_usd: net } = report.unrealized;
   if (positions === 0) return `Unrealized P&L: ${c.dim('no open positions')}`;
   const count = `${positions} open ${positions === 1 ? 'position' : 'positions'}`;
@@ -479,7 +476,7 @@ function unrealizedLine(report: Report, c: ChalkInstance): string {
   return `Unrealized P&L (${count}, not in the figures above): ${value}`;
 }
 
-function cumulativeLine(report: Report, c: ChalkInstance, width: number): string {
+function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
   const label = 'Cumulative net P&L ';
   if (report.cumulative.length === 0) return `${label}${c.dim('(no dated closes)')}`;
   const last = report.cumulative[report.cumulative.length - 1]!.net_pnl_usd;

@@ -81,7 +81,7 @@ export async function walkHistory(
  * Fewer than MAX_PAGE_SIZE records means the server had no more. A server that pages with
  * `meta.next_cursor` (our simulator) is followed to its last page.
  */
-function historyMayBeIncomplete(fetched: number): boolean {
+function historyMayBeIncomplete(fetched: number) {
   return fetched >= MAX_PAGE_SIZE;
 }
 
@@ -278,7 +278,7 @@ class BlockReader {
  * P&L still has its close time read (history lists what the server sends; only the report needs
  * the net P&L).
  */
-function closeTimeOf(raw: Record<string, unknown>): string | undefined {
+function closeTimeOf(raw: Record<string, unknown>) {
   try {
     return readHistoryRecord(raw).closedAt;
   } catch {

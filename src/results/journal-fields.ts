@@ -12,7 +12,7 @@ import type { Output } from '../terminal/output.js';
 import { JOURNAL_RESOURCE } from '../fields/resource-fields.js';
 
 /** A string for the screen, or undefined when the value is absent or not text. */
-function text(value: unknown): string | undefined {
+function text(value: unknown) {
   if (value === undefined || value === null || value === '') return undefined;
   return safeText(
     typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value),
@@ -20,7 +20,7 @@ function text(value: unknown): string | undefined {
 }
 
 /** `test · desk` — where the action was sent, and by which profile. */
-function whereOf(entry: JournalEntry): string {
+function whereOf(entry: JournalEntry) {
   return [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part !== '').join(' · ');
 }
 
@@ -44,7 +44,7 @@ interface ListRow {
 }
 
 /** The word for a row's seal verdict: only a row that would be refused is marked. */
-function sealWord(check: RowCheck | undefined): string | undefined {
+function sealWord(check: RowCheck | undefined) {
   return check === 'unsealed' || check === 'forged' ? 'unverified' : check === 'verified' ? 'verified' : undefined;
 }
 

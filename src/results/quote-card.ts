@@ -49,7 +49,7 @@ export function priceUnit(market: string): string {
 }
 
 /** Fields the server sent that the card does not name, as dotted paths (`pricing.spread_bps`). */
-function extraLeaves(quote: Quote): Array<[string, unknown]> {
+function extraLeaves(quote: Quote) {
   const extras: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(quote)) {
     if (!KNOWN_TOP.includes(key)) extras.push([key, value]);
@@ -65,7 +65,7 @@ function extraLeaves(quote: Quote): Array<[string, unknown]> {
 }
 
 /** TSV/CSV: a header row of keys (group fields dotted: `pricing.market_price`) and one row of raw values. */
-function renderPlain(output: Output, quote: Quote): string {
+function renderPlain(output: Output, quote: Quote) {
   const bps = impactBps(quote);
   const rows: Array<[string, unknown]> = [
     ['market', quote.market],
@@ -96,7 +96,7 @@ function renderPlain(output: Output, quote: Quote): string {
  * Carry on the account's side (docs/output.md "Sign convention"): the server's positive carry is paid by
  * the account, so it reads "-4.19 USDC/day (-0.0419%), you pay"; earned carry is "+…, you earn".
  */
-function carryText(output: Output, usdc: number, pct: number, per: string): string {
+function carryText(output: Output, usdc: number, pct: number, per: string) {
   const forAccount = toAccountSide(usdc);
   const text = `${formatSignedAmount(forAccount)} USDC${per} (${formatPercent(toAccountSide(pct))}), ${payWords(forAccount)}`;
   return forAccount < 0 ? output.chalk.red(text) : forAccount > 0 ? output.chalk.green(text) : text;
@@ -116,7 +116,7 @@ export function impactForAccount(quote: Quote): { usd: number; bps?: number } {
 }
 
 /** UTC, then the local time when it reads differently, and how far off it is. */
-function maturityText(maturity: string, nowMs: number): string {
+function maturityText(maturity: string, nowMs: number) {
   const local = localTimeBeside(maturity);
   const relative = formatRelative(maturity, nowMs);
   const utc = formatUtc(maturity);
@@ -124,7 +124,7 @@ function maturityText(maturity: string, nowMs: number): string {
   return local === '' ? `${utc}, ${relative}` : `${utc}\n${local} local, ${relative}`;
 }
 
-function renderTable(output: Output, quote: Quote, nowMs: number): string {
+function renderTable(output: Output, quote: Quote, nowMs: number) {
   const c = output.chalk;
   const unit = priceUnit(quote.market);
   const { usd: impact, bps } = impactForAccount(quote);

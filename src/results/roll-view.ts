@@ -120,7 +120,7 @@ export const ROLL_FIELDS: FieldSpec[] = [
   { key: 'journal_group', label: 'Journal group' },
 ];
 
-function flat(view: RollView): Record<string, unknown> {
+function flat(view: RollView) {
   const hedge = view.open.hedge ?? {};
   const realizedNet = view.close?.realized?.net_pnl_usd;
   return {

@@ -13,7 +13,7 @@ const BAR_NEGATIVE = '▒';
 const BAR_AXIS = '│';
 
 /** The mean of each of `width` equal slices of the series, so its shape survives down-sampling. */
-function downSample(values: readonly number[], width: number): number[] {
+function downSample(values: readonly number[], width: number) {
   if (values.length <= width) return [...values];
   const slices: number[] = [];
   for (let slice = 0; slice < width; slice += 1) {

@@ -54,7 +54,7 @@ export function slippageBps(side: 'buy' | 'sell', filledPrice: number, quotedPri
 }
 
 /** "-3.2 bps, worse than quoted", "0.0 bps, as quoted" */
-function slippageText(bps: number): string {
+function slippageText(bps: number) {
   const rounded = Math.round(bps * 10) / 10;
   return `${formatBps(rounded)}, ${betterOrWorse(rounded, 'quoted', 'as quoted')}`;
 }
@@ -281,7 +281,7 @@ function beforeAfter(
   after: number | undefined,
   format: (value: number) => string,
   unit: string,
-): string | undefined {
+) {
   if (before === undefined && after === undefined) return undefined;
   if (before === undefined) return `${format(after!)} ${unit}`;
   if (after === undefined) return `${format(before)} ${unit} → —`;

@@ -17,14 +17,14 @@ import {
 export type HedgeCommand = (...words: string[]) => string;
 
 /** An open that was sent and not waited for (--no-wait). */
-function renderOpenSubmitted(output: Output, answer: OpenedHedge, hedgeCommand: HedgeCommand): void {
+function renderOpenSubmitted(output: Output, answer: OpenedHedge, hedgeCommand: HedgeCommand) {
   const follow = hedgeCommand('hedges', answer.hedge_id, '--wait');
   renderSubmitted(output, answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
   if (!output.isHuman && !output.isJson) output.note(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
 }
 
 /** An open that resolved: filled, already closed when read, or failed on-chain (the caller raises the failure). */
-function renderOpenResolved(output: Output, hedge: Hedge, quote?: Quote): void {
+function renderOpenResolved(output: Output, hedge: Hedge, quote?: Quote) {
   if (hedge.status === 'failed') {
     renderHedge(output, hedge, { title: 'Order failed', quote });
     return;
@@ -46,7 +46,7 @@ function renderChangeSubmitted(
   action: 'add' | 'reduce',
   answer: SubmittedAction,
   hedgeCommand: HedgeCommand,
-): void {
+) {
   renderSubmitted(output, answer, {
     title: CHANGE_WORDS[action].submittedTitle,
     footer: [`Check it with: ${hedgeCommand('positions')}`],
@@ -54,12 +54,7 @@ function renderChangeSubmitted(
 }
 
 /** The change as it landed: people get the position before → after (or the close it became). */
-function renderChangeLanded(
-  output: Output,
-  change: LandedChange,
-  answer: SubmittedAction,
-  hedgeCommand: HedgeCommand,
-): void {
+function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
   const { action, market, side, notionalUsd } = change;
   if (!output.isJson) {
     const now = change.closed
@@ -115,7 +110,7 @@ function renderChangeLanded(
 }
 
 /** A close that was sent and not waited for. */
-function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
+function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
   renderSubmitted(output, answer, {
     title: 'Close submitted',
     footer: [`Check it with: ${hedgeCommand('positions')}`],
@@ -127,7 +122,7 @@ function renderCloseLanded(
   output: Output,
   closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord },
   answer: SubmittedAction,
-): void {
+) {
   if (!output.isJson) output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
   renderClosed(output, {
     ...answer,

@@ -171,10 +171,7 @@ class DoctorChecks {
  * URL (the checks say why); else the credentials and the base URL's check, which the first request
  * may still turn into a failure.
  */
-async function checkSetUp(
-  ports: Pick<FlowPorts, 'credentials'>,
-  checks: DoctorChecks,
-): Promise<{ credentials: ResolvedCredentials; baseUrl: DoctorCheck } | undefined> {
+async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorChecks) {
   let credentials: ResolvedCredentials;
   try {
     credentials = await ports.credentials();
@@ -237,7 +234,7 @@ interface ObservingClient {
   wire: ReturnType<typeof resolveWireSettings>;
 }
 
-async function observingClient(ports: FlowPorts, credentials: ResolvedCredentials): Promise<ObservingClient> {
+async function observingClient(ports: FlowPorts, credentials: ResolvedCredentials) {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
@@ -375,7 +372,7 @@ async function checkReads(
   client: HedgeClient,
   markets: MarketList | undefined,
   checks: DoctorChecks,
-): Promise<ReadsSeen> {
+) {
   if (markets) checks.add(marketsCheck(markets));
   const seen: ReadsSeen = {
     listed: markets?.markets.map((entry) => entry.market) ?? [],
@@ -412,11 +409,7 @@ function marketsCheck(markets: MarketList): DoctorCheck {
 }
 
 /** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */
-async function checkWireChoices(
-  { client, wire, learned }: ObservingClient,
-  seen: ReadsSeen,
-  checks: DoctorChecks,
-): Promise<void> {
+async function checkWireChoices({ client, wire, learned }: ObservingClient, seen: ReadsSeen, checks: DoctorChecks) {
   checks.add(info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'));
   for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam)) checks.add(check);
   checks.add(info('wire.positions', 'Position fields', seen.positionFields));
@@ -461,7 +454,7 @@ async function checkWireChoices(
     });
 }
 
-function sourceName(source: string, variable: string, profile: string | undefined): string {
+function sourceName(source: string, variable: string, profile: string | undefined) {
   if (source === 'environment') return variable;
   if (source === 'demo') return '--demo';
   if (source === 'flag') return 'a flag';
@@ -584,13 +577,13 @@ export function describeShape(data: unknown, depth = 0): string {
 }
 
 /** Whether the server sent any amount of this record as a decimal string. */
-function sentAsText(record: object): boolean {
+function sentAsText(record: object) {
   return Object.values(asSent(record)).some(
     (value) => typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value),
   );
 }
 
-function describePositionFields(positions: Array<Record<string, unknown>>): string {
+function describePositionFields(positions: Array<Record<string, unknown>>) {
   const raw = positions[0]!;
   const facts = readPosition(raw);
   const named = (fact: string, value: unknown, names: readonly string[]) => {
@@ -611,7 +604,7 @@ function describePositionFields(positions: Array<Record<string, unknown>>): stri
  * page-size name the answer states (`meta.page_size`) is tried, and learned when honoured. A
  * refusal naming it teaches the client (the read is asked again the way the refusal says).
  */
-async function pageSizeChecks(client: HedgeClient, name: string): Promise<DoctorCheck[]> {
+async function pageSizeChecks(client: HedgeClient, name: string) {
   const probe = async (parameter: string): Promise<{ rows: number; reading: PageReading }> => {
     const response = await client.transport.send({
       method: 'GET',

@@ -71,7 +71,7 @@ async function checkBeforeSaving(
   ports: FlowPorts,
   credentials: ResolvedCredentials,
   journalUrl: string | null | undefined,
-): Promise<void> {
+) {
   const check = await checkKey(ports, credentials);
   if (check.status === 'refused') {
     throw new AuthError(
@@ -109,7 +109,7 @@ async function checkBeforeSaving(
   if (journalUrl) await migrateTeamStore(ports, journalUrl);
 }
 
-async function migrateTeamStore(ports: Pick<FlowPorts, 'clock' | 'env' | 'log'>, journalUrl: string): Promise<void> {
+async function migrateTeamStore(ports: Pick<FlowPorts, 'clock' | 'env' | 'log'>, journalUrl: string) {
   const { journalDir } = await import('../journal/index.js');
   const { openTeamJournal } = await import('../journal/store.js');
   const shown = redactStoreUrl(journalUrl);
