@@ -1,7 +1,5 @@
-// How `hedge maturities` reads: on a terminal, one table fitted to the width with a line per UTC
-// day (date, count, notional) above that day's settlements; in a pipe the flat list as TSV/CSV;
-// under --json the flat list itself (one object per hedge, each with its `day`). Its columns are
-// MATURITY_RESOURCE (ui/resource-fields.ts). Renders only.
+// How `hedge maturities` reads: a table with a line per UTC day on a terminal, the flat list in a
+// pipe or under --json. Renders only.
 import type { Maturity, MaturityDay } from './maturities.js';
 import { formatMoney } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
@@ -22,9 +20,7 @@ function dayLine(day: MaturityDay) {
 }
 
 export interface MaturitiesViewOptions {
-  /** Said when nothing is listed: "No open hedges." or "Nothing matures within 3d." */
   empty: string;
-  /** Open positions for which no maturity could be read. */
   undated: number;
 }
 

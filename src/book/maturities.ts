@@ -38,10 +38,8 @@ export interface MaturityHedge {
 
 /** One settlement to come. The JSON of `hedge maturities` is a list of these, soonest first. */
 export interface Maturity {
-  /** The UTC date of the maturity, YYYY-MM-DD: the group it is shown under. */
   day: string;
   maturity_at: string;
-  /** Seconds from now to the maturity; negative once it is due and not settled yet. */
   matures_in_seconds: number;
   market: string;
   side: Side;
@@ -50,9 +48,7 @@ export interface Maturity {
   notional_usd: number | null;
   tenor_days: number | null;
   mark_price: number | null;
-  /** Net P&L at the mark (price and carry), as the positions list shows it. Null when the side holds several hedges: the list shows their sum only. */
   net_pnl_usd: number | null;
-  /** Carry accrued to date (USDC); null as for the P&L. */
   accrued_carry_usdc: number | null;
 }
 
@@ -64,7 +60,6 @@ export interface MaturityDay {
 
 export interface CollectedMaturities {
   maturities: Maturity[];
-  /** Open positions for which no maturity could be read at all (shown as a note). */
   undated: number;
 }
 

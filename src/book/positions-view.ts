@@ -1,9 +1,5 @@
-// How `hedge positions` shows a side's hedges (issue 48): on a terminal, under each side's row, a
-// line per live hedge of the side as its record shows it — id, reference, notional, status, time
-// left (and the maturity in UTC where the width has room) — aligned down the whole table and fitted
-// to the width with the Table's own rule (ui/table.ts fitColumns: the most important first, a
-// reference whole where there is room); and, when the side's views disagree, a `settling:` line
-// saying why, wrapped, never cut. Renders only: the sides come from flows/position-sides.ts.
+// How `hedge positions` shows a side's live hedges under its row, fitted to the width, and a
+// `settling:` line when the side's views disagree. Renders only.
 import type { ChalkInstance } from 'chalk';
 import { formatMoney } from '../core/number-format.js';
 import { safeText } from '../security/safe-text.js';

@@ -10,17 +10,11 @@ import { sameReference } from '../core/input.js';
 
 export interface BookPosition extends PositionFacts {
   raw: Position;
-  /**
-   * The line showed no notional, and `notionalUsd` is its hedge's (the one hedge it names): the
-   * side's only when the side holds that hedge alone, so the book (side-book.ts) sizes the side from
-   * its records instead.
-   */
   notionalFromHedge?: true;
 }
 
 export interface BookReader {
   client: HedgeClient;
-  /** --verbose: an oddity of the answer, said once. */
   log?: (line: string) => void;
 }
 

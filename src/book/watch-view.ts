@@ -1,11 +1,5 @@
-// The live view of `--watch` on a terminal: one screen redrawn in place (log-update) at every
-// refresh and every second between them (so that time to maturity ticks). It shows what changed
-// since the previous refresh (inverse video, or a `*` after the value without colour), a sparkline
-// of the mark, price or P&L over the session, the time of the last good refresh, and — when a
-// refresh failed — "STALE since …" over the last good data. Every line fits the terminal's width.
-//
-// Renders only: it is handed a model of each refresh (ui/watch-model.ts makes it of what
-// flows/watch.ts read); nothing here calls the API. `renderWatchScreen` is pure, for tests; `openLiveView` owns the terminal.
+// The live view of `--watch`: one screen redrawn in place, marking changes and drawing sparklines.
+// `renderWatchScreen` is pure, for tests; `openLiveView` owns the terminal.
 import type { ChalkInstance } from 'chalk';
 import type { Alert } from '../core/alerts.js';
 import { safeStyled, safeText } from '../security/safe-text.js';
@@ -18,16 +12,13 @@ import { displayWidth, truncateEnd, wrapWords } from '../terminal/width.js';
 
 export interface WatchField {
   key: string;
-  /** As a table header or a card's label says it (unit included). */
   label: string;
   kind?: FieldKind;
 }
 
 interface WatchRow {
-  /** Stable across refreshes (market and side, a hedge id): what "changed" compares against. */
   key: string;
   values: Record<string, unknown>;
-  /** Shown as a countdown that ticks every second. */
   maturityAt?: string;
 }
 
@@ -37,24 +28,14 @@ export const TREND_KEY = 'trend';
 
 export interface WatchModel {
   title: string;
-  /** table: one line per row; card: one row as label/value lines. */
   layout: 'table' | 'card';
   fields: WatchField[];
-  /** Column keys (COUNTDOWN_KEY and TREND_KEY included), most important first: what a narrow terminal keeps. */
   priority: readonly string[];
-  /** How many of `priority`'s first keys are what a desk decides on (ui/table.ts `TableInput.decisive`). */
   decisive?: number;
   rows: WatchRow[];
-  /** Said instead of a table when there are no rows. */
   empty: string;
-  /** A countdown column (or card line) from each row's maturityAt. */
   countdown?: { label: string };
-  /**
-   * A sparkline column (or card line) of one field of each row over the session, drawn from the
-   * values as shown (a move below the shown precision does not move it).
-   */
   trend?: { label: string; field: WatchField };
-  /** One figure over the whole view with its own sparkline (total net P&L). */
   total?: { label: string; value: number | undefined };
 }
 
@@ -65,14 +46,10 @@ export type FormatValue = (field: { key: string; kind?: FieldKind }, value: unkn
 export interface WatchState {
   model?: WatchModel;
   intervalMs: number;
-  /** Clock time of the last refresh that succeeded. */
   lastGoodAt?: number;
   stale?: { since: number; reason: string; nextAt?: number };
-  /** Alerts whose condition holds, with the time each fired. */
   alerts: Array<{ alert: Alert; at: number }>;
-  /** Row key → the trend's values over the session; TOTAL_SERIES for the total. */
   series: Map<string, number[]>;
-  /** Each row's values at the refresh before the last one (row key → values): what "changed" compares with. */
   previous: Map<string, Record<string, unknown>>;
 }
 
@@ -81,9 +58,7 @@ export interface RenderOptions {
   chalk: ChalkInstance;
   now: number;
   format: FormatValue;
-  /** The Table (ui/table.ts loadTableDrawer), cli-table3 loaded. */
   table: TableDrawer;
-  /** The local time of day for "last good refresh" (injectable for tests). */
   clockTime?: (ms: number) => string;
 }
 
@@ -323,17 +298,13 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
   return lines;
 }
 
-// ---- The terminal --------------------------------------------------------------------------
-
 export interface LiveViewInit {
   stream: NodeJS.WritableStream;
   chalk: ChalkInstance;
   intervalMs: number;
   now: () => number;
-  /** The width to fit, read at every redraw (the terminal may be resized). */
   columns: () => number;
   format: FormatValue;
-  /** The time of day shown for "last good refresh" and "stale since". */
   clockTime: (ms: number) => string;
 }
 

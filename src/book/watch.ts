@@ -1,24 +1,5 @@
-// `--watch` on positions, account, price and `hedges ID`: read the same thing again at a steady
-// cadence until Ctrl-C (or --timeout), and hand each reading to the command's sink, which shows it
-// — redrawn in place on a terminal (ui/watch-view.ts), or as one JSON document per refresh (NDJSON).
-//
-// The loop:
-//   - Cadence: every --watch seconds (default 2, at least 1: the spec advises polling no faster
-//     than every one to two seconds), start to start, so a slow answer does not stretch it — but a
-//     refresh never starts less than a second after the previous answer arrived, so that the server
-//     never sees two refreshes under a second apart (with --watch 1 the cadence is 1 s plus the
-//     answer's time). Every pause goes through ports.clock with ports.signal: a unit test drives it
-//     with a fake clock, and Ctrl-C ends it at once (exit 0: nothing is pending in a watch).
-//   - A refresh that fails for a passing reason (network, 5xx, 429, an unreadable answer) marks the
-//     view stale and the loop keeps going; a Retry-After delays the next refresh. Inside one
-//     refresh the client retries once only (WATCH_RETRY_POLICY): the next refresh is the real retry,
-//     and a refresh must not hang on for half a minute of backoff.
-//   - Authentication errors (401/403), and any other refusal, end the watch with the usual exit code.
-//   - --timeout bounds the whole watch: at the bound it ends with exit 0 and a note. --count N ends
-//     it after N refreshes (good or stale), exit 0: what a script or a test that wants a number of
-//     records asks for, whatever the clock does.
-//   - Alerts (domain/alerts.ts) fire once per condition until it clears; --exit-on-alert ends at the
-//     first one with exit 10 (`alert` in src/terminal/exit-codes.ts).
+// `--watch`: read the same thing again at a steady cadence until Ctrl-C, --timeout or --count;
+// passing failures mark the view stale, alerts fire once per condition until it clears.
 import { HedgeClient } from '../api/client.js';
 import { readNumber } from '../core/number-format.js';
 import type { RetryPolicy } from '../api/retry-policy.js';
@@ -121,7 +102,6 @@ export function parseWatchInterval(raw: string | true): number {
 
 export interface WatchSettings {
   intervalMs: number;
-  /** Refreshes to make before ending (exit 0); unset: until stopped or --timeout. */
   count?: number;
   rules: AlertRules;
   exitOnAlert: boolean;
@@ -210,8 +190,6 @@ function commandWords(target: WatchTarget) {
       return target.kind;
   }
 }
-
-// ---- What one refresh reads ----------------------------------------------------------------
 
 /** One successful refresh: the data as --json prints it, what alerts look at, what was read (for the view). */
 interface WatchSnapshot {
@@ -385,8 +363,6 @@ function sourceFor(ports: Pick<FlowPorts, 'log'>, target: WatchTarget, { setting
   }
 }
 
-// ---- Where each refresh goes ---------------------------------------------------------------
-
 /** The record of an alert in NDJSON: snake_case like the API's data. */
 export function alertRecord(alert: Alert): Record<string, unknown> {
   if (alert.kind === 'pnl') return { kind: 'pnl', net_pnl_usd: alert.netPnlUsd, threshold_usd: alert.thresholdUsd };
@@ -411,8 +387,6 @@ export interface WatchSink {
   tick(): void;
   close(): void;
 }
-
-// ---- The loop ------------------------------------------------------------------------------
 
 /** A refresh that failed for a reason that may pass: the watch goes on, stale. */
 export function isPassingFailure(error: unknown): boolean {
@@ -448,7 +422,6 @@ export type WatchOutcome =
 export interface WatchPlan {
   settings: WatchSettings;
   live: boolean;
-  /** The data in hedge's one shape (our names), as --json prints it; false: as the server sent it (--raw). */
   oneShape: boolean;
 }
 

@@ -36,18 +36,12 @@ export interface ReportHtmlRecord {
 }
 
 export interface ReportHtmlMeta {
-  /** Whose report: the profile and host, or "demo" (never a temporary port). */
   account: string;
   environment: 'live' | 'test';
-  /** ISO 8601; also the right end of the cumulative chart when the period runs past the last close. */
   generatedAt: string;
-  /** The closed hedges the report covers; listed in close-time order. */
   records: ReportHtmlRecord[];
-  /** The cumulative line, compact, when `report.cumulative` was left without its points (flows/report.ts). */
   cumulative?: CumulativeSeries;
 }
-
-// ---- text ---------------------------------------------------------------------------------
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -133,8 +127,6 @@ function periodText(report: Report) {
 
 const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
 
-// ---- chart geometry -----------------------------------------------------------------------
-
 export const CHART = { width: 720, height: 270, left: 78, right: 16, top: 16, bottom: 46 } as const;
 const PLOT_WIDTH = CHART.width - CHART.left - CHART.right;
 const PLOT_BOTTOM = CHART.height - CHART.bottom;
@@ -212,8 +204,6 @@ export function svgBar(kind: string, title: string, ...[x, y, width, height]: un
   return `<rect class="bar ${kind}" x="${x}" y="${y}" width="${width}" height="${height}"><title>${title}</title></rect>`;
 }
 
-// ---- cumulative net P&L -------------------------------------------------------------------
-
 /**
  * The x-axis labels of the ticks: the coarsest precision at which every tick reads differently (a
  * span of a few minutes gets seconds, not the same minute five times); where even milliseconds
@@ -273,8 +263,6 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
   const scale = niceScale(...extent(line.values));
 
   // Realized P&L moves only at a close: a step line, flat between closes, from 0 at the start.
-  // Joined a thousand segments at a time: a string grown 100,000 times is a tree of its pieces,
-  // and an array of them all is as large again.
   const chunks = [`M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`];
   let segments: string[] = [];
   for (let index = 0; index < points.length; index++) {
@@ -320,8 +308,6 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
     '</svg>'
   );
 }
-
-// ---- net P&L by group -----------------------------------------------------------------------
 
 const APPROX_CHAR_WIDTH = 6.2;
 const VALUE_LABEL_ROOM = 0.12;
@@ -388,8 +374,6 @@ function groupChart(report: Report) {
 }
 
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
-
-// ---- sections -----------------------------------------------------------------------------
 
 /**
  * `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it
@@ -584,8 +568,6 @@ function closedHedgesFoot(report: Report) {
     '</tr></tfoot>'
   );
 }
-
-// ---- page ---------------------------------------------------------------------------------
 
 // System fonts only: nothing is fetched, and a printed copy looks like the screen.
 const STYLE = `

@@ -1,15 +1,5 @@
-// The P&L report (`hedge report`): closed hedges grouped by time, side, tenor, market or deal
-// reference (`--by ref`: a deal followed across its rolls), with totals, the open positions'
-// unrealized P&L on its own line, and the cumulative net P&L over time.
-// Pure: records and options in, a plain JSON-ready object out. Money is added in integer cents
-// (each value rounded to the cent once) so the groups sum exactly to the totals and the totals
-// equal the sum of the records' `net_pnl_usd`. `--by hedge` is the deal list: a group per closed
-// hedge with its reference, its rates and the quote-currency amount it locked, so the report
-// reconciles line by line with the caller's own deals.
-//
-// Field names follow the spec's suffix rule: `_usd` amounts are USD, `_usdc` USDC (carry and fees
-// are paid in USDC), a quote-currency amount says its currency beside it. Every figure is on the
-// account's side (domain/money.ts): net = gross + carry + fees, in every format.
+// The P&L report, pure: money is summed in integer cents so groups add up to the totals exactly.
+// Every figure is on the account's side: net = gross + carry + fees.
 import type { HistoryFacts } from '../core/wire.js';
 import { quoteCurrencyOf } from '../core/markets.js';
 import { utcDay, utcMonth } from '../core/utc-text.js';
@@ -21,11 +11,8 @@ export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
 
 export interface ReportOptions {
   by: ReportGrouping;
-  /** Inclusive, on the close time. */
   since?: Date;
-  /** Exclusive, on the close time. */
   until?: Date;
-  /** Only the closed hedges that carry this client reference. */
   ref?: string;
 }
 
@@ -39,9 +26,7 @@ export interface ReportFigures {
   count: number;
   notional_usd: number | null;
   gross_pnl_usd: number | null;
-  /** USDC; negative = paid by the account. */
   carry_usdc: number | null;
-  /** USDC; negative = paid by the account. */
   fees_usdc: number | null;
   net_pnl_usd: number;
 }
@@ -53,20 +38,15 @@ export interface ReportDeal {
   side: string | null;
   tenor_days: number | null;
   closed_at: string | null;
-  /** The rate it was struck at, quote currency per USDT. */
   entry_price: number | null;
-  /** The rate it closed or settled at. */
   exit_price: number | null;
-  /** The market's quote currency (NGN for USDTNGN); null when the market does not say. */
   quote_currency: string | null;
-  /** notional_usd × entry_price, to the cent: the quote-currency amount the hedge locked. */
   quote_amount_locked: number | null;
 }
 
 export interface ReportGroup extends ReportFigures {
   key: string;
   label: string;
-  /** With `--by hedge`: the closed hedge the group is. */
   deal?: ReportDeal;
 }
 
@@ -76,20 +56,11 @@ export interface Report {
   until: string | null;
   groups: ReportGroup[];
   totals: ReportFigures;
-  /** Open positions: their unrealized net P&L, never mixed into the realized figures. */
   unrealized: { positions: number; net_pnl_usd: number | null };
-  /** Realized net P&L after each close time, in time order (records with a close time only). */
   cumulative: Array<{ at: string; net_pnl_usd: number }>;
-  /** Records left out because they have no usable close time while filtering or grouping by time. */
   excluded: number;
-  /** Records in the report without a close time (in the groups and totals, not in `cumulative`). */
   undated: number;
-  /** Per optional figure, how many reported records do not give it. */
   missing: { notional_usd: number; gross_pnl_usd: number; carry_usdc: number; fees_usdc: number };
-  /**
-   * The quote-currency amounts locked (notional × entry rate), summed per currency to the cent over
-   * the records that give both: each total is the sum of the deals' `quote_amount_locked`.
-   */
   locked: Array<{ quote_currency: string | null; amount: number; count: number }>;
 }
 
@@ -415,8 +386,6 @@ export function buildReport(
   for (const record of records) builder.add(record);
   return builder.finish(openPositions);
 }
-
-// ---- --since / --until ----------------------------------------------------------------------
 
 export type ReportDateResult = { ok: true; date: Date } | { ok: false; message: string };
 

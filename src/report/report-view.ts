@@ -1,11 +1,5 @@
-// `hedge report` on a terminal, in a pipe and as CSV. Renders only: the report comes built
-// (domain/report.ts). The terminal table goes through the Table (ui/table.ts): it fits the width
-// it is given (80 columns included) by shrinking the bar and hiding the least needed columns
-// (REPORT_PRIORITY), which --format csv and --json always carry; a bar per group shows its net
-// P&L, and a sparkline the cumulative net P&L. `--by hedge` lists each closed hedge with its
-// reference, its rates and the quote-currency amount it locked.
-// Carry and fees come on the account's side (-: you paid, +: you earned) in every format, so a
-// row's columns add up to its net P&L.
+// `hedge report` on a terminal, in a pipe and as CSV; the table drops the least needed columns
+// (REPORT_PRIORITY) to fit the width.
 import type { ChalkInstance } from 'chalk';
 import { quoteCurrencyOf } from '../core/markets.js';
 import type { Report, ReportFigures, ReportGroup, ReportGrouping } from './report-rules.js';
@@ -18,8 +12,6 @@ import { drawTable, EMPTY_CELL, tableCell, type TableCell, type TableColumn } fr
 import { bar, sparkline } from '../results/text-charts.js';
 import { displayWidth, truncateEnd, wrapWords } from '../terminal/width.js';
 import { utcMinute } from '../core/utc-text.js';
-
-// ---- the columns, declared once ------------------------------------------------------------
 
 /**
  * The report's columns: key (the CSV and TSV header, the JSON field), what a table header says,
@@ -44,13 +36,7 @@ const REPORT_FIELDS: FieldSpec[] = [
   { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
 ];
 
-/**
- * The CSV columns, in this order (also the order of the tab-separated rows off a terminal):
- *   group, count, notional_usd, gross_pnl_usd, carry_usdc, fees_usdc, net_pnl_usd
- * `group` is the group's key: a UTC day (2026-03-02), an ISO week (2026-W10), a month (2026-03),
- * a side (buy/sell), a tenor in days (3), a market (USDTNGN), or `unknown` when the records do not
- * say. One row per group, no totals row.
- */
+/** The CSV columns, in this order (also the order of the tab-separated rows off a terminal): */
 export const REPORT_CSV_COLUMNS = [
   'group',
   'count',
@@ -127,8 +113,6 @@ const REPORT_MONEY = new Set([
   'net_pnl_usd',
 ]);
 
-// ---- CSV and plain rows ---------------------------------------------------------------------
-
 const cents = (value: number | null | undefined): string =>
   value === null || value === undefined ? '' : value.toFixed(2);
 const text = (value: string | number | null | undefined): string =>
@@ -159,7 +143,6 @@ function rowOf(key: string, figures: ReportFigures & { deal?: ReportGroup['deal'
 /** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
 export interface ReportColumns {
   columns?: readonly ReportColumn[];
-  /** false with --no-header. */
   header?: boolean;
 }
 
@@ -193,8 +176,6 @@ export function reportPlainTotals(report: Report): string {
   );
   return ['Total', ...sums, ...(report.by === 'hedge' ? locked : [])].join('\t');
 }
-
-// ---- terminal ---------------------------------------------------------------------------------
 
 export const GROUP_TITLES: Record<ReportGrouping, string> = {
   day: 'Day (UTC)',
@@ -252,7 +233,6 @@ function periodText(report: Pick<Report, 'since' | 'until'>) {
 
 export interface ReportViewOptions {
   chalk: ChalkInstance;
-  /** The width to fit (terminalColumns). */
   columns: number;
   nowMs?: number;
 }
@@ -488,8 +468,6 @@ function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
   );
   return `${label}${c.cyan(line)}${last > 0 ? c.green(end) : last < 0 ? c.red(end) : end}`;
 }
-
-// ---- notes (stderr) -----------------------------------------------------------------------------
 
 const MISSING_WORDS: Record<keyof Report['missing'], string> = {
   notional_usd: 'notional',

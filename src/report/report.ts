@@ -1,10 +1,5 @@
-// `hedge report`: reads the closed hedges (GET /hedges/history, page after page) and the open
-// positions (GET /positions), reads both tolerantly, and builds the report (domain/report.ts).
-// Also the close-time filter `hedge history --since/--until` shares, and the HTML file's writing.
-//
-// Streamed: each page of history is read, tallied into the report and let go before
-// the next is asked for, so a book of 100,000 closed hedges costs the memory of one page; the HTML
-// listing of them goes through a file beside the report (ClosedHedgeListing) instead of memory.
+// `hedge report`: reads the history page by page, tallying each page and letting it go, so memory
+// stays at one page; the HTML listing goes through a file beside the report.
 import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HedgeClient, HistoryPage } from '../api/client.js';
@@ -22,15 +17,10 @@ import {
 import type { HedgeReferences } from '../book/deal.js';
 
 export interface GatheredReport {
-  /** Without the cumulative line's points when gatherReport was asked for none (`cumulative` has them). */
   report: Report;
-  /** The cumulative line, compact (two numbers a point). */
   cumulative: CumulativeSeries;
-  /** How many records GET /hedges/history returned, over every page. */
   fetched: number;
-  /** False when older closed hedges may exist that the history did not give (see HistoryWalk). */
   complete: boolean;
-  /** Why not complete: the last page was full with no way to ask for more, or the server repeated a cursor. */
   stopped?: HistoryWalk['stopped'];
 }
 
@@ -38,12 +28,6 @@ export interface GatheredReport {
 export interface HistoryWalk {
   fetched: number;
   complete: boolean;
-  /**
-   * 'full-page': the last page came back full (MAX_PAGE_SIZE) and the server gave no cursor to
-   * ask for older ones (the spec shows none), so older closed hedges may exist; 'repeated-cursor':
-   * the server handed a cursor it had handed before; 'no-next': the server said more exist and gave
-   * no next request hedge can send. Undefined when complete, or when the caller stopped the walk.
-   */
   stopped?: 'full-page' | 'repeated-cursor' | 'no-next';
 }
 
@@ -138,8 +122,6 @@ export async function gatherReport(
     stopped: walk.stopped,
   };
 }
-
-// ---- the HTML listing of closed hedges ----------------------------------------------------
 
 /** Rows are written out to the listing's file in runs of about this many bytes. */
 const FLUSH_BYTES = 1 << 20;
@@ -271,8 +253,6 @@ class BlockReader {
   }
 }
 
-// ---- hedge history --since/--until ---------------------------------------------------------
-
 /**
  * The close time of a history record as read by readHistoryRecord. A record that gives no net
  * P&L still has its close time read (history lists what the server sends; only the report needs
@@ -291,9 +271,7 @@ function closeTimeOf(raw: Record<string, unknown>) {
 }
 
 export interface CloseTimeFilter {
-  /** Inclusive. */
   since?: Date;
-  /** Exclusive. */
   until?: Date;
 }
 
@@ -306,8 +284,6 @@ export function inPeriod(record: HistoryRecord, filter: CloseTimeFilter): 'in' |
   if (filter.until && ms >= filter.until.getTime()) return 'out';
   return 'in';
 }
-
-// ---- --html FILE ----------------------------------------------------------------------------
 
 /** The absolute path of an --html target, or why it cannot be written (said before anything is sent). */
 export function htmlTarget(path: string): { path: string } | { problem: string } {

@@ -1,7 +1,5 @@
-// How `hedge api` prints what the server answered: with --include the status line and headers
-// first (as `gh api -i`), then the body — the whole envelope — as JSON (--fields and --query apply
-// to a successful one; an error envelope is printed as it came, so its `error` is never shaped
-// away). A body that is not JSON is not printed on stdout: the error on stderr says what came.
+// How `hedge api` prints an answer: an error envelope is printed as it came, so its `error` is
+// never shaped away.
 import { safeJson } from '../security/safe-text.js';
 import type { Output } from '../terminal/output.js';
 

@@ -1,8 +1,5 @@
-// How journal entries are shown: `hedge journal` (a table, TSV/CSV rows, or the entries as stored)
-// and `hedge journal show ID` (a card, a header and one row, or the entry as stored); outcomes are
-// coloured like statuses by the output layer. Every string
-// that came from the journal file passes safeText before it reaches the screen: the file is local,
-// but it holds what the server answered (messages, hedge ids) and can be edited by hand.
+// How journal entries are shown. The journal file holds server text and can be edited by hand,
+// so every string passes safeText.
 import type { JournalEntry } from '../journal/index.js';
 import type { RowCheck } from '../journal/row-seal.js';
 import { bodyOf, isUnresolved, recordedUsd } from '../journal/entry.js';
@@ -31,15 +28,12 @@ interface ListRow {
   command: string;
   market?: string;
   side?: string;
-  /** The deal reference the action was sent with (`--ref`). */
   client_reference?: string;
   notional_usd?: number;
   outcome: string;
   hedge_id?: string;
   environment: string;
-  /** The machine that began it (a team store holds several machines' actions). */
   host?: string;
-  /** `unverified` on an unresolved row of this key whose seal does not verify: it is never sent again. */
   seal?: string;
 }
 

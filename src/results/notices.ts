@@ -1,7 +1,5 @@
-// What a flow says while it works — a note, a warning, a success line — as data (issue 37): the flow
-// hands a Notice to the context's `notify` port and never touches an output; the command's output
-// says it (on stderr, coloured by its level), and a caller that runs flows as steps (the keeper, an
-// agent's call) can take the notices as events instead, without scraping stderr.
+// What a flow says while it works, as data handed to `notify`: callers that run flows as steps
+// take notices as events instead of scraping stderr.
 import type { Quote } from '../api/schemas.js';
 import type { RollPreview } from './roll-outcome-types.js';
 import type { Output } from '../terminal/output.js';
@@ -18,15 +16,10 @@ type NoticeCard =
   | { card: 'roll-preview'; preview: RollPreview; nowMs: number };
 
 export interface Notice {
-  /** What happened, stable for a program to match on (`waiting-for-lock`, `resuming-step`, …). */
   kind: string;
-  /** live: the LIVE badge, then the text in red; note: said; info: said in cyan (something hedge learned); caution: said in yellow (a state to look at); warn: a warning; success: a done line (not under --json). */
   level: 'note' | 'info' | 'caution' | 'warn' | 'success' | 'live';
-  /** The sentence, plain (no colour codes: the renderer adds them). */
   text: string;
-  /** The facts behind it, for a caller that keeps events. */
   data?: Record<string, unknown>;
-  /** Shown as this card instead of the text. */
   show?: NoticeCard;
 }
 

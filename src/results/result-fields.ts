@@ -1,9 +1,5 @@
-// The documented fields of what each write prints (issue 49), gathered from the field lists its
-// views draw with — so that `--fields` on a write is checked before anything is sent
-// (ui/output-fields.ts) against exactly the names its result can carry, in every format: the
-// resolved result, the `--no-wait` answer, and (add, reduce) the hedge or the position after it.
-// docs/output.md lists them under "Results of writes"; test/unit/output-docs.test.ts holds the page
-// to these lists.
+// The documented fields of each write's result, so that `--fields` on a write is checked before
+// anything is sent; docs/output.md lists them.
 import type { FieldSpec } from '../fields/fields.js';
 import { fieldNames, type OutputFields } from '../fields/output-fields.js';
 import { APPLY_RESOURCE, HISTORY_FIELDS, PLAN_RESOURCE } from '../fields/resource-fields.js';

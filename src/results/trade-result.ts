@@ -119,9 +119,7 @@ export const CLOSE_FIELDS: FieldSpec[] = [
 
 export interface ClosedSummary extends Record<string, unknown> {
   status: 'closed';
-  /** From the position just before closing: what closing was expected to return. */
   net_margin_usd: number | null;
-  /** The closed hedge's history record, once it appeared (null when it was not there in time). */
   realized: HistoryRecord | null;
 }
 
@@ -194,8 +192,6 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
   output.record(record, fields, { title: 'Position closed', footer });
 }
 
-// ---- add and reduce: the quote for the addition, and the position before and after -----------
-
 /** What a position showed, read tolerantly from the positions list (api/wire/fields.ts). */
 export type PositionFigures = Pick<
   PositionFacts,
@@ -212,7 +208,6 @@ export type PositionFigures = Pick<
 /**
  * Before an add is confirmed: what the added notional costs, from a quote for that size. The
  * addition keeps the hedge's maturity, so carry is per day and, when the maturity is known, to it.
- * People get a card on stdout; other modes a line on stderr (stdout keeps only the final data).
  */
 export function renderAdditionQuote(
   output: Output,
@@ -269,9 +264,7 @@ export interface PositionChange {
   before?: PositionFigures;
   after?: PositionFigures;
   orderTxHash?: string;
-  /** add: the execution price of the quote shown before, compared with the price the entries imply. */
   quotedPrice?: number;
-  /** reduce: `balance_usdc` of the account before the send and after the change landed. */
   balanceBeforeUsdc?: number;
   balanceAfterUsdc?: number;
 }
@@ -326,11 +319,7 @@ function derived(change: PositionChange): {
   return result;
 }
 
-/**
- * After an add or a partial reduce landed: the position before → after (notional, entry, margin)
- * and, for a reduce, what it realized. A card for people; a line on stderr otherwise (the caller
- * prints the data itself: the side after the change).
- */
+/** After an add or a partial reduce landed: the position before → after (notional, entry, margin) */
 export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []): void {
   const { before, after } = change;
   const unit = priceUnit(change.market);

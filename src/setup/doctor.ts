@@ -1,11 +1,5 @@
-// `hedge doctor`: what a desk runs on day one and whenever something looks off. Every check is a
-// line with its outcome and the next step; nothing is written (GET requests, and one POST /quotes,
-// which opens and stores nothing). The checks, in order:
-//   key and environment · base URL and TLS · the key accepted · the server's clock against ours
-//   (its Date header and the stamps on its answers) · each read endpoint answered and readable (markets, prices, a quote, account,
-//   positions, hedges, one hedge, history) · the wire choices detected (prices shape, page-size
-//   parameter, list paging, position fields, the add/reduce amount, statuses) · rate-limit headers.
-// Ready (exit 0) means every check a write needs passed; the report says which those are.
+// `hedge doctor`: every check a line with its outcome and next step; nothing is written. Ready
+// (exit 0) means every check a write needs passed.
 import type { HedgeClient, LearnedWire } from '../api/client.js';
 import { readPage, type PageReading } from '../api/wire/pages.js';
 import { POSITION_FIELD_SYNONYMS, readPosition } from '../api/wire/fields.js';
@@ -464,7 +458,6 @@ function sourceName(source: string, variable: string, profile: string | undefine
 /**
  * The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer
  * at all, a 404 (the base URL points elsewhere) and a refused key each name their next step.
- * Undefined when the failure is about that endpoint only (the other reads still run).
  */
 function firstRequestFailure(
   ports: Pick<FlowPorts, 'hedgeCommand'>,

@@ -1,8 +1,5 @@
-// The checking and saving half of `hedge login` (the asking is flows/login.ts): the key checked with
-// one GET /account against the base URL, a team store reached and its schema made, the key kept
-// (OS keyring, 0600 file, or a credential helper's command), and the profile saved only when all of
-// that held. `--move-key` moves a stored key between the file and the keyring. Each returns what it
-// did (outcomes/login.ts); commands/login.ts says it.
+// The checking and saving half of `hedge login`: nothing is saved unless the key check, the team
+// store and keeping the key all held.
 import { redactKey, registerSecret, validateApiKey } from '../security/secrets.js';
 import type { Source, ResolvedCredentials } from '../config/credentials.js';
 import {
