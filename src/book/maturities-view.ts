@@ -25,11 +25,7 @@ export interface MaturitiesViewOptions {
 }
 
 /** The settlements on stdout: the grouped table on a terminal, the flat list otherwise. */
-export async function renderMaturities(
-  output: Output,
-  days: readonly MaturityDay[],
-  options: MaturitiesViewOptions,
-): Promise<void> {
+export async function renderMaturities(output: Output, days: readonly MaturityDay[], options: MaturitiesViewOptions) {
   const maturities: Maturity[] = days.flatMap((day) => day.maturities);
   const sections: Array<{ before: number; line: string }> = [];
   let at = 0;

@@ -118,7 +118,7 @@ function sideLines(
   const fit = fitColumns(present, PART_PRIORITY, Math.max(1, options.width - BRANCH_WIDTH));
   const kept = fit.kept.map(({ index, width }) => ({ part: present[index]!.key as Part, width }));
   const right = new Set<Part>(['notional', 'left']);
-  const lineOf = (hedge: SideHedgeView): string => {
+  const lineOf = (hedge: SideHedgeView) => {
     const parts = cells.get(hedge)!;
     const text = kept
       .map(({ part, width }) => {

@@ -96,7 +96,7 @@ function shownNumber(format: FormatValue, field: WatchField, value: unknown) {
  * next points — each the trend field's value as `format` shows it, so the line moves only when
  * what is on the screen does.
  */
-export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue): void {
+export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue) {
   state.previous = new Map((state.model?.rows ?? []).map((row) => [row.key, row.values]));
   const trend = model.trend?.field;
   if (trend)
@@ -329,7 +329,7 @@ export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
   const table = await loadTableDrawer();
   const state = emptyWatchState(init.intervalMs);
   let closed = false;
-  const render = (): void => {
+  const render = () => {
     if (closed) return;
     const lines = renderWatchScreen(state, {
       columns: init.columns(),
@@ -346,7 +346,7 @@ export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
     on?: (event: string, listener: () => void) => unknown;
     off?: (event: string, listener: () => void) => unknown;
   };
-  const onResize = (): void => render();
+  const onResize = () => render();
   resizable.on?.('resize', onResize);
   return {
     state,

@@ -213,7 +213,7 @@ function positionsSource(
   const maturityOfHedge = new Map<string, string | undefined>();
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
   const referenceOf = new Map<string, string | undefined>();
-  const identity = (position: BookPosition, index: number): string =>
+  const identity = (position: BookPosition, index: number) =>
     position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
   return {
     async read(client) {

@@ -23,7 +23,7 @@ export function markResized(
   rows: readonly Record<string, unknown>[],
   resized: ReadonlyArray<boolean>,
   totals?: Record<string, unknown>,
-): void {
+) {
   if (!resized.some(Boolean)) return;
   rows.forEach((row, index) => {
     (row as Record<PropertyKey, unknown>)[NOTIONAL_MARK] = resized[index] ? RESIZED_MARK : ' ';
@@ -31,7 +31,7 @@ export function markResized(
   if (totals) (totals as Record<PropertyKey, unknown>)[NOTIONAL_MARK] = ' ';
 }
 
-const usd = (value: number): string => `${formatMoney(value)} USD`;
+const usd = (value: number) => `${formatMoney(value)} USD`;
 
 /**
  * The note under the table, one sentence per resized hedge:

@@ -77,7 +77,7 @@ const isNumber = (value: number | null | undefined): value is number =>
 const UNKNOWN_TITLE = 'not given by the server';
 
 /** A value rounded to the cent as the report sums it (domain/report.ts toCents), so a column's rows add up to its total. */
-const toTheCent = (value: number): number => toCents(value) / 100;
+const toTheCent = (value: number) => toCents(value) / 100;
 
 function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
   if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
@@ -125,7 +125,7 @@ function periodText(report: Report) {
   return 'all history';
 }
 
-const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 export const CHART = { width: 720, height: 270, left: 78, right: 16, top: 16, bottom: 46 } as const;
 const PLOT_WIDTH = CHART.width - CHART.left - CHART.right;
@@ -161,7 +161,7 @@ function tickLabel(value: number, step: number) {
   return value < 0 ? `-${text}` : text;
 }
 
-export const fixed = (value: number): string => value.toFixed(1);
+export const fixed = (value: number) => value.toFixed(1);
 
 /** [min, max] by a loop: Math.min(...values) overflows the call stack on a very long series. */
 function extent(values: ArrayLike<number>): [number, number] {
@@ -259,7 +259,7 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
     start -= 43_200_000;
     end += 43_200_000;
   }
-  const xOf = (ms: number): number => CHART.left + ((ms - start) / (end - start)) * PLOT_WIDTH;
+  const xOf = (ms: number) => CHART.left + ((ms - start) / (end - start)) * PLOT_WIDTH;
   const scale = niceScale(...extent(line.values));
 
   // Realized P&L moves only at a close: a step line, flat between closes, from 0 at the start.
@@ -373,7 +373,7 @@ function groupChart(report: Report) {
   );
 }
 
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it
@@ -508,10 +508,10 @@ function referenceCell(reference: string | undefined) {
  * (named with its currency), what it realized. Written as the history is read (flows/report.ts).
  */
 export function closedHedgeRow(record: ReportHtmlRecord): string {
-  const text = (value: string | undefined): string => (value === undefined ? DASH : escapeHtml(value));
+  const text = (value: string | undefined) => (value === undefined ? DASH : escapeHtml(value));
   // Kept on one line, never broken inside: an id shortened in the middle and a long
   // reference cut at its end, as the terminal does, each whole in its title.
-  const whole = (value: string | undefined, shown: string | undefined): string =>
+  const whole = (value: string | undefined, shown: string | undefined) =>
     value === undefined
       ? DASH
       : shown === value

@@ -85,7 +85,7 @@ export function toCents(value: number): number {
   return value < 0 && cents !== 0 ? -cents : cents;
 }
 
-const fromCents = (cents: number): number => cents / 100;
+const fromCents = (cents: number) => cents / 100;
 
 interface Tally {
   count: number;
@@ -123,7 +123,7 @@ function figures(tally: Tally) {
   };
 }
 
-const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /** ISO 8601 week (weeks start on Monday; week 1 holds the year's first Thursday): `2026-W47`. */
 export function isoWeekKey(ms: number): string {
@@ -350,7 +350,7 @@ export class ReportBuilder {
   finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}): Report {
     const order = compareKeys(this.options.by);
     // Deals in close-time order (undated last), as a deal list reads.
-    const closedMsOf = (key: string): number => this.deals.get(key)?.closedMs ?? Number.POSITIVE_INFINITY;
+    const closedMsOf = (key: string) => this.deals.get(key)?.closedMs ?? Number.POSITIVE_INFINITY;
     const sorted = [...this.groups.values()].sort((a, b) =>
       this.options.by === 'hedge'
         ? closedMsOf(a.identity.key) - closedMsOf(b.identity.key) || order(a.identity.key, b.identity.key)

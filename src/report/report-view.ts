@@ -113,9 +113,8 @@ const REPORT_MONEY = new Set([
   'net_pnl_usd',
 ]);
 
-const cents = (value: number | null | undefined): string =>
-  value === null || value === undefined ? '' : value.toFixed(2);
-const text = (value: string | number | null | undefined): string =>
+const cents = (value: number | null | undefined) => (value === null || value === undefined ? '' : value.toFixed(2));
+const text = (value: string | number | null | undefined) =>
   value === null || value === undefined ? '' : String(value);
 
 /** A group as raw values keyed by column (money to the cent); `group` is the group's key. */
@@ -240,7 +239,7 @@ export interface ReportViewOptions {
 /** The terminal report: title, table (groups, then totals), unrealized P&L, cumulative sparkline. */
 export async function renderReportTable(report: Report, options: ReportViewOptions): Promise<string> {
   const { chalk: c, columns: width } = options;
-  const fitLine = (line: string): string => (displayWidth(line) > width ? truncateEnd(line, width) : line);
+  const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
   const lines: string[] = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report)}`))];
 
   if (report.groups.length === 0) {
@@ -371,7 +370,7 @@ function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: nu
   const maxAbs = report.groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
   const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
   // Rates: one number of decimals for the whole column (what the smallest needs).
-  const rateDigits = (key: string): number =>
+  const rateDigits = (key: string) =>
     Math.max(
       2,
       ...report.groups.map((group) =>
@@ -476,7 +475,7 @@ const MISSING_WORDS: Record<keyof Report['missing'], string> = {
   fees_usdc: 'fees',
 };
 
-const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /** What the reader of the figures should know about the data behind them (stderr, every mode). */
 export function reportNotes(report: Report): string[] {

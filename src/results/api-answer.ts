@@ -35,7 +35,7 @@ export function printAnswers(
   output: Output,
   pages: readonly PrintableAnswer[],
   options: { include: boolean; failed: boolean },
-): void {
+) {
   if (options.include) for (const page of pages) output.write(statusAndHeaders(page));
   const printable = pages.filter((page) => page.body !== undefined);
   if (printable.length === 0) return;

@@ -5,7 +5,7 @@ import type { Output } from '../terminal/output.js';
 export type DryRunView = PlannedRequestView;
 
 /** The planned request: JSON under --json, otherwise an HTTP-like listing on stdout. */
-export function renderDryRun(output: Output, planned: DryRunView): void {
+export function renderDryRun(output: Output, planned: DryRunView) {
   // Said once, before the request: what it is and what to do next (issue 40: not twice).
   output.note(
     output.chalk.yellow(

@@ -72,7 +72,7 @@ export async function renderJournalList(
   output: Output,
   entries: JournalEntry[],
   options: { empty: string; now?: number; team?: boolean; checks?: ReadonlyMap<string, RowCheck> },
-): Promise<void> {
+) {
   const checks = options.checks ?? new Map<string, RowCheck>();
   if (output.isJson) {
     // As stored, plus hedge's verdict on each unresolved row's seal (`seal_check`).
@@ -169,7 +169,7 @@ export function renderJournalEntry(
   output: Output,
   entry: JournalEntry,
   options: { now?: number; footer?: string[]; check?: RowCheck },
-): void {
+) {
   if (output.isJson) {
     output.json(options.check === undefined ? entry : { ...entry, seal_check: options.check });
     return;

@@ -29,7 +29,7 @@ export function questionText(output: Output, question: { message: string; live?:
 }
 
 /** Says one notice on the output's message stream. */
-export function sayNotice(output: Output, notice: Notice): void {
+export function sayNotice(output: Output, notice: Notice) {
   switch (notice.show?.card) {
     case 'addition-quote': {
       const { quote, maturityAt, daysLeft, position } = notice.show;

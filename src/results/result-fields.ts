@@ -9,8 +9,7 @@ import { ROLL_FIELDS } from './roll-view.js';
 import { CHANGED_SIDE_FIELDS, CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } from './trade-result.js';
 
 /** The keys of fields that reach TSV, CSV and JSON (a screen-only view is not a field of the data). */
-const keys = (fields: readonly FieldSpec[]): string[] =>
-  fields.filter((field) => !field.screenOnly).map((field) => field.key);
+const keys = (fields: readonly FieldSpec[]) => fields.filter((field) => !field.screenOnly).map((field) => field.key);
 
 // Every key of the JSON documents below, as records with one entry per key of their type: a key
 // added to the type fails the typecheck until it is listed here too.

@@ -58,7 +58,7 @@ export function bar(value: number, maxAbs: number, width: number): string {
   const right = total - 1 - left;
   const usable = Number.isFinite(value) && Number.isFinite(maxAbs) && maxAbs > 0 && value !== 0;
   const share = usable ? Math.min(1, Math.abs(value) / maxAbs) : 0;
-  const cells = (room: number): number => (usable ? Math.max(1, Math.round(share * room)) : 0);
+  const cells = (room: number) => (usable ? Math.max(1, Math.round(share * room)) : 0);
   if (usable && value < 0) {
     const length = cells(left);
     return `${' '.repeat(left - length)}${BAR_NEGATIVE.repeat(length)}${BAR_AXIS}${' '.repeat(right)}`;

@@ -64,7 +64,7 @@ export function renderHedge(
   output: Output,
   hedge: Record<string, unknown>,
   options: { title: string; quote?: Quote; footer?: string[] },
-): void {
+) {
   if (output.isJson) {
     output.json(hedge);
     return;
@@ -90,7 +90,7 @@ export function renderSubmitted(
   output: Output,
   submitted: Record<string, unknown>,
   options: { title: string; footer?: string[] },
-): void {
+) {
   if (output.isJson) {
     output.json(submitted);
     return;
@@ -127,7 +127,7 @@ export interface ClosedSummary extends Record<string, unknown> {
  * The close: what it returned and, when the history record came in time, the realized figures.
  * JSON carries the same as one object; people get one card.
  */
-export function renderClosed(output: Output, summary: ClosedSummary): void {
+export function renderClosed(output: Output, summary: ClosedSummary) {
   if (output.isJson) {
     // The history record it embeds is a server object like `hedge history`'s: in the one shape,
     // under our names with nothing it sent lost; --raw prints it as sent.
@@ -213,7 +213,7 @@ export function renderAdditionQuote(
   output: Output,
   quote: Quote,
   context: { maturityAt?: string; daysLeft?: number; position?: PositionFigures },
-): void {
+) {
   const unit = priceUnit(quote.market);
   const days = context.daysLeft;
   const carryPerDay = toAccountSide(quote.carry.daily_usdc);
@@ -320,7 +320,7 @@ function derived(change: PositionChange): {
 }
 
 /** After an add or a partial reduce landed: the position before → after (notional, entry, margin) */
-export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []): void {
+export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []) {
   const { before, after } = change;
   const unit = priceUnit(change.market);
   const figures = derived(change);

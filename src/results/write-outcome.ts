@@ -134,7 +134,7 @@ function renderCloseLanded(
 }
 
 /** Shows one trade's outcome; `quote` is the quote shown before an open (its price is compared with the fill). */
-export function renderTrade(output: Output, view: TradeView, hedgeCommand: HedgeCommand, quote?: Quote): void {
+export function renderTrade(output: Output, view: TradeView, hedgeCommand: HedgeCommand, quote?: Quote) {
   switch (view.kind) {
     case 'open-submitted':
       return renderOpenSubmitted(output, view.answer, hedgeCommand);

@@ -67,7 +67,7 @@ const info = (id: string, title: string, detail: string): DoctorCheck => ({
   forWrites: false,
 });
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function runDoctor(ports: FlowPorts): Promise<DoctorReport> {
   const checks = new DoctorChecks();
