@@ -79,15 +79,16 @@ const UNKNOWN_TITLE = 'not given by the server';
 /** A value rounded to the cent as the report sums it (domain/report.ts toCents), so a column's rows add up to its total. */
 const toTheCent = (value: number) => toCents(value) / 100;
 
+const unknownCell = (tag = 'td') => `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
+
 function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
-  if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
+  if (!isNumber(value)) return unknownCell(tag);
   return `<${tag} class="num">${money(toTheCent(value))}</${tag}>`;
 }
 
 /** A rate as it came (quote currency per USDT), with the decimals its size needs. */
 function rateCell(value: number | undefined) {
-  if (!isNumber(value)) return `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>`;
-  return `<td class="num">${formatRate(value)}</td>`;
+  return isNumber(value) ? `<td class="num">${formatRate(value)}</td>` : unknownCell();
 }
 
 function pnlClass(value: number) {
@@ -95,7 +96,7 @@ function pnlClass(value: number) {
 }
 
 function pnlCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
-  if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
+  if (!isNumber(value)) return unknownCell(tag);
   const cents = toTheCent(value);
   return `<${tag} class="num ${pnlClass(cents)}">${signedMoney(cents)}</${tag}>`;
 }
@@ -456,14 +457,16 @@ function notes(report: Report) {
   return `<ul class="notes">${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
 }
 
+const pnlCells = (figures: ReportFigures, tag: 'td' | 'th') =>
+  [figures.gross_pnl_usd, figures.carry_usdc, figures.fees_usdc, figures.net_pnl_usd]
+    .map((value) => pnlCell(value, tag))
+    .join('');
+
 function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th') {
   return (
     `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>` +
     moneyCell(figures.notional_usd, tag) +
-    pnlCell(figures.gross_pnl_usd, tag) +
-    pnlCell(figures.carry_usdc, tag) +
-    pnlCell(figures.fees_usdc, tag) +
-    pnlCell(figures.net_pnl_usd, tag) +
+    pnlCells(figures, tag) +
     '</tr>'
   );
 }
@@ -522,7 +525,7 @@ export function closedHedgeRow(record: ReportHtmlRecord): string {
   const currency = record.market === undefined ? '' : (quoteCurrencyOf(record.market) ?? '');
   const locked =
     cents === undefined
-      ? `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>`
+      ? unknownCell()
       : `<td class="num">${money(cents / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`;
   return (
     '<tr>' +
@@ -561,10 +564,7 @@ function closedHedgesFoot(report: Report) {
     `<tfoot><tr><th class="label" colspan="6">Total (${plural(totals.count, 'hedge')})</th><th></th><th></th>` +
     moneyCell(totals.notional_usd, 'th') +
     lockedTotal +
-    pnlCell(totals.gross_pnl_usd, 'th') +
-    pnlCell(totals.carry_usdc, 'th') +
-    pnlCell(totals.fees_usdc, 'th') +
-    pnlCell(totals.net_pnl_usd, 'th') +
+    pnlCells(totals, 'th') +
     '</tr></tfoot>'
   );
 }

@@ -266,43 +266,16 @@ function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined
 }
 
 /** The keys a grouping's table shows, in order (the bar after the net P&L). */
-function tableKeys(by: ReportGrouping) {
+function tableKeys(by: ReportGrouping): string[] {
   return by === 'hedge'
-    ? [
-        'group',
-        'client_reference',
-        'side',
-        'entry_price',
-        'exit_price',
-        'notional_usd',
-        'quote_amount_locked',
-        'gross_pnl_usd',
-        'carry_usdc',
-        'fees_usdc',
-        'net_pnl_usd',
-        'bar',
-      ]
-    : ['group', 'count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd', 'bar'];
+    ? [...REPORT_DEAL_CSV_COLUMNS.filter((key) => !['market', 'closed_at', 'quote_currency'].includes(key)), 'bar']
+    : [...REPORT_CSV_COLUMNS, 'bar'];
 }
 
 /** A group's value of a column, as the screen formats it. */
 function valueOfGroup(key: string, group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }) {
-  const deal = group.deal;
-  switch (key) {
-    case 'group':
-      return group.label;
-    case 'client_reference':
-    case 'side':
-    case 'market':
-    case 'closed_at':
-    case 'entry_price':
-    case 'exit_price':
-    case 'quote_currency':
-    case 'quote_amount_locked':
-      return deal?.[key as keyof NonNullable<ReportGroup['deal']>] ?? undefined;
-    default:
-      return (group as unknown as Record<string, unknown>)[key] ?? undefined;
-  }
+  if (key === 'group') return group.label;
+  return ({ ...group, ...group.deal } as Record<string, unknown>)[key] ?? undefined;
 }
 
 async function groupTable(report: Report, options: ReportViewOptions) {
@@ -435,8 +408,7 @@ function groupTotalsCells(report: Report, context: { chalk: ChalkInstance; nowMs
       // One currency: its sum; several: each is on its own line under the table.
       return report.locked.length === 1 ? tableCell(formatFixed(report.locked[0]!.amount, 2)) : EMPTY_CELL;
     }
-    if (!['count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].includes(key))
-      return EMPTY_CELL;
+    if (!(REPORT_CSV_COLUMNS as readonly string[]).includes(key)) return EMPTY_CELL;
     return formatCell(field, valueOfGroup(key, report.totals), {}, { decimals: key === 'count' ? 0 : 2 }, context);
   });
 }

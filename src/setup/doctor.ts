@@ -220,13 +220,7 @@ async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorC
 }
 
 /** A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned. */
-interface ObservingClient {
-  client: HedgeClient;
-  answers: ObservedAnswer[];
-  notes: string[];
-  learned: LearnedWire[];
-  wire: ReturnType<typeof resolveWireSettings>;
-}
+type ObservingClient = Awaited<ReturnType<typeof observingClient>>;
 
 async function observingClient(ports: FlowPorts, credentials: ResolvedCredentials) {
   const answers: ObservedAnswer[] = [];
