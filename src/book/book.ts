@@ -31,9 +31,7 @@ export interface SideBook {
   unreadable?: { endpoint: 'GET /positions' | 'GET /hedges'; notionalUsd: number };
 }
 
-/** Statuses after which a hedge holds nothing. */
 const FINAL = new Set(['failed', 'closed']);
-/** Notionals that differ by less than a cent agree (servers round differently). */
 const SAME_USD = 0.005;
 
 /** The side's book from its hedges' records (any order; other sides' are ignored by the caller) and its positions line. */

@@ -5,7 +5,6 @@ import { formatMoney } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
 import { MATURITY_RESOURCE } from '../fields/resource-fields.js';
 
-/** "Tue 03 Mar 2026 · 2 hedges · 15,000.00 USD" */
 function dayLine(day: MaturityDay) {
   const date = new Date(`${day.day}T00:00:00Z`);
   const weekday = date.toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' });

@@ -68,14 +68,8 @@ function validTime(value: string | null | undefined) {
 }
 
 /**
- * The open hedges as settlements. The positions list says what is open (one line per side) and
- * carries the mark, P&L and carry; the hedges list gives each filled hedge's own maturity. A
- * filled hedge whose side is not in the positions list has ended (some servers leave an early
- * close `filled`) and is left out; a position whose hedge is not in the list stands on its own.
- * `unlisted`: filled hedges the caller's book holds live on a side the positions list does not show
- * yet (a fill it has not caught up with: domain/book.ts) — settlements to come all the same, listed
- * without the mark, P&L and carry only a positions line gives.
- * `withinMs` keeps those maturing no later than that from now (due ones included).
+ * The open hedges as settlements: the positions list says what is open and carries mark, P&L and
+ * carry; the hedges list gives each hedge's maturity. `unlisted`: live hedges the list lags behind.
  */
 export function collectMaturities(
   positions: readonly MaturityPosition[],
@@ -134,14 +128,9 @@ export function collectMaturities(
   return { maturities, undated };
 }
 
-/** A settlement found, before it is dated against now. */
 type Settlement = Omit<Maturity, 'day' | 'matures_in_seconds'>;
 
-/**
- * A hedge's settlement. Its side's positions line, when there is one, gives the mark; and, when
- * the hedge is the side's only one (`alone`), the line's notional, P&L and carry — with several
- * hedges the line shows only their sum, so those stay null.
- */
+/** A hedge's settlement; with several hedges on a side the line shows only their sum, so those stay null. */
 function hedgeSettlement(
   hedge: MaturityHedge,
   maturity: string,
@@ -162,7 +151,6 @@ function hedgeSettlement(
   };
 }
 
-/** Filled hedges the caller's book holds on a side the positions list does not show yet: without a line's mark, P&L and carry. */
 function unlistedSettlements(unlisted: readonly MaturityHedge[]): { found: Settlement[]; undated: number } {
   const found: Settlement[] = [];
   let undated = 0;
@@ -178,7 +166,6 @@ function unlistedSettlements(unlisted: readonly MaturityHedge[]): { found: Settl
   return { found, undated };
 }
 
-/** The positions lines no filled hedge of the list stands behind: each its own settlement, by the line's maturity. */
 function linesStandingAlone(
   positions: readonly MaturityPosition[],
   active: readonly MaturityHedge[],

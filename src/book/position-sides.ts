@@ -103,7 +103,6 @@ function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<st
   };
 }
 
-/** The one market the side's hedges are on, if there is one. */
 function soleMarket(hedges: readonly Hedge[], side: Side) {
   const markets = new Set(hedges.filter((hedge) => hedge.side === side).map((hedge) => hedge.market.toUpperCase()));
   return markets.size === 1 ? [...markets][0] : undefined;

@@ -8,7 +8,6 @@ import { formatTimeLeft, formatUtcMinutes } from '../terminal/format.js';
 import { COLUMN_GAP, fitColumns, type ColumnNeed } from '../terminal/table.js';
 import { displayWidth, truncateEnd, wrapWords } from '../terminal/width.js';
 
-/** A hedge of a side, as the records give it (the server's Hedge; only what is shown). */
 interface SideHedgeView {
   id: string;
   status: string;
@@ -30,18 +29,13 @@ export interface SideLinesOptions {
   nowMs: number;
 }
 
-/** What starts a hedge's line: it belongs to the row above. */
 const BRANCH = '  └ ';
 const BRANCH_WIDTH = displayWidth(BRANCH);
-/** The settling line's indent; its continuation lines are indented two more. */
 const NOTE_INDENT = 2;
 
 type Part = 'id' | 'reference' | 'notional' | 'status' | 'left' | 'maturity';
-/** Display order on the line. */
 const PARTS: readonly Part[] = ['id', 'reference', 'notional', 'status', 'left', 'maturity'];
-/** What a narrow terminal keeps first: which hedge, how big, how long it has left, whose deal, then the rest. */
 const PART_PRIORITY: readonly Part[] = ['id', 'notional', 'left', 'reference', 'status', 'maturity'];
-/** A reference is cut with … no shorter than this (it is taken whole wherever the line has room for it). */
 const REFERENCE_MIN_WIDTH = 8;
 
 function amountOf(value: unknown) {
@@ -50,7 +44,6 @@ function amountOf(value: unknown) {
   return undefined;
 }
 
-/** Each part of a hedge's line: its text as shown (styled) and its width. */
 function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   const c = options.chalk;
   const cell = (styled: string, text: string = styled) => ({ styled, width: displayWidth(text) });
@@ -73,7 +66,6 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   };
 }
 
-/** How the note under the table names each part of a hedge's line. */
 const PART_WORDS: Record<Part, string> = {
   id: 'id',
   reference: 'reference',

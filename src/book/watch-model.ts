@@ -7,7 +7,6 @@ import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../fiel
 import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from '../fields/resource-fields.js';
 import { COUNTDOWN_KEY, TREND_KEY, type WatchField, type WatchModel } from './watch-view.js';
 
-/** What the positions watch shows of POSITION_RESOURCE (its columns and priorities are the list's). */
 const WATCHED_POSITION_KEYS = [
   'market',
   'side',
@@ -41,7 +40,6 @@ function withTrend(
 const POSITIONS_RANKED = withTrend(POSITION_RESOURCE, COUNTDOWN_KEY);
 const PRICES_RANKED = withTrend(PRICE_RESOURCE, 'price');
 
-/** Fields of a resource as the watch labels them (units in the header, the rate's from the market). */
 function watchFields(fields: readonly FieldSpec[], keys: readonly string[], market: string | undefined) {
   const currency = market === undefined ? undefined : quoteCurrencyOf(market);
   return keys.flatMap((key) => {
@@ -61,7 +59,6 @@ function watchFields(fields: readonly FieldSpec[], keys: readonly string[], mark
   });
 }
 
-/** A market every row shares, for the rate's unit in a header. */
 function soleMarket(markets: ReadonlyArray<string | undefined>) {
   const distinct = new Set(markets);
   return distinct.size === 1 ? markets[0] : undefined;

@@ -63,10 +63,8 @@ export interface RenderOptions {
 }
 
 const TOTAL_SERIES = '\u0000total';
-/** Points kept per series: a sparkline shows at most a few dozen, down-sampled from these. */
 const SERIES_LIMIT = 600;
 const TREND_MIN_WIDTH = 8;
-/** Text (a deal reference) is cut with … no shorter than this, as in the lists (ui/output.ts). */
 const TEXT_MIN_WIDTH = 10;
 const TREND_MAX_WIDTH = 24;
 const GAP = 2;
@@ -83,7 +81,6 @@ function pushPoint(series: Map<string, number[]>, key: string, value: number | u
   series.set(key, points);
 }
 
-/** A number as the screen shows it: 1,514.9512 shown as "1,514.95" is 1514.95. */
 function shownNumber(format: FormatValue, field: WatchField, value: unknown) {
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
   const text = stripVTControlCharacters(format(field, value)).replace(/[^0-9.+-]/g, '');
@@ -91,11 +88,7 @@ function shownNumber(format: FormatValue, field: WatchField, value: unknown) {
   return text !== '' && Number.isFinite(shown) ? shown : value;
 }
 
-/**
- * A refresh that succeeded: the new model, what changed since the previous one, the sparklines'
- * next points — each the trend field's value as `format` shows it, so the line moves only when
- * what is on the screen does.
- */
+/** A refresh that succeeded; sparkline points are values as shown, so the line moves only when the screen does. */
 export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue) {
   state.previous = new Map((state.model?.rows ?? []).map((row) => [row.key, row.values]));
   const trend = model.trend?.field;
@@ -107,7 +100,6 @@ export function applyFresh(state: WatchState, model: WatchModel, at: number, for
   state.stale = undefined;
 }
 
-/** "09:14:03" in the local time zone. */
 function localClockTime(ms: number) {
   return new Date(ms).toTimeString().slice(0, 8);
 }
@@ -140,7 +132,6 @@ export function formatCountdown(ms: number): string {
   return days > 0 ? `${days}d ${clock}` : clock;
 }
 
-/** "every 2s", "every 1.5s". */
 function everyText(intervalMs: number) {
   return `every ${Number((intervalMs / 1000).toFixed(3))}s`;
 }
@@ -195,11 +186,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions): st
   return lines.map((line) => truncateEnd(line, columns));
 }
 
-/**
- * A value as shown, marked when it changed since the refresh before: when the data differs and so
- * does what is shown (a move below the shown precision is not a change to the eye, and a relative
- * time that only moved with the clock is not a change of the data).
- */
+/** A value as shown, marked when both the data and what is shown changed since the refresh before. */
 function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions) {
   const c = options.chalk;
   const value = row.values[field.key];
@@ -264,7 +251,7 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
     chalk: c,
   });
   const lines = text.split('\n');
-  // What the width left out is named on the screen itself (issue 50), wrapped, never cut.
+  // What the width left out is named on the screen itself, wrapped, never cut.
   const left = leftOutNote(options.columns, hidden, shortened);
   if (left !== undefined)
     lines.push(...wrapWords(c.dim(`${left} — see --json, or a wider terminal.`), options.columns).split('\n'));

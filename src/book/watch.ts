@@ -62,7 +62,6 @@ const WATCH_RETRY_POLICY: Partial<RetryPolicy> = {
   maxRetryAfterMs: 0,
 };
 
-/** The account's unrealized P&L: its name is not shown in the spec; the first of these that is a number. */
 const ACCOUNT_PNL_FIELDS = [
   'unrealized_pnl_usd',
   'upnl_usd',
@@ -174,7 +173,6 @@ export function parseWatchSettings(
   return { intervalMs, rules, exitOnAlert: options.exitOnAlert === true, ...(count === undefined ? {} : { count }) };
 }
 
-/** --count: a whole number of refreshes, at least 1. */
 function parseWatchCount(raw: string) {
   const allowed = `a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}`;
   return parseWholeNumber(raw, '--count', 1, MAX_WATCH_COUNT, allowed);
@@ -191,7 +189,6 @@ function commandWords(target: WatchTarget) {
   }
 }
 
-/** One successful refresh: the data as --json prints it, what alerts look at, what was read (for the view). */
 interface WatchSnapshot {
   data: unknown;
   facts: AlertFacts;
@@ -318,10 +315,8 @@ function priceSource(market: string | undefined): WatchSource {
   };
 }
 
-/** A hedge in one of these states can still mature. */
 const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
 
-/** One hedge, found once by the id as typed (a part of one too, flows/hedge-id.ts), then read by its own. */
 function hedgeSource(typed: string): WatchSource {
   let id: string | undefined;
   return {
@@ -395,7 +390,6 @@ export function isPassingFailure(error: unknown): boolean {
   return error instanceof ApiError && (error.status >= 500 || error.status === 429);
 }
 
-/** The same client with the watch's own retry budget; a client that is not over a Transport (a test's fake) as it is. */
 function watchClient(ports: Pick<FlowPorts, 'notify'>, client: HedgeClient) {
   if (!(client.transport instanceof Transport)) return client;
   const config = client.transport.config;
@@ -425,7 +419,6 @@ export interface WatchPlan {
   oneShape: boolean;
 }
 
-/** Sleeps until `at` (in steps of at most a second on a terminal, redrawing): how it ended. */
 async function pauseUntil(
   ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>,
   sink: WatchSink,

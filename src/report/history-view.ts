@@ -12,7 +12,6 @@ export interface SizesView {
   lastUsd?: number;
 }
 
-/** The mark after a resized hedge's notional (a footnote's). */
 const RESIZED_MARK = '*';
 
 /**

@@ -1,7 +1,5 @@
-// `hedge report --html FILE`: the P&L report as one self-contained HTML page — inline CSS and SVG,
-// nothing fetched (no script, font, image, stylesheet or link), readable on screen and printable
-// on A4. Every string that came from the server or the user is made visible (safeText) and then
-// HTML-escaped; only this module's own markup is raw.
+// `hedge report --html FILE`: one self-contained page, nothing fetched, printable on A4. Every
+// outside string passes safeText and is HTML-escaped; only this module's own markup is raw.
 import { quoteCurrencyOf } from '../core/markets.js';
 import { payWords } from '../core/money.js';
 import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../core/number-format.js';
@@ -49,9 +47,8 @@ const HTML_ESCAPES: Record<string, string> = {
   '>': '&gt;',
   '"': '&quot;',
   "'": '&#39;',
-  // Not needed by HTML itself, as untrusted text never goes into a URL, style or script: they keep
-  // a value like `https://…`, `url(…)` or `@import` from reading as a reference to anyone or
-  // anything scanning the file for one, so "the file references nothing" holds whatever the data.
+  // Not needed by HTML: they keep `https://…`, `url(…)` or `@import` in the data from reading as a
+  // reference, so the file references nothing whatever the data.
   '/': '&#47;',
   ':': '&#58;',
   '(': '&#40;',
@@ -65,10 +62,8 @@ export function escapeHtml(value: string): string {
 
 const DASH = '—';
 
-// The one formatter family (domain/number-format.ts): no Intl.NumberFormat per cell on the 100,000-row path.
 const money = formatMoney;
 
-/** `+1,234.50` / `-0.30` / `0.00`: the sign is written, so P&L reads right in black and white. */
 const signedMoney = formatSignedMoney;
 
 const isNumber = (value: number | null | undefined): value is number =>
@@ -76,7 +71,6 @@ const isNumber = (value: number | null | undefined): value is number =>
 
 const UNKNOWN_TITLE = 'not given by the server';
 
-/** A value rounded to the cent as the report sums it (domain/report.ts toCents), so a column's rows add up to its total. */
 const toTheCent = (value: number) => toCents(value) / 100;
 
 const unknownCell = (tag = 'td') => `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
@@ -86,7 +80,6 @@ function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
   return `<${tag} class="num">${money(toTheCent(value))}</${tag}>`;
 }
 
-/** A rate as it came (quote currency per USDT), with the decimals its size needs. */
 function rateCell(value: number | undefined) {
   return isNumber(value) ? `<td class="num">${formatRate(value)}</td>` : unknownCell();
 }
@@ -101,7 +94,6 @@ function pnlCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
   return `<${tag} class="num ${pnlClass(cents)}">${signedMoney(cents)}</${tag}>`;
 }
 
-/** `2026-11-22 08:00 UTC`; a string that is not a time is shown as it is (escaped). */
 function utcMinute(iso: string) {
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return escapeHtml(iso);
@@ -164,7 +156,6 @@ function tickLabel(value: number, step: number) {
 
 export const fixed = (value: number) => value.toFixed(1);
 
-/** [min, max] by a loop: Math.min(...values) overflows the call stack on a very long series. */
 function extent(values: ArrayLike<number>): [number, number] {
   let low = values[0];
   let high = values[0];
@@ -179,7 +170,6 @@ function yOf(scale: Scale, value: number) {
   return PLOT_BOTTOM - ((value - scale.low) / (scale.high - scale.low)) * PLOT_HEIGHT;
 }
 
-/** The value axis: grid lines, tick labels, the zero line drawn stronger, and the axis title. */
 function valueAxis(scale: Scale, title: string) {
   const lines = scale.ticks.map((tick) => {
     const y = fixed(yOf(scale, tick));
@@ -205,11 +195,7 @@ export function svgBar(kind: string, title: string, ...[x, y, width, height]: un
   return `<rect class="bar ${kind}" x="${x}" y="${y}" width="${width}" height="${height}"><title>${title}</title></rect>`;
 }
 
-/**
- * The x-axis labels of the ticks: the coarsest precision at which every tick reads differently (a
- * span of a few minutes gets seconds, not the same minute five times); where even milliseconds
- * repeat, a repeated label is left out rather than shown twice.
- */
+/** The x-axis labels: the coarsest precision at which every tick reads differently. */
 function timeTickLabels(ticksMs: readonly number[], spanMs: number) {
   const precisions: Array<(iso: string) => string> = [
     ...(spanMs >= 3 * 86_400_000 ? [utcDay] : []),
@@ -226,7 +212,6 @@ function timeTickLabels(ticksMs: readonly number[], spanMs: number) {
   return finest.map((label, index) => (index > 0 && label === finest[index - 1] ? '' : label));
 }
 
-/** The report's cumulative line as two columns (close time, running net P&L). */
 function lineOf(
   report: Report,
   series?: CumulativeSeries,
@@ -390,7 +375,6 @@ function figureText(value: number | null, signed: boolean) {
   return signed ? `<span class="${pnlClass(value)}">${signedMoney(value)}</span>` : money(value);
 }
 
-/** Carry or fees as a person reads them: "-12.50 USDC, you paid". */
 function chargeText(forAccount: number | null) {
   if (forAccount === null) return figureText(null, true);
   return `${figureText(forAccount, true)} <span class="words">${payWords(forAccount, true)}</span>`;
@@ -479,7 +463,6 @@ function groupTable(report: Report) {
   return `<table class="figures">${head}<tbody>${rows}</tbody><tfoot>${figuresRow('Total', report.totals, 'th')}</tfoot></table>`;
 }
 
-/** The listing's order: dated records by close time, then those without one; ties as they came. */
 function closedHedgeOrder(records: readonly ReportHtmlRecord[]) {
   return records
     .map((record, index) => ({ record, index, ms: closedHedgeTime(record) }))
@@ -487,9 +470,7 @@ function closedHedgeOrder(records: readonly ReportHtmlRecord[]) {
     .map(({ record }) => record);
 }
 
-/** Characters of a hedge id the listing shows (`hdg_0m…x7ha`). */
 const HEDGE_ID_SHOWN = 11;
-/** Characters of a reference before it is cut with …: on screen, and on paper (landscape has the room). */
 const REFERENCE_ON_SCREEN = 16;
 const REFERENCE_ON_PAPER = 32;
 
@@ -505,11 +486,7 @@ function referenceCell(reference: string | undefined) {
   return `<span class="screen" title="${escapeHtml(reference)}">${escapeHtml(onScreen)}</span><span class="paper">${escapeHtml(onPaper)}</span>`;
 }
 
-/**
- * A line per closed hedge, as a treasury desk reconciles it with its own deal list: the reference,
- * the rates it was struck and closed at, the notional and the quote-currency amount it locked
- * (named with its currency), what it realized. Written as the history is read (flows/report.ts).
- */
+/** A line per closed hedge, as a desk reconciles it with its own deal list. */
 export function closedHedgeRow(record: ReportHtmlRecord): string {
   const text = (value: string | undefined) => (value === undefined ? DASH : escapeHtml(value));
   // Kept on one line, never broken inside: an id shortened in the middle and a long
@@ -553,7 +530,6 @@ const CLOSED_HEDGES_HEAD =
   '<th class="num">Entry rate</th><th class="num">Exit rate</th><th class="num">Notional (USD)</th><th class="num">Locked</th>' +
   '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
 
-/** The totals row: the report's totals, which are the sum of the rows to the cent. */
 function closedHedgesFoot(report: Report) {
   const totals = report.totals;
   const lockedTotal =
@@ -643,11 +619,7 @@ table.hedges .paper { display: none; }
 }
 `;
 
-/**
- * The page around the closed hedges' rows, for a caller that streams the rows in between
- * (flows/report.ts writes them from disk, so that 100,000 of them are never held): the text
- * before the first row and after the last, for `count` rows.
- */
+/** The page before the first and after the last of `count` closed-hedge rows, streamed in between. */
 export function reportHtmlAround(
   report: Report,
   meta: Omit<ReportHtmlMeta, 'records'>,
@@ -702,7 +674,6 @@ export function reportHtmlAround(
   return at < 0 ? [page, ''] : [page.slice(0, at), page.slice(at + ROWS.length)];
 }
 
-/** Where the rows go in reportHtmlAround's page (a marker no escaped text can contain). */
 const ROWS = '\u0000rows\u0000';
 
 export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {

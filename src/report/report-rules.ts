@@ -69,7 +69,6 @@ interface GroupIdentity {
   label: string;
 }
 
-/** The group of records that do not give the grouped fact (side, tenor or market). */
 const UNKNOWN_GROUP: GroupIdentity = { key: 'unknown', label: 'Unknown' };
 /**
  * `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is
@@ -182,7 +181,6 @@ function dealOf(record: HistoryFacts) {
   };
 }
 
-/** By key; tenors by their number of days; the unknown group last. */
 function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
   return (a, b) => {
     if (a === b) return 0;
@@ -232,7 +230,6 @@ export function cumulativePoints(series: CumulativeSeries): Report['cumulative']
   return Array.from({ length: series.length }, (_, index) => cumulativePoint(series, index));
 }
 
-/** Close times (ms) and net P&L (cents) of the dated records, in any order → the running total after each distinct time. */
 function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: number) {
   const order = Uint32Array.from({ length: count }, (_, index) => index).sort((a, b) => timesMs[a] - timesMs[b]);
   const times = new Float64Array(count);
@@ -269,7 +266,7 @@ export class ReportBuilder {
   private readonly needsCloseTime: boolean;
   private readonly totals = emptyTally();
   private readonly groups = new Map<string, { identity: GroupIdentity; tally: Tally }>();
-  /** Close time (ms) and net P&L (cents) of each dated record: 16 bytes a record, for the cumulative line. */
+  /** Close time (ms) and net P&L (cents) of each dated record, for the cumulative line. */
   private closeTimes = new Float64Array(1024);
   private closeCents = new Float64Array(1024);
   private dated = 0;
@@ -401,7 +398,6 @@ function isCalendarDate(year: number, month: number, day: number) {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** `now` minus whole calendar months, the day kept or clamped to the month's end (Mar 31 − 1m = Feb 28). */
 function monthsBefore(now: Date, months: number) {
   const target = new Date(now.getTime());
   const day = now.getUTCDate();

@@ -79,7 +79,7 @@ export function reportColumns(by: ReportGrouping): readonly ReportColumn[] {
 /**
  * What a narrow terminal keeps, most important first (the bar is the table's own column): the group
  * (a hedge id is shortened in the middle before an amount is left out) and what a desk decides on —
- * net P&L, the deal, its side and notional, the rates — then the rest (issue 50).
+ * net P&L, the deal, its side and notional, the rates — then the rest.
  */
 const REPORT_DECIDES = [
   'group',
@@ -103,7 +103,6 @@ const REPORT_PRIORITY = [
   'closed_at',
   'market',
 ];
-/** The report's amounts: a hedge id is shortened before one of them is left out. */
 const REPORT_MONEY = new Set([
   'notional_usd',
   'quote_amount_locked',
@@ -117,7 +116,6 @@ const cents = (value: number | null | undefined) => (value === null || value ===
 const text = (value: string | number | null | undefined) =>
   value === null || value === undefined ? '' : String(value);
 
-/** A group as raw values keyed by column (money to the cent); `group` is the group's key. */
 function rowOf(key: string, figures: ReportFigures & { deal?: ReportGroup['deal'] }) {
   const deal = figures.deal;
   return {
@@ -198,7 +196,6 @@ export const BY_WORDS: Record<ReportGrouping, string> = {
   ref: 'deal reference',
 };
 
-/** How the note under the table names a column it had to leave out. */
 const COLUMN_WORDS: Record<string, string> = {
   count: 'hedges',
   notional_usd: 'notional',
@@ -252,7 +249,6 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
   return lines.map((line) => line.trimEnd()).join('\n');
 }
 
-/** The header a column carries: the unit of its amounts, the rate's market unit for rates. */
 function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined) {
   if (field.key === 'group') return GROUP_TITLES[report.by];
   if (field.kind === 'rate') return rateUnit ? `${field.label} ${rateUnit}` : field.label;
@@ -265,14 +261,12 @@ function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined
   return field.label;
 }
 
-/** The keys a grouping's table shows, in order (the bar after the net P&L). */
 function tableKeys(by: ReportGrouping): string[] {
   return by === 'hedge'
     ? [...REPORT_DEAL_CSV_COLUMNS.filter((key) => !['market', 'closed_at', 'quote_currency'].includes(key)), 'bar']
     : [...REPORT_CSV_COLUMNS, 'bar'];
 }
 
-/** A group's value of a column, as the screen formats it. */
 function valueOfGroup(key: string, group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }) {
   if (key === 'group') return group.label;
   return ({ ...group, ...group.deal } as Record<string, unknown>)[key] ?? undefined;
@@ -333,7 +327,6 @@ async function groupTable(report: Report, options: ReportViewOptions) {
   return out;
 }
 
-/** The table's columns: the figures of each group, and the bar drawing its net P&L. */
 function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }) {
   const c = context.chalk;
   const markets = new Set(report.groups.map((group) => group.deal?.market ?? null));
@@ -398,7 +391,6 @@ function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: nu
   });
 }
 
-/** The totals row: the sums that add up (count, notional, the P&L parts; the amount locked when in one currency). */
 function groupTotalsCells(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }) {
   const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
   return tableKeys(report.by).map((key): TableCell => {

@@ -9,7 +9,6 @@ export interface PrintableAnswer {
   body: unknown;
 }
 
-/** `HTTP/1.1 200 OK` and one `name: value` line per header, as they came (made safe by the output layer). */
 function statusAndHeaders(answer: PrintableAnswer) {
   // node:http's table by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
   const lines = [
@@ -22,7 +21,6 @@ function statusAndHeaders(answer: PrintableAnswer) {
   return `${lines.join('\n')}\n\n`;
 }
 
-/** Every page of a list as one envelope: the rows of all pages in order, the last page's meta. */
 function mergedEnvelope(pages: readonly PrintableAnswer[]) {
   const bodies = pages.map((page) => page.body as { data?: unknown; error?: unknown; meta?: unknown } | undefined);
   if (bodies.length === 1 || !bodies.every((body) => body && Array.isArray(body.data)))

@@ -8,7 +8,6 @@ import type { FieldSpec } from '../fields/fields.js';
 import type { Output } from '../terminal/output.js';
 import { JOURNAL_RESOURCE } from '../fields/resource-fields.js';
 
-/** A string for the screen, or undefined when the value is absent or not text. */
 function text(value: unknown) {
   if (value === undefined || value === null || value === '') return undefined;
   return safeText(
@@ -16,12 +15,10 @@ function text(value: unknown) {
   );
 }
 
-/** `test · desk` — where the action was sent, and by which profile. */
 function whereOf(entry: JournalEntry) {
   return [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part !== '').join(' · ');
 }
 
-/** A row of the list (columns: JOURNAL_RESOURCE); the values are the raw (sanitised) ones for TSV. */
 interface ListRow {
   id: string;
   created_at: string;
@@ -37,7 +34,6 @@ interface ListRow {
   seal?: string;
 }
 
-/** The word for a row's seal verdict: only a row that would be refused is marked. */
 function sealWord(check: RowCheck | undefined) {
   return check === 'unsealed' || check === 'forged' ? 'unverified' : check === 'verified' ? 'verified' : undefined;
 }
@@ -64,10 +60,7 @@ function listRow(entry: JournalEntry, check: RowCheck | undefined): ListRow {
   };
 }
 
-/**
- * The journal, newest first: the entries exactly as stored under --json; rows under a header of
- * keys in TSV/CSV (columns as JOURNAL_RESOURCE, empty cells kept); a table fitted to the terminal.
- */
+/** The journal, newest first: as stored under --json, keyed rows in TSV/CSV, a fitted table. */
 export async function renderJournalList(
   output: Output,
   entries: JournalEntry[],
@@ -104,7 +97,6 @@ const SEAL_SAYS: Record<RowCheck | 'not-checked', string | undefined> = {
   'not-checked': undefined,
 };
 
-/** One entry's fields, in the order a person reads them; absent ones are left out of the card. */
 function detailOf(
   entry: JournalEntry,
   check: RowCheck | undefined,

@@ -7,7 +7,6 @@ import { renderQuoteCard } from './quote-card.js';
 import { renderRollPreview } from './roll-view.js';
 import { renderAdditionQuote, type PositionFigures } from './trade-result.js';
 
-/** A card a notice is shown as, for people (its `text` stays the one-line summary for a program). */
 type NoticeCard =
   | { card: 'addition-quote'; quote: Quote; maturityAt?: string; daysLeft?: number; position?: PositionFigures }
   /** The quote before an open is confirmed: a card on a terminal, nothing otherwise. */

@@ -42,7 +42,6 @@ export interface RollNote {
   text: string;
 }
 
-/** One leg of a roll as it ended: its journal entry, key and hedge. */
 interface RollLegOutcome {
   journalId: string | null;
   idempotencyKey: string | null;

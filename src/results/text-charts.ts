@@ -3,16 +3,13 @@
 // sits left of the axis and is drawn with a different character from a positive one.
 
 const SPARK_LEVELS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
-/** All values equal: a flat line in the middle, so it reads as "level", not as "lowest". */
 const SPARK_FLAT = '▄';
-/** A value that is not a finite number: a gap. */
 const SPARK_GAP = ' ';
 
 const BAR_POSITIVE = '█';
 const BAR_NEGATIVE = '▒';
 const BAR_AXIS = '│';
 
-/** The mean of each of `width` equal slices of the series, so its shape survives down-sampling. */
 function downSample(values: readonly number[], width: number) {
   if (values.length <= width) return [...values];
   const slices: number[] = [];

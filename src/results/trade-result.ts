@@ -53,7 +53,6 @@ export function slippageBps(side: 'buy' | 'sell', filledPrice: number, quotedPri
   return Math.round(priceFavourBps(side, filledPrice, quotedPrice) * 100) / 100;
 }
 
-/** "-3.2 bps, worse than quoted", "0.0 bps, as quoted" */
 function slippageText(bps: number) {
   const rounded = Math.round(bps * 10) / 10;
   return `${formatBps(rounded)}, ${betterOrWorse(rounded, 'quoted', 'as quoted')}`;
@@ -282,7 +281,6 @@ function beforeAfter(
   return `${format(before)} → ${format(after)} ${unit}`;
 }
 
-/** The figures a change implies, by the rules the spec states (a reduction is proportional). */
 function derived(change: PositionChange): {
   addedAt?: number;
   share?: number;

@@ -16,14 +16,12 @@ import {
 
 export type HedgeCommand = (...words: string[]) => string;
 
-/** An open that was sent and not waited for (--no-wait). */
 function renderOpenSubmitted(output: Output, answer: OpenedHedge, hedgeCommand: HedgeCommand) {
   const follow = hedgeCommand('hedges', answer.hedge_id, '--wait');
   renderSubmitted(output, answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
   if (!output.isHuman && !output.isJson) output.note(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
 }
 
-/** An open that resolved: filled, already closed when read, or failed on-chain (the caller raises the failure). */
 function renderOpenResolved(output: Output, hedge: Hedge, quote?: Quote) {
   if (hedge.status === 'failed') {
     renderHedge(output, hedge, { title: 'Order failed', quote });
@@ -40,7 +38,6 @@ const CHANGE_WORDS = {
   reduce: { submittedTitle: 'Reduce submitted', done: (notionalUsd: number) => `Reduced by ${formatUsd(notionalUsd)}` },
 } as const;
 
-/** An add or reduce that was sent and not waited for (or whose landing could not be watched). */
 function renderChangeSubmitted(
   output: Output,
   action: 'add' | 'reduce',
@@ -53,7 +50,6 @@ function renderChangeSubmitted(
   });
 }
 
-/** The change as it landed: people get the position before → after (or the close it became). */
 function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
   const { action, market, side, notionalUsd } = change;
   if (!output.isJson) {
@@ -109,7 +105,6 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
   output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS);
 }
 
-/** A close that was sent and not waited for. */
 function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
   renderSubmitted(output, answer, {
     title: 'Close submitted',
@@ -117,7 +112,6 @@ function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeComm
   });
 }
 
-/** A close that landed: the side is flat, with what it returned. */
 function renderCloseLanded(
   output: Output,
   closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord },
