@@ -23,10 +23,7 @@ const WATCHED_POSITION_KEYS = [
  * A list's priorities with the trend column put right after `after`: one of the columns the desk
  * decides on when `after` is (a watch is about what moves), else where it falls in the rest.
  */
-function withTrend(
-  resource: { priority: readonly string[]; decisive?: number },
-  after: string,
-): { priority: string[]; decisive: number } {
+function withTrend(resource: { priority: readonly string[]; decisive?: number }, after: string) {
   const decisive = resource.decisive ?? 0;
   const at = resource.priority.indexOf(after) + 1;
   return {
@@ -72,16 +69,8 @@ export function watchKnownFields(reading: WatchReading): FieldSpec[] | undefined
 type Reading<Kind extends WatchReading['kind']> = Extract<WatchReading, { kind: Kind }>;
 
 export function watchModel(reading: WatchReading): WatchModel {
-  switch (reading.kind) {
-    case 'positions':
-      return positionsModel(reading);
-    case 'account':
-      return accountModel(reading);
-    case 'price':
-      return pricesModel(reading);
-    case 'hedge':
-      return hedgeModel(reading);
-  }
+  const models = { positions: positionsModel, account: accountModel, price: pricesModel, hedge: hedgeModel };
+  return models[reading.kind](reading as never);
 }
 
 function positionsModel(reading: Reading<'positions'>): WatchModel {
