@@ -1,19 +1,5 @@
-// One book from every view: what a side holds, reconciled from the views the service shows it
-// through. The hedge records (GET /hedges, GET /hedges/{id}) and the positions list (GET
-// /positions, one line per side aggregating its hedges) need not move in step — a positions list
-// built by an indexer trails the records by seconds — so no decision reads one of them alone. Pure:
-// the flows read the views and hand them in.
-//
-//   flat      no hedge of the side is live on its records and the positions list shows no line
-//   in step   the filled hedges' notional on their records is the positions line's
-//   settling  the views disagree: a filled hedge not yet in the positions list, a line whose hedges
-//             are closed or settled on their records, a notional that differs — or a hedge past its
-//             maturity still shown filled (settled late), or an amount that cannot be (a listed side
-//             or a filled hedge holding zero or less: `unreadable`, which a write refuses with exit
-//             14, flows/side-book.ts). Nothing acts on a settling side.
-//
-// Hedges being opened (submitted, submitting, or a status the spec does not name) are listed apart:
-// a side with one is never opened again, whatever the views say.
+// One book from every view: a side reconciled from its hedge records and the positions list,
+// which need not move in step, so no decision reads one of them alone. Nothing acts on a settling side.
 import { cents, formatUsd } from '../core/money.js';
 
 /** A hedge as its record shows it, in the book's terms. */
@@ -36,24 +22,16 @@ export type SideState = 'flat' | 'in-step' | 'settling';
 
 export interface SideBook {
   state: SideState;
-  /** Why the side is settling (a sentence), when it is. */
   why?: string;
-  /** The side's filled hedges on their records, the latest maturity first. */
   filled: HedgeRecord[];
-  /** Hedges still being opened or whose status is not one the spec names (never final). */
   opening: HedgeRecord[];
-  /** Ids of the side's hedges that are final on their records (closed, failed). */
   ended: string[];
-  /** What the records say the side holds: the sum of its filled hedges. */
   recordsUsd: number;
   line?: PositionLine;
-  /** An amount the side cannot hold, where it was read. */
   unreadable?: { endpoint: 'GET /positions' | 'GET /hedges'; notionalUsd: number };
 }
 
-/** Statuses after which a hedge holds nothing. */
 const FINAL = new Set(['failed', 'closed']);
-/** Notionals that differ by less than a cent agree (servers round differently). */
 const SAME_USD = 0.005;
 
 /** The side's book from its hedges' records (any order; other sides' are ignored by the caller) and its positions line. */
@@ -124,7 +102,6 @@ export interface SideExpectation {
   notionalUsd: number;
   present?: readonly string[];
   gone?: readonly string[];
-  /** Server time the write landed: the bound is counted from it. */
   sinceMs: number;
 }
 
@@ -147,7 +124,7 @@ export function expectationMet(book: SideBook, expected: SideExpectation): boole
   return true;
 }
 
-function describe(records: readonly HedgeRecord[]): string {
+function describe(records: readonly HedgeRecord[]) {
   return records.length === 1
     ? `hedge ${records[0]!.id} is`
     : `hedges ${records.map((record) => record.id).join(', ')} are`;

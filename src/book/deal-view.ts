@@ -10,11 +10,7 @@ export interface DealView {
   live: ReadonlyArray<{ id: string; status: string; notional_usd?: unknown; maturity_at?: string | null }>;
 }
 
-/**
- * One sentence naming the deal's live hedges, so that the deal is followed through its last roll:
- * `DEAL-7 is still held: hdg_… (1,000.00 USD, filled, matures 2026-03-05 09:00 UTC, in 1d 23h).`
- * Undefined when none is live. `hedgesCommand`: the command that lists every hedge of the deal.
- */
+/** One sentence naming the deal's live hedges, so that the deal is followed through its last roll: */
 export function dealStillHeld(deal: DealView, nowMs: number, hedgesCommand: string): string | undefined {
   if (deal.live.length === 0) return undefined;
   const described = deal.live.map((hedge) => {
@@ -30,7 +26,7 @@ export function dealStillHeld(deal: DealView, nowMs: number, hedgesCommand: stri
   return `${safeText(deal.reference)} is still held: ${described.join('; ')}. Its hedges, closed and open: \`${safeText(hedgesCommand)}\`.`;
 }
 
-function maturityText(iso: string, nowMs: number): string {
+function maturityText(iso: string, nowMs: number) {
   const left = formatTimeLeft(iso, nowMs);
   const at = `matures ${formatUtcMinutes(safeText(iso))} UTC`;
   return left === '' ? at : left === 'due' ? `${at}, due` : `${at}, in ${left}`;

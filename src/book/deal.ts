@@ -1,8 +1,5 @@
-// One deal followed across its hedges (issue 48). A deal is the `client_reference` its hedges carry:
-// a roll, a keeper's step and apply keep it on the new hedge, so a deal rolled twice is three
-// hedges. The history is the realized side of it, but the spec does not show whether a closed-hedge
-// record carries the reference: where one does not, it is joined from the hedge records by hedge id.
-// Reads only; what is said about it is the command's.
+// One deal followed across its hedges by `client_reference`; where a closed-hedge record lacks the
+// reference, it is joined from the hedge records by id.
 import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import { sameReference } from '../core/input.js';
@@ -11,15 +8,10 @@ import { messageOf } from '../security/safe-text.js';
 
 export interface DealHedges {
   reference: string;
-  /** Every hedge the records show carrying the reference, newest first. */
   hedges: Hedge[];
-  /** Ids of those hedges: a history record without a reference of its own is the deal's when its hedge is one. */
   ids: ReadonlySet<string>;
-  /** Its hedges still held or being opened: filled, submitted, or a status the spec does not name (never final). */
   live: Hedge[];
-  /** The records may hold more of the deal's hedges than were read (the server signalled more). */
   more: boolean;
-  /** Why the records could not be read: then only the history's own references count. */
   problem?: string;
 }
 

@@ -6,7 +6,6 @@ import { echo, idMatches, isWholeHedgeId } from '../core/input.js';
 import { ApiError, UsageError } from '../errors.js';
 import { safeText } from '../security/safe-text.js';
 
-/** Candidates an ambiguous id names; the rest are counted. */
 const NAMED = 5;
 
 /** GET /hedges/{id} for a whole id; a part of one (or a whole one the server does not know) is looked up in the list first. */

@@ -14,7 +14,6 @@ export async function requireListedMarket(
   return { market: found, list };
 }
 
-/** Refusals that say nothing about the market: explaining them with the list would cost a request for nothing. */
 const NOT_ABOUT_THE_MARKET = new Set([
   'exposure_exceeded',
   'capacity_exceeded',

@@ -1,14 +1,11 @@
-// How `hedge maturities` reads: on a terminal, one table fitted to the width with a line per UTC
-// day (date, count, notional) above that day's settlements; in a pipe the flat list as TSV/CSV;
-// under --json the flat list itself (one object per hedge, each with its `day`). Its columns are
-// MATURITY_RESOURCE (ui/resource-fields.ts). Renders only.
+// How `hedge maturities` reads: a table with a line per UTC day on a terminal, the flat list in a
+// pipe or under --json. Renders only.
 import type { Maturity, MaturityDay } from './maturities.js';
 import { formatMoney } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
 import { MATURITY_RESOURCE } from '../fields/resource-fields.js';
 
-/** "Tue 03 Mar 2026 · 2 hedges · 15,000.00 USD" */
-function dayLine(day: MaturityDay): string {
+function dayLine(day: MaturityDay) {
   const date = new Date(`${day.day}T00:00:00Z`);
   const weekday = date.toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' });
   const dayMonthYear = date.toLocaleDateString('en-GB', {
@@ -22,18 +19,12 @@ function dayLine(day: MaturityDay): string {
 }
 
 export interface MaturitiesViewOptions {
-  /** Said when nothing is listed: "No open hedges." or "Nothing matures within 3d." */
   empty: string;
-  /** Open positions for which no maturity could be read. */
   undated: number;
 }
 
 /** The settlements on stdout: the grouped table on a terminal, the flat list otherwise. */
-export async function renderMaturities(
-  output: Output,
-  days: readonly MaturityDay[],
-  options: MaturitiesViewOptions,
-): Promise<void> {
+export async function renderMaturities(output: Output, days: readonly MaturityDay[], options: MaturitiesViewOptions) {
   const maturities: Maturity[] = days.flatMap((day) => day.maturities);
   const sections: Array<{ before: number; line: string }> = [];
   let at = 0;

@@ -38,10 +38,8 @@ export interface MaturityHedge {
 
 /** One settlement to come. The JSON of `hedge maturities` is a list of these, soonest first. */
 export interface Maturity {
-  /** The UTC date of the maturity, YYYY-MM-DD: the group it is shown under. */
   day: string;
   maturity_at: string;
-  /** Seconds from now to the maturity; negative once it is due and not settled yet. */
   matures_in_seconds: number;
   market: string;
   side: Side;
@@ -50,9 +48,7 @@ export interface Maturity {
   notional_usd: number | null;
   tenor_days: number | null;
   mark_price: number | null;
-  /** Net P&L at the mark (price and carry), as the positions list shows it. Null when the side holds several hedges: the list shows their sum only. */
   net_pnl_usd: number | null;
-  /** Carry accrued to date (USDC); null as for the P&L. */
   accrued_carry_usdc: number | null;
 }
 
@@ -64,23 +60,16 @@ export interface MaturityDay {
 
 export interface CollectedMaturities {
   maturities: Maturity[];
-  /** Open positions for which no maturity could be read at all (shown as a note). */
   undated: number;
 }
 
-function validTime(value: string | null | undefined): string | undefined {
+function validTime(value: string | null | undefined) {
   return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
 }
 
 /**
- * The open hedges as settlements. The positions list says what is open (one line per side) and
- * carries the mark, P&L and carry; the hedges list gives each filled hedge's own maturity. A
- * filled hedge whose side is not in the positions list has ended (some servers leave an early
- * close `filled`) and is left out; a position whose hedge is not in the list stands on its own.
- * `unlisted`: filled hedges the caller's book holds live on a side the positions list does not show
- * yet (a fill it has not caught up with: domain/book.ts) — settlements to come all the same, listed
- * without the mark, P&L and carry only a positions line gives.
- * `withinMs` keeps those maturing no later than that from now (due ones included).
+ * The open hedges as settlements: the positions list says what is open and carries mark, P&L and
+ * carry; the hedges list gives each hedge's maturity. `unlisted`: live hedges the list lags behind.
  */
 export function collectMaturities(
   positions: readonly MaturityPosition[],
@@ -139,19 +128,14 @@ export function collectMaturities(
   return { maturities, undated };
 }
 
-/** A settlement found, before it is dated against now. */
 type Settlement = Omit<Maturity, 'day' | 'matures_in_seconds'>;
 
-/**
- * A hedge's settlement. Its side's positions line, when there is one, gives the mark; and, when
- * the hedge is the side's only one (`alone`), the line's notional, P&L and carry — with several
- * hedges the line shows only their sum, so those stay null.
- */
+/** A hedge's settlement; with several hedges on a side the line shows only their sum, so those stay null. */
 function hedgeSettlement(
   hedge: MaturityHedge,
   maturity: string,
   line?: { position: MaturityPosition; alone: boolean },
-): Settlement {
+) {
   const whole = line?.alone === true ? line.position : undefined;
   return {
     maturity_at: maturity,
@@ -167,7 +151,6 @@ function hedgeSettlement(
   };
 }
 
-/** Filled hedges the caller's book holds on a side the positions list does not show yet: without a line's mark, P&L and carry. */
 function unlistedSettlements(unlisted: readonly MaturityHedge[]): { found: Settlement[]; undated: number } {
   const found: Settlement[] = [];
   let undated = 0;
@@ -183,7 +166,6 @@ function unlistedSettlements(unlisted: readonly MaturityHedge[]): { found: Settl
   return { found, undated };
 }
 
-/** The positions lines no filled hedge of the list stands behind: each its own settlement, by the line's maturity. */
 function linesStandingAlone(
   positions: readonly MaturityPosition[],
   active: readonly MaturityHedge[],
@@ -224,9 +206,7 @@ function linesStandingAlone(
   return { found, undated };
 }
 
-function withoutTime(
-  item: Omit<Maturity, 'day' | 'matures_in_seconds'>,
-): Omit<Maturity, 'day' | 'matures_in_seconds' | 'maturity_at'> {
+function withoutTime(item: Omit<Maturity, 'day' | 'matures_in_seconds'>) {
   const { maturity_at: _time, ...rest } = item;
   return rest;
 }

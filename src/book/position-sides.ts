@@ -1,9 +1,5 @@
-// `hedge positions` as one book from every view: each line of the positions list with its
-// side's hedges as their records show them, the side's state reconciled by domain/book.ts (in step,
-// or settling while the views disagree), and the sides the records hold that the positions list does
-// not show yet. Read through SideViews — never the positions list alone, never the records alone. A
-// server whose hedge records cannot be read, or hold none at all, leaves the positions as they are
-// with the reason: the positions are still worth showing.
+// `hedge positions` as one book from every view (book.ts): never the positions list alone, never
+// the records alone; unreadable records leave the positions as they are, with the reason.
 import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import type { SideBook, SideState } from './book.js';
@@ -18,24 +14,16 @@ export interface PositionSide {
   market: string;
   side: Side;
   state: SideState;
-  /** Why the side is settling. */
   why?: string;
-  /** The side's live hedges as the server sent them: filled ones soonest maturity first, then those being opened. */
   hedges: Hedge[];
-  /** The sum of the side's filled hedges on their records (USD). */
   recordsUsd: number;
-  /** The record of the hedge the positions line names, when it is not live (a close the list still shows): whose deal the line is. */
   lineHedge?: Hedge;
 }
 
 export interface PositionSides {
-  /** One per line of the positions list, in its order: the line's side, or undefined where no side can be told. */
   lines: Array<PositionSide | undefined>;
-  /** Sides settling with no line in the positions list: filled on their records, not listed yet (or past maturity, not settled). */
   unlisted: PositionSide[];
-  /** Undefined when the records were read; else why the hedges are not shown. */
   recordsProblem?: string;
-  /** The error of a failed read of the records (a caller that cannot go on without them rethrows it). */
   recordsError?: unknown;
 }
 
@@ -99,7 +87,7 @@ export async function readPositionSides(
   return { lines, unlisted };
 }
 
-function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>): PositionSide {
+function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>) {
   const soonest = [...book.filled].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
   const hedges = [...soonest, ...book.opening].flatMap((record) => {
     const hedge = byId.get(record.id);
@@ -115,8 +103,7 @@ function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<st
   };
 }
 
-/** The one market the side's hedges are on, if there is one. */
-function soleMarket(hedges: readonly Hedge[], side: Side): string | undefined {
+function soleMarket(hedges: readonly Hedge[], side: Side) {
   const markets = new Set(hedges.filter((hedge) => hedge.side === side).map((hedge) => hedge.market.toUpperCase()));
   return markets.size === 1 ? [...markets][0] : undefined;
 }

@@ -1,9 +1,5 @@
-// How `hedge positions` shows a side's hedges (issue 48): on a terminal, under each side's row, a
-// line per live hedge of the side as its record shows it — id, reference, notional, status, time
-// left (and the maturity in UTC where the width has room) — aligned down the whole table and fitted
-// to the width with the Table's own rule (ui/table.ts fitColumns: the most important first, a
-// reference whole where there is room); and, when the side's views disagree, a `settling:` line
-// saying why, wrapped, never cut. Renders only: the sides come from flows/position-sides.ts.
+// How `hedge positions` shows a side's live hedges under its row, fitted to the width, and a
+// `settling:` line when the side's views disagree. Renders only.
 import type { ChalkInstance } from 'chalk';
 import { formatMoney } from '../core/number-format.js';
 import { safeText } from '../security/safe-text.js';
@@ -12,7 +8,6 @@ import { formatTimeLeft, formatUtcMinutes } from '../terminal/format.js';
 import { COLUMN_GAP, fitColumns, type ColumnNeed } from '../terminal/table.js';
 import { displayWidth, truncateEnd, wrapWords } from '../terminal/width.js';
 
-/** A hedge of a side, as the records give it (the server's Hedge; only what is shown). */
 interface SideHedgeView {
   id: string;
   status: string;
@@ -34,28 +29,22 @@ export interface SideLinesOptions {
   nowMs: number;
 }
 
-/** What starts a hedge's line: it belongs to the row above. */
 const BRANCH = '  └ ';
 const BRANCH_WIDTH = displayWidth(BRANCH);
-/** The settling line's indent; its continuation lines are indented two more. */
 const NOTE_INDENT = 2;
 
 type Part = 'id' | 'reference' | 'notional' | 'status' | 'left' | 'maturity';
-/** Display order on the line. */
 const PARTS: readonly Part[] = ['id', 'reference', 'notional', 'status', 'left', 'maturity'];
-/** What a narrow terminal keeps first: which hedge, how big, how long it has left, whose deal, then the rest. */
 const PART_PRIORITY: readonly Part[] = ['id', 'notional', 'left', 'reference', 'status', 'maturity'];
-/** A reference is cut with … no shorter than this (it is taken whole wherever the line has room for it). */
 const REFERENCE_MIN_WIDTH = 8;
 
-function amountOf(value: unknown): number | undefined {
+function amountOf(value: unknown) {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
   return undefined;
 }
 
-/** Each part of a hedge's line: its text as shown (styled) and its width. */
-function partsOf(hedge: SideHedgeView, options: SideLinesOptions): Record<Part, { styled: string; width: number }> {
+function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   const c = options.chalk;
   const cell = (styled: string, text: string = styled) => ({ styled, width: displayWidth(text) });
   const amount = amountOf(hedge.notional_usd);
@@ -77,7 +66,6 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions): Record<Part, 
   };
 }
 
-/** How the note under the table names each part of a hedge's line. */
 const PART_WORDS: Record<Part, string> = {
   id: 'id',
   reference: 'reference',
@@ -122,7 +110,7 @@ function sideLines(
   const fit = fitColumns(present, PART_PRIORITY, Math.max(1, options.width - BRANCH_WIDTH));
   const kept = fit.kept.map(({ index, width }) => ({ part: present[index]!.key as Part, width }));
   const right = new Set<Part>(['notional', 'left']);
-  const lineOf = (hedge: SideHedgeView): string => {
+  const lineOf = (hedge: SideHedgeView) => {
     const parts = cells.get(hedge)!;
     const text = kept
       .map(({ part, width }) => {

@@ -10,17 +10,11 @@ import { sameReference } from '../core/input.js';
 
 export interface BookPosition extends PositionFacts {
   raw: Position;
-  /**
-   * The line showed no notional, and `notionalUsd` is its hedge's (the one hedge it names): the
-   * side's only when the side holds that hedge alone, so the book (side-book.ts) sizes the side from
-   * its records instead.
-   */
   notionalFromHedge?: true;
 }
 
 export interface BookReader {
   client: HedgeClient;
-  /** --verbose: an oddity of the answer, said once. */
   log?: (line: string) => void;
 }
 
@@ -55,7 +49,7 @@ export async function readBook(reader: BookReader): Promise<BookPosition[]> {
   );
 }
 
-function noteOnce(reader: BookReader, line: string): void {
+function noteOnce(reader: BookReader, line: string) {
   if (noted.has(line)) return;
   noted.add(line);
   reader.log?.(line);
@@ -74,21 +68,14 @@ export function findSide(book: BookPosition[], market: string, side: Side): Book
   return { ...lines[0]!, notionalUsd: notional };
 }
 
-/**
- * A position for the human table and for `--json`: what was read under another name (`direction`,
- * `size_usd`) or taken from the hedge (a position with no side) is shown under the known name, so
- * the side and notional columns are filled whatever the server calls them, and nothing else the
- * server sent is lost (api/wire/fields.ts). TSV, CSV and --raw keep the raw records.
- */
+/** A position under the known names whatever the server calls them; TSV, CSV and --raw keep the raw records. */
 export function positionForPeople(position: BookPosition): Record<string, unknown> {
   return positionInOneShape(position.raw, position);
 }
 
 /**
- * The deal reference (`client_reference`) of each position, joined from the open hedges (one
- * GET /hedges?status=filled): the position's own hedge when it names one, else every filled hedge
- * on its market and side (several distinct references read "A, B"). A position's own
- * `client_reference`, should a server send one, wins. Undefined where no hedge carries one.
+ * Each position's deal reference, joined from the filled hedges (its own hedge, else every one on its
+ * market and side); a reference the position itself sends wins.
  */
 export async function positionReferences(
   client: HedgeClient,

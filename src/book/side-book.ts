@@ -33,7 +33,6 @@ export function sideUnchangedSince(book: SideBook, after: SideAfter): boolean {
   );
 }
 
-/** A hedge record in the book's terms. */
 function hedgeRecord(hedge: Hedge): HedgeRecord {
   const maturity = typeof hedge.maturity_at === 'string' ? Date.parse(hedge.maturity_at) : NaN;
   const reference = (hedge as Record<string, unknown>).client_reference;
@@ -49,11 +48,8 @@ function hedgeRecord(hedge: Hedge): HedgeRecord {
 }
 
 /**
- * Both views read once (the positions list, then the records: a change the list shows is on its
- * record too), each side reconciled from them. The history is the third view, read only when a side
- * with filled hedges is settling: a server may leave an early-closed hedge `filled` on its record
- * (the spec does not show what a close does to the status) — its record in the history says it
- * ended.
+ * Both views read once, each side reconciled from them; the history is read only for a settling
+ * side with filled hedges, as a server may leave an early-closed hedge `filled`.
  */
 export class SideViews {
   private historyIds?: Promise<ReadonlySet<string>>;
@@ -67,9 +63,7 @@ export class SideViews {
   /** `positions`: the positions list as a poll just read it (not read again: the spec's cadence). */
   static async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]): Promise<SideViews> {
     const listed = positions ?? (await readBook({ client, log }));
-    // Every filled hedge however old (a 7-day hedge is not among the newest page of a busy account),
-    // and the newest page whatever their status (hedges being opened, just ended). The status filter
-    // is a hint: a server that ignores it gives all, and the book filters on its own.
+    // Every filled hedge however old, and the newest page whatever their status; the filter is a hint.
     const [filled, newest] = await Promise.all([
       client.listHedges({ status: 'filled', limit: MAX_PAGE_SIZE }),
       client.listHedges(),
@@ -122,18 +116,12 @@ export function readableBook(book: SideBook, market: string, side: Side): SideBo
   });
 }
 
-/** How long a one-shot command waits for a settling side's views to agree before it cannot tell (exit 12); --timeout shortens it. */
 const SETTLE_WAIT_MS = 60_000;
-/** The spec's advised polling cadence. */
 const SETTLE_POLL_MS = 1_500;
 
 /**
- * The side's book once its views agree (in step, or flat): read again every 1.5 s while it is
- * settling — a fill the positions list has not caught up with, a close it still shows, a hedge
- * past its maturity not settled yet — up to SETTLE_WAIT_MS (or --timeout); past that, "cannot
- * tell" (UnresolvedError, exit 12), never a decision on one view alone. The views read last are
- * returned with it. `justPolled`: the positions list a wait's poll has just read, taken as the first
- * read's (a poll right after it would break the spec's cadence).
+ * The side's book once its views agree, read again while settling up to SETTLE_WAIT_MS (or
+ * --timeout); past that "cannot tell" (exit 12), never a decision on one view alone.
  */
 export async function readSideInStep(
   ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,

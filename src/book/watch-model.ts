@@ -7,7 +7,6 @@ import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../fiel
 import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from '../fields/resource-fields.js';
 import { COUNTDOWN_KEY, TREND_KEY, type WatchField, type WatchModel } from './watch-view.js';
 
-/** What the positions watch shows of POSITION_RESOURCE (its columns and priorities are the list's). */
 const WATCHED_POSITION_KEYS = [
   'market',
   'side',
@@ -24,10 +23,7 @@ const WATCHED_POSITION_KEYS = [
  * A list's priorities with the trend column put right after `after`: one of the columns the desk
  * decides on when `after` is (a watch is about what moves), else where it falls in the rest.
  */
-function withTrend(
-  resource: { priority: readonly string[]; decisive?: number },
-  after: string,
-): { priority: string[]; decisive: number } {
+function withTrend(resource: { priority: readonly string[]; decisive?: number }, after: string) {
   const decisive = resource.decisive ?? 0;
   const at = resource.priority.indexOf(after) + 1;
   return {
@@ -41,8 +37,7 @@ function withTrend(
 const POSITIONS_RANKED = withTrend(POSITION_RESOURCE, COUNTDOWN_KEY);
 const PRICES_RANKED = withTrend(PRICE_RESOURCE, 'price');
 
-/** Fields of a resource as the watch labels them (units in the header, the rate's from the market). */
-function watchFields(fields: readonly FieldSpec[], keys: readonly string[], market: string | undefined): WatchField[] {
+function watchFields(fields: readonly FieldSpec[], keys: readonly string[], market: string | undefined) {
   const currency = market === undefined ? undefined : quoteCurrencyOf(market);
   return keys.flatMap((key) => {
     const field = fields.find((candidate) => candidate.key === key);
@@ -61,8 +56,7 @@ function watchFields(fields: readonly FieldSpec[], keys: readonly string[], mark
   });
 }
 
-/** A market every row shares, for the rate's unit in a header. */
-function soleMarket(markets: ReadonlyArray<string | undefined>): string | undefined {
+function soleMarket(markets: ReadonlyArray<string | undefined>) {
   const distinct = new Set(markets);
   return distinct.size === 1 ? markets[0] : undefined;
 }
@@ -75,16 +69,8 @@ export function watchKnownFields(reading: WatchReading): FieldSpec[] | undefined
 type Reading<Kind extends WatchReading['kind']> = Extract<WatchReading, { kind: Kind }>;
 
 export function watchModel(reading: WatchReading): WatchModel {
-  switch (reading.kind) {
-    case 'positions':
-      return positionsModel(reading);
-    case 'account':
-      return accountModel(reading);
-    case 'price':
-      return pricesModel(reading);
-    case 'hedge':
-      return hedgeModel(reading);
-  }
+  const models = { positions: positionsModel, account: accountModel, price: pricesModel, hedge: hedgeModel };
+  return models[reading.kind](reading as never);
 }
 
 function positionsModel(reading: Reading<'positions'>): WatchModel {

@@ -6,11 +6,9 @@ import type { PositionFacts, PriceQuote } from '../api/wire/fields.js';
 export type WatchReading =
   | {
       kind: 'positions';
-      /** The positions shown (those carrying `ref` when given), each with its deal reference (`references`, same order). */
       positions: PositionFacts[];
       references: Array<string | undefined>;
       ref?: string;
-      /** Their net P&L together, to the cent; undefined when a position shows none. */
       netPnlUsd?: number;
     }
   /** `pnlField`: the account's field that carries its unrealized P&L, when one does. */

@@ -1,11 +1,5 @@
-// The live view of `--watch` on a terminal: one screen redrawn in place (log-update) at every
-// refresh and every second between them (so that time to maturity ticks). It shows what changed
-// since the previous refresh (inverse video, or a `*` after the value without colour), a sparkline
-// of the mark, price or P&L over the session, the time of the last good refresh, and — when a
-// refresh failed — "STALE since …" over the last good data. Every line fits the terminal's width.
-//
-// Renders only: it is handed a model of each refresh (ui/watch-model.ts makes it of what
-// flows/watch.ts read); nothing here calls the API. `renderWatchScreen` is pure, for tests; `openLiveView` owns the terminal.
+// The live view of `--watch`: one screen redrawn in place, marking changes and drawing sparklines.
+// `renderWatchScreen` is pure, for tests; `openLiveView` owns the terminal.
 import type { ChalkInstance } from 'chalk';
 import type { Alert } from '../core/alerts.js';
 import { safeStyled, safeText } from '../security/safe-text.js';
@@ -18,16 +12,13 @@ import { displayWidth, truncateEnd, wrapWords } from '../terminal/width.js';
 
 export interface WatchField {
   key: string;
-  /** As a table header or a card's label says it (unit included). */
   label: string;
   kind?: FieldKind;
 }
 
 interface WatchRow {
-  /** Stable across refreshes (market and side, a hedge id): what "changed" compares against. */
   key: string;
   values: Record<string, unknown>;
-  /** Shown as a countdown that ticks every second. */
   maturityAt?: string;
 }
 
@@ -37,24 +28,14 @@ export const TREND_KEY = 'trend';
 
 export interface WatchModel {
   title: string;
-  /** table: one line per row; card: one row as label/value lines. */
   layout: 'table' | 'card';
   fields: WatchField[];
-  /** Column keys (COUNTDOWN_KEY and TREND_KEY included), most important first: what a narrow terminal keeps. */
   priority: readonly string[];
-  /** How many of `priority`'s first keys are what a desk decides on (ui/table.ts `TableInput.decisive`). */
   decisive?: number;
   rows: WatchRow[];
-  /** Said instead of a table when there are no rows. */
   empty: string;
-  /** A countdown column (or card line) from each row's maturityAt. */
   countdown?: { label: string };
-  /**
-   * A sparkline column (or card line) of one field of each row over the session, drawn from the
-   * values as shown (a move below the shown precision does not move it).
-   */
   trend?: { label: string; field: WatchField };
-  /** One figure over the whole view with its own sparkline (total net P&L). */
   total?: { label: string; value: number | undefined };
 }
 
@@ -65,14 +46,10 @@ export type FormatValue = (field: { key: string; kind?: FieldKind }, value: unkn
 export interface WatchState {
   model?: WatchModel;
   intervalMs: number;
-  /** Clock time of the last refresh that succeeded. */
   lastGoodAt?: number;
   stale?: { since: number; reason: string; nextAt?: number };
-  /** Alerts whose condition holds, with the time each fired. */
   alerts: Array<{ alert: Alert; at: number }>;
-  /** Row key → the trend's values over the session; TOTAL_SERIES for the total. */
   series: Map<string, number[]>;
-  /** Each row's values at the refresh before the last one (row key → values): what "changed" compares with. */
   previous: Map<string, Record<string, unknown>>;
 }
 
@@ -81,17 +58,13 @@ export interface RenderOptions {
   chalk: ChalkInstance;
   now: number;
   format: FormatValue;
-  /** The Table (ui/table.ts loadTableDrawer), cli-table3 loaded. */
   table: TableDrawer;
-  /** The local time of day for "last good refresh" (injectable for tests). */
   clockTime?: (ms: number) => string;
 }
 
 const TOTAL_SERIES = '\u0000total';
-/** Points kept per series: a sparkline shows at most a few dozen, down-sampled from these. */
 const SERIES_LIMIT = 600;
 const TREND_MIN_WIDTH = 8;
-/** Text (a deal reference) is cut with … no shorter than this, as in the lists (ui/output.ts). */
 const TEXT_MIN_WIDTH = 10;
 const TREND_MAX_WIDTH = 24;
 const GAP = 2;
@@ -100,7 +73,7 @@ export function emptyWatchState(intervalMs: number): WatchState {
   return { intervalMs, alerts: [], series: new Map(), previous: new Map() };
 }
 
-function pushPoint(series: Map<string, number[]>, key: string, value: number | undefined): void {
+function pushPoint(series: Map<string, number[]>, key: string, value: number | undefined) {
   if (value === undefined || !Number.isFinite(value)) return;
   const points = series.get(key) ?? [];
   points.push(value);
@@ -108,20 +81,15 @@ function pushPoint(series: Map<string, number[]>, key: string, value: number | u
   series.set(key, points);
 }
 
-/** A number as the screen shows it: 1,514.9512 shown as "1,514.95" is 1514.95. */
-function shownNumber(format: FormatValue, field: WatchField, value: unknown): number | undefined {
+function shownNumber(format: FormatValue, field: WatchField, value: unknown) {
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
   const text = stripVTControlCharacters(format(field, value)).replace(/[^0-9.+-]/g, '');
   const shown = Number(text);
   return text !== '' && Number.isFinite(shown) ? shown : value;
 }
 
-/**
- * A refresh that succeeded: the new model, what changed since the previous one, the sparklines'
- * next points — each the trend field's value as `format` shows it, so the line moves only when
- * what is on the screen does.
- */
-export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue): void {
+/** A refresh that succeeded; sparkline points are values as shown, so the line moves only when the screen does. */
+export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue) {
   state.previous = new Map((state.model?.rows ?? []).map((row) => [row.key, row.values]));
   const trend = model.trend?.field;
   if (trend)
@@ -132,8 +100,7 @@ export function applyFresh(state: WatchState, model: WatchModel, at: number, for
   state.stale = undefined;
 }
 
-/** "09:14:03" in the local time zone. */
-function localClockTime(ms: number): string {
+function localClockTime(ms: number) {
   return new Date(ms).toTimeString().slice(0, 8);
 }
 
@@ -165,8 +132,7 @@ export function formatCountdown(ms: number): string {
   return days > 0 ? `${days}d ${clock}` : clock;
 }
 
-/** "every 2s", "every 1.5s". */
-function everyText(intervalMs: number): string {
+function everyText(intervalMs: number) {
   return `every ${Number((intervalMs / 1000).toFixed(3))}s`;
 }
 
@@ -220,12 +186,8 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions): st
   return lines.map((line) => truncateEnd(line, columns));
 }
 
-/**
- * A value as shown, marked when it changed since the refresh before: when the data differs and so
- * does what is shown (a move below the shown precision is not a change to the eye, and a relative
- * time that only moved with the clock is not a change of the data).
- */
-function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions): string {
+/** A value as shown, marked when both the data and what is shown changed since the refresh before. */
+function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions) {
   const c = options.chalk;
   const value = row.values[field.key];
   const text = options.format(field, value);
@@ -238,7 +200,7 @@ function shownValue(state: WatchState, row: WatchRow, field: WatchField, options
   return changed ? c.inverse(text) : text;
 }
 
-function renderTable(state: WatchState, model: WatchModel, options: RenderOptions): string[] {
+function renderTable(state: WatchState, model: WatchModel, options: RenderOptions) {
   const c = options.chalk;
   if (model.rows.length === 0) return [c.dim(model.empty)];
   const columns: TableColumn[] = model.fields.map((field) => ({
@@ -289,14 +251,14 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
     chalk: c,
   });
   const lines = text.split('\n');
-  // What the width left out is named on the screen itself (issue 50), wrapped, never cut.
+  // What the width left out is named on the screen itself, wrapped, never cut.
   const left = leftOutNote(options.columns, hidden, shortened);
   if (left !== undefined)
     lines.push(...wrapWords(c.dim(`${left} — see --json, or a wider terminal.`), options.columns).split('\n'));
   return lines;
 }
 
-function renderCard(state: WatchState, model: WatchModel, options: RenderOptions): string[] {
+function renderCard(state: WatchState, model: WatchModel, options: RenderOptions) {
   const c = options.chalk;
   const row = model.rows[0];
   if (row === undefined) return [c.dim(model.empty)];
@@ -323,17 +285,13 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
   return lines;
 }
 
-// ---- The terminal --------------------------------------------------------------------------
-
 export interface LiveViewInit {
   stream: NodeJS.WritableStream;
   chalk: ChalkInstance;
   intervalMs: number;
   now: () => number;
-  /** The width to fit, read at every redraw (the terminal may be resized). */
   columns: () => number;
   format: FormatValue;
-  /** The time of day shown for "last good refresh" and "stale since". */
   clockTime: (ms: number) => string;
 }
 
@@ -358,7 +316,7 @@ export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
   const table = await loadTableDrawer();
   const state = emptyWatchState(init.intervalMs);
   let closed = false;
-  const render = (): void => {
+  const render = () => {
     if (closed) return;
     const lines = renderWatchScreen(state, {
       columns: init.columns(),
@@ -375,7 +333,7 @@ export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
     on?: (event: string, listener: () => void) => unknown;
     off?: (event: string, listener: () => void) => unknown;
   };
-  const onResize = (): void => render();
+  const onResize = () => render();
   resizable.on?.('resize', onResize);
   return {
     state,

@@ -1,24 +1,5 @@
-// `--watch` on positions, account, price and `hedges ID`: read the same thing again at a steady
-// cadence until Ctrl-C (or --timeout), and hand each reading to the command's sink, which shows it
-// — redrawn in place on a terminal (ui/watch-view.ts), or as one JSON document per refresh (NDJSON).
-//
-// The loop:
-//   - Cadence: every --watch seconds (default 2, at least 1: the spec advises polling no faster
-//     than every one to two seconds), start to start, so a slow answer does not stretch it — but a
-//     refresh never starts less than a second after the previous answer arrived, so that the server
-//     never sees two refreshes under a second apart (with --watch 1 the cadence is 1 s plus the
-//     answer's time). Every pause goes through ports.clock with ports.signal: a unit test drives it
-//     with a fake clock, and Ctrl-C ends it at once (exit 0: nothing is pending in a watch).
-//   - A refresh that fails for a passing reason (network, 5xx, 429, an unreadable answer) marks the
-//     view stale and the loop keeps going; a Retry-After delays the next refresh. Inside one
-//     refresh the client retries once only (WATCH_RETRY_POLICY): the next refresh is the real retry,
-//     and a refresh must not hang on for half a minute of backoff.
-//   - Authentication errors (401/403), and any other refusal, end the watch with the usual exit code.
-//   - --timeout bounds the whole watch: at the bound it ends with exit 0 and a note. --count N ends
-//     it after N refreshes (good or stale), exit 0: what a script or a test that wants a number of
-//     records asks for, whatever the clock does.
-//   - Alerts (domain/alerts.ts) fire once per condition until it clears; --exit-on-alert ends at the
-//     first one with exit 10 (`alert` in src/terminal/exit-codes.ts).
+// `--watch`: read the same thing again at a steady cadence until Ctrl-C, --timeout or --count;
+// passing failures mark the view stale, alerts fire once per condition until it clears.
 import { HedgeClient } from '../api/client.js';
 import { readNumber } from '../core/number-format.js';
 import type { RetryPolicy } from '../api/retry-policy.js';
@@ -81,7 +62,6 @@ const WATCH_RETRY_POLICY: Partial<RetryPolicy> = {
   maxRetryAfterMs: 0,
 };
 
-/** The account's unrealized P&L: its name is not shown in the spec; the first of these that is a number. */
 const ACCOUNT_PNL_FIELDS = [
   'unrealized_pnl_usd',
   'upnl_usd',
@@ -121,7 +101,6 @@ export function parseWatchInterval(raw: string | true): number {
 
 export interface WatchSettings {
   intervalMs: number;
-  /** Refreshes to make before ending (exit 0); unset: until stopped or --timeout. */
   count?: number;
   rules: AlertRules;
   exitOnAlert: boolean;
@@ -194,13 +173,12 @@ export function parseWatchSettings(
   return { intervalMs, rules, exitOnAlert: options.exitOnAlert === true, ...(count === undefined ? {} : { count }) };
 }
 
-/** --count: a whole number of refreshes, at least 1. */
-function parseWatchCount(raw: string): number {
+function parseWatchCount(raw: string) {
   const allowed = `a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}`;
   return parseWholeNumber(raw, '--count', 1, MAX_WATCH_COUNT, allowed);
 }
 
-function commandWords(target: WatchTarget): string {
+function commandWords(target: WatchTarget) {
   switch (target.kind) {
     case 'hedge':
       return target.id === undefined ? 'hedges' : `hedges ${target.id}`;
@@ -211,9 +189,6 @@ function commandWords(target: WatchTarget): string {
   }
 }
 
-// ---- What one refresh reads ----------------------------------------------------------------
-
-/** One successful refresh: the data as --json prints it, what alerts look at, what was read (for the view). */
 interface WatchSnapshot {
   data: unknown;
   facts: AlertFacts;
@@ -235,7 +210,7 @@ function positionsSource(
   const maturityOfHedge = new Map<string, string | undefined>();
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
   const referenceOf = new Map<string, string | undefined>();
-  const identity = (position: BookPosition, index: number): string =>
+  const identity = (position: BookPosition, index: number) =>
     position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
   return {
     async read(client) {
@@ -340,10 +315,8 @@ function priceSource(market: string | undefined): WatchSource {
   };
 }
 
-/** A hedge in one of these states can still mature. */
 const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
 
-/** One hedge, found once by the id as typed (a part of one too, flows/hedge-id.ts), then read by its own. */
 function hedgeSource(typed: string): WatchSource {
   let id: string | undefined;
   return {
@@ -366,11 +339,7 @@ function hedgeSource(typed: string): WatchSource {
   };
 }
 
-function sourceFor(
-  ports: Pick<FlowPorts, 'log'>,
-  target: WatchTarget,
-  { settings, live, oneShape }: WatchPlan,
-): WatchSource {
+function sourceFor(ports: Pick<FlowPorts, 'log'>, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
   switch (target.kind) {
     case 'positions':
       return positionsSource(
@@ -388,8 +357,6 @@ function sourceFor(
       return hedgeSource(parseHedgeId(target.id));
   }
 }
-
-// ---- Where each refresh goes ---------------------------------------------------------------
 
 /** The record of an alert in NDJSON: snake_case like the API's data. */
 export function alertRecord(alert: Alert): Record<string, unknown> {
@@ -416,8 +383,6 @@ export interface WatchSink {
   close(): void;
 }
 
-// ---- The loop ------------------------------------------------------------------------------
-
 /** A refresh that failed for a reason that may pass: the watch goes on, stale. */
 export function isPassingFailure(error: unknown): boolean {
   if (error instanceof AuthError) return false;
@@ -425,8 +390,7 @@ export function isPassingFailure(error: unknown): boolean {
   return error instanceof ApiError && (error.status >= 500 || error.status === 429);
 }
 
-/** The same client with the watch's own retry budget; a client that is not over a Transport (a test's fake) as it is. */
-function watchClient(ports: Pick<FlowPorts, 'notify'>, client: HedgeClient): HedgeClient {
+function watchClient(ports: Pick<FlowPorts, 'notify'>, client: HedgeClient) {
   if (!(client.transport instanceof Transport)) return client;
   const config = client.transport.config;
   return new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
@@ -452,17 +416,15 @@ export type WatchOutcome =
 export interface WatchPlan {
   settings: WatchSettings;
   live: boolean;
-  /** The data in hedge's one shape (our names), as --json prints it; false: as the server sent it (--raw). */
   oneShape: boolean;
 }
 
-/** Sleeps until `at` (in steps of at most a second on a terminal, redrawing): how it ended. */
 async function pauseUntil(
   ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>,
   sink: WatchSink,
   live: boolean,
   at: number,
-): Promise<'due' | 'stopped' | 'deadline'> {
+) {
   const { clock, signal, deadline } = ports;
   for (;;) {
     if (signal.aborted) return 'stopped';
@@ -486,7 +448,7 @@ async function pauseUntil(
  * error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts).
  */
 export async function runWatch(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'notify' | 'log'>,
+  ports: FlowPorts,
   target: WatchTarget,
   plan: WatchPlan,
   openSink: () => Promise<WatchSink>,

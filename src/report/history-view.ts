@@ -1,8 +1,5 @@
-// What `hedge history` says of a closed hedge whose notional changed while it was open (issue 50):
-// its record's P&L is the whole life's, the notional beside it may be only what it closed with. On
-// screen the notional of such a hedge carries a mark, and a note under the table says, for each,
-// what this journal saw it hold (flows/hedge-sizes.ts) — the hedge's largest notional when the
-// journal sent its open, else the changes alone. Renders only.
+// The note `hedge history` adds for a closed hedge whose notional changed while open: its P&L is
+// the whole life's, the notional beside it may be only what it closed with.
 import { formatMoney } from '../core/number-format.js';
 import { safeText } from '../security/safe-text.js';
 import { NOTIONAL_MARK } from '../fields/resource-fields.js';
@@ -15,7 +12,6 @@ export interface SizesView {
   lastUsd?: number;
 }
 
-/** The mark after a resized hedge's notional (a footnote's). */
 const RESIZED_MARK = '*';
 
 /**
@@ -26,7 +22,7 @@ export function markResized(
   rows: readonly Record<string, unknown>[],
   resized: ReadonlyArray<boolean>,
   totals?: Record<string, unknown>,
-): void {
+) {
   if (!resized.some(Boolean)) return;
   rows.forEach((row, index) => {
     (row as Record<PropertyKey, unknown>)[NOTIONAL_MARK] = resized[index] ? RESIZED_MARK : ' ';
@@ -34,7 +30,7 @@ export function markResized(
   if (totals) (totals as Record<PropertyKey, unknown>)[NOTIONAL_MARK] = ' ';
 }
 
-const usd = (value: number): string => `${formatMoney(value)} USD`;
+const usd = (value: number) => `${formatMoney(value)} USD`;
 
 /**
  * The note under the table, one sentence per resized hedge:

@@ -1,7 +1,5 @@
-// `hedge report --html FILE`: the P&L report as one self-contained HTML page — inline CSS and SVG,
-// nothing fetched (no script, font, image, stylesheet or link), readable on screen and printable
-// on A4. Every string that came from the server or the user is made visible (safeText) and then
-// HTML-escaped; only this module's own markup is raw.
+// `hedge report --html FILE`: one self-contained page, nothing fetched, printable on A4. Every
+// outside string passes safeText and is HTML-escaped; only this module's own markup is raw.
 import { quoteCurrencyOf } from '../core/markets.js';
 import { payWords } from '../core/money.js';
 import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../core/number-format.js';
@@ -36,18 +34,12 @@ export interface ReportHtmlRecord {
 }
 
 export interface ReportHtmlMeta {
-  /** Whose report: the profile and host, or "demo" (never a temporary port). */
   account: string;
   environment: 'live' | 'test';
-  /** ISO 8601; also the right end of the cumulative chart when the period runs past the last close. */
   generatedAt: string;
-  /** The closed hedges the report covers; listed in close-time order. */
   records: ReportHtmlRecord[];
-  /** The cumulative line, compact, when `report.cumulative` was left without its points (flows/report.ts). */
   cumulative?: CumulativeSeries;
 }
-
-// ---- text ---------------------------------------------------------------------------------
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -55,9 +47,8 @@ const HTML_ESCAPES: Record<string, string> = {
   '>': '&gt;',
   '"': '&quot;',
   "'": '&#39;',
-  // Not needed by HTML itself, as untrusted text never goes into a URL, style or script: they keep
-  // a value like `https://…`, `url(…)` or `@import` from reading as a reference to anyone or
-  // anything scanning the file for one, so "the file references nothing" holds whatever the data.
+  // Not needed by HTML: they keep `https://…`, `url(…)` or `@import` in the data from reading as a
+  // reference, so the file references nothing whatever the data.
   '/': '&#47;',
   ':': '&#58;',
   '(': '&#40;',
@@ -71,10 +62,8 @@ export function escapeHtml(value: string): string {
 
 const DASH = '—';
 
-// The one formatter family (domain/number-format.ts): no Intl.NumberFormat per cell on the 100,000-row path.
 const money = formatMoney;
 
-/** `+1,234.50` / `-0.30` / `0.00`: the sign is written, so P&L reads right in black and white. */
 const signedMoney = formatSignedMoney;
 
 const isNumber = (value: number | null | undefined): value is number =>
@@ -82,32 +71,30 @@ const isNumber = (value: number | null | undefined): value is number =>
 
 const UNKNOWN_TITLE = 'not given by the server';
 
-/** A value rounded to the cent as the report sums it (domain/report.ts toCents), so a column's rows add up to its total. */
-const toTheCent = (value: number): number => toCents(value) / 100;
+const toTheCent = (value: number) => toCents(value) / 100;
 
-function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): string {
-  if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
+const unknownCell = (tag = 'td') => `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
+
+function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
+  if (!isNumber(value)) return unknownCell(tag);
   return `<${tag} class="num">${money(toTheCent(value))}</${tag}>`;
 }
 
-/** A rate as it came (quote currency per USDT), with the decimals its size needs. */
-function rateCell(value: number | undefined): string {
-  if (!isNumber(value)) return `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>`;
-  return `<td class="num">${formatRate(value)}</td>`;
+function rateCell(value: number | undefined) {
+  return isNumber(value) ? `<td class="num">${formatRate(value)}</td>` : unknownCell();
 }
 
-function pnlClass(value: number): string {
+function pnlClass(value: number) {
   return value > 0 ? 'pos' : value < 0 ? 'neg' : 'zero';
 }
 
-function pnlCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): string {
-  if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
+function pnlCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
+  if (!isNumber(value)) return unknownCell(tag);
   const cents = toTheCent(value);
   return `<${tag} class="num ${pnlClass(cents)}">${signedMoney(cents)}</${tag}>`;
 }
 
-/** `2026-11-22 08:00 UTC`; a string that is not a time is shown as it is (escaped). */
-function utcMinute(iso: string): string {
+function utcMinute(iso: string) {
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return escapeHtml(iso);
   return `${utcMinuteText(ms)} UTC`;
@@ -122,7 +109,7 @@ const GROUP_COLUMN_TITLES: Record<Report['by'], string> = {
 };
 const GROUPING_TITLES: Record<Report['by'], string> = { ...BY_WORDS, week: 'ISO week (Monday to Sunday, UTC)' };
 
-function periodText(report: Report): string {
+function periodText(report: Report) {
   const since = report.since === null ? undefined : utcMinute(report.since);
   const until = report.until === null ? undefined : utcMinute(report.until);
   if (since && until) return `${since} to ${until} (end excluded)`;
@@ -131,9 +118,7 @@ function periodText(report: Report): string {
   return 'all history';
 }
 
-const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
-
-// ---- chart geometry -----------------------------------------------------------------------
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 export const CHART = { width: 720, height: 270, left: 78, right: 16, top: 16, bottom: 46 } as const;
 const PLOT_WIDTH = CHART.width - CHART.left - CHART.right;
@@ -163,15 +148,14 @@ export function niceScale(min: number, max: number, target = 5): Scale {
   return { low: ticks[0], high: ticks[ticks.length - 1], ticks, step };
 }
 
-function tickLabel(value: number, step: number): string {
+function tickLabel(value: number, step: number) {
   const decimals = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step)));
   const text = formatFixed(Math.abs(value), decimals);
   return value < 0 ? `-${text}` : text;
 }
 
-export const fixed = (value: number): string => value.toFixed(1);
+export const fixed = (value: number) => value.toFixed(1);
 
-/** [min, max] by a loop: Math.min(...values) overflows the call stack on a very long series. */
 function extent(values: ArrayLike<number>): [number, number] {
   let low = values[0];
   let high = values[0];
@@ -182,12 +166,11 @@ function extent(values: ArrayLike<number>): [number, number] {
   return [low, high];
 }
 
-function yOf(scale: Scale, value: number): number {
+function yOf(scale: Scale, value: number) {
   return PLOT_BOTTOM - ((value - scale.low) / (scale.high - scale.low)) * PLOT_HEIGHT;
 }
 
-/** The value axis: grid lines, tick labels, the zero line drawn stronger, and the axis title. */
-function valueAxis(scale: Scale, title: string): string {
+function valueAxis(scale: Scale, title: string) {
   const lines = scale.ticks.map((tick) => {
     const y = fixed(yOf(scale, tick));
     const grid = tick === 0 ? 'zero-line' : 'grid';
@@ -212,14 +195,8 @@ export function svgBar(kind: string, title: string, ...[x, y, width, height]: un
   return `<rect class="bar ${kind}" x="${x}" y="${y}" width="${width}" height="${height}"><title>${title}</title></rect>`;
 }
 
-// ---- cumulative net P&L -------------------------------------------------------------------
-
-/**
- * The x-axis labels of the ticks: the coarsest precision at which every tick reads differently (a
- * span of a few minutes gets seconds, not the same minute five times); where even milliseconds
- * repeat, a repeated label is left out rather than shown twice.
- */
-function timeTickLabels(ticksMs: readonly number[], spanMs: number): string[] {
+/** The x-axis labels: the coarsest precision at which every tick reads differently. */
+function timeTickLabels(ticksMs: readonly number[], spanMs: number) {
   const precisions: Array<(iso: string) => string> = [
     ...(spanMs >= 3 * 86_400_000 ? [utcDay] : []),
     utcDayMinute,
@@ -235,7 +212,6 @@ function timeTickLabels(ticksMs: readonly number[], spanMs: number): string[] {
   return finest.map((label, index) => (index > 0 && label === finest[index - 1] ? '' : label));
 }
 
-/** The report's cumulative line as two columns (close time, running net P&L). */
 function lineOf(
   report: Report,
   series?: CumulativeSeries,
@@ -248,7 +224,7 @@ function lineOf(
   };
 }
 
-function cumulativeChart(report: Report, generatedAt: string, series?: CumulativeSeries): string {
+function cumulativeChart(report: Report, generatedAt: string, series?: CumulativeSeries) {
   const line = lineOf(report, series);
   if (line.length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
   const points = {
@@ -269,12 +245,10 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
     start -= 43_200_000;
     end += 43_200_000;
   }
-  const xOf = (ms: number): number => CHART.left + ((ms - start) / (end - start)) * PLOT_WIDTH;
+  const xOf = (ms: number) => CHART.left + ((ms - start) / (end - start)) * PLOT_WIDTH;
   const scale = niceScale(...extent(line.values));
 
   // Realized P&L moves only at a close: a step line, flat between closes, from 0 at the start.
-  // Joined a thousand segments at a time: a string grown 100,000 times is a tree of its pieces,
-  // and an array of them all is as large again.
   const chunks = [`M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`];
   let segments: string[] = [];
   for (let index = 0; index < points.length; index++) {
@@ -321,12 +295,10 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
   );
 }
 
-// ---- net P&L by group -----------------------------------------------------------------------
-
 const APPROX_CHAR_WIDTH = 6.2;
 const VALUE_LABEL_ROOM = 0.12;
 
-function compactMoney(value: number): string {
+function compactMoney(value: number) {
   const size = Math.abs(value);
   const sign = value > 0 ? '+' : value < 0 ? '-' : '';
   if (size >= 1e6) return `${sign}${(size / 1e6).toFixed(1)}M`;
@@ -334,7 +306,7 @@ function compactMoney(value: number): string {
   return `${sign}${money(size)}`;
 }
 
-function groupChart(report: Report): string {
+function groupChart(report: Report) {
   const groups = report.groups;
   if (groups.length === 0) return '<p class="empty">No closed hedges in this period.</p>';
   const values = groups.map((group) => group.net_pnl_usd);
@@ -387,31 +359,28 @@ function groupChart(report: Report): string {
   );
 }
 
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
-
-// ---- sections -----------------------------------------------------------------------------
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it
  * (carry and fees positive when paid), so a script can read the figures back whatever the page shows.
  */
-function card(label: string, field: string, value: number | null, body: string, extraClass = ''): string {
+function card(label: string, field: string, value: number | null, body: string, extraClass = '') {
   const data = value === null ? '' : ` data-value="${value}"`;
   return `<div class="card ${extraClass}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}"${data}>${body}</div></div>`;
 }
 
-function figureText(value: number | null, signed: boolean): string {
+function figureText(value: number | null, signed: boolean) {
   if (value === null) return `<span class="unknown" title="${UNKNOWN_TITLE}">${DASH}</span>`;
   return signed ? `<span class="${pnlClass(value)}">${signedMoney(value)}</span>` : money(value);
 }
 
-/** Carry or fees as a person reads them: "-12.50 USDC, you paid". */
-function chargeText(forAccount: number | null): string {
+function chargeText(forAccount: number | null) {
   if (forAccount === null) return figureText(null, true);
   return `${figureText(forAccount, true)} <span class="words">${payWords(forAccount, true)}</span>`;
 }
 
-function totalsSection(report: Report): string {
+function totalsSection(report: Report) {
   const totals = report.totals;
   const unrealized = report.unrealized;
   const unrealizedText =
@@ -447,7 +416,7 @@ const MISSING_LABELS: Record<keyof Report['missing'], string> = {
   fees_usdc: 'fees',
 };
 
-function notes(report: Report): string {
+function notes(report: Report) {
   const lines = [
     "P&amp;L and notional in USD; carry and fees in USDC, signed from your side (− you paid, + you earned): net P&amp;L = gross P&amp;L + carry + fees. Locked: notional × entry rate, in the market's quote currency. Sums are to the cent: every total is the sum of the rows above it.",
   ];
@@ -472,19 +441,21 @@ function notes(report: Report): string {
   return `<ul class="notes">${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
 }
 
-function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th'): string {
+const pnlCells = (figures: ReportFigures, tag: 'td' | 'th') =>
+  [figures.gross_pnl_usd, figures.carry_usdc, figures.fees_usdc, figures.net_pnl_usd]
+    .map((value) => pnlCell(value, tag))
+    .join('');
+
+function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th') {
   return (
     `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>` +
     moneyCell(figures.notional_usd, tag) +
-    pnlCell(figures.gross_pnl_usd, tag) +
-    pnlCell(figures.carry_usdc, tag) +
-    pnlCell(figures.fees_usdc, tag) +
-    pnlCell(figures.net_pnl_usd, tag) +
+    pnlCells(figures, tag) +
     '</tr>'
   );
 }
 
-function groupTable(report: Report): string {
+function groupTable(report: Report) {
   const head =
     `<thead><tr><th>${GROUP_COLUMN_TITLES[report.by]}</th><th class="num">Hedges</th><th class="num">Notional</th>` +
     '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
@@ -492,17 +463,14 @@ function groupTable(report: Report): string {
   return `<table class="figures">${head}<tbody>${rows}</tbody><tfoot>${figuresRow('Total', report.totals, 'th')}</tfoot></table>`;
 }
 
-/** The listing's order: dated records by close time, then those without one; ties as they came. */
-function closedHedgeOrder(records: readonly ReportHtmlRecord[]): ReportHtmlRecord[] {
+function closedHedgeOrder(records: readonly ReportHtmlRecord[]) {
   return records
     .map((record, index) => ({ record, index, ms: closedHedgeTime(record) }))
     .sort((a, b) => compareListed(a.ms, a.index, b.ms, b.index))
     .map(({ record }) => record);
 }
 
-/** Characters of a hedge id the listing shows (`hdg_0m…x7ha`). */
 const HEDGE_ID_SHOWN = 11;
-/** Characters of a reference before it is cut with …: on screen, and on paper (landscape has the room). */
 const REFERENCE_ON_SCREEN = 16;
 const REFERENCE_ON_PAPER = 32;
 
@@ -510,7 +478,7 @@ const REFERENCE_ON_PAPER = 32;
  * A deal reference on one line: on screen cut at its end past REFERENCE_ON_SCREEN (whole in its
  * title), on paper — where no title can be read — whole up to REFERENCE_ON_PAPER.
  */
-function referenceCell(reference: string | undefined): string {
+function referenceCell(reference: string | undefined) {
   if (reference === undefined) return DASH;
   const onScreen = truncateEnd(reference, REFERENCE_ON_SCREEN);
   const onPaper = truncateEnd(reference, REFERENCE_ON_PAPER);
@@ -518,16 +486,12 @@ function referenceCell(reference: string | undefined): string {
   return `<span class="screen" title="${escapeHtml(reference)}">${escapeHtml(onScreen)}</span><span class="paper">${escapeHtml(onPaper)}</span>`;
 }
 
-/**
- * A line per closed hedge, as a treasury desk reconciles it with its own deal list: the reference,
- * the rates it was struck and closed at, the notional and the quote-currency amount it locked
- * (named with its currency), what it realized. Written as the history is read (flows/report.ts).
- */
+/** A line per closed hedge, as a desk reconciles it with its own deal list. */
 export function closedHedgeRow(record: ReportHtmlRecord): string {
-  const text = (value: string | undefined): string => (value === undefined ? DASH : escapeHtml(value));
+  const text = (value: string | undefined) => (value === undefined ? DASH : escapeHtml(value));
   // Kept on one line, never broken inside: an id shortened in the middle and a long
   // reference cut at its end, as the terminal does, each whole in its title.
-  const whole = (value: string | undefined, shown: string | undefined): string =>
+  const whole = (value: string | undefined, shown: string | undefined) =>
     value === undefined
       ? DASH
       : shown === value
@@ -538,7 +502,7 @@ export function closedHedgeRow(record: ReportHtmlRecord): string {
   const currency = record.market === undefined ? '' : (quoteCurrencyOf(record.market) ?? '');
   const locked =
     cents === undefined
-      ? `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>`
+      ? unknownCell()
       : `<td class="num">${money(cents / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`;
   return (
     '<tr>' +
@@ -566,8 +530,7 @@ const CLOSED_HEDGES_HEAD =
   '<th class="num">Entry rate</th><th class="num">Exit rate</th><th class="num">Notional (USD)</th><th class="num">Locked</th>' +
   '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
 
-/** The totals row: the report's totals, which are the sum of the rows to the cent. */
-function closedHedgesFoot(report: Report): string {
+function closedHedgesFoot(report: Report) {
   const totals = report.totals;
   const lockedTotal =
     report.locked.length === 1
@@ -577,15 +540,10 @@ function closedHedgesFoot(report: Report): string {
     `<tfoot><tr><th class="label" colspan="6">Total (${plural(totals.count, 'hedge')})</th><th></th><th></th>` +
     moneyCell(totals.notional_usd, 'th') +
     lockedTotal +
-    pnlCell(totals.gross_pnl_usd, 'th') +
-    pnlCell(totals.carry_usdc, 'th') +
-    pnlCell(totals.fees_usdc, 'th') +
-    pnlCell(totals.net_pnl_usd, 'th') +
+    pnlCells(totals, 'th') +
     '</tr></tfoot>'
   );
 }
-
-// ---- page ---------------------------------------------------------------------------------
 
 // System fonts only: nothing is fetched, and a printed copy looks like the screen.
 const STYLE = `
@@ -661,11 +619,7 @@ table.hedges .paper { display: none; }
 }
 `;
 
-/**
- * The page around the closed hedges' rows, for a caller that streams the rows in between
- * (flows/report.ts writes them from disk, so that 100,000 of them are never held): the text
- * before the first row and after the last, for `count` rows.
- */
+/** The page before the first and after the last of `count` closed-hedge rows, streamed in between. */
 export function reportHtmlAround(
   report: Report,
   meta: Omit<ReportHtmlMeta, 'records'>,
@@ -720,7 +674,6 @@ export function reportHtmlAround(
   return at < 0 ? [page, ''] : [page.slice(0, at), page.slice(at + ROWS.length)];
 }
 
-/** Where the rows go in reportHtmlAround's page (a marker no escaped text can contain). */
 const ROWS = '\u0000rows\u0000';
 
 export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {

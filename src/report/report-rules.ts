@@ -1,15 +1,5 @@
-// The P&L report (`hedge report`): closed hedges grouped by time, side, tenor, market or deal
-// reference (`--by ref`: a deal followed across its rolls), with totals, the open positions'
-// unrealized P&L on its own line, and the cumulative net P&L over time.
-// Pure: records and options in, a plain JSON-ready object out. Money is added in integer cents
-// (each value rounded to the cent once) so the groups sum exactly to the totals and the totals
-// equal the sum of the records' `net_pnl_usd`. `--by hedge` is the deal list: a group per closed
-// hedge with its reference, its rates and the quote-currency amount it locked, so the report
-// reconciles line by line with the caller's own deals.
-//
-// Field names follow the spec's suffix rule: `_usd` amounts are USD, `_usdc` USDC (carry and fees
-// are paid in USDC), a quote-currency amount says its currency beside it. Every figure is on the
-// account's side (domain/money.ts): net = gross + carry + fees, in every format.
+// The P&L report, pure: money is summed in integer cents so groups add up to the totals exactly.
+// Every figure is on the account's side: net = gross + carry + fees.
 import type { HistoryFacts } from '../core/wire.js';
 import { quoteCurrencyOf } from '../core/markets.js';
 import { utcDay, utcMonth } from '../core/utc-text.js';
@@ -21,11 +11,8 @@ export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
 
 export interface ReportOptions {
   by: ReportGrouping;
-  /** Inclusive, on the close time. */
   since?: Date;
-  /** Exclusive, on the close time. */
   until?: Date;
-  /** Only the closed hedges that carry this client reference. */
   ref?: string;
 }
 
@@ -39,9 +26,7 @@ export interface ReportFigures {
   count: number;
   notional_usd: number | null;
   gross_pnl_usd: number | null;
-  /** USDC; negative = paid by the account. */
   carry_usdc: number | null;
-  /** USDC; negative = paid by the account. */
   fees_usdc: number | null;
   net_pnl_usd: number;
 }
@@ -53,20 +38,15 @@ export interface ReportDeal {
   side: string | null;
   tenor_days: number | null;
   closed_at: string | null;
-  /** The rate it was struck at, quote currency per USDT. */
   entry_price: number | null;
-  /** The rate it closed or settled at. */
   exit_price: number | null;
-  /** The market's quote currency (NGN for USDTNGN); null when the market does not say. */
   quote_currency: string | null;
-  /** notional_usd × entry_price, to the cent: the quote-currency amount the hedge locked. */
   quote_amount_locked: number | null;
 }
 
 export interface ReportGroup extends ReportFigures {
   key: string;
   label: string;
-  /** With `--by hedge`: the closed hedge the group is. */
   deal?: ReportDeal;
 }
 
@@ -76,20 +56,11 @@ export interface Report {
   until: string | null;
   groups: ReportGroup[];
   totals: ReportFigures;
-  /** Open positions: their unrealized net P&L, never mixed into the realized figures. */
   unrealized: { positions: number; net_pnl_usd: number | null };
-  /** Realized net P&L after each close time, in time order (records with a close time only). */
   cumulative: Array<{ at: string; net_pnl_usd: number }>;
-  /** Records left out because they have no usable close time while filtering or grouping by time. */
   excluded: number;
-  /** Records in the report without a close time (in the groups and totals, not in `cumulative`). */
   undated: number;
-  /** Per optional figure, how many reported records do not give it. */
   missing: { notional_usd: number; gross_pnl_usd: number; carry_usdc: number; fees_usdc: number };
-  /**
-   * The quote-currency amounts locked (notional × entry rate), summed per currency to the cent over
-   * the records that give both: each total is the sum of the deals' `quote_amount_locked`.
-   */
   locked: Array<{ quote_currency: string | null; amount: number; count: number }>;
 }
 
@@ -98,7 +69,6 @@ interface GroupIdentity {
   label: string;
 }
 
-/** The group of records that do not give the grouped fact (side, tenor or market). */
 const UNKNOWN_GROUP: GroupIdentity = { key: 'unknown', label: 'Unknown' };
 /**
  * `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is
@@ -114,7 +84,7 @@ export function toCents(value: number): number {
   return value < 0 && cents !== 0 ? -cents : cents;
 }
 
-const fromCents = (cents: number): number => cents / 100;
+const fromCents = (cents: number) => cents / 100;
 
 interface Tally {
   count: number;
@@ -130,7 +100,7 @@ const emptyTally = (): Tally => ({ count: 0, net: 0, notional: null, gross: null
 const addKnown = (sum: number | null, value: number | undefined): number | null =>
   value === undefined ? sum : (sum ?? 0) + toCents(value);
 
-function addRecord(tally: Tally, record: HistoryFacts): void {
+function addRecord(tally: Tally, record: HistoryFacts) {
   tally.count += 1;
   tally.net += toCents(record.netPnlUsd);
   tally.notional = addKnown(tally.notional, record.notionalUsd);
@@ -141,7 +111,7 @@ function addRecord(tally: Tally, record: HistoryFacts): void {
 
 const dollars = (cents: number | null): number | null => (cents === null ? null : fromCents(cents));
 
-function figures(tally: Tally): ReportFigures {
+function figures(tally: Tally) {
   return {
     count: tally.count,
     notional_usd: dollars(tally.notional),
@@ -152,7 +122,7 @@ function figures(tally: Tally): ReportFigures {
   };
 }
 
-const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /** ISO 8601 week (weeks start on Monday; week 1 holds the year's first Thursday): `2026-W47`. */
 export function isoWeekKey(ms: number): string {
@@ -164,7 +134,7 @@ export function isoWeekKey(ms: number): string {
   return `${pad(year, 4)}-W${pad(Math.floor(dayOfYear / 7) + 1)}`;
 }
 
-function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportGrouping): GroupIdentity {
+function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportGrouping) {
   const same = (key: string): GroupIdentity => ({ key, label: key });
   switch (by) {
     case 'day':
@@ -196,7 +166,7 @@ export function lockedCents(record: Pick<HistoryFacts, 'notionalUsd' | 'entryPri
     : toCents(record.notionalUsd * record.entryPrice);
 }
 
-function dealOf(record: HistoryFacts): ReportDeal {
+function dealOf(record: HistoryFacts) {
   const locked = lockedCents(record);
   return {
     client_reference: record.clientReference ?? null,
@@ -211,7 +181,6 @@ function dealOf(record: HistoryFacts): ReportDeal {
   };
 }
 
-/** By key; tenors by their number of days; the unknown group last. */
 function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
   return (a, b) => {
     if (a === b) return 0;
@@ -223,7 +192,7 @@ function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
   };
 }
 
-function closeTimeMs(record: HistoryFacts): number | undefined {
+function closeTimeMs(record: HistoryFacts) {
   const ms = closedHedgeTime(record);
   return Number.isFinite(ms) ? ms : undefined;
 }
@@ -261,8 +230,7 @@ export function cumulativePoints(series: CumulativeSeries): Report['cumulative']
   return Array.from({ length: series.length }, (_, index) => cumulativePoint(series, index));
 }
 
-/** Close times (ms) and net P&L (cents) of the dated records, in any order → the running total after each distinct time. */
-function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: number): CumulativeSeries {
+function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: number) {
   const order = Uint32Array.from({ length: count }, (_, index) => index).sort((a, b) => timesMs[a] - timesMs[b]);
   const times = new Float64Array(count);
   const nets = new Float64Array(count);
@@ -281,7 +249,7 @@ function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: num
   return { length, timesMs: times.subarray(0, length), netUsd: nets.subarray(0, length) };
 }
 
-function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>): Report['unrealized'] {
+function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>) {
   let cents: number | null = openPositions.length === 0 ? 0 : null;
   for (const position of openPositions) cents = addKnown(cents, position.netPnlUsd);
   return { positions: openPositions.length, net_pnl_usd: dollars(cents) };
@@ -298,7 +266,7 @@ export class ReportBuilder {
   private readonly needsCloseTime: boolean;
   private readonly totals = emptyTally();
   private readonly groups = new Map<string, { identity: GroupIdentity; tally: Tally }>();
-  /** Close time (ms) and net P&L (cents) of each dated record: 16 bytes a record, for the cumulative line. */
+  /** Close time (ms) and net P&L (cents) of each dated record, for the cumulative line. */
   private closeTimes = new Float64Array(1024);
   private closeCents = new Float64Array(1024);
   private dated = 0;
@@ -379,7 +347,7 @@ export class ReportBuilder {
   finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}): Report {
     const order = compareKeys(this.options.by);
     // Deals in close-time order (undated last), as a deal list reads.
-    const closedMsOf = (key: string): number => this.deals.get(key)?.closedMs ?? Number.POSITIVE_INFINITY;
+    const closedMsOf = (key: string) => this.deals.get(key)?.closedMs ?? Number.POSITIVE_INFINITY;
     const sorted = [...this.groups.values()].sort((a, b) =>
       this.options.by === 'hedge'
         ? closedMsOf(a.identity.key) - closedMsOf(b.identity.key) || order(a.identity.key, b.identity.key)
@@ -416,8 +384,6 @@ export function buildReport(
   return builder.finish(openPositions);
 }
 
-// ---- --since / --until ----------------------------------------------------------------------
-
 export type ReportDateResult = { ok: true; date: Date } | { ok: false; message: string };
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -427,13 +393,12 @@ const TIME_AGO = /^(\d{1,4})([dwm])$/i;
 const REPORT_DATE_FORMS =
   'a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months)';
 
-function isCalendarDate(year: number, month: number, day: number): boolean {
+function isCalendarDate(year: number, month: number, day: number) {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** `now` minus whole calendar months, the day kept or clamped to the month's end (Mar 31 − 1m = Feb 28). */
-function monthsBefore(now: Date, months: number): Date {
+function monthsBefore(now: Date, months: number) {
   const target = new Date(now.getTime());
   const day = now.getUTCDate();
   target.setUTCDate(1);

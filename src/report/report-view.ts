@@ -1,11 +1,5 @@
-// `hedge report` on a terminal, in a pipe and as CSV. Renders only: the report comes built
-// (domain/report.ts). The terminal table goes through the Table (ui/table.ts): it fits the width
-// it is given (80 columns included) by shrinking the bar and hiding the least needed columns
-// (REPORT_PRIORITY), which --format csv and --json always carry; a bar per group shows its net
-// P&L, and a sparkline the cumulative net P&L. `--by hedge` lists each closed hedge with its
-// reference, its rates and the quote-currency amount it locked.
-// Carry and fees come on the account's side (-: you paid, +: you earned) in every format, so a
-// row's columns add up to its net P&L.
+// `hedge report` on a terminal, in a pipe and as CSV; the table drops the least needed columns
+// (REPORT_PRIORITY) to fit the width.
 import type { ChalkInstance } from 'chalk';
 import { quoteCurrencyOf } from '../core/markets.js';
 import type { Report, ReportFigures, ReportGroup, ReportGrouping } from './report-rules.js';
@@ -18,8 +12,6 @@ import { drawTable, EMPTY_CELL, tableCell, type TableCell, type TableColumn } fr
 import { bar, sparkline } from '../results/text-charts.js';
 import { displayWidth, truncateEnd, wrapWords } from '../terminal/width.js';
 import { utcMinute } from '../core/utc-text.js';
-
-// ---- the columns, declared once ------------------------------------------------------------
 
 /**
  * The report's columns: key (the CSV and TSV header, the JSON field), what a table header says,
@@ -44,13 +36,7 @@ const REPORT_FIELDS: FieldSpec[] = [
   { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
 ];
 
-/**
- * The CSV columns, in this order (also the order of the tab-separated rows off a terminal):
- *   group, count, notional_usd, gross_pnl_usd, carry_usdc, fees_usdc, net_pnl_usd
- * `group` is the group's key: a UTC day (2026-03-02), an ISO week (2026-W10), a month (2026-03),
- * a side (buy/sell), a tenor in days (3), a market (USDTNGN), or `unknown` when the records do not
- * say. One row per group, no totals row.
- */
+/** The CSV columns, in this order (also the order of the tab-separated rows off a terminal): */
 export const REPORT_CSV_COLUMNS = [
   'group',
   'count',
@@ -93,7 +79,7 @@ export function reportColumns(by: ReportGrouping): readonly ReportColumn[] {
 /**
  * What a narrow terminal keeps, most important first (the bar is the table's own column): the group
  * (a hedge id is shortened in the middle before an amount is left out) and what a desk decides on —
- * net P&L, the deal, its side and notional, the rates — then the rest (issue 50).
+ * net P&L, the deal, its side and notional, the rates — then the rest.
  */
 const REPORT_DECIDES = [
   'group',
@@ -117,7 +103,6 @@ const REPORT_PRIORITY = [
   'closed_at',
   'market',
 ];
-/** The report's amounts: a hedge id is shortened before one of them is left out. */
 const REPORT_MONEY = new Set([
   'notional_usd',
   'quote_amount_locked',
@@ -127,15 +112,11 @@ const REPORT_MONEY = new Set([
   'net_pnl_usd',
 ]);
 
-// ---- CSV and plain rows ---------------------------------------------------------------------
-
-const cents = (value: number | null | undefined): string =>
-  value === null || value === undefined ? '' : value.toFixed(2);
-const text = (value: string | number | null | undefined): string =>
+const cents = (value: number | null | undefined) => (value === null || value === undefined ? '' : value.toFixed(2));
+const text = (value: string | number | null | undefined) =>
   value === null || value === undefined ? '' : String(value);
 
-/** A group as raw values keyed by column (money to the cent); `group` is the group's key. */
-function rowOf(key: string, figures: ReportFigures & { deal?: ReportGroup['deal'] }): Record<ReportColumn, string> {
+function rowOf(key: string, figures: ReportFigures & { deal?: ReportGroup['deal'] }) {
   const deal = figures.deal;
   return {
     group: key,
@@ -159,11 +140,10 @@ function rowOf(key: string, figures: ReportFigures & { deal?: ReportGroup['deal'
 /** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
 export interface ReportColumns {
   columns?: readonly ReportColumn[];
-  /** false with --no-header. */
   header?: boolean;
 }
 
-function table(report: Report, options: ReportColumns): string[][] {
+function table(report: Report, options: ReportColumns) {
   const columns = options.columns ?? reportColumns(report.by);
   const rows = report.groups.map((group) => {
     const row = rowOf(group.key, group);
@@ -194,8 +174,6 @@ export function reportPlainTotals(report: Report): string {
   return ['Total', ...sums, ...(report.by === 'hedge' ? locked : [])].join('\t');
 }
 
-// ---- terminal ---------------------------------------------------------------------------------
-
 export const GROUP_TITLES: Record<ReportGrouping, string> = {
   day: 'Day (UTC)',
   week: 'ISO week',
@@ -218,7 +196,6 @@ export const BY_WORDS: Record<ReportGrouping, string> = {
   ref: 'deal reference',
 };
 
-/** How the note under the table names a column it had to leave out. */
 const COLUMN_WORDS: Record<string, string> = {
   count: 'hedges',
   notional_usd: 'notional',
@@ -238,11 +215,11 @@ const COLUMN_WORDS: Record<string, string> = {
 const BAR_WIDTH = 21;
 const BAR_MIN_WIDTH = 9;
 
-function utcMinuteText(iso: string): string {
+function utcMinuteText(iso: string) {
   return `${utcMinute(iso)} UTC`;
 }
 
-function periodText(report: Pick<Report, 'since' | 'until'>): string {
+function periodText(report: Pick<Report, 'since' | 'until'>) {
   if (report.since && report.until)
     return `closed ${utcMinuteText(report.since)} to ${utcMinuteText(report.until)} (end excluded)`;
   if (report.since) return `closed from ${utcMinuteText(report.since)}`;
@@ -252,7 +229,6 @@ function periodText(report: Pick<Report, 'since' | 'until'>): string {
 
 export interface ReportViewOptions {
   chalk: ChalkInstance;
-  /** The width to fit (terminalColumns). */
   columns: number;
   nowMs?: number;
 }
@@ -260,7 +236,7 @@ export interface ReportViewOptions {
 /** The terminal report: title, table (groups, then totals), unrealized P&L, cumulative sparkline. */
 export async function renderReportTable(report: Report, options: ReportViewOptions): Promise<string> {
   const { chalk: c, columns: width } = options;
-  const fitLine = (line: string): string => (displayWidth(line) > width ? truncateEnd(line, width) : line);
+  const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
   const lines: string[] = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report)}`))];
 
   if (report.groups.length === 0) {
@@ -273,8 +249,7 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
   return lines.map((line) => line.trimEnd()).join('\n');
 }
 
-/** The header a column carries: the unit of its amounts, the rate's market unit for rates. */
-function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined): string {
+function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined) {
   if (field.key === 'group') return GROUP_TITLES[report.by];
   if (field.kind === 'rate') return rateUnit ? `${field.label} ${rateUnit}` : field.label;
   if (field.key === 'quote_amount_locked') {
@@ -286,47 +261,18 @@ function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined
   return field.label;
 }
 
-/** The keys a grouping's table shows, in order (the bar after the net P&L). */
 function tableKeys(by: ReportGrouping): string[] {
   return by === 'hedge'
-    ? [
-        'group',
-        'client_reference',
-        'side',
-        'entry_price',
-        'exit_price',
-        'notional_usd',
-        'quote_amount_locked',
-        'gross_pnl_usd',
-        'carry_usdc',
-        'fees_usdc',
-        'net_pnl_usd',
-        'bar',
-      ]
-    : ['group', 'count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd', 'bar'];
+    ? [...REPORT_DEAL_CSV_COLUMNS.filter((key) => !['market', 'closed_at', 'quote_currency'].includes(key)), 'bar']
+    : [...REPORT_CSV_COLUMNS, 'bar'];
 }
 
-/** A group's value of a column, as the screen formats it. */
-function valueOfGroup(key: string, group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }): unknown {
-  const deal = group.deal;
-  switch (key) {
-    case 'group':
-      return group.label;
-    case 'client_reference':
-    case 'side':
-    case 'market':
-    case 'closed_at':
-    case 'entry_price':
-    case 'exit_price':
-    case 'quote_currency':
-    case 'quote_amount_locked':
-      return deal?.[key as keyof NonNullable<ReportGroup['deal']>] ?? undefined;
-    default:
-      return (group as unknown as Record<string, unknown>)[key] ?? undefined;
-  }
+function valueOfGroup(key: string, group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }) {
+  if (key === 'group') return group.label;
+  return ({ ...group, ...group.deal } as Record<string, unknown>)[key] ?? undefined;
 }
 
-async function groupTable(report: Report, options: ReportViewOptions): Promise<string[]> {
+async function groupTable(report: Report, options: ReportViewOptions) {
   const { chalk: c, columns: width } = options;
   const context = { chalk: c, nowMs: options.nowMs ?? Date.now(), where: 'table' as const };
   const columns = groupColumns(report, context);
@@ -381,8 +327,7 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
   return out;
 }
 
-/** The table's columns: the figures of each group, and the bar drawing its net P&L. */
-function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }): TableColumn[] {
+function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }) {
   const c = context.chalk;
   const markets = new Set(report.groups.map((group) => group.deal?.market ?? null));
   const market = markets.size === 1 ? [...markets][0] : null;
@@ -391,7 +336,7 @@ function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: nu
   const maxAbs = report.groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
   const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
   // Rates: one number of decimals for the whole column (what the smallest needs).
-  const rateDigits = (key: string): number =>
+  const rateDigits = (key: string) =>
     Math.max(
       2,
       ...report.groups.map((group) =>
@@ -446,11 +391,7 @@ function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: nu
   });
 }
 
-/** The totals row: the sums that add up (count, notional, the P&L parts; the amount locked when in one currency). */
-function groupTotalsCells(
-  report: Report,
-  context: { chalk: ChalkInstance; nowMs: number; where: 'table' },
-): TableCell[] {
+function groupTotalsCells(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }) {
   const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
   return tableKeys(report.by).map((key): TableCell => {
     if (key === 'group' || key === 'bar') return EMPTY_CELL;
@@ -459,19 +400,18 @@ function groupTotalsCells(
       // One currency: its sum; several: each is on its own line under the table.
       return report.locked.length === 1 ? tableCell(formatFixed(report.locked[0]!.amount, 2)) : EMPTY_CELL;
     }
-    if (!['count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].includes(key))
-      return EMPTY_CELL;
+    if (!(REPORT_CSV_COLUMNS as readonly string[]).includes(key)) return EMPTY_CELL;
     return formatCell(field, valueOfGroup(key, report.totals), {}, { decimals: key === 'count' ? 0 : 2 }, context);
   });
 }
 
-function pnl(value: number | null, c: ChalkInstance): string {
+function pnl(value: number | null, c: ChalkInstance) {
   if (value === null) return c.dim('—');
   const text = formatSignedMoney(value);
   return value > 0 ? c.green(text) : value < 0 ? c.red(text) : text;
 }
 
-function unrealizedLine(report: Report, c: ChalkInstance): string {
+function unrealizedLine(report: Report, c: ChalkInstance) {
   const { positions, net_pnl_usd: net } = report.unrealized;
   if (positions === 0) return `Unrealized P&L: ${c.dim('no open positions')}`;
   const count = `${positions} open ${positions === 1 ? 'position' : 'positions'}`;
@@ -479,7 +419,7 @@ function unrealizedLine(report: Report, c: ChalkInstance): string {
   return `Unrealized P&L (${count}, not in the figures above): ${value}`;
 }
 
-function cumulativeLine(report: Report, c: ChalkInstance, width: number): string {
+function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
   const label = 'Cumulative net P&L ';
   if (report.cumulative.length === 0) return `${label}${c.dim('(no dated closes)')}`;
   const last = report.cumulative[report.cumulative.length - 1]!.net_pnl_usd;
@@ -492,8 +432,6 @@ function cumulativeLine(report: Report, c: ChalkInstance, width: number): string
   return `${label}${c.cyan(line)}${last > 0 ? c.green(end) : last < 0 ? c.red(end) : end}`;
 }
 
-// ---- notes (stderr) -----------------------------------------------------------------------------
-
 const MISSING_WORDS: Record<keyof Report['missing'], string> = {
   notional_usd: 'notional',
   gross_pnl_usd: 'gross P&L',
@@ -501,7 +439,7 @@ const MISSING_WORDS: Record<keyof Report['missing'], string> = {
   fees_usdc: 'fees',
 };
 
-const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /** What the reader of the figures should know about the data behind them (stderr, every mode). */
 export function reportNotes(report: Report): string[] {

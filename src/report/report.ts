@@ -1,10 +1,5 @@
-// `hedge report`: reads the closed hedges (GET /hedges/history, page after page) and the open
-// positions (GET /positions), reads both tolerantly, and builds the report (domain/report.ts).
-// Also the close-time filter `hedge history --since/--until` shares, and the HTML file's writing.
-//
-// Streamed: each page of history is read, tallied into the report and let go before
-// the next is asked for, so a book of 100,000 closed hedges costs the memory of one page; the HTML
-// listing of them goes through a file beside the report (ClosedHedgeListing) instead of memory.
+// `hedge report`: reads the history page by page, tallying each page and letting it go, so memory
+// stays at one page; the HTML listing goes through a file beside the report.
 import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HedgeClient, HistoryPage } from '../api/client.js';
@@ -22,15 +17,10 @@ import {
 import type { HedgeReferences } from '../book/deal.js';
 
 export interface GatheredReport {
-  /** Without the cumulative line's points when gatherReport was asked for none (`cumulative` has them). */
   report: Report;
-  /** The cumulative line, compact (two numbers a point). */
   cumulative: CumulativeSeries;
-  /** How many records GET /hedges/history returned, over every page. */
   fetched: number;
-  /** False when older closed hedges may exist that the history did not give (see HistoryWalk). */
   complete: boolean;
-  /** Why not complete: the last page was full with no way to ask for more, or the server repeated a cursor. */
   stopped?: HistoryWalk['stopped'];
 }
 
@@ -38,21 +28,10 @@ export interface GatheredReport {
 export interface HistoryWalk {
   fetched: number;
   complete: boolean;
-  /**
-   * 'full-page': the last page came back full (MAX_PAGE_SIZE) and the server gave no cursor to
-   * ask for older ones (the spec shows none), so older closed hedges may exist; 'repeated-cursor':
-   * the server handed a cursor it had handed before; 'no-next': the server said more exist and gave
-   * no next request hedge can send. Undefined when complete, or when the caller stopped the walk.
-   */
   stopped?: 'full-page' | 'repeated-cursor' | 'no-next';
 }
 
-/**
- * Every page of closed hedges, newest first, each record handed to `onRecord` as its page comes;
- * `onRecord` returns false to stop the walk there (a --limit reached). Fewer than MAX_PAGE_SIZE
- * records on the last page, or a last page reached through the server's cursor, is the whole
- * history; a full last page without a cursor may not be (historyMayBeIncomplete).
- */
+/** Every page of closed hedges, each record handed to `onRecord` (false stops the walk). */
 export async function walkHistory(
   client: HedgeClient,
   onRecord: (raw: HistoryRecord) => boolean | void,
@@ -74,14 +53,10 @@ export async function walkHistory(
 }
 
 /**
- * The spec shows a page-size bound (500) on the hedge lists and no cursor, offset or "next page"
- * for GET /hedges/history. Rule: when a page comes back exactly full (MAX_PAGE_SIZE records) and
- * the server offers no cursor to the next, older closed hedges may exist that it did not hold,
- * so the report may be incomplete: the CLI warns on stderr and the JSON says `"complete": false`.
- * Fewer than MAX_PAGE_SIZE records means the server had no more. A server that pages with
- * `meta.next_cursor` (our simulator) is followed to its last page.
+ * A full last page without a cursor to the next may hide older closed hedges: the report then
+ * says `"complete": false` and the CLI warns.
  */
-function historyMayBeIncomplete(fetched: number): boolean {
+function historyMayBeIncomplete(fetched: number) {
   return fetched >= MAX_PAGE_SIZE;
 }
 
@@ -104,10 +79,7 @@ export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped
   );
 }
 
-/**
- * Reads the history page by page into the report. `onCovered` gets each closed hedge the report
- * covers (the same rule as the report's own), e.g. for the HTML listing; nothing keeps them here.
- */
+/** Reads the history page by page into the report; `onCovered` gets each closed hedge it covers. */
 export async function gatherReport(
   client: HedgeClient,
   options: ReportOptions,
@@ -139,17 +111,11 @@ export async function gatherReport(
   };
 }
 
-// ---- the HTML listing of closed hedges ----------------------------------------------------
-
-/** Rows are written out to the listing's file in runs of about this many bytes. */
 const FLUSH_BYTES = 1 << 20;
 
 /**
- * The closed hedges' rows of an HTML report, rendered as they come (by `row`: the command gives
- * ui/report-html.ts closedHedgeRow) and kept in a file (beside the report's target) instead of
- * memory; written into the report in the listing's order (close time, then arrival:
- * domain/report.ts) at the end. What stays in memory is 24 bytes a row: its sort key and where it
- * lies in the file.
+ * The closed hedges' rows of an HTML report, kept in a file beside the target instead of memory and
+ * written in the listing's order at the end; memory holds only each row's sort key and place.
  */
 export class ClosedHedgeListing {
   private readonly path: string;
@@ -248,11 +214,7 @@ export class ClosedHedgeListing {
   }
 }
 
-/**
- * Reads rows back from the listing's file through a window of one block: rows are read in close
- * time order, which is the file's order or its reverse for a history served newest first, so a
- * block serves many rows before the next is read.
- */
+/** Reads rows back through a one-block window: rows come in close-time order, near the file's order. */
 class BlockReader {
   private block = Buffer.alloc(0);
   private start = 0;
@@ -271,14 +233,8 @@ class BlockReader {
   }
 }
 
-// ---- hedge history --since/--until ---------------------------------------------------------
-
-/**
- * The close time of a history record as read by readHistoryRecord. A record that gives no net
- * P&L still has its close time read (history lists what the server sends; only the report needs
- * the net P&L).
- */
-function closeTimeOf(raw: Record<string, unknown>): string | undefined {
+/** The close time of a history record, read even when the record gives no net P&L. */
+function closeTimeOf(raw: Record<string, unknown>) {
   try {
     return readHistoryRecord(raw).closedAt;
   } catch {
@@ -291,9 +247,7 @@ function closeTimeOf(raw: Record<string, unknown>): string | undefined {
 }
 
 export interface CloseTimeFilter {
-  /** Inclusive. */
   since?: Date;
-  /** Exclusive. */
   until?: Date;
 }
 
@@ -306,8 +260,6 @@ export function inPeriod(record: HistoryRecord, filter: CloseTimeFilter): 'in' |
   if (filter.until && ms >= filter.until.getTime()) return 'out';
   return 'in';
 }
-
-// ---- --html FILE ----------------------------------------------------------------------------
 
 /** The absolute path of an --html target, or why it cannot be written (said before anything is sent). */
 export function htmlTarget(path: string): { path: string } | { problem: string } {
@@ -324,11 +276,7 @@ export function htmlTarget(path: string): { path: string } | { problem: string }
   return { path: absolute };
 }
 
-/**
- * Whose report it is (`hedge report`, `hedge exposures --report`), for its header: the profile (or "key from HEDGE_API_KEY") and the service's
- * host. A loopback host (the --demo simulator, `hedge sandbox serve`) is a temporary port on this
- * machine, not an account: it is named for what it is instead.
- */
+/** Whose report it is, for its header; a loopback host is named as a simulator, not an account. */
 export function accountName(credentials: {
   profileName?: string;
   baseUrl: string;

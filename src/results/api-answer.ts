@@ -1,7 +1,5 @@
-// How `hedge api` prints what the server answered: with --include the status line and headers
-// first (as `gh api -i`), then the body — the whole envelope — as JSON (--fields and --query apply
-// to a successful one; an error envelope is printed as it came, so its `error` is never shaped
-// away). A body that is not JSON is not printed on stdout: the error on stderr says what came.
+// How `hedge api` prints an answer: an error envelope is printed as it came, so its `error` is
+// never shaped away.
 import { safeJson } from '../security/safe-text.js';
 import type { Output } from '../terminal/output.js';
 
@@ -11,8 +9,7 @@ export interface PrintableAnswer {
   body: unknown;
 }
 
-/** `HTTP/1.1 200 OK` and one `name: value` line per header, as they came (made safe by the output layer). */
-function statusAndHeaders(answer: PrintableAnswer): string {
+function statusAndHeaders(answer: PrintableAnswer) {
   // node:http's table by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
   const lines = [
     `HTTP/1.1 ${answer.status} ${process.getBuiltinModule('node:http').STATUS_CODES[answer.status] ?? ''}`.trimEnd(),
@@ -24,8 +21,7 @@ function statusAndHeaders(answer: PrintableAnswer): string {
   return `${lines.join('\n')}\n\n`;
 }
 
-/** Every page of a list as one envelope: the rows of all pages in order, the last page's meta. */
-function mergedEnvelope(pages: readonly PrintableAnswer[]): unknown {
+function mergedEnvelope(pages: readonly PrintableAnswer[]) {
   const bodies = pages.map((page) => page.body as { data?: unknown; error?: unknown; meta?: unknown } | undefined);
   if (bodies.length === 1 || !bodies.every((body) => body && Array.isArray(body.data)))
     return bodies.length === 1 ? bodies[0] : bodies;
@@ -37,7 +33,7 @@ export function printAnswers(
   output: Output,
   pages: readonly PrintableAnswer[],
   options: { include: boolean; failed: boolean },
-): void {
+) {
   if (options.include) for (const page of pages) output.write(statusAndHeaders(page));
   const printable = pages.filter((page) => page.body !== undefined);
   if (printable.length === 0) return;

@@ -5,8 +5,8 @@ import type { Output } from '../terminal/output.js';
 export type DryRunView = PlannedRequestView;
 
 /** The planned request: JSON under --json, otherwise an HTTP-like listing on stdout. */
-export function renderDryRun(output: Output, planned: DryRunView): void {
-  // Said once, before the request: what it is and what to do next (issue 40: not twice).
+export function renderDryRun(output: Output, planned: DryRunView) {
+  // Said once, before the request: what it is and what to do next.
   output.note(
     output.chalk.yellow(
       'Dry run: this request was NOT sent. Run the same command without --dry-run to send it (with its own key).',

@@ -1,8 +1,5 @@
-// How journal entries are shown: `hedge journal` (a table, TSV/CSV rows, or the entries as stored)
-// and `hedge journal show ID` (a card, a header and one row, or the entry as stored); outcomes are
-// coloured like statuses by the output layer. Every string
-// that came from the journal file passes safeText before it reaches the screen: the file is local,
-// but it holds what the server answered (messages, hedge ids) and can be edited by hand.
+// How journal entries are shown. The journal file holds server text and can be edited by hand,
+// so every string passes safeText.
 import type { JournalEntry } from '../journal/index.js';
 import type { RowCheck } from '../journal/row-seal.js';
 import { bodyOf, isUnresolved, recordedUsd } from '../journal/entry.js';
@@ -11,40 +8,33 @@ import type { FieldSpec } from '../fields/fields.js';
 import type { Output } from '../terminal/output.js';
 import { JOURNAL_RESOURCE } from '../fields/resource-fields.js';
 
-/** A string for the screen, or undefined when the value is absent or not text. */
-function text(value: unknown): string | undefined {
+function text(value: unknown) {
   if (value === undefined || value === null || value === '') return undefined;
   return safeText(
     typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value),
   );
 }
 
-/** `test · desk` — where the action was sent, and by which profile. */
-function whereOf(entry: JournalEntry): string {
+function whereOf(entry: JournalEntry) {
   return [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part !== '').join(' · ');
 }
 
-/** A row of the list (columns: JOURNAL_RESOURCE); the values are the raw (sanitised) ones for TSV. */
 interface ListRow {
   id: string;
   created_at: string;
   command: string;
   market?: string;
   side?: string;
-  /** The deal reference the action was sent with (`--ref`). */
   client_reference?: string;
   notional_usd?: number;
   outcome: string;
   hedge_id?: string;
   environment: string;
-  /** The machine that began it (a team store holds several machines' actions). */
   host?: string;
-  /** `unverified` on an unresolved row of this key whose seal does not verify: it is never sent again. */
   seal?: string;
 }
 
-/** The word for a row's seal verdict: only a row that would be refused is marked. */
-function sealWord(check: RowCheck | undefined): string | undefined {
+function sealWord(check: RowCheck | undefined) {
   return check === 'unsealed' || check === 'forged' ? 'unverified' : check === 'verified' ? 'verified' : undefined;
 }
 
@@ -70,15 +60,12 @@ function listRow(entry: JournalEntry, check: RowCheck | undefined): ListRow {
   };
 }
 
-/**
- * The journal, newest first: the entries exactly as stored under --json; rows under a header of
- * keys in TSV/CSV (columns as JOURNAL_RESOURCE, empty cells kept); a table fitted to the terminal.
- */
+/** The journal, newest first: as stored under --json, keyed rows in TSV/CSV, a fitted table. */
 export async function renderJournalList(
   output: Output,
   entries: JournalEntry[],
   options: { empty: string; now?: number; team?: boolean; checks?: ReadonlyMap<string, RowCheck> },
-): Promise<void> {
+) {
   const checks = options.checks ?? new Map<string, RowCheck>();
   if (output.isJson) {
     // As stored, plus hedge's verdict on each unresolved row's seal (`seal_check`).
@@ -110,7 +97,6 @@ const SEAL_SAYS: Record<RowCheck | 'not-checked', string | undefined> = {
   'not-checked': undefined,
 };
 
-/** One entry's fields, in the order a person reads them; absent ones are left out of the card. */
 function detailOf(
   entry: JournalEntry,
   check: RowCheck | undefined,
@@ -175,7 +161,7 @@ export function renderJournalEntry(
   output: Output,
   entry: JournalEntry,
   options: { now?: number; footer?: string[]; check?: RowCheck },
-): void {
+) {
   if (output.isJson) {
     output.json(options.check === undefined ? entry : { ...entry, seal_check: options.check });
     return;

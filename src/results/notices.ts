@@ -1,7 +1,5 @@
-// What a flow says while it works — a note, a warning, a success line — as data (issue 37): the flow
-// hands a Notice to the context's `notify` port and never touches an output; the command's output
-// says it (on stderr, coloured by its level), and a caller that runs flows as steps (the keeper, an
-// agent's call) can take the notices as events instead, without scraping stderr.
+// What a flow says while it works, as data handed to `notify`: callers that run flows as steps
+// take notices as events instead of scraping stderr.
 import type { Quote } from '../api/schemas.js';
 import type { RollPreview } from './roll-outcome-types.js';
 import type { Output } from '../terminal/output.js';
@@ -9,7 +7,6 @@ import { renderQuoteCard } from './quote-card.js';
 import { renderRollPreview } from './roll-view.js';
 import { renderAdditionQuote, type PositionFigures } from './trade-result.js';
 
-/** A card a notice is shown as, for people (its `text` stays the one-line summary for a program). */
 type NoticeCard =
   | { card: 'addition-quote'; quote: Quote; maturityAt?: string; daysLeft?: number; position?: PositionFigures }
   /** The quote before an open is confirmed: a card on a terminal, nothing otherwise. */
@@ -18,15 +15,10 @@ type NoticeCard =
   | { card: 'roll-preview'; preview: RollPreview; nowMs: number };
 
 export interface Notice {
-  /** What happened, stable for a program to match on (`waiting-for-lock`, `resuming-step`, …). */
   kind: string;
-  /** live: the LIVE badge, then the text in red; note: said; info: said in cyan (something hedge learned); caution: said in yellow (a state to look at); warn: a warning; success: a done line (not under --json). */
   level: 'note' | 'info' | 'caution' | 'warn' | 'success' | 'live';
-  /** The sentence, plain (no colour codes: the renderer adds them). */
   text: string;
-  /** The facts behind it, for a caller that keeps events. */
   data?: Record<string, unknown>;
-  /** Shown as this card instead of the text. */
   show?: NoticeCard;
 }
 
@@ -36,7 +28,7 @@ export function questionText(output: Output, question: { message: string; live?:
 }
 
 /** Says one notice on the output's message stream. */
-export function sayNotice(output: Output, notice: Notice): void {
+export function sayNotice(output: Output, notice: Notice) {
   switch (notice.show?.card) {
     case 'addition-quote': {
       const { quote, maturityAt, daysLeft, position } = notice.show;

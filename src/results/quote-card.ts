@@ -1,6 +1,4 @@
-// The quote as a desk operator reads it before deciding: what the market trades at and what this
-// size would execute at, what it costs to hold (carry) and what leaves the balance upfront, and
-// when it matures. Shared by `hedge quote` and the confirmation step of `hedge open`.
+// The quote as a desk reads it before deciding; shared by `hedge quote` and `hedge open`'s confirmation.
 import type { Quote } from '../api/schemas.js';
 import { kindFromName, labelFromName } from '../fields/fields.js';
 import { quoteCurrencyOf } from '../core/markets.js';
@@ -28,7 +26,6 @@ import { wrapWords } from '../terminal/width.js';
 export const QUOTE_INDICATIVE_NOTE =
   'Indicative only: a quote reserves nothing and opens nothing; the execution price and carry can differ when you open.';
 
-/** The quote's own top-level fields and the fields of its three groups that the card names. */
 const KNOWN_TOP = ['market', 'side', 'notional_usd', 'tenor_days', 'maturity', 'pricing', 'carry', 'upfront'];
 const KNOWN_GROUPS: Record<string, string[]> = {
   pricing: ['market_price', 'execution_price', 'price_impact_usd'],
@@ -48,8 +45,7 @@ export function priceUnit(market: string): string {
   return currency === undefined ? '' : ` ${currency} per USDT`;
 }
 
-/** Fields the server sent that the card does not name, as dotted paths (`pricing.spread_bps`). */
-function extraLeaves(quote: Quote): Array<[string, unknown]> {
+function extraLeaves(quote: Quote) {
   const extras: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(quote)) {
     if (!KNOWN_TOP.includes(key)) extras.push([key, value]);
@@ -64,8 +60,7 @@ function extraLeaves(quote: Quote): Array<[string, unknown]> {
   return extras;
 }
 
-/** TSV/CSV: a header row of keys (group fields dotted: `pricing.market_price`) and one row of raw values. */
-function renderPlain(output: Output, quote: Quote): string {
+function renderPlain(output: Output, quote: Quote) {
   const bps = impactBps(quote);
   const rows: Array<[string, unknown]> = [
     ['market', quote.market],
@@ -92,20 +87,16 @@ function renderPlain(output: Output, quote: Quote): string {
   );
 }
 
-/**
- * Carry on the account's side (docs/output.md "Sign convention"): the server's positive carry is paid by
- * the account, so it reads "-4.19 USDC/day (-0.0419%), you pay"; earned carry is "+…, you earn".
- */
-function carryText(output: Output, usdc: number, pct: number, per: string): string {
+/** Carry on the account's side (docs/output.md "Sign convention"): "-4.19 USDC/day (-0.0419%), you pay". */
+function carryText(output: Output, usdc: number, pct: number, per: string) {
   const forAccount = toAccountSide(usdc);
   const text = `${formatSignedAmount(forAccount)} USDC${per} (${formatPercent(toAccountSide(pct))}), ${payWords(forAccount)}`;
   return forAccount < 0 ? output.chalk.red(text) : forAccount > 0 ? output.chalk.green(text) : text;
 }
 
 /**
- * Price impact on the account's side: + when this size executes at a better price than the market
- * price, - when worse. Which it is comes from the two prices (the spec names both); the server's
- * own sign of `price_impact_usd` decides only when the prices agree to a tenth of a basis point.
+ * Price impact on the account's side, from the two prices; the server's own sign decides only when
+ * they agree to a tenth of a basis point.
  */
 export function impactForAccount(quote: Quote): { usd: number; bps?: number } {
   const { execution_price: execution, market_price: market, price_impact_usd: impact } = quote.pricing;
@@ -115,8 +106,7 @@ export function impactForAccount(quote: Quote): { usd: number; bps?: number } {
   return { usd: sign * Math.abs(impact), bps: bps === undefined ? undefined : sign * Math.abs(bps) };
 }
 
-/** UTC, then the local time when it reads differently, and how far off it is. */
-function maturityText(maturity: string, nowMs: number): string {
+function maturityText(maturity: string, nowMs: number) {
   const local = localTimeBeside(maturity);
   const relative = formatRelative(maturity, nowMs);
   const utc = formatUtc(maturity);
@@ -124,7 +114,7 @@ function maturityText(maturity: string, nowMs: number): string {
   return local === '' ? `${utc}, ${relative}` : `${utc}\n${local} local, ${relative}`;
 }
 
-function renderTable(output: Output, quote: Quote, nowMs: number): string {
+function renderTable(output: Output, quote: Quote, nowMs: number) {
   const c = output.chalk;
   const unit = priceUnit(quote.market);
   const { usd: impact, bps } = impactForAccount(quote);
@@ -154,11 +144,7 @@ function renderTable(output: Output, quote: Quote, nowMs: number): string {
   return `${output.card(rows, title)}\n${c.dim(wrapWords(QUOTE_INDICATIVE_NOTE, output.columns))}`;
 }
 
-/**
- * The quote for the output's mode: a card with the indicative note under it (table), a header of
- * keys and one row of raw values (TSV/CSV; the caller puts the note on stderr), or the
- * quote as JSON (json). `nowMs` is when "time from now" is measured from.
- */
+/** The quote for the output's mode; `nowMs` is when "time from now" is measured from. */
 export function renderQuoteCard(output: Output, quote: Quote, nowMs: number): string {
   if (output.mode === 'json') return JSON.stringify(quote, null, 2);
   if (output.mode === 'plain') return renderPlain(output, quote);

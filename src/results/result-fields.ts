@@ -1,9 +1,5 @@
-// The documented fields of what each write prints (issue 49), gathered from the field lists its
-// views draw with — so that `--fields` on a write is checked before anything is sent
-// (ui/output-fields.ts) against exactly the names its result can carry, in every format: the
-// resolved result, the `--no-wait` answer, and (add, reduce) the hedge or the position after it.
-// docs/output.md lists them under "Results of writes"; test/unit/output-docs.test.ts holds the page
-// to these lists.
+// The documented fields of each write's result, so that `--fields` on a write is checked before
+// anything is sent; docs/output.md lists them.
 import type { FieldSpec } from '../fields/fields.js';
 import { fieldNames, type OutputFields } from '../fields/output-fields.js';
 import { APPLY_RESOURCE, HISTORY_FIELDS, PLAN_RESOURCE } from '../fields/resource-fields.js';
@@ -12,9 +8,7 @@ import type { RollView } from './roll-outcome-types.js';
 import { ROLL_FIELDS } from './roll-view.js';
 import { CHANGED_SIDE_FIELDS, CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } from './trade-result.js';
 
-/** The keys of fields that reach TSV, CSV and JSON (a screen-only view is not a field of the data). */
-const keys = (fields: readonly FieldSpec[]): string[] =>
-  fields.filter((field) => !field.screenOnly).map((field) => field.key);
+const keys = (fields: readonly FieldSpec[]) => fields.filter((field) => !field.screenOnly).map((field) => field.key);
 
 // Every key of the JSON documents below, as records with one entry per key of their type: a key
 // added to the type fails the typecheck until it is listed here too.
@@ -30,11 +24,8 @@ const ROLL_VIEW: Record<keyof RollView, true> = {
 };
 const DRY_RUN: Record<keyof DryRunView, true> = { method: true, url: true, headers: true, body: true };
 
-/** What the close of a side prints: the close, with the closed hedge's realized figures (a card and TSV flatten them; JSON keeps `realized`). */
 const CLOSED = fieldNames(keys(CLOSE_FIELDS), keys(HISTORY_FIELDS), ['realized']);
-/** What an add prints: the side after it (with the answer and the hedge), or the answer with `--no-wait`. */
 const CHANGED = fieldNames(keys(CHANGED_SIDE_FIELDS), keys(SUBMITTED_FIELDS));
-/** `hedge api` with a method that writes: the server's envelope. */
 const ENVELOPE = ['data', 'error', 'meta'];
 
 /** Per command: every field its result may carry, in the order a refusal lists them. */

@@ -8,7 +8,6 @@ export interface RollView {
   side: string;
   notional_usd: number;
   tenor_days: number;
-  /** The hedge being rolled: the one closed, or the one that had already settled. */
   rolled_hedge_id: string | null;
   journal_group: string;
   /** null when nothing was open to close (the side had settled: the roll opened anew). */
@@ -17,18 +16,14 @@ export interface RollView {
     outcome: string;
     hedge_id: string | null;
     order_tx_hash: string | null;
-    /** What closing was expected to return: the position's net margin just before the close. */
     net_margin_usd: number | null;
-    /** The closed hedge's history record, when it appeared in time. */
     realized: Record<string, unknown> | null;
   } | null;
   open: {
     journal_id: string;
     outcome: string;
     hedge_id: string | null;
-    /** The new hedge as the server sent it (filled), or the submit answer with --no-wait. */
     hedge: Record<string, unknown> | null;
-    /** The quote shown before the confirmation (null when the roll was resumed). */
     quote: Quote | null;
   };
 }
@@ -47,12 +42,10 @@ export interface RollNote {
   text: string;
 }
 
-/** One leg of a roll as it ended: its journal entry, key and hedge. */
 interface RollLegOutcome {
   journalId: string | null;
   idempotencyKey: string | null;
   hedgeId: string | null;
-  /** The journal's outcome of the leg (filled, done, submitted, unknown, …). */
   outcome: string;
 }
 
@@ -72,17 +65,11 @@ export type RollOutcome =
       notionalUsd: number;
       tenorDays: number;
       group: string;
-      /** Finished from the journal (an earlier run's roll), not planned by this run. */
       resumed: boolean;
-      /** The hedge being rolled: the one closed, or the one that had already settled. */
       rolledHedgeId: string | null;
-      /** null: nothing was open to close (the side had settled, the roll opened anew). */
       closed: RollLegOutcome | null;
-      /** landed: the new hedge was waited for and resolved (false: submitted, --no-wait or a resumed record). */
       opened: RollLegOutcome & { maturityAt: string | null; status: string | null; landed: boolean };
-      /** Whether the side is covered now: the new hedge filled, or submitted and not failed. */
       covered: boolean;
-      /** The new hedge failed on-chain: the command renders the roll, then fails with this. */
       failure?: Error;
       view: RollView;
       notes: RollNote[];
@@ -101,7 +88,6 @@ export interface RollPreview {
     maturityAt?: string;
     hedges?: Array<{ id: string; notionalUsd?: number; maturityAtMs?: number }>;
   };
-  /** The hedge that already settled, when there is nothing to close. */
   ended?: { id: string; maturityAt?: string | null; status: string };
   quote: Quote;
 }

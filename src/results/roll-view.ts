@@ -11,7 +11,7 @@ import { payOrEarn, toAccountSide } from '../core/money.js';
 import type { Output } from '../terminal/output.js';
 
 /** On a terminal: a card of both legs. Otherwise one line on stderr. */
-export function renderRollPreview(output: Output, preview: RollPreview, nowMs: number): void {
+export function renderRollPreview(output: Output, preview: RollPreview, nowMs: number) {
   const { quote } = preview;
   const market = safeText(preview.market);
   const c = output.chalk;
@@ -80,7 +80,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
 export function renderRollDryRun(
   output: Output,
   legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>,
-): void {
+) {
   output.note(
     output.chalk.yellow(
       'Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).',
@@ -120,7 +120,7 @@ export const ROLL_FIELDS: FieldSpec[] = [
   { key: 'journal_group', label: 'Journal group' },
 ];
 
-function flat(view: RollView): Record<string, unknown> {
+function flat(view: RollView) {
   const hedge = view.open.hedge ?? {};
   const realizedNet = view.close?.realized?.net_pnl_usd;
   return {
@@ -145,7 +145,7 @@ function flat(view: RollView): Record<string, unknown> {
 }
 
 /** The roll's result: one JSON document, one TSV record, or one card. */
-export function renderRoll(output: Output, view: RollView): void {
+export function renderRoll(output: Output, view: RollView) {
   if (output.isJson) {
     // The closed leg's history record is a server object: in the one shape, as `hedge history
     // --json` gives it; --raw prints it as sent.

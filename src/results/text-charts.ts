@@ -3,17 +3,14 @@
 // sits left of the axis and is drawn with a different character from a positive one.
 
 const SPARK_LEVELS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
-/** All values equal: a flat line in the middle, so it reads as "level", not as "lowest". */
 const SPARK_FLAT = '▄';
-/** A value that is not a finite number: a gap. */
 const SPARK_GAP = ' ';
 
 const BAR_POSITIVE = '█';
 const BAR_NEGATIVE = '▒';
 const BAR_AXIS = '│';
 
-/** The mean of each of `width` equal slices of the series, so its shape survives down-sampling. */
-function downSample(values: readonly number[], width: number): number[] {
+function downSample(values: readonly number[], width: number) {
   if (values.length <= width) return [...values];
   const slices: number[] = [];
   for (let slice = 0; slice < width; slice += 1) {
@@ -58,7 +55,7 @@ export function bar(value: number, maxAbs: number, width: number): string {
   const right = total - 1 - left;
   const usable = Number.isFinite(value) && Number.isFinite(maxAbs) && maxAbs > 0 && value !== 0;
   const share = usable ? Math.min(1, Math.abs(value) / maxAbs) : 0;
-  const cells = (room: number): number => (usable ? Math.max(1, Math.round(share * room)) : 0);
+  const cells = (room: number) => (usable ? Math.max(1, Math.round(share * room)) : 0);
   if (usable && value < 0) {
     const length = cells(left);
     return `${' '.repeat(left - length)}${BAR_NEGATIVE.repeat(length)}${BAR_AXIS}${' '.repeat(right)}`;

@@ -12,7 +12,6 @@ export interface LandedChange {
   side: 'buy' | 'sell';
   notionalUsd: number;
   closed: boolean;
-  /** The side's notional after the change. */
   afterNotionalUsd?: number;
   position?: BookPositionShape;
   before?: BookPositionShape;
@@ -21,7 +20,6 @@ export interface LandedChange {
   quotedPrice?: number;
   balanceBeforeUsdc?: number;
   balanceAfterUsdc?: number;
-  /** The notional before the change, as journaled. */
   baselineUsd?: number;
 }
 

@@ -53,8 +53,7 @@ export function slippageBps(side: 'buy' | 'sell', filledPrice: number, quotedPri
   return Math.round(priceFavourBps(side, filledPrice, quotedPrice) * 100) / 100;
 }
 
-/** "-3.2 bps, worse than quoted", "0.0 bps, as quoted" */
-function slippageText(bps: number): string {
+function slippageText(bps: number) {
   const rounded = Math.round(bps * 10) / 10;
   return `${formatBps(rounded)}, ${betterOrWorse(rounded, 'quoted', 'as quoted')}`;
 }
@@ -64,7 +63,7 @@ export function renderHedge(
   output: Output,
   hedge: Record<string, unknown>,
   options: { title: string; quote?: Quote; footer?: string[] },
-): void {
+) {
   if (output.isJson) {
     output.json(hedge);
     return;
@@ -90,7 +89,7 @@ export function renderSubmitted(
   output: Output,
   submitted: Record<string, unknown>,
   options: { title: string; footer?: string[] },
-): void {
+) {
   if (output.isJson) {
     output.json(submitted);
     return;
@@ -119,9 +118,7 @@ export const CLOSE_FIELDS: FieldSpec[] = [
 
 export interface ClosedSummary extends Record<string, unknown> {
   status: 'closed';
-  /** From the position just before closing: what closing was expected to return. */
   net_margin_usd: number | null;
-  /** The closed hedge's history record, once it appeared (null when it was not there in time). */
   realized: HistoryRecord | null;
 }
 
@@ -129,7 +126,7 @@ export interface ClosedSummary extends Record<string, unknown> {
  * The close: what it returned and, when the history record came in time, the realized figures.
  * JSON carries the same as one object; people get one card.
  */
-export function renderClosed(output: Output, summary: ClosedSummary): void {
+export function renderClosed(output: Output, summary: ClosedSummary) {
   if (output.isJson) {
     // The history record it embeds is a server object like `hedge history`'s: in the one shape,
     // under our names with nothing it sent lost; --raw prints it as sent.
@@ -194,8 +191,6 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
   output.record(record, fields, { title: 'Position closed', footer });
 }
 
-// ---- add and reduce: the quote for the addition, and the position before and after -----------
-
 /** What a position showed, read tolerantly from the positions list (api/wire/fields.ts). */
 export type PositionFigures = Pick<
   PositionFacts,
@@ -212,13 +207,12 @@ export type PositionFigures = Pick<
 /**
  * Before an add is confirmed: what the added notional costs, from a quote for that size. The
  * addition keeps the hedge's maturity, so carry is per day and, when the maturity is known, to it.
- * People get a card on stdout; other modes a line on stderr (stdout keeps only the final data).
  */
 export function renderAdditionQuote(
   output: Output,
   quote: Quote,
   context: { maturityAt?: string; daysLeft?: number; position?: PositionFigures },
-): void {
+) {
   const unit = priceUnit(quote.market);
   const days = context.daysLeft;
   const carryPerDay = toAccountSide(quote.carry.daily_usdc);
@@ -269,9 +263,7 @@ export interface PositionChange {
   before?: PositionFigures;
   after?: PositionFigures;
   orderTxHash?: string;
-  /** add: the execution price of the quote shown before, compared with the price the entries imply. */
   quotedPrice?: number;
-  /** reduce: `balance_usdc` of the account before the send and after the change landed. */
   balanceBeforeUsdc?: number;
   balanceAfterUsdc?: number;
 }
@@ -281,7 +273,7 @@ function beforeAfter(
   after: number | undefined,
   format: (value: number) => string,
   unit: string,
-): string | undefined {
+) {
   if (before === undefined && after === undefined) return undefined;
   if (before === undefined) return `${format(after!)} ${unit}`;
   if (after === undefined) return `${format(before)} ${unit} → —`;
@@ -289,7 +281,6 @@ function beforeAfter(
   return `${format(before)} → ${format(after)} ${unit}`;
 }
 
-/** The figures a change implies, by the rules the spec states (a reduction is proportional). */
 function derived(change: PositionChange): {
   addedAt?: number;
   share?: number;
@@ -326,12 +317,8 @@ function derived(change: PositionChange): {
   return result;
 }
 
-/**
- * After an add or a partial reduce landed: the position before → after (notional, entry, margin)
- * and, for a reduce, what it realized. A card for people; a line on stderr otherwise (the caller
- * prints the data itself: the side after the change).
- */
-export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []): void {
+/** After an add or a partial reduce landed: the position before → after (notional, entry, margin) */
+export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []) {
   const { before, after } = change;
   const unit = priceUnit(change.market);
   const figures = derived(change);

@@ -16,15 +16,13 @@ import {
 
 export type HedgeCommand = (...words: string[]) => string;
 
-/** An open that was sent and not waited for (--no-wait). */
-function renderOpenSubmitted(output: Output, answer: OpenedHedge, hedgeCommand: HedgeCommand): void {
+function renderOpenSubmitted(output: Output, answer: OpenedHedge, hedgeCommand: HedgeCommand) {
   const follow = hedgeCommand('hedges', answer.hedge_id, '--wait');
   renderSubmitted(output, answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
   if (!output.isHuman && !output.isJson) output.note(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
 }
 
-/** An open that resolved: filled, already closed when read, or failed on-chain (the caller raises the failure). */
-function renderOpenResolved(output: Output, hedge: Hedge, quote?: Quote): void {
+function renderOpenResolved(output: Output, hedge: Hedge, quote?: Quote) {
   if (hedge.status === 'failed') {
     renderHedge(output, hedge, { title: 'Order failed', quote });
     return;
@@ -40,26 +38,19 @@ const CHANGE_WORDS = {
   reduce: { submittedTitle: 'Reduce submitted', done: (notionalUsd: number) => `Reduced by ${formatUsd(notionalUsd)}` },
 } as const;
 
-/** An add or reduce that was sent and not waited for (or whose landing could not be watched). */
 function renderChangeSubmitted(
   output: Output,
   action: 'add' | 'reduce',
   answer: SubmittedAction,
   hedgeCommand: HedgeCommand,
-): void {
+) {
   renderSubmitted(output, answer, {
     title: CHANGE_WORDS[action].submittedTitle,
     footer: [`Check it with: ${hedgeCommand('positions')}`],
   });
 }
 
-/** The change as it landed: people get the position before → after (or the close it became). */
-function renderChangeLanded(
-  output: Output,
-  change: LandedChange,
-  answer: SubmittedAction,
-  hedgeCommand: HedgeCommand,
-): void {
+function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
   const { action, market, side, notionalUsd } = change;
   if (!output.isJson) {
     const now = change.closed
@@ -114,20 +105,18 @@ function renderChangeLanded(
   output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS);
 }
 
-/** A close that was sent and not waited for. */
-function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
+function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
   renderSubmitted(output, answer, {
     title: 'Close submitted',
     footer: [`Check it with: ${hedgeCommand('positions')}`],
   });
 }
 
-/** A close that landed: the side is flat, with what it returned. */
 function renderCloseLanded(
   output: Output,
   closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord },
   answer: SubmittedAction,
-): void {
+) {
   if (!output.isJson) output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
   renderClosed(output, {
     ...answer,
@@ -139,7 +128,7 @@ function renderCloseLanded(
 }
 
 /** Shows one trade's outcome; `quote` is the quote shown before an open (its price is compared with the fill). */
-export function renderTrade(output: Output, view: TradeView, hedgeCommand: HedgeCommand, quote?: Quote): void {
+export function renderTrade(output: Output, view: TradeView, hedgeCommand: HedgeCommand, quote?: Quote) {
   switch (view.kind) {
     case 'open-submitted':
       return renderOpenSubmitted(output, view.answer, hedgeCommand);

@@ -1,11 +1,5 @@
-// `hedge doctor`: what a desk runs on day one and whenever something looks off. Every check is a
-// line with its outcome and the next step; nothing is written (GET requests, and one POST /quotes,
-// which opens and stores nothing). The checks, in order:
-//   key and environment · base URL and TLS · the key accepted · the server's clock against ours
-//   (its Date header and the stamps on its answers) · each read endpoint answered and readable (markets, prices, a quote, account,
-//   positions, hedges, one hedge, history) · the wire choices detected (prices shape, page-size
-//   parameter, list paging, position fields, the add/reduce amount, statuses) · rate-limit headers.
-// Ready (exit 0) means every check a write needs passed; the report says which those are.
+// `hedge doctor`: every check a line with its outcome and next step; nothing is written. Ready
+// (exit 0) means every check a write needs passed.
 import type { HedgeClient, LearnedWire } from '../api/client.js';
 import { readPage, type PageReading } from '../api/wire/pages.js';
 import { POSITION_FIELD_SYNONYMS, readPosition } from '../api/wire/fields.js';
@@ -73,25 +67,9 @@ const info = (id: string, title: string, detail: string): DoctorCheck => ({
   forWrites: false,
 });
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-type DoctorPorts = Pick<
-  FlowPorts,
-  | 'clock'
-  | 'signal'
-  | 'deadline'
-  | 'credentials'
-  | 'connections'
-  | 'wireMemory'
-  | 'env'
-  | 'requestTimeoutSeconds'
-  | 'onDispose'
-  | 'log'
-  | 'verbose'
-  | 'hedgeCommand'
->;
-
-export async function runDoctor(ports: DoctorPorts): Promise<DoctorReport> {
+export async function runDoctor(ports: FlowPorts): Promise<DoctorReport> {
   const checks = new DoctorChecks();
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return checks.report();
@@ -187,10 +165,7 @@ class DoctorChecks {
  * URL (the checks say why); else the credentials and the base URL's check, which the first request
  * may still turn into a failure.
  */
-async function checkSetUp(
-  ports: Pick<FlowPorts, 'credentials'>,
-  checks: DoctorChecks,
-): Promise<{ credentials: ResolvedCredentials; baseUrl: DoctorCheck } | undefined> {
+async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorChecks) {
   let credentials: ResolvedCredentials;
   try {
     credentials = await ports.credentials();
@@ -245,15 +220,9 @@ async function checkSetUp(
 }
 
 /** A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned. */
-interface ObservingClient {
-  client: HedgeClient;
-  answers: ObservedAnswer[];
-  notes: string[];
-  learned: LearnedWire[];
-  wire: ReturnType<typeof resolveWireSettings>;
-}
+type ObservingClient = Awaited<ReturnType<typeof observingClient>>;
 
-async function observingClient(ports: DoctorPorts, credentials: ResolvedCredentials): Promise<ObservingClient> {
+async function observingClient(ports: FlowPorts, credentials: ResolvedCredentials) {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
@@ -391,7 +360,7 @@ async function checkReads(
   client: HedgeClient,
   markets: MarketList | undefined,
   checks: DoctorChecks,
-): Promise<ReadsSeen> {
+) {
   if (markets) checks.add(marketsCheck(markets));
   const seen: ReadsSeen = {
     listed: markets?.markets.map((entry) => entry.market) ?? [],
@@ -428,11 +397,7 @@ function marketsCheck(markets: MarketList): DoctorCheck {
 }
 
 /** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */
-async function checkWireChoices(
-  { client, wire, learned }: ObservingClient,
-  seen: ReadsSeen,
-  checks: DoctorChecks,
-): Promise<void> {
+async function checkWireChoices({ client, wire, learned }: ObservingClient, seen: ReadsSeen, checks: DoctorChecks) {
   checks.add(info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'));
   for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam)) checks.add(check);
   checks.add(info('wire.positions', 'Position fields', seen.positionFields));
@@ -477,7 +442,7 @@ async function checkWireChoices(
     });
 }
 
-function sourceName(source: string, variable: string, profile: string | undefined): string {
+function sourceName(source: string, variable: string, profile: string | undefined) {
   if (source === 'environment') return variable;
   if (source === 'demo') return '--demo';
   if (source === 'flag') return 'a flag';
@@ -487,7 +452,6 @@ function sourceName(source: string, variable: string, profile: string | undefine
 /**
  * The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer
  * at all, a 404 (the base URL points elsewhere) and a refused key each name their next step.
- * Undefined when the failure is about that endpoint only (the other reads still run).
  */
 function firstRequestFailure(
   ports: Pick<FlowPorts, 'hedgeCommand'>,
@@ -600,13 +564,13 @@ export function describeShape(data: unknown, depth = 0): string {
 }
 
 /** Whether the server sent any amount of this record as a decimal string. */
-function sentAsText(record: object): boolean {
+function sentAsText(record: object) {
   return Object.values(asSent(record)).some(
     (value) => typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value),
   );
 }
 
-function describePositionFields(positions: Array<Record<string, unknown>>): string {
+function describePositionFields(positions: Array<Record<string, unknown>>) {
   const raw = positions[0]!;
   const facts = readPosition(raw);
   const named = (fact: string, value: unknown, names: readonly string[]) => {
@@ -627,7 +591,7 @@ function describePositionFields(positions: Array<Record<string, unknown>>): stri
  * page-size name the answer states (`meta.page_size`) is tried, and learned when honoured. A
  * refusal naming it teaches the client (the read is asked again the way the refusal says).
  */
-async function pageSizeChecks(client: HedgeClient, name: string): Promise<DoctorCheck[]> {
+async function pageSizeChecks(client: HedgeClient, name: string) {
   const probe = async (parameter: string): Promise<{ rows: number; reading: PageReading }> => {
     const response = await client.transport.send({
       method: 'GET',

@@ -29,10 +29,7 @@ const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
  * How a check's client is made (login, whoami, doctor): the command's clock, deadline, signal and
  * request timeout, a check's retry budget, requests logged under --verbose.
  */
-export function checkClientOptions(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'>,
-  credentials: ResolvedCredentials,
-) {
+export function checkClientOptions(ports: FlowPorts, credentials: ResolvedCredentials) {
   return {
     credentials,
     env: ports.env,
@@ -45,13 +42,7 @@ export function checkClientOptions(
   };
 }
 
-export async function checkKey(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'
-  >,
-  credentials: ResolvedCredentials,
-): Promise<KeyCheck> {
+export async function checkKey(ports: FlowPorts, credentials: ResolvedCredentials): Promise<KeyCheck> {
   const { createClient } = await import('../api/create-client.js');
   const client = createClient({ ...checkClientOptions(ports, credentials), connections: await ports.connections() });
   try {

@@ -1,8 +1,5 @@
-// The checking and saving half of `hedge login` (the asking is flows/login.ts): the key checked with
-// one GET /account against the base URL, a team store reached and its schema made, the key kept
-// (OS keyring, 0600 file, or a credential helper's command), and the profile saved only when all of
-// that held. `--move-key` moves a stored key between the file and the keyring. Each returns what it
-// did (outcomes/login.ts); commands/login.ts says it.
+// The checking and saving half of `hedge login`: nothing is saved unless the key check, the team
+// store and keeping the key all held.
 import { redactKey, registerSecret, validateApiKey } from '../security/secrets.js';
 import type { Source, ResolvedCredentials } from '../config/credentials.js';
 import {
@@ -68,13 +65,10 @@ export function loginCredentials(
 
 /** Checks the key, and the team store when one is named; throws saying that nothing was saved. */
 async function checkBeforeSaving(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'
-  >,
+  ports: FlowPorts,
   credentials: ResolvedCredentials,
   journalUrl: string | null | undefined,
-): Promise<void> {
+) {
   const check = await checkKey(ports, credentials);
   if (check.status === 'refused') {
     throw new AuthError(
@@ -112,7 +106,7 @@ async function checkBeforeSaving(
   if (journalUrl) await migrateTeamStore(ports, journalUrl);
 }
 
-async function migrateTeamStore(ports: Pick<FlowPorts, 'clock' | 'env' | 'log'>, journalUrl: string): Promise<void> {
+async function migrateTeamStore(ports: Pick<FlowPorts, 'clock' | 'env' | 'log'>, journalUrl: string) {
   const { journalDir } = await import('../journal/index.js');
   const { openTeamJournal } = await import('../journal/store.js');
   const shown = redactStoreUrl(journalUrl);
@@ -159,10 +153,7 @@ async function dropKeyringEntry(ports: Pick<FlowPorts, 'env'>, account: string):
 
 /** Checks the key (and the team store), keeps the key, saves the profile: nothing is saved unless all held. */
 export async function checkAndSaveLogin(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'
-  >,
+  ports: FlowPorts,
   store: ProfileStore,
   credentials: ResolvedCredentials,
   given: LoginGiven,

@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 const KEY_SHAPE_HINT =
   'Expected <prefix>_live_… or <prefix>_test_… (copy it from the settings area of the partner desk).';
 
-function validationMessage(check: () => unknown): true | string {
+function validationMessage(check: () => unknown) {
   try {
     check();
     return true;
@@ -45,10 +45,7 @@ export interface LoginAnswers {
  * terminal, read from stdin otherwise (bounded by --timeout). Refuses to ask with --no-input.
  */
 export async function askLogin(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'env' | 'inputAllowed' | 'prompter' | 'stdin' | 'stdinIsTTY'
-  >,
+  ports: FlowPorts,
   given: {
     name: string;
     flagBaseUrl?: string;
