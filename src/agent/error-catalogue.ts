@@ -1,15 +1,12 @@
-// The error catalogue for agents (and scripts): every `error.code` a tool call or a command can end
-// with, its exit code and class (src/terminal/exit-codes.ts), whether trying again can help, how, and what
-// to do. `hedge tools --json` carries each tool's share of it; `hedge tools --errors --json` prints
-// it whole. Every exit code of EXIT_CODES has at least one entry (a test fails otherwise), so a
-// new exit code needs its guidance here too. Pure data.
+// The error catalogue for agents (and scripts): every `error.code` a tool call or a command can end with, its exit code
+// and class (src/terminal/exit-codes.ts), whether trying again can help, how, and what to do.
 import { GUIDED_CODES, guideFor } from '../api/error-guide.js';
 import { EXIT_CODES } from '../terminal/exit-codes.js';
 
 /**
- * How to try again: `no` (the same call fails the same way), `after_fix` (change the arguments or
- * the account first), `same_call` (the same call again, after `retry_after`), `resume` (the same
- * call again — or `resume` — with the same idempotency key: it cannot act twice).
+ * How to try again: `no` (the same call fails the same way), `after_fix` (change the arguments or the account
+ * first), `same_call` (the same call again, after `retry_after`), `resume` (the same call again — or `resume` —
+ * with the same idempotency key: it cannot act twice).
  */
 type RetryGuidance = 'no' | 'after_fix' | 'same_call' | 'resume';
 
@@ -17,15 +14,11 @@ type RetryGuidance = 'no' | 'after_fix' | 'same_call' | 'resume';
 type AppliesTo = 'every' | 'read' | 'write' | readonly string[];
 
 export interface ErrorCatalogueEntry {
-  /** The `error.code` to route on (the API's own code, or hedge's word for the class). */
   code: string;
   exit_code: number;
-  /** The exit code's name: usage, rejected, auth, network, … */
   class: string;
-  /** Whether calling again (as `retry` says) can succeed without anything else changing. */
   retryable: boolean;
   retry: RetryGuidance;
-  /** When to try again, for retryable codes. */
   retry_after?: string;
   what_to_do: string;
   applies_to: AppliesTo;
@@ -441,10 +434,7 @@ function apiGuidance(code: string): Guidance {
   };
 }
 
-/**
- * The whole catalogue, in exit-code order. Guidance for an exit code EXIT_CODES does not have (yet)
- * is left out, so the catalogue never names a code the CLI cannot end with.
- */
+/** The whole catalogue, in exit-code order. */
 export function errorCatalogue(): ErrorCatalogueEntry[] {
   const codeOf = new Map<string, number>(EXIT_CODES.map((entry) => [entry.name, entry.code]));
   const seen = new Set<string>();

@@ -1,32 +1,19 @@
-// Every resource the CLI shows, declared once: its fields (keys, labels, units, kinds — one column
-// order for TSV, CSV and JSON --fields), the order a table shows them in when it differs, and its
-// column priorities: one ordered list, most important first — first what a desk decides on (issue
-// 50: side, reference, notional, net P&L, entry, mark, time left, as each list has them), then the
-// rest. A terminal too narrow for every column keeps the longest prefix of that list that fits
-// (ui/table.ts), so a column shown at one width is shown at every wider one; to keep the desk's
-// columns a header goes on two lines and an id is shortened before one of them is left out.
-// docs/output.md has a table of them per list.
-//
-// Fields the spec does not name follow the wire contract; anything else the server sends is shown
-// after these by the output layer. Carry and fees are `charge`s: the server's positive is paid by
-// the account, and people see them from the account's side (docs/output.md, "Sign convention").
+// Every resource the CLI shows, declared once: its fields (keys, labels, units, kinds — one column order for TSV, CSV
+// and JSON --fields), the order a table shows them in when it differs, and its column priorities: one ordered list,
+// most important first — first what a desk decides on, then the rest.
 import type { ChalkInstance } from 'chalk';
 import type { FieldSpec } from './fields.js';
 import { utcClockMinute } from '../core/utc-text.js';
 
 /** A resource as lists show it. */
 export interface Resource {
-  /** In this order in TSV and CSV columns, in JSON --fields and (unless `table` says) on screen. */
   fields: FieldSpec[];
-  /** Keys, most important first: what a narrow terminal keeps. */
   priority: readonly string[];
   /**
-   * How many of `priority`'s first keys are what a desk decides on (`ranked`): a narrow table keeps
-   * them with headers on two lines and compact cells before leaving one out, and takes the rest
-   * only while those read whole. Absent: none (the list is kept by its priority alone).
+   * How many of `priority`'s first keys are what a desk decides on (`ranked`): a narrow table keeps them with
+   * headers on two lines and compact cells before leaving one out, and takes the rest only while those read whole.
    */
   decisive?: number;
-  /** Keys in the order a table shows them; a field it does not name is in the table only when --fields asks. */
   table?: readonly string[];
 }
 
@@ -37,18 +24,15 @@ const tenor: FieldSpec = { key: 'tenor_days', label: 'Tenor', unit: 'days', kind
 /** The caller's own deal id (the spec's `client_reference`): "Ref" wherever a list shows it. */
 const reference: FieldSpec = { key: 'client_reference', label: 'Ref', kind: 'text' };
 
-/**
- * A list's priorities in two tiers: what a desk decides on, most important first, then the rest
- * (ui/table.ts: `TableInput.decisive`).
- */
+/** A list's priorities in two tiers: what a desk decides on, most important first, then the rest (ui/table.ts: `TableInput.decisive`). */
 function ranked(decides: readonly string[], rest: readonly string[]): Pick<Resource, 'priority' | 'decisive'> {
   return { priority: [...decides, ...rest], decisive: decides.length };
 }
 
 /**
- * The priorities for these rows: when they hold more than one market, the market joins the columns
- * the desk decides on, first (a side means nothing without it); with one market, the rates' unit
- * in the headers (`Entry NGN/USDT`) names it and its column is one of the rest.
+ * The priorities for these rows: when they hold more than one market, the market joins the columns the desk decides
+ * on, first (a side means nothing without it); with one market, the rates' unit in the headers (`Entry NGN/USDT`)
+ * names it and its column is one of the rest.
  */
 export function rankedFor(
   resource: Pick<Resource, 'priority' | 'decisive'>,
@@ -68,9 +52,8 @@ const runningHedge = (row: Record<string, unknown>): boolean =>
 // ---- hedges --------------------------------------------------------------------------------
 
 /**
- * A hedge, in the one column order of `hedge hedges` (list and ID; TSV, CSV and table alike):
- * what identifies it and what it is, then times, then the on-chain details (hashes whole in TSV,
- * CSV and JSON; shortened on screen).
+ * A hedge, in the one column order of `hedge hedges` (list and ID; TSV, CSV and table alike): what identifies it
+ * and what it is, then times, then the on-chain details (hashes whole in TSV, CSV and JSON; shortened on screen).
  */
 export const HEDGE_FIELDS: FieldSpec[] = [
   { key: 'id', label: 'Hedge ID', kind: 'id' },
@@ -91,11 +74,7 @@ export const HEDGE_FIELDS: FieldSpec[] = [
   { key: 'fill_tx_hash', label: 'Fill tx', kind: 'hash' },
 ];
 
-/**
- * The id names the record (`hedge hedges ID`): first, shortened in the middle rather than dropped.
- * Then the desk's columns — the struck rate is the hedge's entry, the maturity its time left — and
- * the status, without which a failed or closed hedge reads as held.
- */
+/** The id names the record (`hedge hedges ID`): first, shortened in the middle rather than dropped. */
 export const HEDGE_RESOURCE: Resource = {
   fields: HEDGE_FIELDS,
   ...ranked(
@@ -118,9 +97,9 @@ export const HEDGE_RESOURCE: Resource = {
 
 /**
  * A deal reference hedge joins in under this symbol — a position's, from its side's hedges
- * (flows/position-sides.ts); a closed hedge's under `history --ref`, from the deal's hedge records
- * (flows/deal.ts): JSON never prints a symbol-keyed value, so `--json` stays the server's data as
- * sent, while the table, TSV, CSV and `--fields client_reference` show it.
+ * (flows/position-sides.ts); a closed hedge's under `history --ref`, from the deal's hedge records (flows/deal.ts):
+ * JSON never prints a symbol-keyed value, so `--json` stays the server's data as sent, while the table, TSV, CSV
+ * and `--fields client_reference` show it.
  */
 export const JOINED_REFERENCE: unique symbol = Symbol('client_reference');
 
@@ -149,12 +128,7 @@ export const POSITION_FIELDS: FieldSpec[] = [
   { key: 'opened_at', label: 'Opened', kind: 'utc' },
 ];
 
-/**
- * The desk's columns (issues 40 and 50): side, reference, notional, net P&L, entry, mark and time
- * left — all kept at 80 columns whatever the reference's length. Net P&L comes before entry and
- * mark so that it is never the one a narrow terminal (60 columns) leaves out. The hedge ids are on
- * the lines under each side: the column of them comes last.
- */
+/** The desk's columns: side, reference, notional, net P&L, entry, mark and time left — all kept at 80 columns whatever the reference's length. */
 export const POSITION_RESOURCE: Resource = {
   fields: POSITION_FIELDS,
   ...ranked(
@@ -188,9 +162,8 @@ export const REALIZED_FIELDS: FieldSpec[] = [
 ];
 
 /**
- * A footnote mark hedge puts after a closed hedge's notional on screen (ui/history-view.ts): this
- * journal resized the hedge while it was open, so its P&L (the whole life's) is on more than the
- * notional shown. Under a symbol: never in TSV, CSV or JSON.
+ * A footnote mark hedge puts after a closed hedge's notional on screen (ui/history-view.ts): this journal resized
+ * the hedge while it was open, so its P&L (the whole life's) is on more than the notional shown.
  */
 export const NOTIONAL_MARK: unique symbol = Symbol('notional_mark');
 
@@ -209,10 +182,8 @@ export const HISTORY_FIELDS: FieldSpec[] = [
 ];
 
 /**
- * A closed hedge as a desk reads it (issue 50): side, reference, notional, net P&L, the rates it was
- * struck and closed at, and when it closed — kept at 80 columns; net P&L before the rates, so that
- * it is never the one left out at 60. Then what net P&L is made of (amounts: a header wraps to keep
- * one), then the hedge id and the rest.
+ * A closed hedge as a desk reads it: side, reference, notional, net P&L, the rates it was struck and closed at, and
+ * when it closed — kept at 80 columns; net P&L before the rates, so that it is never the one left out at 60.
  */
 export const HISTORY_RESOURCE: Resource = {
   fields: HISTORY_FIELDS,
@@ -225,9 +196,8 @@ export const HISTORY_RESOURCE: Resource = {
 // ---- maturities ----------------------------------------------------------------------------
 
 /**
- * `hedge maturities`: the flat list in TSV, CSV and JSON --fields (in this order); the table
- * shows the time of day and the time left instead of the day and the exact time (a line per day
- * above its settlements says the date).
+ * `hedge maturities`: the flat list in TSV, CSV and JSON --fields (in this order); the table shows the time of day
+ * and the time left instead of the day and the exact time (a line per day above its settlements says the date).
  */
 export const MATURITY_RESOURCE: Resource = {
   fields: [
@@ -297,11 +267,7 @@ export const PRICE_RESOURCE: Resource = {
 
 type PerSide = { buy: number; sell: number };
 
-/**
- * `hedge markets`: capacity and carry per side come nested (`available_capacity_usd.buy`) and are
- * shown as a column per side. For people the carry is worded on the account's side
- * (`carryText`); TSV, CSV and JSON keep the server's rate (positive: the account pays).
- */
+/** `hedge markets`: capacity and carry per side come nested (`available_capacity_usd.buy`) and are shown as a column per side. */
 export function marketsResource(carryText?: (ratePerDay: number, compact?: boolean) => string): Resource {
   const capacity = (which: keyof PerSide): FieldSpec => ({
     key: `capacity_${which}_usd`,
@@ -340,8 +306,7 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
       carry('buy'),
       carry('sell'),
     ],
-    // Every column is one the desk decides on (issue 50): whether the market trades, at what price,
-    // how much each side can take and what it costs to hold; at 80 columns all are kept.
+    // Every column is one the desk decides on: whether the market trades, at what price, how much each side can take and what it costs to hold; at 80 columns all are kept.
     ...ranked(
       [
         'market',
@@ -360,8 +325,8 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
 // ---- profiles --------------------------------------------------------------------------------
 
 /**
- * `hedge profile list` (rows of config/profile-view.ts): one column order in every format; on a
- * screen the current profile is marked with `*` (the `current` column is left out) and LIVE is red.
+ * `hedge profile list` (rows of config/profile-view.ts): one column order in every format; on a screen the current
+ * profile is marked with `*` (the `current` column is left out) and LIVE is red.
  */
 export function profilesResource(
   c: ChalkInstance,
@@ -431,9 +396,8 @@ export const JOURNAL_RESOURCE: Resource = {
     // `unverified`: an unresolved row whose seal does not verify under this key (never sent again).
     { key: 'seal', label: 'Seal' },
   ],
-  // The entry (its id, for `journal show`), the action with its side, deal and notional, how it
-  // ended (and a seal that fails), then when: kept at 80 columns (issue 50), the time without its
-  // "(5s ago)" where the width is short.
+  // The entry (its id, for `journal show`), the action with its side, deal and notional, how it ended (and a seal that
+  // fails), then when: kept at 80 columns, the time without its "(5s ago)" where the width is short.
   ...ranked(
     ['id', 'command', 'side', 'client_reference', 'notional_usd', 'outcome', 'seal', 'created_at'],
     ['market', 'hedge_id', 'environment', 'host'],
@@ -442,11 +406,7 @@ export const JOURNAL_RESOURCE: Resource = {
 
 // ---- plan and apply --------------------------------------------------------------------------
 
-/**
- * `hedge plan` / `hedge apply`: a line per step (numbered, in execution order) or per side already
- * at target. TSV, CSV and JSON --fields carry the raw figures; the table shows the change only
- * where there is one, and the cost columns only for opens and adds (the steps that are quoted).
- */
+/** `hedge plan` / `hedge apply`: a line per step (numbered, in execution order) or per side already at target. */
 export const PLAN_RESOURCE: Resource = {
   fields: [
     { key: 'step', label: '#', kind: 'count' },

@@ -1,7 +1,4 @@
-// What a process hedge starts (a credential helper, a hook) may see of hedge's environment: all of
-// it but the secrets. A key handed to hedge in HEDGE_API_KEY, or read from the keyring or a helper,
-// must not travel on to a program that never asked for it (it would show in its /proc/PID/environ,
-// its crash dumps and its own children).
+// What a process hedge starts (a credential helper, a hook) may see of hedge's environment: all of it but the secrets.
 import { holdsSecret } from './secrets.js';
 
 /** Variables that carry a secret by name, whatever their value looks like. */

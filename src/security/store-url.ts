@@ -1,8 +1,5 @@
-// The team journal store's address (HEDGE_JOURNAL_URL, a profile's journal_url) is a secret when it
-// carries a password, like an API key: this is the one place that decides how it is shown. The
-// password (in the user-info part, or as a `password=` query parameter) is never shown, not even in
-// part; the user, host, port and database are, because an operator needs them to fix a set-up.
-// A leaf module: Node built-ins only.
+// The team journal store's address (HEDGE_JOURNAL_URL, a profile's journal_url) is a secret when it carries a password,
+// like an API key: this is the one place that decides how it is shown.
 
 /** The schemes that choose the PostgreSQL store. */
 const STORE_URL_SCHEMES = ['postgres:', 'postgresql:'] as const;
@@ -19,8 +16,8 @@ export function isStoreUrl(raw: string): boolean {
 }
 
 /**
- * The URL as the database client reads it (pg-connection-string: spaces and stray `%` encoded
- * first, and an empty host allowed before a socket path), or undefined when it reads none.
+ * The URL as the database client reads it (pg-connection-string: spaces and stray `%` encoded first, and an empty
+ * host allowed before a socket path), or undefined when it reads none.
  */
 function parsedAsTheClientDoes(text: string): URL | undefined {
   const encoded = /\s|%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(text) ? encodeURI(text).replace(/%25(\d\d)/g, '%$1') : text;
@@ -34,11 +31,7 @@ function parsedAsTheClientDoes(text: string): URL | undefined {
   return undefined;
 }
 
-/**
- * Why the text cannot be read as a store URL, or undefined when it can. A password holding `/`,
- * `?` or `#` unencoded breaks the URL apart (the client would stop with a stack trace, or read part
- * of the password as the host, the query or a fragment): refused, and the reason repeats none of it.
- */
+/** Why the text cannot be read as a store URL, or undefined when it can. */
 export function storeUrlProblem(raw: string): string | undefined {
   const url = parsedAsTheClientDoes(raw.trim());
   if (!url) return 'it does not parse as a URL';
@@ -48,10 +41,7 @@ export function storeUrlProblem(raw: string): string | undefined {
   return undefined;
 }
 
-/**
- * The URL fit to print: `postgres://desk:***@db.example:5432/hedge`. Text that does not parse as a
- * store URL is shown as its scheme alone, since where a password sits in it cannot be told.
- */
+/** The URL fit to print: `postgres://desk:***@db.example:5432/hedge`. */
 export function redactStoreUrl(raw: string): string {
   const text = raw.trim();
   let url: URL;
