@@ -24,7 +24,7 @@ export class HedgeError extends Error {
 
 /** Bad arguments or options: nothing was sent. */
 export class UsageError extends HedgeError {
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 2 };
   }
 }
@@ -55,12 +55,13 @@ export class ConfigError extends HedgeError {
 
 /** A pre-trade check refused the action before anything was sent (same exit code as an API 4xx). */
 export class PreTradeCheckError extends HedgeError {
-  readonly code: string;
-  readonly details: Record<string, unknown>;
-  constructor(code: string, message: string, details: Record<string, unknown>, hint?: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown>,
+    hint?: string,
+  ) {
     super(message, { hint });
-    this.code = code;
-    this.details = details;
   }
 
   override facts() {
@@ -168,10 +169,12 @@ const UNREADABLE_HINT =
 
 /** The on-chain order did not land (`failed`): nothing was opened. */
 export class OrderFailedError extends HedgeError {
-  readonly hedgeId: string;
-  constructor(message: string, hedgeId: string, hint?: string) {
+  constructor(
+    message: string,
+    readonly hedgeId: string,
+    hint?: string,
+  ) {
     super(message, { hint });
-    this.hedgeId = hedgeId;
   }
 
   override facts() {
@@ -181,12 +184,12 @@ export class OrderFailedError extends HedgeError {
 
 /** The wait ran out before the action resolved; the action itself stands. */
 export class StillPendingError extends HedgeError {
-  readonly resumeCommand: string;
-  readonly record?: unknown;
-  constructor(message: string, resumeCommand: string, record?: unknown) {
+  constructor(
+    message: string,
+    readonly resumeCommand: string,
+    readonly record?: unknown,
+  ) {
     super(message, { hint: `Resume the wait with: ${resumeCommand}` });
-    this.resumeCommand = resumeCommand;
-    this.record = record;
   }
 
   override facts() {
