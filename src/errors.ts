@@ -29,10 +29,7 @@ export class UsageError extends HedgeError {
   }
 }
 
-/**
- * A request that would go somewhere other than the profile's base URL's origin (another host or port, or a URL
- * carrying a user and password): a resumed journal row, a server's next-page link, any path.
- */
+/** A request that would go somewhere other than the profile's base URL's origin (another host or port, or a URL carrying a user and password): a resumed journal row, a server's next-page link, any path. */
 export class OffOriginError extends UsageError {
   override facts() {
     return { exitCode: 2, code: 'off_origin' };
@@ -133,10 +130,7 @@ export class NetworkError extends HedgeError {
   }
 }
 
-/**
- * The server answered in a way hedge could not read (exit 14 `unreadable`, never "network failure"): not JSON, not
- * the envelope, or a field hedge needs to act safely that is missing or of another kind.
- */
+/** The server answered in a way hedge could not read (exit 14 `unreadable`, never "network failure"): not JSON, not the envelope, or a field hedge needs to act safely that is missing or of another kind. */
 export class InvalidResponseError extends HedgeError {
   readonly endpoint: string;
   readonly status: number;
@@ -216,10 +210,7 @@ export function stopExitCode(reason: unknown): 129 | 130 | 143 {
 /** Ctrl-C (130), SIGTERM (143) or SIGHUP (129) at a prompt or during a wait. */
 export class InterruptedError extends HedgeError {
   readonly exitCode: 129 | 130 | 143;
-  /**
-   * `stoppedBy`: the abort reason of the signal that stopped the command (a flow hands it over as it is); its exit
-   * code (129, 130, 143) is chosen here, with the other errors' codes, not by the flow.
-   */
+  /** `stoppedBy`: the abort reason of the signal that stopped the command (a flow hands it over as it is); its exit code (129, 130, 143) is chosen here, with the other errors' codes, not by the flow. */
   constructor(
     message: string,
     options: { hint?: string; cause?: unknown; exitCode?: 129 | 130 | 143; stoppedBy?: unknown } = {},
@@ -240,10 +231,7 @@ export class DeclinedError extends HedgeError {
   }
 }
 
-/**
- * A write whose answer does not say what happened (the connection dropped after sending, an answer that is both
- * data and error, a 2xx carrying an error, Ctrl-C while it was out): the server may have acted.
- */
+/** A write whose answer does not say what happened (the connection dropped after sending, an answer that is both data and error, a 2xx carrying an error, Ctrl-C while it was out): the server may have acted. */
 export class OutcomeUnknownError extends HedgeError {
   readonly details: Record<string, unknown>;
   readonly status?: number;
@@ -279,10 +267,7 @@ export interface HolderFacts {
   session: string;
 }
 
-/**
- * Another live process holds this action (an in-flight journal entry) or the account lock this command needs, or
- * the run only observed another process's action: this run did not act (exit 11).
- */
+/** Another live process holds this action (an in-flight journal entry) or the account lock this command needs, or the run only observed another process's action: this run did not act (exit 11). */
 export class HeldError extends HedgeError {
   readonly holder?: HolderFacts;
   readonly details: Record<string, unknown>;
@@ -300,11 +285,7 @@ export class HeldError extends HedgeError {
   }
 }
 
-/**
- * The same write (same request, same account) finished moments ago, the side still shows exactly what it left, and
- * this run sent nothing: a re-run of a command killed after its action was done must not do it again silently (exit
- * 16, `repeated`; `--again` sends another one).
- */
+/** The same write (same request, same account) finished moments ago, the side still shows exactly what it left, and this run sent nothing: a re-run of a command killed after its action was done must not do it again silently (exit 16, `repeated`; `--again` sends another one). */
 export class RepeatedActionError extends DetailedError {
   override facts() {
     return { exitCode: 16, code: 'repeated_action', details: this.details };
@@ -338,11 +319,7 @@ export class StateError extends HedgeError {
   }
 }
 
-/**
- * A journal row that would be sent again does not verify as this account's own (no seal, or a seal that does not
- * match what it would send), or its key already has a finished row (a duplicate): it is not sent (exit 13,
- * `unverified_row`).
- */
+/** A journal row that would be sent again does not verify as this account's own (no seal, or a seal that does not match what it would send), or its key already has a finished row (a duplicate): it is not sent (exit 13, `unverified_row`). */
 export class UnverifiedRowError extends StateError {
   readonly journalId: string;
   readonly trust: 'unsealed' | 'forged' | 'duplicate';

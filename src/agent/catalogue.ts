@@ -29,11 +29,7 @@ export interface AgentTool {
   arguments: AgentArgument[];
 }
 
-/**
- * Options a tool call cannot use: a `--watch` view streams until it is stopped (a tool call has one answer),
- * `--html FILE` writes a file on the server's machine wherever it is told, and `--resend-unproven` is a person's
- * word that an action did not land.
- */
+/** Options a tool call cannot use: a `--watch` view streams until it is stopped (a tool call has one answer), `--html FILE` writes a file on the server's machine wherever it is told, and `--resend-unproven` is a person's word that an action did not land. */
 const LEFT_OUT_OPTIONS = new Set([
   'watch',
   'alertPnl',
@@ -44,10 +40,7 @@ const LEFT_OUT_OPTIONS = new Set([
   'resendUnproven',
 ]);
 
-/**
- * What the CLI finds out by asking on a terminal, an agent has to give: `hedge open` without its arguments starts a
- * wizard, which a tool call cannot answer; a quote and a roll need their tenor.
- */
+/** What the CLI finds out by asking on a terminal, an agent has to give: `hedge open` without its arguments starts a wizard, which a tool call cannot answer; a quote and a roll need their tenor. */
 const REQUIRED_FOR_AGENTS: Record<string, readonly string[]> = {
   open: ['market', 'side', 'notional', 'tenor'],
   quote: ['tenor'],

@@ -1,13 +1,8 @@
-// The error catalogue for agents (and scripts): every `error.code` a tool call or a command can end with, its exit code
-// and class (src/terminal/exit-codes.ts), whether trying again can help, how, and what to do.
+// The error catalogue for agents (and scripts): every `error.code` a tool call or a command can end with, its exit code and class (src/terminal/exit-codes.ts), whether trying again can help, how, and what to do.
 import { GUIDED_CODES, guideFor } from '../api/error-guide.js';
 import { EXIT_CODES } from '../terminal/exit-codes.js';
 
-/**
- * How to try again: `no` (the same call fails the same way), `after_fix` (change the arguments or the account
- * first), `same_call` (the same call again, after `retry_after`), `resume` (the same call again — or `resume` —
- * with the same idempotency key: it cannot act twice).
- */
+/** How to try again: `no` (the same call fails the same way), `after_fix` (change the arguments or the account first), `same_call` (the same call again, after `retry_after`), `resume` (the same call again — or `resume` — with the same idempotency key: it cannot act twice). */
 type RetryGuidance = 'no' | 'after_fix' | 'same_call' | 'resume';
 
 /** Which tools can end with the code: every tool, the read or write tools, or the ones named. */

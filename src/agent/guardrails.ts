@@ -67,11 +67,7 @@ export function hasLimits(limits: AgentLimits): boolean {
   );
 }
 
-/**
- * One call's gate: every trade the call's command is about to journal and send is admitted here first, from the
- * plan the command will carry out (an apply's steps, a roll's legs, an open's request, a close's side as the book
- * shows it under the command's lock).
- */
+/** One call's gate: every trade the call's command is about to journal and send is admitted here first, from the plan the command will carry out (an apply's steps, a roll's legs, an open's request, a close's side as the book shows it under the command's lock). */
 class CallGate implements TradeGate {
   private callUsd = 0;
   private countedBefore?: JournalEntry[];
@@ -176,10 +172,7 @@ export class AgentGuardrails {
     return run;
   }
 
-  /**
-   * The gate of one write call (see CallGate): the command's own run asks it, with the plan it is about to send,
-   * before anything is journaled or sent; a refusal is a PreTradeCheckError (exit 3).
-   */
+  /** The gate of one write call (see CallGate): the command's own run asks it, with the plan it is about to send, before anything is journaled or sent; a refusal is a PreTradeCheckError (exit 3). */
   gateFor(tool: AgentTool): TradeGate & { readonly view: LimitsView } {
     return new CallGate(this.limits, tool.name, () => this.countedEntries());
   }

@@ -1,6 +1,4 @@
-// Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its own `run` with a
-// CommandContext whose output keeps the JSON document as a value (never text to parse back) and whose stderr is
-// captured, no TTY and no prompts.
+// Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its own `run` with a CommandContext whose output keeps the JSON document as a value (never text to parse back) and whose stderr is captured, no TTY and no prompts.
 import { PassThrough, Writable } from 'node:stream';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import type { RawInput } from '../runner/command-spec.js';
@@ -60,10 +58,7 @@ function callGlobals(server: GlobalOptions, yes: boolean): GlobalOptions {
   };
 }
 
-/**
- * Runs `work` with a context like a tool call's (JSON, no prompts, the session's key), for what the agent interface
- * reads itself (the agent's limits: the book, a plan, the journal).
- */
+/** Runs `work` with a context like a tool call's (JSON, no prompts, the session's key), for what the agent interface reads itself (the agent's limits: the book, a plan, the journal). */
 export async function withCallContext<T>(
   session: AgentSession,
   signal: AbortSignal,

@@ -132,8 +132,7 @@ export class AgentToolbox {
           await runInProcess(this.session, tool, input, { signal, yes: false, rows, gate }),
         );
       };
-      // The operator's limits: the command's own run asks the call's gate with the plan it is about to send (a
-      // preview's dry run included); an explicit dry run sends nothing and is not limited.
+      // The operator's limits: the command's own run asks the call's gate with the plan it is about to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.
       const guardrails = this.guardrails;
       if (tool.tier === 'write' && guardrails && input.options.dryRun !== true) {
         return await guardrails.exclusive(async () => send(guardrails.gateFor(tool)));
@@ -144,11 +143,7 @@ export class AgentToolbox {
     }
   }
 
-  /**
-   * A write on a live key, first call: the command's own --dry-run (the exact request; for apply the plan), the
-   * quote for an open, and a token bound to this tool, these arguments and the requests the dry run would send
-   * (confirmation.ts).
-   */
+  /** A write on a live key, first call: the command's own --dry-run (the exact request; for apply the plan), the quote for an open, and a token bound to this tool, these arguments and the requests the dry run would send (confirmation.ts). */
   private async preview(
     tool: AgentTool,
     args: Record<string, unknown>,

@@ -68,11 +68,7 @@ export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: num
   return holding;
 }
 
-/**
- * Fire once, clear once: the alerts that start now (holding, not active before), those that cleared (active before,
- * no longer holding), and the active ones to pass as `before` next time (one already active keeps its first record,
- * its start time with it).
- */
+/** Fire once, clear once: the alerts that start now (holding, not active before), those that cleared (active before, no longer holding), and the active ones to pass as `before` next time (one already active keeps its first record, its start time with it). */
 export function alertEdges<A extends { key: string }>(
   before: ReadonlyMap<string, A>,
   holding: readonly A[],
@@ -154,10 +150,7 @@ export interface CycleObservation {
 export interface AlertState {
   active: ReadonlyMap<string, ActiveAlert>;
   rows: ReadonlyMap<string, KeepRowStatus>;
-  /**
-   * Rows the keeper tried to roll at the previous observation (a roll event, or a roll that failed): flat now
-   * because of its own roll, never a missed one (a failed roll's open is a `refused` alert).
-   */
+  /** Rows the keeper tried to roll at the previous observation (a roll event, or a roll that failed): flat now because of its own roll, never a missed one (a failed roll's open is a `refused` alert). */
   rolling?: ReadonlySet<string>;
 }
 
@@ -188,8 +181,7 @@ export function stepAlerts(
   if (observation.headroom && observation.thresholdUsd !== undefined)
     headroomConditions(holding, observation.headroom, observation.thresholdUsd);
 
-  // What stands without being seen again: a condition this cycle could not judge, or one that clears only once its row
-  // is back at target (a refusal backs off and is not retried every cycle).
+  // What stands without being seen again: a condition this cycle could not judge, or one that clears only once its row is back at target (a refusal backs off and is not retried every cycle).
   for (const [key, active] of state.active) {
     if (holding.has(key)) continue;
     if (
@@ -207,8 +199,7 @@ export function stepAlerts(
   }
 
   const { active, notices } = startsAndClears(state.active, holding, nowMs);
-  // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last told row stands
-  // (a hedge that matured unrolled settles through cycles that cannot tell the side).
+  // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
   const told = new Map(
     [...rowsNow].map(([key, row]) => [key, row.current_unknown === true ? (state.rows.get(key) ?? row) : row]),
   );
@@ -402,9 +393,7 @@ function stillHolds(
       const row = seen.rowsNow.get(key);
       // A row no longer in the target has nothing left to alert about.
       if (!row) return false;
-      // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it succeeded and it is)
-      // — never because a cycle did not see it: a side whose views disagree (settling, its own roll landing) shows no
-      // notional, which says nothing about the drift.
+      // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it succeeded and it is) — never because a cycle did not see it: a side whose views disagree (settling, its own roll landing) shows no notional, which says nothing about the drift.
       return !atTarget(row, seen.toleranceUsd) && !(seen.succeeded.has(key) && row.target_usd === 0);
     }
   }

@@ -15,10 +15,7 @@ export function rememberSent<T>(read: T, original: unknown): T {
   return read;
 }
 
-/**
- * The server's own data behind a value the reading layer returned, wherever it sits: a list built from read records
- * (filtered, several pages) and an object of ours that carries one (a close's `realized` record) show each as sent.
- */
+/** The server's own data behind a value the reading layer returned, wherever it sits: a list built from read records (filtered, several pages) and an object of ours that carries one (a close's `realized` record) show each as sent. */
 export function asSent<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== 'object' || originals.has(value)) return value;
   const original = sent.get(value);
@@ -37,11 +34,7 @@ export function asSent<T>(value: T, depth = 0): T {
   return (copy ?? value) as T;
 }
 
-/**
- * What hedge added to a read record under a symbol (a position's deal reference joined from its hedge) is not the
- * server's data, and is never printed as such: it stays on the record shown, so the output layer can still draw it
- * as a column.
- */
+/** What hedge added to a read record under a symbol (a position's deal reference joined from its hedge) is not the server's data, and is never printed as such: it stays on the record shown, so the output layer can still draw it as a column. */
 function withAnnotations(read: object, original: unknown): unknown {
   const symbols = Object.getOwnPropertySymbols(read);
   if (symbols.length === 0 || original === null || typeof original !== 'object' || Array.isArray(original))

@@ -19,10 +19,7 @@ export function echo(raw: string): string {
 /** What echo() produced: a JSON string literal. */
 const ECHOED = /"(?:[^"\\]|\\.)*"/g;
 
-/**
- * A message of these parsers with the value left out, for values that must never be repeated back: a target file's
- * content (it may be any file an agent named, secrets included).
- */
+/** A message of these parsers with the value left out, for values that must never be repeated back: a target file's content (it may be any file an agent named, secrets included). */
 export function withoutEcho(message: string): string {
   return message.replace(ECHOED, 'the value');
 }
@@ -71,8 +68,7 @@ const AMOUNT_EXAMPLES: Record<AmountSign, string> = {
   signed: 'a USD amount, signed, such as -500, -1,000, -2.5k or 0',
 };
 
-// Groups of three after a 1-3 digit head, one separator kind throughout: `1000,000` (a European 1000.000?), `1,0,0` and
-// `1,000_000` are refused rather than read 1000 times too big or small.
+// Groups of three after a 1-3 digit head, one separator kind throughout: `1000,000` (a European 1000.000?), `1,0,0` and `1,000_000` are refused rather than read 1000 times too big or small.
 const AMOUNT_SHAPE = /^([+-]?)((?:\d{1,3}(?:([_,])\d{3})(?:\3\d{3})*|\d+)(?:\.\d+)?|\.\d+)(k|m|bn)?$/i;
 const AMOUNT_SCALE: Record<string, number> = { '': 1, k: 1e3, m: 1e6, bn: 1e9 };
 
@@ -115,10 +111,7 @@ export function parseTenor(raw: string | undefined): 1 | 3 | 7 {
   throw new UsageError(`--tenor: ${echo(raw!)} is not allowed; expected 1, 3 or 7 (days).`);
 }
 
-/**
- * How many rows `hedges` and `history` list without --limit or --all: hedge's own length, the same on every server
- * (read across pages of whatever size the server uses), never the server's page.
- */
+/** How many rows `hedges` and `history` list without --limit or --all: hedge's own length, the same on every server (read across pages of whatever size the server uses), never the server's page. */
 export const DEFAULT_LIST_LENGTH = 50;
 
 /** --limit N, or --all (every row, page after page: Infinity), else DEFAULT_LIST_LENGTH; both together is bad usage. */

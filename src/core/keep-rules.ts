@@ -9,10 +9,7 @@ export const DEFAULT_ROLL_BEFORE_MS = 3_600_000;
 /** A target row (as a target file gives it, or as exposures imply it), without its line in a file. */
 export interface KeepRow extends Omit<TargetRow, 'line'> {
   toleranceUsd?: number;
-  /**
-   * When the target last said this row (the target file's modification time): a side a colleague closed before that
-   * is the target's to restore; one closed after it is the colleague's call.
-   */
+  /** When the target last said this row (the target file's modification time): a side a colleague closed before that is the target's to restore; one closed after it is the colleague's call. */
   statedAtMs?: number;
 }
 
@@ -20,17 +17,9 @@ export interface KeepRow extends Omit<TargetRow, 'line'> {
 export interface SideView {
   position?: { notionalUsd?: number; hedgeId?: string; maturityAtMs?: number };
   opening?: { hedgeId: string; status: string };
-  /**
-   * The side is flat because its newest hedge was closed before its maturity by someone other than this keeper (a
-   * colleague's `hedge close`, the partner desk); when, if the server says, on this machine's clock (the server's
-   * closed_at through its clock's offset: the latest it can be).
-   */
+  /** The side is flat because its newest hedge was closed before its maturity by someone other than this keeper (a colleague's `hedge close`, the partner desk); when, if the server says, on this machine's clock (the server's closed_at through its clock's offset: the latest it can be). */
   closedOutside?: { hedgeId: string; closedAtLocalMs?: number };
-  /**
-   * The views of the side disagree (domain/book.ts: a filled hedge not yet in the positions list, a closed one
-   * still in it, a hedge past its maturity not settled yet), or they do not show this keeper's own last write yet:
-   * nothing is decided on the side until they do.
-   */
+  /** The views of the side disagree (domain/book.ts: a filled hedge not yet in the positions list, a closed one still in it, a hedge past its maturity not settled yet), or they do not show this keeper's own last write yet: nothing is decided on the side until they do. */
   settling?: { why: string };
 }
 
@@ -124,10 +113,7 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: Ke
   };
 }
 
-/**
- * The tenor a new hedge of the row gets: the row's own, or — when the exposure ends (until) sooner — the shortest
- * supported tenor that still reaches until, so no days past it are paid for.
- */
+/** The tenor a new hedge of the row gets: the row's own, or — when the exposure ends (until) sooner — the shortest supported tenor that still reaches until, so no days past it are paid for. */
 export function tenorFor(row: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: number): Tenor | undefined {
   if (row.tenorDays === undefined || row.untilMs === undefined) return row.tenorDays;
   const daysLeft = Math.ceil((row.untilMs - nowMs) / DAY_MS);
@@ -165,10 +151,7 @@ export interface KeepRowStatus {
   client_reference?: string;
   target_usd: number;
   current_usd: number | null;
-  /**
-   * Set when what the side holds cannot be told this cycle (its views disagree while a change lands, or the book
-   * could not be read): `current_usd` is then null without the side being flat.
-   */
+  /** Set when what the side holds cannot be told this cycle (its views disagree while a change lands, or the book could not be read): `current_usd` is then null without the side being flat. */
   current_unknown?: true;
   state: string;
   next_action: string | null;
@@ -236,11 +219,7 @@ export interface Heartbeat {
   actions: Record<string, number>;
   rolls: RollTotals;
   rows: KeepRowStatus[];
-  /**
-   * The alerts active at this heartbeat (without the events that started them): the next keeper of the account —
-   * cron's next --once, a restart — carries them on, so a condition is not alerted again at every run and its
-   * recovery is still sent.
-   */
+  /** The alerts active at this heartbeat (without the events that started them): the next keeper of the account — cron's next --once, a restart — carries them on, so a condition is not alerted again at every run and its recovery is still sent. */
   alerts?: Array<{ key: string; cause: string; market?: string; side?: string; message: string; since: string }>;
   stopped_at?: string;
 }

@@ -41,10 +41,7 @@ export function payOrEarn(
   return `${signed} ${unit}${options.per ?? ''}, ${payWords(shown, options.realized)}`;
 }
 
-/**
- * How much better (+) or worse (-) a price is for the account than a reference, in basis points of the reference: a
- * buy is better when it pays fewer units of the quote currency, a sell when it gets more.
- */
+/** How much better (+) or worse (-) a price is for the account than a reference, in basis points of the reference: a buy is better when it pays fewer units of the quote currency, a sell when it gets more. */
 export function priceFavourBps(side: 'buy' | 'sell', price: number, reference: number): number {
   if (!(reference > 0)) return 0;
   const favour = side === 'buy' ? reference - price : price - reference;
@@ -57,10 +54,7 @@ export function betterOrWorse(forAccount: number, than: string, same: string): s
   return `${forAccount > 0 ? 'better' : 'worse'} than ${than}`;
 }
 
-/**
- * The price an addition executed at, implied by the position's entry before and after: the entry of a side is its
- * notional-weighted average price, so the added notional's share of the new weighted total is what it cost.
- */
+/** The price an addition executed at, implied by the position's entry before and after: the entry of a side is its notional-weighted average price, so the added notional's share of the new weighted total is what it cost. */
 export function impliedAdditionPrice(
   before: { notionalUsd: number; entryPrice: number },
   after: { notionalUsd: number; entryPrice: number },

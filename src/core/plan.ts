@@ -1,6 +1,4 @@
-// The plan of `hedge plan` / `hedge apply`: from a target file and the live book (positions, markets, account headroom)
-// to the actions that reach the target, in the order they will be sent, with the pre-trade checks simulated over the
-// whole sequence.
+// The plan of `hedge plan` / `hedge apply`: from a target file and the live book (positions, markets, account headroom) to the actions that reach the target, in the order they will be sent, with the pre-trade checks simulated over the whole sequence.
 import { cents, formatUsd } from './money.js';
 import { findMarket, sideKey } from './markets.js';
 import type { Side, Tenor } from './vocabulary.js';
@@ -8,11 +6,7 @@ import type { TargetRow } from './target-file.js';
 
 type PlanAction = 'open' | 'add' | 'reduce' | 'close';
 
-/**
- * Facts about a step that do not stop it: - tenor_differs: an add keeps the open position's maturity, whatever
- * tenor the row names (roll is not implied); - market_disabled / market_not_listed: a reduce or close on a market
- * that is not open for new exposure; taking risk off is still allowed.
- */
+/** Facts about a step that do not stop it: - tenor_differs: an add keeps the open position's maturity, whatever tenor the row names (roll is not implied); - market_disabled / market_not_listed: a reduce or close on a market that is not open for new exposure; taking risk off is still allowed. */
 export type PlanStepNote = 'tenor_differs' | 'market_disabled' | 'market_not_listed';
 
 export interface PlanStep {
@@ -189,11 +183,7 @@ function marketNotes(market: PlanMarket | undefined): PlanStepNote[] {
   return market.status === 'open' ? [] : ['market_disabled'];
 }
 
-/**
- * Walks the steps in execution order as the server would see them: headroom starts at the account's
- * `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks
- * with each open or add on that side.
- */
+/** Walks the steps in execution order as the server would see them: headroom starts at the account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks with each open or add on that side. */
 function simulateChecks(
   steps: PlanStep[],
   markets: readonly PlanMarket[],

@@ -85,10 +85,7 @@ export function readRowFile<C extends string, T>(
   return { rows };
 }
 
-/**
- * A checker of one row's cells: `field(column, parse)` is the parsed value, or undefined with the parser's error
- * among `problems` (its message stripped of any echo of the cell).
- */
+/** A checker of one row's cells: `field(column, parse)` is the parsed value, or undefined with the parser's error among `problems` (its message stripped of any echo of the cell). */
 export function fieldsOf<C extends string>(raw: RawRow<C>, problems: string[]) {
   return <T>(column: C, parse: (value: string | undefined) => T): T | undefined => {
     if (raw.reported.has(column)) return undefined;
@@ -284,10 +281,7 @@ function listOf(document: unknown, key: string): unknown[] | undefined {
   return Array.isArray(list) ? list : undefined;
 }
 
-/**
- * V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its
- * "Unexpected token" quotes the input, so only where it stopped is said.
- */
+/** V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its "Unexpected token" quotes the input, so only where it stopped is said. */
 function jsonErrorReason(error: unknown, content: string): string {
   const message = messageOf(error);
   if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';

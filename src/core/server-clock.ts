@@ -100,11 +100,7 @@ export class ServerClock {
   }
 }
 
-/**
- * The server's clock against ours in words: "45 s ahead of this machine's, give or take 0.5 s (from its Date
- * header)", "at least 40 s ahead of this machine's (from the stamps on its answers; …)"; undefined when nothing was
- * learned.
- */
+/** The server's clock against ours in words: "45 s ahead of this machine's, give or take 0.5 s (from its Date header)", "at least 40 s ahead of this machine's (from the stamps on its answers; …)"; undefined when nothing was learned. */
 export function describeServerClock(reading: ClockReading): string | undefined {
   const { lowMs: low, highMs: high } = reading;
   if (low === undefined) return undefined;

@@ -1,6 +1,4 @@
-// The target file of `hedge plan` / `hedge apply`: one row per market and side saying how much notional that side
-// should hold, read as row-file.ts reads every row file (CSV or JSON, checked whole, every problem collected, the
-// file's content never echoed).
+// The target file of `hedge plan` / `hedge apply`: one row per market and side saying how much notional that side should hold, read as row-file.ts reads every row file (CSV or JSON, checked whole, every problem collected, the file's content never echoed).
 import { parseDuration } from './duration.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide } from './input.js';
 import {

@@ -9,9 +9,6 @@ export type Side = (typeof SIDES)[number];
 export type Tenor = (typeof TENORS)[number];
 export type HedgeStatus = (typeof HEDGE_STATUSES)[number];
 
-/**
- * The output formats (--format), in one place for the front, the runtime and the output layer: table for people at
- * a terminal, tsv (the default in a pipe) and csv for spreadsheets and shell scripts, json and ndjson for programs.
- */
+/** The output formats (--format), in one place for the front, the runtime and the output layer: table for people at a terminal, tsv (the default in a pipe) and csv for spreadsheets and shell scripts, json and ndjson for programs. */
 export const OUTPUT_FORMATS = ['table', 'tsv', 'csv', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -29,16 +29,10 @@ export interface FieldSpec {
   decimals?: number;
   get?: (row: Record<string, unknown>) => unknown;
   covers?: string[];
-  /**
-   * Dotted names of the server's data this column shows (`net_rate_daily_pct.sell`): --fields asking for one gets
-   * this column under that name, so it reads the same as without --fields.
-   */
+  /** Dotted names of the server's data this column shows (`net_rate_daily_pct.sell`): --fields asking for one gets this column under that name, so it reads the same as without --fields. */
   aliases?: string[];
   wrap?: boolean;
-  /**
-   * The value a narrow table shows instead, where the column has no room for the whole one (the carry's rate
-   * without its word; a time's compact form is made by kind): shown alike in every row.
-   */
+  /** The value a narrow table shows instead, where the column has no room for the whole one (the carry's rate without its word; a time's compact form is made by kind): shown alike in every row. */
   compact?: (row: Record<string, unknown>) => unknown;
   screenOnly?: boolean;
   relativeWhen?: (row: Record<string, unknown>) => boolean;

@@ -5,10 +5,7 @@ export interface ListShape {
   more: boolean;
 }
 
-/**
- * The warning for a list that stopped short of what was asked while the server signals more, or that is one page of
- * more (no --limit); undefined when the list is whole or as long as asked.
- */
+/** The warning for a list that stopped short of what was asked while the server signals more, or that is one page of more (no --limit); undefined when the list is whole or as long as asked. */
 export function moreNote(
   list: ListShape,
   limit: number | undefined,

@@ -7,10 +7,7 @@ export type OutputFields =
       kind: 'records';
       names: readonly string[];
       open: boolean;
-      /**
-       * What is printed follows a request that changes something: from then on a shaping problem (a --query that
-       * fails on the data) is a warning, never exit 2 — the exit code says what was sent.
-       */
+      /** What is printed follows a request that changes something: from then on a shaping problem (a --query that fails on the data) is a warning, never exit 2 — the exit code says what was sent. */
       sends: boolean;
       jsonOnly?: string;
     }

@@ -38,10 +38,7 @@ export function fieldNames(expression: string): string[] {
   return [...found];
 }
 
-/**
- * `allowed`: the expression does not compile, so the one line also says what the option takes (a person sees no
- * hint under a usage error); a problem only the data shows says what it is alone.
- */
+/** `allowed`: the expression does not compile, so the one line also says what the option takes (a person sees no hint under a usage error); a problem only the data shows says what it is alone. */
 function problem(expression: string, error: unknown, option: string, allowed = false): UsageError {
   const reason = messageOf(error).replace(/\.\s*$/, '');
   const takes = allowed ? '; expected a JMESPath expression (https://jmespath.site)' : '';

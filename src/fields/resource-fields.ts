@@ -1,18 +1,12 @@
-// Every resource the CLI shows, declared once: its fields (keys, labels, units, kinds — one column order for TSV, CSV
-// and JSON --fields), the order a table shows them in when it differs, and its column priorities: one ordered list,
-// most important first — first what a desk decides on, then the rest.
+// Every resource the CLI shows, declared once: its fields (keys, labels, units, kinds — one column order for TSV, CSV and JSON --fields), the order a table shows them in when it differs, and its column priorities: one ordered list, most important first — first what a desk decides on, then the rest.
 import type { ChalkInstance } from 'chalk';
 import type { FieldKind, FieldSpec } from './fields.js';
 import { utcClockMinute } from '../core/utc-text.js';
 
-/** A resource as lists show it. */
 export interface Resource {
   fields: FieldSpec[];
   priority: readonly string[];
-  /**
-   * How many of `priority`'s first keys are what a desk decides on (`ranked`): a narrow table keeps them with
-   * headers on two lines and compact cells before leaving one out, and takes the rest only while those read whole.
-   */
+  /** How many of `priority`'s first keys are what a desk decides on (`ranked`): a narrow table keeps them with headers on two lines and compact cells before leaving one out, and takes the rest only while those read whole. */
   decisive?: number;
   table?: readonly string[];
 }
@@ -29,7 +23,6 @@ function ranked(decides: string, rest = ''): Pick<Resource, 'priority' | 'decisi
   return { priority: words(`${decides} ${rest}`), decisive: words(decides).length };
 }
 
-/** Keys written as one string, separated by spaces. */
 function words(keys: string) {
   return keys.split(' ').filter(Boolean);
 }
@@ -43,11 +36,7 @@ function field(key: string, label: string, kind?: FieldKind, unit?: string): Fie
   };
 }
 
-/**
- * The priorities for these rows: when they hold more than one market, the market joins the columns the desk decides
- * on, first (a side means nothing without it); with one market, the rates' unit in the headers (`Entry NGN/USDT`)
- * names it and its column is one of the rest.
- */
+/** The priorities for these rows: when they hold more than one market, the market joins the columns the desk decides on, first (a side means nothing without it); with one market, the rates' unit in the headers (`Entry NGN/USDT`) names it and its column is one of the rest. */
 export function rankedFor(
   resource: Pick<Resource, 'priority' | 'decisive'>,
   markets: ReadonlyArray<unknown>,
@@ -63,12 +52,7 @@ const STILL_RUNNING = new Set(['submitted', 'filled']);
 const runningHedge = (row: Record<string, unknown>): boolean =>
   typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
 
-// ---- hedges --------------------------------------------------------------------------------
-
-/**
- * A hedge, in the one column order of `hedge hedges` (list and ID; TSV, CSV and table alike): what identifies it
- * and what it is, then times, then the on-chain details (hashes whole in TSV, CSV and JSON; shortened on screen).
- */
+/** A hedge, in the one column order of `hedge hedges` (list and ID; TSV, CSV and table alike): what identifies it and what it is, then times, then the on-chain details (hashes whole in TSV, CSV and JSON; shortened on screen). */
 export const HEDGE_FIELDS: FieldSpec[] = [
   field('id', 'Hedge ID', 'id'),
   reference,
@@ -96,8 +80,6 @@ export const HEDGE_RESOURCE: Resource = {
     'market tenor_days opened_at filled_at closed_at units order_key order_tx_hash fill_tx_hash',
   ),
 };
-
-// ---- positions -----------------------------------------------------------------------------
 
 /**
  * A deal reference hedge joins in under this symbol — a position's, from its side's hedges
@@ -141,8 +123,6 @@ export const POSITION_RESOURCE: Resource = {
   ),
 };
 
-// ---- history -------------------------------------------------------------------------------
-
 /** What a closed hedge realized; the spec names only `net_pnl_usd`. */
 export const REALIZED_FIELDS: FieldSpec[] = [
   field('entry_price', 'Entry', 'rate', 'rate'),
@@ -153,10 +133,7 @@ export const REALIZED_FIELDS: FieldSpec[] = [
   field('net_pnl_usd', 'Net P&L', 'pnl', 'USD'),
 ];
 
-/**
- * A footnote mark hedge puts after a closed hedge's notional on screen (ui/history-view.ts): this journal resized
- * the hedge while it was open, so its P&L (the whole life's) is on more than the notional shown.
- */
+/** A footnote mark hedge puts after a closed hedge's notional on screen (ui/history-view.ts): this journal resized the hedge while it was open, so its P&L (the whole life's) is on more than the notional shown. */
 export const NOTIONAL_MARK: unique symbol = Symbol('notional_mark');
 
 export const HISTORY_FIELDS: FieldSpec[] = [
@@ -173,10 +150,7 @@ export const HISTORY_FIELDS: FieldSpec[] = [
   ...REALIZED_FIELDS,
 ];
 
-/**
- * A closed hedge as a desk reads it: side, reference, notional, net P&L, the rates it was struck and closed at, and
- * when it closed — kept at 80 columns; net P&L before the rates, so that it is never the one left out at 60.
- */
+/** A closed hedge as a desk reads it: side, reference, notional, net P&L, the rates it was struck and closed at, and when it closed — kept at 80 columns; net P&L before the rates, so that it is never the one left out at 60. */
 export const HISTORY_RESOURCE: Resource = {
   fields: HISTORY_FIELDS,
   ...ranked(
@@ -185,12 +159,7 @@ export const HISTORY_RESOURCE: Resource = {
   ),
 };
 
-// ---- maturities ----------------------------------------------------------------------------
-
-/**
- * `hedge maturities`: the flat list in TSV, CSV and JSON --fields (in this order); the table shows the time of day
- * and the time left instead of the day and the exact time (a line per day above its settlements says the date).
- */
+/** `hedge maturities`: the flat list in TSV, CSV and JSON --fields (in this order); the table shows the time of day and the time left instead of the day and the exact time (a line per day above its settlements says the date). */
 export const MATURITY_RESOURCE: Resource = {
   fields: [
     field('day', 'Day'),
@@ -223,8 +192,6 @@ export const MATURITY_RESOURCE: Resource = {
     'accrued_carry_usdc market hedge_id tenor_days',
   ),
 };
-
-// ---- account, prices, markets ----------------------------------------------------------------
 
 /** The spec names only `balance_usdc` and `available_exposure_usd`; the rest follows the wire contract. */
 export const ACCOUNT_FIELDS: FieldSpec[] = [
@@ -289,12 +256,7 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
   };
 }
 
-// ---- profiles --------------------------------------------------------------------------------
-
-/**
- * `hedge profile list` (rows of config/profile-view.ts): one column order in every format; on a screen the current
- * profile is marked with `*` (the `current` column is left out) and LIVE is red.
- */
+/** `hedge profile list` (rows of config/profile-view.ts): one column order in every format; on a screen the current profile is marked with `*` (the `current` column is left out) and LIVE is red. */
 export function profilesResource(
   c: ChalkInstance,
   forPeople: boolean,
@@ -333,8 +295,6 @@ export function profilesResource(
   };
 }
 
-// ---- the journal -----------------------------------------------------------------------------
-
 /** `hedge journal` rows (ui/journal-fields.ts makes them from the entries). */
 export const JOURNAL_RESOURCE: Resource = {
   fields: [
@@ -353,15 +313,12 @@ export const JOURNAL_RESOURCE: Resource = {
     // `unverified`: an unresolved row whose seal does not verify under this key (never sent again).
     field('seal', 'Seal'),
   ],
-  // The entry (its id, for `journal show`), the action with its side, deal and notional, how it ended (and a seal that
-  // fails), then when: kept at 80 columns, the time without its "(5s ago)" where the width is short.
+  // The entry (its id, for `journal show`), the action with its side, deal and notional, how it ended (and a seal that fails), then when: kept at 80 columns, the time without its "(5s ago)" where the width is short.
   ...ranked(
     'id command side client_reference notional_usd outcome seal created_at',
     'market hedge_id environment host',
   ),
 };
-
-// ---- plan and apply --------------------------------------------------------------------------
 
 /** `hedge plan` / `hedge apply`: a line per step (numbered, in execution order) or per side already at target. */
 export const PLAN_RESOURCE: Resource = {
@@ -406,8 +363,6 @@ export const APPLY_RESOURCE: Resource = {
   ],
   priority: words('action market side outcome delta_usd step hedge_id journal_id'),
 };
-
-// ---- the agent's tools -------------------------------------------------------------------------
 
 export const TOOL_RESOURCE: Resource = {
   fields: [

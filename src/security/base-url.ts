@@ -1,6 +1,4 @@
-// The one place that decides which base URLs the client may talk to: https everywhere, plain http only to this machine
-// (the sandbox), so a key can never cross a network in clear text; and the one origin check every request passes: the
-// key goes to the base URL's origin or nowhere.
+// The one place that decides which base URLs the client may talk to: https everywhere, plain http only to this machine (the sandbox), so a key can never cross a network in clear text; and the one origin check every request passes: the key goes to the base URL's origin or nowhere.
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { OffOriginError, UsageError } from '../errors.js';
 import { safeText } from './safe-text.js';
@@ -11,20 +9,14 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/**
- * Why plain http:// to a name under .localhost (`evil-api.localhost`, `localhost.`) is refused, for the refusal's
- * message; undefined for any other host (its caller says why in its own words).
- */
+/** Why plain http:// to a name under .localhost (`evil-api.localhost`, `localhost.`) is refused, for the refusal's message; undefined for any other host (its caller says why in its own words). */
 export function localhostNameNote(hostname: string): string | undefined {
   const host = hostname.toLowerCase();
   if (host !== 'localhost.' && !/\.localhost\.?$/.test(host)) return undefined;
   return 'a name under .localhost (or localhost. with a trailing dot) is resolved through DNS like any other name, so it may not be this machine; http:// is allowed only to 127.0.0.0/8, ::1 and localhost itself';
 }
 
-/**
- * Whether a connected socket's remote address is this machine's (127.0.0.0/8 or ::1, an IPv4 one mapped into IPv6
- * too): plain http:// to `localhost` is sent only once it connected to one.
- */
+/** Whether a connected socket's remote address is this machine's (127.0.0.0/8 or ::1, an IPv4 one mapped into IPv6 too): plain http:// to `localhost` is sent only once it connected to one. */
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false;
   const v4 = address.toLowerCase().startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
@@ -34,11 +26,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
 
-/**
- * A name lookup for plain http:// sockets that are not the transport's own (the keeper's --alert-url, sent with
- * undici): the address a connection is made to is the one this returns, so a `localhost` that a hosts file or a
- * resolver sends elsewhere fails here, before any connection or byte.
- */
+/** A name lookup for plain http:// sockets that are not the transport's own (the keeper's --alert-url, sent with undici): the address a connection is made to is the one this returns, so a `localhost` that a hosts file or a resolver sends elsewhere fails here, before any connection or byte. */
 export function loopbackOnlyLookup(given?: Lookup): Lookup {
   // node:dns only when a lookup is made (this module is on every command's start-up path).
   const lookup = given ?? (process.getBuiltinModule('node:dns').lookup as unknown as Lookup);
@@ -61,11 +49,7 @@ export function loopbackOnlyLookup(given?: Lookup): Lookup {
     });
 }
 
-/**
- * The one origin check: the URL a request goes to (a client call, `hedge api`, a resumed journal row, a server's
- * next-page link) is the base URL's origin — scheme, host and port — with no user or password, or the request is
- * refused (OffOriginError) before anything is sent.
- */
+/** The one origin check: the URL a request goes to (a client call, `hedge api`, a resumed journal row, a server's next-page link) is the base URL's origin — scheme, host and port — with no user or password, or the request is refused (OffOriginError) before anything is sent. */
 export function atBaseOrigin(baseUrl: string, target: string, what: string): URL {
   const base = new URL(baseUrl);
   let url: URL | undefined;
@@ -87,11 +71,7 @@ export function atBaseOrigin(baseUrl: string, target: string, what: string): URL
   );
 }
 
-/**
- * Whether a request to this base URL must connect directly, never through HTTP(S)_PROXY: a loopback target never
- * crosses a network (so no proxy has any business seeing it), and a plain http:// target would hand the key to the
- * proxy in clear text inside its tunnel.
- */
+/** Whether a request to this base URL must connect directly, never through HTTP(S)_PROXY: a loopback target never crosses a network (so no proxy has any business seeing it), and a plain http:// target would hand the key to the proxy in clear text inside its tunnel. */
 export function connectsDirectly(baseUrl: string): boolean {
   try {
     const url = new URL(baseUrl);
@@ -101,7 +81,6 @@ export function connectsDirectly(baseUrl: string): boolean {
   }
 }
 
-/** Returns the base URL without a trailing slash, or throws UsageError (exit 2, nothing sent). */
 export function checkBaseUrl(raw: string, source: string): string {
   let url: URL;
   try {
@@ -144,7 +123,6 @@ export function resolveApiPath(baseUrl: string, raw: string): string {
   if (/%(?![0-9a-f]{2})/i.test(raw)) throw refuse('has a % that is not an escape (%XX)');
   const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
   const relative = raw.replace(/^\/+/, '');
-  // Relative, so at the base's origin; checked all the same by the one origin check.
   const url = atBaseOrigin(baseUrl, new URL(relative, base).href, `PATH ${JSON.stringify(raw)}`);
   if (!url.pathname.startsWith(base.pathname)) throw refuse('climbs out of the base path with ..');
   const inside = url.pathname.slice(base.pathname.length - 1);

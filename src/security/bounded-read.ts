@@ -1,17 +1,10 @@
-// How hedge reads a file: what it is handed to read (a target, exposures or policy file, stdin for `-`, an agent's
-// target file, a key piped to `login`) and what it keeps or trusts (the config store, a CA file, the journal): the one
-// place that decides what may be read and how much of it.
+// How hedge reads a file: what it is handed to read (a target, exposures or policy file, stdin for `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config store, a CA file, the journal): the one place that decides what may be read and how much of it.
 import { UsageError } from '../errors.js';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 
-/**
- * The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a CA file may
- * hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000 target rows or 75,000
- * exposures, and still reads and checks in a few seconds.
- */
+/** The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a CA file may hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000 target rows or 75,000 exposures, and still reads and checks in a few seconds. */
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
 
-/** Why a read was refused; `describeRefusal` says it in words. */
 export type ReadRefusal =
   | {
       kind: 'not-regular';
@@ -27,7 +20,6 @@ export class ReadRefused extends Error {
   }
 }
 
-/** `it is a FIFO (named pipe), not a regular file`, `it holds more than 4 MiB`, … */
 function describeRefusal(refusal: ReadRefusal): string {
   switch (refusal.kind) {
     case 'not-regular':
@@ -43,7 +35,6 @@ function describeRefusal(refusal: ReadRefusal): string {
   }
 }
 
-/** 4194304 → `4 MiB`, 1048576 → `1 MiB`, 4096 → `4 KiB`, 100 → `100 bytes`. */
 export function sizeInWords(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
@@ -62,7 +53,6 @@ const READ_ERRORS: Record<string, string> = {
   ENOSPC: 'no space left on the disk',
 };
 
-/** An errno as a person reads it: `no such file`, `permission denied`, … */
 export function describeReadError(error: unknown): string {
   if (error instanceof ReadRefused) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -79,10 +69,7 @@ export interface BoundedReadOptions {
 export interface FileReading {
   maxBytes: number;
   noFollow?: boolean;
-  /**
-   * `trusted`: the file steers hedge (a CA file, the journal), so only its owner, this user or root, may change it;
-   * `private`: it may hold a secret (the config store), so only its owner may read it.
-   */
+  /** `trusted`: the file steers hedge (a CA file, the journal), so only its owner, this user or root, may change it; `private`: it may hold a secret (the config store), so only its owner may read it. */
   guard?: 'trusted' | 'private';
 }
 
@@ -128,7 +115,6 @@ export function within<T>(work: Promise<T>, ms: number, late: () => Error): Prom
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
-/** Reads in pieces of this size. */
 const PIECE_BYTES = 256 * 1024;
 
 /** Throws why this file (judged by path, or already open: the journal to append) may not be read as `reading` asks. */
@@ -190,15 +176,11 @@ export function readCaFile(path: string, what: string): string {
   }
 }
 
-/** readRegularFileSync, or the signal's reason as soon as it fires. */
 export function readRegularFile(path: string, options: FileReading & { signal?: AbortSignal }): Promise<Buffer> {
   return untilAborted(options.signal, async () => readRegularFileSync(path, options));
 }
 
-/**
- * A stream's bytes up to its end, at most `maxBytes`: past the bound it is refused (ReadRefused) and the stream
- * destroyed, as it is when the signal fires (a pipe held open must not keep the process).
- */
+/** A stream's bytes up to its end, at most `maxBytes`: past the bound it is refused (ReadRefused) and the stream destroyed, as it is when the signal fires (a pipe held open must not keep the process). */
 export function readBoundedStream(stream: NodeJS.ReadableStream, options: BoundedReadOptions): Promise<Buffer> {
   const { maxBytes, signal } = options;
   const letGo = () => (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();

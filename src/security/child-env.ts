@@ -1,7 +1,6 @@
 // What a process hedge starts (a credential helper, a hook) may see of hedge's environment: all of it but the secrets.
 import { holdsSecret } from './secrets.js';
 
-/** Variables that carry a secret by name, whatever their value looks like. */
 const SECRET_VARIABLES = new Set(['HEDGE_API_KEY', 'HEDGE_JOURNAL_URL', 'PGPASSWORD']);
 
 export function childEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

@@ -10,7 +10,6 @@ type Frame = { kind: 'object'; keys: Set<string>; key?: string; expectKey: boole
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** The end (exclusive) of the string token that starts at `start` (its opening quote). */
 function stringEnd(text: string, start: number): number {
   let at = start + 1;
   for (;;) {
@@ -59,10 +58,7 @@ export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY): Re
   return found;
 }
 
-/**
- * A row file's repeated keys as its problems (target and exposures files: an array of rows, or an object holding it
- * under `listKey`): `item 3: the key notional_usd appears more than once; …`.
- */
+/** A row file's repeated keys as its problems (target and exposures files: an array of rows, or an object holding it under `listKey`): `item 3: the key notional_usd appears more than once; …`. */
 export function repeatedKeyProblems(
   text: string,
   listKey: string,

@@ -1,17 +1,10 @@
-// The one sanitiser every untrusted string (server values, field names, messages, details, client references, market
-// names, user input) passes before it reaches a terminal, plain output (TSV/CSV) or stderr.
+// The one sanitiser every untrusted string (server values, field names, messages, details, client references, market names, user input) passes before it reaches a terminal, plain output (TSV/CSV) or stderr.
 
 import { holdsSecret, scrubSecrets } from './secrets.js';
 
-// Kept as sources so the single-line, multi-line and JSON variants are built from one list.
 /** C0 controls except LF (LF is added per variant), DEL and C1 controls: written `\xNN`. */
 const CONTROLS_EXCEPT_LF = '\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f';
-/**
- * Invisible characters that reorder or hide text: soft hyphen, Arabic letter mark, Mongolian vowel separator,
- * zero-width space/joiners, LRM/RLM, line and paragraph separators (some terminals and editors break lines on them;
- * a cell is one line), bidi embeddings and overrides, word joiner and invisible operators, bidi isolates,
- * BOM/zero-width no-break space.
- */
+/** Invisible characters that reorder or hide text (zero-width, bidi controls, line separators, BOM). */
 const INVISIBLE = '\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
 /** A UTF-16 surrogate not part of a pair (with the `u` flag a proper pair is one code point and does not match). */
 const LONE_SURROGATE = '\\ud800-\\udfff';
@@ -23,7 +16,6 @@ const JSON_RAW_CLASS = `[\\u007f-\\u009f${INVISIBLE}]`;
 
 const LAST_C1 = 0x9f;
 
-// A test regex (no `g`, so no lastIndex state) for the clean fast path, and a global one to replace.
 const SINGLE_LINE_TEST = new RegExp(SINGLE_LINE_CLASS, 'u');
 const SINGLE_LINE_ALL = new RegExp(SINGLE_LINE_CLASS, 'gu');
 const MULTILINE_TEST = new RegExp(MULTILINE_CLASS, 'u');
@@ -31,7 +23,6 @@ const MULTILINE_ALL = new RegExp(MULTILINE_CLASS, 'gu');
 const JSON_RAW_TEST = new RegExp(JSON_RAW_CLASS);
 const JSON_RAW_ALL = new RegExp(JSON_RAW_CLASS, 'g');
 
-/** `\xNN` for C0, DEL and C1 (how terminals and C write ESC), `\uXXXX` for everything else. */
 function visibleEscape(char: string, offset: number, whole: string): string {
   if (char === ZERO_WIDTH_JOINER && joinsEmoji(whole, offset)) return char;
   const code = char.charCodeAt(0);
@@ -65,24 +56,17 @@ function visible(value: string, test: RegExp, all: RegExp): string {
   return test.test(value) ? value.replace(all, visibleEscape) : value;
 }
 
-/**
- * The string as it may be printed in one cell or line: every control character (TAB and LF included),
- * escape-sequence introducer, bidi control, zero-width or invisible character and lone surrogate written as a
- * visible escape (a ZWJ inside an emoji excepted); a known secret redacted.
- */
-/** An error's message, or what was thrown as text. */
+/** The string as it may be printed in one cell or line: every control character (TAB and LF included), escape-sequence introducer, bidi control, zero-width or invisible character and lone surrogate written as a visible escape (a ZWJ inside an emoji excepted); a known secret redacted. */
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export function safeText(value: string): string {
   return visible(scrubSecrets(value), SINGLE_LINE_TEST, SINGLE_LINE_ALL);
 }
 
-/** Like safeText but keeps LF, for messages that span lines. */
 export function safeMultiline(value: string): string {
   return visible(scrubSecrets(value), MULTILINE_TEST, MULTILINE_ALL);
 }
 
-/** True when safeText would escape characters of the string: for refusing such input (e.g. `--ref`). */
 export function hasUnsafeText(value: string): boolean {
   return visible(value, SINGLE_LINE_TEST, SINGLE_LINE_ALL) !== value;
 }
@@ -118,10 +102,7 @@ function sanitiseValue(value: unknown, escape: (text: string) => string): unknow
 // Select Graphic Rendition only (colour, bold): what chalk writes.
 const SGR = /\u001b\[[0-9;]*m/g;
 
-/**
- * For text we compose and colour ourselves (tables, cards, notes) that may carry server strings: colour codes pass,
- * everything else that could act on a terminal is made visible; newlines stay.
- */
+/** For text we compose and colour ourselves (tables, cards, notes) that may carry server strings: colour codes pass, everything else that could act on a terminal is made visible; newlines stay. */
 export function safeStyled(text: string): string {
   const value = scrubSecrets(text);
   if (!MULTILINE_TEST.test(value)) return value;

@@ -3,10 +3,8 @@ import { AuthError } from '../errors.js';
 
 export type Environment = 'live' | 'test';
 
-// `<prefix>_live_<rest>` or `<prefix>_test_<rest>` (spec §5).
 const KEY_SHAPE = /^([A-Za-z][A-Za-z0-9]{1,15})_(live|test)_([A-Za-z0-9_-]{8,200})$/;
 
-/** Text that holds something shaped like an API key anywhere in it (never stored or shown as data). */
 export function containsKeyShape(text: string): boolean {
   return KEY_MIDDLE.test(text) && /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/.test(text);
 }
@@ -19,7 +17,6 @@ export function environmentOfKey(key: string): Environment | undefined {
   return match ? (match[2] as Environment) : undefined;
 }
 
-/** Throws AuthError (exit 4) before any request is made with a key of the wrong shape. */
 export function validateApiKey(key: string, source: string): Environment {
   const environment = environmentOfKey(key);
   if (!environment) {
@@ -39,7 +36,6 @@ function shapeOf(text: string): string {
   return `${length} whose prefix or rest is of the wrong length or has characters a key does not`;
 }
 
-/** At most the first 8 and the last 4 characters; shorter keys show less. */
 export function redactKey(key: string): string {
   if (key.length >= 20) return `${key.slice(0, 8)}…${key.slice(-4)}`;
   if (key.length >= 10) return `${key.slice(0, 4)}…`;

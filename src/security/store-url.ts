@@ -1,7 +1,5 @@
-// The team journal store's address (HEDGE_JOURNAL_URL, a profile's journal_url) is a secret when it carries a password,
-// like an API key: this is the one place that decides how it is shown.
+// The team journal store's address (HEDGE_JOURNAL_URL, a profile's journal_url) is a secret when it carries a password, like an API key: this is the one place that decides how it is shown.
 
-/** The schemes that choose the PostgreSQL store. */
 const STORE_URL_SCHEMES = ['postgres:', 'postgresql:'] as const;
 
 /** Query parameters of a libpq connection string whose value is a secret. */
@@ -9,29 +7,22 @@ const SECRET_PARAMETERS = new Set(['password', 'sslpassword']);
 
 export const REDACTED = '***';
 
-/** True when the text is a postgres:// or postgresql:// URL. */
 export function isStoreUrl(raw: string): boolean {
   const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(raw.trim())?.[1]?.toLowerCase();
   return scheme !== undefined && (STORE_URL_SCHEMES as readonly string[]).includes(scheme);
 }
 
-/**
- * The URL as the database client reads it (pg-connection-string: spaces and stray `%` encoded first, and an empty
- * host allowed before a socket path), or undefined when it reads none.
- */
+/** The URL as the database client reads it (pg-connection-string: spaces and stray `%` encoded first, and an empty host allowed before a socket path), or undefined when it reads none. */
 function parsedAsTheClientDoes(text: string): URL | undefined {
   const encoded = /\s|%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(text) ? encodeURI(text).replace(/%25(\d\d)/g, '%$1') : text;
   for (const candidate of [encoded, encoded.replace('@/', '@___DUMMY___/')]) {
     try {
       return new URL(candidate);
-    } catch {
-      // The next form, or none.
-    }
+    } catch {}
   }
   return undefined;
 }
 
-/** Why the text cannot be read as a store URL, or undefined when it can. */
 export function storeUrlProblem(raw: string): string | undefined {
   const url = parsedAsTheClientDoes(raw.trim());
   if (!url) return 'it does not parse as a URL';
@@ -41,7 +32,6 @@ export function storeUrlProblem(raw: string): string | undefined {
   return undefined;
 }
 
-/** The URL fit to print: `postgres://desk:***@db.example:5432/hedge`. */
 export function redactStoreUrl(raw: string): string {
   const text = raw.trim();
   let url: URL;
@@ -60,7 +50,6 @@ export function redactStoreUrl(raw: string): string {
   return url.toString().replace(/%2A%2A%2A/g, REDACTED);
 }
 
-/** How to write a store URL whose user or password has characters a URL reserves (said in the refusal). */
 export const STORE_URL_ENCODING =
   'percent-encode / ? # @ : % in the user and password (/ as %2F, ? as %3F, # as %23, @ as %40, : as %3A, % as %25), or leave the password out and put it in ~/.pgpass or PGPASSWORD';
 
@@ -81,9 +70,7 @@ export function storeUrlSecrets(raw: string): string[] {
     secrets.push(url.password);
     try {
       secrets.push(decodeURIComponent(url.password));
-    } catch {
-      // Not percent-encoded text: the raw form is enough.
-    }
+    } catch {}
   }
   for (const [name, value] of url.searchParams)
     if (SECRET_PARAMETERS.has(name.toLowerCase()) && value) secrets.push(value);

@@ -1,5 +1,4 @@
-// How one value reads on a screen (a table cell or a card's value): made harmless, formatted by its kind (money 2
-// decimals, rates the precision their size needs, times in UTC, hashes short), measured once and coloured.
+// How one value reads on a screen (a table cell or a card's value): made harmless, formatted by its kind (money 2 decimals, rates the precision their size needs, times in UTC, hashes short), measured once and coloured.
 import type { ChalkInstance } from 'chalk';
 import { quoteCurrencyOf } from '../core/markets.js';
 import { toAccountSide } from '../core/money.js';

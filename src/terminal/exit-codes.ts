@@ -137,10 +137,7 @@ export function errorAsJson(description: ErrorDescription): Record<string, unkno
   };
 }
 
-/**
- * A failure as one event's fields (a keeper's `error` event), described as every command describes it: its code,
- * the exit code a command would end with, the sentence, what to do next, and the journal entry it names.
- */
+/** A failure as one event's fields (a keeper's `error` event), described as every command describes it: its code, the exit code a command would end with, the sentence, what to do next, and the journal entry it names. */
 export function errorAsEventFields(error: unknown): { code: string; message: string } & Record<string, unknown> {
   const described = describeError(error);
   const journalId = described.details.journal_id;
@@ -154,11 +151,7 @@ export function errorAsEventFields(error: unknown): { code: string; message: str
   };
 }
 
-/**
- * A failure as the runner reports it (the CLI's and the agent's runs alike): every `hedge …` command its message
- * and hint name is written as the user runs it — the program as run and the flags that chose the environment
- * (`--demo`, `--profile NAME`) once — for the text written where no context is at hand.
- */
+/** A failure as the runner reports it (the CLI's and the agent's runs alike): every `hedge …` command its message and hint name is written as the user runs it — the program as run and the flags that chose the environment (`--demo`, `--profile NAME`) once — for the text written where no context is at hand. */
 export function describeFailure(error: unknown, run: Invocation): ErrorDescription {
   const described = describeError(error);
   described.message = asRun(described.message, run);

@@ -51,10 +51,7 @@ export interface OutputInit {
   header?: boolean;
   csv?: CsvEncoder;
   stderrColumns?: number;
-  /**
-   * Where JSON documents go as values instead of text on stdout: an agent's tool call takes the command's document
-   * as it was made, so nothing parses hedge's own --json text back.
-   */
+  /** Where JSON documents go as values instead of text on stdout: an agent's tool call takes the command's document as it was made, so nothing parses hedge's own --json text back. */
   documents?: unknown[];
   run?: Invocation;
 }
@@ -67,11 +64,7 @@ export interface ListOptions {
   sections?: ReadonlyArray<{ before: number; line: string }>;
   json?: unknown[];
   jsonFields?: readonly FieldSpec[];
-  /**
-   * What people should know about some columns ("Net margin: what closing now would return"): said (dim, on stderr,
-   * as one note in this order) under a table that shows one of `columns`, never about a column it left out; a note
-   * without `columns` is said under any table; `alone`: as a paragraph of its own.
-   */
+  /** What people should know about some columns ("Net margin: what closing now would return"): said (dim, on stderr, as one note in this order) under a table that shows one of `columns`, never about a column it left out; a note without `columns` is said under any table; `alone`: as a paragraph of its own. */
   columnNotes?: ReadonlyArray<{ columns?: readonly string[]; text: string; alone?: boolean }>;
 }
 
@@ -110,15 +103,9 @@ export class Output {
   private readonly csv?: CsvEncoder;
   private readonly notes: Notes;
   private readonly documents?: unknown[];
-  /**
-   * The --fields names checked before the command ran against what it prints (a write's documented fields,
-   * ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null.
-   */
+  /** The --fields names checked before the command ran against what it prints (a write's documented fields, ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null. */
   private accepted?: ReadonlySet<string>;
-  /**
-   * The command is a write, whose data is printed once it has sent: a --fields or --query problem is then a
-   * warning, never exit 2 (before the send every name was already checked).
-   */
+  /** The command is a write, whose data is printed once it has sent: a --fields or --query problem is then a warning, never exit 2 (before the send every name was already checked). */
   private afterSend = false;
 
   constructor(init: OutputInit) {
@@ -153,11 +140,7 @@ export class Output {
     this.afterSend = declared?.kind === 'records' && declared.sends;
   }
 
-  /**
-   * After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that cannot shape
-   * the data (a JMESPath function given the wrong type, found only on the data) is said on stderr and the data is
-   * printed unshaped, instead of turning the outcome into exit 2.
-   */
+  /** After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that cannot shape the data (a JMESPath function given the wrong type, found only on the data) is said on stderr and the data is printed unshaped, instead of turning the outcome into exit 2. */
   private shapedOrWhole<T>(shape: () => T, whole: T): T {
     if (!this.afterSend) return shape();
     try {
@@ -179,10 +162,7 @@ export class Output {
     return this.mode === 'table';
   }
 
-  /**
-   * JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a command shows a
-   * record read under other names under ours when this is true, as it does for people.
-   */
+  /** JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a command shows a record read under other names under ours when this is true, as it does for people. */
   get inOneShape(): boolean {
     return this.mode === 'json' && !this.raw;
   }
@@ -199,10 +179,7 @@ export class Output {
     this.streams.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
   }
 
-  /**
-   * The data as it came, as valid JSON whose invisible or control characters are written as escapes; --fields keeps
-   * only the named keys of each record (in that order), then --query reshapes it.
-   */
+  /** The data as it came, as valid JSON whose invisible or control characters are written as escapes; --fields keeps only the named keys of each record (in that order), then --query reshapes it. */
   json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): void {
     const shaped = this.shapeJson(data, known, how);
     if (this.documents) {
@@ -247,11 +224,7 @@ export class Output {
     };
   }
 
-  /**
-   * A JSON document one of whose members is a long list, the list written a piece at a time from `item(index)`
-   * instead of being made whole first (the report's cumulative line over 100,000 closes): byte for byte what json()
-   * writes for the document with the list in it.
-   */
+  /** A JSON document one of whose members is a long list, the list written a piece at a time from `item(index)` instead of being made whole first (the report's cumulative line over 100,000 closes): byte for byte what json() writes for the document with the list in it. */
   jsonWithList(document: Record<string, unknown>, key: string, count: number, item: (index: number) => unknown): void {
     if (this.format !== 'json' || this.fields || this.query || this.documents) {
       this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
@@ -289,10 +262,7 @@ export class Output {
     return query ? this.shapedOrWhole(() => query(picked), picked) : picked;
   }
 
-  /**
-   * A line for the operator, on stderr in every format; wrapped at word boundaries when a person reads it (a table
-   * on stdout, or stderr a terminal); one line per message for a script.
-   */
+  /** A line for the operator, on stderr in every format; wrapped at word boundaries when a person reads it (a table on stdout, or stderr a terminal); one line per message for a script. */
   note(text: string): void {
     this.notes.note(text);
   }

@@ -1,6 +1,4 @@
-// An output that holds what a command prints instead of printing it: the JSON data it hands to the output layer (what
-// `--json` would print, before --fields and --query) and every call, so that the calls can be played onto the real
-// output later — or dropped.
+// An output that holds what a command prints instead of printing it: the JSON data it hands to the output layer (what `--json` would print, before --fields and --query) and every call, so that the calls can be played onto the real output later — or dropped.
 import { Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import type { FieldSpec } from '../fields/fields.js';

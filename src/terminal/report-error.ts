@@ -1,5 +1,4 @@
-// How a failure reads, from its one description (src/terminal/exit-codes.ts describeError): one line for bad input;
-// code, sentence and next step for API errors; a JSON object on stderr under --json.
+// How a failure reads, from its one description (src/terminal/exit-codes.ts describeError): one line for bad input; code, sentence and next step for API errors; a JSON object on stderr under --json.
 import type { ChalkInstance } from 'chalk';
 import { errorAsJson, type ErrorDescription } from './exit-codes.js';
 import { safeJson, safeMultiline, safeText } from '../security/safe-text.js';

@@ -18,18 +18,11 @@ export interface TableColumn {
   key: string;
   header: string;
   align: 'left' | 'right';
-  /**
-   * How a cell is cut when the column gets less than it needs: `middle` keeps the start and the end (ids, hashes),
-   * `end` cuts with … (text), `wrap` breaks free text at its spaces onto more lines of its row (a reason: never cut
-   * mid-word).
-   */
+  /** How a cell is cut when the column gets less than it needs: `middle` keeps the start and the end (ids, hashes), `end` cuts with … (text), `wrap` breaks free text at its spaces onto more lines of its row (a reason: never cut mid-word). */
   shrink?: 'middle' | 'end' | 'wrap';
   minWidth?: number;
   cells: readonly TableCell[];
-  /**
-   * The cells in a narrower form (a time without its "(in 2d 3h)"), shown when the column gets less than its whole
-   * width: a column the desk decides on may be kept that way (`TableInput.decisive`).
-   */
+  /** The cells in a narrower form (a time without its "(in 2d 3h)"), shown when the column gets less than its whole width: a column the desk decides on may be kept that way (`TableInput.decisive`). */
   compact?: readonly TableCell[];
   money?: boolean;
   drawn?: { width: number; minWidth: number; draw(row: number, width: number): string };
@@ -57,15 +50,9 @@ const REFERENCE_KEY = 'client_reference';
 
 /** Columns between two columns. */
 export const COLUMN_GAP = 2;
-/**
- * cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to it this many at a
- * time (each a table of its own, the same lines), so a long list costs in proportion to its rows.
- */
+/** cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to it this many at a time (each a table of its own, the same lines), so a long list costs in proportion to its rows. */
 const ROWS_PER_DRAWING = 50;
-/**
- * An id is shortened in the middle to no fewer columns than this (`hdg_0mw…f1qp`): its start (the prefix people
- * type) and its end (what tells ids made the same minute apart) are still there.
- */
+/** An id is shortened in the middle to no fewer columns than this (`hdg_0mw…f1qp`): its start (the prefix people type) and its end (what tells ids made the same minute apart) are still there. */
 const ID_SHORT_WIDTH = 12;
 /** A header goes on at most this many lines (the label over its unit: `Notional` over `USD`). */
 const HEADER_LINES = 2;
@@ -79,11 +66,7 @@ export interface ColumnNeed {
   tightWidth?: number;
   shortWidth?: number;
   money?: boolean;
-  /**
-   * Whether it gains from any column more (text cut with … shows more of itself), rather than only from its whole
-   * width (an id shortened in the middle, a header on two lines, compact cells); by default, when it shrinks
-   * (`minWidth` below `width`) and is no id.
-   */
+  /** Whether it gains from any column more (text cut with … shows more of itself), rather than only from its whole width (an id shortened in the middle, a header on two lines, compact cells); by default, when it shrinks (`minWidth` below `width`) and is no id. */
   growsPartly?: boolean;
   fills?: boolean;
   wholeWhenRoom?: boolean;
@@ -134,56 +117,7 @@ export function fitColumns(
     }
     return count;
   };
-  chooseWholeWhenRoom({ needs, order, lastDecisive, gap, available, chosen, floor, admitted });
-  const count = admitted();
-  const widths = new Array<number | undefined>(needs.length);
-  let used = gap * Math.max(0, count - 1);
-  for (let at = 0; at < count; at++) {
-    const index = order[at]!;
-    widths[index] = floor(index, count - 1);
-    used += widths[index]!;
-  }
-  if (count === 1 && widths[order[0]!]! > available) {
-    // The first column alone, wider than the terminal: cut to it.
-    used = Math.max(1, available);
-    widths[order[0]!] = used;
-  }
-  giveBackRoom(needs, order.slice(0, count), widths, available - used);
-  const kept: ColumnFit['kept'] = [];
-  const hidden: number[] = [];
-  needs.forEach((_, index) =>
-    widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index]! }),
-  );
-  return { kept, hidden };
-}
-
-/** What fitColumns decides a reference's width with: the columns by importance, the widths chosen so far, and its two measures. */
-interface ReferenceFitting {
-  needs: readonly ColumnNeed[];
-  order: readonly number[];
-  lastDecisive: number;
-  gap: number;
-  available: number;
-  chosen: Map<number, number>;
-  floor: (index: number, stage: number) => number;
-  admitted: () => number;
-}
-
-/**
- * Each `wholeWhenRoom` column (a reference), most important first: whole when every column up to the last the desk
- * decides on still fits beside it; else as wide as those columns leave it, or cut when no desk's column comes after
- * it.
- */
-function chooseWholeWhenRoom({
-  needs,
-  order,
-  lastDecisive,
-  gap,
-  available,
-  chosen,
-  floor,
-  admitted,
-}: ReferenceFitting): void {
+  // Each reference, most important first: whole when the desk's columns still fit beside it, else as wide as they leave it.
   for (let at = 0; at < order.length; at++) {
     const index = order[at]!;
     const need = needs[index]!;
@@ -207,13 +141,29 @@ function chooseWholeWhenRoom({
     for (let place = 0; place < horizon; place++) if (place !== at) others += floor(order[place]!, horizon - 1);
     chosen.set(index, Math.max(narrowest, Math.min(need.width, available - others)));
   }
+  const count = admitted();
+  const widths = new Array<number | undefined>(needs.length);
+  let used = gap * Math.max(0, count - 1);
+  for (let at = 0; at < count; at++) {
+    const index = order[at]!;
+    widths[index] = floor(index, count - 1);
+    used += widths[index]!;
+  }
+  if (count === 1 && widths[order[0]!]! > available) {
+    // The first column alone, wider than the terminal: cut to it.
+    used = Math.max(1, available);
+    widths[order[0]!] = used;
+  }
+  giveBackRoom(needs, order.slice(0, count), widths, available - used);
+  const kept: ColumnFit['kept'] = [];
+  const hidden: number[] = [];
+  needs.forEach((_, index) =>
+    widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index]! }),
+  );
+  return { kept, hidden };
 }
 
-/**
- * Room left goes first to text cut with … (any column more shows more of it), then — only whole: a little wider,
- * they gain nothing — to an id shortened in the middle, a header on two lines, compact cells; what is left, to a
- * drawn column (a bar).
- */
+/** Room left goes first to text cut with … (any column more shows more of it), then — only whole: a little wider, they gain nothing — to an id shortened in the middle, a header on two lines, compact cells; what is left, to a drawn column (a bar). */
 function giveBackRoom(
   needs: readonly ColumnNeed[],
   kept: readonly number[],
@@ -404,8 +354,7 @@ function measureColumn(input: TableInput, column: TableColumn, index: number): C
   const headerWidth = displayWidth(column.header);
   let cellsWidth = column.drawn?.width ?? 0;
   for (const cell of column.cells) if (cell.width > cellsWidth) cellsWidth = cell.width;
-  // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is
-  // drawn across the first columns shown whose totals are empty: totalsLine).
+  // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty: totalsLine).
   const totalsWidth =
     input.totals === undefined
       ? 0
@@ -481,33 +430,14 @@ function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>
 }
 
 type CliTable3 = typeof import('cli-table3');
-let cliTable3: CliTable3 | undefined;
-
-/** Loads cli-table3 once; every draw after it is synchronous. */
-async function loadCliTable3(): Promise<CliTable3> {
-  if (cliTable3 === undefined) {
-    const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
-    cliTable3 = loaded.default ?? (loaded as unknown as CliTable3);
-  }
-  return cliTable3;
-}
 
 // No borders: only the two spaces between columns.
 const NO_BORDERS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
+  ...Object.fromEntries(
+    'top top-mid top-left top-right bottom bottom-mid bottom-left bottom-right left left-mid mid mid-mid right right-mid'
+      .split(' ')
+      .map((name) => [name, '']),
+  ),
   middle: ' '.repeat(COLUMN_GAP),
 };
 
@@ -537,16 +467,13 @@ function drawWithCliTable3(Table: CliTable3, laid: Laid): string[] {
 /** Draws a table synchronously (cli-table3 already loaded): for a screen redrawn in place (`--watch`). */
 export type TableDrawer = (input: TableInput) => DrawnTable;
 
-function finish(lines: string[], laidOut: { hidden: string[]; shortened: string[] }): DrawnTable {
-  return { text: lines.map((line) => line.trimEnd()).join('\n'), hidden: laidOut.hidden, shortened: laidOut.shortened };
-}
-
-/** cli-table3 loaded, and a drawer that uses it. */
 export async function loadTableDrawer(): Promise<TableDrawer> {
-  const Table = await loadCliTable3();
+  const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
+  const Table = loaded.default ?? (loaded as unknown as CliTable3);
   return (input) => {
-    const laidOut = layOut(input);
-    return finish(laidOut.laid.widths.length === 0 ? [] : drawWithCliTable3(Table, laidOut.laid), laidOut);
+    const { laid, hidden, shortened } = layOut(input);
+    const lines = laid.widths.length === 0 ? [] : drawWithCliTable3(Table, laid);
+    return { text: lines.map((line) => line.trimEnd()).join('\n'), hidden, shortened };
   };
 }
 

@@ -13,11 +13,7 @@ const DEFAULT_COLUMNS = 80;
 const MIN_COLUMNS = 20;
 const MAX_COLUMNS = 500;
 
-/**
- * The width to lay text out for on `stream` — the one place it is read: the stream's own when it is a terminal,
- * else `COLUMNS` when that is a positive integer (a pipe into `less`, a script that wants a width), else 80;
- * clamped to 20..500.
- */
+/** The width to lay text out for on `stream` — the one place it is read: the stream's own when it is a terminal, else `COLUMNS` when that is a positive integer (a pipe into `less`, a script that wants a width), else 80; clamped to 20..500. */
 export function terminalColumns(
   stream: NodeJS.WritableStream,
   isTTY: boolean,
