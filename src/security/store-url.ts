@@ -2,7 +2,6 @@
 
 const STORE_URL_SCHEMES = ['postgres:', 'postgresql:'] as const;
 
-/** Query parameters of a libpq connection string whose value is a secret. */
 const SECRET_PARAMETERS = new Set(['password', 'sslpassword']);
 
 export const REDACTED = '***';
@@ -18,7 +17,9 @@ function parsedAsTheClientDoes(text: string): URL | undefined {
   for (const candidate of [encoded, encoded.replace('@/', '@___DUMMY___/')]) {
     try {
       return new URL(candidate);
-    } catch {}
+    } catch {
+      // The next form, or none.
+    }
   }
   return undefined;
 }
@@ -70,14 +71,15 @@ export function storeUrlSecrets(raw: string): string[] {
     secrets.push(url.password);
     try {
       secrets.push(decodeURIComponent(url.password));
-    } catch {}
+    } catch {
+      // Not percent-encoded text: the raw form is enough.
+    }
   }
   for (const [name, value] of url.searchParams)
     if (SECRET_PARAMETERS.has(name.toLowerCase()) && value) secrets.push(value);
   return [...new Set(secrets)];
 }
 
-/** Whether the URL itself carries a password (which does not belong on a command line). */
 export function storeUrlHasPassword(raw: string): boolean {
   return storeUrlSecrets(raw).length > 0;
 }

@@ -27,8 +27,6 @@ import { displayWidth, wrapWords } from './width.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
 export type OutputMode = 'table' | 'plain' | 'json';
-/** The same names as --format (domain/vocabulary.ts OUTPUT_FORMATS). */
-export type DataFormat = OutputFormat;
 
 export interface OutputStreams {
   stdout: NodeJS.WritableStream;
@@ -40,7 +38,7 @@ export type CsvEncoder = (rows: string[][]) => string;
 
 export interface OutputInit {
   mode?: OutputMode;
-  format?: DataFormat;
+  format?: OutputFormat;
   chalk: ChalkInstance;
   streams: OutputStreams;
   now: () => number;
@@ -90,7 +88,7 @@ function asResource(known: Resource | readonly FieldSpec[]): Resource {
 const LIST_MARK = '\u0000hedge-list:';
 
 export class Output {
-  readonly format: DataFormat;
+  readonly format: OutputFormat;
   readonly mode: OutputMode;
   readonly chalk: ChalkInstance;
   readonly columns: number;
