@@ -27,6 +27,8 @@ import { displayWidth, wrapWords } from './width.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
 export type OutputMode = 'table' | 'plain' | 'json';
+/** The same names as --format. */
+export type DataFormat = OutputFormat;
 
 export interface OutputStreams {
   stdout: NodeJS.WritableStream;
