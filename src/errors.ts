@@ -1,5 +1,4 @@
-// Every failure a command can end with is one of these types, each carrying its exit code, JSON code
-// and details (src/terminal/exit-codes.ts says them). A message is what the operator reads; `hint` is what to do next.
+// Every failure a command can end with is one of these types, each carrying its exit code, JSON code and details (src/terminal/exit-codes.ts says them).
 
 /** How a failure ends a command: its exit code, the JSON `code` (the exit code's name unless given), details. */
 export interface ErrorFacts {
@@ -11,7 +10,6 @@ export interface ErrorFacts {
 
 export class HedgeError extends Error {
   readonly hint?: string;
-  /** Set when a write failed: the key that resumes it safely (--idempotency-key). */
   idempotencyKey?: string;
   constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -26,16 +24,12 @@ export class HedgeError extends Error {
 
 /** Bad arguments or options: nothing was sent. */
 export class UsageError extends HedgeError {
-  override facts(): ErrorFacts {
+  override facts() {
     return { exitCode: 2 };
   }
 }
 
-/**
- * A request that would go somewhere other than the profile's base URL's origin (another host or
- * port, or a URL carrying a user and password): a resumed journal row, a server's next-page link,
- * any path. Refused before anything is sent (exit 2, JSON code off_origin); the key never leaves.
- */
+/** A request that would go somewhere other than the profile's base URL's origin (another host or port, or a URL carrying a user and password): a resumed journal row, a server's next-page link, any path. */
 export class OffOriginError extends UsageError {
   override facts() {
     return { exitCode: 2, code: 'off_origin' };
@@ -58,12 +52,13 @@ export class ConfigError extends HedgeError {
 
 /** A pre-trade check refused the action before anything was sent (same exit code as an API 4xx). */
 export class PreTradeCheckError extends HedgeError {
-  readonly code: string;
-  readonly details: Record<string, unknown>;
-  constructor(code: string, message: string, details: Record<string, unknown>, hint?: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown>,
+    hint?: string,
+  ) {
     super(message, { hint });
-    this.code = code;
-    this.details = details;
   }
 
   override facts() {
@@ -78,7 +73,6 @@ export class ApiError extends HedgeError {
   readonly details: Record<string, unknown>;
   readonly requestId?: string;
   readonly endpoint: string;
-  /** The answer also carried data, or came with a 2xx: it does not say whether the server acted. */
   readonly ambiguous: boolean;
   constructor(init: {
     status: number;
@@ -118,7 +112,6 @@ export class NetworkError extends HedgeError {
   readonly attempts: number;
   readonly status?: number;
   readonly code?: string;
-  /** The last answer's Retry-After (a 429 or 5xx), in ms: when the server asked to be called again. */
   retryAfterMs?: number;
   constructor(
     message: string,
@@ -137,17 +130,11 @@ export class NetworkError extends HedgeError {
   }
 }
 
-/**
- * The server answered in a way hedge could not read (exit 14 `unreadable`, never "network
- * failure"): not JSON, not the envelope, or a field hedge needs to act safely that is missing or
- * of another kind. Names the field and what came when it can.
- */
+/** The server answered in a way hedge could not read (exit 14 `unreadable`, never "network failure"): not JSON, not the envelope, or a field hedge needs to act safely that is missing or of another kind. */
 export class InvalidResponseError extends HedgeError {
   readonly endpoint: string;
   readonly status: number;
-  /** Where in the answer: `data[0].side`. */
   readonly field?: string;
-  /** What came there, shortened and shown as JSON: `"long"`, `5`, `missing`. */
   readonly received?: string;
   constructor(
     message: string,
@@ -176,10 +163,12 @@ const UNREADABLE_HINT =
 
 /** The on-chain order did not land (`failed`): nothing was opened. */
 export class OrderFailedError extends HedgeError {
-  readonly hedgeId: string;
-  constructor(message: string, hedgeId: string, hint?: string) {
+  constructor(
+    message: string,
+    readonly hedgeId: string,
+    hint?: string,
+  ) {
     super(message, { hint });
-    this.hedgeId = hedgeId;
   }
 
   override facts() {
@@ -189,12 +178,12 @@ export class OrderFailedError extends HedgeError {
 
 /** The wait ran out before the action resolved; the action itself stands. */
 export class StillPendingError extends HedgeError {
-  readonly resumeCommand: string;
-  readonly record?: unknown;
-  constructor(message: string, resumeCommand: string, record?: unknown) {
+  constructor(
+    message: string,
+    readonly resumeCommand: string,
+    readonly record?: unknown,
+  ) {
     super(message, { hint: `Resume the wait with: ${resumeCommand}` });
-    this.resumeCommand = resumeCommand;
-    this.record = record;
   }
 
   override facts() {
@@ -221,10 +210,7 @@ export function stopExitCode(reason: unknown): 129 | 130 | 143 {
 /** Ctrl-C (130), SIGTERM (143) or SIGHUP (129) at a prompt or during a wait. */
 export class InterruptedError extends HedgeError {
   readonly exitCode: 129 | 130 | 143;
-  /**
-   * `stoppedBy`: the abort reason of the signal that stopped the command (a flow hands it over as it
-   * is); its exit code (129, 130, 143) is chosen here, with the other errors' codes, not by the flow.
-   */
+  /** `stoppedBy`: the abort reason of the signal that stopped the command (a flow hands it over as it is); its exit code (129, 130, 143) is chosen here, with the other errors' codes, not by the flow. */
   constructor(
     message: string,
     options: { hint?: string; cause?: unknown; exitCode?: 129 | 130 | 143; stoppedBy?: unknown } = {},
@@ -245,11 +231,7 @@ export class DeclinedError extends HedgeError {
   }
 }
 
-/**
- * A write whose answer does not say what happened (the connection dropped after sending, an
- * answer that is both data and error, a 2xx carrying an error, Ctrl-C while it was out): the
- * server may have acted. Never "rejected": the way to resume with the same key is the hint.
- */
+/** A write whose answer does not say what happened (the connection dropped after sending, an answer that is both data and error, a 2xx carrying an error, Ctrl-C while it was out): the server may have acted. */
 export class OutcomeUnknownError extends HedgeError {
   readonly details: Record<string, unknown>;
   readonly status?: number;
@@ -285,10 +267,7 @@ export interface HolderFacts {
   session: string;
 }
 
-/**
- * Another live process holds this action (an in-flight journal entry) or the account lock this
- * command needs, or the run only observed another process's action: this run did not act (exit 11).
- */
+/** Another live process holds this action (an in-flight journal entry) or the account lock this command needs, or the run only observed another process's action: this run did not act (exit 11). */
 export class HeldError extends HedgeError {
   readonly holder?: HolderFacts;
   readonly details: Record<string, unknown>;
@@ -306,43 +285,28 @@ export class HeldError extends HedgeError {
   }
 }
 
-/**
- * The same write (same request, same account) finished moments ago, the side still shows exactly
- * what it left, and this run sent nothing: a re-run of a command killed after its action was done
- * must not do it again silently (exit 16, `repeated`; `--again` sends another one). Not "held": no
- * other process is carrying anything.
- */
+/** The same write (same request, same account) finished moments ago, the side still shows exactly what it left, and this run sent nothing: a re-run of a command killed after its action was done must not do it again silently (exit 16, `repeated`; `--again` sends another one). */
 export class RepeatedActionError extends DetailedError {
   override facts() {
     return { exitCode: 16, code: 'repeated_action', details: this.details };
   }
 }
 
-/**
- * The outcome of an earlier action cannot be told (older than the key lifetime, the book
- * inconclusive), and there is no terminal to ask on: nothing was resent (exit 12).
- */
+/** The outcome of an earlier action cannot be told (older than the key lifetime, the book inconclusive), and there is no terminal to ask on: nothing was resent (exit 12). */
 export class UnresolvedError extends DetailedError {
   override facts() {
     return { exitCode: 12, details: this.details };
   }
 }
 
-/**
- * An add or reduce the server accepted that did not happen: the hedge it was to change settled or
- * was closed first (exit 3, like a refusal: nothing of it is on the book).
- */
+/** An add or reduce the server accepted that did not happen: the hedge it was to change settled or was closed first (exit 3, like a refusal: nothing of it is on the book). */
 export class NotAppliedError extends DetailedError {
   override facts() {
     return { exitCode: 3, code: 'not_applied', details: this.details };
   }
 }
 
-/**
- * Local state cannot be used — the journal (or another local store) is unwritable, unreadable, a
- * symbolic link, or corrupt beyond use (exit 13). `path` names it (a store URL with its password
- * redacted); the hint says what to do.
- */
+/** Local state cannot be used — the journal (or another local store) is unwritable, unreadable, a symbolic link, or corrupt beyond use (exit 13). */
 export class StateError extends HedgeError {
   readonly path?: string;
   constructor(message: string, options: { path?: string; hint?: string; cause?: unknown } = {}) {
@@ -355,11 +319,7 @@ export class StateError extends HedgeError {
   }
 }
 
-/**
- * A journal row that would be sent again does not verify as this account's own (no seal, or a seal
- * that does not match what it would send), or its key already has a finished row (a duplicate): it
- * is not sent (exit 13, `unverified_row`).
- */
+/** A journal row that would be sent again does not verify as this account's own (no seal, or a seal that does not match what it would send), or its key already has a finished row (a duplicate): it is not sent (exit 13, `unverified_row`). */
 export class UnverifiedRowError extends StateError {
   readonly journalId: string;
   readonly trust: 'unsealed' | 'forged' | 'duplicate';

@@ -1,11 +1,9 @@
-// How hedge names itself in every command line it suggests (hints, the start screen, help
-// examples): as the user can run it again. A leaf, loaded by the front door too.
+// How hedge names itself in every command line it suggests (hints, the start screen, help examples): as the user can run it again.
 import { realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
 
 /** What a suggested command line starts with: the program as run, and the flags that chose the environment. */
 export interface Invocation {
-  /** `hedge`, `./bin/hedge.js`, …; absent: `hedge`. */
   program?: string;
   demo?: boolean;
   profile?: string;
@@ -19,11 +17,7 @@ function realPath(path: string): string | undefined {
   }
 }
 
-/**
- * The program as the user can type it again, from the script the process was started with: its
- * bare name when that name (or `hedge`) on PATH runs this same file, as once installed; otherwise
- * its path from the working directory (`./bin/hedge.js` in a checkout).
- */
+/** The program as the user can type it again, from the script the process was started with: its bare name when that name (or `hedge`) on PATH runs this same file, as once installed; otherwise its path from the working directory (`./bin/hedge.js` in a checkout). */
 export function invokedAs(script: string | undefined, cwd: string, searchPath = ''): string {
   const self = script === undefined ? undefined : realPath(script);
   if (script === undefined || self === undefined) return 'hedge';
@@ -49,10 +43,7 @@ export function hedgeCommandLine(run: Invocation, words: readonly string[]): str
   return [run.program ?? 'hedge', ...environmentFlagsOf(run), ...words].join(' ');
 }
 
-/**
- * Every `hedge …` a text quotes in backticks, as the user runs it: the program as run, and the
- * flags that chose the environment once (a quote that names its own environment keeps it).
- */
+/** Every `hedge …` a text quotes in backticks, as the user runs it: the program as run, and the flags that chose the environment once (a quote that names its own environment keeps it). */
 export function asRun(text: string, run: Invocation): string {
   return text.replace(/`hedge (?=(--demo\b|--profile\b)?)/g, (_match, own: string | undefined) =>
     own ? `\`${run.program ?? 'hedge'} ` : `\`${hedgeCommandLine(run, [])} `,

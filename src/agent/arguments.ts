@@ -1,7 +1,4 @@
-// A tool call's arguments → the input the command's own `run` takes, as commander would hand it
-// over (strings, flags as true). Only the JSON shape is checked here (known names, types, what is
-// required); the values themselves are checked by the command's own parsers, so an agent meets
-// the same rules and words as a person. Every refusal is a UsageError naming the argument.
+// A tool call's arguments → the input the command's own `run` takes, as commander would hand it over (strings, flags as true).
 import type { RawInput } from '../runner/command-spec.js';
 import { echo } from '../core/input.js';
 import { UsageError } from '../errors.js';
@@ -98,10 +95,7 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
   return input;
 }
 
-/**
- * A command's refusal names the argument as the CLI does (`--tenor: …`); an agent gave `tenor`.
- * Returns the argument's tool name and the message in its words, when the message names one.
- */
+/** A command's refusal names the argument as the CLI does (`--tenor: …`); an agent gave `tenor`. */
 export function namedArgument(
   tool: AgentTool,
   message: string,

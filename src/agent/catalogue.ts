@@ -1,47 +1,35 @@
-// The agent's catalogue, generated from the command manifest (the one source of truth): every
-// leaf command of tier `read` or `write` becomes a tool named like its command path (`quote`,
-// `journal_list`), with one argument per positional argument and option, named like the CLI's
-// (`market`, `notional`, `tenor`; an option's long flag with dashes as underscores: `skip_checks`,
-// `dry_run`; a `--no-…` option under its positive name: `wait`), and a JSON Schema for them.
-// Pure data: `hedge tools` prints it without loading the MCP SDK.
+// The agent's catalogue, generated from the command manifest (the one source of truth): every leaf command of tier
+// `read` or `write` becomes a tool named like its command path (`quote`, `journal_list`), with one argument per
+// positional argument and option, named like the CLI's (`market`, `notional`, `tenor`; an option's long flag with
+// dashes as underscores: `skip_checks`, `dry_run`; a `--no-…` option under its positive name: `wait`), and a JSON
+// Schema for them.
 import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../runner/command-spec.js';
 import { errorCatalogue, errorsOfTool, type ErrorCatalogueEntry } from './error-catalogue.js';
 
 export type JsonSchema = Record<string, unknown>;
 
-/**
- * How a value reaches the command: a positional argument, an option (by its key), or the target
- * of plan/apply given inline (file-access.ts reads it instead of a file).
- */
+/** How a value reaches the command: a positional argument, an option (by its key), or the target of plan/apply given inline (file-access.ts reads it instead of a file). */
 type ArgumentTarget =
   { kind: 'positional'; name: string } | { kind: OptionKind; key: string } | { kind: 'inline-rows' };
 
 export interface AgentArgument {
-  /** The tool argument's name. */
   name: string;
   target: ArgumentTarget;
-  /** As the CLI names it in its messages: `market`, `--tenor`. */
   cliName: string;
   required: boolean;
-  /** What JSON types the argument takes (the command's own parser checks the value). */
   accepts: 'string' | 'number-or-string' | 'boolean' | 'boolean-or-string' | 'string-list' | 'rows';
   schema: JsonSchema;
 }
 
 export interface AgentTool {
   name: string;
-  /** `hedge journal list`. */
   command: string;
   tier: 'read' | 'write';
   spec: CommandSpec & { load: NonNullable<CommandSpec['load']> };
   arguments: AgentArgument[];
 }
 
-/**
- * Options a tool call cannot use: a `--watch` view streams until it is stopped (a tool call has
- * one answer), `--html FILE` writes a file on the server's machine wherever it is told, and
- * `--resend-unproven` is a person's word that an action did not land.
- */
+/** Options a tool call cannot use: a `--watch` view streams until it is stopped (a tool call has one answer), `--html FILE` writes a file on the server's machine wherever it is told, and `--resend-unproven` is a person's word that an action did not land. */
 const LEFT_OUT_OPTIONS = new Set([
   'watch',
   'alertPnl',
@@ -52,10 +40,7 @@ const LEFT_OUT_OPTIONS = new Set([
   'resendUnproven',
 ]);
 
-/**
- * What the CLI finds out by asking on a terminal, an agent has to give: `hedge open` without its
- * arguments starts a wizard, which a tool call cannot answer; a quote and a roll need their tenor.
- */
+/** What the CLI finds out by asking on a terminal, an agent has to give: `hedge open` without its arguments starts a wizard, which a tool call cannot answer; a quote and a roll need their tenor. */
 const REQUIRED_FOR_AGENTS: Record<string, readonly string[]> = {
   open: ['market', 'side', 'notional', 'tenor'],
   quote: ['tenor'],
@@ -230,10 +215,7 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
   };
 }
 
-/**
- * Every tool, in the manifest's order. The tree is handed in rather than imported: the manifest
- * loads these commands, so importing it here would make an import cycle.
- */
+/** Every tool, in the manifest's order. */
 export function agentTools(commands: readonly CommandSpec[]): AgentTool[] {
   const tools: AgentTool[] = [];
   const visit = (spec: CommandSpec, parents: string[]): void => {
@@ -252,10 +234,7 @@ export function agentTools(commands: readonly CommandSpec[]): AgentTool[] {
 /** Whether a write tool on this key sends at once, needs a confirmation token, or is not offered. */
 export type WriteAccess = 'direct' | 'token' | 'none';
 
-/**
- * The safety tiers: read tools always; write tools at once on a test key (and --demo); on a live
- * key only with `--allow-live`, and then each write needs a confirmation token.
- */
+/** The safety tiers: read tools always; write tools at once on a test key (and --demo); on a live key only with `--allow-live`, and then each write needs a confirmation token. */
 export function writeAccess(environment: 'live' | 'test' | undefined, allowLive: boolean): WriteAccess {
   if (environment === 'test') return 'direct';
   if (environment === 'live' && allowLive) return 'token';
@@ -301,12 +280,9 @@ export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSe
 
 /** What a tool can do to the account, for an agent deciding how carefully to call it. */
 interface ToolRisk {
-  /** low: reads only; high: moves money. */
   level: 'low' | 'high';
   moves_money: boolean;
-  /** Recorded in the journal before it is sent (via: agent). */
   journaled: boolean;
-  /** What stands between a call and the account. */
   guard: string;
 }
 
@@ -319,7 +295,6 @@ export interface CatalogueEntry {
   offered: boolean;
   description: string;
   input_schema: JsonSchema;
-  /** The error codes the tool can end with, with retry guidance (agent/error-catalogue.ts). */
   errors: ErrorCatalogueEntry[];
 }
 

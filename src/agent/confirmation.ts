@@ -1,11 +1,7 @@
-// One-time confirmation tokens: on a live key (with `hedge mcp --allow-live`) a write tool's first
-// call sends nothing and returns a preview with a token bound to that exact tool, those exact
-// arguments and what the preview showed would happen: the requests (a hash of each one's method,
-// path and canonical body, in order) and what they trade (a close's body names no amount: the side
-// it empties does). Only a second call carrying it, before it expires, sends — and only when what
-// its command is about to send is still that (PlanWatch), read under the side's lock: a target file
-// rewritten, or a side or book that moved, since the preview is refused with nothing sent. The token
-// stands in for the terminal's "are you sure?": it proves the agent saw the preview of what it now sends.
+// One-time confirmation tokens: on a live key (with `hedge mcp --allow-live`) a write tool's first call sends nothing
+// and returns a preview with a token bound to that exact tool, those exact arguments and what the preview showed would
+// happen: the requests (a hash of each one's method, path and canonical body, in order) and what they trade (a close's
+// body names no amount: the side it empties does).
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiRequest } from '../api/transport.js';
 import { canonicalJson } from '../journal/canonical-json.js';
@@ -35,7 +31,6 @@ export function tokenTtlSeconds(env: Readonly<Record<string, string | undefined>
 
 interface Issued {
   tool: string;
-  /** The call's arguments as canonical JSON (key order does not matter; values do, exactly). */
   bound: string;
   plan: Plan;
   expiresAt: number;
@@ -64,12 +59,7 @@ function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]): Pla
 /** A token brought back with other arguments: nothing was sent, and the call answers with the preview of these. */
 export class NotPreviewedError extends UsageError {}
 
-/**
- * The plan of one live write call (runtime PlanCheck). A preview's dry run records what its command
- * would send and trade (`seen`); a confirmed run is given the plan its token was issued for, and
- * refuses, before anything leaves, a plan that is not that one (`preview_changed`: the call then
- * answers with a new preview). A run that decides no plan of its own (a resume) keeps the empty plan.
- */
+/** The plan of one live write call (runtime PlanCheck). */
 export class PlanWatch implements PlanCheck {
   seen = planOf([]);
   /** Set when the confirmed run met another plan. */
@@ -120,11 +110,7 @@ export class ConfirmationTokens {
     return { token, expiresAt };
   }
 
-  /**
-   * Takes the token for this call, or throws (nothing is sent then). A token for other arguments
-   * stays valid for its own; a redeemed one is gone, whatever happens to the write it allowed.
-   * Returns the plan it was issued for: the run is checked against it (PlanWatch).
-   */
+  /** Takes the token for this call, or throws (nothing is sent then). */
   redeem(token: unknown, tool: string, args: Record<string, unknown>): { plan: Plan } {
     const again = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`;
     if (typeof token !== 'string' || token === '')

@@ -1,13 +1,4 @@
-// What an agent's plan/apply may read. A tool call names a path, and a prompt injection can make
-// an agent name any path (/etc/shadow, a key file), so the server reads target files only:
-//   - under the roots it was started with (`hedge mcp --root DIR`, repeatable; the working
-//     directory by default, unless that is the file system's root);
-//   - and, when the MCP client declares roots, under one of the client's roots as well;
-//   - judged on the real path (symbolic links resolved), opened without following a link, and only
-//     a regular file of at most MAX_TARGET_FILE_BYTES;
-// or takes the target inline (`rows`), which reads no file at all. A refusal names the path the
-// agent gave and the roots, never anything read; and the target-file parser's own problems never
-// repeat content either (src/core/row-file.ts), so nothing of a file comes back in an error.
+// What an agent's plan/apply may read.
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +16,7 @@ const PSEUDO_FILE_SYSTEMS = ['/proc', '/sys', '/dev'];
 export const MAX_TARGET_FILE_BYTES = 1024 * 1024;
 
 export interface Root {
-  /** As given (resolved to an absolute path), for messages. */
   path: string;
-  /** With every symbolic link resolved: what paths are judged against. */
   real: string;
 }
 
@@ -44,11 +33,7 @@ async function realRoot(path: string): Promise<Root> {
   return { path: absolute, real: await realpath(absolute).catch(() => absolute) };
 }
 
-/**
- * The server's roots: each --root must be a directory. Without any, the working directory — but
- * not when that is the file system's root (MCP clients often start servers there): then there is
- * no root, and plan/apply take rows inline only.
- */
+/** The server's roots: each --root must be a directory. */
 export async function serverRoots(dirs: readonly string[] | undefined, cwd: string): Promise<Root[]> {
   if (!dirs || dirs.length === 0) {
     const absolute = resolve(cwd);
@@ -83,7 +68,6 @@ export class FileAccess {
 
   constructor(
     readonly roots: readonly Root[],
-    /** Where a relative path starts from: the server's working directory. */
     private readonly cwd: string,
   ) {}
 
@@ -123,8 +107,7 @@ export class FileAccess {
       throw new UsageError(
         `file: ${shown} is outside the roots this server reads from (${where}); nothing was read. Give a file under them, or the target inline as rows.`,
       );
-    // A symbolic link that leads out of the roots, or nowhere, gets one answer: whether its target
-    // exists outside is not for the agent to learn.
+    // A symbolic link that leads out of the roots, or nowhere, gets one answer: whether its target exists outside is not for the agent to learn.
     const outsideByLink = `file: ${shown} leads through a symbolic link to no file under the roots this server reads from (${where}); nothing was read.`;
     let real: string;
     try {
@@ -134,14 +117,12 @@ export class FileAccess {
       throw new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
     }
     if (!realAllowed(real)) throw new UsageError(outsideByLink);
-    // The kernel's own files (/proc, /sys, /dev) pose as regular files of size 0 and hold live
-    // secrets (a process's environment): never a target file, whatever the roots.
+    // The kernel's own files (/proc, /sys, /dev) pose as regular files of size 0 and hold live secrets (a process's environment): never a target file, whatever the roots.
     if (PSEUDO_FILE_SYSTEMS.some((top) => real === top || real.startsWith(`${top}/`))) {
       throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
     }
     try {
-      // Only a regular file (a FIFO would block the open, a device would never end), opened without
-      // following a link at the last step, and at most the bound.
+      // Only a regular file (a FIFO would block the open, a device would never end), opened without following a link at the last step, and at most the bound.
       const bytes = await readRegularFile(real, { maxBytes: MAX_TARGET_FILE_BYTES, signal, noFollow: true });
       return bytes.toString('utf8');
     } catch (error) {

@@ -1,25 +1,6 @@
-// The agent's limits, set by whoever starts `hedge mcp` (the agent cannot change them):
-//   --max-notional USD        no write tool call trades more than this;
-//   --max-daily-notional USD  the agent's trades of the last 24 h (journal entries `via: agent` of
-//                             this account) plus this call stay within this;
-//   --markets LIST            write tools trade only these markets.
-// A call over a limit is refused before anything is sent, with a tool error of class `rejected`
-// (exit 3) and a code of the error catalogue: max_notional_exceeded, max_daily_notional_exceeded,
-// market_not_allowed — details carry the numbers. The check is not a second plan made beside the
-// command: the command's own run asks the call's gate (runtime TradeGate) with the plan it is about
-// to journal and send, under whatever lock it holds, so what is checked is what is sent. What a
-// call trades, in USD of notional:
-//   open, add, reduce: its notional; close: what the side holds when it is sent (its notional in
-//   the book, plus the adds of the side the journal knows are still landing); roll: the side's
-//   notional twice when it closes one (a close and an open), once when the side already settled;
-//   apply: every step of its plan, judged whole before the first is sent; resume: what the legs it
-//   sends trade (an entry the agent journaled itself is judged anew in place of what it recorded).
-// Every send after the first is judged again on what the action trades then: a retry (after a 409
-// that says a change of the side is still landing, the side may have grown) and a resume; the
-// action's new amount replaces the one admitted for it. The daily count is what each action moved
-// on the server: a close counts what it closed (journaled when the server took it).
-// With a daily cap, write calls of one server run one at a time, so two calls cannot both pass on
-// the same headroom. (Two servers on one journal are not serialized against each other.)
+// The agent's limits, set by whoever starts `hedge mcp` (the agent cannot change them): --max-notional USD no write
+// tool call trades more than this; --max-daily-notional USD the agent's trades of the last 24 h (journal entries `via:
+// agent` of this account) plus this call stay within this; --markets LIST write tools trade only these markets.
 import { parseMarket, parseNotional } from '../core/input.js';
 import { cents, formatUsd } from '../core/money.js';
 import { PreTradeCheckError, UsageError } from '../errors.js';
@@ -33,7 +14,6 @@ import { withCallContext, type AgentSession } from './invoke.js';
 export interface AgentLimits {
   maxNotionalUsd?: number;
   maxDailyNotionalUsd?: number;
-  /** Upper-cased. */
   markets?: readonly string[];
 }
 
@@ -87,16 +67,9 @@ export function hasLimits(limits: AgentLimits): boolean {
   );
 }
 
-/**
- * One call's gate: every trade the call's command is about to journal and send is admitted here
- * first, from the plan the command will carry out (an apply's steps, a roll's legs, an open's
- * request, a close's side as the book shows it under the command's lock). The call's trades add
- * up, so an apply or roll is judged whole before its first leg, and a resumed leg of the same call
- * is not counted twice; an action judged again (a retry) counts its new amount instead of its old.
- */
+/** One call's gate: every trade the call's command is about to journal and send is admitted here first, from the plan the command will carry out (an apply's steps, a roll's legs, an open's request, a close's side as the book shows it under the command's lock). */
 class CallGate implements TradeGate {
   private callUsd = 0;
-  /** The agent's entries before this call, read once: this call's own legs are counted by callUsd. */
   private countedBefore?: JournalEntry[];
   /** Entries this call finishes (resumes): judged as this call's trades, no longer as counted before. */
   private readonly finishing = new Set<string>();
@@ -199,10 +172,7 @@ export class AgentGuardrails {
     return run;
   }
 
-  /**
-   * The gate of one write call (see CallGate): the command's own run asks it, with the plan it is
-   * about to send, before anything is journaled or sent; a refusal is a PreTradeCheckError (exit 3).
-   */
+  /** The gate of one write call (see CallGate): the command's own run asks it, with the plan it is about to send, before anything is journaled or sent; a refusal is a PreTradeCheckError (exit 3). */
   gateFor(tool: AgentTool): TradeGate & { readonly view: LimitsView } {
     return new CallGate(this.limits, tool.name, () => this.countedEntries());
   }
@@ -231,10 +201,7 @@ function sumUsd(trades: readonly Trade[]): number {
   return cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
 }
 
-/**
- * When enough of the counted entries have left the 24 h window for `fresh` more to fit under the
- * cap; undefined when `fresh` alone is over it.
- */
+/** When enough of the counted entries have left the 24 h window for `fresh` more to fit under the cap; undefined when `fresh` alone is over it. */
 function freedAt(counted: readonly JournalEntry[], fresh: number, cap: number): number | undefined {
   if (fresh > cap) return undefined;
   const oldestFirst = [...counted].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));

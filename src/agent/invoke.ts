@@ -1,7 +1,4 @@
-// Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its
-// own `run` with a CommandContext whose output keeps the JSON document as a value (never text to
-// parse back) and whose stderr is captured, no TTY and no prompts. So a tool call goes through the same parsers, checks, live guard, write flow and
-// journal as the command typed by a person; only the streams differ.
+// Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its own `run` with a CommandContext whose output keeps the JSON document as a value (never text to parse back) and whose stderr is captured, no TTY and no prompts.
 import { PassThrough, Writable } from 'node:stream';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import type { RawInput } from '../runner/command-spec.js';
@@ -20,29 +17,20 @@ import { FileAccess } from './file-access.js';
 /** What every call of one server shares: parsed once when `hedge mcp` starts. */
 export interface AgentSession {
   env: Env;
-  /** The server's own global options (--profile, --demo, --timeout, --verbose …). */
   globals: GlobalOptions;
   clock: Clock;
   credentials: ResolvedCredentials;
-  /** Where --verbose copies what each command said on stderr (the server's stderr). */
   log?: (text: string) => void;
-  /** The context seam: a test runs calls against its own client. */
   createContext?: (init: ContextInit) => CommandContext;
-  /** What plan/apply may read (the server's roots, the client's); without it, rows inline only. */
   files?: FileAccess;
-  /** The server's HTTP connections, shared by its calls and closed when it stops; unset, each call has its own. */
   connections?: HttpConnections;
 }
 
 export interface CommandRun {
   exitCode: number;
-  /** The command's --json document as the command made it (the value, never its text read back); null when it made none. */
   document: unknown;
-  /** Anything it wrote on stdout as text (none of the tools' commands does; kept for what is not a document). */
   stdout: string;
-  /** What it said on stderr (notes, warnings), already made safe by the output layer. */
   messages: string;
-  /** Set when the command failed: the one description every reporter reads. */
   error?: ErrorDescription;
 }
 
@@ -70,10 +58,7 @@ function callGlobals(server: GlobalOptions, yes: boolean): GlobalOptions {
   };
 }
 
-/**
- * Runs `work` with a context like a tool call's (JSON, no prompts, the session's key), for what the
- * agent interface reads itself (the agent's limits: the book, a plan, the journal). Disposed after.
- */
+/** Runs `work` with a context like a tool call's (JSON, no prompts, the session's key), for what the agent interface reads itself (the agent's limits: the book, a plan, the journal). */
 export async function withCallContext<T>(
   session: AgentSession,
   signal: AbortSignal,

@@ -1,9 +1,4 @@
 // `hedge mcp` on the wire: a Model Context Protocol server over stdio, built with the official SDK.
-// The tool handlers are set on the SDK's underlying Server (McpServer.server) rather than through
-// registerTool: registerTool takes zod schemas and validates with them first, in its own words,
-// while here the schemas are the manifest's JSON Schemas (the same `hedge tools --json` prints) and
-// the arguments are checked by the commands' own parsers, so an error carries the CLI's code,
-// class and hint.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
@@ -49,11 +44,7 @@ function createMcpServer(
   return server;
 }
 
-/**
- * Serves until the client closes stdin or `signal` stops the server (Ctrl-C, SIGTERM); calls still
- * running then are stopped like an interrupted command (what they sent stands, in the journal)
- * and awaited, so that their journal entries are complete before the process ends.
- */
+/** Serves until the client closes stdin or `signal` stops the server (Ctrl-C, SIGTERM); calls still running then are stopped like an interrupted command (what they sent stands, in the journal) and awaited, so that their journal entries are complete before the process ends. */
 export async function serveStdio(
   toolbox: AgentToolbox,
   streams: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream },
@@ -67,8 +58,7 @@ export async function serveStdio(
     void call.finally(() => running.delete(call)).catch(() => {});
   };
   const server = createMcpServer(toolbox, track, stopping.signal);
-  // A client that declares roots has them honoured too: asked on each file read (so a change the
-  // client makes applies at once), and a file must be under one of them as well as the server's.
+  // A client that declares roots has them honoured too: asked on each file read (so a change the client makes applies at once), and a file must be under one of them as well as the server's.
   server.server.oninitialized = () => {
     if (!files || !server.server.getClientCapabilities()?.roots) return;
     files.useClientRoots(async (callSignal) => {

@@ -1,7 +1,7 @@
-// The agent interface without its transport: which tools are offered on this key, and what a call
-// does — check the arguments' shape, apply the safety tier (a write on a live key: a preview and a
-// confirmation token first), run the command in-process, and answer with its --json document or
-// its error as `--json` reports it (code, class, message, hint), plus the exit code.
+// The agent interface without its transport: which tools are offered on this key, and what a call does — check the
+// arguments' shape, apply the safety tier (a write on a live key: a preview and a confirmation token first), run the
+// command in-process, and answer with its --json document or its error as `--json` reports it (code, class, message,
+// hint), plus the exit code.
 import type { RawInput } from '../runner/command-spec.js';
 import { UsageError } from '../errors.js';
 import { describeError, errorAsJson, type ErrorDescription } from '../terminal/exit-codes.js';
@@ -48,7 +48,6 @@ export class AgentToolbox {
   readonly access: WriteAccess;
   private readonly tools: AgentTool[];
 
-  /** The operator's limits on write calls (--max-notional, --max-daily-notional, --markets). */
   private readonly guardrails?: AgentGuardrails;
 
   constructor(
@@ -121,8 +120,7 @@ export class AgentToolbox {
             if (error instanceof NotPreviewedError) return await previewInstead(describeError(error), '');
             throw error;
           }
-          // The run sends only what the token's preview showed would happen: the requests and what they
-          // trade (checked under the side's lock, before the first leaves).
+          // The run sends only what the token's preview showed would happen: the requests and what they trade (checked under the side's lock, before the first leaves).
           const plan = new PlanWatch(redeemed.plan);
           const run = await runInProcess(this.session, tool, input, { signal, yes: true, rows, gate, plan });
           if (plan.changed && run.error) return await previewInstead(run.error, run.messages);
@@ -134,8 +132,7 @@ export class AgentToolbox {
           await runInProcess(this.session, tool, input, { signal, yes: false, rows, gate }),
         );
       };
-      // The operator's limits: the command's own run asks the call's gate with the plan it is about
-      // to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.
+      // The operator's limits: the command's own run asks the call's gate with the plan it is about to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.
       const guardrails = this.guardrails;
       if (tool.tier === 'write' && guardrails && input.options.dryRun !== true) {
         return await guardrails.exclusive(async () => send(guardrails.gateFor(tool)));
@@ -146,11 +143,7 @@ export class AgentToolbox {
     }
   }
 
-  /**
-   * A write on a live key, first call: the command's own --dry-run (the exact request; for apply
-   * the plan), the quote for an open, and a token bound to this tool, these arguments and the
-   * requests the dry run would send (confirmation.ts).
-   */
+  /** A write on a live key, first call: the command's own --dry-run (the exact request; for apply the plan), the quote for an open, and a token bound to this tool, these arguments and the requests the dry run would send (confirmation.ts). */
   private async preview(
     tool: AgentTool,
     args: Record<string, unknown>,
@@ -236,8 +229,7 @@ export class AgentToolbox {
       });
     }
     if (tool.name === 'resume') {
-      // `resume` has no dry run: the preview is the journal entry it would finish. Named, so that
-      // the token is bound to that entry, not to whichever is newest when the second call comes.
+      // `resume` has no dry run: the preview is the journal entry it would finish.
       const id = input.args.id;
       if (!id)
         throw new UsageError(

@@ -1,9 +1,8 @@
-// The numbers a write's confirmation step shows an agent (a LIVE key with --allow-live: the first
-// call sends nothing and answers with a preview and a token), as the terminal shows a person the
-// quote card before asking: for open, the quote; for add, the position and the quote of the
-// addition (at the tenor that covers its maturity); for reduce and close, the position as it is now
-// (its net_margin_usd is what closing returns; a reduce also its share); for roll, the position and
-// the quote of the new hedge. Reads only: each number comes from a read tool run in-process.
+// The numbers a write's confirmation step shows an agent (a LIVE key with --allow-live: the first call sends nothing
+// and answers with a preview and a token), as the terminal shows a person the quote card before asking: for open, the
+// quote; for add, the position and the quote of the addition (at the tenor that covers its maturity); for reduce and
+// close, the position as it is now (its net_margin_usd is what closing returns; a reduce also its share); for roll, the
+// position and the quote of the new hedge.
 import { readPosition } from '../api/wire/fields.js';
 import type { RawInput } from '../runner/command-spec.js';
 import { additionQuoteTenor } from '../trade/pre-trade-rules.js';
@@ -13,11 +12,7 @@ import type { AgentTool } from './catalogue.js';
 /** Runs a read tool and keeps its JSON under `key` in the preview; a failure is the call's answer. */
 export type PreviewStep<F> = (key: string, tool: AgentTool, input: RawInput) => Promise<F | undefined>;
 
-/**
- * For open, the quote is a step (as it always was: a refused quote is the call's answer). The
- * position and the other quotes are looked up on a best effort: one that cannot be read is null in
- * the preview with its error beside it (`position_error`), and the preview still stands.
- */
+/** For open, the quote is a step (as it always was: a refused quote is the call's answer). */
 export async function previewTradeNumbers<F>(
   tool: AgentTool,
   input: RawInput,

@@ -1,30 +1,22 @@
-// Alerts as pure rules, for `--watch` and for the keeper: which conditions hold, and which start
-// and clear now. An alert fires once when its condition starts to hold and again only after it
-// cleared; a read that failed says nothing either way. No clock, no I/O.
+// Alerts as pure rules, for `--watch` and for the keeper: which conditions hold, and which start and clear now.
 import { parseDuration, type Duration } from './duration.js';
 import { parseUsdAmount } from './input.js';
 import { formatUsd } from './number-format.js';
 import type { KeepEvent, KeepRowStatus } from './keep-rules.js';
 
 export interface AlertRules {
-  /** --alert-pnl: net P&L at or below this many USD. */
   pnlAtOrBelowUsd?: number;
-  /** --alert-maturity: a hedge maturing within this many ms (one already past maturity included). */
   maturityWithinMs?: number;
-  /** --alert-maturity as typed (normalised), for the alert record: "6h". */
   maturityWithinText?: string;
 }
 
 /** What a snapshot says that an alert can be about. */
 export interface AlertFacts {
-  /** Net P&L in USD: the positions' net P&L summed, or the account's unrealized P&L; undefined when unknown. */
   netPnlUsd?: number;
-  /** Everything with a known maturity (a position side, or the hedge watched). */
   maturities: MaturityFact[];
 }
 
 export interface MaturityFact {
-  /** Stable while it is the same thing: its hedge id, else market and side. */
   key: string;
   maturityAt: string;
   market?: string;
@@ -38,7 +30,6 @@ export type Alert =
       kind: 'maturity';
       key: string;
       maturityAt: string;
-      /** Whole seconds until maturity; 0 when it is already past. */
       secondsLeft: number;
       within: string;
       market?: string;
@@ -77,11 +68,7 @@ export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: num
   return holding;
 }
 
-/**
- * Fire once, clear once: the alerts that start now (holding, not active before), those that
- * cleared (active before, no longer holding), and the active ones to pass as `before` next time
- * (one already active keeps its first record, its start time with it).
- */
+/** Fire once, clear once: the alerts that start now (holding, not active before), those that cleared (active before, no longer holding), and the active ones to pass as `before` next time (one already active keeps its first record, its start time with it). */
 export function alertEdges<A extends { key: string }>(
   before: ReadonlyMap<string, A>,
   holding: readonly A[],
@@ -101,7 +88,7 @@ export function parseAlertPnl(raw: string): number {
   return parseUsdAmount(raw, '--alert-pnl', 'signed');
 }
 
-/** --alert-maturity: `30m`, `6h`, `1d`, `1d12h`, `2w`. Returns the length in ms and the text as normalised. */
+/** --alert-maturity: `30m`, `6h`, `1d`, `1d12h`, `2w`. */
 export function parseAlertDuration(raw: string): Duration {
   return parseDuration(raw, '--alert-maturity');
 }
@@ -125,18 +112,15 @@ export type AlertCause =
   | 'exposure_headroom_low';
 
 export interface AlertCondition {
-  /** `cause` for the account, `cause|MARKET side` for a row: one alert per key. */
   key: string;
   cause: AlertCause;
   market?: string;
   side?: string;
   message: string;
-  /** The event that showed it, when one did (sent along, as --alert-cmd always sent it). */
   trigger?: KeepEvent;
 }
 
 export interface ActiveAlert extends AlertCondition {
-  /** When it started (ISO). */
   since: string;
 }
 
@@ -144,41 +128,29 @@ export interface ActiveAlert extends AlertCondition {
 export interface AlertNotice extends ActiveAlert {
   alert: 'started' | 'recovered';
   at: string;
-  /** Recovered: how long it held, in whole seconds. */
   duration_s?: number;
-  /** One line for a chat (Slack's `text`). */
   text: string;
 }
 
 export interface HeadroomReading {
-  /** The account's headroom under its exposure cap, USD; undefined when the server did not say. */
   exposureHeadroomUsd?: number;
-  /** Per row (`MARKET side`): the capacity left on that side of its market, USD. */
   capacityUsd: ReadonlyMap<string, number>;
 }
 
 export interface CycleObservation {
   nowMs: number;
-  /** The keeper's events since the last observation. */
   events: readonly KeepEvent[];
-  /** The cycle's row statuses; absent when no cycle finished (the store failed): row conditions then stand. */
   rows?: readonly KeepRowStatus[];
-  /** The server's time of the cycle, when known (roll due times are the server's). */
   serverNowMs?: number;
   toleranceUsd: number;
-  /** With a headroom threshold: what was read this cycle (absent: not read, the headroom alerts stand). */
   headroom?: HeadroomReading;
   thresholdUsd?: number;
 }
 
 export interface AlertState {
   active: ReadonlyMap<string, ActiveAlert>;
-  /** The previous cycle's rows by `MARKET side`: a side covered then and flat now, its roll due, settled. */
   rows: ReadonlyMap<string, KeepRowStatus>;
-  /**
-   * Rows the keeper tried to roll at the previous observation (a roll event, or a roll that failed):
-   * flat now because of its own roll, never a missed one (a failed roll's open is a `refused` alert).
-   */
+  /** Rows the keeper tried to roll at the previous observation (a roll event, or a roll that failed): flat now because of its own roll, never a missed one (a failed roll's open is a `refused` alert). */
   rolling?: ReadonlySet<string>;
 }
 
@@ -209,8 +181,7 @@ export function stepAlerts(
   if (observation.headroom && observation.thresholdUsd !== undefined)
     headroomConditions(holding, observation.headroom, observation.thresholdUsd);
 
-  // What stands without being seen again: a condition this cycle could not judge, or one that
-  // clears only once its row is back at target (a refusal backs off and is not retried every cycle).
+  // What stands without being seen again: a condition this cycle could not judge, or one that clears only once its row is back at target (a refusal backs off and is not retried every cycle).
   for (const [key, active] of state.active) {
     if (holding.has(key)) continue;
     if (
@@ -228,8 +199,7 @@ export function stepAlerts(
   }
 
   const { active, notices } = startsAndClears(state.active, holding, nowMs);
-  // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last
-  // told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
+  // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
   const told = new Map(
     [...rowsNow].map(([key, row]) => [key, row.current_unknown === true ? (state.rows.get(key) ?? row) : row]),
   );
@@ -301,8 +271,7 @@ function rowConditions(
 ): void {
   for (const [key, row] of rowsNow) {
     const base = { market: row.market.toUpperCase(), side: row.side };
-    // A side that cannot be told this cycle starts nothing; it is judged once it can, against the
-    // last cycle that could tell it (kept below).
+    // A side that cannot be told this cycle starts nothing; it is judged once it can, against the last cycle that could tell it (kept below).
     if (row.current_unknown === true) continue;
     if (
       row.current_usd !== null &&
@@ -424,10 +393,7 @@ function stillHolds(
       const row = seen.rowsNow.get(key);
       // A row no longer in the target has nothing left to alert about.
       if (!row) return false;
-      // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it
-      // succeeded and it is) — never because a cycle did not see it: a side whose views disagree
-      // (settling, its own roll landing) shows no notional, which says nothing about the drift.
-      // A side closed outside the keeper (drift `open`) is flat until it holds its target again.
+      // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it succeeded and it is) — never because a cycle did not see it: a side whose views disagree (settling, its own roll landing) shows no notional, which says nothing about the drift.
       return !atTarget(row, seen.toleranceUsd) && !(seen.succeeded.has(key) && row.target_usd === 0);
     }
   }

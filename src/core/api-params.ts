@@ -1,7 +1,4 @@
-// `hedge api` parameters, as `gh api` takes them: `-f key=value` is a string, `-F key=value` is
-// typed (true, false, null and numbers become JSON literals; `@file` is the file's text, `@-`
-// stdin's); `key[sub]=…` nests an object and `key[]=…` appends to a list. Pure: reading a file is
-// the caller's (a reader is passed in). Refusals are usage errors naming the flag and the value.
+// `hedge api` parameters, as `gh api` takes them: `-f key=value` is a string, `-F key=value` is typed (true, false, null and numbers become JSON literals; `@file` is the file's text, `@-` stdin's); `key[sub]=…` nests an object and `key[]=…` appends to a list.
 import { UsageError } from '../errors.js';
 import { echo } from './input.js';
 
@@ -9,9 +6,7 @@ type ParamValue = string | number | boolean | null | ParamValue[] | { [key: stri
 export type Params = Record<string, ParamValue>;
 
 export interface ParamInput {
-  /** As typed after the flag: `market=USDTNGN`. */
   raw: string;
-  /** -F (typed) or -f (string). */
   typed: boolean;
 }
 

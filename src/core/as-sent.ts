@@ -1,9 +1,4 @@
-// What the server sent, beside what hedge read from it. The reading layer (api/client.ts) hands
-// the flows a checked copy of each answer in which a numeric string is a number ("99889.00" →
-// 99889), so the rules can compute with it; the output layer prints the server's own data — its
-// field order, its decimal text, its shape — in every format (design.md: --json stays the server's
-// data as sent). This registry links the two: the copy is the key, the original the value. A
-// WeakMap, so neither outlives the objects themselves.
+// What the server sent, beside what hedge read from it.
 
 const sent = new WeakMap<object, unknown>();
 /** The originals themselves: shown as they are, without a walk through them (a list is shown twice over). */
@@ -20,11 +15,7 @@ export function rememberSent<T>(read: T, original: unknown): T {
   return read;
 }
 
-/**
- * The server's own data behind a value the reading layer returned, wherever it sits: a list built
- * from read records (filtered, several pages) and an object of ours that carries one (a close's
- * `realized` record) show each as sent. Values with nothing read inside come back as they are.
- */
+/** The server's own data behind a value the reading layer returned, wherever it sits: a list built from read records (filtered, several pages) and an object of ours that carries one (a close's `realized` record) show each as sent. */
 export function asSent<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== 'object' || originals.has(value)) return value;
   const original = sent.get(value);
@@ -43,11 +34,7 @@ export function asSent<T>(value: T, depth = 0): T {
   return (copy ?? value) as T;
 }
 
-/**
- * What hedge added to a read record under a symbol (a position's deal reference joined from its
- * hedge) is not the server's data, and is never printed as such: it stays on the record shown, so
- * the output layer can still draw it as a column.
- */
+/** What hedge added to a read record under a symbol (a position's deal reference joined from its hedge) is not the server's data, and is never printed as such: it stays on the record shown, so the output layer can still draw it as a column. */
 function withAnnotations(read: object, original: unknown): unknown {
   const symbols = Object.getOwnPropertySymbols(read);
   if (symbols.length === 0 || original === null || typeof original !== 'object' || Array.isArray(original))

@@ -1,7 +1,4 @@
-// Durations as a person types them: `30m`, `6h`, `1d`, `1d12h`, `2w`. One parser for every option
-// and file column that takes one (--alert-maturity, --within, the journal's `--since 2h`, a target
-// row's roll_before). `report --since 1m` is a calendar month ago, a date rather than a length
-// (domain/report.ts parseReportDate), and stays there.
+// Durations as a person types them: `30m`, `6h`, `1d`, `1d12h`, `2w`.
 import { UsageError } from '../errors.js';
 import { echo } from './input.js';
 
@@ -12,14 +9,10 @@ const MAX_DURATION_MS = 366 * 86_400_000;
 
 export interface Duration {
   ms: number;
-  /** As typed, normalised (lower case, no spaces). */
   text: string;
 }
 
-/**
- * Parses a duration; throws a UsageError (exit 2) whose message starts with `name:` and says what
- * is allowed. `units` limits the units (--alert-maturity never took seconds), `maxMs` the length.
- */
+/** Parses a duration; throws a UsageError (exit 2) whose message starts with `name:` and says what is allowed. */
 export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs = MAX_DURATION_MS): Duration {
   const value = raw.trim().toLowerCase().replace(/\s+/g, '');
   const allowed = `a duration such as 30m, 6h, 1d, 1d12h or 2w (${units.split('').join(', ')})`;

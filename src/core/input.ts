@@ -1,5 +1,4 @@
-// Checks of what the operator typed, before any request: each failure is one UsageError line
-// naming the argument and what is allowed (exit 2, nothing sent).
+// Checks of what the operator typed, before any request: each failure is one UsageError line naming the argument and what is allowed (exit 2, nothing sent).
 import { UsageError } from '../errors.js';
 import { hasUnsafeText } from '../security/safe-text.js';
 import { containsKeyShape } from '../security/secrets.js';
@@ -20,10 +19,7 @@ export function echo(raw: string): string {
 /** What echo() produced: a JSON string literal. */
 const ECHOED = /"(?:[^"\\]|\\.)*"/g;
 
-/**
- * A message of these parsers with the value left out, for values that must never be repeated
- * back: a target file's content (it may be any file an agent named, secrets included).
- */
+/** A message of these parsers with the value left out, for values that must never be repeated back: a target file's content (it may be any file an agent named, secrets included). */
 export function withoutEcho(message: string): string {
   return message.replace(ECHOED, 'the value');
 }
@@ -63,10 +59,7 @@ export function parseSide(raw: string | undefined): Side {
   return value;
 }
 
-/**
- * Which amounts an option takes: `positive` (a notional, an agent's limit), `zero-or-more` (a
- * tolerance, a headroom threshold), `signed` (a P&L threshold). The grammar is one.
- */
+/** Which amounts an option takes: `positive` (a notional, an agent's limit), `zero-or-more` (a tolerance, a headroom threshold), `signed` (a P&L threshold). */
 export type AmountSign = 'positive' | 'zero-or-more' | 'signed';
 
 const AMOUNT_EXAMPLES: Record<AmountSign, string> = {
@@ -75,18 +68,11 @@ const AMOUNT_EXAMPLES: Record<AmountSign, string> = {
   signed: 'a USD amount, signed, such as -500, -1,000, -2.5k or 0',
 };
 
-// Groups of three after a 1-3 digit head, one separator kind throughout: `1000,000` (a European
-// 1000.000?), `1,0,0` and `1,000_000` are refused rather than read 1000 times too big or small.
+// Groups of three after a 1-3 digit head, one separator kind throughout: `1000,000` (a European 1000.000?), `1,0,0` and `1,000_000` are refused rather than read 1000 times too big or small.
 const AMOUNT_SHAPE = /^([+-]?)((?:\d{1,3}(?:([_,])\d{3})(?:\3\d{3})*|\d+)(?:\.\d+)?|\.\d+)(k|m|bn)?$/i;
 const AMOUNT_SCALE: Record<string, number> = { '': 1, k: 1e3, m: 1e6, bn: 1e9 };
 
-/**
- * The one grammar of an amount: `10000`, `10_000`, `10,000`, `10k`, `1.5m`, `1.2bn`, at
- * most 2 decimals once scaled, at most `max`; a sign only where `sign` is `signed`. Returns the
- * amount, or why it is refused: `shape` (not this grammar, or a sign or a 0 it does not take),
- * `too-big`, `cents`. The file columns (a target's notional, an exposure's amount) and every USD
- * argument and option read amounts through it.
- */
+/** The one grammar of an amount: `10000`, `10_000`, `10,000`, `10k`, `1.5m`, `1.2bn`, at most 2 decimals once scaled, at most `max`; a sign only where `sign` is `signed`. */
 export function readAmount(text: string, sign: AmountSign, max: number): number | 'shape' | 'too-big' | 'cents' {
   const match = AMOUNT_SHAPE.exec(text.trim());
   if (!match || (match[1] !== '' && sign !== 'signed')) return 'shape';
@@ -125,10 +111,7 @@ export function parseTenor(raw: string | undefined): 1 | 3 | 7 {
   throw new UsageError(`--tenor: ${echo(raw!)} is not allowed; expected 1, 3 or 7 (days).`);
 }
 
-/**
- * How many rows `hedges` and `history` list without --limit or --all: hedge's own length, the same
- * on every server (read across pages of whatever size the server uses), never the server's page.
- */
+/** How many rows `hedges` and `history` list without --limit or --all: hedge's own length, the same on every server (read across pages of whatever size the server uses), never the server's page. */
 export const DEFAULT_LIST_LENGTH = 50;
 
 /** --limit N, or --all (every row, page after page: Infinity), else DEFAULT_LIST_LENGTH; both together is bad usage. */
@@ -184,10 +167,7 @@ export function parseHedgeId(raw: string | undefined): string {
   return value;
 }
 
-/**
- * Whether two deal references name one deal. The spec leaves their content rules unshown and a
- * server may keep them in upper case or trimmed: case and surrounding space never tell two apart.
- */
+/** Whether two deal references name one deal. */
 export function sameReference(a: unknown, b: unknown): boolean {
   return typeof a === 'string' && typeof b === 'string' && a.trim().toUpperCase() === b.trim().toUpperCase();
 }
@@ -197,10 +177,7 @@ export function isWholeHedgeId(value: string): boolean {
   return HEDGE_ID_SHAPE.test(value);
 }
 
-/**
- * Whether what a person typed names `id`, case aside: the id whole, its start or its end (as git
- * takes a short hash), or its start and end around `…` as a table shortens it.
- */
+/** Whether what a person typed names `id`, case aside: the id whole, its start or its end (as git takes a short hash), or its start and end around `…` as a table shortens it. */
 export function idMatches(typed: string, id: string): boolean {
   const want = typed.trim().toLowerCase();
   const have = id.toLowerCase();

@@ -1,19 +1,4 @@
-// What `hedge keep` does to one target row in one cycle, as a pure rule over what the book shows
-// at the server's time. The flow (flows/keep.ts) reads the book, asks this for each row, carries
-// out rolls and re-opens through the one write flow, and reports every decision as an event.
-//
-//   covered, maturing later than roll_before  → hold (next action: the roll, at maturity − roll_before)
-//   covered, maturing within roll_before      → roll (close, open the same notional for the row's tenor)
-//                                                unless the exposure ends by that maturity (until) → skip
-//   settling (the views disagree, or do not    → hold: nothing is decided on one view alone
-//     show the keeper's own last write yet)
-//   being opened (submitted/submitting)       → hold: never open a side twice
-//   flat (settled, never opened)              → reopen the target notional, unless past until → skip
-//   flat because someone closed it early      → drift (a colleague's change wins): not re-opened until
-//                                                the target says so again (the file changed since)
-//   a roll or re-open near until               → the shortest tenor that still reaches until
-//   covered with another notional             → drift (reported; brought back only with --converge)
-//   a target of 0                             → never rolled or re-opened; a position left there is drift
+// What `hedge keep` does to one target row in one cycle, as a pure rule over what the book shows at the server's time.
 import type { TargetRow } from './target-file.js';
 import { DAY_MS, TENORS, type Tenor } from './vocabulary.js';
 import { utcMinute } from './utc-text.js';
@@ -23,32 +8,18 @@ export const DEFAULT_ROLL_BEFORE_MS = 3_600_000;
 
 /** A target row (as a target file gives it, or as exposures imply it), without its line in a file. */
 export interface KeepRow extends Omit<TargetRow, 'line'> {
-  /** This row's own tolerance (`keep --exposures`: the policy's band, a share of the target); the keeper's when absent. */
   toleranceUsd?: number;
-  /**
-   * When the target last said this row (the target file's modification time): a side a colleague
-   * closed before that is the target's to restore; one closed after it is the colleague's call.
-   */
+  /** When the target last said this row (the target file's modification time): a side a colleague closed before that is the target's to restore; one closed after it is the colleague's call. */
   statedAtMs?: number;
 }
 
 /** What the book shows on the row's market and side. */
 export interface SideView {
-  /** The open position, when the side is covered. */
   position?: { notionalUsd?: number; hedgeId?: string; maturityAtMs?: number };
-  /** A hedge of this side still being opened (submitted or submitting). */
   opening?: { hedgeId: string; status: string };
-  /**
-   * The side is flat because its newest hedge was closed before its maturity by someone other
-   * than this keeper (a colleague's `hedge close`, the partner desk); when, if the server says, on
-   * this machine's clock (the server's closed_at through its clock's offset: the latest it can be).
-   */
+  /** The side is flat because its newest hedge was closed before its maturity by someone other than this keeper (a colleague's `hedge close`, the partner desk); when, if the server says, on this machine's clock (the server's closed_at through its clock's offset: the latest it can be). */
   closedOutside?: { hedgeId: string; closedAtLocalMs?: number };
-  /**
-   * The views of the side disagree (domain/book.ts: a filled hedge not yet in the positions list, a
-   * closed one still in it, a hedge past its maturity not settled yet), or they do not show this
-   * keeper's own last write yet: nothing is decided on the side until they do.
-   */
+  /** The views of the side disagree (domain/book.ts: a filled hedge not yet in the positions list, a closed one still in it, a hedge past its maturity not settled yet), or they do not show this keeper's own last write yet: nothing is decided on the side until they do. */
   settling?: { why: string };
 }
 
@@ -69,7 +40,6 @@ export type KeepDecision =
   | { kind: 'skip'; reason: string };
 
 export interface KeepRules {
-  /** Differences up to this many USD count as at target. */
   toleranceUsd: number;
 }
 
@@ -143,10 +113,7 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: Ke
   };
 }
 
-/**
- * The tenor a new hedge of the row gets: the row's own, or — when the exposure ends (until) sooner
- * — the shortest supported tenor that still reaches until, so no days past it are paid for.
- */
+/** The tenor a new hedge of the row gets: the row's own, or — when the exposure ends (until) sooner — the shortest supported tenor that still reaches until, so no days past it are paid for. */
 export function tenorFor(row: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: number): Tenor | undefined {
   if (row.tenorDays === undefined || row.untilMs === undefined) return row.tenorDays;
   const daysLeft = Math.ceil((row.untilMs - nowMs) / DAY_MS);
@@ -164,12 +131,10 @@ function iso(ms: number): string {
   return `${utcMinute(ms)} UTC`;
 }
 
-/** One thing the keeper did or saw; `event` is its kind. Printed as one JSON line. */
+/** One thing the keeper did or saw; `event` is its kind. */
 export interface KeepEvent {
   event: 'start' | 'cycle' | 'roll' | 'reopen' | 'drift' | 'converge' | 'skip' | 'notice' | 'error' | 'stop' | 'alert';
-  /** Our clock, ISO 8601 UTC. */
   at: string;
-  /** The server's time maturities were compared with: the latest its clock can read (domain/server-clock.ts). */
   server_time?: string;
   market?: string;
   side?: string;
@@ -186,10 +151,7 @@ export interface KeepRowStatus {
   client_reference?: string;
   target_usd: number;
   current_usd: number | null;
-  /**
-   * Set when what the side holds cannot be told this cycle (its views disagree while a change lands,
-   * or the book could not be read): `current_usd` is then null without the side being flat.
-   */
+  /** Set when what the side holds cannot be told this cycle (its views disagree while a change lands, or the book could not be read): `current_usd` is then null without the side being flat. */
   current_unknown?: true;
   state: string;
   next_action: string | null;
@@ -202,7 +164,6 @@ export interface KeepStatus {
   last_cycle_at?: string;
   next_cycle_at?: string;
   stopping: boolean;
-  /** A dry run: the screen says so, and what it shows is what a real run would do. */
   dry_run?: boolean;
 }
 
@@ -234,7 +195,6 @@ export interface KeeperSteps {
 
 interface RollTotals {
   count: number;
-  /** Sums of what the rolled-out hedges' history entries said, on the account's side (- paid); null while none said it. */
   carry_usd: number | null;
   fees_usd: number | null;
 }
@@ -243,19 +203,15 @@ export interface Heartbeat {
   version: number;
   pid: number;
   host: string;
-  /** When this keeper started (ISO). */
   since: string;
   config_dir: string;
-  /** The journal or team store it writes to (password redacted). */
   journal: string;
   file: string;
   account: { environment: string; host: string; key_id: string };
   interval_s: number;
-  /** Written at every heartbeat (ISO, the keeper's clock). */
   updated_at: string;
   cycles: number;
   last_cycle_at: string | null;
-  /** The last cycle whose book read and journal both worked. */
   last_good_cycle_at: string | null;
   next_cycle_at: string | null;
   errors: number;
@@ -263,13 +219,8 @@ export interface Heartbeat {
   actions: Record<string, number>;
   rolls: RollTotals;
   rows: KeepRowStatus[];
-  /**
-   * The alerts active at this heartbeat (without the events that started them): the next keeper of
-   * the account — cron's next --once, a restart — carries them on, so a condition is not alerted
-   * again at every run and its recovery is still sent.
-   */
+  /** The alerts active at this heartbeat (without the events that started them): the next keeper of the account — cron's next --once, a restart — carries them on, so a condition is not alerted again at every run and its recovery is still sent. */
   alerts?: Array<{ key: string; cause: string; market?: string; side?: string; message: string; since: string }>;
-  /** Set when the keeper stopped by itself (a signal, --once): not dead, just not running. */
   stopped_at?: string;
 }
 
@@ -279,16 +230,11 @@ export type KeeperState = KeeperLiveness | 'none';
 
 export interface KeeperStatus {
   state: KeeperState;
-  /** Where the heartbeat is read from on this machine (the per-user keeper folder's file). */
   heartbeat_file: string;
-  /** Which heartbeat is shown: the team store's (any machine of the team) or this machine's file. */
   heartbeat_source: 'store' | 'file' | null;
-  /** The store's count of the heartbeat's writes (the file's, for a file); null without one. */
   heartbeat_revision: number | null;
   account: { environment: string; host: string; key_id: string };
-  /** Seconds since the heartbeat was written (the store's clock for the store's); null without one. */
   heartbeat_age_s: number | null;
   heartbeat: Heartbeat | null;
-  /** With a team store: the keeper holding the account's lock there (any machine), or null when none does. */
   store_holder?: { pid: number; host: string; since: string } | null;
 }

@@ -2,10 +2,7 @@ import type { MarketFacts } from './wire.js';
 import { UsageError } from '../errors.js';
 import { echo } from './input.js';
 
-/**
- * The quote currency of a market: a pair quoted against USDT (`USDTNGN` → `NGN`, naira per USDT).
- * Undefined for an identifier of another shape: no unit rather than a wrong one.
- */
+/** The quote currency of a market: a pair quoted against USDT (`USDTNGN` → `NGN`, naira per USDT). */
 export function quoteCurrencyOf(market: string): string | undefined {
   const match = /^USDT([A-Z]{3})$/.exec(market.toUpperCase());
   return match ? match[1] : undefined;
@@ -18,10 +15,7 @@ export function findMarket<M extends { market: string }>(markets: readonly M[], 
 /** A map key for one side of one market. */
 export const sideKey = (market: string, side: string): string => `${market.toUpperCase()}:${side}`;
 
-/**
- * The live list decides what is tradable. A market that is not on it is bad input like any other
- * (exit 2, nothing sent past the list), and the message names the listed ones.
- */
+/** The live list decides what is tradable. */
 export function unlistedMarketError(markets: MarketFacts[], market: string): UsageError {
   const listed = markets.map((entry) => entry.market);
   return new UsageError(

@@ -6,12 +6,9 @@ import { formatMoney, formatSignedMoney } from './number-format.js';
 export { formatMoney, formatUsd } from './number-format.js';
 
 // ---- The one sign convention (docs/output.md "Sign convention") --------------------------------------------------
-// Every amount hedge shows or computes is from the account's side: + is money to the account or a
-// price in its favour, - is money from it or a price against it; words say which where a person reads
-// ("you pay", "you earn"; "better/worse than quoted"). The server signs carry and fees the other way
-// (positive = the account pays, spec: net_rate_daily_pct): toAccountSide turns them round where hedge
-// takes them into figures of its own (a closed hedge's facts, a report, a plan, a projected cost) and
-// where a screen shows a server field. A field the server sent keeps its value in JSON, TSV and CSV.
+// Every amount hedge shows or computes is from the account's side: + is money to the account or a price in its favour,
+// - is money from it or a price against it; words say which where a person reads ("you pay", "you earn"; "better/worse
+// than quoted").
 
 /** "+1,234.56", "-1,234.56", "0.00" (to the cent, so a figure that rounds to zero carries no sign). */
 export const formatSignedAmount = formatSignedMoney;
@@ -33,10 +30,7 @@ export function payWords(forAccount: number, realized = false): string {
   return realized ? 'you earned' : 'you earn';
 }
 
-/**
- * "-4.19 USDC/day, you pay", "+2.79 USDC, you earned": an amount on the account's side with the
- * words that say who pays. `realized` words it in the past tense (a closed hedge's carry and fees).
- */
+/** "-4.19 USDC/day, you pay", "+2.79 USDC, you earned": an amount on the account's side with the words that say who pays. */
 export function payOrEarn(
   forAccount: number,
   unit: string,
@@ -47,10 +41,7 @@ export function payOrEarn(
   return `${signed} ${unit}${options.per ?? ''}, ${payWords(shown, options.realized)}`;
 }
 
-/**
- * How much better (+) or worse (-) a price is for the account than a reference, in basis points of
- * the reference: a buy is better when it pays fewer units of the quote currency, a sell when it gets more.
- */
+/** How much better (+) or worse (-) a price is for the account than a reference, in basis points of the reference: a buy is better when it pays fewer units of the quote currency, a sell when it gets more. */
 export function priceFavourBps(side: 'buy' | 'sell', price: number, reference: number): number {
   if (!(reference > 0)) return 0;
   const favour = side === 'buy' ? reference - price : price - reference;
@@ -63,11 +54,7 @@ export function betterOrWorse(forAccount: number, than: string, same: string): s
   return `${forAccount > 0 ? 'better' : 'worse'} than ${than}`;
 }
 
-/**
- * The price an addition executed at, implied by the position's entry before and after: the entry
- * of a side is its notional-weighted average price, so the added notional's share of the new
- * weighted total is what it cost. Undefined when nothing was added.
- */
+/** The price an addition executed at, implied by the position's entry before and after: the entry of a side is its notional-weighted average price, so the added notional's share of the new weighted total is what it cost. */
 export function impliedAdditionPrice(
   before: { notionalUsd: number; entryPrice: number },
   after: { notionalUsd: number; entryPrice: number },

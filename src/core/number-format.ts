@@ -1,12 +1,9 @@
-// The one family of number formatters, and the one reader of a number sent as text. Formatters:
-// en-US separators, a fixed or an upper number of decimals, a sign when asked; nothing else builds
-// an Intl.NumberFormat. Ordinary numbers skip Intl: rounded here as Intl rounds (half away from
-// zero on the shortest decimal, 1.005 → 1.01), checked against Intl by a unit test.
+// The one family of number formatters, and the one reader of a number sent as text.
 
 /** `12`, `-3.10`, `.5`, `1e3`: what a server or a file may send as a decimal string. */
 const NUMERIC_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
-/** Whether text is a decimal number; `spaces: false` refuses surrounding white space. Hex, `Infinity` and blank text are not. */
+/** Whether text is a decimal number; `spaces: false` refuses surrounding white space. */
 export function isNumericText(text: string, spaces = true): boolean {
   return NUMERIC_TEXT.test(spaces ? text.trim() : text);
 }

@@ -1,7 +1,4 @@
-// The plan of `hedge plan` / `hedge apply`: from a target file and the live book (positions,
-// markets, account headroom) to the actions that reach the target, in the order they will be sent,
-// with the pre-trade checks simulated over the whole sequence. Pure: no client, no clock, no
-// rendering; problems are data for the caller to word and format.
+// The plan of `hedge plan` / `hedge apply`: from a target file and the live book (positions, markets, account headroom) to the actions that reach the target, in the order they will be sent, with the pre-trade checks simulated over the whole sequence.
 import { cents, formatUsd } from './money.js';
 import { findMarket, sideKey } from './markets.js';
 import type { Side, Tenor } from './vocabulary.js';
@@ -9,13 +6,7 @@ import type { TargetRow } from './target-file.js';
 
 type PlanAction = 'open' | 'add' | 'reduce' | 'close';
 
-/**
- * Facts about a step that do not stop it:
- * - tenor_differs: an add keeps the open position's maturity, whatever tenor the row names (roll
- *   is not implied);
- * - market_disabled / market_not_listed: a reduce or close on a market that is not open for new
- *   exposure; taking risk off is still allowed.
- */
+/** Facts about a step that do not stop it: - tenor_differs: an add keeps the open position's maturity, whatever tenor the row names (roll is not implied); - market_disabled / market_not_listed: a reduce or close on a market that is not open for new exposure; taking risk off is still allowed. */
 export type PlanStepNote = 'tenor_differs' | 'market_disabled' | 'market_not_listed';
 
 export interface PlanStep {
@@ -24,21 +15,15 @@ export interface PlanStep {
   side: Side;
   currentUsd: number;
   targetUsd: number;
-  /** targetUsd − currentUsd: positive for open and add, negative for reduce and close. */
   deltaUsd: number;
-  /** Only on open: the row's tenor (add, reduce and close keep the position's maturity). */
   tenorDays?: Tenor;
-  /** Only on open: the spec takes a client reference at open only. */
   clientReference?: string;
-  /** The tenor of the position already open on this side, when the positions list shows one. */
   currentTenorDays?: number;
-  /** The target file's line (CSV) or item (JSON). */
   line: number;
   notes: PlanStepNote[];
 }
 
 interface StepProblemBase {
-  /** Index into `steps`, which are in execution order. */
   stepIndex: number;
   line: number;
   action: PlanAction;
@@ -70,9 +55,7 @@ export interface PlanInput {
   targets: TargetRow[];
   positions: PlanPosition[];
   markets: PlanMarket[];
-  /** The account's headroom under its aggregate exposure cap, before the plan runs. */
   availableExposureUsd: number;
-  /** A side whose notional is within this many USD of its target counts as at target. */
   toleranceUsd: number;
 }
 
@@ -80,28 +63,22 @@ export interface PlanInput {
 type PlanRowAtTarget = Pick<PlanStep, 'market' | 'side' | 'currentUsd' | 'targetUsd'> & { line: number };
 
 export interface Plan {
-  /** In execution order (see applyOrder). */
   steps: PlanStep[];
   atTarget: boolean;
   problems: PlanProblem[];
   unchanged: PlanRowAtTarget[];
-  /** Positions on sides the file does not name: left alone (see computePlan). */
   untouched: PlanPosition[];
 }
 
 /** The plan's sums (flows/target-plan.ts computes them). */
 export interface PlanTotals {
   actions: number;
-  /** Notional added by opens and adds, USD. */
   added_usd: number;
-  /** Notional taken off by reduces and closes, USD (positive). */
   removed_usd: number;
   required_margin_usdc: number;
   platform_fee_usdc: number;
   total_upfront_usdc: number;
-  /** On the account's side (- you pay); the upfront figures above are what is put up, unsigned. */
   carry_total_usdc: number;
-  /** Steps whose cost is not in the sums (their quote failed). */
   unquoted: number;
 }
 
@@ -124,9 +101,7 @@ export function computePlan(input: PlanInput): Plan {
   const steps = applyOrder(unsorted);
   const problems = simulateChecks(steps, input.markets, input.availableExposureUsd);
 
-  // The file describes the sides it names and nothing more: a side it does not mention is left as
-  // it is, so a file about one market cannot close the book on another by omission. To flatten a
-  // side, the file says so with a 0 row.
+  // The file describes the sides it names and nothing more: a side it does not mention is left as it is, so a file about one market cannot close the book on another by omission.
   const named = new Set(input.targets.map((row) => sideKey(row.market, row.side)));
   const untouched = input.positions.filter(
     (position) => position.notionalUsd > 0 && !named.has(sideKey(position.market, position.side)),
@@ -138,12 +113,7 @@ export function planNeedsChanges(plan: Pick<Plan, 'steps'>): boolean {
   return plan.steps.length > 0;
 }
 
-/**
- * The order in which the steps are sent: closes and reduces first, then adds and opens, each group
- * by file line. Taking exposure off first frees headroom under the account's aggregate cap before
- * any step uses it, so a rebalance that fits overall is not refused half-way with
- * `exposure_exceeded` (and a failure mid-way leaves the book with less risk, not more).
- */
+/** The order in which the steps are sent: closes and reduces first, then adds and opens, each group by file line. */
 export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]): T[] {
   return [...steps].sort((a, b) => executionGroup(a.action) - executionGroup(b.action) || a.line - b.line);
 }
@@ -158,7 +128,6 @@ function addsExposure(action: PlanAction): boolean {
 
 interface HeldSide {
   notionalUsd: number;
-  /** The distinct tenors the positions list shows on this side (none when it does not say). */
   tenors: number[];
 }
 
@@ -214,13 +183,7 @@ function marketNotes(market: PlanMarket | undefined): PlanStepNote[] {
   return market.status === 'open' ? [] : ['market_disabled'];
 }
 
-/**
- * Walks the steps in execution order as the server would see them: headroom starts at the
- * account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses
- * it; capacity per side shrinks with each open or add on that side. A step with a problem would be
- * refused, so it neither frees nor uses anything and later steps are checked without it. The
- * checks run in the service's own order: market, exposure cap, capacity.
- */
+/** Walks the steps in execution order as the server would see them: headroom starts at the account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks with each open or add on that side. */
 function simulateChecks(
   steps: PlanStep[],
   markets: readonly PlanMarket[],

@@ -1,15 +1,6 @@
-// The row files a desk hands in — the target file of `hedge plan` / `hedge apply` (target-file.ts)
-// and the exposures file of `hedge exposures` (exposures-file.ts) — read one way: CSV or JSON,
-// checked whole before anything is read from the server, and every problem collected (not just the
-// first) so that one edit fixes them all.
-//
-// A problem never repeats the file's content: it names the line (or item) and the column, and
-// what is allowed — not what was found. The file may be any file at all (an agent can name one),
-// and its text must not come back in an error, to a terminal or to an agent.
-//
-// Line numbers: in CSV, `line` is the file's own line (header included, blank and `#` comment
-// lines counted), the line where the row starts. In JSON, `line` is the 1-based position of the
-// element in the array, and the message says "item N". `line` 0 means the file as a whole.
+// The row files a desk hands in — the target file of `hedge plan` / `hedge apply` (target-file.ts) and the exposures
+// file of `hedge exposures` (exposures-file.ts) — read one way: CSV or JSON, checked whole before anything is read from
+// the server, and every problem collected (not just the first) so that one edit fixes them all.
 import { parse as parseCsv } from 'csv-parse/sync';
 import { repeatedKeyProblems } from '../security/json-keys.js';
 import { withoutEcho } from './input.js';
@@ -23,27 +14,19 @@ export interface RowFileProblem {
 /** One row as read from either format, before its values are checked. */
 export interface RawRow<C extends string> {
   line: number;
-  /** How problems name where a row is: a file line in CSV, an array item in JSON. */
   unit: 'line' | 'item';
-  /** Put before each message: "item 3: " in JSON; in CSV what the file's layout says. */
   label: string;
   cells: Partial<Record<C, string>>;
-  /** Columns whose problem the reader already reported (a JSON value of the wrong type). */
   reported: Set<C>;
 }
 
 export interface RowFileLayout<C extends string> {
   required: readonly C[];
   optional: readonly C[];
-  /** The key of the list in a JSON object: `{ "targets": [...] }`. */
   listKey: string;
-  /** What one row is, for the file's empty and no-rows problems: "market and side". */
   rowIs: string;
-  /** What a file without rows has none of: "target rows". */
   rowsAre: string;
-  /** Put before a CSV row's messages: "row 3: ", or nothing where the line says enough. */
   csvLabel: (index: number) => string;
-  /** How the header's problems are said (each file has its own words, which its users know). */
   header: {
     unknown: (column: number, expected: string) => string;
     repeated: (name: string) => string;
@@ -52,9 +35,7 @@ export interface RowFileLayout<C extends string> {
 }
 
 export interface RowFileOptions {
-  /** Without it the content decides: JSON when it starts with `[` or `{`, CSV otherwise. */
   format?: 'csv' | 'json';
-  /** The path or `stdin`, named in problems about the file as a whole. */
   sourceName: string;
 }
 
@@ -67,10 +48,7 @@ export interface CheckedRow<T> {
 
 const BOM = '\ufeff';
 
-/**
- * Reads the file, checks each row, and refuses a key seen on an earlier row (`repeated` says so,
- * naming the earlier row): the rows, or every problem in the order of the file.
- */
+/** Reads the file, checks each row, and refuses a key seen on an earlier row (`repeated` says so, naming the earlier row): the rows, or every problem in the order of the file. */
 export function readRowFile<C extends string, T>(
   text: string,
   options: RowFileOptions,
@@ -107,10 +85,7 @@ export function readRowFile<C extends string, T>(
   return { rows };
 }
 
-/**
- * A checker of one row's cells: `field(column, parse)` is the parsed value, or undefined with the
- * parser's error among `problems` (its message stripped of any echo of the cell).
- */
+/** A checker of one row's cells: `field(column, parse)` is the parsed value, or undefined with the parser's error among `problems` (its message stripped of any echo of the cell). */
 export function fieldsOf<C extends string>(raw: RawRow<C>, problems: string[]) {
   return <T>(column: C, parse: (value: string | undefined) => T): T | undefined => {
     if (raw.reported.has(column)) return undefined;
@@ -126,10 +101,7 @@ export function fieldsOf<C extends string>(raw: RawRow<C>, problems: string[]) {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/**
- * A date (midnight UTC) or a timestamp with its zone (Z or an offset), ISO 8601, in ms since the
- * epoch; NaN otherwise. The zone is required: a keeper on a server in another zone must read it the same.
- */
+/** A date (midnight UTC) or a timestamp with its zone (Z or an offset), ISO 8601, in ms since the epoch; NaN otherwise. */
 export function dateOrInstantMs(value: string): number {
   if (DATE_ONLY.test(value)) return Date.parse(`${value}T00:00:00Z`);
   return TIMESTAMP.test(value) ? Date.parse(value) : Number.NaN;
@@ -157,8 +129,7 @@ function readCsv<C extends string>(
   sourceName: string,
   layout: RowFileLayout<C>,
 ): { rows: RawRow<C>[]; problems: RowFileProblem[] } {
-  // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, its line numbers are
-  // the file's. The line count does not change, so problems still name the right lines.
+  // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, its line numbers are the file's.
   const normalised = content.replace(/\r\n?/g, '\n');
   let framingError: RowFileProblem | undefined;
   const records = parseCsv(normalised, {
@@ -171,8 +142,7 @@ function readCsv<C extends string>(
     relax_column_count: true,
     skip_records_with_error: true,
     on_skip: (error) => {
-      // After a broken quote the reader no longer knows where rows begin: keep the first framing
-      // error and drop the rows read after it, whose lines and fields cannot be trusted.
+      // After a broken quote the reader no longer knows where rows begin: keep the first framing error and drop the rows read after it, whose lines and fields cannot be trusted.
       if (!error || framingError) return undefined;
       framingError = {
         line: typeof error.lines === 'number' ? error.lines : 0,
@@ -311,10 +281,7 @@ function listOf(document: unknown, key: string): unknown[] | undefined {
   return Array.isArray(list) ? list : undefined;
 }
 
-/**
- * V8's reason, where it is in its own words with a position (`Unterminated string in JSON at
- * position 5`); its "Unexpected token" quotes the input, so only where it stopped is said.
- */
+/** V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its "Unexpected token" quotes the input, so only where it stopped is said. */
 function jsonErrorReason(error: unknown, content: string): string {
   const message = messageOf(error);
   if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';

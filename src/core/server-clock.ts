@@ -1,13 +1,8 @@
-// The server's clock against this machine's, as the server's own answers tell it: the offset
-// (server − ours) is an interval, never a point, and every answer narrows it —
-//   - its Date header was written between the request's send and the answer's receipt (to the second);
-//   - the stamp on the answer to our own first send of a write (an open's opened_at) was made
-//     between that send and the receipt;
-//   - a time in its data at which something already happened (opened_at, filled_at, closed_at)
-//     lies before the receipt: a bound from below only.
-// Samples that agree narrow it; one that cannot agree means the server's clock moved (a test
-// server's jumps, a gateway sends its own Date): the newest is believed and the gap kept to say. A
-// side nothing bounds is taken as ASSUMED_SKEW_MS beyond what is known, and said where it decides.
+// The server's clock against this machine's, as the server's own answers tell it: the offset (server − ours) is an
+// interval, never a point, and every answer narrows it — - its Date header was written between the request's send and
+// the answer's receipt (to the second); - the stamp on the answer to our own first send of a write (an open's
+// opened_at) was made between that send and the receipt; - a time in its data at which something already happened
+// (opened_at, filled_at, closed_at) lies before the receipt: a bound from below only.
 
 export type ClockSource = 'date' | 'stamps';
 
@@ -25,12 +20,9 @@ interface Bound {
 /** The server's time at one instant of ours, as far as its answers tell it. */
 export interface ServerTime {
   localMs: number;
-  /** The earliest and latest the server's clock can read then. */
   earliestMs: number;
   latestMs: number;
-  /** The one best guess: the middle when both sides are bounded, else as near ours as the known side allows. */
   bestMs: number;
-  /** A side of the interval is ASSUMED_SKEW_MS, not learned. */
   assumed: boolean;
 }
 
@@ -108,11 +100,7 @@ export class ServerClock {
   }
 }
 
-/**
- * The server's clock against ours in words: "45 s ahead of this machine's, give or take 0.5 s (from
- * its Date header)", "at least 40 s ahead of this machine's (from the stamps on its answers; …)";
- * undefined when nothing was learned.
- */
+/** The server's clock against ours in words: "45 s ahead of this machine's, give or take 0.5 s (from its Date header)", "at least 40 s ahead of this machine's (from the stamps on its answers; …)"; undefined when nothing was learned. */
 export function describeServerClock(reading: ClockReading): string | undefined {
   const { lowMs: low, highMs: high } = reading;
   if (low === undefined) return undefined;

@@ -1,6 +1,4 @@
-// The target file of `hedge plan` / `hedge apply`: one row per market and side saying how much
-// notional that side should hold, read as row-file.ts reads every row file (CSV or JSON, checked
-// whole, every problem collected, the file's content never echoed).
+// The target file of `hedge plan` / `hedge apply`: one row per market and side saying how much notional that side should hold, read as row-file.ts reads every row file (CSV or JSON, checked whole, every problem collected, the file's content never echoed).
 import { parseDuration } from './duration.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide } from './input.js';
 import {
@@ -17,17 +15,12 @@ import { TENORS, type Side, type Tenor } from './vocabulary.js';
 import { messageOf } from '../security/safe-text.js';
 
 export interface TargetRow {
-  /** Upper-cased; whether it is listed is the plan's business, not the file's. */
   market: string;
   side: Side;
-  /** 0 means flat: the side should hold nothing. */
   notionalUsd: number;
-  /** Required when notionalUsd > 0; used only when the plan opens the side. */
   tenorDays?: Tenor;
   clientReference?: string;
-  /** `hedge keep`: when the exposure ends (ms since the epoch); a hedge maturing at or after it is not renewed. */
   untilMs?: number;
-  /** `hedge keep`: how long before maturity the side is rolled (ms); the keeper's default when absent. */
   rollBeforeMs?: number;
   line: number;
 }
@@ -95,11 +88,7 @@ function parseTargetNotional(raw: string | undefined): number {
   return parseNotional(raw, 'notional_usd');
 }
 
-/**
- * Required when the side should hold something (an open needs a tenor, and the plan cannot know
- * beforehand whether the side will be open). Accepts `3d` as the CLI's --tenor does. A flat row
- * may leave it blank.
- */
+/** Required when the side should hold something (an open needs a tenor, and the plan cannot know beforehand whether the side will be open). */
 function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefined): Tenor | undefined {
   const value = raw?.trim().replace(/d$/i, '') ?? '';
   if (value === '') {
@@ -112,7 +101,7 @@ function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefin
   return tenor;
 }
 
-/** Optional per row: a blank cell means none. The rule is the CLI's --ref rule, named for the file. */
+/** Optional per row: a blank cell means none. */
 function parseTargetClientReference(raw: string | undefined): string | undefined {
   const value = raw?.trim() ?? '';
   if (value === '') return undefined;

@@ -1,6 +1,4 @@
 // Times as text, in UTC: the one place an ISO 8601 string is cut into a day, a minute or a clock.
-// A time given as ms or a Date is written as ISO first; a time given as text is cut as it is, so a
-// server's own text shows as it came. ui/format.ts adds the checks a table cell needs.
 
 export type Instant = number | Date | string;
 

@@ -1,5 +1,4 @@
-// The spec's fixed values, in one zod-free place: the schemas, the input checks and the command
-// manifest (which --help loads) all read them from here.
+// The spec's fixed values, in one zod-free place: the schemas, the input checks and the command manifest (which --help loads) all read them from here.
 export const SIDES = ['buy', 'sell'] as const;
 export const TENORS = [1, 3, 7] as const;
 export const HOUR_MS = 3_600_000;
@@ -10,10 +9,6 @@ export type Side = (typeof SIDES)[number];
 export type Tenor = (typeof TENORS)[number];
 export type HedgeStatus = (typeof HEDGE_STATUSES)[number];
 
-/**
- * The output formats (--format), in one place for the front, the runtime and the output layer:
- * table for people at a terminal, tsv (the default in a pipe) and csv for spreadsheets and shell
- * scripts, json and ndjson for programs.
- */
+/** The output formats (--format), in one place for the front, the runtime and the output layer: table for people at a terminal, tsv (the default in a pipe) and csv for spreadsheets and shell scripts, json and ndjson for programs. */
 export const OUTPUT_FORMATS = ['table', 'tsv', 'csv', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

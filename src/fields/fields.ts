@@ -1,18 +1,14 @@
 import { safeText } from '../security/safe-text.js';
 import { declaredName } from './output-fields.js';
 
-// What a field is, from what the spec names or, for fields it does not show, from its name:
-// `_usd`/`_usdc` are money, `_pct` percentages, `_at` times, `price`/`rate` rates.
+// What a field is, from what the spec names or, for fields it does not show, from its name: `_usd`/`_usdc` are money, `_pct` percentages, `_at` times, `price`/`rate` rates.
 
 export type FieldKind =
   | 'text'
   | 'id'
   | 'money'
   | 'pnl'
-  /**
-   * Carry or a fee as the server signs it (positive: the account pays). People see it from the
-   * account's side, like P&L: -12.50 is paid, +3.20 earned (docs/output.md, "Sign convention").
-   */
+  /** Carry or a fee as the server signs it (positive: the account pays). */
   | 'charge'
   | 'rate'
   | 'percent'
@@ -26,50 +22,24 @@ export type FieldKind =
   | 'json';
 
 export interface FieldSpec {
-  /** The name in TSV/CSV headers, in --fields and (for server fields) in the JSON. */
   key: string;
-  /** What people read in table headers and on cards, without the unit. */
   label: string;
   kind?: FieldKind;
-  /**
-   * Said after the label on screen ("Notional USD" in a table, "Notional (USD)" on a card).
-   * 'rate' is the market's price unit (NGN/USDT for USDTNGN), when every row is of one market.
-   */
   unit?: string;
-  /** Fixed decimals on screen for a number (money has 2, a rate what its size needs). */
   decimals?: number;
-  /** Read the value from somewhere other than row[key] (nested fields). */
   get?: (row: Record<string, unknown>) => unknown;
-  /** Server fields this column shows (e.g. one side of a nested object), so they are not repeated as extras. */
   covers?: string[];
-  /**
-   * Dotted names of the server's data this column shows (`net_rate_daily_pct.sell`): --fields
-   * asking for one gets this column under that name, so it reads the same as without --fields.
-   */
+  /** Dotted names of the server's data this column shows (`net_rate_daily_pct.sell`): --fields asking for one gets this column under that name, so it reads the same as without --fields. */
   aliases?: string[];
-  /**
-   * Free text a narrow table wraps at its spaces onto more lines of the row (a reason, a list of
-   * ids), never cutting a word; other text is cut at the end with … .
-   */
   wrap?: boolean;
-  /**
-   * The value a narrow table shows instead, where the column has no room for the whole one (the
-   * carry's rate without its word; a time's compact form is made by kind): shown alike in every row.
-   */
+  /** The value a narrow table shows instead, where the column has no room for the whole one (the carry's rate without its word; a time's compact form is made by kind): shown alike in every row. */
   compact?: (row: Record<string, unknown>) => unknown;
-  /** A view for people only (e.g. time to maturity): in the table and on cards, never in TSV, CSV or JSON. */
   screenOnly?: boolean;
-  /** For a time: whether the row still counts down to it (a closed hedge's maturity does not). */
   relativeWhen?: (row: Record<string, unknown>) => boolean;
-  /** Colour or mark the text shown for this value on screen (it is already made harmless). */
   style?: (text: string, row: Record<string, unknown>) => string;
 }
 
-/**
- * The label with its unit: "Notional USD", "Struck NGN/USDT", "Maturity UTC" in a table header;
- * "Notional (USD)" on a card (a card's times say UTC themselves). A rate without a known market
- * unit goes without one rather than with a wrong one.
- */
+/** The label with its unit: "Notional USD", "Struck NGN/USDT", "Maturity UTC" in a table header; "Notional (USD)" on a card (a card's times say UTC themselves). */
 export function fieldLabel(
   field: Pick<FieldSpec, 'label' | 'unit'>,
   style: 'header' | 'card',
@@ -106,8 +76,7 @@ export function labelFromName(name: string): string {
 }
 
 export function kindFromName(name: string, value: unknown): FieldKind {
-  // A dotted name (`available_capacity_usd.buy`): the innermost part that says something about
-  // the value, so `.buy` of a USD object is money and `pricing.market_price` a rate.
+  // A dotted name (`available_capacity_usd.buy`): the innermost part that says something about the value, so `.buy` of a USD object is money and `pricing.market_price` a rate.
   if (name.includes('.')) {
     const parts = name.split('.');
     const plain = typeof value === 'number' ? 'count' : 'text';
@@ -138,17 +107,11 @@ export function kindFromName(name: string, value: unknown): FieldKind {
 }
 
 export interface ExtraFieldOptions {
-  /** Fields the caller shows elsewhere on purpose (e.g. tx hashes, shown whole by `hedges ID`): not appended as extras. */
   omit?: readonly string[];
-  /** Keep a known field even when no row has it (TSV columns must not move with the data). */
   keepAbsentKnown?: boolean;
 }
 
-/**
- * Known fields first, in the order given, then every other field the server sent, sorted by name
- * (a stable column order whatever order the server writes its keys in). A field nobody named is
- * never left out.
- */
+/** Known fields first, in the order given, then every other field the server sent, sorted by name (a stable column order whatever order the server writes its keys in). */
 export function withExtraFields(
   known: FieldSpec[],
   rows: Record<string, unknown>[],
@@ -179,10 +142,7 @@ export function withExtraFields(
   return [...present, ...extras];
 }
 
-/**
- * The value at a dotted path (`pricing.market_price`): each segment a key of an object, or the
- * index of a list element (`legs.0.side`); undefined where the path leads nowhere.
- */
+/** The value at a dotted path (`pricing.market_price`): each segment a key of an object, or the index of a list element (`legs.0.side`); undefined where the path leads nowhere. */
 export function valueAtPath(record: unknown, path: string): unknown {
   let value: unknown = record;
   for (const segment of path.split('.')) {
@@ -203,10 +163,7 @@ function dottedField(name: string): FieldSpec {
   return { key: name, label: safeText(name), get: (row) => valueAtPath(row, name) };
 }
 
-/**
- * Whether a dotted name reaches into what there is: its first part is a field there is (or was
- * declared), or some record has a value at the whole path.
- */
+/** Whether a dotted name reaches into what there is: its first part is a field there is (or was declared), or some record has a value at the whole path. */
 export function dottedNameExists(
   name: string,
   availableKeys: ReadonlySet<string>,
@@ -217,13 +174,7 @@ export function dottedNameExists(
   return availableKeys.has(name.slice(0, dot)) || records.some((record) => valueAtPath(record, name) !== undefined);
 }
 
-/**
- * The fields --fields asked for, in the order asked; an unknown name is `problem`, naming it and
- * every name there is. `available` is what the caller could show; a dotted name that is not one of
- * them (`pricing.market_price`) reaches into a nested value of `records` (its column is headed by
- * the dotted name). A name in `accepted` (checked before the command ran against what it prints)
- * is never a problem: where the data lacks it, its column is empty.
- */
+/** The fields --fields asked for, in the order asked; an unknown name is `problem`, naming it and every name there is. */
 export function pickFields(
   available: readonly FieldSpec[],
   wanted: readonly string[],

@@ -1,17 +1,11 @@
 // What a list says when it holds fewer rows than the server has: never fewer rows without a word.
-// Said on stderr in every format (--json included), so a script's stdout stays the data.
 
 export interface ListShape {
   items: readonly unknown[];
-  /** The server signals more rows than were read. */
   more: boolean;
 }
 
-/**
- * The warning for a list that stopped short of what was asked while the server signals more, or
- * that is one page of more (no --limit); undefined when the list is whole or as long as asked.
- * `moreCommand` is the command that asks for more.
- */
+/** The warning for a list that stopped short of what was asked while the server signals more, or that is one page of more (no --limit); undefined when the list is whole or as long as asked. */
 export function moreNote(
   list: ListShape,
   limit: number | undefined,

@@ -1,42 +1,18 @@
-// What a command prints, as far as --fields and --query can know before it runs (issue 49: a bad
-// output option found after the trade left the hedge open and exited 2, "nothing sent"). A command
-// module declares it (`OUTPUT_FIELDS`, runner/command-spec.ts); the runner hands it to the output
-// layer (Output.prepare) before the command's code runs, so every name is checked before the first
-// request. The rule, by what the command is (docs/output.md, "Checked before anything is sent"):
-//
-//   - a name that is not a field name at all (`id status`, `[0]`, `a..b`) is refused up front,
-//     whatever the command;
-//   - a write (`records`, `open: false`) prints only documented fields: any other name is refused
-//     up front, and a documented name its answer happens to lack is an empty cell (null in JSON),
-//     never an error after the send;
-//   - a read (`open: true`, and every command that declares nothing) may print fields the server
-//     adds: a well-formed name is checked against the data once it is read — reads send no write;
-//   - a command that prints no records (`none`: a shell script, an event stream, a protocol) takes
-//     neither --fields nor --query.
+// What a command prints, as far as --fields and --query can know before it runs.
 import { UsageError } from '../errors.js';
 import { safeText } from '../security/safe-text.js';
 
 export type OutputFields =
   | {
       kind: 'records';
-      /** The documented names, in the order a refusal lists them (dotted names below them are allowed too). */
       names: readonly string[];
-      /** true: the server may add fields of its own (a read); false: only these (a write). */
       open: boolean;
-      /**
-       * What is printed follows a request that changes something: from then on a shaping problem
-       * (a --query that fails on the data) is a warning, never exit 2 — the exit code says what was sent.
-       */
+      /** What is printed follows a request that changes something: from then on a shaping problem (a --query that fails on the data) is a warning, never exit 2 — the exit code says what was sent. */
       sends: boolean;
-      /**
-       * Records only in JSON: what a text format prints instead ("the request as HTTP text"), where
-       * --fields has nothing to pick.
-       */
       jsonOnly?: string;
     }
   | {
       kind: 'none';
-      /** What the command prints instead of records, for the refusal: "a shell script". */
       prints: string;
     };
 
@@ -55,11 +31,7 @@ export function declaredName(name: string, names: ReadonlySet<string>): boolean 
   return dot > 0 && names.has(name.slice(0, dot));
 }
 
-/**
- * Checks --fields and --query against what `hedge COMMAND` prints; throws UsageError (exit 2, one
- * line naming the option and what is allowed) before anything is sent. Returns the names accepted
- * for good (a write's documented names), which the output layer then never refuses.
- */
+/** Checks --fields and --query against what `hedge COMMAND` prints; throws UsageError (exit 2, one line naming the option and what is allowed) before anything is sent. */
 export function checkOutputOptions(
   declared: OutputFields | undefined,
   given: { fields?: readonly string[]; query: boolean; json: boolean },

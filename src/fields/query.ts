@@ -1,7 +1,4 @@
-// --query: a JMESPath expression (the JMESPath Community implementation) applied to the JSON data
-// a command prints. Loaded only when --query is given. The expression is compiled, and the
-// functions it calls checked, before the command runs: a typo is bad usage (exit 2) with nothing
-// sent. What only the data can reveal (an argument of the wrong type) is reported the same way.
+// --query: a JMESPath expression (the JMESPath Community implementation) applied to the JSON data a command prints.
 import { compile, getRegisteredFunctions, TreeInterpreter, type JSONValue } from '@jmespath-community/jmespath';
 import { UsageError } from '../errors.js';
 import { safeText, messageOf } from '../security/safe-text.js';
@@ -41,10 +38,7 @@ export function fieldNames(expression: string): string[] {
   return [...found];
 }
 
-/**
- * `allowed`: the expression does not compile, so the one line also says what the option takes
- * (a person sees no hint under a usage error); a problem only the data shows says what it is alone.
- */
+/** `allowed`: the expression does not compile, so the one line also says what the option takes (a person sees no hint under a usage error); a problem only the data shows says what it is alone. */
 function problem(expression: string, error: unknown, option: string, allowed = false): UsageError {
   const reason = messageOf(error).replace(/\.\s*$/, '');
   const takes = allowed ? '; expected a JMESPath expression (https://jmespath.site)' : '';
@@ -53,10 +47,7 @@ function problem(expression: string, error: unknown, option: string, allowed = f
   });
 }
 
-/**
- * The expression as a function of the data; throws UsageError when it cannot be run, naming
- * `option` (--query, or --until for a condition).
- */
+/** The expression as a function of the data; throws UsageError when it cannot be run, naming `option` (--query, or --until for a condition). */
 export function compileQuery(expression: string, option = '--query'): (data: unknown) => unknown {
   let ast: ReturnType<typeof compile>;
   try {
@@ -77,10 +68,7 @@ export function compileQuery(expression: string, option = '--query'): (data: unk
   };
 }
 
-/**
- * JMESPath's own truth (as in a `[?…]` filter): false, null, an empty string, list or object are
- * false; anything else — every number, 0 included — is true.
- */
+/** JMESPath's own truth (as in a `[?…]` filter): false, null, an empty string, list or object are false; anything else — every number, 0 included — is true. */
 export function isTruthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;

@@ -1,17 +1,11 @@
-// The one shape `--json` gives a script, whatever the server's dialect: records under the names of
-// docs/output.md (api/wire/fields.ts), and every figure a number — a decimal string for a known
-// numeric field, or for a field whose name says amount, percentage, price or rate. An id made of
-// digits stays text. `--raw` prints the server's data as sent (domain/as-sent.ts).
+// The one shape `--json` gives a script, whatever the server's dialect: records under the names of docs/output.md (api/wire/fields.ts), and every figure a number — a decimal string for a known numeric field, or for a field whose name says amount, percentage, price or rate.
 import { isNumericText } from '../core/number-format.js';
 import { kindFromName, NUMERIC_KINDS, type FieldKind, type FieldSpec } from './fields.js';
 
 /** Kinds a field's name alone makes numeric (`_usd`, `_usdc`, `_pct`, `pnl`, `price`, `rate`); `count` is only a fallback there. */
 const NAMED_NUMERIC: ReadonlySet<FieldKind> = new Set(['money', 'pnl', 'percent', 'rate']);
 
-/**
- * The sides of a price that do not say `price` or `rate` (`bid`, `ask`, `mid`, `best_bid`): a
- * two-sided price kept beside the mid it makes (`price --json`) is prices, as numbers.
- */
+/** The sides of a price that do not say `price` or `rate` (`bid`, `ask`, `mid`, `best_bid`): a two-sided price kept beside the mid it makes (`price --json`) is prices, as numbers. */
 const PRICE_WORD = /(^|[._])(bid|ask|mid)([._]|$)/i;
 
 /** Lists of records, records, and the objects inside them; deeper than this is left as it is. */

@@ -1,34 +1,22 @@
-// The one place that decides which base URLs the client may talk to: https everywhere, plain
-// http only to this machine (the sandbox), so a key can never cross a network in clear text; and
-// the one origin check every request passes: the key goes to the base URL's origin or nowhere.
+// The one place that decides which base URLs the client may talk to: https everywhere, plain http only to this machine (the sandbox), so a key can never cross a network in clear text; and the one origin check every request passes: the key goes to the base URL's origin or nowhere.
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { OffOriginError, UsageError } from '../errors.js';
 import { safeText } from './safe-text.js';
 
-/**
- * Hosts plain http:// may go to: a literal 127.0.0.0/8 or ::1 address, or `localhost` itself, whose
- * address the transport checks once connected (isLoopbackAddress). A name under `.localhost` is not
- * one: it is resolved through DNS like any other name and may lead anywhere.
- */
+/** Hosts plain http:// may go to: a literal 127.0.0.0/8 or ::1 address, or `localhost` itself, whose address the transport checks once connected (isLoopbackAddress). */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/**
- * Why plain http:// to a name under .localhost (`evil-api.localhost`, `localhost.`) is refused, for
- * the refusal's message; undefined for any other host (its caller says why in its own words).
- */
+/** Why plain http:// to a name under .localhost (`evil-api.localhost`, `localhost.`) is refused, for the refusal's message; undefined for any other host (its caller says why in its own words). */
 export function localhostNameNote(hostname: string): string | undefined {
   const host = hostname.toLowerCase();
   if (host !== 'localhost.' && !/\.localhost\.?$/.test(host)) return undefined;
   return 'a name under .localhost (or localhost. with a trailing dot) is resolved through DNS like any other name, so it may not be this machine; http:// is allowed only to 127.0.0.0/8, ::1 and localhost itself';
 }
 
-/**
- * Whether a connected socket's remote address is this machine's (127.0.0.0/8 or ::1, an IPv4 one
- * mapped into IPv6 too): plain http:// to `localhost` is sent only once it connected to one.
- */
+/** Whether a connected socket's remote address is this machine's (127.0.0.0/8 or ::1, an IPv4 one mapped into IPv6 too): plain http:// to `localhost` is sent only once it connected to one. */
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false;
   const v4 = address.toLowerCase().startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
@@ -38,12 +26,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
 
-/**
- * A name lookup for plain http:// sockets that are not the transport's own (the keeper's
- * --alert-url, sent with undici): the address a connection is made to is the one this returns, so
- * a `localhost` that a hosts file or a resolver sends elsewhere fails here, before any connection or
- * byte. `lookup` is node:dns's by default (a test hands in another resolver).
- */
+/** A name lookup for plain http:// sockets that are not the transport's own (the keeper's --alert-url, sent with undici): the address a connection is made to is the one this returns, so a `localhost` that a hosts file or a resolver sends elsewhere fails here, before any connection or byte. */
 export function loopbackOnlyLookup(given?: Lookup): Lookup {
   // node:dns only when a lookup is made (this module is on every command's start-up path).
   const lookup = given ?? (process.getBuiltinModule('node:dns').lookup as unknown as Lookup);
@@ -66,14 +49,7 @@ export function loopbackOnlyLookup(given?: Lookup): Lookup {
     });
 }
 
-/**
- * The one origin check: the URL a request goes to (a client call, `hedge api`, a resumed journal
- * row, a server's next-page link) is the base URL's origin — scheme, host and port — with no user
- * or password, or the request is refused (OffOriginError) before anything is sent. A path is glued
- * to the base URL (not resolved against it), so `@127.0.0.2:4044/x` after a base URL without a path
- * makes a URL whose user is the base's host and whose host is another: checked here, whoever built it.
- * `what` names the request in the refusal (it may carry a server's or a journal's text).
- */
+/** The one origin check: the URL a request goes to (a client call, `hedge api`, a resumed journal row, a server's next-page link) is the base URL's origin — scheme, host and port — with no user or password, or the request is refused (OffOriginError) before anything is sent. */
 export function atBaseOrigin(baseUrl: string, target: string, what: string): URL {
   const base = new URL(baseUrl);
   let url: URL | undefined;
@@ -95,11 +71,7 @@ export function atBaseOrigin(baseUrl: string, target: string, what: string): URL
   );
 }
 
-/**
- * Whether a request to this base URL must connect directly, never through HTTP(S)_PROXY: a loopback
- * target never crosses a network (so no proxy has any business seeing it), and a plain http://
- * target would hand the key to the proxy in clear text inside its tunnel.
- */
+/** Whether a request to this base URL must connect directly, never through HTTP(S)_PROXY: a loopback target never crosses a network (so no proxy has any business seeing it), and a plain http:// target would hand the key to the proxy in clear text inside its tunnel. */
 export function connectsDirectly(baseUrl: string): boolean {
   try {
     const url = new URL(baseUrl);
@@ -109,7 +81,6 @@ export function connectsDirectly(baseUrl: string): boolean {
   }
 }
 
-/** Returns the base URL without a trailing slash, or throws UsageError (exit 2, nothing sent). */
 export function checkBaseUrl(raw: string, source: string): string {
   let url: URL;
   try {
@@ -133,13 +104,7 @@ export function checkBaseUrl(raw: string, source: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-/**
- * `hedge api PATH`: the path, relative to the base URL, as the request will carry it (the base's
- * own path prefix left out, query kept). Refused (exit 2, nothing sent) when it could take the key
- * anywhere but the base URL: an absolute URL (`https://…`, `mailto:`), a scheme-relative `//host`,
- * backslashes, encoded slashes (`%2f`, `%5c`, which a server may decode into a path of its own),
- * control characters or spaces, a fragment, or `..` segments that climb out of the base path.
- */
+/** `hedge api PATH`: the path, relative to the base URL, as the request will carry it (the base's own path prefix left out, query kept). */
 export function resolveApiPath(baseUrl: string, raw: string): string {
   const refuse = (why: string) =>
     new UsageError(
@@ -158,7 +123,6 @@ export function resolveApiPath(baseUrl: string, raw: string): string {
   if (/%(?![0-9a-f]{2})/i.test(raw)) throw refuse('has a % that is not an escape (%XX)');
   const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
   const relative = raw.replace(/^\/+/, '');
-  // Relative, so at the base's origin; checked all the same by the one origin check.
   const url = atBaseOrigin(baseUrl, new URL(relative, base).href, `PATH ${JSON.stringify(raw)}`);
   if (!url.pathname.startsWith(base.pathname)) throw refuse('climbs out of the base path with ..');
   const inside = url.pathname.slice(base.pathname.length - 1);

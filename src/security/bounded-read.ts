@@ -1,31 +1,10 @@
-// How hedge reads a file: what it is handed to read (a target, exposures or policy file, stdin for
-// `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config
-// store, a CA file, the journal): the one place that decides what may be read and how much of it.
-//   - A path must name a regular file. A FIFO would block the open and then wait for a writer that
-//     may never come; a device never ends (/dev/zero); a directory or a socket is not text. It is
-//     judged before it is opened (stat), opened without blocking (O_NONBLOCK: a FIFO swapped in
-//     after the stat opens at once) and judged again, whole, on the opened handle (a file renamed
-//     into place meanwhile, as the journal's rotation does, is judged as what was opened). Nothing
-//     read this way can block, so a stop signal is never kept waiting.
-//   - At most `maxBytes` are read: a file that says it is larger is refused before it is opened, and
-//     one that grows (or lies about its size) is refused when the read passes the bound, never read
-//     whole. A stream (stdin) is read to the same kind of bound, then let go.
-//   - A file that steers hedge (`guard`) is refused, as ssh refuses its keys and config, unless it is
-//     this user's or root's and no one else may change it; one that holds a secret, unless no one
-//     else may read it either.
-//   - Every read stops when its AbortSignal fires (--timeout, Ctrl-C, SIGTERM): the promise rejects
-//     with the signal's reason at once, and a stream is destroyed so that the process can end.
+// How hedge reads a file: what it is handed to read (a target, exposures or policy file, stdin for `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config store, a CA file, the journal): the one place that decides what may be read and how much of it.
 import { UsageError } from '../errors.js';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 
-/**
- * The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a
- * CA file may hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000
- * target rows or 75,000 exposures, and still reads and checks in a few seconds.
- */
+/** The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a CA file may hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000 target rows or 75,000 exposures, and still reads and checks in a few seconds. */
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
 
-/** Why a read was refused; `describeRefusal` says it in words. */
 export type ReadRefusal =
   | {
       kind: 'not-regular';
@@ -41,7 +20,6 @@ export class ReadRefused extends Error {
   }
 }
 
-/** `it is a FIFO (named pipe), not a regular file`, `it holds more than 4 MiB`, … */
 function describeRefusal(refusal: ReadRefusal): string {
   switch (refusal.kind) {
     case 'not-regular':
@@ -57,7 +35,6 @@ function describeRefusal(refusal: ReadRefusal): string {
   }
 }
 
-/** 4194304 → `4 MiB`, 1048576 → `1 MiB`, 4096 → `4 KiB`, 100 → `100 bytes`. */
 export function sizeInWords(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
@@ -76,7 +53,6 @@ const READ_ERRORS: Record<string, string> = {
   ENOSPC: 'no space left on the disk',
 };
 
-/** An errno as a person reads it: `no such file`, `permission denied`, … */
 export function describeReadError(error: unknown): string {
   if (error instanceof ReadRefused) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -87,18 +63,13 @@ export function describeReadError(error: unknown): string {
 
 export interface BoundedReadOptions {
   maxBytes: number;
-  /** Stops the read: the promise rejects with the signal's reason. */
   signal?: AbortSignal;
 }
 
 export interface FileReading {
   maxBytes: number;
-  /** A symbolic link at the last step is refused (ELOOP) instead of followed. */
   noFollow?: boolean;
-  /**
-   * `trusted`: the file steers hedge (a CA file, the journal), so only its owner, this user or root,
-   * may change it; `private`: it may hold a secret (the config store), so only its owner may read it.
-   */
+  /** `trusted`: the file steers hedge (a CA file, the journal), so only its owner, this user or root, may change it; `private`: it may hold a secret (the config store), so only its owner may read it. */
   guard?: 'trusted' | 'private';
 }
 
@@ -144,7 +115,6 @@ export function within<T>(work: Promise<T>, ms: number, late: () => Error): Prom
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
-/** Reads in pieces of this size. */
 const PIECE_BYTES = 256 * 1024;
 
 /** Throws why this file (judged by path, or already open: the journal to append) may not be read as `reading` asks. */
@@ -176,10 +146,7 @@ export function openRegularFileSync(path: string, reading: FileReading): number 
   return fd;
 }
 
-/**
- * The bytes of a regular file at `path`, at most `maxBytes`, read at once: nothing it may open can
- * block. Throws ReadRefused or an errno error.
- */
+/** The bytes of a regular file at `path`, at most `maxBytes`, read at once: nothing it may open can block. */
 export function readRegularFileSync(path: string, reading: FileReading): Buffer {
   const fd = openRegularFileSync(path, reading);
   try {
@@ -200,10 +167,7 @@ export function readRegularFileSync(path: string, reading: FileReading): Buffer 
   }
 }
 
-/**
- * A CA file's text (HEDGE_CA_FILE, a profile's ca_file, NODE_EXTRA_CA_CERTS beside them): it decides
- * whom the key is sent to, so only its owner may change it. Refused in one line naming `what` (exit 2).
- */
+/** A CA file's text (HEDGE_CA_FILE, a profile's ca_file, NODE_EXTRA_CA_CERTS beside them): it decides whom the key is sent to, so only its owner may change it. */
 export function readCaFile(path: string, what: string): string {
   try {
     return readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, guard: 'trusted' }).toString('utf8');
@@ -212,15 +176,11 @@ export function readCaFile(path: string, what: string): string {
   }
 }
 
-/** readRegularFileSync, or the signal's reason as soon as it fires. */
 export function readRegularFile(path: string, options: FileReading & { signal?: AbortSignal }): Promise<Buffer> {
   return untilAborted(options.signal, async () => readRegularFileSync(path, options));
 }
 
-/**
- * A stream's bytes up to its end, at most `maxBytes`: past the bound it is refused (ReadRefused) and
- * the stream destroyed, as it is when the signal fires (a pipe held open must not keep the process).
- */
+/** A stream's bytes up to its end, at most `maxBytes`: past the bound it is refused (ReadRefused) and the stream destroyed, as it is when the signal fires (a pipe held open must not keep the process). */
 export function readBoundedStream(stream: NodeJS.ReadableStream, options: BoundedReadOptions): Promise<Buffer> {
   const { maxBytes, signal } = options;
   const letGo = () => (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();

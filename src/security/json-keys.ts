@@ -1,12 +1,7 @@
-// An input file's JSON (a target, exposures or policy file) must say one thing. JSON.parse keeps the
-// last of two equal keys without a word: {"notional_usd":1000,"notional_usd":99999} reads as 99,999
-// while a person (or a diff, or a review) reading the file sees 1,000 first. Such a file is refused:
-// this finds every key written twice in one object. A key is compared as JSON reads it ("a" and
-// "\u0061" are the same key).
+// An input file's JSON (a target, exposures or policy file) must say one thing.
 
 export interface RepeatedKey {
   key: string;
-  /** Where the object holding it is: the keys and array positions (0-based) from the top. */
   path: ReadonlyArray<string | number>;
 }
 
@@ -15,7 +10,6 @@ type Frame = { kind: 'object'; keys: Set<string>; key?: string; expectKey: boole
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** The end (exclusive) of the string token that starts at `start` (its opening quote). */
 function stringEnd(text: string, start: number): number {
   let at = start + 1;
   for (;;) {
@@ -28,10 +22,7 @@ function stringEnd(text: string, start: number): number {
   }
 }
 
-/**
- * Every key that appears more than once in one object of `text`, at most `limit` of them. `text`
- * must be JSON that JSON.parse accepts (call it after the parse): the scan trusts its grammar.
- */
+/** Every key that appears more than once in one object of `text`, at most `limit` of them. */
 export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY): RepeatedKey[] {
   const stack: Frame[] = [];
   const found: RepeatedKey[] = [];
@@ -67,12 +58,7 @@ export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY): Re
   return found;
 }
 
-/**
- * A row file's repeated keys as its problems (target and exposures files: an array of rows, or an
- * object holding it under `listKey`): `item 3: the key notional_usd appears more than once; …`. A
- * key is named only when it is one the file may hold (`known`): the file may be any file at all,
- * and its text must not come back in a message.
- */
+/** A row file's repeated keys as its problems (target and exposures files: an array of rows, or an object holding it under `listKey`): `item 3: the key notional_usd appears more than once; …`. */
 export function repeatedKeyProblems(
   text: string,
   listKey: string,

@@ -1,48 +1,21 @@
-// The one sanitiser every untrusted string (server values, field names, messages, details, client
-// references, market names, user input) passes before it reaches a terminal, plain output (TSV/CSV)
-// or stderr. A terminal obeys escape sequences in printed text (retitle the window, clear the
-// screen, write the clipboard through OSC 52, move the cursor over earlier lines), and bidi
-// overrides or zero-width characters make text read differently from what it is. Each such
-// character is written as a visible escape instead: `\x1b`, `\u202e`.
-//
-// A backslash already in the input is left as it is, so `\x1b` typed literally and an escaped ESC
-// print the same. That is deliberate: the goal is that nothing invisible acts or hides, not that the
-// output can be decoded back to the input (JSON output, where the value must survive, uses
-// safeJson, which is exact).
-//
-// Every known secret (the API key, a store password) and anything shaped like a key is replaced
-// here too by its redacted form (secrets.ts): every output, data included, passes this one filter
-// — terminal, TSV/CSV, JSON, HTML, Slack, stderr — so no renderer scrubs on its own.
+// The one sanitiser every untrusted string (server values, field names, messages, details, client references, market names, user input) passes before it reaches a terminal, plain output (TSV/CSV) or stderr.
 
 import { holdsSecret, scrubSecrets } from './secrets.js';
 
-// Kept as sources so the single-line, multi-line and JSON variants are built from one list.
 /** C0 controls except LF (LF is added per variant), DEL and C1 controls: written `\xNN`. */
 const CONTROLS_EXCEPT_LF = '\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f';
-/**
- * Invisible characters that reorder or hide text: soft hyphen, Arabic letter mark, Mongolian vowel
- * separator, zero-width space/joiners, LRM/RLM, line and paragraph separators (some terminals and
- * editors break lines on them; a cell is one line), bidi embeddings and overrides, word joiner and
- * invisible operators, bidi isolates, BOM/zero-width no-break space. Written `\uXXXX`.
- */
+/** Invisible characters that reorder or hide text (zero-width, bidi controls, line separators, BOM). */
 const INVISIBLE = '\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
-/**
- * A UTF-16 surrogate not part of a pair (with the `u` flag a proper pair is one code point and
- * does not match). Terminals show garbage or nothing for one. Written `\uXXXX`.
- */
+/** A UTF-16 surrogate not part of a pair (with the `u` flag a proper pair is one code point and does not match). */
 const LONE_SURROGATE = '\\ud800-\\udfff';
 
 const SINGLE_LINE_CLASS = `[${CONTROLS_EXCEPT_LF}\\n${INVISIBLE}${LONE_SURROGATE}]`;
 const MULTILINE_CLASS = `[${CONTROLS_EXCEPT_LF}${INVISIBLE}${LONE_SURROGATE}]`;
-/**
- * What JSON.stringify leaves raw inside strings: it escapes C0 controls and lone surrogates itself,
- * but not DEL, C1 controls or the invisible characters.
- */
+/** What JSON.stringify leaves raw inside strings: it escapes C0 controls and lone surrogates itself, but not DEL, C1 controls or the invisible characters. */
 const JSON_RAW_CLASS = `[\\u007f-\\u009f${INVISIBLE}]`;
 
 const LAST_C1 = 0x9f;
 
-// A test regex (no `g`, so no lastIndex state) for the clean fast path, and a global one to replace.
 const SINGLE_LINE_TEST = new RegExp(SINGLE_LINE_CLASS, 'u');
 const SINGLE_LINE_ALL = new RegExp(SINGLE_LINE_CLASS, 'gu');
 const MULTILINE_TEST = new RegExp(MULTILINE_CLASS, 'u');
@@ -50,7 +23,6 @@ const MULTILINE_ALL = new RegExp(MULTILINE_CLASS, 'gu');
 const JSON_RAW_TEST = new RegExp(JSON_RAW_CLASS);
 const JSON_RAW_ALL = new RegExp(JSON_RAW_CLASS, 'g');
 
-/** `\xNN` for C0, DEL and C1 (how terminals and C write ESC), `\uXXXX` for everything else. */
 function visibleEscape(char: string, offset: number, whole: string): string {
   if (char === ZERO_WIDTH_JOINER && joinsEmoji(whole, offset)) return char;
   const code = char.charCodeAt(0);
@@ -58,16 +30,12 @@ function visibleEscape(char: string, offset: number, whole: string): string {
 }
 
 const ZERO_WIDTH_JOINER = '\u200d';
-// A pictograph, then optionally an emoji presentation selector or skin tone, right before the ZWJ;
-// a pictograph right after it. Four UTF-16 units cover the longest (pictograph + skin tone).
+// A pictograph, then optionally an emoji presentation selector or skin tone, right before the ZWJ; a pictograph right after it.
 // eslint-disable-next-line no-misleading-character-class -- the class lists code points, not a drawn emoji
 const EMOJI_BEFORE = /\p{Extended_Pictographic}[\u{fe0f}\u{1f3fb}-\u{1f3ff}]?$/u;
 const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 
-/**
- * A ZWJ between two pictographs is part of one visible emoji (👩‍💻, 🏳️‍🌈) and shows as
- * such, so it is kept; anywhere else it is invisible and is escaped.
- */
+/** A ZWJ between two pictographs is part of one visible emoji (👩‍💻, 🏳️‍🌈) and shows as such, so it is kept; anywhere else it is invisible and is escaped. */
 function joinsEmoji(whole: string, offset: number): boolean {
   return (
     EMOJI_BEFORE.test(whole.slice(Math.max(0, offset - 4), offset)) &&
@@ -88,35 +56,22 @@ function visible(value: string, test: RegExp, all: RegExp): string {
   return test.test(value) ? value.replace(all, visibleEscape) : value;
 }
 
-/**
- * The string as it may be printed in one cell or line: every control character (TAB and LF
- * included), escape-sequence introducer, bidi control, zero-width or invisible character and lone
- * surrogate written as a visible escape (a ZWJ inside an emoji excepted); a known secret redacted.
- */
-/** An error's message, or what was thrown as text. */
+/** The string as it may be printed in one cell or line: every control character (TAB and LF included), escape-sequence introducer, bidi control, zero-width or invisible character and lone surrogate written as a visible escape (a ZWJ inside an emoji excepted); a known secret redacted. */
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export function safeText(value: string): string {
   return visible(scrubSecrets(value), SINGLE_LINE_TEST, SINGLE_LINE_ALL);
 }
 
-/** Like safeText but keeps LF, for messages that span lines. CR is still escaped (it overwrites). */
 export function safeMultiline(value: string): string {
   return visible(scrubSecrets(value), MULTILINE_TEST, MULTILINE_ALL);
 }
 
-/** True when safeText would escape characters of the string: for refusing such input (e.g. `--ref`). */
 export function hasUnsafeText(value: string): boolean {
   return visible(value, SINGLE_LINE_TEST, SINGLE_LINE_ALL) !== value;
 }
 
-/**
- * JSON.stringify, with the characters it leaves raw (DEL, C1 controls, bidi, zero-width, U+2028 and
- * U+2029) written as `\uXXXX`. Those characters only ever occur inside JSON strings, so the result
- * is still valid JSON and parses back to the same value — but for a known secret, which is written
- * redacted (the exception to "the server's data as sent"). A value JSON cannot represent at the top
- * level (undefined, a function) is written `null`, so the output is always one JSON document.
- */
+/** JSON.stringify, with the characters it leaves raw (DEL, C1 controls, bidi, zero-width, U+2028 and U+2029) written as `\uXXXX`. */
 export function safeJson(value: unknown, space?: number): string {
   let json = JSON.stringify(value, null, space) as string | undefined;
   if (json === undefined) return 'null';
@@ -130,14 +85,7 @@ export function safeJson(value: unknown, space?: number): string {
   return JSON_RAW_TEST.test(json) ? json.replace(JSON_RAW_ALL, jsonEscape) : json;
 }
 
-/**
- * A copy of a JSON value with every string and every object key passed through safeText, for
- * places that print a value as text. The type is kept for convenience: keys that needed escaping
- * are renamed in the copy. Keys are defined as own properties, so a `__proto__` key from the server
- * stays data. Two keys that differ only in an invisible character stay distinct (the escape is
- * visible); one equal to another's escaped form (a literal backslash sequence) is overwritten by it.
- * `escape` is for a sink with rules of its own on top of safeText's (slack-text.ts's slackText).
- */
+/** A copy of a JSON value with every string and every object key passed through safeText, for places that print a value as text. */
 export function safeDeep<T>(value: T, escape: (text: string) => string = safeText): T {
   return sanitiseValue(value, escape) as T;
 }
@@ -151,14 +99,10 @@ function sanitiseValue(value: unknown, escape: (text: string) => string): unknow
   return value;
 }
 
-// Select Graphic Rendition only (colour, bold): what chalk writes. Every other escape sequence —
-// OSC (window title, clipboard), cursor moves, screen clears — is shown escaped.
+// Select Graphic Rendition only (colour, bold): what chalk writes.
 const SGR = /\u001b\[[0-9;]*m/g;
 
-/**
- * For text we compose and colour ourselves (tables, cards, notes) that may carry server strings:
- * colour codes pass, everything else that could act on a terminal is made visible; newlines stay.
- */
+/** For text we compose and colour ourselves (tables, cards, notes) that may carry server strings: colour codes pass, everything else that could act on a terminal is made visible; newlines stay. */
 export function safeStyled(text: string): string {
   const value = scrubSecrets(text);
   if (!MULTILINE_TEST.test(value)) return value;

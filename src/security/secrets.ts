@@ -1,15 +1,10 @@
-// Key validation, environment detection and redaction: the one place that decides what a key
-// looks like and how much of it may ever be shown.
+// Key validation, environment detection and redaction: the one place that decides what a key looks like and how much of it may ever be shown.
 import { AuthError } from '../errors.js';
 
 export type Environment = 'live' | 'test';
 
-// `<prefix>_live_<rest>` or `<prefix>_test_<rest>` (spec §5). The rest's alphabet is not shown;
-// we accept the characters keys are commonly made of and refuse whitespace or quotes, which
-// usually mean a copy-paste accident.
 const KEY_SHAPE = /^([A-Za-z][A-Za-z0-9]{1,15})_(live|test)_([A-Za-z0-9_-]{8,200})$/;
 
-/** Text that holds something shaped like an API key anywhere in it (never stored or shown as data). */
 export function containsKeyShape(text: string): boolean {
   return KEY_MIDDLE.test(text) && /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/.test(text);
 }
@@ -22,12 +17,6 @@ export function environmentOfKey(key: string): Environment | undefined {
   return match ? (match[2] as Environment) : undefined;
 }
 
-/**
- * Throws AuthError (exit 4) before any request is made with a key of the wrong shape. Nothing of what
- * came is shown, not even its first characters: text that is not a key may be anything (a key
- * helper that printed a password, a bank PIN pasted in the wrong place); only its length and what
- * is wrong with its shape.
- */
 export function validateApiKey(key: string, source: string): Environment {
   const environment = environmentOfKey(key);
   if (!environment) {
@@ -47,7 +36,6 @@ function shapeOf(text: string): string {
   return `${length} whose prefix or rest is of the wrong length or has characters a key does not`;
 }
 
-/** At most the first 8 and the last 4 characters; shorter keys show less. */
 export function redactKey(key: string): string {
   if (key.length >= 20) return `${key.slice(0, 8)}…${key.slice(-4)}`;
   if (key.length >= 10) return `${key.slice(0, 4)}…`;
@@ -57,11 +45,7 @@ export function redactKey(key: string): string {
 /** Each secret met so far and what is shown in its place, the longest first: a secret inside another is replaced as part of the longer one. */
 let knownSecrets: Array<[secret: string, shown: string]> = [];
 
-/**
- * Remembers a secret so that `scrubSecrets` can remove it from any text leaving the process. A key
- * is shown redacted (its first and last characters); anything else, e.g. a database password, as
- * `shownAs`, with nothing of it left.
- */
+/** Remembers a secret so that `scrubSecrets` can remove it from any text leaving the process. */
 export function registerSecret(key: string, shownAs?: string): void {
   // A password of a few characters still must not show; a key is never that short.
   if (key.length < 8 && (shownAs === undefined || key.length < 3)) return;

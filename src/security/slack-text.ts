@@ -1,12 +1,4 @@
-// The one rule for text that goes to a Slack channel (the keeper's alerts to --alert-url and
-// --alert-cmd, whose `text` Slack and Slack-compatible chats render). Slack reads `<…>` in a
-// message as a control sequence: `<!channel>` and `<!here>` ping everyone, `<https://x|label>` is a
-// link shown as its label only, `<@U123>` mentions a person. Slack's own rule for text is to write
-// the three characters that start and end those as entities (`&` → `&amp;`, `<` → `&lt;`,
-// `>` → `&gt;`), which Slack shows as the characters themselves: a server's error message can then
-// say `<!channel>` but never ping anyone or hide a link behind a label. Before that, the terminal's
-// rules (safe-text.ts): a control, bidi or zero-width character is written as a visible escape, so
-// the chat shows what the text is and a hook that prints it to a terminal is not driven by it.
+// The one rule for text that goes to a Slack channel (the keeper's alerts to --alert-url and --alert-cmd, whose `text` Slack and Slack-compatible chats render).
 import { safeText } from './safe-text.js';
 
 const SLACK_CONTROL = /[&<>]/;

@@ -1,27 +1,17 @@
-// The team journal store's address (HEDGE_JOURNAL_URL, a profile's journal_url) is a secret when it
-// carries a password, like an API key: this is the one place that decides how it is shown. The
-// password (in the user-info part, or as a `password=` query parameter) is never shown, not even in
-// part; the user, host, port and database are, because an operator needs them to fix a set-up.
-// A leaf module: Node built-ins only.
+// The team journal store's address (HEDGE_JOURNAL_URL, a profile's journal_url) is a secret when it carries a password, like an API key: this is the one place that decides how it is shown.
 
-/** The schemes that choose the PostgreSQL store. */
 const STORE_URL_SCHEMES = ['postgres:', 'postgresql:'] as const;
 
-/** Query parameters of a libpq connection string whose value is a secret. */
 const SECRET_PARAMETERS = new Set(['password', 'sslpassword']);
 
 export const REDACTED = '***';
 
-/** True when the text is a postgres:// or postgresql:// URL. */
 export function isStoreUrl(raw: string): boolean {
   const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(raw.trim())?.[1]?.toLowerCase();
   return scheme !== undefined && (STORE_URL_SCHEMES as readonly string[]).includes(scheme);
 }
 
-/**
- * The URL as the database client reads it (pg-connection-string: spaces and stray `%` encoded
- * first, and an empty host allowed before a socket path), or undefined when it reads none.
- */
+/** The URL as the database client reads it (pg-connection-string: spaces and stray `%` encoded first, and an empty host allowed before a socket path), or undefined when it reads none. */
 function parsedAsTheClientDoes(text: string): URL | undefined {
   const encoded = /\s|%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(text) ? encodeURI(text).replace(/%25(\d\d)/g, '%$1') : text;
   for (const candidate of [encoded, encoded.replace('@/', '@___DUMMY___/')]) {
@@ -34,11 +24,6 @@ function parsedAsTheClientDoes(text: string): URL | undefined {
   return undefined;
 }
 
-/**
- * Why the text cannot be read as a store URL, or undefined when it can. A password holding `/`,
- * `?` or `#` unencoded breaks the URL apart (the client would stop with a stack trace, or read part
- * of the password as the host, the query or a fragment): refused, and the reason repeats none of it.
- */
 export function storeUrlProblem(raw: string): string | undefined {
   const url = parsedAsTheClientDoes(raw.trim());
   if (!url) return 'it does not parse as a URL';
@@ -48,10 +33,6 @@ export function storeUrlProblem(raw: string): string | undefined {
   return undefined;
 }
 
-/**
- * The URL fit to print: `postgres://desk:***@db.example:5432/hedge`. Text that does not parse as a
- * store URL is shown as its scheme alone, since where a password sits in it cannot be told.
- */
 export function redactStoreUrl(raw: string): string {
   const text = raw.trim();
   let url: URL;
@@ -70,7 +51,6 @@ export function redactStoreUrl(raw: string): string {
   return url.toString().replace(/%2A%2A%2A/g, REDACTED);
 }
 
-/** How to write a store URL whose user or password has characters a URL reserves (said in the refusal). */
 export const STORE_URL_ENCODING =
   'percent-encode / ? # @ : % in the user and password (/ as %2F, ? as %3F, # as %23, @ as %40, : as %3A, % as %25), or leave the password out and put it in ~/.pgpass or PGPASSWORD';
 
@@ -100,7 +80,6 @@ export function storeUrlSecrets(raw: string): string[] {
   return [...new Set(secrets)];
 }
 
-/** Whether the URL itself carries a password (which does not belong on a command line). */
 export function storeUrlHasPassword(raw: string): boolean {
   return storeUrlSecrets(raw).length > 0;
 }

@@ -1,6 +1,4 @@
-// A card: one record as label/value lines in a box, fitted to the terminal's width — labels and
-// values wrap at word boundaries inside their column (a value may hold its own line breaks).
-// Used by `account`, `hedges ID`, the quote, the trade results and `whoami`.
+// A card: one record as label/value lines in a box, fitted to the terminal's width — labels and values wrap at word boundaries inside their column (a value may hold its own line breaks).
 import type { ChalkInstance } from 'chalk';
 import { displayWidth, wrapWords } from './width.js';
 

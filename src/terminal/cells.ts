@@ -1,6 +1,4 @@
-// How one value reads on a screen (a table cell or a card's value): made harmless, formatted by
-// its kind (money 2 decimals, rates the precision their size needs, times in UTC, hashes short),
-// measured once and coloured. Shared by tables and cards; TSV, CSV and JSON never come here.
+// How one value reads on a screen (a table cell or a card's value): made harmless, formatted by its kind (money 2 decimals, rates the precision their size needs, times in UTC, hashes short), measured once and coloured.
 import type { ChalkInstance } from 'chalk';
 import { quoteCurrencyOf } from '../core/markets.js';
 import { toAccountSide } from '../core/money.js';
@@ -23,7 +21,6 @@ import type { TableCell } from './table.js';
 /** How one column shows its numbers, decided once from all of its values. */
 export interface ColumnFormat {
   decimals?: number;
-  /** Rates: the unit the header carries, e.g. NGN/USDT. */
   unit?: string;
 }
 
@@ -52,10 +49,7 @@ export function rateUnitOf(rows: readonly Record<string, unknown>[]): string | u
   return currency === undefined ? undefined : `${currency}/USDT`;
 }
 
-/**
- * One number of decimals for the whole column: money 2, percentages 4, rates what their smallest
- * value needs, other numbers as many as the most precise value has (at most 6).
- */
+/** One number of decimals for the whole column: money 2, percentages 4, rates what their smallest value needs, other numbers as many as the most precise value has (at most 6). */
 export function numberFormatOf(
   field: FieldSpec,
   rows: readonly Record<string, unknown>[],
@@ -80,9 +74,7 @@ export function numberFormatOf(
 export interface CellContext {
   chalk: ChalkInstance;
   nowMs: number;
-  /** A table cell (times to the minute) or a card's value (to the second). */
   where: 'table' | 'card';
-  /** A time without its "(in 2d 3h)" / "(5s ago)": the compact cell of a narrow column (ui/table.ts). */
   absoluteOnly?: boolean;
 }
 

@@ -1,5 +1,4 @@
-// Colour is decided once, here, for the whole process. chalk's own detection ignores NO_COLOR and
-// looks at process.stdout, not at the streams a command was handed.
+// Colour is decided once, here, for the whole process.
 import { Chalk, type ChalkInstance } from 'chalk';
 
 /** The environment variables colour depends on (NO_COLOR, FORCE_COLOR, TERM). */

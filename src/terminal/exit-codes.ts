@@ -1,6 +1,4 @@
-// The one mapping from a failure to what the process says about it: its exit code, the JSON
-// `code` a script routes on, the hint (what to do next) and the details. Every reporter (the
-// terminal, --json, the agent interface) reads `describeError`, never the error classes.
+// The one mapping from a failure to what the process says about it: its exit code, the JSON `code` a script routes on, the hint (what to do next) and the details.
 import { guideFor } from '../api/error-guide.js';
 import { ApiError, HedgeError } from '../errors.js';
 import { asRun, type Invocation } from '../program.js';
@@ -89,9 +87,7 @@ export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']): ExitCo
 
 export interface ErrorDescription {
   exitCode: ExitCode;
-  /** The API's error.code when it came from the API; otherwise our own stable word. */
   code: string;
-  /** The class of failure (the exit code's name): usage, rejected, auth, network, … */
   kind: string;
   message: string;
   hint?: string;
@@ -99,7 +95,6 @@ export interface ErrorDescription {
   status: number | null;
   requestId?: string;
   idempotencyKey?: string;
-  /** For API errors: the guide's plain sentence about what the code means. */
   sentence?: string;
 }
 
@@ -142,11 +137,7 @@ export function errorAsJson(description: ErrorDescription): Record<string, unkno
   };
 }
 
-/**
- * A failure as one event's fields (a keeper's `error` event), described as every command describes
- * it: its code, the exit code a command would end with, the sentence, what to do next, and the
- * journal entry it names.
- */
+/** A failure as one event's fields (a keeper's `error` event), described as every command describes it: its code, the exit code a command would end with, the sentence, what to do next, and the journal entry it names. */
 export function errorAsEventFields(error: unknown): { code: string; message: string } & Record<string, unknown> {
   const described = describeError(error);
   const journalId = described.details.journal_id;
@@ -160,12 +151,7 @@ export function errorAsEventFields(error: unknown): { code: string; message: str
   };
 }
 
-/**
- * A failure as the runner reports it (the CLI's and the agent's runs alike): every `hedge …`
- * command its message and hint name is written as the user runs it — the program as run and the
- * flags that chose the environment (`--demo`, `--profile NAME`) once — for the text written where
- * no context is at hand.
- */
+/** A failure as the runner reports it (the CLI's and the agent's runs alike): every `hedge …` command its message and hint name is written as the user runs it — the program as run and the flags that chose the environment (`--demo`, `--profile NAME`) once — for the text written where no context is at hand. */
 export function describeFailure(error: unknown, run: Invocation): ErrorDescription {
   const described = describeError(error);
   described.message = asRun(described.message, run);

@@ -1,5 +1,4 @@
-// How numbers, rates and times read on a desk: money with separators and 2 decimals, rates with
-// the precision their size needs, percentages signed, times in UTC with the local time beside.
+// How numbers, rates and times read on a desk: money with separators and 2 decimals, rates with the precision their size needs, percentages signed, times in UTC with the local time beside.
 
 // Numbers come from the one formatter family (domain/number-format.ts); re-exported for the views.
 export {
@@ -49,8 +48,7 @@ export function formatUtc(iso: string): string {
 
 /** "2026-11-25 08:00" (UTC, to the minute): a time in a table column headed "UTC". */
 export function formatUtcMinutes(iso: string): string {
-  // A UTC timestamp as servers write it ("2026-11-21T23:44:18.103Z") reads as its own first 16
-  // characters: no Date to make, per cell of a long table. Anything else goes through Date.
+  // A UTC timestamp as servers write it ("2026-11-21T23:44:18.103Z") reads as its own first 16 characters: no Date to make, per cell of a long table.
   if (UTC_TIMESTAMP.test(iso)) return utcMinute(iso);
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
@@ -87,10 +85,7 @@ export function formatLocal(iso: string, timeZone?: string): string {
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
 }
 
-/**
- * The local time to show beside a UTC one ("2026-11-25 09:00 GMT+1"), or '' when the machine's zone
- * reads the same clock then (TZ=UTC, London in winter): a second line saying the same is noise.
- */
+/** The local time to show beside a UTC one ("2026-11-25 09:00 GMT+1"), or '' when the machine's zone reads the same clock then (TZ=UTC, London in winter): a second line saying the same is noise. */
 export function localTimeBeside(iso: string, timeZone?: string): string {
   const local = formatLocal(iso, timeZone);
   return local.startsWith(formatUtcMinutes(iso)) ? '' : local;

@@ -1,6 +1,4 @@
 // Notes: the lines for the operator beside the data — hints, warnings, what a table had to hide.
-// Always on stderr (stdout holds only data), in every format; word-wrapped to the terminal's width
-// when a person reads them (the table format).
 import type { ChalkInstance } from 'chalk';
 import { asRun, type Invocation } from '../program.js';
 import { safeStyled } from '../security/safe-text.js';
@@ -10,9 +8,7 @@ export class Notes {
   constructor(
     private readonly stderr: NodeJS.WritableStream,
     private readonly chalk: ChalkInstance,
-    /** The width to wrap at; undefined: lines are written as they are (scripts read them whole). */
     private readonly wrapAt: number | undefined,
-    /** How the user runs hedge: every `hedge …` a note quotes is written so. */
     private readonly run: Invocation = {},
   ) {}
 

@@ -1,13 +1,4 @@
-// The one output layer every command writes through: modes and projection. It decides the format
-// (--format, or table on a terminal and tsv in a pipe):
-//   table  — a person at a terminal: tables fitted to its width (ui/table.ts), cards (ui/card.ts),
-//            colour when enabled;
-//   tsv    — tab-separated, a header row of field keys (--no-header drops it), raw values;
-//   csv    — the same rows as RFC 4180 CSV (csv-stringify);
-//   json   — exactly one JSON document (the envelope's data, as it came) on stdout;
-//   ndjson — one JSON document per line: a list's elements, or the one record.
-// --fields picks and orders columns in every format; --query (JMESPath) reshapes the JSON. Notes
-// go to stderr in every format (ui/notes.ts); how a value reads on screen is ui/cells.ts.
+// The one output layer every command writes through: modes and projection.
 import type { ChalkInstance } from 'chalk';
 import type { OutputFormat } from '../core/vocabulary.js';
 import { UsageError } from '../errors.js';
@@ -36,7 +27,7 @@ import { displayWidth, wrapWords } from './width.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
 export type OutputMode = 'table' | 'plain' | 'json';
-/** The same names as --format (domain/vocabulary.ts OUTPUT_FORMATS). */
+/** The same names as --format. */
 export type DataFormat = OutputFormat;
 
 export interface OutputStreams {
@@ -48,64 +39,38 @@ export interface OutputStreams {
 export type CsvEncoder = (rows: string[][]) => string;
 
 export interface OutputInit {
-  /** Legacy and tests: 'plain' means tsv. `format` wins when both are given. */
   mode?: OutputMode;
-  format?: DataFormat;
+  format?: OutputFormat;
   chalk: ChalkInstance;
   streams: OutputStreams;
   now: () => number;
-  /** The width to fit on screen (ui/terminal.ts terminalColumns); 80 when not said. */
   columns?: number;
-  /** --fields, in the order given. */
   fields?: readonly string[];
-  /** --raw: JSON is the server's data as sent, not hedge's one shape (ui/script-shape.ts). */
   raw?: boolean;
-  /** --query, compiled (ui/query.ts). */
   query?: (data: unknown) => unknown;
-  /** false with --no-header. */
   header?: boolean;
   csv?: CsvEncoder;
-  /** The terminal's width when stderr is one: notes are wrapped to it in every format. */
   stderrColumns?: number;
-  /**
-   * Where JSON documents go as values instead of text on stdout: an agent's tool call takes the
-   * command's document as it was made, so nothing parses hedge's own --json text back.
-   */
+  /** Where JSON documents go as values instead of text on stdout: an agent's tool call takes the command's document as it was made, so nothing parses hedge's own --json text back. */
   documents?: unknown[];
-  /** How the user runs hedge, for the commands notes quote (program.ts). */
   run?: Invocation;
 }
 
 export interface ListOptions {
-  /** Said instead of a table when there are no rows (stdout in table format, stderr otherwise). */
   empty: string;
   title?: string;
-  /** Fields left out of the table unless --fields names them (TSV, CSV and JSON keep them). */
   omit?: readonly string[];
-  /**
-   * A totals row keyed like the rows: the last table row, a stderr line with TSV, nothing in CSV/JSON.
-   * `shortLabel`: said in the table where the label has no room (`Total (3)` for `Total (3 hedges)`).
-   */
   totals?: { label: string; shortLabel?: string; row: Record<string, unknown> };
-  /** Lines across the table before a row (a day above its settlements); table format only. */
   sections?: ReadonlyArray<{ before: number; line: string }>;
-  /** What JSON prints when it is not the rows themselves (e.g. journal entries as stored). */
   json?: unknown[];
-  /** Fields `json` carries beyond the resource's (a key hedge adds): --fields may name them, on an empty list too. */
   jsonFields?: readonly FieldSpec[];
-  /**
-   * What people should know about some columns ("Net margin: what closing now would return"):
-   * said (dim, on stderr, as one note in this order) under a table that shows one of `columns`,
-   * never about a column it left out; a note without `columns` is said under any table; `alone`:
-   * as a paragraph of its own. Table format only.
-   */
+  /** What people should know about some columns ("Net margin: what closing now would return"): said (dim, on stderr, as one note in this order) under a table that shows one of `columns`, never about a column it left out; a note without `columns` is said under any table; `alone`: as a paragraph of its own. */
   columnNotes?: ReadonlyArray<{ columns?: readonly string[]; text: string; alone?: boolean }>;
 }
 
 export interface RecordOptions {
   title?: string;
   footer?: string[];
-  /** What JSON prints when it is not the record itself. */
   json?: unknown;
 }
 
@@ -125,30 +90,22 @@ function asResource(known: Resource | readonly FieldSpec[]): Resource {
 const LIST_MARK = '\u0000hedge-list:';
 
 export class Output {
-  readonly format: DataFormat;
+  readonly format: OutputFormat;
   readonly mode: OutputMode;
   readonly chalk: ChalkInstance;
-  /** The width human output fits. */
   readonly columns: number;
   private readonly streams: OutputStreams;
   private readonly now: () => number;
   private readonly fields?: readonly string[];
-  /** --raw (JSON only). */
   readonly raw: boolean;
   private readonly query?: (data: unknown) => unknown;
   private readonly header: boolean;
   private readonly csv?: CsvEncoder;
   private readonly notes: Notes;
   private readonly documents?: unknown[];
-  /**
-   * The --fields names checked before the command ran against what it prints (a write's documented
-   * fields, ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null.
-   */
+  /** The --fields names checked before the command ran against what it prints (a write's documented fields, ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null. */
   private accepted?: ReadonlySet<string>;
-  /**
-   * The command is a write, whose data is printed once it has sent: a --fields or --query problem
-   * is then a warning, never exit 2 (before the send every name was already checked).
-   */
+  /** The command is a write, whose data is printed once it has sent: a --fields or --query problem is then a warning, never exit 2 (before the send every name was already checked). */
   private afterSend = false;
 
   constructor(init: OutputInit) {
@@ -173,10 +130,7 @@ export class Output {
     if (init.documents && this.mode === 'json') this.documents = init.documents;
   }
 
-  /**
-   * Before the command runs (runner/run-command.ts): --fields and --query checked against what the
-   * command prints (issue 49), so that a mistake is exit 2 with nothing sent. Throws UsageError.
-   */
+  /** Before the command runs (runner/run-command.ts): --fields and --query checked against what the command prints, so that a mistake is exit 2 with nothing sent. */
   prepare(declared: OutputFields | undefined, commandWords: string): void {
     this.accepted = checkOutputOptions(
       declared,
@@ -186,11 +140,7 @@ export class Output {
     this.afterSend = declared?.kind === 'records' && declared.sends;
   }
 
-  /**
-   * After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that
-   * cannot shape the data (a JMESPath function given the wrong type, found only on the data) is
-   * said on stderr and the data is printed unshaped, instead of turning the outcome into exit 2.
-   */
+  /** After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that cannot shape the data (a JMESPath function given the wrong type, found only on the data) is said on stderr and the data is printed unshaped, instead of turning the outcome into exit 2. */
   private shapedOrWhole<T>(shape: () => T, whole: T): T {
     if (!this.afterSend) return shape();
     try {
@@ -212,11 +162,7 @@ export class Output {
     return this.mode === 'table';
   }
 
-  /**
-   * JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a
-   * command shows a record read under other names under ours when this is true, as it does for
-   * people. False with --raw, and in TSV and CSV (the server's field names and text).
-   */
+  /** JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a command shows a record read under other names under ours when this is true, as it does for people. */
   get inOneShape(): boolean {
     return this.mode === 'json' && !this.raw;
   }
@@ -233,12 +179,7 @@ export class Output {
     this.streams.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
   }
 
-  /**
-   * The data as it came, as valid JSON whose invisible or control characters are written as
-   * escapes; --fields keeps only the named keys of each record (in that order), then --query
-   * reshapes it. ndjson: one line per element of a list, else one line. `known` names the fields a
-   * record may have beyond its own keys (computed ones, and those a list of zero rows would have).
-   */
+  /** The data as it came, as valid JSON whose invisible or control characters are written as escapes; --fields keeps only the named keys of each record (in that order), then --query reshapes it. */
   json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): void {
     const shaped = this.shapeJson(data, known, how);
     if (this.documents) {
@@ -255,11 +196,7 @@ export class Output {
     this.streams.stdout.write(`${safeJson(shaped ?? null, 2)}\n`);
   }
 
-  /**
-   * A list written as its items come (history read page by page, never held whole): byte for byte
-   * what json() writes for the whole array, in json and ndjson. Undefined in other formats, and
-   * when --fields or --query need the whole list first.
-   */
+  /** A list written as its items come (history read page by page, never held whole): byte for byte what json() writes for the whole array, in json and ndjson. */
   jsonListWriter(known: readonly FieldSpec[] = []): { add(item: unknown): void; end(): void } | undefined {
     if (this.mode !== 'json' || this.fields || this.query || this.documents) return undefined;
     const stdout = this.streams.stdout;
@@ -287,12 +224,7 @@ export class Output {
     };
   }
 
-  /**
-   * A JSON document one of whose members is a long list, the list written a piece at a time from
-   * `item(index)` instead of being made whole first (the report's cumulative line over 100,000
-   * closes): byte for byte what json() writes for the document with the list in it. With
-   * --fields, --query or ndjson the list is made and json() writes it.
-   */
+  /** A JSON document one of whose members is a long list, the list written a piece at a time from `item(index)` instead of being made whole first (the report's cumulative line over 100,000 closes): byte for byte what json() writes for the document with the list in it. */
   jsonWithList(document: Record<string, unknown>, key: string, count: number, item: (index: number) => unknown): void {
     if (this.format !== 'json' || this.fields || this.query || this.documents) {
       this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
@@ -330,10 +262,7 @@ export class Output {
     return query ? this.shapedOrWhole(() => query(picked), picked) : picked;
   }
 
-  /**
-   * A line for the operator, on stderr in every format; wrapped at word boundaries when a person
-   * reads it (a table on stdout, or stderr a terminal); one line per message for a script.
-   */
+  /** A line for the operator, on stderr in every format; wrapped at word boundaries when a person reads it (a table on stdout, or stderr a terminal); one line per message for a script. */
   note(text: string): void {
     this.notes.note(text);
   }
@@ -346,11 +275,7 @@ export class Output {
     this.notes.success(text);
   }
 
-  /**
-   * A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the
-   * array itself. Columns: the known fields in their order, then the fields the server sent that
-   * nobody named, sorted; the same order in every format (a resource may order its table apart).
-   */
+  /** A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the array itself. */
   async list(
     rows: Record<string, unknown>[],
     known: Resource | readonly FieldSpec[],
@@ -511,8 +436,7 @@ export class Output {
         money: kind === 'money' || kind === 'pnl' || kind === 'charge',
         get minWidth() {
           if (shrink === 'end') return TEXT_MIN_WIDTH;
-          // Wrapped text: every word whole (never cut inside one), each value on two lines where
-          // that takes no more than WRAP_MAX_MIN_WIDTH.
+          // Wrapped text: every word whole (never cut inside one), each value on two lines where that takes no more than WRAP_MAX_MIN_WIDTH.
           if (shrink === 'wrap') {
             const longestWord = Math.max(
               0,
@@ -591,12 +515,7 @@ function plainValue(value: unknown): string {
   return safeText(String(value));
 }
 
-/**
- * --fields on JSON data: each record keeps only the named keys, in that order (a key a record
- * lacks is null). Names are the record's own keys, or a known field (computed ones included). A
- * dotted name that is neither (`pricing.market_price`) keeps its value where it was, nested:
- * `{"pricing": {"market_price": …}}`.
- */
+/** --fields on JSON data: each record keeps only the named keys, in that order (a key a record lacks is null). */
 function projectFields(
   data: unknown,
   wanted: readonly string[],
@@ -637,11 +556,7 @@ function projectFields(
     : project(data as Record<string, unknown>);
 }
 
-/**
- * The fields a table shows without --fields: the resource's, in its table order, then what the
- * server sent that nobody named (sorted). Fields the table order leaves out, and `omit`, are not
- * shown (TSV, CSV and JSON keep them).
- */
+/** The fields a table shows without --fields: the resource's, in its table order, then what the server sent that nobody named (sorted). */
 function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: readonly string[] = []): FieldSpec[] {
   const byKey = new Map(resource.fields.map((field) => [field.key, field]));
   const order = resource.table ?? resource.fields.map((field) => field.key);

@@ -1,18 +1,10 @@
-// Prompts behind an interface so that a unit test can script the answers; the real one is
-// @inquirer/prompts on the context's own streams. Ctrl-C at a prompt becomes InterruptedError.
-//
-// @inquirer breaks a line that is wider than the terminal at the last column, in the middle of a
-// word ("1,507.50 USDC u|pfront? (y/N)"). So every text is fitted here before it is handed over:
-// wrapped at spaces to one column less than the terminal (the width @inquirer measures: its output
-// stream's), leaving room on the first line for what the prompt puts before the text and on the
-// last line for what it puts after (the default, the answer, what is typed).
+// Prompts behind an interface so that a unit test can script the answers; the real one is @inquirer/prompts on the context's own streams.
 import { InterruptedError } from '../errors.js';
 import { terminalColumns, type Io } from './terminal.js';
 import { wrapWords } from './width.js';
 
 interface Choice<T> {
   name: string;
-  /** What the answered prompt shows once chosen (default: name). */
   short?: string;
   value: T;
   description?: string;
@@ -41,25 +33,19 @@ function interrupted(error: unknown): never {
 const HELD = '\ue000';
 const HELD_RUN = new RegExp(`${HELD}+`, 'g');
 
-/** What @inquirer puts before a text: the prompt's "? " (or "✔ "), a choice's pointer "❯ ", an error's "> ". */
+/** What @inquirer puts before a text: the prompt's "? */
 const LEAD = 2;
 /** Columns kept free at the end of a question: " (y/N) " and the answer; a short typed value. */
 const CONFIRM_TAIL = 7;
 const INPUT_TAIL = 16;
 
 export interface FitOptions {
-  /** Columns taken on the first line before the text. */
   lead?: number;
-  /** Columns kept free after the text's last word (its last line moves down whole if need be). */
   tail?: number;
-  /** Spaces before every line after the first. */
   hangingIndent?: number;
 }
 
-/**
- * The text wrapped at spaces so that, with `lead` columns before it and `tail` after it, no line
- * reaches the terminal's last column. Words stay whole; newlines in the text are kept.
- */
+/** The text wrapped at spaces so that, with `lead` columns before it and `tail` after it, no line reaches the terminal's last column. */
 export function fitToTerminal(text: string, columns: number, options: FitOptions = {}): string {
   const lead = options.lead ?? 0;
   const tail = options.tail ?? 0;

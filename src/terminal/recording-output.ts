@@ -1,7 +1,4 @@
-// An output that holds what a command prints instead of printing it: the JSON data it hands to the
-// output layer (what `--json` would print, before --fields and --query) and every call, so that
-// the calls can be played onto the real output later — or dropped. `--until` runs each poll of a
-// command through one, and prints only the poll whose data met the condition (runner/run-until.ts).
+// An output that holds what a command prints instead of printing it: the JSON data it hands to the output layer (what `--json` would print, before --fields and --query) and every call, so that the calls can be played onto the real output later — or dropped.
 import { Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import type { FieldSpec } from '../fields/fields.js';
@@ -40,10 +37,7 @@ export class RecordingOutput extends Output {
     return this.captured !== undefined;
   }
 
-  /**
-   * Whether the calls can be played onto an output of another format: records and lists can (the
-   * output layer draws them in any format); a bare JSON document or text cannot.
-   */
+  /** Whether the calls can be played onto an output of another format: records and lists can (the output layer draws them in any format); a bare JSON document or text cannot. */
   playableAs(output: Output): boolean {
     return output.isJson || this.calls.every((call) => call.kind !== 'text');
   }

@@ -1,6 +1,4 @@
-// How a failure reads, from its one description (src/terminal/exit-codes.ts describeError): one line for
-// bad input; code, sentence and next step for API errors; a JSON object on stderr under --json.
-// Everything passes the untrusted-text filter, which also redacts known secrets, on its way out.
+// How a failure reads, from its one description (src/terminal/exit-codes.ts describeError): one line for bad input; code, sentence and next step for API errors; a JSON object on stderr under --json.
 import type { ChalkInstance } from 'chalk';
 import { errorAsJson, type ErrorDescription } from './exit-codes.js';
 import { safeJson, safeMultiline, safeText } from '../security/safe-text.js';
@@ -12,15 +10,10 @@ export interface ErrorOut {
   chalk: ChalkInstance;
   json: boolean;
   verbose: boolean;
-  /**
-   * The terminal's width when stderr is a terminal: each line is then wrapped at word boundaries
-   * (its continuation under its text), so the terminal never breaks a word. In a pipe a message
-   * stays one line, for scripts.
-   */
   columns?: number;
 }
 
-/** Spaces that continue a wrapped line under its text: `  → hint` continues under the hint. */
+/** Spaces that continue a wrapped line under its text: ` → hint` continues under the hint. */
 function hangingIndentOf(line: string): number {
   return /^ *(?:→ )?/.exec(stripVTControlCharacters(line))![0].length;
 }

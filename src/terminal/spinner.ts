@@ -1,6 +1,4 @@
-// Progress while an action is pending. A person at a terminal gets an ora spinner on stderr whose
-// text is refreshed every second (elapsed time); a script gets one plain line on stderr, and
-// --json gets nothing at all. ora is imported only when a spinner is actually shown.
+// Progress while an action is pending.
 import type { Output } from './output.js';
 import { safeStyled } from '../security/safe-text.js';
 import { terminalColumns } from './terminal.js';
@@ -8,7 +6,6 @@ import { displayWidth, wrapWords } from './width.js';
 
 /** What a spinner needs from the running command (the flows hand it over; ui knows no context). */
 export interface ProgressHost {
-  /** --json: no progress at all. */
   quiet: boolean;
   stderrIsTTY: boolean;
   stderr: NodeJS.WritableStream;
@@ -29,10 +26,7 @@ const REFRESH_MS = 1000;
 
 const silent: Progress = { refresh() {}, stop() {} };
 
-/**
- * `label` says what is pending ("Submitted 0x12ab…6c1f, waiting for the fill"); the spinner shows
- * it with the seconds elapsed since `since` (clock time), which is how long the action has been pending.
- */
+/** `label` says what is pending ("Submitted 0x12ab…6c1f, waiting for the fill"); the spinner shows it with the seconds elapsed since `since` (clock time), which is how long the action has been pending. */
 export async function startProgress(ctx: ProgressHost, rawLabel: string, since: number): Promise<Progress> {
   const label = safeStyled(rawLabel);
   if (ctx.quiet) return silent;
@@ -41,8 +35,6 @@ export async function startProgress(ctx: ProgressHost, rawLabel: string, since: 
     return silent;
   }
   // One line, always: a spinner line that wraps leaves a copy of itself behind at every redraw.
-  // A label too long for that is written once above it, wrapped at word boundaries (never cut
-  // mid-word), and the spinner only counts.
   const columns = terminalColumns(ctx.stderr, true, ctx.env);
   const room = Math.max(10, columns - 2 - ' 9999s'.length - 1);
   let shown = label;

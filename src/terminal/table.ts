@@ -1,12 +1,4 @@
-// The one Table every terminal table goes through (lists, maturities, plan, report, watch). The
-// layout is ours: which columns fit the terminal (one ordered list of priorities per resource, a
-// prefix of it kept, so widening never hides a column a narrower terminal showed; issue 50: what a
-// desk decides on and the amounts are kept by putting a header on two lines, a cell in its compact
-// form, an id shortened in the middle), how wide each is, and how a cell is shortened (an id in
-// the middle, text at the end with …, an explanation wrapped at its words onto more lines of its
-// row). The drawing is cli-table3's: cells padded and aligned, the columns joined, without borders
-// — our look is a bold header over a dim rule, columns two spaces apart, a rule over a totals row.
-// cli-table3 is loaded on first use (`--json`, tsv, csv and ndjson never load it).
+// The one Table every terminal table goes through (lists, maturities, plan, report, watch).
 import type { ChalkInstance } from 'chalk';
 import { displayWidth, shortenMiddle, truncateEnd, wrapWords } from './width.js';
 
@@ -24,68 +16,32 @@ export function tableCell(styled: string): TableCell {
 
 export interface TableColumn {
   key: string;
-  /** What the header says (made harmless by the caller); the table makes it bold. */
   header: string;
   align: 'left' | 'right';
-  /**
-   * How a cell is cut when the column gets less than it needs: `middle` keeps the start and the
-   * end (ids, hashes), `end` cuts with … (text), `wrap` breaks free text at its spaces onto more
-   * lines of its row (a reason: never cut mid-word). Without it the column is kept whole or hidden.
-   */
+  /** How a cell is cut when the column gets less than it needs: `middle` keeps the start and the end (ids, hashes), `end` cuts with … (text), `wrap` breaks free text at its spaces onto more lines of its row (a reason: never cut mid-word). */
   shrink?: 'middle' | 'end' | 'wrap';
-  /** The narrowest a shrinkable column gets (its header's width at least). */
   minWidth?: number;
-  /** One cell per row. */
   cells: readonly TableCell[];
-  /**
-   * The cells in a narrower form (a time without its "(in 2d 3h)"), shown when the column gets less
-   * than its whole width: a column the desk decides on may be kept that way (`TableInput.decisive`).
-   */
+  /** The cells in a narrower form (a time without its "(in 2d 3h)"), shown when the column gets less than its whole width: a column the desk decides on may be kept that way (`TableInput.decisive`). */
   compact?: readonly TableCell[];
-  /** An amount (money, P&L, a carry or fee): an id or a hash is shortened in the middle before such a column is left out. */
   money?: boolean;
-  /**
-   * A column drawn at the width it is given (a bar, a sparkline): the width it wants and the
-   * narrowest it may get; `draw` makes the cell of a row at the final width.
-   */
   drawn?: { width: number; minWidth: number; draw(row: number, width: number): string };
 }
 
 export interface TableInput {
   columns: readonly TableColumn[];
-  /**
-   * The resource's column keys, most important first. The columns kept are the longest prefix of
-   * this list that fits the width (each at its narrowest); columns it does not name (fields the
-   * server sent that nobody declared) come after it, in display order.
-   */
   priority: readonly string[];
-  /**
-   * How many of `priority`'s first keys are the columns a desk decides on (issue 50). To keep them,
-   * a header goes on two lines and cells take their compact form; the columns after them are taken
-   * only while those read whole (headers on one line). 0, the default: none.
-   */
   decisive?: number;
   rowCount: number;
-  /**
-   * A totals row under a rule of its own: one cell per column (the label goes in the first column
-   * shown; `shortLabel` where the label has no room).
-   */
   totals?: { label: string; shortLabel?: string; cells: readonly TableCell[] };
-  /**
-   * Lines across the whole table before a row (maturities' day lines; `before` the row count: under
-   * the last row), cut to the width.
-   */
   sections?: ReadonlyArray<{ before: number; line: string }>;
-  /** The terminal's width. */
   width: number;
   chalk: ChalkInstance;
 }
 
 export interface DrawnTable {
   text: string;
-  /** Keys of the columns left out, in display order. */
   hidden: string[];
-  /** Keys of the id and hash columns shortened in the middle to make room (whole in TSV, CSV and JSON), in display order. */
   shortened: string[];
 }
 
@@ -94,16 +50,9 @@ const REFERENCE_KEY = 'client_reference';
 
 /** Columns between two columns. */
 export const COLUMN_GAP = 2;
-/**
- * cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to
- * it this many at a time (each a table of its own, the same lines), so a long list costs in
- * proportion to its rows.
- */
+/** cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to it this many at a time (each a table of its own, the same lines), so a long list costs in proportion to its rows. */
 const ROWS_PER_DRAWING = 50;
-/**
- * An id is shortened in the middle to no fewer columns than this (`hdg_0mw…f1qp`): its start (the
- * prefix people type) and its end (what tells ids made the same minute apart) are still there.
- */
+/** An id is shortened in the middle to no fewer columns than this (`hdg_0mw…f1qp`): its start (the prefix people type) and its end (what tells ids made the same minute apart) are still there. */
 const ID_SHORT_WIDTH = 12;
 /** A header goes on at most this many lines (the label over its unit: `Notional` over `USD`). */
 const HEADER_LINES = 2;
@@ -112,60 +61,23 @@ const HEADER_LINES = 2;
 
 export interface ColumnNeed {
   key: string;
-  /** What the column needs whole (its widest cell, header included). */
   width: number;
-  /** What it may shrink to (its width when it does not shrink). */
   minWidth: number;
-  /**
-   * What it may narrow to while the columns a desk decides on are being kept (its header on two
-   * lines, its cells in their compact form): less than `minWidth`, or absent.
-   */
   tightWidth?: number;
-  /** An id or a hash: what it may be shortened to (in the middle) while a money column is being kept. */
   shortWidth?: number;
-  /** An amount: ids and hashes are shortened before it is left out. */
   money?: boolean;
-  /**
-   * Whether it gains from any column more (text cut with … shows more of itself), rather than only
-   * from its whole width (an id shortened in the middle, a header on two lines, compact cells); by
-   * default, when it shrinks (`minWidth` below `width`) and is no id.
-   */
+  /** Whether it gains from any column more (text cut with … shows more of itself), rather than only from its whole width (an id shortened in the middle, a header on two lines, compact cells); by default, when it shrinks (`minWidth` below `width`) and is no id. */
   growsPartly?: boolean;
-  /** A drawn column (a bar, a sparkline): it takes what room is left once the others are whole. */
   fills?: boolean;
-  /**
-   * The reference: taken whole whenever the width has room for it whole beside the columns the desk
-   * decides on (issue 40, issue 50) — cut only where it does not fit whole.
-   */
   wholeWhenRoom?: boolean;
 }
 
 export interface ColumnFit {
-  /** Kept columns in display order, with their widths. */
   kept: Array<{ index: number; width: number }>;
-  /** Indexes of the hidden columns, in display order. */
   hidden: number[];
 }
 
-/**
- * Which columns fit in `available` columns, and how wide each gets. Columns are taken in priority
- * order (the order of `priority`, then the rest in display order), each at its narrowest, while
- * they fit: the first that does not ends the list, so the columns kept at one width are kept at
- * every wider one. The first column is kept whatever the width.
- *
- * The narrowest depends on what is being taken (issue 50): while the first `decisive` keys of
- * `priority` — what a desk decides on — or a money column are taken, a column may narrow further:
- * a header on two lines, compact cells (`tightWidth`), an id or hash shortened in the middle
- * (`shortWidth`). Any other column of the rest is taken only with every column at its ordinary
- * narrowest, so a header wraps and an id is cut only for a column worth it.
- *
- * Text marked `wholeWhenRoom` (a reference) is taken whole when that still leaves room for every
- * column up to the last the desk decides on that it would leave room for cut — so a reference is
- * never cut where the terminal has room, and never pushes out net P&L (a column after those may
- * wait for a wider terminal). Room left over goes back to narrowed columns, most important first:
- * first to cut text (partly), then to a shortened id, a header on two lines or compact cells (only
- * whole), last to a drawn column (a bar: what is left).
- */
+/** Which columns fit in `available` columns, and how wide each gets. */
 export function fitColumns(
   needs: readonly ColumnNeed[],
   priority: readonly string[],
@@ -180,8 +92,7 @@ export function fitColumns(
   order.forEach((index, at) => {
     if (decisiveKeys.has(needs[index]!.key)) lastDecisive = at;
   });
-  // Narrower widths hold while the desk's columns, or an amount, are being taken — never for
-  // another column of the rest.
+  // Narrower widths hold while the desk's columns, or an amount, are being taken — never for another column of the rest.
   const narrowsFor = (stage: number): boolean => stage <= lastDecisive || needs[order[stage]!]!.money === true;
   // A reference's width once decided (whole or cut): it holds at every later stage.
   const chosen = new Map<number, number>();
@@ -206,60 +117,7 @@ export function fitColumns(
     }
     return count;
   };
-  chooseWholeWhenRoom({ needs, order, lastDecisive, gap, available, chosen, floor, admitted });
-  const count = admitted();
-  const widths = new Array<number | undefined>(needs.length);
-  let used = gap * Math.max(0, count - 1);
-  for (let at = 0; at < count; at++) {
-    const index = order[at]!;
-    widths[index] = floor(index, count - 1);
-    used += widths[index]!;
-  }
-  if (count === 1 && widths[order[0]!]! > available) {
-    // The first column alone, wider than the terminal: cut to it.
-    used = Math.max(1, available);
-    widths[order[0]!] = used;
-  }
-  giveBackRoom(needs, order.slice(0, count), widths, available - used);
-  const kept: ColumnFit['kept'] = [];
-  const hidden: number[] = [];
-  needs.forEach((_, index) =>
-    widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index]! }),
-  );
-  return { kept, hidden };
-}
-
-/** What fitColumns decides a reference's width with: the columns by importance, the widths chosen so far, and its two measures. */
-interface ReferenceFitting {
-  needs: readonly ColumnNeed[];
-  order: readonly number[];
-  /** The last place in `order` of a column the desk decides on (-1: none). */
-  lastDecisive: number;
-  gap: number;
-  available: number;
-  /** The widths decided, by column index: set here. */
-  chosen: Map<number, number>;
-  /** The narrowest column `index` may be while the column at place `stage` of `order` is being taken. */
-  floor: (index: number, stage: number) => number;
-  /** How many columns of `order` are kept at the widths chosen so far. */
-  admitted: () => number;
-}
-
-/**
- * Each `wholeWhenRoom` column (a reference), most important first: whole when every column up to
- * the last the desk decides on still fits beside it; else as wide as those columns leave it, or
- * cut when no desk's column comes after it.
- */
-function chooseWholeWhenRoom({
-  needs,
-  order,
-  lastDecisive,
-  gap,
-  available,
-  chosen,
-  floor,
-  admitted,
-}: ReferenceFitting): void {
+  // Each reference, most important first: whole when the desk's columns still fit beside it, else as wide as they leave it.
   for (let at = 0; at < order.length; at++) {
     const index = order[at]!;
     const need = needs[index]!;
@@ -283,13 +141,29 @@ function chooseWholeWhenRoom({
     for (let place = 0; place < horizon; place++) if (place !== at) others += floor(order[place]!, horizon - 1);
     chosen.set(index, Math.max(narrowest, Math.min(need.width, available - others)));
   }
+  const count = admitted();
+  const widths = new Array<number | undefined>(needs.length);
+  let used = gap * Math.max(0, count - 1);
+  for (let at = 0; at < count; at++) {
+    const index = order[at]!;
+    widths[index] = floor(index, count - 1);
+    used += widths[index]!;
+  }
+  if (count === 1 && widths[order[0]!]! > available) {
+    // The first column alone, wider than the terminal: cut to it.
+    used = Math.max(1, available);
+    widths[order[0]!] = used;
+  }
+  giveBackRoom(needs, order.slice(0, count), widths, available - used);
+  const kept: ColumnFit['kept'] = [];
+  const hidden: number[] = [];
+  needs.forEach((_, index) =>
+    widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index]! }),
+  );
+  return { kept, hidden };
 }
 
-/**
- * Room left goes first to text cut with … (any column more shows more of it), then — only whole:
- * a little wider, they gain nothing — to an id shortened in the middle, a header on two lines,
- * compact cells; what is left, to a drawn column (a bar). `kept`: the kept columns, most important first.
- */
+/** Room left goes first to text cut with … (any column more shows more of it), then — only whole: a little wider, they gain nothing — to an id shortened in the middle, a header on two lines, compact cells; what is left, to a drawn column (a bar). */
 function giveBackRoom(
   needs: readonly ColumnNeed[],
   kept: readonly number[],
@@ -324,10 +198,7 @@ function importanceOrder(needs: readonly ColumnNeed[], priority: readonly string
   return [...new Set(named), ...needs.map((_, index) => index).filter((index) => !seen.has(index))];
 }
 
-/**
- * The narrowest a text can be on at most `lines` lines, broken at its spaces (the header
- * `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word.
- */
+/** The narrowest a text can be on at most `lines` lines, broken at its spaces (the header `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word. */
 export function widthOnLines(header: string, lines: number): number {
   const whole = displayWidth(header);
   const words = header.split(' ').filter((word) => word !== '');
@@ -336,10 +207,7 @@ export function widthOnLines(header: string, lines: number): number {
   return whole;
 }
 
-/**
- * A cell's text as lines of at most `width` columns, broken at its spaces; a word wider than the
- * column alone is cut with … (never broken across lines).
- */
+/** A cell's text as lines of at most `width` columns, broken at its spaces; a word wider than the column alone is cut with … (never broken across lines). */
 function wrapCell(styled: string, width: number): string[] {
   const lines: string[] = [];
   // Each word alone cut to the width first, so that the wrapping never splits one.
@@ -348,10 +216,7 @@ function wrapCell(styled: string, width: number): string[] {
   return lines;
 }
 
-/**
- * What a table left out, named (the README's promise): the columns it hid and the ids it shortened
- * in the middle; undefined when it left out nothing. The caller says where they are whole.
- */
+/** What a table left out, named (the README's promise): the columns it hid and the ids it shortened in the middle; undefined when it left out nothing. */
 export function leftOutNote(
   columns: number,
   hidden: readonly string[],
@@ -389,7 +254,6 @@ type LaidCell = string | { lines: string[] };
 interface Laid {
   widths: number[];
   aligns: Array<'left' | 'right'>;
-  /** Blocks of rows drawn as one table each, with the line before each block after the first. */
   blocks: Array<{ line?: string; rows: LaidCell[][] }>;
 }
 
@@ -431,8 +295,7 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
     }
     blocks[blocks.length - 1]!.rows.push(row(index));
   }
-  // The totals close the rows' last block; lines under the last row (a side's hedges under its
-  // positions line) come after them.
+  // The totals close the rows' last block; lines under the last row (a side's hedges under its positions line) come after them.
   const lastRows = blocks[blocks.length - 1]!;
   const totalsAt = blocks.length;
   for (; section < sections.length; section++)
@@ -457,18 +320,14 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
 
 type ColumnMeasure = Omit<ColumnNeed, 'key' | 'wholeWhenRoom' | 'money'> & { growsPartly: boolean };
 
-/**
- * What each column needs, for fitColumns. Measured when fitColumns reaches the column: those past
- * the last that fits are hidden without being measured, and their cells, made on first use by the
- * caller (Output), never made.
- */
+/** What each column needs, for fitColumns. */
 function columnNeeds(input: TableInput): ColumnNeed[] {
   return input.columns.map((column, index) => {
     let measured: ColumnMeasure | undefined;
     const need = (): ColumnMeasure => (measured ??= measureColumn(input, column, index));
     return {
       key: column.key,
-      // The deal reference: a desk reads it whole (issue 40); other text may still be cut for columns.
+      // The deal reference: a desk reads it whole; other text may still be cut for columns.
       wholeWhenRoom: column.shrink === 'end' && column.key === REFERENCE_KEY,
       money: column.money === true,
       fills: column.drawn !== undefined,
@@ -495,8 +354,7 @@ function measureColumn(input: TableInput, column: TableColumn, index: number): C
   const headerWidth = displayWidth(column.header);
   let cellsWidth = column.drawn?.width ?? 0;
   for (const cell of column.cells) if (cell.width > cellsWidth) cellsWidth = cell.width;
-  // The totals label stands in the first column, which makes room for it (when that column is
-  // hidden, the label is drawn across the first columns shown whose totals are empty: totalsLine).
+  // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty: totalsLine).
   const totalsWidth =
     input.totals === undefined
       ? 0
@@ -519,8 +377,7 @@ function measureColumn(input: TableInput, column: TableColumn, index: number): C
   const short = column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, ID_SHORT_WIDTH)) : undefined;
   const tightWidth = tight < minWidth ? tight : undefined;
   const shortWidth = short !== undefined && short < minWidth ? short : undefined;
-  // Text shows more with any column more; an id shortened in the middle, a header or compact
-  // cells only once whole; a drawn column takes what is left.
+  // Text shows more with any column more; an id shortened in the middle, a header or compact cells only once whole; a drawn column takes what is left.
   const growsPartly =
     (column.shrink === 'end' || column.shrink === 'wrap') && Math.min(minWidth, tightWidth ?? minWidth) < cellsWidth;
   return { width, minWidth, tightWidth, shortWidth, growsPartly };
@@ -534,10 +391,7 @@ function fittedCell(cell: TableCell | undefined, column: TableColumn, width: num
   return column.shrink === 'middle' ? shortenMiddle(cell.styled, width) : truncateEnd(cell.styled, width);
 }
 
-/**
- * The header row. A header wider than its column goes on two lines (the last at the bottom, over
- * the rule); a header block is as many lines as its tallest header.
- */
+/** The header row. */
 function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidCell[] {
   const headerLines = kept.map(({ column, width }) =>
     displayWidth(column.header) <= width
@@ -555,11 +409,7 @@ function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidC
   });
 }
 
-/**
- * The totals as one line under the rule. The label stands across the first columns shown whose
- * totals are empty (at least the first): whole where they have room for it, else its short form,
- * else its first word ("Total"), cut only past that.
- */
+/** The totals as one line under the rule. */
 function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>, kept: readonly KeptColumn[]): string {
   const c = input.chalk;
   const cells = kept.map(({ column, width }) => {
@@ -572,8 +422,7 @@ function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>
   const label =
     [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ??
     truncateEnd(totals.label.split(' ')[0]!, room);
-  // Put together here, as a line of its own under the rule: cli-table3 spans a cell over columns
-  // one space short of our two-space gaps.
+  // Put together here, as a line of its own under the rule: cli-table3 spans a cell over columns one space short of our two-space gaps.
   return [
     padCell(c.bold(label), room, 'left'),
     ...cells.slice(span).map((cell, at) => padCell(cell, kept[span + at]!.width, kept[span + at]!.column.align)),
@@ -581,33 +430,14 @@ function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>
 }
 
 type CliTable3 = typeof import('cli-table3');
-let cliTable3: CliTable3 | undefined;
 
-/** Loads cli-table3 once; every draw after it is synchronous. */
-async function loadCliTable3(): Promise<CliTable3> {
-  if (cliTable3 === undefined) {
-    const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
-    cliTable3 = loaded.default ?? (loaded as unknown as CliTable3);
-  }
-  return cliTable3;
-}
-
-// No borders: only the two spaces between columns. The rules are rows of their own.
+// No borders: only the two spaces between columns.
 const NO_BORDERS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
+  ...Object.fromEntries(
+    'top top-mid top-left top-right bottom bottom-mid bottom-left bottom-right left left-mid mid mid-mid right right-mid'
+      .split(' ')
+      .map((name) => [name, '']),
+  ),
   middle: ' '.repeat(COLUMN_GAP),
 };
 
@@ -637,24 +467,17 @@ function drawWithCliTable3(Table: CliTable3, laid: Laid): string[] {
 /** Draws a table synchronously (cli-table3 already loaded): for a screen redrawn in place (`--watch`). */
 export type TableDrawer = (input: TableInput) => DrawnTable;
 
-function finish(lines: string[], laidOut: { hidden: string[]; shortened: string[] }): DrawnTable {
-  return { text: lines.map((line) => line.trimEnd()).join('\n'), hidden: laidOut.hidden, shortened: laidOut.shortened };
-}
-
-/** cli-table3 loaded, and a drawer that uses it. */
 export async function loadTableDrawer(): Promise<TableDrawer> {
-  const Table = await loadCliTable3();
+  const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
+  const Table = loaded.default ?? (loaded as unknown as CliTable3);
   return (input) => {
-    const laidOut = layOut(input);
-    return finish(laidOut.laid.widths.length === 0 ? [] : drawWithCliTable3(Table, laidOut.laid), laidOut);
+    const { laid, hidden, shortened } = layOut(input);
+    const lines = laid.widths.length === 0 ? [] : drawWithCliTable3(Table, laid);
+    return { text: lines.map((line) => line.trimEnd()).join('\n'), hidden, shortened };
   };
 }
 
-/**
- * The table fitted to `input.width`: the text (no line wider than the width, trailing spaces
- * trimmed), the columns it had to hide and the ids it shortened. cli-table3 is loaded on the first
- * table that needs it.
- */
+/** The table fitted to `input.width`: the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
 export async function drawTable(input: TableInput): Promise<DrawnTable> {
   return (await loadTableDrawer())(input);
 }

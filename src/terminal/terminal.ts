@@ -1,6 +1,4 @@
-// The process's streams and what they are connected to: everything that prints or prompts gets
-// these injected, so a test runs any command with fake streams and TTY on or off. And how wide
-// the terminal is.
+// The process's streams and what they are connected to: everything that prints or prompts gets these injected, so a test runs any command with fake streams and TTY on or off.
 export interface Io {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -15,11 +13,7 @@ const DEFAULT_COLUMNS = 80;
 const MIN_COLUMNS = 20;
 const MAX_COLUMNS = 500;
 
-/**
- * The width to lay text out for on `stream` — the one place it is read: the stream's own when it
- * is a terminal, else `COLUMNS` when that is a positive integer (a pipe into `less`, a script that
- * wants a width), else 80; clamped to 20..500.
- */
+/** The width to lay text out for on `stream` — the one place it is read: the stream's own when it is a terminal, else `COLUMNS` when that is a positive integer (a pipe into `less`, a script that wants a width), else 80; clamped to 20..500. */
 export function terminalColumns(
   stream: NodeJS.WritableStream,
   isTTY: boolean,

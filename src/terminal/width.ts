@@ -1,13 +1,9 @@
-// Text fitted to the terminal (its width: ui/terminal.ts terminalColumns), measured, cut and wrapped
-// as the eye sees it. string-width measures (colour codes take no column, CJK and emoji two);
-// slice-ansi cuts (never inside a character; a colour open at a cut is closed before it and
-// reopened after it). Which table columns to keep is ui/table.ts's.
+// Text fitted to the terminal (its width: ui/terminal.ts terminalColumns), measured, cut and wrapped as the eye sees it.
 import { stripVTControlCharacters } from 'node:util';
 import type SliceAnsi from 'slice-ansi';
 import type StringWidth from 'string-width';
 
-// Loaded on first use: loading either starts ICU's grapheme segmenter, which a command that fits no
-// text to the terminal (a pipe, --json) never pays for (docs/performance.md).
+// Loaded on first use: loading either starts ICU's grapheme segmenter, which a command that fits no text to the terminal (a pipe, --json) never pays for (docs/performance.md).
 let libraries: { stringWidth: typeof StringWidth; sliceAnsi: typeof SliceAnsi } | undefined;
 function loaded(): NonNullable<typeof libraries> {
   /* eslint-disable @typescript-eslint/no-require-imports -- a synchronous load on first use; esbuild bundles both */
@@ -28,11 +24,7 @@ export function truncateEnd(text: string, width: number): string {
   return width < 1 ? '' : cutAfter(text, width - 1);
 }
 
-/**
- * The text cut to at most `width` columns by replacing its middle with `…`, e.g. a hash as
- * `0x5f12…157b`. The start gets three fifths of the room: it holds what people read and type
- * (prefixes such as `0x` or `hdg_`), the end is there to tell similar values apart.
- */
+/** The text cut to at most `width` columns by replacing its middle with `…`, e.g. a hash as `0x5f12…157b`. */
 export function shortenMiddle(text: string, width: number): string {
   const whole = displayWidth(text);
   if (whole <= width) return text;
@@ -43,10 +35,7 @@ export function shortenMiddle(text: string, width: number): string {
   return head + (tail > 0 ? sliceAnsi(text, whole - tail) : '');
 }
 
-/**
- * The text's first `columns` columns (fewer where a wide character would cross them) and `…` in
- * place of the next character, in that character's colours.
- */
+/** The text's first `columns` columns (fewer where a wide character would cross them) and `…` in place of the next character, in that character's colours. */
 function cutAfter(text: string, columns: number): string {
   const at = displayWidth(sliceAnsi(text, 0, columns));
   const next = stripVTControlCharacters(sliceAnsi(text, at, at + 1) || sliceAnsi(text, at, at + 2));
@@ -55,15 +44,7 @@ function cutAfter(text: string, columns: number): string {
   return upToNext.slice(0, upToNext.length - closing.length - next.length) + ELLIPSIS + closing;
 }
 
-/**
- * The text wrapped to `width` columns at spaces. Words stay whole unless one alone is wider than a
- * line: it then starts a line and is broken between characters. A command quoted in backticks
- * (`hedge --demo hedges --all`) is one word while it fits a line. Newlines in the text are kept,
- * spaces where a line breaks dropped, the leading spaces of a line of the text kept. Colours carry
- * over a break (closed at the end of the line, reopened after the next one's indent).
- * `hangingIndent`: spaces before every line after the first, e.g. to align a description under its
- * first line.
- */
+/** The text wrapped to `width` columns at spaces. */
 export function wrapWords(text: string, width: number, options: { hangingIndent?: number } = {}): string {
   const hanging = Math.max(0, options.hangingIndent ?? 0);
   const rest = Math.max(1, width - hanging);
@@ -81,10 +62,7 @@ export function wrapWords(text: string, width: number, options: { hangingIndent?
   return lines.join('\n');
 }
 
-/**
- * Where the lines of one line of text start and end, in columns: the first line `first` columns
- * wide, the others `rest`.
- */
+/** Where the lines of one line of text start and end, in columns: the first line `first` columns wide, the others `rest`. */
 function lineRanges(paragraph: string, first: number, rest: number): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
   let room = first;
