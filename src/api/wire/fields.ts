@@ -71,24 +71,14 @@ export interface PriceQuote {
   [field: string]: unknown;
 }
 
-const PRICE_FIELDS = [
-  'price',
-  'mid',
-  'mid_price',
-  'midPrice',
-  'mid_rate',
-  'rate',
-  'value',
-  'last',
-  'last_price',
-] as const;
-const MARKET_FIELDS = ['market', 'symbol', 'pair', 'instrument', 'ticker'] as const;
-const TIME_FIELDS = ['timestamp', 'ts', 'time', 'as_of', 'asOf', 'updated_at', 'at'] as const;
+const PRICE_FIELDS = 'price mid mid_price midPrice mid_rate rate value last last_price'.split(' ');
+const MARKET_FIELDS = 'market symbol pair instrument ticker'.split(' ');
+const TIME_FIELDS = 'timestamp ts time as_of asOf updated_at at'.split(' ');
 /** The server's own object behind each price read (pricesInOneShape starts from it). */
 const PRICE_SENT = new WeakMap<PriceQuote, Record<string, unknown>>();
 
 /** Where a list of prices may be wrapped in an object. */
-const PRICE_LIST_KEYS = ['prices', 'rates', 'quotes', 'data', 'items', 'results'] as const;
+const PRICE_LIST_KEYS = 'prices rates quotes data items results'.split(' ');
 
 function priceOf(value: unknown): number | undefined {
   const direct = readNumber(value);
@@ -282,27 +272,17 @@ function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: objec
 export const POSITION_FIELD_SYNONYMS = {
   side: ['side', 'direction', 'position_side', 'hedge_side'],
   market: ['market', 'symbol', 'pair'],
-  notionalUsd: ['notional_usd', 'size_usd', 'notional', 'amount_usd', 'exposure_usd', 'position_usd'],
+  notionalUsd: 'notional_usd size_usd notional amount_usd exposure_usd position_usd'.split(' '),
   hedgeId: ['hedge_id', 'id', 'hedge'],
   // Net names first, then a bare `pnl_usd`; "unrealized" last: a venue's is often the price part alone.
-  netPnlUsd: [
-    'net_pnl_usd',
-    'net_pnl_usdc',
-    'unrealized_net_pnl_usd',
-    'net_unrealized_pnl_usd',
-    'pnl_net_usd',
-    'net_pnl',
-    'pnl_usd',
-    'total_pnl_usd',
-    'unrealized_pnl_usd',
-    'unrealised_pnl_usd',
-    'upnl_usd',
-    'unrealized_pnl',
-  ],
-  maturityAt: ['maturity_at', 'maturity', 'expires_at', 'settles_at', 'maturity_time'],
+  netPnlUsd:
+    'net_pnl_usd net_pnl_usdc unrealized_net_pnl_usd net_unrealized_pnl_usd pnl_net_usd net_pnl pnl_usd total_pnl_usd unrealized_pnl_usd unrealised_pnl_usd upnl_usd unrealized_pnl'.split(
+      ' ',
+    ),
+  maturityAt: 'maturity_at maturity expires_at settles_at maturity_time'.split(' '),
   markPrice: ['mark_price', 'mark_rate', 'mark', 'current_price'],
   entryPrice: ['entry_price', 'entry_rate', 'entry', 'avg_entry_price'],
-  accruedCarryUsdc: ['accrued_carry_usdc', 'carry_accrued_usdc', 'carry_usdc', 'accrued_carry', 'funding_usdc'],
+  accruedCarryUsdc: 'accrued_carry_usdc carry_accrued_usdc carry_usdc accrued_carry funding_usdc'.split(' '),
   marginUsdc: ['margin_usdc', 'collateral_usdc', 'locked_margin_usdc', 'margin'],
   grossPnlUsd: ['gross_pnl_usd', 'pnl_gross_usd', 'price_pnl_usd', 'gross_pnl'],
   closeFeeUsdc: ['close_fee_usdc', 'exit_fee_usdc', 'fee_to_close_usdc', 'close_fee'],
@@ -358,76 +338,32 @@ type Fact = keyof HistoryFacts;
 
 /** Names a closed-hedge record may give each fact, most likely first (the first: what our simulator serves). */
 export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> = {
-  netPnlUsd: [
-    'net_pnl_usd',
-    'net_pnl_usdc',
-    'net_pnl',
-    'net_realized_pnl_usd',
-    'realized_net_pnl_usd',
-    'pnl_net_usd',
-    'net_profit_usd',
-  ],
-  grossPnlUsd: [
-    'gross_pnl_usd',
-    'gross_pnl_usdc',
-    'realized_pnl_usd',
-    'realized_gross_pnl_usd',
-    'gross_realized_pnl_usd',
-    'pnl_gross_usd',
-    'gross_pnl',
-    'price_pnl_usd',
-  ],
-  carryUsd: [
-    'carry_usdc',
-    'carry_paid_usdc',
-    'carry_usd',
-    'carry_paid_usd',
-    'total_carry_usdc',
-    'accrued_carry_usdc',
-    'carry',
-    'funding_usdc',
-    'funding_usd',
-  ],
-  feesUsd: [
-    'fees_usdc',
-    'fees_usd',
-    'fee_usd',
-    'fee_usdc',
-    'total_fees_usdc',
-    'total_fees_usd',
-    'fees_paid_usdc',
-    'fees',
-    'fee',
-  ],
-  notionalUsd: ['notional_usd', 'notional_usdc', 'notional', 'size_usd', 'size_usdc', 'amount_usd', 'size'],
+  netPnlUsd:
+    'net_pnl_usd net_pnl_usdc net_pnl net_realized_pnl_usd realized_net_pnl_usd pnl_net_usd net_profit_usd'.split(' '),
+  grossPnlUsd:
+    'gross_pnl_usd gross_pnl_usdc realized_pnl_usd realized_gross_pnl_usd gross_realized_pnl_usd pnl_gross_usd gross_pnl price_pnl_usd'.split(
+      ' ',
+    ),
+  carryUsd:
+    'carry_usdc carry_paid_usdc carry_usd carry_paid_usd total_carry_usdc accrued_carry_usdc carry funding_usdc funding_usd'.split(
+      ' ',
+    ),
+  feesUsd: 'fees_usdc fees_usd fee_usd fee_usdc total_fees_usdc total_fees_usd fees_paid_usdc fees fee'.split(' '),
+  notionalUsd: 'notional_usd notional_usdc notional size_usd size_usdc amount_usd size'.split(' '),
   side: ['side', 'direction', 'position_side'],
   tenorDays: ['tenor_days', 'tenor', 'tenor_d', 'duration_days'],
   market: ['market', 'symbol', 'pair', 'instrument'],
   hedgeId: ['hedge_id', 'id', 'hedge', 'position_id'],
   clientReference: ['client_reference', 'client_ref', 'reference', 'clientReference'],
-  entryPrice: ['entry_price', 'entry_rate', 'open_price', 'struck_rate', 'avg_entry_price'],
-  exitPrice: ['exit_price', 'exit_rate', 'close_price', 'settlement_price', 'settlement_rate'],
-  openedAt: ['opened_at', 'open_time', 'opened_time', 'entry_time', 'entered_at', 'created_at', 'opened'],
-  closedAt: [
-    'closed_at',
-    'close_time',
-    'closed_time',
-    'exit_time',
-    'exited_at',
-    'settled_at',
-    'settlement_time',
-    'closed',
-  ],
+  entryPrice: 'entry_price entry_rate open_price struck_rate avg_entry_price'.split(' '),
+  exitPrice: 'exit_price exit_rate close_price settlement_price settlement_rate'.split(' '),
+  openedAt: 'opened_at open_time opened_time entry_time entered_at created_at opened'.split(' '),
+  closedAt: 'closed_at close_time closed_time exit_time exited_at settled_at settlement_time closed'.split(' '),
 };
 
 /** How a closed hedge ended: no rule reads it, but the one shape shows it under ours. */
-export const CLOSE_REASON_SYNONYMS: readonly string[] = [
-  'close_reason',
-  'exit_reason',
-  'reason',
-  'closed_reason',
-  'closure_reason',
-];
+export const CLOSE_REASON_SYNONYMS: readonly string[] =
+  'close_reason exit_reason reason closed_reason closure_reason'.split(' ');
 
 /** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
 function readId(value: unknown): string | undefined {

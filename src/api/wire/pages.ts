@@ -39,51 +39,20 @@ function linkByLink(value: string): { uri: string } | undefined {
 }
 
 /** Names a page-size query parameter goes by, most common first (the first is our default guess). */
-export const PAGE_SIZE_NAMES = [
-  'limit',
-  'page_size',
-  'per_page',
-  'pageSize',
-  'perPage',
-  'size',
-  'page_limit',
-  'max_results',
-  'maxResults',
-  'count',
-] as const;
+export const PAGE_SIZE_NAMES =
+  'limit page_size per_page pageSize perPage size page_limit max_results maxResults count'.split(' ');
 
 /** Where a list hides inside an object `data`, most likely first. */
-const LIST_KEYS = [
-  'items',
-  'data',
-  'results',
-  'records',
-  'rows',
-  'entries',
-  'list',
-  'hedges',
-  'history',
-  'positions',
-  'markets',
-];
+const LIST_KEYS = 'items data results records rows entries list hedges history positions markets'.split(' ');
 /** Objects that may hold paging facts, inside meta or beside the list. */
-const CONTAINERS = ['pagination', 'paging', 'page_info', 'pageInfo', 'page', 'cursor', 'links', '_links'];
-const NEXT_LINK_KEYS = ['next', 'next_url', 'nextUrl', 'next_page_url', 'nextPageUrl', 'next_link', 'nextLink', 'href'];
-const CURSOR_KEYS = [
-  'next_cursor',
-  'nextCursor',
-  'next_page_token',
-  'nextPageToken',
-  'next_token',
-  'nextToken',
-  'end_cursor',
-  'endCursor',
-  'after',
-];
-const MORE_KEYS = ['has_more', 'hasMore', 'has_next', 'hasNext', 'has_next_page', 'hasNextPage', 'more'];
-const PAGE_KEYS = ['page', 'current_page', 'currentPage', 'page_number', 'pageNumber'];
-const PAGES_KEYS = ['total_pages', 'totalPages', 'page_count', 'pageCount', 'last_page', 'lastPage', 'pages'];
-const TOTAL_KEYS = ['total', 'total_count', 'totalCount', 'total_items', 'totalItems', 'total_results', 'count'];
+const CONTAINERS = 'pagination paging page_info pageInfo page cursor links _links'.split(' ');
+const NEXT_LINK_KEYS = 'next next_url nextUrl next_page_url nextPageUrl next_link nextLink href'.split(' ');
+const CURSOR_KEYS =
+  'next_cursor nextCursor next_page_token nextPageToken next_token nextToken end_cursor endCursor after'.split(' ');
+const MORE_KEYS = 'has_more hasMore has_next hasNext has_next_page hasNextPage more'.split(' ');
+const PAGE_KEYS = 'page current_page currentPage page_number pageNumber'.split(' ');
+const PAGES_KEYS = 'total_pages totalPages page_count pageCount last_page lastPage pages'.split(' ');
+const TOTAL_KEYS = 'total total_count totalCount total_items totalItems total_results count'.split(' ');
 
 export interface NextPage {
   /** The query of the next request (replaces the list's query; the page size is added when absent). */

@@ -119,7 +119,7 @@ export function notionalFieldFrom(error: unknown, sentBody: unknown): string | u
 
 /** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
 export function refusedField(error: ApiError): string | undefined {
-  for (const key of ['field', 'param', 'parameter', 'name', 'path']) {
+  for (const key of 'field param parameter name path'.split(' ')) {
     const value = error.details[key];
     if (typeof value === 'string' && value !== '') return value;
     if (Array.isArray(value) && typeof value[value.length - 1] === 'string') return value[value.length - 1] as string;

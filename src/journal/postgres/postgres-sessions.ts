@@ -364,22 +364,11 @@ export class PostgresSessions implements LockerClient {
   }
 }
 
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08006',
-  '08001',
-  '08004',
-]);
+const UNREACHABLE_CODES = new Set(
+  'ECONNREFUSED ECONNRESET ENOTFOUND EAI_AGAIN ETIMEDOUT EHOSTUNREACH ENETUNREACH EPIPE 57P01 57P02 57P03 08006 08001 08004'.split(
+    ' ',
+  ),
+);
 
 function describeFailure(error: unknown, source: string): { sentence: string; hint: string } {
   const code = (error as { code?: string }).code;
