@@ -1,9 +1,4 @@
-// One typed method per endpoint of the spec (§4): the one reading layer. Each reads the envelope
-// through the transport and checks `data` with zod (schemas.ts: what hedge needs to act safely,
-// the rest leniently); the flows get the checked copy, the output layer the server's own data
-// (domain/as-sent.ts). Lists are paged by detection (wire/: one pager) up to the asked limit. Where the
-// client must guess a name the spec does not show (the page-size parameter, the add/reduce
-// notional field), a refusal naming the server's own name teaches it (see `learnWire`).
+// One typed method per endpoint of the spec (§4): the one reading layer.
 import * as z from 'zod/mini';
 import { rememberSent } from '../core/as-sent.js';
 import { ApiError, InvalidResponseError } from '../errors.js';
@@ -165,10 +160,7 @@ export class HedgeClient {
 
   // ---- reading ----------------------------------------------------------------------------
 
-  /**
-   * The checked copy of `data` (numeric strings read as numbers), linked to the server's own data
-   * for output; a field hedge needs that cannot be read is an InvalidResponseError (exit 14).
-   */
+  /** The checked copy of `data` (numeric strings read as numbers), linked to the server's own data for output. */
   private parse<S extends z.ZodMiniType>(
     schema: S,
     data: unknown,
@@ -218,10 +210,7 @@ export class HedgeClient {
 
   // ---- lists ------------------------------------------------------------------------------
 
-  /**
-   * A list read page by page until `limit` rows (one page without a limit). A refused page-size
-   * parameter is dropped or renamed as the refusal says (learned); rows beyond the limit are trimmed, and said.
-   */
+  /** A list read page by page until `limit` rows (one page without a limit). */
   private async list<S extends z.ZodMiniType>(
     schema: S,
     path: string,
@@ -296,11 +285,7 @@ export class HedgeClient {
     return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
   }
 
-  /**
-   * A page-size name an answer states (`meta.page_size: 20`) other than ours is tried on the next
-   * page; an answer that states it back with the size asked confirms it, and it is learned.
-   * Returns the candidate still being tried.
-   */
+  /** A page-size name an answer states (`meta.page_size: 20`) other than ours is tried on the next page. */
   private confirmPageSize(
     reading: PageReading,
     sent: Record<string, string | number>,
@@ -327,11 +312,7 @@ export class HedgeClient {
     return stated.name;
   }
 
-  /**
-   * After a 400 naming the page-size parameter hedge sent: the name to use instead (taken from
-   * the refusal's details when it lists a known page-size name), or none; undefined when the
-   * refusal is about something else.
-   */
+  /** After a 400 naming the page-size parameter hedge sent. */
   private afterPageSizeRefusal(
     error: unknown,
     sent: Record<string, string | number>,
@@ -406,11 +387,7 @@ export class HedgeClient {
     return quotes;
   }
 
-  /**
-   * GET /prices: `data` as the server sent it (for --json) and the prices read from it (for
-   * people). When no price can be read from its shape, `quotes` is empty and `problem` says so:
-   * the caller shows the data as it came, then reports the problem (exit 14).
-   */
+  /** GET /prices: `data` as the server sent it (for --json) and the prices read from it (for people). */
   async readPrices(
     markets: readonly string[],
   ): Promise<{ data: unknown; quotes: PriceQuote[]; problem?: InvalidResponseError }> {
@@ -518,10 +495,7 @@ export class HedgeClient {
     return this.list(historyRecordSchema, '/hedges/history', {}, query.limit);
   }
 
-  /**
-   * GET /hedges/history page after page, each handed over as it comes (never held whole); `paged`:
-   * reached through a cursor, so a last page without one is the end of the history.
-   */
+  /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
   async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
     const fetchPage = (query: Record<string, string>) =>
       this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });

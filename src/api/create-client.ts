@@ -1,5 +1,4 @@
-// Turns resolved credentials and settings into a ready client: the one place that sets the
-// transport's defaults (timeouts, retries, proxy, user agent).
+// Turns resolved credentials and settings into a ready client.
 import type { ResolvedCredentials } from '../config/credentials.js';
 import type { Env } from '../config/credentials.js';
 import { VERSION } from '../version.js';

@@ -1,5 +1,4 @@
-// When and how long to wait before trying a request again. Writes are retried too: they carry an
-// Idempotency-Key that stays the same on every attempt, so the server acts at most once.
+// When and how long to wait before trying a request again.
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -11,8 +10,8 @@ export interface RetryPolicy {
   /** A Retry-After longer than this is not waited out: the error is reported instead. */
   maxRetryAfterMs: number;
   /**
-   * How long a write refused for a conflict that names its Retry-After (another change landing on
-   * the side first) keeps being sent again: as long as a wait for its own landing would last.
+   * How long a write refused for a conflict that names its Retry-After (another change landing on the side first)
+   * keeps being sent again: as long as a wait for its own landing would last.
    */
   maxConflictWaitMs: number;
 }

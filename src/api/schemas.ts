@@ -1,11 +1,4 @@
-// zod schemas for the envelope and every resource of the spec. They check what hedge needs to act
-// safely — ids, sides, and the fields the spec names with their types — and read the rest
-// leniently (design.md "Reading the real service"):
-//   - a numeric string where a number is expected is read as that number ("99889.00" → 99889);
-//     the client keeps the server's own data for display and --json (domain/as-sent.ts);
-//   - a status outside the spec's five is kept as it came (not final where hedge waits);
-//   - objects are loose: fields the spec does not show are kept and passed through.
-// What still fails is a reading problem (exit 14 `unreadable`), naming the field and what came.
+// zod schemas for the envelope and every resource of the spec.
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 
@@ -23,13 +16,7 @@ export type { HedgeStatus, Side, Tenor } from '../core/vocabulary.js';
 const numericText = (value: unknown): unknown =>
   typeof value === 'string' && isNumericText(value) ? Number(value) : value;
 
-/**
- * How a resource's typed fields are read. Tolerant: a numeric string is its number, a side in any
- * case. Exact: what the spec shows (numbers as numbers, `buy`/`sell`), and what zod checks several
- * times faster (no transform per field). A record is read exactly first and tolerantly only when
- * that fails (readRecord, readRows): the same result either way, since the tolerant reading of
- * exact data changes nothing.
- */
+/** How a resource's typed fields are read. */
 interface FieldReaders {
   /** A finite number, or a numeric string read as one. */
   money: z.ZodMiniType<number, unknown>;
@@ -76,11 +63,7 @@ export function readRecord<S extends z.ZodMiniType>(schema: S, data: unknown): R
   return schema.safeParse(data) as Reading<z.infer<S>>;
 }
 
-/**
- * A list of records read one by one, exactly while they can be: a page of 500 in half the time
- * the tolerant reading takes (docs/performance.md). A record neither reading accepts makes it the whole
- * list's tolerant reading, for the first problem and its place (`[12].side`).
- */
+/** A list of records read one by one, exactly while they can be. */
 export function readRows<S extends z.ZodMiniType>(schema: S, rows: readonly unknown[]): Reading<Array<z.infer<S>>> {
   // A server writes a page one way: once a record needs the tolerant reading, the rest get it first.
   let twin = exactTwin(schema);
@@ -190,8 +173,7 @@ export const hedgeSchema = resource((read) =>
   }),
 );
 
-// The answers to writes are read loosely: by the time they arrive the server has acted, and an
-// unexpected status word must not turn a done deal into an "invalid response".
+// The answers to writes are read loosely.
 
 /** POST /hedges: `status`, `order_tx_hash` and `hedge_id` are all the spec promises. */
 export const openedHedgeSchema = z.looseObject({
@@ -207,8 +189,7 @@ export const submittedActionSchema = z.looseObject({
   hedge_id: z.nullish(z.string()),
 });
 
-// Positions, account and history: the spec names only these fields; the rest pass through and
-// are read tolerantly (read-position.ts, read-history.ts), never required.
+// Positions, account and history: the spec names only these fields.
 export const positionSchema = resource((read) =>
   z.looseObject({
     net_margin_usd: read.money,
@@ -236,8 +217,7 @@ export type SubmittedAction = z.infer<typeof submittedActionSchema>;
 export type Position = z.infer<typeof positionSchema>;
 export type Account = z.infer<typeof accountSchema>;
 
-// What these answers are read into for the rules (domain/wire.ts): a schema that stopped fitting
-// them fails the typecheck here.
+// What these answers are read into for the rules (domain/wire.ts).
 type Fits<Read extends Facts, Facts> = Read;
 export type AnswersAsFacts = [Fits<Market, MarketFacts>, Fits<Account, AccountFacts>];
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;

@@ -1,6 +1,4 @@
-// HTTP on Node's own node:http(s): the command's keep-alive connections, timeouts, a proxy from the
-// environment (undici, loaded only then), an extra CA, the envelope of every answer and the retry
-// loop. Knows nothing of hedges: endpoint methods live in client.ts.
+// HTTP on Node's own node:http(s).
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
@@ -12,8 +10,7 @@ import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason }
 import { envelopeSchema } from './schemas.js';
 import { ServerClock, type ServerTime } from '../core/server-clock.js';
 
-// Not an ES import: on Node >= 22 that reads every export of node:http, which loads Node's
-// built-in undici (docs/performance.md). node:https likewise, and only for an https:// URL.
+// Not an ES import: on Node >= 22 that reads every export of node:http.
 const http = process.getBuiltinModule('node:http');
 const https = () => process.getBuiltinModule('node:https');
 
@@ -26,10 +23,7 @@ export interface TransportConfig {
   /** The command's keep-alive connections, closed when it ends. */
   connections: HttpConnections;
   baseUrl: string;
-  /**
-   * A local socket the base URL is served on (the demo's simulator, in this process): requests go
-   * over it, not TCP. It is this machine by construction, so plain http:// needs no address check.
-   */
+  /** A local socket the base URL is served on (the demo's simulator, in this process). */
   localSocket?: string;
   apiKey: string;
   userAgent: string;
@@ -78,11 +72,7 @@ export interface ApiRequest {
   stampedBy?: string;
   /** This key's first send anywhere: its answer's stamp was made while this send() was under way. */
   firstSend?: boolean;
-  /**
-   * Awaited before each retry of this request, with why the last attempt is retried: a write an
-   * agent's limits allow asks them again here (the side may have moved since), and what it throws
-   * ends the request unsent (flows/write-flow.ts).
-   */
+  /** Awaited before each retry of this request, with why the last attempt is retried. */
   beforeRetry?: (reason: RetryReason) => Promise<void>;
 }
 
@@ -167,10 +157,7 @@ function memo<T>(map: Map<string, T>, key: unknown[], make: () => T): T {
   return value;
 }
 
-/**
- * The keep-alive connections of one command (or of one agent server and its calls), closed once
- * when it ends: node:http(s) agents, and undici's EnvHttpProxyAgent only when a proxy is in the way.
- */
+/** The keep-alive connections of one command (or of one agent server and its calls), closed once when it ends. */
 export class HttpConnections {
   private readonly agents = new Map<string, HttpAgent | HttpsAgent>();
   private readonly proxies = new Map<string, Promise<Dispatcher>>();
@@ -228,10 +215,7 @@ export class ConnectionsClosedError extends Error {
   }
 }
 
-/**
- * With a CA file, the CA list: passing `ca` replaces Node's default list, so the system roots and
- * NODE_EXTRA_CA_CERTS go back in. Without one, undefined (Node's default list).
- */
+/** With a CA file, the CA list: passing `ca` replaces Node's default list. */
 function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig): string[] | undefined {
   if (!caFile) return undefined;
   const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file')];
@@ -261,17 +245,13 @@ interface Outgoing {
   signal: AbortSignal;
 }
 
-/**
- * One request over node:http(s). The connect timeout covers TCP and TLS of a new connection (a
- * kept-alive one is connected already), failing as undici names it; the signal bounds the rest.
- */
+/** One request over node:http(s). */
 function sendDirect(url: URL, outgoing: Outgoing, config: TransportConfig): Promise<Answer> {
   const { connectTimeoutMs, localSocket } = config;
   const secure = url.protocol === 'https:';
   const headers: Record<string, string | number> = { ...outgoing.headers };
   if (outgoing.body !== undefined) headers['content-length'] = Buffer.byteLength(outgoing.body);
-  // Over a local socket there is no server name: said here, else Node's agent tests the host for
-  // an IP literal, which compiles its large IPv6 expression (docs/performance.md).
+  // Over a local socket there is no server name.
   const overSocket = localSocket === undefined ? {} : { socketPath: localSocket, servername: '' };
   const options = {
     ...overSocket,
@@ -301,11 +281,7 @@ function sendDirect(url: URL, outgoing: Outgoing, config: TransportConfig): Prom
   });
 }
 
-/**
- * Plain http:// goes to this machine alone: the address connected to (`localhost` may resolve
- * anywhere) is checked before the first byte, the Authorization header, is written — first among
- * the socket's connect listeners, or at once on a kept-alive socket — else the request is destroyed unsent.
- */
+/** Plain http:// goes to this machine alone. */
 function sendOnlyToLoopback(request: ClientRequest, url: URL): void {
   const socket = request.socket!;
   const check = () => {
@@ -351,11 +327,7 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's
- * own path), its query set; refused (OffOriginError, nothing sent) unless it is at the base URL's
- * origin — the one check every request passes, whatever built its path (security/base-url.ts).
- */
+/** The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's own path). */
 export function buildUrl(baseUrl: string, request: ApiRequest): URL {
   const url = atBaseOrigin(baseUrl, baseUrl + request.path, `${request.method} ${request.path}`);
   for (const [name, value] of Object.entries(request.query ?? {})) {
@@ -432,9 +404,7 @@ export class Transport {
       const elapsed = clock.now() - started;
       const pastDeadline = this.config.deadline !== undefined && clock.now() + delay >= this.config.deadline;
       const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs;
-      // An in-flight idempotency key is the server still working on our own earlier attempt, and a
-      // conflict with a Retry-After is another change landing first: keep waiting for them within
-      // the time budget rather than the attempt count.
+      // An in-flight idempotency key is the server still working on our own earlier attempt.
       const outOfAttempts =
         failure.reason !== 'in-flight' && failure.reason !== 'conflict' && attempt >= policy.maxAttempts;
       const budgetMs = failure.reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs;
@@ -497,8 +467,7 @@ export class Transport {
     const config = this.config;
     const clock = config.clock;
     const remaining = config.deadline === undefined ? Infinity : config.deadline - clock.now();
-    // A write sent with no time left to hear the answer would leave its outcome unknown for
-    // nothing: refuse to start it (and a read with none left at all).
+    // A write sent with no time left to hear the answer would leave its outcome unknown for nothing.
     if (remaining < (apiRequest.idempotencyKey ? MIN_WRITE_BUDGET_MS : 1)) {
       throw new NetworkError(
         `--timeout ran out before ${endpoint} was ${attempt === 1 ? 'sent; nothing was sent' : 'sent again'}.`,
@@ -573,10 +542,7 @@ export class Transport {
     return { headers, body };
   }
 
-  /**
-   * No answer was read: interrupted, refused before sending, too large, untrusted TLS (thrown), or a
-   * network failure or timeout — retried when its code says it may be, else given up on.
-   */
+  /** No answer was read: interrupted, refused before sending, too large, untrusted TLS (thrown). */
   private unanswered(
     error: unknown,
     { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline }: Unanswered,
@@ -650,10 +616,7 @@ export class Transport {
     };
   }
 
-  /**
-   * An envelope with an error: a 429, a 5xx, a key still in flight or a conflict that says when to
-   * try again are retried (the outcome's error said if the retries run out); any other is thrown.
-   */
+  /** An envelope with an error: a 429, a 5xx. */
   private errorAnswer(
     answer: EnvelopeAnswer,
     error: { code: string; message: string; details?: unknown },
@@ -667,8 +630,7 @@ export class Transport {
       details: (error.details ?? {}) as Record<string, unknown>,
       requestId,
       endpoint,
-      // Data beside an error, or an error on a 2xx: the answer contradicts itself, so a write's
-      // outcome is unknown (never "rejected").
+      // Data beside an error, or an error on a 2xx.
       ambiguous: (data !== null && data !== undefined) || (status >= 200 && status < 300),
     });
     if (status === 429) {

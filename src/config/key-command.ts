@@ -1,8 +1,4 @@
-// A credential helper named in the profile (`key_command`): a shell command whose output is the
-// key, as git, Docker and the AWS CLI take secrets from one (`op read op://desk/hedge/key`,
-// `pass show hedge/desk`). It runs with no stdin (it cannot wait on a prompt hedge would never
-// answer), without hedge's secrets in its environment, and within a bound: a helper that hangs
-// ends the command instead of hanging it.
+// A credential helper named in the profile (`key_command`).
 import { spawn } from 'node:child_process';
 import { AuthError, InterruptedError } from '../errors.js';
 import { childEnvironment } from '../security/child-env.js';
@@ -25,9 +21,8 @@ export interface KeyCommandRun {
 }
 
 /**
- * Runs the helper and returns the first line of its output (`pass show` prints the password on the
- * first line and notes after it). Fails with AuthError (exit 4, nothing sent) when it cannot start,
- * exits non-zero, prints nothing, prints too much, or outlasts the bound.
+ * Runs the helper and returns the first line of its output (`pass show` prints the password on the first line and
+ * notes after it).
  */
 export function runKeyCommand(command: string, run: KeyCommandRun): Promise<string> {
   const bound = run.timeoutMs ?? KEY_COMMAND_BOUND_MS;

@@ -1,8 +1,4 @@
-// Where a profile's key lives, and reading it from there. Three places, one per profile:
-//   key_command  a credential helper the profile names; its output is the key (never stored by hedge)
-//   key_keyring  the OS keyring, under service "hedge" and this account name
-//   api_key      the 0600 config file, in plain text (the fallback)
-// The keyring's module (and its native binding) is loaded only for a profile whose key is there.
+// Where a profile's key lives, and reading it from there.
 import { AuthError } from '../errors.js';
 import { safeText } from '../security/safe-text.js';
 import type { Env } from './env.js';
@@ -112,11 +108,7 @@ export type KeyKeeping =
     }
   | { ok: false; reason: string };
 
-/**
- * Puts the key where `choice` says: the keyring (written now) or the file (written by the caller
- * with the rest of the profile). With `auto`, a keyring that is absent or refuses is the reason
- * to use the file; with `keyring` it is a failure and nothing is kept.
- */
+/** Puts the key where `choice` says. */
 export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: string, env: Env): Promise<KeyKeeping> {
   if (choice === 'file') return { ok: true, at: { kind: 'file' } };
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');

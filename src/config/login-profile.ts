@@ -1,6 +1,4 @@
-// The pieces of `hedge login` that are not about the terminal: which profile and base URL it is
-// about, reading a key from a pipe, and writing the profile. A key only ever arrives here from
-// a hidden prompt or from stdin: there is no flag for it, so it never lands in shell history or `ps`.
+// The pieces of `hedge login` that are not about the terminal.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
@@ -26,10 +24,7 @@ const DEFAULT_PROFILE_NAME = 'default';
 /** A key is a line of at most a few hundred characters; more than this on stdin is not a key. */
 const MAX_KEY_INPUT_BYTES = 4096;
 
-/**
- * --profile, then HEDGE_PROFILE, then the current profile, then "default": a bare `hedge login`
- * renews the key of the profile in use instead of creating a second one beside it.
- */
+/** --profile, then HEDGE_PROFILE, then the current profile, then "default". */
 export function loginProfileName(requested: { name: string } | undefined, data: StoreData): string {
   if (requested) return requested.name;
   if (data.current && data.profiles[data.current]) return data.current;
@@ -53,9 +48,8 @@ export function checkCaFile(raw: string): string {
 }
 
 /**
- * Checks --journal-url: a postgres:// URL without a password (a command line is seen by `ps` and
- * kept in shell history; the password comes from ~/.pgpass or PGPASSWORD), or `local` to go back
- * to this machine's file. Returns the URL to save, or null for `local`.
+ * Checks --journal-url: a postgres:// URL without a password (a command line is seen by `ps` and kept in shell
+ * history; the password comes from ~/.pgpass or PGPASSWORD), or `local` to go back to this machine's file.
  */
 export function checkJournalUrl(raw: string): string | null {
   const value = raw.trim();
@@ -120,10 +114,7 @@ export interface SavedLogin {
   data: StoreData;
 }
 
-/**
- * Writes the profile under the store's lock. It becomes current only when no usable profile is
- * current: logging in to a second (perhaps live) profile never silently redirects the next trade.
- */
+/** Writes the profile under the store's lock. */
 export async function saveLogin(
   store: ProfileStore,
   input: {

@@ -1,18 +1,4 @@
-// Profiles kept with conf, validated with zod on every read. The file is 0600 in a 0700 folder,
-// written by write-then-rename (conf uses `atomically`, which syncs the file; the folder is synced
-// here after it), and every read-modify-write holds the store's lock so that two `hedge login` at
-// once cannot lose each other's profile. It may hold the key and says where the key goes, so it is
-// read as ssh reads a key: never through a link, a regular file of bounded size that is this
-// user's alone, or refused (security/bounded-read.ts); conf reads it only after that.
-//
-// The lock is the one file lock of hedge (files/file-lock.ts), as the journal's and the demo
-// state's are: a `config.json.lock` folder beside the file, taken over once its holder stopped
-// refreshing it (a process killed while holding it).
-//
-// Conf writes the file; a read is the file's text through the same parse conf is given
-// (`deserialize`), read here directly. What conf's read adds is nothing hedge uses (a JSON-schema
-// validator, migrations, dot-paths), and loading conf (it imports ajv and semver whole) with the lock
-// cost a request command ~18 ms of CPU (docs/performance.md), so both are loaded by a write only.
+// Profiles kept with conf, validated with zod on every read.
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
@@ -114,8 +100,7 @@ export class ProfileStore {
 
   private async lock(): Promise<() => Promise<void>> {
     try {
-      // Taken over while held, nothing is lost: the write it guards is one rename, which cannot
-      // tear the file either way.
+      // Taken over while held, nothing is lost.
       return await lockFile(this.file, { staleMs: LOCK_STALE_MS, waitMs: this.lockWaitMs });
     } catch (error) {
       if (isLockedError(error)) {

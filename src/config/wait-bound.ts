@@ -1,14 +1,9 @@
-// How long hedge waits when the command line does not say: one rule for every wait (a fill, a
-// landing, a lock, a side settling, `--until`). `--timeout SECONDS` bounds the whole command;
-// `--timeout 0` is the one way to wait without a bound.
+// How long hedge waits when the command line does not say.
 
 /** How long a wait lasts when --timeout does not say (`--timeout 0` means no bound at all). */
 export const DEFAULT_WAIT_BOUND_MS = 120_000;
 
-/**
- * When a wait that starts at `startedAt` must give up: --timeout's deadline when given, no bound
- * with `--timeout 0`, otherwise DEFAULT_WAIT_BOUND_MS from its start (never unbounded by default).
- */
+/** When a wait that starts at `startedAt` must give up. */
 export function waitDeadline(
   timeoutSeconds: number | undefined,
   commandDeadline: number | undefined,

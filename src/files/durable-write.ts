@@ -1,12 +1,7 @@
-// The one way a file of hedge is replaced whole (the journal's active segment at a rotation, an
-// account lock's record, a keeper heartbeat, the simulator's state): written to a temporary file in
-// the same folder (a rename is atomic only within one file system), synced, renamed over the target,
-// and the folder synced — a reader sees the old file or the new one, never part of either, and after
-// a crash the new one is there or the old one is, whole. The profile store's file is written by conf
-// (`atomically`: the same steps but the folder's sync, which the store adds with syncDirectory).
-//
-// Hand-written rather than write-file-atomic or atomically: neither syncs the folder, so the
-// rename itself could be lost in a crash; the whole of it is these few system calls.
+// The one way a file of hedge is replaced whole (the journal's active segment at a rotation, an account lock's
+// record, a keeper heartbeat, the simulator's state): written to a temporary file in the same folder (a rename is
+// atomic only within one file system), synced, renamed over the target, and the folder synced — a reader sees the old
+// file or the new one, never part of either, and after a crash the new one is there or the old one is, whole.
 import {
   closeSync,
   constants,
@@ -25,11 +20,7 @@ export interface DurableWriteOptions {
   mode?: number;
 }
 
-/**
- * Replaces `target` with `data` whole. The temporary file is made afresh (never through a link:
- * O_EXCL, O_NOFOLLOW) and the rename replaces a link at `target` itself, never what it points to.
- * Throws node's own error (its `path` the file it was about); callers say it in their own terms.
- */
+/** Replaces `target` with `data` whole. */
 export function writeFileDurably(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}): void {
   prepareDurableWrite(target, data, options).commit();
 }
@@ -88,13 +79,7 @@ export function prepareDurableWrite(
   };
 }
 
-/**
- * Makes `dir` (and its parents) where missing and leaves it 0700: the mode given to mkdir is reduced
- * by the umask, and a folder made earlier may be open to others. `inside`: a folder hedge makes inside
- * its own (locks/, journal-archive/, keepers/), where a symbolic link is refused (ELOOP), never
- * followed: following it would chmod and write wherever it points. The folder a person names
- * (HEDGE_CONFIG_DIR, the XDG folders) may be a link of theirs.
- */
+/** Makes `dir` (and its parents) where missing and leaves it 0700. */
 export function makePrivateDir(dir: string, options: { inside?: boolean } = {}): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Windows has no modes, and opens no folder.

@@ -1,5 +1,4 @@
-// The one file lock (proper-lockfile), and holders judged by liveness, never by age: a long wait
-// never makes a live holder look dead. Modules load on first use: a read-only command pays for none.
+// The one file lock (proper-lockfile), and holders judged by liveness, never by age.
 import { readFileSync } from 'node:fs';
 
 // Short waits growing to a cap, counted in attempts: a busy machine only makes the bound longer.

@@ -1,15 +1,4 @@
-// The journal's one interface, split as Terraform splits a backend's state: a store of records
-// (`JournalRecords`: what was done and what became of it) and a locker (`JournalLocker`: who is
-// acting — a hold on an entry being carried out, a per-account lock). Both halves are written once
-// (client-journal.ts) over what each backend gives — a `RecordsClient` and a `LockerClient`, below:
-// the local file (journal.ts, the embedded default) and the team's PostgreSQL store
-// (postgres-store.ts, loaded only when one is configured). test/journal/conformance.test.ts runs
-// one suite of cases against both, as Terraform's backend tests do.
-//
-// Records are ordered by counters, never by a clock: `seq` is a record's place in its journal
-// (given at begin by the backend — the file under its lock, PostgreSQL by a sequence), `revision`
-// counts the changes of one record. Desk machines' clocks disagree; the times in a record are what
-// it says happened when, and decide neither the order of a list nor which copy of a record wins.
+// The journal's one interface, split as Terraform splits a backend's state.
 import type { BeginFields, JournalEntry, JournalEnvironment, JournalPatch } from './entry.js';
 import type { Holder } from '../files/file-lock.js';
 
@@ -46,10 +35,7 @@ export interface SameRequest {
 export interface JournalRecords {
   /** For messages: the file path, or the store URL with any password redacted. */
   readonly location: string;
-  /**
-   * Records a new action (outcome pending, or planned when asked), held by this process; resolves once the record is durable. Gives it the next `seq`, revision 1.
-   * `seal` signs the row once its id, seq and time are given (row-seal.ts).
-   */
+  /** Records a new action (outcome pending, or planned when asked), held by this process. */
   begin(fields: BeginFields, seal?: RowSeal): Promise<JournalEntry>;
   /** Records what became of an action (its revision goes up by one); a final outcome ends this process's hold. Returns the entry with every change folded in. */
   update(id: string, patch: JournalPatch): Promise<JournalEntry>;
@@ -65,10 +51,7 @@ export interface JournalRecords {
 /** A hold on an entry or a lock on an account scope, taken by this process. */
 export interface Hold {
   release(): Promise<void>;
-  /**
-   * True once the hold is gone without a release: the team store's session that held it ended, or
-   * the file's lock record was removed or taken by another. False after a release.
-   */
+  /** True once the hold is gone without a release. */
   lost(): boolean;
 }
 
@@ -80,15 +63,9 @@ export interface JournalLocker {
   hold(id: string): Promise<HoldResult>;
   /** The live holder of an entry, or undefined (finished, or its process died). */
   holderOf(id: string): Promise<Holder | undefined>;
-  /**
-   * A per-account lock (scope e.g. `${environment}|${host}|${keyId}|apply`), released when the
-   * process dies; waits up to waitMs (0: answer at once).
-   */
+  /** A per-account lock (scope e.g. */
   lock(scope: string, options: { waitMs: number }): Promise<HoldResult>;
-  /**
-   * The live holder of a per-account lock, or undefined when nobody holds it. Read only: the lock
-   * is never taken to ask (a keeper starting at that instant must not be refused because of a look).
-   */
+  /** The live holder of a per-account lock, or undefined when nobody holds it. */
   lockHolder(scope: string): Promise<Holder | undefined>;
 }
 
@@ -98,21 +75,11 @@ export interface StoredHeartbeat {
   body: unknown;
   /** How many times it was written (1 at the first write); 0 for a heartbeat file an older hedge wrote. */
   revision: number;
-  /**
-   * Its age by the backend's own clock (the team store's: now() minus the time of its write), so that
-   * no desk's clock decides whether a keeper on another machine is hung; absent for the file, which
-   * only the keeper's own machine reads.
-   */
+  /** Its age by the backend's own clock (the team store's: now() minus the time of its write). */
   ageMs?: number;
 }
 
-/**
- * The optional part of a backend for `hedge keep`: one heartbeat per keeper lock scope (the
- * account's `…|keep` scope), rewritten whole by the keeper each cycle, read by `hedge keep status`.
- * The file backend keeps it as the heartbeat file in its folder (the per-user keeper folder); the
- * team store in a row of its own (body and revision), so every machine of the team sees it. Never
- * a key: a body holding something shaped like one is refused, as an entry is.
- */
+/** The optional part of a backend for `hedge keep`. */
 export interface KeeperHeartbeats {
   /** Replaces the scope's heartbeat; resolves with its new revision once durable. */
   write(scope: string, body: object): Promise<{ revision: number }>;
@@ -120,11 +87,10 @@ export interface KeeperHeartbeats {
   read(scope: string): Promise<StoredHeartbeat | undefined>;
 }
 
-// ---- what a backend implements ------------------------------------------------------------------
-// The journal's rules (what begin stamps, what a final outcome does, what pending means, the "same
-// request" rule, a hold on an entry finished meanwhile, keys refused, the fallback record) are
-// written once, in client-journal.ts, over these two small clients — as Terraform's remote.State
-// is written once over a backend's Client and locker. A client keeps rows and holds; it decides nothing.
+// ---- what a backend implements ------------------------------------------------------------------ The journal's
+// rules (what begin stamps, what a final outcome does, what pending means, the "same request" rule, a hold on an
+// entry finished meanwhile, keys refused, the fallback record) are written once, in client-journal.ts, over these two
+// small clients — as Terraform's remote.State is written once over a backend's Client and locker.
 
 /** Which rows a read wants; a client applies every field but `request`, which only narrows. */
 export interface RowFilter {
@@ -149,11 +115,7 @@ export interface RowFilter {
 /** The rows of a journal: read, appended, changed — each atomically. */
 export interface RecordsClient {
   readonly location: string;
-  /**
-   * Adds the entry as a new row with the next `seq` and revision 1, held by `entry.holder` from the
-   * moment another process can see it, sealed by `seal` once its seq is given; resolves once
-   * durable. Undefined when its id is taken.
-   */
+  /** Adds the entry as a new row with the next `seq` and revision 1. */
   append(entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined>;
   /** Folds `patch` into the row (later fields win, updated_at = at, revision + 1); undefined when there is no such row. */
   change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined>;

@@ -1,9 +1,4 @@
-// The journal's semantics, written once over a backend's two small clients (backend.ts:
-// RecordsClient, LockerClient) — as Terraform's remote.State is written once over a backend's
-// Client and locker. The local file (journal.ts) and the team's PostgreSQL store
-// (postgres-store.ts) each give only the clients; what begin stamps, what a final outcome does,
-// what "pending" means, the "same request" rule, a hold on an entry finished meanwhile, the keys
-// refused and the fallback record after a failed store live here.
+// The journal's semantics, written once over a backend's two small clients (backend.ts: RecordsClient, LockerClient).
 import type {
   Hold,
   HoldResult,

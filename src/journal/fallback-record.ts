@@ -1,7 +1,6 @@
-// A local record of a team entry: written to the local file journal when the team store fails
-// after a request was sent (`fallback_for`: the store's entry it completes), and merged back into
-// the store by `hedge journal migrate` by the rule of `knowsMore` — by revisions, never by the
-// clocks of the machines that wrote them.
+// A local record of a team entry: written to the local file journal when the team store fails after a request was
+// sent (`fallback_for`: the store's entry it completes), and merged back into the store by `hedge journal migrate` by
+// the rule of `knowsMore` — by revisions, never by the clocks of the machines that wrote them.
 import type { LocalJournal } from './backend.js';
 import { isUnresolved, PATCH_FIELDS, type JournalEntry, type JournalPatch } from './entry.js';
 import { JournalError } from './journal-error.js';
@@ -18,10 +17,7 @@ export class FallbackRecords {
     private readonly openLocal: () => LocalJournal,
   ) {}
 
-  /**
-   * Keeps what `change` says of the team entry `id` (last known as `base`) in the local journal,
-   * then throws the store's failure saying where it is kept.
-   */
+  /** Keeps what `change` says of the team entry `id` (last known as `base`) in the local journal. */
   async record(base: JournalEntry | undefined, id: string, change: JournalPatch, failure: unknown): Promise<never> {
     const { message, hint } = failure as JournalStoreError;
     const said = message.replace(/\.$/, '');
@@ -75,12 +71,7 @@ export function outcomeFields(record: Partial<JournalEntry>): JournalPatch {
   return patch as JournalPatch;
 }
 
-/**
- * Whether a local record knows more than the store's copy. A final outcome never goes back to an
- * unresolved one, and always replaces one. Otherwise a fallback record knows more while the
- * store's copy is still the revision it continued from (nobody changed it since); a migrated local
- * record, while its revision is the higher (the store took the local revision when it first moved in).
- */
+/** Whether a local record knows more than the store's copy. */
 export function knowsMore(local: JournalEntry, stored: JournalEntry): boolean {
   if (!isUnresolved(stored) && isUnresolved(local)) return false;
   if (isUnresolved(stored) && !isUnresolved(local)) return true;

@@ -1,9 +1,4 @@
-// The action journal on a local file, the embedded default backend: a record of every
-// state-changing action, written before the request leaves and updated when its outcome is known;
-// also the desk's audit log. The journal's rules are client-journal.ts's (one for every backend);
-// this file gives its records client — events appended to the active segment under the journal
-// lock (locks.ts), folded into entries when read, older ones in dated archives (segments.ts) — and
-// locks.ts its locker.
+// The action journal on a local file, the embedded default backend.
 import { join } from 'node:path';
 import { utcDay } from '../core/utc-text.js';
 import type { LocalJournal, RecordsClient, RowFilter, RowSeal } from './backend.js';
@@ -156,10 +151,7 @@ function inRange(entry: JournalEntry, { since, until }: { since?: number; until?
   return (since === undefined || created >= since) && (until === undefined || created < until);
 }
 
-/**
- * Newest first by `seq`, the journal's own counter. Entries written before it had one are older
- * than every entry that has one, and among themselves go by creation time (then file order).
- */
+/** Newest first by `seq`, the journal's own counter. */
 function newestFirst(entries: JournalEntry[]): JournalEntry[] {
   return entries
     .map((entry, index) => ({ entry, index, time: Date.parse(entry.created_at) }))
@@ -175,10 +167,7 @@ function newestFirst(entries: JournalEntry[]): JournalEntry[] {
 /** A begin event starts as begin writes it: `{"id":…,"at":…,"seq":N`. */
 const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
 
-/**
- * The highest `seq` of the active segment (0 when none has one). The entry holding it is never
- * archived by a rotation (segments.ts), so the active segment always knows the journal's highest.
- */
+/** The highest `seq` of the active segment (0 when none has one). */
 export function highestSeq(text: string): number {
   let highest = 0;
   for (const match of text.matchAll(BEGIN_SEQ)) highest = Math.max(highest, Number(match[1]));

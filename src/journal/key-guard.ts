@@ -1,5 +1,4 @@
-// The journal never holds an API key: entries carry a fingerprint, and every event is checked
-// for anything shaped like a key before it is written.
+// The journal never holds an API key.
 import { createHash } from 'node:crypto';
 import { JournalError } from './journal-error.js';
 

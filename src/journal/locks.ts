@@ -1,5 +1,4 @@
-// The file journal's locks, all under its one append lock: an entry's hold is a `holder` event, an
-// account lock a record under `locks/`. Both count while their holder lives (kill -9 frees at once).
+// The file journal's locks, all under its one append lock.
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -82,10 +81,7 @@ async function withJournalLock<T>(file: string, staleMs: number, body: () => T):
   }
 }
 
-/**
- * The only writer of the active segment: `compose` turns it into one line ('' adds nothing). The
- * fsync runs after the release, so writers wait for each other's syscalls, not disk flushes.
- */
+/** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
 export async function lockedAppend(
   file: string,
   compose: (current: string) => string,

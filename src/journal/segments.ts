@@ -1,13 +1,4 @@
-// The journal's files. `journal.jsonl` is the active segment: every unresolved entry, every entry
-// of a group (a roll, an apply) that still has one, and the newest resolved ones. Once it grows past
-// a size bound, the other resolved entries are moved, whole, into dated archive files
-// (`journal-archive/journal-YYYY-MM-DD.jsonl`, by the UTC day the entry was created), so an append
-// costs the same whatever the journal's history: it reads only the bounded active segment.
-//
-// No file or folder the journal makes is ever opened through a symbolic link (O_NOFOLLOW): a journal
-// path that is a link is refused, since following it would write wherever it points. Its files are
-// read and appended to only as regular files that no one but their owner (this user or root) may
-// change (security/bounded-read.ts): another user's edit could drop the row of an action in flight.
+// The journal's files.
 import {
   closeSync,
   constants,
@@ -72,10 +63,7 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 const NEWLINE = Buffer.from('\n');
 
-/**
- * A file's text, never through a symbolic link; undefined when it does not exist. A line over
- * MAX_LINE_BYTES is left out (an empty line in its place, so line numbers hold) and `onLong` told its number.
- */
+/** A file's text, never through a symbolic link; undefined when it does not exist. */
 export function readSegment(file: string, onLong: (line: number) => void = () => {}): string | undefined {
   let fd: number;
   try {
@@ -187,11 +175,8 @@ export interface RotateOptions {
 }
 
 /**
- * Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a
- * group with an unresolved entry) into the archive of their creation day, then replaces the active
- * segment with what stays. Runs under the journal lock. The archives are written and synced before
- * the active segment is replaced, so a crash in between leaves an entry in both places (readers
- * fold the two), never in neither.
+ * Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a group with an
+ * unresolved entry) into the archive of their creation day, then replaces the active segment with what stays.
  */
 export function rotate(file: string, text: string, options: RotateOptions): { kept: number; archived: number } {
   const dir = dirname(file);
@@ -210,8 +195,7 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
   const openGroups = new Set(
     entries.filter((entry) => isUnresolved(entry) && entry.group !== undefined).map((entry) => entry.group!),
   );
-  // The newest resolved entries stay (the journal's default listing reads only the active segment),
-  // within a count and a size: the segment left after a rotation is well below the size that starts one.
+  // The newest resolved entries stay (the journal's default listing reads only the active segment).
   const newestResolved = new Set<string>();
   let keptBytes = 0;
   for (const entry of entries.filter((candidate) => !isUnresolved(candidate)).reverse()) {

@@ -1,7 +1,4 @@
-// The field picker for the parts of the contract the spec marks "not shown": each fact of a
-// position, a closed hedge, the account and a price is read from the first of its table of names,
-// whatever the spelling style, and shown back under our name with nothing the server sent lost
-// (showUnderKnownNames). Two commands reading one payload read one value. src/api/wire-contract.md.
+// The field picker for the parts of the contract the spec marks "not shown".
 import { InvalidResponseError } from '../../errors.js';
 import { toAccountSide } from '../../core/money.js';
 import { readNumber } from '../../core/number-format.js';
@@ -99,11 +96,7 @@ function priceOf(value: unknown): number | undefined {
 const marketOf = (value: Record<string, unknown>): string | undefined => firstField(value, MARKET_FIELDS, readString);
 const timeOf = (value: Record<string, unknown>): string | undefined => firstField(value, TIME_FIELDS, readString);
 
-/**
- * GET /prices, whose shape is not shown: a list of `{market|symbol|pair, price|mid|rate|bid+ask}`,
- * an object keyed by market, one such object, or any of these wrapped once (`{"rates": [...]}`).
- * Undefined when nothing fits.
- */
+/** GET /prices, whose shape is not shown. */
 export function parsePrices(data: unknown, requested: readonly string[], depth = 0): PriceQuote[] | undefined {
   const fromObject = (value: unknown, fallbackMarket?: string): PriceQuote | undefined => {
     const price = priceOf(value);
@@ -166,10 +159,7 @@ export const WIRE_HOLDER = '_wire';
 /** An ISO 8601 time that carries its zone (`Z` or `+01:00`): two such texts can be compared as instants. */
 const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
-/**
- * Whether `sent` is the fact read as `read`, only written another way (`"99889.00"`, `BUY`, the
- * same instant); `long` read as `buy` is a different value: kept, never dropped.
- */
+/** Whether `sent` is the fact read as `read`, only written another way (`"99889.00"`, `BUY`, the same instant). */
 export function sameFact(sent: unknown, read: unknown): boolean {
   if (sent === read) return true;
   if (typeof read === 'number') return readNumber(sent) === read;
@@ -180,11 +170,7 @@ export function sameFact(sent: unknown, read: unknown): boolean {
   return ZONED_TIME.test(sent) && ZONED_TIME.test(read) && Date.parse(sent) === Date.parse(read);
 }
 
-/**
- * A record with each fact under our name and nothing the server sent lost: the field a fact was
- * read from is dropped when it holds that fact (sameFact); a field under our name holding
- * something else moves under `_wire`.
- */
+/** A record with each fact under our name and nothing the server sent lost. */
 export function showUnderKnownNames(
   raw: Record<string, unknown>,
   facts: ReadonlyArray<{ known: string; value: unknown; synonyms: readonly string[] }>,

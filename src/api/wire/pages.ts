@@ -1,7 +1,4 @@
-// The one pager. The spec shows a page-size bound and no paging, so a real service may page any of
-// the usual ways: readPage reads one answer of a list (its rows, whether more exist, the next request:
-// a next link in the Link header or the envelope, a cursor, page numbers, an offset), and the walk
-// follows it page after page. `hedge api --paginate` follows a next link only under the base URL.
+// The one pager.
 import LinkHeader from 'http-link-header';
 import { UsageError } from '../../errors.js';
 import { atBaseOrigin, resolveApiPath } from '../../security/base-url.js';

@@ -1,6 +1,4 @@
-// What the client SENDS where the spec says "not shown" is a guess: each guess is a setting with one
-// default, overridable per profile (`wire`) and by environment variable, or learned from the server
-// (runtime/wire-memory.ts). What it READS is taken tolerantly (fields.ts). src/api/wire-contract.md.
+// What the client SENDS where the spec says "not shown" is a guess.
 import { ApiError } from '../../errors.js';
 
 /** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */

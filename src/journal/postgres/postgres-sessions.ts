@@ -1,10 +1,4 @@
-// The team store's two sessions per process, and the locker over the second (backend.ts,
-// LockerClient). The data session carries the records (postgres-store.ts) and makes the schema
-// current on first use. The lock session holds this process's holds as session-level advisory
-// locks, and nothing else: they die with the session, so with the process (kill -9 included: the
-// socket closes). A row in hedge.holders names the holder (pid, host, session, since) for a message
-// on any machine; a holder is live only while its advisory lock is granted (pg_locks), so a row left
-// by a killed process names nobody.
+// The team store's two sessions per process, and the locker over the second (backend.ts, LockerClient).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
@@ -110,11 +104,7 @@ export class PostgresSessions implements LockerClient {
     await this.unlockAdvisory(scope);
   }
 
-  /**
-   * Ends both sessions: every hold and lock of this process goes with them. Bounded: a store that
-   * stopped answering has its sockets destroyed after CLOSE_BOUND_MS (the server ends the sessions
-   * when it notices), so that the command still ends.
-   */
+  /** Ends both sessions: every hold and lock of this process goes with them. */
   async close(): Promise<void> {
     if (this.closed) return;
     const clients = await Promise.all([
@@ -175,8 +165,7 @@ export class PostgresSessions implements LockerClient {
     this.lockConnection ??= (async () => {
       const generation = this.lockGeneration;
       const client = await this.connect('locks', () => {
-        // The session that held this process's advisory locks is gone, and every lock with it:
-        // each hold says so (Hold.lost), and the next lock is taken on a new session.
+        // The session that held this process's advisory locks is gone, and every lock with it.
         if (this.lockGeneration !== generation) return;
         this.lockGeneration += 1;
         this.lockConnection = undefined;
@@ -201,8 +190,7 @@ export class PostgresSessions implements LockerClient {
       connectionString: this.options.url,
       connectionTimeoutMillis: this.connectTimeoutMs,
       query_timeout: this.queryTimeoutMs,
-      // A machine that vanishes (not a killed process: its socket closes) is noticed by the server's
-      // keepalive, which then ends its session and so its locks.
+      // A machine that vanishes (not a killed process: its socket closes) is noticed by the server's keepalive.
       keepAlive: true,
       application_name: `hedge ${purpose} ${this.host} pid ${process.pid}`,
     });
