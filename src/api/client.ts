@@ -121,13 +121,6 @@ export interface ClientOptions {
   log?: (line: string) => void;
 }
 
-/** Every element of a list answer is checked with the element schema; a bad one names its index. */
-interface Described {
-  field: string;
-  received: string;
-  expected: string;
-}
-
 export class HedgeClient {
   readonly transport: Transport;
   private wireSettings: WireSettings;
@@ -167,7 +160,7 @@ export class HedgeClient {
     response: Pick<ApiResponse, 'status'>,
     endpoint: string,
     at = 'data',
-  ): z.infer<S> {
+  ) {
     const result = readRecord(schema, data);
     if (!result.success) {
       const issue = result.error.issues[0];
@@ -186,7 +179,7 @@ export class HedgeClient {
     response: ApiResponse,
     endpoint: string,
     reading = readPage({ data: response.data, meta: response.meta }, { query: {}, listUrl: response.url }),
-  ): Array<z.infer<S>> {
+  ) {
     if (!reading.rows) {
       throw new InvalidResponseError(
         `${endpoint} answered HTTP ${response.status} with data hedge cannot read: data is ${received(response.data)}, where a list is expected.`,
@@ -203,7 +196,7 @@ export class HedgeClient {
     return rememberSent(result.data, reading.rows);
   }
 
-  private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest): Promise<z.infer<S>> {
+  private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest) {
     const response = await this.transport.send(request);
     return this.parse(schema, response.data, response, `${request.method} ${request.path}`);
   }
@@ -216,7 +209,7 @@ export class HedgeClient {
     path: string,
     filters: Record<string, string | undefined>,
     limit?: number,
-  ): Promise<ListResult<z.infer<S>>> {
+  ) {
     const endpoint = `GET ${path}`;
     const base = Object.fromEntries(
       Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined),
@@ -229,7 +222,7 @@ export class HedgeClient {
     /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
     let candidate: string | undefined;
     let sent: Record<string, string | number> = {};
-    const fetchPage = async (query: Record<string, string>): Promise<ApiResponse> => {
+    const fetchPage = async (query: Record<string, string>) => {
       for (;;) {
         const remaining = limit === undefined ? undefined : limit - items.length;
         sent = this.withPageSize(query, remaining);
@@ -279,7 +272,7 @@ export class HedgeClient {
   }
 
   /** The page size to ask for under the setting's name (none when the server takes none). */
-  private withPageSize(query: Record<string, string>, remaining: number | undefined): Record<string, string | number> {
+  private withPageSize(query: Record<string, string>, remaining: number | undefined) {
     const name = this.wireSettings.pageSizeParam;
     if (remaining === undefined || name === NO_PAGE_SIZE || name in query) return query;
     return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
@@ -291,7 +284,7 @@ export class HedgeClient {
     sent: Record<string, string | number>,
     candidate: string | undefined,
     endpoint: string,
-  ): string | undefined {
+  ) {
     const stated = reading.statedPageSize;
     if (!stated) return candidate;
     if (candidate && stated.name === candidate && String(sent[candidate]) === String(stated.value)) {
@@ -313,11 +306,7 @@ export class HedgeClient {
   }
 
   /** After a 400 naming the page-size parameter hedge sent. */
-  private afterPageSizeRefusal(
-    error: unknown,
-    sent: Record<string, string | number>,
-    endpoint: string,
-  ): string | undefined {
+  private afterPageSizeRefusal(error: unknown, sent: Record<string, string | number>, endpoint: string) {
     const name = this.wireSettings.pageSizeParam;
     if (!(error instanceof ApiError) || error.status !== 400 || error.ambiguous || !(name in sent)) return undefined;
     if (refusedField(error) !== name) return undefined;
@@ -340,7 +329,7 @@ export class HedgeClient {
   }
 
   /** A refusal of a list's parameters names the settings that change them, and `hedge doctor`. */
-  private withWireHint(error: unknown, sent: Record<string, string | number>): unknown {
+  private withWireHint(error: unknown, sent: Record<string, string | number>) {
     if (!(error instanceof ApiError) || error.status !== 400) return error;
     const field = refusedField(error);
     if (field === undefined || !(field in sent) || field !== this.wireSettings.pageSizeParam) return error;
@@ -527,12 +516,12 @@ export class HedgeClient {
   }
 }
 
-function withoutUndefined<T extends object>(value: T): T {
+function withoutUndefined<T extends object>(value: T) {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
-function received(value: unknown): string {
+function received(value: unknown) {
   if (value === undefined) return 'missing';
   const json = JSON.stringify(value) ?? String(value);
   const shown = json.length > 60 ? `${json.slice(0, 57)}…` : json;
@@ -550,7 +539,7 @@ function received(value: unknown): string {
 }
 
 /** zod's first issue as the field, what came there, and what hedge expected. */
-function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: string): Described {
+function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: string) {
   const path = issue?.path ?? [];
   let value: unknown = data;
   for (const key of path)
@@ -584,7 +573,7 @@ function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: s
   return { field, received: received(value), expected };
 }
 
-function unreadablePrices(status: number, data: unknown): InvalidResponseError {
+function unreadablePrices(status: number, data: unknown) {
   return new InvalidResponseError(
     `GET /prices answered HTTP ${status} with no price hedge could read: data is ${received(data)}.`,
     {

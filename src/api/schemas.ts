@@ -13,8 +13,7 @@ z.config(en());
 export type { HedgeStatus, Side, Tenor } from '../core/vocabulary.js';
 
 /** A numeric string read as its number; anything else is left for the schema to judge. */
-const numericText = (value: unknown): unknown =>
-  typeof value === 'string' && isNumericText(value) ? Number(value) : value;
+const numericText = (value: unknown) => (typeof value === 'string' && isNumericText(value) ? Number(value) : value);
 
 /** How a resource's typed fields are read. */
 interface FieldReaders {
@@ -36,19 +35,19 @@ const TOLERANT: FieldReaders = {
 
 /** Built on first use: a command that reads nothing never pays for them. */
 let exactReaders: FieldReaders | undefined;
-const exact = (): FieldReaders => (exactReaders ??= { money: z.number(), integer: z.int(), side: z.enum(SIDES) });
+const exact = () => (exactReaders ??= { money: z.number(), integer: z.int(), side: z.enum(SIDES) });
 
 /** Each resource schema's exact twin, made on first use. */
 const exactTwins = new WeakMap<object, { build: () => z.ZodMiniType; made?: z.ZodMiniType }>();
 
 /** A resource schema read tolerantly, with its exact twin built from the same definition. */
-function resource<T extends z.ZodMiniType>(define: (read: FieldReaders) => T): T {
+function resource<T extends z.ZodMiniType>(define: (read: FieldReaders) => T) {
   const schema = define(TOLERANT);
   exactTwins.set(schema, { build: () => define(exact()) });
   return schema;
 }
 
-function exactTwin(schema: z.ZodMiniType): z.ZodMiniType | undefined {
+function exactTwin(schema: z.ZodMiniType) {
   const twin = exactTwins.get(schema);
   if (twin) twin.made ??= twin.build();
   return twin?.made;
@@ -94,7 +93,7 @@ const errorBodySchema = z.looseObject({
   details: z.optional(
     z.pipe(
       z.unknown(),
-      z.transform((details): Record<string, unknown> =>
+      z.transform((details) =>
         details === null || details === undefined
           ? {}
           : typeof details === 'object' && !Array.isArray(details)
@@ -111,7 +110,7 @@ export const envelopeSchema = z.looseObject({
   // Request context only: a meta that is not an object is read as none rather than refused.
   meta: z.pipe(
     z.unknown(),
-    z.transform((meta): Record<string, unknown> =>
+    z.transform((meta) =>
       meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {},
     ),
   ),

@@ -129,7 +129,7 @@ const MIN_WRITE_BUDGET_MS = 1_000;
 type Body = AsyncIterable<Buffer> & { destroy(): unknown };
 
 /** A body as text; past the cap the connection is dropped and the answer refused, not retried (it would come the same). */
-async function readCapped(body: Body, capBytes: number, endpoint: string): Promise<string> {
+async function readCapped(body: Body, capBytes: number, endpoint: string) {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -150,7 +150,7 @@ async function readCapped(body: Body, capBytes: number, endpoint: string): Promi
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function memo<T>(map: Map<string, T>, key: unknown[], make: () => T): T {
+function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
   const name = JSON.stringify(key);
   let value = map.get(name);
   if (value === undefined) map.set(name, (value = make()));
@@ -202,7 +202,7 @@ export class HttpConnections {
     await Promise.all(proxies.map((opened) => opened.then((proxy) => proxy.destroy()).catch(() => undefined)));
   }
 
-  private refuseWhenClosed(): void {
+  private refuseWhenClosed() {
     // A request after the end would open connections nothing closes.
     if (this.closed) throw new ConnectionsClosedError();
   }
@@ -216,7 +216,7 @@ export class ConnectionsClosedError extends Error {
 }
 
 /** With a CA file, the CA list: passing `ca` replaces Node's default list. */
-function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig): string[] | undefined {
+function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig) {
   if (!caFile) return undefined;
   const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file')];
   if (nodeExtraCaCerts) ca.push(readCaFile(nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS'));
@@ -224,7 +224,7 @@ function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig): str
 }
 
 /** Whether a request to the base URL goes through a proxy from the environment. */
-function goesThroughProxy(config: TransportConfig): boolean {
+function goesThroughProxy(config: TransportConfig) {
   // The key crosses a proxy only inside TLS to a remote host (src/security/base-url.ts).
   if (connectsDirectly(config.baseUrl)) return false;
   const { httpsProxy, httpProxy } = config.proxy;
@@ -282,7 +282,7 @@ function sendDirect(url: URL, outgoing: Outgoing, config: TransportConfig): Prom
 }
 
 /** Plain http:// goes to this machine alone. */
-function sendOnlyToLoopback(request: ClientRequest, url: URL): void {
+function sendOnlyToLoopback(request: ClientRequest, url: URL) {
   const socket = request.socket!;
   const check = () => {
     if (isLoopbackAddress(socket.remoteAddress)) return;
@@ -297,12 +297,7 @@ function sendOnlyToLoopback(request: ClientRequest, url: URL): void {
 }
 
 /** One request through a proxy from the environment, with undici. */
-async function sendThroughProxy(
-  url: URL,
-  outgoing: Outgoing,
-  config: TransportConfig,
-  timeoutMs: number,
-): Promise<Answer> {
+async function sendThroughProxy(url: URL, outgoing: Outgoing, config: TransportConfig, timeoutMs: number) {
   const [{ requestThroughProxy }, dispatcher] = await Promise.all([
     import('./transport-proxy.js'),
     config.connections.proxyFor(config),
@@ -318,7 +313,7 @@ async function sendThroughProxy(
   return { status: statusCode, headers, body };
 }
 
-function errorCode(error: unknown): string | undefined {
+function errorCode(error: unknown) {
   for (let current = error, depth = 0; current && depth < 4; depth += 1) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') return code;
@@ -376,7 +371,7 @@ export class Transport {
     this.serverClock = config.connections.serverClock(config.baseUrl);
   }
 
-  private log(line: string): void {
+  private log(line: string) {
     this.config.log?.(scrubSecrets(line));
   }
 
@@ -425,7 +420,7 @@ export class Transport {
     }
   }
 
-  private giveUp(error: Error, apiRequest: ApiRequest, attempts: number): Error {
+  private giveUp(error: Error, apiRequest: ApiRequest, attempts: number) {
     if (error instanceof ApiError && error.code === 'idempotency_in_flight') {
       // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
       error = new NetworkError(`${error.endpoint} was still being processed by the server when the retries ran out.`, {
@@ -526,7 +521,7 @@ export class Transport {
   }
 
   /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
-  private outgoing(apiRequest: ApiRequest): { headers: Record<string, string>; body: string | undefined } {
+  private outgoing(apiRequest: ApiRequest) {
     const headers: Record<string, string> = {
       'user-agent': this.config.userAgent,
       accept: 'application/json',
@@ -682,14 +677,14 @@ export class Transport {
   }
 }
 
-function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
+function lowerCased(headers: Record<string, string> | undefined) {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
   return out;
 }
 
 /** Header names in lower case, repeated headers joined with ", " (as HTTP allows). */
-function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function flatHeaders(headers: Record<string, string | string[] | undefined>) {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -697,12 +692,12 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
   return flat;
 }
 
-function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+function headerValue(headers: Record<string, string | string[] | undefined>, name: string) {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
 /** 2000 → "2s", 150 → "0.15s", 1234.5 → "1.235s". */
-function formatSeconds(ms: number): string {
+function formatSeconds(ms: number) {
   return `${Number((ms / 1000).toFixed(3))}s`;
 }

@@ -116,11 +116,11 @@ export function runKeyCommand(command: string, run: KeyCommandRun): Promise<stri
   });
 }
 
-function firstLine(text: string): string {
+function firstLine(text: string) {
   return (text.split('\n', 1)[0] ?? '').replace(/\r$/, '').trim();
 }
 
-function lastLine(text: string): string {
+function lastLine(text: string) {
   const lines = text
     .split('\n')
     .map((line) => line.trim())

@@ -85,7 +85,7 @@ export function describeKeyLocation(location: KeyLocation, storeFile: string): s
   return safeText(describe(location, storeFile));
 }
 
-function describe(location: KeyLocation, storeFile: string): string {
+function describe(location: KeyLocation, storeFile: string) {
   switch (location.kind) {
     case 'command':
       return `credential helper \`${location.command}\``;

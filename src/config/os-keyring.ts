@@ -39,14 +39,14 @@ interface Binding {
 }
 
 /** The binding's file names for this platform, as @napi-rs/keyring's packages name them. */
-function bindingFileNames(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string[] {
+function bindingFileNames(platform: NodeJS.Platform = process.platform, arch: string = process.arch) {
   if (platform === 'linux') return [`keyring.linux-${arch}-gnu.node`, `keyring.linux-${arch}-musl.node`];
   if (platform === 'win32') return [`keyring.win32-${arch}-msvc.node`];
   if (platform === 'darwin') return [`keyring.darwin-${arch}.node`, 'keyring.darwin-universal.node'];
   return [`keyring.${platform}-${arch}.node`];
 }
 
-function keyringName(platform: NodeJS.Platform): string {
+function keyringName(platform: NodeJS.Platform) {
   if (platform === 'darwin') return 'the macOS Keychain';
   if (platform === 'win32') return 'the Windows Credential Manager';
   return 'the Secret Service';
@@ -81,7 +81,7 @@ export async function openOsKeyring(
  * Opens the session bus's socket and starts D-Bus's authentication (a NUL byte, then `AUTH EXTERNAL <uid in hex>`):
  * any answer line means the bus is alive.
  */
-async function busDoesNotAnswer(address: string, boundMs: number): Promise<string | undefined> {
+async function busDoesNotAnswer(address: string, boundMs: number) {
   const target = socketOf(address);
   if (!target) return undefined;
   return new Promise<string | undefined>((resolve) => {
@@ -159,7 +159,7 @@ function wrap(binding: Binding): OsKeyring {
     new binding.AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
   const name = keyringName(process.platform);
   // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case.
-  const bounded = <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  const bounded = <T>(work: (signal: AbortSignal) => Promise<T>) => {
     const signal = AbortSignal.timeout(KEYRING_BOUND_MS);
     // Started first: the binding may block while it connects, and its time is not the call's.
     return within(

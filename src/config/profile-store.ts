@@ -30,7 +30,7 @@ export class ProfileStore {
     this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
-  private async open(): Promise<Conf<StoreData>> {
+  private async open() {
     if (this.conf) return this.conf;
     const file = this.file;
     const { default: ConfStore } = await import('conf');
@@ -90,7 +90,7 @@ export class ProfileStore {
     }
   }
 
-  private ensureDir(): void {
+  private ensureDir() {
     try {
       makePrivateDir(this.dir);
     } catch (error) {
@@ -98,7 +98,7 @@ export class ProfileStore {
     }
   }
 
-  private async lock(): Promise<() => Promise<void>> {
+  private async lock() {
     try {
       // Taken over while held, nothing is lost.
       return await lockFile(this.file, { staleMs: LOCK_STALE_MS, waitMs: this.lockWaitMs });
@@ -113,7 +113,7 @@ export class ProfileStore {
   }
 }
 
-function parseStoreText(text: string, file: string): StoreData {
+function parseStoreText(text: string, file: string) {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -133,7 +133,7 @@ function parseStoreText(text: string, file: string): StoreData {
   return result.data;
 }
 
-function asConfigError(error: unknown, file: string, action: 'read' | 'write'): ConfigError {
+function asConfigError(error: unknown, file: string, action: 'read' | 'write') {
   if (error instanceof ConfigError) return error;
   const refused = error instanceof ReadRefused || (error as NodeJS.ErrnoException).code === 'ELOOP';
   return new ConfigError(`Cannot ${action} the config store ${file}: ${describeReadError(error)}.`, {

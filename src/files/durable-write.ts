@@ -106,7 +106,7 @@ export function syncDirectory(dir: string): void {
   }
 }
 
-function unlinkQuietly(path: string): void {
+function unlinkQuietly(path: string) {
   try {
     unlinkSync(path);
   } catch {

@@ -70,7 +70,7 @@ export function processStart(pid: number): string | undefined {
   }
 }
 
-function readOr(path: string): string {
+function readOr(path: string) {
   try {
     return readFileSync(path, 'utf8').trim();
   } catch {
@@ -78,7 +78,7 @@ function readOr(path: string): string {
   }
 }
 
-function hostname(): string {
+function hostname() {
   return process.getBuiltinModule('node:os').hostname();
 }
 

@@ -198,11 +198,11 @@ export class ClientJournal implements Journal {
     await this.records.close?.();
   }
 
-  private async entry(id: string): Promise<JournalEntry | undefined> {
+  private async entry(id: string) {
     return this.remember(await this.records.read({ id }))[0];
   }
 
-  private remember(entries: JournalEntry[]): JournalEntry[] {
+  private remember(entries: JournalEntry[]) {
     if (this.fallback) for (const entry of entries) this.known.set(entry.id, entry);
     return entries;
   }
@@ -251,7 +251,7 @@ export function matchesRequest(entry: JournalEntry, match: SameRequest): boolean
 }
 
 /** The fields a reader relies on; TypeScript checks callers, this catches what slips past it. */
-function checkBeginFields(fields: BeginFields): void {
+function checkBeginFields(fields: BeginFields) {
   const problems: string[] = [];
   if (fields.environment !== 'live' && fields.environment !== 'test') problems.push('environment must be live or test');
   for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const) {

@@ -193,7 +193,7 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
 type Event = { id: string; at: string } & Record<string, unknown>;
 
 /** The event on this line, or why it is not one. */
-function parseEvent(line: string): Event | string {
+function parseEvent(line: string) {
   let value: unknown;
   try {
     value = JSON.parse(line);

@@ -39,7 +39,7 @@ export class FallbackRecords {
   }
 
   /** The fallback record of `id`: what it would send, then what the store had learnt before it failed. */
-  private async start(base: JournalEntry | undefined, id: string): Promise<string> {
+  private async start(base: JournalEntry | undefined, id: string) {
     if (!base) throw new JournalError(`this run never read entry ${id}`);
     const {
       id: _id,

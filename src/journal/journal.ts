@@ -49,7 +49,7 @@ function fileRecords(place: FilePlace): RecordsClient {
 }
 
 /** A begin event: `{"id":…,"at":…,"seq":N, …}`, its seq the next of this journal, given under its lock (its clock plays no part). */
-async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined> {
+async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal) {
   const { id, created_at: at, updated_at: _updated, ...fields } = entry;
   let event = '';
   await lockedAppend(
@@ -68,12 +68,7 @@ async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal
 }
 
 /** An update event `{"id":…,"at":…, …patch}`, appended only when the active segment has the entry. */
-async function changeEntry(
-  place: FilePlace,
-  id: string,
-  patch: JournalPatch,
-  at: string,
-): Promise<JournalEntry | undefined> {
+async function changeEntry(place: FilePlace, id: string, patch: JournalPatch, at: string) {
   let found = false;
   const text = await lockedAppend(
     place.file,
@@ -89,7 +84,7 @@ async function changeEntry(
 }
 
 /** The entries the filter picks, newest first. Unresolved entries never leave the active segment; an id is looked for there first. */
-function readEntries(place: FilePlace, filter: RowFilter): JournalEntry[] {
+function readEntries(place: FilePlace, filter: RowFilter) {
   const { id, idPrefix, idSuffix, unresolved, idempotencyKey, limit } = filter;
   const chosen = (entry: JournalEntry) =>
     (id === undefined || entry.id === id) &&
@@ -113,7 +108,7 @@ function withArchives(
   segment: JournalEntry[],
   filter: RowFilter,
   chosen: (entry: JournalEntry) => boolean,
-): JournalEntry[] {
+) {
   const day = (ms: number | undefined) => (ms === undefined ? undefined : utcDay(ms));
   const [sinceDay, untilDay] = [day(filter.since), day(filter.until)];
   const archives = archiveFiles(place.dir)
@@ -138,7 +133,7 @@ function withArchives(
 }
 
 /** The event lines of one entry (what folding it needs), without parsing the others. */
-function linesOf(text: string, id: string): string {
+function linesOf(text: string, id: string) {
   const marker = `"id":"${id}"`;
   return text
     .split('\n')
@@ -146,13 +141,13 @@ function linesOf(text: string, id: string): string {
     .join('\n');
 }
 
-function inRange(entry: JournalEntry, { since, until }: { since?: number; until?: number }): boolean {
+function inRange(entry: JournalEntry, { since, until }: { since?: number; until?: number }) {
   const created = Date.parse(entry.created_at);
   return (since === undefined || created >= since) && (until === undefined || created < until);
 }
 
 /** Newest first by `seq`, the journal's own counter. */
-function newestFirst(entries: JournalEntry[]): JournalEntry[] {
+function newestFirst(entries: JournalEntry[]) {
   return entries
     .map((entry, index) => ({ entry, index, time: Date.parse(entry.created_at) }))
     .sort((a, b) => {

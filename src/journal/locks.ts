@@ -60,7 +60,7 @@ export function activeEntries(place: FilePlace): JournalEntry[] {
   return entriesIn(place.file, place.skipIn(place.file));
 }
 
-async function withJournalLock<T>(file: string, staleMs: number, body: () => T): Promise<T> {
+async function withJournalLock<T>(file: string, staleMs: number, body: () => T) {
   ensureDir(dirname(file));
   let release: () => Promise<void>;
   try {
@@ -173,7 +173,7 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
     };
   }
 
-  async function releaseEntry(id: string): Promise<void> {
+  async function releaseEntry(id: string) {
     await lockedAppend(
       place.file,
       (current) => {
@@ -189,14 +189,14 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
   }
 
   /** This session still holds the entry, or the entry was finished (which ends a hold, never loses it). */
-  function stillHolds(id: string): boolean {
+  function stillHolds(id: string) {
     const entry = entryIn(activeEntries(place), id);
     if (!entry || !isUnresolved(entry)) return true;
     return isRecordedHolder(entry.holder) && entry.holder.session === session;
   }
 }
 
-function liveHolderIn(entry: JournalEntry | undefined): RecordedHolder | undefined {
+function liveHolderIn(entry: JournalEntry | undefined) {
   if (!entry || !isUnresolved(entry)) return undefined;
   const holder = entry.holder;
   return isRecordedHolder(holder) && isAlive(holder) ? holder : undefined;
@@ -212,7 +212,7 @@ export function lockPath(dir: string, scope: string): string {
   return join(dir, LOCKS_DIR_NAME, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.json`);
 }
 
-function readLock(path: string): LockRecord | undefined {
+function readLock(path: string) {
   const text = readSegment(path);
   if (text === undefined || text.trim() === '') return undefined;
   try {
@@ -224,7 +224,7 @@ function readLock(path: string): LockRecord | undefined {
   }
 }
 
-function liveLockHolder(dir: string, scope: string): RecordedHolder | undefined {
+function liveLockHolder(dir: string, scope: string) {
   const record = readLock(lockPath(dir, scope));
   return record && isAlive(record.holder) ? record.holder : undefined;
 }
@@ -245,7 +245,7 @@ function claimLock(
   return { held: true };
 }
 
-function dropLock(path: string, session?: string): void {
+function dropLock(path: string, session?: string) {
   const existing = readLock(path);
   if (existing?.holder.pid !== process.pid || (session !== undefined && existing.holder.session !== session)) return;
   try {

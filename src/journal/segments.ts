@@ -115,7 +115,7 @@ export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void): Jo
 }
 
 /** Runs `act`, a failure of it reported as the journal's, about `path`. */
-function journalIo<T>(path: string, action: 'read' | 'write', act: () => T): T {
+function journalIo<T>(path: string, action: 'read' | 'write', act: () => T) {
   try {
     return act();
   } catch (error) {
@@ -209,7 +209,7 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
     (best, entry) => (entry.seq !== undefined && (best?.seq === undefined || entry.seq > best.seq) ? entry : best),
     undefined,
   );
-  const keep = (entry: JournalEntry | undefined): boolean =>
+  const keep = (entry: JournalEntry | undefined) =>
     entry !== undefined &&
     (isUnresolved(entry) ||
       newestResolved.has(entry.id) ||
@@ -254,14 +254,14 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
   return { kept: linesOf.size - archivedEntries, archived: archivedEntries };
 }
 
-function endsWithNewline(fd: number, size: number): boolean {
+function endsWithNewline(fd: number, size: number) {
   const last = Buffer.alloc(1);
   readSync(fd, last, 0, 1, size - 1);
   return last[0] === 0x0a;
 }
 
 /** The id of an event line, without parsing all of it when it starts as the journal writes it. */
-function idOf(line: string): string | undefined {
+function idOf(line: string) {
   const fast = /^\{"id":"([^"\\]+)"/.exec(line);
   if (fast) return fast[1];
   try {

@@ -93,12 +93,12 @@ function priceOf(value: unknown): number | undefined {
   return undefined;
 }
 
-const marketOf = (value: Record<string, unknown>): string | undefined => firstField(value, MARKET_FIELDS, readString);
-const timeOf = (value: Record<string, unknown>): string | undefined => firstField(value, TIME_FIELDS, readString);
+const marketOf = (value: Record<string, unknown>) => firstField(value, MARKET_FIELDS, readString);
+const timeOf = (value: Record<string, unknown>) => firstField(value, TIME_FIELDS, readString);
 
 /** GET /prices, whose shape is not shown. */
 export function parsePrices(data: unknown, requested: readonly string[], depth = 0): PriceQuote[] | undefined {
-  const fromObject = (value: unknown, fallbackMarket?: string): PriceQuote | undefined => {
+  const fromObject = (value: unknown, fallbackMarket?: string) => {
     const price = priceOf(value);
     if (price === undefined) return undefined;
     const fields = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
@@ -209,7 +209,7 @@ function sourceOf(
   names: ReadonlyArray<readonly [string, string]>,
   value: unknown,
   synonyms: readonly string[],
-): string | undefined {
+) {
   for (const synonym of synonyms) {
     let wanted = synonymKeys.get(synonym);
     if (wanted === undefined) synonymKeys.set(synonym, (wanted = nameKey(synonym)));
@@ -228,7 +228,7 @@ function readFacts(
   table: NameTable,
   read: Reader<unknown> | Readonly<Record<string, Reader<unknown>>>,
   used?: string[],
-): Record<string, unknown> {
+) {
   const fields = fieldsOf(raw);
   const facts: Record<string, unknown> = {};
   for (const [fact, names] of Object.entries(table)) {
@@ -241,7 +241,7 @@ function readFacts(
 }
 
 /** `raw` in the one shape (docs/output.md): each fact under the first of its names. */
-function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: object): Record<string, unknown> {
+function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: object) {
   return showUnderKnownNames(
     raw,
     Object.entries(table).map(([fact, synonyms]) => ({
@@ -352,7 +352,7 @@ export const CLOSE_REASON_SYNONYMS: readonly string[] =
   'close_reason exit_reason reason closed_reason closure_reason'.split(' ');
 
 /** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
-function readId(value: unknown): string | undefined {
+function readId(value: unknown) {
   if (value && typeof value === 'object' && !Array.isArray(value))
     return readText((value as Record<string, unknown>).id);
   return readText(value);
@@ -361,12 +361,12 @@ function readId(value: unknown): string | undefined {
 // `long`/`short` are read as buy/sell: buying USDT against the quote currency is the long side.
 const SIDE_WORDS: Record<string, 'buy' | 'sell'> = { buy: 'buy', long: 'buy', sell: 'sell', short: 'sell' };
 
-function readSide(value: unknown): 'buy' | 'sell' | undefined {
+function readSide(value: unknown) {
   return typeof value === 'string' ? SIDE_WORDS[value.trim().toLowerCase()] : undefined;
 }
 
 /** `7`, `"7"`, `"7d"`, `"7 days"`. */
-function readTenor(value: unknown): number | undefined {
+function readTenor(value: unknown) {
   const text =
     typeof value === 'string'
       ? value

@@ -5,7 +5,7 @@ import { atBaseOrigin, resolveApiPath } from '../../security/base-url.js';
 import { readString, readText } from './fields.js';
 
 /** Parses one header value; undefined when it is not a Link header at all. */
-function parsed(value: string): LinkHeader | undefined {
+function parsed(value: string) {
   try {
     return LinkHeader.parse(value);
   } catch {
@@ -27,7 +27,7 @@ export function nextLink(header: string | readonly string[] | undefined): string
 }
 
 /** The next link of a header that does not read whole: each `<…>` part on its own. */
-function linkByLink(value: string): { uri: string } | undefined {
+function linkByLink(value: string) {
   for (const part of value.split(/,(?=\s*<)/)) {
     const found = parsed(part)?.rel('next')[0];
     if (found?.uri) return found;
@@ -93,7 +93,7 @@ export function findRows(data: unknown): { rows?: unknown[]; at: string; rest: J
 }
 
 /** The places paging facts may be: meta, what `data` carries beside the rows, and objects inside either. */
-function places(meta: Json, rest: Json): Array<{ at: string; value: Json }> {
+function places(meta: Json, rest: Json) {
   const found: Array<{ at: string; value: Json }> = [
     { at: 'meta', value: meta },
     { at: 'data', value: rest },
@@ -109,7 +109,7 @@ function firstOf<T>(
   sources: Array<{ at: string; value: Json }>,
   keys: readonly string[],
   read: (value: unknown) => T | undefined,
-): { at: string; key: string; value: T } | undefined {
+) {
   for (const source of sources) {
     for (const key of keys) {
       if (!(key in source.value)) continue;
@@ -120,7 +120,7 @@ function firstOf<T>(
   return undefined;
 }
 
-const whole = (value: unknown): number | undefined => {
+const whole = (value: unknown) => {
   const number =
     typeof value === 'number'
       ? value
@@ -129,19 +129,19 @@ const whole = (value: unknown): number | undefined => {
         : undefined;
   return number !== undefined && Number.isInteger(number) && number >= 0 ? number : undefined;
 };
-const flag = (value: unknown): boolean | undefined =>
+const flag = (value: unknown) =>
   typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined;
 /** A key present with null (or '') says "no next page". */
-const present = (sources: Array<{ at: string; value: Json }>, keys: readonly string[]): boolean =>
+const present = (sources: Array<{ at: string; value: Json }>, keys: readonly string[]) =>
   sources.some((source) =>
     keys.some((key) => key in source.value && (source.value[key] === null || source.value[key] === '')),
   );
 
 /** A next "link" that is a URL or a path; bare text (`"n1"`) is a cursor token under a link's name. */
-const looksLikeLink = (value: string): boolean => value.includes('/') || value.includes('?');
+const looksLikeLink = (value: string) => value.includes('/') || value.includes('?');
 
 /** The query of a next link (absolute, or relative to the list's URL). */
-function queryOfLink(link: string, listUrl: string): Record<string, string> | undefined {
+function queryOfLink(link: string, listUrl: string) {
   try {
     const url = new URL(link, listUrl);
     return Object.fromEntries(url.searchParams.entries());
@@ -255,10 +255,10 @@ export function readPage(
   return reading;
 }
 
-const isGiven = (value: unknown): boolean => value !== undefined && value !== null && value !== '' && value !== false;
+const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '' && value !== false;
 
 /** The `next_<name>` (or `nextName`) keys of the answer that no other rule reads. */
-function markersIn(sources: Array<{ at: string; value: Json }>): string[] {
+function markersIn(sources: Array<{ at: string; value: Json }>) {
   const known = new Set<string>([...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage']);
   return [
     ...new Set(sources.flatMap(({ value }) => Object.keys(value).filter((key) => /^next(_|[A-Z])/.test(key)))),
@@ -340,7 +340,7 @@ export function followPaths<A extends PageAnswer>(
 }
 
 /** A server's link as a path under the base URL; refused when it leads to another origin or out of that path. */
-function underBase(baseUrl: string, link: string): string {
+function underBase(baseUrl: string, link: string) {
   const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
   let resolved: string;
   try {
@@ -363,7 +363,7 @@ function readPathPage(
   path: string,
   answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
   cursorParam?: string,
-): { reading: PageReading; next?: string } {
+) {
   const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
   const question = path.indexOf('?');
   const query = Object.fromEntries(new URLSearchParams(question < 0 ? '' : path.slice(question + 1)).entries());

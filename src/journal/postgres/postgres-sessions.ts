@@ -270,14 +270,14 @@ export class PostgresSessions implements LockerClient {
     return { held: true, hold: holdOf(async () => (stillHeld() ? this.release(scope) : undefined), stillHeld) };
   }
 
-  private async tryAdvisory(scope: string): Promise<boolean> {
+  private async tryAdvisory(scope: string) {
     const { client } = await this.locks();
     const query = { text: 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', values: [advisoryText(scope)] };
     return (await this.run<{ ok: boolean }>(client, query, 'taking a lock')).rows[0]?.ok === true;
   }
 
   /** Waits for the lock up to waitMs, in the server (lock_timeout): no polling. */
-  private async waitAdvisory(scope: string, waitMs: number): Promise<boolean> {
+  private async waitAdvisory(scope: string, waitMs: number) {
     const { client } = await this.locks();
     try {
       await client.query(`SELECT set_config('lock_timeout', $1, false)`, [`${Math.max(1, Math.round(waitMs))}ms`]);
@@ -295,13 +295,13 @@ export class PostgresSessions implements LockerClient {
     }
   }
 
-  private async unlockAdvisory(scope: string): Promise<void> {
+  private async unlockAdvisory(scope: string) {
     const { client } = await this.locks();
     await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [advisoryText(scope)]);
   }
 
   /** Lets go of one hold on the scope; the last one also clears this process's row. */
-  private async release(scope: string): Promise<void> {
+  private async release(scope: string) {
     const count = this.holds.get(scope) ?? 0;
     if (count === 0 || this.closed) return;
     if (count === 1) this.holds.delete(scope);
@@ -323,7 +323,7 @@ export class PostgresSessions implements LockerClient {
     }
   }
 
-  private async liveHolder(scope: string): Promise<Holder | undefined> {
+  private async liveHolder(scope: string) {
     const data = await this.data();
     const result = await this.run<{ pid: number; host: string; session: string; since: Date | string }>(
       data,
@@ -358,7 +358,7 @@ const UNREACHABLE_CODES = new Set(
   ),
 );
 
-function describeFailure(error: unknown, source: string): { sentence: string; hint: string } {
+function describeFailure(error: unknown, source: string) {
   const code = (error as { code?: string }).code;
   const message = (error as Error)?.message ?? String(error);
   const fix = `Check that the database is up and reachable from this machine, or fix ${source}.`;
@@ -392,7 +392,7 @@ function describeFailure(error: unknown, source: string): { sentence: string; hi
   return { sentence: `failed: ${message}${code ? ` (${code})` : ''}`, hint: `${fix} ${meanwhile}` };
 }
 
-function unreachableReason(code: string | undefined, message: string): string {
+function unreachableReason(code: string | undefined, message: string) {
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unknown host';
   if (code === '57P01' || code === '57P02' || code === '57P03') return 'the server is shutting down or starting';
@@ -402,7 +402,7 @@ function unreachableReason(code: string | undefined, message: string): string {
 }
 
 /** `connect_timeout` (seconds, as libpq reads it) from the URL, if it has one. */
-function connectTimeoutOf(url: string): number | undefined {
+function connectTimeoutOf(url: string) {
   try {
     const value = new URL(url).searchParams.get('connect_timeout');
     const seconds = value === null ? NaN : Number(value);

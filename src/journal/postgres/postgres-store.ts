@@ -123,7 +123,7 @@ class PostgresRecords implements RecordsClient {
   }
 
   /** The row and its holder's row in one statement, once the entry's advisory lock is taken (no one sees it unheld). */
-  async append(entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined> {
+  async append(entry: JournalEntry, seal?: RowSeal) {
     const [data, { backendPid }] = await Promise.all([this.sessions.data(), this.sessions.locks()]);
     const scope = scopeText({ entry: entry.id });
     if (!(await this.sessions.holdNew(scope))) return undefined;
@@ -156,7 +156,7 @@ class PostgresRecords implements RecordsClient {
     return { ...entry, seq: Number(seq), revision: 1 };
   }
 
-  async change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined> {
+  async change(id: string, patch: JournalPatch, at: string) {
     const data = await this.sessions.data();
     const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome ?? null, at, 0];
     const result = await this.sessions.run<{ entry: JournalEntry }>(
@@ -167,7 +167,7 @@ class PostgresRecords implements RecordsClient {
     return result.rows[0]?.entry;
   }
 
-  async read(filter: RowFilter): Promise<JournalEntry[]> {
+  async read(filter: RowFilter) {
     const { request } = filter;
     // Only a write asks for the same request, and a write's append needs the lock session too.
     if (request) this.sessions.locks().catch(() => undefined);
@@ -217,13 +217,13 @@ class PostgresRecords implements RecordsClient {
     },
   };
 
-  close(): Promise<void> {
+  close() {
     return this.sessions.close();
   }
 
   // ---- the team store's own ----------------------------------------------------------------------
 
-  async migrateSchema(): Promise<number[]> {
+  async migrateSchema() {
     const data = await this.sessions.connect('data', () => {});
     try {
       return await migrateSchema(data, `${this.sessions.host} pid ${process.pid}`);
@@ -235,7 +235,7 @@ class PostgresRecords implements RecordsClient {
   }
 
   /** In one transaction: the local record added, merged (when it knows more: fallback-record.ts), or left. */
-  async importEntry(local: JournalEntry): Promise<{ outcome: ImportOutcome; id: string }> {
+  async importEntry(local: JournalEntry) {
     const data = await this.sessions.data();
     const target = local.fallback_for?.id ?? local.id;
     try {
@@ -284,7 +284,7 @@ class PostgresRecords implements RecordsClient {
 }
 
 /** The values of ROW_COLUMNS and `entry` ($1–$16 of INSERT_SQL). */
-function rowValues(entry: JournalEntry, origin: 'store' | 'migrated'): unknown[] {
+function rowValues(entry: JournalEntry, origin: 'store' | 'migrated') {
   return [
     entry.id,
     entry.created_at,
