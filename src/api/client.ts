@@ -143,7 +143,7 @@ export class HedgeClient {
   }
 
   /** Uses a learned name from now on, and hands it to the runtime to keep (once per name). */
-  learnWire(learned: LearnedWire): void {
+  learnWire(learned: LearnedWire) {
     this.wireSettings = { ...this.wireSettings, [learned.setting]: learned.value };
     const key = `${learned.setting}=${learned.value}`;
     if (this.learned.has(key)) return;

@@ -26,13 +26,13 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so clients spread out. */
-export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random) {
   const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(exponential / 2 + random() * (exponential / 2));
 }
 
 /** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfterMs(header: string | undefined, nowMs: number): number | undefined {
+export function parseRetryAfterMs(header: string | undefined, nowMs: number) {
   if (!header) return undefined;
   const trimmed = header.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);

@@ -193,7 +193,7 @@ export class HttpConnections {
   }
 
   /** Closes every connection at once (the command has its answers), so that the process can exit. */
-  async close(): Promise<void> {
+  async close() {
     this.closed = true;
     for (const agent of this.agents.values()) agent.destroy();
     const proxies = [...this.proxies.values()];

@@ -29,7 +29,7 @@ export interface ResolvedCredentials {
 
 export type { Env };
 
-export function configDir(env: Env): string {
+export function configDir(env: Env) {
   if (env.HEDGE_CONFIG_DIR) return env.HEDGE_CONFIG_DIR;
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'hedge');
 }
@@ -51,7 +51,7 @@ export function requestedProfile(flag: string | undefined, env: Env): { name: st
 }
 
 /** With key and base URL both in the environment and no profile asked for, the store is not even opened. */
-export function needsProfileStore(profileFlag: string | undefined, env: Env): boolean {
+export function needsProfileStore(profileFlag: string | undefined, env: Env) {
   return (
     profileFlag !== undefined || Boolean(env.HEDGE_PROFILE) || !env.HEDGE_API_KEY?.trim() || !env.HEDGE_BASE_URL?.trim()
   );

@@ -24,7 +24,7 @@ export interface KeyCommandRun {
  * Runs the helper and returns the first line of its output (`pass show` prints the password on the first line and
  * notes after it).
  */
-export function runKeyCommand(command: string, run: KeyCommandRun): Promise<string> {
+export function runKeyCommand(command: string, run: KeyCommandRun) {
   const bound = run.timeoutMs ?? KEY_COMMAND_BOUND_MS;
   const shown = safeText(command);
   const hint = `Run \`${shown}\` yourself to see what it prints (its output's first line must be the key), or save a key another way with \`hedge login\`.`;

@@ -16,7 +16,7 @@ export function keyLocationOf(profile: StoredProfile): KeyLocation | undefined {
 }
 
 /** The keyring account of a profile: its name and config folder, so that two config folders on one machine never share an entry. */
-export function keyringAccount(profileName: string, configDir: string): string {
+export function keyringAccount(profileName: string, configDir: string) {
   return `${profileName}@${configDir}`;
 }
 
@@ -29,11 +29,7 @@ export interface KeyReading {
 }
 
 /** The key of a profile, from wherever it lives; AuthError (exit 4, nothing sent) when it cannot be had. */
-export async function readProfileKey(
-  profileName: string,
-  profile: StoredProfile,
-  reading: KeyReading,
-): Promise<string | undefined> {
+export async function readProfileKey(profileName: string, profile: StoredProfile, reading: KeyReading) {
   const location = keyLocationOf(profile);
   if (!location) return undefined;
   if (location.kind === 'file') return profile.api_key;
@@ -81,7 +77,7 @@ export async function readProfileKey(
 }
 
 /** For `whoami` and `login`: where the key lives, in words. */
-export function describeKeyLocation(location: KeyLocation, storeFile: string): string {
+export function describeKeyLocation(location: KeyLocation, storeFile: string) {
   return safeText(describe(location, storeFile));
 }
 

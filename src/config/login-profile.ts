@@ -25,19 +25,19 @@ const DEFAULT_PROFILE_NAME = 'default';
 const MAX_KEY_INPUT_BYTES = 4096;
 
 /** --profile, then HEDGE_PROFILE, then the current profile, then "default". */
-export function loginProfileName(requested: { name: string } | undefined, data: StoreData): string {
+export function loginProfileName(requested: { name: string } | undefined, data: StoreData) {
   if (requested) return requested.name;
   if (data.current && data.profiles[data.current]) return data.current;
   return DEFAULT_PROFILE_NAME;
 }
 
 /** The base URL to offer or use: --base-url, then HEDGE_BASE_URL, then what the profile has. */
-export function defaultBaseUrl(flag: string | undefined, env: Env, stored: string | undefined): string | undefined {
+export function defaultBaseUrl(flag: string | undefined, env: Env, stored: string | undefined) {
   return flag?.trim() || env.HEDGE_BASE_URL?.trim() || stored || undefined;
 }
 
 /** Checks --ca-file now, so that a typo is a usage error instead of a TLS failure later. */
-export function checkCaFile(raw: string): string {
+export function checkCaFile(raw: string) {
   const path = resolve(raw);
   if (!existsSync(path)) throw new UsageError(`--ca-file: no such file "${raw}".`);
   const text = readCaFile(path, '--ca-file');
@@ -74,12 +74,12 @@ export function checkJournalUrl(raw: string): string | null {
 }
 
 /** Drops exactly one trailing line break (`echo` adds one); anything else stays and is validated. */
-export function trimOneNewline(text: string): string {
+export function trimOneNewline(text: string) {
   return text.replace(/\r?\n$/, '');
 }
 
 /** Reads the key from a pipe: `printf %s "$KEY" | hedge login …`. Empty input is refused (exit 4). */
-export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: AbortSignal): Promise<string> {
+export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: AbortSignal) {
   let bytes: Buffer;
   try {
     bytes = await readBoundedStream(stdin, { maxBytes: MAX_KEY_INPUT_BYTES, signal });
@@ -145,7 +145,7 @@ export async function saveLogin(
 }
 
 /** Records where the key is, and forgets where it was: a profile's key lives in exactly one place. */
-export function placeKey(profile: StoredProfile, apiKey: string, at: KeyLocation): void {
+export function placeKey(profile: StoredProfile, apiKey: string, at: KeyLocation) {
   delete profile.api_key;
   delete profile.key_keyring;
   delete profile.key_command;

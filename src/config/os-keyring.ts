@@ -181,7 +181,7 @@ function wrap(binding: Binding): OsKeyring {
 }
 
 /** A keyring error in a line: the binding's text without its backtrace. */
-export function keyringReason(error: unknown): string {
+export function keyringReason(error: unknown) {
   const message = messageOf(error);
   return (message.split('\n')[0] ?? 'error').slice(0, 300);
 }

@@ -8,12 +8,12 @@ export function waitDeadline(
   timeoutSeconds: number | undefined,
   commandDeadline: number | undefined,
   startedAt: number,
-): number | undefined {
+) {
   if (timeoutSeconds === 0) return undefined;
   return commandDeadline ?? startedAt + DEFAULT_WAIT_BOUND_MS;
 }
 
 /** The whole command's deadline from `--timeout SECONDS` (none when absent or 0). */
-export function commandDeadline(timeoutSeconds: number | undefined, now: number): number | undefined {
+export function commandDeadline(timeoutSeconds: number | undefined, now: number) {
   return timeoutSeconds === undefined || timeoutSeconds === 0 ? undefined : now + timeoutSeconds * 1000;
 }

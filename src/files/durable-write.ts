@@ -21,7 +21,7 @@ export interface DurableWriteOptions {
 }
 
 /** Replaces `target` with `data` whole. */
-export function writeFileDurably(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}): void {
+export function writeFileDurably(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}) {
   prepareDurableWrite(target, data, options).commit();
 }
 
@@ -80,7 +80,7 @@ export function prepareDurableWrite(
 }
 
 /** Makes `dir` (and its parents) where missing and leaves it 0700. */
-export function makePrivateDir(dir: string, options: { inside?: boolean } = {}): void {
+export function makePrivateDir(dir: string, options: { inside?: boolean } = {}) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Windows has no modes, and opens no folder.
   if (process.platform === 'win32') return;
@@ -94,7 +94,7 @@ export function makePrivateDir(dir: string, options: { inside?: boolean } = {}):
 }
 
 /** Makes a folder's entries durable (a new or renamed file's name is on disk only once its folder is synced). */
-export function syncDirectory(dir: string): void {
+export function syncDirectory(dir: string) {
   let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');

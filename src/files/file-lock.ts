@@ -33,7 +33,7 @@ export async function lockFile(file: string, options: FileLockOptions): Promise<
   return () => release().catch(() => {});
 }
 
-export function isLockedError(error: unknown): boolean {
+export function isLockedError(error: unknown) {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ELOCKED';
 }
 
@@ -49,7 +49,7 @@ export interface RecordedHolder extends Holder {
   start?: string;
 }
 
-export function newSession(): string {
+export function newSession() {
   return process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
 }
 
@@ -57,7 +57,7 @@ let boot: string | undefined;
 let ownStart: string | undefined | null = null;
 
 /** `<boot id>:<start ticks>`, or undefined where /proc does not say. */
-export function processStart(pid: number): string | undefined {
+export function processStart(pid: number) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
@@ -93,7 +93,7 @@ export function currentHolder(nowMs: number, session: string): RecordedHolder {
   };
 }
 
-export function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number) {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -105,7 +105,7 @@ export function pidAlive(pid: number): boolean {
 }
 
 /** True while the holding process runs, or cannot be checked (another host). */
-export function isAlive(holder: RecordedHolder): boolean {
+export function isAlive(holder: RecordedHolder) {
   if (holder.host !== hostname()) return true;
   if (!pidAlive(holder.pid)) return false;
   if (holder.start === undefined) return true;

@@ -194,7 +194,7 @@ export class ClientJournal implements Journal {
     return this.locker.holderOf({ lock: scope });
   }
 
-  async close(): Promise<void> {
+  async close() {
     await this.records.close?.();
   }
 
@@ -209,7 +209,7 @@ export class ClientJournal implements Journal {
 }
 
 /** "pid 4242 on desk-3 since 10:42:03 UTC" */
-export function describeHolder(holder: Holder): string {
+export function describeHolder(holder: Holder) {
   const since =
     typeof holder.since === 'string' && holder.since.length >= 19
       ? `${utcSecond(holder.since)} UTC`
@@ -238,7 +238,7 @@ export function holdOf(release: () => Promise<unknown>, stillHeld: () => boolean
 }
 
 /** The entry was made for this request: same environment, host, key, command and normalised body. */
-export function matchesRequest(entry: JournalEntry, match: SameRequest): boolean {
+export function matchesRequest(entry: JournalEntry, match: SameRequest) {
   return (
     entry.environment === match.environment &&
     entry.base_url_host === match.base_url_host &&
@@ -263,6 +263,6 @@ function checkBeginFields(fields: BeginFields) {
 }
 
 /** The value as JSON keeps it (undefined fields dropped): what every backend stores. */
-export function plainJson(value: unknown): unknown {
+export function plainJson(value: unknown) {
   return JSON.parse(JSON.stringify(value));
 }

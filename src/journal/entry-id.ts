@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 
 const RANDOM_CHARS = 4;
 
-export function newEntryId(nowMs: number): string {
+export function newEntryId(nowMs: number) {
   const random = randomInt(36 ** RANDOM_CHARS)
     .toString(36)
     .padStart(RANDOM_CHARS, '0');

@@ -133,7 +133,7 @@ export interface SideAfter {
 /** The message of a write sent and not waited for (--no-wait): journaled done, its landing never seen. */
 export const NOT_WAITED_MESSAGE = 'submitted; not waited (--no-wait)';
 
-export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>): boolean {
+export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>) {
   return UNRESOLVED.has(entry.outcome);
 }
 
@@ -144,7 +144,7 @@ export function bodyOf(entry: Pick<JournalEntry, 'request'>): Record<string, unk
 }
 
 /** The USD amount a recorded body names: its notional, else its one number other than the tenor. */
-export function recordedUsd(body: Record<string, unknown>): number | undefined {
+export function recordedUsd(body: Record<string, unknown>) {
   if (typeof body.notional_usd === 'number') return body.notional_usd;
   const amounts = Object.entries(body).filter(([key, value]) => key !== 'tenor_days' && typeof value === 'number');
   return amounts.length === 1 ? (amounts[0]![1] as number) : undefined;

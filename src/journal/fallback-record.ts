@@ -72,7 +72,7 @@ export function outcomeFields(record: Partial<JournalEntry>): JournalPatch {
 }
 
 /** Whether a local record knows more than the store's copy. */
-export function knowsMore(local: JournalEntry, stored: JournalEntry): boolean {
+export function knowsMore(local: JournalEntry, stored: JournalEntry) {
   if (!isUnresolved(stored) && isUnresolved(local)) return false;
   if (isUnresolved(stored) && !isUnresolved(local)) return true;
   const storedRevision = stored.revision ?? 1;
@@ -82,7 +82,7 @@ export function knowsMore(local: JournalEntry, stored: JournalEntry): boolean {
 }
 
 /** The revision a local record brings into the store: a fallback record is one change past the revision it continued from. */
-export function importedRevision(local: JournalEntry): number {
+export function importedRevision(local: JournalEntry) {
   if (local.fallback_for) return (local.fallback_for.revision ?? 0) + 1;
   return local.revision ?? 1;
 }

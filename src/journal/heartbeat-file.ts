@@ -9,7 +9,7 @@ import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../security/bounded-r
 
 const REVISION_FIELD = 'heartbeat_revision';
 
-export function heartbeatFile(dir: string, scope: string): string {
+export function heartbeatFile(dir: string, scope: string) {
   return join(dir, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.heartbeat.json`);
 }
 

@@ -163,7 +163,7 @@ function newestFirst(entries: JournalEntry[]) {
 const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
 
 /** The highest `seq` of the active segment (0 when none has one). */
-export function highestSeq(text: string): number {
+export function highestSeq(text: string) {
   let highest = 0;
   for (const match of text.matchAll(BEGIN_SEQ)) highest = Math.max(highest, Number(match[1]));
   return highest;

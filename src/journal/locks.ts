@@ -82,11 +82,7 @@ async function withJournalLock<T>(file: string, staleMs: number, body: () => T) 
 }
 
 /** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
-export async function lockedAppend(
-  file: string,
-  compose: (current: string) => string,
-  options: LockedAppendOptions,
-): Promise<string> {
+export async function lockedAppend(file: string, compose: (current: string) => string, options: LockedAppendOptions) {
   const { fd, text } = await withJournalLock(file, options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS, () => {
     const current = readSegment(file);
     const line = compose(current ?? '');
@@ -208,7 +204,7 @@ interface LockRecord {
 }
 
 /** An account lock's record: `locks/` named by a hash of its scope. */
-export function lockPath(dir: string, scope: string): string {
+export function lockPath(dir: string, scope: string) {
   return join(dir, LOCKS_DIR_NAME, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.json`);
 }
 

@@ -64,7 +64,7 @@ const CHUNK_BYTES = 64 * 1024;
 const NEWLINE = Buffer.from('\n');
 
 /** A file's text, never through a symbolic link; undefined when it does not exist. */
-export function readSegment(file: string, onLong: (line: number) => void = () => {}): string | undefined {
+export function readSegment(file: string, onLong: (line: number) => void = () => {}) {
   let fd: number;
   try {
     fd = openRegularFileSync(file, JOURNAL_FILE);
@@ -124,12 +124,12 @@ function journalIo<T>(path: string, action: 'read' | 'write', act: () => T) {
 }
 
 /** The journal's folder, or (`inside`) one it makes inside it: files/durable-write.ts. */
-export function ensureDir(dir: string, options: { inside?: boolean } = {}): void {
+export function ensureDir(dir: string, options: { inside?: boolean } = {}) {
   journalIo(dir, 'write', () => makePrivateDir(dir, options));
 }
 
 /** Opens a journal file to append (created 0600), never through a symbolic link. */
-export function openForAppend(file: string): number {
+export function openForAppend(file: string) {
   try {
     // Read access too: a rotation checks an archive's last byte through the same descriptor.
     const fd = openSync(
@@ -151,18 +151,18 @@ export function openForAppend(file: string): number {
 }
 
 /** Writes all of `bytes` (a short write, e.g. on a full disk, is finished or fails). */
-export function writeAll(fd: number, bytes: Buffer, file: string): void {
+export function writeAll(fd: number, bytes: Buffer, file: string) {
   journalIo(file, 'write', () => {
     for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
   });
 }
 
-export function syncFile(fd: number, file: string): void {
+export function syncFile(fd: number, file: string) {
   journalIo(file, 'write', () => fsyncSync(fd));
 }
 
 /** Replaces `target` with `text` whole and durably (files/durable-write.ts), in the journal's terms when it fails. */
-export function replaceFileDurably(target: string, text: string): void {
+export function replaceFileDurably(target: string, text: string) {
   journalIo(target, 'write', () => writeFileDurably(target, text));
 }
 

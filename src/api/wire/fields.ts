@@ -9,7 +9,7 @@ import type { HistoryFacts } from '../../core/wire.js';
 export type { HistoryFacts };
 
 /** `closed_at`, `closedAt` and `Closed-At` are one name. */
-export function nameKey(name: string): string {
+export function nameKey(name: string) {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
@@ -51,12 +51,12 @@ export function firstField<T>(
 }
 
 /** Text that is not blank (a time, a market: a number there is not read as one). */
-export function readString(value: unknown): string | undefined {
+export function readString(value: unknown) {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
 /** Text that is not blank, or a finite number as its text (an id sent as a number). */
-export function readText(value: unknown): string | undefined {
+export function readText(value: unknown) {
   if (typeof value === 'string') return value.trim() === '' ? undefined : value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
@@ -160,7 +160,7 @@ export const WIRE_HOLDER = '_wire';
 const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /** Whether `sent` is the fact read as `read`, only written another way (`"99889.00"`, `BUY`, the same instant). */
-export function sameFact(sent: unknown, read: unknown): boolean {
+export function sameFact(sent: unknown, read: unknown) {
   if (sent === read) return true;
   if (typeof read === 'number') return readNumber(sent) === read;
   if (typeof read !== 'string') return false;
@@ -384,7 +384,7 @@ const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 const EPOCH_SECONDS_BELOW = 1e11;
 
 /** An ISO 8601 time (no zone: UTC, never local) or epoch seconds or milliseconds → an ISO string. */
-export function readTimestamp(value: unknown): string | undefined {
+export function readTimestamp(value: unknown) {
   let ms: number | undefined;
   const epoch = readNumber(value);
   if (epoch !== undefined) {
@@ -434,7 +434,7 @@ export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
 }
 
 /** The hedge a closed-hedge record is of, under any of its names. */
-export function historyHedgeId(raw: Record<string, unknown>): string | undefined {
+export function historyHedgeId(raw: Record<string, unknown>) {
   return firstField(raw, HISTORY_FIELD_SYNONYMS.hedgeId, readId);
 }
 

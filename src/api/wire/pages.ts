@@ -14,7 +14,7 @@ function parsed(value: string) {
 }
 
 /** The target of a `Link` header's `rel="next"`, as written; read link by link when the whole does not parse. */
-export function nextLink(header: string | readonly string[] | undefined): string | undefined {
+export function nextLink(header: string | readonly string[] | undefined) {
   if (header === undefined) return undefined;
   const values = (typeof header === 'string' ? [header] : header).filter((value) => value.trim() !== '');
   for (const value of values) {
@@ -151,7 +151,7 @@ function queryOfLink(link: string, listUrl: string) {
 }
 
 /** `next_cursor` → `cursor`, `nextPageToken` → `pageToken`, `end_cursor` / `after` → `after`. */
-export function cursorParameterFor(key: string): string {
+export function cursorParameterFor(key: string) {
   if (key === 'end_cursor' || key === 'endCursor' || key === 'after') return 'after';
   const stripped = key.replace(/^next_?/i, '');
   return stripped.charAt(0).toLowerCase() + stripped.slice(1);
@@ -383,6 +383,6 @@ export function nextPagePath(
   path: string,
   answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
   cursorParam?: string,
-): string | undefined {
+) {
   return readPathPage(baseUrl, path, answer, cursorParam).next;
 }

@@ -86,7 +86,7 @@ CREATE TABLE ${SCHEMA}.keeper_heartbeats (
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** The schema's version as the database has it; 0 when hedge never ran there. */
-export async function schemaVersion(client: ClientBase): Promise<number> {
+export async function schemaVersion(client: ClientBase) {
   const present = await client.query<{ present: boolean }>(
     `SELECT to_regclass('${SCHEMA}.schema_migrations') IS NOT NULL AS present`,
   );

@@ -22,8 +22,7 @@ const HOLDER_RETRY_MS = 25;
 export const PROCESS_SESSION = randomBytes(8).toString('hex');
 
 /** A hold's row key in hedge.holders: `entry:<id>` or `lock:<scope>`. */
-export const scopeText = (scope: HoldScope): string =>
-  'entry' in scope ? `entry:${scope.entry}` : `lock:${scope.lock}`;
+export const scopeText = (scope: HoldScope) => ('entry' in scope ? `entry:${scope.entry}` : `lock:${scope.lock}`);
 /** The text whose 64-bit hash (hashtextextended) is the advisory lock key of a scope. */
 const advisoryText = (scope: string) => `hedge:${scope}`;
 
@@ -86,26 +85,26 @@ export class PostgresSessions implements LockerClient {
     return this.liveHolder(scopeText(scope));
   }
 
-  async letGo(scope: HoldScope): Promise<void> {
+  async letGo(scope: HoldScope) {
     const text = scopeText(scope);
     while ((this.holds.get(text) ?? 0) > 0) await this.release(text);
   }
 
   /** A new entry's hold, taken before its row is written (no other process can see it unheld): false when another has it. */
-  async holdNew(scope: string): Promise<boolean> {
+  async holdNew(scope: string) {
     const taken = await this.tryAdvisory(scope);
     if (taken) this.holds.set(scope, 1);
     return taken;
   }
 
   /** Lets go of a new entry's hold whose row was not written after all. */
-  async dropNew(scope: string): Promise<void> {
+  async dropNew(scope: string) {
     this.holds.delete(scope);
     await this.unlockAdvisory(scope);
   }
 
   /** Ends both sessions: every hold and lock of this process goes with them. */
-  async close(): Promise<void> {
+  async close() {
     if (this.closed) return;
     const clients = await Promise.all([
       this.dataConnection?.catch(() => undefined),
