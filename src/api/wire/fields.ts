@@ -177,7 +177,7 @@ export function showUnderKnownNames(
 ): Record<string, unknown> {
   const row: Record<string, unknown> = { ...raw };
   const displaced: Record<string, unknown> = {};
-  if (Object.prototype.hasOwnProperty.call(row, WIRE_HOLDER)) {
+  if (Object.hasOwn(row, WIRE_HOLDER)) {
     displaced[WIRE_HOLDER] = row[WIRE_HOLDER];
     delete row[WIRE_HOLDER];
   }
@@ -185,7 +185,7 @@ export function showUnderKnownNames(
   let names: Array<readonly [name: string, key: string]> | undefined;
   for (const { known, value, synonyms } of facts) {
     if (value === undefined) continue;
-    const current = Object.prototype.hasOwnProperty.call(row, known) ? row[known] : undefined;
+    const current = Object.hasOwn(row, known) ? row[known] : undefined;
     if (current !== undefined && sameFact(current, value)) continue;
     // Our own names are never a source: a fact already under one stays there.
     names ??= Object.keys(row)
@@ -214,7 +214,7 @@ function sourceOf(
     let wanted = synonymKeys.get(synonym);
     if (wanted === undefined) synonymKeys.set(synonym, (wanted = nameKey(synonym)));
     for (const [name, key] of names) {
-      if (key === wanted && Object.prototype.hasOwnProperty.call(row, name) && sameFact(row[name], value)) return name;
+      if (key === wanted && Object.hasOwn(row, name) && sameFact(row[name], value)) return name;
     }
   }
   return undefined;
