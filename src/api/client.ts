@@ -122,19 +122,14 @@ export interface ClientOptions {
 }
 
 export class HedgeClient {
-  readonly transport: Transport;
   private wireSettings: WireSettings;
-  private readonly warn: (text: string) => void;
-  private readonly learnCallback?: (learned: LearnedWire) => void;
-  private readonly log: (line: string) => void;
   private readonly learned = new Set<string>();
 
-  constructor(transport: Transport, options: ClientOptions = {}) {
-    this.transport = transport;
+  constructor(
+    readonly transport: Transport,
+    private readonly options: ClientOptions = {},
+  ) {
     this.wireSettings = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
-    this.warn = options.warn ?? (() => {});
-    this.learnCallback = options.learn;
-    this.log = options.log ?? (() => {});
   }
 
   /** The wire settings in use now (learned names included). */
@@ -148,10 +143,8 @@ export class HedgeClient {
     const key = `${learned.setting}=${learned.value}`;
     if (this.learned.has(key)) return;
     this.learned.add(key);
-    this.learnCallback?.(learned);
+    this.options.learn?.(learned);
   }
-
-  // ---- reading ----------------------------------------------------------------------------
 
   /** The checked copy of `data` (numeric strings read as numbers), linked to the server's own data for output. */
   private parse<S extends z.ZodMiniType>(
@@ -200,8 +193,6 @@ export class HedgeClient {
     const response = await this.transport.send(request);
     return this.parse(schema, response.data, response, `${request.method} ${request.path}`);
   }
-
-  // ---- lists ------------------------------------------------------------------------------
 
   /** A list read page by page until `limit` rows (one page without a limit). */
   private async list<S extends z.ZodMiniType>(
@@ -261,7 +252,7 @@ export class HedgeClient {
     let more = reading?.more === true || (reading?.total !== undefined && items.length < reading.total);
     if (limit !== undefined && items.length > limit) {
       if (pages === 1 && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
-        this.warn(
+        this.options.warn?.(
           `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wireSettings.pageSizeParam}\`; showing the first ${limit}. ${wireHint('pageSizeParam')}`,
         );
       }
@@ -298,7 +289,7 @@ export class HedgeClient {
     }
     if (stated.name === this.wireSettings.pageSizeParam || candidate) return candidate;
     // Not ours: ask the next page with it (the one after confirms it).
-    this.log(
+    this.options.log?.(
       `${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`,
     );
     this.wireSettings = { ...this.wireSettings, pageSizeParam: stated.name };
@@ -314,11 +305,11 @@ export class HedgeClient {
       (candidate) => candidate !== name && (PAGE_SIZE_NAMES as readonly string[]).includes(candidate),
     );
     if (offered) {
-      this.log(`${endpoint} refused ${name} and names ${offered}: asking again with it`);
+      this.options.log?.(`${endpoint} refused ${name} and names ${offered}: asking again with it`);
       this.wireSettings = { ...this.wireSettings, pageSizeParam: offered };
       return offered;
     }
-    this.log(`${endpoint} refused ${name} and names no other page-size parameter: asking again without one`);
+    this.options.log?.(`${endpoint} refused ${name} and names no other page-size parameter: asking again without one`);
     this.learnWire({
       setting: 'pageSizeParam',
       value: NO_PAGE_SIZE,
@@ -338,8 +329,6 @@ export class HedgeClient {
     );
   }
 
-  // ---- the add/reduce notional --------------------------------------------------------------
-
   /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
   changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
     const amountKey = [
@@ -353,8 +342,6 @@ export class HedgeClient {
       notional_usd: amountKey === undefined ? 0 : readNumber(body[amountKey])!,
     };
   }
-
-  // ---- endpoints ----------------------------------------------------------------------------
 
   /** GET /markets */
   async listMarkets(): Promise<MarketList> {

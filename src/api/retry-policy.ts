@@ -9,10 +9,7 @@ export interface RetryPolicy {
   maxTotalMs: number;
   /** A Retry-After longer than this is not waited out: the error is reported instead. */
   maxRetryAfterMs: number;
-  /**
-   * How long a write refused for a conflict that names its Retry-After (another change landing on the side first)
-   * keeps being sent again: as long as a wait for its own landing would last.
-   */
+  /** How long a write refused for a conflict that names its Retry-After (another change landing on the side first) keeps being sent again: as long as a wait for its own landing would last. */
   maxConflictWaitMs: number;
 }
 

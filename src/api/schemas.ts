@@ -28,7 +28,7 @@ const TOLERANT: FieldReaders = {
   money: z.pipe(z.transform(numericText), z.number()),
   integer: z.pipe(z.transform(numericText), z.int()),
   side: z.pipe(
-    z.transform((value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value)),
+    z.transform((value) => (typeof value === 'string' ? value.toLowerCase() : value)),
     z.enum(SIDES),
   ),
 };

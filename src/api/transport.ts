@@ -1,5 +1,5 @@
 // HTTP on Node's own node:http(s).
-import type { Agent as HttpAgent, ClientRequest, IncomingMessage } from 'node:http';
+import type { Agent as HttpAgent, ClientRequest } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../security/secrets.js';
@@ -261,7 +261,7 @@ function sendDirect(url: URL, outgoing: Outgoing, config: TransportConfig): Prom
     signal: outgoing.signal,
   };
   return new Promise((resolve, reject) => {
-    const request = (secure ? https().request : http.request)(url, options, (response: IncomingMessage) =>
+    const request = (secure ? https().request : http.request)(url, options, (response) =>
       resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response }),
     );
     request.on('error', reject);
@@ -360,13 +360,11 @@ interface Unanswered {
 }
 
 export class Transport {
-  readonly config: TransportConfig;
   readonly host: string;
   /** The server's clock as its answers tell it, shared by every client of this command on the same server. */
   readonly serverClock: ServerClock;
 
-  constructor(config: TransportConfig) {
-    this.config = config;
+  constructor(readonly config: TransportConfig) {
     this.host = new URL(config.baseUrl).host;
     this.serverClock = config.connections.serverClock(config.baseUrl);
   }

@@ -20,10 +20,7 @@ export interface KeyCommandRun {
   owner: string;
 }
 
-/**
- * Runs the helper and returns the first line of its output (`pass show` prints the password on the first line and
- * notes after it).
- */
+/** Runs the helper and returns the first line of its output (`pass show` prints the password on the first line and notes after it). */
 export function runKeyCommand(command: string, run: KeyCommandRun) {
   const bound = run.timeoutMs ?? KEY_COMMAND_BOUND_MS;
   const shown = safeText(command);
@@ -74,7 +71,7 @@ export function runKeyCommand(command: string, run: KeyCommandRun) {
       stop(new InterruptedError(`Interrupted while the key command of ${run.owner} ran; nothing was sent.`));
     if (run.signal?.aborted) onAbort();
     else run.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk) => {
       stdoutBytes += chunk.length;
       if (stdoutBytes > MAX_OUTPUT_BYTES) {
         stop(
@@ -87,7 +84,7 @@ export function runKeyCommand(command: string, run: KeyCommandRun) {
       }
       stdout.push(chunk);
     });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk) => {
       // Only its last words are kept, for the message: a chatty helper cannot fill memory.
       stderr = (stderr + chunk).slice(-2000);
     });

@@ -1,5 +1,4 @@
-// The OS keyring (macOS Keychain, Windows Credential Manager, the Secret Service on Linux) through @napi-rs/keyring's
-// native binding.
+// The OS keyring (macOS Keychain, Windows Credential Manager, the Secret Service on Linux) through @napi-rs/keyring's native binding.
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -77,10 +76,7 @@ export async function openOsKeyring(
   return opened;
 }
 
-/**
- * Opens the session bus's socket and starts D-Bus's authentication (a NUL byte, then `AUTH EXTERNAL <uid in hex>`):
- * any answer line means the bus is alive.
- */
+/** Opens the session bus's socket and starts D-Bus's authentication (a NUL byte, then `AUTH EXTERNAL <uid in hex>`): any answer line means the bus is alive. */
 async function busDoesNotAnswer(address: string, boundMs: number) {
   const target = socketOf(address);
   if (!target) return undefined;

@@ -1,7 +1,4 @@
-// The one way a file of hedge is replaced whole (the journal's active segment at a rotation, an account lock's
-// record, a keeper heartbeat, the simulator's state): written to a temporary file in the same folder (a rename is
-// atomic only within one file system), synced, renamed over the target, and the folder synced — a reader sees the old
-// file or the new one, never part of either, and after a crash the new one is there or the old one is, whole.
+// The one way a file of hedge is replaced whole: a temporary file beside it, synced, renamed over it, the folder synced.
 import {
   closeSync,
   constants,
@@ -20,16 +17,13 @@ export interface DurableWriteOptions {
   mode?: number;
 }
 
-/** Replaces `target` with `data` whole. */
 export function writeFileDurably(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}) {
   prepareDurableWrite(target, data, options).commit();
 }
 
 /** A replacement written and synced beside its target, not yet renamed over it. */
 export interface PreparedWrite {
-  /** Renames it over the target and syncs the folder. */
   commit(): void;
-  /** Removes it; the target stays as it was. */
   abandon(): void;
 }
 
@@ -109,7 +103,5 @@ export function syncDirectory(dir: string) {
 function unlinkQuietly(path: string) {
   try {
     unlinkSync(path);
-  } catch {
-    // Gone already.
-  }
+  } catch {}
 }

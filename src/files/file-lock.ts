@@ -13,7 +13,6 @@ export interface FileLockOptions {
   waitMs?: number;
 }
 
-/** Rejects with ELOCKED after `waitMs`; resolves to the release. */
 export async function lockFile(file: string, options: FileLockOptions): Promise<() => Promise<void>> {
   const { default: lockfile } = await import('proper-lockfile');
   const waitMs = options.waitMs ?? options.staleMs * 2;
@@ -99,7 +98,6 @@ export function pidAlive(pid: number) {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    // EPERM: it exists, under another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

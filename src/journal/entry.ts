@@ -71,10 +71,7 @@ export interface JournalEntry {
   resolved_at?: string;
   /** The notional the action moved on the server, in USD, when its request does not say it. */
   traded_usd?: number;
-  /**
-   * The side as every view showed it once this action was seen to land (its hedges not final, and what they add up
-   * to): a run of the same request later is a repeat only while the side still shows exactly this (write-flow.ts).
-   */
+  /** The side as every view showed it once this action was seen to land (its hedges not final, and what they add up to): a run of the same request later is a repeat only while the side still shows exactly this (write-flow.ts). */
   side_after?: SideAfter;
   /** Set on a local record written because the team store failed after the request was sent. */
   fallback_for?: {

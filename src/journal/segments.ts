@@ -174,10 +174,7 @@ export interface RotateOptions {
   today: string;
 }
 
-/**
- * Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a group with an
- * unresolved entry) into the archive of their creation day, then replaces the active segment with what stays.
- */
+/** Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a group with an unresolved entry) into the archive of their creation day, then replaces the active segment with what stays. */
 export function rotate(file: string, text: string, options: RotateOptions): { kept: number; archived: number } {
   const dir = dirname(file);
   const lines = text.split('\n');

@@ -252,8 +252,6 @@ function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: objec
   );
 }
 
-// ---- positions ----
-
 /** Every name we read each "not shown" figure from, most likely first. Extend here, and only here. */
 export const POSITION_FIELD_SYNONYMS = {
   side: ['side', 'direction', 'position_side', 'hedge_side'],
@@ -317,8 +315,6 @@ export function positionInOneShape(
 ): Record<string, unknown> {
   return inOneShape(raw, POSITION_FIELD_SYNONYMS, facts);
 }
-
-// ---- closed hedges ----
 
 type Fact = keyof HistoryFacts;
 
@@ -443,8 +439,6 @@ export function historyRecordForPeople(raw: Record<string, unknown>): Record<str
   const table = { ...HISTORY_FIELD_SYNONYMS, closeReason: CLOSE_REASON_SYNONYMS };
   return inOneShape(raw, table, readFacts(raw, table, { ...FACT_READERS, closeReason: readText }));
 }
-
-// ---- the account ----
 
 /** Every name each account figure is read from, ours (docs/output.md) first. Extend here, and only here. */
 export const ACCOUNT_FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {

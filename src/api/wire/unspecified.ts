@@ -97,8 +97,6 @@ export function changeNotionalBody(
   return { market, side, [wire.changeNotionalField]: notionalUsd };
 }
 
-// ---- what a refusal teaches ----
-
 /** Body fields of add/reduce that are not the amount. */
 export const CHANGE_BODY_FIELDS = new Set(['market', 'side']);
 /** A field name that can carry an amount of USD (what an add or reduce sends besides market and side). */

@@ -70,8 +70,6 @@ export class PostgresSessions implements LockerClient {
     this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   }
 
-  // ---- the locker -------------------------------------------------------------------------------
-
   holderAt(time: number): Holder {
     return { pid: process.pid, host: this.host, since: new Date(time).toISOString(), session: PROCESS_SESSION };
   }
@@ -127,8 +125,6 @@ export class PostgresSessions implements LockerClient {
         )?.connection?.stream?.destroy();
     });
   }
-
-  // ---- connections ------------------------------------------------------------------------------
 
   /** The connection for entries, with the schema made current on first use. */
   data(): Promise<pg.Client> {
@@ -222,8 +218,6 @@ export class PostgresSessions implements LockerClient {
       throw doing === undefined ? error : this.storeError(error, doing);
     }
   }
-
-  // ---- holds ------------------------------------------------------------------------------------
 
   /** Takes the scope's advisory lock (waiting up to waitMs) and says so in hedge.holders; or names who has it. */
   private async takeScope(scope: string, waitMs: number): Promise<HoldResult> {

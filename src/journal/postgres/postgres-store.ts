@@ -221,8 +221,6 @@ class PostgresRecords implements RecordsClient {
     return this.sessions.close();
   }
 
-  // ---- the team store's own ----------------------------------------------------------------------
-
   async migrateSchema() {
     const data = await this.sessions.connect('data', () => {});
     try {
