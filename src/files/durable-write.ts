@@ -103,5 +103,7 @@ export function syncDirectory(dir: string) {
 function unlinkQuietly(path: string) {
   try {
     unlinkSync(path);
-  } catch {}
+  } catch {
+    // Gone already.
+  }
 }
