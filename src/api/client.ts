@@ -1,9 +1,4 @@
-// One typed method per endpoint of the spec (§4): the one reading layer. Each reads the envelope
-// through the transport and checks `data` with zod (schemas.ts: what hedge needs to act safely,
-// the rest leniently); the flows get the checked copy, the output layer the server's own data
-// (domain/as-sent.ts). Lists are paged by detection (wire/: one pager) up to the asked limit. Where the
-// client must guess a name the spec does not show (the page-size parameter, the add/reduce
-// notional field), a refusal naming the server's own name teaches it (see `learnWire`).
+// One typed method per endpoint of the spec (§4): the one reading layer.
 import * as z from 'zod/mini';
 import { rememberSent } from '../core/as-sent.js';
 import { ApiError, InvalidResponseError } from '../errors.js';
@@ -126,27 +121,15 @@ export interface ClientOptions {
   log?: (line: string) => void;
 }
 
-/** Every element of a list answer is checked with the element schema; a bad one names its index. */
-interface Described {
-  field: string;
-  received: string;
-  expected: string;
-}
-
 export class HedgeClient {
-  readonly transport: Transport;
   private wireSettings: WireSettings;
-  private readonly warn: (text: string) => void;
-  private readonly learnCallback?: (learned: LearnedWire) => void;
-  private readonly log: (line: string) => void;
   private readonly learned = new Set<string>();
 
-  constructor(transport: Transport, options: ClientOptions = {}) {
-    this.transport = transport;
+  constructor(
+    readonly transport: Transport,
+    private readonly options: ClientOptions = {},
+  ) {
     this.wireSettings = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
-    this.warn = options.warn ?? (() => {});
-    this.learnCallback = options.learn;
-    this.log = options.log ?? (() => {});
   }
 
   /** The wire settings in use now (learned names included). */
@@ -155,27 +138,22 @@ export class HedgeClient {
   }
 
   /** Uses a learned name from now on, and hands it to the runtime to keep (once per name). */
-  learnWire(learned: LearnedWire): void {
+  learnWire(learned: LearnedWire) {
     this.wireSettings = { ...this.wireSettings, [learned.setting]: learned.value };
     const key = `${learned.setting}=${learned.value}`;
     if (this.learned.has(key)) return;
     this.learned.add(key);
-    this.learnCallback?.(learned);
+    this.options.learn?.(learned);
   }
 
-  // ---- reading ----------------------------------------------------------------------------
-
-  /**
-   * The checked copy of `data` (numeric strings read as numbers), linked to the server's own data
-   * for output; a field hedge needs that cannot be read is an InvalidResponseError (exit 14).
-   */
+  /** The checked copy of `data` (numeric strings read as numbers), linked to the server's own data for output. */
   private parse<S extends z.ZodMiniType>(
     schema: S,
     data: unknown,
     response: Pick<ApiResponse, 'status'>,
     endpoint: string,
     at = 'data',
-  ): z.infer<S> {
+  ) {
     const result = readRecord(schema, data);
     if (!result.success) {
       const issue = result.error.issues[0];
@@ -194,7 +172,7 @@ export class HedgeClient {
     response: ApiResponse,
     endpoint: string,
     reading = readPage({ data: response.data, meta: response.meta }, { query: {}, listUrl: response.url }),
-  ): Array<z.infer<S>> {
+  ) {
     if (!reading.rows) {
       throw new InvalidResponseError(
         `${endpoint} answered HTTP ${response.status} with data hedge cannot read: data is ${received(response.data)}, where a list is expected.`,
@@ -211,23 +189,18 @@ export class HedgeClient {
     return rememberSent(result.data, reading.rows);
   }
 
-  private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest): Promise<z.infer<S>> {
+  private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest) {
     const response = await this.transport.send(request);
     return this.parse(schema, response.data, response, `${request.method} ${request.path}`);
   }
 
-  // ---- lists ------------------------------------------------------------------------------
-
-  /**
-   * A list read page by page until `limit` rows (one page without a limit). A refused page-size
-   * parameter is dropped or renamed as the refusal says (learned); rows beyond the limit are trimmed, and said.
-   */
+  /** A list read page by page until `limit` rows (one page without a limit). */
   private async list<S extends z.ZodMiniType>(
     schema: S,
     path: string,
     filters: Record<string, string | undefined>,
     limit?: number,
-  ): Promise<ListResult<z.infer<S>>> {
+  ) {
     const endpoint = `GET ${path}`;
     const base = Object.fromEntries(
       Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined),
@@ -240,7 +213,7 @@ export class HedgeClient {
     /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
     let candidate: string | undefined;
     let sent: Record<string, string | number> = {};
-    const fetchPage = async (query: Record<string, string>): Promise<ApiResponse> => {
+    const fetchPage = async (query: Record<string, string>) => {
       for (;;) {
         const remaining = limit === undefined ? undefined : limit - items.length;
         sent = this.withPageSize(query, remaining);
@@ -279,7 +252,7 @@ export class HedgeClient {
     let more = reading?.more === true || (reading?.total !== undefined && items.length < reading.total);
     if (limit !== undefined && items.length > limit) {
       if (pages === 1 && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
-        this.warn(
+        this.options.warn?.(
           `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wireSettings.pageSizeParam}\`; showing the first ${limit}. ${wireHint('pageSizeParam')}`,
         );
       }
@@ -290,23 +263,19 @@ export class HedgeClient {
   }
 
   /** The page size to ask for under the setting's name (none when the server takes none). */
-  private withPageSize(query: Record<string, string>, remaining: number | undefined): Record<string, string | number> {
+  private withPageSize(query: Record<string, string>, remaining: number | undefined) {
     const name = this.wireSettings.pageSizeParam;
     if (remaining === undefined || name === NO_PAGE_SIZE || name in query) return query;
     return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
   }
 
-  /**
-   * A page-size name an answer states (`meta.page_size: 20`) other than ours is tried on the next
-   * page; an answer that states it back with the size asked confirms it, and it is learned.
-   * Returns the candidate still being tried.
-   */
+  /** A page-size name an answer states (`meta.page_size: 20`) other than ours is tried on the next page. */
   private confirmPageSize(
     reading: PageReading,
     sent: Record<string, string | number>,
     candidate: string | undefined,
     endpoint: string,
-  ): string | undefined {
+  ) {
     const stated = reading.statedPageSize;
     if (!stated) return candidate;
     if (candidate && stated.name === candidate && String(sent[candidate]) === String(stated.value)) {
@@ -320,23 +289,15 @@ export class HedgeClient {
     }
     if (stated.name === this.wireSettings.pageSizeParam || candidate) return candidate;
     // Not ours: ask the next page with it (the one after confirms it).
-    this.log(
+    this.options.log?.(
       `${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`,
     );
     this.wireSettings = { ...this.wireSettings, pageSizeParam: stated.name };
     return stated.name;
   }
 
-  /**
-   * After a 400 naming the page-size parameter hedge sent: the name to use instead (taken from
-   * the refusal's details when it lists a known page-size name), or none; undefined when the
-   * refusal is about something else.
-   */
-  private afterPageSizeRefusal(
-    error: unknown,
-    sent: Record<string, string | number>,
-    endpoint: string,
-  ): string | undefined {
+  /** After a 400 naming the page-size parameter hedge sent. */
+  private afterPageSizeRefusal(error: unknown, sent: Record<string, string | number>, endpoint: string) {
     const name = this.wireSettings.pageSizeParam;
     if (!(error instanceof ApiError) || error.status !== 400 || error.ambiguous || !(name in sent)) return undefined;
     if (refusedField(error) !== name) return undefined;
@@ -344,11 +305,11 @@ export class HedgeClient {
       (candidate) => candidate !== name && (PAGE_SIZE_NAMES as readonly string[]).includes(candidate),
     );
     if (offered) {
-      this.log(`${endpoint} refused ${name} and names ${offered}: asking again with it`);
+      this.options.log?.(`${endpoint} refused ${name} and names ${offered}: asking again with it`);
       this.wireSettings = { ...this.wireSettings, pageSizeParam: offered };
       return offered;
     }
-    this.log(`${endpoint} refused ${name} and names no other page-size parameter: asking again without one`);
+    this.options.log?.(`${endpoint} refused ${name} and names no other page-size parameter: asking again without one`);
     this.learnWire({
       setting: 'pageSizeParam',
       value: NO_PAGE_SIZE,
@@ -359,7 +320,7 @@ export class HedgeClient {
   }
 
   /** A refusal of a list's parameters names the settings that change them, and `hedge doctor`. */
-  private withWireHint(error: unknown, sent: Record<string, string | number>): unknown {
+  private withWireHint(error: unknown, sent: Record<string, string | number>) {
     if (!(error instanceof ApiError) || error.status !== 400) return error;
     const field = refusedField(error);
     if (field === undefined || !(field in sent) || field !== this.wireSettings.pageSizeParam) return error;
@@ -367,8 +328,6 @@ export class HedgeClient {
       `The server refused the page-size parameter \`${field}\` (its name is not shown in the spec). ${wireHint('pageSizeParam')}`,
     );
   }
-
-  // ---- the add/reduce notional --------------------------------------------------------------
 
   /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
   changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
@@ -383,8 +342,6 @@ export class HedgeClient {
       notional_usd: amountKey === undefined ? 0 : readNumber(body[amountKey])!,
     };
   }
-
-  // ---- endpoints ----------------------------------------------------------------------------
 
   /** GET /markets */
   async listMarkets(): Promise<MarketList> {
@@ -406,11 +363,7 @@ export class HedgeClient {
     return quotes;
   }
 
-  /**
-   * GET /prices: `data` as the server sent it (for --json) and the prices read from it (for
-   * people). When no price can be read from its shape, `quotes` is empty and `problem` says so:
-   * the caller shows the data as it came, then reports the problem (exit 14).
-   */
+  /** GET /prices: `data` as the server sent it (for --json) and the prices read from it (for people). */
   async readPrices(
     markets: readonly string[],
   ): Promise<{ data: unknown; quotes: PriceQuote[]; problem?: InvalidResponseError }> {
@@ -518,10 +471,7 @@ export class HedgeClient {
     return this.list(historyRecordSchema, '/hedges/history', {}, query.limit);
   }
 
-  /**
-   * GET /hedges/history page after page, each handed over as it comes (never held whole); `paged`:
-   * reached through a cursor, so a last page without one is the end of the history.
-   */
+  /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
   async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
     const fetchPage = (query: Record<string, string>) =>
       this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });
@@ -553,12 +503,12 @@ export class HedgeClient {
   }
 }
 
-function withoutUndefined<T extends object>(value: T): T {
+function withoutUndefined<T extends object>(value: T) {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
-function received(value: unknown): string {
+function received(value: unknown) {
   if (value === undefined) return 'missing';
   const json = JSON.stringify(value) ?? String(value);
   const shown = json.length > 60 ? `${json.slice(0, 57)}…` : json;
@@ -576,7 +526,7 @@ function received(value: unknown): string {
 }
 
 /** zod's first issue as the field, what came there, and what hedge expected. */
-function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: string): Described {
+function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: string) {
   const path = issue?.path ?? [];
   let value: unknown = data;
   for (const key of path)
@@ -610,7 +560,7 @@ function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: s
   return { field, received: received(value), expected };
 }
 
-function unreadablePrices(status: number, data: unknown): InvalidResponseError {
+function unreadablePrices(status: number, data: unknown) {
   return new InvalidResponseError(
     `GET /prices answered HTTP ${status} with no price hedge could read: data is ${received(data)}.`,
     {

@@ -1,5 +1,4 @@
-// Turns resolved credentials and settings into a ready client: the one place that sets the
-// transport's defaults (timeouts, retries, proxy, user agent).
+// Turns resolved credentials and settings into a ready client.
 import type { ResolvedCredentials } from '../config/credentials.js';
 import type { Env } from '../config/credentials.js';
 import { VERSION } from '../version.js';
@@ -64,7 +63,7 @@ export function createClient(input: {
 }
 
 /** HEDGE_MAX_ANSWER_MB: the answer size cap in MiB (default 64). */
-function maxAnswerBytes(env: Env): number | undefined {
+function maxAnswerBytes(env: Env) {
   const mb = Number(env.HEDGE_MAX_ANSWER_MB);
   return Number.isFinite(mb) && mb > 0 ? mb * 1024 * 1024 : undefined;
 }

@@ -1,6 +1,4 @@
-// What each API error code means for a desk operator and what to do next. Codes beyond the
-// spec's table are the sandbox's (src/api/wire-contract.md); an unknown code falls back to the
-// server's own message and a generic next step by HTTP status.
+// What each API error code means for a desk operator and what to do next.
 
 interface Guide {
   sentence: string;

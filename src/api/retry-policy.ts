@@ -1,5 +1,4 @@
-// When and how long to wait before trying a request again. Writes are retried too: they carry an
-// Idempotency-Key that stays the same on every attempt, so the server acts at most once.
+// When and how long to wait before trying a request again.
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -10,10 +9,7 @@ export interface RetryPolicy {
   maxTotalMs: number;
   /** A Retry-After longer than this is not waited out: the error is reported instead. */
   maxRetryAfterMs: number;
-  /**
-   * How long a write refused for a conflict that names its Retry-After (another change landing on
-   * the side first) keeps being sent again: as long as a wait for its own landing would last.
-   */
+  /** How long a write refused for a conflict that names its Retry-After (another change landing on the side first) keeps being sent again: as long as a wait for its own landing would last. */
   maxConflictWaitMs: number;
 }
 
@@ -27,13 +23,13 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so clients spread out. */
-export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random) {
   const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(exponential / 2 + random() * (exponential / 2));
 }
 
 /** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfterMs(header: string | undefined, nowMs: number): number | undefined {
+export function parseRetryAfterMs(header: string | undefined, nowMs: number) {
   if (!header) return undefined;
   const trimmed = header.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);

@@ -1,11 +1,4 @@
-// zod schemas for the envelope and every resource of the spec. They check what hedge needs to act
-// safely — ids, sides, and the fields the spec names with their types — and read the rest
-// leniently (design.md "Reading the real service"):
-//   - a numeric string where a number is expected is read as that number ("99889.00" → 99889);
-//     the client keeps the server's own data for display and --json (domain/as-sent.ts);
-//   - a status outside the spec's five is kept as it came (not final where hedge waits);
-//   - objects are loose: fields the spec does not show are kept and passed through.
-// What still fails is a reading problem (exit 14 `unreadable`), naming the field and what came.
+// zod schemas for the envelope and every resource of the spec.
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 
@@ -20,16 +13,9 @@ z.config(en());
 export type { HedgeStatus, Side, Tenor } from '../core/vocabulary.js';
 
 /** A numeric string read as its number; anything else is left for the schema to judge. */
-const numericText = (value: unknown): unknown =>
-  typeof value === 'string' && isNumericText(value) ? Number(value) : value;
+const numericText = (value: unknown) => (typeof value === 'string' && isNumericText(value) ? Number(value) : value);
 
-/**
- * How a resource's typed fields are read. Tolerant: a numeric string is its number, a side in any
- * case. Exact: what the spec shows (numbers as numbers, `buy`/`sell`), and what zod checks several
- * times faster (no transform per field). A record is read exactly first and tolerantly only when
- * that fails (readRecord, readRows): the same result either way, since the tolerant reading of
- * exact data changes nothing.
- */
+/** How a resource's typed fields are read. */
 interface FieldReaders {
   /** A finite number, or a numeric string read as one. */
   money: z.ZodMiniType<number, unknown>;
@@ -42,26 +28,26 @@ const TOLERANT: FieldReaders = {
   money: z.pipe(z.transform(numericText), z.number()),
   integer: z.pipe(z.transform(numericText), z.int()),
   side: z.pipe(
-    z.transform((value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value)),
+    z.transform((value) => (typeof value === 'string' ? value.toLowerCase() : value)),
     z.enum(SIDES),
   ),
 };
 
 /** Built on first use: a command that reads nothing never pays for them. */
 let exactReaders: FieldReaders | undefined;
-const exact = (): FieldReaders => (exactReaders ??= { money: z.number(), integer: z.int(), side: z.enum(SIDES) });
+const exact = () => (exactReaders ??= { money: z.number(), integer: z.int(), side: z.enum(SIDES) });
 
 /** Each resource schema's exact twin, made on first use. */
 const exactTwins = new WeakMap<object, { build: () => z.ZodMiniType; made?: z.ZodMiniType }>();
 
 /** A resource schema read tolerantly, with its exact twin built from the same definition. */
-function resource<T extends z.ZodMiniType>(define: (read: FieldReaders) => T): T {
+function resource<T extends z.ZodMiniType>(define: (read: FieldReaders) => T) {
   const schema = define(TOLERANT);
   exactTwins.set(schema, { build: () => define(exact()) });
   return schema;
 }
 
-function exactTwin(schema: z.ZodMiniType): z.ZodMiniType | undefined {
+function exactTwin(schema: z.ZodMiniType) {
   const twin = exactTwins.get(schema);
   if (twin) twin.made ??= twin.build();
   return twin?.made;
@@ -76,11 +62,7 @@ export function readRecord<S extends z.ZodMiniType>(schema: S, data: unknown): R
   return schema.safeParse(data) as Reading<z.infer<S>>;
 }
 
-/**
- * A list of records read one by one, exactly while they can be: a page of 500 in half the time
- * the tolerant reading takes (docs/performance.md). A record neither reading accepts makes it the whole
- * list's tolerant reading, for the first problem and its place (`[12].side`).
- */
+/** A list of records read one by one, exactly while they can be. */
 export function readRows<S extends z.ZodMiniType>(schema: S, rows: readonly unknown[]): Reading<Array<z.infer<S>>> {
   // A server writes a page one way: once a record needs the tolerant reading, the rest get it first.
   let twin = exactTwin(schema);
@@ -111,7 +93,7 @@ const errorBodySchema = z.looseObject({
   details: z.optional(
     z.pipe(
       z.unknown(),
-      z.transform((details): Record<string, unknown> =>
+      z.transform((details) =>
         details === null || details === undefined
           ? {}
           : typeof details === 'object' && !Array.isArray(details)
@@ -128,7 +110,7 @@ export const envelopeSchema = z.looseObject({
   // Request context only: a meta that is not an object is read as none rather than refused.
   meta: z.pipe(
     z.unknown(),
-    z.transform((meta): Record<string, unknown> =>
+    z.transform((meta) =>
       meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {},
     ),
   ),
@@ -190,8 +172,7 @@ export const hedgeSchema = resource((read) =>
   }),
 );
 
-// The answers to writes are read loosely: by the time they arrive the server has acted, and an
-// unexpected status word must not turn a done deal into an "invalid response".
+// The answers to writes are read loosely.
 
 /** POST /hedges: `status`, `order_tx_hash` and `hedge_id` are all the spec promises. */
 export const openedHedgeSchema = z.looseObject({
@@ -207,8 +188,7 @@ export const submittedActionSchema = z.looseObject({
   hedge_id: z.nullish(z.string()),
 });
 
-// Positions, account and history: the spec names only these fields; the rest pass through and
-// are read tolerantly (read-position.ts, read-history.ts), never required.
+// Positions, account and history: the spec names only these fields.
 export const positionSchema = resource((read) =>
   z.looseObject({
     net_margin_usd: read.money,
@@ -236,8 +216,7 @@ export type SubmittedAction = z.infer<typeof submittedActionSchema>;
 export type Position = z.infer<typeof positionSchema>;
 export type Account = z.infer<typeof accountSchema>;
 
-// What these answers are read into for the rules (domain/wire.ts): a schema that stopped fitting
-// them fails the typecheck here.
+// What these answers are read into for the rules (domain/wire.ts).
 type Fits<Read extends Facts, Facts> = Read;
 export type AnswersAsFacts = [Fits<Market, MarketFacts>, Fits<Account, AccountFacts>];
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;

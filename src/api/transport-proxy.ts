@@ -1,7 +1,4 @@
-// The transport's way through a proxy from the environment: undici's EnvHttpProxyAgent (CONNECT
-// tunnels, NO_PROXY). Its own file so that undici is loaded only when a request goes through a
-// proxy: transport.ts imports it lazily (a named import here lets the bundler read undici's
-// CommonJS exports, which a dynamic import of the package itself would hide behind `default`).
+// The transport's way through a proxy from the environment: undici's EnvHttpProxyAgent (CONNECT tunnels, NO_PROXY).
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 
 export type { Dispatcher };
@@ -16,7 +13,6 @@ export interface ProxyAgentSettings {
 
 export function proxyAgent(settings: ProxyAgentSettings): Dispatcher {
   // undici's own reading: a setting left undefined falls back on the environment, an empty one is none.
-  // Through a proxy, the TLS session to the API runs inside the tunnel and takes its own options.
   const { httpsProxy, httpProxy, noProxy, tls } = settings;
   return new EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy, connect: tls, requestTls: tls });
 }

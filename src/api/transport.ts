@@ -1,7 +1,5 @@
-// HTTP on Node's own node:http(s): the command's keep-alive connections, timeouts, a proxy from the
-// environment (undici, loaded only then), an extra CA, the envelope of every answer and the retry
-// loop. Knows nothing of hedges: endpoint methods live in client.ts.
-import type { Agent as HttpAgent, ClientRequest, IncomingMessage } from 'node:http';
+// HTTP on Node's own node:http(s).
+import type { Agent as HttpAgent, ClientRequest } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../security/secrets.js';
@@ -12,8 +10,7 @@ import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason }
 import { envelopeSchema } from './schemas.js';
 import { ServerClock, type ServerTime } from '../core/server-clock.js';
 
-// Not an ES import: on Node >= 22 that reads every export of node:http, which loads Node's
-// built-in undici (docs/performance.md). node:https likewise, and only for an https:// URL.
+// Not an ES import: on Node >= 22 that reads every export of node:http.
 const http = process.getBuiltinModule('node:http');
 const https = () => process.getBuiltinModule('node:https');
 
@@ -26,10 +23,7 @@ export interface TransportConfig {
   /** The command's keep-alive connections, closed when it ends. */
   connections: HttpConnections;
   baseUrl: string;
-  /**
-   * A local socket the base URL is served on (the demo's simulator, in this process): requests go
-   * over it, not TCP. It is this machine by construction, so plain http:// needs no address check.
-   */
+  /** A local socket the base URL is served on (the demo's simulator, in this process). */
   localSocket?: string;
   apiKey: string;
   userAgent: string;
@@ -78,11 +72,7 @@ export interface ApiRequest {
   stampedBy?: string;
   /** This key's first send anywhere: its answer's stamp was made while this send() was under way. */
   firstSend?: boolean;
-  /**
-   * Awaited before each retry of this request, with why the last attempt is retried: a write an
-   * agent's limits allow asks them again here (the side may have moved since), and what it throws
-   * ends the request unsent (flows/write-flow.ts).
-   */
+  /** Awaited before each retry of this request, with why the last attempt is retried. */
   beforeRetry?: (reason: RetryReason) => Promise<void>;
 }
 
@@ -125,14 +115,11 @@ const RETRYABLE_NETWORK_CODES = new Set([
   'UND_ERR_CLOSED',
   ...TIMEOUT_CODES,
 ]);
-const TLS_TRUST_CODES = new Set([
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
+const TLS_TRUST_CODES = new Set(
+  'SELF_SIGNED_CERT_IN_CHAIN DEPTH_ZERO_SELF_SIGNED_CERT UNABLE_TO_VERIFY_LEAF_SIGNATURE UNABLE_TO_GET_ISSUER_CERT_LOCALLY CERT_HAS_EXPIRED ERR_TLS_CERT_ALTNAME_INVALID'.split(
+    ' ',
+  ),
+);
 
 /** Answers larger than this are refused while they are read (HEDGE_MAX_ANSWER_MB overrides it). */
 const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -142,7 +129,7 @@ const MIN_WRITE_BUDGET_MS = 1_000;
 type Body = AsyncIterable<Buffer> & { destroy(): unknown };
 
 /** A body as text; past the cap the connection is dropped and the answer refused, not retried (it would come the same). */
-async function readCapped(body: Body, capBytes: number, endpoint: string): Promise<string> {
+async function readCapped(body: Body, capBytes: number, endpoint: string) {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -163,17 +150,14 @@ async function readCapped(body: Body, capBytes: number, endpoint: string): Promi
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function memo<T>(map: Map<string, T>, key: unknown[], make: () => T): T {
+function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
   const name = JSON.stringify(key);
   let value = map.get(name);
   if (value === undefined) map.set(name, (value = make()));
   return value;
 }
 
-/**
- * The keep-alive connections of one command (or of one agent server and its calls), closed once
- * when it ends: node:http(s) agents, and undici's EnvHttpProxyAgent only when a proxy is in the way.
- */
+/** The keep-alive connections of one command (or of one agent server and its calls), closed once when it ends. */
 export class HttpConnections {
   private readonly agents = new Map<string, HttpAgent | HttpsAgent>();
   private readonly proxies = new Map<string, Promise<Dispatcher>>();
@@ -209,7 +193,7 @@ export class HttpConnections {
   }
 
   /** Closes every connection at once (the command has its answers), so that the process can exit. */
-  async close(): Promise<void> {
+  async close() {
     this.closed = true;
     for (const agent of this.agents.values()) agent.destroy();
     const proxies = [...this.proxies.values()];
@@ -218,7 +202,7 @@ export class HttpConnections {
     await Promise.all(proxies.map((opened) => opened.then((proxy) => proxy.destroy()).catch(() => undefined)));
   }
 
-  private refuseWhenClosed(): void {
+  private refuseWhenClosed() {
     // A request after the end would open connections nothing closes.
     if (this.closed) throw new ConnectionsClosedError();
   }
@@ -231,11 +215,8 @@ export class ConnectionsClosedError extends Error {
   }
 }
 
-/**
- * With a CA file, the CA list: passing `ca` replaces Node's default list, so the system roots and
- * NODE_EXTRA_CA_CERTS go back in. Without one, undefined (Node's default list).
- */
-function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig): string[] | undefined {
+/** With a CA file, the CA list: passing `ca` replaces Node's default list. */
+function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig) {
   if (!caFile) return undefined;
   const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file')];
   if (nodeExtraCaCerts) ca.push(readCaFile(nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS'));
@@ -243,7 +224,7 @@ function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig): str
 }
 
 /** Whether a request to the base URL goes through a proxy from the environment. */
-function goesThroughProxy(config: TransportConfig): boolean {
+function goesThroughProxy(config: TransportConfig) {
   // The key crosses a proxy only inside TLS to a remote host (src/security/base-url.ts).
   if (connectsDirectly(config.baseUrl)) return false;
   const { httpsProxy, httpProxy } = config.proxy;
@@ -264,17 +245,13 @@ interface Outgoing {
   signal: AbortSignal;
 }
 
-/**
- * One request over node:http(s). The connect timeout covers TCP and TLS of a new connection (a
- * kept-alive one is connected already), failing as undici names it; the signal bounds the rest.
- */
+/** One request over node:http(s). */
 function sendDirect(url: URL, outgoing: Outgoing, config: TransportConfig): Promise<Answer> {
   const { connectTimeoutMs, localSocket } = config;
   const secure = url.protocol === 'https:';
   const headers: Record<string, string | number> = { ...outgoing.headers };
   if (outgoing.body !== undefined) headers['content-length'] = Buffer.byteLength(outgoing.body);
-  // Over a local socket there is no server name: said here, else Node's agent tests the host for
-  // an IP literal, which compiles its large IPv6 expression (docs/performance.md).
+  // Over a local socket there is no server name.
   const overSocket = localSocket === undefined ? {} : { socketPath: localSocket, servername: '' };
   const options = {
     ...overSocket,
@@ -284,7 +261,7 @@ function sendDirect(url: URL, outgoing: Outgoing, config: TransportConfig): Prom
     signal: outgoing.signal,
   };
   return new Promise((resolve, reject) => {
-    const request = (secure ? https().request : http.request)(url, options, (response: IncomingMessage) =>
+    const request = (secure ? https().request : http.request)(url, options, (response) =>
       resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response }),
     );
     request.on('error', reject);
@@ -304,12 +281,8 @@ function sendDirect(url: URL, outgoing: Outgoing, config: TransportConfig): Prom
   });
 }
 
-/**
- * Plain http:// goes to this machine alone: the address connected to (`localhost` may resolve
- * anywhere) is checked before the first byte, the Authorization header, is written — first among
- * the socket's connect listeners, or at once on a kept-alive socket — else the request is destroyed unsent.
- */
-function sendOnlyToLoopback(request: ClientRequest, url: URL): void {
+/** Plain http:// goes to this machine alone. */
+function sendOnlyToLoopback(request: ClientRequest, url: URL) {
   const socket = request.socket!;
   const check = () => {
     if (isLoopbackAddress(socket.remoteAddress)) return;
@@ -324,12 +297,7 @@ function sendOnlyToLoopback(request: ClientRequest, url: URL): void {
 }
 
 /** One request through a proxy from the environment, with undici. */
-async function sendThroughProxy(
-  url: URL,
-  outgoing: Outgoing,
-  config: TransportConfig,
-  timeoutMs: number,
-): Promise<Answer> {
+async function sendThroughProxy(url: URL, outgoing: Outgoing, config: TransportConfig, timeoutMs: number) {
   const [{ requestThroughProxy }, dispatcher] = await Promise.all([
     import('./transport-proxy.js'),
     config.connections.proxyFor(config),
@@ -345,7 +313,7 @@ async function sendThroughProxy(
   return { status: statusCode, headers, body };
 }
 
-function errorCode(error: unknown): string | undefined {
+function errorCode(error: unknown) {
   for (let current = error, depth = 0; current && depth < 4; depth += 1) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') return code;
@@ -354,11 +322,7 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's
- * own path), its query set; refused (OffOriginError, nothing sent) unless it is at the base URL's
- * origin — the one check every request passes, whatever built its path (security/base-url.ts).
- */
+/** The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's own path). */
 export function buildUrl(baseUrl: string, request: ApiRequest): URL {
   const url = atBaseOrigin(baseUrl, baseUrl + request.path, `${request.method} ${request.path}`);
   for (const [name, value] of Object.entries(request.query ?? {})) {
@@ -396,18 +360,16 @@ interface Unanswered {
 }
 
 export class Transport {
-  readonly config: TransportConfig;
   readonly host: string;
   /** The server's clock as its answers tell it, shared by every client of this command on the same server. */
   readonly serverClock: ServerClock;
 
-  constructor(config: TransportConfig) {
-    this.config = config;
+  constructor(readonly config: TransportConfig) {
     this.host = new URL(config.baseUrl).host;
     this.serverClock = config.connections.serverClock(config.baseUrl);
   }
 
-  private log(line: string): void {
+  private log(line: string) {
     this.config.log?.(scrubSecrets(line));
   }
 
@@ -435,9 +397,7 @@ export class Transport {
       const elapsed = clock.now() - started;
       const pastDeadline = this.config.deadline !== undefined && clock.now() + delay >= this.config.deadline;
       const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs;
-      // An in-flight idempotency key is the server still working on our own earlier attempt, and a
-      // conflict with a Retry-After is another change landing first: keep waiting for them within
-      // the time budget rather than the attempt count.
+      // An in-flight idempotency key is the server still working on our own earlier attempt.
       const outOfAttempts =
         failure.reason !== 'in-flight' && failure.reason !== 'conflict' && attempt >= policy.maxAttempts;
       const budgetMs = failure.reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs;
@@ -458,7 +418,7 @@ export class Transport {
     }
   }
 
-  private giveUp(error: Error, apiRequest: ApiRequest, attempts: number): Error {
+  private giveUp(error: Error, apiRequest: ApiRequest, attempts: number) {
     if (error instanceof ApiError && error.code === 'idempotency_in_flight') {
       // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
       error = new NetworkError(`${error.endpoint} was still being processed by the server when the retries ran out.`, {
@@ -500,8 +460,7 @@ export class Transport {
     const config = this.config;
     const clock = config.clock;
     const remaining = config.deadline === undefined ? Infinity : config.deadline - clock.now();
-    // A write sent with no time left to hear the answer would leave its outcome unknown for
-    // nothing: refuse to start it (and a read with none left at all).
+    // A write sent with no time left to hear the answer would leave its outcome unknown for nothing.
     if (remaining < (apiRequest.idempotencyKey ? MIN_WRITE_BUDGET_MS : 1)) {
       throw new NetworkError(
         `--timeout ran out before ${endpoint} was ${attempt === 1 ? 'sent; nothing was sent' : 'sent again'}.`,
@@ -560,7 +519,7 @@ export class Transport {
   }
 
   /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
-  private outgoing(apiRequest: ApiRequest): { headers: Record<string, string>; body: string | undefined } {
+  private outgoing(apiRequest: ApiRequest) {
     const headers: Record<string, string> = {
       'user-agent': this.config.userAgent,
       accept: 'application/json',
@@ -576,10 +535,7 @@ export class Transport {
     return { headers, body };
   }
 
-  /**
-   * No answer was read: interrupted, refused before sending, too large, untrusted TLS (thrown), or a
-   * network failure or timeout — retried when its code says it may be, else given up on.
-   */
+  /** No answer was read: interrupted, refused before sending, too large, untrusted TLS (thrown). */
   private unanswered(
     error: unknown,
     { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline }: Unanswered,
@@ -653,10 +609,7 @@ export class Transport {
     };
   }
 
-  /**
-   * An envelope with an error: a 429, a 5xx, a key still in flight or a conflict that says when to
-   * try again are retried (the outcome's error said if the retries run out); any other is thrown.
-   */
+  /** An envelope with an error: a 429, a 5xx. */
   private errorAnswer(
     answer: EnvelopeAnswer,
     error: { code: string; message: string; details?: unknown },
@@ -670,8 +623,7 @@ export class Transport {
       details: (error.details ?? {}) as Record<string, unknown>,
       requestId,
       endpoint,
-      // Data beside an error, or an error on a 2xx: the answer contradicts itself, so a write's
-      // outcome is unknown (never "rejected").
+      // Data beside an error, or an error on a 2xx.
       ambiguous: (data !== null && data !== undefined) || (status >= 200 && status < 300),
     });
     if (status === 429) {
@@ -723,14 +675,14 @@ export class Transport {
   }
 }
 
-function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
+function lowerCased(headers: Record<string, string> | undefined) {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
   return out;
 }
 
 /** Header names in lower case, repeated headers joined with ", " (as HTTP allows). */
-function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function flatHeaders(headers: Record<string, string | string[] | undefined>) {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -738,12 +690,12 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
   return flat;
 }
 
-function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+function headerValue(headers: Record<string, string | string[] | undefined>, name: string) {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
 /** 2000 → "2s", 150 → "0.15s", 1234.5 → "1.235s". */
-function formatSeconds(ms: number): string {
+function formatSeconds(ms: number) {
   return `${Number((ms / 1000).toFixed(3))}s`;
 }

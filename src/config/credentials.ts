@@ -1,5 +1,4 @@
-// Where the key, base URL and profile come from: flag > environment > stored profile. An explicit
-// --profile takes that profile's settings whole.
+// Where the key, base URL and profile come from: flag > environment > stored profile.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { checkBaseUrl } from '../security/base-url.js';
@@ -30,7 +29,7 @@ export interface ResolvedCredentials {
 
 export type { Env };
 
-export function configDir(env: Env): string {
+export function configDir(env: Env) {
   if (env.HEDGE_CONFIG_DIR) return env.HEDGE_CONFIG_DIR;
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'hedge');
 }
@@ -52,7 +51,7 @@ export function requestedProfile(flag: string | undefined, env: Env): { name: st
 }
 
 /** With key and base URL both in the environment and no profile asked for, the store is not even opened. */
-export function needsProfileStore(profileFlag: string | undefined, env: Env): boolean {
+export function needsProfileStore(profileFlag: string | undefined, env: Env) {
   return (
     profileFlag !== undefined || Boolean(env.HEDGE_PROFILE) || !env.HEDGE_API_KEY?.trim() || !env.HEDGE_BASE_URL?.trim()
   );
@@ -67,8 +66,7 @@ export async function resolveCredentials(input: {
 }): Promise<ResolvedCredentials> {
   const { env } = input;
   const wanted = requestedProfile(input.profileFlag, env);
-  // `--profile NAME` on the command line is the strongest word there is: that profile's key, URL
-  // and CA are used whole, so an exported HEDGE_API_KEY can never be sent to another profile's host.
+  // `--profile NAME` on the command line is the strongest word there is.
   const explicit = wanted?.source === 'flag';
   const envKey = explicit ? undefined : env.HEDGE_API_KEY?.trim() || undefined;
   const envBaseUrl = explicit ? undefined : env.HEDGE_BASE_URL?.trim() || undefined;

@@ -1,6 +1,4 @@
-// Which journal store a command uses: the local file (the default), or the team's PostgreSQL store
-// named by HEDGE_JOURNAL_URL or by the profile's journal_url. No network and no database client
-// here: only which one, and where the choice came from.
+// Which journal store a command uses.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -28,12 +26,7 @@ export type JournalStoreChoice =
       source: string;
     };
 
-/**
- * The store, by the usual precedence: an explicit --profile is taken whole (its journal_url, or the
- * local file when it has none); otherwise HEDGE_JOURNAL_URL, then the profile in use (HEDGE_PROFILE
- * or the current one, when the credentials come from it). --demo always keeps the local file: a demo's simulator is this machine's own,
- * and its actions mean nothing to another machine.
- */
+/** The store, by the usual precedence. */
 export async function chooseJournalStore(input: {
   demo: boolean;
   profileFlag?: string;
@@ -45,8 +38,7 @@ export async function chooseJournalStore(input: {
   const wanted = requestedProfile(input.profileFlag, input.env);
   const fromEnv = input.env.HEDGE_JOURNAL_URL?.trim();
   if (wanted?.source !== 'flag' && fromEnv) return postgresChoice(fromEnv, 'HEDGE_JOURNAL_URL');
-  // A profile's journal_url counts only when that profile is the one in use: with the key and base
-  // URL both in the environment the store is not even opened (as for the credentials).
+  // A profile's journal_url counts only when that profile is the one in use.
   if (!needsProfileStore(input.profileFlag, input.env)) return { kind: 'file' };
   // A machine without profiles pays nothing.
   if (!existsSync(join(input.configDir, 'config.json'))) return { kind: 'file' };

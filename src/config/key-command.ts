@@ -1,8 +1,4 @@
-// A credential helper named in the profile (`key_command`): a shell command whose output is the
-// key, as git, Docker and the AWS CLI take secrets from one (`op read op://desk/hedge/key`,
-// `pass show hedge/desk`). It runs with no stdin (it cannot wait on a prompt hedge would never
-// answer), without hedge's secrets in its environment, and within a bound: a helper that hangs
-// ends the command instead of hanging it.
+// A credential helper named in the profile (`key_command`).
 import { spawn } from 'node:child_process';
 import { AuthError, InterruptedError } from '../errors.js';
 import { childEnvironment } from '../security/child-env.js';
@@ -24,12 +20,8 @@ export interface KeyCommandRun {
   owner: string;
 }
 
-/**
- * Runs the helper and returns the first line of its output (`pass show` prints the password on the
- * first line and notes after it). Fails with AuthError (exit 4, nothing sent) when it cannot start,
- * exits non-zero, prints nothing, prints too much, or outlasts the bound.
- */
-export function runKeyCommand(command: string, run: KeyCommandRun): Promise<string> {
+/** Runs the helper and returns the first line of its output (`pass show` prints the password on the first line and notes after it). */
+export function runKeyCommand(command: string, run: KeyCommandRun) {
   const bound = run.timeoutMs ?? KEY_COMMAND_BOUND_MS;
   const shown = safeText(command);
   const hint = `Run \`${shown}\` yourself to see what it prints (its output's first line must be the key), or save a key another way with \`hedge login\`.`;
@@ -79,7 +71,7 @@ export function runKeyCommand(command: string, run: KeyCommandRun): Promise<stri
       stop(new InterruptedError(`Interrupted while the key command of ${run.owner} ran; nothing was sent.`));
     if (run.signal?.aborted) onAbort();
     else run.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk) => {
       stdoutBytes += chunk.length;
       if (stdoutBytes > MAX_OUTPUT_BYTES) {
         stop(
@@ -92,7 +84,7 @@ export function runKeyCommand(command: string, run: KeyCommandRun): Promise<stri
       }
       stdout.push(chunk);
     });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk) => {
       // Only its last words are kept, for the message: a chatty helper cannot fill memory.
       stderr = (stderr + chunk).slice(-2000);
     });
@@ -121,11 +113,11 @@ export function runKeyCommand(command: string, run: KeyCommandRun): Promise<stri
   });
 }
 
-function firstLine(text: string): string {
+function firstLine(text: string) {
   return (text.split('\n', 1)[0] ?? '').replace(/\r$/, '').trim();
 }
 
-function lastLine(text: string): string {
+function lastLine(text: string) {
   const lines = text
     .split('\n')
     .map((line) => line.trim())

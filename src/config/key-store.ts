@@ -1,8 +1,4 @@
-// Where a profile's key lives, and reading it from there. Three places, one per profile:
-//   key_command  a credential helper the profile names; its output is the key (never stored by hedge)
-//   key_keyring  the OS keyring, under service "hedge" and this account name
-//   api_key      the 0600 config file, in plain text (the fallback)
-// The keyring's module (and its native binding) is loaded only for a profile whose key is there.
+// Where a profile's key lives, and reading it from there.
 import { AuthError } from '../errors.js';
 import { safeText } from '../security/safe-text.js';
 import type { Env } from './env.js';
@@ -20,7 +16,7 @@ export function keyLocationOf(profile: StoredProfile): KeyLocation | undefined {
 }
 
 /** The keyring account of a profile: its name and config folder, so that two config folders on one machine never share an entry. */
-export function keyringAccount(profileName: string, configDir: string): string {
+export function keyringAccount(profileName: string, configDir: string) {
   return `${profileName}@${configDir}`;
 }
 
@@ -33,11 +29,7 @@ export interface KeyReading {
 }
 
 /** The key of a profile, from wherever it lives; AuthError (exit 4, nothing sent) when it cannot be had. */
-export async function readProfileKey(
-  profileName: string,
-  profile: StoredProfile,
-  reading: KeyReading,
-): Promise<string | undefined> {
+export async function readProfileKey(profileName: string, profile: StoredProfile, reading: KeyReading) {
   const location = keyLocationOf(profile);
   if (!location) return undefined;
   if (location.kind === 'file') return profile.api_key;
@@ -85,11 +77,11 @@ export async function readProfileKey(
 }
 
 /** For `whoami` and `login`: where the key lives, in words. */
-export function describeKeyLocation(location: KeyLocation, storeFile: string): string {
+export function describeKeyLocation(location: KeyLocation, storeFile: string) {
   return safeText(describe(location, storeFile));
 }
 
-function describe(location: KeyLocation, storeFile: string): string {
+function describe(location: KeyLocation, storeFile: string) {
   switch (location.kind) {
     case 'command':
       return `credential helper \`${location.command}\``;
@@ -112,11 +104,7 @@ export type KeyKeeping =
     }
   | { ok: false; reason: string };
 
-/**
- * Puts the key where `choice` says: the keyring (written now) or the file (written by the caller
- * with the rest of the profile). With `auto`, a keyring that is absent or refuses is the reason
- * to use the file; with `keyring` it is a failure and nothing is kept.
- */
+/** Puts the key where `choice` says. */
 export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: string, env: Env): Promise<KeyKeeping> {
   if (choice === 'file') return { ok: true, at: { kind: 'file' } };
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');

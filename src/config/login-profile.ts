@@ -1,6 +1,4 @@
-// The pieces of `hedge login` that are not about the terminal: which profile and base URL it is
-// about, reading a key from a pipe, and writing the profile. A key only ever arrives here from
-// a hidden prompt or from stdin: there is no flag for it, so it never lands in shell history or `ps`.
+// The pieces of `hedge login` that are not about the terminal.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
@@ -26,23 +24,20 @@ const DEFAULT_PROFILE_NAME = 'default';
 /** A key is a line of at most a few hundred characters; more than this on stdin is not a key. */
 const MAX_KEY_INPUT_BYTES = 4096;
 
-/**
- * --profile, then HEDGE_PROFILE, then the current profile, then "default": a bare `hedge login`
- * renews the key of the profile in use instead of creating a second one beside it.
- */
-export function loginProfileName(requested: { name: string } | undefined, data: StoreData): string {
+/** --profile, then HEDGE_PROFILE, then the current profile, then "default". */
+export function loginProfileName(requested: { name: string } | undefined, data: StoreData) {
   if (requested) return requested.name;
   if (data.current && data.profiles[data.current]) return data.current;
   return DEFAULT_PROFILE_NAME;
 }
 
 /** The base URL to offer or use: --base-url, then HEDGE_BASE_URL, then what the profile has. */
-export function defaultBaseUrl(flag: string | undefined, env: Env, stored: string | undefined): string | undefined {
+export function defaultBaseUrl(flag: string | undefined, env: Env, stored: string | undefined) {
   return flag?.trim() || env.HEDGE_BASE_URL?.trim() || stored || undefined;
 }
 
 /** Checks --ca-file now, so that a typo is a usage error instead of a TLS failure later. */
-export function checkCaFile(raw: string): string {
+export function checkCaFile(raw: string) {
   const path = resolve(raw);
   if (!existsSync(path)) throw new UsageError(`--ca-file: no such file "${raw}".`);
   const text = readCaFile(path, '--ca-file');
@@ -52,11 +47,7 @@ export function checkCaFile(raw: string): string {
   return path;
 }
 
-/**
- * Checks --journal-url: a postgres:// URL without a password (a command line is seen by `ps` and
- * kept in shell history; the password comes from ~/.pgpass or PGPASSWORD), or `local` to go back
- * to this machine's file. Returns the URL to save, or null for `local`.
- */
+/** Checks --journal-url: a postgres:// URL without a password (a command line is seen by `ps` and kept in shell history; the password comes from ~/.pgpass or PGPASSWORD), or `local` to go back to this machine's file. */
 export function checkJournalUrl(raw: string): string | null {
   const value = raw.trim();
   if (value === 'local') return null;
@@ -80,12 +71,12 @@ export function checkJournalUrl(raw: string): string | null {
 }
 
 /** Drops exactly one trailing line break (`echo` adds one); anything else stays and is validated. */
-export function trimOneNewline(text: string): string {
+export function trimOneNewline(text: string) {
   return text.replace(/\r?\n$/, '');
 }
 
 /** Reads the key from a pipe: `printf %s "$KEY" | hedge login …`. Empty input is refused (exit 4). */
-export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: AbortSignal): Promise<string> {
+export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: AbortSignal) {
   let bytes: Buffer;
   try {
     bytes = await readBoundedStream(stdin, { maxBytes: MAX_KEY_INPUT_BYTES, signal });
@@ -120,10 +111,7 @@ export interface SavedLogin {
   data: StoreData;
 }
 
-/**
- * Writes the profile under the store's lock. It becomes current only when no usable profile is
- * current: logging in to a second (perhaps live) profile never silently redirects the next trade.
- */
+/** Writes the profile under the store's lock. */
 export async function saveLogin(
   store: ProfileStore,
   input: {
@@ -154,7 +142,7 @@ export async function saveLogin(
 }
 
 /** Records where the key is, and forgets where it was: a profile's key lives in exactly one place. */
-export function placeKey(profile: StoredProfile, apiKey: string, at: KeyLocation): void {
+export function placeKey(profile: StoredProfile, apiKey: string, at: KeyLocation) {
   delete profile.api_key;
   delete profile.key_keyring;
   delete profile.key_command;

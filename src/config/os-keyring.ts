@@ -1,10 +1,4 @@
-// The OS keyring (macOS Keychain, Windows Credential Manager, the Secret Service on Linux) through
-// @napi-rs/keyring's native binding. A `.node` file cannot be bundled into dist/, so the build
-// copies the binding of the platform it ran on beside dist/'s files (scripts/native-bindings.mjs)
-// and this module opens that file itself with process.dlopen — no package is loaded at run time.
-// It is imported lazily, only by login, logout and a profile whose key lives in the keyring; where
-// the binding is absent (another platform, the single executable without it) or no keyring answers,
-// it says why and hedge falls back to the file.
+// The OS keyring (macOS Keychain, Windows Credential Manager, the Secret Service on Linux) through @napi-rs/keyring's native binding.
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -44,14 +38,14 @@ interface Binding {
 }
 
 /** The binding's file names for this platform, as @napi-rs/keyring's packages name them. */
-function bindingFileNames(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string[] {
+function bindingFileNames(platform: NodeJS.Platform = process.platform, arch: string = process.arch) {
   if (platform === 'linux') return [`keyring.linux-${arch}-gnu.node`, `keyring.linux-${arch}-musl.node`];
   if (platform === 'win32') return [`keyring.win32-${arch}-msvc.node`];
   if (platform === 'darwin') return [`keyring.darwin-${arch}.node`, 'keyring.darwin-universal.node'];
   return [`keyring.${platform}-${arch}.node`];
 }
 
-function keyringName(platform: NodeJS.Platform): string {
+function keyringName(platform: NodeJS.Platform) {
   if (platform === 'darwin') return 'the macOS Keychain';
   if (platform === 'win32') return 'the Windows Credential Manager';
   return 'the Secret Service';
@@ -67,16 +61,14 @@ export async function openOsKeyring(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<KeyringOpening> {
   if (process.platform === 'linux') {
-    // The Secret Service is reached over the D-Bus session bus: without one (a server, a container,
-    // an SSH login with no session) there is nothing to ask, and nothing native needs loading.
+    // The Secret Service is reached over the D-Bus session bus.
     const address = env.DBUS_SESSION_BUS_ADDRESS;
     if (!address)
       return {
         ok: false,
         reason: 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set',
       };
-    // The binding connects to the bus synchronously, with no bound: a bus that accepts and never
-    // answers would hang the command. It is greeted first, within a bound.
+    // The binding connects to the bus synchronously, with no bound.
     const silent = await busDoesNotAnswer(address, BUS_PROBE_MS);
     if (silent) return { ok: false, reason: silent };
   }
@@ -84,12 +76,8 @@ export async function openOsKeyring(
   return opened;
 }
 
-/**
- * Opens the session bus's socket and starts D-Bus's authentication (a NUL byte, then `AUTH
- * EXTERNAL <uid in hex>`): any answer line means the bus is alive. Returns why not, or undefined.
- * Addresses other than a unix socket or TCP are left to the binding.
- */
-async function busDoesNotAnswer(address: string, boundMs: number): Promise<string | undefined> {
+/** Opens the session bus's socket and starts D-Bus's authentication (a NUL byte, then `AUTH EXTERNAL <uid in hex>`): any answer line means the bus is alive. */
+async function busDoesNotAnswer(address: string, boundMs: number) {
   const target = socketOf(address);
   if (!target) return undefined;
   return new Promise<string | undefined>((resolve) => {
@@ -162,14 +150,12 @@ function open(): KeyringOpening {
 }
 
 function wrap(binding: Binding): OsKeyring {
-  // On Linux the binding would fall back to the kernel's keyutils store when no Secret Service
-  // answers, and that store forgets everything at reboot: a key "saved" there would vanish. The
-  // Secret Service is required, and its absence is a reason to use the file instead.
+  // On Linux the binding would fall back to the kernel's keyutils store when no Secret Service answers.
   const entry = (account: string) =>
     new binding.AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
   const name = keyringName(process.platform);
   // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case.
-  const bounded = <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  const bounded = <T>(work: (signal: AbortSignal) => Promise<T>) => {
     const signal = AbortSignal.timeout(KEYRING_BOUND_MS);
     // Started first: the binding may block while it connects, and its time is not the call's.
     return within(
@@ -191,7 +177,7 @@ function wrap(binding: Binding): OsKeyring {
 }
 
 /** A keyring error in a line: the binding's text without its backtrace. */
-export function keyringReason(error: unknown): string {
+export function keyringReason(error: unknown) {
   const message = messageOf(error);
   return (message.split('\n')[0] ?? 'error').slice(0, 300);
 }

@@ -1,18 +1,4 @@
-// Profiles kept with conf, validated with zod on every read. The file is 0600 in a 0700 folder,
-// written by write-then-rename (conf uses `atomically`, which syncs the file; the folder is synced
-// here after it), and every read-modify-write holds the store's lock so that two `hedge login` at
-// once cannot lose each other's profile. It may hold the key and says where the key goes, so it is
-// read as ssh reads a key: never through a link, a regular file of bounded size that is this
-// user's alone, or refused (security/bounded-read.ts); conf reads it only after that.
-//
-// The lock is the one file lock of hedge (files/file-lock.ts), as the journal's and the demo
-// state's are: a `config.json.lock` folder beside the file, taken over once its holder stopped
-// refreshing it (a process killed while holding it).
-//
-// Conf writes the file; a read is the file's text through the same parse conf is given
-// (`deserialize`), read here directly. What conf's read adds is nothing hedge uses (a JSON-schema
-// validator, migrations, dot-paths), and loading conf (it imports ajv and semver whole) with the lock
-// cost a request command ~18 ms of CPU (docs/performance.md), so both are loaded by a write only.
+// Profiles kept with conf, validated with zod on every read.
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
@@ -44,7 +30,7 @@ export class ProfileStore {
     this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
-  private async open(): Promise<Conf<StoreData>> {
+  private async open() {
     if (this.conf) return this.conf;
     const file = this.file;
     const { default: ConfStore } = await import('conf');
@@ -104,7 +90,7 @@ export class ProfileStore {
     }
   }
 
-  private ensureDir(): void {
+  private ensureDir() {
     try {
       makePrivateDir(this.dir);
     } catch (error) {
@@ -112,10 +98,9 @@ export class ProfileStore {
     }
   }
 
-  private async lock(): Promise<() => Promise<void>> {
+  private async lock() {
     try {
-      // Taken over while held, nothing is lost: the write it guards is one rename, which cannot
-      // tear the file either way.
+      // Taken over while held, nothing is lost.
       return await lockFile(this.file, { staleMs: LOCK_STALE_MS, waitMs: this.lockWaitMs });
     } catch (error) {
       if (isLockedError(error)) {
@@ -128,7 +113,7 @@ export class ProfileStore {
   }
 }
 
-function parseStoreText(text: string, file: string): StoreData {
+function parseStoreText(text: string, file: string) {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -148,7 +133,7 @@ function parseStoreText(text: string, file: string): StoreData {
   return result.data;
 }
 
-function asConfigError(error: unknown, file: string, action: 'read' | 'write'): ConfigError {
+function asConfigError(error: unknown, file: string, action: 'read' | 'write') {
   if (error instanceof ConfigError) return error;
   const refused = error instanceof ReadRefused || (error as NodeJS.ErrnoException).code === 'ELOOP';
   return new ConfigError(`Cannot ${action} the config store ${file}: ${describeReadError(error)}.`, {

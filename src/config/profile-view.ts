@@ -1,5 +1,4 @@
-// A stored profile as data: the same fields for `profile list`, `login` and `whoami`, with the key
-// always redacted. How it reads on a screen (LIVE in red) is ui/profile-view.ts.
+// A stored profile as data: the same fields for `profile list`, `login` and `whoami`, with the key always redacted.
 import { UsageError } from '../errors.js';
 import { environmentOfKey, redactKey, type Environment } from '../security/secrets.js';
 import { redactStoreUrl } from '../security/store-url.js';
@@ -23,8 +22,7 @@ export interface ProfileRow {
 }
 
 export function profileRow(name: string, profile: StoredProfile, current: boolean): ProfileRow {
-  // A key in the keyring or behind a helper is described by what login noted of it: listing
-  // profiles never unlocks a keyring nor runs a helper.
+  // A key in the keyring or behind a helper is described by what login noted of it.
   const location = keyLocationOf(profile);
   const environment =
     location?.kind === 'file'

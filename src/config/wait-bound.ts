@@ -1,24 +1,19 @@
-// How long hedge waits when the command line does not say: one rule for every wait (a fill, a
-// landing, a lock, a side settling, `--until`). `--timeout SECONDS` bounds the whole command;
-// `--timeout 0` is the one way to wait without a bound.
+// How long hedge waits when the command line does not say.
 
 /** How long a wait lasts when --timeout does not say (`--timeout 0` means no bound at all). */
 export const DEFAULT_WAIT_BOUND_MS = 120_000;
 
-/**
- * When a wait that starts at `startedAt` must give up: --timeout's deadline when given, no bound
- * with `--timeout 0`, otherwise DEFAULT_WAIT_BOUND_MS from its start (never unbounded by default).
- */
+/** When a wait that starts at `startedAt` must give up. */
 export function waitDeadline(
   timeoutSeconds: number | undefined,
   commandDeadline: number | undefined,
   startedAt: number,
-): number | undefined {
+) {
   if (timeoutSeconds === 0) return undefined;
   return commandDeadline ?? startedAt + DEFAULT_WAIT_BOUND_MS;
 }
 
 /** The whole command's deadline from `--timeout SECONDS` (none when absent or 0). */
-export function commandDeadline(timeoutSeconds: number | undefined, now: number): number | undefined {
+export function commandDeadline(timeoutSeconds: number | undefined, now: number) {
   return timeoutSeconds === undefined || timeoutSeconds === 0 ? undefined : now + timeoutSeconds * 1000;
 }

@@ -1,12 +1,4 @@
-// The one way a file of hedge is replaced whole (the journal's active segment at a rotation, an
-// account lock's record, a keeper heartbeat, the simulator's state): written to a temporary file in
-// the same folder (a rename is atomic only within one file system), synced, renamed over the target,
-// and the folder synced — a reader sees the old file or the new one, never part of either, and after
-// a crash the new one is there or the old one is, whole. The profile store's file is written by conf
-// (`atomically`: the same steps but the folder's sync, which the store adds with syncDirectory).
-//
-// Hand-written rather than write-file-atomic or atomically: neither syncs the folder, so the
-// rename itself could be lost in a crash; the whole of it is these few system calls.
+// The one way a file of hedge is replaced whole: a temporary file beside it, synced, renamed over it, the folder synced.
 import {
   closeSync,
   constants,
@@ -25,20 +17,13 @@ export interface DurableWriteOptions {
   mode?: number;
 }
 
-/**
- * Replaces `target` with `data` whole. The temporary file is made afresh (never through a link:
- * O_EXCL, O_NOFOLLOW) and the rename replaces a link at `target` itself, never what it points to.
- * Throws node's own error (its `path` the file it was about); callers say it in their own terms.
- */
-export function writeFileDurably(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}): void {
+export function writeFileDurably(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}) {
   prepareDurableWrite(target, data, options).commit();
 }
 
 /** A replacement written and synced beside its target, not yet renamed over it. */
 export interface PreparedWrite {
-  /** Renames it over the target and syncs the folder. */
   commit(): void;
-  /** Removes it; the target stays as it was. */
   abandon(): void;
 }
 
@@ -88,14 +73,8 @@ export function prepareDurableWrite(
   };
 }
 
-/**
- * Makes `dir` (and its parents) where missing and leaves it 0700: the mode given to mkdir is reduced
- * by the umask, and a folder made earlier may be open to others. `inside`: a folder hedge makes inside
- * its own (locks/, journal-archive/, keepers/), where a symbolic link is refused (ELOOP), never
- * followed: following it would chmod and write wherever it points. The folder a person names
- * (HEDGE_CONFIG_DIR, the XDG folders) may be a link of theirs.
- */
-export function makePrivateDir(dir: string, options: { inside?: boolean } = {}): void {
+/** Makes `dir` (and its parents) where missing and leaves it 0700. */
+export function makePrivateDir(dir: string, options: { inside?: boolean } = {}) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Windows has no modes, and opens no folder.
   if (process.platform === 'win32') return;
@@ -109,7 +88,7 @@ export function makePrivateDir(dir: string, options: { inside?: boolean } = {}):
 }
 
 /** Makes a folder's entries durable (a new or renamed file's name is on disk only once its folder is synced). */
-export function syncDirectory(dir: string): void {
+export function syncDirectory(dir: string) {
   let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');
@@ -121,7 +100,7 @@ export function syncDirectory(dir: string): void {
   }
 }
 
-function unlinkQuietly(path: string): void {
+function unlinkQuietly(path: string) {
   try {
     unlinkSync(path);
   } catch {

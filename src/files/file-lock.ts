@@ -1,5 +1,4 @@
-// The one file lock (proper-lockfile), and holders judged by liveness, never by age: a long wait
-// never makes a live holder look dead. Modules load on first use: a read-only command pays for none.
+// The one file lock (proper-lockfile), and holders judged by liveness, never by age.
 import { readFileSync } from 'node:fs';
 
 // Short waits growing to a cap, counted in attempts: a busy machine only makes the bound longer.
@@ -14,7 +13,6 @@ export interface FileLockOptions {
   waitMs?: number;
 }
 
-/** Rejects with ELOCKED after `waitMs`; resolves to the release. */
 export async function lockFile(file: string, options: FileLockOptions): Promise<() => Promise<void>> {
   const { default: lockfile } = await import('proper-lockfile');
   const waitMs = options.waitMs ?? options.staleMs * 2;
@@ -34,7 +32,7 @@ export async function lockFile(file: string, options: FileLockOptions): Promise<
   return () => release().catch(() => {});
 }
 
-export function isLockedError(error: unknown): boolean {
+export function isLockedError(error: unknown) {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ELOCKED';
 }
 
@@ -50,7 +48,7 @@ export interface RecordedHolder extends Holder {
   start?: string;
 }
 
-export function newSession(): string {
+export function newSession() {
   return process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
 }
 
@@ -58,7 +56,7 @@ let boot: string | undefined;
 let ownStart: string | undefined | null = null;
 
 /** `<boot id>:<start ticks>`, or undefined where /proc does not say. */
-export function processStart(pid: number): string | undefined {
+export function processStart(pid: number) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
@@ -71,7 +69,7 @@ export function processStart(pid: number): string | undefined {
   }
 }
 
-function readOr(path: string): string {
+function readOr(path: string) {
   try {
     return readFileSync(path, 'utf8').trim();
   } catch {
@@ -79,7 +77,7 @@ function readOr(path: string): string {
   }
 }
 
-function hostname(): string {
+function hostname() {
   return process.getBuiltinModule('node:os').hostname();
 }
 
@@ -94,19 +92,18 @@ export function currentHolder(nowMs: number, session: string): RecordedHolder {
   };
 }
 
-export function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number) {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    // EPERM: it exists, under another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
 /** True while the holding process runs, or cannot be checked (another host). */
-export function isAlive(holder: RecordedHolder): boolean {
+export function isAlive(holder: RecordedHolder) {
   if (holder.host !== hostname()) return true;
   if (!pidAlive(holder.pid)) return false;
   if (holder.start === undefined) return true;

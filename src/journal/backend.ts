@@ -1,15 +1,4 @@
-// The journal's one interface, split as Terraform splits a backend's state: a store of records
-// (`JournalRecords`: what was done and what became of it) and a locker (`JournalLocker`: who is
-// acting — a hold on an entry being carried out, a per-account lock). Both halves are written once
-// (client-journal.ts) over what each backend gives — a `RecordsClient` and a `LockerClient`, below:
-// the local file (journal.ts, the embedded default) and the team's PostgreSQL store
-// (postgres-store.ts, loaded only when one is configured). test/journal/conformance.test.ts runs
-// one suite of cases against both, as Terraform's backend tests do.
-//
-// Records are ordered by counters, never by a clock: `seq` is a record's place in its journal
-// (given at begin by the backend — the file under its lock, PostgreSQL by a sequence), `revision`
-// counts the changes of one record. Desk machines' clocks disagree; the times in a record are what
-// it says happened when, and decide neither the order of a list nor which copy of a record wins.
+// The journal's one interface, split as Terraform splits a backend's state.
 import type { BeginFields, JournalEntry, JournalEnvironment, JournalPatch } from './entry.js';
 import type { Holder } from '../files/file-lock.js';
 
@@ -19,13 +8,11 @@ export type RowSeal = (entry: JournalEntry) => string;
 export interface ListOptions {
   /** Only entries still unresolved (planned, pending, submitted, unknown). */
   pending?: boolean;
-  /** Only entries of this idempotency key. */
   idempotencyKey?: string;
   /** Only entries created at or after this time (ms since the epoch; the record's own created_at). */
   since?: number;
   /** Only entries created before this time (ms since the epoch). */
   until?: number;
-  /** At most this many, the newest. */
   limit?: number;
 }
 
@@ -46,10 +33,7 @@ export interface SameRequest {
 export interface JournalRecords {
   /** For messages: the file path, or the store URL with any password redacted. */
   readonly location: string;
-  /**
-   * Records a new action (outcome pending, or planned when asked), held by this process; resolves once the record is durable. Gives it the next `seq`, revision 1.
-   * `seal` signs the row once its id, seq and time are given (row-seal.ts).
-   */
+  /** Records a new action (outcome pending, or planned when asked), held by this process. */
   begin(fields: BeginFields, seal?: RowSeal): Promise<JournalEntry>;
   /** Records what became of an action (its revision goes up by one); a final outcome ends this process's hold. Returns the entry with every change folded in. */
   update(id: string, patch: JournalPatch): Promise<JournalEntry>;
@@ -57,7 +41,6 @@ export interface JournalRecords {
   list(options?: ListOptions): Promise<JournalEntry[]>;
   /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */
   get(idOrPrefix: string): Promise<JournalEntry | undefined>;
-  /** The newest unresolved entry for the same request, if any. */
   findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined>;
   close?(): Promise<void>;
 }
@@ -65,10 +48,7 @@ export interface JournalRecords {
 /** A hold on an entry or a lock on an account scope, taken by this process. */
 export interface Hold {
   release(): Promise<void>;
-  /**
-   * True once the hold is gone without a release: the team store's session that held it ended, or
-   * the file's lock record was removed or taken by another. False after a release.
-   */
+  /** True once the hold is gone without a release. */
   lost(): boolean;
 }
 
@@ -78,41 +58,22 @@ export type HoldResult = { held: true; hold: Hold } | { held: false; holder: Hol
 export interface JournalLocker {
   /** Take hold of an existing unresolved entry (to resume it); an entry resolved meanwhile is not taken (held: false, its last holder). */
   hold(id: string): Promise<HoldResult>;
-  /** The live holder of an entry, or undefined (finished, or its process died). */
   holderOf(id: string): Promise<Holder | undefined>;
-  /**
-   * A per-account lock (scope e.g. `${environment}|${host}|${keyId}|apply`), released when the
-   * process dies; waits up to waitMs (0: answer at once).
-   */
+  /** A per-account lock (scope e.g. */
   lock(scope: string, options: { waitMs: number }): Promise<HoldResult>;
-  /**
-   * The live holder of a per-account lock, or undefined when nobody holds it. Read only: the lock
-   * is never taken to ask (a keeper starting at that instant must not be refused because of a look).
-   */
   lockHolder(scope: string): Promise<Holder | undefined>;
 }
 
 /** A keeper's heartbeat as a backend gives it back. */
 export interface StoredHeartbeat {
-  /** What the keeper wrote, whole (JSON). */
   body: unknown;
   /** How many times it was written (1 at the first write); 0 for a heartbeat file an older hedge wrote. */
   revision: number;
-  /**
-   * Its age by the backend's own clock (the team store's: now() minus the time of its write), so that
-   * no desk's clock decides whether a keeper on another machine is hung; absent for the file, which
-   * only the keeper's own machine reads.
-   */
+  /** Its age by the backend's own clock (the team store's: now() minus the time of its write). */
   ageMs?: number;
 }
 
-/**
- * The optional part of a backend for `hedge keep`: one heartbeat per keeper lock scope (the
- * account's `…|keep` scope), rewritten whole by the keeper each cycle, read by `hedge keep status`.
- * The file backend keeps it as the heartbeat file in its folder (the per-user keeper folder); the
- * team store in a row of its own (body and revision), so every machine of the team sees it. Never
- * a key: a body holding something shaped like one is refused, as an entry is.
- */
+/** The optional part of a backend for `hedge keep`. */
 export interface KeeperHeartbeats {
   /** Replaces the scope's heartbeat; resolves with its new revision once durable. */
   write(scope: string, body: object): Promise<{ revision: number }>;
@@ -120,19 +81,10 @@ export interface KeeperHeartbeats {
   read(scope: string): Promise<StoredHeartbeat | undefined>;
 }
 
-// ---- what a backend implements ------------------------------------------------------------------
-// The journal's rules (what begin stamps, what a final outcome does, what pending means, the "same
-// request" rule, a hold on an entry finished meanwhile, keys refused, the fallback record) are
-// written once, in client-journal.ts, over these two small clients — as Terraform's remote.State
-// is written once over a backend's Client and locker. A client keeps rows and holds; it decides nothing.
-
 /** Which rows a read wants; a client applies every field but `request`, which only narrows. */
 export interface RowFilter {
-  /** Only the row with this id. */
   id?: string;
-  /** Only rows whose id starts with this. */
   idPrefix?: string;
-  /** Only rows whose id ends with this. */
   idSuffix?: string;
   /** Only rows whose outcome is unresolved (entry.ts's UNRESOLVED_OUTCOMES, the one list). */
   unresolved?: boolean;
@@ -140,7 +92,6 @@ export interface RowFilter {
   /** Only rows created at or after / before these times (ms since the epoch; the row's own created_at). */
   since?: number;
   until?: number;
-  /** At most this many, the newest. */
   limit?: number;
   /** A client may read only rows of this request's identity and body (the journal checks the rule itself). */
   request?: SameRequest;
@@ -149,15 +100,9 @@ export interface RowFilter {
 /** The rows of a journal: read, appended, changed — each atomically. */
 export interface RecordsClient {
   readonly location: string;
-  /**
-   * Adds the entry as a new row with the next `seq` and revision 1, held by `entry.holder` from the
-   * moment another process can see it, sealed by `seal` once its seq is given; resolves once
-   * durable. Undefined when its id is taken.
-   */
   append(entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined>;
   /** Folds `patch` into the row (later fields win, updated_at = at, revision + 1); undefined when there is no such row. */
   change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined>;
-  /** Rows newest first by `seq`. */
   read(filter: RowFilter): Promise<JournalEntry[]>;
   /** The keeper's heartbeats, stored as given (the journal refuses a key before). */
   readonly heartbeats?: KeeperHeartbeats;
@@ -173,7 +118,6 @@ export interface LockerClient {
   holderAt(time: number): Holder;
   /** Takes the scope's hold, waiting up to waitMs; or names its live holder. (The journal asks for an entry's only while it is unresolved, and looks again after.) */
   take(scope: HoldScope, waitMs: number): Promise<HoldResult>;
-  /** The scope's live holder, taking nothing. */
   holderOf(scope: HoldScope): Promise<Holder | undefined>;
   /** Lets go of every hold this process has on the scope: an entry's, once its outcome is final (absent where the outcome itself ends it). */
   letGo?(scope: HoldScope): Promise<void>;
@@ -187,17 +131,14 @@ export interface Journal extends JournalRecords, JournalLocker {
 /** The local file journal: the Journal, plus where its files are. */
 export interface LocalJournal extends Journal {
   readonly dir: string;
-  /** The active segment (journal.jsonl). */
   readonly file: string;
 }
 
 /** What `hedge journal migrate` did with one local entry. */
 export type ImportOutcome =
-  /** Not in the store: added, under its own id. */
   | 'added'
   /** In the store, and the local record knew more (a later revision, or a fallback record): merged in. */
   | 'merged'
-  /** Already in the store with everything the local record says. */
   | 'present'
   /** The store holds another action under this id (a different idempotency key): left alone. */
   | 'conflict';
@@ -207,7 +148,6 @@ export interface TeamJournal extends Journal {
   readonly kind: 'postgres';
   /** The local journal's folder (where fallback records go); the file journal's name for its own. */
   readonly dir: string;
-  /** The store as shown (password redacted): the file journal's name for its path. */
   readonly file: string;
   /** Brings the schema up to date (also done on first use); the versions applied. */
   migrateSchema(): Promise<number[]>;
@@ -222,14 +162,12 @@ export function isTeamJournal(journal: object): journal is TeamJournal {
 export interface TeamJournalOptions {
   /** The full URL (password included); used for the connection only. */
   url: string;
-  /** The URL as shown: password redacted. */
   shown: string;
   /** Where the URL came from (HEDGE_JOURNAL_URL, `profile "desk"`), for hints. */
   source: string;
   /** The local journal's folder: where a fallback record goes when the store fails after a send. */
   fallbackDir: string;
   now?: () => number;
-  /** --verbose lines (never the URL whole). */
   log?: (line: string) => void;
   /** Bounds, in ms: connecting, and each statement (a lock wait gets its own wait on top). */
   connectTimeoutMs?: number;

@@ -1,7 +1,7 @@
 // One text per JSON value, whatever the key order: how "the same request body" is decided.
 
 /** JSON with object keys sorted at every depth; numbers as JSON writes them (10000 and 1e4 agree). */
-export function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown) {
   return JSON.stringify(sortKeys(value)) ?? 'null';
 }
 

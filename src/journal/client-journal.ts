@@ -1,9 +1,4 @@
-// The journal's semantics, written once over a backend's two small clients (backend.ts:
-// RecordsClient, LockerClient) — as Terraform's remote.State is written once over a backend's
-// Client and locker. The local file (journal.ts) and the team's PostgreSQL store
-// (postgres-store.ts) each give only the clients; what begin stamps, what a final outcome does,
-// what "pending" means, the "same request" rule, a hold on an entry finished meanwhile, the keys
-// refused and the fallback record after a failed store live here.
+// The journal's semantics, written once over a backend's two small clients (backend.ts: RecordsClient, LockerClient).
 import type {
   Hold,
   HoldResult,
@@ -199,22 +194,22 @@ export class ClientJournal implements Journal {
     return this.locker.holderOf({ lock: scope });
   }
 
-  async close(): Promise<void> {
+  async close() {
     await this.records.close?.();
   }
 
-  private async entry(id: string): Promise<JournalEntry | undefined> {
+  private async entry(id: string) {
     return this.remember(await this.records.read({ id }))[0];
   }
 
-  private remember(entries: JournalEntry[]): JournalEntry[] {
+  private remember(entries: JournalEntry[]) {
     if (this.fallback) for (const entry of entries) this.known.set(entry.id, entry);
     return entries;
   }
 }
 
 /** "pid 4242 on desk-3 since 10:42:03 UTC" */
-export function describeHolder(holder: Holder): string {
+export function describeHolder(holder: Holder) {
   const since =
     typeof holder.since === 'string' && holder.since.length >= 19
       ? `${utcSecond(holder.since)} UTC`
@@ -243,7 +238,7 @@ export function holdOf(release: () => Promise<unknown>, stillHeld: () => boolean
 }
 
 /** The entry was made for this request: same environment, host, key, command and normalised body. */
-export function matchesRequest(entry: JournalEntry, match: SameRequest): boolean {
+export function matchesRequest(entry: JournalEntry, match: SameRequest) {
   return (
     entry.environment === match.environment &&
     entry.base_url_host === match.base_url_host &&
@@ -256,7 +251,7 @@ export function matchesRequest(entry: JournalEntry, match: SameRequest): boolean
 }
 
 /** The fields a reader relies on; TypeScript checks callers, this catches what slips past it. */
-function checkBeginFields(fields: BeginFields): void {
+function checkBeginFields(fields: BeginFields) {
   const problems: string[] = [];
   if (fields.environment !== 'live' && fields.environment !== 'test') problems.push('environment must be live or test');
   for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const) {
@@ -268,6 +263,6 @@ function checkBeginFields(fields: BeginFields): void {
 }
 
 /** The value as JSON keeps it (undefined fields dropped): what every backend stores. */
-export function plainJson(value: unknown): unknown {
+export function plainJson(value: unknown) {
   return JSON.parse(JSON.stringify(value));
 }

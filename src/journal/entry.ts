@@ -15,14 +15,7 @@ export const OUTCOMES = [
   'abandoned',
 ] as const;
 
-/**
- * planned: a later leg of a multi-leg action (roll), journaled before the action's first request
- * and certainly not sent yet (it turns pending, on disk, right before its send) · pending:
- * journaled, not yet answered · submitted: accepted, not yet resolved · filled / done:
- * resolved success (done is one that is not a fill, e.g. a confirmed close) · failed: failed
- * on-chain · rejected: a clear 4xx refusal, nothing happened · unknown: ambiguous answer,
- * interrupted or killed · abandoned: the user started a fresh action over this one (--new).
- */
+/** planned: a later leg of a multi-leg action (roll). */
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** The outcomes of an action not finished yet: the one list (a backend's query is built from it, never re-declared). */
@@ -56,10 +49,7 @@ export interface JournalEntry {
   argv?: string[];
   request: JournalRequest;
   idempotency_key: string;
-  /**
-   * The row's seal (row-seal.ts): an HMAC over what it would send and as whom, under a key derived
-   * from the API key. A row without one, or whose seal does not verify, is never sent again.
-   */
+  /** The row's seal (row-seal.ts): an HMAC over what it would send and as whom. */
   seal?: string;
   /** The id of the parent action when one action has several legs (roll, apply). */
   group?: string;
@@ -79,22 +69,11 @@ export interface JournalEntry {
   /** Sanitised by the caller; stored as given. */
   message?: string;
   resolved_at?: string;
-  /**
-   * The notional the action moved on the server, in USD, when its request does not say it: a close
-   * records what it closed. An agent's daily cap counts it (agent/guardrails.ts).
-   */
+  /** The notional the action moved on the server, in USD, when its request does not say it. */
   traded_usd?: number;
-  /**
-   * The side as every view showed it once this action was seen to land (its hedges not final, and
-   * what they add up to): a run of the same request later is a repeat only while the side still
-   * shows exactly this (write-flow.ts). Not sealed: it only ever stops a send, never makes one.
-   */
+  /** The side as every view showed it once this action was seen to land (its hedges not final, and what they add up to): a run of the same request later is a repeat only while the side still shows exactly this (write-flow.ts). */
   side_after?: SideAfter;
-  /**
-   * Set on a local record written because the team store failed after the request was sent: the
-   * team entry it completes (its id, and the store's redacted address). `hedge journal migrate`
-   * merges it into that entry.
-   */
+  /** Set on a local record written because the team store failed after the request was sent. */
   fallback_for?: {
     id: string;
     store: string;
@@ -151,7 +130,7 @@ export interface SideAfter {
 /** The message of a write sent and not waited for (--no-wait): journaled done, its landing never seen. */
 export const NOT_WAITED_MESSAGE = 'submitted; not waited (--no-wait)';
 
-export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>): boolean {
+export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>) {
   return UNRESOLVED.has(entry.outcome);
 }
 
@@ -162,7 +141,7 @@ export function bodyOf(entry: Pick<JournalEntry, 'request'>): Record<string, unk
 }
 
 /** The USD amount a recorded body names: its notional, else its one number other than the tenor. */
-export function recordedUsd(body: Record<string, unknown>): number | undefined {
+export function recordedUsd(body: Record<string, unknown>) {
   if (typeof body.notional_usd === 'number') return body.notional_usd;
   const amounts = Object.entries(body).filter(([key, value]) => key !== 'tenor_days' && typeof value === 'number');
   return amounts.length === 1 ? (amounts[0]![1] as number) : undefined;
@@ -178,11 +157,7 @@ export interface SkippedLine {
   reason: string;
 }
 
-/**
- * The entries of a journal file's text, in creation order. An entry is the fold of its events in
- * file order (later fields win); its revision is the number of its events. A line that is not a JSON event (a crash mid-write, a hand edit)
- * is skipped and reported; so is an entry whose first event is not a creation event.
- */
+/** The entries of a journal file's text, in creation order. */
 export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}): JournalEntry[] {
   const folded = new Map<string, { firstLine: number; events: number; fields: Record<string, unknown> }>();
   const lines = text.split('\n');
@@ -215,7 +190,7 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
 type Event = { id: string; at: string } & Record<string, unknown>;
 
 /** The event on this line, or why it is not one. */
-function parseEvent(line: string): Event | string {
+function parseEvent(line: string) {
   let value: unknown;
   try {
     value = JSON.parse(line);

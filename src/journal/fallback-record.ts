@@ -1,7 +1,6 @@
-// A local record of a team entry: written to the local file journal when the team store fails
-// after a request was sent (`fallback_for`: the store's entry it completes), and merged back into
-// the store by `hedge journal migrate` by the rule of `knowsMore` — by revisions, never by the
-// clocks of the machines that wrote them.
+// A local record of a team entry: written to the local file journal when the team store fails after a request was
+// sent (`fallback_for`: the store's entry it completes), and merged back into the store by `hedge journal migrate` by
+// the rule of `knowsMore` — by revisions, never by the clocks of the machines that wrote them.
 import type { LocalJournal } from './backend.js';
 import { isUnresolved, PATCH_FIELDS, type JournalEntry, type JournalPatch } from './entry.js';
 import { JournalError } from './journal-error.js';
@@ -18,10 +17,7 @@ export class FallbackRecords {
     private readonly openLocal: () => LocalJournal,
   ) {}
 
-  /**
-   * Keeps what `change` says of the team entry `id` (last known as `base`) in the local journal,
-   * then throws the store's failure saying where it is kept.
-   */
+  /** Keeps what `change` says of the team entry `id` (last known as `base`) in the local journal. */
   async record(base: JournalEntry | undefined, id: string, change: JournalPatch, failure: unknown): Promise<never> {
     const { message, hint } = failure as JournalStoreError;
     const said = message.replace(/\.$/, '');
@@ -43,7 +39,7 @@ export class FallbackRecords {
   }
 
   /** The fallback record of `id`: what it would send, then what the store had learnt before it failed. */
-  private async start(base: JournalEntry | undefined, id: string): Promise<string> {
+  private async start(base: JournalEntry | undefined, id: string) {
     if (!base) throw new JournalError(`this run never read entry ${id}`);
     const {
       id: _id,
@@ -75,13 +71,8 @@ export function outcomeFields(record: Partial<JournalEntry>): JournalPatch {
   return patch as JournalPatch;
 }
 
-/**
- * Whether a local record knows more than the store's copy. A final outcome never goes back to an
- * unresolved one, and always replaces one. Otherwise a fallback record knows more while the
- * store's copy is still the revision it continued from (nobody changed it since); a migrated local
- * record, while its revision is the higher (the store took the local revision when it first moved in).
- */
-export function knowsMore(local: JournalEntry, stored: JournalEntry): boolean {
+/** Whether a local record knows more than the store's copy. */
+export function knowsMore(local: JournalEntry, stored: JournalEntry) {
   if (!isUnresolved(stored) && isUnresolved(local)) return false;
   if (isUnresolved(stored) && !isUnresolved(local)) return true;
   const storedRevision = stored.revision ?? 1;
@@ -91,7 +82,7 @@ export function knowsMore(local: JournalEntry, stored: JournalEntry): boolean {
 }
 
 /** The revision a local record brings into the store: a fallback record is one change past the revision it continued from. */
-export function importedRevision(local: JournalEntry): number {
+export function importedRevision(local: JournalEntry) {
   if (local.fallback_for) return (local.fallback_for.revision ?? 0) + 1;
   return local.revision ?? 1;
 }

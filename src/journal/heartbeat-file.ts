@@ -1,10 +1,4 @@
-// The file backend's keeper heartbeats (backend.ts, KeeperHeartbeats): one JSON file per keeper
-// lock scope in the journal's folder — for the keeper, the per-user keeper folder every config
-// folder of the user shares — named by a hash of the scope (never the key), written whole to a
-// temporary file, synced and renamed into place (files/durable-write.ts), so that a reader never
-// sees half a heartbeat, and a crash leaves the last one written whole. The file is
-// the heartbeat's body as the keeper wrote it, plus `heartbeat_revision` (how many times it was
-// written; a file of an older hedge has none: revision 0).
+// The file backend's keeper heartbeats (backend.ts, KeeperHeartbeats).
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { writeFileDurably } from '../files/durable-write.js';
@@ -15,7 +9,7 @@ import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../security/bounded-r
 
 const REVISION_FIELD = 'heartbeat_revision';
 
-export function heartbeatFile(dir: string, scope: string): string {
+export function heartbeatFile(dir: string, scope: string) {
   return join(dir, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.heartbeat.json`);
 }
 

@@ -1,9 +1,4 @@
-// The action journal on a local file, the embedded default backend: a record of every
-// state-changing action, written before the request leaves and updated when its outcome is known;
-// also the desk's audit log. The journal's rules are client-journal.ts's (one for every backend);
-// this file gives its records client — events appended to the active segment under the journal
-// lock (locks.ts), folded into entries when read, older ones in dated archives (segments.ts) — and
-// locks.ts its locker.
+// The action journal on a local file, the embedded default backend.
 import { join } from 'node:path';
 import { utcDay } from '../core/utc-text.js';
 import type { LocalJournal, RecordsClient, RowFilter, RowSeal } from './backend.js';
@@ -54,7 +49,7 @@ function fileRecords(place: FilePlace): RecordsClient {
 }
 
 /** A begin event: `{"id":…,"at":…,"seq":N, …}`, its seq the next of this journal, given under its lock (its clock plays no part). */
-async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined> {
+async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal) {
   const { id, created_at: at, updated_at: _updated, ...fields } = entry;
   let event = '';
   await lockedAppend(
@@ -73,12 +68,7 @@ async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal
 }
 
 /** An update event `{"id":…,"at":…, …patch}`, appended only when the active segment has the entry. */
-async function changeEntry(
-  place: FilePlace,
-  id: string,
-  patch: JournalPatch,
-  at: string,
-): Promise<JournalEntry | undefined> {
+async function changeEntry(place: FilePlace, id: string, patch: JournalPatch, at: string) {
   let found = false;
   const text = await lockedAppend(
     place.file,
@@ -94,7 +84,7 @@ async function changeEntry(
 }
 
 /** The entries the filter picks, newest first. Unresolved entries never leave the active segment; an id is looked for there first. */
-function readEntries(place: FilePlace, filter: RowFilter): JournalEntry[] {
+function readEntries(place: FilePlace, filter: RowFilter) {
   const { id, idPrefix, idSuffix, unresolved, idempotencyKey, limit } = filter;
   const chosen = (entry: JournalEntry) =>
     (id === undefined || entry.id === id) &&
@@ -118,7 +108,7 @@ function withArchives(
   segment: JournalEntry[],
   filter: RowFilter,
   chosen: (entry: JournalEntry) => boolean,
-): JournalEntry[] {
+) {
   const day = (ms: number | undefined) => (ms === undefined ? undefined : utcDay(ms));
   const [sinceDay, untilDay] = [day(filter.since), day(filter.until)];
   const archives = archiveFiles(place.dir)
@@ -143,7 +133,7 @@ function withArchives(
 }
 
 /** The event lines of one entry (what folding it needs), without parsing the others. */
-function linesOf(text: string, id: string): string {
+function linesOf(text: string, id: string) {
   const marker = `"id":"${id}"`;
   return text
     .split('\n')
@@ -151,16 +141,13 @@ function linesOf(text: string, id: string): string {
     .join('\n');
 }
 
-function inRange(entry: JournalEntry, { since, until }: { since?: number; until?: number }): boolean {
+function inRange(entry: JournalEntry, { since, until }: { since?: number; until?: number }) {
   const created = Date.parse(entry.created_at);
   return (since === undefined || created >= since) && (until === undefined || created < until);
 }
 
-/**
- * Newest first by `seq`, the journal's own counter. Entries written before it had one are older
- * than every entry that has one, and among themselves go by creation time (then file order).
- */
-function newestFirst(entries: JournalEntry[]): JournalEntry[] {
+/** Newest first by `seq`, the journal's own counter. */
+function newestFirst(entries: JournalEntry[]) {
   return entries
     .map((entry, index) => ({ entry, index, time: Date.parse(entry.created_at) }))
     .sort((a, b) => {
@@ -175,11 +162,8 @@ function newestFirst(entries: JournalEntry[]): JournalEntry[] {
 /** A begin event starts as begin writes it: `{"id":…,"at":…,"seq":N`. */
 const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
 
-/**
- * The highest `seq` of the active segment (0 when none has one). The entry holding it is never
- * archived by a rotation (segments.ts), so the active segment always knows the journal's highest.
- */
-export function highestSeq(text: string): number {
+/** The highest `seq` of the active segment (0 when none has one). */
+export function highestSeq(text: string) {
   let highest = 0;
   for (const match of text.matchAll(BEGIN_SEQ)) highest = Math.max(highest, Number(match[1]));
   return highest;

@@ -1,12 +1,11 @@
-// The journal never holds an API key: entries carry a fingerprint, and every event is checked
-// for anything shaped like a key before it is written.
+// The journal never holds an API key.
 import { createHash } from 'node:crypto';
 import { JournalError } from './journal-error.js';
 
 const KEY_SHAPED = /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/;
 
 /** First 12 hex digits of the key's sha256: tells keys apart without revealing them. */
-export function keyFingerprint(apiKey: string): string {
+export function keyFingerprint(apiKey: string) {
   return createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 12);
 }
 
@@ -31,7 +30,7 @@ export function findKeyShapedString(value: unknown, path = '$'): string | undefi
 }
 
 /** Refuses to `what` (journal an event, write a heartbeat) a value holding anything shaped like an API key. */
-export function refuseKeyShaped(value: object, what: string, hint?: string): void {
+export function refuseKeyShaped(value: object, what: string, hint?: string) {
   const where = findKeyShapedString(value);
   if (where)
     throw new JournalError(

@@ -4,11 +4,8 @@ import { isAbsolute, join } from 'node:path';
 
 export const JOURNAL_FILE_NAME = 'journal.jsonl';
 
-/**
- * $HEDGE_CONFIG_DIR itself when set (beside the config: tests, portable set-ups); else
- * $XDG_STATE_HOME/hedge; else ~/.local/state/hedge.
- */
-export function journalDir(env: Readonly<Record<string, string | undefined>>): string {
+/** $HEDGE_CONFIG_DIR itself when set (beside the config: tests, portable set-ups); else $XDG_STATE_HOME/hedge. */
+export function journalDir(env: Readonly<Record<string, string | undefined>>) {
   if (env.HEDGE_CONFIG_DIR) return env.HEDGE_CONFIG_DIR;
   // The XDG base-directory spec says a relative value is invalid and must be ignored.
   if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) return join(env.XDG_STATE_HOME, 'hedge');

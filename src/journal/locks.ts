@@ -1,5 +1,4 @@
-// The file journal's locks, all under its one append lock: an entry's hold is a `holder` event, an
-// account lock a record under `locks/`. Both count while their holder lives (kill -9 frees at once).
+// The file journal's locks, all under its one append lock.
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -61,7 +60,7 @@ export function activeEntries(place: FilePlace): JournalEntry[] {
   return entriesIn(place.file, place.skipIn(place.file));
 }
 
-async function withJournalLock<T>(file: string, staleMs: number, body: () => T): Promise<T> {
+async function withJournalLock<T>(file: string, staleMs: number, body: () => T) {
   ensureDir(dirname(file));
   let release: () => Promise<void>;
   try {
@@ -82,15 +81,8 @@ async function withJournalLock<T>(file: string, staleMs: number, body: () => T):
   }
 }
 
-/**
- * The only writer of the active segment: `compose` turns it into one line ('' adds nothing). The
- * fsync runs after the release, so writers wait for each other's syscalls, not disk flushes.
- */
-export async function lockedAppend(
-  file: string,
-  compose: (current: string) => string,
-  options: LockedAppendOptions,
-): Promise<string> {
+/** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
+export async function lockedAppend(file: string, compose: (current: string) => string, options: LockedAppendOptions) {
   const { fd, text } = await withJournalLock(file, options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS, () => {
     const current = readSegment(file);
     const line = compose(current ?? '');
@@ -177,7 +169,7 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
     };
   }
 
-  async function releaseEntry(id: string): Promise<void> {
+  async function releaseEntry(id: string) {
     await lockedAppend(
       place.file,
       (current) => {
@@ -193,14 +185,14 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
   }
 
   /** This session still holds the entry, or the entry was finished (which ends a hold, never loses it). */
-  function stillHolds(id: string): boolean {
+  function stillHolds(id: string) {
     const entry = entryIn(activeEntries(place), id);
     if (!entry || !isUnresolved(entry)) return true;
     return isRecordedHolder(entry.holder) && entry.holder.session === session;
   }
 }
 
-function liveHolderIn(entry: JournalEntry | undefined): RecordedHolder | undefined {
+function liveHolderIn(entry: JournalEntry | undefined) {
   if (!entry || !isUnresolved(entry)) return undefined;
   const holder = entry.holder;
   return isRecordedHolder(holder) && isAlive(holder) ? holder : undefined;
@@ -212,11 +204,11 @@ interface LockRecord {
 }
 
 /** An account lock's record: `locks/` named by a hash of its scope. */
-export function lockPath(dir: string, scope: string): string {
+export function lockPath(dir: string, scope: string) {
   return join(dir, LOCKS_DIR_NAME, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.json`);
 }
 
-function readLock(path: string): LockRecord | undefined {
+function readLock(path: string) {
   const text = readSegment(path);
   if (text === undefined || text.trim() === '') return undefined;
   try {
@@ -228,7 +220,7 @@ function readLock(path: string): LockRecord | undefined {
   }
 }
 
-function liveLockHolder(dir: string, scope: string): RecordedHolder | undefined {
+function liveLockHolder(dir: string, scope: string) {
   const record = readLock(lockPath(dir, scope));
   return record && isAlive(record.holder) ? record.holder : undefined;
 }
@@ -249,7 +241,7 @@ function claimLock(
   return { held: true };
 }
 
-function dropLock(path: string, session?: string): void {
+function dropLock(path: string, session?: string) {
   const existing = readLock(path);
   if (existing?.holder.pid !== process.pid || (session !== undefined && existing.holder.session !== session)) return;
   try {

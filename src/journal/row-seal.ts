@@ -1,16 +1,8 @@
-// What makes a journal row fit to be sent again: it must carry a seal — an HMAC-SHA256 over the
-// row's identity (id, place, time) and everything it would send and to whom — made with a key that
-// only a holder of the API key can derive. A journal is data that crosses machines (a team store, a
-// copied file): a row someone wrote without the key (a forged add, an `api` path to another host),
-// or a genuine row copied under a new id or time, does not verify, and resume, the keeper, apply
-// and `journal resolve` refuse it before anything leaves.
+// What makes a journal row fit to be sent again: it must carry a seal.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 
-/**
- * Written as `<version>.<base64url mac>`. v1 seals (older hedges) did not cover the row's id, place
- * and time, so a copy of one verified: they are no longer trusted to send (read as unsealed).
- */
+/** Written as `<version>.<base64url mac>`. */
 const VERSION = 'v2';
 const SALT = 'hedge journal row seal';
 const INFO = 'v1';
@@ -32,10 +24,7 @@ export interface SealedFields {
   group?: string;
   leg?: string;
   via?: string;
-  /**
-   * What the row's process read before its first send (the server's time then, the side's notional
-   * before): a resume's verdict and the key's age are judged from it, so it is sealed too.
-   */
+  /** What the row's process read before its first send (the server's time then, the side's notional before). */
   context?: Record<string, unknown>;
 }
 
@@ -53,7 +42,7 @@ export interface RowSealer {
 /** A sealer for one API key; the key itself is not kept, only the derived sealing key. */
 export function rowSealer(apiKey: string): RowSealer {
   const sealingKey = Buffer.from(hkdfSync('sha256', apiKey, SALT, INFO, 32));
-  const macOf = (fields: SealedFields): Buffer => createHmac('sha256', sealingKey).update(sealedText(fields)).digest();
+  const macOf = (fields: SealedFields) => createHmac('sha256', sealingKey).update(sealedText(fields)).digest();
   return {
     seal: (fields) => `${VERSION}.${macOf(fields).toString('base64url')}`,
     trust(row) {
@@ -67,7 +56,7 @@ export function rowSealer(apiKey: string): RowSealer {
 }
 
 /** The sealed fields in one text, whatever their order or the store's (absent and null agree). */
-function sealedText(fields: SealedFields): string {
+function sealedText(fields: SealedFields) {
   const request = fields.request ?? { method: '', path: '', body: null };
   return canonicalJson([
     VERSION,

@@ -1,13 +1,4 @@
-// The journal's files. `journal.jsonl` is the active segment: every unresolved entry, every entry
-// of a group (a roll, an apply) that still has one, and the newest resolved ones. Once it grows past
-// a size bound, the other resolved entries are moved, whole, into dated archive files
-// (`journal-archive/journal-YYYY-MM-DD.jsonl`, by the UTC day the entry was created), so an append
-// costs the same whatever the journal's history: it reads only the bounded active segment.
-//
-// No file or folder the journal makes is ever opened through a symbolic link (O_NOFOLLOW): a journal
-// path that is a link is refused, since following it would write wherever it points. Its files are
-// read and appended to only as regular files that no one but their owner (this user or root) may
-// change (security/bounded-read.ts): another user's edit could drop the row of an action in flight.
+// The journal's files.
 import {
   closeSync,
   constants,
@@ -72,11 +63,8 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 const NEWLINE = Buffer.from('\n');
 
-/**
- * A file's text, never through a symbolic link; undefined when it does not exist. A line over
- * MAX_LINE_BYTES is left out (an empty line in its place, so line numbers hold) and `onLong` told its number.
- */
-export function readSegment(file: string, onLong: (line: number) => void = () => {}): string | undefined {
+/** A file's text, never through a symbolic link; undefined when it does not exist. */
+export function readSegment(file: string, onLong: (line: number) => void = () => {}) {
   let fd: number;
   try {
     fd = openRegularFileSync(file, JOURNAL_FILE);
@@ -127,7 +115,7 @@ export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void): Jo
 }
 
 /** Runs `act`, a failure of it reported as the journal's, about `path`. */
-function journalIo<T>(path: string, action: 'read' | 'write', act: () => T): T {
+function journalIo<T>(path: string, action: 'read' | 'write', act: () => T) {
   try {
     return act();
   } catch (error) {
@@ -136,12 +124,12 @@ function journalIo<T>(path: string, action: 'read' | 'write', act: () => T): T {
 }
 
 /** The journal's folder, or (`inside`) one it makes inside it: files/durable-write.ts. */
-export function ensureDir(dir: string, options: { inside?: boolean } = {}): void {
+export function ensureDir(dir: string, options: { inside?: boolean } = {}) {
   journalIo(dir, 'write', () => makePrivateDir(dir, options));
 }
 
 /** Opens a journal file to append (created 0600), never through a symbolic link. */
-export function openForAppend(file: string): number {
+export function openForAppend(file: string) {
   try {
     // Read access too: a rotation checks an archive's last byte through the same descriptor.
     const fd = openSync(
@@ -163,18 +151,18 @@ export function openForAppend(file: string): number {
 }
 
 /** Writes all of `bytes` (a short write, e.g. on a full disk, is finished or fails). */
-export function writeAll(fd: number, bytes: Buffer, file: string): void {
+export function writeAll(fd: number, bytes: Buffer, file: string) {
   journalIo(file, 'write', () => {
     for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
   });
 }
 
-export function syncFile(fd: number, file: string): void {
+export function syncFile(fd: number, file: string) {
   journalIo(file, 'write', () => fsyncSync(fd));
 }
 
 /** Replaces `target` with `text` whole and durably (files/durable-write.ts), in the journal's terms when it fails. */
-export function replaceFileDurably(target: string, text: string): void {
+export function replaceFileDurably(target: string, text: string) {
   journalIo(target, 'write', () => writeFileDurably(target, text));
 }
 
@@ -186,13 +174,7 @@ export interface RotateOptions {
   today: string;
 }
 
-/**
- * Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a
- * group with an unresolved entry) into the archive of their creation day, then replaces the active
- * segment with what stays. Runs under the journal lock. The archives are written and synced before
- * the active segment is replaced, so a crash in between leaves an entry in both places (readers
- * fold the two), never in neither.
- */
+/** Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a group with an unresolved entry) into the archive of their creation day, then replaces the active segment with what stays. */
 export function rotate(file: string, text: string, options: RotateOptions): { kept: number; archived: number } {
   const dir = dirname(file);
   const lines = text.split('\n');
@@ -210,8 +192,7 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
   const openGroups = new Set(
     entries.filter((entry) => isUnresolved(entry) && entry.group !== undefined).map((entry) => entry.group!),
   );
-  // The newest resolved entries stay (the journal's default listing reads only the active segment),
-  // within a count and a size: the segment left after a rotation is well below the size that starts one.
+  // The newest resolved entries stay (the journal's default listing reads only the active segment).
   const newestResolved = new Set<string>();
   let keptBytes = 0;
   for (const entry of entries.filter((candidate) => !isUnresolved(candidate)).reverse()) {
@@ -225,7 +206,7 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
     (best, entry) => (entry.seq !== undefined && (best?.seq === undefined || entry.seq > best.seq) ? entry : best),
     undefined,
   );
-  const keep = (entry: JournalEntry | undefined): boolean =>
+  const keep = (entry: JournalEntry | undefined) =>
     entry !== undefined &&
     (isUnresolved(entry) ||
       newestResolved.has(entry.id) ||
@@ -270,14 +251,14 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
   return { kept: linesOf.size - archivedEntries, archived: archivedEntries };
 }
 
-function endsWithNewline(fd: number, size: number): boolean {
+function endsWithNewline(fd: number, size: number) {
   const last = Buffer.alloc(1);
   readSync(fd, last, 0, 1, size - 1);
   return last[0] === 0x0a;
 }
 
 /** The id of an event line, without parsing all of it when it starts as the journal writes it. */
-function idOf(line: string): string | undefined {
+function idOf(line: string) {
   const fast = /^\{"id":"([^"\\]+)"/.exec(line);
   if (fast) return fast[1];
   try {

@@ -1,6 +1,4 @@
-// What a command says about journal lines it had to skip (a crash mid-write, a hand edit): each
-// damaged line once per run — except the last line while it is incomplete, which may be another
-// process's write under way (once a line follows it, it is said).
+// What a command says about journal lines it had to skip (a crash mid-write, a hand edit).
 import type { SkippedLine } from './entry.js';
 
 export function sayEachSkipOnce(warn: (text: string) => void): (skip: SkippedLine & { file?: string }) => void {

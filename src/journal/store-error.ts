@@ -1,10 +1,6 @@
 import { JournalError } from './journal-error.js';
 
-/**
- * The team journal store cannot be used: unreachable, refusing the login, a schema it cannot
- * create or does not know. Exit 13 (`state`): a write is refused before anything is sent. After a
- * send, the write flow reports it as "sent, outcome not recorded" (a JournalError) with the key.
- */
+/** The team journal store cannot be used. */
 export class JournalStoreError extends JournalError {
   /** The store's address with any password redacted. */
   readonly store: string;

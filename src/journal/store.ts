@@ -1,6 +1,4 @@
-// Opens the team's PostgreSQL store (the journal interface is backend.ts). Its client is loaded
-// here, on first use, so that nobody using the local file pays for it; postgres-store.ts imports
-// only the interface, never this module, so the two make no circle.
+// Opens the team's PostgreSQL store (the journal interface is backend.ts).
 import type { TeamJournal, TeamJournalOptions } from './backend.js';
 
 export { isTeamJournal, type ImportOutcome, type TeamJournal, type TeamJournalOptions } from './backend.js';

@@ -1,7 +1,4 @@
-// The field picker for the parts of the contract the spec marks "not shown": each fact of a
-// position, a closed hedge, the account and a price is read from the first of its table of names,
-// whatever the spelling style, and shown back under our name with nothing the server sent lost
-// (showUnderKnownNames). Two commands reading one payload read one value. src/api/wire-contract.md.
+// The field picker for the parts of the contract the spec marks "not shown".
 import { InvalidResponseError } from '../../errors.js';
 import { toAccountSide } from '../../core/money.js';
 import { readNumber } from '../../core/number-format.js';
@@ -12,7 +9,7 @@ import type { HistoryFacts } from '../../core/wire.js';
 export type { HistoryFacts };
 
 /** `closed_at`, `closedAt` and `Closed-At` are one name. */
-export function nameKey(name: string): string {
+export function nameKey(name: string) {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
@@ -54,12 +51,12 @@ export function firstField<T>(
 }
 
 /** Text that is not blank (a time, a market: a number there is not read as one). */
-export function readString(value: unknown): string | undefined {
+export function readString(value: unknown) {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
 /** Text that is not blank, or a finite number as its text (an id sent as a number). */
-export function readText(value: unknown): string | undefined {
+export function readText(value: unknown) {
   if (typeof value === 'string') return value.trim() === '' ? undefined : value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
@@ -71,24 +68,14 @@ export interface PriceQuote {
   [field: string]: unknown;
 }
 
-const PRICE_FIELDS = [
-  'price',
-  'mid',
-  'mid_price',
-  'midPrice',
-  'mid_rate',
-  'rate',
-  'value',
-  'last',
-  'last_price',
-] as const;
-const MARKET_FIELDS = ['market', 'symbol', 'pair', 'instrument', 'ticker'] as const;
-const TIME_FIELDS = ['timestamp', 'ts', 'time', 'as_of', 'asOf', 'updated_at', 'at'] as const;
+const PRICE_FIELDS = 'price mid mid_price midPrice mid_rate rate value last last_price'.split(' ');
+const MARKET_FIELDS = 'market symbol pair instrument ticker'.split(' ');
+const TIME_FIELDS = 'timestamp ts time as_of asOf updated_at at'.split(' ');
 /** The server's own object behind each price read (pricesInOneShape starts from it). */
 const PRICE_SENT = new WeakMap<PriceQuote, Record<string, unknown>>();
 
 /** Where a list of prices may be wrapped in an object. */
-const PRICE_LIST_KEYS = ['prices', 'rates', 'quotes', 'data', 'items', 'results'] as const;
+const PRICE_LIST_KEYS = 'prices rates quotes data items results'.split(' ');
 
 function priceOf(value: unknown): number | undefined {
   const direct = readNumber(value);
@@ -106,16 +93,12 @@ function priceOf(value: unknown): number | undefined {
   return undefined;
 }
 
-const marketOf = (value: Record<string, unknown>): string | undefined => firstField(value, MARKET_FIELDS, readString);
-const timeOf = (value: Record<string, unknown>): string | undefined => firstField(value, TIME_FIELDS, readString);
+const marketOf = (value: Record<string, unknown>) => firstField(value, MARKET_FIELDS, readString);
+const timeOf = (value: Record<string, unknown>) => firstField(value, TIME_FIELDS, readString);
 
-/**
- * GET /prices, whose shape is not shown: a list of `{market|symbol|pair, price|mid|rate|bid+ask}`,
- * an object keyed by market, one such object, or any of these wrapped once (`{"rates": [...]}`).
- * Undefined when nothing fits.
- */
+/** GET /prices, whose shape is not shown. */
 export function parsePrices(data: unknown, requested: readonly string[], depth = 0): PriceQuote[] | undefined {
-  const fromObject = (value: unknown, fallbackMarket?: string): PriceQuote | undefined => {
+  const fromObject = (value: unknown, fallbackMarket?: string) => {
     const price = priceOf(value);
     if (price === undefined) return undefined;
     const fields = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
@@ -176,11 +159,8 @@ export const WIRE_HOLDER = '_wire';
 /** An ISO 8601 time that carries its zone (`Z` or `+01:00`): two such texts can be compared as instants. */
 const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
-/**
- * Whether `sent` is the fact read as `read`, only written another way (`"99889.00"`, `BUY`, the
- * same instant); `long` read as `buy` is a different value: kept, never dropped.
- */
-export function sameFact(sent: unknown, read: unknown): boolean {
+/** Whether `sent` is the fact read as `read`, only written another way (`"99889.00"`, `BUY`, the same instant). */
+export function sameFact(sent: unknown, read: unknown) {
   if (sent === read) return true;
   if (typeof read === 'number') return readNumber(sent) === read;
   if (typeof read !== 'string') return false;
@@ -190,18 +170,14 @@ export function sameFact(sent: unknown, read: unknown): boolean {
   return ZONED_TIME.test(sent) && ZONED_TIME.test(read) && Date.parse(sent) === Date.parse(read);
 }
 
-/**
- * A record with each fact under our name and nothing the server sent lost: the field a fact was
- * read from is dropped when it holds that fact (sameFact); a field under our name holding
- * something else moves under `_wire`.
- */
+/** A record with each fact under our name and nothing the server sent lost. */
 export function showUnderKnownNames(
   raw: Record<string, unknown>,
   facts: ReadonlyArray<{ known: string; value: unknown; synonyms: readonly string[] }>,
 ): Record<string, unknown> {
   const row: Record<string, unknown> = { ...raw };
   const displaced: Record<string, unknown> = {};
-  if (Object.prototype.hasOwnProperty.call(row, WIRE_HOLDER)) {
+  if (Object.hasOwn(row, WIRE_HOLDER)) {
     displaced[WIRE_HOLDER] = row[WIRE_HOLDER];
     delete row[WIRE_HOLDER];
   }
@@ -209,7 +185,7 @@ export function showUnderKnownNames(
   let names: Array<readonly [name: string, key: string]> | undefined;
   for (const { known, value, synonyms } of facts) {
     if (value === undefined) continue;
-    const current = Object.prototype.hasOwnProperty.call(row, known) ? row[known] : undefined;
+    const current = Object.hasOwn(row, known) ? row[known] : undefined;
     if (current !== undefined && sameFact(current, value)) continue;
     // Our own names are never a source: a fact already under one stays there.
     names ??= Object.keys(row)
@@ -233,12 +209,12 @@ function sourceOf(
   names: ReadonlyArray<readonly [string, string]>,
   value: unknown,
   synonyms: readonly string[],
-): string | undefined {
+) {
   for (const synonym of synonyms) {
     let wanted = synonymKeys.get(synonym);
     if (wanted === undefined) synonymKeys.set(synonym, (wanted = nameKey(synonym)));
     for (const [name, key] of names) {
-      if (key === wanted && Object.prototype.hasOwnProperty.call(row, name) && sameFact(row[name], value)) return name;
+      if (key === wanted && Object.hasOwn(row, name) && sameFact(row[name], value)) return name;
     }
   }
   return undefined;
@@ -252,7 +228,7 @@ function readFacts(
   table: NameTable,
   read: Reader<unknown> | Readonly<Record<string, Reader<unknown>>>,
   used?: string[],
-): Record<string, unknown> {
+) {
   const fields = fieldsOf(raw);
   const facts: Record<string, unknown> = {};
   for (const [fact, names] of Object.entries(table)) {
@@ -265,7 +241,7 @@ function readFacts(
 }
 
 /** `raw` in the one shape (docs/output.md): each fact under the first of its names. */
-function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: object): Record<string, unknown> {
+function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: object) {
   return showUnderKnownNames(
     raw,
     Object.entries(table).map(([fact, synonyms]) => ({
@@ -276,33 +252,21 @@ function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: objec
   );
 }
 
-// ---- positions ----
-
 /** Every name we read each "not shown" figure from, most likely first. Extend here, and only here. */
 export const POSITION_FIELD_SYNONYMS = {
   side: ['side', 'direction', 'position_side', 'hedge_side'],
   market: ['market', 'symbol', 'pair'],
-  notionalUsd: ['notional_usd', 'size_usd', 'notional', 'amount_usd', 'exposure_usd', 'position_usd'],
+  notionalUsd: 'notional_usd size_usd notional amount_usd exposure_usd position_usd'.split(' '),
   hedgeId: ['hedge_id', 'id', 'hedge'],
   // Net names first, then a bare `pnl_usd`; "unrealized" last: a venue's is often the price part alone.
-  netPnlUsd: [
-    'net_pnl_usd',
-    'net_pnl_usdc',
-    'unrealized_net_pnl_usd',
-    'net_unrealized_pnl_usd',
-    'pnl_net_usd',
-    'net_pnl',
-    'pnl_usd',
-    'total_pnl_usd',
-    'unrealized_pnl_usd',
-    'unrealised_pnl_usd',
-    'upnl_usd',
-    'unrealized_pnl',
-  ],
-  maturityAt: ['maturity_at', 'maturity', 'expires_at', 'settles_at', 'maturity_time'],
+  netPnlUsd:
+    'net_pnl_usd net_pnl_usdc unrealized_net_pnl_usd net_unrealized_pnl_usd pnl_net_usd net_pnl pnl_usd total_pnl_usd unrealized_pnl_usd unrealised_pnl_usd upnl_usd unrealized_pnl'.split(
+      ' ',
+    ),
+  maturityAt: 'maturity_at maturity expires_at settles_at maturity_time'.split(' '),
   markPrice: ['mark_price', 'mark_rate', 'mark', 'current_price'],
   entryPrice: ['entry_price', 'entry_rate', 'entry', 'avg_entry_price'],
-  accruedCarryUsdc: ['accrued_carry_usdc', 'carry_accrued_usdc', 'carry_usdc', 'accrued_carry', 'funding_usdc'],
+  accruedCarryUsdc: 'accrued_carry_usdc carry_accrued_usdc carry_usdc accrued_carry funding_usdc'.split(' '),
   marginUsdc: ['margin_usdc', 'collateral_usdc', 'locked_margin_usdc', 'margin'],
   grossPnlUsd: ['gross_pnl_usd', 'pnl_gross_usd', 'price_pnl_usd', 'gross_pnl'],
   closeFeeUsdc: ['close_fee_usdc', 'exit_fee_usdc', 'fee_to_close_usdc', 'close_fee'],
@@ -352,85 +316,39 @@ export function positionInOneShape(
   return inOneShape(raw, POSITION_FIELD_SYNONYMS, facts);
 }
 
-// ---- closed hedges ----
-
 type Fact = keyof HistoryFacts;
 
 /** Names a closed-hedge record may give each fact, most likely first (the first: what our simulator serves). */
 export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> = {
-  netPnlUsd: [
-    'net_pnl_usd',
-    'net_pnl_usdc',
-    'net_pnl',
-    'net_realized_pnl_usd',
-    'realized_net_pnl_usd',
-    'pnl_net_usd',
-    'net_profit_usd',
-  ],
-  grossPnlUsd: [
-    'gross_pnl_usd',
-    'gross_pnl_usdc',
-    'realized_pnl_usd',
-    'realized_gross_pnl_usd',
-    'gross_realized_pnl_usd',
-    'pnl_gross_usd',
-    'gross_pnl',
-    'price_pnl_usd',
-  ],
-  carryUsd: [
-    'carry_usdc',
-    'carry_paid_usdc',
-    'carry_usd',
-    'carry_paid_usd',
-    'total_carry_usdc',
-    'accrued_carry_usdc',
-    'carry',
-    'funding_usdc',
-    'funding_usd',
-  ],
-  feesUsd: [
-    'fees_usdc',
-    'fees_usd',
-    'fee_usd',
-    'fee_usdc',
-    'total_fees_usdc',
-    'total_fees_usd',
-    'fees_paid_usdc',
-    'fees',
-    'fee',
-  ],
-  notionalUsd: ['notional_usd', 'notional_usdc', 'notional', 'size_usd', 'size_usdc', 'amount_usd', 'size'],
+  netPnlUsd:
+    'net_pnl_usd net_pnl_usdc net_pnl net_realized_pnl_usd realized_net_pnl_usd pnl_net_usd net_profit_usd'.split(' '),
+  grossPnlUsd:
+    'gross_pnl_usd gross_pnl_usdc realized_pnl_usd realized_gross_pnl_usd gross_realized_pnl_usd pnl_gross_usd gross_pnl price_pnl_usd'.split(
+      ' ',
+    ),
+  carryUsd:
+    'carry_usdc carry_paid_usdc carry_usd carry_paid_usd total_carry_usdc accrued_carry_usdc carry funding_usdc funding_usd'.split(
+      ' ',
+    ),
+  feesUsd: 'fees_usdc fees_usd fee_usd fee_usdc total_fees_usdc total_fees_usd fees_paid_usdc fees fee'.split(' '),
+  notionalUsd: 'notional_usd notional_usdc notional size_usd size_usdc amount_usd size'.split(' '),
   side: ['side', 'direction', 'position_side'],
   tenorDays: ['tenor_days', 'tenor', 'tenor_d', 'duration_days'],
   market: ['market', 'symbol', 'pair', 'instrument'],
   hedgeId: ['hedge_id', 'id', 'hedge', 'position_id'],
   clientReference: ['client_reference', 'client_ref', 'reference', 'clientReference'],
-  entryPrice: ['entry_price', 'entry_rate', 'open_price', 'struck_rate', 'avg_entry_price'],
-  exitPrice: ['exit_price', 'exit_rate', 'close_price', 'settlement_price', 'settlement_rate'],
-  openedAt: ['opened_at', 'open_time', 'opened_time', 'entry_time', 'entered_at', 'created_at', 'opened'],
-  closedAt: [
-    'closed_at',
-    'close_time',
-    'closed_time',
-    'exit_time',
-    'exited_at',
-    'settled_at',
-    'settlement_time',
-    'closed',
-  ],
+  entryPrice: 'entry_price entry_rate open_price struck_rate avg_entry_price'.split(' '),
+  exitPrice: 'exit_price exit_rate close_price settlement_price settlement_rate'.split(' '),
+  openedAt: 'opened_at open_time opened_time entry_time entered_at created_at opened'.split(' '),
+  closedAt: 'closed_at close_time closed_time exit_time exited_at settled_at settlement_time closed'.split(' '),
 };
 
 /** How a closed hedge ended: no rule reads it, but the one shape shows it under ours. */
-export const CLOSE_REASON_SYNONYMS: readonly string[] = [
-  'close_reason',
-  'exit_reason',
-  'reason',
-  'closed_reason',
-  'closure_reason',
-];
+export const CLOSE_REASON_SYNONYMS: readonly string[] =
+  'close_reason exit_reason reason closed_reason closure_reason'.split(' ');
 
 /** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
-function readId(value: unknown): string | undefined {
+function readId(value: unknown) {
   if (value && typeof value === 'object' && !Array.isArray(value))
     return readText((value as Record<string, unknown>).id);
   return readText(value);
@@ -439,12 +357,12 @@ function readId(value: unknown): string | undefined {
 // `long`/`short` are read as buy/sell: buying USDT against the quote currency is the long side.
 const SIDE_WORDS: Record<string, 'buy' | 'sell'> = { buy: 'buy', long: 'buy', sell: 'sell', short: 'sell' };
 
-function readSide(value: unknown): 'buy' | 'sell' | undefined {
+function readSide(value: unknown) {
   return typeof value === 'string' ? SIDE_WORDS[value.trim().toLowerCase()] : undefined;
 }
 
 /** `7`, `"7"`, `"7d"`, `"7 days"`. */
-function readTenor(value: unknown): number | undefined {
+function readTenor(value: unknown) {
   const text =
     typeof value === 'string'
       ? value
@@ -462,7 +380,7 @@ const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 const EPOCH_SECONDS_BELOW = 1e11;
 
 /** An ISO 8601 time (no zone: UTC, never local) or epoch seconds or milliseconds → an ISO string. */
-export function readTimestamp(value: unknown): string | undefined {
+export function readTimestamp(value: unknown) {
   let ms: number | undefined;
   const epoch = readNumber(value);
   if (epoch !== undefined) {
@@ -512,7 +430,7 @@ export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
 }
 
 /** The hedge a closed-hedge record is of, under any of its names. */
-export function historyHedgeId(raw: Record<string, unknown>): string | undefined {
+export function historyHedgeId(raw: Record<string, unknown>) {
   return firstField(raw, HISTORY_FIELD_SYNONYMS.hedgeId, readId);
 }
 
@@ -521,8 +439,6 @@ export function historyRecordForPeople(raw: Record<string, unknown>): Record<str
   const table = { ...HISTORY_FIELD_SYNONYMS, closeReason: CLOSE_REASON_SYNONYMS };
   return inOneShape(raw, table, readFacts(raw, table, { ...FACT_READERS, closeReason: readText }));
 }
-
-// ---- the account ----
 
 /** Every name each account figure is read from, ours (docs/output.md) first. Extend here, and only here. */
 export const ACCOUNT_FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {

@@ -1,14 +1,11 @@
-// The one pager. The spec shows a page-size bound and no paging, so a real service may page any of
-// the usual ways: readPage reads one answer of a list (its rows, whether more exist, the next request:
-// a next link in the Link header or the envelope, a cursor, page numbers, an offset), and the walk
-// follows it page after page. `hedge api --paginate` follows a next link only under the base URL.
+// The one pager.
 import LinkHeader from 'http-link-header';
 import { UsageError } from '../../errors.js';
 import { atBaseOrigin, resolveApiPath } from '../../security/base-url.js';
 import { readString, readText } from './fields.js';
 
 /** Parses one header value; undefined when it is not a Link header at all. */
-function parsed(value: string): LinkHeader | undefined {
+function parsed(value: string) {
   try {
     return LinkHeader.parse(value);
   } catch {
@@ -17,7 +14,7 @@ function parsed(value: string): LinkHeader | undefined {
 }
 
 /** The target of a `Link` header's `rel="next"`, as written; read link by link when the whole does not parse. */
-export function nextLink(header: string | readonly string[] | undefined): string | undefined {
+export function nextLink(header: string | readonly string[] | undefined) {
   if (header === undefined) return undefined;
   const values = (typeof header === 'string' ? [header] : header).filter((value) => value.trim() !== '');
   for (const value of values) {
@@ -30,7 +27,7 @@ export function nextLink(header: string | readonly string[] | undefined): string
 }
 
 /** The next link of a header that does not read whole: each `<…>` part on its own. */
-function linkByLink(value: string): { uri: string } | undefined {
+function linkByLink(value: string) {
   for (const part of value.split(/,(?=\s*<)/)) {
     const found = parsed(part)?.rel('next')[0];
     if (found?.uri) return found;
@@ -39,51 +36,20 @@ function linkByLink(value: string): { uri: string } | undefined {
 }
 
 /** Names a page-size query parameter goes by, most common first (the first is our default guess). */
-export const PAGE_SIZE_NAMES = [
-  'limit',
-  'page_size',
-  'per_page',
-  'pageSize',
-  'perPage',
-  'size',
-  'page_limit',
-  'max_results',
-  'maxResults',
-  'count',
-] as const;
+export const PAGE_SIZE_NAMES =
+  'limit page_size per_page pageSize perPage size page_limit max_results maxResults count'.split(' ');
 
 /** Where a list hides inside an object `data`, most likely first. */
-const LIST_KEYS = [
-  'items',
-  'data',
-  'results',
-  'records',
-  'rows',
-  'entries',
-  'list',
-  'hedges',
-  'history',
-  'positions',
-  'markets',
-];
+const LIST_KEYS = 'items data results records rows entries list hedges history positions markets'.split(' ');
 /** Objects that may hold paging facts, inside meta or beside the list. */
-const CONTAINERS = ['pagination', 'paging', 'page_info', 'pageInfo', 'page', 'cursor', 'links', '_links'];
-const NEXT_LINK_KEYS = ['next', 'next_url', 'nextUrl', 'next_page_url', 'nextPageUrl', 'next_link', 'nextLink', 'href'];
-const CURSOR_KEYS = [
-  'next_cursor',
-  'nextCursor',
-  'next_page_token',
-  'nextPageToken',
-  'next_token',
-  'nextToken',
-  'end_cursor',
-  'endCursor',
-  'after',
-];
-const MORE_KEYS = ['has_more', 'hasMore', 'has_next', 'hasNext', 'has_next_page', 'hasNextPage', 'more'];
-const PAGE_KEYS = ['page', 'current_page', 'currentPage', 'page_number', 'pageNumber'];
-const PAGES_KEYS = ['total_pages', 'totalPages', 'page_count', 'pageCount', 'last_page', 'lastPage', 'pages'];
-const TOTAL_KEYS = ['total', 'total_count', 'totalCount', 'total_items', 'totalItems', 'total_results', 'count'];
+const CONTAINERS = 'pagination paging page_info pageInfo page cursor links _links'.split(' ');
+const NEXT_LINK_KEYS = 'next next_url nextUrl next_page_url nextPageUrl next_link nextLink href'.split(' ');
+const CURSOR_KEYS =
+  'next_cursor nextCursor next_page_token nextPageToken next_token nextToken end_cursor endCursor after'.split(' ');
+const MORE_KEYS = 'has_more hasMore has_next hasNext has_next_page hasNextPage more'.split(' ');
+const PAGE_KEYS = 'page current_page currentPage page_number pageNumber'.split(' ');
+const PAGES_KEYS = 'total_pages totalPages page_count pageCount last_page lastPage pages'.split(' ');
+const TOTAL_KEYS = 'total total_count totalCount total_items totalItems total_results count'.split(' ');
 
 export interface NextPage {
   /** The query of the next request (replaces the list's query; the page size is added when absent). */
@@ -127,7 +93,7 @@ export function findRows(data: unknown): { rows?: unknown[]; at: string; rest: J
 }
 
 /** The places paging facts may be: meta, what `data` carries beside the rows, and objects inside either. */
-function places(meta: Json, rest: Json): Array<{ at: string; value: Json }> {
+function places(meta: Json, rest: Json) {
   const found: Array<{ at: string; value: Json }> = [
     { at: 'meta', value: meta },
     { at: 'data', value: rest },
@@ -143,7 +109,7 @@ function firstOf<T>(
   sources: Array<{ at: string; value: Json }>,
   keys: readonly string[],
   read: (value: unknown) => T | undefined,
-): { at: string; key: string; value: T } | undefined {
+) {
   for (const source of sources) {
     for (const key of keys) {
       if (!(key in source.value)) continue;
@@ -154,7 +120,7 @@ function firstOf<T>(
   return undefined;
 }
 
-const whole = (value: unknown): number | undefined => {
+const whole = (value: unknown) => {
   const number =
     typeof value === 'number'
       ? value
@@ -163,19 +129,19 @@ const whole = (value: unknown): number | undefined => {
         : undefined;
   return number !== undefined && Number.isInteger(number) && number >= 0 ? number : undefined;
 };
-const flag = (value: unknown): boolean | undefined =>
+const flag = (value: unknown) =>
   typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined;
 /** A key present with null (or '') says "no next page". */
-const present = (sources: Array<{ at: string; value: Json }>, keys: readonly string[]): boolean =>
+const present = (sources: Array<{ at: string; value: Json }>, keys: readonly string[]) =>
   sources.some((source) =>
     keys.some((key) => key in source.value && (source.value[key] === null || source.value[key] === '')),
   );
 
 /** A next "link" that is a URL or a path; bare text (`"n1"`) is a cursor token under a link's name. */
-const looksLikeLink = (value: string): boolean => value.includes('/') || value.includes('?');
+const looksLikeLink = (value: string) => value.includes('/') || value.includes('?');
 
 /** The query of a next link (absolute, or relative to the list's URL). */
-function queryOfLink(link: string, listUrl: string): Record<string, string> | undefined {
+function queryOfLink(link: string, listUrl: string) {
   try {
     const url = new URL(link, listUrl);
     return Object.fromEntries(url.searchParams.entries());
@@ -185,7 +151,7 @@ function queryOfLink(link: string, listUrl: string): Record<string, string> | un
 }
 
 /** `next_cursor` → `cursor`, `nextPageToken` → `pageToken`, `end_cursor` / `after` → `after`. */
-export function cursorParameterFor(key: string): string {
+export function cursorParameterFor(key: string) {
   if (key === 'end_cursor' || key === 'endCursor' || key === 'after') return 'after';
   const stripped = key.replace(/^next_?/i, '');
   return stripped.charAt(0).toLowerCase() + stripped.slice(1);
@@ -289,10 +255,10 @@ export function readPage(
   return reading;
 }
 
-const isGiven = (value: unknown): boolean => value !== undefined && value !== null && value !== '' && value !== false;
+const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '' && value !== false;
 
 /** The `next_<name>` (or `nextName`) keys of the answer that no other rule reads. */
-function markersIn(sources: Array<{ at: string; value: Json }>): string[] {
+function markersIn(sources: Array<{ at: string; value: Json }>) {
   const known = new Set<string>([...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage']);
   return [
     ...new Set(sources.flatMap(({ value }) => Object.keys(value).filter((key) => /^next(_|[A-Z])/.test(key)))),
@@ -374,7 +340,7 @@ export function followPaths<A extends PageAnswer>(
 }
 
 /** A server's link as a path under the base URL; refused when it leads to another origin or out of that path. */
-function underBase(baseUrl: string, link: string): string {
+function underBase(baseUrl: string, link: string) {
   const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
   let resolved: string;
   try {
@@ -397,7 +363,7 @@ function readPathPage(
   path: string,
   answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
   cursorParam?: string,
-): { reading: PageReading; next?: string } {
+) {
   const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
   const question = path.indexOf('?');
   const query = Object.fromEntries(new URLSearchParams(question < 0 ? '' : path.slice(question + 1)).entries());
@@ -417,6 +383,6 @@ export function nextPagePath(
   path: string,
   answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
   cursorParam?: string,
-): string | undefined {
+) {
   return readPathPage(baseUrl, path, answer, cursorParam).next;
 }

@@ -1,6 +1,4 @@
-// What the client SENDS where the spec says "not shown" is a guess: each guess is a setting with one
-// default, overridable per profile (`wire`) and by environment variable, or learned from the server
-// (runtime/wire-memory.ts). What it READS is taken tolerantly (fields.ts). src/api/wire-contract.md.
+// What the client SENDS where the spec says "not shown" is a guess.
 import { ApiError } from '../../errors.js';
 
 /** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
@@ -39,7 +37,7 @@ export const WIRE_SETTING_SOURCES: Record<keyof WireSettings, { env: string; pro
 };
 
 /** The next step of a wire refusal: the setting that changes the name, and the command that checks. */
-export function wireHint(setting: keyof WireSettings): string {
+export function wireHint(setting: keyof WireSettings) {
   const { env, profileKey } = WIRE_SETTING_SOURCES[setting];
   return `Set ${env} (or the profile's wire.${profileKey}) to the name the server expects; \`hedge doctor\` shows what hedge detected, and \`hedge profile reset-wire\` forgets what it learned.`;
 }
@@ -99,15 +97,13 @@ export function changeNotionalBody(
   return { market, side, [wire.changeNotionalField]: notionalUsd };
 }
 
-// ---- what a refusal teaches ----
-
 /** Body fields of add/reduce that are not the amount. */
 export const CHANGE_BODY_FIELDS = new Set(['market', 'side']);
 /** A field name that can carry an amount of USD (what an add or reduce sends besides market and side). */
 const AMOUNT_NAME = /(usd|usdc|amount|notional|size|delta|qty|quantity|value|change)/i;
 
 /** The server's own name for the add/reduce amount, when a refusal that did nothing names one hedge did not send. */
-export function notionalFieldFrom(error: unknown, sentBody: unknown): string | undefined {
+export function notionalFieldFrom(error: unknown, sentBody: unknown) {
   // Not a clear 4xx refusal of the body: a 401, 403, 404, 409 or 429 says nothing about names.
   if (!(error instanceof ApiError) || error.ambiguous || error.status < 400 || error.status >= 500) return undefined;
   if ([401, 403, 404, 409, 429].includes(error.status)) return undefined;
@@ -118,8 +114,8 @@ export function notionalFieldFrom(error: unknown, sentBody: unknown): string | u
 }
 
 /** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
-export function refusedField(error: ApiError): string | undefined {
-  for (const key of ['field', 'param', 'parameter', 'name', 'path']) {
+export function refusedField(error: ApiError) {
+  for (const key of 'field param parameter name path'.split(' ')) {
     const value = error.details[key];
     if (typeof value === 'string' && value !== '') return value;
     if (Array.isArray(value) && typeof value[value.length - 1] === 'string') return value[value.length - 1] as string;
@@ -128,7 +124,7 @@ export function refusedField(error: ApiError): string | undefined {
 }
 
 /** Names a refusal's details offer (`allowed: [...]`, `expected: "per_page"`), never its message. */
-export function namesIn(details: Record<string, unknown>): string[] {
+export function namesIn(details: Record<string, unknown>) {
   const names: string[] = [];
   for (const [key, value] of Object.entries(details)) {
     if (key === 'field') continue;

@@ -1,6 +1,4 @@
-// The team store's schema, managed by hedge: created on first use, versioned in a migration table,
-// each migration run once, under a transaction-level advisory lock so that several machines using
-// a fresh database at the same moment create it once (the others wait, then find it done).
+// The team store's schema, managed by hedge.
 import type { ClientBase } from 'pg';
 
 /** Everything hedge keeps lives in this schema of the database the URL names. */
@@ -15,19 +13,7 @@ export interface Migration {
   sql: string;
 }
 
-/**
- * In order; a migration, once released, is never edited (a new one follows it). Version 1:
- *
- * - entries: one row per journal entry. `entry` is the entry as JSON, every field (the file
- *   journal's fold, lenient to fields a later hedge adds); the columns beside it are copies of
- *   what queries filter and sort on. `body_canonical` is the request body as canonical JSON, the
- *   "same request" rule of findUnresolvedMatch. `origin` says where a row came from: `store`
- *   (written here), `migrated` (by `hedge journal migrate` from a local file).
- * - holders: who holds an entry (`entry:<id>`) or a per-account lock (`lock:<scope>`): pid, host,
- *   session, since, and the PostgreSQL backend pid of the holder's lock connection. A row says who
- *   *took* the hold; whether it is still held is the advisory lock's business (pg_locks), so a row
- *   left by a killed process names nobody.
- */
+/** In order; a migration, once released, is never edited (a new one follows it). */
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -66,13 +52,7 @@ CREATE TABLE ${SCHEMA}.holders (
 `,
   },
   {
-    // Version 2 (issue 37): records are ordered by counters, never by a machine's clock.
-    // - seq: the record's place in the journal, from a sequence the server keeps (so no desk's
-    //   clock decides it); rows already there are numbered in the order they were created.
-    // - revision: how many times the record was written (1 at begin, +1 per update); a merge of a
-    //   local record (`hedge journal migrate`) compares it, not updated_at.
-    // Both are also in `entry`, as every reader of a record sees them. Run by the store itself on
-    // first use (migrateSchema), so a store made by an older hedge keeps its records and works on.
+    // Version 2: records are ordered by counters, never by a machine's clock.
     version: 2,
     description: 'records ordered by seq and revision, not by clock',
     sql: `
@@ -89,12 +69,7 @@ CREATE UNIQUE INDEX entries_by_seq ON ${SCHEMA}.entries (seq DESC);
 `,
   },
   {
-    // Version 3 (issue 38): the keeper's heartbeat in the store, so that `hedge keep status` on any
-    // machine of the team sees the running keeper whole. One row per keeper lock scope (the
-    // account's `…|keep` scope: environment, host, key fingerprint — never a key): the body as the
-    // keeper wrote it, a revision counter (+1 per write), and when the store received it (the
-    // store's clock: a reader judges the heartbeat's age by it, not by any desk's clock).
-    // A new table only: a store of version 2 keeps its records and works on.
+    // Version 3: the keeper's heartbeat in the store.
     version: 3,
     description: 'keeper heartbeats',
     sql: `
@@ -111,7 +86,7 @@ CREATE TABLE ${SCHEMA}.keeper_heartbeats (
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** The schema's version as the database has it; 0 when hedge never ran there. */
-export async function schemaVersion(client: ClientBase): Promise<number> {
+export async function schemaVersion(client: ClientBase) {
   const present = await client.query<{ present: boolean }>(
     `SELECT to_regclass('${SCHEMA}.schema_migrations') IS NOT NULL AS present`,
   );
@@ -128,11 +103,7 @@ export class SchemaTooNewError extends Error {
   }
 }
 
-/**
- * Brings the schema to LATEST_VERSION; returns the versions it applied (none when it was current).
- * Safe to run from several processes at once: the work is done under one advisory lock, in one
- * transaction, and re-checked after the lock is taken.
- */
+/** Brings the schema to LATEST_VERSION; returns the versions it applied (none when it was current). */
 export async function migrateSchema(client: ClientBase, appliedBy: string): Promise<number[]> {
   const before = await schemaVersion(client);
   if (before > LATEST_VERSION) throw new SchemaTooNewError(before);

@@ -1,10 +1,4 @@
-// The team store's two sessions per process, and the locker over the second (backend.ts,
-// LockerClient). The data session carries the records (postgres-store.ts) and makes the schema
-// current on first use. The lock session holds this process's holds as session-level advisory
-// locks, and nothing else: they die with the session, so with the process (kill -9 included: the
-// socket closes). A row in hedge.holders names the holder (pid, host, session, since) for a message
-// on any machine; a holder is live only while its advisory lock is granted (pg_locks), so a row left
-// by a killed process names nobody.
+// The team store's two sessions per process, and the locker over the second (backend.ts, LockerClient).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
@@ -28,8 +22,7 @@ const HOLDER_RETRY_MS = 25;
 export const PROCESS_SESSION = randomBytes(8).toString('hex');
 
 /** A hold's row key in hedge.holders: `entry:<id>` or `lock:<scope>`. */
-export const scopeText = (scope: HoldScope): string =>
-  'entry' in scope ? `entry:${scope.entry}` : `lock:${scope.lock}`;
+export const scopeText = (scope: HoldScope) => ('entry' in scope ? `entry:${scope.entry}` : `lock:${scope.lock}`);
 /** The text whose 64-bit hash (hashtextextended) is the advisory lock key of a scope. */
 const advisoryText = (scope: string) => `hedge:${scope}`;
 
@@ -77,8 +70,6 @@ export class PostgresSessions implements LockerClient {
     this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   }
 
-  // ---- the locker -------------------------------------------------------------------------------
-
   holderAt(time: number): Holder {
     return { pid: process.pid, host: this.host, since: new Date(time).toISOString(), session: PROCESS_SESSION };
   }
@@ -92,30 +83,26 @@ export class PostgresSessions implements LockerClient {
     return this.liveHolder(scopeText(scope));
   }
 
-  async letGo(scope: HoldScope): Promise<void> {
+  async letGo(scope: HoldScope) {
     const text = scopeText(scope);
     while ((this.holds.get(text) ?? 0) > 0) await this.release(text);
   }
 
   /** A new entry's hold, taken before its row is written (no other process can see it unheld): false when another has it. */
-  async holdNew(scope: string): Promise<boolean> {
+  async holdNew(scope: string) {
     const taken = await this.tryAdvisory(scope);
     if (taken) this.holds.set(scope, 1);
     return taken;
   }
 
   /** Lets go of a new entry's hold whose row was not written after all. */
-  async dropNew(scope: string): Promise<void> {
+  async dropNew(scope: string) {
     this.holds.delete(scope);
     await this.unlockAdvisory(scope);
   }
 
-  /**
-   * Ends both sessions: every hold and lock of this process goes with them. Bounded: a store that
-   * stopped answering has its sockets destroyed after CLOSE_BOUND_MS (the server ends the sessions
-   * when it notices), so that the command still ends.
-   */
-  async close(): Promise<void> {
+  /** Ends both sessions: every hold and lock of this process goes with them. */
+  async close() {
     if (this.closed) return;
     const clients = await Promise.all([
       this.dataConnection?.catch(() => undefined),
@@ -138,8 +125,6 @@ export class PostgresSessions implements LockerClient {
         )?.connection?.stream?.destroy();
     });
   }
-
-  // ---- connections ------------------------------------------------------------------------------
 
   /** The connection for entries, with the schema made current on first use. */
   data(): Promise<pg.Client> {
@@ -175,8 +160,7 @@ export class PostgresSessions implements LockerClient {
     this.lockConnection ??= (async () => {
       const generation = this.lockGeneration;
       const client = await this.connect('locks', () => {
-        // The session that held this process's advisory locks is gone, and every lock with it:
-        // each hold says so (Hold.lost), and the next lock is taken on a new session.
+        // The session that held this process's advisory locks is gone, and every lock with it.
         if (this.lockGeneration !== generation) return;
         this.lockGeneration += 1;
         this.lockConnection = undefined;
@@ -201,8 +185,7 @@ export class PostgresSessions implements LockerClient {
       connectionString: this.options.url,
       connectionTimeoutMillis: this.connectTimeoutMs,
       query_timeout: this.queryTimeoutMs,
-      // A machine that vanishes (not a killed process: its socket closes) is noticed by the server's
-      // keepalive, which then ends its session and so its locks.
+      // A machine that vanishes (not a killed process: its socket closes) is noticed by the server's keepalive.
       keepAlive: true,
       application_name: `hedge ${purpose} ${this.host} pid ${process.pid}`,
     });
@@ -235,8 +218,6 @@ export class PostgresSessions implements LockerClient {
       throw doing === undefined ? error : this.storeError(error, doing);
     }
   }
-
-  // ---- holds ------------------------------------------------------------------------------------
 
   /** Takes the scope's advisory lock (waiting up to waitMs) and says so in hedge.holders; or names who has it. */
   private async takeScope(scope: string, waitMs: number): Promise<HoldResult> {
@@ -282,14 +263,14 @@ export class PostgresSessions implements LockerClient {
     return { held: true, hold: holdOf(async () => (stillHeld() ? this.release(scope) : undefined), stillHeld) };
   }
 
-  private async tryAdvisory(scope: string): Promise<boolean> {
+  private async tryAdvisory(scope: string) {
     const { client } = await this.locks();
     const query = { text: 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', values: [advisoryText(scope)] };
     return (await this.run<{ ok: boolean }>(client, query, 'taking a lock')).rows[0]?.ok === true;
   }
 
   /** Waits for the lock up to waitMs, in the server (lock_timeout): no polling. */
-  private async waitAdvisory(scope: string, waitMs: number): Promise<boolean> {
+  private async waitAdvisory(scope: string, waitMs: number) {
     const { client } = await this.locks();
     try {
       await client.query(`SELECT set_config('lock_timeout', $1, false)`, [`${Math.max(1, Math.round(waitMs))}ms`]);
@@ -307,13 +288,13 @@ export class PostgresSessions implements LockerClient {
     }
   }
 
-  private async unlockAdvisory(scope: string): Promise<void> {
+  private async unlockAdvisory(scope: string) {
     const { client } = await this.locks();
     await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [advisoryText(scope)]);
   }
 
   /** Lets go of one hold on the scope; the last one also clears this process's row. */
-  private async release(scope: string): Promise<void> {
+  private async release(scope: string) {
     const count = this.holds.get(scope) ?? 0;
     if (count === 0 || this.closed) return;
     if (count === 1) this.holds.delete(scope);
@@ -335,7 +316,7 @@ export class PostgresSessions implements LockerClient {
     }
   }
 
-  private async liveHolder(scope: string): Promise<Holder | undefined> {
+  private async liveHolder(scope: string) {
     const data = await this.data();
     const result = await this.run<{ pid: number; host: string; session: string; since: Date | string }>(
       data,
@@ -364,24 +345,13 @@ export class PostgresSessions implements LockerClient {
   }
 }
 
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08006',
-  '08001',
-  '08004',
-]);
+const UNREACHABLE_CODES = new Set(
+  'ECONNREFUSED ECONNRESET ENOTFOUND EAI_AGAIN ETIMEDOUT EHOSTUNREACH ENETUNREACH EPIPE 57P01 57P02 57P03 08006 08001 08004'.split(
+    ' ',
+  ),
+);
 
-function describeFailure(error: unknown, source: string): { sentence: string; hint: string } {
+function describeFailure(error: unknown, source: string) {
   const code = (error as { code?: string }).code;
   const message = (error as Error)?.message ?? String(error);
   const fix = `Check that the database is up and reachable from this machine, or fix ${source}.`;
@@ -415,7 +385,7 @@ function describeFailure(error: unknown, source: string): { sentence: string; hi
   return { sentence: `failed: ${message}${code ? ` (${code})` : ''}`, hint: `${fix} ${meanwhile}` };
 }
 
-function unreachableReason(code: string | undefined, message: string): string {
+function unreachableReason(code: string | undefined, message: string) {
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unknown host';
   if (code === '57P01' || code === '57P02' || code === '57P03') return 'the server is shutting down or starting';
@@ -425,7 +395,7 @@ function unreachableReason(code: string | undefined, message: string): string {
 }
 
 /** `connect_timeout` (seconds, as libpq reads it) from the URL, if it has one. */
-function connectTimeoutOf(url: string): number | undefined {
+function connectTimeoutOf(url: string) {
   try {
     const value = new URL(url).searchParams.get('connect_timeout');
     const seconds = value === null ? NaN : Number(value);

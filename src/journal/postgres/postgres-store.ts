@@ -1,16 +1,4 @@
-// The journal on PostgreSQL: one store shared by every machine of a desk, with the local file's
-// guarantees team-wide (docs/team-store.md). The journal's semantics are client-journal.ts's, as
-// for the file; this module gives only the records client (rows of hedge.entries, heartbeats of
-// hedge.keeper_heartbeats) and what is the team store's own: its schema (postgres-schema.ts) and
-// moving a local journal in (importEntry). The sessions and the locker are postgres-sessions.ts.
-//
-// - append commits the row before it returns (one statement, synchronous_commit on), so the write
-//   flow sends only what is recorded; the row's hold is taken before the row can be seen.
-// - When the store fails after a request was sent, the update goes to the local file journal as a
-//   fallback record (fallback-record.ts), and the error says so; `hedge journal migrate` merges it.
-//
-// Loaded only when a store is configured (store.ts imports it lazily): the client costs nothing
-// to anyone using the local file. It imports nothing of store.ts (no circle).
+// The journal on PostgreSQL: one store shared by every machine of a desk.
 import type {
   ImportOutcome,
   KeeperHeartbeats,
@@ -38,11 +26,7 @@ const ROW_COLUMNS =
 /** The next seq of the store's sequence, taken before a new row is sealed. */
 const NEXT_SEQ_SQL = `SELECT nextval('${SCHEMA}.entries_seq')::text AS seq`;
 
-/**
- * A new row: its seq as taken ($24), or the store's next (in the row and in its JSON alike), its
- * revision as given; with its holder's row when it has one ($17, NULL for a migrated row), in the
- * same statement.
- */
+/** A new row: its seq as taken ($24), or the store's next (in the row and in its JSON alike). */
 const INSERT_SQL = `
 WITH numbered AS (
   SELECT coalesce($24::bigint, nextval('${SCHEMA}.entries_seq')) AS seq
@@ -139,7 +123,7 @@ class PostgresRecords implements RecordsClient {
   }
 
   /** The row and its holder's row in one statement, once the entry's advisory lock is taken (no one sees it unheld). */
-  async append(entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined> {
+  async append(entry: JournalEntry, seal?: RowSeal) {
     const [data, { backendPid }] = await Promise.all([this.sessions.data(), this.sessions.locks()]);
     const scope = scopeText({ entry: entry.id });
     if (!(await this.sessions.holdNew(scope))) return undefined;
@@ -172,7 +156,7 @@ class PostgresRecords implements RecordsClient {
     return { ...entry, seq: Number(seq), revision: 1 };
   }
 
-  async change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined> {
+  async change(id: string, patch: JournalPatch, at: string) {
     const data = await this.sessions.data();
     const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome ?? null, at, 0];
     const result = await this.sessions.run<{ entry: JournalEntry }>(
@@ -183,10 +167,9 @@ class PostgresRecords implements RecordsClient {
     return result.rows[0]?.entry;
   }
 
-  async read(filter: RowFilter): Promise<JournalEntry[]> {
+  async read(filter: RowFilter) {
     const { request } = filter;
-    // Only a write asks for the same request, and a write's append needs the lock session too: it
-    // connects meanwhile (its failure is reported by append, which asks for it again).
+    // Only a write asks for the same request, and a write's append needs the lock session too.
     if (request) this.sessions.locks().catch(() => undefined);
     const data = await this.sessions.data();
     const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
@@ -234,13 +217,11 @@ class PostgresRecords implements RecordsClient {
     },
   };
 
-  close(): Promise<void> {
+  close() {
     return this.sessions.close();
   }
 
-  // ---- the team store's own ----------------------------------------------------------------------
-
-  async migrateSchema(): Promise<number[]> {
+  async migrateSchema() {
     const data = await this.sessions.connect('data', () => {});
     try {
       return await migrateSchema(data, `${this.sessions.host} pid ${process.pid}`);
@@ -252,7 +233,7 @@ class PostgresRecords implements RecordsClient {
   }
 
   /** In one transaction: the local record added, merged (when it knows more: fallback-record.ts), or left. */
-  async importEntry(local: JournalEntry): Promise<{ outcome: ImportOutcome; id: string }> {
+  async importEntry(local: JournalEntry) {
     const data = await this.sessions.data();
     const target = local.fallback_for?.id ?? local.id;
     try {
@@ -301,7 +282,7 @@ class PostgresRecords implements RecordsClient {
 }
 
 /** The values of ROW_COLUMNS and `entry` ($1–$16 of INSERT_SQL). */
-function rowValues(entry: JournalEntry, origin: 'store' | 'migrated'): unknown[] {
+function rowValues(entry: JournalEntry, origin: 'store' | 'migrated') {
   return [
     entry.id,
     entry.created_at,
