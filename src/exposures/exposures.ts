@@ -40,13 +40,7 @@ export interface ExposuresInput {
 }
 
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`. */
-async function readExposures(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
-  >,
-  file: string,
-): Promise<{ exposures: Exposure[]; sourceName: string }> {
+async function readExposures(ports: FlowPorts, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
   const { text, sourceName } = await readInputFile(ports, file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed) {
@@ -61,10 +55,7 @@ async function readExposures(
 
 /** The policy: defaults, the policy file when given, then the flags. */
 async function readPolicy(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
-  >,
+  ports: FlowPorts,
   policyFile: string | undefined,
   flags: PolicyFlags,
 ): Promise<ExposurePolicy> {
@@ -104,22 +95,7 @@ async function quotedFeeRate(
 }
 
 /** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
-export async function gatherExposures(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'timeoutSeconds'
-    | 'client'
-    | 'log'
-    | 'stdin'
-    | 'stdinIsTTY'
-    | 'origin'
-    | 'targetFiles'
-  >,
-  input: ExposuresInput,
-): Promise<ExposuresView> {
+export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): Promise<ExposuresView> {
   const { exposures, sourceName } = await readExposures(ports, input.file);
   const policy = await readPolicy(ports, input.policyFile, input.flags);
   const client = await ports.client();
@@ -242,20 +218,7 @@ async function firstCoverPrices(
 
 /** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
 export async function gatherExposureReport(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'timeoutSeconds'
-    | 'client'
-    | 'notify'
-    | 'log'
-    | 'stdin'
-    | 'stdinIsTTY'
-    | 'origin'
-    | 'targetFiles'
-  >,
+  ports: FlowPorts,
   input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
 ): Promise<ExposureReportView> {
   const { exposures, sourceName } = await readExposures(ports, input.file);

@@ -77,10 +77,7 @@ export function keeperSteps(
     clockNotes.add(code);
     deps.event({ event: 'notice', code, message });
   };
-  const read = (
-    ports: Pick<FlowPorts, 'clock' | 'client' | 'credentials' | 'journal' | 'log'>,
-    rows: readonly KeepRow[],
-  ) => readSides(ports, rows, memory, say);
+  const read = (ports: FlowPorts, rows: readonly KeepRow[]) => readSides(ports, rows, memory, say);
   // Counted from the server's time when the write landed (the bound is the server's, like maturities).
   const expect =
     (ports: Pick<FlowPorts, 'clock' | 'client'>): Expect =>
@@ -125,7 +122,7 @@ export function keeperSteps(
  * (`expectations`), is settling: the decision holds it.
  */
 async function readSides(
-  ports: Pick<FlowPorts, 'clock' | 'client' | 'credentials' | 'journal' | 'log'>,
+  ports: FlowPorts,
   rows: readonly KeepRow[],
   memory: KeeperMemory,
   say: (what: string, message: string) => void,
@@ -515,30 +512,7 @@ async function wouldAct(
 
 /** --converge: one add, reduce or close through the write flow, journaled in a keep group. */
 async function converge(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   row: KeepRow,
   decision: Extract<KeepDecision, { kind: 'drift' }>,
 ): Promise<JournalEntry> {
@@ -605,30 +579,7 @@ function keepersOwn(entry: JournalEntry, rows: readonly KeepRow[]): boolean {
  * live process is running) — a new action with a new key could double it.
  */
 async function finishUnfinished(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   deps: StepDeps,
   busy: ReadonlySet<string>,
   rows: readonly KeepRow[],

@@ -45,19 +45,7 @@ export const MAX_INTERVAL_MS = 86_400_000;
 
 /** The keeper's target re-read each cycle, and the ports it reads it with. */
 export type MovingTarget = (ports: TargetPorts) => Promise<KeepRow[]>;
-type TargetPorts = Pick<
-  FlowPorts,
-  | 'clock'
-  | 'signal'
-  | 'deadline'
-  | 'timeoutSeconds'
-  | 'client'
-  | 'log'
-  | 'stdin'
-  | 'stdinIsTTY'
-  | 'origin'
-  | 'targetFiles'
->;
+type TargetPorts = FlowPorts;
 
 export interface KeepOptions {
   file: string;
@@ -96,31 +84,7 @@ export interface KeepServices {
  */
 export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
 
-type KeepPorts = Pick<
-  FlowPorts,
-  | 'clock'
-  | 'signal'
-  | 'deadline'
-  | 'timeoutSeconds'
-  | 'interceptSignals'
-  | 'client'
-  | 'credentials'
-  | 'journal'
-  | 'env'
-  | 'configDir'
-  | 'notify'
-  | 'log'
-  | 'hedgeCommand'
-  | 'interactive'
-  | 'inputAllowed'
-  | 'confirmedAhead'
-  | 'confirm'
-  | 'stdin'
-  | 'stdinIsTTY'
-  | 'origin'
-  | 'targetFiles'
-  | 'keeperStep'
->;
+type KeepPorts = FlowPorts;
 
 export async function runKeep(ports: KeepPorts, options: KeepOptions, services: KeepServices): Promise<KeepOutcome> {
   const clock = services.clock ?? realKeeperClock(ports.clock);

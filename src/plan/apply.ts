@@ -49,33 +49,7 @@ function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
  * planning, so the plan starts from a book where nothing is in flight. Each step is told through
  * the context's notices as it starts and ends; all of them are returned.
  */
-async function resumeUnfinishedApplies(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
-  client: HedgeClient,
-): Promise<ResumedStep[]> {
+async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient): Promise<ResumedStep[]> {
   const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
   const steps: ResumedStep[] = [];
   for (const entry of unresolved) {
@@ -136,34 +110,7 @@ export interface ApplyPorts {
  * stops the run: the outcome says which and why, and the steps after it are not run.
  */
 export async function applyTarget(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'timeoutSeconds'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'stdin'
-    | 'stdinIsTTY'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-    | 'targetFiles'
-  >,
+  ports: FlowPorts,
   opts: TargetPlanOptions,
   hooks: ApplyPorts = {},
 ): Promise<ApplyOutcome> {
@@ -190,30 +137,7 @@ interface LockedApply extends TargetPlanOptions {
 }
 
 async function applyPlan(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   run: LockedApply,
   hooks: ApplyPorts,
@@ -268,30 +192,7 @@ function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]): boolean {
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
 async function carryOut(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   steps: readonly PlanStep[],
   file: string,

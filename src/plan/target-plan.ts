@@ -50,13 +50,7 @@ export function parseTolerance(raw: string | undefined): number {
  * Reads and checks the target file. Every problem is listed as `file:LINE: message` in one
  * UsageError (exit 2): nothing has been read from or sent to the server at that point.
  */
-export async function readTargetFile(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
-  >,
-  file: string,
-): Promise<TargetFile> {
+export async function readTargetFile(ports: FlowPorts, file: string): Promise<TargetFile> {
   const { text, sourceName } = await readInputFile(ports, file, 'target file', 'cat target.csv | hedge plan -');
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
@@ -219,31 +213,7 @@ export function planTrades(steps: readonly PlanStep[]): Trade[] {
  * book and quoted, and (for an agent) admitted by its limits. Nothing is shown: the command shows
  * the plan and chooses the exit code (commands/plan-outcome.ts).
  */
-export async function planTarget(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'timeoutSeconds'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'stdin'
-    | 'stdinIsTTY'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-    | 'targetFiles'
-  >,
-  opts: TargetPlanOptions,
-): Promise<QuotedPlan> {
+export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions): Promise<QuotedPlan> {
   // The whole file is checked before anything is read from the server.
   const target = await readTargetFile(ports, opts.file);
   const client = await ports.client();
@@ -260,23 +230,7 @@ export async function planTarget(
  * the preview's dry run, checked by the confirmed run before its first step. The actions are loaded only then.
  */
 export async function checkPlanRequests(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'origin'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   steps: readonly PlanStep[],
 ): Promise<void> {

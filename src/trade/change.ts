@@ -32,30 +32,7 @@ export function parseChangeOptions(
 
 /** Sends one add or reduce through the write flow and returns what it did, with the request it sent. */
 export async function runChange(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   action: 'add' | 'reduce',
   opts: ChangeOptions,
 ): Promise<{ outcome: WriteOutcome<unknown, unknown>; body: Record<string, unknown> }> {

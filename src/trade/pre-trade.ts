@@ -204,11 +204,7 @@ async function noteIfSideOpen(
  * The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note
  * pointing to `hedge add` when the side is already open. Returns the quote.
  */
-export async function quoteOpen(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'notify' | 'log' | 'hedgeCommand'>,
-  client: HedgeClient,
-  request: OpenRequest,
-): Promise<Quote> {
+export async function quoteOpen(ports: FlowPorts, client: HedgeClient, request: OpenRequest): Promise<Quote> {
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   await noteIfSideOpen(ports, client, { market, side, notionalUsd });
   const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });

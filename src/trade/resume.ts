@@ -31,22 +31,7 @@ export async function unfinishedOfThisAccount(
 
 /** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
 export function journaledAction(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'origin'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   entry: JournalEntry,
 ): WriteAction<unknown, unknown> | undefined {
@@ -66,30 +51,7 @@ export function journaledAction(
  * Undefined when the entry is not a trade action.
  */
 export async function finishJournaled(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   entry: JournalEntry,
   options: {
@@ -187,28 +149,7 @@ export type ResumeOutcome =
  * again must verify as this account's own row (row-trust.ts), and a row begun on another machine
  * needs a person's yes (--yes, or a terminal's question).
  */
-export async function planResume(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'origin'
-  >,
-  entry: JournalEntry,
-): Promise<ResumePlan> {
+export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise<ResumePlan> {
   // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
   if (entry.group?.startsWith(ROLL_GROUP_PREFIX)) {
     await checkSameCredentials(ports, entry);
@@ -253,30 +194,7 @@ export async function planResume(
 
 /** `hedge resume`: carries out a plan with the entry's own key and returns what happened. */
 export async function resumeEntry(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   plan: ResumePlan,
   options: { wait: boolean; resendUnproven: boolean },
 ): Promise<ResumeOutcome> {

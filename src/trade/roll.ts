@@ -134,27 +134,7 @@ function asLeg<S, R>(
   };
 }
 
-function legActions(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'origin'
-  >,
-  client: HedgeClient,
-  group: string,
-  request: OpenRequest,
-  quote?: Quote,
-) {
+function legActions(ports: FlowPorts, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
   const argv = rollArgv(request);
   return {
     close: asLeg(
@@ -311,11 +291,7 @@ interface RollPlan {
  * line together, waited on (bounded) while they disagree (side-book.ts): never the positions list
  * alone, which may trail a fill or a close by seconds. The deal reference comes from the records.
  */
-async function planRoll(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log' | 'hedgeCommand'>,
-  client: HedgeClient,
-  req: RollRequest,
-): Promise<RollPlan> {
+async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest): Promise<RollPlan> {
   const { market, side } = req;
   const { book, positions } = await readSideInStep(ports, client, market, side);
   const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
@@ -446,28 +422,7 @@ function carriedLeg<S, R>(outcome: WriteOutcome<S, R>): { entry?: JournalEntry; 
 
 /** The close leg from wherever the journal says it is; nothing once the open has left `planned` (it is sent only after the close). */
 async function carryOutClose(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   legs: RollLegs,
   action: WriteAction<SubmittedAction, CloseResult>,
@@ -528,29 +483,7 @@ async function carryOutClose(
 
 /** Carries the legs out from wherever the journal says they are. */
 async function carryOut(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
@@ -733,29 +666,7 @@ function outcomeOf(
 
 /** Finishes an unfinished roll from the journal (the same roll again, or `hedge resume`). */
 async function finishRoll(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean },
@@ -789,29 +700,7 @@ async function finishRoll(
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
 export async function resumeRollOutcome(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   entry: JournalEntry,
   options: { wait: boolean },
 ): Promise<RollOutcome> {
@@ -913,32 +802,7 @@ async function refuseIfRolledMeanwhile(
 }
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
-export async function runRoll(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
-  req: RollRequest,
-): Promise<RollOutcome> {
+export async function runRoll(ports: FlowPorts, req: RollRequest): Promise<RollOutcome> {
   const guard = await guardLiveAction(ports, {
     action: 'roll a hedge (close it, then open a new one)',
     dryRun: req.write.dryRun,
@@ -958,29 +822,7 @@ export async function runRoll(
 }
 
 async function rollHoldingTheBook(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   req: RollRequest,
   guard: Awaited<ReturnType<typeof guardLiveAction>>,
   client: HedgeClient,

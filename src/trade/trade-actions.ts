@@ -85,10 +85,7 @@ function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined)
 }
 
 export function openAction(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   request: OpenRequest,
   extras: ActionExtras,
@@ -283,7 +280,7 @@ function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient): Pro
 
 /** The addition quoted for its cost before it is confirmed, at the hedge's own maturity. */
 async function quoteAddition(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'notify' | 'log' | 'hedgeCommand'>,
+  ports: FlowPorts,
   client: HedgeClient,
   request: ChangeRequest,
   seen: ChangeSeen,
@@ -328,7 +325,7 @@ async function quoteAddition(
  * in the journal, and a resume would land it on whatever hedge the side holds by then (a roll's new one).
  */
 async function requireHedgeToChange(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log' | 'hedgeCommand'>,
+  ports: FlowPorts,
   client: HedgeClient,
   action: 'add' | 'reduce',
   request: ChangeRequest,
@@ -348,19 +345,7 @@ async function requireHedgeToChange(
 
 /** Add or reduce: one shape, configured by its kind (CHANGE_KINDS). */
 export function changeAction(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   action: 'add' | 'reduce',
   request: ChangeRequest,
@@ -428,19 +413,7 @@ export function changeAction(
 
 /** Waits until the positions list shows the change, then reads the hedge (and a reduce's balance and record). */
 async function waitForChange(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   request: ChangeRequest,
   kind: ChangeKind,
@@ -560,21 +533,7 @@ export interface CloseResult {
 }
 
 export function closeAction(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'origin'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   request: SideRequest,
   extras: ActionExtras,
@@ -718,22 +677,7 @@ async function addsStillLanding(
 
 /** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
 export function stepAction(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'origin'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   step: PlanStep,
   group: string,
@@ -778,22 +722,7 @@ export function stepAction(
 
 /** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
 export function actionFromJournal(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'origin'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   command: string,
   body: Record<string, unknown>,

@@ -29,10 +29,7 @@ class ReadTimedOut extends Error {}
  * `whenTooLarge` is what to do with a file over the bound (a row file is split).
  */
 export async function readInputFile(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
-  >,
+  ports: FlowPorts,
   file: string,
   what: string,
   pipeExample?: string,

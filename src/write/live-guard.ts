@@ -22,7 +22,7 @@ export class NotConfirmedError extends DeclinedError {
 
 /** `action` completes "this will …" and "--yes is required to …": "open a hedge", "close a position". */
 export async function guardLiveAction(
-  ports: Pick<FlowPorts, 'credentials' | 'notify' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm'>,
+  ports: FlowPorts,
   input: { action: string; dryRun: boolean },
 ): Promise<LiveGuard> {
   const credentials = await ports.credentials();

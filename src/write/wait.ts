@@ -145,11 +145,7 @@ export interface HedgeWaitOptions {
  * Polls GET /hedges/{id} until the hedge is filled, failed or closed and returns it (a failed
  * hedge is returned, not thrown: the caller decides what `failed` means for it).
  */
-export async function waitForHedgeStatus(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'hedgeCommand' | 'startProgress'>,
-  hedgeId: string,
-  options: HedgeWaitOptions,
-): Promise<Hedge> {
+export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, options: HedgeWaitOptions): Promise<Hedge> {
   if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
   const client = await ports.client();
   const resume = ports.hedgeCommand('hedges', hedgeId, '--wait');
@@ -218,10 +214,7 @@ export function expectedAfterChange(
  *     change is in that number.
  * The hedge's own status is not consulted: a server may leave a closed hedge `filled`.
  */
-export async function waitForOwnChange(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'log' | 'hedgeCommand' | 'startProgress'>,
-  options: ChangeWaitOptions,
-): Promise<ChangeOutcome> {
+export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOptions): Promise<ChangeOutcome> {
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');
   const expected = expectedAfterChange(options.action, options.baselineNotionalUsd, options.changeUsd);
@@ -290,7 +283,7 @@ export async function waitForOwnChange(
  */
 /** Returns the positions list as its last poll read it (the caller checks the other views without polling it again at once). */
 export async function waitForSideClosed(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'log' | 'hedgeCommand' | 'startProgress'>,
+  ports: FlowPorts,
   options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
 ): Promise<BookPosition[]> {
   const client = await ports.client();

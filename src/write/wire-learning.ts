@@ -11,28 +11,7 @@ import { isRejection, runWrite, type WriteAction, type WriteOptions, type WriteO
 export type ActionBuilder<S, R> = (retry: boolean) => WriteAction<S, R>;
 
 export async function runWriteLearning<S, R>(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   build: ActionBuilder<S, R>,
   options: WriteOptions,

@@ -238,7 +238,7 @@ async function holdToResume(
  * (or, when a live process is still carrying it, left to that process).
  */
 async function chooseKey(
-  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' | 'notify' | 'hedgeCommand' | 'journal'>,
+  ports: FlowPorts,
   journal: Journal,
   match: SameRequest,
   options: WriteOptions,
@@ -377,28 +377,7 @@ export function isRejection(error: unknown): error is ApiError {
 }
 
 export async function runWrite<S, R>(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   action: WriteAction<S, R>,
   options: WriteOptions,
 ): Promise<WriteOutcome<S, R>> {
@@ -440,24 +419,7 @@ export async function runWrite<S, R>(
 }
 
 async function decideAndCarryOut<S, R>(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   action: WriteAction<S, R>,
   options: WriteOptions,
   {
@@ -504,22 +466,7 @@ interface WriteSetting {
 }
 
 async function carryOutWrite<S, R>(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'client'
-    | 'credentials'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   action: WriteAction<S, R>,
   options: WriteOptions,
   setting: WriteSetting,
@@ -697,19 +644,7 @@ function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<Jou
  *     resolves it. A keeper or an agent never asks, and never passes the flag.
  */
 async function reconcileEarlier<S, R>(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'client'
-    | 'credentials'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'prompter'
-    | 'origin'
-  >,
+  ports: FlowPorts,
   journal: Journal,
   action: WriteAction<S, R>,
   entry: JournalEntry,
