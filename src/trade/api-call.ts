@@ -5,7 +5,7 @@
 // has no resolution to wait for. What comes back is kept whole (status, headers, body) for printing.
 import type { HedgeClient } from '../api/client.js';
 import { followPaths } from '../api/wire/pages.js';
-import type { ApiRequest, RawAnswer } from '../api/transport.js';
+import type { RawAnswer } from '../api/transport.js';
 import { API_METHODS, type ApiMethod } from '../core/api-params.js';
 import { OffOriginError, UsageError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
@@ -47,11 +47,11 @@ export function isWriteMethod(method: string): boolean {
   return method !== 'GET';
 }
 
-function journalCommand(call: Pick<ApiCall, 'method' | 'path'>): string {
+function journalCommand(call: Pick<ApiCall, 'method' | 'path'>) {
   return `${API_COMMAND_PREFIX}${call.method} ${call.path}`;
 }
 
-function asAnswer(raw: RawAnswer, path: string): ApiAnswer {
+function asAnswer(raw: RawAnswer, path: string) {
   let body: unknown;
   try {
     body = JSON.parse(raw.text);
@@ -61,7 +61,7 @@ function asAnswer(raw: RawAnswer, path: string): ApiAnswer {
   return { status: raw.status, headers: raw.headers, body, text: raw.text, path };
 }
 
-function request(call: ApiCall, path: string, key: string | undefined, seen: (answer: RawAnswer) => void): ApiRequest {
+function request(call: ApiCall, path: string, key: string | undefined, seen: (answer: RawAnswer) => void) {
   return {
     method: call.method,
     path,
@@ -117,7 +117,7 @@ export async function readApi(
 }
 
 /** Journal fields of a write's answer: the hedge it names, when it names one. */
-function idsOf(answer: ApiAnswer): { hedge_id?: string; order_tx_hash?: string } {
+function idsOf(answer: ApiAnswer) {
   const data = (answer.body as { data?: unknown } | undefined)?.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return {};
   const record = data as Record<string, unknown>;
@@ -187,7 +187,7 @@ export function apiActionFromJournal(
 }
 
 /** A journaled path as a fresh `hedge api PATH` resolves it, or OffOriginError naming the row (nothing sent). */
-function journaledPath(baseUrl: string, journaled: unknown, row: string): string {
+function journaledPath(baseUrl: string, journaled: unknown, row: string) {
   const raw = String(journaled);
   let resolved: string | undefined;
   try {

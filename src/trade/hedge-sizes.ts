@@ -27,7 +27,7 @@ export interface HedgeSizes {
 const LANDED = new Set(['filled', 'done']);
 
 /** Which write an entry is, by what it sent: an open (a roll's or a plan's leg too), an add or a reduce. */
-function writeOf(entry: JournalEntry): 'open' | 'add' | 'reduce' | undefined {
+function writeOf(entry: JournalEntry) {
   if (entry.request?.method !== 'POST') return undefined;
   const path = String(entry.request.path ?? '').replace(/\/+$/, '');
   if (path.endsWith('/hedges/add')) return 'add';
@@ -37,7 +37,7 @@ function writeOf(entry: JournalEntry): 'open' | 'add' | 'reduce' | undefined {
 }
 
 /** The write's notional: `notional_usd`, or the one number its body carries under the server's own name for it. */
-function hedgeIdOf(entry: JournalEntry): string | undefined {
+function hedgeIdOf(entry: JournalEntry) {
   if (typeof entry.hedge_id === 'string' && entry.hedge_id !== '') return entry.hedge_id;
   const fromContext = entry.context?.hedge_id;
   return typeof fromContext === 'string' && fromContext !== '' ? fromContext : undefined;

@@ -171,7 +171,7 @@ async function noteIfSideOpen(
   client: HedgeClient,
   request: { market: string; side: Side; notionalUsd: number },
   book?: BookPosition[],
-): Promise<BookPosition | undefined> {
+) {
   let open: BookPosition | undefined;
   try {
     open = findSide(book ?? (await readBook({ client, log: (line) => ports.log(line) })), request.market, request.side);

@@ -72,7 +72,7 @@ export async function finishJournaled(
 }
 
 /** How to select the credentials the entry was sent with, for the refusal's hint. */
-function selectorFor(entry: JournalEntry): string {
+function selectorFor(entry: JournalEntry) {
   const again = ['resume', entry.id];
   if (entry.profile === 'demo' || entry.base_url_host === 'demo') return ['hedge', '--demo', ...again].join(' ');
   if (entry.profile) return ['hedge', '--profile', safeText(entry.profile), ...again].join(' ');
@@ -80,10 +80,7 @@ function selectorFor(entry: JournalEntry): string {
 }
 
 /** The entry must be resumed with the key and server it was sent to: another key is another account. */
-async function checkSameCredentials(
-  ports: Pick<FlowPorts, 'credentials' | 'origin'>,
-  entry: JournalEntry,
-): Promise<void> {
+async function checkSameCredentials(ports: Pick<FlowPorts, 'credentials' | 'origin'>, entry: JournalEntry) {
   const current = await identityOf(ports);
   const differences: string[] = [];
   if (entry.environment !== current.environment)

@@ -99,11 +99,11 @@ interface Carried {
   open: { entry: JournalEntry; result?: Hedge; answer?: OpenedHedge };
 }
 
-function rollArgv(request: Pick<OpenRequest, 'market' | 'side' | 'tenor_days'>): string[] {
+function rollArgv(request: Pick<OpenRequest, 'market' | 'side' | 'tenor_days'>) {
   return ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
 }
 
-function days(tenor: number): string {
+function days(tenor: number) {
   return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
@@ -112,7 +112,7 @@ export function newGroup(prefix: string, ports: Pick<FlowPorts, 'clock'>): strin
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
-function unfinished(legs: RollLegs): boolean {
+function unfinished(legs: RollLegs) {
   return isUnresolved(legs.open) || (legs.close !== undefined && isUnresolved(legs.close));
 }
 
@@ -186,7 +186,7 @@ async function legsOf(ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>, group:
 }
 
 /** Whether an entry is a leg of a roll of this market and side, sent with the current credentials. */
-function isRollLegOf(self: Identity, market: string, side: Side, entry: JournalEntry): boolean {
+function isRollLegOf(self: Identity, market: string, side: Side, entry: JournalEntry) {
   return (
     entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
     sentBy(self, entry) &&
@@ -200,13 +200,13 @@ async function unfinishedGroup(
   ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
   market: string,
   side: Side,
-): Promise<string | undefined> {
+) {
   const self = await identityOf(ports);
   const pending = await (await ports.journal()).list({ pending: true });
   return pending.find((entry) => isRollLegOf(self, market, side, entry))?.group;
 }
 
-function describeLegs(legs: RollLegs): string {
+function describeLegs(legs: RollLegs) {
   const close = legs.close
     ? `close ${legs.close.outcome} (journal ${legs.close.id})`
     : legs.closes
@@ -223,7 +223,7 @@ async function earlierRoll(
   ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>,
   req: RollRequest,
   notes: RollNote[],
-): Promise<RollLegs | undefined> {
+) {
   const journal = await ports.journal();
   const key = req.write.idempotencyKey;
   if (key !== undefined) {
@@ -394,12 +394,7 @@ function severalHedgesNote(
  * hedge on its record (the positions list may not show it yet), the positions line, or a hedge still
  * being opened. Any one of them is enough not to open: the roll's open is never the side's second.
  */
-async function sideCover(
-  ports: Pick<FlowPorts, 'clock' | 'log'>,
-  client: HedgeClient,
-  market: string,
-  side: Side,
-): Promise<{ hedgeId?: string; notionalUsd?: number; status: string } | undefined> {
+async function sideCover(ports: Pick<FlowPorts, 'clock' | 'log'>, client: HedgeClient, market: string, side: Side) {
   const views = await SideViews.read(client, (line) => ports.log(line));
   const book = await views.book(market, side, client.transport.serverNow().latestMs);
   const filled = book.filled[0];
@@ -410,7 +405,7 @@ async function sideCover(
 }
 
 /** What a leg's write came to (nothing for a dry run, which a leg never is). */
-function carriedLeg<S, R>(outcome: WriteOutcome<S, R>): { entry?: JournalEntry; result?: R; answer?: S } {
+function carriedLeg<S, R>(outcome: WriteOutcome<S, R>) {
   if (outcome.kind === 'dry-run') return {};
   if (outcome.kind === 'recorded') return { entry: outcome.entry };
   return {
@@ -427,7 +422,7 @@ async function carryOutClose(
   legs: RollLegs,
   action: WriteAction<SubmittedAction, CloseResult>,
   options: { positionOpen?: boolean; notes: RollNote[] },
-): Promise<Carried['close']> {
+) {
   const { market, side } = legs.request;
   const { open } = legs;
   if (open.outcome !== 'planned' || !legs.closes) return undefined;
@@ -487,7 +482,7 @@ async function carryOut(
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
-): Promise<Carried> {
+) {
   const journal = await ports.journal();
   const { market, side } = legs.request;
   const actions = legActions(ports, client, legs.group, legs.request, options.quote);
@@ -779,7 +774,7 @@ async function refuseIfRolledMeanwhile(
   req: RollRequest,
   waitingSince: number,
   holder: Holder,
-): Promise<void> {
+) {
   const self = await identityOf(ports);
   const rolled = (await (await ports.journal()).list({ limit: 200 })).find(
     (entry) =>

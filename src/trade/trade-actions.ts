@@ -75,12 +75,12 @@ export function closeArgv(request: SideRequest): string[] {
   return ['close', request.market, request.side];
 }
 
-function txNote(hash: unknown): string {
+function txNote(hash: unknown) {
   return typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : '';
 }
 
 /** What a wait's line says was sent: by this run, or earlier (a resume that found it landed sends nothing). */
-function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined): string {
+function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined) {
   return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${txNote(hash)}`;
 }
 
@@ -153,7 +153,7 @@ async function alsoInEveryView(
   ports: Pick<FlowPorts, 'signal' | 'notify'>,
   confirmed: string,
   read: () => Promise<{ book: SideBook }>,
-): Promise<SideAfter | undefined> {
+) {
   try {
     return sideAfterOf((await read()).book);
   } catch (error) {
@@ -253,7 +253,7 @@ function positionBefore(
   client: HedgeClient,
   request: ChangeRequest,
   seen: ChangeSeen,
-): Promise<BookPosition | undefined> {
+) {
   return (seen.position ??= readSideInStep(ports, client, request.market, request.side).then(({ book, positions }) => {
     seen.book = book;
     const position = book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined;
@@ -268,7 +268,7 @@ function positionBefore(
   }));
 }
 
-function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient): Promise<number | undefined> {
+function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient) {
   return client.getAccount().then(
     (account) => account.balance_usdc,
     (error: unknown) => {
@@ -279,12 +279,7 @@ function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient): Pro
 }
 
 /** The addition quoted for its cost before it is confirmed, at the hedge's own maturity. */
-async function quoteAddition(
-  ports: FlowPorts,
-  client: HedgeClient,
-  request: ChangeRequest,
-  seen: ChangeSeen,
-): Promise<void> {
+async function quoteAddition(ports: FlowPorts, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen) {
   const { market, side, notional_usd: notionalUsd } = request;
   const position = await positionBefore(ports, client, request, seen);
   if (!position) {
@@ -330,7 +325,7 @@ async function requireHedgeToChange(
   action: 'add' | 'reduce',
   request: ChangeRequest,
   seen: ChangeSeen,
-): Promise<void> {
+) {
   await positionBefore(ports, client, request, seen);
   const book = seen.book;
   if (book?.state !== 'flat' || book.opening.length > 0) return;
@@ -420,7 +415,7 @@ async function waitForChange(
   seen: ChangeSeen,
   answer: SubmittedAction,
   { startedAt, before, sentEarlier }: { startedAt: number; before?: Record<string, unknown>; sentEarlier?: boolean },
-): Promise<ChangeResult | undefined> {
+) {
   const { market, side } = request;
   const { action } = kind;
   const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
@@ -488,7 +483,7 @@ async function sideGoneFirst(
   action: 'add' | 'reduce',
   baseline: number,
   hedgeId: string | undefined,
-): Promise<void> {
+) {
   const { market, side, notional_usd: changeUsd } = request;
   const expected = expectedAfterChange(action, baseline, changeUsd).notionalUsd;
   const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
@@ -655,7 +650,7 @@ async function addsStillLanding(
   ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'origin'>,
   market: string,
   side: string,
-): Promise<number> {
+) {
   const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
   const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
   const landing = (await journal.list({ since })).filter((entry) => {

@@ -96,6 +96,6 @@ export async function withSideLocks<T>(
   return take(0);
 }
 
-function capitalised(text: string): string {
+function capitalised(text: string) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

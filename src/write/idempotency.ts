@@ -23,14 +23,3 @@ export function parseIdempotencyKey(raw: unknown): string | undefined {
   }
   return value;
 }
-
-export interface IdempotencyChoice {
-  key: string;
-  /** True when the operator passed --idempotency-key: this run resumes an earlier one. */
-  resumed: boolean;
-}
-
-export function idempotencyKeyFor(option: unknown): IdempotencyChoice {
-  const given = parseIdempotencyKey(option);
-  return given ? { key: given, resumed: true } : { key: makeIdempotencyKey(), resumed: false };
-}

@@ -76,7 +76,7 @@ export async function readInputFile(
 }
 
 /** The end of a refusal's line: what is allowed instead. */
-function whatToDo(error: unknown, file: string, whenTooLarge: string): string {
+function whatToDo(error: unknown, file: string, whenTooLarge: string) {
   if (!(error instanceof ReadRefused)) return '';
   if (error.refusal.kind === 'too-large') return `, the most an input file may hold; ${whenTooLarge}`;
   if (error.refusal.kind === 'not-regular' && file !== '-')
@@ -85,10 +85,7 @@ function whatToDo(error: unknown, file: string, whenTooLarge: string): string {
 }
 
 /** The command's signal, and --timeout's deadline (on the command's clock) when there is one. */
-function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>): {
-  signal: AbortSignal;
-  release: () => void;
-} {
+function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>) {
   const controller = new AbortController();
   const stop = () => controller.abort(ports.signal.reason);
   if (ports.signal.aborted) stop();

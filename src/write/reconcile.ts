@@ -19,7 +19,7 @@ import type { JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { bodyOf } from '../journal/index.js';
-import { findSide, type BookPosition } from '../book/positions.js';
+import { findSide } from '../book/positions.js';
 import { readSideInStep } from '../book/side-book.js';
 
 const DEFAULT_KEY_LIFETIME_HOURS = 12;
@@ -62,7 +62,7 @@ export function describeAge(ms: number): string {
   return `${Math.max(0, Math.round(ms / 60_000))} min`;
 }
 
-function near(a: number, b: number): boolean {
+function near(a: number, b: number) {
   return Math.abs(a - b) < CENT;
 }
 
@@ -246,7 +246,7 @@ async function sideInStep(
   client: HedgeClient,
   market: string,
   side: Side,
-): Promise<{ position?: BookPosition; filled: string[] }> {
+) {
   const { book, positions } = await readSideInStep(ports, client, market, side);
   if (book.state !== 'in-step') return { filled: [] };
   return { position: findSide(positions, market, side), filled: book.filled.map((record) => record.id) };

@@ -7,14 +7,14 @@
 import { hostname } from 'node:os';
 import { UnverifiedRowError, UsageError } from '../errors.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
-import type { RowCheck, RowTrust } from '../journal/row-seal.js';
+import type { RowCheck } from '../journal/row-seal.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmOrStop } from './live-guard.js';
 
 /** Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too). */
-async function rowTrustOf(ports: Pick<FlowPorts, 'credentials'>, entry: JournalEntry): Promise<RowTrust> {
+async function rowTrustOf(ports: Pick<FlowPorts, 'credentials'>, entry: JournalEntry) {
   return (await rowSealerOf(ports)).trust(entry);
 }
 

@@ -51,7 +51,7 @@ export interface PollOptions<T> {
   cadence?: PollCadence;
 }
 
-function seconds(ms: number): string {
+function seconds(ms: number) {
   return `${Math.max(0, Math.round(ms / 1000))}s`;
 }
 
@@ -109,7 +109,7 @@ export async function pollUntil<T>(
 }
 
 /** A poll that failed after the transport's retries: the action itself still stands. */
-function withActionStands(error: unknown, checkCommand: string): unknown {
+function withActionStands(error: unknown, checkCommand: string) {
   const hint = `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`;
   if (error instanceof NetworkError) {
     const wrapped = new NetworkError(error.message, {

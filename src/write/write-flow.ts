@@ -71,7 +71,7 @@ export interface WriteOptions {
 }
 
 /** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
-function repeatWindowMs(env: Readonly<Record<string, string | undefined>>): number {
+function repeatWindowMs(env: Readonly<Record<string, string | undefined>>) {
   const raw = env.HEDGE_REPEAT_WINDOW?.trim();
   if (raw === undefined || raw === '') return 10 * 60_000;
   if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) > 24 * 60) {
@@ -183,10 +183,7 @@ export type WriteOutcome<S, R> =
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry; run: WriteRun };
 
 /** The hint on every unresolved write: the way to finish it with its own key. */
-function resumeHint(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  entry: Pick<JournalEntry, 'id' | 'idempotency_key'>,
-): string {
+function resumeHint(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>) {
   return `The server may have acted. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 }
 
@@ -209,11 +206,7 @@ export function heldError(
 }
 
 /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
-async function holdToResume(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  journal: Journal,
-  entry: JournalEntry,
-): Promise<Hold> {
+async function holdToResume(ports: Pick<FlowPorts, 'hedgeCommand'>, journal: Journal, entry: JournalEntry) {
   const answer = await journal.hold(entry.id);
   if (answer.held) return answer.hold;
   const now = await journal.get(entry.id);
@@ -243,7 +236,7 @@ async function chooseKey(
   match: SameRequest,
   options: WriteOptions,
   sideNow?: () => Promise<SideBook>,
-): Promise<WriteRun> {
+) {
   if (options.idempotencyKey) {
     const key = options.idempotencyKey;
     const [known] = await journal.list({ idempotencyKey: key });
@@ -321,7 +314,7 @@ async function refuseRecentRepeat(
   journal: Journal,
   match: SameRequest,
   sideNow: (() => Promise<SideBook>) | undefined,
-): Promise<void> {
+) {
   const windowMs = repeatWindowMs(ports.env);
   if (windowMs === 0) return;
   const since = ports.clock.now() - windowMs;
@@ -597,7 +590,7 @@ async function confirmAsShown<S, R>(
   guard: WriteSetting['guard'],
   action: WriteAction<S, R>,
   reread: () => Promise<void>,
-): Promise<void> {
+) {
   const side = action.side;
   const traded = async () => (await action.trades?.())?.reduce((sum, trade) => sum + trade.notionalUsd, 0);
   let shown = guard.needsConfirmation && side ? await traded() : undefined;
@@ -627,7 +620,7 @@ export function sayMovedSinceAsked(
 }
 
 /** `hedge journal resolve ID --landed|--not-landed`, with the flags that chose the environment. */
-function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id'>): string {
+function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id'>) {
   return `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
 }
 
@@ -759,7 +752,7 @@ async function alreadyDone<S, R>(
 }
 
 /** The server's time now, when its answers told it (domain/server-clock.ts; the reconcile read just made one). */
-async function serverNow(ports: Pick<FlowPorts, 'client'>): Promise<number | undefined> {
+async function serverNow(ports: Pick<FlowPorts, 'client'>) {
   const time = (await ports.client()).transport?.serverNow?.();
   return time && !time.assumed ? time.bestMs : undefined;
 }
@@ -769,10 +762,7 @@ async function serverNow(ports: Pick<FlowPorts, 'client'>): Promise<number | und
  * its first send and the server tells its time now (a server whose clock runs fast forgets keys by
  * its own clock); otherwise on this machine's.
  */
-async function keyAge(
-  ports: Pick<FlowPorts, 'clock' | 'client'>,
-  entry: JournalEntry,
-): Promise<{ ageMs: number; clock: 'server' | 'local' }> {
+async function keyAge(ports: Pick<FlowPorts, 'clock' | 'client'>, entry: JournalEntry) {
   const sentAt = entry.context?.server_time_ms;
   const now = await serverNow(ports);
   if (typeof sentAt === 'number' && now !== undefined) return { ageMs: Math.max(0, now - sentAt), clock: 'server' };
@@ -786,11 +776,7 @@ async function keyAge(
  * keeps the notional. What cannot be added up — a change still unresolved, an open or close — is
  * returned as uncertain: the side's notional then proves nothing about this entry.
  */
-async function attributedContext(
-  ports: Pick<FlowPorts, 'credentials'>,
-  journal: Journal,
-  entry: JournalEntry,
-): Promise<{ context: Record<string, unknown> | undefined; uncertain: JournalEntry[] }> {
+async function attributedContext(ports: Pick<FlowPorts, 'credentials'>, journal: Journal, entry: JournalEntry) {
   const others = await otherChangesOfTheSide(journal, entry);
   const landed = (other: JournalEntry) => other.outcome === 'done' || other.outcome === 'filled';
   // Only a row this key sealed says what this account did: a row written into a shared store or a
@@ -829,7 +815,7 @@ async function attributedContext(
 }
 
 /** The journal's other actions on the same account and side since this entry began (in any process, on any machine sharing the store). */
-async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry): Promise<JournalEntry[]> {
+async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry) {
   const sideOf = (candidate: JournalEntry) =>
     `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
   const side = sideOf(entry);
@@ -904,7 +890,7 @@ async function journalAfterSend<T>(
   entry: JournalEntry,
   write: () => Promise<T>,
   hintFor: (entry: JournalEntry) => string = (unresolved) => resumeHint(ports, unresolved),
-): Promise<T> {
+) {
   try {
     return await write();
   } catch (error) {
@@ -928,7 +914,7 @@ async function recordSendFailure(
   entry: JournalEntry,
   error: unknown,
   options: { earlier: boolean; hintFor?: (entry: JournalEntry) => string },
-): Promise<unknown> {
+) {
   const hintFor = options.hintFor ?? ((unresolved: JournalEntry) => resumeHint(ports, unresolved));
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
   // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
@@ -987,7 +973,7 @@ async function recordWaitFailure(
   journal: Journal,
   entry: JournalEntry,
   error: unknown,
-): Promise<unknown> {
+) {
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
   const resume = ports.hedgeCommand('resume', entry.id);
   // The errors made here carry the key too: the report prints it (the action stands under it).
@@ -1029,7 +1015,7 @@ async function recordWaitFailure(
   return error;
 }
 
-function withKey<E extends HedgeError>(error: E, entry: Pick<JournalEntry, 'idempotency_key'>): E {
+function withKey<E extends HedgeError>(error: E, entry: Pick<JournalEntry, 'idempotency_key'>) {
   error.idempotencyKey = entry.idempotency_key;
   return error;
 }
