@@ -1,8 +1,4 @@
-// `hedge api`: any endpoint with the profile's key. A GET is sent like every read (retries,
-// Retry-After), page after page with --paginate; a write (POST, PUT, PATCH, DELETE) is an action
-// of the one write flow — live guard, an Idempotency-Key journaled before it leaves, resumable by
-// running the same command again or `hedge resume` — whose "wait" is only its answer: the raw API
-// has no resolution to wait for. What comes back is kept whole (status, headers, body) for printing.
+// `hedge api`: any endpoint with the profile's key.
 import type { HedgeClient } from '../api/client.js';
 import { followPaths } from '../api/wire/pages.js';
 import type { RawAnswer } from '../api/transport.js';
@@ -133,11 +129,7 @@ function idsOf(answer: ApiAnswer) {
   };
 }
 
-/**
- * A write as an action of the one write flow. Its wait is its answer (a 2xx is `done`), which
- * the outcome carries for the caller to show. The journal command carries the method and path, so "the same request" is the same
- * method, path and body.
- */
+/** A write as an action of the one write flow. */
 export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLog): WriteAction<ApiAnswer, ApiAnswer> {
   const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
   return {
@@ -156,12 +148,7 @@ export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLo
   };
 }
 
-/**
- * An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`).
- * A journal row is data that may have been written by anyone: its path is resolved again as a
- * fresh `hedge api PATH` is, and a row whose path is not the one that gives back (what `hedge api`
- * journals) is refused before anything is sent; the transport's origin check stands behind it.
- */
+/** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */
 export function apiActionFromJournal(
   client: HedgeClient,
   entry: JournalEntry,

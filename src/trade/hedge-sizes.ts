@@ -1,10 +1,4 @@
-// What this journal knows of a hedge's size over its life. A closed hedge's history
-// record is the whole life's (the spec: "one record per closed hedge covering the whole
-// lifecycle"), so its P&L may come from more notional than the record shows once the hedge was
-// added to or reduced; the record itself says nothing of that, nor does the hedge's record (it
-// holds today's notional). The journal does, for the writes sent from here: the open, and each add
-// and reduce that landed, with its amount. Only that is said — never guessed for a hedge the
-// journal did not see change.
+// What this journal knows of a hedge's size over its life.
 import type { FlowPorts } from '../runtime/context.js';
 import type { JournalEntry } from '../journal/index.js';
 import { bodyOf, recordedUsd } from '../journal/index.js';
@@ -87,10 +81,7 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
   return found;
 }
 
-/**
- * The journal read for `resizedHedges`. A journal that cannot be read (a team store down) takes
- * nothing from the list: it is said in the log and no hedge is marked.
- */
+/** The journal read for `resizedHedges`. */
 export async function readResizedHedges(
   ports: Pick<FlowPorts, 'journal' | 'log'>,
   ids: ReadonlySet<string>,

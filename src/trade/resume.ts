@@ -1,6 +1,5 @@
-// The one resume path: an unresolved journal entry finished with its own idempotency key (the server
-// replays what it already did, or acts once). `hedge resume`, apply's unfinished steps and the
-// keeper's unfinished actions all come through here.
+// The one resume path: an unresolved journal entry finished with its own idempotency key (the server replays
+// what it already did, or acts once).
 import type { HedgeClient } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import { isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
@@ -45,10 +44,8 @@ export function journaledAction(
 }
 
 /**
- * Sends a journaled trade action again with its own key and waits as asked, and returns what it
- * did (its caller shows it, or not). `present` adapts the action to its caller (a step of a run is
- * confirmed with its run).
- * Undefined when the entry is not a trade action.
+ * Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller
+ * shows it, or not).
  */
 export async function finishJournaled(
   ports: FlowPorts,
@@ -141,11 +138,7 @@ export type ResumeOutcome =
   | { kind: 'api'; entry: JournalEntry; outcome: WriteOutcome<ApiAnswer, ApiAnswer> }
   | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown>; outcome: WriteOutcome<unknown, unknown> };
 
-/**
- * Checks that an entry can be resumed here and says how; nothing is sent. What a resume would send
- * again must verify as this account's own row (row-trust.ts), and a row begun on another machine
- * needs a person's yes (--yes, or a terminal's question).
- */
+/** Checks that an entry can be resumed here and says how; nothing is sent. */
 export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise<ResumePlan> {
   // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
   if (entry.group?.startsWith(ROLL_GROUP_PREFIX)) {

@@ -1,6 +1,5 @@
-// The four state-changing actions of the API as data for the one write flow (write-flow.ts): how
-// each is planned, sent, waited for and shown. Commands, `hedge resume`, roll, apply and the agent
-// interface all build their writes from these.
+// The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
+// planned, sent, waited for and shown.
 import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../api/client.js';
 import type { ApiRequest, SendHooks } from '../api/transport.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
@@ -46,10 +45,7 @@ export interface ActionExtras {
   serverDecides?: boolean;
 }
 
-/**
- * The command line each write is journaled under (and shown in hints): one builder per write, used
- * by its command, apply's steps and the keeper alike.
- */
+/** The command line each write is journaled under (and shown in hints). */
 export function openArgv(
   request: Pick<OpenRequest, 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference'>,
 ): string[] {
@@ -115,17 +111,14 @@ export function openAction(
         ReturnType<NonNullable<WriteAction<OpenedHedge, Hedge>['reconcile']>>
       >,
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
-    // The fill shows on the hedge's record first (the spec: poll GET /hedges/{id}); exit 0 once the
-    // positions list shows the side with it too (side-book.ts), so the next decision sees it.
+    // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
     wait: async (answer, { startedAt, sentEarlier }) => {
       const hedge = await waitForHedgeStatus(ports, answer.hedge_id, {
         label: `${sentLine(answer.hedge_id, answer.order_tx_hash, sentEarlier)}, waiting for the fill`,
         startedAt,
       });
       if (hedge.status === 'filled') {
-        // Seen filled on its record, it is waited for in every view — or until its record shows it
-        // ended since (matured, closed by someone): the open landed, and the side has moved on
-        // (domain/book.ts expectationMet reads a keeper's own open the same way).
+        // Waited for in every view, or until its record shows it ended since (the side has moved on).
         after = await alsoInEveryView(ports, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
           readSideInStep(
             ports,
@@ -143,12 +136,7 @@ export function openAction(
   };
 }
 
-/**
- * After a write's own view confirmed it (an open's record, a close's or a change's positions list),
- * the other views are waited for too (`read`: side-book.ts). A view that cannot be read at all (an
- * error, not a disagreement) leaves the write confirmed as the spec confirms it, with a warning
- * naming what was not seen; a disagreement past the bound is "cannot tell" (exit 12).
- */
+/** After a write's own view confirmed it, the other views are waited for too (`read`: side-book.ts). */
 async function alsoInEveryView(
   ports: Pick<FlowPorts, 'signal' | 'notify'>,
   confirmed: string,
@@ -182,16 +170,10 @@ export type ChangeResult = ChangeOutcome & {
   balanceBeforeUsdc?: number;
 };
 
-/**
- * What differs between an add and a reduce: the endpoint, the words, and what each shows around
- * the send. An add is quoted before it is confirmed (POST /quotes for the added notional) and shows
- * the position before → after; a reduce reads the balance before and after, to show what it
- * realized (a reduction is proportional; its answer carries none of this).
- */
+/** What differs between an add and a reduce: the endpoint, the words, and what each shows around the send. */
 interface ChangeKind {
   action: 'add' | 'reduce';
   verb: string;
-  /** The title of its "submitted" card. */
   submittedTitle: string;
   plan: (client: HedgeClient, request: ChangeRequest, key: string) => ApiRequest;
   send: (client: HedgeClient, request: ChangeRequest, key: string, hooks?: SendHooks) => Promise<SubmittedAction>;
@@ -234,7 +216,6 @@ const CHANGE_KINDS: Record<'add' | 'reduce', ChangeKind> = {
 interface ChangeSeen {
   /** The side's position, read once by whichever needs it first (the wait's baseline, or the quote). */
   position?: Promise<BookPosition | undefined>;
-  /** The side's book as that read found it (flat, or in step). */
   book?: SideBook;
   before?: BookPosition;
   balanceBeforeUsdc?: number;
@@ -243,11 +224,7 @@ interface ChangeSeen {
   after?: SideAfter;
 }
 
-/**
- * The side's positions line before a change, read once its views agree (side-book.ts: the records
- * and the positions list together, waited on while settling): a hedge filled a moment ago on its
- * record is waited for, not taken as a side missing from the list.
- */
+/** The side's positions line before a change, read once its views agree (a fresh fill is not a missing side). */
 function positionBefore(
   ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,
@@ -313,12 +290,7 @@ async function quoteAddition(ports: FlowPorts, client: HedgeClient, request: Cha
   });
 }
 
-/**
- * An add or reduce needs a hedge on its side: refused before anything is journaled or sent when
- * every view shows the side flat (nothing filled on its records, nothing being opened, no positions
- * line). Sent anyway, the server would refuse it too — but an action that is killed on its way stays
- * in the journal, and a resume would land it on whatever hedge the side holds by then (a roll's new one).
- */
+/** An add or reduce needs a hedge on its side: refused before anything is journaled when every view shows it flat. */
 async function requireHedgeToChange(
   ports: FlowPorts,
   client: HedgeClient,
@@ -368,8 +340,7 @@ export function changeAction(
           await quoteAddition(ports, client, request, seen);
         }
       : extras.preview,
-    // The notional before the change, read before the send and journaled: the wait (and a resumed
-    // one) ends when the positions list shows another.
+    // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
     before: async () => {
       const [position, balance] = await Promise.all([
         positionBefore(ports, client, request, seen),
@@ -470,12 +441,7 @@ async function waitForChange(
   };
 }
 
-/**
- * The side left the positions list although this change would not close it: the hedge settled (a
- * maturity) or was closed. Its own record says whether the change is in it — landed, then settled
- * (the caller goes on: it happened) — or not: then it did not happen (NotAppliedError, exit 3). A
- * record that shows neither cannot tell (exit 12).
- */
+/** The side left the positions list although this change would not close it: settled or closed. */
 async function sideGoneFirst(
   ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>,
   client: HedgeClient,
@@ -552,10 +518,7 @@ export function closeAction(
     plan: (key) => client.planClose(request, key),
     check: extras.check,
     preview: extras.preview,
-    // What closing is expected to return is the position's net margin right before the close (a
-    // figure only the positions line has). What the side holds is its book's: the records and the
-    // line read together (one read, no wait: the close closes the side whatever its views say), so a
-    // fill the list trails is counted — a roll compares this figure with what it planned.
+    // What closing is expected to return: the position's net margin right before the close.
     before: async () => {
       const views = await SideViews.read(client, (line) => ports.log(line));
       const book = readableBook(await views.book(market, side, client.transport.serverNow().latestMs), market, side);
@@ -576,10 +539,7 @@ export function closeAction(
     question: () =>
       `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
     send: (key, hooks) => client.closeHedge(request, key, hooks),
-    // A close trades what the side holds when it is sent: its notional in the book and every add of
-    // the side still landing (read before the first send and before each retry).
-    // The side as its records and positions line agree on it (a fill the list trails counts), hedges
-    // still being opened on it included: the close would take them too.
+    // A close trades what the side holds when sent, with every add still landing (read before each send).
     trades: async () => {
       const [{ book }, landing] = await Promise.all([
         readSideInStep(ports, client, market, side),
@@ -593,8 +553,7 @@ export function closeAction(
       (await reconcileClose(ports, client, entry, request)) as Awaited<
         ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>
       >,
-    // What it closed, which an agent's daily cap counts: the larger of what the server says it
-    // closed and what the book showed right before the send (a server is not taken at a smaller word).
+    // What it closed, for an agent's daily cap: the larger of the server's word and the book's figure.
     submitted: (answer) => {
       const said = readNumber(answer.notional_usd);
       const closed = said === undefined ? inBook : Math.max(Math.abs(said), inBook ?? 0);
@@ -641,11 +600,7 @@ export function closeAction(
   };
 }
 
-/**
- * What the journal knows was added to a side and the book may not show yet: unresolved adds, and
- * adds sent without waiting (--no-wait, an agent's `wait: false`) no longer ago than a wait for
- * them would have lasted (DEFAULT_WAIT_BOUND_MS), of this account, from any process.
- */
+/** Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound. */
 async function addsStillLanding(
   ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'origin'>,
   market: string,
@@ -745,11 +700,7 @@ export function actionFromJournal(
   }
 }
 
-/**
- * What a trade's outcome shows (ui/write-outcome.ts renders it): undefined for a dry run or an
- * action recorded without sending. `body` is the request as sent (the journal's), which says the
- * market, side and amount of a change.
- */
+/** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */
 export function tradeView(
   command: string,
   outcome: WriteOutcome<unknown, unknown>,

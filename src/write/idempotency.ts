@@ -1,6 +1,5 @@
-// One Idempotency-Key per state-changing command: made here once, handed to the transport, which
-// sends the same key on every automatic retry, so the server acts at most once. `--idempotency-key`
-// lets an operator resume a run whose outcome is unknown with the key that run printed.
+// One Idempotency-Key per state-changing command: made here once, handed to the transport, which sends the same
+// key on every automatic retry, so the server acts at most once.
 import { randomUUID } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import { echo } from '../core/input.js';

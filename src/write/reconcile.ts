@@ -1,14 +1,5 @@
-// Before an earlier action is sent again, the book is compared with what its journal entry recorded
-// before it was first sent: the hedge (by id or by reference) for an open, the side's notional for
-// an add or a reduce, the side's presence for a close. Within the key lifetime the key decides (the
-// server answers a repeated key with the original result), so this matters once the entry is older
-// than the lifetime: then a resend could act twice, and only proof that the action could not have
-// landed allows one. A side that looks as it did before is no such proof (someone outside the
-// journal may have moved it back), so only views that cannot be moved back give it: no hedge
-// carrying an open's reference, or the very hedge a close was to close still filled.
-//
-// The key lifetime is not in the spec. HEDGE_KEY_LIFETIME (hours) sets it; 12 by default, below the
-// simulator's 24 h so that hedge gives up on a key well before a server of that kind forgets it.
+// Before an earlier action is sent again, the book is compared with what its journal entry recorded before it
+// was first sent.
 import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import { HOUR_MS, type Side } from '../core/vocabulary.js';
@@ -28,10 +19,7 @@ const CENT = 0.005;
 /** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-/**
- * landed: the book shows the action's effect (record it done, send nothing) · not-landed: the book
- * proves it could not have landed (send it again with its key) · unknown: the book cannot tell.
- */
+/** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
 type Verdict = 'landed' | 'not-landed' | 'unknown';
 
 export interface Reconciliation<S> {
@@ -88,9 +76,8 @@ export async function reconcileOpen(
   const body = bodyOf(entry);
   const market = String(body.market ?? '').toUpperCase();
   const side = body.side;
-  // From the earlier of the entry's creation (on the server's clock at the earliest) and the server's
-  // time at its first send: the latter is sealed with the row (row-seal.ts), so a creation time
-  // rewritten in a store cannot hide the hedge.
+  // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
+  // time cannot hide the hedge).
   const sentAt = typeof entry.context?.server_time_ms === 'number' ? entry.context.server_time_ms : Infinity;
   const time = client.transport.serverNow();
   const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
@@ -146,8 +133,7 @@ export async function reconcileChange(
     ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}),
   };
   const baseline = entry.context?.baseline_notional_usd;
-  // The side as its records and positions line agree on it (waited on while they disagree): a
-  // landed change the list has not caught up with is never taken for one that did not land.
+  // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
   const { position } = await sideInStep(ports, client, change.market, change.side);
   const now = position?.notionalUsd;
   const shown =
@@ -201,8 +187,7 @@ export async function reconcileClose(
       const evidence = `${gone}, and it was not open when the close was about to be sent`;
       return { verdict: neverAnswered ? 'not-landed' : 'unknown', evidence };
     }
-    // The journal's own reduces since emptied the side (its notional before this close, moved by
-    // every change landed since, is nothing): the side's absence is theirs, not necessarily this close's.
+    // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
     if (typeof context?.notional_usd === 'number' && context.notional_usd <= CENT) {
       return {
         verdict: 'unknown',
