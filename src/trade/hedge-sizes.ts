@@ -1,7 +1,6 @@
 // What this journal knows of a hedge's size over its life.
 import type { FlowPorts } from '../runtime/context.js';
-import type { JournalEntry } from '../journal/index.js';
-import { bodyOf, recordedUsd } from '../journal/index.js';
+import { bodyOf, recordedUsd, type JournalEntry } from '../journal/index.js';
 import { cents } from '../core/money.js';
 import { messageOf } from '../security/safe-text.js';
 

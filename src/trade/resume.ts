@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import { API_COMMAND_PREFIX } from './api-call.js';
+import { API_COMMAND_PREFIX, type ApiAnswer } from './api-call.js';
 import { findJournalEntry } from '../write/journal-entry.js';
 import { confirmRowFromElsewhere, requireOwnRow } from '../write/row-trust.js';
 import { resumeRollOutcome, ROLL_GROUP_PREFIX } from './roll.js';
@@ -13,7 +13,6 @@ import type { RollOutcome } from '../results/roll-outcome-types.js';
 import { actionFromJournal } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
 import { heldError, runWrite, type WriteAction, type WriteOutcome } from '../write/write-flow.js';
-import type { ApiAnswer } from './api-call.js';
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
 export async function unfinishedOfThisAccount(

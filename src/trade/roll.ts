@@ -3,13 +3,12 @@
 // the hedge that ended).
 import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../api/client.js';
-import { readNumber } from '../core/number-format.js';
+import { formatRate, readNumber } from '../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { makeIdempotencyKey } from '../write/idempotency.js';
 import type { HedgeRecord } from '../book/book.js';
 import { formatMoney, formatUsd } from '../core/money.js';
 import { sameReference } from '../core/input.js';
-import { formatRate } from '../core/number-format.js';
 import type { Side, Tenor } from '../core/vocabulary.js';
 import {
   ApiError,
@@ -21,13 +20,12 @@ import {
   UnresolvedError,
   UsageError,
 } from '../errors.js';
-import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
+import { bodyOf, describeHolder, isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
 import { withAccountLock, withSideLock } from '../write/account-lock.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import type { PlannedRequestView, RollNote, RollOutcome, RollView } from '../results/roll-outcome-types.js';
 import { planDryRun } from '../write/dry-run.js';
-import { bodyOf } from '../journal/index.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import { findSide, type BookPosition } from '../book/positions.js';
 import { readSideInStep, SideViews } from '../book/side-book.js';

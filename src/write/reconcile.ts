@@ -6,10 +6,9 @@ import { HOUR_MS, type Side } from '../core/vocabulary.js';
 import { formatUsd } from '../core/money.js';
 import { sameReference } from '../core/input.js';
 import { UsageError } from '../errors.js';
-import type { JournalEntry } from '../journal/index.js';
+import { bodyOf, type JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import { bodyOf } from '../journal/index.js';
 import { findSide } from '../book/positions.js';
 import { readSideInStep } from '../book/side-book.js';
 

@@ -4,10 +4,9 @@ import type { ApiRequest, SendHooks } from '../api/transport.js';
 import { readNumber } from '../core/number-format.js';
 import { POSITION_FIELD_SYNONYMS } from '../api/wire/fields.js';
 import { PreTradeCheckError } from '../errors.js';
-import type { JournalEntry } from '../journal/index.js';
+import { bodyOf, type JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';
 import type { Trade } from '../runtime/agent-limits.js';
-import { bodyOf } from '../journal/index.js';
 
 /** What of a write flow's action the checks read (WriteAction, write-flow.ts). */
 interface GatedAction {

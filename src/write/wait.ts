@@ -89,7 +89,7 @@ export async function pollUntil<T>(
 function withActionStands(error: unknown, checkCommand: string) {
   const hint = `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`;
   if (error instanceof NetworkError) {
-    const wrapped = new NetworkError(error.message, {
+    return new NetworkError(error.message, {
       endpoint: error.endpoint,
       attempts: error.attempts,
       status: error.status,
@@ -97,7 +97,6 @@ function withActionStands(error: unknown, checkCommand: string) {
       hint,
       cause: error.cause,
     });
-    return wrapped;
   }
   if (error instanceof InvalidResponseError) {
     return new InvalidResponseError(error.message, {
@@ -174,40 +173,41 @@ export function expectedAfterChange(
 
 /** Waits until an add or reduce shows its own effect in GET /positions (baseline ± this change), never merely a move. */
 export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOptions): Promise<ChangeOutcome> {
+  const { label, startedAt, market, side, action, changeUsd, baselineNotionalUsd } = options;
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');
-  const expected = expectedAfterChange(options.action, options.baselineNotionalUsd, options.changeUsd);
+  const expected = expectedAfterChange(action, baselineNotionalUsd, changeUsd);
   const near = (a: number, b: number) => Math.abs(a - b) < NOTIONAL_EPSILON_USD;
   // A line without a notional is sized from all of the side's hedge records (a line may aggregate several).
   const sized = async (positions: BookPosition[]): Promise<BookPosition[]> => {
-    const position = findSide(positions, options.market, options.side);
+    const position = findSide(positions, market, side);
     if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
     const book = await (
       await SideViews.read(client, (line) => ports.log(line), positions)
-    ).book(options.market, options.side, client.transport.serverNow().latestMs);
+    ).book(market, side, client.transport.serverNow().latestMs);
     if (book.filled.length === 0 || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
     return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
   };
   const book = await pollUntil<BookPosition[]>(ports, {
-    label: options.label,
-    startedAt: options.startedAt,
+    label: label,
+    startedAt: startedAt,
     checkCommand: check,
     poll: async () => sized(await readBook({ client, log: (line) => ports.log(line) })),
     isDone: (current) => {
-      const position = findSide(current, options.market, options.side);
+      const position = findSide(current, market, side);
       return !position || (position.notionalUsd !== undefined && near(position.notionalUsd, expected.notionalUsd));
     },
     timedOut: (last, waitedMs) => {
-      const seen = last ? findSide(last, options.market, options.side)?.notionalUsd : undefined;
-      if (seen !== undefined && !near(seen, options.baselineNotionalUsd)) {
+      const seen = last ? findSide(last, market, side)?.notionalUsd : undefined;
+      if (seen !== undefined && !near(seen, baselineNotionalUsd)) {
         return new UnresolvedError(
-          `The ${options.action} of ${formatUsd(options.changeUsd)} on the ${options.side} hedge of ${options.market} was accepted, but after ${seconds(waitedMs)} the side shows ${formatUsd(seen)} — neither ${formatUsd(options.baselineNotionalUsd)} (before it) nor ${formatUsd(expected.notionalUsd)} (with it): something outside this run moved the side, so whether this ${options.action} is in it cannot be told.`,
+          `The ${action} of ${formatUsd(changeUsd)} on the ${side} hedge of ${market} was accepted, but after ${seconds(waitedMs)} the side shows ${formatUsd(seen)} — neither ${formatUsd(baselineNotionalUsd)} (before it) nor ${formatUsd(expected.notionalUsd)} (with it): something outside this run moved the side, so whether this ${action} is in it cannot be told.`,
           {
             hint: `Look at the side (\`${check}\`, \`${ports.hedgeCommand('journal')}\`), then record what happened.`,
             details: {
-              market: options.market,
-              side: options.side,
-              before_usd: options.baselineNotionalUsd,
+              market: market,
+              side: side,
+              before_usd: baselineNotionalUsd,
               expected_usd: expected.notionalUsd,
               seen_usd: seen,
             },
@@ -215,20 +215,17 @@ export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOpti
         );
       }
       return new StillPendingError(
-        `The ${options.action} on the ${options.side} hedge of ${options.market} was accepted but has not shown in the positions list after ${seconds(waitedMs)}.`,
+        `The ${action} on the ${side} hedge of ${market} was accepted but has not shown in the positions list after ${seconds(waitedMs)}.`,
         check,
       );
     },
     interrupted: () =>
-      new InterruptedError(
-        `Stopped waiting. The ${options.action} stands: it has not shown in the positions list yet.`,
-        {
-          hint: `Check it with: ${check}`,
-          stoppedBy: ports.signal.reason,
-        },
-      ),
+      new InterruptedError(`Stopped waiting. The ${action} stands: it has not shown in the positions list yet.`, {
+        hint: `Check it with: ${check}`,
+        stoppedBy: ports.signal.reason,
+      }),
   });
-  const position = findSide(book, options.market, options.side);
+  const position = findSide(book, market, side);
   return { position, notionalUsd: position?.notionalUsd, closed: !position };
 }
 
@@ -237,35 +234,32 @@ export async function waitForSideClosed(
   ports: FlowPorts,
   options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
 ): Promise<BookPosition[]> {
+  const { label, startedAt, market, side, hedgeId } = options;
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');
   let lastRead: BookPosition[] = [];
   await pollUntil<boolean>(ports, {
-    label: options.label,
-    startedAt: options.startedAt,
+    label: label,
+    startedAt: startedAt,
     poll: async () => {
       lastRead = await readBook({ client, log: (line) => ports.log(line) });
-      const position = findSide(lastRead, options.market, options.side);
+      const position = findSide(lastRead, market, side);
       if (!position) return true;
-      if (options.hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === options.hedgeId)
-        return false;
-      return (await client.getHedge(options.hedgeId)).status === 'closed';
+      if (hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === hedgeId) return false;
+      return (await client.getHedge(hedgeId)).status === 'closed';
     },
     isDone: (closed) => closed,
     checkCommand: check,
     timedOut: (_last, waitedMs) =>
       new StillPendingError(
-        `The close was accepted, but the ${options.side} position on ${options.market} is still in the positions list after ${seconds(waitedMs)}.`,
+        `The close was accepted, but the ${side} position on ${market} is still in the positions list after ${seconds(waitedMs)}.`,
         check,
       ),
     interrupted: () =>
-      new InterruptedError(
-        `Stopped waiting. The close stands: the ${options.side} position on ${options.market} is still listed.`,
-        {
-          hint: `Check it with: ${check}`,
-          stoppedBy: ports.signal.reason,
-        },
-      ),
+      new InterruptedError(`Stopped waiting. The close stands: the ${side} position on ${market} is still listed.`, {
+        hint: `Check it with: ${check}`,
+        stoppedBy: ports.signal.reason,
+      }),
   });
   return lastRead;
 }

@@ -18,9 +18,9 @@ import {
 } from '../errors.js';
 import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
-import { bodyOf } from '../journal/index.js';
 import { ownRowTest, requireOwnRow } from './row-trust.js';
 import {
+  bodyOf,
   describeHolder,
   isUnresolved,
   JournalError,
