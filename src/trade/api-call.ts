@@ -1,11 +1,7 @@
-// `hedge api`: any endpoint with the profile's key. A GET is sent like every read (retries,
-// Retry-After), page after page with --paginate; a write (POST, PUT, PATCH, DELETE) is an action
-// of the one write flow — live guard, an Idempotency-Key journaled before it leaves, resumable by
-// running the same command again or `hedge resume` — whose "wait" is only its answer: the raw API
-// has no resolution to wait for. What comes back is kept whole (status, headers, body) for printing.
+// `hedge api`: any endpoint with the profile's key.
 import type { HedgeClient } from '../api/client.js';
 import { followPaths } from '../api/wire/pages.js';
-import type { ApiRequest, RawAnswer } from '../api/transport.js';
+import type { RawAnswer } from '../api/transport.js';
 import { API_METHODS, type ApiMethod } from '../core/api-params.js';
 import { OffOriginError, UsageError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
@@ -47,11 +43,11 @@ export function isWriteMethod(method: string): boolean {
   return method !== 'GET';
 }
 
-function journalCommand(call: Pick<ApiCall, 'method' | 'path'>): string {
+function journalCommand(call: Pick<ApiCall, 'method' | 'path'>) {
   return `${API_COMMAND_PREFIX}${call.method} ${call.path}`;
 }
 
-function asAnswer(raw: RawAnswer, path: string): ApiAnswer {
+function asAnswer(raw: RawAnswer, path: string) {
   let body: unknown;
   try {
     body = JSON.parse(raw.text);
@@ -61,7 +57,7 @@ function asAnswer(raw: RawAnswer, path: string): ApiAnswer {
   return { status: raw.status, headers: raw.headers, body, text: raw.text, path };
 }
 
-function request(call: ApiCall, path: string, key: string | undefined, seen: (answer: RawAnswer) => void): ApiRequest {
+function request(call: ApiCall, path: string, key: string | undefined, seen: (answer: RawAnswer) => void) {
   return {
     method: call.method,
     path,
@@ -117,7 +113,7 @@ export async function readApi(
 }
 
 /** Journal fields of a write's answer: the hedge it names, when it names one. */
-function idsOf(answer: ApiAnswer): { hedge_id?: string; order_tx_hash?: string } {
+function idsOf(answer: ApiAnswer) {
   const data = (answer.body as { data?: unknown } | undefined)?.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return {};
   const record = data as Record<string, unknown>;
@@ -133,11 +129,7 @@ function idsOf(answer: ApiAnswer): { hedge_id?: string; order_tx_hash?: string }
   };
 }
 
-/**
- * A write as an action of the one write flow. Its wait is its answer (a 2xx is `done`), which
- * the outcome carries for the caller to show. The journal command carries the method and path, so "the same request" is the same
- * method, path and body.
- */
+/** A write as an action of the one write flow. */
 export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLog): WriteAction<ApiAnswer, ApiAnswer> {
   const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
   return {
@@ -156,12 +148,7 @@ export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLo
   };
 }
 
-/**
- * An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`).
- * A journal row is data that may have been written by anyone: its path is resolved again as a
- * fresh `hedge api PATH` is, and a row whose path is not the one that gives back (what `hedge api`
- * journals) is refused before anything is sent; the transport's origin check stands behind it.
- */
+/** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */
 export function apiActionFromJournal(
   client: HedgeClient,
   entry: JournalEntry,
@@ -187,7 +174,7 @@ export function apiActionFromJournal(
 }
 
 /** A journaled path as a fresh `hedge api PATH` resolves it, or OffOriginError naming the row (nothing sent). */
-function journaledPath(baseUrl: string, journaled: unknown, row: string): string {
+function journaledPath(baseUrl: string, journaled: unknown, row: string) {
   const raw = String(journaled);
   let resolved: string | undefined;
   try {

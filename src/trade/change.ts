@@ -1,6 +1,5 @@
-// What `add` and `reduce` share: their options parsed once, then the one write flow with the
-// change action (the commands' files hold only their parse and run). A reduce cannot push exposure up, so only an add runs the pre-trade checks;
-// both are refused here when every view shows the side flat (trade-actions.ts), unless --skip-checks leaves it to the server.
+// What `add` and `reduce` share: their options parsed once, then the one write flow with the change action (the
+// commands' files hold only their parse and run).
 import { parseMarket, parseNotional, parseSide } from '../core/input.js';
 import type { Side } from '../core/vocabulary.js';
 import { questionWithUnchecked, runPreTradeChecks, uncheckedList } from './pre-trade.js';
@@ -32,30 +31,7 @@ export function parseChangeOptions(
 
 /** Sends one add or reduce through the write flow and returns what it did, with the request it sent. */
 export async function runChange(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   action: 'add' | 'reduce',
   opts: ChangeOptions,
 ): Promise<{ outcome: WriteOutcome<unknown, unknown>; body: Record<string, unknown> }> {

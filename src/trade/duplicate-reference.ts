@@ -1,9 +1,4 @@
-// `open --ref REF`: a client reference names one deal. Before opening, the hedges already carrying
-// it are looked up (GET /hedges?client_reference=), and an active one (submitting, submitted or
-// filled) refuses the open — nothing is sent — unless --allow-duplicate-ref says it is meant. The
-// lookup is an optional check: when it cannot be made (the list fails, or cannot be read) that is
-// a warning naming what was not checked, and the open goes on. A status the spec does not list is
-// shown, and not counted as active.
+// `open --ref REF`: a client reference names one deal.
 import type { HedgeClient } from '../api/client.js';
 import { HEDGE_STATUSES } from '../core/vocabulary.js';
 import { sameReference } from '../core/input.js';

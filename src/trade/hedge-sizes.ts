@@ -1,13 +1,6 @@
-// What this journal knows of a hedge's size over its life. A closed hedge's history
-// record is the whole life's (the spec: "one record per closed hedge covering the whole
-// lifecycle"), so its P&L may come from more notional than the record shows once the hedge was
-// added to or reduced; the record itself says nothing of that, nor does the hedge's record (it
-// holds today's notional). The journal does, for the writes sent from here: the open, and each add
-// and reduce that landed, with its amount. Only that is said — never guessed for a hedge the
-// journal did not see change.
+// What this journal knows of a hedge's size over its life.
 import type { FlowPorts } from '../runtime/context.js';
-import type { JournalEntry } from '../journal/index.js';
-import { bodyOf, recordedUsd } from '../journal/index.js';
+import { bodyOf, recordedUsd, type JournalEntry } from '../journal/index.js';
 import { cents } from '../core/money.js';
 import { messageOf } from '../security/safe-text.js';
 
@@ -27,7 +20,7 @@ export interface HedgeSizes {
 const LANDED = new Set(['filled', 'done']);
 
 /** Which write an entry is, by what it sent: an open (a roll's or a plan's leg too), an add or a reduce. */
-function writeOf(entry: JournalEntry): 'open' | 'add' | 'reduce' | undefined {
+function writeOf(entry: JournalEntry) {
   if (entry.request?.method !== 'POST') return undefined;
   const path = String(entry.request.path ?? '').replace(/\/+$/, '');
   if (path.endsWith('/hedges/add')) return 'add';
@@ -37,7 +30,7 @@ function writeOf(entry: JournalEntry): 'open' | 'add' | 'reduce' | undefined {
 }
 
 /** The write's notional: `notional_usd`, or the one number its body carries under the server's own name for it. */
-function hedgeIdOf(entry: JournalEntry): string | undefined {
+function hedgeIdOf(entry: JournalEntry) {
   if (typeof entry.hedge_id === 'string' && entry.hedge_id !== '') return entry.hedge_id;
   const fromContext = entry.context?.hedge_id;
   return typeof fromContext === 'string' && fromContext !== '' ? fromContext : undefined;
@@ -87,10 +80,7 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
   return found;
 }
 
-/**
- * The journal read for `resizedHedges`. A journal that cannot be read (a team store down) takes
- * nothing from the list: it is said in the log and no hedge is marked.
- */
+/** The journal read for `resizedHedges`. */
 export async function readResizedHedges(
   ports: Pick<FlowPorts, 'journal' | 'log'>,
   ids: ReadonlySet<string>,

@@ -1,11 +1,7 @@
-// Pre-trade checks before open and add (design.md "Safety"): the market is listed (else bad input,
-// exit 2) and open, and
-// the notional fits both the side's capacity and the account's exposure headroom. A failed check
-// is a PreTradeCheckError (exit 3) with the numbers, and nothing is sent. The order of the checks
-// follows the service's own: the exposure cap before market capacity.
-import type { Side } from '../core/vocabulary.js';
+// Pre-trade checks before open and add (design.md "Safety"): the market is listed (else bad input, exit 2) and
+// open, and the notional fits both the side's capacity and the account's exposure headroom.
 import type { AccountFacts as Account, MarketFacts as Market } from '../core/wire.js';
-import { DAY_MS, TENORS, type Tenor } from '../core/vocabulary.js';
+import { DAY_MS, TENORS, type Side, type Tenor } from '../core/vocabulary.js';
 import { PreTradeCheckError, type UsageError } from '../errors.js';
 import { findMarket, unlistedMarketError } from '../core/markets.js';
 import { formatUsd } from '../core/money.js';
@@ -94,12 +90,7 @@ export function sideAlreadyOpenNote(
   );
 }
 
-/**
- * The tenor to quote an addition with. A quote needs one of the supported tenors while an addition
- * keeps the open hedge's maturity, so the quote takes the shortest tenor that covers the time left
- * (the longest when more is left); without a maturity, the hedge's own tenor, else the shortest.
- * Price, margin and fee do not depend on it; carry is shown per day.
- */
+/** The tenor to quote an addition with. */
 export function additionQuoteTenor(maturityAt: string | undefined, nowMs: number, hedgeTenor?: number): Tenor {
   const maturityMs = maturityAt === undefined ? Number.NaN : Date.parse(maturityAt);
   if (Number.isNaN(maturityMs))

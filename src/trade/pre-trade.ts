@@ -1,10 +1,5 @@
-// The pre-trade checks against live facts: reads the markets list and the account (in parallel)
-// and throws the first problem the pure rules (domain/pre-trade.ts) find. Nothing is sent. The
-// checks are optional safety, never a gate of their own: a read that fails (the server down for
-// one endpoint, an answer hedge cannot read) turns into a warning naming what could not be
-// checked, the rest is still checked, and the write goes on — the server decides (on a live key
-// the confirmation shows what was not checked). Also the "already open" note and the quote said
-// before an open.
+// The pre-trade checks against live facts: reads the markets list and the account (in parallel) and throws the
+// first problem the pure rules (domain/pre-trade.ts) find.
 import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Account, Market, Quote } from '../api/schemas.js';
 import { formatRate, formatUsd } from '../core/number-format.js';
@@ -80,11 +75,7 @@ export function questionWithUnchecked(question: string, unchecked: Unchecked): s
   return `${question.replace(/\?$/, '')} — not checked: ${unchecked.items.join(', ')}?`;
 }
 
-/**
- * A failed read that must still stop the command: the key refused (the write would be too), a
- * Ctrl-C, bad input. Anything else (a network failure, a 5xx, an answer hedge cannot read) only
- * leaves a check undone.
- */
+/** A failed read that must still stop the command: the key refused (the write would be too), a Ctrl-C, bad input. */
 export function mustStop(error: unknown): boolean {
   return (
     error instanceof AuthError ||
@@ -97,11 +88,7 @@ export function mustStop(error: unknown): boolean {
 /** Headroom and capacity without a limit: the check that needs them is skipped. */
 const NO_LIMIT = Number.POSITIVE_INFINITY;
 
-/**
- * Fetches the facts and throws the first failed check; returns the facts that could be read. A
- * read that fails is a warning on `unchecked` (naming what could not be checked), and the checks
- * that need it are skipped.
- */
+/** Fetches the facts and throws the first failed check; returns the facts that could be read. */
 export async function runPreTradeChecks(
   client: HedgeClient,
   request: PreTradeRequest,
@@ -145,9 +132,8 @@ export async function runPreTradeChecks(
 }
 
 /**
- * An open's checks on a size that is only quoted (run beside the quote request): the problem an
- * open of it would be refused for, to be said, never to refuse the quote. A read that fails, or a
- * market the list does not know, leaves nothing to say.
+ * An open's checks on a size that is only quoted (run beside the quote request): the problem an open of it
+ * would be refused for, to be said, never to refuse the quote.
  */
 export async function quotedSizeProblem(
   client: HedgeClient,
@@ -162,16 +148,15 @@ export async function quotedSizeProblem(
 }
 
 /**
- * Before an open is quoted: when the positions list already shows that side, say so and point to
- * `hedge add` (a note on stderr, never a refusal). Returns the open position, if any. A failed read
- * only drops the note: the open itself decides.
+ * Before an open is quoted: when the positions list already shows that side, say so and point to `hedge add` (a
+ * note on stderr, never a refusal).
  */
 async function noteIfSideOpen(
   ports: Pick<FlowPorts, 'signal' | 'notify' | 'log' | 'hedgeCommand'>,
   client: HedgeClient,
   request: { market: string; side: Side; notionalUsd: number },
   book?: BookPosition[],
-): Promise<BookPosition | undefined> {
+) {
   let open: BookPosition | undefined;
   try {
     open = findSide(book ?? (await readBook({ client, log: (line) => ports.log(line) })), request.market, request.side);
@@ -204,11 +189,7 @@ async function noteIfSideOpen(
  * The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note
  * pointing to `hedge add` when the side is already open. Returns the quote.
  */
-export async function quoteOpen(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'notify' | 'log' | 'hedgeCommand'>,
-  client: HedgeClient,
-  request: OpenRequest,
-): Promise<Quote> {
+export async function quoteOpen(ports: FlowPorts, client: HedgeClient, request: OpenRequest): Promise<Quote> {
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   await noteIfSideOpen(ports, client, { market, side, notionalUsd });
   const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });

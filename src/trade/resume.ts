@@ -1,12 +1,11 @@
-// The one resume path: an unresolved journal entry finished with its own idempotency key (the server
-// replays what it already did, or acts once). `hedge resume`, apply's unfinished steps and the
-// keeper's unfinished actions all come through here.
+// The one resume path: an unresolved journal entry finished with its own idempotency key (the server replays
+// what it already did, or acts once).
 import type { HedgeClient } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import { isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import { API_COMMAND_PREFIX } from './api-call.js';
+import { API_COMMAND_PREFIX, type ApiAnswer } from './api-call.js';
 import { findJournalEntry } from '../write/journal-entry.js';
 import { confirmRowFromElsewhere, requireOwnRow } from '../write/row-trust.js';
 import { resumeRollOutcome, ROLL_GROUP_PREFIX } from './roll.js';
@@ -14,7 +13,6 @@ import type { RollOutcome } from '../results/roll-outcome-types.js';
 import { actionFromJournal } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
 import { heldError, runWrite, type WriteAction, type WriteOutcome } from '../write/write-flow.js';
-import type { ApiAnswer } from './api-call.js';
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
 export async function unfinishedOfThisAccount(
@@ -31,22 +29,7 @@ export async function unfinishedOfThisAccount(
 
 /** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
 export function journaledAction(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'origin'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   entry: JournalEntry,
 ): WriteAction<unknown, unknown> | undefined {
@@ -60,36 +43,11 @@ export function journaledAction(
 }
 
 /**
- * Sends a journaled trade action again with its own key and waits as asked, and returns what it
- * did (its caller shows it, or not). `present` adapts the action to its caller (a step of a run is
- * confirmed with its run).
- * Undefined when the entry is not a trade action.
+ * Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller
+ * shows it, or not).
  */
 export async function finishJournaled(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   entry: JournalEntry,
   options: {
@@ -110,7 +68,7 @@ export async function finishJournaled(
 }
 
 /** How to select the credentials the entry was sent with, for the refusal's hint. */
-function selectorFor(entry: JournalEntry): string {
+function selectorFor(entry: JournalEntry) {
   const again = ['resume', entry.id];
   if (entry.profile === 'demo' || entry.base_url_host === 'demo') return ['hedge', '--demo', ...again].join(' ');
   if (entry.profile) return ['hedge', '--profile', safeText(entry.profile), ...again].join(' ');
@@ -118,10 +76,7 @@ function selectorFor(entry: JournalEntry): string {
 }
 
 /** The entry must be resumed with the key and server it was sent to: another key is another account. */
-async function checkSameCredentials(
-  ports: Pick<FlowPorts, 'credentials' | 'origin'>,
-  entry: JournalEntry,
-): Promise<void> {
+async function checkSameCredentials(ports: Pick<FlowPorts, 'credentials' | 'origin'>, entry: JournalEntry) {
   const current = await identityOf(ports);
   const differences: string[] = [];
   if (entry.environment !== current.environment)
@@ -182,33 +137,8 @@ export type ResumeOutcome =
   | { kind: 'api'; entry: JournalEntry; outcome: WriteOutcome<ApiAnswer, ApiAnswer> }
   | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown>; outcome: WriteOutcome<unknown, unknown> };
 
-/**
- * Checks that an entry can be resumed here and says how; nothing is sent. What a resume would send
- * again must verify as this account's own row (row-trust.ts), and a row begun on another machine
- * needs a person's yes (--yes, or a terminal's question).
- */
-export async function planResume(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'origin'
-  >,
-  entry: JournalEntry,
-): Promise<ResumePlan> {
+/** Checks that an entry can be resumed here and says how; nothing is sent. */
+export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise<ResumePlan> {
   // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
   if (entry.group?.startsWith(ROLL_GROUP_PREFIX)) {
     await checkSameCredentials(ports, entry);
@@ -253,30 +183,7 @@ export async function planResume(
 
 /** `hedge resume`: carries out a plan with the entry's own key and returns what happened. */
 export async function resumeEntry(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   plan: ResumePlan,
   options: { wait: boolean; resendUnproven: boolean },
 ): Promise<ResumeOutcome> {

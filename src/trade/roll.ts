@@ -1,25 +1,14 @@
-// `hedge roll MARKET SIDE --tenor D`: keeps a side covered past its maturity — close the open
-// hedge, then open the same notional for the new tenor (or, when the side has already settled,
-// open it anew with the notional of the hedge that ended). Both legs go through the one write flow
-// and are journaled as one action: two entries of one journal group (`roll-…`), legs `close` and
-// `open`, each with its own Idempotency-Key.
-//
-// The open leg is journaled first, as `planned` (certainly not sent), before anything is sent; the
-// close leg is journaled as any write, right before its own send. So a run killed at any point
-// leaves the whole roll in the journal, and `hedge resume` or the same roll again finishes it:
-// an unresolved close is re-sent with its key (the server replays it or acts once) and waited
-// until the side leaves the positions list; a planned open is sent only when the server shows the
-// side flat (no position, no hedge being opened) — otherwise it is abandoned, never sent twice;
-// an open that may have been sent is re-sent with its own key.
+// `hedge roll MARKET SIDE --tenor D`: keeps a side covered past its maturity — close the open hedge, then open
+// the same notional for the new tenor (or, when the side has already settled, open it anew with the notional of
+// the hedge that ended).
 import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../api/client.js';
-import { readNumber } from '../core/number-format.js';
+import { formatRate, readNumber } from '../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { makeIdempotencyKey } from '../write/idempotency.js';
 import type { HedgeRecord } from '../book/book.js';
 import { formatMoney, formatUsd } from '../core/money.js';
 import { sameReference } from '../core/input.js';
-import { formatRate } from '../core/number-format.js';
 import type { Side, Tenor } from '../core/vocabulary.js';
 import {
   ApiError,
@@ -31,13 +20,12 @@ import {
   UnresolvedError,
   UsageError,
 } from '../errors.js';
-import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
+import { bodyOf, describeHolder, isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
 import { withAccountLock, withSideLock } from '../write/account-lock.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import type { PlannedRequestView, RollNote, RollOutcome, RollView } from '../results/roll-outcome-types.js';
 import { planDryRun } from '../write/dry-run.js';
-import { bodyOf } from '../journal/index.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import { findSide, type BookPosition } from '../book/positions.js';
 import { readSideInStep, SideViews } from '../book/side-book.js';
@@ -67,11 +55,7 @@ export interface RollRequest {
   tenorDays: Tenor;
   skipChecks: boolean;
   write: WriteOptions;
-  /**
-   * false: the caller already holds the side's lock and decided on a fresh read of the side under
-   * it (the keeper), so the roll takes no book-wide lock — one row's roll never waits for another
-   * row's step. Default true: `hedge roll` takes the book, then the side (as apply does).
-   */
+  /** false: the caller (the keeper) holds the side's lock and read the side under it: no book-wide lock. */
   bookLock?: boolean;
   /** The new hedge's deal reference (`--ref`, a keeper row's); unset: the rolled hedge's own, kept through the roll. */
   clientReference?: string;
@@ -80,12 +64,10 @@ export interface RollRequest {
 /** One roll as the journal holds it. */
 interface RollLegs {
   group: string;
-  /** The new hedge. */
   request: OpenRequest;
   /** Whether the roll closes an open position first (false: the side had settled, it only opens). */
   closes: boolean;
   rolledHedgeId?: string;
-  /** Journaled ahead (planned) until it is sent. */
   open: JournalEntry;
   /** Journaled right before the close is sent; absent before that, and when nothing is closed. */
   close?: JournalEntry;
@@ -93,17 +75,16 @@ interface RollLegs {
   netMarginUsd?: number;
 }
 
-/** What the legs came to in this run. */
 interface Carried {
   close?: { entry?: JournalEntry; result?: CloseResult; answer?: SubmittedAction; settled?: boolean };
   open: { entry: JournalEntry; result?: Hedge; answer?: OpenedHedge };
 }
 
-function rollArgv(request: Pick<OpenRequest, 'market' | 'side' | 'tenor_days'>): string[] {
+function rollArgv(request: Pick<OpenRequest, 'market' | 'side' | 'tenor_days'>) {
   return ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
 }
 
-function days(tenor: number): string {
+function days(tenor: number) {
   return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
@@ -112,7 +93,7 @@ export function newGroup(prefix: string, ports: Pick<FlowPorts, 'clock'>): strin
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
-function unfinished(legs: RollLegs): boolean {
+function unfinished(legs: RollLegs) {
   return isUnresolved(legs.open) || (legs.close !== undefined && isUnresolved(legs.close));
 }
 
@@ -127,34 +108,13 @@ function asLeg<S, R>(
     check: undefined,
     preview: undefined,
     confirmed: true,
-    // An agent's limits judge the roll whole, before its first leg (rollHoldingTheBook, finishRoll).
     admitted: true,
     resumeHint: (entry) =>
       `The roll stopped part way. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run \`${ports.hedgeCommand(...argv)}\` again: each leg reuses its own key, and the side is never opened twice.`,
   };
 }
 
-function legActions(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'origin'
-  >,
-  client: HedgeClient,
-  group: string,
-  request: OpenRequest,
-  quote?: Quote,
-) {
+function legActions(ports: FlowPorts, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
   const argv = rollArgv(request);
   return {
     close: asLeg(
@@ -206,7 +166,7 @@ async function legsOf(ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>, group:
 }
 
 /** Whether an entry is a leg of a roll of this market and side, sent with the current credentials. */
-function isRollLegOf(self: Identity, market: string, side: Side, entry: JournalEntry): boolean {
+function isRollLegOf(self: Identity, market: string, side: Side, entry: JournalEntry) {
   return (
     entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
     sentBy(self, entry) &&
@@ -220,13 +180,13 @@ async function unfinishedGroup(
   ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
   market: string,
   side: Side,
-): Promise<string | undefined> {
+) {
   const self = await identityOf(ports);
   const pending = await (await ports.journal()).list({ pending: true });
   return pending.find((entry) => isRollLegOf(self, market, side, entry))?.group;
 }
 
-function describeLegs(legs: RollLegs): string {
+function describeLegs(legs: RollLegs) {
   const close = legs.close
     ? `close ${legs.close.outcome} (journal ${legs.close.id})`
     : legs.closes
@@ -235,15 +195,12 @@ function describeLegs(legs: RollLegs): string {
   return `${close}; open ${legs.open.outcome} (journal ${legs.open.id}, key ${legs.open.idempotency_key})`;
 }
 
-/**
- * An earlier roll of the same side this run must finish instead of starting another: the one
- * --idempotency-key names, or the newest unfinished one (set aside with --new).
- */
+/** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
 async function earlierRoll(
   ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>,
   req: RollRequest,
   notes: RollNote[],
-): Promise<RollLegs | undefined> {
+) {
   const journal = await ports.journal();
   const key = req.write.idempotencyKey;
   if (key !== undefined) {
@@ -270,7 +227,6 @@ async function earlierRoll(
   if (!group) return undefined;
   const legs = await legsOf(ports, group);
   if (req.write.fresh && req.write.dryRun) {
-    // A dry run changes nothing, the journal included: it only says what --new would set aside.
     notes.push({
       level: 'warn',
       text: `--new would set aside the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}); this dry run leaves it as it is.`,
@@ -306,23 +262,14 @@ interface RollPlan {
   hedges?: HedgeRecord[];
 }
 
-/**
- * What the roll closes and opens again, from the side's book — its hedge records and its positions
- * line together, waited on (bounded) while they disagree (side-book.ts): never the positions list
- * alone, which may trail a fill or a close by seconds. The deal reference comes from the records.
- */
-async function planRoll(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log' | 'hedgeCommand'>,
-  client: HedgeClient,
-  req: RollRequest,
-): Promise<RollPlan> {
+/** What the roll closes and opens again, from the side's records and positions line once they agree (side-book.ts). */
+async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest): Promise<RollPlan> {
   const { market, side } = req;
   const { book, positions } = await readSideInStep(ports, client, market, side);
   const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
   if (position) {
     const reference = book.filled.at(-1)?.clientReference;
-    // What the side holds is what its records sum to (the positions line stands for a record that
-    // shows no notional, book.ts); only when neither view gives a figure is there nothing to re-open.
+    // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
     if (book.filled.some((record) => record.notionalUsd === undefined) && position.notionalUsd === undefined) {
       throw new InvalidResponseError(
         `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
@@ -376,12 +323,7 @@ async function planRoll(
   };
 }
 
-/**
- * A side that holds several hedges is rolled whole: the contract closes a side, not one of its
- * hedges (POST /hedges/close takes a market and side), so the roll closes every hedge of the side —
- * those maturing later too, ending them early — and opens one hedge of their sum for the new tenor.
- * Said before the confirmation, with what happens to the deal references.
- */
+/** A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question. */
 function severalHedgesNote(
   req: RollRequest,
   hedges: readonly HedgeRecord[],
@@ -413,17 +355,8 @@ function severalHedgesNote(
   };
 }
 
-/**
- * What already covers the side on the server, in any of its views (one read, no wait): a filled
- * hedge on its record (the positions list may not show it yet), the positions line, or a hedge still
- * being opened. Any one of them is enough not to open: the roll's open is never the side's second.
- */
-async function sideCover(
-  ports: Pick<FlowPorts, 'clock' | 'log'>,
-  client: HedgeClient,
-  market: string,
-  side: Side,
-): Promise<{ hedgeId?: string; notionalUsd?: number; status: string } | undefined> {
+/** What already covers the side in any of its views (one read): any one is enough not to open a second time. */
+async function sideCover(ports: Pick<FlowPorts, 'clock' | 'log'>, client: HedgeClient, market: string, side: Side) {
   const views = await SideViews.read(client, (line) => ports.log(line));
   const book = await views.book(market, side, client.transport.serverNow().latestMs);
   const filled = book.filled[0];
@@ -434,7 +367,7 @@ async function sideCover(
 }
 
 /** What a leg's write came to (nothing for a dry run, which a leg never is). */
-function carriedLeg<S, R>(outcome: WriteOutcome<S, R>): { entry?: JournalEntry; result?: R; answer?: S } {
+function carriedLeg<S, R>(outcome: WriteOutcome<S, R>) {
   if (outcome.kind === 'dry-run') return {};
   if (outcome.kind === 'recorded') return { entry: outcome.entry };
   return {
@@ -446,33 +379,12 @@ function carriedLeg<S, R>(outcome: WriteOutcome<S, R>): { entry?: JournalEntry; 
 
 /** The close leg from wherever the journal says it is; nothing once the open has left `planned` (it is sent only after the close). */
 async function carryOutClose(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   legs: RollLegs,
   action: WriteAction<SubmittedAction, CloseResult>,
   options: { positionOpen?: boolean; notes: RollNote[] },
-): Promise<Carried['close']> {
+) {
   const { market, side } = legs.request;
   const { open } = legs;
   if (open.outcome !== 'planned' || !legs.closes) return undefined;
@@ -487,8 +399,7 @@ async function carryOutClose(
     options.positionOpen !== true &&
     (await readSideInStep(ports, client, market, side)).book.state === 'flat'
   ) {
-    // A resumed roll whose close was never journaled: the side is gone only when every view says so
-    // (a fill the positions list trails is not a side that settled).
+    // A resumed roll whose close was never journaled: the side is gone only when every view says so.
     options.notes.push({
       level: 'note',
       text: `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
@@ -518,8 +429,7 @@ async function carryOutClose(
         await ports.journal()
       ).update(open.id, { outcome: 'abandoned', message: `not sent: the close was rejected (${error.code})` });
     else if (error instanceof Error) {
-      // The close's outcome is not known here (its answer, its wait or its record failed): say
-      // what that means for the side, with the error the operator sees.
+      // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
       error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
     }
     throw error;
@@ -528,42 +438,18 @@ async function carryOutClose(
 
 /** Carries the legs out from wherever the journal says they are. */
 async function carryOut(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
-): Promise<Carried> {
+) {
   const journal = await ports.journal();
   const { market, side } = legs.request;
   const actions = legActions(ports, client, legs.group, legs.request, options.quote);
   const { open } = legs;
   const close = await carryOutClose(ports, client, legs, actions.close, options);
 
-  // The roll opens what it closed: the side's notional read right before its close was sent (under
-  // the side's lock). Another figure than the plan's means an actor outside hedge moved the side
-  // since the plan: the open is not sent on a stale figure.
+  // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
   const closedUsd = readNumber(close?.entry?.context?.notional_usd);
   if (
     open.outcome === 'planned' &&
@@ -625,8 +511,7 @@ async function carryOut(
       // Said with the error itself (the one line an operator sees): the side is bare now.
       error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
     }
-    // The close was sent and landed: a journal or team store lost before the open must not end
-    // this roll with "nothing was sent" (exit 13). It says what was sent and that the side is bare.
+    // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
     if (closed && error instanceof StateError) {
       throw new UnresolvedError(
         `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
@@ -733,29 +618,7 @@ function outcomeOf(
 
 /** Finishes an unfinished roll from the journal (the same roll again, or `hedge resume`). */
 async function finishRoll(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean },
@@ -765,8 +628,7 @@ async function finishRoll(
   // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
   for (const leg of [legs.open, legs.close]) if (leg) await requireOwnRow(ports, leg);
   const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${utcClock(legs.open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
-  // A leg never sent is a new request to the server: on a live key it is confirmed like one (the
-  // question says what is resumed); otherwise it is said with the result.
+  // A leg never sent is a new request: on a live key it is confirmed like one; otherwise it is said with the result.
   if (legs.open.outcome === 'planned' && guard.needsConfirmation) {
     const closeToSend = legs.closes && (legs.close === undefined || legs.close.outcome === 'planned');
     await guard.confirm(
@@ -789,29 +651,7 @@ async function finishRoll(
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
 export async function resumeRollOutcome(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   entry: JournalEntry,
   options: { wait: boolean },
 ): Promise<RollOutcome> {
@@ -821,11 +661,9 @@ export async function resumeRollOutcome(
       `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${describeLegs(legs)}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
     );
   }
-  // Decided before any request, reads included: a refused live run sends nothing at all.
   const guard = await guardLiveAction(ports, { action: 'finish a roll', dryRun: false });
   const client = await ports.client();
   return withAccountLock(ports, 'the book of this account', ['book'], async () => {
-    // Read again under the lock: the roll may have been finished while this run waited.
     const now = await legsOf(ports, entry.group!);
     if (!unfinished(now)) {
       throw new HeldError(
@@ -880,17 +718,13 @@ async function unfinishedDryRun(
   return { kind: 'dry-run', market: legs.request.market, side: legs.request.side as Side, legs: shown, notes };
 }
 
-/**
- * After waiting for the book lock: a roll of the same side that another process finished while
- * this run waited is that process's action, not this one's — this run says so and sends nothing
- * (exit 11), instead of rolling the side's brand-new hedge a second time.
- */
+/** After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11). */
 async function refuseIfRolledMeanwhile(
   ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>,
   req: RollRequest,
   waitingSince: number,
   holder: Holder,
-): Promise<void> {
+) {
   const self = await identityOf(ports);
   const rolled = (await (await ports.journal()).list({ limit: 200 })).find(
     (entry) =>
@@ -913,32 +747,7 @@ async function refuseIfRolledMeanwhile(
 }
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
-export async function runRoll(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
-  req: RollRequest,
-): Promise<RollOutcome> {
+export async function runRoll(ports: FlowPorts, req: RollRequest): Promise<RollOutcome> {
   const guard = await guardLiveAction(ports, {
     action: 'roll a hedge (close it, then open a new one)',
     dryRun: req.write.dryRun,
@@ -951,36 +760,13 @@ export async function runRoll(
   const waitingSince = ports.clock.now();
   return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
     if (waitedFor) await refuseIfRolledMeanwhile(ports, req, waitingSince, waitedFor);
-    // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the
-    // roll (or the roll for it), so what the roll closes is what it planned, and what it opens.
+    // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
     return withSideLock(ports, req.market, req.side, () => rollHoldingTheBook(ports, req, guard, client));
   });
 }
 
 async function rollHoldingTheBook(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   req: RollRequest,
   guard: Awaited<ReturnType<typeof guardLiveAction>>,
   client: HedgeClient,
@@ -1005,8 +791,7 @@ async function rollHoldingTheBook(
     tenor_days: req.tenorDays,
     ...(reference ? { client_reference: reference } : {}),
   };
-  // An agent's checks judge the roll whole: on a live key the legs its confirmation token was
-  // issued for, and its limits — the close of the side (when one is open) and the open.
+  // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
   const trades = [{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }];
   ports.planCheck?.check(
     [...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')],
@@ -1074,8 +859,7 @@ async function rollHoldingTheBook(
   await guard.confirm(
     `Roll ${req.side} ${req.market}: ${closing ? `close the position${(plan.hedges?.length ?? 0) > 1 ? ` (all ${plan.hedges!.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(plan.notionalUsd)} for ${days(req.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`,
   );
-  // A person's "yes" holds for the card they saw: the side read again under its lock; when it moved,
-  // nothing is sent and the roll is planned and shown again.
+  // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
   if (guard.needsConfirmation) {
     const now = await planRoll(ports, client, req);
     if (now.notionalUsd !== plan.notionalUsd || !now.closing !== !plan.closing) {

@@ -1,6 +1,5 @@
-// The four state-changing actions of the API as data for the one write flow (write-flow.ts): how
-// each is planned, sent, waited for and shown. Commands, `hedge resume`, roll, apply and the agent
-// interface all build their writes from these.
+// The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
+// planned, sent, waited for and shown.
 import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../api/client.js';
 import type { ApiRequest, SendHooks } from '../api/transport.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
@@ -8,15 +7,13 @@ import { cents, formatMoney, formatUsd } from '../core/money.js';
 import { additionQuoteTenor, daysUntil } from './pre-trade-rules.js';
 import { NotAppliedError, OrderFailedError, PreTradeCheckError, UnresolvedError, UsageError } from '../errors.js';
 import type { PlanStep } from '../core/plan.js';
-import { readNumber } from '../core/number-format.js';
-import { isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../journal/index.js';
+import { bodyOf, isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../journal/index.js';
 import { safeText, messageOf } from '../security/safe-text.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
 import { identityOf, sentBy } from '../write/identity.js';
-import { bodyOf } from '../journal/index.js';
 import { tradedUsd } from '../write/send-gate.js';
-import { formatRate, shortHash } from '../core/number-format.js';
+import { formatRate, readNumber, shortHash } from '../core/number-format.js';
 import type { TradeView } from '../results/trade-outcome-types.js';
 import { readableBook, readSideInStep, sideAfterOf, SideViews, type SideBook } from '../book/side-book.js';
 import { findSide, type BookPosition } from '../book/positions.js';
@@ -46,10 +43,7 @@ export interface ActionExtras {
   serverDecides?: boolean;
 }
 
-/**
- * The command line each write is journaled under (and shown in hints): one builder per write, used
- * by its command, apply's steps and the keeper alike.
- */
+/** The command line each write is journaled under (and shown in hints). */
 export function openArgv(
   request: Pick<OpenRequest, 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference'>,
 ): string[] {
@@ -75,20 +69,17 @@ export function closeArgv(request: SideRequest): string[] {
   return ['close', request.market, request.side];
 }
 
-function txNote(hash: unknown): string {
+function txNote(hash: unknown) {
   return typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : '';
 }
 
 /** What a wait's line says was sent: by this run, or earlier (a resume that found it landed sends nothing). */
-function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined): string {
+function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined) {
   return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${txNote(hash)}`;
 }
 
 export function openAction(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   request: OpenRequest,
   extras: ActionExtras,
@@ -118,17 +109,14 @@ export function openAction(
         ReturnType<NonNullable<WriteAction<OpenedHedge, Hedge>['reconcile']>>
       >,
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
-    // The fill shows on the hedge's record first (the spec: poll GET /hedges/{id}); exit 0 once the
-    // positions list shows the side with it too (side-book.ts), so the next decision sees it.
+    // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
     wait: async (answer, { startedAt, sentEarlier }) => {
       const hedge = await waitForHedgeStatus(ports, answer.hedge_id, {
         label: `${sentLine(answer.hedge_id, answer.order_tx_hash, sentEarlier)}, waiting for the fill`,
         startedAt,
       });
       if (hedge.status === 'filled') {
-        // Seen filled on its record, it is waited for in every view — or until its record shows it
-        // ended since (matured, closed by someone): the open landed, and the side has moved on
-        // (domain/book.ts expectationMet reads a keeper's own open the same way).
+        // Waited for in every view, or until its record shows it ended since (the side has moved on).
         after = await alsoInEveryView(ports, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
           readSideInStep(
             ports,
@@ -146,17 +134,12 @@ export function openAction(
   };
 }
 
-/**
- * After a write's own view confirmed it (an open's record, a close's or a change's positions list),
- * the other views are waited for too (`read`: side-book.ts). A view that cannot be read at all (an
- * error, not a disagreement) leaves the write confirmed as the spec confirms it, with a warning
- * naming what was not seen; a disagreement past the bound is "cannot tell" (exit 12).
- */
+/** After a write's own view confirmed it, the other views are waited for too (`read`: side-book.ts). */
 async function alsoInEveryView(
   ports: Pick<FlowPorts, 'signal' | 'notify'>,
   confirmed: string,
   read: () => Promise<{ book: SideBook }>,
-): Promise<SideAfter | undefined> {
+) {
   try {
     return sideAfterOf((await read()).book);
   } catch (error) {
@@ -185,16 +168,10 @@ export type ChangeResult = ChangeOutcome & {
   balanceBeforeUsdc?: number;
 };
 
-/**
- * What differs between an add and a reduce: the endpoint, the words, and what each shows around
- * the send. An add is quoted before it is confirmed (POST /quotes for the added notional) and shows
- * the position before → after; a reduce reads the balance before and after, to show what it
- * realized (a reduction is proportional; its answer carries none of this).
- */
+/** What differs between an add and a reduce: the endpoint, the words, and what each shows around the send. */
 interface ChangeKind {
   action: 'add' | 'reduce';
   verb: string;
-  /** The title of its "submitted" card. */
   submittedTitle: string;
   plan: (client: HedgeClient, request: ChangeRequest, key: string) => ApiRequest;
   send: (client: HedgeClient, request: ChangeRequest, key: string, hooks?: SendHooks) => Promise<SubmittedAction>;
@@ -237,7 +214,6 @@ const CHANGE_KINDS: Record<'add' | 'reduce', ChangeKind> = {
 interface ChangeSeen {
   /** The side's position, read once by whichever needs it first (the wait's baseline, or the quote). */
   position?: Promise<BookPosition | undefined>;
-  /** The side's book as that read found it (flat, or in step). */
   book?: SideBook;
   before?: BookPosition;
   balanceBeforeUsdc?: number;
@@ -246,17 +222,13 @@ interface ChangeSeen {
   after?: SideAfter;
 }
 
-/**
- * The side's positions line before a change, read once its views agree (side-book.ts: the records
- * and the positions list together, waited on while settling): a hedge filled a moment ago on its
- * record is waited for, not taken as a side missing from the list.
- */
+/** The side's positions line before a change, read once its views agree (a fresh fill is not a missing side). */
 function positionBefore(
   ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,
   request: ChangeRequest,
   seen: ChangeSeen,
-): Promise<BookPosition | undefined> {
+) {
   return (seen.position ??= readSideInStep(ports, client, request.market, request.side).then(({ book, positions }) => {
     seen.book = book;
     const position = book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined;
@@ -271,7 +243,7 @@ function positionBefore(
   }));
 }
 
-function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient): Promise<number | undefined> {
+function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient) {
   return client.getAccount().then(
     (account) => account.balance_usdc,
     (error: unknown) => {
@@ -282,12 +254,7 @@ function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient): Pro
 }
 
 /** The addition quoted for its cost before it is confirmed, at the hedge's own maturity. */
-async function quoteAddition(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'notify' | 'log' | 'hedgeCommand'>,
-  client: HedgeClient,
-  request: ChangeRequest,
-  seen: ChangeSeen,
-): Promise<void> {
+async function quoteAddition(ports: FlowPorts, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen) {
   const { market, side, notional_usd: notionalUsd } = request;
   const position = await positionBefore(ports, client, request, seen);
   if (!position) {
@@ -321,19 +288,14 @@ async function quoteAddition(
   });
 }
 
-/**
- * An add or reduce needs a hedge on its side: refused before anything is journaled or sent when
- * every view shows the side flat (nothing filled on its records, nothing being opened, no positions
- * line). Sent anyway, the server would refuse it too — but an action that is killed on its way stays
- * in the journal, and a resume would land it on whatever hedge the side holds by then (a roll's new one).
- */
+/** An add or reduce needs a hedge on its side: refused before anything is journaled when every view shows it flat. */
 async function requireHedgeToChange(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log' | 'hedgeCommand'>,
+  ports: FlowPorts,
   client: HedgeClient,
   action: 'add' | 'reduce',
   request: ChangeRequest,
   seen: ChangeSeen,
-): Promise<void> {
+) {
   await positionBefore(ports, client, request, seen);
   const book = seen.book;
   if (book?.state !== 'flat' || book.opening.length > 0) return;
@@ -348,19 +310,7 @@ async function requireHedgeToChange(
 
 /** Add or reduce: one shape, configured by its kind (CHANGE_KINDS). */
 export function changeAction(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   action: 'add' | 'reduce',
   request: ChangeRequest,
@@ -388,8 +338,7 @@ export function changeAction(
           await quoteAddition(ports, client, request, seen);
         }
       : extras.preview,
-    // The notional before the change, read before the send and journaled: the wait (and a resumed
-    // one) ends when the positions list shows another.
+    // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
     before: async () => {
       const [position, balance] = await Promise.all([
         positionBefore(ports, client, request, seen),
@@ -428,26 +377,14 @@ export function changeAction(
 
 /** Waits until the positions list shows the change, then reads the hedge (and a reduce's balance and record). */
 async function waitForChange(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   request: ChangeRequest,
   kind: ChangeKind,
   seen: ChangeSeen,
   answer: SubmittedAction,
   { startedAt, before, sentEarlier }: { startedAt: number; before?: Record<string, unknown>; sentEarlier?: boolean },
-): Promise<ChangeResult | undefined> {
+) {
   const { market, side } = request;
   const { action } = kind;
   const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
@@ -502,12 +439,7 @@ async function waitForChange(
   };
 }
 
-/**
- * The side left the positions list although this change would not close it: the hedge settled (a
- * maturity) or was closed. Its own record says whether the change is in it — landed, then settled
- * (the caller goes on: it happened) — or not: then it did not happen (NotAppliedError, exit 3). A
- * record that shows neither cannot tell (exit 12).
- */
+/** The side left the positions list although this change would not close it: settled or closed. */
 async function sideGoneFirst(
   ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>,
   client: HedgeClient,
@@ -515,7 +447,7 @@ async function sideGoneFirst(
   action: 'add' | 'reduce',
   baseline: number,
   hedgeId: string | undefined,
-): Promise<void> {
+) {
   const { market, side, notional_usd: changeUsd } = request;
   const expected = expectedAfterChange(action, baseline, changeUsd).notionalUsd;
   const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
@@ -560,21 +492,7 @@ export interface CloseResult {
 }
 
 export function closeAction(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'origin'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   request: SideRequest,
   extras: ActionExtras,
@@ -598,10 +516,7 @@ export function closeAction(
     plan: (key) => client.planClose(request, key),
     check: extras.check,
     preview: extras.preview,
-    // What closing is expected to return is the position's net margin right before the close (a
-    // figure only the positions line has). What the side holds is its book's: the records and the
-    // line read together (one read, no wait: the close closes the side whatever its views say), so a
-    // fill the list trails is counted — a roll compares this figure with what it planned.
+    // What closing is expected to return: the position's net margin right before the close.
     before: async () => {
       const views = await SideViews.read(client, (line) => ports.log(line));
       const book = readableBook(await views.book(market, side, client.transport.serverNow().latestMs), market, side);
@@ -622,10 +537,7 @@ export function closeAction(
     question: () =>
       `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
     send: (key, hooks) => client.closeHedge(request, key, hooks),
-    // A close trades what the side holds when it is sent: its notional in the book and every add of
-    // the side still landing (read before the first send and before each retry).
-    // The side as its records and positions line agree on it (a fill the list trails counts), hedges
-    // still being opened on it included: the close would take them too.
+    // A close trades what the side holds when sent, with every add still landing (read before each send).
     trades: async () => {
       const [{ book }, landing] = await Promise.all([
         readSideInStep(ports, client, market, side),
@@ -639,8 +551,7 @@ export function closeAction(
       (await reconcileClose(ports, client, entry, request)) as Awaited<
         ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>
       >,
-    // What it closed, which an agent's daily cap counts: the larger of what the server says it
-    // closed and what the book showed right before the send (a server is not taken at a smaller word).
+    // What it closed, for an agent's daily cap: the larger of the server's word and the book's figure.
     submitted: (answer) => {
       const said = readNumber(answer.notional_usd);
       const closed = said === undefined ? inBook : Math.max(Math.abs(said), inBook ?? 0);
@@ -687,16 +598,12 @@ export function closeAction(
   };
 }
 
-/**
- * What the journal knows was added to a side and the book may not show yet: unresolved adds, and
- * adds sent without waiting (--no-wait, an agent's `wait: false`) no longer ago than a wait for
- * them would have lasted (DEFAULT_WAIT_BOUND_MS), of this account, from any process.
- */
+/** Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound. */
 async function addsStillLanding(
   ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'origin'>,
   market: string,
   side: string,
-): Promise<number> {
+) {
   const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
   const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
   const landing = (await journal.list({ since })).filter((entry) => {
@@ -718,22 +625,7 @@ async function addsStillLanding(
 
 /** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
 export function stepAction(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'origin'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   step: PlanStep,
   group: string,
@@ -778,22 +670,7 @@ export function stepAction(
 
 /** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
 export function actionFromJournal(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'startProgress'
-    | 'forPeople'
-    | 'origin'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   command: string,
   body: Record<string, unknown>,
@@ -821,11 +698,7 @@ export function actionFromJournal(
   }
 }
 
-/**
- * What a trade's outcome shows (ui/write-outcome.ts renders it): undefined for a dry run or an
- * action recorded without sending. `body` is the request as sent (the journal's), which says the
- * market, side and amount of a change.
- */
+/** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */
 export function tradeView(
   command: string,
   outcome: WriteOutcome<unknown, unknown>,

@@ -21,7 +21,7 @@ const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
 
 /** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this account"). */
 export async function withAccountLock<T>(
-  ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>,
+  ports: FlowPorts,
   what: string,
   parts: string[],
   body: (run: LockedRun) => Promise<T>,
@@ -67,7 +67,7 @@ export async function withAccountLock<T>(
 
 /** One change in flight per side: a move of a side nobody holding its lock made is an actor outside hedge. */
 export function withSideLock<T>(
-  ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>,
+  ports: FlowPorts,
   market: string,
   side: string,
   body: (run: LockedRun) => Promise<T>,
@@ -82,7 +82,7 @@ export function withSideLock<T>(
 
 /** Several sides at once, always in the same order (so two holders of several never deadlock). */
 export async function withSideLocks<T>(
-  ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>,
+  ports: FlowPorts,
   sides: ReadonlyArray<{ market: string; side: string }>,
   body: () => Promise<T>,
 ): Promise<T> {
@@ -96,6 +96,6 @@ export async function withSideLocks<T>(
   return take(0);
 }
 
-function capitalised(text: string): string {
+function capitalised(text: string) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,6 +1,5 @@
-// --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and
-// not sent (the command prints it). The key is redacted like everywhere else; the Idempotency-Key is the one the real run
-// would use, so `--dry-run --idempotency-key K` followed by `--idempotency-key K` sends this request.
+// --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and not sent
+// (the command prints it).
 import type { PlannedRequest } from '../api/client.js';
 import type { ApiRequest } from '../api/transport.js';
 import { redactKey } from '../security/secrets.js';

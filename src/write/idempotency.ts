@@ -1,6 +1,5 @@
-// One Idempotency-Key per state-changing command: made here once, handed to the transport, which
-// sends the same key on every automatic retry, so the server acts at most once. `--idempotency-key`
-// lets an operator resume a run whose outcome is unknown with the key that run printed.
+// One Idempotency-Key per state-changing command: made here once, handed to the transport, which sends the same
+// key on every automatic retry, so the server acts at most once.
 import { randomUUID } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import { echo } from '../core/input.js';
@@ -22,15 +21,4 @@ export function parseIdempotencyKey(raw: unknown): string | undefined {
     );
   }
   return value;
-}
-
-export interface IdempotencyChoice {
-  key: string;
-  /** True when the operator passed --idempotency-key: this run resumes an earlier one. */
-  resumed: boolean;
-}
-
-export function idempotencyKeyFor(option: unknown): IdempotencyChoice {
-  const given = parseIdempotencyKey(option);
-  return given ? { key: given, resumed: true } : { key: makeIdempotencyKey(), resumed: false };
 }

@@ -1,6 +1,5 @@
-// Who a write is made as, in the journal's own terms: the account (environment, host, key
-// fingerprint), the profile, and who asked (an agent, a keeper). The one identity every journal
-// entry and every account lock is scoped by, and the sealer that signs its rows (row-seal.ts).
+// Who a write is made as, in the journal's own terms: the account (environment, host, key fingerprint), the
+// profile, and who asked (an agent, a keeper).
 import type { JournalEntry } from '../journal/index.js';
 import type { RowSealer } from '../journal/row-seal.js';
 import type { FlowPorts } from '../runtime/context.js';

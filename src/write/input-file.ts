@@ -1,11 +1,5 @@
-// Where a command's input file (a target file, an exposures file, a policy file) is read from: for
-// an agent's call, only through its file gate (the server's roots, or rows given inline:
-// src/agent/file-access.ts) and never the disk directly; at the CLI, the path as given (relative to
-// the working directory), or stdin for `-`. Either way through src/security/bounded-read.ts: a
-// regular file only (a FIFO or a device is refused at once, without blocking) and at most
-// MAX_INPUT_FILE_BYTES. A file is read at once; stdin is what may wait (a pipe whose writer is slow
-// or gone quiet), so its read stops with --timeout and the stop signals. Every reading problem is a
-// UsageError (exit 2); a stop signal is the signal's own exit code.
+// Where a command's input file is read from: for an agent's call only through its file gate, never the disk;
+// at the CLI, the path as given, or stdin for `-`.
 import { InterruptedError, UsageError } from '../errors.js';
 import type { FlowPorts } from '../runtime/context.js';
 import {
@@ -24,15 +18,9 @@ export const MAX_PROBLEM_LINES = 20;
 /** The abort reason when --timeout ran out during the read (a stop signal has its own). */
 class ReadTimedOut extends Error {}
 
-/**
- * `what` names the file in messages ("target file"); `pipeExample` shows how to pipe it in;
- * `whenTooLarge` is what to do with a file over the bound (a row file is split).
- */
+/** `what` names the file in messages; `pipeExample` shows how to pipe it in; `whenTooLarge` what to do over the bound. */
 export async function readInputFile(
-  ports: Pick<
-    FlowPorts,
-    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
-  >,
+  ports: FlowPorts,
   file: string,
   what: string,
   pipeExample?: string,
@@ -52,8 +40,7 @@ export async function readInputFile(
   const shown = file === '-' ? 'on stdin' : safeText(file);
   // Said under --verbose: a pipe that is slow to end is being waited on, not hung on.
   if (file === '-') ports.log(`reading the ${what} from stdin (at most ${sizeInWords(MAX_INPUT_FILE_BYTES)})`);
-  // Only stdin waits on the command's signal: a regular file is read at once, and a keeper stopped
-  // while it starts (its first stop signal is a graceful one) still reads its target.
+  // Only stdin waits on the command's signal: a keeper stopped while it starts still reads its target.
   const bounded = file === '-' ? boundedSignal(ports) : undefined;
   try {
     const bytes = bounded
@@ -79,7 +66,7 @@ export async function readInputFile(
 }
 
 /** The end of a refusal's line: what is allowed instead. */
-function whatToDo(error: unknown, file: string, whenTooLarge: string): string {
+function whatToDo(error: unknown, file: string, whenTooLarge: string) {
   if (!(error instanceof ReadRefused)) return '';
   if (error.refusal.kind === 'too-large') return `, the most an input file may hold; ${whenTooLarge}`;
   if (error.refusal.kind === 'not-regular' && file !== '-')
@@ -88,10 +75,7 @@ function whatToDo(error: unknown, file: string, whenTooLarge: string): string {
 }
 
 /** The command's signal, and --timeout's deadline (on the command's clock) when there is one. */
-function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>): {
-  signal: AbortSignal;
-  release: () => void;
-} {
+function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>) {
   const controller = new AbortController();
   const stop = () => controller.abort(ports.signal.reason);
   if (ports.signal.aborted) stop();
@@ -112,10 +96,7 @@ function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>):
   };
 }
 
-/**
- * Every problem of an input file in one UsageError (exit 2): `file:LINE: message`, the first
- * MAX_PROBLEM_LINES of them and then how many more; the first line says how many in all.
- */
+/** Every problem of an input file in one UsageError (exit 2), the first MAX_PROBLEM_LINES of them listed. */
 export function inputFileProblems(
   sourceName: string,
   problems: ReadonlyArray<{ line: number; message: string }>,

@@ -5,10 +5,7 @@ import { UsageError } from '../errors.js';
 import { JournalError, type Journal, type JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';
 
-/**
- * The entry for an id or a unique part of one. An unknown id and an ambiguous part are the operator's
- * input, not a broken journal: both are usage errors (exit 2) naming what was typed.
- */
+/** The entry for an id or a unique part of one. */
 export async function findJournalEntry(
   ports: Pick<FlowPorts, 'hedgeCommand'>,
   journal: Journal,

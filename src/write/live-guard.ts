@@ -1,6 +1,5 @@
-// Live keys are unmistakable: every state-changing command on a `*_live_*` key shows a red LIVE
-// banner on stderr and asks before it sends; without a terminal it needs --yes. The decision is
-// taken before the first request of the command (even a read), so a refused run sends nothing.
+// Live keys are unmistakable: every state-changing command on a `*_live_*` key shows a red LIVE banner on
+// stderr and asks before it sends; without a terminal it needs --yes.
 import { redactKey } from '../security/secrets.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { DeclinedError, UsageError } from '../errors.js';
@@ -22,7 +21,7 @@ export class NotConfirmedError extends DeclinedError {
 
 /** `action` completes "this will …" and "--yes is required to …": "open a hedge", "close a position". */
 export async function guardLiveAction(
-  ports: Pick<FlowPorts, 'credentials' | 'notify' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm'>,
+  ports: FlowPorts,
   input: { action: string; dryRun: boolean },
 ): Promise<LiveGuard> {
   const credentials = await ports.credentials();

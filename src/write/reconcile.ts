@@ -1,25 +1,15 @@
-// Before an earlier action is sent again, the book is compared with what its journal entry recorded
-// before it was first sent: the hedge (by id or by reference) for an open, the side's notional for
-// an add or a reduce, the side's presence for a close. Within the key lifetime the key decides (the
-// server answers a repeated key with the original result), so this matters once the entry is older
-// than the lifetime: then a resend could act twice, and only proof that the action could not have
-// landed allows one. A side that looks as it did before is no such proof (someone outside the
-// journal may have moved it back), so only views that cannot be moved back give it: no hedge
-// carrying an open's reference, or the very hedge a close was to close still filled.
-//
-// The key lifetime is not in the spec. HEDGE_KEY_LIFETIME (hours) sets it; 12 by default, below the
-// simulator's 24 h so that hedge gives up on a key well before a server of that kind forgets it.
+// Before an earlier action is sent again, the book is compared with what its journal entry recorded before it
+// was first sent.
 import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import { HOUR_MS, type Side } from '../core/vocabulary.js';
 import { formatUsd } from '../core/money.js';
 import { sameReference } from '../core/input.js';
 import { UsageError } from '../errors.js';
-import type { JournalEntry } from '../journal/index.js';
+import { bodyOf, type JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import { bodyOf } from '../journal/index.js';
-import { findSide, type BookPosition } from '../book/positions.js';
+import { findSide } from '../book/positions.js';
 import { readSideInStep } from '../book/side-book.js';
 
 const DEFAULT_KEY_LIFETIME_HOURS = 12;
@@ -28,10 +18,7 @@ const CENT = 0.005;
 /** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-/**
- * landed: the book shows the action's effect (record it done, send nothing) · not-landed: the book
- * proves it could not have landed (send it again with its key) · unknown: the book cannot tell.
- */
+/** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
 type Verdict = 'landed' | 'not-landed' | 'unknown';
 
 export interface Reconciliation<S> {
@@ -62,7 +49,7 @@ export function describeAge(ms: number): string {
   return `${Math.max(0, Math.round(ms / 60_000))} min`;
 }
 
-function near(a: number, b: number): boolean {
+function near(a: number, b: number) {
   return Math.abs(a - b) < CENT;
 }
 
@@ -88,9 +75,8 @@ export async function reconcileOpen(
   const body = bodyOf(entry);
   const market = String(body.market ?? '').toUpperCase();
   const side = body.side;
-  // From the earlier of the entry's creation (on the server's clock at the earliest) and the server's
-  // time at its first send: the latter is sealed with the row (row-seal.ts), so a creation time
-  // rewritten in a store cannot hide the hedge.
+  // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
+  // time cannot hide the hedge).
   const sentAt = typeof entry.context?.server_time_ms === 'number' ? entry.context.server_time_ms : Infinity;
   const time = client.transport.serverNow();
   const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
@@ -146,8 +132,7 @@ export async function reconcileChange(
     ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}),
   };
   const baseline = entry.context?.baseline_notional_usd;
-  // The side as its records and positions line agree on it (waited on while they disagree): a
-  // landed change the list has not caught up with is never taken for one that did not land.
+  // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
   const { position } = await sideInStep(ports, client, change.market, change.side);
   const now = position?.notionalUsd;
   const shown =
@@ -201,8 +186,7 @@ export async function reconcileClose(
       const evidence = `${gone}, and it was not open when the close was about to be sent`;
       return { verdict: neverAnswered ? 'not-landed' : 'unknown', evidence };
     }
-    // The journal's own reduces since emptied the side (its notional before this close, moved by
-    // every change landed since, is nothing): the side's absence is theirs, not necessarily this close's.
+    // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
     if (typeof context?.notional_usd === 'number' && context.notional_usd <= CENT) {
       return {
         verdict: 'unknown',
@@ -246,7 +230,7 @@ async function sideInStep(
   client: HedgeClient,
   market: string,
   side: Side,
-): Promise<{ position?: BookPosition; filled: string[] }> {
+) {
   const { book, positions } = await readSideInStep(ports, client, market, side);
   if (book.state !== 'in-step') return { filled: [] };
   return { position: findSide(positions, market, side), filled: book.filled.map((record) => record.id) };

@@ -1,38 +1,27 @@
-// The one decision about sending a journal row again. The journal is data that crosses machines (a
-// team store, a copied file), so a row is re-sent — by resume, apply, a roll, the keeper, or a
-// command that finds its own unfinished action — only when its seal verifies under this API key
-// (journal/row-seal.ts): the row is then exactly what a holder of this key journaled. A row begun
-// on another machine is also this account's, but is resumed only by a person who says so (a
-// terminal's confirmation, or --yes), never silently by a keeper.
+// The one decision about sending a journal row again.
 import { hostname } from 'node:os';
 import { UnverifiedRowError, UsageError } from '../errors.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
-import type { RowCheck, RowTrust } from '../journal/row-seal.js';
+import type { RowCheck } from '../journal/row-seal.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmOrStop } from './live-guard.js';
 
 /** Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too). */
-async function rowTrustOf(ports: Pick<FlowPorts, 'credentials'>, entry: JournalEntry): Promise<RowTrust> {
+async function rowTrustOf(ports: Pick<FlowPorts, 'credentials'>, entry: JournalEntry) {
   return (await rowSealerOf(ports)).trust(entry);
 }
 
-/**
- * Which rows a decision may count (a side's changes since a resumed action, a roll that closed a
- * hedge): only those that verify under this key. A row anyone could write into a shared store or a
- * copied file would otherwise choose what hedge sends.
- */
+/** Which rows a decision may count: only those that verify under this key. */
 export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>): Promise<(entry: JournalEntry) => boolean> {
   const sealer = await rowSealerOf(ports);
   return (entry) => sealer.trust(entry) === 'verified';
 }
 
 /**
- * Refuses (exit 13, nothing sent) a row that does not verify as this account's own, or an
- * unresolved one whose idempotency key already has a finished row: a row is valid once, so a copy of
- * a finished action — however genuine its seal — is never sent.
- */
+ * Refuses (exit 13, nothing sent) a row that is not this account's own, or an unresolved one whose key already has
+ * a finished row: a row is valid once. */
 export async function requireOwnRow(
   ports: Pick<FlowPorts, 'credentials' | 'hedgeCommand' | 'journal'>,
   entry: JournalEntry,
@@ -65,10 +54,7 @@ export function begunElsewhere(entry: Pick<JournalEntry, 'host'>): boolean {
   return typeof entry.host === 'string' && entry.host !== hostname();
 }
 
-/**
- * A row begun on another machine is resumed here only when a person says so: --yes, or a yes at a
- * terminal's question; without either it is refused (exit 2, nothing sent).
- */
+/** A row begun on another machine is resumed here only on a person's word (--yes, or a yes at a prompt; else exit 2). */
 export async function confirmRowFromElsewhere(
   ports: Pick<FlowPorts, 'interactive' | 'confirmedAhead' | 'confirm'>,
   entry: JournalEntry,
@@ -84,10 +70,7 @@ export async function confirmRowFromElsewhere(
   await confirmOrStop(ports, `${from}. ${what[0]!.toUpperCase()}${what.slice(1)} from here?`);
 }
 
-/**
- * The seal verdict of each unresolved row (only those can be sent again), for `hedge journal`;
- * undefined when there is no unresolved row or no key to check with (nothing is asked for then).
- */
+/** The seal verdict of each unresolved row, for `hedge journal`; undefined when there is none or no key. */
 export async function checkUnresolvedRows(
   ports: Pick<FlowPorts, 'credentials' | 'origin'>,
   entries: readonly JournalEntry[],

@@ -1,13 +1,4 @@
-// Waiting for an asynchronous action to resolve (design.md "Asynchronous actions"). The service
-// pushes nothing, so we poll: the first poll comes one second after the submit (a fill is usually
-// seconds away, so waiting a whole interval would only add delay), then every 1.5 s. Every pause
-// goes through ports.clock.sleep with ports.signal, so a unit test drives the loop with a fake clock
-// and Ctrl-C stops the wait at once. Two requests to the same endpoint are never less than a
-// second apart: the spec advises one to two seconds.
-//
-// A wait never undoes anything: on time-out (--timeout) it throws StillPendingError (exit 7) with
-// the command that resumes it; on Ctrl-C it throws InterruptedError (exit 130) saying the action
-// stands and how to check it.
+// Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
 import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../api/schemas.js';
 import type { FlowPorts } from '../runtime/context.js';
 import { historyHedgeId } from '../api/wire/fields.js';
@@ -17,55 +8,41 @@ import { InterruptedError, InvalidResponseError, NetworkError, StillPendingError
 import { formatUsd } from '../core/money.js';
 
 export interface PollCadence {
-  /** From the request that started the wait (the submit) to the first poll. */
   firstDelayMs: number;
-  /** From the start of one poll to the start of the next. */
   intervalMs: number;
 }
 
 /** Never below 1 000 ms: the spec advises polling no faster than every one to two seconds. */
 export const POLL_CADENCE: PollCadence = { firstDelayMs: 1_000, intervalMs: 1_500 };
 
-/**
- * A hedge in one of these states will not change by itself any more (closed: nor by settlement).
- * A status the spec does not list (a server's own, e.g. while a close settles) is not final.
- */
+/** A hedge in one of these states will not change by itself any more (closed: nor by settlement). */
 const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] satisfies readonly HedgeStatus[];
 
 /** Money compares to the cent: notionals are rounded to cents on the wire. */
 const NOTIONAL_EPSILON_USD = 0.005;
 
 export interface PollOptions<T> {
-  /** What is pending, for the spinner: "Submitted 0x12ab…6c1f, waiting for the fill". */
   label: string;
   /** Clock time when the request that started the wait was sent; the first poll is due firstDelayMs after it. */
   startedAt: number;
   poll(): Promise<T>;
   isDone(value: T): boolean;
-  /** The error for a wait that ran past the deadline; `last` is the latest value seen, if any. */
   timedOut(last: T | undefined, waitedMs: number): Error;
-  /** The error for Ctrl-C during the wait. */
   interrupted(last: T | undefined): Error;
-  /** The command that shows the action's state, named when a poll fails for good. */
   checkCommand: string;
   cadence?: PollCadence;
 }
 
-function seconds(ms: number): string {
+function seconds(ms: number) {
   return `${Math.max(0, Math.round(ms / 1000))}s`;
 }
 
-/**
- * Polls until `isDone`, within ports.deadline, with a spinner on a terminal. The returned promise
- * rejects with `timedOut(...)`, `interrupted(...)`, or the poll's own error once the transport
- * has given up on it (with a hint saying that the action stands).
- */
+/** Polls until `isDone`, within ports.deadline, with a spinner on a terminal. */
 export async function pollUntil<T>(
   ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'startProgress'>,
   options: PollOptions<T>,
 ): Promise<T> {
   const { clock, signal } = ports;
-  // Every wait is bounded: --timeout, or the default bound (none only with --timeout 0).
   const deadline = ports.waitDeadline(options.startedAt);
   const cadence = options.cadence ?? POLL_CADENCE;
   let lastPollAt = options.startedAt;
@@ -109,10 +86,10 @@ export async function pollUntil<T>(
 }
 
 /** A poll that failed after the transport's retries: the action itself still stands. */
-function withActionStands(error: unknown, checkCommand: string): unknown {
+function withActionStands(error: unknown, checkCommand: string) {
   const hint = `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`;
   if (error instanceof NetworkError) {
-    const wrapped = new NetworkError(error.message, {
+    return new NetworkError(error.message, {
       endpoint: error.endpoint,
       attempts: error.attempts,
       status: error.status,
@@ -120,7 +97,6 @@ function withActionStands(error: unknown, checkCommand: string): unknown {
       hint,
       cause: error.cause,
     });
-    return wrapped;
   }
   if (error instanceof InvalidResponseError) {
     return new InvalidResponseError(error.message, {
@@ -135,21 +111,12 @@ function withActionStands(error: unknown, checkCommand: string): unknown {
 
 export interface HedgeWaitOptions {
   label: string;
-  /** When the request that started the wait was sent (default: now, so the first poll is a second away). */
   startedAt?: number;
-  /** A copy of the hedge already in hand: returned at once when it is already final. */
   initial?: Hedge;
 }
 
-/**
- * Polls GET /hedges/{id} until the hedge is filled, failed or closed and returns it (a failed
- * hedge is returned, not thrown: the caller decides what `failed` means for it).
- */
-export async function waitForHedgeStatus(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'hedgeCommand' | 'startProgress'>,
-  hedgeId: string,
-  options: HedgeWaitOptions,
-): Promise<Hedge> {
+/** Polls GET /hedges/{id} until the hedge is final; a failed hedge is returned, not thrown. */
+export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, options: HedgeWaitOptions): Promise<Hedge> {
   if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
   const client = await ports.client();
   const resume = ports.hedgeCommand('hedges', hedgeId, '--wait');
@@ -186,7 +153,6 @@ export interface ChangeWaitOptions {
 }
 
 export interface ChangeOutcome {
-  /** The side's position after the change; undefined when the side is gone (a whole reduce). */
   position?: BookPosition;
   notionalUsd?: number;
   closed: boolean;
@@ -205,59 +171,43 @@ export function expectedAfterChange(
   return { notionalUsd, closes: action === 'reduce' && notionalUsd <= baselineUsd * WHOLE_REDUCE_SHARE };
 }
 
-/**
- * Waits until an add or reduce shows **its own effect** in GET /positions — the side at the
- * baseline plus (or minus) exactly this change, or gone for a whole reduce — never merely a move:
- * under the side's lock no other hedge actor moves the side, so another value is an actor outside
- * hedge (or a maturity). Outcomes:
- *   - the expected notional: landed;
- *   - the side gone: `closed` (the caller decides: a whole reduce landed; otherwise the hedge
- *     settled or was closed, and the change did not happen there);
- *   - still the baseline at the bound: StillPendingError (exit 7);
- *   - another value at the bound: UnresolvedError (exit 12) — it cannot be told whether this
- *     change is in that number.
- * The hedge's own status is not consulted: a server may leave a closed hedge `filled`.
- */
-export async function waitForOwnChange(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'log' | 'hedgeCommand' | 'startProgress'>,
-  options: ChangeWaitOptions,
-): Promise<ChangeOutcome> {
+/** Waits until an add or reduce shows its own effect in GET /positions (baseline ± this change), never merely a move. */
+export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOptions): Promise<ChangeOutcome> {
+  const { label, startedAt, market, side, action, changeUsd, baselineNotionalUsd } = options;
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');
-  const expected = expectedAfterChange(options.action, options.baselineNotionalUsd, options.changeUsd);
+  const expected = expectedAfterChange(action, baselineNotionalUsd, changeUsd);
   const near = (a: number, b: number) => Math.abs(a - b) < NOTIONAL_EPSILON_USD;
-  // The side's notional as the positions line shows it; a line without a notional hedge can read
-  // (the spec shows no field name for it) is sized from the side's hedge records, read with it —
-  // all of them: the one hedge a line names is not the side when it aggregates several.
+  // A line without a notional is sized from all of the side's hedge records (a line may aggregate several).
   const sized = async (positions: BookPosition[]): Promise<BookPosition[]> => {
-    const position = findSide(positions, options.market, options.side);
+    const position = findSide(positions, market, side);
     if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
     const book = await (
       await SideViews.read(client, (line) => ports.log(line), positions)
-    ).book(options.market, options.side, client.transport.serverNow().latestMs);
+    ).book(market, side, client.transport.serverNow().latestMs);
     if (book.filled.length === 0 || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
     return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
   };
   const book = await pollUntil<BookPosition[]>(ports, {
-    label: options.label,
-    startedAt: options.startedAt,
+    label: label,
+    startedAt: startedAt,
     checkCommand: check,
     poll: async () => sized(await readBook({ client, log: (line) => ports.log(line) })),
     isDone: (current) => {
-      const position = findSide(current, options.market, options.side);
+      const position = findSide(current, market, side);
       return !position || (position.notionalUsd !== undefined && near(position.notionalUsd, expected.notionalUsd));
     },
     timedOut: (last, waitedMs) => {
-      const seen = last ? findSide(last, options.market, options.side)?.notionalUsd : undefined;
-      if (seen !== undefined && !near(seen, options.baselineNotionalUsd)) {
+      const seen = last ? findSide(last, market, side)?.notionalUsd : undefined;
+      if (seen !== undefined && !near(seen, baselineNotionalUsd)) {
         return new UnresolvedError(
-          `The ${options.action} of ${formatUsd(options.changeUsd)} on the ${options.side} hedge of ${options.market} was accepted, but after ${seconds(waitedMs)} the side shows ${formatUsd(seen)} — neither ${formatUsd(options.baselineNotionalUsd)} (before it) nor ${formatUsd(expected.notionalUsd)} (with it): something outside this run moved the side, so whether this ${options.action} is in it cannot be told.`,
+          `The ${action} of ${formatUsd(changeUsd)} on the ${side} hedge of ${market} was accepted, but after ${seconds(waitedMs)} the side shows ${formatUsd(seen)} — neither ${formatUsd(baselineNotionalUsd)} (before it) nor ${formatUsd(expected.notionalUsd)} (with it): something outside this run moved the side, so whether this ${action} is in it cannot be told.`,
           {
             hint: `Look at the side (\`${check}\`, \`${ports.hedgeCommand('journal')}\`), then record what happened.`,
             details: {
-              market: options.market,
-              side: options.side,
-              before_usd: options.baselineNotionalUsd,
+              market: market,
+              side: side,
+              before_usd: baselineNotionalUsd,
               expected_usd: expected.notionalUsd,
               seen_usd: seen,
             },
@@ -265,74 +215,58 @@ export async function waitForOwnChange(
         );
       }
       return new StillPendingError(
-        `The ${options.action} on the ${options.side} hedge of ${options.market} was accepted but has not shown in the positions list after ${seconds(waitedMs)}.`,
+        `The ${action} on the ${side} hedge of ${market} was accepted but has not shown in the positions list after ${seconds(waitedMs)}.`,
         check,
       );
     },
     interrupted: () =>
-      new InterruptedError(
-        `Stopped waiting. The ${options.action} stands: it has not shown in the positions list yet.`,
-        {
-          hint: `Check it with: ${check}`,
-          stoppedBy: ports.signal.reason,
-        },
-      ),
+      new InterruptedError(`Stopped waiting. The ${action} stands: it has not shown in the positions list yet.`, {
+        hint: `Check it with: ${check}`,
+        stoppedBy: ports.signal.reason,
+      }),
   });
-  const position = findSide(book, options.market, options.side);
+  const position = findSide(book, market, side);
   return { position, notionalUsd: position?.notionalUsd, closed: !position };
 }
 
-/**
- * Waits until the side no longer appears in GET /positions: the spec's confirmation of a close.
- * With the hedge the close was for, also done when the side is listed under another hedge and that
- * one is closed: someone opened the side again after this close landed (a resumed close, a killed
- * one finished later), and the side will not empty for it.
- */
-/** Returns the positions list as its last poll read it (the caller checks the other views without polling it again at once). */
+/** Waits until the side no longer appears in GET /positions: the spec's confirmation of a close. */
 export async function waitForSideClosed(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'log' | 'hedgeCommand' | 'startProgress'>,
+  ports: FlowPorts,
   options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
 ): Promise<BookPosition[]> {
+  const { label, startedAt, market, side, hedgeId } = options;
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');
   let lastRead: BookPosition[] = [];
   await pollUntil<boolean>(ports, {
-    label: options.label,
-    startedAt: options.startedAt,
+    label: label,
+    startedAt: startedAt,
     poll: async () => {
       lastRead = await readBook({ client, log: (line) => ports.log(line) });
-      const position = findSide(lastRead, options.market, options.side);
+      const position = findSide(lastRead, market, side);
       if (!position) return true;
-      if (options.hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === options.hedgeId)
-        return false;
-      return (await client.getHedge(options.hedgeId)).status === 'closed';
+      if (hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === hedgeId) return false;
+      return (await client.getHedge(hedgeId)).status === 'closed';
     },
     isDone: (closed) => closed,
     checkCommand: check,
     timedOut: (_last, waitedMs) =>
       new StillPendingError(
-        `The close was accepted, but the ${options.side} position on ${options.market} is still in the positions list after ${seconds(waitedMs)}.`,
+        `The close was accepted, but the ${side} position on ${market} is still in the positions list after ${seconds(waitedMs)}.`,
         check,
       ),
     interrupted: () =>
-      new InterruptedError(
-        `Stopped waiting. The close stands: the ${options.side} position on ${options.market} is still listed.`,
-        {
-          hint: `Check it with: ${check}`,
-          stoppedBy: ports.signal.reason,
-        },
-      ),
+      new InterruptedError(`Stopped waiting. The close stands: the ${side} position on ${market} is still listed.`, {
+        hint: `Check it with: ${check}`,
+        stoppedBy: ports.signal.reason,
+      }),
   });
   return lastRead;
 }
 
 const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;
 
-/**
- * Best effort: looks for a closed hedge's record in GET /hedges/history a few times at the polling
- * cadence. Returns undefined — never throws — when it does not appear in time, the deadline is
- * near, the request fails or Ctrl-C is pressed: the close itself is already confirmed.
- */
+/** Best effort: looks for a closed hedge's record in GET /hedges/history a few times at the polling cadence. */
 export async function findClosedRecord(
   ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'client'>,
   hedgeId: string,
@@ -343,8 +277,7 @@ export async function findClosedRecord(
     for (let attempt = 1; attempt <= HISTORY_LOOKUP.attempts; attempt += 1) {
       if (signal.aborted) return undefined;
       const records = await client.listHistory({ limit: HISTORY_LOOKUP.pageSize });
-      // The record's hedge id read under any of its names: a server calling it `hedge` or `id`
-      // still has the record, and the close's --json carries it.
+      // The record's hedge id under any of its names.
       const found = records.find((record) => historyHedgeId(record) === hedgeId);
       if (found) return found;
       if (attempt === HISTORY_LOOKUP.attempts) break;

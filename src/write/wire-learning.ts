@@ -11,28 +11,7 @@ import { isRejection, runWrite, type WriteAction, type WriteOptions, type WriteO
 export type ActionBuilder<S, R> = (retry: boolean) => WriteAction<S, R>;
 
 export async function runWriteLearning<S, R>(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   client: HedgeClient,
   build: ActionBuilder<S, R>,
   options: WriteOptions,
@@ -94,7 +73,7 @@ function learnableField(
   error: unknown,
   planned: { method: string; path: string; body?: unknown },
   options: WriteOptions,
-): string | undefined {
+) {
   if (options.dryRun || options.idempotencyKey !== undefined) return undefined;
   if (!isRejection(error) || !(error instanceof ApiError)) return undefined;
   if (error.endpoint !== `${planned.method} ${planned.path}`) return undefined;
@@ -107,7 +86,7 @@ function learnableField(
  * A refusal of an add/reduce body naming a field other than market and side is about the amount's
  * name (the one guess in that body): its hint names the setting and `hedge doctor`.
  */
-function withWireHint(error: unknown, planned: { method: string; path: string; body?: unknown }): unknown {
+function withWireHint(error: unknown, planned: { method: string; path: string; body?: unknown }) {
   if (!isRejection(error) || error.endpoint !== `${planned.method} ${planned.path}` || error.status !== 400)
     return error;
   const field = refusedField(error);

@@ -1,13 +1,5 @@
-// The one write flow. Every state-changing command — open, add, reduce, close, and roll's legs,
-// apply's steps, the agent's write tools, `hedge resume` — goes through `runWrite`:
-//
-//   live guard → journal match (resume or new key) → checks → dry-run → preview + confirm
-//   → journal entry on disk → send with the key → journal outcome → wait → journal outcome → render
-//
-// What differs between actions is data: a `WriteAction` (flows/trade-actions.ts). The journal
-// entry is written and flushed before the request leaves the machine, so a process killed at any
-// point leaves a record whose key the next run (or `hedge resume`) reuses: the server answers a
-// repeated key with the original result, and the action happens once.
+// The one write flow: every state-changing command goes through `runWrite`. The journal entry is on disk before
+// the request leaves, so a killed run leaves a key the next run reuses, and the action happens once.
 import type { ApiRequest, SendHooks } from '../api/transport.js';
 import {
   ApiError,
@@ -26,9 +18,9 @@ import {
 } from '../errors.js';
 import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
-import { bodyOf } from '../journal/index.js';
 import { ownRowTest, requireOwnRow } from './row-trust.js';
 import {
+  bodyOf,
   describeHolder,
   isUnresolved,
   JournalError,
@@ -55,7 +47,6 @@ import { gateTheSend } from './send-gate.js';
 import { utcClock, utcDay } from '../core/utc-text.js';
 import { cents, formatUsd } from '../core/money.js';
 
-/** The options every write command shares (WRITE_OPTIONS in the manifest). */
 export interface WriteOptions {
   /** false with --no-wait: return at `submitted`. */
   wait: boolean;
@@ -71,7 +62,7 @@ export interface WriteOptions {
 }
 
 /** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
-function repeatWindowMs(env: Readonly<Record<string, string | undefined>>): number {
+function repeatWindowMs(env: Readonly<Record<string, string | undefined>>) {
   const raw = env.HEDGE_REPEAT_WINDOW?.trim();
   if (raw === undefined || raw === '') return 10 * 60_000;
   if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) > 24 * 60) {
@@ -98,7 +89,6 @@ export function writeOptionsFrom(options: {
   };
 }
 
-/** What the flow knows when it hands over to an action's hooks. */
 interface WriteRun {
   key: string;
   /** True when this run continues an earlier one (its key): checks are skipped, a change may have landed. */
@@ -114,7 +104,6 @@ interface WriteRun {
 
 /** One state-changing action, as data and hooks. `S` is the submit answer, `R` the resolution. */
 export interface WriteAction<S, R> {
-  /** Journal command word: open, add, reduce, close. */
   command: string;
   /** Completes "this will …" in the live banner and "--yes is required to …". */
   verb: string;
@@ -124,7 +113,6 @@ export interface WriteAction<S, R> {
   check?(): Promise<void>;
   /** Facts read before the send that the wait needs (e.g. the notional before an add); journaled. */
   before?(run: WriteRun): Promise<Record<string, unknown> | undefined>;
-  /** Human preview before the confirmation (a quote card). */
   preview?(): Promise<void>;
   /** The confirmation question on a live key (the guard adds the LIVE marker). */
   question(): string;
@@ -132,61 +120,41 @@ export interface WriteAction<S, R> {
   send(key: string, hooks?: SendHooks): Promise<S>;
   /** Journal fields from the submit answer (a close: also what it closed). */
   submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
-  /**
-   * Waits until the action resolved; `before` is what before() returned (or what the journal kept);
-   * `sentEarlier`: this run sent nothing, a resume found the earlier send landed and follows it.
-   */
+  /** Waits until the action resolved; `sentEarlier`: a resume found the earlier send landed and follows it. */
   wait(
     answer: S,
     context: { startedAt: number; before?: Record<string, unknown>; run: WriteRun; sentEarlier?: boolean },
   ): Promise<R>;
-  /** filled / done / failed, from the resolution. */
   outcome(result: R): 'filled' | 'done' | 'failed';
   /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
   sideAfter?(): SideAfter | undefined;
   /** A group id and leg name when this action is one leg of several (roll, apply). */
   group?: string;
   leg?: string;
-  /** The command as the user could type it again (journal, resume). */
   argv: string[];
   /** The caller already asked (the open wizard confirms with the quote in view). */
   confirmed?: boolean;
-  /**
-   * What this action trades, for an agent's limits (the context's TradeGate): read when it is about
-   * to be sent. Unset: it cannot be told (refused under a limit).
-   */
+  /** What this action trades, for an agent's limits (the context's TradeGate): read when it is about to be sent. */
   trades?(): Promise<Trade[] | undefined>;
   /** The caller admitted this action with the whole of its plan (an apply's steps, a roll's legs). */
   admitted?: boolean;
   /** The side this action moves: its lock is held from the key's choice until the action resolved (account-lock.ts). */
   side?: { market: string; side: string };
-  /**
-   * What the book shows about an earlier send of this action, against what its entry recorded
-   * before it (used before sending again once the entry is older than the key lifetime).
-   */
+  /** What the book shows about an earlier send of this action, against what its entry recorded before it. */
   reconcile?(entry: JournalEntry): Promise<Reconciliation<S>>;
   /** How to finish this action when its outcome is unknown; default resumeHint (a leg of several says how its whole action is finished). */
   resumeHint?(entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string;
 }
 
-/**
- * What one write did — the flow prints none of it: the command (or the keeper, roll, apply, the
- * agent) shows it (ui/write-outcome.ts for the four trades). `run` says whether it continued an
- * earlier run's key.
- */
+/** What one write did — the flow prints none of it: the command (or keeper, roll, apply, agent) shows it. */
 export type WriteOutcome<S, R> =
-  /** --dry-run: the request it would have sent (nothing was). */
   | { kind: 'dry-run'; planned: RenderedDryRun }
-  /** Recorded without sending (an earlier send confirmed landed at a prompt). */
   | { kind: 'recorded'; entry: JournalEntry }
   | { kind: 'submitted'; answer: S; entry: JournalEntry; run: WriteRun }
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry; run: WriteRun };
 
 /** The hint on every unresolved write: the way to finish it with its own key. */
-function resumeHint(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  entry: Pick<JournalEntry, 'id' | 'idempotency_key'>,
-): string {
+function resumeHint(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>) {
   return `The server may have acted. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 }
 
@@ -209,11 +177,7 @@ export function heldError(
 }
 
 /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
-async function holdToResume(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  journal: Journal,
-  entry: JournalEntry,
-): Promise<Hold> {
+async function holdToResume(ports: Pick<FlowPorts, 'hedgeCommand'>, journal: Journal, entry: JournalEntry) {
   const answer = await journal.hold(entry.id);
   if (answer.held) return answer.hold;
   const now = await journal.get(entry.id);
@@ -231,25 +195,19 @@ async function holdToResume(
   throw heldError(ports, entry, answer.holder);
 }
 
-/**
- * Decides the key: --idempotency-key as given; else an unresolved journal entry for the same
- * request (resumed, and said so) — unless a live process holds it: in flight is not crashed, and
- * this run stops (exit 11); else a fresh one. With --new, the pending one is shown and set aside
- * (or, when a live process is still carrying it, left to that process).
- */
+/** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
 async function chooseKey(
-  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' | 'notify' | 'hedgeCommand' | 'journal'>,
+  ports: FlowPorts,
   journal: Journal,
   match: SameRequest,
   options: WriteOptions,
   sideNow?: () => Promise<SideBook>,
-): Promise<WriteRun> {
+) {
   if (options.idempotencyKey) {
     const key = options.idempotencyKey;
     const [known] = await journal.list({ idempotencyKey: key });
     if (known === undefined) return { key, resumed: true, unverified: true };
-    // A key stands for one request: sent with another body (or by another account) it would be
-    // refused at best, and the journal would credit this run to the earlier action.
+    // A key stands for one request: the journal would otherwise credit this run to the earlier action.
     const resume = `\`${ports.hedgeCommand('resume', known.id)}\``;
     if (!matchesRequest(known, match)) {
       throw new UsageError(
@@ -311,22 +269,17 @@ async function chooseKey(
   return { key: makeIdempotencyKey(), resumed: false };
 }
 
-/**
- * A lone write identical to one that ended within the repeat window is not sent again silently:
- * the likeliest reason is a re-run of a command killed after its action was done (a `timeout -s
- * KILL`, an OOM kill). It says what it found and exits 11; `--again` sends another.
- */
+/** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
 async function refuseRecentRepeat(
   ports: Pick<FlowPorts, 'clock' | 'env' | 'hedgeCommand'>,
   journal: Journal,
   match: SameRequest,
   sideNow: (() => Promise<SideBook>) | undefined,
-): Promise<void> {
+) {
   const windowMs = repeatWindowMs(ports.env);
   if (windowMs === 0) return;
   const since = ports.clock.now() - windowMs;
   const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
-  // The newest identical action that ended within the window: it is the one that left the side as it is.
   const recent = (await journal.list({ since }))
     .filter(
       (entry) =>
@@ -337,12 +290,7 @@ async function refuseRecentRepeat(
     )
     .sort((a, b) => endedAt(b) - endedAt(a))[0];
   if (!recent) return;
-  // A repeat is judged by the side: only while it still shows exactly what that action left — the
-  // same hedges, the same notional — is this run likely the same intent run again (a re-run of a
-  // command killed after its action was done). An open after that hedge closed, a close of another
-  // hedge, an add after the side moved: the side changed since, so this is new work. An action whose
-  // landing was not seen in every view (--no-wait, a view that could not be read) left no picture of
-  // the side, and is judged by its request alone, as before.
+  // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
   let unchanged: boolean | undefined;
   if (recent.side_after && sideNow) unchanged = sideUnchangedSince(await sideNow(), recent.side_after);
   if (unchanged === false) return;
@@ -377,32 +325,10 @@ export function isRejection(error: unknown): error is ApiError {
 }
 
 export async function runWrite<S, R>(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'waitDeadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'inputAllowed'
-    | 'confirmedAhead'
-    | 'confirm'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   action: WriteAction<S, R>,
   options: WriteOptions,
 ): Promise<WriteOutcome<S, R>> {
-  // Decided before any request, reads included: a refused live run sends nothing at all.
   const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
   const journal = await ports.journal();
   const identity = await identityOf(ports);
@@ -440,24 +366,7 @@ export async function runWrite<S, R>(
 }
 
 async function decideAndCarryOut<S, R>(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'deadline'
-    | 'client'
-    | 'credentials'
-    | 'journal'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   action: WriteAction<S, R>,
   options: WriteOptions,
   {
@@ -467,7 +376,6 @@ async function decideAndCarryOut<S, R>(
     match,
   }: { guard: WriteSetting['guard']; journal: Journal; identity: Identity; match: SameRequest },
 ): Promise<WriteOutcome<S, R>> {
-  // The side's book in every view, read (once its views agree) only to judge a possible repeat.
   const side = action.side;
   const sideNow = side
     ? async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book
@@ -483,9 +391,7 @@ async function decideAndCarryOut<S, R>(
       onBegun: (entry) => (begun = entry),
     });
   } catch (error) {
-    // A run that ends with its action unresolved lets go of it at once, whoever runs it: a
-    // long-lived process (`hedge mcp`, a keeper) must not keep it from being resumed, by its own
-    // next run or by another process.
+    // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
     if (run.hold) await run.hold.release();
     else if (begun) {
       const own = await journal.hold(begun.id).catch(() => undefined);
@@ -504,37 +410,20 @@ interface WriteSetting {
 }
 
 async function carryOutWrite<S, R>(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'signal'
-    | 'client'
-    | 'credentials'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'prompter'
-    | 'origin'
-    | 'tradeGate'
-    | 'planCheck'
-  >,
+  ports: FlowPorts,
   action: WriteAction<S, R>,
   options: WriteOptions,
   setting: WriteSetting,
 ): Promise<WriteOutcome<S, R>> {
   const { guard, journal, identity, run } = setting;
 
-  // An agent's checks first (before the pre-trade reads), on what is about to be sent: a live
-  // confirmation's plan, and its limits — asked again before every retry (flows/send-gate.ts).
+  // An agent's checks first, on what is about to be sent (asked again before every retry).
   const sendHooks = await gateTheSend(ports, action, run);
   if (!run.resumed) await action.check?.();
   else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
   if (options.dryRun) {
     return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
   }
-  // An earlier send is never sent again before the book was read (reconcileEarlier).
   const reconciled =
     run.finished && run.entry
       ? await alreadyDone(ports, action, run.entry)
@@ -543,9 +432,6 @@ async function carryOutWrite<S, R>(
         : undefined;
   if (reconciled?.kind === 'recorded') return reconciled;
 
-  // Read only for the wait: --no-wait sends nothing more than the action needs.
-  // A resumed action waits on its own effect as the side shows it now: its recorded baseline moved
-  // by every change of the side the journal knows landed since (attributedContext).
   const readBefore = async () =>
     run.entry
       ? (await attributedContext(ports, journal, run.entry)).context
@@ -588,15 +474,13 @@ async function carryOutWrite<S, R>(
   // Write-ahead as for a new entry: once this is on disk the request may leave.
   if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
 
-  // From here on the request has left the machine: a journal that cannot be written must not hide
-  // that, nor the key (the entry on disk stays resumable).
+  // From here on the request has left: a journal write that fails must not hide that, nor the key.
   const afterSend = <T>(write: () => Promise<T>) =>
     journalAfterSend(ports, entry, write, action.resumeHint?.bind(action));
   let answer: S;
   if (reconciled?.kind === 'landed') answer = reconciled.answer;
   else {
     try {
-      // A key never sent before: the stamp on its answer dates this send (the server's clock).
       answer = await action.send(run.key, { ...sendHooks, firstSend: !run.resumed });
     } catch (error) {
       throw await afterSend(() =>
@@ -639,18 +523,13 @@ async function carryOutWrite<S, R>(
   return { kind: 'resolved', answer, result, entry: recorded, run: current };
 }
 
-/**
- * A person's "yes" holds for what the question showed. What the action trades is read before it is
- * asked and again once answered, under the side's lock: when it differs (a close's request names no
- * amount, and the side moved meanwhile), nothing is sent; the person is told, and asked again with
- * the side as it is now (`reread`: the figures the question and the wait use).
- */
+/** A person's "yes" holds for what the question showed. */
 async function confirmAsShown<S, R>(
   ports: Pick<FlowPorts, 'notify'>,
   guard: WriteSetting['guard'],
   action: WriteAction<S, R>,
   reread: () => Promise<void>,
-): Promise<void> {
+) {
   const side = action.side;
   const traded = async () => (await action.trades?.())?.reduce((sum, trade) => sum + trade.notionalUsd, 0);
   let shown = guard.needsConfirmation && side ? await traded() : undefined;
@@ -679,37 +558,16 @@ export function sayMovedSinceAsked(
   });
 }
 
-/** `hedge journal resolve ID --landed|--not-landed`, with the flags that chose the environment. */
-function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id'>): string {
+function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id'>) {
   return `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
 }
 
 /**
- * Resume reconciles before it resends, at any key age (one read of the book):
- *   - landed → the answer to wait on (nothing is sent);
- *   - proven not landed — a view that cannot be moved back shows it could not have (reconcile.ts),
- *     and no other change of that side is known since (journal, team store) → send again with the key;
- *   - otherwise, while the key is young **on the server's clock** (its Date header, against the
- *     server time journaled at the first send) → send again with the key (the server answers a
- *     repeated key with the original result);
- *   - otherwise cannot tell → sent again only when a person says so (--resend-unproven, or an answer
- *     at a terminal's question), else exit 12 with what a person can check and the command that
- *     resolves it. A keeper or an agent never asks, and never passes the flag.
+ * Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on the
+ * server's clock → send again with the key; otherwise only a person's word sends it again (else exit 12).
  */
 async function reconcileEarlier<S, R>(
-  ports: Pick<
-    FlowPorts,
-    | 'clock'
-    | 'client'
-    | 'credentials'
-    | 'env'
-    | 'notify'
-    | 'log'
-    | 'hedgeCommand'
-    | 'interactive'
-    | 'prompter'
-    | 'origin'
-  >,
+  ports: FlowPorts,
   journal: Journal,
   action: WriteAction<S, R>,
   entry: JournalEntry,
@@ -725,10 +583,7 @@ async function reconcileEarlier<S, R>(
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
   const others = attributed.uncertain;
   const data = { journal_id: entry.id };
-  // The book shows the action's effect. An add's or reduce's is an exact figure (its baseline moved
-  // by every change the journal knows landed); a close's is only the side's absence, which another
-  // close, an open or an unresolved change of the side since could as well explain: then it is not
-  // taken as this close's (the 1,000-history run's seed 727).
+  // A close shows only as the side's absence, which another change of the side since could explain as well.
   const presenceOnly = entry.command === 'close';
   if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || others.length === 0)) {
     ports.notify({
@@ -802,11 +657,7 @@ async function reconcileEarlier<S, R>(
   });
 }
 
-/**
- * --idempotency-key of an action the journal has as done: nothing is sent again. When the book still
- * shows it, it is shown as the first run showed it (a script re-running a killed command gets the
- * same output); otherwise it is recorded as done, with a note.
- */
+/** --idempotency-key of an action the journal has as done: nothing is sent again. */
 async function alreadyDone<S, R>(
   ports: Pick<FlowPorts, 'notify'>,
   action: WriteAction<S, R>,
@@ -823,44 +674,24 @@ async function alreadyDone<S, R>(
   return { kind: 'recorded', entry };
 }
 
-/** The server's time now, when its answers told it (domain/server-clock.ts; the reconcile read just made one). */
-async function serverNow(ports: Pick<FlowPorts, 'client'>): Promise<number | undefined> {
+async function serverNow(ports: Pick<FlowPorts, 'client'>) {
   const time = (await ports.client()).transport?.serverNow?.();
   return time && !time.assumed ? time.bestMs : undefined;
 }
 
-/**
- * How old the entry's key is: on the server's clock when the entry journaled the server's time at
- * its first send and the server tells its time now (a server whose clock runs fast forgets keys by
- * its own clock); otherwise on this machine's.
- */
-async function keyAge(
-  ports: Pick<FlowPorts, 'clock' | 'client'>,
-  entry: JournalEntry,
-): Promise<{ ageMs: number; clock: 'server' | 'local' }> {
+/** How old the entry's key is: on the server's clock when both times are known, else on this machine's. */
+async function keyAge(ports: Pick<FlowPorts, 'clock' | 'client'>, entry: JournalEntry) {
   const sentAt = entry.context?.server_time_ms;
   const now = await serverNow(ports);
   if (typeof sentAt === 'number' && now !== undefined) return { ageMs: Math.max(0, now - sentAt), clock: 'server' };
   return { ageMs: Math.max(0, ports.clock.now() - Date.parse(entry.created_at)), clock: 'local' };
 }
 
-/**
- * The entry's context with its side's baseline moved by every change of the side the journal knows
- * landed since it began: under the side's lock nothing of hedge's moved the side between the
- * baseline's read and the send, so an add or reduce landed since adds its amount, a whole roll
- * keeps the notional. What cannot be added up — a change still unresolved, an open or close — is
- * returned as uncertain: the side's notional then proves nothing about this entry.
- */
-async function attributedContext(
-  ports: Pick<FlowPorts, 'credentials'>,
-  journal: Journal,
-  entry: JournalEntry,
-): Promise<{ context: Record<string, unknown> | undefined; uncertain: JournalEntry[] }> {
+/** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
+async function attributedContext(ports: Pick<FlowPorts, 'credentials'>, journal: Journal, entry: JournalEntry) {
   const others = await otherChangesOfTheSide(journal, entry);
   const landed = (other: JournalEntry) => other.outcome === 'done' || other.outcome === 'filled';
-  // Only a row this key sealed says what this account did: a row written into a shared store or a
-  // copied file by someone without the key would move the baseline by an amount of its choosing,
-  // and a side left as it was would then read as "did not land" and be sent again.
+  // Only a row this key sealed says what this account did: a forged row could move the baseline at will.
   const own = await ownRowTest(ports);
   const uncertain: JournalEntry[] = [];
   let delta = 0;
@@ -868,7 +699,6 @@ async function attributedContext(
     const amount = Number(bodyOf(other).notional_usd);
     if (!own(other)) uncertain.push(other);
     else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && Number.isFinite(amount)) {
-      // Any landed add or reduce moves the side by its amount: a lone one, or an apply's or a keeper's step.
       delta += other.command === 'add' ? amount : -amount;
     } else if (
       other.group?.startsWith('roll-') &&
@@ -877,7 +707,6 @@ async function attributedContext(
       // A whole roll closed and re-opened the same notional.
     } else uncertain.push(other);
   }
-  // An add's or reduce's baseline, and a close's notional before it, both move by what landed since.
   const moved = (value: unknown) =>
     typeof value === 'number' && delta !== 0 ? { value: cents(value + delta) } : undefined;
   const baseline = moved(entry.context?.baseline_notional_usd);
@@ -893,8 +722,7 @@ async function attributedContext(
   return { context, uncertain };
 }
 
-/** The journal's other actions on the same account and side since this entry began (in any process, on any machine sharing the store). */
-async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry): Promise<JournalEntry[]> {
+async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry) {
   const sideOf = (candidate: JournalEntry) =>
     `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
   const side = sideOf(entry);
@@ -911,11 +739,7 @@ async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry): Pro
   );
 }
 
-/**
- * What the journal records of an action before it is sent (never the API key: only its
- * fingerprint); `begin` seals it under the key once its id, place and time are given, so that only
- * this account's own rows are ever sent again.
- */
+/** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
 function entryFields<S, R>(
   identity: Awaited<ReturnType<typeof identityOf>>,
   action: WriteAction<S, R>,
@@ -939,11 +763,7 @@ function entryFields<S, R>(
   };
 }
 
-/**
- * Journals an action that a multi-leg action will send later (outcome planned), before any of its
- * legs is sent: a run killed at any point then leaves a record of every leg still to come.
- * `runWrite` with the same key sends it later (planned turns pending on disk right before the send).
- */
+/** Journals a later leg of a multi-leg action as planned, before any leg is sent. */
 export async function journalAhead<S, R>(
   ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
   action: WriteAction<S, R>,
@@ -959,17 +779,13 @@ export async function journalAhead<S, R>(
   );
 }
 
-/**
- * Runs a journal write made after the request left. If the journal cannot be written (disk full,
- * a lock held too long), the report is "sent, outcome not recorded" with the key and the way to
- * finish it, never a bare journal error that would hide that the server may have acted.
- */
+/** Runs a journal write made after the request left. */
 async function journalAfterSend<T>(
   ports: Pick<FlowPorts, 'hedgeCommand'>,
   entry: JournalEntry,
   write: () => Promise<T>,
   hintFor: (entry: JournalEntry) => string = (unresolved) => resumeHint(ports, unresolved),
-): Promise<T> {
+) {
   try {
     return await write();
   } catch (error) {
@@ -993,7 +809,7 @@ async function recordSendFailure(
   entry: JournalEntry,
   error: unknown,
   options: { earlier: boolean; hintFor?: (entry: JournalEntry) => string },
-): Promise<unknown> {
+) {
   const hintFor = options.hintFor ?? ((unresolved: JournalEntry) => resumeHint(ports, unresolved));
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
   // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
@@ -1011,8 +827,7 @@ async function recordSendFailure(
       });
     return error;
   }
-  // Also an agent's limits refusing a retry after the server refused the last attempt (409 with
-  // Retry-After, flows/send-gate.ts): nothing happened.
+  // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
   if (isRejection(error) || error instanceof PreTradeCheckError) {
     await journal.update(entry.id, {
       outcome: 'rejected',
@@ -1052,13 +867,11 @@ async function recordWaitFailure(
   journal: Journal,
   entry: JournalEntry,
   error: unknown,
-): Promise<unknown> {
+) {
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
   const resume = ports.hedgeCommand('resume', entry.id);
-  // The errors made here carry the key too: the report prints it (the action stands under it).
   if (error instanceof StillPendingError) {
     await journal.update(entry.id, { message: error.message });
-    // The wait's own resume command stays the hint; the journal's way to finish it is said too.
     return withKey(
       new StillPendingError(
         `${error.message} (journal ${entry.id}: \`${resume}\` also finishes it)`,
@@ -1094,7 +907,7 @@ async function recordWaitFailure(
   return error;
 }
 
-function withKey<E extends HedgeError>(error: E, entry: Pick<JournalEntry, 'idempotency_key'>): E {
+function withKey<E extends HedgeError>(error: E, entry: Pick<JournalEntry, 'idempotency_key'>) {
   error.idempotencyKey = entry.idempotency_key;
   return error;
 }
