@@ -24,7 +24,7 @@ function enableCompileCache() {
 
 const argv = process.argv.slice(2);
 
-// Whether `hedge` on PATH runs this launcher (src/program.ts's rule): help.txt names the program `hedge`.
+// Whether `hedge` on PATH runs this launcher (src/core/program.ts's rule): help.txt names the program `hedge`.
 function runAsHedge() {
   const fs = require('node:fs');
   const real = (file) => {

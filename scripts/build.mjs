@@ -38,7 +38,7 @@ export async function buildDist({ outdir = 'dist' } = {}) {
   try {
     await build(esbuildOptions(out));
     await writeReference(out);
-    copyNativeBindings(ROOT, out); // the OS keyring's binding, opened lazily by src/config/os-keyring.ts
+    copyNativeBindings(ROOT, out); // the OS keyring's binding, opened lazily by src/platform/config/os-keyring.ts
     const old = `${target}.old-${process.pid}`;
     try {
       renameSync(target, old);

@@ -31,8 +31,8 @@ export function esbuildOptions(outdir) {
 }
 
 /**
- * cli-table3 (src/terminal/table.ts draws every terminal table with it) measures each cell with its own
- * string-width@4, which follows older rules than src/terminal/width.ts. In dist/ it measures with
+ * cli-table3 (src/platform/terminal/table.ts draws every terminal table with it) measures each cell with its own
+ * string-width@4, which follows older rules than src/platform/terminal/width.ts. In dist/ it measures with
  * width.ts's displayWidth, so the table's layout (ours) and its drawing (cli-table3's) agree on
  * every width. A public package name, resolved for one importer: no file of cli-table3 is named.
  */
@@ -45,7 +45,7 @@ const cliTable3MeasuresLikeUs = {
         : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: 'cli-table3-width' }, () => ({
-      contents: `module.exports = require(${JSON.stringify(join(ROOT, 'src', 'terminal', 'width.ts'))}).displayWidth;`,
+      contents: `module.exports = require(${JSON.stringify(join(ROOT, 'src', 'platform', 'terminal', 'width.ts'))}).displayWidth;`,
       loader: 'js',
       resolveDir: ROOT,
     }));

@@ -1,4 +1,4 @@
-// Rewrites the exit-code table of docs/exit-codes.md from src/terminal/exit-codes.ts (the test in
+// Rewrites the exit-code table of docs/exit-codes.md from src/platform/terminal/exit-codes.ts (the test in
 // test/unit/docs.test.ts checks they agree): `node scripts/exit-codes-doc.mjs` after adding a code.
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 
 const out = join(tmpdir(), `hedge-exit-codes-${process.pid}.mjs`);
 await build({
-  entryPoints: ['src/terminal/exit-codes.ts'],
+  entryPoints: ['src/platform/terminal/exit-codes.ts'],
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -12,29 +12,29 @@ import { resolve } from 'node:path';
 /** Top to bottom. A path matches the first prefix that starts it; a file's layer is its rank. */
 export const LAYERS = [
   { name: 'cli', paths: ['cli/'] },
-  { name: 'commands', paths: ['cmd/'] },
-  { name: 'agent', paths: ['agent/'] },
-  { name: 'runner', paths: ['runner/'] },
-  { name: 'exposures', paths: ['exposures/'] },
-  { name: 'keeper', paths: ['keeper/'] },
-  { name: 'plan', paths: ['plan/'] },
-  { name: 'report', paths: ['report/'] },
-  { name: 'setup', paths: ['setup/'] },
-  { name: 'trade', paths: ['trade/'] },
-  { name: 'write path', paths: ['write/'] },
-  { name: 'book', paths: ['book/'] },
-  { name: 'runtime', paths: ['runtime/'] },
-  { name: 'results', paths: ['results/'] },
-  { name: 'terminal', paths: ['terminal/'] },
-  { name: 'fields', paths: ['fields/'] },
-  { name: 'api', paths: ['api/'] },
-  { name: 'journal, config', paths: ['journal/', 'config/'] },
+  { name: 'commands', paths: ['cli/cmd/'] },
+  { name: 'agent', paths: ['cli/agent/'] },
+  { name: 'runner', paths: ['cli/runner/'] },
+  { name: 'exposures', paths: ['features/exposures/'] },
+  { name: 'keeper', paths: ['features/keeper/'] },
+  { name: 'plan', paths: ['features/plan/'] },
+  { name: 'report', paths: ['features/report/'] },
+  { name: 'setup', paths: ['features/setup/'] },
+  { name: 'trade', paths: ['features/trade/'] },
+  { name: 'write path', paths: ['features/write/'] },
+  { name: 'book', paths: ['features/book/'] },
+  { name: 'runtime', paths: ['platform/runtime/'] },
+  { name: 'results', paths: ['platform/results/'] },
+  { name: 'terminal', paths: ['platform/terminal/'] },
+  { name: 'fields', paths: ['platform/fields/'] },
+  { name: 'api', paths: ['platform/api/'] },
+  { name: 'journal, config', paths: ['platform/journal/', 'platform/config/'] },
   { name: 'core', paths: ['core/'] },
-  { name: 'security', paths: ['security/'] },
-  // The simulator: apart from itself, only files/.
+  { name: 'security', paths: ['core/security/'] },
+  // The simulator: apart from itself, only core/files/.
   { name: 'sandbox', paths: ['sandbox/'] },
-  { name: 'files', paths: ['files/'] },
-  { name: 'errors', paths: ['errors.ts', 'version.ts', 'program.ts'] },
+  { name: 'files', paths: ['core/files/'] },
+  { name: 'errors', paths: ['core/errors.ts', 'core/version.ts', 'core/program.ts'] },
 ];
 
 /** The layer of a path relative to src/; the most specific prefix wins. */
@@ -80,8 +80,8 @@ export function climbsIn(graph) {
  */
 export const FORBIDDEN = [
   {
-    from: /^(exposures|keeper|plan|report|setup|trade|write|book)\/(?!.*-(view|model|html)\.ts$)/,
-    to: /^(terminal|fields|results)\/(?!.*-types\.ts$)/,
+    from: /^features\/[a-z]+\/(?!.*-(view|model|html)\.ts$)/,
+    to: /^platform\/(terminal|fields|results)\/(?!.*-types\.ts$)/,
     why: 'flows return outcomes; views and commands render them',
   },
 ];

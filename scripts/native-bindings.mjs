@@ -1,6 +1,6 @@
 // The OS keyring's native binding (@napi-rs/keyring) is a compiled `.node` file, which no bundler
 // can fold into JavaScript. The build copies the binding npm installed for this platform into
-// dist/ beside the code, and src/config/os-keyring.ts opens it with process.dlopen when a command
+// dist/ beside the code, and src/platform/config/os-keyring.ts opens it with process.dlopen when a command
 // first needs the keyring: dist/ still loads no package at run time. A tarball built on one
 // platform carries that platform's binding only; elsewhere hedge says so and keeps the key in the
 // 0600 file (docs/configuration.md, "Where the key lives").

@@ -1,6 +1,6 @@
 // The bash, zsh and fish completion scripts, generated from the specs at build time. Profile names
 // are read from the store file by the shell itself, so that completing starts no node process.
-import type { ArgSpec, CommandSpec, OptionSpec } from '../runner/command-spec.js';
+import type { ArgSpec, CommandSpec, OptionSpec } from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';

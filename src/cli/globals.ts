@@ -1,7 +1,7 @@
 // The global options as the front reads them. Bad values are returned as a problem sentence,
 // not thrown: the front holds no error classes (they live once, on the lazily loaded side).
 import { OUTPUT_FORMATS, type OutputFormat } from '../core/vocabulary.js';
-import type { GlobalOptions } from '../runtime/globals.js';
+import type { GlobalOptions } from '../platform/runtime/globals.js';
 
 const FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;
 

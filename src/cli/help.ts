@@ -1,8 +1,8 @@
 // The overview, the grouped `hedge --help` and the end of each command's help, wrapped with
 // commander's own wrapping so that the front loads nothing more.
 import { Help } from 'commander';
-import { COMMAND_GROUPS, type CommandSpec, type OptionSpec } from '../runner/command-spec.js';
-import { hedgeCommandLine } from '../program.js';
+import { COMMAND_GROUPS, type CommandSpec, type OptionSpec } from './runner/command-spec.js';
+import { hedgeCommandLine } from '../core/program.js';
 
 const INDENT = '  ';
 const GAP = 2;

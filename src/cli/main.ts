@@ -2,21 +2,21 @@
 // command to the lazily loaded runner (run.ts). It bundles commander and no other package.
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
-import type { CommandSpec, RawInput } from '../runner/command-spec.js';
+import type { CommandSpec, RawInput } from './runner/command-spec.js';
 import { jsonErrorsAsked, parseGlobals } from './globals.js';
 import { commandHelpEnd, overview, rootHelp } from './help.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 import { unknownOptionMessage } from './nearest-option.js';
-import { VERSION } from '../version.js';
-import { invokedAs } from '../program.js';
-import type { GlobalOptions } from '../runtime/globals.js';
-import { terminalColumns, type Io } from '../terminal/terminal.js';
+import { VERSION } from '../core/version.js';
+import { invokedAs } from '../core/program.js';
+import type { GlobalOptions } from '../platform/runtime/globals.js';
+import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 
 // The modules the lazily loaded side shares with the front, re-exported so that they exist once.
-export * from '../runner/command-spec.js';
+export * from './runner/command-spec.js';
 export * from './manifest.js';
 export * from '../core/vocabulary.js';
-export * from '../version.js';
+export * from '../core/version.js';
 
 export interface MainOverrides {
   io?: Io;
@@ -169,7 +169,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   const json = argv.includes('--json');
   const words = argv.filter((word) => !word.startsWith('-'));
   if (words[0] === 'help' && words[1] === 'exit-codes') {
-    const { renderExitCodes } = await import('../terminal/exit-code-table.js');
+    const { renderExitCodes } = await import('../platform/terminal/exit-code-table.js');
     io.stdout.write(renderExitCodes({ json, width }));
     return 0;
   }

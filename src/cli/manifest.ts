@@ -1,7 +1,7 @@
 // The command tree: each declaration (commands/specs.ts, data only) with its command's code,
 // imported lazily by path when it runs. Nothing here imports command code: the front bundles only data.
 import { OUTPUT_FORMATS } from '../core/vocabulary.js';
-import { command, opt, type CommandSpec } from '../runner/command-spec.js';
+import { command, opt, type CommandSpec } from './runner/command-spec.js';
 import {
   MARKETS,
   PRICE,
@@ -41,9 +41,9 @@ import {
   MCP,
   TOOLS,
   API,
-} from '../cmd/specs.js';
+} from './cmd/specs.js';
 
-export * from '../cmd/specs.js';
+export * from './cmd/specs.js';
 
 export const GLOBAL_OPTIONS = [
   opt('--json', 'one JSON document on stdout; messages on stderr'),
@@ -67,37 +67,37 @@ const { group: _keepGroup, ...KEEP_LEAF } = KEEP;
 const KEEP_RUN = { ...KEEP_LEAF, name: 'run', isDefault: true } as const;
 
 export const COMMANDS: readonly CommandSpec[] = [
-  command(MARKETS, () => import('../cmd/book/markets.js')),
-  command(PRICE, () => import('../cmd/trade/price.js')),
-  command(QUOTE, () => import('../cmd/trade/quote.js')),
-  command(OPEN, () => import('../cmd/trade/open.js')),
-  command(ADD, () => import('../cmd/trade/add.js')),
-  command(REDUCE, () => import('../cmd/trade/reduce.js')),
-  command(CLOSE, () => import('../cmd/trade/close.js')),
-  command(HEDGES, () => import('../cmd/book/hedges.js')),
-  command(HISTORY, () => import('../cmd/book/history.js')),
-  command(POSITIONS, () => import('../cmd/book/positions.js')),
-  command(ACCOUNT, () => import('../cmd/book/account.js')),
-  command(MATURITIES, () => import('../cmd/book/maturities.js')),
-  command(ROLL, () => import('../cmd/trade/roll.js')),
-  command(LOGIN, () => import('../cmd/setup/login.js')),
-  command(LOGOUT, () => import('../cmd/setup/logout.js')),
+  command(MARKETS, () => import('./cmd/book/markets.js')),
+  command(PRICE, () => import('./cmd/trade/price.js')),
+  command(QUOTE, () => import('./cmd/trade/quote.js')),
+  command(OPEN, () => import('./cmd/trade/open.js')),
+  command(ADD, () => import('./cmd/trade/add.js')),
+  command(REDUCE, () => import('./cmd/trade/reduce.js')),
+  command(CLOSE, () => import('./cmd/trade/close.js')),
+  command(HEDGES, () => import('./cmd/book/hedges.js')),
+  command(HISTORY, () => import('./cmd/book/history.js')),
+  command(POSITIONS, () => import('./cmd/book/positions.js')),
+  command(ACCOUNT, () => import('./cmd/book/account.js')),
+  command(MATURITIES, () => import('./cmd/book/maturities.js')),
+  command(ROLL, () => import('./cmd/trade/roll.js')),
+  command(LOGIN, () => import('./cmd/setup/login.js')),
+  command(LOGOUT, () => import('./cmd/setup/logout.js')),
   {
     name: 'profile',
     summary: 'List, switch and remove stored profiles; forget learned wire names',
     group: 'setup',
     examples: ['hedge profile list', 'hedge profile use desk', 'hedge profile reset-wire'],
     subcommands: [
-      command(PROFILE_LIST, () => import('../cmd/setup/profile-list.js')),
-      command(PROFILE_USE, () => import('../cmd/setup/profile-use.js')),
-      command(PROFILE_REMOVE, () => import('../cmd/setup/profile-remove.js')),
-      command(PROFILE_RESET_WIRE, () => import('../cmd/setup/profile-reset-wire.js')),
+      command(PROFILE_LIST, () => import('./cmd/setup/profile-list.js')),
+      command(PROFILE_USE, () => import('./cmd/setup/profile-use.js')),
+      command(PROFILE_REMOVE, () => import('./cmd/setup/profile-remove.js')),
+      command(PROFILE_RESET_WIRE, () => import('./cmd/setup/profile-reset-wire.js')),
     ],
   },
-  command(WHOAMI, () => import('../cmd/setup/whoami.js')),
-  command(DOCTOR, () => import('../cmd/setup/doctor.js')),
-  command(PLAN, () => import('../cmd/automation/plan.js')),
-  command(APPLY, () => import('../cmd/automation/apply.js')),
+  command(WHOAMI, () => import('./cmd/setup/whoami.js')),
+  command(DOCTOR, () => import('./cmd/setup/doctor.js')),
+  command(PLAN, () => import('./cmd/automation/plan.js')),
+  command(APPLY, () => import('./cmd/automation/apply.js')),
   {
     // `hedge keep FILE` runs the keeper (the default subcommand, also `hedge keep run FILE`); `hedge keep status` looks at it.
     name: 'keep',
@@ -106,12 +106,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     group: 'automation',
     examples: [...KEEP.examples, 'hedge keep status'],
     subcommands: [
-      command<typeof KEEP_RUN>(KEEP_RUN, () => import('../cmd/automation/keep.js')),
-      command(KEEP_STATUS, () => import('../cmd/automation/keep-status.js')),
+      command<typeof KEEP_RUN>(KEEP_RUN, () => import('./cmd/automation/keep.js')),
+      command(KEEP_STATUS, () => import('./cmd/automation/keep-status.js')),
     ],
   },
-  command(EXPOSURES, () => import('../cmd/automation/exposures.js')),
-  command(REPORT, () => import('../cmd/book/report.js')),
+  command(EXPOSURES, () => import('./cmd/automation/exposures.js')),
+  command(REPORT, () => import('./cmd/book/report.js')),
   {
     name: 'journal',
     summary: 'The record of every action (this machine or the team store)',
@@ -126,31 +126,31 @@ export const COMMANDS: readonly CommandSpec[] = [
       'hedge journal migrate',
     ],
     subcommands: [
-      command(JOURNAL_LIST, () => import('../cmd/journal/journal-list.js')),
-      command(JOURNAL_SHOW, () => import('../cmd/journal/journal-show.js')),
-      command(JOURNAL_RESOLVE, () => import('../cmd/journal/journal-resolve.js')),
-      command(JOURNAL_MIGRATE, () => import('../cmd/journal/journal-migrate.js')),
+      command(JOURNAL_LIST, () => import('./cmd/journal/journal-list.js')),
+      command(JOURNAL_SHOW, () => import('./cmd/journal/journal-show.js')),
+      command(JOURNAL_RESOLVE, () => import('./cmd/journal/journal-resolve.js')),
+      command(JOURNAL_MIGRATE, () => import('./cmd/journal/journal-migrate.js')),
     ],
   },
-  command(RESUME, () => import('../cmd/journal/resume.js')),
+  command(RESUME, () => import('./cmd/journal/resume.js')),
   {
     name: 'demo',
     summary: 'The --demo simulator: start it afresh',
     group: 'setup',
     examples: ['hedge demo reset'],
-    subcommands: [command(DEMO_RESET, () => import('../cmd/tools/demo-reset.js'))],
+    subcommands: [command(DEMO_RESET, () => import('./cmd/tools/demo-reset.js'))],
   },
   // hedge mcp and hedge tools describe every command: the tree is handed to them here, so that the
   // agent never imports the manifest that loads them (no import cycle).
-  command(MCP, () => import('../cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS))),
-  command(TOOLS, () => import('../cmd/tools/tools.js').then((module) => module.withCommands(COMMANDS))),
-  command(API, () => import('../cmd/tools/api.js')),
-  command(COMPLETION, () => import('../cmd/tools/completion.js')),
+  command(MCP, () => import('./cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS))),
+  command(TOOLS, () => import('./cmd/tools/tools.js').then((module) => module.withCommands(COMMANDS))),
+  command(API, () => import('./cmd/tools/api.js')),
+  command(COMPLETION, () => import('./cmd/tools/completion.js')),
   {
     name: 'sandbox',
     summary: 'Run the simulator of the API as a local server',
     group: 'setup',
     examples: ['hedge sandbox serve --port 4010'],
-    subcommands: [command(SANDBOX_SERVE, () => import('../cmd/tools/sandbox-serve.js'))],
+    subcommands: [command(SANDBOX_SERVE, () => import('./cmd/tools/sandbox-serve.js'))],
   },
 ];

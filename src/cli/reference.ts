@@ -1,11 +1,11 @@
 // What the build generates from the specs (scripts/build.mjs bundles this as dist/reference.js):
 // the manual page's input, the completion scripts and docs/command-reference.md. Not loaded by
 // hedge when it runs.
-import { COMMAND_GROUPS, type CommandSpec } from '../runner/command-spec.js';
+import { COMMAND_GROUPS, type CommandSpec } from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 import { rootHelp } from './help.js';
-import { EXIT_CODES } from '../terminal/exit-codes.js';
-import { VERSION } from '../version.js';
+import { EXIT_CODES } from '../platform/terminal/exit-codes.js';
+import { VERSION } from '../core/version.js';
 
 export { completionScript } from './completion-scripts.js';
 

@@ -2,16 +2,16 @@
 // SIGHUP handling, reports the outcome through the one error description and releases what the
 // command opened. Loaded lazily by main.ts, also to report bad usage.
 import { setTimeout as delay } from 'node:timers/promises';
-import { describeFailure } from '../terminal/exit-codes.js';
-import { CommandContext } from '../runtime/context.js';
-import type { GlobalOptions } from '../runtime/globals.js';
-import { terminalColumns, type Io } from '../terminal/terminal.js';
-import { StopSignal, UsageError } from '../errors.js';
-import { colorEnabled, makeChalk } from '../terminal/color.js';
-import { Output } from '../terminal/output.js';
+import { describeFailure } from '../platform/terminal/exit-codes.js';
+import { CommandContext } from '../platform/runtime/context.js';
+import type { GlobalOptions } from '../platform/runtime/globals.js';
+import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
+import { StopSignal, UsageError } from '../core/errors.js';
+import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
+import { Output } from '../platform/terminal/output.js';
 import type { ChalkInstance } from 'chalk';
-import { reportError } from '../terminal/report-error.js';
-import type { CommandSpec, RawInput } from '../runner/command-spec.js';
+import { reportError } from '../platform/terminal/report-error.js';
+import type { CommandSpec, RawInput } from './runner/command-spec.js';
 
 /** The one sleep: rejects with the signal's reason (a StopSignal says how the command ended). */
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -50,8 +50,8 @@ async function buildOutput(
 ) {
   const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
   const query =
-    globals.query === undefined ? undefined : (await import('../fields/query.js')).compileQuery(globals.query);
-  const csv = format === 'csv' ? (await import('../terminal/csv.js')).csvText : undefined;
+    globals.query === undefined ? undefined : (await import('../platform/fields/query.js')).compileQuery(globals.query);
+  const csv = format === 'csv' ? (await import('../platform/terminal/csv.js')).csvText : undefined;
   return new Output({
     format,
     chalk,
@@ -154,7 +154,7 @@ export async function runInvocation(
     return { signal, handler };
   });
   try {
-    const { runCommand } = await import('../runner/run-command.js');
+    const { runCommand } = await import('./runner/run-command.js');
     const code = await runCommand(
       ctx,
       spec as CommandSpec & { load: NonNullable<CommandSpec['load']> },

@@ -3,15 +3,15 @@
 // Nothing here may load node:http or read the environment, clock or terminal at import time.
 import { startupSnapshot } from 'node:v8';
 import { main } from './main.js';
-import { safeText } from '../security/safe-text.js';
+import { safeText } from '../core/security/safe-text.js';
 
 void Promise.all([
   import('./run.js'),
-  import('../runner/run-command.js'),
-  import('../cmd/trade/quote.js'),
-  import('../cmd/book/markets.js'),
-  import('../runtime/context.js'),
-  import('../runtime/start-demo.js'),
+  import('./runner/run-command.js'),
+  import('./cmd/trade/quote.js'),
+  import('./cmd/book/markets.js'),
+  import('../platform/runtime/context.js'),
+  import('../platform/runtime/start-demo.js'),
 ]);
 
 startupSnapshot.setDeserializeMainFunction(() => {

@@ -1,5 +1,5 @@
 // `hedge api` parameters, as `gh api` takes them: `-f key=value` is a string, `-F key=value` is typed (true, false, null and numbers become JSON literals; `@file` is the file's text, `@-` stdin's); `key[sub]=…` nests an object and `key[]=…` appends to a list.
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 import { echo } from './input.js';
 
 type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };

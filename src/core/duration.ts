@@ -1,5 +1,5 @@
 // Durations as a person types them: `30m`, `6h`, `1d`, `1d12h`, `2w`.
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 import { echo } from './input.js';
 
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };

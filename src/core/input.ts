@@ -1,7 +1,7 @@
 // Checks of what the operator typed, before any request: each failure is one UsageError line naming the argument and what is allowed (exit 2, nothing sent).
-import { UsageError } from '../errors.js';
-import { hasUnsafeText } from '../security/safe-text.js';
-import { containsKeyShape } from '../security/secrets.js';
+import { UsageError } from './errors.js';
+import { hasUnsafeText } from './security/safe-text.js';
+import { containsKeyShape } from './security/secrets.js';
 import { MAX_PAGE_SIZE } from './wire.js';
 import { HEDGE_STATUSES, type HedgeStatus, type Side } from './vocabulary.js';
 

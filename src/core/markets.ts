@@ -1,5 +1,5 @@
 import type { MarketFacts } from './wire.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 import { echo } from './input.js';
 
 /** The quote currency of a market: a pair quoted against USDT (`USDTNGN` → `NGN`, naira per USDT). */

@@ -2,9 +2,9 @@
 // file of `hedge exposures` (exposures-file.ts) — read one way: CSV or JSON, checked whole before anything is read from
 // the server, and every problem collected (not just the first) so that one edit fixes them all.
 import { parse as parseCsv } from 'csv-parse/sync';
-import { repeatedKeyProblems } from '../security/json-keys.js';
+import { repeatedKeyProblems } from './security/json-keys.js';
 import { withoutEcho } from './input.js';
-import { messageOf } from '../security/safe-text.js';
+import { messageOf } from './security/safe-text.js';
 
 export interface RowFileProblem {
   line: number;

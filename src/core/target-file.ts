@@ -12,7 +12,7 @@ import {
   type RowFileProblem,
 } from './row-file.js';
 import { TENORS, type Side, type Tenor } from './vocabulary.js';
-import { messageOf } from '../security/safe-text.js';
+import { messageOf } from './security/safe-text.js';
 
 export interface TargetRow {
   market: string;

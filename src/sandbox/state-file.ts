@@ -2,7 +2,7 @@
 // writer killed mid-save, never leaves half a file).
 
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { prepareDurableWrite, writeFileDurably } from '../files/durable-write.js';
+import { prepareDurableWrite, writeFileDurably } from '../core/files/durable-write.js';
 import type { EngineState } from './engine-state.js';
 
 const FORMAT = 3;

@@ -1,4 +1,4 @@
-// Wire shapes of the resources (spec section 2 and src/api/wire-contract.md).
+// Wire shapes of the resources (spec section 2 and src/platform/api/wire-contract.md).
 
 import type { Book, ShownBook } from './book.js';
 import { toIso } from './book.js';

@@ -1,8 +1,8 @@
 // The API client against a real sandbox server on loopback, over HTTP and HTTPS: no mocked fetch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkBaseUrl } from '../../src/security/base-url.js';
-import { hedgeSchema } from '../../src/api/schemas.js';
-import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';
+import { checkBaseUrl } from '../../src/core/security/base-url.js';
+import { hedgeSchema } from '../../src/platform/api/schemas.js';
+import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/core/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { clientFor, closeClients, settle } from '../support/client.js';
 import { startConnectProxy } from '../support/connect-proxy.js';

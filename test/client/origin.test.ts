@@ -12,8 +12,8 @@ import {
 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpConnections, type TransportConfig } from '../../src/api/transport.js';
-import { OffOriginError, UsageError } from '../../src/errors.js';
+import { HttpConnections, type TransportConfig } from '../../src/platform/api/transport.js';
+import { OffOriginError, UsageError } from '../../src/core/errors.js';
 import { clientFor, closeClients } from '../support/client.js';
 import { startOtherOrigin, type OtherOrigin } from '../support/other-origin.js';
 import { until } from '../support/polling.js';

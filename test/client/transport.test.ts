@@ -1,12 +1,12 @@
-// The transport's connections (src/api/transport.ts, HttpConnections) against a real sandbox on
+// The transport's connections (src/platform/api/transport.ts, HttpConnections) against a real sandbox on
 // loopback: one kept-alive connection for a command's requests, all of them closed when the
 // command's connections close, and a connection that never completes cut by the connect timeout.
 // A TCP relay in front of the simulator counts the connections; no mocked network.
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
-import { ConnectionsClosedError, HttpConnections, Transport } from '../../src/api/transport.js';
-import { NetworkError } from '../../src/errors.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
+import { ConnectionsClosedError, HttpConnections, Transport } from '../../src/platform/api/transport.js';
+import { NetworkError } from '../../src/core/errors.js';
 import { clientFor, closeClients, realClock } from '../support/client.js';
 import { until } from '../support/polling.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';

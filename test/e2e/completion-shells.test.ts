@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProfileStore } from '../../src/config/profile-store.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 
 function shellAvailable(shell: string): boolean {

@@ -15,7 +15,7 @@ import {
   DEMO_STATE_FILE,
   STOP_IN_SAVE_ENV,
   lockDemoState,
-} from '../../src/runtime/start-demo.js';
+} from '../../src/platform/runtime/start-demo.js';
 import { readStateFile } from '../../src/sandbox/state-file.js';
 import { separateProcesses, runHedge, tempDir } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';

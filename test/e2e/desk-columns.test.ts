@@ -11,14 +11,14 @@
 // reason is never cut inside a word; a note about a column is said only under a table showing it.
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fieldLabel, type FieldSpec } from '../../src/fields/fields.js';
+import { fieldLabel, type FieldSpec } from '../../src/platform/fields/fields.js';
 import {
   BOOK_RESOURCE,
   COST_RESOURCE,
   EXPOSURE_LINE_RESOURCE,
   SCHEDULE_RESOURCE,
   STRESS_RESOURCE,
-} from '../../src/exposures/exposures-view.js';
+} from '../../src/features/exposures/exposures-view.js';
 import {
   HEDGE_RESOURCE,
   HISTORY_RESOURCE,
@@ -28,7 +28,7 @@ import {
   POSITION_RESOURCE,
   PRICE_RESOURCE,
   type Resource,
-} from '../../src/fields/resource-fields.js';
+} from '../../src/platform/fields/resource-fields.js';
 import { ROOT } from '../support/hedge-cli.js';
 import { spawnInTerminal } from '../support/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';

@@ -11,7 +11,7 @@
 // one shape of --json, the same whatever the dialect, is checked in wire-tolerance.test.ts.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { WIRE_SETTING_SOURCES } from '../../src/api/wire/unspecified.js';
+import { WIRE_SETTING_SOURCES } from '../../src/platform/api/wire/unspecified.js';
 import {
   HOSTILE_FIELD_NAME,
   HOSTILE_FIELD_VALUE,

@@ -1,4 +1,4 @@
-// Every exit code of `hedge help exit-codes` (EXIT_CODES in src/terminal/exit-codes.ts) and every row of the
+// Every exit code of `hedge help exit-codes` (EXIT_CODES in src/platform/terminal/exit-codes.ts) and every row of the
 // spec's error table, driven through the real binary against the simulator, faults from its own
 // fault injection. Each case asserts the exit code, the JSON error code on stderr (--json), its
 // class, and what the server itself saw. The table below is keyed by exit code: a code added to
@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES } from '../../src/terminal/exit-codes.js';
+import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { KEYS, spawnInTerminal } from '../support/pseudo-terminal.js';

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
-import { keyFingerprint } from '../../src/journal/index.js';
+import { keyFingerprint } from '../../src/platform/journal/index.js';
 
 const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 const OTHER_KEY = 'hpk_test_ZyXwVuTsRqPoNmLkJiHgFeDc';

@@ -4,8 +4,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentTools, inputSchema } from '../../src/agent/catalogue.js';
-import { openJournal } from '../../src/journal/index.js';
+import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
+import { openJournal } from '../../src/platform/journal/index.js';
 import { HEDGE_BIN, ROOT, baseEnv } from '../support/hedge-cli.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { startLiveKeyProxy, type FieldProxy } from '../support/field-proxy.js';

@@ -6,8 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keyFingerprint } from '../../src/journal/index.js';
-import { rowSealer, type SealedFields } from '../../src/journal/row-seal.js';
+import { keyFingerprint } from '../../src/platform/journal/index.js';
+import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { startOtherOrigin, type OtherOrigin } from '../support/other-origin.js';
 import { useSimulators } from '../support/simulator.js';
 

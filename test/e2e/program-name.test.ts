@@ -7,7 +7,7 @@ import { symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
-import type { CommandSpec } from '../../src/runner/command-spec.js';
+import type { CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 
 const config = tempDir('hedge-program-');

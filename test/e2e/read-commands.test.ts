@@ -12,7 +12,7 @@ import {
   marketSchema,
   positionSchema,
   quoteSchema,
-} from '../../src/api/schemas.js';
+} from '../../src/platform/api/schemas.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';

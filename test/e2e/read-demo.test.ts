@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hedgeSchema, positionSchema, quoteSchema } from '../../src/api/schemas.js';
+import { hedgeSchema, positionSchema, quoteSchema } from '../../src/platform/api/schemas.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 
 const dirs: Array<{ path: string; remove: () => void }> = [];

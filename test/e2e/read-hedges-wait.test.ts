@@ -2,7 +2,7 @@
 // exits 6 (order failed) with the hedge still printed. The sandboxes run on real time here so the
 // fill lands while the CLI waits (300 ms after the open, well before its first poll a second later).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hedgeSchema } from '../../src/api/schemas.js';
+import { hedgeSchema } from '../../src/platform/api/schemas.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { apiData, startSimulator, type Simulator } from '../support/simulator.js';
 

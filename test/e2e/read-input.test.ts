@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quoteSchema } from '../../src/api/schemas.js';
+import { quoteSchema } from '../../src/platform/api/schemas.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';

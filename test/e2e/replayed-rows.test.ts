@@ -9,7 +9,7 @@
 //   `resume ID --resend-unproven` is a person's word.
 // Asserted on the simulator's request log and state.
 import { afterEach, describe, expect, it } from 'vitest';
-import { rowSealer, type SealedFields } from '../../src/journal/row-seal.js';
+import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { journalEntries } from '../support/cli-runs.js';
 import { tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
 import { appendRow, insertRow, nextSeq, replayOf } from '../support/journal-rows.js';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/sandbox/engine-state.js';
-import { displayWidth } from '../../src/terminal/width.js';
+import { displayWidth } from '../../src/platform/terminal/width.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { stripAnsi } from '../support/pseudo-terminal.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';

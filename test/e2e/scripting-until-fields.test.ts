@@ -149,7 +149,7 @@ describe('--until on history and report: a date, or a condition on their own dat
     await t.api('POST', '/hedges/close', { body: { market: MARKET, side: 'buy' } });
     t.advance(60_000);
     expect(t.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
-    const { CONDITION_FIELDS } = await import('../../src/cmd/book/report.js');
+    const { CONDITION_FIELDS } = await import('../../src/cli/cmd/book/report.js');
     for (const by of ['day', 'hedge']) {
       const report = await t.hedge(['report', '--by', by, '--json']);
       expect(report.code, report.stderr).toBe(0);

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { redactKey } from '../../src/security/secrets.js';
+import { redactKey } from '../../src/core/security/secrets.js';
 import { startRewriteProxy } from '../support/field-proxy.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { envFor, MARKET, useSimulators, type Simulator } from '../support/simulator.js';

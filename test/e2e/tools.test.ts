@@ -2,7 +2,7 @@
 // names and JSON Schemas, the safety tier, and whether each tool is offered on the current key.
 // It reads no server: the simulator's request log stays empty.
 import { describe, expect, it } from 'vitest';
-import { agentTools, inputSchema } from '../../src/agent/catalogue.js';
+import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { useSimulators } from '../support/simulator.js';
 import { COMMANDS } from '../../src/cli/manifest.js';

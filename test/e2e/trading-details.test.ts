@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { formatMoney, formatSignedAmount, payOrEarn, toAccountSide } from '../../src/core/money.js';
-import { formatRate } from '../../src/terminal/format.js';
+import { formatRate } from '../../src/platform/terminal/format.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { KEYS, spawnInTerminal, type Terminal } from '../support/pseudo-terminal.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';

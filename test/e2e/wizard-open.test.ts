@@ -13,7 +13,7 @@ import {
   type DrawnLine,
   type Terminal,
 } from '../support/pseudo-terminal.js';
-import { displayWidth } from '../../src/terminal/width.js';
+import { displayWidth } from '../../src/platform/terminal/width.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 
 const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;

@@ -1,4 +1,4 @@
-// One conformance suite for the journal's backends (src/journal/backend.ts), as Terraform runs one
+// One conformance suite for the journal's backends (src/platform/journal/backend.ts), as Terraform runs one
 // set of backend tests against every state backend: the same cases against the local file and the
 // team's PostgreSQL store (a real, throwaway server: test/support/postgres-server.ts). What the
 // interface promises — records appended, updated, listed and found; ordered by the journal's own
@@ -11,11 +11,11 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Journal } from '../../src/journal/backend.js';
-import { openJournal, type BeginFields } from '../../src/journal/index.js';
-import { JournalError } from '../../src/journal/journal-error.js';
-import { redactKey, registerSecret } from '../../src/security/secrets.js';
-import { PostgresJournal } from '../../src/journal/postgres/postgres-store.js';
+import type { Journal } from '../../src/platform/journal/backend.js';
+import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
+import { JournalError } from '../../src/platform/journal/journal-error.js';
+import { redactKey, registerSecret } from '../../src/core/security/secrets.js';
+import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { useChildBundle } from '../support/child-bundle.js';
 import { drivePeer, type PeerProcess } from '../support/peer-process.js';
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../support/postgres-server.js';

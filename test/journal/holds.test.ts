@@ -18,17 +18,17 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeError } from '../../src/terminal/exit-codes.js';
-import { keeperLockPlace } from '../../src/keeper/keeper-heartbeat.js';
-import { processStart } from '../../src/files/file-lock.js';
-import { rotate } from '../../src/journal/segments.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
+import { keeperLockPlace } from '../../src/features/keeper/keeper-heartbeat.js';
+import { processStart } from '../../src/core/files/file-lock.js';
+import { rotate } from '../../src/platform/journal/segments.js';
 import {
   ARCHIVE_DIR_NAME,
   keyFingerprint,
   openJournal,
   type BeginFields,
   type SkippedLine,
-} from '../../src/journal/index.js';
+} from '../../src/platform/journal/index.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
 const KEY_ID = keyFingerprint('hpk_test_JournalUnitKey0000001');
@@ -245,7 +245,7 @@ describe('account locks', () => {
     mkdirSync(join(dir, 'locks'), { recursive: true });
     const journal = openJournal({ dir });
     // Write the record as that process would have: the file the journal uses for this scope.
-    const { lockPath } = await import('../../src/journal/locks.js');
+    const { lockPath } = await import('../../src/platform/journal/locks.js');
     writeFileSync(
       lockPath(dir, 'scope'),
       JSON.stringify({

@@ -1,7 +1,7 @@
 // The journal store in-process, on a real folder under the temp dir with an injected clock: what
 // goes into journal.jsonl, how events fold into entries, listing and lookup, the "same request"
 // rule, the key guard, and reading a file a crash left with a torn line.
-import { redactKey } from '../../src/security/secrets.js';
+import { redactKey } from '../../src/core/security/secrets.js';
 import {
   existsSync,
   mkdirSync,
@@ -25,7 +25,7 @@ import {
   OUTCOMES,
   type BeginFields,
   type SkippedLine,
-} from '../../src/journal/index.js';
+} from '../../src/platform/journal/index.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
 const KEY_ID = keyFingerprint('hpk_test_JournalUnitKey0000001');

@@ -11,17 +11,17 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { useChildBundle } from '../support/child-bundle.js';
 import { drivePeer, type PeerProcess } from '../support/peer-process.js';
-import { describeError } from '../../src/terminal/exit-codes.js';
-import { openJournal, type BeginFields, type JournalEntry } from '../../src/journal/index.js';
-import { JournalError } from '../../src/journal/journal-error.js';
-import { LATEST_VERSION, MIGRATIONS } from '../../src/journal/postgres/postgres-schema.js';
-import { PostgresJournal } from '../../src/journal/postgres/postgres-store.js';
-import { JournalStoreError } from '../../src/journal/store-error.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
+import { openJournal, type BeginFields, type JournalEntry } from '../../src/platform/journal/index.js';
+import { JournalError } from '../../src/platform/journal/journal-error.js';
+import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';
+import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
+import { JournalStoreError } from '../../src/platform/journal/store-error.js';
 import { describeWithPostgres } from '../support/postgres.js';
 
 const CHILD = fileURLToPath(new URL('../support/journal-process.cjs', import.meta.url));
 
-const built = useChildBundle('src/journal/postgres/postgres-store.ts', 'hedge-team-store-');
+const built = useChildBundle('src/platform/journal/postgres/postgres-store.ts', 'hedge-team-store-');
 
 const journals: PostgresJournal[] = [];
 const children = new Set<ChildProcess>();

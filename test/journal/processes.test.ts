@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useChildBundle } from '../support/child-bundle.js';
-import { openJournal, type JournalEntry, type SkippedLine } from '../../src/journal/index.js';
+import { openJournal, type JournalEntry, type SkippedLine } from '../../src/platform/journal/index.js';
 
 const CHILD = fileURLToPath(new URL('../support/journal-writer.cjs', import.meta.url));
 /** Short, so that a lock left by a killed writer is taken over quickly (the minimum the lock allows). */
 const LOCK_STALE_MS = 2_000;
 
-const built = useChildBundle('src/journal/index.ts', 'hedge-journal-processes-');
+const built = useChildBundle('src/platform/journal/index.ts', 'hedge-journal-processes-');
 
 const running = new Set<ChildProcess>();
 afterEach(() => {

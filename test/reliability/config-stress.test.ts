@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { storeSchema } from '../../src/config/store-schema.js';
+import { storeSchema } from '../../src/platform/config/store-schema.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { separateProcesses, runHedge, tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
 import { ResultRecorder } from '../support/reliability-recorder.js';

@@ -4,7 +4,7 @@
 // class (14) naming what came — and no stack trace; a write whose answer was unreadable says its
 // outcome is unknown and how to resume, and resuming leaves exactly one hedge.
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 import { ResultRecorder } from '../support/reliability-recorder.js';
 import { MARKET, withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';

@@ -1,8 +1,8 @@
-// Transient failures are retried within the configured bounds (src/api/retry-policy.ts): bursts of
+// Transient failures are retried within the configured bounds (src/platform/api/retry-policy.ts): bursts of
 // 5xx on reads and writes, 429 with Retry-After, and a script of 50 back-to-back reads under a
 // tight per-key rate limit. Attempts are counted and delays measured on the server's request log.
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/api/retry-policy.js';
+import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/retry-policy.js';
 import { ResultRecorder } from '../support/reliability-recorder.js';
 import { MARKET, gaps, withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { lockDemoState } from '../../src/runtime/start-demo.js';
-import { lockFile } from '../../src/files/file-lock.js';
+import { lockDemoState } from '../../src/platform/runtime/start-demo.js';
+import { lockFile } from '../../src/core/files/file-lock.js';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { type StateFileLock, readStateFile } from '../../src/sandbox/state-file.js';
 import { useChildBundle } from '../support/child-bundle.js';
@@ -25,7 +25,7 @@ const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
 const KEYS = Array.from({ length: 12 }, (_, index) => `hpk_test_SharedStateAccount${String(index).padStart(4, '0')}`);
 const WRITER = fileURLToPath(new URL('../support/state-file-writer.cjs', import.meta.url));
 const sandboxBundle = useChildBundle('src/sandbox/index.ts', 'hedge-state-sandbox-');
-const demoBundle = useChildBundle('src/runtime/start-demo.ts', 'hedge-state-demo-');
+const demoBundle = useChildBundle('src/platform/runtime/start-demo.ts', 'hedge-state-demo-');
 
 let dir: string | undefined;
 const started: Simulator[] = [];

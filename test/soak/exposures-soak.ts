@@ -18,7 +18,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { parseExposuresFile, type Exposure } from '../../src/exposures/exposures-file.js';
+import { parseExposuresFile, type Exposure } from '../../src/features/exposures/exposures-file.js';
 import {
   DEFAULT_POLICY,
   amountUsd,
@@ -26,7 +26,7 @@ import {
   targetBook,
   targetRowsAt,
   type ExposurePolicy,
-} from '../../src/exposures/exposures-rules.js';
+} from '../../src/features/exposures/exposures-rules.js';
 import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
 import { nextRandom } from '../../src/sandbox/prng.js';
 import { baseEnv } from '../support/hedge-cli.js';

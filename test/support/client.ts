@@ -1,8 +1,8 @@
-import { createClient } from '../../src/api/create-client.js';
-import type { HedgeClient } from '../../src/api/client.js';
-import type { RetryPolicy } from '../../src/api/retry-policy.js';
-import { HttpConnections, type Clock } from '../../src/api/transport.js';
-import { registerSecret } from '../../src/security/secrets.js';
+import { createClient } from '../../src/platform/api/create-client.js';
+import type { HedgeClient } from '../../src/platform/api/client.js';
+import type { RetryPolicy } from '../../src/platform/api/retry-policy.js';
+import { HttpConnections, type Clock } from '../../src/platform/api/transport.js';
+import { registerSecret } from '../../src/core/security/secrets.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 
 export const realClock: Clock = {

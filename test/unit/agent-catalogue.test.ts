@@ -2,7 +2,7 @@
 // which tools each key is offered, how a call's JSON arguments become the command's input (and
 // how a wrong one is refused, naming it), and the one-time confirmation tokens on an injected clock.
 import { describe, expect, it } from 'vitest';
-import { callArguments, namedArgument, rawInputFor } from '../../src/agent/arguments.js';
+import { callArguments, namedArgument, rawInputFor } from '../../src/cli/agent/arguments.js';
 import {
   agentTools,
   catalogueEntry,
@@ -10,10 +10,10 @@ import {
   offered,
   writeAccess,
   type AgentTool,
-} from '../../src/agent/catalogue.js';
-import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/agent/confirmation.js';
+} from '../../src/cli/agent/catalogue.js';
+import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
 import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 
 const tools = agentTools(COMMANDS);
 const tool = (name: string): AgentTool => tools.find((candidate) => candidate.name === name)!;

@@ -5,10 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rawInputFor } from '../../src/agent/arguments.js';
-import { agentTools, inputSchema, type AgentTool } from '../../src/agent/catalogue.js';
-import { FileAccess, MAX_TARGET_FILE_BYTES, clientRootPaths, serverRoots } from '../../src/agent/file-access.js';
-import { UsageError } from '../../src/errors.js';
+import { rawInputFor } from '../../src/cli/agent/arguments.js';
+import { agentTools, inputSchema, type AgentTool } from '../../src/cli/agent/catalogue.js';
+import { FileAccess, MAX_TARGET_FILE_BYTES, clientRootPaths, serverRoots } from '../../src/cli/agent/file-access.js';
+import { UsageError } from '../../src/core/errors.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 

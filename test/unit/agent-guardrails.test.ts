@@ -3,19 +3,19 @@
 // nothing is written to the server (its request log) or the journal; the daily cap counts only the
 // agent's own journal entries; and a live write's confirmation step previews the numbers.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/create-client.js';
-import { HttpConnections } from '../../src/api/transport.js';
-import { ConfirmationTokens } from '../../src/agent/confirmation.js';
-import { parseAgentLimits, type AgentLimits } from '../../src/agent/guardrails.js';
-import { AgentToolbox, type ToolResult } from '../../src/agent/toolbox.js';
-import { UsageError } from '../../src/errors.js';
-import { openJournal } from '../../src/journal/index.js';
-import { CommandContext } from '../../src/runtime/context.js';
-import { registerSecret } from '../../src/security/secrets.js';
+import { createClient } from '../../src/platform/api/create-client.js';
+import { HttpConnections } from '../../src/platform/api/transport.js';
+import { ConfirmationTokens } from '../../src/cli/agent/confirmation.js';
+import { parseAgentLimits, type AgentLimits } from '../../src/cli/agent/guardrails.js';
+import { AgentToolbox, type ToolResult } from '../../src/cli/agent/toolbox.js';
+import { UsageError } from '../../src/core/errors.js';
+import { openJournal } from '../../src/platform/journal/index.js';
+import { CommandContext } from '../../src/platform/runtime/context.js';
+import { registerSecret } from '../../src/core/security/secrets.js';
 import { realClock } from '../support/client.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
-import { agentTools } from '../../src/agent/catalogue.js';
+import { agentTools } from '../../src/cli/agent/catalogue.js';
 
 const LIVE_KEY = 'hpk_live_AgentGuardrailsLiveKey01';
 registerSecret(LIVE_KEY);

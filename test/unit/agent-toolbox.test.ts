@@ -5,19 +5,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/create-client.js';
-import { HttpConnections } from '../../src/api/transport.js';
-import { ConfirmationTokens } from '../../src/agent/confirmation.js';
-import { FileAccess, serverRoots } from '../../src/agent/file-access.js';
-import { AgentToolbox, type ToolResult } from '../../src/agent/toolbox.js';
-import { openJournal } from '../../src/journal/index.js';
-import { CommandContext } from '../../src/runtime/context.js';
-import { registerSecret } from '../../src/security/secrets.js';
+import { createClient } from '../../src/platform/api/create-client.js';
+import { HttpConnections } from '../../src/platform/api/transport.js';
+import { ConfirmationTokens } from '../../src/cli/agent/confirmation.js';
+import { FileAccess, serverRoots } from '../../src/cli/agent/file-access.js';
+import { AgentToolbox, type ToolResult } from '../../src/cli/agent/toolbox.js';
+import { openJournal } from '../../src/platform/journal/index.js';
+import { CommandContext } from '../../src/platform/runtime/context.js';
+import { registerSecret } from '../../src/core/security/secrets.js';
 import { realClock } from '../support/client.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
-import { agentTools } from '../../src/agent/catalogue.js';
+import { agentTools } from '../../src/cli/agent/catalogue.js';
 
 const LIVE_KEY = 'hpk_live_AgentToolboxLiveKey0001';
 registerSecret(LIVE_KEY);

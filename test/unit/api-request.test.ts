@@ -1,10 +1,10 @@
 // The pure parts of `hedge api`: the path rule (security/base-url.ts), -f/-F parameters and -H
 // headers (domain/api-params.ts), and where the next page is (api/wire/pages.ts).
 import { describe, expect, it } from 'vitest';
-import { nextLink, nextPagePath } from '../../src/api/wire/pages.js';
+import { nextLink, nextPagePath } from '../../src/platform/api/wire/pages.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/core/api-params.js';
-import { OffOriginError, UsageError } from '../../src/errors.js';
-import { resolveApiPath } from '../../src/security/base-url.js';
+import { OffOriginError, UsageError } from '../../src/core/errors.js';
+import { resolveApiPath } from '../../src/core/security/base-url.js';
 
 const BASE = 'https://api.example.com/partners/acme/v2';
 

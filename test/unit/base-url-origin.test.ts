@@ -4,21 +4,21 @@
 // .localhost, which DNS resolves). Pure: nothing here opens a connection (test/client/origin.test.ts
 // and test/e2e/origin.test.ts send for real).
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/create-client.js';
-import { buildUrl, HttpConnections } from '../../src/api/transport.js';
-import { nextPagePath } from '../../src/api/wire/pages.js';
-import { describeError } from '../../src/terminal/exit-codes.js';
-import { OffOriginError, UsageError } from '../../src/errors.js';
-import { apiActionFromJournal } from '../../src/trade/api-call.js';
-import { parseAlertUrl } from '../../src/keeper/keeper-service.js';
-import type { JournalEntry } from '../../src/journal/index.js';
+import { createClient } from '../../src/platform/api/create-client.js';
+import { buildUrl, HttpConnections } from '../../src/platform/api/transport.js';
+import { nextPagePath } from '../../src/platform/api/wire/pages.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
+import { OffOriginError, UsageError } from '../../src/core/errors.js';
+import { apiActionFromJournal } from '../../src/features/trade/api-call.js';
+import { parseAlertUrl } from '../../src/features/keeper/keeper-service.js';
+import type { JournalEntry } from '../../src/platform/journal/index.js';
 import {
   atBaseOrigin,
   checkBaseUrl,
   isLoopbackAddress,
   isLoopbackHost,
   loopbackOnlyLookup,
-} from '../../src/security/base-url.js';
+} from '../../src/core/security/base-url.js';
 import { realClock } from '../support/client.js';
 
 /** A base URL without a path: a path glued to it can name another host (`@host/x`). */

@@ -2,11 +2,11 @@
 // what was opened last-first when the command ends; a keeper's step is quiet and confirmed.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { HedgeClient } from '../../src/api/client.js';
-import { CommandContext, type ContextInit } from '../../src/runtime/context.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output } from '../../src/terminal/output.js';
-import type { Notice } from '../../src/results/notices.js';
+import type { HedgeClient } from '../../src/platform/api/client.js';
+import { CommandContext, type ContextInit } from '../../src/platform/runtime/context.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output } from '../../src/platform/terminal/output.js';
+import type { Notice } from '../../src/platform/results/notices.js';
 
 function context(given: Partial<ContextInit> = {}): CommandContext {
   const io = {

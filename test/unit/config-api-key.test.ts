@@ -6,8 +6,8 @@ import {
   registerSecret,
   scrubSecrets,
   validateApiKey,
-} from '../../src/security/secrets.js';
-import { AuthError } from '../../src/errors.js';
+} from '../../src/core/security/secrets.js';
+import { AuthError } from '../../src/core/errors.js';
 
 describe('environmentOfKey / validateApiKey', () => {
   it('reads the environment from the prefix', () => {

@@ -2,9 +2,9 @@
 // source of each as `hedge whoami` reports it. With nothing configured: AuthError with the hint.
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveCredentials } from '../../src/config/credentials.js';
-import { ProfileStore } from '../../src/config/profile-store.js';
-import { AuthError, UsageError } from '../../src/errors.js';
+import { resolveCredentials } from '../../src/platform/config/credentials.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
+import { AuthError, UsageError } from '../../src/core/errors.js';
 import { tempDir } from '../support/hedge-cli.js';
 
 const KEY_A = 'hpk_test_UnitCredsKeyAlpha000000001';

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuthError, InterruptedError, UsageError } from '../../src/errors.js';
+import { AuthError, InterruptedError, UsageError } from '../../src/core/errors.js';
 import {
   checkCaFile,
   defaultBaseUrl,
@@ -13,8 +13,8 @@ import {
   readKeyFromStdin,
   saveLogin,
   trimOneNewline,
-} from '../../src/config/login-profile.js';
-import { ProfileStore } from '../../src/config/profile-store.js';
+} from '../../src/platform/config/login-profile.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { tempDir } from '../support/hedge-cli.js';
 
 const KEY = 'hpk_test_UnitLoginKey0000000000001';

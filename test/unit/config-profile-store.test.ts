@@ -17,8 +17,8 @@ import {
 import { join } from 'node:path';
 import { check, lock } from 'proper-lockfile';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProfileStore } from '../../src/config/profile-store.js';
-import { ConfigError } from '../../src/errors.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { tempDir } from '../support/hedge-cli.js';
 
 let tmp: { path: string; remove: () => void };

@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/create-client.js';
-import { HttpConnections } from '../../src/api/transport.js';
-import { DEMO_ACCOUNT_ID, DEMO_API_KEY, demoSocketPath } from '../../src/runtime/start-demo.js';
+import { createClient } from '../../src/platform/api/create-client.js';
+import { HttpConnections } from '../../src/platform/api/transport.js';
+import { DEMO_ACCOUNT_ID, DEMO_API_KEY, demoSocketPath } from '../../src/platform/runtime/start-demo.js';
 import { accountIdFor } from '../../src/sandbox/engine.js';
 import { startSandbox } from '../../src/sandbox/http/server.js';
 import { realClock } from '../support/client.js';

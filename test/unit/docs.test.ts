@@ -1,13 +1,13 @@
 // The documentation holds together: README.md is a front door of at most 200 lines whose set-up
 // commands are exactly what CI runs (.ci/run); every relative link in README.md and docs/ points at
 // a file that exists and, with a #fragment, at a heading of it; every top-level command is
-// documented in docs/commands.md; docs/exit-codes.md is the table of src/terminal/exit-codes.ts; and
+// documented in docs/commands.md; docs/exit-codes.md is the table of src/platform/terminal/exit-codes.ts; and
 // docs/command-reference.md is what the specs generate.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
-import { EXIT_CODES } from '../../src/terminal/exit-codes.js';
+import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import { commandReference } from '../../src/cli/reference.js';
 import { ROOT } from '../support/hedge-cli.js';
 
@@ -148,7 +148,7 @@ describe('docs/commands.md', () => {
 });
 
 describe('docs/exit-codes.md', () => {
-  it('holds the table of src/terminal/exit-codes.ts, row for row', () => {
+  it('holds the table of src/platform/terminal/exit-codes.ts, row for row', () => {
     const table = [
       '| code | name | meaning |',
       '|---:|---|---|',

@@ -1,11 +1,11 @@
 // Dotted --fields (`pricing.market_price`) in every format: nested values kept nested in JSON,
 // flattened under the dotted name in TSV, CSV and the table; refused when they reach nothing.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { csvText } from '../../src/terminal/csv.js';
-import { kindFromName, valueAtPath, type FieldSpec } from '../../src/fields/fields.js';
-import { Output, type DataFormat } from '../../src/terminal/output.js';
+import { UsageError } from '../../src/core/errors.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { csvText } from '../../src/platform/terminal/csv.js';
+import { kindFromName, valueAtPath, type FieldSpec } from '../../src/platform/fields/fields.js';
+import { Output, type DataFormat } from '../../src/platform/terminal/output.js';
 
 function output(format: DataFormat, fields: string[]) {
   let out = '';

@@ -1,11 +1,11 @@
 // One duration parser (core/duration.ts): --within, --alert-maturity, the journal's
 // `--since 2h`, a target row's roll_before read one grammar; a refusal is one line naming the option.
 import { describe, expect, it } from 'vitest';
-import { parseSince } from '../../src/cmd/journal/journal-list.js';
+import { parseSince } from '../../src/cli/cmd/journal/journal-list.js';
 import { parseAlertDuration } from '../../src/core/alerts.js';
 import { parseDuration } from '../../src/core/duration.js';
-import { parseWithin } from '../../src/book/maturities.js';
-import { UsageError } from '../../src/errors.js';
+import { parseWithin } from '../../src/features/book/maturities.js';
+import { UsageError } from '../../src/core/errors.js';
 
 const HOUR = 3_600_000;
 const NOW = Date.parse('2026-03-02T09:00:00Z');

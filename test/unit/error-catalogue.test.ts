@@ -4,10 +4,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GUIDED_CODES } from '../../src/api/error-guide.js';
-import { agentTools, catalogueEntry } from '../../src/agent/catalogue.js';
-import { errorCatalogue } from '../../src/agent/error-catalogue.js';
-import { EXIT_CODES } from '../../src/terminal/exit-codes.js';
+import { GUIDED_CODES } from '../../src/platform/api/error-guide.js';
+import { agentTools, catalogueEntry } from '../../src/cli/agent/catalogue.js';
+import { errorCatalogue } from '../../src/cli/agent/error-catalogue.js';
+import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import { ROOT } from '../support/hedge-cli.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 

@@ -1,16 +1,16 @@
-// The report rules of `hedge exposures --report` (src/exposures/exposures-report.ts) on hand-made
+// The report rules of `hedge exposures --report` (src/features/exposures/exposures-report.ts) on hand-made
 // hedges and a fixed clock: weeks from the first cover, coverage in the exposure's direction, cost
 // to date in whole cents, and the dollar offset shared by signed weight.
 import { describe, expect, it } from 'vitest';
-import type { Exposure } from '../../src/exposures/exposures-file.js';
+import type { Exposure } from '../../src/features/exposures/exposures-file.js';
 import {
   costToDate,
   coveragePerWeek,
   effectiveness,
   weekStart,
   type CoverHedge,
-} from '../../src/exposures/exposures-report.js';
-import { DEFAULT_POLICY } from '../../src/exposures/exposures-rules.js';
+} from '../../src/features/exposures/exposures-report.js';
+import { DEFAULT_POLICY } from '../../src/features/exposures/exposures-rules.js';
 import { DAY_MS } from '../../src/core/vocabulary.js';
 
 // Wednesday 11 March 2026, 12:00 UTC.

@@ -1,9 +1,13 @@
-// The exposures rules (src/exposures/exposures-rules.ts, exposures-file.ts, exposure-policy.ts): the file's
+// The exposures rules (src/features/exposures/exposures-rules.ts, exposures-file.ts, exposure-policy.ts): the file's
 // checks, direction by economics, netting, the ratio buckets, the band, the schedule, the projected
 // cost, the stress table, the dollar offset and the keeper's targetRowsAt — all pure, on a fixed clock.
 import { describe, expect, it } from 'vitest';
-import { parseExposuresFile, type Exposure, type ExposureFileResult } from '../../src/exposures/exposures-file.js';
-import { parsePolicyFile, parseRatios, resolvePolicy } from '../../src/exposures/exposure-policy.js';
+import {
+  parseExposuresFile,
+  type Exposure,
+  type ExposureFileResult,
+} from '../../src/features/exposures/exposures-file.js';
+import { parsePolicyFile, parseRatios, resolvePolicy } from '../../src/features/exposures/exposure-policy.js';
 import { DAY_MS } from '../../src/core/vocabulary.js';
 import {
   DEFAULT_POLICY,
@@ -21,8 +25,8 @@ import {
   tenorFor,
   withinBand,
   type ExposurePolicy,
-} from '../../src/exposures/exposures-rules.js';
-import { UsageError } from '../../src/errors.js';
+} from '../../src/features/exposures/exposures-rules.js';
+import { UsageError } from '../../src/core/errors.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 const PRICE = 1500;
@@ -438,7 +442,7 @@ describe('every moment of the lead counts, not only its end', () => {
 
 describe("the keeper's measure of the server's clock rate", () => {
   it("is the server time per own time less the Date header's second of rounding, never below 1", async () => {
-    const { rateBetween } = await import('../../src/exposures/exposures.js');
+    const { rateBetween } = await import('../../src/features/exposures/exposures.js');
     // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
     expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
     // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.

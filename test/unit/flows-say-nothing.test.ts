@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
-const ROOMS = ['exposures', 'keeper', 'plan', 'report', 'setup', 'trade', 'write', 'book'];
+const ROOMS = ['exposures', 'keeper', 'plan', 'report', 'setup', 'trade', 'write', 'book'].map((room) =>
+  join('features', room),
+);
 const VIEW = /-(view|model|html)\.ts$/;
 
 /**

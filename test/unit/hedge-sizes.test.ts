@@ -3,10 +3,10 @@
 // the resized hedge's notional marked, a note naming what it held — never a guess for a hedge the
 // journal did not see change.
 import { describe, expect, it } from 'vitest';
-import { resizedHedges } from '../../src/trade/hedge-sizes.js';
-import type { JournalEntry } from '../../src/journal/index.js';
-import { markResized, resizedNote } from '../../src/report/history-view.js';
-import { NOTIONAL_MARK } from '../../src/fields/resource-fields.js';
+import { resizedHedges } from '../../src/features/trade/hedge-sizes.js';
+import type { JournalEntry } from '../../src/platform/journal/index.js';
+import { markResized, resizedNote } from '../../src/features/report/history-view.js';
+import { NOTIONAL_MARK } from '../../src/platform/fields/resource-fields.js';
 
 const ID = 'hdg_0mwti9k8700004zmcq0nf1qp';
 const OTHER = 'hdg_0mwti9hgc00001u85ljj2p7v';

@@ -5,8 +5,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
-import { COMMAND_GROUPS, type CommandSpec } from '../../src/runner/command-spec.js';
-import { displayWidth } from '../../src/terminal/width.js';
+import { COMMAND_GROUPS, type CommandSpec } from '../../src/cli/runner/command-spec.js';
+import { displayWidth } from '../../src/platform/terminal/width.js';
 
 async function printed(argv: string[], columns = 80): Promise<{ code: number; lines: string[] }> {
   const stdout = new PassThrough();

@@ -4,12 +4,12 @@
 // ctx.hedgeCommand gives them to hints written with a context at hand.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { describeFailure } from '../../src/terminal/exit-codes.js';
-import { CommandContext } from '../../src/runtime/context.js';
-import type { GlobalOptions } from '../../src/runtime/globals.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output } from '../../src/terminal/output.js';
+import { UsageError } from '../../src/core/errors.js';
+import { describeFailure } from '../../src/platform/terminal/exit-codes.js';
+import { CommandContext } from '../../src/platform/runtime/context.js';
+import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output } from '../../src/platform/terminal/output.js';
 
 function context(globals: Partial<GlobalOptions>, origin: 'cli' | 'agent'): CommandContext {
   const io = {

@@ -28,14 +28,14 @@ describe('the import graph', () => {
 
   it('sees a climb and a cycle where there is one (the check can fail)', async () => {
     const { climbsIn, layerOf } = await layers();
-    expect(layerOf('write/write-flow.ts').rank).toBeGreaterThan(layerOf('cmd/trade/open.ts').rank);
-    expect(layerOf('keeper/keep.ts').rank).toBeLessThan(layerOf('trade/roll.ts').rank);
-    expect(layerOf('runner/run-command.ts').name).toBe('runner');
-    expect(climbsIn({ 'agent/catalogue.ts': ['cli/manifest.ts'], 'cli/manifest.ts': ['cmd/specs.ts'] })).toEqual([
-      'agent/catalogue.ts -> cli/manifest.ts (agent up to cli)',
-    ]);
-    expect(climbsIn({ 'book/watch.ts': ['keeper/keep.ts'] })).toEqual([
-      'book/watch.ts -> keeper/keep.ts (book up to keeper)',
+    expect(layerOf('features/write/write-flow.ts').rank).toBeGreaterThan(layerOf('cli/cmd/trade/open.ts').rank);
+    expect(layerOf('features/keeper/keep.ts').rank).toBeLessThan(layerOf('features/trade/roll.ts').rank);
+    expect(layerOf('cli/runner/run-command.ts').name).toBe('runner');
+    expect(
+      climbsIn({ 'cli/agent/catalogue.ts': ['cli/manifest.ts'], 'cli/manifest.ts': ['cli/cmd/specs.ts'] }),
+    ).toEqual(['cli/agent/catalogue.ts -> cli/manifest.ts (agent up to cli)']);
+    expect(climbsIn({ 'features/book/watch.ts': ['features/keeper/keep.ts'] })).toEqual([
+      'features/book/watch.ts -> features/keeper/keep.ts (book up to keeper)',
     ]);
   });
 
@@ -43,14 +43,18 @@ describe('the import graph', () => {
     const { climbsIn, forbiddenIn } = await layers();
     // madge lists a type import as an edge like any other (.madgerc: skipTypeImports false).
     const graph = {
-      'trade/roll.ts': ['results/roll-view.ts', 'results/roll-outcome-types.ts', 'terminal/output.ts'],
-      'book/positions-view.ts': ['terminal/table.ts', 'fields/fields.ts'],
-      'results/roll-view.ts': ['results/roll-outcome-types.ts'],
-      'cmd/trade/roll.ts': ['results/roll-view.ts'],
+      'features/trade/roll.ts': [
+        'platform/results/roll-view.ts',
+        'platform/results/roll-outcome-types.ts',
+        'platform/terminal/output.ts',
+      ],
+      'features/book/positions-view.ts': ['platform/terminal/table.ts', 'platform/fields/fields.ts'],
+      'platform/results/roll-view.ts': ['platform/results/roll-outcome-types.ts'],
+      'cli/cmd/trade/roll.ts': ['platform/results/roll-view.ts'],
     };
     expect(forbiddenIn(graph)).toEqual([
-      'trade/roll.ts -> results/roll-view.ts (flows return outcomes; views and commands render them)',
-      'trade/roll.ts -> terminal/output.ts (flows return outcomes; views and commands render them)',
+      'features/trade/roll.ts -> platform/results/roll-view.ts (flows return outcomes; views and commands render them)',
+      'features/trade/roll.ts -> platform/terminal/output.ts (flows return outcomes; views and commands render them)',
     ]);
     expect(climbsIn(graph)).toEqual([]);
   });

@@ -1,4 +1,4 @@
-// Where plan, apply, keep and exposures read their input file (src/write/input-file.ts): an
+// Where plan, apply, keep and exposures read their input file (src/features/write/input-file.ts): an
 // agent's call only through its file gate, never the disk directly — even for a path that exists —
 // and the CLI the path as given, bounded: a regular file only, refused without blocking or reading when it is a FIFO, a device
 // or over the size bound; stdin read to the same bound; a stop signal and --timeout end the read.
@@ -7,17 +7,17 @@ import { existsSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InterruptedError, UsageError } from '../../src/errors.js';
-import { MAX_PROBLEM_LINES, inputFileProblems, readInputFile } from '../../src/write/input-file.js';
-import { StopSignal } from '../../src/errors.js';
-import { CommandContext } from '../../src/runtime/context.js';
-import type { TargetFileSource } from '../../src/runtime/agent-limits.js';
-import { MAX_INPUT_FILE_BYTES } from '../../src/security/bounded-read.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output } from '../../src/terminal/output.js';
+import { InterruptedError, UsageError } from '../../src/core/errors.js';
+import { MAX_PROBLEM_LINES, inputFileProblems, readInputFile } from '../../src/features/write/input-file.js';
+import { StopSignal } from '../../src/core/errors.js';
+import { CommandContext } from '../../src/platform/runtime/context.js';
+import type { TargetFileSource } from '../../src/platform/runtime/agent-limits.js';
+import { MAX_INPUT_FILE_BYTES } from '../../src/core/security/bounded-read.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output } from '../../src/platform/terminal/output.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { hasTool } from '../support/tools.js';
-import type { FlowPorts } from '../../src/runtime/context.js';
+import type { FlowPorts } from '../../src/platform/runtime/context.js';
 
 const folder = tempDir('hedge-input-file-');
 afterAll(() => folder.remove());

@@ -11,7 +11,7 @@ import {
   parseStatus,
   parseTenor,
 } from '../../src/core/input.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 
 function refusal(run: () => unknown): string {
   try {

@@ -3,7 +3,7 @@
 // and the loop's spacing — no server, no real waits.
 import { describe, expect, it } from 'vitest';
 import type { Actionable, EventFields, KeepRow, KeeperSteps, SideView } from '../../src/core/keep-rules.js';
-import { RowScheduler, rowStatus, runCycles, type KeeperClock } from '../../src/keeper/keep.js';
+import { RowScheduler, rowStatus, runCycles, type KeeperClock } from '../../src/features/keeper/keep.js';
 import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/core/alerts.js';
 
 const HOUR = 3_600_000;

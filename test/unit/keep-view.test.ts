@@ -1,8 +1,8 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { describeEvent, renderKeepStatus } from '../../src/keeper/keep-view.js';
-import { renderKeeperStatus } from '../../src/keeper/keeper-status-view.js';
-import { displayWidth } from '../../src/terminal/width.js';
+import { describeEvent, renderKeepStatus } from '../../src/features/keeper/keep-view.js';
+import { renderKeeperStatus } from '../../src/features/keeper/keeper-status-view.js';
+import { displayWidth } from '../../src/platform/terminal/width.js';
 
 const chalk = new Chalk({ level: 0 });
 const status = {

@@ -4,7 +4,11 @@
 // timeout, while a normal scrape still answers once they are cut.
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { METRICS_SERVER_LIMITS, serveKeeperMetrics, type KeeperMetrics } from '../../src/keeper/keeper-metrics.js';
+import {
+  METRICS_SERVER_LIMITS,
+  serveKeeperMetrics,
+  type KeeperMetrics,
+} from '../../src/features/keeper/keeper-metrics.js';
 import { until } from '../support/polling.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');

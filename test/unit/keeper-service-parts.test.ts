@@ -3,14 +3,19 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { Heartbeat } from '../../src/core/keep-rules.js';
-import { keeperStateDir, livenessByStoreLock, livenessOf, staleAfterMs } from '../../src/keeper/keeper-heartbeat.js';
+import {
+  keeperStateDir,
+  livenessByStoreLock,
+  livenessOf,
+  staleAfterMs,
+} from '../../src/features/keeper/keeper-heartbeat.js';
 import {
   alertPayload,
   parseAlertUrl,
   parseKeeperServiceOptions,
   parseMetricsAddress,
   shownAlertUrl,
-} from '../../src/keeper/keeper-service.js';
+} from '../../src/features/keeper/keeper-service.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 

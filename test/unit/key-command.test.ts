@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveCredentials } from '../../src/config/credentials.js';
-import { runKeyCommand } from '../../src/config/key-command.js';
-import { keyLocationOf } from '../../src/config/key-store.js';
-import { ProfileStore } from '../../src/config/profile-store.js';
-import { AuthError, InterruptedError } from '../../src/errors.js';
-import { childEnvironment } from '../../src/security/child-env.js';
-import { registerSecret } from '../../src/security/secrets.js';
+import { resolveCredentials } from '../../src/platform/config/credentials.js';
+import { runKeyCommand } from '../../src/platform/config/key-command.js';
+import { keyLocationOf } from '../../src/platform/config/key-store.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
+import { AuthError, InterruptedError } from '../../src/core/errors.js';
+import { childEnvironment } from '../../src/core/security/child-env.js';
+import { registerSecret } from '../../src/core/security/secrets.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 

@@ -10,9 +10,9 @@ import {
   pricesInOneShape,
   sameFact,
   showUnderKnownNames,
-} from '../../src/api/wire/fields.js';
-import { forScripts } from '../../src/fields/script-shape.js';
-import { positionForPeople } from '../../src/book/positions.js';
+} from '../../src/platform/api/wire/fields.js';
+import { forScripts } from '../../src/platform/fields/script-shape.js';
+import { positionForPeople } from '../../src/features/book/positions.js';
 
 describe('showUnderKnownNames', () => {
   it('moves a value read under a synonym to the known name and keeps the rest in order', () => {

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderManPage } from '../../scripts/man-page.mjs';
-import { COMMAND_GROUPS, type CommandSpec } from '../../src/runner/command-spec.js';
+import { COMMAND_GROUPS, type CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/manifest.js';
-import { EXIT_CODES } from '../../src/terminal/exit-codes.js';
+import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import { ROOT } from '../support/hedge-cli.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

@@ -7,8 +7,8 @@ import {
   parseWithin,
   type MaturityHedge,
   type MaturityPosition,
-} from '../../src/book/maturities.js';
-import { UsageError } from '../../src/errors.js';
+} from '../../src/features/book/maturities.js';
+import { UsageError } from '../../src/core/errors.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -12,7 +12,7 @@ import {
   formatUsd,
 } from '../../src/core/number-format.js';
 import { formatSignedAmount } from '../../src/core/money.js';
-import { closedHedgeRow } from '../../src/report/report-html.js';
+import { closedHedgeRow } from '../../src/features/report/report-html.js';
 
 function sampleValues(): number[] {
   let seed = 11;

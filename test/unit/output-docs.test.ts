@@ -1,13 +1,13 @@
 // docs/output.md lists each list's columns and its table of priorities, and the fields of each write's result:
-// the lines must be the code's (src/fields/resource-fields.ts, src/report/report-view.ts,
-// src/results/result-fields.ts), so that the page stays true as they change.
+// the lines must be the code's (src/platform/fields/resource-fields.ts, src/features/report/report-view.ts,
+// src/platform/results/result-fields.ts), so that the page stays true as they change.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeChalk } from '../../src/terminal/color.js';
-import { REPORT_CSV_COLUMNS, REPORT_DEAL_CSV_COLUMNS } from '../../src/report/report-view.js';
-import * as lists from '../../src/fields/resource-fields.js';
-import { RESULT_FIELDS } from '../../src/results/result-fields.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { REPORT_CSV_COLUMNS, REPORT_DEAL_CSV_COLUMNS } from '../../src/features/report/report-view.js';
+import * as lists from '../../src/platform/fields/resource-fields.js';
+import { RESULT_FIELDS } from '../../src/platform/results/result-fields.js';
 import { ROOT } from '../support/hedge-cli.js';
 
 const page = readFileSync(join(ROOT, 'docs', 'output.md'), 'utf8');

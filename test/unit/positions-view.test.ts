@@ -3,9 +3,9 @@
 // cut. Rendering only: the sides are given as flows/position-sides.ts makes them.
 import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { makeChalk } from '../../src/terminal/color.js';
-import { sideSections, type SideView } from '../../src/book/positions-view.js';
-import { displayWidth } from '../../src/terminal/width.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { sideSections, type SideView } from '../../src/features/book/positions-view.js';
+import { displayWidth } from '../../src/platform/terminal/width.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
 const ID_A = 'hdg_0mm8y7c0000001akyzl68pze';

@@ -1,14 +1,14 @@
 // The pre-trade checks as pure functions: which failure wins, what numbers the error carries, and
 // that a notional exactly at a limit passes.
 import { describe, expect, it } from 'vitest';
-import type { Account, Market } from '../../src/api/schemas.js';
+import type { Account, Market } from '../../src/platform/api/schemas.js';
 import {
   preTradeProblem as anyPreTradeProblem,
   type PreTradeFacts,
   type PreTradeRequest,
-} from '../../src/trade/pre-trade-rules.js';
-import { PreTradeCheckError, UsageError } from '../../src/errors.js';
-import { describeError } from '../../src/terminal/exit-codes.js';
+} from '../../src/features/trade/pre-trade-rules.js';
+import { PreTradeCheckError, UsageError } from '../../src/core/errors.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 
 function facts(overrides: { status?: string; buy?: number; sell?: number; headroom?: number } = {}): PreTradeFacts {

@@ -9,7 +9,7 @@ import {
   readHistoryRecord,
   readPosition,
   parsePrices,
-} from '../../src/api/wire/fields.js';
+} from '../../src/platform/api/wire/fields.js';
 import { readNumber } from '../../src/core/number-format.js';
 
 describe('readNumber', () => {

@@ -7,16 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nextLink, cursorParameterFor, findRows, readPage } from '../../src/api/wire/pages.js';
-import { hedgeSchema, marketSchema, readRecord, readRows } from '../../src/api/schemas.js';
-import { parsePrices } from '../../src/api/wire/fields.js';
-import { resolveWireSettings } from '../../src/api/wire/unspecified.js';
-import { learnedScopeOf, readLearned, resetLearned, saveLearned } from '../../src/runtime/wire-memory.js';
-import { ProfileStore } from '../../src/config/profile-store.js';
+import { nextLink, cursorParameterFor, findRows, readPage } from '../../src/platform/api/wire/pages.js';
+import { hedgeSchema, marketSchema, readRecord, readRows } from '../../src/platform/api/schemas.js';
+import { parsePrices } from '../../src/platform/api/wire/fields.js';
+import { resolveWireSettings } from '../../src/platform/api/wire/unspecified.js';
+import { learnedScopeOf, readLearned, resetLearned, saveLearned } from '../../src/platform/runtime/wire-memory.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { asSent, rememberSent } from '../../src/core/as-sent.js';
-import { clockCheck, describeShape, rateLimitCheck } from '../../src/setup/doctor.js';
+import { clockCheck, describeShape, rateLimitCheck } from '../../src/features/setup/doctor.js';
 import { ServerClock } from '../../src/core/server-clock.js';
-import { questionWithUnchecked } from '../../src/trade/pre-trade.js';
+import { questionWithUnchecked } from '../../src/features/trade/pre-trade.js';
 
 const LIST_URL = 'https://api.example.com/partners/acme/v2/hedges?limit=100';
 const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryFacts } from '../../src/api/wire/fields.js';
-import { type Report, type ReportGrouping, buildReport } from '../../src/report/report-rules.js';
-import { escapeHtml, niceScale, renderReportHtml } from '../../src/report/report-html.js';
+import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
+import { type Report, type ReportGrouping, buildReport } from '../../src/features/report/report-rules.js';
+import { escapeHtml, niceScale, renderReportHtml } from '../../src/features/report/report-html.js';
 
 const HOSTILE = 'USDT<script>alert("x")</script>\u001b]0;x\u0007\u202eNGN';
 
@@ -225,7 +225,7 @@ describe('niceScale', () => {
 
 describe('the account a report names', () => {
   it('is the profile and host; never a temporary port of this machine', async () => {
-    const { accountName } = await import('../../src/report/report.js');
+    const { accountName } = await import('../../src/features/report/report.js');
     expect(
       accountName({
         profileName: 'demo',

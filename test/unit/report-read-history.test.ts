@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_FIELD_SYNONYMS, readHistoryRecord, readTimestamp, readPosition } from '../../src/api/wire/fields.js';
-import { InvalidResponseError } from '../../src/errors.js';
+import {
+  HISTORY_FIELD_SYNONYMS,
+  readHistoryRecord,
+  readTimestamp,
+  readPosition,
+} from '../../src/platform/api/wire/fields.js';
+import { InvalidResponseError } from '../../src/core/errors.js';
 
-// One closed hedge, as our simulator writes it (src/api/wire-contract.md) …
+// One closed hedge, as our simulator writes it (src/platform/api/wire-contract.md) …
 const SIMULATOR_STYLE = {
   hedge_id: 'hdg_7f3a',
   market: 'USDTNGN',

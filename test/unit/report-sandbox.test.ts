@@ -1,8 +1,8 @@
 // The report over what our simulator really serves: closed hedges from GET /hedges/history and an
 // open position from GET /positions, read by the tolerant readers, reconcile to the cent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readHistoryRecord, readPosition } from '../../src/api/wire/fields.js';
-import { REPORT_GROUPINGS, buildReport } from '../../src/report/report-rules.js';
+import { readHistoryRecord, readPosition } from '../../src/platform/api/wire/fields.js';
+import { REPORT_GROUPINGS, buildReport } from '../../src/features/report/report-rules.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 

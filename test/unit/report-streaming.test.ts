@@ -5,12 +5,17 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { HistoryFacts } from '../../src/api/wire/fields.js';
-import { ReportBuilder, buildReport, cumulativePoint, cumulativePoints } from '../../src/report/report-rules.js';
-import { ClosedHedgeListing } from '../../src/report/report.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output } from '../../src/terminal/output.js';
-import { closedHedgeRow, renderReportHtml, reportHtmlAround } from '../../src/report/report-html.js';
+import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
+import {
+  ReportBuilder,
+  buildReport,
+  cumulativePoint,
+  cumulativePoints,
+} from '../../src/features/report/report-rules.js';
+import { ClosedHedgeListing } from '../../src/features/report/report.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output } from '../../src/platform/terminal/output.js';
+import { closedHedgeRow, renderReportHtml, reportHtmlAround } from '../../src/features/report/report-html.js';
 import { tempDir } from '../support/hedge-cli.js';
 
 const work = tempDir('hedge-report-streaming-');

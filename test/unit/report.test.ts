@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryFacts } from '../../src/api/wire/fields.js';
+import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
 import {
   REPORT_GROUPINGS,
   type Report,
@@ -9,7 +9,7 @@ import {
   parseReportDate,
   reportPeriodProblem,
   toCents,
-} from '../../src/report/report-rules.js';
+} from '../../src/features/report/report-rules.js';
 
 const DAY_MS = 86_400_000;
 

@@ -3,7 +3,7 @@
 // in another form is `forged`; no seal, or an older hedge's (v1, which did not cover the row's
 // identity), is `unsealed`.
 import { describe, expect, it } from 'vitest';
-import { rowSealer, type SealedFields } from '../../src/journal/row-seal.js';
+import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 
 const KEY = 'sk_test_row_seal_unit_000000000000';
 

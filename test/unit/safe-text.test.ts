@@ -6,8 +6,8 @@ import {
   safeMultiline,
   safeStyled,
   safeText,
-} from '../../src/security/safe-text.js';
-import { slackText } from '../../src/security/slack-text.js';
+} from '../../src/core/security/safe-text.js';
+import { slackText } from '../../src/core/security/slack-text.js';
 
 describe('safeText: escape sequences are shown, never obeyed', () => {
   it('writes a window-title OSC escaped, ESC and BEL included', () => {

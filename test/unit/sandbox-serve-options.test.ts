@@ -2,8 +2,8 @@
 // as its option, in ms, and a value outside its range is a usage error before anything starts.
 import { describe, expect, it } from 'vitest';
 
-import { parseSandboxServeOptions } from '../../src/cmd/tools/sandbox-serve.js';
-import { UsageError } from '../../src/errors.js';
+import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
+import { UsageError } from '../../src/core/errors.js';
 
 type ServeInput = Parameters<typeof parseSandboxServeOptions>[0];
 const parse = (options: Record<string, unknown>) => parseSandboxServeOptions({ args: {}, options } as ServeInput);

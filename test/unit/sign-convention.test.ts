@@ -4,7 +4,7 @@
 // Also the pure rules behind add and reduce: the tenor an addition is quoted with, the price an
 // addition implies, and the "already open" note.
 import { describe, expect, it } from 'vitest';
-import type { Quote } from '../../src/api/schemas.js';
+import type { Quote } from '../../src/platform/api/schemas.js';
 import {
   betterOrWorse,
   formatSignedAmount,
@@ -14,26 +14,31 @@ import {
   priceFavourBps,
   toAccountSide,
 } from '../../src/core/money.js';
-import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/trade/pre-trade-rules.js';
-import { readHistoryRecord } from '../../src/api/wire/fields.js';
-import { buildReport, REPORT_GROUPINGS, type Report } from '../../src/report/report-rules.js';
-import { csvText } from '../../src/terminal/csv.js';
-import { renderReportHtml } from '../../src/report/report-html.js';
-import { renderReportTable, reportCsv, reportPlainRows, reportPlainTotals } from '../../src/report/report-view.js';
-import { renderRollPreview } from '../../src/results/roll-view.js';
+import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/features/trade/pre-trade-rules.js';
+import { readHistoryRecord } from '../../src/platform/api/wire/fields.js';
+import { buildReport, REPORT_GROUPINGS, type Report } from '../../src/features/report/report-rules.js';
+import { csvText } from '../../src/platform/terminal/csv.js';
+import { renderReportHtml } from '../../src/features/report/report-html.js';
+import {
+  renderReportTable,
+  reportCsv,
+  reportPlainRows,
+  reportPlainTotals,
+} from '../../src/features/report/report-view.js';
+import { renderRollPreview } from '../../src/platform/results/roll-view.js';
 import type { Plan } from '../../src/core/plan.js';
-import { planTotals } from '../../src/plan/target-plan.js';
-import { renderPlan } from '../../src/plan/plan-view.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output, type OutputMode } from '../../src/terminal/output.js';
-import { impactForAccount, renderQuoteCard } from '../../src/results/quote-card.js';
+import { planTotals } from '../../src/features/plan/target-plan.js';
+import { renderPlan } from '../../src/features/plan/plan-view.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output, type OutputMode } from '../../src/platform/terminal/output.js';
+import { impactForAccount, renderQuoteCard } from '../../src/platform/results/quote-card.js';
 import {
   renderAdditionQuote,
   renderClosed,
   renderHedge,
   renderPositionChange,
   slippageBps,
-} from '../../src/results/trade-result.js';
+} from '../../src/platform/results/trade-result.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 

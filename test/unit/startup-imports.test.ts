@@ -181,7 +181,7 @@ describe('the bundle', () => {
       ),
     );
     expect(lazy).toContain(chunkHolding('src/cli/run.ts'));
-    expect(lazy).toContain(chunkHolding('src/cmd/book/markets.ts'));
+    expect(lazy).toContain(chunkHolding('src/cli/cmd/book/markets.ts'));
     const distFiles = new Set(readdirSync(DIST));
     for (const file of lazy) {
       expect(distFiles.has(file), file).toBe(true);
@@ -348,7 +348,7 @@ describe('a real start', () => {
   });
 
   it('the OS keyring (its module and native binding) is loaded only for a profile whose key is in it', async () => {
-    // The dist/ file of src/config/os-keyring.ts, found by what it asks the binding for.
+    // The dist/ file of src/platform/config/os-keyring.ts, found by what it asks the binding for.
     const keyringChunks = readdirSync(DIST).filter(
       (file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes('store: "secret-service"'),
     );
@@ -410,7 +410,7 @@ describe('a real start', () => {
   it('sees what a command loads lazily (positive control)', () => {
     const exitCodes = loadedBy(['help', 'exit-codes']);
     expect(exitCodes.code).toBe(0);
-    expect(exitCodes.distFiles).toContain(chunkHolding('src/terminal/exit-code-table.ts'));
+    expect(exitCodes.distFiles).toContain(chunkHolding('src/platform/terminal/exit-code-table.ts'));
 
     // No key anywhere: the command fails on credentials, after loading the runner and zod.
     const markets = loadedBy(['markets', '--json']);
@@ -444,6 +444,6 @@ describe('the table library (cli-table3)', () => {
       .map(String)
       .filter((file) => file.endsWith('.ts'))
       .filter((file) => /['"]cli-table3['"]/.test(readFileSync(join(ROOT, 'src', file), 'utf8')));
-    expect(importers).toEqual([join('terminal', 'table.ts')]);
+    expect(importers).toEqual([join('platform', 'terminal', 'table.ts')]);
   });
 });

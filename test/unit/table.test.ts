@@ -5,10 +5,10 @@
 import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../src/report/report-rules.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output } from '../../src/terminal/output.js';
-import { renderReportTable } from '../../src/report/report-view.js';
+import { buildReport } from '../../src/features/report/report-rules.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output } from '../../src/platform/terminal/output.js';
+import { renderReportTable } from '../../src/features/report/report-view.js';
 import {
   APPLY_RESOURCE,
   HEDGE_RESOURCE,
@@ -23,17 +23,23 @@ import {
   profilesResource,
   TOOL_RESOURCE,
   type Resource,
-} from '../../src/fields/resource-fields.js';
-import { drawTable, fitColumns, tableCell, type ColumnNeed, type TableInput } from '../../src/terminal/table.js';
+} from '../../src/platform/fields/resource-fields.js';
+import {
+  drawTable,
+  fitColumns,
+  tableCell,
+  type ColumnNeed,
+  type TableInput,
+} from '../../src/platform/terminal/table.js';
 import {
   applyFresh,
   emptyWatchState,
   renderWatchScreen,
   type FormatValue,
   type WatchModel,
-} from '../../src/book/watch-view.js';
-import { loadTableDrawer } from '../../src/terminal/table.js';
-import { displayWidth } from '../../src/terminal/width.js';
+} from '../../src/features/book/watch-view.js';
+import { loadTableDrawer } from '../../src/platform/terminal/table.js';
+import { displayWidth } from '../../src/platform/terminal/width.js';
 import { tableHeaders } from '../support/table-text.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');

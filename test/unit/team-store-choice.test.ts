@@ -2,12 +2,12 @@
 // leaves the process (redacted in messages, scrubbed from anything printed), and the store follows
 // the credentials' precedence (an explicit --profile taken whole; HEDGE_JOURNAL_URL; the profile in use).
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseJournalStore } from '../../src/config/journal-store.js';
-import { checkJournalUrl } from '../../src/config/login-profile.js';
-import { ProfileStore } from '../../src/config/profile-store.js';
-import { scrubSecrets } from '../../src/security/secrets.js';
-import { STORE_URL_ENCODING, isStoreUrl, redactStoreUrl, storeUrlSecrets } from '../../src/security/store-url.js';
-import { UsageError } from '../../src/errors.js';
+import { chooseJournalStore } from '../../src/platform/config/journal-store.js';
+import { checkJournalUrl } from '../../src/platform/config/login-profile.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
+import { scrubSecrets } from '../../src/core/security/secrets.js';
+import { STORE_URL_ENCODING, isStoreUrl, redactStoreUrl, storeUrlSecrets } from '../../src/core/security/store-url.js';
+import { UsageError } from '../../src/core/errors.js';
 import { writeStore } from '../support/config-store.js';
 import { tempDir } from '../support/hedge-cli.js';
 

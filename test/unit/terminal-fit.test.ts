@@ -5,12 +5,12 @@
 import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { describeError } from '../../src/terminal/exit-codes.js';
-import { InterruptedError } from '../../src/errors.js';
-import { Output } from '../../src/terminal/output.js';
-import { fitToTerminal } from '../../src/terminal/prompter.js';
-import { reportError } from '../../src/terminal/report-error.js';
-import { displayWidth } from '../../src/terminal/width.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
+import { InterruptedError } from '../../src/core/errors.js';
+import { Output } from '../../src/platform/terminal/output.js';
+import { fitToTerminal } from '../../src/platform/terminal/prompter.js';
+import { reportError } from '../../src/platform/terminal/report-error.js';
+import { displayWidth } from '../../src/platform/terminal/width.js';
 
 const QUESTION = 'Open buy 10,000.00 USD on USDTNGN for 3 days (ref DEAL-2026-000042), 1,507.50 USDC upfront?';
 const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bar, sparkline } from '../../src/results/text-charts.js';
+import { bar, sparkline } from '../../src/platform/results/text-charts.js';
 
 describe('sparkline', () => {
   it('maps the lowest value to ▁ and the highest to █', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kindFromName, labelFromName, withExtraFields, type FieldSpec } from '../../src/fields/fields.js';
+import { kindFromName, labelFromName, withExtraFields, type FieldSpec } from '../../src/platform/fields/fields.js';
 
 describe('labelFromName', () => {
   it('reads snake_case as words, with units in brackets', () => {

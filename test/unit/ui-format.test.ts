@@ -15,7 +15,7 @@ import {
   fractionDigits,
   rateDecimals,
   shortHash,
-} from '../../src/terminal/format.js';
+} from '../../src/platform/terminal/format.js';
 
 describe('money', () => {
   it('has thousands separators and exactly 2 decimals', () => {

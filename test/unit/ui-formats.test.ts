@@ -1,14 +1,14 @@
 // The output formats on fake streams: tsv/csv headers and quoting, --no-header, ndjson, --fields in
 // every format (and its refusals), --query, and tables fitted to the width.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { csvText, spreadsheetSafe } from '../../src/terminal/csv.js';
-import type { FieldSpec } from '../../src/fields/fields.js';
-import { Output, type DataFormat, type OutputInit } from '../../src/terminal/output.js';
-import { compileQuery } from '../../src/fields/query.js';
-import { HEDGE_RESOURCE, POSITION_FIELDS, POSITION_RESOURCE } from '../../src/fields/resource-fields.js';
-import { displayWidth } from '../../src/terminal/width.js';
+import { UsageError } from '../../src/core/errors.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { csvText, spreadsheetSafe } from '../../src/platform/terminal/csv.js';
+import type { FieldSpec } from '../../src/platform/fields/fields.js';
+import { Output, type DataFormat, type OutputInit } from '../../src/platform/terminal/output.js';
+import { compileQuery } from '../../src/platform/fields/query.js';
+import { HEDGE_RESOURCE, POSITION_FIELDS, POSITION_RESOURCE } from '../../src/platform/fields/resource-fields.js';
+import { displayWidth } from '../../src/platform/terminal/width.js';
 import { leftOut, tableHeaders } from '../support/table-text.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');

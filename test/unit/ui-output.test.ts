@@ -1,8 +1,8 @@
 // The output layer on fake streams: what each mode puts on stdout and stderr.
 import { describe, expect, it } from 'vitest';
-import { makeChalk } from '../../src/terminal/color.js';
-import type { FieldSpec } from '../../src/fields/fields.js';
-import { Output, type OutputMode } from '../../src/terminal/output.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import type { FieldSpec } from '../../src/platform/fields/fields.js';
+import { Output, type OutputMode } from '../../src/platform/terminal/output.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 

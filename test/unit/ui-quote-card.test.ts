@@ -1,9 +1,9 @@
 // The quote card every mode: people get the card and the "indicative" line, scripts raw values.
 import { describe, expect, it } from 'vitest';
-import type { Quote } from '../../src/api/schemas.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output, type OutputMode } from '../../src/terminal/output.js';
-import { impactBps, renderQuoteCard } from '../../src/results/quote-card.js';
+import type { Quote } from '../../src/platform/api/schemas.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output, type OutputMode } from '../../src/platform/terminal/output.js';
+import { impactBps, renderQuoteCard } from '../../src/platform/results/quote-card.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 const sink = { write: () => true } as unknown as NodeJS.WritableStream;

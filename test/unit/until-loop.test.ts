@@ -3,19 +3,19 @@
 // data under --json), the errors that end it, what is printed. e2e/until.test.ts runs it for real.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { HedgeClient } from '../../src/api/client.js';
-import type { Hedge } from '../../src/api/schemas.js';
-import type { CommandSpec, RawInput } from '../../src/runner/command-spec.js';
+import type { HedgeClient } from '../../src/platform/api/client.js';
+import type { Hedge } from '../../src/platform/api/schemas.js';
+import type { CommandSpec, RawInput } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, HISTORY } from '../../src/cli/manifest.js';
-import { runCommand } from '../../src/runner/run-command.js';
-import { ApiError, InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../../src/errors.js';
-import { describeError } from '../../src/terminal/exit-codes.js';
-import { StopSignal } from '../../src/errors.js';
-import { CommandContext } from '../../src/runtime/context.js';
-import type { GlobalOptions } from '../../src/runtime/globals.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output, type DataFormat } from '../../src/terminal/output.js';
-import { isTruthy } from '../../src/fields/query.js';
+import { runCommand } from '../../src/cli/runner/run-command.js';
+import { ApiError, InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../../src/core/errors.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
+import { StopSignal } from '../../src/core/errors.js';
+import { CommandContext } from '../../src/platform/runtime/context.js';
+import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output, type DataFormat } from '../../src/platform/terminal/output.js';
+import { isTruthy } from '../../src/platform/fields/query.js';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 

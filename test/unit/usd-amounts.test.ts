@@ -5,15 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAgentLimits } from '../../src/agent/guardrails.js';
+import { parseAgentLimits } from '../../src/cli/agent/guardrails.js';
 import { parseAlertPnl } from '../../src/core/alerts.js';
-import { parseExposuresFile } from '../../src/exposures/exposures-file.js';
+import { parseExposuresFile } from '../../src/features/exposures/exposures-file.js';
 import { parseNotional, readAmount } from '../../src/core/input.js';
 import { parseTargetFile } from '../../src/core/target-file.js';
-import { UsageError } from '../../src/errors.js';
-import { describeError } from '../../src/terminal/exit-codes.js';
-import { parseKeeperServiceOptions } from '../../src/keeper/keeper-service.js';
-import { parseTolerance } from '../../src/plan/target-plan.js';
+import { UsageError } from '../../src/core/errors.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
+import { parseKeeperServiceOptions } from '../../src/features/keeper/keeper-service.js';
+import { parseTolerance } from '../../src/features/plan/target-plan.js';
 
 /** Every USD argument and option, by the name a refusal gives, with how its command reads it. */
 const USD_INPUTS: Record<string, (raw: string) => number | undefined> = {
@@ -39,7 +39,7 @@ const GRAMMAR: Array<[string, number]> = [
 describe('every USD argument and option', () => {
   it('the table above names every option of the command specs that takes <usd>', () => {
     const flags = [
-      ...readFileSync(join(__dirname, '../../src/cmd/specs.ts'), 'utf8').matchAll(
+      ...readFileSync(join(__dirname, '../../src/cli/cmd/specs.ts'), 'utf8').matchAll(
         /(?:flags: |opt\()'(--[a-z-]+) <usd>'/g,
       ),
     ].map((match) => match[1]!);

@@ -3,9 +3,9 @@
 // with the resume command) and how Ctrl-C ends it (InterruptedError, exit 130, action stands).
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { HedgeClient } from '../../src/api/client.js';
-import type { Hedge, HistoryRecord, Position } from '../../src/api/schemas.js';
-import { CommandContext } from '../../src/runtime/context.js';
+import type { HedgeClient } from '../../src/platform/api/client.js';
+import type { Hedge, HistoryRecord, Position } from '../../src/platform/api/schemas.js';
+import { CommandContext } from '../../src/platform/runtime/context.js';
 import {
   findClosedRecord,
   POLL_CADENCE,
@@ -13,12 +13,12 @@ import {
   waitForHedgeStatus,
   waitForOwnChange,
   waitForSideClosed,
-} from '../../src/write/wait.js';
-import { InterruptedError, StillPendingError, UnresolvedError } from '../../src/errors.js';
-import { describeError } from '../../src/terminal/exit-codes.js';
+} from '../../src/features/write/wait.js';
+import { InterruptedError, StillPendingError, UnresolvedError } from '../../src/core/errors.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output } from '../../src/terminal/output.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output } from '../../src/platform/terminal/output.js';
 
 interface FakeClock {
   now(): number;

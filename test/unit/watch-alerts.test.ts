@@ -9,7 +9,7 @@ import {
   parseAlertPnl,
   type AlertFacts,
 } from '../../src/core/alerts.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
 const HOUR = 3_600_000;

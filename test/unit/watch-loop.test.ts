@@ -3,17 +3,17 @@
 // and --exit-on-alert, Ctrl-C, --timeout — not the network (e2e/watch.test.ts runs it for real).
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { HedgeClient } from '../../src/api/client.js';
-import type { Account, Hedge, Position } from '../../src/api/schemas.js';
-import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';
-import { describeError } from '../../src/terminal/exit-codes.js';
-import { parseWatchInterval, type WatchOptionValues, type WatchTarget } from '../../src/book/watch.js';
-import { watchCommand } from '../../src/cmd/book/watch-outcome.js';
-import { StopSignal } from '../../src/errors.js';
-import { CommandContext } from '../../src/runtime/context.js';
-import type { GlobalOptions } from '../../src/runtime/globals.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output } from '../../src/terminal/output.js';
+import type { HedgeClient } from '../../src/platform/api/client.js';
+import type { Account, Hedge, Position } from '../../src/platform/api/schemas.js';
+import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/core/errors.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
+import { parseWatchInterval, type WatchOptionValues, type WatchTarget } from '../../src/features/book/watch.js';
+import { watchCommand } from '../../src/cli/cmd/book/watch-outcome.js';
+import { StopSignal } from '../../src/core/errors.js';
+import { CommandContext } from '../../src/platform/runtime/context.js';
+import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output } from '../../src/platform/terminal/output.js';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 

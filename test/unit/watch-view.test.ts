@@ -2,8 +2,8 @@
 // refresh is marked (inverse video with colour, `*` without), the countdown ticks with the clock,
 // sparklines grow over the session, stale and alert lines, and every line fits the width.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output } from '../../src/terminal/output.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output } from '../../src/platform/terminal/output.js';
 import {
   applyFresh,
   clockTimeIn,
@@ -12,9 +12,9 @@ import {
   formatCountdown,
   renderWatchScreen,
   type WatchModel,
-} from '../../src/book/watch-view.js';
-import { loadTableDrawer, type TableDrawer } from '../../src/terminal/table.js';
-import { displayWidth } from '../../src/terminal/width.js';
+} from '../../src/features/book/watch-view.js';
+import { loadTableDrawer, type TableDrawer } from '../../src/platform/terminal/table.js';
+import { displayWidth } from '../../src/platform/terminal/width.js';
 import { PassThrough } from 'node:stream';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');

@@ -4,8 +4,8 @@
 import xterm from '@xterm/headless';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { terminalColumns } from '../../src/terminal/terminal.js';
-import { displayWidth, shortenMiddle, truncateEnd, wrapWords } from '../../src/terminal/width.js';
+import { terminalColumns } from '../../src/platform/terminal/terminal.js';
+import { displayWidth, shortenMiddle, truncateEnd, wrapWords } from '../../src/platform/terminal/width.js';
 
 const RED = '\u001b[31m';
 const FG_OFF = '\u001b[39m';

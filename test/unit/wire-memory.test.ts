@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProfileStore } from '../../src/config/profile-store.js';
-import type { ResolvedCredentials } from '../../src/config/credentials.js';
-import { WireMemory } from '../../src/runtime/wire-memory.js';
-import type { Notice } from '../../src/results/notices.js';
+import { ProfileStore } from '../../src/platform/config/profile-store.js';
+import type { ResolvedCredentials } from '../../src/platform/config/credentials.js';
+import { WireMemory } from '../../src/platform/runtime/wire-memory.js';
+import type { Notice } from '../../src/platform/results/notices.js';
 
 const credentials: ResolvedCredentials = {
   apiKey: 'hpk_test_WireMemoryUnitKey000000001',

@@ -3,7 +3,7 @@
 // `hedge api --paginate`) on the paging forms page-reading.ts detects. The pages are handed in by
 // an injected fetch: nothing here is a network.
 import { describe, expect, it } from 'vitest';
-import { nextLink, followPages, nextPagePath, type PageAnswer } from '../../src/api/wire/pages.js';
+import { nextLink, followPages, nextPagePath, type PageAnswer } from '../../src/platform/api/wire/pages.js';
 
 const BASE = 'https://api.example.com/partners/acme/v2';
 

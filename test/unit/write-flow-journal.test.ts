@@ -5,13 +5,13 @@
 // action whose send is counted: the point is the flow, not the network.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { OutcomeUnknownError } from '../../src/errors.js';
-import { describeError } from '../../src/terminal/exit-codes.js';
-import { runWrite, type WriteAction } from '../../src/write/write-flow.js';
-import { JournalError, type Journal, type JournalEntry } from '../../src/journal/index.js';
-import { CommandContext } from '../../src/runtime/context.js';
-import { makeChalk } from '../../src/terminal/color.js';
-import { Output } from '../../src/terminal/output.js';
+import { OutcomeUnknownError } from '../../src/core/errors.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
+import { runWrite, type WriteAction } from '../../src/features/write/write-flow.js';
+import { JournalError, type Journal, type JournalEntry } from '../../src/platform/journal/index.js';
+import { CommandContext } from '../../src/platform/runtime/context.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output } from '../../src/platform/terminal/output.js';
 
 const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 

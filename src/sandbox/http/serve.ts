@@ -39,7 +39,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
   io.stderr.write('Sandbox stopped.\n');
 }
 
-/** The client's wire settings (HEDGE_WIRE_*, src/api/wire/unspecified.ts) that match this dialect. */
+/** The client's wire settings (HEDGE_WIRE_*, src/platform/api/wire/unspecified.ts) that match this dialect. */
 function clientWireSettings(dialect: SandboxDialect): Record<string, string> {
   const wire = wireDialect(dialect);
   return {

@@ -1,0 +1,168 @@
+// One-time confirmation tokens: on a live key (with `hedge mcp --allow-live`) a write tool's first call sends nothing
+// and returns a preview with a token bound to that exact tool, those exact arguments and what the preview showed would
+// happen: the requests (a hash of each one's method, path and canonical body, in order) and what they trade (a close's
+// body names no amount: the side it empties does).
+import { createHash, randomBytes } from 'node:crypto';
+import type { ApiRequest } from '../../platform/api/transport.js';
+import { canonicalJson } from '../../platform/journal/canonical-json.js';
+import { cents, formatUsd } from '../../core/money.js';
+import { PreTradeCheckError, UsageError } from '../../core/errors.js';
+import type { PlanCheck, Trade } from '../../platform/runtime/agent-limits.js';
+import { CONFIRMATION_TOKEN } from './catalogue.js';
+
+/** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
+export const DEFAULT_TOKEN_TTL_SECONDS = 120;
+const MAX_TOKEN_TTL_SECONDS = 3600;
+/** How many spent tokens are remembered (to say "used" or "expired" rather than "unknown"). */
+const REMEMBERED_SPENT = 1000;
+
+/** HEDGE_MCP_TOKEN_TTL_SECONDS: 0 to 3600 (0: every token has expired by the time it comes back). */
+export function tokenTtlSeconds(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.HEDGE_MCP_TOKEN_TTL_SECONDS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_TTL_SECONDS;
+  const value = Number(raw);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || value > MAX_TOKEN_TTL_SECONDS) {
+    throw new UsageError(
+      `HEDGE_MCP_TOKEN_TTL_SECONDS: expected a number of seconds from 0 to ${MAX_TOKEN_TTL_SECONDS} (got ${JSON.stringify(raw)}).`,
+    );
+  }
+  return value;
+}
+
+interface Issued {
+  tool: string;
+  bound: string;
+  plan: Plan;
+  expiresAt: number;
+}
+
+/** What a plan does, as a token binds it: one hash of its requests and trades, and the USD they trade. */
+interface Plan {
+  hash: string;
+  usd?: number;
+}
+
+/** Each request's method, path, query and canonical body, in order (never its key or headers), and what they trade. */
+function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]): Plan {
+  const shown = requests.map(({ method, path, query, body }) => ({
+    method,
+    path,
+    query: query ?? null,
+    body: body ?? null,
+  }));
+  const hash = createHash('sha256')
+    .update(canonicalJson({ requests: shown, trades: trades ?? null }))
+    .digest('hex');
+  return { hash, usd: trades && cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)) };
+}
+
+/** A token brought back with other arguments: nothing was sent, and the call answers with the preview of these. */
+export class NotPreviewedError extends UsageError {}
+
+/** The plan of one live write call (runtime PlanCheck). */
+export class PlanWatch implements PlanCheck {
+  seen = planOf([]);
+  /** Set when the confirmed run met another plan. */
+  changed = false;
+
+  constructor(private readonly confirmed?: Plan) {}
+
+  check(requests: readonly ApiRequest[], trades: readonly Trade[] | undefined): void {
+    const now = planOf(requests, trades);
+    const then = this.confirmed;
+    if (then !== undefined && now.hash !== then.hash) {
+      this.changed = true;
+      const amounts =
+        then.usd !== now.usd ? ` (${formatUsd(then.usd ?? 0)} traded then, ${formatUsd(now.usd ?? 0)} now)` : '';
+      throw new PreTradeCheckError(
+        'preview_changed',
+        `${CONFIRMATION_TOKEN}: what this call would send now is not what its preview showed${amounts}: the side, the book or the target file changed since; nothing was sent. The new preview is in this answer, with its own token.`,
+        { previewed_usd: then.usd ?? null, now_usd: now.usd ?? null },
+        `Read new_preview; call again with its ${CONFIRMATION_TOKEN} if that is still wanted.`,
+      );
+    }
+    this.seen = now;
+  }
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: number;
+}
+
+export class ConfirmationTokens {
+  private readonly issued = new Map<string, Issued>();
+  /** Redeemed or expired tokens, to say so instead of "unknown". */
+  private readonly spent = new Map<string, 'used' | 'expired'>();
+
+  constructor(
+    readonly ttlSeconds: number,
+    private readonly now: () => number,
+    private readonly makeToken: () => string = () => `hct_${randomBytes(18).toString('base64url')}`,
+  ) {}
+
+  /** `plan`: what the preview showed would happen (PlanWatch.seen). */
+  issue(tool: string, args: Record<string, unknown>, plan = planOf([])): IssuedToken {
+    this.forgetExpired();
+    const token = this.makeToken();
+    const expiresAt = this.now() + this.ttlSeconds * 1000;
+    this.issued.set(token, { tool, bound: canonicalJson(args), plan, expiresAt });
+    return { token, expiresAt };
+  }
+
+  /** Takes the token for this call, or throws (nothing is sent then). */
+  redeem(token: unknown, tool: string, args: Record<string, unknown>): { plan: Plan } {
+    const again = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`;
+    if (typeof token !== 'string' || token === '')
+      throw new UsageError(
+        `${CONFIRMATION_TOKEN}: expected the string a preview returned; nothing was sent. ${again}.`,
+      );
+    const entry = this.issued.get(token);
+    if (!entry) {
+      const spent = this.spent.get(token);
+      const why =
+        spent === 'used'
+          ? 'has been used already (each token sends once)'
+          : spent === 'expired'
+            ? 'has expired'
+            : 'is not one this server issued';
+      throw new UsageError(`${CONFIRMATION_TOKEN}: this token ${why}; nothing was sent. ${again}.`);
+    }
+    const now = this.now();
+    if (now >= entry.expiresAt) {
+      this.issued.delete(token);
+      this.remember(token, 'expired');
+      throw new UsageError(
+        `${CONFIRMATION_TOKEN}: this token has expired (a token lasts ${this.ttlSeconds} s); nothing was sent. ${again}.`,
+      );
+    }
+    if (entry.tool !== tool) {
+      throw new UsageError(
+        `${CONFIRMATION_TOKEN}: this token was issued for the ${entry.tool} tool; nothing was sent. Send exactly what was previewed, or call ${tool} without ${CONFIRMATION_TOKEN} for a preview of this.`,
+      );
+    }
+    if (entry.bound !== canonicalJson(args)) {
+      throw new NotPreviewedError(
+        `${CONFIRMATION_TOKEN}: this token was issued for other arguments; nothing was sent. Send exactly what was previewed; the preview of these arguments is in this answer, with its own token.`,
+      );
+    }
+    this.issued.delete(token);
+    this.remember(token, 'used');
+    return { plan: entry.plan };
+  }
+
+  private remember(token: string, how: 'used' | 'expired'): void {
+    this.spent.set(token, how);
+    if (this.spent.size > REMEMBERED_SPENT) this.spent.delete(this.spent.keys().next().value!);
+  }
+
+  private forgetExpired(): void {
+    const now = this.now();
+    for (const [token, entry] of this.issued) {
+      if (now >= entry.expiresAt) {
+        this.issued.delete(token);
+        this.remember(token, 'expired');
+      }
+    }
+  }
+}

@@ -1,0 +1,164 @@
+// What an agent's plan/apply may read.
+import { lstat, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { echo } from '../../core/input.js';
+import { UsageError } from '../../core/errors.js';
+import type { TargetFileSource } from '../../platform/runtime/agent-limits.js';
+import { ReadRefused, describeReadError, readRegularFile } from '../../core/security/bounded-read.js';
+import { INLINE_ROWS } from './catalogue.js';
+import { messageOf } from '../../core/security/safe-text.js';
+
+/** Where the kernel serves its own files: none of them is a target file. */
+const PSEUDO_FILE_SYSTEMS = ['/proc', '/sys', '/dev'];
+
+/** A target file is a few rows; anything bigger is not one. */
+export const MAX_TARGET_FILE_BYTES = 1024 * 1024;
+
+export interface Root {
+  path: string;
+  real: string;
+}
+
+/** The client's roots as directories (file:// URIs only), or undefined when the client declares none. */
+export type ClientRoots = (signal: AbortSignal) => Promise<readonly string[] | undefined>;
+
+const inside = (path: string, root: string): boolean => {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+};
+
+async function realRoot(path: string): Promise<Root> {
+  const absolute = resolve(path);
+  return { path: absolute, real: await realpath(absolute).catch(() => absolute) };
+}
+
+/** The server's roots: each --root must be a directory. */
+export async function serverRoots(dirs: readonly string[] | undefined, cwd: string): Promise<Root[]> {
+  if (!dirs || dirs.length === 0) {
+    const absolute = resolve(cwd);
+    return parse(absolute).root === absolute ? [] : [await realRoot(absolute)];
+  }
+  const roots: Root[] = [];
+  for (const dir of dirs) {
+    const absolute = resolve(cwd, dir);
+    const stats = await stat(absolute).catch(() => undefined);
+    if (!stats?.isDirectory())
+      throw new UsageError(
+        `--root: ${echo(dir)} is not a directory; expected a directory plan and apply may read target files from.`,
+      );
+    roots.push(await realRoot(absolute));
+  }
+  return roots;
+}
+
+/** file:///home/desk/books → /home/desk/books; other schemes are not directories here. */
+export function clientRootPaths(uris: readonly string[]): string[] {
+  return uris.flatMap((uri) => {
+    try {
+      return uri.startsWith('file:') ? [fileURLToPath(uri)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+export class FileAccess {
+  private clientRoots: ClientRoots = async () => undefined;
+
+  constructor(
+    readonly roots: readonly Root[],
+    private readonly cwd: string,
+  ) {}
+
+  /** Reads nothing from any file: rows inline only (a toolbox made without roots). */
+  static none(): FileAccess {
+    return new FileAccess([], '/');
+  }
+
+  /** Set once the MCP client has said it has roots (roots/list is asked on each read). */
+  useClientRoots(source: ClientRoots): void {
+    this.clientRoots = source;
+  }
+
+  /** How one call's command reads its target: the rows given inline, or a file under the roots. */
+  sourceFor(rows: unknown, signal: AbortSignal): TargetFileSource {
+    return {
+      read: async (file) => {
+        if (rows !== undefined) return { text: JSON.stringify({ targets: rows }), sourceName: INLINE_ROWS };
+        return { text: await this.readUnderRoots(file, signal), sourceName: file };
+      },
+    };
+  }
+
+  private async readUnderRoots(file: string, signal: AbortSignal): Promise<string> {
+    const client = await this.listClientRoots(signal);
+    const allowed = (path: string): boolean =>
+      this.roots.some((root) => inside(path, root.real) || inside(path, root.path)) &&
+      (client === undefined || client.some((root) => inside(path, root.real) || inside(path, root.path)));
+    const realAllowed = (path: string): boolean =>
+      this.roots.some((root) => inside(path, root.real)) &&
+      (client === undefined || client.some((root) => inside(path, root.real)));
+    const shown = echo(file);
+    const where = this.describeRoots(client);
+    const absolute = resolve(this.cwd, file);
+    // Judged on the path as given first, so that a path outside is refused without touching it.
+    if (!allowed(absolute))
+      throw new UsageError(
+        `file: ${shown} is outside the roots this server reads from (${where}); nothing was read. Give a file under them, or the target inline as rows.`,
+      );
+    // A symbolic link that leads out of the roots, or nowhere, gets one answer: whether its target exists outside is not for the agent to learn.
+    const outsideByLink = `file: ${shown} leads through a symbolic link to no file under the roots this server reads from (${where}); nothing was read.`;
+    let real: string;
+    try {
+      real = await realpath(absolute);
+    } catch (error) {
+      if ((await lstat(absolute).catch(() => undefined))?.isSymbolicLink()) throw new UsageError(outsideByLink);
+      throw new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
+    }
+    if (!realAllowed(real)) throw new UsageError(outsideByLink);
+    // The kernel's own files (/proc, /sys, /dev) pose as regular files of size 0 and hold live secrets (a process's environment): never a target file, whatever the roots.
+    if (PSEUDO_FILE_SYSTEMS.some((top) => real === top || real.startsWith(`${top}/`))) {
+      throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
+    }
+    try {
+      // Only a regular file (a FIFO would block the open, a device would never end), opened without following a link at the last step, and at most the bound.
+      const bytes = await readRegularFile(real, { maxBytes: MAX_TARGET_FILE_BYTES, signal, noFollow: true });
+      return bytes.toString('utf8');
+    } catch (error) {
+      if (signal.aborted && !(error instanceof ReadRefused)) throw error;
+      switch (error instanceof ReadRefused ? error.refusal.kind : undefined) {
+        case 'not-regular':
+          throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
+        case 'too-large':
+          throw new UsageError(
+            `file: ${shown} is larger than ${MAX_TARGET_FILE_BYTES / 1024} KiB; a target file is a few rows.`,
+          );
+        default:
+          throw new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
+      }
+    }
+  }
+
+  /** The client's roots, resolved like the server's; undefined when the client declares none. */
+  private async listClientRoots(signal: AbortSignal): Promise<Root[] | undefined> {
+    let paths: readonly string[] | undefined;
+    try {
+      paths = await this.clientRoots(signal);
+    } catch (error) {
+      // Fail closed: a client that declares roots but cannot list them grants nothing.
+      const message = messageOf(error);
+      throw new UsageError(
+        `file: the MCP client did not list its roots (${message}); nothing was read. Give the target inline as rows.`,
+      );
+    }
+    return paths === undefined ? undefined : Promise.all(paths.map((path) => realRoot(path)));
+  }
+
+  private describeRoots(client: readonly Root[] | undefined): string {
+    const server =
+      this.roots.length > 0 ? this.roots.map((root) => root.path).join(', ') : 'none: start hedge mcp with --root DIR';
+    if (client === undefined) return server;
+    return `${server}; and the client's: ${client.length > 0 ? client.map((root) => root.path).join(', ') : 'none'}`;
+  }
+}

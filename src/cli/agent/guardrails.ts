@@ -1,0 +1,214 @@
+// The agent's limits, set by whoever starts `hedge mcp` (the agent cannot change them): --max-notional USD no write
+// tool call trades more than this; --max-daily-notional USD the agent's trades of the last 24 h (journal entries `via:
+// agent` of this account) plus this call stay within this; --markets LIST write tools trade only these markets.
+import { parseMarket, parseNotional } from '../../core/input.js';
+import { cents, formatUsd } from '../../core/money.js';
+import { PreTradeCheckError, UsageError } from '../../core/errors.js';
+import { keyFingerprint, type JournalEntry } from '../../platform/journal/index.js';
+import type { Readmission, Trade, TradeGate } from '../../platform/runtime/agent-limits.js';
+import { tradedUsd } from '../../features/write/send-gate.js';
+import { safeText } from '../../core/security/safe-text.js';
+import type { AgentTool } from './catalogue.js';
+import { withCallContext, type AgentSession } from './invoke.js';
+
+export interface AgentLimits {
+  maxNotionalUsd?: number;
+  maxDailyNotionalUsd?: number;
+  markets?: readonly string[];
+}
+
+/** The limits as a preview shows them (snake_case, like the rest of the tool's JSON). */
+export interface LimitsView {
+  this_call_usd: number;
+  max_notional_usd?: number;
+  max_daily_notional_usd?: number;
+  used_last_24h_usd?: number;
+  allowed_markets?: readonly string[];
+}
+
+const DAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Entries that did nothing: they do not count toward the daily cap. */
+const DID_NOTHING = new Set(['rejected', 'abandoned', 'failed']);
+
+/** `hedge mcp`'s limit options, checked (exit 2 for a bad one, before the server starts). */
+export function parseAgentLimits(options: {
+  maxNotional?: string;
+  maxDailyNotional?: string;
+  markets?: string;
+}): AgentLimits {
+  const limits: AgentLimits = {};
+  if (options.maxNotional !== undefined) limits.maxNotionalUsd = parseNotional(options.maxNotional, '--max-notional');
+  if (options.maxDailyNotional !== undefined)
+    limits.maxDailyNotionalUsd = parseNotional(options.maxDailyNotional, '--max-daily-notional');
+  if (options.markets !== undefined) {
+    const names = options.markets
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '');
+    if (names.length === 0)
+      throw new UsageError('--markets: expected market names separated by commas, e.g. USDTNGN,USDTKES.');
+    limits.markets = [...new Set(names.map((name) => parseMarket(name)))];
+  }
+  return limits;
+}
+
+/** `at most 25,000.00 USD per call, 100,000.00 USD per 24 h, markets USDTNGN`. */
+export function describeLimits(limits: AgentLimits): string {
+  const parts: string[] = [];
+  if (limits.maxNotionalUsd !== undefined) parts.push(`at most ${formatUsd(limits.maxNotionalUsd)} per call`);
+  if (limits.maxDailyNotionalUsd !== undefined) parts.push(`${formatUsd(limits.maxDailyNotionalUsd)} per 24 h`);
+  if (limits.markets) parts.push(`markets ${limits.markets.join(', ')}`);
+  return parts.join(', ');
+}
+
+export function hasLimits(limits: AgentLimits): boolean {
+  return (
+    limits.maxNotionalUsd !== undefined || limits.maxDailyNotionalUsd !== undefined || limits.markets !== undefined
+  );
+}
+
+/** One call's gate: every trade the call's command is about to journal and send is admitted here first, from the plan the command will carry out (an apply's steps, a roll's legs, an open's request, a close's side as the book shows it under the command's lock). */
+class CallGate implements TradeGate {
+  private callUsd = 0;
+  private countedBefore?: JournalEntry[];
+  /** Entries this call finishes (resumes): judged as this call's trades, no longer as counted before. */
+  private readonly finishing = new Set<string>();
+  readonly view: LimitsView = { this_call_usd: 0 };
+
+  constructor(
+    private readonly limits: AgentLimits,
+    private readonly tool: string,
+    private readonly counted: () => Promise<JournalEntry[]>,
+  ) {
+    if (limits.markets) this.view.allowed_markets = limits.markets;
+    if (limits.maxNotionalUsd !== undefined) this.view.max_notional_usd = limits.maxNotionalUsd;
+    if (limits.maxDailyNotionalUsd !== undefined) this.view.max_daily_notional_usd = limits.maxDailyNotionalUsd;
+  }
+
+  async admit(trades: readonly Trade[] | undefined, what: string, again: Readmission = {}): Promise<void> {
+    const name = this.tool;
+    // Judged again at a retry: it was admitted once, and is not sent again when refused now.
+    const unsent = again.replacing ? 'it was not sent again' : 'nothing was sent';
+    if (trades === undefined) {
+      // A write whose size cannot be told trades an unknown amount: refused under any limit.
+      throw new PreTradeCheckError(
+        'max_notional_exceeded',
+        `${name}: how much this ${what} trades cannot be told, so this agent's limits refuse it; ${unsent}.`,
+        {},
+        'Use open, add, reduce, close, roll, apply or resume.',
+      );
+    }
+    const { markets, maxNotionalUsd, maxDailyNotionalUsd } = this.limits;
+    if (markets) {
+      const outside = trades.find((trade) => !markets.includes(trade.market.toUpperCase()));
+      if (outside) {
+        throw new PreTradeCheckError(
+          'market_not_allowed',
+          `${name}: ${safeText(outside.market)} is not a market this agent may trade (hedge mcp --markets ${markets.join(',')}); ${unsent}.`,
+          { market: outside.market, allowed_markets: markets },
+          'Trade one of the allowed markets, or ask the operator to restart hedge mcp with another --markets list.',
+        );
+      }
+    }
+    const thisCall = cents(this.callUsd - sumUsd(again.replacing ?? []) + sumUsd(trades));
+    if (maxNotionalUsd !== undefined && thisCall > maxNotionalUsd) {
+      throw new PreTradeCheckError(
+        'max_notional_exceeded',
+        `${name}: this call trades ${formatUsd(thisCall)}, over this agent's cap of ${formatUsd(maxNotionalUsd)} per call (hedge mcp --max-notional); ${unsent}.`,
+        {
+          this_call_usd: thisCall,
+          max_notional_usd: maxNotionalUsd,
+          trades: trades.map(({ market, notionalUsd }) => ({ market, notional_usd: notionalUsd })),
+        },
+        `Call it with at most ${formatUsd(maxNotionalUsd)} of notional (split it, or reduce instead of close), or ask the operator to raise --max-notional.`,
+      );
+    }
+    if (again.finishing !== undefined) this.finishing.add(again.finishing);
+    if (maxDailyNotionalUsd !== undefined) {
+      this.countedBefore ??= await this.counted();
+      const entries = this.countedBefore.filter((entry) => !this.finishing.has(entry.id));
+      const used = cents(entries.reduce((sum, entry) => sum + tradedUsd(entry), 0));
+      this.view.used_last_24h_usd = used;
+      if (used + thisCall > maxDailyNotionalUsd) {
+        const freesAt = freedAt(entries, thisCall, maxDailyNotionalUsd);
+        throw new PreTradeCheckError(
+          'max_daily_notional_exceeded',
+          `${name}: this call (${formatUsd(thisCall)}) and this agent's trades of the last 24 h (${formatUsd(used)}) pass its daily cap of ${formatUsd(maxDailyNotionalUsd)} (hedge mcp --max-daily-notional); ${unsent}.`,
+          {
+            this_call_usd: thisCall,
+            used_last_24h_usd: used,
+            max_daily_notional_usd: maxDailyNotionalUsd,
+            room_usd: cents(Math.max(0, maxDailyNotionalUsd - used)),
+            frees_at: freesAt === undefined ? null : new Date(freesAt).toISOString(),
+          },
+          freesAt === undefined
+            ? `This call alone is over the daily cap: trade at most ${formatUsd(maxDailyNotionalUsd)}.`
+            : `Trade at most ${formatUsd(Math.max(0, maxDailyNotionalUsd - used))} now, or call again after ${new Date(freesAt).toISOString()}.`,
+        );
+      }
+    }
+    this.callUsd = thisCall;
+    this.view.this_call_usd = thisCall;
+  }
+}
+
+export class AgentGuardrails {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly limits: AgentLimits,
+    private readonly session: AgentSession,
+  ) {}
+
+  get active(): boolean {
+    return hasLimits(this.limits);
+  }
+
+  /** Runs `work` after the write calls before it (only one at a time under a daily cap). */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.limits.maxDailyNotionalUsd === undefined) return work();
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The gate of one write call (see CallGate): the command's own run asks it, with the plan it is about to send, before anything is journaled or sent; a refusal is a PreTradeCheckError (exit 3). */
+  gateFor(tool: AgentTool): TradeGate & { readonly view: LimitsView } {
+    return new CallGate(this.limits, tool.name, () => this.countedEntries());
+  }
+
+  /** The agent's entries of this account in the last 24 h that did something. */
+  private async countedEntries(): Promise<JournalEntry[]> {
+    const { credentials } = this.session;
+    const host = credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host;
+    const keyId = keyFingerprint(credentials.apiKey);
+    const since = this.session.clock.now() - DAY_WINDOW_MS;
+    return withCallContext(this.session, new AbortController().signal, async (ctx) => {
+      const entries = await (await ctx.journal()).list({ since });
+      return entries.filter(
+        (entry) =>
+          entry.via === 'agent' &&
+          entry.environment === credentials.environment &&
+          entry.base_url_host === host &&
+          entry.key_id === keyId &&
+          !DID_NOTHING.has(entry.outcome),
+      );
+    });
+  }
+}
+
+function sumUsd(trades: readonly Trade[]): number {
+  return cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
+}
+
+/** When enough of the counted entries have left the 24 h window for `fresh` more to fit under the cap; undefined when `fresh` alone is over it. */
+function freedAt(counted: readonly JournalEntry[], fresh: number, cap: number): number | undefined {
+  if (fresh > cap) return undefined;
+  const oldestFirst = [...counted].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+  let used = counted.reduce((sum, entry) => sum + tradedUsd(entry), 0);
+  for (const entry of oldestFirst) {
+    used -= tradedUsd(entry);
+    if (used + fresh <= cap) return Date.parse(entry.created_at) + DAY_WINDOW_MS;
+  }
+  return undefined;
+}

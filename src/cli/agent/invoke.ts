@@ -1,0 +1,151 @@
+// Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its own `run` with a CommandContext whose output keeps the JSON document as a value (never text to parse back) and whose stderr is captured, no TTY and no prompts.
+import { PassThrough, Writable } from 'node:stream';
+import type { Clock, HttpConnections } from '../../platform/api/transport.js';
+import type { RawInput } from '../runner/command-spec.js';
+import type { Env, ResolvedCredentials } from '../../platform/config/credentials.js';
+import { describeFailure, EXIT_CODES, type ErrorDescription } from '../../platform/terminal/exit-codes.js';
+import { CommandContext } from '../../platform/runtime/context.js';
+import type { ContextInit } from '../../platform/runtime/context.js';
+import type { GlobalOptions } from '../../platform/runtime/globals.js';
+import type { Io } from '../../platform/terminal/terminal.js';
+import type { PlanCheck, TradeGate } from '../../platform/runtime/agent-limits.js';
+import { makeChalk } from '../../platform/terminal/color.js';
+import { Output } from '../../platform/terminal/output.js';
+import type { AgentTool } from './catalogue.js';
+import { FileAccess } from './file-access.js';
+
+/** What every call of one server shares: parsed once when `hedge mcp` starts. */
+export interface AgentSession {
+  env: Env;
+  globals: GlobalOptions;
+  clock: Clock;
+  credentials: ResolvedCredentials;
+  log?: (text: string) => void;
+  createContext?: (init: ContextInit) => CommandContext;
+  files?: FileAccess;
+  connections?: HttpConnections;
+}
+
+export interface CommandRun {
+  exitCode: number;
+  document: unknown;
+  stdout: string;
+  messages: string;
+  error?: ErrorDescription;
+}
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    done();
+  }
+}
+
+/** The server's globals as a command run for an agent sees them: JSON out, never a prompt. */
+function callGlobals(server: GlobalOptions, yes: boolean): GlobalOptions {
+  return {
+    ...server,
+    json: true,
+    format: 'json',
+    fields: undefined,
+    query: undefined,
+    header: true,
+    input: false,
+    color: false,
+    // Only a redeemed confirmation token stands in for --yes; the server's own --yes does not.
+    yes,
+  };
+}
+
+/** Runs `work` with a context like a tool call's (JSON, no prompts, the session's key), for what the agent interface reads itself (the agent's limits: the book, a plan, the journal). */
+export async function withCallContext<T>(
+  session: AgentSession,
+  signal: AbortSignal,
+  work: (ctx: CommandContext) => Promise<T>,
+): Promise<T> {
+  const io: Io = {
+    stdout: new Capture(),
+    stderr: new Capture(),
+    stdin: new PassThrough().end(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
+  const init: ContextInit = {
+    io,
+    env: session.env,
+    globals: callGlobals(session.globals, false),
+    clock: session.clock,
+    signal,
+    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now }),
+    credentials: session.credentials,
+    connections: session.connections,
+    origin: 'agent',
+  };
+  const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
+  try {
+    return await work(ctx);
+  } finally {
+    await ctx.dispose();
+  }
+}
+
+export async function runInProcess(
+  session: AgentSession,
+  tool: AgentTool,
+  input: RawInput,
+  call: { signal: AbortSignal; yes: boolean; rows?: unknown; gate?: TradeGate; plan?: PlanCheck },
+): Promise<CommandRun> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const documents: unknown[] = [];
+  const stdin = new PassThrough();
+  stdin.end();
+  const io: Io = { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const init: ContextInit = {
+    io,
+    env: session.env,
+    globals: callGlobals(session.globals, call.yes),
+    clock: session.clock,
+    signal: call.signal,
+    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now, documents }),
+    credentials: session.credentials,
+    connections: session.connections,
+    origin: 'agent',
+    targetFiles: (session.files ?? FileAccess.none()).sourceFor(call.rows, call.signal),
+    tradeGate: call.gate,
+    planCheck: call.plan,
+  };
+  const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
+  let exitCode: number;
+  let error: ErrorDescription | undefined;
+  try {
+    // Through the one runner: a tool call's `until` polls as the CLI's --until does.
+    const { runCommand } = await import('../runner/run-command.js');
+    exitCode = await runCommand(ctx, tool.spec, input);
+  } catch (failure) {
+    // The same description as the CLI's, hints carrying this session's --demo/--profile.
+    error = describeFailure(failure, ctx.globals);
+    exitCode = error.exitCode;
+  } finally {
+    await ctx.dispose();
+  }
+  if (session.globals.verbose && stderr.text !== '') session.log?.(prefixed(tool.name, stderr.text));
+  const document = documents.length === 0 ? null : documents.length === 1 ? documents[0] : documents;
+  return { exitCode, document, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
+}
+
+function prefixed(name: string, text: string): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `[${name}] ${line}`)
+    .join('\n');
+}
+
+/** `9 (changes): …` — what a non-zero exit code without an error means. */
+export function exitCodeMeaning(code: number): string {
+  const entry = EXIT_CODES.find((candidate) => candidate.code === code);
+  return entry ? `exit code ${code} (${entry.name}): ${entry.meaning}` : `exit code ${code}`;
+}

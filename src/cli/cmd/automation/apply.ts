@@ -1,0 +1,82 @@
+// `hedge apply FILE`: bring the book to a target file. The run itself — earlier applies finished,
+// the plan computed anew, confirmed once and carried out step by step under the locks — is the flow
+// (flows/apply.ts); this command shows the plan before the question, renders the outcome (progress,
+// report, success or the stop) and chooses the exit code. `--dry-run` is `hedge plan`.
+import type { InputOf } from '../../runner/command-spec.js';
+import type { APPLY } from '../specs.js';
+import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
+import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
+import {
+  parseTolerance,
+  planCheckError,
+  planTarget,
+  type TargetPlanOptions,
+} from '../../../features/plan/target-plan.js';
+import { showPlan } from './plan-outcome.js';
+import { applyTarget, stepLabel } from '../../../features/plan/apply.js';
+import type { ApplyOutcome } from '../../../features/plan/apply-outcome.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { safeText } from '../../../core/security/safe-text.js';
+import { renderApplyReport, renderPlan } from '../../../features/plan/plan-view.js';
+
+export interface ApplyOptions extends TargetPlanOptions {
+  dryRun: boolean;
+}
+
+export function parseApplyOptions(input: InputOf<typeof APPLY>) {
+  return {
+    file: input.args.file,
+    toleranceUsd: parseTolerance(input.options.tolerance),
+    dryRun: input.options.dryRun === true,
+  };
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof APPLY>) {
+  const opts = parseApplyOptions(input);
+  if (opts.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
+  // Under --json the plan is not shown: the report (or the problems, as data) is the document.
+  const outcome = await applyTarget(ctx, opts, {
+    showPlan: ctx.output.isJson
+      ? undefined
+      : (quoted) => renderPlan(ctx.output, quoted, { columns: ctx.output.columns, preview: true }),
+  });
+  return renderApplyOutcome(ctx, opts, outcome);
+}
+
+async function renderApplyOutcome(ctx: CommandContext, opts: ApplyOptions, outcome: ApplyOutcome) {
+  const { steps } = outcome.quoted.plan;
+  switch (outcome.kind) {
+    case 'fails-checks':
+      throw planCheckError(ctx, outcome.quoted, { problemsAsData: ctx.output.isJson });
+    case 'at-target':
+      if (ctx.output.isJson) await renderApplyReport(ctx.output, []);
+      return exitCodeNamed('ok');
+    case 'stopped': {
+      const { rows, stoppedAt: index, error } = outcome;
+      ctx.output.note(
+        ctx.output.chalk.red(
+          `${stepLabel(index, steps)} … ${rows[index]!.outcome} (${safeText(describeError(error).code)})`,
+        ),
+      );
+      await renderApplyReport(ctx.output, rows);
+      const left = steps.length - index - 1;
+      ctx.output.warn(
+        `Apply stopped at step ${index + 1} of ${steps.length}; ${left} step${left === 1 ? '' : 's'} not run. Running \`${ctx.hedgeCommand('apply', opts.file)}\` again finishes what is unresolved and plans anew.`,
+      );
+      throw error;
+    }
+    case 'applied':
+      await renderApplyReport(ctx.output, outcome.rows);
+      ctx.output.success(
+        `Applied ${steps.length} action${steps.length === 1 ? '' : 's'}: the book is at the target of ${safeText(outcome.quoted.source)}.`,
+      );
+      return exitCodeNamed('ok');
+  }
+}
+
+/**
+ * What `hedge apply` prints, so that --fields is checked before anything is sent
+ * (ui/result-fields.ts); `--dry-run` is `hedge plan`, a read whose names are checked on its data.
+ */
+export const OUTPUT_FIELDS = (input: InputOf<typeof APPLY>) =>
+  input.options.dryRun ? undefined : writeResult(RESULT_FIELDS.apply);

@@ -1,0 +1,121 @@
+// `hedge exposures FILE`: from a treasury's receivables and payables (by due date) and a hedge-ratio
+// policy to the target book they imply now, its schedule of changes, the projected cost of holding
+// it to each due date and a stress table (flows/exposures.ts gathers, domain/exposures.ts decides,
+// ui/exposures-view.ts renders). Sends no write. Exit 0, or 2 for a bad file, policy or option.
+import { writeFileSync } from 'node:fs';
+import type { InputOf } from '../../runner/command-spec.js';
+import type { EXPOSURES } from '../specs.js';
+import { echo } from '../../../core/input.js';
+import { resolvePolicy, type PolicyFlags } from '../../../features/exposures/exposure-policy.js';
+import { UsageError } from '../../../core/errors.js';
+import { gatherExposureReport, gatherExposures } from '../../../features/exposures/exposures.js';
+import { accountName, htmlTarget } from '../../../features/report/report.js';
+import {
+  exposureReportHtml,
+  REPORT_SECTIONS,
+  renderExposureReport,
+  type ReportSection,
+} from '../../../features/exposures/exposures-report-view.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import {
+  EXPOSURE_SECTIONS,
+  renderExposures,
+  type ExposureSection,
+} from '../../../features/exposures/exposures-view.js';
+
+export interface ExposuresOptions {
+  file: string;
+  policyFile?: string;
+  flags: PolicyFlags;
+  feeBps?: number;
+  section?: ExposureSection | ReportSection;
+  /** --report: coverage, cost to date and effectiveness from history, instead of the plan ahead. */
+  report: boolean;
+  /** Absolute path of the HTML file to write (--report only). */
+  html?: string;
+}
+
+/** Every option checked before anything is read: a bad one is a UsageError (exit 2) naming it. */
+export function parseExposuresOptions(input: InputOf<typeof EXPOSURES>) {
+  const { args, options } = input;
+  let feeBps: number | undefined;
+  if (options.feeBps !== undefined) {
+    feeBps = Number(options.feeBps);
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(options.feeBps) || !(feeBps >= 0) || feeBps > 1000) {
+      throw new UsageError(
+        `--fee-bps: ${echo(options.feeBps)} is not allowed; expected basis points of the notional traded from 0 to 1000, e.g. 5.`,
+      );
+    }
+  }
+  const report = options.report === true;
+  let section: ExposureSection | ReportSection | undefined;
+  if (options.show !== undefined) {
+    const allowed: readonly string[] = report ? REPORT_SECTIONS : EXPOSURE_SECTIONS;
+    section = allowed.find((name) => name === options.show!.trim().toLowerCase()) as
+      ExposureSection | ReportSection | undefined;
+    if (section === undefined)
+      throw new UsageError(
+        `--show: ${echo(options.show)} is not allowed${report ? ' with --report' : ''}; expected one of ${allowed.join(', ')}.`,
+      );
+  }
+  let html: string | undefined;
+  if (options.html !== undefined) {
+    if (!report)
+      throw new UsageError(
+        '--html: only with --report (the HTML file is the report of coverage, cost and effectiveness).',
+      );
+    const target = htmlTarget(options.html);
+    if ('problem' in target) throw new UsageError(`--html: ${target.problem}`);
+    html = target.path;
+  }
+  const flags: PolicyFlags = {
+    ...(options.ratios === undefined ? {} : { ratios: options.ratios }),
+    ...(options.band === undefined ? {} : { band: options.band }),
+    ...(options.sizing === undefined ? {} : { sizing: options.sizing }),
+    ...(options.functional === undefined ? {} : { functional: options.functional }),
+    ...(options.netting === false ? { netting: false } : {}),
+  };
+  // The flags alone, checked now: a bad one is exit 2 before any file is read.
+  resolvePolicy({}, flags);
+  return {
+    file: args.file,
+    ...(options.policy === undefined ? {} : { policyFile: options.policy }),
+    flags,
+    ...(feeBps === undefined ? {} : { feeBps }),
+    ...(section === undefined ? {} : { section }),
+    report,
+    ...(html === undefined ? {} : { html }),
+  };
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof EXPOSURES>) {
+  const opts = parseExposuresOptions(input);
+  if (opts.report) {
+    const reportView = await gatherExposureReport(ctx, {
+      file: opts.file,
+      policyFile: opts.policyFile,
+      flags: opts.flags,
+    });
+    await renderExposureReport(ctx.output, reportView, { section: opts.section as ReportSection | undefined });
+    if (opts.html !== undefined) {
+      const credentials = await ctx.credentials();
+      writeFileSync(
+        opts.html,
+        exposureReportHtml(reportView, {
+          account: accountName(credentials),
+          generatedAt: new Date(ctx.clock.now()).toISOString(),
+        }),
+      );
+      ctx.output.note(`HTML report written to ${opts.html}`);
+    }
+    return 0;
+  }
+  const view = await gatherExposures(ctx, {
+    file: opts.file,
+    policyFile: opts.policyFile,
+    flags: opts.flags,
+    feeBps: opts.feeBps,
+  });
+  await renderExposures(ctx.output, view, { section: opts.section as ExposureSection | undefined });
+  return 0;
+}

@@ -1,0 +1,16 @@
+// hedge keep status — the keeper of this account, from its heartbeat (flows/keeper-heartbeat.ts):
+// exit 0 while one runs, 15 (keeper-down) when it is dead, hung, stopped or was never started, so a
+// monitoring script can page on it.
+import { isKeeperUp, readKeeperStatus } from '../../../features/keeper/keeper-heartbeat.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { renderKeeperStatus } from '../../../features/keeper/keeper-status-view.js';
+
+/** The exit code when no keeper is running for the account (docs/exit-codes.md). */
+export const KEEPER_DOWN_EXIT = 15;
+
+export async function run(ctx: CommandContext) {
+  const status = await readKeeperStatus(ctx);
+  if (ctx.output.isJson) ctx.output.json(status);
+  else ctx.output.write(renderKeeperStatus(status, { columns: ctx.output.columns, chalk: ctx.output.chalk }));
+  return isKeeperUp(status.state) ? 0 : KEEPER_DOWN_EXIT;
+}

@@ -1,0 +1,95 @@
+// hedge keep FILE — a long-running keeper that holds the book at a target file through
+// maturities (flows/keep.ts): rolls what matures within roll_before, re-opens a side that settled,
+// reports drift (and with --converge brings it back), leaves a row past its `until` to mature.
+import type { InputOf } from '../../runner/command-spec.js';
+import type { KEEP } from '../specs.js';
+import { errorCatalogue } from '../../agent/error-catalogue.js';
+import { stopExitCode, UsageError } from '../../../core/errors.js';
+import { describeError, errorAsEventFields } from '../../../platform/terminal/exit-codes.js';
+import {
+  DEFAULT_INTERVAL_MS,
+  MAX_INTERVAL_MS,
+  MIN_INTERVAL_MS,
+  runKeep,
+  type KeepOptions,
+} from '../../../features/keeper/keep.js';
+import type { KeepReporter } from '../../../core/keep-rules.js';
+import { liveReporter, ndjsonReporter } from '../../../features/keeper/keep-view.js';
+import { parseTolerance } from '../../../features/plan/target-plan.js';
+import { exposuresKeepTarget } from '../../../features/exposures/exposures.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { echo } from '../../../core/input.js';
+import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-service.js';
+import type { OutputFields } from '../../../platform/fields/output-fields.js';
+
+const INTERVAL_SHAPE = /^\s*\d+(\.\d+)?\s*$/;
+
+export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
+  const { args, options } = input;
+  let intervalMs = DEFAULT_INTERVAL_MS;
+  if (options.interval !== undefined) {
+    const seconds = Number(options.interval);
+    if (
+      !INTERVAL_SHAPE.test(options.interval) ||
+      !(seconds * 1000 >= MIN_INTERVAL_MS) ||
+      seconds * 1000 > MAX_INTERVAL_MS
+    ) {
+      throw new UsageError(
+        `--interval: ${echo(options.interval)} is not allowed; expected a number of seconds from ${MIN_INTERVAL_MS / 1000} (the API's polling advice) to ${MAX_INTERVAL_MS / 1000}.`,
+      );
+    }
+    intervalMs = Math.round(seconds * 1000);
+  }
+  const alertCommand = options.alertCmd?.trim();
+  if (options.alertCmd !== undefined && !alertCommand)
+    throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');
+  const parsed = parseKeeperServiceOptions(options);
+  // --metrics names an error by its code only when the code is one hedge knows (the catalogue's).
+  const service = parsed.metrics
+    ? { ...parsed, metricsErrorCodes: errorCatalogue().map((entry) => entry.code) }
+    : parsed;
+  if (options.policy !== undefined && options.exposures !== true)
+    throw new UsageError('--policy: only with --exposures (the policy turns exposures into a target).');
+  // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
+  const exposures = options.exposures === true;
+  return {
+    ...(exposures
+      ? {
+          movingTarget: exposuresKeepTarget(
+            { file: args.file, ...(options.policy === undefined ? {} : { policyFile: options.policy }), flags: {} },
+            intervalMs,
+          ),
+        }
+      : {}),
+    file: args.file,
+    once: options.once === true,
+    intervalMs,
+    dryRun: options.dryRun === true,
+    converge: options.converge === true || exposures,
+    toleranceUsd: parseTolerance(options.tolerance),
+    alertCommand,
+    service,
+  };
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Promise<number> {
+  const options = parseKeepOptions(input);
+  const outcome = await runKeep(ctx, options, {
+    reporter: await chooseReporter(ctx),
+    errorFields: errorAsEventFields,
+  });
+  if (outcome.kind === 'one-cycle')
+    return outcome.firstError === undefined ? 0 : describeError(outcome.firstError).exitCode;
+  // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.
+  return outcome.interrupted ? stopExitCode(ctx.signal.reason) : 0;
+}
+
+/** On a terminal (and not --json), the live status; otherwise NDJSON, one event a line. */
+async function chooseReporter(ctx: CommandContext): Promise<KeepReporter> {
+  const live = ctx.io.stdoutIsTTY && ctx.output.isHuman;
+  if (!live) return ndjsonReporter(ctx.io.stdout);
+  return liveReporter(ctx.io.stdout, () => ctx.output.columns, ctx.output.chalk);
+}
+
+/** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
+export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: "the keeper's events (NDJSON in a pipe)" };

@@ -1,0 +1,25 @@
+// Shared by plan and apply (not a command): a quoted plan shown and turned into the exit code — 0 at
+// target, `changes` (10) when it would trade, the failed pre-trade checks raised (exit 3) after it.
+import { exitCodeNamed, type ExitCode } from '../../../platform/terminal/exit-codes.js';
+import { planCheckError, type QuotedPlan, type TargetPlanOptions } from '../../../features/plan/target-plan.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { planAsData, renderPlan } from '../../../features/plan/plan-view.js';
+
+/** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
+export async function showPlan(
+  ctx: CommandContext,
+  quoted: QuotedPlan,
+  opts: TargetPlanOptions,
+  applyWords: string[] = ['apply'],
+): Promise<ExitCode> {
+  if (ctx.output.isJson) ctx.output.json(planAsData(quoted));
+  else {
+    const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
+    await renderPlan(ctx.output, quoted, {
+      columns: ctx.output.columns,
+      applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance),
+    });
+  }
+  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted, { problemsAsData: ctx.output.isJson });
+  return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
+}

@@ -1,0 +1,245 @@
+// `hedge history`: closed hedges with what they realized, newest first, and their totals.
+// The spec names only `net_pnl_usd`; the rest follows the wire contract and any other field the
+// server sends is shown after these.
+import type { HedgeClient } from '../../../platform/api/client.js';
+import type { HistoryRecord } from '../../../platform/api/schemas.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { parseClientReference, parseListLength, sameReference } from '../../../core/input.js';
+import { HISTORY_RESOURCE } from '../../../platform/fields/resource-fields.js';
+import type { InputOf } from '../../runner/command-spec.js';
+import type { HISTORY } from '../specs.js';
+import { parseReportDate, reportPeriodProblem } from '../../../features/report/report-rules.js';
+import { UsageError } from '../../../core/errors.js';
+import { inPeriod, incompleteWarning, walkHistory } from '../../../features/report/report.js';
+import { readNumber } from '../../../core/number-format.js';
+import { historyRecordForPeople, readHistoryRecord } from '../../../platform/api/wire/fields.js';
+import { moreNote } from '../../../platform/fields/list-notes.js';
+import { readDeal, type DealHedges } from '../../../features/book/deal.js';
+import { JOINED_REFERENCE } from '../../../platform/fields/resource-fields.js';
+import { dealStillHeld, shellWord } from '../../../features/book/deal-view.js';
+import { readResizedHedges } from '../../../features/trade/hedge-sizes.js';
+import { markResized, resizedNote } from '../../../features/report/history-view.js';
+
+/** What a --until condition may read: the fields of a closed hedge as --json prints them. */
+export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields
+  .filter((field) => !field.screenOnly)
+  .map((field) => field.key);
+
+const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
+
+/** Sums to the cent of the money columns every record carries as a number (or a decimal string). */
+export function historyTotals(records: HistoryRecord[]) {
+  const totals: Record<string, number> = {};
+  for (const key of SUMMED) {
+    if (!records.every((record) => readNumber(record[key]) !== undefined)) continue;
+    const cents = records.reduce((sum, record) => sum + Math.round(readNumber(record[key])! * 100), 0);
+    totals[key] = cents / 100;
+  }
+  return totals;
+}
+
+function closeTimeOption(option: '--since' | '--until', raw: string | undefined, now: Date) {
+  if (raw === undefined) return undefined;
+  const parsed = parseReportDate(raw, now);
+  if (!parsed.ok) throw new UsageError(`${option}: ${parsed.message}`);
+  return parsed.date;
+}
+
+export interface HistoryOptions {
+  /** --limit, --all (Infinity), or hedge's default length (DEFAULT_LIST_LENGTH). */
+  limit: number;
+  /** No --limit nor --all: the default length was used. */
+  defaultLength?: boolean;
+  /** The close-time period: since inclusive, until exclusive. */
+  since?: Date;
+  until?: Date;
+  /** --ref: only closed hedges that carry this deal reference. */
+  ref?: string;
+}
+
+/** `now` anchors relative dates (7d, 2w, 1m); the command passes its context's clock. */
+export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { now: Date }) {
+  const length = parseListLength(input.options.limit, input.options.all);
+  const since = closeTimeOption('--since', input.options.since, context.now);
+  const until = closeTimeOption('--until', input.options.until, context.now);
+  const period = reportPeriodProblem(since, until);
+  if (period) throw new UsageError(period);
+  return {
+    limit: length.limit,
+    defaultLength: length.defaulted,
+    since,
+    until,
+    ref: parseClientReference(input.options.ref),
+  };
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
+  const opts = parseHistoryOptions(input, { now: new Date(ctx.clock.now()) });
+  const { limit, defaultLength = false, since, until, ref: reference } = opts;
+  const filtering = since !== undefined || until !== undefined || reference !== undefined;
+  const client = await ctx.client();
+  // Following one deal: its hedges from their records, so that a closed hedge whose
+  // history record carries no reference is the deal's by its hedge id, and the deal's hedge still
+  // held after its rolls can be named.
+  const deal = reference === undefined ? undefined : await readDeal(client, reference);
+  if (deal?.problem !== undefined)
+    ctx.output.warn(
+      `The deal's hedge records were not read: ${deal.problem}; closed hedges are matched on their own reference alone.`,
+    );
+  // The history lists what the deal closed; what it still holds after its last roll is said beside it, in every format.
+  const sayStillHeld = () => {
+    const held =
+      deal === undefined
+        ? undefined
+        : dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
+    if (held !== undefined) ctx.output.note(held);
+  };
+  let records: HistoryRecord[];
+  if (!filtering) {
+    const list = await client.readHistory({ limit });
+    records = list.items;
+    // Never fewer rows without a word: said on stderr in every format.
+    const short = moreNote(list, limit, 'closed hedges', {
+      defaultLength,
+      moreCommand: ctx.hedgeCommand('history', '--all'),
+    });
+    if (short) ctx.output.warn(short);
+  } else {
+    const kept = await readPeriod(ctx, client, opts, deal);
+    if (kept === undefined) {
+      sayStillHeld();
+      return;
+    }
+    records = kept;
+  }
+  const count = records.length;
+  // People and JSON see the facts under the known names however the server names them; TSV, CSV
+  // and --raw stay as sent.
+  const original = records;
+  if (ctx.output.isHuman || ctx.output.inOneShape) records = records.map(historyRecordForPeople) as HistoryRecord[];
+  if (deal !== undefined) {
+    // The reference joined from the records is shown (table, TSV, CSV, --fields), never added to the JSON the server sent.
+    records.forEach((record, index) => {
+      if (referenceOf(original[index]!) === undefined)
+        (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
+    });
+  }
+  const totals = historyTotals(records);
+  const resized = ctx.output.isHuman ? await markResizedHedges(ctx, records, original, totals) : undefined;
+  await ctx.output.list(records, HISTORY_RESOURCE, {
+    empty:
+      reference !== undefined
+        ? `No closed hedge carries the reference ${reference}.`
+        : filtering
+          ? 'No closed hedges in this period.'
+          : 'No closed hedges yet.',
+    totals: {
+      label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`,
+      shortLabel: `Total (${count})`,
+      row: totals,
+    },
+    columnNotes: [
+      // The signs of the parts net P&L is made of: said only where one of them is shown.
+      {
+        columns: ['gross_pnl_usd', 'carry_usdc', 'fees_usdc'],
+        text: 'Net P&L = gross P&L + carry + fees, each from your side: - you paid, + you earned.',
+      },
+      ...(resized === undefined ? [] : [{ columns: ['notional_usd', 'net_pnl_usd'], text: resized, alone: true }]),
+    ],
+  });
+  sayStillHeld();
+}
+
+/**
+ * The closed hedges of a period (or a deal). The period may hold any page: every page is read (page
+ * by page, newest first) and filtered as it comes, up to --limit kept. JSON goes out as it is kept,
+ * so a long history is never held whole: then undefined; the other formats get what was kept.
+ */
+async function readPeriod(
+  ctx: CommandContext,
+  client: HedgeClient,
+  { limit, defaultLength = false, since, until, ref: reference }: HistoryOptions,
+  deal: DealHedges | undefined,
+) {
+  const joinedReference = (raw: HistoryRecord) => {
+    const own = referenceOf(raw);
+    if (own !== undefined || deal === undefined) return own;
+    const hedgeId = hedgeIdOf(raw);
+    return hedgeId !== undefined && deal.ids.has(hedgeId) ? deal.reference : undefined;
+  };
+  const streamed = ctx.output.jsonListWriter(HISTORY_RESOURCE.fields);
+  // A period (or a reference) lists every closed hedge in it unless --limit says fewer: it was
+  // never one server page, so it keeps no default length.
+  const keptAtMost = defaultLength ? Number.POSITIVE_INFINITY : limit;
+  const kept: HistoryRecord[] = [];
+  let unreadable = 0;
+  let count = 0;
+  const walk = await walkHistory(client, (raw) => {
+    const verdict = inPeriod(raw, { since, until });
+    if (verdict === 'unreadable') unreadable += 1;
+    if (verdict !== 'in') return true;
+    if (reference !== undefined && !sameReference(joinedReference(raw), reference)) return true;
+    if (streamed) streamed.add(ctx.output.inOneShape ? historyRecordForPeople(raw) : raw);
+    else kept.push(raw);
+    count += 1;
+    return count < keptAtMost;
+  });
+  if (!walk.complete) ctx.output.warn(incompleteWarning(walk.fetched, walk.stopped));
+  if (unreadable > 0) {
+    ctx.output.warn(
+      `${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`,
+    );
+  }
+  if (!streamed) return kept;
+  streamed.end();
+  return undefined;
+}
+
+/**
+ * A record's P&L is its hedge's whole life: where this journal resized the hedge while it
+ * was open, the screen marks its notional and says what it held (TSV, CSV and JSON: as sent). The
+ * note to show, if any hedge was resized.
+ */
+async function markResizedHedges(
+  ctx: CommandContext,
+  records: HistoryRecord[],
+  original: HistoryRecord[],
+  totals: ReturnType<typeof historyTotals>,
+) {
+  const ids = original.map(hedgeIdOf);
+  const sizes = await readResizedHedges(ctx, new Set(ids.filter((id): id is string => id !== undefined)));
+  markResized(
+    records,
+    ids.map((id) => id !== undefined && sizes.has(id)),
+    totals,
+  );
+  return resizedNote(
+    ids.flatMap((id, index) => {
+      const found = id === undefined ? undefined : sizes.get(id);
+      if (id === undefined || found === undefined) return [];
+      const record = records[index]! as Record<PropertyKey, unknown>;
+      const shown = readNumber(record.notional_usd);
+      const ref = record[JOINED_REFERENCE] ?? record.client_reference;
+      return [{ hedgeId: id, reference: typeof ref === 'string' ? ref : undefined, shownUsd: shown, sizes: found }];
+    }),
+  );
+}
+
+/** The hedge a record closed, read under any of its known names (one odd record never breaks the list). */
+function hedgeIdOf(record: HistoryRecord) {
+  try {
+    return readHistoryRecord(record).hedgeId;
+  } catch {
+    return typeof record.hedge_id === 'string' ? record.hedge_id : undefined;
+  }
+}
+
+/** A record's deal reference, read under any of its known names (api/wire/fields.ts). */
+function referenceOf(record: HistoryRecord) {
+  try {
+    return readHistoryRecord(record).clientReference;
+  } catch {
+    // A record without a net P&L still lists (history shows what the server sends); its reference is read alone.
+    return typeof record.client_reference === 'string' ? record.client_reference : undefined;
+  }
+}

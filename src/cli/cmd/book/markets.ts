@@ -1,0 +1,31 @@
+// `hedge markets`: the live market list — status, indicative price, capacity and carry per side.
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { toAccountSide } from '../../../core/money.js';
+import { marketsResource } from '../../../platform/fields/resource-fields.js';
+import { formatPercent } from '../../../platform/terminal/format.js';
+
+/**
+ * Carry on the account's side (docs/output.md "Sign convention"): the server's positive rate is
+ * paid by the account, so it reads "-0.0405% pay"; a rate the account earns reads "+0.0279% earn".
+ * Compact (a narrow table): the signed rate alone.
+ */
+function carryText(rate: number, compact = false) {
+  const forAccount = toAccountSide(rate);
+  const text = formatPercent(forAccount);
+  return compact || forAccount === 0 ? text : `${text} ${forAccount < 0 ? 'pay' : 'earn'}`;
+}
+
+export async function run(ctx: CommandContext) {
+  const client = await ctx.client();
+  const { markets } = await client.listMarkets();
+  const human = ctx.output.isHuman;
+  await ctx.output.list(markets, marketsResource(human ? carryText : undefined), {
+    empty: 'No markets are available to this account.',
+    columnNotes: [
+      {
+        columns: ['carry_buy_daily_pct', 'carry_sell_daily_pct'],
+        text: "Carry per day of the notional, on the account's side: - you pay, + you earn.",
+      },
+    ],
+  });
+}

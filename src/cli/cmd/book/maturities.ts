@@ -1,0 +1,57 @@
+// `hedge maturities [--within 3d]`: what settles when. Reads the positions list (what is open, with
+// mark, P&L and carry; tolerant of its field names) and the hedge records (each hedge's maturity),
+// reconciled side by side (flows/position-sides.ts), so a side holding several hedges is a row per hedge;
+// then shows them soonest first, grouped by UTC day; `--json` is the flat list (each item carries
+// its `day`).
+import type { InputOf } from '../../runner/command-spec.js';
+import type { MATURITIES } from '../specs.js';
+import { parseClientReference, sameReference } from '../../../core/input.js';
+import { collectMaturities, groupByDay, parseWithin } from '../../../features/book/maturities.js';
+import { readBook } from '../../../features/book/positions.js';
+import { readPositionSides } from '../../../features/book/position-sides.js';
+import { settlingSentence } from '../../../features/book/positions-view.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { renderMaturities } from '../../../features/book/maturities-view.js';
+
+export async function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>) {
+  // withinMs undefined: every open hedge; within, as typed, for the "nothing within" sentence.
+  const raw = input.options.within;
+  const opts = { withinMs: parseWithin(raw), within: raw?.trim(), ref: parseClientReference(input.options.ref) };
+  const client = await ctx.client();
+  const book = await readBook({ client, log: (line) => ctx.log(line) });
+  // Each hedge's maturity from its record, for every side as all its views show it: every
+  // filled hedge however old (not one default page), a side's hedges however many, a fill the
+  // positions list has not caught up with, and not a hedge the history shows ended.
+  const sides = await readPositionSides(
+    client,
+    book,
+    () => client.transport.serverNow().latestMs,
+    (line) => ctx.log(line),
+  );
+  if (sides.recordsProblem !== undefined) {
+    if (opts.ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
+    ctx.output.warn(`Hedges not read: ${sides.recordsProblem}; each side is listed from its positions line alone.`);
+  }
+  const hedges = sides.lines.flatMap((side) => side?.hedges ?? []);
+  const unlisted = sides.unlisted.flatMap((side) => side.hedges);
+  const nowMs = ctx.clock.now();
+  const collected = collectMaturities(book, hedges, nowMs, opts.withinMs, unlisted);
+  const maturities =
+    opts.ref === undefined
+      ? collected.maturities
+      : collected.maturities.filter((item) => sameReference(item.client_reference, opts.ref));
+  for (const side of [...sides.lines, ...sides.unlisted]) {
+    if (side?.state !== 'settling') continue;
+    if (opts.ref !== undefined && !maturities.some((item) => item.market === side.market && item.side === side.side))
+      continue;
+    ctx.output.warn(settlingSentence(side.market, side.side, side.why));
+  }
+  const empty =
+    book.length === 0 && unlisted.length === 0
+      ? 'No open hedges: nothing to settle.'
+      : opts.ref !== undefined
+        ? `No open hedge carries the reference ${opts.ref}${opts.within === undefined ? '' : ` and matures within ${opts.within}`}.`
+        : `Nothing matures within ${opts.within}.`;
+  await renderMaturities(ctx.output, groupByDay(maturities), { empty, undated: collected.undated });
+  return 0;
+}

@@ -1,0 +1,141 @@
+// `hedge positions`: one line per open market and side, with the side's hedges from their records
+// and the deal references they carry (one book from every view, flows/position-sides.ts).
+// The spec names only `net_margin_usd` (what closing now would return); the other names follow the
+// wire contract, and any other field the server sends is shown after them.
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { InputOf } from '../../runner/command-spec.js';
+import type { POSITIONS } from '../specs.js';
+import { parseClientReference } from '../../../core/input.js';
+import { watchAsked } from '../../../features/book/watch.js';
+import { watchCommand } from './watch-outcome.js';
+import { JOINED_REFERENCE, POSITION_RESOURCE } from '../../../platform/fields/resource-fields.js';
+import { carriesReference, positionForPeople, readBook } from '../../../features/book/positions.js';
+import {
+  readPositionSides,
+  sideReferenceList,
+  sideReferences,
+  type PositionSide,
+} from '../../../features/book/position-sides.js';
+import { settlingSentence, sidePartsShown, sideSections } from '../../../features/book/positions-view.js';
+
+export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>) {
+  if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'positions', ref: input.options.ref }, input.options);
+  const options = { ref: parseClientReference(input.options.ref) };
+  const client = await ctx.client();
+  const book = await readBook({ client, log: (line) => ctx.log(line) });
+  // Each side as every view shows it: the line, with the side's hedges from their records.
+  const sides = await readPositionSides(
+    client,
+    book,
+    () => client.transport.serverNow().latestMs,
+    (line) => ctx.log(line),
+  );
+  if (sides.recordsProblem !== undefined) {
+    // --ref filters on the records' references: without them it cannot say which positions carry it.
+    if (options.ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
+    ctx.output.warn(`Hedges not shown: ${sides.recordsProblem}; the positions are the positions list's alone.`);
+  }
+  const carries = (reference: string | undefined) =>
+    options.ref === undefined || carriesReference(reference, options.ref);
+  // People and JSON see the side and notional under the known names however the server names
+  // them (or from the hedge); TSV, CSV and --raw stay as sent.
+  const known = ctx.output.isHuman || ctx.output.inOneShape;
+  const listed = book.flatMap((position, index) => {
+    const side = sides.lines[index];
+    // A position's own client_reference, should a server send one, wins over its hedges'.
+    const own =
+      typeof position.raw.client_reference === 'string' && position.raw.client_reference !== ''
+        ? position.raw.client_reference
+        : undefined;
+    const references = own !== undefined ? [own] : sideReferenceList(side);
+    const reference = references.join(', ') || undefined;
+    if (!carries(reference)) return [];
+    const row = known ? positionForPeople(position) : position.raw;
+    if (reference !== undefined) (row as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = reference;
+    return [{ row, side, references, market: position.market ?? side?.market }];
+  });
+  const unlisted = sides.unlisted.filter((side) => carries(sideReferences(side)));
+
+  // The positions list is the server's: a side it does not show yet is said on stderr in every
+  // format, and is a row of its own only on a terminal, where the line under it says why.
+  const people = unlisted.map((side) => ({ row: unlistedRow(side), side, market: side.market }));
+  const shown = ctx.output.isHuman ? [...listed, ...people] : listed;
+  if (!ctx.output.isHuman) {
+    for (const { side, market } of [...listed, ...people]) {
+      if (side?.state === 'settling' && market !== undefined)
+        ctx.output.warn(settlingSentence(market, side.side, side.why));
+    }
+  }
+  const records = sides.recordsProblem === undefined;
+  const sideViews = shown.map(({ side }) => side);
+  const fit = { width: ctx.output.columns, chalk: ctx.output.chalk, nowMs: ctx.clock.now() };
+  // Said under the table only about what it shows: the net margin when its column is
+  // there, the parts of the lines under each side that the width kept.
+  const under =
+    records && shown.some(({ side }) => side !== undefined)
+      ? `Under each side: its hedges as their records show them (${sidePartsShown(sideViews, fit).join(', ')}).`
+      : undefined;
+  await ctx.output.list(
+    shown.map(({ row }) => row),
+    POSITION_RESOURCE,
+    {
+      empty:
+        unlisted.length > 0
+          ? 'The positions list shows no line yet.'
+          : options.ref === undefined
+            ? 'No open positions.'
+            : `No open position carries the reference ${options.ref}.`,
+      // JSON: the server's position objects as they are, with the side's references at the top and its book
+      // beside them (--raw: as sent, nothing added). A `client_reference` the server sent stays as sent.
+      ...(ctx.output.inOneShape
+        ? {
+            json: listed.map(({ row, side, references }) => ({
+              client_reference: references.length === 1 ? references[0] : null,
+              [REFERENCES_FIELD]: references,
+              ...row,
+              [SIDE_BOOK_FIELD]: records && side ? sideBookOf(side) : null,
+            })),
+            jsonFields: [
+              { key: REFERENCES_FIELD, label: 'Refs', kind: 'json' as const },
+              { key: SIDE_BOOK_FIELD, label: 'Side book', kind: 'json' as const },
+            ],
+          }
+        : {}),
+      ...(ctx.output.isHuman ? { sections: sideSections(sideViews, fit) } : {}),
+      columnNotes: [
+        {
+          columns: ['net_margin_usd'],
+          text: 'Net margin: what closing now would return (margin + net P&L − close fee).',
+        },
+        ...(under === undefined ? [] : [{ text: under }]),
+      ],
+    },
+  );
+}
+
+/** Every deal reference of the side's hedges in `positions --json` (`client_reference` holds it when there is one). */
+export const REFERENCES_FIELD = 'client_references';
+
+/** The name of the side's book in `positions --json`: hedge's own, beside the server's fields (docs/output.md). */
+export const SIDE_BOOK_FIELD = 'side_book';
+
+/** What `side_book` holds: the side's state as every view shows it, and its live hedges as the server sent them. */
+function sideBookOf(side: PositionSide) {
+  return { state: side.state, why: side.why ?? null, records_notional_usd: side.recordsUsd, hedges: side.hedges };
+}
+
+/** A side only the records show, as a row of the terminal's table: the records' notional, its soonest maturity. */
+function unlistedRow(side: PositionSide) {
+  const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
+  const soonest = filled.find((hedge) => typeof hedge.maturity_at === 'string');
+  const row: Record<PropertyKey, unknown> = {
+    market: side.market,
+    side: side.side,
+    ...(filled.length > 0 ? { notional_usd: side.recordsUsd } : {}),
+    ...(soonest ? { maturity_at: soonest.maturity_at } : {}),
+    ...(side.hedges.length === 1 ? { hedge_id: side.hedges[0]!.id } : {}),
+  };
+  const reference = sideReferences(side);
+  if (reference !== undefined) row[JOINED_REFERENCE] = reference;
+  return row as Record<string, unknown>;
+}

@@ -1,0 +1,118 @@
+// Shared by the commands with --watch (price, positions, hedges, account; not a command): the
+// watch's sinks — a live view on a terminal, NDJSON otherwise — which the flow (flows/watch.ts)
+// writes each refresh to, and how the watch ended said and turned into the exit code.
+import { stopExitCode } from '../../../core/errors.js';
+import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
+import {
+  alertRecord,
+  parseWatchSettings,
+  runWatch,
+  type WatchOptionValues,
+  type WatchOutcome,
+  type WatchSink,
+  type WatchTarget,
+} from '../../../features/book/watch.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { safeJson } from '../../../core/security/safe-text.js';
+import type { LiveView } from '../../../features/book/watch-view.js';
+import { terminalColumns } from '../../../platform/terminal/terminal.js';
+
+/** `hedge … --watch`: checks the options (exit 2 before anything is read), runs the watch, says how it ended. */
+export async function watchCommand(
+  ctx: CommandContext,
+  target: WatchTarget,
+  options: WatchOptionValues,
+): Promise<number> {
+  const settings = parseWatchSettings(ctx, target, options);
+  const live = ctx.io.stdoutIsTTY && !ctx.globals.json;
+  const openSink = async () => (live ? liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx));
+  return endWatch(ctx, await runWatch(ctx, target, { settings, live, oneShape: ctx.output.inOneShape }, openSink));
+}
+
+/** Ctrl-C, --timeout and --count end a watch with 0; the first alert under --exit-on-alert with 10; SIGTERM and SIGHUP keep their own codes for supervisors. */
+export async function endWatch(ctx: CommandContext, outcome: WatchOutcome): Promise<number> {
+  const c = ctx.output.chalk;
+  switch (outcome.ended) {
+    case 'alert': {
+      const { describeAlert } = await import('../../../features/book/watch-view.js');
+      const code = exitCodeNamed('alert');
+      ctx.output.note(
+        c.red(`Alert: ${describeAlert(outcome.alert, outcome.at)}. Ended by --exit-on-alert (exit ${code}).`),
+      );
+      return code;
+    }
+    case 'deadline':
+      ctx.output.note(c.dim(`Watch ended: --timeout ${outcome.timeoutSeconds}s reached.`));
+      return 0;
+    case 'count':
+      ctx.output.note(c.dim(`Watch ended: --count ${outcome.count} refresh${outcome.count === 1 ? '' : 'es'} made.`));
+      return 0;
+    case 'stopped': {
+      const stopped = stopExitCode(ctx.signal.reason);
+      return stopped === 130 ? 0 : stopped;
+    }
+  }
+}
+
+/**
+ * One JSON document per line on stdout: `{time, data}`, `{time, stale, error}`, `{time, alert}`.
+ * `data` is what --json prints for the same command, --fields and --query applied.
+ */
+async function ndjsonSink(ctx: CommandContext): Promise<WatchSink> {
+  const { watchKnownFields } = await import('../../../features/book/watch-model.js');
+  let lastGood: string | null = null;
+  const line = (record: Record<string, unknown>) => ctx.io.stdout.write(`${safeJson(record)}\n`);
+  const iso = (at: number) => new Date(at).toISOString();
+  return {
+    fresh(snapshot, at) {
+      lastGood = iso(at);
+      line({ time: lastGood, data: ctx.output.shapeJson(snapshot.data, watchKnownFields(snapshot.reading)) });
+    },
+    stale(error, at, nextAt) {
+      const description = describeError(error);
+      line({
+        time: iso(at),
+        stale: true,
+        error: { code: description.code, message: description.message },
+        last_good: lastGood,
+        next_at: iso(nextAt),
+      });
+    },
+    alerts(fired, _holding, at) {
+      for (const alert of fired) line({ time: iso(at), alert: alertRecord(alert) });
+      // The bell goes where it cannot break the data: stderr, and only when a person is there.
+      if (fired.length > 0 && ctx.io.stderrIsTTY) ctx.io.stderr.write('\u0007');
+    },
+    tick() {},
+    close() {},
+  };
+}
+
+async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchSink> {
+  const [{ clockTimeIn, openLiveView }, { watchModel }] = await Promise.all([
+    import('../../../features/book/watch-view.js'),
+    import('../../../features/book/watch-model.js'),
+  ]);
+  const view: LiveView = await openLiveView({
+    stream: ctx.io.stdout,
+    chalk: ctx.output.chalk,
+    intervalMs,
+    now: ctx.clock.now,
+    columns: () => terminalColumns(ctx.io.stdout, ctx.io.stdoutIsTTY, ctx.env),
+    format: (field, value) => ctx.output.humanValue(field, value),
+    // The environment's TZ as the command was given it (the process's own zone otherwise).
+    clockTime: clockTimeIn(ctx.env.TZ),
+  });
+  // Whatever way the command ends, the terminal is left usable (cursor shown, screen kept).
+  ctx.onDispose(() => view.close());
+  return {
+    fresh: (snapshot, at) => view.fresh(watchModel(snapshot.reading), at),
+    stale: (error, at, nextAt) => {
+      const description = describeError(error);
+      view.stale(at, `${description.code}: ${description.message}`, nextAt);
+    },
+    alerts: (fired, holding) => view.alerts(holding, fired.length > 0),
+    tick: () => view.render(),
+    close: () => view.close(),
+  };
+}

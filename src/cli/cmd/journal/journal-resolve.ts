@@ -1,0 +1,64 @@
+// `hedge journal resolve ID --landed|--not-landed`: the operator's word on an action whose outcome
+// hedge cannot tell (older than the key lifetime, the book inconclusive — exit 12 points here).
+// It sends nothing: --landed records the action as done; --not-landed sets it aside (abandoned),
+// so the same command run again is a new action with a new key. An action a live process is still
+// carrying out is not resolved from under it (exit 11).
+import type { InputOf } from '../../runner/command-spec.js';
+import type { JOURNAL_RESOLVE } from '../specs.js';
+import { UsageError } from '../../../core/errors.js';
+import { heldError } from '../../../features/write/write-flow.js';
+import { isUnresolved, type JournalEntry } from '../../../platform/journal/index.js';
+import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { safeText } from '../../../core/security/safe-text.js';
+import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
+import { findJournalEntry } from '../../../features/write/journal-entry.js';
+
+export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>) {
+  const { landed, notLanded } = input.options;
+  if (landed === true && notLanded === true)
+    throw new UsageError('--landed and --not-landed: give one of them, not both.');
+  if (landed !== true && notLanded !== true)
+    throw new UsageError('give --landed (it happened on the server) or --not-landed (it did not).');
+  const journal = await ctx.journal();
+  const entry = await findJournalEntry(ctx, journal, input.args.id);
+  if (!isUnresolved(entry)) {
+    throw new UsageError(
+      `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}; nothing was changed.`,
+    );
+  }
+  if (entry.outcome === 'planned') {
+    throw new UsageError(
+      `Journal ${entry.id} is a planned leg of ${safeText(entry.group ?? 'an action')}: it was never sent, so there is nothing to resolve; finish its action with \`${ctx.hedgeCommand('resume', entry.id)}\`.`,
+    );
+  }
+  const holder = await journal.holderOf(entry.id);
+  if (holder) throw heldError(ctx, entry, holder, ' and changed nothing');
+  await noteUnverified(ctx, entry);
+  const resolved = await journal.update(
+    entry.id,
+    landed
+      ? { outcome: 'done', message: 'resolved by hand: landed' }
+      : { outcome: 'abandoned', message: 'resolved by hand: did not land' },
+  );
+  if (!ctx.output.isJson) {
+    ctx.output.success(
+      landed
+        ? `Journal ${entry.id} (${safeText(entry.command)}) recorded as landed: outcome done. Nothing was sent.`
+        : `Journal ${entry.id} (${safeText(entry.command)}) recorded as not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.`,
+    );
+  }
+  renderJournalEntry(ctx.output, resolved, { now: ctx.clock.now(), footer: [] });
+}
+
+/** Said of a row that does not verify: resolving it sends nothing, but its request is not this key's to trust. */
+async function noteUnverified(ctx: CommandContext, entry: JournalEntry) {
+  const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
+  if (check !== 'unsealed' && check !== 'forged') return;
+  ctx.notify({
+    kind: 'unverified-row',
+    level: 'warn',
+    text: `Journal ${entry.id} does not verify as this account's own row (${check === 'unsealed' ? 'no seal this hedge accepts' : 'its seal does not match'}): it is recorded as you say, and hedge will never send it again.`,
+    data: { journal_id: entry.id, seal_check: check },
+  });
+}

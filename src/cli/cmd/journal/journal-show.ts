@@ -1,0 +1,29 @@
+// `hedge journal show ID`: one journal entry in full — request, idempotency key, outcome.
+import type { InputOf } from '../../runner/command-spec.js';
+import type { JOURNAL_SHOW } from '../specs.js';
+import { findJournalEntry } from '../../../features/write/journal-entry.js';
+import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
+import { isUnresolved } from '../../../platform/journal/index.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
+
+export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>) {
+  const journal = await ctx.journal();
+  const entry = await findJournalEntry(ctx, journal, input.args.id);
+  const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
+  const unverified = check === 'unsealed' || check === 'forged';
+  const footer = !isUnresolved(entry)
+    ? []
+    : unverified
+      ? [
+          ctx.output.chalk.yellow(
+            `Unresolved and unverified: hedge will not send it again. Look at the book, then \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed).`,
+          ),
+        ]
+      : [
+          ctx.output.chalk.yellow(
+            `Unresolved: finish it with \`${ctx.hedgeCommand('resume', entry.id)}\` (same key, acts at most once).`,
+          ),
+        ];
+  renderJournalEntry(ctx.output, entry, { now: ctx.clock.now(), footer, ...(check ? { check } : {}) });
+}

@@ -1,0 +1,72 @@
+// `hedge resume [ID]`: finishes an unresolved action from the journal (pending, submitted or
+// unknown) with its own idempotency key — the server answers a repeated key with the original
+// result, or acts once if the first request never arrived — then waits as the original command
+// would. Without ID, the newest unresolved action. The work is the one resume flow (flows/resume.ts).
+import type { InputOf } from '../../runner/command-spec.js';
+import type { RESUME } from '../specs.js';
+import { RESUMED_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
+import { chooseEntryToResume, planResume, resumeEntry, type ResumeOutcome } from '../../../features/trade/resume.js';
+import type { JournalEntry } from '../../../platform/journal/index.js';
+import { safeText } from '../../../core/security/safe-text.js';
+import { printAnswers } from '../../../platform/results/api-answer.js';
+import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
+import { showTrade } from '../trade/trade-outcome.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { utcClock } from '../../../core/utc-text.js';
+
+export interface ResumeOptions {
+  /** A journal id or a unique part of one; undefined: the newest unresolved entry. */
+  id?: string;
+  wait: boolean;
+  /** --resend-unproven: a person's word that an action past its key's lifetime did not land. */
+  resendUnproven: boolean;
+}
+
+export function parseResumeOptions(input: InputOf<typeof RESUME>) {
+  const id = input.args.id?.trim();
+  return {
+    id: id === '' ? undefined : id,
+    wait: input.options.wait !== false,
+    resendUnproven: input.options.resendUnproven === true,
+  };
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>) {
+  const options = parseResumeOptions(input);
+  const ports = ctx;
+  const entry = await chooseEntryToResume(ports, options.id);
+  if (!entry) {
+    ctx.output.note(
+      `Nothing to resume: every action in the journal is resolved. See them with \`${ctx.hedgeCommand('journal')}\`.`,
+    );
+    return 0;
+  }
+  const plan = await planResume(ctx, entry);
+  if (plan.kind !== 'roll') sayResuming(ctx, entry);
+  return showResumed(ctx, await resumeEntry(ctx, plan, options));
+}
+
+function sayResuming(ctx: CommandContext, entry: JournalEntry) {
+  ctx.output.note(
+    ctx.output.chalk.yellow(
+      `Resuming the ${safeText(entry.command)} started ${utcClock(entry.created_at)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the book is read first, and if it is sent again, its key lets the server act at most once.`,
+    ),
+  );
+}
+
+/** Shows what was resumed as its own command would have shown it; the exit code follows from it. */
+function showResumed(ctx: CommandContext, resumed: ResumeOutcome) {
+  switch (resumed.kind) {
+    case 'roll':
+      return renderRollOutcome(ctx.output, resumed.rolled, (...argv) => ctx.hedgeCommand(...argv));
+    case 'api':
+      if (resumed.outcome.kind === 'submitted' || resumed.outcome.kind === 'resolved')
+        printAnswers(ctx.output, [resumed.outcome.answer], { include: false, failed: false });
+      return 0;
+    case 'trade':
+      return showTrade(ctx, resumed.entry.command, resumed.outcome, resumed.body);
+  }
+}
+
+/** What `hedge resume` prints — what the resumed command would have — checked before anything is sent (ui/result-fields.ts). */
+export const OUTPUT_FIELDS = writeResult(RESUMED_FIELDS);

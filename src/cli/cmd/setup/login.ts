@@ -1,0 +1,195 @@
+// hedge login [--profile NAME] [--base-url URL] [--ca-file FILE] [--key-command CMD | --key-store keyring|file] [--move-key]
+// Asks on a terminal (the key hidden), reads the key from stdin otherwise; checks the key with one
+// GET /account against that base URL and saves the profile only when the server accepted it. The
+// asking is flows/login.ts, the checking and saving flows/login-save.ts; this file says what they
+// did. The key goes to the OS keyring where one answers, to the 0600 file otherwise (said once,
+// here), or is not stored at all when a credential helper gives it (`--key-command`); `--move-key`
+// moves a stored key between the file and the keyring.
+import { containsKeyShape, registerSecret } from '../../../core/security/secrets.js';
+import { requestedProfile } from '../../../platform/config/credentials.js';
+import { describeKeyLocation } from '../../../platform/config/key-store.js';
+import {
+  checkCaFile,
+  checkJournalUrl,
+  defaultBaseUrl,
+  loginProfileName,
+} from '../../../platform/config/login-profile.js';
+import { askLogin, keyFromCommand } from '../../../features/setup/login.js';
+import {
+  checkAndSaveLogin,
+  loginCredentials,
+  moveProfileKey,
+  type LoginFlags,
+} from '../../../features/setup/login-save.js';
+import type { KeyMove, LoginSaved } from '../../../features/setup/login-outcome.js';
+import { environmentLabel } from '../../../features/setup/profile-view.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { InputOf } from '../../runner/command-spec.js';
+import type { LOGIN } from '../specs.js';
+import { UsageError } from '../../../core/errors.js';
+import { safeText } from '../../../core/security/safe-text.js';
+
+export interface LoginOptions extends LoginFlags {
+  /** As typed; checked once the store is read (undefined: not given). */
+  baseUrl?: string;
+  /** Move the stored key (to keyStore, the keyring by default) instead of logging in. */
+  moveKey: boolean;
+}
+
+const KEY_STORES = ['keyring', 'file'] as const;
+
+export function parseLoginOptions(input: InputOf<typeof LOGIN>) {
+  const { options } = input;
+  const keyStore = typeof options.keyStore === 'string' ? options.keyStore.trim() : undefined;
+  if (keyStore !== undefined && !(KEY_STORES as readonly string[]).includes(keyStore)) {
+    throw new UsageError(`--key-store: "${safeText(keyStore)}" is not a place for the key; expected keyring or file.`);
+  }
+  let keyCommand: string | undefined;
+  if (typeof options.keyCommand === 'string') {
+    keyCommand = options.keyCommand.trim();
+    if (keyCommand === '')
+      throw new UsageError(
+        "--key-command: empty; expected a command whose output is the key, e.g. --key-command 'pass show hedge/desk'.",
+      );
+    if (containsKeyShape(keyCommand)) {
+      // The key itself on a command line is what the helper is there to avoid (`ps`, shell history).
+      registerSecret(keyCommand);
+      throw new UsageError(
+        '--key-command: the command holds an API key itself; name a command that fetches it (`pass show …`, `op read …`), so the key stays out of the command line and the config file.',
+      );
+    }
+  }
+  const moveKey = options.moveKey === true;
+  if (keyCommand !== undefined && keyStore !== undefined) {
+    throw new UsageError('--key-store: a key from --key-command is not stored by hedge; give one of the two.');
+  }
+  if (moveKey) {
+    const others = (['baseUrl', 'caFile', 'journalUrl', 'keyCommand'] as const).filter(
+      (key) => options[key] !== undefined,
+    );
+    if (others.length > 0) {
+      const flag = {
+        baseUrl: '--base-url',
+        caFile: '--ca-file',
+        journalUrl: '--journal-url',
+        keyCommand: '--key-command',
+      }[others[0]!];
+      throw new UsageError(
+        `--move-key: moves the stored key only (with --key-store keyring or file); leave out ${flag}.`,
+      );
+    }
+  }
+  return {
+    baseUrl: typeof options.baseUrl === 'string' ? options.baseUrl : undefined,
+    caFile: typeof options.caFile === 'string' ? checkCaFile(options.caFile) : undefined,
+    journalUrl: typeof options.journalUrl === 'string' ? checkJournalUrl(options.journalUrl) : undefined,
+    keyCommand,
+    keyStore: keyStore as LoginOptions['keyStore'],
+    moveKey,
+  };
+}
+
+/** The demo has no account to log in to; said before any flag is read. */
+function refuseDemo(ctx: CommandContext) {
+  if (ctx.globals.demo) {
+    throw new UsageError('--demo: the demo needs no login; run `hedge --demo <command>` directly.');
+  }
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>) {
+  refuseDemo(ctx);
+  const opts = parseLoginOptions(input);
+  const requested = requestedProfile(ctx.globals.profile, ctx.env);
+  const store = await ctx.store();
+  // A store that cannot be read is reported before anything is asked.
+  const name = loginProfileName(requested, store.read());
+  const existing = store.profile(name);
+  if (opts.moveKey)
+    return showKeyMove(ctx, store.file, name, await moveProfileKey(ctx, store, name, opts.keyStore ?? 'keyring'));
+  const offeredBaseUrl = defaultBaseUrl(opts.baseUrl, ctx.env, existing?.base_url);
+  const fetchKey = opts.keyCommand === undefined ? undefined : keyFromCommand(ctx, opts.keyCommand);
+  const answers = await askLogin(ctx, { name, flagBaseUrl: opts.baseUrl, offeredBaseUrl, fetchKey });
+  const given = { ...opts, name, requested, existing };
+  const credentials = loginCredentials(ctx, answers, given);
+  if (!ctx.output.isJson) ctx.output.note(ctx.output.chalk.dim(`Checking the key against ${credentials.baseUrl} …`));
+  showLogin(ctx, store.file, await checkAndSaveLogin(ctx, store, credentials, given), opts.journalUrl);
+  return 0;
+}
+
+/** What a saved login says: the profile as data with --json, the key's environment and place, what comes next. */
+function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, journalUrl: string | null | undefined) {
+  const { profile: name, environment, baseUrl, shownKey, keyAt } = saved;
+  const c = ctx.output.chalk;
+  if (saved.oldKeyringLeft) {
+    ctx.output.warn(
+      `The old key of profile "${name}" could not be removed from the OS keyring (${saved.oldKeyringLeft.error}); delete the entry service "hedge", account "${safeText(saved.oldKeyringLeft.account)}" by hand.`,
+    );
+  }
+  const where = describeKeyLocation(keyAt, storeFile);
+  if (ctx.output.isJson) {
+    ctx.output.json({
+      profile: name,
+      environment,
+      base_url: baseUrl,
+      api_key: shownKey,
+      key_store: keyAt.kind,
+      ca_file: saved.caFile,
+      journal_url: saved.journalShown,
+      current: saved.current,
+    });
+  }
+  const label = environmentLabel(environment, c);
+  ctx.output.note(
+    environment === 'live'
+      ? `${label} ${c.red('key accepted: this profile trades in production, with real money.')}`
+      : c.green(`✓ Key accepted: a ${label} key (sandbox, test funds).`),
+  );
+  ctx.output.note(
+    keyAt.kind === 'file'
+      ? `Saved profile "${name}" (${baseUrl}, key ${shownKey}) in ${storeFile}, the key with it in plain text (0600).`
+      : keyAt.kind === 'keyring'
+        ? `Saved profile "${name}" (${baseUrl}) in ${storeFile}; its key ${shownKey} is in the ${where}.`
+        : `Saved profile "${name}" (${baseUrl}) in ${storeFile}; its key ${shownKey} comes from the ${where} each time it is needed (hedge keeps no copy).`,
+  );
+  if (saved.keyringFallback) {
+    // Said once, at login: later commands read the file without a word.
+    ctx.output.note(
+      `No OS keyring to keep it in: ${safeText(saved.keyringFallback)}. The key is readable only by you, in plain text; once there is a keyring, move it with \`${ctx.hedgeCommand('login', '--move-key')}\`, or name a credential helper with --key-command.`,
+    );
+  }
+  if (journalUrl)
+    ctx.output.note(
+      `Its journal is the team store ${saved.journalShown}: every machine using it sees and guards the same actions.`,
+    );
+  else if (journalUrl === null) ctx.output.note(`Its journal is this machine's local file again.`);
+  if (saved.current) ctx.output.note(`"${name}" is the current profile.`);
+  else if (saved.previousCurrent) {
+    ctx.output.note(`The current profile stays "${saved.previousCurrent}"; switch with: hedge profile use ${name}`);
+  }
+  if (ctx.env.HEDGE_API_KEY || ctx.env.HEDGE_BASE_URL) {
+    ctx.output.warn(
+      'HEDGE_API_KEY / HEDGE_BASE_URL are set in the environment and take precedence over stored profiles.',
+    );
+  }
+}
+
+/** What `--move-key` says: that the key was already there, or where it went from and to. */
+function showKeyMove(ctx: CommandContext, storeFile: string, name: string, move: KeyMove) {
+  if (!move.moved) {
+    if (ctx.output.isJson) ctx.output.json({ profile: name, key_store: move.at.kind, moved: false });
+    ctx.output.note(
+      `The key of profile "${name}" is already in the ${describeKeyLocation(move.at, storeFile)}: nothing to move.`,
+    );
+    return 0;
+  }
+  if (move.oldKeyringLeft) {
+    ctx.output.warn(
+      `The key is in the file now, but its keyring entry could not be removed (${move.oldKeyringLeft.error}); delete service "hedge", account "${safeText(move.oldKeyringLeft.account)}" by hand.`,
+    );
+  }
+  if (ctx.output.isJson) ctx.output.json({ profile: name, key_store: move.to.kind, moved: true });
+  ctx.output.note(
+    `Moved the key of profile "${name}" from the ${describeKeyLocation(move.from, storeFile)} to the ${describeKeyLocation(move.to, storeFile)}.`,
+  );
+  return 0;
+}

@@ -1,0 +1,65 @@
+// hedge logout [--profile NAME] — forgets the stored key of a profile and keeps the rest of it
+// (base URL, CA file), so that `hedge login --profile NAME` only asks for a new key. The key goes
+// from wherever it lives: the file, the OS keyring (its entry deleted), or a credential helper (the
+// profile forgets the command; the helper's own store is the person's to manage).
+import { requestedProfile } from '../../../platform/config/credentials.js';
+import {
+  describeKeyLocation,
+  keyLocationOf,
+  removeFromKeyring,
+  type KeyLocation,
+} from '../../../platform/config/key-store.js';
+import { placeKey } from '../../../platform/config/login-profile.js';
+import { ConfigError } from '../../../core/errors.js';
+import { safeText } from '../../../core/security/safe-text.js';
+import { requireProfile } from '../../../platform/config/profile-view.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+
+export async function run(ctx: CommandContext) {
+  const requested = requestedProfile(ctx.globals.profile, ctx.env);
+  const store = await ctx.store();
+  const data = store.read();
+  const name = requested?.name ?? (data.current && data.profiles[data.current] ? data.current : undefined);
+  if (!name) {
+    // Logging out of nothing is already the wanted state: say so, and succeed (scripts may repeat it).
+    if (ctx.output.isJson) ctx.output.json({ profile: null, logged_out: false });
+    ctx.output.note('No profile is current: nothing to log out of.');
+    return 0;
+  }
+  requireProfile(data, name, requested?.source === 'environment' ? 'HEDGE_PROFILE' : '--profile');
+  let had: KeyLocation | undefined;
+  await store.update((latest) => {
+    const profile = latest.profiles[name];
+    if (!profile) return;
+    had = keyLocationOf(profile);
+    // Every trace of the key goes (the file's copy, the keyring's account, the helper's command).
+    placeKey(profile, '', { kind: 'file' });
+    delete profile.api_key;
+  });
+  const where = had ? describeKeyLocation(had, store.file) : undefined;
+  let keyringLeft: string | undefined;
+  if (had?.kind === 'keyring') {
+    const removal = await removeFromKeyring(had.account, ctx.env);
+    if ('error' in removal) keyringLeft = removal.error;
+  }
+  if (keyringLeft) {
+    throw new ConfigError(
+      `Profile "${name}" forgot its key, but the OS keyring entry could not be deleted (${safeText(keyringLeft)}): the key is still there.`,
+      {
+        hint: `Delete it by hand: service "hedge", account "${safeText((had as { account: string }).account)}" (on Linux: secret-tool clear service hedge username '…').`,
+      },
+    );
+  }
+  if (ctx.output.isJson)
+    ctx.output.json({ profile: name, logged_out: had !== undefined, key_store: had?.kind ?? null });
+  const renew = `its base URL stays; \`hedge login --profile ${name}\` asks for a new key`;
+  if (!had) ctx.output.note(`Profile "${name}" has no stored key: already logged out.`);
+  else if (had.kind === 'command') {
+    ctx.output.note(
+      `Profile "${name}" no longer runs its ${where} (${renew}). The key itself stays in that helper's store: remove it there if it should go too.`,
+    );
+  } else ctx.output.note(`Removed the API key of profile "${name}" from the ${where} (${renew}).`);
+  if (ctx.env.HEDGE_API_KEY)
+    ctx.output.warn('HEDGE_API_KEY is still set in this environment, and commands keep using it.');
+  return 0;
+}

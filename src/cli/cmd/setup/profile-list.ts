@@ -1,0 +1,23 @@
+// hedge profile list — every stored profile with its environment, base URL and redacted key; the
+// current one marked. --json gives the same rows as an array (never a whole key).
+import { profileRows } from '../../../platform/config/profile-view.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { environmentLabel } from '../../../features/setup/profile-view.js';
+import { profilesResource } from '../../../platform/fields/resource-fields.js';
+
+export async function run(ctx: CommandContext) {
+  const store = await ctx.store();
+  const rows = profileRows(store.read());
+  const human = ctx.output.isHuman;
+  const c = ctx.output.chalk;
+  await ctx.output.list(
+    rows as unknown as Record<string, unknown>[],
+    profilesResource(c, human, (environment) => environmentLabel(environment, c)),
+    {
+      empty: 'No profiles saved yet. Run `hedge login` to add one (or try `hedge --demo markets`).',
+    },
+  );
+  if (human && rows.some((row) => row.environment === 'live')) {
+    ctx.output.note(c.red('LIVE profiles trade in production, with real money.'));
+  }
+}

@@ -1,0 +1,46 @@
+// hedge profile remove NAME — deletes a stored profile (key included). When it was the current
+// one, no profile is current afterwards: the next command asks the operator to choose. A key kept
+// in the OS keyring goes with it (the keyring module is loaded only then).
+import { requireProfile } from '../../../platform/config/profile-view.js';
+import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../../../platform/config/key-store.js';
+import { safeText } from '../../../core/security/safe-text.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { InputOf } from '../../runner/command-spec.js';
+import type { PROFILE_REMOVE } from '../specs.js';
+
+export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REMOVE>) {
+  // Whether it exists only the store can say.
+  const name = input.args.name ?? '';
+  const store = await ctx.store();
+  requireProfile(store.read(), name, 'name');
+  let wasCurrent = false;
+  let keyAt: KeyLocation | undefined;
+  const data = await store.update((latest) => {
+    keyAt = keyLocationOf(requireProfile(latest, name, 'name'));
+    delete latest.profiles[name];
+    if (latest.current === name) {
+      wasCurrent = true;
+      delete latest.current;
+    }
+  });
+  if (ctx.output.isJson) ctx.output.json({ removed: name, current: data.current ?? null });
+  ctx.output.note(`Removed profile "${name}".`);
+  const location = keyAt as KeyLocation | undefined;
+  if (location?.kind === 'keyring') {
+    const removal = await removeFromKeyring(location.account, ctx.env);
+    if ('error' in removal)
+      ctx.output.warn(
+        `Its key stays in the OS keyring (${removal.error}): delete service "hedge", account "${safeText(location.account)}" by hand.`,
+      );
+  } else if (location?.kind === 'command') {
+    ctx.output.note("Its key stays in its credential helper's store: remove it there if it should go too.");
+  }
+  const others = Object.keys(data.profiles).sort();
+  if (wasCurrent) {
+    ctx.output.note(
+      others.length
+        ? `No profile is current now; choose one with: hedge profile use ${others[0]}  (profiles: ${others.join(', ')})`
+        : 'No profiles are left; run `hedge login` to add one.',
+    );
+  }
+}

@@ -1,0 +1,44 @@
+// hedge profile reset-wire [--all] — forgets the wire names hedge learned from the server (the
+// page-size parameter, the add/reduce amount's name; runtime/wire-memory.ts) for the profile or
+// server in use (`--demo`: the demo's), or for all of them. The next command starts from the
+// guesses again and learns anew; what you set yourself (HEDGE_WIRE_*, a profile's `wire`) stays.
+import type { InputOf } from '../../runner/command-spec.js';
+import type { PROFILE_RESET_WIRE } from '../specs.js';
+import {
+  describeScope,
+  learnedScopeOf,
+  resetLearned,
+  type LearnedScope,
+} from '../../../platform/runtime/wire-memory.js';
+import { AuthError } from '../../../core/errors.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+
+/** The scope in use, without starting the demo just to name it. */
+async function scopeInUse(ctx: CommandContext): Promise<LearnedScope> {
+  if (ctx.globals.demo) return { kind: 'server', key: 'demo' };
+  try {
+    return learnedScopeOf(await ctx.credentials());
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error;
+    throw new AuthError(`${error.message} Nothing says which server's learned names to forget.`, {
+      hint: `Name the profile (\`hedge --profile NAME profile reset-wire\`), or forget them everywhere with \`hedge profile reset-wire --all\`.`,
+    });
+  }
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>): Promise<void> {
+  const scope = input.options.all === true ? 'all' : await scopeInUse(ctx);
+  const where = scope === 'all' ? 'every profile and server' : describeScope(scope);
+  const forgotten = await resetLearned(await ctx.store(), scope);
+  if (ctx.output.isJson) ctx.output.json({ scope: where, forgotten });
+  else if (!ctx.output.isHuman) for (const line of forgotten) ctx.output.write(line);
+  if (forgotten.length === 0) {
+    ctx.output.note(`Nothing learned to forget for ${where}.`);
+    return;
+  }
+  ctx.output.note(`Forgot ${forgotten.length} learned wire ${forgotten.length === 1 ? 'name' : 'names'} for ${where}:`);
+  if (ctx.output.isHuman) for (const line of forgotten) ctx.output.note(`  ${line}`);
+  ctx.output.note(
+    `The next command starts from hedge's guesses and learns again; \`${ctx.hedgeCommand('whoami')}\` shows the names in use.`,
+  );
+}

@@ -1,0 +1,29 @@
+// hedge profile use NAME — makes a stored profile the current one.
+import { profileRow, requireProfile } from '../../../platform/config/profile-view.js';
+import { environmentLabel } from '../../../features/setup/profile-view.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { InputOf } from '../../runner/command-spec.js';
+import type { PROFILE_USE } from '../specs.js';
+
+export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE>) {
+  // Whether it exists only the store can say.
+  const name = input.args.name ?? '';
+  const store = await ctx.store();
+  requireProfile(store.read(), name, 'name');
+  const data = await store.update((latest) => {
+    requireProfile(latest, name, 'name');
+    latest.current = name;
+  });
+  const row = profileRow(name, data.profiles[name]!, true);
+  if (ctx.output.isJson) ctx.output.json(row);
+  const c = ctx.output.chalk;
+  ctx.output.note(
+    `Now using profile "${name}": ${environmentLabel(row.environment, c)}, ${row.base_url}${row.api_key ? `, key ${row.api_key}` : c.dim(' (logged out)')}.`,
+  );
+  if (row.environment === 'live') ctx.output.note(c.red('LIVE: commands now trade in production, with real money.'));
+  if (ctx.env.HEDGE_PROFILE && ctx.env.HEDGE_PROFILE !== name) {
+    ctx.output.warn(
+      `HEDGE_PROFILE=${ctx.env.HEDGE_PROFILE} is set in this environment and takes precedence over the current profile.`,
+    );
+  }
+}

@@ -1,0 +1,762 @@
+// Every command's declaration (arguments, options, tier, examples) and the pieces they share. Data
+// only, in one module: esbuild splits by file, so a declaration beside its command's code would
+// load that code at every start. cli/manifest.ts ties each to its lazily loaded command.
+import { HEDGE_STATUSES, SIDES, TENORS } from '../../core/vocabulary.js';
+import { declare, opt, type ArgSpec } from '../runner/command-spec.js';
+
+export const SIDE_VALUES = SIDES;
+export const TENOR_VALUES: readonly string[] = TENORS.map(String);
+export const STATUS_VALUES = HEDGE_STATUSES;
+
+/** Options of every command that sends a write: how it is waited, resumed or only shown. */
+export const WRITE_OPTIONS = [
+  opt('--no-wait', 'return at `submitted` instead of waiting for the result'),
+  opt('--idempotency-key <key>', 'resume an earlier run whose outcome is unknown (reuses its key)'),
+  opt('--new', 'start a fresh action even if the same one is unresolved in the journal'),
+  opt('--dry-run', 'print the exact request that would be sent, and send nothing'),
+  opt('--again', 'send it even if the same write ended minutes ago'),
+];
+
+export const SKIP_CHECKS = opt('--skip-checks', 'skip the pre-trade checks and let the server decide');
+export const TENOR_OPTION = opt('-t, --tenor <days>', 'tenor in days: 1, 3 or 7', TENOR_VALUES);
+
+export const MARKET_ARG = {
+  name: 'market',
+  required: true,
+  description: 'market, e.g. USDTNGN (from `hedge markets`)',
+  values: 'market',
+} as const satisfies ArgSpec;
+export const SIDE_ARG = {
+  name: 'side',
+  required: true,
+  description: 'buy or sell',
+  values: SIDE_VALUES,
+} as const satisfies ArgSpec;
+export const notionalArg = <const W extends string>(what: W) =>
+  ({ name: 'notional', required: true, description: `${what} in USD: 10000, 10_000, 10k or 1.5m` }) as const;
+export const optional = <const A extends ArgSpec>(arg: A) => ({
+  ...arg,
+  required: false,
+});
+
+export const PROFILE_NAME_ARG = {
+  name: 'name',
+  required: true,
+  description: 'a stored profile',
+  values: 'profile',
+} as const;
+
+/** Options of the commands that can keep a view live (`--watch`). */
+export const WATCH_OPTIONS = [
+  opt('--watch [seconds]', 'refresh every few seconds (default 2, at least 1); NDJSON when not a terminal'),
+  opt('--alert-pnl <usd>', 'with --watch: alert when net P&L is at or below this many USD (e.g. -500)'),
+  opt('--alert-maturity <duration>', 'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)'),
+  opt('--exit-on-alert', 'with --watch: end at the first alert with exit code 10'),
+  opt('--count <n>', 'with --watch: stop after this many refreshes (exit 0)'),
+];
+
+/**
+ * `--until EXPR` on every read command (runner/run-until.ts). On `history` and `report`, where
+ * `--until` is also the close-date bound, a date is that bound and anything else a condition.
+ */
+export const UNTIL_OPTION = opt(
+  '--until <expr>',
+  'poll until this JMESPath condition over the --json data holds, e.g. "status==\'filled\'" (exit 124 at --timeout, default 120 s)',
+);
+export const UNTIL_DATE_OR_CONDITION = opt(
+  '--until <date|expr>',
+  'closed before this date (same forms as --since); anything else is a condition to poll until, as on every read',
+);
+
+/** `--limit` and `--all` of the lists that page (`hedges`, `history`): hedge's own default length otherwise. */
+export const LIST_LENGTH_OPTIONS = [
+  opt('--limit <n>', "at most this many (1 to 500; default 50, across the server's pages)"),
+  opt('--all', 'every one there is, page after page'),
+];
+
+/** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
+export const REF_FILTER = opt('--ref <client_reference>', 'only what carries this client reference (your deal id)');
+
+export const MARKETS = declare({
+  name: 'markets',
+  summary: 'Markets: status, price, capacity and daily carry per side',
+  description: 'List the markets open to the account: status, price, capacity and daily carry per side',
+  group: 'trading',
+  tier: 'read',
+  options: [UNTIL_OPTION],
+  examples: ['hedge markets', 'hedge markets --json | jq ".[].market"'],
+});
+
+export const PRICE = declare({
+  name: 'price',
+  summary: 'The indicative mid price of a market, or of every one',
+  description: 'Show the indicative mid price of a market (every listed market without one)',
+  group: 'trading',
+  tier: 'read',
+  args: [optional(MARKET_ARG)],
+  options: [...WATCH_OPTIONS, UNTIL_OPTION],
+  examples: ['hedge price USDTNGN', 'hedge price --json', 'hedge price USDTNGN --watch'],
+});
+
+export const QUOTE = declare({
+  name: 'quote',
+  summary: 'Quote a hedge: price, impact, carry, margin and fee',
+  description: 'Quote a hedge: execution price, impact, carry, margin, fee and maturity (reserves nothing)',
+  group: 'trading',
+  tier: 'read',
+  args: [MARKET_ARG, SIDE_ARG, notionalArg('size')],
+  options: [TENOR_OPTION, UNTIL_OPTION],
+  examples: ['hedge quote USDTNGN buy 10000 --tenor 3', 'hedge quote USDTNGN sell 1.5m --tenor 7 --json'],
+});
+
+export const OPEN = declare({
+  name: 'open',
+  summary: 'Open a hedge and wait for the fill (a wizard on a terminal)',
+  description: 'Open a hedge and wait for the fill (no arguments on a terminal starts a wizard)',
+  group: 'trading',
+  tier: 'write',
+  args: [optional(MARKET_ARG), optional(SIDE_ARG), optional(notionalArg('size'))],
+  options: [
+    TENOR_OPTION,
+    opt('--ref <client_reference>', 'your own deal id, to find the hedge later with `hedge hedges --ref`'),
+    opt('--allow-duplicate-ref', 'open even if an active hedge already carries this --ref'),
+    SKIP_CHECKS,
+    ...WRITE_OPTIONS,
+  ],
+  examples: [
+    'hedge open USDTNGN buy 10000 --tenor 3 --ref DEAL-42',
+    'hedge open',
+    'hedge open USDTNGN sell 25k --tenor 7 --no-wait --json',
+  ],
+});
+
+export const ADD = declare({
+  name: 'add',
+  summary: "Add notional to a side's open hedge (same maturity)",
+  description: 'Add notional to the open hedge on a market and side (same maturity)',
+  group: 'trading',
+  tier: 'write',
+  args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to add')],
+  options: [SKIP_CHECKS, ...WRITE_OPTIONS],
+  examples: ['hedge add USDTNGN buy 5000'],
+});
+
+export const REDUCE = declare({
+  name: 'reduce',
+  summary: "Remove notional from a side's open hedge",
+  description: 'Remove notional from the open hedge on a market and side (margin scales down with it)',
+  group: 'trading',
+  tier: 'write',
+  args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to remove')],
+  options: [...WRITE_OPTIONS],
+  examples: ['hedge reduce USDTNGN buy 2500'],
+});
+
+export const CLOSE = declare({
+  name: 'close',
+  summary: "Close a side's position and show what it returned",
+  description: 'Close the position on a market and side, and show what it returned',
+  group: 'trading',
+  tier: 'write',
+  args: [MARKET_ARG, SIDE_ARG],
+  options: [...WRITE_OPTIONS],
+  examples: ['hedge close USDTNGN buy', 'hedge close USDTNGN sell --yes --json'],
+});
+
+export const HEDGES = declare({
+  name: 'hedges',
+  summary: 'List hedges, newest first, or show one in full',
+  description: 'List hedges, newest first, or show one hedge in full',
+  group: 'book',
+  tier: 'read',
+  args: [
+    {
+      name: 'id',
+      required: false,
+      description: 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)',
+    },
+  ],
+  options: [
+    opt('--status <status>', 'only hedges in this status', STATUS_VALUES),
+    REF_FILTER,
+    ...LIST_LENGTH_OPTIONS,
+    opt('--wait', 'with an ID: poll until the hedge is filled, failed or closed'),
+    ...WATCH_OPTIONS,
+    UNTIL_OPTION,
+  ],
+  examples: [
+    'hedge hedges --status filled --limit 20',
+    'hedge hedges hdg_01HX… --wait',
+    'hedge hedges hdg_01HX… --until "status==\'filled\'" --json',
+    'hedge hedges --ref DEAL-42 --json',
+  ],
+});
+
+export const HISTORY = declare({
+  name: 'history',
+  summary: 'Closed hedges: realized P&L, carry and fees, with totals',
+  description: 'List closed hedges with realized P&L, carry and fees, with totals',
+  group: 'book',
+  tier: 'read',
+  options: [
+    ...LIST_LENGTH_OPTIONS,
+    opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago'),
+    UNTIL_DATE_OR_CONDITION,
+    REF_FILTER,
+  ],
+  examples: ['hedge history', 'hedge history --ref DEAL-7', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
+});
+
+export const POSITIONS = declare({
+  name: 'positions',
+  summary: 'Open positions: entry, mark, P&L, carry, time to maturity',
+  description: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
+  group: 'book',
+  tier: 'read',
+  options: [REF_FILTER, ...WATCH_OPTIONS, UNTIL_OPTION],
+  examples: ['hedge positions', 'hedge positions --json', 'hedge positions --watch 5 --alert-pnl -500'],
+});
+
+export const ACCOUNT = declare({
+  name: 'account',
+  summary: 'Balance, margin in use, exposure, unrealized P&L, headroom',
+  description: 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom',
+  group: 'book',
+  tier: 'read',
+  options: [...WATCH_OPTIONS, UNTIL_OPTION],
+  examples: ['hedge account', 'hedge account --json | jq .available_exposure_usd', 'hedge account --watch'],
+});
+
+export const LOGIN = declare({
+  name: 'login',
+  summary: 'Save a profile: base URL and API key',
+  description: 'Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)',
+  group: 'setup',
+  tier: 'local',
+  options: [
+    opt('--base-url <url>', 'the API base address, https://…/v2 (the partner desk gives it)'),
+    opt('--ca-file <file>', 'a PEM CA file to trust for this profile (self-signed sandboxes)'),
+    opt(
+      '--journal-url <url>',
+      "the desk's shared journal store, postgres://USER@HOST:PORT/DB (password from ~/.pgpass or PGPASSWORD); `local` for this machine's file",
+    ),
+    opt(
+      '--key-command <command>',
+      "take the key from a credential helper each time it is needed: a shell command whose output's first line is the key (`op read …`, `pass show …`); hedge stores the command, not the key",
+    ),
+    opt(
+      '--key-store <where>',
+      'where to keep the key: `keyring` (the OS keyring; the default where one answers) or `file` (the 0600 config file; the fallback)',
+      ['keyring', 'file'],
+    ),
+    opt(
+      '--move-key',
+      "move the profile's stored key to the OS keyring (or, with --key-store file, back to the file); asks nothing, sends nothing",
+    ),
+  ],
+  examples: [
+    'hedge login --profile desk',
+    "hedge login --profile desk --key-command 'pass show hedge/desk'",
+    'hedge login --profile desk --move-key',
+    'printf %s "$HEDGE_KEY" | hedge login --profile desk --journal-url postgres://desk@db.internal:5432/hedge',
+    'printf %s "$HEDGE_KEY" | hedge login --profile desk --base-url https://api.example.com/partners/acme/v2',
+  ],
+});
+
+export const LOGOUT = declare({
+  name: 'logout',
+  summary: "Remove a profile's stored API key",
+  description: 'Remove the stored API key of a profile (the current one by default)',
+  group: 'setup',
+  tier: 'local',
+  examples: ['hedge logout', 'hedge logout --profile desk'],
+});
+
+export const PROFILE_LIST = declare({
+  name: 'list',
+  summary: 'List profiles: name, environment, base URL, which is current',
+  description: 'List profiles: name, environment, base URL, redacted key, which is current',
+  tier: 'local',
+  examples: ['hedge profile list'],
+});
+
+export const PROFILE_USE = declare({
+  name: 'use',
+  summary: 'Make a profile the current one',
+  tier: 'local',
+  args: [PROFILE_NAME_ARG],
+  examples: ['hedge profile use desk'],
+});
+
+export const PROFILE_REMOVE = declare({
+  name: 'remove',
+  summary: 'Delete a stored profile',
+  tier: 'local',
+  args: [PROFILE_NAME_ARG],
+  examples: ['hedge profile remove old-desk'],
+});
+
+export const PROFILE_RESET_WIRE = declare({
+  name: 'reset-wire',
+  group: 'setup',
+  summary: 'Forget the wire names learned from the server',
+  description:
+    'Forget the wire names hedge learned from the server (page-size parameter, add/reduce amount) for the profile or server in use',
+  tier: 'local',
+  options: [opt('--all', 'forget them for every profile and server')],
+  examples: ['hedge profile reset-wire', 'hedge --profile desk profile reset-wire', 'hedge profile reset-wire --all'],
+});
+
+export const DOCTOR = declare({
+  name: 'doctor',
+  group: 'setup',
+  summary: 'Check key, URL, clock and every read; sends no write',
+  description:
+    'Check the set-up against the server: key, base URL and TLS, clock, every read, the wire it speaks, rate limits — with next steps; sends no write',
+  tier: 'read',
+  examples: ['hedge doctor', 'hedge --profile desk doctor --json', 'hedge --demo doctor'],
+});
+
+export const WHOAMI = declare({
+  name: 'whoami',
+  summary: 'The profile, environment and key in use, and whether it works',
+  description:
+    'Show the profile, environment, base URL and key in use, where each came from, and whether the key works',
+  group: 'setup',
+  tier: 'read',
+  options: [UNTIL_OPTION],
+  examples: ['hedge whoami', 'HEDGE_PROFILE=desk hedge whoami --json'],
+});
+
+export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
+
+export const COMPLETION = declare({
+  name: 'completion',
+  summary: 'Print the shell completion script (bash, zsh or fish)',
+  description: 'Print the shell completion script for bash, zsh or fish',
+  group: 'setup',
+  tier: 'local',
+  args: [{ name: 'shell', required: true, description: 'bash, zsh or fish', values: SHELL_VALUES }],
+  examples: [
+    'hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
+    'hedge completion zsh > "${fpath[1]}/_hedge"',
+    'hedge completion fish > ~/.config/fish/completions/hedge.fish',
+  ],
+});
+
+export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma', 'delta'] as const;
+
+export const SANDBOX_SERVE = declare({
+  name: 'serve',
+  summary: 'Serve the simulator over HTTP(S) on loopback',
+  description: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
+  tier: 'local',
+  options: [
+    opt('--port <n>', 'port (default: any free port)'),
+    opt('--host <host>', 'loopback address to listen on (default 127.0.0.1)'),
+    opt('--tls', 'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)'),
+    opt('--fill-delay <ms>', 'time from submitted to filled (default 2000)'),
+    opt('--fail-rate <share>', 'share of opens that fail on-chain, 0 to 1'),
+    opt('--clock-speed <x>', 'sandbox clock speed (e.g. 3600: an hour per second)'),
+    opt('--seed <n>', 'seed of the price path and faults'),
+    opt('--fault-5xx <share>', 'share of requests answered 500/503, 0 to 1'),
+    opt('--fault-429 <share>', 'share of requests answered 429, 0 to 1'),
+    opt('--drop-after-commit <share>', 'share of writes whose connection drops after they took effect'),
+    opt('--latency <ms>', 'added latency per request'),
+    opt('--rate-limit <n>', 'requests per second per key before 429'),
+    opt(
+      '--dialect <name>',
+      'how the server answers what the spec leaves open: reference, alpha, beta, gamma or delta',
+      DIALECT_VALUES,
+    ),
+    opt('--clock-skew <seconds>', "run the Date header this many seconds off this machine's clock (negative: behind)"),
+    opt('--hostile-text', 'seed names, references and messages with terminal escape sequences'),
+    opt('--view-lag <seconds>', 'positions, history, account trail the records'),
+    opt('--several-per-side', 'several hedges per side, in any dialect'),
+    opt('--settlement-delay <seconds>', 'hedges settle this many seconds past maturity'),
+    opt('--day <seconds>', "a tenor day's length (default 86400)"),
+  ],
+  examples: [
+    'hedge sandbox serve',
+    'hedge sandbox serve --port 4010 > sandbox.env & sleep 1; set -a; . ./sandbox.env; set +a',
+    'hedge sandbox serve --tls --fault-5xx 0.2',
+    'hedge sandbox serve --view-lag 3 --several-per-side --day 60',
+  ],
+});
+
+export const JOURNAL_LIST = declare({
+  name: 'list',
+  summary: 'List the journal of actions, newest first',
+  description: 'List the journal of actions, newest first: every write, by which profile, when, with what outcome',
+  tier: 'read',
+  isDefault: true,
+  options: [
+    opt('--pending', 'only actions whose outcome is not known yet (pending, submitted, unknown)'),
+    opt('--since <when>', 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago'),
+    opt('--limit <n>', 'at most this many (default 50)'),
+    REF_FILTER,
+    UNTIL_OPTION,
+  ],
+  examples: ['hedge journal', 'hedge journal --pending', 'hedge journal --since 1d --json'],
+});
+
+export const JOURNAL_SHOW = declare({
+  name: 'show',
+  summary: 'Show one journal entry in full',
+  description: 'Show one journal entry in full: request, idempotency key, outcome',
+  tier: 'read',
+  options: [UNTIL_OPTION],
+  args: [
+    { name: 'id', required: true, description: 'a journal id (a_…) or a unique part of one (as a table shows it)' },
+  ],
+  examples: ['hedge journal show a_mwrrf5p1'],
+});
+
+export const JOURNAL_RESOLVE = declare({
+  name: 'resolve',
+  group: 'book',
+  summary: 'Record by hand whether an action landed',
+  description: 'Record by hand whether an unresolved action landed (when hedge cannot tell); sends nothing',
+  tier: 'local',
+  args: [
+    { name: 'id', required: true, description: 'a journal id (a_…) or a unique part of one (as a table shows it)' },
+  ],
+  options: [
+    opt('--landed', 'it happened on the server: record it as done'),
+    opt('--not-landed', 'it did not happen: set it aside (run the command again for a new action)'),
+  ],
+  examples: ['hedge journal resolve a_mwrrf5p1 --landed', 'hedge journal resolve a_mwrrf5p1 --not-landed'],
+});
+
+export const JOURNAL_MIGRATE = declare({
+  name: 'migrate',
+  group: 'book',
+  summary: "Move this machine's journal into the team store",
+  description: "Move this machine's journal (and fallback records) into the team store; running it again adds nothing",
+  tier: 'local',
+  examples: [
+    'HEDGE_JOURNAL_URL=postgres://desk@db.internal:5432/hedge hedge journal migrate',
+    'hedge journal migrate --profile desk --json',
+  ],
+});
+
+export const RESUME = declare({
+  name: 'resume',
+  summary: 'Finish an unresolved action with its own idempotency key',
+  description: 'Finish an unresolved action from the journal with its own key (the newest one without an ID)',
+  group: 'automation',
+  tier: 'write',
+  args: [
+    {
+      name: 'id',
+      required: false,
+      description: 'a journal id (a_…) or a unique part of one; default: the newest unresolved action',
+    },
+  ],
+  options: [
+    opt('--no-wait', 'return once the server answered, without waiting for the result'),
+    opt(
+      '--resend-unproven',
+      'send it again with its key although its key may be forgotten and nothing proves it did not land (your word: had it landed, it happens twice)',
+    ),
+  ],
+  examples: ['hedge resume', 'hedge resume a_mwrrf5p1'],
+});
+
+export const DEMO_RESET = declare({
+  name: 'reset',
+  summary: 'Start the --demo simulator afresh (deletes its state: test funds only)',
+  tier: 'local',
+  examples: ['hedge demo reset'],
+});
+
+export const PLAN = declare({
+  name: 'plan',
+  summary: 'The actions that bring the book to a target file; sends nothing',
+  description:
+    'Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing',
+  group: 'automation',
+  tier: 'read',
+  args: [
+    {
+      name: 'file',
+      required: true,
+      description: 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin',
+    },
+  ],
+  options: [opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)'), UNTIL_OPTION],
+  // A checkout's sample target (docs/examples/); `# exit 9`: what a plan that has changes to make exits with.
+  examples: [
+    'hedge plan docs/examples/target.csv   # exit 9: changes to make',
+    'hedge plan docs/examples/target.csv --json   # exit 9',
+    'cat docs/examples/target.csv | hedge plan -   # exit 9',
+  ],
+});
+
+export const APPLY = declare({
+  name: 'apply',
+  summary: 'Bring the book to a target file, each action journaled',
+  description:
+    'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
+  group: 'automation',
+  tier: 'write',
+  args: [{ name: 'file', required: true, description: 'the target file, or - for stdin' }],
+  options: [
+    opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)'),
+    opt('--dry-run', 'the same as `hedge plan`: show, send nothing'),
+  ],
+  // A checkout's sample target (docs/examples/): the examples run as written from its root.
+  examples: ['hedge apply docs/examples/target.csv', 'hedge apply docs/examples/target.csv --yes --json'],
+});
+
+export const KEEP = declare({
+  name: 'keep',
+  group: 'automation',
+  summary: 'Hold a target book through maturities',
+  description:
+    'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
+  // A long-running process, not an agent's tool: started by a person, cron or systemd.
+  tier: 'local',
+  args: [
+    {
+      name: 'file',
+      required: true,
+      description: 'the target file of plan/apply, with optional until and roll_before columns',
+    },
+  ],
+  options: [
+    opt('--once', 'run one cycle and exit (for cron or a systemd timer)'),
+    opt('--interval <seconds>', 'seconds between cycles (default 60, at least 2)'),
+    opt('--converge', 'bring a drifted side back to its target (add, reduce or close); default: report only'),
+    opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)'),
+    opt('--alert-cmd <command>', 'run this shell command with each alert (started, recovered) as JSON on its stdin'),
+    opt('--alert-url <url>', 'POST each alert (started, recovered) as JSON with a Slack-compatible text field'),
+    opt('--alert-headroom <usd>', "alert when a row's market capacity or the exposure headroom is below this"),
+    opt('--metrics <addr>', 'serve Prometheus /metrics and /healthz on PORT or HOST:PORT (127.0.0.1 by default)'),
+    opt('--dry-run', 'print what one cycle would do, and send nothing'),
+    opt(
+      '--exposures',
+      'FILE is an exposures file: hold the moving target it implies (docs/exposures.md), converging within the band',
+    ),
+    opt('--policy <file>', 'with --exposures: the policy file (JSON: ratios, band_pct, sizing, functional, netting)'),
+  ],
+  // A checkout's sample target (docs/examples/): the examples run as written from its root.
+  examples: [
+    'hedge keep docs/examples/target.csv',
+    'hedge keep docs/examples/target.csv --once --json',
+    'hedge keep docs/examples/target.csv --interval 300 --alert-cmd "notify-desk"',
+  ],
+});
+
+export const KEEP_STATUS = declare({
+  name: 'status',
+  summary: "Show this account's keeper: running, hung or dead, its rows and rolls",
+  description:
+    "Show the keeper of this account from its heartbeat (any terminal of this user, or any machine with the team store): pid, host, since, last cycle, each row's next action, errors, rolls with their carry and fees. Exits 15 when no keeper is running (dead, hung, stopped or never started)",
+  // Reads local state only; started by a person or a monitoring script.
+  tier: 'local',
+  options: [],
+  // `# exit 15`: what each prints and exits with when no keeper runs (a monitor pages on it).
+  examples: [
+    'hedge keep status   # exit 15 when no keeper runs',
+    'hedge keep status --json   # exit 15 when none runs',
+    'hedge keep status || notify-desk "the keeper is down"   # exit 15',
+  ],
+});
+
+export const EXPOSURES = declare({
+  name: 'exposures',
+  group: 'automation',
+  summary: 'Receivables and payables to a target book; cost, stress, report',
+  description:
+    'From an exposures file (receivables and payables by due date) and a hedge-ratio policy to the target book now, its schedule of changes, the projected cost to each due date and a stress table; sends no write',
+  tier: 'read',
+  args: [
+    {
+      name: 'file',
+      required: true,
+      description: 'the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin',
+    },
+  ],
+  options: [
+    opt('--policy <file>', 'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it'),
+    opt('--ratios <buckets>', 'hedge ratio by days to due, e.g. 30:100,90:75,*:50 (the default)'),
+    opt('--band <pct>', 're-size band, percent of the target (default 5)'),
+    opt('--sizing <how>', "USD sizing: current (today's price, the default) or fixed (the first cover's)", [
+      'current',
+      'fixed',
+    ]),
+    opt(
+      '--functional <currency>',
+      "the currency your books are in: USD (default) or the market's quote currency, e.g. NGN",
+    ),
+    opt('--no-netting', 'cover receivables and payables of a market apart (default: net them)'),
+    opt('--fee-bps <bps>', 'the fee per notional traded, in basis points (default: one indicative quote per market)'),
+    opt(
+      '--show <section>',
+      'one section: book (default in tsv/csv), exposures, schedule, cost, stress, policy; with --report coverage, cost, effectiveness',
+      ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy', 'coverage', 'effectiveness'],
+    ),
+    opt('--report', 'how the book has covered them: coverage per week, cost to date, effectiveness (from history)'),
+    opt('--html <file>', 'with --report: also write a self-contained HTML report (charts) to this file'),
+  ],
+  examples: [
+    // The sample files of a checkout (docs/examples/): every example runs as written from its root.
+    'hedge exposures docs/examples/exposures.csv',
+    'hedge exposures docs/examples/exposures.csv --functional NGN --no-netting',
+    'hedge exposures docs/examples/exposures.csv --show cost --format csv',
+    'hedge exposures docs/examples/exposures.json --json',
+    'hedge exposures docs/examples/exposures.csv --report --html cover.html',
+  ],
+});
+
+export const REPORT = declare({
+  name: 'report',
+  summary: 'P&L by day, week, month, side, tenor, market or deal; CSV, HTML',
+  description:
+    'P&L by day, week, month, side, tenor, market, closed hedge or deal reference from history, with unrealized P&L; CSV; --html FILE',
+  group: 'book',
+  tier: 'read',
+  options: [
+    opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago'),
+    UNTIL_DATE_OR_CONDITION,
+    opt(
+      '--by <group>',
+      'group by day, week, month, side, tenor, market, hedge (a line per closed hedge) or ref (a line per deal reference, across its rolls); default day',
+      ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge', 'ref'],
+    ),
+    REF_FILTER,
+    opt('--html <file>', 'also write a self-contained HTML report (charts, A4 printable) to this file'),
+  ],
+  examples: [
+    'hedge report --by week',
+    'hedge report --by hedge --ref DEAL-7',
+    'hedge report --since 2026-11-01 --format csv > november.csv',
+    'hedge report --by month --html report.html',
+  ],
+});
+
+export const MATURITIES = declare({
+  name: 'maturities',
+  summary: 'What settles when, grouped by day, with countdowns',
+  description: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
+  group: 'book',
+  tier: 'read',
+  options: [
+    opt('--within <duration>', 'only hedges maturing within this long: 12h, 3d, 2w (default: all)'),
+    REF_FILTER,
+    UNTIL_OPTION,
+  ],
+  examples: ['hedge maturities', 'hedge maturities --within 3d --json'],
+});
+
+export const ROLL = declare({
+  name: 'roll',
+  summary: "Close a side's hedge and open it again for a new tenor",
+  description: 'Keep a side covered past its maturity: close the open hedge and open the same notional for a new tenor',
+  group: 'trading',
+  tier: 'write',
+  args: [MARKET_ARG, SIDE_ARG],
+  options: [
+    TENOR_OPTION,
+    opt('--ref <client_reference>', "the new hedge's deal id (default: the rolled hedge's own, kept through the roll)"),
+    SKIP_CHECKS,
+    ...WRITE_OPTIONS,
+  ],
+  examples: [
+    'hedge roll USDTNGN buy --tenor 7',
+    'hedge roll USDTNGN sell --tenor 3 --dry-run',
+    'hedge roll USDTNGN buy --tenor 3 --ref DEAL-43',
+  ],
+});
+
+export const MCP = declare({
+  name: 'mcp',
+  summary: 'Serve the commands as MCP tools over stdio, for an AI agent',
+  description: 'Serve the commands as Model Context Protocol tools over stdio, for an AI agent',
+  group: 'setup',
+  tier: 'local',
+  options: [
+    opt('--allow-live', 'offer write tools on a live key too (each write then needs a confirmation token)'),
+    opt(
+      '--root <dir>',
+      'a directory plan and apply may read target files from (repeatable; default the working directory)',
+      undefined,
+      'repeatable',
+    ),
+    opt('--max-notional <usd>', 'refuse a write tool call that trades more than this many USD (nothing sent)'),
+    opt(
+      '--max-daily-notional <usd>',
+      "refuse a write that would take the agent's trades of the last 24 h (journal, via agent) past this many USD",
+    ),
+    opt('--markets <list>', 'the only markets write tools may trade, comma-separated: USDTNGN,USDTKES'),
+  ],
+  examples: [
+    'hedge mcp --demo',
+    'hedge mcp --profile desk --max-notional 25k --max-daily-notional 100k --markets USDTNGN',
+    'hedge mcp --profile desk --root ~/books',
+  ],
+});
+
+export const TOOLS = declare({
+  name: 'tools',
+  summary: 'The tools an agent may call: schemas, risk tiers, errors',
+  description:
+    'Describe the commands an agent may call: names, argument schemas, risk tiers and the errors each can return',
+  group: 'setup',
+  tier: 'local',
+  options: [
+    opt(
+      '--errors',
+      'print the error catalogue instead: every error code, its exit code, whether and how to retry, what to do',
+    ),
+  ],
+  examples: ['hedge tools --json', 'hedge tools --errors --json'],
+});
+
+export const API_METHOD_VALUES = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const API = declare({
+  name: 'api',
+  group: 'automation',
+  summary: "Call any endpoint with the profile's key (as gh api)",
+  description:
+    "Call any endpoint with the profile's key, as `gh api` does; prints the whole envelope; writes are journaled",
+  // Not an agent tool: agents get the typed tools, which the caps and the market allowlist govern.
+  tier: 'local',
+  args: [{ name: 'path', required: true, description: 'relative to the base URL: /hedges, /hedges?status=filled' }],
+  options: [
+    opt(
+      '-X, --method <method>',
+      'GET (default), POST, PUT, PATCH or DELETE; all but GET are journaled writes',
+      API_METHOD_VALUES,
+    ),
+    opt(
+      '-f, --raw-field <key=value>',
+      'a string parameter: query string of a GET, JSON body otherwise',
+      undefined,
+      'repeatable',
+    ),
+    opt(
+      '-F, --field <key=value>',
+      'a typed parameter: numbers, true, false, null, @file; key[sub]= nests',
+      undefined,
+      'repeatable',
+    ),
+    opt('-H, --header <name:value>', 'an extra request header (never Authorization)', undefined, 'repeatable'),
+    opt('--input <file>', 'the JSON body from this file (- for stdin); -f/-F then go in the query string'),
+    opt('--paginate', 'GET every page of a list and print one envelope of all its rows'),
+    opt('-i, --include', 'print the HTTP status line and the response headers before the body'),
+    WRITE_OPTIONS[1],
+    WRITE_OPTIONS[2],
+    WRITE_OPTIONS[3],
+    WRITE_OPTIONS[4],
+    UNTIL_OPTION,
+  ],
+  examples: [
+    'hedge api /markets',
+    'hedge api /hedges -f status=filled -F limit=5 --query "data[].id"',
+    'hedge api -X POST /hedges/close -f market=USDTNGN -f side=buy',
+    'hedge api /hedges --paginate --query "length(data)"',
+  ],
+});

@@ -1,0 +1,157 @@
+// `hedge api PATH` — any endpoint with the profile's key and base URL, as `gh api` does: -X METHOD,
+// -f/-F parameters, -H headers, --input FILE, --paginate, --include. Prints the server's whole
+// envelope (JSON; --query and --fields apply). The path is checked to stay under the base URL
+// before anything is sent (security/base-url.ts). A GET is a read; every other method is a write
+// of the one write flow: an Idempotency-Key journaled before it leaves, the live guard (ask, or
+// --yes), resumable by running the same command again or `hedge resume`. Exit codes as everywhere.
+//
+// Unlike `gh api`, parameters never turn a GET into a POST: a write is always asked for with -X.
+import type { InputOf } from '../../runner/command-spec.js';
+import type { API } from '../specs.js';
+import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
+import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../../../core/api-params.js';
+import { UsageError } from '../../../core/errors.js';
+import {
+  AnswerLog,
+  apiWriteAction,
+  isWriteMethod,
+  readApi,
+  readInputBody,
+  readParamFile,
+  type ApiAnswer,
+  type ApiCall,
+} from '../../../features/trade/api-call.js';
+import { runWrite, writeOptionsFrom, type WriteOptions } from '../../../features/write/write-flow.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { resolveApiPath } from '../../../core/security/base-url.js';
+import { containsKeyShape } from '../../../core/security/secrets.js';
+import { printAnswers } from '../../../platform/results/api-answer.js';
+import { renderDryRun } from '../../../platform/results/dry-run-view.js';
+
+export interface ApiOptions {
+  method: ReturnType<typeof parseApiMethod>;
+  path: string;
+  params: ParamInput[];
+  headers: string[];
+  input?: string;
+  paginate: boolean;
+  include: boolean;
+  until: boolean;
+  write: WriteOptions;
+}
+
+export function parseApiOptions(input: InputOf<typeof API>): ApiOptions {
+  const { options } = input;
+  // -f and -F in the order typed on the line is not kept by the parser: -f first, then -F.
+  const params: ParamInput[] = [
+    ...(options.rawField ?? []).map((raw) => ({ raw, typed: false })),
+    ...(options.field ?? []).map((raw) => ({ raw, typed: true })),
+  ];
+  return {
+    method: parseApiMethod(options.method),
+    path: input.args.path,
+    params,
+    headers: options.header ?? [],
+    input: options.input,
+    paginate: options.paginate === true,
+    include: options.include === true,
+    until: options.until !== undefined,
+    write: writeOptionsFrom({ ...options, wait: true }),
+  };
+}
+
+/** Every `-F key=@file` read first (the parameters are built in one pure pass). */
+async function readParamFiles(ctx: CommandContext, params: readonly ParamInput[]): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const { raw, typed } of params) {
+    const value = raw.slice(raw.indexOf('=') + 1);
+    if (!typed || !value.startsWith('@') || value === '@' || files.has(value.slice(1))) continue;
+    const file = value.slice(1);
+    files.set(file, await readParamFile(ctx, file));
+  }
+  return files;
+}
+
+/** The request, decided whole before anything is sent: path under the base URL, method, body, headers. */
+async function planCall(ctx: CommandContext, opts: ApiOptions): Promise<ApiCall> {
+  const write = isWriteMethod(opts.method);
+  if (opts.input !== undefined && !write)
+    throw new UsageError('--input sends a body; give the method too, e.g. -X POST (a GET has no body).');
+  if (opts.paginate && write)
+    throw new UsageError(`--paginate reads a list page by page; it works with GET only (not ${opts.method}).`);
+  if (opts.until && write)
+    throw new UsageError(
+      `--until reads again until a condition holds; it works with GET only (a ${opts.method} is not sent again).`,
+    );
+  if (!write && (opts.write.dryRun || opts.write.idempotencyKey !== undefined || opts.write.fresh)) {
+    throw new UsageError(
+      '--dry-run, --idempotency-key and --new are for writes; a GET is sent as it is (add -X POST, PUT, PATCH or DELETE for a write).',
+    );
+  }
+  const headers = Object.fromEntries(opts.headers.map(parseHeader));
+  if (opts.input === '-' && opts.params.some(({ raw, typed }) => typed && raw.slice(raw.indexOf('=') + 1) === '@-')) {
+    throw new UsageError(
+      '--input - and -F key=@- both read stdin, which can be read once; name a file for one of them.',
+    );
+  }
+  const files = await readParamFiles(ctx, opts.params);
+  const params = buildParams(opts.params, (file) => files.get(file)!);
+  const credentials = await ctx.credentials();
+  let path = resolveApiPath(credentials.baseUrl, opts.path);
+  let body: unknown;
+  const hasParams = Object.keys(params).length > 0;
+  if (opts.input !== undefined) body = await readInputBody(ctx, opts.input);
+  if (hasParams && (!write || opts.input !== undefined)) {
+    const query = queryStringOf(params);
+    path = `${path}${path.includes('?') ? '&' : '?'}${query}`;
+  } else if (hasParams) {
+    body = params;
+  }
+  // hedge's own key is never data the API needs: a request holding it (a file read whole, such as
+  // /proc/self/environ) is refused before anything is sent or journaled, a dry run's included.
+  if (containsKeyShape(`${path} ${JSON.stringify(body) ?? ''}`))
+    throw new UsageError(
+      'PATH, -f, -F and --input: the request would carry an API key (or text shaped like one), which hedge never sends as data; nothing was sent.',
+    );
+  const argv = [
+    'api',
+    ...(opts.method === 'GET' ? [] : ['-X', opts.method]),
+    opts.path,
+    ...opts.params.map(({ raw, typed }) => `${typed ? '-F' : '-f'} ${raw}`),
+  ];
+  return { method: opts.method, path, body, headers, argv };
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof API>): Promise<number> {
+  const opts = parseApiOptions(input);
+  const call = await planCall(ctx, opts);
+  const client = await ctx.client();
+  const log = new AnswerLog();
+  const pages: ApiAnswer[] = [];
+  const show = (answer: ApiAnswer) => printAnswers(ctx.output, [answer], { include: opts.include, failed: false });
+  try {
+    if (isWriteMethod(call.method)) {
+      const outcome = await runWrite(ctx, apiWriteAction(client, call, log), opts.write);
+      if (outcome.kind === 'dry-run') renderDryRun(ctx.output, outcome.planned);
+      if (outcome.kind === 'submitted' || outcome.kind === 'resolved') show(outcome.answer);
+    } else {
+      await readApi(ctx, client, call, { paginate: opts.paginate, log, onPage: (page) => pages.push(page) });
+      printAnswers(ctx.output, pages, { include: opts.include, failed: false });
+    }
+  } catch (error) {
+    // What the server said, as it said it, before the error line (gh api prints the body too).
+    const last = log.last;
+    if (last && last.status >= 400) printAnswers(ctx.output, [last], { include: opts.include, failed: true });
+    throw error;
+  }
+  return 0;
+}
+
+/**
+ * What `hedge api` prints: for a method that writes, the server's envelope (its names checked
+ * before anything is sent, ui/result-fields.ts); a GET is a read, checked on what came.
+ */
+export const OUTPUT_FIELDS = (input: InputOf<typeof API>) => {
+  if (!isWriteMethod(parseApiMethod(input.options.method))) return undefined;
+  return input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.api);
+};

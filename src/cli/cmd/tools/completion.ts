@@ -1,0 +1,35 @@
+// hedge completion bash|zsh|fish — prints the completion script the build generated from the
+// command specs (src/cli/completion-scripts.ts) into dist/completions/, beside the chunk this runs
+// from, so the script always matches the command tree it ships with; the single executable
+// carries the same files as assets (scripts/sea.mjs). Read, not generated here: the generator
+// needs the manifest, which loads this command (an import cycle).
+import { readFile } from 'node:fs/promises';
+import { getAsset, isSea } from 'node:sea';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { ConfigError, UsageError } from '../../../core/errors.js';
+import type { InputOf } from '../../runner/command-spec.js';
+import { SHELL_VALUES, type COMPLETION } from '../specs.js';
+import type { OutputFields } from '../../../platform/fields/output-fields.js';
+
+export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>) {
+  const shell = input.args.shell ?? '';
+  if (!(SHELL_VALUES as readonly string[]).includes(shell)) {
+    throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);
+  }
+  const name = `completions/hedge.${shell}`;
+  let text: string | undefined;
+  try {
+    text = isSea() ? getAsset(name, 'utf8') : await readFile(new URL(`./${name}`, import.meta.url), 'utf8');
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) {
+    throw new ConfigError(`The ${shell} completion script (dist/${name}) is missing from this installation.`, {
+      hint: 'Rebuild (npm run build) or reinstall hedge: the build writes the scripts into dist/completions/.',
+    });
+  }
+  ctx.output.write(text);
+}
+
+/** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
+export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: 'a shell script' };

@@ -1,0 +1,17 @@
+// hedge demo reset — the --demo simulator starts afresh: its state file (test funds only) is
+// removed, so the next `hedge --demo …` opens a new account with a new seed balance.
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEMO_STATE_FILE } from '../../../platform/runtime/start-demo.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+
+export async function run(ctx: CommandContext) {
+  const file = join(ctx.configDir, DEMO_STATE_FILE);
+  const existed = existsSync(file);
+  await rm(file, { force: true });
+  if (ctx.output.isJson) ctx.output.json({ reset: true, state_file: file, removed: existed });
+  else if (existed) ctx.output.success(`The demo starts afresh: ${file} removed (test funds only).`);
+  else ctx.output.success(`The demo starts afresh: it had no state yet (${file}).`);
+  return 0;
+}

@@ -1,0 +1,97 @@
+// hedge tools [--json] — the catalogue `hedge mcp` serves, for agents that call the CLI directly:
+// each tool's name, command, safety tier, whether it is offered on the current key (as `hedge mcp`
+// without --allow-live would), description and JSON Schema of its arguments. Sends nothing; with
+// --demo the simulator is not even started (its key is a test key).
+import type { CommandModule, CommandSpec, InputOf } from '../../runner/command-spec.js';
+import type { TOOLS } from '../specs.js';
+import { agentTools, catalogueEntry, writeAccess } from '../../agent/catalogue.js';
+import { tokenTtlSeconds } from '../../agent/confirmation.js';
+import { errorCatalogue } from '../../agent/error-catalogue.js';
+import { HedgeError } from '../../../core/errors.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { Environment } from '../../../core/security/secrets.js';
+import { TOOL_RESOURCE } from '../../../platform/fields/resource-fields.js';
+
+async function environment(ctx: CommandContext): Promise<Environment | undefined> {
+  if (ctx.globals.demo) return 'test';
+  try {
+    return (await ctx.credentials()).environment;
+  } catch (error) {
+    if (!(error instanceof HedgeError)) throw error;
+    ctx.output.warn(`No usable API key: ${error.message} Write tools are shown as not offered.`);
+    return undefined;
+  }
+}
+
+/** `--errors`: the error catalogue (agent/error-catalogue.ts), whole. */
+async function printErrorCatalogue(ctx: CommandContext): Promise<void> {
+  const entries = errorCatalogue();
+  if (ctx.output.isJson) {
+    ctx.output.json(entries);
+    return;
+  }
+  await ctx.output.list(
+    entries.map((entry) => ({
+      ...entry,
+      applies_to: Array.isArray(entry.applies_to) ? entry.applies_to.join(' ') : entry.applies_to,
+      retryable: entry.retryable ? 'yes' : 'no',
+    })),
+    [
+      { key: 'code', label: 'Code' },
+      { key: 'exit_code', label: 'Exit', kind: 'count' },
+      { key: 'class', label: 'Class' },
+      { key: 'retryable', label: 'Retry?' },
+      { key: 'retry', label: 'How' },
+      { key: 'what_to_do', label: 'What to do' },
+      { key: 'retry_after', label: 'When' },
+      { key: 'applies_to', label: 'Tools' },
+    ],
+    { empty: 'No error codes.' },
+  );
+}
+
+export interface ToolsOptions {
+  /** --errors: the error catalogue instead of the tools. */
+  errors: boolean;
+  /** The command tree the tools are made from (handed in by the manifest). */
+  commands: readonly CommandSpec[];
+}
+
+export function parseToolsOptions(input: InputOf<typeof TOOLS>, commands: readonly CommandSpec[]): ToolsOptions {
+  return { errors: input.options.errors === true, commands };
+}
+
+/** The command, given the tree it lists as tools (by the manifest, which loads it). */
+export function withCommands(commands: readonly CommandSpec[]): CommandModule<InputOf<typeof TOOLS>> {
+  return { run: (ctx, input) => runTools(ctx, parseToolsOptions(input, commands)) };
+}
+
+export async function runTools(ctx: CommandContext, opts: ToolsOptions): Promise<void> {
+  if (opts.errors) {
+    await printErrorCatalogue(ctx);
+    return;
+  }
+  const access = writeAccess(await environment(ctx), false);
+  const entries = agentTools(opts.commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
+  if (ctx.output.isJson) {
+    ctx.output.json(entries);
+    return;
+  }
+  const rows = entries.map((entry) => {
+    const required = (entry.input_schema.required as string[] | undefined) ?? [];
+    const optional = Object.keys(entry.input_schema.properties as Record<string, unknown>).length - required.length;
+    return {
+      name: entry.name,
+      tier: entry.tier,
+      offered: entry.offered ? 'yes' : 'no',
+      arguments: [...required, ...(optional > 0 ? [`(+${optional} optional)`] : [])].join(' '),
+    };
+  });
+  await ctx.output.list(rows, TOOL_RESOURCE, { empty: 'No tools.' });
+  if (ctx.output.isHuman)
+    ctx.output.note(
+      ctx.output.chalk.dim(
+        `Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`,
+      ),
+    );
+}

@@ -1,0 +1,25 @@
+// hedge close MARKET SIDE — closes the position on that side, waits until the side leaves
+// GET /positions (the spec's confirmation), then shows what closing returned (the position's
+// net_margin_usd just before the close) and, when the record appears in time, the realized figures.
+import type { InputOf } from '../../runner/command-spec.js';
+import type { CLOSE } from '../specs.js';
+import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
+import { parseMarket, parseSide } from '../../../core/input.js';
+import { closeAction, closeArgv } from '../../../features/trade/trade-actions.js';
+import { runWrite, writeOptionsFrom, type WriteOutcome } from '../../../features/write/write-flow.js';
+import { showTrade } from './trade-outcome.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+
+export async function run(ctx: CommandContext, input: InputOf<typeof CLOSE>) {
+  const request = { market: parseMarket(input.args.market), side: parseSide(input.args.side) };
+  const write = writeOptionsFrom(input.options);
+  const client = await ctx.client();
+  const action = closeAction(ctx, client, request, { argv: closeArgv(request) });
+  return showTrade(ctx, 'close', (await runWrite(ctx, action, write)) as WriteOutcome<unknown, unknown>, {
+    ...request,
+  });
+}
+
+/** What `hedge close` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
+export const OUTPUT_FIELDS = (input: InputOf<typeof CLOSE>) =>
+  input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.close);

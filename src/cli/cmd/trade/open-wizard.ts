@@ -1,0 +1,303 @@
+// `hedge open` on a terminal without (all of) its arguments: market → side → notional → tenor →
+// client reference → quote card → confirm (default No). Every choice is shown with the numbers it
+// depends on (a side already open in any view is marked, and offered as "add to it"), and the notional
+// is checked as it is typed against the side's capacity and the account's headroom. Answers given
+// on the command line are taken as they are and not asked again.
+// Ctrl-C at any prompt ends the run with exit 130 and nothing sent (the prompter maps it); a No at
+// the confirmation with exit 8 (declined).
+import type { HedgeClient } from '../../../platform/api/client.js';
+import type { Account, Market, Quote, Side, Tenor } from '../../../platform/api/schemas.js';
+import { DAY_MS, TENORS } from '../../../core/vocabulary.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { parseClientReference, parseNotional } from '../../../core/input.js';
+import { confirmOrStop } from '../../../features/write/live-guard.js';
+import { findMarket } from '../../../core/markets.js';
+import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade-rules.js';
+import { DeclinedError, PreTradeCheckError, UsageError } from '../../../core/errors.js';
+import { formatMoney, formatPercent, formatUsd, formatUtc } from '../../../platform/terminal/format.js';
+import { payWords, toAccountSide } from '../../../core/money.js';
+import { SideViews } from '../../../features/book/side-book.js';
+import { safeText, messageOf } from '../../../core/security/safe-text.js';
+import { Output } from '../../../platform/terminal/output.js';
+import { terminalColumns } from '../../../platform/terminal/terminal.js';
+import type { Prompter } from '../../../platform/terminal/prompter.js';
+import { renderQuoteCard } from '../../../platform/results/quote-card.js';
+import { displayWidth, wrapWords } from '../../../platform/terminal/width.js';
+
+export interface WizardAnswers {
+  market?: string;
+  side?: Side;
+  notionalUsd?: number;
+  tenorDays?: Tenor;
+  clientReference?: string;
+}
+
+export type WizardResult =
+  | {
+      kind: 'open';
+      market: string;
+      side: Side;
+      notionalUsd: number;
+      tenorDays: Tenor;
+      clientReference?: string;
+      quote: Quote;
+    }
+  /** The side chosen already holds a hedge, and the operator chose to add to it (the add quotes and confirms itself). */
+  | { kind: 'add'; market: string; side: Side; notionalUsd: number };
+
+/** What a side holds in every view the wizard read (one read: the records and the positions line, side-book.ts). */
+interface SideHolding {
+  notionalUsd?: number;
+  hedgeId?: string;
+}
+
+/** The side's daily carry rate on the account's side (docs/output.md "Sign convention"): "-0.0384%/day, you pay". */
+function carryWords(rate: number) {
+  const forAccount = toAccountSide(rate);
+  if (forAccount === 0) return `${formatPercent(0)}/day`;
+  return `${formatPercent(forAccount)}/day, ${payWords(forAccount)}`;
+}
+
+function sideSummary(market: Market, side: Side) {
+  const capacity = market.available_capacity_usd[side];
+  const carry = market.net_rate_daily_pct[side];
+  return `capacity ${formatMoney(capacity)} USD, carry ${carryWords(carry)}`;
+}
+
+/** Room for a choice's text: the terminal's width less the prompt's pointer and a margin. */
+function choiceRoom(ctx: CommandContext) {
+  return Math.max(20, ctx.output.columns - 4);
+}
+
+/**
+ * A market as one line when the terminal is wide enough; else its name and price, with both sides'
+ * figures as the highlighted choice's description (wrapped), so nothing is cut mid-word.
+ */
+function marketChoice(market: Market, room: number) {
+  const full = `${market.market}  ${formatMoney(market.price)}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
+  if (displayWidth(full) <= room) return { name: full };
+  const sides = ['buy', 'sell']
+    .map((side) => wrapWords(`${side}: ${sideSummary(market, side as Side)}`, room, { hangingIndent: 2 }))
+    .join('\n');
+  return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
+}
+
+/** Largest notional the checks allow on this side (both the side capacity and the account headroom). */
+function notionalCeiling(market: Market, side: Side, account: Account) {
+  return Math.min(market.available_capacity_usd[side], account.available_exposure_usd);
+}
+
+export async function runOpenWizard(
+  ctx: CommandContext,
+  client: HedgeClient,
+  given: WizardAnswers,
+  options: { skipChecks: boolean; live: boolean },
+): Promise<WizardResult> {
+  const prompter = await ctx.prompter();
+  const { list, account, holding } = await readWizardBook(ctx, client);
+  const market = await askMarket(ctx, prompter, list.markets, given.market, options.skipChecks);
+  const known = market.available_capacity_usd !== undefined;
+  const held = { buy: await holding(market.market, 'buy'), sell: await holding(market.market, 'sell') };
+  const { side, adding } = await askSide(prompter, market, held, given.side, known);
+  const notionalUsd = await askNotional(
+    prompter,
+    { market, account, side, adding, known, skipChecks: options.skipChecks },
+    given.notionalUsd,
+  );
+  // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
+  if (adding) return { kind: 'add', market: market.market, side, notionalUsd };
+  const tenorDays = given.tenorDays ?? (await askTenor(prompter, ctx.clock.now()));
+  const clientReference = given.clientReference ?? (await askClientReference(prompter));
+
+  const quote = await client.createQuote({
+    market: market.market,
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays,
+  });
+  // The card is for the person at the prompt: under --json it goes to stderr, stdout stays JSON only.
+  const c = ctx.output.chalk;
+  const cardOutput = ctx.output.isJson
+    ? new Output({
+        mode: 'table',
+        chalk: c,
+        streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr },
+        now: ctx.clock.now,
+        columns: terminalColumns(ctx.io.stderr, ctx.io.stderrIsTTY, ctx.env),
+      })
+    : ctx.output;
+  cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));
+
+  const days = tenorDays === 1 ? '1 day' : `${tenorDays} days`;
+  const question =
+    `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}` +
+    `${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+  await confirmOrStop(ctx, question);
+  return { kind: 'open', market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
+}
+
+/**
+ * The markets, the account, and what each side holds. The book marks the sides already open — a
+ * side open in any view (a filled hedge on its record, a positions line, a hedge being opened), so an
+ * open the server may refuse is never offered as the way forward; without it the wizard still works, unmarked.
+ */
+async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
+  const [list, account, views] = await Promise.all([
+    client.listMarkets(),
+    client.getAccount(),
+    SideViews.read(client, (line) => ctx.log(line)).catch((error: unknown) => {
+      if (ctx.signal.aborted) throw error;
+      ctx.log(`positions and hedges: not read for the wizard (${messageOf(error)})`);
+      return undefined;
+    }),
+  ]);
+  const nowMs = client.transport.serverNow().latestMs;
+  const holding = async (marketName: string, side: Side) => {
+    if (!views) return undefined;
+    const book = await views.book(marketName, side, nowMs);
+    if (book.state === 'flat' && book.opening.length === 0) return undefined;
+    const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
+    const notionalUsd =
+      book.filled.length > 0 ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
+    return { ...(notionalUsd === undefined ? {} : { notionalUsd }), ...(hedgeId ? { hedgeId } : {}) };
+  };
+  return { list, account, holding };
+}
+
+/** The market given (checked unless --skip-checks), else one chosen among the open ones. */
+async function askMarket(
+  ctx: CommandContext,
+  prompter: Prompter,
+  markets: Market[],
+  given: string | undefined,
+  skipChecks: boolean,
+) {
+  if (given) {
+    const problem = skipChecks ? undefined : marketProblem(markets, given);
+    if (problem) throw problem;
+    return findMarket(markets, given) ?? ({ market: given } as Market);
+  }
+  const open = markets.filter((entry) => entry.status === 'open');
+  if (open.length === 0) {
+    const listed = markets.map((entry) => `${entry.market} (${entry.status})`).join(', ') || 'none';
+    throw new PreTradeCheckError(
+      'market_disabled',
+      `No market is open for trading right now (listed: ${listed}).`,
+      {},
+      'Try again later; `hedge markets` shows their status.',
+    );
+  }
+  return prompter.select<Market>({
+    message: 'Market',
+    choices: open.map((entry) => ({ ...marketChoice(entry, choiceRoom(ctx)), short: entry.market, value: entry })),
+  });
+}
+
+/**
+ * The side given or chosen. A side that is open is offered as "add to it" (or the other side), never
+ * as an open the service may refuse; what the side holds is in the question itself, so it is on
+ * screen when answered.
+ */
+async function askSide(
+  prompter: Prompter,
+  market: Market,
+  held: Record<Side, SideHolding | undefined>,
+  given: Side | undefined,
+  known: boolean,
+) {
+  const side =
+    given ??
+    (await prompter.select<Side>({
+      message: 'Side',
+      choices: (['buy', 'sell'] as const).map((value) => {
+        const open = held[value];
+        const mark = open
+          ? ` — already open${open.notionalUsd === undefined ? '' : `: ${formatUsd(open.notionalUsd)}`}`
+          : '';
+        // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
+        return {
+          name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`,
+          short: value,
+          value,
+        };
+      }),
+    }));
+  const open = held[side];
+  if (!open) return { side, adding: false };
+  const other: Side = side === 'buy' ? 'sell' : 'buy';
+  const size = open.notionalUsd === undefined ? '' : ` ${formatUsd(open.notionalUsd)}`;
+  const choice = await prompter.select<'add' | 'other' | 'cancel'>({
+    message: `The ${side} side of ${market.market} already holds${size}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
+    choices: [
+      { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
+      ...(held[other] || given
+        ? []
+        : [{ name: `Open on the ${other} side instead`, short: `${other} side`, value: 'other' as const }]),
+      { name: 'Cancel (nothing is sent)', short: 'cancel', value: 'cancel' },
+    ],
+  });
+  if (choice === 'cancel') throw new DeclinedError('Nothing was sent.');
+  return choice === 'other' ? { side: other, adding: false } : { side, adding: true };
+}
+
+/** The notional given (checked against the side's capacity and the account's headroom), else asked and checked as it is typed. */
+async function askNotional(
+  prompter: Prompter,
+  choice: { market: Market; account: Account; side: Side; adding: boolean; known: boolean; skipChecks: boolean },
+  given: number | undefined,
+) {
+  const { market, account, side, adding, known, skipChecks } = choice;
+  if (given !== undefined) {
+    if (!skipChecks && known) {
+      const problem = notionalProblem(market, account, { side, notionalUsd: given, action: adding ? 'add' : 'open' });
+      if (problem) throw problem;
+    }
+    return given;
+  }
+  const ceiling = known ? notionalCeiling(market, side, account) : undefined;
+  const typed = await prompter.input({
+    message: `Notional in USD${ceiling === undefined ? '' : ` (at most ${formatMoney(ceiling)})`}`,
+    validate: (raw) => {
+      let amount: number;
+      try {
+        amount = parseNotional(raw);
+      } catch (error) {
+        return error instanceof UsageError ? error.message : String(error);
+      }
+      if (skipChecks || !known) return true;
+      return (
+        notionalProblem(market, account, { side, notionalUsd: amount, action: adding ? 'add' : 'open' })?.message ??
+        true
+      );
+    },
+  });
+  return parseNotional(typed);
+}
+
+function askTenor(prompter: Prompter, now: number) {
+  return prompter.select<Tenor>({
+    message: 'Tenor',
+    choices: TENORS.map((days) => ({
+      name: `${days} day${days === 1 ? ' ' : 's'}  matures about ${formatUtc(new Date(now + days * DAY_MS).toISOString())}`,
+      short: `${days} day${days === 1 ? '' : 's'}`,
+      value: days,
+    })),
+  });
+}
+
+/** An optional reference: Enter skips it. */
+async function askClientReference(prompter: Prompter) {
+  const typed = await prompter.input({
+    message: 'Client reference (optional, Enter to skip)',
+    validate: (raw) => {
+      if (raw.trim() === '') return true;
+      try {
+        parseClientReference(raw);
+        return true;
+      } catch (error) {
+        return error instanceof UsageError ? error.message : String(error);
+      }
+    },
+  });
+  return typed.trim() === '' ? undefined : parseClientReference(typed);
+}

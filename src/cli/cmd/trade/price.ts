@@ -1,0 +1,54 @@
+// `hedge price [MARKET]`: the indicative mid rate (GET /prices). It is a reference, not what a
+// hedge executes at — that comes from `hedge quote`.
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { watchAsked } from '../../../features/book/watch.js';
+import { watchCommand } from '../book/watch-outcome.js';
+import { parseMarket } from '../../../core/input.js';
+import { requireListedMarket } from '../../../features/book/markets.js';
+import type { InputOf } from '../../runner/command-spec.js';
+import type { PRICE } from '../specs.js';
+
+import { PRICE_RESOURCE } from '../../../platform/fields/resource-fields.js';
+import { pricesInOneShape } from '../../../platform/api/wire/fields.js';
+
+export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>) {
+  if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'price', market: input.args.market }, input.options);
+  // One market; absent: every listed market.
+  const market = input.args.market === undefined ? undefined : parseMarket(input.args.market);
+  const client = await ctx.client();
+  // The live markets list decides what exists: an unlisted market is named against it (exit 2),
+  // and "every market" means every listed one, even on a server that needs `symbols`.
+  if (market) {
+    await requireListedMarket(client, market);
+    const { data, quotes, problem } = await client.readPrices([market]);
+    // --raw is the server's data as it came, whatever its shape (a list, or keyed by market).
+    if (ctx.output.isJson && ctx.output.raw) return ctx.output.json(data);
+    if (problem) return showUnread(ctx, data, problem);
+    if (ctx.output.isJson) return ctx.output.json(pricesInOneShape(quotes), PRICE_RESOURCE.fields);
+    ctx.output.record(quotes[0]!, PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
+    if (ctx.output.isHuman)
+      ctx.output.note(
+        ctx.output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'),
+      );
+    return;
+  }
+  const { markets } = await client.listMarkets();
+  if (markets.length === 0)
+    return ctx.output.list([], PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
+  const { data, quotes: prices, problem } = await client.readPrices(markets.map((entry) => entry.market));
+  if (ctx.output.isJson && ctx.output.raw) return ctx.output.json(data);
+  if (problem) return showUnread(ctx, data, problem);
+  if (ctx.output.isJson) return ctx.output.json(pricesInOneShape(prices), PRICE_RESOURCE.fields);
+  await ctx.output.list(prices, PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
+}
+
+/**
+ * A prices shape hedge cannot read is shown as it came (an unknown shape is shown, not refused),
+ * then reported: no price could be read from it (exit 14).
+ */
+function showUnread(ctx: CommandContext, data: unknown, problem: Error) {
+  const shown =
+    data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { data };
+  ctx.output.record(shown, [], { title: 'GET /prices, as the server sent it' });
+  throw problem;
+}

@@ -1,0 +1,41 @@
+// `hedge quote MARKET SIDE NOTIONAL --tenor D`: an indicative quote (POST /quotes). Everything typed
+// is checked before it; whether the market is listed (and open) only the server knows, so a refusal
+// is explained from the live list (flows/markets.ts). Beside the quote request, the open's pre-trade
+// checks read the side's capacity and the account's headroom: a size an open would be refused for
+// is said on stderr, and the quote is still printed.
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
+import { explainMarketRefusal } from '../../../features/book/markets.js';
+import { quotedSizeProblem } from '../../../features/trade/pre-trade.js';
+import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../../../platform/results/quote-card.js';
+import type { InputOf } from '../../runner/command-spec.js';
+import type { QUOTE } from '../specs.js';
+
+export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>) {
+  const market = parseMarket(input.args.market);
+  const side = parseSide(input.args.side);
+  const opts = { notionalUsd: parseNotional(input.args.notional), tenorDays: parseTenor(input.options.tenor) };
+  const client = await ctx.client();
+  const sizeProblem = quotedSizeProblem(client, { market, side, notionalUsd: opts.notionalUsd });
+  const quote = await client
+    .createQuote({ market, side, notional_usd: opts.notionalUsd, tenor_days: opts.tenorDays })
+    .catch(async (error: unknown) => {
+      await sizeProblem;
+      throw await explainMarketRefusal(client, market, error);
+    });
+  const problem = await sizeProblem;
+  if (problem) ctx.output.warn(`${problem.message} An open of this size would be refused.`);
+  if (ctx.output.isJson) {
+    ctx.output.json(quote);
+    return;
+  }
+  // --fields on a terminal: a card of just those fields (dotted names reach into the groups).
+  if (ctx.output.isHuman && ctx.globals.fields) {
+    ctx.output.record(quote as unknown as Record<string, unknown>, [], {
+      title: `Quote ${quote.market} ${quote.side}`,
+    });
+    return;
+  }
+  ctx.output.write(renderQuoteCard(ctx.output, quote, ctx.clock.now()));
+  if (ctx.output.mode === 'plain') ctx.output.note(QUOTE_INDICATIVE_NOTE);
+}

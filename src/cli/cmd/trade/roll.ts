@@ -1,0 +1,40 @@
+// hedge roll MARKET SIDE --tenor D — keeps the side covered past its maturity: closes the open
+// hedge and opens the same notional for the new tenor (or opens it anew when the side has just
+// settled). One confirmation for both legs; both journaled as one action (flows/roll.ts), so an
+// interrupted roll is finished by `hedge resume` or by the same command again. The flow returns
+// what the roll did; this renders it (ui/roll-outcome.ts) and picks the exit code.
+import type { InputOf } from '../../runner/command-spec.js';
+import type { ROLL } from '../specs.js';
+import {
+  dryRunResult,
+  RESULT_FIELDS,
+  ROLL_DRY_RUN_FIELDS,
+  writeResult,
+} from '../../../platform/results/result-fields.js';
+import { parseClientReference, parseMarket, parseSide, parseTenor } from '../../../core/input.js';
+import { runRoll, type RollRequest } from '../../../features/trade/roll.js';
+import { writeOptionsFrom } from '../../../features/write/write-flow.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
+
+export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
+  const { args, options } = input;
+  return {
+    market: parseMarket(args.market),
+    side: parseSide(args.side),
+    tenorDays: parseTenor(options.tenor),
+    skipChecks: options.skipChecks === true,
+    write: writeOptionsFrom(options),
+    ...(options.ref === undefined ? {} : { clientReference: parseClientReference(options.ref) }),
+  };
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>): Promise<number> {
+  return renderRollOutcome(ctx.output, await runRoll(ctx, parseRollOptions(input)), (...argv) =>
+    ctx.hedgeCommand(...argv),
+  );
+}
+
+/** What `hedge roll` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
+export const OUTPUT_FIELDS = (input: InputOf<typeof ROLL>) =>
+  input.options.dryRun ? dryRunResult(ROLL_DRY_RUN_FIELDS) : writeResult(RESULT_FIELDS.roll);

@@ -1,0 +1,28 @@
+// Shared by open, close, add, reduce and resume (not a command): the one place a trade's outcome,
+// returned by the write flow, is shown and turned into the command's ending — an open that failed
+// on-chain is raised as its error (exit code from errors.ts), anything else ends with 0.
+import type { Quote } from '../../../platform/api/schemas.js';
+import { tradeFailure, tradeView } from '../../../features/trade/trade-actions.js';
+import type { WriteOutcome } from '../../../features/write/write-flow.js';
+import type { CommandContext } from '../../../platform/runtime/context.js';
+import { renderDryRun } from '../../../platform/results/dry-run-view.js';
+import { renderTrade } from '../../../platform/results/write-outcome.js';
+
+/** `body` is the request the trade sent (market, side, amount); `quote` the one shown before an open. */
+export function showTrade(
+  ctx: CommandContext,
+  command: string,
+  outcome: WriteOutcome<unknown, unknown>,
+  body: Record<string, unknown>,
+  quote?: Quote,
+) {
+  if (outcome.kind === 'dry-run') {
+    renderDryRun(ctx.output, outcome.planned);
+    return 0;
+  }
+  const view = tradeView(command, outcome, body);
+  if (view) renderTrade(ctx.output, view, (...words) => ctx.hedgeCommand(...words), quote);
+  const failure = tradeFailure(ctx, view);
+  if (failure) throw failure;
+  return 0;
+}

@@ -1,0 +1,145 @@
+// The command contract: a command declares its arguments and options once, as data, and its code
+// receives an object typed from that declaration, so a misnamed option fails the typecheck.
+import type { CommandContext } from '../../platform/runtime/context.js';
+import type { OutputFields } from '../../platform/fields/output-fields.js';
+
+export interface ArgSpec {
+  readonly name: string;
+  readonly required: boolean;
+  readonly description: string;
+  readonly values?: readonly string[] | 'profile' | 'market';
+}
+
+/** `negatable`: `--no-wait` gives `wait: false`; `optional-value`: `--watch` or `--watch 5`. */
+export type OptionKind = 'value' | 'flag' | 'negatable' | 'optional-value' | 'repeatable';
+
+export interface OptionSpec {
+  readonly flags: string;
+  /** The property the value arrives under (commander's camelCase of the long flag). */
+  readonly key: string;
+  readonly kind: OptionKind;
+  readonly description: string;
+  readonly values?: readonly string[] | 'profile';
+}
+
+/** How much an agent may do with a command (hedge mcp): read, write (moves money) or local only. */
+export type CommandTier = 'read' | 'write' | 'local';
+
+/** Where `hedge --help` lists a top-level command (gh's grouping: what a person comes to do). */
+export type CommandGroup = 'trading' | 'book' | 'automation' | 'setup';
+
+export const COMMAND_GROUPS: readonly { readonly id: CommandGroup; readonly heading: string }[] = [
+  { id: 'trading', heading: 'Core trading' },
+  { id: 'book', heading: 'The book' },
+  { id: 'automation', heading: 'Automation' },
+  { id: 'setup', heading: 'Setup and agents' },
+];
+
+export interface CommandSpec {
+  readonly name: string;
+  /** One line in the command lists of `hedge --help` (fits 80 columns beside the name). */
+  readonly summary: string;
+  /** The longer text of the command's own help, the man page and the agent catalogue (default: summary). */
+  readonly description?: string;
+  readonly group?: CommandGroup;
+  readonly args?: readonly ArgSpec[];
+  readonly options?: readonly OptionSpec[];
+  readonly examples: readonly string[];
+  readonly subcommands?: readonly CommandSpec[];
+  readonly tier?: CommandTier;
+  /** The subcommand run when its group is called alone (`hedge journal` = `hedge journal list`). */
+  readonly isDefault?: boolean;
+  readonly load?: () => Promise<CommandModule<never>>;
+}
+
+type ArgValue<A extends ArgSpec> = A['required'] extends true ? string : string | undefined;
+type OptionValue<O extends OptionSpec> = O['kind'] extends 'value'
+  ? string | undefined
+  : O['kind'] extends 'negatable'
+    ? boolean
+    : O['kind'] extends 'optional-value'
+      ? string | true | undefined
+      : O['kind'] extends 'repeatable'
+        ? string[] | undefined
+        : boolean | undefined;
+
+export type ArgsOf<S extends CommandSpec> = S['args'] extends readonly ArgSpec[]
+  ? { [A in S['args'][number] as A['name']]: ArgValue<A> }
+  : Record<never, never>;
+
+export type OptionsOf<S extends CommandSpec> = S['options'] extends readonly OptionSpec[]
+  ? { [O in S['options'][number] as O['key']]: OptionValue<O> }
+  : Record<never, never>;
+
+export interface InputOf<S extends CommandSpec> {
+  args: ArgsOf<S>;
+  options: OptionsOf<S>;
+}
+
+export interface CommandModule<I> {
+  run(ctx: CommandContext, input: I): Promise<number | void>;
+  /** Where --until also takes a date: the names a condition may use (anything else is exit 2). */
+  CONDITION_FIELDS?: readonly string[];
+  /** What the command prints, so that --fields and --query are checked before it runs; undeclared: a read. */
+  OUTPUT_FIELDS?: OutputFields | ((input: I) => OutputFields | undefined);
+}
+
+/** Untyped input as the parser hands it over; only main.ts and the agent interface see it. */
+export interface RawInput {
+  args: Record<string, string | undefined>;
+  options: Record<string, unknown>;
+}
+
+/** Ties a declaration to the module whose `run` takes exactly `InputOf<typeof spec>`. */
+export function command<const S extends Omit<CommandSpec, 'load'>>(
+  spec: S,
+  load: () => Promise<CommandModule<InputOf<S>>>,
+): S & CommandSpec {
+  return { ...spec, load: load as unknown as () => Promise<CommandModule<never>> };
+}
+
+/** A command declaration (no code of its own to load yet: a group, or one whose code is added later). */
+export function declare<const S extends Omit<CommandSpec, 'load'>>(spec: S): S {
+  return spec;
+}
+
+export function runnable(spec: CommandSpec): spec is CommandSpec & { load: NonNullable<CommandSpec['load']> } {
+  return typeof spec.load === 'function';
+}
+
+type LongName<F extends string> = F extends `${string}--${infer L}`
+  ? L extends `${infer N} ${string}`
+    ? N
+    : L
+  : never;
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type KeyOf<F extends string> = Camel<LongName<F> extends `no-${infer R}` ? R : LongName<F>>;
+type KindOf<F extends string> = F extends `${string}<${string}`
+  ? 'value'
+  : F extends `${string}[${string}`
+    ? 'optional-value'
+    : F extends `${string}--no-${string}`
+      ? 'negatable'
+      : 'flag';
+
+/** An option whose key (commander's camelCase) and kind are read off its flags. */
+export function opt<const F extends string, const K extends OptionKind = KindOf<F>>(
+  flags: F,
+  description: string,
+  values?: OptionSpec['values'],
+  kind?: K,
+): { readonly flags: F; readonly key: KeyOf<F>; readonly kind: NoInfer<K>; readonly description: string } & Pick<
+  OptionSpec,
+  'values'
+> {
+  const long = /--(?:no-)?([\w-]+)/.exec(flags)![1]!;
+  const key = long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
+  const derived = flags.includes('<')
+    ? 'value'
+    : flags.includes('[')
+      ? 'optional-value'
+      : flags.includes('--no-')
+        ? 'negatable'
+        : 'flag';
+  return { flags, key, kind: kind ?? (derived as K), description, ...(values && { values }) };
+}

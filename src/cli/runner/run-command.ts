@@ -1,0 +1,58 @@
+// Runs one command's code: at once, or with `--until EXPR` until the condition holds. The CLI and the
+// agent interface both come through here, so `--until` means the same to both.
+import { UsageError } from '../../core/errors.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import type { CommandModule, CommandSpec, RawInput } from './command-spec.js';
+
+/** Options that cannot share a run with --until: a live view, and `hedges ID --wait` (its own wait). */
+const NOT_WITH_UNTIL: ReadonlyArray<{ key: string; flag: string }> = [
+  { key: 'watch', flag: '--watch' },
+  { key: 'wait', flag: '--wait' },
+];
+
+/** The --until condition, if any; where --until also takes a date, a value that reads as a date is one. */
+async function untilCondition(spec: CommandSpec, input: RawInput, now: number) {
+  const option = spec.options?.find((candidate) => candidate.key === 'until');
+  const value = input.options.until;
+  if (!option || typeof value !== 'string') return undefined;
+  const dateToo = option.flags.includes('<date');
+  if (dateToo) {
+    // Every date form starts with a digit (2026-11-01, 7d) and no JMESPath expression does: a
+    // value that does is the command's date — a malformed one gets the command's own refusal.
+    if (/^\s*\d/.test(value)) return undefined;
+    const { parseReportDate } = await import('../../features/report/report-rules.js');
+    if (parseReportDate(value, new Date(now)).ok) return undefined;
+  }
+  if (value.trim() === '') throw new UsageError(`--until: expected a JMESPath condition, e.g. "status=='filled'".`);
+  return { expression: value, dateToo };
+}
+
+/** `words` name the command as typed (`keep run`) in what is said about it. */
+export async function runCommand(
+  ctx: CommandContext,
+  spec: CommandSpec & { load: NonNullable<CommandSpec['load']> },
+  input: RawInput,
+  words: readonly string[] = [spec.name],
+) {
+  const module = (await spec.load()) as CommandModule<RawInput>;
+  const declared = typeof module.OUTPUT_FIELDS === 'function' ? module.OUTPUT_FIELDS(input) : module.OUTPUT_FIELDS;
+  ctx.output.prepare(declared, words.join(' '));
+  const found = await untilCondition(spec, input, ctx.clock.now());
+  const until = found && { ...found, fields: found.dateToo ? module.CONDITION_FIELDS : undefined, command: spec.name };
+  if (!until) {
+    const result = await module.run(ctx, input);
+    return typeof result === 'number' ? result : 0;
+  }
+  for (const { key, flag } of NOT_WITH_UNTIL) {
+    const value = input.options[key];
+    if (value !== undefined && value !== false)
+      throw new UsageError(
+        `${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
+      );
+  }
+  // History and report would read the condition as a date: they never see it.
+  const { until: _condition, ...options } = input.options;
+  const own: RawInput = until.dateToo ? { args: input.args, options } : input;
+  const { runUntil } = await import('./run-until.js');
+  return runUntil(ctx, until, (context) => module.run(context, own));
+}

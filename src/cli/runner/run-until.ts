@@ -1,0 +1,145 @@
+// `--until EXPR`: run a read again and again until a JMESPath condition over its JSON data holds,
+// then print that data as the command would; exit 124 at the time bound. Polls print nothing.
+import { InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../../core/errors.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import { DEFAULT_WAIT_BOUND_MS, waitDeadline } from '../../platform/config/wait-bound.js';
+import { RecordingOutput } from '../../platform/terminal/recording-output.js';
+import { compileQuery, fieldNames, isTruthy } from '../../platform/fields/query.js';
+import { safeText, messageOf } from '../../core/security/safe-text.js';
+import { POLL_CADENCE } from '../../features/write/wait.js';
+import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from '../../features/book/watch.js';
+
+export interface UntilOptions {
+  expression: string;
+  /** The command also takes a date under --until (history, report): said when the value is neither. */
+  dateToo?: boolean;
+  /** With `dateToo`: the names its data has; a condition on any other is exit 2, never polled. */
+  fields?: readonly string[];
+  command?: string;
+  /** Start to start between polls; POLL_CADENCE.intervalMs unless a test says otherwise. */
+  intervalMs?: number;
+}
+
+export type CommandRun = (ctx: CommandContext) => Promise<number | void>;
+
+function seconds(ms: number) {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** The date forms of a `--until <date|expr>` (history, report), as a refusal names them. */
+const DATE_FORMS = '2026-11-01, an ISO time, or 7d / 2w / 1m ago';
+
+/** The condition as a function, checked before anything is sent (exit 2 for a malformed one). */
+function compileCondition(options: UntilOptions) {
+  let condition: (data: unknown) => unknown;
+  try {
+    condition = compileQuery(options.expression, '--until');
+  } catch (error) {
+    if (options.dateToo && error instanceof UsageError) {
+      throw new UsageError(
+        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a JMESPath condition (${error.message.replace(/^--until "[^"]*": /, '').replace(/\.$/, '')}).`,
+        { hint: error.hint },
+      );
+    }
+    throw error;
+  }
+  if (options.dateToo && options.fields) {
+    const known = new Set(options.fields);
+    const unknown = fieldNames(options.expression).filter((name) => !known.has(name));
+    if (unknown.length > 0) {
+      const whose = options.command ? `${options.command}'s data` : 'the data';
+      throw new UsageError(
+        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a condition on ${whose}: ${unknown.map((name) => safeText(name)).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,
+        { hint: `e.g. --until 7d, or --until "length(@) >= \`10\`"` },
+      );
+    }
+  }
+  return condition;
+}
+
+export async function runUntil(ctx: CommandContext, options: UntilOptions, runOnce: CommandRun) {
+  const condition = compileCondition(options);
+  const { clock, signal } = ctx;
+  const intervalMs = Math.max(1_000, options.intervalMs ?? POLL_CADENCE.intervalMs);
+  const startedAt = clock.now();
+  const deadline = waitDeadline(ctx.globals.timeout, ctx.deadline, startedAt);
+  let polls = 0;
+  let last: RecordingOutput | undefined;
+  let nextAt = startedAt;
+
+  const interrupted = () =>
+    new InterruptedError(`--until stopped before ${JSON.stringify(safeText(options.expression))} held.`, {
+      stoppedBy: ctx.signal.reason,
+    });
+  const pauseUntil = async (at: number) => {
+    const ms = at - clock.now();
+    if (signal.aborted) throw interrupted();
+    if (ms <= 0) return;
+    try {
+      await clock.sleep(ms, signal);
+    } catch {
+      throw interrupted();
+    }
+  };
+  const notMet = async () => {
+    if (deadline !== undefined) await pauseUntil(deadline);
+    if (last && ctx.output.isJson) await last.playOnto(ctx.output);
+    const waited = clock.now() - startedAt;
+    const bound =
+      ctx.globals.timeout === undefined
+        ? `the default bound of ${seconds(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)`
+        : `--timeout ${ctx.globals.timeout}s`;
+    throw new UntilNotMetError(
+      `--until ${JSON.stringify(safeText(options.expression))} did not hold within ${bound}: ${polls} ${polls === 1 ? 'read' : 'reads'}, ${last ? `the condition false on ${polls === 1 ? 'it' : 'each'}` : 'none answered'}.`,
+      {
+        expression: options.expression,
+        polls,
+        waitedMs: waited,
+        hint:
+          last && ctx.output.isJson
+            ? 'The last data read is on stdout. Run it again, with a longer --timeout if it should take longer.'
+            : 'Run it again with a longer --timeout, or check the condition against --json.',
+      },
+    );
+  };
+
+  for (;;) {
+    await pauseUntil(nextAt);
+    const pollStartedAt = clock.now();
+    const recorder = new RecordingOutput({ chalk: ctx.output.chalk, columns: ctx.output.columns, now: clock.now });
+    // What the condition sees is what --json prints: the command's data, before --fields and --query.
+    const child = ctx.derive({
+      output: recorder,
+      globals: { json: true, format: 'json', fields: undefined, query: undefined },
+    });
+    let code: number | void;
+    try {
+      polls += 1;
+      code = await runOnce(child);
+    } catch (error) {
+      if (signal.aborted || error instanceof InterruptedError) throw interrupted();
+      if (!isPassingFailure(error)) throw error;
+      const now = clock.now();
+      const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
+      nextAt = nextRefreshAt(pollStartedAt, now, intervalMs);
+      if (retryAfterMs !== undefined) nextAt = Math.max(nextAt, now + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+      ctx.output.warn(`--until: this read failed (${messageOf(error)}); trying again in ${seconds(nextAt - now)}.`);
+      if (deadline !== undefined && nextAt >= deadline) return notMet();
+      continue;
+    } finally {
+      await child.dispose();
+    }
+    last = recorder;
+    if (isTruthy(condition(recorder.data ?? null))) {
+      if (recorder.playableAs(ctx.output)) {
+        await recorder.playOnto(ctx.output);
+        return typeof code === 'number' ? code : 0;
+      }
+      // A view drawn from more than the data (a quote card, a report table): drawn by one more run.
+      const shown = await runOnce(ctx);
+      return typeof shown === 'number' ? shown : 0;
+    }
+    nextAt = nextRefreshAt(pollStartedAt, clock.now(), intervalMs);
+    if (deadline !== undefined && nextAt >= deadline) return notMet();
+  }
+}

@@ -1,0 +1,353 @@
+// Every failure a command can end with is one of these types, each carrying its exit code, JSON code and details (src/platform/terminal/exit-codes.ts says them).
+
+/** How a failure ends a command: its exit code, the JSON `code` (the exit code's name unless given), details. */
+export interface ErrorFacts {
+  exitCode: number;
+  code?: string;
+  details?: Record<string, unknown>;
+  status?: number;
+}
+
+export class HedgeError extends Error {
+  readonly hint?: string;
+  idempotencyKey?: string;
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options.hint;
+  }
+
+  facts(): ErrorFacts {
+    return { exitCode: 1, code: 'unexpected' };
+  }
+}
+
+/** Bad arguments or options: nothing was sent. */
+export class UsageError extends HedgeError {
+  override facts() {
+    return { exitCode: 2 };
+  }
+}
+
+/** A request that would go somewhere other than the profile's base URL's origin (another host or port, or a URL carrying a user and password): a resumed journal row, a server's next-page link, any path. */
+export class OffOriginError extends UsageError {
+  override facts() {
+    return { exitCode: 2, code: 'off_origin' };
+  }
+}
+
+/** Missing, malformed or refused API key, or no profile at all. */
+export class AuthError extends HedgeError {
+  override facts() {
+    return { exitCode: 4 };
+  }
+}
+
+/** The config store cannot be read or written. */
+export class ConfigError extends HedgeError {
+  override facts() {
+    return { exitCode: 1, code: 'config' };
+  }
+}
+
+/** A pre-trade check refused the action before anything was sent (same exit code as an API 4xx). */
+export class PreTradeCheckError extends HedgeError {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown>,
+    hint?: string,
+  ) {
+    super(message, { hint });
+  }
+
+  override facts() {
+    return { exitCode: 3, code: this.code, details: this.details };
+  }
+}
+
+/** The API answered with its error envelope. */
+export class ApiError extends HedgeError {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, unknown>;
+  readonly requestId?: string;
+  readonly endpoint: string;
+  readonly ambiguous: boolean;
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    details?: Record<string, unknown>;
+    requestId?: string;
+    endpoint: string;
+    hint?: string;
+    ambiguous?: boolean;
+  }) {
+    super(init.message, { hint: init.hint });
+    this.ambiguous = init.ambiguous === true;
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details ?? {};
+    this.requestId = init.requestId;
+    this.endpoint = init.endpoint;
+  }
+
+  override facts() {
+    const { status } = this;
+    const exitCode = status === 401 || status === 403 ? 4 : status >= 500 || status === 429 ? 5 : 3;
+    return { exitCode, code: this.code, details: this.details, status };
+  }
+
+  /** The same refusal with another next step (the caller knows better what to do about it). */
+  withHint(hint: string): ApiError {
+    const { status, code, message, details, requestId, endpoint, ambiguous } = this;
+    return new ApiError({ status, code, message, details, requestId, endpoint, ambiguous, hint });
+  }
+}
+
+/** No usable answer after every retry: connection refused/reset, timeouts, 5xx, 429 exhausted. */
+export class NetworkError extends HedgeError {
+  readonly endpoint: string;
+  readonly attempts: number;
+  readonly status?: number;
+  readonly code?: string;
+  retryAfterMs?: number;
+  constructor(
+    message: string,
+    init: { endpoint: string; attempts: number; status?: number; code?: string; hint?: string; cause?: unknown },
+  ) {
+    super(message, { hint: init.hint, cause: init.cause });
+    this.endpoint = init.endpoint;
+    this.attempts = init.attempts;
+    this.status = init.status;
+    this.code = init.code;
+  }
+
+  override facts() {
+    const details = { endpoint: this.endpoint, attempts: this.attempts };
+    return { exitCode: 5, code: this.code ?? 'network', status: this.status, details };
+  }
+}
+
+/** The server answered in a way hedge could not read (exit 14 `unreadable`, never "network failure"): not JSON, not the envelope, or a field hedge needs to act safely that is missing or of another kind. */
+export class InvalidResponseError extends HedgeError {
+  readonly endpoint: string;
+  readonly status: number;
+  readonly field?: string;
+  readonly received?: string;
+  constructor(
+    message: string,
+    init: { endpoint: string; status: number; hint?: string; cause?: unknown; field?: string; received?: string },
+  ) {
+    super(message, { hint: init.hint ?? UNREADABLE_HINT, cause: init.cause });
+    this.endpoint = init.endpoint;
+    this.status = init.status;
+    this.field = init.field;
+    this.received = init.received;
+  }
+
+  override facts() {
+    const { endpoint, field, received } = this;
+    return {
+      exitCode: 14,
+      status: this.status,
+      details: { endpoint, ...(field ? { field } : {}), ...(received !== undefined ? { received } : {}) },
+    };
+  }
+}
+
+/** The next step for an answer hedge could not read. */
+const UNREADABLE_HINT =
+  'Nothing was changed by this read. Run `hedge doctor` to see which answers hedge can read, and report this with the output of --verbose.';
+
+/** The on-chain order did not land (`failed`): nothing was opened. */
+export class OrderFailedError extends HedgeError {
+  constructor(
+    message: string,
+    readonly hedgeId: string,
+    hint?: string,
+  ) {
+    super(message, { hint });
+  }
+
+  override facts() {
+    return { exitCode: 6, code: 'order_failed', details: { hedge_id: this.hedgeId } };
+  }
+}
+
+/** The wait ran out before the action resolved; the action itself stands. */
+export class StillPendingError extends HedgeError {
+  constructor(
+    message: string,
+    readonly resumeCommand: string,
+    readonly record?: unknown,
+  ) {
+    super(message, { hint: `Resume the wait with: ${resumeCommand}` });
+  }
+
+  override facts() {
+    return { exitCode: 7, code: 'still_pending', details: { resume: this.resumeCommand } };
+  }
+}
+
+/** The abort reason when a signal stopped the command; its exit code is the signal's (130, 143, 129). */
+export class StopSignal extends Error {
+  constructor(
+    readonly signal: string,
+    readonly exitCode: 129 | 130 | 143,
+  ) {
+    super(`stopped by ${signal}`);
+  }
+}
+
+/** The exit code of a stop signal's abort reason (StopSignal carries 129, 130 or 143); 130 (Ctrl-C) when nothing says otherwise. */
+export function stopExitCode(reason: unknown): 129 | 130 | 143 {
+  const code = (reason as { exitCode?: unknown } | undefined)?.exitCode;
+  return code === 129 || code === 143 ? code : 130;
+}
+
+/** Ctrl-C (130), SIGTERM (143) or SIGHUP (129) at a prompt or during a wait. */
+export class InterruptedError extends HedgeError {
+  readonly exitCode: 129 | 130 | 143;
+  /** `stoppedBy`: the abort reason of the signal that stopped the command (a flow hands it over as it is); its exit code (129, 130, 143) is chosen here, with the other errors' codes, not by the flow. */
+  constructor(
+    message: string,
+    options: { hint?: string; cause?: unknown; exitCode?: 129 | 130 | 143; stoppedBy?: unknown } = {},
+  ) {
+    super(message, options);
+    this.exitCode = options.exitCode ?? stopExitCode(options.stoppedBy);
+  }
+
+  override facts() {
+    return { exitCode: this.exitCode };
+  }
+}
+
+/** A "No" at a confirmation: nothing was sent. */
+export class DeclinedError extends HedgeError {
+  override facts() {
+    return { exitCode: 8 };
+  }
+}
+
+/** A write whose answer does not say what happened (the connection dropped after sending, an answer that is both data and error, a 2xx carrying an error, Ctrl-C while it was out): the server may have acted. */
+export class OutcomeUnknownError extends HedgeError {
+  readonly details: Record<string, unknown>;
+  readonly status?: number;
+  constructor(
+    message: string,
+    init: { idempotencyKey: string; hint: string; details?: Record<string, unknown>; status?: number; cause?: unknown },
+  ) {
+    super(message, { hint: init.hint, cause: init.cause });
+    this.idempotencyKey = init.idempotencyKey;
+    this.details = init.details ?? {};
+    this.status = init.status;
+  }
+
+  override facts() {
+    return { exitCode: 5, code: 'outcome_unknown', details: this.details, status: this.status };
+  }
+}
+
+/** A refusal whose hint is required and whose details go into its JSON (each subclass its own exit code). */
+class DetailedError extends HedgeError {
+  readonly details: Record<string, unknown>;
+  constructor(message: string, init: { hint: string; details?: Record<string, unknown> }) {
+    super(message, { hint: init.hint });
+    this.details = init.details ?? {};
+  }
+}
+
+/** Who holds an action or a lock (the journal's Holder, repeated here so that errors import nothing). */
+export interface HolderFacts {
+  pid: number;
+  host: string;
+  since: string;
+  session: string;
+}
+
+/** Another live process holds this action (an in-flight journal entry) or the account lock this command needs, or the run only observed another process's action: this run did not act (exit 11). */
+export class HeldError extends HedgeError {
+  readonly holder?: HolderFacts;
+  readonly details: Record<string, unknown>;
+  constructor(message: string, init: { holder?: HolderFacts; hint?: string; details?: Record<string, unknown> } = {}) {
+    super(message, { hint: init.hint });
+    this.holder = init.holder;
+    this.details = {
+      ...(init.holder ? { holder: { pid: init.holder.pid, host: init.holder.host, since: init.holder.since } } : {}),
+      ...init.details,
+    };
+  }
+
+  override facts() {
+    return { exitCode: 11, details: this.details };
+  }
+}
+
+/** The same write (same request, same account) finished moments ago, the side still shows exactly what it left, and this run sent nothing: a re-run of a command killed after its action was done must not do it again silently (exit 16, `repeated`; `--again` sends another one). */
+export class RepeatedActionError extends DetailedError {
+  override facts() {
+    return { exitCode: 16, code: 'repeated_action', details: this.details };
+  }
+}
+
+/** The outcome of an earlier action cannot be told (older than the key lifetime, the book inconclusive), and there is no terminal to ask on: nothing was resent (exit 12). */
+export class UnresolvedError extends DetailedError {
+  override facts() {
+    return { exitCode: 12, details: this.details };
+  }
+}
+
+/** An add or reduce the server accepted that did not happen: the hedge it was to change settled or was closed first (exit 3, like a refusal: nothing of it is on the book). */
+export class NotAppliedError extends DetailedError {
+  override facts() {
+    return { exitCode: 3, code: 'not_applied', details: this.details };
+  }
+}
+
+/** Local state cannot be used — the journal (or another local store) is unwritable, unreadable, a symbolic link, or corrupt beyond use (exit 13). */
+export class StateError extends HedgeError {
+  readonly path?: string;
+  constructor(message: string, options: { path?: string; hint?: string; cause?: unknown } = {}) {
+    super(message, { hint: options.hint, cause: options.cause });
+    this.path = options.path;
+  }
+
+  override facts(): ErrorFacts {
+    return { exitCode: 13, details: this.path ? { path: this.path } : {} };
+  }
+}
+
+/** A journal row that would be sent again does not verify as this account's own (no seal, or a seal that does not match what it would send), or its key already has a finished row (a duplicate): it is not sent (exit 13, `unverified_row`). */
+export class UnverifiedRowError extends StateError {
+  readonly journalId: string;
+  readonly trust: 'unsealed' | 'forged' | 'duplicate';
+  constructor(message: string, options: { journalId: string; trust: UnverifiedRowError['trust']; hint?: string }) {
+    super(message, { hint: options.hint });
+    this.journalId = options.journalId;
+    this.trust = options.trust;
+  }
+
+  override facts() {
+    return { exitCode: 13, code: 'unverified_row', details: { journal_id: this.journalId, seal: this.trust } };
+  }
+}
+
+/** `--until EXPR` never held within the time bound: the reads were fine, the condition was not met. */
+export class UntilNotMetError extends HedgeError {
+  readonly expression: string;
+  readonly polls: number;
+  readonly waitedMs: number;
+  constructor(message: string, init: { expression: string; polls: number; waitedMs: number; hint?: string }) {
+    super(message, { hint: init.hint });
+    this.expression = init.expression;
+    this.polls = init.polls;
+    this.waitedMs = init.waitedMs;
+  }
+
+  override facts() {
+    const details = { until: this.expression, polls: this.polls, waited_ms: this.waitedMs };
+    return { exitCode: 124, code: 'until_not_met', details };
+  }
+}

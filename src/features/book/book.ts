@@ -1,0 +1,131 @@
+// One book from every view: a side reconciled from its hedge records and the positions list,
+// which need not move in step, so no decision reads one of them alone. Nothing acts on a settling side.
+import { cents, formatUsd } from '../../core/money.js';
+
+/** A hedge as its record shows it, in the book's terms. */
+export interface HedgeRecord {
+  id: string;
+  status: string;
+  notionalUsd?: number;
+  maturityAtMs?: number;
+  clientReference?: string;
+}
+
+/** The positions list's line for the side, in the book's terms. */
+export interface PositionLine {
+  notionalUsd?: number;
+  hedgeId?: string;
+  maturityAtMs?: number;
+}
+
+export type SideState = 'flat' | 'in-step' | 'settling';
+
+export interface SideBook {
+  state: SideState;
+  why?: string;
+  filled: HedgeRecord[];
+  opening: HedgeRecord[];
+  ended: string[];
+  recordsUsd: number;
+  line?: PositionLine;
+  unreadable?: { endpoint: 'GET /positions' | 'GET /hedges'; notionalUsd: number };
+}
+
+const FINAL = new Set(['failed', 'closed']);
+const SAME_USD = 0.005;
+
+/** The side's book from its hedges' records (any order; other sides' are ignored by the caller) and its positions line. */
+export function reconcileSide(
+  records: readonly HedgeRecord[],
+  line: PositionLine | undefined,
+  nowMs: number,
+): SideBook {
+  const live = records.filter((record) => !FINAL.has(record.status));
+  const filled = live
+    .filter((record) => record.status === 'filled')
+    .sort((a, b) => (b.maturityAtMs ?? 0) - (a.maturityAtMs ?? 0));
+  const opening = live.filter((record) => record.status !== 'filled');
+  // A record without a notional hedge can read says nothing about the side's size: the line's then stands for it.
+  const unsized = filled.some((record) => record.notionalUsd === undefined);
+  const summed = cents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
+  const recordsUsd = unsized && line?.notionalUsd !== undefined ? line.notionalUsd : summed;
+  const ended = records.filter((record) => FINAL.has(record.status)).map((record) => record.id);
+  const book = { filled, opening, ended, recordsUsd, ...(line ? { line } : {}) };
+  const bad = filled.find((record) => record.notionalUsd !== undefined && record.notionalUsd <= 0);
+  if (line?.notionalUsd !== undefined && line.notionalUsd <= 0)
+    return {
+      ...book,
+      state: 'settling',
+      why: `the positions list gives the open side a notional of ${formatUsd(line.notionalUsd)}, which cannot be`,
+      unreadable: { endpoint: 'GET /positions', notionalUsd: line.notionalUsd },
+    };
+  if (bad)
+    return {
+      ...book,
+      state: 'settling',
+      why: `hedge ${bad.id} is filled with a notional of ${formatUsd(bad.notionalUsd!)} on its record, which cannot be`,
+      unreadable: { endpoint: 'GET /hedges', notionalUsd: bad.notionalUsd! },
+    };
+  const matured = filled.find((record) => record.maturityAtMs !== undefined && record.maturityAtMs <= nowMs);
+  if (matured)
+    return { ...book, state: 'settling', why: `hedge ${matured.id} is past its maturity and not settled yet` };
+  if (!line && filled.length === 0) return { ...book, state: 'flat' };
+  if (!line)
+    return {
+      ...book,
+      state: 'settling',
+      why: `${describe(filled)} filled on ${filled.length === 1 ? 'its record' : 'their records'}, not in the positions list yet`,
+    };
+  if (filled.length === 0)
+    return {
+      ...book,
+      state: 'settling',
+      why: 'the positions list still shows the side, whose hedges are not filled on their records',
+    };
+  if (line.notionalUsd !== undefined && Math.abs(line.notionalUsd - recordsUsd) >= SAME_USD) {
+    return {
+      ...book,
+      state: 'settling',
+      why: `the positions list shows ${formatUsd(line.notionalUsd)}, the hedge records ${formatUsd(recordsUsd)}`,
+    };
+  }
+  return { ...book, state: 'in-step' };
+}
+
+/**
+ * What an actor's own write must make every view show before it decides that side again (as a
+ * Kubernetes controller waits for its lagging cache to show what it created): the side's notional
+ * after the write, hedges that must be filled on their records (an open's), hedges that must be gone
+ * (a close's, a roll's old one).
+ */
+export interface SideExpectation {
+  notionalUsd: number;
+  present?: readonly string[];
+  gone?: readonly string[];
+  sinceMs: number;
+}
+
+/**
+ * Whether every view of the side shows the expectation: the book in step (or flat) at the expected
+ * notional, with and without the hedges named. A hedge it expected that has ended on its record
+ * since (settled at maturity, closed by someone) was seen land: the side has moved on, and what it
+ * holds now is the book's to say, not the expectation's.
+ */
+export function expectationMet(book: SideBook, expected: SideExpectation): boolean {
+  if (expected.present?.some((id) => book.ended.includes(id)) && book.state !== 'settling') return true;
+  if (book.state === 'settling') return false;
+  // A write that names its hedges is seen by them: a colleague's change of the side since is the
+  // book's to show (drift), not a reason to wait. One that names none is seen by its notional.
+  const named = (expected.present?.length ?? 0) + (expected.gone?.length ?? 0) > 0;
+  if (!named && (book.opening.length > 0 || Math.abs(book.recordsUsd - expected.notionalUsd) >= SAME_USD)) return false;
+  const ids = new Set(book.filled.map((record) => record.id));
+  if (expected.present?.some((id) => !ids.has(id))) return false;
+  if (expected.gone?.some((id) => ids.has(id) || book.line?.hedgeId === id)) return false;
+  return true;
+}
+
+function describe(records: readonly HedgeRecord[]) {
+  return records.length === 1
+    ? `hedge ${records[0]!.id} is`
+    : `hedges ${records.map((record) => record.id).join(', ')} are`;
+}

@@ -1,0 +1,38 @@
+// How a deal followed across its rolls (`history --ref`, `report --ref`; flows/deal.ts) says what the
+// history cannot list yet: its hedges still held or being opened. Renders only.
+import { formatMoney } from '../../core/number-format.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { formatTimeLeft, formatUtcMinutes } from '../../platform/terminal/format.js';
+
+/** A deal as its hedge records show it (flows/deal.ts DealHedges; only what is said). */
+export interface DealView {
+  reference: string;
+  live: ReadonlyArray<{ id: string; status: string; notional_usd?: unknown; maturity_at?: string | null }>;
+}
+
+/** One sentence naming the deal's live hedges, so that the deal is followed through its last roll: */
+export function dealStillHeld(deal: DealView, nowMs: number, hedgesCommand: string): string | undefined {
+  if (deal.live.length === 0) return undefined;
+  const described = deal.live.map((hedge) => {
+    const parts = [
+      ...(typeof hedge.notional_usd === 'number' ? [`${formatMoney(hedge.notional_usd)} USD`] : []),
+      safeText(hedge.status),
+      ...(typeof hedge.maturity_at === 'string' && hedge.status === 'filled'
+        ? [maturityText(hedge.maturity_at, nowMs)]
+        : []),
+    ];
+    return `${safeText(hedge.id)} (${parts.join(', ')})`;
+  });
+  return `${safeText(deal.reference)} is still held: ${described.join('; ')}. Its hedges, closed and open: \`${safeText(hedgesCommand)}\`.`;
+}
+
+function maturityText(iso: string, nowMs: number) {
+  const left = formatTimeLeft(iso, nowMs);
+  const at = `matures ${formatUtcMinutes(safeText(iso))} UTC`;
+  return left === '' ? at : left === 'due' ? `${at}, due` : `${at}, in ${left}`;
+}
+
+/** A reference as one shell word: as it is when it is plain, else in single quotes. */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9._:/@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}

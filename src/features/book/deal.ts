@@ -1,0 +1,79 @@
+// One deal followed across its hedges by `client_reference`; where a closed-hedge record lacks the
+// reference, it is joined from the hedge records by id.
+import type { HedgeClient } from '../../platform/api/client.js';
+import type { Hedge } from '../../platform/api/schemas.js';
+import { sameReference } from '../../core/input.js';
+import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
+import { messageOf } from '../../core/security/safe-text.js';
+
+export interface DealHedges {
+  reference: string;
+  hedges: Hedge[];
+  ids: ReadonlySet<string>;
+  live: Hedge[];
+  more: boolean;
+  problem?: string;
+}
+
+const ENDED = new Set(['closed', 'failed']);
+
+/**
+ * The deal's hedges from their records: GET /hedges with the spec's `client_reference` filter, every
+ * page the server offers — and filtered here again, as the design asks of a query a server may not
+ * honour. A failed read is a problem to say, not a failure of the command.
+ */
+export async function readDeal(client: HedgeClient, reference: string): Promise<DealHedges> {
+  try {
+    const list = await client.readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY });
+    const hedges = list.items.filter((hedge) => sameReference(hedge.client_reference, reference));
+    return {
+      reference,
+      hedges,
+      ids: new Set(hedges.map((hedge) => hedge.id)),
+      live: hedges.filter((hedge) => !ENDED.has(hedge.status)),
+      more: list.more,
+    };
+  } catch (error) {
+    return {
+      reference,
+      hedges: [],
+      ids: new Set(),
+      live: [],
+      more: false,
+      problem: `GET /hedges failed (${messageOf(error)})`,
+    };
+  }
+}
+
+/** The reference of each hedge the records show (the newest page: MAX_PAGE_SIZE), for history records that carry none. */
+export interface HedgeReferences {
+  referenceOf(hedgeId: string): string | undefined;
+  problem?: string;
+}
+
+export async function readHedgeReferences(client: HedgeClient): Promise<HedgeReferences> {
+  try {
+    const hedges = await client.listHedges({ limit: MAX_PAGE_SIZE });
+    const byId = new Map(
+      hedges.flatMap((hedge) =>
+        typeof hedge.client_reference === 'string' && hedge.client_reference !== ''
+          ? [[hedge.id, hedge.client_reference] as const]
+          : [],
+      ),
+    );
+    return { referenceOf: (hedgeId) => byId.get(hedgeId) };
+  } catch (error) {
+    return {
+      referenceOf: () => undefined,
+      problem: `GET /hedges failed (${messageOf(error)})`,
+    };
+  }
+}
+
+/** The deal's references as a join: its own reference for each of its hedges. */
+export function dealReferences(deal: DealHedges): HedgeReferences {
+  return {
+    referenceOf: (hedgeId) => (deal.ids.has(hedgeId) ? deal.reference : undefined),
+    ...(deal.problem !== undefined ? { problem: deal.problem } : {}),
+  };
+}

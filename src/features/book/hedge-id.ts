@@ -1,0 +1,37 @@
+// The hedge a typed id names: the id whole, or the part of one a table showed (its start, its end,
+// or both around `…`), found in the hedge list as git finds a short hash.
+import type { HedgeClient } from '../../platform/api/client.js';
+import type { Hedge } from '../../platform/api/schemas.js';
+import { echo, idMatches, isWholeHedgeId } from '../../core/input.js';
+import { ApiError, UsageError } from '../../core/errors.js';
+import { safeText } from '../../core/security/safe-text.js';
+
+const NAMED = 5;
+
+/** GET /hedges/{id} for a whole id; a part of one (or a whole one the server does not know) is looked up in the list first. */
+export async function findHedge(client: HedgeClient, typed: string): Promise<Hedge> {
+  let unknown: ApiError | undefined;
+  if (isWholeHedgeId(typed)) {
+    try {
+      return await client.getHedge(typed);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 404) throw error;
+      unknown = error;
+    }
+  }
+  const list = await client.readHedges({ limit: Number.POSITIVE_INFINITY });
+  const ids = [...new Set(list.items.map((hedge) => hedge.id).filter((id) => idMatches(typed, id)))];
+  if (ids.length === 1) return client.getHedge(ids[0]!);
+  if (ids.length > 1) {
+    const more = ids.length > NAMED ? ` and ${ids.length - NAMED} more` : '';
+    throw new UsageError(
+      `id: ${echo(typed)} matches ${ids.length} hedges: ${ids.slice(0, NAMED).map(safeText).join(', ')}${more}.`,
+      { hint: 'Type more of the id.' },
+    );
+  }
+  if (unknown) throw unknown;
+  const read = list.more ? ` among the ${list.items.length} hedges the server let hedge read` : '';
+  throw new UsageError(`id: no hedge of this account matches ${echo(typed)}${read}.`, {
+    hint: 'List your hedges with `hedge hedges` and copy the id from there.',
+  });
+}

@@ -1,0 +1,53 @@
+// The live markets list decides what is tradable (never a hard-coded list).
+import type { HedgeClient, MarketList } from '../../platform/api/client.js';
+import type { Market } from '../../platform/api/schemas.js';
+import { findMarket, unlistedMarketError } from '../../core/markets.js';
+import { ApiError } from '../../core/errors.js';
+
+export async function requireListedMarket(
+  client: HedgeClient,
+  market: string,
+): Promise<{ market: Market; list: MarketList }> {
+  const list = await client.listMarkets();
+  const found = findMarket(list.markets, market);
+  if (!found) throw unlistedMarketError(list.markets, market);
+  return { market: found, list };
+}
+
+const NOT_ABOUT_THE_MARKET = new Set([
+  'exposure_exceeded',
+  'capacity_exceeded',
+  'insufficient_balance',
+  'idempotency_key_reuse',
+  'idempotency_in_flight',
+  'rate_limited',
+]);
+
+/**
+ * A request naming `market` was refused (POST /quotes is sent without waiting for the list, so that
+ * a good quote waits for nothing else). When the API refused it as bad input (a 4xx other than
+ * auth and rate limits), the live list says whether the market is why: not listed → the same
+ * UsageError as before any request (exit 2, naming the listed ones; the refused request had no
+ * effect); listed but not open → the API's own error, with a hint naming its status and the open
+ * ones. Anything else, or a list that cannot be read, leaves the refusal as it was.
+ * Returns the error to throw.
+ */
+export async function explainMarketRefusal(client: HedgeClient, market: string, error: unknown): Promise<unknown> {
+  if (!(error instanceof ApiError) || error.ambiguous) return error;
+  if (error.status < 400 || error.status >= 500 || error.status === 401 || error.status === 403 || error.status === 429)
+    return error;
+  if (NOT_ABOUT_THE_MARKET.has(error.code)) return error;
+  let list: MarketList;
+  try {
+    list = await client.listMarkets();
+  } catch {
+    return error;
+  }
+  const found = findMarket(list.markets, market);
+  if (!found) return unlistedMarketError(list.markets, market);
+  if (found.status === 'open') return error;
+  const open = list.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
+  return error.withHint(
+    `${found.market} is ${found.status} on the markets list; open now: ${open.join(', ') || 'none'}.`,
+  );
+}

@@ -1,0 +1,59 @@
+// How `hedge maturities` reads: a table with a line per UTC day on a terminal, the flat list in a
+// pipe or under --json. Renders only.
+import type { Maturity, MaturityDay } from './maturities.js';
+import { formatMoney } from '../../platform/terminal/format.js';
+import type { Output } from '../../platform/terminal/output.js';
+import { MATURITY_RESOURCE } from '../../platform/fields/resource-fields.js';
+
+function dayLine(day: MaturityDay) {
+  const date = new Date(`${day.day}T00:00:00Z`);
+  const weekday = date.toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' });
+  const dayMonthYear = date.toLocaleDateString('en-GB', {
+    day: '2-digit',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  const count = day.maturities.length;
+  return `${weekday} ${dayMonthYear} · ${count} hedge${count === 1 ? '' : 's'} · ${formatMoney(day.notional_usd)} USD`;
+}
+
+export interface MaturitiesViewOptions {
+  empty: string;
+  undated: number;
+}
+
+/** The settlements on stdout: the grouped table on a terminal, the flat list otherwise. */
+export async function renderMaturities(output: Output, days: readonly MaturityDay[], options: MaturitiesViewOptions) {
+  const maturities: Maturity[] = days.flatMap((day) => day.maturities);
+  const sections: Array<{ before: number; line: string }> = [];
+  let at = 0;
+  for (const day of days) {
+    sections.push({ before: at, line: output.chalk.bold(dayLine(day)) });
+    at += day.maturities.length;
+  }
+  const shared = maturities.some((item) => item.net_pnl_usd === null && item.hedge_id !== null);
+  await output.list(maturities as unknown as Record<string, unknown>[], MATURITY_RESOURCE, {
+    empty: options.empty,
+    sections,
+    // Each part said only under a table that shows its column.
+    columnNotes: [
+      { text: 'Times in UTC.' },
+      { columns: ['net_pnl_usd'], text: 'P&L: net (price and carry) at the mark, as `hedge positions` shows it.' },
+      { columns: ['accrued_carry_usdc'], text: 'Carry: accrued to date, from your side (- you paid).' },
+      ...(shared
+        ? [
+            {
+              columns: ['net_pnl_usd', 'accrued_carry_usdc'],
+              text: 'A side holding several hedges shows its P&L and carry once, in `hedge positions` (— here).',
+            },
+          ]
+        : []),
+    ],
+  });
+  if (options.undated > 0) {
+    output.warn(
+      `${options.undated} open position${options.undated === 1 ? '' : 's'} without a readable maturity (not listed); see \`hedge positions\`.`,
+    );
+  }
+}

@@ -1,0 +1,129 @@
+// `hedge positions` as one book from every view (book.ts): never the positions list alone, never
+// the records alone; unreadable records leave the positions as they are, with the reason.
+import type { HedgeClient } from '../../platform/api/client.js';
+import type { Hedge } from '../../platform/api/schemas.js';
+import type { SideBook, SideState } from './book.js';
+import type { Side } from '../../core/vocabulary.js';
+import { sideKey } from '../../core/markets.js';
+import type { BookPosition } from './positions.js';
+import { SideViews } from './side-book.js';
+import { messageOf } from '../../core/security/safe-text.js';
+
+/** A side as every view shows it. */
+export interface PositionSide {
+  market: string;
+  side: Side;
+  state: SideState;
+  why?: string;
+  hedges: Hedge[];
+  recordsUsd: number;
+  lineHedge?: Hedge;
+}
+
+export interface PositionSides {
+  lines: Array<PositionSide | undefined>;
+  unlisted: PositionSide[];
+  recordsProblem?: string;
+  recordsError?: unknown;
+}
+
+/**
+ * The positions list just read (`positions`) with its sides' hedge records (GET /hedges: every filled
+ * hedge and the newest page, as SideViews reads them). `now` is read after the records: the server's
+ * time when it sent one (a hedge past its maturity is judged on its clock).
+ */
+export async function readPositionSides(
+  client: HedgeClient,
+  positions: BookPosition[],
+  now: () => number,
+  log?: (line: string) => void,
+): Promise<PositionSides> {
+  const nothing = (recordsProblem: string, recordsError?: unknown): PositionSides => ({
+    lines: positions.map(() => undefined),
+    unlisted: [],
+    recordsProblem,
+    ...(recordsError !== undefined ? { recordsError } : {}),
+  });
+  let views: SideViews;
+  try {
+    views = await SideViews.read(client, log, positions);
+  } catch (error) {
+    return nothing(`GET /hedges failed (${messageOf(error)})`, error);
+  }
+  // Every open line stands for hedges on their records, which lead the positions list: none at all is a
+  // server that does not list them (or not to this key), not a book to judge every side settling on.
+  if (views.hedges.length === 0 && positions.length > 0) return nothing('GET /hedges returned no hedge records');
+  const nowMs = now();
+  const byId = new Map(views.hedges.map((hedge) => [hedge.id, hedge]));
+  const sideOf = async (market: string, side: Side): Promise<PositionSide> =>
+    toSide(market, side, await views.book(market, side, nowMs), byId);
+
+  const lines = await Promise.all(
+    positions.map(async (position) => {
+      if (position.side === undefined) return undefined;
+      // A line without a market is the account's only market (flows/positions.ts findSide): its hedges say which.
+      const market = position.market ?? soleMarket(views.hedges, position.side);
+      if (market === undefined) return undefined;
+      const side = await sideOf(market, position.side);
+      const named = position.hedgeId === undefined ? undefined : byId.get(position.hedgeId);
+      return named && !side.hedges.includes(named) ? { ...side, lineHedge: named } : side;
+    }),
+  );
+  const listed = new Set(lines.flatMap((line) => (line ? [sideKey(line.market, line.side)] : [])));
+  const unlisted: PositionSide[] = [];
+  const seen = new Set<string>();
+  for (const hedge of views.hedges) {
+    const key = sideKey(hedge.market, hedge.side);
+    if (listed.has(key) || seen.has(key) || hedge.status === 'failed' || hedge.status === 'closed') continue;
+    seen.add(key);
+    // A line without a market stands for this side when the hedge's market is the only one there.
+    if (positions.some((position) => position.side === hedge.side && position.market === undefined)) continue;
+    const side = await sideOf(hedge.market.toUpperCase(), hedge.side);
+    // Only a side the views disagree on is a position to come: one whose hedges are all still being
+    // opened holds nothing yet (`hedge hedges` lists them), and one flat in every view (an early
+    // close a server leaves `filled`, which the history shows ended) holds nothing at all.
+    if (side.state === 'settling') unlisted.push(side);
+  }
+  return { lines, unlisted };
+}
+
+function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>) {
+  const soonest = [...book.filled].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
+  const hedges = [...soonest, ...book.opening].flatMap((record) => {
+    const hedge = byId.get(record.id);
+    return hedge ? [hedge] : [];
+  });
+  return {
+    market,
+    side,
+    state: book.state,
+    ...(book.why !== undefined ? { why: book.why } : {}),
+    hedges,
+    recordsUsd: book.recordsUsd,
+  };
+}
+
+function soleMarket(hedges: readonly Hedge[], side: Side) {
+  const markets = new Set(hedges.filter((hedge) => hedge.side === side).map((hedge) => hedge.market.toUpperCase()));
+  return markets.size === 1 ? [...markets][0] : undefined;
+}
+
+/** The distinct deal references of a side's hedges: the filled ones, else those being opened, else the line's own hedge. */
+export function sideReferenceList(side: PositionSide | undefined): string[] {
+  if (!side) return [];
+  const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
+  const behind =
+    filled.length > 0 ? filled : side.hedges.length > 0 ? side.hedges : side.lineHedge ? [side.lineHedge] : [];
+  return [
+    ...new Set(
+      behind.flatMap((hedge) =>
+        typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [],
+      ),
+    ),
+  ];
+}
+
+/** Those references as a table cell shows them ("A, B"); undefined when none. */
+export function sideReferences(side: PositionSide | undefined): string | undefined {
+  return sideReferenceList(side).join(', ') || undefined;
+}

@@ -1,0 +1,115 @@
+// The open book as the flows need it: each position's side and notional, whatever names the
+// server gives them. A field the position does not carry under any known name is taken from the
+// hedge it belongs to (GET /hedges/{id}); the raw records stay untouched for display and --json.
+import type { HedgeClient } from '../../platform/api/client.js';
+import { positionInOneShape, readPosition, type PositionFacts } from '../../platform/api/wire/fields.js';
+import type { Position } from '../../platform/api/schemas.js';
+import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
+import type { Side } from '../../core/vocabulary.js';
+import { sameReference } from '../../core/input.js';
+
+export interface BookPosition extends PositionFacts {
+  raw: Position;
+  notionalFromHedge?: true;
+}
+
+export interface BookReader {
+  client: HedgeClient;
+  log?: (line: string) => void;
+}
+
+const noted = new Set<string>();
+
+/** GET /positions, each line completed from its hedge where the line itself is silent. */
+export async function readBook(reader: BookReader): Promise<BookPosition[]> {
+  const raws = await reader.client.listPositions();
+  return Promise.all(
+    raws.map(async (raw) => {
+      const facts = readPosition(raw);
+      for (const name of facts.synonymsUsed)
+        noteOnce(reader, `positions: read "${name}" (a name the spec does not show)`);
+      let notionalFromHedge = false;
+      if (
+        (facts.side === undefined || facts.notionalUsd === undefined || facts.market === undefined) &&
+        facts.hedgeId
+      ) {
+        const hedge = await reader.client.getHedge(facts.hedgeId).catch(() => undefined);
+        if (hedge) {
+          noteOnce(reader, 'positions: side, market or notional missing on a position; taken from its hedge');
+          facts.side ??= hedge.side;
+          facts.market ??= hedge.market.toUpperCase();
+          // Several hedges may make up one side: the hedge's notional is the side's only when nothing better is known.
+          notionalFromHedge = facts.notionalUsd === undefined && hedge.notional_usd !== undefined;
+          facts.notionalUsd ??= hedge.notional_usd;
+          facts.maturityAt ??= hedge.maturity_at ?? undefined;
+        }
+      }
+      return { ...facts, raw, ...(notionalFromHedge ? { notionalFromHedge: true as const } : {}) };
+    }),
+  );
+}
+
+function noteOnce(reader: BookReader, line: string) {
+  if (noted.has(line)) return;
+  noted.add(line);
+  reader.log?.(line);
+}
+
+/** The position on a market and side; a line without a market is taken as the account's only market. */
+export function findSide(book: BookPosition[], market: string, side: Side): BookPosition | undefined {
+  const lines = book.filter(
+    (position) => position.side === side && (position.market === undefined || position.market === market.toUpperCase()),
+  );
+  if (lines.length <= 1) return lines[0];
+  // Positions are "aggregated per side"; should a server still list several lines, they add up.
+  const notional = lines.every((line) => line.notionalUsd !== undefined)
+    ? lines.reduce((sum, line) => sum + line.notionalUsd!, 0)
+    : undefined;
+  return { ...lines[0]!, notionalUsd: notional };
+}
+
+/** A position under the known names whatever the server calls them; TSV, CSV and --raw keep the raw records. */
+export function positionForPeople(position: BookPosition): Record<string, unknown> {
+  return positionInOneShape(position.raw, position);
+}
+
+/**
+ * Each position's deal reference, joined from the filled hedges (its own hedge, else every one on its
+ * market and side); a reference the position itself sends wins.
+ */
+export async function positionReferences(
+  client: HedgeClient,
+  book: readonly BookPosition[],
+): Promise<Array<string | undefined>> {
+  const own = book.map((position) =>
+    typeof position.raw.client_reference === 'string' && position.raw.client_reference !== ''
+      ? position.raw.client_reference
+      : undefined,
+  );
+  if (own.every((reference) => reference !== undefined)) return own;
+  const hedges = await client.listHedges({ status: 'filled', limit: MAX_PAGE_SIZE });
+  return book.map((position, index) => {
+    if (own[index] !== undefined) return own[index];
+    const behind =
+      position.hedgeId !== undefined && hedges.some((hedge) => hedge.id === position.hedgeId)
+        ? hedges.filter((hedge) => hedge.id === position.hedgeId)
+        : hedges.filter(
+            (hedge) =>
+              hedge.side === position.side &&
+              (position.market === undefined || hedge.market.toUpperCase() === position.market),
+          );
+    const references = [
+      ...new Set(
+        behind.flatMap((hedge) =>
+          typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [],
+        ),
+      ),
+    ];
+    return references.length === 0 ? undefined : references.join(', ');
+  });
+}
+
+/** Whether a side's references, joined "A, B", carry `reference` (sameReference: case and space aside). */
+export function carriesReference(joined: string | undefined, reference: string): boolean {
+  return (joined ?? '').split(', ').some((one) => sameReference(one, reference));
+}

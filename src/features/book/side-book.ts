@@ -1,0 +1,178 @@
+// The book of a side as every decision reads it: the hedge records (GET /hedges) and the positions
+// line (GET /positions) read together and reconciled by domain/book.ts — never one view alone.
+import type { HedgeClient } from '../../platform/api/client.js';
+import type { Hedge } from '../../platform/api/schemas.js';
+import { historyHedgeId } from '../../platform/api/wire/fields.js';
+import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
+import { readNumber } from '../../core/number-format.js';
+import { reconcileSide, type HedgeRecord, type SideBook } from './book.js';
+import type { Side } from '../../core/vocabulary.js';
+import { InvalidResponseError, UnresolvedError } from '../../core/errors.js';
+import type { SideAfter } from '../../platform/journal/index.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { findSide, readBook, type BookPosition } from './positions.js';
+
+export type { SideBook } from './book.js';
+
+/** The side as a book shows it, as the journal keeps it after an action (its hedges not final, and their sum). */
+export function sideAfterOf(book: SideBook): SideAfter {
+  return {
+    hedge_ids: [...book.filled, ...book.opening].map((record) => record.id).sort(),
+    notional_usd: book.recordsUsd,
+  };
+}
+
+/** Whether a book shows the side exactly as an action left it: the same hedges, the same notional. */
+export function sideUnchangedSince(book: SideBook, after: SideAfter): boolean {
+  const now = sideAfterOf(book);
+  return (
+    now.hedge_ids.length === after.hedge_ids.length &&
+    now.hedge_ids.every((id, index) => id === after.hedge_ids[index]) &&
+    Math.abs(now.notional_usd - after.notional_usd) < 0.005
+  );
+}
+
+function hedgeRecord(hedge: Hedge): HedgeRecord {
+  const maturity = typeof hedge.maturity_at === 'string' ? Date.parse(hedge.maturity_at) : NaN;
+  const reference = (hedge as Record<string, unknown>).client_reference;
+  // Read leniently, as every amount the spec types is (a decimal string is a number).
+  const notional = readNumber(hedge.notional_usd);
+  return {
+    id: hedge.id,
+    status: hedge.status,
+    ...(notional !== undefined ? { notionalUsd: notional } : {}),
+    ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}),
+    ...(typeof reference === 'string' && reference !== '' ? { clientReference: reference } : {}),
+  };
+}
+
+/**
+ * Both views read once, each side reconciled from them; the history is read only for a settling
+ * side with filled hedges, as a server may leave an early-closed hedge `filled`.
+ */
+export class SideViews {
+  private historyIds?: Promise<ReadonlySet<string>>;
+
+  private constructor(
+    private readonly client: HedgeClient,
+    readonly hedges: Hedge[],
+    readonly positions: BookPosition[],
+  ) {}
+
+  /** `positions`: the positions list as a poll just read it (not read again: the spec's cadence). */
+  static async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]): Promise<SideViews> {
+    const listed = positions ?? (await readBook({ client, log }));
+    // Every filled hedge however old, and the newest page whatever their status; the filter is a hint.
+    const [filled, newest] = await Promise.all([
+      client.listHedges({ status: 'filled', limit: MAX_PAGE_SIZE }),
+      client.listHedges(),
+    ]);
+    const byId = new Map<string, Hedge>();
+    for (const hedge of [...filled, ...newest]) byId.set(hedge.id, hedge);
+    return new SideViews(client, [...byId.values()], listed);
+  }
+
+  /** The side's book at `nowMs` (the server's time). */
+  async book(market: string, side: Side, nowMs: number): Promise<SideBook> {
+    const mine = this.hedges
+      .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
+      .map(hedgeRecord);
+    const found = findSide([...this.positions], market, side);
+    const maturity = found?.maturityAt ? Date.parse(found.maturityAt) : NaN;
+    const line = found
+      ? {
+          ...(found.notionalUsd !== undefined && !found.notionalFromHedge ? { notionalUsd: found.notionalUsd } : {}),
+          ...(found.hedgeId ? { hedgeId: found.hedgeId } : {}),
+          ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}),
+        }
+      : undefined;
+    const book = reconcileSide(mine, line, nowMs);
+    if (book.state !== 'settling' || book.filled.length === 0) return book;
+    this.historyIds ??= this.client.listHistory().then(
+      (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
+      () => new Set<string>(),
+    );
+    const ended = await this.historyIds;
+    return reconcileSide(
+      mine.map((record) =>
+        record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record,
+      ),
+      line,
+      nowMs,
+    );
+  }
+}
+
+/** A side whose book holds an amount that cannot be (domain/book.ts) is a reading problem (exit 14): never acted on. */
+export function readableBook(book: SideBook, market: string, side: Side): SideBook {
+  if (!book.unreadable) return book;
+  throw new InvalidResponseError(`The ${side} side of ${market} is not acted on: ${safeText(book.why!)}.`, {
+    endpoint: book.unreadable.endpoint,
+    status: 200,
+    field: 'notional_usd',
+    received: String(book.unreadable.notionalUsd),
+    hint: 'Nothing was sent for it. Compare `hedge positions` with `hedge hedges`, and report the answer with --verbose.',
+  });
+}
+
+const SETTLE_WAIT_MS = 60_000;
+const SETTLE_POLL_MS = 1_500;
+
+/**
+ * The side's book once its views agree, read again while settling up to SETTLE_WAIT_MS (or
+ * --timeout); past that "cannot tell" (exit 12), never a decision on one view alone.
+ */
+export async function readSideInStep(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
+  client: HedgeClient,
+  market: string,
+  side: Side,
+  until?: (book: SideBook) => boolean,
+  justPolled?: BookPosition[],
+): Promise<{ book: SideBook; hedges: Hedge[]; positions: BookPosition[] }> {
+  const { books, hedges, positions } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
+  return { book: books[0]!, hedges, positions };
+}
+
+/** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
+export async function readSidesInStep(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
+  client: HedgeClient,
+  sides: ReadonlyArray<{ market: string; side: Side }>,
+  until?: (book: SideBook) => boolean,
+  justPolled?: BookPosition[],
+): Promise<{ books: SideBook[]; hedges: Hedge[]; positions: BookPosition[] }> {
+  const started = ports.clock.now();
+  const bound = Math.min(SETTLE_WAIT_MS, ports.deadline === undefined ? Infinity : ports.deadline - started);
+  for (let read = 0; ; read += 1) {
+    const views = await SideViews.read(client, (line) => ports.log(line), read === 0 ? justPolled : undefined);
+    const nowMs = client.transport.serverNow().latestMs;
+    const books = await Promise.all(
+      sides.map(async ({ market, side }) => readableBook(await views.book(market, side, nowMs), market, side)),
+    );
+    const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
+    if (waiting < 0) return { books, hedges: views.hedges, positions: views.positions };
+    const { market, side } = sides[waiting]!;
+    const book = books[waiting]!;
+    const waited = ports.clock.now() - started;
+    if (waited + SETTLE_POLL_MS > bound) {
+      const why =
+        book.state === 'settling'
+          ? `is settling: ${safeText(book.why ?? 'its views disagree')}`
+          : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
+      // Before a decision (no `until`) nothing was sent; after a write, the write flow says what was.
+      throw new UnresolvedError(
+        `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told${until ? '' : '. Nothing was sent'}.`,
+        {
+          details: { market, side, why: book.why ?? null },
+          hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.',
+        },
+      );
+    }
+    ports.log(
+      `${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${SETTLE_POLL_MS / 1000} s`,
+    );
+    await ports.clock.sleep(SETTLE_POLL_MS, ports.signal);
+  }
+}

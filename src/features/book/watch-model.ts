@@ -1,0 +1,179 @@
+// What the live view of `--watch` shows of one refresh: the model ui/watch-view.ts draws, made from
+// what the flow read (outcomes/watch.ts) — the columns and priorities of the lists, units in
+// the headers, a trend column, a countdown.
+import { quoteCurrencyOf } from '../../core/markets.js';
+import type { WatchReading } from './watch-outcome.js';
+import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../../platform/fields/fields.js';
+import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from '../../platform/fields/resource-fields.js';
+import { COUNTDOWN_KEY, TREND_KEY, type WatchField, type WatchModel } from './watch-view.js';
+
+const WATCHED_POSITION_KEYS = [
+  'market',
+  'side',
+  'client_reference',
+  'notional_usd',
+  'entry_price',
+  'mark_price',
+  'net_pnl_usd',
+  'accrued_carry_usdc',
+  'net_margin_usd',
+];
+
+/**
+ * A list's priorities with the trend column put right after `after`: one of the columns the desk
+ * decides on when `after` is (a watch is about what moves), else where it falls in the rest.
+ */
+function withTrend(resource: { priority: readonly string[]; decisive?: number }, after: string) {
+  const decisive = resource.decisive ?? 0;
+  const at = resource.priority.indexOf(after) + 1;
+  return {
+    priority: [...resource.priority.slice(0, at), TREND_KEY, ...resource.priority.slice(at)],
+    decisive: at <= decisive ? decisive + 1 : decisive,
+  };
+}
+
+// Each side's net P&L over the session (two sides of one market share one mark: a mark trend would
+// draw the same line twice): a watch is about what moves, the last of the desk's columns.
+const POSITIONS_RANKED = withTrend(POSITION_RESOURCE, COUNTDOWN_KEY);
+const PRICES_RANKED = withTrend(PRICE_RESOURCE, 'price');
+
+function watchFields(fields: readonly FieldSpec[], keys: readonly string[], market: string | undefined) {
+  const currency = market === undefined ? undefined : quoteCurrencyOf(market);
+  return keys.flatMap((key) => {
+    const field = fields.find((candidate) => candidate.key === key);
+    return field
+      ? [
+          {
+            key,
+            label: fieldLabel(field, 'header', {
+              kind: field.kind,
+              rateUnit: currency === undefined ? undefined : `${currency}/USDT`,
+            }),
+            kind: field.kind,
+          },
+        ]
+      : [];
+  });
+}
+
+function soleMarket(markets: ReadonlyArray<string | undefined>) {
+  const distinct = new Set(markets);
+  return distinct.size === 1 ? markets[0] : undefined;
+}
+
+/** The fields a command's --json knows for what it watches (what --fields may name beyond the data's own keys). */
+export function watchKnownFields(reading: WatchReading): FieldSpec[] | undefined {
+  return reading.kind === 'positions' ? POSITION_RESOURCE.fields : reading.kind === 'hedge' ? HEDGE_FIELDS : undefined;
+}
+
+type Reading<Kind extends WatchReading['kind']> = Extract<WatchReading, { kind: Kind }>;
+
+export function watchModel(reading: WatchReading): WatchModel {
+  const models = { positions: positionsModel, account: accountModel, price: pricesModel, hedge: hedgeModel };
+  return models[reading.kind](reading as never);
+}
+
+function positionsModel(reading: Reading<'positions'>): WatchModel {
+  const { positions, references, ref } = reading;
+  const fields = watchFields(
+    POSITION_RESOURCE.fields,
+    WATCHED_POSITION_KEYS,
+    soleMarket(positions.map((position) => position.market)),
+  );
+  // Several markets on the screen: the market is one of the desk's columns, as in the list.
+  const { priority, decisive } = rankedFor(
+    POSITIONS_RANKED,
+    positions.map((position) => position.market),
+  );
+  return {
+    title: 'Positions',
+    layout: 'table',
+    fields,
+    priority,
+    decisive,
+    rows: positions.map((position, index) => ({
+      key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
+      values: {
+        market: position.market,
+        side: position.side,
+        client_reference: references[index],
+        notional_usd: position.notionalUsd,
+        entry_price: position.entryPrice,
+        mark_price: position.markPrice,
+        net_pnl_usd: position.netPnlUsd,
+        accrued_carry_usdc: position.accruedCarryUsdc,
+        net_margin_usd: position.netMarginUsd,
+      },
+      maturityAt: position.maturityAt,
+    })),
+    empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
+    countdown: { label: 'Left' },
+    trend: {
+      label: 'P&L trend',
+      field: fields.find((field) => field.key === 'net_pnl_usd') ?? {
+        key: 'net_pnl_usd',
+        label: 'Net P&L',
+        kind: 'pnl',
+      },
+    },
+    total: { label: 'Net P&L', value: reading.netPnlUsd },
+  };
+}
+
+function accountModel(reading: Reading<'account'>): WatchModel {
+  const { account, pnlField } = reading;
+  const fields: WatchField[] = Object.entries(account).map(([key, value]) => ({
+    key,
+    label: labelFromName(key),
+    kind: kindFromName(key, value),
+  }));
+  return {
+    title: 'Account',
+    layout: 'card',
+    fields,
+    priority: fields.map((field) => field.key),
+    rows: [{ key: 'account', values: account }],
+    empty: 'No account data.',
+    trend:
+      pnlField === undefined
+        ? undefined
+        : { label: 'P&L trend', field: { key: pnlField, label: labelFromName(pnlField), kind: 'pnl' } },
+  };
+}
+
+function pricesModel(reading: Reading<'price'>): WatchModel {
+  const { market, prices } = reading;
+  // The time is the view's own (to the minute, no relative part: the screen is redrawn every second).
+  const fields = watchFields(
+    PRICE_RESOURCE.fields,
+    ['market', 'price', 'timestamp'],
+    soleMarket(prices.map((price) => price.market)),
+  ).map((field) => (field.key === 'timestamp' ? { ...field, kind: 'utc' as const } : field));
+  return {
+    title: market !== undefined ? `${market} indicative mid price` : 'Indicative mid prices',
+    layout: 'table',
+    fields,
+    priority: PRICES_RANKED.priority,
+    decisive: PRICES_RANKED.decisive,
+    rows: prices.map((price) => ({ key: price.market, values: price })),
+    empty: 'No markets are available to this account.',
+    trend: { label: 'Price trend', field: fields.find((field) => field.key === 'price')! },
+  };
+}
+
+function hedgeModel(reading: Reading<'hedge'>): WatchModel {
+  const { hedge, maturityAt } = reading;
+  const fields: WatchField[] = HEDGE_FIELDS.map((field) => ({ key: field.key, label: field.label, kind: field.kind }));
+  const extra: WatchField[] = Object.entries(hedge)
+    .filter(([key]) => !fields.some((field) => field.key === key))
+    .map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
+  return {
+    title: `Hedge ${hedge.id}`,
+    layout: 'card',
+    fields: [...fields, ...extra],
+    priority: [...fields, ...extra].map((field) => field.key),
+    rows: [{ key: hedge.id, values: hedge, maturityAt }],
+    empty: 'No hedge data.',
+    countdown: { label: 'Matures in' },
+  };
+}

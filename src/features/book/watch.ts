@@ -1,0 +1,534 @@
+// `--watch`: read the same thing again at a steady cadence until Ctrl-C, --timeout or --count;
+// passing failures mark the view stale, alerts fire once per condition until it clears.
+import { HedgeClient } from '../../platform/api/client.js';
+import { readNumber } from '../../core/number-format.js';
+import type { RetryPolicy } from '../../platform/api/retry-policy.js';
+import type { Hedge } from '../../platform/api/schemas.js';
+import { Transport } from '../../platform/api/transport.js';
+import {
+  alertConditions,
+  alertEdges,
+  parseAlertDuration,
+  parseAlertPnl,
+  type Alert,
+  type AlertFacts,
+  type AlertRules,
+  type MaturityFact,
+} from '../../core/alerts.js';
+import { cents } from '../../core/money.js';
+import { echo, parseHedgeId, parseMarket, parseWholeNumber } from '../../core/input.js';
+import { findHedge } from './hedge-id.js';
+import {
+  ApiError,
+  AuthError,
+  InterruptedError,
+  InvalidResponseError,
+  NetworkError,
+  UsageError,
+} from '../../core/errors.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { parseClientReference } from '../../core/input.js';
+import type { WatchReading } from './watch-outcome.js';
+import { requireListedMarket } from './markets.js';
+import { carriesReference, positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
+import { accountForPeople } from '../../platform/api/wire/fields.js';
+import { messageOf } from '../../core/security/safe-text.js';
+
+/** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
+export interface WatchOptionValues {
+  watch?: string | true;
+  alertPnl?: string;
+  alertMaturity?: string;
+  exitOnAlert?: boolean;
+  count?: string;
+}
+
+/** What is watched: the command's own reading, with its arguments. */
+export type WatchTarget =
+  | { kind: 'positions'; ref?: string }
+  | { kind: 'account' }
+  | { kind: 'price'; market?: string }
+  | { kind: 'hedge'; id?: string; filters: { status?: string; ref?: string; limit?: string; wait?: boolean } };
+
+const DEFAULT_WATCH_SECONDS = 2;
+const MIN_WATCH_SECONDS = 1;
+const MAX_WATCH_SECONDS = 3600;
+const MAX_WATCH_COUNT = 1_000_000;
+/** A Retry-After longer than this is not waited out in full: the watch tries again after this long. */
+export const MAX_RETRY_AFTER_MS = 600_000;
+
+/**
+ * One retry inside a refresh, quickly; a Retry-After is never waited out inside it (the loop
+ * delays its next refresh instead). The transport's other settings (timeouts, --timeout) stay.
+ */
+const WATCH_RETRY_POLICY: Partial<RetryPolicy> = {
+  maxAttempts: 2,
+  baseDelayMs: 500,
+  maxDelayMs: 1_000,
+  maxTotalMs: 2_000,
+  maxRetryAfterMs: 0,
+};
+
+const ACCOUNT_PNL_FIELDS = [
+  'unrealized_pnl_usd',
+  'upnl_usd',
+  'floating_pnl_usd',
+  'unrealized_pnl',
+  'net_pnl_usd',
+  'pnl_usd',
+] as const;
+
+/** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
+export function watchAsked(options: WatchOptionValues): boolean {
+  return (
+    options.watch !== undefined ||
+    options.alertPnl !== undefined ||
+    options.alertMaturity !== undefined ||
+    options.exitOnAlert === true ||
+    options.count !== undefined
+  );
+}
+
+/** --watch's value: `true` alone (the default), else seconds from 1 to 3600. Returns ms. */
+export function parseWatchInterval(raw: string | true): number {
+  if (raw === true) return DEFAULT_WATCH_SECONDS * 1000;
+  const value = raw.trim();
+  const allowed = `a number of seconds from ${MIN_WATCH_SECONDS} to ${MAX_WATCH_SECONDS} (default ${DEFAULT_WATCH_SECONDS})`;
+  if (!/^\d*\.?\d+$/.test(value)) {
+    // `hedge price --watch USDTNGN`: the optional value took the argument.
+    throw new UsageError(
+      `--watch: ${echo(raw)} is not ${allowed}; put --watch after the arguments, or give seconds (--watch 5).`,
+    );
+  }
+  const seconds = Number(value);
+  if (seconds < MIN_WATCH_SECONDS || seconds > MAX_WATCH_SECONDS)
+    throw new UsageError(`--watch: ${echo(raw)} is not allowed; expected ${allowed}.`);
+  return Math.round(seconds * 1000);
+}
+
+export interface WatchSettings {
+  intervalMs: number;
+  count?: number;
+  rules: AlertRules;
+  exitOnAlert: boolean;
+}
+
+/** Every option checked before anything is sent (exit 2 on the first problem). */
+export function parseWatchSettings(
+  ports: Pick<FlowPorts, 'hedgeCommand' | 'format'>,
+  target: WatchTarget,
+  options: WatchOptionValues,
+): WatchSettings {
+  const given =
+    options.alertPnl !== undefined
+      ? '--alert-pnl'
+      : options.alertMaturity !== undefined
+        ? '--alert-maturity'
+        : options.exitOnAlert
+          ? '--exit-on-alert'
+          : options.count !== undefined
+            ? '--count'
+            : undefined;
+  if (options.watch === undefined)
+    throw new UsageError(
+      `${given}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`,
+    );
+  const intervalMs = parseWatchInterval(options.watch);
+  const count = options.count === undefined ? undefined : parseWatchCount(options.count);
+  const format = ports.format;
+  if (format === 'csv' || format === 'tsv') {
+    throw new UsageError(
+      `--format ${format}: --watch writes a live view on a terminal, or NDJSON (one JSON document per refresh); use --format ndjson or leave --format out.`,
+    );
+  }
+  if (target.kind === 'hedge') {
+    if (target.id === undefined)
+      throw new UsageError(
+        '--watch: on `hedges` it watches one hedge; give its ID, e.g. `hedge hedges hdg_… --watch`.',
+      );
+    const { status, ref, limit, wait } = target.filters;
+    const other =
+      status !== undefined
+        ? '--status'
+        : ref !== undefined
+          ? '--ref'
+          : limit !== undefined
+            ? '--limit'
+            : wait
+              ? '--wait'
+              : undefined;
+    if (other) throw new UsageError(`${other}: cannot be combined with --watch.`);
+  }
+  const rules: AlertRules = {};
+  if (options.alertPnl !== undefined) {
+    if (target.kind === 'price' || target.kind === 'hedge')
+      throw new UsageError(`--alert-pnl: \`${commandWords(target)}\` shows no P&L; use it with positions or account.`);
+    rules.pnlAtOrBelowUsd = parseAlertPnl(options.alertPnl);
+  }
+  if (options.alertMaturity !== undefined) {
+    if (target.kind === 'price' || target.kind === 'account')
+      throw new UsageError(
+        `--alert-maturity: \`${commandWords(target)}\` shows no maturity; use it with positions or hedges ID.`,
+      );
+    const within = parseAlertDuration(options.alertMaturity);
+    rules.maturityWithinMs = within.ms;
+    rules.maturityWithinText = within.text;
+  }
+  if (options.exitOnAlert && rules.pnlAtOrBelowUsd === undefined && rules.maturityWithinMs === undefined) {
+    throw new UsageError('--exit-on-alert: needs an alert to wait for (--alert-pnl or --alert-maturity).');
+  }
+  return { intervalMs, rules, exitOnAlert: options.exitOnAlert === true, ...(count === undefined ? {} : { count }) };
+}
+
+function parseWatchCount(raw: string) {
+  const allowed = `a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}`;
+  return parseWholeNumber(raw, '--count', 1, MAX_WATCH_COUNT, allowed);
+}
+
+function commandWords(target: WatchTarget) {
+  switch (target.kind) {
+    case 'hedge':
+      return target.id === undefined ? 'hedges' : `hedges ${target.id}`;
+    case 'price':
+      return target.market === undefined ? 'price' : `price ${target.market}`;
+    default:
+      return target.kind;
+  }
+}
+
+interface WatchSnapshot {
+  data: unknown;
+  facts: AlertFacts;
+  reading: WatchReading;
+}
+
+interface WatchSource {
+  read(client: HedgeClient): Promise<WatchSnapshot>;
+}
+
+function positionsSource(
+  ports: Pick<FlowPorts, 'log'>,
+  needMaturity: boolean,
+  ref: string | undefined,
+  live: boolean,
+  oneShape: boolean,
+): WatchSource {
+  // A maturity the position line does not carry is read once from its hedge (it never changes).
+  const maturityOfHedge = new Map<string, string | undefined>();
+  // The deal references, joined from the hedges list when a position appears that was not seen yet.
+  const referenceOf = new Map<string, string | undefined>();
+  const identity = (position: BookPosition, index: number) =>
+    position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
+  return {
+    async read(client) {
+      const book = await readBook({ client, log: (line) => ports.log(line) });
+      for (const position of book) {
+        if (position.maturityAt !== undefined || !needMaturity || position.hedgeId === undefined) continue;
+        if (!maturityOfHedge.has(position.hedgeId)) {
+          const hedge = await client.getHedge(position.hedgeId).catch(() => undefined);
+          maturityOfHedge.set(position.hedgeId, hedge?.maturity_at ?? undefined);
+        }
+        position.maturityAt = maturityOfHedge.get(position.hedgeId);
+      }
+      // Asked once per position seen: for the live view's Ref column, and for --ref (NDJSON is the data as sent).
+      if ((live || ref !== undefined) && book.some((position, index) => !referenceOf.has(identity(position, index)))) {
+        let references: Array<string | undefined> = [];
+        try {
+          references = await positionReferences(client, book);
+        } catch (error) {
+          // The column is a help, not the data: without --ref the view goes on without it.
+          if (ref !== undefined) throw error;
+          ports.log(`positions: deal references not read (${messageOf(error)})`);
+        }
+        book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
+      }
+      const shown =
+        ref === undefined
+          ? book
+          : book.filter((position, index) => carriesReference(referenceOf.get(identity(position, index)), ref));
+      const known = shown.every((position) => position.netPnlUsd !== undefined);
+      const total = known ? shown.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
+      const rounded = total === undefined ? undefined : cents(total);
+      return {
+        // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
+        data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
+        facts: {
+          netPnlUsd: rounded,
+          maturities: shown.flatMap((position, index): MaturityFact[] =>
+            position.maturityAt === undefined
+              ? []
+              : [
+                  {
+                    key: position.hedgeId ?? `${position.market}:${position.side ?? index}`,
+                    maturityAt: position.maturityAt,
+                    market: position.market,
+                    side: position.side,
+                    hedgeId: position.hedgeId,
+                  },
+                ],
+          ),
+        },
+        reading: {
+          kind: 'positions',
+          positions: shown,
+          references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))),
+          ref,
+          netPnlUsd: rounded,
+        },
+      };
+    },
+  };
+}
+
+function accountSource(oneShape: boolean): WatchSource {
+  return {
+    async read(client) {
+      const sent = await client.getAccount();
+      // Our names, like `account --json` (the card too); --raw: as sent.
+      const account = oneShape ? accountForPeople(sent) : sent;
+      const pnlField = ACCOUNT_PNL_FIELDS.find((name) => readNumber(account[name]) !== undefined);
+      const pnl = pnlField === undefined ? undefined : readNumber(account[pnlField]);
+      return {
+        data: account,
+        facts: { netPnlUsd: pnl, maturities: [] },
+        reading: { kind: 'account', account, pnlField },
+      };
+    },
+  };
+}
+
+function priceSource(market: string | undefined): WatchSource {
+  let listedChecked = false;
+  return {
+    async read(client) {
+      let markets: string[];
+      if (market !== undefined) {
+        // The live list decides whether the market exists (exit 2 when not); asked once.
+        if (!listedChecked) await requireListedMarket(client, market);
+        listedChecked = true;
+        markets = [market];
+      } else {
+        markets = (await client.listMarkets()).markets.map((entry) => entry.market);
+      }
+      // --json prints GET /prices' data as the server sent it; the view reads the prices out of it.
+      const {
+        data,
+        quotes: prices,
+        problem,
+      } = markets.length === 0 ? { data: [], quotes: [], problem: undefined } : await client.readPrices(markets);
+      if (problem) throw problem;
+      return { data, facts: { maturities: [] }, reading: { kind: 'price', market, prices } };
+    },
+  };
+}
+
+const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
+
+function hedgeSource(typed: string): WatchSource {
+  let id: string | undefined;
+  return {
+    async read(client) {
+      const hedge: Hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
+      id = hedge.id;
+      const maturityAt =
+        typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
+      return {
+        data: hedge,
+        facts: {
+          maturities:
+            maturityAt === undefined
+              ? []
+              : [{ key: hedge.id, maturityAt, market: hedge.market, side: hedge.side, hedgeId: hedge.id }],
+        },
+        reading: { kind: 'hedge', hedge, maturityAt },
+      };
+    },
+  };
+}
+
+function sourceFor(ports: Pick<FlowPorts, 'log'>, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
+  switch (target.kind) {
+    case 'positions':
+      return positionsSource(
+        ports,
+        settings.rules.maturityWithinMs !== undefined,
+        parseClientReference(target.ref),
+        live,
+        oneShape,
+      );
+    case 'account':
+      return accountSource(oneShape);
+    case 'price':
+      return priceSource(target.market === undefined ? undefined : parseMarket(target.market));
+    case 'hedge':
+      return hedgeSource(parseHedgeId(target.id));
+  }
+}
+
+/** The record of an alert in NDJSON: snake_case like the API's data. */
+export function alertRecord(alert: Alert): Record<string, unknown> {
+  if (alert.kind === 'pnl') return { kind: 'pnl', net_pnl_usd: alert.netPnlUsd, threshold_usd: alert.thresholdUsd };
+  return {
+    kind: 'maturity',
+    ...(alert.market !== undefined ? { market: alert.market } : {}),
+    ...(alert.side !== undefined ? { side: alert.side } : {}),
+    ...(alert.hedgeId !== undefined ? { hedge_id: alert.hedgeId } : {}),
+    maturity_at: alert.maturityAt,
+    seconds_left: alert.secondsLeft,
+    within: alert.within,
+  };
+}
+
+/** Where the watch's refreshes go: a live view on a terminal, NDJSON otherwise (commands/watch-outcome.ts makes them). */
+export interface WatchSink {
+  fresh(snapshot: WatchSnapshot, at: number): void;
+  stale(error: unknown, at: number, nextAt: number): void;
+  /** `fired`: new this refresh (a record each, one bell); `holding`: every alert whose condition holds. */
+  alerts(fired: Alert[], holding: Array<{ alert: Alert; at: number }>, at: number): void;
+  /** Between refreshes, about every second (the terminal's countdown). */
+  tick(): void;
+  close(): void;
+}
+
+/** A refresh that failed for a reason that may pass: the watch goes on, stale. */
+export function isPassingFailure(error: unknown): boolean {
+  if (error instanceof AuthError) return false;
+  if (error instanceof NetworkError || error instanceof InvalidResponseError) return true;
+  return error instanceof ApiError && (error.status >= 500 || error.status === 429);
+}
+
+function watchClient(ports: Pick<FlowPorts, 'notify'>, client: HedgeClient) {
+  if (!(client.transport instanceof Transport)) return client;
+  const config = client.transport.config;
+  return new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
+    wire: client.wire,
+    warn: (text) => ports.notify({ kind: 'wire-warning', level: 'warn', text }),
+  });
+}
+
+/** Start to start at the interval, and never sooner than MIN_WATCH_SECONDS after the answer. */
+export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs: number): number {
+  return Math.max(startedAt + intervalMs, answeredAt + MIN_WATCH_SECONDS * 1000);
+}
+
+/** How a watch ended (the command says it and picks the exit code: commands/watch-outcome.ts). */
+export type WatchOutcome =
+  | { ended: 'alert'; alert: Alert; at: number }
+  | { ended: 'deadline'; timeoutSeconds?: number }
+  | { ended: 'count'; count: number }
+  /** Ctrl-C (how a watch is meant to end), SIGTERM or SIGHUP. */
+  | { ended: 'stopped' };
+
+/** The watch's settings, and whether it is shown live (a terminal, without --json: redrawn every second). */
+export interface WatchPlan {
+  settings: WatchSettings;
+  live: boolean;
+  oneShape: boolean;
+}
+
+async function pauseUntil(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>,
+  sink: WatchSink,
+  live: boolean,
+  at: number,
+) {
+  const { clock, signal, deadline } = ports;
+  for (;;) {
+    if (signal.aborted) return 'stopped';
+    const now = clock.now();
+    if (deadline !== undefined && now >= deadline) return 'deadline';
+    if (now >= at) return 'due';
+    const until = Math.min(at, deadline ?? Infinity);
+    // On the second, so that a countdown moves in step with the clock on the wall.
+    const step = live ? Math.min(until - now, 1000 - (now % 1000)) : until - now;
+    try {
+      await clock.sleep(Math.max(1, step), signal);
+    } catch {
+      return 'stopped';
+    }
+    sink.tick();
+  }
+}
+
+/**
+ * Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an
+ * error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts).
+ */
+export async function runWatch(
+  ports: FlowPorts,
+  target: WatchTarget,
+  plan: WatchPlan,
+  openSink: () => Promise<WatchSink>,
+): Promise<WatchOutcome> {
+  const { settings, live } = plan;
+  const source = sourceFor(ports, target, plan);
+  // --timeout bounds the watch; without it (or with --timeout 0) it runs until stopped, unlike a wait.
+  const { clock, signal, deadline } = ports;
+  const client = watchClient(ports, await ports.client());
+  // Opened once the client is: a key that cannot be read fails before the screen is taken over.
+  const sink = await openSink();
+  const alerting = settings.rules.pnlAtOrBelowUsd !== undefined || settings.rules.maturityWithinMs !== undefined;
+  let active = new Map<string, Alert>();
+  const firedAt = new Map<string, number>();
+  let nextAt = clock.now();
+  let refreshes = 0;
+  let ended: 'stopped' | 'deadline' | 'count';
+  try {
+    for (;;) {
+      if (settings.count !== undefined && refreshes >= settings.count) {
+        ended = 'count';
+        break;
+      }
+      const state = await pauseUntil(ports, sink, live, nextAt);
+      if (state !== 'due') {
+        ended = state;
+        break;
+      }
+      const startedAt = clock.now();
+      refreshes += 1;
+      let snapshot: WatchSnapshot;
+      try {
+        snapshot = await source.read(client);
+      } catch (error) {
+        nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs);
+        if (signal.aborted || error instanceof InterruptedError) {
+          ended = 'stopped';
+          break;
+        }
+        if (deadline !== undefined && clock.now() >= deadline && isPassingFailure(error)) {
+          ended = 'deadline';
+          break;
+        }
+        if (!isPassingFailure(error)) throw error;
+        const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
+        if (retryAfterMs !== undefined)
+          nextAt = Math.max(nextAt, clock.now() + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+        sink.stale(error, clock.now(), nextAt);
+        continue;
+      }
+      const at = clock.now();
+      nextAt = nextRefreshAt(startedAt, at, settings.intervalMs);
+      sink.fresh(snapshot, at);
+      const holding = alertConditions(snapshot.facts, settings.rules, at);
+      const { started: fired, active: nowActive } = alertEdges(active, holding);
+      active = nowActive;
+      for (const key of [...firedAt.keys()]) if (!active.has(key)) firedAt.delete(key);
+      for (const alert of fired) firedAt.set(alert.key, at);
+      if (alerting)
+        sink.alerts(
+          fired,
+          holding.map((alert) => ({ alert, at: firedAt.get(alert.key) ?? at })),
+          at,
+        );
+      if (fired.length > 0 && settings.exitOnAlert) {
+        sink.close();
+        return { ended: 'alert', alert: fired[0]!, at };
+      }
+    }
+  } finally {
+    sink.close();
+  }
+  if (ended === 'deadline') return { ended: 'deadline', timeoutSeconds: ports.timeoutSeconds };
+  if (ended === 'count') return { ended: 'count', count: settings.count! };
+  return { ended: 'stopped' };
+}

@@ -1,0 +1,167 @@
+// The hedging policy of `hedge exposures`: a policy file (JSON) and flags over it, flags winning.
+// Each problem is one UsageError line naming the option (or the file's key) and what is allowed.
+import * as z from 'zod/mini';
+import { UsageError } from '../../core/errors.js';
+import { repeatedKeys } from '../../core/security/json-keys.js';
+import { DEFAULT_POLICY, type ExposurePolicy, type RatioBucket } from './exposures-rules.js';
+import { echo } from '../../core/input.js';
+
+export interface PolicyFlags {
+  ratios?: string;
+  band?: string;
+  sizing?: string;
+  functional?: string;
+  /** false with --no-netting. */
+  netting?: boolean;
+}
+
+const RATIOS_ALLOWED =
+  'days:percent pairs from the nearest bucket out, the last one * (beyond), e.g. 30:100,90:75,*:50';
+
+/** `30:100,90:75,*:50` → buckets. `where` names the option or the file's key in a problem. */
+export function parseRatios(raw: string, where: string): RatioBucket[] {
+  const parts = raw.split(',').map((part) => part.trim());
+  const buckets: RatioBucket[] = [];
+  for (const [index, part] of parts.entries()) {
+    const match = /^(\*|\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)%?$/.exec(part);
+    const last = index === parts.length - 1;
+    if (!match) throw new UsageError(`${where}: ${echo(raw)} is not allowed; expected ${RATIOS_ALLOWED}.`);
+    const ratio = Number(match[2]) / 100;
+    if (ratio > 1) throw new UsageError(`${where}: a ratio above 100% is not allowed; expected ${RATIOS_ALLOWED}.`);
+    if (match[1] === '*') {
+      if (!last) throw new UsageError(`${where}: * (beyond) must be the last bucket; expected ${RATIOS_ALLOWED}.`);
+      buckets.push({ ratio });
+      continue;
+    }
+    const withinDays = Number(match[1]);
+    const previous = buckets.at(-1)?.withinDays;
+    if (!(withinDays > 0) || (previous !== undefined && withinDays <= previous)) {
+      throw new UsageError(
+        `${where}: the days must be above 0 and grow from one bucket to the next; expected ${RATIOS_ALLOWED}.`,
+      );
+    }
+    buckets.push({ withinDays, ratio });
+  }
+  // Without a * bucket, exposures beyond the last one are not covered: said by a bucket of 0.
+  if (buckets.at(-1)?.withinDays !== undefined) buckets.push({ ratio: 0 });
+  return buckets;
+}
+
+function parseBand(raw: string, where: string): number {
+  const value = Number(raw.trim().replace(/%$/, ''));
+  if (!/^\s*\d+(\.\d+)?%?\s*$/.test(raw) || !(value >= 0) || value > 50) {
+    throw new UsageError(
+      `${where}: ${echo(raw)} is not allowed; expected a percentage of the target from 0 to 50, e.g. 5.`,
+    );
+  }
+  return value;
+}
+
+function parseSizing(raw: string, where: string): ExposurePolicy['sizing'] {
+  const value = raw.trim().toLowerCase();
+  if (value === 'current' || value === 'fixed') return value;
+  throw new UsageError(
+    `${where}: ${echo(raw)} is not allowed; expected current (USD at today's price, re-sized past the band) or fixed (at the first cover's price).`,
+  );
+}
+
+function parseFunctional(raw: string, where: string): string {
+  const value = raw.trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(value))
+    throw new UsageError(
+      `${where}: ${echo(raw)} is not allowed; expected a currency code: USD (default) or a market's quote currency such as NGN.`,
+    );
+  return value === 'USDT' || value === 'USDC' ? 'USD' : value;
+}
+
+/** The policy file's text (JSON) over the defaults; `source` names the file in problems. */
+export function parsePolicyFile(text: string, source: string): Partial<ExposurePolicy> {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    throw new UsageError(
+      `--policy: ${source} is not valid JSON; expected an object such as {"ratios": "30:100,90:75,*:50", "band_pct": 5, "sizing": "current", "functional": "USD", "netting": true}.`,
+    );
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    throw new UsageError(
+      `--policy: ${source} must hold one JSON object with ratios, band_pct, sizing, functional and netting (each optional).`,
+    );
+  }
+  const at = (key: string): string => `--policy ${source}: ${key}`;
+  // A string or a number, read by the parser of its flag.
+  const field = (key: string, expected: string, parse: (raw: string, where: string) => unknown) =>
+    z.optional(
+      z.pipe(
+        z.union([z.string(), z.number()], { error: `${at(key)}: expected ${expected}.` }),
+        z.transform((raw) => parse(String(raw), at(key))),
+      ),
+    );
+  const schema = z.strictObject(
+    {
+      ratios: field('ratios', `a string of ${RATIOS_ALLOWED}`, parseRatios),
+      band_pct: field('band_pct', 'a number from 0 to 50', parseBand),
+      sizing: field('sizing', 'current or fixed', parseSizing),
+      functional: field('functional', 'a currency code such as USD or NGN', parseFunctional),
+      netting: z.optional(z.boolean({ error: `${at('netting')}: expected true or false.` })),
+    },
+    {
+      error: `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
+    },
+  );
+  // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
+  const [repeated] = repeatedKeys(text, 1);
+  if (repeated) {
+    const named = Object.hasOwn(schema.shape, repeated.key) ? `the key ${repeated.key}` : 'a key';
+    throw new UsageError(
+      `--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
+    );
+  }
+  const policy: Record<string, unknown> = {};
+  // One key at a time: the first problem as the file reads is the one said.
+  for (const [key, value] of Object.entries(document)) {
+    const result = schema.safeParse({ [key]: value });
+    if (!result.success) throw new UsageError(result.error.issues[0]!.message);
+    policy[key === 'ratios' ? 'buckets' : key === 'band_pct' ? 'bandPct' : key] = Object.values(result.data)[0];
+  }
+  return policy;
+}
+
+/** Defaults, then the policy file, then the flags. */
+export function resolvePolicy(file: Partial<ExposurePolicy>, flags: PolicyFlags): ExposurePolicy {
+  return {
+    ...DEFAULT_POLICY,
+    ...file,
+    ...(flags.ratios === undefined ? {} : { buckets: parseRatios(flags.ratios, '--ratios') }),
+    ...(flags.band === undefined ? {} : { bandPct: parseBand(flags.band, '--band') }),
+    ...(flags.sizing === undefined ? {} : { sizing: parseSizing(flags.sizing, '--sizing') }),
+    ...(flags.functional === undefined ? {} : { functional: parseFunctional(flags.functional, '--functional') }),
+    ...(flags.netting === false ? { netting: false } : {}),
+  };
+}
+
+/** The policy in words, for the command's header and docs: "100% ≤30d, 75% ≤90d, 50% beyond; band ±5%; …". */
+export function describePolicy(policy: ExposurePolicy): string {
+  const ratios = policy.buckets
+    .map(
+      (bucket, index) =>
+        `${Math.round(bucket.ratio * 10_000) / 100}% ${bucket.withinDays === undefined ? (index === 0 ? 'at any time' : 'beyond') : `within ${bucket.withinDays}d`}`,
+    )
+    .join(', ');
+  return `hedge ratio ${ratios}; re-size band ±${policy.bandPct}%; USD sized ${policy.sizing === 'current' ? "at today's price" : "at the first cover's price"}; books in ${policy.functional}; ${policy.netting ? 'receivables and payables netted per market' : 'no netting'}`;
+}
+
+/** The policy as data (JSON output, the policy section). */
+export function policyAsData(policy: ExposurePolicy): Record<string, unknown> {
+  return {
+    ratios: policy.buckets.map((bucket) => ({
+      within_days: bucket.withinDays ?? null,
+      ratio_pct: Math.round(bucket.ratio * 10_000) / 100,
+    })),
+    band_pct: policy.bandPct,
+    sizing: policy.sizing,
+    functional: policy.functional,
+    netting: policy.netting,
+  };
+}

@@ -1,0 +1,170 @@
+// The exposures file: one receivable or payable a row (`id, market, type, amount, currency, due[, hedge_ratio]`),
+// CSV or JSON; a problem names the row and field, never the cell's content.
+import { parseMarket, readAmount } from '../../core/input.js';
+import { quoteCurrencyOf } from '../../core/markets.js';
+import {
+  dateOrInstantMs,
+  fieldsOf,
+  readRowFile,
+  type CheckedRow,
+  type RawRow,
+  type RowFileLayout,
+  type RowFileOptions,
+  type RowFileProblem,
+} from '../../core/row-file.js';
+
+export type ExposureType = 'receivable' | 'payable';
+
+export interface Exposure {
+  /** The treasury's own id of the invoice or deal (unique in the file). */
+  id: string;
+  /** Upper-cased; whether it is listed is the server's business, not the file's. */
+  market: string;
+  type: ExposureType;
+  /** In `currency`, positive. */
+  amount: number;
+  /** `USD` or the market's quote currency (NGN for USDTNGN), upper-cased. */
+  currency: string;
+  /** When the money moves (ms since the epoch; a date alone is midnight UTC). */
+  dueMs: number;
+  /** 0..1; overrides the policy's ratio for its time bucket. */
+  hedgeRatio?: number;
+  /** Where the row is: the file's line (CSV) or the item's position (JSON). */
+  line: number;
+}
+
+export type ExposureFileResult = { exposures: Exposure[] } | { problems: RowFileProblem[] };
+
+type Column = 'id' | 'market' | 'type' | 'amount' | 'currency' | 'due' | 'hedge_ratio';
+
+const LAYOUT: RowFileLayout<Column> = {
+  required: ['id', 'market', 'type', 'amount', 'currency', 'due'],
+  optional: ['hedge_ratio'],
+  listKey: 'exposures',
+  rowIs: 'receivable or payable',
+  rowsAre: 'exposures',
+  csvLabel: (index) => `row ${index + 1}: `,
+  header: {
+    unknown: (column, expected) => `header: column ${column} is not a known column; the columns are ${expected}.`,
+    repeated: (name) => `header: column ${name} appears more than once.`,
+    lacks: (missing, expected) => `header: lacks ${missing}; it must name ${expected}, in any order.`,
+  },
+};
+/** An amount in any currency: NGN 450 million is 4.5e8; a thousand times more is still refused as a typo. */
+const MAX_AMOUNT = 1e15;
+
+export function parseExposuresFile(text: string, options: RowFileOptions): ExposureFileResult {
+  const read = readRowFile(
+    text,
+    options,
+    LAYOUT,
+    checkRow,
+    (earlier) => `id: the same id as ${earlier.label.replace(/: $/, '')}; each exposure needs its own id.`,
+  );
+  return 'problems' in read ? read : { exposures: read.rows };
+}
+
+function checkRow(raw: RawRow<Column>): CheckedRow<Exposure> {
+  const problems: string[] = [];
+  const field = fieldsOf(raw, problems);
+  const id = field('id', parseId);
+  const market = field('market', parseMarket);
+  const type = field('type', parseType);
+  const amount = field('amount', parseAmount);
+  const currency = field('currency', (value) => parseCurrency(value, market));
+  const dueMs = field('due', parseDue);
+  const hedgeRatio = field('hedge_ratio', parseHedgeRatio);
+  if (
+    problems.length > 0 ||
+    id === undefined ||
+    market === undefined ||
+    type === undefined ||
+    amount === undefined ||
+    currency === undefined ||
+    dueMs === undefined
+  ) {
+    return { key: id, problems };
+  }
+  return {
+    key: id,
+    value: {
+      id,
+      market,
+      type,
+      amount,
+      currency,
+      dueMs,
+      ...(hedgeRatio === undefined ? {} : { hedgeRatio }),
+      line: raw.line,
+    },
+    problems,
+  };
+}
+
+function parseId(raw: string | undefined): string {
+  const value = raw?.trim() ?? '';
+  // Printable ASCII only: an id is shown in every table, and must not be a way to reach the terminal.
+  if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/.test(value)) {
+    throw new Error('id: missing or not allowed; expected 1 to 64 printable ASCII characters, such as INV-1042.');
+  }
+  return value;
+}
+
+function parseType(raw: string | undefined): ExposureType {
+  const value = raw?.trim().toLowerCase();
+  if (value === 'receivable' || value === 'payable') return value;
+  throw new Error('type: missing or not allowed; expected receivable or payable.');
+}
+
+/** 450000000, 450_000_000, 450,000,000, 450m, 1.2bn — the one amount grammar (input.ts readAmount), positive, at most 1e15. */
+function parseAmount(raw: string | undefined): number {
+  const allowed = 'expected a positive amount such as 450000000, 450_000_000, 450,000,000, 450m or 1.2bn';
+  const amount = readAmount(raw ?? '', 'positive', MAX_AMOUNT);
+  if (amount === 'shape') throw new Error(`amount: missing or not allowed; ${allowed}.`);
+  if (amount === 'too-big') throw new Error(`amount: not allowed; ${allowed}, at most 1e15.`);
+  if (amount === 'cents') throw new Error('amount: more than 2 decimals.');
+  return amount;
+}
+
+function parseCurrency(raw: string | undefined, market: string | undefined): string {
+  const quote = market === undefined ? undefined : quoteCurrencyOf(market);
+  const allowed = quote ? `USD or ${quote} (the market's quote currency)` : "USD or the market's quote currency";
+  const value = raw?.trim().toUpperCase() ?? '';
+  // USDT and USDC settle as USD here: the account's dollar is one dollar.
+  const currency = value === 'USDT' || value === 'USDC' ? 'USD' : value;
+  if (currency === 'USD') return currency;
+  if (quote !== undefined && currency === quote) return currency;
+  if (market !== undefined && quote === undefined && /^[A-Z]{3}$/.test(currency)) {
+    throw new Error(
+      `currency: the market's name does not say its quote currency; expected USD, or a market named USDT followed by its currency.`,
+    );
+  }
+  throw new Error(`currency: missing or not allowed; expected ${allowed}.`);
+}
+
+/** A date (midnight UTC) or a timestamp with its zone: a keeper elsewhere must read it the same. */
+function parseDue(raw: string | undefined): number {
+  const value = raw?.trim() ?? '';
+  const ms = dateOrInstantMs(value);
+  if (!Number.isFinite(ms)) {
+    throw new Error(
+      'due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).',
+    );
+  }
+  return ms;
+}
+
+/** 0.75, 75% or 75 (percent when above 1); blank: the policy's ratio for the row's time bucket. */
+function parseHedgeRatio(raw: string | undefined): number | undefined {
+  const value = raw?.trim() ?? '';
+  if (value === '') return undefined;
+  const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(value);
+  const number = match ? Number(match[1]) : Number.NaN;
+  const ratio = match && (match[2] === '%' || number > 1) ? number / 100 : number;
+  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) {
+    throw new Error(
+      'hedge_ratio: not allowed; expected a ratio from 0 to 1 (0.75) or a percentage from 0% to 100% (75%).',
+    );
+  }
+  return ratio;
+}

@@ -1,0 +1,534 @@
+// From a treasury's exposures to the hedge book that covers them, as pure rules over the exposures,
+// a policy, the prices and a time: direction by economics, ratio by bucket, netting, sizing (docs/exposures.md).
+import type { Exposure } from './exposures-file.js';
+import { quoteCurrencyOf } from '../../core/markets.js';
+import { cents, toAccountSide } from '../../core/money.js';
+import type { TargetRow } from '../../core/target-file.js';
+import { DAY_MS, SIDES, TENORS, type Side, type Tenor } from '../../core/vocabulary.js';
+import { utcIso } from '../../core/utc-text.js';
+
+export interface RatioBucket {
+  /** Up to this many days to due (inclusive); undefined: every exposure further away. */
+  withinDays?: number;
+  /** 0..1 */
+  ratio: number;
+}
+
+export interface ExposurePolicy {
+  /** Sorted by withinDays; the last has none (beyond). */
+  buckets: RatioBucket[];
+  /** The re-size band, in percent of the target: nothing is traded while the book is within it. */
+  bandPct: number;
+  /** `current`: USD notional at today's price; `fixed`: at the price of the exposure's first cover. */
+  sizing: 'current' | 'fixed';
+  /** The currency the company's books are in: USD (default) or a market's quote currency. */
+  functional: string;
+  netting: boolean;
+}
+
+export const DEFAULT_POLICY: ExposurePolicy = {
+  buckets: [{ withinDays: 30, ratio: 1 }, { withinDays: 90, ratio: 0.75 }, { ratio: 0.5 }],
+  bandPct: 5,
+  sizing: 'current',
+  functional: 'USD',
+  netting: true,
+};
+
+/** Market → mid price (quote currency per USDT). */
+export type Prices = Readonly<Record<string, number>>;
+/** Exposure id → the price its first cover was sized at (sizing `fixed`). */
+export type FirstCoverPrices = Readonly<Record<string, number>>;
+
+/** The markets of the exposures, sorted. */
+export const marketsOf = (exposures: readonly Exposure[]) =>
+  [...new Set(exposures.map((exposure) => exposure.market))].sort();
+
+// ---- one exposure --------------------------------------------------------------------------
+
+/** The side that covers the exposure, or undefined when it carries no FX risk for these books. */
+export function coverSide(
+  exposure: Pick<Exposure, 'market' | 'type' | 'currency'>,
+  functional: string,
+): Side | undefined {
+  const quote = quoteCurrencyOf(exposure.market);
+  // Books in another market's currency, or in a third currency, are looked at from USD: the
+  // account settles in USD and one market's hedge cannot cover a cross.
+  const view = quote !== undefined && functional === quote ? quote : 'USD';
+  if (exposure.currency === view) return undefined;
+  if (view === 'USD') return exposure.type === 'receivable' ? 'buy' : 'sell';
+  return exposure.type === 'payable' ? 'buy' : 'sell';
+}
+
+/** The exposure in USD at a price (an amount in USD is itself). */
+export function amountUsd(exposure: Pick<Exposure, 'amount' | 'currency'>, price: number): number {
+  return exposure.currency === 'USD' ? exposure.amount : exposure.amount / price;
+}
+
+/** "≤30d", "≤90d", ">90d" — the bucket a time to due falls in. */
+function bucketLabel(policy: ExposurePolicy, index: number): string {
+  const bucket = policy.buckets[index]!;
+  if (bucket.withinDays !== undefined) return `≤${bucket.withinDays}d`;
+  const before = policy.buckets[index - 1]?.withinDays;
+  return before === undefined ? 'any' : `>${before}d`;
+}
+
+export function ratioAt(exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>, policy: ExposurePolicy, nowMs: number) {
+  const days = (exposure.dueMs - nowMs) / DAY_MS;
+  if (days <= 0) return { ratio: 0, bucket: 'due' };
+  if (exposure.hedgeRatio !== undefined) return { ratio: exposure.hedgeRatio, bucket: 'file' };
+  const index = policy.buckets.findIndex((bucket) => bucket.withinDays === undefined || days <= bucket.withinDays);
+  if (index < 0) return { ratio: 0, bucket: 'none' };
+  return { ratio: policy.buckets[index]!.ratio, bucket: bucketLabel(policy, index) };
+}
+
+/** Each exposure as the policy sees it at `nowMs`. An exposure whose market has no price is sized 0. */
+export function exposureLines(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+) {
+  return exposures.map((exposure) => {
+    const { ratio, bucket } = ratioAt(exposure, policy, nowMs);
+    const side = coverSide(exposure, policy.functional);
+    // Sizing `fixed`: at the price of the exposure's first cover.
+    const price = (policy.sizing === 'fixed' ? firstCover[exposure.id] : undefined) ?? prices[exposure.market];
+    const usd = price === undefined ? 0 : amountUsd(exposure, price);
+    return {
+      id: exposure.id,
+      market: exposure.market,
+      type: exposure.type,
+      amount: exposure.amount,
+      currency: exposure.currency,
+      due: utcIso(exposure.dueMs),
+      days_to_due: Math.round(((exposure.dueMs - nowMs) / DAY_MS) * 100) / 100,
+      bucket,
+      ratio,
+      cover_side: side ?? null,
+      exposure_usd: cents(usd),
+      hedge_usd: side === undefined ? 0 : cents(usd * ratio),
+      sizing_price: price ?? null,
+    };
+  });
+}
+
+// ---- the book ------------------------------------------------------------------------------
+
+export interface BookTarget {
+  market: string;
+  side: Side;
+  target_usd: number;
+  /** The band: the book is left alone while the side holds between these. */
+  band_low_usd: number;
+  band_high_usd: number;
+  /** The tenor an open uses: the longest that matures by the side's last due date (at least 1). */
+  tenor_days: Tenor | null;
+  /** The last due date the side covers: a hedge maturing after it is not renewed. */
+  until: string | null;
+  /** The exposures this side covers (netted ones included). */
+  exposures: string[];
+}
+
+/** The longest tenor that matures by `untilMs`, or 1 day when even that does not. */
+export function tenorFor(untilMs: number, nowMs: number): Tenor {
+  const days = (untilMs - nowMs) / DAY_MS;
+  return [...TENORS].reverse().find((tenor) => tenor <= days) ?? TENORS[0];
+}
+
+/** The target book at `nowMs`: a row for each side of each market with an exposure (0 = flat). */
+export function targetBook(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+  { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
+): BookTarget[] {
+  const lines = exposureLines(exposures, policy, prices, nowMs, firstCover);
+  const markets = marketsOf(exposures);
+  const dueOf = new Map(exposures.map((exposure) => [exposure.id, exposure.dueMs]));
+  const rows: BookTarget[] = [];
+  for (const market of markets) {
+    const live = lines.filter(
+      (line, index) =>
+        line.market === market && line.cover_side !== null && exposures[index]!.dueMs > nowMs + dueLeadMs,
+    );
+    const sum = (side: Side): number =>
+      live.filter((line) => line.cover_side === side).reduce((total, line) => total + line.hedge_usd, 0);
+    const needs: Record<Side, number> = { buy: sum('buy'), sell: sum('sell') };
+    const held: Record<Side, number> = policy.netting
+      ? { buy: Math.max(0, needs.buy - needs.sell), sell: Math.max(0, needs.sell - needs.buy) }
+      : needs;
+    for (const side of SIDES) {
+      const target = cents(held[side]);
+      // Netted, the side covers every live exposure of its market; apart, its own.
+      const covered = live.filter((line) => line.hedge_usd > 0 && (policy.netting || line.cover_side === side));
+      const untilMs = covered.length === 0 ? undefined : Math.max(...covered.map((line) => dueOf.get(line.id)!));
+      const band = (target * policy.bandPct) / 100;
+      rows.push({
+        market,
+        side,
+        target_usd: target,
+        band_low_usd: cents(Math.max(0, target - band)),
+        band_high_usd: cents(target + band),
+        tenor_days: target > 0 && untilMs !== undefined ? tenorFor(untilMs, nowMs) : null,
+        until: target > 0 && untilMs !== undefined ? utcIso(untilMs) : null,
+        exposures: target > 0 ? covered.map((line) => line.id) : [],
+      });
+    }
+  }
+  return rows;
+}
+
+/** Whether a side holding `currentUsd` is close enough to `targetUsd` to trade nothing. */
+export function withinBand(currentUsd: number, targetUsd: number, bandPct: number): boolean {
+  if (targetUsd === 0) return currentUsd === 0;
+  return Math.abs(currentUsd - targetUsd) <= (targetUsd * bandPct) / 100 + 0.005;
+}
+
+/**
+ * The keeper's integration point: the target rows (as a target file gives them, domain/target-file.ts)
+ * the exposures imply at `nowMs`. Every side of every market is a row (0 = flat), so a side whose
+ * exposures have all come due is brought to flat. `dueLeadMs`: an exposure due within that long
+ * already counts as due — a keeper that acts once a cycle passes its cycle length, so that it
+ * reduces at the last cycle before a due date instead of the first after it (the book is then
+ * never above the exposure's cover, at the price of being under it for at most that long).
+ */
+export function targetRowsAt(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+  { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
+): TargetRow[] {
+  const now = targetBook(exposures, policy, prices, nowMs, firstCover);
+  // Within the lead each side holds the smallest target of any moment of it: nothing pushes a side up
+  // before its time (a netted payable let go early would raise it above today's cover).
+  const ahead = dueLeadMs > 0 ? targetBook(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }) : now;
+  const between =
+    dueLeadMs > 0
+      ? changeTimes(exposures, policy, nowMs)
+          .filter((atMs) => atMs <= nowMs + dueLeadMs)
+          .map((atMs) => targetBook(exposures, policy, prices, atMs, firstCover))
+      : [];
+  return now.map((row, index) => {
+    const later = ahead[index]!;
+    const notionalUsd = Math.min(row.target_usd, ...between.map((book) => book[index]!.target_usd));
+    const tenor = later.target_usd > 0 ? later.tenor_days : row.tenor_days;
+    const until = later.target_usd > 0 ? later.until : row.until;
+    return {
+      market: row.market,
+      side: row.side,
+      notionalUsd,
+      ...(notionalUsd === 0 || tenor === null ? {} : { tenorDays: tenor }),
+      ...(notionalUsd === 0 || until === null ? {} : { untilMs: Date.parse(until) }),
+      line: index + 1,
+    };
+  });
+}
+
+// ---- the schedule of changes ----------------------------------------------------------------
+
+export interface ScheduledChange {
+  at: string;
+  market: string;
+  side: Side;
+  from_usd: number;
+  to_usd: number;
+  change_usd: number;
+  /** What happens then: "INV-1 due", "INV-2 enters ≤30d". */
+  reason: string;
+}
+
+/** Each moment after `nowMs` the target can change without the price moving: a due date, a bucket boundary. */
+export function changeTimes(exposures: readonly Exposure[], policy: ExposurePolicy, nowMs: number): number[] {
+  const times = new Set<number>();
+  for (const exposure of exposures) {
+    if (exposure.dueMs > nowMs) times.add(exposure.dueMs);
+    if (exposure.hedgeRatio !== undefined) continue;
+    for (const bucket of policy.buckets) {
+      if (bucket.withinDays === undefined) continue;
+      const at = exposure.dueMs - bucket.withinDays * DAY_MS;
+      if (at > nowMs && at < exposure.dueMs) times.add(at);
+    }
+  }
+  return [...times].sort((a, b) => a - b);
+}
+
+function reasonAt(exposures: readonly Exposure[], policy: ExposurePolicy, market: string, atMs: number): string {
+  const parts: string[] = [];
+  for (const exposure of exposures) {
+    if (exposure.market !== market) continue;
+    if (exposure.dueMs === atMs) parts.push(`${exposure.id} due`);
+    else if (exposure.hedgeRatio === undefined) {
+      const before = ratioAt(exposure, policy, atMs - 1);
+      const after = ratioAt(exposure, policy, atMs);
+      if (before.bucket !== after.bucket) parts.push(`${exposure.id} enters ${after.bucket}`);
+    }
+  }
+  return parts.join(', ');
+}
+
+/** The target's changes at today's price, each due date and bucket boundary in time order. */
+export function scheduleOfChanges(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+): ScheduledChange[] {
+  const changes: ScheduledChange[] = [];
+  let before = targetBook(exposures, policy, prices, nowMs, firstCover);
+  for (const at of changeTimes(exposures, policy, nowMs)) {
+    const after = targetBook(exposures, policy, prices, at, firstCover);
+    for (const row of after) {
+      const from =
+        before.find((earlier) => earlier.market === row.market && earlier.side === row.side)?.target_usd ?? 0;
+      if (Math.abs(row.target_usd - from) < 0.005) continue;
+      changes.push({
+        at: utcIso(at),
+        market: row.market,
+        side: row.side,
+        from_usd: from,
+        to_usd: row.target_usd,
+        change_usd: cents(row.target_usd - from),
+        reason: reasonAt(exposures, policy, row.market, at),
+      });
+    }
+    before = after;
+  }
+  return changes;
+}
+
+// ---- the projected cost ----------------------------------------------------------------------
+
+export interface CostRates {
+  /** Market → the daily carry per side in percent, signed as the server signs it (positive: the account pays). */
+  carryDailyPct: Readonly<Record<string, Readonly<Record<Side, number>>>>;
+  /** Market → the platform fee as a share of the notional traded (a quote's fee / its notional); absent: unknown. */
+  feeRate: Readonly<Record<string, number | undefined>>;
+}
+
+export interface CostToDue {
+  /** A due date of the market's exposures. */
+  due: string;
+  market: string;
+  /** The exposures due then. */
+  exposures: string;
+  /** Carry from now to then, on the account's side (negative: the account pays). */
+  carry_usdc: number;
+  /** Fees of every open, add, reduce, close and roll from now to then; null when the fee is not known. */
+  fees_usdc: number | null;
+  rolls: number;
+  /** carry + fees (carry alone when the fee is not known). */
+  cost_usdc: number;
+}
+
+/** The cost of holding the target to each due date at today's carry and fee (opens, changes and rolls each pay a fee). */
+export function projectedCost(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  rates: CostRates,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+): CostToDue[] {
+  const times = changeTimes(exposures, policy, nowMs);
+  const out: CostToDue[] = [];
+  const markets = marketsOf(exposures);
+  for (const market of markets) {
+    const dues = [
+      ...new Set(
+        exposures
+          .filter((exposure) => exposure.market === market && exposure.dueMs > nowMs)
+          .map((exposure) => exposure.dueMs),
+      ),
+    ].sort((a, b) => a - b);
+    if (dues.length === 0) continue;
+    const feeRate = rates.feeRate[market];
+    const carry = rates.carryDailyPct[market] ?? { buy: 0, sell: 0 };
+    const bookAt = (ms: number): BookTarget[] =>
+      targetBook(exposures, policy, prices, ms, firstCover).filter((row) => row.market === market);
+    const state = new Map<Side, { notional: number; maturityMs?: number }>();
+    let carryTotal = 0;
+    let feesTotal = 0;
+    let rolls = 0;
+    let now = nowMs;
+    for (const row of bookAt(nowMs)) {
+      state.set(row.side, {
+        notional: row.target_usd,
+        maturityMs: row.target_usd > 0 ? nowMs + (row.tenor_days ?? 1) * DAY_MS : undefined,
+      });
+      feesTotal += row.target_usd * (feeRate ?? 0);
+    }
+    const lastDue = dues.at(-1)!;
+    const scheduled = times.filter((at) => at <= lastDue);
+    while (now < lastDue) {
+      const maturities = [...state.values()]
+        .map((side) => side.maturityMs)
+        .filter((ms): ms is number => ms !== undefined && ms > now);
+      const next = Math.min(...maturities, scheduled.find((at) => at > now) ?? lastDue);
+      for (const side of SIDES) carryTotal += (state.get(side)!.notional * carry[side] * (next - now)) / DAY_MS / 100;
+      now = next;
+      const book = bookAt(now);
+      for (const side of SIDES) {
+        const held = state.get(side)!;
+        const row = book.find((entry) => entry.side === side)!;
+        const target = row.target_usd;
+        const matures = held.maturityMs !== undefined && held.maturityMs <= now;
+        if (matures) {
+          if (target > 0) {
+            feesTotal += (held.notional + target) * (feeRate ?? 0);
+            rolls += 1;
+            state.set(side, { notional: target, maturityMs: now + (row.tenor_days ?? 1) * DAY_MS });
+          } else {
+            state.set(side, { notional: 0 });
+          }
+        } else if (Math.abs(target - held.notional) >= 0.005) {
+          feesTotal += Math.abs(target - held.notional) * (feeRate ?? 0);
+          const opens = held.notional === 0;
+          state.set(side, {
+            notional: target,
+            maturityMs: target === 0 ? undefined : opens ? now + (row.tenor_days ?? 1) * DAY_MS : held.maturityMs,
+          });
+        }
+      }
+      if (dues.includes(now)) {
+        out.push({
+          due: utcIso(now),
+          market,
+          exposures: exposures
+            .filter((exposure) => exposure.market === market && exposure.dueMs === now)
+            .map((exposure) => exposure.id)
+            .join(' '),
+          carry_usdc: toAccountSide(cents(carryTotal)),
+          fees_usdc: feeRate === undefined ? null : toAccountSide(cents(feesTotal)),
+          rolls,
+          cost_usdc: toAccountSide(cents(carryTotal + (feeRate === undefined ? 0 : feesTotal))),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+// ---- stress ----------------------------------------------------------------------------------
+
+const STRESS_SHOCKS_PCT = [-30, -10, 10, 30] as const;
+
+export interface StressRow {
+  market: string;
+  /** The price's move in percent (+ = the quote currency weakens: more of it per USDT). */
+  shock_pct: number;
+  price: number;
+  /** What the exposures (all of them, not only the hedged part) gain (+) or lose (-) in USD. */
+  exposure_change_usd: number;
+  /** What the target cover gains or loses at that price. */
+  cover_pnl_usd: number;
+  net_usd: number;
+}
+
+/**
+ * An instant move of the price by each shock. A hedge's P&L at price P' struck at P is
+ * N·(P'−P)/P' for a buy (the simulator's and the service's NDF), −that for a sell; an exposure
+ * covered by a buy loses exactly what such a buy of its USD size gains, so a 100% cover nets to 0.
+ */
+export function stressTable(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+  shocks: readonly number[] = STRESS_SHOCKS_PCT,
+): StressRow[] {
+  const book = targetBook(exposures, policy, prices, nowMs, firstCover);
+  const rows: StressRow[] = [];
+  for (const market of marketsOf(exposures)) {
+    const price = prices[market];
+    if (price === undefined) continue;
+    const live = exposures.filter((exposure) => exposure.market === market && exposure.dueMs > nowMs);
+    const exposed = live.reduce((total, exposure) => {
+      const side = coverSide(exposure, policy.functional);
+      if (side === undefined) return total;
+      return total + (side === 'buy' ? 1 : -1) * amountUsd(exposure, price);
+    }, 0);
+    const cover = book
+      .filter((row) => row.market === market)
+      .reduce((total, row) => total + (row.side === 'buy' ? row.target_usd : -row.target_usd), 0);
+    for (const shock of shocks) {
+      const stressed = price * (1 + shock / 100);
+      const move = (stressed - price) / stressed;
+      const exposureChange = cents(-exposed * move);
+      const coverPnl = cents(cover * move);
+      rows.push({
+        market,
+        shock_pct: shock,
+        price: Math.round(stressed * 1e6) / 1e6,
+        exposure_change_usd: exposureChange,
+        cover_pnl_usd: coverPnl,
+        net_usd: cents(exposureChange + coverPnl),
+      });
+    }
+  }
+  return rows;
+}
+
+// ---- effectiveness ---------------------------------------------------------------------------
+
+/** The dollar-offset band treasuries use: a cover is effective when it offsets 80% to 125% of the change. */
+export const EFFECTIVE_BAND_PCT = [80, 125] as const;
+
+/** What an exposure gained (+) or lost (-) in USD as the price went from `fromPrice` to `toPrice`. */
+export function exposureRevaluationUsd(
+  exposure: Pick<Exposure, 'market' | 'type' | 'currency' | 'amount'>,
+  functional: string,
+  fromPrice: number,
+  toPrice: number,
+): number {
+  const side = coverSide(exposure, functional);
+  if (side === undefined) return 0;
+  return -(side === 'buy' ? 1 : -1) * amountUsd(exposure, fromPrice) * ((toPrice - fromPrice) / toPrice);
+}
+
+/** A hedge's price P&L (USD) from entry to mark: the service's NDF. */
+export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number, markPrice: number): number {
+  const buy = (notionalUsd * (markPrice - entryPrice)) / markPrice;
+  return side === 'buy' ? buy : -buy;
+}
+
+/**
+ * The dollar-offset ratio: how much of the exposure's change the cover offset, in percent
+ * (−cover P&L / exposure change). Undefined while the exposure has not moved.
+ */
+export function dollarOffset(
+  coverPnl: number,
+  exposureChange: number,
+): { ratio_pct: number | null; effective: boolean | null } {
+  if (Math.abs(exposureChange) < 0.005) return { ratio_pct: null, effective: null };
+  const ratio = (-coverPnl / exposureChange) * 100;
+  return {
+    ratio_pct: Math.round(ratio * 100) / 100,
+    effective: ratio >= EFFECTIVE_BAND_PCT[0] && ratio <= EFFECTIVE_BAND_PCT[1],
+  };
+}
+
+// ---- what `hedge exposures` shows ---------------------------------------------------------
+
+/** Everything `hedge exposures FILE` shows (flows/exposures.ts gathers it, ui/exposures-view.ts renders it). */
+export interface ExposuresView {
+  asOf: string;
+  source: string;
+  policy: ExposurePolicy;
+  prices: Record<string, number>;
+  /** Market → the fee as a share of the notional, and where it came from. */
+  fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }>;
+  exposures: ReturnType<typeof exposureLines>;
+  book: BookTarget[];
+  schedule: ScheduledChange[];
+  cost: CostToDue[];
+  stress: StressRow[];
+  /** The account's headroom under its exposure cap, when the server said it. */
+  availableExposureUsd?: number;
+}

@@ -1,0 +1,344 @@
+// `hedge exposures FILE`: the target book, its schedule, the projected cost and the stress table,
+// from the exposures, the policy and the server's reads (a quote for each fee unless --fee-bps). No write.
+import { inputFileProblems, readInputFile } from '../write/input-file.js';
+import type { HedgeClient } from '../../platform/api/client.js';
+import { parseExposuresFile, type Exposure } from './exposures-file.js';
+import { parsePolicyFile, resolvePolicy, type PolicyFlags } from './exposure-policy.js';
+import { DAY_MS } from '../../core/vocabulary.js';
+import {
+  exposureLines,
+  marketsOf,
+  projectedCost,
+  scheduleOfChanges,
+  stressTable,
+  targetBook,
+  targetRowsAt,
+  type BookTarget,
+  type ExposurePolicy,
+  type ExposuresView,
+} from './exposures-rules.js';
+import { exposureReport, type CoverHedge, type ExposureReportView } from './exposures-report.js';
+import { readHistoryRecord, type HistoryFacts } from '../../platform/api/wire/fields.js';
+import { walkHistory } from '../report/report.js';
+import { findMarket, unlistedMarketError } from '../../core/markets.js';
+import type { MarketFacts } from '../../core/wire.js';
+import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
+import type { Side } from '../../core/vocabulary.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { MovingTarget } from '../keeper/keep.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { formatUsd } from '../../core/number-format.js';
+
+export interface ExposuresInput {
+  /** A path, or `-` for stdin. */
+  file: string;
+  policyFile?: string;
+  flags: PolicyFlags;
+  /** Basis points of the notional traded; when given, no quote is asked for the fee. */
+  feeBps?: number;
+}
+
+/** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`. */
+async function readExposures(ports: FlowPorts, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
+  const { text, sourceName } = await readInputFile(ports, file, 'exposures file');
+  const parsed = parseExposuresFile(text, { sourceName });
+  if ('problems' in parsed) {
+    throw inputFileProblems(
+      sourceName,
+      parsed.problems,
+      'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).',
+    );
+  }
+  return { exposures: parsed.exposures, sourceName };
+}
+
+/** The policy: defaults, the policy file when given, then the flags. */
+async function readPolicy(
+  ports: FlowPorts,
+  policyFile: string | undefined,
+  flags: PolicyFlags,
+): Promise<ExposurePolicy> {
+  if (policyFile === undefined) return resolvePolicy({}, flags);
+  const { text, sourceName } = await readInputFile(ports, policyFile, 'policy file');
+  return resolvePolicy(parsePolicyFile(text, safeText(sourceName)), flags);
+}
+
+/**
+ * A market's fee rate from one quote of the side and tenor it will hold (or 1,000 USD of a buy when
+ * it holds nothing); when the server refuses that size (capacity, the exposure cap), once more at
+ * 1,000 USD: the fee is a share of the notional either way.
+ */
+async function quotedFeeRate(
+  client: HedgeClient,
+  market: string,
+  book: readonly BookTarget[],
+  log: (line: string) => void,
+): Promise<number | null> {
+  const held = book.find((row) => row.market === market && row.target_usd > 0);
+  const side: Side = held?.side ?? 'buy';
+  const tenor = held?.tenor_days ?? 7;
+  const sizes = [...new Set([Math.max(1000, Math.round(held?.target_usd ?? 1000)), 1000])];
+  for (const notional of sizes) {
+    try {
+      const quote = await client.createQuote({ market, side, notional_usd: notional, tenor_days: tenor });
+      const fee = Number(quote.upfront.platform_fee_usdc);
+      const quoted = Number(quote.notional_usd) || notional;
+      return Number.isFinite(fee) && quoted > 0 ? fee / quoted : null;
+    } catch (error) {
+      log(
+        `${market}: no quote for ${formatUsd(notional)} (${error instanceof Error ? safeText(error.message) : 'unknown'})`,
+      );
+    }
+  }
+  return null;
+}
+
+/** Each market of the exposures with the server's facts of it; an unlisted one is an error. */
+function listedFacts(listed: MarketFacts[], exposures: readonly Exposure[]) {
+  return marketsOf(exposures).map((market) => {
+    const facts = findMarket(listed, market);
+    if (!facts) throw unlistedMarketError(listed, market);
+    return [market, facts] as const;
+  });
+}
+
+const pricesOf = (listed: ReturnType<typeof listedFacts>): Record<string, number> =>
+  Object.fromEntries(listed.map(([market, facts]) => [market, Number(facts.price)]));
+
+/** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
+export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): Promise<ExposuresView> {
+  const { exposures, sourceName } = await readExposures(ports, input.file);
+  const policy = await readPolicy(ports, input.policyFile, input.flags);
+  const client = await ports.client();
+  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount().catch(() => undefined)]);
+  const nowMs = ports.clock.now();
+  const listed = listedFacts(list.markets, exposures);
+  const prices = pricesOf(listed);
+  const carryDailyPct = Object.fromEntries(
+    listed.map(([market, facts]) => [
+      market,
+      { buy: Number(facts.net_rate_daily_pct.buy), sell: Number(facts.net_rate_daily_pct.sell) },
+    ]),
+  );
+  const book = targetBook(exposures, policy, prices, nowMs);
+  const fees: ExposuresView['fees'] = {};
+  for (const market of Object.keys(prices)) {
+    if (input.feeBps !== undefined) fees[market] = { rate: input.feeBps / 10_000, from: '--fee-bps' };
+    else {
+      const rate = await quotedFeeRate(client, market, book, (line) => ports.log(line));
+      fees[market] = { rate, from: rate === null ? 'unknown' : 'quote' };
+    }
+  }
+  const feeRate = Object.fromEntries(Object.entries(fees).map(([market, fee]) => [market, fee.rate ?? undefined]));
+  const available = account === undefined ? undefined : Number(account.available_exposure_usd);
+  return {
+    asOf: new Date(nowMs).toISOString(),
+    source: sourceName,
+    policy,
+    prices,
+    fees,
+    exposures: exposureLines(exposures, policy, prices, nowMs),
+    book,
+    schedule: scheduleOfChanges(exposures, policy, prices, nowMs),
+    cost: projectedCost(exposures, policy, prices, { carryDailyPct, feeRate }, nowMs),
+    stress: stressTable(exposures, policy, prices, nowMs),
+    ...(available !== undefined && Number.isFinite(available) ? { availableExposureUsd: available } : {}),
+  };
+}
+
+// ---- --report ------------------------------------------------------------------------------
+
+/** A closed hedge of history as the report needs it; undefined when it says too little (no side, size or time). */
+function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): CoverHedge | undefined {
+  const market = facts.market ?? onlyMarket;
+  const openedAtMs = facts.openedAt === undefined ? undefined : Date.parse(facts.openedAt);
+  const closedAtMs = facts.closedAt === undefined ? undefined : Date.parse(facts.closedAt);
+  if (market === undefined || facts.side === undefined || facts.notionalUsd === undefined || closedAtMs === undefined)
+    return undefined;
+  return {
+    market: market.toUpperCase(),
+    side: facts.side,
+    notionalUsd: facts.notionalUsd,
+    openedAtMs: openedAtMs ?? closedAtMs,
+    closedAtMs,
+    ...(facts.entryPrice === undefined ? {} : { entryPrice: facts.entryPrice }),
+    ...(facts.exitPrice === undefined ? {} : { exitPrice: facts.exitPrice }),
+    ...(facts.grossPnlUsd === undefined ? {} : { grossPnlUsd: facts.grossPnlUsd }),
+    ...(facts.carryUsd === undefined ? {} : { carryUsd: facts.carryUsd }),
+    ...(facts.feesUsd === undefined ? {} : { feesUsd: facts.feesUsd }),
+  };
+}
+
+/** Every hedge of the account as the report reads it: history's closed ones (every page), then the filled ones still open. */
+async function coverHedges(
+  client: HedgeClient,
+  markets: readonly { market: string }[],
+  open: Awaited<ReturnType<HedgeClient['listHedges']>>,
+): Promise<{ hedges: CoverHedge[]; walk: Awaited<ReturnType<typeof walkHistory>>; skipped: number }> {
+  const onlyMarket = markets.length === 1 ? markets[0]!.market : undefined;
+  const hedges: CoverHedge[] = [];
+  let skipped = 0;
+  const walk = await walkHistory(client, (raw) => {
+    const cover = closedCover(readHistoryRecord(raw), onlyMarket);
+    if (cover) hedges.push(cover);
+    else skipped += 1;
+  });
+  for (const hedge of open) {
+    // A filled hedge the server has not closed: still held. Its status list is read leniently.
+    if (hedge.status !== 'filled') continue;
+    const openedAtMs = hedge.opened_at
+      ? Date.parse(hedge.opened_at)
+      : hedge.filled_at
+        ? Date.parse(hedge.filled_at)
+        : undefined;
+    if (openedAtMs === undefined || !Number.isFinite(openedAtMs)) continue;
+    const entry = hedge.struck_rate === null || hedge.struck_rate === undefined ? undefined : Number(hedge.struck_rate);
+    hedges.push({
+      market: hedge.market.toUpperCase(),
+      side: hedge.side,
+      notionalUsd: Number(hedge.notional_usd),
+      openedAtMs,
+      ...(entry === undefined ? {} : { entryPrice: entry }),
+    });
+  }
+  return { hedges, walk, skipped };
+}
+
+/**
+ * Sizing `fixed` for the keeper: each market's first cover price, as the report's effectiveness
+ * takes it — the entry price of the market's earliest hedge on the account (history and open ones).
+ * Markets with no hedge yet are left out (sized at today's price until their first cover).
+ */
+async function firstCoverPrices(
+  client: HedgeClient,
+  markets: readonly string[],
+  known: Map<string, number>,
+): Promise<void> {
+  const missing = markets.filter((market) => !known.has(market));
+  if (missing.length === 0) return;
+  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
+  const { hedges } = await coverHedges(client, list.markets, open);
+  for (const market of missing) {
+    const first = hedges
+      .filter((hedge) => hedge.market === market && hedge.entryPrice !== undefined && hedge.entryPrice > 0)
+      .sort((a, b) => a.openedAtMs - b.openedAtMs)[0];
+    // The earliest hedge never changes once there is one (hedges are opened now, never in the past): kept for the keeper's life.
+    if (first) known.set(market, first.entryPrice!);
+  }
+}
+
+/** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
+export async function gatherExposureReport(
+  ports: FlowPorts,
+  input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
+): Promise<ExposureReportView> {
+  const { exposures, sourceName } = await readExposures(ports, input.file);
+  const policy = await readPolicy(ports, input.policyFile, input.flags);
+  const client = await ports.client();
+  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
+  const prices = pricesOf(listedFacts(list.markets, exposures));
+  const { hedges, walk, skipped } = await coverHedges(client, list.markets, open);
+  if (skipped > 0)
+    ports.notify({
+      kind: 'history-unreadable',
+      level: 'warn',
+      text: `${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`,
+      data: { skipped },
+    });
+  // History's times are the server's: when its clock is far from ours (a simulator's running fast,
+  // a server's clock off), the weeks run to its now; otherwise to ours (to the ms, where the Date
+  // header is to the second).
+  const serverNowMs = client.transport.serverNow().bestMs;
+  const nowMs = Math.abs(serverNowMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS ? serverNowMs : ports.clock.now();
+  return {
+    asOf: new Date(nowMs).toISOString(),
+    source: sourceName,
+    policy,
+    prices,
+    report: exposureReport(exposures, policy, prices, hedges, nowMs),
+    historyFetched: walk.fetched,
+    historyComplete: walk.complete,
+    hedges,
+  };
+}
+
+// ---- hedge keep --exposures ------------------------------------------------------------------
+
+/** A server clock further than this from ours may be a simulator's running fast: its rate is measured before the first cycle. */
+const OFFSET_WORTH_MEASURING_MS = 5 * 60_000;
+/** How long the first cycle waits between its two reads of the server's clock (its Date header is to the second). */
+const RATE_PROBE_MS = 500;
+
+/** Server ms per own ms between two reads `ownMs` apart, at least 1; the Date header's second of rounding taken off. */
+export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: number): number {
+  return Math.max(1, (serverToMs - serverFromMs - 1000) / Math.max(1, ownMs));
+}
+
+/**
+ * The keeper's moving target (`hedge keep FILE --exposures`): the rows at each cycle, each side's band
+ * as its tolerance; an exposure due or a hedge maturing within two cycles is acted on now.
+ */
+export function exposuresKeepTarget(
+  input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
+  intervalMs: number,
+): MovingTarget {
+  // The server's time and ours at the last cycle: how far its clock moves per cycle, and how fast
+  // it runs against ours (a simulator's may run fast: `sandbox serve --clock-speed`).
+  let last: { serverMs: number; ownMs: number } | undefined;
+  let rate = 1;
+  const firstPrices = new Map<string, number>();
+  return async (ports) => {
+    const { exposures } = await readExposures(ports, input.file);
+    const policy = await readPolicy(ports, input.policyFile, input.flags);
+    const client = await ports.client();
+    const firstCover: Record<string, number> = {};
+    if (policy.sizing === 'fixed') {
+      await firstCoverPrices(client, marketsOf(exposures), firstPrices);
+      for (const exposure of exposures) {
+        const price = firstPrices.get(exposure.market);
+        if (price !== undefined) firstCover[exposure.id] = price;
+      }
+    }
+    let list = await client.listMarkets();
+    // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
+    // The latest it can be: an exposure is let go, a hedge rolled, no later than the server's clock says.
+    let nowMs = client.transport.serverNow().latestMs;
+    if (
+      last === undefined &&
+      Math.abs(client.transport.serverNow().bestMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS
+    ) {
+      // A keeper (re)started against a server whose clock is far from ours: if that clock runs fast,
+      // a cycle of ours is more of its time, and a lead of two of our intervals would let a due date
+      // or a maturity pass before the next cycle. Its rate is measured once, before anything else.
+      const firstReadAtMs = ports.clock.now();
+      await ports.clock.sleep(RATE_PROBE_MS, ports.signal);
+      list = await client.listMarkets();
+      const laterMs = client.transport.serverNow().latestMs;
+      rate = rateBetween(nowMs, laterMs, ports.clock.now() - firstReadAtMs);
+      nowMs = laterMs;
+    } else if (last !== undefined && ports.clock.now() - last.ownMs >= RATE_PROBE_MS) {
+      rate = rateBetween(last.serverMs, nowMs, ports.clock.now() - last.ownMs);
+    }
+    // Two cycles ahead: an exposure is let go at the last cycle before its due date, even when one
+    // cycle is missed (a restart), so the book is never above its cover once the money has moved.
+    // A cycle is our interval at the server's rate, or the server time the last one took if longer.
+    const cycleMs = Math.max(intervalMs * rate, last === undefined ? 0 : nowMs - last.serverMs);
+    last = { serverMs: nowMs, ownMs: ports.clock.now() };
+    const prices = pricesOf(listedFacts(list.markets, exposures));
+    const dueLeadMs = 2 * cycleMs;
+    return targetRowsAt(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }).map((row) => ({
+      market: row.market,
+      side: row.side,
+      notionalUsd: row.notionalUsd,
+      tenorDays: row.tenorDays,
+      // The side ends when its last exposure is let go: a hedge maturing after that is not renewed.
+      untilMs: row.untilMs === undefined ? undefined : row.untilMs - dueLeadMs,
+      // Rolled at the last cycle before its maturity too (never as long as half its tenor: a new
+      // hedge would be rolled again at once).
+      ...(row.tenorDays === undefined
+        ? {}
+        : { rollBeforeMs: Math.min(Math.max(DEFAULT_ROLL_BEFORE_MS, dueLeadMs), (row.tenorDays * DAY_MS) / 2) }),
+      toleranceUsd: (row.notionalUsd * policy.bandPct) / 100,
+    }));
+  };
+}

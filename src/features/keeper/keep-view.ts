@@ -1,0 +1,126 @@
+// What `hedge keep` shows: on a terminal, one live status screen redrawn in place (the target
+// rows, each row's state and next action, the last events); otherwise NDJSON, one event a line,
+// for a supervisor's log, a pager hook or a script. Renders only: the flow hands it events.
+import type { ChalkInstance } from 'chalk';
+import { formatUpTo } from '../../core/number-format.js';
+import { utcDayMinute, utcDaySecond } from '../../core/utc-text.js';
+import type { KeepEvent, KeepReporter, KeepStatus } from '../../core/keep-rules.js';
+import { safeJson, safeText } from '../../core/security/safe-text.js';
+import { truncateEnd } from '../../platform/terminal/width.js';
+
+/** NDJSON on a stream: every event, nothing else (the status is in the `cycle` events); control and bidi characters escaped. */
+export function ndjsonReporter(stdout: NodeJS.WritableStream): KeepReporter {
+  return {
+    event: (event) => {
+      stdout.write(`${safeJson(event)}\n`);
+    },
+    status: () => {},
+    close: () => {},
+  };
+}
+
+const EVENTS_SHOWN = 6;
+
+/** The live status on a terminal (log-update), fitted to `columns`. */
+export async function liveReporter(
+  stdout: NodeJS.WritableStream,
+  columns: () => number,
+  chalk: ChalkInstance,
+): Promise<KeepReporter> {
+  const { createLogUpdate } = await import('log-update');
+  const draw = createLogUpdate(stdout, { showCursor: true });
+  const recent: string[] = [];
+  let last: KeepStatus | undefined;
+  const render = () => {
+    if (!last) return;
+    draw(renderKeepStatus(last, recent, columns(), chalk));
+  };
+  return {
+    event(event) {
+      if (event.event === 'cycle') return;
+      recent.push(describeEvent(event));
+      if (recent.length > EVENTS_SHOWN) recent.shift();
+      render();
+    },
+    status(status) {
+      last = status;
+      render();
+    },
+    close() {
+      render();
+      draw.done();
+    },
+  };
+}
+
+/** The screen: a title line, one line per row, then the latest events; no line wider than `width`. */
+export function renderKeepStatus(
+  status: KeepStatus,
+  recent: readonly string[],
+  width: number,
+  chalk: ChalkInstance,
+): string {
+  const fitLine = (line: string) => truncateEnd(line, Math.max(20, width));
+  const lines: string[] = [];
+  const next = status.next_cycle_at ? `next cycle ${clock(status.next_cycle_at)}` : '';
+  const lastCycle = status.last_cycle_at ? `last cycle ${clock(status.last_cycle_at)}` : 'first cycle running';
+  // First on the line, so a long file name never pushes it off an 80-column screen.
+  const title = status.dry_run
+    ? `DRY RUN: nothing is sent · hedge keep ${safeText(status.file)}`
+    : `hedge keep ${safeText(status.file)}`;
+  lines.push(
+    fitLine(
+      chalk.bold(title) +
+        chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`),
+    ),
+  );
+  lines.push('');
+  for (const row of status.rows) {
+    const current = row.current_usd === null ? 'flat' : formatUsd(row.current_usd);
+    const action = row.next_action
+      ? ` · ${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}`
+      : '';
+    const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
+    lines.push(
+      fitLine(
+        `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUsd(row.target_usd)} USD · ${safeText(row.state)}${action}`,
+      ),
+    );
+  }
+  if (recent.length > 0) {
+    lines.push('');
+    for (const line of recent) lines.push(fitLine(chalk.dim(line)));
+  }
+  return lines.join('\n');
+}
+
+/** One event as a line for people: time, kind, what, ids. */
+export function describeEvent(event: KeepEvent): string {
+  const where = event.market ? ` ${safeText(String(event.market))} ${safeText(String(event.side ?? ''))}` : '';
+  const amount = typeof event.notional_usd === 'number' ? ` ${formatUsd(event.notional_usd)} USD` : '';
+  const ids =
+    Array.isArray(event.hedge_ids) && event.hedge_ids.length > 0
+      ? ` ${event.hedge_ids.map((id) => safeText(String(id))).join(' → ')}`
+      : '';
+  const message = typeof event.message === 'string' ? `: ${safeText(event.message)}` : '';
+  // A dry run did none of it: its actions read "would roll", "would reopen".
+  const kind =
+    event.dry_run === true && ['roll', 'reopen', 'converge'].includes(event.event)
+      ? `would ${event.event}`
+      : event.event;
+  return `${clock(event.at)} ${kind}${where}${amount}${ids}${message}`;
+}
+
+/** When a next action is due: to the minute. */
+function minute(iso: string): string {
+  return `${utcDayMinute(iso)} UTC`;
+}
+
+function clock(iso: string): string {
+  return `${utcDaySecond(iso)} UTC`;
+}
+
+/** An amount in a keeper line: up to two decimals (the one formatter family). */
+function formatUsd(amount: number): string {
+  return formatUpTo(amount, 2);
+}

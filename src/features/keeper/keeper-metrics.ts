@@ -1,0 +1,181 @@
+// `hedge keep --metrics ADDR`: Prometheus metrics and /healthz (503 once the last good cycle is stale).
+// Every label value is from a fixed set (anything else is `other`), so a server's code cannot reach the exposition.
+import type { Server } from 'node:http';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { isMarketName } from '../../core/input.js';
+import { SIDES } from '../../core/vocabulary.js';
+import { UsageError } from '../../core/errors.js';
+import { boundedLabel } from '../../core/security/metric-label.js';
+import { safeText } from '../../core/security/safe-text.js';
+
+/** Where --metrics listens (parsed by keeper-service.ts parseMetricsAddress). */
+export interface MetricsAddress {
+  host: string;
+  port: number;
+}
+
+export interface KeeperMetrics {
+  cycle(good: boolean, atMs: number): void;
+  action(kind: string): void;
+  error(code: string): void;
+  rows(rows: ReadonlyArray<{ market: string; side: string; target_usd: number; current_usd: number | null }>): void;
+  /** The address actually bound ("127.0.0.1:41234"). */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+/**
+ * What the metrics server allows a client: a scrape is one short GET from a collector nearby, so a
+ * slower client is cut, and a socket past maxConnections is closed as it is accepted. Node checks
+ * the header and request timeouts every checkIntervalMs (its default would let a slow client stay longer).
+ */
+export const METRICS_SERVER_LIMITS = {
+  maxConnections: 64,
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+} as const;
+
+const KNOWN_SIDES: ReadonlySet<string> = new Set(SIDES);
+
+export async function serveKeeperMetrics(
+  address: MetricsAddress,
+  options: {
+    now: () => number;
+    staleAfterMs: number;
+    startedAtMs: number;
+    /** The error codes counted under their own name (the error catalogue's and the keeper's own); any other is `other`. */
+    knownErrorCodes: Iterable<string>;
+    /** METRICS_SERVER_LIMITS unless a test needs shorter ones. */
+    limits?: Partial<Record<keyof typeof METRICS_SERVER_LIMITS, number>>;
+  },
+): Promise<KeeperMetrics> {
+  const knownErrorCodes: ReadonlySet<string> = new Set(options.knownErrorCodes);
+  const limits = { ...METRICS_SERVER_LIMITS, ...options.limits };
+  const rowLabels = (row: { market: string; side: string }) => ({
+    market: boundedLabel(row.market, isMarketName),
+    side: boundedLabel(row.side, KNOWN_SIDES),
+  });
+  const registry = new Registry();
+  const counter = (name: string, help: string, label: string) =>
+    new Counter({ name, help, labelNames: [label], registers: [registry] });
+  const rowGauge = (name: string, help: string) =>
+    new Gauge({ name, help, labelNames: ['market', 'side'], registers: [registry] });
+  const cycles = counter(
+    'hedge_keeper_cycles_total',
+    'Cycles run, by result (good: the book was read and the journal answered)',
+    'result',
+  );
+  const actions = counter('hedge_keeper_actions_total', 'Actions done: roll, reopen, converge', 'action');
+  const errors = counter('hedge_keeper_errors_total', 'Error events, by code', 'code');
+  const target = rowGauge('hedge_keeper_target_usd', 'The target notional of each row, USD');
+  const book = rowGauge('hedge_keeper_book_usd', 'The notional the book held at the last cycle, USD (0 when flat)');
+  let lastGoodMs: number | undefined;
+  const since = () => (options.now() - (lastGoodMs ?? options.startedAtMs)) / 1000;
+  new Gauge({
+    name: 'hedge_keeper_seconds_since_last_good_cycle',
+    help: 'Seconds since the last good cycle (since the start, before the first)',
+    registers: [registry],
+    collect() {
+      this.set(Math.max(0, since()));
+    },
+  });
+  const lastGood = new Gauge({
+    name: 'hedge_keeper_last_good_cycle_timestamp_seconds',
+    help: 'When the last good cycle ended, Unix time',
+    registers: [registry],
+  });
+  // Rows seen before: a row dropped from the target (SIGHUP) leaves the gauges.
+  let shown = new Map<string, { market: string; side: string }>();
+
+  const limitsOfServer = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+  };
+  // node:http by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
+  const server: Server = process.getBuiltinModule('node:http').createServer(limitsOfServer, (request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path === '/metrics') {
+      registry.metrics().then(
+        (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        () => response.writeHead(500).end(),
+      );
+      return;
+    }
+    if (path === '/healthz') {
+      const healthy = since() * 1000 <= options.staleAfterMs;
+      const body = JSON.stringify({
+        status: healthy ? 'ok' : 'stale',
+        last_good_cycle_at: lastGoodMs === undefined ? null : new Date(lastGoodMs).toISOString(),
+        seconds_since_last_good_cycle: Math.round(since()),
+      });
+      response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' }).end(`${body}\n`);
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: /metrics or /healthz\n');
+  });
+  // Past this many sockets node closes a new one as it is accepted (and emits `drop`).
+  server.maxConnections = limits.maxConnections;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new UsageError(
+          `--metrics: cannot listen on ${address.host}:${address.port} (${error.code ?? safeText(error.message)}); choose another address.`,
+        ),
+      ),
+    );
+    server.listen(address.port, address.host, () => resolve());
+  });
+  // The keeper's own end is its signal handling, never a scrape connection left open.
+  server.unref();
+  const bound = server.address();
+  const shownAddress =
+    typeof bound === 'object' && bound
+      ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`
+      : `${address.host}:${address.port}`;
+
+  return {
+    address: shownAddress,
+    cycle(good, atMs) {
+      cycles.inc({ result: good ? 'good' : 'failed' });
+      if (good) {
+        lastGoodMs = atMs;
+        lastGood.set(atMs / 1000);
+      }
+    },
+    action(kind) {
+      actions.inc({ action: kind });
+    },
+    error(code) {
+      errors.inc({ code: boundedLabel(code, knownErrorCodes) });
+    },
+    rows(rows) {
+      const now = new Map<string, { market: string; side: string }>();
+      for (const row of rows) {
+        const labels = rowLabels(row);
+        now.set(`${labels.market}|${labels.side}`, labels);
+        target.set(labels, row.target_usd);
+        book.set(labels, row.current_usd ?? 0);
+      }
+      for (const [key, labels] of shown) {
+        if (now.has(key)) continue;
+        target.remove(labels);
+        book.remove(labels);
+      }
+      shown = now;
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      });
+    },
+  };
+}

@@ -1,0 +1,493 @@
+// What makes `hedge keep` a service a treasury can run, beside the keeper's own loop (keep.ts calls
+// it at a few marked places): the heartbeat `hedge keep status` reads, the alerts (domain/alerts.ts's
+// rules) and where they go, the `--metrics` server and the headroom read for `--alert-headroom`. It
+// watches the keeper's events and is told when a cycle ends; nothing here decides or sends a trade.
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { Agent, request } from 'undici';
+import {
+  NO_ALERTS,
+  rowKeyOf,
+  stepAlerts,
+  type ActiveAlert,
+  type AlertCause,
+  type AlertNotice,
+  type AlertState,
+  type HeadroomReading,
+} from '../../core/alerts.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { EventFields, Heartbeat, KeepEvent, KeepRowStatus } from '../../core/keep-rules.js';
+import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../../core/security/base-url.js';
+import { childEnvironment } from '../../core/security/child-env.js';
+import { safeDeep, safeJson, safeText } from '../../core/security/safe-text.js';
+import { slackText } from '../../core/security/slack-text.js';
+import { containsKeyShape } from '../../core/security/secrets.js';
+import { cents } from '../../core/money.js';
+import { within } from '../../core/security/bounded-read.js';
+import {
+  heartbeatFile,
+  heartbeatOf,
+  HEARTBEAT_VERSION,
+  readHeartbeat,
+  staleAfterMs,
+  writeHeartbeat,
+} from './keeper-heartbeat.js';
+import type { KeeperLockPlace } from './keeper-heartbeat.js';
+import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
+import { UsageError } from '../../core/errors.js';
+import { parseUsdAmount } from '../../core/input.js';
+import type { Identity } from '../write/identity.js';
+
+/** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
+export function parseMetricsAddress(raw: string): MetricsAddress {
+  const text = raw.trim();
+  const refuse = () =>
+    new UsageError(
+      `--metrics: ${JSON.stringify(safeText(text))} is not allowed; expected PORT or HOST:PORT (e.g. 9464, 127.0.0.1:9464, [::1]:9464), port 0 to 65535.`,
+    );
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):)?(\d{1,5})$/.exec(text);
+  if (!match) throw refuse();
+  const port = Number(match[2]);
+  if (port > 65_535) throw refuse();
+  const host = match[1] === undefined || match[1] === '' ? '127.0.0.1' : match[1].replace(/^\[|\]$/g, '');
+  return { host, port };
+}
+
+/** The service's options of `hedge keep` as typed (exit 2 on a bad one, before anything is read). */
+export function parseKeeperServiceOptions(options: { alertUrl?: string; alertHeadroom?: string; metrics?: string }) {
+  const alertHeadroomUsd =
+    options.alertHeadroom === undefined
+      ? undefined
+      : parseUsdAmount(options.alertHeadroom, '--alert-headroom', 'zero-or-more');
+  return {
+    ...(options.alertUrl !== undefined ? { alertUrl: parseAlertUrl(options.alertUrl) } : {}),
+    ...(alertHeadroomUsd !== undefined ? { alertHeadroomUsd } : {}),
+    ...(options.metrics !== undefined ? { metrics: parseMetricsAddress(options.metrics) } : {}),
+  };
+}
+
+export interface KeeperServiceOptions {
+  file: string;
+  intervalMs: number;
+  toleranceUsd: number;
+  dryRun: boolean;
+  alertCommand?: string;
+  alertUrl?: string;
+  /** --alert-headroom: alert when a row's market capacity or the exposure headroom is below this many USD. */
+  alertHeadroomUsd?: number;
+  metrics?: MetricsAddress;
+  /** The error codes --metrics counts by name (the catalogue's, from the command); any other is `other`. */
+  metricsErrorCodes?: readonly string[];
+}
+
+/** The error events the service parts emit themselves (a sink or the heartbeat failing): never alerted on. */
+const SERVICE_ERROR_CODES: readonly string[] = ['alert_cmd', 'alert_url', 'heartbeat'];
+
+export interface KeeperService {
+  /** Every event the keeper emits, as it emits it. */
+  observe(event: KeepEvent): void;
+  /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
+  endCycle(ports: Pick<FlowPorts, 'client'>): Promise<void>;
+  /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
+  stop(): Promise<void>;
+}
+
+/** Starts the service parts once the lock is held; `place` is undefined for a dry run (no heartbeat). */
+export async function startKeeperService(
+  ports: Pick<FlowPorts, 'clock' | 'journal' | 'configDir'>,
+  identity: Identity,
+  place: KeeperLockPlace | undefined,
+  options: KeeperServiceOptions,
+  emit: (fields: EventFields) => void,
+): Promise<KeeperService> {
+  const startedAtMs = ports.clock.now();
+  const journal = await ports.journal();
+  let metrics: KeeperMetrics | undefined;
+  if (options.metrics) {
+    const { serveKeeperMetrics } = await import('./keeper-metrics.js');
+    metrics = await serveKeeperMetrics(options.metrics, {
+      now: () => ports.clock.now(),
+      staleAfterMs: staleAfterMs(options.intervalMs / 1000),
+      startedAtMs,
+      knownErrorCodes: [...(options.metricsErrorCodes ?? []), ...SERVICE_ERROR_CODES],
+    });
+    emit({
+      event: 'notice',
+      code: 'metrics_listening',
+      address: metrics.address,
+      message: `Prometheus metrics on http://${metrics.address}/metrics, health on /healthz`,
+    });
+  }
+  const sinks: AlertSinks | undefined =
+    options.alertCommand || options.alertUrl
+      ? alertSinks({
+          command: options.alertCommand,
+          url: options.alertUrl,
+          onProblem: (code, message) => emit({ event: 'error', code, message }),
+        })
+      : undefined;
+
+  const path = place ? heartbeatFile(place.dir, place.scope) : undefined;
+  const store = place?.storeHeartbeats;
+  // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts
+  // carry on — with a team store, the store's (the previous keeper may have run on another machine).
+  const previous = store
+    ? heartbeatOf((await bounded(store.read(place!.scope)).catch(() => undefined))?.body)
+    : undefined;
+  let alerts: AlertState = path ? carriedAlerts(previous ?? readHeartbeat(path)) : NO_ALERTS;
+  let pending: KeepEvent[] = [];
+  const rollsToPrice: string[] = [];
+  const heartbeat: Heartbeat = {
+    version: HEARTBEAT_VERSION,
+    pid: process.pid,
+    host: hostname(),
+    since: new Date(startedAtMs).toISOString(),
+    config_dir: ports.configDir,
+    journal: (journal as { location?: string }).location ?? ports.configDir,
+    // Absolute: status is read from other folders.
+    file: options.file === '-' ? '-' : resolve(options.file),
+    account: { environment: identity.environment, host: identity.host, key_id: identity.keyId },
+    interval_s: options.intervalMs / 1000,
+    updated_at: new Date(startedAtMs).toISOString(),
+    cycles: 0,
+    last_cycle_at: null,
+    last_good_cycle_at: null,
+    next_cycle_at: null,
+    errors: 0,
+    last_error: null,
+    actions: {},
+    rolls: { count: 0, carry_usd: null, fees_usd: null },
+    rows: [],
+  };
+  const beat = async () => {
+    if (!path) return;
+    heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
+    heartbeat.updated_at = new Date(ports.clock.now()).toISOString();
+    try {
+      writeHeartbeat(path, heartbeat);
+    } catch (error) {
+      // The keeper goes on without it; `hedge keep status` will call it hung, which is the truth seen from outside.
+      emit({
+        event: 'error',
+        code: 'heartbeat',
+        message: `the heartbeat could not be written (${(error as Error).message}); \`hedge keep status\` cannot see this keeper`,
+      });
+    }
+    if (!store) return;
+    try {
+      await bounded(store.write(place!.scope, heartbeat));
+    } catch (error) {
+      // Never fatal: the cycle's work is done; other machines see the heartbeat age (hung) until a write lands.
+      emit({
+        event: 'error',
+        code: 'heartbeat',
+        message: `the heartbeat could not be written to the team store (${(error as Error).message}); \`hedge keep status\` on other machines sees it age`,
+      });
+    }
+  };
+  await beat();
+
+  return {
+    observe(event) {
+      // The service's own sink errors are not conditions of the book: counted, never alerted (no loop).
+      pending.push(event);
+      if (event.event === 'error') {
+        heartbeat.errors += 1;
+        heartbeat.last_error = {
+          at: event.at,
+          code: String(event.code ?? 'error'),
+          message: String(event.message ?? ''),
+        };
+        metrics?.error(String(event.code ?? 'error'));
+      }
+      if (
+        (event.event === 'roll' || event.event === 'reopen' || event.event === 'converge') &&
+        event.dry_run !== true
+      ) {
+        heartbeat.actions[event.event] = (heartbeat.actions[event.event] ?? 0) + 1;
+        metrics?.action(event.event);
+        if (event.event === 'roll') {
+          heartbeat.rolls.count += 1;
+          const rolledOut =
+            Array.isArray(event.hedge_ids) && event.hedge_ids.length >= 2 ? event.hedge_ids[0] : undefined;
+          if (typeof rolledOut === 'string') rollsToPrice.push(rolledOut);
+        }
+      }
+    },
+    async endCycle(stepPorts) {
+      const events = pending;
+      pending = [];
+      const cycle = [...events].reverse().find((event) => event.event === 'cycle');
+      const nowMs = ports.clock.now();
+      const rows = Array.isArray(cycle?.rows) ? (cycle.rows as KeepRowStatus[]) : undefined;
+      heartbeat.cycles += 1;
+      heartbeat.last_cycle_at = new Date(nowMs).toISOString();
+      const good =
+        rows !== undefined &&
+        !events.some((event) => event.event === 'error' && (event.phase === 'read' || event.phase === 'cycle'));
+      if (good) heartbeat.last_good_cycle_at = heartbeat.last_cycle_at;
+      if (rows) heartbeat.rows = rows;
+      heartbeat.next_cycle_at = typeof cycle?.next_cycle_at === 'string' ? cycle.next_cycle_at : null;
+      metrics?.cycle(good, nowMs);
+      if (rows) metrics?.rows(rows);
+      const headroom =
+        options.alertHeadroomUsd !== undefined && rows
+          ? await readHeadroom(stepPorts, rows).catch(() => undefined)
+          : undefined;
+      if (rollsToPrice.length > 0 && !options.dryRun)
+        await priceRolls(stepPorts, rollsToPrice, heartbeat).catch(() => undefined);
+      const serverTime = typeof cycle?.server_time === 'string' ? Date.parse(cycle.server_time) : Number.NaN;
+      const step = stepAlerts(alerts, {
+        nowMs,
+        events: events.filter((event) => !SERVICE_ERROR_CODES.includes(String(event.code))),
+        ...(rows ? { rows } : {}),
+        ...(Number.isNaN(serverTime) ? {} : { serverNowMs: serverTime }),
+        toleranceUsd: options.toleranceUsd,
+        ...(headroom ? { headroom } : {}),
+        ...(options.alertHeadroomUsd !== undefined ? { thresholdUsd: options.alertHeadroomUsd } : {}),
+      });
+      alerts = step.state;
+      for (const notice of step.notices) announce(notice);
+      await beat();
+    },
+    async stop() {
+      heartbeat.stopped_at = new Date(ports.clock.now()).toISOString();
+      await beat();
+      await sinks?.settle();
+      await metrics?.close();
+    },
+  };
+
+  function announce(notice: AlertNotice): void {
+    // The alert is an event of its own too (the log shows what was sent), then goes to the sinks.
+    emit({
+      event: 'alert',
+      alert: notice.alert,
+      cause: notice.cause,
+      ...(notice.market !== undefined ? { market: notice.market, side: notice.side } : {}),
+      message: notice.text,
+      since: notice.since,
+    });
+    sinks?.send(notice);
+  }
+}
+
+/** The team store's heartbeat write or read, bounded whatever the store does (a connect that hangs included). */
+const STORE_HEARTBEAT_BOUND_MS = 10_000;
+
+const bounded = <T>(work: Promise<T>): Promise<T> =>
+  within(work, STORE_HEARTBEAT_BOUND_MS, () => new Error(`no answer within ${STORE_HEARTBEAT_BOUND_MS / 1000} s`));
+
+function carriedAlerts(previous: Heartbeat | undefined): AlertState {
+  if (!previous?.alerts?.length) return NO_ALERTS;
+  const active = new Map<string, ActiveAlert>();
+  for (const alert of previous.alerts) {
+    if (typeof alert.key === 'string' && typeof alert.since === 'string')
+      active.set(alert.key, { ...alert, cause: alert.cause as AlertCause });
+  }
+  return { active, rows: new Map(previous.rows.map((row) => [rowKeyOf(row.market, row.side), row])) };
+}
+
+/** GET /account and GET /markets: the exposure headroom and each row's capacity on its side. */
+async function readHeadroom(
+  ports: Pick<FlowPorts, 'client'>,
+  rows: readonly KeepRowStatus[],
+): Promise<HeadroomReading> {
+  const client = await ports.client();
+  const [account, markets] = await Promise.all([client.getAccount(), client.listMarkets()]);
+  const capacityUsd = new Map<string, number>();
+  for (const row of rows) {
+    if (row.target_usd <= 0) continue;
+    const market = markets.markets.find((candidate) => candidate.market.toUpperCase() === row.market.toUpperCase());
+    const figure = market?.available_capacity_usd?.[row.side as 'buy' | 'sell'];
+    if (typeof figure === 'number' && Number.isFinite(figure)) capacityUsd.set(rowKeyOf(row.market, row.side), figure);
+  }
+  const exposure = account.available_exposure_usd;
+  return {
+    ...(typeof exposure === 'number' && Number.isFinite(exposure) ? { exposureHeadroomUsd: exposure } : {}),
+    capacityUsd,
+  };
+}
+
+/** Carry and fees of the hedges rolled out, from their history entries (once each appears there). */
+async function priceRolls(ports: Pick<FlowPorts, 'client'>, hedgeIds: string[], heartbeat: Heartbeat): Promise<void> {
+  const client = await ports.client();
+  const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
+  const records = (await client.listHistory({ limit: 50 })).map((record) =>
+    readHistoryRecord(record as Record<string, unknown>),
+  );
+  for (const id of [...hedgeIds]) {
+    const record = records.find((candidate) => candidate.hedgeId === id);
+    if (!record) continue;
+    hedgeIds.splice(hedgeIds.indexOf(id), 1);
+    if (record.carryUsd !== undefined)
+      heartbeat.rolls.carry_usd = cents((heartbeat.rolls.carry_usd ?? 0) + record.carryUsd);
+    if (record.feesUsd !== undefined)
+      heartbeat.rolls.fees_usd = cents((heartbeat.rolls.fees_usd ?? 0) + record.feesUsd);
+  }
+}
+
+// ---- Where alerts go: --alert-cmd and --alert-url, bounded and never awaited by the cycle.
+
+/** A hook or a POST that has not finished by then is stopped: an alert must never hold the keeper up. */
+const ALERT_BOUND_MS = 10_000;
+/** At most this many deliveries run at once per sink; one past that is dropped and said. */
+const ALERTS_AT_ONCE = 4;
+
+/** The JSON an alert is sent as, every string escaped for Slack (part of it is the server's word). */
+export function alertPayload(notice: AlertNotice): Record<string, unknown> {
+  const trigger: Record<string, unknown> = notice.alert === 'started' ? (notice.trigger ?? {}) : {};
+  const payload: Record<string, unknown> = {
+    ...trigger,
+    at: notice.at,
+    event:
+      notice.alert === 'recovered'
+        ? 'recovered'
+        : typeof notice.trigger?.event === 'string'
+          ? notice.trigger.event
+          : 'alert',
+    alert: notice.alert,
+    cause: notice.cause,
+    key: notice.key,
+    ...(notice.market !== undefined ? { market: notice.market, side: notice.side } : {}),
+    message: typeof trigger.message === 'string' ? trigger.message : notice.message,
+    since: notice.since,
+    ...(notice.duration_s !== undefined ? { duration_s: notice.duration_s } : {}),
+    text: notice.text,
+  };
+  return safeDeep(payload, slackText);
+}
+
+/**
+ * --alert-url: https anywhere, plain http only to this machine; no user or password in it, and
+ * nothing shaped like an API key (a webhook must never carry the account's key). Exit 2 otherwise.
+ */
+export function parseAlertUrl(raw: string): string {
+  const text = raw.trim();
+  const refuse = (why: string) =>
+    new UsageError(
+      `--alert-url: ${why}; expected https://host/path (http:// only to localhost), e.g. a Slack incoming webhook.`,
+    );
+  if (containsKeyShape(text))
+    throw refuse('it holds something shaped like an API key, which must never leave for a webhook');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw refuse('not a URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw refuse(`the scheme ${safeText(url.protocol)} is not allowed`);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    throw refuse(
+      `plain http:// to ${safeText(url.hostname)} is not allowed (${localhostNameNote(url.hostname) ?? 'the alert would cross a network in clear text'})`,
+    );
+  if (url.username || url.password) throw refuse('it carries a user or password');
+  return url.toString();
+}
+
+/** A webhook's path is its secret (Slack's is): messages name the origin only. */
+export function shownAlertUrl(url: string): string {
+  return `${new URL(url).origin}/…`;
+}
+
+export interface AlertSinks {
+  send(notice: AlertNotice): void;
+  /** Waits for the deliveries still running (each bounded). */
+  settle(): Promise<void>;
+}
+
+export function alertSinks(options: {
+  command?: string;
+  url?: string;
+  onProblem: (code: 'alert_cmd' | 'alert_url', message: string) => void;
+}): AlertSinks {
+  const running = new Set<Promise<void>>();
+  const byKind = { cmd: 0, url: 0 };
+  const start = (kind: 'cmd' | 'url', deliver: () => Promise<void>) => {
+    if (byKind[kind] >= ALERTS_AT_ONCE) {
+      options.onProblem(
+        kind === 'cmd' ? 'alert_cmd' : 'alert_url',
+        `--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`,
+      );
+      return;
+    }
+    byKind[kind] += 1;
+    const delivery = deliver().finally(() => {
+      byKind[kind] -= 1;
+      running.delete(delivery);
+    });
+    running.add(delivery);
+  };
+  return {
+    send(notice) {
+      const line = safeJson(alertPayload(notice));
+      if (options.command)
+        start('cmd', () =>
+          runAlertCommand(options.command!, line, (message) => options.onProblem('alert_cmd', message)),
+        );
+      if (options.url)
+        start('url', () => postAlert(options.url!, line, (message) => options.onProblem('alert_url', message)));
+    },
+    async settle() {
+      await Promise.all(running);
+    },
+  };
+}
+
+function runAlertCommand(command: string, line: string, onProblem: (message: string) => void): Promise<void> {
+  return new Promise((resolve) => {
+    // The hook gets the alert, not the keeper's secrets: the key and the store URL are left out of its environment.
+    const child = spawn('/bin/sh', ['-c', command], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+      env: childEnvironment(process.env),
+    });
+    const timer = setTimeout(() => {
+      try {
+        // detached: the shell leads its own process group, so everything it started stops too.
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      onProblem(`--alert-cmd did not finish within ${ALERT_BOUND_MS / 1000} s and was stopped.`);
+    }, ALERT_BOUND_MS);
+    child.on('error', (error) => onProblem(`--alert-cmd could not run: ${safeText(error.message)}`));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0 && code !== null) onProblem(`--alert-cmd exited ${code}.`);
+      resolve();
+    });
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(`${line}\n`);
+  });
+}
+
+async function postAlert(url: string, line: string, onProblem: (message: string) => void): Promise<void> {
+  // Plain http:// (to loopback only: parseAlertUrl) connects only to an address that is loopback.
+  const loopbackOnly =
+    new URL(url).protocol === 'http:' ? new Agent({ connect: { lookup: loopbackOnlyLookup() } }) : undefined;
+  try {
+    // One bound for the whole delivery: connecting, sending, the answer and its body.
+    const response = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'hedge-keeper' },
+      body: line,
+      // undici's request follows no redirect: the alert goes to this URL or nowhere.
+      signal: AbortSignal.timeout(ALERT_BOUND_MS),
+      ...(loopbackOnly ? { dispatcher: loopbackOnly } : {}),
+    });
+    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    if (response.statusCode >= 300)
+      onProblem(`--alert-url ${shownAlertUrl(url)} answered HTTP ${response.statusCode}.`);
+  } catch (error) {
+    const why =
+      (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError'
+        ? `did not answer within ${ALERT_BOUND_MS / 1000} s`
+        : safeText((error as Error).message);
+    onProblem(`--alert-url ${shownAlertUrl(url)}: ${why}.`);
+  } finally {
+    await loopbackOnly?.close().catch(() => undefined);
+  }
+}

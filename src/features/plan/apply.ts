@@ -1,0 +1,258 @@
+// `hedge apply` as a flow: an earlier apply's unresolved actions finished with their own keys, then the
+// plan built from the live book, confirmed once and carried out step by step under the locks.
+import type { HedgeClient } from '../../platform/api/client.js';
+import type { PlanStep } from '../../core/plan.js';
+import { formatUsd } from '../../core/number-format.js';
+import { utcStamp } from '../../core/utc-text.js';
+import { HeldError, OrderFailedError } from '../../core/errors.js';
+import { describeHolder, type Holder, type JournalEntry } from '../../platform/journal/index.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { bodyOf } from '../../platform/journal/index.js';
+import { withAccountLock, withSideLocks } from '../write/account-lock.js';
+import { confirmOrStop, guardLiveAction } from '../write/live-guard.js';
+import type { ApplyOutcome, ApplyReportRow, ResumedStep } from './apply-outcome.js';
+import { finishJournaled, journaledAction, unfinishedOfThisAccount } from '../trade/resume.js';
+import { confirmRowFromElsewhere } from '../write/row-trust.js';
+import {
+  buildTargetPlan,
+  checkPlanRequests,
+  planTrades,
+  readTargetFile,
+  type QuotedPlan,
+  type TargetFile,
+  type TargetPlanOptions,
+} from './target-plan.js';
+import { stepAction } from '../trade/trade-actions.js';
+import { runWrite, type WriteAction, type WriteOptions } from '../write/write-flow.js';
+
+/** Every apply run's journal group starts with this; a later apply finishes what one left open. */
+const APPLY_GROUP_PREFIX = 'apply-';
+
+/** Each step (and each resumed action) is sent once, waited to its end, and shown only in the run's report. */
+const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
+
+/** The run's one confirmation covered every step, and an agent's limits admitted the whole plan. */
+function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
+  return { ...action, check: undefined, preview: undefined, confirmed: true, admitted: true };
+}
+
+/** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key. */
+async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient): Promise<ResumedStep[]> {
+  const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
+  const steps: ResumedStep[] = [];
+  for (const entry of unresolved) {
+    const body = bodyOf(entry);
+    const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
+    const data = { journal_id: entry.id, leg: entry.leg ?? null };
+    if (!journaledAction(ports, client, entry)) {
+      ports.notify({
+        kind: 'step-not-resumable',
+        level: 'warn',
+        text: `Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', entry.id)}\`.`,
+        data,
+      });
+      steps.push({ entry, what, outcome: 'not-resumable' });
+      continue;
+    }
+    // A step begun on another machine (a team store's) is finished here only when a person says so.
+    await confirmRowFromElsewhere(ports, entry, 'finish it');
+    ports.notify({
+      kind: 'resuming-step',
+      level: 'note',
+      text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`,
+      data,
+    });
+    // Not admitted with a plan: an agent's limits judge each step it finishes here (send-gate.ts).
+    const result = await finishJournaled(ports, client, entry, {
+      wait: true,
+      present: (action) => ({ ...asStep(action), admitted: false }),
+    });
+    const outcome = !result || result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
+    ports.notify({
+      kind: 'resumed-step',
+      level: 'note',
+      text:
+        outcome === 'failed'
+          ? `Journal ${entry.id}: the ${what} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
+          : `Journal ${entry.id}: the ${what} is ${outcome}.`,
+      data: { ...data, outcome },
+    });
+    steps.push({ entry, what, outcome });
+  }
+  return steps;
+}
+
+/** What the command gives the run besides its options. */
+export interface ApplyPorts {
+  /** Shows the plan before the one confirmation, awaited so the question follows the table. */
+  showPlan?: (quoted: QuotedPlan) => Promise<void>;
+}
+
+/** Brings the book to the target file: the file, then the live guard, then all else under the locks; a failed step stops the run. */
+export async function applyTarget(
+  ports: FlowPorts,
+  opts: TargetPlanOptions,
+  hooks: ApplyPorts = {},
+): Promise<ApplyOutcome> {
+  const target = await readTargetFile(ports, opts.file);
+  const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
+  const client = await ports.client();
+  // Under the account's book lock and every target side's lock: a second apply or roll waits.
+  return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
+    return withSideLocks(ports, target.rows, async () => {
+      const resumed = await resumeUnfinishedApplies(ports, client);
+      return applyPlan(ports, client, { ...opts, target, live: guard.live, waitedFor, resumed }, hooks);
+    });
+  });
+}
+
+interface LockedApply extends TargetPlanOptions {
+  target: TargetFile;
+  live: boolean;
+  waitedFor?: Holder;
+  resumed: ResumedStep[];
+}
+
+async function applyPlan(
+  ports: FlowPorts,
+  client: HedgeClient,
+  run: LockedApply,
+  hooks: ApplyPorts,
+): Promise<ApplyOutcome> {
+  const { target, resumed } = run;
+  let quoted = await buildTargetPlan(ports, client, target, run.toleranceUsd);
+  for (;;) {
+    const { steps } = quoted.plan;
+    await hooks.showPlan?.(quoted);
+    if (quoted.plan.problems.length > 0) return { kind: 'fails-checks', quoted, resumed };
+    // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
+    await checkPlanRequests(ports, client, steps);
+    await ports.tradeGate?.admit(planTrades(steps), 'apply');
+    if (steps.length === 0) {
+      if (run.waitedFor && resumed.length === 0) {
+        // Exit 0 of a write means this command's action happened: here another process's did.
+        throw new HeldError(
+          `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(run.waitedFor))}): there was nothing left to do, and this run sent nothing.`,
+          {
+            holder: run.waitedFor,
+            hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
+          },
+        );
+      }
+      return { kind: 'at-target', quoted, resumed };
+    }
+    // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
+    if (!ports.interactive || ports.confirmedAhead) break;
+    await confirmOrStop(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, { live: run.live });
+    // A "yes" holds for the plan shown: a colleague elsewhere may have moved a side meanwhile.
+    const now = await buildTargetPlan(ports, client, target, run.toleranceUsd);
+    if (samePlan(now.plan.steps, steps)) break;
+    ports.notify({
+      kind: 'moved-since-asked',
+      level: 'caution',
+      text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
+      data: { shown_steps: steps.length, now_steps: now.plan.steps.length },
+    });
+    quoted = now;
+  }
+  const { steps } = quoted.plan;
+  return { ...(await carryOut(ports, client, steps, run.file)), quoted, resumed };
+}
+
+/** The same actions on the same sides for the same amounts (to the cent). */
+function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]): boolean {
+  const key = (step: PlanStep) => `${step.action} ${step.market} ${step.side} ${Math.round(step.deltaUsd * 100)}`;
+  return a.length === b.length && a.every((step, index) => key(step) === key(b[index]!));
+}
+
+/** Each step sent and waited for in turn; the first that fails stops the run. */
+async function carryOut(
+  ports: FlowPorts,
+  client: HedgeClient,
+  steps: readonly PlanStep[],
+  file: string,
+): Promise<
+  | { kind: 'applied'; rows: ApplyReportRow[] }
+  | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }
+> {
+  const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
+  const journal = await ports.journal();
+  const rows: ApplyReportRow[] = [];
+  for (const [index, step] of steps.entries()) {
+    const leg = `step-${index + 1}`;
+    try {
+      const result = await runWrite(ports, asStep(stepAction(ports, client, step, group, leg)), SEND_AND_WAIT);
+      const entry = result.kind === 'dry-run' ? undefined : result.entry;
+      rows.push(reportRow(index, step, entry));
+      if (entry?.outcome === 'failed') {
+        throw new OrderFailedError(
+          `Step ${index + 1} (${describeStep(step)}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
+          entry.hedge_id ?? '',
+          `Check the market with \`${ports.hedgeCommand('markets')}\`, then run \`${ports.hedgeCommand('apply', file)}\` again: it plans anew from the book as it is.`,
+        );
+      }
+      ports.notify({
+        kind: 'applied-step',
+        level: 'note',
+        text: `${stepLabel(index, steps)} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
+        data: { ...rows[index]! },
+      });
+    } catch (error) {
+      if (rows.length === index) {
+        // Reading the journal for the report never replaces the step's own outcome.
+        const entry = await journal.list().then(
+          (entries) => entries.find((candidate) => candidate.group === group && candidate.leg === leg),
+          () => null,
+        );
+        rows.push(
+          reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'),
+        );
+      }
+      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest, undefined));
+      return { kind: 'stopped', rows, stoppedAt: index, error };
+    }
+  }
+  return { kind: 'applied', rows };
+}
+
+function reportRow(
+  index: number,
+  step: PlanStep,
+  entry: Pick<JournalEntry, 'id' | 'outcome' | 'hedge_id'> | undefined,
+  outcome?: string,
+): ApplyReportRow {
+  return {
+    step: index + 1,
+    action: step.action,
+    market: step.market,
+    side: step.side,
+    delta_usd: step.deltaUsd,
+    outcome: outcome ?? entry?.outcome ?? 'not_run',
+    hedge_id: entry?.hedge_id ?? null,
+    journal_id: entry?.id ?? null,
+  };
+}
+
+/** `[2/3] add 5,000.00 USD to buy USDTNGN`: a step of the run as its progress line names it. */
+export function stepLabel(index: number, steps: readonly PlanStep[]): string {
+  return `[${index + 1}/${steps.length}] ${describeStep(steps[index]!)}`;
+}
+
+/** How a step reads in the progress lines of `apply`: "add 5,000.00 USD to buy USDTNGN". */
+function describeStep(
+  step: Pick<PlanStep, 'action' | 'market' | 'side' | 'deltaUsd' | 'currentUsd' | 'tenorDays'>,
+): string {
+  const market = safeText(step.market);
+  const amount = formatUsd(Math.abs(step.deltaUsd));
+  switch (step.action) {
+    case 'open':
+      return `open ${amount} ${step.side} ${market}${step.tenorDays === undefined ? '' : ` (${step.tenorDays === 1 ? '1 day' : `${step.tenorDays} days`})`}`;
+    case 'add':
+      return `add ${amount} to ${step.side} ${market}`;
+    case 'reduce':
+      return `reduce ${step.side} ${market} by ${amount}`;
+    case 'close':
+      return `close ${step.side} ${market} (${formatUsd(step.currentUsd)})`;
+  }
+}

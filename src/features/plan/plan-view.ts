@@ -1,0 +1,231 @@
+// How a plan and an apply run read: a table that fits the terminal, TSV when piped, JSON under --json.
+import type { Quote } from '../../platform/api/schemas.js';
+import { describePlanStepNote, problemAsData, type Plan, type PlanTotals } from '../../core/plan.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { payOrEarn, toAccountSide } from '../../core/money.js';
+import { formatMoney, formatSignedMoney, formatUsd } from '../../platform/terminal/format.js';
+import type { ApplyReportRow } from './apply-outcome.js';
+import type { Output } from '../../platform/terminal/output.js';
+import { APPLY_RESOURCE, PLAN_RESOURCE } from '../../platform/fields/resource-fields.js';
+import { wrapWords } from '../../platform/terminal/width.js';
+
+/** What the view needs of a quoted plan (flows/target-plan.ts builds it). */
+export interface PlanViewInput {
+  plan: Plan;
+  quotes: ReadonlyArray<{ quote?: Quote; error?: { code: string; message: string } } | undefined>;
+  totals: PlanTotals;
+  source: string;
+}
+
+/** One line of the plan as data: a step (numbered, in execution order) or a side already at target. */
+interface PlanLine {
+  step?: number;
+  market: string;
+  side: string;
+  current_usd: number;
+  target_usd: number;
+  action: string;
+  delta_usd: number;
+  tenor_days?: number;
+  margin_usdc?: number;
+  fee_usdc?: number;
+  carry_usdc?: number;
+  line: number;
+}
+
+function linesOf(input: PlanViewInput): PlanLine[] {
+  const steps = input.plan.steps.map((step, index): PlanLine => {
+    const quote = input.quotes[index]?.quote;
+    return {
+      step: index + 1,
+      market: step.market,
+      side: step.side,
+      current_usd: step.currentUsd,
+      target_usd: step.targetUsd,
+      action: step.action,
+      delta_usd: step.deltaUsd,
+      tenor_days: quote?.tenor_days ?? step.tenorDays,
+      margin_usdc: quote?.upfront.required_margin_usdc,
+      // The quote's fee and carry on the account's side (- you pay), as every amount hedge shows.
+      fee_usdc: quote && toAccountSide(quote.upfront.platform_fee_usdc),
+      carry_usdc: quote && toAccountSide(quote.carry.total_usdc),
+      line: step.line,
+    };
+  });
+  const unchanged = input.plan.unchanged.map((row): PlanLine => ({
+    market: row.market,
+    side: row.side,
+    current_usd: row.currentUsd,
+    target_usd: row.targetUsd,
+    action: 'none',
+    delta_usd: 0,
+    line: row.line,
+  }));
+  return [...steps, ...unchanged];
+}
+
+/** `--json`: the plan as data. */
+export function planAsData(input: PlanViewInput): Record<string, unknown> {
+  const { plan } = input;
+  return {
+    source: input.source,
+    at_target: plan.atTarget,
+    steps: plan.steps.map((step, index) => {
+      const priced = input.quotes[index];
+      return {
+        step: index + 1,
+        action: step.action,
+        market: step.market,
+        side: step.side,
+        current_usd: step.currentUsd,
+        target_usd: step.targetUsd,
+        delta_usd: step.deltaUsd,
+        ...(step.tenorDays === undefined ? {} : { tenor_days: step.tenorDays }),
+        ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
+        ...(step.currentTenorDays === undefined ? {} : { current_tenor_days: step.currentTenorDays }),
+        line: step.line,
+        notes: step.notes.map((note) => ({ code: note, message: describePlanStepNote(note, step) })),
+        quote: priced?.quote ?? null,
+        ...(priced?.error ? { quote_error: priced.error } : {}),
+      };
+    }),
+    unchanged: plan.unchanged.map((row) => ({
+      market: row.market,
+      side: row.side,
+      current_usd: row.currentUsd,
+      target_usd: row.targetUsd,
+      line: row.line,
+    })),
+    untouched: plan.untouched.map((position) => ({
+      market: position.market,
+      side: position.side,
+      notional_usd: position.notionalUsd,
+      ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}),
+    })),
+    problems: plan.problems.map(problemAsData),
+    totals: input.totals,
+  };
+}
+
+// ---- the table ----
+
+/** What a line shows on screen: the cost columns only for the steps that are quoted (opens and adds). */
+function forScreen(line: PlanLine): Record<string, unknown> {
+  const priced = line.action === 'open' || line.action === 'add';
+  return priced ? { ...line } : { ...line, margin_usdc: undefined, fee_usdc: undefined, carry_usdc: undefined };
+}
+
+export interface PlanRenderOptions {
+  /** The terminal's width (80 when unknown). */
+  columns: number;
+  /** The command that carries the plan out, for the closing hint (`hedge apply target.csv`). */
+  applyCommand?: string;
+  /** In `apply`, the plan is a preview: in plain mode it goes to stderr, stdout keeps the run's report. */
+  preview?: boolean;
+}
+
+/** The plan on stdout (table or TSV), with checks, notes and totals as messages. */
+export async function renderPlan(output: Output, input: PlanViewInput, options: PlanRenderOptions): Promise<void> {
+  const lines = linesOf(input);
+  const { plan, totals } = input;
+  const c = output.chalk;
+  if (output.isHuman) {
+    await output.list(lines.map(forScreen), planResourceFor(output), { empty: 'No target rows.' });
+    output.write(
+      totalsLines(input)
+        .map((line) => wrapWords(line, options.columns, { hangingIndent: 2 }))
+        .join('\n'),
+    );
+  } else if (options.preview) {
+    for (const line of lines)
+      output.note(`${line.step === undefined ? '-' : `step ${line.step}`}: ${describeLine(line)}`);
+    output.note(totalsLines(input).join('\n'));
+  } else {
+    // TSV through the one output layer: fixed columns (PLAN_RESOURCE), totals on stderr.
+    await output.list(lines as unknown as Record<string, unknown>[], PLAN_RESOURCE, { empty: 'No target rows.' });
+    output.note(
+      [
+        'totals:',
+        `actions=${totals.actions}`,
+        `added_usd=${totals.added_usd}`,
+        `removed_usd=${totals.removed_usd}`,
+        `required_margin_usdc=${totals.required_margin_usdc}`,
+        `platform_fee_usdc=${totals.platform_fee_usdc}`,
+        `total_upfront_usdc=${totals.total_upfront_usdc}`,
+        `carry_total_usdc=${totals.carry_total_usdc}`,
+      ].join(' '),
+    );
+  }
+  plan.steps.forEach((step, index) => {
+    for (const note of step.notes)
+      output.note(c.dim(`note: step ${index + 1}: ${safeText(describePlanStepNote(note, step))}`));
+    const error = input.quotes[index]?.error;
+    if (error && error.code !== 'not_quoted')
+      output.warn(`step ${index + 1}: no quote (${safeText(error.code)}): ${safeText(error.message)}`);
+  });
+  for (const position of plan.untouched) {
+    output.note(
+      c.dim(
+        `left alone: ${safeText(position.market)} ${position.side} ${formatUsd(position.notionalUsd)} (not in ${safeText(input.source)}; add a row with 0 to close it)`,
+      ),
+    );
+  }
+  // Failed checks are listed by the error that ends the command (after this plan).
+  if (plan.atTarget) output.success('At target: nothing to do.');
+  else if (plan.problems.length === 0) {
+    const next = options.applyCommand ? ` Apply them with: ${options.applyCommand}` : '';
+    output.note(`${totals.actions} action${totals.actions === 1 ? '' : 's'} needed to reach the target.${next}`);
+  }
+}
+
+function totalsLines(input: PlanViewInput): string[] {
+  const { totals } = input;
+  const lines = [
+    `Actions: ${totals.actions} · adds ${formatUsd(totals.added_usd)} · takes off ${formatUsd(totals.removed_usd)}`,
+  ];
+  if (totals.actions > 0 && totals.added_usd > 0) {
+    lines.push(
+      `Upfront: margin ${formatMoney(totals.required_margin_usdc)} + fee ${formatMoney(totals.platform_fee_usdc)} = ${formatMoney(totals.total_upfront_usdc)} USDC · carry over the tenor ${payOrEarn(totals.carry_total_usdc, 'USDC')} (indicative)` +
+        (totals.unquoted > 0 ? ` · ${totals.unquoted} step${totals.unquoted === 1 ? '' : 's'} not quoted` : ''),
+    );
+  }
+  return lines;
+}
+
+function describeLine(line: PlanLine): string {
+  const what = `${safeText(line.market)} ${line.side} ${formatMoney(line.current_usd)} → ${formatMoney(line.target_usd)}`;
+  return line.action === 'none'
+    ? `${what} (at target)`
+    : `${what}: ${line.action} ${formatSignedMoney(line.delta_usd)}`;
+}
+
+// ---- the report of an apply run ----
+
+export async function renderApplyReport(output: Output, rows: ApplyReportRow[]): Promise<void> {
+  if (output.isJson) {
+    output.json(rows);
+    return;
+  }
+  if (rows.length === 0) return;
+  await output.list(rows as unknown as Record<string, unknown>[], APPLY_RESOURCE, {
+    empty: 'No actions.',
+    title: 'Apply report',
+  });
+}
+
+/** The plan's columns, with the action coloured by what it does (opens and adds green, reductions yellow). */
+function planResourceFor(output: Output): typeof PLAN_RESOURCE {
+  const c = output.chalk;
+  const colour = (action: unknown, text: string): string =>
+    action === 'open' || action === 'add'
+      ? c.green(text)
+      : action === 'reduce' || action === 'close'
+        ? c.yellow(text)
+        : c.dim(text);
+  return {
+    ...PLAN_RESOURCE,
+    fields: PLAN_RESOURCE.fields.map((field) =>
+      field.key === 'action' ? { ...field, style: (text, row) => colour(row.action, text) } : field,
+    ),
+  };
+}

@@ -1,0 +1,230 @@
+// `hedge plan` and the planning half of `hedge apply`: the target file checked whole, the live book
+// read, the plan computed (domain/plan.ts) and each open and add quoted.
+import type { HedgeClient } from '../../platform/api/client.js';
+import { readNumber } from '../../core/number-format.js';
+import {
+  computePlan,
+  describePlanProblem,
+  problemAsData,
+  type Plan,
+  type PlanPosition,
+  type PlanStep,
+  type PlanTotals,
+} from '../../core/plan.js';
+import { parseTargetFile, type TargetRow } from '../../core/target-file.js';
+import { parseUsdAmount } from '../../core/input.js';
+import { cents, toAccountSide } from '../../core/money.js';
+import { TENORS, type Tenor } from '../../core/vocabulary.js';
+import { ApiError, PreTradeCheckError } from '../../core/errors.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { Trade } from '../../platform/runtime/agent-limits.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { inputFileProblems, listedProblems, readInputFile } from '../write/input-file.js';
+import type { BookPosition } from '../book/positions.js';
+import { readSidesInStep } from '../book/side-book.js';
+import type { QuotedPlan, StepQuote } from './plan-outcome.js';
+
+/** What `plan` and `apply` share: where the target comes from and how close counts as there. */
+export interface TargetPlanOptions {
+  /** A path, or `-` for stdin. */
+  file: string;
+  toleranceUsd: number;
+}
+
+export interface TargetFile {
+  /** How problems and messages name the file: the path as given, or `stdin`. */
+  sourceName: string;
+  rows: TargetRow[];
+}
+
+export type { QuotedPlan };
+
+/** `--tolerance USD`: an amount of 0 or more (default 0), in the one USD grammar (domain/input.ts). */
+export function parseTolerance(raw: string | undefined): number {
+  return raw === undefined ? 0 : parseUsdAmount(raw, '--tolerance', 'zero-or-more');
+}
+
+/** Reads and checks the target file: every problem as `file:LINE: message` in one UsageError (exit 2). */
+export async function readTargetFile(ports: FlowPorts, file: string): Promise<TargetFile> {
+  const { text, sourceName } = await readInputFile(ports, file, 'target file', 'cat target.csv | hedge plan -');
+  const parsed = parseTargetFile(text, { sourceName });
+  if ('problems' in parsed) {
+    throw inputFileProblems(
+      sourceName,
+      parsed.problems,
+      'Fix every line listed, then run the command again. Columns: market,side,notional_usd,tenor_days[,client_reference,until,roll_before].',
+    );
+  }
+  return { sourceName, rows: parsed.rows };
+}
+
+/** The positions as the plan needs them; a line that names no market is the only listed market's. */
+function planPositions(
+  book: BookPosition[],
+  onlyMarket: string | undefined,
+  log: (line: string) => void,
+): PlanPosition[] {
+  const positions: PlanPosition[] = [];
+  for (const line of book) {
+    const market = line.market ?? onlyMarket;
+    if (line.side === undefined || line.notionalUsd === undefined || market === undefined) {
+      log('positions: a line without a readable side, notional or market is left out of the plan');
+      continue;
+    }
+    const tenor = readNumber(line.raw.tenor_days);
+    positions.push({
+      market,
+      side: line.side,
+      notionalUsd: line.notionalUsd,
+      ...(tenor === undefined ? {} : { tenorDays: tenor }),
+      ...(line.hedgeId ? { hedgeId: line.hedgeId } : {}),
+    });
+  }
+  return positions;
+}
+
+/** The tenor an add is quoted at: the open position's when it is a valid one, else the row's. */
+function quoteTenor(step: PlanStep, rows: readonly TargetRow[]): Tenor | undefined {
+  if (step.tenorDays !== undefined) return step.tenorDays;
+  const held = TENORS.find((tenor) => tenor === step.currentTenorDays);
+  if (held !== undefined) return held;
+  return rows.find((row) => row.line === step.line)?.tenorDays;
+}
+
+async function quoteStep(
+  client: HedgeClient,
+  step: PlanStep,
+  rows: readonly TargetRow[],
+  blocked: boolean,
+): Promise<StepQuote | undefined> {
+  if (step.action !== 'open' && step.action !== 'add') return undefined;
+  // A step the checks refuse is not quoted: the server would refuse the quote for the same reason.
+  if (blocked) return { error: { code: 'not_quoted', message: 'not quoted: the step fails a check' } };
+  const tenor = quoteTenor(step, rows);
+  if (tenor === undefined) return { error: { code: 'no_tenor', message: 'not quoted: no tenor known for this side' } };
+  try {
+    const quote = await client.createQuote({
+      market: step.market,
+      side: step.side,
+      notional_usd: step.deltaUsd,
+      tenor_days: tenor,
+    });
+    return { quote };
+  } catch (error) {
+    if (error instanceof ApiError) return { error: { code: error.code, message: error.message } };
+    throw error;
+  }
+}
+
+export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefined>): PlanTotals {
+  const totals: PlanTotals = {
+    actions: plan.steps.length,
+    added_usd: 0,
+    removed_usd: 0,
+    required_margin_usdc: 0,
+    platform_fee_usdc: 0,
+    total_upfront_usdc: 0,
+    carry_total_usdc: 0,
+    unquoted: 0,
+  };
+  plan.steps.forEach((step, index) => {
+    if (step.deltaUsd > 0) totals.added_usd = cents(totals.added_usd + step.deltaUsd);
+    else totals.removed_usd = cents(totals.removed_usd - step.deltaUsd);
+    const priced = quotes[index];
+    if (!priced) return;
+    if (!priced.quote) {
+      totals.unquoted += 1;
+      return;
+    }
+    const { upfront, carry } = priced.quote;
+    totals.required_margin_usdc = cents(totals.required_margin_usdc + upfront.required_margin_usdc);
+    totals.platform_fee_usdc = cents(totals.platform_fee_usdc + upfront.platform_fee_usdc);
+    totals.total_upfront_usdc = cents(totals.total_upfront_usdc + upfront.total_upfront_usdc);
+    totals.carry_total_usdc = cents(totals.carry_total_usdc + toAccountSide(carry.total_usdc));
+  });
+  return totals;
+}
+
+/** Reads the live book and computes the plan with a quote for each open and add. Sends no write. */
+export async function buildTargetPlan(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
+  client: HedgeClient,
+  target: TargetFile,
+  toleranceUsd: number,
+): Promise<QuotedPlan> {
+  const log = (line: string): void => ports.log(line);
+
+  // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
+  const sides = target.rows.map((row) => ({ market: row.market, side: row.side }));
+  // A side with a hedge still being opened (another process's --no-wait open) is waited for: its notional is not known yet.
+  const [marketList, account, { positions: book }] = await Promise.all([
+    client.listMarkets(),
+    client.getAccount(),
+    readSidesInStep(ports, client, sides, (side) => side.opening.length === 0),
+  ]);
+  const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0]!.market.toUpperCase() : undefined;
+  const plan = computePlan({
+    targets: target.rows,
+    positions: planPositions(book, onlyMarket, log),
+    markets: marketList.markets,
+    availableExposureUsd: account.available_exposure_usd,
+    toleranceUsd,
+  });
+  const blocked = new Set(plan.problems.map((problem) => problem.stepIndex));
+  const quotes: Array<StepQuote | undefined> = [];
+  // One at a time: a plan is a handful of rows, and a burst of quotes could meet a rate limit.
+  for (const [index, step] of plan.steps.entries())
+    quotes.push(await quoteStep(client, step, target.rows, blocked.has(index)));
+  return { plan, quotes, totals: planTotals(plan, quotes), source: target.sourceName };
+}
+
+/** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
+export function planCheckError(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  quoted: QuotedPlan,
+  options: { problemsAsData: boolean },
+): PreTradeCheckError {
+  const { problems } = quoted.plan;
+  const source = safeText(quoted.source);
+  const lines = problems.map(
+    (problem) => `${source}:${problem.line}: ${safeText(describePlanProblem(problem))} (${problem.code})`,
+  );
+  return new PreTradeCheckError(
+    'plan_check_failed',
+    `The plan fails ${problems.length} pre-trade check${problems.length === 1 ? '' : 's'}; nothing was sent.\n${listedProblems(lines).join('\n')}`,
+    // Under --json the problems travel as data; on a terminal they are the lines of the message.
+    options.problemsAsData ? { problems: problems.map(problemAsData) } : {},
+    `Lower the targets named above (see \`${ports.hedgeCommand('account')}\` and \`${ports.hedgeCommand('markets')}\` for headroom and capacity), then plan again.`,
+  );
+}
+
+/** What a plan trades, step by step, for an agent's limits (the context's TradeGate). */
+export function planTrades(steps: readonly PlanStep[]): Trade[] {
+  return steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
+}
+
+/** `hedge plan` and `apply --dry-run`: the plan built, quoted and (for an agent) admitted; nothing shown. */
+export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions): Promise<QuotedPlan> {
+  // The whole file is checked before anything is read from the server.
+  const target = await readTargetFile(ports, opts.file);
+  const client = await ports.client();
+  const quoted = await buildTargetPlan(ports, client, target, opts.toleranceUsd);
+  // apply's preview for an agent: its checks judge the plan it would carry out.
+  await checkPlanRequests(ports, client, quoted.plan.steps);
+  await ports.tradeGate?.admit(planTrades(quoted.plan.steps), 'apply');
+  return quoted;
+}
+
+/** The requests the plan's steps send, in order, for an agent's PlanCheck of a live write. */
+export async function checkPlanRequests(
+  ports: FlowPorts,
+  client: HedgeClient,
+  steps: readonly PlanStep[],
+): Promise<void> {
+  if (!ports.planCheck) return;
+  const { stepAction } = await import('../trade/trade-actions.js');
+  ports.planCheck.check(
+    steps.map((step, index) => stepAction(ports, client, step, '', `step-${index + 1}`).plan('')),
+    planTrades(steps),
+  );
+}

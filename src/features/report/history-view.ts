@@ -1,0 +1,60 @@
+// The note `hedge history` adds for a closed hedge whose notional changed while open: its P&L is
+// the whole life's, the notional beside it may be only what it closed with.
+import { formatMoney } from '../../core/number-format.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { NOTIONAL_MARK } from '../../platform/fields/resource-fields.js';
+
+/** What the journal knows of a hedge's size (flows/hedge-sizes.ts HedgeSizes; only what is said). */
+export interface SizesView {
+  openedUsd?: number;
+  changes: ReadonlyArray<{ action: 'add' | 'reduce'; usd: number }>;
+  largestUsd?: number;
+  lastUsd?: number;
+}
+
+const RESIZED_MARK = '*';
+
+/**
+ * Marks the notional of each row whose hedge was resized (`resized` by row); when any is, the
+ * other rows and the totals get a space instead, so that the column's figures stay aligned.
+ */
+export function markResized(
+  rows: readonly Record<string, unknown>[],
+  resized: ReadonlyArray<boolean>,
+  totals?: Record<string, unknown>,
+) {
+  if (!resized.some(Boolean)) return;
+  rows.forEach((row, index) => {
+    (row as Record<PropertyKey, unknown>)[NOTIONAL_MARK] = resized[index] ? RESIZED_MARK : ' ';
+  });
+  if (totals) (totals as Record<PropertyKey, unknown>)[NOTIONAL_MARK] = ' ';
+}
+
+const usd = (value: number) => `${formatMoney(value)} USD`;
+
+/**
+ * The note under the table, one sentence per resized hedge:
+ * `* DEAL-7 hdg_…: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`
+ */
+export function resizedNote(
+  hedges: ReadonlyArray<{ hedgeId: string; reference?: string; shownUsd?: number; sizes: SizesView }>,
+): string | undefined {
+  if (hedges.length === 0) return undefined;
+  const sentences = hedges.map(({ hedgeId, reference, shownUsd, sizes }) => {
+    const name = [reference, hedgeId]
+      .filter((part): part is string => part !== undefined && part !== '')
+      .map(safeText)
+      .join(' ');
+    const moves = sizes.changes.map(
+      (change) => `${change.action === 'add' ? 'added' : 'reduced by'} ${usd(change.usd)}`,
+    );
+    const life = sizes.openedUsd === undefined ? moves : [`opened with ${usd(sizes.openedUsd)}`, ...moves];
+    // The largest is known only from the open: without it, only that the P&L is on every notional it held.
+    const onWhat =
+      sizes.largestUsd !== undefined
+        ? `on up to ${usd(sizes.largestUsd)}${shownUsd === undefined || shownUsd === sizes.largestUsd ? '' : `, not on the ${usd(shownUsd)} shown`}`
+        : `on every notional it held${shownUsd === undefined ? '' : `, not only the ${usd(shownUsd)} shown`}`;
+    return `${RESIZED_MARK} ${name}: ${life.join(', ')} (this journal); its P&L is its whole life's, ${onWhat}.`;
+  });
+  return sentences.join(' ');
+}

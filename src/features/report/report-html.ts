@@ -1,0 +1,682 @@
+// `hedge report --html FILE`: one self-contained page, nothing fetched, printable on A4. Every
+// outside string passes safeText and is HTML-escaped; only this module's own markup is raw.
+import { quoteCurrencyOf } from '../../core/markets.js';
+import { payWords } from '../../core/money.js';
+import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../../core/number-format.js';
+import {
+  closedHedgeTime,
+  compareListed,
+  lockedCents,
+  toCents,
+  type CumulativeSeries,
+  type Report,
+  type ReportFigures,
+} from './report-rules.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { BY_WORDS, GROUP_TITLES } from './report-view.js';
+import { shortenMiddle, truncateEnd } from '../../platform/terminal/width.js';
+import { utcClockMillis, utcDay, utcDayMinute, utcDaySecond, utcMinute as utcMinuteText } from '../../core/utc-text.js';
+
+export interface ReportHtmlRecord {
+  hedgeId?: string;
+  clientReference?: string;
+  entryPrice?: number;
+  exitPrice?: number;
+  market?: string;
+  side?: string;
+  tenorDays?: number;
+  notionalUsd?: number;
+  closedAt?: string;
+  netPnlUsd: number;
+  grossPnlUsd?: number;
+  carryUsd?: number;
+  feesUsd?: number;
+}
+
+export interface ReportHtmlMeta {
+  account: string;
+  environment: 'live' | 'test';
+  generatedAt: string;
+  records: ReportHtmlRecord[];
+  cumulative?: CumulativeSeries;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  // Not needed by HTML: they keep `https://…`, `url(…)` or `@import` in the data from reading as a
+  // reference, so the file references nothing whatever the data.
+  '/': '&#47;',
+  ':': '&#58;',
+  '(': '&#40;',
+  '@': '&#64;',
+};
+
+/** Any untrusted string → safe text content or attribute value (quoted with "). */
+export function escapeHtml(value: string): string {
+  return safeText(value).replace(/[&<>"'/:(@]/g, (char) => HTML_ESCAPES[char]);
+}
+
+const DASH = '—';
+
+const money = formatMoney;
+
+const signedMoney = formatSignedMoney;
+
+const isNumber = (value: number | null | undefined): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
+
+const UNKNOWN_TITLE = 'not given by the server';
+
+const toTheCent = (value: number) => toCents(value) / 100;
+
+const unknownCell = (tag = 'td') => `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
+
+function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
+  if (!isNumber(value)) return unknownCell(tag);
+  return `<${tag} class="num">${money(toTheCent(value))}</${tag}>`;
+}
+
+function rateCell(value: number | undefined) {
+  return isNumber(value) ? `<td class="num">${formatRate(value)}</td>` : unknownCell();
+}
+
+function pnlClass(value: number) {
+  return value > 0 ? 'pos' : value < 0 ? 'neg' : 'zero';
+}
+
+function pnlCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
+  if (!isNumber(value)) return unknownCell(tag);
+  const cents = toTheCent(value);
+  return `<${tag} class="num ${pnlClass(cents)}">${signedMoney(cents)}</${tag}>`;
+}
+
+function utcMinute(iso: string) {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return escapeHtml(iso);
+  return `${utcMinuteText(ms)} UTC`;
+}
+
+// The page has room for longer words than the terminal's table.
+const GROUP_COLUMN_TITLES: Record<Report['by'], string> = {
+  ...GROUP_TITLES,
+  month: 'Month (UTC)',
+  hedge: 'Hedge',
+  ref: 'Deal reference',
+};
+const GROUPING_TITLES: Record<Report['by'], string> = { ...BY_WORDS, week: 'ISO week (Monday to Sunday, UTC)' };
+
+function periodText(report: Report) {
+  const since = report.since === null ? undefined : utcMinute(report.since);
+  const until = report.until === null ? undefined : utcMinute(report.until);
+  if (since && until) return `${since} to ${until} (end excluded)`;
+  if (since) return `from ${since}`;
+  if (until) return `before ${until}`;
+  return 'all history';
+}
+
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
+export const CHART = { width: 720, height: 270, left: 78, right: 16, top: 16, bottom: 46 } as const;
+const PLOT_WIDTH = CHART.width - CHART.left - CHART.right;
+const PLOT_BOTTOM = CHART.height - CHART.bottom;
+const PLOT_HEIGHT = PLOT_BOTTOM - CHART.top;
+
+interface Scale {
+  low: number;
+  high: number;
+  ticks: number[];
+  step: number;
+}
+
+/** Round tick values (1, 2 or 5 × 10ⁿ apart) covering [min, max] and always 0. */
+export function niceScale(min: number, max: number, target = 5): Scale {
+  const low = Math.min(0, min);
+  let high = Math.max(0, max);
+  if (high === low) high = low + 1;
+  const rough = (high - low) / target;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = ([1, 2, 5, 10].find((multiple) => multiple * magnitude >= rough) ?? 10) * magnitude;
+  // The tolerance keeps float noise (0.3 / 0.1 = 2.9999999999999996) from adding a step.
+  const first = Math.floor(low / step + 1e-9);
+  const last = Math.ceil(high / step - 1e-9);
+  const ticks: number[] = [];
+  for (let index = first; index <= last; index += 1) ticks.push(Number((index * step).toPrecision(12)));
+  return { low: ticks[0], high: ticks[ticks.length - 1], ticks, step };
+}
+
+function tickLabel(value: number, step: number) {
+  const decimals = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step)));
+  const text = formatFixed(Math.abs(value), decimals);
+  return value < 0 ? `-${text}` : text;
+}
+
+export const fixed = (value: number) => value.toFixed(1);
+
+function extent(values: ArrayLike<number>): [number, number] {
+  let low = values[0];
+  let high = values[0];
+  for (let index = 1; index < values.length; index++) {
+    if (values[index] < low) low = values[index];
+    if (values[index] > high) high = values[index];
+  }
+  return [low, high];
+}
+
+function yOf(scale: Scale, value: number) {
+  return PLOT_BOTTOM - ((value - scale.low) / (scale.high - scale.low)) * PLOT_HEIGHT;
+}
+
+function valueAxis(scale: Scale, title: string) {
+  const lines = scale.ticks.map((tick) => {
+    const y = fixed(yOf(scale, tick));
+    const grid = tick === 0 ? 'zero-line' : 'grid';
+    return (
+      `<line class="${grid}" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y}" y2="${y}"/>` +
+      `<text class="tick" x="${CHART.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${tickLabel(tick, scale.step)}</text>`
+    );
+  });
+  const titleY = CHART.top + PLOT_HEIGHT / 2;
+  return (
+    lines.join('') +
+    `<text class="axis-title" x="14" y="${fixed(titleY)}" text-anchor="middle" transform="rotate(-90 14 ${fixed(titleY)})">${title}</text>`
+  );
+}
+
+/** The one SVG kit of both HTML reports: a chart's opening tag (titled for a screen reader) and a bar with its tooltip (markup: the caller escapes what came from outside). */
+export function svgOpen(label: string, height: number = CHART.height, chart?: string): string {
+  return `<svg class="chart"${chart ? ` data-chart="${chart}"` : ''} viewBox="0 0 ${CHART.width} ${height}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>`;
+}
+
+export function svgBar(kind: string, title: string, ...[x, y, width, height]: unknown[]): string {
+  return `<rect class="bar ${kind}" x="${x}" y="${y}" width="${width}" height="${height}"><title>${title}</title></rect>`;
+}
+
+/** The x-axis labels: the coarsest precision at which every tick reads differently. */
+function timeTickLabels(ticksMs: readonly number[], spanMs: number) {
+  const precisions: Array<(iso: string) => string> = [
+    ...(spanMs >= 3 * 86_400_000 ? [utcDay] : []),
+    utcDayMinute,
+    utcDaySecond,
+    utcClockMillis,
+  ];
+  const isos = ticksMs.map((ms) => new Date(ms).toISOString());
+  for (const label of precisions) {
+    const labels = isos.map(label);
+    if (new Set(labels).size === labels.length) return labels;
+  }
+  const finest = isos.map(precisions.at(-1)!);
+  return finest.map((label, index) => (index > 0 && label === finest[index - 1] ? '' : label));
+}
+
+function lineOf(
+  report: Report,
+  series?: CumulativeSeries,
+): { timesMs: ArrayLike<number>; values: ArrayLike<number>; length: number } {
+  if (series) return { timesMs: series.timesMs, values: series.netUsd, length: series.length };
+  return {
+    timesMs: report.cumulative.map((point) => Date.parse(point.at)),
+    values: report.cumulative.map((point) => point.net_pnl_usd),
+    length: report.cumulative.length,
+  };
+}
+
+function cumulativeChart(report: Report, generatedAt: string, series?: CumulativeSeries) {
+  const line = lineOf(report, series);
+  if (line.length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
+  const points = {
+    length: line.length,
+    ms: (index: number) => line.timesMs[index],
+    value: (index: number) => line.values[index],
+  };
+
+  const first = points.ms(0);
+  const last = points.ms(points.length - 1);
+  const sinceMs = report.since === null ? undefined : Date.parse(report.since);
+  const untilMs = report.until === null ? undefined : Date.parse(report.until);
+  const generatedMs = Date.parse(generatedAt);
+  let start = sinceMs !== undefined && sinceMs <= first ? sinceMs : first;
+  // The line runs on to the end of the period, but not past the moment the report was made.
+  let end = Math.max(last, Math.min(untilMs ?? last, Number.isFinite(generatedMs) ? generatedMs : last));
+  if (end === start) {
+    start -= 43_200_000;
+    end += 43_200_000;
+  }
+  const xOf = (ms: number) => CHART.left + ((ms - start) / (end - start)) * PLOT_WIDTH;
+  const scale = niceScale(...extent(line.values));
+
+  // Realized P&L moves only at a close: a step line, flat between closes, from 0 at the start.
+  const chunks = [`M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`];
+  let segments: string[] = [];
+  for (let index = 0; index < points.length; index++) {
+    segments.push(` H${fixed(xOf(points.ms(index)))} V${fixed(yOf(scale, points.value(index)))}`);
+    if (segments.length === 1_000) {
+      chunks.push(segments.join(''));
+      segments = [];
+    }
+  }
+  chunks.push(segments.join(''), ` H${fixed(xOf(end))}`);
+  const path = chunks.join('');
+
+  const tickCount = 5;
+  const timeTicks = Array.from({ length: tickCount }, (_, index) => start + ((end - start) * index) / (tickCount - 1));
+  const tickLabels = timeTickLabels(timeTicks, end - start);
+  const xLabels = timeTicks
+    .map((ms, index) => {
+      const anchor = index === 0 ? 'start' : index === tickCount - 1 ? 'end' : 'middle';
+      const x = fixed(xOf(ms));
+      return (
+        `<line class="tick-mark" x1="${x}" x2="${x}" y1="${PLOT_BOTTOM}" y2="${PLOT_BOTTOM + 4}"/>` +
+        `<text class="tick" x="${x}" y="${PLOT_BOTTOM + 18}" text-anchor="${anchor}">${tickLabels[index]}</text>`
+      );
+    })
+    .join('');
+  const dots =
+    points.length <= 60
+      ? Array.from(
+          { length: points.length },
+          (_, index) =>
+            `<circle class="dot ${pnlClass(points.value(index))}" cx="${fixed(xOf(points.ms(index)))}" cy="${fixed(yOf(scale, points.value(index)))}" r="2.5"/>`,
+        ).join('')
+      : '';
+  const final = points.value(points.length - 1);
+  return (
+    svgOpen(`Cumulative net P&L, ending at ${signedMoney(final)} USD`) +
+    valueAxis(scale, 'Net P&amp;L (USD)') +
+    `<line class="axis" x1="${CHART.left}" x2="${CHART.left}" y1="${CHART.top}" y2="${PLOT_BOTTOM}"/>` +
+    `<path class="line" d="${path}"/>` +
+    dots +
+    xLabels +
+    `<text class="axis-title" x="${CHART.left + PLOT_WIDTH / 2}" y="${CHART.height - 6}" text-anchor="middle">Close time (UTC)</text>` +
+    '</svg>'
+  );
+}
+
+const APPROX_CHAR_WIDTH = 6.2;
+const VALUE_LABEL_ROOM = 0.12;
+
+function compactMoney(value: number) {
+  const size = Math.abs(value);
+  const sign = value > 0 ? '+' : value < 0 ? '-' : '';
+  if (size >= 1e6) return `${sign}${(size / 1e6).toFixed(1)}M`;
+  if (size >= 1e4) return `${sign}${(size / 1e3).toFixed(1)}k`;
+  return `${sign}${money(size)}`;
+}
+
+function groupChart(report: Report) {
+  const groups = report.groups;
+  if (groups.length === 0) return '<p class="empty">No closed hedges in this period.</p>';
+  const values = groups.map((group) => group.net_pnl_usd);
+  const showValues = groups.length <= 14;
+  const [low, high] = extent(values);
+  // Head-room for the value written past the end of the longest bar.
+  const room = showValues ? VALUE_LABEL_ROOM : 0;
+  const scale = niceScale(low * (1 + room), high * (1 + room));
+  const slot = PLOT_WIDTH / groups.length;
+  const barWidth = Math.min(56, Math.max(1, slot * 0.7));
+  const labels = groups.map((group) => safeText(group.label));
+  const longest = extent(labels.map((label) => label.length))[1];
+  const labelEvery = Math.max(1, Math.ceil(((longest * APPROX_CHAR_WIDTH + 10) * groups.length) / PLOT_WIDTH));
+  const zeroY = yOf(scale, 0);
+
+  const bars = groups
+    .map((group, index) => {
+      const value = group.net_pnl_usd;
+      const center = CHART.left + slot * (index + 0.5);
+      const y = yOf(scale, value);
+      const top = Math.min(y, zeroY);
+      const height = Math.max(value === 0 ? 0 : 1, Math.abs(zeroY - y));
+      const tooltip = `${labels[index]}: ${signedMoney(value)} USD, ${plural(group.count, 'hedge')}`;
+      let markup = svgBar(
+        pnlClass(value),
+        escapeHtml(tooltip),
+        fixed(center - barWidth / 2),
+        fixed(top),
+        fixed(barWidth),
+        fixed(height),
+      );
+      if (showValues) {
+        const valueY = value < 0 ? top + height + 12 : top - 4;
+        markup += `<text class="value ${pnlClass(value)}" x="${fixed(center)}" y="${fixed(valueY)}" text-anchor="middle">${compactMoney(value)}</text>`;
+      }
+      if (index % labelEvery === 0) {
+        markup += `<text class="tick" x="${fixed(center)}" y="${PLOT_BOTTOM + 16}" text-anchor="middle">${escapeHtml(labels[index])}</text>`;
+      }
+      return markup;
+    })
+    .join('');
+  return (
+    svgOpen(`Net P&L by ${GROUPING_TITLES[report.by]}`) +
+    valueAxis(scale, 'Net P&amp;L (USD)') +
+    `<line class="axis" x1="${CHART.left}" x2="${CHART.left}" y1="${CHART.top}" y2="${PLOT_BOTTOM}"/>` +
+    bars +
+    `<line class="zero-line" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${fixed(zeroY)}" y2="${fixed(zeroY)}"/>` +
+    `<text class="axis-title" x="${CHART.left + PLOT_WIDTH / 2}" y="${CHART.height - 6}" text-anchor="middle">${escapeHtml(capitalise(GROUPING_TITLES[report.by]))}</text>` +
+    '</svg>'
+  );
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it
+ * (carry and fees positive when paid), so a script can read the figures back whatever the page shows.
+ */
+function card(label: string, field: string, value: number | null, body: string, extraClass = '') {
+  const data = value === null ? '' : ` data-value="${value}"`;
+  return `<div class="card ${extraClass}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}"${data}>${body}</div></div>`;
+}
+
+function figureText(value: number | null, signed: boolean) {
+  if (value === null) return `<span class="unknown" title="${UNKNOWN_TITLE}">${DASH}</span>`;
+  return signed ? `<span class="${pnlClass(value)}">${signedMoney(value)}</span>` : money(value);
+}
+
+function chargeText(forAccount: number | null) {
+  if (forAccount === null) return figureText(null, true);
+  return `${figureText(forAccount, true)} <span class="words">${payWords(forAccount, true)}</span>`;
+}
+
+function totalsSection(report: Report) {
+  const totals = report.totals;
+  const unrealized = report.unrealized;
+  const unrealizedText =
+    unrealized.positions === 0
+      ? 'No open positions.'
+      : `${plural(unrealized.positions, 'open position')}: unrealized net P&amp;L ${figureText(unrealized.net_pnl_usd, true)} USD (price plus carry, before the fee to close), not included above.`;
+  return (
+    '<section class="totals"><h2>Totals</h2><div class="cards">' +
+    card('Net P&amp;L (USD)', 'net_pnl_usd', totals.net_pnl_usd, figureText(totals.net_pnl_usd, true), 'headline') +
+    card('Gross P&amp;L (USD)', 'gross_pnl_usd', totals.gross_pnl_usd, figureText(totals.gross_pnl_usd, true)) +
+    card('Carry (USDC)', 'carry_usdc', totals.carry_usdc, chargeText(totals.carry_usdc)) +
+    card('Fees (USDC)', 'fees_usdc', totals.fees_usdc, chargeText(totals.fees_usdc)) +
+    card('Closed hedges', 'count', totals.count, String(totals.count)) +
+    card('Notional (USD)', 'notional_usd', totals.notional_usd, figureText(totals.notional_usd, false)) +
+    report.locked
+      .map((sum) =>
+        card(
+          `Locked (${sum.quote_currency === null ? 'quote currency' : escapeHtml(sum.quote_currency)})`,
+          'quote_amount_locked',
+          sum.amount,
+          money(sum.amount),
+        ),
+      )
+      .join('') +
+    `</div><p class="unrealized">${unrealizedText}</p></section>`
+  );
+}
+
+const MISSING_LABELS: Record<keyof Report['missing'], string> = {
+  notional_usd: 'notional',
+  gross_pnl_usd: 'gross P&amp;L',
+  carry_usdc: 'carry',
+  fees_usdc: 'fees',
+};
+
+function notes(report: Report) {
+  const lines = [
+    "P&amp;L and notional in USD; carry and fees in USDC, signed from your side (− you paid, + you earned): net P&amp;L = gross P&amp;L + carry + fees. Locked: notional × entry rate, in the market's quote currency. Sums are to the cent: every total is the sum of the rows above it.",
+  ];
+  if (report.excluded > 0) {
+    lines.push(
+      `${plural(report.excluded, 'closed hedge')} without a usable close time ${report.excluded === 1 ? 'is' : 'are'} left out of this report.`,
+    );
+  }
+  if (report.undated > 0) {
+    const verb = report.undated === 1 ? 'is' : 'are';
+    lines.push(
+      `${plural(report.undated, 'closed hedge')} without a close time ${verb} in the totals but not in the cumulative chart.`,
+    );
+  }
+  for (const key of Object.keys(MISSING_LABELS) as Array<keyof Report['missing']>) {
+    const count = report.missing[key];
+    if (count > 0)
+      lines.push(
+        `The ${MISSING_LABELS[key]} of ${plural(count, 'hedge')} is not given; sums cover the others (${DASH} where none is given).`,
+      );
+  }
+  return `<ul class="notes">${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
+}
+
+const pnlCells = (figures: ReportFigures, tag: 'td' | 'th') =>
+  [figures.gross_pnl_usd, figures.carry_usdc, figures.fees_usdc, figures.net_pnl_usd]
+    .map((value) => pnlCell(value, tag))
+    .join('');
+
+function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th') {
+  return (
+    `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>` +
+    moneyCell(figures.notional_usd, tag) +
+    pnlCells(figures, tag) +
+    '</tr>'
+  );
+}
+
+function groupTable(report: Report) {
+  const head =
+    `<thead><tr><th>${GROUP_COLUMN_TITLES[report.by]}</th><th class="num">Hedges</th><th class="num">Notional</th>` +
+    '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
+  const rows = report.groups.map((group) => figuresRow(escapeHtml(group.label), group, 'td')).join('');
+  return `<table class="figures">${head}<tbody>${rows}</tbody><tfoot>${figuresRow('Total', report.totals, 'th')}</tfoot></table>`;
+}
+
+function closedHedgeOrder(records: readonly ReportHtmlRecord[]) {
+  return records
+    .map((record, index) => ({ record, index, ms: closedHedgeTime(record) }))
+    .sort((a, b) => compareListed(a.ms, a.index, b.ms, b.index))
+    .map(({ record }) => record);
+}
+
+const HEDGE_ID_SHOWN = 11;
+const REFERENCE_ON_SCREEN = 16;
+const REFERENCE_ON_PAPER = 32;
+
+/**
+ * A deal reference on one line: on screen cut at its end past REFERENCE_ON_SCREEN (whole in its
+ * title), on paper — where no title can be read — whole up to REFERENCE_ON_PAPER.
+ */
+function referenceCell(reference: string | undefined) {
+  if (reference === undefined) return DASH;
+  const onScreen = truncateEnd(reference, REFERENCE_ON_SCREEN);
+  const onPaper = truncateEnd(reference, REFERENCE_ON_PAPER);
+  if (onScreen === reference) return escapeHtml(reference);
+  return `<span class="screen" title="${escapeHtml(reference)}">${escapeHtml(onScreen)}</span><span class="paper">${escapeHtml(onPaper)}</span>`;
+}
+
+/** A line per closed hedge, as a desk reconciles it with its own deal list. */
+export function closedHedgeRow(record: ReportHtmlRecord): string {
+  const text = (value: string | undefined) => (value === undefined ? DASH : escapeHtml(value));
+  // Kept on one line, never broken inside: an id shortened in the middle and a long
+  // reference cut at its end, as the terminal does, each whole in its title.
+  const whole = (value: string | undefined, shown: string | undefined) =>
+    value === undefined
+      ? DASH
+      : shown === value
+        ? escapeHtml(value)
+        : `<span title="${escapeHtml(value)}">${escapeHtml(shown ?? value)}</span>`;
+  const tenor = isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH;
+  const cents = lockedCents(record);
+  const currency = record.market === undefined ? '' : (quoteCurrencyOf(record.market) ?? '');
+  const locked =
+    cents === undefined
+      ? unknownCell()
+      : `<td class="num">${money(cents / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`;
+  return (
+    '<tr>' +
+    // The date over the time: two parts, each whole, so that the numbers have the width.
+    `<td class="time">${record.closedAt === undefined ? DASH : utcMinute(record.closedAt).replace(' UTC', '').replace(' ', '<br>')}</td>` +
+    `<td class="id">${whole(record.hedgeId, record.hedgeId === undefined ? undefined : shortenMiddle(record.hedgeId, HEDGE_ID_SHOWN))}</td>` +
+    `<td class="ref">${referenceCell(record.clientReference)}</td>` +
+    `<td class="word">${text(record.market)}</td>` +
+    `<td class="word">${text(record.side)}</td>` +
+    `<td class="num">${tenor}</td>` +
+    rateCell(record.entryPrice) +
+    rateCell(record.exitPrice) +
+    moneyCell(record.notionalUsd) +
+    locked +
+    pnlCell(record.grossPnlUsd) +
+    pnlCell(record.carryUsd) +
+    pnlCell(record.feesUsd) +
+    pnlCell(record.netPnlUsd) +
+    '</tr>'
+  );
+}
+
+const CLOSED_HEDGES_HEAD =
+  '<thead><tr><th>Closed (UTC)</th><th>Hedge</th><th>Ref</th><th>Market</th><th>Side</th><th class="num">Tenor</th>' +
+  '<th class="num">Entry rate</th><th class="num">Exit rate</th><th class="num">Notional (USD)</th><th class="num">Locked</th>' +
+  '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
+
+function closedHedgesFoot(report: Report) {
+  const totals = report.totals;
+  const lockedTotal =
+    report.locked.length === 1
+      ? `<th class="num" data-total="quote_amount_locked">${money(report.locked[0]!.amount)}${report.locked[0]!.quote_currency ? ` ${escapeHtml(report.locked[0]!.quote_currency)}` : ''}</th>`
+      : `<th class="num">${report.locked.map((sum) => `${money(sum.amount)} ${escapeHtml(sum.quote_currency ?? '')}`).join('<br>')}</th>`;
+  return (
+    `<tfoot><tr><th class="label" colspan="6">Total (${plural(totals.count, 'hedge')})</th><th></th><th></th>` +
+    moneyCell(totals.notional_usd, 'th') +
+    lockedTotal +
+    pnlCells(totals, 'th') +
+    '</tr></tfoot>'
+  );
+}
+
+// System fonts only: nothing is fetched, and a printed copy looks like the screen.
+const STYLE = `
+:root { --pos: #17663a; --neg: #b3261e; --ink: #1b1f24; --muted: #5b6470; --rule: #d7dce2; --soft: #f4f6f8; }
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0 auto; max-width: 960px; padding: 28px 32px 48px; color: var(--ink); background: #fff;
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+header { display: flex; justify-content: space-between; align-items: flex-start; gap: 16px; border-bottom: 2px solid var(--ink); padding-bottom: 12px; }
+h1 { font-size: 24px; margin: 0 0 4px; }
+h2 { font-size: 16px; margin: 28px 0 10px; }
+.subtitle { color: var(--muted); margin: 0; }
+.env { font-weight: 700; letter-spacing: 0.06em; padding: 4px 10px; border-radius: 4px; border: 2px solid; white-space: nowrap; }
+.env.live { color: #fff; background: var(--neg); border-color: var(--neg); }
+.env.test { color: var(--muted); border-color: var(--muted); }
+dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 3px 16px; margin: 12px 0 0; }
+dl.meta dt { color: var(--muted); }
+dl.meta dd { margin: 0; overflow-wrap: anywhere; }
+.cards { display: grid; grid-template-columns: repeat(3, 1fr); gap: 10px; }
+.card { border: 1px solid var(--rule); border-radius: 6px; padding: 10px 12px; background: var(--soft); }
+.card-label { color: var(--muted); font-size: 12px; }
+.card-value { font-size: 18px; font-weight: 600; font-variant-numeric: tabular-nums; }
+.card.headline .card-value { font-size: 22px; }
+.unrealized { margin: 10px 0 0; }
+.notes { color: var(--muted); font-size: 12px; margin: 10px 0 0; padding-left: 18px; }
+.pos { color: var(--pos); }
+.neg { color: var(--neg); }
+.unknown { color: var(--muted); }
+.words { font-size: 12px; font-weight: 400; color: var(--muted); }
+.empty { color: var(--muted); font-style: italic; }
+svg.chart { display: block; width: 100%; height: auto; border: 1px solid var(--rule); border-radius: 6px; }
+svg.chart text { font-size: 11px; fill: var(--muted); font-family: inherit; }
+svg.chart text.axis-title { font-size: 11px; fill: var(--ink); }
+svg.chart text.value { font-size: 10px; font-weight: 600; }
+svg.chart text.value.pos { fill: var(--pos); }
+svg.chart text.value.neg { fill: var(--neg); }
+svg.chart .grid { stroke: var(--rule); stroke-width: 1; }
+svg.chart .zero-line { stroke: var(--ink); stroke-width: 1.5; }
+svg.chart .axis, svg.chart .tick-mark { stroke: var(--muted); stroke-width: 1; }
+svg.chart .line { fill: none; stroke: #1f4e99; stroke-width: 2; }
+svg.chart .dot { fill: #1f4e99; }
+svg.chart .bar.pos { fill: var(--pos); }
+svg.chart .bar.neg { fill: var(--neg); }
+table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { padding: 4px 6px; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
+thead th { border-bottom: 2px solid var(--ink); font-size: 12px; color: var(--muted); font-weight: 600; }
+tfoot th { border-top: 2px solid var(--ink); border-bottom: none; }
+.num { text-align: right; white-space: nowrap; }
+table.hedges { font-size: 11px; }
+table.figures { margin-top: 12px; }
+table.hedges th, table.hedges td { padding: 4px 3px; }
+@media screen and (max-width: 1040px) { body { padding: 20px 8px 40px; } }
+table.hedges td.id, table.hedges td.ref, table.hedges td.word, table.hedges td.time { white-space: nowrap; }
+table.hedges thead th.num { white-space: normal; }
+table.hedges .paper { display: none; }
+/* Landscape: the closed hedges' fourteen columns fit an A4 page across, none cut. */
+@page { size: A4 landscape; margin: 14mm 12mm; }
+@media print {
+  body { max-width: none; padding: 0; font-size: 10pt; }
+  h2 { margin: 16px 0 6px; break-after: avoid; page-break-after: avoid; }
+  .card { padding: 6px 10px; }
+  .card-value { font-size: 15px; }
+  .card.headline .card-value { font-size: 18px; }
+  svg.chart { width: 90%; margin: 0 auto; }
+  table.hedges th, table.hedges td { padding: 2px 3px; }
+  table.hedges .screen { display: none; }
+  table.hedges .paper { display: inline; }
+  .cards, svg.chart, tr, header { break-inside: avoid; page-break-inside: avoid; }
+  thead { display: table-header-group; }
+  tfoot { display: table-row-group; }
+  table.hedges { font-size: 8pt; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+`;
+
+/** The page before the first and after the last of `count` closed-hedge rows, streamed in between. */
+export function reportHtmlAround(
+  report: Report,
+  meta: Omit<ReportHtmlMeta, 'records'>,
+  count: number,
+): [before: string, after: string] {
+  const environment =
+    meta.environment === 'live'
+      ? '<div class="env live" title="production: real funds">LIVE</div>'
+      : '<div class="env test" title="sandbox: test funds">TEST</div>';
+  const title = `P&L report, ${meta.account}`;
+  const page = [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<header><div>',
+    '<h1>P&amp;L report</h1>',
+    `<p class="subtitle">Closed hedges by ${escapeHtml(GROUPING_TITLES[report.by])}</p>`,
+    '<dl class="meta">',
+    `<dt>Account</dt><dd>${escapeHtml(meta.account)}</dd>`,
+    `<dt>Environment</dt><dd>${meta.environment === 'live' ? 'live (production, real funds)' : 'test (sandbox, test funds)'}</dd>`,
+    `<dt>Period (close time)</dt><dd>${periodText(report)}</dd>`,
+    `<dt>Generated</dt><dd>${utcMinute(meta.generatedAt)}</dd>`,
+    '</dl>',
+    `</div>${environment}</header>`,
+    '<main>',
+    totalsSection(report),
+    notes(report),
+    '<section><h2>Cumulative net P&amp;L</h2>',
+    cumulativeChart(report, meta.generatedAt, meta.cumulative),
+    '</section>',
+    `<section><h2>Net P&amp;L by ${escapeHtml(GROUPING_TITLES[report.by])}</h2>`,
+    groupChart(report),
+    groupTable(report),
+    '</section>',
+    `<section><h2>Closed hedges (${count})</h2>`,
+    count === 0
+      ? '<p class="empty">No closed hedges in this period.</p>'
+      : `<table class="hedges">${CLOSED_HEDGES_HEAD}<tbody>${ROWS}</tbody>${closedHedgesFoot(report)}</table>`,
+    '</section>',
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+  const at = page.indexOf(ROWS);
+  return at < 0 ? [page, ''] : [page.slice(0, at), page.slice(at + ROWS.length)];
+}
+
+const ROWS = '\u0000rows\u0000';
+
+export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {
+  const [before, after] = reportHtmlAround(report, meta, meta.records.length);
+  return before + closedHedgeOrder(meta.records).map(closedHedgeRow).join('') + after;
+}

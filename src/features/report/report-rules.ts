@@ -1,0 +1,442 @@
+// The P&L report, pure: money is summed in integer cents so groups add up to the totals exactly.
+// Every figure is on the account's side: net = gross + carry + fees.
+import type { HistoryFacts } from '../../core/wire.js';
+import { quoteCurrencyOf } from '../../core/markets.js';
+import { utcDay, utcMonth } from '../../core/utc-text.js';
+import { sameReference } from '../../core/input.js';
+import { DAY_MS } from '../../core/vocabulary.js';
+
+export const REPORT_GROUPINGS = ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge', 'ref'] as const;
+export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
+
+export interface ReportOptions {
+  by: ReportGrouping;
+  since?: Date;
+  until?: Date;
+  ref?: string;
+}
+
+/**
+ * A figure the records do not give is unknown, not 0. Rule: a group's optional figure (notional,
+ * gross, carry, fees) is the sum over its records that give it, and `null` when none of them does;
+ * `Report.missing` counts the records that left each one out, so a partly known sum can be flagged.
+ * `net_pnl_usd` is always known (every record has it).
+ */
+export interface ReportFigures {
+  count: number;
+  notional_usd: number | null;
+  gross_pnl_usd: number | null;
+  carry_usdc: number | null;
+  fees_usdc: number | null;
+  net_pnl_usd: number;
+}
+
+/** One closed hedge, as `--by hedge` lists it beside its figures. */
+export interface ReportDeal {
+  client_reference: string | null;
+  market: string | null;
+  side: string | null;
+  tenor_days: number | null;
+  closed_at: string | null;
+  entry_price: number | null;
+  exit_price: number | null;
+  quote_currency: string | null;
+  quote_amount_locked: number | null;
+}
+
+export interface ReportGroup extends ReportFigures {
+  key: string;
+  label: string;
+  deal?: ReportDeal;
+}
+
+export interface Report {
+  by: ReportGrouping;
+  since: string | null;
+  until: string | null;
+  groups: ReportGroup[];
+  totals: ReportFigures;
+  unrealized: { positions: number; net_pnl_usd: number | null };
+  cumulative: Array<{ at: string; net_pnl_usd: number }>;
+  excluded: number;
+  undated: number;
+  missing: { notional_usd: number; gross_pnl_usd: number; carry_usdc: number; fees_usdc: number };
+  locked: Array<{ quote_currency: string | null; amount: number; count: number }>;
+}
+
+interface GroupIdentity {
+  key: string;
+  label: string;
+}
+
+const UNKNOWN_GROUP: GroupIdentity = { key: 'unknown', label: 'Unknown' };
+/**
+ * `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is
+ * (a deal may well be called `unknown`); its label says what it is.
+ */
+const NO_REFERENCE_GROUP: GroupIdentity = { key: '', label: 'No reference' };
+
+const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
+
+/** Rounded half away from zero at the decimal the value was meant to have (1.005 → 101 cents). */
+export function toCents(value: number): number {
+  const cents = Math.round(Number((Math.abs(value) * 100).toPrecision(15)));
+  return value < 0 && cents !== 0 ? -cents : cents;
+}
+
+const fromCents = (cents: number) => cents / 100;
+
+interface Tally {
+  count: number;
+  net: number;
+  notional: number | null;
+  gross: number | null;
+  carry: number | null;
+  fees: number | null;
+}
+
+const emptyTally = (): Tally => ({ count: 0, net: 0, notional: null, gross: null, carry: null, fees: null });
+
+const addKnown = (sum: number | null, value: number | undefined): number | null =>
+  value === undefined ? sum : (sum ?? 0) + toCents(value);
+
+function addRecord(tally: Tally, record: HistoryFacts) {
+  tally.count += 1;
+  tally.net += toCents(record.netPnlUsd);
+  tally.notional = addKnown(tally.notional, record.notionalUsd);
+  tally.gross = addKnown(tally.gross, record.grossPnlUsd);
+  tally.carry = addKnown(tally.carry, record.carryUsd);
+  tally.fees = addKnown(tally.fees, record.feesUsd);
+}
+
+const dollars = (cents: number | null): number | null => (cents === null ? null : fromCents(cents));
+
+function figures(tally: Tally) {
+  return {
+    count: tally.count,
+    notional_usd: dollars(tally.notional),
+    gross_pnl_usd: dollars(tally.gross),
+    carry_usdc: dollars(tally.carry),
+    fees_usdc: dollars(tally.fees),
+    net_pnl_usd: fromCents(tally.net),
+  };
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/** ISO 8601 week (weeks start on Monday; week 1 holds the year's first Thursday): `2026-W47`. */
+export function isoWeekKey(ms: number): string {
+  const dayStart = Math.floor(ms / DAY_MS) * DAY_MS;
+  const mondayBased = (new Date(dayStart).getUTCDay() + 6) % 7;
+  const thursday = new Date(dayStart + (3 - mondayBased) * DAY_MS);
+  const year = thursday.getUTCFullYear();
+  const dayOfYear = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / DAY_MS);
+  return `${pad(year, 4)}-W${pad(Math.floor(dayOfYear / 7) + 1)}`;
+}
+
+function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportGrouping) {
+  const same = (key: string): GroupIdentity => ({ key, label: key });
+  switch (by) {
+    case 'day':
+      return same(utcDay(closedMs as number));
+    case 'week':
+      return same(isoWeekKey(closedMs as number));
+    case 'month':
+      return same(utcMonth(closedMs as number));
+    case 'side':
+      return record.side === undefined ? UNKNOWN_GROUP : same(record.side);
+    case 'tenor':
+      return record.tenorDays === undefined
+        ? UNKNOWN_GROUP
+        : { key: String(record.tenorDays), label: `${record.tenorDays} ${record.tenorDays === 1 ? 'day' : 'days'}` };
+    case 'market':
+      return record.market === undefined ? UNKNOWN_GROUP : same(record.market);
+    case 'hedge':
+      return record.hedgeId === undefined ? UNKNOWN_GROUP : same(record.hedgeId);
+    case 'ref':
+      // A deal across its rolls: every closed hedge that carried its reference.
+      return record.clientReference === undefined ? NO_REFERENCE_GROUP : same(record.clientReference);
+  }
+}
+
+/** The quote-currency amount a closed hedge locked: notional × entry rate, in cents. */
+export function lockedCents(record: Pick<HistoryFacts, 'notionalUsd' | 'entryPrice'>): number | undefined {
+  return record.notionalUsd === undefined || record.entryPrice === undefined
+    ? undefined
+    : toCents(record.notionalUsd * record.entryPrice);
+}
+
+function dealOf(record: HistoryFacts) {
+  const locked = lockedCents(record);
+  return {
+    client_reference: record.clientReference ?? null,
+    market: record.market ?? null,
+    side: record.side ?? null,
+    tenor_days: record.tenorDays ?? null,
+    closed_at: record.closedAt ?? null,
+    entry_price: record.entryPrice ?? null,
+    exit_price: record.exitPrice ?? null,
+    quote_currency: record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null),
+    quote_amount_locked: locked === undefined ? null : fromCents(locked),
+  };
+}
+
+function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
+  return (a, b) => {
+    if (a === b) return 0;
+    const last = by === 'ref' ? NO_REFERENCE_GROUP.key : UNKNOWN_GROUP.key;
+    if (a === last) return 1;
+    if (b === last) return -1;
+    if (by === 'tenor') return Number(a) - Number(b);
+    return a < b ? -1 : 1;
+  };
+}
+
+function closeTimeMs(record: HistoryFacts) {
+  const ms = closedHedgeTime(record);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** A record's place in the listing: its close time in ms, NaN without one (those go last). */
+export function closedHedgeTime(record: Pick<HistoryFacts, 'closedAt'>): number {
+  return record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
+}
+
+/** The listing's comparison on (close time, arrival): dated records by close time, then those without one; ties as they came. */
+export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: number): number {
+  const aDated = Number.isFinite(aMs);
+  const bDated = Number.isFinite(bMs);
+  if (aDated !== bDated) return aDated ? -1 : 1;
+  return (aDated ? aMs - bMs : 0) || aIndex - bIndex;
+}
+
+/**
+ * The cumulative line kept compact: the distinct close times in order and the running net P&L
+ * after each (dollars), two numbers a point. `cumulativePoints` makes Report.cumulative of it; a
+ * writer that streams the report's JSON reads it point by point instead (commands/report.ts).
+ */
+export interface CumulativeSeries {
+  readonly length: number;
+  readonly timesMs: Float64Array;
+  readonly netUsd: Float64Array;
+}
+
+/** One point of the line, as Report.cumulative holds it. */
+export function cumulativePoint(series: CumulativeSeries, index: number): Report['cumulative'][number] {
+  return { at: new Date(series.timesMs[index]).toISOString(), net_pnl_usd: series.netUsd[index] };
+}
+
+export function cumulativePoints(series: CumulativeSeries): Report['cumulative'] {
+  return Array.from({ length: series.length }, (_, index) => cumulativePoint(series, index));
+}
+
+function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: number) {
+  const order = Uint32Array.from({ length: count }, (_, index) => index).sort((a, b) => timesMs[a] - timesMs[b]);
+  const times = new Float64Array(count);
+  const nets = new Float64Array(count);
+  let length = 0;
+  let runningCents = 0;
+  for (const index of order) {
+    runningCents += cents[index];
+    // Closes at the same instant make one point, the total after all of them.
+    if (length > 0 && times[length - 1] === timesMs[index]) nets[length - 1] = fromCents(runningCents);
+    else {
+      times[length] = timesMs[index];
+      nets[length] = fromCents(runningCents);
+      length += 1;
+    }
+  }
+  return { length, timesMs: times.subarray(0, length), netUsd: nets.subarray(0, length) };
+}
+
+function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>) {
+  let cents: number | null = openPositions.length === 0 ? 0 : null;
+  for (const position of openPositions) cents = addKnown(cents, position.netPnlUsd);
+  return { positions: openPositions.length, net_pnl_usd: dollars(cents) };
+}
+
+/**
+ * The report built one closed hedge at a time, so that a history read page by page never has to
+ * be held whole (flows/report.ts): what it keeps grows with the groups and the distinct close
+ * times, not with the records (a record is tallied and let go).
+ */
+export class ReportBuilder {
+  private readonly sinceMs: number | undefined;
+  private readonly untilMs: number | undefined;
+  private readonly needsCloseTime: boolean;
+  private readonly totals = emptyTally();
+  private readonly groups = new Map<string, { identity: GroupIdentity; tally: Tally }>();
+  /** Close time (ms) and net P&L (cents) of each dated record, for the cumulative line. */
+  private closeTimes = new Float64Array(1024);
+  private closeCents = new Float64Array(1024);
+  private dated = 0;
+  private readonly missing = { notional_usd: 0, gross_pnl_usd: 0, carry_usdc: 0, fees_usdc: 0 };
+  /** The quote-currency amount locked (notional × entry rate), per currency, in cents. */
+  private readonly locked = new Map<string | null, { cents: number; count: number }>();
+  /** `--by hedge`: each deal's own line (reference, rates, amounts), with its close time for the order. */
+  private readonly deals = new Map<string, { deal: ReportDeal; closedMs: number | undefined }>();
+  private excluded = 0;
+  private undated = 0;
+
+  constructor(private readonly options: ReportOptions) {
+    this.sinceMs = options.since?.getTime();
+    this.untilMs = options.until?.getTime();
+    this.needsCloseTime = this.sinceMs !== undefined || this.untilMs !== undefined || TIME_GROUPINGS.has(options.by);
+  }
+
+  /** Counts one closed hedge; returns whether the report covers it (its period and close-time rule). */
+  add(record: HistoryFacts): boolean {
+    const closedMs = closeTimeMs(record);
+    if (closedMs === undefined && this.needsCloseTime) {
+      this.excluded += 1;
+      return false;
+    }
+    if (closedMs !== undefined && this.sinceMs !== undefined && closedMs < this.sinceMs) return false;
+    if (closedMs !== undefined && this.untilMs !== undefined && closedMs >= this.untilMs) return false;
+    if (this.options.ref !== undefined && !sameReference(record.clientReference, this.options.ref)) return false;
+
+    const identity = groupOf(record, closedMs, this.options.by);
+    let group = this.groups.get(identity.key);
+    if (!group) {
+      group = { identity, tally: emptyTally() };
+      this.groups.set(identity.key, group);
+    }
+    addRecord(group.tally, record);
+    addRecord(this.totals, record);
+    if (closedMs !== undefined) this.addClose(closedMs, toCents(record.netPnlUsd));
+    else this.undated += 1;
+    if (record.notionalUsd === undefined) this.missing.notional_usd += 1;
+    if (record.grossPnlUsd === undefined) this.missing.gross_pnl_usd += 1;
+    if (record.carryUsd === undefined) this.missing.carry_usdc += 1;
+    if (record.feesUsd === undefined) this.missing.fees_usdc += 1;
+    const lockedAmount = lockedCents(record);
+    if (lockedAmount !== undefined) {
+      const currency = record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null);
+      const sum = this.locked.get(currency) ?? { cents: 0, count: 0 };
+      this.locked.set(currency, { cents: sum.cents + lockedAmount, count: sum.count + 1 });
+    }
+    // A hedge id seen twice is one group: its deal is the first record's.
+    if (this.options.by === 'hedge' && !this.deals.has(identity.key))
+      this.deals.set(identity.key, { deal: dealOf(record), closedMs });
+    return true;
+  }
+
+  private addClose(ms: number, cents: number): void {
+    if (this.dated === this.closeTimes.length) {
+      const times = new Float64Array(this.dated * 2);
+      const amounts = new Float64Array(this.dated * 2);
+      times.set(this.closeTimes);
+      amounts.set(this.closeCents);
+      this.closeTimes = times;
+      this.closeCents = amounts;
+    }
+    this.closeTimes[this.dated] = ms;
+    this.closeCents[this.dated] = cents;
+    this.dated += 1;
+  }
+
+  /** The cumulative line of every record added, compact. */
+  cumulative(): CumulativeSeries {
+    return cumulativeSeries(this.closeTimes, this.closeCents, this.dated);
+  }
+
+  /**
+   * The report of every record added, with the open positions' unrealized P&L. `points: false`
+   * leaves `cumulative` empty, for a caller that writes the line from cumulative() itself.
+   */
+  finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}): Report {
+    const order = compareKeys(this.options.by);
+    // Deals in close-time order (undated last), as a deal list reads.
+    const closedMsOf = (key: string) => this.deals.get(key)?.closedMs ?? Number.POSITIVE_INFINITY;
+    const sorted = [...this.groups.values()].sort((a, b) =>
+      this.options.by === 'hedge'
+        ? closedMsOf(a.identity.key) - closedMsOf(b.identity.key) || order(a.identity.key, b.identity.key)
+        : order(a.identity.key, b.identity.key),
+    );
+    return {
+      by: this.options.by,
+      since: this.options.since ? this.options.since.toISOString() : null,
+      until: this.options.until ? this.options.until.toISOString() : null,
+      groups: sorted.map(({ identity, tally }) => {
+        const deal = this.deals.get(identity.key)?.deal;
+        return { key: identity.key, label: identity.label, ...figures(tally), ...(deal ? { deal } : {}) };
+      }),
+      totals: figures(this.totals),
+      unrealized: unrealizedOf(openPositions),
+      cumulative: points ? cumulativePoints(this.cumulative()) : [],
+      excluded: this.excluded,
+      undated: this.undated,
+      missing: { ...this.missing },
+      locked: [...this.locked.entries()]
+        .sort(([a], [b]) => (a ?? '\uffff').localeCompare(b ?? '\uffff'))
+        .map(([currency, sum]) => ({ quote_currency: currency, amount: fromCents(sum.cents), count: sum.count })),
+    };
+  }
+}
+
+export function buildReport(
+  records: readonly HistoryFacts[],
+  openPositions: ReadonlyArray<{ netPnlUsd?: number }>,
+  options: ReportOptions,
+): Report {
+  const builder = new ReportBuilder(options);
+  for (const record of records) builder.add(record);
+  return builder.finish(openPositions);
+}
+
+export type ReportDateResult = { ok: true; date: Date } | { ok: false; message: string };
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
+const TIME_AGO = /^(\d{1,4})([dwm])$/i;
+
+const REPORT_DATE_FORMS =
+  'a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months)';
+
+function isCalendarDate(year: number, month: number, day: number) {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function monthsBefore(now: Date, months: number) {
+  const target = new Date(now.getTime());
+  const day = now.getUTCDate();
+  target.setUTCDate(1);
+  target.setUTCMonth(target.getUTCMonth() - months);
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(day, lastDay));
+  return target;
+}
+
+/** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
+export function parseReportDate(text: string, now: Date): ReportDateResult {
+  const value = text.trim();
+  const refuse = (): ReportDateResult => ({
+    ok: false,
+    message: `"${text}" is not allowed; expected ${REPORT_DATE_FORMS}.`,
+  });
+
+  const ago = TIME_AGO.exec(value);
+  if (ago) {
+    const count = Number(ago[1]);
+    const unit = ago[2].toLowerCase();
+    if (unit === 'm') return { ok: true, date: monthsBefore(now, count) };
+    return { ok: true, date: new Date(now.getTime() - count * (unit === 'w' ? 7 : 1) * DAY_MS) };
+  }
+  const parts = DATE_ONLY.exec(value) ?? TIMESTAMP.exec(value);
+  if (!parts || !isCalendarDate(Number(parts[1]), Number(parts[2]), Number(parts[3]))) return refuse();
+  if (parts[4] !== undefined && (Number(parts[4]) > 23 || Number(parts[5]) > 59 || Number(parts[6] ?? 0) > 59)) {
+    return refuse();
+  }
+  const zoned = parts[4] === undefined || parts[7] !== undefined ? value : `${value}Z`;
+  const ms = Date.parse(zoned.toUpperCase());
+  return Number.isFinite(ms) ? { ok: true, date: new Date(ms) } : refuse();
+}
+
+/** A period that can hold nothing is a usage error, said before anything is fetched. */
+export function reportPeriodProblem(since: Date | undefined, until: Date | undefined): string | undefined {
+  if (since && until && since.getTime() >= until.getTime()) {
+    return `--since (${since.toISOString()}) must be before --until (${until.toISOString()}); --until is exclusive.`;
+  }
+  return undefined;
+}

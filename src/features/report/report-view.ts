@@ -1,0 +1,464 @@
+// `hedge report` on a terminal, in a pipe and as CSV; the table drops the least needed columns
+// (REPORT_PRIORITY) to fit the width.
+import type { ChalkInstance } from 'chalk';
+import { quoteCurrencyOf } from '../../core/markets.js';
+import type { Report, ReportFigures, ReportGroup, ReportGrouping } from './report-rules.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
+import { formatCell } from '../../platform/terminal/cells.js';
+import type { FieldSpec } from '../../platform/fields/fields.js';
+import { formatFixed, formatSignedMoney, rateDecimals } from '../../platform/terminal/format.js';
+import { drawTable, EMPTY_CELL, tableCell, type TableCell, type TableColumn } from '../../platform/terminal/table.js';
+import { bar, sparkline } from '../../platform/results/text-charts.js';
+import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
+import { utcMinute } from '../../core/utc-text.js';
+
+/**
+ * The report's columns: key (the CSV and TSV header, the JSON field), what a table header says,
+ * and how a value reads on screen. In CSV, TSV and JSON, money has two decimals and a figure no
+ * record in the group gives is an empty cell (null in JSON).
+ */
+const REPORT_FIELDS: FieldSpec[] = [
+  { key: 'group', label: 'Group', kind: 'text' },
+  { key: 'client_reference', label: 'Ref', kind: 'text' },
+  { key: 'market', label: 'Market' },
+  { key: 'side', label: 'Side', kind: 'side' },
+  { key: 'closed_at', label: 'Closed', kind: 'utc' },
+  { key: 'count', label: 'Hedges', kind: 'count' },
+  { key: 'entry_price', label: 'Entry', kind: 'rate' },
+  { key: 'exit_price', label: 'Exit', kind: 'rate' },
+  { key: 'notional_usd', label: 'Notional', kind: 'money' },
+  { key: 'quote_currency', label: 'Quote' },
+  { key: 'quote_amount_locked', label: 'Locked', kind: 'money' },
+  { key: 'gross_pnl_usd', label: 'Gross P&L', kind: 'pnl' },
+  { key: 'carry_usdc', label: 'Carry', kind: 'pnl' },
+  { key: 'fees_usdc', label: 'Fees', kind: 'pnl' },
+  { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
+];
+
+/** The CSV columns, in this order (also the order of the tab-separated rows off a terminal): */
+export const REPORT_CSV_COLUMNS = [
+  'group',
+  'count',
+  'notional_usd',
+  'gross_pnl_usd',
+  'carry_usdc',
+  'fees_usdc',
+  'net_pnl_usd',
+] as const;
+
+/**
+ * `--by hedge`: a row per closed hedge (`group` is its id), with its reference, market, side,
+ * close time, the rates it was struck and closed at, and the quote-currency amount it locked
+ * (notional × entry rate, in `quote_currency`).
+ */
+export const REPORT_DEAL_CSV_COLUMNS = [
+  'group',
+  'client_reference',
+  'market',
+  'side',
+  'closed_at',
+  'entry_price',
+  'exit_price',
+  'notional_usd',
+  'quote_currency',
+  'quote_amount_locked',
+  'gross_pnl_usd',
+  'carry_usdc',
+  'fees_usdc',
+  'net_pnl_usd',
+] as const;
+
+export type ReportColumn = (typeof REPORT_CSV_COLUMNS)[number] | (typeof REPORT_DEAL_CSV_COLUMNS)[number];
+
+/** The columns of a report grouped this way, in CSV order. */
+export function reportColumns(by: ReportGrouping): readonly ReportColumn[] {
+  return by === 'hedge' ? REPORT_DEAL_CSV_COLUMNS : REPORT_CSV_COLUMNS;
+}
+
+/**
+ * What a narrow terminal keeps, most important first (the bar is the table's own column): the group
+ * (a hedge id is shortened in the middle before an amount is left out) and what a desk decides on —
+ * net P&L, the deal, its side and notional, the rates — then the rest.
+ */
+const REPORT_DECIDES = [
+  'group',
+  'net_pnl_usd',
+  'client_reference',
+  'side',
+  'notional_usd',
+  'entry_price',
+  'exit_price',
+  'count',
+];
+// The bar (a line per group at 80 columns, with its amounts: headers wrap to keep them), then the
+// amounts net P&L is made of.
+const REPORT_PRIORITY = [
+  ...REPORT_DECIDES,
+  'bar',
+  'quote_amount_locked',
+  'gross_pnl_usd',
+  'carry_usdc',
+  'fees_usdc',
+  'closed_at',
+  'market',
+];
+const REPORT_MONEY = new Set([
+  'notional_usd',
+  'quote_amount_locked',
+  'gross_pnl_usd',
+  'carry_usdc',
+  'fees_usdc',
+  'net_pnl_usd',
+]);
+
+const cents = (value: number | null | undefined) => (value === null || value === undefined ? '' : value.toFixed(2));
+const text = (value: string | number | null | undefined) =>
+  value === null || value === undefined ? '' : String(value);
+
+function rowOf(key: string, figures: ReportFigures & { deal?: ReportGroup['deal'] }) {
+  const deal = figures.deal;
+  return {
+    group: key,
+    count: String(figures.count),
+    client_reference: text(deal?.client_reference),
+    market: text(deal?.market),
+    side: text(deal?.side),
+    closed_at: text(deal?.closed_at),
+    entry_price: text(deal?.entry_price),
+    exit_price: text(deal?.exit_price),
+    notional_usd: cents(figures.notional_usd),
+    quote_currency: text(deal?.quote_currency),
+    quote_amount_locked: cents(deal?.quote_amount_locked),
+    gross_pnl_usd: cents(figures.gross_pnl_usd),
+    carry_usdc: cents(figures.carry_usdc),
+    fees_usdc: cents(figures.fees_usdc),
+    net_pnl_usd: cents(figures.net_pnl_usd),
+  };
+}
+
+/** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
+export interface ReportColumns {
+  columns?: readonly ReportColumn[];
+  header?: boolean;
+}
+
+function table(report: Report, options: ReportColumns) {
+  const columns = options.columns ?? reportColumns(report.by);
+  const rows = report.groups.map((group) => {
+    const row = rowOf(group.key, group);
+    return columns.map((column) => row[column]);
+  });
+  return options.header === false ? rows : [[...columns], ...rows];
+}
+
+/** RFC 4180 CSV through `encode` (ui/csv.ts: cells a spreadsheet would run as formulas are defused). */
+export function reportCsv(report: Report, encode: (rows: string[][]) => string, options: ReportColumns = {}): string {
+  return encode(table(report, options));
+}
+
+/** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
+export function reportPlainRows(report: Report, options: ReportColumns = {}): string[] {
+  return table(report, options).map((cells) =>
+    cells.map((cell) => spreadsheetSafe(safeText(cell).replace(/[\t\n]/g, ' '))).join('\t'),
+  );
+}
+
+/** The totals, for stderr next to the plain rows. */
+export function reportPlainTotals(report: Report): string {
+  const row = rowOf('', report.totals);
+  const sums = REPORT_CSV_COLUMNS.slice(1).map((column) => `${column}=${row[column]}`);
+  const locked = report.locked.map(
+    (sum) => `quote_amount_locked_${sum.quote_currency ?? 'unknown'}=${sum.amount.toFixed(2)}`,
+  );
+  return ['Total', ...sums, ...(report.by === 'hedge' ? locked : [])].join('\t');
+}
+
+export const GROUP_TITLES: Record<ReportGrouping, string> = {
+  day: 'Day (UTC)',
+  week: 'ISO week',
+  month: 'Month',
+  side: 'Side',
+  tenor: 'Tenor',
+  market: 'Market',
+  hedge: 'Hedge ID',
+  ref: 'Ref',
+};
+
+export const BY_WORDS: Record<ReportGrouping, string> = {
+  day: 'day (UTC)',
+  week: 'ISO week (UTC)',
+  month: 'month (UTC)',
+  side: 'side',
+  tenor: 'tenor',
+  market: 'market',
+  hedge: 'closed hedge',
+  ref: 'deal reference',
+};
+
+const COLUMN_WORDS: Record<string, string> = {
+  count: 'hedges',
+  notional_usd: 'notional',
+  gross_pnl_usd: 'gross P&L',
+  carry_usdc: 'carry',
+  fees_usdc: 'fees',
+  bar: 'bars',
+  client_reference: 'reference',
+  side: 'side',
+  market: 'market',
+  closed_at: 'close time',
+  entry_price: 'entry rate',
+  exit_price: 'exit rate',
+  quote_amount_locked: 'amount locked',
+};
+
+const BAR_WIDTH = 21;
+const BAR_MIN_WIDTH = 9;
+
+function utcMinuteText(iso: string) {
+  return `${utcMinute(iso)} UTC`;
+}
+
+function periodText(report: Pick<Report, 'since' | 'until'>) {
+  if (report.since && report.until)
+    return `closed ${utcMinuteText(report.since)} to ${utcMinuteText(report.until)} (end excluded)`;
+  if (report.since) return `closed from ${utcMinuteText(report.since)}`;
+  if (report.until) return `closed before ${utcMinuteText(report.until)}`;
+  return 'all history';
+}
+
+export interface ReportViewOptions {
+  chalk: ChalkInstance;
+  columns: number;
+  nowMs?: number;
+}
+
+/** The terminal report: title, table (groups, then totals), unrealized P&L, cumulative sparkline. */
+export async function renderReportTable(report: Report, options: ReportViewOptions): Promise<string> {
+  const { chalk: c, columns: width } = options;
+  const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
+  const lines: string[] = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report)}`))];
+
+  if (report.groups.length === 0) {
+    lines.push(c.dim('No closed hedges in this period.'));
+  } else {
+    lines.push(...(await groupTable(report, options)));
+  }
+  lines.push(wrapWords(unrealizedLine(report, c), width));
+  lines.push(fitLine(cumulativeLine(report, c, width)));
+  return lines.map((line) => line.trimEnd()).join('\n');
+}
+
+function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined) {
+  if (field.key === 'group') return GROUP_TITLES[report.by];
+  if (field.kind === 'rate') return rateUnit ? `${field.label} ${rateUnit}` : field.label;
+  if (field.key === 'quote_amount_locked') {
+    const currencies = new Set(report.groups.map((group) => group.deal?.quote_currency ?? null));
+    const only = currencies.size === 1 ? [...currencies][0] : null;
+    return only ? `${field.label} ${only}` : field.label;
+  }
+  if (field.key === 'carry_usdc' || field.key === 'fees_usdc') return `${field.label} USDC`;
+  return field.label;
+}
+
+function tableKeys(by: ReportGrouping): string[] {
+  return by === 'hedge'
+    ? [...REPORT_DEAL_CSV_COLUMNS.filter((key) => !['market', 'closed_at', 'quote_currency'].includes(key)), 'bar']
+    : [...REPORT_CSV_COLUMNS, 'bar'];
+}
+
+function valueOfGroup(key: string, group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }) {
+  if (key === 'group') return group.label;
+  return ({ ...group, ...group.deal } as Record<string, unknown>)[key] ?? undefined;
+}
+
+async function groupTable(report: Report, options: ReportViewOptions) {
+  const { chalk: c, columns: width } = options;
+  const context = { chalk: c, nowMs: options.nowMs ?? Date.now(), where: 'table' as const };
+  const columns = groupColumns(report, context);
+  const totalsCells = groupTotalsCells(report, context);
+  const {
+    text: drawn,
+    hidden,
+    shortened,
+  } = await drawTable({
+    columns,
+    priority: REPORT_PRIORITY,
+    decisive: REPORT_DECIDES.length,
+    rowCount: report.groups.length,
+    totals: { label: 'Total', cells: totalsCells },
+    width,
+    chalk: c,
+  });
+  const out = drawn.split('\n');
+  if (report.by === 'hedge' && report.locked.length > 1) {
+    for (const sum of report.locked)
+      out.push(
+        wrapWords(
+          `Locked in ${sum.quote_currency ?? 'an unknown currency'}: ${formatFixed(sum.amount, 2)} (${sum.count} hedge${sum.count === 1 ? '' : 's'})`,
+          width,
+        ),
+      );
+  }
+  out.push(
+    c.dim(
+      wrapWords(
+        `Amounts in USD; carry and fees in USDC, from your side (- you paid, + you earned): net = gross + carry + fees.${
+          report.by === 'hedge'
+            ? ' Locked: notional × entry rate, in the quote currency.'
+            : ' A line per deal, with its reference and rates: --by hedge.'
+        }`,
+        width,
+      ),
+    ),
+  );
+  if (hidden.length > 0 || shortened.length > 0) {
+    const words = hidden.map((key) => COLUMN_WORDS[key] ?? key).join(', ');
+    const parts = [
+      ...(hidden.length > 0 ? [`Not shown at ${width} columns: ${words}`] : []),
+      ...(shortened.includes('group')
+        ? [
+            `${hidden.length > 0 ? 'hedge' : `Hedge`} ids shortened in the middle${hidden.length > 0 ? '' : ` at ${width} columns`}`,
+          ]
+        : []),
+    ];
+    out.push(c.dim(wrapWords(`${parts.join('; ')} (all in --format csv and --json).`, width)));
+  }
+  return out;
+}
+
+function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }) {
+  const c = context.chalk;
+  const markets = new Set(report.groups.map((group) => group.deal?.market ?? null));
+  const market = markets.size === 1 ? [...markets][0] : null;
+  const currency = market === null ? undefined : quoteCurrencyOf(market);
+  const rateUnit = currency === undefined ? undefined : `${currency}/USDT`;
+  const maxAbs = report.groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
+  const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
+  // Rates: one number of decimals for the whole column (what the smallest needs).
+  const rateDigits = (key: string) =>
+    Math.max(
+      2,
+      ...report.groups.map((group) =>
+        typeof valueOfGroup(key, group) === 'number' ? rateDecimals(valueOfGroup(key, group) as number) : 0,
+      ),
+    );
+
+  return tableKeys(report.by).map((key): TableColumn => {
+    if (key === 'bar') {
+      return {
+        key,
+        header: '',
+        align: 'left',
+        // The bar draws each group's net P&L: kept like an amount (headers wrap, an id is shortened, before it goes).
+        money: true,
+        cells: [],
+        drawn: {
+          width: BAR_WIDTH,
+          minWidth: BAR_MIN_WIDTH,
+          draw: (row, barWidth) => {
+            const value = report.groups[row]?.net_pnl_usd;
+            if (value === undefined) return '';
+            const drawn = bar(value, maxAbs, barWidth);
+            return value > 0 ? c.green(drawn) : value < 0 ? c.red(drawn) : c.dim(drawn);
+          },
+        },
+      };
+    }
+    const field = fieldsByKey.get(key)!;
+    const format =
+      field.kind === 'rate'
+        ? { decimals: rateDigits(key) }
+        : field.kind === 'count'
+          ? { decimals: 0 }
+          : { decimals: 2 };
+    const cell = (group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }): TableCell => {
+      const value = valueOfGroup(key, group);
+      if (key === 'group') return tableCell(safeText(String(value)));
+      return formatCell(field, value, {}, format, context);
+    };
+    return {
+      key,
+      header: headerOf(field, report, rateUnit),
+      align: ['text', 'side', 'utc'].includes(field.kind ?? 'text') || key === 'market' ? 'left' : 'right',
+      // A group's name or a reference may be cut at the end; a hedge id is kept whole (cut in the middle only when it is all that fits).
+      shrink:
+        key === 'group' ? (report.by === 'hedge' ? 'middle' : 'end') : key === 'client_reference' ? 'end' : undefined,
+      minWidth: key === 'group' && report.by !== 'hedge' ? 10 : key === 'client_reference' ? 8 : undefined,
+      money: REPORT_MONEY.has(key),
+      cells: report.groups.map(cell),
+    };
+  });
+}
+
+function groupTotalsCells(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }) {
+  const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
+  return tableKeys(report.by).map((key): TableCell => {
+    if (key === 'group' || key === 'bar') return EMPTY_CELL;
+    const field = fieldsByKey.get(key)!;
+    if (key === 'quote_amount_locked') {
+      // One currency: its sum; several: each is on its own line under the table.
+      return report.locked.length === 1 ? tableCell(formatFixed(report.locked[0]!.amount, 2)) : EMPTY_CELL;
+    }
+    if (!(REPORT_CSV_COLUMNS as readonly string[]).includes(key)) return EMPTY_CELL;
+    return formatCell(field, valueOfGroup(key, report.totals), {}, { decimals: key === 'count' ? 0 : 2 }, context);
+  });
+}
+
+function pnl(value: number | null, c: ChalkInstance) {
+  if (value === null) return c.dim('—');
+  const text = formatSignedMoney(value);
+  return value > 0 ? c.green(text) : value < 0 ? c.red(text) : text;
+}
+
+function unrealizedLine(report: Report, c: ChalkInstance) {
+  const { positions, net_pnl_usd: net } = report.unrealized;
+  if (positions === 0) return `Unrealized P&L: ${c.dim('no open positions')}`;
+  const count = `${positions} open ${positions === 1 ? 'position' : 'positions'}`;
+  const value = net === null ? c.dim('not given by the server') : pnl(net, c);
+  return `Unrealized P&L (${count}, not in the figures above): ${value}`;
+}
+
+function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
+  const label = 'Cumulative net P&L ';
+  if (report.cumulative.length === 0) return `${label}${c.dim('(no dated closes)')}`;
+  const last = report.cumulative[report.cumulative.length - 1]!.net_pnl_usd;
+  const end = ` ${formatSignedMoney(last)}`;
+  const room = Math.max(1, width - displayWidth(label) - displayWidth(end));
+  const line = sparkline(
+    report.cumulative.map((point) => point.net_pnl_usd),
+    Math.min(room, 60),
+  );
+  return `${label}${c.cyan(line)}${last > 0 ? c.green(end) : last < 0 ? c.red(end) : end}`;
+}
+
+const MISSING_WORDS: Record<keyof Report['missing'], string> = {
+  notional_usd: 'notional',
+  gross_pnl_usd: 'gross P&L',
+  carry_usdc: 'carry',
+  fees_usdc: 'fees',
+};
+
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
+/** What the reader of the figures should know about the data behind them (stderr, every mode). */
+export function reportNotes(report: Report): string[] {
+  const notes: string[] = [];
+  if (report.excluded > 0) {
+    const why =
+      report.since !== null || report.until !== null ? 'a period is given' : `the grouping is by ${report.by}`;
+    notes.push(`${plural(report.excluded, 'closed hedge')} left out: no readable close time, and ${why}.`);
+  }
+  if (report.undated > 0)
+    notes.push(
+      `${plural(report.undated, 'closed hedge')} without a close time counted in the figures but not in the cumulative line.`,
+    );
+  for (const key of Object.keys(MISSING_WORDS) as Array<keyof Report['missing']>) {
+    const count = report.missing[key];
+    if (count > 0)
+      notes.push(
+        `The ${MISSING_WORDS[key]} of ${plural(count, 'closed hedge')} is not given by the server; its sums cover the others.`,
+      );
+  }
+  return notes;
+}

@@ -1,0 +1,296 @@
+// `hedge report`: reads the history page by page, tallying each page and letting it go, so memory
+// stays at one page; the HTML listing goes through a file beside the report.
+import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
+import { readHistoryRecord, type HistoryFacts, readPosition } from '../../platform/api/wire/fields.js';
+import type { HistoryRecord } from '../../platform/api/schemas.js';
+import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
+import {
+  closedHedgeTime,
+  compareListed,
+  ReportBuilder,
+  type CumulativeSeries,
+  type Report,
+  type ReportOptions,
+} from './report-rules.js';
+import type { HedgeReferences } from '../book/deal.js';
+
+export interface GatheredReport {
+  report: Report;
+  cumulative: CumulativeSeries;
+  fetched: number;
+  complete: boolean;
+  stopped?: HistoryWalk['stopped'];
+}
+
+/** What a walk through the history pages found. */
+export interface HistoryWalk {
+  fetched: number;
+  complete: boolean;
+  stopped?: 'full-page' | 'repeated-cursor' | 'no-next';
+}
+
+/** Every page of closed hedges, each record handed to `onRecord` (false stops the walk). */
+export async function walkHistory(
+  client: HedgeClient,
+  onRecord: (raw: HistoryRecord) => boolean | void,
+): Promise<HistoryWalk> {
+  let fetched = 0;
+  let last: HistoryPage | undefined;
+  for await (const page of client.historyPages(MAX_PAGE_SIZE)) {
+    last = page;
+    for (const raw of page.records) {
+      fetched += 1;
+      if (onRecord(raw) === false) return { fetched, complete: true };
+    }
+  }
+  if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
+  if (last?.more === true && last.records.length > 0) return { fetched, complete: false, stopped: 'no-next' };
+  if (last !== undefined && !last.paged && historyMayBeIncomplete(last.records.length))
+    return { fetched, complete: false, stopped: 'full-page' };
+  return { fetched, complete: true };
+}
+
+/**
+ * A full last page without a cursor to the next may hide older closed hedges: the report then
+ * says `"complete": false` and the CLI warns.
+ */
+function historyMayBeIncomplete(fetched: number) {
+  return fetched >= MAX_PAGE_SIZE;
+}
+
+export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped'] = 'full-page'): string {
+  if (stopped === 'repeated-cursor') {
+    return (
+      `GET /hedges/history returned ${fetched} closed hedges, then handed back a cursor (meta.next_cursor) it had given before: ` +
+      'the pages were not followed round again, so the figures may be incomplete.'
+    );
+  }
+  if (stopped === 'no-next') {
+    return (
+      `GET /hedges/history returned ${fetched} closed hedges and says more exist, but gave no way hedge can ask for them: ` +
+      'the figures may be incomplete. `hedge doctor` shows how the server pages; `hedge api /hedges/history` shows its answer.'
+    );
+  }
+  return (
+    `GET /hedges/history returned ${fetched} closed hedges, the most one page holds, and the API shows no way to ask for older ones: ` +
+    'closed hedges older than these are missing, so the figures may be incomplete.'
+  );
+}
+
+/** Reads the history page by page into the report; `onCovered` gets each closed hedge it covers. */
+export async function gatherReport(
+  client: HedgeClient,
+  options: ReportOptions,
+  onCovered?: (record: HistoryFacts) => void,
+  { points = true, references }: { points?: boolean; references?: HedgeReferences } = {},
+): Promise<GatheredReport> {
+  // Both requests in flight together.
+  const positions = client.listPositions();
+  positions.catch(() => {
+    // Reported below, once the history is read (or by the history's own failure first).
+  });
+  const builder = new ReportBuilder(options);
+  const walk = await walkHistory(client, (raw) => {
+    const facts = readHistoryRecord(raw);
+    // A record that carries no reference is its hedge's deal, as the hedge records say.
+    if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {
+      const joined = references.referenceOf(facts.hedgeId);
+      if (joined !== undefined) facts.clientReference = joined;
+    }
+    if (builder.add(facts)) onCovered?.(facts);
+  });
+  const open = (await positions).map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd }));
+  return {
+    report: builder.finish(open, { points }),
+    cumulative: builder.cumulative(),
+    fetched: walk.fetched,
+    complete: walk.complete,
+    stopped: walk.stopped,
+  };
+}
+
+const FLUSH_BYTES = 1 << 20;
+
+/**
+ * The closed hedges' rows of an HTML report, kept in a file beside the target instead of memory and
+ * written in the listing's order at the end; memory holds only each row's sort key and place.
+ */
+export class ClosedHedgeListing {
+  private readonly path: string;
+  private readonly fd: number;
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private written = 0;
+  private count = 0;
+  private times = new Float64Array(1024);
+  private offsets = new Float64Array(1024);
+  private lengths = new Uint32Array(1024);
+
+  /** `target`: the report's file; the rows are kept beside it until written. */
+  constructor(
+    target: string,
+    private readonly row: (record: HistoryFacts) => string,
+  ) {
+    this.path = join(dirname(target), `.${process.pid}-${Date.now()}.hedge-report-rows`);
+    this.fd = openSync(this.path, 'wx+', 0o600);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(record: HistoryFacts): void {
+    if (this.count === this.times.length) this.grow();
+    const row = this.row(record);
+    const bytes = Buffer.byteLength(row);
+    this.times[this.count] = closedHedgeTime(record);
+    this.offsets[this.count] = this.written + this.pendingBytes;
+    this.lengths[this.count] = bytes;
+    this.count += 1;
+    this.pending.push(row);
+    this.pendingBytes += bytes;
+    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+  }
+
+  /** Writes `before`, every row in the listing's order, then `after`, to `target`; removes the rows' file. */
+  writeReport(target: string, before: string, after: string): void {
+    this.flush();
+    const order = Uint32Array.from({ length: this.count }, (_, index) => index).sort((a, b) =>
+      compareListed(this.times[a], a, this.times[b], b),
+    );
+    const out = openSync(target, 'w');
+    try {
+      writeSync(out, before);
+      let chunk: string[] = [];
+      let chunkBytes = 0;
+      const reader = new BlockReader(this.fd);
+      for (const index of order) {
+        const row = reader.read(this.offsets[index], this.lengths[index]);
+        chunk.push(row);
+        chunkBytes += row.length;
+        if (chunkBytes >= FLUSH_BYTES) {
+          writeSync(out, chunk.join(''));
+          chunk = [];
+          chunkBytes = 0;
+        }
+      }
+      writeSync(out, chunk.join('') + after);
+    } finally {
+      closeSync(out);
+      this.discard();
+    }
+  }
+
+  /** Removes the rows' file (also when the report is not written). */
+  discard(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Closed already.
+    }
+    rmSync(this.path, { force: true });
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    writeSync(this.fd, this.pending.join(''), this.written);
+    this.written += this.pendingBytes;
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  private grow(): void {
+    const size = this.times.length * 2;
+    const grown = <T extends Float64Array | Uint32Array>(old: T, make: (n: number) => T): T => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.times = grown(this.times, (n) => new Float64Array(n));
+    this.offsets = grown(this.offsets, (n) => new Float64Array(n));
+    this.lengths = grown(this.lengths, (n) => new Uint32Array(n));
+  }
+}
+
+/** Reads rows back through a one-block window: rows come in close-time order, near the file's order. */
+class BlockReader {
+  private block = Buffer.alloc(0);
+  private start = 0;
+  constructor(private readonly fd: number) {}
+
+  read(offset: number, length: number): string {
+    if (offset < this.start || offset + length > this.start + this.block.length) {
+      // The block is placed to hold this row and as much as fits on both sides of it.
+      const size = Math.max(FLUSH_BYTES, length);
+      this.start = Math.max(0, Math.floor(offset + length - size / 2));
+      this.block = Buffer.alloc(size);
+      const got = readSync(this.fd, this.block, 0, size, this.start);
+      this.block = this.block.subarray(0, got);
+    }
+    return this.block.toString('utf8', offset - this.start, offset - this.start + length);
+  }
+}
+
+/** The close time of a history record, read even when the record gives no net P&L. */
+function closeTimeOf(raw: Record<string, unknown>) {
+  try {
+    return readHistoryRecord(raw).closedAt;
+  } catch {
+    const probe: Record<string, unknown> = { net_pnl_usd: 0 };
+    for (const [name, value] of Object.entries(raw)) {
+      if (name.toLowerCase().replace(/[^a-z0-9]/g, '') !== 'netpnlusd') probe[name] = value;
+    }
+    return readHistoryRecord(probe).closedAt;
+  }
+}
+
+export interface CloseTimeFilter {
+  since?: Date;
+  until?: Date;
+}
+
+/** Whether a record closed in [since, until); one with no readable close time is 'unreadable'. */
+export function inPeriod(record: HistoryRecord, filter: CloseTimeFilter): 'in' | 'out' | 'unreadable' {
+  const closedAt = closeTimeOf(record);
+  const ms = closedAt === undefined ? Number.NaN : Date.parse(closedAt);
+  if (!Number.isFinite(ms)) return 'unreadable';
+  if (filter.since && ms < filter.since.getTime()) return 'out';
+  if (filter.until && ms >= filter.until.getTime()) return 'out';
+  return 'in';
+}
+
+/** The absolute path of an --html target, or why it cannot be written (said before anything is sent). */
+export function htmlTarget(path: string): { path: string } | { problem: string } {
+  if (path.trim() === '') return { problem: 'expected a file path.' };
+  const absolute = resolve(path);
+  try {
+    if (statSync(absolute, { throwIfNoEntry: false })?.isDirectory())
+      return { problem: `${absolute} is a folder; expected a file path.` };
+    if (!statSync(dirname(absolute), { throwIfNoEntry: false })?.isDirectory())
+      return { problem: `the folder ${dirname(absolute)} does not exist.` };
+  } catch (error) {
+    return { problem: `${absolute} cannot be used (${(error as Error).message}).` };
+  }
+  return { path: absolute };
+}
+
+/** Whose report it is, for its header; a loopback host is named as a simulator, not an account. */
+export function accountName(credentials: {
+  profileName?: string;
+  baseUrl: string;
+  sources?: { profile?: string };
+}): string {
+  if (credentials.sources?.profile === 'demo') return 'demo (the built-in simulator, test funds)';
+  const who = credentials.profileName ?? 'key from HEDGE_API_KEY';
+  let hostname: string;
+  let host: string;
+  try {
+    ({ hostname, host } = new URL(credentials.baseUrl));
+  } catch {
+    return `${who} @ unknown host`;
+  }
+  const loopback = hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
+  return loopback ? `${who} (a simulator on this machine)` : `${who} @ ${host}`;
+}

@@ -1,0 +1,697 @@
+// `hedge doctor`: every check a line with its outcome and next step; nothing is written. Ready
+// (exit 0) means every check a write needs passed.
+import type { HedgeClient, LearnedWire } from '../../platform/api/client.js';
+import { readPage, type PageReading } from '../../platform/api/wire/pages.js';
+import { POSITION_FIELD_SYNONYMS, readPosition } from '../../platform/api/wire/fields.js';
+import type { ObservedAnswer } from '../../platform/api/transport.js';
+import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES, resolveWireSettings } from '../../platform/api/wire/unspecified.js';
+import type { ResolvedCredentials } from '../../platform/config/credentials.js';
+import { asSent } from '../../core/as-sent.js';
+import { formatMoney } from '../../core/money.js';
+import { formatRate } from '../../core/number-format.js';
+import { HEDGE_STATUSES, TENORS } from '../../core/vocabulary.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { checkClientOptions } from './key-check.js';
+import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../../core/server-clock.js';
+import { redactKey } from '../../core/security/secrets.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
+/** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up. */
+export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
+
+export interface DoctorCheck {
+  /** Stable id a script can route on: key, base_url, auth, clock, markets, prices, quote, account, positions, hedges, hedge, history, wire.*, rate_limits. */
+  id: string;
+  title: string;
+  status: CheckStatus;
+  detail: string;
+  next?: string;
+  /** A write needs this to work: `doctor` exits 0 only when all of these pass. */
+  forWrites: boolean;
+  failure?: FailureClass;
+  /** A failure's error: the command says its message (the detail) and its hint (the next step, unless one is set). */
+  error?: unknown;
+}
+
+/** What doctor found; the command says it and turns `failure` into the exit code (commands/doctor.ts). */
+export interface DoctorReport {
+  checks: DoctorCheck[];
+  ready: boolean;
+  /** The class of the first failed check a write needs; unset when ready. */
+  failure?: FailureClass;
+}
+
+/** A clock this far from the server's is a warning; further, a failure. */
+const CLOCK_WARN_MS = 5_000;
+const CLOCK_FAIL_MS = 30_000;
+const QUOTE_PROBE_USD = 1_000;
+
+/** The command that reads each endpoint (named in a next step). */
+const COMMAND_OF: Record<string, string[]> = {
+  '/prices': ['price'],
+  '/quotes': ['quote', 'MARKET', 'buy', '1000', '--tenor', '1'],
+  '/account': ['account'],
+  '/positions': ['positions'],
+  '/hedges': ['hedges'],
+  '/hedges/ID': ['hedges', 'ID'],
+  '/hedges/history': ['history'],
+};
+
+/** A check that only says what was seen. */
+const info = (id: string, title: string, detail: string): DoctorCheck => ({
+  id,
+  title,
+  status: 'info',
+  detail,
+  forWrites: false,
+});
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export async function runDoctor(ports: FlowPorts): Promise<DoctorReport> {
+  const checks = new DoctorChecks();
+  const setUp = await checkSetUp(ports, checks);
+  if (!setUp) return checks.report();
+  const { credentials, baseUrl } = setUp;
+  const observed = await observingClient(ports, credentials);
+  const { client, answers } = observed;
+
+  // ---- reach, TLS, the key accepted: the first request tells ----------------------------------
+  let markets: MarketList | undefined;
+  const started = ports.clock.now();
+  try {
+    markets = await client.listMarkets();
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    const stop = firstRequestFailure(ports, error, credentials, baseUrl);
+    if (stop) {
+      if (stop !== baseUrl) checks.add(stop);
+      checks.add({
+        id: 'reads',
+        title: 'Reads',
+        status: 'skip',
+        detail: 'not asked: the server could not be used',
+        forWrites: true,
+      });
+      return checks.report();
+    }
+  }
+  const firstAnswer = answers[0];
+  checks.add({
+    id: 'auth',
+    title: 'Key accepted',
+    status: 'ok',
+    detail: `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ports.clock.now() - started} ms`})`,
+    forWrites: true,
+  });
+  // Said here, learned from every answer the reads below get too.
+  const clock = checks.add({ id: 'clock', title: 'Clock', status: 'skip', detail: '', forWrites: false });
+
+  const seen = await checkReads(ports, client, markets, checks);
+  Object.assign(clock, clockCheck(client.transport.serverClock.reading()));
+  await checkWireChoices(observed, seen, checks);
+
+  // ---- rate limits ----------------------------------------------------------------------------
+  checks.add(rateLimitCheck(answers));
+  for (const note of observed.notes) checks.add(info('note', 'Note', note));
+  return checks.report();
+}
+
+type MarketList = Awaited<ReturnType<HedgeClient['listMarkets']>>;
+
+/** The checks in the order made, and the report they add up to. */
+class DoctorChecks {
+  private readonly checks: DoctorCheck[] = [];
+
+  add(check: DoctorCheck): DoctorCheck {
+    this.checks.push(check);
+    return check;
+  }
+
+  /** Ready when no check a write needs failed; the failure is the first such check's class. */
+  report(): DoctorReport {
+    const failed = this.checks.find((check) => check.forWrites && check.status === 'fail');
+    return {
+      checks: this.checks,
+      ready: failed === undefined,
+      ...(failed ? { failure: failed.failure ?? 'network' } : {}),
+    };
+  }
+
+  /** A read that failed (the command describes its error); an answer hedge cannot read names the command to report it with. */
+  readFailure(
+    ports: Pick<FlowPorts, 'hedgeCommand'>,
+    { id, title, endpoint, forWrites }: Pick<EndpointCheck, 'id' | 'title' | 'endpoint' | 'forWrites'>,
+    error: unknown,
+  ): void {
+    if (error instanceof InterruptedError) throw error;
+    const failure: FailureClass =
+      error instanceof InvalidResponseError
+        ? 'unreadable'
+        : error instanceof ApiError && (error.status === 401 || error.status === 403)
+          ? 'auth'
+          : 'network';
+    const next =
+      error instanceof InvalidResponseError
+        ? `hedge cannot read this answer (${error.field || 'data'}: ${error.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...COMMAND_OF[endpoint]!, '--verbose')}\`.`
+        : undefined;
+    this.add({ id, title, status: 'fail', detail: '', next, forWrites, failure, error });
+  }
+}
+
+/**
+ * Key, environment, base URL (local: nothing sent). Undefined when there is no usable key and base
+ * URL (the checks say why); else the credentials and the base URL's check, which the first request
+ * may still turn into a failure.
+ */
+async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorChecks) {
+  let credentials: ResolvedCredentials;
+  try {
+    credentials = await ports.credentials();
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    checks.add({
+      id: 'key',
+      title: 'Key and base URL',
+      status: 'fail',
+      detail: '',
+      forWrites: true,
+      failure: error instanceof UsageError ? 'usage' : 'auth',
+      error,
+    });
+    checks.add({
+      id: 'server',
+      title: 'Server',
+      status: 'skip',
+      detail: 'not asked: no usable key and base URL',
+      forWrites: true,
+    });
+    return undefined;
+  }
+  const environment =
+    credentials.environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds';
+  checks.add({
+    id: 'key',
+    title: 'Key',
+    status: 'ok',
+    detail: `${redactKey(credentials.apiKey)} — ${environment} (from ${sourceName(credentials.sources.apiKey, 'HEDGE_API_KEY', credentials.profileName)})`,
+    forWrites: true,
+  });
+  const url = new URL(credentials.baseUrl);
+  const transportNote =
+    url.protocol === 'https:'
+      ? `HTTPS${credentials.caFile ? `, trusting ${credentials.caFile} beside the system roots` : ''}`
+      : credentials.localSocket !== undefined
+        ? "plain HTTP over the demo simulator's own local socket, in this process (no network address)"
+        : 'plain HTTP, allowed on loopback only (a local sandbox)';
+  const versioned = /\/v\d+$/.test(url.pathname);
+  const baseUrl = checks.add({
+    id: 'base_url',
+    title: 'Base URL',
+    status: versioned ? 'ok' : 'warn',
+    detail: `${credentials.baseUrl} — ${transportNote} (from ${sourceName(credentials.sources.baseUrl, 'HEDGE_BASE_URL', credentials.profileName)})${versioned ? '' : '; it does not end with a version segment (…/v2) as the spec says it does'}`,
+    next: versioned
+      ? undefined
+      : 'Check the address the partner desk gave: it ends with the version, e.g. https://…/partners/NAME/v2.',
+    forWrites: true,
+  });
+  return { credentials, baseUrl };
+}
+
+/** A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned. */
+type ObservingClient = Awaited<ReturnType<typeof observingClient>>;
+
+async function observingClient(ports: FlowPorts, credentials: ResolvedCredentials) {
+  const answers: ObservedAnswer[] = [];
+  const notes: string[] = [];
+  const learned: LearnedWire[] = [];
+  const memory = await ports.wireMemory();
+  const known = await memory.read();
+  const wire = resolveWireSettings(ports.env, credentials.profileWire, known.names);
+  const { createClient } = await import('../../platform/api/create-client.js');
+  const client = createClient({
+    ...checkClientOptions(ports, credentials),
+    connections: await ports.connections(),
+    wire: wire.problem ? undefined : wire.settings,
+    warn: (text) => notes.push(text),
+    learn: (found) => {
+      learned.push(found);
+      const keeping = memory.keep(known.scope, found);
+      ports.onDispose(() => keeping);
+    },
+    observe: (answer) => answers.push(answer),
+  });
+  return { client, answers, notes, learned, wire };
+}
+
+/** What the reads showed: the markets to ask about, and the wire choices checkWireChoices says. */
+interface ReadsSeen {
+  listed: string[];
+  tradable?: string;
+  newest?: string;
+  pricesShape?: string;
+  positionFields: string;
+  statuses: string[];
+}
+
+/** A read endpoint's check; `read` resolves undefined when there is nothing to ask (`unasked`: said as skipped). */
+interface EndpointCheck {
+  id: string;
+  title: string;
+  endpoint: string;
+  forWrites: boolean;
+  unasked?: string;
+  read: (client: HedgeClient, seen: ReadsSeen) => Promise<string | undefined>;
+}
+
+/** The read endpoints in the order checked; the command that reads each is named in a failure's next step. */
+const READS: EndpointCheck[] = [
+  {
+    id: 'prices',
+    title: 'Prices',
+    endpoint: '/prices',
+    forWrites: false,
+    read: async (client, seen) => {
+      if (seen.listed.length === 0) return undefined;
+      const { data, quotes, problem } = await client.readPrices(seen.listed.slice(0, 1));
+      seen.pricesShape = describeShape(data);
+      if (problem) throw problem;
+      return `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${seen.pricesShape})`;
+    },
+  },
+  {
+    id: 'quote',
+    title: 'Quote',
+    endpoint: '/quotes',
+    forWrites: true,
+    unasked: 'no open market to quote',
+    read: async (client, { tradable }) => {
+      if (!tradable) return undefined;
+      const quote = await client.createQuote({
+        market: tradable,
+        side: 'buy',
+        notional_usd: QUOTE_PROBE_USD,
+        tenor_days: TENORS[0],
+      });
+      return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${formatRate(quote.pricing.execution_price)}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
+    },
+  },
+  {
+    id: 'account',
+    title: 'Account',
+    endpoint: '/account',
+    forWrites: true,
+    read: async (client) => {
+      const account = await client.getAccount();
+      return `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${sentAsText(account) ? ' (amounts sent as decimal strings, read as numbers)' : ''}`;
+    },
+  },
+  {
+    id: 'positions',
+    title: 'Positions',
+    endpoint: '/positions',
+    forWrites: true,
+    read: async (client, seen) => {
+      const positions = await client.listPositions();
+      if (positions.length > 0)
+        seen.positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
+      return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
+    },
+  },
+  {
+    id: 'hedges',
+    title: 'Hedges',
+    endpoint: '/hedges',
+    forWrites: true,
+    read: async (client, seen) => {
+      const list = await client.readHedges({ limit: 20 });
+      seen.statuses = [...new Set(list.items.map((hedge) => hedge.status))];
+      seen.newest = list.items[0]?.id;
+      return `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`;
+    },
+  },
+  {
+    id: 'hedge',
+    title: 'One hedge',
+    endpoint: '/hedges/ID',
+    forWrites: true,
+    read: async (client, { newest }) => {
+      if (!newest) return undefined;
+      const hedge = await client.getHedge(newest);
+      return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
+    },
+  },
+  {
+    id: 'history',
+    title: 'History',
+    endpoint: '/hedges/history',
+    forWrites: false,
+    read: async (client) => {
+      const history = await client.readHistory({ limit: 20 });
+      return `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`;
+    },
+  },
+];
+
+/** Each read endpoint answered and readable: markets, then the table above in its order. */
+async function checkReads(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  client: HedgeClient,
+  markets: MarketList | undefined,
+  checks: DoctorChecks,
+) {
+  if (markets) checks.add(marketsCheck(markets));
+  const seen: ReadsSeen = {
+    listed: markets?.markets.map((entry) => entry.market) ?? [],
+    tradable: markets?.markets.find((entry) => entry.status === 'open')?.market,
+    positionFields: 'no open position to read its field names from',
+    statuses: [],
+  };
+  for (const { read, unasked, ...check } of READS) {
+    try {
+      const detail = await read(client, seen);
+      if (detail !== undefined) checks.add({ ...check, status: 'ok', detail });
+      else if (unasked)
+        checks.add({ id: check.id, title: check.title, status: 'skip', detail: unasked, forWrites: false });
+    } catch (error) {
+      checks.readFailure(ports, check, error);
+    }
+  }
+  return seen;
+}
+
+function marketsCheck(markets: MarketList): DoctorCheck {
+  const open = markets.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
+  const other = markets.markets
+    .filter((entry) => entry.status !== 'open')
+    .map((entry) => `${entry.market} (${entry.status})`);
+  return {
+    id: 'markets',
+    title: 'Markets',
+    status: open.length > 0 ? 'ok' : 'warn',
+    detail: `${markets.markets.length} listed; open: ${open.join(', ') || 'none'}${other.length > 0 ? `; also ${other.join(', ')}` : ''}`,
+    next: open.length > 0 ? undefined : 'No market is open right now: opens and adds will be refused until one is.',
+    forWrites: true,
+  };
+}
+
+/** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */
+async function checkWireChoices({ client, wire, learned }: ObservingClient, seen: ReadsSeen, checks: DoctorChecks) {
+  checks.add(info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'));
+  for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam)) checks.add(check);
+  checks.add(info('wire.positions', 'Position fields', seen.positionFields));
+  const amount = wire.sources.changeNotionalField;
+  checks.add(
+    info(
+      'wire.amount',
+      'Add/reduce amount',
+      `\`${client.wire.changeNotionalField}\` (${amount === 'default' ? 'guessed: the spec does not show it' : amount === 'learned' ? 'learned from the server' : `set in the ${amount}`}); ` +
+        'only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name',
+    ),
+  );
+  const { statuses } = seen;
+  const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
+  checks.add(
+    info(
+      'wire.statuses',
+      'Statuses',
+      statuses.length === 0
+        ? 'no hedge to read statuses from'
+        : `seen: ${statuses.join(', ')}${unknown.length > 0 ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
+    ),
+  );
+  for (const found of learned) {
+    checks.add(
+      info(
+        `wire.learned.${found.setting}`,
+        'Learned',
+        `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`,
+      ),
+    );
+  }
+  if (wire.problem)
+    checks.add({
+      id: 'wire.settings',
+      title: 'Wire settings',
+      status: 'fail',
+      detail: wire.problem,
+      next: 'Fix or unset that setting.',
+      forWrites: true,
+      failure: 'usage',
+    });
+}
+
+function sourceName(source: string, variable: string, profile: string | undefined) {
+  if (source === 'environment') return variable;
+  if (source === 'demo') return '--demo';
+  if (source === 'flag') return 'a flag';
+  return profile ? `profile "${profile}"` : 'the profile';
+}
+
+/**
+ * The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer
+ * at all, a 404 (the base URL points elsewhere) and a refused key each name their next step.
+ */
+function firstRequestFailure(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  error: unknown,
+  credentials: ResolvedCredentials,
+  baseUrl: DoctorCheck,
+): DoctorCheck | undefined {
+  if (error instanceof NetworkError) {
+    const tls = /TLS|certificate/i.test(error.message);
+    baseUrl.status = 'fail';
+    baseUrl.failure = 'network';
+    baseUrl.next = tls
+      ? "Trust the server's CA: point HEDGE_CA_FILE (or the profile's ca_file, `hedge login --ca-file`) at its PEM file."
+      : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`;
+    baseUrl.detail = `${credentials.baseUrl} — ${tls ? 'TLS failed' : 'no usable answer'}: ${error.message}`;
+    return baseUrl;
+  }
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    return {
+      id: 'auth',
+      title: 'Key accepted',
+      status: 'fail',
+      detail: `the server refused the key: ${error.endpoint} answered ${error.status} ${error.code} (${error.message})`,
+      next: `Check the key (a ${credentials.environment} key for this server?) and save the right one with \`${ports.hedgeCommand('login')}\`.`,
+      forWrites: true,
+      failure: 'auth',
+    };
+  }
+  if (error instanceof ApiError && error.status === 404) {
+    baseUrl.status = 'fail';
+    baseUrl.failure = 'network';
+    baseUrl.detail = `${credentials.baseUrl} — ${error.endpoint} answered 404 ${error.code}: this address does not serve the API`;
+    baseUrl.next =
+      'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.';
+    return baseUrl;
+  }
+  if (error instanceof InvalidResponseError && error.field === undefined) {
+    baseUrl.status = 'fail';
+    baseUrl.failure = 'unreadable';
+    baseUrl.detail = `${credentials.baseUrl} — ${error.message}`;
+    baseUrl.next =
+      "Something answers at this address, but not with the API's JSON envelope: check the base URL (and any proxy in between).";
+    return baseUrl;
+  }
+  return undefined;
+}
+
+/** The server's clock against this machine's, as its answers told it (domain/server-clock.ts): the interval, and what taught it. */
+export function clockCheck(reading: ClockReading): DoctorCheck {
+  const learned = describeServerClock(reading);
+  const moved =
+    reading.disagreedMs === undefined
+      ? ''
+      : `; its answers disagreed by ${formatSpan(reading.disagreedMs)} (a Date header from another clock, or a clock that moved): the newest is used`;
+  const next =
+    "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
+  const clock = (status: CheckStatus, detail: string, more: Partial<DoctorCheck> = {}): DoctorCheck => ({
+    id: 'clock',
+    title: 'Clock',
+    status,
+    detail,
+    forWrites: true,
+    ...more,
+  });
+  if (learned === undefined)
+    return clock('warn', 'the server sent no Date header and no stamp that dates it: its clock is unknown', {
+      next: `Keep this machine on NTP. Until an answer dates the server's clock (an open's stamp), hedge takes maturities as up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than this machine's clock says.`,
+      forWrites: false,
+    });
+  // How far apart the clocks are at least, and at most (unbounded: nothing bounds one side).
+  const low = reading.lowMs!;
+  const high = reading.highMs ?? Infinity;
+  const least = low > 0 ? low : high < 0 ? -high : 0;
+  const most = Math.max(Math.abs(low), Math.abs(high));
+  const detail = `the server's clock is ${learned}${moved}`;
+  if (least > CLOCK_FAIL_MS)
+    return clock('fail', `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`, { next, failure: 'network' });
+  return most <= CLOCK_WARN_MS && !moved ? clock('ok', detail) : clock('warn', detail, { next });
+}
+
+/** Rate-limit headers seen on any answer (the spec does not show the threshold). */
+export function rateLimitCheck(answers: readonly ObservedAnswer[]): DoctorCheck {
+  const names = new Map<string, string>();
+  for (const answer of answers) {
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (/^(x-)?ratelimit|^retry-after$/i.test(name)) names.set(name, value);
+    }
+  }
+  return info(
+    'rate_limits',
+    'Rate limits',
+    names.size === 0
+      ? `no rate-limit headers seen on ${answers.length} answers; hedge backs off on 429 and honours Retry-After`
+      : [...names].map(([name, value]) => `${name}: ${value}`).join(', '),
+  );
+}
+
+/** A short picture of a JSON shape: `a list of {market, price, timestamp}`, `{rates: a list of {pair, bid, ask}}`. */
+export function describeShape(data: unknown, depth = 0): string {
+  if (Array.isArray(data))
+    return data.length === 0 ? 'an empty list' : `a list of ${describeShape(data[0], depth + 1)}`;
+  if (data !== null && typeof data === 'object') {
+    const entries = Object.entries(data);
+    if (depth >= 2) return `{${entries.map(([key]) => key).join(', ')}}`;
+    const keyedByMarket = entries.length > 0 && entries.every(([key]) => /^[A-Z0-9]{5,}$/.test(key));
+    if (keyedByMarket) return `an object keyed by market of ${describeShape(entries[0]![1], depth + 1)}`;
+    return `{${entries.map(([key, value]) => (value !== null && typeof value === 'object' ? `${key}: ${describeShape(value, depth + 1)}` : key)).join(', ')}}`;
+  }
+  return typeof data === 'string' ? 'text' : typeof data;
+}
+
+/** Whether the server sent any amount of this record as a decimal string. */
+function sentAsText(record: object) {
+  return Object.values(asSent(record)).some(
+    (value) => typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value),
+  );
+}
+
+function describePositionFields(positions: Array<Record<string, unknown>>) {
+  const raw = positions[0]!;
+  const facts = readPosition(raw);
+  const named = (fact: string, value: unknown, names: readonly string[]) => {
+    if (value === undefined) return `${fact}: not on the line (taken from its hedge)`;
+    const found = names.find((name) => raw[name] !== undefined);
+    return `${fact} from \`${found ?? '?'}\``;
+  };
+  return [
+    named('side', facts.side, POSITION_FIELD_SYNONYMS.side),
+    named('notional', facts.notionalUsd, POSITION_FIELD_SYNONYMS.notionalUsd),
+    `net margin from \`net_margin_usd\`${typeof raw.net_margin_usd === 'string' ? ' (a decimal string)' : ''}`,
+  ].join(', ');
+}
+
+/**
+ * The page-size parameter and how lists page: one hedge asked for under the name in use. Fewer
+ * rows than asked, or exactly one, says the name is honoured; more says it is ignored — then a
+ * page-size name the answer states (`meta.page_size`) is tried, and learned when honoured. A
+ * refusal naming it teaches the client (the read is asked again the way the refusal says).
+ */
+async function pageSizeChecks(client: HedgeClient, name: string) {
+  const probe = async (parameter: string): Promise<{ rows: number; reading: PageReading }> => {
+    const response = await client.transport.send({
+      method: 'GET',
+      path: '/hedges',
+      query: parameter === NO_PAGE_SIZE ? {} : { [parameter]: 1 },
+    });
+    const reading = readPage(
+      { data: response.data, meta: response.meta, linkHeader: response.headers.link },
+      { query: {}, listUrl: response.url },
+    );
+    return { rows: reading.rows?.length ?? 0, reading };
+  };
+  const paging = (reading: PageReading): DoctorCheck =>
+    info(
+      'wire.paging',
+      'List paging',
+      reading.next
+        ? `${reading.next.how}; hedge follows it up to --limit`
+        : reading.more === true
+          ? 'the server says more exist but gives no way to ask for them'
+          : 'no next page in the answer (the list fit one page, or the server does not page)',
+    );
+  const check = (status: CheckStatus, detail: string, next?: string): DoctorCheck => ({
+    id: 'wire.page_size',
+    title: 'Page size',
+    status,
+    detail,
+    next,
+    forWrites: false,
+  });
+  /** One row asked: the answer honours it when it states that size back, or gives one row of several. */
+  const honours = (answer: { rows: number; reading: PageReading }, parameter: string): boolean | undefined => {
+    const stated = answer.reading.statedPageSize;
+    if (stated?.name === parameter) return stated.value === 1;
+    if (answer.rows > 1) return false;
+    const several =
+      answer.reading.more === true || answer.reading.next !== undefined || (answer.reading.total ?? 0) > 1;
+    return answer.rows === 1 && several ? true : undefined;
+  };
+  if (name === NO_PAGE_SIZE) {
+    try {
+      const { reading } = await probe(name);
+      return [check('info', 'none sent (this server takes no page-size parameter)'), paging(reading)];
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      return [check('warn', `GET /hedges: ${message(error)}`)];
+    }
+  }
+  let first: { rows: number; reading: PageReading };
+  try {
+    first = await probe(name);
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    // Refused: the list reader asks again the way the refusal says, and learns the name.
+    try {
+      await client.readHedges({ limit: 1 });
+      const now = client.wire.pageSizeParam;
+      return [
+        check(
+          'ok',
+          `the server refused \`${name}\`; ${now === NO_PAGE_SIZE ? 'lists go without one' : `it takes \`${now}\``} (learned)`,
+        ),
+      ];
+    } catch (again) {
+      if (again instanceof InterruptedError) throw again;
+      return [
+        check(
+          'warn',
+          `GET /hedges refused \`${name}\`: ${message(again)}`,
+          `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the name the server expects.`,
+        ),
+      ];
+    }
+  }
+  const verdict = honours(first, name);
+  if (verdict === true) return [check('ok', `\`${name}\` honoured (1 asked, 1 came)`), paging(first.reading)];
+  const stated = first.reading.statedPageSize?.name;
+  if (stated && stated !== name) {
+    const second = await probe(stated);
+    if (honours(second, stated) !== false) {
+      client.learnWire({
+        setting: 'pageSizeParam',
+        value: stated,
+        how: 'detected',
+        evidence: `GET /hedges ignores \`${name}\` and states its page size as \`${stated}\`, which it honoured`,
+      });
+      return [
+        check('ok', `\`${stated}\`: the answer states it and honoured it (\`${name}\` is ignored) — learned`),
+        paging(second.reading),
+      ];
+    }
+  }
+  if (verdict === undefined)
+    return [check('info', `\`${name}\` not confirmed: too few hedges to page`), paging(first.reading)];
+  return [
+    check(
+      'warn',
+      `\`${name}\` is ignored (1 asked, ${first.rows} came); hedge trims lists to --limit and follows the server's pages`,
+      `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the server's name if you know it.`,
+    ),
+    paging(first.reading),
+  ];
+}

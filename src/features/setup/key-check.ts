@@ -1,0 +1,64 @@
+// "Does this key work against this base URL?" — one authenticated read (GET /account), used by
+// `hedge login` before it saves anything and by `hedge whoami`. The answer is one of four words a
+// script can branch on; the error behind it is kept so that login can report it in full.
+import type { Account } from '../../platform/api/schemas.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { ApiError, InvalidResponseError, NetworkError } from '../../core/errors.js';
+import type { ResolvedCredentials } from '../../platform/config/credentials.js';
+
+/**
+ * ok — the server accepted the key; refused — it answered 401/403; unreachable — no answer
+ * (connection, TLS, timeout, 5xx after retries); error — it answered, but not as the API would
+ * (e.g. 404 `not_found`: the base URL points somewhere else).
+ */
+export type KeyStatus = 'ok' | 'refused' | 'unreachable' | 'error';
+
+export interface KeyCheck {
+  status: KeyStatus;
+  /** The API's error.code, or the network error code, when not ok. */
+  code?: string;
+  message?: string;
+  account?: Account;
+  error?: Error;
+}
+
+/** A check answers a person who is waiting: one retry for a blip, not the full trading budget. */
+const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
+
+/**
+ * How a check's client is made (login, whoami, doctor): the command's clock, deadline, signal and
+ * request timeout, a check's retry budget, requests logged under --verbose.
+ */
+export function checkClientOptions(ports: FlowPorts, credentials: ResolvedCredentials) {
+  return {
+    credentials,
+    env: ports.env,
+    clock: ports.clock,
+    deadline: ports.deadline,
+    signal: ports.signal,
+    requestTimeoutSeconds: ports.requestTimeoutSeconds,
+    retry: CHECK_RETRY,
+    log: ports.verbose ? (line: string) => ports.log(line) : undefined,
+  };
+}
+
+export async function checkKey(ports: FlowPorts, credentials: ResolvedCredentials): Promise<KeyCheck> {
+  const { createClient } = await import('../../platform/api/create-client.js');
+  const client = createClient({ ...checkClientOptions(ports, credentials), connections: await ports.connections() });
+  try {
+    const account = await client.getAccount();
+    return { status: 'ok', account };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      const refused = error.status === 401 || error.status === 403;
+      return { status: refused ? 'refused' : 'error', code: error.code, message: error.message, error };
+    }
+    if (error instanceof NetworkError) {
+      return { status: 'unreachable', code: error.code, message: error.message, error };
+    }
+    if (error instanceof InvalidResponseError) {
+      return { status: 'error', code: 'invalid_response', message: error.message, error };
+    }
+    throw error;
+  }
+}

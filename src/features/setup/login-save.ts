@@ -1,0 +1,241 @@
+// The checking and saving half of `hedge login`: nothing is saved unless the key check, the team
+// store and keeping the key all held.
+import { redactKey, registerSecret, validateApiKey } from '../../core/security/secrets.js';
+import type { Source, ResolvedCredentials } from '../../platform/config/credentials.js';
+import {
+  keepKey,
+  keyLocationOf,
+  keyringAccount,
+  readProfileKey,
+  removeFromKeyring,
+  describeKeyLocation,
+  type KeyLocation,
+} from '../../platform/config/key-store.js';
+import { placeKey, saveLogin } from '../../platform/config/login-profile.js';
+import { requireProfile } from '../../platform/config/profile-view.js';
+import type { ProfileStore } from '../../platform/config/profile-store.js';
+import type { StoredProfile } from '../../platform/config/store-schema.js';
+import { checkKey } from './key-check.js';
+import type { LoginAnswers } from './login.js';
+import type { KeyMove, KeyringLeftover, LoginSaved } from './login-outcome.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { ApiError, AuthError, ConfigError, HedgeError, NetworkError, UsageError } from '../../core/errors.js';
+import { redactStoreUrl } from '../../core/security/store-url.js';
+
+/** The flags that say how a login is checked and kept. */
+export interface LoginFlags {
+  caFile?: string;
+  /** undefined: keep what the profile has; null: back to the local file. */
+  journalUrl?: string | null;
+  /** A credential helper whose output is the key: stored instead of the key. */
+  keyCommand?: string;
+  /** Where to keep the key; undefined: the keyring where one answers, the file otherwise. */
+  keyStore?: 'keyring' | 'file';
+}
+
+/** What login was given besides the answers: the flags, and the profile as it was before. */
+interface LoginGiven extends LoginFlags {
+  name: string;
+  /** The profile asked for by --profile or HEDGE_PROFILE (config/credentials.ts requestedProfile). */
+  requested?: { name: string; source: Source };
+  existing?: StoredProfile;
+}
+
+/** The answers as credentials to check; the key is registered as a secret and its shape checked first. */
+export function loginCredentials(
+  ports: Pick<FlowPorts, 'env' | 'stdinIsTTY'>,
+  answers: LoginAnswers,
+  given: LoginGiven,
+): ResolvedCredentials {
+  const { baseUrl, baseUrlSource, apiKey } = answers;
+  registerSecret(apiKey);
+  const environment = validateApiKey(
+    apiKey,
+    given.keyCommand !== undefined ? '--key-command' : ports.stdinIsTTY ? 'the prompt' : 'stdin',
+  );
+  return {
+    apiKey,
+    baseUrl,
+    caFile: given.caFile ?? (ports.env.HEDGE_CA_FILE || given.existing?.ca_file || undefined),
+    environment,
+    profileName: given.name,
+    sources: { apiKey: 'profile', baseUrl: baseUrlSource, profile: given.requested?.source ?? 'profile' },
+  };
+}
+
+/** Checks the key, and the team store when one is named; throws saying that nothing was saved. */
+async function checkBeforeSaving(
+  ports: FlowPorts,
+  credentials: ResolvedCredentials,
+  journalUrl: string | null | undefined,
+) {
+  const check = await checkKey(ports, credentials);
+  if (check.status === 'refused') {
+    throw new AuthError(
+      `The server refused this key (${check.code}, ${redactKey(credentials.apiKey)}): nothing was saved.`,
+      {
+        hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
+      },
+    );
+  }
+  if (check.error instanceof ApiError) {
+    const { status, code, message, details, requestId, endpoint } = check.error;
+    throw new ApiError({
+      status,
+      code,
+      message: `${message} Nothing was saved.`,
+      details,
+      requestId,
+      endpoint,
+      hint: 'Check the base URL: it is the API address the partner desk gives, ending in its version segment (…/v2).',
+    });
+  }
+  if (check.error instanceof NetworkError) {
+    const { message, endpoint, attempts, status, code, hint, cause } = check.error;
+    throw new NetworkError(`${message} Nothing was saved.`, {
+      endpoint,
+      attempts,
+      status,
+      code,
+      cause,
+      hint: hint ?? 'Check the base URL and the network, then run `hedge login` again.',
+    });
+  }
+  if (check.status !== 'ok') throw check.error ?? new Error(`key check ended ${check.status}`);
+  // The team store is checked like the key: reached, and its schema made, before anything is saved.
+  if (journalUrl) await migrateTeamStore(ports, journalUrl);
+}
+
+async function migrateTeamStore(ports: Pick<FlowPorts, 'clock' | 'env' | 'log'>, journalUrl: string) {
+  const { journalDir } = await import('../../platform/journal/index.js');
+  const { openTeamJournal } = await import('../../platform/journal/store.js');
+  const shown = redactStoreUrl(journalUrl);
+  const team = await openTeamJournal({
+    url: journalUrl,
+    shown,
+    source: '--journal-url',
+    fallbackDir: journalDir(ports.env),
+    now: ports.clock.now,
+    log: (line) => ports.log(line),
+  });
+  try {
+    await team.migrateSchema();
+  } catch (error) {
+    if (error instanceof HedgeError) error.message = `${error.message} Nothing was saved.`;
+    throw error;
+  } finally {
+    await team.close?.();
+  }
+}
+
+/** Where the key goes: nowhere (a helper gives it), the keyring (written now), or the file. */
+async function keepLoginKey(
+  ports: Pick<FlowPorts, 'env'>,
+  store: ProfileStore,
+  apiKey: string,
+  given: LoginGiven,
+): Promise<{ keyAt: KeyLocation; fallbackReason?: string }> {
+  if (given.keyCommand !== undefined) return { keyAt: { kind: 'command', command: given.keyCommand } };
+  const keeping = await keepKey(given.keyStore ?? 'auto', keyringAccount(given.name, store.dir), apiKey, ports.env);
+  if (!keeping.ok) {
+    throw new ConfigError(`--key-store keyring: ${keeping.reason}; nothing was saved.`, {
+      hint: 'Leave out --key-store to keep the key in the 0600 config file instead, or name a credential helper with --key-command.',
+    });
+  }
+  return { keyAt: keeping.at, fallbackReason: keeping.fallbackReason };
+}
+
+/** Removes a keyring entry the key no longer lives in; what could not be removed is returned. */
+async function dropKeyringEntry(ports: Pick<FlowPorts, 'env'>, account: string): Promise<KeyringLeftover | undefined> {
+  const removal = await removeFromKeyring(account, ports.env);
+  return 'error' in removal ? { account, error: removal.error } : undefined;
+}
+
+/** Checks the key (and the team store), keeps the key, saves the profile: nothing is saved unless all held. */
+export async function checkAndSaveLogin(
+  ports: FlowPorts,
+  store: ProfileStore,
+  credentials: ResolvedCredentials,
+  given: LoginGiven,
+): Promise<LoginSaved> {
+  const { apiKey, baseUrl } = credentials;
+  const { name, caFile, journalUrl } = given;
+  await checkBeforeSaving(ports, credentials, journalUrl);
+  const { keyAt, fallbackReason } = await keepLoginKey(ports, store, apiKey, given);
+  const before = given.existing ? keyLocationOf(given.existing) : undefined;
+  const saved = await saveLogin(store, {
+    name,
+    baseUrl,
+    apiKey,
+    keyAt,
+    caFile,
+    journalUrl,
+    savedAt: new Date(ports.clock.now()).toISOString(),
+  });
+  const profile = saved.data.profiles[name]!;
+  // The key now lives in one place: an older keyring entry of this profile goes.
+  const oldKeyringLeft =
+    before?.kind === 'keyring' && !(keyAt.kind === 'keyring' && keyAt.account === before.account)
+      ? await dropKeyringEntry(ports, before.account)
+      : undefined;
+  return {
+    profile: name,
+    environment: credentials.environment,
+    baseUrl,
+    shownKey: redactKey(apiKey),
+    keyAt,
+    keyringFallback: fallbackReason,
+    caFile: profile.ca_file ?? null,
+    journalShown: profile.journal_url ? redactStoreUrl(profile.journal_url) : null,
+    current: saved.current,
+    previousCurrent: saved.previousCurrent,
+    oldKeyringLeft,
+  };
+}
+
+/**
+ * `hedge login --move-key [--key-store keyring|file]`: the profile's stored key moves, without
+ * asking for it or sending anything (it was checked when it was saved). From the file to the
+ * keyring by default; back to the file with `--key-store file`.
+ */
+export async function moveProfileKey(
+  ports: Pick<FlowPorts, 'signal' | 'env'>,
+  store: ProfileStore,
+  name: string,
+  target: 'keyring' | 'file',
+): Promise<KeyMove> {
+  const profile = requireProfile(store.read(), name, '--profile');
+  const from = keyLocationOf(profile);
+  if (!from)
+    throw new UsageError(
+      `--move-key: profile "${name}" has no stored key (logged out); log in first with \`hedge login --profile ${name}\`.`,
+    );
+  if (from.kind === 'command') {
+    throw new UsageError(
+      `--move-key: the key of profile "${name}" comes from its credential helper, and hedge keeps no copy to move; run \`hedge login --profile ${name}\` to store one instead.`,
+    );
+  }
+  if (from.kind === target) return { moved: false, at: from };
+  const apiKey = await readProfileKey(name, profile, { env: ports.env, signal: ports.signal });
+  if (!apiKey) throw new UsageError(`--move-key: profile "${name}" has no stored key (logged out).`);
+  registerSecret(apiKey);
+  let to: KeyLocation = { kind: 'file' };
+  if (target === 'keyring') {
+    const keeping = await keepKey('keyring', keyringAccount(name, store.dir), apiKey, ports.env);
+    if (!keeping.ok) {
+      throw new ConfigError(
+        `--move-key: ${keeping.reason}; the key stays where it was (the ${describeKeyLocation(from, store.file)}).`,
+        {
+          hint: 'Start or unlock the OS keyring (on Linux a Secret Service such as gnome-keyring or KeePassXC), then try again; or name a credential helper with `hedge login --key-command`.',
+        },
+      );
+    }
+    to = keeping.at;
+  }
+  await store.update((data) => {
+    const latest = data.profiles[name];
+    if (latest) placeKey(latest, apiKey, to);
+  });
+  const oldKeyringLeft = from.kind === 'keyring' ? await dropKeyringEntry(ports, from.account) : undefined;
+  return { moved: true, from, to, oldKeyringLeft };
+}

@@ -1,0 +1,223 @@
+// `hedge api`: any endpoint with the profile's key.
+import type { HedgeClient } from '../../platform/api/client.js';
+import { followPaths } from '../../platform/api/wire/pages.js';
+import type { RawAnswer } from '../../platform/api/transport.js';
+import { API_METHODS, type ApiMethod } from '../../core/api-params.js';
+import { OffOriginError, UsageError } from '../../core/errors.js';
+import type { JournalEntry } from '../../platform/journal/index.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { resolveApiPath } from '../../core/security/base-url.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { readInputFile } from '../write/input-file.js';
+import type { WriteAction } from '../write/write-flow.js';
+
+/** Journal commands of `hedge api` writes: `api POST /hedges/close`. */
+export const API_COMMAND_PREFIX = 'api ';
+
+/** Most pages --paginate reads before it stops and says so (a server whose cursor never ends). */
+const MAX_PAGES = 1_000;
+
+export interface ApiCall {
+  method: ApiMethod;
+  /** Relative to the base URL, query included (security/base-url.ts resolveApiPath). */
+  path: string;
+  /** JSON body of a write; undefined: none. */
+  body?: unknown;
+  headers: Record<string, string>;
+  /** The command as typed again (journal). */
+  argv: string[];
+}
+
+/** One answer as it came: what `--include` prints, and the body read as JSON when it is JSON. */
+export interface ApiAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed body (the envelope); undefined when the body is not JSON. */
+  body: unknown;
+  text: string;
+  /** The path this answer is for. */
+  path: string;
+}
+
+export function isWriteMethod(method: string): boolean {
+  return method !== 'GET';
+}
+
+function journalCommand(call: Pick<ApiCall, 'method' | 'path'>) {
+  return `${API_COMMAND_PREFIX}${call.method} ${call.path}`;
+}
+
+function asAnswer(raw: RawAnswer, path: string) {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.text);
+  } catch {
+    body = undefined;
+  }
+  return { status: raw.status, headers: raw.headers, body, text: raw.text, path };
+}
+
+function request(call: ApiCall, path: string, key: string | undefined, seen: (answer: RawAnswer) => void) {
+  return {
+    method: call.method,
+    path,
+    ...(call.body === undefined ? {} : { body: call.body }),
+    ...(key ? { idempotencyKey: key } : {}),
+    headers: call.headers,
+    onAnswer: seen,
+  };
+}
+
+/** The last answer an attempt got, kept for printing even when the transport threw on it. */
+export class AnswerLog {
+  last?: ApiAnswer;
+  record(path: string): (raw: RawAnswer) => void {
+    return (raw) => (this.last = asAnswer(raw, path));
+  }
+}
+
+/**
+ * A GET: one answer, or with `paginate` every page — through the one pager the list commands use
+ * (api/wire/pages.ts followPaths: a cursor in meta or in the body beside the rows, a next link,
+ * page numbers, an offset; the profile's cursor parameter) — each answer handed to `onPage` as it comes.
+ */
+export async function readApi(
+  ports: Pick<FlowPorts, 'credentials'>,
+  client: HedgeClient,
+  call: ApiCall,
+  options: { paginate: boolean; log: AnswerLog; onPage: (answer: ApiAnswer) => void },
+): Promise<number> {
+  const fetchPath = async (path: string) => {
+    const response = await client.transport.send(request(call, path, undefined, options.log.record(path)));
+    options.onPage(options.log.last!);
+    return response;
+  };
+  if (!options.paginate) {
+    await fetchPath(call.path);
+    return 1;
+  }
+  const { baseUrl } = await ports.credentials();
+  let pages = 0;
+  for await (const page of followPaths(baseUrl, call.path, fetchPath, {
+    cursorParam: client.wire.cursorParam || undefined,
+  })) {
+    pages += 1;
+    if (page.next === 'repeated')
+      throw new UsageError(
+        `--paginate: the server pointed back to a page already read (${safeText(page.following!)}); stopped.`,
+      );
+    if (page.next === 'page' && pages >= MAX_PAGES)
+      throw new UsageError(`--paginate: stopped after ${MAX_PAGES} pages; narrow the list with filters.`);
+  }
+  return pages;
+}
+
+/** Journal fields of a write's answer: the hedge it names, when it names one. */
+function idsOf(answer: ApiAnswer) {
+  const data = (answer.body as { data?: unknown } | undefined)?.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return {};
+  const record = data as Record<string, unknown>;
+  const hedgeId =
+    typeof record.hedge_id === 'string'
+      ? record.hedge_id
+      : typeof record.id === 'string' && record.id.startsWith('hdg_')
+        ? record.id
+        : undefined;
+  return {
+    ...(hedgeId ? { hedge_id: hedgeId } : {}),
+    ...(typeof record.order_tx_hash === 'string' ? { order_tx_hash: record.order_tx_hash } : {}),
+  };
+}
+
+/** A write as an action of the one write flow. */
+export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLog): WriteAction<ApiAnswer, ApiAnswer> {
+  const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
+  return {
+    command: journalCommand(call),
+    verb: `send ${call.method} ${call.path}`,
+    argv: call.argv,
+    plan: (key) => request(call, call.path, key, log.record(call.path)),
+    question: () => `Send ${call.method} ${call.path}${body.length > 200 ? ` ${body.slice(0, 200)}…` : body}?`,
+    send: async (key) => {
+      await client.transport.send(request(call, call.path, key, log.record(call.path)));
+      return log.last!;
+    },
+    submitted: idsOf,
+    wait: async (answer) => answer,
+    outcome: () => 'done',
+  };
+}
+
+/** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */
+export function apiActionFromJournal(
+  client: HedgeClient,
+  entry: JournalEntry,
+): WriteAction<ApiAnswer, ApiAnswer> | undefined {
+  if (!entry.command.startsWith(API_COMMAND_PREFIX)) return undefined;
+  const method = entry.request?.method as ApiMethod;
+  const row = `Journal ${entry.id} (${safeText(entry.command)})`;
+  if (!isWriteMethod(method) || !(API_METHODS as readonly string[]).includes(method)) {
+    throw new UsageError(
+      `${row} is not resumed: its method ${JSON.stringify(safeText(String(method)))} is not one \`hedge api\` writes with (${API_METHODS.filter(isWriteMethod).join(', ')}); nothing was sent.`,
+    );
+  }
+  const path = journaledPath(client.transport.config.baseUrl, entry.request?.path, row);
+  const call: ApiCall = {
+    method,
+    path,
+    ...(entry.request.body === null || entry.request.body === undefined ? {} : { body: entry.request.body }),
+    // Extra -H headers are not journaled (they may carry anything); the resend goes without them.
+    headers: {},
+    argv: Array.isArray(entry.argv) ? entry.argv.map(String) : ['api', '-X', method, path],
+  };
+  return apiWriteAction(client, call, new AnswerLog());
+}
+
+/** A journaled path as a fresh `hedge api PATH` resolves it, or OffOriginError naming the row (nothing sent). */
+function journaledPath(baseUrl: string, journaled: unknown, row: string) {
+  const raw = String(journaled);
+  let resolved: string | undefined;
+  try {
+    resolved = resolveApiPath(baseUrl, raw);
+  } catch {
+    resolved = undefined;
+  }
+  if (resolved === raw) return resolved;
+  const shown = JSON.stringify(safeText(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw));
+  const why =
+    resolved === undefined
+      ? 'is not a path under the base URL (a fresh `hedge api` refuses it)'
+      : `is not one \`hedge api\` journals (resolved under the base URL it is ${JSON.stringify(safeText(resolved))})`;
+  throw new OffOriginError(`${row} is not resumed: its path ${shown} ${why}; nothing was sent.`);
+}
+
+/** What `hedge api` is handed to read (--input FILE, -F key=@FILE; - for stdin), as every input file is read (flows/input-file.ts). */
+type ApiFilePorts = Parameters<typeof readInputFile>[0];
+
+/** What to do with a file over the input bound: the API's bodies are a few fields. */
+const TOO_LARGE_FOR_A_REQUEST = 'the API takes a few fields per request, not a file of that size';
+
+/** --input FILE (or - for stdin): a JSON body, refused when it is not JSON. */
+export async function readInputBody(ports: ApiFilePorts, file: string): Promise<unknown> {
+  const { text } = await readInputFile(
+    ports,
+    file,
+    '--input file',
+    'hedge api -X POST PATH --input - < body.json',
+    TOO_LARGE_FOR_A_REQUEST,
+  );
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `--input: ${file === '-' ? 'stdin' : safeText(file)} is not JSON (${(error as Error).message}); the API takes JSON bodies only.`,
+    );
+  }
+}
+
+/** A file's text for `-F key=@file` (or @- for stdin). */
+export async function readParamFile(ports: ApiFilePorts, file: string): Promise<string> {
+  return (
+    await readInputFile(ports, file, '-F file', 'hedge api -X POST PATH -F note=@- < note.txt', TOO_LARGE_FOR_A_REQUEST)
+  ).text;
+}

@@ -1,0 +1,211 @@
+// The one resume path: an unresolved journal entry finished with its own idempotency key (the server replays
+// what it already did, or acts once).
+import type { HedgeClient } from '../../platform/api/client.js';
+import { UsageError } from '../../core/errors.js';
+import { isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { API_COMMAND_PREFIX, type ApiAnswer } from './api-call.js';
+import { findJournalEntry } from '../write/journal-entry.js';
+import { confirmRowFromElsewhere, requireOwnRow } from '../write/row-trust.js';
+import { resumeRollOutcome, ROLL_GROUP_PREFIX } from './roll.js';
+import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
+import { actionFromJournal } from './trade-actions.js';
+import { identityOf, sentBy } from '../write/identity.js';
+import { heldError, runWrite, type WriteAction, type WriteOutcome } from '../write/write-flow.js';
+
+/** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
+export async function unfinishedOfThisAccount(
+  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
+  groupPrefixes: readonly string[],
+): Promise<JournalEntry[]> {
+  const [journal, identity] = await Promise.all([ports.journal(), identityOf(ports)]);
+  return (await journal.list({ pending: true }))
+    .filter(
+      (entry) => sentBy(identity, entry) && groupPrefixes.some((prefix) => entry.group?.startsWith(prefix) === true),
+    )
+    .reverse();
+}
+
+/** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
+export function journaledAction(
+  ports: FlowPorts,
+  client: HedgeClient,
+  entry: JournalEntry,
+): WriteAction<unknown, unknown> | undefined {
+  const body = entry.request?.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
+  return actionFromJournal(ports, client, entry.command, body as Record<string, unknown>, argv, {
+    group: entry.group,
+    leg: entry.leg,
+  });
+}
+
+/**
+ * Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller
+ * shows it, or not).
+ */
+export async function finishJournaled(
+  ports: FlowPorts,
+  client: HedgeClient,
+  entry: JournalEntry,
+  options: {
+    wait: boolean;
+    resendUnproven?: boolean;
+    present?: (action: WriteAction<unknown, unknown>) => WriteAction<unknown, unknown>;
+  },
+): Promise<WriteOutcome<unknown, unknown> | undefined> {
+  const action = journaledAction(ports, client, entry);
+  if (!action) return undefined;
+  return runWrite(ports, options.present ? options.present(action) : action, {
+    wait: options.wait,
+    dryRun: false,
+    idempotencyKey: entry.idempotency_key,
+    fresh: false,
+    resendUnproven: options.resendUnproven,
+  });
+}
+
+/** How to select the credentials the entry was sent with, for the refusal's hint. */
+function selectorFor(entry: JournalEntry) {
+  const again = ['resume', entry.id];
+  if (entry.profile === 'demo' || entry.base_url_host === 'demo') return ['hedge', '--demo', ...again].join(' ');
+  if (entry.profile) return ['hedge', '--profile', safeText(entry.profile), ...again].join(' ');
+  return `HEDGE_API_KEY=<the key with fingerprint ${safeText(entry.key_id)}> HEDGE_BASE_URL=<https://${safeText(entry.base_url_host)}/…> hedge resume ${entry.id}`;
+}
+
+/** The entry must be resumed with the key and server it was sent to: another key is another account. */
+async function checkSameCredentials(ports: Pick<FlowPorts, 'credentials' | 'origin'>, entry: JournalEntry) {
+  const current = await identityOf(ports);
+  const differences: string[] = [];
+  if (entry.environment !== current.environment)
+    differences.push(`environment ${entry.environment} (now ${current.environment})`);
+  if (entry.base_url_host !== current.host)
+    differences.push(`host ${safeText(entry.base_url_host)} (now ${safeText(current.host)})`);
+  if (entry.key_id !== current.keyId)
+    differences.push(`key fingerprint ${safeText(entry.key_id)} (now ${current.keyId})`);
+  if (differences.length === 0) return;
+  const by = entry.profile ? ` with profile "${safeText(entry.profile)}"` : '';
+  const typed =
+    Array.isArray(entry.argv) && entry.argv.length > 0 ? ` (\`hedge ${safeText(entry.argv.join(' '))}\`)` : '';
+  // A usage error is one line: what to run goes in the message itself.
+  throw new UsageError(
+    `Journal ${entry.id}${typed} was sent${by} with other credentials: ${differences.join(', ')}. Nothing was sent; resume it with the credentials it was sent with: ${selectorFor(entry)}`,
+  );
+}
+
+/**
+ * The entry named, or the newest unresolved one that no live process is carrying out (an action in
+ * flight is not crashed: it is never resumed from under its process).
+ */
+export async function chooseEntryToResume(
+  ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>,
+  id: string | undefined,
+): Promise<JournalEntry | undefined> {
+  const journal = await ports.journal();
+  if (id !== undefined) return findJournalEntry(ports, journal, id);
+  let held: { entry: JournalEntry; holder: Holder } | undefined;
+  for (const entry of await journal.list({ pending: true })) {
+    // A planned leg belongs to its roll; the roll is resumed through any of its entries.
+    const holder = await journal.holderOf(entry.id);
+    if (!holder) return entry;
+    held ??= { entry, holder };
+  }
+  if (held)
+    throw heldError(
+      ports,
+      held.entry,
+      held.holder,
+      ' (every unresolved action in the journal is held by a live process)',
+    );
+  return undefined;
+}
+
+/**
+ * What `hedge resume` found it must do with an entry, decided (and refused with a usage error)
+ * before anything is sent, so that the command can say what it resumes before it does.
+ */
+export type ResumePlan =
+  | { kind: 'roll'; entry: JournalEntry }
+  | { kind: 'api'; entry: JournalEntry }
+  | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown> };
+
+/** What resuming did: the roll's outcome, or the write flow's, for the command to show. */
+export type ResumeOutcome =
+  | { kind: 'roll'; rolled: RollOutcome }
+  | { kind: 'api'; entry: JournalEntry; outcome: WriteOutcome<ApiAnswer, ApiAnswer> }
+  | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown>; outcome: WriteOutcome<unknown, unknown> };
+
+/** Checks that an entry can be resumed here and says how; nothing is sent. */
+export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise<ResumePlan> {
+  // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
+  if (entry.group?.startsWith(ROLL_GROUP_PREFIX)) {
+    await checkSameCredentials(ports, entry);
+    await requireOwnRow(ports, entry);
+    await confirmRowFromElsewhere(ports, entry, 'finish its roll');
+    return { kind: 'roll', entry };
+  }
+  if (!isUnresolved(entry)) {
+    const when = entry.resolved_at ? ` at ${safeText(entry.resolved_at)}` : '';
+    throw new UsageError(
+      `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}${when}. Only pending, submitted or unknown actions can be resumed; see it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`,
+    );
+  }
+  await checkSameCredentials(ports, entry);
+  await requireOwnRow(ports, entry);
+  // In flight in another process: not resumed from under it (runWrite's hold would refuse it too; said before any note).
+  const holder = await (await ports.journal()).holderOf(entry.id);
+  if (holder) throw heldError(ports, entry, holder);
+  await confirmRowFromElsewhere(ports, entry, 'resume it');
+  // A `hedge api` write: its method, path and body as journaled, resolved again as a fresh one is
+  // (refused here, before anything is said or sent, when it would not be), sent again with its key.
+  if (entry.command.startsWith(API_COMMAND_PREFIX)) {
+    const { apiActionFromJournal } = await import('./api-call.js');
+    apiActionFromJournal(await ports.client(), entry);
+    return { kind: 'api', entry };
+  }
+  const body = entry.request?.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);
+  }
+  const client = await ports.client();
+  if (!journaledAction(ports, client, entry)) {
+    throw new UsageError(
+      `Journal ${entry.id} is a ${safeText(entry.command)}, which \`hedge resume\` cannot send again.`,
+      {
+        hint: `Run the original command again: it reuses the key of its unresolved journal entry.`,
+      },
+    );
+  }
+  return { kind: 'trade', entry, body: body as Record<string, unknown> };
+}
+
+/** `hedge resume`: carries out a plan with the entry's own key and returns what happened. */
+export async function resumeEntry(
+  ports: FlowPorts,
+  plan: ResumePlan,
+  options: { wait: boolean; resendUnproven: boolean },
+): Promise<ResumeOutcome> {
+  const { entry } = plan;
+  const again = {
+    wait: options.wait,
+    resendUnproven: options.resendUnproven,
+    dryRun: false,
+    idempotencyKey: entry.idempotency_key,
+    fresh: false,
+  };
+  if (plan.kind === 'roll')
+    return { kind: 'roll', rolled: await resumeRollOutcome(ports, entry, { wait: options.wait }) };
+  const client = await ports.client();
+  if (plan.kind === 'api') {
+    const { apiActionFromJournal } = await import('./api-call.js');
+    return { kind: 'api', entry, outcome: await runWrite(ports, apiActionFromJournal(client, entry)!, again) };
+  }
+  return {
+    kind: 'trade',
+    entry,
+    body: plan.body,
+    outcome: (await finishJournaled(ports, client, entry, options))!,
+  };
+}

@@ -1,0 +1,895 @@
+// `hedge roll MARKET SIDE --tenor D`: keeps a side covered past its maturity — close the open hedge, then open
+// the same notional for the new tenor (or, when the side has already settled, open it anew with the notional of
+// the hedge that ended).
+import { randomBytes } from 'node:crypto';
+import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
+import { formatRate, readNumber } from '../../core/number-format.js';
+import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
+import { makeIdempotencyKey } from '../write/idempotency.js';
+import type { HedgeRecord } from '../book/book.js';
+import { formatMoney, formatUsd } from '../../core/money.js';
+import { sameReference } from '../../core/input.js';
+import type { Side, Tenor } from '../../core/vocabulary.js';
+import {
+  ApiError,
+  HeldError,
+  InvalidResponseError,
+  OrderFailedError,
+  PreTradeCheckError,
+  StateError,
+  UnresolvedError,
+  UsageError,
+} from '../../core/errors.js';
+import { bodyOf, describeHolder, isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
+import { withAccountLock, withSideLock } from '../write/account-lock.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { safeText } from '../../core/security/safe-text.js';
+import type { PlannedRequestView, RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
+import { planDryRun } from '../write/dry-run.js';
+import { guardLiveAction } from '../write/live-guard.js';
+import { findSide, type BookPosition } from '../book/positions.js';
+import { readSideInStep, SideViews } from '../book/side-book.js';
+import { checkOpenAfterClose } from './pre-trade.js';
+import { closeAction, openAction, type CloseResult } from './trade-actions.js';
+import { requireOwnRow } from '../write/row-trust.js';
+import { identityOf, sentBy, type Identity } from '../write/identity.js';
+import {
+  isRejection,
+  journalAhead,
+  runWrite,
+  sayMovedSinceAsked,
+  type WriteAction,
+  type WriteOptions,
+  type WriteOutcome,
+} from '../write/write-flow.js';
+import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
+
+/** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
+export const ROLL_GROUP_PREFIX = 'roll-';
+/** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
+const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
+
+export interface RollRequest {
+  market: string;
+  side: Side;
+  tenorDays: Tenor;
+  skipChecks: boolean;
+  write: WriteOptions;
+  /** false: the caller (the keeper) holds the side's lock and read the side under it: no book-wide lock. */
+  bookLock?: boolean;
+  /** The new hedge's deal reference (`--ref`, a keeper row's); unset: the rolled hedge's own, kept through the roll. */
+  clientReference?: string;
+}
+
+/** One roll as the journal holds it. */
+interface RollLegs {
+  group: string;
+  request: OpenRequest;
+  /** Whether the roll closes an open position first (false: the side had settled, it only opens). */
+  closes: boolean;
+  rolledHedgeId?: string;
+  open: JournalEntry;
+  /** Journaled right before the close is sent; absent before that, and when nothing is closed. */
+  close?: JournalEntry;
+  /** The close's expected return, kept with the open leg for a resumed run's report. */
+  netMarginUsd?: number;
+}
+
+interface Carried {
+  close?: { entry?: JournalEntry; result?: CloseResult; answer?: SubmittedAction; settled?: boolean };
+  open: { entry: JournalEntry; result?: Hedge; answer?: OpenedHedge };
+}
+
+function rollArgv(request: Pick<OpenRequest, 'market' | 'side' | 'tenor_days'>) {
+  return ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
+}
+
+function days(tenor: number) {
+  return tenor === 1 ? '1 day' : `${tenor} days`;
+}
+
+/** A group id for the legs of one action: its prefix, the time and a random part. */
+export function newGroup(prefix: string, ports: Pick<FlowPorts, 'clock'>): string {
+  return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
+}
+
+function unfinished(legs: RollLegs) {
+  return isUnresolved(legs.open) || (legs.close !== undefined && isUnresolved(legs.close));
+}
+
+/** A leg of the roll: confirmed once for both, rendered once for both, and its failures say how the whole roll is finished. */
+function asLeg<S, R>(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  action: WriteAction<S, R>,
+  argv: string[],
+): WriteAction<S, R> {
+  return {
+    ...action,
+    check: undefined,
+    preview: undefined,
+    confirmed: true,
+    admitted: true,
+    resumeHint: (entry) =>
+      `The roll stopped part way. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run \`${ports.hedgeCommand(...argv)}\` again: each leg reuses its own key, and the side is never opened twice.`,
+  };
+}
+
+function legActions(ports: FlowPorts, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
+  const argv = rollArgv(request);
+  return {
+    close: asLeg(
+      ports,
+      closeAction(ports, client, { market: request.market, side: request.side }, { argv, group, leg: 'close' }),
+      argv,
+    ),
+    open: asLeg(ports, openAction(ports, client, request, { argv, group, leg: 'open', quote }), argv),
+  };
+}
+
+/** The roll a journal group holds (any of its entries names the group). */
+async function legsOf(ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>, group: string): Promise<RollLegs> {
+  const entries = (await (await ports.journal()).list()).filter((entry) => entry.group === group);
+  const open = entries.find((entry) => entry.leg === 'open');
+  const close = entries.find((entry) => entry.leg === 'close');
+  const body = open ? bodyOf(open) : {};
+  const notional = readNumber(body.notional_usd);
+  const tenor = readNumber(body.tenor_days);
+  if (
+    !open ||
+    typeof body.market !== 'string' ||
+    (body.side !== 'buy' && body.side !== 'sell') ||
+    notional === undefined ||
+    tenor === undefined
+  ) {
+    throw new UsageError(
+      `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
+    );
+  }
+  const context = open.context ?? {};
+  return {
+    group,
+    request: {
+      market: body.market,
+      side: body.side,
+      notional_usd: notional,
+      tenor_days: tenor,
+      ...(typeof body.client_reference === 'string' && body.client_reference !== ''
+        ? { client_reference: body.client_reference }
+        : {}),
+    },
+    closes: context.roll_closes === true,
+    rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
+    netMarginUsd: readNumber(context.net_margin_usd),
+    open,
+    close,
+  };
+}
+
+/** Whether an entry is a leg of a roll of this market and side, sent with the current credentials. */
+function isRollLegOf(self: Identity, market: string, side: Side, entry: JournalEntry) {
+  return (
+    entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
+    sentBy(self, entry) &&
+    bodyOf(entry).market === market &&
+    bodyOf(entry).side === side
+  );
+}
+
+/** The newest roll of this market and side with a leg still unresolved, sent with the current credentials. */
+async function unfinishedGroup(
+  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
+  market: string,
+  side: Side,
+) {
+  const self = await identityOf(ports);
+  const pending = await (await ports.journal()).list({ pending: true });
+  return pending.find((entry) => isRollLegOf(self, market, side, entry))?.group;
+}
+
+function describeLegs(legs: RollLegs) {
+  const close = legs.close
+    ? `close ${legs.close.outcome} (journal ${legs.close.id})`
+    : legs.closes
+      ? 'close not sent yet'
+      : 'nothing to close';
+  return `${close}; open ${legs.open.outcome} (journal ${legs.open.id}, key ${legs.open.idempotency_key})`;
+}
+
+/** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
+async function earlierRoll(
+  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>,
+  req: RollRequest,
+  notes: RollNote[],
+) {
+  const journal = await ports.journal();
+  const key = req.write.idempotencyKey;
+  if (key !== undefined) {
+    const entry = (await journal.list()).find((candidate) => candidate.idempotency_key === key);
+    if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX)) {
+      throw new UsageError(
+        `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${ports.hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
+      );
+    }
+    const legs = await legsOf(ports, entry.group);
+    if (legs.request.market !== req.market || legs.request.side !== req.side) {
+      throw new UsageError(
+        `--idempotency-key: ${key} is a leg of the roll of ${safeText(legs.request.market)} ${legs.request.side} (journal ${entry.id}), not of ${req.market} ${req.side}.`,
+      );
+    }
+    if (!unfinished(legs)) {
+      throw new UsageError(
+        `--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`,
+      );
+    }
+    return legs;
+  }
+  const group = await unfinishedGroup(ports, req.market, req.side);
+  if (!group) return undefined;
+  const legs = await legsOf(ports, group);
+  if (req.write.fresh && req.write.dryRun) {
+    notes.push({
+      level: 'warn',
+      text: `--new would set aside the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}); this dry run leaves it as it is.`,
+    });
+    return undefined;
+  }
+  if (req.write.fresh) {
+    notes.push({
+      level: 'warn',
+      text: `--new: the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}) is set aside; this run is a new roll with new keys.`,
+    });
+    for (const leg of [legs.close, legs.open])
+      if (leg && isUnresolved(leg))
+        await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
+    return undefined;
+  }
+  if (legs.request.tenor_days !== req.tenorDays) {
+    throw new UsageError(
+      `An unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} is in the journal (group ${safeText(group)}: ${describeLegs(legs)}); finish it with \`${ports.hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
+    );
+  }
+  return legs;
+}
+
+/** What a fresh roll finds on the server: the position to close, or the hedge that already ended. */
+interface RollPlan {
+  notionalUsd: number;
+  closing?: BookPosition;
+  ended?: Hedge;
+  /** The deal reference the rolled hedge carried (the soonest to mature of the side's, when several do). */
+  clientReference?: string;
+  /** The side's filled hedges on their records, the soonest to mature last (several when the side aggregates them). */
+  hedges?: HedgeRecord[];
+}
+
+/** What the roll closes and opens again, from the side's records and positions line once they agree (side-book.ts). */
+async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest): Promise<RollPlan> {
+  const { market, side } = req;
+  const { book, positions } = await readSideInStep(ports, client, market, side);
+  const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
+  if (position) {
+    const reference = book.filled.at(-1)?.clientReference;
+    // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
+    if (book.filled.some((record) => record.notionalUsd === undefined) && position.notionalUsd === undefined) {
+      throw new InvalidResponseError(
+        `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
+        {
+          endpoint: 'GET /positions',
+          status: 200,
+          hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
+        },
+      );
+    }
+    return {
+      notionalUsd: book.recordsUsd,
+      ...(reference ? { clientReference: reference } : {}),
+      closing: position,
+      hedges: book.filled,
+    };
+  }
+  const hedges = (await client.listHedges()).filter(
+    (hedge) => hedge.market.toUpperCase() === market && hedge.side === side,
+  );
+  const opening = hedges.find((hedge) => hedge.status === 'submitted' || hedge.status === 'submitting');
+  if (opening) {
+    throw new PreTradeCheckError(
+      'hedge_not_filled',
+      `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${opening.status}: there is no filled hedge to roll yet. Nothing was sent.`,
+      { market, side, hedge_id: opening.id, status: opening.status },
+      `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
+    );
+  }
+  // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
+  const since = ports.clock.now() - ROLL_RECENT_MS;
+  const ended = hedges.find(
+    (hedge) =>
+      (hedge.status === 'closed' || hedge.status === 'filled') &&
+      typeof hedge.maturity_at === 'string' &&
+      Date.parse(hedge.maturity_at) >= since,
+  );
+  if (!ended) {
+    throw new PreTradeCheckError(
+      'nothing_to_roll',
+      `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
+      { market, side },
+      `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(req.tenorDays))}\`.`,
+    );
+  }
+  const reference = (ended as Record<string, unknown>).client_reference;
+  return {
+    notionalUsd: ended.notional_usd,
+    ended,
+    ...(typeof reference === 'string' && reference !== '' ? { clientReference: reference } : {}),
+  };
+}
+
+/** A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question. */
+function severalHedgesNote(
+  req: RollRequest,
+  hedges: readonly HedgeRecord[],
+  notionalUsd: number,
+  reference: string | undefined,
+): RollNote {
+  const listed = [...hedges]
+    .reverse()
+    .map(
+      (record) =>
+        `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
+    )
+    .join('; ');
+  const others = [
+    ...new Set(
+      hedges
+        .map((record) => record.clientReference)
+        .filter((ref): ref is string => ref !== undefined && !sameReference(ref, reference)),
+    ),
+  ];
+  const refs = reference
+    ? ` The new hedge carries the reference ${safeText(reference)}${others.length > 0 ? `; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on` : ''}.`
+    : others.length > 0
+      ? ` The new hedge carries no reference; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on.`
+      : '';
+  return {
+    level: 'warn',
+    text: `The ${req.side} side of ${req.market} holds ${hedges.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${hedges.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(req.tenorDays)}.${refs}`,
+  };
+}
+
+/** What already covers the side in any of its views (one read): any one is enough not to open a second time. */
+async function sideCover(ports: Pick<FlowPorts, 'clock' | 'log'>, client: HedgeClient, market: string, side: Side) {
+  const views = await SideViews.read(client, (line) => ports.log(line));
+  const book = await views.book(market, side, client.transport.serverNow().latestMs);
+  const filled = book.filled[0];
+  if (filled) return { hedgeId: filled.id, notionalUsd: book.recordsUsd, status: 'filled' };
+  if (book.line) return { hedgeId: book.line.hedgeId, notionalUsd: book.line.notionalUsd, status: 'open' };
+  const opening = book.opening[0];
+  return opening ? { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status } : undefined;
+}
+
+/** What a leg's write came to (nothing for a dry run, which a leg never is). */
+function carriedLeg<S, R>(outcome: WriteOutcome<S, R>) {
+  if (outcome.kind === 'dry-run') return {};
+  if (outcome.kind === 'recorded') return { entry: outcome.entry };
+  return {
+    entry: outcome.entry,
+    answer: outcome.answer,
+    ...(outcome.kind === 'resolved' ? { result: outcome.result } : {}),
+  };
+}
+
+/** The close leg from wherever the journal says it is; nothing once the open has left `planned` (it is sent only after the close). */
+async function carryOutClose(
+  ports: FlowPorts,
+  client: HedgeClient,
+  legs: RollLegs,
+  action: WriteAction<SubmittedAction, CloseResult>,
+  options: { positionOpen?: boolean; notes: RollNote[] },
+) {
+  const { market, side } = legs.request;
+  const { open } = legs;
+  if (open.outcome !== 'planned' || !legs.closes) return undefined;
+  if (legs.close && !isUnresolved(legs.close)) {
+    // An earlier run's close refused with no_open_hedge found the side already settled.
+    return legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge'
+      ? { settled: true }
+      : { entry: legs.close };
+  }
+  if (
+    !legs.close &&
+    options.positionOpen !== true &&
+    (await readSideInStep(ports, client, market, side)).book.state === 'flat'
+  ) {
+    // A resumed roll whose close was never journaled: the side is gone only when every view says so.
+    options.notes.push({
+      level: 'note',
+      text: `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
+    });
+    return { settled: true };
+  }
+  try {
+    return carriedLeg(
+      await runWrite(ports, action, {
+        wait: true,
+        dryRun: false,
+        fresh: false,
+        idempotencyKey: legs.close?.idempotency_key,
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
+      options.notes.push({
+        level: 'note',
+        text: `Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`,
+      });
+      return { settled: true };
+    }
+    // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
+    if (isRejection(error))
+      await (
+        await ports.journal()
+      ).update(open.id, { outcome: 'abandoned', message: `not sent: the close was rejected (${error.code})` });
+    else if (error instanceof Error) {
+      // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+      error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+    }
+    throw error;
+  }
+}
+
+/** Carries the legs out from wherever the journal says they are. */
+async function carryOut(
+  ports: FlowPorts,
+  client: HedgeClient,
+  legs: RollLegs,
+  options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
+) {
+  const journal = await ports.journal();
+  const { market, side } = legs.request;
+  const actions = legActions(ports, client, legs.group, legs.request, options.quote);
+  const { open } = legs;
+  const close = await carryOutClose(ports, client, legs, actions.close, options);
+
+  // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
+  const closedUsd = readNumber(close?.entry?.context?.notional_usd);
+  if (
+    open.outcome === 'planned' &&
+    closedUsd !== undefined &&
+    Math.abs(closedUsd - legs.request.notional_usd) >= 0.005
+  ) {
+    await journal.update(open.id, {
+      outcome: 'abandoned',
+      message: `not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(legs.request.notional_usd)}`,
+    });
+    throw new UnresolvedError(
+      `The roll planned to close and re-open ${formatUsd(legs.request.notional_usd)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
+      {
+        details: {
+          journal_group: legs.group,
+          planned_usd: legs.request.notional_usd,
+          closed_usd: closedUsd,
+          covered: false,
+        },
+        hint: `Cover the side with what it should hold: \`${ports.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(legs.request.tenor_days))}\`.`,
+      },
+    );
+  }
+  if (open.outcome === 'planned') {
+    const cover = await sideCover(ports, client, market, side);
+    if (cover) {
+      const by = cover.hedgeId ? ` by ${safeText(cover.hedgeId)}` : '';
+      await journal.update(open.id, {
+        outcome: 'abandoned',
+        message: `not sent: the side was already covered${by} (${cover.status})`,
+      });
+      throw new PreTradeCheckError(
+        'side_already_open',
+        `The ${side} side of ${market} is already covered${by} (${cover.status}${cover.notionalUsd === undefined ? '' : `, ${formatUsd(cover.notionalUsd)}`}): the roll's new hedge was not opened, so the side is not opened twice.`,
+        { market, side, hedge_id: cover.hedgeId ?? null, status: cover.status, journal_id: open.id },
+        `See it with \`${ports.hedgeCommand('positions')}\`.`,
+      );
+    }
+  }
+  if (!isUnresolved(open)) return { close, open: { entry: open } };
+  try {
+    return {
+      close,
+      open: {
+        entry: open,
+        ...carriedLeg(
+          await runWrite(ports, actions.open, {
+            wait: options.wait,
+            dryRun: false,
+            fresh: false,
+            idempotencyKey: open.idempotency_key,
+          }),
+        ),
+      },
+    };
+  } catch (error) {
+    const closed = close?.entry !== undefined && !close.settled;
+    if (closed && isRejection(error)) {
+      // Said with the error itself (the one line an operator sees): the side is bare now.
+      error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+    }
+    // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+    if (closed && error instanceof StateError) {
+      throw new UnresolvedError(
+        `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+        {
+          details: { journal_group: legs.group, close: close!.entry!.id, open: open.id, covered: false },
+          hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+/** What the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
+function outcomeOf(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  legs: RollLegs,
+  carried: Carried,
+  notes: RollNote[],
+  resumed: boolean,
+  quote?: Quote,
+): RollOutcome {
+  const { market, side } = legs.request;
+  const hedge = carried.open.result ?? carried.open.answer;
+  const closeEntry = carried.close?.entry ?? legs.close;
+  const result = carried.close?.result;
+  const view: RollView = {
+    market,
+    side,
+    notional_usd: legs.request.notional_usd,
+    tenor_days: legs.request.tenor_days,
+    rolled_hedge_id: legs.rolledHedgeId ?? null,
+    journal_group: legs.group,
+    close:
+      !legs.closes || carried.close?.settled
+        ? null
+        : {
+            journal_id: closeEntry?.id ?? null,
+            outcome: closeEntry?.outcome ?? 'not sent',
+            hedge_id: result?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
+            order_tx_hash: carried.close?.answer?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
+            net_margin_usd:
+              result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
+            realized: (result?.realized as Record<string, unknown> | undefined) ?? null,
+          },
+    open: {
+      journal_id: carried.open.entry.id,
+      outcome: carried.open.entry.outcome,
+      hedge_id: carried.open.result?.id ?? carried.open.answer?.hedge_id ?? carried.open.entry.hedge_id ?? null,
+      hedge: (hedge as Record<string, unknown> | undefined) ?? null,
+      quote: quote ?? null,
+    },
+  };
+  const newId = view.open.hedge_id ? safeText(view.open.hedge_id) : 'the new hedge';
+  const status = carried.open.result?.status ?? carried.open.answer?.status ?? null;
+  const failed = carried.open.result?.status === 'failed';
+  const opened = {
+    journalId: carried.open.entry.id,
+    idempotencyKey: carried.open.entry.idempotency_key ?? null,
+    hedgeId: view.open.hedge_id,
+    outcome: carried.open.entry.outcome,
+    maturityAt: typeof carried.open.result?.maturity_at === 'string' ? carried.open.result.maturity_at : null,
+    status: typeof status === 'string' ? status : null,
+    landed: carried.open.result !== undefined,
+  };
+  const closed = view.close
+    ? {
+        journalId: view.close.journal_id,
+        idempotencyKey: closeEntry?.idempotency_key ?? null,
+        hedgeId: view.close.hedge_id,
+        outcome: view.close.outcome,
+      }
+    : null;
+  const covered =
+    !failed &&
+    (carried.open.result !== undefined ||
+      carried.open.answer !== undefined ||
+      ['filled', 'done', 'submitted'].includes(carried.open.entry.outcome));
+  return {
+    kind: 'rolled',
+    market,
+    side,
+    notionalUsd: legs.request.notional_usd,
+    tenorDays: legs.request.tenor_days,
+    group: legs.group,
+    rolledHedgeId: legs.rolledHedgeId ?? null,
+    closed,
+    opened,
+    covered,
+    view,
+    resumed,
+    notes,
+    ...(failed
+      ? {
+          failure: new OrderFailedError(
+            `The new ${days(legs.request.tenor_days)} hedge ${newId} failed on-chain: nothing was opened${view.close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
+            carried.open.result!.id,
+            `Open it again with \`${ports.hedgeCommand('open', market, side, String(legs.request.notional_usd), '--tenor', String(legs.request.tenor_days))}\` (a new key).`,
+          ),
+        }
+      : {}),
+  };
+}
+
+/** Finishes an unfinished roll from the journal (the same roll again, or `hedge resume`). */
+async function finishRoll(
+  ports: FlowPorts,
+  client: HedgeClient,
+  legs: RollLegs,
+  options: { wait: boolean },
+  guard: Awaited<ReturnType<typeof guardLiveAction>>,
+  notes: RollNote[],
+): Promise<RollOutcome> {
+  // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
+  for (const leg of [legs.open, legs.close]) if (leg) await requireOwnRow(ports, leg);
+  const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${utcClock(legs.open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
+  // A leg never sent is a new request: on a live key it is confirmed like one; otherwise it is said with the result.
+  if (legs.open.outcome === 'planned' && guard.needsConfirmation) {
+    const closeToSend = legs.closes && (legs.close === undefined || legs.close.outcome === 'planned');
+    await guard.confirm(
+      `${resuming}\nFinish the roll of ${legs.request.side} ${safeText(legs.request.market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(legs.request.notional_usd)} for ${days(legs.request.tenor_days)}?`,
+    );
+  } else {
+    notes.push({ level: 'note', text: resuming });
+  }
+  // An agent finishing a roll it did not journal itself trades what is left of it.
+  if (ports.tradeGate && legs.open.via !== 'agent' && legs.open.outcome === 'planned') {
+    const closeToSend = legs.closes && (legs.close === undefined || isUnresolved(legs.close));
+    await ports.tradeGate.admit(
+      [{ market: legs.request.market, notionalUsd: (closeToSend ? 2 : 1) * legs.request.notional_usd }],
+      'roll',
+    );
+  }
+  const carried = await carryOut(ports, client, legs, { wait: options.wait, notes });
+  return outcomeOf(ports, legs, carried, notes, true);
+}
+
+/** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
+export async function resumeRollOutcome(
+  ports: FlowPorts,
+  entry: JournalEntry,
+  options: { wait: boolean },
+): Promise<RollOutcome> {
+  const legs = await legsOf(ports, entry.group!);
+  if (!unfinished(legs)) {
+    throw new UsageError(
+      `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${describeLegs(legs)}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
+    );
+  }
+  const guard = await guardLiveAction(ports, { action: 'finish a roll', dryRun: false });
+  const client = await ports.client();
+  return withAccountLock(ports, 'the book of this account', ['book'], async () => {
+    const now = await legsOf(ports, entry.group!);
+    if (!unfinished(now)) {
+      throw new HeldError(
+        `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${describeLegs(now)}). This run sent nothing.`,
+        {
+          details: { journal_group: now.group },
+          hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
+        },
+      );
+    }
+    return withSideLock(ports, now.request.market, now.request.side, () =>
+      finishRoll(ports, client, now, options, guard, []),
+    );
+  });
+}
+
+/** The dry run of a roll still to finish: its legs with the keys the journal holds. */
+async function unfinishedDryRun(
+  ports: Pick<FlowPorts, 'credentials'>,
+  client: HedgeClient,
+  legs: RollLegs,
+  notes: RollNote[],
+): Promise<RollOutcome> {
+  const describe = (entry: JournalEntry) =>
+    planDryRun(ports, {
+      method: entry.request.method as 'POST',
+      path: entry.request.path,
+      body: entry.request.body ?? undefined,
+      idempotencyKey: entry.idempotency_key,
+    });
+  notes.push({
+    level: 'note',
+    text: `An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.`,
+  });
+  const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
+  if (legs.open.outcome === 'planned' && legs.closes) {
+    if (legs.close && isUnresolved(legs.close))
+      shown.push({ leg: 'close', request: await describe(legs.close), note: `resumed, journal ${legs.close.id}` });
+    else if (!legs.close)
+      shown.push({
+        leg: 'close',
+        request: await planDryRun(ports, client.planClose(legs.request, makeIdempotencyKey())),
+        note: 'if the side is still open',
+      });
+  }
+  if (isUnresolved(legs.open))
+    shown.push({
+      leg: 'open',
+      request: await describe(legs.open),
+      note: `journal ${legs.open.id}, ${legs.open.outcome}`,
+    });
+  return { kind: 'dry-run', market: legs.request.market, side: legs.request.side as Side, legs: shown, notes };
+}
+
+/** After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11). */
+async function refuseIfRolledMeanwhile(
+  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>,
+  req: RollRequest,
+  waitingSince: number,
+  holder: Holder,
+) {
+  const self = await identityOf(ports);
+  const rolled = (await (await ports.journal()).list({ limit: 200 })).find(
+    (entry) =>
+      isRollLegOf(self, req.market, req.side, entry) &&
+      entry.leg === 'open' &&
+      (entry.outcome === 'filled' || entry.outcome === 'done') &&
+      entry.resolved_at !== undefined &&
+      Date.parse(entry.resolved_at) >= waitingSince,
+  );
+  if (!rolled) return;
+  const tenor = readNumber(bodyOf(rolled).tenor_days);
+  throw new HeldError(
+    `The ${req.side} side of ${req.market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
+    {
+      holder,
+      details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
+      hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
+    },
+  );
+}
+
+/** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
+export async function runRoll(ports: FlowPorts, req: RollRequest): Promise<RollOutcome> {
+  const guard = await guardLiveAction(ports, {
+    action: 'roll a hedge (close it, then open a new one)',
+    dryRun: req.write.dryRun,
+  });
+  const client = await ports.client();
+  if (req.write.dryRun) return rollHoldingTheBook(ports, req, guard, client);
+  // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
+  if (req.bookLock === false)
+    return withSideLock(ports, req.market, req.side, () => rollHoldingTheBook(ports, req, guard, client));
+  const waitingSince = ports.clock.now();
+  return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
+    if (waitedFor) await refuseIfRolledMeanwhile(ports, req, waitingSince, waitedFor);
+    // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
+    return withSideLock(ports, req.market, req.side, () => rollHoldingTheBook(ports, req, guard, client));
+  });
+}
+
+async function rollHoldingTheBook(
+  ports: FlowPorts,
+  req: RollRequest,
+  guard: Awaited<ReturnType<typeof guardLiveAction>>,
+  client: HedgeClient,
+): Promise<RollOutcome> {
+  const notes: RollNote[] = [];
+  const earlier = await earlierRoll(ports, req, notes);
+  if (earlier)
+    return req.write.dryRun
+      ? unfinishedDryRun(ports, client, earlier, notes)
+      : finishRoll(ports, client, earlier, { wait: req.write.wait }, guard, notes);
+
+  const plan = await planRoll(ports, client, req);
+  if (!req.skipChecks)
+    await checkOpenAfterClose(client, req.market, req.side, plan.notionalUsd, plan.closing ? plan.notionalUsd : 0);
+  // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
+  const reference = req.clientReference ?? plan.clientReference;
+  if ((plan.hedges?.length ?? 0) > 1) notes.push(severalHedgesNote(req, plan.hedges!, plan.notionalUsd, reference));
+  const request: OpenRequest = {
+    market: req.market,
+    side: req.side,
+    notional_usd: plan.notionalUsd,
+    tenor_days: req.tenorDays,
+    ...(reference ? { client_reference: reference } : {}),
+  };
+  // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
+  const trades = [{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }];
+  ports.planCheck?.check(
+    [...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')],
+    trades,
+  );
+  await ports.tradeGate?.admit(trades, 'roll');
+  if (req.write.dryRun) {
+    const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
+    if (plan.closing)
+      shown.push({ leg: 'close', request: await planDryRun(ports, client.planClose(request, makeIdempotencyKey())) });
+    shown.push({
+      leg: 'open',
+      request: await planDryRun(ports, client.planOpen(request, makeIdempotencyKey())),
+      note: plan.closing
+        ? 'sent once the close has landed'
+        : `nothing to close: ${safeText(plan.ended!.id)} is ${safeText(plan.ended!.status)}`,
+    });
+    return { kind: 'dry-run', market: req.market, side: req.side, legs: shown, notes };
+  }
+
+  const quote = await client.createQuote({
+    market: req.market,
+    side: req.side,
+    notional_usd: plan.notionalUsd,
+    tenor_days: req.tenorDays,
+  });
+  const several =
+    (plan.hedges?.length ?? 0) > 1
+      ? {
+          hedges: plan.hedges!.map((record) => ({
+            id: record.id,
+            notionalUsd: record.notionalUsd,
+            maturityAtMs: record.maturityAtMs,
+          })),
+        }
+      : {};
+  const closing = plan.closing
+    ? {
+        hedgeId: plan.closing.hedgeId,
+        netMarginUsd: plan.closing.netMarginUsd,
+        maturityAt: plan.closing.maturityAt,
+        ...several,
+      }
+    : undefined;
+  // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
+  const preview = {
+    market: req.market,
+    side: req.side,
+    notionalUsd: plan.notionalUsd,
+    tenorDays: req.tenorDays,
+    closing,
+    ended: plan.ended
+      ? { id: plan.ended.id, maturityAt: plan.ended.maturity_at, status: plan.ended.status }
+      : undefined,
+    quote,
+  };
+  ports.notify({
+    kind: 'roll-preview',
+    level: 'note',
+    text: `Roll ${req.side} ${req.market} to ${days(req.tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
+    data: { preview },
+    show: { card: 'roll-preview', preview, nowMs: ports.clock.now() },
+  });
+  const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
+  await guard.confirm(
+    `Roll ${req.side} ${req.market}: ${closing ? `close the position${(plan.hedges?.length ?? 0) > 1 ? ` (all ${plan.hedges!.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(plan.notionalUsd)} for ${days(req.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`,
+  );
+  // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
+  if (guard.needsConfirmation) {
+    const now = await planRoll(ports, client, req);
+    if (now.notionalUsd !== plan.notionalUsd || !now.closing !== !plan.closing) {
+      sayMovedSinceAsked(ports, req, plan.closing ? plan.notionalUsd : 0, now.closing ? now.notionalUsd : 0);
+      return rollHoldingTheBook(ports, req, guard, client);
+    }
+  }
+
+  const group = newGroup(ROLL_GROUP_PREFIX, ports);
+  const actions = legActions(ports, client, group, request, quote);
+  const rolledHedgeId = plan.closing?.hedgeId ?? plan.ended?.id;
+  // Before anything is sent: from here on the journal holds the whole roll.
+  const openEntry = await journalAhead(ports, actions.open, makeIdempotencyKey(), {
+    roll_closes: plan.closing !== undefined,
+    ...(rolledHedgeId ? { rolled_hedge_id: rolledHedgeId } : {}),
+    ...(closing?.netMarginUsd === undefined ? {} : { net_margin_usd: closing.netMarginUsd }),
+  });
+  const legs: RollLegs = {
+    group,
+    request,
+    closes: plan.closing !== undefined,
+    rolledHedgeId,
+    open: openEntry,
+    netMarginUsd: closing?.netMarginUsd,
+  };
+  const carried = await carryOut(ports, client, legs, {
+    wait: req.write.wait,
+    positionOpen: plan.closing !== undefined,
+    quote,
+    notes,
+  });
+  return outcomeOf(ports, legs, carried, notes, false, quote);
+}

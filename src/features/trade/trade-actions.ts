@@ -1,0 +1,766 @@
+// The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
+// planned, sent, waited for and shown.
+import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
+import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
+import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
+import { cents, formatMoney, formatUsd } from '../../core/money.js';
+import { additionQuoteTenor, daysUntil } from './pre-trade-rules.js';
+import {
+  NotAppliedError,
+  OrderFailedError,
+  PreTradeCheckError,
+  UnresolvedError,
+  UsageError,
+} from '../../core/errors.js';
+import type { PlanStep } from '../../core/plan.js';
+import { bodyOf, isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../../platform/journal/index.js';
+import { safeText, messageOf } from '../../core/security/safe-text.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
+import { identityOf, sentBy } from '../write/identity.js';
+import { tradedUsd } from '../write/send-gate.js';
+import { formatRate, readNumber, shortHash } from '../../core/number-format.js';
+import type { TradeView } from '../../platform/results/trade-outcome-types.js';
+import { readableBook, readSideInStep, sideAfterOf, SideViews, type SideBook } from '../book/side-book.js';
+import { findSide, type BookPosition } from '../book/positions.js';
+import {
+  expectedAfterChange,
+  findClosedRecord,
+  waitForHedgeStatus,
+  waitForOwnChange,
+  waitForSideClosed,
+  type ChangeOutcome,
+} from '../write/wait.js';
+import { reconcileChange, reconcileClose, reconcileOpen } from '../write/reconcile.js';
+import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
+
+type TradeCommand = 'open' | 'add' | 'reduce' | 'close';
+
+/** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal. */
+export interface ActionExtras {
+  check?: () => Promise<void>;
+  preview?: () => Promise<void>;
+  argv: string[];
+  group?: string;
+  leg?: string;
+  /** The quote shown before an open: its execution price is compared with the struck rate. */
+  quote?: Quote;
+  /** `--skip-checks`: the server alone refuses a change to a flat side (nothing is refused here). */
+  serverDecides?: boolean;
+}
+
+/** The command line each write is journaled under (and shown in hints). */
+export function openArgv(
+  request: Pick<OpenRequest, 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference'>,
+): string[] {
+  return [
+    'open',
+    request.market,
+    request.side,
+    String(request.notional_usd),
+    '--tenor',
+    String(request.tenor_days),
+    ...(request.client_reference ? ['--ref', request.client_reference] : []),
+  ];
+}
+
+export function changeArgv(
+  action: 'add' | 'reduce',
+  request: Pick<ChangeRequest, 'market' | 'side' | 'notional_usd'>,
+): string[] {
+  return [action, request.market, request.side, String(request.notional_usd)];
+}
+
+export function closeArgv(request: SideRequest): string[] {
+  return ['close', request.market, request.side];
+}
+
+function txNote(hash: unknown) {
+  return typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : '';
+}
+
+/** What a wait's line says was sent: by this run, or earlier (a resume that found it landed sends nothing). */
+function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined) {
+  return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${txNote(hash)}`;
+}
+
+export function openAction(
+  ports: FlowPorts,
+  client: HedgeClient,
+  request: OpenRequest,
+  extras: ActionExtras,
+): WriteAction<OpenedHedge, Hedge> {
+  const days = request.tenor_days === 1 ? '1 day' : `${request.tenor_days} days`;
+  /** The side as every view showed it once the fill was seen there (a later identical open is judged by it). */
+  let after: SideAfter | undefined;
+  return {
+    command: 'open',
+    verb: 'open a hedge',
+    side: { market: request.market, side: request.side },
+    argv: extras.argv,
+    group: extras.group,
+    leg: extras.leg,
+    plan: (key) => client.planOpen(request, key),
+    check: extras.check,
+    preview: extras.preview,
+    question: () =>
+      `Open ${request.side} ${formatMoney(request.notional_usd)} USD on ${request.market} for ${days}` +
+      (extras.quote
+        ? ` at about ${formatRate(extras.quote.pricing.execution_price)}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?`
+        : '?'),
+    send: (key, hooks) => client.openHedge(request, key, hooks),
+    trades: async () => [{ market: request.market, notionalUsd: request.notional_usd }],
+    reconcile: async (entry) =>
+      (await reconcileOpen(client, entry)) as Awaited<
+        ReturnType<NonNullable<WriteAction<OpenedHedge, Hedge>['reconcile']>>
+      >,
+    submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
+    // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
+    wait: async (answer, { startedAt, sentEarlier }) => {
+      const hedge = await waitForHedgeStatus(ports, answer.hedge_id, {
+        label: `${sentLine(answer.hedge_id, answer.order_tx_hash, sentEarlier)}, waiting for the fill`,
+        startedAt,
+      });
+      if (hedge.status === 'filled') {
+        // Waited for in every view, or until its record shows it ended since (the side has moved on).
+        after = await alsoInEveryView(ports, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
+          readSideInStep(
+            ports,
+            client,
+            request.market,
+            request.side,
+            (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
+          ),
+        );
+      }
+      return hedge;
+    },
+    outcome: (hedge) => (hedge.status === 'failed' ? 'failed' : 'filled'),
+    sideAfter: () => after,
+  };
+}
+
+/** After a write's own view confirmed it, the other views are waited for too (`read`: side-book.ts). */
+async function alsoInEveryView(
+  ports: Pick<FlowPorts, 'signal' | 'notify'>,
+  confirmed: string,
+  read: () => Promise<{ book: SideBook }>,
+) {
+  try {
+    return sideAfterOf((await read()).book);
+  } catch (error) {
+    if (error instanceof UnresolvedError || ports.signal.aborted) throw error;
+    ports.notify({
+      kind: 'not-seen-everywhere',
+      level: 'warn',
+      text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
+    });
+    return undefined;
+  }
+}
+
+/** What an add or reduce waited for: the positions list's answer, the hedge, and what a reduce realized. */
+export type ChangeResult = ChangeOutcome & {
+  hedge?: Hedge;
+  /** reduce: the account's balance once the change landed (compared with the one read before). */
+  balanceAfterUsdc?: number;
+  /** A reduce that closed the position: its history record, when it came in time. */
+  realized?: HistoryRecord;
+  /** The side's position read before the send (this run's; a resumed run did not read it). */
+  before?: BookPosition;
+  /** add: the execution price of the quote shown before the confirmation. */
+  quotedPrice?: number;
+  /** reduce: the account's balance read before the send. */
+  balanceBeforeUsdc?: number;
+};
+
+/** What differs between an add and a reduce: the endpoint, the words, and what each shows around the send. */
+interface ChangeKind {
+  action: 'add' | 'reduce';
+  verb: string;
+  submittedTitle: string;
+  plan: (client: HedgeClient, request: ChangeRequest, key: string) => ApiRequest;
+  send: (client: HedgeClient, request: ChangeRequest, key: string, hooks?: SendHooks) => Promise<SubmittedAction>;
+  question: (request: ChangeRequest, cost: string) => string;
+  done: (notionalUsd: number) => string;
+  /** Quote the change before it is confirmed (and show it). */
+  quotesFirst: boolean;
+  /** Read the account's balance before and after (what a reduce released). */
+  readsBalance: boolean;
+}
+
+const CHANGE_KINDS: Record<'add' | 'reduce', ChangeKind> = {
+  add: {
+    action: 'add',
+    verb: 'add to a hedge',
+    submittedTitle: 'Add submitted',
+    plan: (client, request, key) => client.planAdd(request, key),
+    send: (client, request, key, hooks) => client.addToHedge(request, key, hooks),
+    question: ({ market, side, notional_usd }, cost) =>
+      `Add ${formatUsd(notional_usd)} to the ${side} hedge on ${market}${cost}?`,
+    done: (notionalUsd) => `Added ${formatUsd(notionalUsd)}`,
+    quotesFirst: true,
+    readsBalance: false,
+  },
+  reduce: {
+    action: 'reduce',
+    verb: 'reduce a hedge',
+    submittedTitle: 'Reduce submitted',
+    plan: (client, request, key) => client.planReduce(request, key),
+    send: (client, request, key, hooks) => client.reduceHedge(request, key, hooks),
+    question: ({ market, side, notional_usd }) =>
+      `Remove ${formatUsd(notional_usd)} from the ${side} hedge on ${market}?`,
+    done: (notionalUsd) => `Reduced by ${formatUsd(notionalUsd)}`,
+    quotesFirst: false,
+    readsBalance: true,
+  },
+};
+
+/** What one change learns before it is sent, kept for its wait and its rendering. */
+interface ChangeSeen {
+  /** The side's position, read once by whichever needs it first (the wait's baseline, or the quote). */
+  position?: Promise<BookPosition | undefined>;
+  book?: SideBook;
+  before?: BookPosition;
+  balanceBeforeUsdc?: number;
+  quote?: Quote;
+  /** The side as every view showed it once the change was seen there. */
+  after?: SideAfter;
+}
+
+/** The side's positions line before a change, read once its views agree (a fresh fill is not a missing side). */
+function positionBefore(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
+  client: HedgeClient,
+  request: ChangeRequest,
+  seen: ChangeSeen,
+) {
+  return (seen.position ??= readSideInStep(ports, client, request.market, request.side).then(({ book, positions }) => {
+    seen.book = book;
+    const position = book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined;
+    // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.
+    if (
+      !position ||
+      (position.notionalUsd !== undefined && !position.notionalFromHedge) ||
+      book.filled.some((record) => record.notionalUsd === undefined)
+    )
+      return position;
+    return { ...position, notionalUsd: book.recordsUsd };
+  }));
+}
+
+function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient) {
+  return client.getAccount().then(
+    (account) => account.balance_usdc,
+    (error: unknown) => {
+      if (ports.signal.aborted) throw error;
+      return undefined;
+    },
+  );
+}
+
+/** The addition quoted for its cost before it is confirmed, at the hedge's own maturity. */
+async function quoteAddition(ports: FlowPorts, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen) {
+  const { market, side, notional_usd: notionalUsd } = request;
+  const position = await positionBefore(ports, client, request, seen);
+  if (!position) {
+    ports.notify({
+      kind: 'addition-not-quoted',
+      level: 'note',
+      text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ports.hedgeCommand('positions')}\`).`,
+    });
+    return;
+  }
+  // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
+  const hedge =
+    position.maturityAt === undefined && position.hedgeId
+      ? await client.getHedge(position.hedgeId).catch(() => undefined)
+      : undefined;
+  const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
+  const now = ports.clock.now();
+  seen.quote = await client.createQuote({
+    market,
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
+  });
+  const daysLeft = daysUntil(maturityAt, now);
+  ports.notify({
+    kind: 'addition-quote',
+    level: 'note',
+    text: `The addition of ${formatUsd(notionalUsd)} to the ${side} hedge on ${market} quoted at ${formatRate(seen.quote.pricing.execution_price)}.`,
+    data: { quote: seen.quote },
+    show: { card: 'addition-quote', quote: seen.quote, maturityAt, daysLeft, position },
+  });
+}
+
+/** An add or reduce needs a hedge on its side: refused before anything is journaled when every view shows it flat. */
+async function requireHedgeToChange(
+  ports: FlowPorts,
+  client: HedgeClient,
+  action: 'add' | 'reduce',
+  request: ChangeRequest,
+  seen: ChangeSeen,
+) {
+  await positionBefore(ports, client, request, seen);
+  const book = seen.book;
+  if (book?.state !== 'flat' || book.opening.length > 0) return;
+  const { market, side } = request;
+  throw new PreTradeCheckError(
+    'no_open_hedge',
+    `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+    { market, side },
+    `Check \`${ports.hedgeCommand('positions')}\`; open one with \`${ports.hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
+  );
+}
+
+/** Add or reduce: one shape, configured by its kind (CHANGE_KINDS). */
+export function changeAction(
+  ports: FlowPorts,
+  client: HedgeClient,
+  action: 'add' | 'reduce',
+  request: ChangeRequest,
+  extras: ActionExtras,
+): WriteAction<SubmittedAction, ChangeResult | undefined> {
+  const kind = CHANGE_KINDS[action];
+  const { market, side, notional_usd: notionalUsd } = request;
+  const seen: ChangeSeen = {};
+
+  return {
+    command: action,
+    verb: kind.verb,
+    side: { market, side },
+    argv: extras.argv,
+    group: extras.group,
+    leg: extras.leg,
+    plan: (key) => kind.plan(client, request, key),
+    check: async () => {
+      await extras.check?.();
+      if (!extras.serverDecides) await requireHedgeToChange(ports, client, action, request, seen);
+    },
+    preview: kind.quotesFirst
+      ? async () => {
+          await extras.preview?.();
+          await quoteAddition(ports, client, request, seen);
+        }
+      : extras.preview,
+    // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
+    before: async () => {
+      const [position, balance] = await Promise.all([
+        positionBefore(ports, client, request, seen),
+        kind.readsBalance ? readBalance(ports, client) : undefined,
+      ]);
+      seen.before = position;
+      seen.balanceBeforeUsdc = balance;
+      if (position?.notionalUsd === undefined) return undefined;
+      return {
+        baseline_notional_usd: position.notionalUsd,
+        ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}),
+      };
+    },
+    question: () =>
+      kind.question(
+        request,
+        seen.quote
+          ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront`
+          : '',
+      ),
+    send: (key, hooks) => kind.send(client, request, key, hooks),
+    trades: async () => [{ market, notionalUsd }],
+    reconcile: async (entry) =>
+      (await reconcileChange(ports, client, entry, { action, market, side, notionalUsd })) as Awaited<
+        ReturnType<NonNullable<WriteAction<SubmittedAction, ChangeResult | undefined>['reconcile']>>
+      >,
+    submitted: (answer) => ({
+      hedge_id: answer.hedge_id ?? undefined,
+      order_tx_hash: answer.order_tx_hash ?? undefined,
+    }),
+    wait: (answer, run) => waitForChange(ports, client, request, kind, seen, answer, run),
+    outcome: () => 'done',
+    sideAfter: () => seen.after,
+  };
+}
+
+/** Waits until the positions list shows the change, then reads the hedge (and a reduce's balance and record). */
+async function waitForChange(
+  ports: FlowPorts,
+  client: HedgeClient,
+  request: ChangeRequest,
+  kind: ChangeKind,
+  seen: ChangeSeen,
+  answer: SubmittedAction,
+  { startedAt, before, sentEarlier }: { startedAt: number; before?: Record<string, unknown>; sentEarlier?: boolean },
+) {
+  const { market, side } = request;
+  const { action } = kind;
+  const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
+  if (baseline === undefined) {
+    // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
+    throw new UnresolvedError(
+      `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
+      {
+        hint: `Look at \`${ports.hedgeCommand('positions')}\` and \`${ports.hedgeCommand('hedges')}\`, then record what happened:`,
+        details: { market, side },
+      },
+    );
+  }
+  const outcome = await waitForOwnChange(ports, {
+    label: `${sentLine(action, answer.order_tx_hash, sentEarlier)}, waiting for it to land`,
+    startedAt,
+    market,
+    side,
+    baselineNotionalUsd: baseline,
+    changeUsd: request.notional_usd,
+    action,
+  });
+  // Confirmed by the positions list; the hedge itself is read once more to show it whole.
+  const hedgeId =
+    answer.hedge_id ??
+    outcome.position?.hedgeId ??
+    (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
+  const expected = expectedAfterChange(action, baseline, request.notional_usd);
+  if (outcome.closed && !expected.closes) await sideGoneFirst(ports, client, request, action, baseline, hedgeId);
+  // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
+  else {
+    seen.after = await alsoInEveryView(ports, `The positions list shows the ${action}`, () =>
+      readSideInStep(ports, client, market, side, (book) =>
+        outcome.closed ? book.state === 'flat' : Math.abs(book.recordsUsd - expected.notionalUsd) < 0.005,
+      ),
+    );
+  }
+  const [hedge, balanceAfterUsdc, realized] = await Promise.all([
+    hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
+    seen.balanceBeforeUsdc !== undefined ? readBalance(ports, client) : undefined,
+    // A reduce of about the whole position closed it: its record says what it realized.
+    outcome.closed && hedgeId && ports.forPeople ? findClosedRecord(ports, hedgeId) : undefined,
+  ]);
+  return {
+    ...outcome,
+    hedge,
+    balanceAfterUsdc,
+    realized,
+    before: seen.before,
+    quotedPrice: seen.quote?.pricing.execution_price,
+    balanceBeforeUsdc: seen.balanceBeforeUsdc,
+  };
+}
+
+/** The side left the positions list although this change would not close it: settled or closed. */
+async function sideGoneFirst(
+  ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>,
+  client: HedgeClient,
+  request: ChangeRequest,
+  action: 'add' | 'reduce',
+  baseline: number,
+  hedgeId: string | undefined,
+) {
+  const { market, side, notional_usd: changeUsd } = request;
+  const expected = expectedAfterChange(action, baseline, changeUsd).notionalUsd;
+  const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
+  const notional = hedge?.notional_usd;
+  const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
+  if (notional !== undefined && near(notional, expected)) {
+    ports.notify({
+      kind: 'change-then-settled',
+      level: 'note',
+      text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
+    });
+    return;
+  }
+  const details = {
+    market,
+    side,
+    hedge_id: hedgeId ?? null,
+    before_usd: baseline,
+    ...(notional === undefined ? {} : { hedge_notional_usd: notional }),
+  };
+  if (notional !== undefined && near(notional, baseline)) {
+    throw new NotAppliedError(
+      `The ${action} of ${formatUsd(changeUsd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
+      {
+        hint: `The side is flat now: see \`${ports.hedgeCommand('positions')}\`; open a new hedge if it should be covered.`,
+        details,
+      },
+    );
+  }
+  throw new UnresolvedError(
+    `The ${side} side of ${market} left the positions list during the ${action}, and ${hedge ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
+    { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
+  );
+}
+
+export interface CloseResult {
+  market: string;
+  side: string;
+  estimate?: number;
+  hedgeId?: string;
+  realized?: HistoryRecord;
+}
+
+export function closeAction(
+  ports: FlowPorts,
+  client: HedgeClient,
+  request: SideRequest,
+  extras: ActionExtras,
+): WriteAction<SubmittedAction, CloseResult> {
+  const { market, side } = request;
+  let estimate: number | undefined;
+  let hedgeBefore: string | undefined;
+  /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
+  let inBook: number | undefined;
+  /** What it trades, as last read (the confirmation question shows it). */
+  let traded: number | undefined;
+  /** The side as every view showed it once the close was seen there. */
+  let after: SideAfter | undefined;
+  return {
+    command: 'close',
+    verb: 'close a position',
+    side: { market, side },
+    argv: extras.argv,
+    group: extras.group,
+    leg: extras.leg,
+    plan: (key) => client.planClose(request, key),
+    check: extras.check,
+    preview: extras.preview,
+    // What closing is expected to return: the position's net margin right before the close.
+    before: async () => {
+      const views = await SideViews.read(client, (line) => ports.log(line));
+      const book = readableBook(await views.book(market, side, client.transport.serverNow().latestMs), market, side);
+      const position = findSide(views.positions, market, side);
+      estimate = position?.netMarginUsd;
+      hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
+      const notional = book.filled.length > 0 ? book.recordsUsd : position?.notionalUsd;
+      inBook ??= notional;
+      // The deal it closes, for the journal's Ref (a close's request names none).
+      const references = [...new Set(book.filled.flatMap((record) => record.clientReference ?? []))];
+      return {
+        ...(estimate === undefined ? {} : { net_margin_usd: estimate }),
+        ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}),
+        ...(notional === undefined ? {} : { notional_usd: notional }),
+        ...(references.length > 0 ? { client_reference: references.join(', ') } : {}),
+      };
+    },
+    question: () =>
+      `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
+    send: (key, hooks) => client.closeHedge(request, key, hooks),
+    // A close trades what the side holds when sent, with every add still landing (read before each send).
+    trades: async () => {
+      const [{ book }, landing] = await Promise.all([
+        readSideInStep(ports, client, market, side),
+        addsStillLanding(ports, market, side),
+      ]);
+      inBook = cents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
+      traded = cents(inBook + landing);
+      return [{ market, notionalUsd: traded }];
+    },
+    reconcile: async (entry) =>
+      (await reconcileClose(ports, client, entry, request)) as Awaited<
+        ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>
+      >,
+    // What it closed, for an agent's daily cap: the larger of the server's word and the book's figure.
+    submitted: (answer) => {
+      const said = readNumber(answer.notional_usd);
+      const closed = said === undefined ? inBook : Math.max(Math.abs(said), inBook ?? 0);
+      return {
+        hedge_id: answer.hedge_id ?? hedgeBefore,
+        order_tx_hash: answer.order_tx_hash ?? undefined,
+        ...(closed === undefined ? {} : { traded_usd: Math.abs(closed) }),
+      };
+    },
+    wait: async (answer, { startedAt, before, sentEarlier }) => {
+      const kept = before ?? {};
+      const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
+      const polled = await waitForSideClosed(ports, {
+        label: `${sentLine('close', answer.order_tx_hash, sentEarlier)}, waiting for the ${side} position to close`,
+        startedAt,
+        market,
+        side,
+        hedgeId,
+      });
+      // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
+      after = await alsoInEveryView(ports, `The ${side} side of ${market} has left the positions list`, () =>
+        readSideInStep(
+          ports,
+          client,
+          market,
+          side,
+          (book) =>
+            book.state === 'flat' ||
+            (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
+          polled,
+        ),
+      );
+      const realized = hedgeId ? await findClosedRecord(ports, hedgeId) : undefined;
+      return {
+        market,
+        side,
+        estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined,
+        hedgeId,
+        realized,
+      };
+    },
+    outcome: () => 'done',
+    sideAfter: () => after,
+  };
+}
+
+/** Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound. */
+async function addsStillLanding(
+  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'origin'>,
+  market: string,
+  side: string,
+) {
+  const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
+  const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
+  const landing = (await journal.list({ since })).filter((entry) => {
+    const body = bodyOf(entry);
+    const notWaited =
+      entry.outcome === 'done' &&
+      entry.message === NOT_WAITED_MESSAGE &&
+      Date.parse(entry.resolved_at ?? entry.created_at) >= since;
+    return (
+      entry.command === 'add' &&
+      sentBy(self, entry) &&
+      String(body.market ?? '').toUpperCase() === market.toUpperCase() &&
+      body.side === side &&
+      ((isUnresolved(entry) && entry.outcome !== 'planned') || notWaited)
+    );
+  });
+  return landing.reduce((sum, entry) => sum + tradedUsd(entry), 0);
+}
+
+/** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
+export function stepAction(
+  ports: FlowPorts,
+  client: HedgeClient,
+  step: PlanStep,
+  group: string,
+  leg: string,
+): WriteAction<unknown, unknown> {
+  const { market, side } = step;
+  const amount = Math.abs(step.deltaUsd);
+  switch (step.action) {
+    case 'open': {
+      if (step.tenorDays === undefined)
+        throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
+      const request = {
+        market,
+        side,
+        notional_usd: amount,
+        tenor_days: step.tenorDays,
+        ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
+      };
+      return openAction(ports, client, request, { argv: openArgv(request), group, leg }) as WriteAction<
+        unknown,
+        unknown
+      >;
+    }
+    case 'add':
+    case 'reduce': {
+      const request = { market, side, notional_usd: amount };
+      return changeAction(ports, client, step.action, request, {
+        argv: changeArgv(step.action, request),
+        group,
+        leg,
+      }) as WriteAction<unknown, unknown>;
+    }
+    case 'close':
+      return closeAction(
+        ports,
+        client,
+        { market, side },
+        { argv: closeArgv({ market, side }), group, leg },
+      ) as WriteAction<unknown, unknown>;
+  }
+}
+
+/** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
+export function actionFromJournal(
+  ports: FlowPorts,
+  client: HedgeClient,
+  command: string,
+  body: Record<string, unknown>,
+  argv: string[],
+  // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
+  from: { group?: string; leg?: string } = {},
+): WriteAction<unknown, unknown> | undefined {
+  const extras = { argv, group: from.group, leg: from.leg };
+  switch (command as TradeCommand) {
+    case 'open':
+      return openAction(ports, client, body as unknown as OpenRequest, extras) as WriteAction<unknown, unknown>;
+    case 'add':
+    case 'reduce':
+      return changeAction(
+        ports,
+        client,
+        command as 'add' | 'reduce',
+        client.changeRequestFromBody(body),
+        extras,
+      ) as WriteAction<unknown, unknown>;
+    case 'close':
+      return closeAction(ports, client, body as unknown as SideRequest, extras) as WriteAction<unknown, unknown>;
+    default:
+      return undefined;
+  }
+}
+
+/** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */
+export function tradeView(
+  command: string,
+  outcome: WriteOutcome<unknown, unknown>,
+  body: Record<string, unknown>,
+): TradeView | undefined {
+  if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return undefined;
+  switch (command as TradeCommand) {
+    case 'open':
+      return outcome.kind === 'submitted'
+        ? { kind: 'open-submitted', answer: outcome.answer as OpenedHedge }
+        : { kind: 'open-resolved', hedge: outcome.result as Hedge };
+    case 'add':
+    case 'reduce': {
+      const action = command as 'add' | 'reduce';
+      const answer = outcome.answer as SubmittedAction;
+      const result = outcome.kind === 'resolved' ? (outcome.result as ChangeResult | undefined) : undefined;
+      if (!result) return { kind: 'change-submitted', action, answer };
+      const baseline = outcome.entry.context?.baseline_notional_usd;
+      const change = {
+        action,
+        market: String(body.market ?? ''),
+        side: body.side === 'sell' ? 'sell' : 'buy',
+        notionalUsd:
+          typeof body.notional_usd === 'number' ? body.notional_usd : Number(body.notional_usd ?? body.amount_usd),
+        closed: result.closed,
+        afterNotionalUsd: result.notionalUsd,
+        position: result.position,
+        before: result.before,
+        hedge: result.hedge,
+        realized: result.realized,
+        quotedPrice: result.quotedPrice,
+        balanceBeforeUsdc: result.balanceBeforeUsdc,
+        balanceAfterUsdc: result.balanceAfterUsdc,
+        baselineUsd: typeof baseline === 'number' ? baseline : undefined,
+      } as const;
+      return { kind: 'change-landed', change, answer };
+    }
+    case 'close':
+      return outcome.kind === 'submitted'
+        ? { kind: 'close-submitted', answer: outcome.answer as SubmittedAction }
+        : { kind: 'close-landed', closed: outcome.result as CloseResult, answer: outcome.answer as SubmittedAction };
+    default:
+      return undefined;
+  }
+}
+
+/** An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure). */
+export function tradeFailure(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  view: TradeView | undefined,
+): OrderFailedError | undefined {
+  if (view?.kind !== 'open-resolved' || view.hedge.status !== 'failed') return undefined;
+  const hedge = view.hedge;
+  return new OrderFailedError(
+    `The order for hedge ${hedge.id} failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
+    hedge.id,
+    `Check the market with \`${ports.hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
+  );
+}

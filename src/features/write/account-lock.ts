@@ -1,0 +1,101 @@
+// Check and act under one lock: a per-account lock of the journal, so two processes never both
+// decide from the same book. A waiter reads the book afresh; still held at its bound, exit 11.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
+import { HeldError } from '../../core/errors.js';
+import { describeHolder, type Holder } from '../../platform/journal/index.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { identityOf } from './identity.js';
+
+export interface LockedRun {
+  /** Set when another process held the lock first: this run waited for it, so the book may have changed under it. */
+  waitedFor?: Holder;
+}
+
+/**
+ * The scopes this async chain holds: an inner check-and-act runs under its outer hold instead of
+ * waiting for itself; two agent calls in one `hedge mcp` process still exclude each other.
+ */
+const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this account"). */
+export async function withAccountLock<T>(
+  ports: FlowPorts,
+  what: string,
+  parts: string[],
+  body: (run: LockedRun) => Promise<T>,
+): Promise<T> {
+  const journal = await ports.journal();
+  const { environment, host, keyId } = await identityOf(ports);
+  const scope = [environment, host, keyId, ...parts].join('|');
+  const held = heldScopes.getStore();
+  if (held?.has(scope)) return body({});
+  let answer = await journal.lock(scope, { waitMs: 0 });
+  let waitedFor: Holder | undefined;
+  if (!answer.held) {
+    waitedFor = answer.holder;
+    const now = ports.clock.now();
+    const deadline = ports.waitDeadline(now);
+    const waitMs = deadline === undefined ? Number.MAX_SAFE_INTEGER : Math.max(0, deadline - now);
+    const bound = deadline === undefined ? 'no bound (--timeout 0)' : `at most ${Math.ceil(waitMs / 1000)} s`;
+    ports.notify({
+      kind: 'waiting-for-lock',
+      level: 'note',
+      text: `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`,
+      data: { scope, wait_ms: waitMs },
+    });
+    answer = await journal.lock(scope, { waitMs });
+    if (!answer.held) {
+      throw new HeldError(
+        `${capitalised(what)} is still held by another hedge process (${safeText(describeHolder(answer.holder))}); this run stopped waiting and sent nothing.`,
+        {
+          holder: answer.holder,
+          details: { scope: parts.join('|') },
+          hint: `Run it again once that process is done${deadline === undefined ? '' : `, or wait longer with --timeout SECONDS (now ${Math.ceil(waitMs / 1000)} s; the default is ${DEFAULT_WAIT_BOUND_MS / 1000} s)`}.`,
+        },
+      );
+    }
+  }
+  const hold = answer.hold;
+  try {
+    return await heldScopes.run(new Set([...(held ?? []), scope]), () => body({ waitedFor }));
+  } finally {
+    await hold.release();
+  }
+}
+
+/** One change in flight per side: a move of a side nobody holding its lock made is an actor outside hedge. */
+export function withSideLock<T>(
+  ports: FlowPorts,
+  market: string,
+  side: string,
+  body: (run: LockedRun) => Promise<T>,
+): Promise<T> {
+  return withAccountLock(
+    ports,
+    `the ${side} side of ${market.toUpperCase()}`,
+    ['side', market.toUpperCase(), side],
+    body,
+  );
+}
+
+/** Several sides at once, always in the same order (so two holders of several never deadlock). */
+export async function withSideLocks<T>(
+  ports: FlowPorts,
+  sides: ReadonlyArray<{ market: string; side: string }>,
+  body: () => Promise<T>,
+): Promise<T> {
+  const unique = [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one])).entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, one]) => one);
+  const take = (index: number): Promise<T> =>
+    index === unique.length
+      ? body()
+      : withSideLock(ports, unique[index]!.market, unique[index]!.side, () => take(index + 1));
+  return take(0);
+}
+
+function capitalised(text: string) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,55 @@
+// Who a write is made as, in the journal's own terms: the account (environment, host, key fingerprint), the
+// profile, and who asked (an agent, a keeper).
+import type { JournalEntry } from '../../platform/journal/index.js';
+import type { RowSealer } from '../../platform/journal/row-seal.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+
+export interface Identity {
+  profile?: string;
+  environment: 'live' | 'test';
+  host: string;
+  keyId: string;
+  /** Set when the write came through `hedge mcp` (agent) or a keeper's step (keeper). */
+  via?: 'agent' | 'keeper';
+}
+
+/** Where the current credentials send, in the journal's own terms. */
+export async function identityOf(ports: Pick<FlowPorts, 'credentials' | 'origin'>): Promise<Identity> {
+  const credentials = await ports.credentials();
+  const { keyFingerprint } = await import('../../platform/journal/index.js');
+  return {
+    profile: credentials.profileName,
+    environment: credentials.environment,
+    // The demo's port changes every run; its journal entries must still match across runs.
+    host: credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host,
+    keyId: keyFingerprint(credentials.apiKey),
+    via: ports.origin === 'cli' ? undefined : ports.origin,
+  };
+}
+
+/** Whether an entry was sent with the credentials now in use (another key is another account). */
+export function sentBy(
+  identity: Pick<Identity, 'environment' | 'host' | 'keyId'>,
+  entry: Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'>,
+): boolean {
+  return (
+    entry.environment === identity.environment &&
+    entry.base_url_host === identity.host &&
+    entry.key_id === identity.keyId
+  );
+}
+
+/** One sealer per resolved credentials (deriving one is an HKDF): dropped with them. */
+const sealers = new WeakMap<object, RowSealer>();
+
+/** The sealer of the current API key. */
+export async function rowSealerOf(ports: Pick<FlowPorts, 'credentials'>): Promise<RowSealer> {
+  const credentials = await ports.credentials();
+  let sealer = sealers.get(credentials);
+  if (!sealer) {
+    const { rowSealer } = await import('../../platform/journal/row-seal.js');
+    sealer = rowSealer(credentials.apiKey);
+    sealers.set(credentials, sealer);
+  }
+  return sealer;
+}

@@ -1,0 +1,121 @@
+// Where a command's input file is read from: for an agent's call only through its file gate, never the disk;
+// at the CLI, the path as given, or stdin for `-`.
+import { InterruptedError, UsageError } from '../../core/errors.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import {
+  MAX_INPUT_FILE_BYTES,
+  ReadRefused,
+  describeReadError,
+  readBoundedStream,
+  readRegularFile,
+  sizeInWords,
+} from '../../core/security/bounded-read.js';
+import { safeText } from '../../core/security/safe-text.js';
+
+/** How many of a file's problems are listed; the rest are counted (a million lines help nobody). */
+export const MAX_PROBLEM_LINES = 20;
+
+/** The abort reason when --timeout ran out during the read (a stop signal has its own). */
+class ReadTimedOut extends Error {}
+
+/** `what` names the file in messages; `pipeExample` shows how to pipe it in; `whenTooLarge` what to do over the bound. */
+export async function readInputFile(
+  ports: FlowPorts,
+  file: string,
+  what: string,
+  pipeExample?: string,
+  whenTooLarge = 'split it, or keep the rows that matter',
+): Promise<{ text: string; sourceName: string }> {
+  if (ports.targetFiles) return ports.targetFiles.read(file);
+  if (ports.origin === 'agent')
+    throw new UsageError(
+      `file: this call reads no ${what} from the disk; it is read only under the roots the server was started with.`,
+    );
+  if (file === '-' && ports.stdinIsTTY) {
+    throw new UsageError(
+      `the ${what} is - (stdin), but stdin is a terminal; pipe the file in${pipeExample ? ` (\`${pipeExample}\`)` : ''} or name it.`,
+    );
+  }
+  const sourceName = file === '-' ? 'stdin' : file;
+  const shown = file === '-' ? 'on stdin' : safeText(file);
+  // Said under --verbose: a pipe that is slow to end is being waited on, not hung on.
+  if (file === '-') ports.log(`reading the ${what} from stdin (at most ${sizeInWords(MAX_INPUT_FILE_BYTES)})`);
+  // Only stdin waits on the command's signal: a keeper stopped while it starts still reads its target.
+  const bounded = file === '-' ? boundedSignal(ports) : undefined;
+  try {
+    const bytes = bounded
+      ? await readBoundedStream(ports.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal: bounded.signal })
+      : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES });
+    return { text: bytes.toString('utf8'), sourceName };
+  } catch (error) {
+    if (error instanceof ReadTimedOut) {
+      throw new UsageError(
+        `the ${what} ${shown} was not read whole within --timeout (${ports.timeoutSeconds} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`,
+      );
+    }
+    if (bounded?.signal.aborted)
+      throw new InterruptedError(`Interrupted while reading the ${what} ${shown}; nothing was sent.`, {
+        stoppedBy: ports.signal.reason,
+      });
+    throw new UsageError(
+      `cannot read the ${what} ${shown}: ${describeReadError(error)}${whatToDo(error, file, whenTooLarge)}.`,
+    );
+  } finally {
+    bounded?.release();
+  }
+}
+
+/** The end of a refusal's line: what is allowed instead. */
+function whatToDo(error: unknown, file: string, whenTooLarge: string) {
+  if (!(error instanceof ReadRefused)) return '';
+  if (error.refusal.kind === 'too-large') return `, the most an input file may hold; ${whenTooLarge}`;
+  if (error.refusal.kind === 'not-regular' && file !== '-')
+    return '; expected a regular file (to read a pipe, give - and redirect the pipe to stdin)';
+  return '';
+}
+
+/** The command's signal, and --timeout's deadline (on the command's clock) when there is one. */
+function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>) {
+  const controller = new AbortController();
+  const stop = () => controller.abort(ports.signal.reason);
+  if (ports.signal.aborted) stop();
+  else ports.signal.addEventListener('abort', stop, { once: true });
+  const timer = new AbortController();
+  if (ports.deadline !== undefined) {
+    ports.clock.sleep(Math.max(0, ports.deadline - ports.clock.now()), timer.signal).then(
+      () => controller.abort(new ReadTimedOut()),
+      () => undefined,
+    );
+  }
+  return {
+    signal: controller.signal,
+    release: () => {
+      timer.abort();
+      ports.signal.removeEventListener('abort', stop);
+    },
+  };
+}
+
+/** Every problem of an input file in one UsageError (exit 2), the first MAX_PROBLEM_LINES of them listed. */
+export function inputFileProblems(
+  sourceName: string,
+  problems: ReadonlyArray<{ line: number; message: string }>,
+  hint: string,
+): UsageError {
+  const shown = safeText(sourceName);
+  const lines = problems.map(
+    (problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`,
+  );
+  const count = problems.length;
+  return new UsageError(
+    `${shown}: ${count} problem${count === 1 ? '' : 's'}; nothing was read or sent.\n${listedProblems(lines).join('\n')}`,
+    { hint },
+  );
+}
+
+/** At most MAX_PROBLEM_LINES lines, then `… and N more problems`. */
+export function listedProblems(lines: readonly string[]): string[] {
+  if (lines.length <= MAX_PROBLEM_LINES) return [...lines];
+  const more = lines.length - MAX_PROBLEM_LINES;
+  return [...lines.slice(0, MAX_PROBLEM_LINES), `… and ${more} more problem${more === 1 ? '' : 's'}`];
+}

@@ -1,0 +1,88 @@
+// The one decision about sending a journal row again.
+import { hostname } from 'node:os';
+import { UnverifiedRowError, UsageError } from '../../core/errors.js';
+import { isUnresolved, type JournalEntry } from '../../platform/journal/index.js';
+import type { RowCheck } from '../../platform/journal/row-seal.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
+import { confirmOrStop } from './live-guard.js';
+
+/** Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too). */
+async function rowTrustOf(ports: Pick<FlowPorts, 'credentials'>, entry: JournalEntry) {
+  return (await rowSealerOf(ports)).trust(entry);
+}
+
+/** Which rows a decision may count: only those that verify under this key. */
+export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>): Promise<(entry: JournalEntry) => boolean> {
+  const sealer = await rowSealerOf(ports);
+  return (entry) => sealer.trust(entry) === 'verified';
+}
+
+/**
+ * Refuses (exit 13, nothing sent) a row that is not this account's own, or an unresolved one whose key already has
+ * a finished row: a row is valid once. */
+export async function requireOwnRow(
+  ports: Pick<FlowPorts, 'credentials' | 'hedgeCommand' | 'journal'>,
+  entry: JournalEntry,
+): Promise<void> {
+  const trust = await rowTrustOf(ports, entry);
+  const twins = (await (await ports.journal()).list({ idempotencyKey: entry.idempotency_key })).filter(
+    (other) => other.id !== entry.id,
+  );
+  const spent = twins.find((other) => !isUnresolved(other));
+  if (trust === 'verified' && (spent === undefined || !isUnresolved(entry))) return;
+  const request = entry.request ?? { method: '?', path: '?' };
+  const row = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}: ${safeText(String(request.method))} ${safeText(String(request.path))})`;
+  const twin = spent ?? twins[0];
+  const copy = twin
+    ? ` Its idempotency key is also journal ${safeText(twin.id)}'s (${safeText(twin.outcome)}): this row is a copy, never sent as an action of its own.`
+    : '';
+  const why =
+    trust === 'verified'
+      ? ': a row is valid once.'
+      : ` does not verify as this account's own row: ${trust === 'unsealed' ? 'it carries no seal this hedge accepts (written by an older hedge, by hand, or by someone without this key)' : 'its seal does not match what it would send (copied under another id or time, changed after it was written, or written without this key)'}.`;
+  throw new UnverifiedRowError(`${row}${why}${copy} hedge does not send it; nothing was sent.`, {
+    journalId: entry.id,
+    trust: trust === 'verified' ? 'duplicate' : trust,
+    hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and the row (\`${ports.hedgeCommand('journal', 'show', entry.id)}\`); then record it with \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed) and type the command again yourself if it is still wanted.`,
+  });
+}
+
+/** Whether the row was begun on another machine than this one (a team store's row). */
+export function begunElsewhere(entry: Pick<JournalEntry, 'host'>): boolean {
+  return typeof entry.host === 'string' && entry.host !== hostname();
+}
+
+/** A row begun on another machine is resumed here only on a person's word (--yes, or a yes at a prompt; else exit 2). */
+export async function confirmRowFromElsewhere(
+  ports: Pick<FlowPorts, 'interactive' | 'confirmedAhead' | 'confirm'>,
+  entry: JournalEntry,
+  what: string,
+): Promise<void> {
+  if (!begunElsewhere(entry) || ports.confirmedAhead) return;
+  const from = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}) was begun on ${safeText(String(entry.host))}, not on this machine`;
+  if (!ports.interactive) {
+    throw new UsageError(
+      `${from}: pass --yes to ${what} from here (there is no terminal to confirm on); nothing was sent.`,
+    );
+  }
+  await confirmOrStop(ports, `${from}. ${what[0]!.toUpperCase()}${what.slice(1)} from here?`);
+}
+
+/** The seal verdict of each unresolved row, for `hedge journal`; undefined when there is none or no key. */
+export async function checkUnresolvedRows(
+  ports: Pick<FlowPorts, 'credentials' | 'origin'>,
+  entries: readonly JournalEntry[],
+): Promise<Map<string, RowCheck> | undefined> {
+  const unresolved = entries.filter(isUnresolved);
+  if (unresolved.length === 0) return undefined;
+  let identity: Identity;
+  try {
+    identity = await identityOf(ports);
+  } catch {
+    return undefined;
+  }
+  const sealer = await rowSealerOf(ports);
+  return new Map(unresolved.map((entry) => [entry.id, sentBy(identity, entry) ? sealer.trust(entry) : 'other-key']));
+}

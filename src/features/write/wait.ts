@@ -1,0 +1,297 @@
+// Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
+import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../../platform/api/schemas.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import { historyHedgeId } from '../../platform/api/wire/fields.js';
+import { findSide, readBook, type BookPosition } from '../book/positions.js';
+import { SideViews } from '../book/side-book.js';
+import {
+  InterruptedError,
+  InvalidResponseError,
+  NetworkError,
+  StillPendingError,
+  UnresolvedError,
+} from '../../core/errors.js';
+import { formatUsd } from '../../core/money.js';
+
+export interface PollCadence {
+  firstDelayMs: number;
+  intervalMs: number;
+}
+
+/** Never below 1 000 ms: the spec advises polling no faster than every one to two seconds. */
+export const POLL_CADENCE: PollCadence = { firstDelayMs: 1_000, intervalMs: 1_500 };
+
+/** A hedge in one of these states will not change by itself any more (closed: nor by settlement). */
+const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] satisfies readonly HedgeStatus[];
+
+/** Money compares to the cent: notionals are rounded to cents on the wire. */
+const NOTIONAL_EPSILON_USD = 0.005;
+
+export interface PollOptions<T> {
+  label: string;
+  /** Clock time when the request that started the wait was sent; the first poll is due firstDelayMs after it. */
+  startedAt: number;
+  poll(): Promise<T>;
+  isDone(value: T): boolean;
+  timedOut(last: T | undefined, waitedMs: number): Error;
+  interrupted(last: T | undefined): Error;
+  checkCommand: string;
+  cadence?: PollCadence;
+}
+
+function seconds(ms: number) {
+  return `${Math.max(0, Math.round(ms / 1000))}s`;
+}
+
+/** Polls until `isDone`, within ports.deadline, with a spinner on a terminal. */
+export async function pollUntil<T>(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'startProgress'>,
+  options: PollOptions<T>,
+): Promise<T> {
+  const { clock, signal } = ports;
+  const deadline = ports.waitDeadline(options.startedAt);
+  const cadence = options.cadence ?? POLL_CADENCE;
+  let lastPollAt = options.startedAt;
+  let delay = cadence.firstDelayMs;
+  let last: T | undefined;
+  const progress = await ports.startProgress(options.label, options.startedAt);
+  const pause = async (ms: number) => {
+    if (ms <= 0) return;
+    try {
+      await clock.sleep(ms, signal);
+    } catch {
+      throw options.interrupted(last);
+    }
+  };
+  try {
+    for (;;) {
+      if (signal.aborted) throw options.interrupted(last);
+      const dueAt = lastPollAt + delay;
+      if (deadline !== undefined && dueAt >= deadline) {
+        // No further poll fits before the deadline: wait it out, then report the action as pending.
+        await pause(deadline - clock.now());
+        throw options.timedOut(last, clock.now() - options.startedAt);
+      }
+      await pause(dueAt - clock.now());
+      lastPollAt = clock.now();
+      try {
+        last = await options.poll();
+      } catch (error) {
+        if (signal.aborted || error instanceof InterruptedError) throw options.interrupted(last);
+        if (deadline !== undefined && clock.now() >= deadline)
+          throw options.timedOut(last, clock.now() - options.startedAt);
+        throw withActionStands(error, options.checkCommand);
+      }
+      progress.refresh();
+      if (options.isDone(last)) return last;
+      delay = cadence.intervalMs;
+    }
+  } finally {
+    progress.stop();
+  }
+}
+
+/** A poll that failed after the transport's retries: the action itself still stands. */
+function withActionStands(error: unknown, checkCommand: string) {
+  const hint = `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`;
+  if (error instanceof NetworkError) {
+    return new NetworkError(error.message, {
+      endpoint: error.endpoint,
+      attempts: error.attempts,
+      status: error.status,
+      code: error.code,
+      hint,
+      cause: error.cause,
+    });
+  }
+  if (error instanceof InvalidResponseError) {
+    return new InvalidResponseError(error.message, {
+      endpoint: error.endpoint,
+      status: error.status,
+      hint,
+      cause: error.cause,
+    });
+  }
+  return error;
+}
+
+export interface HedgeWaitOptions {
+  label: string;
+  startedAt?: number;
+  initial?: Hedge;
+}
+
+/** Polls GET /hedges/{id} until the hedge is final; a failed hedge is returned, not thrown. */
+export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, options: HedgeWaitOptions): Promise<Hedge> {
+  if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
+  const client = await ports.client();
+  const resume = ports.hedgeCommand('hedges', hedgeId, '--wait');
+  return pollUntil<Hedge>(ports, {
+    label: options.label,
+    startedAt: options.startedAt ?? ports.clock.now(),
+    poll: () => client.getHedge(hedgeId),
+    isDone: (hedge) => FINAL_HEDGE_STATUSES.includes(hedge.status),
+    checkCommand: resume,
+    timedOut: (last, waitedMs) =>
+      new StillPendingError(
+        `Still ${last?.status ?? options.initial?.status ?? 'submitted'} after ${seconds(waitedMs)}: hedge ${hedgeId} has not resolved yet. The order stands.`,
+        resume,
+        last ?? options.initial,
+      ),
+    interrupted: () =>
+      new InterruptedError(`Stopped waiting. The order stands: hedge ${hedgeId} is still being processed.`, {
+        hint: `Check it with: ${resume}`,
+        stoppedBy: ports.signal.reason,
+      }),
+  });
+}
+
+export interface ChangeWaitOptions {
+  label: string;
+  startedAt: number;
+  market: string;
+  side: Side;
+  /** The open notional before the change (read under the side's lock, right before the send). */
+  baselineNotionalUsd: number;
+  /** This action's own amount: the side must show baseline ± this, nothing else. */
+  changeUsd: number;
+  action: 'add' | 'reduce';
+}
+
+export interface ChangeOutcome {
+  position?: BookPosition;
+  notionalUsd?: number;
+  closed: boolean;
+}
+
+/** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
+const WHOLE_REDUCE_SHARE = 0.01;
+
+/** What the side should show once this change landed: a notional, or gone (a whole reduce). */
+export function expectedAfterChange(
+  action: 'add' | 'reduce',
+  baselineUsd: number,
+  changeUsd: number,
+): { notionalUsd: number; closes: boolean } {
+  const notionalUsd = action === 'add' ? baselineUsd + changeUsd : baselineUsd - changeUsd;
+  return { notionalUsd, closes: action === 'reduce' && notionalUsd <= baselineUsd * WHOLE_REDUCE_SHARE };
+}
+
+/** Waits until an add or reduce shows its own effect in GET /positions (baseline ± this change), never merely a move. */
+export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOptions): Promise<ChangeOutcome> {
+  const { label, startedAt, market, side, action, changeUsd, baselineNotionalUsd } = options;
+  const client = await ports.client();
+  const check = ports.hedgeCommand('positions');
+  const expected = expectedAfterChange(action, baselineNotionalUsd, changeUsd);
+  const near = (a: number, b: number) => Math.abs(a - b) < NOTIONAL_EPSILON_USD;
+  // A line without a notional is sized from all of the side's hedge records (a line may aggregate several).
+  const sized = async (positions: BookPosition[]): Promise<BookPosition[]> => {
+    const position = findSide(positions, market, side);
+    if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
+    const book = await (
+      await SideViews.read(client, (line) => ports.log(line), positions)
+    ).book(market, side, client.transport.serverNow().latestMs);
+    if (book.filled.length === 0 || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
+    return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
+  };
+  const book = await pollUntil<BookPosition[]>(ports, {
+    label: label,
+    startedAt: startedAt,
+    checkCommand: check,
+    poll: async () => sized(await readBook({ client, log: (line) => ports.log(line) })),
+    isDone: (current) => {
+      const position = findSide(current, market, side);
+      return !position || (position.notionalUsd !== undefined && near(position.notionalUsd, expected.notionalUsd));
+    },
+    timedOut: (last, waitedMs) => {
+      const seen = last ? findSide(last, market, side)?.notionalUsd : undefined;
+      if (seen !== undefined && !near(seen, baselineNotionalUsd)) {
+        return new UnresolvedError(
+          `The ${action} of ${formatUsd(changeUsd)} on the ${side} hedge of ${market} was accepted, but after ${seconds(waitedMs)} the side shows ${formatUsd(seen)} — neither ${formatUsd(baselineNotionalUsd)} (before it) nor ${formatUsd(expected.notionalUsd)} (with it): something outside this run moved the side, so whether this ${action} is in it cannot be told.`,
+          {
+            hint: `Look at the side (\`${check}\`, \`${ports.hedgeCommand('journal')}\`), then record what happened.`,
+            details: {
+              market: market,
+              side: side,
+              before_usd: baselineNotionalUsd,
+              expected_usd: expected.notionalUsd,
+              seen_usd: seen,
+            },
+          },
+        );
+      }
+      return new StillPendingError(
+        `The ${action} on the ${side} hedge of ${market} was accepted but has not shown in the positions list after ${seconds(waitedMs)}.`,
+        check,
+      );
+    },
+    interrupted: () =>
+      new InterruptedError(`Stopped waiting. The ${action} stands: it has not shown in the positions list yet.`, {
+        hint: `Check it with: ${check}`,
+        stoppedBy: ports.signal.reason,
+      }),
+  });
+  const position = findSide(book, market, side);
+  return { position, notionalUsd: position?.notionalUsd, closed: !position };
+}
+
+/** Waits until the side no longer appears in GET /positions: the spec's confirmation of a close. */
+export async function waitForSideClosed(
+  ports: FlowPorts,
+  options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
+): Promise<BookPosition[]> {
+  const { label, startedAt, market, side, hedgeId } = options;
+  const client = await ports.client();
+  const check = ports.hedgeCommand('positions');
+  let lastRead: BookPosition[] = [];
+  await pollUntil<boolean>(ports, {
+    label: label,
+    startedAt: startedAt,
+    poll: async () => {
+      lastRead = await readBook({ client, log: (line) => ports.log(line) });
+      const position = findSide(lastRead, market, side);
+      if (!position) return true;
+      if (hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === hedgeId) return false;
+      return (await client.getHedge(hedgeId)).status === 'closed';
+    },
+    isDone: (closed) => closed,
+    checkCommand: check,
+    timedOut: (_last, waitedMs) =>
+      new StillPendingError(
+        `The close was accepted, but the ${side} position on ${market} is still in the positions list after ${seconds(waitedMs)}.`,
+        check,
+      ),
+    interrupted: () =>
+      new InterruptedError(`Stopped waiting. The close stands: the ${side} position on ${market} is still listed.`, {
+        hint: `Check it with: ${check}`,
+        stoppedBy: ports.signal.reason,
+      }),
+  });
+  return lastRead;
+}
+
+const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;
+
+/** Best effort: looks for a closed hedge's record in GET /hedges/history a few times at the polling cadence. */
+export async function findClosedRecord(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'client'>,
+  hedgeId: string,
+): Promise<HistoryRecord | undefined> {
+  const { clock, signal, deadline } = ports;
+  try {
+    const client = await ports.client();
+    for (let attempt = 1; attempt <= HISTORY_LOOKUP.attempts; attempt += 1) {
+      if (signal.aborted) return undefined;
+      const records = await client.listHistory({ limit: HISTORY_LOOKUP.pageSize });
+      // The record's hedge id under any of its names.
+      const found = records.find((record) => historyHedgeId(record) === hedgeId);
+      if (found) return found;
+      if (attempt === HISTORY_LOOKUP.attempts) break;
+      if (deadline !== undefined && clock.now() + POLL_CADENCE.intervalMs >= deadline) break;
+      await clock.sleep(POLL_CADENCE.intervalMs, signal);
+    }
+  } catch {
+    // Slow or unavailable history is not a failure of the close.
+  }
+  return undefined;
+}

@@ -1,0 +1,913 @@
+// The one write flow: every state-changing command goes through `runWrite`. The journal entry is on disk before
+// the request leaves, so a killed run leaves a key the next run reuses, and the action happens once.
+import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
+import {
+  ApiError,
+  DeclinedError,
+  HedgeError,
+  HeldError,
+  InterruptedError,
+  NetworkError,
+  NotAppliedError,
+  OutcomeUnknownError,
+  PreTradeCheckError,
+  RepeatedActionError,
+  StillPendingError,
+  UnresolvedError,
+  UsageError,
+} from '../../core/errors.js';
+import { withSideLock } from './account-lock.js';
+import { identityOf, rowSealerOf, type Identity } from './identity.js';
+import { ownRowTest, requireOwnRow } from './row-trust.js';
+import {
+  bodyOf,
+  describeHolder,
+  isUnresolved,
+  JournalError,
+  matchesRequest,
+  NOT_WAITED_MESSAGE,
+  type Hold,
+  type Holder,
+  type JournalEntry,
+  type Journal,
+  type JournalPatch,
+  type SameRequest,
+  type SideAfter,
+} from '../../platform/journal/index.js';
+import { readSideInStep, sideUnchangedSince, type SideBook } from '../book/side-book.js';
+import type { Side } from '../../core/vocabulary.js';
+import { safeText, messageOf } from '../../core/security/safe-text.js';
+import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
+import { makeIdempotencyKey, parseIdempotencyKey } from './idempotency.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { Trade } from '../../platform/runtime/agent-limits.js';
+import { planDryRun, type RenderedDryRun } from './dry-run.js';
+import { guardLiveAction } from './live-guard.js';
+import { gateTheSend } from './send-gate.js';
+import { utcClock, utcDay } from '../../core/utc-text.js';
+import { cents, formatUsd } from '../../core/money.js';
+
+export interface WriteOptions {
+  /** false with --no-wait: return at `submitted`. */
+  wait: boolean;
+  dryRun: boolean;
+  /** --idempotency-key: resume this exact key. */
+  idempotencyKey?: string;
+  /** --new: a fresh action even if the same one is unresolved in the journal. */
+  fresh: boolean;
+  /** --again: another action although the same one ended within the repeat window. */
+  again?: boolean;
+  /** `resume --resend-unproven`: send an earlier action again although nothing proves it did not land (a person's word). */
+  resendUnproven?: boolean;
+}
+
+/** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
+function repeatWindowMs(env: Readonly<Record<string, string | undefined>>) {
+  const raw = env.HEDGE_REPEAT_WINDOW?.trim();
+  if (raw === undefined || raw === '') return 10 * 60_000;
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) > 24 * 60) {
+    throw new UsageError(
+      `HEDGE_REPEAT_WINDOW: ${JSON.stringify(safeText(raw))} is not allowed; expected minutes from 0 (off) to 1440, e.g. 10.`,
+    );
+  }
+  return Number(raw) * 60_000;
+}
+
+export function writeOptionsFrom(options: {
+  wait?: boolean;
+  dryRun?: boolean;
+  idempotencyKey?: string;
+  new?: boolean;
+  again?: boolean;
+}): WriteOptions {
+  return {
+    wait: options.wait !== false,
+    dryRun: options.dryRun === true,
+    idempotencyKey: parseIdempotencyKey(options.idempotencyKey),
+    fresh: options.new === true,
+    again: options.again === true,
+  };
+}
+
+interface WriteRun {
+  key: string;
+  /** True when this run continues an earlier one (its key): checks are skipped, a change may have landed. */
+  resumed: boolean;
+  entry?: JournalEntry;
+  /** --idempotency-key named a key this journal does not know: nothing says it was confirmed here. */
+  unverified?: boolean;
+  /** This run's hold of the earlier entry it resumes (let go when the run ends without resolving it). */
+  hold?: Hold;
+  /** --idempotency-key named an action the journal already has as done: nothing is sent again. */
+  finished?: boolean;
+}
+
+/** One state-changing action, as data and hooks. `S` is the submit answer, `R` the resolution. */
+export interface WriteAction<S, R> {
+  command: string;
+  /** Completes "this will …" in the live banner and "--yes is required to …". */
+  verb: string;
+  /** The request, planned with the key (the dry run prints it; the journal records it). */
+  plan(key: string): ApiRequest;
+  /** Pre-trade checks; not run when resuming (the first run's own effect may now fill the headroom). */
+  check?(): Promise<void>;
+  /** Facts read before the send that the wait needs (e.g. the notional before an add); journaled. */
+  before?(run: WriteRun): Promise<Record<string, unknown> | undefined>;
+  preview?(): Promise<void>;
+  /** The confirmation question on a live key (the guard adds the LIVE marker). */
+  question(): string;
+  /** `hooks`: what the request carries besides its plan (an agent's limits asked again before a retry). */
+  send(key: string, hooks?: SendHooks): Promise<S>;
+  /** Journal fields from the submit answer (a close: also what it closed). */
+  submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
+  /** Waits until the action resolved; `sentEarlier`: a resume found the earlier send landed and follows it. */
+  wait(
+    answer: S,
+    context: { startedAt: number; before?: Record<string, unknown>; run: WriteRun; sentEarlier?: boolean },
+  ): Promise<R>;
+  outcome(result: R): 'filled' | 'done' | 'failed';
+  /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
+  sideAfter?(): SideAfter | undefined;
+  /** A group id and leg name when this action is one leg of several (roll, apply). */
+  group?: string;
+  leg?: string;
+  argv: string[];
+  /** The caller already asked (the open wizard confirms with the quote in view). */
+  confirmed?: boolean;
+  /** What this action trades, for an agent's limits (the context's TradeGate): read when it is about to be sent. */
+  trades?(): Promise<Trade[] | undefined>;
+  /** The caller admitted this action with the whole of its plan (an apply's steps, a roll's legs). */
+  admitted?: boolean;
+  /** The side this action moves: its lock is held from the key's choice until the action resolved (account-lock.ts). */
+  side?: { market: string; side: string };
+  /** What the book shows about an earlier send of this action, against what its entry recorded before it. */
+  reconcile?(entry: JournalEntry): Promise<Reconciliation<S>>;
+  /** How to finish this action when its outcome is unknown; default resumeHint (a leg of several says how its whole action is finished). */
+  resumeHint?(entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string;
+}
+
+/** What one write did — the flow prints none of it: the command (or keeper, roll, apply, agent) shows it. */
+export type WriteOutcome<S, R> =
+  | { kind: 'dry-run'; planned: RenderedDryRun }
+  | { kind: 'recorded'; entry: JournalEntry }
+  | { kind: 'submitted'; answer: S; entry: JournalEntry; run: WriteRun }
+  | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry; run: WriteRun };
+
+/** The hint on every unresolved write: the way to finish it with its own key. */
+function resumeHint(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>) {
+  return `The server may have acted. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
+}
+
+/** The refusal of a run that found its action carried out by another live process: it sends nothing (exit 11). */
+export function heldError(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  entry: JournalEntry,
+  holder: Holder,
+  more = '',
+): HeldError {
+  const what = `${safeText(entry.command)}${entry.leg ? ` (${safeText(entry.leg)} of ${safeText(entry.group ?? '')})` : ''}`;
+  return new HeldError(
+    `The same ${what} (journal ${entry.id}, started ${utcClock(entry.created_at)} UTC) is being carried out by another hedge process: ${safeText(describeHolder(holder))}. This run sent nothing${more}.`,
+    {
+      holder,
+      details: { journal_id: entry.id },
+      hint: `Its outcome shows in \`${ports.hedgeCommand('journal', 'show', entry.id)}\` once that process is done (\`${ports.hedgeCommand('resume', entry.id)}\` finishes it should that process die first); to send a separate ${safeText(entry.command)} anyway, run the command again with --new.`,
+    },
+  );
+}
+
+/** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
+async function holdToResume(ports: Pick<FlowPorts, 'hedgeCommand'>, journal: Journal, entry: JournalEntry) {
+  const answer = await journal.hold(entry.id);
+  if (answer.held) return answer.hold;
+  const now = await journal.get(entry.id);
+  if (now && !isUnresolved(now)) {
+    // Another process finished it between our look and our hold: this run only saw its action.
+    throw new HeldError(
+      `The same ${safeText(entry.command)} (journal ${entry.id}, started ${utcClock(entry.created_at)} UTC) was carried out meanwhile by another hedge process (${safeText(describeHolder(answer.holder))}); its outcome is ${safeText(now.outcome)}. This run sent nothing.`,
+      {
+        holder: answer.holder.pid > 0 ? answer.holder : undefined,
+        details: { journal_id: entry.id, outcome: now.outcome },
+        hint: `See it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`; run the command again for another ${safeText(entry.command)}.`,
+      },
+    );
+  }
+  throw heldError(ports, entry, answer.holder);
+}
+
+/** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
+async function chooseKey(
+  ports: FlowPorts,
+  journal: Journal,
+  match: SameRequest,
+  options: WriteOptions,
+  sideNow?: () => Promise<SideBook>,
+) {
+  if (options.idempotencyKey) {
+    const key = options.idempotencyKey;
+    const [known] = await journal.list({ idempotencyKey: key });
+    if (known === undefined) return { key, resumed: true, unverified: true };
+    // A key stands for one request: the journal would otherwise credit this run to the earlier action.
+    const resume = `\`${ports.hedgeCommand('resume', known.id)}\``;
+    if (!matchesRequest(known, match)) {
+      throw new UsageError(
+        `--idempotency-key: that key belongs to journal ${known.id} (a ${known.command} started ${utcClock(known.created_at)} UTC) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`,
+      );
+    }
+    if (known.group !== undefined && known.group !== match.group) {
+      throw new UsageError(
+        `--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`,
+      );
+    }
+    // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
+    if (known.outcome === 'done' || known.outcome === 'filled' || isUnresolved(known))
+      await requireOwnRow(ports, known);
+    // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
+    if (known.outcome === 'done' || known.outcome === 'filled')
+      return { key, resumed: true, entry: known, finished: true };
+    // A row is valid once: a key whose action ended is never sent again, under a second row.
+    if (!isUnresolved(known))
+      throw new UsageError(
+        `--idempotency-key: that key's action (journal ${known.id}, a ${known.command} started ${utcClock(known.created_at)} UTC) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`,
+      );
+    const hold = await holdToResume(ports, journal, known);
+    // A planned leg was never sent: nothing of it can have happened yet.
+    return { key, resumed: known.outcome !== 'planned', entry: known, hold };
+  }
+  const pending = await journal.findUnresolvedMatch(match);
+  if (pending && !options.fresh) {
+    await requireOwnRow(ports, pending);
+    const hold = await holdToResume(ports, journal, pending);
+    ports.notify({
+      kind: 'resuming',
+      level: 'caution',
+      text: `Resuming the ${pending.command} started ${utcClock(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the book is read first, and if it is sent again, its key lets the server act at most once.`,
+      data: { journal_id: pending.id },
+    });
+    return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
+  }
+  if (pending && options.fresh) {
+    const holder = await journal.holderOf(pending.id);
+    if (holder) {
+      ports.notify({
+        kind: 'left-to-its-process',
+        level: 'warn',
+        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${utcClock(pending.created_at)} UTC) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`,
+        data: { journal_id: pending.id },
+      });
+    } else {
+      ports.notify({
+        kind: 'set-aside',
+        level: 'warn',
+        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${utcClock(pending.created_at)} UTC, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
+        data: { journal_id: pending.id },
+      });
+      await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
+    }
+  }
+  if (!options.again && match.group === undefined) await refuseRecentRepeat(ports, journal, match, sideNow);
+  return { key: makeIdempotencyKey(), resumed: false };
+}
+
+/** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
+async function refuseRecentRepeat(
+  ports: Pick<FlowPorts, 'clock' | 'env' | 'hedgeCommand'>,
+  journal: Journal,
+  match: SameRequest,
+  sideNow: (() => Promise<SideBook>) | undefined,
+) {
+  const windowMs = repeatWindowMs(ports.env);
+  if (windowMs === 0) return;
+  const since = ports.clock.now() - windowMs;
+  const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
+  const recent = (await journal.list({ since }))
+    .filter(
+      (entry) =>
+        (entry.outcome === 'done' || entry.outcome === 'filled') &&
+        entry.group === undefined &&
+        matchesRequest(entry, match) &&
+        endedAt(entry) >= since,
+    )
+    .sort((a, b) => endedAt(b) - endedAt(a))[0];
+  if (!recent) return;
+  // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
+  let unchanged: boolean | undefined;
+  if (recent.side_after && sideNow) unchanged = sideUnchangedSince(await sideNow(), recent.side_after);
+  if (unchanged === false) return;
+  const ended = recent.resolved_at ?? recent.created_at;
+  const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
+  const still = unchanged ? ' and the side still shows exactly what it left' : '';
+  throw new RepeatedActionError(
+    `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - Date.parse(ended))} ago${still}; this run sent nothing, so a re-run of a finished command does not act twice.`,
+    {
+      details: {
+        journal_id: recent.id,
+        outcome: recent.outcome,
+        ended_at: ended,
+        hedge_id: recent.hedge_id ?? null,
+        side_unchanged: unchanged ?? null,
+      },
+      hint: `See it with \`${ports.hedgeCommand('journal', 'show', recent.id)}\`. To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).`,
+    },
+  );
+}
+
+/** A clear refusal: the server looked at the request and did nothing (4xx with only an error). */
+export function isRejection(error: unknown): error is ApiError {
+  return (
+    error instanceof ApiError &&
+    !error.ambiguous &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 429 &&
+    error.code !== 'idempotency_in_flight'
+  );
+}
+
+export async function runWrite<S, R>(
+  ports: FlowPorts,
+  action: WriteAction<S, R>,
+  options: WriteOptions,
+): Promise<WriteOutcome<S, R>> {
+  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
+  const journal = await ports.journal();
+  const identity = await identityOf(ports);
+  const probe = action.plan('');
+  const match: SameRequest = {
+    environment: identity.environment,
+    base_url_host: identity.host,
+    key_id: identity.keyId,
+    command: action.command,
+    body: probe.body ?? null,
+    group: action.group,
+    leg: action.leg,
+  };
+  if (options.dryRun) {
+    return carryOutWrite(ports, action, options, {
+      guard,
+      journal,
+      identity,
+      run: { key: options.idempotencyKey ?? makeIdempotencyKey(), resumed: options.idempotencyKey !== undefined },
+      onBegun: () => {},
+    });
+  }
+  // The same action in flight in another live process: said at once (exit 11), not waited for.
+  if (!options.idempotencyKey && !options.fresh) {
+    const pending = await journal.findUnresolvedMatch(match);
+    const holder = pending ? await journal.holderOf(pending.id) : undefined;
+    if (pending && holder) throw heldError(ports, pending, holder);
+  }
+  // One change in flight per side: decided, sent and seen to land under the side's lock.
+  if (action.side)
+    return withSideLock(ports, action.side.market, action.side.side, () =>
+      decideAndCarryOut(ports, action, options, { guard, journal, identity, match }),
+    );
+  return decideAndCarryOut(ports, action, options, { guard, journal, identity, match });
+}
+
+async function decideAndCarryOut<S, R>(
+  ports: FlowPorts,
+  action: WriteAction<S, R>,
+  options: WriteOptions,
+  {
+    guard,
+    journal,
+    identity,
+    match,
+  }: { guard: WriteSetting['guard']; journal: Journal; identity: Identity; match: SameRequest },
+): Promise<WriteOutcome<S, R>> {
+  const side = action.side;
+  const sideNow = side
+    ? async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book
+    : undefined;
+  const run = await chooseKey(ports, journal, match, options, sideNow);
+  let begun: JournalEntry | undefined;
+  try {
+    return await carryOutWrite(ports, action, options, {
+      guard,
+      journal,
+      identity,
+      run,
+      onBegun: (entry) => (begun = entry),
+    });
+  } catch (error) {
+    // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
+    if (run.hold) await run.hold.release();
+    else if (begun) {
+      const own = await journal.hold(begun.id).catch(() => undefined);
+      if (own?.held) await own.hold.release();
+    }
+    throw error;
+  }
+}
+
+interface WriteSetting {
+  guard: Awaited<ReturnType<typeof guardLiveAction>>;
+  journal: Journal;
+  identity: Identity;
+  run: WriteRun;
+  onBegun(entry: JournalEntry): void;
+}
+
+async function carryOutWrite<S, R>(
+  ports: FlowPorts,
+  action: WriteAction<S, R>,
+  options: WriteOptions,
+  setting: WriteSetting,
+): Promise<WriteOutcome<S, R>> {
+  const { guard, journal, identity, run } = setting;
+
+  // An agent's checks first, on what is about to be sent (asked again before every retry).
+  const sendHooks = await gateTheSend(ports, action, run);
+  if (!run.resumed) await action.check?.();
+  else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
+  if (options.dryRun) {
+    return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
+  }
+  const reconciled =
+    run.finished && run.entry
+      ? await alreadyDone(ports, action, run.entry)
+      : run.entry && run.resumed
+        ? await reconcileEarlier(ports, journal, action, run.entry, options.resendUnproven === true)
+        : undefined;
+  if (reconciled?.kind === 'recorded') return reconciled;
+
+  const readBefore = async () =>
+    run.entry
+      ? (await attributedContext(ports, journal, run.entry)).context
+      : options.wait
+        ? await action.before?.(run)
+        : undefined;
+  let before = await readBefore();
+  if (!run.resumed || run.unverified) {
+    await action.preview?.();
+    if (!action.confirmed)
+      await confirmAsShown(ports, guard, action, async () => {
+        before = await readBefore();
+      });
+  }
+
+  const request = action.plan(run.key);
+  let entry: JournalEntry;
+  if (run.entry) entry = run.entry;
+  else {
+    try {
+      // The server's time at the first send: a resume measures the key's age on the server's clock.
+      const serverTime = await serverNow(ports);
+      const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime };
+      entry = await journal.begin(
+        entryFields(identity, action, request, run.key, context),
+        (await rowSealerOf(ports)).seal,
+      );
+    } catch (error) {
+      if (error instanceof JournalError)
+        throw new JournalError(`${error.message} Nothing was sent.`, {
+          path: error.path,
+          hint: error.hint,
+          cause: error,
+        });
+      throw error;
+    }
+    setting.onBegun(entry);
+  }
+  const current: WriteRun = { ...run, entry };
+  // Write-ahead as for a new entry: once this is on disk the request may leave.
+  if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
+
+  // From here on the request has left: a journal write that fails must not hide that, nor the key.
+  const afterSend = <T>(write: () => Promise<T>) =>
+    journalAfterSend(ports, entry, write, action.resumeHint?.bind(action));
+  let answer: S;
+  if (reconciled?.kind === 'landed') answer = reconciled.answer;
+  else {
+    try {
+      answer = await action.send(run.key, { ...sendHooks, firstSend: !run.resumed });
+    } catch (error) {
+      throw await afterSend(() =>
+        recordSendFailure(ports, journal, entry, error, {
+          earlier: run.entry !== undefined && run.entry.outcome !== 'planned',
+          hintFor: action.resumeHint?.bind(action),
+        }),
+      );
+    }
+  }
+  const startedAt = ports.clock.now();
+  const ids = action.submitted(answer);
+  await afterSend(() => journal.update(entry.id, { outcome: 'submitted', ...ids }));
+
+  if (!options.wait) {
+    const recorded = await afterSend(() =>
+      journal.update(entry.id, {
+        outcome: 'done',
+        message: NOT_WAITED_MESSAGE,
+        resolved_at: new Date(ports.clock.now()).toISOString(),
+      }),
+    );
+    return { kind: 'submitted', answer, entry: recorded, run: current };
+  }
+  let result: R;
+  try {
+    result = await action.wait(answer, { startedAt, before, run: current, sentEarlier: reconciled?.kind === 'landed' });
+  } catch (error) {
+    throw await afterSend(() => recordWaitFailure(ports, journal, entry, error));
+  }
+  const outcome = action.outcome(result);
+  const sideAfter = action.sideAfter?.();
+  const recorded = await afterSend(() =>
+    journal.update(entry.id, {
+      outcome,
+      resolved_at: new Date(ports.clock.now()).toISOString(),
+      ...(sideAfter ? { side_after: sideAfter } : {}),
+    }),
+  );
+  return { kind: 'resolved', answer, result, entry: recorded, run: current };
+}
+
+/** A person's "yes" holds for what the question showed. */
+async function confirmAsShown<S, R>(
+  ports: Pick<FlowPorts, 'notify'>,
+  guard: WriteSetting['guard'],
+  action: WriteAction<S, R>,
+  reread: () => Promise<void>,
+) {
+  const side = action.side;
+  const traded = async () => (await action.trades?.())?.reduce((sum, trade) => sum + trade.notionalUsd, 0);
+  let shown = guard.needsConfirmation && side ? await traded() : undefined;
+  for (;;) {
+    await guard.confirm(action.question());
+    const now = shown === undefined ? undefined : await traded();
+    if (now === undefined || Math.abs(now - shown!) < 0.005) return;
+    sayMovedSinceAsked(ports, side!, shown!, now);
+    await reread();
+    shown = now;
+  }
+}
+
+/** The side moved between a person's question and answer: nothing was sent (the question comes again). */
+export function sayMovedSinceAsked(
+  ports: Pick<FlowPorts, 'notify'>,
+  { market, side }: { market: string; side: string },
+  shownUsd: number,
+  nowUsd: number,
+): void {
+  ports.notify({
+    kind: 'moved-since-asked',
+    level: 'caution',
+    text: `The ${side} side of ${safeText(market)} moved while you were asked: it holds ${formatUsd(nowUsd)} now, not the ${formatUsd(shownUsd)} shown. Nothing was sent.`,
+    data: { market, side, shown_usd: shownUsd, now_usd: nowUsd },
+  });
+}
+
+function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id'>) {
+  return `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
+}
+
+/**
+ * Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on the
+ * server's clock → send again with the key; otherwise only a person's word sends it again (else exit 12).
+ */
+async function reconcileEarlier<S, R>(
+  ports: FlowPorts,
+  journal: Journal,
+  action: WriteAction<S, R>,
+  entry: JournalEntry,
+  resendUnproven: boolean,
+): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry } | undefined> {
+  if (entry.outcome === 'planned') return undefined;
+  const attributed = await attributedContext(ports, journal, entry);
+  const found: Reconciliation<S> = action.reconcile
+    ? await action.reconcile({ ...entry, context: attributed.context })
+    : { verdict: 'unknown', evidence: 'no view of the book shows what this request did' };
+  const lifetime = keyLifetimeMs(ports.env);
+  const { ageMs: age, clock } = await keyAge(ports, entry);
+  const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
+  const others = attributed.uncertain;
+  const data = { journal_id: entry.id };
+  // A close shows only as the side's absence, which another change of the side since could explain as well.
+  const presenceOnly = entry.command === 'close';
+  if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || others.length === 0)) {
+    ports.notify({
+      kind: 'earlier-landed',
+      level: 'caution',
+      text: `${started}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
+      data,
+    });
+    return { kind: 'landed', answer: found.answer };
+  }
+  if (found.verdict === 'not-landed' && others.length === 0) {
+    ports.notify({
+      kind: 'earlier-not-landed',
+      level: 'caution',
+      text: `${started}. The book shows it could not have landed (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
+      data,
+    });
+    return undefined;
+  }
+  if (age < lifetime) {
+    ports.log(
+      `Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`,
+    );
+    return undefined;
+  }
+  const since =
+    others.length > 0
+      ? ` ${others.length} other change${others.length === 1 ? '' : 's'} of the side ${others.length === 1 ? 'was' : 'were'} made since (${others
+          .slice(0, 3)
+          .map((other) => `${safeText(other.command)} ${other.id}`)
+          .join(', ')}), so the side's notional proves nothing.`
+      : '';
+  const past = `${started} is past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
+  const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
+  if (resendUnproven) {
+    ports.notify({
+      kind: 'resend-unproven',
+      level: 'warn',
+      text: `${question} Sending it again with its key, as --resend-unproven asks: had it landed, it happens twice.`,
+      data,
+    });
+    return undefined;
+  }
+  if (ports.interactive && ports.origin === 'cli') {
+    ports.notify({ kind: 'cannot-tell', level: 'caution', text: question, data });
+    const prompter = await ports.prompter();
+    const choice = await prompter.select<'landed' | 'not-landed' | 'stop'>({
+      message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
+      choices: [
+        { name: 'It landed: record it as done, send nothing', value: 'landed' },
+        { name: 'I checked, it did not land: send it again with its key', value: 'not-landed' },
+        { name: 'Stop: decide later', value: 'stop' },
+      ],
+      default: 'stop',
+    });
+    if (choice === 'not-landed') return undefined;
+    if (choice === 'landed') {
+      const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
+      ports.notify({
+        kind: 'recorded-landed',
+        level: 'success',
+        text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`,
+        data,
+      });
+      return { kind: 'recorded', entry: recorded };
+    }
+  }
+  throw new UnresolvedError(`${question} Nothing was sent.`, {
+    details: { journal_id: entry.id, age_ms: age, key_lifetime_ms: lifetime, clock },
+    hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and ask who else acts on this account: a side back at its old figure proves nothing. Then record what happened: ${resolveCommands(ports, entry)} (after --not-landed, run the command again for a new action); or, sure that it did not land, \`${ports.hedgeCommand('resume', entry.id, '--resend-unproven')}\` sends it again with its key.`,
+  });
+}
+
+/** --idempotency-key of an action the journal has as done: nothing is sent again. */
+async function alreadyDone<S, R>(
+  ports: Pick<FlowPorts, 'notify'>,
+  action: WriteAction<S, R>,
+  entry: JournalEntry,
+): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry }> {
+  const found = action.reconcile ? await action.reconcile(entry) : undefined;
+  if (found?.verdict === 'landed' && found.answer !== undefined) return { kind: 'landed', answer: found.answer };
+  ports.notify({
+    kind: 'already-done',
+    level: 'note',
+    text: `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`,
+    data: { journal_id: entry.id },
+  });
+  return { kind: 'recorded', entry };
+}
+
+async function serverNow(ports: Pick<FlowPorts, 'client'>) {
+  const time = (await ports.client()).transport?.serverNow?.();
+  return time && !time.assumed ? time.bestMs : undefined;
+}
+
+/** How old the entry's key is: on the server's clock when both times are known, else on this machine's. */
+async function keyAge(ports: Pick<FlowPorts, 'clock' | 'client'>, entry: JournalEntry) {
+  const sentAt = entry.context?.server_time_ms;
+  const now = await serverNow(ports);
+  if (typeof sentAt === 'number' && now !== undefined) return { ageMs: Math.max(0, now - sentAt), clock: 'server' };
+  return { ageMs: Math.max(0, ports.clock.now() - Date.parse(entry.created_at)), clock: 'local' };
+}
+
+/** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
+async function attributedContext(ports: Pick<FlowPorts, 'credentials'>, journal: Journal, entry: JournalEntry) {
+  const others = await otherChangesOfTheSide(journal, entry);
+  const landed = (other: JournalEntry) => other.outcome === 'done' || other.outcome === 'filled';
+  // Only a row this key sealed says what this account did: a forged row could move the baseline at will.
+  const own = await ownRowTest(ports);
+  const uncertain: JournalEntry[] = [];
+  let delta = 0;
+  for (const other of others) {
+    const amount = Number(bodyOf(other).notional_usd);
+    if (!own(other)) uncertain.push(other);
+    else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && Number.isFinite(amount)) {
+      delta += other.command === 'add' ? amount : -amount;
+    } else if (
+      other.group?.startsWith('roll-') &&
+      others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && own(leg))
+    ) {
+      // A whole roll closed and re-opened the same notional.
+    } else uncertain.push(other);
+  }
+  const moved = (value: unknown) =>
+    typeof value === 'number' && delta !== 0 ? { value: cents(value + delta) } : undefined;
+  const baseline = moved(entry.context?.baseline_notional_usd);
+  const closing = moved(entry.context?.notional_usd);
+  const context =
+    baseline || closing
+      ? {
+          ...entry.context,
+          ...(baseline ? { baseline_notional_usd: baseline.value } : {}),
+          ...(closing ? { notional_usd: closing.value } : {}),
+        }
+      : entry.context;
+  return { context, uncertain };
+}
+
+async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry) {
+  const sideOf = (candidate: JournalEntry) =>
+    `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
+  const side = sideOf(entry);
+  return (await journal.list({ since: Date.parse(entry.created_at) })).filter(
+    (other) =>
+      other.id !== entry.id &&
+      other.outcome !== 'planned' &&
+      other.outcome !== 'rejected' &&
+      other.outcome !== 'abandoned' &&
+      other.environment === entry.environment &&
+      other.base_url_host === entry.base_url_host &&
+      other.key_id === entry.key_id &&
+      sideOf(other) === side,
+  );
+}
+
+/** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
+function entryFields<S, R>(
+  identity: Awaited<ReturnType<typeof identityOf>>,
+  action: WriteAction<S, R>,
+  request: ReturnType<WriteAction<S, R>['plan']>,
+  key: string,
+  context: Record<string, unknown> | undefined,
+) {
+  return {
+    profile: identity.profile,
+    environment: identity.environment,
+    base_url_host: identity.host,
+    key_id: identity.keyId,
+    ...(identity.via ? { via: identity.via } : {}),
+    command: action.command,
+    request: { method: request.method, path: request.path, body: request.body ?? null },
+    idempotency_key: key,
+    group: action.group,
+    leg: action.leg,
+    context,
+    argv: action.argv,
+  };
+}
+
+/** Journals a later leg of a multi-leg action as planned, before any leg is sent. */
+export async function journalAhead<S, R>(
+  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
+  action: WriteAction<S, R>,
+  key: string,
+  context?: Record<string, unknown>,
+): Promise<JournalEntry> {
+  const journal = await ports.journal();
+  const identity = await identityOf(ports);
+  const request = action.plan(key);
+  return journal.begin(
+    { ...entryFields(identity, action, request, key, context), outcome: 'planned' },
+    (await rowSealerOf(ports)).seal,
+  );
+}
+
+/** Runs a journal write made after the request left. */
+async function journalAfterSend<T>(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  entry: JournalEntry,
+  write: () => Promise<T>,
+  hintFor: (entry: JournalEntry) => string = (unresolved) => resumeHint(ports, unresolved),
+) {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof JournalError)) throw error;
+    throw new OutcomeUnknownError(
+      `The ${entry.command} was sent, but the journal could not record what happened next: ${error.message}`,
+      {
+        idempotencyKey: entry.idempotency_key,
+        hint: hintFor(entry),
+        details: { journal_id: entry.id },
+        cause: error,
+      },
+    );
+  }
+}
+
+/** The send failed: a clear refusal is journaled as rejected; anything else leaves the outcome unknown. */
+async function recordSendFailure(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'hedgeCommand'>,
+  journal: Journal,
+  entry: JournalEntry,
+  error: unknown,
+  options: { earlier: boolean; hintFor?: (entry: JournalEntry) => string },
+) {
+  const hintFor = options.hintFor ?? ((unresolved: JournalEntry) => resumeHint(ports, unresolved));
+  if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
+  // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
+  if (options.earlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
+    await journal.update(entry.id, { error_code: error.code, message: error.message });
+    return error;
+  }
+  // Refused before anything left the machine (no time left under --timeout): this run did nothing.
+  if (error instanceof NetworkError && error.attempts === 0) {
+    if (!options.earlier)
+      await journal.update(entry.id, {
+        outcome: 'abandoned',
+        message: `not sent: ${error.message}`,
+        resolved_at: new Date(ports.clock.now()).toISOString(),
+      });
+    return error;
+  }
+  // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
+  if (isRejection(error) || error instanceof PreTradeCheckError) {
+    await journal.update(entry.id, {
+      outcome: 'rejected',
+      error_code: error.code,
+      message: error.message,
+      resolved_at: new Date(ports.clock.now()).toISOString(),
+    });
+    return error;
+  }
+  const message = messageOf(error);
+  await journal.update(entry.id, {
+    outcome: 'unknown',
+    error_code: error instanceof ApiError ? error.code : undefined,
+    message,
+  });
+  const hint = hintFor(entry);
+  if (error instanceof InterruptedError || error instanceof DeclinedError) {
+    const interrupted = new InterruptedError(
+      `${message} The request may have reached the server: its outcome is unknown.`,
+      { hint, stoppedBy: ports.signal.reason },
+    );
+    interrupted.idempotencyKey = entry.idempotency_key;
+    return interrupted;
+  }
+  return new OutcomeUnknownError(`The ${entry.command} was sent, but its outcome is unknown: ${message}`, {
+    idempotencyKey: entry.idempotency_key,
+    hint,
+    status: error instanceof ApiError ? error.status : undefined,
+    details: { journal_id: entry.id },
+    cause: error,
+  });
+}
+
+/** The wait ended without a resolution: the action stands, the entry stays unresolved. */
+async function recordWaitFailure(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'hedgeCommand'>,
+  journal: Journal,
+  entry: JournalEntry,
+  error: unknown,
+) {
+  if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
+  const resume = ports.hedgeCommand('resume', entry.id);
+  if (error instanceof StillPendingError) {
+    await journal.update(entry.id, { message: error.message });
+    return withKey(
+      new StillPendingError(
+        `${error.message} (journal ${entry.id}: \`${resume}\` also finishes it)`,
+        error.resumeCommand,
+        error.record,
+      ),
+      entry,
+    );
+  }
+  if (error instanceof InterruptedError) {
+    const hint = `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resume}`;
+    return withKey(new InterruptedError(error.message, { hint, stoppedBy: ports.signal.reason }), entry);
+  }
+  if (error instanceof UnresolvedError) {
+    // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
+    await journal.update(entry.id, { outcome: 'unknown', message: error.message });
+    return withKey(
+      new UnresolvedError(error.message, {
+        hint: `${error.hint} ${resolveCommands(ports, entry)}.`,
+        details: { ...error.details, journal_id: entry.id },
+      }),
+      entry,
+    );
+  }
+  if (error instanceof NotAppliedError) {
+    await journal.update(entry.id, {
+      outcome: 'rejected',
+      message: error.message,
+      resolved_at: new Date(ports.clock.now()).toISOString(),
+    });
+    return withKey(error, entry);
+  }
+  return error;
+}
+
+function withKey<E extends HedgeError>(error: E, entry: Pick<JournalEntry, 'idempotency_key'>) {
+  error.idempotencyKey = entry.idempotency_key;
+  return error;
+}

@@ -1,0 +1,574 @@
+// One typed method per endpoint of the spec (§4): the one reading layer.
+import * as z from 'zod/mini';
+import { rememberSent } from '../../core/as-sent.js';
+import { ApiError, InvalidResponseError } from '../../core/errors.js';
+import { PAGE_SIZE_NAMES, readPage, type PageReading, followPages } from './wire/pages.js';
+import {
+  accountSchema,
+  hedgeSchema,
+  historyRecordSchema,
+  marketSchema,
+  openedHedgeSchema,
+  positionSchema,
+  quoteSchema,
+  readRecord,
+  readRows,
+  submittedActionSchema,
+  type Account,
+  type Hedge,
+  type HistoryRecord,
+  type Market,
+  type OpenedHedge,
+  type Position,
+  type Quote,
+  type Side,
+  type SubmittedAction,
+} from './schemas.js';
+import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
+import {
+  CHANGE_BODY_FIELDS,
+  changeNotionalBody,
+  DEFAULT_WIRE_SETTINGS,
+  MAX_PAGE_SIZE,
+  namesIn,
+  NO_PAGE_SIZE,
+  PRICE_SYMBOLS_SEPARATOR,
+  refusedField,
+  wireHint,
+  type WireSettings,
+} from './wire/unspecified.js';
+import { parsePrices, type PriceQuote } from './wire/fields.js';
+import { isNumericText, readNumber } from '../../core/number-format.js';
+
+export interface QuoteRequest {
+  market: string;
+  side: Side;
+  notional_usd: number;
+  tenor_days: number;
+}
+
+export interface OpenRequest extends QuoteRequest {
+  client_reference?: string;
+}
+
+export interface SideRequest {
+  market: string;
+  side: Side;
+}
+
+export interface ChangeRequest extends SideRequest {
+  notional_usd: number;
+}
+
+export interface ListHedgesQuery {
+  /** One of the spec's five, or a status the server has beyond them. */
+  status?: string;
+  clientReference?: string;
+  limit?: number;
+}
+
+/** One page of GET /hedges/history (HedgeClient.historyPages). */
+export interface HistoryPage {
+  records: HistoryRecord[];
+  /** What follows: another page; nothing; nothing because the server repeated a cursor. */
+  next: 'page' | 'none' | 'repeated';
+  /** The server pages this list with cursors: a last page without one is the end of the history. */
+  paged: boolean;
+  /** The server says more exist (a has_more, a marker hedge could not send back). */
+  more?: boolean;
+}
+
+export interface MarketList {
+  markets: Market[];
+  allowedMarkets?: string[];
+  source?: string;
+  meta: Record<string, unknown>;
+}
+
+/** Describes a request without sending it (`--dry-run`). */
+export interface PlannedRequest extends ApiRequest {
+  url: string;
+}
+
+/** A list read across pages, and what the server said about the rest. */
+export interface ListResult<T> {
+  items: T[];
+  /** The server signals more rows than were read (the list stopped at the limit, or at one page without one). */
+  more: boolean;
+  /** Requests made. */
+  pages: number;
+  /** How the pages were followed, when they were ("meta.next_cursor, sent back as cursor"). */
+  paging?: string;
+}
+
+/** A wire name hedge learned from the server: a refusal that named it, or its answers. */
+export interface LearnedWire {
+  setting: keyof WireSettings;
+  value: string;
+  /** refused: a 4xx named the server's own name; detected: its answers showed it and a request confirmed it. */
+  how: 'refused' | 'detected';
+  /** One sentence: what the server said or showed. */
+  evidence: string;
+}
+
+export interface ClientOptions {
+  wire?: WireSettings;
+  /** Something odd about an answer the user should know (a list longer than asked, trimmed). */
+  warn?: (text: string) => void;
+  /** Called when a wire name is learned (the runtime keeps it in the profile and says so once). */
+  learn?: (learned: LearnedWire) => void;
+  /** --verbose lines. */
+  log?: (line: string) => void;
+}
+
+export class HedgeClient {
+  private wireSettings: WireSettings;
+  private readonly learned = new Set<string>();
+
+  constructor(
+    readonly transport: Transport,
+    private readonly options: ClientOptions = {},
+  ) {
+    this.wireSettings = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
+  }
+
+  /** The wire settings in use now (learned names included). */
+  get wire(): WireSettings {
+    return this.wireSettings;
+  }
+
+  /** Uses a learned name from now on, and hands it to the runtime to keep (once per name). */
+  learnWire(learned: LearnedWire) {
+    this.wireSettings = { ...this.wireSettings, [learned.setting]: learned.value };
+    const key = `${learned.setting}=${learned.value}`;
+    if (this.learned.has(key)) return;
+    this.learned.add(key);
+    this.options.learn?.(learned);
+  }
+
+  /** The checked copy of `data` (numeric strings read as numbers), linked to the server's own data for output. */
+  private parse<S extends z.ZodMiniType>(
+    schema: S,
+    data: unknown,
+    response: Pick<ApiResponse, 'status'>,
+    endpoint: string,
+    at = 'data',
+  ) {
+    const result = readRecord(schema, data);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const described = describeIssue(data, issue, at);
+      throw new InvalidResponseError(
+        `${endpoint} answered HTTP ${response.status} with data hedge cannot read: ${described.field} is ${described.received}, where ${described.expected} is expected.`,
+        { endpoint, status: response.status, field: described.field, received: described.received },
+      );
+    }
+    return rememberSent(result.data, data) as z.infer<S>;
+  }
+
+  /** The rows of a list answer (an array, or the one array an object carries), each checked. */
+  private rows<S extends z.ZodMiniType>(
+    schema: S,
+    response: ApiResponse,
+    endpoint: string,
+    reading = readPage({ data: response.data, meta: response.meta }, { query: {}, listUrl: response.url }),
+  ) {
+    if (!reading.rows) {
+      throw new InvalidResponseError(
+        `${endpoint} answered HTTP ${response.status} with data hedge cannot read: data is ${received(response.data)}, where a list is expected.`,
+        {
+          endpoint,
+          status: response.status,
+          field: 'data',
+          received: received(response.data),
+        },
+      );
+    }
+    const result = readRows(schema, reading.rows);
+    if (!result.success) return this.parse(z.array(schema), reading.rows, response, endpoint, reading.rowsAt);
+    return rememberSent(result.data, reading.rows);
+  }
+
+  private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest) {
+    const response = await this.transport.send(request);
+    return this.parse(schema, response.data, response, `${request.method} ${request.path}`);
+  }
+
+  /** A list read page by page until `limit` rows (one page without a limit). */
+  private async list<S extends z.ZodMiniType>(
+    schema: S,
+    path: string,
+    filters: Record<string, string | undefined>,
+    limit?: number,
+  ) {
+    const endpoint = `GET ${path}`;
+    const base = Object.fromEntries(
+      Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    const items: Array<z.infer<S>> = [];
+    let pages = 0;
+    let paging: string | undefined;
+    let reading: PageReading | undefined;
+    let refusedOnce = false;
+    /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
+    let candidate: string | undefined;
+    let sent: Record<string, string | number> = {};
+    const fetchPage = async (query: Record<string, string>) => {
+      for (;;) {
+        const remaining = limit === undefined ? undefined : limit - items.length;
+        sent = this.withPageSize(query, remaining);
+        try {
+          return await this.transport.send({ method: 'GET', path, query: sent });
+        } catch (error) {
+          const retry = refusedOnce ? undefined : this.afterPageSizeRefusal(error, sent, endpoint);
+          if (retry === undefined) throw this.withWireHint(error, sent);
+          refusedOnce = true;
+        }
+      }
+    };
+    for await (const page of followPages(fetchPage, {
+      query: base,
+      cursorParam: this.wireSettings.cursorParam || undefined,
+    })) {
+      pages += 1;
+      reading = page.reading;
+      const rows = this.rows(schema, page.answer, endpoint, reading);
+      items.push(...rows);
+      if (refusedOnce && pages === 1 && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
+        // The name the refusal gave worked: keep it.
+        this.learnWire({
+          setting: 'pageSizeParam',
+          value: this.wireSettings.pageSizeParam,
+          how: 'refused',
+          evidence: `${endpoint} refused the page-size parameter hedge sent and named \`${this.wireSettings.pageSizeParam}\``,
+        });
+      }
+      candidate = this.confirmPageSize(reading, sent, candidate, endpoint);
+      if (reading.next) paging = reading.next.how;
+      const full = limit !== undefined && items.length >= limit;
+      const last = page.next !== 'page' || (reading.total !== undefined && items.length >= reading.total);
+      if (full || last || limit === undefined) break;
+    }
+    let more = reading?.more === true || (reading?.total !== undefined && items.length < reading.total);
+    if (limit !== undefined && items.length > limit) {
+      if (pages === 1 && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
+        this.options.warn?.(
+          `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wireSettings.pageSizeParam}\`; showing the first ${limit}. ${wireHint('pageSizeParam')}`,
+        );
+      }
+      items.length = limit;
+      more = true;
+    }
+    return { items, more, pages, paging };
+  }
+
+  /** The page size to ask for under the setting's name (none when the server takes none). */
+  private withPageSize(query: Record<string, string>, remaining: number | undefined) {
+    const name = this.wireSettings.pageSizeParam;
+    if (remaining === undefined || name === NO_PAGE_SIZE || name in query) return query;
+    return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
+  }
+
+  /** A page-size name an answer states (`meta.page_size: 20`) other than ours is tried on the next page. */
+  private confirmPageSize(
+    reading: PageReading,
+    sent: Record<string, string | number>,
+    candidate: string | undefined,
+    endpoint: string,
+  ) {
+    const stated = reading.statedPageSize;
+    if (!stated) return candidate;
+    if (candidate && stated.name === candidate && String(sent[candidate]) === String(stated.value)) {
+      this.learnWire({
+        setting: 'pageSizeParam',
+        value: candidate,
+        how: 'detected',
+        evidence: `${endpoint} states its page size as \`${candidate}\` and honoured it`,
+      });
+      return undefined;
+    }
+    if (stated.name === this.wireSettings.pageSizeParam || candidate) return candidate;
+    // Not ours: ask the next page with it (the one after confirms it).
+    this.options.log?.(
+      `${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`,
+    );
+    this.wireSettings = { ...this.wireSettings, pageSizeParam: stated.name };
+    return stated.name;
+  }
+
+  /** After a 400 naming the page-size parameter hedge sent. */
+  private afterPageSizeRefusal(error: unknown, sent: Record<string, string | number>, endpoint: string) {
+    const name = this.wireSettings.pageSizeParam;
+    if (!(error instanceof ApiError) || error.status !== 400 || error.ambiguous || !(name in sent)) return undefined;
+    if (refusedField(error) !== name) return undefined;
+    const offered = namesIn(error.details).find(
+      (candidate) => candidate !== name && (PAGE_SIZE_NAMES as readonly string[]).includes(candidate),
+    );
+    if (offered) {
+      this.options.log?.(`${endpoint} refused ${name} and names ${offered}: asking again with it`);
+      this.wireSettings = { ...this.wireSettings, pageSizeParam: offered };
+      return offered;
+    }
+    this.options.log?.(`${endpoint} refused ${name} and names no other page-size parameter: asking again without one`);
+    this.learnWire({
+      setting: 'pageSizeParam',
+      value: NO_PAGE_SIZE,
+      how: 'refused',
+      evidence: `${endpoint} refused the page-size parameter \`${name}\` and named no other`,
+    });
+    return NO_PAGE_SIZE;
+  }
+
+  /** A refusal of a list's parameters names the settings that change them, and `hedge doctor`. */
+  private withWireHint(error: unknown, sent: Record<string, string | number>) {
+    if (!(error instanceof ApiError) || error.status !== 400) return error;
+    const field = refusedField(error);
+    if (field === undefined || !(field in sent) || field !== this.wireSettings.pageSizeParam) return error;
+    return error.withHint(
+      `The server refused the page-size parameter \`${field}\` (its name is not shown in the spec). ${wireHint('pageSizeParam')}`,
+    );
+  }
+
+  /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
+  changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
+    const amountKey = [
+      this.wireSettings.changeNotionalField,
+      'notional_usd',
+      ...Object.keys(body).filter((key) => !CHANGE_BODY_FIELDS.has(key)),
+    ].find((key) => readNumber(body[key]) !== undefined);
+    return {
+      market: String(body.market),
+      side: body.side as Side,
+      notional_usd: amountKey === undefined ? 0 : readNumber(body[amountKey])!,
+    };
+  }
+
+  /** GET /markets */
+  async listMarkets(): Promise<MarketList> {
+    const response = await this.transport.send({ method: 'GET', path: '/markets' });
+    const markets = this.rows(marketSchema, response, 'GET /markets');
+    const allowed = response.meta.allowed_markets;
+    return {
+      markets,
+      allowedMarkets: Array.isArray(allowed) ? allowed.filter((m): m is string => typeof m === 'string') : undefined,
+      source: typeof response.meta.source === 'string' ? response.meta.source : undefined,
+      meta: response.meta,
+    };
+  }
+
+  /** GET /prices?symbols=… — the response shape is not shown; see unspecified.ts. */
+  async getPrices(markets: readonly string[]): Promise<PriceQuote[]> {
+    const { quotes, problem } = await this.readPrices(markets);
+    if (problem) throw problem;
+    return quotes;
+  }
+
+  /** GET /prices: `data` as the server sent it (for --json) and the prices read from it (for people). */
+  async readPrices(
+    markets: readonly string[],
+  ): Promise<{ data: unknown; quotes: PriceQuote[]; problem?: InvalidResponseError }> {
+    const query = markets.length
+      ? { [this.wireSettings.pricesParam]: markets.join(PRICE_SYMBOLS_SEPARATOR) }
+      : undefined;
+    let response: ApiResponse;
+    try {
+      response = await this.transport.send({ method: 'GET', path: '/prices', query });
+    } catch (error) {
+      // A refusal naming the market parameter is about its name (not shown beyond `symbols`).
+      if (
+        error instanceof ApiError &&
+        error.status === 400 &&
+        query &&
+        refusedField(error) === this.wireSettings.pricesParam
+      ) {
+        throw error.withHint(
+          `The server refused the prices parameter \`${this.wireSettings.pricesParam}\`. ${wireHint('pricesParam')}`,
+        );
+      }
+      throw error;
+    }
+    const quotes = parsePrices(response.data, markets);
+    return quotes
+      ? { data: response.data, quotes }
+      : { data: response.data, quotes: [], problem: unreadablePrices(response.status, response.data) };
+  }
+
+  /** POST /quotes — indicative; opens and stores nothing. */
+  createQuote(body: QuoteRequest): Promise<Quote> {
+    return this.call(quoteSchema, { method: 'POST', path: '/quotes', body });
+  }
+
+  planOpen(body: OpenRequest, idempotencyKey: string): ApiRequest {
+    return { method: 'POST', path: '/hedges', body: withoutUndefined(body), idempotencyKey };
+  }
+
+  /** POST /hedges — returns at `submitted`; poll getHedge for the fill. */
+  openHedge(body: OpenRequest, idempotencyKey: string, hooks?: SendHooks): Promise<OpenedHedge> {
+    return this.call(openedHedgeSchema, { ...this.planOpen(body, idempotencyKey), ...hooks, stampedBy: 'opened_at' });
+  }
+
+  planAdd(body: ChangeRequest, idempotencyKey: string): ApiRequest {
+    return this.planChange('/hedges/add', body, idempotencyKey);
+  }
+
+  addToHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {
+    return this.call(submittedActionSchema, { ...this.planAdd(body, idempotencyKey), ...hooks });
+  }
+
+  planReduce(body: ChangeRequest, idempotencyKey: string): ApiRequest {
+    return this.planChange('/hedges/reduce', body, idempotencyKey);
+  }
+
+  /** An add or a reduce: its amount under the server's name for it (wire settings). */
+  private planChange(path: string, body: ChangeRequest, idempotencyKey: string): ApiRequest {
+    return {
+      method: 'POST',
+      path,
+      body: changeNotionalBody(this.wireSettings, body.market, body.side, body.notional_usd),
+      idempotencyKey,
+    };
+  }
+
+  reduceHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {
+    return this.call(submittedActionSchema, { ...this.planReduce(body, idempotencyKey), ...hooks });
+  }
+
+  planClose(body: SideRequest, idempotencyKey: string): ApiRequest {
+    return { method: 'POST', path: '/hedges/close', body: { market: body.market, side: body.side }, idempotencyKey };
+  }
+
+  closeHedge(body: SideRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {
+    return this.call(submittedActionSchema, { ...this.planClose(body, idempotencyKey), ...hooks });
+  }
+
+  /** GET /hedges — newest first, up to `limit` (across pages). */
+  async listHedges(query: ListHedgesQuery = {}): Promise<Hedge[]> {
+    return (await this.readHedges(query)).items;
+  }
+
+  /** GET /hedges with what the server said about the rest (`more`). */
+  readHedges(query: ListHedgesQuery = {}): Promise<ListResult<Hedge>> {
+    return this.list(
+      hedgeSchema,
+      '/hedges',
+      { status: query.status, client_reference: query.clientReference },
+      query.limit,
+    );
+  }
+
+  /** GET /hedges/{id} */
+  getHedge(id: string): Promise<Hedge> {
+    return this.call(hedgeSchema, { method: 'GET', path: `/hedges/${encodeURIComponent(id)}` });
+  }
+
+  /** GET /hedges/history — newest first, up to `limit` (across pages). */
+  async listHistory(query: { limit?: number } = {}): Promise<HistoryRecord[]> {
+    return (await this.readHistory(query)).items;
+  }
+
+  /** GET /hedges/history with what the server said about the rest (`more`). */
+  readHistory(query: { limit?: number } = {}): Promise<ListResult<HistoryRecord>> {
+    return this.list(historyRecordSchema, '/hedges/history', {}, query.limit);
+  }
+
+  /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
+  async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
+    const fetchPage = (query: Record<string, string>) =>
+      this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });
+    let first = true;
+    for await (const page of followPages(fetchPage, { cursorParam: this.wireSettings.cursorParam || undefined })) {
+      const records = this.rows(
+        historyRecordSchema,
+        page.answer,
+        'GET /hedges/history',
+        page.reading,
+      ) as HistoryRecord[];
+      // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
+      const next = records.length === 0 ? 'none' : page.next;
+      yield { records, next, paged: !first || next === 'page', more: page.reading.more };
+      first = false;
+      if (next !== 'page') return;
+    }
+  }
+
+  /** GET /positions — at most one line per market and side; empty when flat. */
+  async listPositions(): Promise<Position[]> {
+    const response = await this.transport.send({ method: 'GET', path: '/positions' });
+    return this.rows(positionSchema, response, 'GET /positions');
+  }
+
+  /** GET /account */
+  getAccount(): Promise<Account> {
+    return this.call(accountSchema, { method: 'GET', path: '/account' });
+  }
+}
+
+function withoutUndefined<T extends object>(value: T) {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
+function received(value: unknown) {
+  if (value === undefined) return 'missing';
+  const json = JSON.stringify(value) ?? String(value);
+  const shown = json.length > 60 ? `${json.slice(0, 57)}…` : json;
+  const kind =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'a list'
+        : typeof value === 'object'
+          ? 'an object'
+          : typeof value === 'string'
+            ? 'text'
+            : `a ${typeof value}`;
+  return value === null ? 'null' : `${shown} (${kind})`;
+}
+
+/** zod's first issue as the field, what came there, and what hedge expected. */
+function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: string) {
+  const path = issue?.path ?? [];
+  let value: unknown = data;
+  for (const key of path)
+    value =
+      value !== null && typeof value === 'object'
+        ? (value as Record<PropertyKey, unknown>)[key as PropertyKey]
+        : undefined;
+  const field = path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`),
+    at,
+  );
+  let expected = 'something else';
+  if (issue?.code === 'invalid_type') {
+    const words: Record<string, string> = {
+      number: 'a number',
+      string: 'text',
+      object: 'an object',
+      array: 'a list',
+      boolean: 'true or false',
+    };
+    expected = words[String(issue.expected)] ?? String(issue.expected);
+    if (expected === 'a number' && typeof value === 'string' && !isNumericText(value))
+      expected = 'a number (or a numeric string)';
+  } else if (issue?.code === 'invalid_value') {
+    expected = `one of ${issue.values.map((option) => JSON.stringify(option)).join(', ')}`;
+  } else if (issue?.code === 'too_small' && typeof value === 'string') {
+    expected = 'non-empty text';
+  } else if (issue) {
+    expected = issue.message;
+  }
+  return { field, received: received(value), expected };
+}
+
+function unreadablePrices(status: number, data: unknown) {
+  return new InvalidResponseError(
+    `GET /prices answered HTTP ${status} with no price hedge could read: data is ${received(data)}.`,
+    {
+      endpoint: 'GET /prices',
+      status,
+      field: 'data',
+      received: received(data),
+      hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
+    },
+  );
+}

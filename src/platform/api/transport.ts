@@ -1,0 +1,701 @@
+// HTTP on Node's own node:http(s).
+import type { Agent as HttpAgent, ClientRequest } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import type { Dispatcher } from './transport-proxy.js';
+import { scrubSecrets } from '../../core/security/secrets.js';
+import { readCaFile } from '../../core/security/bounded-read.js';
+import { atBaseOrigin, connectsDirectly, isLoopbackAddress } from '../../core/security/base-url.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
+import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
+import { envelopeSchema } from './schemas.js';
+import { ServerClock, type ServerTime } from '../../core/server-clock.js';
+
+// Not an ES import: on Node >= 22 that reads every export of node:http.
+const http = process.getBuiltinModule('node:http');
+const https = () => process.getBuiltinModule('node:https');
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface TransportConfig {
+  /** The command's keep-alive connections, closed when it ends. */
+  connections: HttpConnections;
+  baseUrl: string;
+  /** A local socket the base URL is served on (the demo's simulator, in this process). */
+  localSocket?: string;
+  apiKey: string;
+  userAgent: string;
+  /** PEM file trusted on top of the system roots (HEDGE_CA_FILE or the profile's ca_file). */
+  caFile?: string;
+  /** NODE_EXTRA_CA_CERTS, kept trusted when caFile replaces the default CA list. */
+  nodeExtraCaCerts?: string;
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  proxy: { httpsProxy?: string; httpProxy?: string; noProxy?: string };
+  retry: RetryPolicy;
+  clock: Clock;
+  /** Absolute clock time after which nothing more is attempted (--timeout). */
+  deadline?: number;
+  /** The whole --timeout in ms, named in the error when the deadline is what cut an attempt short. */
+  deadlineTotalMs?: number;
+  signal?: AbortSignal;
+  /** The answer size cap in bytes (DEFAULT_MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
+  /** --verbose lines; already free of secrets when called. */
+  log?: (line: string) => void;
+  /** Sees every answer that came back, whatever it held (`hedge doctor` reads Date and rate-limit headers). */
+  observe?: (answer: ObservedAnswer) => void;
+  random?: () => number;
+}
+
+/** What one attempt was answered with, as it came (`hedge api --include` prints it). */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export interface ApiRequest {
+  /** The endpoints of the spec use GET and POST; `hedge api` may send the others. */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  idempotencyKey?: string;
+  /** Extra headers (`hedge api -H`); never Authorization or Idempotency-Key, which are set here last. */
+  headers?: Record<string, string>;
+  /** Told about every answer an attempt got, before it is read as the envelope. */
+  onAnswer?: (answer: RawAnswer) => void;
+  /** The field of the answer's data the server stamps this request with (an open's `opened_at`). */
+  stampedBy?: string;
+  /** This key's first send anywhere: its answer's stamp was made while this send() was under way. */
+  firstSend?: boolean;
+  /** Awaited before each retry of this request, with why the last attempt is retried. */
+  beforeRetry?: (reason: RetryReason) => Promise<void>;
+}
+
+/** What a write's sender adds to its planned request (the plan itself stays as journaled). */
+export type SendHooks = Pick<ApiRequest, 'beforeRetry' | 'firstSend'>;
+
+/** One answer as it arrived, before its envelope is read. */
+export interface ObservedAnswer {
+  endpoint: string;
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** Clock times the request left and its headers came back. */
+  sentAt: number;
+  receivedAt: number;
+}
+
+export interface ApiResponse {
+  status: number;
+  data: unknown;
+  meta: Record<string, unknown>;
+  requestId?: string;
+  attempts: number;
+  /** The answer's headers, names in lower case (a `Link` to the next page, `Date`, rate limits). */
+  headers: Record<string, string>;
+  /** The URL asked (a relative next link is resolved against it). */
+  url: string;
+}
+
+const TIMEOUT_CODES = ['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'];
+const RETRYABLE_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  ...TIMEOUT_CODES,
+]);
+const TLS_TRUST_CODES = new Set(
+  'SELF_SIGNED_CERT_IN_CHAIN DEPTH_ZERO_SELF_SIGNED_CERT UNABLE_TO_VERIFY_LEAF_SIGNATURE UNABLE_TO_GET_ISSUER_CERT_LOCALLY CERT_HAS_EXPIRED ERR_TLS_CERT_ALTNAME_INVALID'.split(
+    ' ',
+  ),
+);
+
+/** Answers larger than this are refused while they are read (HEDGE_MAX_ANSWER_MB overrides it). */
+const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** Less than this left before --timeout, and a write is not started. */
+const MIN_WRITE_BUDGET_MS = 1_000;
+
+type Body = AsyncIterable<Buffer> & { destroy(): unknown };
+
+/** A body as text; past the cap the connection is dropped and the answer refused, not retried (it would come the same). */
+async function readCapped(body: Body, capBytes: number, endpoint: string) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    if ((size += chunk.length) > capBytes) {
+      body.destroy();
+      throw new NetworkError(
+        `${endpoint} answered with more than ${Math.round(capBytes / 1024 / 1024)} MiB; reading stopped there.`,
+        {
+          endpoint,
+          attempts: 1,
+          code: 'answer_too_large',
+          hint: 'Ask for less (e.g. --limit), or raise the cap with HEDGE_MAX_ANSWER_MB if the answer is expected to be this large.',
+        },
+      );
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
+  const name = JSON.stringify(key);
+  let value = map.get(name);
+  if (value === undefined) map.set(name, (value = make()));
+  return value;
+}
+
+/** The keep-alive connections of one command (or of one agent server and its calls), closed once when it ends. */
+export class HttpConnections {
+  private readonly agents = new Map<string, HttpAgent | HttpsAgent>();
+  private readonly proxies = new Map<string, Promise<Dispatcher>>();
+  private readonly clocks = new Map<string, ServerClock>();
+  private closed = false;
+
+  /** What this command learned of a server's clock: one per base URL, whichever client's answers taught it. */
+  serverClock(baseUrl: string): ServerClock {
+    return memo(this.clocks, [baseUrl], () => new ServerClock());
+  }
+
+  /** The node:http(s) agent for these settings (one per protocol and CA list). */
+  agentFor(url: URL, config: TransportConfig): HttpAgent | HttpsAgent {
+    this.refuseWhenClosed();
+    const { caFile, nodeExtraCaCerts, localSocket } = config;
+    return memo(this.agents, [url.protocol, caFile, nodeExtraCaCerts, localSocket], () =>
+      url.protocol === 'https:'
+        ? new (https().Agent)({ keepAlive: true, ca: trustedCertificates(config) })
+        : new http.Agent({ keepAlive: true }),
+    );
+  }
+
+  /** undici's proxy agent for these settings, loaded on first use. */
+  proxyFor(config: TransportConfig): Promise<Dispatcher> {
+    this.refuseWhenClosed();
+    const { caFile, nodeExtraCaCerts, connectTimeoutMs, proxy } = config;
+    return memo(this.proxies, [caFile, nodeExtraCaCerts, connectTimeoutMs, proxy], () => {
+      const ca = trustedCertificates(config);
+      return import('./transport-proxy.js').then(({ proxyAgent }) =>
+        proxyAgent({ ...proxy, tls: { timeout: connectTimeoutMs, ...(ca && { ca }) } }),
+      );
+    });
+  }
+
+  /** Closes every connection at once (the command has its answers), so that the process can exit. */
+  async close() {
+    this.closed = true;
+    for (const agent of this.agents.values()) agent.destroy();
+    const proxies = [...this.proxies.values()];
+    this.agents.clear();
+    this.proxies.clear();
+    await Promise.all(proxies.map((opened) => opened.then((proxy) => proxy.destroy()).catch(() => undefined)));
+  }
+
+  private refuseWhenClosed() {
+    // A request after the end would open connections nothing closes.
+    if (this.closed) throw new ConnectionsClosedError();
+  }
+}
+
+/** A request on connections already closed: a bug of the caller, thrown as it is (nothing was sent, nothing retried). */
+export class ConnectionsClosedError extends Error {
+  constructor() {
+    super('these HTTP connections were closed when their command ended; nothing was sent');
+  }
+}
+
+/** With a CA file, the CA list: passing `ca` replaces Node's default list. */
+function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig) {
+  if (!caFile) return undefined;
+  const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file')];
+  if (nodeExtraCaCerts) ca.push(readCaFile(nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS'));
+  return ca;
+}
+
+/** Whether a request to the base URL goes through a proxy from the environment. */
+function goesThroughProxy(config: TransportConfig) {
+  // The key crosses a proxy only inside TLS to a remote host (src/core/security/base-url.ts).
+  if (connectsDirectly(config.baseUrl)) return false;
+  const { httpsProxy, httpProxy } = config.proxy;
+  const env = process.env;
+  return Boolean((httpsProxy ?? env.https_proxy ?? env.HTTPS_PROXY) || (httpProxy ?? env.http_proxy ?? env.HTTP_PROXY));
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Body;
+}
+
+interface Outgoing {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/** One request over node:http(s). */
+function sendDirect(url: URL, outgoing: Outgoing, config: TransportConfig): Promise<Answer> {
+  const { connectTimeoutMs, localSocket } = config;
+  const secure = url.protocol === 'https:';
+  const headers: Record<string, string | number> = { ...outgoing.headers };
+  if (outgoing.body !== undefined) headers['content-length'] = Buffer.byteLength(outgoing.body);
+  // Over a local socket there is no server name.
+  const overSocket = localSocket === undefined ? {} : { socketPath: localSocket, servername: '' };
+  const options = {
+    ...overSocket,
+    method: outgoing.method,
+    headers,
+    agent: config.connections.agentFor(url, config),
+    signal: outgoing.signal,
+  };
+  return new Promise((resolve, reject) => {
+    const request = (secure ? https().request : http.request)(url, options, (response) =>
+      resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response }),
+    );
+    request.on('error', reject);
+    request.once('socket', (socket) => {
+      if (!secure && localSocket === undefined) sendOnlyToLoopback(request, url);
+      if (!socket.connecting) return;
+      const timer = setTimeout(() => {
+        const error = Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), {
+          code: 'UND_ERR_CONNECT_TIMEOUT',
+        });
+        request.destroy(error);
+      }, connectTimeoutMs).unref();
+      socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(timer));
+      socket.once('close', () => clearTimeout(timer));
+    });
+    request.end(outgoing.body);
+  });
+}
+
+/** Plain http:// goes to this machine alone. */
+function sendOnlyToLoopback(request: ClientRequest, url: URL) {
+  const socket = request.socket!;
+  const check = () => {
+    if (isLoopbackAddress(socket.remoteAddress)) return;
+    request.destroy(
+      new UsageError(
+        `Refusing plain http:// to ${url.hostname}: it connected to ${socket.remoteAddress ?? 'an unknown address'}, which is not a loopback address (plain http:// goes to this machine only); nothing was sent.`,
+      ),
+    );
+  };
+  if (socket.connecting) socket.prependOnceListener('connect', check);
+  else check();
+}
+
+/** One request through a proxy from the environment, with undici. */
+async function sendThroughProxy(url: URL, outgoing: Outgoing, config: TransportConfig, timeoutMs: number) {
+  const [{ requestThroughProxy }, dispatcher] = await Promise.all([
+    import('./transport-proxy.js'),
+    config.connections.proxyFor(config),
+  ]);
+  const { statusCode, headers, body } = await requestThroughProxy(url, {
+    ...outgoing,
+    method: outgoing.method as Dispatcher.HttpMethod,
+    dispatcher,
+    // The signal bounds the attempt exactly; undici's own timers (which tick at about a second) are a backstop.
+    headersTimeout: timeoutMs + 1000,
+    bodyTimeout: timeoutMs + 1000,
+  });
+  return { status: statusCode, headers, body };
+}
+
+function errorCode(error: unknown) {
+  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's own path). */
+export function buildUrl(baseUrl: string, request: ApiRequest): URL {
+  const url = atBaseOrigin(baseUrl, baseUrl + request.path, `${request.method} ${request.path}`);
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  return url;
+}
+
+interface AttemptOutcome {
+  response?: ApiResponse;
+  retry?: { reason: RetryReason; error: Error; retryAfterMs?: number };
+}
+
+/** An answer as it was read, before its envelope is. */
+interface EnvelopeAnswer {
+  status: number;
+  text: string;
+  requestId?: string;
+  endpoint: string;
+  attempt: number;
+  retryAfter?: string;
+  headers: Record<string, string>;
+  url: string;
+}
+
+/** One attempt that got no answer, as `unanswered` reads it. */
+interface Unanswered {
+  apiRequest: ApiRequest;
+  endpoint: string;
+  attempt: number;
+  sentAt: number;
+  timeoutMs: number;
+  timeoutSignal: AbortSignal;
+  cutByDeadline: boolean;
+}
+
+export class Transport {
+  readonly host: string;
+  /** The server's clock as its answers tell it, shared by every client of this command on the same server. */
+  readonly serverClock: ServerClock;
+
+  constructor(readonly config: TransportConfig) {
+    this.host = new URL(config.baseUrl).host;
+    this.serverClock = config.connections.serverClock(config.baseUrl);
+  }
+
+  private log(line: string) {
+    this.config.log?.(scrubSecrets(line));
+  }
+
+  /** The server's time now, as far as its answers tell it (domain/server-clock.ts): maturities are compared with this. */
+  serverNow(): ServerTime {
+    return this.serverClock.at(this.config.clock.now());
+  }
+
+  async send(apiRequest: ApiRequest): Promise<ApiResponse> {
+    const { clock, retry: policy } = this.config;
+    const endpoint = `${apiRequest.method} ${apiRequest.path}`;
+    const started = clock.now();
+    const url = buildUrl(this.config.baseUrl, apiRequest);
+    for (let attempt = 1; ; attempt += 1) {
+      let outcome: AttemptOutcome;
+      try {
+        outcome = await this.attempt(apiRequest, url, endpoint, attempt, started);
+      } catch (error) {
+        if (error instanceof ApiError) error.idempotencyKey = apiRequest.idempotencyKey;
+        throw error;
+      }
+      if (outcome.response) return outcome.response;
+      const failure = outcome.retry!;
+      const delay = failure.retryAfterMs ?? backoffDelayMs(policy, attempt, this.config.random);
+      const elapsed = clock.now() - started;
+      const pastDeadline = this.config.deadline !== undefined && clock.now() + delay >= this.config.deadline;
+      const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs;
+      // An in-flight idempotency key is the server still working on our own earlier attempt.
+      const outOfAttempts =
+        failure.reason !== 'in-flight' && failure.reason !== 'conflict' && attempt >= policy.maxAttempts;
+      const budgetMs = failure.reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs;
+      if (outOfAttempts || tooLong || pastDeadline || elapsed + delay > budgetMs) {
+        const final = this.giveUp(failure.error, apiRequest, attempt);
+        // Kept for a caller that retries on its own schedule (the --watch loop delays its next tick).
+        if (final instanceof NetworkError && failure.retryAfterMs !== undefined)
+          final.retryAfterMs = failure.retryAfterMs;
+        throw final;
+      }
+      this.log(`  retry ${endpoint} in ${delay} ms (${failure.reason})`);
+      try {
+        await clock.sleep(delay, this.config.signal);
+      } catch {
+        throw new InterruptedError(`Interrupted while retrying ${endpoint}.`);
+      }
+      await apiRequest.beforeRetry?.(failure.reason);
+    }
+  }
+
+  private giveUp(error: Error, apiRequest: ApiRequest, attempts: number) {
+    if (error instanceof ApiError && error.code === 'idempotency_in_flight') {
+      // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
+      error = new NetworkError(`${error.endpoint} was still being processed by the server when the retries ran out.`, {
+        endpoint: error.endpoint,
+        attempts,
+        status: error.status,
+        code: error.code,
+      });
+    }
+    if (error instanceof NetworkError) {
+      // "… on GET /account (after 5 attempts)." — the count goes inside the sentence.
+      const message =
+        attempts > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempts} attempts).` : error.message;
+      const final = new NetworkError(message, {
+        endpoint: error.endpoint,
+        attempts,
+        status: error.status,
+        code: error.code,
+        hint: apiRequest.idempotencyKey
+          ? `The outcome is unknown: the server may have acted. Run the same command again with --idempotency-key ${apiRequest.idempotencyKey} to resume safely; it cannot act twice.`
+          : (error.hint ?? 'Check the network and the base URL, then try again.'),
+        cause: error.cause,
+      });
+      final.idempotencyKey = apiRequest.idempotencyKey;
+      return final;
+    }
+    if (error instanceof ApiError) error.idempotencyKey = apiRequest.idempotencyKey;
+    return error;
+  }
+
+  /** `firstSentAt`: when this send() began (its first attempt), the earliest an answer's own stamp can be. */
+  private async attempt(
+    apiRequest: ApiRequest,
+    url: URL,
+    endpoint: string,
+    attempt: number,
+    firstSentAt: number,
+  ): Promise<AttemptOutcome> {
+    const config = this.config;
+    const clock = config.clock;
+    const remaining = config.deadline === undefined ? Infinity : config.deadline - clock.now();
+    // A write sent with no time left to hear the answer would leave its outcome unknown for nothing.
+    if (remaining < (apiRequest.idempotencyKey ? MIN_WRITE_BUDGET_MS : 1)) {
+      throw new NetworkError(
+        `--timeout ran out before ${endpoint} was ${attempt === 1 ? 'sent; nothing was sent' : 'sent again'}.`,
+        { endpoint, attempts: attempt - 1, hint: 'Run it again with a longer --timeout (or none).' },
+      );
+    }
+    const timeoutMs = Math.min(config.requestTimeoutMs, remaining);
+    // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
+    const cutByDeadline = remaining < config.requestTimeoutMs;
+    const { headers, body } = this.outgoing(apiRequest);
+    const keyNote = apiRequest.idempotencyKey ? ` idempotency-key=${apiRequest.idempotencyKey}` : '';
+    this.log(`→ ${endpoint} attempt ${attempt}${keyNote}`);
+    const sentAt = clock.now();
+    let answer: Answer;
+    let text: string;
+    // Our own timer makes the bound exact and covers headers and body together.
+    const timeoutSignal = AbortSignal.timeout(timeoutMs);
+    const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
+    try {
+      const outgoing = { method: apiRequest.method, headers, body, signal };
+      answer = await (goesThroughProxy(config)
+        ? sendThroughProxy(url, outgoing, config, timeoutMs)
+        : sendDirect(url, outgoing, config));
+      text = await readCapped(answer.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
+    } catch (error) {
+      return this.unanswered(error, { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline });
+    }
+    const { status, headers: responseHeaders } = answer;
+    const answerHeaders = flatHeaders(responseHeaders);
+    const receivedAt = clock.now();
+    config.observe?.({ endpoint, status, headers: answerHeaders, sentAt, receivedAt });
+    apiRequest.onAnswer?.({ status, headers: responseHeaders, text });
+    const requestId = headerValue(responseHeaders, 'x-request-id');
+    this.serverClock.learnDate(answerHeaders.date, sentAt, receivedAt);
+    this.log(
+      `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
+    );
+    const read = this.readEnvelope({
+      status,
+      text,
+      requestId,
+      endpoint,
+      attempt,
+      retryAfter: headerValue(responseHeaders, 'retry-after'),
+      headers: answerHeaders,
+      url: url.toString(),
+    });
+    const own = apiRequest.firstSend && apiRequest.stampedBy;
+    if (read.response)
+      this.serverClock.learnStamps(
+        read.response.data,
+        receivedAt,
+        own ? { field: own, sentAt: firstSentAt } : undefined,
+      );
+    return read;
+  }
+
+  /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
+  private outgoing(apiRequest: ApiRequest) {
+    const headers: Record<string, string> = {
+      'user-agent': this.config.userAgent,
+      accept: 'application/json',
+      ...lowerCased(apiRequest.headers),
+      authorization: `Bearer ${this.config.apiKey}`,
+    };
+    let body: string | undefined;
+    if (apiRequest.body !== undefined) {
+      body = JSON.stringify(apiRequest.body);
+      headers['content-type'] = 'application/json';
+    }
+    if (apiRequest.idempotencyKey) headers['idempotency-key'] = apiRequest.idempotencyKey;
+    return { headers, body };
+  }
+
+  /** No answer was read: interrupted, refused before sending, too large, untrusted TLS (thrown). */
+  private unanswered(
+    error: unknown,
+    { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline }: Unanswered,
+  ): AttemptOutcome {
+    const config = this.config;
+    const clock = config.clock;
+    if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
+    // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
+    if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
+    if (error instanceof NetworkError) throw this.giveUp(error, apiRequest, attempt);
+    const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
+    this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${code ?? (error as Error).message}`);
+    if (code && TLS_TRUST_CODES.has(code)) {
+      throw new NetworkError(`TLS: the certificate of ${this.host} is not trusted (${code}) on ${endpoint}.`, {
+        endpoint,
+        attempts: attempt,
+        code,
+        hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
+        cause: error,
+      });
+    }
+    const message =
+      code && TIMEOUT_CODES.includes(code)
+        ? cutByDeadline && timeoutSignal.aborted
+          ? `No answer from ${this.host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
+          : `No answer from ${this.host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`
+        : `Could not reach ${this.host} on ${endpoint}: ${code ?? (error as Error).message}.`;
+    const networkError = new NetworkError(message, { endpoint, attempts: attempt, code, cause: error });
+    if (code !== undefined && !RETRYABLE_NETWORK_CODES.has(code)) throw this.giveUp(networkError, apiRequest, attempt);
+    return { retry: { reason: 'network', error: networkError } };
+  }
+
+  private readEnvelope(answer: EnvelopeAnswer): AttemptOutcome {
+    const { status, endpoint, requestId } = answer;
+    let parsed: unknown;
+    let envelopeError: string | undefined;
+    try {
+      parsed = JSON.parse(answer.text);
+    } catch {
+      envelopeError = answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON';
+    }
+    const envelope = envelopeError ? undefined : envelopeSchema.safeParse(parsed);
+    if (!envelope?.success) {
+      const what = envelopeError ?? 'JSON that is not the {data, error, meta} envelope';
+      const invalid = new InvalidResponseError(`${endpoint} answered HTTP ${status} with ${what}.`, {
+        endpoint,
+        status,
+        hint: 'The server or a proxy in between is misbehaving; try again later, or run with --verbose for details.',
+      });
+      if (status >= 500) return this.retried(answer, 'server-error', invalid.message, {});
+      throw invalid;
+    }
+    const { data, error, meta } = envelope.data;
+    if (error) return this.errorAnswer(answer, error, data);
+    if (status < 200 || status >= 300) {
+      throw new InvalidResponseError(`${endpoint} answered HTTP ${status} without an error object.`, {
+        endpoint,
+        status,
+      });
+    }
+    return {
+      response: {
+        status,
+        data,
+        meta: meta ?? {},
+        requestId,
+        attempts: answer.attempt,
+        headers: answer.headers,
+        url: answer.url,
+      },
+    };
+  }
+
+  /** An envelope with an error: a 429, a 5xx. */
+  private errorAnswer(
+    answer: EnvelopeAnswer,
+    error: { code: string; message: string; details?: unknown },
+    data: unknown,
+  ): AttemptOutcome {
+    const { status, endpoint, requestId } = answer;
+    const apiError = new ApiError({
+      status,
+      code: error.code,
+      message: error.message,
+      details: (error.details ?? {}) as Record<string, unknown>,
+      requestId,
+      endpoint,
+      // Data beside an error, or an error on a 2xx.
+      ambiguous: (data !== null && data !== undefined) || (status >= 200 && status < 300),
+    });
+    if (status === 429) {
+      const hint = 'Slow down: the API limits requests per key.';
+      return this.retried(answer, 'rate-limited', `${endpoint} was rate limited (${error.code}): ${error.message}`, {
+        code: error.code,
+        hint,
+      });
+    }
+    if (status >= 500) {
+      // A 503's Retry-After is honoured like a 429's (seconds or an HTTP date), within the budget.
+      const message = `${endpoint} failed on the server: HTTP ${status} ${error.code}: ${error.message}`;
+      return this.retried(answer, 'server-error', message, {
+        code: error.code,
+        hint: 'The service had a transient failure; try again in a moment.',
+      });
+    }
+    if (status === 409 && error.code === 'idempotency_in_flight')
+      return { retry: { reason: 'in-flight', error: apiError } };
+    // A conflict that says when to try again (Retry-After: another change still landing on the
+    // side) refused the request and did nothing: it is sent again then, with the same key.
+    if (
+      status === 409 &&
+      error.code !== 'idempotency_key_reuse' &&
+      answer.retryAfter !== undefined &&
+      !apiError.ambiguous
+    ) {
+      const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now());
+      if (retryAfterMs !== undefined) return { retry: { reason: 'conflict', retryAfterMs, error: apiError } };
+    }
+    throw apiError;
+  }
+
+  /** A retry, after the answer's Retry-After when it has one; the NetworkError is what is said if the retries run out. */
+  private retried(
+    answer: EnvelopeAnswer,
+    reason: RetryReason,
+    message: string,
+    init: { code?: string; hint?: string },
+  ): AttemptOutcome {
+    const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined;
+    const error = new NetworkError(message, {
+      endpoint: answer.endpoint,
+      attempts: answer.attempt,
+      status: answer.status,
+      ...init,
+    });
+    return { retry: { reason, retryAfterMs, error } };
+  }
+}
+
+function lowerCased(headers: Record<string, string> | undefined) {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** Header names in lower case, repeated headers joined with ", " (as HTTP allows). */
+function flatHeaders(headers: Record<string, string | string[] | undefined>) {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function headerValue(headers: Record<string, string | string[] | undefined>, name: string) {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** 2000 → "2s", 150 → "0.15s", 1234.5 → "1.235s". */
+function formatSeconds(ms: number) {
+  return `${Number((ms / 1000).toFixed(3))}s`;
+}

@@ -1,0 +1,457 @@
+// The field picker for the parts of the contract the spec marks "not shown".
+import { InvalidResponseError } from '../../../core/errors.js';
+import { toAccountSide } from '../../../core/money.js';
+import { readNumber } from '../../../core/number-format.js';
+import { SIDES, type Side } from '../../../core/vocabulary.js';
+import type { HistoryFacts } from '../../../core/wire.js';
+
+/** A closed hedge as the rules reason about it; defined in domain/, read here. */
+export type { HistoryFacts };
+
+/** `closed_at`, `closedAt` and `Closed-At` are one name. */
+export function nameKey(name: string) {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** A record's fields by their normalised name (the first of two that normalise alike wins). */
+export type Fields = ReadonlyMap<string, unknown>;
+
+export function fieldsOf(raw: Record<string, unknown>): Fields {
+  const byKey = new Map<string, unknown>();
+  for (const [name, value] of Object.entries(raw)) {
+    const key = nameKey(name);
+    if (!byKey.has(key)) byKey.set(key, value);
+  }
+  return byKey;
+}
+
+export type Reader<T> = (value: unknown) => T | undefined;
+
+/** The first of `names` (in order of preference) whose value `read` accepts, and that name. */
+export function pickField<T>(
+  from: Record<string, unknown> | Fields,
+  names: readonly string[],
+  read: Reader<T>,
+): { value: T; name: string } | undefined {
+  const fields = from instanceof Map ? (from as Fields) : fieldsOf(from as Record<string, unknown>);
+  for (const name of names) {
+    const value = read(fields.get(nameKey(name)));
+    if (value !== undefined) return { value, name };
+  }
+  return undefined;
+}
+
+/** pickField's value alone. */
+export function firstField<T>(
+  from: Record<string, unknown> | Fields,
+  names: readonly string[],
+  read: Reader<T>,
+): T | undefined {
+  return pickField(from, names, read)?.value;
+}
+
+/** Text that is not blank (a time, a market: a number there is not read as one). */
+export function readString(value: unknown) {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** Text that is not blank, or a finite number as its text (an id sent as a number). */
+export function readText(value: unknown) {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+export interface PriceQuote {
+  market: string;
+  price: number;
+  [field: string]: unknown;
+}
+
+const PRICE_FIELDS = 'price mid mid_price midPrice mid_rate rate value last last_price'.split(' ');
+const MARKET_FIELDS = 'market symbol pair instrument ticker'.split(' ');
+const TIME_FIELDS = 'timestamp ts time as_of asOf updated_at at'.split(' ');
+/** The server's own object behind each price read (pricesInOneShape starts from it). */
+const PRICE_SENT = new WeakMap<PriceQuote, Record<string, unknown>>();
+
+/** Where a list of prices may be wrapped in an object. */
+const PRICE_LIST_KEYS = 'prices rates quotes data items results'.split(' ');
+
+function priceOf(value: unknown): number | undefined {
+  const direct = readNumber(value);
+  if (direct !== undefined) return direct;
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const fields = value as Record<string, unknown>;
+    const found = firstField(fields, PRICE_FIELDS, priceOf);
+    if (found !== undefined) return found;
+    // Only a two-sided price: its mid.
+    const bid = readNumber(fields.bid);
+    const ask = readNumber(fields.ask);
+    // Rounded to 12 significant digits: (15.2832 + 15.2908) / 2 is not 15.286999999999999.
+    if (bid !== undefined && ask !== undefined) return Number(((bid + ask) / 2).toPrecision(12));
+  }
+  return undefined;
+}
+
+const marketOf = (value: Record<string, unknown>) => firstField(value, MARKET_FIELDS, readString);
+const timeOf = (value: Record<string, unknown>) => firstField(value, TIME_FIELDS, readString);
+
+/** GET /prices, whose shape is not shown. */
+export function parsePrices(data: unknown, requested: readonly string[], depth = 0): PriceQuote[] | undefined {
+  const fromObject = (value: unknown, fallbackMarket?: string) => {
+    const price = priceOf(value);
+    if (price === undefined) return undefined;
+    const fields = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    const market = marketOf(fields) ?? fallbackMarket;
+    if (!market) return undefined;
+    const timestamp = timeOf(fields);
+    const quote: PriceQuote = {
+      ...fields,
+      market,
+      price,
+      ...(timestamp !== undefined && fields.timestamp === undefined ? { timestamp } : {}),
+    };
+    PRICE_SENT.set(quote, fields);
+    return quote;
+  };
+  if (Array.isArray(data)) {
+    const quotes = data.map((item) => fromObject(item, requested.length === 1 ? requested[0] : undefined));
+    return quotes.length > 0 && quotes.every((quote) => quote !== undefined) ? (quotes as PriceQuote[]) : undefined;
+  }
+  if (data && typeof data === 'object') {
+    const object = data as Record<string, unknown>;
+    const single = fromObject(data, requested.length === 1 ? requested[0] : undefined);
+    if (single && marketOf(object)) return [single];
+    const keyed = Object.entries(object).map(([market, value]) => fromObject(value, market));
+    if (keyed.length > 0 && keyed.every((quote) => quote !== undefined)) return keyed as PriceQuote[];
+    if (single) return [single];
+    // A wrapper: `{rates: [...]}`, `{data: {USDTKES: …}}` — looked into once.
+    if (depth === 0) {
+      for (const key of PRICE_LIST_KEYS) {
+        if (object[key] !== undefined && typeof object[key] === 'object') {
+          const inner = parsePrices(object[key], requested, depth + 1);
+          if (inner) return inner;
+        }
+      }
+    }
+  }
+  if (typeof data === 'number' && requested.length === 1) return [{ market: requested[0]!, price: data }];
+  return undefined;
+}
+
+/** A price in the one shape (docs/output.md): `market`, `price`, `timestamp` first, then what the server sent. */
+export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<Record<string, unknown>> {
+  return quotes.map((quote) => {
+    const sent = PRICE_SENT.get(quote) ?? quote;
+    const { market, price, timestamp, ...others } = showUnderKnownNames(sent, [
+      { known: 'market', value: quote.market, synonyms: MARKET_FIELDS },
+      { known: 'price', value: quote.price, synonyms: PRICE_FIELDS },
+      // A time is text (the spec: ISO 8601); none read is null, so the name is always there.
+      { known: 'timestamp', value: timeOf(sent) ?? null, synonyms: TIME_FIELDS },
+    ]);
+    return { market, price, timestamp, ...others };
+  });
+}
+
+/** Where the one shape keeps what the server sent under one of our names for something else. */
+export const WIRE_HOLDER = '_wire';
+
+/** An ISO 8601 time that carries its zone (`Z` or `+01:00`): two such texts can be compared as instants. */
+const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Whether `sent` is the fact read as `read`, only written another way (`"99889.00"`, `BUY`, the same instant). */
+export function sameFact(sent: unknown, read: unknown) {
+  if (sent === read) return true;
+  if (typeof read === 'number') return readNumber(sent) === read;
+  if (typeof read !== 'string') return false;
+  if (typeof sent === 'number') return String(sent) === read;
+  if (typeof sent !== 'string') return false;
+  if (sent.toLowerCase() === read.toLowerCase()) return true;
+  return ZONED_TIME.test(sent) && ZONED_TIME.test(read) && Date.parse(sent) === Date.parse(read);
+}
+
+/** A record with each fact under our name and nothing the server sent lost. */
+export function showUnderKnownNames(
+  raw: Record<string, unknown>,
+  facts: ReadonlyArray<{ known: string; value: unknown; synonyms: readonly string[] }>,
+): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...raw };
+  const displaced: Record<string, unknown> = {};
+  if (Object.hasOwn(row, WIRE_HOLDER)) {
+    displaced[WIRE_HOLDER] = row[WIRE_HOLDER];
+    delete row[WIRE_HOLDER];
+  }
+  // Each of the record's names normalised once: a long history is shaped record by record.
+  let names: Array<readonly [name: string, key: string]> | undefined;
+  for (const { known, value, synonyms } of facts) {
+    if (value === undefined) continue;
+    const current = Object.hasOwn(row, known) ? row[known] : undefined;
+    if (current !== undefined && sameFact(current, value)) continue;
+    // Our own names are never a source: a fact already under one stays there.
+    names ??= Object.keys(row)
+      .filter((name) => !facts.some((fact) => fact.known === name))
+      .map((name) => [name, nameKey(name)] as const);
+    const source = sourceOf(row, names, value, synonyms);
+    if (source !== undefined) delete row[source];
+    if (current !== undefined) displaced[known] = current;
+    row[known] = value;
+  }
+  if (Object.keys(displaced).length > 0) row[WIRE_HOLDER] = displaced;
+  return row;
+}
+
+/** The synonym lists are few and fixed: each name normalised once. */
+const synonymKeys = new Map<string, string>();
+
+/** The field a fact was read from: the first of its synonyms whose value is that fact. */
+function sourceOf(
+  row: Record<string, unknown>,
+  names: ReadonlyArray<readonly [string, string]>,
+  value: unknown,
+  synonyms: readonly string[],
+) {
+  for (const synonym of synonyms) {
+    let wanted = synonymKeys.get(synonym);
+    if (wanted === undefined) synonymKeys.set(synonym, (wanted = nameKey(synonym)));
+    for (const [name, key] of names) {
+      if (key === wanted && Object.hasOwn(row, name) && sameFact(row[name], value)) return name;
+    }
+  }
+  return undefined;
+}
+
+type NameTable = Readonly<Record<string, readonly string[]>>;
+
+/** Each fact of `table` read from `raw`, in the table's order; a name other than the first is noted in `used`. */
+function readFacts(
+  raw: Record<string, unknown>,
+  table: NameTable,
+  read: Reader<unknown> | Readonly<Record<string, Reader<unknown>>>,
+  used?: string[],
+) {
+  const fields = fieldsOf(raw);
+  const facts: Record<string, unknown> = {};
+  for (const [fact, names] of Object.entries(table)) {
+    const found = pickField(fields, names, typeof read === 'function' ? read : read[fact]!);
+    if (found === undefined) continue;
+    if (found.name !== names[0]) used?.push(found.name);
+    facts[fact] = found.value;
+  }
+  return facts;
+}
+
+/** `raw` in the one shape (docs/output.md): each fact under the first of its names. */
+function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: object) {
+  return showUnderKnownNames(
+    raw,
+    Object.entries(table).map(([fact, synonyms]) => ({
+      known: synonyms[0]!,
+      value: (facts as Record<string, unknown>)[fact],
+      synonyms,
+    })),
+  );
+}
+
+/** Every name we read each "not shown" figure from, most likely first. Extend here, and only here. */
+export const POSITION_FIELD_SYNONYMS = {
+  side: ['side', 'direction', 'position_side', 'hedge_side'],
+  market: ['market', 'symbol', 'pair'],
+  notionalUsd: 'notional_usd size_usd notional amount_usd exposure_usd position_usd'.split(' '),
+  hedgeId: ['hedge_id', 'id', 'hedge'],
+  // Net names first, then a bare `pnl_usd`; "unrealized" last: a venue's is often the price part alone.
+  netPnlUsd:
+    'net_pnl_usd net_pnl_usdc unrealized_net_pnl_usd net_unrealized_pnl_usd pnl_net_usd net_pnl pnl_usd total_pnl_usd unrealized_pnl_usd unrealised_pnl_usd upnl_usd unrealized_pnl'.split(
+      ' ',
+    ),
+  maturityAt: 'maturity_at maturity expires_at settles_at maturity_time'.split(' '),
+  markPrice: ['mark_price', 'mark_rate', 'mark', 'current_price'],
+  entryPrice: ['entry_price', 'entry_rate', 'entry', 'avg_entry_price'],
+  accruedCarryUsdc: 'accrued_carry_usdc carry_accrued_usdc carry_usdc accrued_carry funding_usdc'.split(' '),
+  marginUsdc: ['margin_usdc', 'collateral_usdc', 'locked_margin_usdc', 'margin'],
+  grossPnlUsd: ['gross_pnl_usd', 'pnl_gross_usd', 'price_pnl_usd', 'gross_pnl'],
+  closeFeeUsdc: ['close_fee_usdc', 'exit_fee_usdc', 'fee_to_close_usdc', 'close_fee'],
+  units: ['units', 'qty', 'quantity'],
+  openedAt: ['opened_at', 'open_time', 'created_at', 'opened'],
+} as const;
+
+const POSITION_READERS = {
+  side: (value: unknown) => {
+    const word = typeof value === 'string' ? value.toLowerCase() : undefined;
+    return (SIDES as readonly string[]).includes(word ?? '') ? (word as Side) : undefined;
+  },
+  market: (value: unknown) => readString(value)?.toUpperCase(),
+  notionalUsd: readNumber,
+  hedgeId: readString,
+  netPnlUsd: readNumber,
+  maturityAt: readString,
+  markPrice: readNumber,
+  entryPrice: readNumber,
+  accruedCarryUsdc: readNumber,
+  marginUsdc: readNumber,
+  grossPnlUsd: readNumber,
+  closeFeeUsdc: readNumber,
+  units: readNumber,
+  openedAt: readString,
+} satisfies { readonly [F in keyof typeof POSITION_FIELD_SYNONYMS]: Reader<unknown> };
+
+/** A position's facts; `synonymsUsed`: the names read other than ours (for --verbose). */
+export type PositionFacts = {
+  [F in keyof typeof POSITION_READERS]?: NonNullable<ReturnType<(typeof POSITION_READERS)[F]>>;
+} & {
+  netMarginUsd?: number;
+  synonymsUsed: string[];
+};
+
+export function readPosition(raw: Record<string, unknown>): PositionFacts {
+  const synonymsUsed: string[] = [];
+  const facts = readFacts(raw, POSITION_FIELD_SYNONYMS, POSITION_READERS, synonymsUsed);
+  return { ...facts, netMarginUsd: readNumber(raw.net_margin_usd), synonymsUsed };
+}
+
+/** A position in the one shape: a fact taken from its hedge (a position with no side) shown too. */
+export function positionInOneShape(
+  raw: Record<string, unknown>,
+  facts: Omit<PositionFacts, 'synonymsUsed'>,
+): Record<string, unknown> {
+  return inOneShape(raw, POSITION_FIELD_SYNONYMS, facts);
+}
+
+type Fact = keyof HistoryFacts;
+
+/** Names a closed-hedge record may give each fact, most likely first (the first: what our simulator serves). */
+export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> = {
+  netPnlUsd:
+    'net_pnl_usd net_pnl_usdc net_pnl net_realized_pnl_usd realized_net_pnl_usd pnl_net_usd net_profit_usd'.split(' '),
+  grossPnlUsd:
+    'gross_pnl_usd gross_pnl_usdc realized_pnl_usd realized_gross_pnl_usd gross_realized_pnl_usd pnl_gross_usd gross_pnl price_pnl_usd'.split(
+      ' ',
+    ),
+  carryUsd:
+    'carry_usdc carry_paid_usdc carry_usd carry_paid_usd total_carry_usdc accrued_carry_usdc carry funding_usdc funding_usd'.split(
+      ' ',
+    ),
+  feesUsd: 'fees_usdc fees_usd fee_usd fee_usdc total_fees_usdc total_fees_usd fees_paid_usdc fees fee'.split(' '),
+  notionalUsd: 'notional_usd notional_usdc notional size_usd size_usdc amount_usd size'.split(' '),
+  side: ['side', 'direction', 'position_side'],
+  tenorDays: ['tenor_days', 'tenor', 'tenor_d', 'duration_days'],
+  market: ['market', 'symbol', 'pair', 'instrument'],
+  hedgeId: ['hedge_id', 'id', 'hedge', 'position_id'],
+  clientReference: ['client_reference', 'client_ref', 'reference', 'clientReference'],
+  entryPrice: 'entry_price entry_rate open_price struck_rate avg_entry_price'.split(' '),
+  exitPrice: 'exit_price exit_rate close_price settlement_price settlement_rate'.split(' '),
+  openedAt: 'opened_at open_time opened_time entry_time entered_at created_at opened'.split(' '),
+  closedAt: 'closed_at close_time closed_time exit_time exited_at settled_at settlement_time closed'.split(' '),
+};
+
+/** How a closed hedge ended: no rule reads it, but the one shape shows it under ours. */
+export const CLOSE_REASON_SYNONYMS: readonly string[] =
+  'close_reason exit_reason reason closed_reason closure_reason'.split(' ');
+
+/** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
+function readId(value: unknown) {
+  if (value && typeof value === 'object' && !Array.isArray(value))
+    return readText((value as Record<string, unknown>).id);
+  return readText(value);
+}
+
+// `long`/`short` are read as buy/sell: buying USDT against the quote currency is the long side.
+const SIDE_WORDS: Record<string, 'buy' | 'sell'> = { buy: 'buy', long: 'buy', sell: 'sell', short: 'sell' };
+
+function readSide(value: unknown) {
+  return typeof value === 'string' ? SIDE_WORDS[value.trim().toLowerCase()] : undefined;
+}
+
+/** `7`, `"7"`, `"7d"`, `"7 days"`. */
+function readTenor(value: unknown) {
+  const text =
+    typeof value === 'string'
+      ? value
+          .trim()
+          .toLowerCase()
+          .replace(/\s*d(ays?)?$/, '')
+      : value;
+  const days = readNumber(text);
+  return days !== undefined && Number.isInteger(days) && days > 0 ? days : undefined;
+}
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
+// Epoch numbers under this are seconds, over it milliseconds (1e11 s is the year 5138).
+const EPOCH_SECONDS_BELOW = 1e11;
+
+/** An ISO 8601 time (no zone: UTC, never local) or epoch seconds or milliseconds → an ISO string. */
+export function readTimestamp(value: unknown) {
+  let ms: number | undefined;
+  const epoch = readNumber(value);
+  if (epoch !== undefined) {
+    ms = Math.abs(epoch) < EPOCH_SECONDS_BELOW ? epoch * 1000 : epoch;
+  } else if (typeof value === 'string' && ISO_TIMESTAMP.test(value.trim())) {
+    const text = value.trim().replace(' ', 'T');
+    const zoned = text.length === 10 || HAS_ZONE.test(text) ? text : `${text}Z`;
+    ms = Date.parse(zoned);
+  }
+  if (ms === undefined || !Number.isFinite(ms)) return undefined;
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+const FACT_READERS: { [F in Fact]-?: Reader<NonNullable<HistoryFacts[F]>> } = {
+  netPnlUsd: readNumber,
+  grossPnlUsd: readNumber,
+  carryUsd: readNumber,
+  feesUsd: readNumber,
+  notionalUsd: readNumber,
+  side: readSide,
+  tenorDays: readTenor,
+  market: readText,
+  hedgeId: readId,
+  clientReference: readText,
+  entryPrice: readNumber,
+  exitPrice: readNumber,
+  openedAt: readTimestamp,
+  closedAt: readTimestamp,
+};
+
+/** A closed-hedge record's facts; one not found is left out, never 0. No net P&L is off the contract. */
+export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
+  const facts = readFacts(raw, HISTORY_FIELD_SYNONYMS, FACT_READERS) as Partial<Record<Fact, unknown>>;
+  // The rules reason on the account's side: the server's positive carry and fees are paid.
+  for (const fact of ['carryUsd', 'feesUsd'] as const)
+    if (typeof facts[fact] === 'number') facts[fact] = toAccountSide(facts[fact]);
+  if (facts.netPnlUsd === undefined) {
+    const id = typeof facts.hedgeId === 'string' ? ` (${facts.hedgeId})` : '';
+    throw new InvalidResponseError(`A closed-hedge record${id} has no net P&L (net_pnl_usd).`, {
+      endpoint: 'GET /hedges/history',
+      status: 200,
+      hint: 'The P&L report needs net_pnl_usd on every closed hedge; see the raw records with `hedge history --json`.',
+    });
+  }
+  return facts as HistoryFacts;
+}
+
+/** The hedge a closed-hedge record is of, under any of its names. */
+export function historyHedgeId(raw: Record<string, unknown>) {
+  return firstField(raw, HISTORY_FIELD_SYNONYMS.hedgeId, readId);
+}
+
+/** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */
+export function historyRecordForPeople(raw: Record<string, unknown>): Record<string, unknown> {
+  const table = { ...HISTORY_FIELD_SYNONYMS, closeReason: CLOSE_REASON_SYNONYMS };
+  return inOneShape(raw, table, readFacts(raw, table, { ...FACT_READERS, closeReason: readText }));
+}
+
+/** Every name each account figure is read from, ours (docs/output.md) first. Extend here, and only here. */
+export const ACCOUNT_FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  balance_usdc: ['balance_usdc'],
+  margin_in_use_usdc: ['margin_in_use_usdc', 'used_margin_usdc', 'margin_locked_usdc', 'margin_used_usdc'],
+  open_exposure_usd: ['open_exposure_usd', 'exposure_usd', 'gross_exposure_usd'],
+  unrealized_pnl_usd: ['unrealized_pnl_usd', 'upnl_usd', 'floating_pnl_usd', 'unrealised_pnl_usd'],
+  open_positions: ['open_positions', 'open_position_count', 'num_positions', 'positions'],
+  available_exposure_usd: ['available_exposure_usd'],
+  exposure_cap_usd: ['exposure_cap_usd', 'exposure_limit_usd', 'max_exposure_usd'],
+};
+
+/** The account in the one shape: each figure read under another name shown under ours. */
+export function accountForPeople(raw: Record<string, unknown>): Record<string, unknown> {
+  return inOneShape(raw, ACCOUNT_FIELD_SYNONYMS, readFacts(raw, ACCOUNT_FIELD_SYNONYMS, readNumber));
+}

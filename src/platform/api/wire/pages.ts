@@ -1,0 +1,388 @@
+// The one pager.
+import LinkHeader from 'http-link-header';
+import { UsageError } from '../../../core/errors.js';
+import { atBaseOrigin, resolveApiPath } from '../../../core/security/base-url.js';
+import { readString, readText } from './fields.js';
+
+/** Parses one header value; undefined when it is not a Link header at all. */
+function parsed(value: string) {
+  try {
+    return LinkHeader.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The target of a `Link` header's `rel="next"`, as written; read link by link when the whole does not parse. */
+export function nextLink(header: string | readonly string[] | undefined) {
+  if (header === undefined) return undefined;
+  const values = (typeof header === 'string' ? [header] : header).filter((value) => value.trim() !== '');
+  for (const value of values) {
+    const whole = parsed(value);
+    // The library reads leniently: a malformed parameter may swallow the links after it.
+    const found = whole?.rel('next')[0] ?? linkByLink(value);
+    if (found?.uri) return found.uri;
+  }
+  return undefined;
+}
+
+/** The next link of a header that does not read whole: each `<…>` part on its own. */
+function linkByLink(value: string) {
+  for (const part of value.split(/,(?=\s*<)/)) {
+    const found = parsed(part)?.rel('next')[0];
+    if (found?.uri) return found;
+  }
+  return undefined;
+}
+
+/** Names a page-size query parameter goes by, most common first (the first is our default guess). */
+export const PAGE_SIZE_NAMES =
+  'limit page_size per_page pageSize perPage size page_limit max_results maxResults count'.split(' ');
+
+/** Where a list hides inside an object `data`, most likely first. */
+const LIST_KEYS = 'items data results records rows entries list hedges history positions markets'.split(' ');
+/** Objects that may hold paging facts, inside meta or beside the list. */
+const CONTAINERS = 'pagination paging page_info pageInfo page cursor links _links'.split(' ');
+const NEXT_LINK_KEYS = 'next next_url nextUrl next_page_url nextPageUrl next_link nextLink href'.split(' ');
+const CURSOR_KEYS =
+  'next_cursor nextCursor next_page_token nextPageToken next_token nextToken end_cursor endCursor after'.split(' ');
+const MORE_KEYS = 'has_more hasMore has_next hasNext has_next_page hasNextPage more'.split(' ');
+const PAGE_KEYS = 'page current_page currentPage page_number pageNumber'.split(' ');
+const PAGES_KEYS = 'total_pages totalPages page_count pageCount last_page lastPage pages'.split(' ');
+const TOTAL_KEYS = 'total total_count totalCount total_items totalItems total_results count'.split(' ');
+
+export interface NextPage {
+  /** The query of the next request (replaces the list's query; the page size is added when absent). */
+  query: Record<string, string>;
+  /** How it was found, for --verbose and `hedge doctor`: "meta.next_cursor as cursor", "Link header", … */
+  how: string;
+}
+
+export interface PageReading {
+  /** The rows of this page; undefined when the answer holds no list hedge can find. */
+  rows?: unknown[];
+  /** Where the rows were: "data", "data.items". */
+  rowsAt: string;
+  /** true: the server says more exist; false: it says this is the last; undefined: it says nothing. */
+  more?: boolean;
+  next?: NextPage;
+  /** A page-size name and value the answer states (`meta.page_size: 20`): the parameter the server reads, likely. */
+  statedPageSize?: { name: string; value: number };
+  /** A total the answer states (rows across every page). */
+  total?: number;
+  /** A next link the answer gives as a URL or path: `--paginate` follows it whole, the client only its query. */
+  nextLink?: string;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The rows of a list answer: the array itself, or the one array an object `data` carries. */
+export function findRows(data: unknown): { rows?: unknown[]; at: string; rest: Json } {
+  if (Array.isArray(data)) return { rows: data, at: 'data', rest: {} };
+  if (!isObject(data)) return { at: 'data', rest: {} };
+  const arrays = Object.entries(data).filter(([, value]) => Array.isArray(value));
+  const named = LIST_KEYS.map((key) => arrays.find(([name]) => name === key)).find((entry) => entry !== undefined);
+  const found = named ?? (arrays.length === 1 ? arrays[0] : undefined);
+  if (!found) return { at: 'data', rest: data };
+  const rest = { ...data };
+  delete rest[found[0]];
+  return { rows: found[1] as unknown[], at: `data.${found[0]}`, rest };
+}
+
+/** The places paging facts may be: meta, what `data` carries beside the rows, and objects inside either. */
+function places(meta: Json, rest: Json) {
+  const found: Array<{ at: string; value: Json }> = [
+    { at: 'meta', value: meta },
+    { at: 'data', value: rest },
+  ];
+  for (const { at, value } of [...found]) {
+    for (const key of CONTAINERS)
+      if (isObject(value[key])) found.push({ at: `${at}.${key}`, value: value[key] as Json });
+  }
+  return found;
+}
+
+function firstOf<T>(
+  sources: Array<{ at: string; value: Json }>,
+  keys: readonly string[],
+  read: (value: unknown) => T | undefined,
+) {
+  for (const source of sources) {
+    for (const key of keys) {
+      if (!(key in source.value)) continue;
+      const value = read(source.value[key]);
+      if (value !== undefined) return { at: source.at, key, value };
+    }
+  }
+  return undefined;
+}
+
+const whole = (value: unknown) => {
+  const number =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+$/.test(value.trim())
+        ? Number(value)
+        : undefined;
+  return number !== undefined && Number.isInteger(number) && number >= 0 ? number : undefined;
+};
+const flag = (value: unknown) =>
+  typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined;
+/** A key present with null (or '') says "no next page". */
+const present = (sources: Array<{ at: string; value: Json }>, keys: readonly string[]) =>
+  sources.some((source) =>
+    keys.some((key) => key in source.value && (source.value[key] === null || source.value[key] === '')),
+  );
+
+/** A next "link" that is a URL or a path; bare text (`"n1"`) is a cursor token under a link's name. */
+const looksLikeLink = (value: string) => value.includes('/') || value.includes('?');
+
+/** The query of a next link (absolute, or relative to the list's URL). */
+function queryOfLink(link: string, listUrl: string) {
+  try {
+    const url = new URL(link, listUrl);
+    return Object.fromEntries(url.searchParams.entries());
+  } catch {
+    return undefined;
+  }
+}
+
+/** `next_cursor` → `cursor`, `nextPageToken` → `pageToken`, `end_cursor` / `after` → `after`. */
+export function cursorParameterFor(key: string) {
+  if (key === 'end_cursor' || key === 'endCursor' || key === 'after') return 'after';
+  const stripped = key.replace(/^next_?/i, '');
+  return stripped.charAt(0).toLowerCase() + stripped.slice(1);
+}
+
+/** One answer of a list: `query` as asked (filters kept), `listUrl` to resolve a relative link, `cursorParam` as set. */
+export function readPage(
+  answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] },
+  request: { query: Record<string, string>; listUrl: string; cursorParam?: string },
+): PageReading {
+  const { rows, at, rest } = findRows(answer.data);
+  const sources = places(answer.meta, rest);
+  const reading: PageReading = { rows, rowsAt: at };
+
+  const stated = firstOf(
+    sources,
+    PAGE_SIZE_NAMES.filter((name) => name !== 'count'),
+    whole,
+  );
+  if (stated && stated.value > 0) reading.statedPageSize = { name: stated.key, value: stated.value };
+  const total = firstOf(sources, TOTAL_KEYS, whole);
+  if (total) reading.total = total.value;
+  const more = firstOf(sources, MORE_KEYS, flag);
+  if (more) reading.more = more.value;
+
+  // 1. A next link: the server's own word for the next request.
+  const link = firstOf(sources, NEXT_LINK_KEYS, readString);
+  const header = nextLink(answer.linkHeader);
+  const given =
+    link && looksLikeLink(link.value)
+      ? { value: link.value, how: `${link.at}.${link.key} (a next link)` }
+      : header
+        ? { value: header, how: 'the Link header (rel="next")' }
+        : undefined;
+  if (given) {
+    reading.nextLink = given.value;
+    const linkQuery = queryOfLink(given.value, request.listUrl);
+    if (linkQuery && Object.keys(linkQuery).length > 0) {
+      reading.next = { query: linkQuery, how: given.how };
+      reading.more ??= true;
+      return reading;
+    }
+  }
+  // A next "link" that is bare text is a cursor token (`meta.cursor.next: "n1"`), sent back as a cursor.
+  if (link && !looksLikeLink(link.value) && reading.more !== false) {
+    const parameter = request.cursorParam ?? 'cursor';
+    reading.next = {
+      query: { ...request.query, [parameter]: link.value },
+      how: `${link.at}.${link.key}, sent back as ${parameter}`,
+    };
+    reading.more ??= true;
+    return reading;
+  }
+  // 2. A cursor, or any other `next_<name>` marker: sent back as `<name>` (`next_before` → `before`).
+  const markers = [...CURSOR_KEYS, ...markersIn(sources)];
+  const cursor = firstOf(sources, markers, readText);
+  if (cursor && reading.more !== false) {
+    const named = CURSOR_KEYS.includes(cursor.key) ? request.cursorParam : undefined;
+    const parameter = named ?? cursorParameterFor(cursor.key);
+    reading.next = {
+      query: { ...request.query, [parameter]: cursor.value },
+      how: `${cursor.at}.${cursor.key}, sent back as ${parameter}`,
+    };
+    reading.more ??= true;
+    return reading;
+  }
+  // 3. Page numbers.
+  const page = firstOf(sources, PAGE_KEYS, whole);
+  const pages = firstOf(sources, PAGES_KEYS, whole);
+  const nextPage = firstOf(sources, ['next_page', 'nextPage'], whole);
+  if (nextPage || (page && pages && page.value < pages.value)) {
+    const number = nextPage?.value ?? page!.value + 1;
+    const parameter = page?.key === 'current_page' || page?.key === 'currentPage' ? 'page' : (page?.key ?? 'page');
+    reading.next = {
+      query: { ...request.query, [parameter]: String(number) },
+      how: `page numbers (${parameter}=${number})`,
+    };
+    reading.more ??= true;
+    return reading;
+  }
+  if (page && pages && page.value >= pages.value) reading.more ??= false;
+  // 4. An offset.
+  const offset = firstOf(sources, ['offset', 'skip', 'start'], whole);
+  if (
+    offset &&
+    rows &&
+    rows.length > 0 &&
+    (reading.more === true || (reading.total !== undefined && offset.value + rows.length < reading.total))
+  ) {
+    reading.next = {
+      query: { ...request.query, [offset.key]: String(offset.value + rows.length) },
+      how: `${offset.at}.${offset.key} (an offset)`,
+    };
+    reading.more = true;
+    return reading;
+  }
+  // A cursor or marker present and empty says this was the last page; one that cannot be sent back, that more exist.
+  if (reading.more === undefined && present(sources, markers)) reading.more = false;
+  else if (reading.more === undefined && sources.some(({ value }) => markers.some((key) => isGiven(value[key]))))
+    reading.more = true;
+  return reading;
+}
+
+const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '' && value !== false;
+
+/** The `next_<name>` (or `nextName`) keys of the answer that no other rule reads. */
+function markersIn(sources: Array<{ at: string; value: Json }>) {
+  const known = new Set<string>([...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage']);
+  return [
+    ...new Set(sources.flatMap(({ value }) => Object.keys(value).filter((key) => /^next(_|[A-Z])/.test(key)))),
+  ].filter((key) => !known.has(key));
+}
+
+/** What the pager needs of one answer (the transport's ApiResponse has it). */
+export interface PageAnswer {
+  data: unknown;
+  meta: Record<string, unknown>;
+  /** Names in lower case; `link` may carry the next page. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The URL asked (a relative next link is resolved against it). */
+  url: string;
+}
+
+export interface FollowedPage<A extends PageAnswer, R = Record<string, string>> {
+  answer: A;
+  reading: PageReading;
+  /** The request this page was asked with: the list's query (followPages), the path (followPaths). */
+  query: R;
+  /** Another page follows, none, or none because the server repeated a next request. */
+  next: 'page' | 'none' | 'repeated';
+  /** The next request the answer gives (the one repeated, when `next` is `repeated`). */
+  following?: R;
+}
+
+export interface FollowOptions {
+  /** The first page's query (filters); every next page's query comes from the answer before it. */
+  query?: Record<string, string>;
+  /** A configured name to send a cursor back under (else derived from the answer's key). */
+  cursorParam?: string;
+}
+
+/** Page after page; a next request already made ends the walk as `repeated` (a server could loop us). */
+async function* walkPages<A extends PageAnswer, R>(
+  first: R,
+  fetchPage: (request: R) => Promise<A>,
+  nextOf: (answer: A, request: R) => { reading: PageReading; next?: R },
+): AsyncGenerator<FollowedPage<A, R>> {
+  const asked = new Set<string>();
+  let request = first;
+  for (;;) {
+    asked.add(JSON.stringify(request));
+    const answer = await fetchPage(request);
+    const { reading, next: following } = nextOf(answer, request);
+    const next = following === undefined ? 'none' : asked.has(JSON.stringify(following)) ? 'repeated' : 'page';
+    yield { answer, reading, query: request, next, ...(following === undefined ? {} : { following }) };
+    if (next !== 'page') return;
+    request = following!;
+  }
+}
+
+/** The client's lists: each next page asked at the list's path with the query the answer gives. */
+export function followPages<A extends PageAnswer>(
+  fetchPage: (query: Record<string, string>) => Promise<A>,
+  options: FollowOptions = {},
+): AsyncGenerator<FollowedPage<A>> {
+  return walkPages({ ...(options.query ?? {}) }, fetchPage, (answer, query) => {
+    const reading = readPage(
+      { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
+      { query, listUrl: answer.url, cursorParam: options.cursorParam },
+    );
+    return { reading, ...(reading.more === false || reading.next === undefined ? {} : { next: reading.next.query }) };
+  });
+}
+
+/** `hedge api --paginate`: the same walk over paths under the base URL. */
+export function followPaths<A extends PageAnswer>(
+  baseUrl: string,
+  path: string,
+  fetchPath: (path: string) => Promise<A>,
+  options: Pick<FollowOptions, 'cursorParam'> = {},
+): AsyncGenerator<FollowedPage<A, string>> {
+  return walkPages(path, fetchPath, (answer, asked) => {
+    const { reading, next } = readPathPage(baseUrl, asked, answer, options.cursorParam);
+    return { reading, ...(next === undefined ? {} : { next }) };
+  });
+}
+
+/** A server's link as a path under the base URL; refused when it leads to another origin or out of that path. */
+function underBase(baseUrl: string, link: string) {
+  const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
+  let resolved: string;
+  try {
+    resolved = new URL(link, base).href;
+  } catch {
+    throw new UsageError(`--paginate: the server's next-page link ${JSON.stringify(link)} is not a URL; stopped.`);
+  }
+  const target = atBaseOrigin(baseUrl, resolved, "--paginate: the server's next-page link");
+  if (!target.pathname.startsWith(base.pathname)) {
+    throw new UsageError(
+      `--paginate: the server's next-page link leads outside the base URL (${target.origin}${target.pathname}); stopped, nothing more was sent.`,
+    );
+  }
+  return resolveApiPath(baseUrl, `${target.pathname.slice(base.pathname.length - 1)}${target.search}`);
+}
+
+/** One answer of `path` read as a page, and the path of the page after it (none when it was the last). */
+function readPathPage(
+  baseUrl: string,
+  path: string,
+  answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
+  cursorParam?: string,
+) {
+  const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
+  const question = path.indexOf('?');
+  const query = Object.fromEntries(new URLSearchParams(question < 0 ? '' : path.slice(question + 1)).entries());
+  const reading = readPage(
+    { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
+    { query, listUrl, cursorParam },
+  );
+  if (reading.nextLink !== undefined) return { reading, next: underBase(baseUrl, reading.nextLink) };
+  if (reading.more === false || reading.next === undefined) return { reading };
+  const search = new URLSearchParams(reading.next.query).toString();
+  return { reading, next: `${question < 0 ? path : path.slice(0, question)}${search === '' ? '' : `?${search}`}` };
+}
+
+/** The path of the page after the one asked at `path`, or undefined after the last. */
+export function nextPagePath(
+  baseUrl: string,
+  path: string,
+  answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
+  cursorParam?: string,
+) {
+  return readPathPage(baseUrl, path, answer, cursorParam).next;
+}

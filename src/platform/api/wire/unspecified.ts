@@ -1,0 +1,138 @@
+// What the client SENDS where the spec says "not shown" is a guess.
+import { ApiError } from '../../../core/errors.js';
+
+/** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
+export { MAX_PAGE_SIZE } from '../../../core/wire.js';
+
+/** GET /prices takes several markets comma-separated. */
+export const PRICE_SYMBOLS_SEPARATOR = ',';
+
+export interface WireSettings {
+  /** GET /hedges and GET /hedges/history: the page-size query parameter (`none`: send none). */
+  pageSizeParam: string;
+  /** POST /hedges/add and /hedges/reduce: the body's notional field (market and side are as for open). */
+  changeNotionalField: string;
+  /** GET /prices: the query parameter naming the market (the spec shows `symbols`). */
+  pricesParam: string;
+  /** Lists: the query parameter a page cursor is sent back under; empty: derived from the answer (`next_cursor` → `cursor`). */
+  cursorParam: string;
+}
+
+/** The page-size setting's value for a server that takes no page-size parameter at all. */
+export const NO_PAGE_SIZE = 'none';
+
+export const DEFAULT_WIRE_SETTINGS: WireSettings = {
+  pageSizeParam: 'limit',
+  changeNotionalField: 'notional_usd',
+  pricesParam: 'symbols',
+  cursorParam: '',
+};
+
+/** Each setting's environment variable and its key in a profile's `wire` object. */
+export const WIRE_SETTING_SOURCES: Record<keyof WireSettings, { env: string; profileKey: string }> = {
+  pageSizeParam: { env: 'HEDGE_WIRE_PAGE_SIZE_PARAM', profileKey: 'page_size_param' },
+  changeNotionalField: { env: 'HEDGE_WIRE_NOTIONAL_FIELD', profileKey: 'notional_field' },
+  pricesParam: { env: 'HEDGE_WIRE_PRICES_PARAM', profileKey: 'prices_param' },
+  cursorParam: { env: 'HEDGE_WIRE_CURSOR_PARAM', profileKey: 'cursor_param' },
+};
+
+/** The next step of a wire refusal: the setting that changes the name, and the command that checks. */
+export function wireHint(setting: keyof WireSettings) {
+  const { env, profileKey } = WIRE_SETTING_SOURCES[setting];
+  return `Set ${env} (or the profile's wire.${profileKey}) to the name the server expects; \`hedge doctor\` shows what hedge detected, and \`hedge profile reset-wire\` forgets what it learned.`;
+}
+
+export const WIRE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+
+/** default: our guess; learned: the server named it (kept in the profile); profile / environment: set by you. */
+export type WireSource = 'default' | 'learned' | 'profile' | 'environment';
+
+/** Environment over profile over learned over default; a malformed name is refused with the setting named. */
+export function resolveWireSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  profileWire: Readonly<Record<string, unknown>> = {},
+  learnedWire: Readonly<Record<string, unknown>> = {},
+): { settings: WireSettings; sources: Record<keyof WireSettings, WireSource>; problem?: string } {
+  const settings = { ...DEFAULT_WIRE_SETTINGS };
+  const sources = Object.fromEntries(Object.keys(DEFAULT_WIRE_SETTINGS).map((key) => [key, 'default'])) as Record<
+    keyof WireSettings,
+    WireSource
+  >;
+  for (const key of Object.keys(WIRE_SETTING_SOURCES) as Array<keyof WireSettings>) {
+    const { env: variable, profileKey } = WIRE_SETTING_SOURCES[key];
+    const fromEnv = env[variable]?.trim();
+    const fromProfile = profileWire[profileKey];
+    const fromLearned = learnedWire[profileKey];
+    const [value, source]: [unknown, WireSource] = fromEnv
+      ? [fromEnv, 'environment']
+      : fromProfile !== undefined
+        ? [fromProfile, 'profile']
+        : fromLearned !== undefined
+          ? [fromLearned, 'learned']
+          : [undefined, 'default'];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !WIRE_NAME.test(value)) {
+      // A learned name that went bad is forgotten rather than refused: nobody typed it.
+      if (source === 'learned') continue;
+      const where = source === 'environment' ? variable : `the profile's wire.${profileKey}`;
+      return {
+        settings,
+        sources,
+        problem: `${where}: ${JSON.stringify(value)} is not a field or parameter name (letters, digits, "_", "." and "-", at most 64).`,
+      };
+    }
+    settings[key] = value;
+    sources[key] = source;
+  }
+  return { settings, sources };
+}
+
+/** POST /hedges/add and /hedges/reduce: `market`, `side` and the notional under its setting's name. */
+export function changeNotionalBody(
+  wire: Pick<WireSettings, 'changeNotionalField'>,
+  market: string,
+  side: string,
+  notionalUsd: number,
+): Record<string, unknown> {
+  return { market, side, [wire.changeNotionalField]: notionalUsd };
+}
+
+/** Body fields of add/reduce that are not the amount. */
+export const CHANGE_BODY_FIELDS = new Set(['market', 'side']);
+/** A field name that can carry an amount of USD (what an add or reduce sends besides market and side). */
+const AMOUNT_NAME = /(usd|usdc|amount|notional|size|delta|qty|quantity|value|change)/i;
+
+/** The server's own name for the add/reduce amount, when a refusal that did nothing names one hedge did not send. */
+export function notionalFieldFrom(error: unknown, sentBody: unknown) {
+  // Not a clear 4xx refusal of the body: a 401, 403, 404, 409 or 429 says nothing about names.
+  if (!(error instanceof ApiError) || error.ambiguous || error.status < 400 || error.status >= 500) return undefined;
+  if ([401, 403, 404, 409, 429].includes(error.status)) return undefined;
+  const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as Record<string, unknown>) : {};
+  const field = refusedField(error);
+  const named = field !== undefined && WIRE_NAME.test(field) && !CHANGE_BODY_FIELDS.has(field) && !(field in body);
+  return named && AMOUNT_NAME.test(field) ? field : undefined;
+}
+
+/** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
+export function refusedField(error: ApiError) {
+  for (const key of 'field param parameter name path'.split(' ')) {
+    const value = error.details[key];
+    if (typeof value === 'string' && value !== '') return value;
+    if (Array.isArray(value) && typeof value[value.length - 1] === 'string') return value[value.length - 1] as string;
+  }
+  return undefined;
+}
+
+/** Names a refusal's details offer (`allowed: [...]`, `expected: "per_page"`), never its message. */
+export function namesIn(details: Record<string, unknown>) {
+  const names: string[] = [];
+  for (const [key, value] of Object.entries(details)) {
+    if (key === 'field') continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) if (typeof item === 'string' && WIRE_NAME.test(item)) names.push(item);
+    // A reason like "… (known: status, per_page)" lists the names in its own words.
+    if (typeof value === 'string')
+      for (const word of value.split(/[^A-Za-z0-9_.-]+/)) if (WIRE_NAME.test(word)) names.push(word);
+  }
+  return names;
+}

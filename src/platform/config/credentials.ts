@@ -1,0 +1,145 @@
+// Where the key, base URL and profile come from: flag > environment > stored profile.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { checkBaseUrl } from '../../core/security/base-url.js';
+import { AuthError, UsageError } from '../../core/errors.js';
+import { registerSecret, validateApiKey, type Environment } from '../../core/security/secrets.js';
+import type { ProfileStore } from './profile-store.js';
+import type { StoredProfile } from './store-schema.js';
+import { PROFILE_NAME } from './profile-name.js';
+import { keyLocationOf, readProfileKey, type KeyLocation, type KeyReading } from './key-store.js';
+import type { Env } from './env.js';
+
+export type Source = 'flag' | 'environment' | 'profile' | 'demo';
+
+export interface ResolvedCredentials {
+  apiKey: string;
+  baseUrl: string;
+  /** The demo's simulator: the local socket its base URL is served on (api/transport.ts). */
+  localSocket?: string;
+  caFile?: string;
+  /** The profile's answers to the spec's "not shown" request names (api/wire/unspecified.ts). */
+  profileWire?: Record<string, string>;
+  environment: Environment;
+  profileName?: string;
+  sources: { apiKey: Source; baseUrl: Source; profile?: Source; caFile?: Source };
+  /** Where a profile's key was read from (the file, the OS keyring, a helper); absent when it came from the environment or the demo. */
+  keyLocation?: KeyLocation;
+}
+
+export type { Env };
+
+export function configDir(env: Env) {
+  if (env.HEDGE_CONFIG_DIR) return env.HEDGE_CONFIG_DIR;
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'hedge');
+}
+
+/** --profile, then HEDGE_PROFILE; the store's current profile is looked up only when neither is set. */
+export function requestedProfile(flag: string | undefined, env: Env): { name: string; source: Source } | undefined {
+  const pick =
+    flag !== undefined
+      ? { name: flag, source: 'flag' as const }
+      : env.HEDGE_PROFILE
+        ? { name: env.HEDGE_PROFILE, source: 'environment' as const }
+        : undefined;
+  if (pick && !PROFILE_NAME.test(pick.name)) {
+    throw new UsageError(
+      `--profile: "${pick.name}" is not a profile name (letters, digits, ".", "_" and "-", at most 64).`,
+    );
+  }
+  return pick;
+}
+
+/** With key and base URL both in the environment and no profile asked for, the store is not even opened. */
+export function needsProfileStore(profileFlag: string | undefined, env: Env) {
+  return (
+    profileFlag !== undefined || Boolean(env.HEDGE_PROFILE) || !env.HEDGE_API_KEY?.trim() || !env.HEDGE_BASE_URL?.trim()
+  );
+}
+
+export async function resolveCredentials(input: {
+  profileFlag?: string;
+  env: Env;
+  store: () => ProfileStore;
+  /** Bounds and cancels reading a key from a helper or the keyring. */
+  reading?: Omit<KeyReading, 'env'>;
+}): Promise<ResolvedCredentials> {
+  const { env } = input;
+  const wanted = requestedProfile(input.profileFlag, env);
+  // `--profile NAME` on the command line is the strongest word there is.
+  const explicit = wanted?.source === 'flag';
+  const envKey = explicit ? undefined : env.HEDGE_API_KEY?.trim() || undefined;
+  const envBaseUrl = explicit ? undefined : env.HEDGE_BASE_URL?.trim() || undefined;
+  const envCaFile = explicit ? undefined : env.HEDGE_CA_FILE || undefined;
+
+  const needStore = needsProfileStore(input.profileFlag, env);
+  let profileName: string | undefined;
+  let profileSource: Source | undefined;
+  let profile: StoredProfile | undefined;
+  if (needStore) {
+    const store = input.store();
+    const data = store.read();
+    if (wanted) {
+      profile = data.profiles[wanted.name];
+      if (!profile) {
+        const known = Object.keys(data.profiles);
+        throw new UsageError(
+          `--profile: no profile named "${wanted.name}"${known.length ? ` (profiles: ${known.join(', ')})` : ' (none saved yet)'}.`,
+        );
+      }
+      profileName = wanted.name;
+      profileSource = wanted.source;
+    } else if (data.current && data.profiles[data.current]) {
+      profileName = data.current;
+      profile = data.profiles[data.current];
+      profileSource = 'profile';
+    }
+  }
+
+  // The profile's key is fetched (a helper run, the keyring asked) only when the environment's does not win.
+  const keyLocation = envKey || !profile ? undefined : keyLocationOf(profile);
+  const apiKey =
+    envKey ??
+    (profile && profileName ? await readProfileKey(profileName, profile, { ...input.reading, env }) : undefined);
+  const keySource: Source = envKey ? 'environment' : 'profile';
+  const rawBaseUrl = envBaseUrl ?? profile?.base_url;
+  const baseUrlSource: Source = envBaseUrl ? 'environment' : 'profile';
+  if (!apiKey) {
+    throw new AuthError(
+      profileName ? `Profile "${profileName}" has no API key (logged out).` : 'No API key is configured.',
+      {
+        hint: 'Run `hedge login` (or set HEDGE_API_KEY and HEDGE_BASE_URL), or try it out with `hedge --demo markets`.',
+      },
+    );
+  }
+  registerSecret(apiKey);
+  const environment = validateApiKey(
+    apiKey,
+    keySource === 'environment' ? 'HEDGE_API_KEY' : `profile "${profileName}"`,
+  );
+  if (!rawBaseUrl) {
+    throw new AuthError('No base URL is configured for the API.', {
+      hint: 'Run `hedge login --base-url https://…` or set HEDGE_BASE_URL (the partner desk gives the address).',
+    });
+  }
+  const baseUrl = checkBaseUrl(
+    rawBaseUrl,
+    baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${profileName}"`,
+  );
+  const caFile = envCaFile ?? (profile?.ca_file || undefined);
+  return {
+    apiKey,
+    baseUrl,
+    caFile,
+    profileWire: profile?.wire,
+    environment,
+    profileName,
+    sources: {
+      apiKey: keySource,
+      baseUrl: baseUrlSource,
+      profile: profileSource,
+      caFile: envCaFile ? 'environment' : profile?.ca_file ? 'profile' : undefined,
+    },
+    ...(keyLocation ? { keyLocation } : {}),
+  };
+}

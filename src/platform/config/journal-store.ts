@@ -1,0 +1,66 @@
+// Which journal store a command uses.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import {
+  isStoreUrl,
+  redactStoreUrl,
+  storeUrlProblem,
+  storeUrlSecrets,
+  REDACTED,
+  STORE_URL_ENCODING,
+} from '../../core/security/store-url.js';
+import { registerSecret } from '../../core/security/secrets.js';
+import { needsProfileStore, requestedProfile, type Env } from './credentials.js';
+import type { ProfileStore } from './profile-store.js';
+
+export type JournalStoreChoice =
+  | { kind: 'file' }
+  | {
+      kind: 'postgres';
+      /** The full URL, password included: handed to the database client, never printed. */
+      url: string;
+      /** For messages: the URL with its password redacted. */
+      shown: string;
+      /** HEDGE_JOURNAL_URL, or `profile "desk"`. */
+      source: string;
+    };
+
+/** The store, by the usual precedence. */
+export async function chooseJournalStore(input: {
+  demo: boolean;
+  profileFlag?: string;
+  env: Env;
+  configDir: string;
+  store: () => Promise<ProfileStore>;
+}): Promise<JournalStoreChoice> {
+  if (input.demo) return { kind: 'file' };
+  const wanted = requestedProfile(input.profileFlag, input.env);
+  const fromEnv = input.env.HEDGE_JOURNAL_URL?.trim();
+  if (wanted?.source !== 'flag' && fromEnv) return postgresChoice(fromEnv, 'HEDGE_JOURNAL_URL');
+  // A profile's journal_url counts only when that profile is the one in use.
+  if (!needsProfileStore(input.profileFlag, input.env)) return { kind: 'file' };
+  // A machine without profiles pays nothing.
+  if (!existsSync(join(input.configDir, 'config.json'))) return { kind: 'file' };
+  const data = (await input.store()).read();
+  const name = wanted?.name ?? (data.current && data.profiles[data.current] ? data.current : undefined);
+  // An unknown --profile is reported by the credentials, with the names there are.
+  const url = name === undefined ? undefined : data.profiles[name]?.journal_url?.trim();
+  return url ? postgresChoice(url, `profile "${name}"`) : { kind: 'file' };
+}
+
+function postgresChoice(url: string, source: string): JournalStoreChoice {
+  for (const secret of storeUrlSecrets(url)) registerSecret(secret, REDACTED);
+  const shown = redactStoreUrl(url);
+  if (!isStoreUrl(url)) {
+    throw new UsageError(
+      `${source}: ${shown} is not a journal store; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…).`,
+    );
+  }
+  const problem = storeUrlProblem(url);
+  if (problem)
+    throw new UsageError(
+      `${source}: ${shown} cannot be used: ${problem}; write postgres://USER:PASSWORD@HOST:PORT/DATABASE and ${STORE_URL_ENCODING}.`,
+    );
+  return { kind: 'postgres', url, shown, source };
+}

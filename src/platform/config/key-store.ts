@@ -1,0 +1,142 @@
+// Where a profile's key lives, and reading it from there.
+import { AuthError } from '../../core/errors.js';
+import { safeText } from '../../core/security/safe-text.js';
+import type { Env } from './env.js';
+import type { StoredProfile } from './store-schema.js';
+
+export type KeyLocation =
+  { kind: 'command'; command: string } | { kind: 'keyring'; account: string } | { kind: 'file' };
+
+/** Where the profile's key is; undefined when it has none (logged out). A helper wins over the others: it is the one a person names on purpose. */
+export function keyLocationOf(profile: StoredProfile): KeyLocation | undefined {
+  if (profile.key_command) return { kind: 'command', command: profile.key_command };
+  if (profile.key_keyring) return { kind: 'keyring', account: profile.key_keyring };
+  if (profile.api_key) return { kind: 'file' };
+  return undefined;
+}
+
+/** The keyring account of a profile: its name and config folder, so that two config folders on one machine never share an entry. */
+export function keyringAccount(profileName: string, configDir: string) {
+  return `${profileName}@${configDir}`;
+}
+
+export interface KeyReading {
+  env: Env;
+  signal?: AbortSignal;
+  /** Absolute clock time when --timeout runs out, and the clock it is on. */
+  deadline?: number;
+  now?: () => number;
+}
+
+/** The key of a profile, from wherever it lives; AuthError (exit 4, nothing sent) when it cannot be had. */
+export async function readProfileKey(profileName: string, profile: StoredProfile, reading: KeyReading) {
+  const location = keyLocationOf(profile);
+  if (!location) return undefined;
+  if (location.kind === 'file') return profile.api_key;
+  if (location.kind === 'command') {
+    const { runKeyCommand, KEY_COMMAND_BOUND_MS } = await import('./key-command.js');
+    const left =
+      reading.deadline === undefined || !reading.now
+        ? KEY_COMMAND_BOUND_MS
+        : Math.max(0, Math.min(KEY_COMMAND_BOUND_MS, reading.deadline - reading.now()));
+    return runKeyCommand(location.command, {
+      env: reading.env,
+      signal: reading.signal,
+      timeoutMs: left,
+      owner: `profile "${profileName}"`,
+    });
+  }
+  const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
+  const opening = await openOsKeyring(reading.env);
+  const renew = `save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY`;
+  const hint = `${renew[0]!.toUpperCase()}${renew.slice(1)}.`;
+  if (!opening.ok) {
+    throw new AuthError(
+      `The key of profile "${profileName}" is in the OS keyring, but ${opening.reason}; nothing was sent.`,
+      { hint },
+    );
+  }
+  let key: string | null;
+  try {
+    key = await opening.keyring.get(location.account);
+  } catch (error) {
+    throw new AuthError(
+      `The key of profile "${profileName}" is in ${opening.keyring.name}, which did not answer (${keyringReason(error)}); nothing was sent.`,
+      {
+        hint: `Unlock the keyring (or start its service) and try again; or ${renew}.`,
+      },
+    );
+  }
+  if (key === null) {
+    throw new AuthError(
+      `The key of profile "${profileName}" is no longer in ${opening.keyring.name} (someone removed the entry); nothing was sent.`,
+      { hint },
+    );
+  }
+  return key;
+}
+
+/** For `whoami` and `login`: where the key lives, in words. */
+export function describeKeyLocation(location: KeyLocation, storeFile: string) {
+  return safeText(describe(location, storeFile));
+}
+
+function describe(location: KeyLocation, storeFile: string) {
+  switch (location.kind) {
+    case 'command':
+      return `credential helper \`${location.command}\``;
+    case 'keyring':
+      return `OS keyring (service "hedge", account "${location.account}")`;
+    case 'file':
+      return `config file ${storeFile} (0600, plain text)`;
+  }
+}
+
+/** `--key-store`: where login keeps a key; `auto` is the keyring where one answers, else the file. */
+export type KeyStoreChoice = 'auto' | 'keyring' | 'file';
+
+export type KeyKeeping =
+  | {
+      ok: true;
+      at: KeyLocation;
+      keyringName?: string;
+      /** Why the file was used where the keyring was wanted by default. */ fallbackReason?: string;
+    }
+  | { ok: false; reason: string };
+
+/** Puts the key where `choice` says. */
+export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: string, env: Env): Promise<KeyKeeping> {
+  if (choice === 'file') return { ok: true, at: { kind: 'file' } };
+  const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
+  const opening = await openOsKeyring(env);
+  let reason: string;
+  if (opening.ok) {
+    try {
+      await opening.keyring.set(account, apiKey);
+      // Read back: a keyring that accepts and drops the entry (a locked collection, a stub) is no keyring.
+      if ((await opening.keyring.get(account)) === apiKey)
+        return { ok: true, at: { kind: 'keyring', account }, keyringName: opening.keyring.name };
+      reason = `${opening.keyring.name} did not keep the entry`;
+    } catch (error) {
+      reason = `${opening.keyring.name} refused it, ${keyringReason(error)}`;
+    }
+  } else {
+    reason = opening.reason;
+  }
+  if (choice === 'keyring') return { ok: false, reason };
+  return { ok: true, at: { kind: 'file' }, fallbackReason: reason };
+}
+
+export type KeyringRemoval = { removed: boolean; keyringName: string } | { error: string };
+
+/** Deletes the profile's entry from the keyring (logout, or a key that moved elsewhere). */
+export async function removeFromKeyring(account: string, env: Env): Promise<KeyringRemoval> {
+  const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
+  const opening = await openOsKeyring(env);
+  if (!opening.ok) return { error: opening.reason };
+  try {
+    return { removed: await opening.keyring.delete(account), keyringName: opening.keyring.name };
+  } catch (error) {
+    return { error: `${opening.keyring.name} did not answer (${keyringReason(error)})` };
+  }
+}

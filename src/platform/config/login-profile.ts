@@ -1,0 +1,161 @@
+// The pieces of `hedge login` that are not about the terminal.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AuthError, InterruptedError, UsageError } from '../../core/errors.js';
+import type { Env } from './credentials.js';
+import type { ProfileStore } from './profile-store.js';
+import type { StoreData, StoredProfile } from './store-schema.js';
+import { environmentOfKey, redactKey, registerSecret } from '../../core/security/secrets.js';
+import type { KeyLocation } from './key-store.js';
+import {
+  isStoreUrl,
+  redactStoreUrl,
+  REDACTED,
+  STORE_URL_ENCODING,
+  storeUrlHasPassword,
+  storeUrlProblem,
+  storeUrlSecrets,
+} from '../../core/security/store-url.js';
+import { ReadRefused, readBoundedStream, readCaFile } from '../../core/security/bounded-read.js';
+
+/** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
+const DEFAULT_PROFILE_NAME = 'default';
+
+/** A key is a line of at most a few hundred characters; more than this on stdin is not a key. */
+const MAX_KEY_INPUT_BYTES = 4096;
+
+/** --profile, then HEDGE_PROFILE, then the current profile, then "default". */
+export function loginProfileName(requested: { name: string } | undefined, data: StoreData) {
+  if (requested) return requested.name;
+  if (data.current && data.profiles[data.current]) return data.current;
+  return DEFAULT_PROFILE_NAME;
+}
+
+/** The base URL to offer or use: --base-url, then HEDGE_BASE_URL, then what the profile has. */
+export function defaultBaseUrl(flag: string | undefined, env: Env, stored: string | undefined) {
+  return flag?.trim() || env.HEDGE_BASE_URL?.trim() || stored || undefined;
+}
+
+/** Checks --ca-file now, so that a typo is a usage error instead of a TLS failure later. */
+export function checkCaFile(raw: string) {
+  const path = resolve(raw);
+  if (!existsSync(path)) throw new UsageError(`--ca-file: no such file "${raw}".`);
+  const text = readCaFile(path, '--ca-file');
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UsageError(`--ca-file: "${raw}" is not a PEM certificate file (no BEGIN CERTIFICATE block).`);
+  }
+  return path;
+}
+
+/** Checks --journal-url: a postgres:// URL without a password (a command line is seen by `ps` and kept in shell history; the password comes from ~/.pgpass or PGPASSWORD), or `local` to go back to this machine's file. */
+export function checkJournalUrl(raw: string): string | null {
+  const value = raw.trim();
+  if (value === 'local') return null;
+  if (!isStoreUrl(value)) {
+    throw new UsageError(
+      `--journal-url: ${redactStoreUrl(value)} is not allowed; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…), or \`local\` for this machine's file.`,
+    );
+  }
+  for (const secret of storeUrlSecrets(value)) registerSecret(secret, REDACTED);
+  const problem = storeUrlProblem(value);
+  if (problem)
+    throw new UsageError(
+      `--journal-url: ${redactStoreUrl(value)} cannot be used: ${problem}; write postgres://USER@HOST:PORT/DATABASE and ${STORE_URL_ENCODING}.`,
+    );
+  if (storeUrlHasPassword(value)) {
+    throw new UsageError(
+      `--journal-url: ${redactStoreUrl(value)} carries a password, which a command line shows to \`ps\` and keeps in shell history; nothing was saved. Leave it out and put it in ~/.pgpass or PGPASSWORD (or set HEDGE_JOURNAL_URL in the environment instead).`,
+    );
+  }
+  return value;
+}
+
+/** Drops exactly one trailing line break (`echo` adds one); anything else stays and is validated. */
+export function trimOneNewline(text: string) {
+  return text.replace(/\r?\n$/, '');
+}
+
+/** Reads the key from a pipe: `printf %s "$KEY" | hedge login …`. Empty input is refused (exit 4). */
+export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: AbortSignal) {
+  let bytes: Buffer;
+  try {
+    bytes = await readBoundedStream(stdin, { maxBytes: MAX_KEY_INPUT_BYTES, signal });
+  } catch (error) {
+    if (error instanceof ReadRefused) {
+      throw new AuthError(`stdin holds more than ${MAX_KEY_INPUT_BYTES} bytes: that is not an API key.`, {
+        hint: 'Pipe in the key alone: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
+      });
+    }
+    if (!signal.aborted) throw error;
+    throw signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError'
+      ? new AuthError('No API key arrived on stdin before --timeout ran out; nothing was saved.', {
+          hint: 'Pipe the key in and close the pipe: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
+        })
+      : new InterruptedError('Interrupted while reading the key from stdin; nothing was saved.');
+  }
+  const key = trimOneNewline(bytes.toString('utf8'));
+  if (key === '') {
+    throw new AuthError('No API key on stdin: login reads the key from stdin when it cannot ask for it.', {
+      hint: 'Pipe the key in: printf %s "$KEY" | hedge login --profile NAME --base-url URL (or run it on a terminal to be asked).',
+    });
+  }
+  return key;
+}
+
+export interface SavedLogin {
+  name: string;
+  /** The profile is the current one after saving. */
+  current: boolean;
+  /** Another profile was current and stays so. */
+  previousCurrent?: string;
+  data: StoreData;
+}
+
+/** Writes the profile under the store's lock. */
+export async function saveLogin(
+  store: ProfileStore,
+  input: {
+    name: string;
+    baseUrl: string;
+    apiKey: string;
+    /** Where the key is kept (config/key-store.ts); the file when not said. */
+    keyAt?: KeyLocation;
+    caFile?: string;
+    savedAt: string;
+    /** A team store to use; null: back to the local file. */
+    journalUrl?: string | null;
+  },
+): Promise<SavedLogin> {
+  let previousCurrent: string | undefined;
+  const data = await store.update((data) => {
+    const existing = data.profiles[input.name];
+    const profile = { ...existing, base_url: input.baseUrl, saved_at: input.savedAt };
+    placeKey(profile, input.apiKey, input.keyAt ?? { kind: 'file' });
+    if (input.caFile) profile.ca_file = input.caFile;
+    if (input.journalUrl === null) delete profile.journal_url;
+    else if (input.journalUrl !== undefined) profile.journal_url = input.journalUrl;
+    data.profiles[input.name] = profile;
+    if (!data.current || !data.profiles[data.current]) data.current = input.name;
+    else if (data.current !== input.name) previousCurrent = data.current;
+  });
+  return { name: input.name, current: data.current === input.name, previousCurrent, data };
+}
+
+/** Records where the key is, and forgets where it was: a profile's key lives in exactly one place. */
+export function placeKey(profile: StoredProfile, apiKey: string, at: KeyLocation) {
+  delete profile.api_key;
+  delete profile.key_keyring;
+  delete profile.key_command;
+  delete profile.key_shown;
+  delete profile.key_environment;
+  if (at.kind === 'file') {
+    profile.api_key = apiKey;
+    return;
+  }
+  if (at.kind === 'keyring') profile.key_keyring = at.account;
+  else profile.key_command = at.command;
+  // What `profile list` shows without asking the keyring or running the helper: never the key itself.
+  profile.key_shown = redactKey(apiKey);
+  const environment = environmentOfKey(apiKey);
+  if (environment) profile.key_environment = environment;
+}

@@ -1,0 +1,183 @@
+// The OS keyring (macOS Keychain, Windows Credential Manager, the Secret Service on Linux) through @napi-rs/keyring's native binding.
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { within } from '../../core/security/bounded-read.js';
+import { messageOf } from '../../core/security/safe-text.js';
+
+/** Every entry hedge makes is under this service name; the account names the profile and config folder. */
+const KEYRING_SERVICE = 'hedge';
+
+/** A keyring that does not answer (a locked Keychain waiting for a click, a stuck D-Bus) ends the command instead of hanging it. */
+const KEYRING_BOUND_MS = 10_000;
+
+interface OsKeyring {
+  /** Where the keys go, for messages: "the Secret Service", "the macOS Keychain", … */
+  readonly name: string;
+  get(account: string): Promise<string | null>;
+  set(account: string, secret: string): Promise<void>;
+  /** true when there was an entry to delete. */
+  delete(account: string): Promise<boolean>;
+}
+
+export type KeyringOpening = { ok: true; keyring: OsKeyring } | { ok: false; reason: string };
+
+interface AsyncEntryLike {
+  getPassword(signal?: AbortSignal): Promise<string | null>;
+  setPassword(password: string, signal?: AbortSignal): Promise<void>;
+  deleteCredential?(signal?: AbortSignal): Promise<boolean>;
+  deletePassword?(signal?: AbortSignal): Promise<boolean>;
+}
+interface Binding {
+  AsyncEntry: new (
+    service: string,
+    account: string,
+    options?: { linux?: { store?: 'secret-service' | 'keyutils' } },
+  ) => AsyncEntryLike;
+}
+
+/** The binding's file names for this platform, as @napi-rs/keyring's packages name them. */
+function bindingFileNames(platform: NodeJS.Platform = process.platform, arch: string = process.arch) {
+  if (platform === 'linux') return [`keyring.linux-${arch}-gnu.node`, `keyring.linux-${arch}-musl.node`];
+  if (platform === 'win32') return [`keyring.win32-${arch}-msvc.node`];
+  if (platform === 'darwin') return [`keyring.darwin-${arch}.node`, 'keyring.darwin-universal.node'];
+  return [`keyring.${platform}-${arch}.node`];
+}
+
+function keyringName(platform: NodeJS.Platform) {
+  if (platform === 'darwin') return 'the macOS Keychain';
+  if (platform === 'win32') return 'the Windows Credential Manager';
+  return 'the Secret Service';
+}
+
+let opened: KeyringOpening | undefined;
+
+/** How long the session bus may take to answer a greeting before it counts as not there. */
+const BUS_PROBE_MS = 3_000;
+
+/** Loads the binding once; never throws (a missing or broken binding is a reason, and the file is the fallback). */
+export async function openOsKeyring(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<KeyringOpening> {
+  if (process.platform === 'linux') {
+    // The Secret Service is reached over the D-Bus session bus.
+    const address = env.DBUS_SESSION_BUS_ADDRESS;
+    if (!address)
+      return {
+        ok: false,
+        reason: 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set',
+      };
+    // The binding connects to the bus synchronously, with no bound.
+    const silent = await busDoesNotAnswer(address, BUS_PROBE_MS);
+    if (silent) return { ok: false, reason: silent };
+  }
+  opened ??= open();
+  return opened;
+}
+
+/** Opens the session bus's socket and starts D-Bus's authentication (a NUL byte, then `AUTH EXTERNAL <uid in hex>`): any answer line means the bus is alive. */
+async function busDoesNotAnswer(address: string, boundMs: number) {
+  const target = socketOf(address);
+  if (!target) return undefined;
+  return new Promise<string | undefined>((resolve) => {
+    const socket =
+      'path' in target ? connect({ path: target.path }) : connect({ host: target.host, port: target.port });
+    const finish = (reason: string | undefined) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(reason);
+    };
+    const timer = setTimeout(() => finish(`the D-Bus session bus did not answer within ${boundMs / 1000} s`), boundMs);
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(`the D-Bus session bus cannot be reached (${error.code ?? error.message})`),
+    );
+    socket.on('connect', () => {
+      const uid = typeof process.getuid === 'function' ? String(process.getuid()) : '0';
+      socket.write(`\0AUTH EXTERNAL ${Buffer.from(uid).toString('hex')}\r\n`);
+    });
+    let heard = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      heard += chunk;
+      if (heard.includes('\n')) finish(undefined);
+    });
+    socket.on('end', () => finish('the D-Bus session bus closed the connection'));
+  });
+}
+
+function socketOf(address: string): { path: string } | { host: string; port: number } | undefined {
+  for (const entry of address.split(';')) {
+    const [transport, rest = ''] = entry.split(/:(.*)/s, 2) as [string, string?];
+    const keys = new Map(
+      rest
+        .split(',')
+        .map((pair) => pair.split('=', 2) as [string, string])
+        .map(([key, value]) => [key, decodeURIComponent(value ?? '')]),
+    );
+    if (transport === 'unix' && keys.get('path')) return { path: keys.get('path')! };
+    if (transport === 'unix' && keys.get('abstract')) return { path: `\0${keys.get('abstract')}` };
+    if (transport === 'tcp' && keys.get('host') && keys.get('port'))
+      return { host: keys.get('host')!, port: Number(keys.get('port')) };
+  }
+  return undefined;
+}
+
+function open(): KeyringOpening {
+  const folders: string[] = [];
+  try {
+    folders.push(dirname(fileURLToPath(import.meta.url)));
+  } catch {
+    // Not a file on disk (code inside the single executable): only the executable's folder is left.
+  }
+  // The single executable has no dist/ folder: a binding placed beside the executable is used.
+  folders.push(dirname(process.execPath));
+  const candidates = folders.flatMap((folder) => bindingFileNames().map((name) => join(folder, name)));
+  const present = candidates.filter((path) => existsSync(path));
+  if (present.length === 0)
+    return { ok: false, reason: `this build of hedge has no keyring binding for ${process.platform}-${process.arch}` };
+  let lastError = '';
+  for (const path of present) {
+    try {
+      const module = { exports: {} as Binding };
+      process.dlopen(module, path);
+      return { ok: true, keyring: wrap(module.exports) };
+    } catch (error) {
+      // A musl binding on glibc (or the reverse) fails to open: the next candidate may fit.
+      lastError = (error as Error).message.split('\n')[0] ?? 'error';
+    }
+  }
+  return { ok: false, reason: `the keyring binding could not be loaded (${lastError})` };
+}
+
+function wrap(binding: Binding): OsKeyring {
+  // On Linux the binding would fall back to the kernel's keyutils store when no Secret Service answers.
+  const entry = (account: string) =>
+    new binding.AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
+  const name = keyringName(process.platform);
+  // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case.
+  const bounded = <T>(work: (signal: AbortSignal) => Promise<T>) => {
+    const signal = AbortSignal.timeout(KEYRING_BOUND_MS);
+    // Started first: the binding may block while it connects, and its time is not the call's.
+    return within(
+      work(signal),
+      KEYRING_BOUND_MS,
+      () => new Error(`${name} did not answer within ${KEYRING_BOUND_MS / 1000} s`),
+    );
+  };
+  return {
+    name,
+    // async: the entry's constructor throws at once when no keyring answers; a rejection either way.
+    get: async (account) => bounded((signal) => entry(account).getPassword(signal)),
+    set: async (account, secret) => bounded((signal) => entry(account).setPassword(secret, signal)),
+    delete: async (account) => {
+      const item = entry(account);
+      return bounded((signal) => (item.deleteCredential ?? item.deletePassword)!.call(item, signal));
+    },
+  };
+}
+
+/** A keyring error in a line: the binding's text without its backtrace. */
+export function keyringReason(error: unknown) {
+  const message = messageOf(error);
+  return (message.split('\n')[0] ?? 'error').slice(0, 300);
+}

@@ -1,0 +1,268 @@
+// The journal's semantics, written once over a backend's two small clients (backend.ts: RecordsClient, LockerClient).
+import type {
+  Hold,
+  HoldResult,
+  Journal,
+  KeeperHeartbeats,
+  ListOptions,
+  LockerClient,
+  RecordsClient,
+  RowSeal,
+  SameRequest,
+} from './backend.js';
+import { canonicalJson } from './canonical-json.js';
+import { newEntryId } from './entry-id.js';
+import { isOutcome, isUnresolved, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
+import type { FallbackRecords } from './fallback-record.js';
+import { isRecordedHolder, publicHolder, type Holder } from '../../core/files/file-lock.js';
+import { JournalError } from './journal-error.js';
+import { refuseKeyShaped } from './key-guard.js';
+import { JournalStoreError } from './store-error.js';
+import { safeDeep } from '../../core/security/safe-text.js';
+import { idMatches } from '../../core/input.js';
+import { utcSecond } from '../../core/utc-text.js';
+import { scrubSecrets } from '../../core/security/secrets.js';
+
+const MAX_CANDIDATES_NAMED = 10;
+/** Ids are random past their time part: a taken one is drawn again, a few times at most. */
+const ID_TRIES = 5;
+
+export interface ClientJournalOptions {
+  now?: () => number;
+  /** Where an update goes when the store fails after a send (the team store's local file); absent: the error is thrown as it is. */
+  fallback?: FallbackRecords;
+  /** --verbose lines. */
+  log?: (line: string) => void;
+}
+
+export class ClientJournal implements Journal {
+  readonly location: string;
+  readonly keeperHeartbeats?: KeeperHeartbeats;
+  protected readonly now: () => number;
+  private readonly fallback?: FallbackRecords;
+  /** Entries this process has read or written: what a fallback record starts from (kept only with a fallback). */
+  private readonly known = new Map<string, JournalEntry>();
+  /** Set once the store failed on an update: later updates of this run go to the fallback at once. */
+  private failure?: unknown;
+
+  constructor(
+    protected readonly records: RecordsClient,
+    protected readonly locker: LockerClient,
+    private readonly options: ClientJournalOptions = {},
+  ) {
+    this.location = records.location;
+    this.now = options.now ?? Date.now;
+    this.fallback = options.fallback;
+    const heartbeats = records.heartbeats;
+    if (heartbeats) {
+      this.keeperHeartbeats = {
+        write: async (scope, body) => {
+          refuseKeyShaped(body, 'write a keeper heartbeat');
+          return heartbeats.write(scope, body);
+        },
+        read: (scope) => heartbeats.read(scope),
+      };
+    }
+  }
+
+  async begin(fields: BeginFields, seal?: RowSeal): Promise<JournalEntry> {
+    checkBeginFields(fields);
+    refuseKeyShaped(
+      fields,
+      'journal an event',
+      'This is a bug: the journal stores keyFingerprint(key), never the key.',
+    );
+    for (let attempt = 0; attempt < ID_TRIES; attempt++) {
+      const time = this.now();
+      const at = new Date(time).toISOString();
+      const holder = this.locker.holderAt(time);
+      const stamp = { id: newEntryId(time), created_at: at, updated_at: at };
+      // Stamped again after the fields, so that nothing in them can replace the id or times.
+      const entry = plainJson(
+        Object.assign({ ...stamp }, fields, stamp, {
+          outcome: fields.outcome === 'planned' ? 'planned' : 'pending',
+          host: holder.host,
+          holder,
+        }),
+      ) as JournalEntry;
+      const recorded = await this.records.append(entry, seal);
+      if (recorded) {
+        this.options.log?.(
+          `journal: ${recorded.id} recorded in ${this.location} (held by pid ${holder.pid} on ${holder.host})`,
+        );
+        return this.remember([recorded])[0]!;
+      }
+    }
+    throw new JournalError(`Could not find a free journal id in ${ID_TRIES} tries; nothing was recorded.`);
+  }
+
+  async update(id: string, patch: JournalPatch): Promise<JournalEntry> {
+    if (patch.outcome !== undefined && !isOutcome(patch.outcome))
+      throw new JournalError(`"${String(patch.outcome)}" is not a journal outcome.`);
+    const at = new Date(this.now()).toISOString();
+    const final = patch.outcome !== undefined && !isUnresolved({ outcome: patch.outcome });
+    // What an answer told (a server's message echoing the key) is kept with every secret redacted.
+    const change = plainJson(
+      safeDeep({ ...patch, ...(final && patch.resolved_at === undefined ? { resolved_at: at } : {}) }, scrubSecrets),
+    ) as JournalPatch;
+    if (this.failure !== undefined && this.fallback)
+      return this.fallback.record(this.known.get(id), id, change, this.failure);
+    let entry: JournalEntry | undefined;
+    try {
+      entry = await this.records.change(id, change, at);
+    } catch (error) {
+      // A store that fails after the request may have left: what the update says is kept locally.
+      if (!this.fallback || !(error instanceof JournalStoreError)) throw error;
+      this.failure = error;
+      return this.fallback.record(this.known.get(id), id, change, error);
+    }
+    if (!entry) throw new JournalError(`No journal entry ${id} to update.`);
+    this.remember([entry]);
+    // A final outcome ends the entry's hold.
+    if (final) await this.locker.letGo?.({ entry: id });
+    return entry;
+  }
+
+  async list({ pending, idempotencyKey, since, until, limit }: ListOptions = {}): Promise<JournalEntry[]> {
+    return this.remember(
+      await this.records.read({
+        unresolved: pending === true,
+        idempotencyKey,
+        since,
+        until,
+        limit: limit === undefined ? undefined : Math.max(0, limit),
+      }),
+    );
+  }
+
+  async get(typed: string): Promise<JournalEntry | undefined> {
+    const wanted = typed.trim().toLowerCase();
+    if (wanted === '') return undefined;
+    const [exact] = await this.records.read({ id: wanted });
+    if (exact) return this.remember([exact])[0];
+    // A part of an id: its start or its end, or both around `…` as a table shortens it.
+    const [start, end] = wanted.split(/…|\.\.\./);
+    const reads =
+      end === undefined ? [{ idPrefix: wanted }, { idSuffix: wanted }] : [{ idPrefix: start, idSuffix: end }];
+    const found = new Map<string, JournalEntry>();
+    for (const filter of reads)
+      for (const entry of await this.records.read(filter)) if (idMatches(wanted, entry.id)) found.set(entry.id, entry);
+    const candidates = this.remember([...found.values()]);
+    if (candidates.length <= 1) return candidates[0];
+    const named = candidates.slice(0, MAX_CANDIDATES_NAMED).map((entry) => entry.id);
+    const more = candidates.length > named.length ? ` and ${candidates.length - named.length} more` : '';
+    throw new JournalError(`"${typed}" matches ${candidates.length} journal entries: ${named.join(', ')}${more}.`, {
+      hint: 'Type more of the id.',
+    });
+  }
+
+  async findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined> {
+    const candidates = this.remember(await this.records.read({ unresolved: true, request: match }));
+    return candidates.find(
+      (entry) =>
+        isUnresolved(entry) &&
+        // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.
+        (entry.outcome !== 'planned' || match.group !== undefined) &&
+        matchesRequest(entry, match),
+    );
+  }
+
+  /** An entry finished already, or meanwhile, is not taken: its last holder is named. */
+  async hold(id: string): Promise<HoldResult> {
+    const before = await this.entry(id);
+    if (!before) throw new JournalError(`No journal entry ${id} to hold in ${this.location}.`);
+    if (!isUnresolved(before)) return { held: false, holder: lastHolderOf(before) };
+    const taken = await this.locker.take({ entry: id }, 0);
+    if (!taken.held) return taken;
+    const after = await this.entry(id);
+    if (after && !isUnresolved(after)) {
+      await taken.hold.release();
+      return { held: false, holder: lastHolderOf(after) };
+    }
+    return taken;
+  }
+
+  holderOf(id: string): Promise<Holder | undefined> {
+    return this.locker.holderOf({ entry: id });
+  }
+
+  lock(scope: string, options: { waitMs: number }): Promise<HoldResult> {
+    return this.locker.take({ lock: scope }, Math.max(0, options.waitMs));
+  }
+
+  lockHolder(scope: string): Promise<Holder | undefined> {
+    return this.locker.holderOf({ lock: scope });
+  }
+
+  async close() {
+    await this.records.close?.();
+  }
+
+  private async entry(id: string) {
+    return this.remember(await this.records.read({ id }))[0];
+  }
+
+  private remember(entries: JournalEntry[]) {
+    if (this.fallback) for (const entry of entries) this.known.set(entry.id, entry);
+    return entries;
+  }
+}
+
+/** "pid 4242 on desk-3 since 10:42:03 UTC" */
+export function describeHolder(holder: Holder) {
+  const since =
+    typeof holder.since === 'string' && holder.since.length >= 19
+      ? `${utcSecond(holder.since)} UTC`
+      : String(holder.since);
+  return `pid ${holder.pid} on ${holder.host} since ${since}`;
+}
+
+/** Who last held an entry, as its record names them (for a finished one: who finished it); or nobody known. */
+export function lastHolderOf(entry: { holder?: Holder | null; updated_at: string }): Holder {
+  return isRecordedHolder(entry.holder)
+    ? publicHolder(entry.holder)
+    : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
+}
+
+/** A hold that is lost once `stillHeld` says so, unless released first. */
+export function holdOf(release: () => Promise<unknown>, stillHeld: () => boolean): Hold {
+  let released = false;
+  return {
+    release: async () => {
+      if (released) return;
+      released = true;
+      await release();
+    },
+    lost: () => !released && !stillHeld(),
+  };
+}
+
+/** The entry was made for this request: same environment, host, key, command and normalised body. */
+export function matchesRequest(entry: JournalEntry, match: SameRequest) {
+  return (
+    entry.environment === match.environment &&
+    entry.base_url_host === match.base_url_host &&
+    entry.key_id === match.key_id &&
+    entry.command === match.command &&
+    (match.group === undefined || entry.group === match.group) &&
+    (match.leg === undefined || entry.leg === match.leg) &&
+    canonicalJson(entry.request.body) === canonicalJson(match.body)
+  );
+}
+
+/** The fields a reader relies on; TypeScript checks callers, this catches what slips past it. */
+function checkBeginFields(fields: BeginFields) {
+  const problems: string[] = [];
+  if (fields.environment !== 'live' && fields.environment !== 'test') problems.push('environment must be live or test');
+  for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const) {
+    if (typeof fields[name] !== 'string' || fields[name] === '') problems.push(`${name} is required`);
+  }
+  if (typeof fields.request?.method !== 'string' || typeof fields.request?.path !== 'string')
+    problems.push('request needs method and path');
+  if (problems.length > 0) throw new JournalError(`Cannot journal this action: ${problems.join('; ')}.`);
+}
+
+/** The value as JSON keeps it (undefined fields dropped): what every backend stores. */
+export function plainJson(value: unknown) {
+  return JSON.parse(JSON.stringify(value));
+}

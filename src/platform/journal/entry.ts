@@ -1,0 +1,214 @@
+// What a journal entry is, and how the file's events fold into entries. Pure: no file access.
+import type { Holder } from '../../core/files/file-lock.js';
+
+export type JournalEnvironment = 'live' | 'test';
+
+export const OUTCOMES = [
+  'planned',
+  'pending',
+  'submitted',
+  'filled',
+  'done',
+  'failed',
+  'rejected',
+  'unknown',
+  'abandoned',
+] as const;
+
+/** planned: a later leg of a multi-leg action (roll). */
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** The outcomes of an action not finished yet: the one list (a backend's query is built from it, never re-declared). */
+export const UNRESOLVED_OUTCOMES: readonly Outcome[] = ['planned', 'pending', 'submitted', 'unknown'];
+const UNRESOLVED: ReadonlySet<Outcome> = new Set<Outcome>(UNRESOLVED_OUTCOMES);
+
+export interface JournalRequest {
+  method: string;
+  path: string;
+  /** The normalised body, as sent. */
+  body: unknown;
+}
+
+export interface JournalEntry {
+  id: string;
+  /** The record's place in its journal: a counter per journal, given at begin (backend.ts). Absent on records older than it. */
+  seq?: number;
+  /** How many times the record was written: 1 at begin, one more per change. Decides which copy of a record knows more. */
+  revision?: number;
+  /** When the machine that wrote it says it was made (its clock: never used to order records). */
+  created_at: string;
+  updated_at: string;
+  profile?: string;
+  environment: JournalEnvironment;
+  base_url_host: string;
+  /** keyFingerprint(apiKey): never the key itself. */
+  key_id: string;
+  account?: string;
+  command: string;
+  /** The command as the user could type it again (shown by `hedge resume`). */
+  argv?: string[];
+  request: JournalRequest;
+  idempotency_key: string;
+  /** The row's seal (row-seal.ts): an HMAC over what it would send and as whom. */
+  seal?: string;
+  /** The id of the parent action when one action has several legs (roll, apply). */
+  group?: string;
+  leg?: string;
+  /** `agent` when the write came through `hedge mcp`, `keeper` when a keeper sent it (absent: a person or script at the CLI). */
+  via?: 'agent' | 'keeper';
+  /** Facts the caller read before sending that a resumed wait needs (e.g. the notional before an add). */
+  context?: Record<string, unknown>;
+  /** The machine that began it (os.hostname()). */
+  host?: string;
+  /** The process holding it while unresolved (as recorded at begin, or by the last hold); null once let go. */
+  holder?: Holder | null;
+  outcome: Outcome;
+  hedge_id?: string;
+  order_tx_hash?: string;
+  error_code?: string;
+  /** Sanitised by the caller; stored as given. */
+  message?: string;
+  resolved_at?: string;
+  /** The notional the action moved on the server, in USD, when its request does not say it. */
+  traded_usd?: number;
+  /** The side as every view showed it once this action was seen to land (its hedges not final, and what they add up to): a run of the same request later is a repeat only while the side still shows exactly this (write-flow.ts). */
+  side_after?: SideAfter;
+  /** Set on a local record written because the team store failed after the request was sent. */
+  fallback_for?: {
+    id: string;
+    store: string;
+    /** The team record's revision this process last knew: the fallback continues from it. */
+    revision?: number;
+  };
+}
+
+/** What `begin` needs: everything the caller knows before the request leaves. */
+export type BeginFields = Omit<
+  JournalEntry,
+  | 'id'
+  | 'seq'
+  | 'revision'
+  | 'created_at'
+  | 'updated_at'
+  | 'outcome'
+  | 'hedge_id'
+  | 'order_tx_hash'
+  | 'error_code'
+  | 'message'
+  | 'resolved_at'
+  | 'host'
+  | 'holder'
+  | 'traded_usd'
+  | 'side_after'
+> & {
+  /** pending (the default): about to be sent; planned: a later leg, journaled ahead of the action's first send. */
+  outcome?: 'pending' | 'planned';
+};
+
+/** The fields an update may change: the outcome and what the answer told us (what a fallback record or a migration carries over). */
+export const PATCH_FIELDS = [
+  'outcome',
+  'hedge_id',
+  'order_tx_hash',
+  'error_code',
+  'message',
+  'resolved_at',
+  'account',
+  'traded_usd',
+  'side_after',
+] as const;
+
+/** What an update may change. */
+export type JournalPatch = Partial<Pick<JournalEntry, (typeof PATCH_FIELDS)[number]>>;
+
+/** A side as an action left it: the ids of its hedges not final, sorted, and the USD they hold. */
+export interface SideAfter {
+  hedge_ids: string[];
+  notional_usd: number;
+}
+
+/** The message of a write sent and not waited for (--no-wait): journaled done, its landing never seen. */
+export const NOT_WAITED_MESSAGE = 'submitted; not waited (--no-wait)';
+
+export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>) {
+  return UNRESOLVED.has(entry.outcome);
+}
+
+/** The request body an entry recorded, as fields; empty when it recorded none (or not an object). */
+export function bodyOf(entry: Pick<JournalEntry, 'request'>): Record<string, unknown> {
+  const body = entry.request?.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+/** The USD amount a recorded body names: its notional, else its one number other than the tenor. */
+export function recordedUsd(body: Record<string, unknown>) {
+  if (typeof body.notional_usd === 'number') return body.notional_usd;
+  const amounts = Object.entries(body).filter(([key, value]) => key !== 'tenor_days' && typeof value === 'number');
+  return amounts.length === 1 ? (amounts[0]![1] as number) : undefined;
+}
+
+export function isOutcome(value: unknown): value is Outcome {
+  return typeof value === 'string' && (OUTCOMES as readonly string[]).includes(value);
+}
+
+export interface SkippedLine {
+  /** 1-based line number in journal.jsonl. */
+  line: number;
+  reason: string;
+}
+
+/** The entries of a journal file's text, in creation order. */
+export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}): JournalEntry[] {
+  const folded = new Map<string, { firstLine: number; events: number; fields: Record<string, unknown> }>();
+  const lines = text.split('\n');
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    const event = parseEvent(line);
+    if (typeof event === 'string') {
+      // The text after the last newline is a write still under way or cut short by a crash.
+      const unterminated = index === lines.length - 1;
+      onSkip({ line: index + 1, reason: unterminated ? `incomplete last line (${event})` : event });
+      return;
+    }
+    const { at, ...fields } = event;
+    const entry = folded.get(event.id);
+    if (entry) {
+      Object.assign(entry.fields, fields, { updated_at: at });
+      entry.events += 1;
+    } else
+      folded.set(event.id, { firstLine: index + 1, events: 1, fields: { ...fields, created_at: at, updated_at: at } });
+  });
+  const entries: JournalEntry[] = [];
+  for (const { firstLine, events, fields } of folded.values()) {
+    fields.revision = events;
+    if (isEntry(fields)) entries.push(fields);
+    else onSkip({ line: firstLine, reason: `entry ${String(fields.id)} has no creation event` });
+  }
+  return entries;
+}
+
+type Event = { id: string; at: string } & Record<string, unknown>;
+
+/** The event on this line, or why it is not one. */
+function parseEvent(line: string) {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return 'not valid JSON';
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  const record = value as Record<string, unknown>;
+  if (typeof record.id !== 'string' || record.id === '') return 'no id';
+  if (typeof record.at !== 'string') return 'no time (at)';
+  return record as Event;
+}
+
+function isEntry(fields: Record<string, unknown>): fields is JournalEntry & Record<string, unknown> {
+  return (
+    typeof fields.command === 'string' &&
+    isOutcome(fields.outcome) &&
+    typeof fields.request === 'object' &&
+    fields.request !== null
+  );
+}

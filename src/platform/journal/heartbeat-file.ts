@@ -1,0 +1,57 @@
+// The file backend's keeper heartbeats (backend.ts, KeeperHeartbeats).
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { writeFileDurably } from '../../core/files/durable-write.js';
+import type { KeeperHeartbeats, StoredHeartbeat } from './backend.js';
+import { refuseKeyShaped } from './key-guard.js';
+import { ensureDir } from './segments.js';
+import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../../core/security/bounded-read.js';
+
+const REVISION_FIELD = 'heartbeat_revision';
+
+export function heartbeatFile(dir: string, scope: string) {
+  return join(dir, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.heartbeat.json`);
+}
+
+/** The file's body (without the revision field) and revision, or undefined when absent or unreadable. */
+export function readHeartbeatFile(path: string): { body: Record<string, unknown>; revision: number } | undefined {
+  let text: string;
+  try {
+    text = readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true }).toString('utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const { [REVISION_FIELD]: revision, ...body } = value as Record<string, unknown>;
+    return {
+      body,
+      revision: typeof revision === 'number' && Number.isSafeInteger(revision) && revision > 0 ? revision : 0,
+    };
+  } catch {
+    // A file cut short by a crash of an older writer, or edited by hand: no heartbeat.
+    return undefined;
+  }
+}
+
+/** Replaces the file whole; the revision is one more than the file's. Only the keeper holding the scope's lock writes it. */
+export function writeHeartbeatFile(path: string, body: object): { revision: number } {
+  refuseKeyShaped(body, 'write a keeper heartbeat');
+  const revision = (readHeartbeatFile(path)?.revision ?? 0) + 1;
+  ensureDir(dirname(path));
+  writeFileDurably(path, `${JSON.stringify({ ...body, [REVISION_FIELD]: revision })}\n`);
+  return { revision };
+}
+
+/** The file backend's heartbeats, kept in `dir`. */
+export function fileKeeperHeartbeats(dir: string): KeeperHeartbeats {
+  return {
+    async write(scope, body) {
+      return writeHeartbeatFile(heartbeatFile(dir, scope), body);
+    },
+    async read(scope): Promise<StoredHeartbeat | undefined> {
+      return readHeartbeatFile(heartbeatFile(dir, scope));
+    },
+  };
+}

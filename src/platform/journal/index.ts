@@ -1,0 +1,22 @@
+// The action journal's public surface.
+export { canonicalJson } from './canonical-json.js';
+export {
+  bodyOf,
+  isUnresolved,
+  NOT_WAITED_MESSAGE,
+  OUTCOMES,
+  recordedUsd,
+  type BeginFields,
+  type JournalEntry,
+  type JournalPatch,
+  type SideAfter,
+  type SkippedLine,
+} from './entry.js';
+export type { Holder } from '../../core/files/file-lock.js';
+export type { Hold, HoldResult, Journal, KeeperHeartbeats, SameRequest } from './backend.js';
+export { describeHolder, matchesRequest } from './client-journal.js';
+export { openJournal } from './journal.js';
+export { JournalError } from './journal-error.js';
+export { keyFingerprint } from './key-guard.js';
+export { journalDir } from './location.js';
+export { ARCHIVE_DIR_NAME, ensureDir } from './segments.js';

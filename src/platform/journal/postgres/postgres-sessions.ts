@@ -1,0 +1,406 @@
+// The team store's two sessions per process, and the locker over the second (backend.ts, LockerClient).
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import pg from 'pg';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { HoldResult, HoldScope, LockerClient, TeamJournalOptions } from '../backend.js';
+import { holdOf } from '../client-journal.js';
+import type { Holder } from '../../../core/files/file-lock.js';
+import { JournalError } from '../journal-error.js';
+import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
+import { JournalStoreError } from '../store-error.js';
+import { within } from '../../../core/security/bounded-read.js';
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
+const CLOSE_BOUND_MS = 2_000;
+/** Tries to either take a busy lock or read who has it (the holder's row lands just after its lock). */
+const HOLDER_ATTEMPTS = 20;
+const HOLDER_RETRY_MS = 25;
+
+/** One id per process: a holder's pid alone is reused, and names nothing on another machine. */
+export const PROCESS_SESSION = randomBytes(8).toString('hex');
+
+/** A hold's row key in hedge.holders: `entry:<id>` or `lock:<scope>`. */
+export const scopeText = (scope: HoldScope) => ('entry' in scope ? `entry:${scope.entry}` : `lock:${scope.lock}`);
+/** The text whose 64-bit hash (hashtextextended) is the advisory lock key of a scope. */
+const advisoryText = (scope: string) => `hedge:${scope}`;
+
+/** pg_locks shows a bigint advisory key as classid (high 32 bits) and objid (low 32 bits). */
+const HOLDER_SQL = `
+SELECT h.pid, h.host, h.session, h.since
+FROM ${SCHEMA}.holders h
+JOIN pg_locks l
+  ON l.locktype = 'advisory' AND l.granted AND l.pid = h.backend_pid AND l.objsubid = 1
+ AND l.classid::bigint = ((hashtextextended($2, 0) >> 32) & 4294967295)
+ AND l.objid::bigint = (hashtextextended($2, 0) & 4294967295)
+WHERE h.scope = $1`;
+
+const UPSERT_HOLDER_SQL = `
+INSERT INTO ${SCHEMA}.holders (scope, pid, host, session, since, backend_pid) VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid`;
+
+export interface LockConnection {
+  client: pg.Client;
+  /** pg_backend_pid() of this session: what pg_locks names the holder by. */
+  backendPid: number;
+}
+
+/** The query options pg takes beyond its typings: a bound for this one statement. */
+type TimedQuery = pg.QueryConfig & { query_timeout?: number };
+
+export class PostgresSessions implements LockerClient {
+  readonly location: string;
+  readonly host = hostname();
+  readonly queryTimeoutMs: number;
+  private readonly now: () => number;
+  private readonly connectTimeoutMs: number;
+  private dataConnection?: Promise<pg.Client>;
+  private lockConnection?: Promise<LockConnection>;
+  /** Counts lock sessions: a hold taken on an earlier one than the current is lost. */
+  private lockGeneration = 0;
+  /** Scopes this process holds, and how many times (advisory locks are counted per session). */
+  private readonly holds = new Map<string, number>();
+  private closed = false;
+
+  constructor(private readonly options: TeamJournalOptions) {
+    this.location = options.shown;
+    this.now = options.now ?? Date.now;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? connectTimeoutOf(options.url) ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  }
+
+  holderAt(time: number): Holder {
+    return { pid: process.pid, host: this.host, since: new Date(time).toISOString(), session: PROCESS_SESSION };
+  }
+
+  take(scope: HoldScope, waitMs: number): Promise<HoldResult> {
+    return this.takeScope(scopeText(scope), waitMs);
+  }
+
+  /** Who holds the scope: its row, live only while its advisory lock is granted. Takes nothing. */
+  holderOf(scope: HoldScope): Promise<Holder | undefined> {
+    return this.liveHolder(scopeText(scope));
+  }
+
+  async letGo(scope: HoldScope) {
+    const text = scopeText(scope);
+    while ((this.holds.get(text) ?? 0) > 0) await this.release(text);
+  }
+
+  /** A new entry's hold, taken before its row is written (no other process can see it unheld): false when another has it. */
+  async holdNew(scope: string) {
+    const taken = await this.tryAdvisory(scope);
+    if (taken) this.holds.set(scope, 1);
+    return taken;
+  }
+
+  /** Lets go of a new entry's hold whose row was not written after all. */
+  async dropNew(scope: string) {
+    this.holds.delete(scope);
+    await this.unlockAdvisory(scope);
+  }
+
+  /** Ends both sessions: every hold and lock of this process goes with them. */
+  async close() {
+    if (this.closed) return;
+    const clients = await Promise.all([
+      this.dataConnection?.catch(() => undefined),
+      this.lockConnection?.then((connection) => connection.client).catch(() => undefined),
+    ]);
+    const holdsLeft = this.holds.size > 0;
+    this.closed = true;
+    const ending = (async () => {
+      // Tidy: the rows would name nobody anyway once the session ends.
+      if (holdsLeft)
+        await clients[1]
+          ?.query(`DELETE FROM ${SCHEMA}.holders WHERE session = $1`, [PROCESS_SESSION])
+          .catch(() => undefined);
+      await Promise.allSettled(clients.map((client) => client?.end()));
+    })();
+    await within(ending, CLOSE_BOUND_MS, () => new Error()).catch(() => {
+      for (const client of clients)
+        (
+          client as unknown as { connection?: { stream?: { destroy(): void } } } | undefined
+        )?.connection?.stream?.destroy();
+    });
+  }
+
+  /** The connection for entries, with the schema made current on first use. */
+  data(): Promise<pg.Client> {
+    this.dataConnection ??= (async () => {
+      const started = Date.now();
+      const client = await this.connect('data', () => {
+        // Lost (the server restarted, the network dropped): the next statement connects anew.
+        if (this.dataConnection === connection) this.dataConnection = undefined;
+      });
+      try {
+        const applied = await migrateSchema(client, `${this.host} pid ${process.pid}`);
+        if (applied.length > 0)
+          this.options.log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw this.storeError(error, 'checking its schema');
+      }
+      this.options.log?.(
+        `journal: team store ${this.location} (from ${this.options.source}), schema version ${LATEST_VERSION}, ready in ${Date.now() - started} ms`,
+      );
+      return client;
+    })();
+    const connection = this.dataConnection;
+    // A connection that could not be made is not kept either: the next call tries again.
+    connection.catch(() => {
+      if (this.dataConnection === connection) this.dataConnection = undefined;
+    });
+    return connection;
+  }
+
+  /** The connection that holds this process's advisory locks, and only them. */
+  locks(): Promise<LockConnection> {
+    this.lockConnection ??= (async () => {
+      const generation = this.lockGeneration;
+      const client = await this.connect('locks', () => {
+        // The session that held this process's advisory locks is gone, and every lock with it.
+        if (this.lockGeneration !== generation) return;
+        this.lockGeneration += 1;
+        this.lockConnection = undefined;
+        this.holds.clear();
+      });
+      const result = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid').catch(async (error) => {
+        await client.end().catch(() => undefined);
+        throw this.storeError(error, 'opening its lock session');
+      });
+      return { client, backendPid: result.rows[0]!.pid };
+    })();
+    const connection = this.lockConnection;
+    connection.catch(() => {
+      if (this.lockConnection === connection) this.lockConnection = undefined;
+    });
+    return connection;
+  }
+
+  async connect(purpose: 'data' | 'locks', onLost: () => void): Promise<pg.Client> {
+    if (this.closed) throw new JournalError('The journal store was closed.');
+    const client = new pg.Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: this.connectTimeoutMs,
+      query_timeout: this.queryTimeoutMs,
+      // A machine that vanishes (not a killed process: its socket closes) is noticed by the server's keepalive.
+      keepAlive: true,
+      application_name: `hedge ${purpose} ${this.host} pid ${process.pid}`,
+    });
+    // A connection that drops while idle is reported here; the next statement fails and says so.
+    client.on('error', (error) => {
+      this.options.log?.(`journal: the team store's ${purpose} connection failed: ${error.message}`);
+      onLost();
+    });
+    client.on('end', onLost);
+    try {
+      await client.connect();
+      // begin's answer means "on disk" even where the server's default says otherwise.
+      await client.query(`SELECT set_config('synchronous_commit', 'on', false)`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw this.storeError(error, 'connecting');
+    }
+    return client;
+  }
+
+  /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so. */
+  async run<R extends pg.QueryResultRow>(
+    client: pg.ClientBase,
+    query: TimedQuery,
+    doing?: string,
+  ): Promise<pg.QueryResult<R>> {
+    try {
+      return await client.query<R>(query);
+    } catch (error) {
+      throw doing === undefined ? error : this.storeError(error, doing);
+    }
+  }
+
+  /** Takes the scope's advisory lock (waiting up to waitMs) and says so in hedge.holders; or names who has it. */
+  private async takeScope(scope: string, waitMs: number): Promise<HoldResult> {
+    // The data connection makes the schema current: a lock may be the first thing a run asks for.
+    const [, { client, backendPid }] = await Promise.all([this.data(), this.locks()]);
+    let got = await this.tryAdvisory(scope);
+    if (!got && waitMs > 0) got = await this.waitAdvisory(scope, waitMs);
+    for (let attempt = 0; !got && attempt < HOLDER_ATTEMPTS; attempt++) {
+      const holder = await this.liveHolder(scope);
+      if (holder) return { held: false, holder };
+      // Its holder let go between the two questions, or has not written its row yet.
+      await delay(HOLDER_RETRY_MS);
+      got = await this.tryAdvisory(scope);
+    }
+    if (!got) {
+      return {
+        held: false,
+        holder: {
+          pid: 0,
+          host: 'unknown (another session of the store)',
+          since: new Date(this.now()).toISOString(),
+          session: '',
+        },
+      };
+    }
+    this.holds.set(scope, (this.holds.get(scope) ?? 0) + 1);
+    try {
+      await client.query(UPSERT_HOLDER_SQL, [
+        scope,
+        process.pid,
+        this.host,
+        PROCESS_SESSION,
+        new Date(this.now()).toISOString(),
+        backendPid,
+      ]);
+    } catch (error) {
+      await this.release(scope);
+      throw this.storeError(error, 'recording a hold');
+    }
+    const generation = this.lockGeneration;
+    // Lost once the lock session that held it is gone (a new one counts on).
+    const stillHeld = () => this.lockGeneration === generation;
+    return { held: true, hold: holdOf(async () => (stillHeld() ? this.release(scope) : undefined), stillHeld) };
+  }
+
+  private async tryAdvisory(scope: string) {
+    const { client } = await this.locks();
+    const query = { text: 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', values: [advisoryText(scope)] };
+    return (await this.run<{ ok: boolean }>(client, query, 'taking a lock')).rows[0]?.ok === true;
+  }
+
+  /** Waits for the lock up to waitMs, in the server (lock_timeout): no polling. */
+  private async waitAdvisory(scope: string, waitMs: number) {
+    const { client } = await this.locks();
+    try {
+      await client.query(`SELECT set_config('lock_timeout', $1, false)`, [`${Math.max(1, Math.round(waitMs))}ms`]);
+      await this.run(client, {
+        text: 'SELECT pg_advisory_lock(hashtextextended($1, 0))',
+        values: [advisoryText(scope)],
+        query_timeout: waitMs + this.queryTimeoutMs,
+      });
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === '55P03') return false;
+      throw this.storeError(error, 'waiting for a lock');
+    } finally {
+      await client.query(`SELECT set_config('lock_timeout', '0', false)`).catch(() => undefined);
+    }
+  }
+
+  private async unlockAdvisory(scope: string) {
+    const { client } = await this.locks();
+    await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [advisoryText(scope)]);
+  }
+
+  /** Lets go of one hold on the scope; the last one also clears this process's row. */
+  private async release(scope: string) {
+    const count = this.holds.get(scope) ?? 0;
+    if (count === 0 || this.closed) return;
+    if (count === 1) this.holds.delete(scope);
+    else this.holds.set(scope, count - 1);
+    try {
+      if (count > 1) await this.unlockAdvisory(scope);
+      else {
+        // The last hold: the row goes in the same round trip as the lock.
+        const { client } = await this.locks();
+        await client.query(
+          `WITH gone AS (DELETE FROM ${SCHEMA}.holders WHERE scope = $1 AND session = $2 RETURNING scope)
+           SELECT pg_advisory_unlock(hashtextextended($3, 0)) AS unlocked, (SELECT count(*) FROM gone) AS rows`,
+          [scope, PROCESS_SESSION, advisoryText(scope)],
+        );
+      }
+    } catch (error) {
+      // The lock session is gone, and every lock of it with it: nothing is left held.
+      this.options.log?.(`journal: releasing ${scope}: ${(error as Error).message}`);
+    }
+  }
+
+  private async liveHolder(scope: string) {
+    const data = await this.data();
+    const result = await this.run<{ pid: number; host: string; session: string; since: Date | string }>(
+      data,
+      { text: HOLDER_SQL, values: [scope, advisoryText(scope)] },
+      'asking who holds an action',
+    );
+    const row = result.rows[0];
+    if (!row) return undefined;
+    return {
+      pid: row.pid,
+      host: row.host,
+      session: row.session,
+      since: row.since instanceof Date ? row.since.toISOString() : String(row.since),
+    };
+  }
+
+  /** A failure of the store as the operator reads it: the store (redacted), what went wrong, what to do. */
+  storeError(error: unknown, doing: string): JournalStoreError {
+    if (error instanceof JournalStoreError) return error;
+    const { sentence, hint } = describeFailure(error, this.options.source);
+    return new JournalStoreError(`The team journal store ${this.location} ${sentence} (while ${doing}).`, {
+      store: this.location,
+      hint,
+      cause: error,
+    });
+  }
+}
+
+const UNREACHABLE_CODES = new Set(
+  'ECONNREFUSED ECONNRESET ENOTFOUND EAI_AGAIN ETIMEDOUT EHOSTUNREACH ENETUNREACH EPIPE 57P01 57P02 57P03 08006 08001 08004'.split(
+    ' ',
+  ),
+);
+
+function describeFailure(error: unknown, source: string) {
+  const code = (error as { code?: string }).code;
+  const message = (error as Error)?.message ?? String(error);
+  const fix = `Check that the database is up and reachable from this machine, or fix ${source}.`;
+  const meanwhile =
+    'Until then hedge refuses writes before sending anything; reads of the API (positions, hedges, account) still work.';
+  if (error instanceof SchemaTooNewError) {
+    return {
+      sentence: `has schema version ${error.found}, newer than this hedge knows (${LATEST_VERSION})`,
+      hint: 'Upgrade hedge on this machine to the version the rest of the desk uses.',
+    };
+  }
+  if (
+    (code !== undefined && UNREACHABLE_CODES.has(code)) ||
+    /timeout|terminated|closed|not queryable|ECONNREFUSED/i.test(message)
+  ) {
+    return { sentence: `cannot be reached: ${unreachableReason(code, message)}`, hint: `${fix} ${meanwhile}` };
+  }
+  if (code === '28P01' || code === '28000')
+    return {
+      sentence: `refused the login: ${message}`,
+      hint: `Check the user and password (in the URL, PGPASSWORD or ~/.pgpass). ${meanwhile}`,
+    };
+  if (code === '3D000')
+    return { sentence: `has no such database: ${message}`, hint: `Create the database, or fix ${source}.` };
+  if (code === '42501') {
+    return {
+      sentence: `refused what hedge needs: ${message}`,
+      hint: `The store's user needs CREATE on the database the first time (hedge creates its schema "${SCHEMA}"), then read and write on that schema.`,
+    };
+  }
+  return { sentence: `failed: ${message}${code ? ` (${code})` : ''}`, hint: `${fix} ${meanwhile}` };
+}
+
+function unreachableReason(code: string | undefined, message: string) {
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unknown host';
+  if (code === '57P01' || code === '57P02' || code === '57P03') return 'the server is shutting down or starting';
+  if (/timeout/i.test(message)) return 'no answer in time';
+  if (/terminated|closed|not queryable/i.test(message)) return 'the connection was lost';
+  return message;
+}
+
+/** `connect_timeout` (seconds, as libpq reads it) from the URL, if it has one. */
+function connectTimeoutOf(url: string) {
+  try {
+    const value = new URL(url).searchParams.get('connect_timeout');
+    const seconds = value === null ? NaN : Number(value);
+    return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}

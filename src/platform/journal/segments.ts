@@ -1,0 +1,295 @@
+// The journal's files.
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readSync,
+  fstatSync,
+  writeSync,
+  fchmodSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { utcDay } from '../../core/utc-text.js';
+import { makePrivateDir, syncDirectory, writeFileDurably } from '../../core/files/durable-write.js';
+import {
+  describeReadError,
+  openRegularFileSync,
+  ReadRefused,
+  refuseUnfit,
+  type FileReading,
+} from '../../core/security/bounded-read.js';
+import { foldJournal, isUnresolved, type JournalEntry, type SkippedLine } from './entry.js';
+import { JournalError } from './journal-error.js';
+
+export const ARCHIVE_DIR_NAME = 'journal-archive';
+const ARCHIVE_FILE = /^journal-(\d{4}-\d{2}-\d{2})\.jsonl$/;
+
+/** The active segment is rotated once it is larger than this. */
+export const DEFAULT_ROTATE_BYTES = 1024 * 1024;
+/** Resolved entries kept in the active segment at a rotation (the newest), besides the unresolved ones. */
+export const DEFAULT_KEEP_RESOLVED = 200;
+
+export interface ArchiveFile {
+  /** UTC day of the entries in it, YYYY-MM-DD. */
+  day: string;
+  path: string;
+}
+
+/** The folder's archive files, oldest day first. */
+export function archiveFiles(dir: string): ArchiveFile[] {
+  const folder = join(dir, ARCHIVE_DIR_NAME);
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw asJournalError(error, folder, 'read');
+  }
+  return names
+    .map((name) => ARCHIVE_FILE.exec(name))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => ({ day: match[1]!, path: join(folder, match[0]) }))
+    .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+}
+
+/** How a journal file is read and appended to. */
+const JOURNAL_FILE: FileReading = { maxBytes: Infinity, noFollow: true, guard: 'trusted' };
+
+/** A line longer than this is no event hedge writes (a row is a few KiB): it is skipped, never read whole. */
+export const MAX_LINE_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+const NEWLINE = Buffer.from('\n');
+
+/** A file's text, never through a symbolic link; undefined when it does not exist. */
+export function readSegment(file: string, onLong: (line: number) => void = () => {}) {
+  let fd: number;
+  try {
+    fd = openRegularFileSync(file, JOURNAL_FILE);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw asJournalError(error, file, 'read');
+  }
+  try {
+    const kept: Buffer[] = [];
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let line: Buffer[] = [];
+    let lineBytes = 0;
+    let number = 1;
+    const endLine = () => {
+      if (lineBytes > MAX_LINE_BYTES) onLong(number);
+      else kept.push(...line);
+      [line, lineBytes] = [[], 0];
+    };
+    for (let read; (read = readSync(fd, chunk, 0, CHUNK_BYTES, null)) > 0;) {
+      for (let from = 0; from < read;) {
+        const newline = chunk.subarray(from, read).indexOf(0x0a);
+        const end = newline < 0 ? read : from + newline;
+        lineBytes += end - from;
+        // Past the bound the rest of a line is only counted, never kept.
+        if (lineBytes <= MAX_LINE_BYTES) line.push(Buffer.from(chunk.subarray(from, end)));
+        if (newline < 0) break;
+        endLine();
+        kept.push(NEWLINE);
+        number += 1;
+        from = end + 1;
+      }
+    }
+    endLine();
+    return Buffer.concat(kept).toString('utf8');
+  } catch (error) {
+    throw asJournalError(error, file, 'read');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The entries of a journal file; a line that is too long or is not an event is skipped and told. */
+export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void): JournalEntry[] {
+  const tooLong = (line: number) =>
+    onSkip({ line, reason: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read` });
+  return foldJournal(readSegment(file, tooLong) ?? '', onSkip);
+}
+
+/** Runs `act`, a failure of it reported as the journal's, about `path`. */
+function journalIo<T>(path: string, action: 'read' | 'write', act: () => T) {
+  try {
+    return act();
+  } catch (error) {
+    throw asJournalError(error, path, action);
+  }
+}
+
+/** The journal's folder, or (`inside`) one it makes inside it: files/durable-write.ts. */
+export function ensureDir(dir: string, options: { inside?: boolean } = {}) {
+  journalIo(dir, 'write', () => makePrivateDir(dir, options));
+}
+
+/** Opens a journal file to append (created 0600), never through a symbolic link. */
+export function openForAppend(file: string) {
+  try {
+    // Read access too: a rotation checks an archive's last byte through the same descriptor.
+    const fd = openSync(
+      file,
+      constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o600,
+    );
+    try {
+      refuseUnfit(fstatSync(fd), JOURNAL_FILE, file);
+      fchmodSync(fd, 0o600);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    return fd;
+  } catch (error) {
+    throw asJournalError(error, file, 'write');
+  }
+}
+
+/** Writes all of `bytes` (a short write, e.g. on a full disk, is finished or fails). */
+export function writeAll(fd: number, bytes: Buffer, file: string) {
+  journalIo(file, 'write', () => {
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+  });
+}
+
+export function syncFile(fd: number, file: string) {
+  journalIo(file, 'write', () => fsyncSync(fd));
+}
+
+/** Replaces `target` with `text` whole and durably (files/durable-write.ts), in the journal's terms when it fails. */
+export function replaceFileDurably(target: string, text: string) {
+  journalIo(target, 'write', () => writeFileDurably(target, text));
+}
+
+export interface RotateOptions {
+  keepResolved: number;
+  /** The resolved entries kept take at most this many bytes (so a rotation always leaves room to grow). */
+  keepBytes: number;
+  /** UTC day for lines that are not events (kept, in that day's archive). */
+  today: string;
+}
+
+/** Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a group with an unresolved entry) into the archive of their creation day, then replaces the active segment with what stays. */
+export function rotate(file: string, text: string, options: RotateOptions): { kept: number; archived: number } {
+  const dir = dirname(file);
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const linesOf = new Map<string, string[]>();
+  const stray: string[] = [];
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const id = idOf(line);
+    if (id === undefined) stray.push(line);
+    else (linesOf.get(id) ?? linesOf.set(id, []).get(id)!).push(line);
+  }
+  const entries = foldJournal(text);
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  const openGroups = new Set(
+    entries.filter((entry) => isUnresolved(entry) && entry.group !== undefined).map((entry) => entry.group!),
+  );
+  // The newest resolved entries stay (the journal's default listing reads only the active segment).
+  const newestResolved = new Set<string>();
+  let keptBytes = 0;
+  for (const entry of entries.filter((candidate) => !isUnresolved(candidate)).reverse()) {
+    const size = (linesOf.get(entry.id) ?? []).reduce((sum, line) => sum + line.length + 1, 0);
+    if (newestResolved.size >= options.keepResolved || keptBytes + size > options.keepBytes) break;
+    newestResolved.add(entry.id);
+    keptBytes += size;
+  }
+  // The entry with the journal's highest seq stays, so that the next begin counts on from it.
+  const highest = entries.reduce<JournalEntry | undefined>(
+    (best, entry) => (entry.seq !== undefined && (best?.seq === undefined || entry.seq > best.seq) ? entry : best),
+    undefined,
+  );
+  const keep = (entry: JournalEntry | undefined) =>
+    entry !== undefined &&
+    (isUnresolved(entry) ||
+      newestResolved.has(entry.id) ||
+      entry === highest ||
+      (entry.group !== undefined && openGroups.has(entry.group)));
+
+  const kept: string[] = [];
+  const archived = new Map<string, string[]>();
+  const toArchive = (day: string, more: string[]) =>
+    (archived.get(day) ?? archived.set(day, []).get(day)!).push(...more);
+  let archivedEntries = 0;
+  for (const [id, idLines] of linesOf) {
+    const entry = byId.get(id);
+    if (keep(entry)) kept.push(...idLines);
+    else {
+      // An entry without a creation event (its lines damaged) goes with the stray lines of today.
+      toArchive(entry ? utcDay(entry.created_at) : options.today, idLines);
+      archivedEntries += 1;
+    }
+  }
+  if (stray.length > 0) toArchive(options.today, stray);
+  if (archived.size === 0) return { kept: linesOf.size, archived: 0 };
+
+  const folder = join(dir, ARCHIVE_DIR_NAME);
+  ensureDir(folder, { inside: true });
+  for (const [day, dayLines] of archived) {
+    const path = join(folder, `journal-${/^\d{4}-\d{2}-\d{2}$/.test(day) ? day : options.today}.jsonl`);
+    const fd = openForAppend(path);
+    try {
+      const existing = fstatSync(fd).size;
+      // A torn last line in the archive (a crash mid-rotation) must not swallow the first one added.
+      const lead = existing > 0 && !endsWithNewline(fd, existing) ? '\n' : '';
+      writeAll(fd, Buffer.from(`${lead}${dayLines.join('\n')}\n`, 'utf8'), path);
+      syncFile(fd, path);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  syncDirectory(folder);
+
+  replaceFileDurably(file, kept.length > 0 ? `${kept.join('\n')}\n` : '');
+  return { kept: linesOf.size - archivedEntries, archived: archivedEntries };
+}
+
+function endsWithNewline(fd: number, size: number) {
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] === 0x0a;
+}
+
+/** The id of an event line, without parsing all of it when it starts as the journal writes it. */
+function idOf(line: string) {
+  const fast = /^\{"id":"([^"\\]+)"/.exec(line);
+  if (fast) return fast[1];
+  try {
+    const value = JSON.parse(line) as { id?: unknown };
+    return typeof value?.id === 'string' && value.id !== '' ? value.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function asJournalError(error: unknown, path: string, action: 'read' | 'write'): JournalError {
+  if (error instanceof JournalError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') {
+    return new JournalError(
+      `The action journal's ${path} is a symbolic link; hedge does not follow it (it would ${action === 'write' ? 'write' : 'read'} wherever it points).`,
+      {
+        path,
+        hint: `Replace the link with the file or folder itself (or remove it), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a folder of your own.`,
+        cause: error,
+      },
+    );
+  }
+  return new JournalError(`Cannot ${action} the action journal ${path}: ${describeReadError(error)}.`, {
+    path,
+    hint:
+      error instanceof ReadRefused
+        ? 'hedge uses a journal file only when it is a regular file that no one but you (or root) may change.'
+        : action === 'write'
+          ? `Make ${path} writable by this user (or free the disk), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a writable folder.`
+          : `Check that this user can read ${path}.`,
+    cause: error,
+  });
+}

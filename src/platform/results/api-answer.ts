@@ -1,0 +1,55 @@
+// How `hedge api` prints an answer: an error envelope is printed as it came, so its `error` is
+// never shaped away.
+import { safeJson } from '../../core/security/safe-text.js';
+import type { Output } from '../terminal/output.js';
+
+export interface PrintableAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+function statusAndHeaders(answer: PrintableAnswer) {
+  // node:http's table by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
+  const lines = [
+    `HTTP/1.1 ${answer.status} ${process.getBuiltinModule('node:http').STATUS_CODES[answer.status] ?? ''}`.trimEnd(),
+  ];
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+function mergedEnvelope(pages: readonly PrintableAnswer[]) {
+  const bodies = pages.map((page) => page.body as { data?: unknown; error?: unknown; meta?: unknown } | undefined);
+  if (bodies.length === 1 || !bodies.every((body) => body && Array.isArray(body.data)))
+    return bodies.length === 1 ? bodies[0] : bodies;
+  const last = bodies[bodies.length - 1]!;
+  return { data: bodies.flatMap((body) => body!.data as unknown[]), error: null, meta: last.meta ?? {} };
+}
+
+export function printAnswers(
+  output: Output,
+  pages: readonly PrintableAnswer[],
+  options: { include: boolean; failed: boolean },
+) {
+  if (options.include) for (const page of pages) output.write(statusAndHeaders(page));
+  const printable = pages.filter((page) => page.body !== undefined);
+  if (printable.length === 0) return;
+  if (options.failed) {
+    output.write(safeJson(printable[printable.length - 1]!.body, 2));
+    return;
+  }
+  if (output.format === 'ndjson' && printable.length > 1) {
+    // One envelope per line, as each page came.
+    output.json(
+      printable.map((page) => page.body),
+      [],
+      { asSent: true },
+    );
+    return;
+  }
+  // Any endpoint, as it answered: hedge's one shape is for the commands that know their data.
+  output.json(mergedEnvelope(printable), [], { asSent: true });
+}

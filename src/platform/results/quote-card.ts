@@ -1,0 +1,152 @@
+// The quote as a desk reads it before deciding; shared by `hedge quote` and `hedge open`'s confirmation.
+import type { Quote } from '../api/schemas.js';
+import { kindFromName, labelFromName } from '../fields/fields.js';
+import { quoteCurrencyOf } from '../../core/markets.js';
+import {
+  betterOrWorse,
+  formatSignedAmount,
+  payOrEarn,
+  payWords,
+  priceFavourBps,
+  toAccountSide,
+} from '../../core/money.js';
+import {
+  formatBps,
+  formatDays,
+  formatMoney,
+  formatPercent,
+  formatRate,
+  formatRelative,
+  formatUtc,
+  localTimeBeside,
+} from '../terminal/format.js';
+import type { Output } from '../terminal/output.js';
+import { wrapWords } from '../terminal/width.js';
+
+export const QUOTE_INDICATIVE_NOTE =
+  'Indicative only: a quote reserves nothing and opens nothing; the execution price and carry can differ when you open.';
+
+const KNOWN_TOP = ['market', 'side', 'notional_usd', 'tenor_days', 'maturity', 'pricing', 'carry', 'upfront'];
+const KNOWN_GROUPS: Record<string, string[]> = {
+  pricing: ['market_price', 'execution_price', 'price_impact_usd'],
+  carry: ['daily_usdc', 'daily_rate_pct', 'total_usdc', 'total_rate_pct'],
+  upfront: ['required_margin_usdc', 'platform_fee_usdc', 'total_upfront_usdc'],
+};
+
+/** Signed price impact in basis points of the notional (same sign as `price_impact_usd`). */
+export function impactBps(quote: Quote): number | undefined {
+  if (!(quote.notional_usd > 0)) return undefined;
+  return (quote.pricing.price_impact_usd / quote.notional_usd) * 10_000;
+}
+
+/** `USDTNGN` quotes naira per USDT; other shapes get no unit rather than a wrong one. */
+export function priceUnit(market: string): string {
+  const currency = quoteCurrencyOf(market);
+  return currency === undefined ? '' : ` ${currency} per USDT`;
+}
+
+function extraLeaves(quote: Quote) {
+  const extras: Array<[string, unknown]> = [];
+  for (const [key, value] of Object.entries(quote)) {
+    if (!KNOWN_TOP.includes(key)) extras.push([key, value]);
+  }
+  for (const [group, known] of Object.entries(KNOWN_GROUPS)) {
+    const fields = (quote as Record<string, unknown>)[group];
+    if (!fields || typeof fields !== 'object') continue;
+    for (const [key, value] of Object.entries(fields as Record<string, unknown>)) {
+      if (!known.includes(key)) extras.push([`${group}.${key}`, value]);
+    }
+  }
+  return extras;
+}
+
+function renderPlain(output: Output, quote: Quote) {
+  const bps = impactBps(quote);
+  const rows: Array<[string, unknown]> = [
+    ['market', quote.market],
+    ['side', quote.side],
+    ['notional_usd', quote.notional_usd],
+    ['tenor_days', quote.tenor_days],
+    ['pricing.market_price', quote.pricing.market_price],
+    ['pricing.execution_price', quote.pricing.execution_price],
+    ['pricing.price_impact_usd', quote.pricing.price_impact_usd],
+    ['price_impact_bps', bps === undefined ? undefined : Math.round(bps * 100) / 100],
+    ['carry.daily_usdc', quote.carry.daily_usdc],
+    ['carry.daily_rate_pct', quote.carry.daily_rate_pct],
+    ['carry.total_usdc', quote.carry.total_usdc],
+    ['carry.total_rate_pct', quote.carry.total_rate_pct],
+    ['upfront.required_margin_usdc', quote.upfront.required_margin_usdc],
+    ['upfront.platform_fee_usdc', quote.upfront.platform_fee_usdc],
+    ['upfront.total_upfront_usdc', quote.upfront.total_upfront_usdc],
+    ['maturity', quote.maturity],
+    ...extraLeaves(quote),
+  ];
+  return output.recordText(
+    Object.fromEntries(rows),
+    rows.map(([key]) => ({ key, label: key })),
+  );
+}
+
+/** Carry on the account's side (docs/output.md "Sign convention"): "-4.19 USDC/day (-0.0419%), you pay". */
+function carryText(output: Output, usdc: number, pct: number, per: string) {
+  const forAccount = toAccountSide(usdc);
+  const text = `${formatSignedAmount(forAccount)} USDC${per} (${formatPercent(toAccountSide(pct))}), ${payWords(forAccount)}`;
+  return forAccount < 0 ? output.chalk.red(text) : forAccount > 0 ? output.chalk.green(text) : text;
+}
+
+/**
+ * Price impact on the account's side, from the two prices; the server's own sign decides only when
+ * they agree to a tenth of a basis point.
+ */
+export function impactForAccount(quote: Quote): { usd: number; bps?: number } {
+  const { execution_price: execution, market_price: market, price_impact_usd: impact } = quote.pricing;
+  const favour = priceFavourBps(quote.side, execution, market);
+  const sign = Math.round(favour * 10) !== 0 ? Math.sign(favour) : Math.sign(impact);
+  const bps = impactBps(quote);
+  return { usd: sign * Math.abs(impact), bps: bps === undefined ? undefined : sign * Math.abs(bps) };
+}
+
+function maturityText(maturity: string, nowMs: number) {
+  const local = localTimeBeside(maturity);
+  const relative = formatRelative(maturity, nowMs);
+  const utc = formatUtc(maturity);
+  if (relative === '') return utc;
+  return local === '' ? `${utc}, ${relative}` : `${utc}\n${local} local, ${relative}`;
+}
+
+function renderTable(output: Output, quote: Quote, nowMs: number) {
+  const c = output.chalk;
+  const unit = priceUnit(quote.market);
+  const { usd: impact, bps } = impactForAccount(quote);
+  const impactText = `${formatSignedAmount(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}, ${betterOrWorse(impact, 'the market price', 'none')}`;
+  const days = formatDays(quote.tenor_days);
+  const rows: Array<[string, string]> = [
+    ['Market price', `${formatRate(quote.pricing.market_price)}${unit}`],
+    ['Execution price', `${formatRate(quote.pricing.execution_price)}${unit}`],
+    ['Price impact', impact < 0 ? c.red(impactText) : impact > 0 ? c.green(impactText) : impactText],
+    ['Carry per day', carryText(output, quote.carry.daily_usdc, quote.carry.daily_rate_pct, '/day')],
+    [`Carry over ${days}`, carryText(output, quote.carry.total_usdc, quote.carry.total_rate_pct, '')],
+    ['Required margin', `${formatMoney(quote.upfront.required_margin_usdc)} USDC`],
+    // One sign convention for money you pay, as every card shows a fee (docs/output.md).
+    ['Platform fee', payOrEarn(-Math.abs(quote.upfront.platform_fee_usdc), 'USDC')],
+    ['Total upfront', c.bold(`${formatMoney(quote.upfront.total_upfront_usdc)} USDC`)],
+    ['Maturity', maturityText(quote.maturity, nowMs)],
+  ];
+  for (const [path, value] of extraLeaves(quote)) {
+    const leaf = path.slice(path.lastIndexOf('.') + 1);
+    const label = path.includes('.')
+      ? `${labelFromName(path.slice(0, path.indexOf('.')))}: ${labelFromName(leaf)}`
+      : labelFromName(leaf);
+    rows.push([label, output.humanValue({ key: leaf, kind: kindFromName(leaf, value) }, value)]);
+  }
+  const side = quote.side === 'buy' ? c.green('buy') : c.magenta('sell');
+  const title = `Quote ${quote.market} ${side} ${formatMoney(quote.notional_usd)} USD, ${days}`;
+  return `${output.card(rows, title)}\n${c.dim(wrapWords(QUOTE_INDICATIVE_NOTE, output.columns))}`;
+}
+
+/** The quote for the output's mode; `nowMs` is when "time from now" is measured from. */
+export function renderQuoteCard(output: Output, quote: Quote, nowMs: number): string {
+  if (output.mode === 'json') return JSON.stringify(quote, null, 2);
+  if (output.mode === 'plain') return renderPlain(output, quote);
+  return renderTable(output, quote, nowMs);
+}

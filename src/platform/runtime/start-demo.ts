@@ -1,0 +1,103 @@
+// `--demo`: the simulator in this very process, on a local socket of its own, with a built-in test key.
+import { writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConfigError } from '../../core/errors.js';
+import type { ResolvedCredentials } from '../config/credentials.js';
+import { lockFile } from '../../core/files/file-lock.js';
+import { registerSecret } from '../../core/security/secrets.js';
+import { messageOf } from '../../core/security/safe-text.js';
+
+/** Not a secret: the demo sandbox accepts this one key, on its own local socket only. */
+export const DEMO_API_KEY = 'hpk_test_DemoLocalSimulatorKey0001';
+/** accountIdFor(DEMO_API_KEY), worked out once so a `--demo` command need not load node:crypto to hash a constant. */
+export const DEMO_ACCOUNT_ID = 'acct_1b263bc3f88d3352';
+export const DEMO_STATE_FILE = 'demo-state.json';
+/** Long enough to see `submitted` then `filled`, short enough not to bore anyone. */
+export const DEMO_FILL_DELAY_MS = 1500;
+
+/** The running demo simulator, as the runtime context uses it. */
+export interface DemoHandle {
+  baseUrl: string;
+  /** The local socket the simulator listens on (the base URL's requests go over it). */
+  localSocket?: string;
+  apiKey: string;
+  /** A line for the operator: the state file was of an earlier hedge, the demo started afresh. */
+  notice?: string;
+  close(): Promise<void>;
+}
+
+/** The demo state's lock: a run killed holding it (it stopped refreshing it) is taken over after this long. */
+const LOCK_STALE_MS = 10_000;
+
+export const lockDemoState = (path: string) => lockFile(path, { staleMs: LOCK_STALE_MS });
+
+let socketsStarted = 0;
+
+/** A local socket for this process's simulator: a loopback TCP port would run Node's costly IP address code. */
+export function demoSocketPath(platform: NodeJS.Platform = process.platform): string {
+  const name = `hedge-demo-${process.pid}-${++socketsStarted}-${Math.random().toString(36).slice(2, 10)}`;
+  if (platform === 'linux') return `\0${name}`;
+  if (platform === 'win32') return `\\\\.\\pipe\\${name}`;
+  return join(process.getBuiltinModule('node:os').tmpdir(), `${name}.sock`);
+}
+
+/** The credentials a `--demo` command runs with. */
+export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl' | 'localSocket'>): ResolvedCredentials {
+  registerSecret(demo.apiKey);
+  return {
+    apiKey: demo.apiKey,
+    baseUrl: demo.baseUrl,
+    ...(demo.localSocket !== undefined ? { localSocket: demo.localSocket } : {}),
+    environment: 'test',
+    profileName: 'demo',
+    sources: { apiKey: 'demo', baseUrl: 'demo', profile: 'demo' },
+  };
+}
+
+/** Tests only: a file to write inside this process's first save of the demo state, before it stops itself (SIGSTOP). */
+export const STOP_IN_SAVE_ENV = 'HEDGE_TEST_DEMO_STOP_IN_SAVE';
+
+function stopInFirstSave(markerPath: string): () => void {
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    writeFileSync(markerPath, String(process.pid));
+    process.kill(process.pid, 'SIGSTOP');
+  };
+}
+
+export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = process.env): Promise<DemoHandle> {
+  await mkdir(configDir, { recursive: true, mode: 0o700 });
+  // The sandbox is only ever loaded here, so commands without --demo never pay for it.
+  const { startSandbox } = await import('../../sandbox/http/server.js');
+  const stateFile = join(configDir, DEMO_STATE_FILE);
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      socketPath: demoSocketPath(),
+      apiKeys: [DEMO_API_KEY],
+      knownAccountIds: { [DEMO_API_KEY]: DEMO_ACCOUNT_ID },
+      stateFile,
+      stateFileLock: lockDemoState,
+      ...(env[STOP_IN_SAVE_ENV] ? { stateFileBeforeCommit: stopInFirstSave(env[STOP_IN_SAVE_ENV]) } : {}),
+      fillDelayMs: DEMO_FILL_DELAY_MS,
+    });
+  } catch (error) {
+    const reason = messageOf(error);
+    throw new ConfigError(`The demo simulator could not start: ${reason}`, {
+      hint: `Delete ${stateFile} to start the demo afresh (it only holds demo test funds).`,
+      cause: error,
+    });
+  }
+  return {
+    baseUrl: sandbox.baseUrl,
+    localSocket: sandbox.socketPath,
+    apiKey: sandbox.apiKey,
+    ...(sandbox.startedAfresh
+      ? { notice: `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.` }
+      : {}),
+    close: () => sandbox.close(),
+  };
+}

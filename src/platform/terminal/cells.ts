@@ -1,0 +1,208 @@
+// How one value reads on a screen (a table cell or a card's value): made harmless, formatted by its kind (money 2 decimals, rates the precision their size needs, times in UTC, hashes short), measured once and coloured.
+import type { ChalkInstance } from 'chalk';
+import { quoteCurrencyOf } from '../../core/markets.js';
+import { toAccountSide } from '../../core/money.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { kindFromName, NUMERIC_KINDS, type FieldKind, type FieldSpec } from '../fields/fields.js';
+import {
+  formatFixed,
+  formatPercent,
+  formatRelative,
+  formatTimeLeft,
+  formatUtc,
+  formatUtcMinutes,
+  fractionDigits,
+  rateDecimals,
+  shortHash,
+} from './format.js';
+import { displayWidth } from './width.js';
+import type { TableCell } from './table.js';
+
+/** How one column shows its numbers, decided once from all of its values. */
+export interface ColumnFormat {
+  decimals?: number;
+  unit?: string;
+}
+
+export function valueOf(field: FieldSpec, row: Record<string, unknown>): unknown {
+  return field.get ? field.get(row) : row[field.key];
+}
+
+/** The field's kind, or what its first present value says it is. */
+export function kindOf(field: FieldSpec, rows: readonly Record<string, unknown>[]): FieldKind {
+  if (field.kind) return field.kind;
+  for (const row of rows) {
+    const value = valueOf(field, row);
+    if (value !== undefined && value !== null) return kindFromName(field.key, value);
+  }
+  return 'text';
+}
+
+/** `NGN/USDT` when every row is of one USDT market; undefined when rows mix markets or say none. */
+export function rateUnitOf(rows: readonly Record<string, unknown>[]): string | undefined {
+  let market: unknown;
+  for (const row of rows) {
+    if (market === undefined) market = row.market;
+    else if (row.market !== market) return undefined;
+  }
+  const currency = typeof market === 'string' ? quoteCurrencyOf(market) : undefined;
+  return currency === undefined ? undefined : `${currency}/USDT`;
+}
+
+/** One number of decimals for the whole column: money 2, percentages 4, rates what their smallest value needs, other numbers as many as the most precise value has (at most 6). */
+export function numberFormatOf(
+  field: FieldSpec,
+  rows: readonly Record<string, unknown>[],
+  unit: string | undefined,
+): ColumnFormat {
+  const kind = kindOf(field, rows);
+  const rateUnit = field.unit === 'rate' ? unit : undefined;
+  if (field.decimals !== undefined) return { decimals: field.decimals, unit: rateUnit };
+  if (kind === 'money' || kind === 'pnl' || kind === 'charge') return { decimals: 2 };
+  if (kind === 'percent') return { decimals: 4 };
+  if (kind !== 'rate' && kind !== 'count') return {};
+  let decimals = 0;
+  for (const row of rows) {
+    const value = valueOf(field, row);
+    if (typeof value !== 'number') continue;
+    const needed = kind === 'rate' ? rateDecimals(value) : fractionDigits(value);
+    if (needed > decimals) decimals = needed;
+  }
+  return { decimals, unit: rateUnit };
+}
+
+export interface CellContext {
+  chalk: ChalkInstance;
+  nowMs: number;
+  where: 'table' | 'card';
+  absoluteOnly?: boolean;
+}
+
+/** A signed amount: +12.50, -3.00, 0.00; green when positive, red when negative. */
+function signed(value: number, decimals: number, c: ChalkInstance): { text: string; styled: string } {
+  const digits = formatFixed(Math.abs(value), decimals);
+  // A figure that rounds to zero carries no sign (domain/money.ts formatSignedAmount).
+  const zero = /^[0.,]*$/.test(digits);
+  const text = zero ? digits : value > 0 ? `+${digits}` : value < 0 ? `-${digits}` : digits;
+  const styled = text.startsWith('+') ? c.green(text) : text.startsWith('-') ? c.red(text) : text;
+  return { text, styled };
+}
+
+/** One value for the screen: made harmless, formatted by kind, measured, coloured. */
+export function formatCell(
+  field: FieldSpec,
+  value: unknown,
+  row: Record<string, unknown>,
+  format: ColumnFormat,
+  context: CellContext,
+): TableCell {
+  const c = context.chalk;
+  if (value === undefined || value === null || value === '') return { styled: c.dim('—'), width: 1 };
+  const kind: FieldKind = field.kind ?? kindFromName(field.key, value);
+  let text: string;
+  let styled: string | undefined;
+  if (typeof value === 'number') {
+    switch (kind) {
+      case 'money':
+      case 'count':
+      case 'rate':
+        text = formatFixed(value, format.decimals ?? 2);
+        break;
+      case 'pnl':
+        ({ text, styled } = signed(value, format.decimals ?? 2, c));
+        break;
+      case 'charge':
+        // The server's positive is paid by the account: shown as money out of it.
+        ({ text, styled } = signed(toAccountSide(value), format.decimals ?? 2, c));
+        break;
+      case 'percent':
+        text = formatPercent(value, format.decimals ?? 4);
+        break;
+      default:
+        text = String(value);
+    }
+  } else if (typeof value === 'string' && NUMERIC_KINDS.has(kind) && DECIMAL_TEXT.test(value)) {
+    // A server's decimal string ("99889.00"): its own digits, grouped like our numbers; signed and coloured as P&L.
+    if (kind === 'pnl' || kind === 'charge') {
+      const decimals = (value.trim().split('.')[1] ?? '').length;
+      const amount = Number(value);
+      ({ text, styled } = signed(kind === 'charge' ? toAccountSide(amount) : amount, decimals, c));
+    } else {
+      text = groupDecimalText(value);
+    }
+  } else if (typeof value === 'string') {
+    const safe = safeText(value);
+    switch (kind) {
+      case 'time': {
+        const relative =
+          context.absoluteOnly !== true && (field.relativeWhen === undefined || field.relativeWhen(row))
+            ? formatRelative(value, context.nowMs)
+            : '';
+        const time = context.where === 'table' ? formatUtcMinutes(safe) : formatUtc(safe);
+        text = relative ? `${time} (${relative})` : time;
+        styled = relative ? `${time} ${c.dim(`(${relative})`)}` : time;
+        break;
+      }
+      case 'utc':
+        text = context.where === 'table' ? formatUtcMinutes(safe) : formatUtc(safe);
+        break;
+      case 'countdown':
+        text = formatTimeLeft(safe, context.nowMs) || safe;
+        break;
+      case 'hash':
+        text = shortHash(safe);
+        break;
+      case 'side':
+        text = safe;
+        styled = value === 'buy' ? c.green(safe) : value === 'sell' ? c.magenta(safe) : safe;
+        break;
+      case 'status':
+        text = safe;
+        styled = colorStatus(c, safe);
+        break;
+      default:
+        text = safe;
+    }
+  } else if (typeof value === 'object') {
+    text = safeText(JSON.stringify(value));
+  } else {
+    text = safeText(String(value));
+  }
+  styled ??= text;
+  if (!field.style) return { styled, width: displayWidth(text) };
+  // A style may mark the value (`* name`): what it shows is what is measured.
+  styled = field.style(styled, row);
+  return { styled, width: displayWidth(styled) };
+}
+
+const STATUS_COLOURS: Record<string, 'green' | 'red' | 'yellow' | 'dim'> = {
+  filled: 'green',
+  open: 'green',
+  done: 'green',
+  failed: 'red',
+  disabled: 'red',
+  rejected: 'red',
+  submitted: 'yellow',
+  submitting: 'yellow',
+  pending: 'yellow',
+  planned: 'yellow',
+  closed: 'dim',
+  abandoned: 'dim',
+};
+
+export function colorStatus(c: ChalkInstance, status: string): string {
+  if (status === 'unknown') return c.yellow.bold(status);
+  return Object.hasOwn(STATUS_COLOURS, status) ? c[STATUS_COLOURS[status]!](status) : status;
+}
+
+/** A plain decimal as some servers send money: `-1234.50`, `99889.00`. */
+const DECIMAL_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
+
+/** `-1234567.50` → `-1,234,567.50`: thousands grouped, the digits as sent. */
+function groupDecimalText(value: string): string {
+  const [whole, fraction] = value.trim().replace(/^\+/, '').split('.');
+  const sign = whole!.startsWith('-') ? '-' : '';
+  const digits = sign ? whole!.slice(1) : whole!;
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${sign}${grouped}${fraction !== undefined ? `.${fraction}` : ''}`;
+}

@@ -1,0 +1,110 @@
+// How numbers, rates and times read on a desk: money with separators and 2 decimals, rates with the precision their size needs, percentages signed, times in UTC with the local time beside.
+
+// Numbers come from the one formatter family (domain/number-format.ts); re-exported for the views.
+export {
+  formatFixed,
+  formatMoney,
+  formatRate,
+  formatSignedFixed,
+  formatSignedMoney,
+  formatUpTo,
+  formatUsd,
+  rateDecimals,
+  shortHash,
+} from '../../core/number-format.js';
+import { utcMinute, utcSecond } from '../../core/utc-text.js';
+
+/** Decimals a plain number shows as sent (up to 6): 12.5 → 1, 3 → 0. */
+export function fractionDigits(value: number): number {
+  if (Number.isInteger(value)) return 0;
+  for (let digits = 1; digits < 6; digits++) {
+    const scaled = value * 10 ** digits;
+    if (Math.abs(scaled - Math.round(scaled)) < 1e-9 * Math.max(1, Math.abs(scaled))) return digits;
+  }
+  return 6;
+}
+
+export function formatPercent(value: number, decimals = 4): string {
+  return `${signOf(value)}${Math.abs(value).toFixed(decimals)}%`;
+}
+
+/** "1 day", "3 days", "2.5 days" (to a tenth). */
+export function formatDays(days: number): string {
+  return days === 1 ? '1 day' : `${Math.round(days * 10) / 10} days`;
+}
+
+export function formatBps(value: number): string {
+  return `${signOf(value)}${Math.abs(value).toFixed(1)} bps`;
+}
+
+const signOf = (value: number): string => (value > 0 ? '+' : value < 0 ? '-' : '');
+
+/** "2026-11-25 08:00:00 UTC" */
+export function formatUtc(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${utcSecond(date)} UTC`;
+}
+
+/** "2026-11-25 08:00" (UTC, to the minute): a time in a table column headed "UTC". */
+export function formatUtcMinutes(iso: string): string {
+  // A UTC timestamp as servers write it ("2026-11-21T23:44:18.103Z") reads as its own first 16 characters: no Date to make, per cell of a long table.
+  if (UTC_TIMESTAMP.test(iso)) return utcMinute(iso);
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return utcMinute(date);
+}
+
+/** Time left until `iso`: "2d 23h", "5h 10m", "4m"; "due" once it has passed; '' when unreadable. */
+export function formatTimeLeft(iso: string, nowMs: number): string {
+  const target = Date.parse(iso);
+  if (Number.isNaN(target)) return '';
+  if (target <= nowMs) return 'due';
+  const relative = formatRelative(iso, nowMs);
+  return relative.startsWith('in ') ? relative.slice(3) : relative;
+}
+
+/** `YYYY-MM-DDTHH:MM`, seconds and a fraction optional, `Z`: month, day, hour and minute in range. */
+const UTC_TIMESTAMP = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?Z$/;
+
+/** "2026-11-25 09:00 (local)" in the machine's time zone. */
+export function formatLocal(iso: string, timeZone?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).formatToParts(date);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
+}
+
+/** The local time to show beside a UTC one ("2026-11-25 09:00 GMT+1"), or '' when the machine's zone reads the same clock then (TZ=UTC, London in winter): a second line saying the same is noise. */
+export function localTimeBeside(iso: string, timeZone?: string): string {
+  const local = formatLocal(iso, timeZone);
+  return local.startsWith(formatUtcMinutes(iso)) ? '' : local;
+}
+
+/** "in 2d 23h", "in 5m", "3h ago"; "now" within a second either way. */
+export function formatRelative(iso: string, nowMs: number): string {
+  const target = Date.parse(iso);
+  if (Number.isNaN(target)) return '';
+  const delta = target - nowMs;
+  const abs = Math.abs(delta);
+  if (abs < 1000) return 'now';
+  const minutes = Math.floor(abs / 60_000);
+  const hours = Math.floor(minutes / 60);
+  const days = Math.floor(hours / 24);
+  let text: string;
+  if (days > 0) text = `${days}d ${hours % 24}h`;
+  else if (hours > 0) text = `${hours}h ${minutes % 60}m`;
+  else if (minutes > 0) text = `${minutes}m`;
+  else text = `${Math.floor(abs / 1000)}s`;
+  return delta >= 0 ? `in ${text}` : `${text} ago`;
+}

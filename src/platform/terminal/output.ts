@@ -1,0 +1,581 @@
+// The one output layer every command writes through: modes and projection.
+import type { ChalkInstance } from 'chalk';
+import type { OutputFormat } from '../../core/vocabulary.js';
+import { UsageError } from '../../core/errors.js';
+import { safeJson, safeStyled, safeText } from '../../core/security/safe-text.js';
+import { spreadsheetSafe } from './spreadsheet-cell.js';
+import { drawCard } from './card.js';
+import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells.js';
+import {
+  dottedNameExists,
+  fieldLabel,
+  NUMERIC_KINDS,
+  pickFields,
+  unknownFieldProblem,
+  valueAtPath,
+  withExtraFields,
+  type FieldSpec,
+} from '../fields/fields.js';
+import { checkOutputOptions, declaredName, type OutputFields } from '../fields/output-fields.js';
+import { asSent } from '../../core/as-sent.js';
+import { forScripts } from '../fields/script-shape.js';
+import { Notes } from './notes.js';
+import type { Invocation } from '../../core/program.js';
+import { rankedFor, type Resource } from '../fields/resource-fields.js';
+import { drawTable, EMPTY_CELL, leftOutNote, widthOnLines, type TableCell, type TableColumn } from './table.js';
+import { displayWidth, wrapWords } from './width.js';
+
+/** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
+export type OutputMode = 'table' | 'plain' | 'json';
+/** The same names as --format. */
+export type DataFormat = OutputFormat;
+
+export interface OutputStreams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** Rows of cells to CSV text (ui/csv.ts, loaded only when --format csv asks for it). */
+export type CsvEncoder = (rows: string[][]) => string;
+
+export interface OutputInit {
+  mode?: OutputMode;
+  format?: OutputFormat;
+  chalk: ChalkInstance;
+  streams: OutputStreams;
+  now: () => number;
+  columns?: number;
+  fields?: readonly string[];
+  raw?: boolean;
+  query?: (data: unknown) => unknown;
+  header?: boolean;
+  csv?: CsvEncoder;
+  stderrColumns?: number;
+  /** Where JSON documents go as values instead of text on stdout: an agent's tool call takes the command's document as it was made, so nothing parses hedge's own --json text back. */
+  documents?: unknown[];
+  run?: Invocation;
+}
+
+export interface ListOptions {
+  empty: string;
+  title?: string;
+  omit?: readonly string[];
+  totals?: { label: string; shortLabel?: string; row: Record<string, unknown> };
+  sections?: ReadonlyArray<{ before: number; line: string }>;
+  json?: unknown[];
+  jsonFields?: readonly FieldSpec[];
+  /** What people should know about some columns ("Net margin: what closing now would return"): said (dim, on stderr, as one note in this order) under a table that shows one of `columns`, never about a column it left out; a note without `columns` is said under any table; `alone`: as a paragraph of its own. */
+  columnNotes?: ReadonlyArray<{ columns?: readonly string[]; text: string; alone?: boolean }>;
+}
+
+export interface RecordOptions {
+  title?: string;
+  footer?: string[];
+  json?: unknown;
+}
+
+/** A text column may be cut to this (with …) before columns are hidden. */
+const TEXT_MIN_WIDTH = 10;
+/** Wrapped text (a reason) gets at least the room for each value on two lines, up to this; a longer value takes more lines (its words whole). */
+const WRAP_MAX_MIN_WIDTH = 20;
+
+/** A resource, or fields alone (kept in their own order when the width is short). */
+function asResource(known: Resource | readonly FieldSpec[]): Resource {
+  return Array.isArray(known)
+    ? { fields: [...(known as FieldSpec[])], priority: (known as FieldSpec[]).map((field) => field.key) }
+    : (known as Resource);
+}
+
+/** Marks where jsonWithList writes its list (a NUL: no data of a document holds one as text). */
+const LIST_MARK = '\u0000hedge-list:';
+
+export class Output {
+  readonly format: OutputFormat;
+  readonly mode: OutputMode;
+  readonly chalk: ChalkInstance;
+  readonly columns: number;
+  private readonly streams: OutputStreams;
+  private readonly now: () => number;
+  private readonly fields?: readonly string[];
+  readonly raw: boolean;
+  private readonly query?: (data: unknown) => unknown;
+  private readonly header: boolean;
+  private readonly csv?: CsvEncoder;
+  private readonly notes: Notes;
+  private readonly documents?: unknown[];
+  /** The --fields names checked before the command ran against what it prints (a write's documented fields, ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null. */
+  private accepted?: ReadonlySet<string>;
+  /** The command is a write, whose data is printed once it has sent: a --fields or --query problem is then a warning, never exit 2 (before the send every name was already checked). */
+  private afterSend = false;
+
+  constructor(init: OutputInit) {
+    this.format = init.format ?? (init.mode === 'json' ? 'json' : init.mode === 'plain' ? 'tsv' : 'table');
+    this.mode =
+      this.format === 'table' ? 'table' : this.format === 'json' || this.format === 'ndjson' ? 'json' : 'plain';
+    this.chalk = init.chalk;
+    this.streams = init.streams;
+    this.now = init.now;
+    this.columns = init.columns ?? 80;
+    this.fields = init.fields;
+    this.raw = init.raw === true;
+    this.query = init.query;
+    this.header = init.header !== false;
+    this.csv = init.csv;
+    this.notes = new Notes(
+      init.streams.stderr,
+      init.chalk,
+      init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined),
+      init.run,
+    );
+    if (init.documents && this.mode === 'json') this.documents = init.documents;
+  }
+
+  /** Before the command runs (runner/run-command.ts): --fields and --query checked against what the command prints, so that a mistake is exit 2 with nothing sent. */
+  prepare(declared: OutputFields | undefined, commandWords: string): void {
+    this.accepted = checkOutputOptions(
+      declared,
+      { fields: this.fields, query: this.query !== undefined, json: this.mode === 'json' },
+      commandWords,
+    );
+    this.afterSend = declared?.kind === 'records' && declared.sends;
+  }
+
+  /** After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that cannot shape the data (a JMESPath function given the wrong type, found only on the data) is said on stderr and the data is printed unshaped, instead of turning the outcome into exit 2. */
+  private shapedOrWhole<T>(shape: () => T, whole: T): T {
+    if (!this.afterSend) return shape();
+    try {
+      return shape();
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      this.warn(
+        `${error.message.replace(/\.$/, '')}; the result is printed whole instead — the write was sent, and the exit code says how it ended.`,
+      );
+      return whole;
+    }
+  }
+
+  get isJson(): boolean {
+    return this.mode === 'json';
+  }
+
+  get isHuman(): boolean {
+    return this.mode === 'table';
+  }
+
+  /** JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a command shows a record read under other names under ours when this is true, as it does for people. */
+  get inOneShape(): boolean {
+    return this.mode === 'json' && !this.raw;
+  }
+
+  /** What JSON prints for `data`: the server's data as sent with --raw, else hedge's one shape. */
+  private forJson(data: unknown, known: readonly FieldSpec[]): unknown {
+    return this.raw ? asSent(data) : forScripts(data, known);
+  }
+
+  /** Raw text to stdout (a completion script, a table already rendered). */
+  /** Every string leaving here passes the untrusted-text filter: our colours pass, nothing else acts on a terminal. */
+  write(text: string): void {
+    const safe = safeStyled(text);
+    this.streams.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
+  }
+
+  /** The data as it came, as valid JSON whose invisible or control characters are written as escapes; --fields keeps only the named keys of each record (in that order), then --query reshapes it. */
+  json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): void {
+    const shaped = this.shapeJson(data, known, how);
+    if (this.documents) {
+      this.documents.push(shaped ?? null);
+      return;
+    }
+    if (this.format === 'ndjson') {
+      const documents = Array.isArray(shaped) ? shaped : [shaped];
+      let text = '';
+      for (const document of documents) text += `${safeJson(document ?? null)}\n`;
+      if (text !== '') this.streams.stdout.write(text);
+      return;
+    }
+    this.streams.stdout.write(`${safeJson(shaped ?? null, 2)}\n`);
+  }
+
+  /** A list written as its items come (history read page by page, never held whole): byte for byte what json() writes for the whole array, in json and ndjson. */
+  jsonListWriter(known: readonly FieldSpec[] = []): { add(item: unknown): void; end(): void } | undefined {
+    if (this.mode !== 'json' || this.fields || this.query || this.documents) return undefined;
+    const stdout = this.streams.stdout;
+    const ndjson = this.format === 'ndjson';
+    let text = '';
+    let count = 0;
+    const flush = (): void => {
+      if (text !== '') stdout.write(text);
+      text = '';
+    };
+    return {
+      add: (item) => {
+        // JSON.stringify(list, null, 2) indents each element's lines by two more spaces.
+        const sent = this.forJson(item, known);
+        text += ndjson
+          ? `${safeJson(sent ?? null)}\n`
+          : `${count === 0 ? '[\n  ' : ',\n  '}${safeJson(sent ?? null, 2).replace(/\n/g, '\n  ')}`;
+        count += 1;
+        if (text.length >= 65_536) flush();
+      },
+      end: () => {
+        if (!ndjson) text += count === 0 ? '[]\n' : '\n]\n';
+        flush();
+      },
+    };
+  }
+
+  /** A JSON document one of whose members is a long list, the list written a piece at a time from `item(index)` instead of being made whole first (the report's cumulative line over 100,000 closes): byte for byte what json() writes for the document with the list in it. */
+  jsonWithList(document: Record<string, unknown>, key: string, count: number, item: (index: number) => unknown): void {
+    if (this.format !== 'json' || this.fields || this.query || this.documents) {
+      this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
+      return;
+    }
+    // The list's place in the document's text, found by a member that can be nothing else.
+    const placeholder = `${LIST_MARK}${key}`;
+    const text = safeJson({ ...document, [key]: [placeholder] }, 2);
+    const marked = `[\n    ${JSON.stringify(placeholder)}\n  ]`;
+    const at = text.indexOf(marked);
+    if (at < 0 || !(key in document) || count === 0) {
+      this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
+      return;
+    }
+    const stdout = this.streams.stdout;
+    let chunk = `${text.slice(0, at)}[\n    `;
+    for (let index = 0; index < count; index++) {
+      // A member of the document's top level: its elements are indented by four spaces.
+      chunk += `${index === 0 ? '' : ',\n    '}${safeJson(item(index) ?? null, 2).replace(/\n/g, '\n    ')}`;
+      if (chunk.length >= 65_536) {
+        stdout.write(chunk);
+        chunk = '';
+      }
+    }
+    stdout.write(`${chunk}\n  ]${text.slice(at + marked.length)}\n`);
+  }
+
+  /** The data shaped as json() shapes it (--fields, then --query), for a caller that wraps it (`--watch` records). */
+  shapeJson(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): unknown {
+    // One shape whatever the server (numbers as numbers), or with --raw the server's own data.
+    const sent = how.asSent ? asSent(data) : this.forJson(data, known);
+    const fields = this.fields;
+    const picked = fields ? this.shapedOrWhole(() => projectFields(sent, fields, known, this.accepted), sent) : sent;
+    const query = this.query;
+    return query ? this.shapedOrWhole(() => query(picked), picked) : picked;
+  }
+
+  /** A line for the operator, on stderr in every format; wrapped at word boundaries when a person reads it (a table on stdout, or stderr a terminal); one line per message for a script. */
+  note(text: string): void {
+    this.notes.note(text);
+  }
+
+  warn(text: string): void {
+    this.notes.warn(text);
+  }
+
+  success(text: string): void {
+    this.notes.success(text);
+  }
+
+  /** A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the array itself. */
+  async list(
+    rows: Record<string, unknown>[],
+    known: Resource | readonly FieldSpec[],
+    options: ListOptions,
+  ): Promise<void> {
+    const resource = asResource(known);
+    if (this.mode === 'json') {
+      this.json(options.json ?? rows, [...resource.fields, ...(options.jsonFields ?? [])]);
+      return;
+    }
+    rows = asSent(rows);
+    if (this.mode === 'plain') {
+      const fields = this.pick(
+        withExtraFields(resource.fields, rows, { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
+        rows,
+      );
+      // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
+      this.writeRows(fields, rows);
+      if (rows.length === 0) this.note(options.empty);
+      if (options.totals && this.format === 'tsv' && rows.length > 0) {
+        const totals = options.totals;
+        const sums = fields
+          .filter((field) => totals.row[field.key] !== undefined)
+          .map((field) => `${field.key}=${plainValue(totals.row[field.key])}`);
+        this.note([totals.label, ...sums].join('\t'));
+      }
+      return;
+    }
+    if (rows.length === 0) {
+      this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
+      return;
+    }
+    // --fields names any column there is (one left out of the table by default included), and its order is the priority.
+    const fields = this.fields
+      ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows)
+      : tableFields(resource, rows, options.omit);
+    // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
+    const { priority, decisive } = this.fields
+      ? { priority: this.fields, decisive: this.fields.length }
+      : rankedFor(
+          resource,
+          rows.map((row) => row.market),
+        );
+    // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
+    if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
+    const { text, hidden, shortened } = await drawTable({
+      columns: this.tableColumns(fields, rows, options.totals?.row),
+      priority,
+      decisive,
+      rowCount: rows.length,
+      totals: options.totals
+        ? {
+            label: safeText(options.totals.label),
+            ...(options.totals.shortLabel === undefined ? {} : { shortLabel: safeText(options.totals.shortLabel) }),
+            cells: this.totalsCells(fields, rows, options.totals.row),
+          }
+        : undefined,
+      sections: options.sections,
+      width: this.columns,
+      chalk: this.chalk,
+    });
+    this.write(text);
+    const left = leftOutNote(this.columns, hidden, shortened);
+    if (left !== undefined) this.note(this.chalk.dim(`${left} — see --format tsv or --fields.`));
+    // A note about a column only under a table that shows it.
+    const shown = new Set(fields.map((field) => field.key).filter((key) => !hidden.includes(key)));
+    const said = (options.columnNotes ?? []).filter(
+      (note) => note.columns === undefined || note.columns.some((key) => shown.has(key)),
+    );
+    const together = said.filter((note) => note.alone !== true).map((note) => note.text);
+    if (together.length > 0) this.note(this.chalk.dim(together.join(' ')));
+    for (const note of said) if (note.alone === true) this.note(this.chalk.dim(note.text));
+  }
+
+  /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
+  record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}): void {
+    if (this.mode === 'json') {
+      this.json(options.json ?? record, known);
+      return;
+    }
+    record = asSent(record);
+    if (this.mode === 'plain') {
+      this.write(this.recordText(record, known));
+      return;
+    }
+    const all = withExtraFields(known, [record]);
+    const fields = this.fields ? this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }), [record]) : all;
+    const unit = rateUnitOf([record]);
+    const rows: Array<[string, string]> = fields.map((field) => {
+      const format = numberFormatOf(field, [record], unit);
+      const label = safeText(fieldLabel(field, 'card', { rateUnit: unit }));
+      return [label, formatCell(field, valueOf(field, record), record, format, this.cellContext('card')).styled];
+    });
+    this.write(this.card(rows, options.title));
+    for (const line of options.footer ?? []) this.write(this.format === 'table' ? wrapWords(line, this.columns) : line);
+  }
+
+  /** A record as TSV or CSV text: a header row of keys (unless --no-header) and one row. */
+  recordText(record: Record<string, unknown>, known: FieldSpec[]): string {
+    const fields = this.pick(
+      withExtraFields(known, [record], { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
+      [record],
+    );
+    return this.rowsText(fields, [record]);
+  }
+
+  /** A card (ui/card.ts) from label/value pairs already formatted for people, fitted to the width. */
+  card(rows: Array<[string, string]>, title?: string): string {
+    return drawCard(rows, { columns: this.columns, chalk: this.chalk, title });
+  }
+
+  /** A value as a card shows it (colour, separators, relative times). */
+  humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown): string {
+    const spec = field as FieldSpec;
+    return formatCell(
+      spec,
+      value,
+      {},
+      numberFormatOf(spec, [{ [field.key]: value }], undefined),
+      this.cellContext('card'),
+    ).styled;
+  }
+
+  // --- The table's columns ---
+
+  private cellContext(where: 'table' | 'card') {
+    return { chalk: this.chalk, nowMs: this.now(), where };
+  }
+
+  /** Each field as a column of the Table: its header with unit, alignment, how it shortens, its cells. */
+  private tableColumns(
+    fields: FieldSpec[],
+    rows: Record<string, unknown>[],
+    totals?: Record<string, unknown>,
+  ): TableColumn[] {
+    const unit = rateUnitOf(rows);
+    const context = this.cellContext('table');
+    return fields.map((field) => {
+      // The totals count in the column's decimals (a sum can be more precise than any row).
+      const kind = kindOf(field, rows);
+      const format = numberFormatOf(field, totals ? [...rows, totals] : rows, unit);
+      const header = safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit }));
+      const shrink = field.wrap
+        ? 'wrap'
+        : kind === 'id' || kind === 'hash'
+          ? 'middle'
+          : kind === 'text' || kind === 'json'
+            ? 'end'
+            : undefined;
+      // Made when the table first needs them: a column that does not fit the width is never formatted.
+      let cells: TableCell[] | undefined;
+      let compact: TableCell[] | undefined;
+      const column: TableColumn = {
+        key: field.key,
+        header,
+        align: NUMERIC_KINDS.has(kind) ? 'right' : 'left',
+        shrink,
+        money: kind === 'money' || kind === 'pnl' || kind === 'charge',
+        get minWidth() {
+          if (shrink === 'end') return TEXT_MIN_WIDTH;
+          // Wrapped text: every word whole (never cut inside one), each value on two lines where that takes no more than WRAP_MAX_MIN_WIDTH.
+          if (shrink === 'wrap') {
+            const longestWord = Math.max(
+              0,
+              ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
+            );
+            return Math.max(
+              longestWord,
+              Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
+            );
+          }
+          return undefined;
+        },
+        get cells() {
+          return (cells ??= rows.map((row) => formatCell(field, valueOf(field, row), row, format, context)));
+        },
+        // A narrower form for a narrow table: the field's own, or a time without its "(in 2d 3h)".
+        get compact() {
+          const narrower = field.compact;
+          if (narrower !== undefined)
+            return (compact ??= rows.map((row) => formatCell(field, narrower(row), row, format, context)));
+          if (kind !== 'time') return undefined;
+          return (compact ??= rows.map((row) =>
+            formatCell(field, valueOf(field, row), row, format, { ...context, absoluteOnly: true }),
+          ));
+        },
+      };
+      return column;
+    });
+  }
+
+  private totalsCells(fields: FieldSpec[], rows: Record<string, unknown>[], totals: Record<string, unknown>) {
+    const unit = rateUnitOf(rows);
+    const context = this.cellContext('table');
+    return fields.map((field) => {
+      const value = totals[field.key];
+      if (value === undefined) return EMPTY_CELL;
+      return formatCell(field, value, totals, numberFormatOf(field, [...rows, totals], unit), context);
+    });
+  }
+
+  // --- TSV and CSV ---
+
+  private writeRows(fields: FieldSpec[], rows: Record<string, unknown>[]): void {
+    const text = this.rowsText(fields, rows);
+    if (text !== '') this.write(text);
+  }
+
+  private rowsText(fields: FieldSpec[], rows: Record<string, unknown>[]): string {
+    const table: string[][] = [];
+    if (this.header) table.push(fields.map((field) => safeText(field.key)));
+    for (const row of rows) table.push(fields.map((field) => plainValue(valueOf(field, row))));
+    if (table.length === 0) return '';
+    if (this.format === 'csv') {
+      if (!this.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
+      return this.csv(table).replace(/\n$/, '');
+    }
+    return table.map((cells) => cells.map(spreadsheetSafe).join('\t')).join('\n');
+  }
+
+  /** --fields applied to the columns there are (dotted names reach into `records`); an unknown name is bad usage (exit 2). */
+  private pick(available: FieldSpec[], records: readonly Record<string, unknown>[]): FieldSpec[] {
+    if (!this.fields) return available;
+    const picked = pickFields(available, this.fields, records, this.accepted);
+    if ('problem' in picked)
+      return this.shapedOrWhole(() => {
+        throw new UsageError(picked.problem);
+      }, available);
+    return picked.fields;
+  }
+}
+
+/** TSV and CSV cells: raw values, one line each, control characters (tabs, newlines) shown escaped. */
+function plainValue(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return safeText(JSON.stringify(value));
+  return safeText(String(value));
+}
+
+/** --fields on JSON data: each record keeps only the named keys, in that order (a key a record lacks is null). */
+function projectFields(
+  data: unknown,
+  wanted: readonly string[],
+  known: readonly FieldSpec[],
+  accepted?: ReadonlySet<string>,
+): unknown {
+  const records = Array.isArray(data) ? data : [data];
+  if (!records.every((record) => record !== null && typeof record === 'object' && !Array.isArray(record))) {
+    throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
+  }
+  const computed = new Map(known.filter((field) => !field.screenOnly).map((field) => [field.key, field]));
+  const available = new Set<string>(computed.keys());
+  for (const record of records as Record<string, unknown>[]) for (const key of Object.keys(record)) available.add(key);
+  const nested = new Set<string>();
+  for (const name of wanted) {
+    if (available.has(name)) continue;
+    // A name checked before the run (a write's documented field) that this answer lacks is null.
+    const checked = accepted !== undefined && declaredName(name, accepted);
+    if (!checked && !dottedNameExists(name, available, records as Record<string, unknown>[]))
+      throw new UsageError(unknownFieldProblem(name, [...available]));
+    if (name.includes('.')) nested.add(name);
+  }
+  const project = (record: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const name of wanted) {
+      if (nested.has(name)) setAtPath(out, name.split('.'), valueAtPath(record, name) ?? null);
+      else if (Object.prototype.hasOwnProperty.call(record, name)) out[name] = record[name];
+      else {
+        const field = computed.get(name);
+        const value = field ? valueOf(field, record) : undefined;
+        out[name] = value === undefined ? null : value;
+      }
+    }
+    return out;
+  };
+  return Array.isArray(data)
+    ? (data as Record<string, unknown>[]).map(project)
+    : project(data as Record<string, unknown>);
+}
+
+/** The fields a table shows without --fields: the resource's, in its table order, then what the server sent that nobody named (sorted). */
+function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: readonly string[] = []): FieldSpec[] {
+  const byKey = new Map(resource.fields.map((field) => [field.key, field]));
+  const order = resource.table ?? resource.fields.map((field) => field.key);
+  const shown = order.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
+  const left = resource.fields
+    .filter((field) => !order.includes(field.key))
+    .flatMap((field) => [field.key, ...(field.covers ?? [])]);
+  return withExtraFields(shown, rows, { omit: [...left, ...omit] });
+}
+
+/** Sets `value` at the path inside `target`, making the objects on the way (a dotted --fields name in JSON). */
+function setAtPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (const segment of path.slice(0, -1)) {
+    const next = node[segment];
+    // A copy: an object taken whole from the record (`--fields pricing,pricing.x`) is the server's own.
+    node[segment] =
+      next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
+    node = node[segment] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]!] = value;
+}

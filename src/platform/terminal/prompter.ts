@@ -1,0 +1,114 @@
+// Prompts behind an interface so that a unit test can script the answers; the real one is @inquirer/prompts on the context's own streams.
+import { InterruptedError } from '../../core/errors.js';
+import { terminalColumns, type Io } from './terminal.js';
+import { wrapWords } from './width.js';
+
+interface Choice<T> {
+  name: string;
+  short?: string;
+  value: T;
+  description?: string;
+}
+
+export interface Prompter {
+  select<T>(options: { message: string; choices: Choice<T>[]; default?: T }): Promise<T>;
+  input(options: {
+    message: string;
+    default?: string;
+    validate?: (value: string) => true | string | Promise<true | string>;
+  }): Promise<string>;
+  password(options: { message: string; validate?: (value: string) => true | string }): Promise<string>;
+  confirm(options: { message: string; default?: boolean }): Promise<boolean>;
+}
+
+function interrupted(error: unknown): never {
+  const name = (error as Error)?.name;
+  if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') {
+    throw new InterruptedError('Cancelled at the prompt; nothing was sent.');
+  }
+  throw error;
+}
+
+/** Stands in for columns that are taken before or after the text; never part of our own text. */
+const HELD = '\ue000';
+const HELD_RUN = new RegExp(`${HELD}+`, 'g');
+
+/** What @inquirer puts before a text: the prompt's "? */
+const LEAD = 2;
+/** Columns kept free at the end of a question: " (y/N) " and the answer; a short typed value. */
+const CONFIRM_TAIL = 7;
+const INPUT_TAIL = 16;
+
+export interface FitOptions {
+  lead?: number;
+  tail?: number;
+  hangingIndent?: number;
+}
+
+/** The text wrapped at spaces so that, with `lead` columns before it and `tail` after it, no line reaches the terminal's last column. */
+export function fitToTerminal(text: string, columns: number, options: FitOptions = {}): string {
+  const lead = options.lead ?? 0;
+  const tail = options.tail ?? 0;
+  // The lead and the tail are glued to the first and last word, so they move with them.
+  const held = HELD.repeat(lead) + text + HELD.repeat(tail);
+  const wrapped = wrapWords(held, Math.max(10, columns - 1), { hangingIndent: options.hangingIndent ?? 0 });
+  return wrapped.replace(HELD_RUN, '');
+}
+
+export function createInquirerPrompter(
+  io: Io,
+  signal: AbortSignal,
+  env: Readonly<Record<string, string | undefined>>,
+): Prompter {
+  const context = { input: io.stdin, output: io.stderr, signal };
+  const load = () => import('@inquirer/prompts');
+  const fitPrompt = (text: string, options: FitOptions) =>
+    fitToTerminal(text, terminalColumns(io.stderr, io.stderrIsTTY, env), { hangingIndent: LEAD, ...options });
+  const fitError = (result: true | string): true | string =>
+    result === true ? true : fitPrompt(result, { lead: LEAD });
+  return {
+    async select(options) {
+      const { select } = await load();
+      const longestShort = Math.max(0, ...options.choices.map((choice) => (choice.short ?? choice.name).length));
+      const choices = options.choices.map((choice) => ({
+        ...choice,
+        name: fitPrompt(choice.name, { lead: LEAD }),
+        description: choice.description === undefined ? undefined : fitPrompt(choice.description, { hangingIndent: 0 }),
+      }));
+      const message = fitPrompt(options.message, { lead: LEAD, tail: Math.min(longestShort + 1, INPUT_TAIL) });
+      return select({ message, choices, default: options.default }, context).catch(interrupted);
+    },
+    async input(options) {
+      const { input } = await load();
+      const validate = options.validate;
+      const tail = INPUT_TAIL + (options.default === undefined ? 0 : options.default.length + 3);
+      return input(
+        {
+          message: fitPrompt(options.message, { lead: LEAD, tail }),
+          default: options.default,
+          validate: validate && (async (value: string) => fitError(await validate(value))),
+        },
+        context,
+      ).catch(interrupted);
+    },
+    async password(options) {
+      const { password } = await load();
+      const validate = options.validate;
+      return password(
+        {
+          message: fitPrompt(options.message, { lead: LEAD, tail: INPUT_TAIL }),
+          mask: '*',
+          validate: validate && ((value: string) => fitError(validate(value))),
+        },
+        context,
+      ).catch(interrupted);
+    },
+    async confirm(options) {
+      const { confirm } = await load();
+      return confirm(
+        { message: fitPrompt(options.message, { lead: LEAD, tail: CONFIRM_TAIL }), default: options.default ?? false },
+        context,
+      ).catch(interrupted);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// Progress while an action is pending.
+import type { Output } from './output.js';
+import { safeStyled } from '../../core/security/safe-text.js';
+import { terminalColumns } from './terminal.js';
+import { displayWidth, wrapWords } from './width.js';
+
+/** What a spinner needs from the running command (the flows hand it over; ui knows no context). */
+export interface ProgressHost {
+  quiet: boolean;
+  stderrIsTTY: boolean;
+  stderr: NodeJS.WritableStream;
+  env: Readonly<Record<string, string | undefined>>;
+  output: Output;
+  now(): number;
+  onDispose(stop: () => void): void;
+}
+
+export interface Progress {
+  /** Re-reads the text now (it is also re-read every second while spinning). */
+  refresh(): void;
+  /** Clears the spinner line; a final message, if any, is the caller's to print. */
+  stop(): void;
+}
+
+const REFRESH_MS = 1000;
+
+const silent: Progress = { refresh() {}, stop() {} };
+
+/** `label` says what is pending ("Submitted 0x12ab…6c1f, waiting for the fill"); the spinner shows it with the seconds elapsed since `since` (clock time), which is how long the action has been pending. */
+export async function startProgress(ctx: ProgressHost, rawLabel: string, since: number): Promise<Progress> {
+  const label = safeStyled(rawLabel);
+  if (ctx.quiet) return silent;
+  if (!ctx.stderrIsTTY) {
+    ctx.output.note(`${label}…`);
+    return silent;
+  }
+  // One line, always: a spinner line that wraps leaves a copy of itself behind at every redraw.
+  const columns = terminalColumns(ctx.stderr, true, ctx.env);
+  const room = Math.max(10, columns - 2 - ' 9999s'.length - 1);
+  let shown = label;
+  if (displayWidth(label) > room) {
+    ctx.stderr.write(`${wrapWords(label, columns)}\n`);
+    shown = 'waiting';
+  }
+  const text = () => `${shown} ${Math.max(0, Math.floor((ctx.now() - since) / 1000))}s`;
+  const { default: ora } = await import('ora');
+  const spinner = ora({
+    text: text(),
+    stream: ctx.stderr,
+    color: ctx.output.chalk.level > 0 ? 'cyan' : false,
+    // Leave stdin alone: Ctrl-C must reach the process as SIGINT (run.ts turns it into an abort).
+    discardStdin: false,
+  }).start();
+  const timer = setInterval(() => {
+    spinner.text = text();
+  }, REFRESH_MS);
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(timer);
+    spinner.stop();
+  };
+  // Whatever way the command ends, the terminal line is cleaned up and no timer keeps it alive.
+  ctx.onDispose(stop);
+  return {
+    refresh() {
+      if (!stopped) spinner.text = text();
+    },
+    stop,
+  };
+}
