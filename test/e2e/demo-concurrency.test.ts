@@ -116,6 +116,7 @@ async function tenParallelAdds(): Promise<void> {
     notionals.map((notional) =>
       runHedge(['--demo', 'add', 'USDTNGN', 'buy', String(notional), '--no-wait', '--json'], {
         configDir: dir,
+        timeoutMs: 40_000,
       }),
     ),
   );
@@ -140,7 +141,8 @@ async function tenParallelAdds(): Promise<void> {
 }
 
 describe('--demo runs side by side on one state file', () => {
-  it('10 parallel adds all land: the position ends at 1,000 plus every add (1,155)', async () => {
+  // Its own bound: the ten land one after another, each after the demo's 1.5 s fill delay.
+  it('10 parallel adds all land: the position ends at 1,000 plus every add (1,155)', { timeout: 45_000 }, async () => {
     await tenParallelAdds();
   });
 
