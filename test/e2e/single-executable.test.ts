@@ -56,11 +56,12 @@ function runExecutable(args: string[], extra: Record<string, string> = {}): Prom
   });
 }
 
+// Its own bound: building the executable (a bundle, a snapshot, an injected copy of node) is a build.
 beforeAll(async () => {
   mkdirSync(noNode, { recursive: true });
   mkdirSync(home, { recursive: true });
   ({ executable } = await buildSea({ outdir: join(work.path, 'build') }));
-});
+}, 60_000);
 
 afterAll(() => work.remove());
 

@@ -105,72 +105,77 @@ describeWithPostgres('check and act under one lock, across machines', (server) =
 describeWithPostgres('after a send, and through a store outage', (server) => {
   const startSimulator = useSimulators();
 
-  it('the keeper outlives its store: PostgreSQL restarted under it, it says so (an error event, its alert hook runs), takes its lock again and goes on', async () => {
-    const t = await startSimulator();
-    const team = await teamOf(t, server());
-    teams.push(team);
-    const file = join(team.a.dir, 'target.csv');
-    writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,buy,1000,3\n');
-    const alerts = join(team.a.dir, 'alerts.ndjson');
-    let keeper: ChildProcess | undefined;
-    let printed = '';
-    const running = team.a.hedge(['keep', file, '--interval', '2', '--alert-cmd', `cat >> ${alerts}`], {
-      onSpawn: (spawned) => {
-        keeper = spawned;
-        spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
-      },
-    });
-    try {
-      await until(() => printed.includes('"event":"reopen"'), "the keeper's first open", {
-        process: running,
+  // Its own bound: PostgreSQL is stopped and started again under the keeper.
+  it(
+    'the keeper outlives its store: PostgreSQL restarted under it, it says so (an error event, its alert hook runs), takes its lock again and goes on',
+    { timeout: 40_000 },
+    async () => {
+      const t = await startSimulator();
+      const team = await teamOf(t, server());
+      teams.push(team);
+      const file = join(team.a.dir, 'target.csv');
+      writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,buy,1000,3\n');
+      const alerts = join(team.a.dir, 'alerts.ndjson');
+      let keeper: ChildProcess | undefined;
+      let printed = '';
+      const running = team.a.hedge(['keep', file, '--interval', '2', '--alert-cmd', `cat >> ${alerts}`], {
+        onSpawn: (spawned) => {
+          keeper = spawned;
+          spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
+        },
       });
-      expect(sideNotional(t, 'buy')).toBe(1_000);
-      // The store's heartbeat: its errors count only a write made after the outage can carry.
-      const storedErrors = async () =>
-        Number(
-          (await server().query(team.database, `SELECT body->>'errors' AS errors FROM hedge.keeper_heartbeats`)).rows[0]
-            ?.errors ?? Number.NaN,
+      try {
+        await until(() => printed.includes('"event":"reopen"'), "the keeper's first open", {
+          process: running,
+        });
+        expect(sideNotional(t, 'buy')).toBe(1_000);
+        // The store's heartbeat: its errors count only a write made after the outage can carry.
+        const storedErrors = async () =>
+          Number(
+            (await server().query(team.database, `SELECT body->>'errors' AS errors FROM hedge.keeper_heartbeats`))
+              .rows[0]?.errors ?? Number.NaN,
+          );
+        expect(await storedErrors()).toBe(0);
+        await server().stop();
+        await until(() => /"event":"error"/.test(printed), 'an error event while the store is down', {
+          process: running,
+        });
+        // Its heartbeat could not reach the store either: said as an error event, never the keeper's end.
+        await until(
+          () =>
+            printed.split('\n').some((line) => line.includes('"event":"error"') && line.includes('"code":"heartbeat"')),
+          "the store heartbeat's failed write as an error event",
+          { process: running },
         );
-      expect(await storedErrors()).toBe(0);
-      await server().stop();
-      await until(() => /"event":"error"/.test(printed), 'an error event while the store is down', {
-        process: running,
-      });
-      // Its heartbeat could not reach the store either: said as an error event, never the keeper's end.
-      await until(
-        () =>
-          printed.split('\n').some((line) => line.includes('"event":"error"') && line.includes('"code":"heartbeat"')),
-        "the store heartbeat's failed write as an error event",
-        { process: running },
-      );
-      await server().start();
-      const cyclesBefore = printed.split('"event":"cycle"').length;
-      await until(
-        () => printed.split('"event":"cycle"').length > cyclesBefore,
-        'a good cycle after the store returned',
-        { process: running },
-      );
-      // The store's heartbeat goes on after the outage, and says what the outage was (counted, not timed).
-      let errorsAfter = 0;
-      for (let attempt = 0; attempt < 40 && errorsAfter === 0; attempt++) {
-        errorsAfter = await storedErrors();
-        if (errorsAfter === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+        await server().start();
+        const cyclesBefore = printed.split('"event":"cycle"').length;
+        await until(
+          () => printed.split('"event":"cycle"').length > cyclesBefore,
+          'a good cycle after the store returned',
+          { process: running },
+        );
+        // The store's heartbeat goes on after the outage, and says what the outage was (counted, not timed).
+        let errorsAfter = 0;
+        for (let attempt = 0; attempt < 40 && errorsAfter === 0; attempt++) {
+          errorsAfter = await storedErrors();
+          if (errorsAfter === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        expect(errorsAfter).toBeGreaterThanOrEqual(1);
+        // Its lock was taken again: a second keeper on machine B is still refused.
+        const second = await team.b.hedge(['keep', join(team.a.dir, 'target.csv'), '--once']);
+        expect(second.code, second.stderr).toBe(11);
+        expect(printed).toContain('keeper_lock_lost');
+        await until(
+          () => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'),
+          'the alert hook ran for the outage',
+        );
+        expect(trades(t)).toHaveLength(1);
+      } finally {
+        keeper?.kill('SIGTERM');
+        await running;
       }
-      expect(errorsAfter).toBeGreaterThanOrEqual(1);
-      // Its lock was taken again: a second keeper on machine B is still refused.
-      const second = await team.b.hedge(['keep', join(team.a.dir, 'target.csv'), '--once']);
-      expect(second.code, second.stderr).toBe(11);
-      expect(printed).toContain('keeper_lock_lost');
-      await until(
-        () => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'),
-        'the alert hook ran for the outage',
-      );
-      expect(trades(t)).toHaveLength(1);
-    } finally {
-      keeper?.kill('SIGTERM');
-      await running;
-    }
-  });
+    },
+  );
 
   it("apply's step sent, then the store lost while it waits: the exit says what was sent (5), never 13 'nothing was sent'", async () => {
     const t = await startSimulator({ fillDelayMs: 3_000 });
