@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The second one gives the reliability suite a results folder and, after the run, summarises
     // it; its report goes to .tmp/reliability/.
-    globalSetup: ['test/support/global-setup.ts', 'test/support/reliability-report.ts'],
+    globalSetup: ['test/support/global-setup.ts', 'test/reliability/report-setup.ts'],
     // A bound on a hang, not a margin: a test that needs longer waits in real time for what a
     // clock the test advances (the simulator's) or a shorter lag would show as well.
     testTimeout: 20_000,

@@ -1,7 +1,7 @@
 // Builds dist/ from src/ with one plain esbuild configuration (issue 41):
 //
 //   dist/cli.js          the front door (src/cli/main.ts): argument parsing and help, commander
-//                        bundled in and nothing else (test/unit/startup-imports.test.ts)
+//                        bundled in and nothing else (test/build/startup-imports.test.ts)
 //   dist/chunk-*.js      everything else, split by esbuild at each lazy `import()` (the runner,
 //                        each command), so a command loads what it uses and no more
 //   dist/reference.js    the specs and the exit codes (src/cli/reference.ts), for the two below
@@ -10,11 +10,11 @@
 //   dist/completions/    hedge.bash, hedge.zsh, hedge.fish, from the specs (src/cli/completion-scripts.ts)
 //   completions/         the same three files at the top of the project, committed to git (the
 //                        design's layout; a packager's or a checkout's copy): rewritten only when
-//                        they differ, and test/e2e/completion-sync.test.ts fails when what git
+//                        they differ, and test/cli/completion-sync.test.ts fails when what git
 //                        holds is not what the specs generate
 //
 // ES modules as esbuild splits them; no package loaded at run time (the tarball declares none;
-// test/unit/startup-imports.test.ts checks both on the built dist/).
+// test/build/startup-imports.test.ts checks both on the built dist/).
 // Start-up machinery: bin/hedge.js (docs/performance.md). `--sea`: the single executable too.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';

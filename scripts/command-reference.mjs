@@ -1,5 +1,5 @@
 // Writes docs/command-reference.md from the command specs, as the build bundled them into
-// dist/reference.js (run `npm run build` first). test/unit/docs.test.ts fails when the file and
+// dist/reference.js (run `npm run build` first). test/docs/docs.test.ts fails when the file and
 // the specs disagree, and prints the difference.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 // Rewrites the exit-code table of docs/exit-codes.md from src/platform/terminal/exit-codes.ts (the test in
-// test/unit/docs.test.ts checks they agree): `node scripts/exit-codes-doc.mjs` after adding a code.
+// test/docs/docs.test.ts checks they agree): `node scripts/exit-codes-doc.mjs` after adding a code.
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

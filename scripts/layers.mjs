@@ -2,7 +2,7 @@
 // The layer order (CONTRIBUTING.md, "The layer rules"), top to bottom, and the check that no import climbs back
 // up it: a module may import its own layer and the layers below, never one above. The graph is
 // madge's (.madgerc: type imports and lazy import() count), so `npm run cycles` and this check see
-// the same edges. test/unit/import-layers.test.ts runs it as part of `npm test`.
+// the same edges. test/build/import-layers.test.ts runs it as part of `npm test`.
 //
 //   node scripts/layers.mjs          # prints the imports that climb, exit 1 when there is one
 import madge from 'madge';

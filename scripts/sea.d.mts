@@ -1,4 +1,4 @@
-// Types of scripts/sea.mjs for the test that builds the single executable (test/e2e/single-executable.test.ts).
+// Types of scripts/sea.mjs for the test that builds the single executable (test/build/single-executable.test.ts).
 export const SEA_EXECUTABLE: string;
 export function buildSea(options: {
   outdir: string;

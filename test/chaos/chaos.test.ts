@@ -9,7 +9,7 @@
 // unless it holds, its whole description) the moment it ends, so a long run can be read while it runs.
 import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../support/servers/postgres-server.js';
 import { describeHistory, runHistory, verdictOf, type HistoryResult } from './history.js';
 
 const histories = Number(process.env.HEDGE_CHAOS_HISTORIES ?? 2);

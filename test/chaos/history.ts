@@ -41,7 +41,7 @@ import { openTeamJournal } from '../../src/platform/journal/store.js';
 import { reductionClosesFully } from '../../src/sandbox/market-model.js';
 import { hashString, nextRandom } from '../../src/sandbox/prng.js';
 import { separateProcesses, type RunOptions, type RunResult } from '../support/hedge-cli.js';
-import type { PostgresServer } from '../support/postgres-server.js';
+import type { PostgresServer } from '../support/servers/postgres-server.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { teamOf } from '../support/team.js';
 

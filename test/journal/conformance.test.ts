@@ -1,10 +1,10 @@
 // One conformance suite for the journal's backends (src/platform/journal/backend.ts), as Terraform runs one
 // set of backend tests against every state backend: the same cases against the local file and the
-// team's PostgreSQL store (a real, throwaway server: test/support/postgres-server.ts). What the
+// team's PostgreSQL store (a real, throwaway server: test/support/servers/postgres-server.ts). What the
 // interface promises — records appended, updated, listed and found; ordered by the journal's own
 // counters however far apart the writers' clocks are; holds exclusive across instances and
 // processes; a lost hold reported; a dead holder's hold taken over — each backend must keep.
-// The other processes are real (test/support/journal-process.cjs, killed with SIGKILL).
+// The other processes are real (test/support/children/journal-process.cjs, killed with SIGKILL).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -16,12 +16,12 @@ import { openJournal, type BeginFields } from '../../src/platform/journal/index.
 import { JournalError } from '../../src/platform/journal/journal-error.js';
 import { redactKey, registerSecret } from '../../src/core/security/secrets.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
-import { useChildBundle } from '../support/child-bundle.js';
-import { drivePeer, type PeerProcess } from '../support/peer-process.js';
-import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { useChildBundle } from '../support/children/child-bundle.js';
+import { drivePeer, type PeerProcess } from '../support/children/peer-process.js';
+import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../support/servers/postgres-server.js';
 
-const CHILD = fileURLToPath(new URL('../support/journal-process.cjs', import.meta.url));
-const built = useChildBundle('test/support/journal-backends.ts', 'hedge-journal-conformance-');
+const CHILD = fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url));
+const built = useChildBundle('test/support/children/journal-backends.ts', 'hedge-journal-conformance-');
 
 /** One backend under test: a fresh journal of it per test, opened as often as a test asks (each opening another desk's view). */
 interface Backend {

@@ -1,25 +1,25 @@
-// The PostgreSQL journal at the interface level, against a real server (test/support/postgres.ts):
+// The PostgreSQL journal at the interface level, against a real server (test/support/servers/postgres.ts):
 // begin/update/list/get/findUnresolvedMatch, the schema made on first use (once, however many
 // start at the same moment), holds and locks held by another real process and released when that
 // process is killed, a store that cannot be reached, and the fallback record when the store fails
 // after a send. The other processes run the module bundled here with esbuild
-// (test/support/journal-process.cjs).
+// (test/support/children/journal-process.cjs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
-import { useChildBundle } from '../support/child-bundle.js';
-import { drivePeer, type PeerProcess } from '../support/peer-process.js';
+import { useChildBundle } from '../support/children/child-bundle.js';
+import { drivePeer, type PeerProcess } from '../support/children/peer-process.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { openJournal, type BeginFields, type JournalEntry } from '../../src/platform/journal/index.js';
 import { JournalError } from '../../src/platform/journal/journal-error.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { JournalStoreError } from '../../src/platform/journal/store-error.js';
-import { describeWithPostgres } from '../support/postgres.js';
+import { describeWithPostgres } from '../support/servers/postgres.js';
 
-const CHILD = fileURLToPath(new URL('../support/journal-process.cjs', import.meta.url));
+const CHILD = fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url));
 
 const built = useChildBundle('src/platform/journal/postgres/postgres-store.ts', 'hedge-team-store-');
 

@@ -1,15 +1,15 @@
 // The journal across real processes: ten CLIs appending at once, a writer killed with SIGKILL in
 // the middle of its appends, and the file modes under umask 000. The children run the journal
-// module bundled here with esbuild (test/support/journal-writer.cjs loads it).
+// module bundled here with esbuild (test/support/children/journal-writer.cjs loads it).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useChildBundle } from '../support/child-bundle.js';
+import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type JournalEntry, type SkippedLine } from '../../src/platform/journal/index.js';
 
-const CHILD = fileURLToPath(new URL('../support/journal-writer.cjs', import.meta.url));
+const CHILD = fileURLToPath(new URL('../support/children/journal-writer.cjs', import.meta.url));
 /** Short, so that a lock left by a killed writer is taken over quickly (the minimum the lock allows). */
 const LOCK_STALE_MS = 2_000;
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { storeSchema } from '../../src/platform/config/store-schema.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { separateProcesses, runHedge, tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
-import { ResultRecorder } from '../support/reliability-recorder.js';
+import { ResultRecorder } from './recorder.js';
 import { withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, firstLine, lines } from '../support/text.js';
 

@@ -5,7 +5,7 @@
 // outcome is unknown and how to resume, and resuming leaves exactly one hedge.
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
-import { ResultRecorder } from '../support/reliability-recorder.js';
+import { ResultRecorder } from './recorder.js';
 import { MARKET, withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
 

@@ -4,7 +4,7 @@
 // Every count below is the server's own (engine state and request log), not the CLI's output.
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
-import { ResultRecorder } from '../support/reliability-recorder.js';
+import { ResultRecorder } from './recorder.js';
 import { FILL_DELAY_MS, MARKET, withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
 

@@ -3,7 +3,7 @@
 // tight per-key rate limit. Attempts are counted and delays measured on the server's request log.
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/retry-policy.js';
-import { ResultRecorder } from '../support/reliability-recorder.js';
+import { ResultRecorder } from './recorder.js';
 import { MARKET, gaps, withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
 

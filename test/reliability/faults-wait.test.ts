@@ -2,12 +2,12 @@
 // the action (exit 130, the server still shows it, the message says how to check on it); a second
 // Ctrl-C ends the process at once; Ctrl-C while the write itself is in flight names the key to
 // resume with; and the polls of a long wait are never under a second apart (from the request log;
-// the 1.5 s cadence itself is pinned with an injected clock in test/unit/wait.test.ts). Nothing
+// the 1.5 s cadence itself is pinned with an injected clock in test/write/wait.test.ts). Nothing
 // here races the wall clock: a landing happens when the test moves the simulator's clock.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
-import { ResultRecorder } from '../support/reliability-recorder.js';
+import { ResultRecorder } from './recorder.js';
 import { MARKET, gaps, withSimulator, type Simulator } from '../support/simulator.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
 
@@ -255,7 +255,7 @@ describe('polling cadence', () => {
           injected: `the ${action} lands only once the CLI has polled 3 times (the simulator's clock is moved then)`,
           expected:
             'exit 0 on the next poll; the first poll at least 1 s after the submit; each next poll at least 1 s after the one before ' +
-            '(the spec advises one to two seconds; the 1.5 s start-to-start cadence itself is pinned with an injected clock in test/unit/wait.test.ts)',
+            '(the spec advises one to two seconds; the 1.5 s start-to-start cadence itself is pinned with an injected clock in test/write/wait.test.ts)',
         },
         async (observation) => {
           // Nothing lands by itself: the test moves the simulator's clock once the CLI has polled three

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Self-check of the simulator's speed as it grows (not a test: it prints, it asserts nothing).
 //   node test/sandbox/growth-check.mjs [hedges=10000] [dialect=reference]
-// Bundles src/sandbox/ and test/support/growth.ts with esbuild into a temp dir and warms the JIT on a scratch engine. Then,
+// Bundles src/sandbox/ and test/sandbox/growth.ts with esbuild into a temp dir and warms the JIT on a scratch engine. Then,
 // for 10, 100 and the target count, it grows fresh engines to that many hedges through real
 // writes (growHedges) and times, on each, the next 1,000 writes (500 more hedges opened and
 // closed) and 5,000 `GET /hedges` one-item pages. It prints the medians over several engines
@@ -30,7 +30,7 @@ try {
   // The simulator and its grower (test support) in one bundle, so both use the same engine.
   await build({
     stdin: {
-      contents: "export * from './src/sandbox/index.ts'; export { growHedges } from './test/support/growth.ts';",
+      contents: "export * from './src/sandbox/index.ts'; export { growHedges } from './test/sandbox/growth.ts';",
       resolveDir: ROOT,
       loader: 'ts',
     },

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { compareEvents, type EngineState, type ScheduledEvent } from '../../src/sandbox/engine-state.js';
 import { SandboxEngine } from '../../src/sandbox/index.js';
-import { type GrowthResult, growHedges } from '../support/growth.js';
+import { type GrowthResult, growHedges } from './growth.js';
 import { DAY, KEY_A, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
 
 const HEDGES = 10_000;

@@ -16,14 +16,14 @@ import { lockDemoState } from '../../src/platform/runtime/start-demo.js';
 import { lockFile } from '../../src/core/files/file-lock.js';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { type StateFileLock, readStateFile } from '../../src/sandbox/state-file.js';
-import { useChildBundle } from '../support/child-bundle.js';
+import { useChildBundle } from '../support/children/child-bundle.js';
 import { openBody } from '../support/engine.js';
 import { until } from '../support/polling.js';
 import { api, startSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
 
 const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
 const KEYS = Array.from({ length: 12 }, (_, index) => `hpk_test_SharedStateAccount${String(index).padStart(4, '0')}`);
-const WRITER = fileURLToPath(new URL('../support/state-file-writer.cjs', import.meta.url));
+const WRITER = fileURLToPath(new URL('../support/children/state-file-writer.cjs', import.meta.url));
 const sandboxBundle = useChildBundle('src/sandbox/index.ts', 'hedge-state-sandbox-');
 const demoBundle = useChildBundle('src/platform/runtime/start-demo.ts', 'hedge-state-demo-');
 
@@ -92,7 +92,7 @@ const sides = (stateFile: string): string[] =>
     .map((hedge) => `${hedge.side} ${hedge.notionalUsd}`)
     .sort();
 
-/** A simulator process of its own on `stateFile` (test/support/state-file-writer.cjs). */
+/** A simulator process of its own on `stateFile` (test/support/children/state-file-writer.cjs). */
 function writer(stateFile: string, keys: string[], marker?: string) {
   const child = spawn(
     process.execPath,

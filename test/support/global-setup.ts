@@ -7,7 +7,7 @@ import { join } from 'node:path';
 // The runs share one cache folder (on Node >= 22.1 bin/hedge.js keeps Node's compile cache
 // there), as one user's runs do: without it, each run in its private HOME would write its own.
 // A spawned run finds `hedge` on its PATH as this checkout's launcher, as a desk does once hedge is
-// installed: its hints name `hedge`, as an in-process run's do (test/e2e/program-name.test.ts runs
+// installed: its hints name `hedge`, as an in-process run's do (test/cli/program-name.test.ts runs
 // it without).
 export default function setup(): () => void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });

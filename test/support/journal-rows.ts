@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PostgresServer } from './postgres.js';
+import type { PostgresServer } from './servers/postgres.js';
 import type { Team } from './team.js';
 
 /** Puts a row straight into the team store's table, with no holder, as a hostile writer would. */

@@ -1,4 +1,4 @@
-// The set-up the profile suites (test/e2e/profiles-*.test.ts) share: one simulator that accepts the
+// The set-up the profile suites (test/setup/profiles-*.test.ts) share: one simulator that accepts the
 // three profile keys for the whole file, and a fresh config folder for each test (the simulator's
 // request log emptied before it, so a test counts only its own requests).
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';

@@ -3,7 +3,7 @@ import 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Where this run's result files go (set by test/support/reliability-report.ts). */
+    /** Where this run's result files go (set by test/reliability/report-setup.ts). */
     reliabilityResultsDir: string;
   }
 }

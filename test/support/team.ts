@@ -4,7 +4,7 @@
 // C has no profile and takes everything from the environment, HEDGE_JOURNAL_URL with its password.
 import { tempDir, runHedge, type RunOptions, type RunResult } from './hedge-cli.js';
 import { writeStore } from './config-store.js';
-import type { PostgresServer } from './postgres.js';
+import type { PostgresServer } from './servers/postgres.js';
 import type { Simulator } from './simulator.js';
 
 export interface Machine {

@@ -1,0 +1,118 @@
+// The agent's file access as data and small cases (the end-to-end ones are in
+// test/agent/mcp-roots.test.ts): which roots a server has, the `rows` argument of plan and apply,
+// and reads that stop before anything is opened (a FIFO, a file over the size bound).
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rawInputFor } from '../../src/cli/agent/arguments.js';
+import { agentTools, inputSchema, type AgentTool } from '../../src/cli/agent/catalogue.js';
+import { FileAccess, MAX_TARGET_FILE_BYTES, clientRootPaths, serverRoots } from '../../src/cli/agent/file-access.js';
+import { UsageError } from '../../src/core/errors.js';
+import { tempDir } from '../support/hedge-cli.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
+
+const tool = (name: string): AgentTool => agentTools(COMMANDS).find((candidate) => candidate.name === name)!;
+const work = tempDir('hedge-file-access-');
+afterAll(() => work.remove());
+const signal = new AbortController().signal;
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  expect(error).toBeInstanceOf(UsageError);
+  return (error as Error).message;
+}
+
+describe('roots', () => {
+  it('the working directory by default, none when that is the file system root; each --root must be a directory', async () => {
+    expect((await serverRoots(undefined, work.path)).map((root) => root.path)).toEqual([work.path]);
+    expect(await serverRoots([], '/')).toEqual([]);
+    // An explicit / is the operator's choice.
+    expect((await serverRoots(['/'], work.path)).map((root) => root.path)).toEqual(['/']);
+    writeFileSync(join(work.path, 'plain.txt'), 'x');
+    expect(await refusal(serverRoots(['plain.txt'], work.path))).toBe(
+      '--root: "plain.txt" is not a directory; expected a directory plan and apply may read target files from.',
+    );
+  });
+
+  it("the client's roots: file:// URIs become paths, other schemes are dropped", () => {
+    expect(clientRootPaths(['file:///home/desk/books', 'https://example.com/x', 'file:///tmp/a%20b'])).toEqual([
+      '/home/desk/books',
+      '/tmp/a b',
+    ]);
+  });
+
+  it('a server without roots reads no file at all, only rows', async () => {
+    const source = FileAccess.none().sourceFor(undefined, signal);
+    expect(await refusal(source.read(join(work.path, 'plain.txt')))).toMatch(
+      /is outside the roots this server reads from \(none: start hedge mcp with --root DIR\)/,
+    );
+    const inline = FileAccess.none().sourceFor([{ market: 'USDTNGN', side: 'buy', notional_usd: 1 }], signal);
+    expect(await inline.read('rows')).toEqual({
+      text: '{"targets":[{"market":"USDTNGN","side":"buy","notional_usd":1}]}',
+      sourceName: 'rows',
+    });
+  });
+
+  it('a FIFO is refused before it is opened (an open would wait for a writer), and so is a file over the bound', async () => {
+    const access = new FileAccess(await serverRoots([work.path], work.path), work.path);
+    execFileSync('mkfifo', [join(work.path, 'pipe.csv')]);
+    expect(await refusal(access.sourceFor(undefined, signal).read('pipe.csv'))).toBe(
+      'file: "pipe.csv" is not a regular file; expected a target file (CSV or JSON).',
+    );
+    writeFileSync(join(work.path, 'big.csv'), Buffer.alloc(MAX_TARGET_FILE_BYTES + 1, 'a'));
+    expect(await refusal(access.sourceFor(undefined, signal).read('big.csv'))).toBe(
+      'file: "big.csv" is larger than 1024 KiB; a target file is a few rows.',
+    );
+  });
+
+  it('a client that declares roots but cannot list them grants nothing', async () => {
+    const access = new FileAccess(await serverRoots([work.path], work.path), work.path);
+    access.useClientRoots(async () => {
+      throw new Error('Request timed out');
+    });
+    expect(await refusal(access.sourceFor(undefined, signal).read('plain.txt'))).toBe(
+      'file: the MCP client did not list its roots (Request timed out); nothing was read. Give the target inline as rows.',
+    );
+  });
+});
+
+describe('the rows argument of plan and apply', () => {
+  it('is in the schema beside file, and neither is required on its own', () => {
+    for (const name of ['plan', 'apply']) {
+      const schema = inputSchema(tool(name), 'direct') as { properties: Record<string, any>; required?: string[] };
+      expect(Object.keys(schema.properties).slice(0, 2)).toEqual(['file', 'rows']);
+      expect(schema.properties.rows).toMatchObject({
+        type: 'array',
+        items: { type: 'object', required: ['market', 'side', 'notional_usd'], additionalProperties: false },
+      });
+      expect(schema.required ?? []).not.toContain('file');
+    }
+    expect(Object.keys((inputSchema(tool('quote'), 'direct') as { properties: object }).properties)).not.toContain(
+      'rows',
+    );
+  });
+
+  it('reaches the command as its file, served by the call; one of file or rows, and rows an array', () => {
+    expect(rawInputFor(tool('plan'), { rows: [] })).toEqual({ args: { file: 'rows' }, options: {} });
+    expect(rawInputFor(tool('plan'), { file: 'book.csv' }).args).toEqual({ file: 'book.csv' });
+    const refused = (given: Record<string, unknown>): string => {
+      try {
+        rawInputFor(tool('apply'), given);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('expected a refusal');
+    };
+    expect(refused({ file: 'a.csv', rows: [] })).toBe('rows: give the target as a file or as rows, not both.');
+    expect(refused({})).toBe(
+      'file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows.',
+    );
+    expect(refused({ rows: { market: 'USDTNGN' } })).toBe(
+      'rows: expected an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference), got an object.',
+    );
+  });
+});

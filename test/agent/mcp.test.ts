@@ -1,0 +1,310 @@
+// `hedge mcp` end to end: the official SDK's client spawns `node bin/hedge.js mcp` over stdio with
+// the simulator's HEDGE_BASE_URL / HEDGE_API_KEY, lists the tools and calls them. What counts is
+// the simulator's own state and request log (and the journal on disk), not the server's word.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
+import { openJournal } from '../../src/platform/journal/index.js';
+import { HEDGE_BIN, ROOT, baseEnv } from '../support/hedge-cli.js';
+import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { startLiveKeyProxy, type FieldProxy } from '../support/servers/field-proxy.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
+
+const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
+const ALL_TOOLS = agentTools(COMMANDS).map((tool) => tool.name);
+const READ_TOOLS = agentTools(COMMANDS)
+  .filter((tool) => tool.tier === 'read')
+  .map((tool) => tool.name);
+
+const startSimulator = useSimulators();
+const transports: StdioClientTransport[] = [];
+const proxies: FieldProxy[] = [];
+afterEach(async () => {
+  // Closing ends the server's stdin; the SDK sends SIGTERM, then SIGKILL, if it does not exit.
+  await Promise.all(transports.splice(0).map((transport) => transport.close()));
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
+});
+
+interface Served {
+  client: Client;
+  call(
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ isError?: boolean; content: Array<{ type: string; text: string }> }>;
+  /** Closes the client; the server's stderr is complete once it has. */
+  close(): Promise<string>;
+}
+
+async function serve(
+  simulator: Simulator,
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<Served> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [HEDGE_BIN, 'mcp', ...(options.args ?? [])],
+    env: { ...baseEnv(simulator.configDir), ...simulator.env, ...options.env },
+    cwd: ROOT,
+    stderr: 'pipe',
+  });
+  transports.push(transport);
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'hedge-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    call: async (name, args) =>
+      (await client.callTool({ name, arguments: args })) as Awaited<ReturnType<Served['call']>>,
+    close: async () => {
+      await client.close();
+      return stderr;
+    },
+  };
+}
+
+const json = (result: { content: Array<{ text: string }> }): any => JSON.parse(result.content[0]!.text);
+
+/**
+ * `hedge mcp --allow-live` on a LIVE key, through a proxy that presents the simulator's own key
+ * upstream (the simulator refuses live keys): a confirmed write really lands on the simulator.
+ */
+async function serveLive(simulator: Simulator, env: Record<string, string> = {}): Promise<Served> {
+  const proxy = await startLiveKeyProxy(simulator.sandbox);
+  proxies.push(proxy);
+  return serve(simulator, {
+    args: ['--allow-live'],
+    env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl, ...env },
+  });
+}
+
+describe('hedge mcp on a test key', () => {
+  it('lists every tool, quotes, opens and closes on the simulator, each write journaled', async () => {
+    const simulator = await startSimulator();
+    const { client, call } = await serve(simulator);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS);
+    const quoteTool = tools.find((tool) => tool.name === 'quote')!;
+    expect(quoteTool.inputSchema).toEqual(
+      inputSchema(
+        agentTools(COMMANDS).find((tool) => tool.name === 'quote')!,
+        'direct',
+      ),
+    );
+    expect(quoteTool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+
+    const quote = await call('quote', { market: MARKET, side: 'buy', notional: '10k', tenor: 3 });
+    expect(quote.isError).toBeFalsy();
+    expect(json(quote)).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3 });
+    expect(simulator.requests('POST', '/quotes').map((entry) => entry.body)).toEqual([
+      { market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3 },
+    ]);
+
+    const opened = await call('open', { market: MARKET, side: 'buy', notional: 10000, tenor: 3 });
+    expect(opened.isError).toBeFalsy();
+    const hedge = json(opened);
+    expect(hedge).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, status: 'filled' });
+    expect(simulator.active('buy').map((state) => [state.id, state.status, state.notionalUsd])).toEqual([
+      [hedge.id, 'filled', 10000],
+    ]);
+
+    const closed = await call('close', { market: MARKET, side: 'buy' });
+    expect(closed.isError).toBeFalsy();
+    expect(json(closed)).toMatchObject({ hedge_id: hedge.id, status: 'closed' });
+    expect(simulator.active('buy')).toEqual([]);
+    expect(simulator.hedges().map((state) => [state.id, state.status])).toEqual([[hedge.id, 'closed']]);
+    expect(
+      simulator
+        .writes()
+        .map((entry) => entry.path)
+        .filter((path) => path !== '/quotes'),
+    ).toEqual(['/hedges', '/hedges/close']);
+
+    const journal = await openJournal({ dir: simulator.configDir }).list();
+    expect(
+      journal.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id, entry.via]),
+    ).toEqual([
+      ['close', 'test', 'done', hedge.id, 'agent'],
+      ['open', 'test', 'filled', hedge.id, 'agent'],
+    ]);
+  });
+
+  it('argument errors name the argument (exit code and class as --json says them); nothing is sent', async () => {
+    const simulator = await startSimulator();
+    const { call, client } = await serve(simulator);
+    const cases: Array<[string, Record<string, unknown>, string, string]> = [
+      [
+        'quote',
+        { market: MARKET, side: 'hold', notional: 1000, tenor: 3 },
+        'side',
+        'side: "hold" is not allowed; expected buy or sell.',
+      ],
+      [
+        'quote',
+        { market: MARKET, side: 'buy', notional: 1000, tenor: '2' },
+        'tenor',
+        'tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
+      ],
+      [
+        'quote',
+        { market: MARKET, side: 'buy', notional: false, tenor: 3 },
+        'notional',
+        'notional: expected a number or a string, got false.',
+      ],
+      [
+        'open',
+        { market: MARKET, side: 'buy', notional: -5, tenor: 3 },
+        'notional',
+        'notional: "-5" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      ],
+      ['close', { side: 'buy' }, 'market', 'market: missing; expected market, e.g. USDTNGN (from `hedge markets`).'],
+      ['hedges', { limit: 0 }, 'limit', 'limit: "0" is not allowed; expected a whole number from 1 to 500.'],
+      ['positions', { watch: true }, 'watch', 'watch: not an argument of positions; expected ref, until.'],
+    ];
+    for (const [name, args, argument, message] of cases) {
+      const result = await call(name, args);
+      expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+      expect(json(result)).toEqual({
+        error: { code: 'usage', class: 'usage', message, details: {}, status: null, argument },
+        exit_code: 2,
+      });
+    }
+    await expect(client.callTool({ name: 'login', arguments: {} })).rejects.toThrow(/Unknown tool: login/);
+    expect(simulator.requests()).toEqual([]);
+  });
+});
+
+describe('hedge mcp on a live key', () => {
+  it('without --allow-live no write tool is listed, and one called anyway is refused with nothing sent', async () => {
+    const simulator = await startSimulator();
+    const { client, call, close } = await serve(simulator, { env: { HEDGE_API_KEY: LIVE_KEY } });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(READ_TOOLS);
+    for (const name of ['open', 'close', 'apply']) {
+      const result = await call(name, { market: MARKET, side: 'buy' });
+      expect(result.isError).toBe(true);
+      expect(json(result).error.message).toBe(
+        `${name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
+      );
+    }
+    expect(simulator.sandbox.requestLog).toEqual([]);
+    const stderr = await close();
+    expect(stderr).toContain(
+      'hedge mcp: serving 15 tools over stdio with key hpk_live…UvWx — LIVE: read tools only (write tools need --allow-live).',
+    );
+    expect(stderr).not.toContain(LIVE_KEY);
+  });
+
+  it('with --allow-live a write previews and sends nothing; wrong tokens send nothing; the right one goes ahead once', async () => {
+    const simulator = await startSimulator();
+    const seeded = simulator.seedOpen('buy', 10_000);
+    // A close's token binds what the side holds: where the side cannot be read (this simulator
+    // refuses live keys) there is no token, and nothing is written.
+    const unread = await serve(simulator, { args: ['--allow-live'], env: { HEDGE_API_KEY: LIVE_KEY } });
+    const refusedKey = await unread.call('close', { market: MARKET, side: 'buy' });
+    expect(json(refusedKey)).toMatchObject({ error: { code: 'live_key_refused' }, exit_code: 4 });
+    expect(refusedKey.content.map((part) => part.text).join('\n')).not.toContain('confirmation_token');
+    expect(simulator.writes()).toEqual([]);
+
+    const { client, call } = await serveLive(simulator);
+    const closeTool = (await client.listTools()).tools.find((tool) => tool.name === 'close')!;
+    expect(Object.keys(closeTool.inputSchema.properties ?? {})).toContain('confirmation_token');
+
+    const preview = await call('close', { market: MARKET, side: 'buy' });
+    expect(preview.isError).toBeFalsy();
+    const shown = json(preview);
+    expect(shown).toMatchObject({
+      sent: false,
+      preview: {
+        dry_run: {
+          method: 'POST',
+          path: '/hedges/close',
+          body: { market: MARKET, side: 'buy' },
+          headers: { Authorization: 'Bearer hpk_live…UvWx' },
+        },
+        // What closing returns: the side's position as it is.
+        position: { market: MARKET, side: 'buy', notional_usd: 10_000 },
+      },
+      expires_in_seconds: 120,
+    });
+    const token: string = shown.confirmation_token;
+    expect(simulator.writes()).toEqual([]);
+    const previewed = simulator.requests().length;
+
+    const wrong = await call('close', { market: MARKET, side: 'buy', confirmation_token: 'hct_madeup' });
+    expect(json(wrong).error).toMatchObject({ code: 'usage', argument: 'confirmation_token' });
+    expect(simulator.requests()).toHaveLength(previewed);
+    const otherSide = await call('close', { market: MARKET, side: 'sell', confirmation_token: token });
+    expect(json(otherSide).error.message).toMatch(
+      /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
+    );
+    // Refused with the preview of those arguments instead (its own read of the book, its own token).
+    expect(json(otherSide).new_preview).toMatchObject({ sent: false, arguments: { market: MARKET, side: 'sell' } });
+    expect(json(otherSide).new_preview.confirmation_token).not.toBe(token);
+    expect(simulator.writes()).toEqual([]);
+
+    // The token lets the close go ahead: it closes the side, once.
+    const confirmed = await call('close', { market: MARKET, side: 'buy', confirmation_token: token });
+    expect(confirmed.isError, confirmed.content[0]!.text).toBeFalsy();
+    expect(json(confirmed)).toMatchObject({ hedge_id: seeded.id, status: 'closed' });
+    expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
+    expect(simulator.active('buy')).toEqual([]);
+
+    const afterConfirm = simulator.requests().length;
+    const reused = await call('close', { market: MARKET, side: 'buy', confirmation_token: token });
+    expect(json(reused).error.message).toMatch(/^confirmation_token: this token has been used already/);
+    expect(simulator.requests()).toHaveLength(afterConfirm);
+  });
+
+  it('an expired token sends nothing (HEDGE_MCP_TOKEN_TTL_SECONDS=0: every token has expired when it returns)', async () => {
+    const simulator = await startSimulator();
+    const { call } = await serveLive(simulator, { HEDGE_MCP_TOKEN_TTL_SECONDS: '0' });
+    const shown = json(await call('close', { market: MARKET, side: 'sell' }));
+    expect(shown.expires_in_seconds).toBe(0);
+    const previewed = simulator.requests().length;
+    const expired = await call('close', { market: MARKET, side: 'sell', confirmation_token: shown.confirmation_token });
+    expect(expired.isError).toBe(true);
+    expect(json(expired)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
+    expect(json(expired).error.message).toMatch(
+      /^confirmation_token: this token has expired \(a token lasts 0 s\); nothing was sent\./,
+    );
+    // Only the preview's reads of the side reached the server.
+    expect(simulator.requests()).toHaveLength(previewed);
+    expect(simulator.writes()).toEqual([]);
+  });
+
+  it("a close's token binds the side as previewed: grown by a colleague since, nothing is sent and a new preview comes back", async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 100);
+    const { call } = await serveLive(simulator);
+    const shown = json(await call('close', { market: MARKET, side: 'buy' }));
+    expect(shown.preview.position).toMatchObject({ notional_usd: 100 });
+
+    // A colleague adds 49,900 to the side (another client of the account), and it lands.
+    await colleagueAdds(simulator, 'buy', 49_900);
+    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
+
+    const refused = await call('close', { market: MARKET, side: 'buy', confirmation_token: shown.confirmation_token });
+    expect(refused.isError).toBe(true);
+    expect(json(refused)).toMatchObject({
+      error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 100, now_usd: 50_000 } },
+      exit_code: 3,
+    });
+    const fresh = json(refused).new_preview;
+    expect(fresh).toMatchObject({ sent: false, tool: 'close', preview: { position: { notional_usd: 50_000 } } });
+    expect(fresh.confirmation_token).not.toBe(shown.confirmation_token);
+    // Nothing was sent or journaled: the server saw no close, and the side holds what the colleague left.
+    expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
+    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
+    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+
+    // The new preview's token closes the side as it now shows it, once.
+    const confirmed = await call('close', {
+      market: MARKET,
+      side: 'buy',
+      confirmation_token: fresh.confirmation_token,
+    });
+    expect(confirmed.isError, confirmed.content[0]!.text).toBeFalsy();
+    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+    expect(simulator.active('buy')).toEqual([]);
+  });
+});

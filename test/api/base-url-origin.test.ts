@@ -1,0 +1,220 @@
+// The one origin check (security/base-url.ts atBaseOrigin) and where it is applied — the transport's
+// request URL, a server's next-page link, a resumed `hedge api` journal row — and the loopback rule
+// for plain http:// (a literal 127.0.0.0/8 or ::1, or `localhost` itself; never a name under
+// .localhost, which DNS resolves). Pure: nothing here opens a connection (test/api/transport-origin.test.ts
+// and test/api/origin.test.ts send for real).
+import { describe, expect, it } from 'vitest';
+import { createClient } from '../../src/platform/api/create-client.js';
+import { buildUrl, HttpConnections } from '../../src/platform/api/transport.js';
+import { nextPagePath } from '../../src/platform/api/wire/pages.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
+import { OffOriginError, UsageError } from '../../src/core/errors.js';
+import { apiActionFromJournal } from '../../src/features/trade/api-call.js';
+import { parseAlertUrl } from '../../src/features/keeper/keeper-service.js';
+import type { JournalEntry } from '../../src/platform/journal/index.js';
+import {
+  atBaseOrigin,
+  checkBaseUrl,
+  isLoopbackAddress,
+  isLoopbackHost,
+  loopbackOnlyLookup,
+} from '../../src/core/security/base-url.js';
+import { realClock } from '../support/client.js';
+
+/** A base URL without a path: a path glued to it can name another host (`@host/x`). */
+const BARE = 'http://127.0.0.1:4030';
+const BASE = 'https://api.example.com/partners/acme/v2';
+
+describe('atBaseOrigin: the one origin check', () => {
+  it("passes a URL at the base URL's origin, whatever its path", () => {
+    expect(atBaseOrigin(BARE, `${BARE}/hedges?x=1`, 'GET /hedges').href).toBe('http://127.0.0.1:4030/hedges?x=1');
+    expect(atBaseOrigin(BASE, 'https://api.example.com/other', 'x').pathname).toBe('/other');
+  });
+
+  it.each([
+    [
+      'another host after a bare base URL (the journal row of the review)',
+      `${BARE}@127.0.0.2:4044/steal`,
+      'http://127.0.0.2:4044',
+    ],
+    ['another port', 'http://127.0.0.1:4031/hedges', 'http://127.0.0.1:4031'],
+    ['another scheme', 'https://127.0.0.1:4030/hedges', 'https://127.0.0.1:4030'],
+    ['the same host with a user and password', `${BARE}@127.0.0.1:4030/x`, 'a URL carrying a user and password'],
+    ['not a URL at all', 'http://[::1', 'something that is not a URL'],
+  ])('refuses %s (OffOriginError, exit 2, code off_origin)', (_, target, where) => {
+    let thrown: unknown;
+    try {
+      atBaseOrigin(BARE, target, 'POST @127.0.0.2:4044/steal');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(OffOriginError);
+    expect((thrown as Error).message).toBe(
+      `POST @127.0.0.2:4044/steal would leave the base URL's origin (http://127.0.0.1:4030) for ${where}; refused, it was not sent.`,
+    );
+    expect(describeError(thrown)).toMatchObject({ exitCode: 2, code: 'off_origin', kind: 'usage' });
+  });
+
+  it('is what the transport builds every request URL with: a glued path that names another host is refused there', () => {
+    expect(buildUrl(BARE, { method: 'GET', path: '/hedges', query: { limit: 2 } }).href).toBe(
+      'http://127.0.0.1:4030/hedges?limit=2',
+    );
+    expect(buildUrl(BASE, { method: 'GET', path: '/@127.0.0.2:4044/x' }).host).toBe('api.example.com');
+    expect(() => buildUrl(BARE, { method: 'POST', path: '@127.0.0.2:4044/steal' })).toThrow(OffOriginError);
+    expect(() => buildUrl(BARE, { method: 'POST', path: '@127.0.0.1:4031/x' })).toThrow(
+      /would leave the base URL's origin \(http:\/\/127\.0\.0\.1:4030\) for http:\/\/127\.0\.0\.1:4031;/,
+    );
+    expect(() => buildUrl(BARE, { method: 'POST', path: ':4031/x' })).toThrow(/for something that is not a URL;/);
+  });
+
+  it('is what a next-page link passes: another origin is OffOriginError, another path under the origin a usage error', () => {
+    const answer = (next: string) => ({ meta: { next }, headers: {} });
+    for (const link of [
+      'https://evil.example/partners/acme/v2/hedges?page=2',
+      'http://api.example.com/partners/acme/v2/hedges?page=2',
+      'https://api.example.com:8443/partners/acme/v2/hedges',
+      'https://u:p@api.example.com/partners/acme/v2/hedges',
+    ]) {
+      expect(() => nextPagePath(BASE, '/hedges', answer(link)), link).toThrow(OffOriginError);
+      expect(() => nextPagePath(BASE, '/hedges', answer(link)), link).toThrow(
+        /^--paginate: the server's next-page link would leave the base URL's origin \(https:\/\/api\.example\.com\)/,
+      );
+    }
+    expect(() => nextPagePath(BASE, '/hedges', answer('https://api.example.com/other/v2/hedges'))).toThrow(
+      /leads outside the base URL/,
+    );
+    expect(nextPagePath(BASE, '/hedges', answer('https://api.example.com/partners/acme/v2/hedges?page=2'))).toBe(
+      '/hedges?page=2',
+    );
+  });
+});
+
+describe('a resumed `hedge api` row is resolved again as a fresh `hedge api PATH` is', () => {
+  const client = createClient({
+    connections: new HttpConnections(),
+    credentials: {
+      apiKey: 'hpk_test_OriginUnitTestKey00000000001',
+      baseUrl: BARE,
+      environment: 'test',
+      sources: { apiKey: 'environment', baseUrl: 'environment' },
+    },
+    env: {},
+    clock: realClock,
+  });
+  const row = (method: string, path: string): JournalEntry =>
+    ({
+      id: 'j_injected1',
+      created_at: '2026-03-02T09:00:00.000Z',
+      updated_at: '2026-03-02T09:00:00.000Z',
+      environment: 'test',
+      base_url_host: '127.0.0.1:4030',
+      key_id: '0123456789ab',
+      command: `api ${method} ${path}`,
+      request: { method, path, body: { side: 'buy' } },
+      idempotency_key: 'injected-key-1',
+      outcome: 'pending',
+    }) as JournalEntry;
+
+  it('a path hedge api journals is sent as it is', () => {
+    const action = apiActionFromJournal(client, row('POST', '/hedges/close'))!;
+    expect(action.plan('k')).toMatchObject({
+      method: 'POST',
+      path: '/hedges/close',
+      body: { side: 'buy' },
+      idempotencyKey: 'k',
+    });
+  });
+
+  it.each([
+    [
+      '@127.0.0.2:4044/steal',
+      /its path "@127\.0\.0\.2:4044\/steal" is not one `hedge api` journals \(resolved under the base URL it is "\/@127\.0\.0\.2:4044\/steal"\)/,
+    ],
+    ['//127.0.0.2:4044/steal', /is not a path under the base URL \(a fresh `hedge api` refuses it\)/],
+    ['http://127.0.0.2:4044/steal', /is not a path under the base URL/],
+    ['/hedges/../../x', /is not one `hedge api` journals/],
+  ])('a row whose path is %s is refused, naming the row: nothing to send', (path, why) => {
+    expect(() => apiActionFromJournal(client, row('POST', path))).toThrow(OffOriginError);
+    expect(() => apiActionFromJournal(client, row('POST', path))).toThrow(
+      /^Journal j_injected1 \(api POST .*\) is not resumed: its path /,
+    );
+    expect(() => apiActionFromJournal(client, row('POST', path))).toThrow(why);
+  });
+
+  it('a row whose method is not one hedge api writes with is refused', () => {
+    expect(() => apiActionFromJournal(client, row('CONNECT', '/hedges'))).toThrow(
+      /^Journal j_injected1 \(api CONNECT \/hedges\) is not resumed: its method "CONNECT"/,
+    );
+    expect(() => apiActionFromJournal(client, row('GET', '/hedges'))).toThrow(UsageError);
+  });
+});
+
+describe('plain http:// only to loopback', () => {
+  it('loopback hosts: a literal 127.0.0.0/8 or ::1, or localhost itself — not a name under .localhost', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', '[::1]', '::1', 'localhost', 'LOCALHOST'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of [
+      'evil-api.localhost',
+      'a.b.localhost',
+      'localhost.',
+      'localhost.example',
+      '10.0.0.5',
+      '0.0.0.0',
+      '[::]',
+    ])
+      expect(isLoopbackHost(host), host).toBe(false);
+  });
+
+  it('loopback addresses a socket can be connected to', () => {
+    for (const address of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1'])
+      expect(isLoopbackAddress(address), address).toBe(true);
+    for (const address of ['192.0.2.2', '::ffff:10.0.0.1', 'fd00::2', '0.0.0.0', undefined])
+      expect(isLoopbackAddress(address), String(address)).toBe(false);
+  });
+
+  it('a base URL under .localhost is refused with one line saying why (exit 2); localhost itself is allowed', () => {
+    for (const raw of ['http://evil-api.localhost:4030/v2', 'http://localhost.:4030/v2']) {
+      expect(() => checkBaseUrl(raw, 'HEDGE_BASE_URL'), raw).toThrow(UsageError);
+      expect(() => checkBaseUrl(raw, 'HEDGE_BASE_URL'), raw).toThrow(
+        /\(from HEDGE_BASE_URL\): a name under \.localhost .* is resolved through DNS like any other name, so it may not be this machine; http:\/\/ is allowed only to 127\.0\.0\.0\/8, ::1 and localhost itself\.$/,
+      );
+    }
+    expect(checkBaseUrl('http://localhost:4030/v2', 'HEDGE_BASE_URL')).toBe('http://localhost:4030/v2');
+    expect(checkBaseUrl('https://evil-api.localhost/v2', 'HEDGE_BASE_URL')).toBe('https://evil-api.localhost/v2');
+  });
+
+  it('--alert-url: the same rule', () => {
+    expect(() => parseAlertUrl('http://hooks.localhost:8080/x')).toThrow(
+      /^--alert-url: plain http:\/\/ to hooks\.localhost is not allowed \(a name under \.localhost/,
+    );
+    expect(parseAlertUrl('http://localhost:8080/x')).toBe('http://localhost:8080/x');
+  });
+
+  it('--alert-url over plain http: the lookup its connection uses answers only loopback addresses (a localhost a resolver sends elsewhere fails before any connection)', async () => {
+    const resolvingTo =
+      (address: string) =>
+      (
+        _host: string,
+        _options: object,
+        callback: (error: NodeJS.ErrnoException | null, address: string, family: number) => void,
+      ) =>
+        callback(null, address, 4);
+    const lookupWith = (address: string) =>
+      new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
+        loopbackOnlyLookup(resolvingTo(address) as never)('localhost', {}, (error, found) =>
+          resolve({ error, address: found }),
+        ),
+      );
+    expect(await lookupWith('127.0.0.1')).toEqual({ error: null, address: '127.0.0.1' });
+    const away = await lookupWith('192.0.2.2');
+    expect(away.error?.message).toBe(
+      'localhost resolves to 192.0.2.2, not a loopback address (plain http:// goes to this machine only)',
+    );
+    expect(away.error?.code).toBe('ENOTLOOPBACK');
+    // The machine's own resolver: localhost is loopback here.
+    const real = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+      loopbackOnlyLookup()('localhost', { all: true }, (error) => resolve(error)),
+    );
+    expect(real).toBeNull();
+  });
+});

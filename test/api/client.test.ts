@@ -1,0 +1,437 @@
+// The API client against a real sandbox server on loopback, over HTTP and HTTPS: no mocked fetch.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBaseUrl } from '../../src/core/security/base-url.js';
+import { hedgeSchema } from '../../src/platform/api/schemas.js';
+import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/core/errors.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { clientFor, closeClients, settle } from '../support/client.js';
+import { startConnectProxy } from '../support/servers/connect-proxy.js';
+import { startFieldProxy } from '../support/servers/field-proxy.js';
+import { until } from '../support/polling.js';
+import { startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
+import { SPEC_ERROR_TABLE, type SpecErrorCode } from '../support/spec-errors.js';
+
+const BUY = { market: 'USDTNGN', side: 'buy' as const };
+const FROZEN_REAL_TIME = Date.UTC(2026, 10, 22, 8);
+// Every client made here has its own keep-alive connections; they are closed when the file ends.
+afterAll(closeClients);
+
+/** The error a call failed with (the test fails if it succeeded). */
+async function caught(promise: Promise<unknown>): Promise<ApiError | NetworkError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ApiError | NetworkError;
+  }
+  throw new Error('expected a failure');
+}
+
+type Client = ReturnType<typeof clientFor>['client'];
+
+/** One scenario per row of the spec's error table (test/support/spec-errors.ts): a call that meets it. */
+const SPEC_ERROR_SCENARIOS: Record<SpecErrorCode, (sandbox: RunningSandbox, client: Client) => Promise<unknown>> = {
+  // The simulator's cap is 50,000 (set where the scenarios run).
+  exposure_exceeded: (_sandbox, client) =>
+    client.openHedge({ ...BUY, notional_usd: 60_000, tenor_days: 1 }, crypto.randomUUID()),
+  no_open_hedge: (_sandbox, client) =>
+    client.addToHedge({ market: 'USDTNGN', side: 'sell', notional_usd: 100 }, crypto.randomUUID()),
+  hedge_not_found: (_sandbox, client) => client.getHedge('hdg_doesnotexist'),
+  idempotency_key_reuse: async (_sandbox, client) => {
+    const key = crypto.randomUUID();
+    await client.openHedge({ ...BUY, notional_usd: 1_000, tenor_days: 1 }, key);
+    return client.openHedge({ ...BUY, notional_usd: 2_000, tenor_days: 1 }, key);
+  },
+  idempotency_in_flight: async (sandbox) => {
+    // The first request is held by the server (10 min, released when the simulator closes); the
+    // second, with the same key, is sent only once the server holds the first: no sleep a loaded
+    // machine could outlast. A client out of retries at once sees the raw answer.
+    sandbox.setFaults({ nextLatency: { count: 1, ms: 600_000 } });
+    const key = crypto.randomUUID();
+    const { client: first } = clientFor(sandbox);
+    void first.closeHedge(BUY, key).catch(() => undefined);
+    await until(
+      () => sandbox.requestLog.some((entry) => entry.idempotencyKey === key && entry.status === 'pending'),
+      'the held close',
+    );
+    const { client: impatient } = clientFor(sandbox, { retry: { maxAttempts: 1, maxTotalMs: 0 } });
+    return impatient.closeHedge(BUY, key);
+  },
+  rate_limited: (sandbox) => {
+    // A 429 that never clears: every attempt is refused until the retries run out.
+    sandbox.setFaults({ fault429: 1 });
+    const { client: brief } = clientFor(sandbox, { retry: { maxAttempts: 3, maxRetryAfterMs: 0 } });
+    return brief.listMarkets();
+  },
+};
+
+function requestsTo(sandbox: RunningSandbox, method: string, path: string) {
+  return sandbox.requestLog.filter((entry) => entry.method === method && entry.path === path);
+}
+
+async function openFilled(sandbox: RunningSandbox, client: ReturnType<typeof clientFor>['client'], notional = 10_000) {
+  const opened = await client.openHedge({ ...BUY, notional_usd: notional, tenor_days: 3 }, crypto.randomUUID());
+  settle(sandbox);
+  return client.getHedge(opened.hedge_id);
+}
+
+for (const tls of [false, true]) {
+  describe(`every endpoint over ${tls ? 'HTTPS (CA file as HEDGE_CA_FILE passes it)' : 'HTTP'}`, () => {
+    let simulator: Simulator;
+    let sandbox: RunningSandbox;
+    beforeAll(async () => {
+      // Real time stands still (the clock moves only by settle()), so every price is the same on each run.
+      simulator = await startSimulator({ tls, seed: 7, realNow: () => FROZEN_REAL_TIME });
+      sandbox = simulator.sandbox;
+    });
+    afterAll(() => simulator.close());
+
+    it('calls and parses all 12 endpoints', async () => {
+      const { client } = clientFor(sandbox, { caFile: sandbox.caFile });
+      expect(sandbox.baseUrl.startsWith(tls ? 'https://' : 'http://')).toBe(true);
+
+      const list = await client.listMarkets();
+      expect(list.markets.map((m) => m.market)).toContain('USDTNGN');
+      expect(list.allowedMarkets).toContain('USDTNGN');
+      expect(list.source).toBe('onchain');
+
+      const prices = await client.getPrices(['USDTNGN']);
+      expect(prices[0]!.market).toBe('USDTNGN');
+      expect(prices[0]!.price).toBeGreaterThan(100);
+
+      const quote = await client.createQuote({ ...BUY, notional_usd: 10_000, tenor_days: 3 });
+      expect(quote.tenor_days).toBe(3);
+      expect(quote.upfront.total_upfront_usdc).toBeCloseTo(
+        quote.upfront.required_margin_usdc + quote.upfront.platform_fee_usdc,
+        6,
+      );
+
+      const opened = await client.openHedge(
+        { ...BUY, notional_usd: 10_000, tenor_days: 3, client_reference: 'DEAL-1' },
+        crypto.randomUUID(),
+      );
+      expect(opened.status).toBe('submitted');
+      expect(opened.hedge_id).toMatch(/^hdg_/);
+      expect(opened.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+      settle(sandbox);
+      const hedge = await client.getHedge(opened.hedge_id);
+      expect(hedge.status).toBe('filled');
+      expect(hedge.struck_rate).toBe(1548.1565);
+
+      expect((await client.addToHedge({ ...BUY, notional_usd: 5_000 }, crypto.randomUUID())).status).toBe('submitted');
+      settle(sandbox);
+      expect((await client.getHedge(opened.hedge_id)).notional_usd).toBe(15_000);
+
+      expect((await client.reduceHedge({ ...BUY, notional_usd: 3_000 }, crypto.randomUUID())).status).toBe('submitted');
+      settle(sandbox);
+      expect((await client.getHedge(opened.hedge_id)).notional_usd).toBe(12_000);
+
+      const positions = await client.listPositions();
+      expect(positions).toHaveLength(1);
+      expect(positions[0]!.side).toBe('buy');
+      expect(typeof positions[0]!.net_margin_usd).toBe('number');
+
+      const account = await client.getAccount();
+      // The default 1,000,000 USD cap less the 12,000 open.
+      expect(account.available_exposure_usd).toBe(988_000);
+
+      const listed = await client.listHedges({ clientReference: 'DEAL-1', status: 'filled', limit: 10 });
+      expect(listed.map((h) => h.id)).toEqual([opened.hedge_id]);
+
+      expect((await client.closeHedge(BUY, crypto.randomUUID())).status).toBe('submitted');
+      settle(sandbox);
+      expect(await client.listPositions()).toEqual([]);
+      const history = await client.listHistory({ limit: 5 });
+      expect(history[0]!.hedge_id).toBe(opened.hedge_id);
+      expect(typeof history[0]!.net_pnl_usd).toBe('number');
+      // The page-size parameter is sent as `limit` (spec: name not shown).
+      expect(sandbox.requestLog.some((e) => e.path === '/hedges' && e.query.limit === '10')).toBe(true);
+    });
+  });
+}
+
+describe('errors and retries', () => {
+  let simulator: Simulator;
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    simulator = await startSimulator({
+      seed: 11,
+      apiKeys: [
+        'hpk_test_clientAAAAAAAAAAAAAAAAAAAA',
+        'hpk_test_clientBBBBBBBBBBBBBBBBBBBB',
+        'hpk_test_clientCCCCCCCCCCCCCCCCCCCC',
+      ],
+      exposureCapUsd: 50_000,
+    });
+    sandbox = simulator.sandbox;
+  });
+  afterAll(() => simulator.close());
+
+  it.each(SPEC_ERROR_TABLE)(
+    'maps $status $code ($condition) to an error with that status and code, as the server answered it',
+    async (row) => {
+      // Each row on a simulator of its own, so that no row's set-up leans on another's.
+      await withSimulator({ seed: 11, exposureCapUsd: 50_000 }, async ({ sandbox: own }) => {
+        const { client } = clientFor(own);
+        const error = await caught(SPEC_ERROR_SCENARIOS[row.code](own, client));
+        expect([error.status, error.code]).toEqual([row.status, row.code]);
+        expect(error.message).not.toBe('');
+        // What the client reports is what the server said: its own log has that status and code.
+        const answered = own.requestLog.filter((entry) => entry.status === row.status && entry.errorCode === row.code);
+        expect(answered.length).toBeGreaterThan(0);
+        // 4xx refusals are ApiErrors with the server's details; 429 and in-flight, which the client
+        // retries, end as NetworkErrors carrying the last answer's status and code.
+        if (row.code === 'rate_limited' || row.code === 'idempotency_in_flight')
+          expect(error).toBeInstanceOf(NetworkError);
+        else {
+          expect(error).toBeInstanceOf(ApiError);
+          expect((error as ApiError).details).toBeTypeOf('object');
+          expect((error as ApiError).requestId).toMatch(/^req_/);
+        }
+      });
+    },
+  );
+
+  it("has a scenario for every row of the spec's error table, and none for a code it lacks", () => {
+    expect(Object.keys(SPEC_ERROR_SCENARIOS).sort()).toEqual(SPEC_ERROR_TABLE.map((row) => row.code).sort());
+  });
+
+  it('maps 401 for a key the server does not know', async () => {
+    const { client } = clientFor(sandbox, { apiKey: 'hpk_test_unknownXXXXXXXXXXXXXXXXXX' });
+    await expect(client.getAccount()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+
+  const actions = [
+    { name: 'open', path: '/hedges' },
+    { name: 'add', path: '/hedges/add' },
+    { name: 'reduce', path: '/hedges/reduce' },
+    { name: 'close', path: '/hedges/close' },
+  ] as const;
+  for (const action of actions) {
+    it(`drop after commit on ${action.name}: the retry reuses the Idempotency-Key and the server acts once`, async () => {
+      const apiKey = 'hpk_test_clientBBBBBBBBBBBBBBBBBBBB';
+      const { client } = clientFor(sandbox, { apiKey });
+      // Start each case flat, then set up what the action needs.
+      if ((await client.listPositions()).length > 0) {
+        await client.closeHedge(BUY, crypto.randomUUID());
+        settle(sandbox);
+      }
+      if (action.name !== 'open') await openFilled(sandbox, client);
+      const before = sandbox.requestLog.length;
+      sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: action.path } });
+      const key = crypto.randomUUID();
+      const result =
+        action.name === 'open'
+          ? await client.openHedge({ ...BUY, notional_usd: 10_000, tenor_days: 3 }, key)
+          : action.name === 'add'
+            ? await client.addToHedge({ ...BUY, notional_usd: 4_000 }, key)
+            : action.name === 'reduce'
+              ? await client.reduceHedge({ ...BUY, notional_usd: 4_000 }, key)
+              : await client.closeHedge(BUY, key);
+      sandbox.setFaults({ match: null });
+      expect(result.status).toBe('submitted');
+      const attempts = sandbox.requestLog.slice(before).filter((e) => e.method === 'POST' && e.path === action.path);
+      expect(attempts.map((e) => e.status)).toEqual(['dropped', 200]);
+      expect(new Set(attempts.map((e) => e.idempotencyKey))).toEqual(new Set([key]));
+      settle(sandbox);
+      const hedges = await client.listHedges({ limit: 500 });
+      const live = hedges.filter((h) => h.status === 'filled');
+      if (action.name === 'open') expect(live.map((h) => h.notional_usd)).toEqual([10_000]);
+      if (action.name === 'add') expect(live.map((h) => h.notional_usd)).toEqual([14_000]);
+      if (action.name === 'reduce') expect(live.map((h) => h.notional_usd)).toEqual([6_000]);
+      if (action.name === 'close') expect(live).toEqual([]);
+    });
+  }
+
+  it('retries a burst of 5xx within the attempt bound, with growing backoff', async () => {
+    const { client, sleeps } = clientFor(sandbox);
+    const before = requestsTo(sandbox, 'GET', '/account').length;
+    sandbox.setFaults({ next5xx: 3 });
+    await expect(client.getAccount()).resolves.toMatchObject({ balance_usdc: expect.any(Number) });
+    expect(requestsTo(sandbox, 'GET', '/account').length - before).toBe(4);
+    expect(sleeps).toHaveLength(3);
+    // Equal jitter: each wait is between half and all of 50·2^(n-1) ms.
+    sleeps.forEach((ms, index) => {
+      const full = Math.min(400, 50 * 2 ** index);
+      expect(ms).toBeGreaterThanOrEqual(full / 2);
+      expect(ms).toBeLessThanOrEqual(full);
+    });
+  });
+
+  it('gives up after maxAttempts on a longer 5xx burst with a NetworkError', async () => {
+    const { client } = clientFor(sandbox, { retry: { maxAttempts: 3 } });
+    sandbox.setFaults({ next5xx: 5 });
+    const error = await client.getAccount().catch((e: unknown) => e as NetworkError);
+    sandbox.setFaults({ next5xx: 0 });
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.attempts).toBe(3);
+    expect(error.message).toContain('GET /account');
+  });
+
+  it('honours Retry-After on 429', async () => {
+    const { client, sleeps } = clientFor(sandbox);
+    sandbox.setFaults({ next429: 1 });
+    await client.listMarkets();
+    expect(sleeps).toEqual([1000]);
+  });
+
+  it('waits out idempotency_in_flight and then gets the one original result', async () => {
+    const apiKey = 'hpk_test_clientCCCCCCCCCCCCCCCCCCCC';
+    const { client } = clientFor(sandbox, { apiKey, requestTimeoutSeconds: 0.3 });
+    // Held well past the 0.3 s attempt timeout, so the retries meet the key still in flight.
+    sandbox.setFaults({ nextLatency: { count: 1, ms: 2000 }, match: { method: 'POST', path: '/hedges' } });
+    const key = crypto.randomUUID();
+    const opened = await client.openHedge({ ...BUY, notional_usd: 2_000, tenor_days: 1 }, key);
+    sandbox.setFaults({ match: null });
+    const attempts = requestsTo(sandbox, 'POST', '/hedges').filter((e) => e.idempotencyKey === key);
+    expect(attempts.some((e) => e.errorCode === 'idempotency_in_flight')).toBe(true);
+    expect(opened.status).toBe('submitted');
+    const mine = (await client.listHedges({ limit: 500 })).filter((h) => h.notional_usd === 2_000);
+    expect(mine).toHaveLength(1);
+  });
+
+  it('a stalled server fails with a timeout error within the configured bound', async () => {
+    for (const stall of ['headers', 'body'] as const) {
+      const { client, sleeps } = clientFor(sandbox, { requestTimeoutSeconds: 0.5, retry: { maxAttempts: 2 } });
+      const before = requestsTo(sandbox, 'GET', '/account').length;
+      sandbox.setFaults({ stall });
+      const started = Date.now();
+      const error = await client.getAccount().catch((e: unknown) => e as NetworkError);
+      const elapsed = Date.now() - started;
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error.message).toMatch(/No answer from 127\.0\.0\.1:\d+ within 0\.5s/);
+      // The bound is the client's own: two attempts of 0.5 s each (the server saw both stall) and
+      // one backoff between them (the clock's record). How long the machine took beyond that is not
+      // the client's doing, so the wall clock is only checked from below.
+      expect(
+        requestsTo(sandbox, 'GET', '/account')
+          .slice(before)
+          .map((entry) => entry.status),
+      ).toEqual(['stalled', 'stalled']);
+      expect(error.attempts).toBe(2);
+      expect(sleeps).toHaveLength(1);
+      expect(sleeps[0]).toBeGreaterThanOrEqual(25);
+      expect(sleeps[0]).toBeLessThanOrEqual(50);
+      expect(elapsed).toBeGreaterThanOrEqual(1000);
+    }
+    sandbox.setFaults({ stall: null });
+  });
+
+  it('an answer that is not the envelope is a clear error naming the endpoint and status', async () => {
+    const { client } = clientFor(sandbox, { retry: { maxAttempts: 1 } });
+    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'truncated' } });
+    await expect(client.getAccount()).rejects.toThrow(/GET \/account answered HTTP 200 with a body that is not JSON/);
+    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'wrong-types' } });
+    await expect(client.listMarkets()).rejects.toBeInstanceOf(InvalidResponseError);
+    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'html' } });
+    await expect(client.getAccount()).rejects.toThrow(/GET \/account answered HTTP 502 with a body that is not JSON/);
+  });
+
+  it('the verbose log of a whole run never holds the full key', async () => {
+    const { client, log } = clientFor(sandbox);
+    await client.listMarkets();
+    await client.getAccount();
+    await client.getHedge('hdg_nope').catch(() => undefined);
+    // Durations and request ids vary; everything else is exact.
+    expect(log.map((line) => line.replace(/ \d+ ms /, ' N ms ').replace(/req_[0-9a-f]{16}/, 'req_ID'))).toEqual([
+      '→ GET /markets attempt 1',
+      '← 200 GET /markets N ms attempt 1 request-id=req_ID',
+      '→ GET /account attempt 1',
+      '← 200 GET /account N ms attempt 1 request-id=req_ID',
+      '→ GET /hedges/hdg_nope attempt 1',
+      '← 404 GET /hedges/hdg_nope N ms attempt 1 request-id=req_ID',
+    ]);
+    expect(log.join('\n')).not.toContain(sandbox.apiKey);
+    expect(log.join('\n')).toMatch(/→ GET \/markets attempt 1/);
+    expect(log.join('\n')).toMatch(/← 404 GET \/hedges\/hdg_nope \d+ ms attempt 1 request-id=req_/);
+  });
+
+  it('passes fields the spec does not name through to the caller, on every resource', async () => {
+    const proxy = await startFieldProxy(sandbox, 'venue', 'gmx-v2');
+    try {
+      const { client } = clientFor({ ...sandbox, baseUrl: proxy.baseUrl });
+      const opened = await client.openHedge(
+        { market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 },
+        crypto.randomUUID(),
+      );
+      expect(opened.venue).toBe('gmx-v2');
+      settle(sandbox);
+      expect((await client.getHedge(opened.hedge_id)).venue).toBe('gmx-v2');
+      expect((await client.listMarkets()).markets[0]!.venue).toBe('gmx-v2');
+      expect(
+        (await client.createQuote({ market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 })).venue,
+      ).toBe('gmx-v2');
+      expect((await client.listPositions())[0]!.venue).toBe('gmx-v2');
+      expect((await client.getAccount()).venue).toBe('gmx-v2');
+      expect((await client.listHedges({ limit: 1 }))[0]!.venue).toBe('gmx-v2');
+    } finally {
+      await proxy.close();
+    }
+    // And the schema itself keeps them (zod loose objects).
+    const parsed = hedgeSchema.parse({
+      id: 'hdg_1',
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 1,
+      tenor_days: 1,
+      status: 'filled',
+      venue: 'gmx',
+    });
+    expect(parsed.venue).toBe('gmx');
+  });
+});
+
+describe('proxy from the environment', () => {
+  it('sends a remote host through HTTPS_PROXY (a CONNECT tunnel) unless NO_PROXY names it; never a loopback one', async () => {
+    const simulator = await startSimulator({ preset: 'plain', tls: true });
+    const sandbox = simulator.sandbox;
+    const proxy = await startConnectProxy({ 'sandbox.hedge.test': '127.0.0.1' });
+    const remote = { ...sandbox, baseUrl: sandbox.baseUrl.replace('127.0.0.1', 'sandbox.hedge.test') };
+    try {
+      const proxied = clientFor(remote, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url } });
+      await proxied.client.listMarkets();
+      expect(proxy.tunnels).toEqual([`sandbox.hedge.test:${sandbox.port}`]);
+      await closeClients();
+      // Around the proxy the .test name does not resolve: the request fails without a tunnel.
+      const bypassed = clientFor(remote, {
+        caFile: sandbox.caFile,
+        env: { HTTPS_PROXY: proxy.url, NO_PROXY: 'sandbox.hedge.test' },
+      });
+      await expect(bypassed.client.listMarkets()).rejects.toThrow();
+      expect(proxy.tunnels).toHaveLength(1);
+      await closeClients();
+      // A loopback base URL connects directly whatever the environment says.
+      const loopback = clientFor(sandbox, {
+        caFile: sandbox.caFile,
+        env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url },
+      });
+      await loopback.client.listMarkets();
+      expect(proxy.tunnels).toHaveLength(1);
+    } finally {
+      await closeClients();
+      await proxy.close();
+      await simulator.close();
+    }
+  });
+});
+
+describe('base URL rules', () => {
+  it('refuses http:// to a non-loopback host before any connection', () => {
+    expect(() => checkBaseUrl('http://api.example.com/partners/acme/v2', 'HEDGE_BASE_URL')).toThrow(UsageError);
+    expect(() => checkBaseUrl('http://10.0.0.5/v2', 'HEDGE_BASE_URL')).toThrow(/HTTPS only/);
+  });
+  it('allows http:// to loopback and https:// anywhere', () => {
+    expect(checkBaseUrl('http://127.0.0.1:4010/partners/sandbox/v2/', 'x')).toBe(
+      'http://127.0.0.1:4010/partners/sandbox/v2',
+    );
+    expect(checkBaseUrl('http://[::1]:4010/v2', 'x')).toBe('http://[::1]:4010/v2');
+    expect(checkBaseUrl('http://localhost:1/v2', 'x')).toBe('http://localhost:1/v2');
+    expect(checkBaseUrl('https://api.example.com/partners/acme/v2', 'x')).toBe(
+      'https://api.example.com/partners/acme/v2',
+    );
+  });
+  it('refuses a malformed base URL', () => {
+    expect(() => checkBaseUrl('not a url', 'HEDGE_BASE_URL')).toThrow(/is not a URL/);
+    expect(() => checkBaseUrl('ftp://example.com/v2', 'HEDGE_BASE_URL')).toThrow(/https/);
+    expect(() => checkBaseUrl('https://user:pw@example.com/v2', 'HEDGE_BASE_URL')).toThrow(/credentials/);
+  });
+});

@@ -1,0 +1,337 @@
+// `--json` keeps everything the server sent: hedge's one shape — the names of
+// docs/output.md — plus every field hedge does not map, under its own name, a nested object kept
+// nested. For every read of a server object, on every wire dialect of the sandbox, behind a proxy
+// that makes the service richer than the contract (fields nobody names, nested ones, inside a
+// known nested object too), every leaf value of the server's answer — fetched directly, as another
+// client would — must be in the CLI's --json: at its own path, or at the documented name of a
+// field the dialect names its own way (src/sandbox/dialects.ts, the prices shapes of
+// docs/output.md), decimal text as its number (docs/output.md "Formats"). A name hedge read a
+// fact from is not repeated; what the server sent under one of our names meaning something else is
+// kept under `_wire`. No mocked network: the real binary, a real sandbox, a real HTTP proxy.
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
+import { startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
+import { api, envFor, FILL_DELAY_MS, useSimulators, type Simulator } from '../support/simulator.js';
+
+const start = useSimulators();
+
+/** The market each dialect trades on: the first one it lists as open (gamma lists USDTNGN disabled). */
+const marketOf = (dialect: SandboxDialect): string =>
+  wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
+
+/** What the proxy adds to every object the service answers with: a scalar, a list and a nested object. */
+const EXTRA = {
+  note_49: 'kept as sent',
+  desk: { tags: ['fx', 'ngn'], limits: { daily_usd: 250_000, approver: { name: 'A. Okafor' } } },
+} as const;
+
+type Json = Record<string, unknown>;
+
+/**
+ * The price objects inside GET /prices' data, with the market each is for, whatever the dialect's
+ * shape: a list of them, an object keyed by market, or a list wrapped in `{rates: [...]}`.
+ */
+function priceObjects(data: unknown): Array<{ market: string; fields: Json }> {
+  const byName = (fields: Json) => String(fields.market ?? fields.symbol ?? fields.pair);
+  if (Array.isArray(data)) return (data as Json[]).map((fields) => ({ market: byName(fields), fields }));
+  const object = data as Json;
+  if (Array.isArray(object.rates))
+    return (object.rates as Json[]).map((fields) => ({ market: byName(fields), fields }));
+  return Object.entries(object).map(([market, fields]) => ({ market, fields: fields as Json }));
+}
+
+/** A proxy that makes every answer richer: EXTRA on each object of `data` (each price object for /prices), and a field inside a quote's `pricing`. */
+function richerService(simulator: Simulator): Promise<FieldProxy> {
+  return startRewriteProxy(simulator.sandbox, (path, item) => {
+    // The proxy hands over each element of a list, or the data object (alpha's keyed prices, gamma's wrapper).
+    const targets =
+      path !== '/prices'
+        ? [item]
+        : 'market' in item || 'symbol' in item
+          ? [item]
+          : priceObjects(item).map((price) => price.fields);
+    for (const target of targets) Object.assign(target, structuredClone(EXTRA));
+    if (path === '/quotes' && item.pricing && typeof item.pricing === 'object')
+      (item.pricing as Json).reference_source = 'onchain twap';
+  });
+}
+
+/**
+ * The documented mapping of each dialect: a server name → the name of docs/output.md it is shown
+ * under. Positions, account and history from the sandbox's own tables (the reference column is
+ * our names); prices from the shapes docs/output.md names (`price --json` is `market`, `price`,
+ * `timestamp` whatever the shape; a bid and an ask the mid is made of keep their names).
+ */
+function renamesOf(dialect: SandboxDialect) {
+  const wire = wireDialect(dialect);
+  const inverted = (names: Record<string, string | null>): Record<string, string> =>
+    Object.fromEntries(
+      Object.entries(names).flatMap(([ours, theirs]) => (theirs === null || theirs === ours ? [] : [[theirs, ours]])),
+    );
+  const prices: Record<typeof wire.pricesShape, Record<string, string>> = {
+    list: {},
+    keyed: { mid: 'price', ts: 'timestamp' },
+    'symbol-rate': { symbol: 'market', rate: 'price' },
+    'pair-bid-ask': { pair: 'market', as_of: 'timestamp' },
+  };
+  return {
+    positions: inverted(wire.positionFields),
+    account: inverted(wire.accountFields),
+    history: inverted(wire.historyFields),
+    prices: prices[wire.pricesShape],
+  };
+}
+
+interface Leaf {
+  path: string[];
+  value: unknown;
+}
+
+/** Every leaf of a value: each scalar (null included) and each empty object or list, with its path. */
+function leaves(value: unknown, path: string[] = []): Leaf[] {
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Json);
+    if (entries.length === 0) return [{ path, value }];
+    return entries.flatMap(([key, inner]) => leaves(inner, [...path, key]));
+  }
+  return [{ path, value }];
+}
+
+function at(value: unknown, path: readonly string[]): unknown {
+  let here: unknown = value;
+  for (const key of path) {
+    if (here === null || typeof here !== 'object' || !Object.prototype.hasOwnProperty.call(here, key)) return undefined;
+    here = (here as Json)[key];
+  }
+  return here;
+}
+
+/** The server's value as --json shows it: the same, or a decimal string as its number. */
+function shownAs(sent: unknown, shown: unknown): boolean {
+  if (typeof sent === 'string' && typeof shown === 'number')
+    return /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(sent) && Number(sent) === shown;
+  return JSON.stringify(sent) === JSON.stringify(shown);
+}
+
+/**
+ * Every leaf the server sent is in what --json printed: at its own path, or at the documented
+ * name of its top-level field (`renames`) — and then the server's name is not repeated. All that
+ * is missing is named at once.
+ */
+function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Record<string, string> = {}): void {
+  const missing: string[] = [];
+  for (const { path, value } of leaves(sent)) {
+    const renamed = renames[path[0]!];
+    const shownPath = renamed === undefined ? path : [renamed, ...path.slice(1)];
+    const shown = at(printed, shownPath);
+    if (shown === undefined || !shownAs(value, shown))
+      missing.push(
+        `${path.join('.')} = ${JSON.stringify(value)} is not at ${shownPath.join('.')} (found ${JSON.stringify(shown)})`,
+      );
+    if (renamed !== undefined && Object.prototype.hasOwnProperty.call(printed, path[0]!))
+      missing.push(`${path[0]} is shown as ${renamed} and again under its own name`);
+  }
+  // Nothing of ours took a name the server used for something else here: no `_wire`.
+  if (Object.prototype.hasOwnProperty.call(printed, '_wire')) missing.push(`_wire = ${JSON.stringify(printed._wire)}`);
+  expect(missing, `${where}: what the server sent, missing from --json`).toEqual([]);
+}
+
+/** Opens a filled hedge through the API (with a deal reference) and lets the frozen clock run to its fill. */
+async function openFilled(
+  simulator: Simulator,
+  market: string,
+  side: 'buy' | 'sell',
+  notional: number,
+  reference: string,
+): Promise<string> {
+  const opened = await simulator.api('POST', '/hedges', {
+    body: { market, side, notional_usd: notional, tenor_days: 3, client_reference: reference },
+    idempotencyKey: `open-${reference}`,
+  });
+  expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+  simulator.advance(FILL_DELAY_MS + 1);
+  return opened.body.data.hedge_id as string;
+}
+
+describe('--json keeps every value the server sent, on every dialect', () => {
+  for (const dialect of SANDBOX_DIALECTS) {
+    it(`${dialect}: markets, price, quote, hedges, a hedge, history, positions and account`, async () => {
+      // A frozen clock: the direct read and the CLI's read see the same instant (prices, carry, P&L).
+      const simulator = await start({ preset: 'frozen', dialect, hostileText: true });
+      const market = marketOf(dialect);
+      const renames = renamesOf(dialect);
+      // A closed hedge (history), an open buy and sell (positions on both sides), each with a reference.
+      await openFilled(simulator, market, 'sell', 5_000, 'DEAL-49-A');
+      const closing = await simulator.api('POST', '/hedges/close', {
+        body: { market, side: 'sell' },
+        idempotencyKey: 'close-49-A',
+      });
+      expect(closing.status, JSON.stringify(closing.body)).toBe(200);
+      simulator.advance(FILL_DELAY_MS + 1);
+      const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
+      await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
+      const proxy = await richerService(simulator);
+      try {
+        const sent = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> => {
+          const answer = await api(proxy, method, path, { body });
+          expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
+          return answer.body.data;
+        };
+        const printed = async (...args: string[]): Promise<any> => {
+          const result = await simulator.hedge([...args, '--json'], { env: envFor(proxy) });
+          expect(result.code, `${dialect}: hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
+          return JSON.parse(result.stdout);
+        };
+        const everyRecord = (
+          what: string,
+          sentRows: Json[],
+          printedRows: Json[],
+          names: Record<string, string> = {},
+        ) => {
+          expect(printedRows.length, `${dialect} ${what}: rows`).toBe(sentRows.length);
+          sentRows.forEach((row, index) =>
+            expectEveryLeaf(`${dialect} ${what}[${index}]`, row, printedRows[index]!, names),
+          );
+        };
+
+        const markets = await sent('GET', '/markets');
+        everyRecord('markets', markets, await printed('markets'));
+
+        const listed = (markets as Json[]).map((entry) => String(entry.market));
+        for (const [args, symbols] of [
+          [['price', market], market],
+          [['price'], listed.join(',')],
+        ] as const) {
+          const sentPrices = priceObjects(await sent('GET', `/prices?symbols=${symbols}`));
+          const shown = (await printed(...args)) as Json[];
+          expect(shown.map((price) => price.market)).toEqual(sentPrices.map((price) => price.market));
+          for (const { market: pricedMarket, fields } of sentPrices) {
+            const record = shown.find((price) => price.market === pricedMarket)!;
+            // One shape first: market, price, timestamp, whatever the dialect's prices look like.
+            expect(Object.keys(record).slice(0, 3), `${dialect} ${args.join(' ')}`).toEqual([
+              'market',
+              'price',
+              'timestamp',
+            ]);
+            expect(typeof record.price).toBe('number');
+            expectEveryLeaf(`${dialect} ${args.join(' ')} ${pricedMarket}`, fields, record, renames.prices);
+          }
+        }
+
+        const quoteBody = { market, side: 'buy', notional_usd: 10_000, tenor_days: 3 };
+        expectEveryLeaf(
+          `${dialect} quote`,
+          await sent('POST', '/quotes', quoteBody),
+          await printed('quote', market, 'buy', '10000', '--tenor', '3'),
+        );
+
+        everyRecord('hedges', await sent('GET', '/hedges'), await printed('hedges'));
+        expectEveryLeaf(`${dialect} hedges ID`, await sent('GET', `/hedges/${buyId}`), await printed('hedges', buyId));
+        everyRecord('history', await sent('GET', '/hedges/history'), await printed('history'), renames.history);
+        const positions = await printed('positions');
+        everyRecord('positions', await sent('GET', '/positions'), positions, renames.positions);
+        // The one shape: every line carries our side and notional, whatever the dialect calls them (beta: from the hedge).
+        expect(positions.map((line: Json) => [line.side, line.notional_usd]).sort()).toEqual([
+          ['buy', 20_000],
+          ['sell', 7_500],
+        ]);
+        expectEveryLeaf(`${dialect} account`, await sent('GET', '/account'), await printed('account'), renames.account);
+      } finally {
+        await proxy.close();
+      }
+      // Some twenty runs of the binary one after another: the suite's 30 s is short on a busy machine.
+    });
+  }
+});
+
+describe('--json of a write keeps the server object it embeds, in the one shape', () => {
+  for (const dialect of SANDBOX_DIALECTS) {
+    it(`${dialect}: close --json carries the closed hedge's history record with every value it has on the server`, async () => {
+      const simulator = await start({ dialect, fillDelayMs: 20 });
+      const market = marketOf(dialect);
+      const hedge = simulator.seedOpen('buy', 12_000, market);
+      const proxy = await richerService(simulator);
+      try {
+        const result = await simulator.hedge(['close', market, 'buy', '--json'], { env: envFor(proxy) });
+        expect(result.code, result.stderr).toBe(0);
+        const closed = JSON.parse(result.stdout);
+        expect(closed.realized, `${dialect}: the history record came in time`).not.toBeNull();
+        const history = (await api(proxy, 'GET', '/hedges/history')).body.data as Json[];
+        const names = renamesOf(dialect).history;
+        const idName = wireDialect(dialect).historyFields.hedge_id!;
+        const record = history.find((entry) => entry[idName] === hedge.id)!;
+        expect(record, `${dialect}: the server's record of ${hedge.id}`).toBeDefined();
+        expect(closed.realized).toMatchObject({ hedge_id: hedge.id, side: 'buy', notional_usd: 12_000 });
+        expectEveryLeaf(`${dialect} close --json realized`, record, closed.realized, names);
+        // --raw: the record as the server sent it, its own names.
+        const raw = await simulator.hedge(['history', '--json', '--raw'], { env: envFor(proxy) });
+        expect(JSON.parse(raw.stdout)[0]).toEqual(history[0]);
+      } finally {
+        await proxy.close();
+      }
+    });
+  }
+});
+
+describe("--json of a roll keeps the closed leg's history record, in the one shape", () => {
+  it("beta (the record's id is `id`): roll --json's close.realized is the record under our names, every value kept", async () => {
+    const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
+    const old = simulator.seedOpen('sell', 4_000);
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json'], {
+      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const realized = JSON.parse(result.stdout).close.realized;
+    expect(realized).toMatchObject({ hedge_id: old.id, side: 'sell', notional_usd: 4_000, close_reason: 'closed' });
+    const record = ((await simulator.api('GET', '/hedges/history')).body.data as Json[]).find(
+      (entry) => entry.id === old.id,
+    )!;
+    expectEveryLeaf('beta roll --json close.realized', record, realized, renamesOf('beta').history);
+  });
+});
+
+describe('a server field under one of our names that means something else is kept under _wire', () => {
+  it('alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid', async () => {
+    const simulator = await start({ preset: 'frozen', dialect: 'alpha' });
+    await openFilled(simulator, 'USDTNGN', 'buy', 20_000, 'DEAL-49-W');
+    const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
+      if (path === '/positions') item.notional_usd = 'n/a';
+      if (path === '/account') item.open_positions = 'two';
+      if (path === '/prices')
+        for (const price of Object.values(item))
+          Object.assign(price as Json, { price: { source: 'twap', window_s: 300 } });
+    });
+    try {
+      const printed = async (...args: string[]): Promise<any> => {
+        const result = await simulator.hedge([...args, '--json'], { env: envFor(proxy) });
+        expect(result.code, `hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
+        return JSON.parse(result.stdout);
+      };
+      const [sentLine] = (await api(proxy, 'GET', '/positions')).body.data as Json[];
+      const [line] = await printed('positions');
+      // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.
+      expect(line).toMatchObject({ notional_usd: sentLine!.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
+      expect(line).not.toHaveProperty('size_usd');
+      const sentAccount = (await api(proxy, 'GET', '/account')).body.data as Json;
+      const account = await printed('account');
+      expect(account).toMatchObject({
+        open_positions: sentAccount.open_position_count,
+        _wire: { open_positions: 'two' },
+      });
+      expect(account).not.toHaveProperty('open_position_count');
+      const sentPrices = (await api(proxy, 'GET', '/prices?symbols=USDTNGN')).body.data as Record<string, Json>;
+      const [price] = await printed('price', 'USDTNGN');
+      expect(price).toEqual({
+        market: 'USDTNGN',
+        price: sentPrices.USDTNGN!.mid,
+        timestamp: sentPrices.USDTNGN!.ts,
+        _wire: { price: { source: 'twap', window_s: 300 } },
+      });
+      // --raw is the server's data as sent, its names and its text.
+      const raw = await simulator.hedge(['positions', '--json', '--raw'], { env: envFor(proxy) });
+      expect(JSON.parse(raw.stdout)[0]).toEqual(sentLine);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

@@ -1,0 +1,121 @@
+// Two edges of "show what the server returned": a fresh account (empty lists: `[]` for scripts,
+// a sentence for people, the header row alone on stdout in plain mode), and a richer server that
+// sends a field the CLI has never heard of (it must appear in the table when it fits, or be named
+// as hidden, and in the TSV and the JSON).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFieldProxy, type FieldProxy } from '../support/servers/field-proxy.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { FROZEN_KEY } from '../support/keys.js';
+import { apiData, envFor, startSimulator, type Simulator } from '../support/simulator.js';
+
+let empty: Simulator;
+let rich: Simulator;
+let proxy: FieldProxy;
+let config: { path: string; remove: () => void };
+let hedgeId: string;
+
+const EXTRA_FIELD = 'desk_region';
+const EXTRA_LABEL = 'Desk region';
+const EXTRA_VALUE = 'lagos-2';
+
+beforeAll(async () => {
+  [empty, rich] = await Promise.all([startSimulator({ preset: 'frozen' }), startSimulator({ preset: 'frozen' })]);
+  rich.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'closed' });
+  hedgeId = (
+    await apiData(rich, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 20_000, tenor_days: 1 })
+  ).id;
+  rich.advance(60_000);
+  proxy = await startFieldProxy(rich.sandbox, EXTRA_FIELD, EXTRA_VALUE);
+  config = tempDir();
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await Promise.all([empty?.close(), rich?.close()]);
+  config?.remove();
+});
+
+describe('empty lists', () => {
+  const HEDGE_COLUMNS =
+    'id,client_reference,market,side,notional_usd,tenor_days,status,struck_rate,opened_at,maturity_at,filled_at,closed_at,units,order_key,order_tx_hash,fill_tx_hash';
+  const HISTORY_COLUMNS =
+    'hedge_id,client_reference,market,side,notional_usd,tenor_days,opened_at,closed_at,close_reason,entry_price,exit_price,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd';
+  const POSITION_COLUMNS =
+    'market,side,client_reference,notional_usd,entry_price,mark_price,gross_pnl_usd,accrued_carry_usdc,net_pnl_usd,close_fee_usdc,margin_usdc,net_margin_usd,maturity_at,hedge_id,units,opened_at';
+  const cases: Array<[string[], string, string]> = [
+    [['hedges'], 'No hedges yet.', HEDGE_COLUMNS],
+    [['hedges', '--status', 'failed'], 'No hedges match these filters.', HEDGE_COLUMNS],
+    [['history'], 'No closed hedges yet.', HISTORY_COLUMNS],
+    [['positions'], 'No open positions.', POSITION_COLUMNS],
+  ];
+
+  it.each(cases.map(([args, sentence, columns]) => [args.join(' '), args, sentence, columns] as const))(
+    '%s: [] in JSON, a sentence for people, the header row alone in plain mode (nothing with --no-header)',
+    async (_name, args, sentence, columns) => {
+      const env = envFor(empty);
+      const [json, plain, bare, tty] = await Promise.all([
+        runHedge([...args, '--json'], { env, configDir: config.path }),
+        runHedge(args, { env, configDir: config.path }),
+        runHedge([...args, '--no-header'], { env, configDir: config.path }),
+        runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
+      ]);
+      for (const result of [json, plain, bare, tty]) expect(result.code, result.stderr).toBe(0);
+      expect(json.stdout).toBe('[]\n');
+      expect(json.stderr).toBe('');
+      expect(plain.stdout).toBe(`${columns.split(',').join('\t')}\n`);
+      expect(plain.stderr).toBe(`${sentence}\n`);
+      expect(bare.stdout).toBe('');
+      expect(bare.stderr).toBe(`${sentence}\n`);
+      expect(tty.stdout).toBe(`${sentence}\n`);
+    },
+  );
+});
+
+describe('a field the CLI does not know', () => {
+  /** Each command, and how many records its JSON holds (one market, a closed and an open hedge…). */
+  const commands: Array<[string[], number]> = [
+    [['markets'], 1],
+    [['price'], 1],
+    [['price', 'USDTNGN'], 1],
+    [['quote', 'USDTNGN', 'sell', '5000', '--tenor', '1'], 1],
+    [['hedges'], 2],
+    [['history'], 1],
+    [['positions'], 1],
+    [['account'], 1],
+  ];
+
+  it.each(commands.map(([args, count]) => [args.join(' '), args, count] as const))(
+    '%s shows it in the table (or names it hidden), the TSV and the JSON',
+    async (_name, args, count) => {
+      const env = envFor(proxy);
+      // A table wide enough for every column, and one at 80 columns.
+      const [json, plain, tty, narrow] = await Promise.all([
+        runHedge([...args, '--json'], { env, configDir: config.path }),
+        runHedge(args, { env, configDir: config.path }),
+        runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1', COLUMNS: '400' }, configDir: config.path }),
+        runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1', COLUMNS: '80' }, configDir: config.path }),
+      ]);
+      for (const result of [json, plain, tty, narrow]) expect(result.code, result.stderr).toBe(0);
+      if (!narrow.stdout.includes(EXTRA_LABEL))
+        expect(narrow.stderr).toMatch(new RegExp(`Hidden at 80 columns: [^—]*\\b${EXTRA_FIELD}\\b`));
+      const data = JSON.parse(json.stdout) as Record<string, unknown> | Array<Record<string, unknown>>;
+      const records = Array.isArray(data) ? data : [data];
+      expect(records).toHaveLength(count);
+      for (const record of records) expect(record[EXTRA_FIELD]).toBe(EXTRA_VALUE);
+      expect(tty.stdout).toContain(EXTRA_LABEL);
+      expect(tty.stdout).toContain(EXTRA_VALUE);
+      expect(plain.stdout).toContain(EXTRA_VALUE);
+      expect(plain.stdout.split('\n')[0]!.split('\t')).toContain(EXTRA_FIELD);
+    },
+  );
+
+  it('hedges ID shows it too', async () => {
+    const env = envFor(proxy);
+    const [json, tty] = await Promise.all([
+      runHedge(['hedges', hedgeId, '--json'], { env, configDir: config.path }),
+      runHedge(['hedges', hedgeId], { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
+    ]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: hedgeId, [EXTRA_FIELD]: EXTRA_VALUE });
+    expect(tty.stdout).toMatch(new RegExp(`${EXTRA_LABEL}\\s+│ ${EXTRA_VALUE}`));
+  });
+});

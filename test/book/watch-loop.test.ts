@@ -1,0 +1,652 @@
+// The --watch loop (flows/watch.ts) in-process, on a fake clock and a fake client: the point is the
+// loop — its cadence, stale refreshes and Retry-After, the errors that end it, alerts that fire once
+// and --exit-on-alert, Ctrl-C, --timeout — not the network (book/watch.test.ts runs it for real).
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { HedgeClient } from '../../src/platform/api/client.js';
+import type { Account, Hedge, Position } from '../../src/platform/api/schemas.js';
+import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/core/errors.js';
+import { describeError } from '../../src/platform/terminal/exit-codes.js';
+import { parseWatchInterval, type WatchOptionValues, type WatchTarget } from '../../src/features/book/watch.js';
+import { watchCommand } from '../../src/cli/cmd/book/watch-outcome.js';
+import { StopSignal } from '../../src/core/errors.js';
+import { CommandContext } from '../../src/platform/runtime/context.js';
+import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output } from '../../src/platform/terminal/output.js';
+
+const START = Date.parse('2026-03-02T09:00:00.000Z');
+
+interface FakeClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  sleeps: number[];
+}
+
+/** Time moves only when the loop sleeps; `onSleep` runs after each sleep (to stop the loop from outside). */
+function fakeClock(onSleep?: () => void): FakeClock {
+  let time = START;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => time,
+    async sleep(ms, signal) {
+      if (signal?.aborted) throw signal.reason;
+      sleeps.push(ms);
+      time += ms;
+      await Promise.resolve();
+      onSleep?.();
+      if (signal?.aborted) throw signal.reason;
+    },
+  };
+}
+
+interface Harness {
+  ctx: CommandContext;
+  controller: AbortController;
+  stdout: () => string;
+  stderr: () => string;
+  records: () => Array<Record<string, any>>;
+}
+
+function harness(options: {
+  clock: FakeClock;
+  client: Partial<HedgeClient>;
+  globals?: Partial<GlobalOptions>;
+  tty?: boolean;
+  columns?: number;
+  controller?: AbortController;
+  /** --fields and --query as the output layer applies them. */
+  shape?: { fields?: string[]; query?: (data: unknown) => unknown };
+}): Harness {
+  const stdout = Object.assign(new PassThrough(), { columns: options.columns ?? 100 });
+  const io = {
+    stdout,
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    stdoutIsTTY: options.tty ?? false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
+  let out = '';
+  let err = '';
+  io.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  io.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const controller = options.controller ?? new AbortController();
+  const client = options.client as HedgeClient;
+  class TestContext extends CommandContext {
+    override client(): Promise<HedgeClient> {
+      return Promise.resolve(client);
+    }
+  }
+  const globals: GlobalOptions = {
+    json: false,
+    header: true,
+    demo: false,
+    yes: false,
+    input: true,
+    color: false,
+    verbose: false,
+    ...options.globals,
+  };
+  const ctx = new TestContext({
+    io,
+    env: { TZ: 'UTC' },
+    globals,
+    clock: options.clock,
+    signal: controller.signal,
+    output: new Output({
+      mode: options.tty ? 'table' : 'plain',
+      chalk: makeChalk(false),
+      streams: io,
+      now: options.clock.now,
+      ...options.shape,
+    }),
+  });
+  return {
+    ctx,
+    controller,
+    stdout: () => out,
+    stderr: () => err,
+    records: () =>
+      out
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line)),
+  };
+}
+
+function position(overrides: Partial<Position> & Record<string, unknown> = {}): Position {
+  return {
+    market: 'USDTNGN',
+    side: 'buy',
+    hedge_id: 'hdg_one',
+    notional_usd: 10_000,
+    mark_price: 1532.41,
+    net_pnl_usd: 12.5,
+    accrued_carry_usdc: 1.2,
+    net_margin_usd: 512.5,
+    maturity_at: new Date(START + 7 * 86_400_000).toISOString(),
+    ...overrides,
+  } as Position;
+}
+
+const serverDown = () =>
+  new NetworkError('GET /positions failed on the server: HTTP 503 service_unavailable: down', {
+    endpoint: 'GET /positions',
+    attempts: 2,
+    status: 503,
+    code: 'service_unavailable',
+  });
+
+/** Runs a watch to completion; `--timeout` (globals.timeout) or the controller ends it. */
+async function watch(h: Harness, target: WatchTarget, options: WatchOptionValues): Promise<number> {
+  return watchCommand(h.ctx, target, options);
+}
+
+describe('--watch cadence', () => {
+  it('refreshes every --watch seconds, start to start, until --timeout, then exits 0 with a note', async () => {
+    const clock = fakeClock();
+    const calls: number[] = [];
+    const h = harness({
+      clock,
+      globals: { timeout: 5 },
+      client: {
+        listPositions: async () => {
+          calls.push(clock.now() - START);
+          return [position()];
+        },
+      },
+    });
+    const code = await watch(h, { kind: 'positions' }, { watch: '1' });
+    expect(code).toBe(0);
+    expect(calls).toEqual([0, 1000, 2000, 3000, 4000]);
+    const records = h.records();
+    expect(records).toHaveLength(5);
+    expect(records[0]).toEqual({ time: '2026-03-02T09:00:00.000Z', data: [position()] });
+    expect(records.map((record) => record.time)).toEqual(
+      [0, 1, 2, 3, 4].map((second) => new Date(START + second * 1000).toISOString()),
+    );
+    expect(h.stderr()).toContain('Watch ended: --timeout 5s reached.');
+  });
+
+  it('--count N ends after N refreshes (stale ones count too) with exit 0 and a note, without a last pause', async () => {
+    const clock = fakeClock();
+    const answers: Array<Error | Position[]> = [[position()], serverDown(), [position()]];
+    const h = harness({
+      clock,
+      client: {
+        listPositions: async () => {
+          const answer = answers.shift();
+          if (answer === undefined) throw new Error('read after --count was reached');
+          if (answer instanceof Error) throw answer;
+          return answer;
+        },
+      },
+    });
+    expect(await watch(h, { kind: 'positions' }, { watch: '1', count: '3' })).toBe(0);
+    expect(h.records().map((record) => ('data' in record ? 'fresh' : 'stale'))).toEqual(['fresh', 'stale', 'fresh']);
+    expect(answers).toEqual([]);
+    expect(clock.now() - START).toBe(2000);
+    expect(h.stderr()).toContain('Watch ended: --count 3 refreshes made.');
+  });
+
+  it('carries the data as --json would print it: --fields and --query applied', async () => {
+    const clock = fakeClock();
+    const picked = harness({
+      clock,
+      globals: { timeout: 1 },
+      shape: { fields: ['market', 'net_pnl_usd'] },
+      client: { listPositions: async () => [position()] },
+    });
+    await watch(picked, { kind: 'positions' }, { watch: true });
+    expect(picked.records()).toEqual([
+      { time: new Date(START).toISOString(), data: [{ market: 'USDTNGN', net_pnl_usd: 12.5 }] },
+    ]);
+    const queried = harness({
+      clock: fakeClock(),
+      globals: { timeout: 1 },
+      shape: { query: (data) => (data as Position[]).map((entry) => entry.side) },
+      client: { listPositions: async () => [position()] },
+    });
+    await watch(queried, { kind: 'positions' }, { watch: true });
+    expect(queried.records()).toEqual([{ time: new Date(START).toISOString(), data: ['buy'] }]);
+  });
+
+  it('defaults to every 2 s', async () => {
+    const clock = fakeClock();
+    const calls: number[] = [];
+    const h = harness({
+      clock,
+      globals: { timeout: 6 },
+      client: {
+        getAccount: async () => (calls.push(clock.now() - START), { balance_usdc: 1, available_exposure_usd: 2 }),
+      },
+    });
+    expect(await watch(h, { kind: 'account' }, { watch: true })).toBe(0);
+    expect(calls).toEqual([0, 2000, 4000]);
+  });
+
+  it.each([
+    ['2', [0, 2000, 4000, 6000]],
+    // Never sooner than a second after the previous answer: 1 s plus the answer's 0.7 s.
+    ['1', [0, 1700, 3400, 5100, 6800]],
+  ])(
+    '--watch %s with answers taking 0.7 s: start to start, never a second after an answer',
+    async (seconds, expected) => {
+      const clock = fakeClock();
+      const calls: number[] = [];
+      let time = 0;
+      const slowClock: FakeClock = { ...clock, now: () => clock.now() + time };
+      const h = harness({
+        clock: slowClock,
+        globals: { timeout: 7 },
+        client: {
+          listPositions: async () => {
+            calls.push(slowClock.now() - START);
+            time += 700; // the request itself takes 0.7 s
+            return [];
+          },
+        },
+      });
+      await watch(h, { kind: 'positions' }, { watch: seconds });
+      expect(calls).toEqual(expected);
+    },
+  );
+
+  it.each([
+    ['0.5', /^--watch: "0\.5" is not allowed; expected a number of seconds from 1 to 3600/],
+    ['0', /^--watch: "0" is not allowed/],
+    ['3601', /^--watch: "3601" is not allowed/],
+    [
+      'USDTNGN',
+      /^--watch: "USDTNGN" is not a number of seconds from 1 to 3600 \(default 2\); put --watch after the arguments/,
+    ],
+  ])('refuses --watch %s before anything is sent (exit 2)', async (raw, message) => {
+    let sent = 0;
+    const h = harness({ clock: fakeClock(), client: { listPositions: async () => (sent++, []) } });
+    const error = await watch(h, { kind: 'positions' }, { watch: raw }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(message);
+    expect(describeError(error).exitCode).toBe(2);
+    expect(sent).toBe(0);
+  });
+
+  it('reads 1.5 as 1500 ms and the bare flag as the default', () => {
+    expect(parseWatchInterval('1.5')).toBe(1500);
+    expect(parseWatchInterval(true)).toBe(2000);
+    expect(parseWatchInterval('3600')).toBe(3_600_000);
+  });
+});
+
+describe('--watch option checks (exit 2, nothing sent)', () => {
+  const cases: Array<[string, WatchTarget, WatchOptionValues, Partial<GlobalOptions>, RegExp]> = [
+    [
+      'an alert without --watch',
+      { kind: 'positions' },
+      { alertPnl: '-500' },
+      {},
+      /^--alert-pnl: only with --watch; add --watch to `hedge positions`\.$/,
+    ],
+    [
+      '--exit-on-alert without an alert',
+      { kind: 'positions' },
+      { watch: true, exitOnAlert: true },
+      {},
+      /^--exit-on-alert: needs an alert/,
+    ],
+    [
+      '--alert-pnl on price',
+      { kind: 'price', market: 'USDTNGN' },
+      { watch: true, alertPnl: '0' },
+      {},
+      /^--alert-pnl: `price USDTNGN` shows no P&L/,
+    ],
+    [
+      '--alert-maturity on account',
+      { kind: 'account' },
+      { watch: true, alertMaturity: '1d' },
+      {},
+      /^--alert-maturity: `account` shows no maturity/,
+    ],
+    [
+      'hedges without an ID',
+      { kind: 'hedge', filters: {} },
+      { watch: true },
+      {},
+      /^--watch: on `hedges` it watches one hedge; give its ID/,
+    ],
+    [
+      'hedges ID with --wait',
+      { kind: 'hedge', id: 'hdg_1', filters: { wait: true } },
+      { watch: true },
+      {},
+      /^--wait: cannot be combined with --watch\.$/,
+    ],
+    [
+      '--format csv',
+      { kind: 'positions' },
+      { watch: true },
+      { format: 'csv' },
+      /^--format csv: --watch writes a live view on a terminal, or NDJSON/,
+    ],
+    [
+      'a bad --alert-pnl',
+      { kind: 'positions' },
+      { watch: true, alertPnl: 'lots' },
+      {},
+      /^--alert-pnl: "lots" is not allowed/,
+    ],
+    [
+      '--count without --watch',
+      { kind: 'positions' },
+      { count: '3' },
+      {},
+      /^--count: only with --watch; add --watch to `hedge positions`\.$/,
+    ],
+    [
+      '--count 0',
+      { kind: 'positions' },
+      { watch: true, count: '0' },
+      {},
+      /^--count: "0" is not allowed; expected a whole number of refreshes from 1 to 1,000,000\.$/,
+    ],
+    ['--count 2.5', { kind: 'account' }, { watch: true, count: '2.5' }, {}, /^--count: "2.5" is not allowed/],
+  ];
+  it.each(cases)('%s', async (_name, target, options, globals, message) => {
+    let sent = 0;
+    const count = async () => (sent++, [] as never);
+    const h = harness({
+      clock: fakeClock(),
+      globals,
+      client: { listPositions: count, getAccount: count, getHedge: count, listMarkets: count },
+    });
+    const error = await watch(h, target, options).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(message);
+    expect(sent).toBe(0);
+  });
+});
+
+describe('--watch failures', () => {
+  it('marks a failed refresh stale and keeps going: fresh, stale, stale, fresh', async () => {
+    const clock = fakeClock();
+    const answers: Array<Error | Position[]> = [
+      [position()],
+      serverDown(),
+      new InvalidResponseError('GET /positions answered HTTP 502 with a body that is not JSON.', {
+        endpoint: 'GET /positions',
+        status: 502,
+      }),
+      [position({ net_pnl_usd: 14 })],
+    ];
+    const h = harness({
+      clock,
+      globals: { timeout: 8 },
+      client: {
+        listPositions: async () => {
+          const answer = answers.shift() ?? [position({ net_pnl_usd: 14 })];
+          if (answer instanceof Error) throw answer;
+          return answer;
+        },
+      },
+    });
+    expect(await watch(h, { kind: 'positions' }, { watch: '2' })).toBe(0);
+    const records = h.records();
+    expect(records.map((record) => ('data' in record ? 'fresh' : record.stale === true ? 'stale' : '?'))).toEqual([
+      'fresh',
+      'stale',
+      'stale',
+      'fresh',
+    ]);
+    expect(records[1]).toEqual({
+      time: new Date(START + 2000).toISOString(),
+      stale: true,
+      error: {
+        code: 'service_unavailable',
+        message: 'GET /positions failed on the server: HTTP 503 service_unavailable: down',
+      },
+      last_good: new Date(START).toISOString(),
+      next_at: new Date(START + 4000).toISOString(),
+    });
+    expect(records[2].error).toEqual({
+      code: 'unreadable',
+      message: 'GET /positions answered HTTP 502 with a body that is not JSON.',
+    });
+    expect(records[3].data[0].net_pnl_usd).toBe(14);
+  });
+
+  it('honours Retry-After by delaying the next refresh', async () => {
+    const clock = fakeClock();
+    const calls: number[] = [];
+    const limited = new NetworkError('GET /positions was rate limited (rate_limited): slow down', {
+      endpoint: 'GET /positions',
+      attempts: 1,
+      status: 429,
+      code: 'rate_limited',
+    });
+    limited.retryAfterMs = 5000;
+    const h = harness({
+      clock,
+      globals: { timeout: 9 },
+      client: {
+        listPositions: async () => {
+          calls.push(clock.now() - START);
+          if (calls.length === 2) throw limited;
+          return [];
+        },
+      },
+    });
+    await watch(h, { kind: 'positions' }, { watch: '1' });
+    expect(calls).toEqual([0, 1000, 6000, 7000, 8000]);
+    expect(h.records()[1]).toMatchObject({
+      stale: true,
+      error: { code: 'rate_limited' },
+      next_at: new Date(START + 6000).toISOString(),
+    });
+  });
+
+  it.each([
+    ['401', new ApiError({ status: 401, code: 'unauthorized', message: 'bad key', endpoint: 'GET /positions' }), 4],
+    ['403', new ApiError({ status: 403, code: 'forbidden', message: 'no', endpoint: 'GET /positions' }), 4],
+    [
+      'a 404',
+      new ApiError({ status: 404, code: 'not_found', message: 'no such hedge', endpoint: 'GET /positions' }),
+      3,
+    ],
+  ])('ends on %s with its own exit code, after the records already written', async (_name, error, exitCode) => {
+    const clock = fakeClock();
+    let calls = 0;
+    const h = harness({
+      clock,
+      client: {
+        listPositions: async () => {
+          calls += 1;
+          if (calls === 3) throw error;
+          return [];
+        },
+      },
+    });
+    const thrown = await watch(h, { kind: 'positions' }, { watch: '1' }).catch((caught: unknown) => caught);
+    expect(thrown).toBe(error);
+    expect(describeError(thrown).exitCode).toBe(exitCode);
+    expect(h.records()).toHaveLength(2);
+  });
+});
+
+describe('--watch stops', () => {
+  it('ends with exit 0 on Ctrl-C, during a pause', async () => {
+    const controller = new AbortController();
+    let refreshes = 0;
+    const clock = fakeClock(() => {
+      if (refreshes === 3) controller.abort(new StopSignal('SIGINT', 130));
+    });
+    const h = harness({ clock, controller, client: { listPositions: async () => (refreshes++, []) } });
+    expect(await watch(h, { kind: 'positions' }, { watch: '1' })).toBe(0);
+    expect(refreshes).toBe(3);
+    expect(h.records()).toHaveLength(3);
+  });
+
+  it('keeps SIGTERM’s own exit code (143) for a supervisor', async () => {
+    const controller = new AbortController();
+    const clock = fakeClock(() => controller.abort(new StopSignal('SIGTERM', 143)));
+    const h = harness({ clock, controller, client: { listPositions: async () => [] } });
+    expect(await watch(h, { kind: 'positions' }, { watch: '1' })).toBe(143);
+  });
+});
+
+describe('--watch alerts', () => {
+  function pnlClient(clock: FakeClock, series: number[]): Partial<HedgeClient> {
+    return {
+      listPositions: async () => {
+        const pnl = series.shift() ?? 0;
+        return [
+          position({ net_pnl_usd: pnl / 2, side: 'buy' }),
+          position({ net_pnl_usd: pnl / 2, side: 'sell', hedge_id: 'hdg_two' }),
+        ];
+      },
+    };
+  }
+
+  it('writes one alert record when net P&L (summed over positions) goes at or below the threshold, again only after it cleared', async () => {
+    const clock = fakeClock();
+    const h = harness({ clock, globals: { timeout: 6 }, client: pnlClient(clock, [100, -600, -700, 50, -500, -800]) });
+    expect(await watch(h, { kind: 'positions' }, { watch: '1', alertPnl: '-500' })).toBe(0);
+    const alerts = h.records().filter((record) => 'alert' in record);
+    expect(alerts).toEqual([
+      { time: new Date(START + 1000).toISOString(), alert: { kind: 'pnl', net_pnl_usd: -600, threshold_usd: -500 } },
+      { time: new Date(START + 4000).toISOString(), alert: { kind: 'pnl', net_pnl_usd: -500, threshold_usd: -500 } },
+    ]);
+    // The alert follows the refresh it is about.
+    expect(h.records().map((record) => ('alert' in record ? 'alert' : 'data'))).toEqual([
+      'data',
+      'data',
+      'alert',
+      'data',
+      'data',
+      'data',
+      'alert',
+      'data',
+    ]);
+  });
+
+  it('--exit-on-alert ends at the first alert with exit 10 (`alert`)', async () => {
+    const clock = fakeClock();
+    const h = harness({ clock, client: pnlClient(clock, [100, 0, -600, -700]) });
+    const code = await watch(h, { kind: 'positions' }, { watch: '1', alertPnl: '-500', exitOnAlert: true });
+    expect(code).toBe(10);
+    expect(h.records()).toHaveLength(4);
+    expect(h.records()[3]).toEqual({
+      time: new Date(START + 2000).toISOString(),
+      alert: { kind: 'pnl', net_pnl_usd: -600, threshold_usd: -500 },
+    });
+    expect(h.stderr()).toContain(
+      'Alert: net P&L -600.00 USD is at or below -500.00 USD. Ended by --exit-on-alert (exit 10).',
+    );
+  });
+
+  it('alerts on a hedge maturing within --alert-maturity (hedges ID), once', async () => {
+    const clock = fakeClock();
+    const maturity = new Date(START + 3 * 3_600_000).toISOString();
+    const hedge: Hedge = {
+      id: 'hdg_soon',
+      market: 'USDTNGN',
+      side: 'sell',
+      notional_usd: 5000,
+      tenor_days: 1,
+      status: 'filled',
+      maturity_at: maturity,
+    };
+    const h = harness({ clock, globals: { timeout: 3 }, client: { getHedge: async () => hedge } });
+    expect(await watch(h, { kind: 'hedge', id: 'hdg_soon', filters: {} }, { watch: '1', alertMaturity: '6h' })).toBe(0);
+    expect(h.records().filter((record) => 'alert' in record)).toEqual([
+      {
+        time: new Date(START).toISOString(),
+        alert: {
+          kind: 'maturity',
+          market: 'USDTNGN',
+          side: 'sell',
+          hedge_id: 'hdg_soon',
+          maturity_at: maturity,
+          seconds_left: 3 * 3600,
+          within: '6h',
+        },
+      },
+    ]);
+  });
+
+  it('reads the account’s unrealized P&L for --alert-pnl', async () => {
+    const clock = fakeClock();
+    const account: Account = { balance_usdc: 1000, available_exposure_usd: 5000, unrealized_pnl_usd: -42 };
+    const h = harness({ clock, client: { getAccount: async () => account } });
+    expect(await watch(h, { kind: 'account' }, { watch: true, alertPnl: '-40', exitOnAlert: true })).toBe(10);
+    expect(h.records()[1]).toMatchObject({ alert: { kind: 'pnl', net_pnl_usd: -42, threshold_usd: -40 } });
+  });
+});
+
+describe('--watch on a terminal', () => {
+  it('redraws in place: each frame erases exactly the lines of the one before, and the view keeps its size', async () => {
+    const clock = fakeClock();
+    let pnl = 10;
+    const h = harness({
+      clock,
+      tty: true,
+      columns: 80,
+      globals: { timeout: 4 },
+      client: { listPositions: async () => [position({ net_pnl_usd: (pnl += 1), mark_price: 1500 + pnl })] },
+    });
+    expect(await watch(h, { kind: 'positions' }, { watch: '2' })).toBe(0);
+    // log-update: every frame after the first starts by erasing the previous one, line by line.
+    const frames = h.stdout().split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
+    const erased = [...h.stdout().matchAll(/((?:\u001b\[2K\u001b\[1A)*)\u001b\[2K\u001b\[G/g)].map(
+      (match) => match[1]!.length / '\u001b[2K\u001b[1A'.length + 1,
+    );
+    expect(frames.length).toBeGreaterThanOrEqual(4);
+    const lineCounts = frames.slice(0, -1).map((frame) => frame.split('\n').length);
+    expect(erased).toEqual(lineCounts);
+    expect(new Set(lineCounts.slice(1)).size).toBe(1);
+    const last = frames[frames.length - 1]!;
+    expect(last).toContain('Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop');
+    // The columns and priorities of `hedge positions` (at 80 columns: side, reference,
+    // notional, entry (— where the line has none), mark, net P&L, time left, then the side's P&L
+    // trend); the amounts of the rest wait for a wider terminal, and the screen says so.
+    expect(last).toMatch(/^buy +— +10,000\.00 +— +1,512\.00\* +\+12\.00\* +6d 23:59:56 +▁█$/m);
+    expect(last.replace(/\s+/g, ' ')).toMatch(
+      /Hidden at 80 columns: [a-z_, ]*\bnet_margin_usd — see --json, or a wider terminal\./,
+    );
+    expect(last).toMatch(/^Net P&L {2}\+12\.00 {2}▁█$/m);
+    // Net P&L changed since the refresh before: marked without colour.
+    expect(last).toMatch(/\+12\.00\*/);
+    for (const line of last.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    // Nothing but the view on stdout: no NDJSON.
+    expect(h.stdout()).not.toContain('"time"');
+  });
+
+  it('shows STALE since the first failed refresh over the last good data, then clears it', async () => {
+    const clock = fakeClock();
+    const answers: Array<Error | Position[]> = [[position()], serverDown(), serverDown()];
+    const h = harness({
+      clock,
+      tty: true,
+      globals: { timeout: 8 },
+      client: {
+        listPositions: async () => {
+          const answer = answers.shift() ?? [position()];
+          if (answer instanceof Error) throw answer;
+          return answer;
+        },
+      },
+    });
+    await watch(h, { kind: 'positions' }, { watch: '2' });
+    const screens = h.stdout().split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
+    const staleScreen = screens.find((screen) => screen.includes('STALE'))!;
+    expect(staleScreen).toContain(
+      'STALE since 09:00:02 (service_unavailable: GET /positions failed on the server: HTTP 503',
+    );
+    expect(staleScreen).toContain('last good refresh 09:00:00');
+    // The last good data, under the stale line's warning (one market: its rate unit names it).
+    expect(staleScreen).toMatch(/^buy +— +10,000\.00 /m);
+    expect(screens.filter((screen) => screen.includes('STALE since 09:00:02')).length).toBeGreaterThanOrEqual(2);
+    expect(screens[screens.length - 1]).not.toContain('STALE');
+  });
+});

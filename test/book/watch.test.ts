@@ -1,0 +1,250 @@
+// `--watch` through the real binary against the simulator. What is asserted is the server's own
+// record (the request log) and the process's outcome: the cadence of GET /positions, a fault burst
+// survived as stale records, Retry-After honoured, the alert exit (10), the authentication exit
+// (4), and the live view on a real pseudo-terminal (redrawn in place, Ctrl-C → exit 0, cursor back).
+// Runs are bounded by --count (refreshes), not by --timeout: how many records a run writes never
+// depends on how fast a loaded machine is; faults are aimed at the Nth request, not at a moment.
+import { describe, expect, it } from 'vitest';
+import { useSimulators, type Simulator } from '../support/simulator.js';
+import { spawnInTerminal, KEYS } from '../support/servers/pseudo-terminal.js';
+
+const simulator = useSimulators();
+
+type WatchRecord = {
+  time: string;
+  data?: unknown;
+  stale?: boolean;
+  error?: { code: string; message: string };
+  alert?: Record<string, unknown>;
+};
+
+function records(stdout: string): WatchRecord[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as WatchRecord);
+}
+
+function kinds(list: WatchRecord[]): string[] {
+  return list.map((record) => (record.alert ? 'alert' : record.stale ? 'stale' : 'data'));
+}
+
+/** GET /positions as the server received them. */
+function positionReads(sim: Simulator) {
+  return sim.requests('GET', '/positions');
+}
+
+describe('hedge positions --watch (NDJSON)', () => {
+  it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0', async () => {
+    const sim = await simulator();
+    sim.seedOpen('buy', 10_000);
+    const result = await sim.hedge(['positions', '--watch', '1', '--count', '3']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
+    const lines = records(result.stdout);
+    // One line per GET /positions the server answered: the data it sent, timestamped.
+    const reads = positionReads(sim);
+    expect(reads).toHaveLength(3);
+    expect(lines).toHaveLength(3);
+    for (const line of lines) {
+      expect(Object.keys(line).sort()).toEqual(['data', 'time']);
+      expect(Number.isNaN(Date.parse(line.time))).toBe(false);
+      expect(
+        (line.data as Array<{ market: string; side: string; notional_usd: number }>).map(
+          ({ market, side, notional_usd }) => ({ market, side, notional_usd }),
+        ),
+      ).toEqual([{ market: 'USDTNGN', side: 'buy', notional_usd: 10_000 }]);
+    }
+    // A refresh starts at least 1 s after the previous answer arrived, so the server never sees two
+    // reads under a second apart, whatever the latency did.
+    const arrivals = reads.map((entry) => entry.realTimeMs);
+    const gaps = arrivals.slice(1).map((time, index) => time - arrivals[index]!);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000);
+    expect(sim.writes()).toEqual([]);
+  });
+
+  it('--timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
+    const sim = await simulator();
+    const result = await sim.hedge(['positions', '--watch', '1', '--timeout', '1']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Watch ended: --timeout 1s reached.');
+    // How many reads fit in a second is the machine's business (the unit test steps a fake clock
+    // through the cadence); whatever came is whole records, never more than the server answered.
+    const lines = records(result.stdout);
+    for (const line of lines) expect(Object.keys(line).sort()).toEqual(['data', 'time']);
+    expect(lines.length).toBeLessThanOrEqual(positionReads(sim).filter((entry) => entry.status === 200).length);
+  });
+
+  it('survives a burst of 5xx answers: stale records while it lasts, fresh data after, exit 0', async () => {
+    const sim = await simulator();
+    sim.seedOpen('sell', 5_000);
+    // After the first good read, the next four GET /positions fail: two refreshes' worth (each
+    // refresh tries twice).
+    let seen = 0;
+    sim.sandbox.setFaults({
+      next5xx: 4,
+      match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
+    });
+    const result = await sim.hedge(['positions', '--watch', '1', '--count', '4']);
+    expect(result.code).toBe(0);
+    const list = records(result.stdout);
+    expect(kinds(list)).toEqual(['data', 'stale', 'stale', 'data']);
+    const stale = list[1]!;
+    expect(['internal_error', 'service_unavailable']).toContain(stale.error!.code);
+    expect(stale.error!.message).toMatch(/^GET \/positions failed on the server: HTTP 50[03]/);
+    expect((stale as Record<string, unknown>).last_good).toBe(list[0]!.time);
+    // Each stale refresh tried twice (one quick retry), then the next refresh got through.
+    const statuses = positionReads(sim).map((entry) => entry.status);
+    expect(statuses.slice(0, 6)).toEqual([
+      200,
+      expect.any(Number),
+      expect.any(Number),
+      expect.any(Number),
+      expect.any(Number),
+      200,
+    ]);
+    expect(statuses.slice(1, 5).every((status) => status === 500 || status === 503)).toBe(true);
+  });
+
+  it('honours Retry-After: after a 503 asking for 3 s, the next read waits for it', async () => {
+    const sim = await simulator();
+    // The second GET /positions is refused with Retry-After: 3.
+    let seen = 0;
+    sim.sandbox.setFaults({
+      next503RetryAfter: { count: 1, retryAfter: '3' },
+      match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
+    });
+    const result = await sim.hedge(['positions', '--watch', '1', '--count', '3']);
+    expect(result.code).toBe(0);
+    expect(kinds(records(result.stdout))).toEqual(['data', 'stale', 'data']);
+    const reads = positionReads(sim);
+    const refused = reads.findIndex((entry) => entry.status === 503);
+    expect(refused).toBe(1);
+    // Not retried inside the refresh, and not read again before the 3 s are up.
+    expect(reads[refused + 1]!.status).toBe(200);
+    expect(reads[refused + 1]!.realTimeMs - reads[refused]!.realTimeMs).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('--exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record', async () => {
+    const sim = await simulator();
+    const hedge = sim.seedOpen('buy', 10_000);
+    const result = await sim.hedge(['positions', '--watch', '1', '--alert-maturity', '8d', '--exit-on-alert']);
+    expect(result.code).toBe(10);
+    const list = records(result.stdout);
+    expect(kinds(list)).toEqual(['data', 'alert']);
+    expect(list[1]!.alert).toEqual({
+      kind: 'maturity',
+      market: 'USDTNGN',
+      side: 'buy',
+      hedge_id: hedge.id,
+      maturity_at: expect.any(String),
+      seconds_left: expect.any(Number),
+      within: '8d',
+    });
+    expect(result.stderr).toContain('Ended by --exit-on-alert (exit 10).');
+    expect(positionReads(sim)).toHaveLength(1);
+  });
+
+  it('--alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
+    const sim = await simulator();
+    sim.seedOpen('buy', 10_000);
+    const result = await sim.hedge(['account', '--watch', '--alert-pnl', '1m', '--exit-on-alert']);
+    expect(result.code).toBe(10);
+    const [data, alert] = records(result.stdout);
+    expect(alert!.alert).toEqual({
+      kind: 'pnl',
+      net_pnl_usd: (data!.data as { unrealized_pnl_usd: number }).unrealized_pnl_usd,
+      threshold_usd: 1_000_000,
+    });
+  });
+
+  it('an authentication error ends the watch with exit 4 after one request', async () => {
+    const sim = await simulator();
+    const result = await sim.hedge(['positions', '--watch', '1'], {
+      env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
+    });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(sim.requests()).toHaveLength(1);
+  });
+
+  it('refuses --watch 0.5 (exit 2) without sending anything', async () => {
+    const sim = await simulator();
+    const result = await sim.hedge(['positions', '--watch', '0.5']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      'hedge: --watch: "0.5" is not allowed; expected a number of seconds from 1 to 3600 (default 2).',
+    );
+    expect(sim.requests()).toEqual([]);
+  });
+
+  it('applies --query to each record’s data, as --json does', async () => {
+    const sim = await simulator();
+    sim.seedOpen('buy', 10_000);
+    const result = await sim.hedge(['positions', '--watch', '1', '--count', '2', '--query', '[].side']);
+    expect(result.code).toBe(0);
+    expect(records(result.stdout).map((line) => line.data)).toEqual([['buy'], ['buy']]);
+  });
+
+  it('watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
+    const sim = await simulator();
+    const hedge = sim.seedOpen('buy', 2_000);
+    const hedgeRun = await sim.hedge(['hedges', hedge.id, '--watch', '1', '--count', '2']);
+    expect(hedgeRun.code).toBe(0);
+    const hedgeLines = records(hedgeRun.stdout);
+    expect(hedgeLines.map((line) => (line.data as { id: string; status: string }).id)).toEqual([hedge.id, hedge.id]);
+    expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
+    const priceRun = await sim.hedge(['price', 'USDTNGN', '--watch', '1', '--count', '2']);
+    expect(priceRun.code).toBe(0);
+    const priceLines = records(priceRun.stdout);
+    expect(priceLines).toHaveLength(2);
+    expect(sim.requests('GET', '/prices')).toHaveLength(2);
+    for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
+  });
+});
+
+/** The frames log-update drew: each after the first starts by erasing the one before, line by line. */
+const ERASE = /((?:\u001b\[2K\u001b\[1A)*)\u001b\[2K\u001b\[G/g;
+
+describe('hedge positions --watch on a terminal', () => {
+  it('redraws the view in place (the scroll does not grow), and Ctrl-C ends it with exit 0 and the cursor shown', async () => {
+    const sim = await simulator();
+    sim.seedOpen('buy', 10_000);
+    const term = spawnInTerminal({
+      configDir: sim.configDir,
+      args: ['positions', '--watch', '1'],
+      env: sim.env,
+      cols: 100,
+      rows: 30,
+    });
+    try {
+      await term.waitFor('Positions · every 1s · last good refresh');
+      await term.waitFor('Left');
+      // Three more refreshes of the data (each draws the header again).
+      for (let refresh = 0; refresh < 3; refresh += 1) await term.waitFor('last good refresh');
+      while (positionReads(sim).length < 3) await new Promise((resolve) => setTimeout(resolve, 50));
+      term.write(KEYS.CTRL_C);
+      expect(await term.exitCode).toBe(0);
+    } finally {
+      term.kill();
+    }
+    const raw = term.raw().replace(/\r/g, '');
+    const erases = [...raw.matchAll(ERASE)].map((match) => match[1]!.length / '\u001b[2K\u001b[1A'.length + 1);
+    const frames = raw.split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
+    expect(erases.length).toBeGreaterThanOrEqual(3);
+    // Every redraw moves up over exactly the lines the frame before it wrote: the view stays put.
+    const drawn = frames.slice(0, -1).map((frame) => frame.split('\n').length);
+    expect(erases).toEqual(drawn);
+    // One position: the view keeps the same height from frame to frame.
+    expect(new Set(drawn).size).toBe(1);
+    const last = frames[frames.length - 1]!;
+    // Side, the deal reference (— for none), notional: the columns of `hedge positions`, in its
+    // priorities (one market: its unit in the rate headers names it; at 100 columns the market is
+    // left out, and the screen says so).
+    expect(last).toMatch(/^buy +— +10,000\.00/m);
+    expect(last).toMatch(/Hidden at 100 columns: market\b/);
+    expect(last).toContain('Net P&L');
+    // The cursor, hidden while drawing, is shown again once the watch is over.
+    expect(raw.lastIndexOf('\u001b[?25h')).toBeGreaterThan(raw.lastIndexOf('\u001b[?25l'));
+  });
+});

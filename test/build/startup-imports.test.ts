@@ -1,0 +1,449 @@
+// What `hedge --version` and `hedge --help` load, checked on the built binary (dist/ is built by the
+// global setup): neither may load zod, @inquirer/prompts, ora, undici or conf. Two views:
+//   - the bundle: dist/cli.js (the front door) and the chunks it imports statically bundle only
+//     commander, import only Node built-ins, and reach everything else through lazy `import()`s of
+//     dist/ chunks;
+//   - a real run: a loader hook records every file the process loads, and each dist/ file is
+//     mapped to the packages bundled in it (esbuild marks each bundled file with a comment).
+// A positive control proves the recording sees lazily imported chunks and their packages.
+// Structure only: nothing here measures time (that is `npm run bench`).
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir } from '../support/hedge-cli.js';
+import { startSimulator } from '../support/simulator.js';
+
+const DIST = join(ROOT, 'dist');
+// @inquirer/prompts itself only re-exports, so its code in a bundle is that of @inquirer/*.
+const HEAVY = ['zod', '@inquirer/*', 'ora', 'undici', 'conf'];
+const has = (packages: Set<string>, name: string): boolean =>
+  name.endsWith('/*') ? [...packages].some((found) => found.startsWith(name.slice(0, -1))) : packages.has(name);
+const work = tempDir('hedge-startup-');
+afterAll(() => work.remove());
+
+/** The packages whose files esbuild bundled into a dist/ file, from its `// …/node_modules/x/…` markers. */
+function bundledPackages(file: string): Set<string> {
+  const packages = new Set<string>();
+  for (const match of readFileSync(file, 'utf8').matchAll(/^\/\/ .*?node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)) {
+    packages.add(match[1]);
+  }
+  return packages;
+}
+
+// Records every module the child loads: ES modules through a resolve hook (Node >= 20.6),
+// CommonJS ones from require.cache when the process exits.
+const hooksFile = join(work.path, 'hooks.mjs');
+const registerFile = join(work.path, 'register.mjs');
+writeFileSync(
+  hooksFile,
+  `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(process.env.HEDGE_LOAD_LOG, result.url + '\\n');
+  return result;
+}
+`,
+);
+writeFileSync(
+  registerFile,
+  `import { appendFileSync } from 'node:fs';
+import { createRequire, register } from 'node:module';
+register(${JSON.stringify(pathToFileURL(hooksFile).href)});
+const cache = createRequire(import.meta.url).cache;
+process.on('exit', () => {
+  // Node's own modules as loaded, whichever way (an ES import, require or process.getBuiltinModule).
+  const natives = process.moduleLoadList.filter((name) => name.startsWith('NativeModule ')).map((name) => 'native:' + name.slice(13));
+  appendFileSync(process.env.HEDGE_LOAD_LOG, [...Object.keys(cache), ...natives].join('\\n') + '\\n');
+});
+`,
+);
+
+interface Loaded {
+  code: number | null;
+  stdout: string;
+  /** dist/ files loaded, by name. */
+  distFiles: string[];
+  /** Packages bundled into the dist/ files loaded, plus any loaded from node_modules directly. */
+  packages: Set<string>;
+  /** Node built-ins loaded by an ES import (`node:…`); process.getBuiltinModule is not recorded. */
+  builtins: string[];
+  /** Node's own modules loaded by any means (process.moduleLoadList): `crypto`, `internal/…`. */
+  natives: string[];
+}
+
+let runs = 0;
+function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Loaded {
+  const log = join(work.path, `load-${(runs += 1)}.log`);
+  writeFileSync(log, '');
+  const env = { ...baseEnv(work.path), ...extraEnv, HEDGE_LOAD_LOG: log };
+  const child = spawnSync(process.execPath, ['--import', pathToFileURL(registerFile).href, HEDGE_BIN, ...args], {
+    env,
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  return { code: child.status, stdout: child.stdout, ...loadLog(log) };
+}
+
+/** The dist/ files, the packages and the ES-imported built-ins a recorded run loaded. */
+function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'> {
+  const files = new Set(
+    readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((entry) => (entry.startsWith('file:') ? new URL(entry).pathname : entry)),
+  );
+  const distFiles = [...files].filter((file) => file.startsWith(`${DIST}/`)).map((file) => file.slice(DIST.length + 1));
+  const packages = new Set<string>();
+  for (const file of distFiles) for (const name of bundledPackages(join(DIST, file))) packages.add(name);
+  for (const file of files) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
+    if (match) packages.add(match[1]);
+  }
+  return {
+    distFiles: distFiles.sort(),
+    packages,
+    builtins: [...files].filter((file) => file.startsWith('node:')),
+    natives: [...files].filter((file) => file.startsWith('native:')).map((file) => file.slice('native:'.length)),
+  };
+}
+
+/** The same recording for a command against a simulator in this process (so not blocking it): its key from `env`, or from a profile in `configDir`. */
+async function loadedAgainst(
+  simulator: { env: Record<string, string> } | undefined,
+  args: string[],
+  configDir = work.path,
+): Promise<Loaded> {
+  const log = join(work.path, `load-${(runs += 1)}.log`);
+  writeFileSync(log, '');
+  const result = await runHedge(args, {
+    env: { ...simulator?.env, NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href}`, HEDGE_LOAD_LOG: log },
+    configDir,
+  });
+  return { code: result.code, stdout: result.stdout, ...loadLog(log) };
+}
+
+/** A dist/ file's static imports of other dist/ files (`import … from "./chunk-X.js"`). */
+function staticImports(file: string): string[] {
+  return [...readFileSync(join(DIST, file), 'utf8').matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)].map(
+    (match) => match[1]!,
+  );
+}
+
+/** dist/cli.js and every chunk it loads as it starts: what `hedge --help` runs. */
+function frontFiles(): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const next of staticImports(file)) visit(next);
+  };
+  visit('cli.js');
+  return seen;
+}
+
+/** The dist/ chunk that holds a module of src/ (esbuild marks each with `// src/…`). */
+function chunkHolding(source: string): string {
+  const holders = readdirSync(DIST).filter(
+    (file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes(`\n// ${source}\n`),
+  );
+  expect(holders, source).toHaveLength(1);
+  return holders[0]!;
+}
+
+describe('the bundle', () => {
+  const front = frontFiles();
+
+  it('keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins', () => {
+    expect(front.size).toBeGreaterThan(0);
+    const packages = new Set([...front].flatMap((file) => [...bundledPackages(join(DIST, file))]));
+    expect([...packages]).toEqual(['commander']);
+    // Besides dist/ files, the front imports Node built-ins only.
+    for (const file of front) {
+      const imported = [...readFileSync(join(DIST, file), 'utf8').matchAll(/^import\s[^;]*?from\s*"([^"]+)";/gm)].map(
+        (match) => match[1]!,
+      );
+      expect(
+        imported.filter((name) => !name.startsWith('./') && !name.startsWith('node:')),
+        file,
+      ).toEqual([]);
+    }
+  });
+
+  it('reaches each command only through a lazy import of a dist/ chunk', () => {
+    const lazy = [...front].flatMap((file) =>
+      [...readFileSync(join(DIST, file), 'utf8').matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map(
+        (match) => match[1]!,
+      ),
+    );
+    expect(lazy).toContain(chunkHolding('src/cli/run.ts'));
+    expect(lazy).toContain(chunkHolding('src/cli/cmd/book/markets.ts'));
+    const distFiles = new Set(readdirSync(DIST));
+    for (const file of lazy) {
+      expect(distFiles.has(file), file).toBe(true);
+      expect(front.has(file), `${file} is loaded lazily, not as the front starts`).toBe(false);
+    }
+  });
+
+  it('loads no package at run time from any dist/ file: the tarball declares none, so each is bundled', () => {
+    // Static and lazy imports, and the require() calls left in bundled CommonJS (not those quoted
+    // in a package's generated-code strings). pg asks for its optional libpq binding inside a try.
+    const neverLoaded = ['pg-native'];
+    const loads = /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(|(?<![\w$'"`.])(?:__)?require\()"([^"]+)"/gm;
+    const strays = readdirSync(DIST)
+      .filter((file) => file.endsWith('.js'))
+      .flatMap((file) =>
+        [...readFileSync(join(DIST, file), 'utf8').matchAll(loads)].map((match) => `${file}: ${match[1]!}`),
+      )
+      .filter((load) => {
+        const name = load.slice(load.indexOf(': ') + 2);
+        return (
+          !name.startsWith('./') &&
+          !name.startsWith('node:') &&
+          !builtinModules.includes(name) &&
+          !neverLoaded.includes(name)
+        );
+      });
+    expect(strays).toEqual([]);
+    // The scan sees the loads it checks: the one optional binding is among them.
+    expect(
+      readdirSync(DIST).some(
+        (file) => file.endsWith('.js') && /__require\("pg-native"\)/.test(readFileSync(join(DIST, file), 'utf8')),
+      ),
+    ).toBe(true);
+  });
+
+  it('bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
+    const all = new Set(
+      readdirSync(DIST)
+        .filter((file) => file.endsWith('.js'))
+        .flatMap((file) => [...bundledPackages(join(DIST, file))]),
+    );
+    for (const name of HEAVY) expect(has(all, name), name).toBe(true);
+  });
+});
+
+describe('what a request loads', () => {
+  it('`markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    try {
+      const loaded = await loadedAgainst(simulator, ['markets', '--json']);
+      expect(loaded.code).toBe(0);
+      expect(JSON.parse(loaded.stdout)).toEqual(
+        expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]),
+      );
+      // undici is loaded for a request through a proxy only (test/api/tls.test.ts goes through one).
+      expect(has(loaded.packages, 'undici')).toBe(false);
+      expect(loaded.packages.has('pg')).toBe(false);
+      // node:http is taken by process.getBuiltinModule, never by an ES import: on Node >= 22 that
+      // import loads Node's own undici for node:http's WebSocket export (docs/performance.md).
+      expect(loaded.builtins).toContain('node:fs'); // the recording sees ES imports of built-ins
+      expect(loaded.builtins).not.toContain('node:http');
+      expect(loaded.builtins).not.toContain('node:https');
+      // The recording sees what the request did load lazily: the answer's schemas (zod).
+      expect(has(loaded.packages, 'zod')).toBe(true);
+      expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
+    } finally {
+      await simulator.close();
+    }
+  });
+
+  it('`markets --json` with its key in a stored profile reads the store without conf or its lock; a write to the store loads both', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    const dir = join(work.path, 'stored-profile');
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const profile = { base_url: simulator.env.HEDGE_BASE_URL, api_key: simulator.env.HEDGE_API_KEY };
+      writeFileSync(
+        join(dir, 'config.json'),
+        JSON.stringify({ current: 'desk', profiles: { desk: profile, spare: profile } }),
+        { mode: 0o600 },
+      );
+      // The key and URL come from the profile only (no simulator env; baseEnv names neither).
+      const read = await loadedAgainst(undefined, ['markets', '--json'], dir);
+      expect(read.code).toBe(0);
+      expect(JSON.parse(read.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+      expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
+      for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(has(read.packages, name), name).toBe(false);
+      // Positive control: a command that writes the store loads conf and the lock, and the write lands.
+      const write = await loadedAgainst(undefined, ['profile', 'use', 'spare'], dir);
+      expect(write.code).toBe(0);
+      expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).current).toBe('spare');
+      for (const name of ['conf', 'proper-lockfile']) expect(has(write.packages, name), name).toBe(true);
+    } finally {
+      await simulator.close();
+    }
+  });
+});
+
+describe('what the demo loads', () => {
+  it("`--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control)", async () => {
+    const dir = join(work.path, 'demo');
+    const quoteArgs = ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'];
+    // The first run makes the demo's state (its random id part, a file written): the next one reads it.
+    expect((await runHedge(quoteArgs, { configDir: dir })).code).toBe(0);
+    const quote = await loadedAgainst(undefined, quoteArgs, dir);
+    expect(quote.code).toBe(0);
+    expect(JSON.parse(quote.stdout)).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10000 });
+    expect(quote.natives).toContain('net'); // the recording sees Node's modules however loaded
+    expect(quote.natives).not.toContain('crypto');
+    const identity = await runHedge(['--demo', 'whoami', '--json'], { configDir: dir });
+    expect(JSON.parse(identity.stdout).base_url).toBe('http://localhost/partners/sandbox/v2');
+    // An open sends an Idempotency-Key (crypto's randomUUID) and the simulator hashes its fingerprint.
+    const open = await loadedAgainst(
+      undefined,
+      ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--yes', '--json', '--no-wait'],
+      dir,
+    );
+    expect(open.code).toBe(0);
+    expect(open.natives).toContain('crypto');
+  });
+});
+
+describe('a real start', () => {
+  it.each(
+    [['--version'], ['-V'], ['--help'], ['quote', '--help'], ['sandbox', 'serve', '--help']].map((args) => [
+      args.join(' '),
+      args,
+    ]),
+  )('hedge %s loads the front door only', (_name, args) => {
+    const loaded = loadedBy(args);
+    expect(loaded.code).toBe(0);
+    expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
+    const front = frontFiles();
+    // The version, and the help at 80 columns (a pipe here), are answered by bin/hedge.js before any of dist/ is loaded.
+    if (['--version', '-V', '--help'].includes(args.join(' '))) expect(loaded.distFiles).toEqual([]);
+    else expect(loaded.distFiles).toContain('cli.js');
+    expect(loaded.distFiles.filter((file) => !front.has(file))).toEqual([]);
+    for (const name of HEAVY) expect(has(loaded.packages, name), name).toBe(false);
+  });
+
+  it("the launcher's `hedge --help` (dist/help.txt) is the front door's at 80 columns; at another width the front door prints it", () => {
+    const launcher = loadedBy(['--help']);
+    // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
+    const front = loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
+    expect(front.distFiles).toContain('cli.js');
+    expect(launcher.code).toBe(0);
+    expect(front.code).toBe(0);
+    expect(launcher.stdout).toBe(front.stdout);
+    expect(launcher.stdout).toMatch(/^Usage: hedge <command>/);
+    const wider = loadedBy(['--help'], { COLUMNS: '120' });
+    expect(wider.code).toBe(0);
+    expect(wider.distFiles).toContain('cli.js');
+  });
+
+  it('the PostgreSQL client is loaded only when a team journal store is configured', () => {
+    const local = loadedBy(['journal', '--json']);
+    expect(local.code).toBe(0);
+    expect(local.stdout).toBe('[]\n');
+    expect(local.packages.has('pg')).toBe(false);
+    // Positive control: with a store named (nothing listens on port 9 of loopback), the client is loaded and the store refused.
+    const team = loadedBy(['journal', '--json'], { HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' });
+    expect(team.code).toBe(13);
+    expect(team.packages.has('pg')).toBe(true);
+  });
+
+  it('the OS keyring (its module and native binding) is loaded only for a profile whose key is in it', async () => {
+    // The dist/ file of src/platform/config/os-keyring.ts, found by what it asks the binding for.
+    const keyringChunks = readdirSync(DIST).filter(
+      (file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes('store: "secret-service"'),
+    );
+    expect(keyringChunks).toHaveLength(1);
+    const mapsFile = join(work.path, 'maps.txt');
+    const probe = join(work.path, 'maps-probe.cjs');
+    // Which shared objects the process had open when it ended: a dlopen'ed binding shows there.
+    writeFileSync(
+      probe,
+      `process.on('exit', () => { try { require('node:fs').writeFileSync(${JSON.stringify(mapsFile)}, require('node:fs').readFileSync('/proc/self/maps', 'utf8')); } catch {} });\n`,
+    );
+    const withProfile = async (name: string, profile: Record<string, string>, env: Record<string, string> = {}) => {
+      const dir = join(work.path, name);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(
+        join(dir, 'config.json'),
+        JSON.stringify({ current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } }),
+        { mode: 0o600 },
+      );
+      writeFileSync(mapsFile, '');
+      const log = join(work.path, `load-${(runs += 1)}.log`);
+      writeFileSync(log, '');
+      const result = await runHedge(['positions', '--json', '--timeout', '2'], {
+        configDir: dir,
+        env: {
+          ...env,
+          NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href} --require ${probe}`,
+          HEDGE_LOAD_LOG: log,
+        },
+      });
+      return { code: result.code, ...loadLog(log), binding: readFileSync(mapsFile, 'utf8').includes('keyring.') };
+    };
+    const file = await withProfile('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' });
+    // The command ran (the front and its lazily loaded chunks), with its key from the file.
+    expect(file.distFiles).toContain('cli.js');
+    expect(file.distFiles.length).toBeGreaterThan(1);
+    expect(file.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
+    expect(file.binding).toBe(false);
+    // Positive control: a keyring profile loads both. Its "bus" answers the greeting with a refusal, so the
+    // binding is loaded and then refused (exit 4, nothing sent).
+    const busPath = join(work.path, 'bus.sock');
+    const bus = createServer((socket) => socket.once('data', () => socket.end('REJECTED EXTERNAL\r\n'))).listen(
+      busPath,
+    );
+    try {
+      const keyring = await withProfile(
+        'key-in-keyring',
+        { key_keyring: 'd@startup' },
+        { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` },
+      );
+      expect(keyring.code).toBe(4);
+      expect(keyring.distFiles).toEqual(expect.arrayContaining(keyringChunks));
+      if (process.platform === 'linux') expect(keyring.binding).toBe(true);
+    } finally {
+      bus.close();
+    }
+  });
+
+  it('sees what a command loads lazily (positive control)', () => {
+    const exitCodes = loadedBy(['help', 'exit-codes']);
+    expect(exitCodes.code).toBe(0);
+    expect(exitCodes.distFiles).toContain(chunkHolding('src/platform/terminal/exit-code-table.ts'));
+
+    // No key anywhere: the command fails on credentials, after loading the runner and zod.
+    const markets = loadedBy(['markets', '--json']);
+    expect(markets.code).not.toBe(0);
+    expect(markets.distFiles).toContain(chunkHolding('src/cli/run.ts'));
+    expect(has(markets.packages, 'zod')).toBe(true);
+  });
+});
+
+describe('the table library (cli-table3)', () => {
+  it('is loaded by a table only: --json, tsv, csv and ndjson never load it', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    try {
+      for (const format of ['json', 'tsv', 'csv', 'ndjson']) {
+        const loaded = await loadedAgainst(simulator, ['markets', '--format', format]);
+        expect(loaded.code, format).toBe(0);
+        expect(loaded.packages.has('cli-table3'), format).toBe(false);
+      }
+      const table = await loadedAgainst(simulator, ['markets', '--format', 'table']);
+      expect(table.code).toBe(0);
+      // The header's first line, or its second where 80 columns put units under labels.
+      expect(table.stdout).toMatch(/^Market +Status/m);
+      expect(table.packages.has('cli-table3')).toBe(true);
+    } finally {
+      await simulator.close();
+    }
+  });
+
+  it('is imported by one file of src/ only: the Table', () => {
+    const importers = readdirSync(join(ROOT, 'src'), { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => /['"]cli-table3['"]/.test(readFileSync(join(ROOT, 'src', file), 'utf8')));
+    expect(importers).toEqual([join('platform', 'terminal', 'table.ts')]);
+  });
+});

@@ -1,0 +1,1179 @@
+// The commands the docs show, run: every line of README.md and docs/*.md that
+// starts hedge — `hedge`, `./bin/hedge.js`, `npx hedge` or `node bin/hedge.js` — in an `sh`,
+// `bash`, `console` or unlabelled block runs here as a reader would run it from the repository's
+// root, and must exit as the doc implies; where the doc shows what a command prints, the shape of
+// the output is compared. A line that cannot run in a test is in SKIPPED, with its reason. The rules:
+//
+// - Which lines. In a block with `$ ` prompts, each `$ ` line is a command and the lines under it
+//   what it printed; in an `sh`/`bash` block without prompts, every line (a trailing `\` joins the
+//   next). A `console` or unlabelled block without prompts is output or a synopsis (the usage lines
+//   of command-reference.md), and blocks of other languages (json, ini, cron, sql) are
+//   configuration: neither holds commands.
+// - Which server. A reader without a key runs the docs against the simulator, and so does this
+//   test: a line that reaches an account and has no `--demo` gets one, right after the launcher —
+//   unless its block started and sourced a `hedge sandbox serve`, which it then runs against as
+//   written. Lines about this machine rather than an account (LOCAL_COMMANDS: login, profile,
+//   journal, completion, …) run as written. Profiles `desk` (current) and `old-desk` are saved, as
+//   the docs' own scripted login does, against a simulator this file serves; `$HEDGE_KEY` and
+//   `$HEDGE_URL` are its key and address.
+// - Which state. Each block runs in a folder of its own (its cwd, holding a copy of docs/examples/
+//   so that `docs/examples/…` resolves as from the root; a path under /tmp/ is moved into it) with
+//   a config folder of its own (HOME and HEDGE_CONFIG_DIR: the demo's state, the journal, the
+//   profiles, the keeper folder), its lines in order, and no tracked file changes. It starts from
+//   the book the docs' examples assume (BOOK: README's `open … --ref DEAL-42`, and a sell under
+//   DEAL-7 rolled once, so that history and reports have a closed hedge) — except a block that
+//   opens a hedge, which starts flat, as such examples do.
+// - Exit code. 0, unless the line's comment starts with `exit N` (`# exit 9`), or the line ends in
+//   `; echo $?` and the last line of its output shows the code.
+// - Shell. Words are split as a shell splits them (quotes, backslashes, `#` comments). The stages
+//   of a pipe after hedge (`| jq …`) are dropped, and so are redirections of its output (`> f`,
+//   `>> log`, `2>&1`): the test reads stdout itself. Before hedge, `printf %s X |`, `echo X |` and
+//   `cat FILE |` become its stdin, as `< FILE` does. After `;`, `||` or `&&`, what is not hedge is
+//   dropped (`echo "exit $?"`, `notify-desk …`, `set -a`). `hedge sandbox serve … > FILE &` serves
+//   in the background for the rest of the block (on a free port: blocks run side by side), and
+//   `. ./FILE` takes the environment it printed. `$VAR` is one of variables() or set by an earlier
+//   line of the block (`$(date -u +%F)` is today's date); anything else fails, naming it.
+// - Servers. A line that serves until it is stopped (`hedge sandbox serve`, a keeper without
+//   `--once`) runs until it says it is up, then is stopped by SIGTERM as a person stops it, and
+//   must stop cleanly (exit 0). `hedge mcp` gets a client: one `initialize`, then the end of stdin.
+// - Ids the docs make up (`hdg_01HX…`, `hdg_0mwsfav1v00001l2xaqvehat`, `a_mwrrf5p1`) stand for the
+//   newest hedge or journal entry of the block's state. `--watch` gets `--count 1`: the docs show
+//   how to start a live view, not how long to watch it. What a line's output assumes and its block
+//   cannot make (a keeper running, under keep.md's status card) is made first: SETUPS.
+// - Output. A block with prompts is a terminal (HEDGE_FORCE_TTY=1, COLUMNS=80); any other block a
+//   script. What is compared is stdout, or, when that is empty, stderr without the banner that the
+//   added `--demo` prints; numbers (with their sign), ids and runs of spaces are masked, as they
+//   change from run to run. JSON: every key shown is a key of the output. A table: the columns
+//   shown are the output's, in order (how many fit in 80 columns depends on the data), and when
+//   they are all of them, each row shown has the shape of one printed. A card (`│ label │ value │`):
+//   its first line, and its labels in order. Anything else: its first line.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, HEDGE_BIN, ROOT, tempDir, type RunResult } from '../support/hedge-cli.js';
+import { runMainInProcess } from '../support/hedge-in-process.js';
+
+// ---------------------------------------------------------------------------------------------
+// What cannot run here, each with why. `match` is tried on the line as written (spaces collapsed);
+// `compare: false` runs the line but does not compare the output it shows (shown from a server
+// the simulator cannot be). Every entry must match a line of the docs (a stale entry fails).
+// ---------------------------------------------------------------------------------------------
+const SKIPPED: ReadonlyArray<{ match: RegExp; why: string; compare?: false }> = [
+  {
+    match: /^(?:\.\/bin\/hedge\.js|hedge) login --profile desk --base-url https:\/\/<your partner address>/,
+    why: "a placeholder for your partner's address; asks for the key on a terminal (test/setup/profiles-login-tty.test.ts types one in a pty)",
+  },
+  {
+    match: /^hedge login --profile desk(?: #.*)?$/,
+    why: 'asks for the key, hidden, on a terminal (test/setup/profiles-login-tty.test.ts types one in a pty)',
+  },
+  {
+    match: /^hedge login --profile desk --key-command 'pass show hedge\/desk'/,
+    why: 'needs the `pass` password store with an entry hedge/desk (test/setup/key-command.test.ts runs a helper)',
+  },
+  {
+    match: /^hedge login --profile desk --move-key(?: #.*)?$/,
+    why: 'moves the key into the OS keyring: a test has none (no Secret Service), and must never write a real one (test/setup/keys-keyring.test.ts)',
+  },
+  {
+    match:
+      /login --profile desk --journal-url postgres:|^HEDGE_JOURNAL_URL=postgres:\S+ hedge journal migrate|^hedge journal migrate --profile desk/,
+    why: 'needs a PostgreSQL server (test/journal/team-store.test.ts runs these where one is installed)',
+  },
+  {
+    match: /login --profile desk --base-url https:\/\/api\.example\.com\//,
+    why: 'a made-up server: login checks the key there before saving it',
+  },
+  {
+    match: /^hedge mcp --profile desk --root ~\/books$/,
+    why: "names the reader's own folder of target files, ~/books (a --root that is not a directory is exit 2)",
+  },
+  { match: /^hedge open$/, why: 'the wizard asks on a terminal (test/trade/wizard-open.test.ts answers it in a pty)' },
+  {
+    match: /^hedge resume a_mwrrf5p1$|^hedge journal resolve a_mwrrf5p1 --(?:not-)?landed$/,
+    why: 'needs an action whose outcome is unknown, a write killed in flight (test/journal/journal-commands.test.ts and journal-ambiguous.test.ts make, resolve and resume them)',
+  },
+  {
+    match: /^hedge resume z3f0c1a9b2d41 --yes$/,
+    why: 'needs a journal row forged by hand, with no seal (test/journal/forged-rows.test.ts writes one)',
+  },
+  {
+    match: /^hedge positions --until "sum\(\[\]\.net_pnl_usd\) > \\`500\\`" --timeout 3600$/,
+    why: "waits up to an hour for the book to make 500 USD, which the simulator's book never does in a test",
+  },
+  {
+    match: /^\.\/dist-sea\/hedge --version$/,
+    why: 'the single executable is built by `npm run build:sea` (test/build/single-executable.test.ts builds and runs it)',
+  },
+  {
+    match: /^hedge positions --json # the server sent "notional_usd": "n\/a"/,
+    why: 'the output shown is of a server that sends "n/a" beside size_usd, which no simulator dialect does (test/api/json-keeps-everything.test.ts makes one)',
+    compare: false,
+  },
+];
+
+/** Commands about this machine, not an account: they run as written, never with `--demo` added. */
+const LOCAL_COMMANDS = new Set([
+  'login',
+  'logout',
+  'profile',
+  'completion',
+  'tools',
+  'journal',
+  'demo',
+  'mcp',
+  'sandbox',
+  'help',
+  '',
+]);
+
+/** Global options that take a value (to find the command after them: `hedge --profile desk doctor`). */
+const GLOBALS_WITH_VALUE = new Set(['--profile', '--timeout', '--request-timeout', '--format', '--fields', '--query']);
+
+/**
+ * The book a block starts from unless it opens a hedge: what README opens (its console examples
+ * show it), and a deal rolled once (a closed hedge for `history`, `report`, `--ref DEAL-7`; its
+ * close is the newest journal entry, `done`, which output.md's `--until "outcome=='done'"` waits for).
+ */
+const BOOK: ReadonlyArray<readonly string[]> = [
+  ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--ref', 'DEAL-42'],
+  ['--demo', 'open', 'USDTNGN', 'sell', '2000', '--tenor', '1', '--ref', 'DEAL-7'],
+  ['--demo', 'roll', 'USDTNGN', 'sell', '--tenor', '7'],
+];
+
+/** Commands that write (a roll is two writes): the blocks with most of them start first. */
+const WRITES: Readonly<Record<string, number>> = {
+  open: 1,
+  add: 1,
+  reduce: 1,
+  close: 1,
+  roll: 2,
+  apply: 1,
+  keep: 1,
+  api: 0.5,
+  resume: 0.5,
+};
+
+// ---------------------------------------------------------------------------------------------
+// The docs' blocks and their command lines.
+// ---------------------------------------------------------------------------------------------
+interface DocLine {
+  doc: string;
+  /** Its line in the doc (1-based). */
+  line: number;
+  /** As written, without the `$ ` prompt; continuation lines joined. */
+  text: string;
+  /** What the doc shows it printed (prompt blocks only). */
+  shown: string[];
+}
+
+interface Block {
+  doc: string;
+  line: number;
+  /** `$ ` prompts: a terminal, and output shown under the commands. */
+  prompt: boolean;
+  lines: DocLine[];
+}
+
+const SHELL_KINDS = new Set(['sh', 'bash', 'shell', 'console', '']);
+
+function blocksOf(doc: string, markdown: string): Block[] {
+  const blocks: Block[] = [];
+  const lines = markdown.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const open = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)\s*$/.exec(lines[index]!);
+    if (!open) continue;
+    const [, indent, fence, kind] = open as unknown as [string, string, string, string];
+    const close = new RegExp(`^\\s*\\${fence[0]}{${fence.length},}\\s*$`);
+    const body: Array<{ line: number; text: string }> = [];
+    let end = index + 1;
+    for (; end < lines.length && !close.test(lines[end]!); end++) {
+      const line = lines[end]!;
+      body.push({ line: end + 1, text: line.startsWith(indent) ? line.slice(indent.length) : line.trimStart() });
+    }
+    const start = index + 1;
+    index = end;
+    if (!SHELL_KINDS.has(kind)) continue;
+    const prompt = body.some(({ text }) => text.startsWith('$ '));
+    if (!prompt && kind !== 'sh' && kind !== 'bash' && kind !== 'shell') continue;
+    const commands: DocLine[] = [];
+    for (let at = 0; at < body.length; at++) {
+      const { line, text } = body[at]!;
+      if (prompt && !text.startsWith('$ ')) {
+        commands.at(-1)?.shown.push(text);
+        continue;
+      }
+      let command = prompt ? text.slice(2) : text;
+      while (command.endsWith('\\') && at + 1 < body.length)
+        command = `${command.slice(0, -1)} ${body[++at]!.text.trim()}`;
+      if (command.trim() !== '') commands.push({ doc, line, text: command.trim(), shown: [] });
+    }
+    for (const command of commands) while (command.shown.at(-1)?.trim() === '') command.shown.pop();
+    blocks.push({ doc, line: start, prompt, lines: commands });
+  }
+  return blocks;
+}
+
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+const BLOCKS = DOCS.flatMap((doc) => blocksOf(doc, readFileSync(join(ROOT, doc), 'utf8')));
+
+// ---------------------------------------------------------------------------------------------
+// A shell line, read as sh reads it (what the docs use of it).
+// ---------------------------------------------------------------------------------------------
+type Part = { literal: string } | { variable: string } | { substitution: string };
+interface Word {
+  parts: Part[];
+  /** As written. */
+  raw: string;
+}
+interface Simple {
+  words: Word[];
+  redirects: Array<{ op: string; target?: Word }>;
+}
+interface Pipeline {
+  stages: Simple[];
+  /** What follows it: `;`, `&&`, `||`, `&` (in the background) or nothing. */
+  then: string;
+}
+interface ShellLine {
+  pipelines: Pipeline[];
+  comment: string;
+}
+
+function parseShell(text: string): ShellLine {
+  const pipelines: Pipeline[] = [];
+  let stages: Simple[] = [];
+  let simple: Simple = { words: [], redirects: [] };
+  let pending: { op: string; target?: Word } | undefined;
+  let comment = '';
+  let at = 0;
+  const endSimple = (): void => {
+    if (pending) throw new Error(`"${pending.op}" without a target in: ${text}`);
+    if (simple.words.length > 0 || simple.redirects.length > 0) stages.push(simple);
+    simple = { words: [], redirects: [] };
+  };
+  const endPipeline = (then: string): void => {
+    endSimple();
+    if (stages.length > 0) pipelines.push({ stages, then });
+    stages = [];
+  };
+  const dollar = (): Part => {
+    // At a `$`: ${NAME}, $(command), $?, $NAME; a lone `$` is itself.
+    const rest = text.slice(at + 1);
+    const braced = /^\{([^}]*)\}/.exec(rest);
+    if (braced) return ((at += braced[0].length + 1), { variable: braced[1]! });
+    if (rest.startsWith('(')) {
+      let depth = 0;
+      for (let end = at + 1; end < text.length; end++) {
+        if (text[end] === '(') depth++;
+        if (text[end] === ')' && --depth === 0) {
+          const substitution = text.slice(at + 2, end);
+          at = end + 1;
+          return { substitution };
+        }
+      }
+      throw new Error(`unclosed $( in: ${text}`);
+    }
+    const name = /^(?:\?|[A-Za-z_]\w*)/.exec(rest);
+    if (name) return ((at += name[0].length + 1), { variable: name[0] });
+    at++;
+    return { literal: '$' };
+  };
+  const word = (): Word => {
+    const parts: Part[] = [];
+    let literal = '';
+    const start = at;
+    const flush = (): void => {
+      if (literal !== '') parts.push({ literal });
+      literal = '';
+    };
+    while (at < text.length && !/[\s|;&<>]/.test(text[at]!)) {
+      const char = text[at]!;
+      if (char === "'") {
+        const end = text.indexOf("'", at + 1);
+        if (end < 0) throw new Error(`unclosed ' in: ${text}`);
+        literal += text.slice(at + 1, end);
+        at = end + 1;
+      } else if (char === '"') {
+        at++;
+        while (at < text.length && text[at] !== '"') {
+          if (text[at] === '\\' && '"\\$`'.includes(text[at + 1] ?? '')) {
+            literal += text[at + 1];
+            at += 2;
+          } else if (text[at] === '$') {
+            flush();
+            parts.push(dollar());
+          } else {
+            literal += text[at++];
+          }
+        }
+        if (at >= text.length) throw new Error(`unclosed " in: ${text}`);
+        at++;
+      } else if (char === '\\') {
+        literal += text[at + 1] ?? '';
+        at += 2;
+      } else if (char === '$') {
+        flush();
+        parts.push(dollar());
+      } else {
+        literal += char;
+        at++;
+      }
+    }
+    flush();
+    return { parts, raw: text.slice(start, at) };
+  };
+  while (at < text.length) {
+    const rest = text.slice(at);
+    const char = text[at]!;
+    if (/\s/.test(char)) {
+      at++;
+    } else if (char === '#') {
+      comment = rest.slice(1).trim();
+      break;
+    } else if (rest.startsWith('||') || rest.startsWith('&&')) {
+      endPipeline(rest.slice(0, 2));
+      at += 2;
+    } else if (/^(?:[0-9]?>&[0-9]|&>|[0-9]?>>|[0-9]?>|<)/.test(rest)) {
+      const op = /^(?:[0-9]?>&[0-9]|&>|[0-9]?>>|[0-9]?>|<)/.exec(rest)![0];
+      at += op.length;
+      if (op.includes('&') && op !== '&>') simple.redirects.push({ op });
+      else simple.redirects.push((pending = { op }));
+    } else if (char === '|') {
+      endSimple();
+      at++;
+    } else if (char === ';' || char === '&') {
+      endPipeline(char);
+      at++;
+    } else {
+      const next = word();
+      if (pending) {
+        pending.target = next;
+        pending = undefined;
+      } else {
+        simple.words.push(next);
+      }
+    }
+  }
+  endPipeline('');
+  return { pipelines, comment };
+}
+
+/** Words before the command (`until`, `!`) and assignments (`HEDGE_PROFILE=desk`) come first. */
+const KEYWORDS = new Set(['until', 'while', 'if', '!', 'then', 'do', 'time']);
+const ASSIGNMENT = /^([A-Za-z_]\w*)=/;
+
+/** Where hedge's own arguments start in a command, or undefined when it does not run hedge. */
+function launcher(simple: Simple): { assignments: Word[]; args: Word[] } | undefined {
+  let at = 0;
+  while (at < simple.words.length && (KEYWORDS.has(simple.words[at]!.raw) || ASSIGNMENT.test(simple.words[at]!.raw)))
+    at++;
+  const raw = (offset: number): string | undefined => simple.words[at + offset]?.raw;
+  const assignments = simple.words.slice(0, at).filter((word) => ASSIGNMENT.test(word.raw));
+  if ((raw(0) === 'npx' && raw(1) === 'hedge') || (raw(0) === 'node' && raw(1) === 'bin/hedge.js'))
+    return { assignments, args: simple.words.slice(at + 2) };
+  if (raw(0) === 'hedge' || raw(0) === './bin/hedge.js' || raw(0) === './dist-sea/hedge')
+    return { assignments, args: simple.words.slice(at + 1) };
+  return undefined;
+}
+
+interface Example extends DocLine {
+  shell: ShellLine;
+  skip?: { why: string; compare?: false };
+}
+
+/** A doc line that runs hedge, parsed; a line that names hedge but cannot be read is a failure. */
+const UNREADABLE: string[] = [];
+const EXAMPLES_BY_BLOCK = new Map<Block, Array<DocLine & { shell?: ShellLine; example: boolean }>>();
+for (const block of BLOCKS) {
+  EXAMPLES_BY_BLOCK.set(
+    block,
+    block.lines.map((line) => {
+      try {
+        const shell = parseShell(line.text);
+        const example = shell.pipelines.some((pipeline) => pipeline.stages.some((stage) => launcher(stage)));
+        return { ...line, shell, example };
+      } catch (error) {
+        // A line of another language (a `case` of a shell loop) is none of the docs' commands, unless it starts hedge.
+        if (/(?:^|[\s|;&(])(?:hedge|\.\/bin\/hedge\.js|bin\/hedge\.js)\s/.test(line.text))
+          UNREADABLE.push(`${line.doc}:${line.line}: ${(error as Error).message}`);
+        return { ...line, example: false };
+      }
+    }),
+  );
+}
+
+function skipOf(line: DocLine): { why: string; compare?: false } | undefined {
+  const text = line.text.replace(/\s+/g, ' ');
+  return SKIPPED.find((entry) => entry.match.test(text));
+}
+
+const EXAMPLES: Example[] = [...EXAMPLES_BY_BLOCK.values()].flatMap((lines) =>
+  lines.filter((line) => line.example).map((line) => ({ ...line, shell: line.shell!, skip: skipOf(line) })),
+);
+
+function examplesIn(block: Block): Example[] {
+  return EXAMPLES.filter(
+    (example) => example.doc === block.doc && block.lines.some((line) => line.line === example.line),
+  );
+}
+
+/** Whether a doc line is run: not skipped, or skipped only from the comparison of its output. */
+function isRun(example: Example): boolean {
+  return !example.skip || example.skip.compare === false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running: the world every block starts from, and a block's lines.
+// ---------------------------------------------------------------------------------------------
+const children = new Set<ChildProcess>();
+
+function spawnHedge(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; stdin?: string },
+): ChildProcess {
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.on('close', () => children.delete(child));
+  child.stdin!.on('error', () => {});
+  child.stdin!.end(options.stdin ?? '');
+  return child;
+}
+
+/** Whether an argument could name a file (relative to the line's folder, which a run in this process does not have). */
+function namesAFile(arg: string): boolean {
+  const value = arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1 || arg.length) : arg;
+  return value !== '' && !isAbsolute(value) && /[/\\~]|\.[A-Za-z]\w*$/.test(value);
+}
+
+/**
+ * Runs a line: in this process (the built front's main(), as test/support/hedge-cli.ts does) when
+ * its folder cannot matter — no argument names a file, no setting is read by Node at start, and it
+ * is not `hedge mcp` (its default root is the working directory) — else as a process of its own in
+ * the line's folder.
+ */
+async function runHedge(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs?: number },
+): Promise<RunResult> {
+  const started = Date.now();
+  const inProcess =
+    commandOf(args) !== 'mcp' &&
+    options.env.TZ === 'UTC' &&
+    !Object.keys(options.env).some((name) => /^(NODE_|PG|UV_|SSL_CERT_)/.test(name)) &&
+    !args.some(namesAFile);
+  if (inProcess) {
+    const result = await runMainInProcess(ROOT, [...args], options.env, options.stdin ?? '');
+    return { ...result, signal: null, durationMs: Date.now() - started };
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawnHedge(args, options);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started });
+    });
+  });
+}
+
+/** A process started in the background (a simulator, a keeper), once it says it is up; stop() ends it. */
+async function startInBackground(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string> },
+  ready: (stdout: string, stderr: string) => boolean,
+): Promise<{ stdout: () => string; stderr: () => string; stop: () => Promise<number | null> }> {
+  const child = spawnHedge(args, options);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const deadline = Date.now() + 30_000;
+  while (!ready(stdout, stderr)) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`hedge ${args.join(' ')} did not start:\n${stdout}\n${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const code = await closed;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/**
+ * The shell variables the docs' scripts read, as this file has them: the key and address of its
+ * simulator (README's scripted login reads them), and the deal id README's script keeps in `$DEAL`
+ * (any will do: it opens a new hedge). `$ID` is the newest hedge of the block's state (expand()).
+ */
+function variables(): Record<string, string> {
+  return { HEDGE_KEY: serverEnv.HEDGE_API_KEY!, HEDGE_URL: serverEnv.HEDGE_BASE_URL!, DEAL: 'DEAL-9' };
+}
+
+/** The simulator this file serves for the docs' logins, and the folders every block copies. */
+let server: Awaited<ReturnType<typeof startInBackground>> | undefined;
+let serverEnv: Record<string, string> = {};
+let world: { path: string; remove: () => void };
+let flat: string;
+let booked: string;
+
+beforeAll(async () => {
+  world = tempDir('hedge-docs-');
+  flat = join(world.path, 'flat');
+  booked = join(world.path, 'booked');
+  mkdirSync(flat);
+  server = await startInBackground(
+    ['sandbox', 'serve'],
+    { cwd: world.path, env: baseEnv(world.path) },
+    (stdout) => /^HEDGE_API_KEY=.+$/m.test(stdout) && /^HEDGE_BASE_URL=.+$/m.test(stdout),
+  );
+  serverEnv = envLines(server.stdout());
+  // `desk` first, so that it is the current profile, as after README's own login.
+  for (const profile of ['desk', 'old-desk']) {
+    const login = await runHedge(['login', '--profile', profile, '--base-url', serverEnv.HEDGE_BASE_URL!], {
+      cwd: world.path,
+      env: baseEnv(flat),
+      stdin: serverEnv.HEDGE_API_KEY,
+    });
+    expect(login.code, login.stderr).toBe(0);
+  }
+  cpSync(flat, booked, { recursive: true });
+  // The two opens are on two sides: they may go at once.
+  const opens = await Promise.all(
+    BOOK.slice(0, 2).map((args) => runHedge(args, { cwd: world.path, env: baseEnv(booked) })),
+  );
+  for (const open of opens) expect(open.code, open.stderr).toBe(0);
+  const roll = await runHedge(BOOK[2]!, { cwd: world.path, env: baseEnv(booked) });
+  expect(roll.code, roll.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  for (const child of children) child.kill('SIGKILL');
+  world?.remove();
+});
+
+function envLines(text: string): Record<string, string> {
+  return Object.fromEntries([...text.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]));
+}
+
+/** The command a hedge line runs (`doctor` in `hedge --profile desk doctor`); '' for `hedge --version`. */
+function commandOf(args: readonly string[]): string {
+  for (let at = 0; at < args.length; at++) {
+    if (GLOBALS_WITH_VALUE.has(args[at]!)) at++;
+    else if (!args[at]!.startsWith('-')) return args[at]!;
+  }
+  return '';
+}
+
+/** Whether a block opens a hedge (it then starts from a flat book). */
+function opensAHedge(block: Block): boolean {
+  return (EXAMPLES_BY_BLOCK.get(block) ?? []).some((line) =>
+    line.shell?.pipelines.some((pipeline) =>
+      pipeline.stages.some((stage) => {
+        const found = launcher(stage);
+        return found !== undefined && commandOf(found.args.map((word) => word.raw)) === 'open';
+      }),
+    ),
+  );
+}
+
+interface BlockState {
+  block: Block;
+  cwd: string;
+  config: string;
+  /** What a sourced `hedge sandbox serve` printed: the block then runs against it, not the demo. */
+  served: Record<string, string> | undefined;
+  variables: Record<string, string>;
+  /** What a background line's stdout went to (`> sandbox.env`), for `. ./sandbox.env`. */
+  files: Map<string, () => string>;
+  background: Array<() => Promise<number | null>>;
+}
+
+function env(state: BlockState, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...baseEnv(state.config),
+    ...(state.served ?? {}),
+    // A block with prompts is a person at an 80-column terminal.
+    ...(state.block.prompt ? { HEDGE_FORCE_TTY: '1', COLUMNS: '80' } : {}),
+    ...extra,
+  };
+}
+
+/** `--demo` where a line reaches an account and no sourced simulator stands in for the reader's server. */
+function withServer(state: BlockState, args: string[]): string[] {
+  if (args.includes('--demo') || state.served || LOCAL_COMMANDS.has(commandOf(args))) return args;
+  return ['--demo', ...args];
+}
+
+/** The newest hedge or journal entry of the block's state (for the ids the docs make up). */
+async function newest(state: BlockState, what: 'hedge' | 'journal'): Promise<string> {
+  const args = what === 'hedge' ? withServer(state, ['hedges', '--query', '[0].id']) : ['journal', '--query', '[0].id'];
+  const result = await runHedge(args, { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) });
+  const id = JSON.parse(result.stdout || 'null') as unknown;
+  if (typeof id !== 'string')
+    throw new Error(`no ${what} in the block's state to stand for the doc's id:\n${result.stderr}`);
+  return id;
+}
+
+const MADE_UP_HEDGE_ID = /hdg_(?:[0-9a-z]{24}|[0-9A-Za-z]*…)/;
+const MADE_UP_JOURNAL_ID = /^a_[0-9a-z]{6,}$/;
+
+async function expand(state: BlockState, word: Word): Promise<string> {
+  let text = '';
+  for (const part of word.parts) {
+    if ('literal' in part) text += part.literal;
+    else if ('substitution' in part) {
+      // The one command substitution of the docs' commands: a date in an idempotency key.
+      if (part.substitution.trim() !== 'date -u +%F')
+        throw new Error(`no rule for $(${part.substitution}) in "${word.raw}"`);
+      text += new Date().toISOString().slice(0, 10);
+    } else if (part.variable === 'ID') text += await newest(state, 'hedge');
+    else if (state.variables[part.variable] !== undefined) text += state.variables[part.variable];
+    else throw new Error(`no value for $${part.variable} (variables(), or an earlier line of the block, sets one)`);
+  }
+  return text;
+}
+
+/** A hedge word as the test passes it: /tmp/ into the block's folder, a made-up id as a real one. */
+async function argument(state: BlockState, word: Word): Promise<string> {
+  let text = await expand(state, word);
+  if (text.startsWith('/tmp/')) text = join(state.cwd, text.slice('/tmp/'.length));
+  // Only an id written in the doc is made up (`$ID` has a real one already).
+  const written = word.parts.map((part) => ('literal' in part ? part.literal : '')).join('');
+  if (MADE_UP_HEDGE_ID.test(written)) text = text.replace(MADE_UP_HEDGE_ID, await newest(state, 'hedge'));
+  if (MADE_UP_JOURNAL_ID.test(written)) text = await newest(state, 'journal');
+  return text;
+}
+
+interface Ran {
+  result: RunResult;
+  args: string[];
+}
+
+/** Runs one doc line's pipelines in order; returns the last hedge run in the foreground. */
+async function runLine(state: BlockState, example: Example): Promise<{ last?: Ran; echoStatus: boolean }> {
+  let last: Ran | undefined;
+  let echoStatus = false;
+  for (const pipeline of example.shell.pipelines) {
+    const at = pipeline.stages.findIndex((stage) => launcher(stage));
+    if (at < 0) {
+      const words = pipeline.stages.length === 1 ? pipeline.stages[0]!.words : [];
+      const raws = words.map((word) => word.raw);
+      if ((raws[0] === '.' || raws[0] === 'source') && raws.length === 2) {
+        const file = state.files.get(raws[1]!.replace(/^\.\//, ''));
+        if (!file) throw new Error(`${raws[1]} was written by no earlier line of the block`);
+        state.served = envLines(file());
+      } else if (raws.length > 0 && raws.every((raw) => ASSIGNMENT.test(raw))) {
+        for (const word of words) {
+          const [, name] = ASSIGNMENT.exec(word.raw)!;
+          state.variables[name!] = (await expand(state, word)).slice(name!.length + 1);
+        }
+      } else if (raws.join(' ') === 'echo $?') {
+        echoStatus = true;
+      }
+      // Anything else that is not hedge (echo, jq, set -a, sleep, notify-desk) is dropped.
+      continue;
+    }
+    if (pipeline.stages.slice(at + 1).some((stage) => launcher(stage))) throw new Error('two hedges in one pipe');
+    const { assignments, args: words } = launcher(pipeline.stages[at]!)!;
+    let stdin: string | undefined;
+    const before = pipeline.stages.slice(0, at);
+    if (before.length > 1) throw new Error(`no rule for ${before.length} stages before hedge`);
+    if (before.length === 1) {
+      const [command, ...rest] = await Promise.all(before[0]!.words.map((word) => expand(state, word)));
+      if (command === 'printf' && rest[0] === '%s' && rest.length === 2) stdin = rest[1];
+      else if (command === 'echo' && rest.length === 1) stdin = `${rest[0]}\n`;
+      else if (command === 'cat' && rest.length === 1) stdin = readFileSync(join(state.cwd, rest[0]!), 'utf8');
+      else throw new Error(`no rule for "${before[0]!.words.map((word) => word.raw).join(' ')} |" before hedge`);
+    }
+    let output: string | undefined;
+    for (const redirect of pipeline.stages[at]!.redirects) {
+      if (redirect.op === '<') stdin = readFileSync(join(state.cwd, await expand(state, redirect.target!)), 'utf8');
+      else if (redirect.op === '>' || redirect.op === '>>') output = redirect.target!.raw.replace(/^\.\//, '');
+    }
+    const extra: Record<string, string> = {};
+    for (const word of assignments) {
+      const [, name] = ASSIGNMENT.exec(word.raw)!;
+      extra[name!] = (await expand(state, word)).slice(name!.length + 1);
+    }
+    let args: string[] = [];
+    for (const word of words) args.push(await argument(state, word));
+    if (pipeline.then === '&') {
+      // The docs put one thing in the background: a simulator whose environment the next lines source.
+      if (commandOf(args) !== 'sandbox' || !output) throw new Error('no rule for this in the background');
+      const port = args.indexOf('--port');
+      if (port >= 0) args[port + 1] = '0';
+      const started = await startInBackground(
+        args,
+        { cwd: state.cwd, env: env(state, extra) },
+        (stdout, stderr) => /Press Ctrl-C to stop/.test(stderr) && /^HEDGE_API_KEY=/m.test(stdout),
+      );
+      state.files.set(output, started.stdout);
+      state.background.push(started.stop);
+      continue;
+    }
+    args = withServer(state, args);
+    if (args.includes('--watch') && !args.includes('--count')) args.push('--count', '1');
+    last = { args, result: await run(state, args, env(state, extra), stdin) };
+    // `a && b` stops at a failure; `a || b` and `a; b` go on (b is never hedge in the docs).
+    if (pipeline.then === '&&' && last.result.code !== 0) break;
+  }
+  return { last, echoStatus };
+}
+
+/** The line that says a server is up: `sandbox serve`'s last banner line, a keeper's first cycle. */
+const UP: Readonly<Record<string, (stdout: string, stderr: string) => boolean>> = {
+  sandbox: (_stdout, stderr) => /Press Ctrl-C to stop/.test(stderr),
+  keep: (stdout) => /"event":\s*"cycle"/.test(stdout),
+};
+
+/** What an MCP client says first (the test is `hedge mcp`'s client for that, then goes). */
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2024-11-05',
+    capabilities: {},
+    clientInfo: { name: 'documented-examples', version: '1' },
+  },
+});
+
+/**
+ * Runs a hedge line. One that serves until it is stopped — `sandbox serve`, a keeper without
+ * `--once` or `--dry-run` — runs until it says it is up, then is stopped as a person stops it
+ * (SIGTERM): its exit code is that of the stop (0 when clean). `hedge mcp` serves its client on
+ * stdin: it gets one `initialize`, then the end of its input, and must have answered it.
+ */
+async function run(
+  state: BlockState,
+  args: string[],
+  environment: Record<string, string>,
+  stdin?: string,
+): Promise<RunResult> {
+  const command = commandOf(args);
+  const next = args[args.indexOf(command) + 1];
+  const serves =
+    command === 'sandbox' ||
+    (command === 'keep' && next !== 'status' && !args.includes('--once') && !args.includes('--dry-run'));
+  if (serves) {
+    const started = Date.now();
+    const server = await startInBackground(args, { cwd: state.cwd, env: environment }, UP[command]!);
+    const code = await server.stop();
+    return { code, signal: null, stdout: server.stdout(), stderr: server.stderr(), durationMs: Date.now() - started };
+  }
+  if (command === 'mcp') {
+    const result = await runHedge(args, { cwd: state.cwd, env: environment, stdin: `${INITIALIZE}\n` });
+    if (result.code === 0 && !/"serverInfo":\{"name":"hedge"/.test(result.stdout))
+      throw new Error(`hedge mcp did not answer initialize:\n${result.stdout}\n${result.stderr}`);
+    return result;
+  }
+  return runHedge(args, { cwd: state.cwd, env: environment, stdin });
+}
+
+/** The exit code the doc implies for a line. */
+function expectedExit(example: Example, echoStatus: boolean): number {
+  const marked = /^exit (\d+)\b/.exec(example.shell.comment);
+  if (marked) return Number(marked[1]);
+  if (echoStatus) {
+    const shown = /^(\d+)\b/.exec(example.shown.filter((line) => line.trim() !== '').at(-1) ?? '');
+    if (shown) return Number(shown[1]);
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparing what a doc shows with what was printed.
+// ---------------------------------------------------------------------------------------------
+/**
+ * A line's shape: what stays the same from run to run. Ids and hashes go; a number keeps its
+ * format (thousands separators, decimals: `10,000.00` is `#,#.##`, never `#.##`) but not its digits
+ * or sign (a P&L may be either).
+ */
+function shape(line: string): string {
+  return line
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .replace(/\bhdg_[0-9a-z]*…?/g, 'hdg_…')
+    .replace(/\ba_[0-9a-z]{6,}\b/g, 'a_…')
+    .replace(/\b0x[0-9a-f]+\b/g, '0x…')
+    .replace(
+      /[+-]?(\d[\d,]*)(\.\d+)?/g,
+      (_, whole: string, fraction?: string) =>
+        whole.replace(/\d+/g, '#') + (fraction ? `.${'#'.repeat(fraction.length - 1)}` : ''),
+    )
+    .replace(/─+/g, '─')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const RULE = /^[\s─]*─[\s─]*$/;
+
+function table(lines: readonly string[]): { at: number; columns: string[]; rows: string[] } | undefined {
+  const rule = lines.findIndex((line, index) => index > 0 && RULE.test(line));
+  if (rule < 0) return undefined;
+  const rows: string[] = [];
+  for (const line of lines.slice(rule + 1)) {
+    if (line.trim() === '') break;
+    rows.push(shape(line));
+  }
+  return { at: rule - 1, columns: lines[rule - 1]!.trim().split(/\s{2,}/), rows };
+}
+
+function labels(lines: readonly string[]): string[] {
+  return lines.flatMap((line) => {
+    const label = /^│\s*(.*?)\s*│/.exec(line)?.[1];
+    return label ? [label] : [];
+  });
+}
+
+/** Whether `shown` appears in `all`, in that order (others between allowed). */
+function inOrder(shown: readonly string[], all: readonly string[]): boolean {
+  let found = 0;
+  for (const item of all) if (item === shown[found]) found++;
+  return found === shown.length;
+}
+
+function jsonKeys(text: string): Set<string> {
+  const keys = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        keys.add(key);
+        walk(inner);
+      }
+    }
+  };
+  try {
+    walk(JSON.parse(text));
+  } catch {
+    for (const line of text.split('\n').filter((line) => line.trim() !== '')) walk(JSON.parse(line));
+  }
+  return keys;
+}
+
+/** What differs between the output a doc shows and what was printed; [] when the shapes agree. */
+function compare(shown: readonly string[], result: RunResult): string[] {
+  const printed = (
+    result.stdout.trim() !== ''
+      ? result.stdout
+      : result.stderr
+          .split('\n')
+          .filter((line) => !/^DEMO — /.test(line))
+          .join('\n')
+  )
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .split('\n');
+  const doc = shown;
+  const first = (lines: readonly string[]): string => shape(lines.find((line) => line.trim() !== '') ?? '');
+  if (/^[[{]/.test(doc[0]?.trim() ?? '')) {
+    const keys = [...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]!);
+    let have: Set<string>;
+    try {
+      have = jsonKeys(printed.join('\n'));
+    } catch {
+      return [`the doc shows JSON, the command printed:\n${printed.slice(0, 5).join('\n')}`];
+    }
+    const missing = [...new Set(keys)].filter((key) => !have.has(key));
+    return missing.length === 0 ? [] : [`keys the doc shows that the output lacks: ${missing.join(', ')}`];
+  }
+  const problems: string[] = [];
+  const docTable = table(doc);
+  if (docTable) {
+    const outTable = table(printed);
+    if (!outTable)
+      return [
+        `the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${printed.slice(0, 5).join('\n')}`,
+      ];
+    if (!inOrder(docTable.columns, outTable.columns))
+      problems.push(`columns shown: ${docTable.columns.join(' | ')}; printed: ${outTable.columns.join(' | ')}`);
+    else if (docTable.columns.length === outTable.columns.length) {
+      for (const row of docTable.rows)
+        if (!outTable.rows.includes(row))
+          problems.push(`a row shown as "${row}" is none of those printed:\n${outTable.rows.join('\n')}`);
+    }
+    if (docTable.at > 0 && first(doc) !== first(printed))
+      problems.push(`first line shown: "${first(doc)}"; printed: "${first(printed)}"`);
+    return problems;
+  }
+  if (first(doc) !== first(printed)) problems.push(`first line shown: "${first(doc)}"; printed: "${first(printed)}"`);
+  const docLabels = labels(doc);
+  if (docLabels.length > 0 && !inOrder(docLabels, labels(printed)))
+    problems.push(`card labels shown: ${docLabels.join(' | ')}; printed: ${labels(printed).join(' | ')}`);
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a doc line's output assumes that the block cannot make by itself.
+// ---------------------------------------------------------------------------------------------
+const SETUPS: ReadonlyArray<{
+  doc: string;
+  text: string;
+  why: string;
+  start: (state: BlockState) => Promise<() => Promise<number | null>>;
+}> = [
+  {
+    doc: 'docs/keep.md',
+    text: 'hedge keep status',
+    why: 'its card is that of a running keeper: one holds the sample target in the background until it has written its heartbeat',
+    start: async (state) => {
+      // Its NDJSON says when its first cycle is done; the heartbeat is written right after it.
+      const keeper = await startInBackground(
+        withServer(state, ['keep', 'docs/examples/target.csv']),
+        { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) },
+        (stdout) => /"event":\s*"cycle"/.test(stdout),
+      );
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const status = await runHedge(withServer(state, ['keep', 'status', '--json']), {
+          cwd: state.cwd,
+          env: env(state, { HEDGE_FORCE_TTY: '0' }),
+        });
+        if (status.code === 0 && (JSON.parse(status.stdout) as { state?: string }).state === 'running') break;
+        if (Date.now() > deadline) {
+          await keeper.stop();
+          throw new Error(`the keeper did not come up:\n${status.stdout}\n${status.stderr}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      return keeper.stop;
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// A block, run.
+// ---------------------------------------------------------------------------------------------
+/** How long a block is likely to take, to start the long ones first (the run ends with its longest block). */
+function weight(block: Block): number {
+  return (EXAMPLES_BY_BLOCK.get(block) ?? []).reduce((sum, line) => {
+    const stages = line.shell?.pipelines.flatMap((pipeline) => pipeline.stages) ?? [];
+    return (
+      sum +
+      0.2 +
+      stages.reduce((inner, stage) => {
+        const found = launcher(stage);
+        return inner + (found ? (WRITES[commandOf(found.args.map((word) => word.raw))] ?? 0) : 0);
+      }, 0)
+    );
+  }, 0);
+}
+
+/** The blocks with a line to run. */
+const RUNNABLE = BLOCKS.filter((block) => examplesIn(block).some(isRun));
+
+async function runBlock(block: Block): Promise<string[]> {
+  const folder = tempDir('hedge-docs-block-');
+  const state: BlockState = {
+    block,
+    cwd: join(folder.path, 'work'),
+    config: join(folder.path, 'config'),
+    served: undefined,
+    variables: variables(),
+    files: new Map(),
+    background: [],
+  };
+  cpSync(opensAHedge(block) ? flat : booked, state.config, { recursive: true });
+  cpSync(join(ROOT, 'docs', 'examples'), join(state.cwd, 'docs', 'examples'), { recursive: true });
+  const problems: string[] = [];
+  try {
+    for (const line of EXAMPLES_BY_BLOCK.get(block)!) {
+      const example = EXAMPLES.find((candidate) => candidate.doc === line.doc && candidate.line === line.line);
+      if (!example) {
+        // Not hedge, but it may set what later lines read (`. ./sandbox.env`, `key=…`).
+        if (line.shell) await runLine(state, { ...line, shell: line.shell });
+        continue;
+      }
+      if (!isRun(example)) continue;
+      const where = `${example.doc}:${example.line}: ${example.text}`;
+      const setup = SETUPS.find(
+        (candidate) => candidate.doc === example.doc && candidate.text === example.text && example.shown.length > 0,
+      );
+      let stop: (() => Promise<number | null>) | undefined;
+      try {
+        stop = setup ? await setup.start(state) : undefined;
+        const { last, echoStatus } = await runLine(state, example);
+        if (!last) continue;
+        const expected = expectedExit(example, echoStatus);
+        if (last.result.code !== expected) {
+          problems.push(
+            `${where}\n  ran hedge ${last.args.join(' ')}: exit ${last.result.code ?? last.result.signal}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
+          );
+          continue;
+        }
+        const shown = echoStatus ? example.shown.slice(0, -1) : example.shown;
+        if (shown.some((text) => text.trim() !== '') && example.skip?.compare !== false) {
+          for (const problem of compare(shown, last.result)) problems.push(`${where}\n  ${problem}`);
+        }
+      } catch (error) {
+        problems.push(`${where}\n  ${(error as Error).message}`);
+      } finally {
+        const code = await stop?.();
+        if (stop && code !== 0) problems.push(`${where}\n  the keeper started for it stopped with exit ${code}`);
+      }
+    }
+  } finally {
+    for (const stop of state.background) {
+      const code = await stop();
+      // A simulator stopped by SIGTERM says so and exits 0.
+      if (code !== 0)
+        problems.push(`${block.doc}:${block.line}: the simulator started in the background stopped with exit ${code}`);
+    }
+    folder.remove();
+  }
+  return problems;
+}
+
+describe('the documented examples', () => {
+  it('finds every hedge line of the docs, and can read each', () => {
+    expect(UNREADABLE).toEqual([]);
+    // A parser that stopped finding lines would pass every check below on nothing.
+    expect(EXAMPLES.length).toBeGreaterThanOrEqual(150);
+    for (const doc of [
+      'README.md',
+      'docs/commands.md',
+      'docs/command-reference.md',
+      'docs/exposures.md',
+      'docs/output.md',
+    ])
+      expect(
+        EXAMPLES.some((example) => example.doc === doc),
+        doc,
+      ).toBe(true);
+    expect(
+      EXAMPLES.filter((example) => example.shown.some((line) => line.trim() !== '')).length,
+    ).toBeGreaterThanOrEqual(10);
+  });
+
+  it('skips only what matches a doc line, each with its reason', () => {
+    for (const entry of SKIPPED) {
+      expect(
+        EXAMPLES.some((example) => entry.match.test(example.text.replace(/\s+/g, ' '))),
+        `SKIPPED ${entry.match} matches no doc line`,
+      ).toBe(true);
+      expect(entry.why.length).toBeGreaterThan(20);
+    }
+    for (const setup of SETUPS)
+      expect(
+        EXAMPLES.some(
+          (example) => example.doc === setup.doc && example.text === setup.text && example.shown.length > 0,
+        ),
+        setup.text,
+      ).toBe(true);
+  });
+
+  // Blocks run side by side (most of a block's time is spent waiting for the simulator's fills,
+  // not on the CPU), the longest first: each test's bound is its own block's run.
+  describe.concurrent('each block runs as written', () => {
+    for (const block of [...RUNNABLE].sort((a, b) => weight(b) - weight(a))) {
+      const lines = examplesIn(block).filter(isRun);
+      it(`${block.doc}:${block.line} (${lines.length} line${lines.length === 1 ? '' : 's'} run)`, async () => {
+        expect(await runBlock(block)).toEqual([]);
+      });
+    }
+  });
+
+  it('the comparison sees a header or a sign the tool does not print', () => {
+    // A table of the output page that was wrong, against what `markets --fields … --format table` printed.
+    const printed: RunResult = {
+      code: 0,
+      signal: null,
+      stderr: '',
+      durationMs: 0,
+      stdout:
+        'Market   Capacity buy USD  Carry/day sell\n───────  ────────────────  ──────────────\nUSDTNGN         1,000,000  +0.0252% earn\n',
+    };
+    const rule = '───────  ──────────────────────────  ───────────────────────';
+    expect(
+      compare(
+        [
+          'Market   available_capacity_usd.buy  net_rate_daily_pct.sell',
+          rule,
+          'USDTNGN                1,000,000.00                 -0.0256%',
+        ],
+        printed,
+      ),
+    ).toHaveLength(1);
+    expect(
+      compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN         1,000,000  -0.0256%'], printed),
+    ).toHaveLength(1);
+    // Numbers move from run to run; their place, format, unit and words do not.
+    expect(
+      compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN         1,000,000  +0.0256% earn'], printed),
+    ).toEqual([]);
+    expect(
+      compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN      1,000,000.00  +0.0256% earn'], printed),
+    ).toHaveLength(1);
+    // A column left out for width is not a difference; one renamed or moved is.
+    expect(compare(['Market   Carry/day sell', rule], printed)).toEqual([]);
+    expect(compare(['Market   Carry/day sell  Capacity buy USD', rule], printed)).toHaveLength(1);
+    // JSON by its keys; anything else by its first line.
+    expect(
+      compare(['{ "market": "USDTNGN", "carry": { "total_usd": 1 } }'], {
+        ...printed,
+        stdout: '{"market": "USDTNGN", "carry": {"total_usdc": 1}}',
+      }),
+    ).toHaveLength(1);
+    expect(
+      compare(['hedge: bad.csv: 3 problems; nothing was read or sent.'], {
+        ...printed,
+        stdout: '',
+        stderr:
+          'DEMO — local simulator\nhedge: docs/examples/bad-exposures.csv: 3 problems; nothing was read or sent.\n',
+      }),
+    ).toHaveLength(1);
+  });
+
+  it("docs/commands.md's `--dialect` values are the simulator's", async () => {
+    const commands = readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8');
+    const documented = /--dialect ((?:\w+\\?\|)+\w+)/.exec(commands)?.[1]?.split(/\\?\|/);
+    const { SANDBOX_DIALECTS } = await import('../../src/sandbox/dialect-names.js');
+    expect(documented).toEqual([...SANDBOX_DIALECTS]);
+  });
+
+  it('no page of the docs doubles a dash', () => {
+    for (const page of [
+      'README.md',
+      ...['keep.md', 'commands.md', 'agents.md', 'output.md'].map((name) => join('docs', name)),
+    ]) {
+      expect(readFileSync(join(ROOT, page), 'utf8'), page).not.toMatch(/—\s*—/);
+    }
+  });
+
+  it("docs/commands.md's report CSV header is the one `report --format csv` prints", async () => {
+    const commands = readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8');
+    const documented = /`(group,count,[a-z_,]+)`/.exec(commands)?.[1];
+    expect(documented).toBeDefined();
+    // On a copy of the book: the blocks copy it while they run.
+    const config = join(world.path, 'report-csv');
+    cpSync(booked, config, { recursive: true });
+    const result = await runHedge(['--demo', 'report', '--format', 'csv'], { cwd: world.path, env: baseEnv(config) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.split('\n')[0]).toBe(documented);
+  });
+});

@@ -1,0 +1,411 @@
+// Trust nothing you re-send: a journal row is data that crossed a network (a team store other
+// machines write to, a copied file). A row that does not verify under the API key — written without
+// the key, or changed after it was written — is never sent again: not by the keeper, not by a bare
+// `hedge resume`, not by `resume ID --yes`, not through a re-run's --idempotency-key. A genuine row
+// begun on another machine needs a person's yes. Asserted on the simulator's request log and state,
+// and on the store's rows.
+import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
+import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
+import { journalEntries } from '../support/cli-runs.js';
+import { appendRow, insertRow } from '../support/journal-rows.js';
+import { lines, writeTarget } from '../support/keeper.js';
+import { describeWithPostgres } from '../support/servers/postgres.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { separateProcesses } from '../support/hedge-cli.js';
+import { teamOf, type Team } from '../support/team.js';
+
+// Each run a process of its own: what is tested here is between hedge processes.
+separateProcesses();
+
+const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
+const journal = journalEntries<Record<string, any>>;
+const trades = (t: Simulator) => t.writes().filter((entry) => TRADE_PATHS.has(entry.path));
+
+interface RowSpec {
+  command: string;
+  path: string;
+  body: Record<string, unknown>;
+  group?: string;
+  leg?: string;
+  via?: 'keeper' | 'agent';
+  host?: string;
+  /** A seal made under this key (a genuine row of that key), or the seal text itself. */
+  sealWith?: string;
+  seal?: string;
+  /** What the row's process read before its send (sealed: a resume judges by it). */
+  context?: Record<string, unknown>;
+}
+
+/** A journal row as a writer with access to the store (but maybe not the key) would put it there. */
+function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
+  const at = new Date().toISOString();
+  const sealed: SealedFields = {
+    id: `z${randomBytes(6).toString('hex')}`,
+    created_at: at,
+    environment: 'test',
+    base_url_host: new URL(t.baseUrl).host,
+    key_id: keyFingerprint(t.apiKey),
+    host: spec.host ?? hostname(),
+    command: spec.command,
+    request: { method: 'POST', path: spec.path, body: spec.body },
+    idempotency_key: `forged-${randomBytes(6).toString('hex')}`,
+    ...(spec.group ? { group: spec.group } : {}),
+    ...(spec.leg ? { leg: spec.leg } : {}),
+    ...(spec.via ? { via: spec.via } : {}),
+    ...(spec.context ? { context: spec.context } : {}),
+  };
+  const seal = spec.seal ?? (spec.sealWith ? rowSealer(spec.sealWith).seal(sealed) : undefined);
+  return {
+    updated_at: at,
+    ...sealed,
+    argv: [spec.command, MARKET],
+    outcome: 'pending',
+    holder: null,
+    ...(seal ? { seal } : {}),
+  };
+}
+
+const teams: Team[] = [];
+afterEach(() => teams.splice(0).forEach((team) => team.remove()));
+
+describeWithPostgres('rows in the team store are verified before anything is sent again', (server) => {
+  const startSimulator = useSimulators();
+
+  async function desk(): Promise<{ t: Simulator; team: Team }> {
+    const t = await startSimulator();
+    const team = await teamOf(t, server());
+    teams.push(team);
+    // The store's schema is made by the first write of any machine.
+    const opened = await team.a.hedge(['open', MARKET, 'sell', '100', '--tenor', '1']);
+    expect(opened.code, opened.stderr).toBe(0);
+    return { t, team };
+  }
+
+  it('the keeper sends no forged row: neither an unsealed add on its own side claiming to be its own, nor one on a side it does not keep', async () => {
+    const { t, team } = await desk();
+    const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
+    // The issue's row: an unresolved add of 66,666 in a keep- group, the account's fingerprint, no holder.
+    await insertRow(
+      server(),
+      team,
+      rowFor(t, {
+        command: 'add',
+        path: '/hedges/add',
+        body: { market: MARKET, side: 'buy', notional_usd: 66_666 },
+        group: 'keep-20261123T000000000Z-abcdef',
+        leg: 'converge',
+      }),
+    );
+    // The same, dressed as this machine's keeper on the target's own side.
+    const dressed = rowFor(t, {
+      command: 'add',
+      path: '/hedges/add',
+      body: { market: MARKET, side: 'sell', notional_usd: 66_666 },
+      group: 'keep-20261123T000001000Z-abcdef',
+      leg: 'converge',
+      via: 'keeper',
+    });
+    await insertRow(server(), team, dressed);
+    const before = trades(t).length;
+
+    const kept = await team.a.hedge(['keep', file, '--once']);
+    // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
+    expect(kept.code, kept.stderr).toBe(13);
+    const refused = lines(kept.stdout).filter((event) => event.event === 'error' && event.code === 'unverified_row');
+    expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
+    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.active('buy')).toEqual([]);
+    expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
+  });
+
+  it('`hedge resume` (bare, or an id with --yes) refuses a forged open (exit 13, unverified_row, nothing sent); `hedge journal` shows it unverified', async () => {
+    const { t, team } = await desk();
+    const unsealed = rowFor(t, {
+      command: 'open',
+      path: '/hedges',
+      body: { market: MARKET, side: 'buy', notional_usd: 77_777, tenor_days: 3 },
+    });
+    await insertRow(server(), team, unsealed);
+    const before = trades(t).length;
+
+    const bare = await team.c.hedge(['resume', '--json']);
+    expect(bare.code, bare.stderr).toBe(13);
+    expect(JSON.parse(bare.stderr.trim().split('\n').at(-1)!).error).toMatchObject({
+      code: 'unverified_row',
+      details: { journal_id: unsealed.id, seal: 'unsealed' },
+    });
+
+    // A seal that is not this key's (made under another key: someone without this key wrote it).
+    const foreign = rowFor(t, {
+      command: 'open',
+      path: '/hedges',
+      body: { market: MARKET, side: 'sell', notional_usd: 250_000, tenor_days: 7 },
+      sealWith: 'sk_test_someone_elses_key_0000000000',
+    });
+    await insertRow(server(), team, foreign);
+    const byId = await team.c.hedge(['resume', String(foreign.id), '--yes']);
+    expect(byId.code, byId.stderr).toBe(13);
+    expect(byId.stderr).toContain(
+      `Journal ${String(foreign.id)} (open: POST /hedges) does not verify as this account's own row`,
+    );
+    expect(byId.stderr).toContain('its seal does not match');
+    expect(trades(t).slice(before)).toEqual([]);
+
+    const listed = await team.c.hedge(['journal', '--pending', '--json']);
+    const checks = Object.fromEntries(
+      (JSON.parse(listed.stdout) as Array<{ id: string; seal_check?: string }>).map((entry) => [
+        entry.id,
+        entry.seal_check,
+      ]),
+    );
+    expect(checks).toEqual({ [String(unsealed.id)]: 'unsealed', [String(foreign.id)]: 'forged' });
+    const table = await team.c.hedge(['journal', '--pending']);
+    const [header, ...rows] = table.stdout.trimEnd().split('\n');
+    expect(header!.split('\t').at(-1)).toBe('seal');
+    expect(rows.map((row) => row.split('\t').at(-1))).toEqual(['unverified', 'unverified']);
+    // Said under any table, whatever columns its width leaves out.
+    expect(table.stderr).toContain(
+      `2 rows ${String(foreign.id)}, ${String(unsealed.id)} do not verify as this account's own: hedge never sends them again`,
+    );
+  });
+
+  it('a row changed after it was written does not verify: its notional raised in the store, `resume --yes` sends nothing', async () => {
+    const { t, team } = await desk();
+    const genuine = rowFor(t, {
+      command: 'add',
+      path: '/hedges/add',
+      body: { market: MARKET, side: 'sell', notional_usd: 1_000 },
+      sealWith: t.apiKey,
+    });
+    await insertRow(server(), team, genuine);
+    await server().query(
+      team.database,
+      `UPDATE hedge.entries SET entry = jsonb_set(entry, '{request,body,notional_usd}', '55000') WHERE id = $1`,
+      [genuine.id],
+    );
+    const before = trades(t).length;
+    const resumed = await team.c.hedge(['resume', String(genuine.id), '--yes']);
+    expect(resumed.code, resumed.stderr).toBe(13);
+    expect(resumed.stderr).toContain('its seal does not match what it would send');
+    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
+  });
+
+  it("a genuine open set back to unknown in the store, its hedge id removed, past the key's lifetime: its time made new, it no longer verifies (exit 13); with its own time, resume finds its hedge and sends nothing", async () => {
+    const { t, team } = await desk();
+    const opened = await team.a.hedge(['open', MARKET, 'buy', '700', '--tenor', '7', '--ref', 'DEAL-77']);
+    expect(opened.code, opened.stderr).toBe(0);
+    // A day on: the server has forgotten the key (the simulator keeps keys 24 h).
+    t.advance(25 * 3_600_000);
+    // "Now" on the server's clock: the row made to look as if it began after its hedge was opened.
+    const now = new Date(Date.now() + 25 * 3_600_000 + 60_000).toISOString();
+    const { rows } = await server().query(
+      team.database,
+      `SELECT id, entry->>'created_at' AS created_at FROM hedge.entries WHERE command = 'open' AND entry->'request'->'body'->>'client_reference' = 'DEAL-77'`,
+    );
+    const id = rows[0]!.id as string;
+    const reset = (at: string) =>
+      server().query(
+        team.database,
+        `UPDATE hedge.entries SET outcome = 'unknown', created_at = $2::timestamptz, entry = (entry - 'hedge_id' - 'resolved_at') || jsonb_build_object('outcome', 'unknown', 'created_at', $3::text) WHERE id = $1`,
+        [id, at, at],
+      );
+    await reset(now);
+    const before = trades(t).length;
+    // The seal covers the row's time: a row made to look newer is not this account's row as written.
+    const renewed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
+    expect(renewed.code, renewed.stderr).toBe(13);
+    expect(renewed.stderr).toContain('its seal does not match what it would send');
+    expect(trades(t).slice(before)).toEqual([]);
+
+    await reset(rows[0]!.created_at as string);
+    const resumed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('The book shows it landed');
+    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([700]);
+  });
+
+  it('a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key', async () => {
+    const { t, team } = await desk();
+    const elsewhere = rowFor(t, {
+      command: 'add',
+      path: '/hedges/add',
+      body: { market: MARKET, side: 'sell', notional_usd: 400 },
+      host: 'desk-far-away',
+      sealWith: t.apiKey,
+      // As that machine's add journaled it: the side's notional before the send, which its wait compares with.
+      context: { baseline_notional_usd: 100 },
+    });
+    await insertRow(server(), team, elsewhere);
+    const before = trades(t).length;
+
+    const asked = await team.c.hedge(['resume', String(elsewhere.id)]);
+    expect(asked.code, asked.stderr).toBe(2);
+    expect(asked.stderr).toContain(
+      'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
+    );
+    expect(trades(t).slice(before)).toEqual([]);
+
+    const resumed = await team.c.hedge(['resume', String(elsewhere.id), '--yes']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const sent = trades(t).slice(before);
+    expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
+      ['/hedges/add', elsewhere.idempotency_key],
+    ]);
+    expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
+  });
+
+  it('the keeper leaves a genuine row of another machine to a person: its side waits, nothing is sent', async () => {
+    const { t, team } = await desk();
+    const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
+    const elsewhere = rowFor(t, {
+      command: 'add',
+      path: '/hedges/add',
+      body: { market: MARKET, side: 'sell', notional_usd: 300 },
+      group: 'keep-20261123T000002000Z-abcdef',
+      leg: 'converge',
+      via: 'keeper',
+      host: 'desk-far-away',
+      sealWith: t.apiKey,
+    });
+    await insertRow(server(), team, elsewhere);
+    const before = trades(t).length;
+    const kept = await team.a.hedge(['keep', file, '--once']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(trades(t).slice(before)).toEqual([]);
+    const skipped = lines(kept.stdout).filter((event) => event.event === 'skip');
+    expect(skipped.map((event) => [event.side, event.reason])).toEqual([
+      [
+        'sell',
+        `the add of journal ${String(elsewhere.id)} is unresolved (pending): left alone until it is finished by its key`,
+      ],
+    ]);
+  });
+});
+
+describe('rows in the local journal file are verified before anything is sent again', () => {
+  const startSimulator = useSimulators();
+
+  it('a forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13)', async () => {
+    const t = await startSimulator();
+    const forged = rowFor(t, {
+      command: 'open',
+      path: '/hedges',
+      body: { market: MARKET, side: 'buy', notional_usd: 3_000, tenor_days: 3 },
+    });
+    appendRow(t.configDir, forged);
+    const resumed = await t.hedge(['resume', String(forged.id), '--yes']);
+    expect(resumed.code, resumed.stderr).toBe(13);
+    expect(resumed.stderr).toContain('it carries no seal');
+
+    // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
+    const done: Record<string, unknown> = {
+      ...rowFor(t, {
+        command: 'open',
+        path: '/hedges',
+        body: { market: MARKET, side: 'buy', notional_usd: 3_000, tenor_days: 3 },
+      }),
+      outcome: 'done',
+    };
+    appendRow(t.configDir, done);
+    const rerun = await t.hedge([
+      'open',
+      MARKET,
+      'buy',
+      '3000',
+      '--tenor',
+      '3',
+      '--idempotency-key',
+      String(done.idempotency_key),
+    ]);
+    expect(rerun.code, rerun.stderr).toBe(13);
+    expect(trades(t)).toEqual([]);
+  });
+
+  it('a forged "landed add" on the side moves no baseline: a genuine add past its key lifetime is judged by its own effect, not sent a second time', async () => {
+    const t = await startSimulator();
+    expect((await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
+    const added = await t.hedge(['add', MARKET, 'buy', '500', '--json']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
+    // The add's row set back to "unknown" (as if its process died before the answer), and a day on,
+    // past the key's lifetime on the server's clock: the server has forgotten the key.
+    const genuine = (await journal(t)).find((entry) => entry.command === 'add')!;
+    const at = new Date(Date.now() + 1_000).toISOString();
+    appendFileSync(
+      join(t.configDir, 'journal.jsonl'),
+      `${JSON.stringify({ id: genuine.id, at, outcome: 'unknown' })}\n`,
+      { mode: 0o600 },
+    );
+    t.advance(25 * 3_600_000);
+    // A row written by someone without the key: an add of the same 500 on the side, landed. Counted,
+    // it would move the add's baseline from 1,000 to 1,500, and the side's 1,500 would read as
+    // "the add did not land".
+    const forged = {
+      ...rowFor(t, { command: 'add', path: '/hedges/add', body: { market: MARKET, side: 'buy', notional_usd: 500 } }),
+      outcome: 'done',
+      created_at: at,
+    };
+    appendRow(t.configDir, forged);
+    const before = trades(t).length;
+    const resumed = await t.hedge(['resume', String(genuine.id), '--yes']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(
+      'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
+    );
+    expect(trades(t).slice(before)).toEqual([]);
+    expect((await journal(t)).find((entry) => entry.id === genuine.id)).toMatchObject({ outcome: 'done' });
+    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
+  });
+
+  it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent', async () => {
+    const t = await startSimulator();
+    const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
+    const opened = await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--json']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const hedgeId = JSON.parse(opened.stdout).id as string;
+    // A colleague closes the side by hand: the keeper leaves that to a person (drift, without --converge).
+    expect((await t.hedge(['close', MARKET, 'buy', '--yes'])).code).toBe(0);
+    // A row written without the key, claiming that hedge was closed by a roll (its close leg, done).
+    const forged = rowFor(t, {
+      command: 'close',
+      path: '/hedges/close',
+      body: { market: MARKET, side: 'buy' },
+      group: 'roll-20261123T000000000Z-abcdef',
+      leg: 'close',
+    });
+    appendRow(t.configDir, { ...forged, outcome: 'done', hedge_id: hedgeId });
+    const before = trades(t).length;
+    const kept = await t.hedge(['keep', file, '--once']);
+    const events = lines(kept.stdout);
+    expect(events.filter((event) => event.event === 'drift')).toMatchObject([
+      { market: MARKET, side: 'buy', change: 'open', hedge_ids: [hedgeId] },
+    ]);
+    expect(events.filter((event) => event.event === 'reopen')).toEqual([]);
+    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.active('buy')).toEqual([]);
+  });
+
+  it('a row this key journaled verifies: a killed open is resumed with its key (the seal made at begin)', async () => {
+    const t = await startSimulator();
+    const genuine = rowFor(t, {
+      command: 'open',
+      path: '/hedges',
+      body: { market: MARKET, side: 'buy', notional_usd: 2_000, tenor_days: 3 },
+      sealWith: t.apiKey,
+    });
+    appendRow(t.configDir, genuine);
+    const resumed = await t.hedge(['resume', String(genuine.id)]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(trades(t).map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
+      ['/hedges', genuine.idempotency_key],
+    ]);
+    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([2_000]);
+  });
+});

@@ -1,0 +1,267 @@
+// Money moves once: a journal row is valid once, and an action is sent again after its key may be
+// forgotten only on proof that it did not land.
+// - A genuine row replayed — copied whole, seal and all, under a new id, a later time and the next
+//   seq, set back to `unknown` — after the server forgot its key is sent by nothing: not `resume ID
+//   --yes`, not the keeper, not apply; in the local file and in the team store alike.
+// - A row whose key already has a finished row is a copy: never sent, and said to be one.
+// - An add that acted, moved back to its old figure by a colleague whose journal hedge never sees,
+//   is "cannot tell" past its key's lifetime (exit 12): not resent by resume, the keeper or apply;
+//   `resume ID --resend-unproven` is a person's word.
+// Asserted on the simulator's request log and state.
+import { afterEach, describe, expect, it } from 'vitest';
+import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
+import { journalEntries } from '../support/cli-runs.js';
+import { tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
+import { appendRow, insertRow, nextSeq, replayOf } from '../support/journal-rows.js';
+import { lines, writeTarget } from '../support/keeper.js';
+import { describeWithPostgres } from '../support/servers/postgres.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { teamOf, type Team } from '../support/team.js';
+
+const HOUR = 3_600_000;
+const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
+const trades = (t: Simulator) => t.writes().filter((entry) => TRADE_PATHS.has(entry.path));
+const adds = (t: Simulator) => t.writes().filter((entry) => entry.path === '/hedges/add');
+const sellUsd = (t: Simulator) => t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+const lastJson = (stderr: string): any => JSON.parse(stderr.trim().split('\n').at(-1)!);
+
+/** One machine of a desk and its journal: the local file, or the team store. */
+interface Desk {
+  t: Simulator;
+  hedge(args: string[], options?: RunOptions): Promise<RunResult>;
+  /** Writes a replay of the row where a writer of this journal would, and gives its id. */
+  replay(row: Record<string, unknown>): Promise<string>;
+}
+
+const startSimulator = useSimulators();
+
+function fileDesk(t: Simulator): Desk {
+  return {
+    t,
+    hedge: (args, options) => t.hedge(args, options),
+    replay: async (row) => {
+      const copy = replayOf(row, nextSeq(t.configDir));
+      appendRow(t.configDir, copy);
+      return String(copy.id);
+    },
+  };
+}
+
+/**
+ * The cases each store is asked: a done add replayed after the server forgot its key (the side back
+ * at 1,000 by a reduce since, so that the book reads as if it never landed).
+ */
+function replayCases(newDesk: () => Promise<Desk>): void {
+  /** open 1,000; `landAdd` adds 100 and returns its row; a reduce of 100 takes the side back to 1,000. */
+  async function addedThenReduced(desk: Desk, landAdd: () => Promise<void>, command = 'add') {
+    expect((await desk.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
+    await landAdd();
+    expect(sellUsd(desk.t)).toBe(1_100);
+    expect((await desk.hedge(['reduce', MARKET, 'sell', '100'])).code).toBe(0);
+    expect(sellUsd(desk.t)).toBe(1_000);
+    const row = (await journalEntries(desk)).find((entry) => entry.command === command && entry.outcome === 'done');
+    expect(row).toBeDefined();
+    // A day on, on the server's clock: it has forgotten the add's key (the simulator keeps keys 24 h).
+    desk.t.advance(26 * HOUR);
+    return row!;
+  }
+
+  it('`resume ID --yes` of a replayed add: refused (exit 13, unverified_row), nothing sent, the side stays 1,000', async () => {
+    const desk = await newDesk();
+    const row = await addedThenReduced(desk, async () => {
+      expect((await desk.hedge(['add', MARKET, 'sell', '100'])).code).toBe(0);
+    });
+    const id = await desk.replay(row);
+    const before = trades(desk.t).length;
+    const resumed = await desk.hedge(['resume', id, '--yes', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(13);
+    expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
+    expect(resumed.stderr).toContain(
+      `Its idempotency key is also journal ${String(row.id)}'s (done): this row is a copy`,
+    );
+    expect(trades(desk.t).slice(before)).toEqual([]);
+    expect(sellUsd(desk.t)).toBe(1_000);
+  });
+
+  it("`keep --once` with a replay of the keeper's own add: not sent (an error event, exit 13), the side stays 1,000", async () => {
+    const desk = await newDesk();
+    const file = writeTarget(desk.t, [`${MARKET},sell,1100,7,,`]);
+    const row = await addedThenReduced(desk, async () => {
+      const kept = await desk.hedge(['keep', file, '--once', '--converge']);
+      expect(kept.code, kept.stderr).toBe(0);
+    });
+    expect(row).toMatchObject({ via: 'keeper' });
+    const id = await desk.replay(row);
+    const before = trades(desk.t).length;
+    // Without --converge: the keeper only reports the drift, so anything sent is the replay.
+    const kept = await desk.hedge(['keep', file, '--once']);
+    expect(kept.code, kept.stderr).toBe(13);
+    expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([
+      { code: 'unverified_row', journal_id: id },
+    ]);
+    expect(trades(desk.t).slice(before)).toEqual([]);
+    expect(sellUsd(desk.t)).toBe(1_000);
+  });
+
+  it("`apply` with a replay of an earlier apply's step: not sent (exit 13), nothing sent at all", async () => {
+    const desk = await newDesk();
+    const row = await addedThenReduced(desk, async () => {
+      const applied = await desk.hedge(['apply', writeTarget(desk.t, [`${MARKET},sell,1100,7,,`])]);
+      expect(applied.code, applied.stderr).toBe(0);
+    });
+    expect(String(row.group)).toMatch(/^apply-/);
+    const id = await desk.replay(row);
+    const before = trades(desk.t).length;
+    // The target is what the side holds: anything sent is the replay (and what would undo it).
+    const applied = await desk.hedge(['apply', writeTarget(desk.t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']);
+    expect(applied.code, applied.stderr).toBe(13);
+    expect(lastJson(applied.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
+    expect(trades(desk.t).slice(before)).toEqual([]);
+    expect(sellUsd(desk.t)).toBe(1_000);
+  });
+}
+
+describe('a genuine row replayed in the local journal file', () => {
+  replayCases(async () => fileDesk(await startSimulator()));
+});
+
+const teams: Team[] = [];
+afterEach(() => teams.splice(0).forEach((team) => team.remove()));
+
+describeWithPostgres('a genuine row replayed in the team store', (server) => {
+  replayCases(async () => {
+    const t = await startSimulator();
+    const team = await teamOf(t, server());
+    teams.push(team);
+    return {
+      t,
+      hedge: (args, options) => team.c.hedge(args, options),
+      // As the issue's INSERT: the row's JSON, a new id, created_at now, the store's next seq.
+      replay: async (row) => {
+        const { rows } = await server().query(team.database, 'SELECT max(seq)::int + 1 AS next FROM hedge.entries');
+        const copy = replayOf(row, rows[0]!.next as number);
+        await insertRow(server(), team, copy);
+        return String(copy.id);
+      },
+    };
+  });
+});
+
+describe('a row is valid once', () => {
+  it('a copy of a finished add sealed by a holder of the key: resume says it is a copy never sent as its own (exit 13) and sends nothing', async () => {
+    const t = await startSimulator();
+    expect((await t.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
+    expect((await t.hedge(['add', MARKET, 'sell', '100'])).code).toBe(0);
+    const row = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
+    // Duplicated by hand, and sealed anew with the key: its seal verifies, its key is spent.
+    const copy = replayOf(row, nextSeq(t.configDir));
+    appendRow(t.configDir, { ...copy, seal: rowSealer(t.apiKey).seal(copy as unknown as SealedFields) });
+    const before = trades(t).length;
+    const resumed = await t.hedge(['resume', String(copy.id), '--yes', '--no-wait', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(13);
+    expect(lastJson(resumed.stderr).error).toMatchObject({
+      code: 'unverified_row',
+      details: { journal_id: copy.id, seal: 'duplicate' },
+    });
+    expect(resumed.stderr).toContain(
+      `(add: POST /hedges/add): a row is valid once. Its idempotency key is also journal ${String(row.id)}'s (done): this row is a copy, never sent as an action of its own. hedge does not send it; nothing was sent.`,
+    );
+    expect(trades(t).slice(before)).toEqual([]);
+    expect(sellUsd(t)).toBe(1_100);
+  });
+
+  it('--idempotency-key of an action that ended (resolved as not landed) is refused: a key is one action (exit 2, nothing sent)', async () => {
+    const t = await startSimulator();
+    t.seedOpen('sell', 1_000);
+    t.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+    const lost = await t.hedge(['add', MARKET, 'sell', '100', '--json']);
+    t.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+    expect(lost.code, lost.stderr).toBe(5);
+    const key = lastJson(lost.stderr).error.idempotency_key as string;
+    const [entry] = await journalEntries(t, '--pending');
+    expect((await t.hedge(['journal', 'resolve', String(entry!.id), '--not-landed'])).code).toBe(0);
+    const before = adds(t).length;
+    const again = await t.hedge(['add', MARKET, 'sell', '100', '--idempotency-key', key]);
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(`that key's action (journal ${String(entry!.id)}`);
+    expect(again.stderr).toContain('ended abandoned; a key is one action, so nothing was sent');
+    expect(adds(t).length).toBe(before);
+  });
+});
+
+describe('after its key may be forgotten, an action is sent again only on proof that it did not land', () => {
+  /**
+   * The side at 1,000; `lose` sends an add of 100 that lands while its answer is lost; a colleague
+   * on another machine (a journal hedge never sees) reduces 100; then 30 hours pass on the server.
+   */
+  async function landedThenMovedBack(lose: (t: Simulator) => Promise<RunResult>) {
+    const t = await startSimulator();
+    t.seedOpen('sell', 1_000);
+    t.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+    const lost = await lose(t);
+    t.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+    expect(lost.code, lost.stderr).toBe(5);
+    expect(sellUsd(t)).toBe(1_100);
+    const colleague = tempDir('hedge-colleague-');
+    try {
+      expect((await t.hedge(['reduce', MARKET, 'sell', '100'], { configDir: colleague.path })).code).toBe(0);
+    } finally {
+      colleague.remove();
+    }
+    expect(sellUsd(t)).toBe(1_000);
+    t.advance(30 * HOUR);
+    return t;
+  }
+
+  it('`resume --yes`: "cannot tell" (exit 12) with what to check, nothing sent; `resume ID --resend-unproven` sends it with its key', async () => {
+    const t = await landedThenMovedBack((t) => t.hedge(['add', MARKET, 'sell', '100', '--json']));
+    const [entry] = await journalEntries(t, '--pending');
+    const before = adds(t).length;
+    const resumed = await t.hedge(['resume', '--yes', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(12);
+    expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unresolved', details: { journal_id: entry!.id } });
+    expect(resumed.stderr).toContain(
+      'The book cannot tell whether it landed: the sell side is 1,000.00 USD now; it was 1,000.00 USD before the add was sent',
+    );
+    expect(resumed.stderr).toContain('a side back at its old figure proves nothing');
+    expect(resumed.stderr).toContain(`hedge resume ${String(entry!.id)} --resend-unproven`);
+    expect(adds(t).length).toBe(before);
+    expect(sellUsd(t)).toBe(1_000);
+
+    // A person's word: sent again with its own key (the server, having forgotten it, acts).
+    const resent = await t.hedge(['resume', String(entry!.id), '--resend-unproven']);
+    expect(resent.code, resent.stderr).toBe(0);
+    expect(resent.stderr).toContain('Sending it again with its key, as --resend-unproven asks');
+    expect(
+      adds(t)
+        .slice(before)
+        .map((write) => write.idempotencyKey),
+    ).toEqual([entry!.idempotency_key]);
+    expect(sellUsd(t)).toBe(1_100);
+  });
+
+  it("`keep --once`: the keeper's own add is not sent again (an unresolved error, exit 12), the side stays 1,000", async () => {
+    let file = '';
+    const t = await landedThenMovedBack((t) => {
+      file = writeTarget(t, [`${MARKET},sell,1100,7,,`]);
+      return t.hedge(['keep', file, '--once', '--converge', '--timeout', '5']);
+    });
+    const before = trades(t).length;
+    const kept = await t.hedge(['keep', file, '--once']);
+    expect(kept.code, kept.stderr).toBe(12);
+    expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([{ code: 'unresolved' }]);
+    expect(trades(t).slice(before)).toEqual([]);
+    expect(sellUsd(t)).toBe(1_000);
+  });
+
+  it("`apply`: an earlier apply's add is not sent again (exit 12), nothing sent", async () => {
+    const t = await landedThenMovedBack((t) =>
+      t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1100,7,,`]), '--json']),
+    );
+    const before = trades(t).length;
+    const applied = await t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']);
+    expect(applied.code, applied.stderr).toBe(12);
+    expect(trades(t).slice(before)).toEqual([]);
+    expect(sellUsd(t)).toBe(1_000);
+  });
+});

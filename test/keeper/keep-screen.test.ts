@@ -1,0 +1,84 @@
+// The keeper's live status on a real 80-column pseudo-terminal, read back through a terminal
+// emulator: redrawn in place (one header, however many cycles and steps ran), none of the steps'
+// own progress lines leaking onto it, times in one clock labelled as such, and a dry run that says
+// it is one.
+import { describe, expect, it } from 'vitest';
+import { HOUR, writeTarget } from '../support/keeper.js';
+import { until } from '../support/polling.js';
+import { spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
+import { MARKET, useSimulators } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+
+/** The header's `last cycle MM-DD HH:MM:SS UTC`, as an instant. */
+function lastCycleAt(screen: string, year: number): number | undefined {
+  const found = /last cycle (\d\d-\d\d) (\d\d:\d\d:\d\d) UTC/.exec(screen);
+  return found ? Date.parse(`${year}-${found[1]}T${found[2]}Z`) : undefined;
+}
+
+describe('hedge keep on a terminal', () => {
+  it('at 80 columns the status redraws in place: one header, no step progress lines, the cycle time in UTC', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('sell', 2000);
+    simulator.advance(7 * 24 * HOUR - HOUR / 2);
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`, `${MARKET},buy,1000,3,,`]);
+    const startedAt = Date.now();
+    // A local zone far from UTC: a local time labelled UTC would show.
+    const terminal: Terminal = spawnInTerminal({
+      configDir: simulator.configDir,
+      args: ['keep', file, '--interval', '2'],
+      env: { ...simulator.env, TZ: 'Asia/Kathmandu' },
+      cols: 80,
+      rows: 30,
+    });
+    try {
+      await until(
+        () =>
+          simulator.active('buy').some((hedge) => hedge.status === 'filled') &&
+          simulator.active('sell').some((hedge) => hedge.status === 'filled' && hedge.tenorDays === 1),
+        'the roll and the open landed',
+      );
+      // Two cycles after the steps: the screen has been redrawn several times.
+      const cycles = simulator.requests('GET', '/positions').length;
+      await until(() => simulator.requests('GET', '/positions').length >= cycles + 2, 'two more cycles');
+      await terminal.waitFor(/roll USDTNGN sell/);
+      const drawn = await terminal.drawn();
+      const text = drawn.map((line) => line.text);
+      expect(
+        text.filter((line) => line.includes('hedge keep ')),
+        text.join('\n'),
+      ).toHaveLength(1);
+      for (const line of drawn) expect(line.wrapped, line.text).toBe(false);
+      // Nothing but the status: no spinner, "Waiting for…" or "Submitted…" lines of the steps.
+      expect(text.join('\n')).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|Waiting for|Submitted|Opening|Closing|Polling/);
+      const at = lastCycleAt(text.join('\n'), new Date().getUTCFullYear());
+      expect(at, text.join('\n')).toBeDefined();
+      const firstRequest = simulator.requests().find((entry) => entry.realTimeMs >= startedAt)!.realTimeMs;
+      expect(at!).toBeGreaterThanOrEqual(Math.floor(firstRequest / 1000) * 1000);
+      expect(at!).toBeLessThanOrEqual(Date.now());
+    } finally {
+      terminal.kill();
+    }
+  });
+
+  it('a dry run on a terminal says it is one, and what it would do', async () => {
+    const simulator = await startSimulator();
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
+    const terminal = spawnInTerminal({
+      configDir: simulator.configDir,
+      args: ['keep', file, '--dry-run'],
+      env: simulator.env,
+      cols: 80,
+      rows: 30,
+    });
+    try {
+      expect(await terminal.exitCode).toBe(0);
+      const text = (await terminal.drawn()).map((line) => line.text).join('\n');
+      expect(text).toMatch(/DRY RUN/);
+      expect(text).toMatch(/would reopen USDTNGN sell 2,000 USD/);
+      expect(simulator.writes()).toHaveLength(0);
+    } finally {
+      terminal.kill();
+    }
+  });
+});

@@ -1,0 +1,426 @@
+// What a desk needs stays on the screen: every list and --watch view drawn on a real
+// terminal (a pseudo-terminal) at 60, 80 and 120 columns, against a simulator whose book was made
+// through the CLI (so that the journal knows it: an open, a reduce and a close of one hedge, a
+// long-ish reference on another). On every screen: no line wider than the terminal; every column a
+// wide terminal shows and this one does not is named under its table (`Hidden at …`), and every id
+// cut in the middle too (`shortened: …`); the columns kept are the first of the list's priorities
+// (docs/output.md's tables); no id is shown whole while an amount is left out — and the issue's
+// own demands: at 80 columns positions keep entry and
+// time left, history the closing date, entry, exit and net P&L, the journal side and notional,
+// markets both sides' capacity; at 60 net P&L is never the one left out; the exposures schedule's
+// reason is never cut inside a word; a note about a column is said only under a table showing it.
+import stringWidth from 'string-width';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldLabel, type FieldSpec } from '../../src/platform/fields/fields.js';
+import {
+  BOOK_RESOURCE,
+  COST_RESOURCE,
+  EXPOSURE_LINE_RESOURCE,
+  SCHEDULE_RESOURCE,
+  STRESS_RESOURCE,
+} from '../../src/features/exposures/exposures-view.js';
+import {
+  HEDGE_RESOURCE,
+  HISTORY_RESOURCE,
+  JOURNAL_RESOURCE,
+  MATURITY_RESOURCE,
+  marketsResource,
+  POSITION_RESOURCE,
+  PRICE_RESOURCE,
+  type Resource,
+} from '../../src/platform/fields/resource-fields.js';
+import { ROOT } from '../support/hedge-cli.js';
+import { spawnInTerminal } from '../support/servers/pseudo-terminal.js';
+import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
+import { leftOut, printedTable, type PrintedTable } from '../support/table-text.js';
+
+const WIDTHS = [60, 80, 120] as const;
+/** Wide enough that no table leaves anything out: what each list can show. */
+const WIDE = 400;
+const LONG_REF = 'DEAL-2026-11-0042';
+const EXPOSURES_FILE = `${ROOT}/docs/examples/exposures.csv`;
+
+let simulator: Simulator;
+let resizedId: string;
+
+/** The command on a terminal `cols` wide: every line it drew (stdout and stderr, in order, as the terminal shows them). */
+async function screenOf(args: string[], cols: number): Promise<string[]> {
+  const terminal = spawnInTerminal({ configDir: simulator.configDir, args, env: simulator.env, cols, rows: 300 });
+  try {
+    const code = await terminal.exitCode;
+    const lines = (await terminal.drawn()).map((line) => line.text);
+    expect(code, lines.join('\n')).toBe(0);
+    return lines;
+  } finally {
+    terminal.kill();
+  }
+}
+
+async function run(args: string[]): Promise<string> {
+  const result = await simulator.hedge(args);
+  expect(result.code, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+beforeAll(async () => {
+  simulator = await startSimulator();
+  await run(['open', MARKET, 'buy', '10000', '--tenor', '3', '--ref', 'DEAL-42', '--json']);
+  // A hedge reduced while open, then closed: its history record's P&L is its whole life's.
+  resizedId = (
+    JSON.parse(await run(['open', MARKET, 'sell', '5000', '--tenor', '7', '--ref', 'REPRO-1', '--json'])) as {
+      id: string;
+    }
+  ).id;
+  simulator.advance(600_000);
+  await run(['reduce', MARKET, 'sell', '3000', '--json']);
+  simulator.advance(600_000);
+  await run(['close', MARKET, 'sell', '--json']);
+  await run(['open', MARKET, 'sell', '20000', '--tenor', '7', '--ref', LONG_REF, '--json']);
+  // An hour on: the mark has moved off the entries.
+  simulator.advance(3_600_000);
+});
+
+afterAll(async () => {
+  await simulator?.close();
+});
+
+// ---- reading a screen ---------------------------------------------------------------------------
+
+interface ScreenTable extends PrintedTable {
+  /** The lines of its rows (continuation lines of wrapped cells included), up to what follows the table. */
+  body: string[];
+  /** What its note under it names. */
+  hidden: string[];
+  shortened: string[];
+  /** The lines between this table and the next (its notes), joined. */
+  after: string;
+}
+
+/** A header rule's line: under a table's headers (the totals' rule is followed by the totals). */
+const RULE = /^─+(?: +─+)*$/;
+
+/** Every table of a screen, in order, with the note under each. */
+function tablesOf(lines: string[]): ScreenTable[] {
+  const rules = lines.flatMap((line, index) =>
+    RULE.test(line) && !/^Total/.test(lines[index + 1] ?? '') ? [index] : [],
+  );
+  return rules.map((ruleAt, at) => {
+    const table = printedTable(lines.join('\n'), ruleAt)!;
+    const end = at + 1 < rules.length ? rules[at + 1]! - 2 : lines.length;
+    const body: string[] = [];
+    for (let index = ruleAt + 1; index < end; index++) {
+      const line = lines[index]!;
+      // Rows lie over the columns; a note or a title runs across the gaps.
+      if (
+        line !== '' &&
+        [...line].every(
+          (char, column) => char === ' ' || table.spans.some(([start, stop]) => column >= start && column < stop),
+        )
+      )
+        body.push(line);
+      else if (!RULE.test(line) && !/^Total/.test(line) && !/^[A-Z][a-z]{2} \d{2} [A-Z][a-z]{2} \d{4} · /.test(line))
+        break;
+    }
+    const after = lines.slice(ruleAt + 1 + body.length, end).join(' ');
+    return { ...table, body, after, ...leftOut(after) };
+  });
+}
+
+/** Each header a field can have on screen (its label with its unit, the rate's as NGN/USDT), to its key. */
+function keysByHeader(resource: Resource): Map<string, string> {
+  const byHeader = new Map<string, string>();
+  for (const field of resource.fields as FieldSpec[]) {
+    for (const rateUnit of ['NGN/USDT', undefined])
+      byHeader.set(fieldLabel(field, 'header', { kind: field.kind, rateUnit }), field.key);
+  }
+  return byHeader;
+}
+
+/**
+ * What every table must do at every width: fit it, name each column the wide table shows that it
+ * does not, name each id it cut, and keep the first of its priorities (a prefix: no column hidden
+ * before one shown).
+ */
+function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: number, resource?: Resource): string[] {
+  const where = `${name} at ${cols}`;
+  expect(wide.hidden, `${name}: the wide table hides nothing`).toEqual([]);
+  const missing = wide.headers.filter((header) => !table.headers.includes(header));
+  expect(
+    table.hidden.length,
+    `${where}: ${missing.join(', ')} left out; the note names ${table.hidden.join(', ') || 'nothing'}`,
+  ).toBe(missing.length);
+  expect(new Set(table.hidden).size, where).toBe(table.hidden.length);
+  // An id cut in the middle is named as shortened.
+  table.spans.forEach(([start, end], column) => {
+    const cut = table.body.some(
+      (line) => /^\S*…\S*$/.test(line.slice(start, end).trim()) && /^(hdg_|a_|0x)/.test(line.slice(start, end).trim()),
+    );
+    if (cut) expect(table.shortened.length, `${where}: ${table.headers[column]} cut, not named`).toBeGreaterThan(0);
+  });
+  if (resource === undefined) return table.headers;
+  const byHeader = keysByHeader(resource);
+  const shown = table.headers.map((header) => byHeader.get(header) ?? header);
+  const all = wide.headers.map((header) => byHeader.get(header) ?? header);
+  // The names in the note are exactly the keys of the columns left out.
+  expect([...table.hidden].sort(), where).toEqual(all.filter((key) => !shown.includes(key)).sort());
+  const rank = (key: string): number =>
+    resource.priority.includes(key) ? resource.priority.indexOf(key) : resource.priority.length;
+  const lastShown = Math.max(...shown.map(rank));
+  const firstHidden = Math.min(...table.hidden.map(rank));
+  expect(lastShown, `${where}: ${table.hidden.join(', ')} hidden before ${shown.join(', ')}`).toBeLessThan(firstHidden);
+  // Ids and hashes are shortened before any money column goes: none is shown whole while one is hidden.
+  const kindOfKey = new Map((resource.fields as FieldSpec[]).map((field) => [field.key, field.kind]));
+  const hiddenMoney = table.hidden.filter((key) => ['money', 'pnl', 'charge'].includes(kindOfKey.get(key) ?? ''));
+  const wholeIds = shown.filter((key, column) => {
+    if (!['id', 'hash'].includes(kindOfKey.get(key) ?? '')) return false;
+    const [start, end] = table.spans[column]!;
+    return table.body.every((line) => !line.slice(start, end).includes('…'));
+  });
+  if (hiddenMoney.length > 0)
+    expect(wholeIds, `${where}: ${wholeIds.join(', ')} whole while ${hiddenMoney.join(', ')} is hidden`).toEqual([]);
+  return shown;
+}
+
+/** Every line drawn fits the terminal. */
+function fits(lines: string[], cols: number, name: string): void {
+  for (const line of lines) expect(stringWidth(line), `${name} at ${cols}: ${line}`).toBeLessThanOrEqual(cols);
+}
+
+/** A list drawn at each width, and wide. */
+async function screens(args: string[]): Promise<{ wide: string[]; at: Map<number, string[]> }> {
+  const [wide, ...narrow] = await Promise.all([screenOf(args, WIDE), ...WIDTHS.map((cols) => screenOf(args, cols))]);
+  return { wide: wide!, at: new Map(WIDTHS.map((cols, index) => [cols, narrow[index]!])) };
+}
+
+// ---- the lists ------------------------------------------------------------------------------------
+
+const LISTS: Array<{ name: string; args: string[]; resource: Resource }> = [
+  { name: 'markets', args: ['markets'], resource: marketsResource() },
+  { name: 'positions', args: ['positions'], resource: POSITION_RESOURCE },
+  { name: 'hedges', args: ['hedges'], resource: HEDGE_RESOURCE },
+  { name: 'history', args: ['history'], resource: HISTORY_RESOURCE },
+  { name: 'maturities', args: ['maturities'], resource: MATURITY_RESOURCE },
+  { name: 'journal', args: ['journal'], resource: JOURNAL_RESOURCE },
+];
+
+/** The columns a desk decides on (docs/output.md) that each list must keep at a width, as keys. */
+const MUST_KEEP: Record<string, Partial<Record<(typeof WIDTHS)[number], string[]>>> = {
+  markets: {
+    80: [
+      'market',
+      'status',
+      'price',
+      'capacity_buy_usd',
+      'capacity_sell_usd',
+      'carry_buy_daily_pct',
+      'carry_sell_daily_pct',
+    ],
+  },
+  positions: {
+    60: ['side', 'client_reference', 'notional_usd', 'net_pnl_usd'],
+    80: ['side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'entry_price', 'mark_price', 'matures_in'],
+  },
+  hedges: { 80: ['id', 'side', 'client_reference', 'notional_usd', 'struck_rate', 'status', 'maturity_at'] },
+  history: {
+    60: ['side', 'client_reference', 'notional_usd', 'net_pnl_usd'],
+    80: ['side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'entry_price', 'exit_price', 'closed_at'],
+  },
+  maturities: { 80: ['time', 'left', 'side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'mark_price'] },
+  journal: { 80: ['id', 'command', 'side', 'client_reference', 'notional_usd', 'outcome', 'created_at'] },
+};
+
+describe.each(LISTS)('$name at 60, 80 and 120 columns', ({ name, args, resource }) => {
+  it("fits, names what it leaves out, keeps the first of its priorities and the desk's columns", async () => {
+    const { wide, at } = await screens(args);
+    const [wideTable] = tablesOf(wide);
+    expect(wideTable, wide.join('\n')).toBeDefined();
+    for (const cols of WIDTHS) {
+      const lines = at.get(cols)!;
+      fits(lines, cols, name);
+      const [table] = tablesOf(lines);
+      const shown = checkTable(name, table!, wideTable!, cols, resource);
+      // The desk's columns kept (and at 120 every one the list has at 80).
+      const must = MUST_KEEP[name]?.[cols] ?? (cols === 120 ? (MUST_KEEP[name]?.[80] ?? []) : []);
+      for (const key of must) expect(shown, `${name} at ${cols} keeps ${key}:\n${lines.join('\n')}`).toContain(key);
+      // At 60 columns net P&L is never the one left out.
+      expect(table!.hidden, `${name} at ${cols}`).not.toContain('net_pnl_usd');
+    }
+  });
+});
+
+describe('notes under a table are about what it shows', () => {
+  it('positions: the note on net margin only where its column is; the lines under each side name the parts shown', async () => {
+    const { at } = await screens(['positions']);
+    for (const cols of WIDTHS) {
+      const lines = at.get(cols)!;
+      const [table] = tablesOf(lines);
+      const text = lines.join(' ');
+      const shown = table!.headers.includes('Net margin USD');
+      expect(text.includes('Net margin: what closing now would return'), `${cols}:\n${lines.join('\n')}`).toBe(shown);
+      // The parts of a hedge's line the note names are on the line: an id, and the notional in USD.
+      const named = /Under each side: its hedges as their records show them \(([^)]*)\)/.exec(text)?.[1];
+      expect(named, `${cols}`).toBeDefined();
+      const hedgeLine = lines.find((line) => line.startsWith('  └ '))!;
+      if (!named!.includes('reference')) expect(hedgeLine).not.toContain('DEAL-42');
+      if (named!.includes('reference'))
+        expect(lines.some((line) => line.startsWith('  └ ') && line.includes('DEAL-42'))).toBe(true);
+    }
+  });
+
+  it('history: a hedge this journal reduced while open has its notional marked, and the note says what it held', async () => {
+    const { at } = await screens(['history']);
+    for (const cols of WIDTHS) {
+      const lines = at.get(cols)!;
+      const row = lines.find((line) => line.includes('REPRO-1'))!;
+      expect(row, `${cols}:\n${lines.join('\n')}`).toMatch(/2,000\.00\*/);
+      const text = lines.join(' ').replace(/\s+/g, ' ');
+      expect(text).toContain(
+        `* REPRO-1 ${resizedId}: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`,
+      );
+      // The sign note is about gross P&L, carry and fees: said only with one of them.
+      const [table] = tablesOf(lines);
+      const parts = ['Gross P&L USD', 'Carry USDC', 'Fees USDC'].some((header) => table!.headers.includes(header));
+      expect(text.includes('Net P&L = gross P&L + carry + fees'), `${cols}`).toBe(parts);
+    }
+  });
+
+  it('markets: the carry note only under carry columns', async () => {
+    for (const cols of [40, 80]) {
+      const lines = await screenOf(['markets'], cols);
+      const [table] = tablesOf(lines);
+      const carry = table!.headers.some((header) => header.startsWith('Carry/day'));
+      // At 40 columns both carry columns wait (the capacities come first): the note waits with them.
+      expect(carry, `${cols}`).toBe(cols === 80);
+      expect(lines.join(' ').includes('Carry per day of the notional'), `${cols}:\n${lines.join('\n')}`).toBe(carry);
+    }
+  });
+});
+
+// ---- exposures and the report ---------------------------------------------------------------------
+
+describe('exposures: its five tables at 60, 80 and 120 columns', () => {
+  it('each fits, names what it leaves out and keeps the first of its priorities; the reason wraps at its words, never cut', async () => {
+    const args = ['exposures', EXPOSURES_FILE];
+    const { wide, at } = await screens(args);
+    const resources = [EXPOSURE_LINE_RESOURCE, BOOK_RESOURCE, SCHEDULE_RESOURCE, COST_RESOURCE, STRESS_RESOURCE];
+    const names = ['exposures', 'book', 'schedule', 'cost', 'stress'];
+    const wideTables = tablesOf(wide);
+    expect(wideTables).toHaveLength(5);
+    const reasons = (await run([...args, '--show', 'schedule', '--format', 'tsv']))
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t').at(-1)!);
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const cols of WIDTHS) {
+      const lines = at.get(cols)!;
+      fits(lines, cols, 'exposures');
+      const tables = tablesOf(lines);
+      expect(tables, `${cols}:\n${lines.join('\n')}`).toHaveLength(5);
+      tables.forEach((table, index) =>
+        checkTable(`exposures ${names[index]}`, table, wideTables[index]!, cols, resources[index]),
+      );
+      // The schedule's reasons, read down the Why column (a wrapped reason's lines joined): whole, word for word.
+      const schedule = tables[2]!;
+      const why = schedule.headers.indexOf('Why');
+      expect(why, `${cols}: the reason is kept`).toBeGreaterThanOrEqual(0);
+      const [start, end] = schedule.spans[why]!;
+      const column = schedule.body.map((line) => line.slice(start, end).trim());
+      expect(column.join(' ').replace(/\s+/g, ' '), `${cols}:\n${lines.join('\n')}`).toBe(reasons.join(' '));
+      expect(column.join(' ')).not.toContain('…');
+    }
+  });
+});
+
+describe('the report table at 60, 80 and 120 columns', () => {
+  it.each([{ command: ['report'] }, { command: ['report', '--by', 'hedge'] }])(
+    '$command: fits, names what it leaves out, keeps net P&L',
+    async ({ command }) => {
+      const { wide, at } = await screens(command);
+      const [wideTable] = tablesOf(wide);
+      for (const cols of WIDTHS) {
+        const lines = at.get(cols)!;
+        fits(lines, cols, command.join(' '));
+        const [table] = tablesOf(lines);
+        // The report names what it leaves out in its own words: as many as the columns left out.
+        const text = lines.join(' ').replace(/\s+/g, ' ');
+        const words =
+          /Not shown at \d+ columns: ([^;(]*)/
+            .exec(text)?.[1]
+            ?.split(',')
+            .map((word) => word.trim())
+            .filter(Boolean) ?? [];
+        // The bar has no header: it is counted from the widest screen's columns.
+        const missing = wideTable!.spans.length - table!.spans.length;
+        expect(words.length, `${cols}:\n${lines.join('\n')}`).toBe(missing);
+        expect(
+          table!.headers.some((header) => /^Net( P&L)?/.test(header)),
+          `${cols}`,
+        ).toBe(true);
+        if (table!.body.some((line) => /hdg_\S*…/.test(line))) expect(text).toMatch(/[Hh]edge ids shortened/);
+        // An amount left out while a hedge id is shown whole: never (the id is shortened first).
+        const amounts = ['notional', 'amount locked', 'gross P&L', 'carry', 'fees'];
+        if (words.some((word) => amounts.includes(word)) && table!.headers.includes('Hedge ID'))
+          expect(
+            table!.body.some((line) => /hdg_\S*…/.test(line)),
+            `${cols}:\n${lines.join('\n')}`,
+          ).toBe(true);
+      }
+    },
+  );
+});
+
+// ---- the --watch views: one frame each -----------------------------------------------------------
+
+describe('--watch views, one frame at 60, 80 and 120 columns', () => {
+  it('positions --watch: fits, keeps entry and time left at 80, names on the screen what it leaves out', async () => {
+    const { wide, at } = await screens(['positions', '--watch', '1', '--count', '1']);
+    const [wideTable] = tablesOf(wide);
+    expect(wideTable!.headers).toEqual(
+      expect.arrayContaining(['Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Left', 'P&L trend']),
+    );
+    for (const cols of WIDTHS) {
+      const lines = at.get(cols)!;
+      fits(lines, cols, 'positions --watch');
+      const [table] = tablesOf(lines);
+      const byHeader = new Map([...keysByHeader(POSITION_RESOURCE), ['P&L trend', 'trend']]);
+      const missing = wideTable!.headers
+        .filter((header) => !table!.headers.includes(header))
+        .map((header) => byHeader.get(header) ?? header);
+      expect([...table!.hidden].sort(), `${cols}:\n${lines.join('\n')}`).toEqual(missing.sort());
+      expect(table!.after).toMatch(missing.length > 0 ? /see --json, or a wider terminal/ : /^(?!.*Hidden at)/);
+      if (cols >= 80)
+        for (const header of ['Side', 'Ref', 'Notional USD', 'Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Left'])
+          expect(table!.headers, `${cols}`).toContain(header);
+      expect(table!.headers, `${cols}`).toContain('Net P&L USD');
+    }
+    // Each side's trend is its own P&L: the two rows of one market do not draw one line twice.
+    expect(wideTable!.headers).not.toContain('Mark trend');
+  });
+
+  it('price --watch: fits and names what it leaves out', async () => {
+    const { wide, at } = await screens(['price', MARKET, '--watch', '1', '--count', '1']);
+    const [wideTable] = tablesOf(wide);
+    for (const cols of WIDTHS) {
+      const lines = at.get(cols)!;
+      fits(lines, cols, 'price --watch');
+      const [table] = tablesOf(lines);
+      const missing = wideTable!.headers.filter((header) => !table!.headers.includes(header));
+      expect(table!.hidden.length, `${cols}:\n${lines.join('\n')}`).toBe(missing.length);
+      for (const header of ['Market', 'Mid price NGN/USDT']) expect(table!.headers).toContain(header);
+    }
+    expect(PRICE_RESOURCE.priority.slice(0, 2)).toEqual(['market', 'price']);
+  });
+
+  it('hedges ID --watch (a card): fits, every field on its line', async () => {
+    const id = (JSON.parse(await run(['hedges', '--json', '--ref', 'DEAL-42'])) as Array<{ id: string }>)[0]!.id;
+    const { wide, at } = await screens(['hedges', id, '--watch', '1', '--count', '1']);
+    const labels = (lines: string[]) => lines.map((line) => /^(\S+(?: \S+)*?) {2}/.exec(line)?.[1]).filter(Boolean);
+    const all = labels(wide);
+    for (const cols of WIDTHS) {
+      const lines = at.get(cols)!;
+      fits(lines, cols, 'hedges ID --watch');
+      expect(labels(lines), `${cols}`).toEqual(all);
+    }
+  });
+});

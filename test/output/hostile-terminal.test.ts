@@ -1,0 +1,194 @@
+// A server (or anyone who can set a reference on the account) must not drive the desk's terminal.
+// Against a `hostileText` simulator (an extra field on every market whose name and value carry
+// escape sequences, the same in every error message) plus a market name and client references
+// carrying them, the real binary runs on a real pseudo-terminal and in a pipe (plain and --json):
+// no window-title or clipboard OSC, no clear-screen, no BEL, no bidi override, no zero-width space
+// reaches the output raw. With NO_COLOR the CLI writes no escape of its own, so none may appear.
+// --json stays valid JSON that parses back to the exact hostile strings. A --ref carrying any of
+// them is refused before anything is sent.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/index.js';
+import { runHedge } from '../support/hedge-cli.js';
+import { spawnInTerminal } from '../support/servers/pseudo-terminal.js';
+import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
+
+/** A listed market whose name carries a window-title escape, a clear-screen, a bidi override and a zero-width space (at most 32 characters). */
+const HOSTILE_MARKET = 'EVL\u001b]0;pw\u0007\u001b[2J\u202e\u200bX';
+const HOSTILE_REFERENCE = `deal ${HOSTILE_TEXT} end`;
+
+/** What must never reach a terminal raw: ESC (NO_COLOR: the CLI sends none of its own), BEL, bidi overrides, zero-width characters. */
+
+const RAW_UNSAFE = /[\u001b\u0007\u009b\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060\ufeff]/u;
+
+function unsafeIn(text: string): string | undefined {
+  const match = RAW_UNSAFE.exec(text);
+  if (!match) return undefined;
+  const at = match.index;
+  return `U+${match[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`;
+}
+
+let simulator: Simulator;
+let hostileHedgeId: string;
+
+async function post(path: string, body: Record<string, unknown>): Promise<any> {
+  const answer = await simulator.api('POST', path, { body, idempotencyKey: randomUUID() });
+  if (answer.status !== 200) throw new Error(`${path}: ${JSON.stringify(answer.body)}`);
+  return answer.body.data;
+}
+
+beforeAll(async () => {
+  simulator = await startSimulator({
+    hostileText: true,
+    fillDelayMs: 10,
+    extraMarkets: [{ market: HOSTILE_MARKET, status: 'open', basePrice: 100 }],
+  });
+  // An open hedge on the hostile market, and a closed one (history) on USDTNGN, both with a hostile reference.
+  hostileHedgeId = (
+    await post('/hedges', {
+      market: HOSTILE_MARKET,
+      side: 'buy',
+      notional_usd: 1000,
+      tenor_days: 1,
+      client_reference: HOSTILE_REFERENCE,
+    })
+  ).id;
+  await post('/hedges', {
+    market: MARKET,
+    side: 'sell',
+    notional_usd: 2000,
+    tenor_days: 1,
+    client_reference: HOSTILE_REFERENCE,
+  });
+  simulator.advance(20);
+  await post('/hedges/close', { market: MARKET, side: 'sell' });
+  simulator.advance(20);
+  expect(
+    simulator
+      .hedges()
+      .map((hedge) => hedge.status)
+      .sort(),
+  ).toEqual(['closed', 'filled']);
+});
+
+afterAll(async () => {
+  await simulator?.close();
+});
+
+/** Read commands whose output carries hostile text; the last one fails with a hostile message. */
+const READS: Array<{ args: () => string[]; code: number }> = [
+  { args: () => ['markets'], code: 0 },
+  { args: () => ['hedges'], code: 0 },
+  { args: () => ['hedges', hostileHedgeId], code: 0 },
+  { args: () => ['history'], code: 0 },
+  { args: () => ['positions'], code: 0 },
+  { args: () => ['hedges', 'hdg_nosuchhedge0000000000000'], code: 3 },
+];
+
+async function onTerminal(args: string[]): Promise<{ code: number; raw: string; screen: string }> {
+  const terminal = spawnInTerminal({ configDir: simulator.configDir, args, env: simulator.env, cols: 200 });
+  try {
+    const code = await terminal.exitCode;
+    return { code, raw: terminal.raw(), screen: terminal.screen() };
+  } finally {
+    terminal.kill();
+  }
+}
+
+describe('hostile text on a terminal', () => {
+  it.each(READS.map((read, index) => [index, read] as const))(
+    'read %i: nothing raw reaches the pseudo-terminal; the text shows escaped',
+    async (_index, read) => {
+      const { code, raw, screen } = await onTerminal(read.args());
+      expect(code, screen).toBe(read.code);
+      expect(unsafeIn(raw)).toBeUndefined();
+      // The hostile text was shown, made visible, not silently dropped.
+      expect(screen).toMatch(/\\x1b|\\u202e/);
+    },
+  );
+
+  it.each([
+    ['a window-title escape', `deal\u001b]0;pwned\u0007`],
+    ['a bidi override', 'deal\u202e24-LAED'],
+    ['a zero-width space', 'deal\u200b42'],
+  ])('open --ref with %s is refused (exit 2), shown escaped, nothing sent', async (_name, reference) => {
+    const writes = simulator.writes().length;
+    const { code, raw, screen } = await onTerminal([
+      'open',
+      MARKET,
+      'buy',
+      '1000',
+      '--tenor',
+      '1',
+      '--ref',
+      reference,
+      '--yes',
+    ]);
+    expect(code, screen).toBe(2);
+    expect(screen).toMatch(/^hedge: --ref/m);
+    expect(unsafeIn(raw)).toBeUndefined();
+    expect(simulator.writes()).toHaveLength(writes);
+  });
+});
+
+describe('hostile text in a pipe', () => {
+  it.each(READS.map((read, index) => [index, read] as const))(
+    'read %i: plain output and stderr carry nothing raw',
+    async (_index, read) => {
+      const result = await runHedge(read.args(), { configDir: simulator.configDir, env: simulator.env });
+      expect(result.code, result.stderr).toBe(read.code);
+      expect(unsafeIn(result.stdout)).toBeUndefined();
+      expect(unsafeIn(result.stderr)).toBeUndefined();
+      expect(`${result.stdout}${result.stderr}`).toMatch(/\\x1b|\\u202e/);
+    },
+  );
+
+  it.each(READS.map((read, index) => [index, read] as const))(
+    'read %i: --json is valid JSON with nothing raw',
+    async (_index, read) => {
+      const result = await runHedge([...read.args(), '--json'], { configDir: simulator.configDir, env: simulator.env });
+      expect(result.code, result.stderr).toBe(read.code);
+      expect(unsafeIn(result.stdout)).toBeUndefined();
+      expect(unsafeIn(result.stderr)).toBeUndefined();
+      // Data on stdout, or the error document on stderr: either parses.
+      expect(() => JSON.parse(read.code === 0 ? result.stdout : result.stderr)).not.toThrow();
+    },
+  );
+
+  it('--json parses back to the exact strings the server sent', async () => {
+    const [markets, hedges, history, positions, missing] = await Promise.all(
+      [['markets'], ['hedges'], ['history'], ['positions'], ['hedges', 'hdg_nosuchhedge0000000000000']].map((args) =>
+        runHedge([...args, '--json'], { configDir: simulator.configDir, env: simulator.env }),
+      ),
+    );
+    const marketList = JSON.parse(markets!.stdout) as Array<Record<string, unknown>>;
+    expect(marketList.map((market) => market.market)).toEqual(expect.arrayContaining([MARKET, HOSTILE_MARKET]));
+    for (const market of marketList) expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
+    expect(JSON.parse(hedges!.stdout)).toEqual((await simulator.api('GET', '/hedges')).body.data);
+    expect(
+      (JSON.parse(hedges!.stdout) as Array<{ client_reference: string }>).map((hedge) => hedge.client_reference),
+    ).toEqual([HOSTILE_REFERENCE, HOSTILE_REFERENCE]);
+    expect(JSON.parse(history!.stdout)).toEqual((await simulator.api('GET', '/hedges/history')).body.data);
+    expect(JSON.parse(positions!.stdout)[0]).toMatchObject({ market: HOSTILE_MARKET, hedge_id: hostileHedgeId });
+    const error = JSON.parse(missing!.stderr).error;
+    expect(error.code).toBe('hedge_not_found');
+    expect(error.message).toContain(HOSTILE_TEXT);
+  });
+
+  it('a --ref with control characters is refused in a pipe too, the message on one safe line', async () => {
+    const writes = simulator.writes().length;
+    const result = await runHedge(
+      ['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', `x${HOSTILE_TEXT}`, '--yes'],
+      {
+        configDir: simulator.configDir,
+        env: simulator.env,
+      },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    // Shown escaped (as a quoted string: `\u001b`), on one line.
+    expect(result.stderr).toMatch(/^hedge: --ref: "x\\u001b\]0;pwned\\u0007[^\n]*\n$/);
+    expect(unsafeIn(result.stderr)).toBeUndefined();
+    expect(simulator.writes()).toHaveLength(writes);
+  });
+});

@@ -1,0 +1,137 @@
+// What a person sees on a real terminal (a pseudo-terminal) at 80 and 120 columns: no line of any
+// read command is wider than the terminal (measured as the terminal measures, string-width of the
+// visible text); hashes are shortened on screen and whole in --format csv. The screens of the
+// commands whose data is fixed (frozen simulator, pinned clock) are reviewed snapshots.
+import { parse } from 'csv-parse/sync';
+import stringWidth from 'string-width';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeStore } from '../support/config-store.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { FROZEN_KEY, LIVE_KEY } from '../support/keys.js';
+import { spawnInTerminal } from '../support/servers/pseudo-terminal.js';
+import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
+
+let simulator: Simulator;
+let config: { path: string; remove: () => void };
+let profiles: { path: string; remove: () => void };
+let buyId: string;
+
+function env(): Record<string, string> {
+  return { ...simulator.env, ...pinnedClockEnv(simulator) };
+}
+
+/** The command on a terminal `cols` wide: what it showed (stdout and stderr, as the terminal has them) and its exit code. */
+async function onTerminal(
+  args: string[],
+  cols: number,
+  configDir = config.path,
+): Promise<{ screen: string; code: number }> {
+  const terminal = spawnInTerminal({ configDir, args, env: env(), cols, rows: 60 });
+  try {
+    const code = await terminal.exitCode;
+    return { screen: terminal.screen(), code };
+  } finally {
+    terminal.kill();
+  }
+}
+
+function widest(screen: string): number {
+  return Math.max(...screen.split('\n').map((line) => stringWidth(line)));
+}
+
+beforeAll(async () => {
+  simulator = await startSimulator({ preset: 'frozen' });
+  simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
+  simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
+  buyId = (
+    await apiData(simulator, 'POST', '/hedges', {
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 25_000,
+      tenor_days: 7,
+      client_reference: 'DEAL-42',
+    })
+  ).id;
+  simulator.sandbox.clock.advance(3_600_000);
+  await apiData(simulator, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 });
+  config = tempDir();
+  // One action through the CLI, so that the journal has an entry to list.
+  const opened = await runHedge(['add', 'USDTNGN', 'buy', '5000', '--no-wait'], { env: env(), configDir: config.path });
+  expect(opened.code, opened.stderr).toBe(0);
+  profiles = tempDir();
+  writeStore(profiles.path, {
+    current: 'desk',
+    profiles: {
+      desk: {
+        base_url: 'https://hedging-partner.example.com/partners/sandbox/v2',
+        api_key: FROZEN_KEY,
+        saved_at: '2026-03-01T09:00:00.000Z',
+      },
+      prod: {
+        base_url: 'https://hedging-partner.example.com/partners/v2',
+        api_key: LIVE_KEY,
+        ca_file: '/etc/ssl/certs/partner-ca-bundle.pem',
+      },
+      gone: { base_url: 'https://hedging-partner.example.com/partners/v2' },
+    },
+  });
+});
+
+afterAll(async () => {
+  await simulator?.close();
+  config?.remove();
+  profiles?.remove();
+});
+
+const SNAPSHOTS: string[][] = [
+  ['markets'],
+  ['price'],
+  ['hedges'],
+  ['history'],
+  ['positions'],
+  ['account'],
+  ['quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
+];
+
+describe.each([80, 120])('at %i columns', (cols) => {
+  it.each(SNAPSHOTS.map((args) => [args.join(' '), args] as const))(
+    '%s fits, and reads as reviewed',
+    async (_name, args) => {
+      const { screen, code } = await onTerminal(args, cols);
+      expect(code, screen).toBe(0);
+      expect(widest(screen), screen).toBeLessThanOrEqual(cols);
+      expect(screen).toMatchSnapshot();
+    },
+  );
+
+  it('a hedge card fits, its hashes shortened on screen and whole in --format csv', async () => {
+    const [{ screen, code }, csv] = await Promise.all([
+      onTerminal(['hedges', buyId], cols),
+      runHedge(['hedges', buyId, '--format', 'csv'], { env: env(), configDir: config.path }),
+    ]);
+    expect(code, screen).toBe(0);
+    expect(widest(screen), screen).toBeLessThanOrEqual(cols);
+    const [header, row] = parse(csv.stdout) as string[][];
+    for (const key of ['order_key', 'order_tx_hash', 'fill_tx_hash']) {
+      const hash = row![header!.indexOf(key)]!;
+      expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(screen).not.toContain(hash);
+      expect(screen).toContain(`${hash.slice(0, 6)}…${hash.slice(-4)}`);
+    }
+    expect(screen).toMatchSnapshot();
+  });
+
+  it('journal list and profile list fit', async () => {
+    const [journal, profileList] = await Promise.all([
+      onTerminal(['journal'], cols),
+      onTerminal(['profile', 'list'], cols, profiles.path),
+    ]);
+    expect(journal.code, journal.screen).toBe(0);
+    expect(journal.screen).toMatch(/^ID\s+Time UTC\s+Command/m);
+    expect(widest(journal.screen), journal.screen).toBeLessThanOrEqual(cols);
+    expect(profileList.code, profileList.screen).toBe(0);
+    expect(profileList.screen).toMatch(/\* desk\s+test/);
+    expect(profileList.screen).toMatch(/prod\s+LIVE/);
+    expect(widest(profileList.screen), profileList.screen).toBeLessThanOrEqual(cols);
+  });
+});

@@ -1,0 +1,179 @@
+// What a desk sees on a real terminal (a pseudo-terminal) at 80, 100, 120 and 160 columns, for the
+// lists that carry the deal reference: positions, hedges, history, maturities, the report (by day
+// and deal by deal) and the journal. On every screen: no line wider than the terminal, no word
+// split at a line end, and the Ref column present at every width where a narrower terminal showed
+// it. The screens (frozen simulator, pinned clock) are reviewed snapshots.
+import stringWidth from 'string-width';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { FROZEN_KEY } from '../support/keys.js';
+import { spawnInTerminal } from '../support/servers/pseudo-terminal.js';
+import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
+import { tableHeaders } from '../support/table-text.js';
+
+const WIDTHS = [80, 100, 120, 160] as const;
+/** Wide enough that nothing is hidden, cut or wrapped: the words a narrower screen may show. */
+const WIDE = 400;
+
+let simulator: Simulator;
+let config: { path: string; remove: () => void };
+
+function env(): Record<string, string> {
+  return { ...simulator.env, ...pinnedClockEnv(simulator) };
+}
+
+const SCREENS: string[][] = [
+  ['positions'],
+  ['hedges'],
+  ['history'],
+  ['maturities'],
+  ['report'],
+  ['report', '--by', 'hedge'],
+  ['journal'],
+];
+
+/** A journal id's four random characters (`a_` + time + 4), masked so that the screen is the same on every run. */
+const maskJournalIds = (screen: string): string => screen.replace(/\b(a_[0-9a-z]{8})[0-9a-z]{4}\b/g, '$1····');
+
+async function onTerminal(args: string[], cols: number): Promise<{ screen: string; code: number }> {
+  const terminal = spawnInTerminal({ configDir: config.path, args, env: env(), cols, rows: 60 });
+  try {
+    const code = await terminal.exitCode;
+    return { screen: terminal.screen(), code };
+  } finally {
+    terminal.kill();
+  }
+}
+
+/** Every word the command can show: its screen with room for everything, and its TSV header (the keys a note names). */
+async function wordsOf(args: string[]): Promise<Set<string>> {
+  const [wide, tsv] = await Promise.all([
+    runHedge(args, { env: { ...env(), HEDGE_FORCE_TTY: '1', COLUMNS: String(WIDE) }, configDir: config.path }),
+    runHedge([...args, '--format', 'tsv'], { env: env(), configDir: config.path }),
+  ]);
+  expect(wide.code, wide.stderr).toBe(0);
+  const words = new Set(`${wide.stdout}\n${wide.stderr}`.split(/\s+/).filter(Boolean));
+  for (const key of tsv.stdout.split('\n')[0]!.split('\t')) for (const word of [key, `${key},`]) words.add(word);
+  return words;
+}
+
+/**
+ * Words broken across a line end: a line filled to the edge, whose last word and the next line's
+ * first word make a word the command shows whole. (Table rows are never wrapped: a cell too wide
+ * is cut with … instead.)
+ */
+function splitWords(screen: string, cols: number, words: Set<string>): string[] {
+  const lines = screen.split('\n');
+  const split: string[] = [];
+  for (let index = 0; index + 1 < lines.length; index++) {
+    const line = lines[index]!;
+    if (stringWidth(line) < cols - 1) continue;
+    const last = /(\S+)$/.exec(line)?.[1];
+    const first = /^(\S+)/.exec(lines[index + 1]!)?.[1];
+    if (last && first && words.has(last + first)) split.push(`${last}|${first}`);
+  }
+  return split;
+}
+
+/** Whether the (first) table has a Ref column (its header read over its rule: one line or two). */
+function hasRef(screen: string): boolean {
+  return tableHeaders(screen).includes('Ref');
+}
+
+beforeAll(async () => {
+  simulator = await startSimulator({ preset: 'frozen' });
+  simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
+  await apiData(simulator, 'POST', '/hedges', {
+    market: 'USDTNGN',
+    side: 'buy',
+    notional_usd: 25_000,
+    tenor_days: 7,
+    client_reference: 'DEAL-42',
+  });
+  simulator.sandbox.clock.advance(3_600_000);
+  config = tempDir();
+  // Two actions through the CLI, so that the journal lists them (one with a reference).
+  const opened = await runHedge(['open', 'USDTNGN', 'sell', '10000', '--tenor', '3', '--ref', 'DESK-7', '--no-wait'], {
+    env: env(),
+    configDir: config.path,
+  });
+  expect(opened.code, opened.stderr).toBe(0);
+  const added = await runHedge(['add', 'USDTNGN', 'buy', '5000', '--no-wait'], { env: env(), configDir: config.path });
+  expect(added.code, added.stderr).toBe(0);
+  simulator.sandbox.clock.advance(60_000);
+});
+
+afterAll(async () => {
+  await simulator?.close();
+  config?.remove();
+});
+
+describe.each(SCREENS.map((args) => [args.join(' '), args] as const))('%s', (_name, args) => {
+  it(`at ${WIDTHS.join(', ')} columns: fits, splits no word, keeps Ref once shown, reads as reviewed`, async () => {
+    const words = await wordsOf(args);
+    let refShown = false;
+    for (const cols of WIDTHS) {
+      const { screen, code } = await onTerminal(args, cols);
+      expect(code, screen).toBe(0);
+      for (const line of screen.split('\n')) expect(stringWidth(line), `${cols}: ${line}`).toBeLessThanOrEqual(cols);
+      expect(splitWords(screen, cols, words), `${cols} columns:\n${screen}`).toEqual([]);
+      if (refShown) expect(hasRef(screen), `Ref shown narrower, hidden at ${cols}:\n${screen}`).toBe(true);
+      refShown ||= hasRef(screen);
+      expect(maskJournalIds(screen)).toMatchSnapshot(`${cols} columns`);
+    }
+  });
+});
+
+describe('the deal reference', () => {
+  it('every list that carries it shows it at 80 columns; positions show side, reference, notional, entry, mark, net P&L and time left', async () => {
+    for (const args of [
+      ['positions'],
+      ['hedges'],
+      ['history'],
+      ['maturities'],
+      ['report', '--by', 'hedge'],
+      ['journal'],
+    ]) {
+      const { screen } = await onTerminal(args, 80);
+      expect(hasRef(screen), `${args.join(' ')}:\n${screen}`).toBe(true);
+    }
+    const { screen } = await onTerminal(['positions'], 80);
+    // The desk's seven (units under labels where the width asks), and the first amount of
+    // the rest where the references leave room for it.
+    expect(tableHeaders(screen)).toEqual([
+      'Side',
+      'Ref',
+      'Notional USD',
+      'Entry NGN/USDT',
+      'Mark NGN/USDT',
+      'Net P&L USD',
+      'Net margin USD',
+      'Left',
+    ]);
+    expect(screen).toMatch(/^buy +DEAL-42 +\d/m);
+    expect(screen).toMatch(/^sell +DESK-7 +\d/m);
+  });
+
+  it('--ref filters every list the same way', async () => {
+    const run = (args: string[]) =>
+      runHedge([...args, '--ref', 'DESK-7', '--json'], { env: env(), configDir: config.path });
+    const [positions, hedges, maturities, journal, history] = await Promise.all([
+      run(['positions']),
+      run(['hedges']),
+      run(['maturities']),
+      run(['journal']),
+      run(['history']),
+    ]);
+    for (const result of [positions, hedges, maturities, journal, history]) expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(positions.stdout) as Array<{ side: string }>).map((row) => row.side)).toEqual(['sell']);
+    expect(
+      (JSON.parse(hedges.stdout) as Array<{ client_reference: string }>).map((row) => row.client_reference),
+    ).toEqual(['DESK-7']);
+    expect(
+      (JSON.parse(maturities.stdout) as Array<{ client_reference: string }>).map((row) => row.client_reference),
+    ).toEqual(['DESK-7']);
+    expect((JSON.parse(journal.stdout) as Array<{ command: string }>).map((entry) => entry.command)).toEqual(['open']);
+    // Nothing with that reference has closed yet.
+    expect(JSON.parse(history.stdout)).toEqual([]);
+  });
+});

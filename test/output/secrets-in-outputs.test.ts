@@ -1,0 +1,135 @@
+// Known secrets never leave the process, data included: a server that echoes the API key inside a
+// data field (or in an error's message) gets it back redacted in every format, in the HTML report
+// and in the journal; `hedge api` refuses a request that would carry the key (a file read whole,
+// such as /proc/self/environ) before anything is sent or journaled, a dry run's included. No
+// network is mocked: a proxy in front of the simulator plays the echoing server.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { redactKey } from '../../src/core/security/secrets.js';
+import { startRewriteProxy } from '../support/servers/field-proxy.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { envFor, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+
+/** Every file under `dir`, read whole: the journal, its segments, the config — whatever hedge wrote. */
+function filesUnder(dir: string): Array<{ path: string; text: string }> {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [{ path, text: readFileSync(path, 'utf8') }];
+  });
+}
+
+/** Runs hedge against the simulator through `baseUrl` (a proxy), with the simulator's key and config dir. */
+function through(simulator: Simulator, baseUrl: string, args: string[]) {
+  return runHedge(args, {
+    configDir: simulator.configDir,
+    env: { ...envFor({ baseUrl, apiKey: simulator.apiKey }), COLUMNS: '200' },
+  });
+}
+
+describe('a key the server echoes in a data field', () => {
+  it('is redacted on stdout in every format (table, card, tsv, csv, ndjson, --json, --raw), in the HTML report and in a write’s answer', async () => {
+    const simulator = await startSimulator();
+    const key = simulator.apiKey;
+    simulator.seedOpen('buy', 1_000);
+    simulator.sandbox.seedHedges({ apiKey: key, count: 2 });
+    // Every object the server answers with carries the key twice: a field of its own, and inside text.
+    const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
+      item.echo = key;
+      item.note = `issued to ${key} today`;
+      if (path === '/hedges/history') item.client_reference = key;
+    });
+    const html = tempDir();
+    try {
+      const runs = {
+        table: await through(simulator, proxy.baseUrl, [
+          'positions',
+          '--format',
+          'table',
+          '--fields',
+          'side,echo,note',
+        ]),
+        card: await through(simulator, proxy.baseUrl, ['account', '--format', 'table', '--fields', 'echo,note']),
+        tsv: await through(simulator, proxy.baseUrl, ['hedges', '--format', 'tsv']),
+        csv: await through(simulator, proxy.baseUrl, ['positions', '--format', 'csv']),
+        ndjson: await through(simulator, proxy.baseUrl, ['history', '--format', 'ndjson']),
+        json: await through(simulator, proxy.baseUrl, ['positions', '--json']),
+        raw: await through(simulator, proxy.baseUrl, ['account', '--json', '--raw']),
+        api: await through(simulator, proxy.baseUrl, ['api', '/positions']),
+        report: await through(simulator, proxy.baseUrl, ['report', '--by', 'ref', '--html', join(html.path, 'r.html')]),
+        add: await through(simulator, proxy.baseUrl, ['add', MARKET, 'buy', '100', '--json']),
+      };
+      for (const [name, run] of Object.entries(runs)) {
+        expect(run.code, `${name}: ${run.stderr}`).toBe(0);
+        expect(run.stdout + run.stderr, name).not.toContain(key);
+      }
+      // The field is shown, redacted, not dropped: the server's data otherwise as sent.
+      for (const name of ['table', 'card', 'tsv', 'csv', 'ndjson', 'json', 'raw', 'api', 'add'] as const)
+        expect(runs[name].stdout, name).toContain(`issued to ${redactKey(key)} today`);
+      expect(JSON.parse(runs.json.stdout)[0]).toMatchObject({ side: 'buy', echo: redactKey(key) });
+      const report = readFileSync(join(html.path, 'r.html'), 'utf8');
+      expect(report).not.toContain(key);
+      // The add went through: the server acted once, and its answer was printed redacted.
+      expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
+    } finally {
+      html.remove();
+      await proxy.close();
+    }
+  });
+
+  it('an error message echoing the key: stderr, --json and the journal hold it redacted, and the row is resolved', async () => {
+    const simulator = await startSimulator();
+    const key = simulator.apiKey;
+    simulator.seedOpen('buy', 1_000);
+    simulator.sandbox.setFaults({
+      nextError: { count: 2, status: 422, code: 'limit_exceeded', message: `key ${key} may not add today` },
+      match: { method: 'POST', path: '/hedges/add' },
+    });
+    const person = await simulator.hedge(['add', MARKET, 'buy', '100']);
+    const script = await simulator.hedge(['add', MARKET, 'buy', '200', '--json']);
+    for (const run of [person, script]) {
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stdout + run.stderr).not.toContain(key);
+      expect(run.stdout + run.stderr).toContain(`key ${redactKey(key)} may not add today`);
+    }
+    for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(key);
+    const rows = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<Record<string, unknown>>;
+    expect(rows.map((row) => [row.command, row.outcome, row.message])).toEqual([
+      ['add', 'rejected', `key ${redactKey(key)} may not add today`],
+      ['add', 'rejected', `key ${redactKey(key)} may not add today`],
+    ]);
+    expect(simulator.requests('POST', '/hedges/add')).toHaveLength(2);
+  });
+});
+
+describe('hedge api: a request that would carry the key', () => {
+  // /proc/self/environ is the environment of the process that reads it: a process of its own.
+  const spawned = { onSpawn: () => {} };
+
+  it('-F x=@/proc/self/environ --dry-run: refused in one line (exit 2), the key nowhere, nothing sent', async () => {
+    const simulator = await startSimulator();
+    const run = await simulator.hedge(
+      ['api', '-X', 'POST', '/quotes', '-F', 'x=@/proc/self/environ', '--dry-run'],
+      spawned,
+    );
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
+    expect(run.stderr).toMatch(
+      /^hedge: PATH, -f, -F and --input: the request would carry an API key .*nothing was sent\.\n$/,
+    );
+    expect(simulator.sandbox.requestLog).toHaveLength(0);
+  });
+
+  it('sent for real: refused before it is journaled or sent (exit 2)', async () => {
+    const simulator = await startSimulator();
+    const run = await simulator.hedge(['api', '-X', 'POST', '/quotes', '-F', 'x=@/proc/self/environ'], spawned);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
+    expect(simulator.sandbox.requestLog).toHaveLength(0);
+    for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(simulator.apiKey);
+    const rows = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as unknown[];
+    expect(rows).toEqual([]);
+  });
+});

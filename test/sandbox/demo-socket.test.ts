@@ -1,0 +1,71 @@
+// The demo's simulator listens on a local socket of its own (no TCP port: listening on one runs
+// Node's IP address code at every `--demo` start) and knows its one key's account id, so that a
+// `--demo` read loads no node:crypto (docs/performance.md). What test/build/startup-imports.test.ts
+// checks on the built binary is checked here at the seams: the id rule, the names, the transport.
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { createClient } from '../../src/platform/api/create-client.js';
+import { HttpConnections } from '../../src/platform/api/transport.js';
+import { DEMO_ACCOUNT_ID, DEMO_API_KEY, demoSocketPath } from '../../src/platform/runtime/start-demo.js';
+import { accountIdFor } from '../../src/sandbox/engine.js';
+import { startSandbox } from '../../src/sandbox/http/server.js';
+import { realClock } from '../support/client.js';
+
+describe("the demo key's account", () => {
+  it('is the one the simulator derives from the key (SHA-256), so demo states saved before keep their positions', () => {
+    const sha = createHash('sha256').update(DEMO_API_KEY).digest('hex');
+    expect(accountIdFor(DEMO_API_KEY)).toBe(`acct_${sha.slice(0, 16)}`);
+    expect(DEMO_ACCOUNT_ID).toBe(accountIdFor(DEMO_API_KEY));
+  });
+});
+
+describe("the demo's socket", () => {
+  it('is an abstract name on Linux, a named pipe on Windows, a file in the temp folder elsewhere; each start its own', () => {
+    const linux = demoSocketPath('linux');
+    expect(linux.startsWith('\0hedge-demo-')).toBe(true);
+    expect(demoSocketPath('linux')).not.toBe(linux);
+    expect(demoSocketPath('win32')).toMatch(/^\\\\\.\\pipe\\hedge-demo-\d+-\d+-[0-9a-z]+$/);
+    const darwin = demoSocketPath('darwin');
+    expect(darwin.startsWith(tmpdir())).toBe(true);
+    expect(darwin).toMatch(/hedge-demo-\d+-\d+-[0-9a-z]+\.sock$/);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    "carries the client's requests to a simulator listening on it, under the known account id",
+    async () => {
+      const socketPath = demoSocketPath();
+      const sandbox = await startSandbox({
+        socketPath,
+        apiKeys: [DEMO_API_KEY],
+        knownAccountIds: { [DEMO_API_KEY]: 'acct_given0000000001' },
+      });
+      const connections = new HttpConnections();
+      try {
+        expect(sandbox.baseUrl).toBe('http://localhost/partners/sandbox/v2');
+        expect(sandbox.socketPath).toBe(socketPath);
+        expect(sandbox.port).toBe(0);
+        const credentials = {
+          apiKey: DEMO_API_KEY,
+          baseUrl: sandbox.baseUrl,
+          localSocket: socketPath,
+          environment: 'test' as const,
+          sources: { apiKey: 'demo' as const, baseUrl: 'demo' as const },
+        };
+        const client = createClient({ connections, credentials, env: {}, clock: realClock });
+        const markets = await client.listMarkets();
+        expect(JSON.stringify(markets)).toContain('USDTNGN');
+        await client.getAccount();
+        expect(sandbox.requestLog.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+          'GET /markets 200',
+          'GET /account 200',
+        ]);
+        // The id handed in is the account's: the engine did not hash the key.
+        expect(Object.keys(sandbox.engine.state.accounts)).toEqual(['acct_given0000000001']);
+      } finally {
+        await connections.close();
+        await sandbox.close();
+      }
+    },
+  );
+});

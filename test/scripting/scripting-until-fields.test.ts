@@ -1,0 +1,221 @@
+// `--until EXPR` and dotted `--fields` end to end against the simulator. What is asserted is the
+// exit code, what was printed and the server's request log; a fill is made to happen by moving the
+// simulator's clock once the CLI is seen polling (never by waiting on the wall clock). The exact
+// cadence and bound are pinned on a fake clock in scripting/until-loop.test.ts.
+import type { ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
+import { gaps, MARKET, useSimulators } from '../support/simulator.js';
+
+const start = useSimulators();
+const LAND_MS = 3_600_000;
+
+describe('--until', () => {
+  it('true at once: exit 0, the data printed, one request', async () => {
+    const t = await start();
+    const result = await t.hedge(['account', '--until', 'balance_usdc > `0`', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveProperty('balance_usdc');
+    expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/account']]);
+  });
+
+  it('never true: exit 124 at the bound, the last data on stdout under --json, reads at least a second apart', async () => {
+    const t = await start();
+    const result = await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '2', '--json']);
+    expect(result.code).toBe(124);
+    expect(JSON.parse(result.stdout)).toEqual([]);
+    expect(JSON.parse(result.stderr)).toMatchObject({
+      error: { code: 'until_not_met', class: 'until', details: { until: 'length(@) > `0`' } },
+    });
+    const reads = t.requests('GET', '/positions');
+    expect(reads.length).toBeGreaterThanOrEqual(1);
+    for (const gap of gaps(reads)) expect(gap).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('never true in a pipe (TSV): exit 124 and nothing on stdout', async () => {
+    const t = await start();
+    const result = await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']);
+    expect(result.code).toBe(124);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^hedge: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m,
+    );
+  });
+
+  it('hedges ID --until "status==\'filled\'": polls while submitted, prints the filled hedge once the fill lands', async () => {
+    const t = await start({ fillDelayMs: LAND_MS });
+    const opened = await t.hedge(['open', MARKET, 'buy', '10000', '--tenor', '3', '--no-wait', '--json']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const id = JSON.parse(opened.stdout).hedge_id as string;
+    let child: ChildProcess | undefined;
+    const running: Promise<RunResult> = t.hedge(['hedges', id, '--until', "status=='filled'", '--json'], {
+      onSpawn: (spawned) => (child = spawned),
+    });
+    await until(
+      () => t.requests('GET', `/hedges/${id}`).some((entry) => entry.status === 200),
+      'the CLI polling the submitted hedge',
+    );
+    expect(t.hedges()[0]!.status).toBe('submitted');
+    t.advance(LAND_MS);
+    const result = await running;
+    expect(child).toBeDefined();
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id, status: 'filled' });
+    // Printed once: the poll that met the condition, not the ones before it.
+    expect(result.stdout.trim().split('\n')[0]).toBe('{');
+    expect(result.stdout.match(/"status"/g)).toHaveLength(1);
+    expect(t.requests('GET', `/hedges/${id}`).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('an unknown hedge ends it at once (exit 3); a malformed condition sends nothing (exit 2)', async () => {
+    const t = await start();
+    const unknown = await t.hedge(['hedges', 'hdg_missing', '--until', "status=='filled'"]);
+    expect(unknown.code).toBe(3);
+    // The id asked for, then the list it might be a short form of: no wait, no second round.
+    expect(t.requests().map((entry) => `${entry.method} ${entry.path}`)).toEqual([
+      'GET /hedges/hdg_missing',
+      'GET /hedges',
+    ]);
+    const malformed = await t.hedge(['positions', '--until', '[?side==']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/^hedge: --until "\[\?side==": /m);
+    expect(t.requests()).toHaveLength(2);
+  });
+
+  it('hedge api GET takes --until too; a write refuses it (nothing sent)', async () => {
+    const t = await start();
+    const read = await t.hedge([
+      'api',
+      '/account',
+      '--until',
+      'data.balance_usdc > `0`',
+      '--query',
+      'data.balance_usdc',
+    ]);
+    expect(read.code, read.stderr).toBe(0);
+    expect(typeof JSON.parse(read.stdout)).toBe('number');
+    const write = await t.hedge([
+      'api',
+      '-X',
+      'POST',
+      '/hedges/close',
+      '-f',
+      'market=USDTNGN',
+      '-f',
+      'side=buy',
+      '--until',
+      'data',
+    ]);
+    expect(write.code).toBe(2);
+    expect(t.writes()).toEqual([]);
+  });
+});
+
+describe('--until on history and report: a date, or a condition on their own data', () => {
+  for (const [command, value] of [
+    ['history', 'yesterday'],
+    ['history', 'banana'],
+    ['report', 'yesterday'],
+    ['history', "stauts=='closed'"],
+  ] as const) {
+    it(`${command} --until ${value}: exit 2 at once naming both readings, nothing sent`, async () => {
+      const t = await start();
+      const result = await t.hedge([command, '--until', value, '--json', '--timeout', '30']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stdout).toBe('');
+      const message = JSON.parse(result.stderr).error.message as string;
+      expect(message).toContain(
+        `is neither a date (2026-11-01, an ISO time, or 7d / 2w / 1m ago) nor a condition on ${command}'s data`,
+      );
+      expect(message).toContain(`${value.replace(/==.*/, '')} is not one of its fields`);
+      expect(t.requests()).toEqual([]);
+    });
+  }
+
+  it('a condition on a field the data has, or on none (length(@)), is still polled', async () => {
+    const t = await start();
+    const result = await t.hedge(['history', '--until', 'length(@) >= `0`', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([]);
+    const named = await t.hedge(['history', '--until', "[?side=='buy'] | length(@) == `0`", '--json']);
+    expect(named.code, named.stderr).toBe(0);
+    expect(t.requests('GET', '/hedges/history').length).toBe(2);
+  });
+
+  it("every name of a report's JSON is one its --until may read", async () => {
+    const t = await start();
+    const hedge = t.seedOpen('buy', 10_000);
+    await t.api('POST', '/hedges/close', { body: { market: MARKET, side: 'buy' } });
+    t.advance(60_000);
+    expect(t.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
+    const { CONDITION_FIELDS } = await import('../../src/cli/cmd/book/report.js');
+    for (const by of ['day', 'hedge']) {
+      const report = await t.hedge(['report', '--by', by, '--json']);
+      expect(report.code, report.stderr).toBe(0);
+      const names = new Set<string>();
+      const walk = (value: unknown): void => {
+        if (Array.isArray(value)) value.forEach(walk);
+        else if (value !== null && typeof value === 'object')
+          for (const [key, inner] of Object.entries(value)) {
+            names.add(key);
+            walk(inner);
+          }
+      };
+      walk(JSON.parse(report.stdout));
+      expect([...names].filter((name) => !CONDITION_FIELDS.includes(name))).toEqual([]);
+    }
+  });
+});
+
+describe('dotted --fields', () => {
+  it("quote: nested in JSON, flattened in CSV, the dotted names on the card; the values are the server's", async () => {
+    const t = await start({ preset: 'frozen' });
+    const fields = ['--fields', 'market,pricing.market_price,carry.total_usdc'];
+    const args = ['quote', MARKET, 'buy', '10000', '--tenor', '3', ...fields];
+    const direct = (
+      await t.api('POST', '/quotes', { body: { market: MARKET, side: 'buy', notional_usd: 10_000, tenor_days: 3 } })
+    ).body.data;
+
+    const json = await t.hedge([...args, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({
+      market: MARKET,
+      pricing: { market_price: direct.pricing.market_price },
+      carry: { total_usdc: direct.carry.total_usdc },
+    });
+
+    const csv = await t.hedge([...args, '--format', 'csv']);
+    expect(csv.stdout).toBe(
+      `market,pricing.market_price,carry.total_usdc\n${MARKET},${direct.pricing.market_price},${direct.carry.total_usdc}\n`,
+    );
+
+    const table = await t.hedge([...args, '--format', 'table'], { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '80' } });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/│ pricing\.market_price\s+│ [\d,]+\.\d+\s+│/);
+    expect(table.stdout).toMatch(/│ carry\.total_usdc\s+│ [\d,]+\.\d\d\s+│/);
+    expect(table.stdout).not.toContain('Execution price');
+  });
+
+  it('markets: a nested side in every format; an unknown path is exit 2 naming it', async () => {
+    const t = await start();
+    const tsv = await t.hedge(['markets', '--fields', 'market,available_capacity_usd.buy']);
+    const [header, row] = tsv.stdout.trim().split('\n');
+    expect(header).toBe('market\tavailable_capacity_usd.buy');
+    const market = (await t.api('GET', '/markets')).body.data[0];
+    expect(row).toBe(`${market.market}\t${market.available_capacity_usd.buy}`);
+    const json = await t.hedge(['markets', '--json', '--fields', 'market,net_rate_daily_pct.sell']);
+    expect(JSON.parse(json.stdout)[0]).toEqual({
+      market: market.market,
+      net_rate_daily_pct: { sell: market.net_rate_daily_pct.sell },
+    });
+    const table = await t.hedge(['markets', '--format', 'table', '--fields', 'market,available_capacity_usd.sell'], {
+      env: { HEDGE_FORCE_TTY: '1' },
+    });
+    // The column the default table draws for it (its label, its number format), asked by the dotted name.
+    expect(table.stdout.split('\n')[0]).toMatch(/^Market\s+Capacity sell USD$/);
+    const unknown = await t.hedge(['markets', '--fields', 'market,nothing.here']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--fields: "nothing\.here" is not a field here/);
+  });
+});

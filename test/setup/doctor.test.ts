@@ -1,0 +1,186 @@
+// `hedge doctor` through the real binary: it passes against every wire dialect with no wire setting
+// (and sends no write), and fails with the right line and exit code against a wrong key (4), a
+// wrong base URL (5), a server whose clock is off (5) and an answer it cannot read (14).
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
+import { startFieldProxy } from '../support/servers/field-proxy.js';
+import { UNKNOWN_KEY } from '../support/keys.js';
+import { STACK_FRAME } from '../support/text.js';
+import { runHedge } from '../support/hedge-cli.js';
+import { envFor, useSimulators, withSimulator, type Simulator } from '../support/simulator.js';
+
+const start = useSimulators();
+
+interface Check {
+  check: string;
+  status: 'ok' | 'warn' | 'fail' | 'skip' | 'info';
+  detail: string;
+  next: string | null;
+  for_writes: boolean;
+}
+
+async function doctor(
+  simulator: Simulator,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; report: { ready: boolean; exit_code: number; checks: Check[] }; stderr: string }> {
+  const result = await simulator.hedge(['doctor', '--json'], { env });
+  expect(result.stderr).not.toMatch(STACK_FRAME);
+  return { code: result.code, report: JSON.parse(result.stdout), stderr: result.stderr };
+}
+
+const byId = (checks: Check[], id: string): Check => checks.find((check) => check.check === id)!;
+/** Nothing state-changing reached the server: its only POST is the indicative quote. */
+const writes = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
+
+describe.concurrent('hedge doctor passes against every dialect, with no wire setting', () => {
+  it.each(SANDBOX_DIALECTS)('%s', (dialect) =>
+    withSimulator({ dialect, fillDelayMs: 20 }, async (simulator) => {
+      const market = wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
+      simulator.seedOpen('buy', 10_000, market);
+      simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 3 });
+      const { code, report } = await doctor(simulator);
+      expect(code).toBe(0);
+      expect(report.ready).toBe(true);
+      expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
+      for (const id of [
+        'key',
+        'base_url',
+        'auth',
+        'clock',
+        'markets',
+        'prices',
+        'quote',
+        'account',
+        'positions',
+        'hedges',
+        'hedge',
+        'history',
+      ]) {
+        expect(byId(report.checks, id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
+      }
+      expect(byId(report.checks, 'markets').detail).toContain(market);
+      expect(byId(report.checks, 'quote').detail).toContain(market);
+      expect(byId(report.checks, 'wire.prices').status).toBe('info');
+      expect(byId(report.checks, 'wire.positions').detail).toMatch(/net margin from `net_margin_usd`/);
+      expect(writes(simulator)).toEqual([]);
+      expect(simulator.requests('POST', '/quotes')).toHaveLength(1);
+    }),
+  );
+
+  it('the human report: a ✓ line per check and the verdict', () =>
+    withSimulator({ dialect: 'gamma', fillDelayMs: 20, rateLimit: 1000 }, async (simulator) => {
+      const result = await simulator.hedge(['doctor', '--format', 'table'], { env: { COLUMNS: '120' } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^✓ Key +hpk_test…\w{4} — test key/m);
+      expect(result.stdout).toMatch(/^✓ Markets +3 listed; open: USDTKES, USDTGHS; also USDTNGN \(disabled\)/m);
+      expect(result.stdout).toMatch(/^· Rate limits +x-ratelimit-limit: 1000/m);
+      expect(result.stderr).toContain('Ready: everything a write needs works.');
+    }));
+});
+
+describe('hedge doctor fails with the right line', () => {
+  it('a key the server does not know: "Key accepted" fails, exit 4, the reads not asked', async () => {
+    const simulator = await start({ fillDelayMs: 20 });
+    const { code, report, stderr } = await doctor(simulator, { HEDGE_API_KEY: UNKNOWN_KEY });
+    expect(code).toBe(4);
+    expect(report).toMatchObject({ ready: false, exit_code: 4 });
+    expect(byId(report.checks, 'key').status).toBe('ok');
+    const auth = byId(report.checks, 'auth');
+    expect(auth).toMatchObject({ status: 'fail', for_writes: true });
+    expect(auth.detail).toMatch(/the server refused the key: GET \/markets answered 401 unauthorized/);
+    expect(auth.next).toMatch(/hedge login/);
+    expect(byId(report.checks, 'reads').status).toBe('skip');
+    expect(stderr).toMatch(/Not ready: a write would fail \(✗ Key accepted\)/);
+    expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+      'GET /markets 401',
+    ]);
+  });
+
+  it('a base URL that does not serve the API: "Base URL" fails naming the 404, exit 5', async () => {
+    const simulator = await start({ fillDelayMs: 20 });
+    const wrong = simulator.baseUrl.replace(/\/v2$/, '/v9');
+    const { code, report } = await doctor(simulator, { HEDGE_BASE_URL: wrong });
+    expect(code).toBe(5);
+    const baseUrl = byId(report.checks, 'base_url');
+    expect(baseUrl).toMatchObject({ status: 'fail', for_writes: true });
+    expect(baseUrl.detail).toBe(`${wrong} — GET /markets answered 404 not_found: this address does not serve the API`);
+    expect(baseUrl.next).toMatch(/ending with the version segment/);
+    expect(simulator.writes()).toEqual([]);
+  });
+
+  it('nothing listening at the base URL: "Base URL" fails naming the refused connection, exit 5', async () => {
+    const simulator = await start({ fillDelayMs: 20 });
+    // A port of this machine nothing listens on: the simulator's own, once closed.
+    const closed = await start({ fillDelayMs: 20 });
+    const url = closed.baseUrl;
+    await closed.close();
+    const { code, report } = await doctor(simulator, { HEDGE_BASE_URL: url });
+    expect(code).toBe(5);
+    expect(byId(report.checks, 'base_url')).toMatchObject({ status: 'fail' });
+    expect(byId(report.checks, 'base_url').detail).toMatch(/ECONNREFUSED/);
+  });
+
+  it('a server whose clock runs 10 minutes ahead: "Clock" fails, exit 5; everything else passes', async () => {
+    const simulator = await start({ fillDelayMs: 20, dateSkewMs: 600_000 });
+    const { code, report } = await doctor(simulator);
+    expect(code).toBe(5);
+    const clock = byId(report.checks, 'clock');
+    expect(clock).toMatchObject({ status: 'fail', for_writes: true });
+    // The Date header has whole seconds: 10 min, give or take one.
+    expect(clock.detail).toMatch(
+      /^the server's clock is (9 min 59 s|10 min|10 min 1 s) ahead of this machine's, give or take [\d.]+ m?s \(from its Date header\): more than 30 s apart$/,
+    );
+    expect(clock.next).toMatch(/NTP/);
+    expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.check)).toEqual(['clock']);
+  });
+
+  it('a server that sends no Date header, its clock 45 s ahead: the Clock line bounds it from the stamps on its answers', async () => {
+    const simulator = await start({ fillDelayMs: 20, noDateHeader: true });
+    simulator.advance(45_000);
+    const opened = await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '1', '--yes', '--json']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const { report } = await doctor(simulator);
+    const clock = byId(report.checks, 'clock');
+    expect(clock.status).toBe('fail');
+    // The newest stamp (the fill just made) lies before doctor's answer came back: a bound from below.
+    const [, seconds] =
+      /^the server's clock is at least (\d+) s ahead of this machine's \(from the stamps on its answers; nothing bounds it from above: no Date header\): more than 30 s apart$/.exec(
+        clock.detail,
+      ) ?? [];
+    expect(Number(seconds), clock.detail).toBeGreaterThan(30);
+    expect(Number(seconds)).toBeLessThanOrEqual(45);
+  });
+
+  it('an account hedge cannot read: "Account" fails naming the field and what came, exit 14', async () => {
+    const simulator = await start({ fillDelayMs: 20 });
+    const proxy = await startFieldProxy(simulator.sandbox, 'balance_usdc', 'n/a');
+    try {
+      const { code, report } = await doctor(simulator, envFor(proxy));
+      expect(code).toBe(14);
+      const account = byId(report.checks, 'account');
+      expect(account).toMatchObject({ status: 'fail', for_writes: true });
+      expect(account.detail).toMatch(
+        /data\.balance_usdc is "n\/a" \(text\), where a number \(or a numeric string\) is expected/,
+      );
+      expect(account.next).toMatch(/hedge account --verbose/);
+      expect(byId(report.checks, 'positions').status).toBe('ok');
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('hedge --demo doctor', () => {
+  it('says the demo is reached over its own local socket, not a network address, and passes', async () => {
+    const result = await runHedge(['--demo', 'doctor', '--json']);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as { ready: boolean; checks: Check[] };
+    expect(report.ready).toBe(true);
+    expect(byId(report.checks, 'base_url')).toMatchObject({ status: 'ok' });
+    expect(byId(report.checks, 'base_url').detail).toMatch(
+      /^http:\/\/localhost\/partners\/sandbox\/v2 — plain HTTP over the demo simulator's own local socket, in this process/,
+    );
+    expect(byId(report.checks, 'auth').status).toBe('ok');
+  });
+});

@@ -1,0 +1,149 @@
+// Keys at rest in the OS keyring, against a real Secret Service: gnome-keyring on a
+// private D-Bus session (test/support/servers/secret-service.ts). The built binary stores, reads, moves
+// and removes the key there; what the keyring holds is read back with secret-tool, and what was
+// sent with the simulator's request log. Skipped, with the reason, where the tools are absent.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hedgeIn } from '../support/hedge-cli.js';
+import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
+import { KEY_A } from '../support/keys.js';
+import { useProfileSuite } from '../support/profile-suite.js';
+import { secretServiceMissing, startSecretService, type SecretService } from '../support/servers/secret-service.js';
+
+const missing = secretServiceMissing();
+const suite = useProfileSuite('hedge-keyring-');
+let secrets: SecretService;
+
+describe.skipIf(missing !== undefined)(
+  `the OS keyring (Secret Service)${missing ? ` — skipped: ${missing}` : ''}`,
+  () => {
+    beforeAll(async () => {
+      secrets = await startSecretService();
+    });
+    afterAll(async () => {
+      await secrets?.stop();
+    });
+
+    const run = (args: string[], input?: string) => hedgeIn(suite.tmp.path, args, { env: secrets.env, input });
+    const accountOf = (profile: string) => `${profile}@${suite.tmp.path}`;
+
+    it('login keeps the key in the keyring, not the file; every command reads it from there; whoami says so', async () => {
+      const { sandbox, simulator, tmp } = suite;
+      const login = await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk', '--json'], secrets.env);
+      expect(login.code).toBe(0);
+      expect(JSON.parse(login.stdout)).toMatchObject({ profile: 'desk', key_store: 'keyring' });
+      expect(login.stderr).toContain('its key hpk_test…0001 is in the OS keyring');
+      expect(login.stderr).not.toContain('No OS keyring');
+      expect(simulator.requests('GET', '/account').map((entry) => entry.status)).toEqual([200]);
+
+      expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
+      const profile = readStore(tmp.path).profiles.desk;
+      expect(profile).toMatchObject({ key_keyring: accountOf('desk'), key_shown: 'hpk_test…0001' });
+      expect(profile.api_key).toBeUndefined();
+      expect(readFileSync(storeFile(tmp.path), 'utf8')).not.toContain(KEY_A);
+
+      sandbox.requestLog.length = 0;
+      const whoami = await run(['whoami', '--json']);
+      expect(whoami.code).toBe(0);
+      expect(JSON.parse(whoami.stdout)).toMatchObject({
+        key_store: { kind: 'keyring', location: `service hedge, account ${accountOf('desk')}` },
+        key_check: { status: 'ok' },
+      });
+      expect(simulator.requests().map((entry) => [entry.path, entry.status])).toEqual([['/account', 200]]);
+
+      const list = await run(['profile', 'list', '--json']);
+      expect(JSON.parse(list.stdout)).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            name: 'desk',
+            key_store: 'keyring',
+            api_key: 'hpk_test…0001',
+            environment: 'test',
+          }),
+        ]),
+      );
+    });
+
+    it('a keyring profile without its keyring, or with its entry gone, is exit 4 and sends nothing', async () => {
+      const { sandbox, tmp } = suite;
+      expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env)).code).toBe(0);
+      sandbox.requestLog.length = 0;
+      const noSession = await hedgeIn(tmp.path, ['positions']);
+      expect(noSession.code).toBe(4);
+      expect(noSession.stderr).toContain('is in the OS keyring, but no D-Bus session');
+      const store = readStore(tmp.path);
+      store.profiles.desk.key_keyring = accountOf('someone-removed-it');
+      writeStore(tmp.path, store);
+      const gone = await run(['positions']);
+      expect(gone.code).toBe(4);
+      expect(gone.stderr).toContain('is no longer in the Secret Service');
+      expect(sandbox.requestLog).toHaveLength(0);
+    });
+
+    it('logout deletes the keyring entry', async () => {
+      const { sandbox, tmp } = suite;
+      expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env)).code).toBe(0);
+      expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
+      const logout = await run(['logout', '--json']);
+      expect(logout.code).toBe(0);
+      expect(JSON.parse(logout.stdout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'keyring' });
+      expect(secrets.lookup(accountOf('desk'))).toBeNull();
+      expect(readStore(tmp.path).profiles.desk.key_keyring).toBeUndefined();
+    });
+
+    it('profile remove takes the keyring entry with it', async () => {
+      const { sandbox, tmp } = suite;
+      expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'ops'], secrets.env)).code).toBe(0);
+      expect(secrets.lookup(accountOf('ops'))).toBe(KEY_A);
+      const removed = await run(['profile', 'remove', 'ops']);
+      expect(removed.code).toBe(0);
+      expect(secrets.lookup(accountOf('ops'))).toBeNull();
+      expect(readStore(tmp.path).profiles.ops).toBeUndefined();
+    });
+
+    it('login --move-key moves a plain-text key into the keyring and back, asking nothing and sending nothing', async () => {
+      const { sandbox, tmp } = suite;
+      expect(
+        (await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'file'], secrets.env)).code,
+      ).toBe(0);
+      expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
+      expect(secrets.lookup(accountOf('desk'))).toBeNull();
+      sandbox.requestLog.length = 0;
+
+      const move = await run(['login', '--profile', 'desk', '--move-key']);
+      expect(move.code).toBe(0);
+      expect(move.stderr).toContain('Moved the key of profile "desk" from the config file');
+      expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
+      expect(readFileSync(storeFile(tmp.path), 'utf8')).not.toContain(KEY_A);
+
+      const again = await run(['login', '--profile', 'desk', '--move-key', '--json']);
+      expect(JSON.parse(again.stdout)).toEqual({ profile: 'desk', key_store: 'keyring', moved: false });
+
+      const back = await run(['login', '--profile', 'desk', '--move-key', '--key-store', 'file']);
+      expect(back.code).toBe(0);
+      expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
+      expect(secrets.lookup(accountOf('desk'))).toBeNull();
+      expect(sandbox.requestLog).toHaveLength(0);
+    });
+
+    it('a key that moves to a helper leaves the keyring', async () => {
+      const { sandbox, tmp } = suite;
+      expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env)).code).toBe(0);
+      expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
+      const keyFile = `${tmp.path}/key.txt`;
+      writeFileSync(keyFile, `${KEY_A}\n`, { mode: 0o600 });
+      const helper = await run([
+        'login',
+        '--profile',
+        'desk',
+        '--base-url',
+        sandbox.baseUrl,
+        '--key-command',
+        `cat '${keyFile}'`,
+      ]);
+      expect(helper.code).toBe(0);
+      expect(secrets.lookup(accountOf('desk'))).toBeNull();
+      expect(readStore(tmp.path).profiles.desk).toMatchObject({ key_command: `cat '${keyFile}'` });
+    });
+  },
+);

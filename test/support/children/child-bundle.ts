@@ -1,0 +1,38 @@
+// A module of src/ bundled with esbuild for child processes of a test (a CommonJS file a plain
+// `node` child can require), in a scratch folder the test may use too; removed after the file's tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+export interface ChildBundle {
+  /** The scratch folder (set before the file's tests run). */
+  readonly scratch: string;
+  /** The bundled module inside it. */
+  readonly bundle: string;
+}
+
+/** Bundles `entry` (a path from the project root) before the file's tests, for its children. */
+export function useChildBundle(entry: string, scratchPrefix: string): ChildBundle {
+  const made = { scratch: '', bundle: '' };
+  beforeAll(async () => {
+    made.scratch = mkdtempSync(join(tmpdir(), scratchPrefix));
+    made.bundle = join(made.scratch, 'bundle.cjs');
+    await build({
+      absWorkingDir: ROOT,
+      entryPoints: [entry],
+      outfile: made.bundle,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'silent',
+    });
+  });
+  afterAll(() => rmSync(made.scratch, { recursive: true, force: true }));
+  return made;
+}

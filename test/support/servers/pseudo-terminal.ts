@@ -1,0 +1,128 @@
+// The real binary on a real pseudo-terminal (@lydell/node-pty): what a person at a terminal sees,
+// and keys typed into it. Used by the wizard and the interactive login tests. What reaches the
+// terminal is also fed to a terminal emulator of the same size (@xterm/headless), so that a test
+// can read the screen as drawn: each line, and whether the terminal had to wrap it.
+import pty from '@lydell/node-pty';
+import xterm from '@xterm/headless';
+import { baseEnv, HEDGE_BIN, ROOT } from '../hedge-cli.js';
+
+export const KEYS = { ENTER: '\r', DOWN: '\x1b[B', CTRL_C: '\x03', BACKSPACE: '\x7f' } as const;
+
+/** The text a person reads: no escape sequences (colour, cursor moves, save/restore), no CRs. */
+
+export const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[78]|\r/g, '');
+
+/** A line as the terminal emulator drew it. */
+export interface DrawnLine {
+  text: string;
+  /** The terminal wrapped the line before this one into this one (it was wider than the terminal). */
+  wrapped: boolean;
+}
+
+/**
+ * Words the terminal broke: a line too wide for it continues on the next one, wherever its last
+ * column falls. Each is shown as `…end|start…`. (A program that breaks its own lines at the last
+ * column leaves no such mark: read its text whole instead, lines joined by a space, where a word
+ * it split shows as two.)
+ */
+export function wordsSplitAtLineEnd(lines: readonly DrawnLine[]): string[] {
+  const split: string[] = [];
+  for (let index = 1; index < lines.length; index++) {
+    const before = lines[index - 1]!.text;
+    const after = lines[index]!.text;
+    if (lines[index]!.wrapped && /\S$/.test(before) && /^\S/.test(after))
+      split.push(`${before.slice(-12)}|${after.slice(0, 12)}`);
+  }
+  return split;
+}
+
+export interface Terminal {
+  /** Resolves once `text` appears on the screen after everything already waited for. */
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Every line the terminal emulator drew, scrolled-off ones included (trailing spaces dropped). */
+  drawn(): Promise<DrawnLine[]>;
+  write(keys: string): void;
+  screen(): string;
+  /** Every byte the program wrote to the terminal, escape sequences included. */
+  raw(): string;
+  exitCode: Promise<number>;
+  kill(): void;
+}
+
+export function spawnInTerminal(options: {
+  configDir: string;
+  args: string[];
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+}): Terminal {
+  const env = { ...baseEnv(options.configDir), ...options.env, TERM: 'xterm-256color' };
+  const term = pty.spawn(process.execPath, [HEDGE_BIN, ...options.args], {
+    name: 'xterm-256color',
+    cols: options.cols ?? 220,
+    rows: options.rows ?? 60,
+    cwd: ROOT,
+    env,
+  });
+  let raw = '';
+  let consumed = 0;
+  let exited = false;
+  const emulator = new xterm.Terminal({
+    cols: options.cols ?? 220,
+    rows: options.rows ?? 60,
+    scrollback: 10_000,
+    allowProposedApi: true,
+  });
+  term.onData((data) => {
+    raw += data;
+    emulator.write(data);
+  });
+  const exitCode = new Promise<number>((resolve) =>
+    term.onExit(({ exitCode: code }) => {
+      exited = true;
+      resolve(code);
+    }),
+  );
+  return {
+    screen: () => stripAnsi(raw),
+    drawn: () =>
+      new Promise<DrawnLine[]>((resolve) => {
+        // The emulator parses asynchronously: an empty write's callback comes after everything before it.
+        emulator.write('', () => {
+          const buffer = emulator.buffer.active;
+          const lines: DrawnLine[] = [];
+          for (let index = 0; index < buffer.length; index++) {
+            const line = buffer.getLine(index)!;
+            lines.push({ text: line.translateToString(true), wrapped: line.isWrapped });
+          }
+          while (lines.length > 0 && lines[lines.length - 1]!.text === '') lines.pop();
+          resolve(lines);
+        });
+      }),
+    raw: () => raw,
+    write: (keys) => term.write(keys),
+    exitCode,
+    kill: () => {
+      if (!exited) term.kill('SIGKILL');
+      emulator.dispose();
+    },
+    async waitFor(text, timeoutMs = 15_000) {
+      const started = Date.now();
+      for (;;) {
+        const screen = stripAnsi(raw);
+        const rest = screen.slice(consumed);
+        const index = typeof text === 'string' ? rest.indexOf(text) : rest.search(text);
+        if (index >= 0) {
+          consumed += index + 1;
+          return;
+        }
+        if (exited || Date.now() - started > timeoutMs) {
+          throw new Error(
+            `did not see ${String(text)} on the terminal${exited ? ' (process exited)' : ''}:\n${screen}`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}

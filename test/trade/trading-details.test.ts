@@ -1,0 +1,282 @@
+// The details a trader looks for, against the simulator over HTTP: `add` quotes the added notional
+// before it is sent and shows the position before → after; `reduce` shows what it realized; close
+// words carry and fees the one way (docs/output.md "Sign convention"); an open on a side that is already
+// open gets a note pointing to `hedge add` (never a refusal), and the wizard marks such sides.
+// Assertions are on the simulator's own state and request log.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HedgeState } from '../../src/sandbox/engine-state.js';
+import { formatMoney, formatSignedAmount, payOrEarn, toAccountSide } from '../../src/core/money.js';
+import { formatRate } from '../../src/platform/terminal/format.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { KEYS, spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const start = useSimulators();
+/** Wide enough that no card row wraps: the assertions read whole rows. */
+const WIDE = { COLUMNS: '160' };
+
+function account(simulator: Simulator) {
+  return Object.values(simulator.sandbox.engine.state.accounts)[0]!;
+}
+
+function hedge(simulator: Simulator, id: string): HedgeState {
+  return simulator.hedges().find((candidate) => candidate.id === id)!;
+}
+
+/** The Entry row's value: before → after, or one price when the two read the same. */
+function entryRow(before: number, after: number): string {
+  return formatRate(before) === formatRate(after)
+    ? `${formatRate(after)} NGN per USDT (unchanged)`
+    : `${formatRate(before)} → ${formatRate(after)} NGN per USDT`;
+}
+
+function writePaths(simulator: Simulator): string[] {
+  return simulator.writes().map((entry) => entry.path);
+}
+
+describe('hedge add: the quote for the addition, then the position before → after', () => {
+  it('quotes the added notional (one POST /quotes) before the one POST /hedges/add; --json is the side, the details go to stderr', async () => {
+    const simulator = await start();
+    const seeded = simulator.seedOpen('buy', 10_000);
+    const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
+
+    const result = await simulator.hedge(['add', MARKET, 'buy', '5000', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      hedge_id: seeded.id,
+      notional_usd: 15_000,
+      hedge: { id: seeded.id, notional_usd: 15_000, status: 'filled' },
+    });
+
+    expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
+    const [quote] = simulator.requests('POST', '/quotes');
+    // The seeded hedge matures in 7 days: the quote takes the tenor covering what is left.
+    expect(quote!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000, tenor_days: 7 });
+    const [add] = simulator.requests('POST', '/hedges/add');
+    expect(add!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000 });
+    // Nothing is sent before the quote: the only request after it that writes is the add.
+    expect(simulator.sandbox.requestLog.indexOf(quote!)).toBeLessThan(simulator.sandbox.requestLog.indexOf(add!));
+
+    const after = hedge(simulator, seeded.id);
+    const addedMargin = after.marginUsdc - before.margin;
+    expect(result.stderr).toContain(`margin ${formatMoney(addedMargin)} USDC, fee ${payOrEarn(-2.5, 'USDC')}`);
+    expect(result.stderr).toContain(
+      `Position after the add: notional 10,000.00 → 15,000.00 USD; entry ${entryRow(before.entry, after.entryPrice!)}; ` +
+        `margin ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`,
+    );
+  });
+
+  it('on a terminal-width table: the quote card (margin, fee, carry) and the position card, figures as the server holds them', async () => {
+    const simulator = await start();
+    const seeded = simulator.seedOpen('sell', 20_000);
+    const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
+
+    const result = await simulator.hedge(['add', MARKET, 'sell', '4000', '--format', 'table'], { env: WIDE });
+    expect(result.code).toBe(0);
+    const after = hedge(simulator, seeded.id);
+    const out = result.stdout;
+    expect(out).toContain('Adding 4,000.00 USD to USDTNGN sell (now 20,000.00 USD)');
+    expect(out).toMatch(
+      new RegExp(`Required margin\\s+│ ${formatMoney(after.marginUsdc - before.margin).replace('.', '\\.')} USDC`),
+    );
+    expect(out).toMatch(/Platform fee\s+│ -2\.00 USDC, you pay/);
+    expect(out).toMatch(/Carry per day\s+│ [+-]?\d+\.\d\d USDC\/day, (you pay|you earn|nothing to pay)/);
+    expect(out).toMatch(/Execution price\s+│ [\d,]+\.\d\d NGN per USDT/);
+    expect(out).toContain('Position after the add: USDTNGN sell');
+    expect(out).toMatch(/Notional\s+│ 20,000\.00 → 24,000\.00 USD/);
+    expect(out).toContain(entryRow(before.entry, after.entryPrice!));
+    expect(out).toMatch(
+      new RegExp(`Margin\\s+│ ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`),
+    );
+    expect(out).toMatch(
+      /Added at \(implied\)\s+│ [\d,]+\.\d\d NGN per USDT, [+-]?\d+\.\d bps, (better than quoted|worse than quoted|as quoted)/,
+    );
+    expect(out).toContain(`The hedge in full: hedge hedges ${seeded.id}`);
+    expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
+  });
+
+  it.each([
+    ['alpha', 'amount_usd'],
+    ['beta', 'delta_usd'],
+  ] as const)(
+    "reads the position under the %s dialect's names (its add body names the change %s)",
+    async (dialect, notionalField) => {
+      const simulator = await start({ dialect });
+      const seeded = simulator.seedOpen('buy', 10_000);
+      const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
+      const result = await simulator.hedge(['add', MARKET, 'buy', '2000', '--format', 'table'], {
+        env: { ...WIDE, HEDGE_WIRE_NOTIONAL_FIELD: notionalField },
+      });
+      expect(result.code).toBe(0);
+      const after = hedge(simulator, seeded.id);
+      expect(result.stdout).toMatch(/Notional\s+│ 10,000\.00 → 12,000\.00 USD/);
+      expect(result.stdout).toContain(entryRow(before.entry, after.entryPrice!));
+      expect(result.stdout).toMatch(
+        new RegExp(`Margin\\s+│ ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`),
+      );
+    },
+  );
+});
+
+describe('hedge reduce: what it realized', () => {
+  it('a partial reduce: the reduced share of the position (est.) and the balance before → after; no quote', async () => {
+    const simulator = await start();
+    const seeded = simulator.seedOpen('sell', 20_000);
+    const balanceBefore = account(simulator).balanceUsdc;
+    const marginBefore = seeded.marginUsdc;
+
+    const result = await simulator.hedge(['reduce', MARKET, 'sell', '5000', '--format', 'table'], { env: WIDE });
+    expect(result.code).toBe(0);
+    const balanceAfter = account(simulator).balanceUsdc;
+    const after = hedge(simulator, seeded.id);
+    expect(after.notionalUsd).toBe(15_000);
+    const out = result.stdout;
+    expect(out).toContain('Position after the reduce: USDTNGN sell');
+    expect(out).toMatch(/Notional\s+│ 20,000\.00 → 15,000\.00 USD/);
+    expect(out).toMatch(new RegExp(`Margin\\s+│ ${formatMoney(marginBefore)} → ${formatMoney(after.marginUsdc)} USDC`));
+    expect(out).toMatch(/Returned \(est\.\)\s+│ \+[\d,]+\.\d\d USD to your balance/);
+    expect(out).toMatch(/Realized net P&L \(est\.\)\s+│ [+-]?[\d,]+\.\d\d USD/);
+    expect(out).toContain(
+      `Balance change          │ ${formatSignedAmount(balanceAfter - balanceBefore)} USDC (${formatMoney(balanceBefore)} → ${formatMoney(balanceAfter)})`,
+    );
+    expect(out).toContain(
+      '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
+    );
+    expect(writePaths(simulator)).toEqual(['/hedges/reduce']);
+  });
+
+  it('--json is the side after it, the hedge as the server sent it beside it; the realized line goes to stderr', async () => {
+    const simulator = await start();
+    const seeded = simulator.seedOpen('buy', 8_000);
+    const balanceBefore = account(simulator).balanceUsdc;
+    const result = await simulator.hedge(['reduce', MARKET, 'buy', '2000', '--json']);
+    expect(result.code).toBe(0);
+    const balanceAfter = account(simulator).balanceUsdc;
+    const body = JSON.parse(result.stdout);
+    expect(body).toMatchObject({
+      hedge_id: seeded.id,
+      notional_usd: 6_000,
+      hedge: { id: seeded.id, notional_usd: 6_000, status: 'filled' },
+    });
+    expect(Object.keys(body)).not.toContain('realized');
+    expect(result.stderr).toContain('Position after the reduce: notional 8,000.00 → 6,000.00 USD;');
+    expect(result.stderr).toContain(`balance ${formatSignedAmount(balanceAfter - balanceBefore)} USDC.`);
+  });
+
+  it('a reduce of the whole position reads as a close, with the realized figures of its history record', async () => {
+    const simulator = await start();
+    const seeded = simulator.seedOpen('buy', 6_000);
+    const result = await simulator.hedge(['reduce', MARKET, 'buy', '6000', '--format', 'table'], { env: WIDE });
+    expect(result.code).toBe(0);
+    const [record] = account(simulator).history;
+    expect(record!.hedge_id).toBe(seeded.id);
+    expect(result.stdout).toContain('Position closed');
+    expect(result.stdout).toMatch(
+      new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record!.fees_usdc as number), 'USDC', { realized: true })}`),
+    );
+  });
+
+  it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is', async () => {
+    const simulator = await start();
+    expect(
+      (await simulator.hedge(['open', MARKET, 'sell', '4000', '--tenor', '3', '--ref', 'DEAL-2026-000042'])).code,
+    ).toBe(0);
+    const result = await simulator.hedge(['close', MARKET, 'sell', '--format', 'table'], { env: { COLUMNS: '80' } });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`Position closed: ${MARKET} sell`);
+    expect(result.stdout).toContain('DEAL-2026-000042');
+    // Its title stays on a 24-row screen with the shell's next prompt under the card.
+    expect(lines.length, result.stdout).toBeLessThanOrEqual(23);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('hedge close: carry and fees in the one sign convention', () => {
+  it('fees and carry read "-… USDC, you paid" (or earned) from the history record', async () => {
+    const simulator = await start();
+    simulator.seedOpen('sell', 10_000);
+    const result = await simulator.hedge(['close', MARKET, 'sell', '--format', 'table'], { env: WIDE });
+    expect(result.code).toBe(0);
+    const [record] = account(simulator).history;
+    const words = (paid: number) => payOrEarn(toAccountSide(paid), 'USDC', { realized: true }).replace(/[+.]/g, '\\$&');
+    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${words(record!.fees_usdc as number)}`));
+    expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${words(record!.carry_usdc as number)}`));
+  });
+});
+
+describe('opening a side that is already open', () => {
+  it('says so before quoting and points to `hedge add`; the server decides (reference: 409, nothing opened)', async () => {
+    const simulator = await start();
+    const seeded = simulator.seedOpen('buy', 10_000);
+    const result = await simulator.hedge(['open', MARKET, 'buy', '2500', '--tenor', '1', '--json']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(
+      `Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge ${seeded.id}).`,
+    );
+    expect(result.stderr).toContain('To add to that hedge (same maturity): `hedge add USDTNGN buy 2500`.');
+    expect(result.stderr).toContain('hedge_already_open');
+    const log = simulator.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
+    expect(log.indexOf('GET /positions')).toBeLessThan(log.indexOf('POST /quotes'));
+    expect(writePaths(simulator)).toEqual(['/quotes', '/hedges']);
+    expect(simulator.active('buy').map((entry) => entry.id)).toEqual([seeded.id]);
+  });
+
+  it('a note, not a refusal: where the service allows several hedges per side (alpha), the open goes through', async () => {
+    const simulator = await start({ dialect: 'alpha' });
+    simulator.seedOpen('sell', 3_000);
+    const result = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Note: the sell side of USDTNGN is already open (3,000.00 USD');
+    expect(simulator.active('sell')).toHaveLength(2);
+  });
+
+  it('no note on a side that is not open', async () => {
+    const simulator = await start();
+    simulator.seedOpen('buy', 10_000);
+    const result = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('already open');
+  });
+
+  it('the hint repeats --demo', async () => {
+    const dir = tempDir('hedge-demo-open-');
+    try {
+      const first = await runHedge(['--demo', 'open', MARKET, 'sell', '1000', '--tenor', '1', '--json'], {
+        configDir: dir.path,
+      });
+      expect(first.code).toBe(0);
+      const second = await runHedge(['--demo', 'open', MARKET, 'sell', '500', '--tenor', '1', '--json'], {
+        configDir: dir.path,
+      });
+      expect(second.stderr).toContain('To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.');
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
+describe('the open wizard marks sides already open', () => {
+  let terminal: Terminal | undefined;
+  afterEach(() => {
+    terminal?.kill();
+    terminal = undefined;
+  });
+
+  it('"buy … — already open: 10,000.00 USD" in the side choice; sell unmarked', async () => {
+    const simulator = await start();
+    simulator.seedOpen('buy', 10_000);
+    terminal = spawnInTerminal({
+      configDir: simulator.configDir,
+      env: simulator.env,
+      args: ['open', MARKET],
+      cols: 160,
+    });
+    await terminal.waitFor('? Side');
+    await terminal.waitFor(/buy\s+capacity [\d,.]+ USD, carry [^\n]*— already open: 10,000\.00 USD/);
+    expect(terminal.screen()).not.toMatch(/sell\s+capacity[^\n]*already open/);
+    terminal.write(KEYS.CTRL_C);
+    expect(await terminal.exitCode).toBe(130);
+    expect(simulator.writes()).toEqual([]);
+  });
+});

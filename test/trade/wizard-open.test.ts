@@ -1,0 +1,256 @@
+// The `hedge open` wizard driven through a real pseudo-terminal (@lydell/node-pty), the built
+// binary on the other end and a sandbox server behind it: typed answers, the notional refused as
+// typed when over the headroom, the quote card, the confirmation, the spinner and the fill; Ctrl-C
+// at a prompt, which ends with exit 130 and nothing sent, and "No" at the confirmation, exit 8
+// (declined). At 80 columns every line is drawn whole: no line wider than the terminal and no word
+// split at a line end, prompts and the message after an interrupted wait included.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  KEYS,
+  spawnInTerminal as spawnTerminal,
+  stripAnsi,
+  wordsSplitAtLineEnd,
+  type DrawnLine,
+  type Terminal,
+} from '../support/servers/pseudo-terminal.js';
+import { displayWidth } from '../../src/platform/terminal/width.js';
+import { useSimulators, type Simulator } from '../support/simulator.js';
+
+const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;
+
+const spawnInTerminal = (trading: Simulator, args: string[]): Terminal =>
+  spawnTerminal({ configDir: trading.configDir, env: trading.env, args });
+
+/**
+ * The drawn screen as one line of text, its lines joined by a space: what a person reads. A word
+ * split at a line end reads as two words here, so a sentence found whole was broken at spaces only.
+ */
+const readAsText = (lines: readonly DrawnLine[]): string =>
+  lines
+    .map((line) => line.text.trim())
+    .join(' ')
+    .replace(/ +/g, ' ');
+
+// Registered before the afterEach below, so it runs after it: the terminal is gone before its simulator.
+const startTrading = useSimulators();
+let terminal: Terminal | undefined;
+
+afterEach(() => {
+  terminal?.kill();
+  terminal = undefined;
+});
+
+describe('hedge open wizard (pseudo-terminal)', () => {
+  it('fits an 80-column terminal: the market choice is its name and price, both sides as its description; no line wider', async () => {
+    const trading = await startTrading({ exposureCapUsd: 100_000 });
+    terminal = spawnTerminal({ configDir: trading.configDir, env: trading.env, args: ['open'], cols: 80 });
+    await terminal.waitFor('? Market');
+    await terminal.waitFor(/buy: capacity 100,000\.00 USD, carry [+-]/);
+    await terminal.waitFor(/sell: capacity 100,000\.00 USD, carry [+-]/);
+    terminal.write(ENTER);
+    await terminal.waitFor('? Side');
+    await terminal.waitFor('sell  capacity 100,000.00 USD');
+    const lines = stripAnsi(terminal.screen()).split('\n');
+    expect(lines.filter((line) => displayWidth(line) > 80)).toEqual([]);
+    terminal.write(CTRL_C);
+    expect(await terminal.exitCode).toBe(130);
+    expect(trading.writes()).toHaveLength(0);
+  });
+
+  it('walks market, side, notional (checked as typed), tenor, reference, quote card, confirm, then waits for the fill', async () => {
+    const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 1_500 });
+    terminal = spawnInTerminal(trading, ['open']);
+
+    await terminal.waitFor('? Market');
+    await terminal.waitFor(/USDTNGN\s+[\d,.]+\s+│ buy: capacity 100,000\.00 USD, carry [+-]/);
+    terminal.write(ENTER);
+    await terminal.waitFor('? Side');
+    await terminal.waitFor('sell  capacity 100,000.00 USD');
+    terminal.write(ENTER);
+    await terminal.waitFor('? Notional in USD (at most 100,000.00)');
+    terminal.write(`150000${ENTER}`);
+    await terminal.waitFor('would push the account over its exposure cap: 100,000.00 USD of headroom left');
+    terminal.write(`${BACKSPACE.repeat(6)}25k${ENTER}`);
+    await terminal.waitFor('? Tenor');
+    await terminal.waitFor(/7 days\s+matures about \d{4}-\d\d-\d\d/);
+    terminal.write(`${DOWN}${ENTER}`);
+    await terminal.waitFor('? Client reference (optional, Enter to skip)');
+    terminal.write(`WIZ-7${ENTER}`);
+    await terminal.waitFor('Quote USDTNGN buy 25,000.00 USD, 3 days');
+    await terminal.waitFor('Execution price');
+    await terminal.waitFor('Total upfront');
+    await terminal.waitFor('? Open buy 25,000.00 USD on USDTNGN for 3 days (ref WIZ-7)');
+    await terminal.waitFor('(y/N)');
+    // Nothing is sent before the confirmation: only reads and the quote so far.
+    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+    terminal.write(`y${ENTER}`);
+    await terminal.waitFor(/waiting for the fill \d+s/);
+    await terminal.waitFor('Hedge filled');
+    expect(await terminal.exitCode).toBe(0);
+
+    const [hedge] = trading.hedges();
+    expect(trading.hedges()).toHaveLength(1);
+    expect(hedge).toMatchObject({
+      status: 'filled',
+      side: 'buy',
+      notionalUsd: 25_000,
+      tenorDays: 3,
+      clientReference: 'WIZ-7',
+    });
+    expect(terminal.screen()).toContain(hedge!.id);
+    // On screen the hash is shortened in the middle (whole in --json, TSV and CSV).
+    const fill = hedge!.fillTxHash!;
+    expect(terminal.screen()).toContain(`${fill.slice(0, 6)}…${fill.slice(-4)}`);
+    expect(terminal.screen()).not.toContain(fill);
+  });
+
+  it('Ctrl-C at the first prompt exits 130 and nothing is sent', async () => {
+    const trading = await startTrading();
+    terminal = spawnInTerminal(trading, ['open']);
+    await terminal.waitFor('? Market');
+    terminal.write(CTRL_C);
+    expect(await terminal.exitCode).toBe(130);
+    expect(terminal.screen()).toContain('nothing was sent');
+    expect(trading.writes()).toEqual([]);
+    expect(trading.hedges()).toEqual([]);
+  });
+
+  it('Ctrl-C at the notional prompt, with market and side given on the command line, exits 130 with nothing sent', async () => {
+    const trading = await startTrading();
+    terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'sell']);
+    await terminal.waitFor('? Notional in USD');
+    expect(terminal.screen()).not.toContain('? Market');
+    terminal.write(`12${CTRL_C}`);
+    expect(await terminal.exitCode).toBe(130);
+    expect(trading.writes()).toEqual([]);
+  });
+
+  it('answering No (the default) at the confirmation exits 8 (declined) and opens nothing', async () => {
+    const trading = await startTrading();
+    terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--ref', 'NOPE']);
+    await terminal.waitFor('? Tenor');
+    terminal.write(ENTER);
+    await terminal.waitFor('Execution price');
+    await terminal.waitFor('(y/N)');
+    terminal.write(ENTER);
+    expect(await terminal.exitCode).toBe(8);
+    expect(terminal.screen()).toContain('Not confirmed; nothing was sent.');
+    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+    expect(trading.hedges()).toEqual([]);
+  });
+
+  it('at 80 columns: a side already open, a refused notional, the reference and the confirmation, each drawn whole (no word split); No exits 8', async () => {
+    const trading = await startTrading({ exposureCapUsd: 100_000 });
+    trading.seedOpen('buy', 10_000);
+    terminal = spawnTerminal({ configDir: trading.configDir, env: trading.env, args: ['open'], cols: 80 });
+    // Each prompt is redrawn in place once answered: the screen is read while it is up.
+    const screens: DrawnLine[][] = [];
+    await terminal.waitFor('? Market');
+    terminal.write(ENTER);
+    await terminal.waitFor('? Side');
+    await terminal.waitFor('sell');
+    screens.push(await terminal.drawn());
+    expect(readAsText(screens.at(-1)!)).toMatch(
+      /buy capacity [\d,.]+ USD, carry [+-][\d.]+%\/day, you (pay|earn) — already open: 10,000\.00 USD/,
+    );
+    terminal.write(ENTER);
+    // The open side is offered as "add to it" or the other side — never as an open the server may refuse.
+    await terminal.waitFor('What now?');
+    await terminal.waitFor('Cancel');
+    screens.push(await terminal.drawn());
+    expect(readAsText(screens.at(-1)!)).toMatch(
+      /The buy side of USDTNGN already holds 10,000\.00 USD \(hdg_\w+\)\. What now\?/,
+    );
+    expect(readAsText(screens.at(-1)!)).toContain('Open on the sell side instead');
+    terminal.write(`${DOWN}${ENTER}`);
+    await terminal.waitFor('? Notional in USD');
+    terminal.write(`1O_000${ENTER}`);
+    await terminal.waitFor('1.5m.');
+    screens.push(await terminal.drawn());
+    expect(readAsText(screens.at(-1)!)).toContain(
+      'notional: "1O_000" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+    );
+    terminal.write(`${BACKSPACE.repeat(6)}10_000${ENTER}`);
+    await terminal.waitFor('? Tenor');
+    terminal.write(ENTER);
+    await terminal.waitFor('? Client reference');
+    terminal.write(`DEAL-2026-000042${ENTER}`);
+    await terminal.waitFor('Total upfront');
+    await terminal.waitFor('(y/N)');
+    screens.push(await terminal.drawn());
+    expect(readAsText(screens.at(-1)!)).toMatch(
+      /Open sell 10,000\.00 USD on USDTNGN for 1 day \(ref DEAL-2026-000042\), [\d,.]+ USDC upfront\? \(y\/N\)/,
+    );
+    terminal.write(`n${ENTER}`);
+    expect(await terminal.exitCode).toBe(8);
+    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+    screens.push(await terminal.drawn());
+    expect(readAsText(screens.at(-1)!)).toContain('Not confirmed; nothing was sent.');
+
+    for (const screen of screens) {
+      expect(screen.filter((line) => displayWidth(line.text) > 80)).toEqual([]);
+      expect(wordsSplitAtLineEnd(screen)).toEqual([]);
+    }
+  });
+
+  it('at 80×24: a side already open, "add to it" chosen — the add is quoted and lands on that hedge; no open is sent', async () => {
+    const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 200 });
+    const seeded = trading.seedOpen('sell', 3_000);
+    terminal = spawnTerminal({
+      configDir: trading.configDir,
+      env: trading.env,
+      args: ['open', 'USDTNGN', 'sell'],
+      cols: 80,
+      rows: 24,
+    });
+    await terminal.waitFor('What now?');
+    await terminal.waitFor('Cancel');
+    const question = await terminal.drawn();
+    // The side's holding is in the question itself: on screen when it is answered.
+    expect(readAsText(question)).toContain(
+      `The sell side of USDTNGN already holds 3,000.00 USD (${seeded.id}). What now?`,
+    );
+    // The side was given on the command line: the other side is not offered in its place.
+    expect(readAsText(question)).not.toContain('Open on the buy side instead');
+    terminal.write(ENTER);
+    await terminal.waitFor('? Notional in USD');
+    terminal.write(`500${ENTER}`);
+    // A sandbox key asks no confirmation (a live one would, with the addition's quote in view).
+    await terminal.waitFor('Indicative only');
+    expect(await terminal.exitCode).toBe(0);
+    expect(stripAnsi(terminal.screen())).toContain('Added 500.00 USD: the sell hedge on USDTNGN is now 3,500.00 USD');
+    expect(
+      trading
+        .writes()
+        .map((entry) => entry.path)
+        .filter((path) => path !== '/quotes'),
+    ).toEqual(['/hedges/add']);
+    expect(trading.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(3_500);
+    for (const line of await terminal.drawn()) expect(displayWidth(line.text)).toBeLessThanOrEqual(80);
+  });
+
+  it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order stands and the way to check it is shown, wrapped at 80 columns', async () => {
+    const trading = await startTrading({ fillDelayMs: 60_000 });
+    terminal = spawnTerminal({
+      configDir: trading.configDir,
+      env: trading.env,
+      args: ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1'],
+      cols: 80,
+    });
+    await terminal.waitFor('Execution price');
+    // Too long for one spinner line at 80 columns: the label is written whole above a counting spinner.
+    await terminal.waitFor('waiting for the fill');
+    await terminal.waitFor(/waiting \d+s/);
+    terminal.write(CTRL_C);
+    expect(await terminal.exitCode).toBe(130);
+    const [hedge] = trading.hedges();
+    expect(hedge!.status).toBe('submitted');
+    const drawn = await terminal.drawn();
+    const text = readAsText(drawn);
+    expect(text).toContain(`Submitted ${hedge!.id} (tx 0x`);
+    expect(text).toContain(`Stopped waiting. The order stands: hedge ${hedge!.id} is still being processed.`);
+    expect(text).toContain(`hedge hedges ${hedge!.id} --wait`);
+    expect(drawn.filter((line) => displayWidth(line.text) > 80)).toEqual([]);
+    expect(wordsSplitAtLineEnd(drawn)).toEqual([]);
+  });
+});

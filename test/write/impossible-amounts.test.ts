@@ -1,0 +1,48 @@
+// A server amount that cannot be — an open side, or a filled hedge, holding a notional of zero or
+// less — is a reading problem: `positions` shows it and says why, and a write that would act on
+// that side is refused before it sends (exit 14). Asserted on the simulator's request log; a proxy
+// in front of it plays the server that answers the impossible amount in every view.
+import { describe, expect, it } from 'vitest';
+import { startRewriteProxy } from '../support/servers/field-proxy.js';
+import { runHedge } from '../support/hedge-cli.js';
+import { envFor, MARKET, useSimulators } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+
+describe('an open side the server gives a notional of zero or less', () => {
+  it.each([-500, 0])('%d USD: shown by positions, and reduce, close and add send nothing (exit 14)', async (usd) => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 1_000);
+    // Both views agree on the impossible figure: the positions line and the hedge's record.
+    const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
+      if ((path === '/positions' || path.startsWith('/hedges')) && item.side === 'buy') item.notional_usd = usd;
+    });
+    const hedge = (args: string[]) =>
+      runHedge(args, {
+        configDir: simulator.configDir,
+        env: envFor({ baseUrl: proxy.baseUrl, apiKey: simulator.apiKey }),
+      });
+    try {
+      const shown = await hedge(['positions', '--json']);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(JSON.parse(shown.stdout)).toMatchObject([{ side: 'buy', notional_usd: usd }]);
+      expect(shown.stderr).toContain(`a notional of ${usd.toFixed(2)} USD, which cannot be`);
+
+      for (const args of [
+        ['reduce', MARKET, 'buy', '100'],
+        ['close', MARKET, 'buy', '--yes'],
+        ['add', MARKET, 'buy', '100', '--yes'],
+      ]) {
+        const run = await hedge(args);
+        expect(run.code, `${args[0]}: ${run.stderr}`).toBe(14);
+        expect(run.stderr).toContain(
+          `hedge: The buy side of USDTNGN is not acted on: the positions list gives the open side a notional of ${usd.toFixed(2)} USD, which cannot be.`,
+        );
+      }
+      expect(simulator.requests('POST', /^\/hedges\/(reduce|close|add)$/)).toEqual([]);
+      expect(simulator.active('buy').map((record) => record.notionalUsd)).toEqual([1_000]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
