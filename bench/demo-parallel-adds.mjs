@@ -1,4 +1,4 @@
-// Issue 36, item 8: do parallel `hedge --demo add` runs all land? Not part of `npm test` nor of
+// Do parallel `hedge --demo add` runs all land? Not part of `npm test` nor of
 // `npm run bench` (it counts lost writes, it does not time anything): run it by hand after
 // `npm run build`.
 //

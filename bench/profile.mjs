@@ -1,4 +1,4 @@
-// Where one command's CPU goes (issue 52): `--cpu-prof` of warm runs (after one that makes the demo
+// Where one command's CPU goes: `--cpu-prof` of warm runs (after one that makes the demo
 // state and fills the compile cache), mapped through dist/'s source maps to src/ files and packages:
 // top self time, time by the nearest src/ file or package on the stack, and what the command
 // loaded. After `npm run build`: node bench/profile.mjs [--node <binary>] [--runs 5] [-- <hedge args>]

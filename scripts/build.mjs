@@ -1,4 +1,4 @@
-// Builds dist/ from src/ with one plain esbuild configuration (issue 41):
+// Builds dist/ from src/ with one plain esbuild configuration:
 //
 //   dist/cli.js          the front door (src/cli/main.ts): argument parsing and help, commander
 //                        bundled in and nothing else (test/build/startup-imports.test.ts)

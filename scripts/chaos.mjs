@@ -53,7 +53,7 @@ console.log(
 );
 process.exit(result.status ?? 1);
 
-/** A history's verdict; a file written before issue 48 has only `ok`, which then meant "neither". */
+/** A history's verdict; a file from an older checker has only `ok`, which then meant "neither". */
 function verdictOf(run) {
   return run.verdict ?? (run.ok ? 'holds' : 'failed');
 }
@@ -124,8 +124,8 @@ function summarize(text) {
       .map(([kind, k]) => `| ${kind} | ${k.actions} | ${k.exit0} | ${k.killed} | ${k.other} |`),
     '',
     runs.every((run) => run.coverage === undefined)
-      ? 'What the checks of issue 48 had to judge: not recorded (a file from before them).'
-      : `What the checks of issue 48 had to judge: ${covered('decidedOpens')} opens decided by apply, the keeper or a roll (${runs.filter((run) => b(run).viewLagMs > 0).reduce((sum, run) => sum + (run.coverage?.decidedOpens ?? 0), 0)} while views trailed, ${runs.filter((run) => b(run).severalPerSide).reduce((sum, run) => sum + (run.coverage?.decidedOpens ?? 0), 0)} on a server taking several hedges per side); ${covered('rollsChecked')} rolls checked for their deal reference, ${covered('rollsWithReference')} of them rolling a hedge that had one; ${count((run) => (run.coverage?.mostHedges ?? 0) > 1)} histories with two or more hedges on the side at once; ${covered('changesOnEndedHedges')} changes accepted on a hedge that settled before they landed.`,
+      ? 'What the checks had to judge: not recorded (a file from an older checker).'
+      : `What the checks had to judge: ${covered('decidedOpens')} opens decided by apply, the keeper or a roll (${runs.filter((run) => b(run).viewLagMs > 0).reduce((sum, run) => sum + (run.coverage?.decidedOpens ?? 0), 0)} while views trailed, ${runs.filter((run) => b(run).severalPerSide).reduce((sum, run) => sum + (run.coverage?.decidedOpens ?? 0), 0)} on a server taking several hedges per side); ${covered('rollsChecked')} rolls checked for their deal reference, ${covered('rollsWithReference')} of them rolling a hedge that had one; ${count((run) => (run.coverage?.mostHedges ?? 0) > 1)} histories with two or more hedges on the side at once; ${covered('changesOnEndedHedges')} changes accepted on a hedge that settled before they landed.`,
     '',
     violations.length === 0
       ? '**Violations: none.**'
@@ -136,7 +136,7 @@ function summarize(text) {
       : []),
     ...(older.length > 0
       ? [
-          `Failed, from a checker before issue 48 (violation and "cannot tell" not told apart): ${older.length} — seeds ${seedsOf(older)}.`,
+          `Failed, from an older checker (violation and "cannot tell" not told apart): ${older.length} — seeds ${seedsOf(older)}.`,
         ]
       : []),
     '',

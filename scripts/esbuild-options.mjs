@@ -1,4 +1,4 @@
-// The one esbuild configuration of dist/ (issue 41), shared by scripts/build.mjs (dist/) and
+// The one esbuild configuration of dist/, shared by scripts/build.mjs (dist/) and
 // scripts/sea.mjs (the single executable's main), so that neither script imports the other for it.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

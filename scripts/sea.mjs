@@ -1,9 +1,8 @@
-// `npm run build:sea`: hedge as one executable file, for a desk machine without Node (issue 31).
+// `npm run build:sea`: hedge as one executable file, for a desk machine without Node.
 // Node's single executable applications: a CommonJS main (src/ bundled with the build's own esbuild
 // options), made a blob by `node --experimental-sea-config` and injected into a copy of this Node with
 // postject: this machine's OS and CPU only (docs/install.md). The main is src/cli/snapshot-main.ts
-// and the blob a startup snapshot of the heap it leaves (issue 52; docs/performance.md has what it
-// saves over the code cache of bin/hedge.js that it replaced). On macOS the copy's signature is
+// and the blob a startup snapshot of the heap it leaves. On macOS the copy's signature is
 // removed first and an ad-hoc one made after.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
