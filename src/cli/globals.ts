@@ -88,7 +88,7 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
  * problem the parser finds is reported as the JSON error document, as parseGlobals' `jsonErrors`
  * says for a problem found later. Read off argv, since commander has not finished with it.
  */
-export function jsonErrorsAsked(argv: readonly string[]): boolean {
+export function jsonErrorsAsked(argv: readonly string[]) {
   return argv.some((word, index) => {
     if (word === '--json') return true;
     const format =

@@ -55,12 +55,12 @@ class HedgeCommand extends Command {
   /** The command's first example, given with its usage when an argument is missing. */
   example?: string;
 
-  override createCommand(name?: string): HedgeCommand {
+  override createCommand(name?: string) {
     return new HedgeCommand(name);
   }
 
   /** Every commander error; a missing argument or option value also says the command's usage and an example. */
-  override error(message: string, errorOptions?: { code?: string; exitCode?: number }): never {
+  override error(message: string, errorOptions?: { code?: string; exitCode?: number }) {
     if (errorOptions?.code !== 'commander.missingArgument' && errorOptions?.code !== 'commander.optionMissingArgument')
       return super.error(message, errorOptions);
     const words: string[] = [];
@@ -71,7 +71,7 @@ class HedgeCommand extends Command {
   }
 
   /** Called by commander's parser (not in its typings) for an option no command on the path declares. */
-  unknownOption(flag: string): never {
+  unknownOption(flag: string) {
     const path: Command[] = [];
     for (let command: Command | null = this as Command; command; command = command.parent) path.push(command);
     const words = path
@@ -98,7 +98,7 @@ function addCommand(
   path: string[],
   select: (invocation: Invocation) => void,
   width: number,
-): void {
+) {
   const command = (parent as HedgeCommand)
     .command(spec.name, { isDefault: spec.isDefault === true })
     .summary(spec.summary)
@@ -132,14 +132,14 @@ function addCommand(
   });
 }
 
-function rootOf(command: Command): Command {
+function rootOf(command: Command) {
   let root = command;
   while (root.parent) root = root.parent;
   return root;
 }
 
 /** Commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */
-function oneLine(text: string): string {
+function oneLine(text: string) {
   return `${text
     .trim()
     .replace(/\s*\n\s*\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')
@@ -216,7 +216,7 @@ async function parseArgv(argv: string[], io: Io, width: number, name: string): P
   let usageProblem: string | undefined;
   // Subcommands copy these settings when they are created, which happened in buildProgram:
   // apply them to every command, or an unknown option of a subcommand exits 1 past our streams.
-  const configure = (command: Command): void => {
+  const configure = (command: Command) => {
     command.exitOverride();
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -10,7 +10,7 @@ import { VERSION } from '../core/version.js';
 export { completionScript } from './completion-scripts.js';
 
 /** `hedge --help` at 80 columns, as the front door prints it: bin/hedge.js answers with it (dist/help.txt). */
-export function rootHelpAt80(): string {
+export function rootHelpAt80() {
   return rootHelp(COMMANDS, GLOBAL_OPTIONS, 80);
 }
 
@@ -27,7 +27,7 @@ export function manPageInput() {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-function usageOf(path: string[], spec: CommandSpec): string {
+function usageOf(path: string[], spec: CommandSpec) {
   const args = (spec.args ?? []).map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`));
   return ['hedge', ...path, ...args, ...((spec.options ?? []).length > 0 ? ['[options]'] : [])].join(' ');
 }
@@ -51,7 +51,7 @@ function commandSection(path: string[], spec: CommandSpec): string[] {
 }
 
 /** docs/command-reference.md: every command, argument, option and example, from the specs (scripts/command-reference.mjs writes it; a test compares). */
-export function commandReference(): string {
+export function commandReference() {
   const lines = [
     '# Command reference',
     '',

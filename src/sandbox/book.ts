@@ -64,7 +64,7 @@ const ID_MAIN_DRAWS = 18;
 
 export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'closed'; closedAtMs: number };
 
-export const toIso = (timeMs: number): string => new Date(timeMs).toISOString();
+export const toIso = (timeMs: number) => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
 function compareOpened(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>) {
@@ -85,20 +85,20 @@ export class Book {
     state.events.sort(compareEvents);
   }
 
-  get markets(): readonly MarketDefinition[] {
+  get markets() {
     return this.config.markets;
   }
 
-  findMarket(market: string): MarketDefinition | undefined {
+  findMarket(market: string) {
     return this.marketsByName.get(market);
   }
 
-  midPrice(definition: MarketDefinition, timeMs: number): number {
+  midPrice(definition: MarketDefinition, timeMs: number) {
     return midPrice(this.seedHash, definition, timeMs);
   }
 
   /** The mid of a hedge's market: what a position is marked, closed early and settled at. */
-  markOf(hedge: Pick<HedgeState, 'market'>, timeMs: number): number {
+  markOf(hedge: Pick<HedgeState, 'market'>, timeMs: number) {
     return this.midPrice(this.findMarket(hedge.market) as MarketDefinition, timeMs);
   }
 
@@ -129,7 +129,7 @@ export class Book {
   }
 
   /** The spec: the lower of the market's headroom and the account's cap (not net of its positions). */
-  availableCapacityUsd(definition: MarketDefinition, side: Side): number {
+  availableCapacityUsd(definition: MarketDefinition, side: Side) {
     return roundMoney(
       Math.min(marketHeadroomUsd(this.totalOpenInterest(definition), side), this.config.exposureCapUsd),
     );
@@ -142,7 +142,7 @@ export class Book {
     own[side] = next < 1e-6 ? 0 : next;
   }
 
-  account(accountId: string): AccountState {
+  account(accountId: string) {
     let account = this.state.accounts[accountId];
     if (!account) {
       account = {
@@ -164,7 +164,7 @@ export class Book {
    * saved without a lag lacks them, dropped without a lag (stale if kept: a later start with a lag would show
    * them).
    */
-  prepareTrailingViews(): void {
+  prepareTrailingViews() {
     for (const account of Object.values(this.state.accounts)) {
       if (this.config.viewLagMs <= 0) delete account.trailing;
       else account.trailing ??= viewsInStep(this.accountFigures(account), this.filledHedges(account));
@@ -179,7 +179,7 @@ export class Book {
     };
   }
 
-  private filledHedges(account: AccountState): HedgeState[] {
+  private filledHedges(account: AccountState) {
     return this.activeHedges(account).filter((hedge) => hedge.status === 'filled');
   }
 
@@ -187,7 +187,7 @@ export class Book {
    * Notes a change of the account (and of `hedge`'s positions line, if given) made at `atMs`, for views that trail
    * the records; nothing without a lag.
    */
-  noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState): void {
+  noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
     const views = account.trailing;
     if (this.config.viewLagMs <= 0 || views === undefined) return;
     const figures = this.accountFigures(account);
@@ -216,7 +216,7 @@ export class Book {
   }
 
   /** How many of the oldest history records the history shows at `nowMs`: those closed a lag before, or all. */
-  shownHistoryLength(account: AccountState, nowMs: number): number {
+  shownHistoryLength(account: AccountState, nowMs: number) {
     const { history } = account;
     if (this.config.viewLagMs <= 0) return history.length;
     const cutoff = toIso(nowMs - this.config.viewLagMs);
@@ -224,27 +224,27 @@ export class Book {
     return partitionPoint(history.length, (index) => history[index].closed_at <= cutoff);
   }
 
-  activeHedges(account: AccountState): HedgeState[] {
+  activeHedges(account: AccountState) {
     return Object.keys(account.activeHedgeStacks)
       .sort()
       .flatMap((key) => account.activeHedgeStacks[key].map((id) => account.hedges[id]));
   }
 
-  activeHedge(account: AccountState, market: string, side: Side): HedgeState | undefined {
+  activeHedge(account: AccountState, market: string, side: Side) {
     const id = account.activeHedgeIds[activeHedgeKey(market, side)];
     return id ? account.hedges[id] : undefined;
   }
 
-  sideHedges(account: AccountState, market: string, side: Side): HedgeState[] {
+  sideHedges(account: AccountState, market: string, side: Side) {
     return (account.activeHedgeStacks[activeHedgeKey(market, side)] ?? []).map((id) => account.hedges[id]);
   }
 
-  hedgesNewestFirst(account: AccountState): HedgeState[] {
+  hedgesNewestFirst(account: AccountState) {
     return Object.values(account.hedges).sort((a, b) => compareOpened(b, a));
   }
 
   /** Notional counted against the cap: open and pending hedges plus pending adds. */
-  openExposureUsd(account: AccountState): number {
+  openExposureUsd(account: AccountState) {
     return this.activeTotal(
       account,
       (hedge) => hedge.notionalUsd,
@@ -253,7 +253,7 @@ export class Book {
   }
 
   /** Margin of the open and pending hedges plus what pending adds reserved. */
-  marginInUseUsdc(account: AccountState): number {
+  marginInUseUsdc(account: AccountState) {
     return this.activeTotal(
       account,
       (hedge) => hedge.marginUsdc,
@@ -266,7 +266,7 @@ export class Book {
     account: AccountState,
     ofHedge: (hedge: HedgeState) => number,
     ofAdd: (add: PendingChange) => number,
-  ): number {
+  ) {
     let total = 0;
     for (const hedge of this.activeHedges(account)) {
       total += ofHedge(hedge);
@@ -275,12 +275,12 @@ export class Book {
     return roundMoney(total);
   }
 
-  availableExposureUsd(account: AccountState): number {
+  availableExposureUsd(account: AccountState) {
     return this.exposureLeftUsd(this.openExposureUsd(account));
   }
 
   /** Headroom under the cap with this much exposure open. */
-  exposureLeftUsd(openExposureUsd: number): number {
+  exposureLeftUsd(openExposureUsd: number) {
     return roundMoney(Math.max(0, this.config.exposureCapUsd - openExposureUsd));
   }
 
@@ -288,14 +288,14 @@ export class Book {
     account.balanceUsdc = roundMoney(account.balanceUsdc + amountUsdc);
   }
 
-  random(): number {
+  random() {
     const { state, value } = nextRandom(this.state.prngState);
     this.state.prngState = state;
     return value;
   }
 
   /** 0x + 64 hex digits, the shape of an on-chain transaction hash or order key. */
-  hex64(): string {
+  hex64() {
     let hex = '0x';
     for (let i = 0; i < 8; i++)
       hex += Math.floor(this.random() * 0x1_0000_0000)
@@ -334,7 +334,7 @@ export class Book {
   }
 
   /** Applies every fill, landing and maturity due by `nowMs`, each at its own due time; returns how many. */
-  processDueEvents(nowMs: number): number {
+  processDueEvents(nowMs: number) {
     let processed = 0;
     const { events } = this.state;
     while (events.length > 0 && events[0].dueMs <= nowMs) {
@@ -358,7 +358,7 @@ export class Book {
   }
 
   /** Accepts an open: reserves margin and fee, counts the notional, schedules the fill. */
-  submitOpen(account: AccountState, request: OpenRequest, nowMs: number): HedgeState {
+  submitOpen(account: AccountState, request: OpenRequest, nowMs: number) {
     const hedge = this.createHedge(account, request, nowMs, this.random() < this.config.failRate);
     const key = activeHedgeKey(hedge.market, hedge.side);
     (account.activeHedgeStacks[key] ??= []).push(hedge.id);
@@ -372,7 +372,7 @@ export class Book {
    * close and settlement arithmetic as a live one, so its history record and its effect on the balance are
    * consistent.
    */
-  recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome): HedgeState {
+  recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome) {
     const hedge = this.createHedge(account, request, openedAtMs, outcome.kind === 'failed');
     this.resolveOpen(account, hedge, openedAtMs + this.config.fillDelayMs);
     if (outcome.kind === 'closed') this.closeAt(account, hedge, 'closed', outcome.closedAtMs);
@@ -380,7 +380,7 @@ export class Book {
     return hedge;
   }
 
-  private createHedge(account: AccountState, request: OpenRequest, nowMs: number, willFail: boolean): HedgeState {
+  private createHedge(account: AccountState, request: OpenRequest, nowMs: number, willFail: boolean) {
     const quote = this.quote(request.market, request.side, request.notionalUsd, nowMs);
     const hedge: HedgeState = {
       id: this.newHedgeId(nowMs),
@@ -431,13 +431,7 @@ export class Book {
     this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs);
   }
 
-  submitChange(
-    account: AccountState,
-    hedge: HedgeState,
-    action: ChangeAction,
-    notionalUsd: number,
-    nowMs: number,
-  ): PendingChange {
+  submitChange(account: AccountState, hedge: HedgeState, action: ChangeAction, notionalUsd: number, nowMs: number) {
     const change: PendingChange = {
       action,
       notionalUsd,
@@ -580,7 +574,7 @@ export class Book {
   }
 
   /** Carry accrued up to `timeMs` without booking it (for views). */
-  accruedCarryAt(hedge: PositionBasis, timeMs: number): number {
+  accruedCarryAt(hedge: PositionBasis, timeMs: number) {
     const pending = Math.max(0, timeMs - hedge.carryAccruedToMs);
     return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending, this.config.dayMs);
   }

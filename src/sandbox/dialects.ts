@@ -144,7 +144,7 @@ export interface WireDialect extends DialectRules {
   historyFields: FieldNames<HistoryRecord>;
 }
 
-function columnOf<T extends object>(table: FieldTable<T>, column: number): FieldNames<T> {
+function columnOf<T extends object>(table: FieldTable<T>, column: number) {
   return Object.fromEntries(
     Object.entries(table).map(([key, row]) => [
       key,
@@ -176,27 +176,24 @@ const DIALECTS = Object.fromEntries(SANDBOX_DIALECTS.map((name) => [name, buildD
 >;
 
 /** Checks a dialect name that came from outside the type system (options, a state file). */
-export function parseDialect(name: unknown): SandboxDialect {
+export function parseDialect(name: unknown) {
   if (typeof name !== 'string' || !(SANDBOX_DIALECTS as readonly string[]).includes(name)) {
     throw new Error(`unknown sandbox dialect ${JSON.stringify(name)}; expected one of ${SANDBOX_DIALECTS.join(', ')}`);
   }
   return name as SandboxDialect;
 }
 
-export function wireDialect(name: SandboxDialect): WireDialect {
+export function wireDialect(name: SandboxDialect) {
   return DIALECTS[parseDialect(name)];
 }
 
 /** A `client_reference` as the dialect keeps it, and compares a filter with it: as sent, or trimmed in upper case. */
-export function keptReference<T extends string | undefined>(
-  reference: T,
-  dialect: Pick<DialectRules, 'references'>,
-): T {
+export function keptReference<T extends string | undefined>(reference: T, dialect: Pick<DialectRules, 'references'>) {
   return (dialect.references === 'upper-case' ? reference?.trim().toUpperCase() : reference) as T;
 }
 
 /** Copies `value` under the dialect's field names, in the same order, leaving out null names. */
-export function renameFields<T extends object>(value: T, names: FieldNames<T>): Record<string, unknown> {
+export function renameFields<T extends object>(value: T, names: FieldNames<T>) {
   const renamed: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     // A field the table does not know goes out under its own name rather than vanishing.
@@ -226,7 +223,7 @@ const PRICE_SHAPES: Readonly<Record<PricesShape, (prices: readonly PriceReading[
   }),
 };
 
-export function renderPrices(prices: readonly PriceReading[], shape: PricesShape): unknown {
+export function renderPrices(prices: readonly PriceReading[], shape: PricesShape) {
   return PRICE_SHAPES[shape](prices);
 }
 
@@ -237,10 +234,7 @@ const COUNT_FIELDS = new Set(['open_positions', 'open_position_count', 'num_posi
  * A record as the dialect writes amounts: unchanged, or (amountsAsText) each number as a decimal string — money
  * (`_usd`, `_usdc`) to the cent ("99889.00"), prices and units as they are ("1532.418").
  */
-export function wireAmounts(
-  record: Record<string, unknown>,
-  dialect: Pick<DialectRules, 'amountsAsText'>,
-): Record<string, unknown> {
+export function wireAmounts(record: Record<string, unknown>, dialect: Pick<DialectRules, 'amountsAsText'>) {
   if (!dialect.amountsAsText) return record;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {

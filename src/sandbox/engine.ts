@@ -2,7 +2,7 @@
 
 import { Book, type OpenRequest, type PastOutcome } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
-import type { AccountState, EngineState } from './engine-state.js';
+import type { EngineState } from './engine-state.js';
 import { ApiError, type EngineResponse, errorResponse } from './http/envelope.js';
 import { DAY_MS, MARKET_MODEL, type MarketDefinition, type MarketStatus, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
@@ -146,19 +146,19 @@ export class SandboxEngine {
     this.book.prepareTrailingViews();
   }
 
-  get state(): EngineState {
+  get state() {
     return this.book.state;
   }
 
-  get dialect(): SandboxDialect {
+  get dialect() {
     return this.wire.name;
   }
 
-  get fillDelayMs(): number {
+  get fillDelayMs() {
     return this.book.config.fillDelayMs;
   }
 
-  get revision(): number {
+  get revision() {
     return this.mutations;
   }
 
@@ -207,7 +207,7 @@ export class SandboxEngine {
     }
   }
 
-  releaseIdempotencyKey(lease: IdempotencyLease): void {
+  releaseIdempotencyKey(lease: IdempotencyLease) {
     this.inFlight.delete(lease.scope);
   }
 
@@ -215,7 +215,7 @@ export class SandboxEngine {
    * Applies every event due by `nowMs` and forgets idempotency records a day old; returns the effective time
    * (never earlier than before).
    */
-  advanceTo(nowMs: number): number {
+  advanceTo(nowMs: number) {
     const now = Math.max(nowMs, this.state.nowMs);
     if (this.book.processDueEvents(now) > 0) this.mutations++;
     if (this.expireIdempotency(now) > 0) this.mutations++;
@@ -227,7 +227,7 @@ export class SandboxEngine {
    * Test and bench helper: writes `count` hedges whose life already ended, newest first one hour apart,
    * alternating sides and tenors.
    */
-  seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number): string[] {
+  seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number) {
     const principal = this.authenticate(`Bearer ${apiKey}`);
     const now = this.advanceTo(nowMs);
     const account = this.accountOf(principal);
@@ -271,7 +271,7 @@ export class SandboxEngine {
     throw new ApiError(401, 'unauthorized', 'unknown API key');
   }
 
-  private accountOf(principal: Principal): AccountState {
+  private accountOf(principal: Principal) {
     if (!this.state.accounts[principal.accountId]) this.mutations++;
     return this.book.account(principal.accountId);
   }
@@ -309,7 +309,7 @@ export class SandboxEngine {
     context: RouteContext,
     principal: Principal,
     lease: IdempotencyLease | undefined,
-  ): EngineResponse {
+  ) {
     const key = readIdempotencyKey(context.request.headers);
     if (key === undefined) return this.committed(handle(context), context);
     const scope = idempotencyScope(principal, key);
@@ -350,7 +350,7 @@ export class SandboxEngine {
   }
 
   /** A write that acted (not a replay, not refused): the state moved, and trailing views show it later. */
-  private committed(response: EngineResponse, context: RouteContext): EngineResponse {
+  private committed(response: EngineResponse, context: RouteContext) {
     if (response.status < 300) {
       this.mutations++;
       this.book.noteViewChange(context.account, context.nowMs);
@@ -405,7 +405,7 @@ function idempotencyScope(principal: Principal, key: string) {
   return ['test', principal.accountId, key].join(':');
 }
 
-export function accountIdFor(apiKey: string): string {
+export function accountIdFor(apiKey: string) {
   return `acct_${sha256(apiKey, 'hex').slice(0, 16)}`;
 }
 

@@ -4,7 +4,7 @@ import type { Book, ShownBook } from './book.js';
 import { toIso } from './book.js';
 import type { WireDialect } from './dialects.js';
 import type { AccountView, PositionView } from './view-types.js';
-import type { AccountState, HedgeState, HedgeStatus, PositionBasis } from './engine-state.js';
+import type { AccountState, HedgeState, PositionBasis } from './engine-state.js';
 import {
   type MarketDefinition,
   dailyCarryRatePct,
@@ -25,7 +25,7 @@ function closedEarly(hedge: HedgeState) {
 }
 
 /** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
-export function wireStatus(hedge: HedgeState, dialect: WireDialect): HedgeStatus | string {
+export function wireStatus(hedge: HedgeState, dialect: WireDialect) {
   if (hedge.status === 'closed' && closedEarly(hedge)) return dialect.statusAfterEarlyClose;
   if (hedge.status === 'filled' && dialect.closingStatus !== null && isClosing(hedge)) return dialect.closingStatus;
   return hedge.status;
@@ -41,7 +41,7 @@ function isClosing(hedge: HedgeState) {
   );
 }
 
-export function hedgeView(hedge: HedgeState, dialect: WireDialect): Record<string, unknown> {
+export function hedgeView(hedge: HedgeState, dialect: WireDialect) {
   const status = wireStatus(hedge, dialect);
   const view: Record<string, unknown> = { id: hedge.id };
   if (hedge.clientReference !== undefined) view.client_reference = hedge.clientReference;
@@ -66,11 +66,11 @@ export function hedgeView(hedge: HedgeState, dialect: WireDialect): Record<strin
 }
 
 /** One line per open side (spec: "aggregated per side"). */
-export function positionViews(book: Book, account: AccountState, nowMs: number): PositionView[] {
+export function positionViews(book: Book, account: AccountState, nowMs: number) {
   return positionLines(book, book.shownBook(account, nowMs));
 }
 
-function positionLines(book: Book, shown: ShownBook): PositionView[] {
+function positionLines(book: Book, shown: ShownBook) {
   const linesBySide = new Map<string, PositionView[]>();
   for (const hedge of shown.positions) {
     const key = `${hedge.market}:${hedge.side}`;
@@ -112,11 +112,10 @@ function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number): PositionVie
  * figures, so `net_margin_usd` is still exactly what closing them all returns; entry weighted by notional; the
  * identity (id, times) of the newest hedge, the one add acts on.
  */
-function aggregateSide(lines: PositionView[]): PositionView {
+function aggregateSide(lines: PositionView[]) {
   if (lines.length === 1) return lines[0];
   const newest = lines[lines.length - 1];
-  const total = (pick: (line: PositionView) => number): number =>
-    roundMoney(lines.reduce((sum, line) => sum + pick(line), 0));
+  const total = (pick: (line: PositionView) => number) => roundMoney(lines.reduce((sum, line) => sum + pick(line), 0));
   const notional = total((line) => line.notional_usd);
   const gross = total((line) => line.gross_pnl_usd);
   const carry = total((line) => line.accrued_carry_usdc);

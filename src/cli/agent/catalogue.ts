@@ -94,18 +94,18 @@ function inlineRowsArgument(): AgentArgument {
   };
 }
 
-function longFlag(option: OptionSpec): string {
+function longFlag(option: OptionSpec) {
   const match = /--([a-z0-9-]+)/.exec(option.flags);
   if (!match) throw new Error(`manifest option without a long flag: ${option.flags}`);
-  return match[1]!;
+  return match[1];
 }
 
-function placeholder(option: OptionSpec): string | undefined {
+function placeholder(option: OptionSpec) {
   return /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
 }
 
 /** `--skip-checks` → skip_checks; `--no-wait` → wait (true unless given false). */
-function optionArgumentName(option: OptionSpec): string {
+function optionArgumentName(option: OptionSpec) {
   const flag = longFlag(option);
   const positive = option.kind === 'negatable' ? flag.replace(/^no-/, '') : flag;
   return positive.replace(/-/g, '_');
@@ -216,9 +216,9 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
 }
 
 /** Every tool, in the manifest's order. */
-export function agentTools(commands: readonly CommandSpec[]): AgentTool[] {
+export function agentTools(commands: readonly CommandSpec[]) {
   const tools: AgentTool[] = [];
-  const visit = (spec: CommandSpec, parents: string[]): void => {
+  const visit = (spec: CommandSpec, parents: string[]) => {
     const path = [...parents, spec.name];
     if (spec.subcommands) {
       for (const sub of spec.subcommands) visit(sub, path);
@@ -241,7 +241,7 @@ export function writeAccess(environment: 'live' | 'test' | undefined, allowLive:
   return 'none';
 }
 
-export function offered(tool: AgentTool, access: WriteAccess): boolean {
+export function offered(tool: AgentTool, access: WriteAccess) {
   return tool.tier === 'read' || access !== 'none';
 }
 
@@ -258,7 +258,7 @@ export function inputSchema(tool: AgentTool, access: WriteAccess): JsonSchema {
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }
 
-export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number): string {
+export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number) {
   const lines = [
     `${tool.spec.description ?? tool.spec.summary}.`,
     `The same as \`${tool.command} … --json\`: the result is that JSON; an error is {"error": {code, class, message, hint}}.`,

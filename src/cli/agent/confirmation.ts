@@ -17,7 +17,7 @@ const MAX_TOKEN_TTL_SECONDS = 3600;
 const REMEMBERED_SPENT = 1000;
 
 /** HEDGE_MCP_TOKEN_TTL_SECONDS: 0 to 3600 (0: every token has expired by the time it comes back). */
-export function tokenTtlSeconds(env: Readonly<Record<string, string | undefined>>): number {
+export function tokenTtlSeconds(env: Readonly<Record<string, string | undefined>>) {
   const raw = env.HEDGE_MCP_TOKEN_TTL_SECONDS;
   if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_TTL_SECONDS;
   const value = Number(raw);
@@ -67,7 +67,7 @@ export class PlanWatch implements PlanCheck {
 
   constructor(private readonly confirmed?: Plan) {}
 
-  check(requests: readonly ApiRequest[], trades: readonly Trade[] | undefined): void {
+  check(requests: readonly ApiRequest[], trades: readonly Trade[] | undefined) {
     const now = planOf(requests, trades);
     const then = this.confirmed;
     if (then !== undefined && now.hash !== then.hash) {
@@ -111,7 +111,7 @@ export class ConfirmationTokens {
   }
 
   /** Takes the token for this call, or throws (nothing is sent then). */
-  redeem(token: unknown, tool: string, args: Record<string, unknown>): { plan: Plan } {
+  redeem(token: unknown, tool: string, args: Record<string, unknown>) {
     const again = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`;
     if (typeof token !== 'string' || token === '')
       throw new UsageError(
@@ -151,12 +151,12 @@ export class ConfirmationTokens {
     return { plan: entry.plan };
   }
 
-  private remember(token: string, how: 'used' | 'expired'): void {
+  private remember(token: string, how: 'used' | 'expired') {
     this.spent.set(token, how);
     if (this.spent.size > REMEMBERED_SPENT) this.spent.delete(this.spent.keys().next().value!);
   }
 
-  private forgetExpired(): void {
+  private forgetExpired() {
     const now = this.now();
     for (const [token, entry] of this.issued) {
       if (now >= entry.expiresAt) {

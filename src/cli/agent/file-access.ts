@@ -23,7 +23,7 @@ export interface Root {
 /** The client's roots as directories (file:// URIs only), or undefined when the client declares none. */
 export type ClientRoots = (signal: AbortSignal) => Promise<readonly string[] | undefined>;
 
-const inside = (path: string, root: string): boolean => {
+const inside = (path: string, root: string) => {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 };
@@ -53,7 +53,7 @@ export async function serverRoots(dirs: readonly string[] | undefined, cwd: stri
 }
 
 /** file:///home/desk/books → /home/desk/books; other schemes are not directories here. */
-export function clientRootPaths(uris: readonly string[]): string[] {
+export function clientRootPaths(uris: readonly string[]) {
   return uris.flatMap((uri) => {
     try {
       return uri.startsWith('file:') ? [fileURLToPath(uri)] : [];
@@ -72,12 +72,12 @@ export class FileAccess {
   ) {}
 
   /** Reads nothing from any file: rows inline only (a toolbox made without roots). */
-  static none(): FileAccess {
+  static none() {
     return new FileAccess([], '/');
   }
 
   /** Set once the MCP client has said it has roots (roots/list is asked on each read). */
-  useClientRoots(source: ClientRoots): void {
+  useClientRoots(source: ClientRoots) {
     this.clientRoots = source;
   }
 
@@ -91,12 +91,12 @@ export class FileAccess {
     };
   }
 
-  private async readUnderRoots(file: string, signal: AbortSignal): Promise<string> {
+  private async readUnderRoots(file: string, signal: AbortSignal) {
     const client = await this.listClientRoots(signal);
-    const allowed = (path: string): boolean =>
+    const allowed = (path: string) =>
       this.roots.some((root) => inside(path, root.real) || inside(path, root.path)) &&
       (client === undefined || client.some((root) => inside(path, root.real) || inside(path, root.path)));
-    const realAllowed = (path: string): boolean =>
+    const realAllowed = (path: string) =>
       this.roots.some((root) => inside(path, root.real)) &&
       (client === undefined || client.some((root) => inside(path, root.real)));
     const shown = echo(file);
@@ -155,7 +155,7 @@ export class FileAccess {
     return paths === undefined ? undefined : Promise.all(paths.map((path) => realRoot(path)));
   }
 
-  private describeRoots(client: readonly Root[] | undefined): string {
+  private describeRoots(client: readonly Root[] | undefined) {
     const server =
       this.roots.length > 0 ? this.roots.map((root) => root.path).join(', ') : 'none: start hedge mcp with --root DIR';
     if (client === undefined) return server;

@@ -31,11 +31,7 @@ const DAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DID_NOTHING = new Set(['rejected', 'abandoned', 'failed']);
 
 /** `hedge mcp`'s limit options, checked (exit 2 for a bad one, before the server starts). */
-export function parseAgentLimits(options: {
-  maxNotional?: string;
-  maxDailyNotional?: string;
-  markets?: string;
-}): AgentLimits {
+export function parseAgentLimits(options: { maxNotional?: string; maxDailyNotional?: string; markets?: string }) {
   const limits: AgentLimits = {};
   if (options.maxNotional !== undefined) limits.maxNotionalUsd = parseNotional(options.maxNotional, '--max-notional');
   if (options.maxDailyNotional !== undefined)
@@ -53,7 +49,7 @@ export function parseAgentLimits(options: {
 }
 
 /** `at most 25,000.00 USD per call, 100,000.00 USD per 24 h, markets USDTNGN`. */
-export function describeLimits(limits: AgentLimits): string {
+export function describeLimits(limits: AgentLimits) {
   const parts: string[] = [];
   if (limits.maxNotionalUsd !== undefined) parts.push(`at most ${formatUsd(limits.maxNotionalUsd)} per call`);
   if (limits.maxDailyNotionalUsd !== undefined) parts.push(`${formatUsd(limits.maxDailyNotionalUsd)} per 24 h`);
@@ -61,7 +57,7 @@ export function describeLimits(limits: AgentLimits): string {
   return parts.join(', ');
 }
 
-export function hasLimits(limits: AgentLimits): boolean {
+export function hasLimits(limits: AgentLimits) {
   return (
     limits.maxNotionalUsd !== undefined || limits.maxDailyNotionalUsd !== undefined || limits.markets !== undefined
   );
@@ -85,7 +81,7 @@ class CallGate implements TradeGate {
     if (limits.maxDailyNotionalUsd !== undefined) this.view.max_daily_notional_usd = limits.maxDailyNotionalUsd;
   }
 
-  async admit(trades: readonly Trade[] | undefined, what: string, again: Readmission = {}): Promise<void> {
+  async admit(trades: readonly Trade[] | undefined, what: string, again: Readmission = {}) {
     const name = this.tool;
     // Judged again at a retry: it was admitted once, and is not sent again when refused now.
     const unsent = again.replacing ? 'it was not sent again' : 'nothing was sent';
@@ -160,12 +156,12 @@ export class AgentGuardrails {
     private readonly session: AgentSession,
   ) {}
 
-  get active(): boolean {
+  get active() {
     return hasLimits(this.limits);
   }
 
   /** Runs `work` after the write calls before it (only one at a time under a daily cap). */
-  exclusive<T>(work: () => Promise<T>): Promise<T> {
+  exclusive<T>(work: () => Promise<T>) {
     if (this.limits.maxDailyNotionalUsd === undefined) return work();
     const run = this.queue.then(work, work);
     this.queue = run.catch(() => undefined);
@@ -178,7 +174,7 @@ export class AgentGuardrails {
   }
 
   /** The agent's entries of this account in the last 24 h that did something. */
-  private async countedEntries(): Promise<JournalEntry[]> {
+  private async countedEntries() {
     const { credentials } = this.session;
     const host = credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host;
     const keyId = keyFingerprint(credentials.apiKey);
@@ -197,12 +193,12 @@ export class AgentGuardrails {
   }
 }
 
-function sumUsd(trades: readonly Trade[]): number {
+function sumUsd(trades: readonly Trade[]) {
   return cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
 }
 
 /** When enough of the counted entries have left the 24 h window for `fresh` more to fit under the cap; undefined when `fresh` alone is over it. */
-function freedAt(counted: readonly JournalEntry[], fresh: number, cap: number): number | undefined {
+function freedAt(counted: readonly JournalEntry[], fresh: number, cap: number) {
   if (fresh > cap) return undefined;
   const oldestFirst = [...counted].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
   let used = counted.reduce((sum, entry) => sum + tradedUsd(entry), 0);

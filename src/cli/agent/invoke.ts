@@ -36,7 +36,7 @@ export interface CommandRun {
 
 class Capture extends Writable {
   text = '';
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void) {
     this.text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
     done();
   }
@@ -136,7 +136,7 @@ export async function runInProcess(
   return { exitCode, document, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
 }
 
-function prefixed(name: string, text: string): string {
+function prefixed(name: string, text: string) {
   return text
     .trimEnd()
     .split('\n')
@@ -145,7 +145,7 @@ function prefixed(name: string, text: string): string {
 }
 
 /** `9 (changes): …` — what a non-zero exit code without an error means. */
-export function exitCodeMeaning(code: number): string {
+export function exitCodeMeaning(code: number) {
   const entry = EXIT_CODES.find((candidate) => candidate.code === code);
   return entry ? `exit code ${code} (${entry.name}): ${entry.meaning}` : `exit code ${code}`;
 }

@@ -22,11 +22,7 @@ const INSTRUCTIONS =
   'Write tools (open, add, reduce, close, roll, apply, resume) act on the account and wait until the action resolves; ' +
   'on a live key each needs a preview call first and then a second call with the confirmation_token it returned.';
 
-function createMcpServer(
-  toolbox: AgentToolbox,
-  track: (call: Promise<unknown>) => void,
-  stopping: AbortSignal,
-): McpServer {
+function createMcpServer(toolbox: AgentToolbox, track: (call: Promise<unknown>) => void, stopping: AbortSignal) {
   const server = new McpServer(
     { name: 'hedge', version: VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -50,7 +46,7 @@ export async function serveStdio(
   streams: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream },
   signal: AbortSignal,
   files?: FileAccess,
-): Promise<void> {
+) {
   const stopping = new AbortController();
   const running = new Set<Promise<unknown>>();
   const track = (call: Promise<unknown>) => {

@@ -78,7 +78,7 @@ export class AgentToolbox {
   }
 
   /** The catalogue's description, with the operator's limits on a write tool. */
-  private describe(tool: AgentTool): string {
+  private describe(tool: AgentTool) {
     const description = toolDescription(tool, this.access, this.tokens.ttlSeconds);
     if (tool.tier !== 'write' || !this.guardrails) return description;
     return `${description} Limits set by the operator: ${describeLimits(this.guardrails.limits)} (notional traded; close counts what the side holds when it is sent, adds still landing included, roll twice the side's notional; every retry is judged again); a call over them is refused before anything is sent (max_notional_exceeded, max_daily_notional_exceeded, market_not_allowed).`;
@@ -215,7 +215,7 @@ export class AgentToolbox {
     step: (key: string, stepTool: AgentTool, stepInput: RawInput) => Promise<ToolResult | undefined>,
     preview: Record<string, unknown>,
     lookUp: (key: string, stepTool: AgentTool, stepInput: RawInput) => Promise<ToolResult | undefined>,
-  ): Promise<ToolResult | undefined> {
+  ) {
     if (tool.arguments.some((argument) => argument.target.kind === 'flag' && argument.target.key === 'dryRun')) {
       const failed = await step('dry_run', tool, { args: input.args, options: { ...input.options, dryRun: true } });
       if (failed) return failed;

@@ -23,7 +23,7 @@ export async function previewTradeNumbers<F>(
     lookUp: PreviewStep<F>;
     preview: Record<string, unknown>;
   },
-): Promise<F | undefined> {
+) {
   const { step, preview } = deps;
   const lookUp = deps.lookUp;
   const quoteTool = deps.tools.find((candidate) => candidate.name === 'quote');

@@ -99,7 +99,7 @@ export function command<const S extends Omit<CommandSpec, 'load'>>(
 }
 
 /** A command declaration (no code of its own to load yet: a group, or one whose code is added later). */
-export function declare<const S extends Omit<CommandSpec, 'load'>>(spec: S): S {
+export function declare<const S extends Omit<CommandSpec, 'load'>>(spec: S) {
   return spec;
 }
 
@@ -132,7 +132,7 @@ export function opt<const F extends string, const K extends OptionKind = KindOf<
   OptionSpec,
   'values'
 > {
-  const long = /--(?:no-)?([\w-]+)/.exec(flags)![1]!;
+  const long = /--(?:no-)?([\w-]+)/.exec(flags)![1];
   const key = long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
   const derived = flags.includes('<')
     ? 'value'

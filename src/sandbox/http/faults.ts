@@ -119,7 +119,7 @@ export class FaultInjector {
     return this.current;
   }
 
-  update(partial: Partial<FaultSettings>): void {
+  update(partial: Partial<FaultSettings>) {
     const next = { ...this.current, ...partial };
     for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const) {
       if (!(next[share] >= 0 && next[share] <= 1)) throw new Error(`${share} must be a share between 0 and 1`);
@@ -154,7 +154,7 @@ export class FaultInjector {
   /** One from a countdown: its setting while any is left (the last one taken sets it to null), else undefined. */
   private take<K extends 'nextLatency' | 'next503RetryAfter' | 'nextError' | 'nextMalformed' | 'nextOversized'>(
     key: K,
-  ): NonNullable<FaultSettings[K]> | undefined {
+  ) {
     const next = this.current[key] as NonNullable<FaultSettings[K]> | null;
     if (!next || next.count <= 0) return undefined;
     this.current[key] = (next.count > 1 ? { ...next, count: next.count - 1 } : null) as FaultSettings[K];

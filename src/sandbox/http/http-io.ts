@@ -12,7 +12,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export const BAD_GATEWAY_PAGE =
   '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
 
-export function splitUrl(url: string): { rawPath: string; query: Record<string, string> } {
+export function splitUrl(url: string) {
   const questionMark = url.indexOf('?');
   if (questionMark < 0) return { rawPath: url, query: {} };
   const query: Record<string, string> = {};
@@ -41,7 +41,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export function parseBody(text: string): unknown {
+export function parseBody(text: string) {
   if (text.length === 0) return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -56,12 +56,12 @@ export function sendText(
   contentType: string,
   text: string,
   headers: Record<string, string> = {},
-): void {
+) {
   res.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
-export function sendEnvelope(res: ServerResponse, response: EngineResponse): void {
+export function sendEnvelope(res: ServerResponse, response: EngineResponse) {
   sendText(res, response.status, JSON_TYPE, JSON.stringify(response.body), response.headers);
 }
 
@@ -104,7 +104,7 @@ export function injectedAnswer(outcome: FaultOutcome): { fault: string; response
 }
 
 /** Status and headers go out, then half the body, then nothing: the client waits forever. */
-export function stallBody(res: ServerResponse, response: EngineResponse): void {
+export function stallBody(res: ServerResponse, response: EngineResponse) {
   const text = JSON.stringify(response.body);
   res.writeHead(response.status, {
     ...response.headers,
@@ -155,7 +155,7 @@ const PADDING_CHUNK = Buffer.alloc(64 * 1024, 'x');
  * A valid envelope of exactly `bytes` bytes (or the bare envelope if that is longer): the answer with
  * `meta.padding` holding as many "x" as it takes.
  */
-export function sendPadded(res: ServerResponse, response: EngineResponse, bytes: number): void {
+export function sendPadded(res: ServerResponse, response: EngineResponse, bytes: number) {
   const { data, error, meta } = response.body;
   // `padding` is the last key of the last object, so the text ends `"padding":""}}`.
   const text = JSON.stringify({ data, error, meta: { ...meta, padding: '' } });

@@ -62,7 +62,7 @@ const onchainMeta = (): Record<string, unknown> => ({ source: 'onchain' });
 
 // ---- market checks ---------------------------------------------------------------------
 
-function requireListedMarket(book: Book, market: string): MarketDefinition {
+function requireListedMarket(book: Book, market: string) {
   const definition = book.findMarket(market);
   if (!definition) {
     throw new ApiError(400, 'market_not_available', `market ${market} is not available to this account`, {
@@ -73,7 +73,7 @@ function requireListedMarket(book: Book, market: string): MarketDefinition {
   return definition;
 }
 
-function requireOpenMarket(book: Book, market: string): MarketDefinition {
+function requireOpenMarket(book: Book, market: string) {
   const definition = requireListedMarket(book, market);
   if (definition.status !== 'open') {
     throw new ApiError(400, 'market_disabled', `market ${market} is ${definition.status}`, {
@@ -91,7 +91,7 @@ function requireRoomFor(
   definition: MarketDefinition,
   side: Side,
   notionalUsd: number,
-): void {
+) {
   const availableExposure = book.availableExposureUsd(account);
   if (notionalUsd > availableExposure) {
     throw new ApiError(400, 'exposure_exceeded', 'this would push the account over its aggregate exposure cap', {
@@ -116,7 +116,7 @@ function requireRoomFor(
   }
 }
 
-function pendingHedgeError(hedge: HedgeState): ApiError {
+function pendingHedgeError(hedge: HedgeState) {
   // Retry-After: the change lands within the fill delay; the same request may be sent again then.
   return new ApiError(
     409,
@@ -319,8 +319,7 @@ interface ChangePart {
   notionalUsd: number;
 }
 
-const sideNotional = (hedges: readonly HedgeState[]): number =>
-  hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+const sideNotional = (hedges: readonly HedgeState[]) => hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 
 /**
  * What each hedge on the side (oldest first) takes part in a change with, newest first: add acts on the newest
@@ -403,7 +402,7 @@ const ROUTES: Array<[pattern: string | RegExp, methods: Record<string, Handler>]
 ];
 
 /** The endpoint; `idempotent`: it changes state, so it honours Idempotency-Key (spec section 7). */
-export function matchRoute(method: string, path: string): { handle: Handler; idempotent: boolean; params: string[] } {
+export function matchRoute(method: string, path: string) {
   for (const [pattern, methods] of ROUTES) {
     const match = typeof pattern === 'string' ? pattern === path && [] : pattern.exec(path)?.slice(1);
     if (!match) continue;

@@ -16,7 +16,7 @@ export interface ServeIo {
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promise<void> {
+export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
   const sandbox = await startSandbox(options);
   io.stdout.write(`HEDGE_BASE_URL=${sandbox.baseUrl}\n`);
   io.stdout.write(`HEDGE_API_KEY=${sandbox.apiKey}\n`);

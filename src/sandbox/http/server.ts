@@ -276,7 +276,7 @@ class SandboxTraffic {
     private readonly faults: FaultInjector,
   ) {}
 
-  readonly handler = (req: IncomingMessage, res: ServerResponse): void => {
+  readonly handler = (req: IncomingMessage, res: ServerResponse) => {
     this.onRequest(req, res).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
@@ -284,7 +284,7 @@ class SandboxTraffic {
     });
   };
 
-  close(): void {
+  close() {
     this.closing = true;
     this.holds.abort();
   }
@@ -376,7 +376,7 @@ class SandboxTraffic {
   }
 
   /** With a shared state file, the engine's answer is computed and saved under the lock first; false when the file stayed busy (answered 503). */
-  private async answerUnderLock(exchange: Exchange, shared: SharedStateFile): Promise<boolean> {
+  private async answerUnderLock(exchange: Exchange, shared: SharedStateFile) {
     const { clock, realNow } = this.host;
     try {
       exchange.answered = await shared.transact(() =>
@@ -418,22 +418,22 @@ class Exchange {
     private readonly host: EngineHost,
   ) {}
 
-  finish(response: EngineResponse): void {
+  finish(response: EngineResponse) {
     sendEnvelope(this.res, this.record(response));
   }
 
-  private record(response: EngineResponse, status: RequestLogStatus = response.status): EngineResponse {
+  private record(response: EngineResponse, status: RequestLogStatus = response.status) {
     this.entry.status = status;
     this.entry.errorCode = response.body.error?.code ?? null;
     return response;
   }
 
-  noteFault(name: string): void {
+  noteFault(name: string) {
     this.applied.push(name);
     this.entry.fault = this.applied.join('+');
   }
 
-  respond(outcome: FaultOutcome): void {
+  respond(outcome: FaultOutcome) {
     const { res, entry } = this;
     const injected = injectedAnswer(outcome);
     if (injected) {
@@ -467,11 +467,11 @@ class Exchange {
     }
   }
 
-  private dress(response: EngineResponse): EngineResponse {
+  private dress(response: EngineResponse) {
     return this.hostileText ? withHostileText(response, this.request.path) : response;
   }
 
-  private runEngine(): EngineResponse {
+  private runEngine() {
     const { host } = this;
     if (host.shared && !this.answered) throw new Error('shared state: the engine ran outside its lock');
     const response =
@@ -536,7 +536,7 @@ function httpServer(
 }
 
 /** Listens on `host`:`port` (0: a free one) or on a local socket; the port it got (0 on a socket). */
-async function listen(server: Server, where: string | { host: string; port: number }): Promise<number> {
+async function listen(server: Server, where: string | { host: string; port: number }) {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     const listening = () => {

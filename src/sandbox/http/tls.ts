@@ -56,7 +56,7 @@ export async function generateCertificates(dir?: string): Promise<SandboxCertifi
   const ownsDir = dir === undefined;
   const target = dir ?? (await mkdtemp(join(tmpdir(), 'hedge-sandbox-tls-')));
   await mkdir(target, { recursive: true });
-  const path = (name: string): string => join(target, name);
+  const path = (name: string) => join(target, name);
   try {
     await writeFile(path('openssl.cnf'), OPENSSL_CONFIG);
     const config = ['-config', path('openssl.cnf')];

@@ -16,7 +16,7 @@ const HEDGE_STATUSES: readonly HedgeStatus[] = ['submitting', 'submitted', 'fill
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 500;
 
-export function requireJsonObject(body: unknown): JsonObject {
+export function requireJsonObject(body: unknown) {
   if (body === INVALID_JSON) throw new ApiError(400, 'invalid_json', 'request body is not valid JSON');
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ApiError(400, 'invalid_json', 'request body must be a JSON object');
@@ -24,7 +24,7 @@ export function requireJsonObject(body: unknown): JsonObject {
   return body as JsonObject;
 }
 
-export function readMarket(body: JsonObject): string {
+export function readMarket(body: JsonObject) {
   const market = body.market;
   if (market === undefined) throw validationError('market', 'is required');
   if (typeof market !== 'string' || market.length === 0 || market.length > MAX_MARKET_LENGTH) {
@@ -56,7 +56,7 @@ export function readHedgeTerms(body: JsonObject): {
 }
 
 /** The notional of an add or reduce under the dialect's field name. */
-export function readChangeNotional(body: JsonObject, field: string, refusedFields: readonly string[]): number {
+export function readChangeNotional(body: JsonObject, field: string, refusedFields: readonly string[]) {
   const foreign = refusedFields.find((name) => body[name] !== undefined);
   if (foreign !== undefined) {
     throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
@@ -82,7 +82,7 @@ function readTenor(body: JsonObject) {
   return tenor;
 }
 
-export function readClientReference(body: JsonObject): string | undefined {
+export function readClientReference(body: JsonObject) {
   const reference = body.client_reference;
   if (reference === undefined || reference === null) return undefined;
   if (typeof reference !== 'string' || reference.length === 0 || reference.length > MAX_CLIENT_REFERENCE_LENGTH) {
@@ -94,7 +94,7 @@ export function readClientReference(body: JsonObject): string | undefined {
   return reference;
 }
 
-export function readIdempotencyKey(headers: Record<string, string | undefined>): string | undefined {
+export function readIdempotencyKey(headers: Record<string, string | undefined>) {
   const key = headers['idempotency-key'];
   if (key === undefined) return undefined;
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
@@ -104,11 +104,7 @@ export function readIdempotencyKey(headers: Record<string, string | undefined>):
 }
 
 /** The page size under the dialect's parameter name (`limit` in the reference dialect). */
-export function readPageSize(
-  query: Record<string, string>,
-  parameter: string,
-  defaultSize = DEFAULT_PAGE_SIZE,
-): number {
+export function readPageSize(query: Record<string, string>, parameter: string, defaultSize = DEFAULT_PAGE_SIZE) {
   const raw = query[parameter];
   if (raw === undefined) return defaultSize;
   const size = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
@@ -119,7 +115,7 @@ export function readPageSize(
 }
 
 /** A strict server's answer to a query parameter it does not know: 400 naming it. */
-export function refuseUnknownQuery(query: Record<string, string>, known: readonly string[]): void {
+export function refuseUnknownQuery(query: Record<string, string>, known: readonly string[]) {
   const unknown = Object.keys(query).find((name) => !known.includes(name));
   if (unknown !== undefined) {
     const reason = `is not a query parameter of this endpoint (known: ${known.join(', ')})`;
@@ -132,7 +128,7 @@ export function refuseUnknownQuery(query: Record<string, string>, known: readonl
 }
 
 /** The status filter: the spec's five, and the dialect's own extra statuses. */
-export function readStatusFilter(query: Record<string, string>, extra: readonly string[] = []): string | undefined {
+export function readStatusFilter(query: Record<string, string>, extra: readonly string[] = []) {
   const status = query.status;
   if (status === undefined) return undefined;
   const allowed = [...HEDGE_STATUSES, ...extra];
@@ -145,12 +141,12 @@ export function readStatusFilter(query: Record<string, string>, extra: readonly 
 const CURSOR_PREFIX = 'c1.';
 
 /** An opaque page cursor: the position of the next page's first item in the list. */
-export function encodeCursor(position: number): string {
+export function encodeCursor(position: number) {
   return CURSOR_PREFIX + Buffer.from(`at:${position}`).toString('base64url');
 }
 
 /** The position a cursor stands for (0 without one); a cursor this server did not make is refused. */
-export function decodeCursor(cursor: string | undefined): number {
+export function decodeCursor(cursor: string | undefined) {
   if (cursor === undefined) return 0;
   const text = cursor.startsWith(CURSOR_PREFIX)
     ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8')

@@ -55,7 +55,7 @@ async function renderApplyOutcome(ctx: CommandContext, opts: ApplyOptions, outco
       const { rows, stoppedAt: index, error } = outcome;
       ctx.output.note(
         ctx.output.chalk.red(
-          `${stepLabel(index, steps)} … ${rows[index]!.outcome} (${safeText(describeError(error).code)})`,
+          `${stepLabel(index, steps)} … ${rows[index].outcome} (${safeText(describeError(error).code)})`,
         ),
       );
       await renderApplyReport(ctx.output, rows);

@@ -13,7 +13,6 @@ import {
   runKeep,
   type KeepOptions,
 } from '../../../features/keeper/keep.js';
-import type { KeepReporter } from '../../../core/keep-rules.js';
 import { liveReporter, ndjsonReporter } from '../../../features/keeper/keep-view.js';
 import { parseTolerance } from '../../../features/plan/target-plan.js';
 import { exposuresKeepTarget } from '../../../features/exposures/exposures.js';
@@ -85,7 +84,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Pro
 }
 
 /** On a terminal (and not --json), the live status; otherwise NDJSON, one event a line. */
-async function chooseReporter(ctx: CommandContext): Promise<KeepReporter> {
+async function chooseReporter(ctx: CommandContext) {
   const live = ctx.io.stdoutIsTTY && ctx.output.isHuman;
   if (!live) return ndjsonReporter(ctx.io.stdout);
   return liveReporter(ctx.io.stdout, () => ctx.output.columns, ctx.output.chalk);

@@ -120,7 +120,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
   if (deal !== undefined) {
     // The reference joined from the records is shown (table, TSV, CSV, --fields), never added to the JSON the server sent.
     records.forEach((record, index) => {
-      if (referenceOf(original[index]!) === undefined)
+      if (referenceOf(original[index]) === undefined)
         (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
     });
   }
@@ -217,7 +217,7 @@ async function markResizedHedges(
     ids.flatMap((id, index) => {
       const found = id === undefined ? undefined : sizes.get(id);
       if (id === undefined || found === undefined) return [];
-      const record = records[index]! as Record<PropertyKey, unknown>;
+      const record = records[index] as Record<PropertyKey, unknown>;
       const shown = readNumber(record.notional_usd);
       const ref = record[JOINED_REFERENCE] ?? record.client_reference;
       return [{ hedgeId: id, reference: typeof ref === 'string' ? ref : undefined, shownUsd: shown, sizes: found }];

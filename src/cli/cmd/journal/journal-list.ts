@@ -95,7 +95,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
       unverified.slice(0, 3).join(', ') + (unverified.length > 3 ? ` and ${unverified.length - 3} more` : '');
     ctx.output.note(
       ctx.output.chalk.yellow(
-        `${unverified.length === 1 ? 'Row' : `${unverified.length} rows`} ${named} ${unverified.length === 1 ? 'does' : 'do'} not verify as this account's own: hedge never sends ${unverified.length === 1 ? 'it' : 'them'} again (\`${ctx.hedgeCommand('journal', 'show', unverified[0]!)}\`).`,
+        `${unverified.length === 1 ? 'Row' : `${unverified.length} rows`} ${named} ${unverified.length === 1 ? 'does' : 'do'} not verify as this account's own: hedge never sends ${unverified.length === 1 ? 'it' : 'them'} again (\`${ctx.hedgeCommand('journal', 'show', unverified[0])}\`).`,
       ),
     );
   }

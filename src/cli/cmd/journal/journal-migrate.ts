@@ -70,7 +70,7 @@ export async function run(ctx: CommandContext) {
       `${summary.conflicts.length} local ${summary.conflicts.length === 1 ? 'entry was' : 'entries were'} not moved: the team store ${choice.shown} holds another action under the same id (${summary.conflicts.join(', ')}).`,
       {
         store: choice.shown,
-        hint: `See both with \`${ctx.hedgeCommand('journal', 'show', summary.conflicts[0]!)}\` and the local file ${local.file}; the rest was moved.`,
+        hint: `See both with \`${ctx.hedgeCommand('journal', 'show', summary.conflicts[0])}\` and the local file ${local.file}; the rest was moved.`,
       },
     );
   }

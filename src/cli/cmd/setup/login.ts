@@ -73,7 +73,7 @@ export function parseLoginOptions(input: InputOf<typeof LOGIN>) {
         caFile: '--ca-file',
         journalUrl: '--journal-url',
         keyCommand: '--key-command',
-      }[others[0]!];
+      }[others[0]];
       throw new UsageError(
         `--move-key: moves the stored key only (with --key-store keyring or file); leave out ${flag}.`,
       );

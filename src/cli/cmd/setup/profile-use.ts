@@ -14,7 +14,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE
     requireProfile(latest, name, 'name');
     latest.current = name;
   });
-  const row = profileRow(name, data.profiles[name]!, true);
+  const row = profileRow(name, data.profiles[name], true);
   if (ctx.output.isJson) ctx.output.json(row);
   const c = ctx.output.chalk;
   ctx.output.note(

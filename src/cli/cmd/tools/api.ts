@@ -61,7 +61,7 @@ export function parseApiOptions(input: InputOf<typeof API>): ApiOptions {
 }
 
 /** Every `-F key=@file` read first (the parameters are built in one pure pass). */
-async function readParamFiles(ctx: CommandContext, params: readonly ParamInput[]): Promise<Map<string, string>> {
+async function readParamFiles(ctx: CommandContext, params: readonly ParamInput[]) {
   const files = new Map<string, string>();
   for (const { raw, typed } of params) {
     const value = raw.slice(raw.indexOf('=') + 1);

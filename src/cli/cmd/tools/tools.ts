@@ -9,10 +9,9 @@ import { tokenTtlSeconds } from '../../agent/confirmation.js';
 import { errorCatalogue } from '../../agent/error-catalogue.js';
 import { HedgeError } from '../../../core/errors.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
-import type { Environment } from '../../../core/security/secrets.js';
 import { TOOL_RESOURCE } from '../../../platform/fields/resource-fields.js';
 
-async function environment(ctx: CommandContext): Promise<Environment | undefined> {
+async function environment(ctx: CommandContext) {
   if (ctx.globals.demo) return 'test';
   try {
     return (await ctx.credentials()).environment;
@@ -24,7 +23,7 @@ async function environment(ctx: CommandContext): Promise<Environment | undefined
 }
 
 /** `--errors`: the error catalogue (agent/error-catalogue.ts), whole. */
-async function printErrorCatalogue(ctx: CommandContext): Promise<void> {
+async function printErrorCatalogue(ctx: CommandContext) {
   const entries = errorCatalogue();
   if (ctx.output.isJson) {
     ctx.output.json(entries);
@@ -66,7 +65,7 @@ export function withCommands(commands: readonly CommandSpec[]): CommandModule<In
   return { run: (ctx, input) => runTools(ctx, parseToolsOptions(input, commands)) };
 }
 
-export async function runTools(ctx: CommandContext, opts: ToolsOptions): Promise<void> {
+export async function runTools(ctx: CommandContext, opts: ToolsOptions) {
   if (opts.errors) {
     await printErrorCatalogue(ctx);
     return;

@@ -25,7 +25,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>) {
     if (ctx.output.isJson && ctx.output.raw) return ctx.output.json(data);
     if (problem) return showUnread(ctx, data, problem);
     if (ctx.output.isJson) return ctx.output.json(pricesInOneShape(quotes), PRICE_RESOURCE.fields);
-    ctx.output.record(quotes[0]!, PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
+    ctx.output.record(quotes[0], PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
     if (ctx.output.isHuman)
       ctx.output.note(
         ctx.output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'),

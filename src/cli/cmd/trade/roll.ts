@@ -29,7 +29,7 @@ export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>) {
   return renderRollOutcome(ctx.output, await runRoll(ctx, parseRollOptions(input)), (...argv) =>
     ctx.hedgeCommand(...argv),
   );
