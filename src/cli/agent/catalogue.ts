@@ -128,7 +128,7 @@ function enumSchema(values: readonly string[], numeric: boolean, description: st
 function positionalArgument(arg: ArgSpec, required: boolean): AgentArgument {
   const numeric = NUMERIC_ARGUMENTS.has(arg.name);
   const description = arg.description;
-  const schema: JsonSchema = Array.isArray(arg.values)
+  const schema = Array.isArray(arg.values)
     ? enumSchema(arg.values, numeric, description)
     : numeric
       ? { description, anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string' }] }

@@ -141,7 +141,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     String(options.seed ?? DEFAULT_SEED),
   );
   // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
-  const certificates: SandboxCertificates | undefined = options.tls
+  const certificates = options.tls
     ? await (await import('./tls.js')).generateCertificates(options.tlsDir)
     : undefined;
   const traffic = new SandboxTraffic(options, host, faults);

@@ -44,30 +44,31 @@ export async function run(ctx: CommandContext, input: InputOf<typeof APPLY>) {
 }
 
 async function renderApplyOutcome(ctx: CommandContext, opts: ApplyOptions, outcome: ApplyOutcome) {
+  const { output } = ctx;
   const { steps } = outcome.quoted.plan;
   switch (outcome.kind) {
     case 'fails-checks':
-      throw planCheckError(ctx, outcome.quoted, { problemsAsData: ctx.output.isJson });
+      throw planCheckError(ctx, outcome.quoted, { problemsAsData: output.isJson });
     case 'at-target':
-      if (ctx.output.isJson) await renderApplyReport(ctx.output, []);
+      if (output.isJson) await renderApplyReport(output, []);
       return exitCodeNamed('ok');
     case 'stopped': {
       const { rows, stoppedAt: index, error } = outcome;
-      ctx.output.note(
-        ctx.output.chalk.red(
+      output.note(
+        output.chalk.red(
           `${stepLabel(index, steps)} … ${rows[index].outcome} (${safeText(describeError(error).code)})`,
         ),
       );
-      await renderApplyReport(ctx.output, rows);
+      await renderApplyReport(output, rows);
       const left = steps.length - index - 1;
-      ctx.output.warn(
+      output.warn(
         `Apply stopped at step ${index + 1} of ${steps.length}; ${left} step${left === 1 ? '' : 's'} not run. Running \`${ctx.hedgeCommand('apply', opts.file)}\` again finishes what is unresolved and plans anew.`,
       );
       throw error;
     }
     case 'applied':
-      await renderApplyReport(ctx.output, outcome.rows);
-      ctx.output.success(
+      await renderApplyReport(output, outcome.rows);
+      output.success(
         `Applied ${steps.length} action${steps.length === 1 ? '' : 's'}: the book is at the target of ${safeText(outcome.quoted.source)}.`,
       );
       return exitCodeNamed('ok');

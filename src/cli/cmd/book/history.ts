@@ -38,44 +38,41 @@ export function historyTotals(records: HistoryRecord[]) {
   return totals;
 }
 
-function closeTimeOption(option: '--since' | '--until', raw: string | undefined, now: Date) {
-  if (raw === undefined) return undefined;
-  const parsed = parseReportDate(raw, now);
-  if (!parsed.ok) throw new UsageError(`${option}: ${parsed.message}`);
-  return parsed.date;
+/** --since and --until as close times (`now` anchors 7d, 2w, 1m): since inclusive, until exclusive. */
+export function closePeriod(options: { since?: string; until?: string }, now: Date) {
+  const [since, until] = (['since', 'until'] as const).map((name) => {
+    const raw = options[name];
+    if (raw === undefined) return undefined;
+    const parsed = parseReportDate(raw, now);
+    if (!parsed.ok) throw new UsageError(`--${name}: ${parsed.message}`);
+    return parsed.date;
+  });
+  const problem = reportPeriodProblem(since, until);
+  if (problem) throw new UsageError(problem);
+  return { since, until };
 }
 
-export interface HistoryOptions {
-  /** --limit, --all (Infinity), or hedge's default length (DEFAULT_LIST_LENGTH). */
-  limit: number;
-  /** No --limit nor --all: the default length was used. */
-  defaultLength?: boolean;
-  /** The close-time period: since inclusive, until exclusive. */
-  since?: Date;
-  until?: Date;
-  /** --ref: only closed hedges that carry this deal reference. */
-  ref?: string;
+/** What a deal still holds after its last roll, said beside what it closed (in every format). */
+export function noteStillHeld(ctx: CommandContext, deal: DealHedges | undefined) {
+  const held =
+    deal && dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
+  if (held !== undefined) ctx.output.note(held);
 }
 
-/** `now` anchors relative dates (7d, 2w, 1m); the command passes its context's clock. */
-export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { now: Date }) {
+function parseHistoryOptions(input: InputOf<typeof HISTORY>, now: Date) {
   const length = parseListLength(input.options.limit, input.options.all);
-  const since = closeTimeOption('--since', input.options.since, context.now);
-  const until = closeTimeOption('--until', input.options.until, context.now);
-  const period = reportPeriodProblem(since, until);
-  if (period) throw new UsageError(period);
   return {
     limit: length.limit,
     defaultLength: length.defaulted,
-    since,
-    until,
+    ...closePeriod(input.options, now),
     ref: parseClientReference(input.options.ref),
   };
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
-  const opts = parseHistoryOptions(input, { now: new Date(ctx.clock.now()) });
-  const { limit, defaultLength = false, since, until, ref: reference } = opts;
+  const { output } = ctx;
+  const opts = parseHistoryOptions(input, new Date(ctx.clock.now()));
+  const { limit, defaultLength, since, until, ref: reference } = opts;
   const filtering = since !== undefined || until !== undefined || reference !== undefined;
   const client = await ctx.client();
   // Following one deal: its hedges from their records, so that a closed hedge whose
@@ -83,17 +80,9 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
   // held after its rolls can be named.
   const deal = reference === undefined ? undefined : await readDeal(client, reference);
   if (deal?.problem !== undefined)
-    ctx.output.warn(
+    output.warn(
       `The deal's hedge records were not read: ${deal.problem}; closed hedges are matched on their own reference alone.`,
     );
-  // The history lists what the deal closed; what it still holds after its last roll is said beside it, in every format.
-  const sayStillHeld = () => {
-    const held =
-      deal === undefined
-        ? undefined
-        : dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
-    if (held !== undefined) ctx.output.note(held);
-  };
   let records: HistoryRecord[];
   if (!filtering) {
     const list = await client.readHistory({ limit });
@@ -103,20 +92,17 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
       defaultLength,
       moreCommand: ctx.hedgeCommand('history', '--all'),
     });
-    if (short) ctx.output.warn(short);
+    if (short) output.warn(short);
   } else {
     const kept = await readPeriod(ctx, client, opts, deal);
-    if (kept === undefined) {
-      sayStillHeld();
-      return;
-    }
+    if (kept === undefined) return noteStillHeld(ctx, deal);
     records = kept;
   }
   const count = records.length;
   // People and JSON see the facts under the known names however the server names them; TSV, CSV
   // and --raw stay as sent.
   const original = records;
-  if (ctx.output.isHuman || ctx.output.inOneShape) records = records.map(historyRecordForPeople) as HistoryRecord[];
+  if (output.isHuman || output.inOneShape) records = records.map(historyRecordForPeople) as HistoryRecord[];
   if (deal !== undefined) {
     // The reference joined from the records is shown (table, TSV, CSV, --fields), never added to the JSON the server sent.
     records.forEach((record, index) => {
@@ -125,8 +111,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
     });
   }
   const totals = historyTotals(records);
-  const resized = ctx.output.isHuman ? await markResizedHedges(ctx, records, original, totals) : undefined;
-  await ctx.output.list(records, HISTORY_RESOURCE, {
+  const resized = output.isHuman ? await markResizedHedges(ctx, records, original, totals) : undefined;
+  await output.list(records, HISTORY_RESOURCE, {
     empty:
       reference !== undefined
         ? `No closed hedge carries the reference ${reference}.`
@@ -147,7 +133,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
       ...(resized === undefined ? [] : [{ columns: ['notional_usd', 'net_pnl_usd'], text: resized, alone: true }]),
     ],
   });
-  sayStillHeld();
+  noteStillHeld(ctx, deal);
 }
 
 /**
@@ -158,7 +144,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
 async function readPeriod(
   ctx: CommandContext,
   client: HedgeClient,
-  { limit, defaultLength = false, since, until, ref: reference }: HistoryOptions,
+  { limit, defaultLength, since, until, ref: reference }: ReturnType<typeof parseHistoryOptions>,
   deal: DealHedges | undefined,
 ) {
   const joinedReference = (raw: HistoryRecord) => {

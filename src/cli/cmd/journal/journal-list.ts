@@ -61,6 +61,7 @@ export function parseJournalListOptions(options: InputOf<typeof JOURNAL_LIST>['o
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIST>) {
+  const { output } = ctx;
   const options = parseJournalListOptions(input.options, ctx.clock.now());
   const journal = await ctx.journal();
   // The journal knows no reference filter: with --ref every entry in the window is read, then kept or not.
@@ -80,7 +81,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
       ? 'The journal is empty: no action has been sent from this machine yet.'
       : `The team journal ${choice.shown} is empty: no machine has recorded an action there yet.`;
   const checks = await checkUnresolvedRows(ctx, entries);
-  await renderJournalList(ctx.output, entries, {
+  await renderJournalList(output, entries, {
     empty: filtered ? 'No journal entries match these filters.' : empty,
     team: choice.kind !== 'file',
     now: ctx.clock.now(),
@@ -90,18 +91,18 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
   const unverified = [...(checks ?? [])]
     .filter(([, check]) => check === 'unsealed' || check === 'forged')
     .map(([id]) => safeText(id));
-  if (!ctx.output.isJson && unverified.length > 0) {
+  if (!output.isJson && unverified.length > 0) {
     const named =
       unverified.slice(0, 3).join(', ') + (unverified.length > 3 ? ` and ${unverified.length - 3} more` : '');
-    ctx.output.note(
-      ctx.output.chalk.yellow(
+    output.note(
+      output.chalk.yellow(
         `${unverified.length === 1 ? 'Row' : `${unverified.length} rows`} ${named} ${unverified.length === 1 ? 'does' : 'do'} not verify as this account's own: hedge never sends ${unverified.length === 1 ? 'it' : 'them'} again (\`${ctx.hedgeCommand('journal', 'show', unverified[0])}\`).`,
       ),
     );
   }
-  if (ctx.output.isHuman && entries.length > 0) {
-    ctx.output.note(ctx.output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));
+  if (output.isHuman && entries.length > 0) {
+    output.note(output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));
     if (entries.length === options.limit)
-      ctx.output.note(ctx.output.chalk.dim(`Showing the newest ${options.limit}; more with --limit.`));
+      output.note(output.chalk.dim(`Showing the newest ${options.limit}; more with --limit.`));
   }
 }

@@ -21,6 +21,7 @@ export interface MigrateSummary {
 }
 
 export async function run(ctx: CommandContext) {
+  const { output } = ctx;
   const choice = await ctx.journalChoice();
   if (choice.kind === 'file') {
     throw new UsageError(
@@ -53,17 +54,16 @@ export async function run(ctx: CommandContext) {
     };
     bucket[outcome].push(id);
   }
-  if (ctx.output.isJson) ctx.output.json(summary);
+  if (output.isJson) output.json(summary);
   else {
-    const c = ctx.output.chalk;
-    ctx.output.note(
+    const c = output.chalk;
+    output.note(
       `${entries.length === 0 ? 'The local journal is empty' : `Moved the local journal ${safeText(local.file)} (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`} into the team store ${safeText(choice.shown)}: ` +
         `${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
     );
     if (summary.schema_applied.length > 0)
-      ctx.output.note(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));
-    if (entries.length > 0)
-      ctx.output.note(c.dim(`The local file is left as it was; running this again adds nothing.`));
+      output.note(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));
+    if (entries.length > 0) output.note(c.dim(`The local file is left as it was; running this again adds nothing.`));
   }
   if (summary.conflicts.length > 0) {
     throw new JournalStoreError(

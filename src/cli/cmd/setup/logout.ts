@@ -16,14 +16,15 @@ import { requireProfile } from '../../../platform/config/profile-view.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 
 export async function run(ctx: CommandContext) {
+  const { output } = ctx;
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
   const data = store.read();
   const name = requested?.name ?? (data.current && data.profiles[data.current] ? data.current : undefined);
   if (!name) {
     // Logging out of nothing is already the wanted state: say so, and succeed (scripts may repeat it).
-    if (ctx.output.isJson) ctx.output.json({ profile: null, logged_out: false });
-    ctx.output.note('No profile is current: nothing to log out of.');
+    if (output.isJson) output.json({ profile: null, logged_out: false });
+    output.note('No profile is current: nothing to log out of.');
     return 0;
   }
   requireProfile(data, name, requested?.source === 'environment' ? 'HEDGE_PROFILE' : '--profile');
@@ -50,16 +51,14 @@ export async function run(ctx: CommandContext) {
       },
     );
   }
-  if (ctx.output.isJson)
-    ctx.output.json({ profile: name, logged_out: had !== undefined, key_store: had?.kind ?? null });
+  if (output.isJson) output.json({ profile: name, logged_out: had !== undefined, key_store: had?.kind ?? null });
   const renew = `its base URL stays; \`hedge login --profile ${name}\` asks for a new key`;
-  if (!had) ctx.output.note(`Profile "${name}" has no stored key: already logged out.`);
+  if (!had) output.note(`Profile "${name}" has no stored key: already logged out.`);
   else if (had.kind === 'command') {
-    ctx.output.note(
+    output.note(
       `Profile "${name}" no longer runs its ${where} (${renew}). The key itself stays in that helper's store: remove it there if it should go too.`,
     );
-  } else ctx.output.note(`Removed the API key of profile "${name}" from the ${where} (${renew}).`);
-  if (ctx.env.HEDGE_API_KEY)
-    ctx.output.warn('HEDGE_API_KEY is still set in this environment, and commands keep using it.');
+  } else output.note(`Removed the API key of profile "${name}" from the ${where} (${renew}).`);
+  if (ctx.env.HEDGE_API_KEY) output.warn('HEDGE_API_KEY is still set in this environment, and commands keep using it.');
   return 0;
 }

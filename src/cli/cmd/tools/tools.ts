@@ -49,31 +49,19 @@ async function printErrorCatalogue(ctx: CommandContext) {
   );
 }
 
-export interface ToolsOptions {
-  /** --errors: the error catalogue instead of the tools. */
-  errors: boolean;
-  /** The command tree the tools are made from (handed in by the manifest). */
-  commands: readonly CommandSpec[];
-}
-
-export function parseToolsOptions(input: InputOf<typeof TOOLS>, commands: readonly CommandSpec[]): ToolsOptions {
-  return { errors: input.options.errors === true, commands };
-}
-
 /** The command, given the tree it lists as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<InputOf<typeof TOOLS>> {
-  return { run: (ctx, input) => runTools(ctx, parseToolsOptions(input, commands)) };
+  return {
+    run: (ctx, input) => (input.options.errors === true ? printErrorCatalogue(ctx) : printTools(ctx, commands)),
+  };
 }
 
-export async function runTools(ctx: CommandContext, opts: ToolsOptions) {
-  if (opts.errors) {
-    await printErrorCatalogue(ctx);
-    return;
-  }
+async function printTools(ctx: CommandContext, commands: readonly CommandSpec[]) {
+  const { output } = ctx;
   const access = writeAccess(await environment(ctx), false);
-  const entries = agentTools(opts.commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
-  if (ctx.output.isJson) {
-    ctx.output.json(entries);
+  const entries = agentTools(commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
+  if (output.isJson) {
+    output.json(entries);
     return;
   }
   const rows = entries.map((entry) => {
@@ -86,10 +74,10 @@ export async function runTools(ctx: CommandContext, opts: ToolsOptions) {
       arguments: [...required, ...(optional > 0 ? [`(+${optional} optional)`] : [])].join(' '),
     };
   });
-  await ctx.output.list(rows, TOOL_RESOURCE, { empty: 'No tools.' });
-  if (ctx.output.isHuman)
-    ctx.output.note(
-      ctx.output.chalk.dim(
+  await output.list(rows, TOOL_RESOURCE, { empty: 'No tools.' });
+  if (output.isHuman)
+    output.note(
+      output.chalk.dim(
         `Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`,
       ),
     );

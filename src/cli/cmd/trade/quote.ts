@@ -12,6 +12,7 @@ import type { InputOf } from '../../runner/command-spec.js';
 import type { QUOTE } from '../specs.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>) {
+  const { output } = ctx;
   const market = parseMarket(input.args.market);
   const side = parseSide(input.args.side);
   const opts = { notionalUsd: parseNotional(input.args.notional), tenorDays: parseTenor(input.options.tenor) };
@@ -24,18 +25,18 @@ export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>) {
       throw await explainMarketRefusal(client, market, error);
     });
   const problem = await sizeProblem;
-  if (problem) ctx.output.warn(`${problem.message} An open of this size would be refused.`);
-  if (ctx.output.isJson) {
-    ctx.output.json(quote);
+  if (problem) output.warn(`${problem.message} An open of this size would be refused.`);
+  if (output.isJson) {
+    output.json(quote);
     return;
   }
   // --fields on a terminal: a card of just those fields (dotted names reach into the groups).
-  if (ctx.output.isHuman && ctx.globals.fields) {
-    ctx.output.record(quote as unknown as Record<string, unknown>, [], {
+  if (output.isHuman && ctx.globals.fields) {
+    output.record(quote as unknown as Record<string, unknown>, [], {
       title: `Quote ${quote.market} ${quote.side}`,
     });
     return;
   }
-  ctx.output.write(renderQuoteCard(ctx.output, quote, ctx.clock.now()));
-  if (ctx.output.mode === 'plain') ctx.output.note(QUOTE_INDICATIVE_NOTE);
+  output.write(renderQuoteCard(output, quote, ctx.clock.now()));
+  if (output.mode === 'plain') output.note(QUOTE_INDICATIVE_NOTE);
 }
