@@ -3,22 +3,11 @@
 // the store failed after its request was sent). Every entry keeps its id; running it again adds
 // nothing (each one is found already there). The local file is left as it is.
 import { UsageError } from '../../../core/errors.js';
-import { journalDir, openJournal, type JournalEntry } from '../../../platform/journal/index.js';
+import { journalDir, openJournal } from '../../../platform/journal/index.js';
 import { JournalStoreError } from '../../../platform/journal/store-error.js';
-import { isTeamJournal, type ImportOutcome } from '../../../platform/journal/store.js';
+import { isTeamJournal } from '../../../platform/journal/store.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { safeText } from '../../../core/security/safe-text.js';
-
-export interface MigrateSummary {
-  store: string;
-  file: string;
-  /** Schema versions this run applied (none when the store was current). */
-  schema_applied: number[];
-  added: string[];
-  merged: string[];
-  present: string[];
-  conflicts: string[];
-}
 
 export async function run(ctx: CommandContext) {
   const { output } = ctx;
@@ -33,26 +22,21 @@ export async function run(ctx: CommandContext) {
   const team = await ctx.journal();
   if (!isTeamJournal(team)) throw new Error('the journal in use is not the team store');
   const local = openJournal({ dir: journalDir(ctx.env), now: ctx.clock.now });
-  const summary: MigrateSummary = {
+  // Schema versions this run applied (none when the store was current), then the ids by what became of each.
+  const summary = {
     store: choice.shown,
     file: local.file,
     schema_applied: await team.migrateSchema(),
-    added: [],
-    merged: [],
-    present: [],
-    conflicts: [],
+    added: [] as string[],
+    merged: [] as string[],
+    present: [] as string[],
+    conflicts: [] as string[],
   };
   // Oldest first: the store then lists them in the order they happened here.
-  const entries: JournalEntry[] = (await local.list()).reverse();
+  const entries = (await local.list()).reverse();
   for (const entry of entries) {
     const { outcome, id } = await team.importEntry(entry);
-    const bucket: Record<ImportOutcome, string[]> = {
-      added: summary.added,
-      merged: summary.merged,
-      present: summary.present,
-      conflict: summary.conflicts,
-    };
-    bucket[outcome].push(id);
+    summary[outcome === 'conflict' ? 'conflicts' : outcome].push(id);
   }
   if (output.isJson) output.json(summary);
   else {

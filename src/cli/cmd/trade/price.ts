@@ -19,28 +19,21 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>) {
   const client = await ctx.client();
   // The live markets list decides what exists: an unlisted market is named against it (exit 2),
   // and "every market" means every listed one, even on a server that needs `symbols`.
-  if (market) {
-    await requireListedMarket(client, market);
-    const { data, quotes, problem } = await client.readPrices([market]);
-    // --raw is the server's data as it came, whatever its shape (a list, or keyed by market).
-    if (output.isJson && output.raw) return output.json(data);
-    if (problem) return showUnread(ctx, data, problem);
-    if (output.isJson) return output.json(pricesInOneShape(quotes), PRICE_RESOURCE.fields);
-    output.record(quotes[0], PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
-    if (output.isHuman)
-      output.note(
-        output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'),
-      );
-    return;
-  }
-  const { markets } = await client.listMarkets();
-  if (markets.length === 0)
-    return output.list([], PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
-  const { data, quotes: prices, problem } = await client.readPrices(markets.map((entry) => entry.market));
+  const empty = 'No markets are available to this account.';
+  if (market) await requireListedMarket(client, market);
+  const names = market ? [market] : (await client.listMarkets()).markets.map((entry) => entry.market);
+  if (names.length === 0) return output.list([], PRICE_RESOURCE, { empty });
+  const { data, quotes, problem } = await client.readPrices(names);
+  // --raw is the server's data as it came, whatever its shape (a list, or keyed by market).
   if (output.isJson && output.raw) return output.json(data);
   if (problem) return showUnread(ctx, data, problem);
-  if (output.isJson) return output.json(pricesInOneShape(prices), PRICE_RESOURCE.fields);
-  await output.list(prices, PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
+  if (output.isJson) return output.json(pricesInOneShape(quotes), PRICE_RESOURCE.fields);
+  if (!market) return output.list(quotes, PRICE_RESOURCE, { empty });
+  output.record(quotes[0], PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
+  if (output.isHuman)
+    output.note(
+      output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'),
+    );
 }
 
 /**
