@@ -5,10 +5,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiRequest } from '../../platform/api/transport.js';
 import { canonicalJson } from '../../platform/journal/canonical-json.js';
-import { cents, formatUsd } from '../../core/money.js';
+import { formatUsd } from '../../core/money.js';
 import { PreTradeCheckError, UsageError } from '../../core/errors.js';
 import type { PlanCheck, Trade } from '../../platform/runtime/agent-limits.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';
+import { sumUsd } from './guardrails.js';
 
 /** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 120;
@@ -53,7 +54,7 @@ function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]): Pla
   const hash = createHash('sha256')
     .update(canonicalJson({ requests: shown, trades: trades ?? null }))
     .digest('hex');
-  return { hash, usd: trades && cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)) };
+  return { hash, usd: trades && sumUsd(trades) };
 }
 
 /** A token brought back with other arguments: nothing was sent, and the call answers with the preview of these. */

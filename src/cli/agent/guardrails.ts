@@ -58,9 +58,7 @@ export function describeLimits(limits: AgentLimits) {
 }
 
 export function hasLimits(limits: AgentLimits) {
-  return (
-    limits.maxNotionalUsd !== undefined || limits.maxDailyNotionalUsd !== undefined || limits.markets !== undefined
-  );
+  return Object.values(limits).some((limit) => limit !== undefined);
 }
 
 /** One call's gate: every trade the call's command is about to journal and send is admitted here first, from the plan the command will carry out (an apply's steps, a roll's legs, an open's request, a close's side as the book shows it under the command's lock). */
@@ -156,10 +154,6 @@ export class AgentGuardrails {
     private readonly session: AgentSession,
   ) {}
 
-  get active() {
-    return hasLimits(this.limits);
-  }
-
   /** Runs `work` after the write calls before it (only one at a time under a daily cap). */
   exclusive<T>(work: () => Promise<T>) {
     if (this.limits.maxDailyNotionalUsd === undefined) return work();
@@ -193,7 +187,8 @@ export class AgentGuardrails {
   }
 }
 
-function sumUsd(trades: readonly Trade[]) {
+/** The USD the trades move, to the cent. */
+export function sumUsd(trades: readonly Trade[]) {
   return cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
 }
 
