@@ -115,10 +115,6 @@ export class FaultInjector {
     this.prngState = hashString(`faults:${seed}`);
   }
 
-  get settings(): Readonly<FaultSettings> {
-    return this.current;
-  }
-
   update(partial: Partial<FaultSettings>) {
     const next = { ...this.current, ...partial };
     for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const) {

@@ -5,7 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
-import { type SandboxClock, createClock } from '../clock.js';
+import { createClock } from '../clock.js';
 import { type EngineOptions, type IdempotencyLease, SandboxEngine, createEngineState } from '../engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
@@ -52,7 +52,6 @@ export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
    */
   socketPath?: string;
   tls?: boolean;
-  tlsDir?: string;
   clockSpeed?: number;
   fault5xx?: number;
   fault429?: number;
@@ -63,7 +62,6 @@ export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
   stateFileLock?: StateFileLock;
   stateFileBeforeCommit?: () => void | Promise<void>;
   realNow?: () => number;
-  requestLogLimit?: number;
   hostileText?: boolean;
   /**
    * The `Date` header runs this many ms ahead of the real clock (negative: behind), as on a server whose clock is
@@ -88,21 +86,7 @@ export interface RequestLogEntry {
   fault: string | null;
 }
 
-export interface RunningSandbox {
-  baseUrl: string;
-  apiKey: string;
-  apiKeys: string[];
-  caFile?: string;
-  socketPath?: string;
-  port: number;
-  startedAfresh: boolean;
-  requestLog: RequestLogEntry[];
-  clock: SandboxClock;
-  engine: SandboxEngine;
-  setFaults(partial: Partial<FaultSettings>): void;
-  seedHedges(options: { apiKey: string; count: number; status?: 'closed' | 'failed' }): string[];
-  close(): Promise<void>;
-}
+export type RunningSandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 function generateTestKey() {
   let rest = '';
@@ -127,7 +111,7 @@ function usesEngine(outcome: FaultOutcome) {
   return injectedAnswer(outcome) === undefined;
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+export async function startSandbox(options: SandboxOptions = {}) {
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [generateTestKey()];
   const host = await hostEngine(options, apiKeys);
   const faults = new FaultInjector(
@@ -141,9 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     String(options.seed ?? DEFAULT_SEED),
   );
   // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
-  const certificates = options.tls
-    ? await (await import('./tls.js')).generateCertificates(options.tlsDir)
-    : undefined;
+  const certificates = options.tls ? await (await import('./tls.js')).generateCertificates() : undefined;
   const traffic = new SandboxTraffic(options, host, faults);
   const { server, sockets } = httpServer(certificates, traffic.handler);
   const bindHost = options.host ?? '127.0.0.1';
@@ -165,8 +147,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     get engine() {
       return host.engine;
     },
-    setFaults: (partial) => faults.update(partial),
-    seedHedges: ({ apiKey, count, status }) => {
+    setFaults: (partial: Partial<FaultSettings>) => faults.update(partial),
+    seedHedges: ({ apiKey, count, status }: { apiKey: string; count: number; status?: 'closed' | 'failed' }) => {
       if (host.shared) throw new Error('seedHedges is for a sandbox that owns its state (no stateFileLock)');
       const ids = host.engine.seedHedges(apiKey, count, status ?? 'closed', host.clock.now());
       host.saveIfChanged();
@@ -184,18 +166,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
-interface EngineHost {
-  readonly engine: SandboxEngine;
-  readonly clock: SandboxClock;
-  readonly realNow: () => number;
-  readonly shared: SharedStateFile | undefined;
-  readonly startedAfresh: boolean;
-  saveIfChanged(): void;
-  flush(): Promise<void>;
-}
+type EngineHost = Awaited<ReturnType<typeof hostEngine>>;
 
 /** The engine, started from the state file when there is one (its clock carried on), else afresh. */
-async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<EngineHost> {
+async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   const seed = options.seed ?? DEFAULT_SEED;
   const realNow = options.realNow ?? Date.now;
   let shared: SharedStateFile | undefined;
@@ -333,10 +307,7 @@ class SandboxTraffic {
   }
 
   /** The request read and logged (still pending), or undefined when its body could not be read (answered or cut off). */
-  private async receive(
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<{ entry: RequestLogEntry; rawPath: string; underBase: boolean; request: EngineRequest } | undefined> {
+  private async receive(req: IncomingMessage, res: ServerResponse) {
     res.setHeader('x-request-id', requestId());
     const realTimeMs = this.host.realNow();
     const sandboxTimeMs = this.host.clock.now();
@@ -398,8 +369,8 @@ class SandboxTraffic {
   }
 
   private log(entry: RequestLogEntry) {
-    const limit = this.options.requestLogLimit ?? 100_000;
-    if (this.requestLog.length >= limit) this.requestLog.splice(0, Math.ceil(limit / 2));
+    // A long-running server keeps the newest half once the log is full.
+    if (this.requestLog.length >= 100_000) this.requestLog.splice(0, 50_000);
     this.requestLog.push(entry);
   }
 }

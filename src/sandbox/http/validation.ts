@@ -24,34 +24,48 @@ export function requireJsonObject(body: unknown) {
   return body as JsonObject;
 }
 
-export function readMarket(body: JsonObject) {
-  const market = body.market;
-  if (market === undefined) throw validationError('market', 'is required');
-  if (typeof market !== 'string' || market.length === 0 || market.length > MAX_MARKET_LENGTH) {
-    throw validationError('market', `must be a non-empty string of at most ${MAX_MARKET_LENGTH} characters`);
-  }
-  return market;
+/** A body field that must be there and `valid`, or a 400 saying what it `must` be. */
+function required<T>(body: JsonObject, field: string, valid: (value: unknown) => boolean, must: string) {
+  const value = body[field];
+  if (value === undefined) throw validationError(field, 'is required');
+  if (!valid(value)) throw validationError(field, must);
+  return value as T;
 }
 
-export function readSide(body: JsonObject): Side {
-  const side = body.side;
-  if (side === undefined) throw validationError('side', 'is required');
-  if (side !== 'buy' && side !== 'sell') throw validationError('side', 'must be buy or sell');
-  return side;
-}
+const shortText = (max: number) => (value: unknown) =>
+  typeof value === 'string' && value.length > 0 && value.length <= max;
+
+export const readMarket = (body: JsonObject) =>
+  required<string>(
+    body,
+    'market',
+    shortText(MAX_MARKET_LENGTH),
+    `must be a non-empty string of at most ${MAX_MARKET_LENGTH} characters`,
+  );
+
+export const readSide = (body: JsonObject) =>
+  required<Side>(body, 'side', (side) => side === 'buy' || side === 'sell', 'must be buy or sell');
+
+const readPositiveAmount = (body: JsonObject, field: string) =>
+  required<number>(
+    body,
+    field,
+    (amount) => typeof amount === 'number' && Number.isFinite(amount) && amount > 0,
+    'must be a positive finite number',
+  );
 
 /** What a quote and an open both carry, checked in this order. */
-export function readHedgeTerms(body: JsonObject): {
-  market: string;
-  side: Side;
-  notionalUsd: number;
-  tenorDays: number;
-} {
+export function readHedgeTerms(body: JsonObject) {
   return {
     market: readMarket(body),
     side: readSide(body),
     notionalUsd: readPositiveAmount(body, 'notional_usd'),
-    tenorDays: readTenor(body),
+    tenorDays: required<number>(
+      body,
+      'tenor_days',
+      (tenor) => typeof tenor === 'number' && MARKET_MODEL.tenorsDays.includes(tenor),
+      `must be one of ${MARKET_MODEL.tenorsDays.join(', ')}`,
+    ),
   };
 }
 
@@ -64,34 +78,16 @@ export function readChangeNotional(body: JsonObject, field: string, refusedField
   return readPositiveAmount(body, field);
 }
 
-function readPositiveAmount(body: JsonObject, field: string) {
-  const amount = body[field];
-  if (amount === undefined) throw validationError(field, 'is required');
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
-    throw validationError(field, 'must be a positive finite number');
-  }
-  return amount;
-}
-
-function readTenor(body: JsonObject) {
-  const tenor = body.tenor_days;
-  if (tenor === undefined) throw validationError('tenor_days', 'is required');
-  if (typeof tenor !== 'number' || !MARKET_MODEL.tenorsDays.includes(tenor)) {
-    throw validationError('tenor_days', `must be one of ${MARKET_MODEL.tenorsDays.join(', ')}`);
-  }
-  return tenor;
-}
-
 export function readClientReference(body: JsonObject) {
   const reference = body.client_reference;
   if (reference === undefined || reference === null) return undefined;
-  if (typeof reference !== 'string' || reference.length === 0 || reference.length > MAX_CLIENT_REFERENCE_LENGTH) {
+  if (!shortText(MAX_CLIENT_REFERENCE_LENGTH)(reference)) {
     throw validationError(
       'client_reference',
       `must be a non-empty string of at most ${MAX_CLIENT_REFERENCE_LENGTH} characters`,
     );
   }
-  return reference;
+  return reference as string;
 }
 
 export function readIdempotencyKey(headers: Record<string, string | undefined>) {
