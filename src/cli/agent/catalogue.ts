@@ -179,27 +179,18 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
   const name = path.join('_');
   const required = new Set(REQUIRED_FOR_AGENTS[name] ?? []);
   // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
-  const positionals = (spec.args ?? []).flatMap((arg) =>
-    arg.name === 'file' && FILE_UNDER_ROOTS_ONLY.has(name)
-      ? [
-          {
-            ...positionalArgument(arg, true),
-            schema: { type: 'string', description: `${arg.description}, under the roots the server reads from` },
-          },
-        ]
-      : arg.name === 'file'
-        ? [
-            {
-              ...positionalArgument(arg, false),
-              schema: {
-                type: 'string',
-                description: `${arg.description}, under the roots the server reads from; or give rows`,
-              },
-            },
-            inlineRowsArgument(),
-          ]
-        : [positionalArgument(arg, arg.required || required.has(arg.name))],
-  );
+  const positionals = (spec.args ?? []).flatMap((arg) => {
+    if (arg.name !== 'file') return [positionalArgument(arg, arg.required || required.has(arg.name))];
+    const rootsOnly = FILE_UNDER_ROOTS_ONLY.has(name);
+    const file = {
+      ...positionalArgument(arg, rootsOnly),
+      schema: {
+        type: 'string',
+        description: `${arg.description}, under the roots the server reads from${rootsOnly ? '' : '; or give rows'}`,
+      },
+    };
+    return rootsOnly ? [file] : [file, inlineRowsArgument()];
+  });
   const args: AgentArgument[] = [
     ...positionals,
     ...(spec.options ?? [])
@@ -278,50 +269,29 @@ export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSe
   return lines.join(' ');
 }
 
-/** What a tool can do to the account, for an agent deciding how carefully to call it. */
-interface ToolRisk {
-  level: 'low' | 'high';
-  moves_money: boolean;
-  journaled: boolean;
-  guard: string;
-}
-
 /** The catalogue entry `hedge tools --json` prints for each tool. */
-export interface CatalogueEntry {
-  name: string;
-  command: string;
-  tier: 'read' | 'write';
-  risk: ToolRisk;
-  offered: boolean;
-  description: string;
-  input_schema: JsonSchema;
-  errors: ErrorCatalogueEntry[];
-}
-
-function toolRisk(tool: AgentTool): ToolRisk {
-  if (tool.tier === 'read')
-    return { level: 'low', moves_money: false, journaled: false, guard: 'none needed: sends reads only' };
-  return {
-    level: 'high',
-    moves_money: true,
-    journaled: true,
-    guard:
-      'one idempotency key per action; not offered on a LIVE key without --allow-live, and then each call needs a confirmation token after a preview; ' +
-      "the server's --max-notional, --max-daily-notional and --markets refuse larger or other trades before anything is sent",
-  };
-}
-
 export function catalogueEntry(
   tool: AgentTool,
   access: WriteAccess,
   tokenTtlSeconds: number,
   errors: readonly ErrorCatalogueEntry[] = errorCatalogue(),
-): CatalogueEntry {
+) {
   return {
     name: tool.name,
     command: tool.command,
     tier: tool.tier,
-    risk: toolRisk(tool),
+    // What a tool can do to the account, for an agent deciding how carefully to call it.
+    risk:
+      tool.tier === 'read'
+        ? { level: 'low', moves_money: false, journaled: false, guard: 'none needed: sends reads only' }
+        : {
+            level: 'high',
+            moves_money: true,
+            journaled: true,
+            guard:
+              'one idempotency key per action; not offered on a LIVE key without --allow-live, and then each call needs a confirmation token after a preview; ' +
+              "the server's --max-notional, --max-daily-notional and --markets refuse larger or other trades before anything is sent",
+          },
     offered: offered(tool, access),
     description: toolDescription(tool, access, tokenTtlSeconds),
     input_schema: inputSchema(tool, access),
