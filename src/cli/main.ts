@@ -189,11 +189,8 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
       // Commander's ways of saying "help (or the version) was printed": each a success.
       if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)) return 0;
       usageProblem ??= oneLine(error.message.replace(/^error: /, ''));
-    } else if (error instanceof GlobalsProblem) {
-      usageProblem = error.message;
-    } else {
-      throw error;
-    }
+    } else if (error instanceof GlobalsProblem) usageProblem = error.message;
+    else throw error;
   }
   if (usageProblem === undefined && !invocation) return 0;
   const { reportUsageProblem, runInvocation } = await import('./run.js');

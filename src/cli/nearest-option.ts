@@ -9,7 +9,7 @@ export function editDistance(a: string, b: string) {
   const rows: number[][] = [];
   for (let i = 0; i <= a.length; i++) rows.push([i]);
   for (let j = 1; j <= b.length; j++) rows[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
+  for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
@@ -17,7 +17,6 @@ export function editDistance(a: string, b: string) {
         best = Math.min(best, rows[i - 2][j - 2] + 1);
       rows[i][j] = best;
     }
-  }
   return rows[a.length][b.length];
 }
 

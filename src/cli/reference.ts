@@ -3,7 +3,7 @@
 // hedge when it runs.
 import { COMMAND_GROUPS, type CommandSpec } from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
-import { rootHelp } from './help.js';
+import { groupedCommands, rootHelp } from './help.js';
 import { EXIT_CODES } from '../platform/terminal/exit-codes.js';
 import { VERSION } from '../core/version.js';
 
@@ -62,12 +62,7 @@ export function commandReference() {
     'installed; in a checkout, `./bin/hedge.js …`.',
     '',
   ];
-  const grouped = [
-    ...COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: COMMANDS.filter((spec) => spec.group === id) })),
-    { heading: 'Other commands', members: COMMANDS.filter((spec) => !spec.group) },
-  ];
-  for (const { heading, members } of grouped) {
-    if (members.length === 0) continue;
+  for (const { heading, members } of groupedCommands(COMMANDS)) {
     lines.push(`## ${heading}`, '');
     for (const spec of members) lines.push(...commandSection([spec.name], spec));
     lines.push('');

@@ -201,9 +201,8 @@ export class Book {
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
   shownBook(account: AccountState, nowMs: number): ShownBook {
     const views = account.trailing;
-    if (this.config.viewLagMs <= 0 || views === undefined) {
+    if (this.config.viewLagMs <= 0 || views === undefined)
       return { asOfMs: nowMs, figures: this.accountFigures(account), positions: this.filledHedges(account) };
-    }
     const asOfMs = nowMs - this.config.viewLagMs;
     foldChanges(views, asOfMs);
     const positions = Object.values(views.positions).sort((a, b) => {
@@ -469,9 +468,9 @@ export class Book {
     }
     this.accrueCarry(hedge, timeMs);
     if (change.action === 'add') this.landAdd(hedge, change, timeMs);
-    else if (change.action === 'close' || reductionClosesFully(hedge.notionalUsd, change.notionalUsd)) {
+    else if (change.action === 'close' || reductionClosesFully(hedge.notionalUsd, change.notionalUsd))
       this.closeAt(account, hedge, 'closed', timeMs);
-    } else this.landPartialReduce(account, hedge, change.notionalUsd, timeMs);
+    else this.landPartialReduce(account, hedge, change.notionalUsd, timeMs);
   }
 
   private landAdd(hedge: HedgeState, change: PendingChange, timeMs: number) {

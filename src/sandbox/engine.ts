@@ -110,12 +110,11 @@ export class SandboxEngine {
   constructor(options: EngineOptions, state: EngineState = createEngineState(options.seed, options.dialect)) {
     if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
     const requested = options.dialect === undefined ? undefined : parseDialect(options.dialect);
-    if (requested !== undefined && requested !== state.dialect) {
+    if (requested !== undefined && requested !== state.dialect)
       throw new Error(
         `this sandbox state speaks the ${state.dialect} dialect, not ${requested}; ` +
           'start without a dialect to keep it, or from a fresh state for another',
       );
-    }
     const dialectWire = wireDialect(state.dialect);
     this.wire =
       options.severalPerSide === undefined
@@ -265,9 +264,7 @@ export class SandboxEngine {
     const apiKey = match[1];
     const accountId = this.accountIdsByKey.get(apiKey);
     if (accountId) return { apiKey, accountId };
-    if (LIVE_KEY.test(apiKey)) {
-      throw new ApiError(401, 'live_key_refused', 'the sandbox accepts test keys only');
-    }
+    if (LIVE_KEY.test(apiKey)) throw new ApiError(401, 'live_key_refused', 'the sandbox accepts test keys only');
     throw new ApiError(401, 'unauthorized', 'unknown API key');
   }
 
@@ -313,19 +310,17 @@ export class SandboxEngine {
     const key = readIdempotencyKey(context.request.headers);
     if (key === undefined) return this.committed(handle(context), context);
     const scope = idempotencyScope(principal, key);
-    if (this.inFlight.has(scope) && lease?.scope !== scope) {
+    if (this.inFlight.has(scope) && lease?.scope !== scope)
       throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
         idempotency_key: key,
       });
-    }
     const digest = sha256(requestFingerprint(context.request), 'base64url');
     const existing = this.state.idempotency[scope];
     if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
-      if (existing.fingerprintDigest !== digest) {
+      if (existing.fingerprintDigest !== digest)
         throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
           idempotency_key: key,
         });
-      }
       return {
         status: existing.status,
         headers: { ...existing.headers, 'idempotent-replayed': 'true' },
@@ -360,11 +355,10 @@ export class SandboxEngine {
 
   /** Deletes the records at least a day old, oldest first; returns how many. */
   private expireIdempotency(nowMs: number) {
-    if (this.expiryQueue === undefined) {
+    if (this.expiryQueue === undefined)
       this.expiryQueue = Object.entries(this.state.idempotency)
         .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
         .sort((a, b) => a.createdAtMs - b.createdAtMs);
-    }
     const queue = this.expiryQueue;
     let expired = 0;
     while (this.expiryHead < queue.length && nowMs - queue[this.expiryHead].createdAtMs >= IDEMPOTENCY_TTL_MS) {

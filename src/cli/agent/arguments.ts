@@ -82,15 +82,11 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>) {
     } else if (target.kind === 'flag') {
       // Absent and false read the same to a command (commander leaves an unused flag undefined).
       if (value === true) input.options[target.key] = true;
-    } else if (target.kind === 'negatable') {
-      input.options[target.key] = value;
-    } else if (target.kind === 'optional-value') {
+    } else if (target.kind === 'negatable') input.options[target.key] = value;
+    else if (target.kind === 'optional-value') {
       if (value !== false) input.options[target.key] = value;
-    } else if (target.kind === 'repeatable') {
-      input.options[target.key] = (value as string[]).map(String);
-    } else {
-      input.options[target.key] = String(value);
-    }
+    } else if (target.kind === 'repeatable') input.options[target.key] = (value as string[]).map(String);
+    else input.options[target.key] = String(value);
   }
   return input;
 }

@@ -113,7 +113,7 @@ function optionArgumentName(option: OptionSpec) {
 
 function enumSchema(values: readonly string[], numeric: boolean, description: string): JsonSchema {
   // Numeric choices (tenor: 1, 3, 7) are taken as numbers or as the CLI's strings.
-  if (numeric && values.every((value) => /^\d+$/.test(value))) {
+  if (numeric && values.every((value) => /^\d+$/.test(value)))
     return {
       description,
       anyOf: [
@@ -121,7 +121,6 @@ function enumSchema(values: readonly string[], numeric: boolean, description: st
         { type: 'string', enum: [...values] },
       ],
     };
-  }
   return { type: 'string', enum: [...values], description };
 }
 
@@ -239,12 +238,11 @@ export function offered(tool: AgentTool, access: WriteAccess) {
 export function inputSchema(tool: AgentTool, access: WriteAccess): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const argument of tool.arguments) properties[argument.name] = argument.schema;
-  if (tool.tier === 'write' && access === 'token') {
+  if (tool.tier === 'write' && access === 'token')
     properties[CONFIRMATION_TOKEN] = {
       type: 'string',
       description: 'the token a first call without it returned (with its preview); only a call carrying it sends',
     };
-  }
   const required = tool.arguments.filter((argument) => argument.required).map((argument) => argument.name);
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }
@@ -256,12 +254,11 @@ export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSe
   ];
   if (tool.tier === 'write') {
     lines.push('State-changing: journaled, and waited until it resolves unless wait is false.');
-    if (access === 'token') {
+    if (access === 'token')
       lines.push(
         `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; ` +
           `only a second call with the same arguments and that token, within ${tokenTtlSeconds} s, sends it.`,
       );
-    }
   }
   // Without its shell comment (`# exit 9: …`): a tool answers JSON, it has no exit code.
   const example = tool.spec.examples[0]?.replace(/\s+#\s.*$/, '');

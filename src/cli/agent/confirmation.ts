@@ -22,11 +22,10 @@ export function tokenTtlSeconds(env: Readonly<Record<string, string | undefined>
   const raw = env.HEDGE_MCP_TOKEN_TTL_SECONDS;
   if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_TTL_SECONDS;
   const value = Number(raw);
-  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || value > MAX_TOKEN_TTL_SECONDS) {
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || value > MAX_TOKEN_TTL_SECONDS)
     throw new UsageError(
       `HEDGE_MCP_TOKEN_TTL_SECONDS: expected a number of seconds from 0 to ${MAX_TOKEN_TTL_SECONDS} (got ${JSON.stringify(raw)}).`,
     );
-  }
   return value;
 }
 
@@ -137,16 +136,14 @@ export class ConfirmationTokens {
         `${CONFIRMATION_TOKEN}: this token has expired (a token lasts ${this.ttlSeconds} s); nothing was sent. ${again}.`,
       );
     }
-    if (entry.tool !== tool) {
+    if (entry.tool !== tool)
       throw new UsageError(
         `${CONFIRMATION_TOKEN}: this token was issued for the ${entry.tool} tool; nothing was sent. Send exactly what was previewed, or call ${tool} without ${CONFIRMATION_TOKEN} for a preview of this.`,
       );
-    }
-    if (entry.bound !== canonicalJson(args)) {
+    if (entry.bound !== canonicalJson(args))
       throw new NotPreviewedError(
         `${CONFIRMATION_TOKEN}: this token was issued for other arguments; nothing was sent. Send exactly what was previewed; the preview of these arguments is in this answer, with its own token.`,
       );
-    }
     this.issued.delete(token);
     this.remember(token, 'used');
     return { plan: entry.plan };

@@ -95,17 +95,16 @@ class CallGate implements TradeGate {
     const { markets, maxNotionalUsd, maxDailyNotionalUsd } = this.limits;
     if (markets) {
       const outside = trades.find((trade) => !markets.includes(trade.market.toUpperCase()));
-      if (outside) {
+      if (outside)
         throw new PreTradeCheckError(
           'market_not_allowed',
           `${name}: ${safeText(outside.market)} is not a market this agent may trade (hedge mcp --markets ${markets.join(',')}); ${unsent}.`,
           { market: outside.market, allowed_markets: markets },
           'Trade one of the allowed markets, or ask the operator to restart hedge mcp with another --markets list.',
         );
-      }
     }
     const thisCall = cents(this.callUsd - sumUsd(again.replacing ?? []) + sumUsd(trades));
-    if (maxNotionalUsd !== undefined && thisCall > maxNotionalUsd) {
+    if (maxNotionalUsd !== undefined && thisCall > maxNotionalUsd)
       throw new PreTradeCheckError(
         'max_notional_exceeded',
         `${name}: this call trades ${formatUsd(thisCall)}, over this agent's cap of ${formatUsd(maxNotionalUsd)} per call (hedge mcp --max-notional); ${unsent}.`,
@@ -116,7 +115,6 @@ class CallGate implements TradeGate {
         },
         `Call it with at most ${formatUsd(maxNotionalUsd)} of notional (split it, or reduce instead of close), or ask the operator to raise --max-notional.`,
       );
-    }
     if (again.finishing !== undefined) this.finishing.add(again.finishing);
     if (maxDailyNotionalUsd !== undefined) {
       this.countedBefore ??= await this.counted();

@@ -110,11 +110,10 @@ export class AgentToolbox {
       return { content: content(body, said.join('\n')) };
     };
     try {
-      if (tool.tier === 'write' && !offered(tool, this.access)) {
+      if (tool.tier === 'write' && !offered(tool, this.access))
         throw new UsageError(
           `${tool.name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
         );
-      }
       const tokenGiven = given !== undefined && Object.hasOwn(given, CONFIRMATION_TOKEN);
       const needsToken = tool.tier === 'write' && this.access === 'token';
       // Only a write on a live key takes a token: anywhere else it is an argument the tool lacks.
@@ -215,9 +214,8 @@ export class AgentToolbox {
         return answer(run);
       };
       // The operator's limits: the command's own run asks the call's gate with the plan it is about to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.
-      if (tool.tier === 'write' && guardrails && input.options.dryRun !== true) {
+      if (tool.tier === 'write' && guardrails && input.options.dryRun !== true)
         return await guardrails.exclusive(async () => send(guardrails.gateFor(tool)));
-      }
       return await send();
     } catch (error) {
       return failure(describeError(error), '');

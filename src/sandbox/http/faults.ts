@@ -121,18 +121,15 @@ export class FaultInjector {
       if (!(next[share] >= 0 && next[share] <= 1)) throw new Error(`${share} must be a share between 0 and 1`);
     }
     // Node refuses a header value with control characters only when the answer is written.
-    if (next.next503RetryAfter && !/^[\x20-\x7e]+$/.test(next.next503RetryAfter.retryAfter)) {
+    if (next.next503RetryAfter && !/^[\x20-\x7e]+$/.test(next.next503RetryAfter.retryAfter))
       throw new Error('next503RetryAfter.retryAfter must be printable ASCII, e.g. "2" or an HTTP-date');
-    }
     if (
       next.nextError &&
       !(Number.isInteger(next.nextError.status) && next.nextError.status >= 400 && next.nextError.status <= 599)
-    ) {
+    )
       throw new Error('nextError.status must be an HTTP error status (400 to 599)');
-    }
-    if (next.nextOversized && !(Number.isSafeInteger(next.nextOversized.bytes) && next.nextOversized.bytes > 0)) {
+    if (next.nextOversized && !(Number.isSafeInteger(next.nextOversized.bytes) && next.nextOversized.bytes > 0))
       throw new Error('nextOversized.bytes must be a positive whole number');
-    }
     this.current = next;
   }
 
@@ -194,9 +191,8 @@ export class FaultInjector {
       if (draw < settings.fault5xx) return { kind: '5xx', status: this.random() < 0.5 ? 500 : 503 };
       if (draw < settings.fault5xx + settings.fault429) return { kind: '429' };
     }
-    if (committing && settings.dropAfterCommit > 0 && this.random() < settings.dropAfterCommit) {
+    if (committing && settings.dropAfterCommit > 0 && this.random() < settings.dropAfterCommit)
       return { kind: 'drop-after-commit' };
-    }
     return { kind: 'none' };
   }
 

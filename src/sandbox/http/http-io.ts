@@ -119,9 +119,8 @@ export function swapTypes(value: unknown): unknown {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return value.length;
   if (Array.isArray(value)) return value.map(swapTypes);
-  if (value !== null && typeof value === 'object') {
+  if (value !== null && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, swapTypes(inner)]));
-  }
   return value;
 }
 

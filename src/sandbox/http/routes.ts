@@ -64,23 +64,21 @@ const onchainMeta = (): Record<string, unknown> => ({ source: 'onchain' });
 
 function requireListedMarket(book: Book, market: string) {
   const definition = book.findMarket(market);
-  if (!definition) {
+  if (!definition)
     throw new ApiError(400, 'market_not_available', `market ${market} is not available to this account`, {
       market,
       allowed_markets: book.markets.map((listed) => listed.market),
     });
-  }
   return definition;
 }
 
 function requireOpenMarket(book: Book, market: string) {
   const definition = requireListedMarket(book, market);
-  if (definition.status !== 'open') {
+  if (definition.status !== 'open')
     throw new ApiError(400, 'market_disabled', `market ${market} is ${definition.status}`, {
       market,
       status: definition.status,
     });
-  }
   return definition;
 }
 
@@ -93,27 +91,24 @@ function requireRoomFor(
   notionalUsd: number,
 ) {
   const availableExposure = book.availableExposureUsd(account);
-  if (notionalUsd > availableExposure) {
+  if (notionalUsd > availableExposure)
     throw new ApiError(400, 'exposure_exceeded', 'this would push the account over its aggregate exposure cap', {
       available_exposure_usd: availableExposure,
       requested_usd: notionalUsd,
       exposure_cap_usd: book.config.exposureCapUsd,
     });
-  }
-  if (notionalUsd > marketHeadroomUsd(book.totalOpenInterest(definition), side)) {
+  if (notionalUsd > marketHeadroomUsd(book.totalOpenInterest(definition), side))
     throw new ApiError(400, 'capacity_exceeded', `not enough ${side} capacity on ${definition.market}`, {
       side,
       available_capacity_usd: book.availableCapacityUsd(definition, side),
       requested_usd: notionalUsd,
     });
-  }
   const upfront = roundMoney(requiredMarginUsdc(notionalUsd) + platformFeeUsdc(notionalUsd));
-  if (upfront > account.balanceUsdc) {
+  if (upfront > account.balanceUsdc)
     throw new ApiError(400, 'insufficient_balance', 'the balance does not cover margin plus fee', {
       balance_usdc: account.balanceUsdc,
       required_usdc: upfront,
     });
-  }
 }
 
 function pendingHedgeError(hedge: HedgeState) {
@@ -304,11 +299,10 @@ function openHedge({ book, account, request, nowMs, dialect }: RouteContext): En
   const { market, side, notionalUsd } = terms;
   const definition = requireOpenMarket(book, market);
   const existing = book.activeHedge(account, market, side);
-  if (existing && dialect.hedgesPerSide === 'one') {
+  if (existing && dialect.hedgesPerSide === 'one')
     throw new ApiError(409, 'hedge_already_open', `a ${side} hedge on ${market} is already open; use add`, {
       hedge_id: existing.id,
     });
-  }
   requireRoomFor(book, account, definition, side, notionalUsd);
   const hedge = book.submitOpen(account, { ...terms, clientReference }, nowMs);
   return successResponse({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
@@ -330,9 +324,8 @@ function changeParts(action: ChangeAction, hedges: readonly HedgeState[], reques
   const newestFirst = [...hedges].reverse();
   const whole = (hedge: HedgeState): ChangePart => ({ hedge, notionalUsd: hedge.notionalUsd });
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
-  if (action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd))) {
+  if (action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd)))
     return newestFirst.map(whole);
-  }
   const parts: ChangePart[] = [];
   let left = requestedUsd;
   for (const hedge of newestFirst) {
@@ -366,11 +359,10 @@ function changeHedge(action: ChangeAction): Handler {
     const openUsd = sideNotional(hedges);
     const changeUsd = requested ?? openUsd;
     if (action === 'add') requireRoomFor(book, account, definition, side, changeUsd);
-    if (action === 'reduce' && changeUsd > openUsd) {
+    if (action === 'reduce' && changeUsd > openUsd)
       throw new ApiError(400, 'notional_too_large', 'cannot reduce by more than the open notional', {
         notional_usd: roundMoney(openUsd),
       });
-    }
     const parts = changeParts(action, hedges, changeUsd);
     const changes = parts.map((part) => book.submitChange(account, part.hedge, action, part.notionalUsd, nowMs));
     return successResponse({

@@ -174,7 +174,7 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   const realNow = options.realNow ?? Date.now;
   let shared: SharedStateFile | undefined;
   let savedRevision = 0;
-  if (options.stateFile && options.stateFileLock) {
+  if (options.stateFile && options.stateFileLock)
     shared = new SharedStateFile(options.stateFile, options.stateFileLock, {
       adopt: (contents) => adopt(contents),
       snapshot: () => snapshot(),
@@ -184,7 +184,6 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
       },
       beforeCommit: options.stateFileBeforeCommit,
     });
-  }
   const read = options.stateFile ? (shared?.load() ?? readStateFile(options.stateFile)) : undefined;
   const saved = read?.contents;
   const clock = createClock({

@@ -18,9 +18,8 @@ const MAX_PAGE_SIZE = 500;
 
 export function requireJsonObject(body: unknown) {
   if (body === INVALID_JSON) throw new ApiError(400, 'invalid_json', 'request body is not valid JSON');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new ApiError(400, 'invalid_json', 'request body must be a JSON object');
-  }
   return body as JsonObject;
 }
 
@@ -72,30 +71,27 @@ export function readHedgeTerms(body: JsonObject) {
 /** The notional of an add or reduce under the dialect's field name. */
 export function readChangeNotional(body: JsonObject, field: string, refusedFields: readonly string[]) {
   const foreign = refusedFields.find((name) => body[name] !== undefined);
-  if (foreign !== undefined) {
+  if (foreign !== undefined)
     throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
-  }
   return readPositiveAmount(body, field);
 }
 
 export function readClientReference(body: JsonObject) {
   const reference = body.client_reference;
   if (reference === undefined || reference === null) return undefined;
-  if (!shortText(MAX_CLIENT_REFERENCE_LENGTH)(reference)) {
+  if (!shortText(MAX_CLIENT_REFERENCE_LENGTH)(reference))
     throw validationError(
       'client_reference',
       `must be a non-empty string of at most ${MAX_CLIENT_REFERENCE_LENGTH} characters`,
     );
-  }
   return reference as string;
 }
 
 export function readIdempotencyKey(headers: Record<string, string | undefined>) {
   const key = headers['idempotency-key'];
   if (key === undefined) return undefined;
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
     throw validationError('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
-  }
   return key;
 }
 
@@ -104,9 +100,8 @@ export function readPageSize(query: Record<string, string>, parameter: string, d
   const raw = query[parameter];
   if (raw === undefined) return defaultSize;
   const size = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(size >= 1 && size <= MAX_PAGE_SIZE)) {
+  if (!(size >= 1 && size <= MAX_PAGE_SIZE))
     throw validationError(parameter, `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  }
   return size;
 }
 
@@ -128,9 +123,7 @@ export function readStatusFilter(query: Record<string, string>, extra: readonly 
   const status = query.status;
   if (status === undefined) return undefined;
   const allowed = [...HEDGE_STATUSES, ...extra];
-  if (!allowed.includes(status)) {
-    throw validationError('status', `must be one of ${allowed.join(', ')}`);
-  }
+  if (!allowed.includes(status)) throw validationError('status', `must be one of ${allowed.join(', ')}`);
   return status;
 }
 

@@ -29,11 +29,10 @@ export async function run(ctx: CommandContext, input: InputOf<typeof EXPOSURES>)
   let feeBps: number | undefined;
   if (options.feeBps !== undefined) {
     feeBps = Number(options.feeBps);
-    if (!/^\s*\d+(\.\d+)?\s*$/.test(options.feeBps) || !(feeBps >= 0) || feeBps > 1000) {
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(options.feeBps) || !(feeBps >= 0) || feeBps > 1000)
       throw new UsageError(
         `--fee-bps: ${echo(options.feeBps)} is not allowed; expected basis points of the notional traded from 0 to 1000, e.g. 5.`,
       );
-    }
   }
   // --report: coverage, cost to date and effectiveness from history, instead of the plan ahead.
   const report = options.report === true;

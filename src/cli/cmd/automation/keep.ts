@@ -30,11 +30,10 @@ function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
       !/^\s*\d+(\.\d+)?\s*$/.test(options.interval) ||
       !(seconds * 1000 >= MIN_INTERVAL_MS) ||
       seconds * 1000 > MAX_INTERVAL_MS
-    ) {
+    )
       throw new UsageError(
         `--interval: ${echo(options.interval)} is not allowed; expected a number of seconds from ${MIN_INTERVAL_MS / 1000} (the API's polling advice) to ${MAX_INTERVAL_MS / 1000}.`,
       );
-    }
     intervalMs = Math.round(seconds * 1000);
   }
   const alertCommand = options.alertCmd?.trim();

@@ -73,11 +73,10 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
       ? [output.chalk.dim('Hashes are shortened on screen; whole with --format tsv, csv or json.')]
       : undefined,
   });
-  if (wait && hedge.status === 'failed') {
+  if (wait && hedge.status === 'failed')
     throw new OrderFailedError(
       `Hedge ${hedge.id} failed on-chain: nothing was opened and its margin was released.`,
       hedge.id,
       'Check `hedge markets` and `hedge account`, then open again.',
     );
-  }
 }

@@ -171,11 +171,10 @@ async function readPeriod(
     return count < keptAtMost;
   });
   if (!walk.complete) ctx.output.warn(incompleteWarning(walk.fetched, walk.stopped));
-  if (unreadable > 0) {
+  if (unreadable > 0)
     ctx.output.warn(
       `${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`,
     );
-  }
   if (!streamed) return kept;
   streamed.end();
   return undefined;

@@ -52,12 +52,11 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
   // format, and is a row of its own only on a terminal, where the line under it says why.
   const people = unlisted.map((side) => ({ row: unlistedRow(side), side, market: side.market }));
   const shown = output.isHuman ? [...listed, ...people] : listed;
-  if (!output.isHuman) {
+  if (!output.isHuman)
     for (const { side, market } of [...listed, ...people]) {
       if (side?.state === 'settling' && market !== undefined)
         output.warn(settlingSentence(market, side.side, side.why));
     }
-  }
   const records = sides.recordsProblem === undefined;
   const sideViews = shown.map(({ side }) => side);
   const fit = { width: output.columns, chalk: output.chalk, nowMs: ctx.clock.now() };

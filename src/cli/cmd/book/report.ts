@@ -63,11 +63,10 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
   if (fields !== undefined && (format === 'csv' || format === 'plain')) {
     const allowed = reportColumns(by) as readonly string[];
     const unknown = fields.filter((field) => !allowed.includes(field));
-    if (unknown.length > 0) {
+    if (unknown.length > 0)
       throw new UsageError(
         `--fields: ${unknown.map((field) => echo(field)).join(', ')} is not a report column; expected some of ${allowed.join(', ')}.`,
       );
-    }
     columns = fields as ReportColumn[];
   }
   const ref = parseClientReference(given.ref);

@@ -12,13 +12,12 @@ import { safeText } from '../../../core/security/safe-text.js';
 export async function run(ctx: CommandContext) {
   const { output } = ctx;
   const choice = await ctx.journalChoice();
-  if (choice.kind === 'file') {
+  if (choice.kind === 'file')
     throw new UsageError(
       ctx.globals.demo
         ? 'journal migrate: --demo always keeps its own local journal; there is no team store to move it to.'
         : 'journal migrate: no team store is configured; set HEDGE_JOURNAL_URL=postgres://USER@HOST:PORT/DATABASE or save one in the profile with `hedge login --journal-url …`.',
     );
-  }
   const team = await ctx.journal();
   if (!isTeamJournal(team)) throw new Error('the journal in use is not the team store');
   const local = openJournal({ dir: journalDir(ctx.env), now: ctx.clock.now });
@@ -49,7 +48,7 @@ export async function run(ctx: CommandContext) {
       output.note(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));
     if (entries.length > 0) output.note(c.dim(`The local file is left as it was; running this again adds nothing.`));
   }
-  if (summary.conflicts.length > 0) {
+  if (summary.conflicts.length > 0)
     throw new JournalStoreError(
       `${summary.conflicts.length} local ${summary.conflicts.length === 1 ? 'entry was' : 'entries were'} not moved: the team store ${choice.shown} holds another action under the same id (${summary.conflicts.join(', ')}).`,
       {
@@ -57,6 +56,5 @@ export async function run(ctx: CommandContext) {
         hint: `See both with \`${ctx.hedgeCommand('journal', 'show', summary.conflicts[0])}\` and the local file ${local.file}; the rest was moved.`,
       },
     );
-  }
   return 0;
 }

@@ -33,7 +33,7 @@ export async function run(ctx: CommandContext) {
     for_writes: check.forWrites,
   }));
   if (output.isJson) output.json({ ready: report.ready, exit_code: exitCode, checks: rows });
-  else if (!output.isHuman) {
+  else if (!output.isHuman)
     await output.list(
       rows,
       ['check', 'status', 'title', 'detail', 'next', 'for_writes'].map((key) => ({
@@ -43,7 +43,7 @@ export async function run(ctx: CommandContext) {
       })),
       { empty: 'No checks.' },
     );
-  } else {
+  else {
     const c = output.chalk;
     const marks: Record<CheckStatus, string> = {
       ok: c.green('✓'),

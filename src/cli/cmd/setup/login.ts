@@ -32,9 +32,8 @@ import { safeText } from '../../../core/security/safe-text.js';
 export function parseLoginOptions(input: InputOf<typeof LOGIN>) {
   const { options } = input;
   const keyStore = typeof options.keyStore === 'string' ? options.keyStore.trim() : undefined;
-  if (keyStore !== undefined && !['keyring', 'file'].includes(keyStore)) {
+  if (keyStore !== undefined && !['keyring', 'file'].includes(keyStore))
     throw new UsageError(`--key-store: "${safeText(keyStore)}" is not a place for the key; expected keyring or file.`);
-  }
   let keyCommand: string | undefined;
   if (typeof options.keyCommand === 'string') {
     keyCommand = options.keyCommand.trim();
@@ -51,9 +50,8 @@ export function parseLoginOptions(input: InputOf<typeof LOGIN>) {
     }
   }
   const moveKey = options.moveKey === true;
-  if (keyCommand !== undefined && keyStore !== undefined) {
+  if (keyCommand !== undefined && keyStore !== undefined)
     throw new UsageError('--key-store: a key from --key-command is not stored by hedge; give one of the two.');
-  }
   const other = (
     [
       ['baseUrl', '--base-url'],
@@ -102,13 +100,12 @@ function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, jo
   const { output } = ctx;
   const { profile: name, environment, baseUrl, shownKey, keyAt } = saved;
   const c = output.chalk;
-  if (saved.oldKeyringLeft) {
+  if (saved.oldKeyringLeft)
     output.warn(
       `The old key of profile "${name}" could not be removed from the OS keyring (${saved.oldKeyringLeft.error}); delete the entry service "hedge", account "${safeText(saved.oldKeyringLeft.account)}" by hand.`,
     );
-  }
   const where = describeKeyLocation(keyAt, storeFile);
-  if (output.isJson) {
+  if (output.isJson)
     output.json({
       profile: name,
       environment,
@@ -119,7 +116,6 @@ function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, jo
       journal_url: saved.journalShown,
       current: saved.current,
     });
-  }
   const label = environmentLabel(environment, c);
   output.note(
     environment === 'live'
@@ -145,12 +141,10 @@ function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, jo
     );
   else if (journalUrl === null) output.note(`Its journal is this machine's local file again.`);
   if (saved.current) output.note(`"${name}" is the current profile.`);
-  else if (saved.previousCurrent) {
+  else if (saved.previousCurrent)
     output.note(`The current profile stays "${saved.previousCurrent}"; switch with: hedge profile use ${name}`);
-  }
-  if (ctx.env.HEDGE_API_KEY || ctx.env.HEDGE_BASE_URL) {
+  if (ctx.env.HEDGE_API_KEY || ctx.env.HEDGE_BASE_URL)
     output.warn('HEDGE_API_KEY / HEDGE_BASE_URL are set in the environment and take precedence over stored profiles.');
-  }
 }
 
 /** What `--move-key` says: that the key was already there, or where it went from and to. */
@@ -163,11 +157,10 @@ function showKeyMove(ctx: CommandContext, storeFile: string, name: string, move:
     );
     return 0;
   }
-  if (move.oldKeyringLeft) {
+  if (move.oldKeyringLeft)
     output.warn(
       `The key is in the file now, but its keyring entry could not be removed (${move.oldKeyringLeft.error}); delete service "hedge", account "${safeText(move.oldKeyringLeft.account)}" by hand.`,
     );
-  }
   if (output.isJson) output.json({ profile: name, key_store: move.to.kind, moved: true });
   output.note(
     `Moved the key of profile "${name}" from the ${describeKeyLocation(move.from, storeFile)} to the ${describeKeyLocation(move.to, storeFile)}.`,

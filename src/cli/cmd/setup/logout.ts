@@ -43,22 +43,21 @@ export async function run(ctx: CommandContext) {
     const removal = await removeFromKeyring(had.account, ctx.env);
     if ('error' in removal) keyringLeft = removal.error;
   }
-  if (keyringLeft) {
+  if (keyringLeft)
     throw new ConfigError(
       `Profile "${name}" forgot its key, but the OS keyring entry could not be deleted (${safeText(keyringLeft)}): the key is still there.`,
       {
         hint: `Delete it by hand: service "hedge", account "${safeText((had as { account: string }).account)}" (on Linux: secret-tool clear service hedge username '…').`,
       },
     );
-  }
   if (output.isJson) output.json({ profile: name, logged_out: had !== undefined, key_store: had?.kind ?? null });
   const renew = `its base URL stays; \`hedge login --profile ${name}\` asks for a new key`;
   if (!had) output.note(`Profile "${name}" has no stored key: already logged out.`);
-  else if (had.kind === 'command') {
+  else if (had.kind === 'command')
     output.note(
       `Profile "${name}" no longer runs its ${where} (${renew}). The key itself stays in that helper's store: remove it there if it should go too.`,
     );
-  } else output.note(`Removed the API key of profile "${name}" from the ${where} (${renew}).`);
+  else output.note(`Removed the API key of profile "${name}" from the ${where} (${renew}).`);
   if (ctx.env.HEDGE_API_KEY) output.warn('HEDGE_API_KEY is still set in this environment, and commands keep using it.');
   return 0;
 }

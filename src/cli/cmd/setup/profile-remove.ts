@@ -33,15 +33,13 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REM
       output.warn(
         `Its key stays in the OS keyring (${removal.error}): delete service "hedge", account "${safeText(location.account)}" by hand.`,
       );
-  } else if (location?.kind === 'command') {
+  } else if (location?.kind === 'command')
     output.note("Its key stays in its credential helper's store: remove it there if it should go too.");
-  }
   const others = Object.keys(data.profiles).sort();
-  if (wasCurrent) {
+  if (wasCurrent)
     output.note(
       others.length
         ? `No profile is current now; choose one with: hedge profile use ${others[0]}  (profiles: ${others.join(', ')})`
         : 'No profiles are left; run `hedge login` to add one.',
     );
-  }
 }

@@ -22,9 +22,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE
     `Now using profile "${name}": ${environmentLabel(row.environment, c)}, ${row.base_url}${row.api_key ? `, key ${row.api_key}` : c.dim(' (logged out)')}.`,
   );
   if (row.environment === 'live') output.note(c.red('LIVE: commands now trade in production, with real money.'));
-  if (ctx.env.HEDGE_PROFILE && ctx.env.HEDGE_PROFILE !== name) {
+  if (ctx.env.HEDGE_PROFILE && ctx.env.HEDGE_PROFILE !== name)
     output.warn(
       `HEDGE_PROFILE=${ctx.env.HEDGE_PROFILE} is set in this environment and takes precedence over the current profile.`,
     );
-  }
 }

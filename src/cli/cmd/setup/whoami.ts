@@ -36,20 +36,17 @@ export async function run(ctx: CommandContext) {
   const facts = await gatherWhoami(ctx);
   const { check, wireRows } = facts;
   show(ctx, facts);
-  if (output.isHuman && wireRows.some((row) => row.source === 'learned')) {
+  if (output.isHuman && wireRows.some((row) => row.source === 'learned'))
     output.note(
       output.chalk.dim(
         `Forget what was learned with \`${ctx.hedgeCommand('profile', 'reset-wire')}\`; \`${ctx.hedgeCommand('doctor')}\` shows what the server answers now.`,
       ),
     );
-  }
-  if (check.status === 'refused') {
+  if (check.status === 'refused')
     output.note(
       output.chalk.red('The server refused this key.') + ' → Check it, or save a new one with `hedge login`.',
     );
-  } else if (check.status !== 'ok') {
-    output.note(`The key could not be checked: ${check.message ?? check.status}`);
-  }
+  else if (check.status !== 'ok') output.note(`The key could not be checked: ${check.message ?? check.status}`);
   return EXIT_FOR_STATUS[check.status];
 }
 
