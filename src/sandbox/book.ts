@@ -244,32 +244,24 @@ export class Book {
 
   /** Notional counted against the cap: open and pending hedges plus pending adds. */
   openExposureUsd(account: AccountState) {
-    return this.activeTotal(
-      account,
-      (hedge) => hedge.notionalUsd,
-      (add) => add.notionalUsd,
-    );
+    return this.activeTotal(account, 'notionalUsd', 'notionalUsd');
   }
 
   /** Margin of the open and pending hedges plus what pending adds reserved. */
   marginInUseUsdc(account: AccountState) {
-    return this.activeTotal(
-      account,
-      (hedge) => hedge.marginUsdc,
-      (add) => add.reservedMarginUsdc,
-    );
+    return this.activeTotal(account, 'marginUsdc', 'reservedMarginUsdc');
   }
 
   /** An amount summed over the submitted and filled hedges, with a pending add's share, to the cent. */
   private activeTotal(
     account: AccountState,
-    ofHedge: (hedge: HedgeState) => number,
-    ofAdd: (add: PendingChange) => number,
+    ofHedge: 'notionalUsd' | 'marginUsdc',
+    ofAdd: 'notionalUsd' | 'reservedMarginUsdc',
   ) {
     let total = 0;
     for (const hedge of this.activeHedges(account)) {
-      total += ofHedge(hedge);
-      if (hedge.pendingChange?.action === 'add') total += ofAdd(hedge.pendingChange);
+      total += hedge[ofHedge];
+      if (hedge.pendingChange?.action === 'add') total += hedge.pendingChange[ofAdd];
     }
     return roundMoney(total);
   }
@@ -287,9 +279,10 @@ export class Book {
     account.balanceUsdc = roundMoney(account.balanceUsdc + amountUsdc);
   }
 
-  random() {
-    const { state, value } = nextRandom(this.state.prngState);
-    this.state.prngState = state;
+  /** The next draw of the main generator (`idState`: of the ids' own). */
+  random(generator: 'prngState' | 'idState' = 'prngState') {
+    const { state, value } = nextRandom(this.state[generator]);
+    this.state[generator] = state;
     return value;
   }
 
@@ -311,15 +304,9 @@ export class Book {
     // Eighteen draws of the main generator per id keep every seeded value drawn after it the same.
     for (let i = 0; i < ID_MAIN_DRAWS; i++) {
       const draw = this.random();
-      if (i < ID_RANDOM_CHARS) id += ALPHANUMERIC[Math.floor(((draw + this.idRandom()) % 1) * ALPHANUMERIC.length)];
+      if (i < ID_RANDOM_CHARS) id += ALPHANUMERIC[Math.floor(((draw + this.random('idState')) % 1) * ALPHANUMERIC.length)];
     }
     return id;
-  }
-
-  private idRandom() {
-    const { state, value } = nextRandom(this.state.idState);
-    this.state.idState = state;
-    return value;
   }
 
   private schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number) {

@@ -112,8 +112,7 @@ export class SandboxEngine {
     const requested = options.dialect === undefined ? undefined : parseDialect(options.dialect);
     if (requested !== undefined && requested !== state.dialect)
       throw new Error(
-        `this sandbox state speaks the ${state.dialect} dialect, not ${requested}; ` +
-          'start without a dialect to keep it, or from a fresh state for another',
+        `this sandbox state speaks the ${state.dialect} dialect, not ${requested}; start without a dialect to keep it, or from a fresh state for another`,
       );
     const dialectWire = wireDialect(state.dialect);
     this.wire =

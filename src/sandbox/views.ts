@@ -41,28 +41,27 @@ function isClosing(hedge: HedgeState) {
   );
 }
 
-export function hedgeView(hedge: HedgeState, dialect: WireDialect) {
+export function hedgeView(hedge: HedgeState, dialect: WireDialect): Record<string, unknown> {
   const status = wireStatus(hedge, dialect);
-  const view: Record<string, unknown> = { id: hedge.id };
-  if (hedge.clientReference !== undefined) view.client_reference = hedge.clientReference;
-  Object.assign(view, {
+  return {
+    id: hedge.id,
+    ...(hedge.clientReference !== undefined && { client_reference: hedge.clientReference }),
     market: hedge.market,
     side: hedge.side,
     notional_usd: roundMoney(hedge.notionalUsd),
     tenor_days: hedge.tenorDays,
     status,
     order_tx_hash: hedge.orderTxHash,
-  });
-  if (hedge.fillTxHash !== undefined) view.fill_tx_hash = hedge.fillTxHash;
-  if (hedge.struckRate !== undefined) view.struck_rate = hedge.struckRate;
-  view.units = roundMoney(hedge.units);
-  view.order_key = hedge.orderKey;
-  view.opened_at = toIso(hedge.openedAtMs);
-  if (hedge.filledAtMs !== undefined) view.filled_at = toIso(hedge.filledAtMs);
-  view.maturity_at = toIso(hedge.maturityAtMs);
-  // A hedge shown as still filled after its close carries no closing time either.
-  if (hedge.closedAtMs !== undefined && status === 'closed') view.closed_at = toIso(hedge.closedAtMs);
-  return view;
+    ...(hedge.fillTxHash !== undefined && { fill_tx_hash: hedge.fillTxHash }),
+    ...(hedge.struckRate !== undefined && { struck_rate: hedge.struckRate }),
+    units: roundMoney(hedge.units),
+    order_key: hedge.orderKey,
+    opened_at: toIso(hedge.openedAtMs),
+    ...(hedge.filledAtMs !== undefined && { filled_at: toIso(hedge.filledAtMs) }),
+    maturity_at: toIso(hedge.maturityAtMs),
+    // A hedge shown as still filled after its close carries no closing time either.
+    ...(hedge.closedAtMs !== undefined && status === 'closed' && { closed_at: toIso(hedge.closedAtMs) }),
+  };
 }
 
 /** One line per open side (spec: "aggregated per side"). */

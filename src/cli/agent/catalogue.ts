@@ -256,8 +256,7 @@ export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSe
     lines.push('State-changing: journaled, and waited until it resolves unless wait is false.');
     if (access === 'token')
       lines.push(
-        `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; ` +
-          `only a second call with the same arguments and that token, within ${tokenTtlSeconds} s, sends it.`,
+        `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; only a second call with the same arguments and that token, within ${tokenTtlSeconds} s, sends it.`,
       );
   }
   // Without its shell comment (`# exit 9: …`): a tool answers JSON, it has no exit code.
@@ -285,9 +284,7 @@ export function catalogueEntry(
             level: 'high',
             moves_money: true,
             journaled: true,
-            guard:
-              'one idempotency key per action; not offered on a LIVE key without --allow-live, and then each call needs a confirmation token after a preview; ' +
-              "the server's --max-notional, --max-daily-notional and --markets refuse larger or other trades before anything is sent",
+            guard: `one idempotency key per action; not offered on a LIVE key without --allow-live, and then each call needs a confirmation token after a preview; the server's --max-notional, --max-daily-notional and --markets refuse larger or other trades before anything is sent`,
           },
     offered: offered(tool, access),
     description: toolDescription(tool, access, tokenTtlSeconds),

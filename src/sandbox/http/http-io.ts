@@ -3,8 +3,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { ApiError, type EngineResponse, type EnvelopeError, errorResponse } from './envelope.js';
-import type { FaultOutcome, MalformedKind } from './faults.js';
+import { ApiError, type EngineResponse, type EnvelopeError } from './envelope.js';
+import type { MalformedKind } from './faults.js';
 import { INVALID_JSON } from './validation.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -63,44 +63,6 @@ export function sendText(
 
 export function sendEnvelope(res: ServerResponse, response: EngineResponse) {
   sendText(res, response.status, JSON_TYPE, JSON.stringify(response.body), response.headers);
-}
-
-/** The answer to a fault that never reaches the engine, with its name in the request log; undefined for the others. */
-export function injectedAnswer(outcome: FaultOutcome): { fault: string; response: EngineResponse } | undefined {
-  const unavailable = (details?: Record<string, unknown>, headers?: Record<string, string>) =>
-    errorResponse(new ApiError(503, 'service_unavailable', 'service unavailable (injected)', details, headers));
-  switch (outcome.kind) {
-    case '5xx':
-      return {
-        fault: '5xx',
-        response:
-          outcome.status === 500
-            ? errorResponse(new ApiError(500, 'internal_error', 'internal error (injected)'))
-            : unavailable(),
-      };
-    case '503-retry-after':
-      return {
-        fault: '503-retry-after',
-        response: unavailable({ retry_after: outcome.retryAfter }, { 'retry-after': outcome.retryAfter }),
-      };
-    case '429': {
-      const error = new ApiError(
-        429,
-        'rate_limited',
-        'rate limited (injected)',
-        { retry_after_ms: 1000 },
-        { 'retry-after': '1' },
-      );
-      return { fault: '429', response: errorResponse(error) };
-    }
-    case 'error':
-      return {
-        fault: `error-${outcome.status}`,
-        response: errorResponse(new ApiError(outcome.status, outcome.code, outcome.message)),
-      };
-    default:
-      return undefined;
-  }
 }
 
 /** Status and headers go out, then half the body, then nothing: the client waits forever. */

@@ -14,7 +14,6 @@ import {
   BAD_GATEWAY_PAGE,
   JSON_TYPE,
   ambiguousResponse,
-  injectedAnswer,
   parseBody,
   readBody,
   sendEnvelope,
@@ -108,7 +107,7 @@ function requestId() {
 function usesEngine(outcome: FaultOutcome) {
   if (outcome.kind === 'stall') return outcome.mode === 'body';
   if (outcome.kind === 'malformed') return outcome.malformed !== 'html';
-  return injectedAnswer(outcome) === undefined;
+  return outcome.kind !== 'answer';
 }
 
 export async function startSandbox(options: SandboxOptions = {}) {
@@ -405,13 +404,11 @@ class Exchange {
 
   respond(outcome: FaultOutcome) {
     const { res, entry } = this;
-    const injected = injectedAnswer(outcome);
-    if (injected) {
-      this.noteFault(injected.fault);
-      this.finish(this.dress(injected.response));
-      return;
-    }
     switch (outcome.kind) {
+      case 'answer':
+        this.noteFault(outcome.fault);
+        this.finish(this.dress(outcome.response));
+        return;
       case 'stall':
         this.noteFault(`stall-${outcome.mode}`);
         entry.status = 'stalled';

@@ -41,8 +41,7 @@ export async function run(ctx: CommandContext) {
   else {
     const c = output.chalk;
     output.note(
-      `${entries.length === 0 ? 'The local journal is empty' : `Moved the local journal ${safeText(local.file)} (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`} into the team store ${safeText(choice.shown)}: ` +
-        `${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
+      `${entries.length === 0 ? 'The local journal is empty' : `Moved the local journal ${safeText(local.file)} (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`} into the team store ${safeText(choice.shown)}: ${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
     );
     if (summary.schema_applied.length > 0)
       output.note(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));

@@ -117,9 +117,7 @@ export async function runOpenWizard(
   cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));
 
   const days = tenorDays === 1 ? '1 day' : `${tenorDays} days`;
-  const question =
-    `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}` +
-    `${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+  const question = `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
   await confirmOrStop(ctx, question);
   return { kind: 'open' as const, market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
 }
