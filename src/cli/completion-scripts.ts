@@ -10,14 +10,14 @@ type Values = { words: readonly string[] } | { profiles: true } | { files: true 
 
 interface Flag {
   names: string[];
-  takesValue: boolean;
-  values: Values;
+  takesValue?: boolean;
+  values?: Values;
   description: string;
 }
 
 interface CommandNode {
   path: string;
-  subcommands: Array<{ name: string; summary: string }>;
+  subcommands: ReadonlyArray<{ name: string; summary: string }>;
   options: Flag[];
   args: Values[];
 }
@@ -25,8 +25,8 @@ interface CommandNode {
 // commander adds -h/--help to every command and -V/--version to the program; main.ts answers
 // `hedge help exit-codes` itself.
 const BUILT_IN_OPTIONS: Flag[] = [
-  { names: ['-h', '--help'], takesValue: false, values: undefined, description: 'help for hedge or for a command' },
-  { names: ['-V', '--version'], takesValue: false, values: undefined, description: 'the version' },
+  { names: ['-h', '--help'], description: 'help for hedge or for a command' },
+  { names: ['-V', '--version'], description: 'the version' },
 ];
 const HELP_COMMAND = { name: 'help', summary: 'Help on a topic: exit-codes' };
 
@@ -48,11 +48,11 @@ function flagOf(option: OptionSpec): Flag {
 }
 
 /** Every command path of the tree ('' is the program itself, whose options hold after any command). */
-export function commandNodes(commands: readonly CommandSpec[] = COMMANDS): CommandNode[] {
+function commandNodes(commands: readonly CommandSpec[] = COMMANDS): CommandNode[] {
   const nodes: CommandNode[] = [
     {
       path: '',
-      subcommands: [...commands.map(({ name, summary }) => ({ name, summary })), HELP_COMMAND],
+      subcommands: [...commands, HELP_COMMAND],
       options: [...GLOBAL_OPTIONS.map(flagOf), ...BUILT_IN_OPTIONS],
       args: [],
     },
@@ -68,7 +68,7 @@ export function commandNodes(commands: readonly CommandSpec[] = COMMANDS): Comma
       const path = prefix ? `${prefix} ${spec.name}` : spec.name;
       nodes.push({
         path,
-        subcommands: (spec.subcommands ?? []).map(({ name, summary }) => ({ name, summary })),
+        subcommands: spec.subcommands ?? [],
         options: (spec.options ?? []).map(flagOf),
         args: (spec.args ?? []).map((arg) => valuesOf(arg)),
       });

@@ -36,14 +36,16 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
   if (fields !== undefined && fields.length === 0)
     return { problem: '--fields: expected field names separated by commas, e.g. market,side,notional_usd.' };
   const query = typeof all.query === 'string' ? all.query : undefined;
+  // A format that cannot carry JSON, which --query and --raw need.
+  const notJson = format !== undefined && format !== 'json' && format !== 'ndjson';
   if (query !== undefined && query.trim() === '')
     return { problem: '--query: expected a JMESPath expression, e.g. "[?side==\'buy\'].market".' };
-  if (query !== undefined && format !== undefined && format !== 'json' && format !== 'ndjson')
+  if (query !== undefined && notJson)
     return {
       problem: `--query applies to JSON output; --format ${format} cannot carry it (use --format json or ndjson).`,
     };
   const raw = all.raw === true;
-  if (raw && format !== undefined && format !== 'json' && format !== 'ndjson')
+  if (raw && notJson)
     return {
       problem: `--raw applies to JSON output (the server's data as sent); --format ${format} cannot carry it (use --json, or --format json or ndjson).`,
     };

@@ -23,17 +23,11 @@ export function editDistance(a: string, b: string) {
 /** How close is close enough to ask "did you mean": commander's own bar (more than 40% alike). */
 const SIMILAR = 0.4;
 
-export interface Nearest {
-  /** The long flag, e.g. `--tenor`. */
-  flag: string;
-  /** Close enough to be a typo of it (`--tenr`), rather than merely the least far (`--bogus`). */
-  likely: boolean;
-}
-
 /**
  * The candidate closest to `typed` (`--tenr` → `--tenor`); ties go to the first given, so the
  * command's own options (listed first) win over the global ones. `--name=value` is compared by its
- * name. Undefined when there is no candidate.
+ * name. `likely`: close enough to be a typo of it (`--tenr`), rather than merely the least far
+ * (`--bogus`). Undefined when there is no candidate.
  */
 export function nearestOption(typed: string, candidates: readonly string[]) {
   const name = typed.replace(/^-+/, '').split('=')[0];

@@ -304,7 +304,8 @@ export class Book {
     // Eighteen draws of the main generator per id keep every seeded value drawn after it the same.
     for (let i = 0; i < ID_MAIN_DRAWS; i++) {
       const draw = this.random();
-      if (i < ID_RANDOM_CHARS) id += ALPHANUMERIC[Math.floor(((draw + this.random('idState')) % 1) * ALPHANUMERIC.length)];
+      if (i < ID_RANDOM_CHARS)
+        id += ALPHANUMERIC[Math.floor(((draw + this.random('idState')) % 1) * ALPHANUMERIC.length)];
     }
     return id;
   }

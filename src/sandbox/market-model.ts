@@ -187,15 +187,6 @@ export function grossPnlUsd(side: Side, notionalUsd: number, entryPrice: number,
   return side === 'buy' ? buyPnl : -buyPnl;
 }
 
-export interface TradeQuote {
-  marketPrice: number;
-  executionPrice: number;
-  priceImpactUsd: number;
-  dailyCarryRatePct: number;
-  requiredMarginUsdc: number;
-  platformFeeUsdc: number;
-}
-
 /** What opening (or adding) `notionalUsd` on a side costs right now, given total open interest. */
 export function quoteIncrease(
   seed: number,
@@ -204,7 +195,7 @@ export function quoteIncrease(
   side: Side,
   notionalUsd: number,
   timeMs: number,
-): TradeQuote {
+) {
   const mid = midPrice(seed, definition, timeMs);
   const impact = priceImpactUsd(openInterest, side, notionalUsd);
   const after = { ...openInterest, [side]: openInterest[side] + notionalUsd };

@@ -1,7 +1,6 @@
 // `hedge history`: closed hedges with what they realized, newest first, and their totals.
 // The spec names only `net_pnl_usd`; the rest follows the wire contract and any other field the
 // server sends is shown after these.
-import type { HedgeClient } from '../../../platform/api/client.js';
 import type { HistoryRecord } from '../../../platform/api/schemas.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { parseClientReference, parseListLength, sameReference } from '../../../core/input.js';
@@ -59,20 +58,11 @@ export function noteStillHeld(ctx: CommandContext, deal: DealHedges | undefined)
   if (held !== undefined) ctx.output.note(held);
 }
 
-function parseHistoryOptions(input: InputOf<typeof HISTORY>, now: Date) {
-  const length = parseListLength(input.options.limit, input.options.all);
-  return {
-    limit: length.limit,
-    defaultLength: length.defaulted,
-    ...closePeriod(input.options, now),
-    ref: parseClientReference(input.options.ref),
-  };
-}
-
 export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
   const { output } = ctx;
-  const opts = parseHistoryOptions(input, new Date(ctx.clock.now()));
-  const { limit, defaultLength, since, until, ref: reference } = opts;
+  const { limit, defaulted: defaultLength } = parseListLength(input.options.limit, input.options.all);
+  const { since, until } = closePeriod(input.options, new Date(ctx.clock.now()));
+  const reference = parseClientReference(input.options.ref);
   const filtering = since !== undefined || until !== undefined || reference !== undefined;
   const client = await ctx.client();
   // Following one deal: its hedges from their records, so that a closed hedge whose
@@ -94,8 +84,41 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
     });
     if (short) output.warn(short);
   } else {
-    const kept = await readPeriod(ctx, client, opts, deal);
-    if (kept === undefined) return noteStillHeld(ctx, deal);
+    // The closed hedges of a period (or a deal): every page is read (newest first) and filtered as it
+    // comes, up to --limit kept. JSON goes out as it is kept, so a long history is never held whole;
+    // the other formats get what was kept.
+    const joinedReference = (raw: HistoryRecord) => {
+      const own = referenceOf(raw);
+      if (own !== undefined || deal === undefined) return own;
+      const hedgeId = hedgeIdOf(raw);
+      return hedgeId !== undefined && deal.ids.has(hedgeId) ? deal.reference : undefined;
+    };
+    const streamed = output.jsonListWriter(HISTORY_RESOURCE.fields);
+    // A period (or a reference) lists every closed hedge in it unless --limit says fewer: it was
+    // never one server page, so it keeps no default length.
+    const keptAtMost = defaultLength ? Number.POSITIVE_INFINITY : limit;
+    const kept: HistoryRecord[] = [];
+    let unreadable = 0;
+    let count = 0;
+    const walk = await walkHistory(client, (raw) => {
+      const verdict = inPeriod(raw, { since, until });
+      if (verdict === 'unreadable') unreadable += 1;
+      if (verdict !== 'in') return true;
+      if (reference !== undefined && !sameReference(joinedReference(raw), reference)) return true;
+      if (streamed) streamed.add(output.inOneShape ? historyRecordForPeople(raw) : raw);
+      else kept.push(raw);
+      count += 1;
+      return count < keptAtMost;
+    });
+    if (!walk.complete) output.warn(incompleteWarning(walk.fetched, walk.stopped));
+    if (unreadable > 0)
+      output.warn(
+        `${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`,
+      );
+    if (streamed) {
+      streamed.end();
+      return noteStillHeld(ctx, deal);
+    }
     records = kept;
   }
   const count = records.length;
@@ -134,50 +157,6 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
     ],
   });
   noteStillHeld(ctx, deal);
-}
-
-/**
- * The closed hedges of a period (or a deal). The period may hold any page: every page is read (page
- * by page, newest first) and filtered as it comes, up to --limit kept. JSON goes out as it is kept,
- * so a long history is never held whole: then undefined; the other formats get what was kept.
- */
-async function readPeriod(
-  ctx: CommandContext,
-  client: HedgeClient,
-  { limit, defaultLength, since, until, ref: reference }: ReturnType<typeof parseHistoryOptions>,
-  deal: DealHedges | undefined,
-) {
-  const joinedReference = (raw: HistoryRecord) => {
-    const own = referenceOf(raw);
-    if (own !== undefined || deal === undefined) return own;
-    const hedgeId = hedgeIdOf(raw);
-    return hedgeId !== undefined && deal.ids.has(hedgeId) ? deal.reference : undefined;
-  };
-  const streamed = ctx.output.jsonListWriter(HISTORY_RESOURCE.fields);
-  // A period (or a reference) lists every closed hedge in it unless --limit says fewer: it was
-  // never one server page, so it keeps no default length.
-  const keptAtMost = defaultLength ? Number.POSITIVE_INFINITY : limit;
-  const kept: HistoryRecord[] = [];
-  let unreadable = 0;
-  let count = 0;
-  const walk = await walkHistory(client, (raw) => {
-    const verdict = inPeriod(raw, { since, until });
-    if (verdict === 'unreadable') unreadable += 1;
-    if (verdict !== 'in') return true;
-    if (reference !== undefined && !sameReference(joinedReference(raw), reference)) return true;
-    if (streamed) streamed.add(ctx.output.inOneShape ? historyRecordForPeople(raw) : raw);
-    else kept.push(raw);
-    count += 1;
-    return count < keptAtMost;
-  });
-  if (!walk.complete) ctx.output.warn(incompleteWarning(walk.fetched, walk.stopped));
-  if (unreadable > 0)
-    ctx.output.warn(
-      `${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`,
-    );
-  if (!streamed) return kept;
-  streamed.end();
-  return undefined;
 }
 
 /**
