@@ -124,14 +124,14 @@ function pendingHedgeError(hedge: HedgeState) {
 
 // ---- reads -----------------------------------------------------------------------------
 
-function getMarkets({ book, nowMs }: RouteContext): EngineResponse {
+function getMarkets({ book, nowMs }: RouteContext) {
   return successResponse(
     book.markets.map((definition) => marketView(book, definition, nowMs)),
     { ...onchainMeta(), allowed_markets: book.markets.map((definition) => definition.market) },
   );
 }
 
-function getPrices({ book, request, nowMs, dialect }: RouteContext): EngineResponse {
+function getPrices({ book, request, nowMs, dialect }: RouteContext) {
   const symbols = request.query.symbols;
   const requested =
     symbols === undefined
@@ -187,7 +187,7 @@ function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator
 }
 
 /** Newest first; the filters scan from the newest hedge and stop once the page is full. */
-function listHedges({ book, account, request, dialect }: RouteContext): EngineResponse {
+function listHedges({ book, account, request, dialect }: RouteContext) {
   checkListQuery(request, dialect, ['status', 'client_reference']);
   const status = readStatusFilter(request.query, dialect.closingStatus === null ? [] : [dialect.closingStatus]);
   const clientReference = keptReference(request.query.client_reference, dialect);
@@ -204,7 +204,7 @@ function listHedges({ book, account, request, dialect }: RouteContext): EngineRe
   );
 }
 
-function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
+function getHedge({ account, params, dialect }: RouteContext) {
   // Own records only: `__proto__` or `constructor` is no hedge of anyone's.
   const hedge = Object.hasOwn(account.hedges, params[0]) ? account.hedges[params[0]] : undefined;
   if (!hedge)
@@ -213,7 +213,7 @@ function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
 }
 
 /** The history is kept oldest first, so the newest page is its tail, read backwards. */
-function getHistory({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
+function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const pages = dialect.historyPages;
   const shown = book.shownHistoryLength(account, nowMs);
   const { history } = account;
@@ -274,25 +274,25 @@ function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecor
   return partitionPoint(history.length, (index) => compareHistoryRecords(history[index], key as HistoryRecord) < 0);
 }
 
-function getPositions({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
+function getPositions({ book, account, nowMs, dialect }: RouteContext) {
   return successResponse(
     positionViews(book, account, nowMs).map((line) => wireAmounts(renameFields(line, dialect.positionFields), dialect)),
   );
 }
 
-function getAccount({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
+function getAccount({ book, account, nowMs, dialect }: RouteContext) {
   return successResponse(wireAmounts(renameFields(accountView(book, account, nowMs), dialect.accountFields), dialect));
 }
 
 // ---- quote and writes ------------------------------------------------------------------
 
-function postQuote({ book, request, nowMs }: RouteContext): EngineResponse {
+function postQuote({ book, request, nowMs }: RouteContext) {
   const terms = readHedgeTerms(requireJsonObject(request.body));
   const definition = requireOpenMarket(book, terms.market);
   return successResponse(quoteView(book, { definition, ...terms }, nowMs), onchainMeta());
 }
 
-function openHedge({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
+function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
   const body = requireJsonObject(request.body);
   const terms = readHedgeTerms(body);
   const clientReference = keptReference(readClientReference(body), dialect);
