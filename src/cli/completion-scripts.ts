@@ -10,14 +10,14 @@ type Values = { words: readonly string[] } | { profiles: true } | { files: true 
 
 interface Flag {
   names: string[];
-  takesValue: boolean;
-  values: Values;
+  takesValue?: boolean;
+  values?: Values;
   description: string;
 }
 
 interface CommandNode {
   path: string;
-  subcommands: Array<{ name: string; summary: string }>;
+  subcommands: ReadonlyArray<{ name: string; summary: string }>;
   options: Flag[];
   args: Values[];
 }
@@ -25,8 +25,8 @@ interface CommandNode {
 // commander adds -h/--help to every command and -V/--version to the program; main.ts answers
 // `hedge help exit-codes` itself.
 const BUILT_IN_OPTIONS: Flag[] = [
-  { names: ['-h', '--help'], takesValue: false, values: undefined, description: 'help for hedge or for a command' },
-  { names: ['-V', '--version'], takesValue: false, values: undefined, description: 'the version' },
+  { names: ['-h', '--help'], description: 'help for hedge or for a command' },
+  { names: ['-V', '--version'], description: 'the version' },
 ];
 const HELP_COMMAND = { name: 'help', summary: 'Help on a topic: exit-codes' };
 
@@ -48,11 +48,11 @@ function flagOf(option: OptionSpec): Flag {
 }
 
 /** Every command path of the tree ('' is the program itself, whose options hold after any command). */
-export function commandNodes(commands: readonly CommandSpec[] = COMMANDS): CommandNode[] {
+function commandNodes(commands: readonly CommandSpec[] = COMMANDS): CommandNode[] {
   const nodes: CommandNode[] = [
     {
       path: '',
-      subcommands: [...commands.map(({ name, summary }) => ({ name, summary })), HELP_COMMAND],
+      subcommands: [...commands, HELP_COMMAND],
       options: [...GLOBAL_OPTIONS.map(flagOf), ...BUILT_IN_OPTIONS],
       args: [],
     },
@@ -68,7 +68,7 @@ export function commandNodes(commands: readonly CommandSpec[] = COMMANDS): Comma
       const path = prefix ? `${prefix} ${spec.name}` : spec.name;
       nodes.push({
         path,
-        subcommands: (spec.subcommands ?? []).map(({ name, summary }) => ({ name, summary })),
+        subcommands: spec.subcommands ?? [],
         options: (spec.options ?? []).map(flagOf),
         args: (spec.args ?? []).map((arg) => valuesOf(arg)),
       });
@@ -79,7 +79,7 @@ export function commandNodes(commands: readonly CommandSpec[] = COMMANDS): Comma
   return nodes;
 }
 
-export function completionScript(shell: Shell, commands: readonly CommandSpec[] = COMMANDS): string {
+export function completionScript(shell: Shell, commands: readonly CommandSpec[] = COMMANDS) {
   const nodes = commandNodes(commands);
   return shell === 'fish' ? fishScript(nodes) : posixScript(shell, nodes);
 }
@@ -100,7 +100,7 @@ const uniqueNames = (flags: Flag[]) => [...new Set(flags.flatMap((flag) => flag.
 const PROFILES_SED = `sed -n '/^  "profiles": {/,/^  }/s/^    "\\([A-Za-z0-9][A-Za-z0-9_.-]*\\)": {.*/\\1/p'`;
 
 /** bash and zsh share the tables and the walk over the words typed; they differ in how candidates are offered. */
-function posixScript(shell: 'bash' | 'zsh', nodes: CommandNode[]): string {
+function posixScript(shell: 'bash' | 'zsh', nodes: CommandNode[]) {
   const zsh = shell === 'zsh';
   const offer: PosixOffer = zsh
     ? { words: 'compadd -- ${=REPLY}', files: '_files' }
@@ -188,7 +188,7 @@ ${table('_hedge_arg_values', argRows).replace('case "$1" in', 'case "$1:$2" in')
 }
 
 /** `_hedge`, the completer: the same walk over the words typed for bash and zsh, which differ in where those words are. */
-function posixCompleter(zsh: boolean, offer: PosixOffer): string {
+function posixCompleter(zsh: boolean, offer: PosixOffer) {
   return `_hedge() {
   local cmdpath='' word option='' expecting='' REPLY cur
   local -i index=0 i first last
@@ -243,7 +243,7 @@ function posixCompleter(zsh: boolean, offer: PosixOffer): string {
 }`;
 }
 
-function fishScript(nodes: CommandNode[]): string {
+function fishScript(nodes: CommandNode[]) {
   const valued = uniqueNames(allFlags(nodes).filter((flag) => flag.takesValue));
   const lines = [
     HEADER('fish completion for hedge. Install: hedge completion fish > ~/.config/fish/completions/hedge.fish'),
@@ -264,7 +264,7 @@ function fishScript(nodes: CommandNode[]): string {
     `    contains -- $argv[1] ${valued.join(' ')}`,
     'end',
     '',
-    ...FISH_HELPERS,
+    FISH_HELPERS,
     '',
     'complete -c hedge -e',
     '# No file names unless an option or argument asks for one.',
@@ -275,67 +275,65 @@ function fishScript(nodes: CommandNode[]): string {
 }
 
 // The fish functions the completions' conditions call: where the words typed stand, and the profile names.
-const FISH_HELPERS = [
-  '# The command path (one line) and how many positional arguments follow it, from the words before the cursor.',
-  'function __hedge_state',
-  '    set -l tokens (commandline -opc)',
-  '    set -e tokens[1]',
-  '    set -l path',
-  '    set -l index 0',
-  '    set -l expecting 0',
-  '    for token in $tokens',
-  '        if test $expecting = 1',
-  '            set expecting 0',
-  '            continue',
-  '        end',
-  '        switch $token',
-  "            case '--*=*'",
-  '                continue',
-  "            case '-*'",
-  '                __hedge_takes_value $token; and set expecting 1',
-  '                continue',
-  '        end',
-  '        if test $index = 0; and contains -- $token (string split \' \' -- (__hedge_subcommands "$path"))',
-  '            set path $path $token',
-  '        else',
-  '            set index (math $index + 1)',
-  '        end',
-  '    end',
-  '    echo "$path"',
-  '    echo $index',
-  'end',
-  '',
-  'function __hedge_path_is',
-  '    set -l state (__hedge_state)',
-  '    test "$state[1]" = "$argv"',
-  'end',
-  '',
-  'function __hedge_command_at',
-  '    set -l state (__hedge_state)',
-  '    test "$state[1]" = "$argv"; and test "$state[2]" = 0',
-  'end',
-  '',
-  'function __hedge_arg_at',
-  '    set -l state (__hedge_state)',
-  '    test "$state[1]" = "$argv[2..-1]"; and test "$state[2]" = "$argv[1]"',
-  'end',
-  '',
-  'function __hedge_profiles',
-  '    set -l dir $HEDGE_CONFIG_DIR',
-  '    if test -z "$dir"',
-  '        if test -n "$XDG_CONFIG_HOME"',
-  '            set dir $XDG_CONFIG_HOME/hedge',
-  '        else',
-  '            set dir $HOME/.config/hedge',
-  '        end',
-  '    end',
-  '    test -r $dir/config.json; or return 0',
-  `    command ${PROFILES_SED} $dir/config.json 2>/dev/null`,
-  'end',
-];
+const FISH_HELPERS = `# The command path (one line) and how many positional arguments follow it, from the words before the cursor.
+function __hedge_state
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l path
+    set -l index 0
+    set -l expecting 0
+    for token in $tokens
+        if test $expecting = 1
+            set expecting 0
+            continue
+        end
+        switch $token
+            case '--*=*'
+                continue
+            case '-*'
+                __hedge_takes_value $token; and set expecting 1
+                continue
+        end
+        if test $index = 0; and contains -- $token (string split ' ' -- (__hedge_subcommands "$path"))
+            set path $path $token
+        else
+            set index (math $index + 1)
+        end
+    end
+    echo "$path"
+    echo $index
+end
+
+function __hedge_path_is
+    set -l state (__hedge_state)
+    test "$state[1]" = "$argv"
+end
+
+function __hedge_command_at
+    set -l state (__hedge_state)
+    test "$state[1]" = "$argv"; and test "$state[2]" = 0
+end
+
+function __hedge_arg_at
+    set -l state (__hedge_state)
+    test "$state[1]" = "$argv[2..-1]"; and test "$state[2]" = "$argv[1]"
+end
+
+function __hedge_profiles
+    set -l dir $HEDGE_CONFIG_DIR
+    if test -z "$dir"
+        if test -n "$XDG_CONFIG_HOME"
+            set dir $XDG_CONFIG_HOME/hedge
+        else
+            set dir $HOME/.config/hedge
+        end
+    end
+    test -r $dir/config.json; or return 0
+    command ${PROFILES_SED} $dir/config.json 2>/dev/null
+end`;
 
 /** The `complete` lines of one command path: its subcommands, its options, its positional arguments. */
-function fishCompletions(node: CommandNode): string[] {
+function fishCompletions(node: CommandNode) {
   const at = node.path ? ` ${node.path}` : '';
   const valueFlags = (values: Values) =>
     values === undefined

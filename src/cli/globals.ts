@@ -11,9 +11,8 @@ function positiveSeconds(name: string, raw: unknown) {
   if (raw === undefined) return undefined;
   const value = Number(raw);
   // Plain decimals only: Number() would also take "0x10" or "1e3".
-  if (typeof raw !== 'string' || !/^\s*\d*\.?\d+\s*$/.test(raw) || value < 0 || value > 86_400) {
+  if (typeof raw !== 'string' || !/^\s*\d*\.?\d+\s*$/.test(raw) || value < 0 || value > 86_400)
     return `${name}: expected a number of seconds from 0 to 86400 (got "${String(raw)}").`;
-  }
   return value;
 }
 
@@ -23,12 +22,10 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
   if (typeof timeout === 'string') return { problem: timeout };
   if (typeof requestTimeout === 'string') return { problem: requestTimeout };
   const format = all.format === undefined ? undefined : String(all.format);
-  if (format !== undefined && !FORMATS.includes(format as OutputFormat)) {
+  if (format !== undefined && !FORMATS.includes(format as OutputFormat))
     return { problem: `--format: "${format}" is not allowed; expected one of ${FORMATS.join(', ')}.` };
-  }
-  if (all.json === true && format !== undefined && format !== 'json') {
+  if (all.json === true && format !== undefined && format !== 'json')
     return { problem: `--json and --format ${format} disagree; give one of them.` };
-  }
   const fields =
     typeof all.fields === 'string'
       ? all.fields
@@ -39,19 +36,19 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
   if (fields !== undefined && fields.length === 0)
     return { problem: '--fields: expected field names separated by commas, e.g. market,side,notional_usd.' };
   const query = typeof all.query === 'string' ? all.query : undefined;
+  // A format that cannot carry JSON, which --query and --raw need.
+  const notJson = format !== undefined && format !== 'json' && format !== 'ndjson';
   if (query !== undefined && query.trim() === '')
     return { problem: '--query: expected a JMESPath expression, e.g. "[?side==\'buy\'].market".' };
-  if (query !== undefined && format !== undefined && format !== 'json' && format !== 'ndjson') {
+  if (query !== undefined && notJson)
     return {
       problem: `--query applies to JSON output; --format ${format} cannot carry it (use --format json or ndjson).`,
     };
-  }
   const raw = all.raw === true;
-  if (raw && format !== undefined && format !== 'json' && format !== 'ndjson') {
+  if (raw && notJson)
     return {
       problem: `--raw applies to JSON output (the server's data as sent); --format ${format} cannot carry it (use --json, or --format json or ndjson).`,
     };
-  }
   const chosen: OutputFormat | undefined =
     format !== undefined
       ? (format as OutputFormat)
@@ -88,7 +85,7 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
  * problem the parser finds is reported as the JSON error document, as parseGlobals' `jsonErrors`
  * says for a problem found later. Read off argv, since commander has not finished with it.
  */
-export function jsonErrorsAsked(argv: readonly string[]): boolean {
+export function jsonErrorsAsked(argv: readonly string[]) {
   return argv.some((word, index) => {
     if (word === '--json') return true;
     const format =

@@ -30,14 +30,13 @@ function wrapText(text: string, width: number, hanging = 0) {
  */
 function itemList(items: readonly (readonly [string, string])[], width: number) {
   const termWidth = Math.max(0, ...items.map(([term]) => term.length));
-  if (width - INDENT.length - termWidth - GAP < MIN_DESCRIPTION_ROOM) {
+  if (width - INDENT.length - termWidth - GAP < MIN_DESCRIPTION_ROOM)
     return items.flatMap(([term, description]) => [
       INDENT + term,
       ...wrapText(description, width - 6)
         .split('\n')
         .map((line) => `      ${line}`),
     ]);
-  }
   const help = wrapper();
   help.helpWidth = width;
   return items.map(([term, description]) => help.formatItem(term, termWidth, description, help));
@@ -62,9 +61,7 @@ function exampleLines(example: string, width: number, program: string) {
     if (lineHasWord && line.length + 1 + word.length + 2 > width) {
       lines.push(`${line} \\`);
       line = next + word;
-    } else {
-      line = lineHasWord ? `${line} ${word}` : lead + word;
-    }
+    } else line = lineHasWord ? `${line} ${word}` : lead + word;
     lineHasWord = true;
   }
   lines.push(line);
@@ -124,6 +121,14 @@ export function overview(width: number, program = 'hedge') {
   ].join('\n');
 }
 
+/** The commands by group, in the groups' order; a command nobody grouped yet is still listed (a test asks every command for its group). */
+export function groupedCommands(commands: readonly CommandSpec[]) {
+  return [
+    ...COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: commands.filter((spec) => spec.group === id) })),
+    { heading: 'Other commands', members: commands.filter((spec) => spec.group === undefined) },
+  ].filter(({ members }) => members.length > 0);
+}
+
 /**
  * `hedge --help`: the commands by group, one line each, then the options every command takes. Not
  * commander's `.helpGroup()`: its help puts options before commands, in one term column for all.
@@ -141,13 +146,8 @@ export function rootHelp(
     wrapText('Quote, open and manage FX hedges through the Hedging Partner API.', width),
     '',
   ];
-  const grouped = [
-    ...COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: commands.filter((spec) => spec.group === id) })),
-    // A command nobody grouped yet is still listed (a test asks every command for its group).
-    { heading: 'Other commands', members: commands.filter((spec) => spec.group === undefined) },
-  ].filter(({ members }) => members.length > 0);
   const nameWidth = Math.max(...commands.map((spec) => spec.name.length));
-  for (const { heading, members } of grouped) {
+  for (const { heading, members } of groupedCommands(commands))
     out.push(
       `${heading}:`,
       ...itemList(
@@ -156,7 +156,6 @@ export function rootHelp(
       ),
       '',
     );
-  }
   out.push(
     'Options for every command:',
     ...itemList(

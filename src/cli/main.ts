@@ -55,7 +55,7 @@ class HedgeCommand extends Command {
   /** The command's first example, given with its usage when an argument is missing. */
   example?: string;
 
-  override createCommand(name?: string): HedgeCommand {
+  override createCommand(name?: string) {
     return new HedgeCommand(name);
   }
 
@@ -63,17 +63,14 @@ class HedgeCommand extends Command {
   override error(message: string, errorOptions?: { code?: string; exitCode?: number }): never {
     if (errorOptions?.code !== 'commander.missingArgument' && errorOptions?.code !== 'commander.optionMissingArgument')
       return super.error(message, errorOptions);
-    const words: string[] = [];
-    for (let command: Command | null = this as Command; command; command = command.parent)
-      words.unshift(command.name());
+    const words = lineage(this).map((command) => command.name());
     const example = this.example === undefined ? '' : `, e.g. \`${this.example}\``;
-    return super.error(`${message}; usage: \`${words.join(' ')} ${this.usage()}\`${example}.`, errorOptions);
+    return super.error(`${message}; usage: \`${words.reverse().join(' ')} ${this.usage()}\`${example}.`, errorOptions);
   }
 
   /** Called by commander's parser (not in its typings) for an option no command on the path declares. */
-  unknownOption(flag: string): never {
-    const path: Command[] = [];
-    for (let command: Command | null = this as Command; command; command = command.parent) path.push(command);
+  unknownOption(flag: string) {
+    const path = lineage(this);
     const words = path
       .filter((command) => command.parent)
       .map((command) => command.name())
@@ -87,66 +84,42 @@ class HedgeCommand extends Command {
   }
 }
 
+/** The command and its parents, up to the program. */
+function lineage(command: Command | null): Command[] {
+  return command ? [command, ...lineage(command.parent)] : [];
+}
+
 /** A bad global option, found while commander runs the action: reported like commander's own errors. */
 class GlobalsProblem {
   constructor(readonly message: string) {}
 }
 
-function addCommand(
-  parent: Command,
-  spec: CommandSpec,
-  path: string[],
-  select: (invocation: Invocation) => void,
-  width: number,
-): void {
-  const command = (parent as HedgeCommand)
-    .command(spec.name, { isDefault: spec.isDefault === true })
-    .summary(spec.summary)
-    .description(spec.description ?? spec.summary) as HedgeCommand;
-  command.example = spec.examples[0];
-  for (const arg of spec.args ?? []) {
-    command.argument(arg.required ? `<${arg.name}>` : `[${arg.name}]`, arg.description);
-  }
-  for (const option of spec.options ?? []) {
-    const made = new Option(option.flags, option.description);
-    // Each occurrence adds to the list, in the order typed.
-    if (option.kind === 'repeatable')
-      made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
-    command.addOption(made);
-  }
-  // Made when help is shown, not for every command at every start.
-  command.addHelpText('after', () => commandHelpEnd(spec, GLOBAL_OPTIONS, width, rootOf(command).name()));
-  if (spec.subcommands) {
-    for (const sub of spec.subcommands) addCommand(command, sub, [...path, spec.name], select, width);
-    return;
-  }
-  command.action((...actionArgs: unknown[]) => {
-    const self = actionArgs[actionArgs.length - 1] as Command;
-    const values = actionArgs.slice(0, (spec.args ?? []).length) as Array<string | undefined>;
-    const args = Object.fromEntries((spec.args ?? []).map((arg, index) => [arg.name, values[index]]));
-    // A command option named like a global one (`hedge api --input FILE` beside `--no-input`)
-    // shadows it in optsWithGlobals: the program's own values win for the globals.
-    const parsed = parseGlobals({ ...self.optsWithGlobals(), ...rootOf(self).opts() });
-    if ('problem' in parsed) throw new GlobalsProblem(parsed.problem);
-    select({ spec, path: [...path, spec.name], input: { args, options: self.opts() }, globals: parsed.globals });
-  });
-}
-
-function rootOf(command: Command): Command {
-  let root = command;
-  while (root.parent) root = root.parent;
-  return root;
-}
-
 /** Commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */
-function oneLine(text: string): string {
+function oneLine(text: string) {
   return `${text
     .trim()
     .replace(/\s*\n\s*\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')
     .replace(/\s*\n\s*/g, ' ')}\n`;
 }
 
-function buildProgram(select: (invocation: Invocation) => void, width: number, name: string): Command {
+export async function main(argv: string[], overrides: MainOverrides = {}) {
+  const env = overrides.env ?? process.env;
+  const io = overrides.io ?? processIo(env);
+  const width = terminalColumns(io.stdout, io.stdoutIsTTY, env);
+  const name = overrides.script === undefined ? 'hedge' : invokedAs(overrides.script, process.cwd(), env.PATH);
+  const words = argv.filter((word) => !word.startsWith('-'));
+  if (words[0] === 'help' && words[1] === 'exit-codes') {
+    const { renderExitCodes } = await import('../platform/terminal/exit-code-table.js');
+    io.stdout.write(renderExitCodes({ json: argv.includes('--json'), width }));
+    return 0;
+  }
+  if (argv.length === 0) {
+    // `hedge` alone: one screen on what it is and where to start, as a success.
+    io.stdout.write(overview(width, name));
+    return 0;
+  }
+  let invocation: Invocation | undefined;
+  let usageProblem: string | undefined;
   const program = new HedgeCommand(name)
     // Set before the subcommands are made: they copy it. A command's help names the global options
     // only, so that it fits one screen.
@@ -155,65 +128,45 @@ function buildProgram(select: (invocation: Invocation) => void, width: number, n
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true);
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
-  for (const spec of COMMANDS) addCommand(program, spec, [], select, width);
+  const add = (parent: Command, spec: CommandSpec, path: string[]) => {
+    const command = (parent as HedgeCommand)
+      .command(spec.name, { isDefault: spec.isDefault === true })
+      .summary(spec.summary)
+      .description(spec.description ?? spec.summary) as HedgeCommand;
+    command.example = spec.examples[0];
+    const args = spec.args ?? [];
+    for (const arg of args) command.argument(arg.required ? `<${arg.name}>` : `[${arg.name}]`, arg.description);
+    for (const option of spec.options ?? []) {
+      const made = new Option(option.flags, option.description);
+      // Each occurrence adds to the list, in the order typed.
+      if (option.kind === 'repeatable')
+        made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+      command.addOption(made);
+    }
+    // Made when help is shown, not for every command at every start.
+    command.addHelpText('after', () => commandHelpEnd(spec, GLOBAL_OPTIONS, width, name));
+    if (spec.subcommands) {
+      for (const sub of spec.subcommands) add(command, sub, [...path, spec.name]);
+      return;
+    }
+    command.action((...actionArgs: unknown[]) => {
+      const self = actionArgs.at(-1) as Command;
+      const values = actionArgs.slice(0, args.length) as Array<string | undefined>;
+      // A command option named like a global one (`hedge api --input FILE` beside `--no-input`)
+      // shadows it in optsWithGlobals: the program's own values win for the globals.
+      const parsed = parseGlobals({ ...self.optsWithGlobals(), ...program.opts() });
+      if ('problem' in parsed) throw new GlobalsProblem(parsed.problem);
+      invocation = {
+        spec,
+        path: [...path, spec.name],
+        input: { args: Object.fromEntries(args.map((arg, index) => [arg.name, values[index]])), options: self.opts() },
+        globals: parsed.globals,
+      };
+    });
+  };
+  for (const spec of COMMANDS) add(program, spec, []);
   // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
   program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width, name) });
-  return program;
-}
-
-export async function main(argv: string[], overrides: MainOverrides = {}): Promise<number> {
-  const env = overrides.env ?? process.env;
-  const io = overrides.io ?? processIo(env);
-  const width = terminalColumns(io.stdout, io.stdoutIsTTY, env);
-  const program = overrides.script === undefined ? 'hedge' : invokedAs(overrides.script, process.cwd(), env.PATH);
-  const json = argv.includes('--json');
-  const words = argv.filter((word) => !word.startsWith('-'));
-  if (words[0] === 'help' && words[1] === 'exit-codes') {
-    const { renderExitCodes } = await import('../platform/terminal/exit-code-table.js');
-    io.stdout.write(renderExitCodes({ json, width }));
-    return 0;
-  }
-  if (argv.length === 0) {
-    // `hedge` alone: one screen on what it is and where to start, as a success.
-    io.stdout.write(overview(width, program));
-    return 0;
-  }
-  const parsed = await parseArgv(argv, io, width, program);
-  if ('exitCode' in parsed) return parsed.exitCode;
-  const usageProblem = 'usageProblem' in parsed ? parsed.usageProblem : undefined;
-  if (usageProblem !== undefined) {
-    const { reportUsageProblem } = await import('./run.js');
-    return reportUsageProblem(usageProblem, { io, json: jsonErrorsAsked(argv), env, program });
-  }
-  if (!('invocation' in parsed)) return 0;
-  const { invocation } = parsed;
-  const { runInvocation } = await import('./run.js');
-  return runInvocation(
-    invocation.spec,
-    invocation.input,
-    { ...invocation.globals, program },
-    {
-      io,
-      env,
-      path: invocation.path,
-      now: overrides.now,
-    },
-  );
-}
-
-type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number } | { nothing: true };
-
-/** argv parsed: the command chosen, a usage problem, or help printed. */
-async function parseArgv(argv: string[], io: Io, width: number, name: string): Promise<Parsed> {
-  let invocation: Invocation | undefined;
-  const program = buildProgram(
-    (selected) => {
-      invocation = selected;
-    },
-    width,
-    name,
-  );
-  let usageProblem: string | undefined;
   // Subcommands copy these settings when they are created, which happened in buildProgram:
   // apply them to every command, or an unknown option of a subcommand exits 1 past our streams.
   const configure = (command: Command): void => {
@@ -233,17 +186,16 @@ async function parseArgv(argv: string[], io: Io, width: number, name: string): P
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (HELP_CODES.has(error.code)) return { exitCode: 0 };
+      // Commander's ways of saying "help (or the version) was printed": each a success.
+      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)) return 0;
       usageProblem ??= oneLine(error.message.replace(/^error: /, ''));
-    } else if (error instanceof GlobalsProblem) {
-      usageProblem = error.message;
-    } else {
-      throw error;
-    }
+    } else if (error instanceof GlobalsProblem) usageProblem = error.message;
+    else throw error;
   }
-  if (usageProblem !== undefined) return { usageProblem };
-  return invocation ? { invocation } : { nothing: true };
+  if (usageProblem === undefined && !invocation) return 0;
+  const { reportUsageProblem, runInvocation } = await import('./run.js');
+  if (usageProblem !== undefined)
+    return reportUsageProblem(usageProblem, { io, json: jsonErrorsAsked(argv), env, program: name });
+  const { spec, input, globals, path } = invocation!;
+  return runInvocation(spec, input, { ...globals, program: name }, { io, env, path, now: overrides.now });
 }
-
-/** Commander's ways of saying "help (or the version) was printed": each a success. */
-const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);

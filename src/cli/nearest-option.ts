@@ -8,36 +8,29 @@
 export function editDistance(a: string, b: string) {
   const rows: number[][] = [];
   for (let i = 0; i <= a.length; i++) rows.push([i]);
-  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      let best = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = best;
+        best = Math.min(best, rows[i - 2][j - 2] + 1);
+      rows[i][j] = best;
     }
-  }
-  return rows[a.length]![b.length]!;
+  return rows[a.length][b.length];
 }
 
 /** How close is close enough to ask "did you mean": commander's own bar (more than 40% alike). */
 const SIMILAR = 0.4;
 
-export interface Nearest {
-  /** The long flag, e.g. `--tenor`. */
-  flag: string;
-  /** Close enough to be a typo of it (`--tenr`), rather than merely the least far (`--bogus`). */
-  likely: boolean;
-}
-
 /**
  * The candidate closest to `typed` (`--tenr` → `--tenor`); ties go to the first given, so the
  * command's own options (listed first) win over the global ones. `--name=value` is compared by its
- * name. Undefined when there is no candidate.
+ * name. `likely`: close enough to be a typo of it (`--tenr`), rather than merely the least far
+ * (`--bogus`). Undefined when there is no candidate.
  */
 export function nearestOption(typed: string, candidates: readonly string[]) {
-  const name = typed.replace(/^-+/, '').split('=')[0]!;
+  const name = typed.replace(/^-+/, '').split('=')[0];
   let best: { flag: string; distance: number; similarity: number } | undefined;
   for (const flag of new Set(candidates)) {
     const other = flag.replace(/^-+/, '');

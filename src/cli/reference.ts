@@ -3,14 +3,14 @@
 // hedge when it runs.
 import { COMMAND_GROUPS, type CommandSpec } from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
-import { rootHelp } from './help.js';
+import { groupedCommands, rootHelp } from './help.js';
 import { EXIT_CODES } from '../platform/terminal/exit-codes.js';
 import { VERSION } from '../core/version.js';
 
 export { completionScript } from './completion-scripts.js';
 
 /** `hedge --help` at 80 columns, as the front door prints it: bin/hedge.js answers with it (dist/help.txt). */
-export function rootHelpAt80(): string {
+export function rootHelpAt80() {
   return rootHelp(COMMANDS, GLOBAL_OPTIONS, 80);
 }
 
@@ -27,7 +27,7 @@ export function manPageInput() {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-function usageOf(path: string[], spec: CommandSpec): string {
+function usageOf(path: string[], spec: CommandSpec) {
   const args = (spec.args ?? []).map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`));
   return ['hedge', ...path, ...args, ...((spec.options ?? []).length > 0 ? ['[options]'] : [])].join(' ');
 }
@@ -51,7 +51,7 @@ function commandSection(path: string[], spec: CommandSpec): string[] {
 }
 
 /** docs/command-reference.md: every command, argument, option and example, from the specs (scripts/command-reference.mjs writes it; a test compares). */
-export function commandReference(): string {
+export function commandReference() {
   const lines = [
     '# Command reference',
     '',
@@ -62,12 +62,7 @@ export function commandReference(): string {
     'installed; in a checkout, `./bin/hedge.js …`.',
     '',
   ];
-  const grouped = [
-    ...COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: COMMANDS.filter((spec) => spec.group === id) })),
-    { heading: 'Other commands', members: COMMANDS.filter((spec) => !spec.group) },
-  ];
-  for (const { heading, members } of grouped) {
-    if (members.length === 0) continue;
+  for (const { heading, members } of groupedCommands(COMMANDS)) {
     lines.push(`## ${heading}`, '');
     for (const spec of members) lines.push(...commandSection([spec.name], spec));
     lines.push('');

@@ -9,7 +9,6 @@ import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { StopSignal, UsageError } from '../core/errors.js';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
 import { Output } from '../platform/terminal/output.js';
-import type { ChalkInstance } from 'chalk';
 import { reportError } from '../platform/terminal/report-error.js';
 import type { CommandSpec, RawInput } from './runner/command-spec.js';
 
@@ -40,59 +39,6 @@ function stderrColumns(io: Io, env: Record<string, string | undefined>) {
   return terminalColumns(io.stderr, true, env);
 }
 
-/** The one output layer, from the global options; --query is compiled before anything is sent. */
-async function buildOutput(
-  globals: GlobalOptions,
-  io: Io,
-  env: Record<string, string | undefined>,
-  chalk: ChalkInstance,
-  now: () => number,
-) {
-  const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
-  const query =
-    globals.query === undefined ? undefined : (await import('../platform/fields/query.js')).compileQuery(globals.query);
-  const csv = format === 'csv' ? (await import('../platform/terminal/csv.js')).csvText : undefined;
-  return new Output({
-    format,
-    chalk,
-    streams: io,
-    now,
-    columns: terminalColumns(io.stdout, io.stdoutIsTTY, env),
-    stderrColumns: stderrColumns(io, env),
-    fields: globals.fields,
-    raw: globals.raw,
-    query,
-    header: globals.header,
-    csv,
-    run: globals,
-  });
-}
-
-/**
- * Watches stdout for a reader that went away (EPIPE): from then on what is written to it is
- * dropped (no second error, no stack trace) and `onClosed` is told once.
- */
-function watchClosedStdout(stdout: NodeJS.WritableStream, onClosed: () => void) {
-  const state = { closed: false };
-  const onError = (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE' || state.closed) return;
-    state.closed = true;
-    (stdout as { write: unknown }).write = (_chunk: unknown, ...rest: unknown[]) => {
-      const done = rest.find((item) => typeof item === 'function') as (() => void) | undefined;
-      done?.();
-      return true;
-    };
-    onClosed();
-  };
-  // The listener stays while the process lives: a late write's error must not crash it.
-  stdout.on('error', onError);
-  return {
-    get closed() {
-      return state.closed;
-    },
-  };
-}
-
 /** Whether the interrupt that ends a command's clean-up is listened for already. */
 let interruptEndsCleanUp = false;
 
@@ -113,17 +59,38 @@ export async function runInvocation(
   const now = process_.now ?? Date.now;
   const color = colorEnabled({ flag: globals.color, env, stdoutIsTTY: io.stdoutIsTTY });
   const chalk = makeChalk(color);
-  let output: Output;
-  try {
-    output = await buildOutput(globals, io, env, chalk, now);
-  } catch (error) {
-    return reportError(describeFailure(error, globals), error, {
+  // A hint names commands to run next: as the user runs hedge, in the same environment (--demo, --profile).
+  const report = (error: unknown, hints: GlobalOptions) =>
+    reportError(describeFailure(error, hints), error, {
       stderr: io.stderr,
       chalk,
       json: globals.jsonErrors ?? globals.json,
       verbose: globals.verbose,
       columns: stderrColumns(io, env),
     });
+  // The one output layer, from the global options; --query is compiled before anything is sent.
+  let output: Output;
+  try {
+    const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
+    output = new Output({
+      format,
+      chalk,
+      streams: io,
+      now,
+      columns: terminalColumns(io.stdout, io.stdoutIsTTY, env),
+      stderrColumns: stderrColumns(io, env),
+      fields: globals.fields,
+      raw: globals.raw,
+      query:
+        globals.query === undefined
+          ? undefined
+          : (await import('../platform/fields/query.js')).compileQuery(globals.query),
+      header: globals.header,
+      csv: format === 'csv' ? (await import('../platform/terminal/csv.js')).csvText : undefined,
+      run: globals,
+    });
+  } catch (error) {
+    return report(error, globals);
   }
   // The first signal aborts what the command is doing (a wait, a prompt) and is reported with its
   // own exit code; a second one exits at once. A command that handles signals itself (keep) is
@@ -137,11 +104,21 @@ export async function runInvocation(
     signal: controller.signal,
     output,
   });
-  // A reader that went away (`| head -1`): a read stops with exit 0; a write goes on to its outcome.
-  const stdoutClosed = watchClosedStdout(io.stdout, () => {
+  // A reader that went away (`| head -1`, EPIPE): from then on what is written to stdout is dropped
+  // (no second error, no stack trace); a read stops with exit 0, a write goes on to its outcome.
+  let stdoutClosed = false;
+  // The listener stays while the process lives: a late write's error must not crash it.
+  io.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' || stdoutClosed) return;
+    stdoutClosed = true;
+    (io.stdout as { write: unknown }).write = (_chunk: unknown, ...rest: unknown[]) => {
+      const done = rest.find((item) => typeof item === 'function') as (() => void) | undefined;
+      done?.();
+      return true;
+    };
     if (spec.tier !== 'write') controller.abort(new Error('stdout was closed by its reader'));
   });
-  const readerGone = () => stdoutClosed.closed && spec.tier !== 'write';
+  const readerGone = () => stdoutClosed && spec.tier !== 'write';
   let stops = 0;
   const handlers = STOP_SIGNALS.map(({ signal, exitCode }) => {
     const handler = () => {
@@ -163,16 +140,7 @@ export async function runInvocation(
     );
     return readerGone() ? 0 : code;
   } catch (error) {
-    if (readerGone()) return 0;
-    // A hint names commands to run next: as the user runs hedge, in the same environment (--demo, --profile).
-    const described = describeFailure(error, ctx.globals);
-    return reportError(described, error, {
-      stderr: io.stderr,
-      chalk,
-      json: globals.jsonErrors ?? globals.json,
-      verbose: globals.verbose,
-      columns: stderrColumns(io, env),
-    });
+    return readerGone() ? 0 : report(error, ctx.globals);
   } finally {
     for (const { signal, handler } of handlers) process.off(signal, handler);
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with

@@ -64,7 +64,7 @@ const ID_MAIN_DRAWS = 18;
 
 export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'closed'; closedAtMs: number };
 
-export const toIso = (timeMs: number): string => new Date(timeMs).toISOString();
+export const toIso = (timeMs: number) => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
 function compareOpened(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>) {
@@ -85,20 +85,20 @@ export class Book {
     state.events.sort(compareEvents);
   }
 
-  get markets(): readonly MarketDefinition[] {
+  get markets() {
     return this.config.markets;
   }
 
-  findMarket(market: string): MarketDefinition | undefined {
+  findMarket(market: string) {
     return this.marketsByName.get(market);
   }
 
-  midPrice(definition: MarketDefinition, timeMs: number): number {
+  midPrice(definition: MarketDefinition, timeMs: number) {
     return midPrice(this.seedHash, definition, timeMs);
   }
 
   /** The mid of a hedge's market: what a position is marked, closed early and settled at. */
-  markOf(hedge: Pick<HedgeState, 'market'>, timeMs: number): number {
+  markOf(hedge: Pick<HedgeState, 'market'>, timeMs: number) {
     return this.midPrice(this.findMarket(hedge.market) as MarketDefinition, timeMs);
   }
 
@@ -129,7 +129,7 @@ export class Book {
   }
 
   /** The spec: the lower of the market's headroom and the account's cap (not net of its positions). */
-  availableCapacityUsd(definition: MarketDefinition, side: Side): number {
+  availableCapacityUsd(definition: MarketDefinition, side: Side) {
     return roundMoney(
       Math.min(marketHeadroomUsd(this.totalOpenInterest(definition), side), this.config.exposureCapUsd),
     );
@@ -142,7 +142,7 @@ export class Book {
     own[side] = next < 1e-6 ? 0 : next;
   }
 
-  account(accountId: string): AccountState {
+  account(accountId: string) {
     let account = this.state.accounts[accountId];
     if (!account) {
       account = {
@@ -164,7 +164,7 @@ export class Book {
    * saved without a lag lacks them, dropped without a lag (stale if kept: a later start with a lag would show
    * them).
    */
-  prepareTrailingViews(): void {
+  prepareTrailingViews() {
     for (const account of Object.values(this.state.accounts)) {
       if (this.config.viewLagMs <= 0) delete account.trailing;
       else account.trailing ??= viewsInStep(this.accountFigures(account), this.filledHedges(account));
@@ -179,7 +179,7 @@ export class Book {
     };
   }
 
-  private filledHedges(account: AccountState): HedgeState[] {
+  private filledHedges(account: AccountState) {
     return this.activeHedges(account).filter((hedge) => hedge.status === 'filled');
   }
 
@@ -187,7 +187,7 @@ export class Book {
    * Notes a change of the account (and of `hedge`'s positions line, if given) made at `atMs`, for views that trail
    * the records; nothing without a lag.
    */
-  noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState): void {
+  noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
     const views = account.trailing;
     if (this.config.viewLagMs <= 0 || views === undefined) return;
     const figures = this.accountFigures(account);
@@ -201,9 +201,8 @@ export class Book {
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
   shownBook(account: AccountState, nowMs: number): ShownBook {
     const views = account.trailing;
-    if (this.config.viewLagMs <= 0 || views === undefined) {
+    if (this.config.viewLagMs <= 0 || views === undefined)
       return { asOfMs: nowMs, figures: this.accountFigures(account), positions: this.filledHedges(account) };
-    }
     const asOfMs = nowMs - this.config.viewLagMs;
     foldChanges(views, asOfMs);
     const positions = Object.values(views.positions).sort((a, b) => {
@@ -216,7 +215,7 @@ export class Book {
   }
 
   /** How many of the oldest history records the history shows at `nowMs`: those closed a lag before, or all. */
-  shownHistoryLength(account: AccountState, nowMs: number): number {
+  shownHistoryLength(account: AccountState, nowMs: number) {
     const { history } = account;
     if (this.config.viewLagMs <= 0) return history.length;
     const cutoff = toIso(nowMs - this.config.viewLagMs);
@@ -224,63 +223,55 @@ export class Book {
     return partitionPoint(history.length, (index) => history[index].closed_at <= cutoff);
   }
 
-  activeHedges(account: AccountState): HedgeState[] {
+  activeHedges(account: AccountState) {
     return Object.keys(account.activeHedgeStacks)
       .sort()
       .flatMap((key) => account.activeHedgeStacks[key].map((id) => account.hedges[id]));
   }
 
-  activeHedge(account: AccountState, market: string, side: Side): HedgeState | undefined {
+  activeHedge(account: AccountState, market: string, side: Side) {
     const id = account.activeHedgeIds[activeHedgeKey(market, side)];
     return id ? account.hedges[id] : undefined;
   }
 
-  sideHedges(account: AccountState, market: string, side: Side): HedgeState[] {
+  sideHedges(account: AccountState, market: string, side: Side) {
     return (account.activeHedgeStacks[activeHedgeKey(market, side)] ?? []).map((id) => account.hedges[id]);
   }
 
-  hedgesNewestFirst(account: AccountState): HedgeState[] {
+  hedgesNewestFirst(account: AccountState) {
     return Object.values(account.hedges).sort((a, b) => compareOpened(b, a));
   }
 
   /** Notional counted against the cap: open and pending hedges plus pending adds. */
-  openExposureUsd(account: AccountState): number {
-    return this.activeTotal(
-      account,
-      (hedge) => hedge.notionalUsd,
-      (add) => add.notionalUsd,
-    );
+  openExposureUsd(account: AccountState) {
+    return this.activeTotal(account, 'notionalUsd', 'notionalUsd');
   }
 
   /** Margin of the open and pending hedges plus what pending adds reserved. */
-  marginInUseUsdc(account: AccountState): number {
-    return this.activeTotal(
-      account,
-      (hedge) => hedge.marginUsdc,
-      (add) => add.reservedMarginUsdc,
-    );
+  marginInUseUsdc(account: AccountState) {
+    return this.activeTotal(account, 'marginUsdc', 'reservedMarginUsdc');
   }
 
   /** An amount summed over the submitted and filled hedges, with a pending add's share, to the cent. */
   private activeTotal(
     account: AccountState,
-    ofHedge: (hedge: HedgeState) => number,
-    ofAdd: (add: PendingChange) => number,
-  ): number {
+    ofHedge: 'notionalUsd' | 'marginUsdc',
+    ofAdd: 'notionalUsd' | 'reservedMarginUsdc',
+  ) {
     let total = 0;
     for (const hedge of this.activeHedges(account)) {
-      total += ofHedge(hedge);
-      if (hedge.pendingChange?.action === 'add') total += ofAdd(hedge.pendingChange);
+      total += hedge[ofHedge];
+      if (hedge.pendingChange?.action === 'add') total += hedge.pendingChange[ofAdd];
     }
     return roundMoney(total);
   }
 
-  availableExposureUsd(account: AccountState): number {
+  availableExposureUsd(account: AccountState) {
     return this.exposureLeftUsd(this.openExposureUsd(account));
   }
 
   /** Headroom under the cap with this much exposure open. */
-  exposureLeftUsd(openExposureUsd: number): number {
+  exposureLeftUsd(openExposureUsd: number) {
     return roundMoney(Math.max(0, this.config.exposureCapUsd - openExposureUsd));
   }
 
@@ -288,14 +279,15 @@ export class Book {
     account.balanceUsdc = roundMoney(account.balanceUsdc + amountUsdc);
   }
 
-  random(): number {
-    const { state, value } = nextRandom(this.state.prngState);
-    this.state.prngState = state;
+  /** The next draw of the main generator (`idState`: of the ids' own). */
+  random(generator: 'prngState' | 'idState' = 'prngState') {
+    const { state, value } = nextRandom(this.state[generator]);
+    this.state[generator] = state;
     return value;
   }
 
   /** 0x + 64 hex digits, the shape of an on-chain transaction hash or order key. */
-  hex64(): string {
+  hex64() {
     let hex = '0x';
     for (let i = 0; i < 8; i++)
       hex += Math.floor(this.random() * 0x1_0000_0000)
@@ -312,15 +304,10 @@ export class Book {
     // Eighteen draws of the main generator per id keep every seeded value drawn after it the same.
     for (let i = 0; i < ID_MAIN_DRAWS; i++) {
       const draw = this.random();
-      if (i < ID_RANDOM_CHARS) id += ALPHANUMERIC[Math.floor(((draw + this.idRandom()) % 1) * ALPHANUMERIC.length)];
+      if (i < ID_RANDOM_CHARS)
+        id += ALPHANUMERIC[Math.floor(((draw + this.random('idState')) % 1) * ALPHANUMERIC.length)];
     }
     return id;
-  }
-
-  private idRandom() {
-    const { state, value } = nextRandom(this.state.idState);
-    this.state.idState = state;
-    return value;
   }
 
   private schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number) {
@@ -334,7 +321,7 @@ export class Book {
   }
 
   /** Applies every fill, landing and maturity due by `nowMs`, each at its own due time; returns how many. */
-  processDueEvents(nowMs: number): number {
+  processDueEvents(nowMs: number) {
     let processed = 0;
     const { events } = this.state;
     while (events.length > 0 && events[0].dueMs <= nowMs) {
@@ -358,7 +345,7 @@ export class Book {
   }
 
   /** Accepts an open: reserves margin and fee, counts the notional, schedules the fill. */
-  submitOpen(account: AccountState, request: OpenRequest, nowMs: number): HedgeState {
+  submitOpen(account: AccountState, request: OpenRequest, nowMs: number) {
     const hedge = this.createHedge(account, request, nowMs, this.random() < this.config.failRate);
     const key = activeHedgeKey(hedge.market, hedge.side);
     (account.activeHedgeStacks[key] ??= []).push(hedge.id);
@@ -372,7 +359,7 @@ export class Book {
    * close and settlement arithmetic as a live one, so its history record and its effect on the balance are
    * consistent.
    */
-  recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome): HedgeState {
+  recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome) {
     const hedge = this.createHedge(account, request, openedAtMs, outcome.kind === 'failed');
     this.resolveOpen(account, hedge, openedAtMs + this.config.fillDelayMs);
     if (outcome.kind === 'closed') this.closeAt(account, hedge, 'closed', outcome.closedAtMs);
@@ -380,7 +367,7 @@ export class Book {
     return hedge;
   }
 
-  private createHedge(account: AccountState, request: OpenRequest, nowMs: number, willFail: boolean): HedgeState {
+  private createHedge(account: AccountState, request: OpenRequest, nowMs: number, willFail: boolean) {
     const quote = this.quote(request.market, request.side, request.notionalUsd, nowMs);
     const hedge: HedgeState = {
       id: this.newHedgeId(nowMs),
@@ -431,13 +418,7 @@ export class Book {
     this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs);
   }
 
-  submitChange(
-    account: AccountState,
-    hedge: HedgeState,
-    action: ChangeAction,
-    notionalUsd: number,
-    nowMs: number,
-  ): PendingChange {
+  submitChange(account: AccountState, hedge: HedgeState, action: ChangeAction, notionalUsd: number, nowMs: number) {
     const change: PendingChange = {
       action,
       notionalUsd,
@@ -475,9 +456,9 @@ export class Book {
     }
     this.accrueCarry(hedge, timeMs);
     if (change.action === 'add') this.landAdd(hedge, change, timeMs);
-    else if (change.action === 'close' || reductionClosesFully(hedge.notionalUsd, change.notionalUsd)) {
+    else if (change.action === 'close' || reductionClosesFully(hedge.notionalUsd, change.notionalUsd))
       this.closeAt(account, hedge, 'closed', timeMs);
-    } else this.landPartialReduce(account, hedge, change.notionalUsd, timeMs);
+    else this.landPartialReduce(account, hedge, change.notionalUsd, timeMs);
   }
 
   private landAdd(hedge: HedgeState, change: PendingChange, timeMs: number) {
@@ -580,7 +561,7 @@ export class Book {
   }
 
   /** Carry accrued up to `timeMs` without booking it (for views). */
-  accruedCarryAt(hedge: PositionBasis, timeMs: number): number {
+  accruedCarryAt(hedge: PositionBasis, timeMs: number) {
     const pending = Math.max(0, timeMs - hedge.carryAccruedToMs);
     return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending, this.config.dayMs);
   }

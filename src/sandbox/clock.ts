@@ -28,7 +28,7 @@ export function createClock(options: SandboxClockOptions = {}): SandboxClock {
     speed,
     realNow,
     now: () => Math.floor(origin + (realNow() - realStart) * speed + offset),
-    advance(ms: number): void {
+    advance(ms: number) {
       if (!(ms >= 0) || !Number.isFinite(ms)) throw new Error('advance() takes a non-negative number of ms');
       offset += ms;
     },

@@ -7,14 +7,6 @@ import { SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 
 export { DEFAULT_DIALECT, SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 
-type Row<T> = readonly [reference: T, alpha: T, beta: T, gamma: T, delta: T];
-
-/**
- * list: `[{market, price, timestamp}]`; keyed: `{MARKET: {mid, ts}}`; symbol-rate: `[{symbol, rate}]`; pair-bid-
- * ask: `{rates: [{pair, bid, ask, as_of}]}` with bid and ask as decimal strings (the mid is between them).
- */
-export type PricesShape = 'list' | 'keyed' | 'symbol-rate' | 'pair-bid-ask';
-
 /** A market a dialect lists, and its status there (base price and background come from MARKET_MODEL). */
 interface ListedMarket {
   market: string;
@@ -28,45 +20,29 @@ const FRONTIER: readonly ListedMarket[] = [
   { market: 'USDTGHS', status: 'open' },
 ];
 
-interface DialectRules {
-  pricesShape: PricesShape;
-  /** Query parameter of GET /hedges and /hedges/history that sets the page size. */
-  pageSizeParameter: string;
-  /** The page size when the request does not set one. */
-  defaultPageSize: number;
-  /**
-   * 'none': one page, the newest; 'cursor': `meta.next_cursor` names the next page (null on the last), sent back
-   * as the `cursor` query parameter; `meta.page_size` says the page size used.
-   */
-  paging: 'none' | 'cursor';
-  /** What a list endpoint does with a query parameter it does not know. */
-  unknownListQuery: 'ignored' | 'refused';
-  /** Body field of POST /hedges/add and /hedges/reduce that carries the change. */
-  changeNotionalField: string;
-  /** What add and reduce do with another dialect's notional field in the body. */
-  otherNotionalField: 'ignored' | 'refused';
-  /** Status a hedge shows after an early close or a full reduce (settlement is `closed` in all). */
-  statusAfterEarlyClose: 'closed' | 'filled';
-  /** 'several': a second open on an open side opens another hedge instead of a 409. */
-  hedgesPerSide: 'one' | 'several';
-  /** A status outside the spec's five that a hedge shows while its close (or full reduce) lands; null: none. */
-  closingStatus: string | null;
-  /** Amounts the spec gives no type (positions, account, history) sent as decimal strings ("99889.00"). */
-  amountsAsText: boolean;
-  /** The markets listed, in order, with their status. */
-  markets: readonly ListedMarket[];
-  /**
-   * GET /hedges/history past its first page, while older records remain: 'cursor': `meta.next_cursor` sent back as
-   * `cursor`; 'time': `meta.next_before` (the oldest close time served) sent back as `before`, at most TIME_PAGE
-   * records a page; null: one page is all there is.
-   */
-  historyPages: 'cursor' | 'time' | null;
-  /** 'upper-case': `client_reference` kept trimmed and in upper case, and its filter ignores case. */
-  references: 'as-sent' | 'upper-case';
-}
-
+/**
+ * What each dialect answers where the spec leaves it open, one row a rule, one column a dialect:
+ * - pricesShape: list `[{market, price, timestamp}]`; keyed `{MARKET: {mid, ts}}`; symbol-rate `[{symbol, rate}]`;
+ *   pair-bid-ask `{rates: [{pair, bid, ask, as_of}]}` with bid and ask as decimal strings (the mid is between them).
+ * - pageSizeParameter: the query parameter of GET /hedges and /hedges/history that sets the page size;
+ *   defaultPageSize: the page size when the request does not set one.
+ * - paging: 'none': one page, the newest; 'cursor': `meta.next_cursor` names the next page (null on the last), sent
+ *   back as the `cursor` query parameter; `meta.page_size` says the page size used.
+ * - unknownListQuery: what a list endpoint does with a query parameter it does not know.
+ * - changeNotionalField: the body field of POST /hedges/add and /hedges/reduce that carries the change;
+ *   otherNotionalField: what add and reduce do with another dialect's notional field in the body.
+ * - statusAfterEarlyClose: the status a hedge shows after an early close or a full reduce (settlement is `closed`).
+ * - hedgesPerSide: 'several': a second open on an open side opens another hedge instead of a 409.
+ * - closingStatus: a status outside the spec's five that a hedge shows while its close (or full reduce) lands.
+ * - amountsAsText: amounts the spec gives no type (positions, account, history) sent as decimal strings ("99889.00").
+ * - markets: the markets listed, in order, with their status.
+ * - historyPages: GET /hedges/history past its first page, while older records remain: 'cursor': `meta.next_cursor`
+ *   sent back as `cursor`; 'time': `meta.next_before` (the oldest close time served) sent back as `before`, at most
+ *   TIME_PAGE records a page; null: one page is all there is.
+ * - references: 'upper-case': `client_reference` kept trimmed and in upper case, and its filter ignores case.
+ */
 // prettier-ignore
-const RULES: { readonly [K in keyof DialectRules]: Row<DialectRules[K]> } = {
+const RULES = {
   //                      reference        alpha          beta           gamma                  delta
   pricesShape:           ['list',         'keyed',       'symbol-rate', 'pair-bid-ask',        'list'],
   pageSizeParameter:     ['limit',        'page_size',   'per_page',    'page_size',           'limit'],
@@ -82,7 +58,10 @@ const RULES: { readonly [K in keyof DialectRules]: Row<DialectRules[K]> } = {
   markets:               [NGN_ONLY,       NGN_ONLY,      NGN_ONLY,      FRONTIER,              NGN_ONLY],
   historyPages:          ['cursor',       null,          null,          null,                  'time'],
   references:            ['as-sent',      'as-sent',     'as-sent',     'as-sent',             'upper-case'],
-};
+} as const;
+
+type DialectRules = { -readonly [K in keyof typeof RULES]: (typeof RULES)[K][number] };
+export type PricesShape = DialectRules['pricesShape'];
 
 /** Wire names in alpha and beta (reference, gamma and delta use the reference name); 0: the same in all; null leaves the field out. */
 type FieldTable<T> = { readonly [K in keyof T]-?: readonly [alpha: string | null, beta: string | null] | 0 };
@@ -144,7 +123,7 @@ export interface WireDialect extends DialectRules {
   historyFields: FieldNames<HistoryRecord>;
 }
 
-function columnOf<T extends object>(table: FieldTable<T>, column: number): FieldNames<T> {
+function columnOf<T extends object>(table: FieldTable<T>, column: number) {
   return Object.fromEntries(
     Object.entries(table).map(([key, row]) => [
       key,
@@ -176,27 +155,23 @@ const DIALECTS = Object.fromEntries(SANDBOX_DIALECTS.map((name) => [name, buildD
 >;
 
 /** Checks a dialect name that came from outside the type system (options, a state file). */
-export function parseDialect(name: unknown): SandboxDialect {
-  if (typeof name !== 'string' || !(SANDBOX_DIALECTS as readonly string[]).includes(name)) {
+export function parseDialect(name: unknown) {
+  if (typeof name !== 'string' || !(SANDBOX_DIALECTS as readonly string[]).includes(name))
     throw new Error(`unknown sandbox dialect ${JSON.stringify(name)}; expected one of ${SANDBOX_DIALECTS.join(', ')}`);
-  }
   return name as SandboxDialect;
 }
 
-export function wireDialect(name: SandboxDialect): WireDialect {
+export function wireDialect(name: SandboxDialect) {
   return DIALECTS[parseDialect(name)];
 }
 
 /** A `client_reference` as the dialect keeps it, and compares a filter with it: as sent, or trimmed in upper case. */
-export function keptReference<T extends string | undefined>(
-  reference: T,
-  dialect: Pick<DialectRules, 'references'>,
-): T {
+export function keptReference<T extends string | undefined>(reference: T, dialect: Pick<DialectRules, 'references'>) {
   return (dialect.references === 'upper-case' ? reference?.trim().toUpperCase() : reference) as T;
 }
 
 /** Copies `value` under the dialect's field names, in the same order, leaving out null names. */
-export function renameFields<T extends object>(value: T, names: FieldNames<T>): Record<string, unknown> {
+export function renameFields<T extends object>(value: T, names: FieldNames<T>) {
   const renamed: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     // A field the table does not know goes out under its own name rather than vanishing.
@@ -226,7 +201,7 @@ const PRICE_SHAPES: Readonly<Record<PricesShape, (prices: readonly PriceReading[
   }),
 };
 
-export function renderPrices(prices: readonly PriceReading[], shape: PricesShape): unknown {
+export function renderPrices(prices: readonly PriceReading[], shape: PricesShape) {
   return PRICE_SHAPES[shape](prices);
 }
 
@@ -237,10 +212,7 @@ const COUNT_FIELDS = new Set(['open_positions', 'open_position_count', 'num_posi
  * A record as the dialect writes amounts: unchanged, or (amountsAsText) each number as a decimal string — money
  * (`_usd`, `_usdc`) to the cent ("99889.00"), prices and units as they are ("1532.418").
  */
-export function wireAmounts(
-  record: Record<string, unknown>,
-  dialect: Pick<DialectRules, 'amountsAsText'>,
-): Record<string, unknown> {
+export function wireAmounts(record: Record<string, unknown>, dialect: Pick<DialectRules, 'amountsAsText'>) {
   if (!dialect.amountsAsText) return record;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {

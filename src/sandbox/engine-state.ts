@@ -151,7 +151,7 @@ export interface EngineState {
   idempotency: Record<string, IdempotencyRecord>;
 }
 
-export function activeHedgeKey(market: string, side: Side): string {
+export function activeHedgeKey(market: string, side: Side) {
   return `${market}:${side}`;
 }
 
@@ -161,11 +161,10 @@ export function compareHistoryRecords(a: HistoryRecord, b: HistoryRecord): numbe
 }
 
 /** The order events are applied in (it decides the random draws): due time, then sequence. */
-export const compareEvents = (a: ScheduledEvent, b: ScheduledEvent): number =>
-  a.dueMs - b.dueMs || a.sequence - b.sequence;
+export const compareEvents = (a: ScheduledEvent, b: ScheduledEvent) => a.dueMs - b.dueMs || a.sequence - b.sequence;
 
 /** The first index of [0, length) where `before` turns false (binary search: it holds on a prefix, then never). */
-export function partitionPoint(length: number, before: (index: number) => boolean): number {
+export function partitionPoint(length: number, before: (index: number) => boolean) {
   let low = 0;
   let high = length;
   while (low < high) {

@@ -2,7 +2,7 @@
 
 import { Book, type OpenRequest, type PastOutcome } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
-import type { AccountState, EngineState } from './engine-state.js';
+import type { EngineState } from './engine-state.js';
 import { ApiError, type EngineResponse, errorResponse } from './http/envelope.js';
 import { DAY_MS, MARKET_MODEL, type MarketDefinition, type MarketStatus, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
@@ -110,12 +110,10 @@ export class SandboxEngine {
   constructor(options: EngineOptions, state: EngineState = createEngineState(options.seed, options.dialect)) {
     if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
     const requested = options.dialect === undefined ? undefined : parseDialect(options.dialect);
-    if (requested !== undefined && requested !== state.dialect) {
+    if (requested !== undefined && requested !== state.dialect)
       throw new Error(
-        `this sandbox state speaks the ${state.dialect} dialect, not ${requested}; ` +
-          'start without a dialect to keep it, or from a fresh state for another',
+        `this sandbox state speaks the ${state.dialect} dialect, not ${requested}; start without a dialect to keep it, or from a fresh state for another`,
       );
-    }
     const dialectWire = wireDialect(state.dialect);
     this.wire =
       options.severalPerSide === undefined
@@ -146,19 +144,19 @@ export class SandboxEngine {
     this.book.prepareTrailingViews();
   }
 
-  get state(): EngineState {
+  get state() {
     return this.book.state;
   }
 
-  get dialect(): SandboxDialect {
+  get dialect() {
     return this.wire.name;
   }
 
-  get fillDelayMs(): number {
+  get fillDelayMs() {
     return this.book.config.fillDelayMs;
   }
 
-  get revision(): number {
+  get revision() {
     return this.mutations;
   }
 
@@ -207,7 +205,7 @@ export class SandboxEngine {
     }
   }
 
-  releaseIdempotencyKey(lease: IdempotencyLease): void {
+  releaseIdempotencyKey(lease: IdempotencyLease) {
     this.inFlight.delete(lease.scope);
   }
 
@@ -215,7 +213,7 @@ export class SandboxEngine {
    * Applies every event due by `nowMs` and forgets idempotency records a day old; returns the effective time
    * (never earlier than before).
    */
-  advanceTo(nowMs: number): number {
+  advanceTo(nowMs: number) {
     const now = Math.max(nowMs, this.state.nowMs);
     if (this.book.processDueEvents(now) > 0) this.mutations++;
     if (this.expireIdempotency(now) > 0) this.mutations++;
@@ -227,7 +225,7 @@ export class SandboxEngine {
    * Test and bench helper: writes `count` hedges whose life already ended, newest first one hour apart,
    * alternating sides and tenors.
    */
-  seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number): string[] {
+  seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number) {
     const principal = this.authenticate(`Bearer ${apiKey}`);
     const now = this.advanceTo(nowMs);
     const account = this.accountOf(principal);
@@ -265,13 +263,11 @@ export class SandboxEngine {
     const apiKey = match[1];
     const accountId = this.accountIdsByKey.get(apiKey);
     if (accountId) return { apiKey, accountId };
-    if (LIVE_KEY.test(apiKey)) {
-      throw new ApiError(401, 'live_key_refused', 'the sandbox accepts test keys only');
-    }
+    if (LIVE_KEY.test(apiKey)) throw new ApiError(401, 'live_key_refused', 'the sandbox accepts test keys only');
     throw new ApiError(401, 'unauthorized', 'unknown API key');
   }
 
-  private accountOf(principal: Principal): AccountState {
+  private accountOf(principal: Principal) {
     if (!this.state.accounts[principal.accountId]) this.mutations++;
     return this.book.account(principal.accountId);
   }
@@ -309,23 +305,21 @@ export class SandboxEngine {
     context: RouteContext,
     principal: Principal,
     lease: IdempotencyLease | undefined,
-  ): EngineResponse {
+  ) {
     const key = readIdempotencyKey(context.request.headers);
     if (key === undefined) return this.committed(handle(context), context);
     const scope = idempotencyScope(principal, key);
-    if (this.inFlight.has(scope) && lease?.scope !== scope) {
+    if (this.inFlight.has(scope) && lease?.scope !== scope)
       throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
         idempotency_key: key,
       });
-    }
     const digest = sha256(requestFingerprint(context.request), 'base64url');
     const existing = this.state.idempotency[scope];
     if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
-      if (existing.fingerprintDigest !== digest) {
+      if (existing.fingerprintDigest !== digest)
         throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
           idempotency_key: key,
         });
-      }
       return {
         status: existing.status,
         headers: { ...existing.headers, 'idempotent-replayed': 'true' },
@@ -350,7 +344,7 @@ export class SandboxEngine {
   }
 
   /** A write that acted (not a replay, not refused): the state moved, and trailing views show it later. */
-  private committed(response: EngineResponse, context: RouteContext): EngineResponse {
+  private committed(response: EngineResponse, context: RouteContext) {
     if (response.status < 300) {
       this.mutations++;
       this.book.noteViewChange(context.account, context.nowMs);
@@ -360,11 +354,10 @@ export class SandboxEngine {
 
   /** Deletes the records at least a day old, oldest first; returns how many. */
   private expireIdempotency(nowMs: number) {
-    if (this.expiryQueue === undefined) {
+    if (this.expiryQueue === undefined)
       this.expiryQueue = Object.entries(this.state.idempotency)
         .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
         .sort((a, b) => a.createdAtMs - b.createdAtMs);
-    }
     const queue = this.expiryQueue;
     let expired = 0;
     while (this.expiryHead < queue.length && nowMs - queue[this.expiryHead].createdAtMs >= IDEMPOTENCY_TTL_MS) {
@@ -405,7 +398,7 @@ function idempotencyScope(principal: Principal, key: string) {
   return ['test', principal.accountId, key].join(':');
 }
 
-export function accountIdFor(apiKey: string): string {
+export function accountIdFor(apiKey: string) {
   return `acct_${sha256(apiKey, 'hex').slice(0, 16)}`;
 }
 

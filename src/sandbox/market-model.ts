@@ -90,29 +90,29 @@ function roundTo(value: number, decimals: number) {
   return Object.is(rounded, -0) ? 0 : rounded;
 }
 
-export const roundMoney = (value: number): number => roundTo(value, MARKET_MODEL.decimals.money);
-const roundMidPrice = (value: number): number => roundTo(value, MARKET_MODEL.decimals.midPrice);
-export const roundExecutionPrice = (value: number): number => roundTo(value, MARKET_MODEL.decimals.executionPrice);
-export const roundRatePct = (value: number): number => roundTo(value, MARKET_MODEL.decimals.ratePct);
+export const roundMoney = (value: number) => roundTo(value, MARKET_MODEL.decimals.money);
+const roundMidPrice = (value: number) => roundTo(value, MARKET_MODEL.decimals.midPrice);
+export const roundExecutionPrice = (value: number) => roundTo(value, MARKET_MODEL.decimals.executionPrice);
+export const roundRatePct = (value: number) => roundTo(value, MARKET_MODEL.decimals.ratePct);
 
 /** Turns a seed (text or number) into the uint32 the price path hashes with. */
-export function seedHash(seed: string | number): number {
+export function seedHash(seed: string | number) {
   return hashString(String(seed));
 }
 
 /** Indicative mid rate at a sandbox time: the same seed and time always give the same price. */
-export function midPrice(seed: number, definition: MarketDefinition, timeMs: number): number {
+export function midPrice(seed: number, definition: MarketDefinition, timeMs: number) {
   const { slowWave, fastWave, noise } = MARKET_MODEL.pricePath;
   const marketHash = hashString(definition.market);
-  const phase = (salt: number): number => unitInterval(hashInts(seed, marketHash, salt)) * 2 * Math.PI;
-  const wave = (spec: { amplitude: number; periodMs: number }, salt: number): number =>
+  const phase = (salt: number) => unitInterval(hashInts(seed, marketHash, salt)) * 2 * Math.PI;
+  const wave = (spec: { amplitude: number; periodMs: number }, salt: number) =>
     spec.amplitude * Math.sin((2 * Math.PI * timeMs) / spec.periodMs + phase(salt));
 
   // Noise is interpolated between per-minute anchors so the path is continuous: a price read twice a few
   // milliseconds apart moves by a hair, not by a whole noise step.
   const bucket = Math.floor(timeMs / noise.bucketMs);
   const progress = timeMs / noise.bucketMs - bucket;
-  const anchor = (index: number): number => unitInterval(hashInts(seed, marketHash, 3, index)) * 2 - 1;
+  const anchor = (index: number) => unitInterval(hashInts(seed, marketHash, 3, index)) * 2 - 1;
   const smooth = progress * progress * (3 - 2 * progress);
   const noiseShare = noise.amplitude * (anchor(bucket) + (anchor(bucket + 1) - anchor(bucket)) * smooth);
 
@@ -120,7 +120,7 @@ export function midPrice(seed: number, definition: MarketDefinition, timeMs: num
 }
 
 /** Impact in USD of moving one side's open interest by `deltaUsd`. */
-export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: number): number {
+export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: number) {
   const after = { ...openInterest, [side]: openInterest[side] + deltaUsd };
   const imbalanceBefore = Math.abs(openInterest.buy - openInterest.sell);
   const imbalanceAfter = Math.abs(after.buy - after.sell);
@@ -137,7 +137,7 @@ function executionPrice(mid: number, side: Side, impactUsd: number, sizeUsd: num
 }
 
 /** Signed daily carry of a side in percent: positive means the side pays, negative it earns. */
-export function dailyCarryRatePct(openInterest: SideAmounts, side: Side): number {
+export function dailyCarryRatePct(openInterest: SideAmounts, side: Side) {
   const { fundingDailyPctAtFullImbalance, borrowDailyPctAtFullUse, maxEarningMultiple } = MARKET_MODEL.carry;
   const total = openInterest.buy + openInterest.sell;
   const own = openInterest[side];
@@ -153,33 +153,28 @@ export function dailyCarryRatePct(openInterest: SideAmounts, side: Side): number
 }
 
 /** Carry in USDC for a notional over a span of time at a fixed daily rate (a day `dayMs` long). */
-export function carryUsdc(
-  notionalUsd: number,
-  dailyRatePct: number,
-  durationMs: number,
-  dayMs: number = DAY_MS,
-): number {
+export function carryUsdc(notionalUsd: number, dailyRatePct: number, durationMs: number, dayMs: number = DAY_MS) {
   return (notionalUsd * dailyRatePct * durationMs) / (100 * dayMs);
 }
 
-export function requiredMarginUsdc(notionalUsd: number): number {
+export function requiredMarginUsdc(notionalUsd: number) {
   return roundMoney(notionalUsd * MARKET_MODEL.marginRate);
 }
 
 /** The spec: "a reduction covering roughly the whole position closes it fully" (no dust left). */
-export function reductionClosesFully(openNotionalUsd: number, reductionUsd: number): boolean {
+export function reductionClosesFully(openNotionalUsd: number, reductionUsd: number) {
   return (
     reductionUsd >= openNotionalUsd * MARKET_MODEL.fullReduceShare ||
     openNotionalUsd - reductionUsd < MARKET_MODEL.minRemainingNotionalUsd
   );
 }
 
-export function platformFeeUsdc(notionalUsd: number): number {
+export function platformFeeUsdc(notionalUsd: number) {
   return roundMoney(notionalUsd * MARKET_MODEL.platformFeeRate);
 }
 
 /** Room left on one side of the market before it reaches its capacity. */
-export function marketHeadroomUsd(openInterest: SideAmounts, side: Side): number {
+export function marketHeadroomUsd(openInterest: SideAmounts, side: Side) {
   return Math.max(0, MARKET_MODEL.marketCapacityPerSideUsd - openInterest[side]);
 }
 
@@ -187,18 +182,9 @@ export function marketHeadroomUsd(openInterest: SideAmounts, side: Side): number
  * Price P&L in USD: a buy of N USD at entry E is N USDT bought for N×E naira; at mark M it is worth N×M naira, so
  * N×(M−E) naira or N×(M−E)/M USD.
  */
-export function grossPnlUsd(side: Side, notionalUsd: number, entryPrice: number, markPrice: number): number {
+export function grossPnlUsd(side: Side, notionalUsd: number, entryPrice: number, markPrice: number) {
   const buyPnl = (notionalUsd * (markPrice - entryPrice)) / markPrice;
   return side === 'buy' ? buyPnl : -buyPnl;
-}
-
-export interface TradeQuote {
-  marketPrice: number;
-  executionPrice: number;
-  priceImpactUsd: number;
-  dailyCarryRatePct: number;
-  requiredMarginUsdc: number;
-  platformFeeUsdc: number;
 }
 
 /** What opening (or adding) `notionalUsd` on a side costs right now, given total open interest. */
@@ -209,7 +195,7 @@ export function quoteIncrease(
   side: Side,
   notionalUsd: number,
   timeMs: number,
-): TradeQuote {
+) {
   const mid = midPrice(seed, definition, timeMs);
   const impact = priceImpactUsd(openInterest, side, notionalUsd);
   const after = { ...openInterest, [side]: openInterest[side] + notionalUsd };

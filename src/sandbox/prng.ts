@@ -12,7 +12,7 @@ function mix32(value: number) {
 }
 
 /** FNV-1a over a string: turns a textual seed or market name into a uint32. */
-export function hashString(text: string): number {
+export function hashString(text: string) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
@@ -22,7 +22,7 @@ export function hashString(text: string): number {
 }
 
 /** Hashes a list of integers (e.g. seed, market, minute) into a uint32. */
-export function hashInts(...values: number[]): number {
+export function hashInts(...values: number[]) {
   let hash = 0x9e3779b9;
   for (const value of values) {
     // Split so that numbers above 2^32 (minute indexes are fine, but be safe) still count.
@@ -33,12 +33,12 @@ export function hashInts(...values: number[]): number {
 }
 
 /** A uint32 mapped to [0, 1). */
-export function unitInterval(uint32: number): number {
+export function unitInterval(uint32: number) {
   return uint32 / 0x1_0000_0000;
 }
 
 /** Mulberry32 step: returns the next state and a uniform value in [0, 1). */
-export function nextRandom(state: number): { state: number; value: number } {
+export function nextRandom(state: number) {
   const nextState = (state + 0x6d2b79f5) >>> 0;
   let t = nextState;
   t = Math.imul(t ^ (t >>> 15), t | 1);

@@ -77,7 +77,7 @@ function stateBytes(contents: StateFileContents): Buffer {
 }
 
 /** A sandbox that owns its file saves its state whole after each change. */
-export function saveStateFile(path: string, contents: StateFileContents): void {
+export function saveStateFile(path: string, contents: StateFileContents) {
   writeFileDurably(path, stateBytes(contents));
 }
 
@@ -130,7 +130,7 @@ export class SharedStateFile {
   }
 
   /** Runs `act` on memory as the file holds it. */
-  transact<T>(act: () => T): Promise<T> {
+  transact<T>(act: () => T) {
     const run = this.attempts(act);
     this.running.add(run);
     const forget = () => void this.running.delete(run);
@@ -139,11 +139,11 @@ export class SharedStateFile {
   }
 
   /** Waits for the requests under way (their saves included). */
-  async flush(): Promise<void> {
+  async flush() {
     await Promise.allSettled([...this.running]);
   }
 
-  private async attempts<T>(act: () => T): Promise<T> {
+  private async attempts<T>(act: () => T) {
     if (this.lockedRuns === 0) {
       this.catchUp();
       let result: T | undefined;
@@ -176,7 +176,7 @@ export class SharedStateFile {
   }
 
   /** Under the lock: catch up, act, save; undefined when the save found the file moved on. */
-  private async locked<T>(act: () => T): Promise<{ result: T } | undefined> {
+  private async locked<T>(act: () => T) {
     this.lockedRuns += 1;
     try {
       let release: () => Promise<void>;
@@ -203,7 +203,7 @@ export class SharedStateFile {
   }
 
   /** Writes memory as a new save, and commits it only on the file memory was loaded from. */
-  private async commit(): Promise<boolean> {
+  private async commit() {
     const bytes = stateBytes(this.hooks.snapshot());
     const write = prepareDurableWrite(this.path, bytes);
     try {

@@ -31,7 +31,7 @@ export function viewsInStep(figures: AccountFigures, filled: readonly HedgeState
 }
 
 /** Shows every change made at or before `cutoffMs` (the views then stand as the records did at that time). */
-export function foldChanges(views: TrailingViews, cutoffMs: number): void {
+export function foldChanges(views: TrailingViews, cutoffMs: number) {
   const { pending } = views;
   let folded = 0;
   while (folded < pending.length && pending[folded].atMs <= cutoffMs) {
@@ -48,7 +48,7 @@ export function foldChanges(views: TrailingViews, cutoffMs: number): void {
  * Appends a change, first folding in those already a lag old (so an account that is written and never read keeps a
  * lag's worth, not its whole past).
  */
-export function appendChange(views: TrailingViews, change: ViewChange, lagMs: number): void {
+export function appendChange(views: TrailingViews, change: ViewChange, lagMs: number) {
   foldChanges(views, change.atMs - lagMs);
   const last = views.pending.at(-1);
   views.pending.push(last !== undefined && change.atMs < last.atMs ? { ...change, atMs: last.atMs } : change);

@@ -4,7 +4,7 @@ import type { Book, ShownBook } from './book.js';
 import { toIso } from './book.js';
 import type { WireDialect } from './dialects.js';
 import type { AccountView, PositionView } from './view-types.js';
-import type { AccountState, HedgeState, HedgeStatus, PositionBasis } from './engine-state.js';
+import type { AccountState, HedgeState, PositionBasis } from './engine-state.js';
 import {
   type MarketDefinition,
   dailyCarryRatePct,
@@ -25,7 +25,7 @@ function closedEarly(hedge: HedgeState) {
 }
 
 /** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
-export function wireStatus(hedge: HedgeState, dialect: WireDialect): HedgeStatus | string {
+export function wireStatus(hedge: HedgeState, dialect: WireDialect) {
   if (hedge.status === 'closed' && closedEarly(hedge)) return dialect.statusAfterEarlyClose;
   if (hedge.status === 'filled' && dialect.closingStatus !== null && isClosing(hedge)) return dialect.closingStatus;
   return hedge.status;
@@ -43,34 +43,33 @@ function isClosing(hedge: HedgeState) {
 
 export function hedgeView(hedge: HedgeState, dialect: WireDialect): Record<string, unknown> {
   const status = wireStatus(hedge, dialect);
-  const view: Record<string, unknown> = { id: hedge.id };
-  if (hedge.clientReference !== undefined) view.client_reference = hedge.clientReference;
-  Object.assign(view, {
+  return {
+    id: hedge.id,
+    ...(hedge.clientReference !== undefined && { client_reference: hedge.clientReference }),
     market: hedge.market,
     side: hedge.side,
     notional_usd: roundMoney(hedge.notionalUsd),
     tenor_days: hedge.tenorDays,
     status,
     order_tx_hash: hedge.orderTxHash,
-  });
-  if (hedge.fillTxHash !== undefined) view.fill_tx_hash = hedge.fillTxHash;
-  if (hedge.struckRate !== undefined) view.struck_rate = hedge.struckRate;
-  view.units = roundMoney(hedge.units);
-  view.order_key = hedge.orderKey;
-  view.opened_at = toIso(hedge.openedAtMs);
-  if (hedge.filledAtMs !== undefined) view.filled_at = toIso(hedge.filledAtMs);
-  view.maturity_at = toIso(hedge.maturityAtMs);
-  // A hedge shown as still filled after its close carries no closing time either.
-  if (hedge.closedAtMs !== undefined && status === 'closed') view.closed_at = toIso(hedge.closedAtMs);
-  return view;
+    ...(hedge.fillTxHash !== undefined && { fill_tx_hash: hedge.fillTxHash }),
+    ...(hedge.struckRate !== undefined && { struck_rate: hedge.struckRate }),
+    units: roundMoney(hedge.units),
+    order_key: hedge.orderKey,
+    opened_at: toIso(hedge.openedAtMs),
+    ...(hedge.filledAtMs !== undefined && { filled_at: toIso(hedge.filledAtMs) }),
+    maturity_at: toIso(hedge.maturityAtMs),
+    // A hedge shown as still filled after its close carries no closing time either.
+    ...(hedge.closedAtMs !== undefined && status === 'closed' && { closed_at: toIso(hedge.closedAtMs) }),
+  };
 }
 
 /** One line per open side (spec: "aggregated per side"). */
-export function positionViews(book: Book, account: AccountState, nowMs: number): PositionView[] {
+export function positionViews(book: Book, account: AccountState, nowMs: number) {
   return positionLines(book, book.shownBook(account, nowMs));
 }
 
-function positionLines(book: Book, shown: ShownBook): PositionView[] {
+function positionLines(book: Book, shown: ShownBook) {
   const linesBySide = new Map<string, PositionView[]>();
   for (const hedge of shown.positions) {
     const key = `${hedge.market}:${hedge.side}`;
@@ -112,11 +111,10 @@ function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number): PositionVie
  * figures, so `net_margin_usd` is still exactly what closing them all returns; entry weighted by notional; the
  * identity (id, times) of the newest hedge, the one add acts on.
  */
-function aggregateSide(lines: PositionView[]): PositionView {
+function aggregateSide(lines: PositionView[]) {
   if (lines.length === 1) return lines[0];
   const newest = lines[lines.length - 1];
-  const total = (pick: (line: PositionView) => number): number =>
-    roundMoney(lines.reduce((sum, line) => sum + pick(line), 0));
+  const total = (pick: (line: PositionView) => number) => roundMoney(lines.reduce((sum, line) => sum + pick(line), 0));
   const notional = total((line) => line.notional_usd);
   const gross = total((line) => line.gross_pnl_usd);
   const carry = total((line) => line.accrued_carry_usdc);

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors.js';
 import { CONFIRMATION_TOKEN, INLINE_ROWS, type AgentArgument, type AgentTool } from './catalogue.js';
 
 /** What was given instead, in a few words: `true`, `5`, `"abc"`, `an object`. */
-function shown(value: unknown): string {
+function shown(value: unknown) {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object' && value !== null) return 'an object';
   return typeof value === 'string' ? echo(value) : String(value);
@@ -37,7 +37,7 @@ export function callArguments(given: Record<string, unknown> | undefined): Recor
   return rest;
 }
 
-export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): RawInput {
+export function rawInputFor(tool: AgentTool, given: Record<string, unknown>) {
   const byName = new Map(tool.arguments.map((argument) => [argument.name, argument]));
   for (const name of Object.keys(given)) {
     if (!byName.has(name)) {
@@ -82,28 +82,20 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
     } else if (target.kind === 'flag') {
       // Absent and false read the same to a command (commander leaves an unused flag undefined).
       if (value === true) input.options[target.key] = true;
-    } else if (target.kind === 'negatable') {
-      input.options[target.key] = value;
-    } else if (target.kind === 'optional-value') {
+    } else if (target.kind === 'negatable') input.options[target.key] = value;
+    else if (target.kind === 'optional-value') {
       if (value !== false) input.options[target.key] = value;
-    } else if (target.kind === 'repeatable') {
-      input.options[target.key] = (value as string[]).map(String);
-    } else {
-      input.options[target.key] = String(value);
-    }
+    } else if (target.kind === 'repeatable') input.options[target.key] = (value as string[]).map(String);
+    else input.options[target.key] = String(value);
   }
   return input;
 }
 
 /** A command's refusal names the argument as the CLI does (`--tenor: …`); an agent gave `tenor`. */
-export function namedArgument(
-  tool: AgentTool,
-  message: string,
-  given: Record<string, unknown> = {},
-): { argument: string; message: string } | undefined {
+export function namedArgument(tool: AgentTool, message: string, given: Record<string, unknown> = {}) {
   const match = /^(--[a-z0-9-]+|[A-Za-z0-9_]+):\s/.exec(message);
   if (!match) return undefined;
-  const named = match[1]!;
+  const named = match[1];
   const argument = tool.arguments.find((candidate) => candidate.cliName === named || candidate.name === named);
   if (argument) return { argument: argument.name, message: `${argument.name}:${message.slice(named.length + 1)}` };
   // An argument the tool does not have, or the confirmation token.

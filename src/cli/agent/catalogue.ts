@@ -94,18 +94,18 @@ function inlineRowsArgument(): AgentArgument {
   };
 }
 
-function longFlag(option: OptionSpec): string {
+function longFlag(option: OptionSpec) {
   const match = /--([a-z0-9-]+)/.exec(option.flags);
   if (!match) throw new Error(`manifest option without a long flag: ${option.flags}`);
-  return match[1]!;
+  return match[1];
 }
 
-function placeholder(option: OptionSpec): string | undefined {
+function placeholder(option: OptionSpec) {
   return /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
 }
 
 /** `--skip-checks` → skip_checks; `--no-wait` → wait (true unless given false). */
-function optionArgumentName(option: OptionSpec): string {
+function optionArgumentName(option: OptionSpec) {
   const flag = longFlag(option);
   const positive = option.kind === 'negatable' ? flag.replace(/^no-/, '') : flag;
   return positive.replace(/-/g, '_');
@@ -113,7 +113,7 @@ function optionArgumentName(option: OptionSpec): string {
 
 function enumSchema(values: readonly string[], numeric: boolean, description: string): JsonSchema {
   // Numeric choices (tenor: 1, 3, 7) are taken as numbers or as the CLI's strings.
-  if (numeric && values.every((value) => /^\d+$/.test(value))) {
+  if (numeric && values.every((value) => /^\d+$/.test(value)))
     return {
       description,
       anyOf: [
@@ -121,14 +121,13 @@ function enumSchema(values: readonly string[], numeric: boolean, description: st
         { type: 'string', enum: [...values] },
       ],
     };
-  }
   return { type: 'string', enum: [...values], description };
 }
 
 function positionalArgument(arg: ArgSpec, required: boolean): AgentArgument {
   const numeric = NUMERIC_ARGUMENTS.has(arg.name);
   const description = arg.description;
-  const schema: JsonSchema = Array.isArray(arg.values)
+  const schema = Array.isArray(arg.values)
     ? enumSchema(arg.values, numeric, description)
     : numeric
       ? { description, anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string' }] }
@@ -179,27 +178,18 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
   const name = path.join('_');
   const required = new Set(REQUIRED_FOR_AGENTS[name] ?? []);
   // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
-  const positionals = (spec.args ?? []).flatMap((arg) =>
-    arg.name === 'file' && FILE_UNDER_ROOTS_ONLY.has(name)
-      ? [
-          {
-            ...positionalArgument(arg, true),
-            schema: { type: 'string', description: `${arg.description}, under the roots the server reads from` },
-          },
-        ]
-      : arg.name === 'file'
-        ? [
-            {
-              ...positionalArgument(arg, false),
-              schema: {
-                type: 'string',
-                description: `${arg.description}, under the roots the server reads from; or give rows`,
-              },
-            },
-            inlineRowsArgument(),
-          ]
-        : [positionalArgument(arg, arg.required || required.has(arg.name))],
-  );
+  const positionals = (spec.args ?? []).flatMap((arg) => {
+    if (arg.name !== 'file') return [positionalArgument(arg, arg.required || required.has(arg.name))];
+    const rootsOnly = FILE_UNDER_ROOTS_ONLY.has(name);
+    const file = {
+      ...positionalArgument(arg, rootsOnly),
+      schema: {
+        type: 'string',
+        description: `${arg.description}, under the roots the server reads from${rootsOnly ? '' : '; or give rows'}`,
+      },
+    };
+    return rootsOnly ? [file] : [file, inlineRowsArgument()];
+  });
   const args: AgentArgument[] = [
     ...positionals,
     ...(spec.options ?? [])
@@ -216,9 +206,9 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
 }
 
 /** Every tool, in the manifest's order. */
-export function agentTools(commands: readonly CommandSpec[]): AgentTool[] {
+export function agentTools(commands: readonly CommandSpec[]) {
   const tools: AgentTool[] = [];
-  const visit = (spec: CommandSpec, parents: string[]): void => {
+  const visit = (spec: CommandSpec, parents: string[]) => {
     const path = [...parents, spec.name];
     if (spec.subcommands) {
       for (const sub of spec.subcommands) visit(sub, path);
@@ -241,36 +231,33 @@ export function writeAccess(environment: 'live' | 'test' | undefined, allowLive:
   return 'none';
 }
 
-export function offered(tool: AgentTool, access: WriteAccess): boolean {
+export function offered(tool: AgentTool, access: WriteAccess) {
   return tool.tier === 'read' || access !== 'none';
 }
 
 export function inputSchema(tool: AgentTool, access: WriteAccess): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const argument of tool.arguments) properties[argument.name] = argument.schema;
-  if (tool.tier === 'write' && access === 'token') {
+  if (tool.tier === 'write' && access === 'token')
     properties[CONFIRMATION_TOKEN] = {
       type: 'string',
       description: 'the token a first call without it returned (with its preview); only a call carrying it sends',
     };
-  }
   const required = tool.arguments.filter((argument) => argument.required).map((argument) => argument.name);
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }
 
-export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number): string {
+export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number) {
   const lines = [
     `${tool.spec.description ?? tool.spec.summary}.`,
     `The same as \`${tool.command} … --json\`: the result is that JSON; an error is {"error": {code, class, message, hint}}.`,
   ];
   if (tool.tier === 'write') {
     lines.push('State-changing: journaled, and waited until it resolves unless wait is false.');
-    if (access === 'token') {
+    if (access === 'token')
       lines.push(
-        `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; ` +
-          `only a second call with the same arguments and that token, within ${tokenTtlSeconds} s, sends it.`,
+        `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; only a second call with the same arguments and that token, within ${tokenTtlSeconds} s, sends it.`,
       );
-    }
   }
   // Without its shell comment (`# exit 9: …`): a tool answers JSON, it has no exit code.
   const example = tool.spec.examples[0]?.replace(/\s+#\s.*$/, '');
@@ -278,50 +265,27 @@ export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSe
   return lines.join(' ');
 }
 
-/** What a tool can do to the account, for an agent deciding how carefully to call it. */
-interface ToolRisk {
-  level: 'low' | 'high';
-  moves_money: boolean;
-  journaled: boolean;
-  guard: string;
-}
-
 /** The catalogue entry `hedge tools --json` prints for each tool. */
-export interface CatalogueEntry {
-  name: string;
-  command: string;
-  tier: 'read' | 'write';
-  risk: ToolRisk;
-  offered: boolean;
-  description: string;
-  input_schema: JsonSchema;
-  errors: ErrorCatalogueEntry[];
-}
-
-function toolRisk(tool: AgentTool): ToolRisk {
-  if (tool.tier === 'read')
-    return { level: 'low', moves_money: false, journaled: false, guard: 'none needed: sends reads only' };
-  return {
-    level: 'high',
-    moves_money: true,
-    journaled: true,
-    guard:
-      'one idempotency key per action; not offered on a LIVE key without --allow-live, and then each call needs a confirmation token after a preview; ' +
-      "the server's --max-notional, --max-daily-notional and --markets refuse larger or other trades before anything is sent",
-  };
-}
-
 export function catalogueEntry(
   tool: AgentTool,
   access: WriteAccess,
   tokenTtlSeconds: number,
   errors: readonly ErrorCatalogueEntry[] = errorCatalogue(),
-): CatalogueEntry {
+) {
   return {
     name: tool.name,
     command: tool.command,
     tier: tool.tier,
-    risk: toolRisk(tool),
+    // What a tool can do to the account, for an agent deciding how carefully to call it.
+    risk:
+      tool.tier === 'read'
+        ? { level: 'low', moves_money: false, journaled: false, guard: 'none needed: sends reads only' }
+        : {
+            level: 'high',
+            moves_money: true,
+            journaled: true,
+            guard: `one idempotency key per action; not offered on a LIVE key without --allow-live, and then each call needs a confirmation token after a preview; the server's --max-notional, --max-daily-notional and --markets refuse larger or other trades before anything is sent`,
+          },
     offered: offered(tool, access),
     description: toolDescription(tool, access, tokenTtlSeconds),
     input_schema: inputSchema(tool, access),

@@ -5,10 +5,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiRequest } from '../../platform/api/transport.js';
 import { canonicalJson } from '../../platform/journal/canonical-json.js';
-import { cents, formatUsd } from '../../core/money.js';
+import { formatUsd } from '../../core/money.js';
 import { PreTradeCheckError, UsageError } from '../../core/errors.js';
 import type { PlanCheck, Trade } from '../../platform/runtime/agent-limits.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';
+import { sumUsd } from './guardrails.js';
 
 /** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 120;
@@ -17,15 +18,14 @@ const MAX_TOKEN_TTL_SECONDS = 3600;
 const REMEMBERED_SPENT = 1000;
 
 /** HEDGE_MCP_TOKEN_TTL_SECONDS: 0 to 3600 (0: every token has expired by the time it comes back). */
-export function tokenTtlSeconds(env: Readonly<Record<string, string | undefined>>): number {
+export function tokenTtlSeconds(env: Readonly<Record<string, string | undefined>>) {
   const raw = env.HEDGE_MCP_TOKEN_TTL_SECONDS;
   if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_TTL_SECONDS;
   const value = Number(raw);
-  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || value > MAX_TOKEN_TTL_SECONDS) {
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || value > MAX_TOKEN_TTL_SECONDS)
     throw new UsageError(
       `HEDGE_MCP_TOKEN_TTL_SECONDS: expected a number of seconds from 0 to ${MAX_TOKEN_TTL_SECONDS} (got ${JSON.stringify(raw)}).`,
     );
-  }
   return value;
 }
 
@@ -53,7 +53,7 @@ function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]): Pla
   const hash = createHash('sha256')
     .update(canonicalJson({ requests: shown, trades: trades ?? null }))
     .digest('hex');
-  return { hash, usd: trades && cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)) };
+  return { hash, usd: trades && sumUsd(trades) };
 }
 
 /** A token brought back with other arguments: nothing was sent, and the call answers with the preview of these. */
@@ -67,7 +67,7 @@ export class PlanWatch implements PlanCheck {
 
   constructor(private readonly confirmed?: Plan) {}
 
-  check(requests: readonly ApiRequest[], trades: readonly Trade[] | undefined): void {
+  check(requests: readonly ApiRequest[], trades: readonly Trade[] | undefined) {
     const now = planOf(requests, trades);
     const then = this.confirmed;
     if (then !== undefined && now.hash !== then.hash) {
@@ -111,7 +111,7 @@ export class ConfirmationTokens {
   }
 
   /** Takes the token for this call, or throws (nothing is sent then). */
-  redeem(token: unknown, tool: string, args: Record<string, unknown>): { plan: Plan } {
+  redeem(token: unknown, tool: string, args: Record<string, unknown>) {
     const again = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`;
     if (typeof token !== 'string' || token === '')
       throw new UsageError(
@@ -136,27 +136,25 @@ export class ConfirmationTokens {
         `${CONFIRMATION_TOKEN}: this token has expired (a token lasts ${this.ttlSeconds} s); nothing was sent. ${again}.`,
       );
     }
-    if (entry.tool !== tool) {
+    if (entry.tool !== tool)
       throw new UsageError(
         `${CONFIRMATION_TOKEN}: this token was issued for the ${entry.tool} tool; nothing was sent. Send exactly what was previewed, or call ${tool} without ${CONFIRMATION_TOKEN} for a preview of this.`,
       );
-    }
-    if (entry.bound !== canonicalJson(args)) {
+    if (entry.bound !== canonicalJson(args))
       throw new NotPreviewedError(
         `${CONFIRMATION_TOKEN}: this token was issued for other arguments; nothing was sent. Send exactly what was previewed; the preview of these arguments is in this answer, with its own token.`,
       );
-    }
     this.issued.delete(token);
     this.remember(token, 'used');
     return { plan: entry.plan };
   }
 
-  private remember(token: string, how: 'used' | 'expired'): void {
+  private remember(token: string, how: 'used' | 'expired') {
     this.spent.set(token, how);
     if (this.spent.size > REMEMBERED_SPENT) this.spent.delete(this.spent.keys().next().value!);
   }
 
-  private forgetExpired(): void {
+  private forgetExpired() {
     const now = this.now();
     for (const [token, entry] of this.issued) {
       if (now >= entry.expiresAt) {

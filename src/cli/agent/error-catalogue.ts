@@ -359,7 +359,7 @@ export function errorCatalogue(): ErrorCatalogueEntry[] {
 export function errorsOfTool(
   catalogue: readonly ErrorCatalogueEntry[],
   tool: { name: string; tier: 'read' | 'write' },
-): ErrorCatalogueEntry[] {
+) {
   return catalogue.filter(
     ({ applies_to: applies }) =>
       applies === 'every' || applies === tool.tier || (Array.isArray(applies) && applies.includes(tool.name)),

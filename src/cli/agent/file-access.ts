@@ -23,7 +23,7 @@ export interface Root {
 /** The client's roots as directories (file:// URIs only), or undefined when the client declares none. */
 export type ClientRoots = (signal: AbortSignal) => Promise<readonly string[] | undefined>;
 
-const inside = (path: string, root: string): boolean => {
+const inside = (path: string, root: string) => {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 };
@@ -53,7 +53,7 @@ export async function serverRoots(dirs: readonly string[] | undefined, cwd: stri
 }
 
 /** file:///home/desk/books → /home/desk/books; other schemes are not directories here. */
-export function clientRootPaths(uris: readonly string[]): string[] {
+export function clientRootPaths(uris: readonly string[]) {
   return uris.flatMap((uri) => {
     try {
       return uri.startsWith('file:') ? [fileURLToPath(uri)] : [];
@@ -72,12 +72,12 @@ export class FileAccess {
   ) {}
 
   /** Reads nothing from any file: rows inline only (a toolbox made without roots). */
-  static none(): FileAccess {
+  static none() {
     return new FileAccess([], '/');
   }
 
   /** Set once the MCP client has said it has roots (roots/list is asked on each read). */
-  useClientRoots(source: ClientRoots): void {
+  useClientRoots(source: ClientRoots) {
     this.clientRoots = source;
   }
 
@@ -91,14 +91,16 @@ export class FileAccess {
     };
   }
 
-  private async readUnderRoots(file: string, signal: AbortSignal): Promise<string> {
+  private async readUnderRoots(file: string, signal: AbortSignal) {
     const client = await this.listClientRoots(signal);
-    const allowed = (path: string): boolean =>
-      this.roots.some((root) => inside(path, root.real) || inside(path, root.path)) &&
-      (client === undefined || client.some((root) => inside(path, root.real) || inside(path, root.path)));
-    const realAllowed = (path: string): boolean =>
-      this.roots.some((root) => inside(path, root.real)) &&
-      (client === undefined || client.some((root) => inside(path, root.real)));
+    // Under one of the server's roots and, when the client declares roots, one of the client's; a path as
+    // given may also be under a root as given (not resolved).
+    const allowed = (path: string, asGiven = true) =>
+      [this.roots, client].every(
+        (roots) =>
+          roots === undefined || roots.some((root) => inside(path, root.real) || (asGiven && inside(path, root.path))),
+      );
+    const notRegular = `file: ${echo(file)} is not a regular file; expected a target file (CSV or JSON).`;
     const shown = echo(file);
     const where = this.describeRoots(client);
     const absolute = resolve(this.cwd, file);
@@ -116,11 +118,9 @@ export class FileAccess {
       if ((await lstat(absolute).catch(() => undefined))?.isSymbolicLink()) throw new UsageError(outsideByLink);
       throw new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
     }
-    if (!realAllowed(real)) throw new UsageError(outsideByLink);
+    if (!allowed(real, false)) throw new UsageError(outsideByLink);
     // The kernel's own files (/proc, /sys, /dev) pose as regular files of size 0 and hold live secrets (a process's environment): never a target file, whatever the roots.
-    if (PSEUDO_FILE_SYSTEMS.some((top) => real === top || real.startsWith(`${top}/`))) {
-      throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
-    }
+    if (PSEUDO_FILE_SYSTEMS.some((top) => real === top || real.startsWith(`${top}/`))) throw new UsageError(notRegular);
     try {
       // Only a regular file (a FIFO would block the open, a device would never end), opened without following a link at the last step, and at most the bound.
       const bytes = await readRegularFile(real, { maxBytes: MAX_TARGET_FILE_BYTES, signal, noFollow: true });
@@ -129,7 +129,7 @@ export class FileAccess {
       if (signal.aborted && !(error instanceof ReadRefused)) throw error;
       switch (error instanceof ReadRefused ? error.refusal.kind : undefined) {
         case 'not-regular':
-          throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
+          throw new UsageError(notRegular);
         case 'too-large':
           throw new UsageError(
             `file: ${shown} is larger than ${MAX_TARGET_FILE_BYTES / 1024} KiB; a target file is a few rows.`,
@@ -155,7 +155,7 @@ export class FileAccess {
     return paths === undefined ? undefined : Promise.all(paths.map((path) => realRoot(path)));
   }
 
-  private describeRoots(client: readonly Root[] | undefined): string {
+  private describeRoots(client: readonly Root[] | undefined) {
     const server =
       this.roots.length > 0 ? this.roots.map((root) => root.path).join(', ') : 'none: start hedge mcp with --root DIR';
     if (client === undefined) return server;

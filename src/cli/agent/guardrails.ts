@@ -31,11 +31,7 @@ const DAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DID_NOTHING = new Set(['rejected', 'abandoned', 'failed']);
 
 /** `hedge mcp`'s limit options, checked (exit 2 for a bad one, before the server starts). */
-export function parseAgentLimits(options: {
-  maxNotional?: string;
-  maxDailyNotional?: string;
-  markets?: string;
-}): AgentLimits {
+export function parseAgentLimits(options: { maxNotional?: string; maxDailyNotional?: string; markets?: string }) {
   const limits: AgentLimits = {};
   if (options.maxNotional !== undefined) limits.maxNotionalUsd = parseNotional(options.maxNotional, '--max-notional');
   if (options.maxDailyNotional !== undefined)
@@ -53,7 +49,7 @@ export function parseAgentLimits(options: {
 }
 
 /** `at most 25,000.00 USD per call, 100,000.00 USD per 24 h, markets USDTNGN`. */
-export function describeLimits(limits: AgentLimits): string {
+export function describeLimits(limits: AgentLimits) {
   const parts: string[] = [];
   if (limits.maxNotionalUsd !== undefined) parts.push(`at most ${formatUsd(limits.maxNotionalUsd)} per call`);
   if (limits.maxDailyNotionalUsd !== undefined) parts.push(`${formatUsd(limits.maxDailyNotionalUsd)} per 24 h`);
@@ -61,10 +57,8 @@ export function describeLimits(limits: AgentLimits): string {
   return parts.join(', ');
 }
 
-export function hasLimits(limits: AgentLimits): boolean {
-  return (
-    limits.maxNotionalUsd !== undefined || limits.maxDailyNotionalUsd !== undefined || limits.markets !== undefined
-  );
+export function hasLimits(limits: AgentLimits) {
+  return Object.values(limits).some((limit) => limit !== undefined);
 }
 
 /** One call's gate: every trade the call's command is about to journal and send is admitted here first, from the plan the command will carry out (an apply's steps, a roll's legs, an open's request, a close's side as the book shows it under the command's lock). */
@@ -85,7 +79,7 @@ class CallGate implements TradeGate {
     if (limits.maxDailyNotionalUsd !== undefined) this.view.max_daily_notional_usd = limits.maxDailyNotionalUsd;
   }
 
-  async admit(trades: readonly Trade[] | undefined, what: string, again: Readmission = {}): Promise<void> {
+  async admit(trades: readonly Trade[] | undefined, what: string, again: Readmission = {}) {
     const name = this.tool;
     // Judged again at a retry: it was admitted once, and is not sent again when refused now.
     const unsent = again.replacing ? 'it was not sent again' : 'nothing was sent';
@@ -101,17 +95,16 @@ class CallGate implements TradeGate {
     const { markets, maxNotionalUsd, maxDailyNotionalUsd } = this.limits;
     if (markets) {
       const outside = trades.find((trade) => !markets.includes(trade.market.toUpperCase()));
-      if (outside) {
+      if (outside)
         throw new PreTradeCheckError(
           'market_not_allowed',
           `${name}: ${safeText(outside.market)} is not a market this agent may trade (hedge mcp --markets ${markets.join(',')}); ${unsent}.`,
           { market: outside.market, allowed_markets: markets },
           'Trade one of the allowed markets, or ask the operator to restart hedge mcp with another --markets list.',
         );
-      }
     }
     const thisCall = cents(this.callUsd - sumUsd(again.replacing ?? []) + sumUsd(trades));
-    if (maxNotionalUsd !== undefined && thisCall > maxNotionalUsd) {
+    if (maxNotionalUsd !== undefined && thisCall > maxNotionalUsd)
       throw new PreTradeCheckError(
         'max_notional_exceeded',
         `${name}: this call trades ${formatUsd(thisCall)}, over this agent's cap of ${formatUsd(maxNotionalUsd)} per call (hedge mcp --max-notional); ${unsent}.`,
@@ -122,7 +115,6 @@ class CallGate implements TradeGate {
         },
         `Call it with at most ${formatUsd(maxNotionalUsd)} of notional (split it, or reduce instead of close), or ask the operator to raise --max-notional.`,
       );
-    }
     if (again.finishing !== undefined) this.finishing.add(again.finishing);
     if (maxDailyNotionalUsd !== undefined) {
       this.countedBefore ??= await this.counted();
@@ -160,12 +152,8 @@ export class AgentGuardrails {
     private readonly session: AgentSession,
   ) {}
 
-  get active(): boolean {
-    return hasLimits(this.limits);
-  }
-
   /** Runs `work` after the write calls before it (only one at a time under a daily cap). */
-  exclusive<T>(work: () => Promise<T>): Promise<T> {
+  exclusive<T>(work: () => Promise<T>) {
     if (this.limits.maxDailyNotionalUsd === undefined) return work();
     const run = this.queue.then(work, work);
     this.queue = run.catch(() => undefined);
@@ -178,7 +166,7 @@ export class AgentGuardrails {
   }
 
   /** The agent's entries of this account in the last 24 h that did something. */
-  private async countedEntries(): Promise<JournalEntry[]> {
+  private async countedEntries() {
     const { credentials } = this.session;
     const host = credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host;
     const keyId = keyFingerprint(credentials.apiKey);
@@ -197,12 +185,13 @@ export class AgentGuardrails {
   }
 }
 
-function sumUsd(trades: readonly Trade[]): number {
+/** The USD the trades move, to the cent. */
+export function sumUsd(trades: readonly Trade[]) {
   return cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
 }
 
 /** When enough of the counted entries have left the 24 h window for `fresh` more to fit under the cap; undefined when `fresh` alone is over it. */
-function freedAt(counted: readonly JournalEntry[], fresh: number, cap: number): number | undefined {
+function freedAt(counted: readonly JournalEntry[], fresh: number, cap: number) {
   if (fresh > cap) return undefined;
   const oldestFirst = [...counted].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
   let used = counted.reduce((sum, entry) => sum + tradedUsd(entry), 0);

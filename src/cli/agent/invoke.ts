@@ -36,54 +36,61 @@ export interface CommandRun {
 
 class Capture extends Writable {
   text = '';
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void) {
     this.text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
     done();
   }
 }
 
-/** The server's globals as a command run for an agent sees them: JSON out, never a prompt. */
-function callGlobals(server: GlobalOptions, yes: boolean): GlobalOptions {
-  return {
-    ...server,
-    json: true,
-    format: 'json',
-    fields: undefined,
-    query: undefined,
-    header: true,
-    input: false,
-    color: false,
-    // Only a redeemed confirmation token stands in for --yes; the server's own --yes does not.
-    yes,
-  };
-}
-
-/** Runs `work` with a context like a tool call's (JSON, no prompts, the session's key), for what the agent interface reads itself (the agent's limits: the book, a plan, the journal). */
-export async function withCallContext<T>(
-  session: AgentSession,
-  signal: AbortSignal,
-  work: (ctx: CommandContext) => Promise<T>,
-): Promise<T> {
+/**
+ * A context like a tool call's: JSON out (kept as values in `documents`), stderr captured, no TTY, never a prompt,
+ * the session's key. Only a redeemed confirmation token stands in for --yes (`yes`); the server's own --yes does not.
+ */
+function callContext(session: AgentSession, signal: AbortSignal, yes: boolean, more: Partial<ContextInit> = {}) {
+  const stdout = new Capture();
+  const stderr = new Capture();
   const io: Io = {
-    stdout: new Capture(),
-    stderr: new Capture(),
+    stdout,
+    stderr,
     stdin: new PassThrough().end(),
     stdoutIsTTY: false,
     stderrIsTTY: false,
     stdinIsTTY: false,
   };
+  const documents: unknown[] = [];
   const init: ContextInit = {
     io,
     env: session.env,
-    globals: callGlobals(session.globals, false),
+    globals: {
+      ...session.globals,
+      json: true,
+      format: 'json',
+      fields: undefined,
+      query: undefined,
+      header: true,
+      input: false,
+      color: false,
+      yes,
+    },
     clock: session.clock,
     signal,
-    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now }),
+    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now, documents }),
     credentials: session.credentials,
     connections: session.connections,
     origin: 'agent',
+    ...more,
   };
   const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
+  return { ctx, stdout, stderr, documents };
+}
+
+/** Runs `work` with a context like a tool call's, for what the agent interface reads itself (the agent's limits: the book, a plan, the journal). */
+export async function withCallContext<T>(
+  session: AgentSession,
+  signal: AbortSignal,
+  work: (ctx: CommandContext) => Promise<T>,
+) {
+  const { ctx } = callContext(session, signal, false);
   try {
     return await work(ctx);
   } finally {
@@ -97,27 +104,11 @@ export async function runInProcess(
   input: RawInput,
   call: { signal: AbortSignal; yes: boolean; rows?: unknown; gate?: TradeGate; plan?: PlanCheck },
 ): Promise<CommandRun> {
-  const stdout = new Capture();
-  const stderr = new Capture();
-  const documents: unknown[] = [];
-  const stdin = new PassThrough();
-  stdin.end();
-  const io: Io = { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
-  const init: ContextInit = {
-    io,
-    env: session.env,
-    globals: callGlobals(session.globals, call.yes),
-    clock: session.clock,
-    signal: call.signal,
-    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now, documents }),
-    credentials: session.credentials,
-    connections: session.connections,
-    origin: 'agent',
+  const { ctx, stdout, stderr, documents } = callContext(session, call.signal, call.yes, {
     targetFiles: (session.files ?? FileAccess.none()).sourceFor(call.rows, call.signal),
     tradeGate: call.gate,
     planCheck: call.plan,
-  };
-  const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
+  });
   let exitCode: number;
   let error: ErrorDescription | undefined;
   try {
@@ -136,7 +127,7 @@ export async function runInProcess(
   return { exitCode, document, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
 }
 
-function prefixed(name: string, text: string): string {
+function prefixed(name: string, text: string) {
   return text
     .trimEnd()
     .split('\n')
@@ -145,7 +136,7 @@ function prefixed(name: string, text: string): string {
 }
 
 /** `9 (changes): …` — what a non-zero exit code without an error means. */
-export function exitCodeMeaning(code: number): string {
+export function exitCodeMeaning(code: number) {
   const entry = EXIT_CODES.find((candidate) => candidate.code === code);
   return entry ? `exit code ${code} (${entry.name}): ${entry.meaning}` : `exit code ${code}`;
 }

@@ -16,17 +16,9 @@ import type { AgentToolbox } from './toolbox.js';
 /** How long the client has to answer roots/list before a file read is refused. */
 const LIST_ROOTS_TIMEOUT_MS = 10_000;
 
-const INSTRUCTIONS =
-  'Tools of the hedge CLI (FX hedges through the Hedging Partner API), one per command, with the same arguments. ' +
-  'A result is the JSON `hedge <command> --json` prints; an error is {"error": {code, class, message, hint, argument?}, "exit_code"}. ' +
-  'Write tools (open, add, reduce, close, roll, apply, resume) act on the account and wait until the action resolves; ' +
-  'on a live key each needs a preview call first and then a second call with the confirmation_token it returned.';
+const INSTRUCTIONS = `Tools of the hedge CLI (FX hedges through the Hedging Partner API), one per command, with the same arguments. A result is the JSON \`hedge <command> --json\` prints; an error is {"error": {code, class, message, hint, argument?}, "exit_code"}. Write tools (open, add, reduce, close, roll, apply, resume) act on the account and wait until the action resolves; on a live key each needs a preview call first and then a second call with the confirmation_token it returned.`;
 
-function createMcpServer(
-  toolbox: AgentToolbox,
-  track: (call: Promise<unknown>) => void,
-  stopping: AbortSignal,
-): McpServer {
+function createMcpServer(toolbox: AgentToolbox, track: (call: Promise<unknown>) => void, stopping: AbortSignal) {
   const server = new McpServer(
     { name: 'hedge', version: VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -50,7 +42,7 @@ export async function serveStdio(
   streams: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream },
   signal: AbortSignal,
   files?: FileAccess,
-): Promise<void> {
+) {
   const stopping = new AbortController();
   const running = new Set<Promise<unknown>>();
   const track = (call: Promise<unknown>) => {

@@ -15,7 +15,6 @@ import {
   toolDescription,
   writeAccess,
   type AgentTool,
-  type JsonSchema,
   type WriteAccess,
 } from './catalogue.js';
 import { NotPreviewedError, PlanWatch, type ConfirmationTokens } from './confirmation.js';
@@ -26,23 +25,19 @@ import { exitCodeMeaning, runInProcess, type AgentSession, type CommandRun } fro
 
 type CallGateView = TradeGate & { readonly view: LimitsView };
 
-export interface ToolListing {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: JsonSchema;
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
-}
-
 export interface ToolResult {
   [key: string]: unknown;
   content: Array<{ type: 'text'; text: string }>;
   isError?: boolean;
 }
 
-function text(value: string): { type: 'text'; text: string } {
-  return { type: 'text', text: value };
-}
+const text = (value: string) => ({ type: 'text' as const, text: value });
+
+/** An answer's content: a body, then what was said beside it (when anything was). */
+const content = (body: string, said: string) => [text(body), ...(said ? [text(said)] : [])];
+
+/** Runs a read tool for a preview; a failure is the call's answer. */
+type PreviewStep = (key: string, stepTool: AgentTool, stepInput: RawInput) => Promise<ToolResult | undefined>;
 
 export class AgentToolbox {
   readonly access: WriteAccess;
@@ -60,28 +55,27 @@ export class AgentToolbox {
     if (options.limits && hasLimits(options.limits)) this.guardrails = new AgentGuardrails(options.limits, session);
   }
 
-  list(): ToolListing[] {
+  list() {
     return this.tools
       .filter((tool) => offered(tool, this.access))
-      .map((tool) => ({
-        name: tool.name,
-        title: tool.command,
-        description: this.describe(tool),
-        inputSchema: inputSchema(tool, this.access),
-        annotations: {
+      .map((tool) => {
+        // The catalogue's description, with the operator's limits on a write tool.
+        let description = toolDescription(tool, this.access, this.tokens.ttlSeconds);
+        if (tool.tier === 'write' && this.guardrails)
+          description += ` Limits set by the operator: ${describeLimits(this.guardrails.limits)} (notional traded; close counts what the side holds when it is sent, adds still landing included, roll twice the side's notional; every retry is judged again); a call over them is refused before anything is sent (max_notional_exceeded, max_daily_notional_exceeded, market_not_allowed).`;
+        return {
+          name: tool.name,
           title: tool.command,
-          readOnlyHint: tool.tier === 'read',
-          destructiveHint: tool.tier === 'write',
-          idempotentHint: tool.tier === 'read',
-        },
-      }));
-  }
-
-  /** The catalogue's description, with the operator's limits on a write tool. */
-  private describe(tool: AgentTool): string {
-    const description = toolDescription(tool, this.access, this.tokens.ttlSeconds);
-    if (tool.tier !== 'write' || !this.guardrails) return description;
-    return `${description} Limits set by the operator: ${describeLimits(this.guardrails.limits)} (notional traded; close counts what the side holds when it is sent, adds still landing included, roll twice the side's notional; every retry is judged again); a call over them is refused before anything is sent (max_notional_exceeded, max_daily_notional_exceeded, market_not_allowed).`;
+          description,
+          inputSchema: inputSchema(tool, this.access),
+          annotations: {
+            title: tool.command,
+            readOnlyHint: tool.tier === 'read',
+            destructiveHint: tool.tier === 'write',
+            idempotentHint: tool.tier === 'read',
+          },
+        };
+      });
   }
 
   /** Undefined for a name that is no tool at all (a protocol error for the server to answer). */
@@ -93,178 +87,138 @@ export class AgentToolbox {
     const tool = this.tools.find((candidate) => candidate.name === name);
     if (!tool) return undefined;
     const args = callArguments(given);
+    const { session, tokens, guardrails } = this;
+    /** `more`: fields beside the error (a refused confirmation's new preview). */
+    const failure = (description: ErrorDescription, messages: string, more: Record<string, unknown> = {}) => {
+      const error = errorAsJson(description);
+      if (description.kind === 'usage') {
+        const named = namedArgument(tool, description.message, args);
+        if (named) Object.assign(error, { message: named.message, argument: named.argument });
+      }
+      return {
+        isError: true,
+        content: content(safeJson({ error, exit_code: description.exitCode, ...more }, 2), messages),
+      };
+    };
+    const answer = (run: CommandRun): ToolResult => {
+      if (run.error) return failure(run.error, run.messages);
+      const said = [
+        ...(run.exitCode !== 0 ? [exitCodeMeaning(run.exitCode)] : []),
+        ...(run.messages ? [run.messages] : []),
+      ];
+      const body = run.document !== null || run.stdout.trim() === '' ? safeJson(run.document, 2) : run.stdout.trimEnd();
+      return { content: content(body, said.join('\n')) };
+    };
     try {
-      if (tool.tier === 'write' && !offered(tool, this.access)) {
+      if (tool.tier === 'write' && !offered(tool, this.access))
         throw new UsageError(
           `${tool.name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
         );
-      }
       const tokenGiven = given !== undefined && Object.hasOwn(given, CONFIRMATION_TOKEN);
       const needsToken = tool.tier === 'write' && this.access === 'token';
       // Only a write on a live key takes a token: anywhere else it is an argument the tool lacks.
       const input = rawInputFor(tool, needsToken ? args : (given ?? {}));
       const rows = args[INLINE_ROWS] ?? undefined;
-      const send = async (gate?: CallGateView): Promise<ToolResult> => {
-        if (needsToken && input.options.dryRun !== true) {
-          if (!tokenGiven) return await this.preview(tool, args, input, signal, rows, gate);
-          // Refused with what would be sent now: a new preview, and its own token (or why there is none).
-          const previewInstead = async (refusal: ErrorDescription, messages: string): Promise<ToolResult> => {
-            const fresh = await this.previewAnswer(tool, args, input, signal, rows, this.guardrails?.gateFor(tool));
-            if ('content' in fresh) return { ...fresh, content: [...fresh.content, text(refusal.message)] };
-            return this.failure(tool, args, refusal, messages, { new_preview: fresh.answer });
-          };
-          let redeemed: ReturnType<ConfirmationTokens['redeem']>;
-          try {
-            redeemed = this.tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
-          } catch (error) {
-            if (error instanceof NotPreviewedError) return await previewInstead(describeError(error), '');
-            throw error;
-          }
-          // The run sends only what the token's preview showed would happen: the requests and what they trade (checked under the side's lock, before the first leaves).
-          const plan = new PlanWatch(redeemed.plan);
-          const run = await runInProcess(this.session, tool, input, { signal, yes: true, rows, gate, plan });
-          if (plan.changed && run.error) return await previewInstead(run.error, run.messages);
-          return this.answer(tool, args, run);
+      /**
+       * A write on a live key, first call: the command's own --dry-run (the exact request; for apply the plan), the
+       * quote for an open, and a token bound to this tool, these arguments and the requests the dry run would send
+       * (confirmation.ts). As a value, or the failure that is the call's answer instead.
+       */
+      const previewAnswer = async (gate?: CallGateView) => {
+        const preview: Record<string, unknown> = {};
+        const messages: string[] = [];
+        // What the dry run would send: the token is bound to it.
+        const plan = new PlanWatch();
+        const step: PreviewStep = async (key, stepTool, stepInput) => {
+          // The dry run goes through the call's gate: a preview over a limit is refused like the call.
+          const run = await runInProcess(session, stepTool, stepInput, { signal, yes: false, rows, gate, plan });
+          if (run.error) return failure(run.error, run.messages);
+          preview[key] = run.document;
+          if (run.messages) messages.push(run.messages);
+          return undefined;
+        };
+        // A number that cannot be read is shown as such (null, and its error beside it).
+        const lookUp: PreviewStep = async (key, stepTool, stepInput) => {
+          const run = await runInProcess(session, stepTool, stepInput, { signal, yes: false });
+          preview[key] = run.error ? null : run.document;
+          if (run.error) preview[`${key}_error`] = errorAsJson(run.error);
+          return undefined;
+        };
+        let failed: ToolResult | undefined;
+        if (tool.arguments.some((argument) => argument.target.kind === 'flag' && argument.target.key === 'dryRun')) {
+          failed =
+            (await step('dry_run', tool, { args: input.args, options: { ...input.options, dryRun: true } })) ??
+            // The numbers a person sees before confirming: the quote, the position (agent/write-preview.ts).
+            (await previewTradeNumbers(tool, input, {
+              tools: this.tools,
+              now: session.clock.now,
+              step,
+              lookUp,
+              preview,
+            }));
+        } else if (tool.name === 'resume') {
+          // `resume` has no dry run: the preview is the journal entry it would finish.
+          const id = input.args.id;
+          if (!id)
+            throw new UsageError(
+              'id: on a LIVE key, name the journal entry to resume (a_…; journal_list with pending true lists them), so that the confirmation is bound to it.',
+            );
+          const show = this.tools.find((candidate) => candidate.name === 'journal_show');
+          if (show) failed = await step('journal_entry', show, { args: { id }, options: {} });
         }
-        return this.answer(
-          tool,
-          args,
-          await runInProcess(this.session, tool, input, { signal, yes: false, rows, gate }),
-        );
+        if (failed) return failed;
+        // What the dry run admitted: the numbers the confirmation is given under.
+        if (gate) preview.limits = { ...gate.view };
+        const issued = tokens.issue(tool.name, args, plan.seen);
+        const seconds = tokens.ttlSeconds;
+        return {
+          answer: {
+            sent: false,
+            tool: tool.name,
+            arguments: args,
+            preview,
+            [CONFIRMATION_TOKEN]: issued.token,
+            expires_at: new Date(issued.expiresAt).toISOString(),
+            expires_in_seconds: seconds,
+            next: `Nothing was sent. To send exactly this, call ${tool.name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${seconds} s; the token works once.`,
+          },
+          messages,
+        };
+      };
+      const send = async (gate?: CallGateView): Promise<ToolResult> => {
+        if (!needsToken || input.options.dryRun === true)
+          return answer(await runInProcess(session, tool, input, { signal, yes: false, rows, gate }));
+        if (!tokenGiven) {
+          const shown = await previewAnswer(gate);
+          return 'content' in shown
+            ? shown
+            : { content: content(safeJson(shown.answer, 2), shown.messages.join('\n')) };
+        }
+        // Refused with what would be sent now: a new preview, and its own token (or why there is none).
+        const previewInstead = async (refusal: ErrorDescription, messages: string): Promise<ToolResult> => {
+          const fresh = await previewAnswer(guardrails?.gateFor(tool));
+          if ('content' in fresh) return { ...fresh, content: [...fresh.content, text(refusal.message)] };
+          return failure(refusal, messages, { new_preview: fresh.answer });
+        };
+        let redeemed: ReturnType<ConfirmationTokens['redeem']>;
+        try {
+          redeemed = tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
+        } catch (error) {
+          if (error instanceof NotPreviewedError) return await previewInstead(describeError(error), '');
+          throw error;
+        }
+        // The run sends only what the token's preview showed would happen: the requests and what they trade (checked under the side's lock, before the first leaves).
+        const plan = new PlanWatch(redeemed.plan);
+        const run = await runInProcess(session, tool, input, { signal, yes: true, rows, gate, plan });
+        if (plan.changed && run.error) return await previewInstead(run.error, run.messages);
+        return answer(run);
       };
       // The operator's limits: the command's own run asks the call's gate with the plan it is about to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.
-      const guardrails = this.guardrails;
-      if (tool.tier === 'write' && guardrails && input.options.dryRun !== true) {
+      if (tool.tier === 'write' && guardrails && input.options.dryRun !== true)
         return await guardrails.exclusive(async () => send(guardrails.gateFor(tool)));
-      }
       return await send();
     } catch (error) {
-      return this.failure(tool, args, describeError(error), '');
+      return failure(describeError(error), '');
     }
-  }
-
-  /** A write on a live key, first call: the command's own --dry-run (the exact request; for apply the plan), the quote for an open, and a token bound to this tool, these arguments and the requests the dry run would send (confirmation.ts). */
-  private async preview(
-    tool: AgentTool,
-    args: Record<string, unknown>,
-    input: RawInput,
-    signal: AbortSignal,
-    rows: unknown,
-    gate?: CallGateView,
-  ): Promise<ToolResult> {
-    const shown = await this.previewAnswer(tool, args, input, signal, rows, gate);
-    if ('content' in shown) return shown;
-    return {
-      content: [
-        text(safeJson(shown.answer, 2)),
-        ...(shown.messages.length > 0 ? [text(shown.messages.join('\n'))] : []),
-      ],
-    };
-  }
-
-  /** The preview and its token as a value, or the failure that is the call's answer instead. */
-  private async previewAnswer(
-    tool: AgentTool,
-    args: Record<string, unknown>,
-    input: RawInput,
-    signal: AbortSignal,
-    rows: unknown,
-    gate?: CallGateView,
-  ): Promise<ToolResult | { answer: Record<string, unknown>; messages: string[] }> {
-    const preview: Record<string, unknown> = {};
-    const messages: string[] = [];
-    // What the dry run would send: the token is bound to it.
-    const plan = new PlanWatch();
-    const step = async (key: string, stepTool: AgentTool, stepInput: RawInput): Promise<ToolResult | undefined> => {
-      // The dry run goes through the call's gate: a preview over a limit is refused like the call.
-      const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false, rows, gate, plan });
-      if (run.error) return this.failure(tool, args, run.error, run.messages);
-      preview[key] = run.document;
-      if (run.messages) messages.push(run.messages);
-      return undefined;
-    };
-    // A number that cannot be read is shown as such (null, and its error beside it).
-    const lookUp = async (key: string, stepTool: AgentTool, stepInput: RawInput): Promise<ToolResult | undefined> => {
-      const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false });
-      preview[key] = run.error ? null : run.document;
-      if (run.error) preview[`${key}_error`] = errorAsJson(run.error);
-      return undefined;
-    };
-    const failed = await this.previewSteps(tool, input, step, preview, lookUp);
-    if (failed) return failed;
-    // What the dry run admitted: the numbers the confirmation is given under.
-    if (gate) preview.limits = { ...gate.view };
-    const issued = this.tokens.issue(tool.name, args, plan.seen);
-    const seconds = this.tokens.ttlSeconds;
-    const answer = {
-      sent: false,
-      tool: tool.name,
-      arguments: args,
-      preview,
-      [CONFIRMATION_TOKEN]: issued.token,
-      expires_at: new Date(issued.expiresAt).toISOString(),
-      expires_in_seconds: seconds,
-      next: `Nothing was sent. To send exactly this, call ${tool.name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${seconds} s; the token works once.`,
-    };
-    return { answer, messages };
-  }
-
-  private async previewSteps(
-    tool: AgentTool,
-    input: RawInput,
-    step: (key: string, stepTool: AgentTool, stepInput: RawInput) => Promise<ToolResult | undefined>,
-    preview: Record<string, unknown>,
-    lookUp: (key: string, stepTool: AgentTool, stepInput: RawInput) => Promise<ToolResult | undefined>,
-  ): Promise<ToolResult | undefined> {
-    if (tool.arguments.some((argument) => argument.target.kind === 'flag' && argument.target.key === 'dryRun')) {
-      const failed = await step('dry_run', tool, { args: input.args, options: { ...input.options, dryRun: true } });
-      if (failed) return failed;
-      // The numbers a person sees before confirming: the quote, the position (agent/write-preview.ts).
-      return previewTradeNumbers(tool, input, {
-        tools: this.tools,
-        now: this.session.clock.now,
-        step,
-        lookUp,
-        preview,
-      });
-    }
-    if (tool.name === 'resume') {
-      // `resume` has no dry run: the preview is the journal entry it would finish.
-      const id = input.args.id;
-      if (!id)
-        throw new UsageError(
-          'id: on a LIVE key, name the journal entry to resume (a_…; journal_list with pending true lists them), so that the confirmation is bound to it.',
-        );
-      const show = this.tools.find((candidate) => candidate.name === 'journal_show');
-      if (show) return step('journal_entry', show, { args: { id }, options: {} });
-    }
-    return undefined;
-  }
-
-  private answer(tool: AgentTool, args: Record<string, unknown>, run: CommandRun): ToolResult {
-    if (run.error) return this.failure(tool, args, run.error, run.messages);
-    const said = [
-      ...(run.exitCode !== 0 ? [exitCodeMeaning(run.exitCode)] : []),
-      ...(run.messages ? [run.messages] : []),
-    ];
-    const body = run.document !== null || run.stdout.trim() === '' ? safeJson(run.document, 2) : run.stdout.trimEnd();
-    return { content: [text(body), ...(said.length > 0 ? [text(said.join('\n'))] : [])] };
-  }
-
-  /** `more`: fields beside the error (a refused confirmation's new preview). */
-  private failure(
-    tool: AgentTool,
-    args: Record<string, unknown>,
-    description: ErrorDescription,
-    messages: string,
-    more: Record<string, unknown> = {},
-  ): ToolResult {
-    const error = errorAsJson(description);
-    if (description.kind === 'usage') {
-      const named = namedArgument(tool, description.message, args);
-      if (named) Object.assign(error, { message: named.message, argument: named.argument });
-    }
-    const body = safeJson({ error, exit_code: description.exitCode, ...more }, 2);
-    return { isError: true, content: [text(body), ...(messages ? [text(messages)] : [])] };
   }
 }

@@ -23,7 +23,7 @@ export async function previewTradeNumbers<F>(
     lookUp: PreviewStep<F>;
     preview: Record<string, unknown>;
   },
-): Promise<F | undefined> {
+) {
   const { step, preview } = deps;
   const lookUp = deps.lookUp;
   const quoteTool = deps.tools.find((candidate) => candidate.name === 'quote');
@@ -45,12 +45,11 @@ export async function previewTradeNumbers<F>(
   });
   if (preview.position_error === undefined) preview.position = row ?? null;
   const facts = row ? readPosition(row as never) : undefined;
-  if (tool.name === 'reduce' && facts?.notionalUsd && notional) {
+  if (tool.name === 'reduce' && facts?.notionalUsd && notional)
     preview.share_of_position = Math.min(
       1,
       Math.round((parseNotional(notional) / facts.notionalUsd) * 10_000) / 10_000,
     );
-  }
   if (!quoteTool) return undefined;
   if (tool.name === 'add' && notional) {
     const covering = additionQuoteTenor(
@@ -60,11 +59,10 @@ export async function previewTradeNumbers<F>(
     );
     return lookUp('quote', quoteTool, { args: { market, side, notional }, options: { tenor: String(covering) } });
   }
-  if (tool.name === 'roll' && facts?.notionalUsd && typeof tenor === 'string') {
+  if (tool.name === 'roll' && facts?.notionalUsd && typeof tenor === 'string')
     return lookUp('quote', quoteTool, {
       args: { market, side, notional: String(facts.notionalUsd) },
       options: { tenor },
     });
-  }
   return undefined;
 }

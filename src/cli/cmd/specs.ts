@@ -2,7 +2,7 @@
 // only, in one module: esbuild splits by file, so a declaration beside its command's code would
 // load that code at every start. cli/manifest.ts ties each to its lazily loaded command.
 import { HEDGE_STATUSES, SIDES, TENORS } from '../../core/vocabulary.js';
-import { declare, opt, type ArgSpec } from '../runner/command-spec.js';
+import { opt, type ArgSpec } from '../runner/command-spec.js';
 
 export const SIDE_VALUES = SIDES;
 export const TENOR_VALUES: readonly string[] = TENORS.map(String);
@@ -74,10 +74,22 @@ export const LIST_LENGTH_OPTIONS = [
   opt('--all', 'every one there is, page after page'),
 ];
 
+/** `--tolerance` of the commands that plan against a target file. */
+const TOLERANCE = opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)');
+
+/** `--since` of the lists of closed hedges (history, report). */
+const CLOSED_SINCE = opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago');
+
+const JOURNAL_ID = {
+  name: 'id',
+  required: true,
+  description: 'a journal id (a_…) or a unique part of one (as a table shows it)',
+} as const;
+
 /** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
 export const REF_FILTER = opt('--ref <client_reference>', 'only what carries this client reference (your deal id)');
 
-export const MARKETS = declare({
+export const MARKETS = {
   name: 'markets',
   summary: 'Markets: status, price, capacity and daily carry per side',
   description: 'List the markets open to the account: status, price, capacity and daily carry per side',
@@ -85,9 +97,9 @@ export const MARKETS = declare({
   tier: 'read',
   options: [UNTIL_OPTION],
   examples: ['hedge markets', 'hedge markets --json | jq ".[].market"'],
-});
+} as const;
 
-export const PRICE = declare({
+export const PRICE = {
   name: 'price',
   summary: 'The indicative mid price of a market, or of every one',
   description: 'Show the indicative mid price of a market (every listed market without one)',
@@ -96,9 +108,9 @@ export const PRICE = declare({
   args: [optional(MARKET_ARG)],
   options: [...WATCH_OPTIONS, UNTIL_OPTION],
   examples: ['hedge price USDTNGN', 'hedge price --json', 'hedge price USDTNGN --watch'],
-});
+} as const;
 
-export const QUOTE = declare({
+export const QUOTE = {
   name: 'quote',
   summary: 'Quote a hedge: price, impact, carry, margin and fee',
   description: 'Quote a hedge: execution price, impact, carry, margin, fee and maturity (reserves nothing)',
@@ -107,9 +119,9 @@ export const QUOTE = declare({
   args: [MARKET_ARG, SIDE_ARG, notionalArg('size')],
   options: [TENOR_OPTION, UNTIL_OPTION],
   examples: ['hedge quote USDTNGN buy 10000 --tenor 3', 'hedge quote USDTNGN sell 1.5m --tenor 7 --json'],
-});
+} as const;
 
-export const OPEN = declare({
+export const OPEN = {
   name: 'open',
   summary: 'Open a hedge and wait for the fill (a wizard on a terminal)',
   description: 'Open a hedge and wait for the fill (no arguments on a terminal starts a wizard)',
@@ -128,9 +140,9 @@ export const OPEN = declare({
     'hedge open',
     'hedge open USDTNGN sell 25k --tenor 7 --no-wait --json',
   ],
-});
+} as const;
 
-export const ADD = declare({
+export const ADD = {
   name: 'add',
   summary: "Add notional to a side's open hedge (same maturity)",
   description: 'Add notional to the open hedge on a market and side (same maturity)',
@@ -139,9 +151,9 @@ export const ADD = declare({
   args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to add')],
   options: [SKIP_CHECKS, ...WRITE_OPTIONS],
   examples: ['hedge add USDTNGN buy 5000'],
-});
+} as const;
 
-export const REDUCE = declare({
+export const REDUCE = {
   name: 'reduce',
   summary: "Remove notional from a side's open hedge",
   description: 'Remove notional from the open hedge on a market and side (margin scales down with it)',
@@ -150,9 +162,9 @@ export const REDUCE = declare({
   args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to remove')],
   options: [...WRITE_OPTIONS],
   examples: ['hedge reduce USDTNGN buy 2500'],
-});
+} as const;
 
-export const CLOSE = declare({
+export const CLOSE = {
   name: 'close',
   summary: "Close a side's position and show what it returned",
   description: 'Close the position on a market and side, and show what it returned',
@@ -161,9 +173,9 @@ export const CLOSE = declare({
   args: [MARKET_ARG, SIDE_ARG],
   options: [...WRITE_OPTIONS],
   examples: ['hedge close USDTNGN buy', 'hedge close USDTNGN sell --yes --json'],
-});
+} as const;
 
-export const HEDGES = declare({
+export const HEDGES = {
   name: 'hedges',
   summary: 'List hedges, newest first, or show one in full',
   description: 'List hedges, newest first, or show one hedge in full',
@@ -190,24 +202,19 @@ export const HEDGES = declare({
     'hedge hedges hdg_01HX… --until "status==\'filled\'" --json',
     'hedge hedges --ref DEAL-42 --json',
   ],
-});
+} as const;
 
-export const HISTORY = declare({
+export const HISTORY = {
   name: 'history',
   summary: 'Closed hedges: realized P&L, carry and fees, with totals',
   description: 'List closed hedges with realized P&L, carry and fees, with totals',
   group: 'book',
   tier: 'read',
-  options: [
-    ...LIST_LENGTH_OPTIONS,
-    opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago'),
-    UNTIL_DATE_OR_CONDITION,
-    REF_FILTER,
-  ],
+  options: [...LIST_LENGTH_OPTIONS, CLOSED_SINCE, UNTIL_DATE_OR_CONDITION, REF_FILTER],
   examples: ['hedge history', 'hedge history --ref DEAL-7', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
-});
+} as const;
 
-export const POSITIONS = declare({
+export const POSITIONS = {
   name: 'positions',
   summary: 'Open positions: entry, mark, P&L, carry, time to maturity',
   description: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
@@ -215,9 +222,9 @@ export const POSITIONS = declare({
   tier: 'read',
   options: [REF_FILTER, ...WATCH_OPTIONS, UNTIL_OPTION],
   examples: ['hedge positions', 'hedge positions --json', 'hedge positions --watch 5 --alert-pnl -500'],
-});
+} as const;
 
-export const ACCOUNT = declare({
+export const ACCOUNT = {
   name: 'account',
   summary: 'Balance, margin in use, exposure, unrealized P&L, headroom',
   description: 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom',
@@ -225,9 +232,9 @@ export const ACCOUNT = declare({
   tier: 'read',
   options: [...WATCH_OPTIONS, UNTIL_OPTION],
   examples: ['hedge account', 'hedge account --json | jq .available_exposure_usd', 'hedge account --watch'],
-});
+} as const;
 
-export const LOGIN = declare({
+export const LOGIN = {
   name: 'login',
   summary: 'Save a profile: base URL and API key',
   description: 'Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)',
@@ -261,42 +268,42 @@ export const LOGIN = declare({
     'printf %s "$HEDGE_KEY" | hedge login --profile desk --journal-url postgres://desk@db.internal:5432/hedge',
     'printf %s "$HEDGE_KEY" | hedge login --profile desk --base-url https://api.example.com/partners/acme/v2',
   ],
-});
+} as const;
 
-export const LOGOUT = declare({
+export const LOGOUT = {
   name: 'logout',
   summary: "Remove a profile's stored API key",
   description: 'Remove the stored API key of a profile (the current one by default)',
   group: 'setup',
   tier: 'local',
   examples: ['hedge logout', 'hedge logout --profile desk'],
-});
+} as const;
 
-export const PROFILE_LIST = declare({
+export const PROFILE_LIST = {
   name: 'list',
   summary: 'List profiles: name, environment, base URL, which is current',
   description: 'List profiles: name, environment, base URL, redacted key, which is current',
   tier: 'local',
   examples: ['hedge profile list'],
-});
+} as const;
 
-export const PROFILE_USE = declare({
+export const PROFILE_USE = {
   name: 'use',
   summary: 'Make a profile the current one',
   tier: 'local',
   args: [PROFILE_NAME_ARG],
   examples: ['hedge profile use desk'],
-});
+} as const;
 
-export const PROFILE_REMOVE = declare({
+export const PROFILE_REMOVE = {
   name: 'remove',
   summary: 'Delete a stored profile',
   tier: 'local',
   args: [PROFILE_NAME_ARG],
   examples: ['hedge profile remove old-desk'],
-});
+} as const;
 
-export const PROFILE_RESET_WIRE = declare({
+export const PROFILE_RESET_WIRE = {
   name: 'reset-wire',
   group: 'setup',
   summary: 'Forget the wire names learned from the server',
@@ -305,9 +312,9 @@ export const PROFILE_RESET_WIRE = declare({
   tier: 'local',
   options: [opt('--all', 'forget them for every profile and server')],
   examples: ['hedge profile reset-wire', 'hedge --profile desk profile reset-wire', 'hedge profile reset-wire --all'],
-});
+} as const;
 
-export const DOCTOR = declare({
+export const DOCTOR = {
   name: 'doctor',
   group: 'setup',
   summary: 'Check key, URL, clock and every read; sends no write',
@@ -315,9 +322,9 @@ export const DOCTOR = declare({
     'Check the set-up against the server: key, base URL and TLS, clock, every read, the wire it speaks, rate limits — with next steps; sends no write',
   tier: 'read',
   examples: ['hedge doctor', 'hedge --profile desk doctor --json', 'hedge --demo doctor'],
-});
+} as const;
 
-export const WHOAMI = declare({
+export const WHOAMI = {
   name: 'whoami',
   summary: 'The profile, environment and key in use, and whether it works',
   description:
@@ -326,11 +333,11 @@ export const WHOAMI = declare({
   tier: 'read',
   options: [UNTIL_OPTION],
   examples: ['hedge whoami', 'HEDGE_PROFILE=desk hedge whoami --json'],
-});
+} as const;
 
 export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
 
-export const COMPLETION = declare({
+export const COMPLETION = {
   name: 'completion',
   summary: 'Print the shell completion script (bash, zsh or fish)',
   description: 'Print the shell completion script for bash, zsh or fish',
@@ -342,11 +349,11 @@ export const COMPLETION = declare({
     'hedge completion zsh > "${fpath[1]}/_hedge"',
     'hedge completion fish > ~/.config/fish/completions/hedge.fish',
   ],
-});
+} as const;
 
 export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma', 'delta'] as const;
 
-export const SANDBOX_SERVE = declare({
+export const SANDBOX_SERVE = {
   name: 'serve',
   summary: 'Serve the simulator over HTTP(S) on loopback',
   description: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
@@ -382,9 +389,9 @@ export const SANDBOX_SERVE = declare({
     'hedge sandbox serve --tls --fault-5xx 0.2',
     'hedge sandbox serve --view-lag 3 --several-per-side --day 60',
   ],
-});
+} as const;
 
-export const JOURNAL_LIST = declare({
+export const JOURNAL_LIST = {
   name: 'list',
   summary: 'List the journal of actions, newest first',
   description: 'List the journal of actions, newest first: every write, by which profile, when, with what outcome',
@@ -398,37 +405,33 @@ export const JOURNAL_LIST = declare({
     UNTIL_OPTION,
   ],
   examples: ['hedge journal', 'hedge journal --pending', 'hedge journal --since 1d --json'],
-});
+} as const;
 
-export const JOURNAL_SHOW = declare({
+export const JOURNAL_SHOW = {
   name: 'show',
   summary: 'Show one journal entry in full',
   description: 'Show one journal entry in full: request, idempotency key, outcome',
   tier: 'read',
   options: [UNTIL_OPTION],
-  args: [
-    { name: 'id', required: true, description: 'a journal id (a_…) or a unique part of one (as a table shows it)' },
-  ],
+  args: [JOURNAL_ID],
   examples: ['hedge journal show a_mwrrf5p1'],
-});
+} as const;
 
-export const JOURNAL_RESOLVE = declare({
+export const JOURNAL_RESOLVE = {
   name: 'resolve',
   group: 'book',
   summary: 'Record by hand whether an action landed',
   description: 'Record by hand whether an unresolved action landed (when hedge cannot tell); sends nothing',
   tier: 'local',
-  args: [
-    { name: 'id', required: true, description: 'a journal id (a_…) or a unique part of one (as a table shows it)' },
-  ],
+  args: [JOURNAL_ID],
   options: [
     opt('--landed', 'it happened on the server: record it as done'),
     opt('--not-landed', 'it did not happen: set it aside (run the command again for a new action)'),
   ],
   examples: ['hedge journal resolve a_mwrrf5p1 --landed', 'hedge journal resolve a_mwrrf5p1 --not-landed'],
-});
+} as const;
 
-export const JOURNAL_MIGRATE = declare({
+export const JOURNAL_MIGRATE = {
   name: 'migrate',
   group: 'book',
   summary: "Move this machine's journal into the team store",
@@ -438,9 +441,9 @@ export const JOURNAL_MIGRATE = declare({
     'HEDGE_JOURNAL_URL=postgres://desk@db.internal:5432/hedge hedge journal migrate',
     'hedge journal migrate --profile desk --json',
   ],
-});
+} as const;
 
-export const RESUME = declare({
+export const RESUME = {
   name: 'resume',
   summary: 'Finish an unresolved action with its own idempotency key',
   description: 'Finish an unresolved action from the journal with its own key (the newest one without an ID)',
@@ -461,16 +464,16 @@ export const RESUME = declare({
     ),
   ],
   examples: ['hedge resume', 'hedge resume a_mwrrf5p1'],
-});
+} as const;
 
-export const DEMO_RESET = declare({
+export const DEMO_RESET = {
   name: 'reset',
   summary: 'Start the --demo simulator afresh (deletes its state: test funds only)',
   tier: 'local',
   examples: ['hedge demo reset'],
-});
+} as const;
 
-export const PLAN = declare({
+export const PLAN = {
   name: 'plan',
   summary: 'The actions that bring the book to a target file; sends nothing',
   description:
@@ -484,16 +487,16 @@ export const PLAN = declare({
       description: 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin',
     },
   ],
-  options: [opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)'), UNTIL_OPTION],
+  options: [TOLERANCE, UNTIL_OPTION],
   // A checkout's sample target (docs/examples/); `# exit 9`: what a plan that has changes to make exits with.
   examples: [
     'hedge plan docs/examples/target.csv   # exit 9: changes to make',
     'hedge plan docs/examples/target.csv --json   # exit 9',
     'cat docs/examples/target.csv | hedge plan -   # exit 9',
   ],
-});
+} as const;
 
-export const APPLY = declare({
+export const APPLY = {
   name: 'apply',
   summary: 'Bring the book to a target file, each action journaled',
   description:
@@ -501,15 +504,12 @@ export const APPLY = declare({
   group: 'automation',
   tier: 'write',
   args: [{ name: 'file', required: true, description: 'the target file, or - for stdin' }],
-  options: [
-    opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)'),
-    opt('--dry-run', 'the same as `hedge plan`: show, send nothing'),
-  ],
+  options: [TOLERANCE, opt('--dry-run', 'the same as `hedge plan`: show, send nothing')],
   // A checkout's sample target (docs/examples/): the examples run as written from its root.
   examples: ['hedge apply docs/examples/target.csv', 'hedge apply docs/examples/target.csv --yes --json'],
-});
+} as const;
 
-export const KEEP = declare({
+export const KEEP = {
   name: 'keep',
   group: 'automation',
   summary: 'Hold a target book through maturities',
@@ -528,7 +528,7 @@ export const KEEP = declare({
     opt('--once', 'run one cycle and exit (for cron or a systemd timer)'),
     opt('--interval <seconds>', 'seconds between cycles (default 60, at least 2)'),
     opt('--converge', 'bring a drifted side back to its target (add, reduce or close); default: report only'),
-    opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)'),
+    TOLERANCE,
     opt('--alert-cmd <command>', 'run this shell command with each alert (started, recovered) as JSON on its stdin'),
     opt('--alert-url <url>', 'POST each alert (started, recovered) as JSON with a Slack-compatible text field'),
     opt('--alert-headroom <usd>', "alert when a row's market capacity or the exposure headroom is below this"),
@@ -546,9 +546,9 @@ export const KEEP = declare({
     'hedge keep docs/examples/target.csv --once --json',
     'hedge keep docs/examples/target.csv --interval 300 --alert-cmd "notify-desk"',
   ],
-});
+} as const;
 
-export const KEEP_STATUS = declare({
+export const KEEP_STATUS = {
   name: 'status',
   summary: "Show this account's keeper: running, hung or dead, its rows and rolls",
   description:
@@ -562,9 +562,9 @@ export const KEEP_STATUS = declare({
     'hedge keep status --json   # exit 15 when none runs',
     'hedge keep status || notify-desk "the keeper is down"   # exit 15',
   ],
-});
+} as const;
 
-export const EXPOSURES = declare({
+export const EXPOSURES = {
   name: 'exposures',
   group: 'automation',
   summary: 'Receivables and payables to a target book; cost, stress, report',
@@ -608,9 +608,9 @@ export const EXPOSURES = declare({
     'hedge exposures docs/examples/exposures.json --json',
     'hedge exposures docs/examples/exposures.csv --report --html cover.html',
   ],
-});
+} as const;
 
-export const REPORT = declare({
+export const REPORT = {
   name: 'report',
   summary: 'P&L by day, week, month, side, tenor, market or deal; CSV, HTML',
   description:
@@ -618,7 +618,7 @@ export const REPORT = declare({
   group: 'book',
   tier: 'read',
   options: [
-    opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago'),
+    CLOSED_SINCE,
     UNTIL_DATE_OR_CONDITION,
     opt(
       '--by <group>',
@@ -634,9 +634,9 @@ export const REPORT = declare({
     'hedge report --since 2026-11-01 --format csv > november.csv',
     'hedge report --by month --html report.html',
   ],
-});
+} as const;
 
-export const MATURITIES = declare({
+export const MATURITIES = {
   name: 'maturities',
   summary: 'What settles when, grouped by day, with countdowns',
   description: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
@@ -648,9 +648,9 @@ export const MATURITIES = declare({
     UNTIL_OPTION,
   ],
   examples: ['hedge maturities', 'hedge maturities --within 3d --json'],
-});
+} as const;
 
-export const ROLL = declare({
+export const ROLL = {
   name: 'roll',
   summary: "Close a side's hedge and open it again for a new tenor",
   description: 'Keep a side covered past its maturity: close the open hedge and open the same notional for a new tenor',
@@ -668,9 +668,9 @@ export const ROLL = declare({
     'hedge roll USDTNGN sell --tenor 3 --dry-run',
     'hedge roll USDTNGN buy --tenor 3 --ref DEAL-43',
   ],
-});
+} as const;
 
-export const MCP = declare({
+export const MCP = {
   name: 'mcp',
   summary: 'Serve the commands as MCP tools over stdio, for an AI agent',
   description: 'Serve the commands as Model Context Protocol tools over stdio, for an AI agent',
@@ -696,9 +696,9 @@ export const MCP = declare({
     'hedge mcp --profile desk --max-notional 25k --max-daily-notional 100k --markets USDTNGN',
     'hedge mcp --profile desk --root ~/books',
   ],
-});
+} as const;
 
-export const TOOLS = declare({
+export const TOOLS = {
   name: 'tools',
   summary: 'The tools an agent may call: schemas, risk tiers, errors',
   description:
@@ -712,11 +712,11 @@ export const TOOLS = declare({
     ),
   ],
   examples: ['hedge tools --json', 'hedge tools --errors --json'],
-});
+} as const;
 
 export const API_METHOD_VALUES = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-export const API = declare({
+export const API = {
   name: 'api',
   group: 'automation',
   summary: "Call any endpoint with the profile's key (as gh api)",
@@ -747,10 +747,7 @@ export const API = declare({
     opt('--input <file>', 'the JSON body from this file (- for stdin); -f/-F then go in the query string'),
     opt('--paginate', 'GET every page of a list and print one envelope of all its rows'),
     opt('-i, --include', 'print the HTTP status line and the response headers before the body'),
-    WRITE_OPTIONS[1],
-    WRITE_OPTIONS[2],
-    WRITE_OPTIONS[3],
-    WRITE_OPTIONS[4],
+    ...WRITE_OPTIONS.slice(1),
     UNTIL_OPTION,
   ],
   examples: [
@@ -759,4 +756,4 @@ export const API = declare({
     'hedge api -X POST /hedges/close -f market=USDTNGN -f side=buy',
     'hedge api /hedges --paginate --query "length(data)"',
   ],
-});
+} as const;

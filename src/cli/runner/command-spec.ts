@@ -98,15 +98,6 @@ export function command<const S extends Omit<CommandSpec, 'load'>>(
   return { ...spec, load: load as unknown as () => Promise<CommandModule<never>> };
 }
 
-/** A command declaration (no code of its own to load yet: a group, or one whose code is added later). */
-export function declare<const S extends Omit<CommandSpec, 'load'>>(spec: S): S {
-  return spec;
-}
-
-export function runnable(spec: CommandSpec): spec is CommandSpec & { load: NonNullable<CommandSpec['load']> } {
-  return typeof spec.load === 'function';
-}
-
 type LongName<F extends string> = F extends `${string}--${infer L}`
   ? L extends `${infer N} ${string}`
     ? N
@@ -132,7 +123,7 @@ export function opt<const F extends string, const K extends OptionKind = KindOf<
   OptionSpec,
   'values'
 > {
-  const long = /--(?:no-)?([\w-]+)/.exec(flags)![1]!;
+  const long = /--(?:no-)?([\w-]+)/.exec(flags)![1];
   const key = long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
   const derived = flags.includes('<')
     ? 'value'

@@ -52,7 +52,7 @@ export async function runCommand(
   }
   // History and report would read the condition as a date: they never see it.
   const { until: _condition, ...options } = input.options;
-  const own: RawInput = until.dateToo ? { args: input.args, options } : input;
+  const own = until.dateToo ? { args: input.args, options } : input;
   const { runUntil } = await import('./run-until.js');
   return runUntil(ctx, until, (context) => module.run(context, own));
 }

@@ -35,12 +35,11 @@ function compileCondition(options: UntilOptions) {
   try {
     condition = compileQuery(options.expression, '--until');
   } catch (error) {
-    if (options.dateToo && error instanceof UsageError) {
+    if (options.dateToo && error instanceof UsageError)
       throw new UsageError(
         `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a JMESPath condition (${error.message.replace(/^--until "[^"]*": /, '').replace(/\.$/, '')}).`,
         { hint: error.hint },
       );
-    }
     throw error;
   }
   if (options.dateToo && options.fields) {

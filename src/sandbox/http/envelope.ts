@@ -42,10 +42,10 @@ export function errorResponse(error: ApiError): EngineResponse {
   return { status: error.status, headers: { ...error.headers }, body: { data: null, error: body, meta: {} } };
 }
 
-export function validationError(field: string, reason: string): ApiError {
+export function validationError(field: string, reason: string) {
   return new ApiError(400, 'validation_error', `${field} ${reason}`, { field, reason });
 }
 
-export function notFoundError(path: string): ApiError {
+export function notFoundError(path: string) {
   return new ApiError(404, 'not_found', `no endpoint at ${path}`, { path });
 }

@@ -2,6 +2,7 @@
 // sockets.
 
 import { hashString, nextRandom } from '../prng.js';
+import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
 
 /** html: a proxy's 502 page; truncated: half the JSON, status 200; wrong-types: numbers and strings swapped. */
 export type MalformedKind = 'html' | 'truncated' | 'wrong-types' | 'error-in-200' | 'data-and-error' | 'data-in-400';
@@ -56,16 +57,29 @@ interface InjectedError {
   message?: string;
 }
 
+/** `answer`: answered without reaching the engine, with the fault's name in the request log. */
 export type FaultOutcome =
   | { kind: 'none' }
-  | { kind: '5xx'; status: 500 | 503 }
-  | { kind: '429' }
-  | { kind: '503-retry-after'; retryAfter: string }
+  | { kind: 'answer'; fault: string; response: EngineResponse }
   | { kind: 'oversized'; bytes: number }
   | { kind: 'drop-after-commit' }
   | { kind: 'stall'; mode: StallMode }
-  | { kind: 'malformed'; malformed: MalformedKind }
-  | { kind: 'error'; status: number; code: string; message: string };
+  | { kind: 'malformed'; malformed: MalformedKind };
+
+const answer = (
+  fault: string,
+  status: number,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+  headers?: Record<string, string>,
+): FaultOutcome => ({
+  kind: 'answer',
+  fault,
+  response: errorResponse(new ApiError(status, code, message, details, headers)),
+});
+const rateLimited = () =>
+  answer('429', 429, 'rate_limited', 'rate limited (injected)', { retry_after_ms: 1000 }, { 'retry-after': '1' });
 
 export interface FaultPlan {
   latencyMs: number;
@@ -115,28 +129,21 @@ export class FaultInjector {
     this.prngState = hashString(`faults:${seed}`);
   }
 
-  get settings(): Readonly<FaultSettings> {
-    return this.current;
-  }
-
-  update(partial: Partial<FaultSettings>): void {
+  update(partial: Partial<FaultSettings>) {
     const next = { ...this.current, ...partial };
     for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const) {
       if (!(next[share] >= 0 && next[share] <= 1)) throw new Error(`${share} must be a share between 0 and 1`);
     }
     // Node refuses a header value with control characters only when the answer is written.
-    if (next.next503RetryAfter && !/^[\x20-\x7e]+$/.test(next.next503RetryAfter.retryAfter)) {
+    if (next.next503RetryAfter && !/^[\x20-\x7e]+$/.test(next.next503RetryAfter.retryAfter))
       throw new Error('next503RetryAfter.retryAfter must be printable ASCII, e.g. "2" or an HTTP-date');
-    }
     if (
       next.nextError &&
       !(Number.isInteger(next.nextError.status) && next.nextError.status >= 400 && next.nextError.status <= 599)
-    ) {
+    )
       throw new Error('nextError.status must be an HTTP error status (400 to 599)');
-    }
-    if (next.nextOversized && !(Number.isSafeInteger(next.nextOversized.bytes) && next.nextOversized.bytes > 0)) {
+    if (next.nextOversized && !(Number.isSafeInteger(next.nextOversized.bytes) && next.nextOversized.bytes > 0))
       throw new Error('nextOversized.bytes must be a positive whole number');
-    }
     this.current = next;
   }
 
@@ -154,7 +161,7 @@ export class FaultInjector {
   /** One from a countdown: its setting while any is left (the last one taken sets it to null), else undefined. */
   private take<K extends 'nextLatency' | 'next503RetryAfter' | 'nextError' | 'nextMalformed' | 'nextOversized'>(
     key: K,
-  ): NonNullable<FaultSettings[K]> | undefined {
+  ) {
     const next = this.current[key] as NonNullable<FaultSettings[K]> | null;
     if (!next || next.count <= 0) return undefined;
     this.current[key] = (next.count > 1 ? { ...next, count: next.count - 1 } : null) as FaultSettings[K];
@@ -166,22 +173,30 @@ export class FaultInjector {
     if (settings.stall) return { kind: 'stall', mode: settings.stall };
     if (settings.next5xx > 0) {
       settings.next5xx--;
-      return { kind: '5xx', status: this.random() < 0.5 ? 500 : 503 };
+      return this.fault5xx();
     }
-    const retryAfter503 = this.take('next503RetryAfter');
-    if (retryAfter503) return { kind: '503-retry-after', retryAfter: retryAfter503.retryAfter };
+    const retryAfter503 = this.take('next503RetryAfter')?.retryAfter;
+    if (retryAfter503)
+      return answer(
+        '503-retry-after',
+        503,
+        'service_unavailable',
+        'service unavailable (injected)',
+        { retry_after: retryAfter503 },
+        { 'retry-after': retryAfter503 },
+      );
     if (settings.next429 > 0) {
       settings.next429--;
-      return { kind: '429' };
+      return rateLimited();
     }
     const injected = this.take('nextError');
     if (injected)
-      return {
-        kind: 'error',
-        status: injected.status,
-        code: injected.code,
-        message: injected.message ?? `${injected.code} (injected)`,
-      };
+      return answer(
+        `error-${injected.status}`,
+        injected.status,
+        injected.code,
+        injected.message ?? `${injected.code} (injected)`,
+      );
     const malformed = this.take('nextMalformed');
     if (malformed) return { kind: 'malformed', malformed: malformed.kind };
     // Only reads are padded: the countdown waits for a GET, as drop-after-commit waits for a write.
@@ -195,13 +210,19 @@ export class FaultInjector {
     // Draw only when a share is set, so turning shares on does not disturb other randomness.
     if (settings.fault5xx > 0 || settings.fault429 > 0) {
       const draw = this.random();
-      if (draw < settings.fault5xx) return { kind: '5xx', status: this.random() < 0.5 ? 500 : 503 };
-      if (draw < settings.fault5xx + settings.fault429) return { kind: '429' };
+      if (draw < settings.fault5xx) return this.fault5xx();
+      if (draw < settings.fault5xx + settings.fault429) return rateLimited();
     }
-    if (committing && settings.dropAfterCommit > 0 && this.random() < settings.dropAfterCommit) {
+    if (committing && settings.dropAfterCommit > 0 && this.random() < settings.dropAfterCommit)
       return { kind: 'drop-after-commit' };
-    }
     return { kind: 'none' };
+  }
+
+  /** 500 or 503, one draw deciding which. */
+  private fault5xx() {
+    return this.random() < 0.5
+      ? answer('5xx', 500, 'internal_error', 'internal error (injected)')
+      : answer('5xx', 503, 'service_unavailable', 'service unavailable (injected)');
   }
 
   private random() {

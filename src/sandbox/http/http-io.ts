@@ -3,8 +3,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { ApiError, type EngineResponse, type EnvelopeError, errorResponse } from './envelope.js';
-import type { FaultOutcome, MalformedKind } from './faults.js';
+import { ApiError, type EngineResponse, type EnvelopeError } from './envelope.js';
+import type { MalformedKind } from './faults.js';
 import { INVALID_JSON } from './validation.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -12,7 +12,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export const BAD_GATEWAY_PAGE =
   '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
 
-export function splitUrl(url: string): { rawPath: string; query: Record<string, string> } {
+export function splitUrl(url: string) {
   const questionMark = url.indexOf('?');
   if (questionMark < 0) return { rawPath: url, query: {} };
   const query: Record<string, string> = {};
@@ -41,7 +41,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export function parseBody(text: string): unknown {
+export function parseBody(text: string) {
   if (text.length === 0) return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -56,55 +56,17 @@ export function sendText(
   contentType: string,
   text: string,
   headers: Record<string, string> = {},
-): void {
+) {
   res.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
-export function sendEnvelope(res: ServerResponse, response: EngineResponse): void {
+export function sendEnvelope(res: ServerResponse, response: EngineResponse) {
   sendText(res, response.status, JSON_TYPE, JSON.stringify(response.body), response.headers);
 }
 
-/** The answer to a fault that never reaches the engine, with its name in the request log; undefined for the others. */
-export function injectedAnswer(outcome: FaultOutcome): { fault: string; response: EngineResponse } | undefined {
-  const unavailable = (details?: Record<string, unknown>, headers?: Record<string, string>) =>
-    errorResponse(new ApiError(503, 'service_unavailable', 'service unavailable (injected)', details, headers));
-  switch (outcome.kind) {
-    case '5xx':
-      return {
-        fault: '5xx',
-        response:
-          outcome.status === 500
-            ? errorResponse(new ApiError(500, 'internal_error', 'internal error (injected)'))
-            : unavailable(),
-      };
-    case '503-retry-after':
-      return {
-        fault: '503-retry-after',
-        response: unavailable({ retry_after: outcome.retryAfter }, { 'retry-after': outcome.retryAfter }),
-      };
-    case '429': {
-      const error = new ApiError(
-        429,
-        'rate_limited',
-        'rate limited (injected)',
-        { retry_after_ms: 1000 },
-        { 'retry-after': '1' },
-      );
-      return { fault: '429', response: errorResponse(error) };
-    }
-    case 'error':
-      return {
-        fault: `error-${outcome.status}`,
-        response: errorResponse(new ApiError(outcome.status, outcome.code, outcome.message)),
-      };
-    default:
-      return undefined;
-  }
-}
-
 /** Status and headers go out, then half the body, then nothing: the client waits forever. */
-export function stallBody(res: ServerResponse, response: EngineResponse): void {
+export function stallBody(res: ServerResponse, response: EngineResponse) {
   const text = JSON.stringify(response.body);
   res.writeHead(response.status, {
     ...response.headers,
@@ -119,9 +81,8 @@ export function swapTypes(value: unknown): unknown {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return value.length;
   if (Array.isArray(value)) return value.map(swapTypes);
-  if (value !== null && typeof value === 'object') {
+  if (value !== null && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, swapTypes(inner)]));
-  }
   return value;
 }
 
@@ -155,7 +116,7 @@ const PADDING_CHUNK = Buffer.alloc(64 * 1024, 'x');
  * A valid envelope of exactly `bytes` bytes (or the bare envelope if that is longer): the answer with
  * `meta.padding` holding as many "x" as it takes.
  */
-export function sendPadded(res: ServerResponse, response: EngineResponse, bytes: number): void {
+export function sendPadded(res: ServerResponse, response: EngineResponse, bytes: number) {
   const { data, error, meta } = response.body;
   // `padding` is the last key of the last object, so the text ends `"padding":""}}`.
   const text = JSON.stringify({ data, error, meta: { ...meta, padding: '' } });

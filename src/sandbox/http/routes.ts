@@ -62,25 +62,23 @@ const onchainMeta = (): Record<string, unknown> => ({ source: 'onchain' });
 
 // ---- market checks ---------------------------------------------------------------------
 
-function requireListedMarket(book: Book, market: string): MarketDefinition {
+function requireListedMarket(book: Book, market: string) {
   const definition = book.findMarket(market);
-  if (!definition) {
+  if (!definition)
     throw new ApiError(400, 'market_not_available', `market ${market} is not available to this account`, {
       market,
       allowed_markets: book.markets.map((listed) => listed.market),
     });
-  }
   return definition;
 }
 
-function requireOpenMarket(book: Book, market: string): MarketDefinition {
+function requireOpenMarket(book: Book, market: string) {
   const definition = requireListedMarket(book, market);
-  if (definition.status !== 'open') {
+  if (definition.status !== 'open')
     throw new ApiError(400, 'market_disabled', `market ${market} is ${definition.status}`, {
       market,
       status: definition.status,
     });
-  }
   return definition;
 }
 
@@ -91,32 +89,29 @@ function requireRoomFor(
   definition: MarketDefinition,
   side: Side,
   notionalUsd: number,
-): void {
+) {
   const availableExposure = book.availableExposureUsd(account);
-  if (notionalUsd > availableExposure) {
+  if (notionalUsd > availableExposure)
     throw new ApiError(400, 'exposure_exceeded', 'this would push the account over its aggregate exposure cap', {
       available_exposure_usd: availableExposure,
       requested_usd: notionalUsd,
       exposure_cap_usd: book.config.exposureCapUsd,
     });
-  }
-  if (notionalUsd > marketHeadroomUsd(book.totalOpenInterest(definition), side)) {
+  if (notionalUsd > marketHeadroomUsd(book.totalOpenInterest(definition), side))
     throw new ApiError(400, 'capacity_exceeded', `not enough ${side} capacity on ${definition.market}`, {
       side,
       available_capacity_usd: book.availableCapacityUsd(definition, side),
       requested_usd: notionalUsd,
     });
-  }
   const upfront = roundMoney(requiredMarginUsdc(notionalUsd) + platformFeeUsdc(notionalUsd));
-  if (upfront > account.balanceUsdc) {
+  if (upfront > account.balanceUsdc)
     throw new ApiError(400, 'insufficient_balance', 'the balance does not cover margin plus fee', {
       balance_usdc: account.balanceUsdc,
       required_usdc: upfront,
     });
-  }
 }
 
-function pendingHedgeError(hedge: HedgeState): ApiError {
+function pendingHedgeError(hedge: HedgeState) {
   // Retry-After: the change lands within the fill delay; the same request may be sent again then.
   return new ApiError(
     409,
@@ -129,14 +124,14 @@ function pendingHedgeError(hedge: HedgeState): ApiError {
 
 // ---- reads -----------------------------------------------------------------------------
 
-function getMarkets({ book, nowMs }: RouteContext): EngineResponse {
+function getMarkets({ book, nowMs }: RouteContext) {
   return successResponse(
     book.markets.map((definition) => marketView(book, definition, nowMs)),
     { ...onchainMeta(), allowed_markets: book.markets.map((definition) => definition.market) },
   );
 }
 
-function getPrices({ book, request, nowMs, dialect }: RouteContext): EngineResponse {
+function getPrices({ book, request, nowMs, dialect }: RouteContext) {
   const symbols = request.query.symbols;
   const requested =
     symbols === undefined
@@ -192,7 +187,7 @@ function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator
 }
 
 /** Newest first; the filters scan from the newest hedge and stop once the page is full. */
-function listHedges({ book, account, request, dialect }: RouteContext): EngineResponse {
+function listHedges({ book, account, request, dialect }: RouteContext) {
   checkListQuery(request, dialect, ['status', 'client_reference']);
   const status = readStatusFilter(request.query, dialect.closingStatus === null ? [] : [dialect.closingStatus]);
   const clientReference = keptReference(request.query.client_reference, dialect);
@@ -209,7 +204,7 @@ function listHedges({ book, account, request, dialect }: RouteContext): EngineRe
   );
 }
 
-function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
+function getHedge({ account, params, dialect }: RouteContext) {
   // Own records only: `__proto__` or `constructor` is no hedge of anyone's.
   const hedge = Object.hasOwn(account.hedges, params[0]) ? account.hedges[params[0]] : undefined;
   if (!hedge)
@@ -218,7 +213,7 @@ function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
 }
 
 /** The history is kept oldest first, so the newest page is its tail, read backwards. */
-function getHistory({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
+function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const pages = dialect.historyPages;
   const shown = book.shownHistoryLength(account, nowMs);
   const { history } = account;
@@ -279,36 +274,35 @@ function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecor
   return partitionPoint(history.length, (index) => compareHistoryRecords(history[index], key as HistoryRecord) < 0);
 }
 
-function getPositions({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
+function getPositions({ book, account, nowMs, dialect }: RouteContext) {
   return successResponse(
     positionViews(book, account, nowMs).map((line) => wireAmounts(renameFields(line, dialect.positionFields), dialect)),
   );
 }
 
-function getAccount({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
+function getAccount({ book, account, nowMs, dialect }: RouteContext) {
   return successResponse(wireAmounts(renameFields(accountView(book, account, nowMs), dialect.accountFields), dialect));
 }
 
 // ---- quote and writes ------------------------------------------------------------------
 
-function postQuote({ book, request, nowMs }: RouteContext): EngineResponse {
+function postQuote({ book, request, nowMs }: RouteContext) {
   const terms = readHedgeTerms(requireJsonObject(request.body));
   const definition = requireOpenMarket(book, terms.market);
   return successResponse(quoteView(book, { definition, ...terms }, nowMs), onchainMeta());
 }
 
-function openHedge({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
+function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
   const body = requireJsonObject(request.body);
   const terms = readHedgeTerms(body);
   const clientReference = keptReference(readClientReference(body), dialect);
   const { market, side, notionalUsd } = terms;
   const definition = requireOpenMarket(book, market);
   const existing = book.activeHedge(account, market, side);
-  if (existing && dialect.hedgesPerSide === 'one') {
+  if (existing && dialect.hedgesPerSide === 'one')
     throw new ApiError(409, 'hedge_already_open', `a ${side} hedge on ${market} is already open; use add`, {
       hedge_id: existing.id,
     });
-  }
   requireRoomFor(book, account, definition, side, notionalUsd);
   const hedge = book.submitOpen(account, { ...terms, clientReference }, nowMs);
   return successResponse({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
@@ -319,8 +313,7 @@ interface ChangePart {
   notionalUsd: number;
 }
 
-const sideNotional = (hedges: readonly HedgeState[]): number =>
-  hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+const sideNotional = (hedges: readonly HedgeState[]) => hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 
 /**
  * What each hedge on the side (oldest first) takes part in a change with, newest first: add acts on the newest
@@ -331,9 +324,8 @@ function changeParts(action: ChangeAction, hedges: readonly HedgeState[], reques
   const newestFirst = [...hedges].reverse();
   const whole = (hedge: HedgeState): ChangePart => ({ hedge, notionalUsd: hedge.notionalUsd });
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
-  if (action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd))) {
+  if (action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd)))
     return newestFirst.map(whole);
-  }
   const parts: ChangePart[] = [];
   let left = requestedUsd;
   for (const hedge of newestFirst) {
@@ -367,11 +359,10 @@ function changeHedge(action: ChangeAction): Handler {
     const openUsd = sideNotional(hedges);
     const changeUsd = requested ?? openUsd;
     if (action === 'add') requireRoomFor(book, account, definition, side, changeUsd);
-    if (action === 'reduce' && changeUsd > openUsd) {
+    if (action === 'reduce' && changeUsd > openUsd)
       throw new ApiError(400, 'notional_too_large', 'cannot reduce by more than the open notional', {
         notional_usd: roundMoney(openUsd),
       });
-    }
     const parts = changeParts(action, hedges, changeUsd);
     const changes = parts.map((part) => book.submitChange(account, part.hedge, action, part.notionalUsd, nowMs));
     return successResponse({
@@ -403,7 +394,7 @@ const ROUTES: Array<[pattern: string | RegExp, methods: Record<string, Handler>]
 ];
 
 /** The endpoint; `idempotent`: it changes state, so it honours Idempotency-Key (spec section 7). */
-export function matchRoute(method: string, path: string): { handle: Handler; idempotent: boolean; params: string[] } {
+export function matchRoute(method: string, path: string) {
   for (const [pattern, methods] of ROUTES) {
     const match = typeof pattern === 'string' ? pattern === path && [] : pattern.exec(path)?.slice(1);
     if (!match) continue;

@@ -16,7 +16,7 @@ export interface ServeIo {
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promise<void> {
+export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
   const sandbox = await startSandbox(options);
   io.stdout.write(`HEDGE_BASE_URL=${sandbox.baseUrl}\n`);
   io.stdout.write(`HEDGE_API_KEY=${sandbox.apiKey}\n`);
@@ -62,12 +62,7 @@ function describeWire(dialect: SandboxDialect, severalPerSide: boolean | undefin
     wire.references === 'upper-case' ? 'client references kept in upper case' : '',
     `markets ${wire.markets.map((listed) => (listed.status === 'open' ? listed.market : `${listed.market} (${listed.status})`)).join(', ')}`,
   ].filter(Boolean);
-  return (
-    `Wire: page size as ${wire.pageSizeParameter}, add/reduce notional as ${wire.changeNotionalField}, ` +
-    `${several ? 'several hedges' : 'one hedge'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose}, ` +
-    `${extras.join(', ')} ` +
-    '(the HEDGE_WIRE_* lines on stdout set the client to match; hedge also learns them on its own; see src/sandbox/DIALECTS.md).'
-  );
+  return `Wire: page size as ${wire.pageSizeParameter}, add/reduce notional as ${wire.changeNotionalField}, ${several ? 'several hedges' : 'one hedge'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose}, ${extras.join(', ')} (the HEDGE_WIRE_* lines on stdout set the client to match; hedge also learns them on its own; see src/sandbox/DIALECTS.md).`;
 }
 
 function describeSettings(options: SandboxOptions, baseUrl: string, dialect: SandboxDialect) {
@@ -89,8 +84,7 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
   ].filter(Boolean);
   const lines = [
     `Hedge sandbox listening on ${baseUrl} (test keys only, state in ${persistence}).`,
-    `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, ` +
-      `clock speed ${options.clockSpeed ?? 1}x${seed}${rateLimit}, ${dialect} wire dialect.`,
+    `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, clock speed ${options.clockSpeed ?? 1}x${seed}${rateLimit}, ${dialect} wire dialect.`,
     `Injected faults: ${faults.length > 0 ? faults.join(', ') : 'none'}.`,
     timing.length > 0 ? `Timing: ${timing.join(', ')}.` : '',
     options.tls ? 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.' : '',

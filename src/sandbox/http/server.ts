@@ -5,7 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
-import { type SandboxClock, createClock } from '../clock.js';
+import { createClock } from '../clock.js';
 import { type EngineOptions, type IdempotencyLease, SandboxEngine, createEngineState } from '../engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
@@ -14,7 +14,6 @@ import {
   BAD_GATEWAY_PAGE,
   JSON_TYPE,
   ambiguousResponse,
-  injectedAnswer,
   parseBody,
   readBody,
   sendEnvelope,
@@ -52,7 +51,6 @@ export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
    */
   socketPath?: string;
   tls?: boolean;
-  tlsDir?: string;
   clockSpeed?: number;
   fault5xx?: number;
   fault429?: number;
@@ -63,7 +61,6 @@ export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
   stateFileLock?: StateFileLock;
   stateFileBeforeCommit?: () => void | Promise<void>;
   realNow?: () => number;
-  requestLogLimit?: number;
   hostileText?: boolean;
   /**
    * The `Date` header runs this many ms ahead of the real clock (negative: behind), as on a server whose clock is
@@ -88,21 +85,7 @@ export interface RequestLogEntry {
   fault: string | null;
 }
 
-export interface RunningSandbox {
-  baseUrl: string;
-  apiKey: string;
-  apiKeys: string[];
-  caFile?: string;
-  socketPath?: string;
-  port: number;
-  startedAfresh: boolean;
-  requestLog: RequestLogEntry[];
-  clock: SandboxClock;
-  engine: SandboxEngine;
-  setFaults(partial: Partial<FaultSettings>): void;
-  seedHedges(options: { apiKey: string; count: number; status?: 'closed' | 'failed' }): string[];
-  close(): Promise<void>;
-}
+export type RunningSandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 function generateTestKey() {
   let rest = '';
@@ -124,10 +107,10 @@ function requestId() {
 function usesEngine(outcome: FaultOutcome) {
   if (outcome.kind === 'stall') return outcome.mode === 'body';
   if (outcome.kind === 'malformed') return outcome.malformed !== 'html';
-  return injectedAnswer(outcome) === undefined;
+  return outcome.kind !== 'answer';
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+export async function startSandbox(options: SandboxOptions = {}) {
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [generateTestKey()];
   const host = await hostEngine(options, apiKeys);
   const faults = new FaultInjector(
@@ -141,9 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     String(options.seed ?? DEFAULT_SEED),
   );
   // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
-  const certificates: SandboxCertificates | undefined = options.tls
-    ? await (await import('./tls.js')).generateCertificates(options.tlsDir)
-    : undefined;
+  const certificates = options.tls ? await (await import('./tls.js')).generateCertificates() : undefined;
   const traffic = new SandboxTraffic(options, host, faults);
   const { server, sockets } = httpServer(certificates, traffic.handler);
   const bindHost = options.host ?? '127.0.0.1';
@@ -165,8 +146,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     get engine() {
       return host.engine;
     },
-    setFaults: (partial) => faults.update(partial),
-    seedHedges: ({ apiKey, count, status }) => {
+    setFaults: (partial: Partial<FaultSettings>) => faults.update(partial),
+    seedHedges: ({ apiKey, count, status }: { apiKey: string; count: number; status?: 'closed' | 'failed' }) => {
       if (host.shared) throw new Error('seedHedges is for a sandbox that owns its state (no stateFileLock)');
       const ids = host.engine.seedHedges(apiKey, count, status ?? 'closed', host.clock.now());
       host.saveIfChanged();
@@ -184,23 +165,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
-interface EngineHost {
-  readonly engine: SandboxEngine;
-  readonly clock: SandboxClock;
-  readonly realNow: () => number;
-  readonly shared: SharedStateFile | undefined;
-  readonly startedAfresh: boolean;
-  saveIfChanged(): void;
-  flush(): Promise<void>;
-}
+type EngineHost = Awaited<ReturnType<typeof hostEngine>>;
 
 /** The engine, started from the state file when there is one (its clock carried on), else afresh. */
-async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<EngineHost> {
+async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   const seed = options.seed ?? DEFAULT_SEED;
   const realNow = options.realNow ?? Date.now;
   let shared: SharedStateFile | undefined;
   let savedRevision = 0;
-  if (options.stateFile && options.stateFileLock) {
+  if (options.stateFile && options.stateFileLock)
     shared = new SharedStateFile(options.stateFile, options.stateFileLock, {
       adopt: (contents) => adopt(contents),
       snapshot: () => snapshot(),
@@ -210,7 +183,6 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
       },
       beforeCommit: options.stateFileBeforeCommit,
     });
-  }
   const read = options.stateFile ? (shared?.load() ?? readStateFile(options.stateFile)) : undefined;
   const saved = read?.contents;
   const clock = createClock({
@@ -276,7 +248,7 @@ class SandboxTraffic {
     private readonly faults: FaultInjector,
   ) {}
 
-  readonly handler = (req: IncomingMessage, res: ServerResponse): void => {
+  readonly handler = (req: IncomingMessage, res: ServerResponse) => {
     this.onRequest(req, res).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
@@ -284,7 +256,7 @@ class SandboxTraffic {
     });
   };
 
-  close(): void {
+  close() {
     this.closing = true;
     this.holds.abort();
   }
@@ -333,10 +305,7 @@ class SandboxTraffic {
   }
 
   /** The request read and logged (still pending), or undefined when its body could not be read (answered or cut off). */
-  private async receive(
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<{ entry: RequestLogEntry; rawPath: string; underBase: boolean; request: EngineRequest } | undefined> {
+  private async receive(req: IncomingMessage, res: ServerResponse) {
     res.setHeader('x-request-id', requestId());
     const realTimeMs = this.host.realNow();
     const sandboxTimeMs = this.host.clock.now();
@@ -376,7 +345,7 @@ class SandboxTraffic {
   }
 
   /** With a shared state file, the engine's answer is computed and saved under the lock first; false when the file stayed busy (answered 503). */
-  private async answerUnderLock(exchange: Exchange, shared: SharedStateFile): Promise<boolean> {
+  private async answerUnderLock(exchange: Exchange, shared: SharedStateFile) {
     const { clock, realNow } = this.host;
     try {
       exchange.answered = await shared.transact(() =>
@@ -398,8 +367,8 @@ class SandboxTraffic {
   }
 
   private log(entry: RequestLogEntry) {
-    const limit = this.options.requestLogLimit ?? 100_000;
-    if (this.requestLog.length >= limit) this.requestLog.splice(0, Math.ceil(limit / 2));
+    // A long-running server keeps the newest half once the log is full.
+    if (this.requestLog.length >= 100_000) this.requestLog.splice(0, 50_000);
     this.requestLog.push(entry);
   }
 }
@@ -418,30 +387,28 @@ class Exchange {
     private readonly host: EngineHost,
   ) {}
 
-  finish(response: EngineResponse): void {
+  finish(response: EngineResponse) {
     sendEnvelope(this.res, this.record(response));
   }
 
-  private record(response: EngineResponse, status: RequestLogStatus = response.status): EngineResponse {
+  private record(response: EngineResponse, status: RequestLogStatus = response.status) {
     this.entry.status = status;
     this.entry.errorCode = response.body.error?.code ?? null;
     return response;
   }
 
-  noteFault(name: string): void {
+  noteFault(name: string) {
     this.applied.push(name);
     this.entry.fault = this.applied.join('+');
   }
 
-  respond(outcome: FaultOutcome): void {
+  respond(outcome: FaultOutcome) {
     const { res, entry } = this;
-    const injected = injectedAnswer(outcome);
-    if (injected) {
-      this.noteFault(injected.fault);
-      this.finish(this.dress(injected.response));
-      return;
-    }
     switch (outcome.kind) {
+      case 'answer':
+        this.noteFault(outcome.fault);
+        this.finish(this.dress(outcome.response));
+        return;
       case 'stall':
         this.noteFault(`stall-${outcome.mode}`);
         entry.status = 'stalled';
@@ -467,11 +434,11 @@ class Exchange {
     }
   }
 
-  private dress(response: EngineResponse): EngineResponse {
+  private dress(response: EngineResponse) {
     return this.hostileText ? withHostileText(response, this.request.path) : response;
   }
 
-  private runEngine(): EngineResponse {
+  private runEngine() {
     const { host } = this;
     if (host.shared && !this.answered) throw new Error('shared state: the engine ran outside its lock');
     const response =
@@ -536,7 +503,7 @@ function httpServer(
 }
 
 /** Listens on `host`:`port` (0: a free one) or on a local socket; the port it got (0 on a socket). */
-async function listen(server: Server, where: string | { host: string; port: number }): Promise<number> {
+async function listen(server: Server, where: string | { host: string; port: number }) {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     const listening = () => {

@@ -2,7 +2,7 @@
 
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -47,16 +47,15 @@ export interface SandboxCertificates {
   caFile: string;
   key: string;
   cert: string;
-  /** Removes the directory when it was a temporary one made here. */
+  /** Removes the temporary directory they were made in. */
   cleanup(): Promise<void>;
 }
 
-/** Generates a CA and a leaf for localhost, 127.0.0.1 and ::1 into `dir` (default a new temp dir). */
-export async function generateCertificates(dir?: string): Promise<SandboxCertificates> {
-  const ownsDir = dir === undefined;
-  const target = dir ?? (await mkdtemp(join(tmpdir(), 'hedge-sandbox-tls-')));
-  await mkdir(target, { recursive: true });
-  const path = (name: string): string => join(target, name);
+/** Generates a CA and a leaf for localhost, 127.0.0.1 and ::1 into a new temporary directory. */
+export async function generateCertificates(): Promise<SandboxCertificates> {
+  const target = await mkdtemp(join(tmpdir(), 'hedge-sandbox-tls-'));
+  const path = (name: string) => join(target, name);
+  const cleanup = () => rm(target, { recursive: true, force: true });
   try {
     await writeFile(path('openssl.cnf'), OPENSSL_CONFIG);
     const config = ['-config', path('openssl.cnf')];
@@ -117,12 +116,10 @@ export async function generateCertificates(dir?: string): Promise<SandboxCertifi
       caFile: path('ca.pem'),
       key,
       cert,
-      cleanup: async () => {
-        if (ownsDir) await rm(target, { recursive: true, force: true });
-      },
+      cleanup,
     };
   } catch (error) {
-    if (ownsDir) await rm(target, { recursive: true, force: true });
+    await cleanup();
     const detail = error instanceof Error ? error.message : String(error);
     throw new Error(`could not generate sandbox TLS certificates with openssl: ${detail}`, { cause: error });
   }

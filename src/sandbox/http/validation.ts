@@ -16,110 +16,97 @@ const HEDGE_STATUSES: readonly HedgeStatus[] = ['submitting', 'submitted', 'fill
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 500;
 
-export function requireJsonObject(body: unknown): JsonObject {
+export function requireJsonObject(body: unknown) {
   if (body === INVALID_JSON) throw new ApiError(400, 'invalid_json', 'request body is not valid JSON');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new ApiError(400, 'invalid_json', 'request body must be a JSON object');
-  }
   return body as JsonObject;
 }
 
-export function readMarket(body: JsonObject): string {
-  const market = body.market;
-  if (market === undefined) throw validationError('market', 'is required');
-  if (typeof market !== 'string' || market.length === 0 || market.length > MAX_MARKET_LENGTH) {
-    throw validationError('market', `must be a non-empty string of at most ${MAX_MARKET_LENGTH} characters`);
-  }
-  return market;
+/** A body field that must be there and `valid`, or a 400 saying what it `must` be. */
+function required<T>(body: JsonObject, field: string, valid: (value: unknown) => boolean, must: string) {
+  const value = body[field];
+  if (value === undefined) throw validationError(field, 'is required');
+  if (!valid(value)) throw validationError(field, must);
+  return value as T;
 }
 
-export function readSide(body: JsonObject): Side {
-  const side = body.side;
-  if (side === undefined) throw validationError('side', 'is required');
-  if (side !== 'buy' && side !== 'sell') throw validationError('side', 'must be buy or sell');
-  return side;
-}
+const shortText = (max: number) => (value: unknown) =>
+  typeof value === 'string' && value.length > 0 && value.length <= max;
+
+export const readMarket = (body: JsonObject) =>
+  required<string>(
+    body,
+    'market',
+    shortText(MAX_MARKET_LENGTH),
+    `must be a non-empty string of at most ${MAX_MARKET_LENGTH} characters`,
+  );
+
+export const readSide = (body: JsonObject) =>
+  required<Side>(body, 'side', (side) => side === 'buy' || side === 'sell', 'must be buy or sell');
+
+const readPositiveAmount = (body: JsonObject, field: string) =>
+  required<number>(
+    body,
+    field,
+    (amount) => typeof amount === 'number' && Number.isFinite(amount) && amount > 0,
+    'must be a positive finite number',
+  );
 
 /** What a quote and an open both carry, checked in this order. */
-export function readHedgeTerms(body: JsonObject): {
-  market: string;
-  side: Side;
-  notionalUsd: number;
-  tenorDays: number;
-} {
+export function readHedgeTerms(body: JsonObject) {
   return {
     market: readMarket(body),
     side: readSide(body),
     notionalUsd: readPositiveAmount(body, 'notional_usd'),
-    tenorDays: readTenor(body),
+    tenorDays: required<number>(
+      body,
+      'tenor_days',
+      (tenor) => typeof tenor === 'number' && MARKET_MODEL.tenorsDays.includes(tenor),
+      `must be one of ${MARKET_MODEL.tenorsDays.join(', ')}`,
+    ),
   };
 }
 
 /** The notional of an add or reduce under the dialect's field name. */
-export function readChangeNotional(body: JsonObject, field: string, refusedFields: readonly string[]): number {
+export function readChangeNotional(body: JsonObject, field: string, refusedFields: readonly string[]) {
   const foreign = refusedFields.find((name) => body[name] !== undefined);
-  if (foreign !== undefined) {
+  if (foreign !== undefined)
     throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
-  }
   return readPositiveAmount(body, field);
 }
 
-function readPositiveAmount(body: JsonObject, field: string) {
-  const amount = body[field];
-  if (amount === undefined) throw validationError(field, 'is required');
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
-    throw validationError(field, 'must be a positive finite number');
-  }
-  return amount;
-}
-
-function readTenor(body: JsonObject) {
-  const tenor = body.tenor_days;
-  if (tenor === undefined) throw validationError('tenor_days', 'is required');
-  if (typeof tenor !== 'number' || !MARKET_MODEL.tenorsDays.includes(tenor)) {
-    throw validationError('tenor_days', `must be one of ${MARKET_MODEL.tenorsDays.join(', ')}`);
-  }
-  return tenor;
-}
-
-export function readClientReference(body: JsonObject): string | undefined {
+export function readClientReference(body: JsonObject) {
   const reference = body.client_reference;
   if (reference === undefined || reference === null) return undefined;
-  if (typeof reference !== 'string' || reference.length === 0 || reference.length > MAX_CLIENT_REFERENCE_LENGTH) {
+  if (!shortText(MAX_CLIENT_REFERENCE_LENGTH)(reference))
     throw validationError(
       'client_reference',
       `must be a non-empty string of at most ${MAX_CLIENT_REFERENCE_LENGTH} characters`,
     );
-  }
-  return reference;
+  return reference as string;
 }
 
-export function readIdempotencyKey(headers: Record<string, string | undefined>): string | undefined {
+export function readIdempotencyKey(headers: Record<string, string | undefined>) {
   const key = headers['idempotency-key'];
   if (key === undefined) return undefined;
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
     throw validationError('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
-  }
   return key;
 }
 
 /** The page size under the dialect's parameter name (`limit` in the reference dialect). */
-export function readPageSize(
-  query: Record<string, string>,
-  parameter: string,
-  defaultSize = DEFAULT_PAGE_SIZE,
-): number {
+export function readPageSize(query: Record<string, string>, parameter: string, defaultSize = DEFAULT_PAGE_SIZE) {
   const raw = query[parameter];
   if (raw === undefined) return defaultSize;
   const size = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(size >= 1 && size <= MAX_PAGE_SIZE)) {
+  if (!(size >= 1 && size <= MAX_PAGE_SIZE))
     throw validationError(parameter, `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  }
   return size;
 }
 
 /** A strict server's answer to a query parameter it does not know: 400 naming it. */
-export function refuseUnknownQuery(query: Record<string, string>, known: readonly string[]): void {
+export function refuseUnknownQuery(query: Record<string, string>, known: readonly string[]) {
   const unknown = Object.keys(query).find((name) => !known.includes(name));
   if (unknown !== undefined) {
     const reason = `is not a query parameter of this endpoint (known: ${known.join(', ')})`;
@@ -132,25 +119,23 @@ export function refuseUnknownQuery(query: Record<string, string>, known: readonl
 }
 
 /** The status filter: the spec's five, and the dialect's own extra statuses. */
-export function readStatusFilter(query: Record<string, string>, extra: readonly string[] = []): string | undefined {
+export function readStatusFilter(query: Record<string, string>, extra: readonly string[] = []) {
   const status = query.status;
   if (status === undefined) return undefined;
   const allowed = [...HEDGE_STATUSES, ...extra];
-  if (!allowed.includes(status)) {
-    throw validationError('status', `must be one of ${allowed.join(', ')}`);
-  }
+  if (!allowed.includes(status)) throw validationError('status', `must be one of ${allowed.join(', ')}`);
   return status;
 }
 
 const CURSOR_PREFIX = 'c1.';
 
 /** An opaque page cursor: the position of the next page's first item in the list. */
-export function encodeCursor(position: number): string {
+export function encodeCursor(position: number) {
   return CURSOR_PREFIX + Buffer.from(`at:${position}`).toString('base64url');
 }
 
 /** The position a cursor stands for (0 without one); a cursor this server did not make is refused. */
-export function decodeCursor(cursor: string | undefined): number {
+export function decodeCursor(cursor: string | undefined) {
   if (cursor === undefined) return 0;
   const text = cursor.startsWith(CURSOR_PREFIX)
     ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8')

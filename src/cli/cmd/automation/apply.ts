@@ -6,12 +6,7 @@ import type { InputOf } from '../../runner/command-spec.js';
 import type { APPLY } from '../specs.js';
 import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
-import {
-  parseTolerance,
-  planCheckError,
-  planTarget,
-  type TargetPlanOptions,
-} from '../../../features/plan/target-plan.js';
+import { parseTolerance, planCheckError, planTarget } from '../../../features/plan/target-plan.js';
 import { showPlan } from './plan-outcome.js';
 import { applyTarget, stepLabel } from '../../../features/plan/apply.js';
 import type { ApplyOutcome } from '../../../features/plan/apply-outcome.js';
@@ -19,55 +14,44 @@ import type { CommandContext } from '../../../platform/runtime/context.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { renderApplyReport, renderPlan } from '../../../features/plan/plan-view.js';
 
-export interface ApplyOptions extends TargetPlanOptions {
-  dryRun: boolean;
-}
-
-export function parseApplyOptions(input: InputOf<typeof APPLY>) {
-  return {
-    file: input.args.file,
-    toleranceUsd: parseTolerance(input.options.tolerance),
-    dryRun: input.options.dryRun === true,
-  };
-}
-
 export async function run(ctx: CommandContext, input: InputOf<typeof APPLY>) {
-  const opts = parseApplyOptions(input);
-  if (opts.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
+  const opts = { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance) };
+  if (input.options.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
   const outcome = await applyTarget(ctx, opts, {
     showPlan: ctx.output.isJson
       ? undefined
       : (quoted) => renderPlan(ctx.output, quoted, { columns: ctx.output.columns, preview: true }),
   });
-  return renderApplyOutcome(ctx, opts, outcome);
+  return renderApplyOutcome(ctx, opts.file, outcome);
 }
 
-async function renderApplyOutcome(ctx: CommandContext, opts: ApplyOptions, outcome: ApplyOutcome) {
+async function renderApplyOutcome(ctx: CommandContext, file: string, outcome: ApplyOutcome) {
+  const { output } = ctx;
   const { steps } = outcome.quoted.plan;
   switch (outcome.kind) {
     case 'fails-checks':
-      throw planCheckError(ctx, outcome.quoted, { problemsAsData: ctx.output.isJson });
+      throw planCheckError(ctx, outcome.quoted, { problemsAsData: output.isJson });
     case 'at-target':
-      if (ctx.output.isJson) await renderApplyReport(ctx.output, []);
+      if (output.isJson) await renderApplyReport(output, []);
       return exitCodeNamed('ok');
     case 'stopped': {
       const { rows, stoppedAt: index, error } = outcome;
-      ctx.output.note(
-        ctx.output.chalk.red(
-          `${stepLabel(index, steps)} … ${rows[index]!.outcome} (${safeText(describeError(error).code)})`,
+      output.note(
+        output.chalk.red(
+          `${stepLabel(index, steps)} … ${rows[index].outcome} (${safeText(describeError(error).code)})`,
         ),
       );
-      await renderApplyReport(ctx.output, rows);
+      await renderApplyReport(output, rows);
       const left = steps.length - index - 1;
-      ctx.output.warn(
-        `Apply stopped at step ${index + 1} of ${steps.length}; ${left} step${left === 1 ? '' : 's'} not run. Running \`${ctx.hedgeCommand('apply', opts.file)}\` again finishes what is unresolved and plans anew.`,
+      output.warn(
+        `Apply stopped at step ${index + 1} of ${steps.length}; ${left} step${left === 1 ? '' : 's'} not run. Running \`${ctx.hedgeCommand('apply', file)}\` again finishes what is unresolved and plans anew.`,
       );
       throw error;
     }
     case 'applied':
-      await renderApplyReport(ctx.output, outcome.rows);
-      ctx.output.success(
+      await renderApplyReport(output, outcome.rows);
+      output.success(
         `Applied ${steps.length} action${steps.length === 1 ? '' : 's'}: the book is at the target of ${safeText(outcome.quoted.source)}.`,
       );
       return exitCodeNamed('ok');

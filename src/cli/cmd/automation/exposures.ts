@@ -23,36 +23,23 @@ import {
   type ExposureSection,
 } from '../../../features/exposures/exposures-view.js';
 
-export interface ExposuresOptions {
-  file: string;
-  policyFile?: string;
-  flags: PolicyFlags;
-  feeBps?: number;
-  section?: ExposureSection | ReportSection;
-  /** --report: coverage, cost to date and effectiveness from history, instead of the plan ahead. */
-  report: boolean;
-  /** Absolute path of the HTML file to write (--report only). */
-  html?: string;
-}
-
-/** Every option checked before anything is read: a bad one is a UsageError (exit 2) naming it. */
-export function parseExposuresOptions(input: InputOf<typeof EXPOSURES>) {
+export async function run(ctx: CommandContext, input: InputOf<typeof EXPOSURES>) {
+  // Every option checked before anything is read: a bad one is a UsageError (exit 2) naming it.
   const { args, options } = input;
   let feeBps: number | undefined;
   if (options.feeBps !== undefined) {
     feeBps = Number(options.feeBps);
-    if (!/^\s*\d+(\.\d+)?\s*$/.test(options.feeBps) || !(feeBps >= 0) || feeBps > 1000) {
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(options.feeBps) || !(feeBps >= 0) || feeBps > 1000)
       throw new UsageError(
         `--fee-bps: ${echo(options.feeBps)} is not allowed; expected basis points of the notional traded from 0 to 1000, e.g. 5.`,
       );
-    }
   }
+  // --report: coverage, cost to date and effectiveness from history, instead of the plan ahead.
   const report = options.report === true;
-  let section: ExposureSection | ReportSection | undefined;
+  let section: string | undefined;
   if (options.show !== undefined) {
     const allowed: readonly string[] = report ? REPORT_SECTIONS : EXPOSURE_SECTIONS;
-    section = allowed.find((name) => name === options.show!.trim().toLowerCase()) as
-      ExposureSection | ReportSection | undefined;
+    section = allowed.find((name) => name === options.show!.trim().toLowerCase());
     if (section === undefined)
       throw new UsageError(
         `--show: ${echo(options.show)} is not allowed${report ? ' with --report' : ''}; expected one of ${allowed.join(', ')}.`,
@@ -68,54 +55,27 @@ export function parseExposuresOptions(input: InputOf<typeof EXPOSURES>) {
     if ('problem' in target) throw new UsageError(`--html: ${target.problem}`);
     html = target.path;
   }
-  const flags: PolicyFlags = {
-    ...(options.ratios === undefined ? {} : { ratios: options.ratios }),
-    ...(options.band === undefined ? {} : { band: options.band }),
-    ...(options.sizing === undefined ? {} : { sizing: options.sizing }),
-    ...(options.functional === undefined ? {} : { functional: options.functional }),
-    ...(options.netting === false ? { netting: false } : {}),
-  };
-  // The flags alone, checked now: a bad one is exit 2 before any file is read.
+  // The option names are the policy flags' names; the flags alone are checked now, before any file is read.
+  const flags: PolicyFlags = options;
   resolvePolicy({}, flags);
-  return {
-    file: args.file,
-    ...(options.policy === undefined ? {} : { policyFile: options.policy }),
-    flags,
-    ...(feeBps === undefined ? {} : { feeBps }),
-    ...(section === undefined ? {} : { section }),
-    report,
-    ...(html === undefined ? {} : { html }),
-  };
-}
-
-export async function run(ctx: CommandContext, input: InputOf<typeof EXPOSURES>) {
-  const opts = parseExposuresOptions(input);
-  if (opts.report) {
-    const reportView = await gatherExposureReport(ctx, {
-      file: opts.file,
-      policyFile: opts.policyFile,
-      flags: opts.flags,
-    });
-    await renderExposureReport(ctx.output, reportView, { section: opts.section as ReportSection | undefined });
-    if (opts.html !== undefined) {
+  const opts = { file: args.file, policyFile: options.policy, flags };
+  if (report) {
+    const reportView = await gatherExposureReport(ctx, opts);
+    await renderExposureReport(ctx.output, reportView, { section: section as ReportSection | undefined });
+    if (html !== undefined) {
       const credentials = await ctx.credentials();
       writeFileSync(
-        opts.html,
+        html,
         exposureReportHtml(reportView, {
           account: accountName(credentials),
           generatedAt: new Date(ctx.clock.now()).toISOString(),
         }),
       );
-      ctx.output.note(`HTML report written to ${opts.html}`);
+      ctx.output.note(`HTML report written to ${html}`);
     }
     return 0;
   }
-  const view = await gatherExposures(ctx, {
-    file: opts.file,
-    policyFile: opts.policyFile,
-    flags: opts.flags,
-    feeBps: opts.feeBps,
-  });
-  await renderExposures(ctx.output, view, { section: opts.section as ExposureSection | undefined });
+  const view = await gatherExposures(ctx, { ...opts, feeBps });
+  await renderExposures(ctx.output, view, { section: section as ExposureSection | undefined });
   return 0;
 }

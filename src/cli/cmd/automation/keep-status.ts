@@ -9,8 +9,9 @@ import { renderKeeperStatus } from '../../../features/keeper/keeper-status-view.
 export const KEEPER_DOWN_EXIT = 15;
 
 export async function run(ctx: CommandContext) {
+  const { output } = ctx;
   const status = await readKeeperStatus(ctx);
-  if (ctx.output.isJson) ctx.output.json(status);
-  else ctx.output.write(renderKeeperStatus(status, { columns: ctx.output.columns, chalk: ctx.output.chalk }));
+  if (output.isJson) output.json(status);
+  else output.write(renderKeeperStatus(status, { columns: output.columns, chalk: output.chalk }));
   return isKeeperUp(status.state) ? 0 : KEEPER_DOWN_EXIT;
 }

@@ -13,7 +13,6 @@ import {
   runKeep,
   type KeepOptions,
 } from '../../../features/keeper/keep.js';
-import type { KeepReporter } from '../../../core/keep-rules.js';
 import { liveReporter, ndjsonReporter } from '../../../features/keeper/keep-view.js';
 import { parseTolerance } from '../../../features/plan/target-plan.js';
 import { exposuresKeepTarget } from '../../../features/exposures/exposures.js';
@@ -22,22 +21,19 @@ import { echo } from '../../../core/input.js';
 import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-service.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
-const INTERVAL_SHAPE = /^\s*\d+(\.\d+)?\s*$/;
-
-export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
+function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
   const { args, options } = input;
   let intervalMs = DEFAULT_INTERVAL_MS;
   if (options.interval !== undefined) {
     const seconds = Number(options.interval);
     if (
-      !INTERVAL_SHAPE.test(options.interval) ||
+      !/^\s*\d+(\.\d+)?\s*$/.test(options.interval) ||
       !(seconds * 1000 >= MIN_INTERVAL_MS) ||
       seconds * 1000 > MAX_INTERVAL_MS
-    ) {
+    )
       throw new UsageError(
         `--interval: ${echo(options.interval)} is not allowed; expected a number of seconds from ${MIN_INTERVAL_MS / 1000} (the API's polling advice) to ${MAX_INTERVAL_MS / 1000}.`,
       );
-    }
     intervalMs = Math.round(seconds * 1000);
   }
   const alertCommand = options.alertCmd?.trim();
@@ -53,14 +49,9 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
   // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
   const exposures = options.exposures === true;
   return {
-    ...(exposures
-      ? {
-          movingTarget: exposuresKeepTarget(
-            { file: args.file, ...(options.policy === undefined ? {} : { policyFile: options.policy }), flags: {} },
-            intervalMs,
-          ),
-        }
-      : {}),
+    movingTarget: exposures
+      ? exposuresKeepTarget({ file: args.file, policyFile: options.policy, flags: {} }, intervalMs)
+      : undefined,
     file: args.file,
     once: options.once === true,
     intervalMs,
@@ -74,21 +65,16 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
 
 export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Promise<number> {
   const options = parseKeepOptions(input);
-  const outcome = await runKeep(ctx, options, {
-    reporter: await chooseReporter(ctx),
-    errorFields: errorAsEventFields,
-  });
+  // On a terminal (and not --json), the live status; otherwise NDJSON, one event a line.
+  const reporter =
+    ctx.io.stdoutIsTTY && ctx.output.isHuman
+      ? await liveReporter(ctx.io.stdout, () => ctx.output.columns, ctx.output.chalk)
+      : ndjsonReporter(ctx.io.stdout);
+  const outcome = await runKeep(ctx, options, { reporter, errorFields: errorAsEventFields });
   if (outcome.kind === 'one-cycle')
     return outcome.firstError === undefined ? 0 : describeError(outcome.firstError).exitCode;
   // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.
   return outcome.interrupted ? stopExitCode(ctx.signal.reason) : 0;
-}
-
-/** On a terminal (and not --json), the live status; otherwise NDJSON, one event a line. */
-async function chooseReporter(ctx: CommandContext): Promise<KeepReporter> {
-  const live = ctx.io.stdoutIsTTY && ctx.output.isHuman;
-  if (!live) return ndjsonReporter(ctx.io.stdout);
-  return liveReporter(ctx.io.stdout, () => ctx.output.columns, ctx.output.chalk);
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */

@@ -12,14 +12,15 @@ export async function showPlan(
   opts: TargetPlanOptions,
   applyWords: string[] = ['apply'],
 ): Promise<ExitCode> {
-  if (ctx.output.isJson) ctx.output.json(planAsData(quoted));
+  const { output } = ctx;
+  if (output.isJson) output.json(planAsData(quoted));
   else {
     const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
-    await renderPlan(ctx.output, quoted, {
-      columns: ctx.output.columns,
+    await renderPlan(output, quoted, {
+      columns: output.columns,
       applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance),
     });
   }
-  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted, { problemsAsData: ctx.output.isJson });
+  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted, { problemsAsData: output.isJson });
   return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
 }

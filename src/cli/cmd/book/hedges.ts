@@ -1,6 +1,5 @@
 // `hedge hedges [ID]`: the list, newest first, with the spec's filters; or one hedge in full
 // (every field, tx hashes whole), optionally waiting for it to reach a final state.
-import type { Hedge } from '../../../platform/api/schemas.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand } from './watch-outcome.js';
@@ -11,70 +10,47 @@ import type { InputOf } from '../../runner/command-spec.js';
 import type { HEDGES } from '../specs.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
 import { safeText } from '../../../core/security/safe-text.js';
-import type { HedgeStatus } from '../../../core/vocabulary.js';
 import { findHedge } from '../../../features/book/hedge-id.js';
 
-export interface HedgesOptions {
-  /** One hedge in full; absent: the list. */
-  id?: string;
-  /** List filters (only without an id). */
-  status?: HedgeStatus;
-  clientReference?: string;
-  /** --limit, --all (Infinity), or hedge's default length (DEFAULT_LIST_LENGTH). */
-  limit: number;
-  /** No --limit nor --all: the default length was used. */
-  defaultLength: boolean;
-  /** --wait: wait for the hedge (only with an id) to reach a final state. */
-  wait: boolean;
-}
-
-export function parseHedgesOptions(input: InputOf<typeof HEDGES>) {
+export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
+  const { output } = ctx;
   const { options } = input;
+  if (watchAsked(options)) return watchCommand(ctx, { kind: 'hedge', id: input.args.id, filters: options }, options);
   const id = input.args.id === undefined ? undefined : parseHedgeId(input.args.id);
   const status = parseStatus(options.status);
   const clientReference = parseClientReference(options.ref);
-  const length = parseListLength(options.limit, options.all);
+  const { limit, defaulted: defaultLength } = parseListLength(options.limit, options.all);
   const wait = options.wait === true;
-  if (id === undefined) {
-    if (wait) throw new UsageError('--wait: needs a hedge ID to wait for, e.g. `hedge hedges hdg_… --wait`.');
-  } else {
-    const filter =
-      status !== undefined
-        ? '--status'
-        : clientReference !== undefined
-          ? '--ref'
-          : options.limit !== undefined
-            ? '--limit'
-            : options.all === true
-              ? '--all'
-              : undefined;
-    if (filter) throw new UsageError(`${filter}: filters the list; it cannot be combined with a hedge ID.`);
-  }
-  return { id, status, clientReference, limit: length.limit, defaultLength: length.defaulted, wait };
-}
-
-export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
-  const { options } = input;
-  if (watchAsked(options)) return watchCommand(ctx, { kind: 'hedge', id: input.args.id, filters: options }, options);
-  const { id, status, clientReference, limit, defaultLength, wait } = parseHedgesOptions(input);
+  if (id === undefined && wait)
+    throw new UsageError('--wait: needs a hedge ID to wait for, e.g. `hedge hedges hdg_… --wait`.');
+  const filter = (
+    [
+      [status, '--status'],
+      [clientReference, '--ref'],
+      [options.limit, '--limit'],
+      [options.all, '--all'],
+    ] as const
+  ).find(([value]) => value !== undefined);
+  if (id !== undefined && filter)
+    throw new UsageError(`${filter[1]}: filters the list; it cannot be combined with a hedge ID.`);
   if (id === undefined) {
     const client = await ctx.client();
     const list = await client.readHedges({ status, clientReference, limit });
     const hedges = list.items;
     const filtered = status !== undefined || clientReference !== undefined;
-    await ctx.output.list(hedges, HEDGE_RESOURCE, {
+    await output.list(hedges, HEDGE_RESOURCE, {
       empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.',
     });
     // Never fewer rows without a word: said on stderr in every format.
     const short = moreNote(list, limit, 'hedges', { defaultLength, moreCommand: ctx.hedgeCommand('hedges', '--all') });
-    if (short) ctx.output.warn(short);
-    if (ctx.output.isHuman && hedges.length > 0)
-      ctx.output.note(ctx.output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
+    if (short) output.warn(short);
+    if (output.isHuman && hedges.length > 0)
+      output.note(output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;
   }
   const client = await ctx.client();
   const startedAt = ctx.clock.now();
-  let hedge: Hedge = await findHedge(client, id);
+  let hedge = await findHedge(client, id);
   if (wait) {
     // Owned by the trading commands: polls GET /hedges/{id} at the spec's cadence, with a spinner
     // on a TTY; a hedge already final is returned at once.
@@ -87,21 +63,20 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
       });
     } catch (error) {
       // Like open: a script still gets the hedge's last known state when the wait runs out.
-      if (error instanceof StillPendingError && ctx.output.isJson) ctx.output.json(error.record ?? hedge);
+      if (error instanceof StillPendingError && output.isJson) output.json(error.record ?? hedge);
       throw error;
     }
   }
-  ctx.output.record(hedge, HEDGE_FIELDS, {
+  output.record(hedge, HEDGE_FIELDS, {
     title: `Hedge ${hedge.id}`,
-    footer: ctx.output.isHuman
-      ? [ctx.output.chalk.dim('Hashes are shortened on screen; whole with --format tsv, csv or json.')]
+    footer: output.isHuman
+      ? [output.chalk.dim('Hashes are shortened on screen; whole with --format tsv, csv or json.')]
       : undefined,
   });
-  if (wait && hedge.status === 'failed') {
+  if (wait && hedge.status === 'failed')
     throw new OrderFailedError(
       `Hedge ${hedge.id} failed on-chain: nothing was opened and its margin was released.`,
       hedge.id,
       'Check `hedge markets` and `hedge account`, then open again.',
     );
-  }
 }

@@ -1,7 +1,6 @@
 // `hedge history`: closed hedges with what they realized, newest first, and their totals.
 // The spec names only `net_pnl_usd`; the rest follows the wire contract and any other field the
 // server sends is shown after these.
-import type { HedgeClient } from '../../../platform/api/client.js';
 import type { HistoryRecord } from '../../../platform/api/schemas.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { parseClientReference, parseListLength, sameReference } from '../../../core/input.js';
@@ -38,44 +37,32 @@ export function historyTotals(records: HistoryRecord[]) {
   return totals;
 }
 
-function closeTimeOption(option: '--since' | '--until', raw: string | undefined, now: Date) {
-  if (raw === undefined) return undefined;
-  const parsed = parseReportDate(raw, now);
-  if (!parsed.ok) throw new UsageError(`${option}: ${parsed.message}`);
-  return parsed.date;
+/** --since and --until as close times (`now` anchors 7d, 2w, 1m): since inclusive, until exclusive. */
+export function closePeriod(options: { since?: string; until?: string }, now: Date) {
+  const [since, until] = (['since', 'until'] as const).map((name) => {
+    const raw = options[name];
+    if (raw === undefined) return undefined;
+    const parsed = parseReportDate(raw, now);
+    if (!parsed.ok) throw new UsageError(`--${name}: ${parsed.message}`);
+    return parsed.date;
+  });
+  const problem = reportPeriodProblem(since, until);
+  if (problem) throw new UsageError(problem);
+  return { since, until };
 }
 
-export interface HistoryOptions {
-  /** --limit, --all (Infinity), or hedge's default length (DEFAULT_LIST_LENGTH). */
-  limit: number;
-  /** No --limit nor --all: the default length was used. */
-  defaultLength?: boolean;
-  /** The close-time period: since inclusive, until exclusive. */
-  since?: Date;
-  until?: Date;
-  /** --ref: only closed hedges that carry this deal reference. */
-  ref?: string;
-}
-
-/** `now` anchors relative dates (7d, 2w, 1m); the command passes its context's clock. */
-export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { now: Date }) {
-  const length = parseListLength(input.options.limit, input.options.all);
-  const since = closeTimeOption('--since', input.options.since, context.now);
-  const until = closeTimeOption('--until', input.options.until, context.now);
-  const period = reportPeriodProblem(since, until);
-  if (period) throw new UsageError(period);
-  return {
-    limit: length.limit,
-    defaultLength: length.defaulted,
-    since,
-    until,
-    ref: parseClientReference(input.options.ref),
-  };
+/** What a deal still holds after its last roll, said beside what it closed (in every format). */
+export function noteStillHeld(ctx: CommandContext, deal: DealHedges | undefined) {
+  const held =
+    deal && dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
+  if (held !== undefined) ctx.output.note(held);
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
-  const opts = parseHistoryOptions(input, { now: new Date(ctx.clock.now()) });
-  const { limit, defaultLength = false, since, until, ref: reference } = opts;
+  const { output } = ctx;
+  const { limit, defaulted: defaultLength } = parseListLength(input.options.limit, input.options.all);
+  const { since, until } = closePeriod(input.options, new Date(ctx.clock.now()));
+  const reference = parseClientReference(input.options.ref);
   const filtering = since !== undefined || until !== undefined || reference !== undefined;
   const client = await ctx.client();
   // Following one deal: its hedges from their records, so that a closed hedge whose
@@ -83,17 +70,9 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
   // held after its rolls can be named.
   const deal = reference === undefined ? undefined : await readDeal(client, reference);
   if (deal?.problem !== undefined)
-    ctx.output.warn(
+    output.warn(
       `The deal's hedge records were not read: ${deal.problem}; closed hedges are matched on their own reference alone.`,
     );
-  // The history lists what the deal closed; what it still holds after its last roll is said beside it, in every format.
-  const sayStillHeld = () => {
-    const held =
-      deal === undefined
-        ? undefined
-        : dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
-    if (held !== undefined) ctx.output.note(held);
-  };
   let records: HistoryRecord[];
   if (!filtering) {
     const list = await client.readHistory({ limit });
@@ -103,12 +82,42 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
       defaultLength,
       moreCommand: ctx.hedgeCommand('history', '--all'),
     });
-    if (short) ctx.output.warn(short);
+    if (short) output.warn(short);
   } else {
-    const kept = await readPeriod(ctx, client, opts, deal);
-    if (kept === undefined) {
-      sayStillHeld();
-      return;
+    // The closed hedges of a period (or a deal): every page is read (newest first) and filtered as it
+    // comes, up to --limit kept. JSON goes out as it is kept, so a long history is never held whole;
+    // the other formats get what was kept.
+    const joinedReference = (raw: HistoryRecord) => {
+      const own = referenceOf(raw);
+      if (own !== undefined || deal === undefined) return own;
+      const hedgeId = hedgeIdOf(raw);
+      return hedgeId !== undefined && deal.ids.has(hedgeId) ? deal.reference : undefined;
+    };
+    const streamed = output.jsonListWriter(HISTORY_RESOURCE.fields);
+    // A period (or a reference) lists every closed hedge in it unless --limit says fewer: it was
+    // never one server page, so it keeps no default length.
+    const keptAtMost = defaultLength ? Number.POSITIVE_INFINITY : limit;
+    const kept: HistoryRecord[] = [];
+    let unreadable = 0;
+    let count = 0;
+    const walk = await walkHistory(client, (raw) => {
+      const verdict = inPeriod(raw, { since, until });
+      if (verdict === 'unreadable') unreadable += 1;
+      if (verdict !== 'in') return true;
+      if (reference !== undefined && !sameReference(joinedReference(raw), reference)) return true;
+      if (streamed) streamed.add(output.inOneShape ? historyRecordForPeople(raw) : raw);
+      else kept.push(raw);
+      count += 1;
+      return count < keptAtMost;
+    });
+    if (!walk.complete) output.warn(incompleteWarning(walk.fetched, walk.stopped));
+    if (unreadable > 0)
+      output.warn(
+        `${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`,
+      );
+    if (streamed) {
+      streamed.end();
+      return noteStillHeld(ctx, deal);
     }
     records = kept;
   }
@@ -116,17 +125,17 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
   // People and JSON see the facts under the known names however the server names them; TSV, CSV
   // and --raw stay as sent.
   const original = records;
-  if (ctx.output.isHuman || ctx.output.inOneShape) records = records.map(historyRecordForPeople) as HistoryRecord[];
+  if (output.isHuman || output.inOneShape) records = records.map(historyRecordForPeople) as HistoryRecord[];
   if (deal !== undefined) {
     // The reference joined from the records is shown (table, TSV, CSV, --fields), never added to the JSON the server sent.
     records.forEach((record, index) => {
-      if (referenceOf(original[index]!) === undefined)
+      if (referenceOf(original[index]) === undefined)
         (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
     });
   }
   const totals = historyTotals(records);
-  const resized = ctx.output.isHuman ? await markResizedHedges(ctx, records, original, totals) : undefined;
-  await ctx.output.list(records, HISTORY_RESOURCE, {
+  const resized = output.isHuman ? await markResizedHedges(ctx, records, original, totals) : undefined;
+  await output.list(records, HISTORY_RESOURCE, {
     empty:
       reference !== undefined
         ? `No closed hedge carries the reference ${reference}.`
@@ -147,52 +156,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
       ...(resized === undefined ? [] : [{ columns: ['notional_usd', 'net_pnl_usd'], text: resized, alone: true }]),
     ],
   });
-  sayStillHeld();
-}
-
-/**
- * The closed hedges of a period (or a deal). The period may hold any page: every page is read (page
- * by page, newest first) and filtered as it comes, up to --limit kept. JSON goes out as it is kept,
- * so a long history is never held whole: then undefined; the other formats get what was kept.
- */
-async function readPeriod(
-  ctx: CommandContext,
-  client: HedgeClient,
-  { limit, defaultLength = false, since, until, ref: reference }: HistoryOptions,
-  deal: DealHedges | undefined,
-) {
-  const joinedReference = (raw: HistoryRecord) => {
-    const own = referenceOf(raw);
-    if (own !== undefined || deal === undefined) return own;
-    const hedgeId = hedgeIdOf(raw);
-    return hedgeId !== undefined && deal.ids.has(hedgeId) ? deal.reference : undefined;
-  };
-  const streamed = ctx.output.jsonListWriter(HISTORY_RESOURCE.fields);
-  // A period (or a reference) lists every closed hedge in it unless --limit says fewer: it was
-  // never one server page, so it keeps no default length.
-  const keptAtMost = defaultLength ? Number.POSITIVE_INFINITY : limit;
-  const kept: HistoryRecord[] = [];
-  let unreadable = 0;
-  let count = 0;
-  const walk = await walkHistory(client, (raw) => {
-    const verdict = inPeriod(raw, { since, until });
-    if (verdict === 'unreadable') unreadable += 1;
-    if (verdict !== 'in') return true;
-    if (reference !== undefined && !sameReference(joinedReference(raw), reference)) return true;
-    if (streamed) streamed.add(ctx.output.inOneShape ? historyRecordForPeople(raw) : raw);
-    else kept.push(raw);
-    count += 1;
-    return count < keptAtMost;
-  });
-  if (!walk.complete) ctx.output.warn(incompleteWarning(walk.fetched, walk.stopped));
-  if (unreadable > 0) {
-    ctx.output.warn(
-      `${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`,
-    );
-  }
-  if (!streamed) return kept;
-  streamed.end();
-  return undefined;
+  noteStillHeld(ctx, deal);
 }
 
 /**
@@ -217,7 +181,7 @@ async function markResizedHedges(
     ids.flatMap((id, index) => {
       const found = id === undefined ? undefined : sizes.get(id);
       if (id === undefined || found === undefined) return [];
-      const record = records[index]! as Record<PropertyKey, unknown>;
+      const record = records[index] as Record<PropertyKey, unknown>;
       const shown = readNumber(record.notional_usd);
       const ref = record[JOINED_REFERENCE] ?? record.client_reference;
       return [{ hedgeId: id, reference: typeof ref === 'string' ? ref : undefined, shownUsd: shown, sizes: found }];

@@ -7,8 +7,7 @@ import type { InputOf } from '../../runner/command-spec.js';
 import type { MATURITIES } from '../specs.js';
 import { parseClientReference, sameReference } from '../../../core/input.js';
 import { collectMaturities, groupByDay, parseWithin } from '../../../features/book/maturities.js';
-import { readBook } from '../../../features/book/positions.js';
-import { readPositionSides } from '../../../features/book/position-sides.js';
+import { readSides } from './positions.js';
 import { settlingSentence } from '../../../features/book/positions-view.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { renderMaturities } from '../../../features/book/maturities-view.js';
@@ -17,21 +16,14 @@ export async function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>
   // withinMs undefined: every open hedge; within, as typed, for the "nothing within" sentence.
   const raw = input.options.within;
   const opts = { withinMs: parseWithin(raw), within: raw?.trim(), ref: parseClientReference(input.options.ref) };
-  const client = await ctx.client();
-  const book = await readBook({ client, log: (line) => ctx.log(line) });
   // Each hedge's maturity from its record, for every side as all its views show it: every
   // filled hedge however old (not one default page), a side's hedges however many, a fill the
   // positions list has not caught up with, and not a hedge the history shows ended.
-  const sides = await readPositionSides(
-    client,
-    book,
-    () => client.transport.serverNow().latestMs,
-    (line) => ctx.log(line),
+  const { book, sides } = await readSides(
+    ctx,
+    opts.ref,
+    (problem) => `Hedges not read: ${problem}; each side is listed from its positions line alone.`,
   );
-  if (sides.recordsProblem !== undefined) {
-    if (opts.ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
-    ctx.output.warn(`Hedges not read: ${sides.recordsProblem}; each side is listed from its positions line alone.`);
-  }
   const hedges = sides.lines.flatMap((side) => side?.hedges ?? []);
   const unlisted = sides.unlisted.flatMap((side) => side.hedges);
   const nowMs = ctx.clock.now();

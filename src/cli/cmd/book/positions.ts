@@ -19,27 +19,19 @@ import {
 import { settlingSentence, sidePartsShown, sideSections } from '../../../features/book/positions-view.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>) {
+  const { output } = ctx;
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'positions', ref: input.options.ref }, input.options);
   const options = { ref: parseClientReference(input.options.ref) };
-  const client = await ctx.client();
-  const book = await readBook({ client, log: (line) => ctx.log(line) });
-  // Each side as every view shows it: the line, with the side's hedges from their records.
-  const sides = await readPositionSides(
-    client,
-    book,
-    () => client.transport.serverNow().latestMs,
-    (line) => ctx.log(line),
+  const { book, sides } = await readSides(
+    ctx,
+    options.ref,
+    (problem) => `Hedges not shown: ${problem}; the positions are the positions list's alone.`,
   );
-  if (sides.recordsProblem !== undefined) {
-    // --ref filters on the records' references: without them it cannot say which positions carry it.
-    if (options.ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
-    ctx.output.warn(`Hedges not shown: ${sides.recordsProblem}; the positions are the positions list's alone.`);
-  }
   const carries = (reference: string | undefined) =>
     options.ref === undefined || carriesReference(reference, options.ref);
   // People and JSON see the side and notional under the known names however the server names
   // them (or from the hedge); TSV, CSV and --raw stay as sent.
-  const known = ctx.output.isHuman || ctx.output.inOneShape;
+  const known = output.isHuman || output.inOneShape;
   const listed = book.flatMap((position, index) => {
     const side = sides.lines[index];
     // A position's own client_reference, should a server send one, wins over its hedges'.
@@ -59,23 +51,22 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
   // The positions list is the server's: a side it does not show yet is said on stderr in every
   // format, and is a row of its own only on a terminal, where the line under it says why.
   const people = unlisted.map((side) => ({ row: unlistedRow(side), side, market: side.market }));
-  const shown = ctx.output.isHuman ? [...listed, ...people] : listed;
-  if (!ctx.output.isHuman) {
+  const shown = output.isHuman ? [...listed, ...people] : listed;
+  if (!output.isHuman)
     for (const { side, market } of [...listed, ...people]) {
       if (side?.state === 'settling' && market !== undefined)
-        ctx.output.warn(settlingSentence(market, side.side, side.why));
+        output.warn(settlingSentence(market, side.side, side.why));
     }
-  }
   const records = sides.recordsProblem === undefined;
   const sideViews = shown.map(({ side }) => side);
-  const fit = { width: ctx.output.columns, chalk: ctx.output.chalk, nowMs: ctx.clock.now() };
+  const fit = { width: output.columns, chalk: output.chalk, nowMs: ctx.clock.now() };
   // Said under the table only about what it shows: the net margin when its column is
   // there, the parts of the lines under each side that the width kept.
   const under =
     records && shown.some(({ side }) => side !== undefined)
       ? `Under each side: its hedges as their records show them (${sidePartsShown(sideViews, fit).join(', ')}).`
       : undefined;
-  await ctx.output.list(
+  await output.list(
     shown.map(({ row }) => row),
     POSITION_RESOURCE,
     {
@@ -87,7 +78,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
             : `No open position carries the reference ${options.ref}.`,
       // JSON: the server's position objects as they are, with the side's references at the top and its book
       // beside them (--raw: as sent, nothing added). A `client_reference` the server sent stays as sent.
-      ...(ctx.output.inOneShape
+      ...(output.inOneShape
         ? {
             json: listed.map(({ row, side, references }) => ({
               client_reference: references.length === 1 ? references[0] : null,
@@ -101,7 +92,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
             ],
           }
         : {}),
-      ...(ctx.output.isHuman ? { sections: sideSections(sideViews, fit) } : {}),
+      ...(output.isHuman ? { sections: sideSections(sideViews, fit) } : {}),
       columnNotes: [
         {
           columns: ['net_margin_usd'],
@@ -111,6 +102,23 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
       ],
     },
   );
+}
+
+/**
+ * The positions list, and each side as every view shows it: the line, with the side's hedges from
+ * their records. --ref filters on the records' references: without them it cannot say which
+ * positions carry it; otherwise a side is shown from its line alone, as `without` says.
+ */
+export async function readSides(ctx: CommandContext, ref: string | undefined, without: (problem: string) => string) {
+  const client = await ctx.client();
+  const log = (line: string) => ctx.log(line);
+  const book = await readBook({ client, log });
+  const sides = await readPositionSides(client, book, () => client.transport.serverNow().latestMs, log);
+  if (sides.recordsProblem !== undefined) {
+    if (ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
+    ctx.output.warn(without(sides.recordsProblem));
+  }
+  return { book, sides };
 }
 
 /** Every deal reference of the side's hedges in `positions --json` (`client_reference` holds it when there is one). */
@@ -133,7 +141,7 @@ function unlistedRow(side: PositionSide) {
     side: side.side,
     ...(filled.length > 0 ? { notional_usd: side.recordsUsd } : {}),
     ...(soonest ? { maturity_at: soonest.maturity_at } : {}),
-    ...(side.hedges.length === 1 ? { hedge_id: side.hedges[0]!.id } : {}),
+    ...(side.hedges.length === 1 ? { hedge_id: side.hedges[0].id } : {}),
   };
   const reference = sideReferences(side);
   if (reference !== undefined) row[JOINED_REFERENCE] = reference;

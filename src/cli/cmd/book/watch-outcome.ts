@@ -14,7 +14,6 @@ import {
 } from '../../../features/book/watch.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { safeJson } from '../../../core/security/safe-text.js';
-import type { LiveView } from '../../../features/book/watch-view.js';
 import { terminalColumns } from '../../../platform/terminal/terminal.js';
 
 /** `hedge … --watch`: checks the options (exit 2 before anything is read), runs the watch, says how it ended. */
@@ -93,7 +92,7 @@ async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchS
     import('../../../features/book/watch-view.js'),
     import('../../../features/book/watch-model.js'),
   ]);
-  const view: LiveView = await openLiveView({
+  const view = await openLiveView({
     stream: ctx.io.stdout,
     chalk: ctx.output.chalk,
     intervalMs,

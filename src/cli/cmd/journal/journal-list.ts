@@ -10,17 +10,6 @@ import { journalReference, renderJournalList } from '../../../platform/results/j
 import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
 import { safeText } from '../../../core/security/safe-text.js';
 
-export interface JournalListOptions {
-  pending: boolean;
-  /** Entries created at or after this time (ms since the epoch). */
-  since?: number;
-  limit: number;
-  /** --ref: only actions sent with this deal reference. */
-  ref?: string;
-}
-
-export const DEFAULT_JOURNAL_LIMIT = 50;
-
 /** A journal is kept for years: a time ago may reach back that far (domain/duration.ts's grammar). */
 const MAX_AGO_MS = 100 * 366 * 86_400_000;
 const SINCE_FORMS = 'a date (2026-11-20), an ISO time (2026-11-20T08:00:00Z) or a time ago (30m, 2h, 3d, 1w)';
@@ -46,41 +35,29 @@ export function parseSince(raw: string | undefined, nowMs: number) {
   throw new UsageError(`--since: ${echo(raw)} is not allowed; expected ${SINCE_FORMS}.`);
 }
 
-export function parseJournalLimit(raw: string | undefined) {
-  if (raw === undefined) return DEFAULT_JOURNAL_LIMIT;
-  return parseWholeNumber(raw, '--limit', 1, Number.MAX_SAFE_INTEGER, 'a whole number of 1 or more');
-}
-
-export function parseJournalListOptions(options: InputOf<typeof JOURNAL_LIST>['options'], nowMs: number) {
-  return {
-    pending: options.pending === true,
-    since: parseSince(options.since, nowMs),
-    limit: parseJournalLimit(options.limit),
-    ref: parseClientReference(options.ref),
-  };
-}
-
 export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIST>) {
-  const options = parseJournalListOptions(input.options, ctx.clock.now());
+  const { output } = ctx;
+  const given = input.options;
+  const pending = given.pending === true;
+  const since = parseSince(given.since, ctx.clock.now());
+  const limit =
+    given.limit === undefined
+      ? 50
+      : parseWholeNumber(given.limit, '--limit', 1, Number.MAX_SAFE_INTEGER, 'a whole number of 1 or more');
+  const ref = parseClientReference(given.ref);
   const journal = await ctx.journal();
   // The journal knows no reference filter: with --ref every entry in the window is read, then kept or not.
-  const listed = await journal.list({
-    pending: options.pending,
-    since: options.since,
-    limit: options.ref === undefined ? options.limit : undefined,
-  });
+  const listed = await journal.list({ pending, since, limit: ref === undefined ? limit : undefined });
   const entries =
-    options.ref === undefined
-      ? listed
-      : listed.filter((entry) => sameReference(journalReference(entry), options.ref)).slice(0, options.limit);
-  const filtered = options.pending || options.since !== undefined || options.ref !== undefined;
+    ref === undefined ? listed : listed.filter((entry) => sameReference(journalReference(entry), ref)).slice(0, limit);
+  const filtered = pending || since !== undefined || ref !== undefined;
   const choice = await ctx.journalChoice();
   const empty =
     choice.kind === 'file'
       ? 'The journal is empty: no action has been sent from this machine yet.'
       : `The team journal ${choice.shown} is empty: no machine has recorded an action there yet.`;
   const checks = await checkUnresolvedRows(ctx, entries);
-  await renderJournalList(ctx.output, entries, {
+  await renderJournalList(output, entries, {
     empty: filtered ? 'No journal entries match these filters.' : empty,
     team: choice.kind !== 'file',
     now: ctx.clock.now(),
@@ -90,18 +67,17 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
   const unverified = [...(checks ?? [])]
     .filter(([, check]) => check === 'unsealed' || check === 'forged')
     .map(([id]) => safeText(id));
-  if (!ctx.output.isJson && unverified.length > 0) {
+  if (!output.isJson && unverified.length > 0) {
     const named =
       unverified.slice(0, 3).join(', ') + (unverified.length > 3 ? ` and ${unverified.length - 3} more` : '');
-    ctx.output.note(
-      ctx.output.chalk.yellow(
-        `${unverified.length === 1 ? 'Row' : `${unverified.length} rows`} ${named} ${unverified.length === 1 ? 'does' : 'do'} not verify as this account's own: hedge never sends ${unverified.length === 1 ? 'it' : 'them'} again (\`${ctx.hedgeCommand('journal', 'show', unverified[0]!)}\`).`,
+    output.note(
+      output.chalk.yellow(
+        `${unverified.length === 1 ? 'Row' : `${unverified.length} rows`} ${named} ${unverified.length === 1 ? 'does' : 'do'} not verify as this account's own: hedge never sends ${unverified.length === 1 ? 'it' : 'them'} again (\`${ctx.hedgeCommand('journal', 'show', unverified[0])}\`).`,
       ),
     );
   }
-  if (ctx.output.isHuman && entries.length > 0) {
-    ctx.output.note(ctx.output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));
-    if (entries.length === options.limit)
-      ctx.output.note(ctx.output.chalk.dim(`Showing the newest ${options.limit}; more with --limit.`));
+  if (output.isHuman && entries.length > 0) {
+    output.note(output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));
+    if (entries.length === limit) output.note(output.chalk.dim(`Showing the newest ${limit}; more with --limit.`));
   }
 }

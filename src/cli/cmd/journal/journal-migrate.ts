@@ -3,76 +3,57 @@
 // the store failed after its request was sent). Every entry keeps its id; running it again adds
 // nothing (each one is found already there). The local file is left as it is.
 import { UsageError } from '../../../core/errors.js';
-import { journalDir, openJournal, type JournalEntry } from '../../../platform/journal/index.js';
+import { journalDir, openJournal } from '../../../platform/journal/index.js';
 import { JournalStoreError } from '../../../platform/journal/store-error.js';
-import { isTeamJournal, type ImportOutcome } from '../../../platform/journal/store.js';
+import { isTeamJournal } from '../../../platform/journal/store.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { safeText } from '../../../core/security/safe-text.js';
 
-export interface MigrateSummary {
-  store: string;
-  file: string;
-  /** Schema versions this run applied (none when the store was current). */
-  schema_applied: number[];
-  added: string[];
-  merged: string[];
-  present: string[];
-  conflicts: string[];
-}
-
 export async function run(ctx: CommandContext) {
+  const { output } = ctx;
   const choice = await ctx.journalChoice();
-  if (choice.kind === 'file') {
+  if (choice.kind === 'file')
     throw new UsageError(
       ctx.globals.demo
         ? 'journal migrate: --demo always keeps its own local journal; there is no team store to move it to.'
         : 'journal migrate: no team store is configured; set HEDGE_JOURNAL_URL=postgres://USER@HOST:PORT/DATABASE or save one in the profile with `hedge login --journal-url …`.',
     );
-  }
   const team = await ctx.journal();
   if (!isTeamJournal(team)) throw new Error('the journal in use is not the team store');
   const local = openJournal({ dir: journalDir(ctx.env), now: ctx.clock.now });
-  const summary: MigrateSummary = {
+  // Schema versions this run applied (none when the store was current), then the ids by what became of each.
+  const summary = {
     store: choice.shown,
     file: local.file,
     schema_applied: await team.migrateSchema(),
-    added: [],
-    merged: [],
-    present: [],
-    conflicts: [],
+    added: [] as string[],
+    merged: [] as string[],
+    present: [] as string[],
+    conflicts: [] as string[],
   };
   // Oldest first: the store then lists them in the order they happened here.
-  const entries: JournalEntry[] = (await local.list()).reverse();
+  const entries = (await local.list()).reverse();
   for (const entry of entries) {
     const { outcome, id } = await team.importEntry(entry);
-    const bucket: Record<ImportOutcome, string[]> = {
-      added: summary.added,
-      merged: summary.merged,
-      present: summary.present,
-      conflict: summary.conflicts,
-    };
-    bucket[outcome].push(id);
+    summary[outcome === 'conflict' ? 'conflicts' : outcome].push(id);
   }
-  if (ctx.output.isJson) ctx.output.json(summary);
+  if (output.isJson) output.json(summary);
   else {
-    const c = ctx.output.chalk;
-    ctx.output.note(
-      `${entries.length === 0 ? 'The local journal is empty' : `Moved the local journal ${safeText(local.file)} (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`} into the team store ${safeText(choice.shown)}: ` +
-        `${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
+    const c = output.chalk;
+    output.note(
+      `${entries.length === 0 ? 'The local journal is empty' : `Moved the local journal ${safeText(local.file)} (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`} into the team store ${safeText(choice.shown)}: ${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
     );
     if (summary.schema_applied.length > 0)
-      ctx.output.note(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));
-    if (entries.length > 0)
-      ctx.output.note(c.dim(`The local file is left as it was; running this again adds nothing.`));
+      output.note(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));
+    if (entries.length > 0) output.note(c.dim(`The local file is left as it was; running this again adds nothing.`));
   }
-  if (summary.conflicts.length > 0) {
+  if (summary.conflicts.length > 0)
     throw new JournalStoreError(
       `${summary.conflicts.length} local ${summary.conflicts.length === 1 ? 'entry was' : 'entries were'} not moved: the team store ${choice.shown} holds another action under the same id (${summary.conflicts.join(', ')}).`,
       {
         store: choice.shown,
-        hint: `See both with \`${ctx.hedgeCommand('journal', 'show', summary.conflicts[0]!)}\` and the local file ${local.file}; the rest was moved.`,
+        hint: `See both with \`${ctx.hedgeCommand('journal', 'show', summary.conflicts[0])}\` and the local file ${local.file}; the rest was moved.`,
       },
     );
-  }
   return 0;
 }

@@ -22,16 +22,14 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RES
     throw new UsageError('give --landed (it happened on the server) or --not-landed (it did not).');
   const journal = await ctx.journal();
   const entry = await findJournalEntry(ctx, journal, input.args.id);
-  if (!isUnresolved(entry)) {
+  if (!isUnresolved(entry))
     throw new UsageError(
       `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}; nothing was changed.`,
     );
-  }
-  if (entry.outcome === 'planned') {
+  if (entry.outcome === 'planned')
     throw new UsageError(
       `Journal ${entry.id} is a planned leg of ${safeText(entry.group ?? 'an action')}: it was never sent, so there is nothing to resolve; finish its action with \`${ctx.hedgeCommand('resume', entry.id)}\`.`,
     );
-  }
   const holder = await journal.holderOf(entry.id);
   if (holder) throw heldError(ctx, entry, holder, ' and changed nothing');
   await noteUnverified(ctx, entry);
@@ -41,13 +39,12 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RES
       ? { outcome: 'done', message: 'resolved by hand: landed' }
       : { outcome: 'abandoned', message: 'resolved by hand: did not land' },
   );
-  if (!ctx.output.isJson) {
+  if (!ctx.output.isJson)
     ctx.output.success(
       landed
         ? `Journal ${entry.id} (${safeText(entry.command)}) recorded as landed: outcome done. Nothing was sent.`
         : `Journal ${entry.id} (${safeText(entry.command)}) recorded as not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.`,
     );
-  }
   renderJournalEntry(ctx.output, resolved, { now: ctx.clock.now(), footer: [] });
 }
 

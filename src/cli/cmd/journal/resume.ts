@@ -14,27 +14,10 @@ import { showTrade } from '../trade/trade-outcome.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { utcClock } from '../../../core/utc-text.js';
 
-export interface ResumeOptions {
-  /** A journal id or a unique part of one; undefined: the newest unresolved entry. */
-  id?: string;
-  wait: boolean;
-  /** --resend-unproven: a person's word that an action past its key's lifetime did not land. */
-  resendUnproven: boolean;
-}
-
-export function parseResumeOptions(input: InputOf<typeof RESUME>) {
-  const id = input.args.id?.trim();
-  return {
-    id: id === '' ? undefined : id,
-    wait: input.options.wait !== false,
-    resendUnproven: input.options.resendUnproven === true,
-  };
-}
-
 export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>) {
-  const options = parseResumeOptions(input);
-  const ports = ctx;
-  const entry = await chooseEntryToResume(ports, options.id);
+  // A journal id or a unique part of one; none: the newest unresolved entry.
+  const id = input.args.id?.trim() || undefined;
+  const entry = await chooseEntryToResume(ctx, id);
   if (!entry) {
     ctx.output.note(
       `Nothing to resume: every action in the journal is resolved. See them with \`${ctx.hedgeCommand('journal')}\`.`,
@@ -43,7 +26,14 @@ export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>) {
   }
   const plan = await planResume(ctx, entry);
   if (plan.kind !== 'roll') sayResuming(ctx, entry);
-  return showResumed(ctx, await resumeEntry(ctx, plan, options));
+  // --resend-unproven: a person's word that an action past its key's lifetime did not land.
+  return showResumed(
+    ctx,
+    await resumeEntry(ctx, plan, {
+      wait: input.options.wait !== false,
+      resendUnproven: input.options.resendUnproven === true,
+    }),
+  );
 }
 
 function sayResuming(ctx: CommandContext, entry: JournalEntry) {

@@ -4,19 +4,13 @@
 // --json: {ready, exit_code, checks}. Exit 0 only when everything a write needs works; otherwise
 // the class of the first failed check a write needs: 4 key, 5 network or server (the clock too),
 // 14 an answer hedge cannot read, 2 a setting that cannot be used. It sends no write.
-import type { CheckStatus, DoctorReport, FailureClass } from '../../../features/setup/doctor.js';
+import type { CheckStatus, FailureClass } from '../../../features/setup/doctor.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { wrapWords } from '../../../platform/terminal/width.js';
 import { describeError } from '../../../platform/terminal/exit-codes.js';
 
-const MARKS: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '–', info: '·' };
-
 /** A failed check a write needs, as the exit code says it (docs/exit-codes.md): a key problem 4, the network or server 5, an unreadable answer 14, bad set-up 2. */
 const EXIT_OF: Record<FailureClass, 2 | 4 | 5 | 14> = { auth: 4, network: 5, unreadable: 14, usage: 2 };
-
-export function doctorExitCode(report: DoctorReport) {
-  return report.failure ? EXIT_OF[report.failure] : 0;
-}
 
 export async function run(ctx: CommandContext) {
   const checks = await import('../../../features/setup/doctor.js');
@@ -27,35 +21,21 @@ export async function run(ctx: CommandContext) {
     check.detail = described.message;
     check.next ??= described.hint;
   }
-  await render(ctx, report);
-  return doctorExitCode(report);
-}
-
-async function render(ctx: CommandContext, report: DoctorReport) {
   const { output } = ctx;
-  if (output.isJson) {
-    output.json({
-      ready: report.ready,
-      exit_code: doctorExitCode(report),
-      checks: report.checks.map((check) => ({
-        check: check.id,
-        status: check.status,
-        title: check.title,
-        detail: check.detail,
-        next: check.next ?? null,
-        for_writes: check.forWrites,
-      })),
-    });
-  } else if (!output.isHuman) {
+  const exitCode = report.failure ? EXIT_OF[report.failure] : 0;
+  // One row per check: the JSON's checks, and the plain formats' rows.
+  const rows = report.checks.map((check) => ({
+    check: check.id,
+    status: check.status,
+    title: check.title,
+    detail: check.detail,
+    next: check.next ?? null,
+    for_writes: check.forWrites,
+  }));
+  if (output.isJson) output.json({ ready: report.ready, exit_code: exitCode, checks: rows });
+  else if (!output.isHuman)
     await output.list(
-      report.checks.map((check) => ({
-        check: check.id,
-        status: check.status,
-        title: check.title,
-        detail: check.detail,
-        next: check.next ?? null,
-        for_writes: check.forWrites,
-      })),
+      rows,
       ['check', 'status', 'title', 'detail', 'next', 'for_writes'].map((key) => ({
         key,
         label: key,
@@ -63,19 +43,19 @@ async function render(ctx: CommandContext, report: DoctorReport) {
       })),
       { empty: 'No checks.' },
     );
-  } else {
+  else {
     const c = output.chalk;
-    const colour: Record<CheckStatus, (text: string) => string> = {
-      ok: c.green,
-      warn: c.yellow,
-      fail: c.red,
-      skip: c.dim,
-      info: c.dim,
+    const marks: Record<CheckStatus, string> = {
+      ok: c.green('✓'),
+      warn: c.yellow('!'),
+      fail: c.red('✗'),
+      skip: c.dim('–'),
+      info: c.dim('·'),
     };
     const width = Math.max(...report.checks.map((check) => check.title.length));
-    const lines: string[] = [c.bold('hedge doctor')];
+    const lines = [c.bold('hedge doctor')];
     for (const check of report.checks) {
-      const head = `${colour[check.status](MARKS[check.status])} ${check.title.padEnd(width)}  `;
+      const head = `${marks[check.status]} ${check.title.padEnd(width)}  `;
       lines.push(wrapWords(`${head}${check.detail}`, output.columns, { hangingIndent: width + 4 }));
       if (check.next)
         lines.push(wrapWords(`${' '.repeat(width + 4)}→ ${check.next}`, output.columns, { hangingIndent: width + 6 }));
@@ -93,4 +73,5 @@ async function render(ctx: CommandContext, report: DoctorReport) {
         .map((check) => check.title)
         .join(', ✗ ')}). Fix the first ✗, then run \`${ctx.hedgeCommand('doctor')}\` again.`;
   output.note(report.ready ? output.chalk.green(sentence) : output.chalk.red(sentence));
+  return exitCode;
 }

@@ -29,21 +29,11 @@ import type { LOGIN } from '../specs.js';
 import { UsageError } from '../../../core/errors.js';
 import { safeText } from '../../../core/security/safe-text.js';
 
-export interface LoginOptions extends LoginFlags {
-  /** As typed; checked once the store is read (undefined: not given). */
-  baseUrl?: string;
-  /** Move the stored key (to keyStore, the keyring by default) instead of logging in. */
-  moveKey: boolean;
-}
-
-const KEY_STORES = ['keyring', 'file'] as const;
-
 export function parseLoginOptions(input: InputOf<typeof LOGIN>) {
   const { options } = input;
   const keyStore = typeof options.keyStore === 'string' ? options.keyStore.trim() : undefined;
-  if (keyStore !== undefined && !(KEY_STORES as readonly string[]).includes(keyStore)) {
+  if (keyStore !== undefined && !['keyring', 'file'].includes(keyStore))
     throw new UsageError(`--key-store: "${safeText(keyStore)}" is not a place for the key; expected keyring or file.`);
-  }
   let keyCommand: string | undefined;
   if (typeof options.keyCommand === 'string') {
     keyCommand = options.keyCommand.trim();
@@ -60,44 +50,33 @@ export function parseLoginOptions(input: InputOf<typeof LOGIN>) {
     }
   }
   const moveKey = options.moveKey === true;
-  if (keyCommand !== undefined && keyStore !== undefined) {
+  if (keyCommand !== undefined && keyStore !== undefined)
     throw new UsageError('--key-store: a key from --key-command is not stored by hedge; give one of the two.');
-  }
-  if (moveKey) {
-    const others = (['baseUrl', 'caFile', 'journalUrl', 'keyCommand'] as const).filter(
-      (key) => options[key] !== undefined,
+  const other = (
+    [
+      ['baseUrl', '--base-url'],
+      ['caFile', '--ca-file'],
+      ['journalUrl', '--journal-url'],
+      ['keyCommand', '--key-command'],
+    ] as const
+  ).find(([key]) => options[key] !== undefined);
+  if (moveKey && other)
+    throw new UsageError(
+      `--move-key: moves the stored key only (with --key-store keyring or file); leave out ${other[1]}.`,
     );
-    if (others.length > 0) {
-      const flag = {
-        baseUrl: '--base-url',
-        caFile: '--ca-file',
-        journalUrl: '--journal-url',
-        keyCommand: '--key-command',
-      }[others[0]!];
-      throw new UsageError(
-        `--move-key: moves the stored key only (with --key-store keyring or file); leave out ${flag}.`,
-      );
-    }
-  }
   return {
     baseUrl: typeof options.baseUrl === 'string' ? options.baseUrl : undefined,
     caFile: typeof options.caFile === 'string' ? checkCaFile(options.caFile) : undefined,
     journalUrl: typeof options.journalUrl === 'string' ? checkJournalUrl(options.journalUrl) : undefined,
     keyCommand,
-    keyStore: keyStore as LoginOptions['keyStore'],
+    keyStore: keyStore as LoginFlags['keyStore'],
     moveKey,
   };
 }
 
-/** The demo has no account to log in to; said before any flag is read. */
-function refuseDemo(ctx: CommandContext) {
-  if (ctx.globals.demo) {
-    throw new UsageError('--demo: the demo needs no login; run `hedge --demo <command>` directly.');
-  }
-}
-
 export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>) {
-  refuseDemo(ctx);
+  // The demo has no account to log in to; said before any flag is read.
+  if (ctx.globals.demo) throw new UsageError('--demo: the demo needs no login; run `hedge --demo <command>` directly.');
   const opts = parseLoginOptions(input);
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
@@ -118,16 +97,16 @@ export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>) {
 
 /** What a saved login says: the profile as data with --json, the key's environment and place, what comes next. */
 function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, journalUrl: string | null | undefined) {
+  const { output } = ctx;
   const { profile: name, environment, baseUrl, shownKey, keyAt } = saved;
-  const c = ctx.output.chalk;
-  if (saved.oldKeyringLeft) {
-    ctx.output.warn(
+  const c = output.chalk;
+  if (saved.oldKeyringLeft)
+    output.warn(
       `The old key of profile "${name}" could not be removed from the OS keyring (${saved.oldKeyringLeft.error}); delete the entry service "hedge", account "${safeText(saved.oldKeyringLeft.account)}" by hand.`,
     );
-  }
   const where = describeKeyLocation(keyAt, storeFile);
-  if (ctx.output.isJson) {
-    ctx.output.json({
+  if (output.isJson)
+    output.json({
       profile: name,
       environment,
       base_url: baseUrl,
@@ -137,14 +116,13 @@ function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, jo
       journal_url: saved.journalShown,
       current: saved.current,
     });
-  }
   const label = environmentLabel(environment, c);
-  ctx.output.note(
+  output.note(
     environment === 'live'
       ? `${label} ${c.red('key accepted: this profile trades in production, with real money.')}`
       : c.green(`✓ Key accepted: a ${label} key (sandbox, test funds).`),
   );
-  ctx.output.note(
+  output.note(
     keyAt.kind === 'file'
       ? `Saved profile "${name}" (${baseUrl}, key ${shownKey}) in ${storeFile}, the key with it in plain text (0600).`
       : keyAt.kind === 'keyring'
@@ -153,42 +131,38 @@ function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, jo
   );
   if (saved.keyringFallback) {
     // Said once, at login: later commands read the file without a word.
-    ctx.output.note(
+    output.note(
       `No OS keyring to keep it in: ${safeText(saved.keyringFallback)}. The key is readable only by you, in plain text; once there is a keyring, move it with \`${ctx.hedgeCommand('login', '--move-key')}\`, or name a credential helper with --key-command.`,
     );
   }
   if (journalUrl)
-    ctx.output.note(
+    output.note(
       `Its journal is the team store ${saved.journalShown}: every machine using it sees and guards the same actions.`,
     );
-  else if (journalUrl === null) ctx.output.note(`Its journal is this machine's local file again.`);
-  if (saved.current) ctx.output.note(`"${name}" is the current profile.`);
-  else if (saved.previousCurrent) {
-    ctx.output.note(`The current profile stays "${saved.previousCurrent}"; switch with: hedge profile use ${name}`);
-  }
-  if (ctx.env.HEDGE_API_KEY || ctx.env.HEDGE_BASE_URL) {
-    ctx.output.warn(
-      'HEDGE_API_KEY / HEDGE_BASE_URL are set in the environment and take precedence over stored profiles.',
-    );
-  }
+  else if (journalUrl === null) output.note(`Its journal is this machine's local file again.`);
+  if (saved.current) output.note(`"${name}" is the current profile.`);
+  else if (saved.previousCurrent)
+    output.note(`The current profile stays "${saved.previousCurrent}"; switch with: hedge profile use ${name}`);
+  if (ctx.env.HEDGE_API_KEY || ctx.env.HEDGE_BASE_URL)
+    output.warn('HEDGE_API_KEY / HEDGE_BASE_URL are set in the environment and take precedence over stored profiles.');
 }
 
 /** What `--move-key` says: that the key was already there, or where it went from and to. */
 function showKeyMove(ctx: CommandContext, storeFile: string, name: string, move: KeyMove) {
+  const { output } = ctx;
   if (!move.moved) {
-    if (ctx.output.isJson) ctx.output.json({ profile: name, key_store: move.at.kind, moved: false });
-    ctx.output.note(
+    if (output.isJson) output.json({ profile: name, key_store: move.at.kind, moved: false });
+    output.note(
       `The key of profile "${name}" is already in the ${describeKeyLocation(move.at, storeFile)}: nothing to move.`,
     );
     return 0;
   }
-  if (move.oldKeyringLeft) {
-    ctx.output.warn(
+  if (move.oldKeyringLeft)
+    output.warn(
       `The key is in the file now, but its keyring entry could not be removed (${move.oldKeyringLeft.error}); delete service "hedge", account "${safeText(move.oldKeyringLeft.account)}" by hand.`,
     );
-  }
-  if (ctx.output.isJson) ctx.output.json({ profile: name, key_store: move.to.kind, moved: true });
-  ctx.output.note(
+  if (output.isJson) output.json({ profile: name, key_store: move.to.kind, moved: true });
+  output.note(
     `Moved the key of profile "${name}" from the ${describeKeyLocation(move.from, storeFile)} to the ${describeKeyLocation(move.to, storeFile)}.`,
   );
   return 0;

@@ -16,14 +16,15 @@ import { requireProfile } from '../../../platform/config/profile-view.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 
 export async function run(ctx: CommandContext) {
+  const { output } = ctx;
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
   const data = store.read();
   const name = requested?.name ?? (data.current && data.profiles[data.current] ? data.current : undefined);
   if (!name) {
     // Logging out of nothing is already the wanted state: say so, and succeed (scripts may repeat it).
-    if (ctx.output.isJson) ctx.output.json({ profile: null, logged_out: false });
-    ctx.output.note('No profile is current: nothing to log out of.');
+    if (output.isJson) output.json({ profile: null, logged_out: false });
+    output.note('No profile is current: nothing to log out of.');
     return 0;
   }
   requireProfile(data, name, requested?.source === 'environment' ? 'HEDGE_PROFILE' : '--profile');
@@ -42,24 +43,21 @@ export async function run(ctx: CommandContext) {
     const removal = await removeFromKeyring(had.account, ctx.env);
     if ('error' in removal) keyringLeft = removal.error;
   }
-  if (keyringLeft) {
+  if (keyringLeft)
     throw new ConfigError(
       `Profile "${name}" forgot its key, but the OS keyring entry could not be deleted (${safeText(keyringLeft)}): the key is still there.`,
       {
         hint: `Delete it by hand: service "hedge", account "${safeText((had as { account: string }).account)}" (on Linux: secret-tool clear service hedge username '…').`,
       },
     );
-  }
-  if (ctx.output.isJson)
-    ctx.output.json({ profile: name, logged_out: had !== undefined, key_store: had?.kind ?? null });
+  if (output.isJson) output.json({ profile: name, logged_out: had !== undefined, key_store: had?.kind ?? null });
   const renew = `its base URL stays; \`hedge login --profile ${name}\` asks for a new key`;
-  if (!had) ctx.output.note(`Profile "${name}" has no stored key: already logged out.`);
-  else if (had.kind === 'command') {
-    ctx.output.note(
+  if (!had) output.note(`Profile "${name}" has no stored key: already logged out.`);
+  else if (had.kind === 'command')
+    output.note(
       `Profile "${name}" no longer runs its ${where} (${renew}). The key itself stays in that helper's store: remove it there if it should go too.`,
     );
-  } else ctx.output.note(`Removed the API key of profile "${name}" from the ${where} (${renew}).`);
-  if (ctx.env.HEDGE_API_KEY)
-    ctx.output.warn('HEDGE_API_KEY is still set in this environment, and commands keep using it.');
+  else output.note(`Removed the API key of profile "${name}" from the ${where} (${renew}).`);
+  if (ctx.env.HEDGE_API_KEY) output.warn('HEDGE_API_KEY is still set in this environment, and commands keep using it.');
   return 0;
 }

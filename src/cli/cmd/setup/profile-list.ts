@@ -17,7 +17,6 @@ export async function run(ctx: CommandContext) {
       empty: 'No profiles saved yet. Run `hedge login` to add one (or try `hedge --demo markets`).',
     },
   );
-  if (human && rows.some((row) => row.environment === 'live')) {
+  if (human && rows.some((row) => row.environment === 'live'))
     ctx.output.note(c.red('LIVE profiles trade in production, with real money.'));
-  }
 }

@@ -10,6 +10,7 @@ import type { PROFILE_REMOVE } from '../specs.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REMOVE>) {
   // Whether it exists only the store can say.
+  const { output } = ctx;
   const name = input.args.name ?? '';
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');
@@ -23,24 +24,22 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REM
       delete latest.current;
     }
   });
-  if (ctx.output.isJson) ctx.output.json({ removed: name, current: data.current ?? null });
-  ctx.output.note(`Removed profile "${name}".`);
+  if (output.isJson) output.json({ removed: name, current: data.current ?? null });
+  output.note(`Removed profile "${name}".`);
   const location = keyAt as KeyLocation | undefined;
   if (location?.kind === 'keyring') {
     const removal = await removeFromKeyring(location.account, ctx.env);
     if ('error' in removal)
-      ctx.output.warn(
+      output.warn(
         `Its key stays in the OS keyring (${removal.error}): delete service "hedge", account "${safeText(location.account)}" by hand.`,
       );
-  } else if (location?.kind === 'command') {
-    ctx.output.note("Its key stays in its credential helper's store: remove it there if it should go too.");
-  }
+  } else if (location?.kind === 'command')
+    output.note("Its key stays in its credential helper's store: remove it there if it should go too.");
   const others = Object.keys(data.profiles).sort();
-  if (wasCurrent) {
-    ctx.output.note(
+  if (wasCurrent)
+    output.note(
       others.length
         ? `No profile is current now; choose one with: hedge profile use ${others[0]}  (profiles: ${others.join(', ')})`
         : 'No profiles are left; run `hedge login` to add one.',
     );
-  }
 }

@@ -27,18 +27,19 @@ async function scopeInUse(ctx: CommandContext): Promise<LearnedScope> {
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>): Promise<void> {
+  const { output } = ctx;
   const scope = input.options.all === true ? 'all' : await scopeInUse(ctx);
   const where = scope === 'all' ? 'every profile and server' : describeScope(scope);
   const forgotten = await resetLearned(await ctx.store(), scope);
-  if (ctx.output.isJson) ctx.output.json({ scope: where, forgotten });
-  else if (!ctx.output.isHuman) for (const line of forgotten) ctx.output.write(line);
+  if (output.isJson) output.json({ scope: where, forgotten });
+  else if (!output.isHuman) for (const line of forgotten) output.write(line);
   if (forgotten.length === 0) {
-    ctx.output.note(`Nothing learned to forget for ${where}.`);
+    output.note(`Nothing learned to forget for ${where}.`);
     return;
   }
-  ctx.output.note(`Forgot ${forgotten.length} learned wire ${forgotten.length === 1 ? 'name' : 'names'} for ${where}:`);
-  if (ctx.output.isHuman) for (const line of forgotten) ctx.output.note(`  ${line}`);
-  ctx.output.note(
+  output.note(`Forgot ${forgotten.length} learned wire ${forgotten.length === 1 ? 'name' : 'names'} for ${where}:`);
+  if (output.isHuman) for (const line of forgotten) output.note(`  ${line}`);
+  output.note(
     `The next command starts from hedge's guesses and learns again; \`${ctx.hedgeCommand('whoami')}\` shows the names in use.`,
   );
 }

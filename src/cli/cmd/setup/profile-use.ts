@@ -7,6 +7,7 @@ import type { PROFILE_USE } from '../specs.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE>) {
   // Whether it exists only the store can say.
+  const { output } = ctx;
   const name = input.args.name ?? '';
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');
@@ -14,16 +15,15 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE
     requireProfile(latest, name, 'name');
     latest.current = name;
   });
-  const row = profileRow(name, data.profiles[name]!, true);
-  if (ctx.output.isJson) ctx.output.json(row);
-  const c = ctx.output.chalk;
-  ctx.output.note(
+  const row = profileRow(name, data.profiles[name], true);
+  if (output.isJson) output.json(row);
+  const c = output.chalk;
+  output.note(
     `Now using profile "${name}": ${environmentLabel(row.environment, c)}, ${row.base_url}${row.api_key ? `, key ${row.api_key}` : c.dim(' (logged out)')}.`,
   );
-  if (row.environment === 'live') ctx.output.note(c.red('LIVE: commands now trade in production, with real money.'));
-  if (ctx.env.HEDGE_PROFILE && ctx.env.HEDGE_PROFILE !== name) {
-    ctx.output.warn(
+  if (row.environment === 'live') output.note(c.red('LIVE: commands now trade in production, with real money.'));
+  if (ctx.env.HEDGE_PROFILE && ctx.env.HEDGE_PROFILE !== name)
+    output.warn(
       `HEDGE_PROFILE=${ctx.env.HEDGE_PROFILE} is set in this environment and takes precedence over the current profile.`,
     );
-  }
 }

@@ -21,26 +21,14 @@ import {
   type ApiAnswer,
   type ApiCall,
 } from '../../../features/trade/api-call.js';
-import { runWrite, writeOptionsFrom, type WriteOptions } from '../../../features/write/write-flow.js';
+import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { resolveApiPath } from '../../../core/security/base-url.js';
 import { containsKeyShape } from '../../../core/security/secrets.js';
 import { printAnswers } from '../../../platform/results/api-answer.js';
 import { renderDryRun } from '../../../platform/results/dry-run-view.js';
 
-export interface ApiOptions {
-  method: ReturnType<typeof parseApiMethod>;
-  path: string;
-  params: ParamInput[];
-  headers: string[];
-  input?: string;
-  paginate: boolean;
-  include: boolean;
-  until: boolean;
-  write: WriteOptions;
-}
-
-export function parseApiOptions(input: InputOf<typeof API>): ApiOptions {
+function parseApiOptions(input: InputOf<typeof API>) {
   const { options } = input;
   // -f and -F in the order typed on the line is not kept by the parser: -f first, then -F.
   const params: ParamInput[] = [
@@ -61,7 +49,7 @@ export function parseApiOptions(input: InputOf<typeof API>): ApiOptions {
 }
 
 /** Every `-F key=@file` read first (the parameters are built in one pure pass). */
-async function readParamFiles(ctx: CommandContext, params: readonly ParamInput[]): Promise<Map<string, string>> {
+async function readParamFiles(ctx: CommandContext, params: readonly ParamInput[]) {
   const files = new Map<string, string>();
   for (const { raw, typed } of params) {
     const value = raw.slice(raw.indexOf('=') + 1);
@@ -73,7 +61,7 @@ async function readParamFiles(ctx: CommandContext, params: readonly ParamInput[]
 }
 
 /** The request, decided whole before anything is sent: path under the base URL, method, body, headers. */
-async function planCall(ctx: CommandContext, opts: ApiOptions): Promise<ApiCall> {
+async function planCall(ctx: CommandContext, opts: ReturnType<typeof parseApiOptions>): Promise<ApiCall> {
   const write = isWriteMethod(opts.method);
   if (opts.input !== undefined && !write)
     throw new UsageError('--input sends a body; give the method too, e.g. -X POST (a GET has no body).');
@@ -83,17 +71,15 @@ async function planCall(ctx: CommandContext, opts: ApiOptions): Promise<ApiCall>
     throw new UsageError(
       `--until reads again until a condition holds; it works with GET only (a ${opts.method} is not sent again).`,
     );
-  if (!write && (opts.write.dryRun || opts.write.idempotencyKey !== undefined || opts.write.fresh)) {
+  if (!write && (opts.write.dryRun || opts.write.idempotencyKey !== undefined || opts.write.fresh))
     throw new UsageError(
       '--dry-run, --idempotency-key and --new are for writes; a GET is sent as it is (add -X POST, PUT, PATCH or DELETE for a write).',
     );
-  }
   const headers = Object.fromEntries(opts.headers.map(parseHeader));
-  if (opts.input === '-' && opts.params.some(({ raw, typed }) => typed && raw.slice(raw.indexOf('=') + 1) === '@-')) {
+  if (opts.input === '-' && opts.params.some(({ raw, typed }) => typed && raw.slice(raw.indexOf('=') + 1) === '@-'))
     throw new UsageError(
       '--input - and -F key=@- both read stdin, which can be read once; name a file for one of them.',
     );
-  }
   const files = await readParamFiles(ctx, opts.params);
   const params = buildParams(opts.params, (file) => files.get(file)!);
   const credentials = await ctx.credentials();
@@ -104,9 +90,7 @@ async function planCall(ctx: CommandContext, opts: ApiOptions): Promise<ApiCall>
   if (hasParams && (!write || opts.input !== undefined)) {
     const query = queryStringOf(params);
     path = `${path}${path.includes('?') ? '&' : '?'}${query}`;
-  } else if (hasParams) {
-    body = params;
-  }
+  } else if (hasParams) body = params;
   // hedge's own key is never data the API needs: a request holding it (a file read whole, such as
   // /proc/self/environ) is refused before anything is sent or journaled, a dry run's included.
   if (containsKeyShape(`${path} ${JSON.stringify(body) ?? ''}`))

@@ -13,9 +13,8 @@ import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>) {
   const shell = input.args.shell ?? '';
-  if (!(SHELL_VALUES as readonly string[]).includes(shell)) {
+  if (!(SHELL_VALUES as readonly string[]).includes(shell))
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);
-  }
   const name = `completions/hedge.${shell}`;
   let text: string | undefined;
   try {
@@ -23,11 +22,10 @@ export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>
   } catch {
     text = undefined;
   }
-  if (text === undefined) {
+  if (text === undefined)
     throw new ConfigError(`The ${shell} completion script (dist/${name}) is missing from this installation.`, {
       hint: 'Rebuild (npm run build) or reinstall hedge: the build writes the scripts into dist/completions/.',
     });
-  }
   ctx.output.write(text);
 }
 

@@ -4,68 +4,35 @@ import { echo, parseWholeNumber } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
 import type { InputOf } from '../../runner/command-spec.js';
 import { DIALECT_VALUES, type SANDBOX_SERVE } from '../specs.js';
-import type { SandboxOptions } from '../../../sandbox/index.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
-function share(name: string, raw: unknown) {
+/** A flag's value read by `read` (undefined: refused, saying what is `expected`); undefined when the flag is absent. */
+function checked<T>(
+  name: string,
+  raw: unknown,
+  expected: string,
+  read: (text: string, value: number) => T | undefined,
+) {
   if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (String(raw).trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected a share from 0 to 1 (e.g. 0.2).`);
-  }
+  const text = String(raw).trim();
+  const value = read(text, Number(text));
+  if (value === undefined) throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${expected}.`);
   return value;
 }
 
-function wholeNumber(name: string, raw: unknown, min: number, max: number) {
-  return raw === undefined ? undefined : parseWholeNumber(raw, name, min, max);
-}
+const share = (name: string, raw: unknown) =>
+  checked(name, raw, 'a share from 0 to 1 (e.g. 0.2)', (text, value) =>
+    text !== '' && value >= 0 && value <= 1 ? value : undefined,
+  );
 
-function positive(name: string, raw: unknown) {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (String(raw).trim() === '' || !Number.isFinite(value) || value <= 0 || value > 1e7) {
-    throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected a number greater than 0.`);
-  }
-  return value;
-}
+const wholeNumber = (name: string, raw: unknown, min: number, max: number) =>
+  raw === undefined ? undefined : parseWholeNumber(raw, name, min, max);
 
 /** Seconds (to the millisecond) from `min` to a day, as ms. */
-function seconds(name: string, raw: unknown, min: number) {
-  if (raw === undefined) return undefined;
-  const text = String(raw).trim();
-  const value = Number(text);
-  if (!/^\d+(\.\d{1,3})?$/.test(text) || value < min || value > 86_400) {
-    throw new UsageError(
-      `${name}: ${echo(String(raw))} is not allowed; expected seconds from ${min} to 86400 (e.g. 3 or 0.5).`,
-    );
-  }
-  return Math.round(value * 1000);
-}
-
-/** Whole seconds, signed, at most a day either way. */
-function skewSeconds(raw: unknown) {
-  if (raw === undefined) return undefined;
-  const text = String(raw).trim();
-  if (!/^[+-]?\d+$/.test(text) || Math.abs(Number(text)) > 86_400) {
-    throw new UsageError(
-      `--clock-skew: ${echo(String(raw))} is not allowed; expected whole seconds from -86400 to 86400 (e.g. 300 or -120).`,
-    );
-  }
-  return Number(text) * 1000;
-}
-
-/** The names the sandbox accepts; the manifest lists the same ones for help and completion. */
-function dialect(raw: unknown) {
-  if (raw === undefined) return undefined;
-  const name = String(raw).trim();
-  if (!(DIALECT_VALUES as readonly string[]).includes(name)) {
-    throw new UsageError(`--dialect: ${echo(String(raw))} is not allowed; expected ${DIALECT_VALUES.join(', ')}.`);
-  }
-  return name as (typeof DIALECT_VALUES)[number];
-}
-
-/** What `hedge sandbox serve` starts: the simulator's own options, every flag checked. */
-export type SandboxServeOptions = SandboxOptions;
+const seconds = (name: string, raw: unknown, min: number) =>
+  checked(name, raw, `seconds from ${min} to 86400 (e.g. 3 or 0.5)`, (text, value) =>
+    /^\d+(\.\d{1,3})?$/.test(text) && value >= min && value <= 86_400 ? Math.round(value * 1000) : undefined,
+  );
 
 export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>) {
   const o = input.options;
@@ -81,15 +48,26 @@ export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>) {
     tls: o.tls === true,
     fillDelayMs: wholeNumber('--fill-delay', o.fillDelay, 0, 3_600_000),
     failRate: share('--fail-rate', o.failRate),
-    clockSpeed: positive('--clock-speed', o.clockSpeed),
+    clockSpeed: checked('--clock-speed', o.clockSpeed, 'a number greater than 0', (text, value) =>
+      text !== '' && value > 0 && value <= 1e7 ? value : undefined,
+    ),
     seed: wholeNumber('--seed', o.seed, 0, 2 ** 31 - 1),
     fault5xx: share('--fault-5xx', o.fault5xx),
     fault429: share('--fault-429', o.fault429),
     dropAfterCommit: share('--drop-after-commit', o.dropAfterCommit),
     latencyMs: wholeNumber('--latency', o.latency, 0, 600_000),
     rateLimit: wholeNumber('--rate-limit', o.rateLimit, 1, 1_000_000),
-    dialect: dialect(o.dialect),
-    dateSkewMs: skewSeconds(o.clockSkew),
+    // The names the sandbox accepts; the manifest lists the same ones for help and completion.
+    dialect: checked('--dialect', o.dialect, DIALECT_VALUES.join(', '), (text) =>
+      DIALECT_VALUES.find((name) => name === text),
+    ),
+    // Whole seconds, signed, at most a day either way.
+    dateSkewMs: checked(
+      '--clock-skew',
+      o.clockSkew,
+      'whole seconds from -86400 to 86400 (e.g. 300 or -120)',
+      (text, value) => (/^[+-]?\d+$/.test(text) && Math.abs(value) <= 86_400 ? value * 1000 : undefined),
+    ),
     hostileText: o.hostileText === true,
     viewLagMs: seconds('--view-lag', o.viewLag, 0),
     // Only ever turns it on: without the flag the dialect decides (alpha: several, the others: one).

@@ -9,10 +9,9 @@ import { tokenTtlSeconds } from '../../agent/confirmation.js';
 import { errorCatalogue } from '../../agent/error-catalogue.js';
 import { HedgeError } from '../../../core/errors.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
-import type { Environment } from '../../../core/security/secrets.js';
 import { TOOL_RESOURCE } from '../../../platform/fields/resource-fields.js';
 
-async function environment(ctx: CommandContext): Promise<Environment | undefined> {
+async function environment(ctx: CommandContext) {
   if (ctx.globals.demo) return 'test';
   try {
     return (await ctx.credentials()).environment;
@@ -24,7 +23,7 @@ async function environment(ctx: CommandContext): Promise<Environment | undefined
 }
 
 /** `--errors`: the error catalogue (agent/error-catalogue.ts), whole. */
-async function printErrorCatalogue(ctx: CommandContext): Promise<void> {
+async function printErrorCatalogue(ctx: CommandContext) {
   const entries = errorCatalogue();
   if (ctx.output.isJson) {
     ctx.output.json(entries);
@@ -50,31 +49,19 @@ async function printErrorCatalogue(ctx: CommandContext): Promise<void> {
   );
 }
 
-export interface ToolsOptions {
-  /** --errors: the error catalogue instead of the tools. */
-  errors: boolean;
-  /** The command tree the tools are made from (handed in by the manifest). */
-  commands: readonly CommandSpec[];
-}
-
-export function parseToolsOptions(input: InputOf<typeof TOOLS>, commands: readonly CommandSpec[]): ToolsOptions {
-  return { errors: input.options.errors === true, commands };
-}
-
 /** The command, given the tree it lists as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<InputOf<typeof TOOLS>> {
-  return { run: (ctx, input) => runTools(ctx, parseToolsOptions(input, commands)) };
+  return {
+    run: (ctx, input) => (input.options.errors === true ? printErrorCatalogue(ctx) : printTools(ctx, commands)),
+  };
 }
 
-export async function runTools(ctx: CommandContext, opts: ToolsOptions): Promise<void> {
-  if (opts.errors) {
-    await printErrorCatalogue(ctx);
-    return;
-  }
+async function printTools(ctx: CommandContext, commands: readonly CommandSpec[]) {
+  const { output } = ctx;
   const access = writeAccess(await environment(ctx), false);
-  const entries = agentTools(opts.commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
-  if (ctx.output.isJson) {
-    ctx.output.json(entries);
+  const entries = agentTools(commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
+  if (output.isJson) {
+    output.json(entries);
     return;
   }
   const rows = entries.map((entry) => {
@@ -87,10 +74,10 @@ export async function runTools(ctx: CommandContext, opts: ToolsOptions): Promise
       arguments: [...required, ...(optional > 0 ? [`(+${optional} optional)`] : [])].join(' '),
     };
   });
-  await ctx.output.list(rows, TOOL_RESOURCE, { empty: 'No tools.' });
-  if (ctx.output.isHuman)
-    ctx.output.note(
-      ctx.output.chalk.dim(
+  await output.list(rows, TOOL_RESOURCE, { empty: 'No tools.' });
+  if (output.isHuman)
+    output.note(
+      output.chalk.dim(
         `Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`,
       ),
     );

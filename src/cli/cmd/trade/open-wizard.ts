@@ -6,7 +6,7 @@
 // Ctrl-C at any prompt ends the run with exit 130 and nothing sent (the prompter maps it); a No at
 // the confirmation with exit 8 (declined).
 import type { HedgeClient } from '../../../platform/api/client.js';
-import type { Account, Market, Quote, Side, Tenor } from '../../../platform/api/schemas.js';
+import type { Account, Market, Side, Tenor } from '../../../platform/api/schemas.js';
 import { DAY_MS, TENORS } from '../../../core/vocabulary.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { parseClientReference, parseNotional } from '../../../core/input.js';
@@ -32,19 +32,6 @@ export interface WizardAnswers {
   clientReference?: string;
 }
 
-export type WizardResult =
-  | {
-      kind: 'open';
-      market: string;
-      side: Side;
-      notionalUsd: number;
-      tenorDays: Tenor;
-      clientReference?: string;
-      quote: Quote;
-    }
-  /** The side chosen already holds a hedge, and the operator chose to add to it (the add quotes and confirms itself). */
-  | { kind: 'add'; market: string; side: Side; notionalUsd: number };
-
 /** What a side holds in every view the wizard read (one read: the records and the positions line, side-book.ts). */
 interface SideHolding {
   notionalUsd?: number;
@@ -64,11 +51,6 @@ function sideSummary(market: Market, side: Side) {
   return `capacity ${formatMoney(capacity)} USD, carry ${carryWords(carry)}`;
 }
 
-/** Room for a choice's text: the terminal's width less the prompt's pointer and a margin. */
-function choiceRoom(ctx: CommandContext) {
-  return Math.max(20, ctx.output.columns - 4);
-}
-
 /**
  * A market as one line when the terminal is wide enough; else its name and price, with both sides'
  * figures as the highlighted choice's description (wrapped), so nothing is cut mid-word.
@@ -82,9 +64,14 @@ function marketChoice(market: Market, room: number) {
   return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
 }
 
-/** Largest notional the checks allow on this side (both the side capacity and the account headroom). */
-function notionalCeiling(market: Market, side: Side, account: Account) {
-  return Math.min(market.available_capacity_usd[side], account.available_exposure_usd);
+/** True when a typed answer reads, else the refusal of the parser that refused it. */
+function refusal(read: () => unknown) {
+  try {
+    read();
+    return true;
+  } catch (error) {
+    return error instanceof UsageError ? error.message : String(error);
+  }
 }
 
 export async function runOpenWizard(
@@ -92,7 +79,7 @@ export async function runOpenWizard(
   client: HedgeClient,
   given: WizardAnswers,
   options: { skipChecks: boolean; live: boolean },
-): Promise<WizardResult> {
+) {
   const prompter = await ctx.prompter();
   const { list, account, holding } = await readWizardBook(ctx, client);
   const market = await askMarket(ctx, prompter, list.markets, given.market, options.skipChecks);
@@ -105,7 +92,8 @@ export async function runOpenWizard(
     given.notionalUsd,
   );
   // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
-  if (adding) return { kind: 'add', market: market.market, side, notionalUsd };
+  // The side chosen already holds a hedge, and the operator chose to add to it (the add quotes and confirms itself).
+  if (adding) return { kind: 'add' as const, market: market.market, side, notionalUsd };
   const tenorDays = given.tenorDays ?? (await askTenor(prompter, ctx.clock.now()));
   const clientReference = given.clientReference ?? (await askClientReference(prompter));
 
@@ -129,11 +117,9 @@ export async function runOpenWizard(
   cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));
 
   const days = tenorDays === 1 ? '1 day' : `${tenorDays} days`;
-  const question =
-    `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}` +
-    `${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+  const question = `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
   await confirmOrStop(ctx, question);
-  return { kind: 'open', market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
+  return { kind: 'open' as const, market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
 }
 
 /**
@@ -189,7 +175,12 @@ async function askMarket(
   }
   return prompter.select<Market>({
     message: 'Market',
-    choices: open.map((entry) => ({ ...marketChoice(entry, choiceRoom(ctx)), short: entry.market, value: entry })),
+    // Room for a choice's text: the terminal's width less the prompt's pointer and a margin.
+    choices: open.map((entry) => ({
+      ...marketChoice(entry, Math.max(20, ctx.output.columns - 4)),
+      short: entry.market,
+      value: entry,
+    })),
   });
 }
 
@@ -247,28 +238,24 @@ async function askNotional(
   given: number | undefined,
 ) {
   const { market, account, side, adding, known, skipChecks } = choice;
+  const problem = (notionalUsd: number) =>
+    skipChecks || !known
+      ? undefined
+      : notionalProblem(market, account, { side, notionalUsd, action: adding ? 'add' : 'open' });
   if (given !== undefined) {
-    if (!skipChecks && known) {
-      const problem = notionalProblem(market, account, { side, notionalUsd: given, action: adding ? 'add' : 'open' });
-      if (problem) throw problem;
-    }
+    const refused = problem(given);
+    if (refused) throw refused;
     return given;
   }
-  const ceiling = known ? notionalCeiling(market, side, account) : undefined;
+  // The largest notional the checks allow on this side (both the side capacity and the account headroom).
+  const ceiling = known
+    ? ` (at most ${formatMoney(Math.min(market.available_capacity_usd[side], account.available_exposure_usd))})`
+    : '';
   const typed = await prompter.input({
-    message: `Notional in USD${ceiling === undefined ? '' : ` (at most ${formatMoney(ceiling)})`}`,
+    message: `Notional in USD${ceiling}`,
     validate: (raw) => {
-      let amount: number;
-      try {
-        amount = parseNotional(raw);
-      } catch (error) {
-        return error instanceof UsageError ? error.message : String(error);
-      }
-      if (skipChecks || !known) return true;
-      return (
-        notionalProblem(market, account, { side, notionalUsd: amount, action: adding ? 'add' : 'open' })?.message ??
-        true
-      );
+      const read = refusal(() => parseNotional(raw));
+      return read === true ? (problem(parseNotional(raw))?.message ?? true) : read;
     },
   });
   return parseNotional(typed);
@@ -289,15 +276,7 @@ function askTenor(prompter: Prompter, now: number) {
 async function askClientReference(prompter: Prompter) {
   const typed = await prompter.input({
     message: 'Client reference (optional, Enter to skip)',
-    validate: (raw) => {
-      if (raw.trim() === '') return true;
-      try {
-        parseClientReference(raw);
-        return true;
-      } catch (error) {
-        return error instanceof UsageError ? error.message : String(error);
-      }
-    },
+    validate: (raw) => raw.trim() === '' || refusal(() => parseClientReference(raw)),
   });
   return typed.trim() === '' ? undefined : parseClientReference(typed);
 }

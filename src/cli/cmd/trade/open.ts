@@ -1,58 +1,41 @@
 // hedge open MARKET SIDE NOTIONAL --tenor D [--ref REF] — or, on a terminal without them, the
 // wizard. Quote first (the card on a terminal), then the one write flow: journaled, sent with one
 // Idempotency-Key, waited until `filled` (struck rate against the quote) or `failed` (exit 6).
-import type { HedgeClient, OpenRequest } from '../../../platform/api/client.js';
-import type { Quote, Side, Tenor } from '../../../platform/api/schemas.js';
+import type { OpenRequest } from '../../../platform/api/client.js';
 import type { InputOf } from '../../runner/command-spec.js';
 import type { OPEN } from '../specs.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
 import { openHedge } from '../../../features/trade/open.js';
-import { writeOptionsFrom, type WriteOptions } from '../../../features/write/write-flow.js';
+import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { runChange } from '../../../features/trade/change.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 
-export interface OpenOptions {
-  market?: string;
-  side?: Side;
-  notionalUsd?: number;
-  tenorDays?: Tenor;
-  clientReference?: string;
-  allowDuplicateRef: boolean;
-  skipChecks: boolean;
-  write: WriteOptions;
-}
-
-export function parseOpenOptions(input: InputOf<typeof OPEN>): OpenOptions {
+export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Promise<number> {
   const { args, options } = input;
-  return {
+  const given = {
     market: args.market === undefined ? undefined : parseMarket(args.market),
     side: args.side === undefined ? undefined : parseSide(args.side),
     notionalUsd: args.notional === undefined ? undefined : parseNotional(args.notional),
     tenorDays: options.tenor === undefined ? undefined : parseTenor(options.tenor),
     clientReference: parseClientReference(options.ref),
-    allowDuplicateRef: options.allowDuplicateRef === true,
-    skipChecks: options.skipChecks === true,
-    write: writeOptionsFrom(options),
   };
-}
-
-function missingNames(opts: OpenOptions) {
-  const missing: string[] = [];
-  if (opts.market === undefined) missing.push('MARKET');
-  if (opts.side === undefined) missing.push('SIDE');
-  if (opts.notionalUsd === undefined) missing.push('NOTIONAL');
-  if (opts.tenorDays === undefined) missing.push('--tenor');
-  return missing;
-}
-
-export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Promise<number> {
-  const opts = parseOpenOptions(input);
-  const missing = missingNames(opts);
-  if (missing.length > 0 && (!ctx.interactive || opts.write.dryRun)) {
-    const why = opts.write.dryRun
+  const skipChecks = options.skipChecks === true;
+  const write = writeOptionsFrom(options);
+  const missing = (
+    [
+      ['MARKET', given.market],
+      ['SIDE', given.side],
+      ['NOTIONAL', given.notionalUsd],
+      ['--tenor', given.tenorDays],
+    ] as const
+  )
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name);
+  if (missing.length > 0 && (!ctx.interactive || write.dryRun)) {
+    const why = write.dryRun
       ? '--dry-run needs every argument (the wizard quotes, and a dry run sends nothing)'
       : ctx.globals.input
         ? 'no terminal to ask on'
@@ -62,58 +45,41 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Pro
     );
   }
   const client = await ctx.client();
+  let request: OpenRequest = {
+    market: given.market!,
+    side: given.side!,
+    notional_usd: given.notionalUsd!,
+    tenor_days: given.tenorDays!,
+    client_reference: given.clientReference,
+  };
+  let asked = {};
   if (missing.length > 0) {
     // Asked before anything is sent; the wizard confirms with the quote card in view.
-    await ctx.credentials();
-    const { runOpenWizard } = await import('./open-wizard.js');
     const live = (await ctx.credentials()).environment === 'live';
-    const answers = await runOpenWizard(ctx, client, opts, { skipChecks: opts.skipChecks, live });
+    const { runOpenWizard } = await import('./open-wizard.js');
+    const answers = await runOpenWizard(ctx, client, given, { skipChecks, live });
     if (answers.kind === 'add') {
       // The side chosen is open, and the operator chose to add to it: the add quotes and confirms itself.
-      const { outcome, body } = await runChange(ctx, 'add', {
-        market: answers.market,
-        side: answers.side,
-        notionalUsd: answers.notionalUsd,
-        skipChecks: opts.skipChecks,
-        write: opts.write,
-      });
+      const { outcome, body } = await runChange(ctx, 'add', { ...answers, skipChecks, write });
       return showTrade(ctx, 'add', outcome, body);
     }
-    const request: OpenRequest = {
+    request = {
       market: answers.market,
       side: answers.side,
       notional_usd: answers.notionalUsd,
       tenor_days: answers.tenorDays,
       client_reference: answers.clientReference,
     };
-    await submit(ctx, client, request, opts, { quote: answers.quote, confirmed: true });
-    return 0;
+    asked = { quote: answers.quote, confirmed: true };
   }
-  const request: OpenRequest = {
-    market: opts.market!,
-    side: opts.side!,
-    notional_usd: opts.notionalUsd!,
-    tenor_days: opts.tenorDays!,
-    client_reference: opts.clientReference,
-  };
-  await submit(ctx, client, request, opts, {});
-  return 0;
-}
-
-async function submit(
-  ctx: CommandContext,
-  client: HedgeClient,
-  request: OpenRequest,
-  opts: OpenOptions,
-  given: { quote?: Quote; confirmed?: boolean },
-) {
   const { outcome, quote } = await openHedge(ctx, client, request, {
-    allowDuplicateRef: opts.allowDuplicateRef,
-    skipChecks: opts.skipChecks,
-    write: opts.write,
-    ...given,
+    allowDuplicateRef: options.allowDuplicateRef === true,
+    skipChecks,
+    write,
+    ...asked,
   });
   showTrade(ctx, 'open', outcome, { ...request }, quote);
+  return 0;
 }
 
 /** What `hedge open` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */

@@ -12,34 +12,28 @@ import { PRICE_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { pricesInOneShape } from '../../../platform/api/wire/fields.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>) {
+  const { output } = ctx;
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'price', market: input.args.market }, input.options);
   // One market; absent: every listed market.
   const market = input.args.market === undefined ? undefined : parseMarket(input.args.market);
   const client = await ctx.client();
   // The live markets list decides what exists: an unlisted market is named against it (exit 2),
   // and "every market" means every listed one, even on a server that needs `symbols`.
-  if (market) {
-    await requireListedMarket(client, market);
-    const { data, quotes, problem } = await client.readPrices([market]);
-    // --raw is the server's data as it came, whatever its shape (a list, or keyed by market).
-    if (ctx.output.isJson && ctx.output.raw) return ctx.output.json(data);
-    if (problem) return showUnread(ctx, data, problem);
-    if (ctx.output.isJson) return ctx.output.json(pricesInOneShape(quotes), PRICE_RESOURCE.fields);
-    ctx.output.record(quotes[0]!, PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
-    if (ctx.output.isHuman)
-      ctx.output.note(
-        ctx.output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'),
-      );
-    return;
-  }
-  const { markets } = await client.listMarkets();
-  if (markets.length === 0)
-    return ctx.output.list([], PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
-  const { data, quotes: prices, problem } = await client.readPrices(markets.map((entry) => entry.market));
-  if (ctx.output.isJson && ctx.output.raw) return ctx.output.json(data);
+  const empty = 'No markets are available to this account.';
+  if (market) await requireListedMarket(client, market);
+  const names = market ? [market] : (await client.listMarkets()).markets.map((entry) => entry.market);
+  if (names.length === 0) return output.list([], PRICE_RESOURCE, { empty });
+  const { data, quotes, problem } = await client.readPrices(names);
+  // --raw is the server's data as it came, whatever its shape (a list, or keyed by market).
+  if (output.isJson && output.raw) return output.json(data);
   if (problem) return showUnread(ctx, data, problem);
-  if (ctx.output.isJson) return ctx.output.json(pricesInOneShape(prices), PRICE_RESOURCE.fields);
-  await ctx.output.list(prices, PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
+  if (output.isJson) return output.json(pricesInOneShape(quotes), PRICE_RESOURCE.fields);
+  if (!market) return output.list(quotes, PRICE_RESOURCE, { empty });
+  output.record(quotes[0], PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
+  if (output.isHuman)
+    output.note(
+      output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'),
+    );
 }
 
 /**

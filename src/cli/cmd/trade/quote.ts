@@ -12,30 +12,27 @@ import type { InputOf } from '../../runner/command-spec.js';
 import type { QUOTE } from '../specs.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>) {
+  const { output } = ctx;
   const market = parseMarket(input.args.market);
   const side = parseSide(input.args.side);
-  const opts = { notionalUsd: parseNotional(input.args.notional), tenorDays: parseTenor(input.options.tenor) };
+  const notionalUsd = parseNotional(input.args.notional);
+  const tenorDays = parseTenor(input.options.tenor);
   const client = await ctx.client();
-  const sizeProblem = quotedSizeProblem(client, { market, side, notionalUsd: opts.notionalUsd });
+  const sizeProblem = quotedSizeProblem(client, { market, side, notionalUsd });
   const quote = await client
-    .createQuote({ market, side, notional_usd: opts.notionalUsd, tenor_days: opts.tenorDays })
+    .createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays })
     .catch(async (error: unknown) => {
       await sizeProblem;
       throw await explainMarketRefusal(client, market, error);
     });
   const problem = await sizeProblem;
-  if (problem) ctx.output.warn(`${problem.message} An open of this size would be refused.`);
-  if (ctx.output.isJson) {
-    ctx.output.json(quote);
-    return;
-  }
+  if (problem) output.warn(`${problem.message} An open of this size would be refused.`);
+  if (output.isJson) return output.json(quote);
   // --fields on a terminal: a card of just those fields (dotted names reach into the groups).
-  if (ctx.output.isHuman && ctx.globals.fields) {
-    ctx.output.record(quote as unknown as Record<string, unknown>, [], {
+  if (output.isHuman && ctx.globals.fields)
+    return output.record(quote as unknown as Record<string, unknown>, [], {
       title: `Quote ${quote.market} ${quote.side}`,
     });
-    return;
-  }
-  ctx.output.write(renderQuoteCard(ctx.output, quote, ctx.clock.now()));
-  if (ctx.output.mode === 'plain') ctx.output.note(QUOTE_INDICATIVE_NOTE);
+  output.write(renderQuoteCard(output, quote, ctx.clock.now()));
+  if (output.mode === 'plain') output.note(QUOTE_INDICATIVE_NOTE);
 }

@@ -12,27 +12,22 @@ import {
   writeResult,
 } from '../../../platform/results/result-fields.js';
 import { parseClientReference, parseMarket, parseSide, parseTenor } from '../../../core/input.js';
-import { runRoll, type RollRequest } from '../../../features/trade/roll.js';
+import { runRoll } from '../../../features/trade/roll.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
 
-export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
+export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>) {
   const { args, options } = input;
-  return {
+  const request = {
     market: parseMarket(args.market),
     side: parseSide(args.side),
     tenorDays: parseTenor(options.tenor),
     skipChecks: options.skipChecks === true,
     write: writeOptionsFrom(options),
-    ...(options.ref === undefined ? {} : { clientReference: parseClientReference(options.ref) }),
+    clientReference: parseClientReference(options.ref),
   };
-}
-
-export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>): Promise<number> {
-  return renderRollOutcome(ctx.output, await runRoll(ctx, parseRollOptions(input)), (...argv) =>
-    ctx.hedgeCommand(...argv),
-  );
+  return renderRollOutcome(ctx.output, await runRoll(ctx, request), (...argv) => ctx.hedgeCommand(...argv));
 }
 
 /** What `hedge roll` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
