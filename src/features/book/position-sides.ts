@@ -5,7 +5,7 @@ import type { Hedge } from '../../platform/api/schemas.js';
 import type { SideBook, SideState } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sideKey } from '../../core/markets.js';
-import type { BookPosition } from './positions.js';
+import { referencesOf, type BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
@@ -114,13 +114,7 @@ export function sideReferenceList(side: PositionSide | undefined): string[] {
   const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
   const behind =
     filled.length > 0 ? filled : side.hedges.length > 0 ? side.hedges : side.lineHedge ? [side.lineHedge] : [];
-  return [
-    ...new Set(
-      behind.flatMap((hedge) =>
-        typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [],
-      ),
-    ),
-  ];
+  return referencesOf(behind);
 }
 
 /** Those references as a table cell shows them ("A, B"); undefined when none. */

@@ -3,7 +3,7 @@
 // hedge it belongs to (GET /hedges/{id}); the raw records stay untouched for display and --json.
 import type { HedgeClient } from '../../platform/api/client.js';
 import { positionInOneShape, readPosition, type PositionFacts } from '../../platform/api/wire/fields.js';
-import type { Position } from '../../platform/api/schemas.js';
+import type { Hedge, Position } from '../../platform/api/schemas.js';
 import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sameReference } from '../../core/input.js';
@@ -98,15 +98,13 @@ export async function positionReferences(
               hedge.side === position.side &&
               (position.market === undefined || hedge.market.toUpperCase() === position.market),
           );
-    const references = [
-      ...new Set(
-        behind.flatMap((hedge) =>
-          typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [],
-        ),
-      ),
-    ];
-    return references.length === 0 ? undefined : references.join(', ');
+    return referencesOf(behind).join(', ') || undefined;
   });
+}
+
+/** The distinct deal references of these hedges, in their order. */
+export function referencesOf(hedges: readonly Hedge[]): string[] {
+  return [...new Set(hedges.flatMap((hedge) => (hedge.client_reference ? [hedge.client_reference] : [])))];
 }
 
 /** Whether a side's references, joined "A, B", carry `reference` (sameReference: case and space aside). */

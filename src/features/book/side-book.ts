@@ -27,15 +27,13 @@ export function sideAfterOf(book: SideBook): SideAfter {
 export function sideUnchangedSince(book: SideBook, after: SideAfter): boolean {
   const now = sideAfterOf(book);
   return (
-    now.hedge_ids.length === after.hedge_ids.length &&
-    now.hedge_ids.every((id, index) => id === after.hedge_ids[index]) &&
+    JSON.stringify(now.hedge_ids) === JSON.stringify(after.hedge_ids) &&
     Math.abs(now.notional_usd - after.notional_usd) < 0.005
   );
 }
 
 function hedgeRecord(hedge: Hedge): HedgeRecord {
   const maturity = typeof hedge.maturity_at === 'string' ? Date.parse(hedge.maturity_at) : NaN;
-  const reference = (hedge as Record<string, unknown>).client_reference;
   // Read leniently, as every amount the spec types is (a decimal string is a number).
   const notional = readNumber(hedge.notional_usd);
   return {
@@ -43,7 +41,7 @@ function hedgeRecord(hedge: Hedge): HedgeRecord {
     status: hedge.status,
     ...(notional !== undefined ? { notionalUsd: notional } : {}),
     ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}),
-    ...(typeof reference === 'string' && reference !== '' ? { clientReference: reference } : {}),
+    ...(hedge.client_reference ? { clientReference: hedge.client_reference } : {}),
   };
 }
 

@@ -112,20 +112,21 @@ function localClockTime(ms: number) {
 
 /** The time of day in `timeZone` (an IANA name such as the environment's TZ), else the local one. */
 export function clockTimeIn(timeZone: string | undefined): (ms: number) => string {
-  if (timeZone === undefined || timeZone === '') return localClockTime;
-  let format: Intl.DateTimeFormat;
   try {
-    format = new Intl.DateTimeFormat('en-GB', {
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZone,
-    });
+    if (timeZone) {
+      const format = new Intl.DateTimeFormat('en-GB', {
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+        timeZone,
+      });
+      return (ms) => format.format(ms);
+    }
   } catch {
-    return localClockTime;
+    // A zone Intl does not know: the local one.
   }
-  return (ms) => format.format(ms);
+  return localClockTime;
 }
 
 /** Time left to a maturity, to the second: "2d 03:04:05", "00:59:59", or "matured". */
@@ -279,16 +280,12 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
     model.trend ? displayWidth(model.trend.label) : 0,
   );
   const valueWidth = Math.max(1, options.columns - labelWidth - GAP);
-  const lines = entries.map(
+  const points = state.series.get(row.key) ?? [];
+  if (model.trend && points.length > 0)
+    entries.push([model.trend.label, c.cyan(sparkline(points, Math.min(valueWidth, TREND_MAX_WIDTH * 2)))]);
+  return entries.map(
     ([label, value]) => `${c.dim(label.padEnd(labelWidth))}${' '.repeat(GAP)}${truncateEnd(value, valueWidth)}`,
   );
-  const points = state.series.get(row.key) ?? [];
-  if (model.trend && points.length > 0) {
-    lines.push(
-      `${c.dim(model.trend.label.padEnd(labelWidth))}${' '.repeat(GAP)}${c.cyan(sparkline(points, Math.min(valueWidth, TREND_MAX_WIDTH * 2)))}`,
-    );
-  }
-  return lines;
 }
 
 export interface LiveViewInit {
@@ -324,23 +321,11 @@ export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
   let closed = false;
   const render = () => {
     if (closed) return;
-    const lines = renderWatchScreen(state, {
-      columns: init.columns(),
-      chalk: init.chalk,
-      now: init.now(),
-      format: init.format,
-      table,
-      clockTime: init.clockTime,
-    });
+    const lines = renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now(), table });
     // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
     draw(safeStyled(lines.join('\n')));
   };
-  const resizable = init.stream as NodeJS.WritableStream & {
-    on?: (event: string, listener: () => void) => unknown;
-    off?: (event: string, listener: () => void) => unknown;
-  };
-  const onResize = () => render();
-  resizable.on?.('resize', onResize);
+  init.stream.on?.('resize', render);
   return {
     state,
     fresh(model, at) {
@@ -361,7 +346,7 @@ export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
       if (closed) return;
       render();
       closed = true;
-      resizable.off?.('resize', onResize);
+      init.stream.off?.('resize', render);
       draw.done();
     },
   };

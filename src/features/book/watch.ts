@@ -3,7 +3,6 @@
 import { HedgeClient } from '../../platform/api/client.js';
 import { readNumber } from '../../core/number-format.js';
 import type { RetryPolicy } from '../../platform/api/retry-policy.js';
-import type { Hedge } from '../../platform/api/schemas.js';
 import { Transport } from '../../platform/api/transport.js';
 import {
   alertConditions,
@@ -13,7 +12,6 @@ import {
   type Alert,
   type AlertFacts,
   type AlertRules,
-  type MaturityFact,
 } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
 import { echo, parseHedgeId, parseMarket, parseWholeNumber } from '../../core/input.js';
@@ -202,9 +200,7 @@ interface WatchSnapshot {
   reading: WatchReading;
 }
 
-interface WatchSource {
-  read(client: HedgeClient): Promise<WatchSnapshot>;
-}
+type WatchSource = (client: HedgeClient) => Promise<WatchSnapshot>;
 
 function positionsSource(
   ports: Pick<FlowPorts, 'log'>,
@@ -219,106 +215,100 @@ function positionsSource(
   const referenceOf = new Map<string, string | undefined>();
   const identity = (position: BookPosition, index: number) =>
     position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
-  return {
-    async read(client) {
-      const book = await readBook({ client, log: (line) => ports.log(line) });
-      for (const position of book) {
-        if (position.maturityAt !== undefined || !needMaturity || position.hedgeId === undefined) continue;
-        if (!maturityOfHedge.has(position.hedgeId)) {
-          const hedge = await client.getHedge(position.hedgeId).catch(() => undefined);
-          maturityOfHedge.set(position.hedgeId, hedge?.maturity_at ?? undefined);
-        }
-        position.maturityAt = maturityOfHedge.get(position.hedgeId);
+  return async (client) => {
+    const book = await readBook({ client, log: (line) => ports.log(line) });
+    for (const position of book) {
+      if (position.maturityAt !== undefined || !needMaturity || position.hedgeId === undefined) continue;
+      if (!maturityOfHedge.has(position.hedgeId)) {
+        const hedge = await client.getHedge(position.hedgeId).catch(() => undefined);
+        maturityOfHedge.set(position.hedgeId, hedge?.maturity_at ?? undefined);
       }
-      // Asked once per position seen: for the live view's Ref column, and for --ref (NDJSON is the data as sent).
-      if ((live || ref !== undefined) && book.some((position, index) => !referenceOf.has(identity(position, index)))) {
-        let references: Array<string | undefined> = [];
-        try {
-          references = await positionReferences(client, book);
-        } catch (error) {
-          // The column is a help, not the data: without --ref the view goes on without it.
-          if (ref !== undefined) throw error;
-          ports.log(`positions: deal references not read (${messageOf(error)})`);
-        }
-        book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
+      position.maturityAt = maturityOfHedge.get(position.hedgeId);
+    }
+    // Asked once per position seen: for the live view's Ref column, and for --ref (NDJSON is the data as sent).
+    if ((live || ref !== undefined) && book.some((position, index) => !referenceOf.has(identity(position, index)))) {
+      let references: Array<string | undefined> = [];
+      try {
+        references = await positionReferences(client, book);
+      } catch (error) {
+        // The column is a help, not the data: without --ref the view goes on without it.
+        if (ref !== undefined) throw error;
+        ports.log(`positions: deal references not read (${messageOf(error)})`);
       }
-      const shown =
-        ref === undefined
-          ? book
-          : book.filter((position, index) => carriesReference(referenceOf.get(identity(position, index)), ref));
-      const known = shown.every((position) => position.netPnlUsd !== undefined);
-      const total = known ? shown.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
-      const rounded = total === undefined ? undefined : cents(total);
-      return {
-        // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
-        data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
-        facts: {
-          netPnlUsd: rounded,
-          maturities: shown.flatMap((position, index): MaturityFact[] =>
-            position.maturityAt === undefined
-              ? []
-              : [
-                  {
-                    key: position.hedgeId ?? `${position.market}:${position.side ?? index}`,
-                    maturityAt: position.maturityAt,
-                    market: position.market,
-                    side: position.side,
-                    hedgeId: position.hedgeId,
-                  },
-                ],
-          ),
-        },
-        reading: {
-          kind: 'positions',
-          positions: shown,
-          references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))),
-          ref,
-          netPnlUsd: rounded,
-        },
-      };
-    },
+      book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
+    }
+    const shown =
+      ref === undefined
+        ? book
+        : book.filter((position, index) => carriesReference(referenceOf.get(identity(position, index)), ref));
+    const rounded = shown.every((position) => position.netPnlUsd !== undefined)
+      ? cents(shown.reduce((sum, position) => sum + position.netPnlUsd!, 0))
+      : undefined;
+    return {
+      // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
+      data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
+      facts: {
+        netPnlUsd: rounded,
+        maturities: shown.flatMap((position, index) =>
+          position.maturityAt === undefined
+            ? []
+            : [
+                {
+                  key: position.hedgeId ?? `${position.market}:${position.side ?? index}`,
+                  maturityAt: position.maturityAt,
+                  market: position.market,
+                  side: position.side,
+                  hedgeId: position.hedgeId,
+                },
+              ],
+        ),
+      },
+      reading: {
+        kind: 'positions',
+        positions: shown,
+        references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))),
+        ref,
+        netPnlUsd: rounded,
+      },
+    };
   };
 }
 
 function accountSource(oneShape: boolean): WatchSource {
-  return {
-    async read(client) {
-      const sent = await client.getAccount();
-      // Our names, like `account --json` (the card too); --raw: as sent.
-      const account = oneShape ? accountForPeople(sent) : sent;
-      const pnlField = ACCOUNT_PNL_FIELDS.find((name) => readNumber(account[name]) !== undefined);
-      const pnl = pnlField === undefined ? undefined : readNumber(account[pnlField]);
-      return {
-        data: account,
-        facts: { netPnlUsd: pnl, maturities: [] },
-        reading: { kind: 'account', account, pnlField },
-      };
-    },
+  return async (client) => {
+    const sent = await client.getAccount();
+    // Our names, like `account --json` (the card too); --raw: as sent.
+    const account = oneShape ? accountForPeople(sent) : sent;
+    const pnlField = ACCOUNT_PNL_FIELDS.find((name) => readNumber(account[name]) !== undefined);
+    const pnl = pnlField === undefined ? undefined : readNumber(account[pnlField]);
+    return {
+      data: account,
+      facts: { netPnlUsd: pnl, maturities: [] },
+      reading: { kind: 'account', account, pnlField },
+    };
   };
 }
 
 function priceSource(market: string | undefined): WatchSource {
   let listedChecked = false;
-  return {
-    async read(client) {
-      let markets: string[];
-      if (market !== undefined) {
-        // The live list decides whether the market exists (exit 2 when not); asked once.
-        if (!listedChecked) await requireListedMarket(client, market);
-        listedChecked = true;
-        markets = [market];
-      } else {
-        markets = (await client.listMarkets()).markets.map((entry) => entry.market);
-      }
-      // --json prints GET /prices' data as the server sent it; the view reads the prices out of it.
-      const {
-        data,
-        quotes: prices,
-        problem,
-      } = markets.length === 0 ? { data: [], quotes: [], problem: undefined } : await client.readPrices(markets);
-      if (problem) throw problem;
-      return { data, facts: { maturities: [] }, reading: { kind: 'price', market, prices } };
-    },
+  return async (client) => {
+    let markets: string[];
+    if (market !== undefined) {
+      // The live list decides whether the market exists (exit 2 when not); asked once.
+      if (!listedChecked) await requireListedMarket(client, market);
+      listedChecked = true;
+      markets = [market];
+    } else {
+      markets = (await client.listMarkets()).markets.map((entry) => entry.market);
+    }
+    // --json prints GET /prices' data as the server sent it; the view reads the prices out of it.
+    const {
+      data,
+      quotes: prices,
+      problem,
+    } = markets.length === 0 ? { data: [], quotes: [], problem: undefined } : await client.readPrices(markets);
+    if (problem) throw problem;
+    return { data, facts: { maturities: [] }, reading: { kind: 'price', market, prices } };
   };
 }
 
@@ -326,23 +316,21 @@ const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
 
 function hedgeSource(typed: string): WatchSource {
   let id: string | undefined;
-  return {
-    async read(client) {
-      const hedge: Hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
-      id = hedge.id;
-      const maturityAt =
-        typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
-      return {
-        data: hedge,
-        facts: {
-          maturities:
-            maturityAt === undefined
-              ? []
-              : [{ key: hedge.id, maturityAt, market: hedge.market, side: hedge.side, hedgeId: hedge.id }],
-        },
-        reading: { kind: 'hedge', hedge, maturityAt },
-      };
-    },
+  return async (client) => {
+    const hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
+    id = hedge.id;
+    const maturityAt =
+      typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
+    return {
+      data: hedge,
+      facts: {
+        maturities:
+          maturityAt === undefined
+            ? []
+            : [{ key: hedge.id, maturityAt, market: hedge.market, side: hedge.side, hedgeId: hedge.id }],
+      },
+      reading: { kind: 'hedge', hedge, maturityAt },
+    };
   };
 }
 
@@ -488,7 +476,7 @@ export async function runWatch(
       refreshes += 1;
       let snapshot: WatchSnapshot;
       try {
-        snapshot = await source.read(client);
+        snapshot = await source(client);
       } catch (error) {
         nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs);
         if (signal.aborted || error instanceof InterruptedError) {

@@ -18,7 +18,7 @@ import {
   type SideView,
 } from '../../core/keep-rules.js';
 import { StateError, UsageError } from '../../core/errors.js';
-import type { Hold } from '../../platform/journal/index.js';
+import type { TargetRow } from '../../core/target-file.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcMinute } from '../../core/utc-text.js';
@@ -26,13 +26,11 @@ import { keeperSteps } from './keep-steps.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import { readTargetFile } from '../plan/target-plan.js';
 import { identityOf } from '../write/identity.js';
-import { keeperLockPlace, takeKeeperLock as takeAccountKeeperLock } from './keeper-heartbeat.js';
+import { keeperLockPlace, takeKeeperLock } from './keeper-heartbeat.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 import { formatUsd } from '../../core/number-format.js';
 import { DAY_MS } from '../../core/vocabulary.js';
 
-/** What an --alert-cmd child gets: the keeper's environment less what carries a secret. */
-export { childEnvironment as hookEnvironment } from '../../core/security/child-env.js';
 /** The spec advises polling no faster than every one to two seconds: a cycle is at least this apart. */
 export const MIN_INTERVAL_MS = 2_000;
 export const DEFAULT_INTERVAL_MS = 60_000;
@@ -41,14 +39,12 @@ export const MAX_INTERVAL_MS = 86_400_000;
 /** The keeper's target, re-read each cycle. */
 export type MovingTarget = (ports: FlowPorts) => Promise<KeepRow[]>;
 
-export interface KeepOptions {
-  file: string;
+export interface KeepOptions extends Pick<
+  KeeperServiceOptions,
+  'file' | 'intervalMs' | 'toleranceUsd' | 'dryRun' | 'alertCommand'
+> {
   once: boolean;
-  intervalMs: number;
-  dryRun: boolean;
   converge: boolean;
-  toleranceUsd: number;
-  alertCommand?: string;
   /** The service parts (keeper-service.ts): --alert-url, --alert-headroom, --metrics. */
   service?: Pick<KeeperServiceOptions, 'alertUrl' | 'alertHeadroomUsd' | 'metrics' | 'metricsErrorCodes'>;
   /**
@@ -58,17 +54,12 @@ export interface KeepOptions {
   movingTarget?: MovingTarget;
 }
 
-/** What the keeper is given besides its options: where its events and status go, its clock, and who else hears what it does. */
-export interface KeepServices {
-  /** The live screen or NDJSON (commands/keep.ts chooses); nothing shown when absent. */
-  reporter?: KeepReporter;
-  clock?: KeeperClock;
-  /** Told every event (the reporter and --alert-cmd are told too). */
-  observers?: Array<(event: KeepEvent) => void>;
-  /** Told every cycle's outcome, with its number. */
-  onCycle?: (cycle: KeepCycle & { number: number; at: string }) => void;
+/** What the keeper is given besides its options: where its events and status go, and how a failure reads. */
+interface KeepServices {
+  /** The live screen or NDJSON (commands/keep.ts chooses). */
+  reporter: KeepReporter;
   /** A failure as an `error` event's fields (code, exit code, message, hint): the command's description. */
-  errorFields: (error: unknown) => { code: string; message: string } & Record<string, unknown>;
+  errorFields: (error: unknown) => Record<string, unknown>;
 }
 
 /**
@@ -79,7 +70,11 @@ export interface KeepServices {
 export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
 
 export async function runKeep(ports: FlowPorts, options: KeepOptions, services: KeepServices): Promise<KeepOutcome> {
-  const clock = services.clock ?? realKeeperClock(ports.clock);
+  // The context's clock; a wake-up ends a sleep early (no timer outlives the keeper).
+  const clock: KeeperClock = {
+    now: () => ports.clock.now(),
+    sleep: (ms, wake) => ports.clock.sleep(ms, wake).catch(() => undefined),
+  };
   // Signals first, before anything is awaited: the first SIGTERM/SIGINT ends the loop after the
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
   const signals = installSignals(ports, clock);
@@ -102,7 +97,7 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
     });
     await ports.journal();
     const identity = await identityOf(ports);
-    const reporter: KeepReporter = services.reporter ?? { event: () => {}, status: () => {}, close: () => {} };
+    const { reporter } = services;
     // The service parts (heartbeat, alerts to --alert-cmd/--alert-url, metrics): started once the lock is held.
     let service: KeeperService | undefined;
     const event = (fields: EventFields): KeepEvent => {
@@ -113,26 +108,25 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
         ...(options.dryRun ? { dry_run: true } : {}),
       } as KeepEvent;
       reporter.event(full);
-      for (const observer of services.observers ?? []) observer(full);
       service?.observe(full);
       return full;
     };
 
     // One keeper per account, held for its life; a team store that ends the session makes it take the lock again.
     const lockPlace = options.dryRun ? undefined : await keeperLockPlace(ports, identity);
-    const takeKeeperLock = (): Promise<Hold> => takeAccountKeeperLock(ports, lockPlace!, options.file);
-    let keeperHold = options.dryRun ? undefined : await takeKeeperLock();
+    const takeLock = () => takeKeeperLock(ports, lockPlace!, options.file);
+    let keeperHold = lockPlace && (await takeLock());
 
     let confirmed = !guard.needsConfirmation;
     // The steps say nothing (what they did comes back as outcomes, made into events here), so no
     // spinner of theirs is drawn over the live status; they ask nothing once the keeper's run is
     // confirmed (by --yes, a key that is not live, or the question below). Their rows are journaled
     // `via: keeper`: the keeper finishes no one's unresolved rows but its own.
-    const stepContext = () => ports.keeperStep({ signal: signals.stepSignal, notify: sayNothing, confirmed });
+    const stepContext = () => ports.keeperStep({ signal: signals.stepSignal, notify: () => {}, confirmed });
     // The first error of a one-cycle run: the command ends with its exit code.
-    let firstError: { error: unknown } | undefined;
+    let firstError: unknown;
     const noteError = (error: unknown, fields: Omit<EventFields, 'event'>): void => {
-      firstError ??= { error };
+      firstError ??= error;
       const described = services.errorFields(error);
       // The step's own fields first; the error's description fills what they leave (its journal id).
       event({
@@ -148,31 +142,11 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
         phase: 'requested',
         message: `${signal}: stopping after the steps in flight (a second ${signal} interrupts them)`,
       });
-    const steps = keeperSteps(stepContext, {
-      dryRun: options.dryRun,
-      converge: options.converge,
-      toleranceUsd: options.toleranceUsd,
-      event,
-      noteError,
-      identity,
-    });
+    const steps = keeperSteps(stepContext, { ...options, event, noteError, identity });
     const scheduler = new RowScheduler({ rules: options, clock, event, noteError });
 
     try {
-      service = await startKeeperService(
-        ports,
-        identity,
-        lockPlace,
-        {
-          file: options.file,
-          intervalMs: options.intervalMs,
-          toleranceUsd: options.toleranceUsd,
-          dryRun: options.dryRun,
-          alertCommand: options.alertCommand,
-          ...options.service,
-        },
-        event,
-      );
+      service = await startKeeperService(ports, identity, lockPlace, { ...options, ...options.service }, event);
       event({
         event: 'start',
         file: options.file,
@@ -193,87 +167,84 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
         confirmed = true;
       }
 
-      const loop = {
-        once: options.once || options.dryRun,
-        intervalMs: options.intervalMs,
-        minIntervalMs: MIN_INTERVAL_MS,
-        clock,
-      };
-      await runCycles(loop, signals, async (number, startedAt) => {
-        if (options.movingTarget) {
-          // The exposures file is read again every cycle, so a SIGHUP needs nothing more.
-          signals.takeReload();
-          try {
-            rows = await options.movingTarget(stepContext());
-          } catch (error) {
-            noteError(error, {
-              phase: 'target',
-              message: 'the target could not be recomputed from the exposures; the previous target stays',
-            });
+      const once = options.once || options.dryRun;
+      await runCycles(
+        { ...options, once, minIntervalMs: MIN_INTERVAL_MS, clock },
+        signals,
+        async (number, startedAt) => {
+          if (options.movingTarget) {
+            // The exposures file is read again every cycle, so a SIGHUP needs nothing more.
+            signals.takeReload();
+            try {
+              rows = await options.movingTarget(stepContext());
+            } catch (error) {
+              noteError(error, {
+                phase: 'target',
+                message: 'the target could not be recomputed from the exposures; the previous target stays',
+              });
+            }
+          } else if (signals.takeReload()) {
+            try {
+              rows = await readRows();
+              scheduler.forgetDrift();
+              event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
+            } catch (error) {
+              noteError(error, {
+                phase: 'reload',
+                message: 'the target file could not be re-read; the previous target stays',
+              });
+            }
           }
-        } else if (signals.takeReload()) {
           try {
-            rows = await readRows();
-            scheduler.forgetDrift();
-            event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
-          } catch (error) {
-            noteError(error, {
-              phase: 'reload',
-              message: 'the target file could not be re-read; the previous target stays',
+            if (keeperHold?.lost?.()) {
+              event({
+                event: 'notice',
+                code: 'keeper_lock_lost',
+                message:
+                  "the team store ended the session holding this keeper's lock; taking it again before anything is done",
+              });
+              keeperHold = await takeLock();
+            }
+            const unresolved = options.dryRun
+              ? new Map<string, string>()
+              : await steps.finishUnfinished(scheduler.busySides(), rows);
+            const outcome = await scheduler.cycle(rows, steps, {
+              unresolved,
+              isStopping: () => signals.stopping,
+              stepsDueBy: startedAt + options.intervalMs,
             });
-          }
-        }
-        try {
-          if (keeperHold?.lost?.()) {
+            // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
+            if (once) await scheduler.settle();
+            const nextAt =
+              once || signals.stopping ? undefined : new Date(startedAt + options.intervalMs).toISOString();
+            reporter.status({
+              file: options.file,
+              rows: outcome.rows,
+              last_cycle_at: new Date(clock.now()).toISOString(),
+              next_cycle_at: nextAt,
+              stopping: signals.stopping,
+              dry_run: options.dryRun,
+            });
             event({
-              event: 'notice',
-              code: 'keeper_lock_lost',
-              message:
-                "the team store ended the session holding this keeper's lock; taking it again before anything is done",
+              event: 'cycle',
+              cycle: number,
+              server_time: outcome.serverTime,
+              rows: outcome.rows,
+              next_cycle_at: nextAt,
             });
-            keeperHold = await takeKeeperLock();
+          } catch (error) {
+            // The journal or team store unreachable: said (an error event, so --alert-cmd runs) and tried
+            // again next cycle; every step takes its locks afresh, so nothing acts without them.
+            if (!(error instanceof StateError) || once) throw error;
+            noteError(error, {
+              phase: 'cycle',
+              message: `the journal cannot be used (${error.message}); nothing is done until it answers again, retried every cycle`,
+            });
           }
-          const unresolved = options.dryRun
-            ? new Map<string, string>()
-            : await steps.finishUnfinished(scheduler.busySides(), rows);
-          const outcome = await scheduler.cycle(rows, steps, {
-            unresolved,
-            isStopping: () => signals.stopping,
-            stepsDueBy: startedAt + options.intervalMs,
-          });
-          // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
-          if (loop.once) await scheduler.settle();
-          const nextAt =
-            loop.once || signals.stopping ? undefined : new Date(startedAt + options.intervalMs).toISOString();
-          const at = new Date(clock.now()).toISOString();
-          reporter.status({
-            file: options.file,
-            rows: outcome.rows,
-            last_cycle_at: at,
-            next_cycle_at: nextAt,
-            stopping: signals.stopping,
-            dry_run: options.dryRun,
-          });
-          event({
-            event: 'cycle',
-            cycle: number,
-            server_time: outcome.serverTime,
-            rows: outcome.rows,
-            ...(nextAt ? { next_cycle_at: nextAt } : {}),
-          });
-          services.onCycle?.({ ...outcome, number, at });
-        } catch (error) {
-          // The journal or team store unreachable: said (an error event, so --alert-cmd runs) and tried
-          // again next cycle; every step takes its locks afresh, so nothing acts without them.
-          if (!(error instanceof StateError) || loop.once) throw error;
-          noteError(error, {
-            phase: 'cycle',
-            message: `the journal cannot be used (${error.message}); nothing is done until it answers again, retried every cycle`,
-          });
-        }
-        // Alerts (once on, once recovered), heartbeat and metrics, after every cycle, finished or failed.
-        await service?.endCycle(stepContext());
-      });
+          // Alerts (once on, once recovered), heartbeat and metrics, after every cycle, finished or failed.
+          await service?.endCycle(stepContext());
+        },
+      );
       // The steps still in flight finish before the keeper stops (a second signal interrupts their waits).
       await scheduler.settle();
       if (signals.interrupted) {
@@ -286,9 +257,7 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
       }
       if (signals.stopping)
         event({ event: 'stop', message: 'stopped by a signal after finishing the steps in flight' });
-      return loop.once
-        ? { kind: 'one-cycle', ...(firstError === undefined ? {} : { firstError: firstError.error }) }
-        : { kind: 'stopped', interrupted: false };
+      return once ? { kind: 'one-cycle', firstError } : { kind: 'stopped', interrupted: false };
     } finally {
       await service?.stop();
       reporter.close();
@@ -299,8 +268,8 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
   }
 }
 
-function toKeepRows(rows: Awaited<ReturnType<typeof readTargetFile>>['rows'], file: string): KeepRow[] {
-  const stated = statedAt(file);
+function toKeepRows(rows: TargetRow[], file: string): KeepRow[] {
+  const statedAtMs = statedAt(file);
   return rows.map((row) => {
     const where = `${safeText(file)}:${row.line}`;
     if (row.notionalUsd > 0 && row.tenorDays === undefined)
@@ -312,31 +281,18 @@ function toKeepRows(rows: Awaited<ReturnType<typeof readTargetFile>>['rows'], fi
         `${where}: roll_before must be shorter than the tenor (${row.tenorDays} day${row.tenorDays === 1 ? '' : 's'}); a hedge would be rolled as soon as it is opened.`,
       );
     }
-    return {
-      market: row.market,
-      side: row.side,
-      notionalUsd: row.notionalUsd,
-      tenorDays: row.tenorDays,
-      clientReference: row.clientReference,
-      untilMs: row.untilMs,
-      rollBeforeMs: row.rollBeforeMs,
-      ...(stated === undefined ? {} : { statedAtMs: stated }),
-    };
+    return { ...row, statedAtMs };
   });
 }
 
 /** When the target last said its rows: the file's modification time (a colleague's close after it stands). */
-function statedAt(file: string): number | undefined {
-  if (file === '-') return undefined;
+function statedAt(file: string) {
   try {
-    return statSync(file).mtimeMs;
+    return file === '-' ? undefined : statSync(file).mtimeMs;
   } catch {
     return undefined;
   }
 }
-
-/** Where the steps' notices go: nowhere (the keeper reports what they did from their outcomes). */
-function sayNothing(): void {}
 
 // ---- One cycle, and the loop: one step in flight per row, each row backing off on its own.
 
@@ -346,14 +302,9 @@ function sayNothing(): void {}
  */
 const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
 
-interface CycleRules {
-  dryRun: boolean;
-  converge: boolean;
-  intervalMs: number;
-  toleranceUsd: number;
-}
+type CycleRules = Pick<KeepOptions, 'dryRun' | 'converge' | 'intervalMs' | 'toleranceUsd'>;
 
-export interface CycleDeps {
+interface CycleDeps {
   rules: CycleRules;
   clock: KeeperClock;
   event: (fields: EventFields) => KeepEvent;
@@ -361,7 +312,7 @@ export interface CycleDeps {
 }
 
 /** What one cycle saw and decided: the status of every row (the live screen, the `cycle` event). */
-export interface KeepCycle {
+interface KeepCycle {
   rows: KeepRowStatus[];
   serverTime?: string;
 }
@@ -434,24 +385,23 @@ export class RowScheduler {
       const remembered = this.memory.get(key) ?? { failures: 0, retryAtMs: 0 };
       this.memory.set(key, remembered);
       const base = { market: row.market, side: row.side };
-      // What the side's view alone would decide: a row not decided this cycle (its step in flight, an
+      // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
       // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
       // judge a side that settles before the next cycle as a missed roll by that time.
-      const shown = () => decideRow(row, view, reading.nowMs, rules);
+      const decision = decideRow(row, view, reading.nowMs, rules);
       if (this.inFlight.has(key)) {
-        statuses.push(this.withStep(key, rowStatus(row, view, '', shown())));
+        statuses.push(this.withStep(key, rowStatus(row, view, '', decision)));
         continue;
       }
       const unresolved = state.unresolved.get(key);
       if (unresolved) {
         // An action of this side whose outcome is not known yet: nothing new is sent until it resolves.
-        statuses.push(rowStatus(row, view, unresolved, shown()));
+        statuses.push(rowStatus(row, view, unresolved, decision));
         if (remembered.lastHeld !== unresolved) event({ event: 'skip', ...base, reason: unresolved });
         remembered.lastHeld = unresolved;
         continue;
       }
       remembered.lastHeld = undefined;
-      const decision = decideRow(row, view, reading.nowMs, rules);
       const status = rowStatus(row, view, describeDecision(decision), decision);
       statuses.push(status);
       if (decision.kind === 'hold') {
@@ -489,25 +439,18 @@ export class RowScheduler {
       status.state = `${decision.kind} in flight`;
       started.push(this.start(row, decision, view, steps, remembered, status));
     }
-    await this.waitFor(started, rules.dryRun ? undefined : state.stepsDueBy);
-    return { rows: statuses, serverTime: reading.serverTime };
-  }
-
-  private async waitFor(started: Array<Promise<void>>, dueBy: number | undefined): Promise<void> {
-    if (started.length === 0) return;
-    if (dueBy === undefined) {
-      await Promise.all(started);
-      return;
-    }
+    const dueBy = rules.dryRun ? undefined : state.stepsDueBy;
     const timer = new AbortController();
     try {
-      await Promise.race([
-        Promise.all(started),
-        this.deps.clock.sleep(Math.max(0, dueBy - this.deps.clock.now()), timer.signal),
-      ]);
+      if (started.length > 0)
+        await Promise.race([
+          Promise.all(started),
+          ...(dueBy === undefined ? [] : [clock.sleep(Math.max(0, dueBy - clock.now()), timer.signal)]),
+        ]);
     } finally {
       timer.abort();
     }
+    return { rows: statuses, serverTime: reading.serverTime };
   }
 
   /** Starts the row's step; the row's status says how it ended once it has (what --once and a dry run report). */
@@ -563,7 +506,6 @@ function driftEvent(
   base: { market: string; side: string },
   rules: CycleRules,
 ): EventFields {
-  const converging = rules.converge;
   const would = rules.dryRun ? 'would ' : '';
   const action =
     decision.change === 'open'
@@ -581,7 +523,7 @@ function driftEvent(
       : view.closedOutside
         ? [view.closedOutside.hedgeId]
         : [],
-    message: converging
+    message: rules.converge
       ? `${closedBy}--converge ${would}${action} to reach the target`
       : decision.change === 'open'
         ? `${closedBy}left flat: not re-opened until the target file says so again (edit it, then SIGHUP), or run with --converge`
@@ -614,6 +556,7 @@ export function rowStatus(
 function describeDecision(decision: KeepDecision): string {
   switch (decision.kind) {
     case 'hold':
+    case 'skip':
       return decision.reason;
     case 'roll':
       return `roll due (matures ${utcMinute(decision.maturityAtMs)} UTC)`;
@@ -623,8 +566,6 @@ function describeDecision(decision: KeepDecision): string {
       return decision.change === 'open'
         ? 'flat: closed outside the keeper (drift)'
         : `drifted to ${formatUsd(decision.currentUsd)} (target ${formatUsd(decision.targetUsd)})`;
-    case 'skip':
-      return decision.reason;
   }
 }
 
@@ -654,31 +595,11 @@ export interface KeeperClock {
   sleep(ms: number, wake: AbortSignal): Promise<void>;
 }
 
-/** The context's clock; a wake-up ends a sleep early (no timer outlives the keeper). */
-export function realKeeperClock(clock: FlowPorts['clock']): KeeperClock {
-  return { now: () => clock.now(), sleep: (ms, wake) => clock.sleep(ms, wake).catch(() => undefined) };
-}
-
-export interface KeeperSignals {
-  readonly stopping: boolean;
-  /** True once a second stop signal interrupted the steps in progress. */
-  readonly interrupted: boolean;
-  takeReload(): boolean;
-  /** Sleeps until `ms` passed, a stop, or a SIGHUP. */
-  sleep(ms: number): Promise<void>;
-  /** Aborted by a second stop signal only: what the steps run under. */
-  readonly stepSignal: AbortSignal;
-  /** Told when the first stop signal arrives (the keeper says it will stop after the current steps). */
-  onStopRequested?: (signal: string) => void;
-  /** Runs `work` with stop signals left to the runner: a stdin pipe that never ends must not hold a SIGTERM back. */
-  leaveStopsToRunner<T>(work: () => Promise<T>): Promise<T>;
-  uninstall(): void;
-}
-
-export function installSignals(
-  ports: Pick<FlowPorts, 'signal' | 'interceptSignals'>,
-  clock: KeeperClock,
-): KeeperSignals {
+/**
+ * The keeper's signals: the first SIGTERM/SIGINT ends the loop after the steps in flight, a second
+ * aborts the steps' own signal; SIGHUP asks for the target to be read again.
+ */
+function installSignals(ports: FlowPorts, clock: KeeperClock) {
   const steps = new AbortController();
   // A signal that came before the keeper started listening was the runner's first: a graceful stop.
   let stopping = ports.signal.aborted;
@@ -700,10 +621,11 @@ export function installSignals(
   });
   const onAbort = () => steps.abort(ports.signal.reason);
   if (!ports.signal.aborted) ports.signal.addEventListener('abort', onAbort, { once: true });
-  const handle: KeeperSignals = {
+  const handle = {
     get stopping() {
       return stopping;
     },
+    /** True once a second stop signal interrupted the steps in progress. */
     get interrupted() {
       return steps.signal.aborted;
     },
@@ -712,7 +634,8 @@ export function installSignals(
       reload = false;
       return asked;
     },
-    async sleep(ms) {
+    /** Sleeps until `ms` passed, a stop, or a SIGHUP. */
+    async sleep(ms: number) {
       if (stopping) return;
       wake = new AbortController();
       try {
@@ -721,8 +644,12 @@ export function installSignals(
         wake = undefined;
       }
     },
+    /** Aborted by a second stop signal only: what the steps run under. */
     stepSignal: steps.signal,
-    async leaveStopsToRunner(work) {
+    /** Told when the first stop signal arrives (the keeper says it will stop after the current steps). */
+    onStopRequested: undefined as ((signal: string) => void) | undefined,
+    /** Runs `work` with stop signals left to the runner: a stdin pipe that never ends must not hold a SIGTERM back. */
+    async leaveStopsToRunner<T>(work: () => Promise<T>) {
       runnersStops = true;
       try {
         return await work();

@@ -98,40 +98,29 @@ export async function readKeeperStatus(ports: FlowPorts): Promise<KeeperStatus> 
   const identity = await identityOf(ports);
   const scope = keeperScope(identity);
   const file = heartbeatFile(keeperStateDir(ports.env, homedir()), scope);
-  const account = { environment: identity.environment, host: identity.host, key_id: identity.keyId };
   const nowMs = ports.clock.now();
-  const ageOf = (heartbeat: Heartbeat) => Math.max(0, nowMs - Date.parse(heartbeat.updated_at));
   const journal = await ports.journal();
-
-  if (!isTeamJournal(journal)) {
-    const heartbeat = readHeartbeat(file);
-    return {
-      state: heartbeat ? livenessOf(heartbeat, nowMs) : 'none',
-      heartbeat_file: file,
-      heartbeat_source: heartbeat ? 'file' : null,
-      heartbeat_revision: null,
-      account,
-      heartbeat_age_s: heartbeat ? Math.round(ageOf(heartbeat) / 1000) : null,
-      heartbeat: heartbeat ?? null,
-    };
-  }
-
+  const team = isTeamJournal(journal) ? journal : undefined;
   // The team store: who holds the keeper lock (alive, on whatever machine) and the heartbeat it
   // writes there. A keeper of an older hedge writes none to the store: this machine's file then.
-  const [holder, stored] = await Promise.all([journal.lockHolder(scope), journal.keeperHeartbeats?.read(scope)]);
+  const [holder, stored] = team
+    ? await Promise.all([team.lockHolder(scope), team.keeperHeartbeats?.read(scope)])
+    : [undefined, undefined];
   const fromStore = heartbeatOf(stored?.body);
   const heartbeat = fromStore ?? readHeartbeat(file);
-  const ageMs = heartbeat ? (fromStore && stored?.ageMs !== undefined ? stored.ageMs : ageOf(heartbeat)) : undefined;
-  const state = livenessByStoreLock(holder, heartbeat, ageMs);
+  const ageMs =
+    heartbeat &&
+    (fromStore && stored?.ageMs !== undefined ? stored.ageMs : Math.max(0, nowMs - Date.parse(heartbeat.updated_at)));
   return {
-    state,
+    // With a team store the keeper is judged by the store's lock and its heartbeat's age, never a pid here.
+    state: team ? livenessByStoreLock(holder, heartbeat, ageMs) : heartbeat ? livenessOf(heartbeat, nowMs) : 'none',
     heartbeat_file: file,
     heartbeat_source: fromStore ? 'store' : heartbeat ? 'file' : null,
     heartbeat_revision: fromStore ? stored!.revision : null,
-    account,
+    account: { environment: identity.environment, host: identity.host, key_id: identity.keyId },
     heartbeat_age_s: ageMs === undefined ? null : Math.round(ageMs / 1000),
     heartbeat: heartbeat ?? null,
-    store_holder: holder ? { pid: holder.pid, host: holder.host, since: holder.since } : null,
+    ...(team && { store_holder: holder ? { pid: holder.pid, host: holder.host, since: holder.since } : null }),
   };
 }
 

@@ -55,15 +55,20 @@ export function parseMetricsAddress(raw: string): MetricsAddress {
 }
 
 /** The service's options of `hedge keep` as typed (exit 2 on a bad one, before anything is read). */
-export function parseKeeperServiceOptions(options: { alertUrl?: string; alertHeadroom?: string; metrics?: string }) {
-  const alertHeadroomUsd =
-    options.alertHeadroom === undefined
-      ? undefined
-      : parseUsdAmount(options.alertHeadroom, '--alert-headroom', 'zero-or-more');
+export function parseKeeperServiceOptions({
+  alertUrl,
+  alertHeadroom,
+  metrics,
+}: {
+  alertUrl?: string;
+  alertHeadroom?: string;
+  metrics?: string;
+}) {
   return {
-    ...(options.alertUrl !== undefined ? { alertUrl: parseAlertUrl(options.alertUrl) } : {}),
-    ...(alertHeadroomUsd !== undefined ? { alertHeadroomUsd } : {}),
-    ...(options.metrics !== undefined ? { metrics: parseMetricsAddress(options.metrics) } : {}),
+    alertHeadroomUsd:
+      alertHeadroom === undefined ? undefined : parseUsdAmount(alertHeadroom, '--alert-headroom', 'zero-or-more'),
+    alertUrl: alertUrl === undefined ? undefined : parseAlertUrl(alertUrl),
+    metrics: metrics === undefined ? undefined : parseMetricsAddress(metrics),
   };
 }
 
@@ -119,7 +124,7 @@ export async function startKeeperService(
       message: `Prometheus metrics on http://${metrics.address}/metrics, health on /healthz`,
     });
   }
-  const sinks: AlertSinks | undefined =
+  const sinks =
     options.alertCommand || options.alertUrl
       ? alertSinks({
           command: options.alertCommand,
@@ -160,31 +165,30 @@ export async function startKeeperService(
     rolls: { count: 0, carry_usd: null, fees_usd: null },
     rows: [],
   };
+  // Never fatal: the keeper goes on without it; `hedge keep status` calls it hung (other machines see
+  // the store's heartbeat age until a write lands), which is the truth seen from outside.
+  const write = async (work: () => unknown, where: string, seen: string) => {
+    try {
+      await work();
+    } catch (error) {
+      emit({
+        event: 'error',
+        code: 'heartbeat',
+        message: `the heartbeat could not be written${where} (${(error as Error).message}); \`hedge keep status\` ${seen}`,
+      });
+    }
+  };
   const beat = async () => {
     if (!path) return;
     heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
     heartbeat.updated_at = new Date(ports.clock.now()).toISOString();
-    try {
-      writeHeartbeat(path, heartbeat);
-    } catch (error) {
-      // The keeper goes on without it; `hedge keep status` will call it hung, which is the truth seen from outside.
-      emit({
-        event: 'error',
-        code: 'heartbeat',
-        message: `the heartbeat could not be written (${(error as Error).message}); \`hedge keep status\` cannot see this keeper`,
-      });
-    }
-    if (!store) return;
-    try {
-      await bounded(store.write(place!.scope, heartbeat));
-    } catch (error) {
-      // Never fatal: the cycle's work is done; other machines see the heartbeat age (hung) until a write lands.
-      emit({
-        event: 'error',
-        code: 'heartbeat',
-        message: `the heartbeat could not be written to the team store (${(error as Error).message}); \`hedge keep status\` on other machines sees it age`,
-      });
-    }
+    await write(() => writeHeartbeat(path, heartbeat), '', 'cannot see this keeper');
+    if (store)
+      await write(
+        () => bounded(store.write(place!.scope, heartbeat)),
+        ' to the team store',
+        'on other machines sees it age',
+      );
   };
   await beat();
 
@@ -201,17 +205,13 @@ export async function startKeeperService(
         };
         metrics?.error(String(event.code ?? 'error'));
       }
-      if (
-        (event.event === 'roll' || event.event === 'reopen' || event.event === 'converge') &&
-        event.dry_run !== true
-      ) {
+      if (['roll', 'reopen', 'converge'].includes(event.event) && event.dry_run !== true) {
         heartbeat.actions[event.event] = (heartbeat.actions[event.event] ?? 0) + 1;
         metrics?.action(event.event);
         if (event.event === 'roll') {
           heartbeat.rolls.count += 1;
-          const rolledOut =
-            Array.isArray(event.hedge_ids) && event.hedge_ids.length >= 2 ? event.hedge_ids[0] : undefined;
-          if (typeof rolledOut === 'string') rollsToPrice.push(rolledOut);
+          const ids = event.hedge_ids;
+          if (Array.isArray(ids) && ids.length >= 2 && typeof ids[0] === 'string') rollsToPrice.push(ids[0]);
         }
       }
     },
@@ -237,15 +237,14 @@ export async function startKeeperService(
           : undefined;
       if (rollsToPrice.length > 0 && !options.dryRun)
         await priceRolls(stepPorts, rollsToPrice, heartbeat).catch(() => undefined);
-      const serverTime = typeof cycle?.server_time === 'string' ? Date.parse(cycle.server_time) : Number.NaN;
       const step = stepAlerts(alerts, {
         nowMs,
         events: events.filter((event) => !SERVICE_ERROR_CODES.includes(String(event.code))),
-        ...(rows ? { rows } : {}),
-        ...(Number.isNaN(serverTime) ? {} : { serverNowMs: serverTime }),
+        rows,
+        serverNowMs: Date.parse(String(cycle?.server_time)) || undefined,
         toleranceUsd: options.toleranceUsd,
-        ...(headroom ? { headroom } : {}),
-        ...(options.alertHeadroomUsd !== undefined ? { thresholdUsd: options.alertHeadroomUsd } : {}),
+        headroom,
+        thresholdUsd: options.alertHeadroomUsd,
       });
       alerts = step.state;
       for (const notice of step.notices) announce(notice);
@@ -392,44 +391,38 @@ export function shownAlertUrl(url: string): string {
   return `${new URL(url).origin}/…`;
 }
 
-export interface AlertSinks {
-  send(notice: AlertNotice): void;
-  /** Waits for the deliveries still running (each bounded). */
-  settle(): Promise<void>;
-}
-
-export function alertSinks(options: {
+function alertSinks(options: {
   command?: string;
   url?: string;
   onProblem: (code: 'alert_cmd' | 'alert_url', message: string) => void;
-}): AlertSinks {
+}) {
   const running = new Set<Promise<void>>();
   const byKind = { cmd: 0, url: 0 };
-  const start = (kind: 'cmd' | 'url', deliver: () => Promise<void>) => {
+  const start = (
+    kind: 'cmd' | 'url',
+    deliver: (target: string, line: string, onProblem: (message: string) => void) => Promise<void>,
+    target: string,
+    line: string,
+  ) => {
+    const onProblem = (message: string) => options.onProblem(`alert_${kind}`, message);
     if (byKind[kind] >= ALERTS_AT_ONCE) {
-      options.onProblem(
-        kind === 'cmd' ? 'alert_cmd' : 'alert_url',
-        `--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`,
-      );
+      onProblem(`--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`);
       return;
     }
     byKind[kind] += 1;
-    const delivery = deliver().finally(() => {
+    const delivery = deliver(target, line, onProblem).finally(() => {
       byKind[kind] -= 1;
       running.delete(delivery);
     });
     running.add(delivery);
   };
   return {
-    send(notice) {
+    send(notice: AlertNotice) {
       const line = safeJson(alertPayload(notice));
-      if (options.command)
-        start('cmd', () =>
-          runAlertCommand(options.command!, line, (message) => options.onProblem('alert_cmd', message)),
-        );
-      if (options.url)
-        start('url', () => postAlert(options.url!, line, (message) => options.onProblem('alert_url', message)));
+      if (options.command) start('cmd', runAlertCommand, options.command, line);
+      if (options.url) start('url', postAlert, options.url, line);
     },
+    /** Waits for the deliveries still running (each bounded). */
     async settle() {
       await Promise.all(running);
     },

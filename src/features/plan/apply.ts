@@ -99,12 +99,12 @@ export async function applyTarget(
   const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
   const client = await ports.client();
   // Under the account's book lock and every target side's lock: a second apply or roll waits.
-  return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
-    return withSideLocks(ports, target.rows, async () => {
+  return withAccountLock(ports, 'the book of this account', ['book'], ({ waitedFor }) =>
+    withSideLocks(ports, target.rows, async () => {
       const resumed = await resumeUnfinishedApplies(ports, client);
       return applyPlan(ports, client, { ...opts, target, live: guard.live, waitedFor, resumed }, hooks);
-    });
-  });
+    }),
+  );
 }
 
 interface LockedApply extends TargetPlanOptions {
@@ -167,15 +167,7 @@ function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]): boolean {
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
-async function carryOut(
-  ports: FlowPorts,
-  client: HedgeClient,
-  steps: readonly PlanStep[],
-  file: string,
-): Promise<
-  | { kind: 'applied'; rows: ApplyReportRow[] }
-  | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }
-> {
+async function carryOut(ports: FlowPorts, client: HedgeClient, steps: readonly PlanStep[], file: string) {
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const journal = await ports.journal();
   const rows: ApplyReportRow[] = [];
@@ -209,19 +201,14 @@ async function carryOut(
           reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'),
         );
       }
-      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest, undefined));
-      return { kind: 'stopped', rows, stoppedAt: index, error };
+      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
+      return { kind: 'stopped' as const, rows, stoppedAt: index, error };
     }
   }
-  return { kind: 'applied', rows };
+  return { kind: 'applied' as const, rows };
 }
 
-function reportRow(
-  index: number,
-  step: PlanStep,
-  entry: Pick<JournalEntry, 'id' | 'outcome' | 'hedge_id'> | undefined,
-  outcome?: string,
-): ApplyReportRow {
+function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?: string): ApplyReportRow {
   return {
     step: index + 1,
     action: step.action,
@@ -240,9 +227,7 @@ export function stepLabel(index: number, steps: readonly PlanStep[]): string {
 }
 
 /** How a step reads in the progress lines of `apply`: "add 5,000.00 USD to buy USDTNGN". */
-function describeStep(
-  step: Pick<PlanStep, 'action' | 'market' | 'side' | 'deltaUsd' | 'currentUsd' | 'tenorDays'>,
-): string {
+function describeStep(step: PlanStep): string {
   const market = safeText(step.market);
   const amount = formatUsd(Math.abs(step.deltaUsd));
   switch (step.action) {

@@ -1,21 +1,13 @@
 // How a plan and an apply run read: a table that fits the terminal, TSV when piped, JSON under --json.
-import type { Quote } from '../../platform/api/schemas.js';
-import { describePlanStepNote, problemAsData, type Plan, type PlanTotals } from '../../core/plan.js';
+import { describePlanStepNote, problemAsData } from '../../core/plan.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
 import { formatMoney, formatSignedMoney, formatUsd } from '../../platform/terminal/format.js';
 import type { ApplyReportRow } from './apply-outcome.js';
+import type { QuotedPlan as PlanViewInput } from './target-plan.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { APPLY_RESOURCE, PLAN_RESOURCE } from '../../platform/fields/resource-fields.js';
 import { wrapWords } from '../../platform/terminal/width.js';
-
-/** What the view needs of a quoted plan (flows/target-plan.ts builds it). */
-export interface PlanViewInput {
-  plan: Plan;
-  quotes: ReadonlyArray<{ quote?: Quote; error?: { code: string; message: string } } | undefined>;
-  totals: PlanTotals;
-  source: string;
-}
 
 /** One line of the plan as data: a step (numbered, in execution order) or a side already at target. */
 interface PlanLine {
@@ -143,16 +135,11 @@ export async function renderPlan(output: Output, input: PlanViewInput, options: 
   } else {
     // TSV through the one output layer: fixed columns (PLAN_RESOURCE), totals on stderr.
     await output.list(lines as unknown as Record<string, unknown>[], PLAN_RESOURCE, { empty: 'No target rows.' });
+    // Every total but the count of steps not quoted, in their order.
     output.note(
       [
         'totals:',
-        `actions=${totals.actions}`,
-        `added_usd=${totals.added_usd}`,
-        `removed_usd=${totals.removed_usd}`,
-        `required_margin_usdc=${totals.required_margin_usdc}`,
-        `platform_fee_usdc=${totals.platform_fee_usdc}`,
-        `total_upfront_usdc=${totals.total_upfront_usdc}`,
-        `carry_total_usdc=${totals.carry_total_usdc}`,
+        ...Object.entries(totals).flatMap(([key, value]) => (key === 'unquoted' ? [] : `${key}=${value}`)),
       ].join(' '),
     );
   }

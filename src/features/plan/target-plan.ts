@@ -1,6 +1,7 @@
 // `hedge plan` and the planning half of `hedge apply`: the target file checked whole, the live book
 // read, the plan computed (domain/plan.ts) and each open and add quoted.
 import type { HedgeClient } from '../../platform/api/client.js';
+import type { Quote } from '../../platform/api/schemas.js';
 import { readNumber } from '../../core/number-format.js';
 import {
   computePlan,
@@ -22,7 +23,6 @@ import { safeText } from '../../core/security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from '../write/input-file.js';
 import type { BookPosition } from '../book/positions.js';
 import { readSidesInStep } from '../book/side-book.js';
-import type { QuotedPlan, StepQuote } from './plan-outcome.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
 export interface TargetPlanOptions {
@@ -37,7 +37,21 @@ export interface TargetFile {
   rows: TargetRow[];
 }
 
-export type { QuotedPlan };
+/** The cost of an open or add, from POST /quotes (indicative). */
+export interface StepQuote {
+  quote?: Quote;
+  /** Set when the quote could not be had (the step itself may still be fine). */
+  error?: { code: string; message: string };
+}
+
+/** What `hedge plan` computes and `hedge apply` carries out, as data. */
+export interface QuotedPlan {
+  plan: Plan;
+  /** Parallel to plan.steps; undefined for reduce and close (nothing to quote). */
+  quotes: Array<StepQuote | undefined>;
+  totals: PlanTotals;
+  source: string;
+}
 
 /** `--tolerance USD`: an amount of 0 or more (default 0), in the one USD grammar (domain/input.ts). */
 export function parseTolerance(raw: string | undefined): number {
@@ -127,20 +141,17 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
     carry_total_usdc: 0,
     unquoted: 0,
   };
+  const add = (key: keyof PlanTotals, amount: number) => (totals[key] = cents(totals[key] + amount));
   plan.steps.forEach((step, index) => {
-    if (step.deltaUsd > 0) totals.added_usd = cents(totals.added_usd + step.deltaUsd);
-    else totals.removed_usd = cents(totals.removed_usd - step.deltaUsd);
+    add(step.deltaUsd > 0 ? 'added_usd' : 'removed_usd', Math.abs(step.deltaUsd));
     const priced = quotes[index];
-    if (!priced) return;
-    if (!priced.quote) {
-      totals.unquoted += 1;
-      return;
-    }
+    if (priced && !priced.quote) totals.unquoted += 1;
+    if (!priced?.quote) return;
     const { upfront, carry } = priced.quote;
-    totals.required_margin_usdc = cents(totals.required_margin_usdc + upfront.required_margin_usdc);
-    totals.platform_fee_usdc = cents(totals.platform_fee_usdc + upfront.platform_fee_usdc);
-    totals.total_upfront_usdc = cents(totals.total_upfront_usdc + upfront.total_upfront_usdc);
-    totals.carry_total_usdc = cents(totals.carry_total_usdc + toAccountSide(carry.total_usdc));
+    add('required_margin_usdc', upfront.required_margin_usdc);
+    add('platform_fee_usdc', upfront.platform_fee_usdc);
+    add('total_upfront_usdc', upfront.total_upfront_usdc);
+    add('carry_total_usdc', toAccountSide(carry.total_usdc));
   });
   return totals;
 }
