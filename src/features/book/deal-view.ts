@@ -11,7 +11,7 @@ export interface DealView {
 }
 
 /** One sentence naming the deal's live hedges, so that the deal is followed through its last roll: */
-export function dealStillHeld(deal: DealView, nowMs: number, hedgesCommand: string): string | undefined {
+export function dealStillHeld(deal: DealView, nowMs: number, hedgesCommand: string) {
   if (deal.live.length === 0) return undefined;
   const described = deal.live.map((hedge) => {
     const parts = [
@@ -33,6 +33,6 @@ function maturityText(iso: string, nowMs: number) {
 }
 
 /** A reference as one shell word: as it is when it is plain, else in single quotes. */
-export function shellWord(text: string): string {
+export function shellWord(text: string) {
   return /^[A-Za-z0-9._:/@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -8,7 +8,7 @@ import { sideKey } from '../../core/markets.js';
 import { cents } from '../../core/money.js';
 
 /** `--within`: 12h, 3d, 2w (also 1.5d, 1d12h: domain/duration.ts); undefined when not given. Anything else is exit 2, naming the option. */
-export function parseWithin(raw: string | undefined): number | undefined {
+export function parseWithin(raw: string | undefined) {
   return raw === undefined ? undefined : parseDuration(raw, '--within', 'hdw').ms;
 }
 
@@ -72,9 +72,9 @@ export function collectMaturities(
   nowMs: number,
   withinMs?: number,
   unlisted: readonly MaturityHedge[] = [],
-): { maturities: Maturity[]; undated: number } {
+) {
   // A position without a market is the account's only market (as flows/positions.ts reads it).
-  const positionFor = (market: string, side: Side): MaturityPosition | undefined =>
+  const positionFor = (market: string, side: Side) =>
     positions.find(
       (position) =>
         position.side === side && (position.market === undefined || position.market === market.toUpperCase()),
@@ -135,7 +135,7 @@ export function collectMaturities(
   }
 
   const maturities = found
-    .map(([maturity, item]): Maturity => {
+    .map(([maturity, item]) => {
       const at = Date.parse(maturity);
       return {
         day: utcDay(at),
@@ -153,7 +153,7 @@ export function collectMaturities(
 }
 
 /** Settlements grouped by their UTC day, in order; each day with its total notional. */
-export function groupByDay(maturities: readonly Maturity[]): MaturityDay[] {
+export function groupByDay(maturities: readonly Maturity[]) {
   const days: MaturityDay[] = [];
   for (const maturity of maturities) {
     let day = days[days.length - 1];

@@ -55,7 +55,7 @@ export async function readPositionSides(
   if (views.hedges.length === 0 && positions.length > 0) return nothing('GET /hedges returned no hedge records');
   const nowMs = now();
   const byId = new Map(views.hedges.map((hedge) => [hedge.id, hedge]));
-  const sideOf = async (market: string, side: Side): Promise<PositionSide> =>
+  const sideOf = async (market: string, side: Side) =>
     toSide(market, side, await views.book(market, side, nowMs), byId);
 
   const lines = await Promise.all(
@@ -109,7 +109,7 @@ function soleMarket(hedges: readonly Hedge[], side: Side) {
 }
 
 /** The distinct deal references of a side's hedges: the filled ones, else those being opened, else the line's own hedge. */
-export function sideReferenceList(side: PositionSide | undefined): string[] {
+export function sideReferenceList(side: PositionSide | undefined) {
   if (!side) return [];
   const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
   const behind =
@@ -118,6 +118,6 @@ export function sideReferenceList(side: PositionSide | undefined): string[] {
 }
 
 /** Those references as a table cell shows them ("A, B"); undefined when none. */
-export function sideReferences(side: PositionSide | undefined): string | undefined {
+export function sideReferences(side: PositionSide | undefined) {
   return sideReferenceList(side).join(', ') || undefined;
 }

@@ -66,35 +66,20 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   };
 }
 
-const PART_WORDS: Record<Part, string> = {
-  id: 'id',
-  reference: 'reference',
-  notional: 'notional',
-  status: 'status',
-  left: 'time left',
-  maturity: 'maturity',
-};
-
 /**
  * The lines under each side's row: `sides[i]` is the side of row i (undefined: nothing under it).
  * Each comes back as a table section placed before row i + 1 (under the last row for the last).
  */
-export function sideSections(
-  sides: ReadonlyArray<SideView | undefined>,
-  options: SideLinesOptions,
-): Array<{ before: number; line: string }> {
+export function sideSections(sides: ReadonlyArray<SideView | undefined>, options: SideLinesOptions) {
   return sideLines(sides, options).sections;
 }
 
 /** What a hedge's line under its side shows at this width, in its order (for the note that names them: never a part left out). */
-export function sidePartsShown(sides: ReadonlyArray<SideView | undefined>, options: SideLinesOptions): string[] {
-  return sideLines(sides, options).parts.map((part) => PART_WORDS[part]);
+export function sidePartsShown(sides: ReadonlyArray<SideView | undefined>, options: SideLinesOptions) {
+  return sideLines(sides, options).parts.map((part) => (part === 'left' ? 'time left' : part));
 }
 
-function sideLines(
-  sides: ReadonlyArray<SideView | undefined>,
-  options: SideLinesOptions,
-): { sections: Array<{ before: number; line: string }>; parts: Part[] } {
+function sideLines(sides: ReadonlyArray<SideView | undefined>, options: SideLinesOptions) {
   const c = options.chalk;
   const hedges = sides.flatMap((side) => side?.hedges ?? []);
   const cells = new Map(hedges.map((hedge) => [hedge, partsOf(hedge, options)]));
@@ -115,8 +100,8 @@ function sideLines(
     const text = kept
       .map(({ part, width }) => {
         const { styled, width: used } = parts[part];
-        const shown = used > width ? truncateEnd(styled, width) : styled;
-        const room = ' '.repeat(Math.max(0, width - Math.min(used, width)));
+        const shown = truncateEnd(styled, width);
+        const room = ' '.repeat(Math.max(0, width - used));
         return right.has(part) ? room + shown : shown + room;
       })
       .join(' '.repeat(COLUMN_GAP))
@@ -140,6 +125,6 @@ function sideLines(
 }
 
 /** The sentence a script reads on stderr for a side whose views disagree. */
-export function settlingSentence(market: string, side: string, why: string | undefined): string {
+export function settlingSentence(market: string, side: string, why: string | undefined) {
   return `The ${safeText(side)} side of ${safeText(market)} is settling: ${safeText(why ?? 'its views disagree')}.`;
 }

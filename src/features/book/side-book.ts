@@ -5,7 +5,7 @@ import type { Hedge } from '../../platform/api/schemas.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
 import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
 import { readNumber } from '../../core/number-format.js';
-import { reconcileSide, type HedgeRecord, type SideBook } from './book.js';
+import { reconcileSide, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../../core/errors.js';
 import type { SideAfter } from '../../platform/journal/index.js';
@@ -16,7 +16,7 @@ import { findSide, readBook, type BookPosition } from './positions.js';
 export type { SideBook } from './book.js';
 
 /** The side as a book shows it, as the journal keeps it after an action (its hedges not final, and their sum). */
-export function sideAfterOf(book: SideBook): SideAfter {
+export function sideAfterOf(book: SideBook) {
   return {
     hedge_ids: [...book.filled, ...book.opening].map((record) => record.id).sort(),
     notional_usd: book.recordsUsd,
@@ -24,7 +24,7 @@ export function sideAfterOf(book: SideBook): SideAfter {
 }
 
 /** Whether a book shows the side exactly as an action left it: the same hedges, the same notional. */
-export function sideUnchangedSince(book: SideBook, after: SideAfter): boolean {
+export function sideUnchangedSince(book: SideBook, after: SideAfter) {
   const now = sideAfterOf(book);
   return (
     JSON.stringify(now.hedge_ids) === JSON.stringify(after.hedge_ids) &&
@@ -32,7 +32,7 @@ export function sideUnchangedSince(book: SideBook, after: SideAfter): boolean {
   );
 }
 
-function hedgeRecord(hedge: Hedge): HedgeRecord {
+function hedgeRecord(hedge: Hedge) {
   const maturity = typeof hedge.maturity_at === 'string' ? Date.parse(hedge.maturity_at) : NaN;
   // Read leniently, as every amount the spec types is (a decimal string is a number).
   const notional = readNumber(hedge.notional_usd);
@@ -59,7 +59,7 @@ export class SideViews {
   ) {}
 
   /** `positions`: the positions list as a poll just read it (not read again: the spec's cadence). */
-  static async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]): Promise<SideViews> {
+  static async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]) {
     const listed = positions ?? (await readBook({ client, log }));
     // Every filled hedge however old, and the newest page whatever their status; the filter is a hint.
     const [filled, newest] = await Promise.all([
@@ -72,7 +72,7 @@ export class SideViews {
   }
 
   /** The side's book at `nowMs` (the server's time). */
-  async book(market: string, side: Side, nowMs: number): Promise<SideBook> {
+  async book(market: string, side: Side, nowMs: number) {
     const mine = this.hedges
       .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
       .map(hedgeRecord);
@@ -103,7 +103,7 @@ export class SideViews {
 }
 
 /** A side whose book holds an amount that cannot be (domain/book.ts) is a reading problem (exit 14): never acted on. */
-export function readableBook(book: SideBook, market: string, side: Side): SideBook {
+export function readableBook(book: SideBook, market: string, side: Side) {
   if (!book.unreadable) return book;
   throw new InvalidResponseError(`The ${side} side of ${market} is not acted on: ${safeText(book.why!)}.`, {
     endpoint: book.unreadable.endpoint,
@@ -128,7 +128,7 @@ export async function readSideInStep(
   side: Side,
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
-): Promise<{ book: SideBook; hedges: Hedge[]; positions: BookPosition[] }> {
+) {
   const { books, hedges, positions } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
   return { book: books[0]!, hedges, positions };
 }
@@ -140,7 +140,7 @@ export async function readSidesInStep(
   sides: ReadonlyArray<{ market: string; side: Side }>,
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
-): Promise<{ books: SideBook[]; hedges: Hedge[]; positions: BookPosition[] }> {
+) {
   const started = ports.clock.now();
   const bound = Math.min(SETTLE_WAIT_MS, ports.deadline === undefined ? Infinity : ports.deadline - started);
   for (let read = 0; ; read += 1) {

@@ -62,7 +62,7 @@ function soleMarket(markets: ReadonlyArray<string | undefined>) {
 }
 
 /** The fields a command's --json knows for what it watches (what --fields may name beyond the data's own keys). */
-export function watchKnownFields(reading: WatchReading): FieldSpec[] | undefined {
+export function watchKnownFields(reading: WatchReading) {
   return reading.kind === 'positions' ? POSITION_RESOURCE.fields : reading.kind === 'hedge' ? HEDGE_FIELDS : undefined;
 }
 

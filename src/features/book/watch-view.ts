@@ -130,7 +130,7 @@ export function clockTimeIn(timeZone: string | undefined): (ms: number) => strin
 }
 
 /** Time left to a maturity, to the second: "2d 03:04:05", "00:59:59", or "matured". */
-export function formatCountdown(ms: number): string {
+export function formatCountdown(ms: number) {
   if (ms <= 0) return 'matured';
   const total = Math.floor(ms / 1000);
   const days = Math.floor(total / 86_400);
@@ -144,7 +144,7 @@ function everyText(intervalMs: number) {
 }
 
 /** One line about an alert, for the screen and for stderr. Server text is made harmless. */
-export function describeAlert(alert: Alert, now: number): string {
+export function describeAlert(alert: Alert, now: number) {
   if (alert.kind === 'pnl')
     return `net P&L ${formatSignedMoney(alert.netPnlUsd)} USD is at or below ${formatSignedMoney(alert.thresholdUsd)} USD`;
   const what = [alert.market, alert.side].filter((part) => part !== undefined).join(' ') || 'a hedge';
@@ -155,7 +155,7 @@ export function describeAlert(alert: Alert, now: number): string {
 }
 
 /** The whole screen as lines of at most `columns` columns. */
-export function renderWatchScreen(state: WatchState, options: RenderOptions): string[] {
+export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   const { chalk: c, columns, now } = options;
   const clockTime = options.clockTime ?? localClockTime;
   const noColour = c.level === 0;

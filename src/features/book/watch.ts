@@ -77,7 +77,7 @@ const ACCOUNT_PNL_FIELDS = [
 ] as const;
 
 /** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
-export function watchAsked(options: WatchOptionValues): boolean {
+export function watchAsked(options: WatchOptionValues) {
   return (
     options.watch !== undefined ||
     options.alertPnl !== undefined ||
@@ -88,7 +88,7 @@ export function watchAsked(options: WatchOptionValues): boolean {
 }
 
 /** --watch's value: `true` alone (the default), else seconds from 1 to 3600. Returns ms. */
-export function parseWatchInterval(raw: string | true): number {
+export function parseWatchInterval(raw: string | true) {
   if (raw === true) return DEFAULT_WATCH_SECONDS * 1000;
   const value = raw.trim();
   const allowed = `a number of seconds from ${MIN_WATCH_SECONDS} to ${MAX_WATCH_SECONDS} (default ${DEFAULT_WATCH_SECONDS})`;
@@ -104,19 +104,14 @@ export function parseWatchInterval(raw: string | true): number {
   return Math.round(seconds * 1000);
 }
 
-export interface WatchSettings {
-  intervalMs: number;
-  count?: number;
-  rules: AlertRules;
-  exitOnAlert: boolean;
-}
+type WatchSettings = ReturnType<typeof parseWatchSettings>;
 
 /** Every option checked before anything is sent (exit 2 on the first problem). */
 export function parseWatchSettings(
   ports: Pick<FlowPorts, 'hedgeCommand' | 'format'>,
   target: WatchTarget,
   options: WatchOptionValues,
-): WatchSettings {
+) {
   const given =
     options.alertPnl !== undefined
       ? '--alert-pnl'
@@ -132,7 +127,16 @@ export function parseWatchSettings(
       `${given}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`,
     );
   const intervalMs = parseWatchInterval(options.watch);
-  const count = options.count === undefined ? undefined : parseWatchCount(options.count);
+  const count =
+    options.count === undefined
+      ? undefined
+      : parseWholeNumber(
+          options.count,
+          '--count',
+          1,
+          MAX_WATCH_COUNT,
+          `a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}`,
+        );
   const format = ports.format;
   if (format === 'csv' || format === 'tsv') {
     throw new UsageError(
@@ -175,12 +179,7 @@ export function parseWatchSettings(
   if (options.exitOnAlert && rules.pnlAtOrBelowUsd === undefined && rules.maturityWithinMs === undefined) {
     throw new UsageError('--exit-on-alert: needs an alert to wait for (--alert-pnl or --alert-maturity).');
   }
-  return { intervalMs, rules, exitOnAlert: options.exitOnAlert === true, ...(count === undefined ? {} : { count }) };
-}
-
-function parseWatchCount(raw: string) {
-  const allowed = `a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}`;
-  return parseWholeNumber(raw, '--count', 1, MAX_WATCH_COUNT, allowed);
+  return { intervalMs, rules, exitOnAlert: options.exitOnAlert === true, count };
 }
 
 function commandWords(target: WatchTarget) {
@@ -354,13 +353,14 @@ function sourceFor(ports: Pick<FlowPorts, 'log'>, target: WatchTarget, { setting
 }
 
 /** The record of an alert in NDJSON: snake_case like the API's data. */
-export function alertRecord(alert: Alert): Record<string, unknown> {
+export function alertRecord(alert: Alert) {
   if (alert.kind === 'pnl') return { kind: 'pnl', net_pnl_usd: alert.netPnlUsd, threshold_usd: alert.thresholdUsd };
   return {
+    // Said only when known: JSON leaves out what is undefined.
     kind: 'maturity',
-    ...(alert.market !== undefined ? { market: alert.market } : {}),
-    ...(alert.side !== undefined ? { side: alert.side } : {}),
-    ...(alert.hedgeId !== undefined ? { hedge_id: alert.hedgeId } : {}),
+    market: alert.market,
+    side: alert.side,
+    hedge_id: alert.hedgeId,
     maturity_at: alert.maturityAt,
     seconds_left: alert.secondsLeft,
     within: alert.within,
@@ -379,7 +379,7 @@ export interface WatchSink {
 }
 
 /** A refresh that failed for a reason that may pass: the watch goes on, stale. */
-export function isPassingFailure(error: unknown): boolean {
+export function isPassingFailure(error: unknown) {
   if (error instanceof AuthError) return false;
   if (error instanceof NetworkError || error instanceof InvalidResponseError) return true;
   return error instanceof ApiError && (error.status >= 500 || error.status === 429);
@@ -395,7 +395,7 @@ function watchClient(ports: Pick<FlowPorts, 'notify'>, client: HedgeClient) {
 }
 
 /** Start to start at the interval, and never sooner than MIN_WATCH_SECONDS after the answer. */
-export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs: number): number {
+export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs: number) {
   return Math.max(startedAt + intervalMs, answeredAt + MIN_WATCH_SECONDS * 1000);
 }
 
@@ -460,18 +460,13 @@ export async function runWatch(
   const firedAt = new Map<string, number>();
   let nextAt = clock.now();
   let refreshes = 0;
-  let ended: 'stopped' | 'deadline' | 'count';
+  const deadlineReached = { ended: 'deadline', timeoutSeconds: ports.timeoutSeconds } as const;
   try {
     for (;;) {
-      if (settings.count !== undefined && refreshes >= settings.count) {
-        ended = 'count';
-        break;
-      }
+      if (settings.count !== undefined && refreshes >= settings.count) return { ended: 'count', count: settings.count };
       const state = await pauseUntil(ports, sink, live, nextAt);
-      if (state !== 'due') {
-        ended = state;
-        break;
-      }
+      if (state === 'deadline') return deadlineReached;
+      if (state === 'stopped') return { ended: 'stopped' };
       const startedAt = clock.now();
       refreshes += 1;
       let snapshot: WatchSnapshot;
@@ -479,14 +474,8 @@ export async function runWatch(
         snapshot = await source(client);
       } catch (error) {
         nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs);
-        if (signal.aborted || error instanceof InterruptedError) {
-          ended = 'stopped';
-          break;
-        }
-        if (deadline !== undefined && clock.now() >= deadline && isPassingFailure(error)) {
-          ended = 'deadline';
-          break;
-        }
+        if (signal.aborted || error instanceof InterruptedError) return { ended: 'stopped' };
+        if (deadline !== undefined && clock.now() >= deadline && isPassingFailure(error)) return deadlineReached;
         if (!isPassingFailure(error)) throw error;
         const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
         if (retryAfterMs !== undefined)
@@ -508,15 +497,9 @@ export async function runWatch(
           holding.map((alert) => ({ alert, at: firedAt.get(alert.key) ?? at })),
           at,
         );
-      if (fired.length > 0 && settings.exitOnAlert) {
-        sink.close();
-        return { ended: 'alert', alert: fired[0]!, at };
-      }
+      if (fired.length > 0 && settings.exitOnAlert) return { ended: 'alert', alert: fired[0]!, at };
     }
   } finally {
     sink.close();
   }
-  if (ended === 'deadline') return { ended: 'deadline', timeoutSeconds: ports.timeoutSeconds };
-  if (ended === 'count') return { ended: 'count', count: settings.count! };
-  return { ended: 'stopped' };
 }

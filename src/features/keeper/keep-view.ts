@@ -54,12 +54,7 @@ export async function liveReporter(
 }
 
 /** The screen: a title line, one line per row, then the latest events; no line wider than `width`. */
-export function renderKeepStatus(
-  status: KeepStatus,
-  recent: readonly string[],
-  width: number,
-  chalk: ChalkInstance,
-): string {
+export function renderKeepStatus(status: KeepStatus, recent: readonly string[], width: number, chalk: ChalkInstance) {
   const fitLine = (line: string) => truncateEnd(line, Math.max(20, width));
   const lines: string[] = [];
   const next = status.next_cycle_at ? `next cycle ${clock(status.next_cycle_at)}` : '';
@@ -95,7 +90,7 @@ export function renderKeepStatus(
 }
 
 /** One event as a line for people: time, kind, what, ids. */
-export function describeEvent(event: KeepEvent): string {
+export function describeEvent(event: KeepEvent) {
   const where = event.market ? ` ${safeText(String(event.market))} ${safeText(String(event.side ?? ''))}` : '';
   const amount = typeof event.notional_usd === 'number' ? ` ${formatUsd(event.notional_usd)} USD` : '';
   const ids =
@@ -112,15 +107,15 @@ export function describeEvent(event: KeepEvent): string {
 }
 
 /** When a next action is due: to the minute. */
-function minute(iso: string): string {
+function minute(iso: string) {
   return `${utcDayMinute(iso)} UTC`;
 }
 
-function clock(iso: string): string {
+function clock(iso: string) {
   return `${utcDaySecond(iso)} UTC`;
 }
 
 /** An amount in a keeper line: up to two decimals (the one formatter family). */
-function formatUsd(amount: number): string {
+function formatUsd(amount: number) {
   return formatUpTo(amount, 2);
 }

@@ -1,6 +1,5 @@
 // `hedge keep --metrics ADDR`: Prometheus metrics and /healthz (503 once the last good cycle is stale).
 // Every label value is from a fixed set (anything else is `other`), so a server's code cannot reach the exposition.
-import type { Server } from 'node:http';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { isMarketName } from '../../core/input.js';
 import { SIDES } from '../../core/vocabulary.js';
@@ -14,15 +13,7 @@ export interface MetricsAddress {
   port: number;
 }
 
-export interface KeeperMetrics {
-  cycle(good: boolean, atMs: number): void;
-  action(kind: string): void;
-  error(code: string): void;
-  rows(rows: ReadonlyArray<{ market: string; side: string; target_usd: number; current_usd: number | null }>): void;
-  /** The address actually bound ("127.0.0.1:41234"). */
-  readonly address: string;
-  close(): Promise<void>;
-}
+export type KeeperMetrics = Awaited<ReturnType<typeof serveKeeperMetrics>>;
 
 /**
  * What the metrics server allows a client: a scrape is one short GET from a collector nearby, so a
@@ -50,7 +41,7 @@ export async function serveKeeperMetrics(
     /** METRICS_SERVER_LIMITS unless a test needs shorter ones. */
     limits?: Partial<Record<keyof typeof METRICS_SERVER_LIMITS, number>>;
   },
-): Promise<KeeperMetrics> {
+) {
   const knownErrorCodes: ReadonlySet<string> = new Set(options.knownErrorCodes);
   const limits = { ...METRICS_SERVER_LIMITS, ...options.limits };
   const rowLabels = (row: { market: string; side: string }) => ({
@@ -89,38 +80,40 @@ export async function serveKeeperMetrics(
   // Rows seen before: a row dropped from the target (SIGHUP) leaves the gauges.
   let shown = new Map<string, { market: string; side: string }>();
 
-  const limitsOfServer = {
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
-    connectionsCheckingInterval: limits.checkIntervalMs,
-  };
   // node:http by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
-  const server: Server = process.getBuiltinModule('node:http').createServer(limitsOfServer, (request, response) => {
-    const path = (request.url ?? '/').split('?')[0];
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, { allow: 'GET, HEAD' }).end();
-      return;
-    }
-    if (path === '/metrics') {
-      registry.metrics().then(
-        (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
-        () => response.writeHead(500).end(),
-      );
-      return;
-    }
-    if (path === '/healthz') {
-      const healthy = since() * 1000 <= options.staleAfterMs;
-      const body = JSON.stringify({
-        status: healthy ? 'ok' : 'stale',
-        last_good_cycle_at: lastGoodMs === undefined ? null : new Date(lastGoodMs).toISOString(),
-        seconds_since_last_good_cycle: Math.round(since()),
-      });
-      response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' }).end(`${body}\n`);
-      return;
-    }
-    response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: /metrics or /healthz\n');
-  });
+  const server = process.getBuiltinModule('node:http').createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    (request, response) => {
+      const path = (request.url ?? '/').split('?')[0];
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        response.writeHead(405, { allow: 'GET, HEAD' }).end();
+        return;
+      }
+      if (path === '/metrics') {
+        registry.metrics().then(
+          (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+          () => response.writeHead(500).end(),
+        );
+        return;
+      }
+      if (path === '/healthz') {
+        const healthy = since() * 1000 <= options.staleAfterMs;
+        const body = JSON.stringify({
+          status: healthy ? 'ok' : 'stale',
+          last_good_cycle_at: lastGoodMs === undefined ? null : new Date(lastGoodMs).toISOString(),
+          seconds_since_last_good_cycle: Math.round(since()),
+        });
+        response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' }).end(`${body}\n`);
+        return;
+      }
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: /metrics or /healthz\n');
+    },
+  );
   // Past this many sockets node closes a new one as it is accepted (and emits `drop`).
   server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
@@ -142,21 +135,22 @@ export async function serveKeeperMetrics(
       : `${address.host}:${address.port}`;
 
   return {
+    /** The address actually bound ("127.0.0.1:41234"). */
     address: shownAddress,
-    cycle(good, atMs) {
+    cycle(good: boolean, atMs: number) {
       cycles.inc({ result: good ? 'good' : 'failed' });
       if (good) {
         lastGoodMs = atMs;
         lastGood.set(atMs / 1000);
       }
     },
-    action(kind) {
+    action(kind: string) {
       actions.inc({ action: kind });
     },
-    error(code) {
+    error(code: string) {
       errors.inc({ code: boundedLabel(code, knownErrorCodes) });
     },
-    rows(rows) {
+    rows(rows: ReadonlyArray<{ market: string; side: string; target_usd: number; current_usd: number | null }>) {
       const now = new Map<string, { market: string; side: string }>();
       for (const row of rows) {
         const labels = rowLabels(row);
@@ -172,7 +166,7 @@ export async function serveKeeperMetrics(
       shown = now;
     },
     close() {
-      return new Promise((resolve) => {
+      return new Promise<void>((resolve) => {
         server.closeAllConnections?.();
         server.close(() => resolve());
       });

@@ -14,7 +14,6 @@ import {
   type AlertCause,
   type AlertNotice,
   type AlertState,
-  type HeadroomReading,
 } from '../../core/alerts.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { EventFields, Heartbeat, KeepEvent, KeepRowStatus } from '../../core/keep-rules.js';
@@ -32,15 +31,15 @@ import {
   readHeartbeat,
   staleAfterMs,
   writeHeartbeat,
+  type KeeperLockPlace,
 } from './keeper-heartbeat.js';
-import type { KeeperLockPlace } from './keeper-heartbeat.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../../core/errors.js';
 import { parseUsdAmount } from '../../core/input.js';
 import type { Identity } from '../write/identity.js';
 
 /** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
-export function parseMetricsAddress(raw: string): MetricsAddress {
+export function parseMetricsAddress(raw: string) {
   const text = raw.trim();
   const refuse = () =>
     new UsageError(
@@ -89,14 +88,7 @@ export interface KeeperServiceOptions {
 /** The error events the service parts emit themselves (a sink or the heartbeat failing): never alerted on. */
 const SERVICE_ERROR_CODES: readonly string[] = ['alert_cmd', 'alert_url', 'heartbeat'];
 
-export interface KeeperService {
-  /** Every event the keeper emits, as it emits it. */
-  observe(event: KeepEvent): void;
-  /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
-  endCycle(ports: Pick<FlowPorts, 'client'>): Promise<void>;
-  /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
-  stop(): Promise<void>;
-}
+export type KeeperService = Awaited<ReturnType<typeof startKeeperService>>;
 
 /** Starts the service parts once the lock is held; `place` is undefined for a dry run (no heartbeat). */
 export async function startKeeperService(
@@ -105,7 +97,7 @@ export async function startKeeperService(
   place: KeeperLockPlace | undefined,
   options: KeeperServiceOptions,
   emit: (fields: EventFields) => void,
-): Promise<KeeperService> {
+) {
   const startedAtMs = ports.clock.now();
   const journal = await ports.journal();
   let metrics: KeeperMetrics | undefined;
@@ -126,11 +118,7 @@ export async function startKeeperService(
   }
   const sinks =
     options.alertCommand || options.alertUrl
-      ? alertSinks({
-          command: options.alertCommand,
-          url: options.alertUrl,
-          onProblem: (code, message) => emit({ event: 'error', code, message }),
-        })
+      ? alertSinks(options, (code, message) => emit({ event: 'error', code, message }))
       : undefined;
 
   const path = place ? heartbeatFile(place.dir, place.scope) : undefined;
@@ -193,7 +181,8 @@ export async function startKeeperService(
   await beat();
 
   return {
-    observe(event) {
+    /** Every event the keeper emits, as it emits it. */
+    observe(event: KeepEvent) {
       // The service's own sink errors are not conditions of the book: counted, never alerted (no loop).
       pending.push(event);
       if (event.event === 'error') {
@@ -215,7 +204,8 @@ export async function startKeeperService(
         }
       }
     },
-    async endCycle(stepPorts) {
+    /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
+    async endCycle(stepPorts: Pick<FlowPorts, 'client'>) {
       const events = pending;
       pending = [];
       const cycle = [...events].reverse().find((event) => event.event === 'cycle');
@@ -250,6 +240,7 @@ export async function startKeeperService(
       for (const notice of step.notices) announce(notice);
       await beat();
     },
+    /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
     async stop() {
       heartbeat.stopped_at = new Date(ports.clock.now()).toISOString();
       await beat();
@@ -258,7 +249,7 @@ export async function startKeeperService(
     },
   };
 
-  function announce(notice: AlertNotice): void {
+  function announce(notice: AlertNotice) {
     // The alert is an event of its own too (the log shows what was sent), then goes to the sinks.
     emit({
       event: 'alert',
@@ -275,10 +266,10 @@ export async function startKeeperService(
 /** The team store's heartbeat write or read, bounded whatever the store does (a connect that hangs included). */
 const STORE_HEARTBEAT_BOUND_MS = 10_000;
 
-const bounded = <T>(work: Promise<T>): Promise<T> =>
+const bounded = <T>(work: Promise<T>) =>
   within(work, STORE_HEARTBEAT_BOUND_MS, () => new Error(`no answer within ${STORE_HEARTBEAT_BOUND_MS / 1000} s`));
 
-function carriedAlerts(previous: Heartbeat | undefined): AlertState {
+function carriedAlerts(previous: Heartbeat | undefined) {
   if (!previous?.alerts?.length) return NO_ALERTS;
   const active = new Map<string, ActiveAlert>();
   for (const alert of previous.alerts) {
@@ -289,10 +280,7 @@ function carriedAlerts(previous: Heartbeat | undefined): AlertState {
 }
 
 /** GET /account and GET /markets: the exposure headroom and each row's capacity on its side. */
-async function readHeadroom(
-  ports: Pick<FlowPorts, 'client'>,
-  rows: readonly KeepRowStatus[],
-): Promise<HeadroomReading> {
+async function readHeadroom(ports: Pick<FlowPorts, 'client'>, rows: readonly KeepRowStatus[]) {
   const client = await ports.client();
   const [account, markets] = await Promise.all([client.getAccount(), client.listMarkets()]);
   const capacityUsd = new Map<string, number>();
@@ -303,14 +291,11 @@ async function readHeadroom(
     if (typeof figure === 'number' && Number.isFinite(figure)) capacityUsd.set(rowKeyOf(row.market, row.side), figure);
   }
   const exposure = account.available_exposure_usd;
-  return {
-    ...(typeof exposure === 'number' && Number.isFinite(exposure) ? { exposureHeadroomUsd: exposure } : {}),
-    capacityUsd,
-  };
+  return { exposureHeadroomUsd: Number.isFinite(exposure) ? exposure : undefined, capacityUsd };
 }
 
 /** Carry and fees of the hedges rolled out, from their history entries (once each appears there). */
-async function priceRolls(ports: Pick<FlowPorts, 'client'>, hedgeIds: string[], heartbeat: Heartbeat): Promise<void> {
+async function priceRolls(ports: Pick<FlowPorts, 'client'>, hedgeIds: string[], heartbeat: Heartbeat) {
   const client = await ports.client();
   const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
   const records = (await client.listHistory({ limit: 50 })).map((record) =>
@@ -335,7 +320,7 @@ const ALERT_BOUND_MS = 10_000;
 const ALERTS_AT_ONCE = 4;
 
 /** The JSON an alert is sent as, every string escaped for Slack (part of it is the server's word). */
-export function alertPayload(notice: AlertNotice): Record<string, unknown> {
+export function alertPayload(notice: AlertNotice) {
   const trigger: Record<string, unknown> = notice.alert === 'started' ? (notice.trigger ?? {}) : {};
   const payload: Record<string, unknown> = {
     ...trigger,
@@ -362,7 +347,7 @@ export function alertPayload(notice: AlertNotice): Record<string, unknown> {
  * --alert-url: https anywhere, plain http only to this machine; no user or password in it, and
  * nothing shaped like an API key (a webhook must never carry the account's key). Exit 2 otherwise.
  */
-export function parseAlertUrl(raw: string): string {
+export function parseAlertUrl(raw: string) {
   const text = raw.trim();
   const refuse = (why: string) =>
     new UsageError(
@@ -387,15 +372,14 @@ export function parseAlertUrl(raw: string): string {
 }
 
 /** A webhook's path is its secret (Slack's is): messages name the origin only. */
-export function shownAlertUrl(url: string): string {
+export function shownAlertUrl(url: string) {
   return `${new URL(url).origin}/…`;
 }
 
-function alertSinks(options: {
-  command?: string;
-  url?: string;
-  onProblem: (code: 'alert_cmd' | 'alert_url', message: string) => void;
-}) {
+function alertSinks(
+  { alertCommand, alertUrl }: Pick<KeeperServiceOptions, 'alertCommand' | 'alertUrl'>,
+  onProblem: (code: string, message: string) => void,
+) {
   const running = new Set<Promise<void>>();
   const byKind = { cmd: 0, url: 0 };
   const start = (
@@ -404,13 +388,13 @@ function alertSinks(options: {
     target: string,
     line: string,
   ) => {
-    const onProblem = (message: string) => options.onProblem(`alert_${kind}`, message);
+    const problem = (message: string) => onProblem(`alert_${kind}`, message);
     if (byKind[kind] >= ALERTS_AT_ONCE) {
-      onProblem(`--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`);
+      problem(`--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`);
       return;
     }
     byKind[kind] += 1;
-    const delivery = deliver(target, line, onProblem).finally(() => {
+    const delivery = deliver(target, line, problem).finally(() => {
       byKind[kind] -= 1;
       running.delete(delivery);
     });
@@ -419,8 +403,8 @@ function alertSinks(options: {
   return {
     send(notice: AlertNotice) {
       const line = safeJson(alertPayload(notice));
-      if (options.command) start('cmd', runAlertCommand, options.command, line);
-      if (options.url) start('url', postAlert, options.url, line);
+      if (alertCommand) start('cmd', runAlertCommand, alertCommand, line);
+      if (alertUrl) start('url', postAlert, alertUrl, line);
     },
     /** Waits for the deliveries still running (each bounded). */
     async settle() {
@@ -457,7 +441,7 @@ function runAlertCommand(command: string, line: string, onProblem: (message: str
   });
 }
 
-async function postAlert(url: string, line: string, onProblem: (message: string) => void): Promise<void> {
+async function postAlert(url: string, line: string, onProblem: (message: string) => void) {
   // Plain http:// (to loopback only: parseAlertUrl) connects only to an address that is loopback.
   const loopbackOnly =
     new URL(url).protocol === 'http:' ? new Agent({ connect: { lookup: loopbackOnlyLookup() } }) : undefined;

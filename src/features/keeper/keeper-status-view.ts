@@ -18,7 +18,7 @@ const STATE_WORDS: Record<string, string> = {
   none: 'no keeper has run for this account here',
 };
 
-export function renderKeeperStatus(status: KeeperStatus, options: { columns: number; chalk: ChalkInstance }): string {
+export function renderKeeperStatus(status: KeeperStatus, options: { columns: number; chalk: ChalkInstance }) {
   const c = options.chalk;
   const up = status.state === 'running' || status.state === 'elsewhere';
   const word = STATE_WORDS[status.state] ?? status.state;
@@ -79,7 +79,7 @@ export function renderKeeperStatus(status: KeeperStatus, options: { columns: num
   return drawCard(rows, { columns: options.columns, chalk: c, title: 'hedge keep status' });
 }
 
-function utc(iso: string): string {
+function utc(iso: string) {
   const text = safeText(String(iso));
   return text.length >= 19 ? `${utcSecond(text)} UTC` : text;
 }

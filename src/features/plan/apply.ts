@@ -33,12 +33,12 @@ const APPLY_GROUP_PREFIX = 'apply-';
 const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
 
 /** The run's one confirmation covered every step, and an agent's limits admitted the whole plan. */
-function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
+function asStep<S, R>(action: WriteAction<S, R>) {
   return { ...action, check: undefined, preview: undefined, confirmed: true, admitted: true };
 }
 
 /** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key. */
-async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient): Promise<ResumedStep[]> {
+async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient) {
   const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
   const steps: ResumedStep[] = [];
   for (const entry of unresolved) {
@@ -161,7 +161,7 @@ async function applyPlan(
 }
 
 /** The same actions on the same sides for the same amounts (to the cent). */
-function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]): boolean {
+function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]) {
   const key = (step: PlanStep) => `${step.action} ${step.market} ${step.side} ${Math.round(step.deltaUsd * 100)}`;
   return a.length === b.length && a.every((step, index) => key(step) === key(b[index]!));
 }
@@ -208,7 +208,7 @@ async function carryOut(ports: FlowPorts, client: HedgeClient, steps: readonly P
   return { kind: 'applied' as const, rows };
 }
 
-function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?: string): ApplyReportRow {
+function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?: string) {
   return {
     step: index + 1,
     action: step.action,
@@ -222,12 +222,12 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
 }
 
 /** `[2/3] add 5,000.00 USD to buy USDTNGN`: a step of the run as its progress line names it. */
-export function stepLabel(index: number, steps: readonly PlanStep[]): string {
+export function stepLabel(index: number, steps: readonly PlanStep[]) {
   return `[${index + 1}/${steps.length}] ${describeStep(steps[index]!)}`;
 }
 
 /** How a step reads in the progress lines of `apply`: "add 5,000.00 USD to buy USDTNGN". */
-function describeStep(step: PlanStep): string {
+function describeStep(step: PlanStep) {
   const market = safeText(step.market);
   const amount = formatUsd(Math.abs(step.deltaUsd));
   switch (step.action) {

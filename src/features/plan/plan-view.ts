@@ -26,7 +26,7 @@ interface PlanLine {
 }
 
 function linesOf(input: PlanViewInput): PlanLine[] {
-  const steps = input.plan.steps.map((step, index): PlanLine => {
+  const steps = input.plan.steps.map((step, index) => {
     const quote = input.quotes[index]?.quote;
     return {
       step: index + 1,
@@ -44,7 +44,7 @@ function linesOf(input: PlanViewInput): PlanLine[] {
       line: step.line,
     };
   });
-  const unchanged = input.plan.unchanged.map((row): PlanLine => ({
+  const unchanged = input.plan.unchanged.map((row) => ({
     market: row.market,
     side: row.side,
     current_usd: row.currentUsd,
@@ -57,7 +57,7 @@ function linesOf(input: PlanViewInput): PlanLine[] {
 }
 
 /** `--json`: the plan as data. */
-export function planAsData(input: PlanViewInput): Record<string, unknown> {
+export function planAsData(input: PlanViewInput) {
   const { plan } = input;
   return {
     source: input.source,
@@ -102,7 +102,7 @@ export function planAsData(input: PlanViewInput): Record<string, unknown> {
 // ---- the table ----
 
 /** What a line shows on screen: the cost columns only for the steps that are quoted (opens and adds). */
-function forScreen(line: PlanLine): Record<string, unknown> {
+function forScreen(line: PlanLine) {
   const priced = line.action === 'open' || line.action === 'add';
   return priced ? { ...line } : { ...line, margin_usdc: undefined, fee_usdc: undefined, carry_usdc: undefined };
 }
@@ -117,7 +117,7 @@ export interface PlanRenderOptions {
 }
 
 /** The plan on stdout (table or TSV), with checks, notes and totals as messages. */
-export async function renderPlan(output: Output, input: PlanViewInput, options: PlanRenderOptions): Promise<void> {
+export async function renderPlan(output: Output, input: PlanViewInput, options: PlanRenderOptions) {
   const lines = linesOf(input);
   const { plan, totals } = input;
   const c = output.chalk;
@@ -165,7 +165,7 @@ export async function renderPlan(output: Output, input: PlanViewInput, options: 
   }
 }
 
-function totalsLines(input: PlanViewInput): string[] {
+function totalsLines(input: PlanViewInput) {
   const { totals } = input;
   const lines = [
     `Actions: ${totals.actions} · adds ${formatUsd(totals.added_usd)} · takes off ${formatUsd(totals.removed_usd)}`,
@@ -179,7 +179,7 @@ function totalsLines(input: PlanViewInput): string[] {
   return lines;
 }
 
-function describeLine(line: PlanLine): string {
+function describeLine(line: PlanLine) {
   const what = `${safeText(line.market)} ${line.side} ${formatMoney(line.current_usd)} → ${formatMoney(line.target_usd)}`;
   return line.action === 'none'
     ? `${what} (at target)`
@@ -188,7 +188,7 @@ function describeLine(line: PlanLine): string {
 
 // ---- the report of an apply run ----
 
-export async function renderApplyReport(output: Output, rows: ApplyReportRow[]): Promise<void> {
+export async function renderApplyReport(output: Output, rows: ApplyReportRow[]) {
   if (output.isJson) {
     output.json(rows);
     return;
@@ -203,7 +203,7 @@ export async function renderApplyReport(output: Output, rows: ApplyReportRow[]):
 /** The plan's columns, with the action coloured by what it does (opens and adds green, reductions yellow). */
 function planResourceFor(output: Output): typeof PLAN_RESOURCE {
   const c = output.chalk;
-  const colour = (action: unknown, text: string): string =>
+  const colour = (action: unknown, text: string) =>
     action === 'open' || action === 'add'
       ? c.green(text)
       : action === 'reduce' || action === 'close'

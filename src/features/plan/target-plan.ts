@@ -15,10 +15,9 @@ import {
 import { parseTargetFile, type TargetRow } from '../../core/target-file.js';
 import { parseUsdAmount } from '../../core/input.js';
 import { cents, toAccountSide } from '../../core/money.js';
-import { TENORS, type Tenor } from '../../core/vocabulary.js';
+import { TENORS } from '../../core/vocabulary.js';
 import { ApiError, PreTradeCheckError } from '../../core/errors.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
-import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from '../write/input-file.js';
 import type { BookPosition } from '../book/positions.js';
@@ -54,12 +53,12 @@ export interface QuotedPlan {
 }
 
 /** `--tolerance USD`: an amount of 0 or more (default 0), in the one USD grammar (domain/input.ts). */
-export function parseTolerance(raw: string | undefined): number {
+export function parseTolerance(raw: string | undefined) {
   return raw === undefined ? 0 : parseUsdAmount(raw, '--tolerance', 'zero-or-more');
 }
 
 /** Reads and checks the target file: every problem as `file:LINE: message` in one UsageError (exit 2). */
-export async function readTargetFile(ports: FlowPorts, file: string): Promise<TargetFile> {
+export async function readTargetFile(ports: FlowPorts, file: string) {
   const { text, sourceName } = await readInputFile(ports, file, 'target file', 'cat target.csv | hedge plan -');
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
@@ -73,11 +72,7 @@ export async function readTargetFile(ports: FlowPorts, file: string): Promise<Ta
 }
 
 /** The positions as the plan needs them; a line that names no market is the only listed market's. */
-function planPositions(
-  book: BookPosition[],
-  onlyMarket: string | undefined,
-  log: (line: string) => void,
-): PlanPosition[] {
+function planPositions(book: BookPosition[], onlyMarket: string | undefined, log: (line: string) => void) {
   const positions: PlanPosition[] = [];
   for (const line of book) {
     const market = line.market ?? onlyMarket;
@@ -98,19 +93,14 @@ function planPositions(
 }
 
 /** The tenor an add is quoted at: the open position's when it is a valid one, else the row's. */
-function quoteTenor(step: PlanStep, rows: readonly TargetRow[]): Tenor | undefined {
+function quoteTenor(step: PlanStep, rows: readonly TargetRow[]) {
   if (step.tenorDays !== undefined) return step.tenorDays;
   const held = TENORS.find((tenor) => tenor === step.currentTenorDays);
   if (held !== undefined) return held;
   return rows.find((row) => row.line === step.line)?.tenorDays;
 }
 
-async function quoteStep(
-  client: HedgeClient,
-  step: PlanStep,
-  rows: readonly TargetRow[],
-  blocked: boolean,
-): Promise<StepQuote | undefined> {
+async function quoteStep(client: HedgeClient, step: PlanStep, rows: readonly TargetRow[], blocked: boolean) {
   if (step.action !== 'open' && step.action !== 'add') return undefined;
   // A step the checks refuse is not quoted: the server would refuse the quote for the same reason.
   if (blocked) return { error: { code: 'not_quoted', message: 'not quoted: the step fails a check' } };
@@ -130,7 +120,7 @@ async function quoteStep(
   }
 }
 
-export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefined>): PlanTotals {
+export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefined>) {
   const totals: PlanTotals = {
     actions: plan.steps.length,
     added_usd: 0,
@@ -162,8 +152,8 @@ export async function buildTargetPlan(
   client: HedgeClient,
   target: TargetFile,
   toleranceUsd: number,
-): Promise<QuotedPlan> {
-  const log = (line: string): void => ports.log(line);
+) {
+  const log = (line: string) => ports.log(line);
 
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
   const sides = target.rows.map((row) => ({ market: row.market, side: row.side }));
@@ -194,7 +184,7 @@ export function planCheckError(
   ports: Pick<FlowPorts, 'hedgeCommand'>,
   quoted: QuotedPlan,
   options: { problemsAsData: boolean },
-): PreTradeCheckError {
+) {
   const { problems } = quoted.plan;
   const source = safeText(quoted.source);
   const lines = problems.map(
@@ -210,12 +200,12 @@ export function planCheckError(
 }
 
 /** What a plan trades, step by step, for an agent's limits (the context's TradeGate). */
-export function planTrades(steps: readonly PlanStep[]): Trade[] {
+export function planTrades(steps: readonly PlanStep[]) {
   return steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
 }
 
 /** `hedge plan` and `apply --dry-run`: the plan built, quoted and (for an agent) admitted; nothing shown. */
-export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions): Promise<QuotedPlan> {
+export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions) {
   // The whole file is checked before anything is read from the server.
   const target = await readTargetFile(ports, opts.file);
   const client = await ports.client();
@@ -227,11 +217,7 @@ export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions): Pro
 }
 
 /** The requests the plan's steps send, in order, for an agent's PlanCheck of a live write. */
-export async function checkPlanRequests(
-  ports: FlowPorts,
-  client: HedgeClient,
-  steps: readonly PlanStep[],
-): Promise<void> {
+export async function checkPlanRequests(ports: FlowPorts, client: HedgeClient, steps: readonly PlanStep[]) {
   if (!ports.planCheck) return;
   const { stepAction } = await import('../trade/trade-actions.js');
   ports.planCheck.check(
