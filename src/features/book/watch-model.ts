@@ -2,10 +2,10 @@
 // what the flow read (outcomes/watch.ts) — the columns and priorities of the lists, units in
 // the headers, a trend column, a countdown.
 import { quoteCurrencyOf } from '../../core/markets.js';
-import type { WatchReading } from './watch-outcome.js';
+import type { WatchReading } from './watch.js';
 import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../../platform/fields/fields.js';
 import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from '../../platform/fields/resource-fields.js';
-import { COUNTDOWN_KEY, TREND_KEY, type WatchField, type WatchModel } from './watch-view.js';
+import { COUNTDOWN_KEY, TREND_KEY, type WatchModel } from './watch-view.js';
 
 const WATCHED_POSITION_KEYS = [
   'market',
@@ -122,7 +122,7 @@ function positionsModel(reading: Reading<'positions'>): WatchModel {
 
 function accountModel(reading: Reading<'account'>): WatchModel {
   const { account, pnlField } = reading;
-  const fields: WatchField[] = Object.entries(account).map(([key, value]) => ({
+  const fields = Object.entries(account).map(([key, value]) => ({
     key,
     label: labelFromName(key),
     kind: kindFromName(key, value),
@@ -163,8 +163,8 @@ function pricesModel(reading: Reading<'price'>): WatchModel {
 
 function hedgeModel(reading: Reading<'hedge'>): WatchModel {
   const { hedge, maturityAt } = reading;
-  const fields: WatchField[] = HEDGE_FIELDS.map((field) => ({ key: field.key, label: field.label, kind: field.kind }));
-  const extra: WatchField[] = Object.entries(hedge)
+  const fields = HEDGE_FIELDS.map((field) => ({ key: field.key, label: field.label, kind: field.kind }));
+  const extra = Object.entries(hedge)
     .filter(([key]) => !fields.some((field) => field.key === key))
     .map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
   return {

@@ -288,30 +288,18 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
   );
 }
 
-export interface LiveViewInit {
+interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format'> {
   stream: NodeJS.WritableStream;
-  chalk: ChalkInstance;
   intervalMs: number;
   now: () => number;
   columns: () => number;
-  format: FormatValue;
   clockTime: (ms: number) => string;
 }
 
-export interface LiveView {
-  readonly state: WatchState;
-  fresh(model: WatchModel, at: number): void;
-  stale(at: number, reason: string, nextAt: number | undefined): void;
-  /** Alerts whose condition holds now (shown until they clear); `rang` rings the bell. */
-  alerts(holding: Array<{ alert: Alert; at: number }>, ring: boolean): void;
-  /** Redraws (the countdown and "next try in" move with the clock). */
-  render(): void;
-  /** Leaves the last screen in place, shows the cursor again and stops listening for resizes. */
-  close(): void;
-}
+export type LiveView = Awaited<ReturnType<typeof openLiveView>>;
 
 /** Starts drawing on the terminal: log-update over `stream`, redrawn on resize. */
-export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
+export async function openLiveView(init: LiveViewInit) {
   const { createLogUpdate } = await import('log-update');
   // log-update hides the cursor while it draws and shows it again at done() (and at exit,
   // whatever way the process ends).
@@ -328,20 +316,23 @@ export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
   init.stream.on?.('resize', render);
   return {
     state,
-    fresh(model, at) {
+    fresh(model: WatchModel, at: number) {
       applyFresh(state, model, at, init.format);
       render();
     },
-    stale(at, reason, nextAt) {
+    stale(at: number, reason: string, nextAt: number | undefined) {
       state.stale = { since: state.stale?.since ?? at, reason, nextAt };
       render();
     },
-    alerts(holding, ring) {
+    /** Alerts whose condition holds now (shown until they clear); `ring` rings the bell. */
+    alerts(holding: WatchState['alerts'], ring: boolean) {
       state.alerts = holding;
       render();
       if (ring) init.stream.write('\u0007');
     },
+    /** Redraws (the countdown and "next try in" move with the clock). */
     render,
+    /** Leaves the last screen in place, shows the cursor again and stops listening for resizes. */
     close() {
       if (closed) return;
       render();

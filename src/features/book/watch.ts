@@ -2,7 +2,6 @@
 // passing failures mark the view stale, alerts fire once per condition until it clears.
 import { HedgeClient } from '../../platform/api/client.js';
 import { readNumber } from '../../core/number-format.js';
-import type { RetryPolicy } from '../../platform/api/retry-policy.js';
 import { Transport } from '../../platform/api/transport.js';
 import {
   alertConditions,
@@ -26,10 +25,10 @@ import {
 } from '../../core/errors.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { parseClientReference } from '../../core/input.js';
-import type { WatchReading } from './watch-outcome.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
-import { accountForPeople } from '../../platform/api/wire/fields.js';
+import { accountForPeople, type PositionFacts, type PriceQuote } from '../../platform/api/wire/fields.js';
+import type { Hedge } from '../../platform/api/schemas.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
@@ -59,7 +58,7 @@ export const MAX_RETRY_AFTER_MS = 600_000;
  * One retry inside a refresh, quickly; a Retry-After is never waited out inside it (the loop
  * delays its next refresh instead). The transport's other settings (timeouts, --timeout) stay.
  */
-const WATCH_RETRY_POLICY: Partial<RetryPolicy> = {
+const WATCH_RETRY_POLICY = {
   maxAttempts: 2,
   baseDelayMs: 500,
   maxDelayMs: 1_000,
@@ -107,11 +106,7 @@ export function parseWatchInterval(raw: string | true) {
 type WatchSettings = ReturnType<typeof parseWatchSettings>;
 
 /** Every option checked before anything is sent (exit 2 on the first problem). */
-export function parseWatchSettings(
-  ports: Pick<FlowPorts, 'hedgeCommand' | 'format'>,
-  target: WatchTarget,
-  options: WatchOptionValues,
-) {
+export function parseWatchSettings(ports: FlowPorts, target: WatchTarget, options: WatchOptionValues) {
   const given =
     options.alertPnl !== undefined
       ? '--alert-pnl'
@@ -193,6 +188,21 @@ function commandWords(target: WatchTarget) {
   }
 }
 
+/** What one refresh read, as data (the live view's model is made of it; NDJSON prints the refresh's `data`). */
+export type WatchReading =
+  | {
+      kind: 'positions';
+      positions: PositionFacts[];
+      references: Array<string | undefined>;
+      ref?: string;
+      netPnlUsd?: number;
+    }
+  /** `pnlField`: the account's field that carries its unrealized P&L, when one does. */
+  | { kind: 'account'; account: Record<string, unknown>; pnlField?: string }
+  | { kind: 'price'; market?: string; prices: PriceQuote[] }
+  /** `maturityAt`: set while the hedge can still mature. */
+  | { kind: 'hedge'; hedge: Hedge; maturityAt?: string };
+
 interface WatchSnapshot {
   data: unknown;
   facts: AlertFacts;
@@ -202,7 +212,7 @@ interface WatchSnapshot {
 type WatchSource = (client: HedgeClient) => Promise<WatchSnapshot>;
 
 function positionsSource(
-  ports: Pick<FlowPorts, 'log'>,
+  ports: FlowPorts,
   needMaturity: boolean,
   ref: string | undefined,
   live: boolean,
@@ -333,7 +343,7 @@ function hedgeSource(typed: string): WatchSource {
   };
 }
 
-function sourceFor(ports: Pick<FlowPorts, 'log'>, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
+function sourceFor(ports: FlowPorts, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
   switch (target.kind) {
     case 'positions':
       return positionsSource(
@@ -385,7 +395,7 @@ export function isPassingFailure(error: unknown) {
   return error instanceof ApiError && (error.status >= 500 || error.status === 429);
 }
 
-function watchClient(ports: Pick<FlowPorts, 'notify'>, client: HedgeClient) {
+function watchClient(ports: FlowPorts, client: HedgeClient) {
   if (!(client.transport instanceof Transport)) return client;
   const config = client.transport.config;
   return new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
@@ -414,12 +424,7 @@ export interface WatchPlan {
   oneShape: boolean;
 }
 
-async function pauseUntil(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>,
-  sink: WatchSink,
-  live: boolean,
-  at: number,
-) {
+async function pauseUntil(ports: FlowPorts, sink: WatchSink, live: boolean, at: number) {
   const { clock, signal, deadline } = ports;
   for (;;) {
     if (signal.aborted) return 'stopped';

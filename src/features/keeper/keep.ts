@@ -28,11 +28,11 @@ import { safeText } from '../../core/security/safe-text.js';
 import { utcMinute } from '../../core/utc-text.js';
 import { formatUsd } from '../../core/number-format.js';
 import { DAY_MS } from '../../core/vocabulary.js';
-import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ServerTime } from '../../core/server-clock.js';
+import { ASSUMED_SKEW_MS, describeServerClock, formatSpan } from '../../core/server-clock.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import { withSideLock } from '../write/account-lock.js';
 import { begunElsewhere, ownRowTest } from '../write/row-trust.js';
-import { runWrite, type WriteOptions } from '../write/write-flow.js';
+import { runWrite } from '../write/write-flow.js';
 import { identityOf, sentBy, type Identity } from '../write/identity.js';
 import { readTargetFile } from '../plan/target-plan.js';
 import { checkOpenAfterClose } from '../trade/pre-trade.js';
@@ -40,7 +40,7 @@ import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll } from '../trade/roll.js';
 import { stepAction } from '../trade/trade-actions.js';
 import { expectationMet, type SideExpectation } from '../book/book.js';
-import { SideViews, type SideBook } from '../book/side-book.js';
+import { SideViews } from '../book/side-book.js';
 import { keeperLockPlace, takeKeeperLock } from './keeper-heartbeat.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 
@@ -644,7 +644,7 @@ function installSignals(ports: FlowPorts, clock: KeeperClock) {
 const KEEP_GROUP_PREFIX = 'keep-';
 /** A server clock further than this from ours is said once (the keeper still acts on the server's: maturities are its). */
 const SKEW_WORTH_SAYING_MS = 5 * 60_000;
-const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
+const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
 /** How long (server time) the keeper's own landed write may take to show in every view before it says it cannot tell (exit 12 for --once). */
 const EXPECTATION_BOUND_MS = 10 * 60_000;
 
@@ -712,23 +712,6 @@ function keeperSteps(
    * Why the side waits for this keeper's own last write to show in every view, or undefined once it
    * does (the expectation is then dropped).
    */
-  const unmetExpectation = (row: KeepRow, key: string, book: SideBook, nowMs: number) => {
-    const expected = expectations.get(key);
-    if (!expected) return undefined;
-    if (expectationMet(book, expected)) {
-      expectations.delete(key);
-      said.delete(key);
-      return undefined;
-    }
-    const why = `this keeper's own ${expected.what} (${formatUsd(expected.notionalUsd)}) is not in every view yet`;
-    if (nowMs - expected.sinceMs > EXPECTATION_BOUND_MS)
-      cannotTell(
-        key,
-        row,
-        `${why} ${Math.round((nowMs - expected.sinceMs) / 1000)} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
-      );
-    return why;
-  };
 
   /**
    * The book read fresh, each side from its hedge records and positions together, at the latest the
@@ -743,9 +726,9 @@ function keeperSteps(
     for (const row of rows) {
       const key = rowKey(row);
       const book = await sideViews.book(row.market, row.side, nowMs);
-      const settling =
-        book.state === 'settling' ? (book.why ?? 'its views disagree') : unmetExpectation(row, key, book, nowMs);
+      let settling: string | undefined;
       if (book.state === 'settling') {
+        settling = book.why ?? 'its views disagree';
         const since = settlingSince.get(key) ?? nowMs;
         settlingSince.set(key, since);
         if (nowMs - since > EXPECTATION_BOUND_MS)
@@ -757,18 +740,39 @@ function keeperSteps(
       } else {
         settlingSince.delete(key);
         said.delete(`settling ${key}`);
+        // The side waits for this keeper's own last write to show in every view; once it does, the expectation is dropped.
+        const expected = expectations.get(key);
+        if (expected && expectationMet(book, expected)) {
+          expectations.delete(key);
+          said.delete(key);
+        } else if (expected) {
+          settling = `this keeper's own ${expected.what} (${formatUsd(expected.notionalUsd)}) is not in every view yet`;
+          if (nowMs - expected.sinceMs > EXPECTATION_BOUND_MS)
+            cannotTell(
+              key,
+              row,
+              `${settling} ${Math.round((nowMs - expected.sinceMs) / 1000)} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
+            );
+        }
       }
       // The soonest to mature of the side's hedges decides when the side is rolled.
       const soonest = book.filled.at(-1);
       const covered = book.state === 'in-step' && soonest !== undefined;
       const opening = book.opening[0];
+      // The side's newest hedge closed before maturity by someone else: a colleague's close, which wins.
+      const newest = sideViews.hedges.find(
+        (hedge) => hedge.market.toUpperCase() === row.market && hedge.side === row.side,
+      );
+      const closedAt = (newest as Record<string, unknown> | undefined)?.closed_at;
+      const closedAtLocalMs =
+        (typeof closedAt === 'string' ? Date.parse(closedAt) : NaN) - time.earliestMs + time.localMs;
       let closed =
-        book.state === 'flat' && !opening
-          ? closedOutside(
-              sideViews.hedges.find((hedge) => hedge.market.toUpperCase() === row.market && hedge.side === row.side),
-              time,
-              closedByKeeper,
-            )
+        book.state === 'flat' &&
+        !opening &&
+        newest?.status === 'closed' &&
+        !closedByKeeper.has(newest.id) &&
+        Date.parse(String(newest.maturity_at)) > time.earliestMs
+          ? { hedgeId: newest.id, closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined }
           : undefined;
       if (closed) {
         const rolled = byARoll.get(closed.hedgeId) ?? (await closedByARoll(ports, closed.hedgeId));
@@ -776,12 +780,12 @@ function keeperSteps(
         if (rolled) closed = undefined;
       }
       views.set(key, {
-        ...(covered
-          ? { position: { notionalUsd: book.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs } }
-          : {}),
-        ...(opening && !covered ? { opening: { hedgeId: opening.id, status: opening.status } } : {}),
-        ...(closed ? { closedOutside: closed } : {}),
-        ...(settling ? { settling: { why: settling } } : {}),
+        position: covered
+          ? { notionalUsd: book.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs }
+          : undefined,
+        opening: opening && !covered ? { hedgeId: opening.id, status: opening.status } : undefined,
+        closedOutside: closed,
+        settling: settling ? { why: settling } : undefined,
       });
     }
     const reading = client.transport.serverClock.reading();
@@ -1044,21 +1048,11 @@ function keeperSteps(
   };
 }
 
-/** The side's newest hedge closed before maturity by someone else: a colleague's close, which wins. */
-function closedOutside(newest: Hedge | undefined, time: ServerTime, closedByKeeper: ReadonlySet<string>) {
-  if (!newest || newest.status !== 'closed' || closedByKeeper.has(newest.id)) return undefined;
-  const maturity = typeof newest.maturity_at === 'string' ? Date.parse(newest.maturity_at) : NaN;
-  if (!(maturity > time.earliestMs)) return undefined;
-  const closedAt = (newest as Record<string, unknown>).closed_at;
-  const closedAtLocalMs = (typeof closedAt === 'string' ? Date.parse(closedAt) : NaN) - time.earliestMs + time.localMs;
-  return { hedgeId: newest.id, ...(Number.isFinite(closedAtLocalMs) ? { closedAtLocalMs } : {}) };
-}
-
 /**
  * Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a
  * restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift.
  */
-async function closedByARoll(ports: Pick<FlowPorts, 'journal' | 'credentials'>, hedgeId: string) {
+async function closedByARoll(ports: FlowPorts, hedgeId: string) {
   const [entries, own] = await Promise.all([(await ports.journal()).list(), ownRowTest(ports)]);
   // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
   const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;

@@ -146,7 +146,7 @@ export async function keeperLockPlace(ports: Pick<FlowPorts, 'journal' | 'env'>,
 }
 
 /** Takes the account's keeper lock, or throws exit 11 naming the keeper that has it. */
-export async function takeKeeperLock(ports: Pick<FlowPorts, 'hedgeCommand'>, place: KeeperLockPlace, file: string) {
+export async function takeKeeperLock(ports: FlowPorts, place: KeeperLockPlace, file: string) {
   const taken = await place.take();
   if (taken.held) return taken.hold;
   const { holder } = taken;

@@ -28,7 +28,7 @@ export const METRICS_SERVER_LIMITS = {
   checkIntervalMs: 1_000,
 } as const;
 
-const KNOWN_SIDES: ReadonlySet<string> = new Set(SIDES);
+const KNOWN_SIDES = new Set<string>(SIDES);
 
 export async function serveKeeperMetrics(
   address: MetricsAddress,
@@ -42,7 +42,7 @@ export async function serveKeeperMetrics(
     limits?: Partial<Record<keyof typeof METRICS_SERVER_LIMITS, number>>;
   },
 ) {
-  const knownErrorCodes: ReadonlySet<string> = new Set(options.knownErrorCodes);
+  const knownErrorCodes = new Set(options.knownErrorCodes);
   const limits = { ...METRICS_SERVER_LIMITS, ...options.limits };
   const rowLabels = (row: { market: string; side: string }) => ({
     market: boundedLabel(row.market, isMarketName),

@@ -13,7 +13,6 @@ import {
   type ActiveAlert,
   type AlertCause,
   type AlertNotice,
-  type AlertState,
 } from '../../core/alerts.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { EventFields, Heartbeat, KeepEvent, KeepRowStatus } from '../../core/keep-rules.js';
@@ -86,13 +85,13 @@ export interface KeeperServiceOptions {
 }
 
 /** The error events the service parts emit themselves (a sink or the heartbeat failing): never alerted on. */
-const SERVICE_ERROR_CODES: readonly string[] = ['alert_cmd', 'alert_url', 'heartbeat'];
+const SERVICE_ERROR_CODES = ['alert_cmd', 'alert_url', 'heartbeat'];
 
 export type KeeperService = Awaited<ReturnType<typeof startKeeperService>>;
 
 /** Starts the service parts once the lock is held; `place` is undefined for a dry run (no heartbeat). */
 export async function startKeeperService(
-  ports: Pick<FlowPorts, 'clock' | 'journal' | 'configDir'>,
+  ports: FlowPorts,
   identity: Identity,
   place: KeeperLockPlace | undefined,
   options: KeeperServiceOptions,
@@ -128,7 +127,7 @@ export async function startKeeperService(
   const previous = store
     ? heartbeatOf((await bounded(store.read(place!.scope)).catch(() => undefined))?.body)
     : undefined;
-  let alerts: AlertState = path ? carriedAlerts(previous ?? readHeartbeat(path)) : NO_ALERTS;
+  let alerts = path ? carriedAlerts(previous ?? readHeartbeat(path)) : NO_ALERTS;
   let pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
   const heartbeat: Heartbeat = {
@@ -205,7 +204,7 @@ export async function startKeeperService(
       }
     },
     /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
-    async endCycle(stepPorts: Pick<FlowPorts, 'client'>) {
+    async endCycle(stepPorts: FlowPorts) {
       const events = pending;
       pending = [];
       const cycle = [...events].reverse().find((event) => event.event === 'cycle');
@@ -280,7 +279,7 @@ function carriedAlerts(previous: Heartbeat | undefined) {
 }
 
 /** GET /account and GET /markets: the exposure headroom and each row's capacity on its side. */
-async function readHeadroom(ports: Pick<FlowPorts, 'client'>, rows: readonly KeepRowStatus[]) {
+async function readHeadroom(ports: FlowPorts, rows: readonly KeepRowStatus[]) {
   const client = await ports.client();
   const [account, markets] = await Promise.all([client.getAccount(), client.listMarkets()]);
   const capacityUsd = new Map<string, number>();
@@ -295,7 +294,7 @@ async function readHeadroom(ports: Pick<FlowPorts, 'client'>, rows: readonly Kee
 }
 
 /** Carry and fees of the hedges rolled out, from their history entries (once each appears there). */
-async function priceRolls(ports: Pick<FlowPorts, 'client'>, hedgeIds: string[], heartbeat: Heartbeat) {
+async function priceRolls(ports: FlowPorts, hedgeIds: string[], heartbeat: Heartbeat) {
   const client = await ports.client();
   const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
   const records = (await client.listHistory({ limit: 50 })).map((record) =>

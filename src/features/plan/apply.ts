@@ -24,13 +24,13 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { stepAction } from '../trade/trade-actions.js';
-import { runWrite, type WriteAction, type WriteOptions } from '../write/write-flow.js';
+import { runWrite, type WriteAction } from '../write/write-flow.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
 const APPLY_GROUP_PREFIX = 'apply-';
 
 /** Each step (and each resumed action) is sent once, waited to its end, and shown only in the run's report. */
-const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
+const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
 
 /** The run's one confirmation covered every step, and an agent's limits admitted the whole plan. */
 function asStep<S, R>(action: WriteAction<S, R>) {

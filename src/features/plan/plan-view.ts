@@ -10,22 +10,9 @@ import { APPLY_RESOURCE, PLAN_RESOURCE } from '../../platform/fields/resource-fi
 import { wrapWords } from '../../platform/terminal/width.js';
 
 /** One line of the plan as data: a step (numbered, in execution order) or a side already at target. */
-interface PlanLine {
-  step?: number;
-  market: string;
-  side: string;
-  current_usd: number;
-  target_usd: number;
-  action: string;
-  delta_usd: number;
-  tenor_days?: number;
-  margin_usdc?: number;
-  fee_usdc?: number;
-  carry_usdc?: number;
-  line: number;
-}
+type PlanLine = ReturnType<typeof linesOf>[number];
 
-function linesOf(input: PlanViewInput): PlanLine[] {
+function linesOf(input: PlanViewInput) {
   const steps = input.plan.steps.map((step, index) => {
     const quote = input.quotes[index]?.quote;
     return {
@@ -45,6 +32,7 @@ function linesOf(input: PlanViewInput): PlanLine[] {
     };
   });
   const unchanged = input.plan.unchanged.map((row) => ({
+    step: undefined,
     market: row.market,
     side: row.side,
     current_usd: row.currentUsd,

@@ -80,13 +80,12 @@ function planPositions(book: BookPosition[], onlyMarket: string | undefined, log
       log('positions: a line without a readable side, notional or market is left out of the plan');
       continue;
     }
-    const tenor = readNumber(line.raw.tenor_days);
     positions.push({
       market,
       side: line.side,
       notionalUsd: line.notionalUsd,
-      ...(tenor === undefined ? {} : { tenorDays: tenor }),
-      ...(line.hedgeId ? { hedgeId: line.hedgeId } : {}),
+      tenorDays: readNumber(line.raw.tenor_days),
+      hedgeId: line.hedgeId,
     });
   }
   return positions;
@@ -121,7 +120,7 @@ async function quoteStep(client: HedgeClient, step: PlanStep, rows: readonly Tar
 }
 
 export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefined>) {
-  const totals: PlanTotals = {
+  const totals = {
     actions: plan.steps.length,
     added_usd: 0,
     removed_usd: 0,
@@ -147,12 +146,7 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
 }
 
 /** Reads the live book and computes the plan with a quote for each open and add. Sends no write. */
-export async function buildTargetPlan(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
-  client: HedgeClient,
-  target: TargetFile,
-  toleranceUsd: number,
-) {
+export async function buildTargetPlan(ports: FlowPorts, client: HedgeClient, target: TargetFile, toleranceUsd: number) {
   const log = (line: string) => ports.log(line);
 
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
@@ -180,11 +174,7 @@ export async function buildTargetPlan(
 }
 
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
-export function planCheckError(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  quoted: QuotedPlan,
-  options: { problemsAsData: boolean },
-) {
+export function planCheckError(ports: FlowPorts, quoted: QuotedPlan, options: { problemsAsData: boolean }) {
   const { problems } = quoted.plan;
   const source = safeText(quoted.source);
   const lines = problems.map(
