@@ -1,5 +1,5 @@
 // The live markets list decides what is tradable (never a hard-coded list).
-import type { HedgeClient, MarketList } from '../../platform/api/client.js';
+import type { HedgeClient } from '../../platform/api/client.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { ApiError } from '../../core/errors.js';
 
@@ -29,16 +29,17 @@ const NOT_ABOUT_THE_MARKET = new Set([
  * Returns the error to throw.
  */
 export async function explainMarketRefusal(client: HedgeClient, market: string, error: unknown) {
-  if (!(error instanceof ApiError) || error.ambiguous) return error;
-  if (error.status < 400 || error.status >= 500 || error.status === 401 || error.status === 403 || error.status === 429)
+  if (
+    !(error instanceof ApiError) ||
+    error.ambiguous ||
+    error.status < 400 ||
+    error.status >= 500 ||
+    [401, 403, 429].includes(error.status) ||
+    NOT_ABOUT_THE_MARKET.has(error.code)
+  )
     return error;
-  if (NOT_ABOUT_THE_MARKET.has(error.code)) return error;
-  let list: MarketList;
-  try {
-    list = await client.listMarkets();
-  } catch {
-    return error;
-  }
+  const list = await client.listMarkets().catch(() => undefined);
+  if (!list) return error;
   const found = findMarket(list.markets, market);
   if (!found) return unlistedMarketError(list.markets, market);
   if (found.status === 'open') return error;

@@ -3,7 +3,7 @@
 // server and hands the facts in, with the time.
 import { parseDuration } from '../../core/duration.js';
 import type { Side } from '../../core/vocabulary.js';
-import { utcDay } from '../../core/utc-text.js';
+import { utcDay, utcIso } from '../../core/utc-text.js';
 import { sideKey } from '../../core/markets.js';
 import { cents } from '../../core/money.js';
 
@@ -139,7 +139,7 @@ export function collectMaturities(
       const at = Date.parse(maturity);
       return {
         day: utcDay(at),
-        maturity_at: new Date(at).toISOString(),
+        maturity_at: utcIso(at),
         matures_in_seconds: Math.round((at - nowMs) / 1000),
         ...item,
       };

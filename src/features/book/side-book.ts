@@ -49,17 +49,9 @@ function hedgeRecord(hedge: Hedge) {
  * Both views read once, each side reconciled from them; the history is read only for a settling
  * side with filled hedges, as a server may leave an early-closed hedge `filled`.
  */
-export class SideViews {
-  private historyIds?: Promise<ReadonlySet<string>>;
-
-  private constructor(
-    private readonly client: HedgeClient,
-    readonly hedges: Hedge[],
-    readonly positions: BookPosition[],
-  ) {}
-
+export const SideViews = {
   /** `positions`: the positions list as a poll just read it (not read again: the spec's cadence). */
-  static async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]) {
+  async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]) {
     const listed = positions ?? (await readBook({ client, log }));
     // Every filled hedge however old, and the newest page whatever their status; the filter is a hint.
     const [filled, newest] = await Promise.all([
@@ -68,39 +60,46 @@ export class SideViews {
     ]);
     const byId = new Map<string, Hedge>();
     for (const hedge of [...filled, ...newest]) byId.set(hedge.id, hedge);
-    return new SideViews(client, [...byId.values()], listed);
-  }
-
-  /** The side's book at `nowMs` (the server's time). */
-  async book(market: string, side: Side, nowMs: number) {
-    const mine = this.hedges
-      .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
-      .map(hedgeRecord);
-    const found = findSide([...this.positions], market, side);
-    const maturity = found?.maturityAt ? Date.parse(found.maturityAt) : NaN;
-    const line = found
-      ? {
-          ...(found.notionalUsd !== undefined && !found.notionalFromHedge ? { notionalUsd: found.notionalUsd } : {}),
-          ...(found.hedgeId ? { hedgeId: found.hedgeId } : {}),
-          ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}),
-        }
-      : undefined;
-    const book = reconcileSide(mine, line, nowMs);
-    if (book.state !== 'settling' || book.filled.length === 0) return book;
-    this.historyIds ??= this.client.listHistory().then(
-      (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
-      () => new Set<string>(),
-    );
-    const ended = await this.historyIds;
-    return reconcileSide(
-      mine.map((record) =>
-        record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record,
-      ),
-      line,
-      nowMs,
-    );
-  }
-}
+    const hedges = [...byId.values()];
+    let historyIds: Promise<ReadonlySet<string>> | undefined;
+    return {
+      hedges,
+      positions: listed,
+      /** The side's book at `nowMs` (the server's time). */
+      async book(market: string, side: Side, nowMs: number) {
+        const mine = hedges
+          .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
+          .map(hedgeRecord);
+        const found = findSide([...listed], market, side);
+        const maturity = found?.maturityAt ? Date.parse(found.maturityAt) : NaN;
+        const line = found
+          ? {
+              ...(found.notionalUsd !== undefined && !found.notionalFromHedge
+                ? { notionalUsd: found.notionalUsd }
+                : {}),
+              ...(found.hedgeId ? { hedgeId: found.hedgeId } : {}),
+              ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}),
+            }
+          : undefined;
+        const book = reconcileSide(mine, line, nowMs);
+        if (book.state !== 'settling' || book.filled.length === 0) return book;
+        historyIds ??= client.listHistory().then(
+          (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
+          () => new Set<string>(),
+        );
+        const ended = await historyIds;
+        return reconcileSide(
+          mine.map((record) =>
+            record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record,
+          ),
+          line,
+          nowMs,
+        );
+      },
+    };
+  },
+};
+export type SideViews = Awaited<ReturnType<typeof SideViews.read>>;
 
 /** A side whose book holds an amount that cannot be (domain/book.ts) is a reading problem (exit 14): never acted on. */
 export function readableBook(book: SideBook, market: string, side: Side) {

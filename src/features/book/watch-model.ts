@@ -66,6 +66,10 @@ export function watchKnownFields(reading: WatchReading) {
   return reading.kind === 'positions' ? POSITION_RESOURCE.fields : reading.kind === 'hedge' ? HEDGE_FIELDS : undefined;
 }
 
+/** Fields known by their name and value only: labelled and kinded from them. */
+const named = (entries: Array<[string, unknown]>) =>
+  entries.map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
+
 type Reading<Kind extends WatchReading['kind']> = Extract<WatchReading, { kind: Kind }>;
 
 export function watchModel(reading: WatchReading): WatchModel {
@@ -75,16 +79,10 @@ export function watchModel(reading: WatchReading): WatchModel {
 
 function positionsModel(reading: Reading<'positions'>): WatchModel {
   const { positions, references, ref } = reading;
-  const fields = watchFields(
-    POSITION_RESOURCE.fields,
-    WATCHED_POSITION_KEYS,
-    soleMarket(positions.map((position) => position.market)),
-  );
+  const markets = positions.map((position) => position.market);
+  const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(markets));
   // Several markets on the screen: the market is one of the desk's columns, as in the list.
-  const { priority, decisive } = rankedFor(
-    POSITIONS_RANKED,
-    positions.map((position) => position.market),
-  );
+  const { priority, decisive } = rankedFor(POSITIONS_RANKED, markets);
   return {
     title: 'Positions',
     layout: 'table',
@@ -122,11 +120,7 @@ function positionsModel(reading: Reading<'positions'>): WatchModel {
 
 function accountModel(reading: Reading<'account'>): WatchModel {
   const { account, pnlField } = reading;
-  const fields = Object.entries(account).map(([key, value]) => ({
-    key,
-    label: labelFromName(key),
-    kind: kindFromName(key, value),
-  }));
+  const fields = named(Object.entries(account));
   return {
     title: 'Account',
     layout: 'card',
@@ -164,14 +158,15 @@ function pricesModel(reading: Reading<'price'>): WatchModel {
 function hedgeModel(reading: Reading<'hedge'>): WatchModel {
   const { hedge, maturityAt } = reading;
   const fields = HEDGE_FIELDS.map((field) => ({ key: field.key, label: field.label, kind: field.kind }));
-  const extra = Object.entries(hedge)
-    .filter(([key]) => !fields.some((field) => field.key === key))
-    .map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
+  const all = [
+    ...fields,
+    ...named(Object.entries(hedge).filter(([key]) => !fields.some((field) => field.key === key))),
+  ];
   return {
     title: `Hedge ${hedge.id}`,
     layout: 'card',
-    fields: [...fields, ...extra],
-    priority: [...fields, ...extra].map((field) => field.key),
+    fields: all,
+    priority: all.map((field) => field.key),
     rows: [{ key: hedge.id, values: hedge, maturityAt }],
     empty: 'No hedge data.',
     countdown: { label: 'Matures in' },

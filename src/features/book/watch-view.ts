@@ -158,13 +158,12 @@ export function describeAlert(alert: Alert, now: number) {
 export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   const { chalk: c, columns, now } = options;
   const clockTime = options.clockTime ?? localClockTime;
-  const noColour = c.level === 0;
   const model = state.model;
   const header = [
     c.bold(model?.title ?? 'Watching'),
     everyText(state.intervalMs),
     `last good refresh ${state.lastGoodAt === undefined ? '—' : clockTime(state.lastGoodAt)}`,
-    ...(noColour ? ['* changed'] : []),
+    ...(c.level === 0 ? ['* changed'] : []),
     'Ctrl-C to stop',
   ].join(c.dim(' · '));
   const lines = [header];

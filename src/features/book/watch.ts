@@ -236,14 +236,12 @@ function positionsSource(
     }
     // Asked once per position seen: for the live view's Ref column, and for --ref (NDJSON is the data as sent).
     if ((live || ref !== undefined) && book.some((position, index) => !referenceOf.has(identity(position, index)))) {
-      let references: Array<string | undefined> = [];
-      try {
-        references = await positionReferences(client, book);
-      } catch (error) {
+      const references = await positionReferences(client, book).catch((error: unknown) => {
         // The column is a help, not the data: without --ref the view goes on without it.
         if (ref !== undefined) throw error;
         ports.log(`positions: deal references not read (${messageOf(error)})`);
-      }
+        return [];
+      });
       book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
     }
     const shown =

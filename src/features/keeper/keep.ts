@@ -25,7 +25,7 @@ import { bodyOf, isUnresolved, type JournalEntry } from '../../platform/journal/
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { utcMinute } from '../../core/utc-text.js';
+import { utcIso, utcMinute } from '../../core/utc-text.js';
 import { formatUsd } from '../../core/number-format.js';
 import { DAY_MS } from '../../core/vocabulary.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan } from '../../core/server-clock.js';
@@ -122,7 +122,7 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
     const event = (fields: EventFields) => {
       // A dry run marks every event as one: nothing it says was done.
       const full = {
-        at: new Date(clock.now()).toISOString(),
+        at: utcIso(clock.now()),
         ...fields,
         ...(options.dryRun ? { dry_run: true } : {}),
       } as KeepEvent;
@@ -234,12 +234,11 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
             });
             // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
             if (once) await scheduler.settle();
-            const nextAt =
-              once || signals.stopping ? undefined : new Date(startedAt + options.intervalMs).toISOString();
+            const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + options.intervalMs);
             reporter.status({
               file: options.file,
               rows: outcome.rows,
-              last_cycle_at: new Date(clock.now()).toISOString(),
+              last_cycle_at: utcIso(clock.now()),
               next_cycle_at: nextAt,
               stopping: signals.stopping,
               dry_run: options.dryRun,
@@ -455,7 +454,7 @@ export function rowScheduler({
         if (clock.now() < remembered.retryAtMs) {
           status.state = `backing off after ${remembered.failures} failure${remembered.failures === 1 ? '' : 's'}`;
           status.next_action = decision.kind;
-          status.next_action_at = new Date(remembered.retryAtMs).toISOString();
+          status.next_action_at = utcIso(remembered.retryAtMs);
           continue;
         }
         status.state = `${decision.kind} in flight`;
@@ -477,7 +476,7 @@ export function rowScheduler({
               action: decision.kind,
               hedge_ids: view.position?.hedgeId ? [view.position.hedgeId] : [],
               failures: remembered.failures,
-              retry_at: new Date(remembered.retryAtMs).toISOString(),
+              retry_at: utcIso(remembered.retryAtMs),
             });
             status.state = rules.dryRun ? `${decision.kind} would be refused` : `${decision.kind} failed; retrying`;
           } finally {
@@ -521,7 +520,7 @@ export function rowStatus(
     ...(view === undefined || view.settling ? { current_unknown: true as const } : {}),
     state,
     next_action: next?.nextAction ?? null,
-    next_action_at: next?.nextActionAtMs !== undefined ? new Date(next.nextActionAtMs).toISOString() : null,
+    next_action_at: next?.nextActionAtMs !== undefined ? utcIso(next.nextActionAtMs) : null,
   };
 }
 
@@ -804,7 +803,7 @@ function keeperSteps(
         `The server's clock is ${formatSpan(Math.abs(offsetMs))} ${offsetMs > 0 ? 'ahead of' : 'behind'} this machine's: maturities are compared with the server's.`,
       );
     }
-    return { views, nowMs, serverTime: new Date(nowMs).toISOString() };
+    return { views, nowMs, serverTime: utcIso(nowMs) };
   };
 
   /** One add, reduce, close or re-open through the write flow, journaled in a keep group. */
@@ -938,7 +937,7 @@ function keeperSteps(
         ...base,
         notional_usd: decision.notionalUsd,
         hedge_ids: idList(decision.hedgeId || undefined),
-        maturity_at: new Date(decision.maturityAtMs).toISOString(),
+        maturity_at: utcIso(decision.maturityAtMs),
         tenor_days: tenorDays,
         message: `would roll: close ${decision.hedgeId ?? 'the position'}, then open ${formatUsd(decision.notionalUsd)} for ${tenorDays} days`,
       });

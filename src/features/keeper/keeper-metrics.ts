@@ -16,17 +16,18 @@ export interface MetricsAddress {
 export type KeeperMetrics = Awaited<ReturnType<typeof serveKeeperMetrics>>;
 
 /**
- * What the metrics server allows a client: a scrape is one short GET from a collector nearby, so a
- * slower client is cut, and a socket past maxConnections is closed as it is accepted. Node checks
- * the header and request timeouts every checkIntervalMs (its default would let a slow client stay longer).
+ * What the metrics server allows a client (node:http's options, in ms): a scrape is one short GET
+ * from a collector nearby, so a slower client is cut, and a socket past maxConnections is closed as
+ * it is accepted. Node checks the header and request timeouts every connectionsCheckingInterval (its
+ * default would let a slow client stay longer).
  */
 export const METRICS_SERVER_LIMITS = {
   maxConnections: 64,
-  headersTimeoutMs: 5_000,
-  requestTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 5_000,
-  checkIntervalMs: 1_000,
-} as const;
+  headersTimeout: 5_000,
+  requestTimeout: 10_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+};
 
 const KNOWN_SIDES = new Set<string>(SIDES);
 
@@ -39,7 +40,7 @@ export async function serveKeeperMetrics(
     /** The error codes counted under their own name (the error catalogue's and the keeper's own); any other is `other`. */
     knownErrorCodes: Iterable<string>;
     /** METRICS_SERVER_LIMITS unless a test needs shorter ones. */
-    limits?: Partial<Record<keyof typeof METRICS_SERVER_LIMITS, number>>;
+    limits?: Partial<typeof METRICS_SERVER_LIMITS>;
   },
 ) {
   const knownErrorCodes = new Set(options.knownErrorCodes);
@@ -81,39 +82,31 @@ export async function serveKeeperMetrics(
   let shown = new Map<string, { market: string; side: string }>();
 
   // node:http by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
-  const server = process.getBuiltinModule('node:http').createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: limits.checkIntervalMs,
-    },
-    (request, response) => {
-      const path = (request.url ?? '/').split('?')[0];
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        response.writeHead(405, { allow: 'GET, HEAD' }).end();
-        return;
-      }
-      if (path === '/metrics') {
-        registry.metrics().then(
-          (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
-          () => response.writeHead(500).end(),
-        );
-        return;
-      }
-      if (path === '/healthz') {
-        const healthy = since() * 1000 <= options.staleAfterMs;
-        const body = JSON.stringify({
-          status: healthy ? 'ok' : 'stale',
-          last_good_cycle_at: lastGoodMs === undefined ? null : new Date(lastGoodMs).toISOString(),
-          seconds_since_last_good_cycle: Math.round(since()),
-        });
-        response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' }).end(`${body}\n`);
-        return;
-      }
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: /metrics or /healthz\n');
-    },
-  );
+  const server = process.getBuiltinModule('node:http').createServer(limits, (request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path === '/metrics') {
+      registry.metrics().then(
+        (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        () => response.writeHead(500).end(),
+      );
+      return;
+    }
+    if (path === '/healthz') {
+      const healthy = since() * 1000 <= options.staleAfterMs;
+      const body = JSON.stringify({
+        status: healthy ? 'ok' : 'stale',
+        last_good_cycle_at: lastGoodMs === undefined ? null : new Date(lastGoodMs).toISOString(),
+        seconds_since_last_good_cycle: Math.round(since()),
+      });
+      response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' }).end(`${body}\n`);
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: /metrics or /healthz\n');
+  });
   // Past this many sockets node closes a new one as it is accepted (and emits `drop`).
   server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {

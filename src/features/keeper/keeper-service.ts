@@ -22,6 +22,7 @@ import { safeDeep, safeJson, safeText } from '../../core/security/safe-text.js';
 import { slackText } from '../../core/security/slack-text.js';
 import { containsKeyShape } from '../../core/security/secrets.js';
 import { cents } from '../../core/money.js';
+import { utcIso } from '../../core/utc-text.js';
 import { within } from '../../core/security/bounded-read.js';
 import {
   heartbeatFile,
@@ -134,14 +135,14 @@ export async function startKeeperService(
     version: HEARTBEAT_VERSION,
     pid: process.pid,
     host: hostname(),
-    since: new Date(startedAtMs).toISOString(),
+    since: utcIso(startedAtMs),
     config_dir: ports.configDir,
     journal: (journal as { location?: string }).location ?? ports.configDir,
     // Absolute: status is read from other folders.
     file: options.file === '-' ? '-' : resolve(options.file),
     account: { environment: identity.environment, host: identity.host, key_id: identity.keyId },
     interval_s: options.intervalMs / 1000,
-    updated_at: new Date(startedAtMs).toISOString(),
+    updated_at: utcIso(startedAtMs),
     cycles: 0,
     last_cycle_at: null,
     last_good_cycle_at: null,
@@ -168,7 +169,7 @@ export async function startKeeperService(
   const beat = async () => {
     if (!path) return;
     heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
-    heartbeat.updated_at = new Date(ports.clock.now()).toISOString();
+    heartbeat.updated_at = utcIso(ports.clock.now());
     await write(() => writeHeartbeat(path, heartbeat), '', 'cannot see this keeper');
     if (store)
       await write(
@@ -211,7 +212,7 @@ export async function startKeeperService(
       const nowMs = ports.clock.now();
       const rows = Array.isArray(cycle?.rows) ? (cycle.rows as KeepRowStatus[]) : undefined;
       heartbeat.cycles += 1;
-      heartbeat.last_cycle_at = new Date(nowMs).toISOString();
+      heartbeat.last_cycle_at = utcIso(nowMs);
       const good =
         rows !== undefined &&
         !events.some((event) => event.event === 'error' && (event.phase === 'read' || event.phase === 'cycle'));
@@ -241,7 +242,7 @@ export async function startKeeperService(
     },
     /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
     async stop() {
-      heartbeat.stopped_at = new Date(ports.clock.now()).toISOString();
+      heartbeat.stopped_at = utcIso(ports.clock.now());
       await beat();
       await sinks?.settle();
       await metrics?.close();

@@ -17,7 +17,6 @@ import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
   buildTargetPlan,
   checkPlanRequests,
-  planTrades,
   readTargetFile,
   type QuotedPlan,
   type TargetFile,
@@ -128,7 +127,6 @@ async function applyPlan(
     if (quoted.plan.problems.length > 0) return { kind: 'fails-checks', quoted, resumed };
     // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
     await checkPlanRequests(ports, client, steps);
-    await ports.tradeGate?.admit(planTrades(steps), 'apply');
     if (steps.length === 0) {
       if (run.waitedFor && resumed.length === 0) {
         // Exit 0 of a write means this command's action happened: here another process's did.

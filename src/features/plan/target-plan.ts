@@ -189,11 +189,6 @@ export function planCheckError(ports: FlowPorts, quoted: QuotedPlan, options: { 
   );
 }
 
-/** What a plan trades, step by step, for an agent's limits (the context's TradeGate). */
-export function planTrades(steps: readonly PlanStep[]) {
-  return steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
-}
-
 /** `hedge plan` and `apply --dry-run`: the plan built, quoted and (for an agent) admitted; nothing shown. */
 export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions) {
   // The whole file is checked before anything is read from the server.
@@ -202,16 +197,21 @@ export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions) {
   const quoted = await buildTargetPlan(ports, client, target, opts.toleranceUsd);
   // apply's preview for an agent: its checks judge the plan it would carry out.
   await checkPlanRequests(ports, client, quoted.plan.steps);
-  await ports.tradeGate?.admit(planTrades(quoted.plan.steps), 'apply');
   return quoted;
 }
 
-/** The requests the plan's steps send, in order, for an agent's PlanCheck of a live write. */
+/**
+ * An agent's checks judge the plan whole: the requests its steps send, in order (its PlanCheck of a
+ * live write), and what it trades, step by step (its limits: the context's TradeGate).
+ */
 export async function checkPlanRequests(ports: FlowPorts, client: HedgeClient, steps: readonly PlanStep[]) {
-  if (!ports.planCheck) return;
-  const { stepAction } = await import('../trade/trade-actions.js');
-  ports.planCheck.check(
-    steps.map((step, index) => stepAction(ports, client, step, '', `step-${index + 1}`).plan('')),
-    planTrades(steps),
-  );
+  const trades = steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
+  if (ports.planCheck) {
+    const { stepAction } = await import('../trade/trade-actions.js');
+    ports.planCheck.check(
+      steps.map((step, index) => stepAction(ports, client, step, '', `step-${index + 1}`).plan('')),
+      trades,
+    );
+  }
+  await ports.tradeGate?.admit(trades, 'apply');
 }
