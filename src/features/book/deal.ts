@@ -70,6 +70,6 @@ export async function readHedgeReferences(client: HedgeClient): Promise<HedgeRef
 export function dealReferences(deal: DealHedges): HedgeReferences {
   return {
     referenceOf: (hedgeId) => (deal.ids.has(hedgeId) ? deal.reference : undefined),
-    ...(deal.problem !== undefined ? { problem: deal.problem } : {}),
+    problem: deal.problem,
   };
 }

@@ -212,14 +212,14 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
   const columns: TableColumn[] = model.fields.map((field) => ({
     key: field.key,
     header: field.label,
-    align: field.kind !== undefined && NUMERIC_KINDS.has(field.kind) ? 'right' : 'left',
+    align: NUMERIC_KINDS.has(field.kind!) ? 'right' : 'left',
     // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
     ...(field.kind === 'text'
       ? { shrink: 'end' as const, minWidth: TEXT_MIN_WIDTH }
       : field.kind === 'id'
         ? { shrink: 'middle' as const }
         : {}),
-    money: field.kind === 'money' || field.kind === 'pnl' || field.kind === 'charge',
+    money: ['money', 'pnl', 'charge'].includes(field.kind!),
     cells: model.rows.map((row) => tableCell(shownValue(state, row, field, options))),
   }));
   if (model.countdown) {

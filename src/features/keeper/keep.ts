@@ -52,14 +52,10 @@ export const MAX_INTERVAL_MS = 86_400_000;
 /** The keeper's target, re-read each cycle. */
 export type MovingTarget = (ports: FlowPorts) => Promise<KeepRow[]>;
 
-export interface KeepOptions extends Pick<
-  KeeperServiceOptions,
-  'file' | 'intervalMs' | 'toleranceUsd' | 'dryRun' | 'alertCommand'
-> {
+/** The keeper's options, its service parts' (keeper-service.ts: --alert-cmd, --alert-url, --alert-headroom, --metrics) among them. */
+export interface KeepOptions extends KeeperServiceOptions {
   once: boolean;
   converge: boolean;
-  /** The service parts (keeper-service.ts): --alert-url, --alert-headroom, --metrics. */
-  service?: Partial<KeeperServiceOptions>;
   /**
    * `keep --exposures`: the target is recomputed before every cycle (due dates pass,
    * buckets change, the price moves) instead of read from a target file; see flows/exposures.ts.
@@ -69,7 +65,7 @@ export interface KeepOptions extends Pick<
 
 /** How the keeper's parts say what they did: an event, or an error (a one-cycle run ends with its first's exit code). */
 interface Say {
-  event: (fields: EventFields) => KeepEvent;
+  event: (fields: EventFields) => void;
   noteError: (error: unknown, fields: Omit<EventFields, 'event'>) => void;
 }
 
@@ -128,7 +124,6 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
       } as KeepEvent;
       reporter.event(full);
       service?.observe(full);
-      return full;
     };
 
     // One keeper per account, held for its life; a team store that ends the session makes it take the lock again.
@@ -165,7 +160,7 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
     const scheduler = rowScheduler({ rules: options, clock, event, noteError });
 
     try {
-      service = await startKeeperService(ports, identity, lockPlace, { ...options, ...options.service }, event);
+      service = await startKeeperService(ports, identity, lockPlace, options, event);
       event({
         event: 'start',
         file: options.file,
@@ -578,16 +573,12 @@ function installSignals(ports: FlowPorts, clock: KeeperClock) {
   let wake: AbortController | undefined;
   let runnersStops = false;
   const release = ports.interceptSignals((signal) => {
-    if (runnersStops) return false;
-    if (signal === 'SIGHUP') {
-      reload = true;
-      wake?.abort();
-      return true;
-    }
-    if (stopping) return false;
-    stopping = true;
+    const hup = signal === 'SIGHUP';
+    if (runnersStops || (stopping && !hup)) return false;
+    if (hup) reload = true;
+    else stopping = true;
     wake?.abort();
-    handle.onStopRequested?.(signal);
+    if (!hup) handle.onStopRequested?.(signal);
     return true;
   });
   const onAbort = () => steps.abort(ports.signal.reason);
@@ -997,11 +988,8 @@ function keeperSteps(
         const group = entry.group;
         if (!ofKeeper(group) || done.has(group)) continue;
         done.add(group);
-        const base = {
-          market: String(bodyOf(entry).market ?? ''),
-          side: String(bodyOf(entry).side ?? ''),
-          resumed: true,
-        };
+        const body = bodyOf(entry);
+        const base = { market: String(body.market ?? ''), side: String(body.side ?? ''), resumed: true };
         try {
           if (group.startsWith(ROLL_GROUP_PREFIX)) {
             const outcome = await resumeRollOutcome(ports, entry, { wait: true });
@@ -1016,7 +1004,7 @@ function keeperSteps(
             event({
               event: entry.leg === 'reopen' ? 'reopen' : 'converge',
               ...base,
-              notional_usd: bodyOf(entry).notional_usd ?? bodyOf(entry).amount_usd,
+              notional_usd: body.notional_usd ?? body.amount_usd,
               journal_id: result.entry.id,
               journal_group: group,
               idempotency_key: result.entry.idempotency_key,

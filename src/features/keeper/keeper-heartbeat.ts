@@ -36,9 +36,9 @@ export function readHeartbeat(path: string) {
  * may add fields) but strict on what status relies on; the lists it shows default to empty.
  */
 export function heartbeatOf(body: unknown) {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const value = body as Partial<Heartbeat>;
-  if (typeof value.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string')
+  // Anything but an object (an array included) has no number `pid`.
+  const value = body as Partial<Heartbeat> | null | undefined;
+  if (typeof value?.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string')
     return undefined;
   return {
     ...value,
@@ -81,7 +81,7 @@ export function livenessByStoreLock(
   // A live keeper whose heartbeat is not in the store (an older hedge, or its first not written yet).
   if (!heartbeat || heartbeat.pid !== holder.pid || heartbeat.host !== holder.host) return 'elsewhere';
   if (heartbeat.stopped_at) return 'stopped';
-  return (ageMs ?? Number.POSITIVE_INFINITY) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
+  return (ageMs ?? Infinity) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
 }
 
 export async function readKeeperStatus(ports: FlowPorts): Promise<KeeperStatus> {

@@ -186,13 +186,10 @@ export async function startKeeperService(
       // The service's own sink errors are not conditions of the book: counted, never alerted (no loop).
       pending.push(event);
       if (event.event === 'error') {
+        const code = String(event.code ?? 'error');
         heartbeat.errors += 1;
-        heartbeat.last_error = {
-          at: event.at,
-          code: String(event.code ?? 'error'),
-          message: String(event.message ?? ''),
-        };
-        metrics?.error(String(event.code ?? 'error'));
+        heartbeat.last_error = { at: event.at, code, message: String(event.message ?? '') };
+        metrics?.error(code);
       }
       if (['roll', 'reopen', 'converge'].includes(event.event) && event.dry_run !== true) {
         heartbeat.actions[event.event] = (heartbeat.actions[event.event] ?? 0) + 1;
@@ -208,7 +205,7 @@ export async function startKeeperService(
     async endCycle(stepPorts: FlowPorts) {
       const events = pending;
       pending = [];
-      const cycle = [...events].reverse().find((event) => event.event === 'cycle');
+      const cycle = events.findLast((event) => event.event === 'cycle');
       const nowMs = ports.clock.now();
       const rows = Array.isArray(cycle?.rows) ? (cycle.rows as KeepRowStatus[]) : undefined;
       heartbeat.cycles += 1;

@@ -68,7 +68,7 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
     converge: options.converge === true || exposures,
     toleranceUsd: parseTolerance(options.tolerance),
     alertCommand,
-    service,
+    ...service,
   };
 }
 
