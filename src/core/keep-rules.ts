@@ -184,7 +184,7 @@ export interface SideReading {
   serverTime?: string;
 }
 
-/** What a cycle needs done on the server, injected (flows/keep-steps.ts, or a test's fakes). */
+/** What a cycle needs done on the server, injected (features/keeper/keep.ts keeperSteps, or a test's fakes). */
 export interface KeeperSteps {
   read(rows: readonly KeepRow[]): Promise<SideReading>;
   /** Carries out one row's decision (decided again under the side's lock on a fresh read); says its events. */

@@ -1,7 +1,7 @@
 // What a keeper's --alert-cmd child inherits: never the keeper's secrets, and a proxy's address
 // without its credentials (HTTP(S)_PROXY may carry user:password).
 import { describe, expect, it } from 'vitest';
-import { hookEnvironment } from '../../src/features/keeper/keep.js';
+import { childEnvironment as hookEnvironment } from '../../src/core/security/child-env.js';
 
 describe('hookEnvironment', () => {
   it('drops the key, the team store and its password; keeps proxies without their credentials', () => {

@@ -3,7 +3,7 @@
 // and the loop's spacing — no server, no real waits.
 import { describe, expect, it } from 'vitest';
 import type { Actionable, EventFields, KeepRow, KeeperSteps, SideView } from '../../src/core/keep-rules.js';
-import { RowScheduler, rowStatus, runCycles, type KeeperClock } from '../../src/features/keeper/keep.js';
+import { rowScheduler, rowStatus, runCycles, type KeeperClock } from '../../src/features/keeper/keep.js';
 import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/core/alerts.js';
 
 const HOUR = 3_600_000;
@@ -46,7 +46,7 @@ function harness(
       await (behaviour.get(`${row.market} ${row.side}`) ?? (async () => {}))();
     },
   };
-  const scheduler = new RowScheduler({
+  const scheduler = rowScheduler({
     rules,
     clock,
     event: (fields) => {
@@ -69,7 +69,7 @@ const due = (notionalUsd: number): SideView => ({
   position: { notionalUsd, hedgeId: `hdg_${notionalUsd}`, maturityAtMs: START + HOUR / 2 },
 });
 
-describe('RowScheduler', () => {
+describe('rowScheduler', () => {
   it('a row whose step never ends holds only that row: the other row rolls in the same cycle and the next', async () => {
     const { acted, behaviour, cycle, scheduler, clock } = harness({
       'USDTNGN sell': due(2000),

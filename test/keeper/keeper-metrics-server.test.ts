@@ -102,7 +102,9 @@ describe('the --metrics server', () => {
   it(`holds at most ${METRICS_SERVER_LIMITS.maxConnections} sockets (one more is closed as it comes), cuts slow headers with a 408 after the header timeout, and a scrape answers again`, async () => {
     const maxConnections = METRICS_SERVER_LIMITS.maxConnections;
     // The shipped connection bound; the header timeout shortened so the test does not wait 5 s.
-    const metrics = await serve({ limits: { headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, checkIntervalMs: 50 } });
+    const metrics = await serve({
+      limits: { headersTimeout: 2_000, requestTimeout: 4_000, connectionsCheckingInterval: 50 },
+    });
     const held = Array.from({ length: maxConnections }, () => slowHeaders(metrics.address));
     await until(
       () => held.every((client) => client.socket.readyState === 'open' || client.closed()),
@@ -126,10 +128,10 @@ describe('the --metrics server', () => {
   });
 
   it('ships bounds a scrape never meets: a few seconds for headers and the request, a small number of sockets', () => {
-    expect(METRICS_SERVER_LIMITS.headersTimeoutMs).toBeLessThanOrEqual(10_000);
-    expect(METRICS_SERVER_LIMITS.requestTimeoutMs).toBeGreaterThanOrEqual(METRICS_SERVER_LIMITS.headersTimeoutMs);
-    expect(METRICS_SERVER_LIMITS.requestTimeoutMs).toBeLessThanOrEqual(30_000);
-    expect(METRICS_SERVER_LIMITS.checkIntervalMs).toBeLessThanOrEqual(METRICS_SERVER_LIMITS.headersTimeoutMs);
+    expect(METRICS_SERVER_LIMITS.headersTimeout).toBeLessThanOrEqual(10_000);
+    expect(METRICS_SERVER_LIMITS.requestTimeout).toBeGreaterThanOrEqual(METRICS_SERVER_LIMITS.headersTimeout);
+    expect(METRICS_SERVER_LIMITS.requestTimeout).toBeLessThanOrEqual(30_000);
+    expect(METRICS_SERVER_LIMITS.connectionsCheckingInterval).toBeLessThanOrEqual(METRICS_SERVER_LIMITS.headersTimeout);
     expect(METRICS_SERVER_LIMITS.maxConnections).toBeGreaterThan(0);
     expect(METRICS_SERVER_LIMITS.maxConnections).toBeLessThanOrEqual(256);
   });

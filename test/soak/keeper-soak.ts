@@ -11,7 +11,7 @@
 // The clock: real time (speed 1) with a short day, not a fast clock. Everything the keeper measures
 // in server time is then what a real service gives it: the views' lag and the settlement delay are
 // seconds against its 2 s cycle, the 10 minutes it waits for its own write to show before it says
-// "cannot tell" (keep-steps.ts EXPECTATION_BOUND_MS) and the 24 h an Idempotency-Key is kept stay
+// "cannot tell" (keep.ts EXPECTATION_BOUND_MS) and the 24 h an Idempotency-Key is kept stay
 // 10 minutes and 24 h. A fast clock would shrink those with the day (at 7200× a key outlives a
 // restart by 12 s, and a 3 s lag would be 0.4 ms) and the Date header's whole seconds would be hours.
 //

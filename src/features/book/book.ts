@@ -52,44 +52,30 @@ export function reconcileSide(
   const ended = records.filter((record) => FINAL.has(record.status)).map((record) => record.id);
   const book = { filled, opening, ended, recordsUsd, ...(line ? { line } : {}) };
   const bad = filled.find((record) => record.notionalUsd !== undefined && record.notionalUsd <= 0);
-  if (line?.notionalUsd !== undefined && line.notionalUsd <= 0)
-    return {
-      ...book,
-      state: 'settling',
-      why: `the positions list gives the open side a notional of ${formatUsd(line.notionalUsd)}, which cannot be`,
-      unreadable: { endpoint: 'GET /positions', notionalUsd: line.notionalUsd },
-    };
-  if (bad)
-    return {
-      ...book,
-      state: 'settling',
-      why: `hedge ${bad.id} is filled with a notional of ${formatUsd(bad.notionalUsd!)} on its record, which cannot be`,
-      unreadable: { endpoint: 'GET /hedges', notionalUsd: bad.notionalUsd! },
-    };
   const matured = filled.find((record) => record.maturityAtMs !== undefined && record.maturityAtMs <= nowMs);
-  if (matured)
-    return { ...book, state: 'settling', why: `hedge ${matured.id} is past its maturity and not settled yet` };
-  if (!line && filled.length === 0) return { ...book, state: 'flat' };
-  if (!line)
-    return {
-      ...book,
-      state: 'settling',
-      why: `${describe(filled)} filled on ${filled.length === 1 ? 'its record' : 'their records'}, not in the positions list yet`,
-    };
-  if (filled.length === 0)
-    return {
-      ...book,
-      state: 'settling',
-      why: 'the positions list still shows the side, whose hedges are not filled on their records',
-    };
-  if (line.notionalUsd !== undefined && Math.abs(line.notionalUsd - recordsUsd) >= SAME_USD) {
-    return {
-      ...book,
-      state: 'settling',
-      why: `the positions list shows ${formatUsd(line.notionalUsd)}, the hedge records ${formatUsd(recordsUsd)}`,
-    };
-  }
-  return { ...book, state: 'in-step' };
+  const unreadable =
+    line?.notionalUsd !== undefined && line.notionalUsd <= 0
+      ? { endpoint: 'GET /positions' as const, notionalUsd: line.notionalUsd }
+      : bad && { endpoint: 'GET /hedges' as const, notionalUsd: bad.notionalUsd! };
+  const why = unreadable
+    ? unreadable.endpoint === 'GET /positions'
+      ? `the positions list gives the open side a notional of ${formatUsd(unreadable.notionalUsd)}, which cannot be`
+      : `hedge ${bad!.id} is filled with a notional of ${formatUsd(unreadable.notionalUsd)} on its record, which cannot be`
+    : matured
+      ? `hedge ${matured.id} is past its maturity and not settled yet`
+      : !line
+        ? filled.length === 0
+          ? undefined
+          : `${describe(filled)} filled on ${filled.length === 1 ? 'its record' : 'their records'}, not in the positions list yet`
+        : filled.length === 0
+          ? 'the positions list still shows the side, whose hedges are not filled on their records'
+          : line.notionalUsd !== undefined && Math.abs(line.notionalUsd - recordsUsd) >= SAME_USD
+            ? `the positions list shows ${formatUsd(line.notionalUsd)}, the hedge records ${formatUsd(recordsUsd)}`
+            : undefined;
+  // Settling while any view says something the others do not; flat or in step when they agree.
+  return why === undefined
+    ? { ...book, state: line ? 'in-step' : 'flat' }
+    : { ...book, state: 'settling', why, ...(unreadable && { unreadable }) };
 }
 
 /**
@@ -111,7 +97,7 @@ export interface SideExpectation {
  * since (settled at maturity, closed by someone) was seen land: the side has moved on, and what it
  * holds now is the book's to say, not the expectation's.
  */
-export function expectationMet(book: SideBook, expected: SideExpectation): boolean {
+export function expectationMet(book: SideBook, expected: SideExpectation) {
   if (expected.present?.some((id) => book.ended.includes(id)) && book.state !== 'settling') return true;
   if (book.state === 'settling') return false;
   // A write that names its hedges is seen by them: a colleague's change of the side since is the

@@ -3,15 +3,10 @@
 import { formatMoney } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { formatTimeLeft, formatUtcMinutes } from '../../platform/terminal/format.js';
+import type { DealHedges } from './deal.js';
 
-/** A deal as its hedge records show it (flows/deal.ts DealHedges; only what is said). */
-export interface DealView {
-  reference: string;
-  live: ReadonlyArray<{ id: string; status: string; notional_usd?: unknown; maturity_at?: string | null }>;
-}
-
-/** One sentence naming the deal's live hedges, so that the deal is followed through its last roll: */
-export function dealStillHeld(deal: DealView, nowMs: number, hedgesCommand: string): string | undefined {
+/** One sentence naming the deal's live hedges (as their records show them), so that the deal is followed through its last roll: */
+export function dealStillHeld(deal: Pick<DealHedges, 'reference' | 'live'>, nowMs: number, hedgesCommand: string) {
   if (deal.live.length === 0) return undefined;
   const described = deal.live.map((hedge) => {
     const parts = [
@@ -33,6 +28,6 @@ function maturityText(iso: string, nowMs: number) {
 }
 
 /** A reference as one shell word: as it is when it is plain, else in single quotes. */
-export function shellWord(text: string): string {
+export function shellWord(text: string) {
   return /^[A-Za-z0-9._:/@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

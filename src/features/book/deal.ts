@@ -55,11 +55,7 @@ export async function readHedgeReferences(client: HedgeClient): Promise<HedgeRef
   try {
     const hedges = await client.listHedges({ limit: MAX_PAGE_SIZE });
     const byId = new Map(
-      hedges.flatMap((hedge) =>
-        typeof hedge.client_reference === 'string' && hedge.client_reference !== ''
-          ? [[hedge.id, hedge.client_reference] as const]
-          : [],
-      ),
+      hedges.flatMap((hedge) => (hedge.client_reference ? [[hedge.id, hedge.client_reference]] : [])),
     );
     return { referenceOf: (hedgeId) => byId.get(hedgeId) };
   } catch (error) {
@@ -74,6 +70,6 @@ export async function readHedgeReferences(client: HedgeClient): Promise<HedgeRef
 export function dealReferences(deal: DealHedges): HedgeReferences {
   return {
     referenceOf: (hedgeId) => (deal.ids.has(hedgeId) ? deal.reference : undefined),
-    ...(deal.problem !== undefined ? { problem: deal.problem } : {}),
+    problem: deal.problem,
   };
 }

@@ -1,7 +1,6 @@
 // The hedge a typed id names: the id whole, or the part of one a table showed (its start, its end,
 // or both around `…`), found in the hedge list as git finds a short hash.
 import type { HedgeClient } from '../../platform/api/client.js';
-import type { Hedge } from '../../platform/api/schemas.js';
 import { echo, idMatches, isWholeHedgeId } from '../../core/input.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -9,7 +8,7 @@ import { safeText } from '../../core/security/safe-text.js';
 const NAMED = 5;
 
 /** GET /hedges/{id} for a whole id; a part of one (or a whole one the server does not know) is looked up in the list first. */
-export async function findHedge(client: HedgeClient, typed: string): Promise<Hedge> {
+export async function findHedge(client: HedgeClient, typed: string) {
   let unknown: ApiError | undefined;
   if (isWholeHedgeId(typed)) {
     try {

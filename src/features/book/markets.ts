@@ -1,13 +1,9 @@
 // The live markets list decides what is tradable (never a hard-coded list).
-import type { HedgeClient, MarketList } from '../../platform/api/client.js';
-import type { Market } from '../../platform/api/schemas.js';
+import type { HedgeClient } from '../../platform/api/client.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { ApiError } from '../../core/errors.js';
 
-export async function requireListedMarket(
-  client: HedgeClient,
-  market: string,
-): Promise<{ market: Market; list: MarketList }> {
+export async function requireListedMarket(client: HedgeClient, market: string) {
   const list = await client.listMarkets();
   const found = findMarket(list.markets, market);
   if (!found) throw unlistedMarketError(list.markets, market);
@@ -32,17 +28,18 @@ const NOT_ABOUT_THE_MARKET = new Set([
  * ones. Anything else, or a list that cannot be read, leaves the refusal as it was.
  * Returns the error to throw.
  */
-export async function explainMarketRefusal(client: HedgeClient, market: string, error: unknown): Promise<unknown> {
-  if (!(error instanceof ApiError) || error.ambiguous) return error;
-  if (error.status < 400 || error.status >= 500 || error.status === 401 || error.status === 403 || error.status === 429)
+export async function explainMarketRefusal(client: HedgeClient, market: string, error: unknown) {
+  if (
+    !(error instanceof ApiError) ||
+    error.ambiguous ||
+    error.status < 400 ||
+    error.status >= 500 ||
+    [401, 403, 429].includes(error.status) ||
+    NOT_ABOUT_THE_MARKET.has(error.code)
+  )
     return error;
-  if (NOT_ABOUT_THE_MARKET.has(error.code)) return error;
-  let list: MarketList;
-  try {
-    list = await client.listMarkets();
-  } catch {
-    return error;
-  }
+  const list = await client.listMarkets().catch(() => undefined);
+  if (!list) return error;
   const found = findMarket(list.markets, market);
   if (!found) return unlistedMarketError(list.markets, market);
   if (found.status === 'open') return error;

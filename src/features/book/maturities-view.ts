@@ -1,6 +1,6 @@
 // How `hedge maturities` reads: a table with a line per UTC day on a terminal, the flat list in a
 // pipe or under --json. Renders only.
-import type { Maturity, MaturityDay } from './maturities.js';
+import type { MaturityDay } from './maturities.js';
 import { formatMoney } from '../../platform/terminal/format.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { MATURITY_RESOURCE } from '../../platform/fields/resource-fields.js';
@@ -25,7 +25,7 @@ export interface MaturitiesViewOptions {
 
 /** The settlements on stdout: the grouped table on a terminal, the flat list otherwise. */
 export async function renderMaturities(output: Output, days: readonly MaturityDay[], options: MaturitiesViewOptions) {
-  const maturities: Maturity[] = days.flatMap((day) => day.maturities);
+  const maturities = days.flatMap((day) => day.maturities);
   const sections: Array<{ before: number; line: string }> = [];
   let at = 0;
   for (const day of days) {

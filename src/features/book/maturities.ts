@@ -3,12 +3,12 @@
 // server and hands the facts in, with the time.
 import { parseDuration } from '../../core/duration.js';
 import type { Side } from '../../core/vocabulary.js';
-import { utcDay } from '../../core/utc-text.js';
+import { utcDay, utcIso } from '../../core/utc-text.js';
 import { sideKey } from '../../core/markets.js';
 import { cents } from '../../core/money.js';
 
 /** `--within`: 12h, 3d, 2w (also 1.5d, 1d12h: domain/duration.ts); undefined when not given. Anything else is exit 2, naming the option. */
-export function parseWithin(raw: string | undefined): number | undefined {
+export function parseWithin(raw: string | undefined) {
   return raw === undefined ? undefined : parseDuration(raw, '--within', 'hdw').ms;
 }
 
@@ -58,11 +58,6 @@ export interface MaturityDay {
   notional_usd: number;
 }
 
-export interface CollectedMaturities {
-  maturities: Maturity[];
-  undated: number;
-}
-
 function validTime(value: string | null | undefined) {
   return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
 }
@@ -77,9 +72,9 @@ export function collectMaturities(
   nowMs: number,
   withinMs?: number,
   unlisted: readonly MaturityHedge[] = [],
-): CollectedMaturities {
+) {
   // A position without a market is the account's only market (as flows/positions.ts reads it).
-  const positionFor = (market: string, side: Side): MaturityPosition | undefined =>
+  const positionFor = (market: string, side: Side) =>
     positions.find(
       (position) =>
         position.side === side && (position.market === undefined || position.market === market.toUpperCase()),
@@ -87,37 +82,66 @@ export function collectMaturities(
   const active = hedges.filter(
     (hedge) => hedge.status === 'filled' && positionFor(hedge.market, hedge.side) !== undefined,
   );
-  const hedgesBySide = new Map<string, MaturityHedge[]>();
-  for (const hedge of active) {
-    const key = sideKey(hedge.market, hedge.side);
-    hedgesBySide.set(key, [...(hedgesBySide.get(key) ?? []), hedge]);
-  }
-
-  const found: Settlement[] = [];
+  const found: Array<[string, Omit<Maturity, 'day' | 'maturity_at' | 'matures_in_seconds'>]> = [];
   let undated = 0;
+  const settle = (maturity: string | undefined, item: (typeof found)[number][1]) => {
+    if (maturity) found.push([maturity, item]);
+    else undated += 1;
+  };
+  // A hedge's settlement; with several hedges on a side the line shows only their sum, so those stay null.
+  const ofHedge = (hedge: MaturityHedge, line?: MaturityPosition, whole?: MaturityPosition) => ({
+    market: hedge.market.toUpperCase(),
+    side: hedge.side,
+    hedge_id: hedge.id,
+    client_reference: hedge.client_reference ?? null,
+    notional_usd: whole?.notionalUsd ?? hedge.notional_usd,
+    tenor_days: hedge.tenor_days ?? null,
+    mark_price: line?.markPrice ?? null,
+    net_pnl_usd: whole?.netPnlUsd ?? null,
+    accrued_carry_usdc: whole?.accruedCarryUsdc ?? null,
+  });
   for (const hedge of active) {
     const position = positionFor(hedge.market, hedge.side)!;
-    const alone = hedgesBySide.get(sideKey(hedge.market, hedge.side))!.length === 1;
-    const maturity = validTime(hedge.maturity_at) ?? (alone ? validTime(position.maturityAt) : undefined);
-    if (!maturity) {
-      undated += 1;
-      continue;
-    }
-    found.push(hedgeSettlement(hedge, maturity, { position, alone }));
+    const alone =
+      active.filter((other) => sideKey(other.market, other.side) === sideKey(hedge.market, hedge.side)).length === 1;
+    settle(
+      validTime(hedge.maturity_at) ?? (alone ? validTime(position.maturityAt) : undefined),
+      ofHedge(hedge, position, alone ? position : undefined),
+    );
   }
-  for (const more of [unlistedSettlements(unlisted), linesStandingAlone(positions, active)]) {
-    found.push(...more.found);
-    undated += more.undated;
+  for (const hedge of unlisted) if (hedge.status === 'filled') settle(validTime(hedge.maturity_at), ofHedge(hedge));
+  // The lines no hedge record stands for: settled by their own maturity.
+  for (const position of positions) {
+    const side = position.side;
+    if (
+      side !== undefined &&
+      active.some(
+        (hedge) =>
+          hedge.side === side && (position.market === undefined || hedge.market.toUpperCase() === position.market),
+      )
+    )
+      continue;
+    settle(side === undefined || position.market === undefined ? undefined : validTime(position.maturityAt), {
+      market: position.market!,
+      side: side!,
+      hedge_id: position.hedgeId ?? null,
+      client_reference: null,
+      notional_usd: position.notionalUsd ?? null,
+      tenor_days: null,
+      mark_price: position.markPrice ?? null,
+      net_pnl_usd: position.netPnlUsd ?? null,
+      accrued_carry_usdc: position.accruedCarryUsdc ?? null,
+    });
   }
 
   const maturities = found
-    .map((item): Maturity => {
-      const at = Date.parse(item.maturity_at);
+    .map(([maturity, item]) => {
+      const at = Date.parse(maturity);
       return {
         day: utcDay(at),
-        maturity_at: new Date(at).toISOString(),
+        maturity_at: utcIso(at),
         matures_in_seconds: Math.round((at - nowMs) / 1000),
-        ...withoutTime(item),
+        ...item,
       };
     })
     .filter((item) => withinMs === undefined || item.matures_in_seconds * 1000 <= withinMs)
@@ -128,91 +152,8 @@ export function collectMaturities(
   return { maturities, undated };
 }
 
-type Settlement = Omit<Maturity, 'day' | 'matures_in_seconds'>;
-
-/** A hedge's settlement; with several hedges on a side the line shows only their sum, so those stay null. */
-function hedgeSettlement(
-  hedge: MaturityHedge,
-  maturity: string,
-  line?: { position: MaturityPosition; alone: boolean },
-) {
-  const whole = line?.alone === true ? line.position : undefined;
-  return {
-    maturity_at: maturity,
-    market: hedge.market.toUpperCase(),
-    side: hedge.side,
-    hedge_id: hedge.id,
-    client_reference: hedge.client_reference ?? null,
-    notional_usd: whole?.notionalUsd ?? hedge.notional_usd,
-    tenor_days: hedge.tenor_days ?? null,
-    mark_price: line?.position.markPrice ?? null,
-    net_pnl_usd: whole?.netPnlUsd ?? null,
-    accrued_carry_usdc: whole?.accruedCarryUsdc ?? null,
-  };
-}
-
-function unlistedSettlements(unlisted: readonly MaturityHedge[]): { found: Settlement[]; undated: number } {
-  const found: Settlement[] = [];
-  let undated = 0;
-  for (const hedge of unlisted) {
-    if (hedge.status !== 'filled') continue;
-    const maturity = validTime(hedge.maturity_at);
-    if (!maturity) {
-      undated += 1;
-      continue;
-    }
-    found.push(hedgeSettlement(hedge, maturity));
-  }
-  return { found, undated };
-}
-
-function linesStandingAlone(
-  positions: readonly MaturityPosition[],
-  active: readonly MaturityHedge[],
-): { found: Settlement[]; undated: number } {
-  const found: Settlement[] = [];
-  let undated = 0;
-  for (const position of positions) {
-    if (position.side === undefined) {
-      undated += 1;
-      continue;
-    }
-    const side = position.side;
-    if (
-      active.some(
-        (hedge) =>
-          hedge.side === side && (position.market === undefined || hedge.market.toUpperCase() === position.market),
-      )
-    )
-      continue;
-    const maturity = validTime(position.maturityAt);
-    if (!maturity || position.market === undefined) {
-      undated += 1;
-      continue;
-    }
-    found.push({
-      maturity_at: maturity,
-      market: position.market,
-      side,
-      hedge_id: position.hedgeId ?? null,
-      client_reference: null,
-      notional_usd: position.notionalUsd ?? null,
-      tenor_days: null,
-      mark_price: position.markPrice ?? null,
-      net_pnl_usd: position.netPnlUsd ?? null,
-      accrued_carry_usdc: position.accruedCarryUsdc ?? null,
-    });
-  }
-  return { found, undated };
-}
-
-function withoutTime(item: Omit<Maturity, 'day' | 'matures_in_seconds'>) {
-  const { maturity_at: _time, ...rest } = item;
-  return rest;
-}
-
 /** Settlements grouped by their UTC day, in order; each day with its total notional. */
-export function groupByDay(maturities: readonly Maturity[]): MaturityDay[] {
+export function groupByDay(maturities: readonly Maturity[]) {
   const days: MaturityDay[] = [];
   for (const maturity of maturities) {
     let day = days[days.length - 1];

@@ -5,7 +5,7 @@ import type { Hedge } from '../../platform/api/schemas.js';
 import type { SideBook, SideState } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sideKey } from '../../core/markets.js';
-import type { BookPosition } from './positions.js';
+import { referencesOf, type BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
@@ -55,7 +55,7 @@ export async function readPositionSides(
   if (views.hedges.length === 0 && positions.length > 0) return nothing('GET /hedges returned no hedge records');
   const nowMs = now();
   const byId = new Map(views.hedges.map((hedge) => [hedge.id, hedge]));
-  const sideOf = async (market: string, side: Side): Promise<PositionSide> =>
+  const sideOf = async (market: string, side: Side) =>
     toSide(market, side, await views.book(market, side, nowMs), byId);
 
   const lines = await Promise.all(
@@ -109,21 +109,15 @@ function soleMarket(hedges: readonly Hedge[], side: Side) {
 }
 
 /** The distinct deal references of a side's hedges: the filled ones, else those being opened, else the line's own hedge. */
-export function sideReferenceList(side: PositionSide | undefined): string[] {
+export function sideReferenceList(side: PositionSide | undefined) {
   if (!side) return [];
   const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
   const behind =
     filled.length > 0 ? filled : side.hedges.length > 0 ? side.hedges : side.lineHedge ? [side.lineHedge] : [];
-  return [
-    ...new Set(
-      behind.flatMap((hedge) =>
-        typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [],
-      ),
-    ),
-  ];
+  return referencesOf(behind);
 }
 
 /** Those references as a table cell shows them ("A, B"); undefined when none. */
-export function sideReferences(side: PositionSide | undefined): string | undefined {
+export function sideReferences(side: PositionSide | undefined) {
   return sideReferenceList(side).join(', ') || undefined;
 }

@@ -23,6 +23,8 @@ export interface SideView {
   hedges: readonly SideHedgeView[];
 }
 
+type Sides = ReadonlyArray<SideView | undefined>;
+
 export interface SideLinesOptions {
   width: number;
   chalk: ChalkInstance;
@@ -33,9 +35,9 @@ const BRANCH = '  └ ';
 const BRANCH_WIDTH = displayWidth(BRANCH);
 const NOTE_INDENT = 2;
 
-type Part = 'id' | 'reference' | 'notional' | 'status' | 'left' | 'maturity';
-const PARTS: readonly Part[] = ['id', 'reference', 'notional', 'status', 'left', 'maturity'];
-const PART_PRIORITY: readonly Part[] = ['id', 'notional', 'left', 'reference', 'status', 'maturity'];
+const PARTS = ['id', 'reference', 'notional', 'status', 'left', 'maturity'] as const;
+type Part = (typeof PARTS)[number];
+const PART_PRIORITY = ['id', 'notional', 'left', 'reference', 'status', 'maturity'];
 const REFERENCE_MIN_WIDTH = 8;
 
 function amountOf(value: unknown) {
@@ -49,10 +51,7 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   const cell = (styled: string, text: string = styled) => ({ styled, width: displayWidth(text) });
   const amount = amountOf(hedge.notional_usd);
   const maturity = typeof hedge.maturity_at === 'string' ? safeText(hedge.maturity_at) : undefined;
-  const reference =
-    typeof hedge.client_reference === 'string' && hedge.client_reference !== ''
-      ? safeText(hedge.client_reference)
-      : undefined;
+  const reference = hedge.client_reference ? safeText(hedge.client_reference) : undefined;
   const status = safeText(hedge.status);
   // Only a filled hedge counts down to a settlement; one being opened has no maturity to speak of yet.
   const left = maturity !== undefined && hedge.status === 'filled' ? formatTimeLeft(maturity, options.nowMs) : '';
@@ -66,35 +65,20 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   };
 }
 
-const PART_WORDS: Record<Part, string> = {
-  id: 'id',
-  reference: 'reference',
-  notional: 'notional',
-  status: 'status',
-  left: 'time left',
-  maturity: 'maturity',
-};
-
 /**
  * The lines under each side's row: `sides[i]` is the side of row i (undefined: nothing under it).
  * Each comes back as a table section placed before row i + 1 (under the last row for the last).
  */
-export function sideSections(
-  sides: ReadonlyArray<SideView | undefined>,
-  options: SideLinesOptions,
-): Array<{ before: number; line: string }> {
+export function sideSections(sides: Sides, options: SideLinesOptions) {
   return sideLines(sides, options).sections;
 }
 
 /** What a hedge's line under its side shows at this width, in its order (for the note that names them: never a part left out). */
-export function sidePartsShown(sides: ReadonlyArray<SideView | undefined>, options: SideLinesOptions): string[] {
-  return sideLines(sides, options).parts.map((part) => PART_WORDS[part]);
+export function sidePartsShown(sides: Sides, options: SideLinesOptions) {
+  return sideLines(sides, options).parts.map((part) => (part === 'left' ? 'time left' : part));
 }
 
-function sideLines(
-  sides: ReadonlyArray<SideView | undefined>,
-  options: SideLinesOptions,
-): { sections: Array<{ before: number; line: string }>; parts: Part[] } {
+function sideLines(sides: Sides, options: SideLinesOptions) {
   const c = options.chalk;
   const hedges = sides.flatMap((side) => side?.hedges ?? []);
   const cells = new Map(hedges.map((hedge) => [hedge, partsOf(hedge, options)]));
@@ -115,8 +99,8 @@ function sideLines(
     const text = kept
       .map(({ part, width }) => {
         const { styled, width: used } = parts[part];
-        const shown = used > width ? truncateEnd(styled, width) : styled;
-        const room = ' '.repeat(Math.max(0, width - Math.min(used, width)));
+        const shown = truncateEnd(styled, width);
+        const room = ' '.repeat(Math.max(0, width - used));
         return right.has(part) ? room + shown : shown + room;
       })
       .join(' '.repeat(COLUMN_GAP))
@@ -140,6 +124,6 @@ function sideLines(
 }
 
 /** The sentence a script reads on stderr for a side whose views disagree. */
-export function settlingSentence(market: string, side: string, why: string | undefined): string {
+export function settlingSentence(market: string, side: string, why: string | undefined) {
   return `The ${safeText(side)} side of ${safeText(market)} is settling: ${safeText(why ?? 'its views disagree')}.`;
 }

@@ -3,7 +3,7 @@
 // hedge it belongs to (GET /hedges/{id}); the raw records stay untouched for display and --json.
 import type { HedgeClient } from '../../platform/api/client.js';
 import { positionInOneShape, readPosition, type PositionFacts } from '../../platform/api/wire/fields.js';
-import type { Position } from '../../platform/api/schemas.js';
+import type { Hedge, Position } from '../../platform/api/schemas.js';
 import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sameReference } from '../../core/input.js';
@@ -21,7 +21,7 @@ export interface BookReader {
 const noted = new Set<string>();
 
 /** GET /positions, each line completed from its hedge where the line itself is silent. */
-export async function readBook(reader: BookReader): Promise<BookPosition[]> {
+export async function readBook(reader: BookReader) {
   const raws = await reader.client.listPositions();
   return Promise.all(
     raws.map(async (raw) => {
@@ -56,7 +56,7 @@ function noteOnce(reader: BookReader, line: string) {
 }
 
 /** The position on a market and side; a line without a market is taken as the account's only market. */
-export function findSide(book: BookPosition[], market: string, side: Side): BookPosition | undefined {
+export function findSide(book: BookPosition[], market: string, side: Side) {
   const lines = book.filter(
     (position) => position.side === side && (position.market === undefined || position.market === market.toUpperCase()),
   );
@@ -69,7 +69,7 @@ export function findSide(book: BookPosition[], market: string, side: Side): Book
 }
 
 /** A position under the known names whatever the server calls them; TSV, CSV and --raw keep the raw records. */
-export function positionForPeople(position: BookPosition): Record<string, unknown> {
+export function positionForPeople(position: BookPosition) {
   return positionInOneShape(position.raw, position);
 }
 
@@ -77,10 +77,7 @@ export function positionForPeople(position: BookPosition): Record<string, unknow
  * Each position's deal reference, joined from the filled hedges (its own hedge, else every one on its
  * market and side); a reference the position itself sends wins.
  */
-export async function positionReferences(
-  client: HedgeClient,
-  book: readonly BookPosition[],
-): Promise<Array<string | undefined>> {
+export async function positionReferences(client: HedgeClient, book: readonly BookPosition[]) {
   const own = book.map((position) =>
     typeof position.raw.client_reference === 'string' && position.raw.client_reference !== ''
       ? position.raw.client_reference
@@ -98,18 +95,16 @@ export async function positionReferences(
               hedge.side === position.side &&
               (position.market === undefined || hedge.market.toUpperCase() === position.market),
           );
-    const references = [
-      ...new Set(
-        behind.flatMap((hedge) =>
-          typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [],
-        ),
-      ),
-    ];
-    return references.length === 0 ? undefined : references.join(', ');
+    return referencesOf(behind).join(', ') || undefined;
   });
 }
 
+/** The distinct deal references of these hedges, in their order. */
+export function referencesOf(hedges: readonly Hedge[]) {
+  return [...new Set(hedges.flatMap((hedge) => (hedge.client_reference ? [hedge.client_reference] : [])))];
+}
+
 /** Whether a side's references, joined "A, B", carry `reference` (sameReference: case and space aside). */
-export function carriesReference(joined: string | undefined, reference: string): boolean {
+export function carriesReference(joined: string | undefined, reference: string) {
   return (joined ?? '').split(', ').some((one) => sameReference(one, reference));
 }

@@ -5,7 +5,7 @@ import type { Hedge } from '../../platform/api/schemas.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
 import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
 import { readNumber } from '../../core/number-format.js';
-import { reconcileSide, type HedgeRecord, type SideBook } from './book.js';
+import { reconcileSide, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../../core/errors.js';
 import type { SideAfter } from '../../platform/journal/index.js';
@@ -16,7 +16,7 @@ import { findSide, readBook, type BookPosition } from './positions.js';
 export type { SideBook } from './book.js';
 
 /** The side as a book shows it, as the journal keeps it after an action (its hedges not final, and their sum). */
-export function sideAfterOf(book: SideBook): SideAfter {
+export function sideAfterOf(book: SideBook) {
   return {
     hedge_ids: [...book.filled, ...book.opening].map((record) => record.id).sort(),
     notional_usd: book.recordsUsd,
@@ -24,18 +24,16 @@ export function sideAfterOf(book: SideBook): SideAfter {
 }
 
 /** Whether a book shows the side exactly as an action left it: the same hedges, the same notional. */
-export function sideUnchangedSince(book: SideBook, after: SideAfter): boolean {
+export function sideUnchangedSince(book: SideBook, after: SideAfter) {
   const now = sideAfterOf(book);
   return (
-    now.hedge_ids.length === after.hedge_ids.length &&
-    now.hedge_ids.every((id, index) => id === after.hedge_ids[index]) &&
+    JSON.stringify(now.hedge_ids) === JSON.stringify(after.hedge_ids) &&
     Math.abs(now.notional_usd - after.notional_usd) < 0.005
   );
 }
 
-function hedgeRecord(hedge: Hedge): HedgeRecord {
+function hedgeRecord(hedge: Hedge) {
   const maturity = typeof hedge.maturity_at === 'string' ? Date.parse(hedge.maturity_at) : NaN;
-  const reference = (hedge as Record<string, unknown>).client_reference;
   // Read leniently, as every amount the spec types is (a decimal string is a number).
   const notional = readNumber(hedge.notional_usd);
   return {
@@ -43,7 +41,7 @@ function hedgeRecord(hedge: Hedge): HedgeRecord {
     status: hedge.status,
     ...(notional !== undefined ? { notionalUsd: notional } : {}),
     ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}),
-    ...(typeof reference === 'string' && reference !== '' ? { clientReference: reference } : {}),
+    ...(hedge.client_reference ? { clientReference: hedge.client_reference } : {}),
   };
 }
 
@@ -51,17 +49,9 @@ function hedgeRecord(hedge: Hedge): HedgeRecord {
  * Both views read once, each side reconciled from them; the history is read only for a settling
  * side with filled hedges, as a server may leave an early-closed hedge `filled`.
  */
-export class SideViews {
-  private historyIds?: Promise<ReadonlySet<string>>;
-
-  private constructor(
-    private readonly client: HedgeClient,
-    readonly hedges: Hedge[],
-    readonly positions: BookPosition[],
-  ) {}
-
+export const SideViews = {
   /** `positions`: the positions list as a poll just read it (not read again: the spec's cadence). */
-  static async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]): Promise<SideViews> {
+  async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]) {
     const listed = positions ?? (await readBook({ client, log }));
     // Every filled hedge however old, and the newest page whatever their status; the filter is a hint.
     const [filled, newest] = await Promise.all([
@@ -70,42 +60,49 @@ export class SideViews {
     ]);
     const byId = new Map<string, Hedge>();
     for (const hedge of [...filled, ...newest]) byId.set(hedge.id, hedge);
-    return new SideViews(client, [...byId.values()], listed);
-  }
-
-  /** The side's book at `nowMs` (the server's time). */
-  async book(market: string, side: Side, nowMs: number): Promise<SideBook> {
-    const mine = this.hedges
-      .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
-      .map(hedgeRecord);
-    const found = findSide([...this.positions], market, side);
-    const maturity = found?.maturityAt ? Date.parse(found.maturityAt) : NaN;
-    const line = found
-      ? {
-          ...(found.notionalUsd !== undefined && !found.notionalFromHedge ? { notionalUsd: found.notionalUsd } : {}),
-          ...(found.hedgeId ? { hedgeId: found.hedgeId } : {}),
-          ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}),
-        }
-      : undefined;
-    const book = reconcileSide(mine, line, nowMs);
-    if (book.state !== 'settling' || book.filled.length === 0) return book;
-    this.historyIds ??= this.client.listHistory().then(
-      (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
-      () => new Set<string>(),
-    );
-    const ended = await this.historyIds;
-    return reconcileSide(
-      mine.map((record) =>
-        record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record,
-      ),
-      line,
-      nowMs,
-    );
-  }
-}
+    const hedges = [...byId.values()];
+    let historyIds: Promise<ReadonlySet<string>> | undefined;
+    return {
+      hedges,
+      positions: listed,
+      /** The side's book at `nowMs` (the server's time). */
+      async book(market: string, side: Side, nowMs: number) {
+        const mine = hedges
+          .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
+          .map(hedgeRecord);
+        const found = findSide([...listed], market, side);
+        const maturity = found?.maturityAt ? Date.parse(found.maturityAt) : NaN;
+        const line = found
+          ? {
+              ...(found.notionalUsd !== undefined && !found.notionalFromHedge
+                ? { notionalUsd: found.notionalUsd }
+                : {}),
+              ...(found.hedgeId ? { hedgeId: found.hedgeId } : {}),
+              ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}),
+            }
+          : undefined;
+        const book = reconcileSide(mine, line, nowMs);
+        if (book.state !== 'settling' || book.filled.length === 0) return book;
+        historyIds ??= client.listHistory().then(
+          (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
+          () => new Set<string>(),
+        );
+        const ended = await historyIds;
+        return reconcileSide(
+          mine.map((record) =>
+            record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record,
+          ),
+          line,
+          nowMs,
+        );
+      },
+    };
+  },
+};
+export type SideViews = Awaited<ReturnType<typeof SideViews.read>>;
 
 /** A side whose book holds an amount that cannot be (domain/book.ts) is a reading problem (exit 14): never acted on. */
-export function readableBook(book: SideBook, market: string, side: Side): SideBook {
+export function readableBook(book: SideBook, market: string, side: Side) {
   if (!book.unreadable) return book;
   throw new InvalidResponseError(`The ${side} side of ${market} is not acted on: ${safeText(book.why!)}.`, {
     endpoint: book.unreadable.endpoint,
@@ -130,7 +127,7 @@ export async function readSideInStep(
   side: Side,
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
-): Promise<{ book: SideBook; hedges: Hedge[]; positions: BookPosition[] }> {
+) {
   const { books, hedges, positions } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
   return { book: books[0]!, hedges, positions };
 }
@@ -142,7 +139,7 @@ export async function readSidesInStep(
   sides: ReadonlyArray<{ market: string; side: Side }>,
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
-): Promise<{ books: SideBook[]; hedges: Hedge[]; positions: BookPosition[] }> {
+) {
   const started = ports.clock.now();
   const bound = Math.min(SETTLE_WAIT_MS, ports.deadline === undefined ? Infinity : ports.deadline - started);
   for (let read = 0; ; read += 1) {

@@ -2,10 +2,10 @@
 // what the flow read (outcomes/watch.ts) — the columns and priorities of the lists, units in
 // the headers, a trend column, a countdown.
 import { quoteCurrencyOf } from '../../core/markets.js';
-import type { WatchReading } from './watch-outcome.js';
+import type { WatchReading } from './watch.js';
 import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../../platform/fields/fields.js';
 import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from '../../platform/fields/resource-fields.js';
-import { COUNTDOWN_KEY, TREND_KEY, type WatchField, type WatchModel } from './watch-view.js';
+import { COUNTDOWN_KEY, TREND_KEY, type WatchModel } from './watch-view.js';
 
 const WATCHED_POSITION_KEYS = [
   'market',
@@ -62,9 +62,13 @@ function soleMarket(markets: ReadonlyArray<string | undefined>) {
 }
 
 /** The fields a command's --json knows for what it watches (what --fields may name beyond the data's own keys). */
-export function watchKnownFields(reading: WatchReading): FieldSpec[] | undefined {
+export function watchKnownFields(reading: WatchReading) {
   return reading.kind === 'positions' ? POSITION_RESOURCE.fields : reading.kind === 'hedge' ? HEDGE_FIELDS : undefined;
 }
+
+/** Fields known by their name and value only: labelled and kinded from them. */
+const named = (entries: Array<[string, unknown]>) =>
+  entries.map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
 
 type Reading<Kind extends WatchReading['kind']> = Extract<WatchReading, { kind: Kind }>;
 
@@ -75,16 +79,10 @@ export function watchModel(reading: WatchReading): WatchModel {
 
 function positionsModel(reading: Reading<'positions'>): WatchModel {
   const { positions, references, ref } = reading;
-  const fields = watchFields(
-    POSITION_RESOURCE.fields,
-    WATCHED_POSITION_KEYS,
-    soleMarket(positions.map((position) => position.market)),
-  );
+  const markets = positions.map((position) => position.market);
+  const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(markets));
   // Several markets on the screen: the market is one of the desk's columns, as in the list.
-  const { priority, decisive } = rankedFor(
-    POSITIONS_RANKED,
-    positions.map((position) => position.market),
-  );
+  const { priority, decisive } = rankedFor(POSITIONS_RANKED, markets);
   return {
     title: 'Positions',
     layout: 'table',
@@ -122,11 +120,7 @@ function positionsModel(reading: Reading<'positions'>): WatchModel {
 
 function accountModel(reading: Reading<'account'>): WatchModel {
   const { account, pnlField } = reading;
-  const fields: WatchField[] = Object.entries(account).map(([key, value]) => ({
-    key,
-    label: labelFromName(key),
-    kind: kindFromName(key, value),
-  }));
+  const fields = named(Object.entries(account));
   return {
     title: 'Account',
     layout: 'card',
@@ -163,15 +157,16 @@ function pricesModel(reading: Reading<'price'>): WatchModel {
 
 function hedgeModel(reading: Reading<'hedge'>): WatchModel {
   const { hedge, maturityAt } = reading;
-  const fields: WatchField[] = HEDGE_FIELDS.map((field) => ({ key: field.key, label: field.label, kind: field.kind }));
-  const extra: WatchField[] = Object.entries(hedge)
-    .filter(([key]) => !fields.some((field) => field.key === key))
-    .map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
+  const fields = HEDGE_FIELDS.map((field) => ({ key: field.key, label: field.label, kind: field.kind }));
+  const all = [
+    ...fields,
+    ...named(Object.entries(hedge).filter(([key]) => !fields.some((field) => field.key === key))),
+  ];
   return {
     title: `Hedge ${hedge.id}`,
     layout: 'card',
-    fields: [...fields, ...extra],
-    priority: [...fields, ...extra].map((field) => field.key),
+    fields: all,
+    priority: all.map((field) => field.key),
     rows: [{ key: hedge.id, values: hedge, maturityAt }],
     empty: 'No hedge data.',
     countdown: { label: 'Matures in' },

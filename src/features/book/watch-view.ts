@@ -112,24 +112,25 @@ function localClockTime(ms: number) {
 
 /** The time of day in `timeZone` (an IANA name such as the environment's TZ), else the local one. */
 export function clockTimeIn(timeZone: string | undefined): (ms: number) => string {
-  if (timeZone === undefined || timeZone === '') return localClockTime;
-  let format: Intl.DateTimeFormat;
   try {
-    format = new Intl.DateTimeFormat('en-GB', {
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZone,
-    });
+    if (timeZone) {
+      const format = new Intl.DateTimeFormat('en-GB', {
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+        timeZone,
+      });
+      return (ms) => format.format(ms);
+    }
   } catch {
-    return localClockTime;
+    // A zone Intl does not know: the local one.
   }
-  return (ms) => format.format(ms);
+  return localClockTime;
 }
 
 /** Time left to a maturity, to the second: "2d 03:04:05", "00:59:59", or "matured". */
-export function formatCountdown(ms: number): string {
+export function formatCountdown(ms: number) {
   if (ms <= 0) return 'matured';
   const total = Math.floor(ms / 1000);
   const days = Math.floor(total / 86_400);
@@ -143,7 +144,7 @@ function everyText(intervalMs: number) {
 }
 
 /** One line about an alert, for the screen and for stderr. Server text is made harmless. */
-export function describeAlert(alert: Alert, now: number): string {
+export function describeAlert(alert: Alert, now: number) {
   if (alert.kind === 'pnl')
     return `net P&L ${formatSignedMoney(alert.netPnlUsd)} USD is at or below ${formatSignedMoney(alert.thresholdUsd)} USD`;
   const what = [alert.market, alert.side].filter((part) => part !== undefined).join(' ') || 'a hedge';
@@ -154,16 +155,15 @@ export function describeAlert(alert: Alert, now: number): string {
 }
 
 /** The whole screen as lines of at most `columns` columns. */
-export function renderWatchScreen(state: WatchState, options: RenderOptions): string[] {
+export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   const { chalk: c, columns, now } = options;
   const clockTime = options.clockTime ?? localClockTime;
-  const noColour = c.level === 0;
   const model = state.model;
   const header = [
     c.bold(model?.title ?? 'Watching'),
     everyText(state.intervalMs),
     `last good refresh ${state.lastGoodAt === undefined ? '—' : clockTime(state.lastGoodAt)}`,
-    ...(noColour ? ['* changed'] : []),
+    ...(c.level === 0 ? ['* changed'] : []),
     'Ctrl-C to stop',
   ].join(c.dim(' · '));
   const lines = [header];
@@ -212,14 +212,14 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
   const columns: TableColumn[] = model.fields.map((field) => ({
     key: field.key,
     header: field.label,
-    align: field.kind !== undefined && NUMERIC_KINDS.has(field.kind) ? 'right' : 'left',
+    align: NUMERIC_KINDS.has(field.kind!) ? 'right' : 'left',
     // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
     ...(field.kind === 'text'
       ? { shrink: 'end' as const, minWidth: TEXT_MIN_WIDTH }
       : field.kind === 'id'
         ? { shrink: 'middle' as const }
         : {}),
-    money: field.kind === 'money' || field.kind === 'pnl' || field.kind === 'charge',
+    money: ['money', 'pnl', 'charge'].includes(field.kind!),
     cells: model.rows.map((row) => tableCell(shownValue(state, row, field, options))),
   }));
   if (model.countdown) {
@@ -279,42 +279,26 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
     model.trend ? displayWidth(model.trend.label) : 0,
   );
   const valueWidth = Math.max(1, options.columns - labelWidth - GAP);
-  const lines = entries.map(
+  const points = state.series.get(row.key) ?? [];
+  if (model.trend && points.length > 0)
+    entries.push([model.trend.label, c.cyan(sparkline(points, Math.min(valueWidth, TREND_MAX_WIDTH * 2)))]);
+  return entries.map(
     ([label, value]) => `${c.dim(label.padEnd(labelWidth))}${' '.repeat(GAP)}${truncateEnd(value, valueWidth)}`,
   );
-  const points = state.series.get(row.key) ?? [];
-  if (model.trend && points.length > 0) {
-    lines.push(
-      `${c.dim(model.trend.label.padEnd(labelWidth))}${' '.repeat(GAP)}${c.cyan(sparkline(points, Math.min(valueWidth, TREND_MAX_WIDTH * 2)))}`,
-    );
-  }
-  return lines;
 }
 
-export interface LiveViewInit {
+interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format'> {
   stream: NodeJS.WritableStream;
-  chalk: ChalkInstance;
   intervalMs: number;
   now: () => number;
   columns: () => number;
-  format: FormatValue;
   clockTime: (ms: number) => string;
 }
 
-export interface LiveView {
-  readonly state: WatchState;
-  fresh(model: WatchModel, at: number): void;
-  stale(at: number, reason: string, nextAt: number | undefined): void;
-  /** Alerts whose condition holds now (shown until they clear); `rang` rings the bell. */
-  alerts(holding: Array<{ alert: Alert; at: number }>, ring: boolean): void;
-  /** Redraws (the countdown and "next try in" move with the clock). */
-  render(): void;
-  /** Leaves the last screen in place, shows the cursor again and stops listening for resizes. */
-  close(): void;
-}
+export type LiveView = Awaited<ReturnType<typeof openLiveView>>;
 
 /** Starts drawing on the terminal: log-update over `stream`, redrawn on resize. */
-export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
+export async function openLiveView(init: LiveViewInit) {
   const { createLogUpdate } = await import('log-update');
   // log-update hides the cursor while it draws and shows it again at done() (and at exit,
   // whatever way the process ends).
@@ -324,44 +308,35 @@ export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
   let closed = false;
   const render = () => {
     if (closed) return;
-    const lines = renderWatchScreen(state, {
-      columns: init.columns(),
-      chalk: init.chalk,
-      now: init.now(),
-      format: init.format,
-      table,
-      clockTime: init.clockTime,
-    });
+    const lines = renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now(), table });
     // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
     draw(safeStyled(lines.join('\n')));
   };
-  const resizable = init.stream as NodeJS.WritableStream & {
-    on?: (event: string, listener: () => void) => unknown;
-    off?: (event: string, listener: () => void) => unknown;
-  };
-  const onResize = () => render();
-  resizable.on?.('resize', onResize);
+  init.stream.on?.('resize', render);
   return {
     state,
-    fresh(model, at) {
+    fresh(model: WatchModel, at: number) {
       applyFresh(state, model, at, init.format);
       render();
     },
-    stale(at, reason, nextAt) {
+    stale(at: number, reason: string, nextAt: number | undefined) {
       state.stale = { since: state.stale?.since ?? at, reason, nextAt };
       render();
     },
-    alerts(holding, ring) {
+    /** Alerts whose condition holds now (shown until they clear); `ring` rings the bell. */
+    alerts(holding: WatchState['alerts'], ring: boolean) {
       state.alerts = holding;
       render();
       if (ring) init.stream.write('\u0007');
     },
+    /** Redraws (the countdown and "next try in" move with the clock). */
     render,
+    /** Leaves the last screen in place, shows the cursor again and stops listening for resizes. */
     close() {
       if (closed) return;
       render();
       closed = true;
-      resizable.off?.('resize', onResize);
+      init.stream.off?.('resize', render);
       draw.done();
     },
   };

@@ -2,8 +2,6 @@
 // passing failures mark the view stale, alerts fire once per condition until it clears.
 import { HedgeClient } from '../../platform/api/client.js';
 import { readNumber } from '../../core/number-format.js';
-import type { RetryPolicy } from '../../platform/api/retry-policy.js';
-import type { Hedge } from '../../platform/api/schemas.js';
 import { Transport } from '../../platform/api/transport.js';
 import {
   alertConditions,
@@ -13,7 +11,6 @@ import {
   type Alert,
   type AlertFacts,
   type AlertRules,
-  type MaturityFact,
 } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
 import { echo, parseHedgeId, parseMarket, parseWholeNumber } from '../../core/input.js';
@@ -28,10 +25,10 @@ import {
 } from '../../core/errors.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { parseClientReference } from '../../core/input.js';
-import type { WatchReading } from './watch-outcome.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
-import { accountForPeople } from '../../platform/api/wire/fields.js';
+import { accountForPeople, type PositionFacts, type PriceQuote } from '../../platform/api/wire/fields.js';
+import type { Hedge } from '../../platform/api/schemas.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
@@ -61,7 +58,7 @@ export const MAX_RETRY_AFTER_MS = 600_000;
  * One retry inside a refresh, quickly; a Retry-After is never waited out inside it (the loop
  * delays its next refresh instead). The transport's other settings (timeouts, --timeout) stay.
  */
-const WATCH_RETRY_POLICY: Partial<RetryPolicy> = {
+const WATCH_RETRY_POLICY = {
   maxAttempts: 2,
   baseDelayMs: 500,
   maxDelayMs: 1_000,
@@ -79,7 +76,7 @@ const ACCOUNT_PNL_FIELDS = [
 ] as const;
 
 /** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
-export function watchAsked(options: WatchOptionValues): boolean {
+export function watchAsked(options: WatchOptionValues) {
   return (
     options.watch !== undefined ||
     options.alertPnl !== undefined ||
@@ -90,7 +87,7 @@ export function watchAsked(options: WatchOptionValues): boolean {
 }
 
 /** --watch's value: `true` alone (the default), else seconds from 1 to 3600. Returns ms. */
-export function parseWatchInterval(raw: string | true): number {
+export function parseWatchInterval(raw: string | true) {
   if (raw === true) return DEFAULT_WATCH_SECONDS * 1000;
   const value = raw.trim();
   const allowed = `a number of seconds from ${MIN_WATCH_SECONDS} to ${MAX_WATCH_SECONDS} (default ${DEFAULT_WATCH_SECONDS})`;
@@ -106,19 +103,10 @@ export function parseWatchInterval(raw: string | true): number {
   return Math.round(seconds * 1000);
 }
 
-export interface WatchSettings {
-  intervalMs: number;
-  count?: number;
-  rules: AlertRules;
-  exitOnAlert: boolean;
-}
+type WatchSettings = ReturnType<typeof parseWatchSettings>;
 
 /** Every option checked before anything is sent (exit 2 on the first problem). */
-export function parseWatchSettings(
-  ports: Pick<FlowPorts, 'hedgeCommand' | 'format'>,
-  target: WatchTarget,
-  options: WatchOptionValues,
-): WatchSettings {
+export function parseWatchSettings(ports: FlowPorts, target: WatchTarget, options: WatchOptionValues) {
   const given =
     options.alertPnl !== undefined
       ? '--alert-pnl'
@@ -134,7 +122,16 @@ export function parseWatchSettings(
       `${given}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`,
     );
   const intervalMs = parseWatchInterval(options.watch);
-  const count = options.count === undefined ? undefined : parseWatchCount(options.count);
+  const count =
+    options.count === undefined
+      ? undefined
+      : parseWholeNumber(
+          options.count,
+          '--count',
+          1,
+          MAX_WATCH_COUNT,
+          `a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}`,
+        );
   const format = ports.format;
   if (format === 'csv' || format === 'tsv') {
     throw new UsageError(
@@ -177,12 +174,7 @@ export function parseWatchSettings(
   if (options.exitOnAlert && rules.pnlAtOrBelowUsd === undefined && rules.maturityWithinMs === undefined) {
     throw new UsageError('--exit-on-alert: needs an alert to wait for (--alert-pnl or --alert-maturity).');
   }
-  return { intervalMs, rules, exitOnAlert: options.exitOnAlert === true, ...(count === undefined ? {} : { count }) };
-}
-
-function parseWatchCount(raw: string) {
-  const allowed = `a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}`;
-  return parseWholeNumber(raw, '--count', 1, MAX_WATCH_COUNT, allowed);
+  return { intervalMs, rules, exitOnAlert: options.exitOnAlert === true, count };
 }
 
 function commandWords(target: WatchTarget) {
@@ -196,18 +188,31 @@ function commandWords(target: WatchTarget) {
   }
 }
 
+/** What one refresh read, as data (the live view's model is made of it; NDJSON prints the refresh's `data`). */
+export type WatchReading =
+  | {
+      kind: 'positions';
+      positions: PositionFacts[];
+      references: Array<string | undefined>;
+      ref?: string;
+      netPnlUsd?: number;
+    }
+  /** `pnlField`: the account's field that carries its unrealized P&L, when one does. */
+  | { kind: 'account'; account: Record<string, unknown>; pnlField?: string }
+  | { kind: 'price'; market?: string; prices: PriceQuote[] }
+  /** `maturityAt`: set while the hedge can still mature. */
+  | { kind: 'hedge'; hedge: Hedge; maturityAt?: string };
+
 interface WatchSnapshot {
   data: unknown;
   facts: AlertFacts;
   reading: WatchReading;
 }
 
-interface WatchSource {
-  read(client: HedgeClient): Promise<WatchSnapshot>;
-}
+type WatchSource = (client: HedgeClient) => Promise<WatchSnapshot>;
 
 function positionsSource(
-  ports: Pick<FlowPorts, 'log'>,
+  ports: FlowPorts,
   needMaturity: boolean,
   ref: string | undefined,
   live: boolean,
@@ -219,106 +224,98 @@ function positionsSource(
   const referenceOf = new Map<string, string | undefined>();
   const identity = (position: BookPosition, index: number) =>
     position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
-  return {
-    async read(client) {
-      const book = await readBook({ client, log: (line) => ports.log(line) });
-      for (const position of book) {
-        if (position.maturityAt !== undefined || !needMaturity || position.hedgeId === undefined) continue;
-        if (!maturityOfHedge.has(position.hedgeId)) {
-          const hedge = await client.getHedge(position.hedgeId).catch(() => undefined);
-          maturityOfHedge.set(position.hedgeId, hedge?.maturity_at ?? undefined);
-        }
-        position.maturityAt = maturityOfHedge.get(position.hedgeId);
+  return async (client) => {
+    const book = await readBook({ client, log: (line) => ports.log(line) });
+    for (const position of book) {
+      if (position.maturityAt !== undefined || !needMaturity || position.hedgeId === undefined) continue;
+      if (!maturityOfHedge.has(position.hedgeId)) {
+        const hedge = await client.getHedge(position.hedgeId).catch(() => undefined);
+        maturityOfHedge.set(position.hedgeId, hedge?.maturity_at ?? undefined);
       }
-      // Asked once per position seen: for the live view's Ref column, and for --ref (NDJSON is the data as sent).
-      if ((live || ref !== undefined) && book.some((position, index) => !referenceOf.has(identity(position, index)))) {
-        let references: Array<string | undefined> = [];
-        try {
-          references = await positionReferences(client, book);
-        } catch (error) {
-          // The column is a help, not the data: without --ref the view goes on without it.
-          if (ref !== undefined) throw error;
-          ports.log(`positions: deal references not read (${messageOf(error)})`);
-        }
-        book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
-      }
-      const shown =
-        ref === undefined
-          ? book
-          : book.filter((position, index) => carriesReference(referenceOf.get(identity(position, index)), ref));
-      const known = shown.every((position) => position.netPnlUsd !== undefined);
-      const total = known ? shown.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
-      const rounded = total === undefined ? undefined : cents(total);
-      return {
-        // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
-        data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
-        facts: {
-          netPnlUsd: rounded,
-          maturities: shown.flatMap((position, index): MaturityFact[] =>
-            position.maturityAt === undefined
-              ? []
-              : [
-                  {
-                    key: position.hedgeId ?? `${position.market}:${position.side ?? index}`,
-                    maturityAt: position.maturityAt,
-                    market: position.market,
-                    side: position.side,
-                    hedgeId: position.hedgeId,
-                  },
-                ],
-          ),
-        },
-        reading: {
-          kind: 'positions',
-          positions: shown,
-          references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))),
-          ref,
-          netPnlUsd: rounded,
-        },
-      };
-    },
+      position.maturityAt = maturityOfHedge.get(position.hedgeId);
+    }
+    // Asked once per position seen: for the live view's Ref column, and for --ref (NDJSON is the data as sent).
+    if ((live || ref !== undefined) && book.some((position, index) => !referenceOf.has(identity(position, index)))) {
+      const references = await positionReferences(client, book).catch((error: unknown) => {
+        // The column is a help, not the data: without --ref the view goes on without it.
+        if (ref !== undefined) throw error;
+        ports.log(`positions: deal references not read (${messageOf(error)})`);
+        return [];
+      });
+      book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
+    }
+    const shown =
+      ref === undefined
+        ? book
+        : book.filter((position, index) => carriesReference(referenceOf.get(identity(position, index)), ref));
+    const rounded = shown.every((position) => position.netPnlUsd !== undefined)
+      ? cents(shown.reduce((sum, position) => sum + position.netPnlUsd!, 0))
+      : undefined;
+    return {
+      // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
+      data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
+      facts: {
+        netPnlUsd: rounded,
+        maturities: shown.flatMap((position, index) =>
+          position.maturityAt === undefined
+            ? []
+            : [
+                {
+                  key: position.hedgeId ?? `${position.market}:${position.side ?? index}`,
+                  maturityAt: position.maturityAt,
+                  market: position.market,
+                  side: position.side,
+                  hedgeId: position.hedgeId,
+                },
+              ],
+        ),
+      },
+      reading: {
+        kind: 'positions',
+        positions: shown,
+        references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))),
+        ref,
+        netPnlUsd: rounded,
+      },
+    };
   };
 }
 
 function accountSource(oneShape: boolean): WatchSource {
-  return {
-    async read(client) {
-      const sent = await client.getAccount();
-      // Our names, like `account --json` (the card too); --raw: as sent.
-      const account = oneShape ? accountForPeople(sent) : sent;
-      const pnlField = ACCOUNT_PNL_FIELDS.find((name) => readNumber(account[name]) !== undefined);
-      const pnl = pnlField === undefined ? undefined : readNumber(account[pnlField]);
-      return {
-        data: account,
-        facts: { netPnlUsd: pnl, maturities: [] },
-        reading: { kind: 'account', account, pnlField },
-      };
-    },
+  return async (client) => {
+    const sent = await client.getAccount();
+    // Our names, like `account --json` (the card too); --raw: as sent.
+    const account = oneShape ? accountForPeople(sent) : sent;
+    const pnlField = ACCOUNT_PNL_FIELDS.find((name) => readNumber(account[name]) !== undefined);
+    const pnl = pnlField === undefined ? undefined : readNumber(account[pnlField]);
+    return {
+      data: account,
+      facts: { netPnlUsd: pnl, maturities: [] },
+      reading: { kind: 'account', account, pnlField },
+    };
   };
 }
 
 function priceSource(market: string | undefined): WatchSource {
   let listedChecked = false;
-  return {
-    async read(client) {
-      let markets: string[];
-      if (market !== undefined) {
-        // The live list decides whether the market exists (exit 2 when not); asked once.
-        if (!listedChecked) await requireListedMarket(client, market);
-        listedChecked = true;
-        markets = [market];
-      } else {
-        markets = (await client.listMarkets()).markets.map((entry) => entry.market);
-      }
-      // --json prints GET /prices' data as the server sent it; the view reads the prices out of it.
-      const {
-        data,
-        quotes: prices,
-        problem,
-      } = markets.length === 0 ? { data: [], quotes: [], problem: undefined } : await client.readPrices(markets);
-      if (problem) throw problem;
-      return { data, facts: { maturities: [] }, reading: { kind: 'price', market, prices } };
-    },
+  return async (client) => {
+    let markets: string[];
+    if (market !== undefined) {
+      // The live list decides whether the market exists (exit 2 when not); asked once.
+      if (!listedChecked) await requireListedMarket(client, market);
+      listedChecked = true;
+      markets = [market];
+    } else {
+      markets = (await client.listMarkets()).markets.map((entry) => entry.market);
+    }
+    // --json prints GET /prices' data as the server sent it; the view reads the prices out of it.
+    const {
+      data,
+      quotes: prices,
+      problem,
+    } = markets.length === 0 ? { data: [], quotes: [], problem: undefined } : await client.readPrices(markets);
+    if (problem) throw problem;
+    return { data, facts: { maturities: [] }, reading: { kind: 'price', market, prices } };
   };
 }
 
@@ -326,27 +323,25 @@ const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
 
 function hedgeSource(typed: string): WatchSource {
   let id: string | undefined;
-  return {
-    async read(client) {
-      const hedge: Hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
-      id = hedge.id;
-      const maturityAt =
-        typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
-      return {
-        data: hedge,
-        facts: {
-          maturities:
-            maturityAt === undefined
-              ? []
-              : [{ key: hedge.id, maturityAt, market: hedge.market, side: hedge.side, hedgeId: hedge.id }],
-        },
-        reading: { kind: 'hedge', hedge, maturityAt },
-      };
-    },
+  return async (client) => {
+    const hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
+    id = hedge.id;
+    const maturityAt =
+      typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
+    return {
+      data: hedge,
+      facts: {
+        maturities:
+          maturityAt === undefined
+            ? []
+            : [{ key: hedge.id, maturityAt, market: hedge.market, side: hedge.side, hedgeId: hedge.id }],
+      },
+      reading: { kind: 'hedge', hedge, maturityAt },
+    };
   };
 }
 
-function sourceFor(ports: Pick<FlowPorts, 'log'>, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
+function sourceFor(ports: FlowPorts, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
   switch (target.kind) {
     case 'positions':
       return positionsSource(
@@ -366,13 +361,14 @@ function sourceFor(ports: Pick<FlowPorts, 'log'>, target: WatchTarget, { setting
 }
 
 /** The record of an alert in NDJSON: snake_case like the API's data. */
-export function alertRecord(alert: Alert): Record<string, unknown> {
+export function alertRecord(alert: Alert) {
   if (alert.kind === 'pnl') return { kind: 'pnl', net_pnl_usd: alert.netPnlUsd, threshold_usd: alert.thresholdUsd };
   return {
+    // Said only when known: JSON leaves out what is undefined.
     kind: 'maturity',
-    ...(alert.market !== undefined ? { market: alert.market } : {}),
-    ...(alert.side !== undefined ? { side: alert.side } : {}),
-    ...(alert.hedgeId !== undefined ? { hedge_id: alert.hedgeId } : {}),
+    market: alert.market,
+    side: alert.side,
+    hedge_id: alert.hedgeId,
     maturity_at: alert.maturityAt,
     seconds_left: alert.secondsLeft,
     within: alert.within,
@@ -391,13 +387,13 @@ export interface WatchSink {
 }
 
 /** A refresh that failed for a reason that may pass: the watch goes on, stale. */
-export function isPassingFailure(error: unknown): boolean {
+export function isPassingFailure(error: unknown) {
   if (error instanceof AuthError) return false;
   if (error instanceof NetworkError || error instanceof InvalidResponseError) return true;
   return error instanceof ApiError && (error.status >= 500 || error.status === 429);
 }
 
-function watchClient(ports: Pick<FlowPorts, 'notify'>, client: HedgeClient) {
+function watchClient(ports: FlowPorts, client: HedgeClient) {
   if (!(client.transport instanceof Transport)) return client;
   const config = client.transport.config;
   return new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
@@ -407,7 +403,7 @@ function watchClient(ports: Pick<FlowPorts, 'notify'>, client: HedgeClient) {
 }
 
 /** Start to start at the interval, and never sooner than MIN_WATCH_SECONDS after the answer. */
-export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs: number): number {
+export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs: number) {
   return Math.max(startedAt + intervalMs, answeredAt + MIN_WATCH_SECONDS * 1000);
 }
 
@@ -426,12 +422,7 @@ export interface WatchPlan {
   oneShape: boolean;
 }
 
-async function pauseUntil(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>,
-  sink: WatchSink,
-  live: boolean,
-  at: number,
-) {
+async function pauseUntil(ports: FlowPorts, sink: WatchSink, live: boolean, at: number) {
   const { clock, signal, deadline } = ports;
   for (;;) {
     if (signal.aborted) return 'stopped';
@@ -472,33 +463,22 @@ export async function runWatch(
   const firedAt = new Map<string, number>();
   let nextAt = clock.now();
   let refreshes = 0;
-  let ended: 'stopped' | 'deadline' | 'count';
+  const deadlineReached = { ended: 'deadline', timeoutSeconds: ports.timeoutSeconds } as const;
   try {
     for (;;) {
-      if (settings.count !== undefined && refreshes >= settings.count) {
-        ended = 'count';
-        break;
-      }
+      if (settings.count !== undefined && refreshes >= settings.count) return { ended: 'count', count: settings.count };
       const state = await pauseUntil(ports, sink, live, nextAt);
-      if (state !== 'due') {
-        ended = state;
-        break;
-      }
+      if (state === 'deadline') return deadlineReached;
+      if (state === 'stopped') return { ended: 'stopped' };
       const startedAt = clock.now();
       refreshes += 1;
       let snapshot: WatchSnapshot;
       try {
-        snapshot = await source.read(client);
+        snapshot = await source(client);
       } catch (error) {
         nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs);
-        if (signal.aborted || error instanceof InterruptedError) {
-          ended = 'stopped';
-          break;
-        }
-        if (deadline !== undefined && clock.now() >= deadline && isPassingFailure(error)) {
-          ended = 'deadline';
-          break;
-        }
+        if (signal.aborted || error instanceof InterruptedError) return { ended: 'stopped' };
+        if (deadline !== undefined && clock.now() >= deadline && isPassingFailure(error)) return deadlineReached;
         if (!isPassingFailure(error)) throw error;
         const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
         if (retryAfterMs !== undefined)
@@ -520,15 +500,9 @@ export async function runWatch(
           holding.map((alert) => ({ alert, at: firedAt.get(alert.key) ?? at })),
           at,
         );
-      if (fired.length > 0 && settings.exitOnAlert) {
-        sink.close();
-        return { ended: 'alert', alert: fired[0]!, at };
-      }
+      if (fired.length > 0 && settings.exitOnAlert) return { ended: 'alert', alert: fired[0]!, at };
     }
   } finally {
     sink.close();
   }
-  if (ended === 'deadline') return { ended: 'deadline', timeoutSeconds: ports.timeoutSeconds };
-  if (ended === 'count') return { ended: 'count', count: settings.count! };
-  return { ended: 'stopped' };
 }

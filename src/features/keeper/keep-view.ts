@@ -54,48 +54,34 @@ export async function liveReporter(
 }
 
 /** The screen: a title line, one line per row, then the latest events; no line wider than `width`. */
-export function renderKeepStatus(
-  status: KeepStatus,
-  recent: readonly string[],
-  width: number,
-  chalk: ChalkInstance,
-): string {
+export function renderKeepStatus(status: KeepStatus, recent: readonly string[], width: number, chalk: ChalkInstance) {
   const fitLine = (line: string) => truncateEnd(line, Math.max(20, width));
-  const lines: string[] = [];
   const next = status.next_cycle_at ? `next cycle ${clock(status.next_cycle_at)}` : '';
   const lastCycle = status.last_cycle_at ? `last cycle ${clock(status.last_cycle_at)}` : 'first cycle running';
   // First on the line, so a long file name never pushes it off an 80-column screen.
-  const title = status.dry_run
-    ? `DRY RUN: nothing is sent · hedge keep ${safeText(status.file)}`
-    : `hedge keep ${safeText(status.file)}`;
-  lines.push(
+  const title = `${status.dry_run ? 'DRY RUN: nothing is sent · ' : ''}hedge keep ${safeText(status.file)}`;
+  return [
     fitLine(
       chalk.bold(title) +
         chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`),
     ),
-  );
-  lines.push('');
-  for (const row of status.rows) {
-    const current = row.current_usd === null ? 'flat' : formatUsd(row.current_usd);
-    const action = row.next_action
-      ? ` · ${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}`
-      : '';
-    const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
-    lines.push(
-      fitLine(
+    '',
+    ...status.rows.map((row) => {
+      const current = row.current_usd === null ? 'flat' : formatUsd(row.current_usd);
+      const action = row.next_action
+        ? ` · ${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}`
+        : '';
+      const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
+      return fitLine(
         `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUsd(row.target_usd)} USD · ${safeText(row.state)}${action}`,
-      ),
-    );
-  }
-  if (recent.length > 0) {
-    lines.push('');
-    for (const line of recent) lines.push(fitLine(chalk.dim(line)));
-  }
-  return lines.join('\n');
+      );
+    }),
+    ...(recent.length > 0 ? ['', ...recent.map((line) => fitLine(chalk.dim(line)))] : []),
+  ].join('\n');
 }
 
 /** One event as a line for people: time, kind, what, ids. */
-export function describeEvent(event: KeepEvent): string {
+export function describeEvent(event: KeepEvent) {
   const where = event.market ? ` ${safeText(String(event.market))} ${safeText(String(event.side ?? ''))}` : '';
   const amount = typeof event.notional_usd === 'number' ? ` ${formatUsd(event.notional_usd)} USD` : '';
   const ids =
@@ -112,15 +98,15 @@ export function describeEvent(event: KeepEvent): string {
 }
 
 /** When a next action is due: to the minute. */
-function minute(iso: string): string {
+function minute(iso: string) {
   return `${utcDayMinute(iso)} UTC`;
 }
 
-function clock(iso: string): string {
+function clock(iso: string) {
   return `${utcDaySecond(iso)} UTC`;
 }
 
 /** An amount in a keeper line: up to two decimals (the one formatter family). */
-function formatUsd(amount: number): string {
+function formatUsd(amount: number) {
   return formatUpTo(amount, 2);
 }

@@ -6,16 +6,10 @@ import { pidAlive } from '../../core/files/file-lock.js';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import { isTeamJournal } from '../../platform/journal/store.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
-import type { Heartbeat, KeeperLiveness, KeeperState, KeeperStatus } from '../../core/keep-rules.js';
+import type { Heartbeat, KeeperState, KeeperStatus } from '../../core/keep-rules.js';
 import { identityOf, type Identity } from '../write/identity.js';
 import { HeldError } from '../../core/errors.js';
-import {
-  ensureDir,
-  openJournal,
-  type Hold,
-  type HoldResult,
-  type KeeperHeartbeats,
-} from '../../platform/journal/index.js';
+import { ensureDir, openJournal, type HoldResult, type KeeperHeartbeats } from '../../platform/journal/index.js';
 import { safeText } from '../../core/security/safe-text.js';
 
 export { heartbeatFile, writeHeartbeatFile as writeHeartbeat };
@@ -23,17 +17,17 @@ export { heartbeatFile, writeHeartbeatFile as writeHeartbeat };
 export const HEARTBEAT_VERSION = 1;
 
 /** The per-user keepers folder, shared by every HEDGE_CONFIG_DIR: two config folders with one key must meet here. */
-export function keeperStateDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
+export function keeperStateDir(env: Readonly<Record<string, string | undefined>>, home: string) {
   if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) return join(env.XDG_STATE_HOME, 'hedge', 'keepers');
   return join(env.HOME || home, '.local', 'state', 'hedge', 'keepers');
 }
 
 /** The account a keeper holds, as lock scopes name it: `${environment}|${host}|${keyId}|keep`. */
-export function keeperScope(identity: { environment: string; host: string; keyId: string }): string {
+function keeperScope(identity: { environment: string; host: string; keyId: string }) {
   return `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
 }
 
-export function readHeartbeat(path: string): Heartbeat | undefined {
+export function readHeartbeat(path: string) {
   return heartbeatOf(readHeartbeatFile(path)?.body);
 }
 
@@ -41,10 +35,10 @@ export function readHeartbeat(path: string): Heartbeat | undefined {
  * A stored body as a heartbeat, or undefined when it is not one. Lenient (another hedge's version
  * may add fields) but strict on what status relies on; the lists it shows default to empty.
  */
-export function heartbeatOf(body: unknown): Heartbeat | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const value = body as Partial<Heartbeat>;
-  if (typeof value.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string')
+export function heartbeatOf(body: unknown) {
+  // Anything but an object (an array included) has no number `pid`.
+  const value = body as Partial<Heartbeat> | null | undefined;
+  if (typeof value?.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string')
     return undefined;
   return {
     ...value,
@@ -57,11 +51,7 @@ export function heartbeatOf(body: unknown): Heartbeat | undefined {
 }
 
 /** What a heartbeat says about its keeper: stopped, dead, hung, running, or `elsewhere` on another host. */
-export function livenessOf(
-  heartbeat: Heartbeat,
-  nowMs: number,
-  isPidAlive: (pid: number) => boolean = pidAlive,
-): KeeperLiveness {
+export function livenessOf(heartbeat: Heartbeat, nowMs: number, isPidAlive: (pid: number) => boolean = pidAlive) {
   if (heartbeat.stopped_at) return 'stopped';
   const stale = nowMs - Date.parse(heartbeat.updated_at) > staleAfterMs(heartbeat.interval_s);
   if (heartbeat.host !== hostname()) return stale ? 'hung' : 'elsewhere';
@@ -70,14 +60,14 @@ export function livenessOf(
 }
 
 /** A heartbeat older than three intervals and a minute (a slow roll's waits included) is stale. */
-export function staleAfterMs(intervalSeconds: number): number {
+export function staleAfterMs(intervalSeconds: number) {
   return 3 * Math.max(2, intervalSeconds) * 1000 + 60_000;
 }
 
 // ---- hedge keep status ----------------------------------------------------------------------------
 
 /** The states a script may count on: a keeper at work (here, or on another machine of the team store). */
-export function isKeeperUp(state: KeeperState): boolean {
+export function isKeeperUp(state: KeeperState) {
   return state === 'running' || state === 'elsewhere';
 }
 
@@ -86,52 +76,41 @@ export function livenessByStoreLock(
   holder: { pid: number; host: string } | undefined,
   heartbeat: Heartbeat | undefined,
   ageMs: number | undefined,
-): KeeperState {
+) {
   if (!holder) return !heartbeat ? 'none' : heartbeat.stopped_at ? 'stopped' : 'dead';
   // A live keeper whose heartbeat is not in the store (an older hedge, or its first not written yet).
   if (!heartbeat || heartbeat.pid !== holder.pid || heartbeat.host !== holder.host) return 'elsewhere';
   if (heartbeat.stopped_at) return 'stopped';
-  return (ageMs ?? Number.POSITIVE_INFINITY) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
+  return (ageMs ?? Infinity) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
 }
 
 export async function readKeeperStatus(ports: FlowPorts): Promise<KeeperStatus> {
   const identity = await identityOf(ports);
   const scope = keeperScope(identity);
   const file = heartbeatFile(keeperStateDir(ports.env, homedir()), scope);
-  const account = { environment: identity.environment, host: identity.host, key_id: identity.keyId };
   const nowMs = ports.clock.now();
-  const ageOf = (heartbeat: Heartbeat) => Math.max(0, nowMs - Date.parse(heartbeat.updated_at));
   const journal = await ports.journal();
-
-  if (!isTeamJournal(journal)) {
-    const heartbeat = readHeartbeat(file);
-    return {
-      state: heartbeat ? livenessOf(heartbeat, nowMs) : 'none',
-      heartbeat_file: file,
-      heartbeat_source: heartbeat ? 'file' : null,
-      heartbeat_revision: null,
-      account,
-      heartbeat_age_s: heartbeat ? Math.round(ageOf(heartbeat) / 1000) : null,
-      heartbeat: heartbeat ?? null,
-    };
-  }
-
+  const team = isTeamJournal(journal) ? journal : undefined;
   // The team store: who holds the keeper lock (alive, on whatever machine) and the heartbeat it
   // writes there. A keeper of an older hedge writes none to the store: this machine's file then.
-  const [holder, stored] = await Promise.all([journal.lockHolder(scope), journal.keeperHeartbeats?.read(scope)]);
+  const [holder, stored] = team
+    ? await Promise.all([team.lockHolder(scope), team.keeperHeartbeats?.read(scope)])
+    : [undefined, undefined];
   const fromStore = heartbeatOf(stored?.body);
   const heartbeat = fromStore ?? readHeartbeat(file);
-  const ageMs = heartbeat ? (fromStore && stored?.ageMs !== undefined ? stored.ageMs : ageOf(heartbeat)) : undefined;
-  const state = livenessByStoreLock(holder, heartbeat, ageMs);
+  const ageMs =
+    heartbeat &&
+    (fromStore && stored?.ageMs !== undefined ? stored.ageMs : Math.max(0, nowMs - Date.parse(heartbeat.updated_at)));
   return {
-    state,
+    // With a team store the keeper is judged by the store's lock and its heartbeat's age, never a pid here.
+    state: team ? livenessByStoreLock(holder, heartbeat, ageMs) : heartbeat ? livenessOf(heartbeat, nowMs) : 'none',
     heartbeat_file: file,
     heartbeat_source: fromStore ? 'store' : heartbeat ? 'file' : null,
     heartbeat_revision: fromStore ? stored!.revision : null,
-    account,
+    account: { environment: identity.environment, host: identity.host, key_id: identity.keyId },
     heartbeat_age_s: ageMs === undefined ? null : Math.round(ageMs / 1000),
     heartbeat: heartbeat ?? null,
-    store_holder: holder ? { pid: holder.pid, host: holder.host, since: holder.since } : null,
+    ...(team && { store_holder: holder ? { pid: holder.pid, host: holder.host, since: holder.since } : null }),
   };
 }
 
@@ -149,34 +128,25 @@ export interface KeeperLockPlace {
 }
 
 /** One keeper per account: its lock in the team store, else in the keeper folder every config folder shares. */
-export async function keeperLockPlace(
-  ports: Pick<FlowPorts, 'journal' | 'env'>,
-  identity: Identity,
-): Promise<KeeperLockPlace> {
+export async function keeperLockPlace(ports: Pick<FlowPorts, 'journal' | 'env'>, identity: Identity) {
   const scope = keeperScope(identity);
   const dir = keeperStateDir(ports.env, homedir());
   const journal = await ports.journal();
-  if (isTeamJournal(journal)) {
-    return {
-      scope,
-      dir,
-      where: journal.location,
-      take: () => journal.lock(scope, { waitMs: 0 }),
-      ...(journal.keeperHeartbeats ? { storeHeartbeats: journal.keeperHeartbeats } : {}),
-    };
-  }
+  const team = isTeamJournal(journal) ? journal : undefined;
   // Made inside the state folder: a link there is refused, not followed.
-  ensureDir(dir, { inside: true });
-  const keepers = openJournal({ dir });
-  return { scope, dir, where: dir, take: () => keepers.lock(scope, { waitMs: 0 }) };
+  if (!team) ensureDir(dir, { inside: true });
+  const locks = team ?? openJournal({ dir });
+  return {
+    scope,
+    dir,
+    where: team?.location ?? dir,
+    take: () => locks.lock(scope, { waitMs: 0 }),
+    storeHeartbeats: team?.keeperHeartbeats,
+  };
 }
 
 /** Takes the account's keeper lock, or throws exit 11 naming the keeper that has it. */
-export async function takeKeeperLock(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  place: KeeperLockPlace,
-  file: string,
-): Promise<Hold> {
+export async function takeKeeperLock(ports: FlowPorts, place: KeeperLockPlace, file: string) {
   const taken = await place.take();
   if (taken.held) return taken.hold;
   const { holder } = taken;

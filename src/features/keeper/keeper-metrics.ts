@@ -1,6 +1,5 @@
 // `hedge keep --metrics ADDR`: Prometheus metrics and /healthz (503 once the last good cycle is stale).
 // Every label value is from a fixed set (anything else is `other`), so a server's code cannot reach the exposition.
-import type { Server } from 'node:http';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { isMarketName } from '../../core/input.js';
 import { SIDES } from '../../core/vocabulary.js';
@@ -14,30 +13,23 @@ export interface MetricsAddress {
   port: number;
 }
 
-export interface KeeperMetrics {
-  cycle(good: boolean, atMs: number): void;
-  action(kind: string): void;
-  error(code: string): void;
-  rows(rows: ReadonlyArray<{ market: string; side: string; target_usd: number; current_usd: number | null }>): void;
-  /** The address actually bound ("127.0.0.1:41234"). */
-  readonly address: string;
-  close(): Promise<void>;
-}
+export type KeeperMetrics = Awaited<ReturnType<typeof serveKeeperMetrics>>;
 
 /**
- * What the metrics server allows a client: a scrape is one short GET from a collector nearby, so a
- * slower client is cut, and a socket past maxConnections is closed as it is accepted. Node checks
- * the header and request timeouts every checkIntervalMs (its default would let a slow client stay longer).
+ * What the metrics server allows a client (node:http's options, in ms): a scrape is one short GET
+ * from a collector nearby, so a slower client is cut, and a socket past maxConnections is closed as
+ * it is accepted. Node checks the header and request timeouts every connectionsCheckingInterval (its
+ * default would let a slow client stay longer).
  */
 export const METRICS_SERVER_LIMITS = {
   maxConnections: 64,
-  headersTimeoutMs: 5_000,
-  requestTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 5_000,
-  checkIntervalMs: 1_000,
-} as const;
+  headersTimeout: 5_000,
+  requestTimeout: 10_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+};
 
-const KNOWN_SIDES: ReadonlySet<string> = new Set(SIDES);
+const KNOWN_SIDES = new Set<string>(SIDES);
 
 export async function serveKeeperMetrics(
   address: MetricsAddress,
@@ -48,10 +40,10 @@ export async function serveKeeperMetrics(
     /** The error codes counted under their own name (the error catalogue's and the keeper's own); any other is `other`. */
     knownErrorCodes: Iterable<string>;
     /** METRICS_SERVER_LIMITS unless a test needs shorter ones. */
-    limits?: Partial<Record<keyof typeof METRICS_SERVER_LIMITS, number>>;
+    limits?: Partial<typeof METRICS_SERVER_LIMITS>;
   },
-): Promise<KeeperMetrics> {
-  const knownErrorCodes: ReadonlySet<string> = new Set(options.knownErrorCodes);
+) {
+  const knownErrorCodes = new Set(options.knownErrorCodes);
   const limits = { ...METRICS_SERVER_LIMITS, ...options.limits };
   const rowLabels = (row: { market: string; side: string }) => ({
     market: boundedLabel(row.market, isMarketName),
@@ -89,14 +81,8 @@ export async function serveKeeperMetrics(
   // Rows seen before: a row dropped from the target (SIGHUP) leaves the gauges.
   let shown = new Map<string, { market: string; side: string }>();
 
-  const limitsOfServer = {
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
-    connectionsCheckingInterval: limits.checkIntervalMs,
-  };
   // node:http by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
-  const server: Server = process.getBuiltinModule('node:http').createServer(limitsOfServer, (request, response) => {
+  const server = process.getBuiltinModule('node:http').createServer(limits, (request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -142,21 +128,22 @@ export async function serveKeeperMetrics(
       : `${address.host}:${address.port}`;
 
   return {
+    /** The address actually bound ("127.0.0.1:41234"). */
     address: shownAddress,
-    cycle(good, atMs) {
+    cycle(good: boolean, atMs: number) {
       cycles.inc({ result: good ? 'good' : 'failed' });
       if (good) {
         lastGoodMs = atMs;
         lastGood.set(atMs / 1000);
       }
     },
-    action(kind) {
+    action(kind: string) {
       actions.inc({ action: kind });
     },
-    error(code) {
+    error(code: string) {
       errors.inc({ code: boundedLabel(code, knownErrorCodes) });
     },
-    rows(rows) {
+    rows(rows: ReadonlyArray<{ market: string; side: string; target_usd: number; current_usd: number | null }>) {
       const now = new Map<string, { market: string; side: string }>();
       for (const row of rows) {
         const labels = rowLabels(row);
@@ -172,7 +159,7 @@ export async function serveKeeperMetrics(
       shown = now;
     },
     close() {
-      return new Promise((resolve) => {
+      return new Promise<void>((resolve) => {
         server.closeAllConnections?.();
         server.close(() => resolve());
       });

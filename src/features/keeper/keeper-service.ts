@@ -13,8 +13,6 @@ import {
   type ActiveAlert,
   type AlertCause,
   type AlertNotice,
-  type AlertState,
-  type HeadroomReading,
 } from '../../core/alerts.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { EventFields, Heartbeat, KeepEvent, KeepRowStatus } from '../../core/keep-rules.js';
@@ -24,6 +22,7 @@ import { safeDeep, safeJson, safeText } from '../../core/security/safe-text.js';
 import { slackText } from '../../core/security/slack-text.js';
 import { containsKeyShape } from '../../core/security/secrets.js';
 import { cents } from '../../core/money.js';
+import { utcIso } from '../../core/utc-text.js';
 import { within } from '../../core/security/bounded-read.js';
 import {
   heartbeatFile,
@@ -32,15 +31,15 @@ import {
   readHeartbeat,
   staleAfterMs,
   writeHeartbeat,
+  type KeeperLockPlace,
 } from './keeper-heartbeat.js';
-import type { KeeperLockPlace } from './keeper-heartbeat.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../../core/errors.js';
 import { parseUsdAmount } from '../../core/input.js';
 import type { Identity } from '../write/identity.js';
 
 /** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
-export function parseMetricsAddress(raw: string): MetricsAddress {
+export function parseMetricsAddress(raw: string) {
   const text = raw.trim();
   const refuse = () =>
     new UsageError(
@@ -55,15 +54,20 @@ export function parseMetricsAddress(raw: string): MetricsAddress {
 }
 
 /** The service's options of `hedge keep` as typed (exit 2 on a bad one, before anything is read). */
-export function parseKeeperServiceOptions(options: { alertUrl?: string; alertHeadroom?: string; metrics?: string }) {
-  const alertHeadroomUsd =
-    options.alertHeadroom === undefined
-      ? undefined
-      : parseUsdAmount(options.alertHeadroom, '--alert-headroom', 'zero-or-more');
+export function parseKeeperServiceOptions({
+  alertUrl,
+  alertHeadroom,
+  metrics,
+}: {
+  alertUrl?: string;
+  alertHeadroom?: string;
+  metrics?: string;
+}) {
   return {
-    ...(options.alertUrl !== undefined ? { alertUrl: parseAlertUrl(options.alertUrl) } : {}),
-    ...(alertHeadroomUsd !== undefined ? { alertHeadroomUsd } : {}),
-    ...(options.metrics !== undefined ? { metrics: parseMetricsAddress(options.metrics) } : {}),
+    alertHeadroomUsd:
+      alertHeadroom === undefined ? undefined : parseUsdAmount(alertHeadroom, '--alert-headroom', 'zero-or-more'),
+    alertUrl: alertUrl === undefined ? undefined : parseAlertUrl(alertUrl),
+    metrics: metrics === undefined ? undefined : parseMetricsAddress(metrics),
   };
 }
 
@@ -82,25 +86,18 @@ export interface KeeperServiceOptions {
 }
 
 /** The error events the service parts emit themselves (a sink or the heartbeat failing): never alerted on. */
-const SERVICE_ERROR_CODES: readonly string[] = ['alert_cmd', 'alert_url', 'heartbeat'];
+const SERVICE_ERROR_CODES = ['alert_cmd', 'alert_url', 'heartbeat'];
 
-export interface KeeperService {
-  /** Every event the keeper emits, as it emits it. */
-  observe(event: KeepEvent): void;
-  /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
-  endCycle(ports: Pick<FlowPorts, 'client'>): Promise<void>;
-  /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
-  stop(): Promise<void>;
-}
+export type KeeperService = Awaited<ReturnType<typeof startKeeperService>>;
 
 /** Starts the service parts once the lock is held; `place` is undefined for a dry run (no heartbeat). */
 export async function startKeeperService(
-  ports: Pick<FlowPorts, 'clock' | 'journal' | 'configDir'>,
+  ports: FlowPorts,
   identity: Identity,
   place: KeeperLockPlace | undefined,
   options: KeeperServiceOptions,
   emit: (fields: EventFields) => void,
-): Promise<KeeperService> {
+) {
   const startedAtMs = ports.clock.now();
   const journal = await ports.journal();
   let metrics: KeeperMetrics | undefined;
@@ -119,13 +116,9 @@ export async function startKeeperService(
       message: `Prometheus metrics on http://${metrics.address}/metrics, health on /healthz`,
     });
   }
-  const sinks: AlertSinks | undefined =
+  const sinks =
     options.alertCommand || options.alertUrl
-      ? alertSinks({
-          command: options.alertCommand,
-          url: options.alertUrl,
-          onProblem: (code, message) => emit({ event: 'error', code, message }),
-        })
+      ? alertSinks(options, (code, message) => emit({ event: 'error', code, message }))
       : undefined;
 
   const path = place ? heartbeatFile(place.dir, place.scope) : undefined;
@@ -135,21 +128,21 @@ export async function startKeeperService(
   const previous = store
     ? heartbeatOf((await bounded(store.read(place!.scope)).catch(() => undefined))?.body)
     : undefined;
-  let alerts: AlertState = path ? carriedAlerts(previous ?? readHeartbeat(path)) : NO_ALERTS;
+  let alerts = path ? carriedAlerts(previous ?? readHeartbeat(path)) : NO_ALERTS;
   let pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
   const heartbeat: Heartbeat = {
     version: HEARTBEAT_VERSION,
     pid: process.pid,
     host: hostname(),
-    since: new Date(startedAtMs).toISOString(),
+    since: utcIso(startedAtMs),
     config_dir: ports.configDir,
     journal: (journal as { location?: string }).location ?? ports.configDir,
     // Absolute: status is read from other folders.
     file: options.file === '-' ? '-' : resolve(options.file),
     account: { environment: identity.environment, host: identity.host, key_id: identity.keyId },
     interval_s: options.intervalMs / 1000,
-    updated_at: new Date(startedAtMs).toISOString(),
+    updated_at: utcIso(startedAtMs),
     cycles: 0,
     last_cycle_at: null,
     last_good_cycle_at: null,
@@ -160,69 +153,63 @@ export async function startKeeperService(
     rolls: { count: 0, carry_usd: null, fees_usd: null },
     rows: [],
   };
+  // Never fatal: the keeper goes on without it; `hedge keep status` calls it hung (other machines see
+  // the store's heartbeat age until a write lands), which is the truth seen from outside.
+  const write = async (work: () => unknown, where: string, seen: string) => {
+    try {
+      await work();
+    } catch (error) {
+      emit({
+        event: 'error',
+        code: 'heartbeat',
+        message: `the heartbeat could not be written${where} (${(error as Error).message}); \`hedge keep status\` ${seen}`,
+      });
+    }
+  };
   const beat = async () => {
     if (!path) return;
     heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
-    heartbeat.updated_at = new Date(ports.clock.now()).toISOString();
-    try {
-      writeHeartbeat(path, heartbeat);
-    } catch (error) {
-      // The keeper goes on without it; `hedge keep status` will call it hung, which is the truth seen from outside.
-      emit({
-        event: 'error',
-        code: 'heartbeat',
-        message: `the heartbeat could not be written (${(error as Error).message}); \`hedge keep status\` cannot see this keeper`,
-      });
-    }
-    if (!store) return;
-    try {
-      await bounded(store.write(place!.scope, heartbeat));
-    } catch (error) {
-      // Never fatal: the cycle's work is done; other machines see the heartbeat age (hung) until a write lands.
-      emit({
-        event: 'error',
-        code: 'heartbeat',
-        message: `the heartbeat could not be written to the team store (${(error as Error).message}); \`hedge keep status\` on other machines sees it age`,
-      });
-    }
+    heartbeat.updated_at = utcIso(ports.clock.now());
+    await write(() => writeHeartbeat(path, heartbeat), '', 'cannot see this keeper');
+    if (store)
+      await write(
+        () => bounded(store.write(place!.scope, heartbeat)),
+        ' to the team store',
+        'on other machines sees it age',
+      );
   };
   await beat();
 
   return {
-    observe(event) {
+    /** Every event the keeper emits, as it emits it. */
+    observe(event: KeepEvent) {
       // The service's own sink errors are not conditions of the book: counted, never alerted (no loop).
       pending.push(event);
       if (event.event === 'error') {
+        const code = String(event.code ?? 'error');
         heartbeat.errors += 1;
-        heartbeat.last_error = {
-          at: event.at,
-          code: String(event.code ?? 'error'),
-          message: String(event.message ?? ''),
-        };
-        metrics?.error(String(event.code ?? 'error'));
+        heartbeat.last_error = { at: event.at, code, message: String(event.message ?? '') };
+        metrics?.error(code);
       }
-      if (
-        (event.event === 'roll' || event.event === 'reopen' || event.event === 'converge') &&
-        event.dry_run !== true
-      ) {
+      if (['roll', 'reopen', 'converge'].includes(event.event) && event.dry_run !== true) {
         heartbeat.actions[event.event] = (heartbeat.actions[event.event] ?? 0) + 1;
         metrics?.action(event.event);
         if (event.event === 'roll') {
           heartbeat.rolls.count += 1;
-          const rolledOut =
-            Array.isArray(event.hedge_ids) && event.hedge_ids.length >= 2 ? event.hedge_ids[0] : undefined;
-          if (typeof rolledOut === 'string') rollsToPrice.push(rolledOut);
+          const ids = event.hedge_ids;
+          if (Array.isArray(ids) && ids.length >= 2 && typeof ids[0] === 'string') rollsToPrice.push(ids[0]);
         }
       }
     },
-    async endCycle(stepPorts) {
+    /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
+    async endCycle(stepPorts: FlowPorts) {
       const events = pending;
       pending = [];
-      const cycle = [...events].reverse().find((event) => event.event === 'cycle');
+      const cycle = events.findLast((event) => event.event === 'cycle');
       const nowMs = ports.clock.now();
       const rows = Array.isArray(cycle?.rows) ? (cycle.rows as KeepRowStatus[]) : undefined;
       heartbeat.cycles += 1;
-      heartbeat.last_cycle_at = new Date(nowMs).toISOString();
+      heartbeat.last_cycle_at = utcIso(nowMs);
       const good =
         rows !== undefined &&
         !events.some((event) => event.event === 'error' && (event.phase === 'read' || event.phase === 'cycle'));
@@ -237,29 +224,29 @@ export async function startKeeperService(
           : undefined;
       if (rollsToPrice.length > 0 && !options.dryRun)
         await priceRolls(stepPorts, rollsToPrice, heartbeat).catch(() => undefined);
-      const serverTime = typeof cycle?.server_time === 'string' ? Date.parse(cycle.server_time) : Number.NaN;
       const step = stepAlerts(alerts, {
         nowMs,
         events: events.filter((event) => !SERVICE_ERROR_CODES.includes(String(event.code))),
-        ...(rows ? { rows } : {}),
-        ...(Number.isNaN(serverTime) ? {} : { serverNowMs: serverTime }),
+        rows,
+        serverNowMs: Date.parse(String(cycle?.server_time)) || undefined,
         toleranceUsd: options.toleranceUsd,
-        ...(headroom ? { headroom } : {}),
-        ...(options.alertHeadroomUsd !== undefined ? { thresholdUsd: options.alertHeadroomUsd } : {}),
+        headroom,
+        thresholdUsd: options.alertHeadroomUsd,
       });
       alerts = step.state;
       for (const notice of step.notices) announce(notice);
       await beat();
     },
+    /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
     async stop() {
-      heartbeat.stopped_at = new Date(ports.clock.now()).toISOString();
+      heartbeat.stopped_at = utcIso(ports.clock.now());
       await beat();
       await sinks?.settle();
       await metrics?.close();
     },
   };
 
-  function announce(notice: AlertNotice): void {
+  function announce(notice: AlertNotice) {
     // The alert is an event of its own too (the log shows what was sent), then goes to the sinks.
     emit({
       event: 'alert',
@@ -276,10 +263,10 @@ export async function startKeeperService(
 /** The team store's heartbeat write or read, bounded whatever the store does (a connect that hangs included). */
 const STORE_HEARTBEAT_BOUND_MS = 10_000;
 
-const bounded = <T>(work: Promise<T>): Promise<T> =>
+const bounded = <T>(work: Promise<T>) =>
   within(work, STORE_HEARTBEAT_BOUND_MS, () => new Error(`no answer within ${STORE_HEARTBEAT_BOUND_MS / 1000} s`));
 
-function carriedAlerts(previous: Heartbeat | undefined): AlertState {
+function carriedAlerts(previous: Heartbeat | undefined) {
   if (!previous?.alerts?.length) return NO_ALERTS;
   const active = new Map<string, ActiveAlert>();
   for (const alert of previous.alerts) {
@@ -290,10 +277,7 @@ function carriedAlerts(previous: Heartbeat | undefined): AlertState {
 }
 
 /** GET /account and GET /markets: the exposure headroom and each row's capacity on its side. */
-async function readHeadroom(
-  ports: Pick<FlowPorts, 'client'>,
-  rows: readonly KeepRowStatus[],
-): Promise<HeadroomReading> {
+async function readHeadroom(ports: FlowPorts, rows: readonly KeepRowStatus[]) {
   const client = await ports.client();
   const [account, markets] = await Promise.all([client.getAccount(), client.listMarkets()]);
   const capacityUsd = new Map<string, number>();
@@ -304,14 +288,11 @@ async function readHeadroom(
     if (typeof figure === 'number' && Number.isFinite(figure)) capacityUsd.set(rowKeyOf(row.market, row.side), figure);
   }
   const exposure = account.available_exposure_usd;
-  return {
-    ...(typeof exposure === 'number' && Number.isFinite(exposure) ? { exposureHeadroomUsd: exposure } : {}),
-    capacityUsd,
-  };
+  return { exposureHeadroomUsd: Number.isFinite(exposure) ? exposure : undefined, capacityUsd };
 }
 
 /** Carry and fees of the hedges rolled out, from their history entries (once each appears there). */
-async function priceRolls(ports: Pick<FlowPorts, 'client'>, hedgeIds: string[], heartbeat: Heartbeat): Promise<void> {
+async function priceRolls(ports: FlowPorts, hedgeIds: string[], heartbeat: Heartbeat) {
   const client = await ports.client();
   const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
   const records = (await client.listHistory({ limit: 50 })).map((record) =>
@@ -336,7 +317,7 @@ const ALERT_BOUND_MS = 10_000;
 const ALERTS_AT_ONCE = 4;
 
 /** The JSON an alert is sent as, every string escaped for Slack (part of it is the server's word). */
-export function alertPayload(notice: AlertNotice): Record<string, unknown> {
+export function alertPayload(notice: AlertNotice) {
   const trigger: Record<string, unknown> = notice.alert === 'started' ? (notice.trigger ?? {}) : {};
   const payload: Record<string, unknown> = {
     ...trigger,
@@ -363,7 +344,7 @@ export function alertPayload(notice: AlertNotice): Record<string, unknown> {
  * --alert-url: https anywhere, plain http only to this machine; no user or password in it, and
  * nothing shaped like an API key (a webhook must never carry the account's key). Exit 2 otherwise.
  */
-export function parseAlertUrl(raw: string): string {
+export function parseAlertUrl(raw: string) {
   const text = raw.trim();
   const refuse = (why: string) =>
     new UsageError(
@@ -388,48 +369,41 @@ export function parseAlertUrl(raw: string): string {
 }
 
 /** A webhook's path is its secret (Slack's is): messages name the origin only. */
-export function shownAlertUrl(url: string): string {
+export function shownAlertUrl(url: string) {
   return `${new URL(url).origin}/…`;
 }
 
-export interface AlertSinks {
-  send(notice: AlertNotice): void;
-  /** Waits for the deliveries still running (each bounded). */
-  settle(): Promise<void>;
-}
-
-export function alertSinks(options: {
-  command?: string;
-  url?: string;
-  onProblem: (code: 'alert_cmd' | 'alert_url', message: string) => void;
-}): AlertSinks {
+function alertSinks(
+  { alertCommand, alertUrl }: Pick<KeeperServiceOptions, 'alertCommand' | 'alertUrl'>,
+  onProblem: (code: string, message: string) => void,
+) {
   const running = new Set<Promise<void>>();
   const byKind = { cmd: 0, url: 0 };
-  const start = (kind: 'cmd' | 'url', deliver: () => Promise<void>) => {
+  const start = (
+    kind: 'cmd' | 'url',
+    deliver: (target: string, line: string, onProblem: (message: string) => void) => Promise<void>,
+    target: string,
+    line: string,
+  ) => {
+    const problem = (message: string) => onProblem(`alert_${kind}`, message);
     if (byKind[kind] >= ALERTS_AT_ONCE) {
-      options.onProblem(
-        kind === 'cmd' ? 'alert_cmd' : 'alert_url',
-        `--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`,
-      );
+      problem(`--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`);
       return;
     }
     byKind[kind] += 1;
-    const delivery = deliver().finally(() => {
+    const delivery = deliver(target, line, problem).finally(() => {
       byKind[kind] -= 1;
       running.delete(delivery);
     });
     running.add(delivery);
   };
   return {
-    send(notice) {
+    send(notice: AlertNotice) {
       const line = safeJson(alertPayload(notice));
-      if (options.command)
-        start('cmd', () =>
-          runAlertCommand(options.command!, line, (message) => options.onProblem('alert_cmd', message)),
-        );
-      if (options.url)
-        start('url', () => postAlert(options.url!, line, (message) => options.onProblem('alert_url', message)));
+      if (alertCommand) start('cmd', runAlertCommand, alertCommand, line);
+      if (alertUrl) start('url', postAlert, alertUrl, line);
     },
+    /** Waits for the deliveries still running (each bounded). */
     async settle() {
       await Promise.all(running);
     },
@@ -464,7 +438,7 @@ function runAlertCommand(command: string, line: string, onProblem: (message: str
   });
 }
 
-async function postAlert(url: string, line: string, onProblem: (message: string) => void): Promise<void> {
+async function postAlert(url: string, line: string, onProblem: (message: string) => void) {
   // Plain http:// (to loopback only: parseAlertUrl) connects only to an address that is loopback.
   const loopbackOnly =
     new URL(url).protocol === 'http:' ? new Agent({ connect: { lookup: loopbackOnlyLookup() } }) : undefined;

@@ -9,7 +9,7 @@ import { payOrEarn } from '../../core/money.js';
 import { formatUpTo } from '../../core/number-format.js';
 import type { KeeperStatus } from '../../core/keep-rules.js';
 
-const STATE_WORDS: Record<string, string> = {
+const STATE_WORDS = {
   running: 'running',
   elsewhere: 'running on another machine',
   hung: 'HUNG: alive, but no heartbeat for a while',
@@ -18,10 +18,10 @@ const STATE_WORDS: Record<string, string> = {
   none: 'no keeper has run for this account here',
 };
 
-export function renderKeeperStatus(status: KeeperStatus, options: { columns: number; chalk: ChalkInstance }): string {
+export function renderKeeperStatus(status: KeeperStatus, options: { columns: number; chalk: ChalkInstance }) {
   const c = options.chalk;
   const up = status.state === 'running' || status.state === 'elsewhere';
-  const word = STATE_WORDS[status.state] ?? status.state;
+  const word = STATE_WORDS[status.state];
   const rows: Array<[string, string]> = [['State', up ? c.green(word) : c.red(word)]];
   const beat = status.heartbeat;
   if (status.store_holder)
@@ -79,7 +79,7 @@ export function renderKeeperStatus(status: KeeperStatus, options: { columns: num
   return drawCard(rows, { columns: options.columns, chalk: c, title: 'hedge keep status' });
 }
 
-function utc(iso: string): string {
+function utc(iso: string) {
   const text = safeText(String(iso));
   return text.length >= 19 ? `${utcSecond(text)} UTC` : text;
 }

@@ -1,6 +1,6 @@
 // What an apply run did, as data (commands/apply.ts renders it and chooses the exit code).
 import type { JournalEntry } from '../../platform/journal/index.js';
-import type { QuotedPlan } from './plan-outcome.js';
+import type { QuotedPlan } from './target-plan.js';
 
 /** One unfinished step of an earlier apply, as resuming it left it. */
 export interface ResumedStep {

@@ -17,28 +17,27 @@ import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
   buildTargetPlan,
   checkPlanRequests,
-  planTrades,
   readTargetFile,
   type QuotedPlan,
   type TargetFile,
   type TargetPlanOptions,
 } from './target-plan.js';
 import { stepAction } from '../trade/trade-actions.js';
-import { runWrite, type WriteAction, type WriteOptions } from '../write/write-flow.js';
+import { runWrite, type WriteAction } from '../write/write-flow.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
 const APPLY_GROUP_PREFIX = 'apply-';
 
 /** Each step (and each resumed action) is sent once, waited to its end, and shown only in the run's report. */
-const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
+const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
 
 /** The run's one confirmation covered every step, and an agent's limits admitted the whole plan. */
-function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
+function asStep<S, R>(action: WriteAction<S, R>) {
   return { ...action, check: undefined, preview: undefined, confirmed: true, admitted: true };
 }
 
 /** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key. */
-async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient): Promise<ResumedStep[]> {
+async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient) {
   const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
   const steps: ResumedStep[] = [];
   for (const entry of unresolved) {
@@ -99,12 +98,12 @@ export async function applyTarget(
   const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
   const client = await ports.client();
   // Under the account's book lock and every target side's lock: a second apply or roll waits.
-  return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
-    return withSideLocks(ports, target.rows, async () => {
+  return withAccountLock(ports, 'the book of this account', ['book'], ({ waitedFor }) =>
+    withSideLocks(ports, target.rows, async () => {
       const resumed = await resumeUnfinishedApplies(ports, client);
       return applyPlan(ports, client, { ...opts, target, live: guard.live, waitedFor, resumed }, hooks);
-    });
-  });
+    }),
+  );
 }
 
 interface LockedApply extends TargetPlanOptions {
@@ -128,7 +127,6 @@ async function applyPlan(
     if (quoted.plan.problems.length > 0) return { kind: 'fails-checks', quoted, resumed };
     // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
     await checkPlanRequests(ports, client, steps);
-    await ports.tradeGate?.admit(planTrades(steps), 'apply');
     if (steps.length === 0) {
       if (run.waitedFor && resumed.length === 0) {
         // Exit 0 of a write means this command's action happened: here another process's did.
@@ -161,21 +159,13 @@ async function applyPlan(
 }
 
 /** The same actions on the same sides for the same amounts (to the cent). */
-function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]): boolean {
+function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]) {
   const key = (step: PlanStep) => `${step.action} ${step.market} ${step.side} ${Math.round(step.deltaUsd * 100)}`;
   return a.length === b.length && a.every((step, index) => key(step) === key(b[index]!));
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
-async function carryOut(
-  ports: FlowPorts,
-  client: HedgeClient,
-  steps: readonly PlanStep[],
-  file: string,
-): Promise<
-  | { kind: 'applied'; rows: ApplyReportRow[] }
-  | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }
-> {
+async function carryOut(ports: FlowPorts, client: HedgeClient, steps: readonly PlanStep[], file: string) {
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const journal = await ports.journal();
   const rows: ApplyReportRow[] = [];
@@ -209,19 +199,14 @@ async function carryOut(
           reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'),
         );
       }
-      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest, undefined));
-      return { kind: 'stopped', rows, stoppedAt: index, error };
+      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
+      return { kind: 'stopped' as const, rows, stoppedAt: index, error };
     }
   }
-  return { kind: 'applied', rows };
+  return { kind: 'applied' as const, rows };
 }
 
-function reportRow(
-  index: number,
-  step: PlanStep,
-  entry: Pick<JournalEntry, 'id' | 'outcome' | 'hedge_id'> | undefined,
-  outcome?: string,
-): ApplyReportRow {
+function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?: string) {
   return {
     step: index + 1,
     action: step.action,
@@ -235,14 +220,12 @@ function reportRow(
 }
 
 /** `[2/3] add 5,000.00 USD to buy USDTNGN`: a step of the run as its progress line names it. */
-export function stepLabel(index: number, steps: readonly PlanStep[]): string {
+export function stepLabel(index: number, steps: readonly PlanStep[]) {
   return `[${index + 1}/${steps.length}] ${describeStep(steps[index]!)}`;
 }
 
 /** How a step reads in the progress lines of `apply`: "add 5,000.00 USD to buy USDTNGN". */
-function describeStep(
-  step: Pick<PlanStep, 'action' | 'market' | 'side' | 'deltaUsd' | 'currentUsd' | 'tenorDays'>,
-): string {
+function describeStep(step: PlanStep) {
   const market = safeText(step.market);
   const amount = formatUsd(Math.abs(step.deltaUsd));
   switch (step.action) {

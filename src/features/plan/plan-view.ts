@@ -1,40 +1,19 @@
 // How a plan and an apply run read: a table that fits the terminal, TSV when piped, JSON under --json.
-import type { Quote } from '../../platform/api/schemas.js';
-import { describePlanStepNote, problemAsData, type Plan, type PlanTotals } from '../../core/plan.js';
+import { describePlanStepNote, problemAsData } from '../../core/plan.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
 import { formatMoney, formatSignedMoney, formatUsd } from '../../platform/terminal/format.js';
 import type { ApplyReportRow } from './apply-outcome.js';
+import type { QuotedPlan as PlanViewInput } from './target-plan.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { APPLY_RESOURCE, PLAN_RESOURCE } from '../../platform/fields/resource-fields.js';
 import { wrapWords } from '../../platform/terminal/width.js';
 
-/** What the view needs of a quoted plan (flows/target-plan.ts builds it). */
-export interface PlanViewInput {
-  plan: Plan;
-  quotes: ReadonlyArray<{ quote?: Quote; error?: { code: string; message: string } } | undefined>;
-  totals: PlanTotals;
-  source: string;
-}
-
 /** One line of the plan as data: a step (numbered, in execution order) or a side already at target. */
-interface PlanLine {
-  step?: number;
-  market: string;
-  side: string;
-  current_usd: number;
-  target_usd: number;
-  action: string;
-  delta_usd: number;
-  tenor_days?: number;
-  margin_usdc?: number;
-  fee_usdc?: number;
-  carry_usdc?: number;
-  line: number;
-}
+type PlanLine = ReturnType<typeof linesOf>[number];
 
-function linesOf(input: PlanViewInput): PlanLine[] {
-  const steps = input.plan.steps.map((step, index): PlanLine => {
+function linesOf(input: PlanViewInput) {
+  const steps = input.plan.steps.map((step, index) => {
     const quote = input.quotes[index]?.quote;
     return {
       step: index + 1,
@@ -52,7 +31,8 @@ function linesOf(input: PlanViewInput): PlanLine[] {
       line: step.line,
     };
   });
-  const unchanged = input.plan.unchanged.map((row): PlanLine => ({
+  const unchanged = input.plan.unchanged.map((row) => ({
+    step: undefined,
     market: row.market,
     side: row.side,
     current_usd: row.currentUsd,
@@ -65,7 +45,7 @@ function linesOf(input: PlanViewInput): PlanLine[] {
 }
 
 /** `--json`: the plan as data. */
-export function planAsData(input: PlanViewInput): Record<string, unknown> {
+export function planAsData(input: PlanViewInput) {
   const { plan } = input;
   return {
     source: input.source,
@@ -110,7 +90,7 @@ export function planAsData(input: PlanViewInput): Record<string, unknown> {
 // ---- the table ----
 
 /** What a line shows on screen: the cost columns only for the steps that are quoted (opens and adds). */
-function forScreen(line: PlanLine): Record<string, unknown> {
+function forScreen(line: PlanLine) {
   const priced = line.action === 'open' || line.action === 'add';
   return priced ? { ...line } : { ...line, margin_usdc: undefined, fee_usdc: undefined, carry_usdc: undefined };
 }
@@ -125,7 +105,7 @@ export interface PlanRenderOptions {
 }
 
 /** The plan on stdout (table or TSV), with checks, notes and totals as messages. */
-export async function renderPlan(output: Output, input: PlanViewInput, options: PlanRenderOptions): Promise<void> {
+export async function renderPlan(output: Output, input: PlanViewInput, options: PlanRenderOptions) {
   const lines = linesOf(input);
   const { plan, totals } = input;
   const c = output.chalk;
@@ -143,16 +123,11 @@ export async function renderPlan(output: Output, input: PlanViewInput, options: 
   } else {
     // TSV through the one output layer: fixed columns (PLAN_RESOURCE), totals on stderr.
     await output.list(lines as unknown as Record<string, unknown>[], PLAN_RESOURCE, { empty: 'No target rows.' });
+    // Every total but the count of steps not quoted, in their order.
     output.note(
       [
         'totals:',
-        `actions=${totals.actions}`,
-        `added_usd=${totals.added_usd}`,
-        `removed_usd=${totals.removed_usd}`,
-        `required_margin_usdc=${totals.required_margin_usdc}`,
-        `platform_fee_usdc=${totals.platform_fee_usdc}`,
-        `total_upfront_usdc=${totals.total_upfront_usdc}`,
-        `carry_total_usdc=${totals.carry_total_usdc}`,
+        ...Object.entries(totals).flatMap(([key, value]) => (key === 'unquoted' ? [] : `${key}=${value}`)),
       ].join(' '),
     );
   }
@@ -178,7 +153,7 @@ export async function renderPlan(output: Output, input: PlanViewInput, options: 
   }
 }
 
-function totalsLines(input: PlanViewInput): string[] {
+function totalsLines(input: PlanViewInput) {
   const { totals } = input;
   const lines = [
     `Actions: ${totals.actions} · adds ${formatUsd(totals.added_usd)} · takes off ${formatUsd(totals.removed_usd)}`,
@@ -192,7 +167,7 @@ function totalsLines(input: PlanViewInput): string[] {
   return lines;
 }
 
-function describeLine(line: PlanLine): string {
+function describeLine(line: PlanLine) {
   const what = `${safeText(line.market)} ${line.side} ${formatMoney(line.current_usd)} → ${formatMoney(line.target_usd)}`;
   return line.action === 'none'
     ? `${what} (at target)`
@@ -201,7 +176,7 @@ function describeLine(line: PlanLine): string {
 
 // ---- the report of an apply run ----
 
-export async function renderApplyReport(output: Output, rows: ApplyReportRow[]): Promise<void> {
+export async function renderApplyReport(output: Output, rows: ApplyReportRow[]) {
   if (output.isJson) {
     output.json(rows);
     return;
@@ -216,7 +191,7 @@ export async function renderApplyReport(output: Output, rows: ApplyReportRow[]):
 /** The plan's columns, with the action coloured by what it does (opens and adds green, reductions yellow). */
 function planResourceFor(output: Output): typeof PLAN_RESOURCE {
   const c = output.chalk;
-  const colour = (action: unknown, text: string): string =>
+  const colour = (action: unknown, text: string) =>
     action === 'open' || action === 'add'
       ? c.green(text)
       : action === 'reduce' || action === 'close'

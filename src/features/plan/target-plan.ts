@@ -1,6 +1,7 @@
 // `hedge plan` and the planning half of `hedge apply`: the target file checked whole, the live book
 // read, the plan computed (domain/plan.ts) and each open and add quoted.
 import type { HedgeClient } from '../../platform/api/client.js';
+import type { Quote } from '../../platform/api/schemas.js';
 import { readNumber } from '../../core/number-format.js';
 import {
   computePlan,
@@ -14,15 +15,13 @@ import {
 import { parseTargetFile, type TargetRow } from '../../core/target-file.js';
 import { parseUsdAmount } from '../../core/input.js';
 import { cents, toAccountSide } from '../../core/money.js';
-import { TENORS, type Tenor } from '../../core/vocabulary.js';
+import { TENORS } from '../../core/vocabulary.js';
 import { ApiError, PreTradeCheckError } from '../../core/errors.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
-import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from '../write/input-file.js';
 import type { BookPosition } from '../book/positions.js';
 import { readSidesInStep } from '../book/side-book.js';
-import type { QuotedPlan, StepQuote } from './plan-outcome.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
 export interface TargetPlanOptions {
@@ -37,15 +36,29 @@ export interface TargetFile {
   rows: TargetRow[];
 }
 
-export type { QuotedPlan };
+/** The cost of an open or add, from POST /quotes (indicative). */
+export interface StepQuote {
+  quote?: Quote;
+  /** Set when the quote could not be had (the step itself may still be fine). */
+  error?: { code: string; message: string };
+}
+
+/** What `hedge plan` computes and `hedge apply` carries out, as data. */
+export interface QuotedPlan {
+  plan: Plan;
+  /** Parallel to plan.steps; undefined for reduce and close (nothing to quote). */
+  quotes: Array<StepQuote | undefined>;
+  totals: PlanTotals;
+  source: string;
+}
 
 /** `--tolerance USD`: an amount of 0 or more (default 0), in the one USD grammar (domain/input.ts). */
-export function parseTolerance(raw: string | undefined): number {
+export function parseTolerance(raw: string | undefined) {
   return raw === undefined ? 0 : parseUsdAmount(raw, '--tolerance', 'zero-or-more');
 }
 
 /** Reads and checks the target file: every problem as `file:LINE: message` in one UsageError (exit 2). */
-export async function readTargetFile(ports: FlowPorts, file: string): Promise<TargetFile> {
+export async function readTargetFile(ports: FlowPorts, file: string) {
   const { text, sourceName } = await readInputFile(ports, file, 'target file', 'cat target.csv | hedge plan -');
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
@@ -59,11 +72,7 @@ export async function readTargetFile(ports: FlowPorts, file: string): Promise<Ta
 }
 
 /** The positions as the plan needs them; a line that names no market is the only listed market's. */
-function planPositions(
-  book: BookPosition[],
-  onlyMarket: string | undefined,
-  log: (line: string) => void,
-): PlanPosition[] {
+function planPositions(book: BookPosition[], onlyMarket: string | undefined, log: (line: string) => void) {
   const positions: PlanPosition[] = [];
   for (const line of book) {
     const market = line.market ?? onlyMarket;
@@ -71,32 +80,26 @@ function planPositions(
       log('positions: a line without a readable side, notional or market is left out of the plan');
       continue;
     }
-    const tenor = readNumber(line.raw.tenor_days);
     positions.push({
       market,
       side: line.side,
       notionalUsd: line.notionalUsd,
-      ...(tenor === undefined ? {} : { tenorDays: tenor }),
-      ...(line.hedgeId ? { hedgeId: line.hedgeId } : {}),
+      tenorDays: readNumber(line.raw.tenor_days),
+      hedgeId: line.hedgeId,
     });
   }
   return positions;
 }
 
 /** The tenor an add is quoted at: the open position's when it is a valid one, else the row's. */
-function quoteTenor(step: PlanStep, rows: readonly TargetRow[]): Tenor | undefined {
+function quoteTenor(step: PlanStep, rows: readonly TargetRow[]) {
   if (step.tenorDays !== undefined) return step.tenorDays;
   const held = TENORS.find((tenor) => tenor === step.currentTenorDays);
   if (held !== undefined) return held;
   return rows.find((row) => row.line === step.line)?.tenorDays;
 }
 
-async function quoteStep(
-  client: HedgeClient,
-  step: PlanStep,
-  rows: readonly TargetRow[],
-  blocked: boolean,
-): Promise<StepQuote | undefined> {
+async function quoteStep(client: HedgeClient, step: PlanStep, rows: readonly TargetRow[], blocked: boolean) {
   if (step.action !== 'open' && step.action !== 'add') return undefined;
   // A step the checks refuse is not quoted: the server would refuse the quote for the same reason.
   if (blocked) return { error: { code: 'not_quoted', message: 'not quoted: the step fails a check' } };
@@ -116,8 +119,8 @@ async function quoteStep(
   }
 }
 
-export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefined>): PlanTotals {
-  const totals: PlanTotals = {
+export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefined>) {
+  const totals = {
     actions: plan.steps.length,
     added_usd: 0,
     removed_usd: 0,
@@ -127,32 +130,24 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
     carry_total_usdc: 0,
     unquoted: 0,
   };
+  const add = (key: keyof PlanTotals, amount: number) => (totals[key] = cents(totals[key] + amount));
   plan.steps.forEach((step, index) => {
-    if (step.deltaUsd > 0) totals.added_usd = cents(totals.added_usd + step.deltaUsd);
-    else totals.removed_usd = cents(totals.removed_usd - step.deltaUsd);
+    add(step.deltaUsd > 0 ? 'added_usd' : 'removed_usd', Math.abs(step.deltaUsd));
     const priced = quotes[index];
-    if (!priced) return;
-    if (!priced.quote) {
-      totals.unquoted += 1;
-      return;
-    }
+    if (priced && !priced.quote) totals.unquoted += 1;
+    if (!priced?.quote) return;
     const { upfront, carry } = priced.quote;
-    totals.required_margin_usdc = cents(totals.required_margin_usdc + upfront.required_margin_usdc);
-    totals.platform_fee_usdc = cents(totals.platform_fee_usdc + upfront.platform_fee_usdc);
-    totals.total_upfront_usdc = cents(totals.total_upfront_usdc + upfront.total_upfront_usdc);
-    totals.carry_total_usdc = cents(totals.carry_total_usdc + toAccountSide(carry.total_usdc));
+    add('required_margin_usdc', upfront.required_margin_usdc);
+    add('platform_fee_usdc', upfront.platform_fee_usdc);
+    add('total_upfront_usdc', upfront.total_upfront_usdc);
+    add('carry_total_usdc', toAccountSide(carry.total_usdc));
   });
   return totals;
 }
 
 /** Reads the live book and computes the plan with a quote for each open and add. Sends no write. */
-export async function buildTargetPlan(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
-  client: HedgeClient,
-  target: TargetFile,
-  toleranceUsd: number,
-): Promise<QuotedPlan> {
-  const log = (line: string): void => ports.log(line);
+export async function buildTargetPlan(ports: FlowPorts, client: HedgeClient, target: TargetFile, toleranceUsd: number) {
+  const log = (line: string) => ports.log(line);
 
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
   const sides = target.rows.map((row) => ({ market: row.market, side: row.side }));
@@ -179,11 +174,7 @@ export async function buildTargetPlan(
 }
 
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
-export function planCheckError(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  quoted: QuotedPlan,
-  options: { problemsAsData: boolean },
-): PreTradeCheckError {
+export function planCheckError(ports: FlowPorts, quoted: QuotedPlan, options: { problemsAsData: boolean }) {
   const { problems } = quoted.plan;
   const source = safeText(quoted.source);
   const lines = problems.map(
@@ -198,33 +189,29 @@ export function planCheckError(
   );
 }
 
-/** What a plan trades, step by step, for an agent's limits (the context's TradeGate). */
-export function planTrades(steps: readonly PlanStep[]): Trade[] {
-  return steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
-}
-
 /** `hedge plan` and `apply --dry-run`: the plan built, quoted and (for an agent) admitted; nothing shown. */
-export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions): Promise<QuotedPlan> {
+export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions) {
   // The whole file is checked before anything is read from the server.
   const target = await readTargetFile(ports, opts.file);
   const client = await ports.client();
   const quoted = await buildTargetPlan(ports, client, target, opts.toleranceUsd);
   // apply's preview for an agent: its checks judge the plan it would carry out.
   await checkPlanRequests(ports, client, quoted.plan.steps);
-  await ports.tradeGate?.admit(planTrades(quoted.plan.steps), 'apply');
   return quoted;
 }
 
-/** The requests the plan's steps send, in order, for an agent's PlanCheck of a live write. */
-export async function checkPlanRequests(
-  ports: FlowPorts,
-  client: HedgeClient,
-  steps: readonly PlanStep[],
-): Promise<void> {
-  if (!ports.planCheck) return;
-  const { stepAction } = await import('../trade/trade-actions.js');
-  ports.planCheck.check(
-    steps.map((step, index) => stepAction(ports, client, step, '', `step-${index + 1}`).plan('')),
-    planTrades(steps),
-  );
+/**
+ * An agent's checks judge the plan whole: the requests its steps send, in order (its PlanCheck of a
+ * live write), and what it trades, step by step (its limits: the context's TradeGate).
+ */
+export async function checkPlanRequests(ports: FlowPorts, client: HedgeClient, steps: readonly PlanStep[]) {
+  const trades = steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
+  if (ports.planCheck) {
+    const { stepAction } = await import('../trade/trade-actions.js');
+    ports.planCheck.check(
+      steps.map((step, index) => stepAction(ports, client, step, '', `step-${index + 1}`).plan('')),
+      trades,
+    );
+  }
+  await ports.tradeGate?.admit(trades, 'apply');
 }

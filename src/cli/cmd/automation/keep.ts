@@ -59,7 +59,7 @@ function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
     converge: options.converge === true || exposures,
     toleranceUsd: parseTolerance(options.tolerance),
     alertCommand,
-    service,
+    ...service,
   };
 }
 
