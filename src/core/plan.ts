@@ -1,6 +1,7 @@
 // The plan of `hedge plan` / `hedge apply`: from a target file and the live book (positions, markets, account headroom) to the actions that reach the target, in the order they will be sent, with the pre-trade checks simulated over the whole sequence.
 import { cents, formatUsd } from './money.js';
 import { findMarket, sideKey } from './markets.js';
+import { withoutUndefined } from './objects.js';
 import type { Side, Tenor } from './vocabulary.js';
 import type { TargetRow } from './target-file.js';
 
@@ -165,8 +166,7 @@ function stepFor(
     return {
       ...base,
       action: 'open',
-      ...(row.tenorDays === undefined ? {} : { tenorDays: row.tenorDays }),
-      ...(row.clientReference === undefined ? {} : { clientReference: row.clientReference }),
+      ...withoutUndefined({ tenorDays: row.tenorDays, clientReference: row.clientReference }),
       notes: [],
     };
   }

@@ -4,6 +4,8 @@
 // opened_at) was made between that send and the receipt; - a time in its data at which something already happened
 // (opened_at, filled_at, closed_at) lies before the receipt: a bound from below only.
 
+import { withoutUndefined } from './objects.js';
+
 export type ClockSource = 'date' | 'stamps';
 
 /** How far past what is known the server's clock is taken to be where nothing bounds it. */
@@ -91,12 +93,12 @@ export class ServerClock {
   }
 
   reading(): ClockReading {
-    return {
-      ...(this.low ? { lowMs: this.low.ms } : {}),
-      ...(this.high ? { highMs: this.high.ms } : {}),
+    return withoutUndefined({
+      lowMs: this.low?.ms,
+      highMs: this.high?.ms,
       from: [...new Set([this.low?.from, this.high?.from].filter((from) => from !== undefined))].sort(),
-      ...(this.disagreedMs === undefined ? {} : { disagreedMs: this.disagreedMs }),
-    };
+      disagreedMs: this.disagreedMs,
+    });
   }
 }
 

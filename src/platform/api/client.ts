@@ -39,6 +39,7 @@ import {
 } from './wire/unspecified.js';
 import { parsePrices, type PriceQuote } from './wire/fields.js';
 import { isNumericText, readNumber } from '../../core/number-format.js';
+import { withoutUndefined } from '../../core/objects.js';
 
 export interface QuoteRequest {
   market: string;
@@ -458,10 +459,6 @@ export class HedgeClient {
   getAccount(): Promise<Account> {
     return this.call(accountSchema, { method: 'GET', path: '/account' });
   }
-}
-
-function withoutUndefined<T extends object>(value: T) {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
