@@ -10,76 +10,53 @@ import { JOURNAL_FILE_NAME } from './location.js';
 import { activeEntries, fileLocker, lockedAppend, type FilePlace } from './locks.js';
 import { archiveFiles, entriesIn } from './segments.js';
 
-export interface OpenJournalOptions {
-  /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
+export interface OpenJournalOptions extends Partial<Pick<FilePlace, 'lockStaleMs' | 'rotateBytes' | 'keepResolved'>> {
   dir: string;
   /** Milliseconds since the epoch; Date.now by default. */
   now?: () => number;
   /** Told about every line a read had to skip (a crash mid-write, a hand edit), with its file. */
   onSkip?: (skip: SkippedLine & { file?: string }) => void;
-  /** See LockedAppendOptions (locks.ts); tests shorten it. */
-  lockStaleMs?: number;
-  /** The active segment is rotated past this size (bytes); tests lower it. */
-  rotateBytes?: number;
-  /** Resolved entries kept in the active segment at a rotation. */
-  keepResolved?: number;
 }
 
 export function openJournal(options: OpenJournalOptions): LocalJournal {
-  const { dir, now = Date.now, onSkip, lockStaleMs, rotateBytes, keepResolved } = options;
+  const { dir, now = Date.now, onSkip } = options;
   const file = join(dir, JOURNAL_FILE_NAME);
-  const place: FilePlace = {
-    dir,
-    file,
-    appendOptions: { lockStaleMs, rotateBytes, keepResolved, now },
-    skipIn: (path) => (skip) => onSkip?.({ ...skip, file: path }),
-  };
-  return Object.assign(new ClientJournal(fileRecords(place), fileLocker(place, newSession()), { now }), { dir, file });
-}
-
-/** The local file's records client: events appended to the active segment under its lock, folded into entries when read. */
-function fileRecords(place: FilePlace): RecordsClient {
-  return {
-    location: place.file,
-    heartbeats: fileKeeperHeartbeats(place.dir),
+  const place: FilePlace = { ...options, file, now, skipIn: (path) => (skip) => onSkip?.({ ...skip, file: path }) };
+  // The records: events appended to the active segment under its lock, folded into entries when read.
+  const records: RecordsClient = {
+    location: file,
+    heartbeats: fileKeeperHeartbeats(dir),
     append: (entry, seal) => appendEntry(place, entry, seal),
     change: (id, patch, at) => changeEntry(place, id, patch, at),
     read: async (filter) => readEntries(place, filter),
   };
+  return Object.assign(new ClientJournal(records, fileLocker(place, newSession()), { now }), { dir, file });
 }
 
 /** A begin event: `{"id":…,"at":…,"seq":N, …}`, its seq the next of this journal, given under its lock (its clock plays no part). */
 async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal) {
   const { id, created_at: at, updated_at: _updated, ...fields } = entry;
   let event = '';
-  await lockedAppend(
-    place.file,
-    (current) => {
-      if (current.includes(`{"id":"${id}"`)) return '';
-      const stamp = { id, at, seq: highestSeq(current) + 1 };
-      // Stamped again after the fields, so that nothing in them can replace the id, time or seq.
-      const sealed = seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {};
-      event = JSON.stringify(Object.assign({ ...stamp }, fields, sealed, stamp));
-      return event;
-    },
-    place.appendOptions,
-  );
+  await lockedAppend(place, (current) => {
+    if (current.includes(`{"id":"${id}"`)) return '';
+    const stamp = { id, at, seq: highestSeq(current) + 1 };
+    // Stamped again after the fields, so that nothing in them can replace the id, time or seq.
+    const sealed = seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {};
+    event = JSON.stringify(Object.assign({ ...stamp }, fields, sealed, stamp));
+    return event;
+  });
   return event === '' ? undefined : foldJournal(event)[0];
 }
 
 /** An update event `{"id":…,"at":…, …patch}`, appended only when the active segment has the entry. */
 async function changeEntry(place: FilePlace, id: string, patch: JournalPatch, at: string) {
   let found = false;
-  const text = await lockedAppend(
-    place.file,
-    (current) => {
-      found = current.includes(`{"id":"${id}"`) || foldJournal(current).some((entry) => entry.id === id);
-      if (!found) return '';
-      const stamp = { id, at };
-      return JSON.stringify(Object.assign({ ...stamp }, patch, stamp));
-    },
-    place.appendOptions,
-  );
+  const text = await lockedAppend(place, (current) => {
+    found = current.includes(`{"id":"${id}"`) || foldJournal(current).some((entry) => entry.id === id);
+    if (!found) return '';
+    const stamp = { id, at };
+    return JSON.stringify(Object.assign({ ...stamp }, patch, stamp));
+  });
   return found ? foldJournal(linesOf(text, id)).find((entry) => entry.id === id) : undefined;
 }
 
@@ -146,16 +123,15 @@ function inRange(entry: JournalEntry, { since, until }: { since?: number; until?
   return (since === undefined || created >= since) && (until === undefined || created < until);
 }
 
-/** Newest first by `seq`, the journal's own counter. */
+/** Newest first by `seq`, the journal's own counter; records older than it after, newest first by their time (the later written first on a tie). */
 function newestFirst(entries: JournalEntry[]) {
   return entries
-    .map((entry, index) => ({ entry, index, time: Date.parse(entry.created_at) }))
-    .sort((a, b) => {
-      const [aSeq, bSeq] = [a.entry.seq, b.entry.seq];
-      if (aSeq !== undefined && bSeq !== undefined) return bSeq - aSeq;
-      if (aSeq !== undefined || bSeq !== undefined) return aSeq !== undefined ? -1 : 1;
-      return b.time - a.time || b.index - a.index;
-    })
+    .map((entry, index) => ({ entry, index }))
+    .sort(({ entry: a, index: i }, { entry: b, index: j }) =>
+      a.seq !== undefined || b.seq !== undefined
+        ? (b.seq ?? -Infinity) - (a.seq ?? -Infinity)
+        : Date.parse(b.created_at) - Date.parse(a.created_at) || j - i,
+    )
     .map(({ entry }) => entry);
 }
 
@@ -163,7 +139,7 @@ function newestFirst(entries: JournalEntry[]) {
 const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
 
 /** The highest `seq` of the active segment (0 when none has one). */
-export function highestSeq(text: string) {
+function highestSeq(text: string) {
   let highest = 0;
   for (const match of text.matchAll(BEGIN_SEQ)) highest = Math.max(highest, Number(match[1]));
   return highest;

@@ -33,24 +33,24 @@ import {
   writeAll,
 } from './segments.js';
 
-export const DEFAULT_LOCK_STALE_MS = 10_000;
+const DEFAULT_LOCK_STALE_MS = 10_000;
 const LOCKS_DIR_NAME = 'locks';
 /** How often a wait for an account lock looks again (each look takes the journal lock briefly). */
 const LOCK_POLL_MS = 100;
 
-export interface LockedAppendOptions {
-  /** A lock older than this belongs to a process that died holding it (kill -9) and is taken over. */
-  lockStaleMs?: number;
-  rotateBytes?: number;
-  keepResolved?: number;
-  now: () => number;
-}
-
 /** Where a file journal lives and how it appends: what its records client and its locker share. */
 export interface FilePlace {
+  /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
   dir: string;
   file: string;
-  appendOptions: LockedAppendOptions;
+  /** A lock older than this belongs to a process that died holding it (kill -9) and is taken over; tests shorten it. */
+  lockStaleMs?: number;
+  /** The active segment is rotated past this size (bytes); tests lower it. */
+  rotateBytes?: number;
+  /** Resolved entries kept in the active segment at a rotation. */
+  keepResolved?: number;
+  /** Milliseconds since the epoch. */
+  now: () => number;
   /** Tells about a line a read had to skip, with its file. */
   skipIn: (path: string) => (skip: SkippedLine) => void;
 }
@@ -60,12 +60,12 @@ export function activeEntries(place: FilePlace): JournalEntry[] {
   return entriesIn(place.file, place.skipIn(place.file));
 }
 
-async function withJournalLock<T>(file: string, staleMs: number, body: () => T) {
+async function withJournalLock<T>({ file, lockStaleMs = DEFAULT_LOCK_STALE_MS }: FilePlace, body: () => T) {
   ensureDir(dirname(file));
   let release: () => Promise<void>;
   try {
     // Taken over while held, nothing is lost: it guards milliseconds of work whose one O_APPEND write cannot tear a line.
-    release = await lockFile(file, { staleMs });
+    release = await lockFile(file, { staleMs: lockStaleMs });
   } catch (error) {
     if (!isLockedError(error)) throw asJournalError(error, file, 'write');
     throw new JournalError(`The journal ${file} stayed locked by another hedge process.`, {
@@ -82,11 +82,12 @@ async function withJournalLock<T>(file: string, staleMs: number, body: () => T) 
 }
 
 /** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
-export async function lockedAppend(file: string, compose: (current: string) => string, options: LockedAppendOptions) {
-  const { fd, text } = await withJournalLock(file, options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS, () => {
+export async function lockedAppend(place: FilePlace, compose: (current: string) => string) {
+  const { file, rotateBytes = DEFAULT_ROTATE_BYTES } = place;
+  const { fd, text } = await withJournalLock(place, () => {
     const current = readSegment(file);
     const line = compose(current ?? '');
-    if (line === '') return { fd: undefined, text: current ?? '' };
+    if (line === '') return { text: current ?? '' };
     if (line.includes('\n')) throw new JournalError('A journal event must be a single line.');
     // What a reader would skip is never written: the action it records could not be read back.
     if (Buffer.byteLength(line) > MAX_LINE_BYTES)
@@ -100,13 +101,12 @@ export async function lockedAppend(file: string, compose: (current: string) => s
       writeAll(appendFd, Buffer.from(added, 'utf8'), file);
       if (current === undefined) syncDirectory(dirname(file));
       const after = `${current ?? ''}${added}`;
-      const rotateBytes = options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
       if (fstatSync(appendFd).size > rotateBytes) {
         // The line is in the page cache, so the rotation carries it; the rotation syncs what it writes.
         rotate(file, after, {
-          keepResolved: options.keepResolved ?? DEFAULT_KEEP_RESOLVED,
+          keepResolved: place.keepResolved ?? DEFAULT_KEEP_RESOLVED,
           keepBytes: Math.floor(rotateBytes / 2),
-          today: utcDay(options.now()),
+          today: utcDay(place.now()),
         });
       }
       return { fd: appendFd, text: after };
@@ -125,10 +125,11 @@ export async function lockedAppend(file: string, compose: (current: string) => s
 }
 
 export function fileLocker(place: FilePlace, session: string): LockerClient {
-  const { now } = place.appendOptions;
+  const { now } = place;
   const event = (id: string, holder: RecordedHolder | null) =>
     JSON.stringify({ id, at: new Date(now()).toISOString(), holder });
   const entryIn = (entries: JournalEntry[], id: string) => entries.find((entry) => entry.id === id);
+  const ours = (entry: JournalEntry) => isRecordedHolder(entry.holder) && entry.holder.session === session;
   return {
     holderAt: (time) => currentHolder(time, session),
     take: (scope, waitMs) =>
@@ -145,20 +146,16 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
   /** Records this process as the entry's holder, unless a live other holds it or it is finished. */
   async function holdEntry(id: string): Promise<HoldResult> {
     let heldBy: Holder | undefined;
-    await lockedAppend(
-      place.file,
-      (current) => {
-        const entry = entryIn(foldJournal(current), id);
-        if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
-        const holder = liveHolderIn(entry);
-        // Finished meanwhile: its last holder is who finished it.
-        if (!isUnresolved(entry)) heldBy = lastHolderOf(entry);
-        else if (holder && holder.session !== session) heldBy = publicHolder(holder);
-        // Held by this session already (the run that began it): not a line per hold.
-        return heldBy || holder ? '' : event(id, currentHolder(now(), session));
-      },
-      place.appendOptions,
-    );
+    await lockedAppend(place, (current) => {
+      const entry = entryIn(foldJournal(current), id);
+      if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
+      const holder = liveHolderIn(entry);
+      // Finished meanwhile: its last holder is who finished it.
+      if (!isUnresolved(entry)) heldBy = lastHolderOf(entry);
+      else if (holder && holder.session !== session) heldBy = publicHolder(holder);
+      // Held by this session already (the run that began it): not a line per hold.
+      return heldBy || holder ? '' : event(id, currentHolder(now(), session));
+    });
     if (heldBy) return { held: false, holder: heldBy };
     return {
       held: true,
@@ -170,16 +167,10 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
   }
 
   async function releaseEntry(id: string) {
-    await lockedAppend(
-      place.file,
-      (current) => {
-        const entry = entryIn(foldJournal(current), id);
-        return entry && isUnresolved(entry) && isRecordedHolder(entry.holder) && entry.holder.session === session
-          ? event(id, null)
-          : '';
-      },
-      place.appendOptions,
-    ).catch(() => {
+    await lockedAppend(place, (current) => {
+      const entry = entryIn(foldJournal(current), id);
+      return entry && isUnresolved(entry) && ours(entry) ? event(id, null) : '';
+    }).catch(() => {
       // Letting go is a courtesy: a hold of a process that ends is let go by its end anyway.
     });
   }
@@ -187,8 +178,7 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
   /** This session still holds the entry, or the entry was finished (which ends a hold, never loses it). */
   function stillHolds(id: string) {
     const entry = entryIn(activeEntries(place), id);
-    if (!entry || !isUnresolved(entry)) return true;
-    return isRecordedHolder(entry.holder) && entry.holder.session === session;
+    return !entry || !isUnresolved(entry) || ours(entry);
   }
 }
 
@@ -258,10 +248,9 @@ let exitHook = false;
 
 /** An account lock, looked at again every LOCK_POLL_MS until `waitMs` (real, monotonic time) is over. */
 async function lockAccount(place: FilePlace, session: string, scope: string, waitMs: number): Promise<HoldResult> {
-  const { dir, file } = place;
+  const { dir } = place;
   const path = lockPath(dir, scope);
-  const staleMs = place.appendOptions.lockStaleMs ?? DEFAULT_LOCK_STALE_MS;
-  const holder = currentHolder(place.appendOptions.now(), session);
+  const holder = currentHolder(place.now(), session);
   if (!exitHook) {
     exitHook = true;
     process.once('exit', () => {
@@ -276,12 +265,12 @@ async function lockAccount(place: FilePlace, session: string, scope: string, wai
   }
   const started = performance.now();
   for (;;) {
-    const answer = await withJournalLock(file, staleMs, () => claimLock(dir, scope, holder));
+    const answer = await withJournalLock(place, () => claimLock(dir, scope, holder));
     if (answer.held) {
       return {
         held: true,
         hold: holdOf(
-          () => withJournalLock(file, staleMs, () => dropLock(path, session)).catch(() => undefined),
+          () => withJournalLock(place, () => dropLock(path, session)).catch(() => undefined),
           // Its record removed (by hand) or replaced by another holder's.
           () => readLock(path)?.holder.session === session,
         ),
