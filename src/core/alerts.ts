@@ -83,7 +83,7 @@ export function alertEdges<A extends { key: string }>(
 // ---- Parsing the options ----------------------------------------------------------------------
 
 /** --alert-pnl: a signed USD amount (`-500`, `-1_000`, `-2.5k`, `0`), in the one USD grammar (input.ts). */
-export function parseAlertPnl(raw: string): number {
+export function parseAlertPnl(raw: string) {
   return parseUsdAmount(raw, '--alert-pnl', 'signed');
 }
 
@@ -162,7 +162,7 @@ export const NO_ALERTS: AlertState = { active: new Map(), rows: new Map() };
 const ROW_CAUSES: ReadonlySet<AlertCause> = new Set(['missed_roll', 'drift', 'refused', 'capacity_low']);
 const SUCCESS_EVENTS: ReadonlySet<string> = new Set(['roll', 'reopen', 'converge']);
 
-export function rowKeyOf(market: string, side: string): string {
+export function rowKeyOf(market: string, side: string) {
   return `${market.toUpperCase()} ${side}`;
 }
 
@@ -213,14 +213,14 @@ export function stepAlerts(
 /** The conditions a cycle shows, by key; the first one seen for a key stands. */
 type Holding = Map<string, AlertCondition>;
 
-function hold(holding: Holding, condition: Omit<AlertCondition, 'key'>): void {
+function hold(holding: Holding, condition: Omit<AlertCondition, 'key'>) {
   const { cause, market, side } = condition;
   const key = market !== undefined && side !== undefined ? `${cause}|${rowKeyOf(market, side)}` : cause;
   if (!holding.has(key)) holding.set(key, { key, ...condition });
 }
 
 /** "holds 1,000.00 USD, target 2,000.00 USD" */
-function describeDrift(current: unknown, target: unknown): string {
+function describeDrift(current: unknown, target: unknown) {
   const usd = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : `${String(value ?? '?')} USD`);
   return `holds ${usd(current)}, target ${usd(target)}`;
 }
@@ -281,7 +281,7 @@ function rowConditions(
   rolling: ReadonlySet<string>,
   serverNowMs: number,
   toleranceUsd: number,
-): void {
+) {
   for (const [key, row] of rowsNow) {
     const base = { market: row.market.toUpperCase(), side: row.side };
     // A side that cannot be told this cycle starts nothing; it is judged once it can, against the last cycle that could tell it (kept below).
@@ -305,7 +305,7 @@ function rowConditions(
 }
 
 /** The account's headroom and the rows' capacity below the threshold. */
-function headroomConditions(holding: Holding, headroom: HeadroomReading, threshold: number): void {
+function headroomConditions(holding: Holding, headroom: HeadroomReading, threshold: number) {
   const { exposureHeadroomUsd, capacityUsd } = headroom;
   if (exposureHeadroomUsd !== undefined && exposureHeadroomUsd < threshold) {
     hold(holding, {
@@ -367,7 +367,7 @@ function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Hold
   return { active: edges.active, notices };
 }
 
-function formatSeconds(seconds: number): string {
+function formatSeconds(seconds: number) {
   if (seconds < 60) return `${seconds}s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
   return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;

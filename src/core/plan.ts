@@ -110,7 +110,7 @@ export function computePlan(input: PlanInput): Plan {
   return { steps, atTarget: steps.length === 0, problems, unchanged, untouched };
 }
 
-export function planNeedsChanges(plan: Pick<Plan, 'steps'>): boolean {
+export function planNeedsChanges(plan: Pick<Plan, 'steps'>) {
   return plan.steps.length > 0;
 }
 
@@ -119,11 +119,11 @@ export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: r
   return [...steps].sort((a, b) => executionGroup(a.action) - executionGroup(b.action) || a.line - b.line);
 }
 
-function executionGroup(action: PlanAction): number {
+function executionGroup(action: PlanAction) {
   return addsExposure(action) ? 1 : 0;
 }
 
-function addsExposure(action: PlanAction): boolean {
+function addsExposure(action: PlanAction) {
   return action === 'open' || action === 'add';
 }
 
@@ -235,7 +235,7 @@ function simulateChecks(
 }
 
 /** A plain sentence for a person, a log or an agent; the amounts as a desk reads them (the details keep the numbers). */
-export function describePlanProblem(problem: PlanProblem): string {
+export function describePlanProblem(problem: PlanProblem) {
   const what = `${problem.action} ${problem.market} ${problem.side}`;
   switch (problem.code) {
     case 'exposure_exceeded':
@@ -250,7 +250,7 @@ export function describePlanProblem(problem: PlanProblem): string {
 }
 
 /** A plain sentence for a step's note. */
-export function describePlanStepNote(note: PlanStepNote, step: PlanStep): string {
+export function describePlanStepNote(note: PlanStepNote, step: PlanStep) {
   switch (note) {
     case 'tenor_differs':
       return `the open ${step.market} ${step.side} position has ${heldTenor(step)} than the row; add keeps its maturity (roll is not implied).`;
@@ -261,7 +261,7 @@ export function describePlanStepNote(note: PlanStepNote, step: PlanStep): string
   }
 }
 
-function heldTenor(step: PlanStep): string {
+function heldTenor(step: PlanStep) {
   return step.currentTenorDays === undefined ? 'another tenor' : `a different tenor (${step.currentTenorDays} days)`;
 }
 

@@ -94,7 +94,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** A cell that is a date (midnight UTC) or a timestamp with its zone (Z or an offset), ISO 8601, in ms since the epoch; `refusal` is thrown for anything else. */
-export function readInstant(raw: string | undefined, refusal: string): number {
+export function readInstant(raw: string | undefined, refusal: string) {
   const value = raw?.trim() ?? '';
   const ms = DATE_ONLY.test(value)
     ? Date.parse(`${value}T00:00:00Z`)
@@ -105,7 +105,7 @@ export function readInstant(raw: string | undefined, refusal: string): number {
   return ms;
 }
 
-function columnsExpected(layout: RowFileLayout<string>): string {
+function columnsExpected(layout: RowFileLayout<string>) {
   return `${layout.required.join(', ')} and optionally ${layout.optional.join(', ')}`;
 }
 
@@ -198,13 +198,13 @@ function readCsv<C extends string>(
 }
 
 /** csv-parse reports the line a record ends on; a quoted field with line breaks starts earlier. */
-function recordStartLine(fields: string[], endLine: number): number {
+function recordStartLine(fields: string[], endLine: number) {
   const breaks = fields.reduce((count, field) => count + (field.match(/\n/g)?.length ?? 0), 0);
   return endLine - breaks;
 }
 
 /** csv-parse's own messages quote the field they stopped at: only the kind of problem is said. */
-function csvErrorReason(error: { code?: string; message: string }): string {
+function csvErrorReason(error: { code?: string; message: string }) {
   switch (error.code) {
     case 'CSV_INVALID_CLOSING_QUOTE':
       return 'a closing quote is followed by something other than a comma or the end of the line.';
@@ -280,7 +280,7 @@ function listOf(document: unknown, key: string): unknown[] | undefined {
 }
 
 /** V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its "Unexpected token" quotes the input, so only where it stopped is said. */
-function jsonErrorReason(error: unknown, content: string): string {
+function jsonErrorReason(error: unknown, content: string) {
   const message = messageOf(error);
   if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';
   const positioned = /^(.*?) in JSON at position (\d+)/.exec(message);
@@ -291,12 +291,12 @@ function jsonErrorReason(error: unknown, content: string): string {
 }
 
 /** `line 3, column 7` for a 0-based offset into the text. */
-function where(content: string, offset: number): string {
+function where(content: string, offset: number) {
   const before = content.slice(0, offset).split('\n');
   return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
 }
 
-function describeJsonValue(value: unknown): string {
+function describeJsonValue(value: unknown) {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

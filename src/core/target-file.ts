@@ -80,7 +80,7 @@ function checkRow(field: Field<Column>) {
 }
 
 /** The CLI's notional (10000, 10_000, 10k, 1.5m), plus 0 for flat, which the CLI never takes. */
-function parseTargetNotional(raw: string | undefined): number {
+function parseTargetNotional(raw: string | undefined) {
   if (raw !== undefined && FLAT.test(raw.trim())) return 0;
   return parseNotional(raw, 'notional_usd');
 }
@@ -99,7 +99,7 @@ function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefin
 }
 
 /** Optional per row: a blank cell means none. */
-function parseTargetClientReference(raw: string | undefined): string | undefined {
+function parseTargetClientReference(raw: string | undefined) {
   const value = raw?.trim() ?? '';
   if (value === '') return undefined;
   try {
@@ -111,7 +111,7 @@ function parseTargetClientReference(raw: string | undefined): string | undefined
 }
 
 /** Optional per row: how long before maturity `hedge keep` rolls; the message never repeats the cell. */
-function parseRollBefore(raw: string | undefined): number | undefined {
+function parseRollBefore(raw: string | undefined) {
   if (raw === undefined || raw.trim() === '') return undefined;
   try {
     return parseDuration(raw, 'roll_before', 'smhdw').ms;
