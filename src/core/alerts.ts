@@ -336,7 +336,7 @@ function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Hold
     was: ActiveAlert,
     alert: AlertNotice['alert'],
     told: Pick<AlertNotice, 'text' | 'duration_s' | 'trigger'>,
-  ): AlertNotice => ({
+  ) => ({
     alert,
     key: was.key,
     cause: was.cause,

@@ -18,7 +18,7 @@ function flagOf(typed: boolean) {
 }
 
 /** `a[b][]` → ['a', 'b', '']: the key's path, '' meaning "append to a list". */
-function keyPath(key: string, flag: string, raw: string): string[] {
+function keyPath(key: string, flag: string, raw: string) {
   const match = KEY.exec(key);
   if (!match)
     throw new UsageError(`${flag}: ${echo(raw)} has no usable key; expected key=value, key[sub]=value or key[]=value.`);
@@ -28,7 +28,7 @@ function keyPath(key: string, flag: string, raw: string): string[] {
 }
 
 /** The value of a typed (-F) parameter: literals and numbers as JSON, `@file` read by `readFile`. */
-function typedValue(text: string, readFile: (path: string) => string, raw: string): ParamValue {
+function typedValue(text: string, readFile: (path: string) => string, raw: string) {
   if (text === 'true') return true;
   if (text === 'false') return false;
   if (text === 'null') return null;

@@ -45,7 +45,7 @@ export function formatFixed(value: number, decimals: number) {
 }
 
 /** whole.fraction plus one unit in the last place of `fraction`, as digit strings. */
-function incremented(whole: string, fraction: string): [string, string] {
+function incremented(whole: string, fraction: string) {
   const all = (whole + fraction).split('');
   let index = all.length - 1;
   while (index >= 0 && all[index] === '9') all[index--] = '0';

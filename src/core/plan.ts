@@ -133,7 +133,7 @@ interface HeldSide {
 }
 
 /** The spec aggregates positions per side; summing also covers a server listing several per side. */
-function bookBySide(positions: readonly PlanPosition[]): Map<string, HeldSide> {
+function bookBySide(positions: readonly PlanPosition[]) {
   const book = new Map<string, HeldSide>();
   for (const position of positions) {
     if (!(position.notionalUsd > 0)) continue;
@@ -184,11 +184,7 @@ function marketNotes(market: PlanMarket | undefined): PlanStepNote[] {
 }
 
 /** Walks the steps in execution order as the server would see them: headroom starts at the account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks with each open or add on that side. */
-function simulateChecks(
-  steps: PlanStep[],
-  markets: readonly PlanMarket[],
-  availableExposureUsd: number,
-): PlanProblem[] {
+function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], availableExposureUsd: number) {
   const problems: PlanProblem[] = [];
   let headroomUsd = availableExposureUsd;
   const usedCapacityUsd = new Map<string, number>();

@@ -113,7 +113,7 @@ function isColumn<C extends string>(layout: RowFileLayout<C>, name: string): nam
   return (layout.required as readonly string[]).includes(name) || (layout.optional as readonly string[]).includes(name);
 }
 
-function emptyFileProblem(sourceName: string, layout: RowFileLayout<string>): RowFileProblem {
+function emptyFileProblem(sourceName: string, layout: RowFileLayout<string>) {
   return {
     line: 0,
     message: `${sourceName} is empty; expected a header row naming ${columnsExpected(layout)}, then one row per ${layout.rowIs}.`,
@@ -122,11 +122,7 @@ function emptyFileProblem(sourceName: string, layout: RowFileLayout<string>): Ro
 
 // ---- CSV ----
 
-function readCsv<C extends string>(
-  content: string,
-  sourceName: string,
-  layout: RowFileLayout<C>,
-): { rows: RawRow<C>[]; problems: RowFileProblem[] } {
+function readCsv<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>) {
   // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, its line numbers are the file's.
   const normalised = content.replace(/\r\n?/g, '\n');
   let framingError: RowFileProblem | undefined;
@@ -219,11 +215,7 @@ function csvErrorReason(error: { code?: string; message: string }) {
 
 // ---- JSON ----
 
-function readJson<C extends string>(
-  content: string,
-  sourceName: string,
-  layout: RowFileLayout<C>,
-): { rows: RawRow<C>[]; problems: RowFileProblem[] } {
+function readJson<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>) {
   if (content.trim() === '') return { rows: [], problems: [emptyFileProblem(sourceName, layout)] };
   let document: unknown;
   try {
@@ -273,7 +265,7 @@ function readJson<C extends string>(
   return { rows, problems };
 }
 
-function listOf(document: unknown, key: string): unknown[] | undefined {
+function listOf(document: unknown, key: string) {
   if (typeof document !== 'object' || document === null) return undefined;
   const list = (document as Record<string, unknown>)[key];
   return Array.isArray(list) ? list : undefined;

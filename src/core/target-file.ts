@@ -86,7 +86,7 @@ function parseTargetNotional(raw: string | undefined) {
 }
 
 /** Required when the side should hold something (an open needs a tenor, and the plan cannot know beforehand whether the side will be open). */
-function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefined): Tenor | undefined {
+function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefined) {
   const value = raw?.trim().replace(/d$/i, '') ?? '';
   if (value === '') {
     // An unreadable notional is already a problem; whether a tenor is needed is then unknown.

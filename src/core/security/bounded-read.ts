@@ -88,7 +88,7 @@ function kindOf(stats: Stats): ReadRefusal | undefined {
 }
 
 /** The read, or the signal's reason as soon as it fires; `onAbort` lets go of what the read holds. */
-function untilAborted<T>(signal: AbortSignal | undefined, work: () => Promise<T>, onAbort?: () => void): Promise<T> {
+function untilAborted<T>(signal: AbortSignal | undefined, work: () => Promise<T>, onAbort?: () => void) {
   if (!signal) return work();
   if (signal.aborted) {
     onAbort?.();

@@ -12,7 +12,7 @@ export function isStoreUrl(raw: string) {
 }
 
 /** The URL as the database client reads it (pg-connection-string: spaces and stray `%` encoded first, and an empty host allowed before a socket path), or undefined when it reads none. */
-function parsedAsTheClientDoes(text: string): URL | undefined {
+function parsedAsTheClientDoes(text: string) {
   const encoded = /\s|%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(text) ? encodeURI(text).replace(/%25(\d\d)/g, '%$1') : text;
   for (const candidate of [encoded, encoded.replace('@/', '@___DUMMY___/')]) {
     try {

@@ -22,7 +22,6 @@ import {
   type Position,
   type Quote,
   type Side,
-  type SubmittedAction,
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
 import {
@@ -186,7 +185,7 @@ export class HedgeClient {
   }
 
   /** A write's answer: `submitted` with a transaction hash. */
-  private submit(plan: ApiRequest, hooks?: SendHooks): Promise<SubmittedAction> {
+  private submit(plan: ApiRequest, hooks?: SendHooks) {
     return this.call(submittedActionSchema, { ...plan, ...hooks });
   }
 
@@ -196,7 +195,7 @@ export class HedgeClient {
     path: string,
     filters: Record<string, string | undefined>,
     limit?: number,
-  ): Promise<ListResult<z.infer<S>>> {
+  ) {
     const endpoint = `GET ${path}`;
     const items: Array<z.infer<S>> = [];
     const learn = (value: string, how: LearnedWire['how'], evidence: string) =>
