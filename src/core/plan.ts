@@ -24,19 +24,12 @@ export interface PlanStep {
   notes: PlanStepNote[];
 }
 
-interface StepProblemBase {
-  stepIndex: number;
-  line: number;
-  action: PlanAction;
-  market: string;
-  side: Side;
-}
-
-export type PlanProblem =
-  | (StepProblemBase & { code: 'exposure_exceeded'; details: { requiredUsd: number; availableExposureUsd: number } })
-  | (StepProblemBase & { code: 'capacity_exceeded'; details: { requiredUsd: number; availableCapacityUsd: number } })
-  | (StepProblemBase & { code: 'market_not_listed'; details: Record<string, never> })
-  | (StepProblemBase & { code: 'market_disabled'; details: { status: string } });
+export type PlanProblem = Pick<PlanStep, 'line' | 'action' | 'market' | 'side'> & { stepIndex: number } & (
+    | { code: 'exposure_exceeded'; details: { requiredUsd: number; availableExposureUsd: number } }
+    | { code: 'capacity_exceeded'; details: { requiredUsd: number; availableCapacityUsd: number } }
+    | { code: 'market_not_listed'; details: Record<string, never> }
+    | { code: 'market_disabled'; details: { status: string } }
+  );
 
 export interface PlanPosition {
   market: string;
@@ -110,17 +103,9 @@ export function computePlan(input: PlanInput): Plan {
   return { steps, atTarget: steps.length === 0, problems, unchanged, untouched };
 }
 
-export function planNeedsChanges(plan: Pick<Plan, 'steps'>) {
-  return plan.steps.length > 0;
-}
-
 /** The order in which the steps are sent: closes and reduces first, then adds and opens, each group by file line. */
 export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]): T[] {
-  return [...steps].sort((a, b) => executionGroup(a.action) - executionGroup(b.action) || a.line - b.line);
-}
-
-function executionGroup(action: PlanAction) {
-  return addsExposure(action) ? 1 : 0;
+  return [...steps].sort((a, b) => +addsExposure(a.action) - +addsExposure(b.action) || a.line - b.line);
 }
 
 function addsExposure(action: PlanAction) {
@@ -189,13 +174,8 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
   let headroomUsd = availableExposureUsd;
   const usedCapacityUsd = new Map<string, number>();
   steps.forEach((step, stepIndex) => {
-    const base: StepProblemBase = {
-      stepIndex,
-      line: step.line,
-      action: step.action,
-      market: step.market,
-      side: step.side,
-    };
+    const { line, action, side } = step;
+    const base = { stepIndex, line, action, market: step.market, side };
     if (!addsExposure(step.action)) {
       headroomUsd = cents(headroomUsd + step.currentUsd - step.targetUsd);
       return;

@@ -26,12 +26,10 @@ import {
 import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
 import {
   CHANGE_BODY_FIELDS,
-  changeNotionalBody,
   DEFAULT_WIRE_SETTINGS,
   MAX_PAGE_SIZE,
   namesIn,
   NO_PAGE_SIZE,
-  PRICE_SYMBOLS_SEPARATOR,
   refusedField,
   wireHint,
   type WireSettings,
@@ -316,9 +314,7 @@ export class HedgeClient {
   async readPrices(
     markets: readonly string[],
   ): Promise<{ data: unknown; quotes: PriceQuote[]; problem?: InvalidResponseError }> {
-    const query = markets.length
-      ? { [this.wireSettings.pricesParam]: markets.join(PRICE_SYMBOLS_SEPARATOR) }
-      : undefined;
+    const query = markets.length ? { [this.wireSettings.pricesParam]: markets.join(',') } : undefined;
     let response: ApiResponse;
     try {
       response = await this.transport.send({ method: 'GET', path: '/prices', query });
@@ -383,7 +379,8 @@ export class HedgeClient {
     return {
       method: 'POST',
       path,
-      body: changeNotionalBody(this.wireSettings, body.market, body.side, body.notional_usd),
+      // `market`, `side` and the notional under its setting's name.
+      body: { market: body.market, side: body.side, [this.wireSettings.changeNotionalField]: body.notional_usd },
       idempotencyKey,
     };
   }

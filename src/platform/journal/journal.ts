@@ -1,14 +1,41 @@
-// The action journal on a local file, the embedded default backend.
-import { join } from 'node:path';
+// The action journal on a local file, the embedded default backend, and its locks, all under its one append lock.
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
-import type { LocalJournal, RecordsClient, RowFilter, RowSeal } from './backend.js';
-import { ClientJournal } from './client-journal.js';
+import { syncDirectory } from '../../core/files/durable-write.js';
+import {
+  currentHolder,
+  isAlive,
+  isLockedError,
+  isRecordedHolder,
+  lockFile,
+  newSession,
+  publicHolder,
+  type Holder,
+  type RecordedHolder,
+} from '../../core/files/file-lock.js';
+import type { HoldResult, LocalJournal, LockerClient, RecordsClient, RowFilter, RowSeal } from './backend.js';
+import { ClientJournal, holdOf, lastHolderOf } from './client-journal.js';
 import { foldJournal, isUnresolved, type JournalEntry, type JournalPatch, type SkippedLine } from './entry.js';
-import { newSession } from '../../core/files/file-lock.js';
 import { fileKeeperHeartbeats } from './heartbeat-file.js';
+import { JournalError } from './journal-error.js';
 import { JOURNAL_FILE_NAME } from './location.js';
-import { activeEntries, fileLocker, lockedAppend, type FilePlace } from './locks.js';
-import { archiveFiles, entriesIn } from './segments.js';
+import {
+  archiveFiles,
+  asJournalError,
+  DEFAULT_KEEP_RESOLVED,
+  DEFAULT_ROTATE_BYTES,
+  ensureDir,
+  entriesIn,
+  MAX_LINE_BYTES,
+  openForAppend,
+  readSegment,
+  replaceFileDurably,
+  rotate,
+  syncFile,
+  writeAll,
+} from './segments.js';
 
 export interface OpenJournalOptions extends Partial<Pick<FilePlace, 'lockStaleMs' | 'rotateBytes' | 'keepResolved'>> {
   dir: string;
@@ -143,4 +170,255 @@ function highestSeq(text: string) {
   let highest = 0;
   for (const match of text.matchAll(BEGIN_SEQ)) highest = Math.max(highest, Number(match[1]));
   return highest;
+}
+
+// ---- Locks ----
+
+const DEFAULT_LOCK_STALE_MS = 10_000;
+const LOCKS_DIR_NAME = 'locks';
+/** How often a wait for an account lock looks again (each look takes the journal lock briefly). */
+const LOCK_POLL_MS = 100;
+
+/** Where a file journal lives and how it appends: what its records client and its locker share. */
+export interface FilePlace {
+  /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
+  dir: string;
+  file: string;
+  /** A lock older than this belongs to a process that died holding it (kill -9) and is taken over; tests shorten it. */
+  lockStaleMs?: number;
+  /** The active segment is rotated past this size (bytes); tests lower it. */
+  rotateBytes?: number;
+  /** Resolved entries kept in the active segment at a rotation. */
+  keepResolved?: number;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  /** Tells about a line a read had to skip, with its file. */
+  skipIn: (path: string) => (skip: SkippedLine) => void;
+}
+
+/** The active segment's entries, in creation order (every unresolved entry is there). */
+export function activeEntries(place: FilePlace): JournalEntry[] {
+  return entriesIn(place.file, place.skipIn(place.file));
+}
+
+async function withJournalLock<T>({ file, lockStaleMs = DEFAULT_LOCK_STALE_MS }: FilePlace, body: () => T) {
+  ensureDir(dirname(file));
+  let release: () => Promise<void>;
+  try {
+    // Taken over while held, nothing is lost: it guards milliseconds of work whose one O_APPEND write cannot tear a line.
+    release = await lockFile(file, { staleMs: lockStaleMs });
+  } catch (error) {
+    if (!isLockedError(error)) throw asJournalError(error, file, 'write');
+    throw new JournalError(`The journal ${file} stayed locked by another hedge process.`, {
+      path: file,
+      hint: `Try again; if no hedge process is running, remove ${file}.lock.`,
+      cause: error,
+    });
+  }
+  try {
+    return body();
+  } finally {
+    await release();
+  }
+}
+
+/** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
+export async function lockedAppend(place: FilePlace, compose: (current: string) => string) {
+  const { file, rotateBytes = DEFAULT_ROTATE_BYTES } = place;
+  const { fd, text } = await withJournalLock(place, () => {
+    const current = readSegment(file);
+    const line = compose(current ?? '');
+    if (line === '') return { text: current ?? '' };
+    if (line.includes('\n')) throw new JournalError('A journal event must be a single line.');
+    // What a reader would skip is never written: the action it records could not be read back.
+    if (Buffer.byteLength(line) > MAX_LINE_BYTES)
+      throw new JournalError(
+        `A journal event over ${MAX_LINE_BYTES / 1024 / 1024} MiB is not written (a request that large is refused).`,
+      );
+    // After a crash mid-write the last line may lack its newline: only that torn line is lost.
+    const added = `${current && !current.endsWith('\n') ? '\n' : ''}${line}\n`;
+    const appendFd = openForAppend(file);
+    try {
+      writeAll(appendFd, Buffer.from(added, 'utf8'), file);
+      if (current === undefined) syncDirectory(dirname(file));
+      const after = `${current ?? ''}${added}`;
+      if (fstatSync(appendFd).size > rotateBytes) {
+        // The line is in the page cache, so the rotation carries it; the rotation syncs what it writes.
+        rotate(file, after, {
+          keepResolved: place.keepResolved ?? DEFAULT_KEEP_RESOLVED,
+          keepBytes: Math.floor(rotateBytes / 2),
+          today: utcDay(place.now()),
+        });
+      }
+      return { fd: appendFd, text: after };
+    } catch (error) {
+      closeSync(appendFd);
+      throw error;
+    }
+  });
+  if (fd === undefined) return text;
+  try {
+    syncFile(fd, file);
+  } finally {
+    closeSync(fd);
+  }
+  return text;
+}
+
+export function fileLocker(place: FilePlace, session: string): LockerClient {
+  const { now } = place;
+  const event = (id: string, holder: RecordedHolder | null) =>
+    JSON.stringify({ id, at: new Date(now()).toISOString(), holder });
+  const entryIn = (entries: JournalEntry[], id: string) => entries.find((entry) => entry.id === id);
+  const ours = (entry: JournalEntry) => isRecordedHolder(entry.holder) && entry.holder.session === session;
+  return {
+    holderAt: (time) => currentHolder(time, session),
+    take: (scope, waitMs) =>
+      'entry' in scope ? holdEntry(scope.entry) : lockAccount(place, session, scope.lock, waitMs),
+    async holderOf(scope) {
+      const holder =
+        'entry' in scope
+          ? liveHolderIn(entryIn(activeEntries(place), scope.entry))
+          : liveLockHolder(place.dir, scope.lock);
+      return holder ? publicHolder(holder) : undefined;
+    },
+  };
+
+  /** Records this process as the entry's holder, unless a live other holds it or it is finished. */
+  async function holdEntry(id: string): Promise<HoldResult> {
+    let heldBy: Holder | undefined;
+    await lockedAppend(place, (current) => {
+      const entry = entryIn(foldJournal(current), id);
+      if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
+      const holder = liveHolderIn(entry);
+      // Finished meanwhile: its last holder is who finished it.
+      if (!isUnresolved(entry)) heldBy = lastHolderOf(entry);
+      else if (holder && holder.session !== session) heldBy = publicHolder(holder);
+      // Held by this session already (the run that began it): not a line per hold.
+      return heldBy || holder ? '' : event(id, currentHolder(now(), session));
+    });
+    if (heldBy) return { held: false, holder: heldBy };
+    return {
+      held: true,
+      hold: holdOf(
+        () => releaseEntry(id),
+        () => stillHolds(id),
+      ),
+    };
+  }
+
+  async function releaseEntry(id: string) {
+    await lockedAppend(place, (current) => {
+      const entry = entryIn(foldJournal(current), id);
+      return entry && isUnresolved(entry) && ours(entry) ? event(id, null) : '';
+    }).catch(() => {
+      // Letting go is a courtesy: a hold of a process that ends is let go by its end anyway.
+    });
+  }
+
+  /** This session still holds the entry, or the entry was finished (which ends a hold, never loses it). */
+  function stillHolds(id: string) {
+    const entry = entryIn(activeEntries(place), id);
+    return !entry || !isUnresolved(entry) || ours(entry);
+  }
+}
+
+function liveHolderIn(entry: JournalEntry | undefined) {
+  if (!entry || !isUnresolved(entry)) return undefined;
+  const holder = entry.holder;
+  return isRecordedHolder(holder) && isAlive(holder) ? holder : undefined;
+}
+
+interface LockRecord {
+  scope: string;
+  holder: RecordedHolder;
+}
+
+/** An account lock's record: `locks/` named by a hash of its scope. */
+export function lockPath(dir: string, scope: string) {
+  return join(dir, LOCKS_DIR_NAME, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.json`);
+}
+
+function readLock(path: string) {
+  const text = readSegment(path);
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<LockRecord>;
+    return typeof value.scope === 'string' && isRecordedHolder(value.holder) ? (value as LockRecord) : undefined;
+  } catch {
+    // A record cut short by a crash holds nobody.
+    return undefined;
+  }
+}
+
+function liveLockHolder(dir: string, scope: string) {
+  const record = readLock(lockPath(dir, scope));
+  return record && isAlive(record.holder) ? record.holder : undefined;
+}
+
+/** Under the journal lock: takes the lock for `holder`, or names the live holder that has it. */
+function claimLock(
+  dir: string,
+  scope: string,
+  holder: RecordedHolder,
+): { held: true } | { held: false; holder: Holder } {
+  // A `locks` that is a link is refused before anything is read or written through it.
+  ensureDir(join(dir, LOCKS_DIR_NAME), { inside: true });
+  const path = lockPath(dir, scope);
+  const existing = readLock(path);
+  if (existing && isAlive(existing.holder)) return { held: false, holder: publicHolder(existing.holder) };
+  replaceFileDurably(path, JSON.stringify({ scope, holder } satisfies LockRecord));
+  heldHere.add(path);
+  return { held: true };
+}
+
+function dropLock(path: string, session?: string) {
+  const existing = readLock(path);
+  if (existing?.holder.pid !== process.pid || (session !== undefined && existing.holder.session !== session)) return;
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already.
+  }
+  heldHere.delete(path);
+}
+
+// Lock files this process holds, removed when it exits normally (after a crash, liveness frees them).
+const heldHere = new Set<string>();
+let exitHook = false;
+
+/** An account lock, looked at again every LOCK_POLL_MS until `waitMs` (real, monotonic time) is over. */
+async function lockAccount(place: FilePlace, session: string, scope: string, waitMs: number): Promise<HoldResult> {
+  const { dir } = place;
+  const path = lockPath(dir, scope);
+  const holder = currentHolder(place.now(), session);
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const held of heldHere) {
+        try {
+          dropLock(held);
+        } catch {
+          // Best effort: a file left behind names a dead process, which the next taker replaces.
+        }
+      }
+    });
+  }
+  const started = performance.now();
+  for (;;) {
+    const answer = await withJournalLock(place, () => claimLock(dir, scope, holder));
+    if (answer.held) {
+      return {
+        held: true,
+        hold: holdOf(
+          () => withJournalLock(place, () => dropLock(path, session)).catch(() => undefined),
+          // Its record removed (by hand) or replaced by another holder's.
+          () => readLock(path)?.holder.session === session,
+        ),
+      };
+    }
+    const left = waitMs - (performance.now() - started);
+    if (left <= 0) return answer;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(LOCK_POLL_MS, left)));
+  }
 }
