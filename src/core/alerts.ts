@@ -2,6 +2,7 @@
 import { parseDuration, type Duration } from './duration.js';
 import { parseUsdAmount } from './input.js';
 import { formatUsd } from './number-format.js';
+import { withoutUndefined } from './objects.js';
 import type { KeepEvent, KeepRowStatus } from './keep-rules.js';
 
 export interface AlertRules {
@@ -59,9 +60,7 @@ export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: num
         maturityAt: fact.maturityAt,
         secondsLeft: Math.max(0, Math.floor(left / 1000)),
         within: rules.maturityWithinText ?? `${Math.round(rules.maturityWithinMs / 1000)}s`,
-        ...(fact.market !== undefined ? { market: fact.market } : {}),
-        ...(fact.side !== undefined ? { side: fact.side } : {}),
-        ...(fact.hedgeId !== undefined ? { hedgeId: fact.hedgeId } : {}),
+        ...withoutUndefined({ market: fact.market, side: fact.side, hedgeId: fact.hedgeId }),
       });
     }
   }
@@ -84,7 +83,7 @@ export function alertEdges<A extends { key: string }>(
 // ---- Parsing the options ----------------------------------------------------------------------
 
 /** --alert-pnl: a signed USD amount (`-500`, `-1_000`, `-2.5k`, `0`), in the one USD grammar (input.ts). */
-export function parseAlertPnl(raw: string): number {
+export function parseAlertPnl(raw: string) {
   return parseUsdAmount(raw, '--alert-pnl', 'signed');
 }
 
@@ -95,21 +94,25 @@ export function parseAlertDuration(raw: string): Duration {
 
 // ---- The keeper: per row and cause, said when it starts and when it clears ("recovered") -------
 
-export type AlertCause =
+/** Each cause of a keeper's alert, in the words its notices use. */
+const CAUSE_WORDS = {
   /** A covered side became flat after its roll fell due, with no roll by the keeper: it settled instead. */
-  | 'missed_roll'
+  missed_roll: 'missed roll (settled instead)',
   /** A side holds another notional than its target (beyond the tolerance). */
-  | 'drift'
+  drift: 'drift',
   /** A roll, re-open or convergence the server (or a check) refused; it clears when the row is at target. */
-  | 'refused'
+  refused: 'refused',
   /** The journal or team store could not be used for a cycle. */
-  | 'store_unreachable'
+  store_unreachable: 'journal or team store unreachable',
   /** The book could not be read (the server unreachable, or failing). */
-  | 'server_unreachable'
+  server_unreachable: 'server unreachable',
   /** A row's market has less capacity left on its side than the threshold. */
-  | 'capacity_low'
+  capacity_low: 'capacity low',
   /** The account's headroom under its exposure cap is below the threshold. */
-  | 'exposure_headroom_low';
+  exposure_headroom_low: 'exposure headroom low',
+};
+
+export type AlertCause = keyof typeof CAUSE_WORDS;
 
 export interface AlertCondition {
   key: string;
@@ -159,12 +162,8 @@ export const NO_ALERTS: AlertState = { active: new Map(), rows: new Map() };
 const ROW_CAUSES: ReadonlySet<AlertCause> = new Set(['missed_roll', 'drift', 'refused', 'capacity_low']);
 const SUCCESS_EVENTS: ReadonlySet<string> = new Set(['roll', 'reopen', 'converge']);
 
-export function rowKeyOf(market: string, side: string): string {
+export function rowKeyOf(market: string, side: string) {
   return `${market.toUpperCase()} ${side}`;
-}
-
-function conditionKey(cause: AlertCause, row?: string): string {
-  return row === undefined ? cause : `${cause}|${row}`;
 }
 
 /** One step: the conditions this cycle shows, against those active; what starts and what clears. */
@@ -172,31 +171,36 @@ export function stepAlerts(
   state: AlertState,
   observation: CycleObservation,
 ): { state: AlertState; notices: AlertNotice[] } {
-  const { rows, nowMs, toleranceUsd } = observation;
+  const { rows, nowMs, toleranceUsd, headroom, thresholdUsd } = observation;
   const holding: Holding = new Map();
   const { succeeded, rolling, readFailed, storeFailed } = eventConditions(observation.events, holding);
   const rowsNow = new Map((rows ?? []).map((row) => [rowKeyOf(row.market, row.side), row]));
-  if (rows)
-    rowConditions(holding, state, rowsNow, { rolling, serverNowMs: observation.serverNowMs ?? nowMs, toleranceUsd });
-  if (observation.headroom && observation.thresholdUsd !== undefined)
-    headroomConditions(holding, observation.headroom, observation.thresholdUsd);
+  if (rows) rowConditions(holding, state, rowsNow, rolling, observation.serverNowMs ?? nowMs, toleranceUsd);
+  if (headroom && thresholdUsd !== undefined) headroomConditions(holding, headroom, thresholdUsd);
 
   // What stands without being seen again: a condition this cycle could not judge, or one that clears only once its row is back at target (a refusal backs off and is not retried every cycle).
-  for (const [key, active] of state.active) {
-    if (holding.has(key)) continue;
-    if (
-      stillHolds(active, {
-        rows,
-        rowsNow,
-        succeeded,
-        readFailed,
-        storeFailed,
-        headroomRead: observation.headroom !== undefined,
-        toleranceUsd,
-      })
-    )
-      holding.set(key, active);
-  }
+  const stillHolds = (active: ActiveAlert) => {
+    switch (active.cause) {
+      case 'store_unreachable':
+        // Cleared by a cycle that finished (its rows came) without the store failing.
+        return !rows || storeFailed;
+      case 'server_unreachable':
+        return !rows || readFailed;
+      case 'exposure_headroom_low':
+      case 'capacity_low':
+        return !headroom;
+    }
+    if (!ROW_CAUSES.has(active.cause) || active.market === undefined || active.side === undefined) return false;
+    if (!rows) return true;
+    const key = rowKeyOf(active.market, active.side);
+    const row = rowsNow.get(key);
+    // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it succeeded and it is) — never because a cycle did not see it: a side whose views disagree (settling, its own roll landing) shows no notional, which says nothing about the drift. A row no longer in the target has nothing left to alert about.
+    if (!row) return false;
+    const current = row.current_usd ?? 0;
+    const atTarget = Math.abs(current - row.target_usd) <= toleranceUsd && (row.target_usd === 0 || current > 0);
+    return !atTarget && !(succeeded.has(key) && row.target_usd === 0);
+  };
+  for (const [key, active] of state.active) if (!holding.has(key) && stillHolds(active)) holding.set(key, active);
 
   const { active, notices } = startsAndClears(state.active, holding, nowMs);
   // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
@@ -209,14 +213,16 @@ export function stepAlerts(
 /** The conditions a cycle shows, by key; the first one seen for a key stands. */
 type Holding = Map<string, AlertCondition>;
 
-function hold(holding: Holding, condition: Omit<AlertCondition, 'key'>): void {
-  const key = conditionKey(
-    condition.cause,
-    condition.market !== undefined && condition.side !== undefined
-      ? rowKeyOf(condition.market, condition.side)
-      : undefined,
-  );
+function hold(holding: Holding, condition: Omit<AlertCondition, 'key'>) {
+  const { cause, market, side } = condition;
+  const key = market !== undefined && side !== undefined ? `${cause}|${rowKeyOf(market, side)}` : cause;
   if (!holding.has(key)) holding.set(key, { key, ...condition });
+}
+
+/** "holds 1,000.00 USD, target 2,000.00 USD" */
+function describeDrift(current: unknown, target: unknown) {
+  const usd = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : `${String(value ?? '?')} USD`);
+  return `holds ${usd(current)}, target ${usd(target)}`;
 }
 
 /** The conditions the keeper's events show, and what they tell of the rows (stepped, rolling) and of the cycle (failed). */
@@ -230,11 +236,16 @@ function eventConditions(events: readonly KeepEvent[], holding: Holding) {
       typeof event.market === 'string' && typeof event.side === 'string'
         ? { market: event.market.toUpperCase(), side: event.side }
         : undefined;
-    if (SUCCESS_EVENTS.has(event.event) && row && event.dry_run !== true) succeeded.add(rowKeyOf(row.market, row.side));
-    if (row && (event.event === 'roll' || (event.event === 'error' && event.action === 'roll')))
-      rolling.add(rowKeyOf(row.market, row.side));
+    const key = row && rowKeyOf(row.market, row.side);
+    if (SUCCESS_EVENTS.has(event.event) && key && event.dry_run !== true) succeeded.add(key);
+    if (key && (event.event === 'roll' || (event.event === 'error' && event.action === 'roll'))) rolling.add(key);
     if (event.event === 'drift' && row)
-      hold(holding, { cause: 'drift', ...row, message: describeDrift(event), trigger: event });
+      hold(holding, {
+        cause: 'drift',
+        ...row,
+        message: describeDrift(event.notional_usd, event.target_usd),
+        trigger: event,
+      });
     if (event.event !== 'error') continue;
     if (event.phase === 'cycle') {
       storeFailed = true;
@@ -267,37 +278,23 @@ function rowConditions(
   holding: Holding,
   state: AlertState,
   rowsNow: ReadonlyMap<string, KeepRowStatus>,
-  cycle: { rolling: ReadonlySet<string>; serverNowMs: number; toleranceUsd: number },
-): void {
+  rolling: ReadonlySet<string>,
+  serverNowMs: number,
+  toleranceUsd: number,
+) {
   for (const [key, row] of rowsNow) {
     const base = { market: row.market.toUpperCase(), side: row.side };
     // A side that cannot be told this cycle starts nothing; it is judged once it can, against the last cycle that could tell it (kept below).
     if (row.current_unknown === true) continue;
-    if (
-      row.current_usd !== null &&
-      row.current_usd > 0 &&
-      Math.abs(row.current_usd - row.target_usd) > cycle.toleranceUsd
-    ) {
-      hold(holding, {
-        cause: 'drift',
-        ...base,
-        message: `holds ${formatUsd(row.current_usd)}, target ${formatUsd(row.target_usd)}`,
-      });
-    }
+    const current = row.current_usd ?? 0;
+    if (current > 0 && Math.abs(current - row.target_usd) > toleranceUsd)
+      hold(holding, { cause: 'drift', ...base, message: describeDrift(current, row.target_usd) });
     const before = state.rows.get(key);
     const dueAt =
       before?.next_action === 'roll' && before.next_action_at ? Date.parse(before.next_action_at) : Number.NaN;
-    const flatNow = row.current_usd === null || row.current_usd === 0;
     // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
-    const keeperRolled = state.rolling?.has(key) === true || cycle.rolling.has(key);
-    if (
-      before &&
-      before.current_usd !== null &&
-      before.current_usd > 0 &&
-      flatNow &&
-      dueAt <= cycle.serverNowMs &&
-      !keeperRolled
-    ) {
+    const keeperRolled = state.rolling?.has(key) === true || rolling.has(key);
+    if (before?.current_usd && before.current_usd > 0 && current === 0 && dueAt <= serverNowMs && !keeperRolled) {
       hold(holding, {
         cause: 'missed_roll',
         ...base,
@@ -308,7 +305,7 @@ function rowConditions(
 }
 
 /** The account's headroom and the rows' capacity below the threshold. */
-function headroomConditions(holding: Holding, headroom: HeadroomReading, threshold: number): void {
+function headroomConditions(holding: Holding, headroom: HeadroomReading, threshold: number) {
   const { exposureHeadroomUsd, capacityUsd } = headroom;
   if (exposureHeadroomUsd !== undefined && exposureHeadroomUsd < threshold) {
     hold(holding, {
@@ -335,104 +332,43 @@ function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Hold
     before,
     [...holding.values()].map((condition) => ({ ...condition, since: at })),
   );
-  const notices: AlertNotice[] = [
-    ...edges.started.map((alert): AlertNotice => ({
-      alert: 'started',
-      key: alert.key,
-      cause: alert.cause,
-      ...where(alert),
-      message: alert.message,
-      since: at,
-      at,
-      text: `hedge keep alert — ${subject(alert)} — ${alert.message}`,
-      ...(alert.trigger ? { trigger: alert.trigger } : {}),
-    })),
-    ...edges.cleared.map((was): AlertNotice => {
+  const notice = (
+    was: ActiveAlert,
+    alert: AlertNotice['alert'],
+    told: Pick<AlertNotice, 'text' | 'duration_s' | 'trigger'>,
+  ) => ({
+    alert,
+    key: was.key,
+    cause: was.cause,
+    // Where, when the condition is about a row.
+    ...(was.market !== undefined && was.side !== undefined ? { market: was.market, side: was.side } : {}),
+    message: was.message,
+    since: was.since,
+    at,
+    ...told,
+  });
+  const subject = ({ market, side, cause }: ActiveAlert) =>
+    market !== undefined ? `${market} ${side}: ${CAUSE_WORDS[cause]}` : CAUSE_WORDS[cause];
+  const notices = [
+    ...edges.started.map((alert) =>
+      notice(alert, 'started', {
+        text: `hedge keep alert — ${subject(alert)} — ${alert.message}`,
+        ...(alert.trigger ? { trigger: alert.trigger } : {}),
+      }),
+    ),
+    ...edges.cleared.map((was) => {
       const durationS = Math.max(0, Math.round((nowMs - Date.parse(was.since)) / 1000));
-      return {
-        alert: 'recovered',
-        key: was.key,
-        cause: was.cause,
-        ...where(was),
-        message: was.message,
-        since: was.since,
-        at,
+      return notice(was, 'recovered', {
         duration_s: durationS,
         text: `hedge keep recovered — ${subject(was)} (held ${formatSeconds(durationS)})`,
-      };
+      });
     }),
   ];
   return { active: edges.active, notices };
 }
 
-function stillHolds(
-  active: ActiveAlert,
-  seen: {
-    rows?: readonly KeepRowStatus[];
-    rowsNow: Map<string, KeepRowStatus>;
-    succeeded: Set<string>;
-    readFailed: boolean;
-    storeFailed: boolean;
-    headroomRead: boolean;
-    toleranceUsd: number;
-  },
-): boolean {
-  switch (active.cause) {
-    case 'store_unreachable':
-      // Cleared by a cycle that finished (its rows came) without the store failing.
-      return !seen.rows || seen.storeFailed;
-    case 'server_unreachable':
-      return !seen.rows || seen.readFailed;
-    case 'exposure_headroom_low':
-    case 'capacity_low':
-      return !seen.headroomRead;
-    default: {
-      if (!ROW_CAUSES.has(active.cause) || active.market === undefined || active.side === undefined) return false;
-      if (!seen.rows) return true;
-      const key = rowKeyOf(active.market, active.side);
-      const row = seen.rowsNow.get(key);
-      // A row no longer in the target has nothing left to alert about.
-      if (!row) return false;
-      // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it succeeded and it is) — never because a cycle did not see it: a side whose views disagree (settling, its own roll landing) shows no notional, which says nothing about the drift.
-      return !atTarget(row, seen.toleranceUsd) && !(seen.succeeded.has(key) && row.target_usd === 0);
-    }
-  }
-}
-
-function atTarget(row: KeepRowStatus, toleranceUsd: number): boolean {
-  const current = row.current_usd ?? 0;
-  return Math.abs(current - row.target_usd) <= toleranceUsd && (row.target_usd === 0 || current > 0);
-}
-
-function where(condition: AlertCondition): { market?: string; side?: string } {
-  return condition.market !== undefined && condition.side !== undefined
-    ? { market: condition.market, side: condition.side }
-    : {};
-}
-
-const CAUSE_WORDS: Record<AlertCause, string> = {
-  missed_roll: 'missed roll (settled instead)',
-  drift: 'drift',
-  refused: 'refused',
-  store_unreachable: 'journal or team store unreachable',
-  server_unreachable: 'server unreachable',
-  capacity_low: 'capacity low',
-  exposure_headroom_low: 'exposure headroom low',
-};
-
-function subject(condition: AlertCondition): string {
-  return condition.market !== undefined
-    ? `${condition.market} ${condition.side}: ${CAUSE_WORDS[condition.cause]}`
-    : CAUSE_WORDS[condition.cause];
-}
-
-function formatSeconds(seconds: number): string {
+function formatSeconds(seconds: number) {
   if (seconds < 60) return `${seconds}s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
   return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
-}
-
-function describeDrift(event: KeepEvent): string {
-  const usd = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : `${String(value ?? '?')} USD`);
-  return `holds ${usd(event.notional_usd)}, target ${usd(event.target_usd)}`;
 }

@@ -13,12 +13,12 @@ export interface ParamInput {
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 const KEY = /^([^[\]=]+)((?:\[[^[\]=]*\])*)$/;
 
-function flagOf(typed: boolean): string {
+function flagOf(typed: boolean) {
   return typed ? '-F' : '-f';
 }
 
 /** `a[b][]` → ['a', 'b', '']: the key's path, '' meaning "append to a list". */
-function keyPath(key: string, flag: string, raw: string): string[] {
+function keyPath(key: string, flag: string, raw: string) {
   const match = KEY.exec(key);
   if (!match)
     throw new UsageError(`${flag}: ${echo(raw)} has no usable key; expected key=value, key[sub]=value or key[]=value.`);
@@ -28,7 +28,7 @@ function keyPath(key: string, flag: string, raw: string): string[] {
 }
 
 /** The value of a typed (-F) parameter: literals and numbers as JSON, `@file` read by `readFile`. */
-function typedValue(text: string, readFile: (path: string) => string, raw: string): ParamValue {
+function typedValue(text: string, readFile: (path: string) => string, raw: string) {
   if (text === 'true') return true;
   if (text === 'false') return false;
   if (text === 'null') return null;
@@ -44,7 +44,7 @@ function typedValue(text: string, readFile: (path: string) => string, raw: strin
   return text;
 }
 
-function place(target: Params, path: string[], value: ParamValue, flag: string, raw: string): void {
+function place(target: Params, path: string[], value: ParamValue, flag: string, raw: string) {
   let node: Record<string, ParamValue> | ParamValue[] = target;
   for (let index = 0; index < path.length; index++) {
     const segment = path[index]!;
@@ -91,9 +91,9 @@ export function buildParams(inputs: readonly ParamInput[], readFile: (path: stri
 }
 
 /** Parameters of a GET as a query string (`a=1&b=x&l=1&l=2`); a nested group cannot go there. */
-export function queryStringOf(params: Params): string {
+export function queryStringOf(params: Params) {
   const search = new URLSearchParams();
-  const scalar = (key: string, value: ParamValue): string => {
+  const scalar = (key: string, value: ParamValue) => {
     if (value !== null && typeof value === 'object')
       throw new UsageError(
         `-f/-F: ${key} is a group (key[sub]=…); a GET carries its parameters in the query string, which has no groups.`,

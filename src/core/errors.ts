@@ -84,7 +84,7 @@ export class ApiError extends HedgeError {
     hint?: string;
     ambiguous?: boolean;
   }) {
-    super(init.message, { hint: init.hint });
+    super(init.message, init);
     this.ambiguous = init.ambiguous === true;
     this.status = init.status;
     this.code = init.code;
@@ -101,8 +101,7 @@ export class ApiError extends HedgeError {
 
   /** The same refusal with another next step (the caller knows better what to do about it). */
   withHint(hint: string): ApiError {
-    const { status, code, message, details, requestId, endpoint, ambiguous } = this;
-    return new ApiError({ status, code, message, details, requestId, endpoint, ambiguous, hint });
+    return new ApiError({ ...this, message: this.message, hint });
   }
 }
 
@@ -117,7 +116,7 @@ export class NetworkError extends HedgeError {
     message: string,
     init: { endpoint: string; attempts: number; status?: number; code?: string; hint?: string; cause?: unknown },
   ) {
-    super(message, { hint: init.hint, cause: init.cause });
+    super(message, init);
     this.endpoint = init.endpoint;
     this.attempts = init.attempts;
     this.status = init.status;
@@ -239,7 +238,7 @@ export class OutcomeUnknownError extends HedgeError {
     message: string,
     init: { idempotencyKey: string; hint: string; details?: Record<string, unknown>; status?: number; cause?: unknown },
   ) {
-    super(message, { hint: init.hint, cause: init.cause });
+    super(message, init);
     this.idempotencyKey = init.idempotencyKey;
     this.details = init.details ?? {};
     this.status = init.status;
@@ -254,7 +253,7 @@ export class OutcomeUnknownError extends HedgeError {
 class DetailedError extends HedgeError {
   readonly details: Record<string, unknown>;
   constructor(message: string, init: { hint: string; details?: Record<string, unknown> }) {
-    super(message, { hint: init.hint });
+    super(message, init);
     this.details = init.details ?? {};
   }
 }
@@ -272,7 +271,7 @@ export class HeldError extends HedgeError {
   readonly holder?: HolderFacts;
   readonly details: Record<string, unknown>;
   constructor(message: string, init: { holder?: HolderFacts; hint?: string; details?: Record<string, unknown> } = {}) {
-    super(message, { hint: init.hint });
+    super(message, init);
     this.holder = init.holder;
     this.details = {
       ...(init.holder ? { holder: { pid: init.holder.pid, host: init.holder.host, since: init.holder.since } } : {}),
@@ -310,7 +309,7 @@ export class NotAppliedError extends DetailedError {
 export class StateError extends HedgeError {
   readonly path?: string;
   constructor(message: string, options: { path?: string; hint?: string; cause?: unknown } = {}) {
-    super(message, { hint: options.hint, cause: options.cause });
+    super(message, options);
     this.path = options.path;
   }
 
@@ -324,7 +323,7 @@ export class UnverifiedRowError extends StateError {
   readonly journalId: string;
   readonly trust: 'unsealed' | 'forged' | 'duplicate';
   constructor(message: string, options: { journalId: string; trust: UnverifiedRowError['trust']; hint?: string }) {
-    super(message, { hint: options.hint });
+    super(message, options);
     this.journalId = options.journalId;
     this.trust = options.trust;
   }
@@ -340,7 +339,7 @@ export class UntilNotMetError extends HedgeError {
   readonly polls: number;
   readonly waitedMs: number;
   constructor(message: string, init: { expression: string; polls: number; waitedMs: number; hint?: string }) {
-    super(message, { hint: init.hint });
+    super(message, init);
     this.expression = init.expression;
     this.polls = init.polls;
     this.waitedMs = init.waitedMs;

@@ -11,7 +11,7 @@ const MAX_NOTIONAL_USD = 1e12;
 const MAX_ECHO = 40;
 
 /** Quotes what was typed, shortened so that a 10 kB argument does not flood the terminal. */
-export function echo(raw: string): string {
+export function echo(raw: string) {
   const shown = raw.length > MAX_ECHO ? `${raw.slice(0, MAX_ECHO)}… (${raw.length} characters)` : raw;
   return JSON.stringify(shown);
 }
@@ -20,22 +20,22 @@ export function echo(raw: string): string {
 const ECHOED = /"(?:[^"\\]|\\.)*"/g;
 
 /** A message of these parsers with the value left out, for values that must never be repeated back: a target file's content (it may be any file an agent named, secrets included). */
-export function withoutEcho(message: string): string {
+export function withoutEcho(message: string) {
   return message.replace(ECHOED, 'the value');
 }
 
-function required(name: string, raw: string | undefined, allowed: string): string {
+function required(name: string, raw: string | undefined, allowed: string) {
   if (raw === undefined || raw.trim() === '') throw new UsageError(`${name}: missing; expected ${allowed}.`);
   return raw;
 }
 
 /** Whether a string is a market name as parseMarket returns it (3 to 20 upper-case letters and digits). */
-export function isMarketName(value: string): boolean {
+export function isMarketName(value: string) {
   return MARKET_SHAPE.test(value);
 }
 
 /** Upper-cased and trimmed; the live markets list decides whether it is tradable. */
-export function parseMarket(raw: string | undefined): string {
+export function parseMarket(raw: string | undefined) {
   const value = required('market', raw, 'a market such as USDTNGN').trim();
 
   if (/[^\x20-\x7e]/.test(value)) {
@@ -89,7 +89,7 @@ export function readAmount(text: string, sign: AmountSign, max: number): number 
 }
 
 /** A USD amount an argument or option takes (readAmount's grammar); a refusal is one line naming it, exit 2. */
-export function parseUsdAmount(raw: string | undefined, name: string, sign: AmountSign = 'positive'): number {
+export function parseUsdAmount(raw: string | undefined, name: string, sign: AmountSign = 'positive') {
   const allowed = AMOUNT_EXAMPLES[sign];
   // An argument left blank is missing; an option given a blank value (`--tolerance ""`) is a bad value.
   const value = (name.startsWith('--') ? (raw ?? '') : required(name, raw, allowed)).trim();
@@ -101,7 +101,7 @@ export function parseUsdAmount(raw: string | undefined, name: string, sign: Amou
 }
 
 /** A notional: a positive USD amount (parseUsdAmount). */
-export function parseNotional(raw: string | undefined, name = 'notional'): number {
+export function parseNotional(raw: string | undefined, name = 'notional') {
   return parseUsdAmount(raw, name, 'positive');
 }
 
@@ -125,7 +125,7 @@ export function parseListLength(limitRaw: unknown, allRaw: unknown): { limit: nu
   return limit === undefined ? { limit: DEFAULT_LIST_LENGTH, defaulted: true } : { limit, defaulted: false };
 }
 
-export function parseLimit(raw: unknown): number | undefined {
+export function parseLimit(raw: unknown) {
   return raw === undefined ? undefined : parseWholeNumber(raw, '--limit', 1, MAX_PAGE_SIZE);
 }
 
@@ -136,7 +136,7 @@ export function parseWholeNumber(
   min: number,
   max: number,
   allowed = `a whole number from ${min} to ${max}`,
-): number {
+) {
   const value = String(raw).trim();
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
     throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${allowed}.`);
@@ -158,7 +158,7 @@ export function parseStatus(raw: unknown): HedgeStatus | undefined {
 const SHOWN_SHORT = /^([A-Za-z0-9_-]*)(?:…|\.\.\.)([A-Za-z0-9_-]*)$/;
 
 /** A hedge id whole, or as much of one as a table shows: its start, its end, or both around `…`. */
-export function parseHedgeId(raw: string | undefined): string {
+export function parseHedgeId(raw: string | undefined) {
   const value = required('id', raw, 'a hedge id such as hdg_…').trim();
   if (!/^[A-Za-z0-9_-]{1,104}$/.test(value) && !SHOWN_SHORT.test(value))
     throw new UsageError(
@@ -168,17 +168,17 @@ export function parseHedgeId(raw: string | undefined): string {
 }
 
 /** Whether two deal references name one deal. */
-export function sameReference(a: unknown, b: unknown): boolean {
+export function sameReference(a: unknown, b: unknown) {
   return typeof a === 'string' && typeof b === 'string' && a.trim().toUpperCase() === b.trim().toUpperCase();
 }
 
 /** Whether a typed hedge id is one whole (else only a part of one, to be found in the list). */
-export function isWholeHedgeId(value: string): boolean {
+export function isWholeHedgeId(value: string) {
   return HEDGE_ID_SHAPE.test(value);
 }
 
 /** Whether what a person typed names `id`, case aside: the id whole, its start or its end (as git takes a short hash), or its start and end around `…` as a table shortens it. */
-export function idMatches(typed: string, id: string): boolean {
+export function idMatches(typed: string, id: string) {
   const want = typed.trim().toLowerCase();
   const have = id.toLowerCase();
   const shown = SHOWN_SHORT.exec(want);
@@ -187,7 +187,7 @@ export function idMatches(typed: string, id: string): boolean {
   return have.length > start.length + end.length && have.startsWith(start) && have.endsWith(end);
 }
 
-export function parseClientReference(raw: unknown): string | undefined {
+export function parseClientReference(raw: unknown) {
   if (raw === undefined) return undefined;
   const value = String(raw);
   // The spec shows no constraint; refuse only what cannot be a sensible deal id.

@@ -43,7 +43,7 @@ export interface KeepRules {
   toleranceUsd: number;
 }
 
-export function rowKey(row: Pick<KeepRow, 'market' | 'side'>): string {
+export function rowKey(row: Pick<KeepRow, 'market' | 'side'>) {
   return `${row.market} ${row.side}`;
 }
 
@@ -122,12 +122,12 @@ export function tenorFor(row: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: num
 }
 
 /** How long a row that failed `failures` times in a row waits before the next try: doubling, capped. */
-export function backoffMs(failures: number, intervalMs: number, capMs = 3_600_000): number {
+export function backoffMs(failures: number, intervalMs: number, capMs = 3_600_000) {
   if (failures <= 0) return 0;
   return Math.min(capMs, intervalMs * 2 ** (failures - 1));
 }
 
-function iso(ms: number): string {
+function iso(ms: number) {
   return `${utcMinute(ms)} UTC`;
 }
 

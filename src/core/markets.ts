@@ -3,7 +3,7 @@ import { UsageError } from './errors.js';
 import { echo } from './input.js';
 
 /** The quote currency of a market: a pair quoted against USDT (`USDTNGN` → `NGN`, naira per USDT). */
-export function quoteCurrencyOf(market: string): string | undefined {
+export function quoteCurrencyOf(market: string) {
   const match = /^USDT([A-Z]{3})$/.exec(market.toUpperCase());
   return match ? match[1] : undefined;
 }
@@ -13,7 +13,7 @@ export function findMarket<M extends { market: string }>(markets: readonly M[], 
 }
 
 /** A map key for one side of one market. */
-export const sideKey = (market: string, side: string): string => `${market.toUpperCase()}:${side}`;
+export const sideKey = (market: string, side: string) => `${market.toUpperCase()}:${side}`;
 
 /** The live list decides what is tradable. */
 export function unlistedMarketError(markets: MarketFacts[], market: string): UsageError {

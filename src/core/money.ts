@@ -14,42 +14,38 @@ export { formatMoney, formatUsd } from './number-format.js';
 export const formatSignedAmount = formatSignedMoney;
 
 /** USD with cents: sums and differences kept from drifting by float error. */
-export function cents(value: number): number {
+export function cents(value: number) {
   return Math.round(value * 100) / 100;
 }
 
 /** A carry or fee as the server signs it (positive = the account pays) → the account's side (positive = it earns). */
-export function toAccountSide(paidByAccount: number): number {
+export function toAccountSide(paidByAccount: number) {
   return paidByAccount === 0 ? 0 : -paidByAccount;
 }
 
 /** Who pays, for a figure on the account's side: "you pay", "you earn" ("you paid", "you earned" once realized). */
-export function payWords(forAccount: number, realized = false): string {
+export function payWords(forAccount: number, realized = false) {
   if (forAccount === 0) return 'nothing to pay';
   if (forAccount < 0) return realized ? 'you paid' : 'you pay';
   return realized ? 'you earned' : 'you earn';
 }
 
 /** "-4.19 USDC/day, you pay", "+2.79 USDC, you earned": an amount on the account's side with the words that say who pays. */
-export function payOrEarn(
-  forAccount: number,
-  unit: string,
-  options: { per?: string; realized?: boolean } = {},
-): string {
+export function payOrEarn(forAccount: number, unit: string, options: { per?: string; realized?: boolean } = {}) {
   const signed = formatSignedAmount(forAccount);
   const shown = signed === formatMoney(0) ? 0 : forAccount;
   return `${signed} ${unit}${options.per ?? ''}, ${payWords(shown, options.realized)}`;
 }
 
 /** How much better (+) or worse (-) a price is for the account than a reference, in basis points of the reference: a buy is better when it pays fewer units of the quote currency, a sell when it gets more. */
-export function priceFavourBps(side: 'buy' | 'sell', price: number, reference: number): number {
+export function priceFavourBps(side: 'buy' | 'sell', price: number, reference: number) {
   if (!(reference > 0)) return 0;
   const favour = side === 'buy' ? reference - price : price - reference;
   return (favour / reference) * 10_000;
 }
 
 /** "better than quoted", "worse than the market price", or `same` when it rounds to nothing. */
-export function betterOrWorse(forAccount: number, than: string, same: string): string {
+export function betterOrWorse(forAccount: number, than: string, same: string) {
   if (forAccount === 0) return same;
   return `${forAccount > 0 ? 'better' : 'worse'} than ${than}`;
 }
@@ -58,7 +54,7 @@ export function betterOrWorse(forAccount: number, than: string, same: string): s
 export function impliedAdditionPrice(
   before: { notionalUsd: number; entryPrice: number },
   after: { notionalUsd: number; entryPrice: number },
-): number | undefined {
+) {
   const added = after.notionalUsd - before.notionalUsd;
   if (!(added > 0)) return undefined;
   return (after.entryPrice * after.notionalUsd - before.entryPrice * before.notionalUsd) / added;

@@ -4,12 +4,12 @@
 const NUMERIC_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /** Whether text is a decimal number; `spaces: false` refuses surrounding white space. */
-export function isNumericText(text: string, spaces = true): boolean {
+export function isNumericText(text: string, spaces = true) {
   return NUMERIC_TEXT.test(spaces ? text.trim() : text);
 }
 
 /** A finite number, or numeric text read as one (`"99889.00"`: as some services send money). */
-export function readNumber(value: unknown): number | undefined {
+export function readNumber(value: unknown) {
   const number =
     typeof value === 'number' ? value : typeof value === 'string' && isNumericText(value) ? Number(value) : NaN;
   return Number.isFinite(number) ? number : undefined;
@@ -20,7 +20,7 @@ const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 const THOUSANDS = /\B(?=(\d{3})+$)/g;
 
 /** The number with thousands separators and exactly `decimals` decimals: 1,530.33 */
-export function formatFixed(value: number, decimals: number): string {
+export function formatFixed(value: number, decimals: number) {
   const digits =
     Number.isInteger(decimals) && decimals >= 0 && decimals <= 20 ? PLAIN_DECIMAL.exec(String(Math.abs(value))) : null;
   if (digits) {
@@ -45,7 +45,7 @@ export function formatFixed(value: number, decimals: number): string {
 }
 
 /** whole.fraction plus one unit in the last place of `fraction`, as digit strings. */
-function incremented(whole: string, fraction: string): [string, string] {
+function incremented(whole: string, fraction: string) {
   const all = (whole + fraction).split('');
   let index = all.length - 1;
   while (index >= 0 && all[index] === '9') all[index--] = '0';
@@ -56,36 +56,36 @@ function incremented(whole: string, fraction: string): [string, string] {
 }
 
 /** At most `decimals` decimals, trailing zeros dropped (Intl's maximumFractionDigits): 1,500.5 */
-export function formatUpTo(value: number, decimals: number): string {
+export function formatUpTo(value: number, decimals: number) {
   const text = formatFixed(value, decimals);
   return text.includes('.') && !text.includes('e') ? text.replace(/\.?0+$/, '') : text;
 }
 
 /** Exactly `decimals` decimals with the sign always written (Intl's signDisplay "always"): +1.00, -0.50, +0.00 */
-export function formatSignedFixed(value: number, decimals: number): string {
+export function formatSignedFixed(value: number, decimals: number) {
   const text = formatFixed(value, decimals);
   return text.startsWith('-') || Number.isNaN(value) ? text : `+${text}`;
 }
 
 /** Money: separators and two decimals. */
-export function formatMoney(value: number): string {
+export function formatMoney(value: number) {
   return formatFixed(value, 2);
 }
 
 /** "12,345.00 USD" */
-export function formatUsd(value: number): string {
+export function formatUsd(value: number) {
   return `${formatMoney(value)} USD`;
 }
 
 /** "+1,234.56", "-1,234.56", "0.00": signed money, no sign on a figure that rounds to zero. */
-export function formatSignedMoney(value: number): string {
+export function formatSignedMoney(value: number) {
   const text = formatMoney(Math.abs(value));
   if (text === formatMoney(0)) return text;
   return value > 0 ? `+${text}` : `-${text}`;
 }
 
 /** NGN per USDT (~1,500) wants 2 decimals; a rate near 1 wants 4; small ones more. */
-export function rateDecimals(value: number): number {
+export function rateDecimals(value: number) {
   const size = Math.abs(value);
   if (size >= 100) return 2;
   if (size >= 1) return 4;
@@ -93,11 +93,11 @@ export function rateDecimals(value: number): number {
 }
 
 /** A rate with the decimals its size needs. */
-export function formatRate(value: number, decimals = rateDecimals(value)): string {
+export function formatRate(value: number, decimals = rateDecimals(value)) {
   return formatFixed(value, decimals);
 }
 
 /** First 6 and last 4 of a 0x hash (a number too, in hex), for tables and a wait's line; details show it whole. */
-export function shortHash(hash: string): string {
+export function shortHash(hash: string) {
   return hash.length > 14 ? `${hash.slice(0, 6)}…${hash.slice(-4)}` : hash;
 }

@@ -1,6 +1,7 @@
 // The plan of `hedge plan` / `hedge apply`: from a target file and the live book (positions, markets, account headroom) to the actions that reach the target, in the order they will be sent, with the pre-trade checks simulated over the whole sequence.
 import { cents, formatUsd } from './money.js';
 import { findMarket, sideKey } from './markets.js';
+import { withoutUndefined } from './objects.js';
 import type { Side, Tenor } from './vocabulary.js';
 import type { TargetRow } from './target-file.js';
 
@@ -23,19 +24,12 @@ export interface PlanStep {
   notes: PlanStepNote[];
 }
 
-interface StepProblemBase {
-  stepIndex: number;
-  line: number;
-  action: PlanAction;
-  market: string;
-  side: Side;
-}
-
-export type PlanProblem =
-  | (StepProblemBase & { code: 'exposure_exceeded'; details: { requiredUsd: number; availableExposureUsd: number } })
-  | (StepProblemBase & { code: 'capacity_exceeded'; details: { requiredUsd: number; availableCapacityUsd: number } })
-  | (StepProblemBase & { code: 'market_not_listed'; details: Record<string, never> })
-  | (StepProblemBase & { code: 'market_disabled'; details: { status: string } });
+export type PlanProblem = Pick<PlanStep, 'line' | 'action' | 'market' | 'side'> & { stepIndex: number } & (
+    | { code: 'exposure_exceeded'; details: { requiredUsd: number; availableExposureUsd: number } }
+    | { code: 'capacity_exceeded'; details: { requiredUsd: number; availableCapacityUsd: number } }
+    | { code: 'market_not_listed'; details: Record<string, never> }
+    | { code: 'market_disabled'; details: { status: string } }
+  );
 
 export interface PlanPosition {
   market: string;
@@ -109,20 +103,12 @@ export function computePlan(input: PlanInput): Plan {
   return { steps, atTarget: steps.length === 0, problems, unchanged, untouched };
 }
 
-export function planNeedsChanges(plan: Pick<Plan, 'steps'>): boolean {
-  return plan.steps.length > 0;
-}
-
 /** The order in which the steps are sent: closes and reduces first, then adds and opens, each group by file line. */
 export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]): T[] {
-  return [...steps].sort((a, b) => executionGroup(a.action) - executionGroup(b.action) || a.line - b.line);
+  return [...steps].sort((a, b) => +addsExposure(a.action) - +addsExposure(b.action) || a.line - b.line);
 }
 
-function executionGroup(action: PlanAction): number {
-  return addsExposure(action) ? 1 : 0;
-}
-
-function addsExposure(action: PlanAction): boolean {
+function addsExposure(action: PlanAction) {
   return action === 'open' || action === 'add';
 }
 
@@ -132,7 +118,7 @@ interface HeldSide {
 }
 
 /** The spec aggregates positions per side; summing also covers a server listing several per side. */
-function bookBySide(positions: readonly PlanPosition[]): Map<string, HeldSide> {
+function bookBySide(positions: readonly PlanPosition[]) {
   const book = new Map<string, HeldSide>();
   for (const position of positions) {
     if (!(position.notionalUsd > 0)) continue;
@@ -165,8 +151,7 @@ function stepFor(
     return {
       ...base,
       action: 'open',
-      ...(row.tenorDays === undefined ? {} : { tenorDays: row.tenorDays }),
-      ...(row.clientReference === undefined ? {} : { clientReference: row.clientReference }),
+      ...withoutUndefined({ tenorDays: row.tenorDays, clientReference: row.clientReference }),
       notes: [],
     };
   }
@@ -184,22 +169,13 @@ function marketNotes(market: PlanMarket | undefined): PlanStepNote[] {
 }
 
 /** Walks the steps in execution order as the server would see them: headroom starts at the account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks with each open or add on that side. */
-function simulateChecks(
-  steps: PlanStep[],
-  markets: readonly PlanMarket[],
-  availableExposureUsd: number,
-): PlanProblem[] {
+function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], availableExposureUsd: number) {
   const problems: PlanProblem[] = [];
   let headroomUsd = availableExposureUsd;
   const usedCapacityUsd = new Map<string, number>();
   steps.forEach((step, stepIndex) => {
-    const base: StepProblemBase = {
-      stepIndex,
-      line: step.line,
-      action: step.action,
-      market: step.market,
-      side: step.side,
-    };
+    const { line, action, side } = step;
+    const base = { stepIndex, line, action, market: step.market, side };
     if (!addsExposure(step.action)) {
       headroomUsd = cents(headroomUsd + step.currentUsd - step.targetUsd);
       return;
@@ -235,7 +211,7 @@ function simulateChecks(
 }
 
 /** A plain sentence for a person, a log or an agent; the amounts as a desk reads them (the details keep the numbers). */
-export function describePlanProblem(problem: PlanProblem): string {
+export function describePlanProblem(problem: PlanProblem) {
   const what = `${problem.action} ${problem.market} ${problem.side}`;
   switch (problem.code) {
     case 'exposure_exceeded':
@@ -250,7 +226,7 @@ export function describePlanProblem(problem: PlanProblem): string {
 }
 
 /** A plain sentence for a step's note. */
-export function describePlanStepNote(note: PlanStepNote, step: PlanStep): string {
+export function describePlanStepNote(note: PlanStepNote, step: PlanStep) {
   switch (note) {
     case 'tenor_differs':
       return `the open ${step.market} ${step.side} position has ${heldTenor(step)} than the row; add keeps its maturity (roll is not implied).`;
@@ -261,7 +237,7 @@ export function describePlanStepNote(note: PlanStepNote, step: PlanStep): string
   }
 }
 
-function heldTenor(step: PlanStep): string {
+function heldTenor(step: PlanStep) {
   return step.currentTenorDays === undefined ? 'another tenor' : `a different tenor (${step.currentTenorDays} days)`;
 }
 

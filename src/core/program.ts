@@ -9,7 +9,7 @@ export interface Invocation {
   profile?: string;
 }
 
-function realPath(path: string): string | undefined {
+function realPath(path: string) {
   try {
     return statSync(path).isFile() ? realpathSync(path) : undefined;
   } catch {
@@ -18,7 +18,7 @@ function realPath(path: string): string | undefined {
 }
 
 /** The program as the user can type it again, from the script the process was started with: its bare name when that name (or `hedge`) on PATH runs this same file, as once installed; otherwise its path from the working directory (`./bin/hedge.js` in a checkout). */
-export function invokedAs(script: string | undefined, cwd: string, searchPath = ''): string {
+export function invokedAs(script: string | undefined, cwd: string, searchPath = '') {
   const self = script === undefined ? undefined : realPath(script);
   if (script === undefined || self === undefined) return 'hedge';
   const dirs = searchPath.split(delimiter).filter((dir) => dir !== '');
@@ -39,12 +39,12 @@ export function environmentFlagsOf(run: Invocation): string[] {
 }
 
 /** A command line to suggest: `./bin/hedge.js --demo hedges hdg_1 --wait`. */
-export function hedgeCommandLine(run: Invocation, words: readonly string[]): string {
+export function hedgeCommandLine(run: Invocation, words: readonly string[]) {
   return [run.program ?? 'hedge', ...environmentFlagsOf(run), ...words].join(' ');
 }
 
 /** Every `hedge …` a text quotes in backticks, as the user runs it: the program as run, and the flags that chose the environment once (a quote that names its own environment keeps it). */
-export function asRun(text: string, run: Invocation): string {
+export function asRun(text: string, run: Invocation) {
   return text.replace(/`hedge (?=(--demo\b|--profile\b)?)/g, (_match, own: string | undefined) =>
     own ? `\`${run.program ?? 'hedge'} ` : `\`${hedgeCommandLine(run, [])} `,
   );

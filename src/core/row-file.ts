@@ -39,40 +39,45 @@ export interface RowFileOptions {
   sourceName: string;
 }
 
-/** A row's check: its values, the key two rows may not share, and its problems (unlabelled). */
-export interface CheckedRow<T> {
-  key?: string;
-  value?: T;
-  problems: string[];
-}
+/** Reads one cell: `field(column, parse)` is the parsed value, or undefined with the parser's error among the row's problems. */
+export type Field<C extends string> = <T>(column: C, parse: (value: string | undefined) => T) => T | undefined;
 
 const BOM = '\ufeff';
 
-/** Reads the file, checks each row, and refuses a key seen on an earlier row (`repeated` says so, naming the earlier row): the rows, or every problem in the order of the file. */
+/** Reads the file and checks each row (`check` gives its value, trusted only when the file has no problem, and the key two rows may not share: `repeated` names the earlier row): the rows with their lines, or every problem in the order of the file. */
 export function readRowFile<C extends string, T>(
   text: string,
   options: RowFileOptions,
   layout: RowFileLayout<C>,
-  check: (raw: RawRow<C>) => CheckedRow<T>,
+  check: (field: Field<C>) => { key?: string; value: T },
   repeated: (earlier: RawRow<C>) => string,
-): { rows: T[] } | { problems: RowFileProblem[] } {
+): { rows: Array<T & { line: number }> } | { problems: RowFileProblem[] } {
   const content = text.startsWith(BOM) ? text.slice(BOM.length) : text;
   const first = content.trimStart()[0];
   const format = options.format ?? (first === '[' || first === '{' ? 'json' : 'csv');
-  const read =
-    format === 'json' ? readJson(content, options.sourceName, layout) : readCsv(content, options.sourceName, layout);
+  const read = (format === 'json' ? readJson : readCsv)(content, options.sourceName, layout);
   const problems = [...read.problems];
-  const rows: T[] = [];
+  const rows: Array<T & { line: number }> = [];
   const firstRowOf = new Map<string, RawRow<C>>();
   for (const raw of read.rows) {
-    const checked = check(raw);
-    problems.push(...checked.problems.map((message) => ({ line: raw.line, message: `${raw.label}${message}` })));
-    if (checked.key !== undefined) {
-      const earlier = firstRowOf.get(checked.key);
-      if (earlier) problems.push({ line: raw.line, message: `${raw.label}${repeated(earlier)}` });
-      else firstRowOf.set(checked.key, raw);
+    const said = (message: string) => problems.push({ line: raw.line, message: `${raw.label}${message}` });
+    const field: Field<C> = (column, parse) => {
+      if (raw.reported.has(column)) return undefined;
+      try {
+        return parse(raw.cells[column]);
+      } catch (error) {
+        // The message stripped of any echo of the cell.
+        said(withoutEcho(messageOf(error)));
+        return undefined;
+      }
+    };
+    const { key, value } = check(field);
+    if (key !== undefined) {
+      const earlier = firstRowOf.get(key);
+      if (earlier) said(repeated(earlier));
+      else firstRowOf.set(key, raw);
     }
-    if (checked.value !== undefined) rows.push(checked.value);
+    rows.push({ ...value, line: raw.line });
   }
   problems.sort((a, b) => a.line - b.line);
   if (problems.length > 0) return { problems };
@@ -85,29 +90,22 @@ export function readRowFile<C extends string, T>(
   return { rows };
 }
 
-/** A checker of one row's cells: `field(column, parse)` is the parsed value, or undefined with the parser's error among `problems` (its message stripped of any echo of the cell). */
-export function fieldsOf<C extends string>(raw: RawRow<C>, problems: string[]) {
-  return <T>(column: C, parse: (value: string | undefined) => T): T | undefined => {
-    if (raw.reported.has(column)) return undefined;
-    try {
-      return parse(raw.cells[column]);
-    } catch (error) {
-      problems.push(withoutEcho(messageOf(error)));
-      return undefined;
-    }
-  };
-}
-
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** A date (midnight UTC) or a timestamp with its zone (Z or an offset), ISO 8601, in ms since the epoch; NaN otherwise. */
-export function dateOrInstantMs(value: string): number {
-  if (DATE_ONLY.test(value)) return Date.parse(`${value}T00:00:00Z`);
-  return TIMESTAMP.test(value) ? Date.parse(value) : Number.NaN;
+/** A cell that is a date (midnight UTC) or a timestamp with its zone (Z or an offset), ISO 8601, in ms since the epoch; `refusal` is thrown for anything else. */
+export function readInstant(raw: string | undefined, refusal: string) {
+  const value = raw?.trim() ?? '';
+  const ms = DATE_ONLY.test(value)
+    ? Date.parse(`${value}T00:00:00Z`)
+    : TIMESTAMP.test(value)
+      ? Date.parse(value)
+      : Number.NaN;
+  if (!Number.isFinite(ms)) throw new Error(refusal);
+  return ms;
 }
 
-function columnsExpected(layout: RowFileLayout<string>): string {
+function columnsExpected(layout: RowFileLayout<string>) {
   return `${layout.required.join(', ')} and optionally ${layout.optional.join(', ')}`;
 }
 
@@ -115,7 +113,7 @@ function isColumn<C extends string>(layout: RowFileLayout<C>, name: string): nam
   return (layout.required as readonly string[]).includes(name) || (layout.optional as readonly string[]).includes(name);
 }
 
-function emptyFileProblem(sourceName: string, layout: RowFileLayout<string>): RowFileProblem {
+function emptyFileProblem(sourceName: string, layout: RowFileLayout<string>) {
   return {
     line: 0,
     message: `${sourceName} is empty; expected a header row naming ${columnsExpected(layout)}, then one row per ${layout.rowIs}.`,
@@ -124,11 +122,7 @@ function emptyFileProblem(sourceName: string, layout: RowFileLayout<string>): Ro
 
 // ---- CSV ----
 
-function readCsv<C extends string>(
-  content: string,
-  sourceName: string,
-  layout: RowFileLayout<C>,
-): { rows: RawRow<C>[]; problems: RowFileProblem[] } {
+function readCsv<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>) {
   // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, its line numbers are the file's.
   const normalised = content.replace(/\r\n?/g, '\n');
   let framingError: RowFileProblem | undefined;
@@ -200,13 +194,13 @@ function readCsv<C extends string>(
 }
 
 /** csv-parse reports the line a record ends on; a quoted field with line breaks starts earlier. */
-function recordStartLine(fields: string[], endLine: number): number {
+function recordStartLine(fields: string[], endLine: number) {
   const breaks = fields.reduce((count, field) => count + (field.match(/\n/g)?.length ?? 0), 0);
   return endLine - breaks;
 }
 
 /** csv-parse's own messages quote the field they stopped at: only the kind of problem is said. */
-function csvErrorReason(error: { code?: string; message: string }): string {
+function csvErrorReason(error: { code?: string; message: string }) {
   switch (error.code) {
     case 'CSV_INVALID_CLOSING_QUOTE':
       return 'a closing quote is followed by something other than a comma or the end of the line.';
@@ -221,11 +215,7 @@ function csvErrorReason(error: { code?: string; message: string }): string {
 
 // ---- JSON ----
 
-function readJson<C extends string>(
-  content: string,
-  sourceName: string,
-  layout: RowFileLayout<C>,
-): { rows: RawRow<C>[]; problems: RowFileProblem[] } {
+function readJson<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>) {
   if (content.trim() === '') return { rows: [], problems: [emptyFileProblem(sourceName, layout)] };
   let document: unknown;
   try {
@@ -275,14 +265,14 @@ function readJson<C extends string>(
   return { rows, problems };
 }
 
-function listOf(document: unknown, key: string): unknown[] | undefined {
+function listOf(document: unknown, key: string) {
   if (typeof document !== 'object' || document === null) return undefined;
   const list = (document as Record<string, unknown>)[key];
   return Array.isArray(list) ? list : undefined;
 }
 
 /** V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its "Unexpected token" quotes the input, so only where it stopped is said. */
-function jsonErrorReason(error: unknown, content: string): string {
+function jsonErrorReason(error: unknown, content: string) {
   const message = messageOf(error);
   if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';
   const positioned = /^(.*?) in JSON at position (\d+)/.exec(message);
@@ -293,12 +283,12 @@ function jsonErrorReason(error: unknown, content: string): string {
 }
 
 /** `line 3, column 7` for a 0-based offset into the text. */
-function where(content: string, offset: number): string {
+function where(content: string, offset: number) {
   const before = content.slice(0, offset).split('\n');
   return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
 }
 
-function describeJsonValue(value: unknown): string {
+function describeJsonValue(value: unknown) {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -4,6 +4,8 @@
 // opened_at) was made between that send and the receipt; - a time in its data at which something already happened
 // (opened_at, filled_at, closed_at) lies before the receipt: a bound from below only.
 
+import { withoutUndefined } from './objects.js';
+
 export type ClockSource = 'date' | 'stamps';
 
 /** How far past what is known the server's clock is taken to be where nothing bounds it. */
@@ -40,13 +42,13 @@ export class ServerClock {
   private disagreedMs?: number;
 
   /** An answer's Date header, written between `sentAt` and `receivedAt` (our clock). */
-  learnDate(header: string | undefined, sentAt: number, receivedAt: number): void {
+  learnDate(header: string | undefined, sentAt: number, receivedAt: number) {
     const ms = Date.parse(header ?? '');
     if (Number.isFinite(ms)) this.learn('date', ms - receivedAt, ms + 1000 - sentAt);
   }
 
   /** An answer's data: its past stamps, and `own`, the field that stamps our own first send of it (at `sentAt`). */
-  learnStamps(data: unknown, receivedAt: number, own?: { field: string; sentAt: number }): void {
+  learnStamps(data: unknown, receivedAt: number, own?: { field: string; sentAt: number }) {
     // Any past stamp bounds it: the greatest as text is one parse for a page of 500 records.
     let newest = '';
     for (const record of Array.isArray(data) ? data : [data]) {
@@ -64,7 +66,7 @@ export class ServerClock {
       this.learn('stamps', ms - receivedAt, ms + (/\.\d/.test(String(stamp)) ? 1 : 1000) - own.sentAt);
   }
 
-  private learn(from: ClockSource, low: number, high?: number): void {
+  private learn(from: ClockSource, low: number, high?: number) {
     const apart = Math.max(this.high ? low - this.high.ms : 0, this.low && high !== undefined ? this.low.ms - high : 0);
     if (apart > 0) {
       this.disagreedMs = apart;
@@ -91,17 +93,17 @@ export class ServerClock {
   }
 
   reading(): ClockReading {
-    return {
-      ...(this.low ? { lowMs: this.low.ms } : {}),
-      ...(this.high ? { highMs: this.high.ms } : {}),
+    return withoutUndefined({
+      lowMs: this.low?.ms,
+      highMs: this.high?.ms,
       from: [...new Set([this.low?.from, this.high?.from].filter((from) => from !== undefined))].sort(),
-      ...(this.disagreedMs === undefined ? {} : { disagreedMs: this.disagreedMs }),
-    };
+      disagreedMs: this.disagreedMs,
+    });
   }
 }
 
 /** The server's clock against ours in words: "45 s ahead of this machine's, give or take 0.5 s (from its Date header)", "at least 40 s ahead of this machine's (from the stamps on its answers; …)"; undefined when nothing was learned. */
-export function describeServerClock(reading: ClockReading): string | undefined {
+export function describeServerClock(reading: ClockReading) {
   const { lowMs: low, highMs: high } = reading;
   if (low === undefined) return undefined;
   const sources = reading.from.map((from) => (from === 'date' ? 'its Date header' : 'the stamps on its answers'));
@@ -115,7 +117,7 @@ export function describeServerClock(reading: ClockReading): string | undefined {
 }
 
 /** `12 ms`, `0.5 s`, `45 s`, `10 min 1 s`, `2 h 5 min`. */
-export function formatSpan(ms: number): string {
+export function formatSpan(ms: number) {
   if (ms < 1000) return ms < 100 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
   const seconds = Math.round(ms / 1000);
   if (seconds < 120) return `${seconds} s`;

@@ -2,15 +2,14 @@
 import { parseDuration } from './duration.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide } from './input.js';
 import {
-  dateOrInstantMs,
-  fieldsOf,
+  readInstant,
   readRowFile,
-  type CheckedRow,
-  type RawRow,
+  type Field,
   type RowFileLayout,
   type RowFileOptions,
   type RowFileProblem,
 } from './row-file.js';
+import { withoutUndefined } from './objects.js';
 import { TENORS, type Side, type Tenor } from './vocabulary.js';
 import { messageOf } from './security/safe-text.js';
 
@@ -54,42 +53,40 @@ export function parseTargetFile(text: string, options: RowFileOptions): TargetFi
   );
 }
 
-function checkRow(raw: RawRow<Column>): CheckedRow<TargetRow> {
-  const problems: string[] = [];
-  const field = fieldsOf(raw, problems);
+function checkRow(field: Field<Column>) {
   const market = field('market', parseMarket);
   const side = field('side', parseSide);
   const notionalUsd = field('notional_usd', parseTargetNotional);
   const tenorDays = field('tenor_days', (value) => parseTargetTenor(value, notionalUsd));
   const clientReference = field('client_reference', parseTargetClientReference);
-  const untilMs = field('until', parseUntil);
+  const untilMs = field('until', (value) =>
+    value?.trim()
+      ? readInstant(
+          value,
+          'until: the value is not allowed; expected a date (2026-12-31, midnight UTC) or a timestamp with its zone (2026-12-31T17:00:00Z).',
+        )
+      : undefined,
+  );
   const rollBeforeMs = field('roll_before', parseRollBefore);
-
-  const key = market !== undefined && side !== undefined ? `${market} ${side}` : undefined;
-  const complete = market !== undefined && side !== undefined && notionalUsd !== undefined && problems.length === 0;
-  const value: TargetRow | undefined = complete
-    ? {
-        market,
-        side,
-        notionalUsd,
-        ...(tenorDays === undefined ? {} : { tenorDays }),
-        ...(clientReference === undefined ? {} : { clientReference }),
-        ...(untilMs === undefined ? {} : { untilMs }),
-        ...(rollBeforeMs === undefined ? {} : { rollBeforeMs }),
-        line: raw.line,
-      }
-    : undefined;
-  return { key, value, problems };
+  return {
+    key: market !== undefined && side !== undefined ? `${market} ${side}` : undefined,
+    value: {
+      market: market!,
+      side: side!,
+      notionalUsd: notionalUsd!,
+      ...withoutUndefined({ tenorDays, clientReference, untilMs, rollBeforeMs }),
+    },
+  };
 }
 
 /** The CLI's notional (10000, 10_000, 10k, 1.5m), plus 0 for flat, which the CLI never takes. */
-function parseTargetNotional(raw: string | undefined): number {
+function parseTargetNotional(raw: string | undefined) {
   if (raw !== undefined && FLAT.test(raw.trim())) return 0;
   return parseNotional(raw, 'notional_usd');
 }
 
 /** Required when the side should hold something (an open needs a tenor, and the plan cannot know beforehand whether the side will be open). */
-function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefined): Tenor | undefined {
+function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefined) {
   const value = raw?.trim().replace(/d$/i, '') ?? '';
   if (value === '') {
     // An unreadable notional is already a problem; whether a tenor is needed is then unknown.
@@ -102,7 +99,7 @@ function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefin
 }
 
 /** Optional per row: a blank cell means none. */
-function parseTargetClientReference(raw: string | undefined): string | undefined {
+function parseTargetClientReference(raw: string | undefined) {
   const value = raw?.trim() ?? '';
   if (value === '') return undefined;
   try {
@@ -113,21 +110,8 @@ function parseTargetClientReference(raw: string | undefined): string | undefined
   }
 }
 
-/** Optional per row: the day (UTC midnight) or instant the exposure ends. */
-function parseUntil(raw: string | undefined): number | undefined {
-  const value = raw?.trim() ?? '';
-  if (value === '') return undefined;
-  const ms = dateOrInstantMs(value);
-  if (!Number.isFinite(ms)) {
-    throw new Error(
-      'until: the value is not allowed; expected a date (2026-12-31, midnight UTC) or a timestamp with its zone (2026-12-31T17:00:00Z).',
-    );
-  }
-  return ms;
-}
-
 /** Optional per row: how long before maturity `hedge keep` rolls; the message never repeats the cell. */
-function parseRollBefore(raw: string | undefined): number | undefined {
+function parseRollBefore(raw: string | undefined) {
   if (raw === undefined || raw.trim() === '') return undefined;
   try {
     return parseDuration(raw, 'roll_before', 'smhdw').ms;

@@ -245,7 +245,7 @@ describe('account locks', () => {
     mkdirSync(join(dir, 'locks'), { recursive: true });
     const journal = openJournal({ dir });
     // Write the record as that process would have: the file the journal uses for this scope.
-    const { lockPath } = await import('../../src/platform/journal/locks.js');
+    const { lockPath } = await import('../../src/platform/journal/journal.js');
     writeFileSync(
       lockPath(dir, 'scope'),
       JSON.stringify({

@@ -4,20 +4,20 @@ import { OffOriginError, UsageError } from '../errors.js';
 import { safeText } from './safe-text.js';
 
 /** Hosts plain http:// may go to: a literal 127.0.0.0/8 or ::1 address, or `localhost` itself, whose address the transport checks once connected (isLoopbackAddress). */
-export function isLoopbackHost(hostname: string): boolean {
+export function isLoopbackHost(hostname: string) {
   const host = hostname.toLowerCase();
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** Why plain http:// to a name under .localhost (`evil-api.localhost`, `localhost.`) is refused, for the refusal's message; undefined for any other host (its caller says why in its own words). */
-export function localhostNameNote(hostname: string): string | undefined {
+export function localhostNameNote(hostname: string) {
   const host = hostname.toLowerCase();
   if (host !== 'localhost.' && !/\.localhost\.?$/.test(host)) return undefined;
   return 'a name under .localhost (or localhost. with a trailing dot) is resolved through DNS like any other name, so it may not be this machine; http:// is allowed only to 127.0.0.0/8, ::1 and localhost itself';
 }
 
 /** Whether a connected socket's remote address is this machine's (127.0.0.0/8 or ::1, an IPv4 one mapped into IPv6 too): plain http:// to `localhost` is sent only once it connected to one. */
-export function isLoopbackAddress(address: string | undefined): boolean {
+export function isLoopbackAddress(address: string | undefined) {
   if (address === undefined) return false;
   const v4 = address.toLowerCase().startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
   return address === '::1' || /^127(\.\d{1,3}){3}$/.test(v4);
@@ -50,7 +50,7 @@ export function loopbackOnlyLookup(given?: Lookup): Lookup {
 }
 
 /** The one origin check: the URL a request goes to (a client call, `hedge api`, a resumed journal row, a server's next-page link) is the base URL's origin — scheme, host and port — with no user or password, or the request is refused (OffOriginError) before anything is sent. */
-export function atBaseOrigin(baseUrl: string, target: string, what: string): URL {
+export function atBaseOrigin(baseUrl: string, target: string, what: string) {
   const base = new URL(baseUrl);
   let url: URL | undefined;
   try {
@@ -72,7 +72,7 @@ export function atBaseOrigin(baseUrl: string, target: string, what: string): URL
 }
 
 /** Whether a request to this base URL must connect directly, never through HTTP(S)_PROXY: a loopback target never crosses a network (so no proxy has any business seeing it), and a plain http:// target would hand the key to the proxy in clear text inside its tunnel. */
-export function connectsDirectly(baseUrl: string): boolean {
+export function connectsDirectly(baseUrl: string) {
   try {
     const url = new URL(baseUrl);
     return url.protocol === 'http:' || isLoopbackHost(url.hostname);
@@ -81,7 +81,7 @@ export function connectsDirectly(baseUrl: string): boolean {
   }
 }
 
-export function checkBaseUrl(raw: string, source: string): string {
+export function checkBaseUrl(raw: string, source: string) {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -105,7 +105,7 @@ export function checkBaseUrl(raw: string, source: string): string {
 }
 
 /** `hedge api PATH`: the path, relative to the base URL, as the request will carry it (the base's own path prefix left out, query kept). */
-export function resolveApiPath(baseUrl: string, raw: string): string {
+export function resolveApiPath(baseUrl: string, raw: string) {
   const refuse = (why: string) =>
     new UsageError(
       `PATH: ${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')} ${why}; nothing was sent. Give a path relative to the base URL, e.g. /hedges or hedges/hdg_….`,

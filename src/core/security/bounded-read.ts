@@ -20,7 +20,7 @@ export class ReadRefused extends Error {
   }
 }
 
-function describeRefusal(refusal: ReadRefusal): string {
+function describeRefusal(refusal: ReadRefusal) {
   switch (refusal.kind) {
     case 'not-regular':
       return refusal.found === 'not a regular file'
@@ -35,7 +35,7 @@ function describeRefusal(refusal: ReadRefusal): string {
   }
 }
 
-export function sizeInWords(bytes: number): string {
+export function sizeInWords(bytes: number) {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
@@ -53,7 +53,7 @@ const READ_ERRORS: Record<string, string> = {
   ENOSPC: 'no space left on the disk',
 };
 
-export function describeReadError(error: unknown): string {
+export function describeReadError(error: unknown) {
   if (error instanceof ReadRefused) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === 'string' && Object.hasOwn(READ_ERRORS, code)
@@ -88,7 +88,7 @@ function kindOf(stats: Stats): ReadRefusal | undefined {
 }
 
 /** The read, or the signal's reason as soon as it fires; `onAbort` lets go of what the read holds. */
-function untilAborted<T>(signal: AbortSignal | undefined, work: () => Promise<T>, onAbort?: () => void): Promise<T> {
+function untilAborted<T>(signal: AbortSignal | undefined, work: () => Promise<T>, onAbort?: () => void) {
   if (!signal) return work();
   if (signal.aborted) {
     onAbort?.();
@@ -118,7 +118,7 @@ export function within<T>(work: Promise<T>, ms: number, late: () => Error): Prom
 const PIECE_BYTES = 256 * 1024;
 
 /** Throws why this file (judged by path, or already open: the journal to append) may not be read as `reading` asks. */
-export function refuseUnfit(stats: Stats, reading: FileReading, path: string): void {
+export function refuseUnfit(stats: Stats, reading: FileReading, path: string) {
   const refusal: ReadRefusal | undefined =
     kindOf(stats) ?? (stats.size > reading.maxBytes ? { kind: 'too-large', maxBytes: reading.maxBytes } : undefined);
   if (refusal) throw new ReadRefused(refusal);
@@ -132,7 +132,7 @@ export function refuseUnfit(stats: Stats, reading: FileReading, path: string): v
 }
 
 /** A regular file at `path`, judged before and after it is opened, open for reading: nothing it opens can block. */
-export function openRegularFileSync(path: string, reading: FileReading): number {
+export function openRegularFileSync(path: string, reading: FileReading) {
   const before = (reading.noFollow ? lstatSync : statSync)(path);
   // A link not to be followed is refused by the open itself (ELOOP).
   if (!before.isSymbolicLink()) refuseUnfit(before, reading, path);
@@ -168,7 +168,7 @@ export function readRegularFileSync(path: string, reading: FileReading): Buffer 
 }
 
 /** A CA file's text (HEDGE_CA_FILE, a profile's ca_file, NODE_EXTRA_CA_CERTS beside them): it decides whom the key is sent to, so only its owner may change it. */
-export function readCaFile(path: string, what: string): string {
+export function readCaFile(path: string, what: string) {
   try {
     return readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, guard: 'trusted' }).toString('utf8');
   } catch (error) {

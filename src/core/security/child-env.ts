@@ -15,7 +15,7 @@ export function childEnvironment(env: Readonly<Record<string, string | undefined
 
 const PROXY_VARIABLES = new Set(['http_proxy', 'https_proxy', 'all_proxy']);
 
-function withoutCredentials(proxy: string): string {
+function withoutCredentials(proxy: string) {
   try {
     const url = new URL(proxy);
     if (!url.username && !url.password) return proxy;

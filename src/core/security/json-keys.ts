@@ -10,7 +10,7 @@ type Frame = { kind: 'object'; keys: Set<string>; key?: string; expectKey: boole
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-function stringEnd(text: string, start: number): number {
+function stringEnd(text: string, start: number) {
   let at = start + 1;
   for (;;) {
     const quote = text.indexOf('"', at);

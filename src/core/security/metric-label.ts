@@ -2,6 +2,6 @@
 
 const OTHER_LABEL = 'other';
 
-export function boundedLabel(value: string, known: ReadonlySet<string> | ((value: string) => boolean)): string {
+export function boundedLabel(value: string, known: ReadonlySet<string> | ((value: string) => boolean)) {
   return (typeof known === 'function' ? known(value) : known.has(value)) ? value : OTHER_LABEL;
 }

@@ -23,7 +23,7 @@ const MULTILINE_ALL = new RegExp(MULTILINE_CLASS, 'gu');
 const JSON_RAW_TEST = new RegExp(JSON_RAW_CLASS);
 const JSON_RAW_ALL = new RegExp(JSON_RAW_CLASS, 'g');
 
-function visibleEscape(char: string, offset: number, whole: string): string {
+function visibleEscape(char: string, offset: number, whole: string) {
   if (char === ZERO_WIDTH_JOINER && joinsEmoji(whole, offset)) return char;
   const code = char.charCodeAt(0);
   return code <= LAST_C1 ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`;
@@ -36,43 +36,43 @@ const EMOJI_BEFORE = /\p{Extended_Pictographic}[\u{fe0f}\u{1f3fb}-\u{1f3ff}]?$/u
 const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 
 /** A ZWJ between two pictographs is part of one visible emoji (👩‍💻, 🏳️‍🌈) and shows as such, so it is kept; anywhere else it is invisible and is escaped. */
-function joinsEmoji(whole: string, offset: number): boolean {
+function joinsEmoji(whole: string, offset: number) {
   return (
     EMOJI_BEFORE.test(whole.slice(Math.max(0, offset - 4), offset)) &&
     EMOJI_AFTER.test(whole.slice(offset + 1, offset + 3))
   );
 }
 
-function jsonEscape(char: string): string {
+function jsonEscape(char: string) {
   return `\\u${hex(char.charCodeAt(0), 4)}`;
 }
 
-function hex(code: number, digits: number): string {
+function hex(code: number, digits: number) {
   return code.toString(16).padStart(digits, '0');
 }
 
 /** Each character of `class` in the value written as a visible escape; a clean value returned as it is, without allocating. */
-function visible(value: string, test: RegExp, all: RegExp): string {
+function visible(value: string, test: RegExp, all: RegExp) {
   return test.test(value) ? value.replace(all, visibleEscape) : value;
 }
 
 /** The string as it may be printed in one cell or line: every control character (TAB and LF included), escape-sequence introducer, bidi control, zero-width or invisible character and lone surrogate written as a visible escape (a ZWJ inside an emoji excepted); a known secret redacted. */
-export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export function safeText(value: string): string {
+export function safeText(value: string) {
   return visible(scrubSecrets(value), SINGLE_LINE_TEST, SINGLE_LINE_ALL);
 }
 
-export function safeMultiline(value: string): string {
+export function safeMultiline(value: string) {
   return visible(scrubSecrets(value), MULTILINE_TEST, MULTILINE_ALL);
 }
 
-export function hasUnsafeText(value: string): boolean {
+export function hasUnsafeText(value: string) {
   return visible(value, SINGLE_LINE_TEST, SINGLE_LINE_ALL) !== value;
 }
 
 /** JSON.stringify, with the characters it leaves raw (DEL, C1 controls, bidi, zero-width, U+2028 and U+2029) written as `\uXXXX`. */
-export function safeJson(value: unknown, space?: number): string {
+export function safeJson(value: unknown, space?: number) {
   let json = JSON.stringify(value, null, space) as string | undefined;
   if (json === undefined) return 'null';
   // Scrubbed value by value, so that a replacement never touches the JSON around it.
@@ -103,7 +103,7 @@ function sanitiseValue(value: unknown, escape: (text: string) => string): unknow
 const SGR = /\u001b\[[0-9;]*m/g;
 
 /** For text we compose and colour ourselves (tables, cards, notes) that may carry server strings: colour codes pass, everything else that could act on a terminal is made visible; newlines stay. */
-export function safeStyled(text: string): string {
+export function safeStyled(text: string) {
   const value = scrubSecrets(text);
   if (!MULTILINE_TEST.test(value)) return value;
   // Tabs and newlines are our own structure here (TSV, lines); values were filtered cell by cell.

@@ -5,7 +5,7 @@ export type Environment = 'live' | 'test';
 
 const KEY_SHAPE = /^([A-Za-z][A-Za-z0-9]{1,15})_(live|test)_([A-Za-z0-9_-]{8,200})$/;
 
-export function containsKeyShape(text: string): boolean {
+export function containsKeyShape(text: string) {
   return KEY_MIDDLE.test(text) && /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/.test(text);
 }
 
@@ -29,14 +29,14 @@ export function validateApiKey(key: string, source: string): Environment {
 }
 
 /** What is wrong with text that is not a key, in words that repeat none of it. */
-function shapeOf(text: string): string {
+function shapeOf(text: string) {
   const length = `${text.length} character${text.length === 1 ? '' : 's'}`;
   if (/\s/.test(text)) return `${length} with whitespace in it`;
   if (!/_(?:live|test)_/.test(text)) return `${length} with no _live_ or _test_ part`;
   return `${length} whose prefix or rest is of the wrong length or has characters a key does not`;
 }
 
-export function redactKey(key: string): string {
+export function redactKey(key: string) {
   if (key.length >= 20) return `${key.slice(0, 8)}…${key.slice(-4)}`;
   if (key.length >= 10) return `${key.slice(0, 4)}…`;
   return '…';
@@ -46,7 +46,7 @@ export function redactKey(key: string): string {
 let knownSecrets: Array<[secret: string, shown: string]> = [];
 
 /** Remembers a secret so that `scrubSecrets` can remove it from any text leaving the process. */
-export function registerSecret(key: string, shownAs?: string): void {
+export function registerSecret(key: string, shownAs?: string) {
   // A password of a few characters still must not show; a key is never that short.
   if (key.length < 8 && (shownAs === undefined || key.length < 3)) return;
   knownSecrets = [...knownSecrets.filter(([secret]) => secret !== key), [key, shownAs ?? redactKey(key)]];
@@ -57,7 +57,7 @@ export function registerSecret(key: string, shownAs?: string): void {
 const KEY_SHAPE_ANYWHERE = /(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{1,15}_(?:live|test)_[A-Za-z0-9_-]{8,200}/g;
 
 /** The text with every known secret and anything shaped like a key replaced by its redacted form. */
-export function scrubSecrets(text: string): string {
+export function scrubSecrets(text: string) {
   let scrubbed = text;
   for (const [secret, shown] of knownSecrets) {
     if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(shown);
@@ -66,7 +66,7 @@ export function scrubSecrets(text: string): string {
 }
 
 /** Whether the text holds a secret met so far (a key, a password) or anything shaped like a key. */
-export function holdsSecret(text: string): boolean {
+export function holdsSecret(text: string) {
   for (const [secret] of knownSecrets) if (text.includes(secret)) return true;
   return containsKeyShape(text);
 }

@@ -6,7 +6,7 @@ const SLACK_CONTROL_ALL = /[&<>]/g;
 const ENTITY: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /** safeText, then Slack's three escapes: the string as a Slack message shows it, and nothing more. */
-export function slackText(value: string): string {
+export function slackText(value: string) {
   const safe = safeText(value);
   return SLACK_CONTROL.test(safe) ? safe.replace(SLACK_CONTROL_ALL, (char) => ENTITY[char]!) : safe;
 }

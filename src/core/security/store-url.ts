@@ -6,13 +6,13 @@ const SECRET_PARAMETERS = new Set(['password', 'sslpassword']);
 
 export const REDACTED = '***';
 
-export function isStoreUrl(raw: string): boolean {
+export function isStoreUrl(raw: string) {
   const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(raw.trim())?.[1]?.toLowerCase();
   return scheme !== undefined && (STORE_URL_SCHEMES as readonly string[]).includes(scheme);
 }
 
 /** The URL as the database client reads it (pg-connection-string: spaces and stray `%` encoded first, and an empty host allowed before a socket path), or undefined when it reads none. */
-function parsedAsTheClientDoes(text: string): URL | undefined {
+function parsedAsTheClientDoes(text: string) {
   const encoded = /\s|%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(text) ? encodeURI(text).replace(/%25(\d\d)/g, '%$1') : text;
   for (const candidate of [encoded, encoded.replace('@/', '@___DUMMY___/')]) {
     try {
@@ -24,7 +24,7 @@ function parsedAsTheClientDoes(text: string): URL | undefined {
   return undefined;
 }
 
-export function storeUrlProblem(raw: string): string | undefined {
+export function storeUrlProblem(raw: string) {
   const url = parsedAsTheClientDoes(raw.trim());
   if (!url) return 'it does not parse as a URL';
   // A store URL has no fragment, and no query key holds `@` or `/`: either is a password split apart.
@@ -33,7 +33,7 @@ export function storeUrlProblem(raw: string): string | undefined {
   return undefined;
 }
 
-export function redactStoreUrl(raw: string): string {
+export function redactStoreUrl(raw: string) {
   const text = raw.trim();
   let url: URL;
   try {
@@ -80,6 +80,6 @@ export function storeUrlSecrets(raw: string): string[] {
   return [...new Set(secrets)];
 }
 
-export function storeUrlHasPassword(raw: string): boolean {
+export function storeUrlHasPassword(raw: string) {
   return storeUrlSecrets(raw).length > 0;
 }

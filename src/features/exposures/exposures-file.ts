@@ -3,15 +3,14 @@
 import { parseMarket, readAmount } from '../../core/input.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import {
-  dateOrInstantMs,
-  fieldsOf,
+  readInstant,
   readRowFile,
-  type CheckedRow,
-  type RawRow,
+  type Field,
   type RowFileLayout,
   type RowFileOptions,
   type RowFileProblem,
 } from '../../core/row-file.js';
+import { withoutUndefined } from '../../core/objects.js';
 
 export type ExposureType = 'receivable' | 'payable';
 
@@ -64,40 +63,31 @@ export function parseExposuresFile(text: string, options: RowFileOptions): Expos
   return 'problems' in read ? read : { exposures: read.rows };
 }
 
-function checkRow(raw: RawRow<Column>): CheckedRow<Exposure> {
-  const problems: string[] = [];
-  const field = fieldsOf(raw, problems);
+function checkRow(field: Field<Column>) {
   const id = field('id', parseId);
   const market = field('market', parseMarket);
   const type = field('type', parseType);
   const amount = field('amount', parseAmount);
   const currency = field('currency', (value) => parseCurrency(value, market));
-  const dueMs = field('due', parseDue);
+  // A date (midnight UTC) or a timestamp with its zone: a keeper elsewhere must read it the same.
+  const dueMs = field('due', (value) =>
+    readInstant(
+      value,
+      'due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).',
+    ),
+  );
   const hedgeRatio = field('hedge_ratio', parseHedgeRatio);
-  if (
-    problems.length > 0 ||
-    id === undefined ||
-    market === undefined ||
-    type === undefined ||
-    amount === undefined ||
-    currency === undefined ||
-    dueMs === undefined
-  ) {
-    return { key: id, problems };
-  }
   return {
     key: id,
     value: {
-      id,
-      market,
-      type,
-      amount,
-      currency,
-      dueMs,
-      ...(hedgeRatio === undefined ? {} : { hedgeRatio }),
-      line: raw.line,
+      id: id!,
+      market: market!,
+      type: type!,
+      amount: amount!,
+      currency: currency!,
+      dueMs: dueMs!,
+      ...withoutUndefined({ hedgeRatio }),
     },
-    problems,
   };
 }
 
@@ -140,18 +130,6 @@ function parseCurrency(raw: string | undefined, market: string | undefined): str
     );
   }
   throw new Error(`currency: missing or not allowed; expected ${allowed}.`);
-}
-
-/** A date (midnight UTC) or a timestamp with its zone: a keeper elsewhere must read it the same. */
-function parseDue(raw: string | undefined): number {
-  const value = raw?.trim() ?? '';
-  const ms = dateOrInstantMs(value);
-  if (!Number.isFinite(ms)) {
-    throw new Error(
-      'due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).',
-    );
-  }
-  return ms;
 }
 
 /** 0.75, 75% or 75 (percent when above 1); blank: the policy's ratio for the row's time bucket. */

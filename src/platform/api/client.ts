@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { rememberSent } from '../../core/as-sent.js';
 import { ApiError, InvalidResponseError } from '../../core/errors.js';
-import { PAGE_SIZE_NAMES, readPage, type PageReading, followPages } from './wire/pages.js';
+import { findRows, followPages, PAGE_SIZE_NAMES, type PageReading } from './wire/pages.js';
 import {
   accountSchema,
   hedgeSchema,
@@ -22,23 +22,21 @@ import {
   type Position,
   type Quote,
   type Side,
-  type SubmittedAction,
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
 import {
   CHANGE_BODY_FIELDS,
-  changeNotionalBody,
   DEFAULT_WIRE_SETTINGS,
   MAX_PAGE_SIZE,
   namesIn,
   NO_PAGE_SIZE,
-  PRICE_SYMBOLS_SEPARATOR,
   refusedField,
   wireHint,
   type WireSettings,
 } from './wire/unspecified.js';
 import { parsePrices, type PriceQuote } from './wire/fields.js';
 import { isNumericText, readNumber } from '../../core/number-format.js';
+import { withoutUndefined } from '../../core/objects.js';
 
 export interface QuoteRequest {
   market: string;
@@ -95,10 +93,6 @@ export interface ListResult<T> {
   items: T[];
   /** The server signals more rows than were read (the list stopped at the limit, or at one page without one). */
   more: boolean;
-  /** Requests made. */
-  pages: number;
-  /** How the pages were followed, when they were ("meta.next_cursor, sent back as cursor"). */
-  paging?: string;
 }
 
 /** A wire name hedge learned from the server: a refusal that named it, or its answers. */
@@ -147,54 +141,53 @@ export class HedgeClient {
   }
 
   /** The checked copy of `data` (numeric strings read as numbers), linked to the server's own data for output. */
-  private parse<S extends z.ZodMiniType>(
-    schema: S,
-    data: unknown,
-    response: Pick<ApiResponse, 'status'>,
-    endpoint: string,
-    at = 'data',
-  ) {
+  private parse<S extends z.ZodMiniType>(schema: S, data: unknown, status: number, endpoint: string, at = 'data') {
     const result = readRecord(schema, data);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      const described = describeIssue(data, issue, at);
-      throw new InvalidResponseError(
-        `${endpoint} answered HTTP ${response.status} with data hedge cannot read: ${described.field} is ${described.received}, where ${described.expected} is expected.`,
-        { endpoint, status: response.status, field: described.field, received: described.received },
-      );
+    if (result.success) return rememberSent(result.data, data) as z.infer<S>;
+    // zod's first issue as the field, what came there, and what hedge expected.
+    const issue = result.error.issues[0]!;
+    let [value, field] = [data, at];
+    for (const key of issue.path) {
+      value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+      field += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
     }
-    return rememberSent(result.data, data) as z.infer<S>;
+    let expected = issue.message;
+    if (issue.code === 'invalid_type') {
+      expected = TYPE_WORDS[issue.expected] ?? issue.expected;
+      if (expected === 'a number' && typeof value === 'string' && !isNumericText(value))
+        expected = 'a number (or a numeric string)';
+    } else if (issue.code === 'invalid_value') {
+      expected = `one of ${issue.values.map((option) => JSON.stringify(option)).join(', ')}`;
+    } else if (issue.code === 'too_small' && typeof value === 'string') {
+      expected = 'non-empty text';
+    }
+    throw unreadable(endpoint, status, field, value, expected);
   }
 
   /** The rows of a list answer (an array, or the one array an object carries), each checked. */
   private rows<S extends z.ZodMiniType>(
     schema: S,
-    response: ApiResponse,
+    { data, status }: ApiResponse,
     endpoint: string,
-    reading = readPage({ data: response.data, meta: response.meta }, { query: {}, listUrl: response.url }),
+    { rows, rowsAt }: Pick<PageReading, 'rows' | 'rowsAt'> = findRows(data),
   ) {
-    if (!reading.rows) {
-      throw new InvalidResponseError(
-        `${endpoint} answered HTTP ${response.status} with data hedge cannot read: data is ${received(response.data)}, where a list is expected.`,
-        {
-          endpoint,
-          status: response.status,
-          field: 'data',
-          received: received(response.data),
-        },
-      );
-    }
-    const result = readRows(schema, reading.rows);
-    if (!result.success) return this.parse(z.array(schema), reading.rows, response, endpoint, reading.rowsAt);
-    return rememberSent(result.data, reading.rows);
+    if (!rows) throw unreadable(endpoint, status, 'data', data, 'a list');
+    const result = readRows(schema, rows);
+    if (!result.success) return this.parse(z.array(schema), rows, status, endpoint, rowsAt);
+    return rememberSent(result.data, rows);
   }
 
   private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest) {
     const response = await this.transport.send(request);
-    return this.parse(schema, response.data, response, `${request.method} ${request.path}`);
+    return this.parse(schema, response.data, response.status, `${request.method} ${request.path}`);
   }
 
-  /** A list read page by page until `limit` rows (one page without a limit). */
+  /** A write's answer: `submitted` with a transaction hash. */
+  private submit(plan: ApiRequest, hooks?: SendHooks) {
+    return this.call(submittedActionSchema, { ...plan, ...hooks });
+  }
+
+  /** A list read page by page until `limit` rows (one page without a limit), learning the page-size name on the way. */
   private async list<S extends z.ZodMiniType>(
     schema: S,
     path: string,
@@ -202,54 +195,68 @@ export class HedgeClient {
     limit?: number,
   ) {
     const endpoint = `GET ${path}`;
-    const base = Object.fromEntries(
-      Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined),
-    );
     const items: Array<z.infer<S>> = [];
+    const learn = (value: string, how: LearnedWire['how'], evidence: string) =>
+      this.learnWire({ setting: 'pageSizeParam', value, how, evidence: `${endpoint} ${evidence}` });
     let pages = 0;
-    let paging: string | undefined;
-    let reading: PageReading | undefined;
-    let refusedOnce = false;
+    let reading!: PageReading;
+    let refused = false;
     /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
     let candidate: string | undefined;
     let sent: Record<string, string | number> = {};
     const fetchPage = async (query: Record<string, string>) => {
       for (;;) {
-        const remaining = limit === undefined ? undefined : limit - items.length;
-        sent = this.withPageSize(query, remaining);
+        sent = this.withPageSize(query, limit === undefined ? undefined : limit - items.length);
         try {
           return await this.transport.send({ method: 'GET', path, query: sent });
         } catch (error) {
-          const retry = refusedOnce ? undefined : this.afterPageSizeRefusal(error, sent, endpoint);
-          if (retry === undefined) throw this.withWireHint(error, sent);
-          refusedOnce = true;
+          // A 400 naming the page-size parameter hedge sent: asked again once, with the name it offers or none.
+          const name = this.wireSettings.pageSizeParam;
+          if (!(error instanceof ApiError) || error.status !== 400 || refusedField(error) !== name || !(name in sent))
+            throw error;
+          if (refused || error.ambiguous)
+            throw error.withHint(
+              `The server refused the page-size parameter \`${name}\` (its name is not shown in the spec). ${wireHint('pageSizeParam')}`,
+            );
+          refused = true;
+          const offered = namesIn(error.details).find(
+            (candidate) => candidate !== name && (PAGE_SIZE_NAMES as readonly string[]).includes(candidate),
+          );
+          this.options.log?.(
+            `${endpoint} refused ${name} and names ${offered ? `${offered}: asking again with it` : 'no other page-size parameter: asking again without one'}`,
+          );
+          if (offered) this.wireSettings = { ...this.wireSettings, pageSizeParam: offered };
+          else learn(NO_PAGE_SIZE, 'refused', `refused the page-size parameter \`${name}\` and named no other`);
         }
       }
     };
     for await (const page of followPages(fetchPage, {
-      query: base,
+      query: withoutUndefined(filters) as Record<string, string>,
       cursorParam: this.wireSettings.cursorParam || undefined,
     })) {
       pages += 1;
       reading = page.reading;
-      const rows = this.rows(schema, page.answer, endpoint, reading);
-      items.push(...rows);
-      if (refusedOnce && pages === 1 && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
-        // The name the refusal gave worked: keep it.
-        this.learnWire({
-          setting: 'pageSizeParam',
-          value: this.wireSettings.pageSizeParam,
-          how: 'refused',
-          evidence: `${endpoint} refused the page-size parameter hedge sent and named \`${this.wireSettings.pageSizeParam}\``,
-        });
+      items.push(...this.rows(schema, page.answer, endpoint, reading));
+      const { pageSizeParam } = this.wireSettings;
+      // The name the refusal gave worked: keep it.
+      if (refused && pages === 1 && pageSizeParam !== NO_PAGE_SIZE)
+        learn(pageSizeParam, 'refused', `refused the page-size parameter hedge sent and named \`${pageSizeParam}\``);
+      // A page-size name an answer states (`meta.page_size: 20`) other than ours is tried on the next page.
+      const stated = reading.statedPageSize;
+      if (stated && candidate === stated.name && String(sent[candidate]) === String(stated.value)) {
+        learn(candidate, 'detected', `states its page size as \`${candidate}\` and honoured it`);
+        candidate = undefined;
+      } else if (stated && !candidate && stated.name !== pageSizeParam) {
+        this.options.log?.(
+          `${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`,
+        );
+        this.wireSettings = { ...this.wireSettings, pageSizeParam: (candidate = stated.name) };
       }
-      candidate = this.confirmPageSize(reading, sent, candidate, endpoint);
-      if (reading.next) paging = reading.next.how;
       const full = limit !== undefined && items.length >= limit;
       const last = page.next !== 'page' || (reading.total !== undefined && items.length >= reading.total);
       if (full || last || limit === undefined) break;
     }
-    let more = reading?.more === true || (reading?.total !== undefined && items.length < reading.total);
+    let more = reading.more === true || (reading.total !== undefined && items.length < reading.total);
     if (limit !== undefined && items.length > limit) {
       if (pages === 1 && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
         this.options.warn?.(
@@ -259,7 +266,7 @@ export class HedgeClient {
       items.length = limit;
       more = true;
     }
-    return { items, more, pages, paging };
+    return { items, more };
   }
 
   /** The page size to ask for under the setting's name (none when the server takes none). */
@@ -267,66 +274,6 @@ export class HedgeClient {
     const name = this.wireSettings.pageSizeParam;
     if (remaining === undefined || name === NO_PAGE_SIZE || name in query) return query;
     return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
-  }
-
-  /** A page-size name an answer states (`meta.page_size: 20`) other than ours is tried on the next page. */
-  private confirmPageSize(
-    reading: PageReading,
-    sent: Record<string, string | number>,
-    candidate: string | undefined,
-    endpoint: string,
-  ) {
-    const stated = reading.statedPageSize;
-    if (!stated) return candidate;
-    if (candidate && stated.name === candidate && String(sent[candidate]) === String(stated.value)) {
-      this.learnWire({
-        setting: 'pageSizeParam',
-        value: candidate,
-        how: 'detected',
-        evidence: `${endpoint} states its page size as \`${candidate}\` and honoured it`,
-      });
-      return undefined;
-    }
-    if (stated.name === this.wireSettings.pageSizeParam || candidate) return candidate;
-    // Not ours: ask the next page with it (the one after confirms it).
-    this.options.log?.(
-      `${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`,
-    );
-    this.wireSettings = { ...this.wireSettings, pageSizeParam: stated.name };
-    return stated.name;
-  }
-
-  /** After a 400 naming the page-size parameter hedge sent. */
-  private afterPageSizeRefusal(error: unknown, sent: Record<string, string | number>, endpoint: string) {
-    const name = this.wireSettings.pageSizeParam;
-    if (!(error instanceof ApiError) || error.status !== 400 || error.ambiguous || !(name in sent)) return undefined;
-    if (refusedField(error) !== name) return undefined;
-    const offered = namesIn(error.details).find(
-      (candidate) => candidate !== name && (PAGE_SIZE_NAMES as readonly string[]).includes(candidate),
-    );
-    if (offered) {
-      this.options.log?.(`${endpoint} refused ${name} and names ${offered}: asking again with it`);
-      this.wireSettings = { ...this.wireSettings, pageSizeParam: offered };
-      return offered;
-    }
-    this.options.log?.(`${endpoint} refused ${name} and names no other page-size parameter: asking again without one`);
-    this.learnWire({
-      setting: 'pageSizeParam',
-      value: NO_PAGE_SIZE,
-      how: 'refused',
-      evidence: `${endpoint} refused the page-size parameter \`${name}\` and named no other`,
-    });
-    return NO_PAGE_SIZE;
-  }
-
-  /** A refusal of a list's parameters names the settings that change them, and `hedge doctor`. */
-  private withWireHint(error: unknown, sent: Record<string, string | number>) {
-    if (!(error instanceof ApiError) || error.status !== 400) return error;
-    const field = refusedField(error);
-    if (field === undefined || !(field in sent) || field !== this.wireSettings.pageSizeParam) return error;
-    return error.withHint(
-      `The server refused the page-size parameter \`${field}\` (its name is not shown in the spec). ${wireHint('pageSizeParam')}`,
-    );
   }
 
   /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
@@ -367,9 +314,7 @@ export class HedgeClient {
   async readPrices(
     markets: readonly string[],
   ): Promise<{ data: unknown; quotes: PriceQuote[]; problem?: InvalidResponseError }> {
-    const query = markets.length
-      ? { [this.wireSettings.pricesParam]: markets.join(PRICE_SYMBOLS_SEPARATOR) }
-      : undefined;
+    const query = markets.length ? { [this.wireSettings.pricesParam]: markets.join(',') } : undefined;
     let response: ApiResponse;
     try {
       response = await this.transport.send({ method: 'GET', path: '/prices', query });
@@ -387,10 +332,20 @@ export class HedgeClient {
       }
       throw error;
     }
-    const quotes = parsePrices(response.data, markets);
-    return quotes
-      ? { data: response.data, quotes }
-      : { data: response.data, quotes: [], problem: unreadablePrices(response.status, response.data) };
+    const { data, status } = response;
+    const quotes = parsePrices(data, markets);
+    if (quotes) return { data, quotes };
+    const problem = new InvalidResponseError(
+      `GET /prices answered HTTP ${status} with no price hedge could read: data is ${received(data)}.`,
+      {
+        endpoint: 'GET /prices',
+        status,
+        field: 'data',
+        received: received(data),
+        hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
+      },
+    );
+    return { data, quotes: [], problem };
   }
 
   /** POST /quotes — indicative; opens and stores nothing. */
@@ -411,8 +366,8 @@ export class HedgeClient {
     return this.planChange('/hedges/add', body, idempotencyKey);
   }
 
-  addToHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {
-    return this.call(submittedActionSchema, { ...this.planAdd(body, idempotencyKey), ...hooks });
+  addToHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks) {
+    return this.submit(this.planAdd(body, idempotencyKey), hooks);
   }
 
   planReduce(body: ChangeRequest, idempotencyKey: string): ApiRequest {
@@ -424,21 +379,22 @@ export class HedgeClient {
     return {
       method: 'POST',
       path,
-      body: changeNotionalBody(this.wireSettings, body.market, body.side, body.notional_usd),
+      // `market`, `side` and the notional under its setting's name.
+      body: { market: body.market, side: body.side, [this.wireSettings.changeNotionalField]: body.notional_usd },
       idempotencyKey,
     };
   }
 
-  reduceHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {
-    return this.call(submittedActionSchema, { ...this.planReduce(body, idempotencyKey), ...hooks });
+  reduceHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks) {
+    return this.submit(this.planReduce(body, idempotencyKey), hooks);
   }
 
   planClose(body: SideRequest, idempotencyKey: string): ApiRequest {
     return { method: 'POST', path: '/hedges/close', body: { market: body.market, side: body.side }, idempotencyKey };
   }
 
-  closeHedge(body: SideRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {
-    return this.call(submittedActionSchema, { ...this.planClose(body, idempotencyKey), ...hooks });
+  closeHedge(body: SideRequest, idempotencyKey: string, hooks?: SendHooks) {
+    return this.submit(this.planClose(body, idempotencyKey), hooks);
   }
 
   /** GET /hedges — newest first, up to `limit` (across pages). */
@@ -477,12 +433,7 @@ export class HedgeClient {
       this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });
     let first = true;
     for await (const page of followPages(fetchPage, { cursorParam: this.wireSettings.cursorParam || undefined })) {
-      const records = this.rows(
-        historyRecordSchema,
-        page.answer,
-        'GET /hedges/history',
-        page.reading,
-      ) as HistoryRecord[];
+      const records = this.rows(historyRecordSchema, page.answer, 'GET /hedges/history', page.reading);
       // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
       const next = records.length === 0 ? 'none' : page.next;
       yield { records, next, paged: !first || next === 'page', more: page.reading.more };
@@ -493,8 +444,11 @@ export class HedgeClient {
 
   /** GET /positions — at most one line per market and side; empty when flat. */
   async listPositions(): Promise<Position[]> {
-    const response = await this.transport.send({ method: 'GET', path: '/positions' });
-    return this.rows(positionSchema, response, 'GET /positions');
+    return this.rows(
+      positionSchema,
+      await this.transport.send({ method: 'GET', path: '/positions' }),
+      'GET /positions',
+    );
   }
 
   /** GET /account */
@@ -503,72 +457,34 @@ export class HedgeClient {
   }
 }
 
-function withoutUndefined<T extends object>(value: T) {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
 /** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
 function received(value: unknown) {
   if (value === undefined) return 'missing';
+  if (value === null) return 'null';
   const json = JSON.stringify(value) ?? String(value);
   const shown = json.length > 60 ? `${json.slice(0, 57)}…` : json;
-  const kind =
-    value === null
-      ? 'null'
-      : Array.isArray(value)
-        ? 'a list'
-        : typeof value === 'object'
-          ? 'an object'
-          : typeof value === 'string'
-            ? 'text'
-            : `a ${typeof value}`;
-  return value === null ? 'null' : `${shown} (${kind})`;
+  const kind = Array.isArray(value)
+    ? 'a list'
+    : typeof value === 'object'
+      ? 'an object'
+      : typeof value === 'string'
+        ? 'text'
+        : `a ${typeof value}`;
+  return `${shown} (${kind})`;
 }
 
-/** zod's first issue as the field, what came there, and what hedge expected. */
-function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: string) {
-  const path = issue?.path ?? [];
-  let value: unknown = data;
-  for (const key of path)
-    value =
-      value !== null && typeof value === 'object'
-        ? (value as Record<PropertyKey, unknown>)[key as PropertyKey]
-        : undefined;
-  const field = path.reduce<string>(
-    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`),
-    at,
-  );
-  let expected = 'something else';
-  if (issue?.code === 'invalid_type') {
-    const words: Record<string, string> = {
-      number: 'a number',
-      string: 'text',
-      object: 'an object',
-      array: 'a list',
-      boolean: 'true or false',
-    };
-    expected = words[String(issue.expected)] ?? String(issue.expected);
-    if (expected === 'a number' && typeof value === 'string' && !isNumericText(value))
-      expected = 'a number (or a numeric string)';
-  } else if (issue?.code === 'invalid_value') {
-    expected = `one of ${issue.values.map((option) => JSON.stringify(option)).join(', ')}`;
-  } else if (issue?.code === 'too_small' && typeof value === 'string') {
-    expected = 'non-empty text';
-  } else if (issue) {
-    expected = issue.message;
-  }
-  return { field, received: received(value), expected };
-}
+const TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  string: 'text',
+  object: 'an object',
+  array: 'a list',
+  boolean: 'true or false',
+};
 
-function unreadablePrices(status: number, data: unknown) {
+/** An answer hedge cannot read: what came at `field`, where `expected` is expected. */
+function unreadable(endpoint: string, status: number, field: string, value: unknown, expected: string) {
   return new InvalidResponseError(
-    `GET /prices answered HTTP ${status} with no price hedge could read: data is ${received(data)}.`,
-    {
-      endpoint: 'GET /prices',
-      status,
-      field: 'data',
-      received: received(data),
-      hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
-    },
+    `${endpoint} answered HTTP ${status} with data hedge cannot read: ${field} is ${received(value)}, where ${expected} is expected.`,
+    { endpoint, status, field, received: received(value) },
   );
 }

@@ -53,9 +53,11 @@ export interface TransportConfig {
 /** What one attempt was answered with, as it came (`hedge api --include` prints it). */
 export interface RawAnswer {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Headers;
   text: string;
 }
+
+type Headers = Record<string, string | string[] | undefined>;
 
 export interface ApiRequest {
   /** The endpoints of the spec use GET and POST; `hedge api` may send the others. */
@@ -102,17 +104,11 @@ export interface ApiResponse {
   url: string;
 }
 
-const TIMEOUT_CODES = ['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'];
+const TIMEOUT_CODES = 'UND_ERR_CONNECT_TIMEOUT UND_ERR_HEADERS_TIMEOUT UND_ERR_BODY_TIMEOUT'.split(' ');
 const RETRYABLE_NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
+  ...'ECONNREFUSED ECONNRESET EPIPE ETIMEDOUT EAI_AGAIN ENETUNREACH EHOSTUNREACH UND_ERR_SOCKET UND_ERR_CLOSED'.split(
+    ' ',
+  ),
   ...TIMEOUT_CODES,
 ]);
 const TLS_TRUST_CODES = new Set(
@@ -196,10 +192,9 @@ export class HttpConnections {
   async close() {
     this.closed = true;
     for (const agent of this.agents.values()) agent.destroy();
-    const proxies = [...this.proxies.values()];
-    this.agents.clear();
-    this.proxies.clear();
-    await Promise.all(proxies.map((opened) => opened.then((proxy) => proxy.destroy()).catch(() => undefined)));
+    await Promise.all(
+      [...this.proxies.values()].map((opened) => opened.then((proxy) => proxy.destroy()).catch(() => {})),
+    );
   }
 
   private refuseWhenClosed() {
@@ -232,11 +227,7 @@ function goesThroughProxy(config: TransportConfig) {
   return Boolean((httpsProxy ?? env.https_proxy ?? env.HTTPS_PROXY) || (httpProxy ?? env.http_proxy ?? env.HTTP_PROXY));
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Body;
-}
+type Answer = Omit<RawAnswer, 'text'> & { body: Body };
 
 interface Outgoing {
   method: string;
@@ -323,7 +314,7 @@ function errorCode(error: unknown) {
 }
 
 /** The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's own path). */
-export function buildUrl(baseUrl: string, request: ApiRequest): URL {
+export function buildUrl(baseUrl: string, request: ApiRequest) {
   const url = atBaseOrigin(baseUrl, baseUrl + request.path, `${request.method} ${request.path}`);
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
@@ -331,36 +322,15 @@ export function buildUrl(baseUrl: string, request: ApiRequest): URL {
   return url;
 }
 
-interface AttemptOutcome {
-  response?: ApiResponse;
-  retry?: { reason: RetryReason; error: Error; retryAfterMs?: number };
-}
-
-/** An answer as it was read, before its envelope is. */
-interface EnvelopeAnswer {
-  status: number;
-  text: string;
-  requestId?: string;
-  endpoint: string;
-  attempt: number;
-  retryAfter?: string;
-  headers: Record<string, string>;
-  url: string;
-}
-
-/** One attempt that got no answer, as `unanswered` reads it. */
-interface Unanswered {
-  apiRequest: ApiRequest;
-  endpoint: string;
-  attempt: number;
-  sentAt: number;
-  timeoutMs: number;
-  timeoutSignal: AbortSignal;
-  cutByDeadline: boolean;
+/** An attempt to try again, and the error said if the retries run out. */
+interface Retry {
+  reason: RetryReason;
+  error: Error;
+  retryAfterMs?: number;
 }
 
 export class Transport {
-  readonly host: string;
+  private readonly host: string;
   /** The server's clock as its answers tell it, shared by every client of this command on the same server. */
   readonly serverClock: ServerClock;
 
@@ -379,84 +349,74 @@ export class Transport {
   }
 
   async send(apiRequest: ApiRequest): Promise<ApiResponse> {
-    const { clock, retry: policy } = this.config;
+    const { clock, retry: policy, deadline } = this.config;
     const endpoint = `${apiRequest.method} ${apiRequest.path}`;
     const started = clock.now();
     const url = buildUrl(this.config.baseUrl, apiRequest);
     for (let attempt = 1; ; attempt += 1) {
-      let outcome: AttemptOutcome;
-      try {
-        outcome = await this.attempt(apiRequest, url, endpoint, attempt, started);
-      } catch (error) {
-        if (error instanceof ApiError) error.idempotencyKey = apiRequest.idempotencyKey;
-        throw error;
-      }
-      if (outcome.response) return outcome.response;
-      const failure = outcome.retry!;
-      const delay = failure.retryAfterMs ?? backoffDelayMs(policy, attempt, this.config.random);
-      const elapsed = clock.now() - started;
-      const pastDeadline = this.config.deadline !== undefined && clock.now() + delay >= this.config.deadline;
-      const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs;
+      const outcome = await this.attempt(apiRequest, url, endpoint, attempt, started);
+      if (!('reason' in outcome)) return outcome;
+      const { reason, error, retryAfterMs } = outcome;
+      const delay = retryAfterMs ?? backoffDelayMs(policy, attempt, this.config.random);
+      const now = clock.now();
       // An in-flight idempotency key is the server still working on our own earlier attempt.
-      const outOfAttempts =
-        failure.reason !== 'in-flight' && failure.reason !== 'conflict' && attempt >= policy.maxAttempts;
-      const budgetMs = failure.reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs;
-      if (outOfAttempts || tooLong || pastDeadline || elapsed + delay > budgetMs) {
-        const final = this.giveUp(failure.error, apiRequest, attempt);
+      const outOfAttempts = reason !== 'in-flight' && reason !== 'conflict' && attempt >= policy.maxAttempts;
+      const budgetMs = reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs;
+      if (
+        outOfAttempts ||
+        (retryAfterMs ?? 0) > policy.maxRetryAfterMs ||
+        (deadline !== undefined && now + delay >= deadline) ||
+        now - started + delay > budgetMs
+      ) {
+        const final = this.giveUp(error, apiRequest, attempt);
         // Kept for a caller that retries on its own schedule (the --watch loop delays its next tick).
-        if (final instanceof NetworkError && failure.retryAfterMs !== undefined)
-          final.retryAfterMs = failure.retryAfterMs;
+        if (final instanceof NetworkError && retryAfterMs !== undefined) final.retryAfterMs = retryAfterMs;
         throw final;
       }
-      this.log(`  retry ${endpoint} in ${delay} ms (${failure.reason})`);
+      this.log(`  retry ${endpoint} in ${delay} ms (${reason})`);
       try {
         await clock.sleep(delay, this.config.signal);
       } catch {
         throw new InterruptedError(`Interrupted while retrying ${endpoint}.`);
       }
-      await apiRequest.beforeRetry?.(failure.reason);
+      await apiRequest.beforeRetry?.(reason);
     }
   }
 
-  private giveUp(error: Error, apiRequest: ApiRequest, attempts: number) {
+  /** The error said when the retries stop: a network failure names its attempts, and a write's outcome is unknown. */
+  private giveUp(error: Error, { idempotencyKey: key }: ApiRequest, attempts: number) {
     if (error instanceof ApiError && error.code === 'idempotency_in_flight') {
       // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
       error = new NetworkError(`${error.endpoint} was still being processed by the server when the retries ran out.`, {
-        endpoint: error.endpoint,
+        ...error,
         attempts,
-        status: error.status,
-        code: error.code,
       });
     }
-    if (error instanceof NetworkError) {
-      // "… on GET /account (after 5 attempts)." — the count goes inside the sentence.
-      const message =
-        attempts > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempts} attempts).` : error.message;
-      const final = new NetworkError(message, {
-        endpoint: error.endpoint,
+    if (!(error instanceof NetworkError)) return error;
+    // "… on GET /account (after 5 attempts)." — the count goes inside the sentence.
+    const final = new NetworkError(
+      attempts > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempts} attempts).` : error.message,
+      {
+        ...error,
         attempts,
-        status: error.status,
-        code: error.code,
-        hint: apiRequest.idempotencyKey
-          ? `The outcome is unknown: the server may have acted. Run the same command again with --idempotency-key ${apiRequest.idempotencyKey} to resume safely; it cannot act twice.`
+        hint: key
+          ? `The outcome is unknown: the server may have acted. Run the same command again with --idempotency-key ${key} to resume safely; it cannot act twice.`
           : (error.hint ?? 'Check the network and the base URL, then try again.'),
         cause: error.cause,
-      });
-      final.idempotencyKey = apiRequest.idempotencyKey;
-      return final;
-    }
-    if (error instanceof ApiError) error.idempotencyKey = apiRequest.idempotencyKey;
-    return error;
+      },
+    );
+    final.idempotencyKey = key;
+    return final;
   }
 
-  /** `firstSentAt`: when this send() began (its first attempt), the earliest an answer's own stamp can be. */
+  /** One attempt: its answer read as the envelope, or why to try again; what ends the request is thrown. `firstSentAt`: when this send() began, the earliest an answer's own stamp can be. */
   private async attempt(
     apiRequest: ApiRequest,
     url: URL,
     endpoint: string,
     attempt: number,
     firstSentAt: number,
-  ): Promise<AttemptOutcome> {
+  ): Promise<ApiResponse | Retry> {
     const config = this.config;
     const clock = config.clock;
     const remaining = config.deadline === undefined ? Infinity : config.deadline - clock.now();
@@ -468,9 +428,6 @@ export class Transport {
       );
     }
     const timeoutMs = Math.min(config.requestTimeoutMs, remaining);
-    // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
-    const cutByDeadline = remaining < config.requestTimeoutMs;
-    const { headers, body } = this.outgoing(apiRequest);
     const keyNote = apiRequest.idempotencyKey ? ` idempotency-key=${apiRequest.idempotencyKey}` : '';
     this.log(`→ ${endpoint} attempt ${attempt}${keyNote}`);
     const sentAt = clock.now();
@@ -480,42 +437,112 @@ export class Transport {
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
     try {
-      const outgoing = { method: apiRequest.method, headers, body, signal };
-      answer = await (goesThroughProxy(config)
-        ? sendThroughProxy(url, outgoing, config, timeoutMs)
-        : sendDirect(url, outgoing, config));
+      const outgoing = { method: apiRequest.method, ...this.outgoing(apiRequest), signal };
+      answer = await (goesThroughProxy(config) ? sendThroughProxy : sendDirect)(url, outgoing, config, timeoutMs);
       text = await readCapped(answer.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
     } catch (error) {
-      return this.unanswered(error, { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline });
+      // No answer was read: interrupted, refused before sending, too large, untrusted TLS (thrown), or a retry.
+      if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
+      // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
+      if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
+      if (error instanceof NetworkError) throw this.giveUp(error, apiRequest, attempt);
+      const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
+      const reason = code ?? (error as Error).message;
+      this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${reason}`);
+      if (code && TLS_TRUST_CODES.has(code)) {
+        throw new NetworkError(`TLS: the certificate of ${this.host} is not trusted (${code}) on ${endpoint}.`, {
+          endpoint,
+          attempts: attempt,
+          code,
+          hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
+          cause: error,
+        });
+      }
+      // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
+      const message = !TIMEOUT_CODES.includes(code!)
+        ? `Could not reach ${this.host} on ${endpoint}: ${reason}.`
+        : remaining < config.requestTimeoutMs && timeoutSignal.aborted
+          ? `No answer from ${this.host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
+          : `No answer from ${this.host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`;
+      const networkError = new NetworkError(message, { endpoint, attempts: attempt, code, cause: error });
+      if (code !== undefined && !RETRYABLE_NETWORK_CODES.has(code))
+        throw this.giveUp(networkError, apiRequest, attempt);
+      return { reason: 'network', error: networkError };
     }
-    const { status, headers: responseHeaders } = answer;
-    const answerHeaders = flatHeaders(responseHeaders);
+    const { status, headers } = answer;
+    const flat = flatHeaders(headers);
     const receivedAt = clock.now();
-    config.observe?.({ endpoint, status, headers: answerHeaders, sentAt, receivedAt });
-    apiRequest.onAnswer?.({ status, headers: responseHeaders, text });
-    const requestId = headerValue(responseHeaders, 'x-request-id');
-    this.serverClock.learnDate(answerHeaders.date, sentAt, receivedAt);
+    config.observe?.({ endpoint, status, headers: flat, sentAt, receivedAt });
+    apiRequest.onAnswer?.({ status, headers, text });
+    const requestId = firstOf(headers['x-request-id']);
+    this.serverClock.learnDate(flat.date, sentAt, receivedAt);
     this.log(
       `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
     );
-    const read = this.readEnvelope({
-      status,
-      text,
-      requestId,
-      endpoint,
-      attempt,
-      retryAfter: headerValue(responseHeaders, 'retry-after'),
-      headers: answerHeaders,
-      url: url.toString(),
+    const retryAfter = firstOf(headers['retry-after']);
+    // A retry after the answer's Retry-After (seconds or an HTTP date) when it has one, within the budget.
+    const retry = (reason: RetryReason, message: string, code?: string, hint?: string): Retry => ({
+      reason,
+      retryAfterMs: parseRetryAfterMs(retryAfter, clock.now()),
+      error: new NetworkError(message, { endpoint, attempts: attempt, status, code, hint }),
     });
+    let parsed: unknown;
+    let unread: string | undefined;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      unread = text.trim() === '' ? 'an empty body' : 'a body that is not JSON';
+    }
+    const envelope = unread ? undefined : envelopeSchema.safeParse(parsed);
+    if (!envelope?.success) {
+      const message = `${endpoint} answered HTTP ${status} with ${unread ?? 'JSON that is not the {data, error, meta} envelope'}.`;
+      if (status >= 500) return retry('server-error', message);
+      throw new InvalidResponseError(message, {
+        endpoint,
+        status,
+        hint: 'The server or a proxy in between is misbehaving; try again later, or run with --verbose for details.',
+      });
+    }
+    const { data, error, meta } = envelope.data;
+    const ok = status >= 200 && status < 300;
+    if (error) {
+      const { code, message } = error;
+      if (status === 429)
+        return retry(
+          'rate-limited',
+          `${endpoint} was rate limited (${code}): ${message}`,
+          code,
+          'Slow down: the API limits requests per key.',
+        );
+      if (status >= 500)
+        return retry(
+          'server-error',
+          `${endpoint} failed on the server: HTTP ${status} ${code}: ${message}`,
+          code,
+          'The service had a transient failure; try again in a moment.',
+        );
+      // Data beside an error, or an error on a 2xx.
+      const ambiguous = data != null || ok;
+      const apiError = new ApiError({ status, code, message, details: error.details, requestId, endpoint, ambiguous });
+      apiError.idempotencyKey = apiRequest.idempotencyKey;
+      if (status === 409 && code === 'idempotency_in_flight') return { reason: 'in-flight', error: apiError };
+      // A conflict that says when to try again (Retry-After: another change still landing on the
+      // side) refused the request and did nothing: it is sent again then, with the same key.
+      const retryAfterMs =
+        status === 409 && code !== 'idempotency_key_reuse' && !ambiguous
+          ? parseRetryAfterMs(retryAfter, clock.now())
+          : undefined;
+      if (retryAfterMs !== undefined) return { reason: 'conflict', retryAfterMs, error: apiError };
+      throw apiError;
+    }
+    if (!ok)
+      throw new InvalidResponseError(`${endpoint} answered HTTP ${status} without an error object.`, {
+        endpoint,
+        status,
+      });
     const own = apiRequest.firstSend && apiRequest.stampedBy;
-    if (read.response)
-      this.serverClock.learnStamps(
-        read.response.data,
-        receivedAt,
-        own ? { field: own, sentAt: firstSentAt } : undefined,
-      );
-    return read;
+    this.serverClock.learnStamps(data, receivedAt, own ? { field: own, sentAt: firstSentAt } : undefined);
+    return { status, data, meta, requestId, attempts: attempt, headers: flat, url: url.toString() };
   }
 
   /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
@@ -523,7 +550,7 @@ export class Transport {
     const headers: Record<string, string> = {
       'user-agent': this.config.userAgent,
       accept: 'application/json',
-      ...lowerCased(apiRequest.headers),
+      ...flatHeaders(apiRequest.headers ?? {}),
       authorization: `Bearer ${this.config.apiKey}`,
     };
     let body: string | undefined;
@@ -534,155 +561,10 @@ export class Transport {
     if (apiRequest.idempotencyKey) headers['idempotency-key'] = apiRequest.idempotencyKey;
     return { headers, body };
   }
-
-  /** No answer was read: interrupted, refused before sending, too large, untrusted TLS (thrown). */
-  private unanswered(
-    error: unknown,
-    { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline }: Unanswered,
-  ): AttemptOutcome {
-    const config = this.config;
-    const clock = config.clock;
-    if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
-    // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
-    if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
-    if (error instanceof NetworkError) throw this.giveUp(error, apiRequest, attempt);
-    const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
-    this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${code ?? (error as Error).message}`);
-    if (code && TLS_TRUST_CODES.has(code)) {
-      throw new NetworkError(`TLS: the certificate of ${this.host} is not trusted (${code}) on ${endpoint}.`, {
-        endpoint,
-        attempts: attempt,
-        code,
-        hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
-        cause: error,
-      });
-    }
-    const message =
-      code && TIMEOUT_CODES.includes(code)
-        ? cutByDeadline && timeoutSignal.aborted
-          ? `No answer from ${this.host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
-          : `No answer from ${this.host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`
-        : `Could not reach ${this.host} on ${endpoint}: ${code ?? (error as Error).message}.`;
-    const networkError = new NetworkError(message, { endpoint, attempts: attempt, code, cause: error });
-    if (code !== undefined && !RETRYABLE_NETWORK_CODES.has(code)) throw this.giveUp(networkError, apiRequest, attempt);
-    return { retry: { reason: 'network', error: networkError } };
-  }
-
-  private readEnvelope(answer: EnvelopeAnswer): AttemptOutcome {
-    const { status, endpoint, requestId } = answer;
-    let parsed: unknown;
-    let envelopeError: string | undefined;
-    try {
-      parsed = JSON.parse(answer.text);
-    } catch {
-      envelopeError = answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON';
-    }
-    const envelope = envelopeError ? undefined : envelopeSchema.safeParse(parsed);
-    if (!envelope?.success) {
-      const what = envelopeError ?? 'JSON that is not the {data, error, meta} envelope';
-      const invalid = new InvalidResponseError(`${endpoint} answered HTTP ${status} with ${what}.`, {
-        endpoint,
-        status,
-        hint: 'The server or a proxy in between is misbehaving; try again later, or run with --verbose for details.',
-      });
-      if (status >= 500) return this.retried(answer, 'server-error', invalid.message, {});
-      throw invalid;
-    }
-    const { data, error, meta } = envelope.data;
-    if (error) return this.errorAnswer(answer, error, data);
-    if (status < 200 || status >= 300) {
-      throw new InvalidResponseError(`${endpoint} answered HTTP ${status} without an error object.`, {
-        endpoint,
-        status,
-      });
-    }
-    return {
-      response: {
-        status,
-        data,
-        meta: meta ?? {},
-        requestId,
-        attempts: answer.attempt,
-        headers: answer.headers,
-        url: answer.url,
-      },
-    };
-  }
-
-  /** An envelope with an error: a 429, a 5xx. */
-  private errorAnswer(
-    answer: EnvelopeAnswer,
-    error: { code: string; message: string; details?: unknown },
-    data: unknown,
-  ): AttemptOutcome {
-    const { status, endpoint, requestId } = answer;
-    const apiError = new ApiError({
-      status,
-      code: error.code,
-      message: error.message,
-      details: (error.details ?? {}) as Record<string, unknown>,
-      requestId,
-      endpoint,
-      // Data beside an error, or an error on a 2xx.
-      ambiguous: (data !== null && data !== undefined) || (status >= 200 && status < 300),
-    });
-    if (status === 429) {
-      const hint = 'Slow down: the API limits requests per key.';
-      return this.retried(answer, 'rate-limited', `${endpoint} was rate limited (${error.code}): ${error.message}`, {
-        code: error.code,
-        hint,
-      });
-    }
-    if (status >= 500) {
-      // A 503's Retry-After is honoured like a 429's (seconds or an HTTP date), within the budget.
-      const message = `${endpoint} failed on the server: HTTP ${status} ${error.code}: ${error.message}`;
-      return this.retried(answer, 'server-error', message, {
-        code: error.code,
-        hint: 'The service had a transient failure; try again in a moment.',
-      });
-    }
-    if (status === 409 && error.code === 'idempotency_in_flight')
-      return { retry: { reason: 'in-flight', error: apiError } };
-    // A conflict that says when to try again (Retry-After: another change still landing on the
-    // side) refused the request and did nothing: it is sent again then, with the same key.
-    if (
-      status === 409 &&
-      error.code !== 'idempotency_key_reuse' &&
-      answer.retryAfter !== undefined &&
-      !apiError.ambiguous
-    ) {
-      const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now());
-      if (retryAfterMs !== undefined) return { retry: { reason: 'conflict', retryAfterMs, error: apiError } };
-    }
-    throw apiError;
-  }
-
-  /** A retry, after the answer's Retry-After when it has one; the NetworkError is what is said if the retries run out. */
-  private retried(
-    answer: EnvelopeAnswer,
-    reason: RetryReason,
-    message: string,
-    init: { code?: string; hint?: string },
-  ): AttemptOutcome {
-    const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined;
-    const error = new NetworkError(message, {
-      endpoint: answer.endpoint,
-      attempts: answer.attempt,
-      status: answer.status,
-      ...init,
-    });
-    return { retry: { reason, retryAfterMs, error } };
-  }
-}
-
-function lowerCased(headers: Record<string, string> | undefined) {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
-  return out;
 }
 
 /** Header names in lower case, repeated headers joined with ", " (as HTTP allows). */
-function flatHeaders(headers: Record<string, string | string[] | undefined>) {
+function flatHeaders(headers: Headers) {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -690,10 +572,7 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>) {
   return flat;
 }
 
-function headerValue(headers: Record<string, string | string[] | undefined>, name: string) {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
+const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** 2000 → "2s", 150 → "0.15s", 1234.5 → "1.235s". */
 function formatSeconds(ms: number) {

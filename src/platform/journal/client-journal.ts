@@ -38,8 +38,7 @@ export interface ClientJournalOptions {
 export class ClientJournal implements Journal {
   readonly location: string;
   readonly keeperHeartbeats?: KeeperHeartbeats;
-  protected readonly now: () => number;
-  private readonly fallback?: FallbackRecords;
+  private readonly now: () => number;
   /** Entries this process has read or written: what a fallback record starts from (kept only with a fallback). */
   private readonly known = new Map<string, JournalEntry>();
   /** Set once the store failed on an update: later updates of this run go to the fallback at once. */
@@ -52,17 +51,8 @@ export class ClientJournal implements Journal {
   ) {
     this.location = records.location;
     this.now = options.now ?? Date.now;
-    this.fallback = options.fallback;
-    const heartbeats = records.heartbeats;
-    if (heartbeats) {
-      this.keeperHeartbeats = {
-        write: async (scope, body) => {
-          refuseKeyShaped(body, 'write a keeper heartbeat');
-          return heartbeats.write(scope, body);
-        },
-        read: (scope) => heartbeats.read(scope),
-      };
-    }
+    // Each backend refuses a key-shaped heartbeat itself.
+    this.keeperHeartbeats = records.heartbeats;
   }
 
   async begin(fields: BeginFields, seal?: RowSeal): Promise<JournalEntry> {
@@ -105,17 +95,17 @@ export class ClientJournal implements Journal {
     const change = plainJson(
       safeDeep({ ...patch, ...(final && patch.resolved_at === undefined ? { resolved_at: at } : {}) }, scrubSecrets),
     ) as JournalPatch;
-    if (this.failure !== undefined && this.fallback)
-      return this.fallback.record(this.known.get(id), id, change, this.failure);
-    let entry: JournalEntry | undefined;
-    try {
-      entry = await this.records.change(id, change, at);
-    } catch (error) {
-      // A store that fails after the request may have left: what the update says is kept locally.
-      if (!this.fallback || !(error instanceof JournalStoreError)) throw error;
-      this.failure = error;
-      return this.fallback.record(this.known.get(id), id, change, error);
-    }
+    const { fallback } = this.options;
+    const entry =
+      this.failure === undefined
+        ? await this.records.change(id, change, at).catch((error: unknown) => {
+            // A store that fails after the request may have left: what the update says is kept locally.
+            if (!fallback || !(error instanceof JournalStoreError)) throw error;
+            this.failure = error;
+            return undefined;
+          })
+        : undefined;
+    if (this.failure !== undefined) return fallback!.record(this.known.get(id), id, change, this.failure);
     if (!entry) throw new JournalError(`No journal entry ${id} to update.`);
     this.remember([entry]);
     // A final outcome ends the entry's hold.
@@ -138,8 +128,8 @@ export class ClientJournal implements Journal {
   async get(typed: string): Promise<JournalEntry | undefined> {
     const wanted = typed.trim().toLowerCase();
     if (wanted === '') return undefined;
-    const [exact] = await this.records.read({ id: wanted });
-    if (exact) return this.remember([exact])[0];
+    const exact = await this.entry(wanted);
+    if (exact) return exact;
     // A part of an id: its start or its end, or both around `…` as a table shortens it.
     const [start, end] = wanted.split(/…|\.\.\./);
     const reads =
@@ -203,7 +193,7 @@ export class ClientJournal implements Journal {
   }
 
   private remember(entries: JournalEntry[]) {
-    if (this.fallback) for (const entry of entries) this.known.set(entry.id, entry);
+    if (this.options.fallback) for (const entry of entries) this.known.set(entry.id, entry);
     return entries;
   }
 }

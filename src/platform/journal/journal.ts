@@ -1,85 +1,89 @@
-// The action journal on a local file, the embedded default backend.
-import { join } from 'node:path';
+// The action journal on a local file, the embedded default backend, and its locks, all under its one append lock.
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
-import type { LocalJournal, RecordsClient, RowFilter, RowSeal } from './backend.js';
-import { ClientJournal } from './client-journal.js';
+import { syncDirectory } from '../../core/files/durable-write.js';
+import {
+  currentHolder,
+  isAlive,
+  isLockedError,
+  isRecordedHolder,
+  lockFile,
+  newSession,
+  publicHolder,
+  type Holder,
+  type RecordedHolder,
+} from '../../core/files/file-lock.js';
+import type { HoldResult, LocalJournal, LockerClient, RecordsClient, RowFilter, RowSeal } from './backend.js';
+import { ClientJournal, holdOf, lastHolderOf } from './client-journal.js';
 import { foldJournal, isUnresolved, type JournalEntry, type JournalPatch, type SkippedLine } from './entry.js';
-import { newSession } from '../../core/files/file-lock.js';
 import { fileKeeperHeartbeats } from './heartbeat-file.js';
+import { JournalError } from './journal-error.js';
 import { JOURNAL_FILE_NAME } from './location.js';
-import { activeEntries, fileLocker, lockedAppend, type FilePlace } from './locks.js';
-import { archiveFiles, entriesIn } from './segments.js';
+import {
+  archiveFiles,
+  asJournalError,
+  DEFAULT_KEEP_RESOLVED,
+  DEFAULT_ROTATE_BYTES,
+  ensureDir,
+  entriesIn,
+  MAX_LINE_BYTES,
+  openForAppend,
+  readSegment,
+  replaceFileDurably,
+  rotate,
+  syncFile,
+  writeAll,
+} from './segments.js';
 
-export interface OpenJournalOptions {
-  /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
+export interface OpenJournalOptions extends Partial<Pick<FilePlace, 'lockStaleMs' | 'rotateBytes' | 'keepResolved'>> {
   dir: string;
   /** Milliseconds since the epoch; Date.now by default. */
   now?: () => number;
   /** Told about every line a read had to skip (a crash mid-write, a hand edit), with its file. */
   onSkip?: (skip: SkippedLine & { file?: string }) => void;
-  /** See LockedAppendOptions (locks.ts); tests shorten it. */
-  lockStaleMs?: number;
-  /** The active segment is rotated past this size (bytes); tests lower it. */
-  rotateBytes?: number;
-  /** Resolved entries kept in the active segment at a rotation. */
-  keepResolved?: number;
 }
 
 export function openJournal(options: OpenJournalOptions): LocalJournal {
-  const { dir, now = Date.now, onSkip, lockStaleMs, rotateBytes, keepResolved } = options;
+  const { dir, now = Date.now, onSkip } = options;
   const file = join(dir, JOURNAL_FILE_NAME);
-  const place: FilePlace = {
-    dir,
-    file,
-    appendOptions: { lockStaleMs, rotateBytes, keepResolved, now },
-    skipIn: (path) => (skip) => onSkip?.({ ...skip, file: path }),
-  };
-  return Object.assign(new ClientJournal(fileRecords(place), fileLocker(place, newSession()), { now }), { dir, file });
-}
-
-/** The local file's records client: events appended to the active segment under its lock, folded into entries when read. */
-function fileRecords(place: FilePlace): RecordsClient {
-  return {
-    location: place.file,
-    heartbeats: fileKeeperHeartbeats(place.dir),
+  const place: FilePlace = { ...options, file, now, skipIn: (path) => (skip) => onSkip?.({ ...skip, file: path }) };
+  // The records: events appended to the active segment under its lock, folded into entries when read.
+  const records: RecordsClient = {
+    location: file,
+    heartbeats: fileKeeperHeartbeats(dir),
     append: (entry, seal) => appendEntry(place, entry, seal),
     change: (id, patch, at) => changeEntry(place, id, patch, at),
     read: async (filter) => readEntries(place, filter),
   };
+  return Object.assign(new ClientJournal(records, fileLocker(place, newSession()), { now }), { dir, file });
 }
 
 /** A begin event: `{"id":…,"at":…,"seq":N, …}`, its seq the next of this journal, given under its lock (its clock plays no part). */
 async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal) {
   const { id, created_at: at, updated_at: _updated, ...fields } = entry;
   let event = '';
-  await lockedAppend(
-    place.file,
-    (current) => {
-      if (current.includes(`{"id":"${id}"`)) return '';
-      const stamp = { id, at, seq: highestSeq(current) + 1 };
-      // Stamped again after the fields, so that nothing in them can replace the id, time or seq.
-      const sealed = seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {};
-      event = JSON.stringify(Object.assign({ ...stamp }, fields, sealed, stamp));
-      return event;
-    },
-    place.appendOptions,
-  );
+  await lockedAppend(place, (current) => {
+    if (current.includes(`{"id":"${id}"`)) return '';
+    const stamp = { id, at, seq: highestSeq(current) + 1 };
+    // Stamped again after the fields, so that nothing in them can replace the id, time or seq.
+    const sealed = seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {};
+    event = JSON.stringify(Object.assign({ ...stamp }, fields, sealed, stamp));
+    return event;
+  });
   return event === '' ? undefined : foldJournal(event)[0];
 }
 
 /** An update event `{"id":…,"at":…, …patch}`, appended only when the active segment has the entry. */
 async function changeEntry(place: FilePlace, id: string, patch: JournalPatch, at: string) {
   let found = false;
-  const text = await lockedAppend(
-    place.file,
-    (current) => {
-      found = current.includes(`{"id":"${id}"`) || foldJournal(current).some((entry) => entry.id === id);
-      if (!found) return '';
-      const stamp = { id, at };
-      return JSON.stringify(Object.assign({ ...stamp }, patch, stamp));
-    },
-    place.appendOptions,
-  );
+  const text = await lockedAppend(place, (current) => {
+    found = current.includes(`{"id":"${id}"`) || foldJournal(current).some((entry) => entry.id === id);
+    if (!found) return '';
+    const stamp = { id, at };
+    return JSON.stringify(Object.assign({ ...stamp }, patch, stamp));
+  });
   return found ? foldJournal(linesOf(text, id)).find((entry) => entry.id === id) : undefined;
 }
 
@@ -146,16 +150,15 @@ function inRange(entry: JournalEntry, { since, until }: { since?: number; until?
   return (since === undefined || created >= since) && (until === undefined || created < until);
 }
 
-/** Newest first by `seq`, the journal's own counter. */
+/** Newest first by `seq`, the journal's own counter; records older than it after, newest first by their time (the later written first on a tie). */
 function newestFirst(entries: JournalEntry[]) {
   return entries
-    .map((entry, index) => ({ entry, index, time: Date.parse(entry.created_at) }))
-    .sort((a, b) => {
-      const [aSeq, bSeq] = [a.entry.seq, b.entry.seq];
-      if (aSeq !== undefined && bSeq !== undefined) return bSeq - aSeq;
-      if (aSeq !== undefined || bSeq !== undefined) return aSeq !== undefined ? -1 : 1;
-      return b.time - a.time || b.index - a.index;
-    })
+    .map((entry, index) => ({ entry, index }))
+    .sort(({ entry: a, index: i }, { entry: b, index: j }) =>
+      a.seq !== undefined || b.seq !== undefined
+        ? (b.seq ?? -Infinity) - (a.seq ?? -Infinity)
+        : Date.parse(b.created_at) - Date.parse(a.created_at) || j - i,
+    )
     .map(({ entry }) => entry);
 }
 
@@ -163,8 +166,259 @@ function newestFirst(entries: JournalEntry[]) {
 const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
 
 /** The highest `seq` of the active segment (0 when none has one). */
-export function highestSeq(text: string) {
+function highestSeq(text: string) {
   let highest = 0;
   for (const match of text.matchAll(BEGIN_SEQ)) highest = Math.max(highest, Number(match[1]));
   return highest;
+}
+
+// ---- Locks ----
+
+const DEFAULT_LOCK_STALE_MS = 10_000;
+const LOCKS_DIR_NAME = 'locks';
+/** How often a wait for an account lock looks again (each look takes the journal lock briefly). */
+const LOCK_POLL_MS = 100;
+
+/** Where a file journal lives and how it appends: what its records client and its locker share. */
+export interface FilePlace {
+  /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
+  dir: string;
+  file: string;
+  /** A lock older than this belongs to a process that died holding it (kill -9) and is taken over; tests shorten it. */
+  lockStaleMs?: number;
+  /** The active segment is rotated past this size (bytes); tests lower it. */
+  rotateBytes?: number;
+  /** Resolved entries kept in the active segment at a rotation. */
+  keepResolved?: number;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  /** Tells about a line a read had to skip, with its file. */
+  skipIn: (path: string) => (skip: SkippedLine) => void;
+}
+
+/** The active segment's entries, in creation order (every unresolved entry is there). */
+export function activeEntries(place: FilePlace): JournalEntry[] {
+  return entriesIn(place.file, place.skipIn(place.file));
+}
+
+async function withJournalLock<T>({ file, lockStaleMs = DEFAULT_LOCK_STALE_MS }: FilePlace, body: () => T) {
+  ensureDir(dirname(file));
+  let release: () => Promise<void>;
+  try {
+    // Taken over while held, nothing is lost: it guards milliseconds of work whose one O_APPEND write cannot tear a line.
+    release = await lockFile(file, { staleMs: lockStaleMs });
+  } catch (error) {
+    if (!isLockedError(error)) throw asJournalError(error, file, 'write');
+    throw new JournalError(`The journal ${file} stayed locked by another hedge process.`, {
+      path: file,
+      hint: `Try again; if no hedge process is running, remove ${file}.lock.`,
+      cause: error,
+    });
+  }
+  try {
+    return body();
+  } finally {
+    await release();
+  }
+}
+
+/** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
+export async function lockedAppend(place: FilePlace, compose: (current: string) => string) {
+  const { file, rotateBytes = DEFAULT_ROTATE_BYTES } = place;
+  const { fd, text } = await withJournalLock(place, () => {
+    const current = readSegment(file);
+    const line = compose(current ?? '');
+    if (line === '') return { text: current ?? '' };
+    if (line.includes('\n')) throw new JournalError('A journal event must be a single line.');
+    // What a reader would skip is never written: the action it records could not be read back.
+    if (Buffer.byteLength(line) > MAX_LINE_BYTES)
+      throw new JournalError(
+        `A journal event over ${MAX_LINE_BYTES / 1024 / 1024} MiB is not written (a request that large is refused).`,
+      );
+    // After a crash mid-write the last line may lack its newline: only that torn line is lost.
+    const added = `${current && !current.endsWith('\n') ? '\n' : ''}${line}\n`;
+    const appendFd = openForAppend(file);
+    try {
+      writeAll(appendFd, Buffer.from(added, 'utf8'), file);
+      if (current === undefined) syncDirectory(dirname(file));
+      const after = `${current ?? ''}${added}`;
+      if (fstatSync(appendFd).size > rotateBytes) {
+        // The line is in the page cache, so the rotation carries it; the rotation syncs what it writes.
+        rotate(file, after, {
+          keepResolved: place.keepResolved ?? DEFAULT_KEEP_RESOLVED,
+          keepBytes: Math.floor(rotateBytes / 2),
+          today: utcDay(place.now()),
+        });
+      }
+      return { fd: appendFd, text: after };
+    } catch (error) {
+      closeSync(appendFd);
+      throw error;
+    }
+  });
+  if (fd === undefined) return text;
+  try {
+    syncFile(fd, file);
+  } finally {
+    closeSync(fd);
+  }
+  return text;
+}
+
+export function fileLocker(place: FilePlace, session: string): LockerClient {
+  const { now } = place;
+  const event = (id: string, holder: RecordedHolder | null) =>
+    JSON.stringify({ id, at: new Date(now()).toISOString(), holder });
+  const entryIn = (entries: JournalEntry[], id: string) => entries.find((entry) => entry.id === id);
+  const ours = (entry: JournalEntry) => isRecordedHolder(entry.holder) && entry.holder.session === session;
+  return {
+    holderAt: (time) => currentHolder(time, session),
+    take: (scope, waitMs) =>
+      'entry' in scope ? holdEntry(scope.entry) : lockAccount(place, session, scope.lock, waitMs),
+    async holderOf(scope) {
+      const holder =
+        'entry' in scope
+          ? liveHolderIn(entryIn(activeEntries(place), scope.entry))
+          : liveLockHolder(place.dir, scope.lock);
+      return holder ? publicHolder(holder) : undefined;
+    },
+  };
+
+  /** Records this process as the entry's holder, unless a live other holds it or it is finished. */
+  async function holdEntry(id: string): Promise<HoldResult> {
+    let heldBy: Holder | undefined;
+    await lockedAppend(place, (current) => {
+      const entry = entryIn(foldJournal(current), id);
+      if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
+      const holder = liveHolderIn(entry);
+      // Finished meanwhile: its last holder is who finished it.
+      if (!isUnresolved(entry)) heldBy = lastHolderOf(entry);
+      else if (holder && holder.session !== session) heldBy = publicHolder(holder);
+      // Held by this session already (the run that began it): not a line per hold.
+      return heldBy || holder ? '' : event(id, currentHolder(now(), session));
+    });
+    if (heldBy) return { held: false, holder: heldBy };
+    return {
+      held: true,
+      hold: holdOf(
+        () => releaseEntry(id),
+        () => stillHolds(id),
+      ),
+    };
+  }
+
+  async function releaseEntry(id: string) {
+    await lockedAppend(place, (current) => {
+      const entry = entryIn(foldJournal(current), id);
+      return entry && isUnresolved(entry) && ours(entry) ? event(id, null) : '';
+    }).catch(() => {
+      // Letting go is a courtesy: a hold of a process that ends is let go by its end anyway.
+    });
+  }
+
+  /** This session still holds the entry, or the entry was finished (which ends a hold, never loses it). */
+  function stillHolds(id: string) {
+    const entry = entryIn(activeEntries(place), id);
+    return !entry || !isUnresolved(entry) || ours(entry);
+  }
+}
+
+function liveHolderIn(entry: JournalEntry | undefined) {
+  if (!entry || !isUnresolved(entry)) return undefined;
+  const holder = entry.holder;
+  return isRecordedHolder(holder) && isAlive(holder) ? holder : undefined;
+}
+
+interface LockRecord {
+  scope: string;
+  holder: RecordedHolder;
+}
+
+/** An account lock's record: `locks/` named by a hash of its scope. */
+export function lockPath(dir: string, scope: string) {
+  return join(dir, LOCKS_DIR_NAME, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.json`);
+}
+
+function readLock(path: string) {
+  const text = readSegment(path);
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<LockRecord>;
+    return typeof value.scope === 'string' && isRecordedHolder(value.holder) ? (value as LockRecord) : undefined;
+  } catch {
+    // A record cut short by a crash holds nobody.
+    return undefined;
+  }
+}
+
+function liveLockHolder(dir: string, scope: string) {
+  const record = readLock(lockPath(dir, scope));
+  return record && isAlive(record.holder) ? record.holder : undefined;
+}
+
+/** Under the journal lock: takes the lock for `holder`, or names the live holder that has it. */
+function claimLock(
+  dir: string,
+  scope: string,
+  holder: RecordedHolder,
+): { held: true } | { held: false; holder: Holder } {
+  // A `locks` that is a link is refused before anything is read or written through it.
+  ensureDir(join(dir, LOCKS_DIR_NAME), { inside: true });
+  const path = lockPath(dir, scope);
+  const existing = readLock(path);
+  if (existing && isAlive(existing.holder)) return { held: false, holder: publicHolder(existing.holder) };
+  replaceFileDurably(path, JSON.stringify({ scope, holder } satisfies LockRecord));
+  heldHere.add(path);
+  return { held: true };
+}
+
+function dropLock(path: string, session?: string) {
+  const existing = readLock(path);
+  if (existing?.holder.pid !== process.pid || (session !== undefined && existing.holder.session !== session)) return;
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already.
+  }
+  heldHere.delete(path);
+}
+
+// Lock files this process holds, removed when it exits normally (after a crash, liveness frees them).
+const heldHere = new Set<string>();
+let exitHook = false;
+
+/** An account lock, looked at again every LOCK_POLL_MS until `waitMs` (real, monotonic time) is over. */
+async function lockAccount(place: FilePlace, session: string, scope: string, waitMs: number): Promise<HoldResult> {
+  const { dir } = place;
+  const path = lockPath(dir, scope);
+  const holder = currentHolder(place.now(), session);
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const held of heldHere) {
+        try {
+          dropLock(held);
+        } catch {
+          // Best effort: a file left behind names a dead process, which the next taker replaces.
+        }
+      }
+    });
+  }
+  const started = performance.now();
+  for (;;) {
+    const answer = await withJournalLock(place, () => claimLock(dir, scope, holder));
+    if (answer.held) {
+      return {
+        held: true,
+        hold: holdOf(
+          () => withJournalLock(place, () => dropLock(path, session)).catch(() => undefined),
+          // Its record removed (by hand) or replaced by another holder's.
+          () => readLock(path)?.holder.session === session,
+        ),
+      };
+    }
+    const left = waitMs - (performance.now() - started);
+    if (left <= 0) return answer;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(LOCK_POLL_MS, left)));
+  }
 }

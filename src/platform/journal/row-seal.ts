@@ -1,32 +1,31 @@
 // What makes a journal row fit to be sent again: it must carry a seal.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
+import type { JournalEntry } from './entry.js';
 
 /** Written as `<version>.<base64url mac>`. */
 const VERSION = 'v2';
 const SALT = 'hedge journal row seal';
 const INFO = 'v1';
 
-/** Which row it is, what it would send, and as whom: everything a resend is decided and built from. */
-export interface SealedFields {
-  /** The row's id, its place in its journal (given at begin) and its time: a copy is another row. */
-  id: string;
-  seq?: number;
-  created_at: string;
-  environment: string;
-  base_url_host: string;
-  key_id: string;
-  /** The machine that began it: a keeper finishes only what its own machine began. */
-  host?: string;
-  command: string;
-  request: { method: string; path: string; body: unknown };
-  idempotency_key: string;
-  group?: string;
-  leg?: string;
-  via?: string;
-  /** What the row's process read before its first send (the server's time then, the side's notional before). */
-  context?: Record<string, unknown>;
-}
+/** Which row it is (its id, its place in its journal and its time: a copy is another row), what it would send, and as whom: everything a resend is decided and built from — the machine that began it (a keeper finishes only what its own machine began) and what its process read before its first send (the server's time then, the side's notional before) included. */
+export type SealedFields = Pick<
+  JournalEntry,
+  | 'id'
+  | 'seq'
+  | 'created_at'
+  | 'environment'
+  | 'base_url_host'
+  | 'key_id'
+  | 'host'
+  | 'command'
+  | 'request'
+  | 'idempotency_key'
+  | 'group'
+  | 'leg'
+  | 'via'
+  | 'context'
+>;
 
 /** verified: sealed by this key over exactly these fields · unsealed: no seal of this version (a row of an older hedge, or one written by hand) · forged: a seal that does not match. */
 export type RowTrust = 'verified' | 'unsealed' | 'forged';

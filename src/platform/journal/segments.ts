@@ -175,70 +175,59 @@ export interface RotateOptions {
 }
 
 /** Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a group with an unresolved entry) into the archive of their creation day, then replaces the active segment with what stays. */
-export function rotate(file: string, text: string, options: RotateOptions): { kept: number; archived: number } {
-  const dir = dirname(file);
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
+export function rotate(file: string, text: string, options: RotateOptions) {
   const linesOf = new Map<string, string[]>();
+  const archived = new Map<string, string[]>();
+  const add = (map: Map<string, string[]>, key: string, lines: string[]) =>
+    (map.get(key) ?? map.set(key, []).get(key)!).push(...lines);
   const stray: string[] = [];
-  for (const line of lines) {
+  for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     const id = idOf(line);
     if (id === undefined) stray.push(line);
-    else (linesOf.get(id) ?? linesOf.set(id, []).get(id)!).push(line);
+    else add(linesOf, id, [line]);
   }
   const entries = foldJournal(text);
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
-  const openGroups = new Set(
-    entries.filter((entry) => isUnresolved(entry) && entry.group !== undefined).map((entry) => entry.group!),
+  const openGroups = new Set(entries.filter(isUnresolved).map((entry) => entry.group));
+  const keep = new Set(
+    entries
+      .filter((entry) => isUnresolved(entry) || (entry.group !== undefined && openGroups.has(entry.group)))
+      .map((entry) => entry.id),
   );
   // The newest resolved entries stay (the journal's default listing reads only the active segment).
-  const newestResolved = new Set<string>();
-  let keptBytes = 0;
+  let [resolvedKept, keptBytes] = [0, 0];
   for (const entry of entries.filter((candidate) => !isUnresolved(candidate)).reverse()) {
     const size = (linesOf.get(entry.id) ?? []).reduce((sum, line) => sum + line.length + 1, 0);
-    if (newestResolved.size >= options.keepResolved || keptBytes + size > options.keepBytes) break;
-    newestResolved.add(entry.id);
+    if (resolvedKept >= options.keepResolved || keptBytes + size > options.keepBytes) break;
+    keep.add(entry.id);
+    resolvedKept += 1;
     keptBytes += size;
   }
   // The entry with the journal's highest seq stays, so that the next begin counts on from it.
-  const highest = entries.reduce<JournalEntry | undefined>(
-    (best, entry) => (entry.seq !== undefined && (best?.seq === undefined || entry.seq > best.seq) ? entry : best),
-    undefined,
-  );
-  const keep = (entry: JournalEntry | undefined) =>
-    entry !== undefined &&
-    (isUnresolved(entry) ||
-      newestResolved.has(entry.id) ||
-      entry === highest ||
-      (entry.group !== undefined && openGroups.has(entry.group)));
+  const highest = entries.filter((entry) => entry.seq !== undefined).sort((a, b) => b.seq! - a.seq!)[0];
+  if (highest) keep.add(highest.id);
 
   const kept: string[] = [];
-  const archived = new Map<string, string[]>();
-  const toArchive = (day: string, more: string[]) =>
-    (archived.get(day) ?? archived.set(day, []).get(day)!).push(...more);
-  let archivedEntries = 0;
   for (const [id, idLines] of linesOf) {
     const entry = byId.get(id);
-    if (keep(entry)) kept.push(...idLines);
-    else {
-      // An entry without a creation event (its lines damaged) goes with the stray lines of today.
-      toArchive(entry ? utcDay(entry.created_at) : options.today, idLines);
-      archivedEntries += 1;
-    }
+    if (entry && keep.has(id)) kept.push(...idLines);
+    // An entry without a creation event (its lines damaged) goes with the stray lines of today.
+    else add(archived, entry ? utcDay(entry.created_at) : options.today, idLines);
   }
-  if (stray.length > 0) toArchive(options.today, stray);
-  if (archived.size === 0) return { kept: linesOf.size, archived: 0 };
+  if (stray.length > 0) add(archived, options.today, stray);
+  if (archived.size === 0) return;
 
-  const folder = join(dir, ARCHIVE_DIR_NAME);
+  const folder = join(dirname(file), ARCHIVE_DIR_NAME);
   ensureDir(folder, { inside: true });
   for (const [day, dayLines] of archived) {
     const path = join(folder, `journal-${/^\d{4}-\d{2}-\d{2}$/.test(day) ? day : options.today}.jsonl`);
     const fd = openForAppend(path);
     try {
-      const existing = fstatSync(fd).size;
+      const size = fstatSync(fd).size;
+      const last = Buffer.alloc(1);
       // A torn last line in the archive (a crash mid-rotation) must not swallow the first one added.
-      const lead = existing > 0 && !endsWithNewline(fd, existing) ? '\n' : '';
+      const lead = size > 0 && readSync(fd, last, 0, 1, size - 1) && last[0] !== 0x0a ? '\n' : '';
       writeAll(fd, Buffer.from(`${lead}${dayLines.join('\n')}\n`, 'utf8'), path);
       syncFile(fd, path);
     } finally {
@@ -246,15 +235,7 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
     }
   }
   syncDirectory(folder);
-
   replaceFileDurably(file, kept.length > 0 ? `${kept.join('\n')}\n` : '');
-  return { kept: linesOf.size - archivedEntries, archived: archivedEntries };
-}
-
-function endsWithNewline(fd: number, size: number) {
-  const last = Buffer.alloc(1);
-  readSync(fd, last, 0, 1, size - 1);
-  return last[0] === 0x0a;
 }
 
 /** The id of an event line, without parsing all of it when it starts as the journal writes it. */

@@ -16,13 +16,13 @@ export function nameKey(name: string) {
 /** A record's fields by their normalised name (the first of two that normalise alike wins). */
 export type Fields = ReadonlyMap<string, unknown>;
 
-export function fieldsOf(raw: Record<string, unknown>): Fields {
-  const byKey = new Map<string, unknown>();
-  for (const [name, value] of Object.entries(raw)) {
-    const key = nameKey(name);
-    if (!byKey.has(key)) byKey.set(key, value);
-  }
-  return byKey;
+function fieldsOf(raw: Record<string, unknown>): Fields {
+  // Reversed: of two names that normalise alike, the first is set last.
+  return new Map(
+    Object.entries(raw)
+      .map(([name, value]) => [nameKey(name), value] as const)
+      .reverse(),
+  );
 }
 
 export type Reader<T> = (value: unknown) => T | undefined;
@@ -33,7 +33,7 @@ export function pickField<T>(
   names: readonly string[],
   read: Reader<T>,
 ): { value: T; name: string } | undefined {
-  const fields = from instanceof Map ? (from as Fields) : fieldsOf(from as Record<string, unknown>);
+  const fields = from instanceof Map ? from : fieldsOf(from as Record<string, unknown>);
   for (const name of names) {
     const value = read(fields.get(nameKey(name)));
     if (value !== undefined) return { value, name };
@@ -57,9 +57,7 @@ export function readString(value: unknown) {
 
 /** Text that is not blank, or a finite number as its text (an id sent as a number). */
 export function readText(value: unknown) {
-  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : readString(value);
 }
 
 export interface PriceQuote {
@@ -98,6 +96,7 @@ const timeOf = (value: Record<string, unknown>) => firstField(value, TIME_FIELDS
 
 /** GET /prices, whose shape is not shown. */
 export function parsePrices(data: unknown, requested: readonly string[], depth = 0): PriceQuote[] | undefined {
+  const only = requested.length === 1 ? requested[0] : undefined;
   const fromObject = (value: unknown, fallbackMarket?: string) => {
     const price = priceOf(value);
     if (price === undefined) return undefined;
@@ -114,28 +113,23 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     PRICE_SENT.set(quote, fields);
     return quote;
   };
-  if (Array.isArray(data)) {
-    const quotes = data.map((item) => fromObject(item, requested.length === 1 ? requested[0] : undefined));
-    return quotes.length > 0 && quotes.every((quote) => quote !== undefined) ? (quotes as PriceQuote[]) : undefined;
-  }
+  const all = (quotes: Array<PriceQuote | undefined>) =>
+    quotes.length > 0 && quotes.every((quote) => quote !== undefined) ? (quotes as PriceQuote[]) : undefined;
+  if (Array.isArray(data)) return all(data.map((item) => fromObject(item, only)));
   if (data && typeof data === 'object') {
     const object = data as Record<string, unknown>;
-    const single = fromObject(data, requested.length === 1 ? requested[0] : undefined);
+    const single = fromObject(data, only);
     if (single && marketOf(object)) return [single];
-    const keyed = Object.entries(object).map(([market, value]) => fromObject(value, market));
-    if (keyed.length > 0 && keyed.every((quote) => quote !== undefined)) return keyed as PriceQuote[];
+    const keyed = all(Object.entries(object).map(([market, value]) => fromObject(value, market)));
+    if (keyed) return keyed;
     if (single) return [single];
     // A wrapper: `{rates: [...]}`, `{data: {USDTKES: …}}` — looked into once.
-    if (depth === 0) {
-      for (const key of PRICE_LIST_KEYS) {
-        if (object[key] !== undefined && typeof object[key] === 'object') {
-          const inner = parsePrices(object[key], requested, depth + 1);
-          if (inner) return inner;
-        }
-      }
+    for (const key of depth === 0 ? PRICE_LIST_KEYS : []) {
+      const inner = typeof object[key] === 'object' ? parsePrices(object[key], requested, 1) : undefined;
+      if (inner) return inner;
     }
   }
-  if (typeof data === 'number' && requested.length === 1) return [{ market: requested[0]!, price: data }];
+  if (typeof data === 'number' && only !== undefined) return [{ market: only, price: data }];
   return undefined;
 }
 
@@ -220,19 +214,29 @@ function sourceOf(
   return undefined;
 }
 
-type NameTable = Readonly<Record<string, readonly string[]>>;
+/** Each fact's names, most likely first (the first ours), and its reader. */
+type FieldTable = Readonly<Record<string, readonly [names: readonly string[], read: Reader<unknown>]>>;
+
+/** `{fact: ['name other_name …', read]}`, each list of names split once. */
+function fieldTable<T extends Record<string, readonly [string, Reader<unknown>]>>(
+  table: T,
+): { [F in keyof T]: readonly [string[], T[F][1]] } {
+  return Object.fromEntries(
+    Object.entries(table).map(([fact, [names, read]]) => [fact, [names.split(' '), read]]),
+  ) as never;
+}
+
+/** The names of each fact of a table. */
+function namesOf<T extends FieldTable>(table: T): { [F in keyof T]: T[F][0] } {
+  return Object.fromEntries(Object.entries(table).map(([fact, [names]]) => [fact, names])) as never;
+}
 
 /** Each fact of `table` read from `raw`, in the table's order; a name other than the first is noted in `used`. */
-function readFacts(
-  raw: Record<string, unknown>,
-  table: NameTable,
-  read: Reader<unknown> | Readonly<Record<string, Reader<unknown>>>,
-  used?: string[],
-) {
+function readFacts(raw: Record<string, unknown>, table: FieldTable, used?: string[]) {
   const fields = fieldsOf(raw);
   const facts: Record<string, unknown> = {};
-  for (const [fact, names] of Object.entries(table)) {
-    const found = pickField(fields, names, typeof read === 'function' ? read : read[fact]!);
+  for (const [fact, [names, read]] of Object.entries(table)) {
+    const found = pickField(fields, names, read);
     if (found === undefined) continue;
     if (found.name !== names[0]) used?.push(found.name);
     facts[fact] = found.value;
@@ -241,10 +245,10 @@ function readFacts(
 }
 
 /** `raw` in the one shape (docs/output.md): each fact under the first of its names. */
-function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: object) {
+function inOneShape(raw: Record<string, unknown>, table: FieldTable, facts: object = readFacts(raw, table)) {
   return showUnderKnownNames(
     raw,
-    Object.entries(table).map(([fact, synonyms]) => ({
+    Object.entries(table).map(([fact, [synonyms]]) => ({
       known: synonyms[0]!,
       value: (facts as Record<string, unknown>)[fact],
       synonyms,
@@ -253,50 +257,38 @@ function inOneShape(raw: Record<string, unknown>, table: NameTable, facts: objec
 }
 
 /** Every name we read each "not shown" figure from, most likely first. Extend here, and only here. */
-export const POSITION_FIELD_SYNONYMS = {
-  side: ['side', 'direction', 'position_side', 'hedge_side'],
-  market: ['market', 'symbol', 'pair'],
-  notionalUsd: 'notional_usd size_usd notional amount_usd exposure_usd position_usd'.split(' '),
-  hedgeId: ['hedge_id', 'id', 'hedge'],
+const POSITION_FIELDS = fieldTable({
+  side: [
+    'side direction position_side hedge_side',
+    (value: unknown) => {
+      const word = typeof value === 'string' ? value.toLowerCase() : undefined;
+      return (SIDES as readonly string[]).includes(word ?? '') ? (word as Side) : undefined;
+    },
+  ],
+  market: ['market symbol pair', (value: unknown) => readString(value)?.toUpperCase()],
+  notionalUsd: ['notional_usd size_usd notional amount_usd exposure_usd position_usd', readNumber],
+  hedgeId: ['hedge_id id hedge', readString],
   // Net names first, then a bare `pnl_usd`; "unrealized" last: a venue's is often the price part alone.
-  netPnlUsd:
-    'net_pnl_usd net_pnl_usdc unrealized_net_pnl_usd net_unrealized_pnl_usd pnl_net_usd net_pnl pnl_usd total_pnl_usd unrealized_pnl_usd unrealised_pnl_usd upnl_usd unrealized_pnl'.split(
-      ' ',
-    ),
-  maturityAt: 'maturity_at maturity expires_at settles_at maturity_time'.split(' '),
-  markPrice: ['mark_price', 'mark_rate', 'mark', 'current_price'],
-  entryPrice: ['entry_price', 'entry_rate', 'entry', 'avg_entry_price'],
-  accruedCarryUsdc: 'accrued_carry_usdc carry_accrued_usdc carry_usdc accrued_carry funding_usdc'.split(' '),
-  marginUsdc: ['margin_usdc', 'collateral_usdc', 'locked_margin_usdc', 'margin'],
-  grossPnlUsd: ['gross_pnl_usd', 'pnl_gross_usd', 'price_pnl_usd', 'gross_pnl'],
-  closeFeeUsdc: ['close_fee_usdc', 'exit_fee_usdc', 'fee_to_close_usdc', 'close_fee'],
-  units: ['units', 'qty', 'quantity'],
-  openedAt: ['opened_at', 'open_time', 'created_at', 'opened'],
-} as const;
+  netPnlUsd: [
+    'net_pnl_usd net_pnl_usdc unrealized_net_pnl_usd net_unrealized_pnl_usd pnl_net_usd net_pnl pnl_usd total_pnl_usd unrealized_pnl_usd unrealised_pnl_usd upnl_usd unrealized_pnl',
+    readNumber,
+  ],
+  maturityAt: ['maturity_at maturity expires_at settles_at maturity_time', readString],
+  markPrice: ['mark_price mark_rate mark current_price', readNumber],
+  entryPrice: ['entry_price entry_rate entry avg_entry_price', readNumber],
+  accruedCarryUsdc: ['accrued_carry_usdc carry_accrued_usdc carry_usdc accrued_carry funding_usdc', readNumber],
+  marginUsdc: ['margin_usdc collateral_usdc locked_margin_usdc margin', readNumber],
+  grossPnlUsd: ['gross_pnl_usd pnl_gross_usd price_pnl_usd gross_pnl', readNumber],
+  closeFeeUsdc: ['close_fee_usdc exit_fee_usdc fee_to_close_usdc close_fee', readNumber],
+  units: ['units qty quantity', readNumber],
+  openedAt: ['opened_at open_time created_at opened', readString],
+});
 
-const POSITION_READERS = {
-  side: (value: unknown) => {
-    const word = typeof value === 'string' ? value.toLowerCase() : undefined;
-    return (SIDES as readonly string[]).includes(word ?? '') ? (word as Side) : undefined;
-  },
-  market: (value: unknown) => readString(value)?.toUpperCase(),
-  notionalUsd: readNumber,
-  hedgeId: readString,
-  netPnlUsd: readNumber,
-  maturityAt: readString,
-  markPrice: readNumber,
-  entryPrice: readNumber,
-  accruedCarryUsdc: readNumber,
-  marginUsdc: readNumber,
-  grossPnlUsd: readNumber,
-  closeFeeUsdc: readNumber,
-  units: readNumber,
-  openedAt: readString,
-} satisfies { readonly [F in keyof typeof POSITION_FIELD_SYNONYMS]: Reader<unknown> };
+export const POSITION_FIELD_SYNONYMS = namesOf(POSITION_FIELDS);
 
 /** A position's facts; `synonymsUsed`: the names read other than ours (for --verbose). */
 export type PositionFacts = {
-  [F in keyof typeof POSITION_READERS]?: NonNullable<ReturnType<(typeof POSITION_READERS)[F]>>;
+  [F in keyof typeof POSITION_FIELDS]?: NonNullable<ReturnType<(typeof POSITION_FIELDS)[F][1]>>;
 } & {
   netMarginUsd?: number;
   synonymsUsed: string[];
@@ -304,7 +296,7 @@ export type PositionFacts = {
 
 export function readPosition(raw: Record<string, unknown>): PositionFacts {
   const synonymsUsed: string[] = [];
-  const facts = readFacts(raw, POSITION_FIELD_SYNONYMS, POSITION_READERS, synonymsUsed);
+  const facts = readFacts(raw, POSITION_FIELDS, synonymsUsed);
   return { ...facts, netMarginUsd: readNumber(raw.net_margin_usd), synonymsUsed };
 }
 
@@ -313,39 +305,43 @@ export function positionInOneShape(
   raw: Record<string, unknown>,
   facts: Omit<PositionFacts, 'synonymsUsed'>,
 ): Record<string, unknown> {
-  return inOneShape(raw, POSITION_FIELD_SYNONYMS, facts);
+  return inOneShape(raw, POSITION_FIELDS, facts);
 }
 
-type Fact = keyof HistoryFacts;
-
 /** Names a closed-hedge record may give each fact, most likely first (the first: what our simulator serves). */
-export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> = {
-  netPnlUsd:
-    'net_pnl_usd net_pnl_usdc net_pnl net_realized_pnl_usd realized_net_pnl_usd pnl_net_usd net_profit_usd'.split(' '),
-  grossPnlUsd:
-    'gross_pnl_usd gross_pnl_usdc realized_pnl_usd realized_gross_pnl_usd gross_realized_pnl_usd pnl_gross_usd gross_pnl price_pnl_usd'.split(
-      ' ',
-    ),
-  carryUsd:
-    'carry_usdc carry_paid_usdc carry_usd carry_paid_usd total_carry_usdc accrued_carry_usdc carry funding_usdc funding_usd'.split(
-      ' ',
-    ),
-  feesUsd: 'fees_usdc fees_usd fee_usd fee_usdc total_fees_usdc total_fees_usd fees_paid_usdc fees fee'.split(' '),
-  notionalUsd: 'notional_usd notional_usdc notional size_usd size_usdc amount_usd size'.split(' '),
-  side: ['side', 'direction', 'position_side'],
-  tenorDays: ['tenor_days', 'tenor', 'tenor_d', 'duration_days'],
-  market: ['market', 'symbol', 'pair', 'instrument'],
-  hedgeId: ['hedge_id', 'id', 'hedge', 'position_id'],
-  clientReference: ['client_reference', 'client_ref', 'reference', 'clientReference'],
-  entryPrice: 'entry_price entry_rate open_price struck_rate avg_entry_price'.split(' '),
-  exitPrice: 'exit_price exit_rate close_price settlement_price settlement_rate'.split(' '),
-  openedAt: 'opened_at open_time opened_time entry_time entered_at created_at opened'.split(' '),
-  closedAt: 'closed_at close_time closed_time exit_time exited_at settled_at settlement_time closed'.split(' '),
-};
+const HISTORY_FIELDS = fieldTable({
+  netPnlUsd: [
+    'net_pnl_usd net_pnl_usdc net_pnl net_realized_pnl_usd realized_net_pnl_usd pnl_net_usd net_profit_usd',
+    readNumber,
+  ],
+  grossPnlUsd: [
+    'gross_pnl_usd gross_pnl_usdc realized_pnl_usd realized_gross_pnl_usd gross_realized_pnl_usd pnl_gross_usd gross_pnl price_pnl_usd',
+    readNumber,
+  ],
+  carryUsd: [
+    'carry_usdc carry_paid_usdc carry_usd carry_paid_usd total_carry_usdc accrued_carry_usdc carry funding_usdc funding_usd',
+    readNumber,
+  ],
+  feesUsd: ['fees_usdc fees_usd fee_usd fee_usdc total_fees_usdc total_fees_usd fees_paid_usdc fees fee', readNumber],
+  notionalUsd: ['notional_usd notional_usdc notional size_usd size_usdc amount_usd size', readNumber],
+  side: ['side direction position_side', readSide],
+  tenorDays: ['tenor_days tenor tenor_d duration_days', readTenor],
+  market: ['market symbol pair instrument', readText],
+  hedgeId: ['hedge_id id hedge position_id', readId],
+  clientReference: ['client_reference client_ref reference clientReference', readText],
+  entryPrice: ['entry_price entry_rate open_price struck_rate avg_entry_price', readNumber],
+  exitPrice: ['exit_price exit_rate close_price settlement_price settlement_rate', readNumber],
+  openedAt: ['opened_at open_time opened_time entry_time entered_at created_at opened', readTimestamp],
+  closedAt: ['closed_at close_time closed_time exit_time exited_at settled_at settlement_time closed', readTimestamp],
+}) satisfies { [F in keyof HistoryFacts]-?: readonly [string[], Reader<NonNullable<HistoryFacts[F]>>] };
+
+export const HISTORY_FIELD_SYNONYMS = namesOf(HISTORY_FIELDS);
 
 /** How a closed hedge ended: no rule reads it, but the one shape shows it under ours. */
-export const CLOSE_REASON_SYNONYMS: readonly string[] =
-  'close_reason exit_reason reason closed_reason closure_reason'.split(' ');
+const HISTORY_FOR_PEOPLE = {
+  ...HISTORY_FIELDS,
+  ...fieldTable({ closeReason: ['close_reason exit_reason reason closed_reason closure_reason', readText] }),
+};
 
 /** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
 function readId(value: unknown) {
@@ -395,26 +391,9 @@ export function readTimestamp(value: unknown) {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-const FACT_READERS: { [F in Fact]-?: Reader<NonNullable<HistoryFacts[F]>> } = {
-  netPnlUsd: readNumber,
-  grossPnlUsd: readNumber,
-  carryUsd: readNumber,
-  feesUsd: readNumber,
-  notionalUsd: readNumber,
-  side: readSide,
-  tenorDays: readTenor,
-  market: readText,
-  hedgeId: readId,
-  clientReference: readText,
-  entryPrice: readNumber,
-  exitPrice: readNumber,
-  openedAt: readTimestamp,
-  closedAt: readTimestamp,
-};
-
 /** A closed-hedge record's facts; one not found is left out, never 0. No net P&L is off the contract. */
 export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
-  const facts = readFacts(raw, HISTORY_FIELD_SYNONYMS, FACT_READERS) as Partial<Record<Fact, unknown>>;
+  const facts = readFacts(raw, HISTORY_FIELDS) as Partial<Record<keyof HistoryFacts, unknown>>;
   // The rules reason on the account's side: the server's positive carry and fees are paid.
   for (const fact of ['carryUsd', 'feesUsd'] as const)
     if (typeof facts[fact] === 'number') facts[fact] = toAccountSide(facts[fact]);
@@ -431,27 +410,26 @@ export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
 
 /** The hedge a closed-hedge record is of, under any of its names. */
 export function historyHedgeId(raw: Record<string, unknown>) {
-  return firstField(raw, HISTORY_FIELD_SYNONYMS.hedgeId, readId);
+  return firstField(raw, ...HISTORY_FIELDS.hedgeId);
 }
 
 /** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */
 export function historyRecordForPeople(raw: Record<string, unknown>): Record<string, unknown> {
-  const table = { ...HISTORY_FIELD_SYNONYMS, closeReason: CLOSE_REASON_SYNONYMS };
-  return inOneShape(raw, table, readFacts(raw, table, { ...FACT_READERS, closeReason: readText }));
+  return inOneShape(raw, HISTORY_FOR_PEOPLE);
 }
 
 /** Every name each account figure is read from, ours (docs/output.md) first. Extend here, and only here. */
-export const ACCOUNT_FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
-  balance_usdc: ['balance_usdc'],
-  margin_in_use_usdc: ['margin_in_use_usdc', 'used_margin_usdc', 'margin_locked_usdc', 'margin_used_usdc'],
-  open_exposure_usd: ['open_exposure_usd', 'exposure_usd', 'gross_exposure_usd'],
-  unrealized_pnl_usd: ['unrealized_pnl_usd', 'upnl_usd', 'floating_pnl_usd', 'unrealised_pnl_usd'],
-  open_positions: ['open_positions', 'open_position_count', 'num_positions', 'positions'],
-  available_exposure_usd: ['available_exposure_usd'],
-  exposure_cap_usd: ['exposure_cap_usd', 'exposure_limit_usd', 'max_exposure_usd'],
-};
+const ACCOUNT_FIELDS = fieldTable({
+  balance_usdc: ['balance_usdc', readNumber],
+  margin_in_use_usdc: ['margin_in_use_usdc used_margin_usdc margin_locked_usdc margin_used_usdc', readNumber],
+  open_exposure_usd: ['open_exposure_usd exposure_usd gross_exposure_usd', readNumber],
+  unrealized_pnl_usd: ['unrealized_pnl_usd upnl_usd floating_pnl_usd unrealised_pnl_usd', readNumber],
+  open_positions: ['open_positions open_position_count num_positions positions', readNumber],
+  available_exposure_usd: ['available_exposure_usd', readNumber],
+  exposure_cap_usd: ['exposure_cap_usd exposure_limit_usd max_exposure_usd', readNumber],
+});
 
 /** The account in the one shape: each figure read under another name shown under ours. */
 export function accountForPeople(raw: Record<string, unknown>): Record<string, unknown> {
-  return inOneShape(raw, ACCOUNT_FIELD_SYNONYMS, readFacts(raw, ACCOUNT_FIELD_SYNONYMS, readNumber));
+  return inOneShape(raw, ACCOUNT_FIELDS);
 }

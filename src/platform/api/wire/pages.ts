@@ -80,16 +80,16 @@ const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The rows of a list answer: the array itself, or the one array an object `data` carries. */
-export function findRows(data: unknown): { rows?: unknown[]; at: string; rest: Json } {
-  if (Array.isArray(data)) return { rows: data, at: 'data', rest: {} };
-  if (!isObject(data)) return { at: 'data', rest: {} };
+export function findRows(data: unknown): { rows?: unknown[]; rowsAt: string; rest: Json } {
+  if (Array.isArray(data)) return { rows: data, rowsAt: 'data', rest: {} };
+  if (!isObject(data)) return { rowsAt: 'data', rest: {} };
   const arrays = Object.entries(data).filter(([, value]) => Array.isArray(value));
   const named = LIST_KEYS.map((key) => arrays.find(([name]) => name === key)).find((entry) => entry !== undefined);
   const found = named ?? (arrays.length === 1 ? arrays[0] : undefined);
-  if (!found) return { at: 'data', rest: data };
+  if (!found) return { rowsAt: 'data', rest: data };
   const rest = { ...data };
   delete rest[found[0]];
-  return { rows: found[1] as unknown[], at: `data.${found[0]}`, rest };
+  return { rows: found[1] as unknown[], rowsAt: `data.${found[0]}`, rest };
 }
 
 /** The places paging facts may be: meta, what `data` carries beside the rows, and objects inside either. */
@@ -131,12 +131,6 @@ const whole = (value: unknown) => {
 };
 const flag = (value: unknown) =>
   typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined;
-/** A key present with null (or '') says "no next page". */
-const present = (sources: Array<{ at: string; value: Json }>, keys: readonly string[]) =>
-  sources.some((source) =>
-    keys.some((key) => key in source.value && (source.value[key] === null || source.value[key] === '')),
-  );
-
 /** A next "link" that is a URL or a path; bare text (`"n1"`) is a cursor token under a link's name. */
 const looksLikeLink = (value: string) => value.includes('/') || value.includes('?');
 
@@ -162,9 +156,9 @@ export function readPage(
   answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] },
   request: { query: Record<string, string>; listUrl: string; cursorParam?: string },
 ): PageReading {
-  const { rows, at, rest } = findRows(answer.data);
+  const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
+  const { rows } = reading;
   const sources = places(answer.meta, rest);
-  const reading: PageReading = { rows, rowsAt: at };
 
   const stated = firstOf(
     sources,
@@ -176,6 +170,13 @@ export function readPage(
   if (total) reading.total = total.value;
   const more = firstOf(sources, MORE_KEYS, flag);
   if (more) reading.more = more.value;
+  const follow = (query: Record<string, string>, how: string) => {
+    reading.next = { query, how };
+    reading.more ??= true;
+    return reading;
+  };
+  const sendBack = (parameter: string, value: string, how: string) =>
+    follow({ ...request.query, [parameter]: value }, how);
 
   // 1. A next link: the server's own word for the next request.
   const link = firstOf(sources, NEXT_LINK_KEYS, readString);
@@ -189,34 +190,18 @@ export function readPage(
   if (given) {
     reading.nextLink = given.value;
     const linkQuery = queryOfLink(given.value, request.listUrl);
-    if (linkQuery && Object.keys(linkQuery).length > 0) {
-      reading.next = { query: linkQuery, how: given.how };
-      reading.more ??= true;
-      return reading;
-    }
+    if (linkQuery && Object.keys(linkQuery).length > 0) return follow(linkQuery, given.how);
   }
-  // A next "link" that is bare text is a cursor token (`meta.cursor.next: "n1"`), sent back as a cursor.
-  if (link && !looksLikeLink(link.value) && reading.more !== false) {
-    const parameter = request.cursorParam ?? 'cursor';
-    reading.next = {
-      query: { ...request.query, [parameter]: link.value },
-      how: `${link.at}.${link.key}, sent back as ${parameter}`,
-    };
-    reading.more ??= true;
-    return reading;
-  }
-  // 2. A cursor, or any other `next_<name>` marker: sent back as `<name>` (`next_before` → `before`).
+  // A next "link" that is bare text is a cursor token (`meta.cursor.next: "n1"`), sent back as a cursor;
+  // 2. a cursor, or any other `next_<name>` marker, is sent back as `<name>` (`next_before` → `before`).
   const markers = [...CURSOR_KEYS, ...markersIn(sources)];
-  const cursor = firstOf(sources, markers, readText);
+  const cursor = link && !looksLikeLink(link.value) ? link : firstOf(sources, markers, readText);
   if (cursor && reading.more !== false) {
-    const named = CURSOR_KEYS.includes(cursor.key) ? request.cursorParam : undefined;
-    const parameter = named ?? cursorParameterFor(cursor.key);
-    reading.next = {
-      query: { ...request.query, [parameter]: cursor.value },
-      how: `${cursor.at}.${cursor.key}, sent back as ${parameter}`,
-    };
-    reading.more ??= true;
-    return reading;
+    const parameter =
+      cursor === link
+        ? (request.cursorParam ?? 'cursor')
+        : ((CURSOR_KEYS.includes(cursor.key) ? request.cursorParam : undefined) ?? cursorParameterFor(cursor.key));
+    return sendBack(parameter, cursor.value, `${cursor.at}.${cursor.key}, sent back as ${parameter}`);
   }
   // 3. Page numbers.
   const page = firstOf(sources, PAGE_KEYS, whole);
@@ -224,38 +209,28 @@ export function readPage(
   const nextPage = firstOf(sources, ['next_page', 'nextPage'], whole);
   if (nextPage || (page && pages && page.value < pages.value)) {
     const number = nextPage?.value ?? page!.value + 1;
-    const parameter = page?.key === 'current_page' || page?.key === 'currentPage' ? 'page' : (page?.key ?? 'page');
-    reading.next = {
-      query: { ...request.query, [parameter]: String(number) },
-      how: `page numbers (${parameter}=${number})`,
-    };
-    reading.more ??= true;
-    return reading;
+    const parameter = page && !page.key.startsWith('current') ? page.key : 'page';
+    return sendBack(parameter, String(number), `page numbers (${parameter}=${number})`);
   }
-  if (page && pages && page.value >= pages.value) reading.more ??= false;
+  if (page && pages) reading.more ??= false;
   // 4. An offset.
   const offset = firstOf(sources, ['offset', 'skip', 'start'], whole);
   if (
     offset &&
-    rows &&
-    rows.length > 0 &&
+    rows?.length &&
     (reading.more === true || (reading.total !== undefined && offset.value + rows.length < reading.total))
   ) {
-    reading.next = {
-      query: { ...request.query, [offset.key]: String(offset.value + rows.length) },
-      how: `${offset.at}.${offset.key} (an offset)`,
-    };
     reading.more = true;
-    return reading;
+    return sendBack(offset.key, String(offset.value + rows.length), `${offset.at}.${offset.key} (an offset)`);
   }
   // A cursor or marker present and empty says this was the last page; one that cannot be sent back, that more exist.
-  if (reading.more === undefined && present(sources, markers)) reading.more = false;
-  else if (reading.more === undefined && sources.some(({ value }) => markers.some((key) => isGiven(value[key]))))
-    reading.more = true;
+  if (reading.more === undefined) {
+    const values = sources.flatMap(({ value }) => markers.filter((key) => key in value).map((key) => value[key]));
+    if (values.some((value) => value === null || value === '')) reading.more = false;
+    else if (values.some((value) => value !== undefined && value !== null && value !== false)) reading.more = true;
+  }
   return reading;
 }
-
-const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '' && value !== false;
 
 /** The `next_<name>` (or `nextName`) keys of the answer that no other rule reads. */
 function markersIn(sources: Array<{ at: string; value: Json }>) {
@@ -278,8 +253,6 @@ export interface PageAnswer {
 export interface FollowedPage<A extends PageAnswer, R = Record<string, string>> {
   answer: A;
   reading: PageReading;
-  /** The request this page was asked with: the list's query (followPages), the path (followPaths). */
-  query: R;
   /** Another page follows, none, or none because the server repeated a next request. */
   next: 'page' | 'none' | 'repeated';
   /** The next request the answer gives (the one repeated, when `next` is `repeated`). */
@@ -306,7 +279,7 @@ async function* walkPages<A extends PageAnswer, R>(
     const answer = await fetchPage(request);
     const { reading, next: following } = nextOf(answer, request);
     const next = following === undefined ? 'none' : asked.has(JSON.stringify(following)) ? 'repeated' : 'page';
-    yield { answer, reading, query: request, next, ...(following === undefined ? {} : { following }) };
+    yield { answer, reading, next, following };
     if (next !== 'page') return;
     request = following!;
   }
@@ -322,7 +295,7 @@ export function followPages<A extends PageAnswer>(
       { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
       { query, listUrl: answer.url, cursorParam: options.cursorParam },
     );
-    return { reading, ...(reading.more === false || reading.next === undefined ? {} : { next: reading.next.query }) };
+    return { reading, next: reading.more === false ? undefined : reading.next?.query };
   });
 }
 
@@ -333,10 +306,7 @@ export function followPaths<A extends PageAnswer>(
   fetchPath: (path: string) => Promise<A>,
   options: Pick<FollowOptions, 'cursorParam'> = {},
 ): AsyncGenerator<FollowedPage<A, string>> {
-  return walkPages(path, fetchPath, (answer, asked) => {
-    const { reading, next } = readPathPage(baseUrl, asked, answer, options.cursorParam);
-    return { reading, ...(next === undefined ? {} : { next }) };
-  });
+  return walkPages(path, fetchPath, (answer, asked) => readPathPage(baseUrl, asked, answer, options.cursorParam));
 }
 
 /** A server's link as a path under the base URL; refused when it leads to another origin or out of that path. */

@@ -4,9 +4,6 @@ import { ApiError } from '../../../core/errors.js';
 /** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
 export { MAX_PAGE_SIZE } from '../../../core/wire.js';
 
-/** GET /prices takes several markets comma-separated. */
-export const PRICE_SYMBOLS_SEPARATOR = ',';
-
 export interface WireSettings {
   /** GET /hedges and GET /hedges/history: the page-size query parameter (`none`: send none). */
   pageSizeParam: string;
@@ -54,23 +51,19 @@ export function resolveWireSettings(
   learnedWire: Readonly<Record<string, unknown>> = {},
 ): { settings: WireSettings; sources: Record<keyof WireSettings, WireSource>; problem?: string } {
   const settings = { ...DEFAULT_WIRE_SETTINGS };
-  const sources = Object.fromEntries(Object.keys(DEFAULT_WIRE_SETTINGS).map((key) => [key, 'default'])) as Record<
+  const sources = Object.fromEntries(Object.keys(settings).map((key) => [key, 'default'])) as Record<
     keyof WireSettings,
     WireSource
   >;
-  for (const key of Object.keys(WIRE_SETTING_SOURCES) as Array<keyof WireSettings>) {
-    const { env: variable, profileKey } = WIRE_SETTING_SOURCES[key];
-    const fromEnv = env[variable]?.trim();
-    const fromProfile = profileWire[profileKey];
-    const fromLearned = learnedWire[profileKey];
-    const [value, source]: [unknown, WireSource] = fromEnv
-      ? [fromEnv, 'environment']
-      : fromProfile !== undefined
-        ? [fromProfile, 'profile']
-        : fromLearned !== undefined
-          ? [fromLearned, 'learned']
-          : [undefined, 'default'];
-    if (value === undefined) continue;
+  for (const [key, { env: variable, profileKey }] of Object.entries(WIRE_SETTING_SOURCES)) {
+    const candidates: Array<[unknown, WireSource]> = [
+      [env[variable]?.trim() || undefined, 'environment'],
+      [profileWire[profileKey], 'profile'],
+      [learnedWire[profileKey], 'learned'],
+    ];
+    const found = candidates.find(([value]) => value !== undefined);
+    if (!found) continue;
+    const [value, source] = found;
     if (typeof value !== 'string' || !WIRE_NAME.test(value)) {
       // A learned name that went bad is forgotten rather than refused: nobody typed it.
       if (source === 'learned') continue;
@@ -81,20 +74,10 @@ export function resolveWireSettings(
         problem: `${where}: ${JSON.stringify(value)} is not a field or parameter name (letters, digits, "_", "." and "-", at most 64).`,
       };
     }
-    settings[key] = value;
-    sources[key] = source;
+    settings[key as keyof WireSettings] = value;
+    sources[key as keyof WireSettings] = source;
   }
   return { settings, sources };
-}
-
-/** POST /hedges/add and /hedges/reduce: `market`, `side` and the notional under its setting's name. */
-export function changeNotionalBody(
-  wire: Pick<WireSettings, 'changeNotionalField'>,
-  market: string,
-  side: string,
-  notionalUsd: number,
-): Record<string, unknown> {
-  return { market, side, [wire.changeNotionalField]: notionalUsd };
 }
 
 /** Body fields of add/reduce that are not the amount. */

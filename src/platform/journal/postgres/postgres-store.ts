@@ -13,6 +13,7 @@ import { ClientJournal, plainJson } from '../client-journal.js';
 import { UNRESOLVED_OUTCOMES, type JournalEntry, type JournalPatch } from '../entry.js';
 import { FallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
 import { openJournal } from '../journal.js';
+import { refuseKeyShaped } from '../key-guard.js';
 import { migrateSchema, SCHEMA } from './postgres-schema.js';
 import { PostgresSessions, scopeText } from './postgres-sessions.js';
 
@@ -197,6 +198,7 @@ class PostgresRecords implements RecordsClient {
 
   readonly heartbeats: KeeperHeartbeats = {
     write: async (scope, body) => {
+      refuseKeyShaped(body, 'write a keeper heartbeat');
       const data = await this.sessions.data();
       const query_timeout = Math.min(this.sessions.queryTimeoutMs, HEARTBEAT_QUERY_TIMEOUT_MS);
       const query = { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout };
