@@ -3,23 +3,26 @@ import { declaredName } from './output-fields.js';
 
 // What a field is, from what the spec names or, for fields it does not show, from its name: `_usd`/`_usdc` are money, `_pct` percentages, `_at` times, `price`/`rate` rates.
 
-export type FieldKind =
-  | 'text'
-  | 'id'
-  | 'money'
-  | 'pnl'
-  /** Carry or a fee as the server signs it (positive: the account pays). */
-  | 'charge'
-  | 'rate'
-  | 'percent'
-  | 'time'
-  | 'utc'
-  | 'countdown'
-  | 'side'
-  | 'status'
-  | 'hash'
-  | 'count'
-  | 'json';
+// `charge`: carry or a fee as the server signs it (positive: the account pays).
+const FIELD_KINDS = [
+  'text',
+  'id',
+  'money',
+  'pnl',
+  'charge',
+  'rate',
+  'percent',
+  'time',
+  'utc',
+  'countdown',
+  'side',
+  'status',
+  'hash',
+  'count',
+  'json',
+] as const;
+
+export type FieldKind = (typeof FIELD_KINDS)[number];
 
 export interface FieldSpec {
   key: string;
@@ -37,6 +40,18 @@ export interface FieldSpec {
   screenOnly?: boolean;
   relativeWhen?: (row: Record<string, unknown>) => boolean;
   style?: (text: string, row: Record<string, unknown>) => string;
+}
+
+/** Fields written as a table, a line each: key, label, kind and unit, two spaces or more apart; `extra` adds to a field by its key (a getter, a style). */
+export function fieldTable(table: string, extra: Record<string, Partial<FieldSpec>> = {}): FieldSpec[] {
+  return table
+    .trim()
+    .split(/\s*\n\s*/)
+    .map((line) => {
+      const [key, label, kind, unit] = line.split(/ {2,}/) as [string, string, FieldKind?, string?];
+      if (kind && !FIELD_KINDS.includes(kind)) throw new Error(`field ${key}: no kind ${kind}`);
+      return { key, label, ...(unit && { unit }), ...(kind && { kind }), ...extra[key] };
+    });
 }
 
 /** The label with its unit: "Notional USD", "Struck NGN/USDT", "Maturity UTC" in a table header; "Notional (USD)" on a card (a card's times say UTC themselves). */

@@ -4,7 +4,7 @@
 import type { PlannedRequestView, RollPreview, RollView } from './roll-outcome-types.js';
 import { historyRecordForPeople } from '../api/wire/fields.js';
 import { safeText } from '../../core/security/safe-text.js';
-import type { FieldSpec } from '../fields/fields.js';
+import { fieldTable } from '../fields/fields.js';
 import { formatDays, formatMoney, formatRate, formatRelative, formatUtc } from '../terminal/format.js';
 import { requestText } from './dry-run-view.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
@@ -100,25 +100,24 @@ export function renderRollDryRun(
 }
 
 /** The result's card and TSV columns, in this order. */
-export const ROLL_FIELDS: FieldSpec[] = [
-  { key: 'market', label: 'Market' },
-  { key: 'side', label: 'Side', kind: 'side' },
-  { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
-  { key: 'rolled_hedge_id', label: 'Rolled hedge' },
-  { key: 'close_outcome', label: 'Close' },
-  { key: 'close_tx_hash', label: 'Close tx', kind: 'hash' },
-  { key: 'returned_usd', label: 'Returned (est., USD)', kind: 'money' },
-  { key: 'realized_net_pnl_usd', label: 'Realized net P&L (USD)', kind: 'pnl' },
-  { key: 'hedge_id', label: 'New hedge' },
-  { key: 'status', label: 'Status', kind: 'status' },
-  { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
-  { key: 'struck_rate', label: 'Struck rate', kind: 'rate' },
-  { key: 'quoted_execution_price', label: 'Quoted price', kind: 'rate' },
-  { key: 'upfront_usdc', label: 'Upfront (quoted, USDC)', kind: 'money' },
-  { key: 'maturity_at', label: 'Maturity', kind: 'time' },
-  { key: 'order_tx_hash', label: 'Order tx', kind: 'hash' },
-  { key: 'journal_group', label: 'Journal group' },
-];
+export const ROLL_FIELDS = fieldTable(`
+  market                  Market
+  side                    Side                    side
+  notional_usd            Notional (USD)          money
+  rolled_hedge_id         Rolled hedge
+  close_outcome           Close
+  close_tx_hash           Close tx                hash
+  returned_usd            Returned (est., USD)    money
+  realized_net_pnl_usd    Realized net P&L (USD)  pnl
+  hedge_id                New hedge
+  status                  Status                  status
+  tenor_days              Tenor (days)            count
+  struck_rate             Struck rate             rate
+  quoted_execution_price  Quoted price            rate
+  upfront_usdc            Upfront (quoted, USDC)  money
+  maturity_at             Maturity                time
+  order_tx_hash           Order tx                hash
+  journal_group           Journal group`);
 
 function flat(view: RollView) {
   const hedge = view.open.hedge ?? {};

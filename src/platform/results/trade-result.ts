@@ -11,8 +11,8 @@ import {
   priceFavourBps,
   toAccountSide,
 } from '../../core/money.js';
-import type { FieldSpec } from '../fields/fields.js';
-import { HEDGE_FIELDS, insertAfter, POSITION_FIELDS, REALIZED_FIELDS } from '../fields/resource-fields.js';
+import { fieldTable, type FieldSpec } from '../fields/fields.js';
+import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED_FIELDS } from '../fields/resource-fields.js';
 import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -20,29 +20,35 @@ import { impactForAccount, priceUnit } from './quote-card.js';
 import { wrapWords } from '../terminal/width.js';
 
 /** The hedge as opened, with the quote's execution price and the slippage beside the struck rate. */
-export const OPENED_FIELDS: FieldSpec[] = insertAfter(HEDGE_FIELDS, 'struck_rate', [
-  { key: 'quoted_execution_price', label: 'Quoted price', kind: 'rate' },
-  { key: 'slippage_bps', label: 'Slippage vs quote', kind: 'text' },
-]);
+export const OPENED_FIELDS = HEDGE_FIELDS.flatMap((field) =>
+  field.key === 'struck_rate'
+    ? [
+        field,
+        ...fieldTable(`
+          quoted_execution_price  Quoted price       rate
+          slippage_bps            Slippage vs quote  text`),
+      ]
+    : [field],
+);
 
 /** What an add or reduce prints for scripts: the side after it, the server's answer and the hedge it named. */
-export const CHANGED_SIDE_FIELDS: FieldSpec[] = [
+export const CHANGED_SIDE_FIELDS = [
   ...POSITION_FIELDS,
-  { key: 'hedge', label: 'Hedge' },
-  { key: 'answer', label: 'Answer' },
+  ...fieldTable(`
+    hedge   Hedge
+    answer  Answer`),
 ];
 
-export const SUBMITTED_FIELDS: FieldSpec[] = [
-  { key: 'hedge_id', label: 'Hedge ID' },
-  { key: 'id', label: 'Hedge ID' },
-  { key: 'action', label: 'Action' },
-  { key: 'status', label: 'Status', kind: 'status' },
-  { key: 'market', label: 'Market' },
-  { key: 'side', label: 'Side', kind: 'side' },
-  { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
-  { key: 'order_tx_hash', label: 'Order tx', kind: 'hash' },
-  { key: 'submitted_at', label: 'Submitted', kind: 'time' },
-];
+export const SUBMITTED_FIELDS = fieldTable(`
+  hedge_id       Hedge ID
+  id             Hedge ID
+  action         Action
+  status         Status          status
+  market         Market
+  side           Side            side
+  notional_usd   Notional (USD)  money
+  order_tx_hash  Order tx        hash
+  submitted_at   Submitted       time`);
 
 /**
  * Slippage of a fill against the quote, in basis points of the quoted price, on the account's side
@@ -98,22 +104,24 @@ export function renderSubmitted(
   output.record(submitted, fields, { title: options.title, footer: options.footer });
 }
 
-export const CLOSE_FIELDS: FieldSpec[] = [
-  { key: 'hedge_id', label: 'Hedge ID' },
-  { key: 'client_reference', label: 'Client reference' },
-  { key: 'status', label: 'Status', kind: 'status' },
-  { key: 'market', label: 'Market' },
-  { key: 'side', label: 'Side', kind: 'side' },
-  { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
-  { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
-  { key: 'order_tx_hash', label: 'Close tx', kind: 'hash' },
-  { key: 'net_margin_usd', label: 'Returned (est., USD)', kind: 'money' },
+export const CLOSE_FIELDS = [
+  ...fieldTable(`
+    hedge_id          Hedge ID
+    client_reference  Client reference
+    status            Status                status
+    market            Market
+    side              Side                  side
+    notional_usd      Notional (USD)        money
+    tenor_days        Tenor (days)          count
+    order_tx_hash     Close tx              hash
+    net_margin_usd    Returned (est., USD)  money`),
   ...REALIZED_FIELDS,
-  { key: 'close_reason', label: 'Close reason' },
-  { key: 'opened_at', label: 'Opened', kind: 'time' },
-  { key: 'submitted_at', label: 'Close submitted', kind: 'time' },
-  { key: 'closed_at', label: 'Closed', kind: 'time' },
-  { key: 'action', label: 'Action' },
+  ...fieldTable(`
+    close_reason  Close reason
+    opened_at     Opened           time
+    submitted_at  Close submitted  time
+    closed_at     Closed           time
+    action        Action`),
 ];
 
 export interface ClosedSummary extends Record<string, unknown> {
