@@ -49,7 +49,7 @@ export function fieldTable(table: string, extra: Record<string, Partial<FieldSpe
     .split(/\s*\n\s*/)
     .map((line) => {
       const [key, label, kind, unit] = line.split(/ {2,}/) as [string, string, FieldKind?, string?];
-      if (kind && !FIELD_KINDS.includes(kind)) throw new Error(`field ${key}: no kind ${kind}`);
+      if (key.includes(' ') || (kind && !FIELD_KINDS.includes(kind))) throw new Error(`not a field: ${line}`);
       return { key, label, ...(unit && { unit }), ...(kind && { kind }), ...extra[key] };
     });
 }
