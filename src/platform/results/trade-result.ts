@@ -11,12 +11,12 @@ import {
   priceFavourBps,
   toAccountSide,
 } from '../../core/money.js';
-import { fieldTable, type FieldSpec } from '../fields/fields.js';
+import { fieldTable } from '../fields/fields.js';
 import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED_FIELDS } from '../fields/resource-fields.js';
 import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { impactForAccount, priceUnit } from './quote-card.js';
+import { priceRows, priceUnit, quoteCard, upfrontRows } from './quote-card.js';
 import { wrapWords } from '../terminal/width.js';
 
 /** The hedge as opened, with the quote's execution price and the slippage beside the struck rate. */
@@ -65,11 +65,7 @@ function slippageText(bps: number) {
 }
 
 /** The hedge, with the quote's execution price and the slippage beside the struck rate. */
-export function renderHedge(
-  output: Output,
-  hedge: Record<string, unknown>,
-  options: { title: string; quote?: Quote; footer?: string[] },
-) {
+export function renderHedge(output: Output, hedge: Record<string, unknown>, options: { title: string; quote?: Quote }) {
   if (output.isJson) {
     output.json(hedge);
     return;
@@ -87,7 +83,7 @@ export function renderHedge(
     const bps = slippageBps(hedge.side, struck, quoted);
     record.slippage_bps = output.isHuman ? slippageText(bps) : bps;
   }
-  output.record(record, OPENED_FIELDS, { title: options.title, footer: options.footer });
+  output.record(record, OPENED_FIELDS, options);
 }
 
 /** `--no-wait`: the record the write returned, status `submitted`. */
@@ -101,7 +97,7 @@ export function renderSubmitted(
     return;
   }
   const fields = 'hedge_id' in submitted ? SUBMITTED_FIELDS.filter((field) => field.key !== 'id') : SUBMITTED_FIELDS;
-  output.record(submitted, fields, { title: options.title, footer: options.footer });
+  output.record(submitted, fields, options);
 }
 
 export const CLOSE_FIELDS = [
@@ -145,72 +141,50 @@ export function renderClosed(output: Output, summary: ClosedSummary) {
     );
     return;
   }
-  const { realized, ...rest } = summary;
-  const record: Record<string, unknown> = { ...rest };
-  if (realized) {
-    for (const [key, value] of Object.entries(realized)) {
-      // The record's own figures, without repeating what the close already says.
-      if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
-    }
+  const { realized, ...record } = summary;
+  for (const [key, value] of Object.entries(realized ?? {})) {
+    // The record's own figures, without repeating what the close already says.
+    if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
   }
-  const footer: string[] = [];
-  let fields = CLOSE_FIELDS;
-  if (output.isHuman) {
-    // Carry and fees on the account's side, with words (docs/output.md "Sign convention"); the record
-    // signs them as paid-positive, and plain/JSON keep that.
-    const worded = (field: FieldSpec, label: string): FieldSpec => ({ ...field, label, kind: 'text', unit: undefined });
-    fields = CLOSE_FIELDS.map((field) =>
-      field.key === 'carry_usdc' ? worded(field, 'Carry') : field.key === 'fees_usdc' ? worded(field, 'Fees') : field,
-    );
-    for (const key of ['carry_usdc', 'fees_usdc']) {
-      const value = record[key];
-      if (typeof value === 'number') record[key] = payOrEarn(toAccountSide(value), 'USDC', { realized: true });
-    }
-    if (typeof summary.net_margin_usd === 'number') {
-      footer.push(
-        output.chalk.dim(
-          'Returned (est.) is the net margin the position showed just before the close; `hedge account` shows the balance.',
-        ),
-      );
-    }
-    if (!realized)
-      footer.push(
-        output.chalk.dim('The realized figures were not in the history yet; see `hedge history` in a moment.'),
-      );
-    // A card fits 24 rows at 80 columns with its title on screen: the title says what it is (market
-    // and side), so rows that only repeat it go — the action, the market and side, a close reason
-    // that is the status again.
-    const title = [record.market, record.side].every((value) => typeof value === 'string')
-      ? `Position closed: ${safeText(String(record.market))} ${safeText(String(record.side))}`
-      : 'Position closed';
-    const repeats = new Set([
-      'action',
-      ...(title === 'Position closed' ? [] : ['market', 'side']),
-      ...(record.close_reason === record.status ? ['close_reason'] : []),
-    ]);
-    for (const key of repeats) delete record[key];
-    output.record(
-      record,
-      fields.filter((field) => !repeats.has(field.key)),
-      { title, footer },
-    );
-    return;
+  if (!output.isHuman) return output.record(record, CLOSE_FIELDS);
+  // Carry and fees on the account's side, with words (docs/output.md "Sign convention"); the record
+  // signs them as paid-positive, and plain/JSON keep that.
+  const worded: Record<string, string> = { carry_usdc: 'Carry', fees_usdc: 'Fees' };
+  for (const key in worded) {
+    const value = record[key];
+    if (typeof value === 'number') record[key] = payOrEarn(toAccountSide(value), 'USDC', { realized: true });
   }
-  output.record(record, fields, { title: 'Position closed', footer });
+  const footer = [
+    typeof summary.net_margin_usd === 'number' &&
+      'Returned (est.) is the net margin the position showed just before the close; `hedge account` shows the balance.',
+    !realized && 'The realized figures were not in the history yet; see `hedge history` in a moment.',
+  ].flatMap((line) => (line ? [output.chalk.dim(line)] : []));
+  // A card fits 24 rows at 80 columns with its title on screen: the title says what it is (market
+  // and side), so rows that only repeat it go — the action, the market and side, a close reason
+  // that is the status again.
+  const named = typeof record.market === 'string' && typeof record.side === 'string';
+  const repeats = new Set([
+    'action',
+    ...(named ? ['market', 'side'] : []),
+    ...(record.close_reason === record.status ? ['close_reason'] : []),
+  ]);
+  const title = named
+    ? `Position closed: ${safeText(record.market as string)} ${safeText(record.side as string)}`
+    : 'Position closed';
+  for (const key of repeats) delete record[key];
+  output.record(
+    record,
+    CLOSE_FIELDS.flatMap((field) =>
+      repeats.has(field.key)
+        ? []
+        : [worded[field.key] ? { ...field, label: worded[field.key]!, kind: 'text' as const, unit: undefined } : field],
+    ),
+    { title, footer },
+  );
 }
 
 /** What a position showed, read tolerantly from the positions list (api/wire/fields.ts). */
-export type PositionFigures = Pick<
-  PositionFacts,
-  | 'notionalUsd'
-  | 'entryPrice'
-  | 'marginUsdc'
-  | 'netMarginUsd'
-  | 'netPnlUsd'
-  | 'accruedCarryUsdc'
-  | 'hedgeId'
-  | 'maturityAt'
->;
+export type PositionFigures = Partial<PositionFacts>;
 
 /**
  * Before an add is confirmed: what the added notional costs, from a quote for that size. The
@@ -233,19 +207,10 @@ export function renderAdditionQuote(
     return;
   }
   const c = output.chalk;
-  const { usd: impact, bps } = impactForAccount(quote);
-  const impactText = `${formatSignedAmount(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}, ${betterOrWorse(impact, 'the market price', 'none')}`;
   const entry = context.position?.entryPrice;
   const rows: Array<[string, string]> = [
-    ['Market price', `${formatRate(quote.pricing.market_price)}${unit}`],
-    [
-      'Execution price',
-      `${formatRate(quote.pricing.execution_price)}${unit}${entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)}`,
-    ],
-    ['Price impact', impact < 0 ? c.red(impactText) : impact > 0 ? c.green(impactText) : impactText],
-    ['Required margin', `${formatMoney(quote.upfront.required_margin_usdc)} USDC`],
-    ['Platform fee', payOrEarn(fee, 'USDC')],
-    ['Total upfront', c.bold(`${formatMoney(quote.upfront.total_upfront_usdc)} USDC`)],
+    ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
+    ...upfrontRows(output, quote, fee),
     ['Carry per day', payOrEarn(carryPerDay, 'USDC', { per: '/day' })],
   ];
   if (days !== undefined) {
@@ -257,9 +222,7 @@ export function renderAdditionQuote(
   if (context.maturityAt)
     rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, context.maturityAt)]);
   const title = `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${context.position?.notionalUsd === undefined ? '' : ` (now ${formatMoney(context.position.notionalUsd)} USD)`}`;
-  output.write(
-    `${output.card(rows, title)}\n${c.dim(wrapWords('Indicative only: the addition executes at the price when it lands.', output.columns))}`,
-  );
+  output.write(quoteCard(output, rows, title, 'Indicative only: the addition executes at the price when it lands.'));
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
@@ -289,40 +252,33 @@ function beforeAfter(
   return `${format(before)} → ${format(after)} ${unit}`;
 }
 
-function derived(change: PositionChange): {
-  addedAt?: number;
-  share?: number;
-  returned?: number;
-  realizedNet?: number;
-  realizedCarry?: number;
-  balance?: number;
-} {
-  const { before, after } = change;
-  const result: ReturnType<typeof derived> = {};
-  if (change.action === 'add') {
-    if (
-      before?.notionalUsd !== undefined &&
-      before.entryPrice !== undefined &&
-      after?.notionalUsd !== undefined &&
+/** An add: the price it is implied to have executed at. A reduce: the share of the position it closed, that share of what the position showed, and the balance's change. */
+function derived({ action, before = {}, after = {}, changeUsd, balanceBeforeUsdc, balanceAfterUsdc }: PositionChange) {
+  const { notionalUsd = 0, entryPrice } = before;
+  const share = action === 'reduce' && notionalUsd > 0 ? Math.min(1, changeUsd / notionalUsd) : undefined;
+  const part = (value?: number) => (share === undefined || value === undefined ? undefined : value * share);
+  const carry = part(before.accruedCarryUsdc);
+  return {
+    addedAt:
+      action === 'add' &&
+      before.notionalUsd !== undefined &&
+      entryPrice !== undefined &&
+      after.notionalUsd !== undefined &&
       after.entryPrice !== undefined
-    ) {
-      result.addedAt = impliedAdditionPrice(
-        before as Required<Pick<PositionFigures, 'notionalUsd' | 'entryPrice'>>,
-        after as Required<Pick<PositionFigures, 'notionalUsd' | 'entryPrice'>>,
-      );
-    }
-    return result;
-  }
-  if (before?.notionalUsd !== undefined && before.notionalUsd > 0) {
-    const share = Math.min(1, change.changeUsd / before.notionalUsd);
-    result.share = share;
-    if (before.netMarginUsd !== undefined) result.returned = before.netMarginUsd * share;
-    if (before.netPnlUsd !== undefined) result.realizedNet = before.netPnlUsd * share;
-    if (before.accruedCarryUsdc !== undefined) result.realizedCarry = toAccountSide(before.accruedCarryUsdc * share);
-  }
-  if (change.balanceBeforeUsdc !== undefined && change.balanceAfterUsdc !== undefined)
-    result.balance = change.balanceAfterUsdc - change.balanceBeforeUsdc;
-  return result;
+        ? impliedAdditionPrice(
+            { notionalUsd, entryPrice },
+            { notionalUsd: after.notionalUsd, entryPrice: after.entryPrice },
+          )
+        : undefined,
+    share,
+    returned: part(before.netMarginUsd),
+    realizedNet: part(before.netPnlUsd),
+    realizedCarry: carry === undefined ? undefined : toAccountSide(carry),
+    balance:
+      action === 'reduce' && balanceBeforeUsdc !== undefined && balanceAfterUsdc !== undefined
+        ? balanceAfterUsdc - balanceBeforeUsdc
+        : undefined,
+  };
 }
 
 /** After an add or a partial reduce landed: the position before → after (notional, entry, margin) */

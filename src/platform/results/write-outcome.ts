@@ -2,7 +2,7 @@
 // commands hand them here. Hints name commands through `hedgeCommand`, given by the caller, so
 // that they carry the flags that chose the environment.
 import { positionInOneShape } from '../api/wire/fields.js';
-import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
+import type { HistoryRecord, Quote, SubmittedAction } from '../api/schemas.js';
 import type { LandedChange, TradeView } from './trade-outcome-types.js';
 import { formatUsd } from '../../core/money.js';
 import type { Output } from '../terminal/output.js';
@@ -16,38 +16,20 @@ import {
 
 export type HedgeCommand = (...words: string[]) => string;
 
-function renderOpenSubmitted(output: Output, answer: OpenedHedge, hedgeCommand: HedgeCommand) {
-  const follow = hedgeCommand('hedges', answer.hedge_id, '--wait');
-  renderSubmitted(output, answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
-  if (!output.isHuman && !output.isJson) output.note(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
-}
-
-function renderOpenResolved(output: Output, hedge: Hedge, quote?: Quote) {
-  if (hedge.status === 'failed') {
-    renderHedge(output, hedge, { title: 'Order failed', quote });
-    return;
-  }
-  if (hedge.status === 'closed')
-    output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
-  else if (!output.isJson) output.success(`Filled: hedge ${hedge.id}.`);
-  renderHedge(output, hedge, { title: hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled', quote });
-}
-
-const CHANGE_WORDS = {
-  add: { submittedTitle: 'Add submitted', done: (notionalUsd: number) => `Added ${formatUsd(notionalUsd)}` },
-  reduce: { submittedTitle: 'Reduce submitted', done: (notionalUsd: number) => `Reduced by ${formatUsd(notionalUsd)}` },
-} as const;
-
-function renderChangeSubmitted(
-  output: Output,
-  action: 'add' | 'reduce',
+/** The close of a side as the close card shows it: the server's answer and what the side showed before it. */
+function closedSummary(
   answer: SubmittedAction,
-  hedgeCommand: HedgeCommand,
+  hedgeId: string | undefined,
+  estimate?: number,
+  realized?: HistoryRecord,
 ) {
-  renderSubmitted(output, answer, {
-    title: CHANGE_WORDS[action].submittedTitle,
-    footer: [`Check it with: ${hedgeCommand('positions')}`],
-  });
+  return {
+    ...answer,
+    ...(hedgeId ? { hedge_id: hedgeId } : {}),
+    status: 'closed' as const,
+    net_margin_usd: estimate ?? null,
+    realized: realized ?? null,
+  };
 }
 
 function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
@@ -58,22 +40,15 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
       : change.afterNotionalUsd !== undefined
         ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
         : 'has changed';
-    output.success(`${CHANGE_WORDS[action].done(notionalUsd)}: the ${side} hedge on ${market} ${now}.`);
+    output.success(
+      `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
+    );
   }
   const hedgeId = change.hedge?.id ?? answer.hedge_id ?? change.before?.hedgeId;
-  const inFull = hedgeId ? [`The hedge in full: ${hedgeCommand('hedges', hedgeId)}`] : [];
   if (change.closed) {
     // A reduce of about the whole position closes it: shown to people as a close.
-    if (output.isHuman) {
-      renderClosed(output, {
-        ...answer,
-        ...(hedgeId ? { hedge_id: hedgeId } : {}),
-        status: 'closed',
-        net_margin_usd: change.before?.netMarginUsd ?? null,
-        realized: change.realized ?? null,
-      });
-      return;
-    }
+    if (output.isHuman)
+      return renderClosed(output, closedSummary(answer, hedgeId, change.before?.netMarginUsd, change.realized));
   } else {
     // People get the position before → after; other modes the same figures in a line on stderr.
     renderPositionChange(
@@ -90,7 +65,7 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
         balanceBeforeUsdc: change.balanceBeforeUsdc,
         balanceAfterUsdc: change.balanceAfterUsdc,
       },
-      inFull,
+      hedgeId ? [`The hedge in full: ${hedgeCommand('hedges', hedgeId)}`] : [],
     );
     if (output.isHuman) return;
   }
@@ -105,42 +80,39 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
   output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS);
 }
 
-function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
-  renderSubmitted(output, answer, {
-    title: 'Close submitted',
-    footer: [`Check it with: ${hedgeCommand('positions')}`],
-  });
-}
-
-function renderCloseLanded(
-  output: Output,
-  closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord },
-  answer: SubmittedAction,
-) {
-  if (!output.isJson) output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
-  renderClosed(output, {
-    ...answer,
-    ...(closed.hedgeId ? { hedge_id: closed.hedgeId } : {}),
-    status: 'closed',
-    net_margin_usd: closed.estimate ?? null,
-    realized: closed.realized ?? null,
-  });
-}
-
 /** Shows one trade's outcome; `quote` is the quote shown before an open (its price is compared with the fill). */
 export function renderTrade(output: Output, view: TradeView, hedgeCommand: HedgeCommand, quote?: Quote) {
+  const check = [`Check it with: ${hedgeCommand('positions')}`];
   switch (view.kind) {
-    case 'open-submitted':
-      return renderOpenSubmitted(output, view.answer, hedgeCommand);
-    case 'open-resolved':
-      return renderOpenResolved(output, view.hedge, quote);
+    case 'open-submitted': {
+      const follow = hedgeCommand('hedges', view.answer.hedge_id, '--wait');
+      renderSubmitted(output, view.answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
+      if (!output.isHuman && !output.isJson)
+        output.note(`Submitted ${view.answer.hedge_id}; follow it with: ${follow}`);
+      return;
+    }
+    case 'open-resolved': {
+      const { hedge } = view;
+      if (hedge.status === 'closed')
+        output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
+      else if (hedge.status !== 'failed' && !output.isJson) output.success(`Filled: hedge ${hedge.id}.`);
+      const title =
+        hedge.status === 'failed' ? 'Order failed' : hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled';
+      return renderHedge(output, hedge, { title, quote });
+    }
     case 'change-submitted':
-      return renderChangeSubmitted(output, view.action, view.answer, hedgeCommand);
+      return renderSubmitted(output, view.answer, {
+        title: `${view.action === 'add' ? 'Add' : 'Reduce'} submitted`,
+        footer: check,
+      });
     case 'change-landed':
       return renderChangeLanded(output, view.change, view.answer, hedgeCommand);
     case 'close-submitted':
-      return renderCloseSubmitted(output, view.answer, hedgeCommand);
-    case 'close-landed':
-      return renderCloseLanded(output, view.closed, view.answer);
+      return renderSubmitted(output, view.answer, { title: 'Close submitted', footer: check });
+    case 'close-landed': {
+      const { closed } = view;
+      if (!output.isJson) output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
+      return renderClosed(output, closedSummary(view.answer, closed.hedgeId, closed.estimate, closed.realized));
+    }
   }
 }
