@@ -48,7 +48,7 @@ export function checkCaFile(raw: string) {
 }
 
 /** Checks --journal-url: a postgres:// URL without a password (a command line is seen by `ps` and kept in shell history; the password comes from ~/.pgpass or PGPASSWORD), or `local` to go back to this machine's file. */
-export function checkJournalUrl(raw: string): string | null {
+export function checkJournalUrl(raw: string) {
   const value = raw.trim();
   if (value === 'local') return null;
   if (!isStoreUrl(value)) {

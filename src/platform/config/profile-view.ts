@@ -50,7 +50,7 @@ export function profileRows(data: StoreData): ProfileRow[] {
 }
 
 /** An unknown profile name is a usage error that lists the names there are. */
-export function requireProfile(data: StoreData, name: string, argument: string): StoredProfile {
+export function requireProfile(data: StoreData, name: string, argument: string) {
   const profile = data.profiles[name];
   if (!profile) {
     const known = Object.keys(data.profiles).sort();

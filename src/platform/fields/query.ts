@@ -6,7 +6,7 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 type Node = { type?: string; name?: string; [key: string]: unknown };
 
 /** Every function the expression calls, from its syntax tree. */
-function calledFunctions(node: unknown, found: Set<string>): Set<string> {
+function calledFunctions(node: unknown, found: Set<string>) {
   if (Array.isArray(node)) {
     for (const child of node) calledFunctions(child, found);
   } else if (node !== null && typeof node === 'object') {
@@ -19,9 +19,9 @@ function calledFunctions(node: unknown, found: Set<string>): Set<string> {
 }
 
 /** Every field name the expression reads (`status`, `net_pnl_usd` in `[?net_pnl_usd < \`0\`]`); none for `length(@)`. */
-export function fieldNames(expression: string): string[] {
+export function fieldNames(expression: string) {
   const found = new Set<string>();
-  const walk = (node: unknown): void => {
+  const walk = (node: unknown) => {
     if (Array.isArray(node)) {
       for (const child of node) walk(child);
     } else if (node !== null && typeof node === 'object') {
@@ -39,7 +39,7 @@ export function fieldNames(expression: string): string[] {
 }
 
 /** `allowed`: the expression does not compile, so the one line also says what the option takes (a person sees no hint under a usage error); a problem only the data shows says what it is alone. */
-function problem(expression: string, error: unknown, option: string, allowed = false): UsageError {
+function problem(expression: string, error: unknown, option: string, allowed = false) {
   const reason = messageOf(error).replace(/\.\s*$/, '');
   const takes = allowed ? '; expected a JMESPath expression (https://jmespath.site)' : '';
   return new UsageError(`${option} ${JSON.stringify(safeText(expression))}: ${safeText(reason)}${takes}.`, {
@@ -69,7 +69,7 @@ export function compileQuery(expression: string, option = '--query'): (data: unk
 }
 
 /** JMESPath's own truth (as in a `[?…]` filter): false, null, an empty string, list or object are false; anything else — every number, 0 included — is true. */
-export function isTruthy(value: unknown): boolean {
+export function isTruthy(value: unknown) {
   if (value === null || value === undefined || value === false || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
   if (typeof value === 'object') return Object.keys(value).length > 0;

@@ -21,10 +21,7 @@ function words(keys: string) {
 }
 
 /** The priorities for these rows: when they hold more than one market, the market joins the columns the desk decides on, first (a side means nothing without it); with one market, the rates' unit in the headers (`Entry NGN/USDT`) names it and its column is one of the rest. */
-export function rankedFor(
-  resource: Pick<Resource, 'priority' | 'decisive'>,
-  markets: ReadonlyArray<unknown>,
-): { priority: readonly string[]; decisive: number } {
+export function rankedFor(resource: Pick<Resource, 'priority' | 'decisive'>, markets: ReadonlyArray<unknown>) {
   const decisive = resource.decisive ?? 0;
   const at = resource.priority.indexOf('market');
   if (decisive === 0 || at < decisive || new Set(markets).size <= 1) return { priority: resource.priority, decisive };
@@ -33,8 +30,7 @@ export function rankedFor(
 
 /** Hedges still able to mature: the others show no countdown. */
 const STILL_RUNNING = new Set(['submitted', 'filled']);
-const runningHedge = (row: Record<string, unknown>): boolean =>
-  typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
+const runningHedge = (row: Record<string, unknown>) => typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
 
 /** A hedge, in the one column order of `hedge hedges` (list and ID; TSV, CSV and table alike): what identifies it and what it is, then times, then the on-chain details (hashes whole in TSV, CSV and JSON; shortened on screen). */
 export const HEDGE_FIELDS = fieldTable(
@@ -80,7 +76,7 @@ export const HEDGE_RESOURCE: Resource = {
  */
 export const JOINED_REFERENCE: unique symbol = Symbol('client_reference');
 
-const joinedReference = (row: Record<string, unknown>): unknown =>
+const joinedReference = (row: Record<string, unknown>) =>
   (row as Record<PropertyKey, unknown>)[JOINED_REFERENCE] ?? row.client_reference;
 
 /** The spec names only `net_margin_usd`: what closing now would return. */

@@ -67,7 +67,7 @@ export async function renderJournalList(
 }
 
 /** The deal reference an entry's action was sent with, or (a close's) the one of the hedge it closed, if any. */
-export function journalReference(entry: JournalEntry): string | undefined {
+export function journalReference(entry: JournalEntry) {
   const reference = bodyOf(entry).client_reference ?? entry.context?.client_reference;
   return typeof reference === 'string' && reference !== '' ? reference : undefined;
 }

@@ -23,7 +23,7 @@ export interface Notice {
 }
 
 /** A question as asked: a live one starts with a red LIVE. */
-export function questionText(output: Output, question: { message: string; live?: boolean }): string {
+export function questionText(output: Output, question: { message: string; live?: boolean }) {
   return question.live ? `${output.chalk.red.bold('LIVE')} ${question.message}` : question.message;
 }
 

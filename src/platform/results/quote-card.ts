@@ -34,13 +34,13 @@ const KNOWN_GROUPS: Record<string, string[]> = {
 };
 
 /** Signed price impact in basis points of the notional (same sign as `price_impact_usd`). */
-export function impactBps(quote: Quote): number | undefined {
+export function impactBps(quote: Quote) {
   if (!(quote.notional_usd > 0)) return undefined;
   return (quote.pricing.price_impact_usd / quote.notional_usd) * 10_000;
 }
 
 /** `USDTNGN` quotes naira per USDT; other shapes get no unit rather than a wrong one. */
-export function priceUnit(market: string): string {
+export function priceUnit(market: string) {
   const currency = quoteCurrencyOf(market);
   return currency === undefined ? '' : ` ${currency} per USDT`;
 }
@@ -158,7 +158,7 @@ function renderTable(output: Output, quote: Quote, nowMs: number) {
 }
 
 /** The quote for the output's mode; `nowMs` is when "time from now" is measured from. */
-export function renderQuoteCard(output: Output, quote: Quote, nowMs: number): string {
+export function renderQuoteCard(output: Output, quote: Quote, nowMs: number) {
   if (output.mode === 'json') return JSON.stringify(quote, null, 2);
   if (output.mode === 'plain') return renderPlain(output, quote);
   return renderTable(output, quote, nowMs);

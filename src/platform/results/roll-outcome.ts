@@ -7,11 +7,7 @@ import { renderRoll, renderRollDryRun } from './roll-view.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { formatDays, formatUtcMinutes } from '../terminal/format.js';
 
-export function renderRollOutcome(
-  output: Output,
-  outcome: RollOutcome,
-  hedgeCommand?: (...argv: string[]) => string,
-): number {
+export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand?: (...argv: string[]) => string) {
   for (const note of outcome.notes) {
     if (note.level === 'warn') output.warn(note.text);
     else output.note(output.chalk.yellow(note.text));

@@ -55,7 +55,7 @@ export const SUBMITTED_FIELDS = fieldTable(`
  * (docs/output.md "Sign convention"): positive when the fill is better than quoted (a buy struck below the
  * quote, a sell above it), negative when worse. Rounded to a hundredth of a basis point.
  */
-export function slippageBps(side: 'buy' | 'sell', filledPrice: number, quotedPrice: number): number {
+export function slippageBps(side: 'buy' | 'sell', filledPrice: number, quotedPrice: number) {
   return Math.round(priceFavourBps(side, filledPrice, quotedPrice) * 100) / 100;
 }
 

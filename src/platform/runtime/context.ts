@@ -89,7 +89,7 @@ export class CommandContext {
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
   }
 
-  private once<T>(name: string, build: () => Promise<T>): Promise<T> {
+  private once<T>(name: string, build: () => Promise<T>) {
     let service = this.built.get(name) as Promise<T> | undefined;
     if (!service) this.built.set(name, (service = build()));
     return service;
@@ -188,14 +188,14 @@ export class CommandContext {
     return waitDeadline(this.globals.timeout, this.deadline, startedAt);
   }
 
-  interceptSignals(take: (signal: string) => boolean): () => void {
+  interceptSignals(take: (signal: string) => boolean) {
     this.signals.take = take;
     return () => {
       if (this.signals.take === take) this.signals.take = undefined;
     };
   }
 
-  offerSignal(signal: string): boolean {
+  offerSignal(signal: string) {
     return this.signals.take?.(signal) ?? false;
   }
 

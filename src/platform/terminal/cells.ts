@@ -24,7 +24,7 @@ export interface ColumnFormat {
   unit?: string;
 }
 
-export function valueOf(field: FieldSpec, row: Record<string, unknown>): unknown {
+export function valueOf(field: FieldSpec, row: Record<string, unknown>) {
   return field.get ? field.get(row) : row[field.key];
 }
 
@@ -39,7 +39,7 @@ export function kindOf(field: FieldSpec, rows: readonly Record<string, unknown>[
 }
 
 /** `NGN/USDT` when every row is of one USDT market; undefined when rows mix markets or say none. */
-export function rateUnitOf(rows: readonly Record<string, unknown>[]): string | undefined {
+export function rateUnitOf(rows: readonly Record<string, unknown>[]) {
   let market: unknown;
   for (const row of rows) {
     if (market === undefined) market = row.market;
@@ -79,7 +79,7 @@ export interface CellContext {
 }
 
 /** A signed amount: +12.50, -3.00, 0.00; green when positive, red when negative. */
-function signed(value: number, decimals: number, c: ChalkInstance): { text: string; styled: string } {
+function signed(value: number, decimals: number, c: ChalkInstance) {
   const digits = formatFixed(Math.abs(value), decimals);
   // A figure that rounds to zero carries no sign (domain/money.ts formatSignedAmount).
   const zero = /^[0.,]*$/.test(digits);
@@ -190,7 +190,7 @@ const STATUS_COLOURS: Record<string, 'green' | 'red' | 'yellow' | 'dim'> = {
   abandoned: 'dim',
 };
 
-export function colorStatus(c: ChalkInstance, status: string): string {
+export function colorStatus(c: ChalkInstance, status: string) {
   if (status === 'unknown') return c.yellow.bold(status);
   return Object.hasOwn(STATUS_COLOURS, status) ? c[STATUS_COLOURS[status]!](status) : status;
 }
@@ -199,7 +199,7 @@ export function colorStatus(c: ChalkInstance, status: string): string {
 const DECIMAL_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
 
 /** `-1234567.50` → `-1,234,567.50`: thousands grouped, the digits as sent. */
-function groupDecimalText(value: string): string {
+function groupDecimalText(value: string) {
   const [whole, fraction] = value.trim().replace(/^\+/, '').split('.');
   const sign = whole!.startsWith('-') ? '-' : '';
   const digits = sign ? whole!.slice(1) : whole!;

@@ -12,17 +12,17 @@ export class Notes {
     private readonly run: Invocation = {},
   ) {}
 
-  note(text: string): void {
+  note(text: string) {
     const named = asRun(text, this.run);
     const shown = this.wrapAt === undefined ? named : wrapWords(named, this.wrapAt);
     this.stderr.write(`${safeStyled(shown)}\n`);
   }
 
-  warn(text: string): void {
+  warn(text: string) {
     this.note(this.chalk.yellow(text));
   }
 
-  success(text: string): void {
+  success(text: string) {
     this.note(this.chalk.green(text));
   }
 }

@@ -80,7 +80,7 @@ const TEXT_MIN_WIDTH = 10;
 const WRAP_MAX_MIN_WIDTH = 20;
 
 /** A resource, or fields alone (kept in their own order when the width is short). */
-function asResource(known: Resource | readonly FieldSpec[]): Resource {
+function asResource(known: Resource | readonly FieldSpec[]) {
   return Array.isArray(known)
     ? { fields: [...(known as FieldSpec[])], priority: (known as FieldSpec[]).map((field) => field.key) }
     : (known as Resource);
@@ -131,7 +131,7 @@ export class Output {
   }
 
   /** Before the command runs (runner/run-command.ts): --fields and --query checked against what the command prints, so that a mistake is exit 2 with nothing sent. */
-  prepare(declared: OutputFields | undefined, commandWords: string): void {
+  prepare(declared: OutputFields | undefined, commandWords: string) {
     this.accepted = checkOutputOptions(
       declared,
       { fields: this.fields, query: this.query !== undefined, json: this.mode === 'json' },
@@ -141,7 +141,7 @@ export class Output {
   }
 
   /** After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that cannot shape the data (a JMESPath function given the wrong type, found only on the data) is said on stderr and the data is printed unshaped, instead of turning the outcome into exit 2. */
-  private shapedOrWhole<T>(shape: () => T, whole: T): T {
+  private shapedOrWhole<T>(shape: () => T, whole: T) {
     if (!this.afterSend) return shape();
     try {
       return shape();
@@ -154,33 +154,33 @@ export class Output {
     }
   }
 
-  get isJson(): boolean {
+  get isJson() {
     return this.mode === 'json';
   }
 
-  get isHuman(): boolean {
+  get isHuman() {
     return this.mode === 'table';
   }
 
   /** JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a command shows a record read under other names under ours when this is true, as it does for people. */
-  get inOneShape(): boolean {
+  get inOneShape() {
     return this.mode === 'json' && !this.raw;
   }
 
   /** What JSON prints for `data`: the server's data as sent with --raw, else hedge's one shape. */
-  private forJson(data: unknown, known: readonly FieldSpec[]): unknown {
+  private forJson(data: unknown, known: readonly FieldSpec[]) {
     return this.raw ? asSent(data) : forScripts(data, known);
   }
 
   /** Raw text to stdout (a completion script, a table already rendered). */
   /** Every string leaving here passes the untrusted-text filter: our colours pass, nothing else acts on a terminal. */
-  write(text: string): void {
+  write(text: string) {
     const safe = safeStyled(text);
     this.streams.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
   }
 
   /** The data as it came, as valid JSON whose invisible or control characters are written as escapes; --fields keeps only the named keys of each record (in that order), then --query reshapes it. */
-  json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): void {
+  json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
     const shaped = this.shapeJson(data, known, how);
     if (this.documents) {
       this.documents.push(shaped ?? null);
@@ -203,7 +203,7 @@ export class Output {
     const ndjson = this.format === 'ndjson';
     let text = '';
     let count = 0;
-    const flush = (): void => {
+    const flush = () => {
       if (text !== '') stdout.write(text);
       text = '';
     };
@@ -225,7 +225,7 @@ export class Output {
   }
 
   /** A JSON document one of whose members is a long list, the list written a piece at a time from `item(index)` instead of being made whole first (the report's cumulative line over 100,000 closes): byte for byte what json() writes for the document with the list in it. */
-  jsonWithList(document: Record<string, unknown>, key: string, count: number, item: (index: number) => unknown): void {
+  jsonWithList(document: Record<string, unknown>, key: string, count: number, item: (index: number) => unknown) {
     if (this.format !== 'json' || this.fields || this.query || this.documents) {
       this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
       return;
@@ -253,7 +253,7 @@ export class Output {
   }
 
   /** The data shaped as json() shapes it (--fields, then --query), for a caller that wraps it (`--watch` records). */
-  shapeJson(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): unknown {
+  shapeJson(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
     // One shape whatever the server (numbers as numbers), or with --raw the server's own data.
     const sent = how.asSent ? asSent(data) : this.forJson(data, known);
     const fields = this.fields;
@@ -263,24 +263,20 @@ export class Output {
   }
 
   /** A line for the operator, on stderr in every format; wrapped at word boundaries when a person reads it (a table on stdout, or stderr a terminal); one line per message for a script. */
-  note(text: string): void {
+  note(text: string) {
     this.notes.note(text);
   }
 
-  warn(text: string): void {
+  warn(text: string) {
     this.notes.warn(text);
   }
 
-  success(text: string): void {
+  success(text: string) {
     this.notes.success(text);
   }
 
   /** A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the array itself. */
-  async list(
-    rows: Record<string, unknown>[],
-    known: Resource | readonly FieldSpec[],
-    options: ListOptions,
-  ): Promise<void> {
+  async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions) {
     const resource = asResource(known);
     if (this.mode === 'json') {
       this.json(options.json ?? rows, [...resource.fields, ...(options.jsonFields ?? [])]);
@@ -351,7 +347,7 @@ export class Output {
   }
 
   /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
-  record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}): void {
+  record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}) {
     if (this.mode === 'json') {
       this.json(options.json ?? record, known);
       return;
@@ -374,7 +370,7 @@ export class Output {
   }
 
   /** A record as TSV or CSV text: a header row of keys (unless --no-header) and one row. */
-  recordText(record: Record<string, unknown>, known: FieldSpec[]): string {
+  recordText(record: Record<string, unknown>, known: FieldSpec[]) {
     const fields = this.pick(
       withExtraFields(known, [record], { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
       [record],
@@ -383,12 +379,12 @@ export class Output {
   }
 
   /** A card (ui/card.ts) from label/value pairs already formatted for people, fitted to the width. */
-  card(rows: Array<[string, string]>, title?: string): string {
+  card(rows: Array<[string, string]>, title?: string) {
     return drawCard(rows, { columns: this.columns, chalk: this.chalk, title });
   }
 
   /** A value as a card shows it (colour, separators, relative times). */
-  humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown): string {
+  humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown) {
     const spec = field as FieldSpec;
     return formatCell(
       spec,
@@ -406,11 +402,7 @@ export class Output {
   }
 
   /** Each field as a column of the Table: its header with unit, alignment, how it shortens, its cells. */
-  private tableColumns(
-    fields: FieldSpec[],
-    rows: Record<string, unknown>[],
-    totals?: Record<string, unknown>,
-  ): TableColumn[] {
+  private tableColumns(fields: FieldSpec[], rows: Record<string, unknown>[], totals?: Record<string, unknown>) {
     const unit = rateUnitOf(rows);
     const context = this.cellContext('table');
     return fields.map((field) => {
@@ -479,12 +471,12 @@ export class Output {
 
   // --- TSV and CSV ---
 
-  private writeRows(fields: FieldSpec[], rows: Record<string, unknown>[]): void {
+  private writeRows(fields: FieldSpec[], rows: Record<string, unknown>[]) {
     const text = this.rowsText(fields, rows);
     if (text !== '') this.write(text);
   }
 
-  private rowsText(fields: FieldSpec[], rows: Record<string, unknown>[]): string {
+  private rowsText(fields: FieldSpec[], rows: Record<string, unknown>[]) {
     const table: string[][] = [];
     if (this.header) table.push(fields.map((field) => safeText(field.key)));
     for (const row of rows) table.push(fields.map((field) => plainValue(valueOf(field, row))));
@@ -497,7 +489,7 @@ export class Output {
   }
 
   /** --fields applied to the columns there are (dotted names reach into `records`); an unknown name is bad usage (exit 2). */
-  private pick(available: FieldSpec[], records: readonly Record<string, unknown>[]): FieldSpec[] {
+  private pick(available: FieldSpec[], records: readonly Record<string, unknown>[]) {
     if (!this.fields) return available;
     const picked = pickFields(available, this.fields, records, this.accepted);
     if ('problem' in picked)
@@ -509,7 +501,7 @@ export class Output {
 }
 
 /** TSV and CSV cells: raw values, one line each, control characters (tabs, newlines) shown escaped. */
-function plainValue(value: unknown): string {
+function plainValue(value: unknown) {
   if (value === undefined || value === null) return '';
   if (typeof value === 'object') return safeText(JSON.stringify(value));
   return safeText(String(value));
@@ -538,7 +530,7 @@ function projectFields(
       throw new UsageError(unknownFieldProblem(name, [...available]));
     if (name.includes('.')) nested.add(name);
   }
-  const project = (record: Record<string, unknown>): Record<string, unknown> => {
+  const project = (record: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
     for (const name of wanted) {
       if (nested.has(name)) setAtPath(out, name.split('.'), valueAtPath(record, name) ?? null);
@@ -557,7 +549,7 @@ function projectFields(
 }
 
 /** The fields a table shows without --fields: the resource's, in its table order, then what the server sent that nobody named (sorted). */
-function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: readonly string[] = []): FieldSpec[] {
+function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: readonly string[] = []) {
   const byKey = new Map(resource.fields.map((field) => [field.key, field]));
   const order = resource.table ?? resource.fields.map((field) => field.key);
   const shown = order.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
@@ -568,7 +560,7 @@ function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: 
 }
 
 /** Sets `value` at the path inside `target`, making the objects on the way (a dotted --fields name in JSON). */
-function setAtPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+function setAtPath(target: Record<string, unknown>, path: readonly string[], value: unknown) {
   let node = target;
   for (const segment of path.slice(0, -1)) {
     const next = node[segment];

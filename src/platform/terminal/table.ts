@@ -93,11 +93,11 @@ export function fitColumns(
     if (decisiveKeys.has(needs[index]!.key)) lastDecisive = at;
   });
   // Narrower widths hold while the desk's columns, or an amount, are being taken — never for another column of the rest.
-  const narrowsFor = (stage: number): boolean => stage <= lastDecisive || needs[order[stage]!]!.money === true;
+  const narrowsFor = (stage: number) => stage <= lastDecisive || needs[order[stage]!]!.money === true;
   // A reference's width once decided (whole or cut): it holds at every later stage.
   const chosen = new Map<number, number>();
   /** The narrowest column `index` may be while the column at place `stage` of `order` is being taken. */
-  const floor = (index: number, stage: number): number => {
+  const floor = (index: number, stage: number) => {
     const fixed = chosen.get(index);
     if (fixed !== undefined) return fixed;
     const need = needs[index]!;
@@ -107,7 +107,7 @@ export function fitColumns(
     return width;
   };
   /** How many columns of `order` are kept: the first whatever the width, then each while all fit. */
-  const admitted = (): number => {
+  const admitted = () => {
     if (order.length === 0) return 0;
     let count = 1;
     for (; count < order.length; count++) {
@@ -169,7 +169,7 @@ function giveBackRoom(
   kept: readonly number[],
   widths: Array<number | undefined>,
   room: number,
-): void {
+) {
   let spare = room;
   for (const pass of ['cut text', 'whole', 'drawn'] as const) {
     for (let at = 0; at < kept.length && spare > 0; at++) {
@@ -191,7 +191,7 @@ function giveBackRoom(
 }
 
 /** Column indexes, most important first: those `priority` names in its order, then the others left to right. */
-function importanceOrder(needs: readonly ColumnNeed[], priority: readonly string[]): number[] {
+function importanceOrder(needs: readonly ColumnNeed[], priority: readonly string[]) {
   const position = new Map(needs.map((need, index) => [need.key, index]));
   const named = priority.flatMap((key) => (position.has(key) ? [position.get(key)!] : []));
   const seen = new Set(named);
@@ -199,7 +199,7 @@ function importanceOrder(needs: readonly ColumnNeed[], priority: readonly string
 }
 
 /** The narrowest a text can be on at most `lines` lines, broken at its spaces (the header `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word. */
-export function widthOnLines(header: string, lines: number): number {
+export function widthOnLines(header: string, lines: number) {
   const whole = displayWidth(header);
   const words = header.split(' ').filter((word) => word !== '');
   let width = Math.max(0, ...words.map(displayWidth));
@@ -208,7 +208,7 @@ export function widthOnLines(header: string, lines: number): number {
 }
 
 /** A cell's text as lines of at most `width` columns, broken at its spaces; a word wider than the column alone is cut with … (never broken across lines). */
-function wrapCell(styled: string, width: number): string[] {
+function wrapCell(styled: string, width: number) {
   const lines: string[] = [];
   // Each word alone cut to the width first, so that the wrapping never splits one.
   const words = styled.split(' ').map((word) => (displayWidth(word) > width ? truncateEnd(word, width) : word));
@@ -217,11 +217,7 @@ function wrapCell(styled: string, width: number): string[] {
 }
 
 /** What a table left out, named (the README's promise): the columns it hid and the ids it shortened in the middle; undefined when it left out nothing. */
-export function leftOutNote(
-  columns: number,
-  hidden: readonly string[],
-  shortened: readonly string[],
-): string | undefined {
+export function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]) {
   if (hidden.length === 0 && shortened.length === 0) return undefined;
   const parts: string[] = [];
   if (hidden.length > 0) parts.push(`Hidden at ${columns} columns: ${hidden.join(', ')}`);
@@ -237,12 +233,12 @@ export function leftOutNote(
 // ---- drawing --------------------------------------------------------------------------------
 
 /** A laid cell's first line (a totals cell is one line). */
-function oneLine(cell: LaidCell): string {
+function oneLine(cell: LaidCell) {
   return typeof cell === 'string' ? cell : (cell.lines[0] ?? '');
 }
 
 /** A cell's text padded to its column's width, on the side its alignment says. */
-function padCell(text: string, width: number, align: 'left' | 'right'): string {
+function padCell(text: string, width: number, align: 'left' | 'right') {
   const room = ' '.repeat(Math.max(0, width - displayWidth(text)));
   return align === 'right' ? room + text : text + room;
 }
@@ -410,7 +406,7 @@ function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidC
 }
 
 /** The totals as one line under the rule. */
-function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>, kept: readonly KeptColumn[]): string {
+function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>, kept: readonly KeptColumn[]) {
   const c = input.chalk;
   const cells = kept.map(({ column, width }) => {
     const cell = totals.cells[input.columns.indexOf(column)];
@@ -441,7 +437,7 @@ const NO_BORDERS = {
   middle: ' '.repeat(COLUMN_GAP),
 };
 
-function drawWithCliTable3(Table: CliTable3, laid: Laid): string[] {
+function drawWithCliTable3(Table: CliTable3, laid: Laid) {
   const lines: string[] = [];
   for (const block of laid.blocks) {
     if (block.line !== undefined) lines.push(block.line);
