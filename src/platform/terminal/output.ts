@@ -19,8 +19,7 @@ import {
 import { checkOutputOptions, declaredName, type OutputFields } from '../fields/output-fields.js';
 import { asSent } from '../../core/as-sent.js';
 import { forScripts } from '../fields/script-shape.js';
-import { Notes } from './notes.js';
-import type { Invocation } from '../../core/program.js';
+import { asRun, type Invocation } from '../../core/program.js';
 import { rankedFor, type Resource } from '../fields/resource-fields.js';
 import { drawTable, EMPTY_CELL, leftOutNote, widthOnLines, type TableCell, type TableColumn } from './table.js';
 import { displayWidth, wrapWords } from './width.js';
@@ -101,7 +100,9 @@ export class Output {
   private readonly query?: (data: unknown) => unknown;
   private readonly header: boolean;
   private readonly csv?: CsvEncoder;
-  private readonly notes: Notes;
+  /** Where notes wrap (a person reads them); undefined: one line each, for a script. */
+  private readonly wrapAt?: number;
+  private readonly run: Invocation;
   private readonly documents?: unknown[];
   /** The --fields names checked before the command ran against what it prints (a write's documented fields, ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null. */
   private accepted?: ReadonlySet<string>;
@@ -121,12 +122,8 @@ export class Output {
     this.query = init.query;
     this.header = init.header !== false;
     this.csv = init.csv;
-    this.notes = new Notes(
-      init.streams.stderr,
-      init.chalk,
-      init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined),
-      init.run,
-    );
+    this.wrapAt = init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined);
+    this.run = init.run ?? {};
     if (init.documents && this.mode === 'json') this.documents = init.documents;
   }
 
@@ -186,14 +183,12 @@ export class Output {
       this.documents.push(shaped ?? null);
       return;
     }
-    if (this.format === 'ndjson') {
-      const documents = Array.isArray(shaped) ? shaped : [shaped];
-      let text = '';
-      for (const document of documents) text += `${safeJson(document ?? null)}\n`;
-      if (text !== '') this.streams.stdout.write(text);
-      return;
-    }
-    this.streams.stdout.write(`${safeJson(shaped ?? null, 2)}\n`);
+    // ndjson: a line per document of a list (none for an empty one).
+    const text =
+      this.format === 'ndjson'
+        ? (Array.isArray(shaped) ? shaped : [shaped]).map((document) => `${safeJson(document ?? null)}\n`).join('')
+        : `${safeJson(shaped ?? null, 2)}\n`;
+    if (text !== '') this.streams.stdout.write(text);
   }
 
   /** A list written as its items come (history read page by page, never held whole): byte for byte what json() writes for the whole array, in json and ndjson. */
@@ -264,15 +259,21 @@ export class Output {
 
   /** A line for the operator, on stderr in every format; wrapped at word boundaries when a person reads it (a table on stdout, or stderr a terminal); one line per message for a script. */
   note(text: string) {
-    this.notes.note(text);
+    this.say(text);
   }
 
   warn(text: string) {
-    this.notes.warn(text);
+    this.say(this.chalk.yellow(text));
   }
 
   success(text: string) {
-    this.notes.success(text);
+    this.say(this.chalk.green(text));
+  }
+
+  /** The line on stderr, every `hedge …` in it written as the user runs hedge. */
+  private say(text: string) {
+    const named = asRun(text, this.run);
+    this.streams.stderr.write(`${safeStyled(this.wrapAt === undefined ? named : wrapWords(named, this.wrapAt))}\n`);
   }
 
   /** A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the array itself. */
@@ -289,7 +290,8 @@ export class Output {
         rows,
       );
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
-      this.writeRows(fields, rows);
+      const text = this.rowsText(fields, rows);
+      if (text !== '') this.write(text);
       if (rows.length === 0) this.note(options.empty);
       if (options.totals && this.format === 'tsv' && rows.length > 0) {
         const totals = options.totals;
@@ -317,18 +319,18 @@ export class Output {
         );
     // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
     if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
+    const totals = options.totals;
+    const { columns, totalsCells } = this.tableColumns(fields, rows, totals?.row);
     const { text, hidden, shortened } = await drawTable({
-      columns: this.tableColumns(fields, rows, options.totals?.row),
+      columns,
       priority,
       decisive,
       rowCount: rows.length,
-      totals: options.totals
-        ? {
-            label: safeText(options.totals.label),
-            ...(options.totals.shortLabel === undefined ? {} : { shortLabel: safeText(options.totals.shortLabel) }),
-            cells: this.totalsCells(fields, rows, options.totals.row),
-          }
-        : undefined,
+      totals: totals && {
+        label: safeText(totals.label),
+        ...(totals.shortLabel === undefined ? {} : { shortLabel: safeText(totals.shortLabel) }),
+        cells: totalsCells,
+      },
       sections: options.sections,
       width: this.columns,
       chalk: this.chalk,
@@ -401,14 +403,17 @@ export class Output {
     return { chalk: this.chalk, nowMs: this.now(), where };
   }
 
-  /** Each field as a column of the Table: its header with unit, alignment, how it shortens, its cells. */
+  /** Each field as a column of the Table (its header with unit, alignment, how it shortens, its cells), and its cell of the totals. */
   private tableColumns(fields: FieldSpec[], rows: Record<string, unknown>[], totals?: Record<string, unknown>) {
     const unit = rateUnitOf(rows);
     const context = this.cellContext('table');
-    return fields.map((field) => {
+    const totalsCells: TableCell[] = [];
+    const columns = fields.map((field) => {
       // The totals count in the column's decimals (a sum can be more precise than any row).
       const kind = kindOf(field, rows);
       const format = numberFormatOf(field, totals ? [...rows, totals] : rows, unit);
+      const total = totals?.[field.key];
+      totalsCells.push(total === undefined ? EMPTY_CELL : formatCell(field, total, totals!, format, context));
       const header = safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit }));
       const shrink = field.wrap
         ? 'wrap'
@@ -447,34 +452,21 @@ export class Output {
         // A narrower form for a narrow table: the field's own, or a time without its "(in 2d 3h)".
         get compact() {
           const narrower = field.compact;
-          if (narrower !== undefined)
-            return (compact ??= rows.map((row) => formatCell(field, narrower(row), row, format, context)));
-          if (kind !== 'time') return undefined;
+          if (narrower === undefined && kind !== 'time') return undefined;
           return (compact ??= rows.map((row) =>
-            formatCell(field, valueOf(field, row), row, format, { ...context, absoluteOnly: true }),
+            formatCell(field, narrower ? narrower(row) : valueOf(field, row), row, format, {
+              ...context,
+              absoluteOnly: narrower === undefined,
+            }),
           ));
         },
       };
       return column;
     });
-  }
-
-  private totalsCells(fields: FieldSpec[], rows: Record<string, unknown>[], totals: Record<string, unknown>) {
-    const unit = rateUnitOf(rows);
-    const context = this.cellContext('table');
-    return fields.map((field) => {
-      const value = totals[field.key];
-      if (value === undefined) return EMPTY_CELL;
-      return formatCell(field, value, totals, numberFormatOf(field, [...rows, totals], unit), context);
-    });
+    return { columns, totalsCells };
   }
 
   // --- TSV and CSV ---
-
-  private writeRows(fields: FieldSpec[], rows: Record<string, unknown>[]) {
-    const text = this.rowsText(fields, rows);
-    if (text !== '') this.write(text);
-  }
 
   private rowsText(fields: FieldSpec[], rows: Record<string, unknown>[]) {
     const table: string[][] = [];
