@@ -117,21 +117,15 @@ export class CommandContext {
       'notify' | 'confirmedAhead'
     >,
   ) {
-    const own = changes.signal !== undefined;
+    // What is not changed is this context's (a test's injected client included).
     const child = new CommandContext({
       ...this.init,
-      origin: changes.origin ?? this.origin,
-      notify: changes.notify ?? this.init.notify,
-      confirmedAhead: changes.confirmedAhead ?? this.init.confirmedAhead,
-      output: changes.output ?? this.output,
+      ...changes,
       globals: { ...this.globals, ...changes.globals },
-      signal: changes.signal ?? this.signal,
-      deadline: own ? undefined : this.deadline,
-      // A test's injected client serves every derived context.
-      client: this.init.client,
+      deadline: changes.signal ? undefined : this.deadline,
     });
     child.parent = this;
-    child.ownClient = own;
+    child.ownClient = changes.signal !== undefined;
     child.signals = this.signals;
     return child;
   }

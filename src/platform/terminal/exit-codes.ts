@@ -65,24 +65,13 @@ export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']): ExitCo
   return EXIT_CODES.find((entry) => entry.name === name)!.code;
 }
 
-export interface ErrorDescription {
-  exitCode: ExitCode;
-  code: string;
-  kind: string;
-  message: string;
-  hint?: string;
-  details: Record<string, unknown>;
-  status: number | null;
-  requestId?: string;
-  idempotencyKey?: string;
-  sentence?: string;
-}
+export type ErrorDescription = ReturnType<typeof describeError>;
 
 function nameOf(code: ExitCode): string {
   return EXIT_CODES.find((entry) => entry.code === code)!.name;
 }
 
-export function describeError(error: unknown): ErrorDescription {
+export function describeError(error: unknown) {
   const facts = error instanceof HedgeError ? error.facts() : { exitCode: 1, code: 'unexpected' };
   const exitCode = facts.exitCode as ExitCode;
   const guide = error instanceof ApiError ? guideFor(error.code, error.status) : undefined;
@@ -132,7 +121,7 @@ export function errorAsEventFields(error: unknown): { code: string; message: str
 }
 
 /** A failure as the runner reports it (the CLI's and the agent's runs alike): every `hedge …` command its message and hint name is written as the user runs it — the program as run and the flags that chose the environment (`--demo`, `--profile NAME`) once — for the text written where no context is at hand. */
-export function describeFailure(error: unknown, run: Invocation): ErrorDescription {
+export function describeFailure(error: unknown, run: Invocation) {
   const described = describeError(error);
   described.message = asRun(described.message, run);
   if (described.hint) described.hint = asRun(described.hint, run);
