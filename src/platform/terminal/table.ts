@@ -246,13 +246,6 @@ function padCell(text: string, width: number, align: 'left' | 'right') {
 /** A cell as drawn: one line, or several (a header on two lines, wrapped text). */
 type LaidCell = string | { lines: string[] };
 
-/** The lines of the table: cells fitted, shortened and styled, ready to be drawn. */
-interface Laid {
-  widths: number[];
-  aligns: Array<'left' | 'right'>;
-  blocks: Array<{ line?: string; rows: LaidCell[][] }>;
-}
-
 /** A kept column, the width it was given, and its whole width. */
 interface KeptColumn {
   column: TableColumn;
@@ -260,7 +253,8 @@ interface KeptColumn {
   whole: number;
 }
 
-function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: string[] } {
+/** The table laid out (cells fitted, shortened and styled) and drawn by cli-table3, a block of rows at a time. */
+function draw(Table: CliTable3, input: TableInput): DrawnTable {
   const c = input.chalk;
   const needs = columnNeeds(input);
   const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
@@ -282,7 +276,7 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
     );
 
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
-  const blocks: Laid['blocks'] = [{ rows: [header, rule] }];
+  const blocks: Array<{ line?: string; rows: LaidCell[][] }> = [{ rows: [header, rule] }];
   let section = 0;
   for (let index = 0; index < input.rowCount; index++) {
     while (section < sections.length && sections[section]!.before <= index) {
@@ -300,12 +294,26 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
     lastRows.rows.push(rule);
     blocks.splice(totalsAt, 0, { line: totalsLine(input, input.totals, kept), rows: [] });
   }
+  const lines = (kept.length === 0 ? [] : blocks).flatMap((block) => [
+    ...(block.line === undefined ? [] : [block.line]),
+    ...Array.from({ length: Math.ceil(block.rows.length / ROWS_PER_DRAWING) }, (_, at) => {
+      const table = new Table({
+        chars: NO_BORDERS,
+        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+        colWidths: kept.map(({ width }) => width),
+        colAligns: kept.map(({ column }) => column.align),
+        wordWrap: false,
+      });
+      // The lines of a cell on lines of its row.
+      const rows = block.rows.slice(at * ROWS_PER_DRAWING, (at + 1) * ROWS_PER_DRAWING);
+      table.push(
+        ...rows.map((cells) => cells.map((cell) => (typeof cell === 'string' ? cell : cell.lines.join('\n')))),
+      );
+      return table.toString().split('\n');
+    }).flat(),
+  ]);
   return {
-    laid: {
-      widths: kept.map(({ width }) => width),
-      aligns: kept.map(({ column }) => column.align),
-      blocks,
-    },
+    text: lines.map((line) => line.trimEnd()).join('\n'),
     hidden: fit.hidden.map((index) => input.columns[index]!.key),
     // An id or hash drawn narrower than its widest value: shortened on screen.
     shortened: kept
@@ -437,40 +445,13 @@ const NO_BORDERS = {
   middle: ' '.repeat(COLUMN_GAP),
 };
 
-function drawWithCliTable3(Table: CliTable3, laid: Laid) {
-  const lines: string[] = [];
-  for (const block of laid.blocks) {
-    if (block.line !== undefined) lines.push(block.line);
-    for (let from = 0; from < block.rows.length; from += ROWS_PER_DRAWING) {
-      const table = new Table({
-        chars: NO_BORDERS,
-        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-        colWidths: laid.widths,
-        colAligns: laid.aligns,
-        wordWrap: false,
-      });
-      // The lines of a cell on lines of its row.
-      const rows = block.rows.slice(from, from + ROWS_PER_DRAWING);
-      table.push(
-        ...rows.map((cells) => cells.map((cell) => (typeof cell === 'string' ? cell : cell.lines.join('\n')))),
-      );
-      lines.push(...table.toString().split('\n'));
-    }
-  }
-  return lines;
-}
-
 /** Draws a table synchronously (cli-table3 already loaded): for a screen redrawn in place (`--watch`). */
 export type TableDrawer = (input: TableInput) => DrawnTable;
 
 export async function loadTableDrawer(): Promise<TableDrawer> {
   const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
   const Table = loaded.default ?? (loaded as unknown as CliTable3);
-  return (input) => {
-    const { laid, hidden, shortened } = layOut(input);
-    const lines = laid.widths.length === 0 ? [] : drawWithCliTable3(Table, laid);
-    return { text: lines.map((line) => line.trimEnd()).join('\n'), hidden, shortened };
-  };
+  return (input) => draw(Table, input);
 }
 
 /** The table fitted to `input.width`: the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
