@@ -25,7 +25,7 @@ import {
   reportPlainRows,
   reportPlainTotals,
 } from '../../src/features/report/report-view.js';
-import { renderRollPreview } from '../../src/platform/results/roll-view.js';
+import { renderRollPreview } from '../../src/platform/results/roll-outcome.js';
 import type { Plan } from '../../src/core/plan.js';
 import { planTotals } from '../../src/features/plan/target-plan.js';
 import { renderPlan } from '../../src/features/plan/plan-view.js';
@@ -38,7 +38,7 @@ import {
   renderHedge,
   renderPositionChange,
   slippageBps,
-} from '../../src/platform/results/trade-result.js';
+} from '../../src/platform/results/write-outcome.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 

@@ -48,7 +48,7 @@ export function checkCaFile(raw: string) {
 }
 
 /** Checks --journal-url: a postgres:// URL without a password (a command line is seen by `ps` and kept in shell history; the password comes from ~/.pgpass or PGPASSWORD), or `local` to go back to this machine's file. */
-export function checkJournalUrl(raw: string): string | null {
+export function checkJournalUrl(raw: string) {
   const value = raw.trim();
   if (value === 'local') return null;
   if (!isStoreUrl(value)) {
@@ -102,16 +102,7 @@ export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: Abo
   return key;
 }
 
-export interface SavedLogin {
-  name: string;
-  /** The profile is the current one after saving. */
-  current: boolean;
-  /** Another profile was current and stays so. */
-  previousCurrent?: string;
-  data: StoreData;
-}
-
-/** Writes the profile under the store's lock. */
+/** Writes the profile under the store's lock: whether it is the current one after, and the one that stays current otherwise. */
 export async function saveLogin(
   store: ProfileStore,
   input: {
@@ -125,7 +116,7 @@ export async function saveLogin(
     /** A team store to use; null: back to the local file. */
     journalUrl?: string | null;
   },
-): Promise<SavedLogin> {
+) {
   let previousCurrent: string | undefined;
   const data = await store.update((data) => {
     const existing = data.profiles[input.name];

@@ -1,4 +1,5 @@
 // The OS keyring (macOS Keychain, Windows Credential Manager, the Secret Service on Linux) through @napi-rs/keyring's native binding.
+import type { AsyncEntry } from '@napi-rs/keyring';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -12,43 +13,15 @@ const KEYRING_SERVICE = 'hedge';
 /** A keyring that does not answer (a locked Keychain waiting for a click, a stuck D-Bus) ends the command instead of hanging it. */
 const KEYRING_BOUND_MS = 10_000;
 
-interface OsKeyring {
-  /** Where the keys go, for messages: "the Secret Service", "the macOS Keychain", … */
-  readonly name: string;
-  get(account: string): Promise<string | null>;
-  set(account: string, secret: string): Promise<void>;
-  /** true when there was an entry to delete. */
-  delete(account: string): Promise<boolean>;
-}
-
-export type KeyringOpening = { ok: true; keyring: OsKeyring } | { ok: false; reason: string };
-
-interface AsyncEntryLike {
-  getPassword(signal?: AbortSignal): Promise<string | null>;
-  setPassword(password: string, signal?: AbortSignal): Promise<void>;
-  deleteCredential?(signal?: AbortSignal): Promise<boolean>;
-  deletePassword?(signal?: AbortSignal): Promise<boolean>;
-}
-interface Binding {
-  AsyncEntry: new (
-    service: string,
-    account: string,
-    options?: { linux?: { store?: 'secret-service' | 'keyutils' } },
-  ) => AsyncEntryLike;
-}
+type KeyringOpening = { ok: true; keyring: ReturnType<typeof wrap> } | { ok: false; reason: string };
 
 /** The binding's file names for this platform, as @napi-rs/keyring's packages name them. */
-function bindingFileNames(platform: NodeJS.Platform = process.platform, arch: string = process.arch) {
+function bindingFileNames() {
+  const { platform, arch } = process;
   if (platform === 'linux') return [`keyring.linux-${arch}-gnu.node`, `keyring.linux-${arch}-musl.node`];
   if (platform === 'win32') return [`keyring.win32-${arch}-msvc.node`];
   if (platform === 'darwin') return [`keyring.darwin-${arch}.node`, 'keyring.darwin-universal.node'];
   return [`keyring.${platform}-${arch}.node`];
-}
-
-function keyringName(platform: NodeJS.Platform) {
-  if (platform === 'darwin') return 'the macOS Keychain';
-  if (platform === 'win32') return 'the Windows Credential Manager';
-  return 'the Secret Service';
 }
 
 let opened: KeyringOpening | undefined;
@@ -81,8 +54,7 @@ async function busDoesNotAnswer(address: string, boundMs: number) {
   const target = socketOf(address);
   if (!target) return undefined;
   return new Promise<string | undefined>((resolve) => {
-    const socket =
-      'path' in target ? connect({ path: target.path }) : connect({ host: target.host, port: target.port });
+    const socket = connect(target);
     const finish = (reason: string | undefined) => {
       clearTimeout(timer);
       socket.destroy();
@@ -138,7 +110,7 @@ function open(): KeyringOpening {
   let lastError = '';
   for (const path of present) {
     try {
-      const module = { exports: {} as Binding };
+      const module = { exports: {} as Parameters<typeof wrap>[0] };
       process.dlopen(module, path);
       return { ok: true, keyring: wrap(module.exports) };
     } catch (error) {
@@ -149,11 +121,17 @@ function open(): KeyringOpening {
   return { ok: false, reason: `the keyring binding could not be loaded (${lastError})` };
 }
 
-function wrap(binding: Binding): OsKeyring {
+/** The keyring's entries under hedge's service; `name` says where the keys go, for messages ("the macOS Keychain", …); `delete` is true when there was an entry to delete. */
+function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
   // On Linux the binding would fall back to the kernel's keyutils store when no Secret Service answers.
   const entry = (account: string) =>
     new binding.AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
-  const name = keyringName(process.platform);
+  const name =
+    process.platform === 'darwin'
+      ? 'the macOS Keychain'
+      : process.platform === 'win32'
+        ? 'the Windows Credential Manager'
+        : 'the Secret Service';
   // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case.
   const bounded = <T>(work: (signal: AbortSignal) => Promise<T>) => {
     const signal = AbortSignal.timeout(KEYRING_BOUND_MS);
@@ -167,9 +145,9 @@ function wrap(binding: Binding): OsKeyring {
   return {
     name,
     // async: the entry's constructor throws at once when no keyring answers; a rejection either way.
-    get: async (account) => bounded((signal) => entry(account).getPassword(signal)),
-    set: async (account, secret) => bounded((signal) => entry(account).setPassword(secret, signal)),
-    delete: async (account) => {
+    get: async (account: string) => bounded((signal) => entry(account).getPassword(signal)),
+    set: async (account: string, secret: string) => bounded((signal) => entry(account).setPassword(secret, signal)),
+    delete: async (account: string) => {
       const item = entry(account);
       return bounded((signal) => (item.deleteCredential ?? item.deletePassword)!.call(item, signal));
     },

@@ -56,7 +56,7 @@ export class ProfileStore {
   }
 
   /** The whole store as it is on disk now (empty when there is no file yet). */
-  read(): StoreData {
+  read() {
     let bytes: Buffer;
     try {
       bytes = readRegularFileSync(this.file, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'private' });
@@ -73,7 +73,7 @@ export class ProfileStore {
   }
 
   /** Read, change and write back under the lock. */
-  async update(change: (data: StoreData) => void): Promise<StoreData> {
+  async update(change: (data: StoreData) => void) {
     this.ensureDir();
     const release = await this.lock();
     try {

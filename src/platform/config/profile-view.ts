@@ -3,25 +3,10 @@ import { UsageError } from '../../core/errors.js';
 import { environmentOfKey, redactKey, type Environment } from '../../core/security/secrets.js';
 import { redactStoreUrl } from '../../core/security/store-url.js';
 import type { StoreData, StoredProfile } from './store-schema.js';
-import { keyLocationOf, type KeyLocation } from './key-store.js';
+import { keyLocationOf } from './key-store.js';
 
-export interface ProfileRow {
-  name: string;
-  current: boolean;
-  /** null when logged out, or when the stored key is malformed. */
-  environment: Environment | null;
-  base_url: string;
-  /** Redacted; null when logged out. */
-  api_key: string | null;
-  /** Where the key lives (config/key-store.ts): `file`, `keyring`, `command`; null when logged out. */
-  key_store: KeyLocation['kind'] | null;
-  ca_file: string | null;
-  /** The team journal store, password redacted; null: this machine's local file. */
-  journal_url: string | null;
-  saved_at: string | null;
-}
-
-export function profileRow(name: string, profile: StoredProfile, current: boolean): ProfileRow {
+/** A profile's row: the key redacted, null for what it lacks (logged out: no environment, key or key store). */
+export function profileRow(name: string, profile: StoredProfile, current: boolean) {
   // A key in the keyring or behind a helper is described by what login noted of it.
   const location = keyLocationOf(profile);
   const environment =
@@ -43,14 +28,14 @@ export function profileRow(name: string, profile: StoredProfile, current: boolea
   };
 }
 
-export function profileRows(data: StoreData): ProfileRow[] {
+export function profileRows(data: StoreData) {
   return Object.keys(data.profiles)
     .sort((a, b) => a.localeCompare(b))
     .map((name) => profileRow(name, data.profiles[name]!, data.current === name));
 }
 
 /** An unknown profile name is a usage error that lists the names there are. */
-export function requireProfile(data: StoreData, name: string, argument: string): StoredProfile {
+export function requireProfile(data: StoreData, name: string, argument: string) {
   const profile = data.profiles[name];
   if (!profile) {
     const known = Object.keys(data.profiles).sort();

@@ -3,23 +3,26 @@ import { declaredName } from './output-fields.js';
 
 // What a field is, from what the spec names or, for fields it does not show, from its name: `_usd`/`_usdc` are money, `_pct` percentages, `_at` times, `price`/`rate` rates.
 
-export type FieldKind =
-  | 'text'
-  | 'id'
-  | 'money'
-  | 'pnl'
-  /** Carry or a fee as the server signs it (positive: the account pays). */
-  | 'charge'
-  | 'rate'
-  | 'percent'
-  | 'time'
-  | 'utc'
-  | 'countdown'
-  | 'side'
-  | 'status'
-  | 'hash'
-  | 'count'
-  | 'json';
+// `charge`: carry or a fee as the server signs it (positive: the account pays).
+const FIELD_KINDS = [
+  'text',
+  'id',
+  'money',
+  'pnl',
+  'charge',
+  'rate',
+  'percent',
+  'time',
+  'utc',
+  'countdown',
+  'side',
+  'status',
+  'hash',
+  'count',
+  'json',
+] as const;
+
+export type FieldKind = (typeof FIELD_KINDS)[number];
 
 export interface FieldSpec {
   key: string;
@@ -39,12 +42,24 @@ export interface FieldSpec {
   style?: (text: string, row: Record<string, unknown>) => string;
 }
 
+/** Fields written as a table, a line each: key, label, kind and unit, two spaces or more apart; `extra` adds to a field by its key (a getter, a style). */
+export function fieldTable(table: string, extra: Record<string, Partial<FieldSpec>> = {}): FieldSpec[] {
+  return table
+    .trim()
+    .split(/\s*\n\s*/)
+    .map((line) => {
+      const [key, label, kind, unit] = line.split(/ {2,}/) as [string, string, FieldKind?, string?];
+      if (key.includes(' ') || (kind && !FIELD_KINDS.includes(kind))) throw new Error(`not a field: ${line}`);
+      return { key, label, ...(unit && { unit }), ...(kind && { kind }), ...extra[key] };
+    });
+}
+
 /** The label with its unit: "Notional USD", "Struck NGN/USDT", "Maturity UTC" in a table header; "Notional (USD)" on a card (a card's times say UTC themselves). */
 export function fieldLabel(
   field: Pick<FieldSpec, 'label' | 'unit'>,
   style: 'header' | 'card',
   context: { kind?: FieldKind; rateUnit?: string } = {},
-): string {
+) {
   let unit = field.unit === 'rate' ? context.rateUnit : field.unit;
   if (unit === undefined && style === 'header' && (context.kind === 'time' || context.kind === 'utc')) unit = 'UTC';
   if (unit === undefined) return field.label;
@@ -57,7 +72,7 @@ export const NUMERIC_KINDS: ReadonlySet<FieldKind> = new Set(['money', 'pnl', 'c
 const ACRONYMS: Record<string, string> = { usd: 'USD', usdc: 'USDC', pnl: 'P&L', id: 'ID', tx: 'tx', pct: '%' };
 
 /** `accrued_carry_usdc` → "Accrued carry (USDC)", `gross_pnl_usd` → "Gross P&L (USD)". */
-export function labelFromName(name: string): string {
+export function labelFromName(name: string) {
   const words = name.split(/[_\s]+/).filter(Boolean);
   let unit: string | undefined;
   const last = words[words.length - 1]?.toLowerCase();
@@ -112,11 +127,7 @@ export interface ExtraFieldOptions {
 }
 
 /** Known fields first, in the order given, then every other field the server sent, sorted by name (a stable column order whatever order the server writes its keys in). */
-export function withExtraFields(
-  known: FieldSpec[],
-  rows: Record<string, unknown>[],
-  options: ExtraFieldOptions = {},
-): FieldSpec[] {
+export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown>[], options: ExtraFieldOptions = {}) {
   const covered = new Set<string>(options.omit ?? []);
   for (const field of known) {
     covered.add(field.key);
@@ -143,7 +154,7 @@ export function withExtraFields(
 }
 
 /** The value at a dotted path (`pricing.market_price`): each segment a key of an object, or the index of a list element (`legs.0.side`); undefined where the path leads nowhere. */
-export function valueAtPath(record: unknown, path: string): unknown {
+export function valueAtPath(record: unknown, path: string) {
   let value: unknown = record;
   for (const segment of path.split('.')) {
     if (value === null || typeof value !== 'object') return undefined;
@@ -164,11 +175,7 @@ function dottedField(name: string): FieldSpec {
 }
 
 /** Whether a dotted name reaches into what there is: its first part is a field there is (or was declared), or some record has a value at the whole path. */
-export function dottedNameExists(
-  name: string,
-  availableKeys: ReadonlySet<string>,
-  records: readonly unknown[],
-): boolean {
+export function dottedNameExists(name: string, availableKeys: ReadonlySet<string>, records: readonly unknown[]) {
   const dot = name.indexOf('.');
   if (dot <= 0 || dot === name.length - 1) return false;
   return availableKeys.has(name.slice(0, dot)) || records.some((record) => valueAtPath(record, name) !== undefined);
@@ -207,7 +214,7 @@ export function pickFields(
   return { fields: picked };
 }
 
-export function unknownFieldProblem(name: string, available: readonly string[]): string {
+export function unknownFieldProblem(name: string, available: readonly string[]) {
   const names = [...new Set(available)];
   return `--fields: "${safeText(name)}" is not a field here; available: ${names.length > 0 ? names.map(safeText).join(', ') : '(none)'}.`;
 }

@@ -11,7 +11,7 @@ export function moreNote(
   limit: number | undefined,
   noun: string,
   how: { moreCommand: string; defaultLength?: boolean },
-): string | undefined {
+) {
   if (!list.more) return undefined;
   const count = list.items.length;
   const { moreCommand } = how;

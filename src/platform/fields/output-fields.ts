@@ -20,12 +20,12 @@ export type OutputFields =
 const FIELD_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 /** Every declared name in the order given, without repeats. */
-export function fieldNames(...groups: ReadonlyArray<readonly string[]>): string[] {
+export function fieldNames(...groups: ReadonlyArray<readonly string[]>) {
   return [...new Set(groups.flat())];
 }
 
 /** A name --fields may give for this declaration: one of its names, or a dotted name below one. */
-export function declaredName(name: string, names: ReadonlySet<string>): boolean {
+export function declaredName(name: string, names: ReadonlySet<string>) {
   if (names.has(name)) return true;
   const dot = name.indexOf('.');
   return dot > 0 && names.has(name.slice(0, dot));

@@ -5,41 +5,28 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 
 type Node = { type?: string; name?: string; [key: string]: unknown };
 
-/** Every function the expression calls, from its syntax tree. */
-function calledFunctions(node: unknown, found: Set<string>): Set<string> {
-  if (Array.isArray(node)) {
-    for (const child of node) calledFunctions(child, found);
-  } else if (node !== null && typeof node === 'object') {
+/** The name of every node of `type` in a syntax tree, in order: `Function`, what it calls; `Field`, what it reads. */
+function namesOf(node: unknown, type: string, found = new Set<string>()) {
+  if (node !== null && typeof node === 'object') {
     const typed = node as Node;
-    if (typed.type === 'Function' && typeof typed.name === 'string') found.add(typed.name);
-    for (const value of Object.values(typed))
-      if (value !== null && typeof value === 'object') calledFunctions(value, found);
+    if (typed.type === type && typeof typed.name === 'string') found.add(typed.name);
+    for (const value of Object.values(typed)) namesOf(value, type, found);
   }
   return found;
 }
 
 /** Every field name the expression reads (`status`, `net_pnl_usd` in `[?net_pnl_usd < \`0\`]`); none for `length(@)`. */
-export function fieldNames(expression: string): string[] {
-  const found = new Set<string>();
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const child of node) walk(child);
-    } else if (node !== null && typeof node === 'object') {
-      const typed = node as Node;
-      if (typed.type === 'Field' && typeof typed.name === 'string') found.add(typed.name);
-      for (const value of Object.values(typed)) if (value !== null && typeof value === 'object') walk(value);
-    }
-  };
+export function fieldNames(expression: string) {
   try {
-    walk(compile(expression));
+    return [...namesOf(compile(expression), 'Field')];
   } catch {
     // Malformed: compileQuery says why.
+    return [];
   }
-  return [...found];
 }
 
 /** `allowed`: the expression does not compile, so the one line also says what the option takes (a person sees no hint under a usage error); a problem only the data shows says what it is alone. */
-function problem(expression: string, error: unknown, option: string, allowed = false): UsageError {
+function problem(expression: string, error: unknown, option: string, allowed = false) {
   const reason = messageOf(error).replace(/\.\s*$/, '');
   const takes = allowed ? '; expected a JMESPath expression (https://jmespath.site)' : '';
   return new UsageError(`${option} ${JSON.stringify(safeText(expression))}: ${safeText(reason)}${takes}.`, {
@@ -56,7 +43,7 @@ export function compileQuery(expression: string, option = '--query'): (data: unk
     throw problem(expression, error, option, true);
   }
   const known = new Set(getRegisteredFunctions());
-  for (const name of calledFunctions(ast, new Set())) {
+  for (const name of namesOf(ast, 'Function')) {
     if (!known.has(name)) throw problem(expression, new Error(`unknown function ${name}()`), option, true);
   }
   return (data) => {
@@ -69,7 +56,7 @@ export function compileQuery(expression: string, option = '--query'): (data: unk
 }
 
 /** JMESPath's own truth (as in a `[?…]` filter): false, null, an empty string, list or object are false; anything else — every number, 0 included — is true. */
-export function isTruthy(value: unknown): boolean {
+export function isTruthy(value: unknown) {
   if (value === null || value === undefined || value === false || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
   if (typeof value === 'object') return Object.keys(value).length > 0;

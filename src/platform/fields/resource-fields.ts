@@ -1,6 +1,6 @@
 // Every resource the CLI shows, declared once: its fields (keys, labels, units, kinds — one column order for TSV, CSV and JSON --fields), the order a table shows them in when it differs, and its column priorities: one ordered list, most important first — first what a desk decides on, then the rest.
 import type { ChalkInstance } from 'chalk';
-import type { FieldKind, FieldSpec } from './fields.js';
+import { fieldTable, type FieldSpec } from './fields.js';
 import { utcClockMinute } from '../../core/utc-text.js';
 
 export interface Resource {
@@ -11,13 +11,6 @@ export interface Resource {
   table?: readonly string[];
 }
 
-const market = field('market', 'Market');
-const side = field('side', 'Side', 'side');
-const notional = field('notional_usd', 'Notional', 'money', 'USD');
-const tenor = field('tenor_days', 'Tenor', 'count', 'days');
-/** The caller's own deal id (the spec's `client_reference`): "Ref" wherever a list shows it. */
-const reference = field('client_reference', 'Ref', 'text');
-
 /** A list's priorities in two tiers: what a desk decides on, most important first, then the rest (ui/table.ts: `TableInput.decisive`). */
 function ranked(decides: string, rest = ''): Pick<Resource, 'priority' | 'decisive'> {
   return { priority: words(`${decides} ${rest}`), decisive: words(decides).length };
@@ -27,20 +20,8 @@ function words(keys: string) {
   return keys.split(' ').filter(Boolean);
 }
 
-function field(key: string, label: string, kind?: FieldKind, unit?: string): FieldSpec {
-  return {
-    key,
-    label,
-    ...(unit === undefined ? {} : { unit }),
-    ...(kind === undefined ? {} : { kind }),
-  };
-}
-
 /** The priorities for these rows: when they hold more than one market, the market joins the columns the desk decides on, first (a side means nothing without it); with one market, the rates' unit in the headers (`Entry NGN/USDT`) names it and its column is one of the rest. */
-export function rankedFor(
-  resource: Pick<Resource, 'priority' | 'decisive'>,
-  markets: ReadonlyArray<unknown>,
-): { priority: readonly string[]; decisive: number } {
+export function rankedFor(resource: Pick<Resource, 'priority' | 'decisive'>, markets: ReadonlyArray<unknown>) {
   const decisive = resource.decisive ?? 0;
   const at = resource.priority.indexOf('market');
   if (decisive === 0 || at < decisive || new Set(markets).size <= 1) return { priority: resource.priority, decisive };
@@ -49,28 +30,34 @@ export function rankedFor(
 
 /** Hedges still able to mature: the others show no countdown. */
 const STILL_RUNNING = new Set(['submitted', 'filled']);
-const runningHedge = (row: Record<string, unknown>): boolean =>
-  typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
+const runningHedge = (row: Record<string, unknown>) => typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
 
 /** A hedge, in the one column order of `hedge hedges` (list and ID; TSV, CSV and table alike): what identifies it and what it is, then times, then the on-chain details (hashes whole in TSV, CSV and JSON; shortened on screen). */
-export const HEDGE_FIELDS: FieldSpec[] = [
-  field('id', 'Hedge ID', 'id'),
-  reference,
-  market,
-  side,
-  notional,
-  tenor,
-  field('status', 'Status', 'status'),
-  field('struck_rate', 'Struck', 'rate', 'rate'),
-  { key: 'opened_at', label: 'Opened', kind: 'time', relativeWhen: runningHedge },
-  { key: 'maturity_at', label: 'Maturity', kind: 'time', relativeWhen: runningHedge },
-  { key: 'filled_at', label: 'Filled', kind: 'time', relativeWhen: () => false },
-  { key: 'closed_at', label: 'Closed', kind: 'time', relativeWhen: () => false },
-  field('units', 'Units', 'count'),
-  field('order_key', 'Order key', 'hash'),
-  field('order_tx_hash', 'Order tx', 'hash'),
-  field('fill_tx_hash', 'Fill tx', 'hash'),
-];
+export const HEDGE_FIELDS = fieldTable(
+  `
+  id                Hedge ID   id
+  client_reference  Ref        text
+  market            Market
+  side              Side       side
+  notional_usd      Notional   money   USD
+  tenor_days        Tenor      count   days
+  status            Status     status
+  struck_rate       Struck     rate    rate
+  opened_at         Opened     time
+  maturity_at       Maturity   time
+  filled_at         Filled     time
+  closed_at         Closed     time
+  units             Units      count
+  order_key         Order key  hash
+  order_tx_hash     Order tx   hash
+  fill_tx_hash      Fill tx    hash`,
+  {
+    opened_at: { relativeWhen: runningHedge },
+    maturity_at: { relativeWhen: runningHedge },
+    filled_at: { relativeWhen: () => false },
+    closed_at: { relativeWhen: () => false },
+  },
+);
 
 /** The id names the record (`hedge hedges ID`): first, shortened in the middle rather than dropped. */
 export const HEDGE_RESOURCE: Resource = {
@@ -89,30 +76,32 @@ export const HEDGE_RESOURCE: Resource = {
  */
 export const JOINED_REFERENCE: unique symbol = Symbol('client_reference');
 
-const joinedReference = (row: Record<string, unknown>): unknown =>
+const joinedReference = (row: Record<string, unknown>) =>
   (row as Record<PropertyKey, unknown>)[JOINED_REFERENCE] ?? row.client_reference;
 
 /** The spec names only `net_margin_usd`: what closing now would return. */
-export const POSITION_FIELDS: FieldSpec[] = [
-  market,
-  side,
-  { ...reference, get: joinedReference },
-  notional,
-  field('entry_price', 'Entry', 'rate', 'rate'),
-  field('mark_price', 'Mark', 'rate', 'rate'),
-  field('gross_pnl_usd', 'Gross P&L', 'pnl', 'USD'),
-  field('accrued_carry_usdc', 'Carry', 'charge', 'USDC'),
-  field('net_pnl_usd', 'Net P&L', 'pnl', 'USD'),
-  field('close_fee_usdc', 'Close fee', 'charge', 'USDC'),
-  field('margin_usdc', 'Margin', 'money', 'USDC'),
-  field('net_margin_usd', 'Net margin', 'money', 'USD'),
+export const POSITION_FIELDS = fieldTable(
+  `
+  market              Market
+  side                Side        side
+  client_reference    Ref         text
+  notional_usd        Notional    money      USD
+  entry_price         Entry       rate       rate
+  mark_price          Mark        rate       rate
+  gross_pnl_usd       Gross P&L   pnl        USD
+  accrued_carry_usdc  Carry       charge     USDC
+  net_pnl_usd         Net P&L     pnl        USD
+  close_fee_usdc      Close fee   charge     USDC
+  margin_usdc         Margin      money      USDC
+  net_margin_usd      Net margin  money      USD
+  matures_in          Left        countdown
+  maturity_at         Maturity    utc
+  hedge_id            Hedge ID    id
+  units               Units       count
+  opened_at           Opened      utc`,
   // Time to maturity, for people: the table's view of maturity_at.
-  { key: 'matures_in', label: 'Left', kind: 'countdown', screenOnly: true, get: (row) => row.maturity_at },
-  field('maturity_at', 'Maturity', 'utc'),
-  field('hedge_id', 'Hedge ID', 'id'),
-  field('units', 'Units', 'count'),
-  field('opened_at', 'Opened', 'utc'),
-];
+  { client_reference: { get: joinedReference }, matures_in: { screenOnly: true, get: (row) => row.maturity_at } },
+);
 
 /** The desk's columns: side, reference, notional, net P&L, entry, mark and time left — all kept at 80 columns whatever the reference's length. */
 export const POSITION_RESOURCE: Resource = {
@@ -124,31 +113,36 @@ export const POSITION_RESOURCE: Resource = {
 };
 
 /** What a closed hedge realized; the spec names only `net_pnl_usd`. */
-export const REALIZED_FIELDS: FieldSpec[] = [
-  field('entry_price', 'Entry', 'rate', 'rate'),
-  field('exit_price', 'Exit', 'rate', 'rate'),
-  field('gross_pnl_usd', 'Gross P&L', 'pnl', 'USD'),
-  field('carry_usdc', 'Carry', 'charge', 'USDC'),
-  field('fees_usdc', 'Fees', 'charge', 'USDC'),
-  field('net_pnl_usd', 'Net P&L', 'pnl', 'USD'),
-];
+const REALIZED = `
+  entry_price    Entry      rate    rate
+  exit_price     Exit       rate    rate
+  gross_pnl_usd  Gross P&L  pnl     USD
+  carry_usdc     Carry      charge  USDC
+  fees_usdc      Fees       charge  USDC
+  net_pnl_usd    Net P&L    pnl     USD`;
+export const REALIZED_FIELDS = fieldTable(REALIZED);
 
 /** A footnote mark hedge puts after a closed hedge's notional on screen (ui/history-view.ts): this journal resized the hedge while it was open, so its P&L (the whole life's) is on more than the notional shown. */
 export const NOTIONAL_MARK: unique symbol = Symbol('notional_mark');
 
-export const HISTORY_FIELDS: FieldSpec[] = [
-  field('hedge_id', 'Hedge ID', 'id'),
-  // A record without a reference of its own shows the deal's, joined from its hedge's record (`history --ref`).
-  { ...reference, get: joinedReference },
-  market,
-  side,
-  { ...notional, style: (text, row) => text + ((row as Record<PropertyKey, unknown>)[NOTIONAL_MARK] ?? '') },
-  tenor,
-  field('opened_at', 'Opened', 'utc'),
-  field('closed_at', 'Closed', 'utc'),
-  field('close_reason', 'How', 'text'),
-  ...REALIZED_FIELDS,
-];
+export const HISTORY_FIELDS = fieldTable(
+  `
+  hedge_id          Hedge ID  id
+  client_reference  Ref       text
+  market            Market
+  side              Side      side
+  notional_usd      Notional  money  USD
+  tenor_days        Tenor     count  days
+  opened_at         Opened    utc
+  closed_at         Closed    utc
+  close_reason      How       text
+  ${REALIZED}`,
+  {
+    // A record without a reference of its own shows the deal's, joined from its hedge's record (`history --ref`).
+    client_reference: { get: joinedReference },
+    notional_usd: { style: (text, row) => text + ((row as Record<PropertyKey, unknown>)[NOTIONAL_MARK] ?? '') },
+  },
+);
 
 /** A closed hedge as a desk reads it: side, reference, notional, net P&L, the rates it was struck and closed at, and when it closed — kept at 80 columns; net P&L before the rates, so that it is never the one left out at 60. */
 export const HISTORY_RESOURCE: Resource = {
@@ -161,28 +155,30 @@ export const HISTORY_RESOURCE: Resource = {
 
 /** `hedge maturities`: the flat list in TSV, CSV and JSON --fields (in this order); the table shows the time of day and the time left instead of the day and the exact time (a line per day above its settlements says the date). */
 export const MATURITY_RESOURCE: Resource = {
-  fields: [
-    field('day', 'Day'),
-    field('maturity_at', 'Maturity', 'utc'),
-    field('matures_in_seconds', 'Matures in (s)', 'count'),
-    market,
-    side,
-    notional,
-    tenor,
-    field('hedge_id', 'Hedge ID', 'id'),
-    reference,
-    field('mark_price', 'Mark', 'rate', 'rate'),
-    field('net_pnl_usd', 'P&L', 'pnl', 'USD'),
-    field('accrued_carry_usdc', 'Carry', 'charge', 'USDC'),
+  fields: fieldTable(
+    `
+    day                 Day
+    maturity_at         Maturity        utc
+    matures_in_seconds  Matures in (s)  count
+    market              Market
+    side                Side            side
+    notional_usd        Notional        money      USD
+    tenor_days          Tenor           count      days
+    hedge_id            Hedge ID        id
+    client_reference    Ref             text
+    mark_price          Mark            rate       rate
+    net_pnl_usd         P&L             pnl        USD
+    accrued_carry_usdc  Carry           charge     USDC
+    time                UTC             text
+    left                Left            countdown`,
     {
-      key: 'time',
-      label: 'UTC',
-      kind: 'text',
-      screenOnly: true,
-      get: (row) => (typeof row.maturity_at === 'string' ? utcClockMinute(row.maturity_at) : undefined),
+      time: {
+        screenOnly: true,
+        get: (row) => (typeof row.maturity_at === 'string' ? utcClockMinute(row.maturity_at) : undefined),
+      },
+      left: { screenOnly: true, get: (row) => row.maturity_at },
     },
-    { key: 'left', label: 'Left', kind: 'countdown', screenOnly: true, get: (row) => row.maturity_at },
-  ],
+  ),
   table: words(
     'time left market side client_reference notional_usd net_pnl_usd accrued_carry_usdc mark_price tenor_days hedge_id',
   ),
@@ -194,19 +190,21 @@ export const MATURITY_RESOURCE: Resource = {
 };
 
 /** The spec names only `balance_usdc` and `available_exposure_usd`; the rest follows the wire contract. */
-export const ACCOUNT_FIELDS: FieldSpec[] = [
-  field('balance_usdc', 'Balance, free (USDC)', 'money'),
-  field('margin_in_use_usdc', 'Margin in use (USDC)', 'money'),
-  field('open_exposure_usd', 'Open exposure (USD)', 'money'),
-  field('unrealized_pnl_usd', 'Unrealized P&L (USD)', 'pnl'),
-  field('open_positions', 'Open positions', 'count'),
-  field('available_exposure_usd', 'Available exposure (USD)', 'money'),
-  field('exposure_cap_usd', 'Exposure cap (USD)', 'money'),
-];
+export const ACCOUNT_FIELDS = fieldTable(`
+  balance_usdc            Balance, free (USDC)      money
+  margin_in_use_usdc      Margin in use (USDC)      money
+  open_exposure_usd       Open exposure (USD)       money
+  unrealized_pnl_usd      Unrealized P&L (USD)      pnl
+  open_positions          Open positions            count
+  available_exposure_usd  Available exposure (USD)  money
+  exposure_cap_usd        Exposure cap (USD)        money`);
 
 /** `hedge price`: the indicative mid rate per market (GET /prices). */
 export const PRICE_RESOURCE: Resource = {
-  fields: [market, field('price', 'Mid price', 'rate', 'rate'), field('timestamp', 'As of', 'time')],
+  fields: fieldTable(`
+    market     Market
+    price      Mid price  rate  rate
+    timestamp  As of      time`),
   ...ranked('market price timestamp'),
 };
 
@@ -243,9 +241,10 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
   });
   return {
     fields: [
-      market,
-      field('status', 'Status', 'status'),
-      field('price', 'Price', 'rate', 'rate'),
+      ...fieldTable(`
+        market  Market
+        status  Status  status
+        price   Price   rate    rate`),
       capacity('buy'),
       capacity('sell'),
       carry('buy'),
@@ -263,33 +262,35 @@ export function profilesResource(
   environmentLabel: (environment: 'live' | 'test' | null) => string,
 ): Resource {
   return {
-    fields: [
-      { key: 'name', label: 'Profile', style: (text, row) => (row.current ? c.bold(`* ${text}`) : `  ${text}`) },
-      field('current', 'Current'),
+    fields: fieldTable(
+      `
+      name         Profile
+      current      Current
+      environment  Environment
+      base_url     Base URL       text
+      api_key      API key
+      ca_file      CA file        text
+      journal_url  Journal store  text
+      saved_at     Saved          time
+      key_store    Key stored in  text`,
       {
-        key: 'environment',
-        label: 'Environment',
-        get: (row) => (forPeople ? (row.environment ?? 'none') : row.environment),
-        style: (_text, row) => environmentLabel((row.environment as 'live' | 'test' | null | undefined) ?? null),
+        name: { style: (text, row) => (row.current ? c.bold(`* ${text}`) : `  ${text}`) },
+        environment: {
+          get: (row) => (forPeople ? (row.environment ?? 'none') : row.environment),
+          style: (_text, row) => environmentLabel((row.environment as 'live' | 'test' | null | undefined) ?? null),
+        },
+        api_key: {
+          // Where the key lives beside it, for a key that is not in the file (the keyring, a helper).
+          get: (row) =>
+            forPeople
+              ? row.api_key
+                ? `${row.api_key}${row.key_store === 'keyring' ? ' (keyring)' : row.key_store === 'command' ? ' (helper)' : ''}`
+                : 'logged out'
+              : row.api_key,
+          style: (text, row) => (row.api_key ? text : c.dim(text)),
+        },
       },
-      field('base_url', 'Base URL', 'text'),
-      {
-        key: 'api_key',
-        label: 'API key',
-        // Where the key lives beside it, for a key that is not in the file (the keyring, a helper).
-        get: (row) =>
-          forPeople
-            ? row.api_key
-              ? `${row.api_key}${row.key_store === 'keyring' ? ' (keyring)' : row.key_store === 'command' ? ' (helper)' : ''}`
-              : 'logged out'
-            : row.api_key,
-        style: (text, row) => (row.api_key ? text : c.dim(text)),
-      },
-      field('ca_file', 'CA file', 'text'),
-      field('journal_url', 'Journal store', 'text'),
-      field('saved_at', 'Saved', 'time'),
-      field('key_store', 'Key stored in', 'text'),
-    ],
+    ),
     table: words('name environment base_url api_key ca_file journal_url saved_at'),
     priority: words('name environment api_key base_url saved_at ca_file journal_url current key_store'),
   };
@@ -297,22 +298,21 @@ export function profilesResource(
 
 /** `hedge journal` rows (ui/journal-fields.ts makes them from the entries). */
 export const JOURNAL_RESOURCE: Resource = {
-  fields: [
-    field('id', 'ID', 'id'),
-    field('created_at', 'Time', 'time'),
-    field('command', 'Command'),
-    market,
-    side,
-    reference,
-    notional,
-    field('outcome', 'Outcome', 'status'),
-    field('hedge_id', 'Hedge ID', 'id'),
-    field('environment', 'Where'),
-    // The machine that began it: a team store holds several desks' actions.
-    field('host', 'Host'),
-    // `unverified`: an unresolved row whose seal does not verify under this key (never sent again).
-    field('seal', 'Seal'),
-  ],
+  // host: the machine that began it (a team store holds several desks' actions); seal: `unverified` for an
+  // unresolved row whose seal does not verify under this key (never sent again).
+  fields: fieldTable(`
+    id                ID        id
+    created_at        Time      time
+    command           Command
+    market            Market
+    side              Side      side
+    client_reference  Ref       text
+    notional_usd      Notional  money   USD
+    outcome           Outcome   status
+    hedge_id          Hedge ID  id
+    environment       Where
+    host              Host
+    seal              Seal`),
   // The entry (its id, for `journal show`), the action with its side, deal and notional, how it ended (and a seal that fails), then when: kept at 80 columns, the time without its "(5s ago)" where the width is short.
   ...ranked(
     'id command side client_reference notional_usd outcome seal created_at',
@@ -322,27 +322,23 @@ export const JOURNAL_RESOURCE: Resource = {
 
 /** `hedge plan` / `hedge apply`: a line per step (numbered, in execution order) or per side already at target. */
 export const PLAN_RESOURCE: Resource = {
-  fields: [
-    field('step', '#', 'count'),
-    market,
-    side,
-    field('current_usd', 'Current', 'money'),
-    field('target_usd', 'Target', 'money'),
-    field('action', 'Action'),
-    field('delta_usd', 'Change', 'pnl'),
-    field('tenor_days', 'Days', 'count'),
-    field('margin_usdc', 'Margin', 'money'),
-    field('fee_usdc', 'Fee', 'pnl'),
-    field('carry_usdc', 'Carry', 'pnl'),
-    field('line', 'Line', 'count'),
-    {
-      key: 'change',
-      label: 'Change',
-      kind: 'pnl',
-      screenOnly: true,
-      get: (row) => (row.action === 'none' ? undefined : row.delta_usd),
-    },
-  ],
+  fields: fieldTable(
+    `
+    step         #        count
+    market       Market
+    side         Side     side
+    current_usd  Current  money
+    target_usd   Target   money
+    action       Action
+    delta_usd    Change   pnl
+    tenor_days   Days     count
+    margin_usdc  Margin   money
+    fee_usdc     Fee      pnl
+    carry_usdc   Carry    pnl
+    line         Line     count
+    change       Change   pnl`,
+    { change: { screenOnly: true, get: (row) => (row.action === 'none' ? undefined : row.delta_usd) } },
+  ),
   table: words('step market side current_usd target_usd action change tenor_days margin_usdc fee_usdc carry_usdc'),
   priority: words(
     'market side target_usd action change current_usd margin_usdc step carry_usdc fee_usdc tenor_days delta_usd line',
@@ -351,31 +347,23 @@ export const PLAN_RESOURCE: Resource = {
 
 /** What `hedge apply` did, step by step. */
 export const APPLY_RESOURCE: Resource = {
-  fields: [
-    field('step', '#', 'count'),
-    field('action', 'Action'),
-    market,
-    side,
-    field('delta_usd', 'Change', 'pnl', 'USD'),
-    field('outcome', 'Outcome', 'status'),
-    field('hedge_id', 'Hedge', 'id'),
-    field('journal_id', 'Journal', 'id'),
-  ],
+  fields: fieldTable(`
+    step        #        count
+    action      Action
+    market      Market
+    side        Side     side
+    delta_usd   Change   pnl     USD
+    outcome     Outcome  status
+    hedge_id    Hedge    id
+    journal_id  Journal  id`),
   priority: words('action market side outcome delta_usd step hedge_id journal_id'),
 };
 
 export const TOOL_RESOURCE: Resource = {
-  fields: [
-    field('name', 'Tool'),
-    field('tier', 'Tier'),
-    field('offered', 'Offered'),
-    field('arguments', 'Arguments', 'text'),
-  ],
+  fields: fieldTable(`
+    name       Tool
+    tier       Tier
+    offered    Offered
+    arguments  Arguments  text`),
   priority: words('name tier offered arguments'),
 };
-
-/** `fields` with `extra` inserted right after the field named `after`. */
-export function insertAfter(fields: FieldSpec[], after: string, extra: FieldSpec[]): FieldSpec[] {
-  const index = fields.findIndex((field) => field.key === after);
-  return index < 0 ? [...fields, ...extra] : [...fields.slice(0, index + 1), ...extra, ...fields.slice(index + 1)];
-}

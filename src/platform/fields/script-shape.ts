@@ -11,7 +11,7 @@ const PRICE_WORD = /(^|[._])(bid|ask|mid)([._]|$)/i;
 /** Lists of records, records, and the objects inside them; deeper than this is left as it is. */
 const MAX_DEPTH = 6;
 
-export function forScripts<T>(data: T, known: readonly FieldSpec[] = []): T {
+export function forScripts<T>(data: T, known: readonly FieldSpec[] = []) {
   const fields = new Map(known.map((field) => [field.key, field]));
   return shape(data, fields, '', 0) as T;
 }
@@ -36,7 +36,7 @@ function shape(value: unknown, fields: ReadonlyMap<string, FieldSpec>, path: str
   return copy ?? value;
 }
 
-function numberIfNumeric(text: string, name: string, field: FieldSpec | undefined): string | number {
+function numberIfNumeric(text: string, name: string, field: FieldSpec | undefined) {
   if (!isNumericText(text)) return text;
   const numeric =
     field?.kind !== undefined

@@ -22,7 +22,7 @@ export function renderDryRun(output: Output, planned: DryRunView) {
 }
 
 /** A request as HTTP reads: the request line, the headers, a blank line and the body. */
-export function requestText(request: DryRunView): string {
+export function requestText(request: DryRunView) {
   const lines = [`${request.method} ${request.url}`];
   for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
   if (request.body !== null) lines.push('', JSON.stringify(request.body, null, 2));

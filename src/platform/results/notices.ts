@@ -4,8 +4,8 @@ import type { Quote } from '../api/schemas.js';
 import type { RollPreview } from './roll-outcome-types.js';
 import type { Output } from '../terminal/output.js';
 import { renderQuoteCard } from './quote-card.js';
-import { renderRollPreview } from './roll-view.js';
-import { renderAdditionQuote, type PositionFigures } from './trade-result.js';
+import { renderRollPreview } from './roll-outcome.js';
+import { renderAdditionQuote, type PositionFigures } from './write-outcome.js';
 
 type NoticeCard =
   | { card: 'addition-quote'; quote: Quote; maturityAt?: string; daysLeft?: number; position?: PositionFigures }
@@ -23,7 +23,7 @@ export interface Notice {
 }
 
 /** A question as asked: a live one starts with a red LIVE. */
-export function questionText(output: Output, question: { message: string; live?: boolean }): string {
+export function questionText(output: Output, question: { message: string; live?: boolean }) {
   return question.live ? `${output.chalk.red.bold('LIVE')} ${question.message}` : question.message;
 }
 

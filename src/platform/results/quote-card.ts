@@ -26,7 +26,7 @@ import { wrapWords } from '../terminal/width.js';
 export const QUOTE_INDICATIVE_NOTE =
   'Indicative only: a quote reserves nothing and opens nothing; the execution price and carry can differ when you open.';
 
-const KNOWN_TOP = ['market', 'side', 'notional_usd', 'tenor_days', 'maturity', 'pricing', 'carry', 'upfront'];
+const KNOWN_TOP = ['market', 'side', 'notional_usd', 'tenor_days', 'pricing', 'carry', 'upfront', 'maturity'];
 const KNOWN_GROUPS: Record<string, string[]> = {
   pricing: ['market_price', 'execution_price', 'price_impact_usd'],
   carry: ['daily_usdc', 'daily_rate_pct', 'total_usdc', 'total_rate_pct'],
@@ -34,13 +34,13 @@ const KNOWN_GROUPS: Record<string, string[]> = {
 };
 
 /** Signed price impact in basis points of the notional (same sign as `price_impact_usd`). */
-export function impactBps(quote: Quote): number | undefined {
+export function impactBps(quote: Quote) {
   if (!(quote.notional_usd > 0)) return undefined;
   return (quote.pricing.price_impact_usd / quote.notional_usd) * 10_000;
 }
 
 /** `USDTNGN` quotes naira per USDT; other shapes get no unit rather than a wrong one. */
-export function priceUnit(market: string): string {
+export function priceUnit(market: string) {
   const currency = quoteCurrencyOf(market);
   return currency === undefined ? '' : ` ${currency} per USDT`;
 }
@@ -62,23 +62,16 @@ function extraLeaves(quote: Quote) {
 
 function renderPlain(output: Output, quote: Quote) {
   const bps = impactBps(quote);
-  const rows: Array<[string, unknown]> = [
-    ['market', quote.market],
-    ['side', quote.side],
-    ['notional_usd', quote.notional_usd],
-    ['tenor_days', quote.tenor_days],
-    ['pricing.market_price', quote.pricing.market_price],
-    ['pricing.execution_price', quote.pricing.execution_price],
-    ['pricing.price_impact_usd', quote.pricing.price_impact_usd],
-    ['price_impact_bps', bps === undefined ? undefined : Math.round(bps * 100) / 100],
-    ['carry.daily_usdc', quote.carry.daily_usdc],
-    ['carry.daily_rate_pct', quote.carry.daily_rate_pct],
-    ['carry.total_usdc', quote.carry.total_usdc],
-    ['carry.total_rate_pct', quote.carry.total_rate_pct],
-    ['upfront.required_margin_usdc', quote.upfront.required_margin_usdc],
-    ['upfront.platform_fee_usdc', quote.upfront.platform_fee_usdc],
-    ['upfront.total_upfront_usdc', quote.upfront.total_upfront_usdc],
-    ['maturity', quote.maturity],
+  // Every known leaf in its order, the impact in basis points after the pricing, then what else the server sent.
+  const rows = [
+    ...KNOWN_TOP.flatMap((key): Array<[string, unknown]> => {
+      const group = quote[key] as Record<string, unknown>;
+      if (!KNOWN_GROUPS[key]) return [[key, group]];
+      const leaves = KNOWN_GROUPS[key].map((leaf): [string, unknown] => [`${key}.${leaf}`, group[leaf]]);
+      return key === 'pricing'
+        ? [...leaves, ['price_impact_bps', bps === undefined ? undefined : Math.round(bps * 100) / 100]]
+        : leaves;
+    }),
     ...extraLeaves(quote),
   ];
   return output.recordText(
@@ -114,24 +107,44 @@ function maturityText(maturity: string, nowMs: number) {
   return local === '' ? `${utc}, ${relative}` : `${utc}\n${local} local, ${relative}`;
 }
 
-function renderTable(output: Output, quote: Quote, nowMs: number) {
+/** The rows both quote cards (`hedge quote`, an addition's) begin with: the prices and the impact. */
+export function priceRows(output: Output, quote: Quote, executionNote = ''): Array<[string, string]> {
   const c = output.chalk;
   const unit = priceUnit(quote.market);
   const { usd: impact, bps } = impactForAccount(quote);
   const impactText = `${formatSignedAmount(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}, ${betterOrWorse(impact, 'the market price', 'none')}`;
-  const days = formatDays(quote.tenor_days);
-  const rows: Array<[string, string]> = [
+  return [
     ['Market price', `${formatRate(quote.pricing.market_price)}${unit}`],
-    ['Execution price', `${formatRate(quote.pricing.execution_price)}${unit}`],
+    ['Execution price', `${formatRate(quote.pricing.execution_price)}${unit}${executionNote}`],
     ['Price impact', impact < 0 ? c.red(impactText) : impact > 0 ? c.green(impactText) : impactText],
+  ];
+}
+
+/** What a quote asks up front, the fee (on the account's side) in words. */
+export function upfrontRows(output: Output, quote: Quote, fee: number): Array<[string, string]> {
+  return [
+    ['Required margin', `${formatMoney(quote.upfront.required_margin_usdc)} USDC`],
+    ['Platform fee', payOrEarn(fee, 'USDC')],
+    ['Total upfront', output.chalk.bold(`${formatMoney(quote.upfront.total_upfront_usdc)} USDC`)],
+  ];
+}
+
+/** A quote's card and, under it, that it is only indicative. */
+export function quoteCard(output: Output, rows: Array<[string, string]>, title: string, note: string) {
+  return `${output.card(rows, title)}\n${output.chalk.dim(wrapWords(note, output.columns))}`;
+}
+
+function renderTable(output: Output, quote: Quote, nowMs: number) {
+  const c = output.chalk;
+  const days = formatDays(quote.tenor_days);
+  const rows = [
+    ...priceRows(output, quote),
     ['Carry per day', carryText(output, quote.carry.daily_usdc, quote.carry.daily_rate_pct, '/day')],
     [`Carry over ${days}`, carryText(output, quote.carry.total_usdc, quote.carry.total_rate_pct, '')],
-    ['Required margin', `${formatMoney(quote.upfront.required_margin_usdc)} USDC`],
     // One sign convention for money you pay, as every card shows a fee (docs/output.md).
-    ['Platform fee', payOrEarn(-Math.abs(quote.upfront.platform_fee_usdc), 'USDC')],
-    ['Total upfront', c.bold(`${formatMoney(quote.upfront.total_upfront_usdc)} USDC`)],
+    ...upfrontRows(output, quote, -Math.abs(quote.upfront.platform_fee_usdc)),
     ['Maturity', maturityText(quote.maturity, nowMs)],
-  ];
+  ] satisfies Array<[string, string]>;
   for (const [path, value] of extraLeaves(quote)) {
     const leaf = path.slice(path.lastIndexOf('.') + 1);
     const label = path.includes('.')
@@ -141,11 +154,11 @@ function renderTable(output: Output, quote: Quote, nowMs: number) {
   }
   const side = quote.side === 'buy' ? c.green('buy') : c.magenta('sell');
   const title = `Quote ${quote.market} ${side} ${formatMoney(quote.notional_usd)} USD, ${days}`;
-  return `${output.card(rows, title)}\n${c.dim(wrapWords(QUOTE_INDICATIVE_NOTE, output.columns))}`;
+  return quoteCard(output, rows, title, QUOTE_INDICATIVE_NOTE);
 }
 
 /** The quote for the output's mode; `nowMs` is when "time from now" is measured from. */
-export function renderQuoteCard(output: Output, quote: Quote, nowMs: number): string {
+export function renderQuoteCard(output: Output, quote: Quote, nowMs: number) {
   if (output.mode === 'json') return JSON.stringify(quote, null, 2);
   if (output.mode === 'plain') return renderPlain(output, quote);
   return renderTable(output, quote, nowMs);

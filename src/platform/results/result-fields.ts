@@ -5,8 +5,8 @@ import { fieldNames, type OutputFields } from '../fields/output-fields.js';
 import { APPLY_RESOURCE, HISTORY_FIELDS, PLAN_RESOURCE } from '../fields/resource-fields.js';
 import type { DryRunView } from './dry-run-view.js';
 import type { RollView } from './roll-outcome-types.js';
-import { ROLL_FIELDS } from './roll-view.js';
-import { CHANGED_SIDE_FIELDS, CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } from './trade-result.js';
+import { ROLL_FIELDS } from './roll-outcome.js';
+import { CHANGED_SIDE_FIELDS, CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } from './write-outcome.js';
 
 const keys = (fields: readonly FieldSpec[]) => fields.filter((field) => !field.screenOnly).map((field) => field.key);
 

@@ -1,5 +1,5 @@
 // What a roll did and what it shows before its confirmation, as data (flows/roll.ts returns them;
-// ui/roll-view.ts and ui/roll-outcome.ts render them, the keeper reads them).
+// results/roll-outcome.ts renders them, the keeper reads them).
 import type { Quote } from '../api/schemas.js';
 
 /** The roll as data (`--json`): both legs, each with its journal entry. */

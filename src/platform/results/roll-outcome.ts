@@ -1,17 +1,178 @@
-// How a roll's outcome reads (flows/roll.ts returns it): its notes on stderr, the one-line result,
-// then the card, TSV record or JSON document of both legs. The exit code follows from it: 0, or the
+// How `hedge roll` reads: the two legs before the confirmation (what the close returns, what the
+// new hedge costs), the dry run's two requests, and the outcome (flows/roll.ts returns it): its
+// notes on stderr, the one-line result, then one card (or one TSV record) for people and scripts,
+// one JSON document with both legs under --json. The exit code follows from it: 0, or the
 // failure's own when the new hedge failed on-chain (thrown after the card is shown).
-import type { Output } from '../terminal/output.js';
-import type { RollOutcome } from './roll-outcome-types.js';
-import { renderRoll, renderRollDryRun } from './roll-view.js';
+import type { PlannedRequestView, RollOutcome, RollPreview, RollView } from './roll-outcome-types.js';
+import { historyRecordForPeople } from '../api/wire/fields.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { formatDays, formatUtcMinutes } from '../terminal/format.js';
+import { fieldTable } from '../fields/fields.js';
+import {
+  formatDays,
+  formatMoney,
+  formatRate,
+  formatRelative,
+  formatUtc,
+  formatUtcMinutes,
+} from '../terminal/format.js';
+import { requestText } from './dry-run-view.js';
+import { payOrEarn, toAccountSide } from '../../core/money.js';
+import type { Output } from '../terminal/output.js';
 
-export function renderRollOutcome(
+/** On a terminal: a card of both legs. Otherwise one line on stderr. */
+export function renderRollPreview(output: Output, preview: RollPreview, nowMs: number) {
+  const { quote } = preview;
+  const market = safeText(preview.market);
+  const c = output.chalk;
+  const closeText = preview.closing
+    ? `close ${preview.side} ${market}${preview.closing.hedges ? ` (all ${preview.closing.hedges.length} of its hedges)` : preview.closing.hedgeId ? ` (${safeText(preview.closing.hedgeId)})` : ''}${preview.closing.netMarginUsd === undefined ? '' : `, returns about ${formatMoney(preview.closing.netMarginUsd)} USD`}`
+    : `nothing to close (${preview.ended ? `${safeText(preview.ended.id)} is ${safeText(preview.ended.status)}` : 'already settled'})`;
+  const openText = `open ${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront`;
+  if (!output.isHuman) {
+    output.note(`Roll: ${closeText}; then ${openText}.`);
+    return;
+  }
+  const rows: Array<[string, string]> = [];
+  if (preview.closing) {
+    const several = preview.closing.hedges;
+    rows.push([
+      '1. Close',
+      `${preview.side} ${market}${several ? ` · all ${several.length} hedges of the side` : preview.closing.hedgeId ? ` · ${safeText(preview.closing.hedgeId)}` : ''}`,
+    ]);
+    // Each hedge the close ends, soonest to mature first: the later ones end before their maturity.
+    if (several) {
+      for (const hedge of [...several].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity))) {
+        const matures =
+          hedge.maturityAtMs === undefined
+            ? 'maturity unknown'
+            : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`;
+        rows.push([
+          `   ${safeText(hedge.id)}`,
+          `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${matures}`,
+        ]);
+      }
+    } else if (preview.closing.maturityAt)
+      rows.push([
+        '   Matures',
+        `${formatUtc(preview.closing.maturityAt)} ${c.dim(`(${formatRelative(preview.closing.maturityAt, nowMs)})`)}`,
+      ]);
+    rows.push([
+      '   Returns (est.)',
+      preview.closing.netMarginUsd === undefined
+        ? c.dim('unknown (no net margin in the positions list)')
+        : `${formatMoney(preview.closing.netMarginUsd)} USD`,
+    ]);
+  } else {
+    const ended = preview.ended;
+    rows.push([
+      '1. Close',
+      c.dim(
+        `nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturityAt ? ` (matured ${formatUtc(ended.maturityAt)})` : ''}` : ''}`,
+      ),
+    ]);
+  }
+  rows.push([
+    '2. Open',
+    `${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}`,
+  ]);
+  rows.push(['   Matures', `${formatUtc(quote.maturity)} ${c.dim(`(${formatRelative(quote.maturity, nowMs)})`)}`]);
+  rows.push(['   Price (indicative)', formatRate(quote.pricing.execution_price)]);
+  rows.push([
+    '   Upfront',
+    `${formatMoney(quote.upfront.total_upfront_usdc)} USDC ${c.dim(`(margin ${formatMoney(quote.upfront.required_margin_usdc)} + fee ${formatMoney(quote.upfront.platform_fee_usdc)})`)}`,
+  ]);
+  rows.push(['   Carry over the tenor', payOrEarn(toAccountSide(quote.carry.total_usdc), 'USDC')]);
+  output.write(output.card(rows, `Roll ${market} ${preview.side} to ${formatDays(preview.tenorDays)}`));
+}
+
+/** `--dry-run`: both requests, in the order they would be sent; one JSON document under --json. */
+export function renderRollDryRun(
   output: Output,
-  outcome: RollOutcome,
-  hedgeCommand?: (...argv: string[]) => string,
-): number {
+  legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>,
+) {
+  output.note(
+    output.chalk.yellow(
+      'Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).',
+    ),
+  );
+  if (output.isJson) {
+    output.json({
+      dry_run: true,
+      legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })),
+    });
+    return;
+  }
+  const blocks = legs.map(
+    ({ leg, request, note }, index) => `# ${index + 1}. ${leg}${note ? ` (${note})` : ''}\n${requestText(request)}`,
+  );
+  output.write(blocks.join('\n\n'));
+}
+
+/** The result's card and TSV columns, in this order. */
+export const ROLL_FIELDS = fieldTable(`
+  market                  Market
+  side                    Side                    side
+  notional_usd            Notional (USD)          money
+  rolled_hedge_id         Rolled hedge
+  close_outcome           Close
+  close_tx_hash           Close tx                hash
+  returned_usd            Returned (est., USD)    money
+  realized_net_pnl_usd    Realized net P&L (USD)  pnl
+  hedge_id                New hedge
+  status                  Status                  status
+  tenor_days              Tenor (days)            count
+  struck_rate             Struck rate             rate
+  quoted_execution_price  Quoted price            rate
+  upfront_usdc            Upfront (quoted, USDC)  money
+  maturity_at             Maturity                time
+  order_tx_hash           Order tx                hash
+  journal_group           Journal group`);
+
+function flat(view: RollView) {
+  const hedge = view.open.hedge ?? {};
+  const realizedNet = view.close?.realized?.net_pnl_usd;
+  return {
+    market: view.market,
+    side: view.side,
+    notional_usd: view.notional_usd,
+    rolled_hedge_id: view.rolled_hedge_id,
+    close_outcome: view.close ? view.close.outcome : 'nothing to close (settled)',
+    close_tx_hash: view.close?.order_tx_hash ?? null,
+    returned_usd: view.close?.net_margin_usd ?? null,
+    realized_net_pnl_usd: typeof realizedNet === 'number' ? realizedNet : null,
+    hedge_id: view.open.hedge_id,
+    status: typeof hedge.status === 'string' ? hedge.status : view.open.outcome,
+    tenor_days: view.tenor_days,
+    struck_rate: hedge.struck_rate ?? null,
+    quoted_execution_price: view.open.quote?.pricing.execution_price ?? null,
+    upfront_usdc: view.open.quote?.upfront.total_upfront_usdc ?? null,
+    maturity_at: hedge.maturity_at ?? null,
+    order_tx_hash: hedge.order_tx_hash ?? null,
+    journal_group: view.journal_group,
+  };
+}
+
+/** The roll's result: one JSON document, one TSV record, or one card. */
+export function renderRoll(output: Output, view: RollView) {
+  if (output.isJson) {
+    // The closed leg's history record is a server object: in the one shape, as `hedge history
+    // --json` gives it; --raw prints it as sent.
+    const realized = view.close?.realized;
+    output.json(
+      output.inOneShape && view.close && realized
+        ? { ...view, close: { ...view.close, realized: historyRecordForPeople(realized) } }
+        : view,
+    );
+    return;
+  }
+  const title =
+    view.open.outcome === 'filled'
+      ? `Rolled ${safeText(view.market)} ${view.side} to ${formatDays(view.tenor_days)}`
+      : `Roll of ${safeText(view.market)} ${view.side}`;
+  output.record(flat(view), ROLL_FIELDS, { title });
+}
+
+export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand?: (...argv: string[]) => string) {
   for (const note of outcome.notes) {
     if (note.level === 'warn') output.warn(note.text);
     else output.note(output.chalk.yellow(note.text));

@@ -23,7 +23,7 @@ function downSample(values: readonly number[], width: number) {
 }
 
 /** `sparkline([1, 5, 3])` → `▁█▄`; at most `width` characters when given (a positive integer). */
-export function sparkline(values: readonly number[], width?: number): string {
+export function sparkline(values: readonly number[], width?: number) {
   const series = width !== undefined && width >= 1 ? downSample(values, Math.floor(width)) : [...values];
   const finite = series.filter(Number.isFinite);
   if (finite.length === 0) return SPARK_GAP.repeat(series.length);
@@ -49,7 +49,7 @@ export function sparkline(values: readonly number[], width?: number): string {
  * values growing right with `█`, negative ones growing left with `▒`, the length proportional to
  * |value| / maxAbs (clamped). A value that is not zero shows at least one cell.
  */
-export function bar(value: number, maxAbs: number, width: number): string {
+export function bar(value: number, maxAbs: number, width: number) {
   const total = Math.max(3, Math.floor(width));
   const left = Math.floor((total - 1) / 2);
   const right = total - 1 - left;

@@ -1,53 +1,399 @@
 // How the outcome of one write (open, add, reduce, close) is shown: flows return outcomes, the
-// commands hand them here. Hints name commands through `hedgeCommand`, given by the caller, so
-// that they carry the flags that chose the environment.
-import { positionInOneShape } from '../api/wire/fields.js';
-import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
+// commands hand them here. A card on a terminal, `field<TAB>value` lines in plain mode, and under
+// --json exactly one document (the final hedge, the side after an add or reduce, or the submitted
+// record with --no-wait); everything goes through the output layer. Hints name commands through
+// `hedgeCommand`, given by the caller, so that they carry the flags that chose the environment.
+import { type PositionFacts, historyRecordForPeople, positionInOneShape } from '../api/wire/fields.js';
+import type { HistoryRecord, Quote, SubmittedAction } from '../api/schemas.js';
 import type { LandedChange, TradeView } from './trade-outcome-types.js';
-import { formatUsd } from '../../core/money.js';
-import type { Output } from '../terminal/output.js';
 import {
-  CHANGED_SIDE_FIELDS,
-  renderClosed,
-  renderHedge,
-  renderPositionChange,
-  renderSubmitted,
-} from './trade-result.js';
+  betterOrWorse,
+  formatSignedAmount,
+  formatUsd,
+  impliedAdditionPrice,
+  payOrEarn,
+  priceFavourBps,
+  toAccountSide,
+} from '../../core/money.js';
+import { fieldTable } from '../fields/fields.js';
+import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED_FIELDS } from '../fields/resource-fields.js';
+import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from '../terminal/format.js';
+import type { Output } from '../terminal/output.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { priceRows, priceUnit, quoteCard, upfrontRows } from './quote-card.js';
+import { wrapWords } from '../terminal/width.js';
+
+/** The hedge as opened, with the quote's execution price and the slippage beside the struck rate. */
+export const OPENED_FIELDS = HEDGE_FIELDS.flatMap((field) =>
+  field.key === 'struck_rate'
+    ? [
+        field,
+        ...fieldTable(`
+          quoted_execution_price  Quoted price       rate
+          slippage_bps            Slippage vs quote  text`),
+      ]
+    : [field],
+);
+
+/** What an add or reduce prints for scripts: the side after it, the server's answer and the hedge it named. */
+export const CHANGED_SIDE_FIELDS = [
+  ...POSITION_FIELDS,
+  ...fieldTable(`
+    hedge   Hedge
+    answer  Answer`),
+];
+
+export const SUBMITTED_FIELDS = fieldTable(`
+  hedge_id       Hedge ID
+  id             Hedge ID
+  action         Action
+  status         Status          status
+  market         Market
+  side           Side            side
+  notional_usd   Notional (USD)  money
+  order_tx_hash  Order tx        hash
+  submitted_at   Submitted       time`);
+
+/**
+ * Slippage of a fill against the quote, in basis points of the quoted price, on the account's side
+ * (docs/output.md "Sign convention"): positive when the fill is better than quoted (a buy struck below the
+ * quote, a sell above it), negative when worse. Rounded to a hundredth of a basis point.
+ */
+export function slippageBps(side: 'buy' | 'sell', filledPrice: number, quotedPrice: number) {
+  return Math.round(priceFavourBps(side, filledPrice, quotedPrice) * 100) / 100;
+}
+
+function slippageText(bps: number) {
+  const rounded = Math.round(bps * 10) / 10;
+  return `${formatBps(rounded)}, ${betterOrWorse(rounded, 'quoted', 'as quoted')}`;
+}
+
+/** The hedge, with the quote's execution price and the slippage beside the struck rate. */
+export function renderHedge(output: Output, hedge: Record<string, unknown>, options: { title: string; quote?: Quote }) {
+  if (output.isJson) {
+    output.json(hedge);
+    return;
+  }
+  const record: Record<string, unknown> = { ...hedge };
+  const struck = hedge.struck_rate;
+  const quoted = options.quote?.pricing.execution_price;
+  if (typeof quoted === 'number') record.quoted_execution_price = quoted;
+  if (
+    typeof struck === 'number' &&
+    typeof quoted === 'number' &&
+    quoted > 0 &&
+    (hedge.side === 'buy' || hedge.side === 'sell')
+  ) {
+    const bps = slippageBps(hedge.side, struck, quoted);
+    record.slippage_bps = output.isHuman ? slippageText(bps) : bps;
+  }
+  output.record(record, OPENED_FIELDS, options);
+}
+
+/** `--no-wait`: the record the write returned, status `submitted`. */
+export function renderSubmitted(
+  output: Output,
+  submitted: Record<string, unknown>,
+  options: { title: string; footer?: string[] },
+) {
+  if (output.isJson) {
+    output.json(submitted);
+    return;
+  }
+  const fields = 'hedge_id' in submitted ? SUBMITTED_FIELDS.filter((field) => field.key !== 'id') : SUBMITTED_FIELDS;
+  output.record(submitted, fields, options);
+}
+
+export const CLOSE_FIELDS = [
+  ...fieldTable(`
+    hedge_id          Hedge ID
+    client_reference  Client reference
+    status            Status                status
+    market            Market
+    side              Side                  side
+    notional_usd      Notional (USD)        money
+    tenor_days        Tenor (days)          count
+    order_tx_hash     Close tx              hash
+    net_margin_usd    Returned (est., USD)  money`),
+  ...REALIZED_FIELDS,
+  ...fieldTable(`
+    close_reason  Close reason
+    opened_at     Opened           time
+    submitted_at  Close submitted  time
+    closed_at     Closed           time
+    action        Action`),
+];
+
+export interface ClosedSummary extends Record<string, unknown> {
+  status: 'closed';
+  net_margin_usd: number | null;
+  realized: HistoryRecord | null;
+}
+
+/**
+ * The close: what it returned and, when the history record came in time, the realized figures.
+ * JSON carries the same as one object; people get one card.
+ */
+export function renderClosed(output: Output, summary: ClosedSummary) {
+  if (output.isJson) {
+    // The history record it embeds is a server object like `hedge history`'s: in the one shape,
+    // under our names with nothing it sent lost; --raw prints it as sent.
+    output.json(
+      output.inOneShape && summary.realized
+        ? { ...summary, realized: historyRecordForPeople(summary.realized) }
+        : summary,
+    );
+    return;
+  }
+  const { realized, ...record } = summary;
+  for (const [key, value] of Object.entries(realized ?? {})) {
+    // The record's own figures, without repeating what the close already says.
+    if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
+  }
+  if (!output.isHuman) return output.record(record, CLOSE_FIELDS);
+  // Carry and fees on the account's side, with words (docs/output.md "Sign convention"); the record
+  // signs them as paid-positive, and plain/JSON keep that.
+  const worded: Record<string, string> = { carry_usdc: 'Carry', fees_usdc: 'Fees' };
+  for (const key in worded) {
+    const value = record[key];
+    if (typeof value === 'number') record[key] = payOrEarn(toAccountSide(value), 'USDC', { realized: true });
+  }
+  const footer = [
+    typeof summary.net_margin_usd === 'number' &&
+      'Returned (est.) is the net margin the position showed just before the close; `hedge account` shows the balance.',
+    !realized && 'The realized figures were not in the history yet; see `hedge history` in a moment.',
+  ].flatMap((line) => (line ? [output.chalk.dim(line)] : []));
+  // A card fits 24 rows at 80 columns with its title on screen: the title says what it is (market
+  // and side), so rows that only repeat it go — the action, the market and side, a close reason
+  // that is the status again.
+  const named = typeof record.market === 'string' && typeof record.side === 'string';
+  const repeats = new Set([
+    'action',
+    ...(named ? ['market', 'side'] : []),
+    ...(record.close_reason === record.status ? ['close_reason'] : []),
+  ]);
+  const title = named
+    ? `Position closed: ${safeText(record.market as string)} ${safeText(record.side as string)}`
+    : 'Position closed';
+  for (const key of repeats) delete record[key];
+  output.record(
+    record,
+    CLOSE_FIELDS.flatMap((field) =>
+      repeats.has(field.key)
+        ? []
+        : [worded[field.key] ? { ...field, label: worded[field.key]!, kind: 'text' as const, unit: undefined } : field],
+    ),
+    { title, footer },
+  );
+}
+
+/** What a position showed, read tolerantly from the positions list (api/wire/fields.ts). */
+export type PositionFigures = Partial<PositionFacts>;
+
+/**
+ * Before an add is confirmed: what the added notional costs, from a quote for that size. The
+ * addition keeps the hedge's maturity, so carry is per day and, when the maturity is known, to it.
+ */
+export function renderAdditionQuote(
+  output: Output,
+  quote: Quote,
+  context: { maturityAt?: string; daysLeft?: number; position?: PositionFigures },
+) {
+  const unit = priceUnit(quote.market);
+  const days = context.daysLeft;
+  const carryPerDay = toAccountSide(quote.carry.daily_usdc);
+  const fee = toAccountSide(quote.upfront.platform_fee_usdc);
+  if (!output.isHuman) {
+    output.note(
+      `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${unit}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
+        `fee ${payOrEarn(fee, 'USDC')}, carry ${payOrEarn(carryPerDay, 'USDC', { per: '/day' })}.`,
+    );
+    return;
+  }
+  const c = output.chalk;
+  const entry = context.position?.entryPrice;
+  const rows: Array<[string, string]> = [
+    ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
+    ...upfrontRows(output, quote, fee),
+    ['Carry per day', payOrEarn(carryPerDay, 'USDC', { per: '/day' })],
+  ];
+  if (days !== undefined) {
+    rows.push([
+      `Carry to maturity (est.)`,
+      `${payOrEarn(carryPerDay * days, 'USDC')} ${c.dim(`(${formatDays(days)} left)`)}`,
+    ]);
+  }
+  if (context.maturityAt)
+    rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, context.maturityAt)]);
+  const title = `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${context.position?.notionalUsd === undefined ? '' : ` (now ${formatMoney(context.position.notionalUsd)} USD)`}`;
+  output.write(quoteCard(output, rows, title, 'Indicative only: the addition executes at the price when it lands.'));
+}
+
+/** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
+export interface PositionChange {
+  action: 'add' | 'reduce';
+  market: string;
+  side: 'buy' | 'sell';
+  changeUsd: number;
+  before?: PositionFigures;
+  after?: PositionFigures;
+  orderTxHash?: string;
+  quotedPrice?: number;
+  balanceBeforeUsdc?: number;
+  balanceAfterUsdc?: number;
+}
+
+function beforeAfter(
+  before: number | undefined,
+  after: number | undefined,
+  format: (value: number) => string,
+  unit: string,
+) {
+  if (before === undefined && after === undefined) return undefined;
+  if (before === undefined) return `${format(after!)} ${unit}`;
+  if (after === undefined) return `${format(before)} ${unit} → —`;
+  if (format(before) === format(after)) return `${format(after)} ${unit} (unchanged)`;
+  return `${format(before)} → ${format(after)} ${unit}`;
+}
+
+/** An add: the price it is implied to have executed at. A reduce: the share of the position it closed, that share of what the position showed, and the balance's change. */
+function derived({ action, before = {}, after = {}, changeUsd, balanceBeforeUsdc, balanceAfterUsdc }: PositionChange) {
+  const { notionalUsd = 0, entryPrice } = before;
+  const share = action === 'reduce' && notionalUsd > 0 ? Math.min(1, changeUsd / notionalUsd) : undefined;
+  const part = (value?: number) => (share === undefined || value === undefined ? undefined : value * share);
+  const carry = part(before.accruedCarryUsdc);
+  return {
+    addedAt:
+      action === 'add' &&
+      before.notionalUsd !== undefined &&
+      entryPrice !== undefined &&
+      after.notionalUsd !== undefined &&
+      after.entryPrice !== undefined
+        ? impliedAdditionPrice(
+            { notionalUsd, entryPrice },
+            { notionalUsd: after.notionalUsd, entryPrice: after.entryPrice },
+          )
+        : undefined,
+    share,
+    returned: part(before.netMarginUsd),
+    realizedNet: part(before.netPnlUsd),
+    realizedCarry: carry === undefined ? undefined : toAccountSide(carry),
+    balance:
+      action === 'reduce' && balanceBeforeUsdc !== undefined && balanceAfterUsdc !== undefined
+        ? balanceAfterUsdc - balanceBeforeUsdc
+        : undefined,
+  };
+}
+
+/** After an add or a partial reduce landed: the position before → after (notional, entry, margin) */
+export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []) {
+  const { before, after } = change;
+  const unit = priceUnit(change.market);
+  const figures = derived(change);
+  const notional = beforeAfter(before?.notionalUsd, after?.notionalUsd, formatMoney, 'USD');
+  const entry = beforeAfter(before?.entryPrice, after?.entryPrice, (value) => formatRate(value), unit.trim());
+  const margin = beforeAfter(before?.marginUsdc, after?.marginUsdc, formatMoney, 'USDC');
+  const slippage =
+    figures.addedAt !== undefined && change.quotedPrice !== undefined
+      ? slippageBps(change.side, figures.addedAt, change.quotedPrice)
+      : undefined;
+  const slippageWords = slippage === undefined ? '' : slippageText(slippage);
+
+  if (!output.isHuman) {
+    const parts = [
+      notional && `notional ${notional}`,
+      entry && `entry ${entry}`,
+      margin && `margin ${margin}`,
+      figures.addedAt !== undefined &&
+        `added at about ${formatRate(figures.addedAt)}${slippageWords ? ` (${slippageWords})` : ''}`,
+      figures.returned !== undefined && `returned (est.) ${formatSignedAmount(figures.returned)} USD`,
+      figures.realizedNet !== undefined && `realized net P&L (est.) ${formatSignedAmount(figures.realizedNet)} USD`,
+      figures.realizedCarry !== undefined &&
+        `carry (est.) ${payOrEarn(figures.realizedCarry, 'USDC', { realized: true })}`,
+      figures.balance !== undefined && `balance ${formatSignedAmount(figures.balance)} USDC`,
+    ].filter(Boolean);
+    if (parts.length > 0) output.note(`Position after the ${change.action}: ${parts.join('; ')}.`);
+    return;
+  }
+
+  const c = output.chalk;
+  const pnl = (value: number) => output.humanValue({ key: 'pnl', kind: 'pnl' }, value);
+  const rows: Array<[string, string | undefined]> = [
+    ['Hedge ID', (after ?? before)?.hedgeId],
+    ['Notional', notional],
+    ['Entry', entry],
+    [
+      'Added at (implied)',
+      figures.addedAt === undefined
+        ? undefined
+        : `${formatRate(figures.addedAt)}${unit}${slippageWords ? `, ${slippageWords}` : ''}${change.quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(change.quotedPrice)})`)}`,
+    ],
+    ['Margin', margin],
+    [
+      'Returned (est.)',
+      figures.returned === undefined ? undefined : `${formatSignedAmount(figures.returned)} USD to your balance`,
+    ],
+    ['Realized net P&L (est.)', figures.realizedNet === undefined ? undefined : `${pnl(figures.realizedNet)} USD`],
+    [
+      'Carry in it (est.)',
+      figures.realizedCarry === undefined ? undefined : payOrEarn(figures.realizedCarry, 'USDC', { realized: true }),
+    ],
+    [
+      'Balance change',
+      figures.balance === undefined
+        ? undefined
+        : `${pnl(figures.balance)} USDC ${c.dim(`(${formatMoney(change.balanceBeforeUsdc!)} → ${formatMoney(change.balanceAfterUsdc!)})`)}`,
+    ],
+    [
+      'Net margin now',
+      after?.netMarginUsd === undefined
+        ? undefined
+        : `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
+    ],
+    [
+      'Maturity (unchanged)',
+      (after ?? before)?.maturityAt === undefined
+        ? undefined
+        : output.humanValue({ key: 'maturity_at', kind: 'time' }, (after ?? before)!.maturityAt),
+    ],
+    [
+      `${change.action === 'add' ? 'Add' : 'Reduce'} tx`,
+      change.orderTxHash === undefined
+        ? undefined
+        : output.humanValue({ key: 'order_tx_hash', kind: 'hash' }, change.orderTxHash),
+    ],
+  ];
+  const shown = rows.filter((row): row is [string, string] => row[1] !== undefined);
+  const notes = [...footer];
+  if (figures.share !== undefined && (figures.returned !== undefined || figures.realizedNet !== undefined)) {
+    notes.push(
+      `(est.) is ${formatPercent(figures.share * 100, 1).replace(/^\+/, '')} (${formatMoney(change.changeUsd)} of ${formatMoney(before!.notionalUsd!)} USD) of what the position showed just before the reduce; a reduction is proportional.`,
+    );
+  }
+  if (figures.balance !== undefined)
+    notes.push(
+      'Balance change is `balance_usdc` before and after: other activity on the account in between counts too.',
+    );
+  output.write(output.card(shown, `Position after the ${change.action}: ${change.market} ${change.side}`));
+  for (const line of notes) output.write(c.dim(wrapWords(line, output.columns)));
+}
 
 export type HedgeCommand = (...words: string[]) => string;
 
-function renderOpenSubmitted(output: Output, answer: OpenedHedge, hedgeCommand: HedgeCommand) {
-  const follow = hedgeCommand('hedges', answer.hedge_id, '--wait');
-  renderSubmitted(output, answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
-  if (!output.isHuman && !output.isJson) output.note(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
-}
-
-function renderOpenResolved(output: Output, hedge: Hedge, quote?: Quote) {
-  if (hedge.status === 'failed') {
-    renderHedge(output, hedge, { title: 'Order failed', quote });
-    return;
-  }
-  if (hedge.status === 'closed')
-    output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
-  else if (!output.isJson) output.success(`Filled: hedge ${hedge.id}.`);
-  renderHedge(output, hedge, { title: hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled', quote });
-}
-
-const CHANGE_WORDS = {
-  add: { submittedTitle: 'Add submitted', done: (notionalUsd: number) => `Added ${formatUsd(notionalUsd)}` },
-  reduce: { submittedTitle: 'Reduce submitted', done: (notionalUsd: number) => `Reduced by ${formatUsd(notionalUsd)}` },
-} as const;
-
-function renderChangeSubmitted(
-  output: Output,
-  action: 'add' | 'reduce',
+/** The close of a side as the close card shows it: the server's answer and what the side showed before it. */
+function closedSummary(
   answer: SubmittedAction,
-  hedgeCommand: HedgeCommand,
+  hedgeId: string | undefined,
+  estimate?: number,
+  realized?: HistoryRecord,
 ) {
-  renderSubmitted(output, answer, {
-    title: CHANGE_WORDS[action].submittedTitle,
-    footer: [`Check it with: ${hedgeCommand('positions')}`],
-  });
+  return {
+    ...answer,
+    ...(hedgeId ? { hedge_id: hedgeId } : {}),
+    status: 'closed' as const,
+    net_margin_usd: estimate ?? null,
+    realized: realized ?? null,
+  };
 }
 
 function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
@@ -58,22 +404,15 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
       : change.afterNotionalUsd !== undefined
         ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
         : 'has changed';
-    output.success(`${CHANGE_WORDS[action].done(notionalUsd)}: the ${side} hedge on ${market} ${now}.`);
+    output.success(
+      `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
+    );
   }
   const hedgeId = change.hedge?.id ?? answer.hedge_id ?? change.before?.hedgeId;
-  const inFull = hedgeId ? [`The hedge in full: ${hedgeCommand('hedges', hedgeId)}`] : [];
   if (change.closed) {
     // A reduce of about the whole position closes it: shown to people as a close.
-    if (output.isHuman) {
-      renderClosed(output, {
-        ...answer,
-        ...(hedgeId ? { hedge_id: hedgeId } : {}),
-        status: 'closed',
-        net_margin_usd: change.before?.netMarginUsd ?? null,
-        realized: change.realized ?? null,
-      });
-      return;
-    }
+    if (output.isHuman)
+      return renderClosed(output, closedSummary(answer, hedgeId, change.before?.netMarginUsd, change.realized));
   } else {
     // People get the position before → after; other modes the same figures in a line on stderr.
     renderPositionChange(
@@ -90,7 +429,7 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
         balanceBeforeUsdc: change.balanceBeforeUsdc,
         balanceAfterUsdc: change.balanceAfterUsdc,
       },
-      inFull,
+      hedgeId ? [`The hedge in full: ${hedgeCommand('hedges', hedgeId)}`] : [],
     );
     if (output.isHuman) return;
   }
@@ -105,42 +444,39 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
   output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS);
 }
 
-function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
-  renderSubmitted(output, answer, {
-    title: 'Close submitted',
-    footer: [`Check it with: ${hedgeCommand('positions')}`],
-  });
-}
-
-function renderCloseLanded(
-  output: Output,
-  closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord },
-  answer: SubmittedAction,
-) {
-  if (!output.isJson) output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
-  renderClosed(output, {
-    ...answer,
-    ...(closed.hedgeId ? { hedge_id: closed.hedgeId } : {}),
-    status: 'closed',
-    net_margin_usd: closed.estimate ?? null,
-    realized: closed.realized ?? null,
-  });
-}
-
 /** Shows one trade's outcome; `quote` is the quote shown before an open (its price is compared with the fill). */
 export function renderTrade(output: Output, view: TradeView, hedgeCommand: HedgeCommand, quote?: Quote) {
+  const check = [`Check it with: ${hedgeCommand('positions')}`];
   switch (view.kind) {
-    case 'open-submitted':
-      return renderOpenSubmitted(output, view.answer, hedgeCommand);
-    case 'open-resolved':
-      return renderOpenResolved(output, view.hedge, quote);
+    case 'open-submitted': {
+      const follow = hedgeCommand('hedges', view.answer.hedge_id, '--wait');
+      renderSubmitted(output, view.answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
+      if (!output.isHuman && !output.isJson)
+        output.note(`Submitted ${view.answer.hedge_id}; follow it with: ${follow}`);
+      return;
+    }
+    case 'open-resolved': {
+      const { hedge } = view;
+      if (hedge.status === 'closed')
+        output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
+      else if (hedge.status !== 'failed' && !output.isJson) output.success(`Filled: hedge ${hedge.id}.`);
+      const title =
+        hedge.status === 'failed' ? 'Order failed' : hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled';
+      return renderHedge(output, hedge, { title, quote });
+    }
     case 'change-submitted':
-      return renderChangeSubmitted(output, view.action, view.answer, hedgeCommand);
+      return renderSubmitted(output, view.answer, {
+        title: `${view.action === 'add' ? 'Add' : 'Reduce'} submitted`,
+        footer: check,
+      });
     case 'change-landed':
       return renderChangeLanded(output, view.change, view.answer, hedgeCommand);
     case 'close-submitted':
-      return renderCloseSubmitted(output, view.answer, hedgeCommand);
-    case 'close-landed':
-      return renderCloseLanded(output, view.closed, view.answer);
+      return renderSubmitted(output, view.answer, { title: 'Close submitted', footer: check });
+    case 'close-landed': {
+      const { closed } = view;
+      if (!output.isJson) output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
+      return renderClosed(output, closedSummary(view.answer, closed.hedgeId, closed.estimate, closed.realized));
+    }
   }
 }

@@ -89,7 +89,7 @@ export class CommandContext {
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
   }
 
-  private once<T>(name: string, build: () => Promise<T>): Promise<T> {
+  private once<T>(name: string, build: () => Promise<T>) {
     let service = this.built.get(name) as Promise<T> | undefined;
     if (!service) this.built.set(name, (service = build()));
     return service;
@@ -117,21 +117,15 @@ export class CommandContext {
       'notify' | 'confirmedAhead'
     >,
   ) {
-    const own = changes.signal !== undefined;
+    // What is not changed is this context's (a test's injected client included).
     const child = new CommandContext({
       ...this.init,
-      origin: changes.origin ?? this.origin,
-      notify: changes.notify ?? this.init.notify,
-      confirmedAhead: changes.confirmedAhead ?? this.init.confirmedAhead,
-      output: changes.output ?? this.output,
+      ...changes,
       globals: { ...this.globals, ...changes.globals },
-      signal: changes.signal ?? this.signal,
-      deadline: own ? undefined : this.deadline,
-      // A test's injected client serves every derived context.
-      client: this.init.client,
+      deadline: changes.signal ? undefined : this.deadline,
     });
     child.parent = this;
-    child.ownClient = own;
+    child.ownClient = changes.signal !== undefined;
     child.signals = this.signals;
     return child;
   }
@@ -188,14 +182,14 @@ export class CommandContext {
     return waitDeadline(this.globals.timeout, this.deadline, startedAt);
   }
 
-  interceptSignals(take: (signal: string) => boolean): () => void {
+  interceptSignals(take: (signal: string) => boolean) {
     this.signals.take = take;
     return () => {
       if (this.signals.take === take) this.signals.take = undefined;
     };
   }
 
-  offerSignal(signal: string): boolean {
+  offerSignal(signal: string) {
     return this.signals.take?.(signal) ?? false;
   }
 

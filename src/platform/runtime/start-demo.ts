@@ -35,7 +35,7 @@ export const lockDemoState = (path: string) => lockFile(path, { staleMs: LOCK_ST
 let socketsStarted = 0;
 
 /** A local socket for this process's simulator: a loopback TCP port would run Node's costly IP address code. */
-export function demoSocketPath(platform: NodeJS.Platform = process.platform): string {
+export function demoSocketPath(platform: NodeJS.Platform = process.platform) {
   const name = `hedge-demo-${process.pid}-${++socketsStarted}-${Math.random().toString(36).slice(2, 10)}`;
   if (platform === 'linux') return `\0${name}`;
   if (platform === 'win32') return `\\\\.\\pipe\\${name}`;
@@ -58,7 +58,7 @@ export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl' | 'l
 /** Tests only: a file to write inside this process's first save of the demo state, before it stops itself (SIGSTOP). */
 export const STOP_IN_SAVE_ENV = 'HEDGE_TEST_DEMO_STOP_IN_SAVE';
 
-function stopInFirstSave(markerPath: string): () => void {
+function stopInFirstSave(markerPath: string) {
   let stopped = false;
   return () => {
     if (stopped) return;

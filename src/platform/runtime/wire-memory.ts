@@ -20,7 +20,7 @@ export function learnedScopeOf(
   return { kind: 'server', key: credentials.baseUrl.replace(/\/+$/, '') };
 }
 
-export function describeScope(scope: LearnedScope): string {
+export function describeScope(scope: LearnedScope) {
   if (scope.kind === 'profile') return `profile "${scope.name}"`;
   return scope.key === 'demo' ? 'the demo' : scope.key;
 }
@@ -30,7 +30,7 @@ export function readLearned(data: StoreData, scope: LearnedScope): Record<string
   return { ...(found ?? {}) };
 }
 
-export async function saveLearned(store: ProfileStore, scope: LearnedScope, key: string, value: string): Promise<void> {
+export async function saveLearned(store: ProfileStore, scope: LearnedScope, key: string, value: string) {
   await store.update((data) => {
     if (scope.kind === 'profile') {
       const profile = data.profiles[scope.name];
@@ -46,7 +46,7 @@ export async function saveLearned(store: ProfileStore, scope: LearnedScope, key:
 }
 
 /** Forgets what was learned for the scope (or everywhere); returns the names forgotten, as `where: key=value`. */
-export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'all'): Promise<string[]> {
+export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'all') {
   const forgotten: string[] = [];
   const note = (where: string, names: Record<string, string> | undefined) => {
     for (const [key, value] of Object.entries(names ?? {})) forgotten.push(`${where}: ${key}=${value}`);
@@ -92,7 +92,7 @@ export class WireMemory {
   }
 
   /** Keeps a wire name the client learned, and says so once (the next run starts with it). */
-  async keep(scope: LearnedScope, learned: LearnedWire): Promise<void> {
+  async keep(scope: LearnedScope, learned: LearnedWire) {
     const { env, profileKey } = WIRE_SETTING_SOURCES[learned.setting];
     const what =
       learned.setting === 'pageSizeParam'

@@ -5,7 +5,7 @@ import { displayWidth, wrapWords } from './width.js';
 /** Columns a card's borders and padding take: `│ label │ value │`. */
 const CARD_FRAME = 7;
 
-function pad(count: number): string {
+function pad(count: number) {
   return count > 0 ? ' '.repeat(count) : '';
 }
 
@@ -13,7 +13,7 @@ function pad(count: number): string {
 export function drawCard(
   rows: ReadonlyArray<readonly [string, string]>,
   options: { columns: number; chalk: ChalkInstance; title?: string },
-): string {
+) {
   const { columns, chalk: c } = options;
   const labelNeed = Math.max(1, ...rows.map(([label]) => displayWidth(label)));
   const valueNeed = Math.max(1, ...rows.flatMap(([, value]) => value.split('\n').map(displayWidth)));

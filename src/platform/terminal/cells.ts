@@ -24,7 +24,7 @@ export interface ColumnFormat {
   unit?: string;
 }
 
-export function valueOf(field: FieldSpec, row: Record<string, unknown>): unknown {
+export function valueOf(field: FieldSpec, row: Record<string, unknown>) {
   return field.get ? field.get(row) : row[field.key];
 }
 
@@ -39,7 +39,7 @@ export function kindOf(field: FieldSpec, rows: readonly Record<string, unknown>[
 }
 
 /** `NGN/USDT` when every row is of one USDT market; undefined when rows mix markets or say none. */
-export function rateUnitOf(rows: readonly Record<string, unknown>[]): string | undefined {
+export function rateUnitOf(rows: readonly Record<string, unknown>[]) {
   let market: unknown;
   for (const row of rows) {
     if (market === undefined) market = row.market;
@@ -78,8 +78,9 @@ export interface CellContext {
   absoluteOnly?: boolean;
 }
 
-/** A signed amount: +12.50, -3.00, 0.00; green when positive, red when negative. */
-function signed(value: number, decimals: number, c: ChalkInstance): { text: string; styled: string } {
+/** A signed amount: +12.50, -3.00, 0.00; green when positive, red when negative. A charge: the server's positive is paid by the account, shown as money out of it. */
+function signed(amount: number, decimals: number, c: ChalkInstance, kind: 'pnl' | 'charge') {
+  const value = kind === 'charge' ? toAccountSide(amount) : amount;
   const digits = formatFixed(Math.abs(value), decimals);
   // A figure that rounds to zero carries no sign (domain/money.ts formatSignedAmount).
   const zero = /^[0.,]*$/.test(digits);
@@ -102,71 +103,34 @@ export function formatCell(
   let text: string;
   let styled: string | undefined;
   if (typeof value === 'number') {
-    switch (kind) {
-      case 'money':
-      case 'count':
-      case 'rate':
-        text = formatFixed(value, format.decimals ?? 2);
-        break;
-      case 'pnl':
-        ({ text, styled } = signed(value, format.decimals ?? 2, c));
-        break;
-      case 'charge':
-        // The server's positive is paid by the account: shown as money out of it.
-        ({ text, styled } = signed(toAccountSide(value), format.decimals ?? 2, c));
-        break;
-      case 'percent':
-        text = formatPercent(value, format.decimals ?? 4);
-        break;
-      default:
-        text = String(value);
-    }
+    if (kind === 'pnl' || kind === 'charge') ({ text, styled } = signed(value, format.decimals ?? 2, c, kind));
+    else if (kind === 'percent') text = formatPercent(value, format.decimals ?? 4);
+    else text = NUMERIC_KINDS.has(kind) ? formatFixed(value, format.decimals ?? 2) : String(value);
   } else if (typeof value === 'string' && NUMERIC_KINDS.has(kind) && DECIMAL_TEXT.test(value)) {
     // A server's decimal string ("99889.00"): its own digits, grouped like our numbers; signed and coloured as P&L.
-    if (kind === 'pnl' || kind === 'charge') {
-      const decimals = (value.trim().split('.')[1] ?? '').length;
-      const amount = Number(value);
-      ({ text, styled } = signed(kind === 'charge' ? toAccountSide(amount) : amount, decimals, c));
-    } else {
-      text = groupDecimalText(value);
-    }
+    if (kind === 'pnl' || kind === 'charge')
+      ({ text, styled } = signed(Number(value), (value.trim().split('.')[1] ?? '').length, c, kind));
+    else text = groupDecimalText(value);
   } else if (typeof value === 'string') {
-    const safe = safeText(value);
-    switch (kind) {
-      case 'time': {
-        const relative =
-          context.absoluteOnly !== true && (field.relativeWhen === undefined || field.relativeWhen(row))
-            ? formatRelative(value, context.nowMs)
-            : '';
-        const time = context.where === 'table' ? formatUtcMinutes(safe) : formatUtc(safe);
-        text = relative ? `${time} (${relative})` : time;
-        styled = relative ? `${time} ${c.dim(`(${relative})`)}` : time;
-        break;
+    text = safeText(value);
+    if (kind === 'time' || kind === 'utc') {
+      const relative =
+        kind === 'time' &&
+        context.absoluteOnly !== true &&
+        (field.relativeWhen === undefined || field.relativeWhen(row))
+          ? formatRelative(value, context.nowMs)
+          : '';
+      text = context.where === 'table' ? formatUtcMinutes(text) : formatUtc(text);
+      if (relative) {
+        styled = `${text} ${c.dim(`(${relative})`)}`;
+        text = `${text} (${relative})`;
       }
-      case 'utc':
-        text = context.where === 'table' ? formatUtcMinutes(safe) : formatUtc(safe);
-        break;
-      case 'countdown':
-        text = formatTimeLeft(safe, context.nowMs) || safe;
-        break;
-      case 'hash':
-        text = shortHash(safe);
-        break;
-      case 'side':
-        text = safe;
-        styled = value === 'buy' ? c.green(safe) : value === 'sell' ? c.magenta(safe) : safe;
-        break;
-      case 'status':
-        text = safe;
-        styled = colorStatus(c, safe);
-        break;
-      default:
-        text = safe;
-    }
-  } else if (typeof value === 'object') {
-    text = safeText(JSON.stringify(value));
+    } else if (kind === 'countdown') text = formatTimeLeft(text, context.nowMs) || text;
+    else if (kind === 'hash') text = shortHash(text);
+    else if (kind === 'side') styled = value === 'buy' ? c.green(text) : value === 'sell' ? c.magenta(text) : text;
+    else if (kind === 'status') styled = colorStatus(c, text);
   } else {
-    text = safeText(String(value));
+    text = safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
   }
   styled ??= text;
   if (!field.style) return { styled, width: displayWidth(text) };
@@ -190,7 +154,7 @@ const STATUS_COLOURS: Record<string, 'green' | 'red' | 'yellow' | 'dim'> = {
   abandoned: 'dim',
 };
 
-export function colorStatus(c: ChalkInstance, status: string): string {
+export function colorStatus(c: ChalkInstance, status: string) {
   if (status === 'unknown') return c.yellow.bold(status);
   return Object.hasOwn(STATUS_COLOURS, status) ? c[STATUS_COLOURS[status]!](status) : status;
 }
@@ -199,7 +163,7 @@ export function colorStatus(c: ChalkInstance, status: string): string {
 const DECIMAL_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
 
 /** `-1234567.50` → `-1,234,567.50`: thousands grouped, the digits as sent. */
-function groupDecimalText(value: string): string {
+function groupDecimalText(value: string) {
   const [whole, fraction] = value.trim().replace(/^\+/, '').split('.');
   const sign = whole!.startsWith('-') ? '-' : '';
   const digits = sign ? whole!.slice(1) : whole!;

@@ -1,10 +1,10 @@
 // Colour is decided once, here, for the whole process.
-import { Chalk, type ChalkInstance } from 'chalk';
+import { Chalk } from 'chalk';
 
 /** The environment variables colour depends on (NO_COLOR, FORCE_COLOR, TERM). */
 type ColourEnv = Readonly<Record<string, string | undefined>>;
 
-export function colorEnabled(input: { flag: boolean | undefined; env: ColourEnv; stdoutIsTTY: boolean }): boolean {
+export function colorEnabled(input: { flag: boolean | undefined; env: ColourEnv; stdoutIsTTY: boolean }) {
   if (input.flag === false) return false;
   if (input.env.NO_COLOR !== undefined && input.env.NO_COLOR !== '') return false;
   const force = input.env.FORCE_COLOR;
@@ -13,6 +13,6 @@ export function colorEnabled(input: { flag: boolean | undefined; env: ColourEnv;
   return input.stdoutIsTTY;
 }
 
-export function makeChalk(enabled: boolean): ChalkInstance {
+export function makeChalk(enabled: boolean) {
   return new Chalk({ level: enabled ? 1 : 0 });
 }

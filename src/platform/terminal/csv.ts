@@ -4,7 +4,7 @@ import { spreadsheetSafe } from './spreadsheet-cell.js';
 
 export { spreadsheetSafe };
 
-export function csvText(rows: string[][]): string {
+export function csvText(rows: string[][]) {
   return stringify(
     rows.map((row) => row.map(spreadsheetSafe)),
     { record_delimiter: 'unix' },

@@ -4,7 +4,7 @@ import { wrapWords } from './width.js';
 const NAME_WIDTH = Math.max(...EXIT_CODES.map(({ name }) => name.length));
 
 /** `hedge help exit-codes`: the table for people (meanings wrapped to `width`), or `[{code, name, meaning}]` with --json. */
-export function renderExitCodes(options: { json?: boolean; width?: number } = {}): string {
+export function renderExitCodes(options: { json?: boolean; width?: number } = {}) {
   if (options.json) return `${JSON.stringify(EXIT_CODES, null, 2)}\n`;
   const lead = 3 + 2 + NAME_WIDTH + 2;
   const lines = EXIT_CODES.map(({ code, name, meaning }) =>

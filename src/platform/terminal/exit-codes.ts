@@ -4,79 +4,59 @@ import { ApiError, HedgeError } from '../../core/errors.js';
 import { asRun, type Invocation } from '../../core/program.js';
 
 /** The one table of exit codes: printed by `hedge help exit-codes`, the man page and docs/exit-codes.md (a test compares them). */
-export const EXIT_CODES = [
-  { code: 0, name: 'ok', meaning: 'the command did what was asked' },
-  { code: 1, name: 'unexpected', meaning: 'an unexpected error (a bug, or a config store that cannot be used)' },
-  { code: 2, name: 'usage', meaning: 'usage or invalid input; nothing was sent' },
-  {
-    code: 3,
-    name: 'rejected',
-    meaning: 'rejected by the API or a pre-trade check (4xx such as exposure_exceeded, no_open_hedge)',
-  },
-  { code: 4, name: 'auth', meaning: 'authentication: missing, malformed or refused API key' },
-  {
-    code: 5,
-    name: 'network',
-    meaning: 'network or server failure after retries, or the outcome of a write is unknown (key printed)',
-  },
-  { code: 6, name: 'order-failed', meaning: 'the order failed on-chain (status failed); nothing was opened' },
-  {
-    code: 7,
-    name: 'pending',
-    meaning: 'still pending when the wait ran out; the action stands (resume command printed)',
-  },
-  { code: 8, name: 'declined', meaning: 'declined at a confirmation; nothing was sent' },
-  { code: 9, name: 'changes', meaning: '`hedge plan`: the account is not at the target (changes are needed)' },
-  { code: 10, name: 'alert', meaning: '`--watch --exit-on-alert`: an alert fired' },
-  {
-    code: 11,
-    name: 'held',
-    meaning:
+export const EXIT_CODES = (
+  [
+    [0, 'ok', 'the command did what was asked'],
+    [1, 'unexpected', 'an unexpected error (a bug, or a config store that cannot be used)'],
+    [2, 'usage', 'usage or invalid input; nothing was sent'],
+    [3, 'rejected', 'rejected by the API or a pre-trade check (4xx such as exposure_exceeded, no_open_hedge)'],
+    [4, 'auth', 'authentication: missing, malformed or refused API key'],
+    [5, 'network', 'network or server failure after retries, or the outcome of a write is unknown (key printed)'],
+    [6, 'order-failed', 'the order failed on-chain (status failed); nothing was opened'],
+    [7, 'pending', 'still pending when the wait ran out; the action stands (resume command printed)'],
+    [8, 'declined', 'declined at a confirmation; nothing was sent'],
+    [9, 'changes', '`hedge plan`: the account is not at the target (changes are needed)'],
+    [10, 'alert', '`--watch --exit-on-alert`: an alert fired'],
+    [
+      11,
+      'held',
       'another live process holds this action or the account lock (pid, host and since named), or this run only observed its action; this run did not act',
-  },
-  {
-    code: 12,
-    name: 'unresolved',
-    meaning:
+    ],
+    [
+      12,
+      'unresolved',
       "an action's outcome cannot be told (past the key lifetime with nothing that proves it did not land, or a side moved by an actor outside hedge); nothing was resent: `hedge journal resolve ID --landed|--not-landed`, or `hedge resume ID --resend-unproven`",
-  },
-  {
-    code: 13,
-    name: 'state',
-    meaning:
+    ],
+    [
+      13,
+      'state',
       "local state (the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a symlink or corrupt; or a journal row to be sent again does not verify as this account's own or its key already has a finished row (`unverified_row`); nothing was sent; the path or row is named",
-  },
-  {
-    code: 14,
-    name: 'unreadable',
-    meaning:
+    ],
+    [
+      14,
+      'unreadable',
       'the server answered in a way hedge could not read (the field and what came are named); not a network failure',
-  },
-  {
-    code: 15,
-    name: 'keeper-down',
-    meaning: '`hedge keep status`: no keeper is running for this account (dead, hung, stopped, or never started here)',
-  },
-  {
-    code: 16,
-    name: 'repeated',
-    meaning:
+    ],
+    [
+      15,
+      'keeper-down',
+      '`hedge keep status`: no keeper is running for this account (dead, hung, stopped, or never started here)',
+    ],
+    [
+      16,
+      'repeated',
       'the same write (same request, same account) finished within the repeat window and the side still shows exactly what it left: likely a re-run of a command killed after its action; nothing was sent (`--again` sends another)',
-  },
-  {
-    code: 124,
-    name: 'until',
-    meaning:
+    ],
+    [
+      124,
+      'until',
       '`--until EXPR`: the condition never became true within the time bound (--timeout, default 120 s); under --json the last data is on stdout',
-  },
-  {
-    code: 129,
-    name: 'hangup',
-    meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal',
-  },
-  { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },
-  { code: 143, name: 'terminated', meaning: 'stopped by SIGTERM; an unresolved action stays in the journal' },
-] as const;
+    ],
+    [129, 'hangup', 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal'],
+    [130, 'interrupted', 'interrupted (Ctrl-C); an unresolved action stays in the journal'],
+    [143, 'terminated', 'stopped by SIGTERM; an unresolved action stays in the journal'],
+  ] as const
+).map(([code, name, meaning]) => ({ code, name, meaning }));
 
 export type ExitCode = (typeof EXIT_CODES)[number]['code'];
 
@@ -85,24 +65,13 @@ export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']): ExitCo
   return EXIT_CODES.find((entry) => entry.name === name)!.code;
 }
 
-export interface ErrorDescription {
-  exitCode: ExitCode;
-  code: string;
-  kind: string;
-  message: string;
-  hint?: string;
-  details: Record<string, unknown>;
-  status: number | null;
-  requestId?: string;
-  idempotencyKey?: string;
-  sentence?: string;
-}
+export type ErrorDescription = ReturnType<typeof describeError>;
 
 function nameOf(code: ExitCode): string {
   return EXIT_CODES.find((entry) => entry.code === code)!.name;
 }
 
-export function describeError(error: unknown): ErrorDescription {
+export function describeError(error: unknown) {
   const facts = error instanceof HedgeError ? error.facts() : { exitCode: 1, code: 'unexpected' };
   const exitCode = facts.exitCode as ExitCode;
   const guide = error instanceof ApiError ? guideFor(error.code, error.status) : undefined;
@@ -152,7 +121,7 @@ export function errorAsEventFields(error: unknown): { code: string; message: str
 }
 
 /** A failure as the runner reports it (the CLI's and the agent's runs alike): every `hedge …` command its message and hint name is written as the user runs it — the program as run and the flags that chose the environment (`--demo`, `--profile NAME`) once — for the text written where no context is at hand. */
-export function describeFailure(error: unknown, run: Invocation): ErrorDescription {
+export function describeFailure(error: unknown, run: Invocation) {
   const described = describeError(error);
   described.message = asRun(described.message, run);
   if (described.hint) described.hint = asRun(described.hint, run);

@@ -15,7 +15,7 @@ export {
 import { utcMinute, utcSecond } from '../../core/utc-text.js';
 
 /** Decimals a plain number shows as sent (up to 6): 12.5 → 1, 3 → 0. */
-export function fractionDigits(value: number): number {
+export function fractionDigits(value: number) {
   if (Number.isInteger(value)) return 0;
   for (let digits = 1; digits < 6; digits++) {
     const scaled = value * 10 ** digits;
@@ -24,30 +24,30 @@ export function fractionDigits(value: number): number {
   return 6;
 }
 
-export function formatPercent(value: number, decimals = 4): string {
+export function formatPercent(value: number, decimals = 4) {
   return `${signOf(value)}${Math.abs(value).toFixed(decimals)}%`;
 }
 
 /** "1 day", "3 days", "2.5 days" (to a tenth). */
-export function formatDays(days: number): string {
+export function formatDays(days: number) {
   return days === 1 ? '1 day' : `${Math.round(days * 10) / 10} days`;
 }
 
-export function formatBps(value: number): string {
+export function formatBps(value: number) {
   return `${signOf(value)}${Math.abs(value).toFixed(1)} bps`;
 }
 
 const signOf = (value: number): string => (value > 0 ? '+' : value < 0 ? '-' : '');
 
 /** "2026-11-25 08:00:00 UTC" */
-export function formatUtc(iso: string): string {
+export function formatUtc(iso: string) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   return `${utcSecond(date)} UTC`;
 }
 
 /** "2026-11-25 08:00" (UTC, to the minute): a time in a table column headed "UTC". */
-export function formatUtcMinutes(iso: string): string {
+export function formatUtcMinutes(iso: string) {
   // A UTC timestamp as servers write it ("2026-11-21T23:44:18.103Z") reads as its own first 16 characters: no Date to make, per cell of a long table.
   if (UTC_TIMESTAMP.test(iso)) return utcMinute(iso);
   const date = new Date(iso);
@@ -56,7 +56,7 @@ export function formatUtcMinutes(iso: string): string {
 }
 
 /** Time left until `iso`: "2d 23h", "5h 10m", "4m"; "due" once it has passed; '' when unreadable. */
-export function formatTimeLeft(iso: string, nowMs: number): string {
+export function formatTimeLeft(iso: string, nowMs: number) {
   const target = Date.parse(iso);
   if (Number.isNaN(target)) return '';
   if (target <= nowMs) return 'due';
@@ -68,7 +68,7 @@ export function formatTimeLeft(iso: string, nowMs: number): string {
 const UTC_TIMESTAMP = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?Z$/;
 
 /** "2026-11-25 09:00 (local)" in the machine's time zone. */
-export function formatLocal(iso: string, timeZone?: string): string {
+export function formatLocal(iso: string, timeZone?: string) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   const parts = new Intl.DateTimeFormat('en-CA', {
@@ -86,13 +86,13 @@ export function formatLocal(iso: string, timeZone?: string): string {
 }
 
 /** The local time to show beside a UTC one ("2026-11-25 09:00 GMT+1"), or '' when the machine's zone reads the same clock then (TZ=UTC, London in winter): a second line saying the same is noise. */
-export function localTimeBeside(iso: string, timeZone?: string): string {
+export function localTimeBeside(iso: string, timeZone?: string) {
   const local = formatLocal(iso, timeZone);
   return local.startsWith(formatUtcMinutes(iso)) ? '' : local;
 }
 
 /** "in 2d 23h", "in 5m", "3h ago"; "now" within a second either way. */
-export function formatRelative(iso: string, nowMs: number): string {
+export function formatRelative(iso: string, nowMs: number) {
   const target = Date.parse(iso);
   if (Number.isNaN(target)) return '';
   const delta = target - nowMs;

@@ -19,8 +19,7 @@ import {
 import { checkOutputOptions, declaredName, type OutputFields } from '../fields/output-fields.js';
 import { asSent } from '../../core/as-sent.js';
 import { forScripts } from '../fields/script-shape.js';
-import { Notes } from './notes.js';
-import type { Invocation } from '../../core/program.js';
+import { asRun, type Invocation } from '../../core/program.js';
 import { rankedFor, type Resource } from '../fields/resource-fields.js';
 import { drawTable, EMPTY_CELL, leftOutNote, widthOnLines, type TableCell, type TableColumn } from './table.js';
 import { displayWidth, wrapWords } from './width.js';
@@ -80,7 +79,7 @@ const TEXT_MIN_WIDTH = 10;
 const WRAP_MAX_MIN_WIDTH = 20;
 
 /** A resource, or fields alone (kept in their own order when the width is short). */
-function asResource(known: Resource | readonly FieldSpec[]): Resource {
+function asResource(known: Resource | readonly FieldSpec[]) {
   return Array.isArray(known)
     ? { fields: [...(known as FieldSpec[])], priority: (known as FieldSpec[]).map((field) => field.key) }
     : (known as Resource);
@@ -101,7 +100,9 @@ export class Output {
   private readonly query?: (data: unknown) => unknown;
   private readonly header: boolean;
   private readonly csv?: CsvEncoder;
-  private readonly notes: Notes;
+  /** Where notes wrap (a person reads them); undefined: one line each, for a script. */
+  private readonly wrapAt?: number;
+  private readonly run: Invocation;
   private readonly documents?: unknown[];
   /** The --fields names checked before the command ran against what it prints (a write's documented fields, ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null. */
   private accepted?: ReadonlySet<string>;
@@ -121,17 +122,13 @@ export class Output {
     this.query = init.query;
     this.header = init.header !== false;
     this.csv = init.csv;
-    this.notes = new Notes(
-      init.streams.stderr,
-      init.chalk,
-      init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined),
-      init.run,
-    );
+    this.wrapAt = init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined);
+    this.run = init.run ?? {};
     if (init.documents && this.mode === 'json') this.documents = init.documents;
   }
 
   /** Before the command runs (runner/run-command.ts): --fields and --query checked against what the command prints, so that a mistake is exit 2 with nothing sent. */
-  prepare(declared: OutputFields | undefined, commandWords: string): void {
+  prepare(declared: OutputFields | undefined, commandWords: string) {
     this.accepted = checkOutputOptions(
       declared,
       { fields: this.fields, query: this.query !== undefined, json: this.mode === 'json' },
@@ -141,7 +138,7 @@ export class Output {
   }
 
   /** After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that cannot shape the data (a JMESPath function given the wrong type, found only on the data) is said on stderr and the data is printed unshaped, instead of turning the outcome into exit 2. */
-  private shapedOrWhole<T>(shape: () => T, whole: T): T {
+  private shapedOrWhole<T>(shape: () => T, whole: T) {
     if (!this.afterSend) return shape();
     try {
       return shape();
@@ -154,46 +151,44 @@ export class Output {
     }
   }
 
-  get isJson(): boolean {
+  get isJson() {
     return this.mode === 'json';
   }
 
-  get isHuman(): boolean {
+  get isHuman() {
     return this.mode === 'table';
   }
 
   /** JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a command shows a record read under other names under ours when this is true, as it does for people. */
-  get inOneShape(): boolean {
+  get inOneShape() {
     return this.mode === 'json' && !this.raw;
   }
 
   /** What JSON prints for `data`: the server's data as sent with --raw, else hedge's one shape. */
-  private forJson(data: unknown, known: readonly FieldSpec[]): unknown {
+  private forJson(data: unknown, known: readonly FieldSpec[]) {
     return this.raw ? asSent(data) : forScripts(data, known);
   }
 
   /** Raw text to stdout (a completion script, a table already rendered). */
   /** Every string leaving here passes the untrusted-text filter: our colours pass, nothing else acts on a terminal. */
-  write(text: string): void {
+  write(text: string) {
     const safe = safeStyled(text);
     this.streams.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
   }
 
   /** The data as it came, as valid JSON whose invisible or control characters are written as escapes; --fields keeps only the named keys of each record (in that order), then --query reshapes it. */
-  json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): void {
+  json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
     const shaped = this.shapeJson(data, known, how);
     if (this.documents) {
       this.documents.push(shaped ?? null);
       return;
     }
-    if (this.format === 'ndjson') {
-      const documents = Array.isArray(shaped) ? shaped : [shaped];
-      let text = '';
-      for (const document of documents) text += `${safeJson(document ?? null)}\n`;
-      if (text !== '') this.streams.stdout.write(text);
-      return;
-    }
-    this.streams.stdout.write(`${safeJson(shaped ?? null, 2)}\n`);
+    // ndjson: a line per document of a list (none for an empty one).
+    const text =
+      this.format === 'ndjson'
+        ? (Array.isArray(shaped) ? shaped : [shaped]).map((document) => `${safeJson(document ?? null)}\n`).join('')
+        : `${safeJson(shaped ?? null, 2)}\n`;
+    if (text !== '') this.streams.stdout.write(text);
   }
 
   /** A list written as its items come (history read page by page, never held whole): byte for byte what json() writes for the whole array, in json and ndjson. */
@@ -203,7 +198,7 @@ export class Output {
     const ndjson = this.format === 'ndjson';
     let text = '';
     let count = 0;
-    const flush = (): void => {
+    const flush = () => {
       if (text !== '') stdout.write(text);
       text = '';
     };
@@ -225,7 +220,7 @@ export class Output {
   }
 
   /** A JSON document one of whose members is a long list, the list written a piece at a time from `item(index)` instead of being made whole first (the report's cumulative line over 100,000 closes): byte for byte what json() writes for the document with the list in it. */
-  jsonWithList(document: Record<string, unknown>, key: string, count: number, item: (index: number) => unknown): void {
+  jsonWithList(document: Record<string, unknown>, key: string, count: number, item: (index: number) => unknown) {
     if (this.format !== 'json' || this.fields || this.query || this.documents) {
       this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
       return;
@@ -253,7 +248,7 @@ export class Output {
   }
 
   /** The data shaped as json() shapes it (--fields, then --query), for a caller that wraps it (`--watch` records). */
-  shapeJson(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): unknown {
+  shapeJson(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
     // One shape whatever the server (numbers as numbers), or with --raw the server's own data.
     const sent = how.asSent ? asSent(data) : this.forJson(data, known);
     const fields = this.fields;
@@ -263,24 +258,26 @@ export class Output {
   }
 
   /** A line for the operator, on stderr in every format; wrapped at word boundaries when a person reads it (a table on stdout, or stderr a terminal); one line per message for a script. */
-  note(text: string): void {
-    this.notes.note(text);
+  note(text: string) {
+    this.say(text);
   }
 
-  warn(text: string): void {
-    this.notes.warn(text);
+  warn(text: string) {
+    this.say(this.chalk.yellow(text));
   }
 
-  success(text: string): void {
-    this.notes.success(text);
+  success(text: string) {
+    this.say(this.chalk.green(text));
+  }
+
+  /** The line on stderr, every `hedge …` in it written as the user runs hedge. */
+  private say(text: string) {
+    const named = asRun(text, this.run);
+    this.streams.stderr.write(`${safeStyled(this.wrapAt === undefined ? named : wrapWords(named, this.wrapAt))}\n`);
   }
 
   /** A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the array itself. */
-  async list(
-    rows: Record<string, unknown>[],
-    known: Resource | readonly FieldSpec[],
-    options: ListOptions,
-  ): Promise<void> {
+  async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions) {
     const resource = asResource(known);
     if (this.mode === 'json') {
       this.json(options.json ?? rows, [...resource.fields, ...(options.jsonFields ?? [])]);
@@ -293,7 +290,8 @@ export class Output {
         rows,
       );
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
-      this.writeRows(fields, rows);
+      const text = this.rowsText(fields, rows);
+      if (text !== '') this.write(text);
       if (rows.length === 0) this.note(options.empty);
       if (options.totals && this.format === 'tsv' && rows.length > 0) {
         const totals = options.totals;
@@ -321,18 +319,18 @@ export class Output {
         );
     // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
     if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
+    const totals = options.totals;
+    const { columns, totalsCells } = this.tableColumns(fields, rows, totals?.row);
     const { text, hidden, shortened } = await drawTable({
-      columns: this.tableColumns(fields, rows, options.totals?.row),
+      columns,
       priority,
       decisive,
       rowCount: rows.length,
-      totals: options.totals
-        ? {
-            label: safeText(options.totals.label),
-            ...(options.totals.shortLabel === undefined ? {} : { shortLabel: safeText(options.totals.shortLabel) }),
-            cells: this.totalsCells(fields, rows, options.totals.row),
-          }
-        : undefined,
+      totals: totals && {
+        label: safeText(totals.label),
+        ...(totals.shortLabel === undefined ? {} : { shortLabel: safeText(totals.shortLabel) }),
+        cells: totalsCells,
+      },
       sections: options.sections,
       width: this.columns,
       chalk: this.chalk,
@@ -351,7 +349,7 @@ export class Output {
   }
 
   /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
-  record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}): void {
+  record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}) {
     if (this.mode === 'json') {
       this.json(options.json ?? record, known);
       return;
@@ -374,7 +372,7 @@ export class Output {
   }
 
   /** A record as TSV or CSV text: a header row of keys (unless --no-header) and one row. */
-  recordText(record: Record<string, unknown>, known: FieldSpec[]): string {
+  recordText(record: Record<string, unknown>, known: FieldSpec[]) {
     const fields = this.pick(
       withExtraFields(known, [record], { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
       [record],
@@ -383,12 +381,12 @@ export class Output {
   }
 
   /** A card (ui/card.ts) from label/value pairs already formatted for people, fitted to the width. */
-  card(rows: Array<[string, string]>, title?: string): string {
+  card(rows: Array<[string, string]>, title?: string) {
     return drawCard(rows, { columns: this.columns, chalk: this.chalk, title });
   }
 
   /** A value as a card shows it (colour, separators, relative times). */
-  humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown): string {
+  humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown) {
     const spec = field as FieldSpec;
     return formatCell(
       spec,
@@ -405,18 +403,17 @@ export class Output {
     return { chalk: this.chalk, nowMs: this.now(), where };
   }
 
-  /** Each field as a column of the Table: its header with unit, alignment, how it shortens, its cells. */
-  private tableColumns(
-    fields: FieldSpec[],
-    rows: Record<string, unknown>[],
-    totals?: Record<string, unknown>,
-  ): TableColumn[] {
+  /** Each field as a column of the Table (its header with unit, alignment, how it shortens, its cells), and its cell of the totals. */
+  private tableColumns(fields: FieldSpec[], rows: Record<string, unknown>[], totals?: Record<string, unknown>) {
     const unit = rateUnitOf(rows);
     const context = this.cellContext('table');
-    return fields.map((field) => {
+    const totalsCells: TableCell[] = [];
+    const columns = fields.map((field) => {
       // The totals count in the column's decimals (a sum can be more precise than any row).
       const kind = kindOf(field, rows);
       const format = numberFormatOf(field, totals ? [...rows, totals] : rows, unit);
+      const total = totals?.[field.key];
+      totalsCells.push(total === undefined ? EMPTY_CELL : formatCell(field, total, totals!, format, context));
       const header = safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit }));
       const shrink = field.wrap
         ? 'wrap'
@@ -455,36 +452,23 @@ export class Output {
         // A narrower form for a narrow table: the field's own, or a time without its "(in 2d 3h)".
         get compact() {
           const narrower = field.compact;
-          if (narrower !== undefined)
-            return (compact ??= rows.map((row) => formatCell(field, narrower(row), row, format, context)));
-          if (kind !== 'time') return undefined;
+          if (narrower === undefined && kind !== 'time') return undefined;
           return (compact ??= rows.map((row) =>
-            formatCell(field, valueOf(field, row), row, format, { ...context, absoluteOnly: true }),
+            formatCell(field, narrower ? narrower(row) : valueOf(field, row), row, format, {
+              ...context,
+              absoluteOnly: narrower === undefined,
+            }),
           ));
         },
       };
       return column;
     });
-  }
-
-  private totalsCells(fields: FieldSpec[], rows: Record<string, unknown>[], totals: Record<string, unknown>) {
-    const unit = rateUnitOf(rows);
-    const context = this.cellContext('table');
-    return fields.map((field) => {
-      const value = totals[field.key];
-      if (value === undefined) return EMPTY_CELL;
-      return formatCell(field, value, totals, numberFormatOf(field, [...rows, totals], unit), context);
-    });
+    return { columns, totalsCells };
   }
 
   // --- TSV and CSV ---
 
-  private writeRows(fields: FieldSpec[], rows: Record<string, unknown>[]): void {
-    const text = this.rowsText(fields, rows);
-    if (text !== '') this.write(text);
-  }
-
-  private rowsText(fields: FieldSpec[], rows: Record<string, unknown>[]): string {
+  private rowsText(fields: FieldSpec[], rows: Record<string, unknown>[]) {
     const table: string[][] = [];
     if (this.header) table.push(fields.map((field) => safeText(field.key)));
     for (const row of rows) table.push(fields.map((field) => plainValue(valueOf(field, row))));
@@ -497,7 +481,7 @@ export class Output {
   }
 
   /** --fields applied to the columns there are (dotted names reach into `records`); an unknown name is bad usage (exit 2). */
-  private pick(available: FieldSpec[], records: readonly Record<string, unknown>[]): FieldSpec[] {
+  private pick(available: FieldSpec[], records: readonly Record<string, unknown>[]) {
     if (!this.fields) return available;
     const picked = pickFields(available, this.fields, records, this.accepted);
     if ('problem' in picked)
@@ -509,7 +493,7 @@ export class Output {
 }
 
 /** TSV and CSV cells: raw values, one line each, control characters (tabs, newlines) shown escaped. */
-function plainValue(value: unknown): string {
+function plainValue(value: unknown) {
   if (value === undefined || value === null) return '';
   if (typeof value === 'object') return safeText(JSON.stringify(value));
   return safeText(String(value));
@@ -538,7 +522,7 @@ function projectFields(
       throw new UsageError(unknownFieldProblem(name, [...available]));
     if (name.includes('.')) nested.add(name);
   }
-  const project = (record: Record<string, unknown>): Record<string, unknown> => {
+  const project = (record: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
     for (const name of wanted) {
       if (nested.has(name)) setAtPath(out, name.split('.'), valueAtPath(record, name) ?? null);
@@ -557,7 +541,7 @@ function projectFields(
 }
 
 /** The fields a table shows without --fields: the resource's, in its table order, then what the server sent that nobody named (sorted). */
-function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: readonly string[] = []): FieldSpec[] {
+function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: readonly string[] = []) {
   const byKey = new Map(resource.fields.map((field) => [field.key, field]));
   const order = resource.table ?? resource.fields.map((field) => field.key);
   const shown = order.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
@@ -568,7 +552,7 @@ function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: 
 }
 
 /** Sets `value` at the path inside `target`, making the objects on the way (a dotted --fields name in JSON). */
-function setAtPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+function setAtPath(target: Record<string, unknown>, path: readonly string[], value: unknown) {
   let node = target;
   for (const segment of path.slice(0, -1)) {
     const next = node[segment];

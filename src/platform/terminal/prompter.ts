@@ -46,7 +46,7 @@ export interface FitOptions {
 }
 
 /** The text wrapped at spaces so that, with `lead` columns before it and `tail` after it, no line reaches the terminal's last column. */
-export function fitToTerminal(text: string, columns: number, options: FitOptions = {}): string {
+export function fitToTerminal(text: string, columns: number, options: FitOptions = {}) {
   const lead = options.lead ?? 0;
   const tail = options.tail ?? 0;
   // The lead and the tail are glued to the first and last word, so they move with them.
@@ -64,8 +64,7 @@ export function createInquirerPrompter(
   const load = () => import('@inquirer/prompts');
   const fitPrompt = (text: string, options: FitOptions) =>
     fitToTerminal(text, terminalColumns(io.stderr, io.stderrIsTTY, env), { hangingIndent: LEAD, ...options });
-  const fitError = (result: true | string): true | string =>
-    result === true ? true : fitPrompt(result, { lead: LEAD });
+  const fitError = (result: true | string) => (result === true ? true : fitPrompt(result, { lead: LEAD }));
   return {
     async select(options) {
       const { select } = await load();

@@ -29,34 +29,30 @@ export class RecordingOutput extends Output {
   }
 
   /** The last data the command handed over (`undefined`: it printed none). */
-  get data(): unknown {
+  get data() {
     return this.captured?.data;
   }
 
-  get printedData(): boolean {
+  get printedData() {
     return this.captured !== undefined;
   }
 
   /** Whether the calls can be played onto an output of another format: records and lists can (the output layer draws them in any format); a bare JSON document or text cannot. */
-  playableAs(output: Output): boolean {
+  playableAs(output: Output) {
     return output.isJson || this.calls.every((call) => call.kind !== 'text');
   }
 
   /** Plays every call onto `output`, in order (notes included). */
-  async playOnto(output: Output): Promise<void> {
+  async playOnto(output: Output) {
     for (const call of this.calls) await call.play(output);
   }
 
   /** Plays only the notes and warnings (when the data itself is printed another way). */
-  playNotesOnto(output: Output): void {
+  playNotesOnto(output: Output) {
     for (const call of this.calls) if (call.kind === 'note') call.play(output);
   }
 
-  override async list(
-    rows: Record<string, unknown>[],
-    known: Resource | readonly FieldSpec[],
-    options: ListOptions,
-  ): Promise<void> {
+  override async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions) {
     // What a condition reads is what --json prints: hedge's one shape (numbers as numbers).
     this.captured = {
       data: forScripts(options.json ?? rows, Array.isArray(known) ? known : (known as Resource).fields),
@@ -64,21 +60,21 @@ export class RecordingOutput extends Output {
     this.calls.push({ kind: 'data', play: (output) => output.list(rows, known, options) });
   }
 
-  override record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}): void {
+  override record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}) {
     this.captured = { data: forScripts(options.json ?? record, known) };
     this.calls.push({ kind: 'data', play: (output) => output.record(record, known, options) });
   }
 
-  override json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): void {
+  override json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
     this.captured = { data: how.asSent ? data : forScripts(data, known) };
     this.calls.push({ kind: 'text', play: (output) => output.json(data, known, how) });
   }
 
-  override write(text: string): void {
+  override write(text: string) {
     this.calls.push({ kind: 'text', play: (output) => output.write(text) });
   }
 
-  override note(text: string): void {
+  override note(text: string) {
     this.calls.push({ kind: 'note', play: (output) => output.note(text) });
   }
 }

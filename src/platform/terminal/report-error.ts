@@ -14,13 +14,13 @@ export interface ErrorOut {
 }
 
 /** Spaces that continue a wrapped line under its text: ` → hint` continues under the hint. */
-function hangingIndentOf(line: string): number {
+function hangingIndentOf(line: string) {
   return /^ *(?:→ )?/.exec(stripVTControlCharacters(line))![0].length;
 }
 
 export function reportError(description: ErrorDescription, error: unknown, out: ErrorOut): number {
   const columns = out.json ? undefined : out.columns;
-  const fitLine = (text: string): string =>
+  const fitLine = (text: string) =>
     columns === undefined
       ? text
       : text

@@ -27,7 +27,7 @@ const REFRESH_MS = 1000;
 const silent: Progress = { refresh() {}, stop() {} };
 
 /** `label` says what is pending ("Submitted 0x12ab…6c1f, waiting for the fill"); the spinner shows it with the seconds elapsed since `since` (clock time), which is how long the action has been pending. */
-export async function startProgress(ctx: ProgressHost, rawLabel: string, since: number): Promise<Progress> {
+export async function startProgress(ctx: ProgressHost, rawLabel: string, since: number) {
   const label = safeStyled(rawLabel);
   if (ctx.quiet) return silent;
   if (!ctx.stderrIsTTY) {

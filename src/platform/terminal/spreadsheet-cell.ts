@@ -6,6 +6,6 @@ import { isNumericText } from '../../core/number-format.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-export function spreadsheetSafe(cell: string): string {
+export function spreadsheetSafe(cell: string) {
   return FORMULA_START.test(cell) && !isNumericText(cell, false) ? `'${cell}` : cell;
 }

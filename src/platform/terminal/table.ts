@@ -93,11 +93,11 @@ export function fitColumns(
     if (decisiveKeys.has(needs[index]!.key)) lastDecisive = at;
   });
   // Narrower widths hold while the desk's columns, or an amount, are being taken — never for another column of the rest.
-  const narrowsFor = (stage: number): boolean => stage <= lastDecisive || needs[order[stage]!]!.money === true;
+  const narrowsFor = (stage: number) => stage <= lastDecisive || needs[order[stage]!]!.money === true;
   // A reference's width once decided (whole or cut): it holds at every later stage.
   const chosen = new Map<number, number>();
   /** The narrowest column `index` may be while the column at place `stage` of `order` is being taken. */
-  const floor = (index: number, stage: number): number => {
+  const floor = (index: number, stage: number) => {
     const fixed = chosen.get(index);
     if (fixed !== undefined) return fixed;
     const need = needs[index]!;
@@ -107,7 +107,7 @@ export function fitColumns(
     return width;
   };
   /** How many columns of `order` are kept: the first whatever the width, then each while all fit. */
-  const admitted = (): number => {
+  const admitted = () => {
     if (order.length === 0) return 0;
     let count = 1;
     for (; count < order.length; count++) {
@@ -169,7 +169,7 @@ function giveBackRoom(
   kept: readonly number[],
   widths: Array<number | undefined>,
   room: number,
-): void {
+) {
   let spare = room;
   for (const pass of ['cut text', 'whole', 'drawn'] as const) {
     for (let at = 0; at < kept.length && spare > 0; at++) {
@@ -191,7 +191,7 @@ function giveBackRoom(
 }
 
 /** Column indexes, most important first: those `priority` names in its order, then the others left to right. */
-function importanceOrder(needs: readonly ColumnNeed[], priority: readonly string[]): number[] {
+function importanceOrder(needs: readonly ColumnNeed[], priority: readonly string[]) {
   const position = new Map(needs.map((need, index) => [need.key, index]));
   const named = priority.flatMap((key) => (position.has(key) ? [position.get(key)!] : []));
   const seen = new Set(named);
@@ -199,7 +199,7 @@ function importanceOrder(needs: readonly ColumnNeed[], priority: readonly string
 }
 
 /** The narrowest a text can be on at most `lines` lines, broken at its spaces (the header `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word. */
-export function widthOnLines(header: string, lines: number): number {
+export function widthOnLines(header: string, lines: number) {
   const whole = displayWidth(header);
   const words = header.split(' ').filter((word) => word !== '');
   let width = Math.max(0, ...words.map(displayWidth));
@@ -208,7 +208,7 @@ export function widthOnLines(header: string, lines: number): number {
 }
 
 /** A cell's text as lines of at most `width` columns, broken at its spaces; a word wider than the column alone is cut with … (never broken across lines). */
-function wrapCell(styled: string, width: number): string[] {
+function wrapCell(styled: string, width: number) {
   const lines: string[] = [];
   // Each word alone cut to the width first, so that the wrapping never splits one.
   const words = styled.split(' ').map((word) => (displayWidth(word) > width ? truncateEnd(word, width) : word));
@@ -217,11 +217,7 @@ function wrapCell(styled: string, width: number): string[] {
 }
 
 /** What a table left out, named (the README's promise): the columns it hid and the ids it shortened in the middle; undefined when it left out nothing. */
-export function leftOutNote(
-  columns: number,
-  hidden: readonly string[],
-  shortened: readonly string[],
-): string | undefined {
+export function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]) {
   if (hidden.length === 0 && shortened.length === 0) return undefined;
   const parts: string[] = [];
   if (hidden.length > 0) parts.push(`Hidden at ${columns} columns: ${hidden.join(', ')}`);
@@ -237,25 +233,18 @@ export function leftOutNote(
 // ---- drawing --------------------------------------------------------------------------------
 
 /** A laid cell's first line (a totals cell is one line). */
-function oneLine(cell: LaidCell): string {
+function oneLine(cell: LaidCell) {
   return typeof cell === 'string' ? cell : (cell.lines[0] ?? '');
 }
 
 /** A cell's text padded to its column's width, on the side its alignment says. */
-function padCell(text: string, width: number, align: 'left' | 'right'): string {
+function padCell(text: string, width: number, align: 'left' | 'right') {
   const room = ' '.repeat(Math.max(0, width - displayWidth(text)));
   return align === 'right' ? room + text : text + room;
 }
 
 /** A cell as drawn: one line, or several (a header on two lines, wrapped text). */
 type LaidCell = string | { lines: string[] };
-
-/** The lines of the table: cells fitted, shortened and styled, ready to be drawn. */
-interface Laid {
-  widths: number[];
-  aligns: Array<'left' | 'right'>;
-  blocks: Array<{ line?: string; rows: LaidCell[][] }>;
-}
 
 /** A kept column, the width it was given, and its whole width. */
 interface KeptColumn {
@@ -264,7 +253,8 @@ interface KeptColumn {
   whole: number;
 }
 
-function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: string[] } {
+/** The table laid out (cells fitted, shortened and styled) and drawn by cli-table3, a block of rows at a time. */
+function draw(Table: CliTable3, input: TableInput): DrawnTable {
   const c = input.chalk;
   const needs = columnNeeds(input);
   const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
@@ -286,7 +276,7 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
     );
 
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
-  const blocks: Laid['blocks'] = [{ rows: [header, rule] }];
+  const blocks: Array<{ line?: string; rows: LaidCell[][] }> = [{ rows: [header, rule] }];
   let section = 0;
   for (let index = 0; index < input.rowCount; index++) {
     while (section < sections.length && sections[section]!.before <= index) {
@@ -304,12 +294,26 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
     lastRows.rows.push(rule);
     blocks.splice(totalsAt, 0, { line: totalsLine(input, input.totals, kept), rows: [] });
   }
+  const lines = (kept.length === 0 ? [] : blocks).flatMap((block) => [
+    ...(block.line === undefined ? [] : [block.line]),
+    ...Array.from({ length: Math.ceil(block.rows.length / ROWS_PER_DRAWING) }, (_, at) => {
+      const table = new Table({
+        chars: NO_BORDERS,
+        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+        colWidths: kept.map(({ width }) => width),
+        colAligns: kept.map(({ column }) => column.align),
+        wordWrap: false,
+      });
+      // The lines of a cell on lines of its row.
+      const rows = block.rows.slice(at * ROWS_PER_DRAWING, (at + 1) * ROWS_PER_DRAWING);
+      table.push(
+        ...rows.map((cells) => cells.map((cell) => (typeof cell === 'string' ? cell : cell.lines.join('\n')))),
+      );
+      return table.toString().split('\n');
+    }).flat(),
+  ]);
   return {
-    laid: {
-      widths: kept.map(({ width }) => width),
-      aligns: kept.map(({ column }) => column.align),
-      blocks,
-    },
+    text: lines.map((line) => line.trimEnd()).join('\n'),
     hidden: fit.hidden.map((index) => input.columns[index]!.key),
     // An id or hash drawn narrower than its widest value: shortened on screen.
     shortened: kept
@@ -410,7 +414,7 @@ function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidC
 }
 
 /** The totals as one line under the rule. */
-function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>, kept: readonly KeptColumn[]): string {
+function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>, kept: readonly KeptColumn[]) {
   const c = input.chalk;
   const cells = kept.map(({ column, width }) => {
     const cell = totals.cells[input.columns.indexOf(column)];
@@ -441,40 +445,13 @@ const NO_BORDERS = {
   middle: ' '.repeat(COLUMN_GAP),
 };
 
-function drawWithCliTable3(Table: CliTable3, laid: Laid): string[] {
-  const lines: string[] = [];
-  for (const block of laid.blocks) {
-    if (block.line !== undefined) lines.push(block.line);
-    for (let from = 0; from < block.rows.length; from += ROWS_PER_DRAWING) {
-      const table = new Table({
-        chars: NO_BORDERS,
-        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-        colWidths: laid.widths,
-        colAligns: laid.aligns,
-        wordWrap: false,
-      });
-      // The lines of a cell on lines of its row.
-      const rows = block.rows.slice(from, from + ROWS_PER_DRAWING);
-      table.push(
-        ...rows.map((cells) => cells.map((cell) => (typeof cell === 'string' ? cell : cell.lines.join('\n')))),
-      );
-      lines.push(...table.toString().split('\n'));
-    }
-  }
-  return lines;
-}
-
 /** Draws a table synchronously (cli-table3 already loaded): for a screen redrawn in place (`--watch`). */
 export type TableDrawer = (input: TableInput) => DrawnTable;
 
 export async function loadTableDrawer(): Promise<TableDrawer> {
   const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
   const Table = loaded.default ?? (loaded as unknown as CliTable3);
-  return (input) => {
-    const { laid, hidden, shortened } = layOut(input);
-    const lines = laid.widths.length === 0 ? [] : drawWithCliTable3(Table, laid);
-    return { text: lines.map((line) => line.trimEnd()).join('\n'), hidden, shortened };
-  };
+  return (input) => draw(Table, input);
 }
 
 /** The table fitted to `input.width`: the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */

@@ -18,7 +18,7 @@ export function terminalColumns(
   stream: NodeJS.WritableStream,
   isTTY: boolean,
   env: Readonly<Record<string, string | undefined>>,
-): number {
+) {
   const own = isTTY ? (stream as { columns?: number }).columns : undefined;
   const fromEnv = /^\s*\d+\s*$/.test(env.COLUMNS ?? '') ? Number(env.COLUMNS) : 0;
   const chosen = own !== undefined && own > 0 ? own : fromEnv > 0 ? fromEnv : DEFAULT_COLUMNS;

@@ -5,27 +5,27 @@ import type StringWidth from 'string-width';
 
 // Loaded on first use: loading either starts ICU's grapheme segmenter, which a command that fits no text to the terminal (a pipe, --json) never pays for (docs/performance.md).
 let libraries: { stringWidth: typeof StringWidth; sliceAnsi: typeof SliceAnsi } | undefined;
-function loaded(): NonNullable<typeof libraries> {
+function loaded() {
   /* eslint-disable @typescript-eslint/no-require-imports -- a synchronous load on first use; esbuild bundles both */
   libraries ??= { stringWidth: require('string-width').default, sliceAnsi: require('slice-ansi').default };
   /* eslint-enable @typescript-eslint/no-require-imports */
   return libraries;
 }
-const sliceAnsi = (text: string, start: number, end?: number): string => loaded().sliceAnsi(text, start, end);
+const sliceAnsi = (text: string, start: number, end?: number) => loaded().sliceAnsi(text, start, end);
 
 const ELLIPSIS = '…';
 
 /** Columns the text takes on screen. */
-export const displayWidth = (text: string): number => loaded().stringWidth(text);
+export const displayWidth = (text: string) => loaded().stringWidth(text);
 
 /** The text cut to at most `width` columns, ending in `…` when cut. */
-export function truncateEnd(text: string, width: number): string {
+export function truncateEnd(text: string, width: number) {
   if (displayWidth(text) <= width) return text;
   return width < 1 ? '' : cutAfter(text, width - 1);
 }
 
 /** The text cut to at most `width` columns by replacing its middle with `…`, e.g. a hash as `0x5f12…157b`. */
-export function shortenMiddle(text: string, width: number): string {
+export function shortenMiddle(text: string, width: number) {
   const whole = displayWidth(text);
   if (whole <= width) return text;
   if (width < 1) return '';
@@ -36,7 +36,7 @@ export function shortenMiddle(text: string, width: number): string {
 }
 
 /** The text's first `columns` columns (fewer where a wide character would cross them) and `…` in place of the next character, in that character's colours. */
-function cutAfter(text: string, columns: number): string {
+function cutAfter(text: string, columns: number) {
   const at = displayWidth(sliceAnsi(text, 0, columns));
   const next = stripVTControlCharacters(sliceAnsi(text, at, at + 1) || sliceAnsi(text, at, at + 2));
   const upToNext = sliceAnsi(text, 0, at + displayWidth(next));
@@ -45,7 +45,7 @@ function cutAfter(text: string, columns: number): string {
 }
 
 /** The text wrapped to `width` columns at spaces. */
-export function wrapWords(text: string, width: number, options: { hangingIndent?: number } = {}): string {
+export function wrapWords(text: string, width: number, options: { hangingIndent?: number } = {}) {
   const hanging = Math.max(0, options.hangingIndent ?? 0);
   const rest = Math.max(1, width - hanging);
   const lines: string[] = [];
@@ -63,12 +63,12 @@ export function wrapWords(text: string, width: number, options: { hangingIndent?
 }
 
 /** Where the lines of one line of text start and end, in columns: the first line `first` columns wide, the others `rest`. */
-function lineRanges(paragraph: string, first: number, rest: number): Array<[number, number]> {
+function lineRanges(paragraph: string, first: number, rest: number) {
   const ranges: Array<[number, number]> = [];
   let room = first;
   let start = 0;
   let end = -1;
-  const breakLine = (at: number): void => {
+  const breakLine = (at: number) => {
     ranges.push([start, end]);
     [start, end, room] = [at, -1, rest];
   };
@@ -91,9 +91,9 @@ function lineRanges(paragraph: string, first: number, rest: number): Array<[numb
 }
 
 /** The words of a line of text, each with its first column and width; a quoted command that fits `widest` is one. */
-function words(paragraph: string, widest: number): Array<{ at: number; width: number }> {
+function words(paragraph: string, widest: number) {
   const found: Array<{ at: number; width: number }> = [];
-  const add = (text: string, from: number): void => {
+  const add = (text: string, from: number) => {
     const width = displayWidth(text);
     if (width > 0) found.push({ at: displayWidth(paragraph.slice(0, from)), width });
   };
