@@ -1,6 +1,5 @@
 // `hedge report --html FILE`: one self-contained page, nothing fetched, printable on A4. Every
 // outside string passes safeText and is HTML-escaped; only this module's own markup is raw.
-import { quoteCurrencyOf } from '../../core/markets.js';
 import { payWords } from '../../core/money.js';
 import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../../core/number-format.js';
 import type { HistoryFacts } from '../../core/wire.js';
@@ -8,6 +7,7 @@ import {
   closedHedgeTime,
   compareListed,
   lockedCents,
+  quoteOf,
   toCents,
   type CumulativeSeries,
   type Report,
@@ -322,7 +322,7 @@ function totalsSection(report: Report) {
   });
   const locked = report.locked.map((sum) =>
     card(
-      `Locked (${sum.quote_currency === null ? 'quote currency' : escapeHtml(sum.quote_currency)})`,
+      `Locked (${escapeHtml(sum.quote_currency ?? 'quote currency')})`,
       'quote_amount_locked',
       sum.amount,
       formatMoney(sum.amount),
@@ -394,7 +394,7 @@ export function closedHedgeRow(record: HistoryFacts): string {
   const { closedAt, clientReference: reference, market } = record;
   const text = (value: string | undefined) => (value === undefined ? DASH : escapeHtml(value));
   const cents = lockedCents(record);
-  const currency = market === undefined ? '' : (quoteCurrencyOf(market) ?? '');
+  const currency = quoteOf(record);
   return (
     '<tr>' +
     // The date over the time: two parts, each whole, so that the numbers have the width.

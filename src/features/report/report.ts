@@ -6,23 +6,8 @@ import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
 import { readHistoryRecord, type HistoryFacts, readPosition } from '../../platform/api/wire/fields.js';
 import type { HistoryRecord } from '../../platform/api/schemas.js';
 import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
-import {
-  closedHedgeTime,
-  compareListed,
-  ReportBuilder,
-  type CumulativeSeries,
-  type Report,
-  type ReportOptions,
-} from './report-rules.js';
+import { closedHedgeTime, compareListed, doubled, ReportBuilder, type ReportOptions } from './report-rules.js';
 import type { HedgeReferences } from '../book/deal.js';
-
-export interface GatheredReport {
-  report: Report;
-  cumulative: CumulativeSeries;
-  fetched: number;
-  complete: boolean;
-  stopped?: HistoryWalk['stopped'];
-}
 
 /** What a walk through the history pages found. */
 export interface HistoryWalk {
@@ -47,17 +32,11 @@ export async function walkHistory(
   }
   if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
   if (last?.more === true && last.records.length > 0) return { fetched, complete: false, stopped: 'no-next' };
-  if (last !== undefined && !last.paged && historyMayBeIncomplete(last.records.length))
+  // A full last page without a cursor to the next may hide older closed hedges: the report then
+  // says `"complete": false` and the CLI warns.
+  if (last !== undefined && !last.paged && last.records.length >= MAX_PAGE_SIZE)
     return { fetched, complete: false, stopped: 'full-page' };
   return { fetched, complete: true };
-}
-
-/**
- * A full last page without a cursor to the next may hide older closed hedges: the report then
- * says `"complete": false` and the CLI warns.
- */
-function historyMayBeIncomplete(fetched: number) {
-  return fetched >= MAX_PAGE_SIZE;
 }
 
 export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped'] = 'full-page'): string {
@@ -85,7 +64,7 @@ export async function gatherReport(
   options: ReportOptions,
   onCovered?: (record: HistoryFacts) => void,
   { points = true, references }: { points?: boolean; references?: HedgeReferences } = {},
-): Promise<GatheredReport> {
+) {
   // Both requests in flight together.
   const positions = client.listPositions();
   positions.catch(() => {
@@ -142,7 +121,11 @@ export class ClosedHedgeListing {
   }
 
   add(record: HistoryFacts): void {
-    if (this.count === this.times.length) this.grow();
+    if (this.count === this.times.length) {
+      this.times = doubled(this.times);
+      this.offsets = doubled(this.offsets);
+      this.lengths = doubled(this.lengths);
+    }
     const row = this.row(record);
     const bytes = Buffer.byteLength(row);
     this.times[this.count] = closedHedgeTime(record);
@@ -200,18 +183,6 @@ export class ClosedHedgeListing {
     this.pending = [];
     this.pendingBytes = 0;
   }
-
-  private grow(): void {
-    const size = this.times.length * 2;
-    const grown = <T extends Float64Array | Uint32Array>(old: T, make: (n: number) => T): T => {
-      const next = make(size);
-      next.set(old);
-      return next;
-    };
-    this.times = grown(this.times, (n) => new Float64Array(n));
-    this.offsets = grown(this.offsets, (n) => new Float64Array(n));
-    this.lengths = grown(this.lengths, (n) => new Uint32Array(n));
-  }
 }
 
 /** Reads rows back through a one-block window: rows come in close-time order, near the file's order. */
@@ -246,13 +217,8 @@ function closeTimeOf(raw: Record<string, unknown>) {
   }
 }
 
-export interface CloseTimeFilter {
-  since?: Date;
-  until?: Date;
-}
-
 /** Whether a record closed in [since, until); one with no readable close time is 'unreadable'. */
-export function inPeriod(record: HistoryRecord, filter: CloseTimeFilter): 'in' | 'out' | 'unreadable' {
+export function inPeriod(record: HistoryRecord, filter: { since?: Date; until?: Date }): 'in' | 'out' | 'unreadable' {
   const closedAt = closeTimeOf(record);
   const ms = closedAt === undefined ? Number.NaN : Date.parse(closedAt);
   if (!Number.isFinite(ms)) return 'unreadable';
