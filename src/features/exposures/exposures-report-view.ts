@@ -10,18 +10,10 @@ import type { Output } from '../../platform/terminal/output.js';
 import { CHART, escapeHtml, fixed, svgBar, svgOpen } from '../report/report-html.js';
 import type { Resource } from '../../platform/fields/resource-fields.js';
 import { utcMinute } from '../../core/utc-text.js';
+import { market, renderSections, resource, usd, type Section } from './exposures-view.js';
 
 export const REPORT_SECTIONS = ['coverage', 'cost', 'effectiveness'] as const;
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
-
-const market: FieldSpec = { key: 'market', label: 'Market' };
-const usd = (key: string, label: string, kind: FieldSpec['kind'] = 'money'): FieldSpec => ({
-  key,
-  label,
-  unit: 'USD',
-  kind,
-});
-const resource = (fields: FieldSpec[], priority: string[]): Resource => ({ fields, priority });
 
 const COVERAGE_RESOURCE = resource(
   [
@@ -40,9 +32,9 @@ const COST_TO_DATE_RESOURCE = resource(
   [
     market,
     { key: 'closed_hedges', label: 'Closed hedges', kind: 'count' },
-    { key: 'carry_usdc', label: 'Carry', unit: 'USDC', kind: 'pnl' },
-    { key: 'fees_usdc', label: 'Fees', unit: 'USDC', kind: 'pnl' },
-    { key: 'cost_usdc', label: 'Cost', unit: 'USDC', kind: 'pnl' },
+    usd('carry_usdc', 'Carry', 'pnl', 'USDC'),
+    usd('fees_usdc', 'Fees', 'pnl', 'USDC'),
+    usd('cost_usdc', 'Cost', 'pnl', 'USDC'),
   ],
   ['market', 'cost_usdc', 'carry_usdc', 'fees_usdc', 'closed_hedges'],
 );
@@ -74,7 +66,7 @@ const EFFECTIVENESS_RESOURCE = resource(
   ],
 );
 
-const SECTIONS: Record<ReportSection, { resource: Resource; title: string; empty: string }> = {
+const SECTIONS: Record<ReportSection, Section> = {
   coverage: { resource: COVERAGE_RESOURCE, title: 'Coverage per week', empty: 'No week to show.' },
   cost: {
     resource: COST_TO_DATE_RESOURCE,
@@ -88,20 +80,6 @@ const SECTIONS: Record<ReportSection, { resource: Resource; title: string; empty
   },
 };
 
-function exposureReportAsData(view: ExposureReportView): Record<string, unknown> {
-  return {
-    as_of: view.asOf,
-    source: view.source,
-    policy: policyAsData(view.policy),
-    prices: view.prices,
-    history_complete: view.historyComplete,
-    effective_band_pct: [...EFFECTIVE_BAND_PCT],
-    coverage: view.report.coverage,
-    cost: view.report.cost,
-    effectiveness: view.report.effectiveness,
-  };
-}
-
 export async function renderExposureReport(
   output: Output,
   view: ExposureReportView,
@@ -111,28 +89,22 @@ export async function renderExposureReport(
     output.warn(
       `GET /hedges/history returned ${view.historyFetched} closed hedges and may hold older ones: the cost to date may be incomplete.`,
     );
-  if (output.isJson) {
-    if (options.section === undefined) output.json(exposureReportAsData(view));
-    else output.json(view.report[options.section], SECTIONS[options.section].resource.fields);
-    return;
-  }
-  if (!output.isHuman) {
-    const section = options.section ?? 'coverage';
-    await output.list(view.report[section] as unknown as Record<string, unknown>[], SECTIONS[section].resource, {
-      empty: SECTIONS[section].empty,
-    });
-    return;
-  }
-  output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
-  for (const section of options.section === undefined ? REPORT_SECTIONS : [options.section]) {
-    const { resource, title, empty } = SECTIONS[section];
-    await output.list(view.report[section] as unknown as Record<string, unknown>[], resource, { title, empty });
-  }
-  output.note(
-    output.chalk.dim(
+  const data = {
+    as_of: view.asOf,
+    source: view.source,
+    policy: policyAsData(view.policy),
+    prices: view.prices,
+    history_complete: view.historyComplete,
+    effective_band_pct: [...EFFECTIVE_BAND_PCT],
+    ...view.report,
+  };
+  await renderSections(output, view, SECTIONS, data, {
+    ...options,
+    all: REPORT_SECTIONS,
+    fallback: 'coverage',
+    footer:
       "Exposure in USD at today's price; hedged: what the hedges held then, in the exposure's direction. Nothing was sent.",
-    ),
-  );
+  });
 }
 
 // ---- HTML ----------------------------------------------------------------------------------
@@ -155,7 +127,7 @@ function compact(value: number): string {
 function coverageChart(view: ExposureReportView, market: string): string {
   const weeks = view.report.coverage.filter((row) => row.market === market);
   if (weeks.length === 0) return '';
-  const top = Math.max(1, ...weeks.map((row) => Math.max(row.exposure_usd, row.hedged_usd, row.target_usd))) * 1.1;
+  const top = Math.max(1, ...weeks.flatMap((row) => [row.exposure_usd, row.hedged_usd, row.target_usd])) * 1.1;
   const plotW = CHART.width - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotW / weeks.length;
@@ -213,13 +185,11 @@ function effectivenessChart(view: ExposureReportView): string {
 
 function cell(value: unknown, field: FieldSpec): string {
   if (value === null || value === undefined) return '<td class="muted">—</td>';
-  // Carry, fees and cost come on the account's side, signed as every screen shows them: -10.00 is paid.
-  if (field.unit === 'USDC' && typeof value === 'number')
-    return `<td class="num">${escapeHtml(formatSignedMoney(value))}</td>`;
-  if (field.kind === 'utc' && typeof value === 'string') return `<td>${escapeHtml(utcMinute(value))}</td>`;
-  if (typeof value === 'number') return `<td class="num">${escapeHtml(formatUpTo(value, 2))}</td>`;
   if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
-  return `<td>${escapeHtml(String(value))}</td>`;
+  // Carry, fees and cost come on the account's side, signed as every screen shows them: -10.00 is paid.
+  if (typeof value === 'number')
+    return `<td class="num">${escapeHtml(field.unit === 'USDC' ? formatSignedMoney(value) : formatUpTo(value, 2))}</td>`;
+  return `<td>${escapeHtml(field.kind === 'utc' && typeof value === 'string' ? utcMinute(value) : String(value))}</td>`;
 }
 
 function table(rows: readonly object[], resourceOf: Resource): string {

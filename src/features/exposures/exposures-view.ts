@@ -11,17 +11,23 @@ import { utcMinute } from '../../core/utc-text.js';
 export const EXPOSURE_SECTIONS = ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy'] as const;
 export type ExposureSection = (typeof EXPOSURE_SECTIONS)[number];
 
-const market: FieldSpec = { key: 'market', label: 'Market' };
+export const market: FieldSpec = { key: 'market', label: 'Market' };
 const side: FieldSpec = { key: 'side', label: 'Side', kind: 'side' };
-const usd = (key: string, label: string): FieldSpec => ({ key, label, unit: 'USD', kind: 'money' });
-const pnl = (key: string, label: string): FieldSpec => ({ key, label, unit: 'USD', kind: 'pnl' });
-
-const fieldsOnly = (fields: FieldSpec[], priority?: string[]): Resource => ({
-  fields,
-  priority: priority ?? fields.map((field) => field.key),
+/** An amount in USD (or `unit`). */
+export const usd = (key: string, label: string, kind: FieldSpec['kind'] = 'money', unit = 'USD'): FieldSpec => ({
+  key,
+  label,
+  unit,
+  kind,
 });
 
-export const EXPOSURE_LINE_RESOURCE = fieldsOnly(
+/** Fields, and the order a narrow table keeps them in (theirs when not given). */
+export const resource = (fields: FieldSpec[], priority = fields.map((field) => field.key)): Resource => ({
+  fields,
+  priority,
+});
+
+export const EXPOSURE_LINE_RESOURCE = resource(
   [
     { key: 'id', label: 'ID', kind: 'text' },
     market,
@@ -54,7 +60,7 @@ export const EXPOSURE_LINE_RESOURCE = fieldsOnly(
   ],
 );
 
-export const BOOK_RESOURCE = fieldsOnly(
+export const BOOK_RESOURCE = resource(
   [
     market,
     side,
@@ -75,51 +81,51 @@ export const BOOK_RESOURCE = fieldsOnly(
   ['side', 'target_usd', 'market', 'band_low_usd', 'band_high_usd', 'tenor_days', 'until', 'exposures'],
 );
 
-export const SCHEDULE_RESOURCE = fieldsOnly(
+export const SCHEDULE_RESOURCE = resource(
   [
     { key: 'at', label: 'At', kind: 'utc' },
     market,
     side,
     usd('from_usd', 'From'),
     usd('to_usd', 'To'),
-    pnl('change_usd', 'Change'),
+    usd('change_usd', 'Change', 'pnl'),
     { key: 'reason', label: 'Why', kind: 'text', wrap: true },
   ],
   ['at', 'side', 'to_usd', 'change_usd', 'reason', 'from_usd', 'market'],
 );
 
-export const COST_RESOURCE = fieldsOnly(
+export const COST_RESOURCE = resource(
   [
     { key: 'due', label: 'Due', kind: 'utc' },
     market,
     { key: 'exposures', label: 'Due then', kind: 'text', wrap: true },
-    { key: 'carry_usdc', label: 'Carry', unit: 'USDC', kind: 'pnl' },
-    { key: 'fees_usdc', label: 'Fees', unit: 'USDC', kind: 'pnl' },
+    usd('carry_usdc', 'Carry', 'pnl', 'USDC'),
+    usd('fees_usdc', 'Fees', 'pnl', 'USDC'),
     { key: 'rolls', label: 'Rolls', kind: 'count' },
-    { key: 'cost_usdc', label: 'Cost', unit: 'USDC', kind: 'pnl' },
+    usd('cost_usdc', 'Cost', 'pnl', 'USDC'),
   ],
   ['due', 'cost_usdc', 'exposures', 'carry_usdc', 'fees_usdc', 'rolls', 'market'],
 );
 
-export const STRESS_RESOURCE = fieldsOnly(
+export const STRESS_RESOURCE = resource(
   [
     market,
     { key: 'shock_pct', label: 'Shock %', kind: 'count' },
     { key: 'price', label: 'Price', unit: 'rate', kind: 'rate' },
-    pnl('exposure_change_usd', 'Exposure'),
-    pnl('cover_pnl_usd', 'Cover P&L'),
-    pnl('net_usd', 'Net'),
+    usd('exposure_change_usd', 'Exposure', 'pnl'),
+    usd('cover_pnl_usd', 'Cover P&L', 'pnl'),
+    usd('net_usd', 'Net', 'pnl'),
   ],
   ['shock_pct', 'net_usd', 'exposure_change_usd', 'cover_pnl_usd', 'price', 'market'],
 );
 
-const POLICY_RESOURCE = fieldsOnly([
+const POLICY_RESOURCE = resource([
   { key: 'within_days', label: 'Within days', kind: 'count' },
   { key: 'ratio_pct', label: 'Ratio %', kind: 'count' },
 ]);
 
 /** The sections as data: what JSON shows, and each section's rows for TSV/CSV/NDJSON. */
-function exposuresAsData(view: ExposuresView): Record<string, unknown> {
+function exposuresAsData(view: ExposuresView) {
   return {
     as_of: view.asOf,
     source: view.source,
@@ -140,7 +146,7 @@ function exposuresAsData(view: ExposuresView): Record<string, unknown> {
   };
 }
 
-const SECTIONS: Record<ExposureSection, { resource: Resource; title: string; empty: string }> = {
+const SECTIONS: Record<ExposureSection, Section> = {
   exposures: {
     resource: EXPOSURE_LINE_RESOURCE,
     title: 'Exposures as the policy sees them now',
@@ -162,16 +168,13 @@ const SECTIONS: Record<ExposureSection, { resource: Resource; title: string; emp
     empty: 'Nothing to hold, so no cost.',
   },
   stress: { resource: STRESS_RESOURCE, title: 'Stress: the price moves now by …', empty: 'No price to stress.' },
-  policy: { resource: POLICY_RESOURCE, title: 'Hedge ratio by time to due', empty: 'No ratio buckets.' },
+  policy: {
+    resource: POLICY_RESOURCE,
+    title: 'Hedge ratio by time to due',
+    empty: 'No ratio buckets.',
+    rows: (document) => (document.policy as ReturnType<typeof policyAsData>).ratios,
+  },
 };
-
-function sectionRows(
-  view: ExposuresView,
-  section: ExposureSection,
-): { rows: Record<string, unknown>[]; resource: Resource; title: string; empty: string } {
-  const rows = section === 'policy' ? policyAsData(view.policy).ratios : view[section];
-  return { rows: rows as unknown as Record<string, unknown>[], ...SECTIONS[section] };
-}
 
 /** The command's output: every section on a terminal and in JSON, one in the row formats. */
 export async function renderExposures(
@@ -191,31 +194,47 @@ export async function renderExposures(
         `${market}: the fee could not be quoted; the projected cost shows carry only (give it with --fee-bps).`,
       );
   }
+  const data = exposuresAsData(view);
+  await renderSections(output, view, SECTIONS, data, {
+    ...options,
+    all: ['exposures', 'book', 'schedule', 'cost', 'stress'],
+    fallback: 'book',
+    footer: 'Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.',
+  });
+}
+
+export interface Section {
+  resource: Resource;
+  title: string;
+  empty: string;
+  /** The rows a list shows, when they are not the document's member of the section's name. */
+  rows?: (document: Record<string, unknown>) => unknown;
+}
+
+/**
+ * Sections of a document, as `hedge exposures` says them: JSON the whole document (or the section's
+ * member); a table per section (`all`, or the one asked) under the policy on a terminal; one section's
+ * rows (the one asked, or `fallback`) in TSV, CSV and NDJSON.
+ */
+export async function renderSections<S extends string>(
+  output: Output,
+  view: Pick<ExposuresView, 'source' | 'asOf' | 'policy'>,
+  sections: Record<S, Section>,
+  document: Record<string, unknown>,
+  options: { section?: S; all: readonly S[]; fallback: S; footer: string },
+): Promise<void> {
+  const { section } = options;
   if (output.isJson) {
-    const data = exposuresAsData(view);
-    if (options.section !== undefined) {
-      const { rows, resource } = sectionRows(view, options.section);
-      output.json(options.section === 'policy' ? data.policy : rows, resource.fields);
-    } else {
-      output.json(data);
-    }
+    if (section === undefined) output.json(document);
+    else output.json(document[section], sections[section].resource.fields);
     return;
   }
-  if (!output.isHuman) {
-    const { rows, resource, empty } = sectionRows(view, options.section ?? 'book');
-    await output.list(rows, resource, { empty });
-    return;
+  const human = output.isHuman;
+  if (human)
+    output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
+  for (const name of section !== undefined ? [section] : human ? options.all : [options.fallback]) {
+    const { resource, title, empty, rows } = sections[name];
+    await output.list((rows?.(document) ?? document[name]) as Record<string, unknown>[], resource, { empty, title });
   }
-  output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
-  const sections =
-    options.section === undefined ? (['exposures', 'book', 'schedule', 'cost', 'stress'] as const) : [options.section];
-  for (const section of sections) {
-    const { rows, resource, title, empty } = sectionRows(view, section);
-    await output.list(rows, resource, { empty, title });
-  }
-  output.note(
-    output.chalk.dim(
-      'Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.',
-    ),
-  );
+  if (human) output.note(output.chalk.dim(options.footer));
 }
