@@ -35,50 +35,6 @@ export interface CoverHedge {
   feesUsd?: number;
 }
 
-export interface CoverageWeek {
-  /** The Monday the week starts on (UTC). */
-  week: string;
-  /** When the figures were taken: the week's end, or now. */
-  at: string;
-  market: string;
-  exposure_usd: number;
-  /** What the policy would hold then (at today's price). */
-  target_usd: number;
-  /** What the hedges held then, in the exposure's direction. */
-  hedged_usd: number;
-  /** hedged / exposure, in percent; null with no exposure. */
-  coverage_pct: number | null;
-}
-
-export interface CostToDate {
-  market: string;
-  closed_hedges: number;
-  carry_usdc: number;
-  fees_usdc: number;
-  cost_usdc: number;
-}
-
-export interface Effectiveness {
-  id: string;
-  market: string;
-  cover_side: Side | null;
-  first_cover_at: string | null;
-  first_price: number | null;
-  /** The price the revaluation runs to: at the due date, or today. */
-  price_to: number | null;
-  exposure_change_usd: number | null;
-  cover_pnl_usd: number | null;
-  offset_pct: number | null;
-  /** Within 80–125%; null while nothing has moved or nothing covered it. */
-  effective: boolean | null;
-}
-
-export interface ExposureReport {
-  coverage: CoverageWeek[];
-  cost: CostToDate[];
-  effectiveness: Effectiveness[];
-}
-
 /** 00:00 UTC of the Monday on or before `ms`. */
 export function weekStart(ms: number): number {
   const day = Math.floor(ms / DAY_MS) * DAY_MS;
@@ -101,11 +57,11 @@ export function coveragePerWeek(
   prices: Prices,
   hedges: readonly CoverHedge[],
   nowMs: number,
-): CoverageWeek[] {
+) {
   const markets = marketsOf(exposures);
   const inMarkets = hedges.filter((hedge) => markets.includes(hedge.market));
   const first = Math.min(nowMs, ...inMarkets.map((hedge) => hedge.openedAtMs));
-  const rows: CoverageWeek[] = [];
+  const rows = [];
   for (let week = weekStart(first); week <= nowMs; week += 7 * DAY_MS) {
     const at = Math.min(week + 7 * DAY_MS, nowMs);
     const book = targetBook(exposures, policy, prices, at);
@@ -125,12 +81,17 @@ export function coveragePerWeek(
         : held.reduce((total, hedge) => total + hedge.notionalUsd, 0);
       const target = book.filter((row) => row.market === market).reduce((total, row) => total + row.target_usd, 0);
       rows.push({
+        /** The Monday the week starts on (UTC). */
         week: utcDay(week),
+        /** When the figures were taken: the week's end, or now. */
         at: utcIso(at),
         market,
         exposure_usd: cents(exposure),
+        /** What the policy would hold then (at today's price). */
         target_usd: cents(target),
+        /** What the hedges held then, in the exposure's direction. */
         hedged_usd: cents(hedged),
+        /** hedged / exposure, in percent; null with no exposure. */
         coverage_pct: exposure < 0.005 ? null : Math.round((hedged / exposure) * 10_000) / 100,
       });
     }
@@ -139,7 +100,7 @@ export function coveragePerWeek(
 }
 
 /** Carry and fees of the closed hedges of each market, summed in cents on the account's side (- paid). */
-export function costToDate(markets: readonly string[], hedges: readonly CoverHedge[]): CostToDate[] {
+export function costToDate(markets: readonly string[], hedges: readonly CoverHedge[]) {
   return [...markets].sort().map((market) => {
     const closed = hedges.filter((hedge) => hedge.market === market && hedge.closedAtMs !== undefined);
     // Summed in whole cents: the total reconciles to the cent with the records it comes from.
@@ -177,8 +138,8 @@ export function effectiveness(
   prices: Prices,
   hedges: readonly CoverHedge[],
   nowMs: number,
-): Effectiveness[] {
-  const rows: Effectiveness[] = [];
+) {
+  const rows = [];
   for (const market of marketsOf(exposures)) {
     const mine = hedges.filter((hedge) => hedge.market === market).sort((a, b) => a.openedAtMs - b.openedAtMs);
     const price = prices[market];
@@ -234,10 +195,12 @@ export function effectiveness(
         cover_side: side ?? null,
         first_cover_at: utcIso(t0),
         first_price: firstPrice,
+        /** The price the revaluation runs to: at the due date, or today. */
         price_to: to,
         exposure_change_usd: side === undefined ? null : cents(change),
         cover_pnl_usd: side === undefined ? null : cents(cover),
         offset_pct: offset.ratio_pct,
+        /** Within 80–125%; null while nothing has moved or nothing covered it. */
         effective: offset.effective,
       });
     });
@@ -251,20 +214,18 @@ export function exposureReport(
   prices: Prices,
   hedges: readonly CoverHedge[],
   nowMs: number,
-): ExposureReport {
-  const markets = [...new Set(exposures.map((exposure) => exposure.market))];
+) {
   return {
     coverage: coveragePerWeek(exposures, policy, prices, hedges, nowMs),
-    cost: costToDate(markets, hedges),
+    cost: costToDate(marketsOf(exposures), hedges),
     effectiveness: effectiveness(exposures, policy, prices, hedges, nowMs),
   };
 }
 
 /** What `hedge exposures FILE --report` shows (flows/exposures.ts gathers it, ui renders it). */
 export interface ExposureReportView extends Pick<ExposuresView, 'asOf' | 'source' | 'policy' | 'prices'> {
-  report: ExposureReport;
+  report: ReturnType<typeof exposureReport>;
   /** Closed hedges GET /hedges/history returned (of every market), and whether that was all of them. */
   historyFetched: number;
   historyComplete: boolean;
-  hedges: CoverHedge[];
 }

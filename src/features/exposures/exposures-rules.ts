@@ -115,21 +115,6 @@ export function exposureLines(
 
 // ---- the book ------------------------------------------------------------------------------
 
-export interface BookTarget {
-  market: string;
-  side: Side;
-  target_usd: number;
-  /** The band: the book is left alone while the side holds between these. */
-  band_low_usd: number;
-  band_high_usd: number;
-  /** The tenor an open uses: the longest that matures by the side's last due date (at least 1). */
-  tenor_days: Tenor | null;
-  /** The last due date the side covers: a hedge maturing after it is not renewed. */
-  until: string | null;
-  /** The exposures this side covers (netted ones included). */
-  exposures: string[];
-}
-
 /** The longest tenor that matures by `untilMs`, or 1 day when even that does not. */
 export function tenorFor(untilMs: number, nowMs: number): Tenor {
   const days = (untilMs - nowMs) / DAY_MS;
@@ -144,12 +129,10 @@ export function targetBook(
   nowMs: number,
   firstCover: FirstCoverPrices = {},
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
-): BookTarget[] {
+) {
   const lines = exposureLines(exposures, policy, prices, nowMs, firstCover);
-  const markets = marketsOf(exposures);
   const dueOf = new Map(exposures.map((exposure) => [exposure.id, exposure.dueMs]));
-  const rows: BookTarget[] = [];
-  for (const market of markets) {
+  return marketsOf(exposures).flatMap((market) => {
     const live = lines.filter(
       (line, index) =>
         line.market === market && line.cover_side !== null && exposures[index]!.dueMs > nowMs + dueLeadMs,
@@ -160,26 +143,32 @@ export function targetBook(
     const held: Record<Side, number> = policy.netting
       ? { buy: Math.max(0, needs.buy - needs.sell), sell: Math.max(0, needs.sell - needs.buy) }
       : needs;
-    for (const side of SIDES) {
+    return SIDES.map((side) => {
       const target = cents(held[side]);
       // Netted, the side covers every live exposure of its market; apart, its own.
       const covered = live.filter((line) => line.hedge_usd > 0 && (policy.netting || line.cover_side === side));
       const untilMs = covered.length === 0 ? undefined : Math.max(...covered.map((line) => dueOf.get(line.id)!));
       const band = (target * policy.bandPct) / 100;
-      rows.push({
+      const holds = target > 0 && untilMs !== undefined;
+      return {
         market,
         side,
         target_usd: target,
+        /** The band: the book is left alone while the side holds between these. */
         band_low_usd: cents(Math.max(0, target - band)),
         band_high_usd: cents(target + band),
-        tenor_days: target > 0 && untilMs !== undefined ? tenorFor(untilMs, nowMs) : null,
-        until: target > 0 && untilMs !== undefined ? utcIso(untilMs) : null,
+        /** The tenor an open uses: the longest that matures by the side's last due date (at least 1). */
+        tenor_days: holds ? tenorFor(untilMs, nowMs) : null,
+        /** The last due date the side covers: a hedge maturing after it is not renewed. */
+        until: holds ? utcIso(untilMs) : null,
+        /** The exposures this side covers (netted ones included). */
         exposures: target > 0 ? covered.map((line) => line.id) : [],
-      });
-    }
-  }
-  return rows;
+      };
+    });
+  });
 }
+
+export type BookTarget = ReturnType<typeof targetBook>[number];
 
 /** Whether a side holding `currentUsd` is close enough to `targetUsd` to trade nothing. */
 export function withinBand(currentUsd: number, targetUsd: number, bandPct: number): boolean {
@@ -216,8 +205,7 @@ export function targetRowsAt(
   return now.map((row, index) => {
     const later = ahead[index]!;
     const notionalUsd = Math.min(row.target_usd, ...between.map((book) => book[index]!.target_usd));
-    const tenor = later.target_usd > 0 ? later.tenor_days : row.tenor_days;
-    const until = later.target_usd > 0 ? later.until : row.until;
+    const { tenor_days: tenor, until } = later.target_usd > 0 ? later : row;
     return {
       market: row.market,
       side: row.side,
@@ -230,17 +218,6 @@ export function targetRowsAt(
 }
 
 // ---- the schedule of changes ----------------------------------------------------------------
-
-export interface ScheduledChange {
-  at: string;
-  market: string;
-  side: Side;
-  from_usd: number;
-  to_usd: number;
-  change_usd: number;
-  /** What happens then: "INV-1 due", "INV-2 enters ≤30d". */
-  reason: string;
-}
 
 /** Each moment after `nowMs` the target can change without the price moving: a due date, a bucket boundary. */
 export function changeTimes(exposures: readonly Exposure[], policy: ExposurePolicy, nowMs: number): number[] {
@@ -278,28 +255,28 @@ export function scheduleOfChanges(
   prices: Prices,
   nowMs: number,
   firstCover: FirstCoverPrices = {},
-): ScheduledChange[] {
-  const changes: ScheduledChange[] = [];
+) {
   let before = targetBook(exposures, policy, prices, nowMs, firstCover);
-  for (const at of changeTimes(exposures, policy, nowMs)) {
+  return changeTimes(exposures, policy, nowMs).flatMap((at) => {
     const after = targetBook(exposures, policy, prices, at, firstCover);
-    for (const row of after) {
+    const changes = after.flatMap((row) => {
       const from =
         before.find((earlier) => earlier.market === row.market && earlier.side === row.side)?.target_usd ?? 0;
-      if (Math.abs(row.target_usd - from) < 0.005) continue;
-      changes.push({
+      if (Math.abs(row.target_usd - from) < 0.005) return [];
+      return {
         at: utcIso(at),
         market: row.market,
         side: row.side,
         from_usd: from,
         to_usd: row.target_usd,
         change_usd: cents(row.target_usd - from),
+        /** What happens then: "INV-1 due", "INV-2 enters ≤30d". */
         reason: reasonAt(exposures, policy, row.market, at),
-      });
-    }
+      };
+    });
     before = after;
-  }
-  return changes;
+    return changes;
+  });
 }
 
 // ---- the projected cost ----------------------------------------------------------------------
@@ -311,21 +288,6 @@ export interface CostRates {
   feeRate: Readonly<Record<string, number | undefined>>;
 }
 
-export interface CostToDue {
-  /** A due date of the market's exposures. */
-  due: string;
-  market: string;
-  /** The exposures due then. */
-  exposures: string;
-  /** Carry from now to then, on the account's side (negative: the account pays). */
-  carry_usdc: number;
-  /** Fees of every open, add, reduce, close and roll from now to then; null when the fee is not known. */
-  fees_usdc: number | null;
-  rolls: number;
-  /** carry + fees (carry alone when the fee is not known). */
-  cost_usdc: number;
-}
-
 /** The cost of holding the target to each due date at today's carry and fee (opens, changes and rolls each pay a fee). */
 export function projectedCost(
   exposures: readonly Exposure[],
@@ -334,11 +296,9 @@ export function projectedCost(
   rates: CostRates,
   nowMs: number,
   firstCover: FirstCoverPrices = {},
-): CostToDue[] {
+) {
   const times = changeTimes(exposures, policy, nowMs);
-  const out: CostToDue[] = [];
-  const markets = marketsOf(exposures);
-  for (const market of markets) {
+  return marketsOf(exposures).flatMap((market) => {
     const dues = [
       ...new Set(
         exposures
@@ -346,94 +306,86 @@ export function projectedCost(
           .map((exposure) => exposure.dueMs),
       ),
     ].sort((a, b) => a - b);
-    if (dues.length === 0) continue;
     const feeRate = rates.feeRate[market];
+    const fee = feeRate ?? 0;
     const carry = rates.carryDailyPct[market] ?? { buy: 0, sell: 0 };
-    const bookAt = (ms: number): BookTarget[] =>
+    const bookAt = (ms: number) =>
       targetBook(exposures, policy, prices, ms, firstCover).filter((row) => row.market === market);
-    const state = new Map<Side, { notional: number; maturityMs?: number }>();
+    const maturityOf = (row: BookTarget) => now + (row.tenor_days ?? 1) * DAY_MS;
+    const state = {} as Record<Side, { notional: number; maturityMs?: number }>;
     let carryTotal = 0;
     let feesTotal = 0;
     let rolls = 0;
     let now = nowMs;
     for (const row of bookAt(nowMs)) {
-      state.set(row.side, {
-        notional: row.target_usd,
-        maturityMs: row.target_usd > 0 ? nowMs + (row.tenor_days ?? 1) * DAY_MS : undefined,
-      });
-      feesTotal += row.target_usd * (feeRate ?? 0);
+      state[row.side] = { notional: row.target_usd, maturityMs: row.target_usd > 0 ? maturityOf(row) : undefined };
+      feesTotal += row.target_usd * fee;
     }
-    const lastDue = dues.at(-1)!;
+    const lastDue = dues.at(-1) ?? nowMs;
     const scheduled = times.filter((at) => at <= lastDue);
+    const out = [];
     while (now < lastDue) {
-      const maturities = [...state.values()]
+      const maturities = Object.values(state)
         .map((side) => side.maturityMs)
         .filter((ms): ms is number => ms !== undefined && ms > now);
       const next = Math.min(...maturities, scheduled.find((at) => at > now) ?? lastDue);
-      for (const side of SIDES) carryTotal += (state.get(side)!.notional * carry[side] * (next - now)) / DAY_MS / 100;
+      for (const side of SIDES) carryTotal += (state[side].notional * carry[side] * (next - now)) / DAY_MS / 100;
       now = next;
       const book = bookAt(now);
       for (const side of SIDES) {
-        const held = state.get(side)!;
+        const held = state[side];
         const row = book.find((entry) => entry.side === side)!;
         const target = row.target_usd;
-        const matures = held.maturityMs !== undefined && held.maturityMs <= now;
-        if (matures) {
+        if (held.maturityMs !== undefined && held.maturityMs <= now) {
+          // Matured: rolled into the target, or let go.
           if (target > 0) {
-            feesTotal += (held.notional + target) * (feeRate ?? 0);
+            feesTotal += (held.notional + target) * fee;
             rolls += 1;
-            state.set(side, { notional: target, maturityMs: now + (row.tenor_days ?? 1) * DAY_MS });
+            state[side] = { notional: target, maturityMs: maturityOf(row) };
           } else {
-            state.set(side, { notional: 0 });
+            state[side] = { notional: 0 };
           }
         } else if (Math.abs(target - held.notional) >= 0.005) {
-          feesTotal += Math.abs(target - held.notional) * (feeRate ?? 0);
-          const opens = held.notional === 0;
-          state.set(side, {
+          feesTotal += Math.abs(target - held.notional) * fee;
+          state[side] = {
             notional: target,
-            maturityMs: target === 0 ? undefined : opens ? now + (row.tenor_days ?? 1) * DAY_MS : held.maturityMs,
-          });
+            maturityMs: target === 0 ? undefined : held.notional === 0 ? maturityOf(row) : held.maturityMs,
+          };
         }
       }
       if (dues.includes(now)) {
         out.push({
+          /** A due date of the market's exposures. */
           due: utcIso(now),
           market,
+          /** The exposures due then. */
           exposures: exposures
             .filter((exposure) => exposure.market === market && exposure.dueMs === now)
             .map((exposure) => exposure.id)
             .join(' '),
+          /** Carry from now to then, on the account's side (negative: the account pays). */
           carry_usdc: toAccountSide(cents(carryTotal)),
+          /** Fees of every open, add, reduce, close and roll from now to then; null when the fee is not known. */
           fees_usdc: feeRate === undefined ? null : toAccountSide(cents(feesTotal)),
           rolls,
+          /** carry + fees (carry alone when the fee is not known). */
           cost_usdc: toAccountSide(cents(carryTotal + (feeRate === undefined ? 0 : feesTotal))),
         });
       }
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 // ---- stress ----------------------------------------------------------------------------------
 
 const STRESS_SHOCKS_PCT = [-30, -10, 10, 30] as const;
 
-export interface StressRow {
-  market: string;
-  /** The price's move in percent (+ = the quote currency weakens: more of it per USDT). */
-  shock_pct: number;
-  price: number;
-  /** What the exposures (all of them, not only the hedged part) gain (+) or lose (-) in USD. */
-  exposure_change_usd: number;
-  /** What the target cover gains or loses at that price. */
-  cover_pnl_usd: number;
-  net_usd: number;
-}
-
 /**
- * An instant move of the price by each shock. A hedge's P&L at price P' struck at P is
- * N·(P'−P)/P' for a buy (the simulator's and the service's NDF), −that for a sell; an exposure
- * covered by a buy loses exactly what such a buy of its USD size gains, so a 100% cover nets to 0.
+ * An instant move of the price by each shock (+ = the quote currency weakens: more of it per USDT).
+ * A hedge's P&L at price P' struck at P is N·(P'−P)/P' for a buy (the simulator's and the
+ * service's NDF), −that for a sell; an exposure covered by a buy loses exactly what such a buy of
+ * its USD size gains, so a 100% cover nets to 0.
  */
 export function stressTable(
   exposures: readonly Exposure[],
@@ -442,12 +394,11 @@ export function stressTable(
   nowMs: number,
   firstCover: FirstCoverPrices = {},
   shocks: readonly number[] = STRESS_SHOCKS_PCT,
-): StressRow[] {
+) {
   const book = targetBook(exposures, policy, prices, nowMs, firstCover);
-  const rows: StressRow[] = [];
-  for (const market of marketsOf(exposures)) {
+  return marketsOf(exposures).flatMap((market) => {
     const price = prices[market];
-    if (price === undefined) continue;
+    if (price === undefined) return [];
     const live = exposures.filter((exposure) => exposure.market === market && exposure.dueMs > nowMs);
     const exposed = live.reduce((total, exposure) => {
       const side = coverSide(exposure, policy.functional);
@@ -457,22 +408,22 @@ export function stressTable(
     const cover = book
       .filter((row) => row.market === market)
       .reduce((total, row) => total + (row.side === 'buy' ? row.target_usd : -row.target_usd), 0);
-    for (const shock of shocks) {
+    return shocks.map((shock) => {
       const stressed = price * (1 + shock / 100);
       const move = (stressed - price) / stressed;
+      // What the exposures (all of them, not only the hedged part) and the target cover gain (+) or lose (-) in USD.
       const exposureChange = cents(-exposed * move);
       const coverPnl = cents(cover * move);
-      rows.push({
+      return {
         market,
         shock_pct: shock,
         price: Math.round(stressed * 1e6) / 1e6,
         exposure_change_usd: exposureChange,
         cover_pnl_usd: coverPnl,
         net_usd: cents(exposureChange + coverPnl),
-      });
-    }
-  }
-  return rows;
+      };
+    });
+  });
 }
 
 // ---- effectiveness ---------------------------------------------------------------------------
@@ -502,10 +453,7 @@ export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number,
  * The dollar-offset ratio: how much of the exposure's change the cover offset, in percent
  * (−cover P&L / exposure change). Undefined while the exposure has not moved.
  */
-export function dollarOffset(
-  coverPnl: number,
-  exposureChange: number,
-): { ratio_pct: number | null; effective: boolean | null } {
+export function dollarOffset(coverPnl: number, exposureChange: number) {
   if (Math.abs(exposureChange) < 0.005) return { ratio_pct: null, effective: null };
   const ratio = (-coverPnl / exposureChange) * 100;
   return {
@@ -526,9 +474,9 @@ export interface ExposuresView {
   fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }>;
   exposures: ReturnType<typeof exposureLines>;
   book: BookTarget[];
-  schedule: ScheduledChange[];
-  cost: CostToDue[];
-  stress: StressRow[];
+  schedule: ReturnType<typeof scheduleOfChanges>;
+  cost: ReturnType<typeof projectedCost>;
+  stress: ReturnType<typeof stressTable>;
   /** The account's headroom under its exposure cap, when the server said it. */
   availableExposureUsd?: number;
 }

@@ -150,22 +150,23 @@ export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): 
 
 /** A closed hedge of history as the report needs it; undefined when it says too little (no side, size or time). */
 function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): CoverHedge | undefined {
+  const { side, notionalUsd, openedAt, closedAt, entryPrice, exitPrice, grossPnlUsd, carryUsd, feesUsd } = facts;
   const market = facts.market ?? onlyMarket;
-  const openedAtMs = facts.openedAt === undefined ? undefined : Date.parse(facts.openedAt);
-  const closedAtMs = facts.closedAt === undefined ? undefined : Date.parse(facts.closedAt);
-  if (market === undefined || facts.side === undefined || facts.notionalUsd === undefined || closedAtMs === undefined)
+  if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined)
     return undefined;
+  const closedAtMs = Date.parse(closedAt);
+  const openedAtMs = openedAt === undefined ? closedAtMs : Date.parse(openedAt);
   return {
     market: market.toUpperCase(),
-    side: facts.side,
-    notionalUsd: facts.notionalUsd,
-    openedAtMs: openedAtMs ?? closedAtMs,
+    side,
+    notionalUsd,
+    openedAtMs,
     closedAtMs,
-    ...(facts.entryPrice === undefined ? {} : { entryPrice: facts.entryPrice }),
-    ...(facts.exitPrice === undefined ? {} : { exitPrice: facts.exitPrice }),
-    ...(facts.grossPnlUsd === undefined ? {} : { grossPnlUsd: facts.grossPnlUsd }),
-    ...(facts.carryUsd === undefined ? {} : { carryUsd: facts.carryUsd }),
-    ...(facts.feesUsd === undefined ? {} : { feesUsd: facts.feesUsd }),
+    entryPrice,
+    exitPrice,
+    grossPnlUsd,
+    carryUsd,
+    feesUsd,
   };
 }
 
@@ -185,20 +186,15 @@ async function coverHedges(
   });
   for (const hedge of open) {
     // A filled hedge the server has not closed: still held. Its status list is read leniently.
-    if (hedge.status !== 'filled') continue;
-    const openedAtMs = hedge.opened_at
-      ? Date.parse(hedge.opened_at)
-      : hedge.filled_at
-        ? Date.parse(hedge.filled_at)
-        : undefined;
-    if (openedAtMs === undefined || !Number.isFinite(openedAtMs)) continue;
-    const entry = hedge.struck_rate === null || hedge.struck_rate === undefined ? undefined : Number(hedge.struck_rate);
+    const opened = hedge.opened_at || hedge.filled_at;
+    const openedAtMs = opened ? Date.parse(opened) : Number.NaN;
+    if (hedge.status !== 'filled' || !Number.isFinite(openedAtMs)) continue;
     hedges.push({
       market: hedge.market.toUpperCase(),
       side: hedge.side,
       notionalUsd: Number(hedge.notional_usd),
       openedAtMs,
-      ...(entry === undefined ? {} : { entryPrice: entry }),
+      entryPrice: hedge.struck_rate ?? undefined,
     });
   }
   return { hedges, walk, skipped };
@@ -258,7 +254,6 @@ export async function gatherExposureReport(
     report: exposureReport(exposures, policy, prices, hedges, nowMs),
     historyFetched: walk.fetched,
     historyComplete: walk.complete,
-    hedges,
   };
 }
 
