@@ -4,7 +4,7 @@ import { describePolicy, policyAsData } from './exposure-policy.js';
 import { EFFECTIVE_BAND_PCT } from './exposures-rules.js';
 import { formatFixed, formatSignedMoney, formatUpTo } from '../../core/number-format.js';
 import { payOrEarn } from '../../core/money.js';
-import type { ExposureReportView } from './exposures-report.js';
+import type { ExposureReportView } from './exposures.js';
 import type { FieldSpec } from '../../platform/fields/fields.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { CHART, escapeHtml, fixed, svgBar, svgOpen } from '../report/report-html.js';

@@ -11,7 +11,6 @@ import {
   ratioAt,
   targetBook,
   type ExposurePolicy,
-  type ExposuresView,
   type Prices,
 } from './exposures-rules.js';
 import { cents } from '../../core/money.js';
@@ -220,12 +219,4 @@ export function exposureReport(
     cost: costToDate(marketsOf(exposures), hedges),
     effectiveness: effectiveness(exposures, policy, prices, hedges, nowMs),
   };
-}
-
-/** What `hedge exposures FILE --report` shows (flows/exposures.ts gathers it, ui renders it). */
-export interface ExposureReportView extends Pick<ExposuresView, 'asOf' | 'source' | 'policy' | 'prices'> {
-  report: ReturnType<typeof exposureReport>;
-  /** Closed hedges GET /hedges/history returned (of every market), and whether that was all of them. */
-  historyFetched: number;
-  historyComplete: boolean;
 }

@@ -461,22 +461,3 @@ export function dollarOffset(coverPnl: number, exposureChange: number) {
     effective: ratio >= EFFECTIVE_BAND_PCT[0] && ratio <= EFFECTIVE_BAND_PCT[1],
   };
 }
-
-// ---- what `hedge exposures` shows ---------------------------------------------------------
-
-/** Everything `hedge exposures FILE` shows (flows/exposures.ts gathers it, ui/exposures-view.ts renders it). */
-export interface ExposuresView {
-  asOf: string;
-  source: string;
-  policy: ExposurePolicy;
-  prices: Record<string, number>;
-  /** Market → the fee as a share of the notional, and where it came from. */
-  fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }>;
-  exposures: ReturnType<typeof exposureLines>;
-  book: BookTarget[];
-  schedule: ReturnType<typeof scheduleOfChanges>;
-  cost: ReturnType<typeof projectedCost>;
-  stress: ReturnType<typeof stressTable>;
-  /** The account's headroom under its exposure cap, when the server said it. */
-  availableExposureUsd?: number;
-}

@@ -1,7 +1,7 @@
 // How `hedge exposures FILE` reads: one table per section on a terminal, one JSON document, or one
 // section's rows (--show, default the book) in TSV, CSV and NDJSON. Renders only.
 import { describePolicy, policyAsData } from './exposure-policy.js';
-import type { ExposuresView } from './exposures-rules.js';
+import type { ExposuresView } from './exposures.js';
 import type { FieldSpec } from '../../platform/fields/fields.js';
 import { formatMoney } from '../../platform/terminal/format.js';
 import type { Output } from '../../platform/terminal/output.js';

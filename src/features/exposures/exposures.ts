@@ -15,9 +15,8 @@ import {
   targetRowsAt,
   type BookTarget,
   type ExposurePolicy,
-  type ExposuresView,
 } from './exposures-rules.js';
-import { exposureReport, type CoverHedge, type ExposureReportView } from './exposures-report.js';
+import { exposureReport, type CoverHedge } from './exposures-report.js';
 import { readHistoryRecord, type HistoryFacts } from '../../platform/api/wire/fields.js';
 import { walkHistory } from '../report/report.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
@@ -106,7 +105,7 @@ const pricesOf = (listed: ReturnType<typeof listedFacts>): Record<string, number
   Object.fromEntries(listed.map(([market, facts]) => [market, Number(facts.price)]));
 
 /** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
-export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): Promise<ExposuresView> {
+export async function gatherExposures(ports: FlowPorts, input: ExposuresInput) {
   const { exposures, sourceName } = await readExposures(ports, input.file);
   const policy = await readPolicy(ports, input.policyFile, input.flags);
   const client = await ports.client();
@@ -121,7 +120,8 @@ export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): 
     ]),
   );
   const book = targetBook(exposures, policy, prices, nowMs);
-  const fees: ExposuresView['fees'] = {};
+  /** Market → the fee as a share of the notional, and where it came from. */
+  const fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }> = {};
   for (const market of Object.keys(prices)) {
     if (input.feeBps !== undefined) fees[market] = { rate: input.feeBps / 10_000, from: '--fee-bps' };
     else {
@@ -145,6 +145,9 @@ export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): 
     ...(available !== undefined && Number.isFinite(available) ? { availableExposureUsd: available } : {}),
   };
 }
+
+/** Everything `hedge exposures FILE` shows (renderExposures says it). */
+export type ExposuresView = Awaited<ReturnType<typeof gatherExposures>>;
 
 // ---- --report ------------------------------------------------------------------------------
 
@@ -227,7 +230,7 @@ async function firstCoverPrices(
 export async function gatherExposureReport(
   ports: FlowPorts,
   input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
-): Promise<ExposureReportView> {
+) {
   const { exposures, sourceName } = await readExposures(ports, input.file);
   const policy = await readPolicy(ports, input.policyFile, input.flags);
   const client = await ports.client();
@@ -256,6 +259,9 @@ export async function gatherExposureReport(
     historyComplete: walk.complete,
   };
 }
+
+/** What `hedge exposures FILE --report` shows (renderExposureReport and exposureReportHtml say it). */
+export type ExposureReportView = Awaited<ReturnType<typeof gatherExposureReport>>;
 
 // ---- hedge keep --exposures ------------------------------------------------------------------
 

@@ -31,26 +31,8 @@ export interface ReportFigures {
   net_pnl_usd: number;
 }
 
-export interface ReportGroup extends ReportFigures {
-  key: string;
-  label: string;
-  /** `--by hedge`: the closed hedge, listed beside its figures. */
-  deal?: ReturnType<typeof dealOf>;
-}
-
-export interface Report {
-  by: ReportGrouping;
-  since: string | null;
-  until: string | null;
-  groups: ReportGroup[];
-  totals: ReportFigures;
-  unrealized: { positions: number; net_pnl_usd: number | null };
-  cumulative: Array<{ at: string; net_pnl_usd: number }>;
-  excluded: number;
-  undated: number;
-  missing: { notional_usd: number; gross_pnl_usd: number; carry_usdc: number; fees_usdc: number };
-  locked: Array<{ quote_currency: string | null; amount: number; count: number }>;
-}
+/** The report, as `--json` writes it: its groups (by hedge, each with its deal), totals, unrealized P&L, cumulative line and what the records left out. */
+export type Report = ReturnType<ReportBuilder['finish']>;
 
 interface GroupIdentity {
   key: string;
@@ -208,11 +190,11 @@ export interface CumulativeSeries {
 }
 
 /** One point of the line, as Report.cumulative holds it. */
-export function cumulativePoint(series: CumulativeSeries, index: number): Report['cumulative'][number] {
+export function cumulativePoint(series: CumulativeSeries, index: number) {
   return { at: new Date(series.timesMs[index]).toISOString(), net_pnl_usd: series.netUsd[index] };
 }
 
-export function cumulativePoints(series: CumulativeSeries): Report['cumulative'] {
+export function cumulativePoints(series: CumulativeSeries) {
   return Array.from({ length: series.length }, (_, index) => cumulativePoint(series, index));
 }
 
@@ -254,7 +236,7 @@ export class ReportBuilder {
   /** Each group's tally; `--by hedge`: its deal's own line (reference, rates, amounts) and close time, the first record's. */
   private readonly groups = new Map<
     string,
-    { identity: GroupIdentity; tally: ReportFigures; deal?: ReportGroup['deal']; closedMs?: number }
+    { identity: GroupIdentity; tally: ReportFigures; deal?: ReturnType<typeof dealOf>; closedMs?: number }
   >();
   /** Close time (ms) and net P&L (cents) of each dated record, for the cumulative line. */
   private closeTimes = new Float64Array(1024);
@@ -327,7 +309,7 @@ export class ReportBuilder {
    * The report of every record added, with the open positions' unrealized P&L. `points: false`
    * leaves `cumulative` empty, for a caller that writes the line from cumulative() itself.
    */
-  finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}): Report {
+  finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}) {
     const order = compareKeys(this.options.by);
     // Deals in close-time order (undated last), as a deal list reads; other groups by their keys.
     const sorted = [...this.groups.values()].sort(

@@ -2,7 +2,7 @@
 // (REPORT_PRIORITY) to fit the width.
 import type { ChalkInstance } from 'chalk';
 import { quoteCurrencyOf } from '../../core/markets.js';
-import type { Report, ReportFigures, ReportGroup, ReportGrouping } from './report-rules.js';
+import type { Report, ReportFigures, ReportGrouping } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
 import { formatCell, type CellContext } from '../../platform/terminal/cells.js';
@@ -112,7 +112,7 @@ const REPORT_MONEY = new Set([
   'net_pnl_usd',
 ]);
 
-type Figures = ReportFigures & { key?: string; label?: string; deal?: ReportGroup['deal'] };
+type Figures = ReportFigures & { key?: string; label?: string; deal?: Report['groups'][number]['deal'] };
 
 /** A figure of a group (or the totals) or of its deal, by the report's field name. */
 const valueOf = (key: string, figures: Figures) => ({ ...figures, ...figures.deal }) as Record<string, unknown>;
