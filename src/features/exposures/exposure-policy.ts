@@ -1,6 +1,5 @@
 // The hedging policy of `hedge exposures`: a policy file (JSON) and flags over it, flags winning.
 // Each problem is one UsageError line naming the option (or the file's key) and what is allowed.
-import * as z from 'zod/mini';
 import { UsageError } from '../../core/errors.js';
 import { repeatedKeys } from '../../core/security/json-keys.js';
 import { DEFAULT_POLICY, type ExposurePolicy, type RatioBucket } from './exposures-rules.js';
@@ -89,31 +88,10 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
       `--policy: ${source} must hold one JSON object with ratios, band_pct, sizing, functional and netting (each optional).`,
     );
   }
-  const at = (key: string): string => `--policy ${source}: ${key}`;
-  // A string or a number, read by the parser of its flag.
-  const field = (key: string, expected: string, parse: (raw: string, where: string) => unknown) =>
-    z.optional(
-      z.pipe(
-        z.union([z.string(), z.number()], { error: `${at(key)}: expected ${expected}.` }),
-        z.transform((raw) => parse(String(raw), at(key))),
-      ),
-    );
-  const schema = z.strictObject(
-    {
-      ratios: field('ratios', `a string of ${RATIOS_ALLOWED}`, parseRatios),
-      band_pct: field('band_pct', 'a number from 0 to 50', parseBand),
-      sizing: field('sizing', 'current or fixed', parseSizing),
-      functional: field('functional', 'a currency code such as USD or NGN', parseFunctional),
-      netting: z.optional(z.boolean({ error: `${at('netting')}: expected true or false.` })),
-    },
-    {
-      error: `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
-    },
-  );
   // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
   const [repeated] = repeatedKeys(text, 1);
   if (repeated) {
-    const named = Object.hasOwn(schema.shape, repeated.key) ? `the key ${repeated.key}` : 'a key';
+    const named = Object.hasOwn(POLICY_KEYS, repeated.key) ? `the key ${repeated.key}` : 'a key';
     throw new UsageError(
       `--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
     );
@@ -121,12 +99,28 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
   const policy: Record<string, unknown> = {};
   // One key at a time: the first problem as the file reads is the one said.
   for (const [key, value] of Object.entries(document)) {
-    const result = schema.safeParse({ [key]: value });
-    if (!result.success) throw new UsageError(result.error.issues[0]!.message);
-    policy[key === 'ratios' ? 'buckets' : key === 'band_pct' ? 'bandPct' : key] = Object.values(result.data)[0];
+    if (!Object.hasOwn(POLICY_KEYS, key))
+      throw new UsageError(
+        `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
+      );
+    const [name, expected, parse] = POLICY_KEYS[key]!;
+    const where = `--policy ${source}: ${key}`;
+    // A string or a number, read by the parser of its flag; netting a boolean.
+    if (!(parse ? typeof value === 'string' || Number.isFinite(value) : typeof value === 'boolean'))
+      throw new UsageError(`${where}: expected ${expected}.`);
+    policy[name] = parse ? parse(String(value), where) : value;
   }
   return policy;
 }
+
+/** The policy file's keys: the policy's name for each, what it holds, and the flag's parser that reads it. */
+const POLICY_KEYS: Record<string, [keyof ExposurePolicy, string, ((raw: string, where: string) => unknown)?]> = {
+  ratios: ['buckets', `a string of ${RATIOS_ALLOWED}`, parseRatios],
+  band_pct: ['bandPct', 'a number from 0 to 50', parseBand],
+  sizing: ['sizing', 'current or fixed', parseSizing],
+  functional: ['functional', 'a currency code such as USD or NGN', parseFunctional],
+  netting: ['netting', 'true or false'],
+};
 
 /** Defaults, then the policy file, then the flags. */
 export function resolvePolicy(file: Partial<ExposurePolicy>, flags: PolicyFlags): ExposurePolicy {
