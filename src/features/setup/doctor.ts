@@ -568,50 +568,53 @@ function describePositionFields(positions: Array<Record<string, unknown>>) {
  * page-size name the answer states (`meta.page_size`) is tried, and learned when honoured. A
  * refusal naming it teaches the client (the read is asked again the way the refusal says).
  */
-async function pageSizeChecks(client: HedgeClient, name: string) {
-  const probe = async (parameter: string): Promise<{ rows: number; reading: PageReading }> => {
+async function pageSizeChecks(client: HedgeClient, name: string): Promise<DoctorCheck[]> {
+  const probe = async (parameter: string) => {
     const response = await client.transport.send({
       method: 'GET',
       path: '/hedges',
       query: parameter === NO_PAGE_SIZE ? {} : { [parameter]: 1 },
     });
-    const reading = readPage(
+    return readPage(
       { data: response.data, meta: response.meta, linkHeader: response.headers.link },
       { query: {}, listUrl: response.url },
     );
-    return { rows: reading.rows?.length ?? 0, reading };
   };
-  const paging = (reading: PageReading): DoctorCheck =>
-    info(
-      'wire.paging',
-      'List paging',
-      reading.next
-        ? `${reading.next.how}; hedge follows it up to --limit`
-        : reading.more === true
-          ? 'the server says more exist but gives no way to ask for them'
-          : 'no next page in the answer (the list fit one page, or the server does not page)',
-    );
-  const check = (status: CheckStatus, detail: string, next?: string) =>
-    checkOf('wire.page_size', 'Page size', status, detail, false, { next });
+  /** The page-size check, and how the list pages when an answer showed it. */
+  const say = (status: CheckStatus, detail: string, reading?: PageReading, next?: string) => [
+    checkOf('wire.page_size', 'Page size', status, detail, false, { next }),
+    ...(reading
+      ? [
+          info(
+            'wire.paging',
+            'List paging',
+            reading.next
+              ? `${reading.next.how}; hedge follows it up to --limit`
+              : reading.more === true
+                ? 'the server says more exist but gives no way to ask for them'
+                : 'no next page in the answer (the list fit one page, or the server does not page)',
+          ),
+        ]
+      : []),
+  ];
   /** One row asked: the answer honours it when it states that size back, or gives one row of several. */
-  const honours = (answer: { rows: number; reading: PageReading }, parameter: string): boolean | undefined => {
-    const stated = answer.reading.statedPageSize;
+  const honours = (reading: PageReading, parameter: string) => {
+    const stated = reading.statedPageSize;
     if (stated?.name === parameter) return stated.value === 1;
-    if (answer.rows > 1) return false;
-    const several =
-      answer.reading.more === true || answer.reading.next !== undefined || (answer.reading.total ?? 0) > 1;
-    return answer.rows === 1 && several ? true : undefined;
+    const rows = reading.rows?.length ?? 0;
+    if (rows > 1) return false;
+    const several = reading.more === true || reading.next !== undefined || (reading.total ?? 0) > 1;
+    return rows === 1 && several ? true : undefined;
   };
   if (name === NO_PAGE_SIZE) {
     try {
-      const { reading } = await probe(name);
-      return [check('info', 'none sent (this server takes no page-size parameter)'), paging(reading)];
+      return say('info', 'none sent (this server takes no page-size parameter)', await probe(name));
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
-      return [check('warn', `GET /hedges: ${message(error)}`)];
+      return say('warn', `GET /hedges: ${message(error)}`);
     }
   }
-  let first: { rows: number; reading: PageReading };
+  let first: PageReading;
   try {
     first = await probe(name);
   } catch (error) {
@@ -620,26 +623,23 @@ async function pageSizeChecks(client: HedgeClient, name: string) {
     try {
       await client.readHedges({ limit: 1 });
       const now = client.wire.pageSizeParam;
-      return [
-        check(
-          'ok',
-          `the server refused \`${name}\`; ${now === NO_PAGE_SIZE ? 'lists go without one' : `it takes \`${now}\``} (learned)`,
-        ),
-      ];
+      return say(
+        'ok',
+        `the server refused \`${name}\`; ${now === NO_PAGE_SIZE ? 'lists go without one' : `it takes \`${now}\``} (learned)`,
+      );
     } catch (again) {
       if (again instanceof InterruptedError) throw again;
-      return [
-        check(
-          'warn',
-          `GET /hedges refused \`${name}\`: ${message(again)}`,
-          `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the name the server expects.`,
-        ),
-      ];
+      return say(
+        'warn',
+        `GET /hedges refused \`${name}\`: ${message(again)}`,
+        undefined,
+        `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the name the server expects.`,
+      );
     }
   }
   const verdict = honours(first, name);
-  if (verdict === true) return [check('ok', `\`${name}\` honoured (1 asked, 1 came)`), paging(first.reading)];
-  const stated = first.reading.statedPageSize?.name;
+  if (verdict === true) return say('ok', `\`${name}\` honoured (1 asked, 1 came)`, first);
+  const stated = first.statedPageSize?.name;
   if (stated && stated !== name) {
     const second = await probe(stated);
     if (honours(second, stated) !== false) {
@@ -649,20 +649,18 @@ async function pageSizeChecks(client: HedgeClient, name: string) {
         how: 'detected',
         evidence: `GET /hedges ignores \`${name}\` and states its page size as \`${stated}\`, which it honoured`,
       });
-      return [
-        check('ok', `\`${stated}\`: the answer states it and honoured it (\`${name}\` is ignored) — learned`),
-        paging(second.reading),
-      ];
+      return say(
+        'ok',
+        `\`${stated}\`: the answer states it and honoured it (\`${name}\` is ignored) — learned`,
+        second,
+      );
     }
   }
-  if (verdict === undefined)
-    return [check('info', `\`${name}\` not confirmed: too few hedges to page`), paging(first.reading)];
-  return [
-    check(
-      'warn',
-      `\`${name}\` is ignored (1 asked, ${first.rows} came); hedge trims lists to --limit and follows the server's pages`,
-      `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the server's name if you know it.`,
-    ),
-    paging(first.reading),
-  ];
+  if (verdict === undefined) return say('info', `\`${name}\` not confirmed: too few hedges to page`, first);
+  return say(
+    'warn',
+    `\`${name}\` is ignored (1 asked, ${first.rows?.length ?? 0} came); hedge trims lists to --limit and follows the server's pages`,
+    first,
+    `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the server's name if you know it.`,
+  );
 }
