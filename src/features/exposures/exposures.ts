@@ -13,10 +13,11 @@ import {
   stressTable,
   targetBook,
   targetRowsAt,
+  exposureReport,
   type BookTarget,
+  type CoverHedge,
   type ExposurePolicy,
 } from './exposures-rules.js';
-import { exposureReport, type CoverHedge } from './exposures-report.js';
 import { readHistoryRecord, type HistoryFacts } from '../../platform/api/wire/fields.js';
 import { walkHistory } from '../report/report.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
