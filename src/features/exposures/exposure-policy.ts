@@ -18,7 +18,7 @@ const RATIOS_ALLOWED =
   'days:percent pairs from the nearest bucket out, the last one * (beyond), e.g. 30:100,90:75,*:50';
 
 /** `30:100,90:75,*:50` → buckets. `where` names the option or the file's key in a problem. */
-export function parseRatios(raw: string, where: string): RatioBucket[] {
+export function parseRatios(raw: string, where: string) {
   const parts = raw.split(',').map((part) => part.trim());
   const buckets: RatioBucket[] = [];
   for (const [index, part] of parts.entries()) {
@@ -46,7 +46,7 @@ export function parseRatios(raw: string, where: string): RatioBucket[] {
   return buckets;
 }
 
-function parseBand(raw: string, where: string): number {
+function parseBand(raw: string, where: string) {
   const value = Number(raw.trim().replace(/%$/, ''));
   if (!/^\s*\d+(\.\d+)?%?\s*$/.test(raw) || !(value >= 0) || value > 50) {
     throw new UsageError(
@@ -56,7 +56,7 @@ function parseBand(raw: string, where: string): number {
   return value;
 }
 
-function parseSizing(raw: string, where: string): ExposurePolicy['sizing'] {
+function parseSizing(raw: string, where: string) {
   const value = raw.trim().toLowerCase();
   if (value === 'current' || value === 'fixed') return value;
   throw new UsageError(
@@ -64,7 +64,7 @@ function parseSizing(raw: string, where: string): ExposurePolicy['sizing'] {
   );
 }
 
-function parseFunctional(raw: string, where: string): string {
+function parseFunctional(raw: string, where: string) {
   const value = raw.trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(value))
     throw new UsageError(
@@ -136,7 +136,7 @@ export function resolvePolicy(file: Partial<ExposurePolicy>, flags: PolicyFlags)
 }
 
 /** The policy in words, for the command's header and docs: "100% ≤30d, 75% ≤90d, 50% beyond; band ±5%; …". */
-export function describePolicy(policy: ExposurePolicy): string {
+export function describePolicy(policy: ExposurePolicy) {
   const ratios = policy.buckets
     .map(
       (bucket, index) =>
@@ -147,7 +147,7 @@ export function describePolicy(policy: ExposurePolicy): string {
 }
 
 /** The policy as data (JSON output, the policy section). */
-export function policyAsData(policy: ExposurePolicy): Record<string, unknown> {
+export function policyAsData(policy: ExposurePolicy) {
   return {
     ratios: policy.buckets.map((bucket) => ({
       within_days: bucket.withinDays ?? null,

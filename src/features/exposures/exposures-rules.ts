@@ -4,7 +4,7 @@ import type { Exposure } from './exposures-file.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import { cents, toAccountSide } from '../../core/money.js';
 import type { TargetRow } from '../../core/target-file.js';
-import { DAY_MS, SIDES, TENORS, type Side, type Tenor } from '../../core/vocabulary.js';
+import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 
 export interface RatioBucket {
@@ -46,10 +46,7 @@ export const marketsOf = (exposures: readonly Exposure[]) =>
 // ---- one exposure --------------------------------------------------------------------------
 
 /** The side that covers the exposure, or undefined when it carries no FX risk for these books. */
-export function coverSide(
-  exposure: Pick<Exposure, 'market' | 'type' | 'currency'>,
-  functional: string,
-): Side | undefined {
+export function coverSide(exposure: Pick<Exposure, 'market' | 'type' | 'currency'>, functional: string) {
   const quote = quoteCurrencyOf(exposure.market);
   // Books in another market's currency, or in a third currency, are looked at from USD: the
   // account settles in USD and one market's hedge cannot cover a cross.
@@ -60,12 +57,12 @@ export function coverSide(
 }
 
 /** The exposure in USD at a price (an amount in USD is itself). */
-export function amountUsd(exposure: Pick<Exposure, 'amount' | 'currency'>, price: number): number {
+export function amountUsd(exposure: Pick<Exposure, 'amount' | 'currency'>, price: number) {
   return exposure.currency === 'USD' ? exposure.amount : exposure.amount / price;
 }
 
 /** "≤30d", "≤90d", ">90d" — the bucket a time to due falls in. */
-function bucketLabel(policy: ExposurePolicy, index: number): string {
+function bucketLabel(policy: ExposurePolicy, index: number) {
   const bucket = policy.buckets[index]!;
   if (bucket.withinDays !== undefined) return `≤${bucket.withinDays}d`;
   const before = policy.buckets[index - 1]?.withinDays;
@@ -116,7 +113,7 @@ export function exposureLines(
 // ---- the book ------------------------------------------------------------------------------
 
 /** The longest tenor that matures by `untilMs`, or 1 day when even that does not. */
-export function tenorFor(untilMs: number, nowMs: number): Tenor {
+export function tenorFor(untilMs: number, nowMs: number) {
   const days = (untilMs - nowMs) / DAY_MS;
   return [...TENORS].reverse().find((tenor) => tenor <= days) ?? TENORS[0];
 }
@@ -137,7 +134,7 @@ export function targetBook(
       (line, index) =>
         line.market === market && line.cover_side !== null && exposures[index]!.dueMs > nowMs + dueLeadMs,
     );
-    const sum = (side: Side): number =>
+    const sum = (side: Side) =>
       live.filter((line) => line.cover_side === side).reduce((total, line) => total + line.hedge_usd, 0);
     const needs: Record<Side, number> = { buy: sum('buy'), sell: sum('sell') };
     const held: Record<Side, number> = policy.netting
@@ -171,7 +168,7 @@ export function targetBook(
 export type BookTarget = ReturnType<typeof targetBook>[number];
 
 /** Whether a side holding `currentUsd` is close enough to `targetUsd` to trade nothing. */
-export function withinBand(currentUsd: number, targetUsd: number, bandPct: number): boolean {
+export function withinBand(currentUsd: number, targetUsd: number, bandPct: number) {
   if (targetUsd === 0) return currentUsd === 0;
   return Math.abs(currentUsd - targetUsd) <= (targetUsd * bandPct) / 100 + 0.005;
 }
@@ -220,7 +217,7 @@ export function targetRowsAt(
 // ---- the schedule of changes ----------------------------------------------------------------
 
 /** Each moment after `nowMs` the target can change without the price moving: a due date, a bucket boundary. */
-export function changeTimes(exposures: readonly Exposure[], policy: ExposurePolicy, nowMs: number): number[] {
+export function changeTimes(exposures: readonly Exposure[], policy: ExposurePolicy, nowMs: number) {
   const times = new Set<number>();
   for (const exposure of exposures) {
     if (exposure.dueMs > nowMs) times.add(exposure.dueMs);
@@ -234,7 +231,7 @@ export function changeTimes(exposures: readonly Exposure[], policy: ExposurePoli
   return [...times].sort((a, b) => a - b);
 }
 
-function reasonAt(exposures: readonly Exposure[], policy: ExposurePolicy, market: string, atMs: number): string {
+function reasonAt(exposures: readonly Exposure[], policy: ExposurePolicy, market: string, atMs: number) {
   const parts: string[] = [];
   for (const exposure of exposures) {
     if (exposure.market !== market) continue;
@@ -437,14 +434,14 @@ export function exposureRevaluationUsd(
   functional: string,
   fromPrice: number,
   toPrice: number,
-): number {
+) {
   const side = coverSide(exposure, functional);
   if (side === undefined) return 0;
   return -(side === 'buy' ? 1 : -1) * amountUsd(exposure, fromPrice) * ((toPrice - fromPrice) / toPrice);
 }
 
 /** A hedge's price P&L (USD) from entry to mark: the service's NDF. */
-export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number, markPrice: number): number {
+export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number, markPrice: number) {
   const buy = (notionalUsd * (markPrice - entryPrice)) / markPrice;
   return side === 'buy' ? buy : -buy;
 }
@@ -484,18 +481,18 @@ export interface CoverHedge {
 }
 
 /** 00:00 UTC of the Monday on or before `ms`. */
-export function weekStart(ms: number): number {
+export function weekStart(ms: number) {
   const day = Math.floor(ms / DAY_MS) * DAY_MS;
   const weekday = (new Date(day).getUTCDay() + 6) % 7;
   return day - weekday * DAY_MS;
 }
 
 /** Whether a hedge was held at `ms` (opened at or before it, not yet closed). */
-function heldAt(hedge: CoverHedge, ms: number): boolean {
+function heldAt(hedge: CoverHedge, ms: number) {
   return hedge.openedAtMs <= ms && (hedge.closedAtMs === undefined || hedge.closedAtMs > ms);
 }
 
-function signOf(side: Side): number {
+function signOf(side: Side) {
   return side === 'buy' ? 1 : -1;
 }
 
@@ -565,7 +562,7 @@ export function costToDate(markets: readonly string[], hedges: readonly CoverHed
 }
 
 /** The price a hedge recorded nearest to `ms` (an entry at its open, an exit at its close), else `fallback`. */
-function priceNear(hedges: readonly CoverHedge[], ms: number, fallback: number): number {
+function priceNear(hedges: readonly CoverHedge[], ms: number, fallback: number) {
   let best: { distance: number; price: number } | undefined;
   for (const hedge of hedges) {
     for (const [at, price] of [

@@ -182,11 +182,7 @@ const SECTIONS: Record<ExposureSection, Section> = {
 };
 
 /** The command's output: every section on a terminal and in JSON, one in the row formats. */
-export async function renderExposures(
-  output: Output,
-  view: ExposuresView,
-  options: { section?: ExposureSection },
-): Promise<void> {
+export async function renderExposures(output: Output, view: ExposuresView, options: { section?: ExposureSection }) {
   const held = view.book.reduce((total, row) => total + row.target_usd, 0);
   if (view.availableExposureUsd !== undefined && held > view.availableExposureUsd) {
     output.warn(
@@ -227,7 +223,7 @@ async function renderSections<S extends string>(
   sections: Record<S, Section>,
   document: Record<string, unknown>,
   options: { section?: S; all: readonly S[]; fallback: S; footer: string },
-): Promise<void> {
+) {
   const { section } = options;
   if (output.isJson) {
     if (section === undefined) output.json(document);
@@ -318,7 +314,7 @@ export async function renderExposureReport(
   output: Output,
   view: ExposureReportView,
   options: { section?: ReportSection },
-): Promise<void> {
+) {
   if (!view.historyComplete)
     output.warn(
       `GET /hedges/history returned ${view.historyFetched} closed hedges and may hold older ones: the cost to date may be incomplete.`,
@@ -346,11 +342,11 @@ export async function renderExposureReport(
 const HEIGHT = 260;
 const PAD = { left: 70, right: 16, top: 16, bottom: 40 };
 
-function money(value: number): string {
+function money(value: number) {
   return formatFixed(value, 0);
 }
 
-function compact(value: number): string {
+function compact(value: number) {
   const abs = Math.abs(value);
   if (abs >= 1e6) return `${(value / 1e6).toFixed(1)}m`;
   if (abs >= 1e3) return `${(value / 1e3).toFixed(0)}k`;
@@ -358,7 +354,7 @@ function compact(value: number): string {
 }
 
 /** Bars of exposure and hedged per week (one market at a time), the target as a line of dots. */
-function coverageChart(view: ExposureReportView, market: string): string {
+function coverageChart(view: ExposureReportView, market: string) {
   const weeks = view.report.coverage.filter((row) => row.market === market);
   if (weeks.length === 0) return '';
   const top = Math.max(1, ...weeks.flatMap((row) => [row.exposure_usd, row.hedged_usd, row.target_usd])) * 1.1;
@@ -374,7 +370,7 @@ function coverageChart(view: ExposureReportView, market: string): string {
   }
   weeks.forEach((row, index) => {
     const x = PAD.left + slot * index + slot / 2;
-    const column = (kind: string, left: number, usd: number, title: string): string =>
+    const column = (kind: string, left: number, usd: number, title: string) =>
       svgBar(
         kind,
         `Week of ${row.week}: ${title}`,
@@ -394,7 +390,7 @@ function coverageChart(view: ExposureReportView, market: string): string {
 }
 
 /** Each exposure's dollar-offset ratio as a bar, against the 80–125% band. */
-function effectivenessChart(view: ExposureReportView): string {
+function effectivenessChart(view: ExposureReportView) {
   const rows = view.report.effectiveness.filter((row) => row.offset_pct !== null);
   if (rows.length === 0)
     return '<p class="muted">No exposure has moved since its first cover yet: no ratio to chart.</p>';
@@ -417,7 +413,7 @@ function effectivenessChart(view: ExposureReportView): string {
   return `${svgOpen(label, height, 'effectiveness')}${body}<text class="axis-title" x="120" y="${height - 6}">cover P&amp;L / exposure change (shaded: 80–125%, effective)</text></svg>`;
 }
 
-function cell(value: unknown, field: FieldSpec): string {
+function cell(value: unknown, field: FieldSpec) {
   if (value === null || value === undefined) return '<td class="muted">—</td>';
   if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
   // Carry, fees and cost come on the account's side, signed as every screen shows them: -10.00 is paid.
@@ -426,7 +422,7 @@ function cell(value: unknown, field: FieldSpec): string {
   return `<td>${escapeHtml(field.kind === 'utc' && typeof value === 'string' ? utcMinute(value) : String(value))}</td>`;
 }
 
-function table(rows: readonly object[], resourceOf: Resource): string {
+function table(rows: readonly object[], resourceOf: Resource) {
   const fields = resourceOf.fields;
   const head = fields
     .map(
@@ -463,10 +459,7 @@ svg.chart .bar.in { fill: var(--in); } svg.chart .bar.out { fill: var(--out); }
 `;
 
 /** The self-contained HTML report (no script, no request: it opens offline and prints on A4). */
-export function exposureReportHtml(
-  view: ExposureReportView,
-  context: { account: string; generatedAt: string },
-): string {
+export function exposureReportHtml(view: ExposureReportView, context: { account: string; generatedAt: string }) {
   const markets = Object.keys(view.prices).sort();
   const cost = view.report.cost;
   const total = cost.reduce((sum, row) => sum + Math.round(row.cost_usdc * 100), 0) / 100;

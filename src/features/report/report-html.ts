@@ -33,7 +33,7 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
  * references, not needed by HTML: they keep `https://…`, `url(…)` or `@import` in the data from
  * reading as a reference, so the file references nothing whatever the data.
  */
-export function escapeHtml(value: string): string {
+export function escapeHtml(value: string) {
   return safeText(value).replace(/[&<>"'/:(@]/g, (char) => HTML_ESCAPES[char] ?? `&#${char.charCodeAt(0)};`);
 }
 
@@ -137,11 +137,11 @@ function plot(label: string, scale: Scale, body: string, xTitle: string) {
 }
 
 /** The one SVG kit of both HTML reports: a chart's opening tag (titled for a screen reader) and a bar with its tooltip (markup: the caller escapes what came from outside). */
-export function svgOpen(label: string, height: number = CHART.height, chart?: string): string {
+export function svgOpen(label: string, height: number = CHART.height, chart?: string) {
   return `<svg class="chart"${chart ? ` data-chart="${chart}"` : ''} viewBox="0 0 ${CHART.width} ${height}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>`;
 }
 
-export function svgBar(kind: string, title: string, ...[x, y, width, height]: unknown[]): string {
+export function svgBar(kind: string, title: string, ...[x, y, width, height]: unknown[]) {
   return `<rect class="bar ${kind}" x="${x}" y="${y}" width="${width}" height="${height}"><title>${title}</title></rect>`;
 }
 
@@ -390,7 +390,7 @@ function shortened(value: string | undefined, onScreen: (value: string) => strin
 }
 
 /** A line per closed hedge, as a desk reconciles it with its own deal list. */
-export function closedHedgeRow(record: HistoryFacts): string {
+export function closedHedgeRow(record: HistoryFacts) {
   const { closedAt, clientReference: reference, market } = record;
   const text = (value: string | undefined) => (value === undefined ? DASH : escapeHtml(value));
   const cents = lockedCents(record);
@@ -561,7 +561,7 @@ ${count === 0 ? '<p class="empty">No closed hedges in this period.</p>' : `<tabl
 
 const ROWS = '\u0000rows\u0000';
 
-export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {
+export function renderReportHtml(report: Report, meta: ReportHtmlMeta) {
   const [before, after] = reportHtmlAround(report, meta, meta.records.length);
   const order = meta.records.map((record, index) => ({ record, index, ms: closedHedgeTime(record) }));
   order.sort((a, b) => compareListed(a.ms, a.index, b.ms, b.index));

@@ -49,7 +49,7 @@ const NO_REFERENCE_GROUP: GroupIdentity = { key: '', label: 'No reference' };
 const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
 
 /** Rounded half away from zero at the decimal the value was meant to have (1.005 → 101 cents). */
-export function toCents(value: number): number {
+export function toCents(value: number) {
   const cents = Math.round(Number((Math.abs(value) * 100).toPrecision(15)));
   return value < 0 && cents !== 0 ? -cents : cents;
 }
@@ -94,7 +94,7 @@ const figures = (tally: ReportFigures) =>
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /** ISO 8601 week (weeks start on Monday; week 1 holds the year's first Thursday): `2026-W47`. */
-export function isoWeekKey(ms: number): string {
+export function isoWeekKey(ms: number) {
   const dayStart = Math.floor(ms / DAY_MS) * DAY_MS;
   const mondayBased = (new Date(dayStart).getUTCDay() + 6) % 7;
   const thursday = new Date(dayStart + (3 - mondayBased) * DAY_MS);
@@ -115,14 +115,14 @@ const GROUP_KEYS: Record<ReportGrouping, (record: HistoryFacts, closedMs: number
   ref: (record) => record.clientReference,
 };
 
-function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportGrouping): GroupIdentity {
+function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportGrouping) {
   const key = GROUP_KEYS[by](record, closedMs as number);
   if (key === undefined) return by === 'ref' ? NO_REFERENCE_GROUP : UNKNOWN_GROUP;
   return { key, label: by === 'tenor' ? `${key} ${key === '1' ? 'day' : 'days'}` : key };
 }
 
 /** The quote-currency amount a closed hedge locked: notional × entry rate, in cents. */
-export function lockedCents(record: Pick<HistoryFacts, 'notionalUsd' | 'entryPrice'>): number | undefined {
+export function lockedCents(record: Pick<HistoryFacts, 'notionalUsd' | 'entryPrice'>) {
   return record.notionalUsd === undefined || record.entryPrice === undefined
     ? undefined
     : toCents(record.notionalUsd * record.entryPrice);
@@ -166,12 +166,12 @@ export function doubled<T extends Float64Array | Uint32Array>(array: T): T {
 }
 
 /** A record's place in the listing: its close time in ms, NaN without one (those go last). */
-export function closedHedgeTime(record: Pick<HistoryFacts, 'closedAt'>): number {
+export function closedHedgeTime(record: Pick<HistoryFacts, 'closedAt'>) {
   return record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
 }
 
 /** The listing's comparison on (close time, arrival): dated records by close time, then those without one; ties as they came. */
-export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: number): number {
+export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: number) {
   const aDated = Number.isFinite(aMs);
   const bDated = Number.isFinite(bMs);
   if (aDated !== bDated) return aDated ? -1 : 1;
@@ -255,7 +255,7 @@ export class ReportBuilder {
   }
 
   /** Counts one closed hedge; returns whether the report covers it (its period and close-time rule). */
-  add(record: HistoryFacts): boolean {
+  add(record: HistoryFacts) {
     const closeTime = closedHedgeTime(record);
     const closedMs = Number.isFinite(closeTime) ? closeTime : undefined;
     if (closedMs === undefined && this.needsCloseTime) {
@@ -290,7 +290,7 @@ export class ReportBuilder {
     return true;
   }
 
-  private addClose(ms: number, cents: number): void {
+  private addClose(ms: number, cents: number) {
     if (this.dated === this.closeTimes.length) {
       this.closeTimes = doubled(this.closeTimes);
       this.closeCents = doubled(this.closeCents);
@@ -301,7 +301,7 @@ export class ReportBuilder {
   }
 
   /** The cumulative line of every record added, compact. */
-  cumulative(): CumulativeSeries {
+  cumulative() {
     return cumulativeSeries(this.closeTimes, this.closeCents, this.dated);
   }
 
@@ -342,7 +342,7 @@ export function buildReport(
   records: readonly HistoryFacts[],
   openPositions: ReadonlyArray<{ netPnlUsd?: number }>,
   options: ReportOptions,
-): Report {
+) {
   const builder = new ReportBuilder(options);
   for (const record of records) builder.add(record);
   return builder.finish(openPositions);
@@ -398,7 +398,7 @@ export function parseReportDate(text: string, now: Date): ReportDateResult {
 }
 
 /** A period that can hold nothing is a usage error, said before anything is fetched. */
-export function reportPeriodProblem(since: Date | undefined, until: Date | undefined): string | undefined {
+export function reportPeriodProblem(since: Date | undefined, until: Date | undefined) {
   if (since && until && since.getTime() >= until.getTime()) {
     return `--since (${since.toISOString()}) must be before --until (${until.toISOString()}); --until is exclusive.`;
   }

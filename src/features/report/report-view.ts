@@ -72,7 +72,7 @@ export const REPORT_DEAL_CSV_COLUMNS = [
 export type ReportColumn = (typeof REPORT_CSV_COLUMNS)[number] | (typeof REPORT_DEAL_CSV_COLUMNS)[number];
 
 /** The columns of a report grouped this way, in CSV order. */
-export function reportColumns(by: ReportGrouping): readonly ReportColumn[] {
+export function reportColumns(by: ReportGrouping) {
   return by === 'hedge' ? REPORT_DEAL_CSV_COLUMNS : REPORT_CSV_COLUMNS;
 }
 
@@ -140,19 +140,19 @@ function table(report: Report, options: ReportColumns) {
 }
 
 /** RFC 4180 CSV through `encode` (ui/csv.ts: cells a spreadsheet would run as formulas are defused). */
-export function reportCsv(report: Report, encode: (rows: string[][]) => string, options: ReportColumns = {}): string {
+export function reportCsv(report: Report, encode: (rows: string[][]) => string, options: ReportColumns = {}) {
   return encode(table(report, options));
 }
 
 /** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
-export function reportPlainRows(report: Report, options: ReportColumns = {}): string[] {
+export function reportPlainRows(report: Report, options: ReportColumns = {}) {
   return table(report, options).map((cells) =>
     cells.map((cell) => spreadsheetSafe(safeText(cell).replace(/[\t\n]/g, ' '))).join('\t'),
   );
 }
 
 /** The totals, for stderr next to the plain rows. */
-export function reportPlainTotals(report: Report): string {
+export function reportPlainTotals(report: Report) {
   const sums = REPORT_CSV_COLUMNS.slice(1).map((column) => `${column}=${csvCell(column, report.totals)}`);
   const locked = report.locked.map(
     (sum) => `quote_amount_locked_${sum.quote_currency ?? 'unknown'}=${sum.amount.toFixed(2)}`,
@@ -217,7 +217,7 @@ export interface ReportViewOptions {
 }
 
 /** The terminal report: title, table (groups, then totals), unrealized P&L, cumulative sparkline. */
-export async function renderReportTable(report: Report, options: ReportViewOptions): Promise<string> {
+export async function renderReportTable(report: Report, options: ReportViewOptions) {
   const { chalk: c, columns: width } = options;
   const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
   const lines: string[] = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report, 'closed ')}`))];
@@ -232,7 +232,7 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
   return lines.map((line) => line.trimEnd()).join('\n');
 }
 
-function tableKeys(by: ReportGrouping): string[] {
+function tableKeys(by: ReportGrouping) {
   return by === 'hedge'
     ? [...REPORT_DEAL_CSV_COLUMNS.filter((key) => !['market', 'closed_at', 'quote_currency'].includes(key)), 'bar']
     : [...REPORT_CSV_COLUMNS, 'bar'];
@@ -400,7 +400,7 @@ export const MISSING_WORDS: Record<keyof Report['missing'], string> = {
 export const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /** What the reader of the figures should know about the data behind them (stderr, every mode). */
-export function reportNotes(report: Report): string[] {
+export function reportNotes(report: Report) {
   const notes: string[] = [];
   if (report.excluded > 0) {
     const why =

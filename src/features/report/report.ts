@@ -39,7 +39,7 @@ export async function walkHistory(
   return { fetched, complete: true };
 }
 
-export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped'] = 'full-page'): string {
+export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped'] = 'full-page') {
   if (stopped === 'repeated-cursor') {
     return (
       `GET /hedges/history returned ${fetched} closed hedges, then handed back a cursor (meta.next_cursor) it had given before: ` +
@@ -116,11 +116,11 @@ export class ClosedHedgeListing {
     this.fd = openSync(this.path, 'wx+', 0o600);
   }
 
-  get size(): number {
+  get size() {
     return this.count;
   }
 
-  add(record: HistoryFacts): void {
+  add(record: HistoryFacts) {
     if (this.count === this.times.length) {
       this.times = doubled(this.times);
       this.offsets = doubled(this.offsets);
@@ -138,7 +138,7 @@ export class ClosedHedgeListing {
   }
 
   /** Writes `before`, every row in the listing's order, then `after`, to `target`; removes the rows' file. */
-  writeReport(target: string, before: string, after: string): void {
+  writeReport(target: string, before: string, after: string) {
     this.flush();
     const order = Uint32Array.from({ length: this.count }, (_, index) => index).sort((a, b) =>
       compareListed(this.times[a], a, this.times[b], b),
@@ -167,7 +167,7 @@ export class ClosedHedgeListing {
   }
 
   /** Removes the rows' file (also when the report is not written). */
-  discard(): void {
+  discard() {
     try {
       closeSync(this.fd);
     } catch {
@@ -176,7 +176,7 @@ export class ClosedHedgeListing {
     rmSync(this.path, { force: true });
   }
 
-  private flush(): void {
+  private flush() {
     if (this.pending.length === 0) return;
     writeSync(this.fd, this.pending.join(''), this.written);
     this.written += this.pendingBytes;
@@ -191,7 +191,7 @@ class BlockReader {
   private start = 0;
   constructor(private readonly fd: number) {}
 
-  read(offset: number, length: number): string {
+  read(offset: number, length: number) {
     if (offset < this.start || offset + length > this.start + this.block.length) {
       // The block is placed to hold this row and as much as fits on both sides of it.
       const size = Math.max(FLUSH_BYTES, length);
@@ -218,7 +218,7 @@ function closeTimeOf(raw: Record<string, unknown>) {
 }
 
 /** Whether a record closed in [since, until); one with no readable close time is 'unreadable'. */
-export function inPeriod(record: HistoryRecord, filter: { since?: Date; until?: Date }): 'in' | 'out' | 'unreadable' {
+export function inPeriod(record: HistoryRecord, filter: { since?: Date; until?: Date }) {
   const closedAt = closeTimeOf(record);
   const ms = closedAt === undefined ? Number.NaN : Date.parse(closedAt);
   if (!Number.isFinite(ms)) return 'unreadable';
@@ -228,7 +228,7 @@ export function inPeriod(record: HistoryRecord, filter: { since?: Date; until?: 
 }
 
 /** The absolute path of an --html target, or why it cannot be written (said before anything is sent). */
-export function htmlTarget(path: string): { path: string } | { problem: string } {
+export function htmlTarget(path: string) {
   if (path.trim() === '') return { problem: 'expected a file path.' };
   const absolute = resolve(path);
   try {
@@ -243,11 +243,7 @@ export function htmlTarget(path: string): { path: string } | { problem: string }
 }
 
 /** Whose report it is, for its header; a loopback host is named as a simulator, not an account. */
-export function accountName(credentials: {
-  profileName?: string;
-  baseUrl: string;
-  sources?: { profile?: string };
-}): string {
+export function accountName(credentials: { profileName?: string; baseUrl: string; sources?: { profile?: string } }) {
   if (credentials.sources?.profile === 'demo') return 'demo (the built-in simulator, test funds)';
   const who = credentials.profileName ?? 'key from HEDGE_API_KEY';
   let hostname: string;

@@ -62,7 +62,7 @@ const info = (id: string, title: string, detail: string) => checkOf(id, title, '
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export async function runDoctor(ports: FlowPorts): Promise<DoctorReport> {
+export async function runDoctor(ports: FlowPorts) {
   const checks = new DoctorChecks();
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return checks.report();
@@ -133,7 +133,7 @@ class DoctorChecks {
     ports: Pick<FlowPorts, 'hedgeCommand'>,
     { id, title, command, forWrites }: Pick<EndpointCheck, 'id' | 'title' | 'command' | 'forWrites'>,
     error: unknown,
-  ): void {
+  ) {
     if (error instanceof InterruptedError) throw error;
     const failure: FailureClass =
       error instanceof InvalidResponseError
@@ -367,7 +367,7 @@ async function checkReads(
   return seen;
 }
 
-function marketsCheck(markets: MarketList): DoctorCheck {
+function marketsCheck(markets: MarketList) {
   const open = markets.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
   const other = markets.markets
     .filter((entry) => entry.status !== 'open')
@@ -483,7 +483,7 @@ function firstRequestFailure(
 }
 
 /** The server's clock against this machine's, as its answers told it (domain/server-clock.ts): the interval, and what taught it. */
-export function clockCheck(reading: ClockReading): DoctorCheck {
+export function clockCheck(reading: ClockReading) {
   const learned = describeServerClock(reading);
   const moved =
     reading.disagreedMs === undefined
@@ -510,7 +510,7 @@ export function clockCheck(reading: ClockReading): DoctorCheck {
 }
 
 /** Rate-limit headers seen on any answer (the spec does not show the threshold). */
-export function rateLimitCheck(answers: readonly ObservedAnswer[]): DoctorCheck {
+export function rateLimitCheck(answers: readonly ObservedAnswer[]) {
   const names = new Map<string, string>();
   for (const answer of answers) {
     for (const [name, value] of Object.entries(answer.headers)) {
@@ -568,7 +568,7 @@ function describePositionFields(positions: Array<Record<string, unknown>>) {
  * page-size name the answer states (`meta.page_size`) is tried, and learned when honoured. A
  * refusal naming it teaches the client (the read is asked again the way the refusal says).
  */
-async function pageSizeChecks(client: HedgeClient, name: string): Promise<DoctorCheck[]> {
+async function pageSizeChecks(client: HedgeClient, name: string) {
   const probe = async (parameter: string) => {
     const response = await client.transport.send({
       method: 'GET',
