@@ -1,4 +1,4 @@
-// The report rules of `hedge exposures --report` (src/features/exposures/exposures-report.ts) on hand-made
+// The report rules of `hedge exposures --report` (src/features/exposures/exposures-rules.ts) on hand-made
 // hedges and a fixed clock: weeks from the first cover, coverage in the exposure's direction, cost
 // to date in whole cents, and the dollar offset shared by signed weight.
 import { describe, expect, it } from 'vitest';
@@ -9,8 +9,8 @@ import {
   effectiveness,
   weekStart,
   type CoverHedge,
-} from '../../src/features/exposures/exposures-report.js';
-import { DEFAULT_POLICY } from '../../src/features/exposures/exposures-rules.js';
+  DEFAULT_POLICY,
+} from '../../src/features/exposures/exposures-rules.js';
 import { DAY_MS } from '../../src/core/vocabulary.js';
 
 // Wednesday 11 March 2026, 12:00 UTC.

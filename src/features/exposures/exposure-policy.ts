@@ -1,6 +1,5 @@
 // The hedging policy of `hedge exposures`: a policy file (JSON) and flags over it, flags winning.
 // Each problem is one UsageError line naming the option (or the file's key) and what is allowed.
-import * as z from 'zod/mini';
 import { UsageError } from '../../core/errors.js';
 import { repeatedKeys } from '../../core/security/json-keys.js';
 import { DEFAULT_POLICY, type ExposurePolicy, type RatioBucket } from './exposures-rules.js';
@@ -19,7 +18,7 @@ const RATIOS_ALLOWED =
   'days:percent pairs from the nearest bucket out, the last one * (beyond), e.g. 30:100,90:75,*:50';
 
 /** `30:100,90:75,*:50` → buckets. `where` names the option or the file's key in a problem. */
-export function parseRatios(raw: string, where: string): RatioBucket[] {
+export function parseRatios(raw: string, where: string) {
   const parts = raw.split(',').map((part) => part.trim());
   const buckets: RatioBucket[] = [];
   for (const [index, part] of parts.entries()) {
@@ -47,7 +46,7 @@ export function parseRatios(raw: string, where: string): RatioBucket[] {
   return buckets;
 }
 
-function parseBand(raw: string, where: string): number {
+function parseBand(raw: string, where: string) {
   const value = Number(raw.trim().replace(/%$/, ''));
   if (!/^\s*\d+(\.\d+)?%?\s*$/.test(raw) || !(value >= 0) || value > 50) {
     throw new UsageError(
@@ -57,7 +56,7 @@ function parseBand(raw: string, where: string): number {
   return value;
 }
 
-function parseSizing(raw: string, where: string): ExposurePolicy['sizing'] {
+function parseSizing(raw: string, where: string) {
   const value = raw.trim().toLowerCase();
   if (value === 'current' || value === 'fixed') return value;
   throw new UsageError(
@@ -65,7 +64,7 @@ function parseSizing(raw: string, where: string): ExposurePolicy['sizing'] {
   );
 }
 
-function parseFunctional(raw: string, where: string): string {
+function parseFunctional(raw: string, where: string) {
   const value = raw.trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(value))
     throw new UsageError(
@@ -89,31 +88,10 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
       `--policy: ${source} must hold one JSON object with ratios, band_pct, sizing, functional and netting (each optional).`,
     );
   }
-  const at = (key: string): string => `--policy ${source}: ${key}`;
-  // A string or a number, read by the parser of its flag.
-  const field = (key: string, expected: string, parse: (raw: string, where: string) => unknown) =>
-    z.optional(
-      z.pipe(
-        z.union([z.string(), z.number()], { error: `${at(key)}: expected ${expected}.` }),
-        z.transform((raw) => parse(String(raw), at(key))),
-      ),
-    );
-  const schema = z.strictObject(
-    {
-      ratios: field('ratios', `a string of ${RATIOS_ALLOWED}`, parseRatios),
-      band_pct: field('band_pct', 'a number from 0 to 50', parseBand),
-      sizing: field('sizing', 'current or fixed', parseSizing),
-      functional: field('functional', 'a currency code such as USD or NGN', parseFunctional),
-      netting: z.optional(z.boolean({ error: `${at('netting')}: expected true or false.` })),
-    },
-    {
-      error: `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
-    },
-  );
   // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
   const [repeated] = repeatedKeys(text, 1);
   if (repeated) {
-    const named = Object.hasOwn(schema.shape, repeated.key) ? `the key ${repeated.key}` : 'a key';
+    const named = Object.hasOwn(POLICY_KEYS, repeated.key) ? `the key ${repeated.key}` : 'a key';
     throw new UsageError(
       `--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
     );
@@ -121,12 +99,28 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
   const policy: Record<string, unknown> = {};
   // One key at a time: the first problem as the file reads is the one said.
   for (const [key, value] of Object.entries(document)) {
-    const result = schema.safeParse({ [key]: value });
-    if (!result.success) throw new UsageError(result.error.issues[0]!.message);
-    policy[key === 'ratios' ? 'buckets' : key === 'band_pct' ? 'bandPct' : key] = Object.values(result.data)[0];
+    if (!Object.hasOwn(POLICY_KEYS, key))
+      throw new UsageError(
+        `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
+      );
+    const [name, expected, parse] = POLICY_KEYS[key]!;
+    const where = `--policy ${source}: ${key}`;
+    // A string or a number, read by the parser of its flag; netting a boolean.
+    if (!(parse ? typeof value === 'string' || Number.isFinite(value) : typeof value === 'boolean'))
+      throw new UsageError(`${where}: expected ${expected}.`);
+    policy[name] = parse ? parse(String(value), where) : value;
   }
   return policy;
 }
+
+/** The policy file's keys: the policy's name for each, what it holds, and the flag's parser that reads it. */
+const POLICY_KEYS: Record<string, [keyof ExposurePolicy, string, ((raw: string, where: string) => unknown)?]> = {
+  ratios: ['buckets', `a string of ${RATIOS_ALLOWED}`, parseRatios],
+  band_pct: ['bandPct', 'a number from 0 to 50', parseBand],
+  sizing: ['sizing', 'current or fixed', parseSizing],
+  functional: ['functional', 'a currency code such as USD or NGN', parseFunctional],
+  netting: ['netting', 'true or false'],
+};
 
 /** Defaults, then the policy file, then the flags. */
 export function resolvePolicy(file: Partial<ExposurePolicy>, flags: PolicyFlags): ExposurePolicy {
@@ -142,7 +136,7 @@ export function resolvePolicy(file: Partial<ExposurePolicy>, flags: PolicyFlags)
 }
 
 /** The policy in words, for the command's header and docs: "100% ≤30d, 75% ≤90d, 50% beyond; band ±5%; …". */
-export function describePolicy(policy: ExposurePolicy): string {
+export function describePolicy(policy: ExposurePolicy) {
   const ratios = policy.buckets
     .map(
       (bucket, index) =>
@@ -153,7 +147,7 @@ export function describePolicy(policy: ExposurePolicy): string {
 }
 
 /** The policy as data (JSON output, the policy section). */
-export function policyAsData(policy: ExposurePolicy): Record<string, unknown> {
+export function policyAsData(policy: ExposurePolicy) {
   return {
     ratios: policy.buckets.map((bucket) => ({
       within_days: bucket.withinDays ?? null,

@@ -91,7 +91,7 @@ function checkRow(field: Field<Column>) {
   };
 }
 
-function parseId(raw: string | undefined): string {
+function parseId(raw: string | undefined) {
   const value = raw?.trim() ?? '';
   // Printable ASCII only: an id is shown in every table, and must not be a way to reach the terminal.
   if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/.test(value)) {
@@ -100,14 +100,14 @@ function parseId(raw: string | undefined): string {
   return value;
 }
 
-function parseType(raw: string | undefined): ExposureType {
+function parseType(raw: string | undefined) {
   const value = raw?.trim().toLowerCase();
   if (value === 'receivable' || value === 'payable') return value;
   throw new Error('type: missing or not allowed; expected receivable or payable.');
 }
 
 /** 450000000, 450_000_000, 450,000,000, 450m, 1.2bn — the one amount grammar (input.ts readAmount), positive, at most 1e15. */
-function parseAmount(raw: string | undefined): number {
+function parseAmount(raw: string | undefined) {
   const allowed = 'expected a positive amount such as 450000000, 450_000_000, 450,000,000, 450m or 1.2bn';
   const amount = readAmount(raw ?? '', 'positive', MAX_AMOUNT);
   if (amount === 'shape') throw new Error(`amount: missing or not allowed; ${allowed}.`);
@@ -116,7 +116,7 @@ function parseAmount(raw: string | undefined): number {
   return amount;
 }
 
-function parseCurrency(raw: string | undefined, market: string | undefined): string {
+function parseCurrency(raw: string | undefined, market: string | undefined) {
   const quote = market === undefined ? undefined : quoteCurrencyOf(market);
   const allowed = quote ? `USD or ${quote} (the market's quote currency)` : "USD or the market's quote currency";
   const value = raw?.trim().toUpperCase() ?? '';
@@ -133,7 +133,7 @@ function parseCurrency(raw: string | undefined, market: string | undefined): str
 }
 
 /** 0.75, 75% or 75 (percent when above 1); blank: the policy's ratio for the row's time bucket. */
-function parseHedgeRatio(raw: string | undefined): number | undefined {
+function parseHedgeRatio(raw: string | undefined) {
   const value = raw?.trim() ?? '';
   if (value === '') return undefined;
   const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(value);

@@ -4,8 +4,8 @@ import type { Exposure } from './exposures-file.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import { cents, toAccountSide } from '../../core/money.js';
 import type { TargetRow } from '../../core/target-file.js';
-import { DAY_MS, SIDES, TENORS, type Side, type Tenor } from '../../core/vocabulary.js';
-import { utcIso } from '../../core/utc-text.js';
+import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
+import { utcDay, utcIso } from '../../core/utc-text.js';
 
 export interface RatioBucket {
   /** Up to this many days to due (inclusive); undefined: every exposure further away. */
@@ -46,10 +46,7 @@ export const marketsOf = (exposures: readonly Exposure[]) =>
 // ---- one exposure --------------------------------------------------------------------------
 
 /** The side that covers the exposure, or undefined when it carries no FX risk for these books. */
-export function coverSide(
-  exposure: Pick<Exposure, 'market' | 'type' | 'currency'>,
-  functional: string,
-): Side | undefined {
+export function coverSide(exposure: Pick<Exposure, 'market' | 'type' | 'currency'>, functional: string) {
   const quote = quoteCurrencyOf(exposure.market);
   // Books in another market's currency, or in a third currency, are looked at from USD: the
   // account settles in USD and one market's hedge cannot cover a cross.
@@ -60,12 +57,12 @@ export function coverSide(
 }
 
 /** The exposure in USD at a price (an amount in USD is itself). */
-export function amountUsd(exposure: Pick<Exposure, 'amount' | 'currency'>, price: number): number {
+export function amountUsd(exposure: Pick<Exposure, 'amount' | 'currency'>, price: number) {
   return exposure.currency === 'USD' ? exposure.amount : exposure.amount / price;
 }
 
 /** "≤30d", "≤90d", ">90d" — the bucket a time to due falls in. */
-function bucketLabel(policy: ExposurePolicy, index: number): string {
+function bucketLabel(policy: ExposurePolicy, index: number) {
   const bucket = policy.buckets[index]!;
   if (bucket.withinDays !== undefined) return `≤${bucket.withinDays}d`;
   const before = policy.buckets[index - 1]?.withinDays;
@@ -115,23 +112,8 @@ export function exposureLines(
 
 // ---- the book ------------------------------------------------------------------------------
 
-export interface BookTarget {
-  market: string;
-  side: Side;
-  target_usd: number;
-  /** The band: the book is left alone while the side holds between these. */
-  band_low_usd: number;
-  band_high_usd: number;
-  /** The tenor an open uses: the longest that matures by the side's last due date (at least 1). */
-  tenor_days: Tenor | null;
-  /** The last due date the side covers: a hedge maturing after it is not renewed. */
-  until: string | null;
-  /** The exposures this side covers (netted ones included). */
-  exposures: string[];
-}
-
 /** The longest tenor that matures by `untilMs`, or 1 day when even that does not. */
-export function tenorFor(untilMs: number, nowMs: number): Tenor {
+export function tenorFor(untilMs: number, nowMs: number) {
   const days = (untilMs - nowMs) / DAY_MS;
   return [...TENORS].reverse().find((tenor) => tenor <= days) ?? TENORS[0];
 }
@@ -144,45 +126,49 @@ export function targetBook(
   nowMs: number,
   firstCover: FirstCoverPrices = {},
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
-): BookTarget[] {
+) {
   const lines = exposureLines(exposures, policy, prices, nowMs, firstCover);
-  const markets = marketsOf(exposures);
   const dueOf = new Map(exposures.map((exposure) => [exposure.id, exposure.dueMs]));
-  const rows: BookTarget[] = [];
-  for (const market of markets) {
+  return marketsOf(exposures).flatMap((market) => {
     const live = lines.filter(
       (line, index) =>
         line.market === market && line.cover_side !== null && exposures[index]!.dueMs > nowMs + dueLeadMs,
     );
-    const sum = (side: Side): number =>
+    const sum = (side: Side) =>
       live.filter((line) => line.cover_side === side).reduce((total, line) => total + line.hedge_usd, 0);
     const needs: Record<Side, number> = { buy: sum('buy'), sell: sum('sell') };
     const held: Record<Side, number> = policy.netting
       ? { buy: Math.max(0, needs.buy - needs.sell), sell: Math.max(0, needs.sell - needs.buy) }
       : needs;
-    for (const side of SIDES) {
+    return SIDES.map((side) => {
       const target = cents(held[side]);
       // Netted, the side covers every live exposure of its market; apart, its own.
       const covered = live.filter((line) => line.hedge_usd > 0 && (policy.netting || line.cover_side === side));
       const untilMs = covered.length === 0 ? undefined : Math.max(...covered.map((line) => dueOf.get(line.id)!));
       const band = (target * policy.bandPct) / 100;
-      rows.push({
+      const holds = target > 0 && untilMs !== undefined;
+      return {
         market,
         side,
         target_usd: target,
+        /** The band: the book is left alone while the side holds between these. */
         band_low_usd: cents(Math.max(0, target - band)),
         band_high_usd: cents(target + band),
-        tenor_days: target > 0 && untilMs !== undefined ? tenorFor(untilMs, nowMs) : null,
-        until: target > 0 && untilMs !== undefined ? utcIso(untilMs) : null,
+        /** The tenor an open uses: the longest that matures by the side's last due date (at least 1). */
+        tenor_days: holds ? tenorFor(untilMs, nowMs) : null,
+        /** The last due date the side covers: a hedge maturing after it is not renewed. */
+        until: holds ? utcIso(untilMs) : null,
+        /** The exposures this side covers (netted ones included). */
         exposures: target > 0 ? covered.map((line) => line.id) : [],
-      });
-    }
-  }
-  return rows;
+      };
+    });
+  });
 }
 
+export type BookTarget = ReturnType<typeof targetBook>[number];
+
 /** Whether a side holding `currentUsd` is close enough to `targetUsd` to trade nothing. */
-export function withinBand(currentUsd: number, targetUsd: number, bandPct: number): boolean {
+export function withinBand(currentUsd: number, targetUsd: number, bandPct: number) {
   if (targetUsd === 0) return currentUsd === 0;
   return Math.abs(currentUsd - targetUsd) <= (targetUsd * bandPct) / 100 + 0.005;
 }
@@ -216,8 +202,7 @@ export function targetRowsAt(
   return now.map((row, index) => {
     const later = ahead[index]!;
     const notionalUsd = Math.min(row.target_usd, ...between.map((book) => book[index]!.target_usd));
-    const tenor = later.target_usd > 0 ? later.tenor_days : row.tenor_days;
-    const until = later.target_usd > 0 ? later.until : row.until;
+    const { tenor_days: tenor, until } = later.target_usd > 0 ? later : row;
     return {
       market: row.market,
       side: row.side,
@@ -231,19 +216,8 @@ export function targetRowsAt(
 
 // ---- the schedule of changes ----------------------------------------------------------------
 
-export interface ScheduledChange {
-  at: string;
-  market: string;
-  side: Side;
-  from_usd: number;
-  to_usd: number;
-  change_usd: number;
-  /** What happens then: "INV-1 due", "INV-2 enters ≤30d". */
-  reason: string;
-}
-
 /** Each moment after `nowMs` the target can change without the price moving: a due date, a bucket boundary. */
-export function changeTimes(exposures: readonly Exposure[], policy: ExposurePolicy, nowMs: number): number[] {
+export function changeTimes(exposures: readonly Exposure[], policy: ExposurePolicy, nowMs: number) {
   const times = new Set<number>();
   for (const exposure of exposures) {
     if (exposure.dueMs > nowMs) times.add(exposure.dueMs);
@@ -257,7 +231,7 @@ export function changeTimes(exposures: readonly Exposure[], policy: ExposurePoli
   return [...times].sort((a, b) => a - b);
 }
 
-function reasonAt(exposures: readonly Exposure[], policy: ExposurePolicy, market: string, atMs: number): string {
+function reasonAt(exposures: readonly Exposure[], policy: ExposurePolicy, market: string, atMs: number) {
   const parts: string[] = [];
   for (const exposure of exposures) {
     if (exposure.market !== market) continue;
@@ -278,28 +252,28 @@ export function scheduleOfChanges(
   prices: Prices,
   nowMs: number,
   firstCover: FirstCoverPrices = {},
-): ScheduledChange[] {
-  const changes: ScheduledChange[] = [];
+) {
   let before = targetBook(exposures, policy, prices, nowMs, firstCover);
-  for (const at of changeTimes(exposures, policy, nowMs)) {
+  return changeTimes(exposures, policy, nowMs).flatMap((at) => {
     const after = targetBook(exposures, policy, prices, at, firstCover);
-    for (const row of after) {
+    const changes = after.flatMap((row) => {
       const from =
         before.find((earlier) => earlier.market === row.market && earlier.side === row.side)?.target_usd ?? 0;
-      if (Math.abs(row.target_usd - from) < 0.005) continue;
-      changes.push({
+      if (Math.abs(row.target_usd - from) < 0.005) return [];
+      return {
         at: utcIso(at),
         market: row.market,
         side: row.side,
         from_usd: from,
         to_usd: row.target_usd,
         change_usd: cents(row.target_usd - from),
+        /** What happens then: "INV-1 due", "INV-2 enters ≤30d". */
         reason: reasonAt(exposures, policy, row.market, at),
-      });
-    }
+      };
+    });
     before = after;
-  }
-  return changes;
+    return changes;
+  });
 }
 
 // ---- the projected cost ----------------------------------------------------------------------
@@ -311,21 +285,6 @@ export interface CostRates {
   feeRate: Readonly<Record<string, number | undefined>>;
 }
 
-export interface CostToDue {
-  /** A due date of the market's exposures. */
-  due: string;
-  market: string;
-  /** The exposures due then. */
-  exposures: string;
-  /** Carry from now to then, on the account's side (negative: the account pays). */
-  carry_usdc: number;
-  /** Fees of every open, add, reduce, close and roll from now to then; null when the fee is not known. */
-  fees_usdc: number | null;
-  rolls: number;
-  /** carry + fees (carry alone when the fee is not known). */
-  cost_usdc: number;
-}
-
 /** The cost of holding the target to each due date at today's carry and fee (opens, changes and rolls each pay a fee). */
 export function projectedCost(
   exposures: readonly Exposure[],
@@ -334,11 +293,9 @@ export function projectedCost(
   rates: CostRates,
   nowMs: number,
   firstCover: FirstCoverPrices = {},
-): CostToDue[] {
+) {
   const times = changeTimes(exposures, policy, nowMs);
-  const out: CostToDue[] = [];
-  const markets = marketsOf(exposures);
-  for (const market of markets) {
+  return marketsOf(exposures).flatMap((market) => {
     const dues = [
       ...new Set(
         exposures
@@ -346,94 +303,86 @@ export function projectedCost(
           .map((exposure) => exposure.dueMs),
       ),
     ].sort((a, b) => a - b);
-    if (dues.length === 0) continue;
     const feeRate = rates.feeRate[market];
+    const fee = feeRate ?? 0;
     const carry = rates.carryDailyPct[market] ?? { buy: 0, sell: 0 };
-    const bookAt = (ms: number): BookTarget[] =>
+    const bookAt = (ms: number) =>
       targetBook(exposures, policy, prices, ms, firstCover).filter((row) => row.market === market);
-    const state = new Map<Side, { notional: number; maturityMs?: number }>();
+    const maturityOf = (row: BookTarget) => now + (row.tenor_days ?? 1) * DAY_MS;
+    const state = {} as Record<Side, { notional: number; maturityMs?: number }>;
     let carryTotal = 0;
     let feesTotal = 0;
     let rolls = 0;
     let now = nowMs;
     for (const row of bookAt(nowMs)) {
-      state.set(row.side, {
-        notional: row.target_usd,
-        maturityMs: row.target_usd > 0 ? nowMs + (row.tenor_days ?? 1) * DAY_MS : undefined,
-      });
-      feesTotal += row.target_usd * (feeRate ?? 0);
+      state[row.side] = { notional: row.target_usd, maturityMs: row.target_usd > 0 ? maturityOf(row) : undefined };
+      feesTotal += row.target_usd * fee;
     }
-    const lastDue = dues.at(-1)!;
+    const lastDue = dues.at(-1) ?? nowMs;
     const scheduled = times.filter((at) => at <= lastDue);
+    const out = [];
     while (now < lastDue) {
-      const maturities = [...state.values()]
+      const maturities = Object.values(state)
         .map((side) => side.maturityMs)
         .filter((ms): ms is number => ms !== undefined && ms > now);
       const next = Math.min(...maturities, scheduled.find((at) => at > now) ?? lastDue);
-      for (const side of SIDES) carryTotal += (state.get(side)!.notional * carry[side] * (next - now)) / DAY_MS / 100;
+      for (const side of SIDES) carryTotal += (state[side].notional * carry[side] * (next - now)) / DAY_MS / 100;
       now = next;
       const book = bookAt(now);
       for (const side of SIDES) {
-        const held = state.get(side)!;
+        const held = state[side];
         const row = book.find((entry) => entry.side === side)!;
         const target = row.target_usd;
-        const matures = held.maturityMs !== undefined && held.maturityMs <= now;
-        if (matures) {
+        if (held.maturityMs !== undefined && held.maturityMs <= now) {
+          // Matured: rolled into the target, or let go.
           if (target > 0) {
-            feesTotal += (held.notional + target) * (feeRate ?? 0);
+            feesTotal += (held.notional + target) * fee;
             rolls += 1;
-            state.set(side, { notional: target, maturityMs: now + (row.tenor_days ?? 1) * DAY_MS });
+            state[side] = { notional: target, maturityMs: maturityOf(row) };
           } else {
-            state.set(side, { notional: 0 });
+            state[side] = { notional: 0 };
           }
         } else if (Math.abs(target - held.notional) >= 0.005) {
-          feesTotal += Math.abs(target - held.notional) * (feeRate ?? 0);
-          const opens = held.notional === 0;
-          state.set(side, {
+          feesTotal += Math.abs(target - held.notional) * fee;
+          state[side] = {
             notional: target,
-            maturityMs: target === 0 ? undefined : opens ? now + (row.tenor_days ?? 1) * DAY_MS : held.maturityMs,
-          });
+            maturityMs: target === 0 ? undefined : held.notional === 0 ? maturityOf(row) : held.maturityMs,
+          };
         }
       }
       if (dues.includes(now)) {
         out.push({
+          /** A due date of the market's exposures. */
           due: utcIso(now),
           market,
+          /** The exposures due then. */
           exposures: exposures
             .filter((exposure) => exposure.market === market && exposure.dueMs === now)
             .map((exposure) => exposure.id)
             .join(' '),
+          /** Carry from now to then, on the account's side (negative: the account pays). */
           carry_usdc: toAccountSide(cents(carryTotal)),
+          /** Fees of every open, add, reduce, close and roll from now to then; null when the fee is not known. */
           fees_usdc: feeRate === undefined ? null : toAccountSide(cents(feesTotal)),
           rolls,
+          /** carry + fees (carry alone when the fee is not known). */
           cost_usdc: toAccountSide(cents(carryTotal + (feeRate === undefined ? 0 : feesTotal))),
         });
       }
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 // ---- stress ----------------------------------------------------------------------------------
 
 const STRESS_SHOCKS_PCT = [-30, -10, 10, 30] as const;
 
-export interface StressRow {
-  market: string;
-  /** The price's move in percent (+ = the quote currency weakens: more of it per USDT). */
-  shock_pct: number;
-  price: number;
-  /** What the exposures (all of them, not only the hedged part) gain (+) or lose (-) in USD. */
-  exposure_change_usd: number;
-  /** What the target cover gains or loses at that price. */
-  cover_pnl_usd: number;
-  net_usd: number;
-}
-
 /**
- * An instant move of the price by each shock. A hedge's P&L at price P' struck at P is
- * N·(P'−P)/P' for a buy (the simulator's and the service's NDF), −that for a sell; an exposure
- * covered by a buy loses exactly what such a buy of its USD size gains, so a 100% cover nets to 0.
+ * An instant move of the price by each shock (+ = the quote currency weakens: more of it per USDT).
+ * A hedge's P&L at price P' struck at P is N·(P'−P)/P' for a buy (the simulator's and the
+ * service's NDF), −that for a sell; an exposure covered by a buy loses exactly what such a buy of
+ * its USD size gains, so a 100% cover nets to 0.
  */
 export function stressTable(
   exposures: readonly Exposure[],
@@ -442,12 +391,11 @@ export function stressTable(
   nowMs: number,
   firstCover: FirstCoverPrices = {},
   shocks: readonly number[] = STRESS_SHOCKS_PCT,
-): StressRow[] {
+) {
   const book = targetBook(exposures, policy, prices, nowMs, firstCover);
-  const rows: StressRow[] = [];
-  for (const market of marketsOf(exposures)) {
+  return marketsOf(exposures).flatMap((market) => {
     const price = prices[market];
-    if (price === undefined) continue;
+    if (price === undefined) return [];
     const live = exposures.filter((exposure) => exposure.market === market && exposure.dueMs > nowMs);
     const exposed = live.reduce((total, exposure) => {
       const side = coverSide(exposure, policy.functional);
@@ -457,22 +405,22 @@ export function stressTable(
     const cover = book
       .filter((row) => row.market === market)
       .reduce((total, row) => total + (row.side === 'buy' ? row.target_usd : -row.target_usd), 0);
-    for (const shock of shocks) {
+    return shocks.map((shock) => {
       const stressed = price * (1 + shock / 100);
       const move = (stressed - price) / stressed;
+      // What the exposures (all of them, not only the hedged part) and the target cover gain (+) or lose (-) in USD.
       const exposureChange = cents(-exposed * move);
       const coverPnl = cents(cover * move);
-      rows.push({
+      return {
         market,
         shock_pct: shock,
         price: Math.round(stressed * 1e6) / 1e6,
         exposure_change_usd: exposureChange,
         cover_pnl_usd: coverPnl,
         net_usd: cents(exposureChange + coverPnl),
-      });
-    }
-  }
-  return rows;
+      };
+    });
+  });
 }
 
 // ---- effectiveness ---------------------------------------------------------------------------
@@ -486,14 +434,14 @@ export function exposureRevaluationUsd(
   functional: string,
   fromPrice: number,
   toPrice: number,
-): number {
+) {
   const side = coverSide(exposure, functional);
   if (side === undefined) return 0;
   return -(side === 'buy' ? 1 : -1) * amountUsd(exposure, fromPrice) * ((toPrice - fromPrice) / toPrice);
 }
 
 /** A hedge's price P&L (USD) from entry to mark: the service's NDF. */
-export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number, markPrice: number): number {
+export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number, markPrice: number) {
   const buy = (notionalUsd * (markPrice - entryPrice)) / markPrice;
   return side === 'buy' ? buy : -buy;
 }
@@ -502,10 +450,7 @@ export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number,
  * The dollar-offset ratio: how much of the exposure's change the cover offset, in percent
  * (−cover P&L / exposure change). Undefined while the exposure has not moved.
  */
-export function dollarOffset(
-  coverPnl: number,
-  exposureChange: number,
-): { ratio_pct: number | null; effective: boolean | null } {
+export function dollarOffset(coverPnl: number, exposureChange: number) {
   if (Math.abs(exposureChange) < 0.005) return { ratio_pct: null, effective: null };
   const ratio = (-coverPnl / exposureChange) * 100;
   return {
@@ -514,21 +459,210 @@ export function dollarOffset(
   };
 }
 
-// ---- what `hedge exposures` shows ---------------------------------------------------------
+// ---- hedge exposures --report --------------------------------------------------------------
+// Coverage per week, cost to date and effectiveness (the dollar-offset ratio, 80–125% effective)
+// of the account's hedges against the exposures.
 
-/** Everything `hedge exposures FILE` shows (flows/exposures.ts gathers it, ui/exposures-view.ts renders it). */
-export interface ExposuresView {
-  asOf: string;
-  source: string;
-  policy: ExposurePolicy;
-  prices: Record<string, number>;
-  /** Market → the fee as a share of the notional, and where it came from. */
-  fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }>;
-  exposures: ReturnType<typeof exposureLines>;
-  book: BookTarget[];
-  schedule: ScheduledChange[];
-  cost: CostToDue[];
-  stress: StressRow[];
-  /** The account's headroom under its exposure cap, when the server said it. */
-  availableExposureUsd?: number;
+/** One hedge of the account, closed or open, as the report needs it. */
+export interface CoverHedge {
+  market: string;
+  side: Side;
+  notionalUsd: number;
+  openedAtMs: number;
+  /** Undefined while open. */
+  closedAtMs?: number;
+  entryPrice?: number;
+  exitPrice?: number;
+  /** Realized price P&L (closed hedges). */
+  grossPnlUsd?: number;
+  /** As the server signs them: positive = paid by the account. */
+  carryUsd?: number;
+  feesUsd?: number;
+}
+
+/** 00:00 UTC of the Monday on or before `ms`. */
+export function weekStart(ms: number) {
+  const day = Math.floor(ms / DAY_MS) * DAY_MS;
+  const weekday = (new Date(day).getUTCDay() + 6) % 7;
+  return day - weekday * DAY_MS;
+}
+
+/** Whether a hedge was held at `ms` (opened at or before it, not yet closed). */
+function heldAt(hedge: CoverHedge, ms: number) {
+  return hedge.openedAtMs <= ms && (hedge.closedAtMs === undefined || hedge.closedAtMs > ms);
+}
+
+function signOf(side: Side) {
+  return side === 'buy' ? 1 : -1;
+}
+
+export function coveragePerWeek(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  hedges: readonly CoverHedge[],
+  nowMs: number,
+) {
+  const markets = marketsOf(exposures);
+  const inMarkets = hedges.filter((hedge) => markets.includes(hedge.market));
+  const first = Math.min(nowMs, ...inMarkets.map((hedge) => hedge.openedAtMs));
+  const rows = [];
+  for (let week = weekStart(first); week <= nowMs; week += 7 * DAY_MS) {
+    const at = Math.min(week + 7 * DAY_MS, nowMs);
+    const book = targetBook(exposures, policy, prices, at);
+    for (const market of markets) {
+      const price = prices[market];
+      if (price === undefined) continue;
+      const live = exposures.filter((exposure) => exposure.market === market && exposure.dueMs > at);
+      const signed = live.map((exposure) => {
+        const side = coverSide(exposure, policy.functional);
+        return side === undefined ? 0 : signOf(side) * amountUsd(exposure, price);
+      });
+      const held = inMarkets.filter((hedge) => hedge.market === market && heldAt(hedge, at));
+      const net = signed.reduce((total, value) => total + value, 0);
+      const exposure = policy.netting ? Math.abs(net) : signed.reduce((total, value) => total + Math.abs(value), 0);
+      const hedged = policy.netting
+        ? Math.max(0, held.reduce((total, hedge) => total + signOf(hedge.side) * hedge.notionalUsd, 0) * Math.sign(net))
+        : held.reduce((total, hedge) => total + hedge.notionalUsd, 0);
+      const target = book.filter((row) => row.market === market).reduce((total, row) => total + row.target_usd, 0);
+      rows.push({
+        /** The Monday the week starts on (UTC). */
+        week: utcDay(week),
+        /** When the figures were taken: the week's end, or now. */
+        at: utcIso(at),
+        market,
+        exposure_usd: cents(exposure),
+        /** What the policy would hold then (at today's price). */
+        target_usd: cents(target),
+        /** What the hedges held then, in the exposure's direction. */
+        hedged_usd: cents(hedged),
+        /** hedged / exposure, in percent; null with no exposure. */
+        coverage_pct: exposure < 0.005 ? null : Math.round((hedged / exposure) * 10_000) / 100,
+      });
+    }
+  }
+  return rows;
+}
+
+/** Carry and fees of the closed hedges of each market, summed in cents on the account's side (- paid). */
+export function costToDate(markets: readonly string[], hedges: readonly CoverHedge[]) {
+  return [...markets].sort().map((market) => {
+    const closed = hedges.filter((hedge) => hedge.market === market && hedge.closedAtMs !== undefined);
+    // Summed in whole cents: the total reconciles to the cent with the records it comes from.
+    const carryCents = closed.reduce((total, hedge) => total + Math.round((hedge.carryUsd ?? 0) * 100), 0);
+    const feeCents = closed.reduce((total, hedge) => total + Math.round((hedge.feesUsd ?? 0) * 100), 0);
+    return {
+      market,
+      closed_hedges: closed.length,
+      carry_usdc: carryCents / 100,
+      fees_usdc: feeCents / 100,
+      cost_usdc: (carryCents + feeCents) / 100,
+    };
+  });
+}
+
+/** The price a hedge recorded nearest to `ms` (an entry at its open, an exit at its close), else `fallback`. */
+function priceNear(hedges: readonly CoverHedge[], ms: number, fallback: number) {
+  let best: { distance: number; price: number } | undefined;
+  for (const hedge of hedges) {
+    for (const [at, price] of [
+      [hedge.openedAtMs, hedge.entryPrice],
+      [hedge.closedAtMs, hedge.exitPrice],
+    ] as const) {
+      if (at === undefined || price === undefined || !(price > 0)) continue;
+      const distance = Math.abs(at - ms);
+      if (!best || distance < best.distance) best = { distance, price };
+    }
+  }
+  return best?.price ?? fallback;
+}
+
+export function effectiveness(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  hedges: readonly CoverHedge[],
+  nowMs: number,
+) {
+  const rows = [];
+  for (const market of marketsOf(exposures)) {
+    const mine = hedges.filter((hedge) => hedge.market === market).sort((a, b) => a.openedAtMs - b.openedAtMs);
+    const price = prices[market];
+    const first = mine.find((hedge) => hedge.entryPrice !== undefined && hedge.entryPrice > 0);
+    const inMarket = exposures.filter((exposure) => exposure.market === market);
+    if (!first || price === undefined) {
+      for (const exposure of inMarket) {
+        rows.push({
+          id: exposure.id,
+          market,
+          cover_side: coverSide(exposure, policy.functional) ?? null,
+          first_cover_at: null,
+          first_price: null,
+          price_to: price ?? null,
+          exposure_change_usd: null,
+          cover_pnl_usd: null,
+          offset_pct: null,
+          effective: null,
+        });
+      }
+      continue;
+    }
+    const firstPrice = first.entryPrice!;
+    const t0 = first.openedAtMs;
+    const coverTotal = mine.reduce((total, hedge) => {
+      if (hedge.closedAtMs !== undefined) {
+        if (hedge.grossPnlUsd !== undefined) return total + hedge.grossPnlUsd;
+        if (hedge.entryPrice !== undefined && hedge.exitPrice !== undefined)
+          return total + coverPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice, hedge.exitPrice);
+        return total;
+      }
+      return hedge.entryPrice === undefined
+        ? total
+        : total + coverPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice, price);
+    }, 0);
+    // Each exposure's signed weight: the size it was to be covered at when the first cover was struck.
+    const weights = inMarket.map((exposure) => {
+      const side = coverSide(exposure, policy.functional);
+      if (side === undefined) return 0;
+      return signOf(side) * amountUsd(exposure, firstPrice) * ratioAt(exposure, policy, t0).ratio;
+    });
+    const weightSum = weights.reduce((total, weight) => total + weight, 0);
+    inMarket.forEach((exposure, index) => {
+      const side = coverSide(exposure, policy.functional);
+      const to = exposure.dueMs <= nowMs ? priceNear(mine, exposure.dueMs, price) : price;
+      const change = exposureRevaluationUsd(exposure, policy.functional, firstPrice, to);
+      const cover = Math.abs(weightSum) < 1e-9 ? 0 : (coverTotal * weights[index]!) / weightSum;
+      const offset =
+        side === undefined || weights[index] === 0 ? { ratio_pct: null, effective: null } : dollarOffset(cover, change);
+      rows.push({
+        id: exposure.id,
+        market,
+        cover_side: side ?? null,
+        first_cover_at: utcIso(t0),
+        first_price: firstPrice,
+        /** The price the revaluation runs to: at the due date, or today. */
+        price_to: to,
+        exposure_change_usd: side === undefined ? null : cents(change),
+        cover_pnl_usd: side === undefined ? null : cents(cover),
+        offset_pct: offset.ratio_pct,
+        /** Within 80–125%; null while nothing has moved or nothing covered it. */
+        effective: offset.effective,
+      });
+    });
+  }
+  return rows;
+}
+
+export function exposureReport(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  hedges: readonly CoverHedge[],
+  nowMs: number,
+) {
+  return {
+    coverage: coveragePerWeek(exposures, policy, prices, hedges, nowMs),
+    cost: costToDate(marketsOf(exposures), hedges),
+    effectiveness: effectiveness(exposures, policy, prices, hedges, nowMs),
+  };
 }

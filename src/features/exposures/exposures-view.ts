@@ -1,10 +1,15 @@
 // How `hedge exposures FILE` reads: one table per section on a terminal, one JSON document, or one
-// section's rows (--show, default the book) in TSV, CSV and NDJSON. Renders only.
+// section's rows (--show, default the book) in TSV, CSV and NDJSON; with --report the same for
+// coverage, cost to date and effectiveness, and a self-contained HTML file with two charts and the
+// tables (--html). Renders only.
 import { describePolicy, policyAsData } from './exposure-policy.js';
-import type { ExposuresView } from './exposures-rules.js';
+import { EFFECTIVE_BAND_PCT } from './exposures-rules.js';
+import type { ExposureReportView, ExposuresView } from './exposures.js';
 import type { FieldSpec } from '../../platform/fields/fields.js';
-import { formatMoney } from '../../platform/terminal/format.js';
+import { formatFixed, formatMoney, formatSignedMoney, formatUpTo } from '../../core/number-format.js';
+import { payOrEarn } from '../../core/money.js';
 import type { Output } from '../../platform/terminal/output.js';
+import { CHART, escapeHtml, fixed, svgBar, svgOpen } from '../report/report-html.js';
 import type { Resource } from '../../platform/fields/resource-fields.js';
 import { utcMinute } from '../../core/utc-text.js';
 
@@ -13,15 +18,21 @@ export type ExposureSection = (typeof EXPOSURE_SECTIONS)[number];
 
 const market: FieldSpec = { key: 'market', label: 'Market' };
 const side: FieldSpec = { key: 'side', label: 'Side', kind: 'side' };
-const usd = (key: string, label: string): FieldSpec => ({ key, label, unit: 'USD', kind: 'money' });
-const pnl = (key: string, label: string): FieldSpec => ({ key, label, unit: 'USD', kind: 'pnl' });
-
-const fieldsOnly = (fields: FieldSpec[], priority?: string[]): Resource => ({
-  fields,
-  priority: priority ?? fields.map((field) => field.key),
+/** An amount in USD (or `unit`). */
+const usd = (key: string, label: string, kind: FieldSpec['kind'] = 'money', unit = 'USD'): FieldSpec => ({
+  key,
+  label,
+  unit,
+  kind,
 });
 
-export const EXPOSURE_LINE_RESOURCE = fieldsOnly(
+/** Fields, and the order a narrow table keeps them in (theirs when not given). */
+const resource = (fields: FieldSpec[], priority = fields.map((field) => field.key)): Resource => ({
+  fields,
+  priority,
+});
+
+export const EXPOSURE_LINE_RESOURCE = resource(
   [
     { key: 'id', label: 'ID', kind: 'text' },
     market,
@@ -54,7 +65,7 @@ export const EXPOSURE_LINE_RESOURCE = fieldsOnly(
   ],
 );
 
-export const BOOK_RESOURCE = fieldsOnly(
+export const BOOK_RESOURCE = resource(
   [
     market,
     side,
@@ -75,51 +86,51 @@ export const BOOK_RESOURCE = fieldsOnly(
   ['side', 'target_usd', 'market', 'band_low_usd', 'band_high_usd', 'tenor_days', 'until', 'exposures'],
 );
 
-export const SCHEDULE_RESOURCE = fieldsOnly(
+export const SCHEDULE_RESOURCE = resource(
   [
     { key: 'at', label: 'At', kind: 'utc' },
     market,
     side,
     usd('from_usd', 'From'),
     usd('to_usd', 'To'),
-    pnl('change_usd', 'Change'),
+    usd('change_usd', 'Change', 'pnl'),
     { key: 'reason', label: 'Why', kind: 'text', wrap: true },
   ],
   ['at', 'side', 'to_usd', 'change_usd', 'reason', 'from_usd', 'market'],
 );
 
-export const COST_RESOURCE = fieldsOnly(
+export const COST_RESOURCE = resource(
   [
     { key: 'due', label: 'Due', kind: 'utc' },
     market,
     { key: 'exposures', label: 'Due then', kind: 'text', wrap: true },
-    { key: 'carry_usdc', label: 'Carry', unit: 'USDC', kind: 'pnl' },
-    { key: 'fees_usdc', label: 'Fees', unit: 'USDC', kind: 'pnl' },
+    usd('carry_usdc', 'Carry', 'pnl', 'USDC'),
+    usd('fees_usdc', 'Fees', 'pnl', 'USDC'),
     { key: 'rolls', label: 'Rolls', kind: 'count' },
-    { key: 'cost_usdc', label: 'Cost', unit: 'USDC', kind: 'pnl' },
+    usd('cost_usdc', 'Cost', 'pnl', 'USDC'),
   ],
   ['due', 'cost_usdc', 'exposures', 'carry_usdc', 'fees_usdc', 'rolls', 'market'],
 );
 
-export const STRESS_RESOURCE = fieldsOnly(
+export const STRESS_RESOURCE = resource(
   [
     market,
     { key: 'shock_pct', label: 'Shock %', kind: 'count' },
     { key: 'price', label: 'Price', unit: 'rate', kind: 'rate' },
-    pnl('exposure_change_usd', 'Exposure'),
-    pnl('cover_pnl_usd', 'Cover P&L'),
-    pnl('net_usd', 'Net'),
+    usd('exposure_change_usd', 'Exposure', 'pnl'),
+    usd('cover_pnl_usd', 'Cover P&L', 'pnl'),
+    usd('net_usd', 'Net', 'pnl'),
   ],
   ['shock_pct', 'net_usd', 'exposure_change_usd', 'cover_pnl_usd', 'price', 'market'],
 );
 
-const POLICY_RESOURCE = fieldsOnly([
+const POLICY_RESOURCE = resource([
   { key: 'within_days', label: 'Within days', kind: 'count' },
   { key: 'ratio_pct', label: 'Ratio %', kind: 'count' },
 ]);
 
 /** The sections as data: what JSON shows, and each section's rows for TSV/CSV/NDJSON. */
-function exposuresAsData(view: ExposuresView): Record<string, unknown> {
+function exposuresAsData(view: ExposuresView) {
   return {
     as_of: view.asOf,
     source: view.source,
@@ -140,7 +151,7 @@ function exposuresAsData(view: ExposuresView): Record<string, unknown> {
   };
 }
 
-const SECTIONS: Record<ExposureSection, { resource: Resource; title: string; empty: string }> = {
+const SECTIONS: Record<ExposureSection, Section> = {
   exposures: {
     resource: EXPOSURE_LINE_RESOURCE,
     title: 'Exposures as the policy sees them now',
@@ -162,23 +173,16 @@ const SECTIONS: Record<ExposureSection, { resource: Resource; title: string; emp
     empty: 'Nothing to hold, so no cost.',
   },
   stress: { resource: STRESS_RESOURCE, title: 'Stress: the price moves now by …', empty: 'No price to stress.' },
-  policy: { resource: POLICY_RESOURCE, title: 'Hedge ratio by time to due', empty: 'No ratio buckets.' },
+  policy: {
+    resource: POLICY_RESOURCE,
+    title: 'Hedge ratio by time to due',
+    empty: 'No ratio buckets.',
+    rows: (document) => (document.policy as ReturnType<typeof policyAsData>).ratios,
+  },
 };
 
-function sectionRows(
-  view: ExposuresView,
-  section: ExposureSection,
-): { rows: Record<string, unknown>[]; resource: Resource; title: string; empty: string } {
-  const rows = section === 'policy' ? policyAsData(view.policy).ratios : view[section];
-  return { rows: rows as unknown as Record<string, unknown>[], ...SECTIONS[section] };
-}
-
 /** The command's output: every section on a terminal and in JSON, one in the row formats. */
-export async function renderExposures(
-  output: Output,
-  view: ExposuresView,
-  options: { section?: ExposureSection },
-): Promise<void> {
+export async function renderExposures(output: Output, view: ExposuresView, options: { section?: ExposureSection }) {
   const held = view.book.reduce((total, row) => total + row.target_usd, 0);
   if (view.availableExposureUsd !== undefined && held > view.availableExposureUsd) {
     output.warn(
@@ -191,31 +195,291 @@ export async function renderExposures(
         `${market}: the fee could not be quoted; the projected cost shows carry only (give it with --fee-bps).`,
       );
   }
+  const data = exposuresAsData(view);
+  await renderSections(output, view, SECTIONS, data, {
+    ...options,
+    all: ['exposures', 'book', 'schedule', 'cost', 'stress'],
+    fallback: 'book',
+    footer: 'Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.',
+  });
+}
+
+interface Section {
+  resource: Resource;
+  title: string;
+  empty: string;
+  /** The rows a list shows, when they are not the document's member of the section's name. */
+  rows?: (document: Record<string, unknown>) => unknown;
+}
+
+/**
+ * Sections of a document, as `hedge exposures` says them: JSON the whole document (or the section's
+ * member); a table per section (`all`, or the one asked) under the policy on a terminal; one section's
+ * rows (the one asked, or `fallback`) in TSV, CSV and NDJSON.
+ */
+async function renderSections<S extends string>(
+  output: Output,
+  view: Pick<ExposuresView, 'source' | 'asOf' | 'policy'>,
+  sections: Record<S, Section>,
+  document: Record<string, unknown>,
+  options: { section?: S; all: readonly S[]; fallback: S; footer: string },
+) {
+  const { section } = options;
   if (output.isJson) {
-    const data = exposuresAsData(view);
-    if (options.section !== undefined) {
-      const { rows, resource } = sectionRows(view, options.section);
-      output.json(options.section === 'policy' ? data.policy : rows, resource.fields);
-    } else {
-      output.json(data);
-    }
+    if (section === undefined) output.json(document);
+    else output.json(document[section], sections[section].resource.fields);
     return;
   }
-  if (!output.isHuman) {
-    const { rows, resource, empty } = sectionRows(view, options.section ?? 'book');
-    await output.list(rows, resource, { empty });
-    return;
+  const human = output.isHuman;
+  if (human)
+    output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
+  for (const name of section !== undefined ? [section] : human ? options.all : [options.fallback]) {
+    const { resource, title, empty, rows } = sections[name];
+    await output.list((rows?.(document) ?? document[name]) as Record<string, unknown>[], resource, { empty, title });
   }
-  output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
-  const sections =
-    options.section === undefined ? (['exposures', 'book', 'schedule', 'cost', 'stress'] as const) : [options.section];
-  for (const section of sections) {
-    const { rows, resource, title, empty } = sectionRows(view, section);
-    await output.list(rows, resource, { empty, title });
+  if (human) output.note(output.chalk.dim(options.footer));
+}
+
+// ---- --report ------------------------------------------------------------------------------
+
+export const REPORT_SECTIONS = ['coverage', 'cost', 'effectiveness'] as const;
+export type ReportSection = (typeof REPORT_SECTIONS)[number];
+
+const COVERAGE_RESOURCE = resource(
+  [
+    { key: 'week', label: 'Week of' },
+    { key: 'at', label: 'Taken', kind: 'utc' },
+    market,
+    usd('exposure_usd', 'Exposure'),
+    usd('target_usd', 'Target'),
+    usd('hedged_usd', 'Hedged'),
+    { key: 'coverage_pct', label: 'Covered %', kind: 'count' },
+  ],
+  ['week', 'coverage_pct', 'hedged_usd', 'exposure_usd', 'target_usd', 'market', 'at'],
+);
+
+const COST_TO_DATE_RESOURCE = resource(
+  [
+    market,
+    { key: 'closed_hedges', label: 'Closed hedges', kind: 'count' },
+    usd('carry_usdc', 'Carry', 'pnl', 'USDC'),
+    usd('fees_usdc', 'Fees', 'pnl', 'USDC'),
+    usd('cost_usdc', 'Cost', 'pnl', 'USDC'),
+  ],
+  ['market', 'cost_usdc', 'carry_usdc', 'fees_usdc', 'closed_hedges'],
+);
+
+const EFFECTIVENESS_RESOURCE = resource(
+  [
+    { key: 'id', label: 'ID', kind: 'text' },
+    market,
+    { key: 'cover_side', label: 'Cover', kind: 'side' },
+    { key: 'first_cover_at', label: 'First cover', kind: 'utc' },
+    { key: 'first_price', label: 'From', unit: 'rate', kind: 'rate' },
+    { key: 'price_to', label: 'To', unit: 'rate', kind: 'rate' },
+    usd('exposure_change_usd', 'Exposure', 'pnl'),
+    usd('cover_pnl_usd', 'Cover P&L', 'pnl'),
+    { key: 'offset_pct', label: 'Offset %', kind: 'count' },
+    { key: 'effective', label: 'In 80–125%' },
+  ],
+  [
+    'id',
+    'offset_pct',
+    'effective',
+    'exposure_change_usd',
+    'cover_pnl_usd',
+    'cover_side',
+    'first_price',
+    'price_to',
+    'first_cover_at',
+    'market',
+  ],
+);
+
+const REPORT_SECTION_VIEWS: Record<ReportSection, Section> = {
+  coverage: { resource: COVERAGE_RESOURCE, title: 'Coverage per week', empty: 'No week to show.' },
+  cost: {
+    resource: COST_TO_DATE_RESOURCE,
+    title: 'Cost to date (closed hedges, from history)',
+    empty: 'No closed hedges.',
+  },
+  effectiveness: {
+    resource: EFFECTIVENESS_RESOURCE,
+    title: 'Effectiveness (dollar offset since the first cover; 80–125% is effective)',
+    empty: 'No exposures.',
+  },
+};
+
+export async function renderExposureReport(
+  output: Output,
+  view: ExposureReportView,
+  options: { section?: ReportSection },
+) {
+  if (!view.historyComplete)
+    output.warn(
+      `GET /hedges/history returned ${view.historyFetched} closed hedges and may hold older ones: the cost to date may be incomplete.`,
+    );
+  const data = {
+    as_of: view.asOf,
+    source: view.source,
+    policy: policyAsData(view.policy),
+    prices: view.prices,
+    history_complete: view.historyComplete,
+    effective_band_pct: [...EFFECTIVE_BAND_PCT],
+    ...view.report,
+  };
+  await renderSections(output, view, REPORT_SECTION_VIEWS, data, {
+    ...options,
+    all: REPORT_SECTIONS,
+    fallback: 'coverage',
+    footer:
+      "Exposure in USD at today's price; hedged: what the hedges held then, in the exposure's direction. Nothing was sent.",
+  });
+}
+
+// ---- the report's HTML ---------------------------------------------------------------------
+
+const HEIGHT = 260;
+const PAD = { left: 70, right: 16, top: 16, bottom: 40 };
+
+function money(value: number) {
+  return formatFixed(value, 0);
+}
+
+function compact(value: number) {
+  const abs = Math.abs(value);
+  if (abs >= 1e6) return `${(value / 1e6).toFixed(1)}m`;
+  if (abs >= 1e3) return `${(value / 1e3).toFixed(0)}k`;
+  return value.toFixed(0);
+}
+
+/** Bars of exposure and hedged per week (one market at a time), the target as a line of dots. */
+function coverageChart(view: ExposureReportView, market: string) {
+  const weeks = view.report.coverage.filter((row) => row.market === market);
+  if (weeks.length === 0) return '';
+  const top = Math.max(1, ...weeks.flatMap((row) => [row.exposure_usd, row.hedged_usd, row.target_usd])) * 1.1;
+  const plotW = CHART.width - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const slot = plotW / weeks.length;
+  const bar = Math.max(2, Math.min(24, slot / 3));
+  const y = (value: number): number => PAD.top + plotH - (value / top) * plotH;
+  let body = '';
+  for (let tick = 0; tick <= 4; tick++) {
+    const value = (top / 4) * tick;
+    body += `<line class="grid" x1="${PAD.left}" x2="${CHART.width - PAD.right}" y1="${fixed(y(value))}" y2="${fixed(y(value))}"/><text x="${PAD.left - 6}" y="${fixed(y(value) + 4)}" text-anchor="end">${compact(value)}</text>`;
   }
-  output.note(
-    output.chalk.dim(
-      'Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.',
-    ),
-  );
+  weeks.forEach((row, index) => {
+    const x = PAD.left + slot * index + slot / 2;
+    const column = (kind: string, left: number, usd: number, title: string) =>
+      svgBar(
+        kind,
+        `Week of ${row.week}: ${title}`,
+        fixed(left),
+        fixed(y(usd)),
+        fixed(bar),
+        fixed(PAD.top + plotH - y(usd)),
+      );
+    body += column('exposure', x - bar, row.exposure_usd, `exposure ${money(row.exposure_usd)} USD`);
+    body += column('hedged', x, row.hedged_usd, `hedged ${money(row.hedged_usd)} USD (${row.coverage_pct ?? '—'}%)`);
+    body += `<circle class="target" cx="${fixed(x)}" cy="${fixed(y(row.target_usd))}" r="3"><title>Target ${money(row.target_usd)} USD</title></circle>`;
+    if (weeks.length <= 16 || index % Math.ceil(weeks.length / 16) === 0)
+      body += `<text x="${fixed(x)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${row.week.slice(5)}</text>`;
+  });
+  const label = `Coverage per week, ${market}: exposure, hedged and target in USD`;
+  return `${svgOpen(label, HEIGHT, 'coverage')}${body}<text class="axis-title" x="${PAD.left}" y="${HEIGHT - 6}">week of (UTC) — bars: exposure (grey), hedged (blue); dots: target</text></svg>`;
+}
+
+/** Each exposure's dollar-offset ratio as a bar, against the 80–125% band. */
+function effectivenessChart(view: ExposureReportView) {
+  const rows = view.report.effectiveness.filter((row) => row.offset_pct !== null);
+  if (rows.length === 0)
+    return '<p class="muted">No exposure has moved since its first cover yet: no ratio to chart.</p>';
+  const rowH = 26;
+  const height = PAD.top + rows.length * rowH + PAD.bottom;
+  const max = Math.max(150, ...rows.map((row) => Math.min(300, Math.abs(row.offset_pct!))));
+  const plotW = CHART.width - 120 - PAD.right;
+  const x = (pct: number): number => 120 + (Math.max(0, Math.min(max, pct)) / max) * plotW;
+  let body = `<rect class="band" data-band="80-125" x="${fixed(x(EFFECTIVE_BAND_PCT[0]))}" y="${PAD.top - 4}" width="${fixed(x(EFFECTIVE_BAND_PCT[1]) - x(EFFECTIVE_BAND_PCT[0]))}" height="${rows.length * rowH + 4}"><title>Effective: 80% to 125%</title></rect>`;
+  for (const pct of [0, 80, 100, 125, max])
+    body += `<text x="${fixed(x(pct))}" y="${height - PAD.bottom + 16}" text-anchor="middle">${Math.round(pct)}%</text>`;
+  rows.forEach((row, index) => {
+    const top = PAD.top + index * rowH;
+    const pct = row.offset_pct!;
+    const title = `${escapeHtml(row.id)}: ${pct}% ${row.effective ? 'effective' : 'outside 80–125%'}`;
+    body += `<text x="112" y="${top + 15}" text-anchor="end">${escapeHtml(row.id)}</text>`;
+    body += svgBar(row.effective ? 'in' : 'out', title, 120, top + 3, fixed(x(pct) - 120), rowH - 8);
+  });
+  const label = 'Dollar-offset ratio per exposure against the 80–125% band';
+  return `${svgOpen(label, height, 'effectiveness')}${body}<text class="axis-title" x="120" y="${height - 6}">cover P&amp;L / exposure change (shaded: 80–125%, effective)</text></svg>`;
+}
+
+function cell(value: unknown, field: FieldSpec) {
+  if (value === null || value === undefined) return '<td class="muted">—</td>';
+  if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
+  // Carry, fees and cost come on the account's side, signed as every screen shows them: -10.00 is paid.
+  if (typeof value === 'number')
+    return `<td class="num">${escapeHtml(field.unit === 'USDC' ? formatSignedMoney(value) : formatUpTo(value, 2))}</td>`;
+  return `<td>${escapeHtml(field.kind === 'utc' && typeof value === 'string' ? utcMinute(value) : String(value))}</td>`;
+}
+
+function table(rows: readonly object[], resourceOf: Resource) {
+  const fields = resourceOf.fields;
+  const head = fields
+    .map(
+      (field) =>
+        `<th>${escapeHtml(field.label)}${field.unit && field.unit !== 'rate' ? ` (${escapeHtml(field.unit)})` : ''}</th>`,
+    )
+    .join('');
+  const body = rows
+    .map(
+      (row) => `<tr>${fields.map((field) => cell((row as Record<string, unknown>)[field.key], field)).join('')}</tr>`,
+    )
+    .join('\n');
+  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+const CSS = `
+:root { --ink: #1b1f24; --muted: #5b6470; --rule: #d8dde3; --exposure: #9aa3ad; --hedged: #1f4e99; --in: #1a7f37; --out: #b42318; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); max-width: 960px; margin: 24px auto; padding: 0 16px; }
+h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 28px 0 8px; }
+.muted { color: var(--muted); }
+table { border-collapse: collapse; width: 100%; margin: 8px 0; font-variant-numeric: tabular-nums; }
+th, td { border-bottom: 1px solid var(--rule); padding: 4px 6px; text-align: left; white-space: nowrap; }
+td.num { text-align: right; }
+.scroll { overflow-x: auto; }
+svg.chart { display: block; width: 100%; height: auto; border: 1px solid var(--rule); border-radius: 6px; margin: 8px 0; }
+svg.chart text { font-size: 11px; fill: var(--muted); }
+svg.chart text.axis-title { fill: var(--ink); }
+svg.chart .grid { stroke: var(--rule); }
+svg.chart .bar.exposure { fill: var(--exposure); } svg.chart .bar.hedged { fill: var(--hedged); }
+svg.chart .target { fill: #e8a317; }
+svg.chart .band { fill: #1a7f37; fill-opacity: 0.12; stroke: #1a7f37; stroke-dasharray: 3 3; }
+svg.chart .bar.in { fill: var(--in); } svg.chart .bar.out { fill: var(--out); }
+@media print { body { max-width: none; margin: 0; } .scroll { overflow: visible; } }
+`;
+
+/** The self-contained HTML report (no script, no request: it opens offline and prints on A4). */
+export function exposureReportHtml(view: ExposureReportView, context: { account: string; generatedAt: string }) {
+  const markets = Object.keys(view.prices).sort();
+  const cost = view.report.cost;
+  const total = cost.reduce((sum, row) => sum + Math.round(row.cost_usdc * 100), 0) / 100;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Exposures report — ${escapeHtml(view.source)}</title><style>${CSS}</style></head>
+<body>
+<h1>Exposures: coverage, cost and effectiveness</h1>
+<p class="muted">${escapeHtml(context.account)} · ${escapeHtml(view.source)} · as of ${escapeHtml(utcMinute(view.asOf))} UTC · generated ${escapeHtml(context.generatedAt)}</p>
+<p>${escapeHtml(describePolicy(view.policy))}.</p>
+<h2>Coverage per week</h2>
+${markets.map((name) => coverageChart(view, name)).join('\n')}
+<div class="scroll">${table(view.report.coverage, COVERAGE_RESOURCE)}</div>
+<h2>Cost to date</h2>
+<p>Carry and fees of the closed hedges of ${escapeHtml(markets.join(', '))}: ${escapeHtml(payOrEarn(total, 'USDC', { realized: true }))}${view.historyComplete ? '' : ' (history may be incomplete)'}.</p>
+<div class="scroll">${table(cost, COST_TO_DATE_RESOURCE)}</div>
+<h2>Effectiveness (dollar offset)</h2>
+${effectivenessChart(view)}
+<div class="scroll">${table(view.report.effectiveness, EFFECTIVENESS_RESOURCE)}</div>
+<p class="muted">Exposure in USD at today's price. The dollar-offset ratio is the cover's price P&amp;L against the exposure's revaluation since the market's first cover; 80–125% is effective (docs/exposures.md).</p>
+</body></html>
+`;
 }

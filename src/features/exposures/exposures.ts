@@ -13,17 +13,15 @@ import {
   stressTable,
   targetBook,
   targetRowsAt,
+  exposureReport,
   type BookTarget,
-  type ExposurePolicy,
-  type ExposuresView,
+  type CoverHedge,
 } from './exposures-rules.js';
-import { exposureReport, type CoverHedge, type ExposureReportView } from './exposures-report.js';
 import { readHistoryRecord, type HistoryFacts } from '../../platform/api/wire/fields.js';
 import { walkHistory } from '../report/report.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import type { MarketFacts } from '../../core/wire.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
-import type { Side } from '../../core/vocabulary.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { MovingTarget } from '../keeper/keep.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -38,9 +36,12 @@ export interface ExposuresInput {
   feeBps?: number;
 }
 
-/** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`. */
-async function readExposures(ports: FlowPorts, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
-  const { text, sourceName } = await readInputFile(ports, file, 'exposures file');
+/**
+ * The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`;
+ * and the policy: defaults, the policy file when given, then the flags.
+ */
+async function readInputs(ports: FlowPorts, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>) {
+  const { text, sourceName } = await readInputFile(ports, input.file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed) {
     throw inputFileProblems(
@@ -49,18 +50,13 @@ async function readExposures(ports: FlowPorts, file: string): Promise<{ exposure
       'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).',
     );
   }
-  return { exposures: parsed.exposures, sourceName };
-}
-
-/** The policy: defaults, the policy file when given, then the flags. */
-async function readPolicy(
-  ports: FlowPorts,
-  policyFile: string | undefined,
-  flags: PolicyFlags,
-): Promise<ExposurePolicy> {
-  if (policyFile === undefined) return resolvePolicy({}, flags);
-  const { text, sourceName } = await readInputFile(ports, policyFile, 'policy file');
-  return resolvePolicy(parsePolicyFile(text, safeText(sourceName)), flags);
+  const policyFile =
+    input.policyFile === undefined ? undefined : await readInputFile(ports, input.policyFile, 'policy file');
+  const policy = resolvePolicy(
+    policyFile ? parsePolicyFile(policyFile.text, safeText(policyFile.sourceName)) : {},
+    input.flags,
+  );
+  return { exposures: parsed.exposures, sourceName, policy };
 }
 
 /**
@@ -73,9 +69,9 @@ async function quotedFeeRate(
   market: string,
   book: readonly BookTarget[],
   log: (line: string) => void,
-): Promise<number | null> {
+) {
   const held = book.find((row) => row.market === market && row.target_usd > 0);
-  const side: Side = held?.side ?? 'buy';
+  const side = held?.side ?? 'buy';
   const tenor = held?.tenor_days ?? 7;
   const sizes = [...new Set([Math.max(1000, Math.round(held?.target_usd ?? 1000)), 1000])];
   for (const notional of sizes) {
@@ -102,13 +98,12 @@ function listedFacts(listed: MarketFacts[], exposures: readonly Exposure[]) {
   });
 }
 
-const pricesOf = (listed: ReturnType<typeof listedFacts>): Record<string, number> =>
+const pricesOf = (listed: ReturnType<typeof listedFacts>) =>
   Object.fromEntries(listed.map(([market, facts]) => [market, Number(facts.price)]));
 
 /** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
-export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): Promise<ExposuresView> {
-  const { exposures, sourceName } = await readExposures(ports, input.file);
-  const policy = await readPolicy(ports, input.policyFile, input.flags);
+export async function gatherExposures(ports: FlowPorts, input: ExposuresInput) {
+  const { exposures, sourceName, policy } = await readInputs(ports, input);
   const client = await ports.client();
   const [list, account] = await Promise.all([client.listMarkets(), client.getAccount().catch(() => undefined)]);
   const nowMs = ports.clock.now();
@@ -121,7 +116,8 @@ export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): 
     ]),
   );
   const book = targetBook(exposures, policy, prices, nowMs);
-  const fees: ExposuresView['fees'] = {};
+  /** Market → the fee as a share of the notional, and where it came from. */
+  const fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }> = {};
   for (const market of Object.keys(prices)) {
     if (input.feeBps !== undefined) fees[market] = { rate: input.feeBps / 10_000, from: '--fee-bps' };
     else {
@@ -146,26 +142,30 @@ export async function gatherExposures(ports: FlowPorts, input: ExposuresInput): 
   };
 }
 
+/** Everything `hedge exposures FILE` shows (renderExposures says it). */
+export type ExposuresView = Awaited<ReturnType<typeof gatherExposures>>;
+
 // ---- --report ------------------------------------------------------------------------------
 
 /** A closed hedge of history as the report needs it; undefined when it says too little (no side, size or time). */
-function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): CoverHedge | undefined {
+function closedCover(facts: HistoryFacts, onlyMarket: string | undefined) {
+  const { side, notionalUsd, openedAt, closedAt, entryPrice, exitPrice, grossPnlUsd, carryUsd, feesUsd } = facts;
   const market = facts.market ?? onlyMarket;
-  const openedAtMs = facts.openedAt === undefined ? undefined : Date.parse(facts.openedAt);
-  const closedAtMs = facts.closedAt === undefined ? undefined : Date.parse(facts.closedAt);
-  if (market === undefined || facts.side === undefined || facts.notionalUsd === undefined || closedAtMs === undefined)
+  if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined)
     return undefined;
+  const closedAtMs = Date.parse(closedAt);
+  const openedAtMs = openedAt === undefined ? closedAtMs : Date.parse(openedAt);
   return {
     market: market.toUpperCase(),
-    side: facts.side,
-    notionalUsd: facts.notionalUsd,
-    openedAtMs: openedAtMs ?? closedAtMs,
+    side,
+    notionalUsd,
+    openedAtMs,
     closedAtMs,
-    ...(facts.entryPrice === undefined ? {} : { entryPrice: facts.entryPrice }),
-    ...(facts.exitPrice === undefined ? {} : { exitPrice: facts.exitPrice }),
-    ...(facts.grossPnlUsd === undefined ? {} : { grossPnlUsd: facts.grossPnlUsd }),
-    ...(facts.carryUsd === undefined ? {} : { carryUsd: facts.carryUsd }),
-    ...(facts.feesUsd === undefined ? {} : { feesUsd: facts.feesUsd }),
+    entryPrice,
+    exitPrice,
+    grossPnlUsd,
+    carryUsd,
+    feesUsd,
   };
 }
 
@@ -174,7 +174,7 @@ async function coverHedges(
   client: HedgeClient,
   markets: readonly { market: string }[],
   open: Awaited<ReturnType<HedgeClient['listHedges']>>,
-): Promise<{ hedges: CoverHedge[]; walk: Awaited<ReturnType<typeof walkHistory>>; skipped: number }> {
+) {
   const onlyMarket = markets.length === 1 ? markets[0]!.market : undefined;
   const hedges: CoverHedge[] = [];
   let skipped = 0;
@@ -185,20 +185,15 @@ async function coverHedges(
   });
   for (const hedge of open) {
     // A filled hedge the server has not closed: still held. Its status list is read leniently.
-    if (hedge.status !== 'filled') continue;
-    const openedAtMs = hedge.opened_at
-      ? Date.parse(hedge.opened_at)
-      : hedge.filled_at
-        ? Date.parse(hedge.filled_at)
-        : undefined;
-    if (openedAtMs === undefined || !Number.isFinite(openedAtMs)) continue;
-    const entry = hedge.struck_rate === null || hedge.struck_rate === undefined ? undefined : Number(hedge.struck_rate);
+    const opened = hedge.opened_at || hedge.filled_at;
+    const openedAtMs = opened ? Date.parse(opened) : Number.NaN;
+    if (hedge.status !== 'filled' || !Number.isFinite(openedAtMs)) continue;
     hedges.push({
       market: hedge.market.toUpperCase(),
       side: hedge.side,
       notionalUsd: Number(hedge.notional_usd),
       openedAtMs,
-      ...(entry === undefined ? {} : { entryPrice: entry }),
+      entryPrice: hedge.struck_rate ?? undefined,
     });
   }
   return { hedges, walk, skipped };
@@ -209,11 +204,7 @@ async function coverHedges(
  * takes it — the entry price of the market's earliest hedge on the account (history and open ones).
  * Markets with no hedge yet are left out (sized at today's price until their first cover).
  */
-async function firstCoverPrices(
-  client: HedgeClient,
-  markets: readonly string[],
-  known: Map<string, number>,
-): Promise<void> {
+async function firstCoverPrices(client: HedgeClient, markets: readonly string[], known: Map<string, number>) {
   const missing = markets.filter((market) => !known.has(market));
   if (missing.length === 0) return;
   const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
@@ -231,9 +222,8 @@ async function firstCoverPrices(
 export async function gatherExposureReport(
   ports: FlowPorts,
   input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
-): Promise<ExposureReportView> {
-  const { exposures, sourceName } = await readExposures(ports, input.file);
-  const policy = await readPolicy(ports, input.policyFile, input.flags);
+) {
+  const { exposures, sourceName, policy } = await readInputs(ports, input);
   const client = await ports.client();
   const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
   const prices = pricesOf(listedFacts(list.markets, exposures));
@@ -258,9 +248,11 @@ export async function gatherExposureReport(
     report: exposureReport(exposures, policy, prices, hedges, nowMs),
     historyFetched: walk.fetched,
     historyComplete: walk.complete,
-    hedges,
   };
 }
+
+/** What `hedge exposures FILE --report` shows (renderExposureReport and exposureReportHtml say it). */
+export type ExposureReportView = Awaited<ReturnType<typeof gatherExposureReport>>;
 
 // ---- hedge keep --exposures ------------------------------------------------------------------
 
@@ -270,7 +262,7 @@ const OFFSET_WORTH_MEASURING_MS = 5 * 60_000;
 const RATE_PROBE_MS = 500;
 
 /** Server ms per own ms between two reads `ownMs` apart, at least 1; the Date header's second of rounding taken off. */
-export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: number): number {
+export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: number) {
   return Math.max(1, (serverToMs - serverFromMs - 1000) / Math.max(1, ownMs));
 }
 
@@ -288,8 +280,7 @@ export function exposuresKeepTarget(
   let rate = 1;
   const firstPrices = new Map<string, number>();
   return async (ports) => {
-    const { exposures } = await readExposures(ports, input.file);
-    const policy = await readPolicy(ports, input.policyFile, input.flags);
+    const { exposures, policy } = await readInputs(ports, input);
     const client = await ports.client();
     const firstCover: Record<string, number> = {};
     if (policy.sizing === 'fixed') {

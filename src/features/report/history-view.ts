@@ -38,7 +38,7 @@ const usd = (value: number) => `${formatMoney(value)} USD`;
  */
 export function resizedNote(
   hedges: ReadonlyArray<{ hedgeId: string; reference?: string; shownUsd?: number; sizes: SizesView }>,
-): string | undefined {
+) {
   if (hedges.length === 0) return undefined;
   const sentences = hedges.map(({ hedgeId, reference, shownUsd, sizes }) => {
     const name = [reference, hedgeId]

@@ -1,97 +1,58 @@
 // `hedge report --html FILE`: one self-contained page, nothing fetched, printable on A4. Every
 // outside string passes safeText and is HTML-escaped; only this module's own markup is raw.
-import { quoteCurrencyOf } from '../../core/markets.js';
 import { payWords } from '../../core/money.js';
 import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../../core/number-format.js';
+import type { HistoryFacts } from '../../core/wire.js';
 import {
   closedHedgeTime,
   compareListed,
   lockedCents,
+  quoteOf,
   toCents,
   type CumulativeSeries,
   type Report,
   type ReportFigures,
 } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { BY_WORDS, GROUP_TITLES } from './report-view.js';
+import { BY_WORDS, GROUP_TITLES, MISSING_WORDS, periodText, plural } from './report-view.js';
 import { shortenMiddle, truncateEnd } from '../../platform/terminal/width.js';
 import { utcClockMillis, utcDay, utcDayMinute, utcDaySecond, utcMinute as utcMinuteText } from '../../core/utc-text.js';
-
-export interface ReportHtmlRecord {
-  hedgeId?: string;
-  clientReference?: string;
-  entryPrice?: number;
-  exitPrice?: number;
-  market?: string;
-  side?: string;
-  tenorDays?: number;
-  notionalUsd?: number;
-  closedAt?: string;
-  netPnlUsd: number;
-  grossPnlUsd?: number;
-  carryUsd?: number;
-  feesUsd?: number;
-}
 
 export interface ReportHtmlMeta {
   account: string;
   environment: 'live' | 'test';
   generatedAt: string;
-  records: ReportHtmlRecord[];
+  records: HistoryFacts[];
   cumulative?: CumulativeSeries;
 }
 
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  // Not needed by HTML: they keep `https://…`, `url(…)` or `@import` in the data from reading as a
-  // reference, so the file references nothing whatever the data.
-  '/': '&#47;',
-  ':': '&#58;',
-  '(': '&#40;',
-  '@': '&#64;',
-};
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
-/** Any untrusted string → safe text content or attribute value (quoted with "). */
-export function escapeHtml(value: string): string {
-  return safeText(value).replace(/[&<>"'/:(@]/g, (char) => HTML_ESCAPES[char]);
+/**
+ * Any untrusted string → safe text content or attribute value (quoted with "). `'/:(@` as numeric
+ * references, not needed by HTML: they keep `https://…`, `url(…)` or `@import` in the data from
+ * reading as a reference, so the file references nothing whatever the data.
+ */
+export function escapeHtml(value: string) {
+  return safeText(value).replace(/[&<>"'/:(@]/g, (char) => HTML_ESCAPES[char] ?? `&#${char.charCodeAt(0)};`);
 }
 
 const DASH = '—';
 
-const money = formatMoney;
-
-const signedMoney = formatSignedMoney;
-
-const isNumber = (value: number | null | undefined): value is number =>
-  typeof value === 'number' && Number.isFinite(value);
+const isNumber = (value: unknown): value is number => Number.isFinite(value);
 
 const UNKNOWN_TITLE = 'not given by the server';
 
-const toTheCent = (value: number) => toCents(value) / 100;
+const pnlClass = (value: number) => (value > 0 ? 'pos' : value < 0 ? 'neg' : 'zero');
 
-const unknownCell = (tag = 'td') => `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
-
-function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
-  if (!isNumber(value)) return unknownCell(tag);
-  return `<${tag} class="num">${money(toTheCent(value))}</${tag}>`;
-}
-
-function rateCell(value: number | undefined) {
-  return isNumber(value) ? `<td class="num">${formatRate(value)}</td>` : unknownCell();
-}
-
-function pnlClass(value: number) {
-  return value > 0 ? 'pos' : value < 0 ? 'neg' : 'zero';
-}
-
-function pnlCell(value: number | null | undefined, tag: 'td' | 'th' = 'td') {
-  if (!isNumber(value)) return unknownCell(tag);
-  const cents = toTheCent(value);
-  return `<${tag} class="num ${pnlClass(cents)}">${signedMoney(cents)}</${tag}>`;
+/** A number cell: money to the cent, a signed P&L to the cent, or a rate; a dash (titled) when not given. */
+function numberCell(value: number | null | undefined, kind: 'money' | 'pnl' | 'rate', tag = 'td') {
+  if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
+  if (kind === 'rate') return `<${tag} class="num">${formatRate(value)}</${tag}>`;
+  const cents = toCents(value) / 100;
+  return kind === 'pnl'
+    ? `<${tag} class="num ${pnlClass(cents)}">${formatSignedMoney(cents)}</${tag}>`
+    : `<${tag} class="num">${formatMoney(cents)}</${tag}>`;
 }
 
 function utcMinute(iso: string) {
@@ -109,31 +70,13 @@ const GROUP_COLUMN_TITLES: Record<Report['by'], string> = {
 };
 const GROUPING_TITLES: Record<Report['by'], string> = { ...BY_WORDS, week: 'ISO week (Monday to Sunday, UTC)' };
 
-function periodText(report: Report) {
-  const since = report.since === null ? undefined : utcMinute(report.since);
-  const until = report.until === null ? undefined : utcMinute(report.until);
-  if (since && until) return `${since} to ${until} (end excluded)`;
-  if (since) return `from ${since}`;
-  if (until) return `before ${until}`;
-  return 'all history';
-}
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-
 export const CHART = { width: 720, height: 270, left: 78, right: 16, top: 16, bottom: 46 } as const;
 const PLOT_WIDTH = CHART.width - CHART.left - CHART.right;
 const PLOT_BOTTOM = CHART.height - CHART.bottom;
 const PLOT_HEIGHT = PLOT_BOTTOM - CHART.top;
 
-interface Scale {
-  low: number;
-  high: number;
-  ticks: number[];
-  step: number;
-}
-
 /** Round tick values (1, 2 or 5 × 10ⁿ apart) covering [min, max] and always 0. */
-export function niceScale(min: number, max: number, target = 5): Scale {
+export function niceScale(min: number, max: number, target = 5) {
   const low = Math.min(0, min);
   let high = Math.max(0, max);
   if (high === low) high = low + 1;
@@ -147,6 +90,8 @@ export function niceScale(min: number, max: number, target = 5): Scale {
   for (let index = first; index <= last; index += 1) ticks.push(Number((index * step).toPrecision(12)));
   return { low: ticks[0], high: ticks[ticks.length - 1], ticks, step };
 }
+
+type Scale = ReturnType<typeof niceScale>;
 
 function tickLabel(value: number, step: number) {
   const decimals = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step)));
@@ -170,71 +115,55 @@ function yOf(scale: Scale, value: number) {
   return PLOT_BOTTOM - ((value - scale.low) / (scale.high - scale.low)) * PLOT_HEIGHT;
 }
 
-function valueAxis(scale: Scale, title: string) {
+/** A P&L chart: its net P&L axis (a line per tick), the body, the title under it. */
+function plot(label: string, scale: Scale, body: string, xTitle: string) {
+  const titleY = fixed(CHART.top + PLOT_HEIGHT / 2);
   const lines = scale.ticks.map((tick) => {
     const y = fixed(yOf(scale, tick));
-    const grid = tick === 0 ? 'zero-line' : 'grid';
     return (
-      `<line class="${grid}" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y}" y2="${y}"/>` +
+      `<line class="${tick === 0 ? 'zero-line' : 'grid'}" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y}" y2="${y}"/>` +
       `<text class="tick" x="${CHART.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${tickLabel(tick, scale.step)}</text>`
     );
   });
-  const titleY = CHART.top + PLOT_HEIGHT / 2;
   return (
+    svgOpen(label) +
     lines.join('') +
-    `<text class="axis-title" x="14" y="${fixed(titleY)}" text-anchor="middle" transform="rotate(-90 14 ${fixed(titleY)})">${title}</text>`
+    `<text class="axis-title" x="14" y="${titleY}" text-anchor="middle" transform="rotate(-90 14 ${titleY})">Net P&amp;L (USD)</text>` +
+    `<line class="axis" x1="${CHART.left}" x2="${CHART.left}" y1="${CHART.top}" y2="${PLOT_BOTTOM}"/>` +
+    body +
+    `<text class="axis-title" x="${CHART.left + PLOT_WIDTH / 2}" y="${CHART.height - 6}" text-anchor="middle">${xTitle}</text>` +
+    '</svg>'
   );
 }
 
 /** The one SVG kit of both HTML reports: a chart's opening tag (titled for a screen reader) and a bar with its tooltip (markup: the caller escapes what came from outside). */
-export function svgOpen(label: string, height: number = CHART.height, chart?: string): string {
+export function svgOpen(label: string, height: number = CHART.height, chart?: string) {
   return `<svg class="chart"${chart ? ` data-chart="${chart}"` : ''} viewBox="0 0 ${CHART.width} ${height}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>`;
 }
 
-export function svgBar(kind: string, title: string, ...[x, y, width, height]: unknown[]): string {
+export function svgBar(kind: string, title: string, ...[x, y, width, height]: unknown[]) {
   return `<rect class="bar ${kind}" x="${x}" y="${y}" width="${width}" height="${height}"><title>${title}</title></rect>`;
 }
 
 /** The x-axis labels: the coarsest precision at which every tick reads differently. */
 function timeTickLabels(ticksMs: readonly number[], spanMs: number) {
-  const precisions: Array<(iso: string) => string> = [
-    ...(spanMs >= 3 * 86_400_000 ? [utcDay] : []),
-    utcDayMinute,
-    utcDaySecond,
-    utcClockMillis,
-  ];
-  const isos = ticksMs.map((ms) => new Date(ms).toISOString());
-  for (const label of precisions) {
-    const labels = isos.map(label);
+  for (const label of [...(spanMs >= 3 * 86_400_000 ? [utcDay] : []), utcDayMinute, utcDaySecond]) {
+    const labels = ticksMs.map((ms) => label(ms));
     if (new Set(labels).size === labels.length) return labels;
   }
-  const finest = isos.map(precisions.at(-1)!);
+  const finest = ticksMs.map((ms) => utcClockMillis(ms));
   return finest.map((label, index) => (index > 0 && label === finest[index - 1] ? '' : label));
 }
 
-function lineOf(
-  report: Report,
-  series?: CumulativeSeries,
-): { timesMs: ArrayLike<number>; values: ArrayLike<number>; length: number } {
-  if (series) return { timesMs: series.timesMs, values: series.netUsd, length: series.length };
-  return {
-    timesMs: report.cumulative.map((point) => Date.parse(point.at)),
-    values: report.cumulative.map((point) => point.net_pnl_usd),
-    length: report.cumulative.length,
-  };
-}
-
 function cumulativeChart(report: Report, generatedAt: string, series?: CumulativeSeries) {
-  const line = lineOf(report, series);
-  if (line.length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
-  const points = {
-    length: line.length,
-    ms: (index: number) => line.timesMs[index],
-    value: (index: number) => line.values[index],
+  const { length, timesMs, netUsd } = series ?? {
+    length: report.cumulative.length,
+    timesMs: report.cumulative.map((point) => Date.parse(point.at)),
+    netUsd: report.cumulative.map((point) => point.net_pnl_usd),
   };
-
-  const first = points.ms(0);
-  const last = points.ms(points.length - 1);
+  if (length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
+  const first = timesMs[0];
+  const last = timesMs[length - 1];
   const sinceMs = report.since === null ? undefined : Date.parse(report.since);
   const untilMs = report.until === null ? undefined : Date.parse(report.until);
   const generatedMs = Date.parse(generatedAt);
@@ -246,13 +175,13 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
     end += 43_200_000;
   }
   const xOf = (ms: number) => CHART.left + ((ms - start) / (end - start)) * PLOT_WIDTH;
-  const scale = niceScale(...extent(line.values));
+  const scale = niceScale(...extent(netUsd));
 
   // Realized P&L moves only at a close: a step line, flat between closes, from 0 at the start.
   const chunks = [`M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`];
   let segments: string[] = [];
-  for (let index = 0; index < points.length; index++) {
-    segments.push(` H${fixed(xOf(points.ms(index)))} V${fixed(yOf(scale, points.value(index)))}`);
+  for (let index = 0; index < length; index++) {
+    segments.push(` H${fixed(xOf(timesMs[index]))} V${fixed(yOf(scale, netUsd[index]))}`);
     if (segments.length === 1_000) {
       chunks.push(segments.join(''));
       segments = [];
@@ -275,23 +204,18 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
     })
     .join('');
   const dots =
-    points.length <= 60
+    length <= 60
       ? Array.from(
-          { length: points.length },
+          { length },
           (_, index) =>
-            `<circle class="dot ${pnlClass(points.value(index))}" cx="${fixed(xOf(points.ms(index)))}" cy="${fixed(yOf(scale, points.value(index)))}" r="2.5"/>`,
+            `<circle class="dot ${pnlClass(netUsd[index])}" cx="${fixed(xOf(timesMs[index]))}" cy="${fixed(yOf(scale, netUsd[index]))}" r="2.5"/>`,
         ).join('')
       : '';
-  const final = points.value(points.length - 1);
-  return (
-    svgOpen(`Cumulative net P&L, ending at ${signedMoney(final)} USD`) +
-    valueAxis(scale, 'Net P&amp;L (USD)') +
-    `<line class="axis" x1="${CHART.left}" x2="${CHART.left}" y1="${CHART.top}" y2="${PLOT_BOTTOM}"/>` +
-    `<path class="line" d="${path}"/>` +
-    dots +
-    xLabels +
-    `<text class="axis-title" x="${CHART.left + PLOT_WIDTH / 2}" y="${CHART.height - 6}" text-anchor="middle">Close time (UTC)</text>` +
-    '</svg>'
+  return plot(
+    `Cumulative net P&L, ending at ${formatSignedMoney(netUsd[length - 1])} USD`,
+    scale,
+    `<path class="line" d="${path}"/>${dots}${xLabels}`,
+    'Close time (UTC)',
   );
 }
 
@@ -303,7 +227,7 @@ function compactMoney(value: number) {
   const sign = value > 0 ? '+' : value < 0 ? '-' : '';
   if (size >= 1e6) return `${sign}${(size / 1e6).toFixed(1)}M`;
   if (size >= 1e4) return `${sign}${(size / 1e3).toFixed(1)}k`;
-  return `${sign}${money(size)}`;
+  return `${sign}${formatMoney(size)}`;
 }
 
 function groupChart(report: Report) {
@@ -329,7 +253,7 @@ function groupChart(report: Report) {
       const y = yOf(scale, value);
       const top = Math.min(y, zeroY);
       const height = Math.max(value === 0 ? 0 : 1, Math.abs(zeroY - y));
-      const tooltip = `${labels[index]}: ${signedMoney(value)} USD, ${plural(group.count, 'hedge')}`;
+      const tooltip = `${labels[index]}: ${formatSignedMoney(value)} USD, ${plural(group.count, 'hedge')}`;
       let markup = svgBar(
         pnlClass(value),
         escapeHtml(tooltip),
@@ -348,18 +272,14 @@ function groupChart(report: Report) {
       return markup;
     })
     .join('');
-  return (
-    svgOpen(`Net P&L by ${GROUPING_TITLES[report.by]}`) +
-    valueAxis(scale, 'Net P&amp;L (USD)') +
-    `<line class="axis" x1="${CHART.left}" x2="${CHART.left}" y1="${CHART.top}" y2="${PLOT_BOTTOM}"/>` +
-    bars +
-    `<line class="zero-line" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${fixed(zeroY)}" y2="${fixed(zeroY)}"/>` +
-    `<text class="axis-title" x="${CHART.left + PLOT_WIDTH / 2}" y="${CHART.height - 6}" text-anchor="middle">${escapeHtml(capitalise(GROUPING_TITLES[report.by]))}</text>` +
-    '</svg>'
+  const title = GROUPING_TITLES[report.by];
+  return plot(
+    `Net P&L by ${title}`,
+    scale,
+    `${bars}<line class="zero-line" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${fixed(zeroY)}" y2="${fixed(zeroY)}"/>`,
+    escapeHtml(title.charAt(0).toUpperCase() + title.slice(1)),
   );
 }
-
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it
@@ -370,89 +290,77 @@ function card(label: string, field: string, value: number | null, body: string, 
   return `<div class="card ${extraClass}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}"${data}>${body}</div></div>`;
 }
 
-function figureText(value: number | null, signed: boolean) {
+function figureText(value: number | null, signed = true) {
   if (value === null) return `<span class="unknown" title="${UNKNOWN_TITLE}">${DASH}</span>`;
-  return signed ? `<span class="${pnlClass(value)}">${signedMoney(value)}</span>` : money(value);
+  return signed ? `<span class="${pnlClass(value)}">${formatSignedMoney(value)}</span>` : formatMoney(value);
 }
 
-function chargeText(forAccount: number | null) {
-  if (forAccount === null) return figureText(null, true);
-  return `${figureText(forAccount, true)} <span class="words">${payWords(forAccount, true)}</span>`;
-}
+const TOTAL_CARDS = [
+  ['Net P&amp;L (USD)', 'net_pnl_usd'],
+  ['Gross P&amp;L (USD)', 'gross_pnl_usd'],
+  ['Carry (USDC)', 'carry_usdc'],
+  ['Fees (USDC)', 'fees_usdc'],
+  ['Closed hedges', 'count'],
+  ['Notional (USD)', 'notional_usd'],
+] as const;
 
 function totalsSection(report: Report) {
-  const totals = report.totals;
-  const unrealized = report.unrealized;
+  const { positions, net_pnl_usd: unrealized } = report.unrealized;
   const unrealizedText =
-    unrealized.positions === 0
+    positions === 0
       ? 'No open positions.'
-      : `${plural(unrealized.positions, 'open position')}: unrealized net P&amp;L ${figureText(unrealized.net_pnl_usd, true)} USD (price plus carry, before the fee to close), not included above.`;
-  return (
-    '<section class="totals"><h2>Totals</h2><div class="cards">' +
-    card('Net P&amp;L (USD)', 'net_pnl_usd', totals.net_pnl_usd, figureText(totals.net_pnl_usd, true), 'headline') +
-    card('Gross P&amp;L (USD)', 'gross_pnl_usd', totals.gross_pnl_usd, figureText(totals.gross_pnl_usd, true)) +
-    card('Carry (USDC)', 'carry_usdc', totals.carry_usdc, chargeText(totals.carry_usdc)) +
-    card('Fees (USDC)', 'fees_usdc', totals.fees_usdc, chargeText(totals.fees_usdc)) +
-    card('Closed hedges', 'count', totals.count, String(totals.count)) +
-    card('Notional (USD)', 'notional_usd', totals.notional_usd, figureText(totals.notional_usd, false)) +
-    report.locked
-      .map((sum) =>
-        card(
-          `Locked (${sum.quote_currency === null ? 'quote currency' : escapeHtml(sum.quote_currency)})`,
-          'quote_amount_locked',
-          sum.amount,
-          money(sum.amount),
-        ),
-      )
-      .join('') +
-    `</div><p class="unrealized">${unrealizedText}</p></section>`
+      : `${plural(positions, 'open position')}: unrealized net P&amp;L ${figureText(unrealized)} USD (price plus carry, before the fee to close), not included above.`;
+  const cards = TOTAL_CARDS.map(([label, field], index) => {
+    const value = report.totals[field];
+    const body =
+      field === 'count'
+        ? String(value)
+        : field === 'carry_usdc' || field === 'fees_usdc'
+          ? `${figureText(value)}${value === null ? '' : ` <span class="words">${payWords(value, true)}</span>`}`
+          : figureText(value, field !== 'notional_usd');
+    return card(label, field, value, body, index === 0 ? 'headline' : '');
+  });
+  const locked = report.locked.map((sum) =>
+    card(
+      `Locked (${escapeHtml(sum.quote_currency ?? 'quote currency')})`,
+      'quote_amount_locked',
+      sum.amount,
+      formatMoney(sum.amount),
+    ),
   );
+  return `<section class="totals"><h2>Totals</h2><div class="cards">${[...cards, ...locked].join('')}</div><p class="unrealized">${unrealizedText}</p></section>`;
 }
-
-const MISSING_LABELS: Record<keyof Report['missing'], string> = {
-  notional_usd: 'notional',
-  gross_pnl_usd: 'gross P&amp;L',
-  carry_usdc: 'carry',
-  fees_usdc: 'fees',
-};
 
 function notes(report: Report) {
   const lines = [
     "P&amp;L and notional in USD; carry and fees in USDC, signed from your side (− you paid, + you earned): net P&amp;L = gross P&amp;L + carry + fees. Locked: notional × entry rate, in the market's quote currency. Sums are to the cent: every total is the sum of the rows above it.",
   ];
-  if (report.excluded > 0) {
+  if (report.excluded > 0)
     lines.push(
       `${plural(report.excluded, 'closed hedge')} without a usable close time ${report.excluded === 1 ? 'is' : 'are'} left out of this report.`,
     );
-  }
-  if (report.undated > 0) {
-    const verb = report.undated === 1 ? 'is' : 'are';
+  if (report.undated > 0)
     lines.push(
-      `${plural(report.undated, 'closed hedge')} without a close time ${verb} in the totals but not in the cumulative chart.`,
+      `${plural(report.undated, 'closed hedge')} without a close time ${report.undated === 1 ? 'is' : 'are'} in the totals but not in the cumulative chart.`,
     );
-  }
-  for (const key of Object.keys(MISSING_LABELS) as Array<keyof Report['missing']>) {
-    const count = report.missing[key];
+  for (const [key, words] of Object.entries(MISSING_WORDS)) {
+    const count = report.missing[key as keyof Report['missing']];
     if (count > 0)
       lines.push(
-        `The ${MISSING_LABELS[key]} of ${plural(count, 'hedge')} is not given; sums cover the others (${DASH} where none is given).`,
+        `The ${escapeHtml(words)} of ${plural(count, 'hedge')} is not given; sums cover the others (${DASH} where none is given).`,
       );
   }
   return `<ul class="notes">${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
 }
 
-const pnlCells = (figures: ReportFigures, tag: 'td' | 'th') =>
-  [figures.gross_pnl_usd, figures.carry_usdc, figures.fees_usdc, figures.net_pnl_usd]
-    .map((value) => pnlCell(value, tag))
-    .join('');
+const cells = (kind: 'money' | 'pnl' | 'rate', tag: string, ...values: Array<number | null | undefined>) =>
+  values.map((value) => numberCell(value, kind, tag)).join('');
 
-function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th') {
-  return (
-    `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>` +
-    moneyCell(figures.notional_usd, tag) +
-    pnlCells(figures, tag) +
-    '</tr>'
-  );
+const pnlCells = (figures: ReportFigures, tag: string) =>
+  cells('pnl', tag, figures.gross_pnl_usd, figures.carry_usdc, figures.fees_usdc, figures.net_pnl_usd);
+
+function figuresRow(label: string, figures: ReportFigures, tag: string) {
+  return `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>${numberCell(figures.notional_usd, 'money', tag)}${pnlCells(figures, tag)}</tr>`;
 }
 
 function groupTable(report: Report) {
@@ -463,64 +371,45 @@ function groupTable(report: Report) {
   return `<table class="figures">${head}<tbody>${rows}</tbody><tfoot>${figuresRow('Total', report.totals, 'th')}</tfoot></table>`;
 }
 
-function closedHedgeOrder(records: readonly ReportHtmlRecord[]) {
-  return records
-    .map((record, index) => ({ record, index, ms: closedHedgeTime(record) }))
-    .sort((a, b) => compareListed(a.ms, a.index, b.ms, b.index))
-    .map(({ record }) => record);
-}
-
 const HEDGE_ID_SHOWN = 11;
 const REFERENCE_ON_SCREEN = 16;
 const REFERENCE_ON_PAPER = 32;
 
 /**
- * A deal reference on one line: on screen cut at its end past REFERENCE_ON_SCREEN (whole in its
- * title), on paper — where no title can be read — whole up to REFERENCE_ON_PAPER.
+ * Kept on one line, never broken inside, as the terminal does: an id shortened in the middle,
+ * whole in its title; a deal reference on screen cut at its end past REFERENCE_ON_SCREEN (whole in
+ * its title), on paper — where no title can be read — whole up to REFERENCE_ON_PAPER.
  */
-function referenceCell(reference: string | undefined) {
-  if (reference === undefined) return DASH;
-  const onScreen = truncateEnd(reference, REFERENCE_ON_SCREEN);
-  const onPaper = truncateEnd(reference, REFERENCE_ON_PAPER);
-  if (onScreen === reference) return escapeHtml(reference);
-  return `<span class="screen" title="${escapeHtml(reference)}">${escapeHtml(onScreen)}</span><span class="paper">${escapeHtml(onPaper)}</span>`;
+function shortened(value: string | undefined, onScreen: (value: string) => string, onPaper?: string) {
+  if (value === undefined) return DASH;
+  const shown = onScreen(value);
+  if (shown === value) return escapeHtml(value);
+  return onPaper === undefined
+    ? `<span title="${escapeHtml(value)}">${escapeHtml(shown)}</span>`
+    : `<span class="screen" title="${escapeHtml(value)}">${escapeHtml(shown)}</span><span class="paper">${escapeHtml(onPaper)}</span>`;
 }
 
 /** A line per closed hedge, as a desk reconciles it with its own deal list. */
-export function closedHedgeRow(record: ReportHtmlRecord): string {
+export function closedHedgeRow(record: HistoryFacts) {
+  const { closedAt, clientReference: reference, market } = record;
   const text = (value: string | undefined) => (value === undefined ? DASH : escapeHtml(value));
-  // Kept on one line, never broken inside: an id shortened in the middle and a long
-  // reference cut at its end, as the terminal does, each whole in its title.
-  const whole = (value: string | undefined, shown: string | undefined) =>
-    value === undefined
-      ? DASH
-      : shown === value
-        ? escapeHtml(value)
-        : `<span title="${escapeHtml(value)}">${escapeHtml(shown ?? value)}</span>`;
-  const tenor = isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH;
   const cents = lockedCents(record);
-  const currency = record.market === undefined ? '' : (quoteCurrencyOf(record.market) ?? '');
-  const locked =
-    cents === undefined
-      ? unknownCell()
-      : `<td class="num">${money(cents / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`;
+  const currency = quoteOf(record);
   return (
     '<tr>' +
     // The date over the time: two parts, each whole, so that the numbers have the width.
-    `<td class="time">${record.closedAt === undefined ? DASH : utcMinute(record.closedAt).replace(' UTC', '').replace(' ', '<br>')}</td>` +
-    `<td class="id">${whole(record.hedgeId, record.hedgeId === undefined ? undefined : shortenMiddle(record.hedgeId, HEDGE_ID_SHOWN))}</td>` +
-    `<td class="ref">${referenceCell(record.clientReference)}</td>` +
-    `<td class="word">${text(record.market)}</td>` +
+    `<td class="time">${closedAt === undefined ? DASH : utcMinute(closedAt).replace(' UTC', '').replace(' ', '<br>')}</td>` +
+    `<td class="id">${shortened(record.hedgeId, (id) => shortenMiddle(id, HEDGE_ID_SHOWN))}</td>` +
+    `<td class="ref">${shortened(reference, (ref) => truncateEnd(ref, REFERENCE_ON_SCREEN), reference && truncateEnd(reference, REFERENCE_ON_PAPER))}</td>` +
+    `<td class="word">${text(market)}</td>` +
     `<td class="word">${text(record.side)}</td>` +
-    `<td class="num">${tenor}</td>` +
-    rateCell(record.entryPrice) +
-    rateCell(record.exitPrice) +
-    moneyCell(record.notionalUsd) +
-    locked +
-    pnlCell(record.grossPnlUsd) +
-    pnlCell(record.carryUsd) +
-    pnlCell(record.feesUsd) +
-    pnlCell(record.netPnlUsd) +
+    `<td class="num">${isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH}</td>` +
+    cells('rate', 'td', record.entryPrice, record.exitPrice) +
+    numberCell(record.notionalUsd, 'money') +
+    (cents === undefined
+      ? numberCell(cents, 'money')
+      : `<td class="num">${formatMoney(cents / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`) +
+    cells('pnl', 'td', record.grossPnlUsd, record.carryUsd, record.feesUsd, record.netPnlUsd) +
     '</tr>'
   );
 }
@@ -531,15 +420,18 @@ const CLOSED_HEDGES_HEAD =
   '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
 
 function closedHedgesFoot(report: Report) {
-  const totals = report.totals;
-  const lockedTotal =
-    report.locked.length === 1
-      ? `<th class="num" data-total="quote_amount_locked">${money(report.locked[0]!.amount)}${report.locked[0]!.quote_currency ? ` ${escapeHtml(report.locked[0]!.quote_currency)}` : ''}</th>`
-      : `<th class="num">${report.locked.map((sum) => `${money(sum.amount)} ${escapeHtml(sum.quote_currency ?? '')}`).join('<br>')}</th>`;
+  const { totals, locked } = report;
+  const one = locked.length === 1;
+  const lockedTotal = locked
+    .map(
+      (sum) =>
+        `${formatMoney(sum.amount)}${one && !sum.quote_currency ? '' : ` ${escapeHtml(sum.quote_currency ?? '')}`}`,
+    )
+    .join('<br>');
   return (
     `<tfoot><tr><th class="label" colspan="6">Total (${plural(totals.count, 'hedge')})</th><th></th><th></th>` +
-    moneyCell(totals.notional_usd, 'th') +
-    lockedTotal +
+    numberCell(totals.notional_usd, 'money', 'th') +
+    `<th class="num"${one ? ' data-total="quote_amount_locked"' : ''}>${lockedTotal}</th>` +
     pnlCells(totals, 'th') +
     '</tr></tfoot>'
   );
@@ -625,58 +517,53 @@ export function reportHtmlAround(
   meta: Omit<ReportHtmlMeta, 'records'>,
   count: number,
 ): [before: string, after: string] {
-  const environment =
-    meta.environment === 'live'
-      ? '<div class="env live" title="production: real funds">LIVE</div>'
-      : '<div class="env test" title="sandbox: test funds">TEST</div>';
-  const title = `P&L report, ${meta.account}`;
-  const page = [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
-    '<header><div>',
-    '<h1>P&amp;L report</h1>',
-    `<p class="subtitle">Closed hedges by ${escapeHtml(GROUPING_TITLES[report.by])}</p>`,
-    '<dl class="meta">',
-    `<dt>Account</dt><dd>${escapeHtml(meta.account)}</dd>`,
-    `<dt>Environment</dt><dd>${meta.environment === 'live' ? 'live (production, real funds)' : 'test (sandbox, test funds)'}</dd>`,
-    `<dt>Period (close time)</dt><dd>${periodText(report)}</dd>`,
-    `<dt>Generated</dt><dd>${utcMinute(meta.generatedAt)}</dd>`,
-    '</dl>',
-    `</div>${environment}</header>`,
-    '<main>',
-    totalsSection(report),
-    notes(report),
-    '<section><h2>Cumulative net P&amp;L</h2>',
-    cumulativeChart(report, meta.generatedAt, meta.cumulative),
-    '</section>',
-    `<section><h2>Net P&amp;L by ${escapeHtml(GROUPING_TITLES[report.by])}</h2>`,
-    groupChart(report),
-    groupTable(report),
-    '</section>',
-    `<section><h2>Closed hedges (${count})</h2>`,
-    count === 0
-      ? '<p class="empty">No closed hedges in this period.</p>'
-      : `<table class="hedges">${CLOSED_HEDGES_HEAD}<tbody>${ROWS}</tbody>${closedHedgesFoot(report)}</table>`,
-    '</section>',
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  const by = escapeHtml(GROUPING_TITLES[report.by]);
+  const live = meta.environment === 'live';
+  const page = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(`P&L report, ${meta.account}`)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><div>
+<h1>P&amp;L report</h1>
+<p class="subtitle">Closed hedges by ${by}</p>
+<dl class="meta">
+<dt>Account</dt><dd>${escapeHtml(meta.account)}</dd>
+<dt>Environment</dt><dd>${live ? 'live (production, real funds)' : 'test (sandbox, test funds)'}</dd>
+<dt>Period (close time)</dt><dd>${periodText(report)}</dd>
+<dt>Generated</dt><dd>${utcMinute(meta.generatedAt)}</dd>
+</dl>
+</div>${live ? '<div class="env live" title="production: real funds">LIVE</div>' : '<div class="env test" title="sandbox: test funds">TEST</div>'}</header>
+<main>
+${totalsSection(report)}
+${notes(report)}
+<section><h2>Cumulative net P&amp;L</h2>
+${cumulativeChart(report, meta.generatedAt, meta.cumulative)}
+</section>
+<section><h2>Net P&amp;L by ${by}</h2>
+${groupChart(report)}
+${groupTable(report)}
+</section>
+<section><h2>Closed hedges (${count})</h2>
+${count === 0 ? '<p class="empty">No closed hedges in this period.</p>' : `<table class="hedges">${CLOSED_HEDGES_HEAD}<tbody>${ROWS}</tbody>${closedHedgesFoot(report)}</table>`}
+</section>
+</main>
+</body>
+</html>
+`;
   const at = page.indexOf(ROWS);
   return at < 0 ? [page, ''] : [page.slice(0, at), page.slice(at + ROWS.length)];
 }
 
 const ROWS = '\u0000rows\u0000';
 
-export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {
+export function renderReportHtml(report: Report, meta: ReportHtmlMeta) {
   const [before, after] = reportHtmlAround(report, meta, meta.records.length);
-  return before + closedHedgeOrder(meta.records).map(closedHedgeRow).join('') + after;
+  const order = meta.records.map((record, index) => ({ record, index, ms: closedHedgeTime(record) }));
+  order.sort((a, b) => compareListed(a.ms, a.index, b.ms, b.index));
+  return before + order.map(({ record }) => closedHedgeRow(record)).join('') + after;
 }

@@ -31,38 +31,8 @@ export interface ReportFigures {
   net_pnl_usd: number;
 }
 
-/** One closed hedge, as `--by hedge` lists it beside its figures. */
-export interface ReportDeal {
-  client_reference: string | null;
-  market: string | null;
-  side: string | null;
-  tenor_days: number | null;
-  closed_at: string | null;
-  entry_price: number | null;
-  exit_price: number | null;
-  quote_currency: string | null;
-  quote_amount_locked: number | null;
-}
-
-export interface ReportGroup extends ReportFigures {
-  key: string;
-  label: string;
-  deal?: ReportDeal;
-}
-
-export interface Report {
-  by: ReportGrouping;
-  since: string | null;
-  until: string | null;
-  groups: ReportGroup[];
-  totals: ReportFigures;
-  unrealized: { positions: number; net_pnl_usd: number | null };
-  cumulative: Array<{ at: string; net_pnl_usd: number }>;
-  excluded: number;
-  undated: number;
-  missing: { notional_usd: number; gross_pnl_usd: number; carry_usdc: number; fees_usdc: number };
-  locked: Array<{ quote_currency: string | null; amount: number; count: number }>;
-}
+/** The report, as `--json` writes it: its groups (by hedge, each with its deal), totals, unrealized P&L, cumulative line and what the records left out. */
+export type Report = ReturnType<ReportBuilder['finish']>;
 
 interface GroupIdentity {
   key: string;
@@ -79,53 +49,52 @@ const NO_REFERENCE_GROUP: GroupIdentity = { key: '', label: 'No reference' };
 const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
 
 /** Rounded half away from zero at the decimal the value was meant to have (1.005 → 101 cents). */
-export function toCents(value: number): number {
+export function toCents(value: number) {
   const cents = Math.round(Number((Math.abs(value) * 100).toPrecision(15)));
   return value < 0 && cents !== 0 ? -cents : cents;
 }
 
 const fromCents = (cents: number) => cents / 100;
 
-interface Tally {
-  count: number;
-  net: number;
-  notional: number | null;
-  gross: number | null;
-  carry: number | null;
-  fees: number | null;
-}
+/** The figures a record may leave out, by the report's name and the record's. */
+const OPTIONAL_FIGURES = [
+  ['notional_usd', 'notionalUsd'],
+  ['gross_pnl_usd', 'grossPnlUsd'],
+  ['carry_usdc', 'carryUsd'],
+  ['fees_usdc', 'feesUsd'],
+] as const;
 
-const emptyTally = (): Tally => ({ count: 0, net: 0, notional: null, gross: null, carry: null, fees: null });
+/** A group's figures in cents while records are added. */
+const emptyTally = (): ReportFigures => ({
+  count: 0,
+  notional_usd: null,
+  gross_pnl_usd: null,
+  carry_usdc: null,
+  fees_usdc: null,
+  net_pnl_usd: 0,
+});
 
 const addKnown = (sum: number | null, value: number | undefined): number | null =>
   value === undefined ? sum : (sum ?? 0) + toCents(value);
 
-function addRecord(tally: Tally, record: HistoryFacts) {
+function addRecord(tally: ReportFigures, record: HistoryFacts) {
   tally.count += 1;
-  tally.net += toCents(record.netPnlUsd);
-  tally.notional = addKnown(tally.notional, record.notionalUsd);
-  tally.gross = addKnown(tally.gross, record.grossPnlUsd);
-  tally.carry = addKnown(tally.carry, record.carryUsd);
-  tally.fees = addKnown(tally.fees, record.feesUsd);
+  tally.net_pnl_usd += toCents(record.netPnlUsd);
+  for (const [figure, fact] of OPTIONAL_FIGURES) tally[figure] = addKnown(tally[figure], record[fact]);
 }
 
 const dollars = (cents: number | null): number | null => (cents === null ? null : fromCents(cents));
 
-function figures(tally: Tally) {
-  return {
-    count: tally.count,
-    notional_usd: dollars(tally.notional),
-    gross_pnl_usd: dollars(tally.gross),
-    carry_usdc: dollars(tally.carry),
-    fees_usdc: dollars(tally.fees),
-    net_pnl_usd: fromCents(tally.net),
-  };
-}
+/** The tally in dollars. */
+const figures = (tally: ReportFigures) =>
+  Object.fromEntries(
+    Object.entries(tally).map(([name, value]) => [name, name === 'count' ? value : dollars(value)]),
+  ) as unknown as ReportFigures;
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /** ISO 8601 week (weeks start on Monday; week 1 holds the year's first Thursday): `2026-W47`. */
-export function isoWeekKey(ms: number): string {
+export function isoWeekKey(ms: number) {
   const dayStart = Math.floor(ms / DAY_MS) * DAY_MS;
   const mondayBased = (new Date(dayStart).getUTCDay() + 6) % 7;
   const thursday = new Date(dayStart + (3 - mondayBased) * DAY_MS);
@@ -134,37 +103,34 @@ export function isoWeekKey(ms: number): string {
   return `${pad(year, 4)}-W${pad(Math.floor(dayOfYear / 7) + 1)}`;
 }
 
+const GROUP_KEYS: Record<ReportGrouping, (record: HistoryFacts, closedMs: number) => string | undefined> = {
+  day: (_, closedMs) => utcDay(closedMs),
+  week: (_, closedMs) => isoWeekKey(closedMs),
+  month: (_, closedMs) => utcMonth(closedMs),
+  side: (record) => record.side,
+  tenor: (record) => record.tenorDays?.toString(),
+  market: (record) => record.market,
+  hedge: (record) => record.hedgeId,
+  // A deal across its rolls: every closed hedge that carried its reference.
+  ref: (record) => record.clientReference,
+};
+
 function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportGrouping) {
-  const same = (key: string): GroupIdentity => ({ key, label: key });
-  switch (by) {
-    case 'day':
-      return same(utcDay(closedMs as number));
-    case 'week':
-      return same(isoWeekKey(closedMs as number));
-    case 'month':
-      return same(utcMonth(closedMs as number));
-    case 'side':
-      return record.side === undefined ? UNKNOWN_GROUP : same(record.side);
-    case 'tenor':
-      return record.tenorDays === undefined
-        ? UNKNOWN_GROUP
-        : { key: String(record.tenorDays), label: `${record.tenorDays} ${record.tenorDays === 1 ? 'day' : 'days'}` };
-    case 'market':
-      return record.market === undefined ? UNKNOWN_GROUP : same(record.market);
-    case 'hedge':
-      return record.hedgeId === undefined ? UNKNOWN_GROUP : same(record.hedgeId);
-    case 'ref':
-      // A deal across its rolls: every closed hedge that carried its reference.
-      return record.clientReference === undefined ? NO_REFERENCE_GROUP : same(record.clientReference);
-  }
+  const key = GROUP_KEYS[by](record, closedMs as number);
+  if (key === undefined) return by === 'ref' ? NO_REFERENCE_GROUP : UNKNOWN_GROUP;
+  return { key, label: by === 'tenor' ? `${key} ${key === '1' ? 'day' : 'days'}` : key };
 }
 
 /** The quote-currency amount a closed hedge locked: notional × entry rate, in cents. */
-export function lockedCents(record: Pick<HistoryFacts, 'notionalUsd' | 'entryPrice'>): number | undefined {
+export function lockedCents(record: Pick<HistoryFacts, 'notionalUsd' | 'entryPrice'>) {
   return record.notionalUsd === undefined || record.entryPrice === undefined
     ? undefined
     : toCents(record.notionalUsd * record.entryPrice);
 }
+
+/** The currency of a closed hedge's market, when its name says it. */
+export const quoteOf = (record: Pick<HistoryFacts, 'market'>) =>
+  record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null);
 
 function dealOf(record: HistoryFacts) {
   const locked = lockedCents(record);
@@ -176,7 +142,7 @@ function dealOf(record: HistoryFacts) {
     closed_at: record.closedAt ?? null,
     entry_price: record.entryPrice ?? null,
     exit_price: record.exitPrice ?? null,
-    quote_currency: record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null),
+    quote_currency: quoteOf(record),
     quote_amount_locked: locked === undefined ? null : fromCents(locked),
   };
 }
@@ -192,18 +158,20 @@ function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
   };
 }
 
-function closeTimeMs(record: HistoryFacts) {
-  const ms = closedHedgeTime(record);
-  return Number.isFinite(ms) ? ms : undefined;
+/** The array twice as long, its values kept (for arrays that grow with the records). */
+export function doubled<T extends Float64Array | Uint32Array>(array: T): T {
+  const next = new (array.constructor as new (length: number) => T)(array.length * 2);
+  next.set(array);
+  return next;
 }
 
 /** A record's place in the listing: its close time in ms, NaN without one (those go last). */
-export function closedHedgeTime(record: Pick<HistoryFacts, 'closedAt'>): number {
+export function closedHedgeTime(record: Pick<HistoryFacts, 'closedAt'>) {
   return record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
 }
 
 /** The listing's comparison on (close time, arrival): dated records by close time, then those without one; ties as they came. */
-export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: number): number {
+export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: number) {
   const aDated = Number.isFinite(aMs);
   const bDated = Number.isFinite(bMs);
   if (aDated !== bDated) return aDated ? -1 : 1;
@@ -222,11 +190,11 @@ export interface CumulativeSeries {
 }
 
 /** One point of the line, as Report.cumulative holds it. */
-export function cumulativePoint(series: CumulativeSeries, index: number): Report['cumulative'][number] {
+export function cumulativePoint(series: CumulativeSeries, index: number) {
   return { at: new Date(series.timesMs[index]).toISOString(), net_pnl_usd: series.netUsd[index] };
 }
 
-export function cumulativePoints(series: CumulativeSeries): Report['cumulative'] {
+export function cumulativePoints(series: CumulativeSeries) {
   return Array.from({ length: series.length }, (_, index) => cumulativePoint(series, index));
 }
 
@@ -265,7 +233,11 @@ export class ReportBuilder {
   private readonly untilMs: number | undefined;
   private readonly needsCloseTime: boolean;
   private readonly totals = emptyTally();
-  private readonly groups = new Map<string, { identity: GroupIdentity; tally: Tally }>();
+  /** Each group's tally; `--by hedge`: its deal's own line (reference, rates, amounts) and close time, the first record's. */
+  private readonly groups = new Map<
+    string,
+    { identity: GroupIdentity; tally: ReportFigures; deal?: ReturnType<typeof dealOf>; closedMs?: number }
+  >();
   /** Close time (ms) and net P&L (cents) of each dated record, for the cumulative line. */
   private closeTimes = new Float64Array(1024);
   private closeCents = new Float64Array(1024);
@@ -273,8 +245,6 @@ export class ReportBuilder {
   private readonly missing = { notional_usd: 0, gross_pnl_usd: 0, carry_usdc: 0, fees_usdc: 0 };
   /** The quote-currency amount locked (notional × entry rate), per currency, in cents. */
   private readonly locked = new Map<string | null, { cents: number; count: number }>();
-  /** `--by hedge`: each deal's own line (reference, rates, amounts), with its close time for the order. */
-  private readonly deals = new Map<string, { deal: ReportDeal; closedMs: number | undefined }>();
   private excluded = 0;
   private undated = 0;
 
@@ -285,8 +255,9 @@ export class ReportBuilder {
   }
 
   /** Counts one closed hedge; returns whether the report covers it (its period and close-time rule). */
-  add(record: HistoryFacts): boolean {
-    const closedMs = closeTimeMs(record);
+  add(record: HistoryFacts) {
+    const closeTime = closedHedgeTime(record);
+    const closedMs = Number.isFinite(closeTime) ? closeTime : undefined;
     if (closedMs === undefined && this.needsCloseTime) {
       this.excluded += 1;
       return false;
@@ -298,37 +269,31 @@ export class ReportBuilder {
     const identity = groupOf(record, closedMs, this.options.by);
     let group = this.groups.get(identity.key);
     if (!group) {
-      group = { identity, tally: emptyTally() };
+      // A hedge id seen twice is one group: its deal is the first record's.
+      group = {
+        identity,
+        tally: emptyTally(),
+        ...(this.options.by === 'hedge' ? { deal: dealOf(record), closedMs } : {}),
+      };
       this.groups.set(identity.key, group);
     }
     addRecord(group.tally, record);
     addRecord(this.totals, record);
     if (closedMs !== undefined) this.addClose(closedMs, toCents(record.netPnlUsd));
     else this.undated += 1;
-    if (record.notionalUsd === undefined) this.missing.notional_usd += 1;
-    if (record.grossPnlUsd === undefined) this.missing.gross_pnl_usd += 1;
-    if (record.carryUsd === undefined) this.missing.carry_usdc += 1;
-    if (record.feesUsd === undefined) this.missing.fees_usdc += 1;
+    for (const [figure, fact] of OPTIONAL_FIGURES) if (record[fact] === undefined) this.missing[figure] += 1;
     const lockedAmount = lockedCents(record);
     if (lockedAmount !== undefined) {
-      const currency = record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null);
-      const sum = this.locked.get(currency) ?? { cents: 0, count: 0 };
-      this.locked.set(currency, { cents: sum.cents + lockedAmount, count: sum.count + 1 });
+      const sum = this.locked.get(quoteOf(record)) ?? { cents: 0, count: 0 };
+      this.locked.set(quoteOf(record), { cents: sum.cents + lockedAmount, count: sum.count + 1 });
     }
-    // A hedge id seen twice is one group: its deal is the first record's.
-    if (this.options.by === 'hedge' && !this.deals.has(identity.key))
-      this.deals.set(identity.key, { deal: dealOf(record), closedMs });
     return true;
   }
 
-  private addClose(ms: number, cents: number): void {
+  private addClose(ms: number, cents: number) {
     if (this.dated === this.closeTimes.length) {
-      const times = new Float64Array(this.dated * 2);
-      const amounts = new Float64Array(this.dated * 2);
-      times.set(this.closeTimes);
-      amounts.set(this.closeCents);
-      this.closeTimes = times;
-      this.closeCents = amounts;
+      this.closeTimes = doubled(this.closeTimes);
+      this.closeCents = doubled(this.closeCents);
     }
     this.closeTimes[this.dated] = ms;
     this.closeCents[this.dated] = cents;
@@ -336,7 +301,7 @@ export class ReportBuilder {
   }
 
   /** The cumulative line of every record added, compact. */
-  cumulative(): CumulativeSeries {
+  cumulative() {
     return cumulativeSeries(this.closeTimes, this.closeCents, this.dated);
   }
 
@@ -344,23 +309,22 @@ export class ReportBuilder {
    * The report of every record added, with the open positions' unrealized P&L. `points: false`
    * leaves `cumulative` empty, for a caller that writes the line from cumulative() itself.
    */
-  finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}): Report {
+  finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}) {
     const order = compareKeys(this.options.by);
-    // Deals in close-time order (undated last), as a deal list reads.
-    const closedMsOf = (key: string) => this.deals.get(key)?.closedMs ?? Number.POSITIVE_INFINITY;
-    const sorted = [...this.groups.values()].sort((a, b) =>
-      this.options.by === 'hedge'
-        ? closedMsOf(a.identity.key) - closedMsOf(b.identity.key) || order(a.identity.key, b.identity.key)
-        : order(a.identity.key, b.identity.key),
+    // Deals in close-time order (undated last), as a deal list reads; other groups by their keys.
+    const sorted = [...this.groups.values()].sort(
+      (a, b) => (a.closedMs ?? Infinity) - (b.closedMs ?? Infinity) || order(a.identity.key, b.identity.key),
     );
     return {
       by: this.options.by,
       since: this.options.since ? this.options.since.toISOString() : null,
       until: this.options.until ? this.options.until.toISOString() : null,
-      groups: sorted.map(({ identity, tally }) => {
-        const deal = this.deals.get(identity.key)?.deal;
-        return { key: identity.key, label: identity.label, ...figures(tally), ...(deal ? { deal } : {}) };
-      }),
+      groups: sorted.map(({ identity, tally, deal }) => ({
+        key: identity.key,
+        label: identity.label,
+        ...figures(tally),
+        ...(deal ? { deal } : {}),
+      })),
       totals: figures(this.totals),
       unrealized: unrealizedOf(openPositions),
       cumulative: points ? cumulativePoints(this.cumulative()) : [],
@@ -378,7 +342,7 @@ export function buildReport(
   records: readonly HistoryFacts[],
   openPositions: ReadonlyArray<{ netPnlUsd?: number }>,
   options: ReportOptions,
-): Report {
+) {
   const builder = new ReportBuilder(options);
   for (const record of records) builder.add(record);
   return builder.finish(openPositions);
@@ -386,8 +350,8 @@ export function buildReport(
 
 export type ReportDateResult = { ok: true; date: Date } | { ok: false; message: string };
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
+/** A date, or a date and a time with its zone or none. */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
 const TIME_AGO = /^(\d{1,4})([dwm])$/i;
 
 const REPORT_DATE_FORMS =
@@ -423,7 +387,7 @@ export function parseReportDate(text: string, now: Date): ReportDateResult {
     if (unit === 'm') return { ok: true, date: monthsBefore(now, count) };
     return { ok: true, date: new Date(now.getTime() - count * (unit === 'w' ? 7 : 1) * DAY_MS) };
   }
-  const parts = DATE_ONLY.exec(value) ?? TIMESTAMP.exec(value);
+  const parts = DATE_TIME.exec(value);
   if (!parts || !isCalendarDate(Number(parts[1]), Number(parts[2]), Number(parts[3]))) return refuse();
   if (parts[4] !== undefined && (Number(parts[4]) > 23 || Number(parts[5]) > 59 || Number(parts[6] ?? 0) > 59)) {
     return refuse();
@@ -434,7 +398,7 @@ export function parseReportDate(text: string, now: Date): ReportDateResult {
 }
 
 /** A period that can hold nothing is a usage error, said before anything is fetched. */
-export function reportPeriodProblem(since: Date | undefined, until: Date | undefined): string | undefined {
+export function reportPeriodProblem(since: Date | undefined, until: Date | undefined) {
   if (since && until && since.getTime() >= until.getTime()) {
     return `--since (${since.toISOString()}) must be before --until (${until.toISOString()}); --until is exclusive.`;
   }

@@ -2,10 +2,10 @@
 // (REPORT_PRIORITY) to fit the width.
 import type { ChalkInstance } from 'chalk';
 import { quoteCurrencyOf } from '../../core/markets.js';
-import type { Report, ReportFigures, ReportGroup, ReportGrouping } from './report-rules.js';
+import type { Report, ReportFigures, ReportGrouping } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
-import { formatCell } from '../../platform/terminal/cells.js';
+import { formatCell, type CellContext } from '../../platform/terminal/cells.js';
 import type { FieldSpec } from '../../platform/fields/fields.js';
 import { formatFixed, formatSignedMoney, rateDecimals } from '../../platform/terminal/format.js';
 import { drawTable, EMPTY_CELL, tableCell, type TableCell, type TableColumn } from '../../platform/terminal/table.js';
@@ -31,8 +31,8 @@ const REPORT_FIELDS: FieldSpec[] = [
   { key: 'quote_currency', label: 'Quote' },
   { key: 'quote_amount_locked', label: 'Locked', kind: 'money' },
   { key: 'gross_pnl_usd', label: 'Gross P&L', kind: 'pnl' },
-  { key: 'carry_usdc', label: 'Carry', kind: 'pnl' },
-  { key: 'fees_usdc', label: 'Fees', kind: 'pnl' },
+  { key: 'carry_usdc', label: 'Carry USDC', kind: 'pnl' },
+  { key: 'fees_usdc', label: 'Fees USDC', kind: 'pnl' },
   { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
 ];
 
@@ -72,7 +72,7 @@ export const REPORT_DEAL_CSV_COLUMNS = [
 export type ReportColumn = (typeof REPORT_CSV_COLUMNS)[number] | (typeof REPORT_DEAL_CSV_COLUMNS)[number];
 
 /** The columns of a report grouped this way, in CSV order. */
-export function reportColumns(by: ReportGrouping): readonly ReportColumn[] {
+export function reportColumns(by: ReportGrouping) {
   return by === 'hedge' ? REPORT_DEAL_CSV_COLUMNS : REPORT_CSV_COLUMNS;
 }
 
@@ -112,29 +112,19 @@ const REPORT_MONEY = new Set([
   'net_pnl_usd',
 ]);
 
-const cents = (value: number | null | undefined) => (value === null || value === undefined ? '' : value.toFixed(2));
-const text = (value: string | number | null | undefined) =>
-  value === null || value === undefined ? '' : String(value);
+type Figures = ReportFigures & { key?: string; label?: string; deal?: Report['groups'][number]['deal'] };
 
-function rowOf(key: string, figures: ReportFigures & { deal?: ReportGroup['deal'] }) {
-  const deal = figures.deal;
-  return {
-    group: key,
-    count: String(figures.count),
-    client_reference: text(deal?.client_reference),
-    market: text(deal?.market),
-    side: text(deal?.side),
-    closed_at: text(deal?.closed_at),
-    entry_price: text(deal?.entry_price),
-    exit_price: text(deal?.exit_price),
-    notional_usd: cents(figures.notional_usd),
-    quote_currency: text(deal?.quote_currency),
-    quote_amount_locked: cents(deal?.quote_amount_locked),
-    gross_pnl_usd: cents(figures.gross_pnl_usd),
-    carry_usdc: cents(figures.carry_usdc),
-    fees_usdc: cents(figures.fees_usdc),
-    net_pnl_usd: cents(figures.net_pnl_usd),
-  };
+/** A figure of a group (or the totals) or of its deal, by the report's field name. */
+const valueOf = (key: string, figures: Figures) => ({ ...figures, ...figures.deal }) as Record<string, unknown>;
+
+/** A cell of CSV and TSV: money with two decimals, a figure no record gives empty; `group` is the group's key. */
+function csvCell(column: string, figures: Figures) {
+  const value = column === 'group' ? figures.key : valueOf(column, figures)[column];
+  return value === null || value === undefined
+    ? ''
+    : REPORT_MONEY.has(column)
+      ? (value as number).toFixed(2)
+      : String(value);
 }
 
 /** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
@@ -145,29 +135,25 @@ export interface ReportColumns {
 
 function table(report: Report, options: ReportColumns) {
   const columns = options.columns ?? reportColumns(report.by);
-  const rows = report.groups.map((group) => {
-    const row = rowOf(group.key, group);
-    return columns.map((column) => row[column]);
-  });
+  const rows = report.groups.map((group) => columns.map((column) => csvCell(column, group)));
   return options.header === false ? rows : [[...columns], ...rows];
 }
 
 /** RFC 4180 CSV through `encode` (ui/csv.ts: cells a spreadsheet would run as formulas are defused). */
-export function reportCsv(report: Report, encode: (rows: string[][]) => string, options: ReportColumns = {}): string {
+export function reportCsv(report: Report, encode: (rows: string[][]) => string, options: ReportColumns = {}) {
   return encode(table(report, options));
 }
 
 /** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
-export function reportPlainRows(report: Report, options: ReportColumns = {}): string[] {
+export function reportPlainRows(report: Report, options: ReportColumns = {}) {
   return table(report, options).map((cells) =>
     cells.map((cell) => spreadsheetSafe(safeText(cell).replace(/[\t\n]/g, ' '))).join('\t'),
   );
 }
 
 /** The totals, for stderr next to the plain rows. */
-export function reportPlainTotals(report: Report): string {
-  const row = rowOf('', report.totals);
-  const sums = REPORT_CSV_COLUMNS.slice(1).map((column) => `${column}=${row[column]}`);
+export function reportPlainTotals(report: Report) {
+  const sums = REPORT_CSV_COLUMNS.slice(1).map((column) => `${column}=${csvCell(column, report.totals)}`);
   const locked = report.locked.map(
     (sum) => `quote_amount_locked_${sum.quote_currency ?? 'unknown'}=${sum.amount.toFixed(2)}`,
   );
@@ -215,15 +201,12 @@ const COLUMN_WORDS: Record<string, string> = {
 const BAR_WIDTH = 21;
 const BAR_MIN_WIDTH = 9;
 
-function utcMinuteText(iso: string) {
-  return `${utcMinute(iso)} UTC`;
-}
-
-function periodText(report: Pick<Report, 'since' | 'until'>) {
-  if (report.since && report.until)
-    return `closed ${utcMinuteText(report.since)} to ${utcMinuteText(report.until)} (end excluded)`;
-  if (report.since) return `closed from ${utcMinuteText(report.since)}`;
-  if (report.until) return `closed before ${utcMinuteText(report.until)}`;
+/** The report's period in words (`closed ` before it on a terminal, where the title says what is grouped). */
+export function periodText({ since, until }: Pick<Report, 'since' | 'until'>, closed = '') {
+  const at = (iso: string) => `${utcMinute(iso)} UTC`;
+  if (since && until) return `${closed}${at(since)} to ${at(until)} (end excluded)`;
+  if (since) return `${closed}from ${at(since)}`;
+  if (until) return `${closed}before ${at(until)}`;
   return 'all history';
 }
 
@@ -234,10 +217,10 @@ export interface ReportViewOptions {
 }
 
 /** The terminal report: title, table (groups, then totals), unrealized P&L, cumulative sparkline. */
-export async function renderReportTable(report: Report, options: ReportViewOptions): Promise<string> {
+export async function renderReportTable(report: Report, options: ReportViewOptions) {
   const { chalk: c, columns: width } = options;
   const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
-  const lines: string[] = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report)}`))];
+  const lines: string[] = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report, 'closed ')}`))];
 
   if (report.groups.length === 0) {
     lines.push(c.dim('No closed hedges in this period.'));
@@ -249,44 +232,26 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
   return lines.map((line) => line.trimEnd()).join('\n');
 }
 
-function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined) {
-  if (field.key === 'group') return GROUP_TITLES[report.by];
-  if (field.kind === 'rate') return rateUnit ? `${field.label} ${rateUnit}` : field.label;
-  if (field.key === 'quote_amount_locked') {
-    const currencies = new Set(report.groups.map((group) => group.deal?.quote_currency ?? null));
-    const only = currencies.size === 1 ? [...currencies][0] : null;
-    return only ? `${field.label} ${only}` : field.label;
-  }
-  if (field.key === 'carry_usdc' || field.key === 'fees_usdc') return `${field.label} USDC`;
-  return field.label;
-}
-
-function tableKeys(by: ReportGrouping): string[] {
+function tableKeys(by: ReportGrouping) {
   return by === 'hedge'
     ? [...REPORT_DEAL_CSV_COLUMNS.filter((key) => !['market', 'closed_at', 'quote_currency'].includes(key)), 'bar']
     : [...REPORT_CSV_COLUMNS, 'bar'];
-}
-
-function valueOfGroup(key: string, group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }) {
-  if (key === 'group') return group.label;
-  return ({ ...group, ...group.deal } as Record<string, unknown>)[key] ?? undefined;
 }
 
 async function groupTable(report: Report, options: ReportViewOptions) {
   const { chalk: c, columns: width } = options;
   const context = { chalk: c, nowMs: options.nowMs ?? Date.now(), where: 'table' as const };
   const columns = groupColumns(report, context);
-  const totalsCells = groupTotalsCells(report, context);
   const {
     text: drawn,
     hidden,
     shortened,
   } = await drawTable({
-    columns,
+    columns: columns.map(([column]) => column),
     priority: REPORT_PRIORITY,
     decisive: REPORT_DECIDES.length,
     rowCount: report.groups.length,
-    totals: { label: 'Total', cells: totalsCells },
+    totals: { label: 'Total', cells: columns.map(([, total]) => total) },
     width,
     chalk: c,
   });
@@ -295,7 +260,7 @@ async function groupTable(report: Report, options: ReportViewOptions) {
     for (const sum of report.locked)
       out.push(
         wrapWords(
-          `Locked in ${sum.quote_currency ?? 'an unknown currency'}: ${formatFixed(sum.amount, 2)} (${sum.count} hedge${sum.count === 1 ? '' : 's'})`,
+          `Locked in ${sum.quote_currency ?? 'an unknown currency'}: ${formatFixed(sum.amount, 2)} (${plural(sum.count, 'hedge')})`,
           width,
         ),
       );
@@ -327,26 +292,19 @@ async function groupTable(report: Report, options: ReportViewOptions) {
   return out;
 }
 
-function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }) {
+/** Each column of the table with its cell on the totals line. */
+function groupColumns(report: Report, context: CellContext): Array<[TableColumn, TableCell]> {
   const c = context.chalk;
-  const markets = new Set(report.groups.map((group) => group.deal?.market ?? null));
-  const market = markets.size === 1 ? [...markets][0] : null;
+  const { groups } = report;
+  const only = (values: Array<string | null>) => (new Set(values).size === 1 ? values[0] : null);
+  const market = only(groups.map((group) => group.deal?.market ?? null));
   const currency = market === null ? undefined : quoteCurrencyOf(market);
-  const rateUnit = currency === undefined ? undefined : `${currency}/USDT`;
-  const maxAbs = report.groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
-  const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
-  // Rates: one number of decimals for the whole column (what the smallest needs).
-  const rateDigits = (key: string) =>
-    Math.max(
-      2,
-      ...report.groups.map((group) =>
-        typeof valueOfGroup(key, group) === 'number' ? rateDecimals(valueOfGroup(key, group) as number) : 0,
-      ),
-    );
+  const lockedIn = only(groups.map((group) => group.deal?.quote_currency ?? null));
+  const maxAbs = groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
 
-  return tableKeys(report.by).map((key): TableColumn => {
+  return tableKeys(report.by).map((key) => {
     if (key === 'bar') {
-      return {
+      const column: TableColumn = {
         key,
         header: '',
         align: 'left',
@@ -357,66 +315,66 @@ function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: nu
           width: BAR_WIDTH,
           minWidth: BAR_MIN_WIDTH,
           draw: (row, barWidth) => {
-            const value = report.groups[row]?.net_pnl_usd;
-            if (value === undefined) return '';
-            const drawn = bar(value, maxAbs, barWidth);
-            return value > 0 ? c.green(drawn) : value < 0 ? c.red(drawn) : c.dim(drawn);
+            const value = groups[row]?.net_pnl_usd;
+            return value === undefined ? '' : tone(c, value, bar(value, maxAbs, barWidth), c.dim);
           },
         },
       };
+      return [column, EMPTY_CELL];
     }
-    const field = fieldsByKey.get(key)!;
-    const format =
-      field.kind === 'rate'
-        ? { decimals: rateDigits(key) }
-        : field.kind === 'count'
-          ? { decimals: 0 }
-          : { decimals: 2 };
-    const cell = (group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }): TableCell => {
-      const value = valueOfGroup(key, group);
-      if (key === 'group') return tableCell(safeText(String(value)));
-      return formatCell(field, value, {}, format, context);
+    const field = REPORT_FIELDS.find((known) => known.key === key)!;
+    const values = groups.map((group) => (key === 'group' ? group.label : valueOf(key, group)[key]));
+    // Rates: one number of decimals for the whole column (what the smallest needs).
+    const format = {
+      decimals:
+        field.kind === 'rate'
+          ? Math.max(2, ...values.map((value) => (typeof value === 'number' ? rateDecimals(value) : 0)))
+          : field.kind === 'count'
+            ? 0
+            : 2,
     };
-    return {
+    // The totals line: the sums of the CSV's columns; the amount locked when in one currency (several: each on its own line under the table).
+    const total =
+      key === 'quote_amount_locked'
+        ? report.locked.length === 1
+          ? tableCell(formatFixed(report.locked[0]!.amount, 2))
+          : EMPTY_CELL
+        : key !== 'group' && (REPORT_CSV_COLUMNS as readonly string[]).includes(key)
+          ? formatCell(field, valueOf(key, report.totals)[key], {}, format, context)
+          : EMPTY_CELL;
+    const column: TableColumn = {
       key,
-      header: headerOf(field, report, rateUnit),
-      align: ['text', 'side', 'utc'].includes(field.kind ?? 'text') || key === 'market' ? 'left' : 'right',
+      header:
+        key === 'group'
+          ? GROUP_TITLES[report.by]
+          : field.kind === 'rate' && currency
+            ? `${field.label} ${currency}/USDT`
+            : key === 'quote_amount_locked' && lockedIn
+              ? `${field.label} ${lockedIn}`
+              : field.label,
+      align: ['text', 'side', 'utc'].includes(field.kind ?? 'text') ? 'left' : 'right',
       // A group's name or a reference may be cut at the end; a hedge id is kept whole (cut in the middle only when it is all that fits).
       shrink:
         key === 'group' ? (report.by === 'hedge' ? 'middle' : 'end') : key === 'client_reference' ? 'end' : undefined,
       minWidth: key === 'group' && report.by !== 'hedge' ? 10 : key === 'client_reference' ? 8 : undefined,
       money: REPORT_MONEY.has(key),
-      cells: report.groups.map(cell),
+      cells: values.map((value) =>
+        key === 'group' ? tableCell(safeText(String(value))) : formatCell(field, value, {}, format, context),
+      ),
     };
+    return [column, total];
   });
 }
 
-function groupTotalsCells(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }) {
-  const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
-  return tableKeys(report.by).map((key): TableCell => {
-    if (key === 'group' || key === 'bar') return EMPTY_CELL;
-    const field = fieldsByKey.get(key)!;
-    if (key === 'quote_amount_locked') {
-      // One currency: its sum; several: each is on its own line under the table.
-      return report.locked.length === 1 ? tableCell(formatFixed(report.locked[0]!.amount, 2)) : EMPTY_CELL;
-    }
-    if (!(REPORT_CSV_COLUMNS as readonly string[]).includes(key)) return EMPTY_CELL;
-    return formatCell(field, valueOfGroup(key, report.totals), {}, { decimals: key === 'count' ? 0 : 2 }, context);
-  });
-}
-
-function pnl(value: number | null, c: ChalkInstance) {
-  if (value === null) return c.dim('—');
-  const text = formatSignedMoney(value);
-  return value > 0 ? c.green(text) : value < 0 ? c.red(text) : text;
-}
+/** Green for a gain, red for a loss. */
+const tone = (c: ChalkInstance, value: number, text: string, zero = (same: string) => same) =>
+  value > 0 ? c.green(text) : value < 0 ? c.red(text) : zero(text);
 
 function unrealizedLine(report: Report, c: ChalkInstance) {
   const { positions, net_pnl_usd: net } = report.unrealized;
   if (positions === 0) return `Unrealized P&L: ${c.dim('no open positions')}`;
-  const count = `${positions} open ${positions === 1 ? 'position' : 'positions'}`;
-  const value = net === null ? c.dim('not given by the server') : pnl(net, c);
-  return `Unrealized P&L (${count}, not in the figures above): ${value}`;
+  const value = net === null ? c.dim('not given by the server') : tone(c, net, formatSignedMoney(net));
+  return `Unrealized P&L (${plural(positions, 'open position')}, not in the figures above): ${value}`;
 }
 
 function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
@@ -429,20 +387,20 @@ function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
     report.cumulative.map((point) => point.net_pnl_usd),
     Math.min(room, 60),
   );
-  return `${label}${c.cyan(line)}${last > 0 ? c.green(end) : last < 0 ? c.red(end) : end}`;
+  return `${label}${c.cyan(line)}${tone(c, last, end)}`;
 }
 
-const MISSING_WORDS: Record<keyof Report['missing'], string> = {
+export const MISSING_WORDS: Record<keyof Report['missing'], string> = {
   notional_usd: 'notional',
   gross_pnl_usd: 'gross P&L',
   carry_usdc: 'carry',
   fees_usdc: 'fees',
 };
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+export const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /** What the reader of the figures should know about the data behind them (stderr, every mode). */
-export function reportNotes(report: Report): string[] {
+export function reportNotes(report: Report) {
   const notes: string[] = [];
   if (report.excluded > 0) {
     const why =

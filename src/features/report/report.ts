@@ -6,23 +6,8 @@ import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
 import { readHistoryRecord, type HistoryFacts, readPosition } from '../../platform/api/wire/fields.js';
 import type { HistoryRecord } from '../../platform/api/schemas.js';
 import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
-import {
-  closedHedgeTime,
-  compareListed,
-  ReportBuilder,
-  type CumulativeSeries,
-  type Report,
-  type ReportOptions,
-} from './report-rules.js';
+import { closedHedgeTime, compareListed, doubled, ReportBuilder, type ReportOptions } from './report-rules.js';
 import type { HedgeReferences } from '../book/deal.js';
-
-export interface GatheredReport {
-  report: Report;
-  cumulative: CumulativeSeries;
-  fetched: number;
-  complete: boolean;
-  stopped?: HistoryWalk['stopped'];
-}
 
 /** What a walk through the history pages found. */
 export interface HistoryWalk {
@@ -47,20 +32,14 @@ export async function walkHistory(
   }
   if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
   if (last?.more === true && last.records.length > 0) return { fetched, complete: false, stopped: 'no-next' };
-  if (last !== undefined && !last.paged && historyMayBeIncomplete(last.records.length))
+  // A full last page without a cursor to the next may hide older closed hedges: the report then
+  // says `"complete": false` and the CLI warns.
+  if (last !== undefined && !last.paged && last.records.length >= MAX_PAGE_SIZE)
     return { fetched, complete: false, stopped: 'full-page' };
   return { fetched, complete: true };
 }
 
-/**
- * A full last page without a cursor to the next may hide older closed hedges: the report then
- * says `"complete": false` and the CLI warns.
- */
-function historyMayBeIncomplete(fetched: number) {
-  return fetched >= MAX_PAGE_SIZE;
-}
-
-export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped'] = 'full-page'): string {
+export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped'] = 'full-page') {
   if (stopped === 'repeated-cursor') {
     return (
       `GET /hedges/history returned ${fetched} closed hedges, then handed back a cursor (meta.next_cursor) it had given before: ` +
@@ -85,7 +64,7 @@ export async function gatherReport(
   options: ReportOptions,
   onCovered?: (record: HistoryFacts) => void,
   { points = true, references }: { points?: boolean; references?: HedgeReferences } = {},
-): Promise<GatheredReport> {
+) {
   // Both requests in flight together.
   const positions = client.listPositions();
   positions.catch(() => {
@@ -137,12 +116,16 @@ export class ClosedHedgeListing {
     this.fd = openSync(this.path, 'wx+', 0o600);
   }
 
-  get size(): number {
+  get size() {
     return this.count;
   }
 
-  add(record: HistoryFacts): void {
-    if (this.count === this.times.length) this.grow();
+  add(record: HistoryFacts) {
+    if (this.count === this.times.length) {
+      this.times = doubled(this.times);
+      this.offsets = doubled(this.offsets);
+      this.lengths = doubled(this.lengths);
+    }
     const row = this.row(record);
     const bytes = Buffer.byteLength(row);
     this.times[this.count] = closedHedgeTime(record);
@@ -155,7 +138,7 @@ export class ClosedHedgeListing {
   }
 
   /** Writes `before`, every row in the listing's order, then `after`, to `target`; removes the rows' file. */
-  writeReport(target: string, before: string, after: string): void {
+  writeReport(target: string, before: string, after: string) {
     this.flush();
     const order = Uint32Array.from({ length: this.count }, (_, index) => index).sort((a, b) =>
       compareListed(this.times[a], a, this.times[b], b),
@@ -184,7 +167,7 @@ export class ClosedHedgeListing {
   }
 
   /** Removes the rows' file (also when the report is not written). */
-  discard(): void {
+  discard() {
     try {
       closeSync(this.fd);
     } catch {
@@ -193,24 +176,12 @@ export class ClosedHedgeListing {
     rmSync(this.path, { force: true });
   }
 
-  private flush(): void {
+  private flush() {
     if (this.pending.length === 0) return;
     writeSync(this.fd, this.pending.join(''), this.written);
     this.written += this.pendingBytes;
     this.pending = [];
     this.pendingBytes = 0;
-  }
-
-  private grow(): void {
-    const size = this.times.length * 2;
-    const grown = <T extends Float64Array | Uint32Array>(old: T, make: (n: number) => T): T => {
-      const next = make(size);
-      next.set(old);
-      return next;
-    };
-    this.times = grown(this.times, (n) => new Float64Array(n));
-    this.offsets = grown(this.offsets, (n) => new Float64Array(n));
-    this.lengths = grown(this.lengths, (n) => new Uint32Array(n));
   }
 }
 
@@ -220,7 +191,7 @@ class BlockReader {
   private start = 0;
   constructor(private readonly fd: number) {}
 
-  read(offset: number, length: number): string {
+  read(offset: number, length: number) {
     if (offset < this.start || offset + length > this.start + this.block.length) {
       // The block is placed to hold this row and as much as fits on both sides of it.
       const size = Math.max(FLUSH_BYTES, length);
@@ -246,13 +217,8 @@ function closeTimeOf(raw: Record<string, unknown>) {
   }
 }
 
-export interface CloseTimeFilter {
-  since?: Date;
-  until?: Date;
-}
-
 /** Whether a record closed in [since, until); one with no readable close time is 'unreadable'. */
-export function inPeriod(record: HistoryRecord, filter: CloseTimeFilter): 'in' | 'out' | 'unreadable' {
+export function inPeriod(record: HistoryRecord, filter: { since?: Date; until?: Date }) {
   const closedAt = closeTimeOf(record);
   const ms = closedAt === undefined ? Number.NaN : Date.parse(closedAt);
   if (!Number.isFinite(ms)) return 'unreadable';
@@ -262,7 +228,7 @@ export function inPeriod(record: HistoryRecord, filter: CloseTimeFilter): 'in' |
 }
 
 /** The absolute path of an --html target, or why it cannot be written (said before anything is sent). */
-export function htmlTarget(path: string): { path: string } | { problem: string } {
+export function htmlTarget(path: string) {
   if (path.trim() === '') return { problem: 'expected a file path.' };
   const absolute = resolve(path);
   try {
@@ -277,11 +243,7 @@ export function htmlTarget(path: string): { path: string } | { problem: string }
 }
 
 /** Whose report it is, for its header; a loopback host is named as a simulator, not an account. */
-export function accountName(credentials: {
-  profileName?: string;
-  baseUrl: string;
-  sources?: { profile?: string };
-}): string {
+export function accountName(credentials: { profileName?: string; baseUrl: string; sources?: { profile?: string } }) {
   if (credentials.sources?.profile === 'demo') return 'demo (the built-in simulator, test funds)';
   const who = credentials.profileName ?? 'key from HEDGE_API_KEY';
   let hostname: string;

@@ -47,29 +47,22 @@ const CLOCK_WARN_MS = 5_000;
 const CLOCK_FAIL_MS = 30_000;
 const QUOTE_PROBE_USD = 1_000;
 
-/** The command that reads each endpoint (named in a next step). */
-const COMMAND_OF: Record<string, string[]> = {
-  '/prices': ['price'],
-  '/quotes': ['quote', 'MARKET', 'buy', '1000', '--tenor', '1'],
-  '/account': ['account'],
-  '/positions': ['positions'],
-  '/hedges': ['hedges'],
-  '/hedges/ID': ['hedges', 'ID'],
-  '/hedges/history': ['history'],
-};
+/** A check: what it is, how it went, and whether a write needs it. */
+const checkOf = (
+  id: string,
+  title: string,
+  status: CheckStatus,
+  detail: string,
+  forWrites = false,
+  more: Partial<DoctorCheck> = {},
+): DoctorCheck => ({ id, title, status, detail, forWrites, ...more });
 
 /** A check that only says what was seen. */
-const info = (id: string, title: string, detail: string): DoctorCheck => ({
-  id,
-  title,
-  status: 'info',
-  detail,
-  forWrites: false,
-});
+const info = (id: string, title: string, detail: string) => checkOf(id, title, 'info', detail);
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export async function runDoctor(ports: FlowPorts): Promise<DoctorReport> {
+export async function runDoctor(ports: FlowPorts) {
   const checks = new DoctorChecks();
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return checks.report();
@@ -87,26 +80,22 @@ export async function runDoctor(ports: FlowPorts): Promise<DoctorReport> {
     const stop = firstRequestFailure(ports, error, credentials, baseUrl);
     if (stop) {
       if (stop !== baseUrl) checks.add(stop);
-      checks.add({
-        id: 'reads',
-        title: 'Reads',
-        status: 'skip',
-        detail: 'not asked: the server could not be used',
-        forWrites: true,
-      });
+      checks.add(checkOf('reads', 'Reads', 'skip', 'not asked: the server could not be used', true));
       return checks.report();
     }
   }
   const firstAnswer = answers[0];
-  checks.add({
-    id: 'auth',
-    title: 'Key accepted',
-    status: 'ok',
-    detail: `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ports.clock.now() - started} ms`})`,
-    forWrites: true,
-  });
+  checks.add(
+    checkOf(
+      'auth',
+      'Key accepted',
+      'ok',
+      `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ports.clock.now() - started} ms`})`,
+      true,
+    ),
+  );
   // Said here, learned from every answer the reads below get too.
-  const clock = checks.add({ id: 'clock', title: 'Clock', status: 'skip', detail: '', forWrites: false });
+  const clock = checks.add(checkOf('clock', 'Clock', 'skip', ''));
 
   const seen = await checkReads(ports, client, markets, checks);
   Object.assign(clock, clockCheck(client.transport.serverClock.reading()));
@@ -142,9 +131,9 @@ class DoctorChecks {
   /** A read that failed (the command describes its error); an answer hedge cannot read names the command to report it with. */
   readFailure(
     ports: Pick<FlowPorts, 'hedgeCommand'>,
-    { id, title, endpoint, forWrites }: Pick<EndpointCheck, 'id' | 'title' | 'endpoint' | 'forWrites'>,
+    { id, title, command, forWrites }: Pick<EndpointCheck, 'id' | 'title' | 'command' | 'forWrites'>,
     error: unknown,
-  ): void {
+  ) {
     if (error instanceof InterruptedError) throw error;
     const failure: FailureClass =
       error instanceof InvalidResponseError
@@ -154,9 +143,9 @@ class DoctorChecks {
           : 'network';
     const next =
       error instanceof InvalidResponseError
-        ? `hedge cannot read this answer (${error.field || 'data'}: ${error.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...COMMAND_OF[endpoint]!, '--verbose')}\`.`
+        ? `hedge cannot read this answer (${error.field || 'data'}: ${error.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...command, '--verbose')}\`.`
         : undefined;
-    this.add({ id, title, status: 'fail', detail: '', next, forWrites, failure, error });
+    this.add(checkOf(id, title, 'fail', '', forWrites, { next, failure, error }));
   }
 }
 
@@ -171,33 +160,26 @@ async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorC
     credentials = await ports.credentials();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    checks.add({
-      id: 'key',
-      title: 'Key and base URL',
-      status: 'fail',
-      detail: '',
-      forWrites: true,
-      failure: error instanceof UsageError ? 'usage' : 'auth',
-      error,
-    });
-    checks.add({
-      id: 'server',
-      title: 'Server',
-      status: 'skip',
-      detail: 'not asked: no usable key and base URL',
-      forWrites: true,
-    });
+    checks.add(
+      checkOf('key', 'Key and base URL', 'fail', '', true, {
+        failure: error instanceof UsageError ? 'usage' : 'auth',
+        error,
+      }),
+    );
+    checks.add(checkOf('server', 'Server', 'skip', 'not asked: no usable key and base URL', true));
     return undefined;
   }
   const environment =
     credentials.environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds';
-  checks.add({
-    id: 'key',
-    title: 'Key',
-    status: 'ok',
-    detail: `${redactKey(credentials.apiKey)} — ${environment} (from ${sourceName(credentials.sources.apiKey, 'HEDGE_API_KEY', credentials.profileName)})`,
-    forWrites: true,
-  });
+  checks.add(
+    checkOf(
+      'key',
+      'Key',
+      'ok',
+      `${redactKey(credentials.apiKey)} — ${environment} (from ${sourceName(credentials.sources.apiKey, 'HEDGE_API_KEY', credentials.profileName)})`,
+      true,
+    ),
+  );
   const url = new URL(credentials.baseUrl);
   const transportNote =
     url.protocol === 'https:'
@@ -206,16 +188,20 @@ async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorC
         ? "plain HTTP over the demo simulator's own local socket, in this process (no network address)"
         : 'plain HTTP, allowed on loopback only (a local sandbox)';
   const versioned = /\/v\d+$/.test(url.pathname);
-  const baseUrl = checks.add({
-    id: 'base_url',
-    title: 'Base URL',
-    status: versioned ? 'ok' : 'warn',
-    detail: `${credentials.baseUrl} — ${transportNote} (from ${sourceName(credentials.sources.baseUrl, 'HEDGE_BASE_URL', credentials.profileName)})${versioned ? '' : '; it does not end with a version segment (…/v2) as the spec says it does'}`,
-    next: versioned
-      ? undefined
-      : 'Check the address the partner desk gave: it ends with the version, e.g. https://…/partners/NAME/v2.',
-    forWrites: true,
-  });
+  const baseUrl = checks.add(
+    checkOf(
+      'base_url',
+      'Base URL',
+      versioned ? 'ok' : 'warn',
+      `${credentials.baseUrl} — ${transportNote} (from ${sourceName(credentials.sources.baseUrl, 'HEDGE_BASE_URL', credentials.profileName)})${versioned ? '' : '; it does not end with a version segment (…/v2) as the spec says it does'}`,
+      true,
+      {
+        next: versioned
+          ? undefined
+          : 'Check the address the partner desk gave: it ends with the version, e.g. https://…/partners/NAME/v2.',
+      },
+    ),
+  );
   return { credentials, baseUrl };
 }
 
@@ -259,7 +245,8 @@ interface ReadsSeen {
 interface EndpointCheck {
   id: string;
   title: string;
-  endpoint: string;
+  /** The command that reads the endpoint (named in a failure's next step). */
+  command: string[];
   forWrites: boolean;
   unasked?: string;
   read: (client: HedgeClient, seen: ReadsSeen) => Promise<string | undefined>;
@@ -270,7 +257,7 @@ const READS: EndpointCheck[] = [
   {
     id: 'prices',
     title: 'Prices',
-    endpoint: '/prices',
+    command: ['price'],
     forWrites: false,
     read: async (client, seen) => {
       if (seen.listed.length === 0) return undefined;
@@ -283,7 +270,7 @@ const READS: EndpointCheck[] = [
   {
     id: 'quote',
     title: 'Quote',
-    endpoint: '/quotes',
+    command: ['quote', 'MARKET', 'buy', '1000', '--tenor', '1'],
     forWrites: true,
     unasked: 'no open market to quote',
     read: async (client, { tradable }) => {
@@ -300,7 +287,7 @@ const READS: EndpointCheck[] = [
   {
     id: 'account',
     title: 'Account',
-    endpoint: '/account',
+    command: ['account'],
     forWrites: true,
     read: async (client) => {
       const account = await client.getAccount();
@@ -310,7 +297,7 @@ const READS: EndpointCheck[] = [
   {
     id: 'positions',
     title: 'Positions',
-    endpoint: '/positions',
+    command: ['positions'],
     forWrites: true,
     read: async (client, seen) => {
       const positions = await client.listPositions();
@@ -322,7 +309,7 @@ const READS: EndpointCheck[] = [
   {
     id: 'hedges',
     title: 'Hedges',
-    endpoint: '/hedges',
+    command: ['hedges'],
     forWrites: true,
     read: async (client, seen) => {
       const list = await client.readHedges({ limit: 20 });
@@ -334,7 +321,7 @@ const READS: EndpointCheck[] = [
   {
     id: 'hedge',
     title: 'One hedge',
-    endpoint: '/hedges/ID',
+    command: ['hedges', 'ID'],
     forWrites: true,
     read: async (client, { newest }) => {
       if (!newest) return undefined;
@@ -345,7 +332,7 @@ const READS: EndpointCheck[] = [
   {
     id: 'history',
     title: 'History',
-    endpoint: '/hedges/history',
+    command: ['history'],
     forWrites: false,
     read: async (client) => {
       const history = await client.readHistory({ limit: 20 });
@@ -372,8 +359,7 @@ async function checkReads(
     try {
       const detail = await read(client, seen);
       if (detail !== undefined) checks.add({ ...check, status: 'ok', detail });
-      else if (unasked)
-        checks.add({ id: check.id, title: check.title, status: 'skip', detail: unasked, forWrites: false });
+      else if (unasked) checks.add(checkOf(check.id, check.title, 'skip', unasked));
     } catch (error) {
       checks.readFailure(ports, check, error);
     }
@@ -381,19 +367,19 @@ async function checkReads(
   return seen;
 }
 
-function marketsCheck(markets: MarketList): DoctorCheck {
+function marketsCheck(markets: MarketList) {
   const open = markets.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
   const other = markets.markets
     .filter((entry) => entry.status !== 'open')
     .map((entry) => `${entry.market} (${entry.status})`);
-  return {
-    id: 'markets',
-    title: 'Markets',
-    status: open.length > 0 ? 'ok' : 'warn',
-    detail: `${markets.markets.length} listed; open: ${open.join(', ') || 'none'}${other.length > 0 ? `; also ${other.join(', ')}` : ''}`,
-    next: open.length > 0 ? undefined : 'No market is open right now: opens and adds will be refused until one is.',
-    forWrites: true,
-  };
+  return checkOf(
+    'markets',
+    'Markets',
+    open.length > 0 ? 'ok' : 'warn',
+    `${markets.markets.length} listed; open: ${open.join(', ') || 'none'}${other.length > 0 ? `; also ${other.join(', ')}` : ''}`,
+    true,
+    { next: open.length > 0 ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
+  );
 }
 
 /** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */
@@ -431,15 +417,12 @@ async function checkWireChoices({ client, wire, learned }: ObservingClient, seen
     );
   }
   if (wire.problem)
-    checks.add({
-      id: 'wire.settings',
-      title: 'Wire settings',
-      status: 'fail',
-      detail: wire.problem,
-      next: 'Fix or unset that setting.',
-      forWrites: true,
-      failure: 'usage',
-    });
+    checks.add(
+      checkOf('wire.settings', 'Wire settings', 'fail', wire.problem, true, {
+        next: 'Fix or unset that setting.',
+        failure: 'usage',
+      }),
+    );
 }
 
 function sourceName(source: string, variable: string, profile: string | undefined) {
@@ -459,48 +442,48 @@ function firstRequestFailure(
   credentials: ResolvedCredentials,
   baseUrl: DoctorCheck,
 ): DoctorCheck | undefined {
+  const failed = (failure: FailureClass, detail: string, next: string) =>
+    Object.assign(baseUrl, { status: 'fail', failure, detail: `${credentials.baseUrl} — ${detail}`, next });
   if (error instanceof NetworkError) {
     const tls = /TLS|certificate/i.test(error.message);
-    baseUrl.status = 'fail';
-    baseUrl.failure = 'network';
-    baseUrl.next = tls
-      ? "Trust the server's CA: point HEDGE_CA_FILE (or the profile's ca_file, `hedge login --ca-file`) at its PEM file."
-      : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`;
-    baseUrl.detail = `${credentials.baseUrl} — ${tls ? 'TLS failed' : 'no usable answer'}: ${error.message}`;
-    return baseUrl;
+    return failed(
+      'network',
+      `${tls ? 'TLS failed' : 'no usable answer'}: ${error.message}`,
+      tls
+        ? "Trust the server's CA: point HEDGE_CA_FILE (or the profile's ca_file, `hedge login --ca-file`) at its PEM file."
+        : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`,
+    );
   }
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-    return {
-      id: 'auth',
-      title: 'Key accepted',
-      status: 'fail',
-      detail: `the server refused the key: ${error.endpoint} answered ${error.status} ${error.code} (${error.message})`,
-      next: `Check the key (a ${credentials.environment} key for this server?) and save the right one with \`${ports.hedgeCommand('login')}\`.`,
-      forWrites: true,
-      failure: 'auth',
-    };
+    return checkOf(
+      'auth',
+      'Key accepted',
+      'fail',
+      `the server refused the key: ${error.endpoint} answered ${error.status} ${error.code} (${error.message})`,
+      true,
+      {
+        next: `Check the key (a ${credentials.environment} key for this server?) and save the right one with \`${ports.hedgeCommand('login')}\`.`,
+        failure: 'auth',
+      },
+    );
   }
-  if (error instanceof ApiError && error.status === 404) {
-    baseUrl.status = 'fail';
-    baseUrl.failure = 'network';
-    baseUrl.detail = `${credentials.baseUrl} — ${error.endpoint} answered 404 ${error.code}: this address does not serve the API`;
-    baseUrl.next =
-      'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.';
-    return baseUrl;
-  }
-  if (error instanceof InvalidResponseError && error.field === undefined) {
-    baseUrl.status = 'fail';
-    baseUrl.failure = 'unreadable';
-    baseUrl.detail = `${credentials.baseUrl} — ${error.message}`;
-    baseUrl.next =
-      "Something answers at this address, but not with the API's JSON envelope: check the base URL (and any proxy in between).";
-    return baseUrl;
-  }
+  if (error instanceof ApiError && error.status === 404)
+    return failed(
+      'network',
+      `${error.endpoint} answered 404 ${error.code}: this address does not serve the API`,
+      'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.',
+    );
+  if (error instanceof InvalidResponseError && error.field === undefined)
+    return failed(
+      'unreadable',
+      error.message,
+      "Something answers at this address, but not with the API's JSON envelope: check the base URL (and any proxy in between).",
+    );
   return undefined;
 }
 
 /** The server's clock against this machine's, as its answers told it (domain/server-clock.ts): the interval, and what taught it. */
-export function clockCheck(reading: ClockReading): DoctorCheck {
+export function clockCheck(reading: ClockReading) {
   const learned = describeServerClock(reading);
   const moved =
     reading.disagreedMs === undefined
@@ -508,14 +491,8 @@ export function clockCheck(reading: ClockReading): DoctorCheck {
       : `; its answers disagreed by ${formatSpan(reading.disagreedMs)} (a Date header from another clock, or a clock that moved): the newest is used`;
   const next =
     "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
-  const clock = (status: CheckStatus, detail: string, more: Partial<DoctorCheck> = {}): DoctorCheck => ({
-    id: 'clock',
-    title: 'Clock',
-    status,
-    detail,
-    forWrites: true,
-    ...more,
-  });
+  const clock = (status: CheckStatus, detail: string, more: Partial<DoctorCheck> = {}) =>
+    checkOf('clock', 'Clock', status, detail, true, more);
   if (learned === undefined)
     return clock('warn', 'the server sent no Date header and no stamp that dates it: its clock is unknown', {
       next: `Keep this machine on NTP. Until an answer dates the server's clock (an open's stamp), hedge takes maturities as up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than this machine's clock says.`,
@@ -533,7 +510,7 @@ export function clockCheck(reading: ClockReading): DoctorCheck {
 }
 
 /** Rate-limit headers seen on any answer (the spec does not show the threshold). */
-export function rateLimitCheck(answers: readonly ObservedAnswer[]): DoctorCheck {
+export function rateLimitCheck(answers: readonly ObservedAnswer[]) {
   const names = new Map<string, string>();
   for (const answer of answers) {
     for (const [name, value] of Object.entries(answer.headers)) {
@@ -592,55 +569,52 @@ function describePositionFields(positions: Array<Record<string, unknown>>) {
  * refusal naming it teaches the client (the read is asked again the way the refusal says).
  */
 async function pageSizeChecks(client: HedgeClient, name: string) {
-  const probe = async (parameter: string): Promise<{ rows: number; reading: PageReading }> => {
+  const probe = async (parameter: string) => {
     const response = await client.transport.send({
       method: 'GET',
       path: '/hedges',
       query: parameter === NO_PAGE_SIZE ? {} : { [parameter]: 1 },
     });
-    const reading = readPage(
+    return readPage(
       { data: response.data, meta: response.meta, linkHeader: response.headers.link },
       { query: {}, listUrl: response.url },
     );
-    return { rows: reading.rows?.length ?? 0, reading };
   };
-  const paging = (reading: PageReading): DoctorCheck =>
-    info(
-      'wire.paging',
-      'List paging',
-      reading.next
-        ? `${reading.next.how}; hedge follows it up to --limit`
-        : reading.more === true
-          ? 'the server says more exist but gives no way to ask for them'
-          : 'no next page in the answer (the list fit one page, or the server does not page)',
-    );
-  const check = (status: CheckStatus, detail: string, next?: string): DoctorCheck => ({
-    id: 'wire.page_size',
-    title: 'Page size',
-    status,
-    detail,
-    next,
-    forWrites: false,
-  });
+  /** The page-size check, and how the list pages when an answer showed it. */
+  const say = (status: CheckStatus, detail: string, reading?: PageReading, next?: string) => [
+    checkOf('wire.page_size', 'Page size', status, detail, false, { next }),
+    ...(reading
+      ? [
+          info(
+            'wire.paging',
+            'List paging',
+            reading.next
+              ? `${reading.next.how}; hedge follows it up to --limit`
+              : reading.more === true
+                ? 'the server says more exist but gives no way to ask for them'
+                : 'no next page in the answer (the list fit one page, or the server does not page)',
+          ),
+        ]
+      : []),
+  ];
   /** One row asked: the answer honours it when it states that size back, or gives one row of several. */
-  const honours = (answer: { rows: number; reading: PageReading }, parameter: string): boolean | undefined => {
-    const stated = answer.reading.statedPageSize;
+  const honours = (reading: PageReading, parameter: string) => {
+    const stated = reading.statedPageSize;
     if (stated?.name === parameter) return stated.value === 1;
-    if (answer.rows > 1) return false;
-    const several =
-      answer.reading.more === true || answer.reading.next !== undefined || (answer.reading.total ?? 0) > 1;
-    return answer.rows === 1 && several ? true : undefined;
+    const rows = reading.rows?.length ?? 0;
+    if (rows > 1) return false;
+    const several = reading.more === true || reading.next !== undefined || (reading.total ?? 0) > 1;
+    return rows === 1 && several ? true : undefined;
   };
   if (name === NO_PAGE_SIZE) {
     try {
-      const { reading } = await probe(name);
-      return [check('info', 'none sent (this server takes no page-size parameter)'), paging(reading)];
+      return say('info', 'none sent (this server takes no page-size parameter)', await probe(name));
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
-      return [check('warn', `GET /hedges: ${message(error)}`)];
+      return say('warn', `GET /hedges: ${message(error)}`);
     }
   }
-  let first: { rows: number; reading: PageReading };
+  let first: PageReading;
   try {
     first = await probe(name);
   } catch (error) {
@@ -649,26 +623,23 @@ async function pageSizeChecks(client: HedgeClient, name: string) {
     try {
       await client.readHedges({ limit: 1 });
       const now = client.wire.pageSizeParam;
-      return [
-        check(
-          'ok',
-          `the server refused \`${name}\`; ${now === NO_PAGE_SIZE ? 'lists go without one' : `it takes \`${now}\``} (learned)`,
-        ),
-      ];
+      return say(
+        'ok',
+        `the server refused \`${name}\`; ${now === NO_PAGE_SIZE ? 'lists go without one' : `it takes \`${now}\``} (learned)`,
+      );
     } catch (again) {
       if (again instanceof InterruptedError) throw again;
-      return [
-        check(
-          'warn',
-          `GET /hedges refused \`${name}\`: ${message(again)}`,
-          `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the name the server expects.`,
-        ),
-      ];
+      return say(
+        'warn',
+        `GET /hedges refused \`${name}\`: ${message(again)}`,
+        undefined,
+        `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the name the server expects.`,
+      );
     }
   }
   const verdict = honours(first, name);
-  if (verdict === true) return [check('ok', `\`${name}\` honoured (1 asked, 1 came)`), paging(first.reading)];
-  const stated = first.reading.statedPageSize?.name;
+  if (verdict === true) return say('ok', `\`${name}\` honoured (1 asked, 1 came)`, first);
+  const stated = first.statedPageSize?.name;
   if (stated && stated !== name) {
     const second = await probe(stated);
     if (honours(second, stated) !== false) {
@@ -678,20 +649,18 @@ async function pageSizeChecks(client: HedgeClient, name: string) {
         how: 'detected',
         evidence: `GET /hedges ignores \`${name}\` and states its page size as \`${stated}\`, which it honoured`,
       });
-      return [
-        check('ok', `\`${stated}\`: the answer states it and honoured it (\`${name}\` is ignored) — learned`),
-        paging(second.reading),
-      ];
+      return say(
+        'ok',
+        `\`${stated}\`: the answer states it and honoured it (\`${name}\` is ignored) — learned`,
+        second,
+      );
     }
   }
-  if (verdict === undefined)
-    return [check('info', `\`${name}\` not confirmed: too few hedges to page`), paging(first.reading)];
-  return [
-    check(
-      'warn',
-      `\`${name}\` is ignored (1 asked, ${first.rows} came); hedge trims lists to --limit and follows the server's pages`,
-      `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the server's name if you know it.`,
-    ),
-    paging(first.reading),
-  ];
+  if (verdict === undefined) return say('info', `\`${name}\` not confirmed: too few hedges to page`, first);
+  return say(
+    'warn',
+    `\`${name}\` is ignored (1 asked, ${first.rows?.length ?? 0} came); hedge trims lists to --limit and follows the server's pages`,
+    first,
+    `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the server's name if you know it.`,
+  );
 }

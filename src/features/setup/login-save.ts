@@ -17,7 +17,6 @@ import type { ProfileStore } from '../../platform/config/profile-store.js';
 import type { StoredProfile } from '../../platform/config/store-schema.js';
 import { checkKey } from './key-check.js';
 import type { LoginAnswers } from './login.js';
-import type { KeyMove, KeyringLeftover, LoginSaved } from './login-outcome.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { ApiError, AuthError, ConfigError, HedgeError, NetworkError, UsageError } from '../../core/errors.js';
 import { redactStoreUrl } from '../../core/security/store-url.js';
@@ -78,28 +77,17 @@ async function checkBeforeSaving(
       },
     );
   }
-  if (check.error instanceof ApiError) {
-    const { status, code, message, details, requestId, endpoint } = check.error;
-    throw new ApiError({
-      status,
-      code,
-      message: `${message} Nothing was saved.`,
-      details,
-      requestId,
-      endpoint,
-      hint: 'Check the base URL: it is the API address the partner desk gives, ending in its version segment (…/v2).',
+  // The key check's own error, saying that nothing was saved and what to check.
+  const { error } = check;
+  if (error instanceof ApiError || error instanceof NetworkError) {
+    error.message += ' Nothing was saved.';
+    Object.assign(error, {
+      hint:
+        error instanceof ApiError
+          ? 'Check the base URL: it is the API address the partner desk gives, ending in its version segment (…/v2).'
+          : (error.hint ?? 'Check the base URL and the network, then run `hedge login` again.'),
     });
-  }
-  if (check.error instanceof NetworkError) {
-    const { message, endpoint, attempts, status, code, hint, cause } = check.error;
-    throw new NetworkError(`${message} Nothing was saved.`, {
-      endpoint,
-      attempts,
-      status,
-      code,
-      cause,
-      hint: hint ?? 'Check the base URL and the network, then run `hedge login` again.',
-    });
+    throw error;
   }
   if (check.status !== 'ok') throw check.error ?? new Error(`key check ended ${check.status}`);
   // The team store is checked like the key: reached, and its schema made, before anything is saved.
@@ -146,7 +134,8 @@ async function keepLoginKey(
 }
 
 /** Removes a keyring entry the key no longer lives in; what could not be removed is returned. */
-async function dropKeyringEntry(ports: Pick<FlowPorts, 'env'>, account: string): Promise<KeyringLeftover | undefined> {
+/** A keyring entry the key left that could not be removed: the person deletes it by hand. */
+async function dropKeyringEntry(ports: Pick<FlowPorts, 'env'>, account: string) {
   const removal = await removeFromKeyring(account, ports.env);
   return 'error' in removal ? { account, error: removal.error } : undefined;
 }
@@ -157,7 +146,7 @@ export async function checkAndSaveLogin(
   store: ProfileStore,
   credentials: ResolvedCredentials,
   given: LoginGiven,
-): Promise<LoginSaved> {
+) {
   const { apiKey, baseUrl } = credentials;
   const { name, caFile, journalUrl } = given;
   await checkBeforeSaving(ports, credentials, journalUrl);
@@ -182,16 +171,28 @@ export async function checkAndSaveLogin(
     profile: name,
     environment: credentials.environment,
     baseUrl,
+    /** The key as it may be shown (redactKey): the key itself is never part of what login says. */
     shownKey: redactKey(apiKey),
     keyAt,
+    /** Why the key is in the file although no --key-store was given: no keyring answered. */
     keyringFallback: fallbackReason,
     caFile: profile.ca_file ?? null,
+    /** The profile's team store as it may be shown (password hidden); null: the local file. */
     journalShown: profile.journal_url ? redactStoreUrl(profile.journal_url) : null,
+    /** The profile is the current one after saving. */
     current: saved.current,
+    /** Another profile was current and stays so. */
     previousCurrent: saved.previousCurrent,
+    /** The profile's older keyring entry, when it could not be removed. */
     oldKeyringLeft,
   };
 }
+
+/** What `hedge login` did, as data (commands/login.ts renders it). */
+export type LoginSaved = Awaited<ReturnType<typeof checkAndSaveLogin>>;
+
+/** `hedge login --move-key`: the key was already where it was asked to go, or it moved. */
+export type KeyMove = Awaited<ReturnType<typeof moveProfileKey>>;
 
 /**
  * `hedge login --move-key [--key-store keyring|file]`: the profile's stored key moves, without
@@ -203,7 +204,7 @@ export async function moveProfileKey(
   store: ProfileStore,
   name: string,
   target: 'keyring' | 'file',
-): Promise<KeyMove> {
+) {
   const profile = requireProfile(store.read(), name, '--profile');
   const from = keyLocationOf(profile);
   if (!from)
@@ -215,7 +216,7 @@ export async function moveProfileKey(
       `--move-key: the key of profile "${name}" comes from its credential helper, and hedge keeps no copy to move; run \`hedge login --profile ${name}\` to store one instead.`,
     );
   }
-  if (from.kind === target) return { moved: false, at: from };
+  if (from.kind === target) return { moved: false as const, at: from };
   const apiKey = await readProfileKey(name, profile, { env: ports.env, signal: ports.signal });
   if (!apiKey) throw new UsageError(`--move-key: profile "${name}" has no stored key (logged out).`);
   registerSecret(apiKey);
@@ -237,5 +238,5 @@ export async function moveProfileKey(
     if (latest) placeKey(latest, apiKey, to);
   });
   const oldKeyringLeft = from.kind === 'keyring' ? await dropKeyringEntry(ports, from.account) : undefined;
-  return { moved: true, from, to, oldKeyringLeft };
+  return { moved: true as const, from, to, oldKeyringLeft };
 }

@@ -10,17 +10,15 @@ import { resolvePolicy, type PolicyFlags } from '../../../features/exposures/exp
 import { UsageError } from '../../../core/errors.js';
 import { gatherExposureReport, gatherExposures } from '../../../features/exposures/exposures.js';
 import { accountName, htmlTarget } from '../../../features/report/report.js';
-import {
-  exposureReportHtml,
-  REPORT_SECTIONS,
-  renderExposureReport,
-  type ReportSection,
-} from '../../../features/exposures/exposures-report-view.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import {
   EXPOSURE_SECTIONS,
+  exposureReportHtml,
+  REPORT_SECTIONS,
+  renderExposureReport,
   renderExposures,
   type ExposureSection,
+  type ReportSection,
 } from '../../../features/exposures/exposures-view.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof EXPOSURES>) {

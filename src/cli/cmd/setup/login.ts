@@ -19,9 +19,10 @@ import {
   checkAndSaveLogin,
   loginCredentials,
   moveProfileKey,
+  type KeyMove,
   type LoginFlags,
+  type LoginSaved,
 } from '../../../features/setup/login-save.js';
-import type { KeyMove, LoginSaved } from '../../../features/setup/login-outcome.js';
 import { environmentLabel } from '../../../features/setup/profile-view.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import type { InputOf } from '../../runner/command-spec.js';
