@@ -16,7 +16,7 @@ import { heldError, runWrite, type WriteAction, type WriteOutcome } from '../wri
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
 export async function unfinishedOfThisAccount(
-  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
+  ports: FlowPorts,
   groupPrefixes: readonly string[],
 ): Promise<JournalEntry[]> {
   const [journal, identity] = await Promise.all([ports.journal(), identityOf(ports)]);
@@ -76,7 +76,7 @@ function selectorFor(entry: JournalEntry) {
 }
 
 /** The entry must be resumed with the key and server it was sent to: another key is another account. */
-async function checkSameCredentials(ports: Pick<FlowPorts, 'credentials' | 'origin'>, entry: JournalEntry) {
+async function checkSameCredentials(ports: FlowPorts, entry: JournalEntry) {
   const current = await identityOf(ports);
   const differences: string[] = [];
   if (entry.environment !== current.environment)
@@ -99,10 +99,7 @@ async function checkSameCredentials(ports: Pick<FlowPorts, 'credentials' | 'orig
  * The entry named, or the newest unresolved one that no live process is carrying out (an action in
  * flight is not crashed: it is never resumed from under its process).
  */
-export async function chooseEntryToResume(
-  ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>,
-  id: string | undefined,
-): Promise<JournalEntry | undefined> {
+export async function chooseEntryToResume(ports: FlowPorts, id: string | undefined): Promise<JournalEntry | undefined> {
   const journal = await ports.journal();
   if (id !== undefined) return findJournalEntry(ports, journal, id);
   let held: { entry: JournalEntry; holder: Holder } | undefined;

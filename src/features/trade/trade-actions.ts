@@ -1,7 +1,6 @@
 // The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
 // planned, sent, waited for and shown.
 import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
-import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents, formatMoney, formatUsd } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil } from './pre-trade-rules.js';
@@ -33,8 +32,6 @@ import {
 } from '../write/wait.js';
 import { reconcileChange, reconcileClose, reconcileOpen } from '../write/reconcile.js';
 import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
-
-type TradeCommand = 'open' | 'add' | 'reduce' | 'close';
 
 /** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal. */
 export interface ActionExtras {
@@ -94,15 +91,11 @@ export function openAction(
   /** The side as every view showed it once the fill was seen there (a later identical open is judged by it). */
   let after: SideAfter | undefined;
   return {
+    ...extras,
     command: 'open',
     verb: 'open a hedge',
     side: { market: request.market, side: request.side },
-    argv: extras.argv,
-    group: extras.group,
-    leg: extras.leg,
     plan: (key) => client.planOpen(request, key),
-    check: extras.check,
-    preview: extras.preview,
     question: () =>
       `Open ${request.side} ${formatMoney(request.notional_usd)} USD on ${request.market} for ${days}` +
       (extras.quote
@@ -110,10 +103,7 @@ export function openAction(
         : '?'),
     send: (key, hooks) => client.openHedge(request, key, hooks),
     trades: async () => [{ market: request.market, notionalUsd: request.notional_usd }],
-    reconcile: async (entry) =>
-      (await reconcileOpen(client, entry)) as Awaited<
-        ReturnType<NonNullable<WriteAction<OpenedHedge, Hedge>['reconcile']>>
-      >,
+    reconcile: (entry) => reconcileOpen(client, entry),
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
     // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
     wait: async (answer, { startedAt, sentEarlier }) => {
@@ -141,11 +131,7 @@ export function openAction(
 }
 
 /** After a write's own view confirmed it, the other views are waited for too (`read`: side-book.ts). */
-async function alsoInEveryView(
-  ports: Pick<FlowPorts, 'signal' | 'notify'>,
-  confirmed: string,
-  read: () => Promise<{ book: SideBook }>,
-) {
+async function alsoInEveryView(ports: FlowPorts, confirmed: string, read: () => Promise<{ book: SideBook }>) {
   try {
     return sideAfterOf((await read()).book);
   } catch (error) {
@@ -174,47 +160,11 @@ export type ChangeResult = ChangeOutcome & {
   balanceBeforeUsdc?: number;
 };
 
-/** What differs between an add and a reduce: the endpoint, the words, and what each shows around the send. */
-interface ChangeKind {
-  action: 'add' | 'reduce';
-  verb: string;
-  submittedTitle: string;
-  plan: (client: HedgeClient, request: ChangeRequest, key: string) => ApiRequest;
-  send: (client: HedgeClient, request: ChangeRequest, key: string, hooks?: SendHooks) => Promise<SubmittedAction>;
-  question: (request: ChangeRequest, cost: string) => string;
-  done: (notionalUsd: number) => string;
-  /** Quote the change before it is confirmed (and show it). */
-  quotesFirst: boolean;
-  /** Read the account's balance before and after (what a reduce released). */
-  readsBalance: boolean;
-}
-
-const CHANGE_KINDS: Record<'add' | 'reduce', ChangeKind> = {
-  add: {
-    action: 'add',
-    verb: 'add to a hedge',
-    submittedTitle: 'Add submitted',
-    plan: (client, request, key) => client.planAdd(request, key),
-    send: (client, request, key, hooks) => client.addToHedge(request, key, hooks),
-    question: ({ market, side, notional_usd }, cost) =>
-      `Add ${formatUsd(notional_usd)} to the ${side} hedge on ${market}${cost}?`,
-    done: (notionalUsd) => `Added ${formatUsd(notionalUsd)}`,
-    quotesFirst: true,
-    readsBalance: false,
-  },
-  reduce: {
-    action: 'reduce',
-    verb: 'reduce a hedge',
-    submittedTitle: 'Reduce submitted',
-    plan: (client, request, key) => client.planReduce(request, key),
-    send: (client, request, key, hooks) => client.reduceHedge(request, key, hooks),
-    question: ({ market, side, notional_usd }) =>
-      `Remove ${formatUsd(notional_usd)} from the ${side} hedge on ${market}?`,
-    done: (notionalUsd) => `Reduced by ${formatUsd(notionalUsd)}`,
-    quotesFirst: false,
-    readsBalance: true,
-  },
-};
+/** What differs between an add and a reduce: the words and the endpoint. */
+const CHANGE_KINDS = {
+  add: { verb: 'add to a hedge', plan: 'planAdd', send: 'addToHedge' },
+  reduce: { verb: 'reduce a hedge', plan: 'planReduce', send: 'reduceHedge' },
+} as const;
 
 /** What one change learns before it is sent, kept for its wait and its rendering. */
 interface ChangeSeen {
@@ -229,12 +179,7 @@ interface ChangeSeen {
 }
 
 /** The side's positions line before a change, read once its views agree (a fresh fill is not a missing side). */
-function positionBefore(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
-  client: HedgeClient,
-  request: ChangeRequest,
-  seen: ChangeSeen,
-) {
+function positionBefore(ports: FlowPorts, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen) {
   return (seen.position ??= readSideInStep(ports, client, request.market, request.side).then(({ book, positions }) => {
     seen.book = book;
     const position = book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined;
@@ -249,7 +194,7 @@ function positionBefore(
   }));
 }
 
-function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient) {
+function readBalance(ports: FlowPorts, client: HedgeClient) {
   return client.getAccount().then(
     (account) => account.balance_usdc,
     (error: unknown) => {
@@ -327,28 +272,29 @@ export function changeAction(
   const seen: ChangeSeen = {};
 
   return {
+    ...extras,
     command: action,
     verb: kind.verb,
     side: { market, side },
-    argv: extras.argv,
-    group: extras.group,
-    leg: extras.leg,
-    plan: (key) => kind.plan(client, request, key),
+    plan: (key) => client[kind.plan](request, key),
     check: async () => {
       await extras.check?.();
       if (!extras.serverDecides) await requireHedgeToChange(ports, client, action, request, seen);
     },
-    preview: kind.quotesFirst
-      ? async () => {
-          await extras.preview?.();
-          await quoteAddition(ports, client, request, seen);
-        }
-      : extras.preview,
+    // An add is quoted before it is confirmed (and the quote shown).
+    preview:
+      action === 'add'
+        ? async () => {
+            await extras.preview?.();
+            await quoteAddition(ports, client, request, seen);
+          }
+        : extras.preview,
     // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
     before: async () => {
       const [position, balance] = await Promise.all([
         positionBefore(ports, client, request, seen),
-        kind.readsBalance ? readBalance(ports, client) : undefined,
+        // A reduce: what it released, from the balance before and after.
+        action === 'reduce' ? readBalance(ports, client) : undefined,
       ]);
       seen.before = position;
       seen.balanceBeforeUsdc = balance;
@@ -359,23 +305,17 @@ export function changeAction(
       };
     },
     question: () =>
-      kind.question(
-        request,
-        seen.quote
-          ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront`
-          : '',
-      ),
-    send: (key, hooks) => kind.send(client, request, key, hooks),
+      action === 'add'
+        ? `Add ${formatUsd(notionalUsd)} to the ${side} hedge on ${market}${seen.quote ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront` : ''}?`
+        : `Remove ${formatUsd(notionalUsd)} from the ${side} hedge on ${market}?`,
+    send: (key, hooks) => client[kind.send](request, key, hooks),
     trades: async () => [{ market, notionalUsd }],
-    reconcile: async (entry) =>
-      (await reconcileChange(ports, client, entry, { action, market, side, notionalUsd })) as Awaited<
-        ReturnType<NonNullable<WriteAction<SubmittedAction, ChangeResult | undefined>['reconcile']>>
-      >,
+    reconcile: (entry) => reconcileChange(ports, client, entry, { action, market, side, notionalUsd }),
     submitted: (answer) => ({
       hedge_id: answer.hedge_id ?? undefined,
       order_tx_hash: answer.order_tx_hash ?? undefined,
     }),
-    wait: (answer, run) => waitForChange(ports, client, request, kind, seen, answer, run),
+    wait: (answer, run) => waitForChange(ports, client, request, action, seen, answer, run),
     outcome: () => 'done',
     sideAfter: () => seen.after,
   };
@@ -386,13 +326,12 @@ async function waitForChange(
   ports: FlowPorts,
   client: HedgeClient,
   request: ChangeRequest,
-  kind: ChangeKind,
+  action: 'add' | 'reduce',
   seen: ChangeSeen,
   answer: SubmittedAction,
   { startedAt, before, sentEarlier }: { startedAt: number; before?: Record<string, unknown>; sentEarlier?: boolean },
 ) {
   const { market, side } = request;
-  const { action } = kind;
   const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
   if (baseline === undefined) {
     // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
@@ -447,7 +386,7 @@ async function waitForChange(
 
 /** The side left the positions list although this change would not close it: settled or closed. */
 async function sideGoneFirst(
-  ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>,
+  ports: FlowPorts,
   client: HedgeClient,
   request: ChangeRequest,
   action: 'add' | 'reduce',
@@ -553,10 +492,7 @@ export function closeAction(
       traded = cents(inBook + landing);
       return [{ market, notionalUsd: traded }];
     },
-    reconcile: async (entry) =>
-      (await reconcileClose(ports, client, entry, request)) as Awaited<
-        ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>
-      >,
+    reconcile: (entry) => reconcileClose(ports, client, entry, request),
     // What it closed, for an agent's daily cap: the larger of the server's word and the book's figure.
     submitted: (answer) => {
       const said = readNumber(answer.notional_usd);
@@ -605,11 +541,7 @@ export function closeAction(
 }
 
 /** Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound. */
-async function addsStillLanding(
-  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'origin'>,
-  market: string,
-  side: string,
-) {
+async function addsStillLanding(ports: FlowPorts, market: string, side: string) {
   const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
   const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
   const landing = (await journal.list({ since })).filter((entry) => {
@@ -637,41 +569,19 @@ export function stepAction(
   group: string,
   leg: string,
 ): WriteAction<unknown, unknown> {
-  const { market, side } = step;
-  const amount = Math.abs(step.deltaUsd);
-  switch (step.action) {
-    case 'open': {
-      if (step.tenorDays === undefined)
-        throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
-      const request = {
-        market,
-        side,
-        notional_usd: amount,
-        tenor_days: step.tenorDays,
-        ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
-      };
-      return openAction(ports, client, request, { argv: openArgv(request), group, leg }) as WriteAction<
-        unknown,
-        unknown
-      >;
-    }
-    case 'add':
-    case 'reduce': {
-      const request = { market, side, notional_usd: amount };
-      return changeAction(ports, client, step.action, request, {
-        argv: changeArgv(step.action, request),
-        group,
-        leg,
-      }) as WriteAction<unknown, unknown>;
-    }
-    case 'close':
-      return closeAction(
-        ports,
-        client,
-        { market, side },
-        { argv: closeArgv({ market, side }), group, leg },
-      ) as WriteAction<unknown, unknown>;
-  }
+  const { action, market, side, tenorDays } = step;
+  const from = { group, leg };
+  const change = { market, side, notional_usd: Math.abs(step.deltaUsd) };
+  if (action === 'close') return actionFromJournal(ports, client, action, { market, side }, closeArgv(change), from)!;
+  if (action !== 'open') return actionFromJournal(ports, client, action, change, changeArgv(action, change), from)!;
+  if (tenorDays === undefined)
+    throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
+  const request = {
+    ...change,
+    tenor_days: tenorDays,
+    ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
+  };
+  return actionFromJournal(ports, client, action, request, openArgv(request), from)!;
 }
 
 /** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
@@ -684,24 +594,12 @@ export function actionFromJournal(
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
   from: { group?: string; leg?: string } = {},
 ): WriteAction<unknown, unknown> | undefined {
-  const extras = { argv, group: from.group, leg: from.leg };
-  switch (command as TradeCommand) {
-    case 'open':
-      return openAction(ports, client, body as unknown as OpenRequest, extras) as WriteAction<unknown, unknown>;
-    case 'add':
-    case 'reduce':
-      return changeAction(
-        ports,
-        client,
-        command as 'add' | 'reduce',
-        client.changeRequestFromBody(body),
-        extras,
-      ) as WriteAction<unknown, unknown>;
-    case 'close':
-      return closeAction(ports, client, body as unknown as SideRequest, extras) as WriteAction<unknown, unknown>;
-    default:
-      return undefined;
-  }
+  const extras = { ...from, argv };
+  if (command === 'open') return openAction(ports, client, body as unknown as OpenRequest, extras);
+  if (command === 'add' || command === 'reduce')
+    return changeAction(ports, client, command, client.changeRequestFromBody(body), extras);
+  if (command === 'close') return closeAction(ports, client, body as unknown as SideRequest, extras);
+  return undefined;
 }
 
 /** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */
@@ -711,51 +609,35 @@ export function tradeView(
   body: Record<string, unknown>,
 ): TradeView | undefined {
   if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return undefined;
-  switch (command as TradeCommand) {
-    case 'open':
-      return outcome.kind === 'submitted'
-        ? { kind: 'open-submitted', answer: outcome.answer as OpenedHedge }
-        : { kind: 'open-resolved', hedge: outcome.result as Hedge };
-    case 'add':
-    case 'reduce': {
-      const action = command as 'add' | 'reduce';
-      const answer = outcome.answer as SubmittedAction;
-      const result = outcome.kind === 'resolved' ? (outcome.result as ChangeResult | undefined) : undefined;
-      if (!result) return { kind: 'change-submitted', action, answer };
-      const baseline = outcome.entry.context?.baseline_notional_usd;
-      const change = {
-        action,
-        market: String(body.market ?? ''),
-        side: body.side === 'sell' ? 'sell' : 'buy',
-        notionalUsd:
-          typeof body.notional_usd === 'number' ? body.notional_usd : Number(body.notional_usd ?? body.amount_usd),
-        closed: result.closed,
-        afterNotionalUsd: result.notionalUsd,
-        position: result.position,
-        before: result.before,
-        hedge: result.hedge,
-        realized: result.realized,
-        quotedPrice: result.quotedPrice,
-        balanceBeforeUsdc: result.balanceBeforeUsdc,
-        balanceAfterUsdc: result.balanceAfterUsdc,
-        baselineUsd: typeof baseline === 'number' ? baseline : undefined,
-      } as const;
-      return { kind: 'change-landed', change, answer };
-    }
-    case 'close':
-      return outcome.kind === 'submitted'
-        ? { kind: 'close-submitted', answer: outcome.answer as SubmittedAction }
-        : { kind: 'close-landed', closed: outcome.result as CloseResult, answer: outcome.answer as SubmittedAction };
-    default:
-      return undefined;
-  }
+  const submitted = outcome.kind === 'submitted';
+  const answer = outcome.answer as SubmittedAction;
+  if (command === 'open')
+    return submitted
+      ? { kind: 'open-submitted', answer: outcome.answer as OpenedHedge }
+      : { kind: 'open-resolved', hedge: outcome.result as Hedge };
+  if (command === 'close')
+    return submitted
+      ? { kind: 'close-submitted', answer }
+      : { kind: 'close-landed', closed: outcome.result as CloseResult, answer };
+  if (command !== 'add' && command !== 'reduce') return undefined;
+  const result = submitted ? undefined : (outcome.result as ChangeResult | undefined);
+  if (!result) return { kind: 'change-submitted', action: command, answer };
+  const baseline = outcome.entry.context?.baseline_notional_usd;
+  const change = {
+    ...result,
+    action: command,
+    market: String(body.market ?? ''),
+    side: body.side === 'sell' ? 'sell' : 'buy',
+    notionalUsd:
+      typeof body.notional_usd === 'number' ? body.notional_usd : Number(body.notional_usd ?? body.amount_usd),
+    afterNotionalUsd: result.notionalUsd,
+    baselineUsd: typeof baseline === 'number' ? baseline : undefined,
+  } as const;
+  return { kind: 'change-landed', change, answer };
 }
 
 /** An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure). */
-export function tradeFailure(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  view: TradeView | undefined,
-): OrderFailedError | undefined {
+export function tradeFailure(ports: FlowPorts, view: TradeView | undefined): OrderFailedError | undefined {
   if (view?.kind !== 'open-resolved' || view.hedge.status !== 'failed') return undefined;
   const hedge = view.hedge;
   return new OrderFailedError(

@@ -1,7 +1,7 @@
 // Before an earlier action is sent again, the book is compared with what its journal entry recorded before it
 // was first sent.
 import type { HedgeClient } from '../../platform/api/client.js';
-import type { Hedge } from '../../platform/api/schemas.js';
+import type { Hedge, OpenedHedge, SubmittedAction } from '../../platform/api/schemas.js';
 import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { formatUsd } from '../../core/money.js';
 import { sameReference } from '../../core/input.js';
@@ -54,10 +54,7 @@ function near(a: number, b: number) {
 }
 
 /** An open: the hedge by its id (when the answer gave one), else by its client reference. */
-export async function reconcileOpen(
-  client: HedgeClient,
-  entry: JournalEntry,
-): Promise<Reconciliation<{ hedge_id: string; order_tx_hash?: string; status: string }>> {
+export async function reconcileOpen(client: HedgeClient, entry: JournalEntry): Promise<Reconciliation<OpenedHedge>> {
   if (entry.hedge_id) {
     const hedge = await client.getHedge(entry.hedge_id).catch(() => undefined);
     if (hedge) {
@@ -119,18 +116,23 @@ export async function reconcileOpen(
   };
 }
 
-/** An add or a reduce: the side's notional now, against the one recorded before the send. */
-export async function reconcileChange(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
-  client: HedgeClient,
-  entry: JournalEntry,
-  change: { action: 'add' | 'reduce'; market: string; side: Side; notionalUsd: number },
-): Promise<Reconciliation<{ status: string; hedge_id?: string; order_tx_hash?: string }>> {
-  const answer = {
+/** What the server answered an add, a reduce or a close with, as the entry recorded it. */
+function submittedAnswer(entry: JournalEntry) {
+  return {
     status: 'submitted',
     ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}),
     ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}),
   };
+}
+
+/** An add or a reduce: the side's notional now, against the one recorded before the send. */
+export async function reconcileChange(
+  ports: FlowPorts,
+  client: HedgeClient,
+  entry: JournalEntry,
+  change: { action: 'add' | 'reduce'; market: string; side: Side; notionalUsd: number },
+): Promise<Reconciliation<SubmittedAction>> {
+  const answer = submittedAnswer(entry);
   const baseline = entry.context?.baseline_notional_usd;
   // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
   const { position } = await sideInStep(ports, client, change.market, change.side);
@@ -165,17 +167,13 @@ export async function reconcileChange(
 
 /** A close: the side's presence in the positions list. */
 export async function reconcileClose(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
+  ports: FlowPorts,
   client: HedgeClient,
   entry: JournalEntry,
   request: { market: string; side: Side },
-): Promise<Reconciliation<{ status: string; hedge_id?: string; order_tx_hash?: string }>> {
+): Promise<Reconciliation<SubmittedAction>> {
   const { position, filled } = await sideInStep(ports, client, request.market, request.side);
-  const answer = {
-    status: 'submitted',
-    ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}),
-    ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}),
-  };
+  const answer = submittedAnswer(entry);
   const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
   if (!position) {
     const gone = `the ${request.side} side of ${request.market} is no longer in the positions list`;
@@ -225,12 +223,7 @@ export async function reconcileClose(
 }
 
 /** The side once its views agree: in step, its positions line and the ids of its filled hedges; flat, none. */
-async function sideInStep(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
-  client: HedgeClient,
-  market: string,
-  side: Side,
-) {
+async function sideInStep(ports: FlowPorts, client: HedgeClient, market: string, side: Side) {
   const { book, positions } = await readSideInStep(ports, client, market, side);
   if (book.state !== 'in-step') return { filled: [] };
   return { position: findSide(positions, market, side), filled: book.filled.map((record) => record.id) };
