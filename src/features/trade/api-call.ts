@@ -82,7 +82,7 @@ export class AnswerLog {
  * page numbers, an offset; the profile's cursor parameter) — each answer handed to `onPage` as it comes.
  */
 export async function readApi(
-  ports: Pick<FlowPorts, 'credentials'>,
+  ports: FlowPorts,
   client: HedgeClient,
   call: ApiCall,
   options: { paginate: boolean; log: AnswerLog; onPage: (answer: ApiAnswer) => void },

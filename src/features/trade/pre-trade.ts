@@ -64,7 +64,7 @@ export interface Unchecked {
   warn(text: string): void;
 }
 
-export function uncheckedList(ports: Pick<FlowPorts, 'notify'>): Unchecked {
+export function uncheckedList(ports: FlowPorts): Unchecked {
   const items: string[] = [];
   return { items, warn: (text) => ports.notify({ kind: 'check-not-run', level: 'warn', text }) };
 }
@@ -152,7 +152,7 @@ export async function quotedSizeProblem(
  * note on stderr, never a refusal).
  */
 async function noteIfSideOpen(
-  ports: Pick<FlowPorts, 'signal' | 'notify' | 'log' | 'hedgeCommand'>,
+  ports: FlowPorts,
   client: HedgeClient,
   request: { market: string; side: Side; notionalUsd: number },
   book?: BookPosition[],

@@ -452,15 +452,11 @@ export function closeAction(
   /** The side as every view showed it once the close was seen there. */
   let after: SideAfter | undefined;
   return {
+    ...extras,
     command: 'close',
     verb: 'close a position',
     side: { market, side },
-    argv: extras.argv,
-    group: extras.group,
-    leg: extras.leg,
     plan: (key) => client.planClose(request, key),
-    check: extras.check,
-    preview: extras.preview,
     // What closing is expected to return: the position's net margin right before the close.
     before: async () => {
       const views = await SideViews.read(client, (line) => ports.log(line));

@@ -32,7 +32,7 @@ export function describePlannedRequest(request: ApiRequest, baseUrl: string, api
 }
 
 /** The planned request as a dry run shows it (the key redacted); the command prints it (ui/dry-run-view.ts). */
-export async function planDryRun(ports: Pick<FlowPorts, 'credentials'>, request: ApiRequest): Promise<RenderedDryRun> {
+export async function planDryRun(ports: FlowPorts, request: ApiRequest): Promise<RenderedDryRun> {
   const credentials = await ports.credentials();
   return describePlannedRequest(request, credentials.baseUrl, credentials.apiKey);
 }

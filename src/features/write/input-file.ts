@@ -75,7 +75,7 @@ function whatToDo(error: unknown, file: string, whenTooLarge: string) {
 }
 
 /** The command's signal, and --timeout's deadline (on the command's clock) when there is one. */
-function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>) {
+function boundedSignal(ports: FlowPorts) {
   const controller = new AbortController();
   const stop = () => controller.abort(ports.signal.reason);
   if (ports.signal.aborted) stop();

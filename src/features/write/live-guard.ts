@@ -51,7 +51,7 @@ export async function guardLiveAction(
 
 /** A yes/no question defaulting to No (`live`: marked LIVE); anything but Yes stops the command before it sends. */
 export async function confirmOrStop(
-  ports: Pick<FlowPorts, 'confirm'>,
+  ports: FlowPorts,
   question: string,
   options: { live?: boolean } = {},
 ): Promise<void> {

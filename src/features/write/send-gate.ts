@@ -26,7 +26,7 @@ interface GatedRun {
 
 /** Asks the call's checks about `action` before it is sent; returns the hook that asks its limits before each retry. */
 export async function gateTheSend(
-  ports: Pick<FlowPorts, 'tradeGate' | 'planCheck'>,
+  ports: FlowPorts,
   action: GatedAction,
   run: GatedRun,
 ): Promise<SendHooks | undefined> {

@@ -44,10 +44,7 @@ function seconds(ms: number) {
 }
 
 /** Polls until `isDone`, within ports.deadline, with a spinner on a terminal. */
-export async function pollUntil<T>(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'startProgress'>,
-  options: PollOptions<T>,
-): Promise<T> {
+export async function pollUntil<T>(ports: FlowPorts, options: PollOptions<T>): Promise<T> {
   const { clock, signal } = ports;
   const deadline = ports.waitDeadline(options.startedAt);
   const cadence = options.cadence ?? POLL_CADENCE;
@@ -273,10 +270,7 @@ export async function waitForSideClosed(
 const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;
 
 /** Best effort: looks for a closed hedge's record in GET /hedges/history a few times at the polling cadence. */
-export async function findClosedRecord(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'client'>,
-  hedgeId: string,
-): Promise<HistoryRecord | undefined> {
+export async function findClosedRecord(ports: FlowPorts, hedgeId: string): Promise<HistoryRecord | undefined> {
   const { clock, signal, deadline } = ports;
   try {
     const client = await ports.client();
