@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatRate, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
-import { makeIdempotencyKey } from '../write/idempotency.js';
 import type { HedgeRecord } from '../book/book.js';
 import { formatMoney, formatUsd } from '../../core/money.js';
 import { sameReference } from '../../core/input.js';
@@ -25,7 +24,6 @@ import { withAccountLock, withSideLock } from '../write/account-lock.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { PlannedRequestView, RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
-import { planDryRun } from '../write/dry-run.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import { findSide, type BookPosition } from '../book/positions.js';
 import { readSideInStep, SideViews } from '../book/side-book.js';
@@ -36,6 +34,8 @@ import { identityOf, sentBy, type Identity } from '../write/identity.js';
 import {
   isRejection,
   journalAhead,
+  makeIdempotencyKey,
+  planDryRun,
   runWrite,
   sayMovedSinceAsked,
   type WriteAction,

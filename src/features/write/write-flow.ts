@@ -1,6 +1,10 @@
 // The one write flow: every state-changing command goes through `runWrite`. The journal entry is on disk before
 // the request leaves, so a killed run leaves a key the next run reuses, and the action happens once.
+import { randomUUID } from 'node:crypto';
 import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
+import type { PlannedRequest } from '../../platform/api/client.js';
+import { redactKey } from '../../core/security/secrets.js';
+import { echo } from '../../core/input.js';
 import {
   ApiError,
   DeclinedError,
@@ -38,12 +42,9 @@ import { readSideInStep, sideUnchangedSince, type SideBook } from '../book/side-
 import type { Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
-import { makeIdempotencyKey, parseIdempotencyKey } from './idempotency.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
-import { planDryRun, type RenderedDryRun } from './dry-run.js';
 import { guardLiveAction, type LiveGuard } from './live-guard.js';
-import { gateTheSend } from './send-gate.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { cents, formatUsd } from '../../core/money.js';
 
@@ -808,4 +809,96 @@ async function recordWaitFailure(ports: FlowPorts, journal: Journal, entry: Jour
   } else return error;
   said.idempotencyKey = entry.idempotency_key;
   return said;
+}
+
+// One Idempotency-Key per state-changing command: made here once, handed to the transport, which sends the same
+// key on every automatic retry, so the server acts at most once.
+/** The spec asks for "any unique string"; a header value must be visible ASCII, and we bound its length. */
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+export function makeIdempotencyKey(): string {
+  return randomUUID();
+}
+
+/** Checks a key typed with --idempotency-key (exit 2 before anything is sent). */
+export function parseIdempotencyKey(raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const value = String(raw).trim();
+  if (!KEY_SHAPE.test(value)) {
+    throw new UsageError(
+      `--idempotency-key: ${echo(String(raw))} is not allowed; expected 1 to 255 visible ASCII characters without spaces (the key an earlier run printed).`,
+    );
+  }
+  return value;
+}
+
+// --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and not sent
+// (the command prints it).
+export interface RenderedDryRun {
+  dry_run: true;
+  method: string;
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+  idempotency_key?: string;
+}
+
+export function describePlannedRequest(request: ApiRequest, baseUrl: string, apiKey: string): RenderedDryRun {
+  const planned: PlannedRequest = { ...request, url: baseUrl + request.path };
+  const headers: Record<string, string> = { Authorization: `Bearer ${redactKey(apiKey)}` };
+  if (planned.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (planned.idempotencyKey) headers['Idempotency-Key'] = planned.idempotencyKey;
+  return {
+    dry_run: true,
+    method: planned.method,
+    url: planned.url,
+    path: planned.path,
+    headers,
+    body: planned.body ?? null,
+    idempotency_key: planned.idempotencyKey,
+  };
+}
+
+/** The planned request as a dry run shows it (the key redacted); the command prints it (ui/dry-run-view.ts). */
+export async function planDryRun(ports: FlowPorts, request: ApiRequest): Promise<RenderedDryRun> {
+  const credentials = await ports.credentials();
+  return describePlannedRequest(request, credentials.baseUrl, credentials.apiKey);
+}
+
+/**
+ * What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
+ * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry.
+ */
+async function gateTheSend<S, R>(
+  ports: FlowPorts,
+  action: WriteAction<S, R>,
+  run: WriteRun,
+): Promise<SendHooks | undefined> {
+  // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
+  const planCheck = !action.admitted && !run.resumed ? ports.planCheck : undefined;
+  const gate = ports.tradeGate;
+  // What it trades as the side is now (a close: what it holds), under the side's lock.
+  let judged: readonly Trade[] | undefined = planCheck || gate ? await action.trades?.() : undefined;
+  planCheck?.check([action.plan(run.key)], judged);
+  if (!gate) return undefined;
+  if (!action.admitted) {
+    // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
+    const own = run.resumed && !run.unverified && run.entry?.via === 'agent' ? run.entry.id : undefined;
+    await gate.admit(judged, action.command, own === undefined ? undefined : { finishing: own });
+  }
+  if (judged === undefined) return undefined;
+  return {
+    beforeRetry: async (reason) => {
+      const now = await action.trades?.();
+      try {
+        await gate.admit(now, action.command, { replacing: judged });
+      } catch (error) {
+        if (reason === 'conflict' || !(error instanceof PreTradeCheckError)) throw error;
+        // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
+        throw new Error(error.message, { cause: error });
+      }
+      judged = now;
+    },
+  };
 }
