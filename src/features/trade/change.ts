@@ -1,25 +1,16 @@
 // What `add` and `reduce` share: their options parsed once, then the one write flow with the change action (the
 // commands' files hold only their parse and run), and the amount's name learnt from a refusal.
 import { parseMarket, parseNotional, parseSide } from '../../core/input.js';
-import type { Side } from '../../core/vocabulary.js';
 import { questionWithUnchecked, runPreTradeChecks, uncheckedList } from './pre-trade.js';
 import { changeAction, changeArgv } from './trade-actions.js';
-import { isRejection, runWrite, writeOptionsFrom, type WriteOptions, type WriteOutcome } from '../write/write-flow.js';
+import { isRejection, runWrite, writeOptionsFrom } from '../write/write-flow.js';
 import { notionalFieldFrom, refusedField, wireHint } from '../../platform/api/wire/unspecified.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 
-export interface ChangeOptions {
-  market: string;
-  side: Side;
-  notionalUsd: number;
-  skipChecks: boolean;
-  write: WriteOptions;
-}
-
 export function parseChangeOptions(
   args: { market: string; side: string; notional: string },
-  options: { skipChecks?: boolean; wait: boolean; dryRun?: boolean; idempotencyKey?: string; new?: boolean },
-): ChangeOptions {
+  options: Parameters<typeof writeOptionsFrom>[0] & { skipChecks?: boolean },
+) {
   return {
     market: parseMarket(args.market),
     side: parseSide(args.side),
@@ -37,8 +28,8 @@ export function parseChangeOptions(
 export async function runChange(
   ports: FlowPorts,
   action: 'add' | 'reduce',
-  opts: ChangeOptions,
-): Promise<{ outcome: WriteOutcome<unknown, unknown>; body: Record<string, unknown> }> {
+  opts: ReturnType<typeof parseChangeOptions>,
+) {
   const client = await ports.client();
   const request = { market: opts.market, side: opts.side, notional_usd: opts.notionalUsd };
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.

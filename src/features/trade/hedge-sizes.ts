@@ -40,7 +40,7 @@ function hedgeIdOf(entry: JournalEntry) {
  * The hedges of `ids` that this journal's adds or reduces changed, with what it knows of their
  * size; a hedge only opened from here (never resized) is not in the map.
  */
-export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet<string>): Map<string, HedgeSizes> {
+export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet<string>) {
   const found = new Map<string, HedgeSizes>();
   const oldestFirst = [...entries].sort((a, b) =>
     a.seq !== undefined && b.seq !== undefined

@@ -19,7 +19,7 @@ import {
   type Unchecked,
 } from './pre-trade.js';
 import { openAction, openArgv } from './trade-actions.js';
-import { runWrite, type WriteOptions, type WriteOutcome } from '../write/write-flow.js';
+import { runWrite, type WriteOptions } from '../write/write-flow.js';
 
 export interface OpenChoices {
   allowDuplicateRef: boolean;
@@ -32,12 +32,7 @@ export interface OpenChoices {
 }
 
 /** The open's outcome and the quote it was decided on (for the struck rate against it). */
-export async function openHedge(
-  ports: FlowPorts,
-  client: HedgeClient,
-  request: OpenRequest,
-  choices: OpenChoices,
-): Promise<{ outcome: WriteOutcome<unknown, unknown>; quote?: Quote }> {
+export async function openHedge(ports: FlowPorts, client: HedgeClient, request: OpenRequest, choices: OpenChoices) {
   let quote = choices.quote;
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.
   const unchecked = uncheckedList(ports);
@@ -80,7 +75,7 @@ export async function openHedge(
           ['ref', reference],
           send,
         );
-  return { outcome: outcome as WriteOutcome<unknown, unknown>, quote };
+  return { outcome, quote };
 }
 
 const ACTIVE = new Set(['submitting', 'submitted', 'filled']);
@@ -92,7 +87,7 @@ async function refuseDuplicateReference(
   client: HedgeClient,
   reference: string,
   unchecked?: Unchecked,
-): Promise<void> {
+) {
   let hedges;
   try {
     hedges = await client.listHedges({ clientReference: reference, limit: 20 });

@@ -1,7 +1,7 @@
 // The pre-trade checks against live facts: reads the markets list and the account (in parallel) and throws the
 // first problem the pure rules (domain/pre-trade.ts) find.
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
-import type { Account, Market, Quote } from '../../platform/api/schemas.js';
+import type { Account, Market } from '../../platform/api/schemas.js';
 import { formatRate, formatUsd } from '../../core/number-format.js';
 import {
   notionalProblem,
@@ -19,7 +19,7 @@ import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 /** Reads what the checks need: the live markets list and the account summary, in parallel. */
-export async function fetchPreTradeFacts(client: HedgeClient): Promise<PreTradeFacts> {
+export async function fetchPreTradeFacts(client: HedgeClient) {
   const [list, account] = await Promise.all([client.listMarkets(), client.getAccount()]);
   return { markets: list.markets, account };
 }
@@ -34,7 +34,7 @@ export async function checkOpenAfterClose(
   side: Side,
   notionalUsd: number,
   freedUsd: number,
-): Promise<void> {
+) {
   const facts = await fetchPreTradeFacts(client);
   const after: PreTradeFacts =
     freedUsd === 0
@@ -70,13 +70,13 @@ export function uncheckedList(ports: FlowPorts): Unchecked {
 }
 
 /** A live confirmation question that says what was not checked. */
-export function questionWithUnchecked(question: string, unchecked: Unchecked): string {
+export function questionWithUnchecked(question: string, unchecked: Unchecked) {
   if (unchecked.items.length === 0) return question;
   return `${question.replace(/\?$/, '')} — not checked: ${unchecked.items.join(', ')}?`;
 }
 
 /** A failed read that must still stop the command: the key refused (the write would be too), a Ctrl-C, bad input. */
-export function mustStop(error: unknown): boolean {
+export function mustStop(error: unknown) {
   return (
     error instanceof AuthError ||
     error instanceof InterruptedError ||
@@ -89,11 +89,7 @@ export function mustStop(error: unknown): boolean {
 const NO_LIMIT = Number.POSITIVE_INFINITY;
 
 /** Fetches the facts and throws the first failed check; returns the facts that could be read. */
-export async function runPreTradeChecks(
-  client: HedgeClient,
-  request: PreTradeRequest,
-  unchecked?: Unchecked,
-): Promise<Partial<PreTradeFacts>> {
+export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRequest, unchecked?: Unchecked) {
   if (!unchecked) {
     const facts = await fetchPreTradeFacts(client);
     const problem = preTradeProblem(facts, request);
@@ -135,10 +131,7 @@ export async function runPreTradeChecks(
  * An open's checks on a size that is only quoted (run beside the quote request): the problem an open of it
  * would be refused for, to be said, never to refuse the quote.
  */
-export async function quotedSizeProblem(
-  client: HedgeClient,
-  request: Omit<PreTradeRequest, 'action'>,
-): Promise<PreTradeCheckError | undefined> {
+export async function quotedSizeProblem(client: HedgeClient, request: Omit<PreTradeRequest, 'action'>) {
   try {
     await runPreTradeChecks(client, { ...request, action: 'open' }, { items: [], warn: () => undefined });
     return undefined;
@@ -189,7 +182,7 @@ async function noteIfSideOpen(
  * The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note
  * pointing to `hedge add` when the side is already open. Returns the quote.
  */
-export async function quoteOpen(ports: FlowPorts, client: HedgeClient, request: OpenRequest): Promise<Quote> {
+export async function quoteOpen(ports: FlowPorts, client: HedgeClient, request: OpenRequest) {
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   await noteIfSideOpen(ports, client, { market, side, notionalUsd });
   const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });

@@ -15,10 +15,7 @@ import { identityOf, sentBy } from '../write/identity.js';
 import { heldError, runWrite, type WriteAction, type WriteOutcome } from '../write/write-flow.js';
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
-export async function unfinishedOfThisAccount(
-  ports: FlowPorts,
-  groupPrefixes: readonly string[],
-): Promise<JournalEntry[]> {
+export async function unfinishedOfThisAccount(ports: FlowPorts, groupPrefixes: readonly string[]) {
   const [journal, identity] = await Promise.all([ports.journal(), identityOf(ports)]);
   return (await journal.list({ pending: true }))
     .filter(
@@ -28,11 +25,7 @@ export async function unfinishedOfThisAccount(
 }
 
 /** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
-export function journaledAction(
-  ports: FlowPorts,
-  client: HedgeClient,
-  entry: JournalEntry,
-): WriteAction<unknown, unknown> | undefined {
+export function journaledAction(ports: FlowPorts, client: HedgeClient, entry: JournalEntry) {
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
@@ -55,7 +48,7 @@ export async function finishJournaled(
     resendUnproven?: boolean;
     present?: (action: WriteAction<unknown, unknown>) => WriteAction<unknown, unknown>;
   },
-): Promise<WriteOutcome<unknown, unknown> | undefined> {
+) {
   const action = journaledAction(ports, client, entry);
   if (!action) return undefined;
   return runWrite(ports, options.present ? options.present(action) : action, {
@@ -99,7 +92,7 @@ async function checkSameCredentials(ports: FlowPorts, entry: JournalEntry) {
  * The entry named, or the newest unresolved one that no live process is carrying out (an action in
  * flight is not crashed: it is never resumed from under its process).
  */
-export async function chooseEntryToResume(ports: FlowPorts, id: string | undefined): Promise<JournalEntry | undefined> {
+export async function chooseEntryToResume(ports: FlowPorts, id: string | undefined) {
   const journal = await ports.journal();
   if (id !== undefined) return findJournalEntry(ports, journal, id);
   let held: { entry: JournalEntry; holder: Holder } | undefined;

@@ -85,7 +85,7 @@ function days(tenor: number) {
 }
 
 /** A group id for the legs of one action: its prefix, the time and a random part. */
-export function newGroup(prefix: string, ports: FlowPorts): string {
+export function newGroup(prefix: string, ports: FlowPorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -588,7 +588,7 @@ async function finishRoll(
   options: { wait: boolean },
   guard: Awaited<ReturnType<typeof guardLiveAction>>,
   notes: RollNote[],
-): Promise<RollOutcome> {
+) {
   // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
   for (const leg of [legs.open, legs.close]) if (leg) await requireOwnRow(ports, leg);
   const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${utcClock(legs.open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
@@ -614,11 +614,7 @@ async function finishRoll(
 }
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
-export async function resumeRollOutcome(
-  ports: FlowPorts,
-  entry: JournalEntry,
-  options: { wait: boolean },
-): Promise<RollOutcome> {
+export async function resumeRollOutcome(ports: FlowPorts, entry: JournalEntry, options: { wait: boolean }) {
   const legs = await legsOf(ports, entry.group!);
   if (!unfinished(legs)) {
     throw new UsageError(
@@ -706,7 +702,7 @@ async function refuseIfRolledMeanwhile(ports: FlowPorts, req: RollRequest, waiti
 }
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
-export async function runRoll(ports: FlowPorts, req: RollRequest): Promise<RollOutcome> {
+export async function runRoll(ports: FlowPorts, req: RollRequest) {
   const guard = await guardLiveAction(ports, {
     action: 'roll a hedge (close it, then open a new one)',
     dryRun: req.write.dryRun,

@@ -49,7 +49,7 @@ export interface ActionExtras {
 /** The command line each write is journaled under (and shown in hints). */
 export function openArgv(
   request: Pick<OpenRequest, 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference'>,
-): string[] {
+) {
   return [
     'open',
     request.market,
@@ -61,14 +61,11 @@ export function openArgv(
   ];
 }
 
-export function changeArgv(
-  action: 'add' | 'reduce',
-  request: Pick<ChangeRequest, 'market' | 'side' | 'notional_usd'>,
-): string[] {
+export function changeArgv(action: 'add' | 'reduce', request: Pick<ChangeRequest, 'market' | 'side' | 'notional_usd'>) {
   return [action, request.market, request.side, String(request.notional_usd)];
 }
 
-export function closeArgv(request: SideRequest): string[] {
+export function closeArgv(request: SideRequest) {
   return ['close', request.market, request.side];
 }
 
@@ -558,13 +555,7 @@ async function addsStillLanding(ports: FlowPorts, market: string, side: string) 
 }
 
 /** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
-export function stepAction(
-  ports: FlowPorts,
-  client: HedgeClient,
-  step: PlanStep,
-  group: string,
-  leg: string,
-): WriteAction<unknown, unknown> {
+export function stepAction(ports: FlowPorts, client: HedgeClient, step: PlanStep, group: string, leg: string) {
   const { action, market, side, tenorDays } = step;
   const from = { group, leg };
   const change = { market, side, notional_usd: Math.abs(step.deltaUsd) };
@@ -633,7 +624,7 @@ export function tradeView(
 }
 
 /** An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure). */
-export function tradeFailure(ports: FlowPorts, view: TradeView | undefined): OrderFailedError | undefined {
+export function tradeFailure(ports: FlowPorts, view: TradeView | undefined) {
   if (view?.kind !== 'open-resolved' || view.hedge.status !== 'failed') return undefined;
   const hedge = view.hedge;
   return new OrderFailedError(

@@ -25,7 +25,7 @@ export async function withAccountLock<T>(
   what: string,
   parts: string[],
   body: (run: LockedRun) => Promise<T>,
-): Promise<T> {
+) {
   const journal = await ports.journal();
   const { environment, host, keyId } = await identityOf(ports);
   const scope = [environment, host, keyId, ...parts].join('|');
@@ -66,12 +66,7 @@ export async function withAccountLock<T>(
 }
 
 /** One change in flight per side: a move of a side nobody holding its lock made is an actor outside hedge. */
-export function withSideLock<T>(
-  ports: FlowPorts,
-  market: string,
-  side: string,
-  body: (run: LockedRun) => Promise<T>,
-): Promise<T> {
+export function withSideLock<T>(ports: FlowPorts, market: string, side: string, body: (run: LockedRun) => Promise<T>) {
   return withAccountLock(
     ports,
     `the ${side} side of ${market.toUpperCase()}`,
@@ -85,7 +80,7 @@ export async function withSideLocks<T>(
   ports: FlowPorts,
   sides: ReadonlyArray<{ market: string; side: string }>,
   body: () => Promise<T>,
-): Promise<T> {
+) {
   const unique = [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one])).entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, one]) => one);

@@ -9,15 +9,15 @@ import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmOrStop } from './live-guard.js';
 
 /** Which rows a decision may count: only those that verify under this key. */
-export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>): Promise<(entry: JournalEntry) => boolean> {
+export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>) {
   const sealer = await rowSealerOf(ports);
-  return (entry) => sealer.trust(entry) === 'verified';
+  return (entry: JournalEntry) => sealer.trust(entry) === 'verified';
 }
 
 /**
  * Refuses (exit 13, nothing sent) a row that is not this account's own, or an unresolved one whose key already has
  * a finished row: a row is valid once. */
-export async function requireOwnRow(ports: FlowPorts, entry: JournalEntry): Promise<void> {
+export async function requireOwnRow(ports: FlowPorts, entry: JournalEntry) {
   // Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too).
   const trust = (await rowSealerOf(ports)).trust(entry);
   const twins = (await (await ports.journal()).list({ idempotencyKey: entry.idempotency_key })).filter(
@@ -43,12 +43,12 @@ export async function requireOwnRow(ports: FlowPorts, entry: JournalEntry): Prom
 }
 
 /** Whether the row was begun on another machine than this one (a team store's row). */
-export function begunElsewhere(entry: Pick<JournalEntry, 'host'>): boolean {
+export function begunElsewhere(entry: Pick<JournalEntry, 'host'>) {
   return typeof entry.host === 'string' && entry.host !== hostname();
 }
 
 /** A row begun on another machine is resumed here only on a person's word (--yes, or a yes at a prompt; else exit 2). */
-export async function confirmRowFromElsewhere(ports: FlowPorts, entry: JournalEntry, what: string): Promise<void> {
+export async function confirmRowFromElsewhere(ports: FlowPorts, entry: JournalEntry, what: string) {
   if (!begunElsewhere(entry) || ports.confirmedAhead) return;
   const from = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}) was begun on ${safeText(String(entry.host))}, not on this machine`;
   if (!ports.interactive) {

@@ -160,7 +160,7 @@ function resumeHint(ports: FlowPorts, entry: Pick<JournalEntry, 'id' | 'idempote
 }
 
 /** The refusal of a run that found its action carried out by another live process: it sends nothing (exit 11). */
-export function heldError(ports: FlowPorts, entry: JournalEntry, holder: Holder, more = ''): HeldError {
+export function heldError(ports: FlowPorts, entry: JournalEntry, holder: Holder, more = '') {
   const what = `${safeText(entry.command)}${entry.leg ? ` (${safeText(entry.leg)} of ${safeText(entry.group ?? '')})` : ''}`;
   return new HeldError(
     `The same ${what} (journal ${entry.id}, started ${utcClock(entry.created_at)} UTC) is being carried out by another hedge process: ${safeText(describeHolder(holder))}. This run sent nothing${more}.`,
@@ -310,11 +310,7 @@ export function isRejection(error: unknown): error is ApiError {
   );
 }
 
-export async function runWrite<S, R>(
-  ports: FlowPorts,
-  action: WriteAction<S, R>,
-  options: WriteOptions,
-): Promise<WriteOutcome<S, R>> {
+export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>, options: WriteOptions) {
   const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
   const journal = await ports.journal();
   const identity = await identityOf(ports);
@@ -501,7 +497,7 @@ export function sayMovedSinceAsked(
   { market, side }: { market: string; side: string },
   shownUsd: number,
   nowUsd: number,
-): void {
+) {
   ports.notify({
     kind: 'moved-since-asked',
     level: 'caution',
@@ -711,7 +707,7 @@ export async function journalAhead<S, R>(
   action: WriteAction<S, R>,
   key: string,
   context?: Record<string, unknown>,
-): Promise<JournalEntry> {
+) {
   return (await ports.journal()).begin(
     { ...entryFields(await identityOf(ports), action, key, context), outcome: 'planned' },
     (await rowSealerOf(ports)).seal,
@@ -816,12 +812,12 @@ async function recordWaitFailure(ports: FlowPorts, journal: Journal, entry: Jour
 /** The spec asks for "any unique string"; a header value must be visible ASCII, and we bound its length. */
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
-export function makeIdempotencyKey(): string {
+export function makeIdempotencyKey() {
   return randomUUID();
 }
 
 /** Checks a key typed with --idempotency-key (exit 2 before anything is sent). */
-export function parseIdempotencyKey(raw: unknown): string | undefined {
+export function parseIdempotencyKey(raw: unknown) {
   if (raw === undefined) return undefined;
   const value = String(raw).trim();
   if (!KEY_SHAPE.test(value)) {
@@ -861,7 +857,7 @@ export function describePlannedRequest(request: ApiRequest, baseUrl: string, api
 }
 
 /** The planned request as a dry run shows it (the key redacted); the command prints it (ui/dry-run-view.ts). */
-export async function planDryRun(ports: FlowPorts, request: ApiRequest): Promise<RenderedDryRun> {
+export async function planDryRun(ports: FlowPorts, request: ApiRequest) {
   const credentials = await ports.credentials();
   return describePlannedRequest(request, credentials.baseUrl, credentials.apiKey);
 }
