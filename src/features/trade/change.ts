@@ -74,9 +74,7 @@ export async function runChange(
       evidence: `${refused.endpoint} refused \`${client.wire.changeNotionalField}\` with ${refused.code} naming \`${field}\``,
     });
     const journal = await ports.journal();
-    const entry = refused.idempotencyKey
-      ? (await journal.list()).find((candidate) => candidate.idempotency_key === refused.idempotencyKey)
-      : undefined;
+    const [entry] = refused.idempotencyKey ? await journal.list({ idempotencyKey: refused.idempotencyKey }) : [];
     const retry = build();
     const before = retry.before?.bind(retry);
     const note = { retry_of: entry?.id ?? null, learned: { notional_field: field } };

@@ -8,7 +8,6 @@ import {
   marketProblem,
   preTradeProblem,
   sideAlreadyOpenNote,
-  type PreTradeFacts,
   type PreTradeRequest,
 } from './pre-trade-rules.js';
 import { findMarket } from '../../core/markets.js';
@@ -17,12 +16,6 @@ import { ApiError, AuthError, InterruptedError, PreTradeCheckError, UsageError }
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { messageOf } from '../../core/security/safe-text.js';
-
-/** Reads what the checks need: the live markets list and the account summary, in parallel. */
-export async function fetchPreTradeFacts(client: HedgeClient) {
-  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount()]);
-  return { markets: list.markets, account };
-}
 
 /**
  * The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's):
@@ -35,25 +28,22 @@ export async function checkOpenAfterClose(
   notionalUsd: number,
   freedUsd: number,
 ) {
-  const facts = await fetchPreTradeFacts(client);
-  const after: PreTradeFacts =
-    freedUsd === 0
-      ? facts
-      : {
-          markets: facts.markets.map((listed) =>
-            listed.market.toUpperCase() === market
-              ? {
-                  ...listed,
-                  available_capacity_usd: {
-                    ...listed.available_capacity_usd,
-                    [side]: listed.available_capacity_usd[side] + freedUsd,
-                  },
-                }
-              : listed,
-          ),
-          account: { ...facts.account, available_exposure_usd: facts.account.available_exposure_usd + freedUsd },
-        };
-  const problem = preTradeProblem(after, { market, side, notionalUsd, action: 'open' });
+  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount()]);
+  const markets = list.markets.map((listed) =>
+    listed.market.toUpperCase() === market
+      ? {
+          ...listed,
+          available_capacity_usd: {
+            ...listed.available_capacity_usd,
+            [side]: listed.available_capacity_usd[side] + freedUsd,
+          },
+        }
+      : listed,
+  );
+  const problem = preTradeProblem(
+    { markets, account: { ...account, available_exposure_usd: account.available_exposure_usd + freedUsd } },
+    { market, side, notionalUsd, action: 'open' },
+  );
   if (problem) throw problem;
 }
 
@@ -88,14 +78,8 @@ export function mustStop(error: unknown) {
 /** Headroom and capacity without a limit: the check that needs them is skipped. */
 const NO_LIMIT = Number.POSITIVE_INFINITY;
 
-/** Fetches the facts and throws the first failed check; returns the facts that could be read. */
-export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRequest, unchecked?: Unchecked) {
-  if (!unchecked) {
-    const facts = await fetchPreTradeFacts(client);
-    const problem = preTradeProblem(facts, request);
-    if (problem) throw problem;
-    return facts;
-  }
+/** Fetches the facts and throws the first failed check; what could not be read is said, and the check skipped. */
+export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRequest, unchecked: Unchecked) {
   const [listRead, accountRead] = await Promise.allSettled([client.listMarkets(), client.getAccount()]);
   for (const read of [listRead, accountRead])
     if (read.status === 'rejected' && mustStop(read.reason)) throw read.reason;
@@ -124,7 +108,6 @@ export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRe
   const headroom: Account = account ?? ({ available_exposure_usd: NO_LIMIT } as Account);
   const problem = notionalProblem(market, headroom, request);
   if (problem) throw problem;
-  return { markets, account };
 }
 
 /**
@@ -141,50 +124,30 @@ export async function quotedSizeProblem(client: HedgeClient, request: Omit<PreTr
 }
 
 /**
- * Before an open is quoted: when the positions list already shows that side, say so and point to `hedge add` (a
- * note on stderr, never a refusal).
- */
-async function noteIfSideOpen(
-  ports: FlowPorts,
-  client: HedgeClient,
-  request: { market: string; side: Side; notionalUsd: number },
-  book?: BookPosition[],
-) {
-  let open: BookPosition | undefined;
-  try {
-    open = findSide(book ?? (await readBook({ client, log: (line) => ports.log(line) })), request.market, request.side);
-  } catch (error) {
-    if (ports.signal.aborted) throw error;
-    ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
-    return undefined;
-  }
-  if (open) {
-    const add = ports.hedgeCommand('add', request.market, request.side, String(request.notionalUsd));
-    ports.notify({
-      kind: 'side-already-open',
-      level: 'warn',
-      text: sideAlreadyOpenNote(
-        {
-          market: request.market.toUpperCase(),
-          side: request.side,
-          notionalUsd: open.notionalUsd,
-          hedgeId: open.hedgeId,
-        },
-        add,
-      ),
-      data: { hedge_id: open.hedgeId ?? null },
-    });
-  }
-  return open;
-}
-
-/**
  * The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note
  * pointing to `hedge add` when the side is already open. Returns the quote.
  */
 export async function quoteOpen(ports: FlowPorts, client: HedgeClient, request: OpenRequest) {
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
-  await noteIfSideOpen(ports, client, { market, side, notionalUsd });
+  // The side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
+  let open: BookPosition | undefined;
+  try {
+    open = findSide(await readBook({ client, log: (line) => ports.log(line) }), market, side);
+  } catch (error) {
+    if (ports.signal.aborted) throw error;
+    ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
+  }
+  if (open) {
+    ports.notify({
+      kind: 'side-already-open',
+      level: 'warn',
+      text: sideAlreadyOpenNote(
+        { market: market.toUpperCase(), side, notionalUsd: open.notionalUsd, hedgeId: open.hedgeId },
+        ports.hedgeCommand('add', market, side, String(notionalUsd)),
+      ),
+      data: { hedge_id: open.hedgeId ?? null },
+    });
+  }
   const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
   ports.notify({
     kind: 'open-quote',

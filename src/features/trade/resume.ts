@@ -130,13 +130,8 @@ export type ResumeOutcome =
 /** Checks that an entry can be resumed here and says how; nothing is sent. */
 export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise<ResumePlan> {
   // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
-  if (entry.group?.startsWith(ROLL_GROUP_PREFIX)) {
-    await checkSameCredentials(ports, entry);
-    await requireOwnRow(ports, entry);
-    await confirmRowFromElsewhere(ports, entry, 'finish its roll');
-    return { kind: 'roll', entry };
-  }
-  if (!isUnresolved(entry)) {
+  const roll = entry.group?.startsWith(ROLL_GROUP_PREFIX);
+  if (!roll && !isUnresolved(entry)) {
     const when = entry.resolved_at ? ` at ${safeText(entry.resolved_at)}` : '';
     throw new UsageError(
       `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}${when}. Only pending, submitted or unknown actions can be resumed; see it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`,
@@ -144,6 +139,10 @@ export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise
   }
   await checkSameCredentials(ports, entry);
   await requireOwnRow(ports, entry);
+  if (roll) {
+    await confirmRowFromElsewhere(ports, entry, 'finish its roll');
+    return { kind: 'roll', entry };
+  }
   // In flight in another process: not resumed from under it (runWrite's hold would refuse it too; said before any note).
   const holder = await (await ports.journal()).holderOf(entry.id);
   if (holder) throw heldError(ports, entry, holder);
@@ -178,18 +177,12 @@ export async function resumeEntry(
   options: { wait: boolean; resendUnproven: boolean },
 ): Promise<ResumeOutcome> {
   const { entry } = plan;
-  const again = {
-    wait: options.wait,
-    resendUnproven: options.resendUnproven,
-    dryRun: false,
-    idempotencyKey: entry.idempotency_key,
-    fresh: false,
-  };
   if (plan.kind === 'roll')
     return { kind: 'roll', rolled: await resumeRollOutcome(ports, entry, { wait: options.wait }) };
   const client = await ports.client();
   if (plan.kind === 'api') {
     const { apiActionFromJournal } = await import('./api-call.js');
+    const again = { ...options, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false };
     return { kind: 'api', entry, outcome: await runWrite(ports, apiActionFromJournal(client, entry)!, again) };
   }
   return {

@@ -24,11 +24,11 @@ import { withAccountLock, withSideLock } from '../write/account-lock.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { PlannedRequestView, RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
-import { guardLiveAction } from '../write/live-guard.js';
+import { guardLiveAction, type LiveGuard } from '../write/live-guard.js';
 import { findSide, type BookPosition } from '../book/positions.js';
 import { readSideInStep, SideViews } from '../book/side-book.js';
 import { checkOpenAfterClose } from './pre-trade.js';
-import { closeAction, openAction, type CloseResult } from './trade-actions.js';
+import { closeAction, days, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { identityOf, sentBy, type Identity } from '../write/identity.js';
 import {
@@ -80,10 +80,6 @@ interface Carried {
   open: { entry: JournalEntry; result?: Hedge; answer?: OpenedHedge };
 }
 
-function days(tenor: number) {
-  return tenor === 1 ? '1 day' : `${tenor} days`;
-}
-
 /** A group id for the legs of one action: its prefix, the time and a random part. */
 export function newGroup(prefix: string, ports: FlowPorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
@@ -99,7 +95,7 @@ function legActions(ports: FlowPorts, client: HedgeClient, group: string, reques
   const asLeg = {
     confirmed: true,
     admitted: true,
-    resumeHint: (entry: Pick<JournalEntry, 'id'>) =>
+    resumeHint: (entry: JournalEntry) =>
       `The roll stopped part way. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run \`${ports.hedgeCommand(...argv)}\` again: each leg reuses its own key, and the side is never opened twice.`,
   };
   return {
@@ -171,7 +167,7 @@ async function earlierRoll(ports: FlowPorts, req: RollRequest, notes: RollNote[]
   const journal = await ports.journal();
   const key = req.write.idempotencyKey;
   if (key !== undefined) {
-    const entry = (await journal.list()).find((candidate) => candidate.idempotency_key === key);
+    const [entry] = await journal.list({ idempotencyKey: key });
     if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX)) {
       throw new UsageError(
         `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${ports.hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
@@ -412,28 +408,24 @@ async function carryOut(
   options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
 ) {
   const journal = await ports.journal();
-  const { market, side } = legs.request;
+  const { market, side, notional_usd: planned } = legs.request;
   const actions = legActions(ports, client, legs.group, legs.request, options.quote);
   const { open } = legs;
   const close = await carryOutClose(ports, client, legs, actions.close, options);
 
   // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
   const closedUsd = readNumber(close?.entry?.context?.notional_usd);
-  if (
-    open.outcome === 'planned' &&
-    closedUsd !== undefined &&
-    Math.abs(closedUsd - legs.request.notional_usd) >= 0.005
-  ) {
+  if (open.outcome === 'planned' && closedUsd !== undefined && Math.abs(closedUsd - planned) >= 0.005) {
     await journal.update(open.id, {
       outcome: 'abandoned',
-      message: `not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(legs.request.notional_usd)}`,
+      message: `not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(planned)}`,
     });
     throw new UnresolvedError(
-      `The roll planned to close and re-open ${formatUsd(legs.request.notional_usd)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
+      `The roll planned to close and re-open ${formatUsd(planned)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
       {
         details: {
           journal_group: legs.group,
-          planned_usd: legs.request.notional_usd,
+          planned_usd: planned,
           closed_usd: closedUsd,
           covered: false,
         },
@@ -586,28 +578,27 @@ async function finishRoll(
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean },
-  guard: Awaited<ReturnType<typeof guardLiveAction>>,
+  guard: LiveGuard,
   notes: RollNote[],
 ) {
   // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
-  for (const leg of [legs.open, legs.close]) if (leg) await requireOwnRow(ports, leg);
-  const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${utcClock(legs.open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
+  const { open, close } = legs;
+  for (const leg of [open, close]) if (leg) await requireOwnRow(ports, leg);
+  const { market, side, notional_usd: notionalUsd, tenor_days: tenor } = legs.request;
+  const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
   // A leg never sent is a new request: on a live key it is confirmed like one; otherwise it is said with the result.
-  if (legs.open.outcome === 'planned' && guard.needsConfirmation) {
-    const closeToSend = legs.closes && (legs.close === undefined || legs.close.outcome === 'planned');
+  if (open.outcome === 'planned' && guard.needsConfirmation) {
+    const closeToSend = legs.closes && (close === undefined || close.outcome === 'planned');
     await guard.confirm(
-      `${resuming}\nFinish the roll of ${legs.request.side} ${safeText(legs.request.market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(legs.request.notional_usd)} for ${days(legs.request.tenor_days)}?`,
+      `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenor)}?`,
     );
   } else {
     notes.push({ level: 'note', text: resuming });
   }
   // An agent finishing a roll it did not journal itself trades what is left of it.
-  if (ports.tradeGate && legs.open.via !== 'agent' && legs.open.outcome === 'planned') {
-    const closeToSend = legs.closes && (legs.close === undefined || isUnresolved(legs.close));
-    await ports.tradeGate.admit(
-      [{ market: legs.request.market, notionalUsd: (closeToSend ? 2 : 1) * legs.request.notional_usd }],
-      'roll',
-    );
+  if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned') {
+    const closeToSend = legs.closes && (close === undefined || isUnresolved(close));
+    await ports.tradeGate.admit([{ market, notionalUsd: (closeToSend ? 2 : 1) * notionalUsd }], 'roll');
   }
   const carried = await carryOut(ports, client, legs, { wait: options.wait, notes });
   return outcomeOf(ports, legs, carried, notes, true);
@@ -724,9 +715,10 @@ export async function runRoll(ports: FlowPorts, req: RollRequest) {
 async function rollHoldingTheBook(
   ports: FlowPorts,
   req: RollRequest,
-  guard: Awaited<ReturnType<typeof guardLiveAction>>,
+  guard: LiveGuard,
   client: HedgeClient,
 ): Promise<RollOutcome> {
+  const { market, side, tenorDays } = req;
   const notes: RollNote[] = [];
   const earlier = await earlierRoll(ports, req, notes);
   if (earlier)
@@ -735,21 +727,21 @@ async function rollHoldingTheBook(
       : finishRoll(ports, client, earlier, { wait: req.write.wait }, guard, notes);
 
   const plan = await planRoll(ports, client, req);
-  if (!req.skipChecks)
-    await checkOpenAfterClose(client, req.market, req.side, plan.notionalUsd, plan.closing ? plan.notionalUsd : 0);
+  const { notionalUsd } = plan;
+  if (!req.skipChecks) await checkOpenAfterClose(client, market, side, notionalUsd, plan.closing ? notionalUsd : 0);
   // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
   const reference = req.clientReference ?? plan.clientReference;
   const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges! : undefined;
-  if (several) notes.push(severalHedgesNote(req, several, plan.notionalUsd, reference));
+  if (several) notes.push(severalHedgesNote(req, several, notionalUsd, reference));
   const request: OpenRequest = {
-    market: req.market,
-    side: req.side,
-    notional_usd: plan.notionalUsd,
-    tenor_days: req.tenorDays,
+    market,
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays,
     ...(reference ? { client_reference: reference } : {}),
   };
   // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
-  const trades = [{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }];
+  const trades = [{ market, notionalUsd: plan.closing ? 2 * notionalUsd : notionalUsd }];
   ports.planCheck?.check(
     [...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')],
     trades,
@@ -768,14 +760,14 @@ async function rollHoldingTheBook(
           : `nothing to close: ${safeText(plan.ended!.id)} is ${safeText(plan.ended!.status)}`,
       },
     ];
-    return { kind: 'dry-run', market: req.market, side: req.side, legs, notes };
+    return { kind: 'dry-run', market, side, legs, notes };
   }
 
   const quote = await client.createQuote({
-    market: req.market,
-    side: req.side,
-    notional_usd: plan.notionalUsd,
-    tenor_days: req.tenorDays,
+    market,
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays,
   });
   const closing = plan.closing && {
     hedgeId: plan.closing.hedgeId,
@@ -785,10 +777,10 @@ async function rollHoldingTheBook(
   };
   // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
   const preview = {
-    market: req.market,
-    side: req.side,
-    notionalUsd: plan.notionalUsd,
-    tenorDays: req.tenorDays,
+    market,
+    side,
+    notionalUsd,
+    tenorDays,
     closing,
     ended: plan.ended
       ? { id: plan.ended.id, maturityAt: plan.ended.maturity_at, status: plan.ended.status }
@@ -798,19 +790,19 @@ async function rollHoldingTheBook(
   ports.notify({
     kind: 'roll-preview',
     level: 'note',
-    text: `Roll ${req.side} ${req.market} to ${days(req.tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
+    text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
     data: { preview },
     show: { card: 'roll-preview', preview, nowMs: ports.clock.now() },
   });
   const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
   await guard.confirm(
-    `Roll ${req.side} ${req.market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(plan.notionalUsd)} for ${days(req.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`,
+    `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`,
   );
   // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
   if (guard.needsConfirmation) {
     const now = await planRoll(ports, client, req);
-    if (now.notionalUsd !== plan.notionalUsd || !now.closing !== !plan.closing) {
-      sayMovedSinceAsked(ports, req, plan.closing ? plan.notionalUsd : 0, now.closing ? now.notionalUsd : 0);
+    if (now.notionalUsd !== notionalUsd || !now.closing !== !plan.closing) {
+      sayMovedSinceAsked(ports, req, plan.closing ? notionalUsd : 0, now.closing ? now.notionalUsd : 0);
       return rollHoldingTheBook(ports, req, guard, client);
     }
   }

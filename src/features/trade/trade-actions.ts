@@ -12,7 +12,14 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import type { PlanStep } from '../../core/plan.js';
-import { bodyOf, isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../../platform/journal/index.js';
+import {
+  bodyOf,
+  isUnresolved,
+  NOT_WAITED_MESSAGE,
+  type JournalEntry,
+  type SideAfter,
+} from '../../platform/journal/index.js';
+import type { Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
@@ -30,8 +37,14 @@ import {
   waitForSideClosed,
   type ChangeOutcome,
 } from '../write/wait.js';
-import { reconcileChange, reconcileClose, reconcileOpen } from '../write/reconcile.js';
-import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
+import type { Reconciliation, WriteAction, WriteOutcome } from '../write/write-flow.js';
+import { sameReference } from '../../core/input.js';
+
+/** Notionals are cents on the wire. */
+const CENT = 0.005;
+const near = (a: number, b: number) => Math.abs(a - b) < CENT;
+/** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal. */
 export interface ActionExtras {
@@ -47,9 +60,7 @@ export interface ActionExtras {
 }
 
 /** The command line each write is journaled under (and shown in hints). */
-export function openArgv(
-  request: Pick<OpenRequest, 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference'>,
-) {
+export function openArgv(request: OpenRequest) {
   return [
     'open',
     request.market,
@@ -61,7 +72,7 @@ export function openArgv(
   ];
 }
 
-export function changeArgv(action: 'add' | 'reduce', request: Pick<ChangeRequest, 'market' | 'side' | 'notional_usd'>) {
+export function changeArgv(action: 'add' | 'reduce', request: ChangeRequest) {
   return [action, request.market, request.side, String(request.notional_usd)];
 }
 
@@ -69,13 +80,13 @@ export function closeArgv(request: SideRequest) {
   return ['close', request.market, request.side];
 }
 
-function txNote(hash: unknown) {
-  return typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : '';
-}
-
 /** What a wait's line says was sent: by this run, or earlier (a resume that found it landed sends nothing). */
 function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined) {
-  return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${txNote(hash)}`;
+  return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}`;
+}
+
+export function days(tenor: number) {
+  return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
 export function openAction(
@@ -84,22 +95,22 @@ export function openAction(
   request: OpenRequest,
   extras: ActionExtras,
 ): WriteAction<OpenedHedge, Hedge> {
-  const days = request.tenor_days === 1 ? '1 day' : `${request.tenor_days} days`;
+  const { market, side, notional_usd: notionalUsd } = request;
   /** The side as every view showed it once the fill was seen there (a later identical open is judged by it). */
   let after: SideAfter | undefined;
   return {
     ...extras,
     command: 'open',
     verb: 'open a hedge',
-    side: { market: request.market, side: request.side },
+    side: { market, side },
     plan: (key) => client.planOpen(request, key),
     question: () =>
-      `Open ${request.side} ${formatMoney(request.notional_usd)} USD on ${request.market} for ${days}` +
+      `Open ${side} ${formatMoney(notionalUsd)} USD on ${market} for ${days(request.tenor_days)}` +
       (extras.quote
         ? ` at about ${formatRate(extras.quote.pricing.execution_price)}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?`
         : '?'),
     send: (key, hooks) => client.openHedge(request, key, hooks),
-    trades: async () => [{ market: request.market, notionalUsd: request.notional_usd }],
+    trades: async () => [{ market, notionalUsd }],
     reconcile: (entry) => reconcileOpen(client, entry),
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
     // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
@@ -114,8 +125,8 @@ export function openAction(
           readSideInStep(
             ports,
             client,
-            request.market,
-            request.side,
+            market,
+            side,
             (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
           ),
         );
@@ -175,88 +186,7 @@ interface ChangeSeen {
   after?: SideAfter;
 }
 
-/** The side's positions line before a change, read once its views agree (a fresh fill is not a missing side). */
-function positionBefore(ports: FlowPorts, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen) {
-  return (seen.position ??= readSideInStep(ports, client, request.market, request.side).then(({ book, positions }) => {
-    seen.book = book;
-    const position = book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined;
-    // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.
-    if (
-      !position ||
-      (position.notionalUsd !== undefined && !position.notionalFromHedge) ||
-      book.filled.some((record) => record.notionalUsd === undefined)
-    )
-      return position;
-    return { ...position, notionalUsd: book.recordsUsd };
-  }));
-}
-
-function readBalance(ports: FlowPorts, client: HedgeClient) {
-  return client.getAccount().then(
-    (account) => account.balance_usdc,
-    (error: unknown) => {
-      if (ports.signal.aborted) throw error;
-      return undefined;
-    },
-  );
-}
-
-/** The addition quoted for its cost before it is confirmed, at the hedge's own maturity. */
-async function quoteAddition(ports: FlowPorts, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen) {
-  const { market, side, notional_usd: notionalUsd } = request;
-  const position = await positionBefore(ports, client, request, seen);
-  if (!position) {
-    ports.notify({
-      kind: 'addition-not-quoted',
-      level: 'note',
-      text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ports.hedgeCommand('positions')}\`).`,
-    });
-    return;
-  }
-  // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
-  const hedge =
-    position.maturityAt === undefined && position.hedgeId
-      ? await client.getHedge(position.hedgeId).catch(() => undefined)
-      : undefined;
-  const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
-  const now = ports.clock.now();
-  seen.quote = await client.createQuote({
-    market,
-    side,
-    notional_usd: notionalUsd,
-    tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
-  });
-  const daysLeft = daysUntil(maturityAt, now);
-  ports.notify({
-    kind: 'addition-quote',
-    level: 'note',
-    text: `The addition of ${formatUsd(notionalUsd)} to the ${side} hedge on ${market} quoted at ${formatRate(seen.quote.pricing.execution_price)}.`,
-    data: { quote: seen.quote },
-    show: { card: 'addition-quote', quote: seen.quote, maturityAt, daysLeft, position },
-  });
-}
-
-/** An add or reduce needs a hedge on its side: refused before anything is journaled when every view shows it flat. */
-async function requireHedgeToChange(
-  ports: FlowPorts,
-  client: HedgeClient,
-  action: 'add' | 'reduce',
-  request: ChangeRequest,
-  seen: ChangeSeen,
-) {
-  await positionBefore(ports, client, request, seen);
-  const book = seen.book;
-  if (book?.state !== 'flat' || book.opening.length > 0) return;
-  const { market, side } = request;
-  throw new PreTradeCheckError(
-    'no_open_hedge',
-    `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
-    { market, side },
-    `Check \`${ports.hedgeCommand('positions')}\`; open one with \`${ports.hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
-  );
-}
-
-/** Add or reduce: one shape, configured by its kind (CHANGE_KINDS). */
+/** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
 export function changeAction(
   ports: FlowPorts,
   client: HedgeClient,
@@ -267,6 +197,62 @@ export function changeAction(
   const kind = CHANGE_KINDS[action];
   const { market, side, notional_usd: notionalUsd } = request;
   const seen: ChangeSeen = {};
+  const seePositions = `\`${ports.hedgeCommand('positions')}\``;
+  const readBalance = () =>
+    client.getAccount().then(
+      (account) => account.balance_usdc,
+      (error: unknown) => {
+        if (ports.signal.aborted) throw error;
+        return undefined;
+      },
+    );
+  // The side's positions line before the change, read once its views agree (a fresh fill is not a missing side).
+  const positionBefore = () =>
+    (seen.position ??= readSideInStep(ports, client, market, side).then(({ book, positions }) => {
+      seen.book = book;
+      const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
+      // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.
+      if (
+        !position ||
+        (position.notionalUsd !== undefined && !position.notionalFromHedge) ||
+        book.filled.some((record) => record.notionalUsd === undefined)
+      )
+        return position;
+      return { ...position, notionalUsd: book.recordsUsd };
+    }));
+  // The side left the positions list although this change would not close it: settled or closed.
+  const sideGoneFirst = async (baseline: number, expected: number, hedgeId: string | undefined) => {
+    const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
+    const notional = hedge?.notional_usd;
+    if (notional !== undefined && near(notional, expected)) {
+      ports.notify({
+        kind: 'change-then-settled',
+        level: 'note',
+        text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
+      });
+      return;
+    }
+    const details = {
+      market,
+      side,
+      hedge_id: hedgeId ?? null,
+      before_usd: baseline,
+      ...(notional === undefined ? {} : { hedge_notional_usd: notional }),
+    };
+    if (notional !== undefined && near(notional, baseline)) {
+      throw new NotAppliedError(
+        `The ${action} of ${formatUsd(notionalUsd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
+        {
+          hint: `The side is flat now: see ${seePositions}; open a new hedge if it should be covered.`,
+          details,
+        },
+      );
+    }
+    throw new UnresolvedError(
+      `The ${side} side of ${market} left the positions list during the ${action}, and ${hedge ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
+      { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
+    );
+  };
 
   return {
     ...extras,
@@ -276,22 +262,60 @@ export function changeAction(
     plan: (key) => client[kind.plan](request, key),
     check: async () => {
       await extras.check?.();
-      if (!extras.serverDecides) await requireHedgeToChange(ports, client, action, request, seen);
+      if (extras.serverDecides) return;
+      // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
+      await positionBefore();
+      const book = seen.book;
+      if (book?.state !== 'flat' || book.opening.length > 0) return;
+      throw new PreTradeCheckError(
+        'no_open_hedge',
+        `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+        { market, side },
+        `Check ${seePositions}; open one with \`${ports.hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
+      );
     },
-    // An add is quoted before it is confirmed (and the quote shown).
+    // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).
     preview:
       action === 'add'
         ? async () => {
             await extras.preview?.();
-            await quoteAddition(ports, client, request, seen);
+            const position = await positionBefore();
+            if (!position) {
+              ports.notify({
+                kind: 'addition-not-quoted',
+                level: 'note',
+                text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (${seePositions}).`,
+              });
+              return;
+            }
+            // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
+            const hedge =
+              position.maturityAt === undefined && position.hedgeId
+                ? await client.getHedge(position.hedgeId).catch(() => undefined)
+                : undefined;
+            const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
+            const now = ports.clock.now();
+            const quote = (seen.quote = await client.createQuote({
+              market,
+              side,
+              notional_usd: notionalUsd,
+              tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
+            }));
+            ports.notify({
+              kind: 'addition-quote',
+              level: 'note',
+              text: `The addition of ${formatUsd(notionalUsd)} to the ${side} hedge on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
+              data: { quote },
+              show: { card: 'addition-quote', quote, maturityAt, daysLeft: daysUntil(maturityAt, now), position },
+            });
           }
         : extras.preview,
     // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
     before: async () => {
       const [position, balance] = await Promise.all([
-        positionBefore(ports, client, request, seen),
+        positionBefore(),
         // A reduce: what it released, from the balance before and after.
-        action === 'reduce' ? readBalance(ports, client) : undefined,
+        action === 'reduce' ? readBalance() : undefined,
       ]);
       seen.before = position;
       seen.balanceBeforeUsdc = balance;
@@ -312,117 +336,62 @@ export function changeAction(
       hedge_id: answer.hedge_id ?? undefined,
       order_tx_hash: answer.order_tx_hash ?? undefined,
     }),
-    wait: (answer, run) => waitForChange(ports, client, request, action, seen, answer, run),
+    // Until the positions list shows the change, then the hedge is read (and a reduce's balance and record).
+    wait: async (answer, { startedAt, before, sentEarlier }) => {
+      const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
+      if (baseline === undefined) {
+        // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
+        throw new UnresolvedError(
+          `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
+          {
+            hint: `Look at ${seePositions} and \`${ports.hedgeCommand('hedges')}\`, then record what happened:`,
+            details: { market, side },
+          },
+        );
+      }
+      const outcome = await waitForOwnChange(ports, {
+        label: `${sentLine(action, answer.order_tx_hash, sentEarlier)}, waiting for it to land`,
+        startedAt,
+        market,
+        side,
+        baselineNotionalUsd: baseline,
+        changeUsd: notionalUsd,
+        action,
+      });
+      // Confirmed by the positions list; the hedge itself is read once more to show it whole.
+      const hedgeId =
+        answer.hedge_id ??
+        outcome.position?.hedgeId ??
+        (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
+      const expected = expectedAfterChange(action, baseline, notionalUsd);
+      if (outcome.closed && !expected.closes) await sideGoneFirst(baseline, expected.notionalUsd, hedgeId);
+      // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
+      else {
+        seen.after = await alsoInEveryView(ports, `The positions list shows the ${action}`, () =>
+          readSideInStep(ports, client, market, side, (book) =>
+            outcome.closed ? book.state === 'flat' : near(book.recordsUsd, expected.notionalUsd),
+          ),
+        );
+      }
+      const [hedge, balanceAfterUsdc, realized] = await Promise.all([
+        hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
+        seen.balanceBeforeUsdc !== undefined ? readBalance() : undefined,
+        // A reduce of about the whole position closed it: its record says what it realized.
+        outcome.closed && hedgeId && ports.forPeople ? findClosedRecord(ports, hedgeId) : undefined,
+      ]);
+      return {
+        ...outcome,
+        hedge,
+        balanceAfterUsdc,
+        realized,
+        before: seen.before,
+        quotedPrice: seen.quote?.pricing.execution_price,
+        balanceBeforeUsdc: seen.balanceBeforeUsdc,
+      };
+    },
     outcome: () => 'done',
     sideAfter: () => seen.after,
   };
-}
-
-/** Waits until the positions list shows the change, then reads the hedge (and a reduce's balance and record). */
-async function waitForChange(
-  ports: FlowPorts,
-  client: HedgeClient,
-  request: ChangeRequest,
-  action: 'add' | 'reduce',
-  seen: ChangeSeen,
-  answer: SubmittedAction,
-  { startedAt, before, sentEarlier }: { startedAt: number; before?: Record<string, unknown>; sentEarlier?: boolean },
-) {
-  const { market, side } = request;
-  const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
-  if (baseline === undefined) {
-    // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
-    throw new UnresolvedError(
-      `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
-      {
-        hint: `Look at \`${ports.hedgeCommand('positions')}\` and \`${ports.hedgeCommand('hedges')}\`, then record what happened:`,
-        details: { market, side },
-      },
-    );
-  }
-  const outcome = await waitForOwnChange(ports, {
-    label: `${sentLine(action, answer.order_tx_hash, sentEarlier)}, waiting for it to land`,
-    startedAt,
-    market,
-    side,
-    baselineNotionalUsd: baseline,
-    changeUsd: request.notional_usd,
-    action,
-  });
-  // Confirmed by the positions list; the hedge itself is read once more to show it whole.
-  const hedgeId =
-    answer.hedge_id ??
-    outcome.position?.hedgeId ??
-    (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
-  const expected = expectedAfterChange(action, baseline, request.notional_usd);
-  if (outcome.closed && !expected.closes) await sideGoneFirst(ports, client, request, action, baseline, hedgeId);
-  // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
-  else {
-    seen.after = await alsoInEveryView(ports, `The positions list shows the ${action}`, () =>
-      readSideInStep(ports, client, market, side, (book) =>
-        outcome.closed ? book.state === 'flat' : Math.abs(book.recordsUsd - expected.notionalUsd) < 0.005,
-      ),
-    );
-  }
-  const [hedge, balanceAfterUsdc, realized] = await Promise.all([
-    hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
-    seen.balanceBeforeUsdc !== undefined ? readBalance(ports, client) : undefined,
-    // A reduce of about the whole position closed it: its record says what it realized.
-    outcome.closed && hedgeId && ports.forPeople ? findClosedRecord(ports, hedgeId) : undefined,
-  ]);
-  return {
-    ...outcome,
-    hedge,
-    balanceAfterUsdc,
-    realized,
-    before: seen.before,
-    quotedPrice: seen.quote?.pricing.execution_price,
-    balanceBeforeUsdc: seen.balanceBeforeUsdc,
-  };
-}
-
-/** The side left the positions list although this change would not close it: settled or closed. */
-async function sideGoneFirst(
-  ports: FlowPorts,
-  client: HedgeClient,
-  request: ChangeRequest,
-  action: 'add' | 'reduce',
-  baseline: number,
-  hedgeId: string | undefined,
-) {
-  const { market, side, notional_usd: changeUsd } = request;
-  const expected = expectedAfterChange(action, baseline, changeUsd).notionalUsd;
-  const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
-  const notional = hedge?.notional_usd;
-  const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
-  if (notional !== undefined && near(notional, expected)) {
-    ports.notify({
-      kind: 'change-then-settled',
-      level: 'note',
-      text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
-    });
-    return;
-  }
-  const details = {
-    market,
-    side,
-    hedge_id: hedgeId ?? null,
-    before_usd: baseline,
-    ...(notional === undefined ? {} : { hedge_notional_usd: notional }),
-  };
-  if (notional !== undefined && near(notional, baseline)) {
-    throw new NotAppliedError(
-      `The ${action} of ${formatUsd(changeUsd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
-      {
-        hint: `The side is flat now: see \`${ports.hedgeCommand('positions')}\`; open a new hedge if it should be covered.`,
-        details,
-      },
-    );
-  }
-  throw new UnresolvedError(
-    `The ${side} side of ${market} left the positions list during the ${action}, and ${hedge ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
-    { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
-  );
 }
 
 export interface CloseResult {
@@ -632,4 +601,183 @@ export function tradeFailure(ports: FlowPorts, view: TradeView | undefined) {
     hedge.id,
     `Check the market with \`${ports.hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
   );
+}
+
+// Before an earlier action is sent again, the book is compared with what its journal entry recorded before it
+// was first sent.
+
+/** An open: the hedge by its id (when the answer gave one), else by its client reference. */
+export async function reconcileOpen(client: HedgeClient, entry: JournalEntry): Promise<Reconciliation<OpenedHedge>> {
+  if (entry.hedge_id) {
+    const hedge = await client.getHedge(entry.hedge_id).catch(() => undefined);
+    if (hedge) {
+      return {
+        verdict: 'landed',
+        evidence: `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`,
+        answer: { hedge_id: hedge.id, order_tx_hash: hedge.order_tx_hash ?? entry.order_tx_hash, status: hedge.status },
+      };
+    }
+    return {
+      verdict: 'unknown',
+      evidence: `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`,
+    };
+  }
+  const body = bodyOf(entry);
+  const market = String(body.market ?? '').toUpperCase();
+  const side = body.side;
+  // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
+  // time cannot hide the hedge).
+  const sentAt = typeof entry.context?.server_time_ms === 'number' ? entry.context.server_time_ms : Infinity;
+  const time = client.transport.serverNow();
+  const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
+  const since = (hedge: Hedge) =>
+    hedge.market.toUpperCase() === market && hedge.side === side && Date.parse(String(hedge.opened_at ?? '')) >= from;
+  const reference =
+    typeof body.client_reference === 'string' && body.client_reference !== '' ? body.client_reference : undefined;
+  if (reference) {
+    const carrying = (await client.listHedges({ clientReference: reference })).filter(
+      (hedge) => sameReference(hedge.client_reference, reference) && since(hedge),
+    );
+    const hedge = carrying[0];
+    if (hedge) {
+      return {
+        verdict: 'landed',
+        evidence: `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
+        answer: { hedge_id: hedge.id, order_tx_hash: hedge.order_tx_hash ?? undefined, status: hedge.status },
+      };
+    }
+    // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
+    return {
+      verdict: 'not-landed',
+      evidence: `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
+    };
+  }
+  const opened = (await client.listHedges()).filter(since);
+  const named = opened
+    .slice(0, 3)
+    .map(
+      (hedge) =>
+        `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`,
+    )
+    .join(', ');
+  return {
+    verdict: 'unknown',
+    evidence:
+      opened.length === 0
+        ? `no ${safeText(String(side))} hedge on ${safeText(market)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`
+        : `${opened.length} ${safeText(String(side))} hedge${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(market)} since the entry was made: ${named}; any of them may be this one`,
+  };
+}
+
+/** What the server answered an add, a reduce or a close with, as the entry recorded it. */
+function submittedAnswer(entry: JournalEntry) {
+  return {
+    status: 'submitted',
+    ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}),
+    ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}),
+  };
+}
+
+/** An add or a reduce: the side's notional now, against the one recorded before the send. */
+export async function reconcileChange(
+  ports: FlowPorts,
+  client: HedgeClient,
+  entry: JournalEntry,
+  change: { action: 'add' | 'reduce'; market: string; side: Side; notionalUsd: number },
+): Promise<Reconciliation<SubmittedAction>> {
+  const answer = submittedAnswer(entry);
+  const baseline = entry.context?.baseline_notional_usd;
+  // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
+  const { position } = await sideInStep(ports, client, change.market, change.side);
+  const now = position?.notionalUsd;
+  const shown =
+    position === undefined
+      ? `no ${change.side} position on ${change.market}`
+      : now === undefined
+        ? `a ${change.side} position without a readable notional`
+        : `the ${change.side} side is ${formatUsd(now)}`;
+  if (typeof baseline !== 'number') {
+    return {
+      verdict: 'unknown',
+      evidence: `${shown} now, and the side was not in the positions list before the ${change.action} was sent, so there is nothing to compare with`,
+    };
+  }
+  const before = entry.context?.hedge_id;
+  if (typeof before === 'string' && position?.hedgeId !== undefined && position.hedgeId !== before) {
+    return {
+      verdict: 'unknown',
+      evidence: `${shown} now, under another hedge (${safeText(position.hedgeId)}) than before the ${change.action} (${safeText(before)})`,
+    };
+  }
+  const expected = change.action === 'add' ? baseline + change.notionalUsd : baseline - change.notionalUsd;
+  const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${change.action} was sent, and would be ${expected > CENT ? formatUsd(expected) : 'closed'} after it`;
+  if (now !== undefined && near(now, expected)) return { verdict: 'landed', evidence, answer };
+  if (change.action === 'reduce' && position === undefined && expected <= baseline * 0.01)
+    return { verdict: 'landed', evidence, answer };
+  // The notional it had before is no proof: a change outside the journal may have moved it back.
+  return { verdict: 'unknown', evidence };
+}
+
+/** A close: the side's presence in the positions list. */
+export async function reconcileClose(
+  ports: FlowPorts,
+  client: HedgeClient,
+  entry: JournalEntry,
+  request: { market: string; side: Side },
+): Promise<Reconciliation<SubmittedAction>> {
+  const { position, filled } = await sideInStep(ports, client, request.market, request.side);
+  const answer = submittedAnswer(entry);
+  const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
+  if (!position) {
+    const gone = `the ${request.side} side of ${request.market} is no longer in the positions list`;
+    const context = entry.context;
+    const hedgeBefore = typeof context?.hedge_id === 'string' ? context.hedge_id : undefined;
+    // The side read before the send (journaled with the entry) was already empty: a gone side is not this close's doing.
+    if (context !== undefined && hedgeBefore === undefined && typeof context.notional_usd !== 'number') {
+      const evidence = `${gone}, and it was not open when the close was about to be sent`;
+      return { verdict: neverAnswered ? 'not-landed' : 'unknown', evidence };
+    }
+    // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
+    if (typeof context?.notional_usd === 'number' && context.notional_usd <= CENT) {
+      return {
+        verdict: 'unknown',
+        evidence: `${gone}, but the changes the journal knows landed since this close began had already emptied it`,
+      };
+    }
+    // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
+    if (hedgeBefore !== undefined) {
+      const hedge = await client.getHedge(hedgeBefore).catch(() => undefined);
+      const maturity = hedge?.maturity_at ? Date.parse(String(hedge.maturity_at)) : Number.NaN;
+      // The latest the server's clock can read: a hedge that may have matured may have settled.
+      const now = client.transport.serverNow().latestMs;
+      if (!hedge || !Number.isFinite(maturity) || maturity <= now) {
+        const why = !hedge
+          ? `its hedge ${safeText(hedgeBefore)} cannot be read`
+          : !Number.isFinite(maturity)
+            ? `its hedge ${safeText(hedgeBefore)} shows no maturity`
+            : `its hedge ${safeText(hedgeBefore)} reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
+        return { verdict: 'unknown', evidence: `${gone}, but ${why}` };
+      }
+    }
+    return { verdict: 'landed', evidence: gone, answer };
+  }
+  const before = entry.context?.hedge_id;
+  if (typeof before === 'string' && position.hedgeId !== undefined && position.hedgeId !== before) {
+    return {
+      verdict: 'unknown',
+      evidence: `the ${request.side} side of ${request.market} is open under another hedge (${safeText(position.hedgeId)}) than the one it was to close (${safeText(before)})`,
+    };
+  }
+  const evidence = `the ${request.side} side of ${request.market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
+  // A close ends every hedge of the side: the one it was to close still filled is proof it did not land.
+  if (neverAnswered && typeof before === 'string' && filled.includes(before))
+    return { verdict: 'not-landed', evidence: `${evidence}, and its hedge ${safeText(before)} is still filled` };
+  return { verdict: 'unknown', evidence };
+}
+
+/** The side once its views agree: in step, its positions line and the ids of its filled hedges; flat, none. */
+async function sideInStep(ports: FlowPorts, client: HedgeClient, market: string, side: Side) {
+  const { book, positions } = await readSideInStep(ports, client, market, side);
+  if (book.state !== 'in-step') return { filled: [] };
+  return { position: findSide(positions, market, side), filled: book.filled.map((record) => record.id) };
 }

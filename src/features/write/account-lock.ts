@@ -48,7 +48,7 @@ export async function withAccountLock<T>(
     answer = await journal.lock(scope, { waitMs });
     if (!answer.held) {
       throw new HeldError(
-        `${capitalised(what)} is still held by another hedge process (${safeText(describeHolder(answer.holder))}); this run stopped waiting and sent nothing.`,
+        `${what[0]!.toUpperCase()}${what.slice(1)} is still held by another hedge process (${safeText(describeHolder(answer.holder))}); this run stopped waiting and sent nothing.`,
         {
           holder: answer.holder,
           details: { scope: parts.join('|') },
@@ -81,16 +81,12 @@ export async function withSideLocks<T>(
   sides: ReadonlyArray<{ market: string; side: string }>,
   body: () => Promise<T>,
 ) {
-  const unique = [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one])).entries()]
+  return [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one]))]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, one]) => one);
-  const take = (index: number): Promise<T> =>
-    index === unique.length
-      ? body()
-      : withSideLock(ports, unique[index]!.market, unique[index]!.side, () => take(index + 1));
-  return take(0);
-}
-
-function capitalised(text: string) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+    .reduceRight(
+      (inner, [, one]) =>
+        () =>
+          withSideLock(ports, one.market, one.side, inner),
+      body,
+    )();
 }

@@ -39,9 +39,8 @@ import {
   type SideAfter,
 } from '../../platform/journal/index.js';
 import { readSideInStep, sideUnchangedSince, type SideBook } from '../book/side-book.js';
-import type { Side } from '../../core/vocabulary.js';
+import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
-import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { guardLiveAction, type LiveGuard } from './live-guard.js';
@@ -103,6 +102,15 @@ interface WriteRun {
   finished?: boolean;
 }
 
+/** What a wait is handed: when the request left, the facts read before it (`before`), and the run. */
+interface WaitContext {
+  startedAt: number;
+  before?: Record<string, unknown>;
+  run: WriteRun;
+  /** A resume found the earlier send landed and follows it. */
+  sentEarlier?: boolean;
+}
+
 /** One state-changing action, as data and hooks. `S` is the submit answer, `R` the resolution. */
 export interface WriteAction<S, R> {
   command: string;
@@ -121,11 +129,8 @@ export interface WriteAction<S, R> {
   send(key: string, hooks?: SendHooks): Promise<S>;
   /** Journal fields from the submit answer (a close: also what it closed). */
   submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
-  /** Waits until the action resolved; `sentEarlier`: a resume found the earlier send landed and follows it. */
-  wait(
-    answer: S,
-    context: { startedAt: number; before?: Record<string, unknown>; run: WriteRun; sentEarlier?: boolean },
-  ): Promise<R>;
+  /** Waits until the action resolved. */
+  wait(answer: S, context: WaitContext): Promise<R>;
   outcome(result: R): 'filled' | 'done' | 'failed';
   /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
   sideAfter?(): SideAfter | undefined;
@@ -144,7 +149,7 @@ export interface WriteAction<S, R> {
   /** What the book shows about an earlier send of this action, against what its entry recorded before it. */
   reconcile?(entry: JournalEntry): Promise<Reconciliation<S>>;
   /** How to finish this action when its outcome is unknown; default resumeHint (a leg of several says how its whole action is finished). */
-  resumeHint?(entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string;
+  resumeHint?(entry: JournalEntry): string;
 }
 
 /** What one write did — the flow prints none of it: the command (or keeper, roll, apply, agent) shows it. */
@@ -155,7 +160,7 @@ export type WriteOutcome<S, R> =
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry; run: WriteRun };
 
 /** The hint on every unresolved write: the way to finish it with its own key. */
-function resumeHint(ports: FlowPorts, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>) {
+function resumeHint(ports: FlowPorts, entry: JournalEntry) {
   return `The server may have acted. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 }
 
@@ -520,7 +525,7 @@ async function reconcileEarlier<S, R>(
   action: WriteAction<S, R>,
   entry: JournalEntry,
   resendUnproven: boolean,
-): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry } | undefined> {
+) {
   if (entry.outcome === 'planned') return undefined;
   const attributed = await attributedContext(ports, journal, entry);
   const found: Reconciliation<S> = action.reconcile
@@ -540,7 +545,7 @@ async function reconcileEarlier<S, R>(
       text: `${started}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
       data,
     });
-    return { kind: 'landed', answer: found.answer };
+    return { kind: 'landed', answer: found.answer } as const;
   }
   if (found.verdict === 'not-landed' && others.length === 0) {
     ports.notify({
@@ -596,7 +601,7 @@ async function reconcileEarlier<S, R>(
         text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`,
         data,
       });
-      return { kind: 'recorded', entry: recorded };
+      return { kind: 'recorded', entry: recorded } as const;
     }
   }
   throw new UnresolvedError(`${question} Nothing was sent.`, {
@@ -606,20 +611,17 @@ async function reconcileEarlier<S, R>(
 }
 
 /** --idempotency-key of an action the journal has as done: nothing is sent again. */
-async function alreadyDone<S, R>(
-  ports: FlowPorts,
-  action: WriteAction<S, R>,
-  entry: JournalEntry,
-): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry }> {
+async function alreadyDone<S, R>(ports: FlowPorts, action: WriteAction<S, R>, entry: JournalEntry) {
   const found = action.reconcile ? await action.reconcile(entry) : undefined;
-  if (found?.verdict === 'landed' && found.answer !== undefined) return { kind: 'landed', answer: found.answer };
+  if (found?.verdict === 'landed' && found.answer !== undefined)
+    return { kind: 'landed', answer: found.answer } as const;
   ports.notify({
     kind: 'already-done',
     level: 'note',
     text: `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`,
     data: { journal_id: entry.id },
   });
-  return { kind: 'recorded', entry };
+  return { kind: 'recorded', entry } as const;
 }
 
 async function serverNow(ports: FlowPorts) {
@@ -897,4 +899,39 @@ async function gateTheSend<S, R>(
       judged = now;
     },
   };
+}
+
+// Before an earlier action is sent again, the book is compared with what its journal entry recorded before it was
+// first sent (each action's `reconcile`), and the key's age with its lifetime.
+const DEFAULT_KEY_LIFETIME_HOURS = 12;
+
+/** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
+type Verdict = 'landed' | 'not-landed' | 'unknown';
+
+export interface Reconciliation<S> {
+  verdict: Verdict;
+  /** What the book shows, in a sentence (untrusted values already sanitised). */
+  evidence: string;
+  /** For landed: the submit answer as the server would have given it, to wait on and render. */
+  answer?: S;
+}
+
+/** HEDGE_KEY_LIFETIME in hours (a positive number), in ms; the default when unset. */
+export function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>) {
+  const raw = env.HEDGE_KEY_LIFETIME;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
+  const hours = Number(raw.trim());
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !Number.isFinite(hours) || hours <= 0 || hours > 24 * 365) {
+    throw new UsageError(
+      `HEDGE_KEY_LIFETIME: ${JSON.stringify(safeText(raw))} is not allowed; expected a number of hours above 0 (e.g. 12 or 0.5), at most a year.`,
+    );
+  }
+  return hours * HOUR_MS;
+}
+
+export function describeAge(ms: number) {
+  const hours = ms / HOUR_MS;
+  if (hours >= 48) return `${Math.floor(hours / 24)} days`;
+  if (hours >= 1) return `${Math.round(hours)} h`;
+  return `${Math.max(0, Math.round(ms / 60_000))} min`;
 }
