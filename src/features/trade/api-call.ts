@@ -138,7 +138,6 @@ export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLo
     },
     submitted: idsOf,
     wait: async (answer) => answer,
-    outcome: () => 'done',
   };
 }
 

@@ -52,11 +52,10 @@ export async function finishJournaled(
   const action = journaledAction(ports, client, entry);
   if (!action) return undefined;
   return runWrite(ports, options.present ? options.present(action) : action, {
-    wait: options.wait,
+    ...options,
     dryRun: false,
     idempotencyKey: entry.idempotency_key,
     fresh: false,
-    resendUnproven: options.resendUnproven,
   });
 }
 

@@ -23,7 +23,7 @@ import { bodyOf, describeHolder, isUnresolved, type Holder, type JournalEntry } 
 import { withAccountLock, withSideLock } from '../write/account-lock.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
-import type { PlannedRequestView, RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
+import type { RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
 import { guardLiveAction, type LiveGuard } from '../write/live-guard.js';
 import { findSide, type BookPosition } from '../book/positions.js';
 import { readSideInStep, SideViews } from '../book/side-book.js';
@@ -649,7 +649,7 @@ async function unfinishedDryRun(
     level: 'note',
     text: `An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.`,
   });
-  const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
+  const shown: Extract<RollOutcome, { kind: 'dry-run' }>['legs'] = [];
   if (legs.open.outcome === 'planned' && legs.closes) {
     if (legs.close && isUnresolved(legs.close))
       shown.push({ leg: 'close', request: await describe(legs.close), note: `resumed, journal ${legs.close.id}` });
@@ -677,8 +677,7 @@ async function refuseIfRolledMeanwhile(ports: FlowPorts, req: RollRequest, waiti
       isRollLegOf(self, req.market, req.side, entry) &&
       entry.leg === 'open' &&
       (entry.outcome === 'filled' || entry.outcome === 'done') &&
-      entry.resolved_at !== undefined &&
-      Date.parse(entry.resolved_at) >= waitingSince,
+      Date.parse(entry.resolved_at ?? '') >= waitingSince,
   );
   if (!rolled) return;
   const tenor = readNumber(bodyOf(rolled).tenor_days);

@@ -35,9 +35,8 @@ import {
   waitForHedgeStatus,
   waitForOwnChange,
   waitForSideClosed,
-  type ChangeOutcome,
 } from '../write/wait.js';
-import type { Reconciliation, WriteAction, WriteOutcome } from '../write/write-flow.js';
+import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
 import { sameReference } from '../../core/input.js';
 
 /** Notionals are cents on the wire. */
@@ -111,7 +110,74 @@ export function openAction(
         : '?'),
     send: (key, hooks) => client.openHedge(request, key, hooks),
     trades: async () => [{ market, notionalUsd }],
-    reconcile: (entry) => reconcileOpen(client, entry),
+    // The hedge by its id (when the answer gave one), else by its client reference.
+    reconcile: async (entry) => {
+      if (entry.hedge_id) {
+        const hedge = await client.getHedge(entry.hedge_id).catch(() => undefined);
+        if (hedge) {
+          return {
+            verdict: 'landed',
+            evidence: `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`,
+            answer: {
+              hedge_id: hedge.id,
+              order_tx_hash: hedge.order_tx_hash ?? entry.order_tx_hash,
+              status: hedge.status,
+            },
+          };
+        }
+        return {
+          verdict: 'unknown',
+          evidence: `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`,
+        };
+      }
+      const body = bodyOf(entry);
+      const onMarket = String(body.market ?? '').toUpperCase();
+      const onSide = body.side;
+      // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
+      // time cannot hide the hedge).
+      const sentAt = typeof entry.context?.server_time_ms === 'number' ? entry.context.server_time_ms : Infinity;
+      const time = client.transport.serverNow();
+      const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
+      const since = (hedge: Hedge) =>
+        hedge.market.toUpperCase() === onMarket &&
+        hedge.side === onSide &&
+        Date.parse(String(hedge.opened_at ?? '')) >= from;
+      const reference =
+        typeof body.client_reference === 'string' && body.client_reference !== '' ? body.client_reference : undefined;
+      if (reference) {
+        const carrying = (await client.listHedges({ clientReference: reference })).filter(
+          (hedge) => sameReference(hedge.client_reference, reference) && since(hedge),
+        );
+        const hedge = carrying[0];
+        if (hedge) {
+          return {
+            verdict: 'landed',
+            evidence: `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
+            answer: { hedge_id: hedge.id, order_tx_hash: hedge.order_tx_hash ?? undefined, status: hedge.status },
+          };
+        }
+        // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
+        return {
+          verdict: 'not-landed',
+          evidence: `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
+        };
+      }
+      const opened = (await client.listHedges()).filter(since);
+      const named = opened
+        .slice(0, 3)
+        .map(
+          (hedge) =>
+            `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`,
+        )
+        .join(', ');
+      return {
+        verdict: 'unknown',
+        evidence:
+          opened.length === 0
+            ? `no ${safeText(String(onSide))} hedge on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`
+            : `${opened.length} ${safeText(String(onSide))} hedge${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`,
+      };
+    },
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
     // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
     wait: async (answer, { startedAt, sentEarlier }) => {
@@ -154,7 +220,7 @@ async function alsoInEveryView(ports: FlowPorts, confirmed: string, read: () => 
 }
 
 /** What an add or reduce waited for: the positions list's answer, the hedge, and what a reduce realized. */
-export type ChangeResult = ChangeOutcome & {
+export type ChangeResult = Awaited<ReturnType<typeof waitForOwnChange>> & {
   hedge?: Hedge;
   /** reduce: the account's balance once the change landed (compared with the one read before). */
   balanceAfterUsdc?: number;
@@ -331,7 +397,39 @@ export function changeAction(
         : `Remove ${formatUsd(notionalUsd)} from the ${side} hedge on ${market}?`,
     send: (key, hooks) => client[kind.send](request, key, hooks),
     trades: async () => [{ market, notionalUsd }],
-    reconcile: (entry) => reconcileChange(ports, client, entry, { action, market, side, notionalUsd }),
+    // The side's notional now, against the one recorded before the send.
+    reconcile: async (entry) => {
+      const answer = submittedAnswer(entry);
+      const baseline = entry.context?.baseline_notional_usd;
+      // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
+      const { position } = await sideInStep(ports, client, market, side);
+      const now = position?.notionalUsd;
+      const shown =
+        position === undefined
+          ? `no ${side} position on ${market}`
+          : now === undefined
+            ? `a ${side} position without a readable notional`
+            : `the ${side} side is ${formatUsd(now)}`;
+      if (typeof baseline !== 'number') {
+        return {
+          verdict: 'unknown',
+          evidence: `${shown} now, and the side was not in the positions list before the ${action} was sent, so there is nothing to compare with`,
+        };
+      }
+      const before = entry.context?.hedge_id;
+      if (typeof before === 'string' && position?.hedgeId !== undefined && position.hedgeId !== before) {
+        return {
+          verdict: 'unknown',
+          evidence: `${shown} now, under another hedge (${safeText(position.hedgeId)}) than before the ${action} (${safeText(before)})`,
+        };
+      }
+      const expected = expectedAfterChange(action, baseline, notionalUsd);
+      const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${action} was sent, and would be ${expected.notionalUsd > CENT ? formatUsd(expected.notionalUsd) : 'closed'} after it`;
+      if ((now !== undefined && near(now, expected.notionalUsd)) || (position === undefined && expected.closes))
+        return { verdict: 'landed', evidence, answer };
+      // The notional it had before is no proof: a change outside the journal may have moved it back.
+      return { verdict: 'unknown', evidence };
+    },
     submitted: (answer) => ({
       hedge_id: answer.hedge_id ?? undefined,
       order_tx_hash: answer.order_tx_hash ?? undefined,
@@ -389,18 +487,12 @@ export function changeAction(
         balanceBeforeUsdc: seen.balanceBeforeUsdc,
       };
     },
-    outcome: () => 'done',
     sideAfter: () => seen.after,
   };
 }
 
-export interface CloseResult {
-  market: string;
-  side: string;
-  estimate?: number;
-  hedgeId?: string;
-  realized?: HistoryRecord;
-}
+/** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
+export type CloseResult = Extract<TradeView, { kind: 'close-landed' }>['closed'];
 
 export function closeAction(
   ports: FlowPorts,
@@ -454,7 +546,57 @@ export function closeAction(
       traded = cents(inBook + landing);
       return [{ market, notionalUsd: traded }];
     },
-    reconcile: (entry) => reconcileClose(ports, client, entry, request),
+    // The side's presence in the positions list.
+    reconcile: async (entry) => {
+      const { position, filled } = await sideInStep(ports, client, market, side);
+      const answer = submittedAnswer(entry);
+      const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
+      if (!position) {
+        const gone = `the ${side} side of ${market} is no longer in the positions list`;
+        const context = entry.context;
+        const hedgeAtSend = typeof context?.hedge_id === 'string' ? context.hedge_id : undefined;
+        // The side read before the send (journaled with the entry) was already empty: a gone side is not this close's doing.
+        if (context !== undefined && hedgeAtSend === undefined && typeof context.notional_usd !== 'number') {
+          const evidence = `${gone}, and it was not open when the close was about to be sent`;
+          return { verdict: neverAnswered ? 'not-landed' : 'unknown', evidence };
+        }
+        // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
+        if (typeof context?.notional_usd === 'number' && context.notional_usd <= CENT) {
+          return {
+            verdict: 'unknown',
+            evidence: `${gone}, but the changes the journal knows landed since this close began had already emptied it`,
+          };
+        }
+        // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
+        if (hedgeAtSend !== undefined) {
+          const hedge = await client.getHedge(hedgeAtSend).catch(() => undefined);
+          const maturity = hedge?.maturity_at ? Date.parse(String(hedge.maturity_at)) : Number.NaN;
+          // The latest the server's clock can read: a hedge that may have matured may have settled.
+          const now = client.transport.serverNow().latestMs;
+          if (!hedge || !Number.isFinite(maturity) || maturity <= now) {
+            const why = !hedge
+              ? `its hedge ${safeText(hedgeAtSend)} cannot be read`
+              : !Number.isFinite(maturity)
+                ? `its hedge ${safeText(hedgeAtSend)} shows no maturity`
+                : `its hedge ${safeText(hedgeAtSend)} reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
+            return { verdict: 'unknown', evidence: `${gone}, but ${why}` };
+          }
+        }
+        return { verdict: 'landed', evidence: gone, answer };
+      }
+      const before = entry.context?.hedge_id;
+      if (typeof before === 'string' && position.hedgeId !== undefined && position.hedgeId !== before) {
+        return {
+          verdict: 'unknown',
+          evidence: `the ${side} side of ${market} is open under another hedge (${safeText(position.hedgeId)}) than the one it was to close (${safeText(before)})`,
+        };
+      }
+      const evidence = `the ${side} side of ${market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
+      // A close ends every hedge of the side: the one it was to close still filled is proof it did not land.
+      if (neverAnswered && typeof before === 'string' && filled.includes(before))
+        return { verdict: 'not-landed', evidence: `${evidence}, and its hedge ${safeText(before)} is still filled` };
+      return { verdict: 'unknown', evidence };
+    },
     // What it closed, for an agent's daily cap: the larger of the server's word and the book's figure.
     submitted: (answer) => {
       const said = readNumber(answer.notional_usd);
@@ -497,7 +639,6 @@ export function closeAction(
         realized,
       };
     },
-    outcome: () => 'done',
     sideAfter: () => after,
   };
 }
@@ -606,69 +747,6 @@ export function tradeFailure(ports: FlowPorts, view: TradeView | undefined) {
 // Before an earlier action is sent again, the book is compared with what its journal entry recorded before it
 // was first sent.
 
-/** An open: the hedge by its id (when the answer gave one), else by its client reference. */
-export async function reconcileOpen(client: HedgeClient, entry: JournalEntry): Promise<Reconciliation<OpenedHedge>> {
-  if (entry.hedge_id) {
-    const hedge = await client.getHedge(entry.hedge_id).catch(() => undefined);
-    if (hedge) {
-      return {
-        verdict: 'landed',
-        evidence: `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`,
-        answer: { hedge_id: hedge.id, order_tx_hash: hedge.order_tx_hash ?? entry.order_tx_hash, status: hedge.status },
-      };
-    }
-    return {
-      verdict: 'unknown',
-      evidence: `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`,
-    };
-  }
-  const body = bodyOf(entry);
-  const market = String(body.market ?? '').toUpperCase();
-  const side = body.side;
-  // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
-  // time cannot hide the hedge).
-  const sentAt = typeof entry.context?.server_time_ms === 'number' ? entry.context.server_time_ms : Infinity;
-  const time = client.transport.serverNow();
-  const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
-  const since = (hedge: Hedge) =>
-    hedge.market.toUpperCase() === market && hedge.side === side && Date.parse(String(hedge.opened_at ?? '')) >= from;
-  const reference =
-    typeof body.client_reference === 'string' && body.client_reference !== '' ? body.client_reference : undefined;
-  if (reference) {
-    const carrying = (await client.listHedges({ clientReference: reference })).filter(
-      (hedge) => sameReference(hedge.client_reference, reference) && since(hedge),
-    );
-    const hedge = carrying[0];
-    if (hedge) {
-      return {
-        verdict: 'landed',
-        evidence: `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
-        answer: { hedge_id: hedge.id, order_tx_hash: hedge.order_tx_hash ?? undefined, status: hedge.status },
-      };
-    }
-    // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
-    return {
-      verdict: 'not-landed',
-      evidence: `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
-    };
-  }
-  const opened = (await client.listHedges()).filter(since);
-  const named = opened
-    .slice(0, 3)
-    .map(
-      (hedge) =>
-        `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`,
-    )
-    .join(', ');
-  return {
-    verdict: 'unknown',
-    evidence:
-      opened.length === 0
-        ? `no ${safeText(String(side))} hedge on ${safeText(market)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`
-        : `${opened.length} ${safeText(String(side))} hedge${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(market)} since the entry was made: ${named}; any of them may be this one`,
-  };
-}
-
 /** What the server answered an add, a reduce or a close with, as the entry recorded it. */
 function submittedAnswer(entry: JournalEntry) {
   return {
@@ -676,103 +754,6 @@ function submittedAnswer(entry: JournalEntry) {
     ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}),
     ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}),
   };
-}
-
-/** An add or a reduce: the side's notional now, against the one recorded before the send. */
-export async function reconcileChange(
-  ports: FlowPorts,
-  client: HedgeClient,
-  entry: JournalEntry,
-  change: { action: 'add' | 'reduce'; market: string; side: Side; notionalUsd: number },
-): Promise<Reconciliation<SubmittedAction>> {
-  const answer = submittedAnswer(entry);
-  const baseline = entry.context?.baseline_notional_usd;
-  // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
-  const { position } = await sideInStep(ports, client, change.market, change.side);
-  const now = position?.notionalUsd;
-  const shown =
-    position === undefined
-      ? `no ${change.side} position on ${change.market}`
-      : now === undefined
-        ? `a ${change.side} position without a readable notional`
-        : `the ${change.side} side is ${formatUsd(now)}`;
-  if (typeof baseline !== 'number') {
-    return {
-      verdict: 'unknown',
-      evidence: `${shown} now, and the side was not in the positions list before the ${change.action} was sent, so there is nothing to compare with`,
-    };
-  }
-  const before = entry.context?.hedge_id;
-  if (typeof before === 'string' && position?.hedgeId !== undefined && position.hedgeId !== before) {
-    return {
-      verdict: 'unknown',
-      evidence: `${shown} now, under another hedge (${safeText(position.hedgeId)}) than before the ${change.action} (${safeText(before)})`,
-    };
-  }
-  const expected = change.action === 'add' ? baseline + change.notionalUsd : baseline - change.notionalUsd;
-  const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${change.action} was sent, and would be ${expected > CENT ? formatUsd(expected) : 'closed'} after it`;
-  if (now !== undefined && near(now, expected)) return { verdict: 'landed', evidence, answer };
-  if (change.action === 'reduce' && position === undefined && expected <= baseline * 0.01)
-    return { verdict: 'landed', evidence, answer };
-  // The notional it had before is no proof: a change outside the journal may have moved it back.
-  return { verdict: 'unknown', evidence };
-}
-
-/** A close: the side's presence in the positions list. */
-export async function reconcileClose(
-  ports: FlowPorts,
-  client: HedgeClient,
-  entry: JournalEntry,
-  request: { market: string; side: Side },
-): Promise<Reconciliation<SubmittedAction>> {
-  const { position, filled } = await sideInStep(ports, client, request.market, request.side);
-  const answer = submittedAnswer(entry);
-  const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
-  if (!position) {
-    const gone = `the ${request.side} side of ${request.market} is no longer in the positions list`;
-    const context = entry.context;
-    const hedgeBefore = typeof context?.hedge_id === 'string' ? context.hedge_id : undefined;
-    // The side read before the send (journaled with the entry) was already empty: a gone side is not this close's doing.
-    if (context !== undefined && hedgeBefore === undefined && typeof context.notional_usd !== 'number') {
-      const evidence = `${gone}, and it was not open when the close was about to be sent`;
-      return { verdict: neverAnswered ? 'not-landed' : 'unknown', evidence };
-    }
-    // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
-    if (typeof context?.notional_usd === 'number' && context.notional_usd <= CENT) {
-      return {
-        verdict: 'unknown',
-        evidence: `${gone}, but the changes the journal knows landed since this close began had already emptied it`,
-      };
-    }
-    // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
-    if (hedgeBefore !== undefined) {
-      const hedge = await client.getHedge(hedgeBefore).catch(() => undefined);
-      const maturity = hedge?.maturity_at ? Date.parse(String(hedge.maturity_at)) : Number.NaN;
-      // The latest the server's clock can read: a hedge that may have matured may have settled.
-      const now = client.transport.serverNow().latestMs;
-      if (!hedge || !Number.isFinite(maturity) || maturity <= now) {
-        const why = !hedge
-          ? `its hedge ${safeText(hedgeBefore)} cannot be read`
-          : !Number.isFinite(maturity)
-            ? `its hedge ${safeText(hedgeBefore)} shows no maturity`
-            : `its hedge ${safeText(hedgeBefore)} reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
-        return { verdict: 'unknown', evidence: `${gone}, but ${why}` };
-      }
-    }
-    return { verdict: 'landed', evidence: gone, answer };
-  }
-  const before = entry.context?.hedge_id;
-  if (typeof before === 'string' && position.hedgeId !== undefined && position.hedgeId !== before) {
-    return {
-      verdict: 'unknown',
-      evidence: `the ${request.side} side of ${request.market} is open under another hedge (${safeText(position.hedgeId)}) than the one it was to close (${safeText(before)})`,
-    };
-  }
-  const evidence = `the ${request.side} side of ${request.market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
-  // A close ends every hedge of the side: the one it was to close still filled is proof it did not land.
-  if (neverAnswered && typeof before === 'string' && filled.includes(before))
-    return { verdict: 'not-landed', evidence: `${evidence}, and its hedge ${safeText(before)} is still filled` };
-  return { verdict: 'unknown', evidence };
 }
 
 /** The side once its views agree: in step, its positions line and the ids of its filled hedges; flat, none. */

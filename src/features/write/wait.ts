@@ -97,25 +97,18 @@ export async function pollUntil<T>(ports: FlowPorts, options: PollOptions<T>) {
 /** A poll that failed after the transport's retries: the action itself still stands. */
 function withActionStands(error: unknown, checkCommand: string) {
   const hint = `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`;
-  if (error instanceof NetworkError) {
-    return new NetworkError(error.message, {
-      endpoint: error.endpoint,
-      attempts: error.attempts,
-      status: error.status,
-      code: error.code,
-      hint,
-      cause: error.cause,
-    });
-  }
-  if (error instanceof InvalidResponseError) {
-    return new InvalidResponseError(error.message, {
-      endpoint: error.endpoint,
-      status: error.status,
-      hint,
-      cause: error.cause,
-    });
-  }
-  return error;
+  if (!(error instanceof NetworkError || error instanceof InvalidResponseError)) return error;
+  const { message, endpoint, cause } = error;
+  return error instanceof NetworkError
+    ? new NetworkError(message, {
+        endpoint,
+        attempts: error.attempts,
+        status: error.status,
+        code: error.code,
+        hint,
+        cause,
+      })
+    : new InvalidResponseError(message, { endpoint, status: error.status, hint, cause });
 }
 
 export interface HedgeWaitOptions {
@@ -155,12 +148,6 @@ export interface ChangeWaitOptions {
   /** This action's own amount: the side must show baseline ± this, nothing else. */
   changeUsd: number;
   action: 'add' | 'reduce';
-}
-
-export interface ChangeOutcome {
-  position?: BookPosition;
-  notionalUsd?: number;
-  closed: boolean;
 }
 
 /** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */

@@ -131,7 +131,8 @@ export interface WriteAction<S, R> {
   submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
   /** Waits until the action resolved. */
   wait(answer: S, context: WaitContext): Promise<R>;
-  outcome(result: R): 'filled' | 'done' | 'failed';
+  /** What the journal records once it resolved (unset: done). */
+  outcome?(result: R): 'filled' | 'done' | 'failed';
   /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
   sideAfter?(): SideAfter | undefined;
   /** A group id and leg name when this action is one leg of several (roll, apply). */
@@ -354,9 +355,8 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
           });
       }
 
-      let entry: JournalEntry;
-      if (run.entry) entry = run.entry;
-      else {
+      let entry = run.entry;
+      if (!entry) {
         try {
           // The server's time at the first send: a resume measures the key's age on the server's clock.
           const serverTime = await serverNow(ports);
@@ -373,7 +373,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
         }
         begun = entry;
       }
-      const current: WriteRun = { ...run, entry };
+      const current = { ...run, entry };
       // Write-ahead as for a new entry: once this is on disk the request may leave.
       if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
 
@@ -428,7 +428,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
       } catch (error) {
         throw await afterSend(() => recordWaitFailure(ports, journal, entry, error));
       }
-      const outcome = action.outcome(result);
+      const outcome = action.outcome?.(result) ?? 'done';
       const sideAfter = action.sideAfter?.();
       const recorded = await afterSend(() =>
         journal.update(entry.id, {
@@ -462,18 +462,17 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
   const side = action.side;
-  if (!side) return carryOut(await chooseKey(ports, journal, match, options));
-  return withSideLock(ports, side.market, side.side, async () =>
+  const decide = async () =>
     carryOut(
       await chooseKey(
         ports,
         journal,
         match,
         options,
-        async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book,
+        side && (async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book),
       ),
-    ),
-  );
+    );
+  return side ? withSideLock(ports, side.market, side.side, decide) : decide();
 }
 
 /** A person's "yes" holds for what the question showed. */
@@ -919,11 +918,12 @@ export interface Reconciliation<S> {
 /** HEDGE_KEY_LIFETIME in hours (a positive number), in ms; the default when unset. */
 export function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>) {
   const raw = env.HEDGE_KEY_LIFETIME;
-  if (raw === undefined || raw.trim() === '') return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
-  const hours = Number(raw.trim());
-  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !Number.isFinite(hours) || hours <= 0 || hours > 24 * 365) {
+  const typed = raw?.trim();
+  if (!typed) return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
+  const hours = Number(typed);
+  if (!/^\d+(\.\d+)?$/.test(typed) || !(hours > 0 && hours <= 24 * 365)) {
     throw new UsageError(
-      `HEDGE_KEY_LIFETIME: ${JSON.stringify(safeText(raw))} is not allowed; expected a number of hours above 0 (e.g. 12 or 0.5), at most a year.`,
+      `HEDGE_KEY_LIFETIME: ${JSON.stringify(safeText(raw!))} is not allowed; expected a number of hours above 0 (e.g. 12 or 0.5), at most a year.`,
     );
   }
   return hours * HOUR_MS;
