@@ -2,7 +2,6 @@
 // the request leaves, so a killed run leaves a key the next run reuses, and the action happens once.
 import { randomUUID } from 'node:crypto';
 import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
-import type { PlannedRequest } from '../../platform/api/client.js';
 import { redactKey } from '../../core/security/secrets.js';
 import { echo } from '../../core/input.js';
 import {
@@ -831,31 +830,23 @@ export function parseIdempotencyKey(raw: unknown) {
 
 // --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and not sent
 // (the command prints it).
-export interface RenderedDryRun {
-  dry_run: true;
-  method: string;
-  url: string;
-  path: string;
-  headers: Record<string, string>;
-  body: unknown;
-  idempotency_key?: string;
-}
-
-export function describePlannedRequest(request: ApiRequest, baseUrl: string, apiKey: string): RenderedDryRun {
-  const planned: PlannedRequest = { ...request, url: baseUrl + request.path };
+/** The planned request with its URL and headers, the key redacted. */
+export function describePlannedRequest(request: ApiRequest, baseUrl: string, apiKey: string) {
   const headers: Record<string, string> = { Authorization: `Bearer ${redactKey(apiKey)}` };
-  if (planned.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (planned.idempotencyKey) headers['Idempotency-Key'] = planned.idempotencyKey;
+  if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
   return {
-    dry_run: true,
-    method: planned.method,
-    url: planned.url,
-    path: planned.path,
+    dry_run: true as const,
+    method: request.method,
+    url: baseUrl + request.path,
+    path: request.path,
     headers,
-    body: planned.body ?? null,
-    idempotency_key: planned.idempotencyKey,
+    body: request.body ?? null,
+    idempotency_key: request.idempotencyKey,
   };
 }
+
+export type RenderedDryRun = ReturnType<typeof describePlannedRequest>;
 
 /** The planned request as a dry run shows it (the key redacted); the command prints it (ui/dry-run-view.ts). */
 export async function planDryRun(ports: FlowPorts, request: ApiRequest) {
