@@ -9,13 +9,16 @@ import { runRoll } from '../../src/features/trade/roll.js';
 import { applyTarget } from '../../src/features/plan/apply.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeOptionsFrom } from '../../src/features/write/write-flow.js';
+import {
+  describePlannedRequest,
+  makeIdempotencyKey,
+  parseIdempotencyKey,
+  writeOptionsFrom,
+} from '../../src/features/write/write-flow.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { clientFor, closeClients, realClock } from '../support/client.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { CommandContext } from '../../src/platform/runtime/context.js';
-import { describePlannedRequest } from '../../src/features/write/dry-run.js';
-import { makeIdempotencyKey, parseIdempotencyKey } from '../../src/features/write/idempotency.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
 import { UsageError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';

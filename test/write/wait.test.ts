@@ -111,7 +111,7 @@ describe('pollUntil cadence', () => {
       isDone: (count) => count === 5,
       checkCommand: 'hedge positions',
       timedOut: () => new Error('timed out'),
-      interrupted: () => new Error('interrupted'),
+      interrupted: 'interrupted',
     });
     expect(result).toBe(5);
     expect(pollTimes[0]! - submittedAt).toBe(POLL_CADENCE.firstDelayMs);
@@ -136,7 +136,7 @@ describe('pollUntil cadence', () => {
       isDone: (count) => count === 2,
       checkCommand: 'x',
       timedOut: () => new Error('timed out'),
-      interrupted: () => new Error('interrupted'),
+      interrupted: 'interrupted',
     });
     expect(pollTimes[0]! - submittedAt).toBe(1000);
     expect(pollTimes[1]! - pollTimes[0]!).toBe(1500);
@@ -158,7 +158,7 @@ describe('pollUntil cadence', () => {
       isDone: (count) => count === 3,
       checkCommand: 'x',
       timedOut: () => new Error('timed out'),
-      interrupted: () => new Error('interrupted'),
+      interrupted: 'interrupted',
     });
     const gaps = pollTimes.slice(1).map((time, index) => time - pollTimes[index]!);
     expect(gaps).toEqual([2000, 2000]);

@@ -62,7 +62,7 @@ async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient) {
       text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`,
       data,
     });
-    // Not admitted with a plan: an agent's limits judge each step it finishes here (send-gate.ts).
+    // Not admitted with a plan: an agent's limits judge each step it finishes here (write-flow.ts).
     const result = await finishJournaled(ports, client, entry, {
       wait: true,
       present: (action) => ({ ...asStep(action), admitted: false }),

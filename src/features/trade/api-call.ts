@@ -39,22 +39,8 @@ export interface ApiAnswer {
   path: string;
 }
 
-export function isWriteMethod(method: string): boolean {
+export function isWriteMethod(method: string) {
   return method !== 'GET';
-}
-
-function journalCommand(call: Pick<ApiCall, 'method' | 'path'>) {
-  return `${API_COMMAND_PREFIX}${call.method} ${call.path}`;
-}
-
-function asAnswer(raw: RawAnswer, path: string) {
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.text);
-  } catch {
-    body = undefined;
-  }
-  return { status: raw.status, headers: raw.headers, body, text: raw.text, path };
 }
 
 function request(call: ApiCall, path: string, key: string | undefined, seen: (answer: RawAnswer) => void) {
@@ -71,8 +57,16 @@ function request(call: ApiCall, path: string, key: string | undefined, seen: (an
 /** The last answer an attempt got, kept for printing even when the transport threw on it. */
 export class AnswerLog {
   last?: ApiAnswer;
-  record(path: string): (raw: RawAnswer) => void {
-    return (raw) => (this.last = asAnswer(raw, path));
+  record(path: string) {
+    return (raw: RawAnswer) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(raw.text);
+      } catch {
+        // Not JSON: only its text is shown.
+      }
+      this.last = { status: raw.status, headers: raw.headers, body, text: raw.text, path };
+    };
   }
 }
 
@@ -82,11 +76,11 @@ export class AnswerLog {
  * page numbers, an offset; the profile's cursor parameter) — each answer handed to `onPage` as it comes.
  */
 export async function readApi(
-  ports: Pick<FlowPorts, 'credentials'>,
+  ports: FlowPorts,
   client: HedgeClient,
   call: ApiCall,
   options: { paginate: boolean; log: AnswerLog; onPage: (answer: ApiAnswer) => void },
-): Promise<number> {
+) {
   const fetchPath = async (path: string) => {
     const response = await client.transport.send(request(call, path, undefined, options.log.record(path)));
     options.onPage(options.log.last!);
@@ -133,7 +127,7 @@ function idsOf(answer: ApiAnswer) {
 export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLog): WriteAction<ApiAnswer, ApiAnswer> {
   const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
   return {
-    command: journalCommand(call),
+    command: `${API_COMMAND_PREFIX}${call.method} ${call.path}`,
     verb: `send ${call.method} ${call.path}`,
     argv: call.argv,
     plan: (key) => request(call, call.path, key, log.record(call.path)),
@@ -144,15 +138,11 @@ export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLo
     },
     submitted: idsOf,
     wait: async (answer) => answer,
-    outcome: () => 'done',
   };
 }
 
 /** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */
-export function apiActionFromJournal(
-  client: HedgeClient,
-  entry: JournalEntry,
-): WriteAction<ApiAnswer, ApiAnswer> | undefined {
+export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry) {
   if (!entry.command.startsWith(API_COMMAND_PREFIX)) return undefined;
   const method = entry.request?.method as ApiMethod;
   const row = `Journal ${entry.id} (${safeText(entry.command)})`;
@@ -191,14 +181,11 @@ function journaledPath(baseUrl: string, journaled: unknown, row: string) {
   throw new OffOriginError(`${row} is not resumed: its path ${shown} ${why}; nothing was sent.`);
 }
 
-/** What `hedge api` is handed to read (--input FILE, -F key=@FILE; - for stdin), as every input file is read (flows/input-file.ts). */
-type ApiFilePorts = Parameters<typeof readInputFile>[0];
-
 /** What to do with a file over the input bound: the API's bodies are a few fields. */
 const TOO_LARGE_FOR_A_REQUEST = 'the API takes a few fields per request, not a file of that size';
 
 /** --input FILE (or - for stdin): a JSON body, refused when it is not JSON. */
-export async function readInputBody(ports: ApiFilePorts, file: string): Promise<unknown> {
+export async function readInputBody(ports: FlowPorts, file: string): Promise<unknown> {
   const { text } = await readInputFile(
     ports,
     file,
@@ -216,7 +203,7 @@ export async function readInputBody(ports: ApiFilePorts, file: string): Promise<
 }
 
 /** A file's text for `-F key=@file` (or @- for stdin). */
-export async function readParamFile(ports: ApiFilePorts, file: string): Promise<string> {
+export async function readParamFile(ports: FlowPorts, file: string) {
   return (
     await readInputFile(ports, file, '-F file', 'hedge api -X POST PATH -F note=@- < note.txt', TOO_LARGE_FOR_A_REQUEST)
   ).text;

@@ -40,7 +40,7 @@ function hedgeIdOf(entry: JournalEntry) {
  * The hedges of `ids` that this journal's adds or reduces changed, with what it knows of their
  * size; a hedge only opened from here (never resized) is not in the map.
  */
-export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet<string>): Map<string, HedgeSizes> {
+export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet<string>) {
   const found = new Map<string, HedgeSizes>();
   const oldestFirst = [...entries].sort((a, b) =>
     a.seq !== undefined && b.seq !== undefined
@@ -81,10 +81,7 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
 }
 
 /** The journal read for `resizedHedges`. */
-export async function readResizedHedges(
-  ports: Pick<FlowPorts, 'journal' | 'log'>,
-  ids: ReadonlySet<string>,
-): Promise<Map<string, HedgeSizes>> {
+export async function readResizedHedges(ports: FlowPorts, ids: ReadonlySet<string>): Promise<Map<string, HedgeSizes>> {
   if (ids.size === 0) return new Map();
   try {
     const journal = await ports.journal();

@@ -2,7 +2,7 @@
 // open, and the notional fits both the side's capacity and the account's exposure headroom.
 import type { AccountFacts as Account, MarketFacts as Market } from '../../core/wire.js';
 import { DAY_MS, TENORS, type Side, type Tenor } from '../../core/vocabulary.js';
-import { PreTradeCheckError, type UsageError } from '../../core/errors.js';
+import { PreTradeCheckError } from '../../core/errors.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { formatUsd } from '../../core/money.js';
 
@@ -22,7 +22,7 @@ export interface PreTradeFacts {
 const SKIP_HINT = 'Lower the notional, or pass --skip-checks to leave the decision to the server.';
 
 /** Only the market checks (listed, open): used before the notional is known (the wizard). */
-export function marketProblem(markets: Market[], market: string): PreTradeCheckError | UsageError | undefined {
+export function marketProblem(markets: Market[], market: string) {
   const found = findMarket(markets, market);
   if (!found) return unlistedMarketError(markets, market);
   if (found.status !== 'open') {
@@ -41,7 +41,7 @@ export function notionalProblem(
   market: Market,
   account: Account,
   request: Pick<PreTradeRequest, 'side' | 'notionalUsd' | 'action'>,
-): PreTradeCheckError | undefined {
+) {
   const { side, notionalUsd, action } = request;
   const headroom = account.available_exposure_usd;
   if (notionalUsd > headroom) {
@@ -64,10 +64,7 @@ export function notionalProblem(
   return undefined;
 }
 
-export function preTradeProblem(
-  facts: PreTradeFacts,
-  request: PreTradeRequest,
-): PreTradeCheckError | UsageError | undefined {
+export function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest) {
   const problem = marketProblem(facts.markets, request.market);
   if (problem) return problem;
   return notionalProblem(findMarket(facts.markets, request.market)!, facts.account, request);
@@ -80,7 +77,7 @@ export function preTradeProblem(
 export function sideAlreadyOpenNote(
   open: { market: string; side: Side; notionalUsd?: number; hedgeId?: string },
   addCommand: string,
-): string {
+) {
   const size = open.notionalUsd === undefined ? '' : `${formatUsd(open.notionalUsd)}`;
   const hedge = open.hedgeId ? `hedge ${open.hedgeId}` : '';
   const detail = [size, hedge].filter(Boolean).join(', ');
@@ -91,7 +88,7 @@ export function sideAlreadyOpenNote(
 }
 
 /** The tenor to quote an addition with. */
-export function additionQuoteTenor(maturityAt: string | undefined, nowMs: number, hedgeTenor?: number): Tenor {
+export function additionQuoteTenor(maturityAt: string | undefined, nowMs: number, hedgeTenor?: number) {
   const maturityMs = maturityAt === undefined ? Number.NaN : Date.parse(maturityAt);
   if (Number.isNaN(maturityMs))
     return (TENORS as readonly number[]).includes(hedgeTenor ?? 0) ? (hedgeTenor as Tenor) : TENORS[0];
@@ -100,7 +97,7 @@ export function additionQuoteTenor(maturityAt: string | undefined, nowMs: number
 }
 
 /** Days (fractional, never below zero) from now to a maturity; undefined when it cannot be read. */
-export function daysUntil(maturityAt: string | undefined, nowMs: number): number | undefined {
+export function daysUntil(maturityAt: string | undefined, nowMs: number) {
   const maturityMs = maturityAt === undefined ? Number.NaN : Date.parse(maturityAt);
   return Number.isNaN(maturityMs) ? undefined : Math.max(0, (maturityMs - nowMs) / DAY_MS);
 }

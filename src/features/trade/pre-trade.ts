@@ -1,14 +1,13 @@
 // The pre-trade checks against live facts: reads the markets list and the account (in parallel) and throws the
 // first problem the pure rules (domain/pre-trade.ts) find.
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
-import type { Account, Market, Quote } from '../../platform/api/schemas.js';
+import type { Account, Market } from '../../platform/api/schemas.js';
 import { formatRate, formatUsd } from '../../core/number-format.js';
 import {
   notionalProblem,
   marketProblem,
   preTradeProblem,
   sideAlreadyOpenNote,
-  type PreTradeFacts,
   type PreTradeRequest,
 } from './pre-trade-rules.js';
 import { findMarket } from '../../core/markets.js';
@@ -17,12 +16,6 @@ import { ApiError, AuthError, InterruptedError, PreTradeCheckError, UsageError }
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { messageOf } from '../../core/security/safe-text.js';
-
-/** Reads what the checks need: the live markets list and the account summary, in parallel. */
-export async function fetchPreTradeFacts(client: HedgeClient): Promise<PreTradeFacts> {
-  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount()]);
-  return { markets: list.markets, account };
-}
 
 /**
  * The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's):
@@ -34,26 +27,23 @@ export async function checkOpenAfterClose(
   side: Side,
   notionalUsd: number,
   freedUsd: number,
-): Promise<void> {
-  const facts = await fetchPreTradeFacts(client);
-  const after: PreTradeFacts =
-    freedUsd === 0
-      ? facts
-      : {
-          markets: facts.markets.map((listed) =>
-            listed.market.toUpperCase() === market
-              ? {
-                  ...listed,
-                  available_capacity_usd: {
-                    ...listed.available_capacity_usd,
-                    [side]: listed.available_capacity_usd[side] + freedUsd,
-                  },
-                }
-              : listed,
-          ),
-          account: { ...facts.account, available_exposure_usd: facts.account.available_exposure_usd + freedUsd },
-        };
-  const problem = preTradeProblem(after, { market, side, notionalUsd, action: 'open' });
+) {
+  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount()]);
+  const markets = list.markets.map((listed) =>
+    listed.market.toUpperCase() === market
+      ? {
+          ...listed,
+          available_capacity_usd: {
+            ...listed.available_capacity_usd,
+            [side]: listed.available_capacity_usd[side] + freedUsd,
+          },
+        }
+      : listed,
+  );
+  const problem = preTradeProblem(
+    { markets, account: { ...account, available_exposure_usd: account.available_exposure_usd + freedUsd } },
+    { market, side, notionalUsd, action: 'open' },
+  );
   if (problem) throw problem;
 }
 
@@ -64,19 +54,19 @@ export interface Unchecked {
   warn(text: string): void;
 }
 
-export function uncheckedList(ports: Pick<FlowPorts, 'notify'>): Unchecked {
+export function uncheckedList(ports: FlowPorts): Unchecked {
   const items: string[] = [];
   return { items, warn: (text) => ports.notify({ kind: 'check-not-run', level: 'warn', text }) };
 }
 
 /** A live confirmation question that says what was not checked. */
-export function questionWithUnchecked(question: string, unchecked: Unchecked): string {
+export function questionWithUnchecked(question: string, unchecked: Unchecked) {
   if (unchecked.items.length === 0) return question;
   return `${question.replace(/\?$/, '')} — not checked: ${unchecked.items.join(', ')}?`;
 }
 
 /** A failed read that must still stop the command: the key refused (the write would be too), a Ctrl-C, bad input. */
-export function mustStop(error: unknown): boolean {
+export function mustStop(error: unknown) {
   return (
     error instanceof AuthError ||
     error instanceof InterruptedError ||
@@ -88,18 +78,8 @@ export function mustStop(error: unknown): boolean {
 /** Headroom and capacity without a limit: the check that needs them is skipped. */
 const NO_LIMIT = Number.POSITIVE_INFINITY;
 
-/** Fetches the facts and throws the first failed check; returns the facts that could be read. */
-export async function runPreTradeChecks(
-  client: HedgeClient,
-  request: PreTradeRequest,
-  unchecked?: Unchecked,
-): Promise<Partial<PreTradeFacts>> {
-  if (!unchecked) {
-    const facts = await fetchPreTradeFacts(client);
-    const problem = preTradeProblem(facts, request);
-    if (problem) throw problem;
-    return facts;
-  }
+/** Fetches the facts and throws the first failed check; what could not be read is said, and the check skipped. */
+export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRequest, unchecked: Unchecked) {
   const [listRead, accountRead] = await Promise.allSettled([client.listMarkets(), client.getAccount()]);
   for (const read of [listRead, accountRead])
     if (read.status === 'rejected' && mustStop(read.reason)) throw read.reason;
@@ -128,17 +108,13 @@ export async function runPreTradeChecks(
   const headroom: Account = account ?? ({ available_exposure_usd: NO_LIMIT } as Account);
   const problem = notionalProblem(market, headroom, request);
   if (problem) throw problem;
-  return { markets, account };
 }
 
 /**
  * An open's checks on a size that is only quoted (run beside the quote request): the problem an open of it
  * would be refused for, to be said, never to refuse the quote.
  */
-export async function quotedSizeProblem(
-  client: HedgeClient,
-  request: Omit<PreTradeRequest, 'action'>,
-): Promise<PreTradeCheckError | undefined> {
+export async function quotedSizeProblem(client: HedgeClient, request: Omit<PreTradeRequest, 'action'>) {
   try {
     await runPreTradeChecks(client, { ...request, action: 'open' }, { items: [], warn: () => undefined });
     return undefined;
@@ -148,50 +124,30 @@ export async function quotedSizeProblem(
 }
 
 /**
- * Before an open is quoted: when the positions list already shows that side, say so and point to `hedge add` (a
- * note on stderr, never a refusal).
+ * The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note
+ * pointing to `hedge add` when the side is already open. Returns the quote.
  */
-async function noteIfSideOpen(
-  ports: Pick<FlowPorts, 'signal' | 'notify' | 'log' | 'hedgeCommand'>,
-  client: HedgeClient,
-  request: { market: string; side: Side; notionalUsd: number },
-  book?: BookPosition[],
-) {
+export async function quoteOpen(ports: FlowPorts, client: HedgeClient, request: OpenRequest) {
+  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  // The side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
   let open: BookPosition | undefined;
   try {
-    open = findSide(book ?? (await readBook({ client, log: (line) => ports.log(line) })), request.market, request.side);
+    open = findSide(await readBook({ client, log: (line) => ports.log(line) }), market, side);
   } catch (error) {
     if (ports.signal.aborted) throw error;
     ports.log(`positions: not read before the open (${messageOf(error)}); no "already open" note`);
-    return undefined;
   }
   if (open) {
-    const add = ports.hedgeCommand('add', request.market, request.side, String(request.notionalUsd));
     ports.notify({
       kind: 'side-already-open',
       level: 'warn',
       text: sideAlreadyOpenNote(
-        {
-          market: request.market.toUpperCase(),
-          side: request.side,
-          notionalUsd: open.notionalUsd,
-          hedgeId: open.hedgeId,
-        },
-        add,
+        { market: market.toUpperCase(), side, notionalUsd: open.notionalUsd, hedgeId: open.hedgeId },
+        ports.hedgeCommand('add', market, side, String(notionalUsd)),
       ),
       data: { hedge_id: open.hedgeId ?? null },
     });
   }
-  return open;
-}
-
-/**
- * The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note
- * pointing to `hedge add` when the side is already open. Returns the quote.
- */
-export async function quoteOpen(ports: FlowPorts, client: HedgeClient, request: OpenRequest): Promise<Quote> {
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
-  await noteIfSideOpen(ports, client, { market, side, notionalUsd });
   const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
   ports.notify({
     kind: 'open-quote',

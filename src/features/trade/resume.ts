@@ -15,10 +15,7 @@ import { identityOf, sentBy } from '../write/identity.js';
 import { heldError, runWrite, type WriteAction, type WriteOutcome } from '../write/write-flow.js';
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
-export async function unfinishedOfThisAccount(
-  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
-  groupPrefixes: readonly string[],
-): Promise<JournalEntry[]> {
+export async function unfinishedOfThisAccount(ports: FlowPorts, groupPrefixes: readonly string[]) {
   const [journal, identity] = await Promise.all([ports.journal(), identityOf(ports)]);
   return (await journal.list({ pending: true }))
     .filter(
@@ -28,11 +25,7 @@ export async function unfinishedOfThisAccount(
 }
 
 /** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
-export function journaledAction(
-  ports: FlowPorts,
-  client: HedgeClient,
-  entry: JournalEntry,
-): WriteAction<unknown, unknown> | undefined {
+export function journaledAction(ports: FlowPorts, client: HedgeClient, entry: JournalEntry) {
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
@@ -55,15 +48,14 @@ export async function finishJournaled(
     resendUnproven?: boolean;
     present?: (action: WriteAction<unknown, unknown>) => WriteAction<unknown, unknown>;
   },
-): Promise<WriteOutcome<unknown, unknown> | undefined> {
+) {
   const action = journaledAction(ports, client, entry);
   if (!action) return undefined;
   return runWrite(ports, options.present ? options.present(action) : action, {
-    wait: options.wait,
+    ...options,
     dryRun: false,
     idempotencyKey: entry.idempotency_key,
     fresh: false,
-    resendUnproven: options.resendUnproven,
   });
 }
 
@@ -76,7 +68,7 @@ function selectorFor(entry: JournalEntry) {
 }
 
 /** The entry must be resumed with the key and server it was sent to: another key is another account. */
-async function checkSameCredentials(ports: Pick<FlowPorts, 'credentials' | 'origin'>, entry: JournalEntry) {
+async function checkSameCredentials(ports: FlowPorts, entry: JournalEntry) {
   const current = await identityOf(ports);
   const differences: string[] = [];
   if (entry.environment !== current.environment)
@@ -99,10 +91,7 @@ async function checkSameCredentials(ports: Pick<FlowPorts, 'credentials' | 'orig
  * The entry named, or the newest unresolved one that no live process is carrying out (an action in
  * flight is not crashed: it is never resumed from under its process).
  */
-export async function chooseEntryToResume(
-  ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>,
-  id: string | undefined,
-): Promise<JournalEntry | undefined> {
+export async function chooseEntryToResume(ports: FlowPorts, id: string | undefined) {
   const journal = await ports.journal();
   if (id !== undefined) return findJournalEntry(ports, journal, id);
   let held: { entry: JournalEntry; holder: Holder } | undefined;
@@ -140,13 +129,8 @@ export type ResumeOutcome =
 /** Checks that an entry can be resumed here and says how; nothing is sent. */
 export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise<ResumePlan> {
   // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
-  if (entry.group?.startsWith(ROLL_GROUP_PREFIX)) {
-    await checkSameCredentials(ports, entry);
-    await requireOwnRow(ports, entry);
-    await confirmRowFromElsewhere(ports, entry, 'finish its roll');
-    return { kind: 'roll', entry };
-  }
-  if (!isUnresolved(entry)) {
+  const roll = entry.group?.startsWith(ROLL_GROUP_PREFIX);
+  if (!roll && !isUnresolved(entry)) {
     const when = entry.resolved_at ? ` at ${safeText(entry.resolved_at)}` : '';
     throw new UsageError(
       `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}${when}. Only pending, submitted or unknown actions can be resumed; see it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`,
@@ -154,6 +138,10 @@ export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise
   }
   await checkSameCredentials(ports, entry);
   await requireOwnRow(ports, entry);
+  if (roll) {
+    await confirmRowFromElsewhere(ports, entry, 'finish its roll');
+    return { kind: 'roll', entry };
+  }
   // In flight in another process: not resumed from under it (runWrite's hold would refuse it too; said before any note).
   const holder = await (await ports.journal()).holderOf(entry.id);
   if (holder) throw heldError(ports, entry, holder);
@@ -188,18 +176,12 @@ export async function resumeEntry(
   options: { wait: boolean; resendUnproven: boolean },
 ): Promise<ResumeOutcome> {
   const { entry } = plan;
-  const again = {
-    wait: options.wait,
-    resendUnproven: options.resendUnproven,
-    dryRun: false,
-    idempotencyKey: entry.idempotency_key,
-    fresh: false,
-  };
   if (plan.kind === 'roll')
     return { kind: 'roll', rolled: await resumeRollOutcome(ports, entry, { wait: options.wait }) };
   const client = await ports.client();
   if (plan.kind === 'api') {
     const { apiActionFromJournal } = await import('./api-call.js');
+    const again = { ...options, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false };
     return { kind: 'api', entry, outcome: await runWrite(ports, apiActionFromJournal(client, entry)!, again) };
   }
   return {

@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatRate, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
-import { makeIdempotencyKey } from '../write/idempotency.js';
 import type { HedgeRecord } from '../book/book.js';
 import { formatMoney, formatUsd } from '../../core/money.js';
 import { sameReference } from '../../core/input.js';
@@ -24,18 +23,19 @@ import { bodyOf, describeHolder, isUnresolved, type Holder, type JournalEntry } 
 import { withAccountLock, withSideLock } from '../write/account-lock.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
-import type { PlannedRequestView, RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
-import { planDryRun } from '../write/dry-run.js';
-import { guardLiveAction } from '../write/live-guard.js';
+import type { RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
+import { guardLiveAction, type LiveGuard } from '../write/live-guard.js';
 import { findSide, type BookPosition } from '../book/positions.js';
 import { readSideInStep, SideViews } from '../book/side-book.js';
 import { checkOpenAfterClose } from './pre-trade.js';
-import { closeAction, openAction, type CloseResult } from './trade-actions.js';
+import { closeAction, days, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { identityOf, sentBy, type Identity } from '../write/identity.js';
 import {
   isRejection,
   journalAhead,
+  makeIdempotencyKey,
+  planDryRun,
   runWrite,
   sayMovedSinceAsked,
   type WriteAction,
@@ -80,16 +80,8 @@ interface Carried {
   open: { entry: JournalEntry; result?: Hedge; answer?: OpenedHedge };
 }
 
-function rollArgv(request: Pick<OpenRequest, 'market' | 'side' | 'tenor_days'>) {
-  return ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
-}
-
-function days(tenor: number) {
-  return tenor === 1 ? '1 day' : `${tenor} days`;
-}
-
 /** A group id for the legs of one action: its prefix, the time and a random part. */
-export function newGroup(prefix: string, ports: Pick<FlowPorts, 'clock'>): string {
+export function newGroup(prefix: string, ports: FlowPorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -97,37 +89,23 @@ function unfinished(legs: RollLegs) {
   return isUnresolved(legs.open) || (legs.close !== undefined && isUnresolved(legs.close));
 }
 
-/** A leg of the roll: confirmed once for both, rendered once for both, and its failures say how the whole roll is finished. */
-function asLeg<S, R>(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  action: WriteAction<S, R>,
-  argv: string[],
-): WriteAction<S, R> {
-  return {
-    ...action,
-    check: undefined,
-    preview: undefined,
+function legActions(ports: FlowPorts, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
+  const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
+  // A leg of the roll: confirmed once for both, rendered once for both, and its failures say how the whole roll is finished.
+  const asLeg = {
     confirmed: true,
     admitted: true,
-    resumeHint: (entry) =>
+    resumeHint: (entry: JournalEntry) =>
       `The roll stopped part way. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run \`${ports.hedgeCommand(...argv)}\` again: each leg reuses its own key, and the side is never opened twice.`,
   };
-}
-
-function legActions(ports: FlowPorts, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
-  const argv = rollArgv(request);
   return {
-    close: asLeg(
-      ports,
-      closeAction(ports, client, { market: request.market, side: request.side }, { argv, group, leg: 'close' }),
-      argv,
-    ),
-    open: asLeg(ports, openAction(ports, client, request, { argv, group, leg: 'open', quote }), argv),
+    close: { ...closeAction(ports, client, request, { argv, group, leg: 'close' }), ...asLeg },
+    open: { ...openAction(ports, client, request, { argv, group, leg: 'open', quote }), ...asLeg },
   };
 }
 
 /** The roll a journal group holds (any of its entries names the group). */
-async function legsOf(ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>, group: string): Promise<RollLegs> {
+async function legsOf(ports: FlowPorts, group: string): Promise<RollLegs> {
   const entries = (await (await ports.journal()).list()).filter((entry) => entry.group === group);
   const open = entries.find((entry) => entry.leg === 'open');
   const close = entries.find((entry) => entry.leg === 'close');
@@ -175,17 +153,6 @@ function isRollLegOf(self: Identity, market: string, side: Side, entry: JournalE
   );
 }
 
-/** The newest roll of this market and side with a leg still unresolved, sent with the current credentials. */
-async function unfinishedGroup(
-  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
-  market: string,
-  side: Side,
-) {
-  const self = await identityOf(ports);
-  const pending = await (await ports.journal()).list({ pending: true });
-  return pending.find((entry) => isRollLegOf(self, market, side, entry))?.group;
-}
-
 function describeLegs(legs: RollLegs) {
   const close = legs.close
     ? `close ${legs.close.outcome} (journal ${legs.close.id})`
@@ -196,15 +163,11 @@ function describeLegs(legs: RollLegs) {
 }
 
 /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
-async function earlierRoll(
-  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>,
-  req: RollRequest,
-  notes: RollNote[],
-) {
+async function earlierRoll(ports: FlowPorts, req: RollRequest, notes: RollNote[]) {
   const journal = await ports.journal();
   const key = req.write.idempotencyKey;
   if (key !== undefined) {
-    const entry = (await journal.list()).find((candidate) => candidate.idempotency_key === key);
+    const [entry] = await journal.list({ idempotencyKey: key });
     if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX)) {
       throw new UsageError(
         `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${ports.hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
@@ -223,24 +186,25 @@ async function earlierRoll(
     }
     return legs;
   }
-  const group = await unfinishedGroup(ports, req.market, req.side);
+  // The newest roll of this market and side with a leg still unresolved, sent with the current credentials.
+  const self = await identityOf(ports);
+  const group = (await journal.list({ pending: true })).find((entry) =>
+    isRollLegOf(self, req.market, req.side, entry),
+  )?.group;
   if (!group) return undefined;
   const legs = await legsOf(ports, group);
-  if (req.write.fresh && req.write.dryRun) {
-    notes.push({
-      level: 'warn',
-      text: `--new would set aside the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}); this dry run leaves it as it is.`,
-    });
-    return undefined;
-  }
   if (req.write.fresh) {
+    const roll = `the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)})`;
     notes.push({
       level: 'warn',
-      text: `--new: the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}) is set aside; this run is a new roll with new keys.`,
+      text: req.write.dryRun
+        ? `--new would set aside ${roll}; this dry run leaves it as it is.`
+        : `--new: ${roll} is set aside; this run is a new roll with new keys.`,
     });
-    for (const leg of [legs.close, legs.open])
-      if (leg && isUnresolved(leg))
-        await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
+    if (!req.write.dryRun)
+      for (const leg of [legs.close, legs.open])
+        if (leg && isUnresolved(leg))
+          await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
     return undefined;
   }
   if (legs.request.tenor_days !== req.tenorDays) {
@@ -356,7 +320,7 @@ function severalHedgesNote(
 }
 
 /** What already covers the side in any of its views (one read): any one is enough not to open a second time. */
-async function sideCover(ports: Pick<FlowPorts, 'clock' | 'log'>, client: HedgeClient, market: string, side: Side) {
+async function sideCover(ports: FlowPorts, client: HedgeClient, market: string, side: Side) {
   const views = await SideViews.read(client, (line) => ports.log(line));
   const book = await views.book(market, side, client.transport.serverNow().latestMs);
   const filled = book.filled[0];
@@ -444,28 +408,24 @@ async function carryOut(
   options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
 ) {
   const journal = await ports.journal();
-  const { market, side } = legs.request;
+  const { market, side, notional_usd: planned } = legs.request;
   const actions = legActions(ports, client, legs.group, legs.request, options.quote);
   const { open } = legs;
   const close = await carryOutClose(ports, client, legs, actions.close, options);
 
   // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
   const closedUsd = readNumber(close?.entry?.context?.notional_usd);
-  if (
-    open.outcome === 'planned' &&
-    closedUsd !== undefined &&
-    Math.abs(closedUsd - legs.request.notional_usd) >= 0.005
-  ) {
+  if (open.outcome === 'planned' && closedUsd !== undefined && Math.abs(closedUsd - planned) >= 0.005) {
     await journal.update(open.id, {
       outcome: 'abandoned',
-      message: `not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(legs.request.notional_usd)}`,
+      message: `not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(planned)}`,
     });
     throw new UnresolvedError(
-      `The roll planned to close and re-open ${formatUsd(legs.request.notional_usd)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
+      `The roll planned to close and re-open ${formatUsd(planned)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
       {
         details: {
           journal_group: legs.group,
-          planned_usd: legs.request.notional_usd,
+          planned_usd: planned,
           closed_usd: closedUsd,
           covered: false,
         },
@@ -527,89 +487,85 @@ async function carryOut(
 
 /** What the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
 function outcomeOf(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  ports: FlowPorts,
   legs: RollLegs,
   carried: Carried,
   notes: RollNote[],
   resumed: boolean,
   quote?: Quote,
 ): RollOutcome {
-  const { market, side } = legs.request;
-  const hedge = carried.open.result ?? carried.open.answer;
+  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = legs.request;
+  const { open } = carried;
   const closeEntry = carried.close?.entry ?? legs.close;
   const result = carried.close?.result;
+  const close =
+    !legs.closes || carried.close?.settled
+      ? null
+      : {
+          journal_id: closeEntry?.id ?? null,
+          outcome: closeEntry?.outcome ?? 'not sent',
+          hedge_id: result?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
+          order_tx_hash: carried.close?.answer?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
+          net_margin_usd:
+            result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
+          realized: (result?.realized as Record<string, unknown> | undefined) ?? null,
+        };
+  const hedgeId = open.result?.id ?? open.answer?.hedge_id ?? open.entry.hedge_id ?? null;
   const view: RollView = {
     market,
     side,
-    notional_usd: legs.request.notional_usd,
-    tenor_days: legs.request.tenor_days,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays,
     rolled_hedge_id: legs.rolledHedgeId ?? null,
     journal_group: legs.group,
-    close:
-      !legs.closes || carried.close?.settled
-        ? null
-        : {
-            journal_id: closeEntry?.id ?? null,
-            outcome: closeEntry?.outcome ?? 'not sent',
-            hedge_id: result?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
-            order_tx_hash: carried.close?.answer?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
-            net_margin_usd:
-              result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
-            realized: (result?.realized as Record<string, unknown> | undefined) ?? null,
-          },
+    close,
     open: {
-      journal_id: carried.open.entry.id,
-      outcome: carried.open.entry.outcome,
-      hedge_id: carried.open.result?.id ?? carried.open.answer?.hedge_id ?? carried.open.entry.hedge_id ?? null,
-      hedge: (hedge as Record<string, unknown> | undefined) ?? null,
+      journal_id: open.entry.id,
+      outcome: open.entry.outcome,
+      hedge_id: hedgeId,
+      hedge: ((open.result ?? open.answer) as Record<string, unknown> | undefined) ?? null,
       quote: quote ?? null,
     },
   };
-  const newId = view.open.hedge_id ? safeText(view.open.hedge_id) : 'the new hedge';
-  const status = carried.open.result?.status ?? carried.open.answer?.status ?? null;
-  const failed = carried.open.result?.status === 'failed';
-  const opened = {
-    journalId: carried.open.entry.id,
-    idempotencyKey: carried.open.entry.idempotency_key ?? null,
-    hedgeId: view.open.hedge_id,
-    outcome: carried.open.entry.outcome,
-    maturityAt: typeof carried.open.result?.maturity_at === 'string' ? carried.open.result.maturity_at : null,
-    status: typeof status === 'string' ? status : null,
-    landed: carried.open.result !== undefined,
-  };
-  const closed = view.close
-    ? {
-        journalId: view.close.journal_id,
-        idempotencyKey: closeEntry?.idempotency_key ?? null,
-        hedgeId: view.close.hedge_id,
-        outcome: view.close.outcome,
-      }
-    : null;
-  const covered =
-    !failed &&
-    (carried.open.result !== undefined ||
-      carried.open.answer !== undefined ||
-      ['filled', 'done', 'submitted'].includes(carried.open.entry.outcome));
+  const status = open.result?.status ?? open.answer?.status;
+  const failed = open.result?.status === 'failed';
   return {
     kind: 'rolled',
     market,
     side,
-    notionalUsd: legs.request.notional_usd,
-    tenorDays: legs.request.tenor_days,
+    notionalUsd,
+    tenorDays,
     group: legs.group,
     rolledHedgeId: legs.rolledHedgeId ?? null,
-    closed,
-    opened,
-    covered,
+    closed: close && {
+      journalId: close.journal_id,
+      idempotencyKey: closeEntry?.idempotency_key ?? null,
+      hedgeId: close.hedge_id,
+      outcome: close.outcome,
+    },
+    opened: {
+      journalId: open.entry.id,
+      idempotencyKey: open.entry.idempotency_key ?? null,
+      hedgeId,
+      outcome: open.entry.outcome,
+      maturityAt: typeof open.result?.maturity_at === 'string' ? open.result.maturity_at : null,
+      status: typeof status === 'string' ? status : null,
+      landed: open.result !== undefined,
+    },
+    covered:
+      !failed &&
+      (open.result !== undefined ||
+        open.answer !== undefined ||
+        ['filled', 'done', 'submitted'].includes(open.entry.outcome)),
     view,
     resumed,
     notes,
     ...(failed
       ? {
           failure: new OrderFailedError(
-            `The new ${days(legs.request.tenor_days)} hedge ${newId} failed on-chain: nothing was opened${view.close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
-            carried.open.result!.id,
-            `Open it again with \`${ports.hedgeCommand('open', market, side, String(legs.request.notional_usd), '--tenor', String(legs.request.tenor_days))}\` (a new key).`,
+            `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
+            open.result!.id,
+            `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
           ),
         }
       : {}),
@@ -622,39 +578,34 @@ async function finishRoll(
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean },
-  guard: Awaited<ReturnType<typeof guardLiveAction>>,
+  guard: LiveGuard,
   notes: RollNote[],
-): Promise<RollOutcome> {
+) {
   // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
-  for (const leg of [legs.open, legs.close]) if (leg) await requireOwnRow(ports, leg);
-  const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${utcClock(legs.open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
+  const { open, close } = legs;
+  for (const leg of [open, close]) if (leg) await requireOwnRow(ports, leg);
+  const { market, side, notional_usd: notionalUsd, tenor_days: tenor } = legs.request;
+  const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
   // A leg never sent is a new request: on a live key it is confirmed like one; otherwise it is said with the result.
-  if (legs.open.outcome === 'planned' && guard.needsConfirmation) {
-    const closeToSend = legs.closes && (legs.close === undefined || legs.close.outcome === 'planned');
+  if (open.outcome === 'planned' && guard.needsConfirmation) {
+    const closeToSend = legs.closes && (close === undefined || close.outcome === 'planned');
     await guard.confirm(
-      `${resuming}\nFinish the roll of ${legs.request.side} ${safeText(legs.request.market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(legs.request.notional_usd)} for ${days(legs.request.tenor_days)}?`,
+      `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenor)}?`,
     );
   } else {
     notes.push({ level: 'note', text: resuming });
   }
   // An agent finishing a roll it did not journal itself trades what is left of it.
-  if (ports.tradeGate && legs.open.via !== 'agent' && legs.open.outcome === 'planned') {
-    const closeToSend = legs.closes && (legs.close === undefined || isUnresolved(legs.close));
-    await ports.tradeGate.admit(
-      [{ market: legs.request.market, notionalUsd: (closeToSend ? 2 : 1) * legs.request.notional_usd }],
-      'roll',
-    );
+  if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned') {
+    const closeToSend = legs.closes && (close === undefined || isUnresolved(close));
+    await ports.tradeGate.admit([{ market, notionalUsd: (closeToSend ? 2 : 1) * notionalUsd }], 'roll');
   }
   const carried = await carryOut(ports, client, legs, { wait: options.wait, notes });
   return outcomeOf(ports, legs, carried, notes, true);
 }
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
-export async function resumeRollOutcome(
-  ports: FlowPorts,
-  entry: JournalEntry,
-  options: { wait: boolean },
-): Promise<RollOutcome> {
+export async function resumeRollOutcome(ports: FlowPorts, entry: JournalEntry, options: { wait: boolean }) {
   const legs = await legsOf(ports, entry.group!);
   if (!unfinished(legs)) {
     throw new UsageError(
@@ -682,7 +633,7 @@ export async function resumeRollOutcome(
 
 /** The dry run of a roll still to finish: its legs with the keys the journal holds. */
 async function unfinishedDryRun(
-  ports: Pick<FlowPorts, 'credentials'>,
+  ports: FlowPorts,
   client: HedgeClient,
   legs: RollLegs,
   notes: RollNote[],
@@ -698,7 +649,7 @@ async function unfinishedDryRun(
     level: 'note',
     text: `An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.`,
   });
-  const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
+  const shown: Extract<RollOutcome, { kind: 'dry-run' }>['legs'] = [];
   if (legs.open.outcome === 'planned' && legs.closes) {
     if (legs.close && isUnresolved(legs.close))
       shown.push({ leg: 'close', request: await describe(legs.close), note: `resumed, journal ${legs.close.id}` });
@@ -719,20 +670,14 @@ async function unfinishedDryRun(
 }
 
 /** After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11). */
-async function refuseIfRolledMeanwhile(
-  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>,
-  req: RollRequest,
-  waitingSince: number,
-  holder: Holder,
-) {
+async function refuseIfRolledMeanwhile(ports: FlowPorts, req: RollRequest, waitingSince: number, holder: Holder) {
   const self = await identityOf(ports);
   const rolled = (await (await ports.journal()).list({ limit: 200 })).find(
     (entry) =>
       isRollLegOf(self, req.market, req.side, entry) &&
       entry.leg === 'open' &&
       (entry.outcome === 'filled' || entry.outcome === 'done') &&
-      entry.resolved_at !== undefined &&
-      Date.parse(entry.resolved_at) >= waitingSince,
+      Date.parse(entry.resolved_at ?? '') >= waitingSince,
   );
   if (!rolled) return;
   const tenor = readNumber(bodyOf(rolled).tenor_days);
@@ -747,30 +692,32 @@ async function refuseIfRolledMeanwhile(
 }
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
-export async function runRoll(ports: FlowPorts, req: RollRequest): Promise<RollOutcome> {
+export async function runRoll(ports: FlowPorts, req: RollRequest) {
   const guard = await guardLiveAction(ports, {
     action: 'roll a hedge (close it, then open a new one)',
     dryRun: req.write.dryRun,
   });
   const client = await ports.client();
-  if (req.write.dryRun) return rollHoldingTheBook(ports, req, guard, client);
+  const roll = () => rollHoldingTheBook(ports, req, guard, client);
+  // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
+  const underSideLock = () => withSideLock(ports, req.market, req.side, roll);
+  if (req.write.dryRun) return roll();
   // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
-  if (req.bookLock === false)
-    return withSideLock(ports, req.market, req.side, () => rollHoldingTheBook(ports, req, guard, client));
+  if (req.bookLock === false) return underSideLock();
   const waitingSince = ports.clock.now();
   return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
     if (waitedFor) await refuseIfRolledMeanwhile(ports, req, waitingSince, waitedFor);
-    // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
-    return withSideLock(ports, req.market, req.side, () => rollHoldingTheBook(ports, req, guard, client));
+    return underSideLock();
   });
 }
 
 async function rollHoldingTheBook(
   ports: FlowPorts,
   req: RollRequest,
-  guard: Awaited<ReturnType<typeof guardLiveAction>>,
+  guard: LiveGuard,
   client: HedgeClient,
 ): Promise<RollOutcome> {
+  const { market, side, tenorDays } = req;
   const notes: RollNote[] = [];
   const earlier = await earlierRoll(ports, req, notes);
   if (earlier)
@@ -779,69 +726,60 @@ async function rollHoldingTheBook(
       : finishRoll(ports, client, earlier, { wait: req.write.wait }, guard, notes);
 
   const plan = await planRoll(ports, client, req);
-  if (!req.skipChecks)
-    await checkOpenAfterClose(client, req.market, req.side, plan.notionalUsd, plan.closing ? plan.notionalUsd : 0);
+  const { notionalUsd } = plan;
+  if (!req.skipChecks) await checkOpenAfterClose(client, market, side, notionalUsd, plan.closing ? notionalUsd : 0);
   // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
   const reference = req.clientReference ?? plan.clientReference;
-  if ((plan.hedges?.length ?? 0) > 1) notes.push(severalHedgesNote(req, plan.hedges!, plan.notionalUsd, reference));
+  const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges! : undefined;
+  if (several) notes.push(severalHedgesNote(req, several, notionalUsd, reference));
   const request: OpenRequest = {
-    market: req.market,
-    side: req.side,
-    notional_usd: plan.notionalUsd,
-    tenor_days: req.tenorDays,
+    market,
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays,
     ...(reference ? { client_reference: reference } : {}),
   };
   // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
-  const trades = [{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }];
+  const trades = [{ market, notionalUsd: plan.closing ? 2 * notionalUsd : notionalUsd }];
   ports.planCheck?.check(
     [...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')],
     trades,
   );
   await ports.tradeGate?.admit(trades, 'roll');
   if (req.write.dryRun) {
-    const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
-    if (plan.closing)
-      shown.push({ leg: 'close', request: await planDryRun(ports, client.planClose(request, makeIdempotencyKey())) });
-    shown.push({
-      leg: 'open',
-      request: await planDryRun(ports, client.planOpen(request, makeIdempotencyKey())),
-      note: plan.closing
-        ? 'sent once the close has landed'
-        : `nothing to close: ${safeText(plan.ended!.id)} is ${safeText(plan.ended!.status)}`,
-    });
-    return { kind: 'dry-run', market: req.market, side: req.side, legs: shown, notes };
+    const legs = [
+      ...(plan.closing
+        ? [{ leg: 'close', request: await planDryRun(ports, client.planClose(request, makeIdempotencyKey())) }]
+        : []),
+      {
+        leg: 'open',
+        request: await planDryRun(ports, client.planOpen(request, makeIdempotencyKey())),
+        note: plan.closing
+          ? 'sent once the close has landed'
+          : `nothing to close: ${safeText(plan.ended!.id)} is ${safeText(plan.ended!.status)}`,
+      },
+    ];
+    return { kind: 'dry-run', market, side, legs, notes };
   }
 
   const quote = await client.createQuote({
-    market: req.market,
-    side: req.side,
-    notional_usd: plan.notionalUsd,
-    tenor_days: req.tenorDays,
+    market,
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays,
   });
-  const several =
-    (plan.hedges?.length ?? 0) > 1
-      ? {
-          hedges: plan.hedges!.map((record) => ({
-            id: record.id,
-            notionalUsd: record.notionalUsd,
-            maturityAtMs: record.maturityAtMs,
-          })),
-        }
-      : {};
-  const closing = plan.closing
-    ? {
-        hedgeId: plan.closing.hedgeId,
-        netMarginUsd: plan.closing.netMarginUsd,
-        maturityAt: plan.closing.maturityAt,
-        ...several,
-      }
-    : undefined;
+  const closing = plan.closing && {
+    hedgeId: plan.closing.hedgeId,
+    netMarginUsd: plan.closing.netMarginUsd,
+    maturityAt: plan.closing.maturityAt,
+    ...(several && { hedges: several.map(({ id, notionalUsd, maturityAtMs }) => ({ id, notionalUsd, maturityAtMs })) }),
+  };
   // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
   const preview = {
-    market: req.market,
-    side: req.side,
-    notionalUsd: plan.notionalUsd,
-    tenorDays: req.tenorDays,
+    market,
+    side,
+    notionalUsd,
+    tenorDays,
     closing,
     ended: plan.ended
       ? { id: plan.ended.id, maturityAt: plan.ended.maturity_at, status: plan.ended.status }
@@ -851,19 +789,19 @@ async function rollHoldingTheBook(
   ports.notify({
     kind: 'roll-preview',
     level: 'note',
-    text: `Roll ${req.side} ${req.market} to ${days(req.tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
+    text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
     data: { preview },
     show: { card: 'roll-preview', preview, nowMs: ports.clock.now() },
   });
   const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
   await guard.confirm(
-    `Roll ${req.side} ${req.market}: ${closing ? `close the position${(plan.hedges?.length ?? 0) > 1 ? ` (all ${plan.hedges!.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(plan.notionalUsd)} for ${days(req.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`,
+    `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`,
   );
   // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
   if (guard.needsConfirmation) {
     const now = await planRoll(ports, client, req);
-    if (now.notionalUsd !== plan.notionalUsd || !now.closing !== !plan.closing) {
-      sayMovedSinceAsked(ports, req, plan.closing ? plan.notionalUsd : 0, now.closing ? now.notionalUsd : 0);
+    if (now.notionalUsd !== notionalUsd || !now.closing !== !plan.closing) {
+      sayMovedSinceAsked(ports, req, plan.closing ? notionalUsd : 0, now.closing ? now.notionalUsd : 0);
       return rollHoldingTheBook(ports, req, guard, client);
     }
   }

@@ -1,7 +1,6 @@
 // The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
 // planned, sent, waited for and shown.
 import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
-import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents, formatMoney, formatUsd } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil } from './pre-trade-rules.js';
@@ -13,7 +12,14 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import type { PlanStep } from '../../core/plan.js';
-import { bodyOf, isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../../platform/journal/index.js';
+import {
+  bodyOf,
+  isUnresolved,
+  NOT_WAITED_MESSAGE,
+  type JournalEntry,
+  type SideAfter,
+} from '../../platform/journal/index.js';
+import type { Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
@@ -29,12 +35,15 @@ import {
   waitForHedgeStatus,
   waitForOwnChange,
   waitForSideClosed,
-  type ChangeOutcome,
 } from '../write/wait.js';
-import { reconcileChange, reconcileClose, reconcileOpen } from '../write/reconcile.js';
 import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
+import { sameReference } from '../../core/input.js';
 
-type TradeCommand = 'open' | 'add' | 'reduce' | 'close';
+/** Notionals are cents on the wire. */
+const CENT = 0.005;
+const near = (a: number, b: number) => Math.abs(a - b) < CENT;
+/** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal. */
 export interface ActionExtras {
@@ -50,9 +59,7 @@ export interface ActionExtras {
 }
 
 /** The command line each write is journaled under (and shown in hints). */
-export function openArgv(
-  request: Pick<OpenRequest, 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference'>,
-): string[] {
+export function openArgv(request: OpenRequest) {
   return [
     'open',
     request.market,
@@ -64,24 +71,21 @@ export function openArgv(
   ];
 }
 
-export function changeArgv(
-  action: 'add' | 'reduce',
-  request: Pick<ChangeRequest, 'market' | 'side' | 'notional_usd'>,
-): string[] {
+export function changeArgv(action: 'add' | 'reduce', request: ChangeRequest) {
   return [action, request.market, request.side, String(request.notional_usd)];
 }
 
-export function closeArgv(request: SideRequest): string[] {
+export function closeArgv(request: SideRequest) {
   return ['close', request.market, request.side];
-}
-
-function txNote(hash: unknown) {
-  return typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : '';
 }
 
 /** What a wait's line says was sent: by this run, or earlier (a resume that found it landed sends nothing). */
 function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined) {
-  return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${txNote(hash)}`;
+  return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}`;
+}
+
+export function days(tenor: number) {
+  return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
 export function openAction(
@@ -90,30 +94,90 @@ export function openAction(
   request: OpenRequest,
   extras: ActionExtras,
 ): WriteAction<OpenedHedge, Hedge> {
-  const days = request.tenor_days === 1 ? '1 day' : `${request.tenor_days} days`;
+  const { market, side, notional_usd: notionalUsd } = request;
   /** The side as every view showed it once the fill was seen there (a later identical open is judged by it). */
   let after: SideAfter | undefined;
   return {
+    ...extras,
     command: 'open',
     verb: 'open a hedge',
-    side: { market: request.market, side: request.side },
-    argv: extras.argv,
-    group: extras.group,
-    leg: extras.leg,
+    side: { market, side },
     plan: (key) => client.planOpen(request, key),
-    check: extras.check,
-    preview: extras.preview,
     question: () =>
-      `Open ${request.side} ${formatMoney(request.notional_usd)} USD on ${request.market} for ${days}` +
+      `Open ${side} ${formatMoney(notionalUsd)} USD on ${market} for ${days(request.tenor_days)}` +
       (extras.quote
         ? ` at about ${formatRate(extras.quote.pricing.execution_price)}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?`
         : '?'),
     send: (key, hooks) => client.openHedge(request, key, hooks),
-    trades: async () => [{ market: request.market, notionalUsd: request.notional_usd }],
-    reconcile: async (entry) =>
-      (await reconcileOpen(client, entry)) as Awaited<
-        ReturnType<NonNullable<WriteAction<OpenedHedge, Hedge>['reconcile']>>
-      >,
+    trades: async () => [{ market, notionalUsd }],
+    // The hedge by its id (when the answer gave one), else by its client reference.
+    reconcile: async (entry) => {
+      if (entry.hedge_id) {
+        const hedge = await client.getHedge(entry.hedge_id).catch(() => undefined);
+        if (hedge) {
+          return {
+            verdict: 'landed',
+            evidence: `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`,
+            answer: {
+              hedge_id: hedge.id,
+              order_tx_hash: hedge.order_tx_hash ?? entry.order_tx_hash,
+              status: hedge.status,
+            },
+          };
+        }
+        return {
+          verdict: 'unknown',
+          evidence: `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`,
+        };
+      }
+      const body = bodyOf(entry);
+      const onMarket = String(body.market ?? '').toUpperCase();
+      const onSide = body.side;
+      // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
+      // time cannot hide the hedge).
+      const sentAt = typeof entry.context?.server_time_ms === 'number' ? entry.context.server_time_ms : Infinity;
+      const time = client.transport.serverNow();
+      const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
+      const since = (hedge: Hedge) =>
+        hedge.market.toUpperCase() === onMarket &&
+        hedge.side === onSide &&
+        Date.parse(String(hedge.opened_at ?? '')) >= from;
+      const reference =
+        typeof body.client_reference === 'string' && body.client_reference !== '' ? body.client_reference : undefined;
+      if (reference) {
+        const carrying = (await client.listHedges({ clientReference: reference })).filter(
+          (hedge) => sameReference(hedge.client_reference, reference) && since(hedge),
+        );
+        const hedge = carrying[0];
+        if (hedge) {
+          return {
+            verdict: 'landed',
+            evidence: `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
+            answer: { hedge_id: hedge.id, order_tx_hash: hedge.order_tx_hash ?? undefined, status: hedge.status },
+          };
+        }
+        // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
+        return {
+          verdict: 'not-landed',
+          evidence: `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
+        };
+      }
+      const opened = (await client.listHedges()).filter(since);
+      const named = opened
+        .slice(0, 3)
+        .map(
+          (hedge) =>
+            `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`,
+        )
+        .join(', ');
+      return {
+        verdict: 'unknown',
+        evidence:
+          opened.length === 0
+            ? `no ${safeText(String(onSide))} hedge on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`
+            : `${opened.length} ${safeText(String(onSide))} hedge${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`,
+      };
+    },
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
     // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
     wait: async (answer, { startedAt, sentEarlier }) => {
@@ -127,8 +191,8 @@ export function openAction(
           readSideInStep(
             ports,
             client,
-            request.market,
-            request.side,
+            market,
+            side,
             (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
           ),
         );
@@ -141,11 +205,7 @@ export function openAction(
 }
 
 /** After a write's own view confirmed it, the other views are waited for too (`read`: side-book.ts). */
-async function alsoInEveryView(
-  ports: Pick<FlowPorts, 'signal' | 'notify'>,
-  confirmed: string,
-  read: () => Promise<{ book: SideBook }>,
-) {
+async function alsoInEveryView(ports: FlowPorts, confirmed: string, read: () => Promise<{ book: SideBook }>) {
   try {
     return sideAfterOf((await read()).book);
   } catch (error) {
@@ -160,7 +220,7 @@ async function alsoInEveryView(
 }
 
 /** What an add or reduce waited for: the positions list's answer, the hedge, and what a reduce realized. */
-export type ChangeResult = ChangeOutcome & {
+export type ChangeResult = Awaited<ReturnType<typeof waitForOwnChange>> & {
   hedge?: Hedge;
   /** reduce: the account's balance once the change landed (compared with the one read before). */
   balanceAfterUsdc?: number;
@@ -174,47 +234,11 @@ export type ChangeResult = ChangeOutcome & {
   balanceBeforeUsdc?: number;
 };
 
-/** What differs between an add and a reduce: the endpoint, the words, and what each shows around the send. */
-interface ChangeKind {
-  action: 'add' | 'reduce';
-  verb: string;
-  submittedTitle: string;
-  plan: (client: HedgeClient, request: ChangeRequest, key: string) => ApiRequest;
-  send: (client: HedgeClient, request: ChangeRequest, key: string, hooks?: SendHooks) => Promise<SubmittedAction>;
-  question: (request: ChangeRequest, cost: string) => string;
-  done: (notionalUsd: number) => string;
-  /** Quote the change before it is confirmed (and show it). */
-  quotesFirst: boolean;
-  /** Read the account's balance before and after (what a reduce released). */
-  readsBalance: boolean;
-}
-
-const CHANGE_KINDS: Record<'add' | 'reduce', ChangeKind> = {
-  add: {
-    action: 'add',
-    verb: 'add to a hedge',
-    submittedTitle: 'Add submitted',
-    plan: (client, request, key) => client.planAdd(request, key),
-    send: (client, request, key, hooks) => client.addToHedge(request, key, hooks),
-    question: ({ market, side, notional_usd }, cost) =>
-      `Add ${formatUsd(notional_usd)} to the ${side} hedge on ${market}${cost}?`,
-    done: (notionalUsd) => `Added ${formatUsd(notionalUsd)}`,
-    quotesFirst: true,
-    readsBalance: false,
-  },
-  reduce: {
-    action: 'reduce',
-    verb: 'reduce a hedge',
-    submittedTitle: 'Reduce submitted',
-    plan: (client, request, key) => client.planReduce(request, key),
-    send: (client, request, key, hooks) => client.reduceHedge(request, key, hooks),
-    question: ({ market, side, notional_usd }) =>
-      `Remove ${formatUsd(notional_usd)} from the ${side} hedge on ${market}?`,
-    done: (notionalUsd) => `Reduced by ${formatUsd(notionalUsd)}`,
-    quotesFirst: false,
-    readsBalance: true,
-  },
-};
+/** What differs between an add and a reduce: the words and the endpoint. */
+const CHANGE_KINDS = {
+  add: { verb: 'add to a hedge', plan: 'planAdd', send: 'addToHedge' },
+  reduce: { verb: 'reduce a hedge', plan: 'planReduce', send: 'reduceHedge' },
+} as const;
 
 /** What one change learns before it is sent, kept for its wait and its rendering. */
 interface ChangeSeen {
@@ -228,93 +252,7 @@ interface ChangeSeen {
   after?: SideAfter;
 }
 
-/** The side's positions line before a change, read once its views agree (a fresh fill is not a missing side). */
-function positionBefore(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
-  client: HedgeClient,
-  request: ChangeRequest,
-  seen: ChangeSeen,
-) {
-  return (seen.position ??= readSideInStep(ports, client, request.market, request.side).then(({ book, positions }) => {
-    seen.book = book;
-    const position = book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined;
-    // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.
-    if (
-      !position ||
-      (position.notionalUsd !== undefined && !position.notionalFromHedge) ||
-      book.filled.some((record) => record.notionalUsd === undefined)
-    )
-      return position;
-    return { ...position, notionalUsd: book.recordsUsd };
-  }));
-}
-
-function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient) {
-  return client.getAccount().then(
-    (account) => account.balance_usdc,
-    (error: unknown) => {
-      if (ports.signal.aborted) throw error;
-      return undefined;
-    },
-  );
-}
-
-/** The addition quoted for its cost before it is confirmed, at the hedge's own maturity. */
-async function quoteAddition(ports: FlowPorts, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen) {
-  const { market, side, notional_usd: notionalUsd } = request;
-  const position = await positionBefore(ports, client, request, seen);
-  if (!position) {
-    ports.notify({
-      kind: 'addition-not-quoted',
-      level: 'note',
-      text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ports.hedgeCommand('positions')}\`).`,
-    });
-    return;
-  }
-  // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
-  const hedge =
-    position.maturityAt === undefined && position.hedgeId
-      ? await client.getHedge(position.hedgeId).catch(() => undefined)
-      : undefined;
-  const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
-  const now = ports.clock.now();
-  seen.quote = await client.createQuote({
-    market,
-    side,
-    notional_usd: notionalUsd,
-    tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
-  });
-  const daysLeft = daysUntil(maturityAt, now);
-  ports.notify({
-    kind: 'addition-quote',
-    level: 'note',
-    text: `The addition of ${formatUsd(notionalUsd)} to the ${side} hedge on ${market} quoted at ${formatRate(seen.quote.pricing.execution_price)}.`,
-    data: { quote: seen.quote },
-    show: { card: 'addition-quote', quote: seen.quote, maturityAt, daysLeft, position },
-  });
-}
-
-/** An add or reduce needs a hedge on its side: refused before anything is journaled when every view shows it flat. */
-async function requireHedgeToChange(
-  ports: FlowPorts,
-  client: HedgeClient,
-  action: 'add' | 'reduce',
-  request: ChangeRequest,
-  seen: ChangeSeen,
-) {
-  await positionBefore(ports, client, request, seen);
-  const book = seen.book;
-  if (book?.state !== 'flat' || book.opening.length > 0) return;
-  const { market, side } = request;
-  throw new PreTradeCheckError(
-    'no_open_hedge',
-    `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
-    { market, side },
-    `Check \`${ports.hedgeCommand('positions')}\`; open one with \`${ports.hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
-  );
-}
-
-/** Add or reduce: one shape, configured by its kind (CHANGE_KINDS). */
+/** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
 export function changeAction(
   ports: FlowPorts,
   client: HedgeClient,
@@ -325,30 +263,125 @@ export function changeAction(
   const kind = CHANGE_KINDS[action];
   const { market, side, notional_usd: notionalUsd } = request;
   const seen: ChangeSeen = {};
+  const seePositions = `\`${ports.hedgeCommand('positions')}\``;
+  const readBalance = () =>
+    client.getAccount().then(
+      (account) => account.balance_usdc,
+      (error: unknown) => {
+        if (ports.signal.aborted) throw error;
+        return undefined;
+      },
+    );
+  // The side's positions line before the change, read once its views agree (a fresh fill is not a missing side).
+  const positionBefore = () =>
+    (seen.position ??= readSideInStep(ports, client, market, side).then(({ book, positions }) => {
+      seen.book = book;
+      const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
+      // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.
+      if (
+        !position ||
+        (position.notionalUsd !== undefined && !position.notionalFromHedge) ||
+        book.filled.some((record) => record.notionalUsd === undefined)
+      )
+        return position;
+      return { ...position, notionalUsd: book.recordsUsd };
+    }));
+  // The side left the positions list although this change would not close it: settled or closed.
+  const sideGoneFirst = async (baseline: number, expected: number, hedgeId: string | undefined) => {
+    const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
+    const notional = hedge?.notional_usd;
+    if (notional !== undefined && near(notional, expected)) {
+      ports.notify({
+        kind: 'change-then-settled',
+        level: 'note',
+        text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
+      });
+      return;
+    }
+    const details = {
+      market,
+      side,
+      hedge_id: hedgeId ?? null,
+      before_usd: baseline,
+      ...(notional === undefined ? {} : { hedge_notional_usd: notional }),
+    };
+    if (notional !== undefined && near(notional, baseline)) {
+      throw new NotAppliedError(
+        `The ${action} of ${formatUsd(notionalUsd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
+        {
+          hint: `The side is flat now: see ${seePositions}; open a new hedge if it should be covered.`,
+          details,
+        },
+      );
+    }
+    throw new UnresolvedError(
+      `The ${side} side of ${market} left the positions list during the ${action}, and ${hedge ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
+      { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
+    );
+  };
 
   return {
+    ...extras,
     command: action,
     verb: kind.verb,
     side: { market, side },
-    argv: extras.argv,
-    group: extras.group,
-    leg: extras.leg,
-    plan: (key) => kind.plan(client, request, key),
+    plan: (key) => client[kind.plan](request, key),
     check: async () => {
       await extras.check?.();
-      if (!extras.serverDecides) await requireHedgeToChange(ports, client, action, request, seen);
+      if (extras.serverDecides) return;
+      // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
+      await positionBefore();
+      const book = seen.book;
+      if (book?.state !== 'flat' || book.opening.length > 0) return;
+      throw new PreTradeCheckError(
+        'no_open_hedge',
+        `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+        { market, side },
+        `Check ${seePositions}; open one with \`${ports.hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
+      );
     },
-    preview: kind.quotesFirst
-      ? async () => {
-          await extras.preview?.();
-          await quoteAddition(ports, client, request, seen);
-        }
-      : extras.preview,
+    // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).
+    preview:
+      action === 'add'
+        ? async () => {
+            await extras.preview?.();
+            const position = await positionBefore();
+            if (!position) {
+              ports.notify({
+                kind: 'addition-not-quoted',
+                level: 'note',
+                text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (${seePositions}).`,
+              });
+              return;
+            }
+            // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
+            const hedge =
+              position.maturityAt === undefined && position.hedgeId
+                ? await client.getHedge(position.hedgeId).catch(() => undefined)
+                : undefined;
+            const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
+            const now = ports.clock.now();
+            const quote = (seen.quote = await client.createQuote({
+              market,
+              side,
+              notional_usd: notionalUsd,
+              tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
+            }));
+            ports.notify({
+              kind: 'addition-quote',
+              level: 'note',
+              text: `The addition of ${formatUsd(notionalUsd)} to the ${side} hedge on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
+              data: { quote },
+              show: { card: 'addition-quote', quote, maturityAt, daysLeft: daysUntil(maturityAt, now), position },
+            });
+          }
+        : extras.preview,
     // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
     before: async () => {
       const [position, balance] = await Promise.all([
-        positionBefore(ports, client, request, seen),
-        kind.readsBalance ? readBalance(ports, client) : undefined,
+        positionBefore(),
+        // A reduce: what it released, from the balance before and after.
+        action === 'reduce' ? readBalance() : undefined,
       ]);
       seen.before = position;
       seen.balanceBeforeUsdc = balance;
@@ -359,143 +392,107 @@ export function changeAction(
       };
     },
     question: () =>
-      kind.question(
-        request,
-        seen.quote
-          ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront`
-          : '',
-      ),
-    send: (key, hooks) => kind.send(client, request, key, hooks),
+      action === 'add'
+        ? `Add ${formatUsd(notionalUsd)} to the ${side} hedge on ${market}${seen.quote ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront` : ''}?`
+        : `Remove ${formatUsd(notionalUsd)} from the ${side} hedge on ${market}?`,
+    send: (key, hooks) => client[kind.send](request, key, hooks),
     trades: async () => [{ market, notionalUsd }],
-    reconcile: async (entry) =>
-      (await reconcileChange(ports, client, entry, { action, market, side, notionalUsd })) as Awaited<
-        ReturnType<NonNullable<WriteAction<SubmittedAction, ChangeResult | undefined>['reconcile']>>
-      >,
+    // The side's notional now, against the one recorded before the send.
+    reconcile: async (entry) => {
+      const answer = submittedAnswer(entry);
+      const baseline = entry.context?.baseline_notional_usd;
+      // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
+      const { position } = await sideInStep(ports, client, market, side);
+      const now = position?.notionalUsd;
+      const shown =
+        position === undefined
+          ? `no ${side} position on ${market}`
+          : now === undefined
+            ? `a ${side} position without a readable notional`
+            : `the ${side} side is ${formatUsd(now)}`;
+      if (typeof baseline !== 'number') {
+        return {
+          verdict: 'unknown',
+          evidence: `${shown} now, and the side was not in the positions list before the ${action} was sent, so there is nothing to compare with`,
+        };
+      }
+      const before = entry.context?.hedge_id;
+      if (typeof before === 'string' && position?.hedgeId !== undefined && position.hedgeId !== before) {
+        return {
+          verdict: 'unknown',
+          evidence: `${shown} now, under another hedge (${safeText(position.hedgeId)}) than before the ${action} (${safeText(before)})`,
+        };
+      }
+      const expected = expectedAfterChange(action, baseline, notionalUsd);
+      const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${action} was sent, and would be ${expected.notionalUsd > CENT ? formatUsd(expected.notionalUsd) : 'closed'} after it`;
+      if ((now !== undefined && near(now, expected.notionalUsd)) || (position === undefined && expected.closes))
+        return { verdict: 'landed', evidence, answer };
+      // The notional it had before is no proof: a change outside the journal may have moved it back.
+      return { verdict: 'unknown', evidence };
+    },
     submitted: (answer) => ({
       hedge_id: answer.hedge_id ?? undefined,
       order_tx_hash: answer.order_tx_hash ?? undefined,
     }),
-    wait: (answer, run) => waitForChange(ports, client, request, kind, seen, answer, run),
-    outcome: () => 'done',
+    // Until the positions list shows the change, then the hedge is read (and a reduce's balance and record).
+    wait: async (answer, { startedAt, before, sentEarlier }) => {
+      const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
+      if (baseline === undefined) {
+        // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
+        throw new UnresolvedError(
+          `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
+          {
+            hint: `Look at ${seePositions} and \`${ports.hedgeCommand('hedges')}\`, then record what happened:`,
+            details: { market, side },
+          },
+        );
+      }
+      const outcome = await waitForOwnChange(ports, {
+        label: `${sentLine(action, answer.order_tx_hash, sentEarlier)}, waiting for it to land`,
+        startedAt,
+        market,
+        side,
+        baselineNotionalUsd: baseline,
+        changeUsd: notionalUsd,
+        action,
+      });
+      // Confirmed by the positions list; the hedge itself is read once more to show it whole.
+      const hedgeId =
+        answer.hedge_id ??
+        outcome.position?.hedgeId ??
+        (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
+      const expected = expectedAfterChange(action, baseline, notionalUsd);
+      if (outcome.closed && !expected.closes) await sideGoneFirst(baseline, expected.notionalUsd, hedgeId);
+      // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
+      else {
+        seen.after = await alsoInEveryView(ports, `The positions list shows the ${action}`, () =>
+          readSideInStep(ports, client, market, side, (book) =>
+            outcome.closed ? book.state === 'flat' : near(book.recordsUsd, expected.notionalUsd),
+          ),
+        );
+      }
+      const [hedge, balanceAfterUsdc, realized] = await Promise.all([
+        hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
+        seen.balanceBeforeUsdc !== undefined ? readBalance() : undefined,
+        // A reduce of about the whole position closed it: its record says what it realized.
+        outcome.closed && hedgeId && ports.forPeople ? findClosedRecord(ports, hedgeId) : undefined,
+      ]);
+      return {
+        ...outcome,
+        hedge,
+        balanceAfterUsdc,
+        realized,
+        before: seen.before,
+        quotedPrice: seen.quote?.pricing.execution_price,
+        balanceBeforeUsdc: seen.balanceBeforeUsdc,
+      };
+    },
     sideAfter: () => seen.after,
   };
 }
 
-/** Waits until the positions list shows the change, then reads the hedge (and a reduce's balance and record). */
-async function waitForChange(
-  ports: FlowPorts,
-  client: HedgeClient,
-  request: ChangeRequest,
-  kind: ChangeKind,
-  seen: ChangeSeen,
-  answer: SubmittedAction,
-  { startedAt, before, sentEarlier }: { startedAt: number; before?: Record<string, unknown>; sentEarlier?: boolean },
-) {
-  const { market, side } = request;
-  const { action } = kind;
-  const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
-  if (baseline === undefined) {
-    // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
-    throw new UnresolvedError(
-      `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
-      {
-        hint: `Look at \`${ports.hedgeCommand('positions')}\` and \`${ports.hedgeCommand('hedges')}\`, then record what happened:`,
-        details: { market, side },
-      },
-    );
-  }
-  const outcome = await waitForOwnChange(ports, {
-    label: `${sentLine(action, answer.order_tx_hash, sentEarlier)}, waiting for it to land`,
-    startedAt,
-    market,
-    side,
-    baselineNotionalUsd: baseline,
-    changeUsd: request.notional_usd,
-    action,
-  });
-  // Confirmed by the positions list; the hedge itself is read once more to show it whole.
-  const hedgeId =
-    answer.hedge_id ??
-    outcome.position?.hedgeId ??
-    (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
-  const expected = expectedAfterChange(action, baseline, request.notional_usd);
-  if (outcome.closed && !expected.closes) await sideGoneFirst(ports, client, request, action, baseline, hedgeId);
-  // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
-  else {
-    seen.after = await alsoInEveryView(ports, `The positions list shows the ${action}`, () =>
-      readSideInStep(ports, client, market, side, (book) =>
-        outcome.closed ? book.state === 'flat' : Math.abs(book.recordsUsd - expected.notionalUsd) < 0.005,
-      ),
-    );
-  }
-  const [hedge, balanceAfterUsdc, realized] = await Promise.all([
-    hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
-    seen.balanceBeforeUsdc !== undefined ? readBalance(ports, client) : undefined,
-    // A reduce of about the whole position closed it: its record says what it realized.
-    outcome.closed && hedgeId && ports.forPeople ? findClosedRecord(ports, hedgeId) : undefined,
-  ]);
-  return {
-    ...outcome,
-    hedge,
-    balanceAfterUsdc,
-    realized,
-    before: seen.before,
-    quotedPrice: seen.quote?.pricing.execution_price,
-    balanceBeforeUsdc: seen.balanceBeforeUsdc,
-  };
-}
-
-/** The side left the positions list although this change would not close it: settled or closed. */
-async function sideGoneFirst(
-  ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>,
-  client: HedgeClient,
-  request: ChangeRequest,
-  action: 'add' | 'reduce',
-  baseline: number,
-  hedgeId: string | undefined,
-) {
-  const { market, side, notional_usd: changeUsd } = request;
-  const expected = expectedAfterChange(action, baseline, changeUsd).notionalUsd;
-  const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
-  const notional = hedge?.notional_usd;
-  const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
-  if (notional !== undefined && near(notional, expected)) {
-    ports.notify({
-      kind: 'change-then-settled',
-      level: 'note',
-      text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
-    });
-    return;
-  }
-  const details = {
-    market,
-    side,
-    hedge_id: hedgeId ?? null,
-    before_usd: baseline,
-    ...(notional === undefined ? {} : { hedge_notional_usd: notional }),
-  };
-  if (notional !== undefined && near(notional, baseline)) {
-    throw new NotAppliedError(
-      `The ${action} of ${formatUsd(changeUsd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
-      {
-        hint: `The side is flat now: see \`${ports.hedgeCommand('positions')}\`; open a new hedge if it should be covered.`,
-        details,
-      },
-    );
-  }
-  throw new UnresolvedError(
-    `The ${side} side of ${market} left the positions list during the ${action}, and ${hedge ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
-    { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
-  );
-}
-
-export interface CloseResult {
-  market: string;
-  side: string;
-  estimate?: number;
-  hedgeId?: string;
-  realized?: HistoryRecord;
-}
+/** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
+export type CloseResult = Extract<TradeView, { kind: 'close-landed' }>['closed'];
 
 export function closeAction(
   ports: FlowPorts,
@@ -513,15 +510,11 @@ export function closeAction(
   /** The side as every view showed it once the close was seen there. */
   let after: SideAfter | undefined;
   return {
+    ...extras,
     command: 'close',
     verb: 'close a position',
     side: { market, side },
-    argv: extras.argv,
-    group: extras.group,
-    leg: extras.leg,
     plan: (key) => client.planClose(request, key),
-    check: extras.check,
-    preview: extras.preview,
     // What closing is expected to return: the position's net margin right before the close.
     before: async () => {
       const views = await SideViews.read(client, (line) => ports.log(line));
@@ -553,10 +546,57 @@ export function closeAction(
       traded = cents(inBook + landing);
       return [{ market, notionalUsd: traded }];
     },
-    reconcile: async (entry) =>
-      (await reconcileClose(ports, client, entry, request)) as Awaited<
-        ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>
-      >,
+    // The side's presence in the positions list.
+    reconcile: async (entry) => {
+      const { position, filled } = await sideInStep(ports, client, market, side);
+      const answer = submittedAnswer(entry);
+      const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
+      if (!position) {
+        const gone = `the ${side} side of ${market} is no longer in the positions list`;
+        const context = entry.context;
+        const hedgeAtSend = typeof context?.hedge_id === 'string' ? context.hedge_id : undefined;
+        // The side read before the send (journaled with the entry) was already empty: a gone side is not this close's doing.
+        if (context !== undefined && hedgeAtSend === undefined && typeof context.notional_usd !== 'number') {
+          const evidence = `${gone}, and it was not open when the close was about to be sent`;
+          return { verdict: neverAnswered ? 'not-landed' : 'unknown', evidence };
+        }
+        // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
+        if (typeof context?.notional_usd === 'number' && context.notional_usd <= CENT) {
+          return {
+            verdict: 'unknown',
+            evidence: `${gone}, but the changes the journal knows landed since this close began had already emptied it`,
+          };
+        }
+        // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
+        if (hedgeAtSend !== undefined) {
+          const hedge = await client.getHedge(hedgeAtSend).catch(() => undefined);
+          const maturity = hedge?.maturity_at ? Date.parse(String(hedge.maturity_at)) : Number.NaN;
+          // The latest the server's clock can read: a hedge that may have matured may have settled.
+          const now = client.transport.serverNow().latestMs;
+          if (!hedge || !Number.isFinite(maturity) || maturity <= now) {
+            const why = !hedge
+              ? `its hedge ${safeText(hedgeAtSend)} cannot be read`
+              : !Number.isFinite(maturity)
+                ? `its hedge ${safeText(hedgeAtSend)} shows no maturity`
+                : `its hedge ${safeText(hedgeAtSend)} reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
+            return { verdict: 'unknown', evidence: `${gone}, but ${why}` };
+          }
+        }
+        return { verdict: 'landed', evidence: gone, answer };
+      }
+      const before = entry.context?.hedge_id;
+      if (typeof before === 'string' && position.hedgeId !== undefined && position.hedgeId !== before) {
+        return {
+          verdict: 'unknown',
+          evidence: `the ${side} side of ${market} is open under another hedge (${safeText(position.hedgeId)}) than the one it was to close (${safeText(before)})`,
+        };
+      }
+      const evidence = `the ${side} side of ${market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
+      // A close ends every hedge of the side: the one it was to close still filled is proof it did not land.
+      if (neverAnswered && typeof before === 'string' && filled.includes(before))
+        return { verdict: 'not-landed', evidence: `${evidence}, and its hedge ${safeText(before)} is still filled` };
+      return { verdict: 'unknown', evidence };
+    },
     // What it closed, for an agent's daily cap: the larger of the server's word and the book's figure.
     submitted: (answer) => {
       const said = readNumber(answer.notional_usd);
@@ -599,17 +639,12 @@ export function closeAction(
         realized,
       };
     },
-    outcome: () => 'done',
     sideAfter: () => after,
   };
 }
 
 /** Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound. */
-async function addsStillLanding(
-  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'origin'>,
-  market: string,
-  side: string,
-) {
+async function addsStillLanding(ports: FlowPorts, market: string, side: string) {
   const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
   const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
   const landing = (await journal.list({ since })).filter((entry) => {
@@ -630,48 +665,20 @@ async function addsStillLanding(
 }
 
 /** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
-export function stepAction(
-  ports: FlowPorts,
-  client: HedgeClient,
-  step: PlanStep,
-  group: string,
-  leg: string,
-): WriteAction<unknown, unknown> {
-  const { market, side } = step;
-  const amount = Math.abs(step.deltaUsd);
-  switch (step.action) {
-    case 'open': {
-      if (step.tenorDays === undefined)
-        throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
-      const request = {
-        market,
-        side,
-        notional_usd: amount,
-        tenor_days: step.tenorDays,
-        ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
-      };
-      return openAction(ports, client, request, { argv: openArgv(request), group, leg }) as WriteAction<
-        unknown,
-        unknown
-      >;
-    }
-    case 'add':
-    case 'reduce': {
-      const request = { market, side, notional_usd: amount };
-      return changeAction(ports, client, step.action, request, {
-        argv: changeArgv(step.action, request),
-        group,
-        leg,
-      }) as WriteAction<unknown, unknown>;
-    }
-    case 'close':
-      return closeAction(
-        ports,
-        client,
-        { market, side },
-        { argv: closeArgv({ market, side }), group, leg },
-      ) as WriteAction<unknown, unknown>;
-  }
+export function stepAction(ports: FlowPorts, client: HedgeClient, step: PlanStep, group: string, leg: string) {
+  const { action, market, side, tenorDays } = step;
+  const from = { group, leg };
+  const change = { market, side, notional_usd: Math.abs(step.deltaUsd) };
+  if (action === 'close') return actionFromJournal(ports, client, action, { market, side }, closeArgv(change), from)!;
+  if (action !== 'open') return actionFromJournal(ports, client, action, change, changeArgv(action, change), from)!;
+  if (tenorDays === undefined)
+    throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
+  const request = {
+    ...change,
+    tenor_days: tenorDays,
+    ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
+  };
+  return actionFromJournal(ports, client, action, request, openArgv(request), from)!;
 }
 
 /** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
@@ -684,24 +691,12 @@ export function actionFromJournal(
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
   from: { group?: string; leg?: string } = {},
 ): WriteAction<unknown, unknown> | undefined {
-  const extras = { argv, group: from.group, leg: from.leg };
-  switch (command as TradeCommand) {
-    case 'open':
-      return openAction(ports, client, body as unknown as OpenRequest, extras) as WriteAction<unknown, unknown>;
-    case 'add':
-    case 'reduce':
-      return changeAction(
-        ports,
-        client,
-        command as 'add' | 'reduce',
-        client.changeRequestFromBody(body),
-        extras,
-      ) as WriteAction<unknown, unknown>;
-    case 'close':
-      return closeAction(ports, client, body as unknown as SideRequest, extras) as WriteAction<unknown, unknown>;
-    default:
-      return undefined;
-  }
+  const extras = { ...from, argv };
+  if (command === 'open') return openAction(ports, client, body as unknown as OpenRequest, extras);
+  if (command === 'add' || command === 'reduce')
+    return changeAction(ports, client, command, client.changeRequestFromBody(body), extras);
+  if (command === 'close') return closeAction(ports, client, body as unknown as SideRequest, extras);
+  return undefined;
 }
 
 /** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */
@@ -711,51 +706,35 @@ export function tradeView(
   body: Record<string, unknown>,
 ): TradeView | undefined {
   if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return undefined;
-  switch (command as TradeCommand) {
-    case 'open':
-      return outcome.kind === 'submitted'
-        ? { kind: 'open-submitted', answer: outcome.answer as OpenedHedge }
-        : { kind: 'open-resolved', hedge: outcome.result as Hedge };
-    case 'add':
-    case 'reduce': {
-      const action = command as 'add' | 'reduce';
-      const answer = outcome.answer as SubmittedAction;
-      const result = outcome.kind === 'resolved' ? (outcome.result as ChangeResult | undefined) : undefined;
-      if (!result) return { kind: 'change-submitted', action, answer };
-      const baseline = outcome.entry.context?.baseline_notional_usd;
-      const change = {
-        action,
-        market: String(body.market ?? ''),
-        side: body.side === 'sell' ? 'sell' : 'buy',
-        notionalUsd:
-          typeof body.notional_usd === 'number' ? body.notional_usd : Number(body.notional_usd ?? body.amount_usd),
-        closed: result.closed,
-        afterNotionalUsd: result.notionalUsd,
-        position: result.position,
-        before: result.before,
-        hedge: result.hedge,
-        realized: result.realized,
-        quotedPrice: result.quotedPrice,
-        balanceBeforeUsdc: result.balanceBeforeUsdc,
-        balanceAfterUsdc: result.balanceAfterUsdc,
-        baselineUsd: typeof baseline === 'number' ? baseline : undefined,
-      } as const;
-      return { kind: 'change-landed', change, answer };
-    }
-    case 'close':
-      return outcome.kind === 'submitted'
-        ? { kind: 'close-submitted', answer: outcome.answer as SubmittedAction }
-        : { kind: 'close-landed', closed: outcome.result as CloseResult, answer: outcome.answer as SubmittedAction };
-    default:
-      return undefined;
-  }
+  const submitted = outcome.kind === 'submitted';
+  const answer = outcome.answer as SubmittedAction;
+  if (command === 'open')
+    return submitted
+      ? { kind: 'open-submitted', answer: outcome.answer as OpenedHedge }
+      : { kind: 'open-resolved', hedge: outcome.result as Hedge };
+  if (command === 'close')
+    return submitted
+      ? { kind: 'close-submitted', answer }
+      : { kind: 'close-landed', closed: outcome.result as CloseResult, answer };
+  if (command !== 'add' && command !== 'reduce') return undefined;
+  const result = submitted ? undefined : (outcome.result as ChangeResult | undefined);
+  if (!result) return { kind: 'change-submitted', action: command, answer };
+  const baseline = outcome.entry.context?.baseline_notional_usd;
+  const change = {
+    ...result,
+    action: command,
+    market: String(body.market ?? ''),
+    side: body.side === 'sell' ? 'sell' : 'buy',
+    notionalUsd:
+      typeof body.notional_usd === 'number' ? body.notional_usd : Number(body.notional_usd ?? body.amount_usd),
+    afterNotionalUsd: result.notionalUsd,
+    baselineUsd: typeof baseline === 'number' ? baseline : undefined,
+  } as const;
+  return { kind: 'change-landed', change, answer };
 }
 
 /** An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure). */
-export function tradeFailure(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  view: TradeView | undefined,
-): OrderFailedError | undefined {
+export function tradeFailure(ports: FlowPorts, view: TradeView | undefined) {
   if (view?.kind !== 'open-resolved' || view.hedge.status !== 'failed') return undefined;
   const hedge = view.hedge;
   return new OrderFailedError(
@@ -763,4 +742,23 @@ export function tradeFailure(
     hedge.id,
     `Check the market with \`${ports.hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
   );
+}
+
+// Before an earlier action is sent again, the book is compared with what its journal entry recorded before it
+// was first sent.
+
+/** What the server answered an add, a reduce or a close with, as the entry recorded it. */
+function submittedAnswer(entry: JournalEntry) {
+  return {
+    status: 'submitted',
+    ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}),
+    ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}),
+  };
+}
+
+/** The side once its views agree: in step, its positions line and the ids of its filled hedges; flat, none. */
+async function sideInStep(ports: FlowPorts, client: HedgeClient, market: string, side: Side) {
+  const { book, positions } = await readSideInStep(ports, client, market, side);
+  if (book.state !== 'in-step') return { filled: [] };
+  return { position: findSide(positions, market, side), filled: book.filled.map((record) => record.id) };
 }

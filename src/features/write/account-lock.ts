@@ -25,7 +25,7 @@ export async function withAccountLock<T>(
   what: string,
   parts: string[],
   body: (run: LockedRun) => Promise<T>,
-): Promise<T> {
+) {
   const journal = await ports.journal();
   const { environment, host, keyId } = await identityOf(ports);
   const scope = [environment, host, keyId, ...parts].join('|');
@@ -48,7 +48,7 @@ export async function withAccountLock<T>(
     answer = await journal.lock(scope, { waitMs });
     if (!answer.held) {
       throw new HeldError(
-        `${capitalised(what)} is still held by another hedge process (${safeText(describeHolder(answer.holder))}); this run stopped waiting and sent nothing.`,
+        `${what[0]!.toUpperCase()}${what.slice(1)} is still held by another hedge process (${safeText(describeHolder(answer.holder))}); this run stopped waiting and sent nothing.`,
         {
           holder: answer.holder,
           details: { scope: parts.join('|') },
@@ -66,12 +66,7 @@ export async function withAccountLock<T>(
 }
 
 /** One change in flight per side: a move of a side nobody holding its lock made is an actor outside hedge. */
-export function withSideLock<T>(
-  ports: FlowPorts,
-  market: string,
-  side: string,
-  body: (run: LockedRun) => Promise<T>,
-): Promise<T> {
+export function withSideLock<T>(ports: FlowPorts, market: string, side: string, body: (run: LockedRun) => Promise<T>) {
   return withAccountLock(
     ports,
     `the ${side} side of ${market.toUpperCase()}`,
@@ -85,17 +80,13 @@ export async function withSideLocks<T>(
   ports: FlowPorts,
   sides: ReadonlyArray<{ market: string; side: string }>,
   body: () => Promise<T>,
-): Promise<T> {
-  const unique = [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one])).entries()]
+) {
+  return [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one]))]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, one]) => one);
-  const take = (index: number): Promise<T> =>
-    index === unique.length
-      ? body()
-      : withSideLock(ports, unique[index]!.market, unique[index]!.side, () => take(index + 1));
-  return take(0);
-}
-
-function capitalised(text: string) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+    .reduceRight(
+      (inner, [, one]) =>
+        () =>
+          withSideLock(ports, one.market, one.side, inner),
+      body,
+    )();
 }

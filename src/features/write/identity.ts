@@ -14,7 +14,7 @@ export interface Identity {
 }
 
 /** Where the current credentials send, in the journal's own terms. */
-export async function identityOf(ports: Pick<FlowPorts, 'credentials' | 'origin'>): Promise<Identity> {
+export async function identityOf(ports: Pick<FlowPorts, 'credentials' | 'origin'>) {
   const credentials = await ports.credentials();
   const { keyFingerprint } = await import('../../platform/journal/index.js');
   return {
@@ -31,7 +31,7 @@ export async function identityOf(ports: Pick<FlowPorts, 'credentials' | 'origin'
 export function sentBy(
   identity: Pick<Identity, 'environment' | 'host' | 'keyId'>,
   entry: Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'>,
-): boolean {
+) {
   return (
     entry.environment === identity.environment &&
     entry.base_url_host === identity.host &&
@@ -43,7 +43,7 @@ export function sentBy(
 const sealers = new WeakMap<object, RowSealer>();
 
 /** The sealer of the current API key. */
-export async function rowSealerOf(ports: Pick<FlowPorts, 'credentials'>): Promise<RowSealer> {
+export async function rowSealerOf(ports: Pick<FlowPorts, 'credentials'>) {
   const credentials = await ports.credentials();
   let sealer = sealers.get(credentials);
   if (!sealer) {

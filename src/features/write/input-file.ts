@@ -25,7 +25,7 @@ export async function readInputFile(
   what: string,
   pipeExample?: string,
   whenTooLarge = 'split it, or keep the rows that matter',
-): Promise<{ text: string; sourceName: string }> {
+) {
   if (ports.targetFiles) return ports.targetFiles.read(file);
   if (ports.origin === 'agent')
     throw new UsageError(
@@ -75,7 +75,7 @@ function whatToDo(error: unknown, file: string, whenTooLarge: string) {
 }
 
 /** The command's signal, and --timeout's deadline (on the command's clock) when there is one. */
-function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>) {
+function boundedSignal(ports: FlowPorts) {
   const controller = new AbortController();
   const stop = () => controller.abort(ports.signal.reason);
   if (ports.signal.aborted) stop();
@@ -101,7 +101,7 @@ export function inputFileProblems(
   sourceName: string,
   problems: ReadonlyArray<{ line: number; message: string }>,
   hint: string,
-): UsageError {
+) {
   const shown = safeText(sourceName);
   const lines = problems.map(
     (problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`,
@@ -114,7 +114,7 @@ export function inputFileProblems(
 }
 
 /** At most MAX_PROBLEM_LINES lines, then `… and N more problems`. */
-export function listedProblems(lines: readonly string[]): string[] {
+export function listedProblems(lines: readonly string[]) {
   if (lines.length <= MAX_PROBLEM_LINES) return [...lines];
   const more = lines.length - MAX_PROBLEM_LINES;
   return [...lines.slice(0, MAX_PROBLEM_LINES), `… and ${more} more problem${more === 1 ? '' : 's'}`];

@@ -6,11 +6,7 @@ import { JournalError, type Journal, type JournalEntry } from '../../platform/jo
 import type { FlowPorts } from '../../platform/runtime/context.js';
 
 /** The entry for an id or a unique part of one. */
-export async function findJournalEntry(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  journal: Journal,
-  id: string,
-): Promise<JournalEntry> {
+export async function findJournalEntry(ports: FlowPorts, journal: Journal, id: string) {
   if (id.trim() === '') throw new UsageError('id: a journal id (a_…) or a unique part of one is required.');
   let entry: JournalEntry | undefined;
   try {

@@ -20,10 +20,7 @@ export class NotConfirmedError extends DeclinedError {
 }
 
 /** `action` completes "this will …" and "--yes is required to …": "open a hedge", "close a position". */
-export async function guardLiveAction(
-  ports: FlowPorts,
-  input: { action: string; dryRun: boolean },
-): Promise<LiveGuard> {
+export async function guardLiveAction(ports: FlowPorts, input: { action: string; dryRun: boolean }) {
   const credentials = await ports.credentials();
   const live = credentials.environment === 'live';
   if (live) {
@@ -50,11 +47,7 @@ export async function guardLiveAction(
 }
 
 /** A yes/no question defaulting to No (`live`: marked LIVE); anything but Yes stops the command before it sends. */
-export async function confirmOrStop(
-  ports: Pick<FlowPorts, 'confirm'>,
-  question: string,
-  options: { live?: boolean } = {},
-): Promise<void> {
+export async function confirmOrStop(ports: FlowPorts, question: string, options: { live?: boolean } = {}) {
   const yes = await ports.confirm({ message: question, default: false, live: options.live });
   if (!yes) throw new NotConfirmedError();
 }

@@ -8,25 +8,18 @@ import { safeText } from '../../core/security/safe-text.js';
 import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmOrStop } from './live-guard.js';
 
-/** Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too). */
-async function rowTrustOf(ports: Pick<FlowPorts, 'credentials'>, entry: JournalEntry) {
-  return (await rowSealerOf(ports)).trust(entry);
-}
-
 /** Which rows a decision may count: only those that verify under this key. */
-export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>): Promise<(entry: JournalEntry) => boolean> {
+export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>) {
   const sealer = await rowSealerOf(ports);
-  return (entry) => sealer.trust(entry) === 'verified';
+  return (entry: JournalEntry) => sealer.trust(entry) === 'verified';
 }
 
 /**
  * Refuses (exit 13, nothing sent) a row that is not this account's own, or an unresolved one whose key already has
  * a finished row: a row is valid once. */
-export async function requireOwnRow(
-  ports: Pick<FlowPorts, 'credentials' | 'hedgeCommand' | 'journal'>,
-  entry: JournalEntry,
-): Promise<void> {
-  const trust = await rowTrustOf(ports, entry);
+export async function requireOwnRow(ports: FlowPorts, entry: JournalEntry) {
+  // Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too).
+  const trust = (await rowSealerOf(ports)).trust(entry);
   const twins = (await (await ports.journal()).list({ idempotencyKey: entry.idempotency_key })).filter(
     (other) => other.id !== entry.id,
   );
@@ -50,16 +43,12 @@ export async function requireOwnRow(
 }
 
 /** Whether the row was begun on another machine than this one (a team store's row). */
-export function begunElsewhere(entry: Pick<JournalEntry, 'host'>): boolean {
+export function begunElsewhere(entry: Pick<JournalEntry, 'host'>) {
   return typeof entry.host === 'string' && entry.host !== hostname();
 }
 
 /** A row begun on another machine is resumed here only on a person's word (--yes, or a yes at a prompt; else exit 2). */
-export async function confirmRowFromElsewhere(
-  ports: Pick<FlowPorts, 'interactive' | 'confirmedAhead' | 'confirm'>,
-  entry: JournalEntry,
-  what: string,
-): Promise<void> {
+export async function confirmRowFromElsewhere(ports: FlowPorts, entry: JournalEntry, what: string) {
   if (!begunElsewhere(entry) || ports.confirmedAhead) return;
   const from = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}) was begun on ${safeText(String(entry.host))}, not on this machine`;
   if (!ports.interactive) {
@@ -72,7 +61,7 @@ export async function confirmRowFromElsewhere(
 
 /** The seal verdict of each unresolved row, for `hedge journal`; undefined when there is none or no key. */
 export async function checkUnresolvedRows(
-  ports: Pick<FlowPorts, 'credentials' | 'origin'>,
+  ports: FlowPorts,
   entries: readonly JournalEntry[],
 ): Promise<Map<string, RowCheck> | undefined> {
   const unresolved = entries.filter(isUnresolved);

@@ -1,5 +1,5 @@
 // Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
-import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../../platform/api/schemas.js';
+import type { Hedge, HedgeStatus, Side } from '../../platform/api/schemas.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
@@ -34,7 +34,8 @@ export interface PollOptions<T> {
   poll(): Promise<T>;
   isDone(value: T): boolean;
   timedOut(last: T | undefined, waitedMs: number): Error;
-  interrupted(last: T | undefined): Error;
+  /** What stands when Ctrl-C stops the wait (after "Stopped waiting."; the hint is the check command). */
+  interrupted: string;
   checkCommand: string;
   cadence?: PollCadence;
 }
@@ -44,10 +45,7 @@ function seconds(ms: number) {
 }
 
 /** Polls until `isDone`, within ports.deadline, with a spinner on a terminal. */
-export async function pollUntil<T>(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'startProgress'>,
-  options: PollOptions<T>,
-): Promise<T> {
+export async function pollUntil<T>(ports: FlowPorts, options: PollOptions<T>) {
   const { clock, signal } = ports;
   const deadline = ports.waitDeadline(options.startedAt);
   const cadence = options.cadence ?? POLL_CADENCE;
@@ -55,17 +53,22 @@ export async function pollUntil<T>(
   let delay = cadence.firstDelayMs;
   let last: T | undefined;
   const progress = await ports.startProgress(options.label, options.startedAt);
+  const interrupted = () =>
+    new InterruptedError(`Stopped waiting. ${options.interrupted}`, {
+      hint: `Check it with: ${options.checkCommand}`,
+      stoppedBy: signal.reason,
+    });
   const pause = async (ms: number) => {
     if (ms <= 0) return;
     try {
       await clock.sleep(ms, signal);
     } catch {
-      throw options.interrupted(last);
+      throw interrupted();
     }
   };
   try {
     for (;;) {
-      if (signal.aborted) throw options.interrupted(last);
+      if (signal.aborted) throw interrupted();
       const dueAt = lastPollAt + delay;
       if (deadline !== undefined && dueAt >= deadline) {
         // No further poll fits before the deadline: wait it out, then report the action as pending.
@@ -77,7 +80,7 @@ export async function pollUntil<T>(
       try {
         last = await options.poll();
       } catch (error) {
-        if (signal.aborted || error instanceof InterruptedError) throw options.interrupted(last);
+        if (signal.aborted || error instanceof InterruptedError) throw interrupted();
         if (deadline !== undefined && clock.now() >= deadline)
           throw options.timedOut(last, clock.now() - options.startedAt);
         throw withActionStands(error, options.checkCommand);
@@ -94,25 +97,18 @@ export async function pollUntil<T>(
 /** A poll that failed after the transport's retries: the action itself still stands. */
 function withActionStands(error: unknown, checkCommand: string) {
   const hint = `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`;
-  if (error instanceof NetworkError) {
-    return new NetworkError(error.message, {
-      endpoint: error.endpoint,
-      attempts: error.attempts,
-      status: error.status,
-      code: error.code,
-      hint,
-      cause: error.cause,
-    });
-  }
-  if (error instanceof InvalidResponseError) {
-    return new InvalidResponseError(error.message, {
-      endpoint: error.endpoint,
-      status: error.status,
-      hint,
-      cause: error.cause,
-    });
-  }
-  return error;
+  if (!(error instanceof NetworkError || error instanceof InvalidResponseError)) return error;
+  const { message, endpoint, cause } = error;
+  return error instanceof NetworkError
+    ? new NetworkError(message, {
+        endpoint,
+        attempts: error.attempts,
+        status: error.status,
+        code: error.code,
+        hint,
+        cause,
+      })
+    : new InvalidResponseError(message, { endpoint, status: error.status, hint, cause });
 }
 
 export interface HedgeWaitOptions {
@@ -122,7 +118,7 @@ export interface HedgeWaitOptions {
 }
 
 /** Polls GET /hedges/{id} until the hedge is final; a failed hedge is returned, not thrown. */
-export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, options: HedgeWaitOptions): Promise<Hedge> {
+export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, options: HedgeWaitOptions) {
   if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
   const client = await ports.client();
   const resume = ports.hedgeCommand('hedges', hedgeId, '--wait');
@@ -138,11 +134,7 @@ export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, opti
         resume,
         last ?? options.initial,
       ),
-    interrupted: () =>
-      new InterruptedError(`Stopped waiting. The order stands: hedge ${hedgeId} is still being processed.`, {
-        hint: `Check it with: ${resume}`,
-        stoppedBy: ports.signal.reason,
-      }),
+    interrupted: `The order stands: hedge ${hedgeId} is still being processed.`,
   });
 }
 
@@ -158,34 +150,24 @@ export interface ChangeWaitOptions {
   action: 'add' | 'reduce';
 }
 
-export interface ChangeOutcome {
-  position?: BookPosition;
-  notionalUsd?: number;
-  closed: boolean;
-}
-
 /** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
 const WHOLE_REDUCE_SHARE = 0.01;
 
 /** What the side should show once this change landed: a notional, or gone (a whole reduce). */
-export function expectedAfterChange(
-  action: 'add' | 'reduce',
-  baselineUsd: number,
-  changeUsd: number,
-): { notionalUsd: number; closes: boolean } {
+export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: number, changeUsd: number) {
   const notionalUsd = action === 'add' ? baselineUsd + changeUsd : baselineUsd - changeUsd;
   return { notionalUsd, closes: action === 'reduce' && notionalUsd <= baselineUsd * WHOLE_REDUCE_SHARE };
 }
 
 /** Waits until an add or reduce shows its own effect in GET /positions (baseline ± this change), never merely a move. */
-export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOptions): Promise<ChangeOutcome> {
+export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOptions) {
   const { label, startedAt, market, side, action, changeUsd, baselineNotionalUsd } = options;
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');
   const expected = expectedAfterChange(action, baselineNotionalUsd, changeUsd);
   const near = (a: number, b: number) => Math.abs(a - b) < NOTIONAL_EPSILON_USD;
   // A line without a notional is sized from all of the side's hedge records (a line may aggregate several).
-  const sized = async (positions: BookPosition[]): Promise<BookPosition[]> => {
+  const sized = async (positions: BookPosition[]) => {
     const position = findSide(positions, market, side);
     if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
     const book = await (
@@ -195,8 +177,8 @@ export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOpti
     return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
   };
   const book = await pollUntil<BookPosition[]>(ports, {
-    label: label,
-    startedAt: startedAt,
+    label,
+    startedAt,
     checkCommand: check,
     poll: async () => sized(await readBook({ client, log: (line) => ports.log(line) })),
     isDone: (current) => {
@@ -211,8 +193,8 @@ export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOpti
           {
             hint: `Look at the side (\`${check}\`, \`${ports.hedgeCommand('journal')}\`), then record what happened.`,
             details: {
-              market: market,
-              side: side,
+              market,
+              side,
               before_usd: baselineNotionalUsd,
               expected_usd: expected.notionalUsd,
               seen_usd: seen,
@@ -225,11 +207,7 @@ export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOpti
         check,
       );
     },
-    interrupted: () =>
-      new InterruptedError(`Stopped waiting. The ${action} stands: it has not shown in the positions list yet.`, {
-        hint: `Check it with: ${check}`,
-        stoppedBy: ports.signal.reason,
-      }),
+    interrupted: `The ${action} stands: it has not shown in the positions list yet.`,
   });
   const position = findSide(book, market, side);
   return { position, notionalUsd: position?.notionalUsd, closed: !position };
@@ -239,14 +217,14 @@ export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOpti
 export async function waitForSideClosed(
   ports: FlowPorts,
   options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
-): Promise<BookPosition[]> {
+) {
   const { label, startedAt, market, side, hedgeId } = options;
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');
   let lastRead: BookPosition[] = [];
   await pollUntil<boolean>(ports, {
-    label: label,
-    startedAt: startedAt,
+    label,
+    startedAt,
     poll: async () => {
       lastRead = await readBook({ client, log: (line) => ports.log(line) });
       const position = findSide(lastRead, market, side);
@@ -261,11 +239,7 @@ export async function waitForSideClosed(
         `The close was accepted, but the ${side} position on ${market} is still in the positions list after ${seconds(waitedMs)}.`,
         check,
       ),
-    interrupted: () =>
-      new InterruptedError(`Stopped waiting. The close stands: the ${side} position on ${market} is still listed.`, {
-        hint: `Check it with: ${check}`,
-        stoppedBy: ports.signal.reason,
-      }),
+    interrupted: `The close stands: the ${side} position on ${market} is still listed.`,
   });
   return lastRead;
 }
@@ -273,10 +247,7 @@ export async function waitForSideClosed(
 const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;
 
 /** Best effort: looks for a closed hedge's record in GET /hedges/history a few times at the polling cadence. */
-export async function findClosedRecord(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'client'>,
-  hedgeId: string,
-): Promise<HistoryRecord | undefined> {
+export async function findClosedRecord(ports: FlowPorts, hedgeId: string) {
   const { clock, signal, deadline } = ports;
   try {
     const client = await ports.client();

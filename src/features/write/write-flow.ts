@@ -1,6 +1,9 @@
 // The one write flow: every state-changing command goes through `runWrite`. The journal entry is on disk before
 // the request leaves, so a killed run leaves a key the next run reuses, and the action happens once.
+import { randomUUID } from 'node:crypto';
 import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
+import { redactKey } from '../../core/security/secrets.js';
+import { echo } from '../../core/input.js';
 import {
   ApiError,
   DeclinedError,
@@ -35,16 +38,12 @@ import {
   type SideAfter,
 } from '../../platform/journal/index.js';
 import { readSideInStep, sideUnchangedSince, type SideBook } from '../book/side-book.js';
-import type { Side } from '../../core/vocabulary.js';
+import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
-import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
-import { makeIdempotencyKey, parseIdempotencyKey } from './idempotency.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
-import { planDryRun, type RenderedDryRun } from './dry-run.js';
-import { guardLiveAction } from './live-guard.js';
-import { gateTheSend } from './send-gate.js';
-import { utcClock, utcDay } from '../../core/utc-text.js';
+import { guardLiveAction, type LiveGuard } from './live-guard.js';
+import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { cents, formatUsd } from '../../core/money.js';
 
 export interface WriteOptions {
@@ -102,6 +101,15 @@ interface WriteRun {
   finished?: boolean;
 }
 
+/** What a wait is handed: when the request left, the facts read before it (`before`), and the run. */
+interface WaitContext {
+  startedAt: number;
+  before?: Record<string, unknown>;
+  run: WriteRun;
+  /** A resume found the earlier send landed and follows it. */
+  sentEarlier?: boolean;
+}
+
 /** One state-changing action, as data and hooks. `S` is the submit answer, `R` the resolution. */
 export interface WriteAction<S, R> {
   command: string;
@@ -120,12 +128,10 @@ export interface WriteAction<S, R> {
   send(key: string, hooks?: SendHooks): Promise<S>;
   /** Journal fields from the submit answer (a close: also what it closed). */
   submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
-  /** Waits until the action resolved; `sentEarlier`: a resume found the earlier send landed and follows it. */
-  wait(
-    answer: S,
-    context: { startedAt: number; before?: Record<string, unknown>; run: WriteRun; sentEarlier?: boolean },
-  ): Promise<R>;
-  outcome(result: R): 'filled' | 'done' | 'failed';
+  /** Waits until the action resolved. */
+  wait(answer: S, context: WaitContext): Promise<R>;
+  /** What the journal records once it resolved (unset: done). */
+  outcome?(result: R): 'filled' | 'done' | 'failed';
   /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
   sideAfter?(): SideAfter | undefined;
   /** A group id and leg name when this action is one leg of several (roll, apply). */
@@ -143,7 +149,7 @@ export interface WriteAction<S, R> {
   /** What the book shows about an earlier send of this action, against what its entry recorded before it. */
   reconcile?(entry: JournalEntry): Promise<Reconciliation<S>>;
   /** How to finish this action when its outcome is unknown; default resumeHint (a leg of several says how its whole action is finished). */
-  resumeHint?(entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string;
+  resumeHint?(entry: JournalEntry): string;
 }
 
 /** What one write did — the flow prints none of it: the command (or keeper, roll, apply, agent) shows it. */
@@ -154,17 +160,12 @@ export type WriteOutcome<S, R> =
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry; run: WriteRun };
 
 /** The hint on every unresolved write: the way to finish it with its own key. */
-function resumeHint(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>) {
+function resumeHint(ports: FlowPorts, entry: JournalEntry) {
   return `The server may have acted. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 }
 
 /** The refusal of a run that found its action carried out by another live process: it sends nothing (exit 11). */
-export function heldError(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  entry: JournalEntry,
-  holder: Holder,
-  more = '',
-): HeldError {
+export function heldError(ports: FlowPorts, entry: JournalEntry, holder: Holder, more = '') {
   const what = `${safeText(entry.command)}${entry.leg ? ` (${safeText(entry.leg)} of ${safeText(entry.group ?? '')})` : ''}`;
   return new HeldError(
     `The same ${what} (journal ${entry.id}, started ${utcClock(entry.created_at)} UTC) is being carried out by another hedge process: ${safeText(describeHolder(holder))}. This run sent nothing${more}.`,
@@ -177,7 +178,7 @@ export function heldError(
 }
 
 /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
-async function holdToResume(ports: Pick<FlowPorts, 'hedgeCommand'>, journal: Journal, entry: JournalEntry) {
+async function holdToResume(ports: FlowPorts, journal: Journal, entry: JournalEntry) {
   const answer = await journal.hold(entry.id);
   if (answer.held) return answer.hold;
   const now = await journal.get(entry.id);
@@ -194,6 +195,8 @@ async function holdToResume(ports: Pick<FlowPorts, 'hedgeCommand'>, journal: Jou
   }
   throw heldError(ports, entry, answer.holder);
 }
+
+const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcome === 'filled';
 
 /** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
 async function chooseKey(
@@ -220,11 +223,9 @@ async function chooseKey(
       );
     }
     // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
-    if (known.outcome === 'done' || known.outcome === 'filled' || isUnresolved(known))
-      await requireOwnRow(ports, known);
+    if (landed(known) || isUnresolved(known)) await requireOwnRow(ports, known);
     // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
-    if (known.outcome === 'done' || known.outcome === 'filled')
-      return { key, resumed: true, entry: known, finished: true };
+    if (landed(known)) return { key, resumed: true, entry: known, finished: true };
     // A row is valid once: a key whose action ended is never sent again, under a second row.
     if (!isUnresolved(known))
       throw new UsageError(
@@ -248,22 +249,16 @@ async function chooseKey(
   }
   if (pending && options.fresh) {
     const holder = await journal.holderOf(pending.id);
-    if (holder) {
-      ports.notify({
-        kind: 'left-to-its-process',
-        level: 'warn',
-        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${utcClock(pending.created_at)} UTC) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`,
-        data: { journal_id: pending.id },
-      });
-    } else {
-      ports.notify({
-        kind: 'set-aside',
-        level: 'warn',
-        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${utcClock(pending.created_at)} UTC, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
-        data: { journal_id: pending.id },
-      });
-      await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
-    }
+    const same = `--new: journal ${pending.id} (the same ${pending.command}, started ${utcClock(pending.created_at)} UTC`;
+    ports.notify({
+      kind: holder ? 'left-to-its-process' : 'set-aside',
+      level: 'warn',
+      text: holder
+        ? `${same}) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`
+        : `${same}, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
+      data: { journal_id: pending.id },
+    });
+    if (!holder) await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
   }
   if (!options.again && match.group === undefined) await refuseRecentRepeat(ports, journal, match, sideNow);
   return { key: makeIdempotencyKey(), resumed: false };
@@ -271,7 +266,7 @@ async function chooseKey(
 
 /** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
 async function refuseRecentRepeat(
-  ports: Pick<FlowPorts, 'clock' | 'env' | 'hedgeCommand'>,
+  ports: FlowPorts,
   journal: Journal,
   match: SameRequest,
   sideNow: (() => Promise<SideBook>) | undefined,
@@ -282,11 +277,7 @@ async function refuseRecentRepeat(
   const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
   const recent = (await journal.list({ since }))
     .filter(
-      (entry) =>
-        (entry.outcome === 'done' || entry.outcome === 'filled') &&
-        entry.group === undefined &&
-        matchesRequest(entry, match) &&
-        endedAt(entry) >= since,
+      (entry) => landed(entry) && entry.group === undefined && matchesRequest(entry, match) && endedAt(entry) >= since,
     )
     .sort((a, b) => endedAt(b) - endedAt(a))[0];
   if (!recent) return;
@@ -324,209 +315,169 @@ export function isRejection(error: unknown): error is ApiError {
   );
 }
 
-export async function runWrite<S, R>(
-  ports: FlowPorts,
-  action: WriteAction<S, R>,
-  options: WriteOptions,
-): Promise<WriteOutcome<S, R>> {
+export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>, options: WriteOptions) {
   const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
   const journal = await ports.journal();
   const identity = await identityOf(ports);
-  const probe = action.plan('');
-  const match: SameRequest = {
-    environment: identity.environment,
-    base_url_host: identity.host,
-    key_id: identity.keyId,
-    command: action.command,
-    body: probe.body ?? null,
-    group: action.group,
-    leg: action.leg,
+  const probe = entryFields(identity, action, '');
+  const match: SameRequest = { ...probe, body: probe.request.body };
+  const hintFor = (entry: JournalEntry) => action.resumeHint?.(entry) ?? resumeHint(ports, entry);
+
+  const carryOut = async (run: WriteRun): Promise<WriteOutcome<S, R>> => {
+    let begun: JournalEntry | undefined;
+    try {
+      // An agent's checks first, on what is about to be sent (asked again before every retry).
+      const sendHooks = await gateTheSend(ports, action, run);
+      if (!run.resumed) await action.check?.();
+      else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
+      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
+      const reconciled =
+        run.finished && run.entry
+          ? await alreadyDone(ports, action, run.entry)
+          : run.entry && run.resumed
+            ? await reconcileEarlier(ports, journal, action, run.entry, options.resendUnproven === true)
+            : undefined;
+      if (reconciled?.kind === 'recorded') return reconciled;
+
+      const readBefore = async () =>
+        run.entry
+          ? (await attributedContext(ports, journal, run.entry)).context
+          : options.wait
+            ? await action.before?.(run)
+            : undefined;
+      let before = await readBefore();
+      if (!run.resumed || run.unverified) {
+        await action.preview?.();
+        if (!action.confirmed)
+          await confirmAsShown(ports, guard, action, async () => {
+            before = await readBefore();
+          });
+      }
+
+      let entry = run.entry;
+      if (!entry) {
+        try {
+          // The server's time at the first send: a resume measures the key's age on the server's clock.
+          const serverTime = await serverNow(ports);
+          const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime };
+          entry = await journal.begin(entryFields(identity, action, run.key, context), (await rowSealerOf(ports)).seal);
+        } catch (error) {
+          if (error instanceof JournalError)
+            throw new JournalError(`${error.message} Nothing was sent.`, {
+              path: error.path,
+              hint: error.hint,
+              cause: error,
+            });
+          throw error;
+        }
+        begun = entry;
+      }
+      const current = { ...run, entry };
+      // Write-ahead as for a new entry: once this is on disk the request may leave.
+      if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
+
+      // From here on the request has left: a journal write that fails must not hide that, nor the key.
+      const afterSend = async <T>(write: () => Promise<T>) => {
+        try {
+          return await write();
+        } catch (error) {
+          if (!(error instanceof JournalError)) throw error;
+          throw new OutcomeUnknownError(
+            `The ${entry.command} was sent, but the journal could not record what happened next: ${error.message}`,
+            {
+              idempotencyKey: entry.idempotency_key,
+              hint: hintFor(entry),
+              details: { journal_id: entry.id },
+              cause: error,
+            },
+          );
+        }
+      };
+      let answer: S;
+      if (reconciled?.kind === 'landed') answer = reconciled.answer;
+      else {
+        try {
+          answer = await action.send(run.key, { ...sendHooks, firstSend: !run.resumed });
+        } catch (error) {
+          const earlier = run.entry !== undefined && run.entry.outcome !== 'planned';
+          throw await afterSend(() => recordSendFailure(ports, journal, entry, error, earlier, hintFor));
+        }
+      }
+      const startedAt = ports.clock.now();
+      await afterSend(() => journal.update(entry.id, { outcome: 'submitted', ...action.submitted(answer) }));
+
+      if (!options.wait) {
+        const recorded = await afterSend(() =>
+          journal.update(entry.id, {
+            outcome: 'done',
+            message: NOT_WAITED_MESSAGE,
+            resolved_at: utcIso(ports.clock.now()),
+          }),
+        );
+        return { kind: 'submitted', answer, entry: recorded, run: current };
+      }
+      let result: R;
+      try {
+        result = await action.wait(answer, {
+          startedAt,
+          before,
+          run: current,
+          sentEarlier: reconciled?.kind === 'landed',
+        });
+      } catch (error) {
+        throw await afterSend(() => recordWaitFailure(ports, journal, entry, error));
+      }
+      const outcome = action.outcome?.(result) ?? 'done';
+      const sideAfter = action.sideAfter?.();
+      const recorded = await afterSend(() =>
+        journal.update(entry.id, {
+          outcome,
+          resolved_at: utcIso(ports.clock.now()),
+          ...(sideAfter ? { side_after: sideAfter } : {}),
+        }),
+      );
+      return { kind: 'resolved', answer, result, entry: recorded, run: current };
+    } catch (error) {
+      // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
+      if (run.hold) await run.hold.release();
+      else if (begun) {
+        const own = await journal.hold(begun.id).catch(() => undefined);
+        if (own?.held) await own.hold.release();
+      }
+      throw error;
+    }
   };
-  if (options.dryRun) {
-    return carryOutWrite(ports, action, options, {
-      guard,
-      journal,
-      identity,
-      run: { key: options.idempotencyKey ?? makeIdempotencyKey(), resumed: options.idempotencyKey !== undefined },
-      onBegun: () => {},
+
+  if (options.dryRun)
+    return carryOut({
+      key: options.idempotencyKey ?? makeIdempotencyKey(),
+      resumed: options.idempotencyKey !== undefined,
     });
-  }
   // The same action in flight in another live process: said at once (exit 11), not waited for.
   if (!options.idempotencyKey && !options.fresh) {
     const pending = await journal.findUnresolvedMatch(match);
-    const holder = pending ? await journal.holderOf(pending.id) : undefined;
-    if (pending && holder) throw heldError(ports, pending, holder);
+    const holder = pending && (await journal.holderOf(pending.id));
+    if (holder) throw heldError(ports, pending!, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
-  if (action.side)
-    return withSideLock(ports, action.side.market, action.side.side, () =>
-      decideAndCarryOut(ports, action, options, { guard, journal, identity, match }),
-    );
-  return decideAndCarryOut(ports, action, options, { guard, journal, identity, match });
-}
-
-async function decideAndCarryOut<S, R>(
-  ports: FlowPorts,
-  action: WriteAction<S, R>,
-  options: WriteOptions,
-  {
-    guard,
-    journal,
-    identity,
-    match,
-  }: { guard: WriteSetting['guard']; journal: Journal; identity: Identity; match: SameRequest },
-): Promise<WriteOutcome<S, R>> {
   const side = action.side;
-  const sideNow = side
-    ? async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book
-    : undefined;
-  const run = await chooseKey(ports, journal, match, options, sideNow);
-  let begun: JournalEntry | undefined;
-  try {
-    return await carryOutWrite(ports, action, options, {
-      guard,
-      journal,
-      identity,
-      run,
-      onBegun: (entry) => (begun = entry),
-    });
-  } catch (error) {
-    // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
-    if (run.hold) await run.hold.release();
-    else if (begun) {
-      const own = await journal.hold(begun.id).catch(() => undefined);
-      if (own?.held) await own.hold.release();
-    }
-    throw error;
-  }
-}
-
-interface WriteSetting {
-  guard: Awaited<ReturnType<typeof guardLiveAction>>;
-  journal: Journal;
-  identity: Identity;
-  run: WriteRun;
-  onBegun(entry: JournalEntry): void;
-}
-
-async function carryOutWrite<S, R>(
-  ports: FlowPorts,
-  action: WriteAction<S, R>,
-  options: WriteOptions,
-  setting: WriteSetting,
-): Promise<WriteOutcome<S, R>> {
-  const { guard, journal, identity, run } = setting;
-
-  // An agent's checks first, on what is about to be sent (asked again before every retry).
-  const sendHooks = await gateTheSend(ports, action, run);
-  if (!run.resumed) await action.check?.();
-  else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
-  if (options.dryRun) {
-    return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
-  }
-  const reconciled =
-    run.finished && run.entry
-      ? await alreadyDone(ports, action, run.entry)
-      : run.entry && run.resumed
-        ? await reconcileEarlier(ports, journal, action, run.entry, options.resendUnproven === true)
-        : undefined;
-  if (reconciled?.kind === 'recorded') return reconciled;
-
-  const readBefore = async () =>
-    run.entry
-      ? (await attributedContext(ports, journal, run.entry)).context
-      : options.wait
-        ? await action.before?.(run)
-        : undefined;
-  let before = await readBefore();
-  if (!run.resumed || run.unverified) {
-    await action.preview?.();
-    if (!action.confirmed)
-      await confirmAsShown(ports, guard, action, async () => {
-        before = await readBefore();
-      });
-  }
-
-  const request = action.plan(run.key);
-  let entry: JournalEntry;
-  if (run.entry) entry = run.entry;
-  else {
-    try {
-      // The server's time at the first send: a resume measures the key's age on the server's clock.
-      const serverTime = await serverNow(ports);
-      const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime };
-      entry = await journal.begin(
-        entryFields(identity, action, request, run.key, context),
-        (await rowSealerOf(ports)).seal,
-      );
-    } catch (error) {
-      if (error instanceof JournalError)
-        throw new JournalError(`${error.message} Nothing was sent.`, {
-          path: error.path,
-          hint: error.hint,
-          cause: error,
-        });
-      throw error;
-    }
-    setting.onBegun(entry);
-  }
-  const current: WriteRun = { ...run, entry };
-  // Write-ahead as for a new entry: once this is on disk the request may leave.
-  if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
-
-  // From here on the request has left: a journal write that fails must not hide that, nor the key.
-  const afterSend = <T>(write: () => Promise<T>) =>
-    journalAfterSend(ports, entry, write, action.resumeHint?.bind(action));
-  let answer: S;
-  if (reconciled?.kind === 'landed') answer = reconciled.answer;
-  else {
-    try {
-      answer = await action.send(run.key, { ...sendHooks, firstSend: !run.resumed });
-    } catch (error) {
-      throw await afterSend(() =>
-        recordSendFailure(ports, journal, entry, error, {
-          earlier: run.entry !== undefined && run.entry.outcome !== 'planned',
-          hintFor: action.resumeHint?.bind(action),
-        }),
-      );
-    }
-  }
-  const startedAt = ports.clock.now();
-  const ids = action.submitted(answer);
-  await afterSend(() => journal.update(entry.id, { outcome: 'submitted', ...ids }));
-
-  if (!options.wait) {
-    const recorded = await afterSend(() =>
-      journal.update(entry.id, {
-        outcome: 'done',
-        message: NOT_WAITED_MESSAGE,
-        resolved_at: new Date(ports.clock.now()).toISOString(),
-      }),
+  const decide = async () =>
+    carryOut(
+      await chooseKey(
+        ports,
+        journal,
+        match,
+        options,
+        side && (async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book),
+      ),
     );
-    return { kind: 'submitted', answer, entry: recorded, run: current };
-  }
-  let result: R;
-  try {
-    result = await action.wait(answer, { startedAt, before, run: current, sentEarlier: reconciled?.kind === 'landed' });
-  } catch (error) {
-    throw await afterSend(() => recordWaitFailure(ports, journal, entry, error));
-  }
-  const outcome = action.outcome(result);
-  const sideAfter = action.sideAfter?.();
-  const recorded = await afterSend(() =>
-    journal.update(entry.id, {
-      outcome,
-      resolved_at: new Date(ports.clock.now()).toISOString(),
-      ...(sideAfter ? { side_after: sideAfter } : {}),
-    }),
-  );
-  return { kind: 'resolved', answer, result, entry: recorded, run: current };
+  return side ? withSideLock(ports, side.market, side.side, decide) : decide();
 }
 
 /** A person's "yes" holds for what the question showed. */
 async function confirmAsShown<S, R>(
-  ports: Pick<FlowPorts, 'notify'>,
-  guard: WriteSetting['guard'],
+  ports: FlowPorts,
+  guard: LiveGuard,
   action: WriteAction<S, R>,
   reread: () => Promise<void>,
 ) {
@@ -545,11 +496,11 @@ async function confirmAsShown<S, R>(
 
 /** The side moved between a person's question and answer: nothing was sent (the question comes again). */
 export function sayMovedSinceAsked(
-  ports: Pick<FlowPorts, 'notify'>,
+  ports: FlowPorts,
   { market, side }: { market: string; side: string },
   shownUsd: number,
   nowUsd: number,
-): void {
+) {
   ports.notify({
     kind: 'moved-since-asked',
     level: 'caution',
@@ -558,7 +509,7 @@ export function sayMovedSinceAsked(
   });
 }
 
-function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id'>) {
+function resolveCommands(ports: FlowPorts, entry: Pick<JournalEntry, 'id'>) {
   return `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
 }
 
@@ -572,7 +523,7 @@ async function reconcileEarlier<S, R>(
   action: WriteAction<S, R>,
   entry: JournalEntry,
   resendUnproven: boolean,
-): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry } | undefined> {
+) {
   if (entry.outcome === 'planned') return undefined;
   const attributed = await attributedContext(ports, journal, entry);
   const found: Reconciliation<S> = action.reconcile
@@ -592,7 +543,7 @@ async function reconcileEarlier<S, R>(
       text: `${started}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
       data,
     });
-    return { kind: 'landed', answer: found.answer };
+    return { kind: 'landed', answer: found.answer } as const;
   }
   if (found.verdict === 'not-landed' && others.length === 0) {
     ports.notify({
@@ -648,7 +599,7 @@ async function reconcileEarlier<S, R>(
         text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`,
         data,
       });
-      return { kind: 'recorded', entry: recorded };
+      return { kind: 'recorded', entry: recorded } as const;
     }
   }
   throw new UnresolvedError(`${question} Nothing was sent.`, {
@@ -658,29 +609,26 @@ async function reconcileEarlier<S, R>(
 }
 
 /** --idempotency-key of an action the journal has as done: nothing is sent again. */
-async function alreadyDone<S, R>(
-  ports: Pick<FlowPorts, 'notify'>,
-  action: WriteAction<S, R>,
-  entry: JournalEntry,
-): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry }> {
+async function alreadyDone<S, R>(ports: FlowPorts, action: WriteAction<S, R>, entry: JournalEntry) {
   const found = action.reconcile ? await action.reconcile(entry) : undefined;
-  if (found?.verdict === 'landed' && found.answer !== undefined) return { kind: 'landed', answer: found.answer };
+  if (found?.verdict === 'landed' && found.answer !== undefined)
+    return { kind: 'landed', answer: found.answer } as const;
   ports.notify({
     kind: 'already-done',
     level: 'note',
     text: `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`,
     data: { journal_id: entry.id },
   });
-  return { kind: 'recorded', entry };
+  return { kind: 'recorded', entry } as const;
 }
 
-async function serverNow(ports: Pick<FlowPorts, 'client'>) {
+async function serverNow(ports: FlowPorts) {
   const time = (await ports.client()).transport?.serverNow?.();
   return time && !time.assumed ? time.bestMs : undefined;
 }
 
 /** How old the entry's key is: on the server's clock when both times are known, else on this machine's. */
-async function keyAge(ports: Pick<FlowPorts, 'clock' | 'client'>, entry: JournalEntry) {
+async function keyAge(ports: FlowPorts, entry: JournalEntry) {
   const sentAt = entry.context?.server_time_ms;
   const now = await serverNow(ports);
   if (typeof sentAt === 'number' && now !== undefined) return { ageMs: Math.max(0, now - sentAt), clock: 'server' };
@@ -688,9 +636,8 @@ async function keyAge(ports: Pick<FlowPorts, 'clock' | 'client'>, entry: Journal
 }
 
 /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
-async function attributedContext(ports: Pick<FlowPorts, 'credentials'>, journal: Journal, entry: JournalEntry) {
+async function attributedContext(ports: FlowPorts, journal: Journal, entry: JournalEntry) {
   const others = await otherChangesOfTheSide(journal, entry);
-  const landed = (other: JournalEntry) => other.outcome === 'done' || other.outcome === 'filled';
   // Only a row this key sealed says what this account did: a forged row could move the baseline at will.
   const own = await ownRowTest(ports);
   const uncertain: JournalEntry[] = [];
@@ -707,18 +654,11 @@ async function attributedContext(ports: Pick<FlowPorts, 'credentials'>, journal:
       // A whole roll closed and re-opened the same notional.
     } else uncertain.push(other);
   }
-  const moved = (value: unknown) =>
-    typeof value === 'number' && delta !== 0 ? { value: cents(value + delta) } : undefined;
-  const baseline = moved(entry.context?.baseline_notional_usd);
-  const closing = moved(entry.context?.notional_usd);
-  const context =
-    baseline || closing
-      ? {
-          ...entry.context,
-          ...(baseline ? { baseline_notional_usd: baseline.value } : {}),
-          ...(closing ? { notional_usd: closing.value } : {}),
-        }
-      : entry.context;
+  const context = entry.context && { ...entry.context };
+  for (const name of ['baseline_notional_usd', 'notional_usd']) {
+    const value = context?.[name];
+    if (typeof value === 'number' && delta !== 0) context![name] = cents(value + delta);
+  }
   return { context, uncertain };
 }
 
@@ -729,9 +669,7 @@ async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry) {
   return (await journal.list({ since: Date.parse(entry.created_at) })).filter(
     (other) =>
       other.id !== entry.id &&
-      other.outcome !== 'planned' &&
-      other.outcome !== 'rejected' &&
-      other.outcome !== 'abandoned' &&
+      !['planned', 'rejected', 'abandoned'].includes(other.outcome) &&
       other.environment === entry.environment &&
       other.base_url_host === entry.base_url_host &&
       other.key_id === entry.key_id &&
@@ -741,12 +679,12 @@ async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry) {
 
 /** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
 function entryFields<S, R>(
-  identity: Awaited<ReturnType<typeof identityOf>>,
+  identity: Identity,
   action: WriteAction<S, R>,
-  request: ReturnType<WriteAction<S, R>['plan']>,
   key: string,
-  context: Record<string, unknown> | undefined,
+  context?: Record<string, unknown>,
 ) {
+  const request = action.plan(key);
   return {
     profile: identity.profile,
     environment: identity.environment,
@@ -765,65 +703,39 @@ function entryFields<S, R>(
 
 /** Journals a later leg of a multi-leg action as planned, before any leg is sent. */
 export async function journalAhead<S, R>(
-  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
+  ports: FlowPorts,
   action: WriteAction<S, R>,
   key: string,
   context?: Record<string, unknown>,
-): Promise<JournalEntry> {
-  const journal = await ports.journal();
-  const identity = await identityOf(ports);
-  const request = action.plan(key);
-  return journal.begin(
-    { ...entryFields(identity, action, request, key, context), outcome: 'planned' },
+) {
+  return (await ports.journal()).begin(
+    { ...entryFields(await identityOf(ports), action, key, context), outcome: 'planned' },
     (await rowSealerOf(ports)).seal,
   );
 }
 
-/** Runs a journal write made after the request left. */
-async function journalAfterSend<T>(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
-  entry: JournalEntry,
-  write: () => Promise<T>,
-  hintFor: (entry: JournalEntry) => string = (unresolved) => resumeHint(ports, unresolved),
-) {
-  try {
-    return await write();
-  } catch (error) {
-    if (!(error instanceof JournalError)) throw error;
-    throw new OutcomeUnknownError(
-      `The ${entry.command} was sent, but the journal could not record what happened next: ${error.message}`,
-      {
-        idempotencyKey: entry.idempotency_key,
-        hint: hintFor(entry),
-        details: { journal_id: entry.id },
-        cause: error,
-      },
-    );
-  }
-}
-
 /** The send failed: a clear refusal is journaled as rejected; anything else leaves the outcome unknown. */
 async function recordSendFailure(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'hedgeCommand'>,
+  ports: FlowPorts,
   journal: Journal,
   entry: JournalEntry,
   error: unknown,
-  options: { earlier: boolean; hintFor?: (entry: JournalEntry) => string },
+  earlier: boolean,
+  hintFor: (entry: JournalEntry) => string,
 ) {
-  const hintFor = options.hintFor ?? ((unresolved: JournalEntry) => resumeHint(ports, unresolved));
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
   // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
-  if (options.earlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
+  if (earlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
     await journal.update(entry.id, { error_code: error.code, message: error.message });
     return error;
   }
   // Refused before anything left the machine (no time left under --timeout): this run did nothing.
   if (error instanceof NetworkError && error.attempts === 0) {
-    if (!options.earlier)
+    if (!earlier)
       await journal.update(entry.id, {
         outcome: 'abandoned',
         message: `not sent: ${error.message}`,
-        resolved_at: new Date(ports.clock.now()).toISOString(),
+        resolved_at: utcIso(ports.clock.now()),
       });
     return error;
   }
@@ -833,7 +745,7 @@ async function recordSendFailure(
       outcome: 'rejected',
       error_code: error.code,
       message: error.message,
-      resolved_at: new Date(ports.clock.now()).toISOString(),
+      resolved_at: utcIso(ports.clock.now()),
     });
     return error;
   }
@@ -862,52 +774,155 @@ async function recordSendFailure(
 }
 
 /** The wait ended without a resolution: the action stands, the entry stays unresolved. */
-async function recordWaitFailure(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'hedgeCommand'>,
-  journal: Journal,
-  entry: JournalEntry,
-  error: unknown,
-) {
-  if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
+async function recordWaitFailure(ports: FlowPorts, journal: Journal, entry: JournalEntry, error: unknown) {
+  if (!(error instanceof HedgeError)) return error;
+  error.idempotencyKey ??= entry.idempotency_key;
   const resume = ports.hedgeCommand('resume', entry.id);
+  let said: HedgeError = error;
   if (error instanceof StillPendingError) {
     await journal.update(entry.id, { message: error.message });
-    return withKey(
-      new StillPendingError(
-        `${error.message} (journal ${entry.id}: \`${resume}\` also finishes it)`,
-        error.resumeCommand,
-        error.record,
-      ),
-      entry,
+    said = new StillPendingError(
+      `${error.message} (journal ${entry.id}: \`${resume}\` also finishes it)`,
+      error.resumeCommand,
+      error.record,
     );
-  }
-  if (error instanceof InterruptedError) {
+  } else if (error instanceof InterruptedError) {
     const hint = `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resume}`;
-    return withKey(new InterruptedError(error.message, { hint, stoppedBy: ports.signal.reason }), entry);
-  }
-  if (error instanceof UnresolvedError) {
+    said = new InterruptedError(error.message, { hint, stoppedBy: ports.signal.reason });
+  } else if (error instanceof UnresolvedError) {
     // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
     await journal.update(entry.id, { outcome: 'unknown', message: error.message });
-    return withKey(
-      new UnresolvedError(error.message, {
-        hint: `${error.hint} ${resolveCommands(ports, entry)}.`,
-        details: { ...error.details, journal_id: entry.id },
-      }),
-      entry,
-    );
-  }
-  if (error instanceof NotAppliedError) {
+    said = new UnresolvedError(error.message, {
+      hint: `${error.hint} ${resolveCommands(ports, entry)}.`,
+      details: { ...error.details, journal_id: entry.id },
+    });
+  } else if (error instanceof NotAppliedError) {
     await journal.update(entry.id, {
       outcome: 'rejected',
       message: error.message,
-      resolved_at: new Date(ports.clock.now()).toISOString(),
+      resolved_at: utcIso(ports.clock.now()),
     });
-    return withKey(error, entry);
-  }
-  return error;
+  } else return error;
+  said.idempotencyKey = entry.idempotency_key;
+  return said;
 }
 
-function withKey<E extends HedgeError>(error: E, entry: Pick<JournalEntry, 'idempotency_key'>) {
-  error.idempotencyKey = entry.idempotency_key;
-  return error;
+// One Idempotency-Key per state-changing command: made here once, handed to the transport, which sends the same
+// key on every automatic retry, so the server acts at most once.
+/** The spec asks for "any unique string"; a header value must be visible ASCII, and we bound its length. */
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+export function makeIdempotencyKey() {
+  return randomUUID();
+}
+
+/** Checks a key typed with --idempotency-key (exit 2 before anything is sent). */
+export function parseIdempotencyKey(raw: unknown) {
+  if (raw === undefined) return undefined;
+  const value = String(raw).trim();
+  if (!KEY_SHAPE.test(value)) {
+    throw new UsageError(
+      `--idempotency-key: ${echo(String(raw))} is not allowed; expected 1 to 255 visible ASCII characters without spaces (the key an earlier run printed).`,
+    );
+  }
+  return value;
+}
+
+// --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and not sent
+// (the command prints it).
+/** The planned request with its URL and headers, the key redacted. */
+export function describePlannedRequest(request: ApiRequest, baseUrl: string, apiKey: string) {
+  const headers: Record<string, string> = { Authorization: `Bearer ${redactKey(apiKey)}` };
+  if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
+  return {
+    dry_run: true as const,
+    method: request.method,
+    url: baseUrl + request.path,
+    path: request.path,
+    headers,
+    body: request.body ?? null,
+    idempotency_key: request.idempotencyKey,
+  };
+}
+
+export type RenderedDryRun = ReturnType<typeof describePlannedRequest>;
+
+/** The planned request as a dry run shows it (the key redacted); the command prints it (ui/dry-run-view.ts). */
+export async function planDryRun(ports: FlowPorts, request: ApiRequest) {
+  const credentials = await ports.credentials();
+  return describePlannedRequest(request, credentials.baseUrl, credentials.apiKey);
+}
+
+/**
+ * What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
+ * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry.
+ */
+async function gateTheSend<S, R>(
+  ports: FlowPorts,
+  action: WriteAction<S, R>,
+  run: WriteRun,
+): Promise<SendHooks | undefined> {
+  // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
+  const planCheck = !action.admitted && !run.resumed ? ports.planCheck : undefined;
+  const gate = ports.tradeGate;
+  // What it trades as the side is now (a close: what it holds), under the side's lock.
+  let judged: readonly Trade[] | undefined = planCheck || gate ? await action.trades?.() : undefined;
+  planCheck?.check([action.plan(run.key)], judged);
+  if (!gate) return undefined;
+  if (!action.admitted) {
+    // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
+    const own = run.resumed && !run.unverified && run.entry?.via === 'agent' ? run.entry.id : undefined;
+    await gate.admit(judged, action.command, own === undefined ? undefined : { finishing: own });
+  }
+  if (judged === undefined) return undefined;
+  return {
+    beforeRetry: async (reason) => {
+      const now = await action.trades?.();
+      try {
+        await gate.admit(now, action.command, { replacing: judged });
+      } catch (error) {
+        if (reason === 'conflict' || !(error instanceof PreTradeCheckError)) throw error;
+        // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
+        throw new Error(error.message, { cause: error });
+      }
+      judged = now;
+    },
+  };
+}
+
+// Before an earlier action is sent again, the book is compared with what its journal entry recorded before it was
+// first sent (each action's `reconcile`), and the key's age with its lifetime.
+const DEFAULT_KEY_LIFETIME_HOURS = 12;
+
+/** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
+type Verdict = 'landed' | 'not-landed' | 'unknown';
+
+export interface Reconciliation<S> {
+  verdict: Verdict;
+  /** What the book shows, in a sentence (untrusted values already sanitised). */
+  evidence: string;
+  /** For landed: the submit answer as the server would have given it, to wait on and render. */
+  answer?: S;
+}
+
+/** HEDGE_KEY_LIFETIME in hours (a positive number), in ms; the default when unset. */
+export function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>) {
+  const raw = env.HEDGE_KEY_LIFETIME;
+  const typed = raw?.trim();
+  if (!typed) return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
+  const hours = Number(typed);
+  if (!/^\d+(\.\d+)?$/.test(typed) || !(hours > 0 && hours <= 24 * 365)) {
+    throw new UsageError(
+      `HEDGE_KEY_LIFETIME: ${JSON.stringify(safeText(raw!))} is not allowed; expected a number of hours above 0 (e.g. 12 or 0.5), at most a year.`,
+    );
+  }
+  return hours * HOUR_MS;
+}
+
+export function describeAge(ms: number) {
+  const hours = ms / HOUR_MS;
+  if (hours >= 48) return `${Math.floor(hours / 24)} days`;
+  if (hours >= 1) return `${Math.round(hours)} h`;
+  return `${Math.max(0, Math.round(ms / 60_000))} min`;
 }
