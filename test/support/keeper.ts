@@ -1,11 +1,14 @@
 // Running `hedge keep` as a real process against a simulator, for the end-to-end keep tests: a
 // target file, the keeper started with its NDJSON events parsed as they come, and waits on them.
+// `keeperTest` gives each test a rig of its own (simulators, keepers, clean-ups), so the keeper
+// tests, which mostly wait for the keeper's 2 s cycles, can run concurrently.
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunResult } from './hedge-cli.js';
+import { describe, test, vi } from 'vitest';
+import type { RunOptions, RunResult } from './hedge-cli.js';
 import { until } from './polling.js';
-import type { Simulator } from './simulator.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
 
 export const HOUR = 3_600_000;
 
@@ -16,8 +19,9 @@ export interface KeeperRun {
   ended: () => RunResult | undefined;
 }
 
-export function writeTarget(simulator: Simulator, rows: string[], name = 'target.csv'): string {
-  const file = join(simulator.configDir, name);
+/** A target file in that config folder (a simulator's, or a team machine's). */
+export function writeTarget(place: { configDir: string }, rows: string[], name = 'target.csv'): string {
+  const file = join(place.configDir, name);
   writeFileSync(file, ['market,side,notional_usd,tenor_days,until,roll_before', ...rows].join('\n') + '\n');
   return file;
 }
@@ -49,6 +53,65 @@ export function startKeeper(simulator: Simulator, file: string, extra: string[] 
   return followKeeper((onSpawn) =>
     simulator.hedge(['keep', file, '--interval', '2', ...extra], { configDir, onSpawn }),
   );
+}
+
+/** Whatever runs hedge: a simulator, or a machine of a team (test/support/team.ts). */
+interface HedgeRunner {
+  hedge(args: string[], options?: RunOptions): Promise<RunResult>;
+}
+
+export interface KeeperRig {
+  /** A simulator of this test's own (preset `trading` unless given), closed after it. */
+  start(options?: SimulatorOptions): Promise<Simulator>;
+  /** `hedge keep FILE --interval 2 …` as a process of its own, followed; killed after the test if still running. */
+  keep(runner: HedgeRunner, file: string, extra?: string[], options?: RunOptions): KeeperRun;
+  /** Run after the test, the last given first. */
+  later(cleanup: () => unknown): void;
+}
+
+/** `it` with a `rig` of the test's own: what it started ends with it, whichever test runs beside it. */
+export const keeperTest = test.extend<{ rig: KeeperRig }>({
+  // eslint-disable-next-line no-empty-pattern
+  rig: async ({}, use) => {
+    const cleanups: Array<() => unknown> = [];
+    try {
+      await use({
+        async start(options) {
+          const simulator = await startSimulator(options);
+          cleanups.push(() => simulator.close());
+          return simulator;
+        },
+        keep(runner, file, extra = [], options = {}) {
+          const run = followKeeper((onSpawn) =>
+            runner.hedge(['keep', file, '--interval', '2', ...extra], { ...options, onSpawn }),
+          );
+          cleanups.push(() => {
+            const child = run.child();
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+            return run.done.catch(() => undefined);
+          });
+          return run;
+        },
+        later: (cleanup) => cleanups.push(cleanup),
+      });
+    } finally {
+      for (const cleanup of cleanups.reverse()) await cleanup();
+    }
+  },
+});
+
+/**
+ * Keeper tests side by side, a few at a time: each mostly waits for the keeper's cycles, but its
+ * keeper and simulator want the CPU now and then, and every test keeps its own 20 s.
+ */
+export function describeKeepers(name: string, body: () => void): void {
+  vi.setConfig({ maxConcurrency: 2 });
+  describe.concurrent(name, body);
+}
+
+/** The events of that kind the keeper printed so far. */
+export function eventsOf(run: KeeperRun, kind: string): Array<Record<string, any>> {
+  return run.events.filter((event) => event.event === kind);
 }
 
 /** Waits until the keeper printed an event matching `match` (after `from` events); fails at once if it exited. */
