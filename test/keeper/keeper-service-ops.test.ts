@@ -51,63 +51,22 @@ async function rollingKeeper(rig: KeeperRig, simulator: Simulator) {
   return { hook, keeper: rig.keep(simulator, file, ['--alert-url', hook.url]) };
 }
 
+/**
+ * A keeper of two rows the server refuses (each above its exposure cap), alerting to a receiver and
+ * to `cat >> alerts.ndjson`; `refusals(side)` counts the refusals it printed.
+ */
+async function refusedRows(rig: KeeperRig) {
+  const simulator = await rig.start({ exposureCapUsd: 50_000 });
+  const hook = await receiver(rig);
+  const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,900000,3,,`]);
+  const commandLog = join(simulator.configDir, 'alerts.ndjson');
+  const keeper = rig.keep(simulator, file, ['--alert-cmd', `cat >> ${commandLog}`, '--alert-url', hook.url]);
+  const refusals = (side: string) =>
+    eventsOf(keeper, 'error').filter((event) => event.side === side && event.code === 'exposure_exceeded').length;
+  return { simulator, hook, commandLog, keeper, refusals };
+}
+
 describeKeepers('hedge keep as a service', () => {
-  keeperTest(
-    'two failing rows over many cycles: one alert per row to --alert-cmd and --alert-url, and one "recovered" each once they are at target',
-    async ({ rig }) => {
-      const simulator = await rig.start({ exposureCapUsd: 50_000 });
-      const hook = await receiver(rig);
-      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,900000,3,,`]);
-      const commandLog = join(simulator.configDir, 'alerts.ndjson');
-      const keeper = rig.keep(simulator, file, ['--alert-cmd', `cat >> ${commandLog}`, '--alert-url', hook.url]);
-      const errorsOf = (side: string) =>
-        eventsOf(keeper, 'error').filter((event) => event.side === side && event.code === 'exposure_exceeded').length;
-      // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
-      await until(() => errorsOf('sell') >= 2 && errorsOf('buy') >= 2, 'two refusals of each row', {
-        process: keeper.done,
-      });
-      await until(() => hook.posts.length >= 2, 'the two alerts posted');
-      expect(summary(hook.posts).sort()).toEqual(['started refused buy', 'started refused sell']);
-      for (const post of hook.posts) {
-        expect(post._contentType).toBe('application/json');
-        expect(post.text).toContain(`${MARKET} ${post.side}: refused`);
-        expect(post).toMatchObject({ event: 'error', code: 'exposure_exceeded', market: MARKET });
-        expect(JSON.stringify(post)).not.toContain(simulator.apiKey);
-      }
-      // Nothing was opened on either side while refused.
-      expect(simulator.active('sell')).toHaveLength(0);
-      expect(simulator.active('buy')).toHaveLength(0);
-
-      // The target comes within the cap: both rows open, and each alert clears once.
-      writeTarget(simulator, [`${MARKET},sell,1000,1,,`, `${MARKET},buy,2000,3,,`]);
-      keeper.child().kill('SIGHUP');
-      await until(() => hook.posts.filter((post) => post.alert === 'recovered').length >= 2, 'two recoveries posted', {
-        process: keeper.done,
-      });
-      expect(activeNotional(simulator, 'sell')).toBe(1000);
-      expect(activeNotional(simulator, 'buy')).toBe(2000);
-      await eventAfter(keeper, keeper.events.length, (event) => event.event === 'cycle', 'one more cycle');
-      keeper.child().kill('SIGTERM');
-      expect((await keeper.done).code).toBe(0);
-
-      const all = summary(hook.posts).sort();
-      expect(all).toEqual([
-        'recovered refused buy',
-        'recovered refused sell',
-        'started refused buy',
-        'started refused sell',
-      ]);
-      const recovered = hook.posts.find((post) => post.alert === 'recovered')!;
-      expect(recovered).toMatchObject({ event: 'recovered', market: MARKET });
-      expect(recovered.text).toMatch(/recovered/);
-      expect(typeof recovered.duration_s).toBe('number');
-      // --alert-cmd got the very same alerts, one JSON line each.
-      expect(summary(alertsIn(commandLog)).sort()).toEqual(all);
-      // And the keeper's own log says each alert once.
-      expect(eventsOf(keeper, 'alert')).toHaveLength(4);
-    },
-  );
-
   keeperTest(
     "a side seen covered while the keeper's own re-open was still in flight, then settled, is a missed roll too",
     async ({ rig }) => {
@@ -171,6 +130,43 @@ describeKeepers('hedge keep as a service', () => {
       expect(metrics).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
       keeper.child().kill('SIGTERM');
       expect((await keeper.done).code).toBe(0);
+    },
+  );
+
+  keeperTest(
+    'two failing rows: once the target read again (SIGHUP) is within the cap and both are at target, one "recovered" each',
+    async ({ rig }) => {
+      const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
+      await until(() => refusals('sell') >= 1 && refusals('buy') >= 1 && hook.posts.length >= 2, 'both rows alerted', {
+        process: keeper.done,
+      });
+      // The target comes within the cap: both rows open, and each alert clears once.
+      writeTarget(simulator, [`${MARKET},sell,1000,1,,`, `${MARKET},buy,2000,3,,`]);
+      keeper.child().kill('SIGHUP');
+      await until(() => hook.posts.filter((post) => post.alert === 'recovered').length >= 2, 'two recoveries posted', {
+        process: keeper.done,
+      });
+      expect(activeNotional(simulator, 'sell')).toBe(1000);
+      expect(activeNotional(simulator, 'buy')).toBe(2000);
+      await eventAfter(keeper, keeper.events.length, (event) => event.event === 'cycle', 'one more cycle');
+      keeper.child().kill('SIGTERM');
+      expect((await keeper.done).code).toBe(0);
+
+      const all = summary(hook.posts).sort();
+      expect(all).toEqual([
+        'recovered refused buy',
+        'recovered refused sell',
+        'started refused buy',
+        'started refused sell',
+      ]);
+      const recovered = hook.posts.find((post) => post.alert === 'recovered')!;
+      expect(recovered).toMatchObject({ event: 'recovered', market: MARKET });
+      expect(recovered.text).toMatch(/recovered/);
+      expect(typeof recovered.duration_s).toBe('number');
+      // --alert-cmd got the very same alerts, one JSON line each.
+      expect(summary(alertsIn(commandLog)).sort()).toEqual(all);
+      // And the keeper's own log says each alert once.
+      expect(eventsOf(keeper, 'alert')).toHaveLength(4);
     },
   );
 
@@ -342,6 +338,35 @@ describeKeepers('hedge keep as a service', () => {
       expect(third.code, third.stderr).toBe(0);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
       expect(activeNotional(simulator, 'buy')).toBe(1000);
+    },
+  );
+
+  keeperTest(
+    'two failing rows over many cycles: each refused again and again, and alerted once, to --alert-cmd and --alert-url',
+    async ({ rig }) => {
+      const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
+      // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
+      await until(() => refusals('sell') >= 2 && refusals('buy') >= 2, 'two refusals of each row', {
+        process: keeper.done,
+      });
+      await until(() => hook.posts.length >= 2, 'the two alerts posted');
+      const started = ['started refused buy', 'started refused sell'];
+      expect(summary(hook.posts).sort()).toEqual(started);
+      for (const post of hook.posts) {
+        expect(post._contentType).toBe('application/json');
+        expect(post.text).toContain(`${MARKET} ${post.side}: refused`);
+        expect(post).toMatchObject({ event: 'error', code: 'exposure_exceeded', market: MARKET });
+        expect(JSON.stringify(post)).not.toContain(simulator.apiKey);
+      }
+      // Nothing was opened on either side while refused.
+      expect(simulator.active('sell')).toHaveLength(0);
+      expect(simulator.active('buy')).toHaveLength(0);
+      keeper.child().kill('SIGTERM');
+      expect((await keeper.done).code).toBe(0);
+      // Said once each, everywhere: the receiver, --alert-cmd (one JSON line each) and the keeper's own log.
+      expect(summary(hook.posts).sort()).toEqual(started);
+      expect(summary(alertsIn(commandLog)).sort()).toEqual(started);
+      expect(eventsOf(keeper, 'alert')).toHaveLength(2);
     },
   );
 
