@@ -9,8 +9,10 @@ import {
   describeKeepers,
   eventAfter,
   filledActive,
+  hedgeOf,
   HOUR,
   keeperTest,
+  keepOnce,
   lines,
   writeTarget,
 } from '../support/keeper.js';
@@ -28,13 +30,13 @@ describeKeepers('hedge keep as a service', () => {
       // Written well before the close: the target has not spoken since.
       utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
       const keeper = rig.keep(simulator, file);
-      await eventAfter(keeper, 0, (event) => event.event === 'reopen', 'the first open');
+      await eventAfter(keeper, 0, 'reopen', 'the first open');
       await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
       const first = filledActive(simulator, 'sell')[0]!;
 
       const close = await simulator.hedge(['close', MARKET, 'sell', '--yes']);
       expect(close.code, close.stderr).toBe(0);
-      expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).toBe('closed');
+      expect(hedgeOf(simulator, first.id).status).toBe('closed');
       const drift = await eventAfter(
         keeper,
         0,
@@ -44,9 +46,8 @@ describeKeepers('hedge keep as a service', () => {
       expect(drift).toMatchObject({ change: 'open', notional_usd: 0, target_usd: 2000, hedge_ids: [first.id] });
       // Two more cycles: nothing re-opened, nothing sent.
       const opens = simulator.requests('POST', '/hedges').length;
-      const seen = keeper.events.length;
-      await eventAfter(keeper, seen, (event) => event.event === 'cycle', 'a cycle');
-      await eventAfter(keeper, keeper.events.length, (event) => event.event === 'cycle', 'another cycle');
+      await eventAfter(keeper, keeper.events.length, 'cycle', 'a cycle');
+      await eventAfter(keeper, keeper.events.length, 'cycle', 'another cycle');
       expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
       expect(simulator.active('sell')).toHaveLength(0);
 
@@ -99,10 +100,10 @@ describeKeepers('hedge keep as a service', () => {
       expect(sellClose.status).toBe('stalled');
       const rolled = filledActive(simulator, 'buy').find((hedge) => hedge.id !== buy.id)!;
       expect(rolled.openedAtMs).toBeLessThan(buy.maturityAtMs);
-      expect(simulator.hedges().find((hedge) => hedge.id === buy.id)!.closeReason).not.toBe('settled');
+      expect(hedgeOf(simulator, buy.id).closeReason).not.toBe('settled');
       expect(activeNotional(simulator, 'buy')).toBe(1000);
       // The hung row: still the old hedge, untouched by the server.
-      expect(simulator.hedges().find((hedge) => hedge.id === sell.id)!.status).toBe('filled');
+      expect(hedgeOf(simulator, sell.id).status).toBe('filled');
       await eventAfter(
         keeper,
         0,
@@ -133,7 +134,7 @@ describeKeepers('hedge keep as a service', () => {
         'the refused roll',
       );
       expect(refused.code).toBe('capacity_exceeded');
-      expect(simulator.hedges().find((hedge) => hedge.id === seeded.id)!.status).toBe('closed');
+      expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
       await eventAfter(keeper, 0, (event) => event.event === 'reopen' && event.side === 'sell', 'the re-open');
       await until(() => filledActive(simulator, 'sell').length === 1, 'the re-opened fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
@@ -150,13 +151,10 @@ describeKeepers('hedge keep as a service', () => {
       match: { method: 'POST', path: '/hedges' },
     });
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-    const refused = await simulator.hedge(['keep', file, '--once']);
-    expect(refused.code, refused.stdout).toBe(3);
-    expect(simulator.hedges().find((hedge) => hedge.id === seeded.id)!.status).toBe('closed');
+    await keepOnce(simulator, file, 3);
+    expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
     expect(simulator.active('sell')).toHaveLength(0);
-    const again = await simulator.hedge(['keep', file, '--once']);
-    expect(again.code, again.stdout).toBe(0);
-    const events = lines(again.stdout);
+    const events = await keepOnce(simulator, file);
     expect(events.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
     expect(events.some((event) => event.event === 'drift')).toBe(false);
     await until(() => filledActive(simulator, 'sell').length === 1, 'the re-opened fill');
@@ -169,16 +167,13 @@ describeKeepers('hedge keep as a service', () => {
     expect((await simulator.hedge(['close', MARKET, 'sell', '--yes'])).code).toBe(0);
     const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
     utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
-    const reported = await simulator.hedge(['keep', file, '--once']);
-    expect(reported.code, reported.stderr).toBe(0);
-    expect(lines(reported.stdout).find((event) => event.event === 'drift')).toMatchObject({
+    expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({
       change: 'open',
       side: 'sell',
     });
     expect(simulator.active('sell')).toHaveLength(0);
-    const restored = await simulator.hedge(['keep', file, '--once', '--converge']);
-    expect(restored.code, restored.stderr).toBe(0);
-    expect(lines(restored.stdout).some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
+    const restored = await keepOnce(simulator, file, 0, '--converge');
+    expect(restored.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
     await until(() => filledActive(simulator, 'sell').length === 1, 'the restored fill');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
   });
@@ -189,11 +184,10 @@ describeKeepers('hedge keep as a service', () => {
       const simulator = await rig.start();
       const until_ = new Date(simulator.sandbox.clock.now() + 2 * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
       const file = writeTarget(simulator, [`${MARKET},buy,1000,7,${until_},`]);
-      const result = await simulator.hedge(['keep', file, '--once']);
-      expect(result.code, result.stderr).toBe(0);
+      const events = await keepOnce(simulator, file);
       await until(() => filledActive(simulator, 'buy').length === 1, 'the fill');
       expect(filledActive(simulator, 'buy')[0]!.tenorDays).toBe(3);
-      expect(lines(result.stdout).find((event) => event.event === 'reopen')).toMatchObject({ tenor_days: 3 });
+      expect(events.find((event) => event.event === 'reopen')).toMatchObject({ tenor_days: 3 });
     },
   );
 
@@ -209,14 +203,12 @@ describeKeepers('hedge keep as a service', () => {
       );
       definition.status = 'disabled';
       const file = writeTarget(simulator, ['USDTKES,sell,2000,1,,6h']);
-      const result = await simulator.hedge(['keep', file, '--once']);
-      expect(result.code, result.stdout).toBe(3);
-      expect(lines(result.stdout).find((event) => event.event === 'error')).toMatchObject({
+      expect((await keepOnce(simulator, file, 3)).find((event) => event.event === 'error')).toMatchObject({
         action: 'roll',
         code: 'market_disabled',
       });
       expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
-      expect(simulator.hedges().find((hedge) => hedge.id === seeded.id)!.status).toBe('filled');
+      expect(hedgeOf(simulator, seeded.id).status).toBe('filled');
     },
   );
 

@@ -10,9 +10,13 @@ import {
   describeKeepers,
   eventAfter,
   filledActive,
+  hedgeOf,
   HOUR,
   keeperTest,
+  keepOnce,
   lines,
+  pendingActions,
+  stopKeeper,
   writeTarget,
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
@@ -43,9 +47,7 @@ describeKeepers('hedge keep', () => {
       );
       expect(matured().map((hedge) => hedge.id)).toEqual([]);
       await until(() => filledActive(simulator, 'sell').length === 1, 'the second roll filled');
-      keeper.child().kill('SIGTERM');
-      const result = await keeper.done;
-      expect(result.code, result.stderr).toBe(0);
+      await stopKeeper(keeper);
       expect(matured().map((hedge) => hedge.id)).toEqual([]);
       expect(sells().filter((hedge) => hedge.status === 'closed')).toHaveLength(2);
       expect(simulator.requests().some((entry) => entry.path === '/hedges/close')).toBe(true);
@@ -63,28 +65,25 @@ describeKeepers('hedge keep', () => {
       simulator.seedOpen('sell', 1500);
       const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
       simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-      const lost = await simulator.hedge(['keep', file, '--once', '--converge', '--timeout', '5']);
-      expect(lost.code, lost.stderr).toBe(5);
-      expect(lines(lost.stdout).find((event) => event.event === 'error')).toMatchObject({
+      const lost = await keepOnce(simulator, file, 5, '--converge', '--timeout', '5');
+      expect(lost.find((event) => event.event === 'error')).toMatchObject({
         action: 'drift',
         code: 'outcome_unknown',
       });
       simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
 
       // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
-      const pending = await simulator.hedge(['keep', file, '--once', '--converge', '--timeout', '4']);
-      expect(pending.code, pending.stderr).toBe(7);
-      const held = lines(pending.stdout).find((event) => event.event === 'skip' && event.side === 'sell');
+      const pending = await keepOnce(simulator, file, 7, '--converge', '--timeout', '4');
+      const held = pending.find((event) => event.event === 'skip' && event.side === 'sell');
       expect(held?.reason).toMatch(/unresolved|left alone/);
       const addKeys = () => new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
       expect(addKeys().size).toBe(1);
 
       simulator.advance(HOUR + 1);
-      const done = await simulator.hedge(['keep', file, '--once', '--converge']);
-      expect(done.code, done.stderr).toBe(0);
+      const done = await keepOnce(simulator, file, 0, '--converge');
       expect(addKeys().size).toBe(1);
       expect(activeNotional(simulator, 'sell')).toBe(2000);
-      expect(lines(done.stdout).some((event) => event.event === 'converge' && event.resumed === true)).toBe(true);
+      expect(done.some((event) => event.event === 'converge' && event.resumed === true)).toBe(true);
     },
   );
 
@@ -128,9 +127,7 @@ describeKeepers('hedge keep', () => {
           .some((event) => event.event === 'skip' && /another process/.test(String(event.reason))),
       ).toBe(false);
 
-      keeper.child().kill('SIGTERM');
-      const result = await keeper.done;
-      expect(result.code, result.stderr).toBe(0);
+      await stopKeeper(keeper);
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     },
   );
@@ -142,7 +139,7 @@ describeKeepers('hedge keep', () => {
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
       const keeper = rig.keep(simulator, file);
 
-      const opened = await eventAfter(keeper, 0, (event) => event.event === 'reopen', 'the first open');
+      const opened = await eventAfter(keeper, 0, 'reopen', 'the first open');
       await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
       const first = filledActive(simulator, 'sell')[0]!;
@@ -152,7 +149,7 @@ describeKeepers('hedge keep', () => {
       // 19 h on, the 1-day hedge matures within roll_before (6 h): the next cycle rolls it.
       const beforeRoll = keeper.events.length;
       simulator.advance(19 * HOUR);
-      const rolled = await eventAfter(keeper, beforeRoll, (event) => event.event === 'roll', 'the roll');
+      const rolled = await eventAfter(keeper, beforeRoll, 'roll', 'the roll');
       await until(
         () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== first.id,
         'the rolled hedge filled',
@@ -162,12 +159,12 @@ describeKeepers('hedge keep', () => {
       expect(rolled.journal_group).toMatch(/^roll-/);
       expect(rolled.journal_id).not.toBe(rolled.journal_group);
       expect(activeNotional(simulator, 'sell')).toBe(2000);
-      expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
+      expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
 
       // Past the second maturity at once: it settles on the server; the keeper re-opens the side.
       const beforeSettle = keeper.events.length;
       simulator.advance(30 * HOUR);
-      await eventAfter(keeper, beforeSettle, (event) => event.event === 'reopen', 'the re-open after the settlement');
+      await eventAfter(keeper, beforeSettle, 'reopen', 'the re-open after the settlement');
       await until(
         () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== second.id,
         'the re-opened hedge filled',
@@ -175,16 +172,12 @@ describeKeepers('hedge keep', () => {
       expect(activeNotional(simulator, 'sell')).toBe(2000);
       expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
 
-      keeper.child().kill('SIGTERM');
-      const result = await keeper.done;
-      expect(result.code, result.stderr).toBe(0);
-      const events = lines(result.stdout);
+      const events = await stopKeeper(keeper);
       expect(events.at(-1)!.event).toBe('stop');
       expect(events.filter((event) => event.event === 'cycle').length).toBeGreaterThanOrEqual(3);
       for (const event of events) expect(typeof event.at).toBe('string');
       // Nothing is left half-done in the journal.
-      const pending = await simulator.hedge(['journal', '--pending', '--json']);
-      expect(JSON.parse(pending.stdout)).toEqual([]);
+      expect(await pendingActions(simulator)).toEqual([]);
     },
   );
 
@@ -209,8 +202,7 @@ describeKeepers('hedge keep', () => {
         keeper.child().kill('SIGKILL');
         await keeper.done;
 
-        const again = await simulator.hedge(['keep', file, '--once']);
-        expect(again.code, again.stderr).toBe(0);
+        const events = await keepOnce(simulator, file);
         await until(
           () => simulator.active('sell').every((hedge) => hedge.status === 'filled'),
           'every sell hedge resolved',
@@ -218,7 +210,6 @@ describeKeepers('hedge keep', () => {
         expect(activeNotional(simulator, 'sell')).toBe(2000);
         expect(simulator.active('sell')).toHaveLength(1);
         expect(simulator.active('sell')[0]!.id).not.toBe(seeded.id);
-        const events = lines(again.stdout);
         expect(events.some((event) => event.event === 'roll' && event.resumed === true)).toBe(true);
       },
     );
@@ -244,12 +235,10 @@ describeKeepers('hedge keep', () => {
       const result = await keeper.done;
       expect(result.code, result.stderr).toBe(143);
       expect(lines(result.stdout).at(-1)).toMatchObject({ event: 'stop' });
-      const pendingAfter = JSON.parse((await simulator.hedge(['journal', '--pending', '--json'])).stdout) as unknown[];
-      expect(pendingAfter).toHaveLength(1);
+      expect(await pendingActions(simulator)).toHaveLength(1);
 
       simulator.advance(HOUR + 1);
-      const again = await simulator.hedge(['keep', file, '--once']);
-      expect(again.code, again.stderr).toBe(0);
+      await keepOnce(simulator, file);
       expect(new Set(simulator.requests('POST', '/hedges').map((entry) => entry.idempotencyKey)).size).toBe(1);
       expect(activeNotional(simulator, 'buy')).toBe(1000);
     },
@@ -265,16 +254,12 @@ describeKeepers('hedge keep', () => {
       const closesBefore = simulator.requests('POST', '/hedges/close').length;
       const keeper = rig.keep(simulator, file);
       await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close");
-      keeper.child().kill('SIGTERM');
-      const result = await keeper.done;
-      expect(result.code, result.stderr).toBe(0);
-      const events = lines(result.stdout);
+      const events = await stopKeeper(keeper);
       expect(events.some((event) => event.event === 'roll')).toBe(true);
       expect(events.at(-1)!.event).toBe('stop');
       await until(() => filledActive(simulator, 'buy').length === 1, 'the new hedge filled');
       expect(activeNotional(simulator, 'buy')).toBe(1500);
-      const pending = await simulator.hedge(['journal', '--pending', '--json']);
-      expect(JSON.parse(pending.stdout)).toEqual([]);
+      expect(await pendingActions(simulator)).toEqual([]);
     },
   );
 
@@ -282,9 +267,7 @@ describeKeepers('hedge keep', () => {
     const simulator = await rig.start();
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
     const once = async (expected: string) => {
-      const result = await simulator.hedge(['keep', file, '--once']);
-      expect(result.code, result.stderr).toBe(0);
-      expect(lines(result.stdout).map((event) => event.event)).toContain(expected);
+      expect((await keepOnce(simulator, file)).map((event) => event.event)).toContain(expected);
       await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     };
@@ -295,8 +278,7 @@ describeKeepers('hedge keep', () => {
     await once('reopen');
     // At target and far from maturity: a cycle sends nothing.
     const writes = simulator.writes().length;
-    const quiet = await simulator.hedge(['keep', file, '--once']);
-    expect(quiet.code).toBe(0);
+    await keepOnce(simulator, file);
     expect(simulator.writes().length).toBe(writes);
   });
 
@@ -317,8 +299,7 @@ describeKeepers('hedge keep', () => {
           `delay ${delay} ms: ${result.stderr}`,
         ).toContain(true);
       }
-      const final = await simulator.hedge(['keep', file, '--once']);
-      expect(final.code, final.stderr).toBe(0);
+      await keepOnce(simulator, file);
       await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
       expect(activeNotional(simulator, 'sell'), `delays ${delays.join(', ')} ms`).toBe(2000);
     },
@@ -329,17 +310,14 @@ describeKeepers('hedge keep', () => {
     async ({ rig }) => {
       const simulator = await rig.start({ realNow: () => Date.now() - 45_000 });
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
-      const first = await simulator.hedge(['keep', file, '--once']);
-      expect(first.code, first.stderr).toBe(0);
+      await keepOnce(simulator, file);
       await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
       // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
       utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
       const closed = await simulator.hedge(['close', MARKET, 'sell', '--yes']);
       expect(closed.code, closed.stderr).toBe(0);
       const opens = simulator.requests('POST', '/hedges').length;
-      const again = await simulator.hedge(['keep', file, '--once']);
-      expect(again.code, again.stderr).toBe(0);
-      expect(lines(again.stdout).find((event) => event.event === 'drift')).toMatchObject({
+      expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({
         side: 'sell',
         change: 'open',
       });
@@ -352,17 +330,14 @@ describeKeepers('hedge keep', () => {
     const simulator = await rig.start();
     const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,${until_},6h`]);
-    const first = await simulator.hedge(['keep', file, '--once']);
-    expect(first.code, first.stderr).toBe(0);
+    await keepOnce(simulator, file);
     await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
     simulator.advance(19 * HOUR);
-    const due = await simulator.hedge(['keep', file, '--once']);
-    expect(due.code, due.stderr).toBe(0);
-    expect(lines(due.stdout).find((event) => event.event === 'skip' && event.side === 'sell')?.reason).toMatch(/until/);
+    const due = await keepOnce(simulator, file);
+    expect(due.find((event) => event.event === 'skip' && event.side === 'sell')?.reason).toMatch(/until/);
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
     simulator.advance(10 * HOUR);
-    const after = await simulator.hedge(['keep', file, '--once']);
-    expect(after.code, after.stderr).toBe(0);
+    await keepOnce(simulator, file);
     expect(simulator.active('sell')).toHaveLength(0);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
   });
@@ -373,15 +348,8 @@ describeKeepers('hedge keep', () => {
       const simulator = await rig.start({ exposureCapUsd: 50_000 });
       const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
       const envSeen = join(simulator.configDir, 'hook-env.txt');
-      const result = await simulator.hedge([
-        'keep',
-        file,
-        '--once',
-        '--alert-cmd',
-        `env > ${envSeen}; cat >> ${join(simulator.configDir, 'alerts.ndjson')}`,
-      ]);
-      expect(result.code, result.stderr).toBe(3);
-      const events = lines(result.stdout);
+      const alertCommand = `env > ${envSeen}; cat >> ${join(simulator.configDir, 'alerts.ndjson')}`;
+      const events = await keepOnce(simulator, file, 3, '--alert-cmd', alertCommand);
       const error = events.find((event) => event.event === 'error')!;
       expect(error).toMatchObject({ market: MARKET, side: 'sell', action: 'reopen', exit_code: 3, failures: 1 });
       expect(events.some((event) => event.event === 'reopen' && event.side === 'buy')).toBe(true);
@@ -403,9 +371,9 @@ describeKeepers('hedge keep', () => {
       simulator.seedOpen('buy', 1000);
       simulator.advance(7 * 24 * HOUR - HOUR / 2);
       const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);
-      const result = await simulator.hedge(['keep', file, '--once', '--converge']);
-      expect(result.code, result.stderr).toBe(0);
-      expect(lines(result.stdout).find((event) => event.event === 'converge')).toMatchObject({ action: 'close' });
+      expect(
+        (await keepOnce(simulator, file, 0, '--converge')).find((event) => event.event === 'converge'),
+      ).toMatchObject({ action: 'close' });
       await until(() => simulator.active('buy').length === 0, 'the side closed');
       expect(simulator.requests('POST', '/hedges')).toHaveLength(0);
     },

@@ -15,8 +15,11 @@ import {
   describeKeepers,
   eventAfter,
   eventsOf,
+  hedgeOf,
   keeperTest,
+  keepOnce,
   lines,
+  stopKeeper,
   writeTarget,
   type KeeperRig,
 } from '../support/keeper.js';
@@ -87,14 +90,14 @@ describeKeepers('hedge keep as a service', () => {
       );
       // That cycle's status says when the side's roll is due, though the keeper did not decide it.
       expect(seenInFlight.rows[0]).toMatchObject({ next_action: 'roll', next_action_at: expect.any(String) });
-      await eventAfter(keeper, 0, (event) => event.event === 'reopen', 'the re-open done');
+      await eventAfter(keeper, 0, 'reopen', 'the re-open done');
       const first = simulator.active('sell')[0]!;
       simulator.advance(30 * 3_600_000);
       await until(() => hook.posts.some((post) => post.alert === 'recovered'), 'an alert and its recovery', {
         process: keeper.done,
       });
       expect(summary(hook.posts)).toEqual(['started missed_roll sell', 'recovered missed_roll sell']);
-      expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
+      expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     },
   );
@@ -128,8 +131,7 @@ describeKeepers('hedge keep as a service', () => {
       expect(metrics).not.toContain('made_up');
       expect(metrics).not.toContain('another_new_code');
       expect(metrics).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
-      keeper.child().kill('SIGTERM');
-      expect((await keeper.done).code).toBe(0);
+      await stopKeeper(keeper);
     },
   );
 
@@ -148,9 +150,8 @@ describeKeepers('hedge keep as a service', () => {
       });
       expect(activeNotional(simulator, 'sell')).toBe(1000);
       expect(activeNotional(simulator, 'buy')).toBe(2000);
-      await eventAfter(keeper, keeper.events.length, (event) => event.event === 'cycle', 'one more cycle');
-      keeper.child().kill('SIGTERM');
-      expect((await keeper.done).code).toBe(0);
+      await eventAfter(keeper, keeper.events.length, 'cycle', 'one more cycle');
+      await stopKeeper(keeper);
 
       const all = summary(hook.posts).sort();
       expect(all).toEqual([
@@ -193,7 +194,7 @@ describeKeepers('hedge keep as a service', () => {
           `${error.message}\nkeeper events:\n${keeper.events.map((event) => JSON.stringify(event)).join('\n')}\nalerts posted: ${JSON.stringify(hook.posts)}`,
         );
       });
-      expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
+      expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
       expect(summary(hook.posts)).toEqual(['started missed_roll sell', 'recovered missed_roll sell']);
       expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
@@ -288,7 +289,7 @@ describeKeepers('hedge keep as a service', () => {
       // An action may outlast its cycle (a cycle waits for its steps only until the next is due): the
       // re-open is counted once it is done, when its event is out, which can come after a later
       // cycle saw the fill.
-      await eventAfter(keeper, 0, (event) => event.event === 'reopen', 'the re-open done');
+      await eventAfter(keeper, 0, 'reopen', 'the re-open done');
       const metrics = await (await fetch(`http://${address}/metrics`)).text();
       expect(metrics).toMatch(/hedge_keeper_cycles_total\{result="good"\} [1-9]/);
       expect(metrics).toContain('hedge_keeper_actions_total{action="reopen"} 1');
@@ -298,8 +299,7 @@ describeKeepers('hedge keep as a service', () => {
       const health = await fetch(`http://${address}/healthz`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ status: 'ok' });
-      keeper.child().kill('SIGTERM');
-      expect((await keeper.done).code).toBe(0);
+      await stopKeeper(keeper);
       // Stopped with the keeper: nothing listens there any more.
       await expect(fetch(`http://${address}/healthz`)).rejects.toThrow();
     },
@@ -317,7 +317,7 @@ describeKeepers('hedge keep as a service', () => {
       const env = { HOME: home.path };
       const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
       const first = rig.keep(simulator, file, [], { env });
-      await eventAfter(first, 0, (event) => event.event === 'cycle', "the first keeper's first cycle");
+      await eventAfter(first, 0, 'cycle', "the first keeper's first cycle");
       await until(() => activeNotional(simulator, 'buy') === 1000, 'the first open');
 
       for (const configDir of [simulator.configDir, shell.path]) {
@@ -332,8 +332,7 @@ describeKeepers('hedge keep as a service', () => {
       expect(activeNotional(simulator, 'buy')).toBe(1000);
 
       // Once the first stops, the place is free.
-      first.child().kill('SIGTERM');
-      expect((await first.done).code).toBe(0);
+      await stopKeeper(first);
       const third = await simulator.hedge(['keep', file, '--once'], { configDir: shell.path, env });
       expect(third.code, third.stderr).toBe(0);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
@@ -361,8 +360,7 @@ describeKeepers('hedge keep as a service', () => {
       // Nothing was opened on either side while refused.
       expect(simulator.active('sell')).toHaveLength(0);
       expect(simulator.active('buy')).toHaveLength(0);
-      keeper.child().kill('SIGTERM');
-      expect((await keeper.done).code).toBe(0);
+      await stopKeeper(keeper);
       // Said once each, everywhere: the receiver, --alert-cmd (one JSON line each) and the keeper's own log.
       expect(summary(hook.posts).sort()).toEqual(started);
       expect(summary(alertsIn(commandLog)).sort()).toEqual(started);
@@ -376,20 +374,17 @@ describeKeepers('hedge keep as a service', () => {
       const simulator = await rig.start({ exposureCapUsd: 50_000 });
       const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`]);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
-      const alerting = ['keep', file, '--once', '--alert-cmd', `cat >> ${commandLog}`];
-      for (let run = 0; run < 3; run += 1) {
-        const result = await simulator.hedge(alerting);
-        expect(result.code, result.stderr).toBe(3);
-      }
+      const alerting = ['--alert-cmd', `cat >> ${commandLog}`];
+      for (let run = 0; run < 3; run += 1) await keepOnce(simulator, file, 3, ...alerting);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(3);
       expect(summary(alertsIn(commandLog))).toEqual(['started refused sell']);
       writeTarget(simulator, [`${MARKET},sell,1000,1,,`]);
-      expect((await simulator.hedge(['keep', file, '--once'])).code).toBe(0);
+      await keepOnce(simulator, file);
       await until(
         () => activeNotional(simulator, 'sell') === 1000 && simulator.active('sell')[0]!.status === 'filled',
         'the fill',
       );
-      expect((await simulator.hedge(alerting)).code).toBe(0);
+      await keepOnce(simulator, file, 0, ...alerting);
       expect(summary(alertsIn(commandLog))).toEqual(['started refused sell', 'recovered refused sell']);
     },
   );
@@ -411,16 +406,7 @@ describeKeepers('hedge keep as a service', () => {
       });
       const file = writeTarget(simulator, [`${MARKET},sell,1000,1,,`]);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
-      const result = await simulator.hedge([
-        'keep',
-        file,
-        '--once',
-        '--alert-url',
-        hook.url,
-        '--alert-cmd',
-        `cat >> ${commandLog}`,
-      ]);
-      expect(result.code, result.stderr).toBe(3);
+      await keepOnce(simulator, file, 3, '--alert-url', hook.url, '--alert-cmd', `cat >> ${commandLog}`);
       expect(simulator.active('sell')).toHaveLength(0);
 
       const viaCommand = alertsIn(commandLog);

@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { RunOptions, RunResult } from './hedge-cli.js';
 import { until } from './polling.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
@@ -114,19 +114,23 @@ export function eventsOf(run: KeeperRun, kind: string): Array<Record<string, any
   return run.events.filter((event) => event.event === kind);
 }
 
-/** Waits until the keeper printed an event matching `match` (after `from` events); fails at once if it exited. */
+/**
+ * Waits until the keeper printed an event matching `match` (an event kind, or a test) after `from`
+ * events; fails at once if it exited.
+ */
 export async function eventAfter(
   run: KeeperRun,
   from: number,
-  match: (event: Record<string, any>) => boolean,
+  match: string | ((event: Record<string, any>) => boolean),
   what: string,
   timeoutMs?: number,
 ): Promise<Record<string, any>> {
+  const test = typeof match === 'string' ? (event: Record<string, any>) => event.event === match : match;
   let found: Record<string, any> | undefined;
   await until(
     () => {
       const result = run.ended();
-      found = run.events.slice(from).find(match);
+      found = run.events.slice(from).find(test);
       if (!found && result)
         throw new Error(`the keeper exited (${result.code}) before ${what}:\n${result.stderr}\n${result.stdout}`);
       return found !== undefined;
@@ -143,6 +147,36 @@ export function activeNotional(simulator: Simulator, side: 'buy' | 'sell'): numb
 
 export function filledActive(simulator: Simulator, side: 'buy' | 'sell') {
   return simulator.active(side).filter((hedge) => hedge.status === 'filled');
+}
+
+/** `hedge keep FILE --once …`: its exit code must be `code`; its events, parsed. */
+export async function keepOnce(
+  runner: HedgeRunner,
+  file: string,
+  code = 0,
+  ...extra: string[]
+): Promise<Array<Record<string, any>>> {
+  const result = await runner.hedge(['keep', file, '--once', ...extra]);
+  expect(result.code, result.stderr + result.stdout).toBe(code);
+  return lines(result.stdout);
+}
+
+/** SIGTERM: the keeper finishes its steps and exits 0; what it printed, parsed. */
+export async function stopKeeper(run: KeeperRun): Promise<Array<Record<string, any>>> {
+  run.child().kill('SIGTERM');
+  const result = await run.done;
+  expect(result.code, result.stderr).toBe(0);
+  return lines(result.stdout);
+}
+
+/** The server's hedge of that id. */
+export function hedgeOf(simulator: Simulator, id: string) {
+  return simulator.hedges().find((hedge) => hedge.id === id)!;
+}
+
+/** The journal's unresolved actions (`hedge journal --pending`), as the CLI lists them. */
+export async function pendingActions(simulator: Simulator): Promise<unknown[]> {
+  return JSON.parse((await simulator.hedge(['journal', '--pending', '--json'])).stdout);
 }
 
 export function lines(text: string): Array<Record<string, any>> {
