@@ -2,13 +2,11 @@
 // emulator: redrawn in place (one header, however many cycles and steps ran), none of the steps'
 // own progress lines leaking onto it, times in one clock labelled as such, and a dry run that says
 // it is one.
-import { describe, expect, it } from 'vitest';
-import { HOUR, writeTarget } from '../support/keeper.js';
+import { expect } from 'vitest';
+import { describeKeepers, HOUR, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
-import { MARKET, useSimulators } from '../support/simulator.js';
-
-const startSimulator = useSimulators();
+import { MARKET, type Simulator } from '../support/simulator.js';
 
 /** The header's `last cycle MM-DD HH:MM:SS UTC`, as an instant. */
 function lastCycleAt(screen: string, year: number): number | undefined {
@@ -16,22 +14,30 @@ function lastCycleAt(screen: string, year: number): number | undefined {
   return found ? Date.parse(`${year}-${found[1]}T${found[2]}Z`) : undefined;
 }
 
-describe('hedge keep on a terminal', () => {
-  it('at 80 columns the status redraws in place: one header, no step progress lines, the cycle time in UTC', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('sell', 2000);
-    simulator.advance(7 * 24 * HOUR - HOUR / 2);
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`, `${MARKET},buy,1000,3,,`]);
-    const startedAt = Date.now();
-    // A local zone far from UTC: a local time labelled UTC would show.
-    const terminal: Terminal = spawnInTerminal({
-      configDir: simulator.configDir,
-      args: ['keep', file, '--interval', '2'],
-      env: { ...simulator.env, TZ: 'Asia/Kathmandu' },
-      cols: 80,
-      rows: 30,
-    });
-    try {
+/** `hedge keep …` on an 80×30 pseudo-terminal against the simulator, killed after the test. */
+function onTerminal(rig: KeeperRig, simulator: Simulator, args: string[], env: Record<string, string> = {}): Terminal {
+  const terminal = spawnInTerminal({
+    configDir: simulator.configDir,
+    args: ['keep', ...args],
+    env: { ...simulator.env, ...env },
+    cols: 80,
+    rows: 30,
+  });
+  rig.later(() => terminal.kill());
+  return terminal;
+}
+
+describeKeepers('hedge keep on a terminal', () => {
+  keeperTest(
+    'at 80 columns the status redraws in place: one header, no step progress lines, the cycle time in UTC',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      simulator.seedOpen('sell', 2000);
+      simulator.advance(7 * 24 * HOUR - HOUR / 2);
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`, `${MARKET},buy,1000,3,,`]);
+      const startedAt = Date.now();
+      // A local zone far from UTC: a local time labelled UTC would show.
+      const terminal = onTerminal(rig, simulator, [file, '--interval', '2'], { TZ: 'Asia/Kathmandu' });
       await until(
         () =>
           simulator.active('buy').some((hedge) => hedge.status === 'filled') &&
@@ -56,29 +62,17 @@ describe('hedge keep on a terminal', () => {
       const firstRequest = simulator.requests().find((entry) => entry.realTimeMs >= startedAt)!.realTimeMs;
       expect(at!).toBeGreaterThanOrEqual(Math.floor(firstRequest / 1000) * 1000);
       expect(at!).toBeLessThanOrEqual(Date.now());
-    } finally {
-      terminal.kill();
-    }
-  });
+    },
+  );
 
-  it('a dry run on a terminal says it is one, and what it would do', async () => {
-    const simulator = await startSimulator();
+  keeperTest('a dry run on a terminal says it is one, and what it would do', async ({ rig }) => {
+    const simulator = await rig.start();
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
-    const terminal = spawnInTerminal({
-      configDir: simulator.configDir,
-      args: ['keep', file, '--dry-run'],
-      env: simulator.env,
-      cols: 80,
-      rows: 30,
-    });
-    try {
-      expect(await terminal.exitCode).toBe(0);
-      const text = (await terminal.drawn()).map((line) => line.text).join('\n');
-      expect(text).toMatch(/DRY RUN/);
-      expect(text).toMatch(/would reopen USDTNGN sell 2,000 USD/);
-      expect(simulator.writes()).toHaveLength(0);
-    } finally {
-      terminal.kill();
-    }
+    const terminal = onTerminal(rig, simulator, [file, '--dry-run']);
+    expect(await terminal.exitCode).toBe(0);
+    const text = (await terminal.drawn()).map((line) => line.text).join('\n');
+    expect(text).toMatch(/DRY RUN/);
+    expect(text).toMatch(/would reopen USDTNGN sell 2,000 USD/);
+    expect(simulator.writes()).toHaveLength(0);
   });
 });

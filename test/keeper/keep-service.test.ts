@@ -3,79 +3,40 @@
 // re-open sized to what is left of the exposure. Real processes against the simulator; every
 // verdict is on the server's own state and request log.
 import { utimesSync, writeFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { activeNotional, eventAfter, filledActive, HOUR, lines, startKeeper, writeTarget } from '../support/keeper.js';
+import { expect } from 'vitest';
+import {
+  activeNotional,
+  describeKeepers,
+  eventAfter,
+  filledActive,
+  hedgeOf,
+  HOUR,
+  keeperTest,
+  keepOnce,
+  lines,
+  writeTarget,
+} from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { MARKET, useSimulators } from '../support/simulator.js';
+import { MARKET } from '../support/simulator.js';
 
-const startSimulator = useSimulators();
 const DAY = 24 * HOUR;
 
-describe('hedge keep as a service', () => {
-  it("one row's close that never answers does not hold another row's roll: it lands before that hedge matures", async () => {
-    const simulator = await startSimulator();
-    const sell = simulator.seedOpen('sell', 2000);
-    const buy = simulator.seedOpen('buy', 1000);
-    // Both 7-day hedges 30 min from maturity, within roll_before (6 h): both rolls are due at once.
-    simulator.advance(7 * DAY - HOUR / 2);
-    // The sell side's close is never answered (the server holds it without acting).
-    simulator.sandbox.setFaults({
-      stall: 'headers',
-      match: (target) =>
-        target.method === 'POST' &&
-        target.path === '/hedges/close' &&
-        (target.body as { side?: string } | undefined)?.side === 'sell',
-    });
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`, `${MARKET},buy,1000,1,,6h`]);
-    // A long request bound, so the hung close stays in flight for the whole test.
-    const keeper = startKeeper(simulator, file, ['--request-timeout', '300']);
-    try {
-      await until(
-        () =>
-          simulator
-            .requests('POST', '/hedges/close')
-            .some((entry) => (entry.body as { side?: string }).side === 'sell'),
-        'the sell close sent',
-      );
-      // While the sell close is still unanswered, the buy row is rolled: closed and opened anew.
-      await until(() => filledActive(simulator, 'buy').some((hedge) => hedge.id !== buy.id), 'the buy side rolled');
-      const sellClose = simulator
-        .requests('POST', '/hedges/close')
-        .find((entry) => (entry.body as { side?: string }).side === 'sell')!;
-      expect(sellClose.status).toBe('stalled');
-      const rolled = filledActive(simulator, 'buy').find((hedge) => hedge.id !== buy.id)!;
-      expect(rolled.openedAtMs).toBeLessThan(buy.maturityAtMs);
-      expect(simulator.hedges().find((hedge) => hedge.id === buy.id)!.closeReason).not.toBe('settled');
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
-      // The hung row: still the old hedge, untouched by the server.
-      expect(simulator.hedges().find((hedge) => hedge.id === sell.id)!.status).toBe('filled');
-      await eventAfter(
-        keeper,
-        0,
-        (event) =>
-          event.event === 'cycle' && event.rows.some((row: any) => row.side === 'sell' && /in flight/.test(row.state)),
-        'a cycle showing the sell step in flight',
-      );
-    } finally {
-      keeper.child().kill('SIGKILL');
-      await keeper.done.catch(() => undefined);
-    }
-  });
-
-  it("a colleague's close wins: it completes with exit 0, the keeper reports drift and does not re-open until the target says so again", async () => {
-    const simulator = await startSimulator();
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
-    // Written well before the close: the target has not spoken since.
-    utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
-    const keeper = startKeeper(simulator, file);
-    try {
-      await eventAfter(keeper, 0, (event) => event.event === 'reopen', 'the first open');
+describeKeepers('hedge keep as a service', () => {
+  keeperTest(
+    "a colleague's close wins: it completes with exit 0, the keeper reports drift and does not re-open until the target says so again",
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+      // Written well before the close: the target has not spoken since.
+      utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
+      const keeper = rig.keep(simulator, file);
+      await eventAfter(keeper, 0, 'reopen', 'the first open');
       await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
       const first = filledActive(simulator, 'sell')[0]!;
 
       const close = await simulator.hedge(['close', MARKET, 'sell', '--yes']);
       expect(close.code, close.stderr).toBe(0);
-      expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).toBe('closed');
+      expect(hedgeOf(simulator, first.id).status).toBe('closed');
       const drift = await eventAfter(
         keeper,
         0,
@@ -85,9 +46,8 @@ describe('hedge keep as a service', () => {
       expect(drift).toMatchObject({ change: 'open', notional_usd: 0, target_usd: 2000, hedge_ids: [first.id] });
       // Two more cycles: nothing re-opened, nothing sent.
       const opens = simulator.requests('POST', '/hedges').length;
-      const seen = keeper.events.length;
-      await eventAfter(keeper, seen, (event) => event.event === 'cycle', 'a cycle');
-      await eventAfter(keeper, keeper.events.length, (event) => event.event === 'cycle', 'another cycle');
+      await eventAfter(keeper, keeper.events.length, 'cycle', 'a cycle');
+      await eventAfter(keeper, keeper.events.length, 'cycle', 'another cycle');
       expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
       expect(simulator.active('sell')).toHaveLength(0);
 
@@ -103,112 +63,70 @@ describe('hedge keep as a service', () => {
       );
       await until(() => filledActive(simulator, 'sell').length === 1, 'the re-opened fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
-    } finally {
-      keeper.child().kill('SIGTERM');
-      await keeper.done;
-    }
-  });
+    },
+  );
 
-  it('--converge restores a side a colleague closed', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('sell', 2000);
-    expect((await simulator.hedge(['close', MARKET, 'sell', '--yes'])).code).toBe(0);
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
-    utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
-    const reported = await simulator.hedge(['keep', file, '--once']);
-    expect(reported.code, reported.stderr).toBe(0);
-    expect(lines(reported.stdout).find((event) => event.event === 'drift')).toMatchObject({
-      change: 'open',
-      side: 'sell',
-    });
-    expect(simulator.active('sell')).toHaveLength(0);
-    const restored = await simulator.hedge(['keep', file, '--once', '--converge']);
-    expect(restored.code, restored.stderr).toBe(0);
-    expect(lines(restored.stdout).some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
-    await until(() => filledActive(simulator, 'sell').length === 1, 'the restored fill');
-    expect(activeNotional(simulator, 'sell')).toBe(2000);
-  });
-
-  it('a dry run refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing', async () => {
-    const simulator = await startSimulator();
-    const unknown = writeTarget(simulator, ['USDTXYZ,sell,2000,1,,'], 'unknown.csv');
-    const huge = writeTarget(simulator, [`${MARKET},sell,999999999,1,,`], 'huge.csv');
-    for (const [file, code, exit, message] of [
-      [unknown, 'usage', 2, /not listed/],
-      [huge, 'exposure_exceeded', 3, /exposure cap/],
-    ] as const) {
-      const dry = await simulator.hedge(['keep', file, '--dry-run']);
-      expect(dry.code, dry.stdout).toBe(exit);
-      const events = lines(dry.stdout);
-      expect(events.find((event) => event.event === 'error')).toMatchObject({
-        code,
-        dry_run: true,
-        action: 'reopen',
-        message: expect.stringMatching(message),
+  keeperTest(
+    "one row's close that never answers does not hold another row's roll: it lands before that hedge matures",
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const sell = simulator.seedOpen('sell', 2000);
+      const buy = simulator.seedOpen('buy', 1000);
+      // Both 7-day hedges 30 min from maturity, within roll_before (6 h): both rolls are due at once.
+      simulator.advance(7 * DAY - HOUR / 2);
+      // The sell side's close is never answered (the server holds it without acting).
+      simulator.sandbox.setFaults({
+        stall: 'headers',
+        match: (target) =>
+          target.method === 'POST' &&
+          target.path === '/hedges/close' &&
+          (target.body as { side?: string } | undefined)?.side === 'sell',
       });
-      expect(events.find((event) => event.event === 'cycle')!.rows[0].state).toBe('reopen would be refused');
-      expect(events.some((event) => event.event === 'reopen')).toBe(false);
-      for (const event of events) expect(event.dry_run, JSON.stringify(event)).toBe(true);
-    }
-    // --dry-run --converge: what converge would do, not "run with --converge".
-    simulator.seedOpen('sell', 1500);
-    const drifted = writeTarget(simulator, [`${MARKET},sell,2000,7,,`], 'drifted.csv');
-    const converge = await simulator.hedge(['keep', drifted, '--dry-run', '--converge']);
-    expect(converge.code, converge.stderr).toBe(0);
-    const events = lines(converge.stdout);
-    expect(events.find((event) => event.event === 'converge')).toMatchObject({
-      action: 'add',
-      notional_usd: 500,
-      dry_run: true,
-      message: expect.stringMatching(/^would add 500\.00 USD/),
-    });
-    expect(JSON.stringify(events)).not.toContain('run with --converge');
-    expect(simulator.writes()).toHaveLength(0);
-  });
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`, `${MARKET},buy,1000,1,,6h`]);
+      // A long request bound, so the hung close stays in flight for the whole test.
+      const keeper = rig.keep(simulator, file, ['--request-timeout', '300']);
+      await until(
+        () =>
+          simulator
+            .requests('POST', '/hedges/close')
+            .some((entry) => (entry.body as { side?: string }).side === 'sell'),
+        'the sell close sent',
+      );
+      // While the sell close is still unanswered, the buy row is rolled: closed and opened anew.
+      await until(() => filledActive(simulator, 'buy').some((hedge) => hedge.id !== buy.id), 'the buy side rolled');
+      const sellClose = simulator
+        .requests('POST', '/hedges/close')
+        .find((entry) => (entry.body as { side?: string }).side === 'sell')!;
+      expect(sellClose.status).toBe('stalled');
+      const rolled = filledActive(simulator, 'buy').find((hedge) => hedge.id !== buy.id)!;
+      expect(rolled.openedAtMs).toBeLessThan(buy.maturityAtMs);
+      expect(hedgeOf(simulator, buy.id).closeReason).not.toBe('settled');
+      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      // The hung row: still the old hedge, untouched by the server.
+      expect(hedgeOf(simulator, sell.id).status).toBe('filled');
+      await eventAfter(
+        keeper,
+        0,
+        (event) =>
+          event.event === 'cycle' && event.rows.some((row: any) => row.side === 'sell' && /in flight/.test(row.state)),
+        'a cycle showing the sell step in flight',
+      );
+    },
+  );
 
-  it('near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor', async () => {
-    const simulator = await startSimulator();
-    const until_ = new Date(simulator.sandbox.clock.now() + 2 * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
-    const file = writeTarget(simulator, [`${MARKET},buy,1000,7,${until_},`]);
-    const result = await simulator.hedge(['keep', file, '--once']);
-    expect(result.code, result.stderr).toBe(0);
-    await until(() => filledActive(simulator, 'buy').length === 1, 'the fill');
-    expect(filledActive(simulator, 'buy')[0]!.tenorDays).toBe(3);
-    expect(lines(result.stdout).find((event) => event.event === 'reopen')).toMatchObject({ tenor_days: 3 });
-  });
-
-  it('a roll whose open would be refused (the market disabled) sends no close: the side stays covered', async () => {
-    const simulator = await startSimulator({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
-    const seeded = simulator.seedOpen('sell', 2000, 'USDTKES');
-    simulator.advance(7 * DAY - HOUR / 2);
-    // The market stops taking new hedges (the server's own market list says so).
-    const definition = (simulator.sandbox.engine as any).book.markets.find(
-      (market: { market: string }) => market.market === 'USDTKES',
-    );
-    definition.status = 'disabled';
-    const file = writeTarget(simulator, ['USDTKES,sell,2000,1,,6h']);
-    const result = await simulator.hedge(['keep', file, '--once']);
-    expect(result.code, result.stdout).toBe(3);
-    expect(lines(result.stdout).find((event) => event.event === 'error')).toMatchObject({
-      action: 'roll',
-      code: 'market_disabled',
-    });
-    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
-    expect(simulator.hedges().find((hedge) => hedge.id === seeded.id)!.status).toBe('filled');
-  });
-
-  it("a roll whose open the server refuses after its close is the keeper's to cover again: re-opened, never taken for a colleague's drift", async () => {
-    const simulator = await startSimulator();
-    const seeded = simulator.seedOpen('sell', 2000);
-    simulator.advance(7 * DAY - HOUR / 2);
-    // The check before the close passes; the server then refuses the roll's open once.
-    simulator.sandbox.setFaults({
-      nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
-      match: { method: 'POST', path: '/hedges' },
-    });
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-    const keeper = startKeeper(simulator, file);
-    try {
+  keeperTest(
+    "a roll whose open the server refuses after its close is the keeper's to cover again: re-opened, never taken for a colleague's drift",
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const seeded = simulator.seedOpen('sell', 2000);
+      simulator.advance(7 * DAY - HOUR / 2);
+      // The check before the close passes; the server then refuses the roll's open once.
+      simulator.sandbox.setFaults({
+        nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
+        match: { method: 'POST', path: '/hedges' },
+      });
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const keeper = rig.keep(simulator, file);
       const refused = await eventAfter(
         keeper,
         0,
@@ -216,19 +134,16 @@ describe('hedge keep as a service', () => {
         'the refused roll',
       );
       expect(refused.code).toBe('capacity_exceeded');
-      expect(simulator.hedges().find((hedge) => hedge.id === seeded.id)!.status).toBe('closed');
+      expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
       await eventAfter(keeper, 0, (event) => event.event === 'reopen' && event.side === 'sell', 'the re-open');
       await until(() => filledActive(simulator, 'sell').length === 1, 'the re-opened fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
       expect(keeper.events.some((event) => event.event === 'drift')).toBe(false);
-    } finally {
-      keeper.child().kill('SIGTERM');
-      await keeper.done;
-    }
-  });
+    },
+  );
 
-  it('…and so it is after a restart: the journal shows the roll closed it', async () => {
-    const simulator = await startSimulator();
+  keeperTest('…and so it is after a restart: the journal shows the roll closed it', async ({ rig }) => {
+    const simulator = await rig.start();
     const seeded = simulator.seedOpen('sell', 2000);
     simulator.advance(7 * DAY - HOUR / 2);
     simulator.sandbox.setFaults({
@@ -236,16 +151,104 @@ describe('hedge keep as a service', () => {
       match: { method: 'POST', path: '/hedges' },
     });
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-    const refused = await simulator.hedge(['keep', file, '--once']);
-    expect(refused.code, refused.stdout).toBe(3);
-    expect(simulator.hedges().find((hedge) => hedge.id === seeded.id)!.status).toBe('closed');
+    await keepOnce(simulator, file, 3);
+    expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
     expect(simulator.active('sell')).toHaveLength(0);
-    const again = await simulator.hedge(['keep', file, '--once']);
-    expect(again.code, again.stdout).toBe(0);
-    const events = lines(again.stdout);
+    const events = await keepOnce(simulator, file);
     expect(events.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
     expect(events.some((event) => event.event === 'drift')).toBe(false);
     await until(() => filledActive(simulator, 'sell').length === 1, 'the re-opened fill');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
   });
+
+  keeperTest('--converge restores a side a colleague closed', async ({ rig }) => {
+    const simulator = await rig.start();
+    simulator.seedOpen('sell', 2000);
+    expect((await simulator.hedge(['close', MARKET, 'sell', '--yes'])).code).toBe(0);
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+    utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
+    expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({
+      change: 'open',
+      side: 'sell',
+    });
+    expect(simulator.active('sell')).toHaveLength(0);
+    const restored = await keepOnce(simulator, file, 0, '--converge');
+    expect(restored.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
+    await until(() => filledActive(simulator, 'sell').length === 1, 'the restored fill');
+    expect(activeNotional(simulator, 'sell')).toBe(2000);
+  });
+
+  keeperTest(
+    'near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const until_ = new Date(simulator.sandbox.clock.now() + 2 * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
+      const file = writeTarget(simulator, [`${MARKET},buy,1000,7,${until_},`]);
+      const events = await keepOnce(simulator, file);
+      await until(() => filledActive(simulator, 'buy').length === 1, 'the fill');
+      expect(filledActive(simulator, 'buy')[0]!.tenorDays).toBe(3);
+      expect(events.find((event) => event.event === 'reopen')).toMatchObject({ tenor_days: 3 });
+    },
+  );
+
+  keeperTest(
+    'a roll whose open would be refused (the market disabled) sends no close: the side stays covered',
+    async ({ rig }) => {
+      const simulator = await rig.start({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
+      const seeded = simulator.seedOpen('sell', 2000, 'USDTKES');
+      simulator.advance(7 * DAY - HOUR / 2);
+      // The market stops taking new hedges (the server's own market list says so).
+      const definition = (simulator.sandbox.engine as any).book.markets.find(
+        (market: { market: string }) => market.market === 'USDTKES',
+      );
+      definition.status = 'disabled';
+      const file = writeTarget(simulator, ['USDTKES,sell,2000,1,,6h']);
+      expect((await keepOnce(simulator, file, 3)).find((event) => event.event === 'error')).toMatchObject({
+        action: 'roll',
+        code: 'market_disabled',
+      });
+      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
+      expect(hedgeOf(simulator, seeded.id).status).toBe('filled');
+    },
+  );
+
+  keeperTest(
+    'a dry run refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const unknown = writeTarget(simulator, ['USDTXYZ,sell,2000,1,,'], 'unknown.csv');
+      const huge = writeTarget(simulator, [`${MARKET},sell,999999999,1,,`], 'huge.csv');
+      for (const [file, code, exit, message] of [
+        [unknown, 'usage', 2, /not listed/],
+        [huge, 'exposure_exceeded', 3, /exposure cap/],
+      ] as const) {
+        const dry = await simulator.hedge(['keep', file, '--dry-run']);
+        expect(dry.code, dry.stdout).toBe(exit);
+        const events = lines(dry.stdout);
+        expect(events.find((event) => event.event === 'error')).toMatchObject({
+          code,
+          dry_run: true,
+          action: 'reopen',
+          message: expect.stringMatching(message),
+        });
+        expect(events.find((event) => event.event === 'cycle')!.rows[0].state).toBe('reopen would be refused');
+        expect(events.some((event) => event.event === 'reopen')).toBe(false);
+        for (const event of events) expect(event.dry_run, JSON.stringify(event)).toBe(true);
+      }
+      // --dry-run --converge: what converge would do, not "run with --converge".
+      simulator.seedOpen('sell', 1500);
+      const drifted = writeTarget(simulator, [`${MARKET},sell,2000,7,,`], 'drifted.csv');
+      const converge = await simulator.hedge(['keep', drifted, '--dry-run', '--converge']);
+      expect(converge.code, converge.stderr).toBe(0);
+      const events = lines(converge.stdout);
+      expect(events.find((event) => event.event === 'converge')).toMatchObject({
+        action: 'add',
+        notional_usd: 500,
+        dry_run: true,
+        message: expect.stringMatching(/^would add 500\.00 USD/),
+      });
+      expect(JSON.stringify(events)).not.toContain('run with --converge');
+      expect(simulator.writes()).toHaveLength(0);
+    },
+  );
 });

@@ -4,120 +4,270 @@
 // keeper printed, each of which must be valid JSON.
 import { readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { activeNotional, eventAfter, filledActive, HOUR, lines, startKeeper, writeTarget } from '../support/keeper.js';
+import { expect } from 'vitest';
+import {
+  activeNotional,
+  describeKeepers,
+  eventAfter,
+  filledActive,
+  hedgeOf,
+  HOUR,
+  keeperTest,
+  keepOnce,
+  lines,
+  pendingActions,
+  stopKeeper,
+  writeTarget,
+} from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { MARKET, useSimulators } from '../support/simulator.js';
+import { MARKET } from '../support/simulator.js';
 
-const startSimulator = useSimulators();
-
-describe('hedge keep', () => {
-  it('holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0', async () => {
-    const simulator = await startSimulator();
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-    const keeper = startKeeper(simulator, file);
-
-    const opened = await eventAfter(keeper, 0, (event) => event.event === 'reopen', 'the first open');
-    await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
-    expect(activeNotional(simulator, 'sell')).toBe(2000);
-    const first = filledActive(simulator, 'sell')[0]!;
-    expect(opened.hedge_ids).toEqual([first.id]);
-    expect(opened.journal_id).toMatch(/^[0-9a-z]/);
-
-    // 19 h on, the 1-day hedge matures within roll_before (6 h): the next cycle rolls it.
-    const beforeRoll = keeper.events.length;
-    simulator.advance(19 * HOUR);
-    const rolled = await eventAfter(keeper, beforeRoll, (event) => event.event === 'roll', 'the roll');
-    await until(
-      () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== first.id,
-      'the rolled hedge filled',
-    );
-    const second = filledActive(simulator, 'sell')[0]!;
-    expect(rolled.hedge_ids).toEqual([first.id, second.id]);
-    expect(rolled.journal_group).toMatch(/^roll-/);
-    expect(rolled.journal_id).not.toBe(rolled.journal_group);
-    expect(activeNotional(simulator, 'sell')).toBe(2000);
-    expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
-
-    // Past the second maturity at once: it settles on the server; the keeper re-opens the side.
-    const beforeSettle = keeper.events.length;
-    simulator.advance(30 * HOUR);
-    await eventAfter(keeper, beforeSettle, (event) => event.event === 'reopen', 'the re-open after the settlement');
-    await until(
-      () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== second.id,
-      'the re-opened hedge filled',
-    );
-    expect(activeNotional(simulator, 'sell')).toBe(2000);
-    expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
-
-    keeper.child().kill('SIGTERM');
-    const result = await keeper.done;
-    expect(result.code, result.stderr).toBe(0);
-    const events = lines(result.stdout);
-    expect(events.at(-1)!.event).toBe('stop');
-    expect(events.filter((event) => event.event === 'cycle').length).toBeGreaterThanOrEqual(3);
-    for (const event of events) expect(typeof event.at).toBe('string');
-    // Nothing is left half-done in the journal.
-    const pending = await simulator.hedge(['journal', '--pending', '--json']);
-    expect(JSON.parse(pending.stdout)).toEqual([]);
-  });
-
-  it('a second keeper on the same account refuses to start, naming the first one (exit 11)', async () => {
-    const simulator = await startSimulator();
-    const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
-    const first = startKeeper(simulator, file);
-    await eventAfter(first, 0, (event) => event.event === 'cycle', 'the first cycle');
-    const second = await simulator.hedge(['keep', file, '--once']);
-    expect(second.code, second.stderr).toBe(11);
-    expect(second.stderr).toContain(`pid ${first.child().pid}`);
-    first.child().kill('SIGTERM');
-    expect((await first.done).code).toBe(0);
-    // The lock died with the first keeper: a new one starts.
-    const third = await simulator.hedge(['keep', file, '--once']);
-    expect(third.code, third.stderr).toBe(0);
-    expect(activeNotional(simulator, 'buy')).toBe(1000);
-  });
-
-  for (const moment of ['after the close was sent', 'after the new open was sent'] as const) {
-    it(`a keeper killed with -9 mid-roll (${moment}) and started again keeps 2,000, never 4,000`, async () => {
-      const simulator = await startSimulator();
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-      const seeded = simulator.seedOpen('sell', 2000);
-      const closesBefore = simulator.requests('POST', '/hedges/close').length;
-      const opensBefore = simulator.requests('POST', '/hedges').length;
-      // The seeded hedge is a 7-day one: 5 h before its maturity, within roll_before.
-      simulator.advance(7 * 24 * HOUR - 5 * HOUR);
-      const keeper = startKeeper(simulator, file);
-      await until(() => {
-        if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
-        return moment === 'after the close was sent'
-          ? simulator.requests('POST', '/hedges/close').length > closesBefore
-          : simulator.requests('POST', '/hedges').length > opensBefore;
-      }, moment);
-      keeper.child().kill('SIGKILL');
-      await keeper.done;
-
-      const again = await simulator.hedge(['keep', file, '--once']);
-      expect(again.code, again.stderr).toBe(0);
+describeKeepers('hedge keep', () => {
+  keeperTest(
+    "with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, every hedge is rolled before its maturity, none settles",
+    async ({ rig }) => {
+      // A tenor day lasts 8 s; the server's clock runs 45 s ahead of this machine's; roll_before 6 s,
+      // three cycles of the keeper.
+      const simulator = await rig.start({ noDateHeader: true, dayMs: 8_000 });
+      simulator.advance(45_000);
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
+      const sells = () =>
+        simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
+      // Held to its maturity: settled there, or still filled past it.
+      const matured = () =>
+        sells().filter((hedge) => hedge.maturityAtMs <= (hedge.closedAtMs ?? simulator.sandbox.clock.now()));
+      const keeper = rig.keep(simulator, file);
       await until(
-        () => simulator.active('sell').every((hedge) => hedge.status === 'filled'),
-        'every sell hedge resolved',
+        () => {
+          if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
+          return keeper.events.filter((event) => event.event === 'roll').length >= 2 || matured().length > 0;
+        },
+        'two rolls',
+        18_000,
+      );
+      expect(matured().map((hedge) => hedge.id)).toEqual([]);
+      await until(() => filledActive(simulator, 'sell').length === 1, 'the second roll filled');
+      await stopKeeper(keeper);
+      expect(matured().map((hedge) => hedge.id)).toEqual([]);
+      expect(sells().filter((hedge) => hedge.status === 'closed')).toHaveLength(2);
+      expect(simulator.requests().some((entry) => entry.path === '/hedges/close')).toBe(true);
+      expect(keeper.events.find((event) => event.code === 'server_time_from_stamps')?.message).toMatch(
+        /its clock is 45 s ahead of this machine's, give or take \d+ ms \(from the stamps on its answers\)/,
+      );
+    },
+  );
+
+  keeperTest(
+    'an add whose answer was lost is finished by its own key on the next cycles, never sent again with a new one',
+    async ({ rig }) => {
+      // The add lands only when the test moves the server's clock: until then the book still shows 1,500.
+      const simulator = await rig.start({ fillDelayMs: HOUR });
+      simulator.seedOpen('sell', 1500);
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+      simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+      const lost = await keepOnce(simulator, file, 5, '--converge', '--timeout', '5');
+      expect(lost.find((event) => event.event === 'error')).toMatchObject({
+        action: 'drift',
+        code: 'outcome_unknown',
+      });
+      simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+
+      // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
+      const pending = await keepOnce(simulator, file, 7, '--converge', '--timeout', '4');
+      const held = pending.find((event) => event.event === 'skip' && event.side === 'sell');
+      expect(held?.reason).toMatch(/unresolved|left alone/);
+      const addKeys = () => new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
+      expect(addKeys().size).toBe(1);
+
+      simulator.advance(HOUR + 1);
+      const done = await keepOnce(simulator, file, 0, '--converge');
+      expect(addKeys().size).toBe(1);
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      expect(done.some((event) => event.event === 'converge' && event.resumed === true)).toBe(true);
+    },
+  );
+
+  keeperTest(
+    'a running keeper finishes its own lost add by its key on a later cycle, without a restart',
+    async ({ rig }) => {
+      // A keeper lives for weeks: an action of its own whose answer was lost must not stay held by its
+      // own process (every later cycle would then see it "in progress" and leave the side alone).
+      const simulator = await rig.start({ fillDelayMs: HOUR });
+      simulator.seedOpen('sell', 1500);
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+      simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+      const keeper = rig.keep(simulator, file, ['--converge', '--timeout', '5']);
+      const lost = await eventAfter(
+        keeper,
+        0,
+        (event) => event.event === 'error' && event.code === 'outcome_unknown',
+        'the lost add',
+      );
+      expect(lost).toMatchObject({ action: 'drift', side: 'sell' });
+      simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+
+      const afterLoss = keeper.events.length;
+      simulator.advance(HOUR + 1);
+      const finished = await eventAfter(
+        keeper,
+        afterLoss,
+        (event) => event.event === 'converge' && event.resumed === true,
+        'the add finished by its key',
+      );
+      expect(finished.side).toBe('sell');
+      await until(
+        () => filledActive(simulator, 'sell').length > 0 && activeNotional(simulator, 'sell') === 2000,
+        'the side at 2,000',
+      );
+      const addKeys = new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
+      expect(addKeys.size).toBe(1);
+      expect(
+        keeper.events
+          .slice(afterLoss)
+          .some((event) => event.event === 'skip' && /another process/.test(String(event.reason))),
+      ).toBe(false);
+
+      await stopKeeper(keeper);
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+    },
+  );
+
+  keeperTest(
+    'holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const keeper = rig.keep(simulator, file);
+
+      const opened = await eventAfter(keeper, 0, 'reopen', 'the first open');
+      await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      const first = filledActive(simulator, 'sell')[0]!;
+      expect(opened.hedge_ids).toEqual([first.id]);
+      expect(opened.journal_id).toMatch(/^[0-9a-z]/);
+
+      // 19 h on, the 1-day hedge matures within roll_before (6 h): the next cycle rolls it.
+      const beforeRoll = keeper.events.length;
+      simulator.advance(19 * HOUR);
+      const rolled = await eventAfter(keeper, beforeRoll, 'roll', 'the roll');
+      await until(
+        () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== first.id,
+        'the rolled hedge filled',
+      );
+      const second = filledActive(simulator, 'sell')[0]!;
+      expect(rolled.hedge_ids).toEqual([first.id, second.id]);
+      expect(rolled.journal_group).toMatch(/^roll-/);
+      expect(rolled.journal_id).not.toBe(rolled.journal_group);
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
+
+      // Past the second maturity at once: it settles on the server; the keeper re-opens the side.
+      const beforeSettle = keeper.events.length;
+      simulator.advance(30 * HOUR);
+      await eventAfter(keeper, beforeSettle, 'reopen', 'the re-open after the settlement');
+      await until(
+        () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== second.id,
+        'the re-opened hedge filled',
       );
       expect(activeNotional(simulator, 'sell')).toBe(2000);
-      expect(simulator.active('sell')).toHaveLength(1);
-      expect(simulator.active('sell')[0]!.id).not.toBe(seeded.id);
-      const events = lines(again.stdout);
-      expect(events.some((event) => event.event === 'roll' && event.resumed === true)).toBe(true);
-    });
+      expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
+
+      const events = await stopKeeper(keeper);
+      expect(events.at(-1)!.event).toBe('stop');
+      expect(events.filter((event) => event.event === 'cycle').length).toBeGreaterThanOrEqual(3);
+      for (const event of events) expect(typeof event.at).toBe('string');
+      // Nothing is left half-done in the journal.
+      expect(await pendingActions(simulator)).toEqual([]);
+    },
+  );
+
+  for (const moment of ['after the close was sent', 'after the new open was sent'] as const) {
+    keeperTest(
+      `a keeper killed with -9 mid-roll (${moment}) and started again keeps 2,000, never 4,000`,
+      async ({ rig }) => {
+        const simulator = await rig.start();
+        const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+        const seeded = simulator.seedOpen('sell', 2000);
+        const closesBefore = simulator.requests('POST', '/hedges/close').length;
+        const opensBefore = simulator.requests('POST', '/hedges').length;
+        // The seeded hedge is a 7-day one: 5 h before its maturity, within roll_before.
+        simulator.advance(7 * 24 * HOUR - 5 * HOUR);
+        const keeper = rig.keep(simulator, file);
+        await until(() => {
+          if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
+          return moment === 'after the close was sent'
+            ? simulator.requests('POST', '/hedges/close').length > closesBefore
+            : simulator.requests('POST', '/hedges').length > opensBefore;
+        }, moment);
+        keeper.child().kill('SIGKILL');
+        await keeper.done;
+
+        const events = await keepOnce(simulator, file);
+        await until(
+          () => simulator.active('sell').every((hedge) => hedge.status === 'filled'),
+          'every sell hedge resolved',
+        );
+        expect(activeNotional(simulator, 'sell')).toBe(2000);
+        expect(simulator.active('sell')).toHaveLength(1);
+        expect(simulator.active('sell')[0]!.id).not.toBe(seeded.id);
+        expect(events.some((event) => event.event === 'roll' && event.resumed === true)).toBe(true);
+      },
+    );
   }
 
-  it('--once run cron-style gives the same book: open, roll, re-open after a settlement', async () => {
-    const simulator = await startSimulator();
+  keeperTest(
+    'a second SIGTERM stops the step in progress: exit 143, its open left unresolved and finished by the next start',
+    async ({ rig }) => {
+      const simulator = await rig.start({ fillDelayMs: HOUR });
+      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
+      const keeper = rig.keep(simulator, file);
+      await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
+      keeper.child().kill('SIGTERM');
+      // Two signals sent at once may reach the process as one: the second goes once the first was taken.
+      await eventAfter(
+        keeper,
+        0,
+        (event) => event.event === 'stop' && event.phase === 'requested',
+        'the first signal taken',
+      );
+      expect(keeper.ended()).toBeUndefined();
+      keeper.child().kill('SIGTERM');
+      const result = await keeper.done;
+      expect(result.code, result.stderr).toBe(143);
+      expect(lines(result.stdout).at(-1)).toMatchObject({ event: 'stop' });
+      expect(await pendingActions(simulator)).toHaveLength(1);
+
+      simulator.advance(HOUR + 1);
+      await keepOnce(simulator, file);
+      expect(new Set(simulator.requests('POST', '/hedges').map((entry) => entry.idempotencyKey)).size).toBe(1);
+      expect(activeNotional(simulator, 'buy')).toBe(1000);
+    },
+  );
+
+  keeperTest(
+    'SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const file = writeTarget(simulator, [`${MARKET},buy,1500,3,,6h`]);
+      simulator.seedOpen('buy', 1500);
+      simulator.advance(7 * 24 * HOUR - 3 * HOUR);
+      const closesBefore = simulator.requests('POST', '/hedges/close').length;
+      const keeper = rig.keep(simulator, file);
+      await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close");
+      const events = await stopKeeper(keeper);
+      expect(events.some((event) => event.event === 'roll')).toBe(true);
+      expect(events.at(-1)!.event).toBe('stop');
+      await until(() => filledActive(simulator, 'buy').length === 1, 'the new hedge filled');
+      expect(activeNotional(simulator, 'buy')).toBe(1500);
+      expect(await pendingActions(simulator)).toEqual([]);
+    },
+  );
+
+  keeperTest('--once run cron-style gives the same book: open, roll, re-open after a settlement', async ({ rig }) => {
+    const simulator = await rig.start();
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
     const once = async (expected: string) => {
-      const result = await simulator.hedge(['keep', file, '--once']);
-      expect(result.code, result.stderr).toBe(0);
-      expect(lines(result.stdout).map((event) => event.event)).toContain(expected);
+      expect((await keepOnce(simulator, file)).map((event) => event.event)).toContain(expected);
       await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     };
@@ -128,284 +278,129 @@ describe('hedge keep', () => {
     await once('reopen');
     // At target and far from maturity: a cycle sends nothing.
     const writes = simulator.writes().length;
-    const quiet = await simulator.hedge(['keep', file, '--once']);
-    expect(quiet.code).toBe(0);
+    await keepOnce(simulator, file);
     expect(simulator.writes().length).toBe(writes);
   });
 
-  it('a row past `until` is left to mature and not renewed', async () => {
-    const simulator = await startSimulator();
+  keeperTest(
+    'SIGTERM at a random moment of start-up or the first cycle never leaves a hang or a doubled side',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const delays = [0, 1, 2].map(() => Math.floor(Math.random() * 900));
+      for (const delay of delays) {
+        const keeper = rig.keep(simulator, file);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        keeper.child().kill('SIGTERM');
+        const result = await keeper.done;
+        // Killed by the signal before Node set up its handlers, or stopped cleanly by the keeper.
+        expect(
+          [result.code === 0, result.code === null && result.signal === 'SIGTERM'],
+          `delay ${delay} ms: ${result.stderr}`,
+        ).toContain(true);
+      }
+      await keepOnce(simulator, file);
+      await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
+      expect(activeNotional(simulator, 'sell'), `delays ${delays.join(', ')} ms`).toBe(2000);
+    },
+  );
+
+  keeperTest(
+    "a colleague's close after the target file last changed stands, judged on one clock: the server's 45 s behind ours",
+    async ({ rig }) => {
+      const simulator = await rig.start({ realNow: () => Date.now() - 45_000 });
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
+      await keepOnce(simulator, file);
+      await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
+      // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
+      utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
+      const closed = await simulator.hedge(['close', MARKET, 'sell', '--yes']);
+      expect(closed.code, closed.stderr).toBe(0);
+      const opens = simulator.requests('POST', '/hedges').length;
+      expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({
+        side: 'sell',
+        change: 'open',
+      });
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
+      expect(simulator.active('sell')).toHaveLength(0);
+    },
+  );
+
+  keeperTest('a row past `until` is left to mature and not renewed', async ({ rig }) => {
+    const simulator = await rig.start();
     const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,${until_},6h`]);
-    const first = await simulator.hedge(['keep', file, '--once']);
-    expect(first.code, first.stderr).toBe(0);
+    await keepOnce(simulator, file);
     await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
     simulator.advance(19 * HOUR);
-    const due = await simulator.hedge(['keep', file, '--once']);
-    expect(due.code, due.stderr).toBe(0);
-    expect(lines(due.stdout).find((event) => event.event === 'skip' && event.side === 'sell')?.reason).toMatch(/until/);
+    const due = await keepOnce(simulator, file);
+    expect(due.find((event) => event.event === 'skip' && event.side === 'sell')?.reason).toMatch(/until/);
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
     simulator.advance(10 * HOUR);
-    const after = await simulator.hedge(['keep', file, '--once']);
-    expect(after.code, after.stderr).toBe(0);
+    await keepOnce(simulator, file);
     expect(simulator.active('sell')).toHaveLength(0);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
   });
 
-  it('a refused open (the exposure cap) is an error event; the other rows go on, and --once exits with its code', async () => {
-    const simulator = await startSimulator({ exposureCapUsd: 50_000 });
-    const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
-    const envSeen = join(simulator.configDir, 'hook-env.txt');
-    const result = await simulator.hedge([
-      'keep',
-      file,
-      '--once',
-      '--alert-cmd',
-      `env > ${envSeen}; cat >> ${join(simulator.configDir, 'alerts.ndjson')}`,
-    ]);
-    expect(result.code, result.stderr).toBe(3);
-    const events = lines(result.stdout);
-    const error = events.find((event) => event.event === 'error')!;
-    expect(error).toMatchObject({ market: MARKET, side: 'sell', action: 'reopen', exit_code: 3, failures: 1 });
-    expect(events.some((event) => event.event === 'reopen' && event.side === 'buy')).toBe(true);
-    await until(() => filledActive(simulator, 'buy').length === 1, 'the buy fill');
-    expect(activeNotional(simulator, 'buy')).toBe(1000);
-    expect(simulator.active('sell')).toHaveLength(0);
-    // The hook got the error event as one JSON line on its stdin.
-    const alerted = lines(readFileSync(join(simulator.configDir, 'alerts.ndjson'), 'utf8'));
-    expect(alerted).toEqual([expect.objectContaining({ event: 'error', side: 'sell', code: 'exposure_exceeded' })]);
-    // The hook never sees the key: the keeper leaves it out of the hook's environment.
-    expect(readFileSync(envSeen, 'utf8')).not.toContain(simulator.apiKey);
-  });
+  keeperTest(
+    'a refused open (the exposure cap) is an error event; the other rows go on, and --once exits with its code',
+    async ({ rig }) => {
+      const simulator = await rig.start({ exposureCapUsd: 50_000 });
+      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
+      const envSeen = join(simulator.configDir, 'hook-env.txt');
+      const alertCommand = `env > ${envSeen}; cat >> ${join(simulator.configDir, 'alerts.ndjson')}`;
+      const events = await keepOnce(simulator, file, 3, '--alert-cmd', alertCommand);
+      const error = events.find((event) => event.event === 'error')!;
+      expect(error).toMatchObject({ market: MARKET, side: 'sell', action: 'reopen', exit_code: 3, failures: 1 });
+      expect(events.some((event) => event.event === 'reopen' && event.side === 'buy')).toBe(true);
+      await until(() => filledActive(simulator, 'buy').length === 1, 'the buy fill');
+      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      expect(simulator.active('sell')).toHaveLength(0);
+      // The hook got the error event as one JSON line on its stdin.
+      const alerted = lines(readFileSync(join(simulator.configDir, 'alerts.ndjson'), 'utf8'));
+      expect(alerted).toEqual([expect.objectContaining({ event: 'error', side: 'sell', code: 'exposure_exceeded' })]);
+      // The hook never sees the key: the keeper leaves it out of the hook's environment.
+      expect(readFileSync(envSeen, 'utf8')).not.toContain(simulator.apiKey);
+    },
+  );
 
-  it('SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered', async () => {
-    const simulator = await startSimulator();
-    const file = writeTarget(simulator, [`${MARKET},buy,1500,3,,6h`]);
-    simulator.seedOpen('buy', 1500);
-    simulator.advance(7 * 24 * HOUR - 3 * HOUR);
-    const closesBefore = simulator.requests('POST', '/hedges/close').length;
-    const keeper = startKeeper(simulator, file);
-    await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close");
-    keeper.child().kill('SIGTERM');
-    const result = await keeper.done;
-    expect(result.code, result.stderr).toBe(0);
-    const events = lines(result.stdout);
-    expect(events.some((event) => event.event === 'roll')).toBe(true);
-    expect(events.at(-1)!.event).toBe('stop');
-    await until(() => filledActive(simulator, 'buy').length === 1, 'the new hedge filled');
-    expect(activeNotional(simulator, 'buy')).toBe(1500);
-    const pending = await simulator.hedge(['journal', '--pending', '--json']);
-    expect(JSON.parse(pending.stdout)).toEqual([]);
-  });
-
-  it('an add whose answer was lost is finished by its own key on the next cycles, never sent again with a new one', async () => {
-    // The add lands only when the test moves the server's clock: until then the book still shows 1,500.
-    const simulator = await startSimulator({ fillDelayMs: HOUR });
-    simulator.seedOpen('sell', 1500);
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
-    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-    const lost = await simulator.hedge(['keep', file, '--once', '--converge', '--timeout', '5']);
-    expect(lost.code, lost.stderr).toBe(5);
-    expect(lines(lost.stdout).find((event) => event.event === 'error')).toMatchObject({
-      action: 'drift',
-      code: 'outcome_unknown',
-    });
-    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-
-    // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
-    const pending = await simulator.hedge(['keep', file, '--once', '--converge', '--timeout', '4']);
-    expect(pending.code, pending.stderr).toBe(7);
-    const held = lines(pending.stdout).find((event) => event.event === 'skip' && event.side === 'sell');
-    expect(held?.reason).toMatch(/unresolved|left alone/);
-    const addKeys = () => new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
-    expect(addKeys().size).toBe(1);
-
-    simulator.advance(HOUR + 1);
-    const done = await simulator.hedge(['keep', file, '--once', '--converge']);
-    expect(done.code, done.stderr).toBe(0);
-    expect(addKeys().size).toBe(1);
-    expect(activeNotional(simulator, 'sell')).toBe(2000);
-    expect(lines(done.stdout).some((event) => event.event === 'converge' && event.resumed === true)).toBe(true);
-  });
-
-  it('a running keeper finishes its own lost add by its key on a later cycle, without a restart', async () => {
-    // A keeper lives for weeks: an action of its own whose answer was lost must not stay held by its
-    // own process (every later cycle would then see it "in progress" and leave the side alone).
-    const simulator = await startSimulator({ fillDelayMs: HOUR });
-    simulator.seedOpen('sell', 1500);
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
-    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-    const keeper = startKeeper(simulator, file, ['--converge', '--timeout', '5']);
-    const lost = await eventAfter(
-      keeper,
-      0,
-      (event) => event.event === 'error' && event.code === 'outcome_unknown',
-      'the lost add',
-    );
-    expect(lost).toMatchObject({ action: 'drift', side: 'sell' });
-    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-
-    const afterLoss = keeper.events.length;
-    simulator.advance(HOUR + 1);
-    const finished = await eventAfter(
-      keeper,
-      afterLoss,
-      (event) => event.event === 'converge' && event.resumed === true,
-      'the add finished by its key',
-    );
-    expect(finished.side).toBe('sell');
-    await until(
-      () => filledActive(simulator, 'sell').length > 0 && activeNotional(simulator, 'sell') === 2000,
-      'the side at 2,000',
-    );
-    const addKeys = new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
-    expect(addKeys.size).toBe(1);
-    expect(
-      keeper.events
-        .slice(afterLoss)
-        .some((event) => event.event === 'skip' && /another process/.test(String(event.reason))),
-    ).toBe(false);
-
-    keeper.child().kill('SIGTERM');
-    const result = await keeper.done;
-    expect(result.code, result.stderr).toBe(0);
-    expect(activeNotional(simulator, 'sell')).toBe(2000);
-  });
-
-  it('a second SIGTERM stops the step in progress: exit 143, its open left unresolved and finished by the next start', async () => {
-    const simulator = await startSimulator({ fillDelayMs: HOUR });
-    const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
-    const keeper = startKeeper(simulator, file);
-    await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
-    keeper.child().kill('SIGTERM');
-    // Two signals sent at once may reach the process as one: the second goes once the first was taken.
-    await eventAfter(
-      keeper,
-      0,
-      (event) => event.event === 'stop' && event.phase === 'requested',
-      'the first signal taken',
-    );
-    expect(keeper.ended()).toBeUndefined();
-    keeper.child().kill('SIGTERM');
-    const result = await keeper.done;
-    expect(result.code, result.stderr).toBe(143);
-    expect(lines(result.stdout).at(-1)).toMatchObject({ event: 'stop' });
-    const pendingAfter = JSON.parse((await simulator.hedge(['journal', '--pending', '--json'])).stdout) as unknown[];
-    expect(pendingAfter).toHaveLength(1);
-
-    simulator.advance(HOUR + 1);
-    const again = await simulator.hedge(['keep', file, '--once']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(new Set(simulator.requests('POST', '/hedges').map((entry) => entry.idempotencyKey)).size).toBe(1);
-    expect(activeNotional(simulator, 'buy')).toBe(1000);
-  });
-
-  it('SIGTERM at a random moment of start-up or the first cycle never leaves a hang or a doubled side', async () => {
-    const simulator = await startSimulator();
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-    const delays = [0, 1, 2].map(() => Math.floor(Math.random() * 900));
-    for (const delay of delays) {
-      const keeper = startKeeper(simulator, file);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      keeper.child().kill('SIGTERM');
-      const result = await keeper.done;
-      // Killed by the signal before Node set up its handlers, or stopped cleanly by the keeper.
+  keeperTest(
+    'a target of 0 closes what is left (--converge) and never renews it, even at maturity',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      simulator.seedOpen('buy', 1000);
+      simulator.advance(7 * 24 * HOUR - HOUR / 2);
+      const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);
       expect(
-        [result.code === 0, result.code === null && result.signal === 'SIGTERM'],
-        `delay ${delay} ms: ${result.stderr}`,
-      ).toContain(true);
-    }
-    const final = await simulator.hedge(['keep', file, '--once']);
-    expect(final.code, final.stderr).toBe(0);
-    await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
-    expect(activeNotional(simulator, 'sell'), `delays ${delays.join(', ')} ms`).toBe(2000);
-  });
+        (await keepOnce(simulator, file, 0, '--converge')).find((event) => event.event === 'converge'),
+      ).toMatchObject({ action: 'close' });
+      await until(() => simulator.active('buy').length === 0, 'the side closed');
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(0);
+    },
+  );
 
-  it("with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, every hedge is rolled before its maturity, none settles", async () => {
-    // A tenor day lasts 8 s; the server's clock runs 45 s ahead of this machine's; roll_before 6 s,
-    // three cycles of the keeper.
-    const simulator = await startSimulator({ noDateHeader: true, dayMs: 8_000 });
-    simulator.advance(45_000);
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
-    const sells = () =>
-      simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
-    // Held to its maturity: settled there, or still filled past it.
-    const matured = () =>
-      sells().filter((hedge) => hedge.maturityAtMs <= (hedge.closedAtMs ?? simulator.sandbox.clock.now()));
-    const keeper = startKeeper(simulator, file);
-    await until(
-      () => {
-        if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
-        return keeper.events.filter((event) => event.event === 'roll').length >= 2 || matured().length > 0;
-      },
-      'two rolls',
-      18_000,
-    );
-    expect(matured().map((hedge) => hedge.id)).toEqual([]);
-    await until(() => filledActive(simulator, 'sell').length === 1, 'the second roll filled');
-    keeper.child().kill('SIGTERM');
-    const result = await keeper.done;
-    expect(result.code, result.stderr).toBe(0);
-    expect(matured().map((hedge) => hedge.id)).toEqual([]);
-    expect(sells().filter((hedge) => hedge.status === 'closed')).toHaveLength(2);
-    expect(simulator.requests().some((entry) => entry.path === '/hedges/close')).toBe(true);
-    expect(keeper.events.find((event) => event.code === 'server_time_from_stamps')?.message).toMatch(
-      /its clock is 45 s ahead of this machine's, give or take \d+ ms \(from the stamps on its answers\)/,
-    );
-  });
-
-  it("a colleague's close after the target file last changed stands, judged on one clock: the server's 45 s behind ours", async () => {
-    const simulator = await startSimulator({ realNow: () => Date.now() - 45_000 });
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
-    const first = await simulator.hedge(['keep', file, '--once']);
-    expect(first.code, first.stderr).toBe(0);
-    await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
-    // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
-    utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
-    const closed = await simulator.hedge(['close', MARKET, 'sell', '--yes']);
-    expect(closed.code, closed.stderr).toBe(0);
-    const opens = simulator.requests('POST', '/hedges').length;
-    const again = await simulator.hedge(['keep', file, '--once']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(lines(again.stdout).find((event) => event.event === 'drift')).toMatchObject({
-      side: 'sell',
-      change: 'open',
-    });
-    expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
-    expect(simulator.active('sell')).toHaveLength(0);
-  });
-
-  it('a target of 0 closes what is left (--converge) and never renews it, even at maturity', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('buy', 1000);
-    simulator.advance(7 * 24 * HOUR - HOUR / 2);
-    const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);
-    const result = await simulator.hedge(['keep', file, '--once', '--converge']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(lines(result.stdout).find((event) => event.event === 'converge')).toMatchObject({ action: 'close' });
-    await until(() => simulator.active('buy').length === 0, 'the side closed');
-    expect(simulator.requests('POST', '/hedges')).toHaveLength(0);
-  });
-
-  it('--dry-run says what a cycle would do and sends nothing; bad input is one line, exit 2', async () => {
-    const simulator = await startSimulator();
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
-    const dry = await simulator.hedge(['keep', file, '--dry-run']);
-    expect(dry.code, dry.stderr).toBe(0);
-    expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({
-      dry_run: true,
-      notional_usd: 2000,
-    });
-    expect(simulator.writes()).toHaveLength(0);
-    const long = writeTarget(simulator, [`${MARKET},sell,2000,1,,1d`], 'long.csv');
-    const tooEarly = await simulator.hedge(['keep', long, '--once']);
-    expect(tooEarly.code).toBe(2);
-    expect(tooEarly.stderr).toContain('long.csv:2: roll_before must be shorter than the tenor');
-    const requests = simulator.requests().length;
-    const bad = await simulator.hedge(['keep', file, '--interval', '0.5']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
-    expect(bad.stderr).toContain('--interval: "0.5" is not allowed');
-    expect(simulator.requests()).toHaveLength(requests);
-  });
+  keeperTest(
+    '--dry-run says what a cycle would do and sends nothing; bad input is one line, exit 2',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
+      const dry = await simulator.hedge(['keep', file, '--dry-run']);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({
+        dry_run: true,
+        notional_usd: 2000,
+      });
+      expect(simulator.writes()).toHaveLength(0);
+      const long = writeTarget(simulator, [`${MARKET},sell,2000,1,,1d`], 'long.csv');
+      const tooEarly = await simulator.hedge(['keep', long, '--once']);
+      expect(tooEarly.code).toBe(2);
+      expect(tooEarly.stderr).toContain('long.csv:2: roll_before must be shorter than the tenor');
+      const requests = simulator.requests().length;
+      const bad = await simulator.hedge(['keep', file, '--interval', '0.5']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+      expect(bad.stderr).toContain('--interval: "0.5" is not allowed');
+      expect(simulator.requests()).toHaveLength(requests);
+    },
+  );
 });

@@ -202,8 +202,52 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
   let keeper: ChildProcess | undefined;
   const timers = new Set<NodeJS.Timeout>();
   try {
-    const startMs = sim.sandbox.clock.now();
     const file = join(sim.configDir, 'exposures.csv');
+    // The first keeper starts on an exposure without risk (USD: nothing to cover), and the schedule
+    // is written from the server's time once it has cycled: its start-up (seconds on a loaded
+    // machine, hours of server time) costs none of the schedule.
+    const riskless: ScheduledExposure = { id: 'USD-0', type: 'payable', amount: 1000, currency: 'USD', dueShare: 1 };
+    writeFileSync(file, exposuresCsv([riskless], sim.sandbox.clock.now(), options.days));
+    let keeperNumber = 0;
+    /** The server time of the running keeper's previous cycle (its due lead is two cycles). */
+    let lastCycleServerMs: number | undefined;
+    let onCycle: (serverMs: number | undefined, targetUsd: number) => void = () => {};
+    const events: Record<string, number> = {};
+    const errorCodes: string[] = [];
+    const env = { ...baseEnv(sim.configDir), ...sim.env };
+    let exits = 0;
+    const startKeeper = (): ChildProcess => {
+      keeperNumber += 1;
+      lastCycleServerMs = undefined;
+      const number = keeperNumber;
+      const child = spawnKeeper({
+        args: ['keep', file, '--exposures', '--interval', String(options.intervalS), '--json'],
+        env,
+        number,
+        log: keeperLog,
+        events,
+        onEvent: (name, event) => {
+          if (name === 'error') errorCodes.push(`${String(event.code)} (${String(event.phase ?? '')})`);
+          if (name === 'cycle' && number === keeperNumber) {
+            const read = Date.parse(String(event.server_time));
+            const rows = (event.rows ?? []) as Array<{ target_usd?: number }>;
+            onCycle(
+              Number.isFinite(read) ? read : undefined,
+              rows.reduce((sum, row) => sum + (row.target_usd ?? 0), 0),
+            );
+          }
+        },
+      });
+      child.on('exit', () => (exits += 1));
+      return child;
+    };
+
+    keeper = startKeeper();
+    await new Promise<void>((resolve, reject) => {
+      onCycle = () => resolve();
+      keeper!.once('exit', (code) => reject(new Error(`the first keeper exited (${code}) before its first cycle`)));
+    });
+    const startMs = sim.sandbox.clock.now();
     const csv = exposuresCsv(options.schedule, startMs, options.days);
     writeFileSync(file, csv);
     const parsed = parseExposuresFile(csv, { sourceName: 'exposures.csv' });
@@ -216,6 +260,8 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
         .map((exposure) => exposure.dueMs),
     );
     const endMs = lastDueMs + Math.max(DAY_MS / 4, 2 * options.intervalS * 1000 * options.clockSpeed);
+    // How far a short run may go on past its end on a loaded machine (the loop below says why).
+    const lastEndMs = endMs + (endMs - startMs);
     const market = MARKET_MODEL.markets.find((definition) => definition.market === MARKET)!;
     const priceAt = (ms: number) => midPrice(seedHash(options.seed), market, ms);
     const intervalMs = options.intervalS * 1000;
@@ -225,9 +271,6 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
     csvOut?.write(
       'kind,keeper,real_ms,server_time,price,held_buy_usd,held_sell_usd,target_buy_usd,target_sell_usd,keeper_read_time,keeper_target_buy_usd,keeper_target_sell_usd,in_band,above_usd\n',
     );
-    let keeperNumber = 0;
-    /** The server time of the running keeper's previous cycle (its due lead is two cycles). */
-    let lastCycleServerMs: number | undefined;
 
     /** `cycleServerMs`: the server time the keeper's cycle read (its `cycle` event's server_time). */
     const sample = (kind: Sample['kind'], cycleServerMs?: number): Sample => {
@@ -297,31 +340,11 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
       );
       return entry;
     };
-
-    const events: Record<string, number> = {};
-    const errorCodes: string[] = [];
-    const env = { ...baseEnv(sim.configDir), ...sim.env };
-    let exits = 0;
-    const startKeeper = (): ChildProcess => {
-      keeperNumber += 1;
-      lastCycleServerMs = undefined;
-      const number = keeperNumber;
-      const child = spawnKeeper({
-        args: ['keep', file, '--exposures', '--interval', String(options.intervalS), '--json'],
-        env,
-        number,
-        log: keeperLog,
-        events,
-        onEvent: (name, event) => {
-          if (name === 'error') errorCodes.push(`${String(event.code)} (${String(event.phase ?? '')})`);
-          if (name === 'cycle' && number === keeperNumber) {
-            const read = Date.parse(String(event.server_time));
-            sample('cycle', Number.isFinite(read) ? read : undefined);
-          }
-        },
-      });
-      child.on('exit', () => (exits += 1));
-      return child;
+    // From the first cycle that read the schedule on (one that began before it was written has nothing to hold).
+    let scheduled = false;
+    onCycle = (serverMs, targetUsd) => {
+      scheduled ||= targetUsd > 0;
+      if (scheduled) sample('cycle', serverMs);
     };
 
     // Kill moments: uniform over the run's expected real length (a share of it kept clear at each end).
@@ -331,7 +354,6 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
       (a, b) => a - b,
     );
     let killed = 0;
-    keeper = startKeeper();
     for (const atMs of killAtRealMs) {
       const timer = setTimeout(() => {
         timers.delete(timer);
@@ -343,7 +365,7 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
         const restart = setTimeout(
           () => {
             timers.delete(restart);
-            if (sim.sandbox.clock.now() < endMs) keeper = startKeeper();
+            if (sim.sandbox.clock.now() < lastEndMs) keeper = startKeeper();
           },
           Math.round(random() * 1000),
         );
@@ -353,7 +375,11 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
     }
 
     let nextProgressMs = startMs;
-    while (sim.sandbox.clock.now() < endMs) {
+    // A keeper's start-ups can take a good part of a short run on a loaded machine: the run then goes
+    // on past its end (the book flat by then, and checked so) until the keeper has cycled four
+    // times, for at most as long again.
+    const cycled = () => samples.filter((s) => s.kind === 'cycle').length;
+    while (sim.sandbox.clock.now() < endMs || (cycled() < 4 && sim.sandbox.clock.now() < lastEndMs)) {
       await new Promise((resolve) => setTimeout(resolve, tickMs));
       sample('tick');
       const now = sim.sandbox.clock.now();

@@ -11,7 +11,7 @@ const number = (name: string, fallback: number) => (env[name] === undefined ? fa
 
 const options: KeeperSoakOptions = {
   seed: number('HEDGE_KEEPER_SOAK_SEED', 48),
-  maturities: number('HEDGE_KEEPER_SOAK_MATURITIES', 6),
+  maturities: number('HEDGE_KEEPER_SOAK_MATURITIES', 5),
   kills: number('HEDGE_KEEPER_SOAK_KILLS', 1),
   adds: number('HEDGE_KEEPER_SOAK_ADDS', 1),
   addUsd: 250,

@@ -1,11 +1,14 @@
 // Running `hedge keep` as a real process against a simulator, for the end-to-end keep tests: a
 // target file, the keeper started with its NDJSON events parsed as they come, and waits on them.
+// `keeperTest` gives each test a rig of its own (simulators, keepers, clean-ups), so the keeper
+// tests, which mostly wait for the keeper's 2 s cycles, can run concurrently.
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunResult } from './hedge-cli.js';
+import { describe, expect, test, vi } from 'vitest';
+import type { RunOptions, RunResult } from './hedge-cli.js';
 import { until } from './polling.js';
-import type { Simulator } from './simulator.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
 
 export const HOUR = 3_600_000;
 
@@ -16,8 +19,9 @@ export interface KeeperRun {
   ended: () => RunResult | undefined;
 }
 
-export function writeTarget(simulator: Simulator, rows: string[], name = 'target.csv'): string {
-  const file = join(simulator.configDir, name);
+/** A target file in that config folder (a simulator's, or a team machine's). */
+export function writeTarget(place: { configDir: string }, rows: string[], name = 'target.csv'): string {
+  const file = join(place.configDir, name);
   writeFileSync(file, ['market,side,notional_usd,tenor_days,until,roll_before', ...rows].join('\n') + '\n');
   return file;
 }
@@ -51,19 +55,82 @@ export function startKeeper(simulator: Simulator, file: string, extra: string[] 
   );
 }
 
-/** Waits until the keeper printed an event matching `match` (after `from` events); fails at once if it exited. */
+/** Whatever runs hedge: a simulator, or a machine of a team (test/support/team.ts). */
+interface HedgeRunner {
+  hedge(args: string[], options?: RunOptions): Promise<RunResult>;
+}
+
+export interface KeeperRig {
+  /** A simulator of this test's own (preset `trading` unless given), closed after it. */
+  start(options?: SimulatorOptions): Promise<Simulator>;
+  /** `hedge keep FILE --interval 2 …` as a process of its own, followed; killed after the test if still running. */
+  keep(runner: HedgeRunner, file: string, extra?: string[], options?: RunOptions): KeeperRun;
+  /** Run after the test, the last given first. */
+  later(cleanup: () => unknown): void;
+}
+
+/** `it` with a `rig` of the test's own: what it started ends with it, whichever test runs beside it. */
+export const keeperTest = test.extend<{ rig: KeeperRig }>({
+  // eslint-disable-next-line no-empty-pattern
+  rig: async ({}, use) => {
+    const cleanups: Array<() => unknown> = [];
+    try {
+      await use({
+        async start(options) {
+          const simulator = await startSimulator(options);
+          cleanups.push(() => simulator.close());
+          return simulator;
+        },
+        keep(runner, file, extra = [], options = {}) {
+          const run = followKeeper((onSpawn) =>
+            runner.hedge(['keep', file, '--interval', '2', ...extra], { ...options, onSpawn }),
+          );
+          cleanups.push(() => {
+            const child = run.child();
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+            return run.done.catch(() => undefined);
+          });
+          return run;
+        },
+        later: (cleanup) => cleanups.push(cleanup),
+      });
+    } finally {
+      for (const cleanup of cleanups.reverse()) await cleanup();
+    }
+  },
+});
+
+/**
+ * Keeper tests side by side, a few at a time: each mostly waits for the keeper's cycles, but its
+ * keeper and simulator want the CPU now and then, and every test keeps its own 20 s.
+ */
+export function describeKeepers(name: string, body: () => void): void {
+  vi.setConfig({ maxConcurrency: 2 });
+  describe.concurrent(name, body);
+}
+
+/** The events of that kind the keeper printed so far. */
+export function eventsOf(run: KeeperRun, kind: string): Array<Record<string, any>> {
+  return run.events.filter((event) => event.event === kind);
+}
+
+/**
+ * Waits until the keeper printed an event matching `match` (an event kind, or a test) after `from`
+ * events; fails at once if it exited.
+ */
 export async function eventAfter(
   run: KeeperRun,
   from: number,
-  match: (event: Record<string, any>) => boolean,
+  match: string | ((event: Record<string, any>) => boolean),
   what: string,
   timeoutMs?: number,
 ): Promise<Record<string, any>> {
+  const test = typeof match === 'string' ? (event: Record<string, any>) => event.event === match : match;
   let found: Record<string, any> | undefined;
   await until(
     () => {
       const result = run.ended();
-      found = run.events.slice(from).find(match);
+      found = run.events.slice(from).find(test);
       if (!found && result)
         throw new Error(`the keeper exited (${result.code}) before ${what}:\n${result.stderr}\n${result.stdout}`);
       return found !== undefined;
@@ -80,6 +147,36 @@ export function activeNotional(simulator: Simulator, side: 'buy' | 'sell'): numb
 
 export function filledActive(simulator: Simulator, side: 'buy' | 'sell') {
   return simulator.active(side).filter((hedge) => hedge.status === 'filled');
+}
+
+/** `hedge keep FILE --once …`: its exit code must be `code`; its events, parsed. */
+export async function keepOnce(
+  runner: HedgeRunner,
+  file: string,
+  code = 0,
+  ...extra: string[]
+): Promise<Array<Record<string, any>>> {
+  const result = await runner.hedge(['keep', file, '--once', ...extra]);
+  expect(result.code, result.stderr + result.stdout).toBe(code);
+  return lines(result.stdout);
+}
+
+/** SIGTERM: the keeper finishes its steps and exits 0; what it printed, parsed. */
+export async function stopKeeper(run: KeeperRun): Promise<Array<Record<string, any>>> {
+  run.child().kill('SIGTERM');
+  const result = await run.done;
+  expect(result.code, result.stderr).toBe(0);
+  return lines(result.stdout);
+}
+
+/** The server's hedge of that id. */
+export function hedgeOf(simulator: Simulator, id: string) {
+  return simulator.hedges().find((hedge) => hedge.id === id)!;
+}
+
+/** The journal's unresolved actions (`hedge journal --pending`), as the CLI lists them. */
+export async function pendingActions(simulator: Simulator): Promise<unknown[]> {
+  return JSON.parse((await simulator.hedge(['journal', '--pending', '--json'])).stdout);
 }
 
 export function lines(text: string): Array<Record<string, any>> {
