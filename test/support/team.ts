@@ -2,6 +2,8 @@
 // journal and profile store), one PostgreSQL database, one account on one simulator. A and B log
 // in with a profile whose journal_url has no password (PGPASSWORD gives it, as ~/.pgpass would);
 // C has no profile and takes everything from the environment, HEDGE_JOURNAL_URL with its password.
+// The test process has the same PGPASSWORD, which the PostgreSQL client reads from the process: so
+// A's and B's runs can go in-process too (hedge-cli.ts); a run whose process is the point spawns.
 import { tempDir, runHedge, type RunOptions, type RunResult } from './hedge-cli.js';
 import { writeStore } from './config-store.js';
 import type { PostgresServer } from './servers/postgres.js';
@@ -67,6 +69,7 @@ export async function teamOf(
   withProfile(dirs[0]!.path, 'desk-a');
   withProfile(dirs[1]!.path, 'desk-b');
   const profileEnv = { PGPASSWORD: server.password };
+  process.env.PGPASSWORD = server.password;
   return {
     a: machine('a', dirs[0]!.path, profileEnv, 'desk-a'),
     b: machine('b', dirs[1]!.path, profileEnv, 'desk-b'),
