@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Journal } from '../../src/platform/journal/backend.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import { JournalError } from '../../src/platform/journal/journal-error.js';
@@ -18,7 +18,7 @@ import { redactKey, registerSecret } from '../../src/core/security/secrets.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { drivePeer, type PeerProcess } from '../support/children/peer-process.js';
-import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../support/servers/postgres-server.js';
+import { POSTGRES_MISSING, SKIP_POSTGRES, usePostgres } from '../support/servers/postgres.js';
 
 const CHILD = fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url));
 const built = useChildBundle('test/support/children/journal-backends.ts', 'hedge-journal-conformance-');
@@ -336,20 +336,13 @@ describe('the local file journal', () => {
 });
 
 // Without server binaries the reason is the suite's name; under CI=true it runs and fails, as the other team-store suites do.
-const SKIP_POSTGRES = POSTGRES_MISSING !== undefined && process.env.CI !== 'true';
 describe.skipIf(SKIP_POSTGRES)(
   `the PostgreSQL team store${SKIP_POSTGRES ? ` (skipped: ${POSTGRES_MISSING})` : ''}`,
   () => {
-    let server: PostgresServer | undefined;
-    beforeAll(async () => {
-      server = await startPostgres();
-    });
-    afterAll(async () => {
-      await server?.close();
-    });
+    const server = usePostgres({ shared: true });
     conformance(() => ({
       async fresh() {
-        const url = await server!.createDatabase();
+        const url = await server().createDatabase();
         const database = new URL(url).pathname.slice(1);
         const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
         return {
@@ -367,7 +360,7 @@ describe.skipIf(SKIP_POSTGRES)(
           child: { backend: 'postgres', url, fallbackDir },
           async loseLock(_journal, scope) {
             // The database session holding the lock ends (a restart, a network cut noticed by keepalive).
-            await server!.query(
+            await server().query(
               database,
               `SELECT pg_terminate_backend(backend_pid) FROM hedge.holders WHERE scope = $1`,
               [`lock:${scope}`],

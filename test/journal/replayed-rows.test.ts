@@ -128,24 +128,28 @@ describe('a genuine row replayed in the local journal file', () => {
 const teams: Team[] = [];
 afterEach(() => teams.splice(0).forEach((team) => team.remove()));
 
-describeWithPostgres('a genuine row replayed in the team store', (server) => {
-  replayCases(async () => {
-    const t = await startSimulator();
-    const team = await teamOf(t, server());
-    teams.push(team);
-    return {
-      t,
-      hedge: (args, options) => team.c.hedge(args, options),
-      // As the INSERT: the row's JSON, a new id, created_at now, the store's next seq.
-      replay: async (row) => {
-        const { rows } = await server().query(team.database, 'SELECT max(seq)::int + 1 AS next FROM hedge.entries');
-        const copy = replayOf(row, rows[0]!.next as number);
-        await insertRow(server(), team, copy);
-        return String(copy.id);
-      },
-    };
-  });
-});
+describeWithPostgres(
+  'a genuine row replayed in the team store',
+  (server) => {
+    replayCases(async () => {
+      const t = await startSimulator();
+      const team = await teamOf(t, server());
+      teams.push(team);
+      return {
+        t,
+        hedge: (args, options) => team.c.hedge(args, options),
+        // As the INSERT: the row's JSON, a new id, created_at now, the store's next seq.
+        replay: async (row) => {
+          const { rows } = await server().query(team.database, 'SELECT max(seq)::int + 1 AS next FROM hedge.entries');
+          const copy = replayOf(row, rows[0]!.next as number);
+          await insertRow(server(), team, copy);
+          return String(copy.id);
+        },
+      };
+    });
+  },
+  { shared: true },
+);
 
 describe('a row is valid once', () => {
   it('a copy of a finished add sealed by a holder of the key: resume says it is a copy never sent as its own (exit 13) and sends nothing', async () => {
