@@ -1,5 +1,6 @@
 // Money across processes and across time, with real processes side by side on one config dir and
-// one simulator, asserting on the server's own state and request log:
+// one simulator (the runs before and after them go in-process), asserting on the server's own
+// state and request log:
 // - N identical adds at once: the notional added is 100 × the number of exit-0 runs; every other
 //   run says why (an in-flight action is never "resumed" by a second process);
 // - an add held in flight: identical runs stop with exit 11 naming its process, send nothing; once
@@ -14,12 +15,9 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { separateProcesses, type RunResult } from '../support/hedge-cli.js';
+import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
-
-// Each run a process of its own: what is tested here is between hedge processes.
-separateProcesses();
 
 const start = useSimulators();
 const HOUR_MS = 3_600_000;
@@ -41,6 +39,11 @@ function acceptedAddKeys(t: Simulator): string[] {
 
 function sideNotional(t: Simulator, side: 'buy' | 'sell'): number {
   return t.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+}
+
+/** `count` copies of `args` at once, each a process of its own: what is tested is between hedge processes. */
+function sideBySide(t: Simulator, args: string[], count: number): Promise<RunResult[]> {
+  return Promise.all(Array.from({ length: count }, () => t.hedge(args, { spawn: true })));
 }
 
 /**
@@ -89,7 +92,7 @@ describe('identical writes side by side', () => {
   it('8 parallel `add USDTNGN sell 100` on one config dir: the notional added is 100 × the exit-0 runs; every other run says why', async () => {
     const t = await start();
     t.seedOpen('sell', 1_000);
-    const runs = await Promise.all(Array.from({ length: 8 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'])));
+    const runs = await sideBySide(t, ['add', 'USDTNGN', 'sell', '100'], 8);
     const succeeded = runs.filter((run) => run.code === 0);
     expect(succeeded.length).toBeGreaterThanOrEqual(1);
     // Every add that reported success is on the server once, and nothing else was added.
@@ -113,7 +116,7 @@ describe('identical writes side by side', () => {
     });
     await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the first add was held by the server');
 
-    const others = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'])));
+    const others = await sideBySide(t, ['add', 'USDTNGN', 'sell', '100'], 3);
     for (const run of others) {
       expect(run.code, run.stderr).toBe(11);
       expect(run.stderr).toContain(`pid ${child!.pid} on`);
@@ -158,9 +161,7 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
 
   it('3 parallel `open … --ref DEAL-7` make one hedge; the others are refused with its id', async () => {
     const t = await start({ dialect: 'alpha' });
-    const runs = await Promise.all(
-      Array.from({ length: 3 }, () => t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'])),
-    );
+    const runs = await sideBySide(t, ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'], 3);
     const carrying = t.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
     expect(carrying).toHaveLength(1);
     expect(t.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
@@ -322,7 +323,7 @@ describe('killed at a random moment, then run again three at a time', () => {
       child!.kill('SIGKILL');
       const first = await killed;
 
-      const runs = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'])));
+      const runs = await sideBySide(t, ['add', 'USDTNGN', 'sell', '100'], 3);
       const entries = JSON.parse((await t.hedge(['journal', '--json'])).stdout) as Array<{
         command: string;
         outcome: string;

@@ -57,7 +57,7 @@ export function separateProcesses(): void {
 }
 
 /** Preloaded by a spawned run to pin Date.now() to READ_E2E_NOW_MS (test/support/children/frozen-clock.mjs). */
-export const FROZEN_CLOCK_PRELOAD = pathToFileURL(join(ROOT, 'test', 'support', 'frozen-clock.mjs')).href;
+export const FROZEN_CLOCK_PRELOAD = pathToFileURL(join(ROOT, 'test', 'support', 'children', 'frozen-clock.mjs')).href;
 
 /** The time a run's environment pins with the frozen-clock preload, or undefined. */
 function pinnedNowOf(env: Record<string, string>): number | undefined {
