@@ -8,19 +8,17 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { journalEntries } from '../support/cli-runs.js';
+import { journalEntries, lastJson } from '../support/cli-runs.js';
 import { appendRow, insertRow } from '../support/journal-rows.js';
 import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { teamOf, type Team } from '../support/team.js';
+import { useDesks } from '../support/team.js';
 
-const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 const journal = journalEntries<Record<string, any>>;
-const trades = (t: Simulator) => t.writes().filter((entry) => TRADE_PATHS.has(entry.path));
 
 interface RowSpec {
   command: string;
@@ -66,18 +64,13 @@ function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
   };
 }
 
-const teams: Team[] = [];
-afterEach(() => teams.splice(0).forEach((team) => team.remove()));
-
 describeWithPostgres(
   'rows in the team store are verified before anything is sent again',
   (server) => {
-    const startSimulator = useSimulators();
+    const newDesk = useDesks(server);
 
-    async function desk(): Promise<{ t: Simulator; team: Team }> {
-      const t = await startSimulator();
-      const team = await teamOf(t, server());
-      teams.push(team);
+    async function desk() {
+      const { t, team } = await newDesk();
       // The store's schema is made by the first write of any machine.
       const opened = await team.a.hedge(['open', MARKET, 'sell', '100', '--tenor', '1']);
       expect(opened.code, opened.stderr).toBe(0);
@@ -109,14 +102,14 @@ describeWithPostgres(
         via: 'keeper',
       });
       await insertRow(server(), team, dressed);
-      const before = trades(t).length;
+      const before = t.trades().length;
 
       const kept = await team.a.hedge(['keep', file, '--once']);
       // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
       expect(kept.code, kept.stderr).toBe(13);
       const refused = lines(kept.stdout).filter((event) => event.event === 'error' && event.code === 'unverified_row');
       expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
-      expect(trades(t).slice(before)).toEqual([]);
+      expect(t.trades().slice(before)).toEqual([]);
       expect(t.active('buy')).toEqual([]);
       expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
     });
@@ -129,11 +122,11 @@ describeWithPostgres(
         body: { market: MARKET, side: 'buy', notional_usd: 77_777, tenor_days: 3 },
       });
       await insertRow(server(), team, unsealed);
-      const before = trades(t).length;
+      const before = t.trades().length;
 
       const bare = await team.c.hedge(['resume', '--json']);
       expect(bare.code, bare.stderr).toBe(13);
-      expect(JSON.parse(bare.stderr.trim().split('\n').at(-1)!).error).toMatchObject({
+      expect(lastJson(bare.stderr).error).toMatchObject({
         code: 'unverified_row',
         details: { journal_id: unsealed.id, seal: 'unsealed' },
       });
@@ -152,7 +145,7 @@ describeWithPostgres(
         `Journal ${String(foreign.id)} (open: POST /hedges) does not verify as this account's own row`,
       );
       expect(byId.stderr).toContain('its seal does not match');
-      expect(trades(t).slice(before)).toEqual([]);
+      expect(t.trades().slice(before)).toEqual([]);
 
       const listed = await team.c.hedge(['journal', '--pending', '--json']);
       const checks = Object.fromEntries(
@@ -186,11 +179,11 @@ describeWithPostgres(
         `UPDATE hedge.entries SET entry = jsonb_set(entry, '{request,body,notional_usd}', '55000') WHERE id = $1`,
         [genuine.id],
       );
-      const before = trades(t).length;
+      const before = t.trades().length;
       const resumed = await team.c.hedge(['resume', String(genuine.id), '--yes']);
       expect(resumed.code, resumed.stderr).toBe(13);
       expect(resumed.stderr).toContain('its seal does not match what it would send');
-      expect(trades(t).slice(before)).toEqual([]);
+      expect(t.trades().slice(before)).toEqual([]);
       expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
     });
 
@@ -214,18 +207,18 @@ describeWithPostgres(
           [id, at, at],
         );
       await reset(now);
-      const before = trades(t).length;
+      const before = t.trades().length;
       // The seal covers the row's time: a row made to look newer is not this account's row as written.
       const renewed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
       expect(renewed.code, renewed.stderr).toBe(13);
       expect(renewed.stderr).toContain('its seal does not match what it would send');
-      expect(trades(t).slice(before)).toEqual([]);
+      expect(t.trades().slice(before)).toEqual([]);
 
       await reset(rows[0]!.created_at as string);
       const resumed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain('The book shows it landed');
-      expect(trades(t).slice(before)).toEqual([]);
+      expect(t.trades().slice(before)).toEqual([]);
       expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([700]);
     });
 
@@ -241,18 +234,18 @@ describeWithPostgres(
         context: { baseline_notional_usd: 100 },
       });
       await insertRow(server(), team, elsewhere);
-      const before = trades(t).length;
+      const before = t.trades().length;
 
       const asked = await team.c.hedge(['resume', String(elsewhere.id)]);
       expect(asked.code, asked.stderr).toBe(2);
       expect(asked.stderr).toContain(
         'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
       );
-      expect(trades(t).slice(before)).toEqual([]);
+      expect(t.trades().slice(before)).toEqual([]);
 
       const resumed = await team.c.hedge(['resume', String(elsewhere.id), '--yes']);
       expect(resumed.code, resumed.stderr).toBe(0);
-      const sent = trades(t).slice(before);
+      const sent = t.trades().slice(before);
       expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
         ['/hedges/add', elsewhere.idempotency_key],
       ]);
@@ -273,10 +266,10 @@ describeWithPostgres(
         sealWith: t.apiKey,
       });
       await insertRow(server(), team, elsewhere);
-      const before = trades(t).length;
+      const before = t.trades().length;
       const kept = await team.a.hedge(['keep', file, '--once']);
       expect(kept.code, kept.stderr).toBe(0);
-      expect(trades(t).slice(before)).toEqual([]);
+      expect(t.trades().slice(before)).toEqual([]);
       const skipped = lines(kept.stdout).filter((event) => event.event === 'skip');
       expect(skipped.map((event) => [event.side, event.reason])).toEqual([
         [
@@ -325,7 +318,7 @@ describe('rows in the local journal file are verified before anything is sent ag
       String(done.idempotency_key),
     ]);
     expect(rerun.code, rerun.stderr).toBe(13);
-    expect(trades(t)).toEqual([]);
+    expect(t.trades()).toEqual([]);
   });
 
   it('a forged "landed add" on the side moves no baseline: a genuine add past its key lifetime is judged by its own effect, not sent a second time', async () => {
@@ -354,13 +347,13 @@ describe('rows in the local journal file are verified before anything is sent ag
       created_at: at,
     };
     appendRow(t.configDir, forged);
-    const before = trades(t).length;
+    const before = t.trades().length;
     const resumed = await t.hedge(['resume', String(genuine.id), '--yes']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(
       'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
     );
-    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.trades().slice(before)).toEqual([]);
     expect((await journal(t)).find((entry) => entry.id === genuine.id)).toMatchObject({ outcome: 'done' });
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
   });
@@ -382,14 +375,14 @@ describe('rows in the local journal file are verified before anything is sent ag
       leg: 'close',
     });
     appendRow(t.configDir, { ...forged, outcome: 'done', hedge_id: hedgeId });
-    const before = trades(t).length;
+    const before = t.trades().length;
     const kept = await t.hedge(['keep', file, '--once']);
     const events = lines(kept.stdout);
     expect(events.filter((event) => event.event === 'drift')).toMatchObject([
       { market: MARKET, side: 'buy', change: 'open', hedge_ids: [hedgeId] },
     ]);
     expect(events.filter((event) => event.event === 'reopen')).toEqual([]);
-    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.trades().slice(before)).toEqual([]);
     expect(t.active('buy')).toEqual([]);
   });
 
@@ -404,7 +397,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     appendRow(t.configDir, genuine);
     const resumed = await t.hedge(['resume', String(genuine.id)]);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(trades(t).map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
+    expect(t.trades().map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
       ['/hedges', genuine.idempotency_key],
     ]);
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([2_000]);

@@ -4,15 +4,14 @@
 // refuses a write before anything is sent (exit 13) while reads still work; C sees A's and B's
 // actions; an add killed on A is finished on B exactly once; `journal migrate` twice adds nothing
 // the second time; the store failing after a send leaves a fallback record that migrate merges.
-import type { ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { loginWith, readStore } from '../support/config-store.js';
 import type { RunResult } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
-import { useSimulators, type Simulator } from '../support/simulator.js';
-import { teamOf, type Machine, type Team } from '../support/team.js';
-import { journalEntries, killWhen } from '../support/cli-runs.js';
+import { useDesks, type Machine } from '../support/team.js';
+import { journalEntries, killWhen, lastJson, waitingAfter } from '../support/cli-runs.js';
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
@@ -28,41 +27,12 @@ interface Entry {
   hedge_id?: string;
 }
 
-const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
-
-/** The trades the server received (a quote is a POST too, but moves nothing). */
-function trades(t: Simulator) {
-  return t.writes().filter((entry) => TRADE_PATHS.has(entry.path));
-}
-
-const teams: Team[] = [];
-afterEach(() => teams.splice(0).forEach((team) => team.remove()));
-
 const journalOf = journalEntries<Entry>;
-
-/** The write on `path` was answered and the wait has polled /positions after it (its journal update is made). */
-function waitingAfter(t: Simulator, path: string): () => boolean {
-  return () => {
-    const log = t.sandbox.requestLog;
-    const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
-    return (
-      sent >= 0 &&
-      log.slice(sent + 1).some((entry) => entry.method === 'GET' && entry.path === '/positions' && entry.status === 200)
-    );
-  };
-}
 
 describeWithPostgres(
   'the team journal store, three machines',
   (server) => {
-    const startSimulator = useSimulators();
-
-    async function desk(options: Parameters<typeof startSimulator>[0] = {}): Promise<{ t: Simulator; team: Team }> {
-      const t = await startSimulator(options);
-      const team = await teamOf(t, server());
-      teams.push(team);
-      return { t, team };
-    }
+    const desk = useDesks(server);
 
     it("machine C's `hedge journal --json` shows A's and B's actions, with host and profile; the store holds each once", async () => {
       const { t, team } = await desk();
@@ -71,7 +41,7 @@ describeWithPostgres(
       // B is another process: each row names the process and store session that began it.
       const sold = await team.b.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '7', '--json'], { spawn: true });
       expect(sold.code, sold.stderr).toBe(0);
-      expect(trades(t).map((entry) => entry.path)).toEqual(['/hedges', '/hedges']);
+      expect(t.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges']);
 
       const seen = await journalOf(team.c);
       expect(seen.map((entry) => [entry.command, entry.profile, entry.host, entry.outcome])).toEqual([
@@ -80,7 +50,8 @@ describeWithPostgres(
       ]);
       // Each entry carries the key the server saw for it, and the process that began it.
       expect(seen.map((entry) => entry.idempotency_key).sort()).toEqual(
-        trades(t)
+        t
+          .trades()
           .map((entry) => entry.idempotencyKey)
           .sort(),
       );
@@ -147,7 +118,7 @@ describeWithPostgres(
 
         const json = await team.c.hedge(['add', 'USDTNGN', 'buy', '500', '--json', '--verbose']);
         expect(json.code).toBe(13);
-        const error = JSON.parse(json.stderr.trim().split('\n').at(-1)!).error;
+        const error = lastJson(json.stderr).error;
         expect(error).toMatchObject({
           code: 'state',
           class: 'state',
@@ -167,7 +138,7 @@ describeWithPostgres(
       }
       const after = await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']);
       expect(after.code, after.stderr).toBe(0);
-      expect(trades(t)).toHaveLength(1);
+      expect(t.trades()).toHaveLength(1);
       for (const output of team.outputs) expect(output).not.toContain(server().password);
     });
 
@@ -290,18 +261,10 @@ describeWithPostgres(
       t.advance(LAND_MS);
       const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
 
-      let child: ChildProcess | undefined;
-      const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60'], {
-        onSpawn: (spawned) => (child = spawned),
-      });
+      const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60']);
       let result: RunResult;
       try {
-        const waiting = waitingAfter(t, '/hedges/add');
-        while (!waiting()) {
-          if (child?.exitCode !== null && child?.exitCode !== undefined)
-            throw new Error(`the add ended early: ${(await running).stderr}`);
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        }
+        await until(waitingAfter(t, '/hedges/add'), 'the add waiting', { process: running });
         // The add is recorded as submitted and waiting; the store goes away, then the change lands.
         await server().stop();
         t.advance(LAND_MS);
