@@ -1,7 +1,7 @@
 // One conformance suite for the journal's backends (src/platform/journal/backend.ts), as Terraform runs one
 // set of backend tests against every state backend: the same cases against the local file and the
 // team's PostgreSQL store (a real, throwaway server: test/support/servers/postgres-server.ts). What the
-// interface promises — records appended, updated, listed and found; ordered by the journal's own
+// interface promises — records appended, updated, listed (since, until) and found; ordered by the journal's own
 // counters however far apart the writers' clocks are; holds exclusive across instances and
 // processes; a lost hold reported; a dead holder's hold taken over — each backend must keep.
 // The other processes are real (test/support/children/journal-process.cjs, killed with SIGKILL).
@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Journal } from '../../src/platform/journal/backend.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import { JournalError } from '../../src/platform/journal/journal-error.js';
@@ -18,7 +18,7 @@ import { redactKey, registerSecret } from '../../src/core/security/secrets.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { drivePeer, type PeerProcess } from '../support/children/peer-process.js';
-import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../support/servers/postgres-server.js';
+import { POSTGRES_MISSING, SKIP_POSTGRES, usePostgres } from '../support/servers/postgres.js';
 
 const CHILD = fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url));
 const built = useChildBundle('test/support/children/journal-backends.ts', 'hedge-journal-conformance-');
@@ -133,11 +133,44 @@ function conformance(backend: () => Backend): void {
       body: reordered,
     };
     expect((await other.findUnresolvedMatch(match))?.id).toBe(first.id);
+    // Another body or another key is another request.
+    expect(await other.findUnresolvedMatch({ ...match, body: { ...reordered, notional_usd: 1 } })).toBeUndefined();
+    expect(await other.findUnresolvedMatch({ ...match, key_id: 'another00000' })).toBeUndefined();
     await journal.update(first.id, { outcome: 'rejected' });
     expect(await other.findUnresolvedMatch(match)).toBeUndefined();
+    // A planned leg is never the request alone: only that leg of its group.
+    const planned = await journal.begin({
+      ...fields(),
+      outcome: 'planned',
+      group: 'r_1',
+      leg: 'open',
+      request: first.request,
+    });
+    expect(await other.findUnresolvedMatch(match)).toBeUndefined();
+    expect((await other.findUnresolvedMatch({ ...match, group: 'r_1', leg: 'open' }))?.id).toBe(planned.id);
 
     await expect(journal.update('a_nothere0000', { outcome: 'done' })).rejects.toThrow(JournalError);
     await expect(journal.hold('a_nothere0000')).rejects.toThrow(JournalError);
+  });
+
+  it('lists since and until a time; an id part that fits several entries is refused, naming them', async () => {
+    let now = Date.parse('2026-03-02T09:00:00Z');
+    const journal = (await backend().fresh()).open({ now: () => now });
+    const made: string[] = [];
+    const createdAt: number[] = [];
+    for (let index = 0; index < 4; index++) {
+      const entry = await journal.begin(fields());
+      made.push(entry.id);
+      createdAt.push(Date.parse(entry.created_at));
+      now += 60_000;
+    }
+    const ids = async (options: { since?: number; until?: number }) =>
+      (await journal.list(options)).map((entry) => entry.id);
+    expect(await ids({ since: createdAt[2] })).toEqual([made[3], made[2]]);
+    expect(await ids({ until: createdAt[2] })).toEqual([made[1], made[0]]);
+    const error = await journal.get('a_').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(JournalError);
+    expect((error as Error).message).toMatch(/"a_" matches 4 journal entries: a_/);
   });
 
   it('orders by the journal, never by the clock: a writer an hour slow and one a day fast keep the order they wrote in, and the later change wins', async () => {
@@ -233,8 +266,9 @@ function conformance(backend: () => Backend): void {
     const { id } = await other.ask({ do: 'begin', fields: fields() });
     expect(await other.ask({ do: 'lock', scope })).toMatchObject({ held: true });
     const mine = place.open();
-    expect(await mine.holderOf(id)).toMatchObject({ pid: other.child.pid });
-    expect(await mine.hold(id)).toMatchObject({ held: false, holder: { pid: other.child.pid } });
+    const holder = await mine.holderOf(id);
+    expect(holder).toMatchObject({ pid: other.child.pid, host: hostname() });
+    expect(await mine.hold(id)).toEqual({ held: false, holder });
     expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: other.child.pid } });
 
     other.child.kill('SIGKILL');
@@ -247,6 +281,8 @@ function conformance(backend: () => Backend): void {
     const resumed = await mine.hold(id);
     expect(resumed.held).toBe(true);
     expect(await place.open().holderOf(id)).toMatchObject({ pid: process.pid });
+    if (resumed.held) await resumed.hold.release();
+    expect(await place.open().holderOf(id)).toBeUndefined();
     expect((await mine.lock(scope, { waitMs: 20_000 })).held).toBe(true);
   });
 
@@ -265,11 +301,22 @@ function conformance(backend: () => Backend): void {
     expect(await theirs.lockHolder(scope)).toBeUndefined();
 
     const other = otherProcess(place);
-    expect(await other.ask({ do: 'lock', scope })).toMatchObject({ held: true });
+    const otherLocks = () => other.ask({ do: 'lock', scope, name: 'keep' });
+    expect(await otherLocks()).toMatchObject({ held: true });
     expect(await mine.lockHolder(scope)).toMatchObject({ pid: other.child.pid });
     // Many looks while it holds the lock change nothing for it: it still holds it.
     for (let look = 0; look < 5; look++) await mine.lockHolder(scope);
-    expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: other.child.pid } });
+    const held = { held: false, holder: { pid: other.child.pid, host: hostname() } };
+    expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject(held);
+    expect(await mine.lock(scope, { waitMs: 200 })).toMatchObject(held);
+    // A wait that the other process's release ends; then this process is the holder it is told of.
+    const waiting = mine.lock(scope, { waitMs: 20_000 });
+    await other.ask({ do: 'release', name: 'keep' });
+    const got = await waiting;
+    if (!got.held) throw new Error('the released lock was not taken');
+    expect(await otherLocks()).toMatchObject({ held: false, holder: { pid: process.pid } });
+    await got.hold.release();
+    expect(await otherLocks()).toMatchObject({ held: true });
     other.child.kill('SIGKILL');
     await other.exited;
     await eventually(
@@ -277,6 +324,7 @@ function conformance(backend: () => Backend): void {
       (holder) => holder === undefined,
       'the killed holder is no longer named',
     );
+    expect((await mine.lock(scope, { waitMs: 20_000 })).held).toBe(true);
   });
 
   it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
@@ -336,20 +384,13 @@ describe('the local file journal', () => {
 });
 
 // Without server binaries the reason is the suite's name; under CI=true it runs and fails, as the other team-store suites do.
-const SKIP_POSTGRES = POSTGRES_MISSING !== undefined && process.env.CI !== 'true';
 describe.skipIf(SKIP_POSTGRES)(
   `the PostgreSQL team store${SKIP_POSTGRES ? ` (skipped: ${POSTGRES_MISSING})` : ''}`,
   () => {
-    let server: PostgresServer | undefined;
-    beforeAll(async () => {
-      server = await startPostgres();
-    });
-    afterAll(async () => {
-      await server?.close();
-    });
+    const server = usePostgres({ shared: true });
     conformance(() => ({
       async fresh() {
-        const url = await server!.createDatabase();
+        const url = await server().createDatabase();
         const database = new URL(url).pathname.slice(1);
         const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
         return {
@@ -367,7 +408,7 @@ describe.skipIf(SKIP_POSTGRES)(
           child: { backend: 'postgres', url, fallbackDir },
           async loseLock(_journal, scope) {
             // The database session holding the lock ends (a restart, a network cut noticed by keepalive).
-            await server!.query(
+            await server().query(
               database,
               `SELECT pg_terminate_backend(backend_pid) FROM hedge.holders WHERE scope = $1`,
               [`lock:${scope}`],

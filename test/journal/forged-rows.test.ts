@@ -8,23 +8,17 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { journalEntries } from '../support/cli-runs.js';
+import { journalEntries, lastJson } from '../support/cli-runs.js';
 import { appendRow, insertRow } from '../support/journal-rows.js';
 import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { separateProcesses } from '../support/hedge-cli.js';
-import { teamOf, type Team } from '../support/team.js';
+import { useDesks } from '../support/team.js';
 
-// Each run a process of its own: what is tested here is between hedge processes.
-separateProcesses();
-
-const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 const journal = journalEntries<Record<string, any>>;
-const trades = (t: Simulator) => t.writes().filter((entry) => TRADE_PATHS.has(entry.path));
 
 interface RowSpec {
   command: string;
@@ -70,224 +64,223 @@ function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
   };
 }
 
-const teams: Team[] = [];
-afterEach(() => teams.splice(0).forEach((team) => team.remove()));
+describeWithPostgres(
+  'rows in the team store are verified before anything is sent again',
+  (server) => {
+    const newDesk = useDesks(server);
 
-describeWithPostgres('rows in the team store are verified before anything is sent again', (server) => {
-  const startSimulator = useSimulators();
+    async function desk() {
+      const { t, team } = await newDesk();
+      // The store's schema is made by the first write of any machine.
+      const opened = await team.a.hedge(['open', MARKET, 'sell', '100', '--tenor', '1']);
+      expect(opened.code, opened.stderr).toBe(0);
+      return { t, team };
+    }
 
-  async function desk(): Promise<{ t: Simulator; team: Team }> {
-    const t = await startSimulator();
-    const team = await teamOf(t, server());
-    teams.push(team);
-    // The store's schema is made by the first write of any machine.
-    const opened = await team.a.hedge(['open', MARKET, 'sell', '100', '--tenor', '1']);
-    expect(opened.code, opened.stderr).toBe(0);
-    return { t, team };
-  }
-
-  it('the keeper sends no forged row: neither an unsealed add on its own side claiming to be its own, nor one on a side it does not keep', async () => {
-    const { t, team } = await desk();
-    const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
-    // The issue's row: an unresolved add of 66,666 in a keep- group, the account's fingerprint, no holder.
-    await insertRow(
-      server(),
-      team,
-      rowFor(t, {
+    it('the keeper sends no forged row: neither an unsealed add on its own side claiming to be its own, nor one on a side it does not keep', async () => {
+      const { t, team } = await desk();
+      const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
+      // The issue's row: an unresolved add of 66,666 in a keep- group, the account's fingerprint, no holder.
+      await insertRow(
+        server(),
+        team,
+        rowFor(t, {
+          command: 'add',
+          path: '/hedges/add',
+          body: { market: MARKET, side: 'buy', notional_usd: 66_666 },
+          group: 'keep-20261123T000000000Z-abcdef',
+          leg: 'converge',
+        }),
+      );
+      // The same, dressed as this machine's keeper on the target's own side.
+      const dressed = rowFor(t, {
         command: 'add',
         path: '/hedges/add',
-        body: { market: MARKET, side: 'buy', notional_usd: 66_666 },
-        group: 'keep-20261123T000000000Z-abcdef',
+        body: { market: MARKET, side: 'sell', notional_usd: 66_666 },
+        group: 'keep-20261123T000001000Z-abcdef',
         leg: 'converge',
-      }),
-    );
-    // The same, dressed as this machine's keeper on the target's own side.
-    const dressed = rowFor(t, {
-      command: 'add',
-      path: '/hedges/add',
-      body: { market: MARKET, side: 'sell', notional_usd: 66_666 },
-      group: 'keep-20261123T000001000Z-abcdef',
-      leg: 'converge',
-      via: 'keeper',
-    });
-    await insertRow(server(), team, dressed);
-    const before = trades(t).length;
+        via: 'keeper',
+      });
+      await insertRow(server(), team, dressed);
+      const before = t.trades().length;
 
-    const kept = await team.a.hedge(['keep', file, '--once']);
-    // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
-    expect(kept.code, kept.stderr).toBe(13);
-    const refused = lines(kept.stdout).filter((event) => event.event === 'error' && event.code === 'unverified_row');
-    expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
-    expect(trades(t).slice(before)).toEqual([]);
-    expect(t.active('buy')).toEqual([]);
-    expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
-  });
-
-  it('`hedge resume` (bare, or an id with --yes) refuses a forged open (exit 13, unverified_row, nothing sent); `hedge journal` shows it unverified', async () => {
-    const { t, team } = await desk();
-    const unsealed = rowFor(t, {
-      command: 'open',
-      path: '/hedges',
-      body: { market: MARKET, side: 'buy', notional_usd: 77_777, tenor_days: 3 },
-    });
-    await insertRow(server(), team, unsealed);
-    const before = trades(t).length;
-
-    const bare = await team.c.hedge(['resume', '--json']);
-    expect(bare.code, bare.stderr).toBe(13);
-    expect(JSON.parse(bare.stderr.trim().split('\n').at(-1)!).error).toMatchObject({
-      code: 'unverified_row',
-      details: { journal_id: unsealed.id, seal: 'unsealed' },
+      const kept = await team.a.hedge(['keep', file, '--once']);
+      // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
+      expect(kept.code, kept.stderr).toBe(13);
+      const refused = lines(kept.stdout).filter((event) => event.event === 'error' && event.code === 'unverified_row');
+      expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
+      expect(t.trades().slice(before)).toEqual([]);
+      expect(t.active('buy')).toEqual([]);
+      expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
     });
 
-    // A seal that is not this key's (made under another key: someone without this key wrote it).
-    const foreign = rowFor(t, {
-      command: 'open',
-      path: '/hedges',
-      body: { market: MARKET, side: 'sell', notional_usd: 250_000, tenor_days: 7 },
-      sealWith: 'sk_test_someone_elses_key_0000000000',
-    });
-    await insertRow(server(), team, foreign);
-    const byId = await team.c.hedge(['resume', String(foreign.id), '--yes']);
-    expect(byId.code, byId.stderr).toBe(13);
-    expect(byId.stderr).toContain(
-      `Journal ${String(foreign.id)} (open: POST /hedges) does not verify as this account's own row`,
-    );
-    expect(byId.stderr).toContain('its seal does not match');
-    expect(trades(t).slice(before)).toEqual([]);
+    it('`hedge resume` (bare, or an id with --yes) refuses a forged open (exit 13, unverified_row, nothing sent); `hedge journal` shows it unverified', async () => {
+      const { t, team } = await desk();
+      const unsealed = rowFor(t, {
+        command: 'open',
+        path: '/hedges',
+        body: { market: MARKET, side: 'buy', notional_usd: 77_777, tenor_days: 3 },
+      });
+      await insertRow(server(), team, unsealed);
+      const before = t.trades().length;
 
-    const listed = await team.c.hedge(['journal', '--pending', '--json']);
-    const checks = Object.fromEntries(
-      (JSON.parse(listed.stdout) as Array<{ id: string; seal_check?: string }>).map((entry) => [
-        entry.id,
-        entry.seal_check,
-      ]),
-    );
-    expect(checks).toEqual({ [String(unsealed.id)]: 'unsealed', [String(foreign.id)]: 'forged' });
-    const table = await team.c.hedge(['journal', '--pending']);
-    const [header, ...rows] = table.stdout.trimEnd().split('\n');
-    expect(header!.split('\t').at(-1)).toBe('seal');
-    expect(rows.map((row) => row.split('\t').at(-1))).toEqual(['unverified', 'unverified']);
-    // Said under any table, whatever columns its width leaves out.
-    expect(table.stderr).toContain(
-      `2 rows ${String(foreign.id)}, ${String(unsealed.id)} do not verify as this account's own: hedge never sends them again`,
-    );
-  });
+      const bare = await team.c.hedge(['resume', '--json']);
+      expect(bare.code, bare.stderr).toBe(13);
+      expect(lastJson(bare.stderr).error).toMatchObject({
+        code: 'unverified_row',
+        details: { journal_id: unsealed.id, seal: 'unsealed' },
+      });
 
-  it('a row changed after it was written does not verify: its notional raised in the store, `resume --yes` sends nothing', async () => {
-    const { t, team } = await desk();
-    const genuine = rowFor(t, {
-      command: 'add',
-      path: '/hedges/add',
-      body: { market: MARKET, side: 'sell', notional_usd: 1_000 },
-      sealWith: t.apiKey,
-    });
-    await insertRow(server(), team, genuine);
-    await server().query(
-      team.database,
-      `UPDATE hedge.entries SET entry = jsonb_set(entry, '{request,body,notional_usd}', '55000') WHERE id = $1`,
-      [genuine.id],
-    );
-    const before = trades(t).length;
-    const resumed = await team.c.hedge(['resume', String(genuine.id), '--yes']);
-    expect(resumed.code, resumed.stderr).toBe(13);
-    expect(resumed.stderr).toContain('its seal does not match what it would send');
-    expect(trades(t).slice(before)).toEqual([]);
-    expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
-  });
-
-  it("a genuine open set back to unknown in the store, its hedge id removed, past the key's lifetime: its time made new, it no longer verifies (exit 13); with its own time, resume finds its hedge and sends nothing", async () => {
-    const { t, team } = await desk();
-    const opened = await team.a.hedge(['open', MARKET, 'buy', '700', '--tenor', '7', '--ref', 'DEAL-77']);
-    expect(opened.code, opened.stderr).toBe(0);
-    // A day on: the server has forgotten the key (the simulator keeps keys 24 h).
-    t.advance(25 * 3_600_000);
-    // "Now" on the server's clock: the row made to look as if it began after its hedge was opened.
-    const now = new Date(Date.now() + 25 * 3_600_000 + 60_000).toISOString();
-    const { rows } = await server().query(
-      team.database,
-      `SELECT id, entry->>'created_at' AS created_at FROM hedge.entries WHERE command = 'open' AND entry->'request'->'body'->>'client_reference' = 'DEAL-77'`,
-    );
-    const id = rows[0]!.id as string;
-    const reset = (at: string) =>
-      server().query(
-        team.database,
-        `UPDATE hedge.entries SET outcome = 'unknown', created_at = $2::timestamptz, entry = (entry - 'hedge_id' - 'resolved_at') || jsonb_build_object('outcome', 'unknown', 'created_at', $3::text) WHERE id = $1`,
-        [id, at, at],
+      // A seal that is not this key's (made under another key: someone without this key wrote it).
+      const foreign = rowFor(t, {
+        command: 'open',
+        path: '/hedges',
+        body: { market: MARKET, side: 'sell', notional_usd: 250_000, tenor_days: 7 },
+        sealWith: 'sk_test_someone_elses_key_0000000000',
+      });
+      await insertRow(server(), team, foreign);
+      const byId = await team.c.hedge(['resume', String(foreign.id), '--yes']);
+      expect(byId.code, byId.stderr).toBe(13);
+      expect(byId.stderr).toContain(
+        `Journal ${String(foreign.id)} (open: POST /hedges) does not verify as this account's own row`,
       );
-    await reset(now);
-    const before = trades(t).length;
-    // The seal covers the row's time: a row made to look newer is not this account's row as written.
-    const renewed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
-    expect(renewed.code, renewed.stderr).toBe(13);
-    expect(renewed.stderr).toContain('its seal does not match what it would send');
-    expect(trades(t).slice(before)).toEqual([]);
+      expect(byId.stderr).toContain('its seal does not match');
+      expect(t.trades().slice(before)).toEqual([]);
 
-    await reset(rows[0]!.created_at as string);
-    const resumed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain('The book shows it landed');
-    expect(trades(t).slice(before)).toEqual([]);
-    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([700]);
-  });
-
-  it('a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key', async () => {
-    const { t, team } = await desk();
-    const elsewhere = rowFor(t, {
-      command: 'add',
-      path: '/hedges/add',
-      body: { market: MARKET, side: 'sell', notional_usd: 400 },
-      host: 'desk-far-away',
-      sealWith: t.apiKey,
-      // As that machine's add journaled it: the side's notional before the send, which its wait compares with.
-      context: { baseline_notional_usd: 100 },
+      const listed = await team.c.hedge(['journal', '--pending', '--json']);
+      const checks = Object.fromEntries(
+        (JSON.parse(listed.stdout) as Array<{ id: string; seal_check?: string }>).map((entry) => [
+          entry.id,
+          entry.seal_check,
+        ]),
+      );
+      expect(checks).toEqual({ [String(unsealed.id)]: 'unsealed', [String(foreign.id)]: 'forged' });
+      const table = await team.c.hedge(['journal', '--pending']);
+      const [header, ...rows] = table.stdout.trimEnd().split('\n');
+      expect(header!.split('\t').at(-1)).toBe('seal');
+      expect(rows.map((row) => row.split('\t').at(-1))).toEqual(['unverified', 'unverified']);
+      // Said under any table, whatever columns its width leaves out.
+      expect(table.stderr).toContain(
+        `2 rows ${String(foreign.id)}, ${String(unsealed.id)} do not verify as this account's own: hedge never sends them again`,
+      );
     });
-    await insertRow(server(), team, elsewhere);
-    const before = trades(t).length;
 
-    const asked = await team.c.hedge(['resume', String(elsewhere.id)]);
-    expect(asked.code, asked.stderr).toBe(2);
-    expect(asked.stderr).toContain(
-      'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
-    );
-    expect(trades(t).slice(before)).toEqual([]);
-
-    const resumed = await team.c.hedge(['resume', String(elsewhere.id), '--yes']);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    const sent = trades(t).slice(before);
-    expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
-      ['/hedges/add', elsewhere.idempotency_key],
-    ]);
-    expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
-  });
-
-  it('the keeper leaves a genuine row of another machine to a person: its side waits, nothing is sent', async () => {
-    const { t, team } = await desk();
-    const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
-    const elsewhere = rowFor(t, {
-      command: 'add',
-      path: '/hedges/add',
-      body: { market: MARKET, side: 'sell', notional_usd: 300 },
-      group: 'keep-20261123T000002000Z-abcdef',
-      leg: 'converge',
-      via: 'keeper',
-      host: 'desk-far-away',
-      sealWith: t.apiKey,
+    it('a row changed after it was written does not verify: its notional raised in the store, `resume --yes` sends nothing', async () => {
+      const { t, team } = await desk();
+      const genuine = rowFor(t, {
+        command: 'add',
+        path: '/hedges/add',
+        body: { market: MARKET, side: 'sell', notional_usd: 1_000 },
+        sealWith: t.apiKey,
+      });
+      await insertRow(server(), team, genuine);
+      await server().query(
+        team.database,
+        `UPDATE hedge.entries SET entry = jsonb_set(entry, '{request,body,notional_usd}', '55000') WHERE id = $1`,
+        [genuine.id],
+      );
+      const before = t.trades().length;
+      const resumed = await team.c.hedge(['resume', String(genuine.id), '--yes']);
+      expect(resumed.code, resumed.stderr).toBe(13);
+      expect(resumed.stderr).toContain('its seal does not match what it would send');
+      expect(t.trades().slice(before)).toEqual([]);
+      expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
     });
-    await insertRow(server(), team, elsewhere);
-    const before = trades(t).length;
-    const kept = await team.a.hedge(['keep', file, '--once']);
-    expect(kept.code, kept.stderr).toBe(0);
-    expect(trades(t).slice(before)).toEqual([]);
-    const skipped = lines(kept.stdout).filter((event) => event.event === 'skip');
-    expect(skipped.map((event) => [event.side, event.reason])).toEqual([
-      [
-        'sell',
-        `the add of journal ${String(elsewhere.id)} is unresolved (pending): left alone until it is finished by its key`,
-      ],
-    ]);
-  });
-});
+
+    it("a genuine open set back to unknown in the store, its hedge id removed, past the key's lifetime: its time made new, it no longer verifies (exit 13); with its own time, resume finds its hedge and sends nothing", async () => {
+      const { t, team } = await desk();
+      const opened = await team.a.hedge(['open', MARKET, 'buy', '700', '--tenor', '7', '--ref', 'DEAL-77']);
+      expect(opened.code, opened.stderr).toBe(0);
+      // A day on: the server has forgotten the key (the simulator keeps keys 24 h).
+      t.advance(25 * 3_600_000);
+      // "Now" on the server's clock: the row made to look as if it began after its hedge was opened.
+      const now = new Date(Date.now() + 25 * 3_600_000 + 60_000).toISOString();
+      const { rows } = await server().query(
+        team.database,
+        `SELECT id, entry->>'created_at' AS created_at FROM hedge.entries WHERE command = 'open' AND entry->'request'->'body'->>'client_reference' = 'DEAL-77'`,
+      );
+      const id = rows[0]!.id as string;
+      const reset = (at: string) =>
+        server().query(
+          team.database,
+          `UPDATE hedge.entries SET outcome = 'unknown', created_at = $2::timestamptz, entry = (entry - 'hedge_id' - 'resolved_at') || jsonb_build_object('outcome', 'unknown', 'created_at', $3::text) WHERE id = $1`,
+          [id, at, at],
+        );
+      await reset(now);
+      const before = t.trades().length;
+      // The seal covers the row's time: a row made to look newer is not this account's row as written.
+      const renewed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
+      expect(renewed.code, renewed.stderr).toBe(13);
+      expect(renewed.stderr).toContain('its seal does not match what it would send');
+      expect(t.trades().slice(before)).toEqual([]);
+
+      await reset(rows[0]!.created_at as string);
+      const resumed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain('The book shows it landed');
+      expect(t.trades().slice(before)).toEqual([]);
+      expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([700]);
+    });
+
+    it('a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key', async () => {
+      const { t, team } = await desk();
+      const elsewhere = rowFor(t, {
+        command: 'add',
+        path: '/hedges/add',
+        body: { market: MARKET, side: 'sell', notional_usd: 400 },
+        host: 'desk-far-away',
+        sealWith: t.apiKey,
+        // As that machine's add journaled it: the side's notional before the send, which its wait compares with.
+        context: { baseline_notional_usd: 100 },
+      });
+      await insertRow(server(), team, elsewhere);
+      const before = t.trades().length;
+
+      const asked = await team.c.hedge(['resume', String(elsewhere.id)]);
+      expect(asked.code, asked.stderr).toBe(2);
+      expect(asked.stderr).toContain(
+        'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
+      );
+      expect(t.trades().slice(before)).toEqual([]);
+
+      const resumed = await team.c.hedge(['resume', String(elsewhere.id), '--yes']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const sent = t.trades().slice(before);
+      expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
+        ['/hedges/add', elsewhere.idempotency_key],
+      ]);
+      expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
+    });
+
+    it('the keeper leaves a genuine row of another machine to a person: its side waits, nothing is sent', async () => {
+      const { t, team } = await desk();
+      const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
+      const elsewhere = rowFor(t, {
+        command: 'add',
+        path: '/hedges/add',
+        body: { market: MARKET, side: 'sell', notional_usd: 300 },
+        group: 'keep-20261123T000002000Z-abcdef',
+        leg: 'converge',
+        via: 'keeper',
+        host: 'desk-far-away',
+        sealWith: t.apiKey,
+      });
+      await insertRow(server(), team, elsewhere);
+      const before = t.trades().length;
+      const kept = await team.a.hedge(['keep', file, '--once']);
+      expect(kept.code, kept.stderr).toBe(0);
+      expect(t.trades().slice(before)).toEqual([]);
+      const skipped = lines(kept.stdout).filter((event) => event.event === 'skip');
+      expect(skipped.map((event) => [event.side, event.reason])).toEqual([
+        [
+          'sell',
+          `the add of journal ${String(elsewhere.id)} is unresolved (pending): left alone until it is finished by its key`,
+        ],
+      ]);
+    });
+  },
+  { shared: true },
+);
 
 describe('rows in the local journal file are verified before anything is sent again', () => {
   const startSimulator = useSimulators();
@@ -325,13 +318,14 @@ describe('rows in the local journal file are verified before anything is sent ag
       String(done.idempotency_key),
     ]);
     expect(rerun.code, rerun.stderr).toBe(13);
-    expect(trades(t)).toEqual([]);
+    expect(t.trades()).toEqual([]);
   });
 
   it('a forged "landed add" on the side moves no baseline: a genuine add past its key lifetime is judged by its own effect, not sent a second time', async () => {
     const t = await startSimulator();
     expect((await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
-    const added = await t.hedge(['add', MARKET, 'buy', '500', '--json']);
+    // A process of its own, ended: its row is left to whoever resumes it.
+    const added = await t.hedge(['add', MARKET, 'buy', '500', '--json'], { spawn: true });
     expect(added.code, added.stderr).toBe(0);
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
     // The add's row set back to "unknown" (as if its process died before the answer), and a day on,
@@ -353,13 +347,13 @@ describe('rows in the local journal file are verified before anything is sent ag
       created_at: at,
     };
     appendRow(t.configDir, forged);
-    const before = trades(t).length;
+    const before = t.trades().length;
     const resumed = await t.hedge(['resume', String(genuine.id), '--yes']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(
       'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
     );
-    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.trades().slice(before)).toEqual([]);
     expect((await journal(t)).find((entry) => entry.id === genuine.id)).toMatchObject({ outcome: 'done' });
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
   });
@@ -381,14 +375,14 @@ describe('rows in the local journal file are verified before anything is sent ag
       leg: 'close',
     });
     appendRow(t.configDir, { ...forged, outcome: 'done', hedge_id: hedgeId });
-    const before = trades(t).length;
+    const before = t.trades().length;
     const kept = await t.hedge(['keep', file, '--once']);
     const events = lines(kept.stdout);
     expect(events.filter((event) => event.event === 'drift')).toMatchObject([
       { market: MARKET, side: 'buy', change: 'open', hedge_ids: [hedgeId] },
     ]);
     expect(events.filter((event) => event.event === 'reopen')).toEqual([]);
-    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.trades().slice(before)).toEqual([]);
     expect(t.active('buy')).toEqual([]);
   });
 
@@ -403,7 +397,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     appendRow(t.configDir, genuine);
     const resumed = await t.hedge(['resume', String(genuine.id)]);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(trades(t).map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
+    expect(t.trades().map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
       ['/hedges', genuine.idempotency_key],
     ]);
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([2_000]);

@@ -1,5 +1,6 @@
 // Money across processes and across time, with real processes side by side on one config dir and
-// one simulator, asserting on the server's own state and request log:
+// one simulator (the runs before and after them go in-process), asserting on the server's own
+// state and request log:
 // - N identical adds at once: the notional added is 100 × the number of exit-0 runs; every other
 //   run says why (an in-flight action is never "resumed" by a second process);
 // - an add held in flight: identical runs stop with exit 11 naming its process, send nothing; once
@@ -14,19 +15,16 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { separateProcesses, type RunResult } from '../support/hedge-cli.js';
+import type { RunOptions, RunResult } from '../support/hedge-cli.js';
+import { journalEntries, killWhen } from '../support/cli-runs.js';
+import { activeNotional } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
-
-// Each run a process of its own: what is tested here is between hedge processes.
-separateProcesses();
 
 const start = useSimulators();
 const HOUR_MS = 3_600_000;
 
-function adds(t: Simulator) {
-  return t.writes().filter((entry) => entry.path === '/hedges/add');
-}
+const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
 
 /** Keys of the adds the server accepted (answered 200). */
 function acceptedAddKeys(t: Simulator): string[] {
@@ -39,8 +37,9 @@ function acceptedAddKeys(t: Simulator): string[] {
   ];
 }
 
-function sideNotional(t: Simulator, side: 'buy' | 'sell'): number {
-  return t.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+/** `count` copies of `args` at once, each a process of its own: what is tested is between hedge processes. */
+function sideBySide(t: Simulator, args: string[], count: number): Promise<RunResult[]> {
+  return Promise.all(Array.from({ length: count }, () => t.hedge(args, { spawn: true })));
 }
 
 /**
@@ -89,11 +88,11 @@ describe('identical writes side by side', () => {
   it('8 parallel `add USDTNGN sell 100` on one config dir: the notional added is 100 × the exit-0 runs; every other run says why', async () => {
     const t = await start();
     t.seedOpen('sell', 1_000);
-    const runs = await Promise.all(Array.from({ length: 8 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'])));
+    const runs = await sideBySide(t, ['add', 'USDTNGN', 'sell', '100'], 8);
     const succeeded = runs.filter((run) => run.code === 0);
     expect(succeeded.length).toBeGreaterThanOrEqual(1);
     // Every add that reported success is on the server once, and nothing else was added.
-    expect(sideNotional(t, 'sell')).toBe(1_000 + 100 * succeeded.length);
+    expect(activeNotional(t, 'sell')).toBe(1_000 + 100 * succeeded.length);
     expect(acceptedAddKeys(t)).toHaveLength(succeeded.length);
     for (const run of runs.filter((candidate) => candidate.code !== 0)) {
       expect([3, 11, 16], run.stderr).toContain(run.code);
@@ -113,7 +112,7 @@ describe('identical writes side by side', () => {
     });
     await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the first add was held by the server');
 
-    const others = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'])));
+    const others = await sideBySide(t, ['add', 'USDTNGN', 'sell', '100'], 3);
     for (const run of others) {
       expect(run.code, run.stderr).toBe(11);
       expect(run.stderr).toContain(`pid ${child!.pid} on`);
@@ -135,7 +134,7 @@ describe('identical writes side by side', () => {
     const again = await t.hedge(['add', 'USDTNGN', 'sell', '100']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('Resuming the add started');
-    expect(sideNotional(t, 'sell')).toBe(1_100);
+    expect(activeNotional(t, 'sell')).toBe(1_100);
     expect(new Set(adds(t).map((entry) => entry.idempotencyKey)).size).toBe(1);
   });
 });
@@ -158,9 +157,7 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
 
   it('3 parallel `open … --ref DEAL-7` make one hedge; the others are refused with its id', async () => {
     const t = await start({ dialect: 'alpha' });
-    const runs = await Promise.all(
-      Array.from({ length: 3 }, () => t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'])),
-    );
+    const runs = await sideBySide(t, ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'], 3);
     const carrying = t.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
     expect(carrying).toHaveLength(1);
     expect(t.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
@@ -195,110 +192,77 @@ describe('roll under the book lock', () => {
 });
 
 describe('resume reconciles before it resends (the CLI clock pinned to the simulator, which only moves when told)', () => {
-  it('an add killed after the server acted, resumed 30 simulated hours later (the key forgotten): it landed, nothing is sent again', async () => {
+  /** A frozen simulator, runs on its clock, and `args` killed while the server holds its write on `path` (an add's on a sell side of 1,000). */
+  async function killedWhileHeld(args: string[], path: string, stall: 'body' | 'headers' = 'body') {
     const t = await start({ preset: 'frozen' });
-    t.seedOpen('sell', 1_000);
-    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
-    let child: ChildProcess | undefined;
-    const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], {
-      env: pinnedClockEnv(t),
-      onSpawn: (spawned) => (child = spawned),
-    });
-    await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the add was committed and held');
-    child!.kill('SIGKILL');
-    await killed;
+    const pinned = {
+      hedge: (more: string[], options: RunOptions = {}) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
+    };
+    if (path === '/hedges/add') t.seedOpen('sell', 1_000);
+    t.sandbox.setFaults({ stall, match: { method: 'POST', path } });
+    const held = () => t.requests('POST', path).some((entry) => entry.status === 'stalled');
+    await killWhen(pinned, args, held, `the write held at its ${stall}`);
     t.sandbox.setFaults({ stall: null, match: null });
+    return { t, pinned };
+  }
 
+  it('an add killed after the server acted, resumed 30 simulated hours later (the key forgotten): it landed, nothing is sent again', async () => {
+    const { t, pinned } = await killedWhileHeld(['add', 'USDTNGN', 'sell', '100'], '/hedges/add');
     // 30 hours on the server: the add has landed, and the simulator forgets keys after 24 h.
     t.advance(30 * HOUR_MS);
-    expect(sideNotional(t, 'sell')).toBe(1_100);
-    const resumed = await t.hedge(['add', 'USDTNGN', 'sell', '100'], { env: pinnedClockEnv(t) });
+    expect(activeNotional(t, 'sell')).toBe(1_100);
+    const resumed = await pinned.hedge(['add', 'USDTNGN', 'sell', '100']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('30 h ago by the server clock');
     expect(resumed.stderr).toContain('The book shows it landed');
     expect(resumed.stderr).toContain('Nothing is sent again');
-    expect(sideNotional(t, 'sell')).toBe(1_100);
+    expect(activeNotional(t, 'sell')).toBe(1_100);
     expect(adds(t)).toHaveLength(1);
-    const [entry] = JSON.parse((await t.hedge(['journal', '--json'], { env: pinnedClockEnv(t) })).stdout) as Array<{
-      command: string;
-      outcome: string;
-    }>;
-    expect(entry).toMatchObject({ command: 'add', outcome: 'done' });
+    expect((await journalEntries(pinned))[0]).toMatchObject({ command: 'add', outcome: 'done' });
   });
 
   it('an add the server never got, 30 hours later: its side as before is no proof, so it is not sent again (exit 12); `resume ID --resend-unproven` sends it with its key and it lands once', async () => {
-    const t = await start({ preset: 'frozen' });
-    t.seedOpen('sell', 1_000);
     // Held before the engine sees it (no status line, the engine never runs): killed there, the add never reached the book.
-    t.sandbox.setFaults({ stall: 'headers', match: { method: 'POST', path: '/hedges/add' } });
-    let child: ChildProcess | undefined;
-    const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], {
-      env: pinnedClockEnv(t),
-      onSpawn: (spawned) => (child = spawned),
-    });
-    await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the add was held before the engine');
-    child!.kill('SIGKILL');
-    await killed;
-    t.sandbox.setFaults({ stall: null, match: null });
-    expect(sideNotional(t, 'sell')).toBe(1_000);
+    const { t, pinned } = await killedWhileHeld(['add', 'USDTNGN', 'sell', '100'], '/hedges/add', 'headers');
+    expect(activeNotional(t, 'sell')).toBe(1_000);
     t.advance(30 * HOUR_MS);
 
     // The side shows the notional it had before: someone outside the journal could have moved it back.
-    const again = await t.hedge(['add', 'USDTNGN', 'sell', '100'], { env: pinnedClockEnv(t) });
+    const again = await pinned.hedge(['add', 'USDTNGN', 'sell', '100']);
     expect(again.code, again.stderr).toBe(12);
     expect(again.stderr).toContain('The book cannot tell whether it landed');
     expect(adds(t).filter((entry) => entry.status === 200)).toEqual([]);
-    const [entry] = JSON.parse(
-      (await t.hedge(['journal', '--pending', '--json'], { env: pinnedClockEnv(t) })).stdout,
-    ) as Array<{ id: string }>;
+    const [entry] = await journalEntries(pinned, '--pending');
 
-    const resuming = t.hedge(['resume', entry!.id, '--resend-unproven'], { env: pinnedClockEnv(t) });
+    const resuming = pinned.hedge(['resume', entry!.id, '--resend-unproven']);
     // The resent add is accepted; it lands once the simulator's clock moves on.
     await until(() => adds(t).some((entry) => entry.status === 200), 'the add was sent again');
     t.advance(HOUR_MS);
     const resumed = await resuming;
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('Sending it again with its key, as --resend-unproven asks');
-    expect(sideNotional(t, 'sell')).toBe(1_100);
+    expect(activeNotional(t, 'sell')).toBe(1_100);
     expect(new Set(adds(t).map((entry) => entry.idempotencyKey)).size).toBe(1);
   });
 
   it('an open that cannot be told (no id, no reference) past the key lifetime is never resent: exit 12 with the resolve command; resolved by hand, it stays sent once', async () => {
-    const t = await start({ preset: 'frozen' });
-    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-    let child: ChildProcess | undefined;
-    const killed = t.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], {
-      env: pinnedClockEnv(t),
-      onSpawn: (spawned) => (child = spawned),
-    });
-    await until(
-      () => t.writes().some((entry) => entry.path === '/hedges' && entry.status === 'stalled'),
-      'the open was committed and held',
-    );
-    child!.kill('SIGKILL');
-    await killed;
-    t.sandbox.setFaults({ stall: null, match: null });
+    const { t, pinned } = await killedWhileHeld(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], '/hedges');
     t.advance(30 * HOUR_MS);
 
-    const again = await t.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], { env: pinnedClockEnv(t) });
+    const again = await pinned.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1']);
     expect(again.code, again.stderr).toBe(12);
-    const [entry] = JSON.parse(
-      (await t.hedge(['journal', '--pending', '--json'], { env: pinnedClockEnv(t) })).stdout,
-    ) as Array<{ id: string }>;
+    const [entry] = await journalEntries(pinned, '--pending');
     expect(again.stderr).toContain('The book cannot tell whether it landed');
     expect(again.stderr).toContain(`hedge journal resolve ${entry!.id} --landed`);
     expect(again.stderr).toContain(`hedge journal resolve ${entry!.id} --not-landed`);
-    expect(t.writes().filter((write) => write.path === '/hedges')).toHaveLength(1);
+    expect(t.requests('POST', '/hedges')).toHaveLength(1);
 
-    const resolved = await t.hedge(['journal', 'resolve', entry!.id, '--landed'], { env: pinnedClockEnv(t) });
+    const resolved = await pinned.hedge(['journal', 'resolve', entry!.id, '--landed']);
     expect(resolved.code, resolved.stderr).toBe(0);
     expect(resolved.stderr).toContain('recorded as landed');
-    const shown = JSON.parse((await t.hedge(['journal', 'show', entry!.id, '--json'])).stdout) as {
-      outcome: string;
-      message: string;
-    };
+    const shown = JSON.parse((await t.hedge(['journal', 'show', entry!.id, '--json'])).stdout);
     expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
-    expect(t.writes().filter((write) => write.path === '/hedges')).toHaveLength(1);
+    expect(t.requests('POST', '/hedges')).toHaveLength(1);
     expect(t.hedges()).toHaveLength(1);
   });
 });
@@ -307,7 +271,8 @@ describe('killed at a random moment, then run again three at a time', () => {
   // The kill point is the k-th request the server sees (k drawn at random each round and printed),
   // so it falls anywhere from before the journal entry to after the landing — never on a timer.
   it('every add that landed on the server is an exit-0 run or one the killed run finished itself; each once', async () => {
-    for (let round = 0; round < 3; round++) {
+    // Three rounds at once, each on a simulator and config dir of its own.
+    const round = async (round: number) => {
       const t = await start();
       t.seedOpen('sell', 1_000);
       // An uninterrupted add makes about 6 requests (markets, account, positions, quote, add, polls).
@@ -322,7 +287,7 @@ describe('killed at a random moment, then run again three at a time', () => {
       child!.kill('SIGKILL');
       const first = await killed;
 
-      const runs = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'])));
+      const runs = await sideBySide(t, ['add', 'USDTNGN', 'sell', '100'], 3);
       const entries = JSON.parse((await t.hedge(['journal', '--json'])).stdout) as Array<{
         command: string;
         outcome: string;
@@ -334,7 +299,7 @@ describe('killed at a random moment, then run again three at a time', () => {
       // The killed run may have finished its add before the kill reached it: then its entry is done without an exit 0.
       expect(done.length - ok, context).toBeGreaterThanOrEqual(0);
       expect(done.length - ok, context).toBeLessThanOrEqual(1);
-      expect(sideNotional(t, 'sell'), context).toBe(1_000 + 100 * done.length);
+      expect(activeNotional(t, 'sell'), context).toBe(1_000 + 100 * done.length);
       expect(acceptedAddKeys(t).sort(), context).toEqual(done.map((entry) => entry.idempotency_key).sort());
       for (const run of runs.filter((candidate) => candidate.code !== 0)) saysWhy(run);
       expect(
@@ -343,7 +308,7 @@ describe('killed at a random moment, then run again three at a time', () => {
         ),
         context,
       ).toEqual([]);
-      await t.close();
-    }
+    };
+    await Promise.all([0, 1, 2].map(round));
   });
 });

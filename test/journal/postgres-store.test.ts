@@ -1,8 +1,8 @@
-// The PostgreSQL journal at the interface level, against a real server (test/support/servers/postgres.ts):
-// begin/update/list/get/findUnresolvedMatch, the schema made on first use (once, however many
-// start at the same moment), holds and locks held by another real process and released when that
-// process is killed, a store that cannot be reached, and the fallback record when the store fails
-// after a send. The other processes run the module bundled here with esbuild
+// The PostgreSQL journal at the interface level, against a real server (test/support/servers/postgres.ts),
+// beyond what the backends' conformance suite (conformance.test.ts) asks of it: the schema made on
+// first use (once, however many start at the same moment) and migrated, a begin committed before it
+// returns, the keep lock between two other real processes, a store that cannot be reached, and the
+// fallback record when the store fails after a send. The other processes run the module bundled here with esbuild
 // (test/support/children/journal-process.cjs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
@@ -12,8 +12,7 @@ import { afterEach, expect, it } from 'vitest';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { drivePeer, type PeerProcess } from '../support/children/peer-process.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
-import { openJournal, type BeginFields, type JournalEntry } from '../../src/platform/journal/index.js';
-import { JournalError } from '../../src/platform/journal/journal-error.js';
+import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { JournalStoreError } from '../../src/platform/journal/store-error.js';
@@ -78,450 +77,325 @@ function otherProcess(url: string): PeerProcess {
   return drivePeer(child);
 }
 
-/** Asks `question` until `answered` holds (the server ends a killed client's session on its own time); counted, not timed. */
-async function eventually<T>(question: () => Promise<T>, answered: (value: T) => boolean, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    const value = await question();
-    if (answered(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`never: ${what}`);
-}
-
-describeWithPostgres('the PostgreSQL journal', (server) => {
-  it('creates its schema on first use, once, however many processes start on a fresh database at the same moment', async () => {
-    const url = await server().createDatabase();
-    const firsts = Array.from({ length: 6 }, () => journalAt(url));
-    const lists = await Promise.all(firsts.map((journal) => journal.list()));
-    expect(lists).toEqual(firsts.map(() => []));
-    const migrations = await server().query(
-      new URL(url).pathname.slice(1),
-      'SELECT version, description, applied_by FROM hedge.schema_migrations',
-    );
-    expect(migrations.rows).toHaveLength(LATEST_VERSION);
-    expect(migrations.rows[0]).toMatchObject({ version: 1, description: 'journal entries and holders' });
-    expect(migrations.rows[0].applied_by).toContain(hostname());
-    // Running it again applies nothing.
-    expect(await journalAt(url).migrateSchema()).toEqual([]);
-  });
-
-  it('begin commits the entry before it returns, held by this process; a final update releases it', async () => {
-    const url = await server().createDatabase();
-    const database = new URL(url).pathname.slice(1);
-    const journal = journalAt(url);
-    const entry = await journal.begin(fields());
-    // Seen from another session: committed, not merely sent.
-    const stored = await server().query(
-      database,
-      'SELECT outcome, host, profile, entry FROM hedge.entries WHERE id = $1',
-      [entry.id],
-    );
-    expect(stored.rows).toEqual([{ outcome: 'pending', host: hostname(), profile: 'desk-a', entry }]);
-    expect(entry).toMatchObject({
-      outcome: 'pending',
-      host: hostname(),
-      holder: { pid: process.pid, host: hostname() },
-    });
-    expect(entry.holder!.session).toMatch(/^[0-9a-f]{16}$/);
-
-    const holder = await journalAt(url).holderOf(entry.id);
-    expect(holder).toEqual(entry.holder);
-
-    const submitted = await journal.update(entry.id, { outcome: 'submitted', hedge_id: 'hdg_1' });
-    expect(submitted).toMatchObject({ outcome: 'submitted', hedge_id: 'hdg_1' });
-    expect(submitted.resolved_at).toBeUndefined();
-    expect(await journalAt(url).holderOf(entry.id)).toEqual(entry.holder);
-
-    const done = await journal.update(entry.id, { outcome: 'done' });
-    expect(done.resolved_at).toBe(done.updated_at);
-    expect(await journalAt(url).holderOf(entry.id)).toBeUndefined();
-    const rows = await server().query(database, 'SELECT scope FROM hedge.holders');
-    expect(rows.rows).toEqual([]);
-    await expect(journal.update('a_nothere0000', { outcome: 'done' })).rejects.toThrow(
-      /No journal entry a_nothere0000/,
-    );
-  });
-
-  it('lists newest first with --pending, since, until and limit; gets by id or unique prefix', async () => {
-    const url = await server().createDatabase();
-    let now = Date.parse('2026-03-02T09:00:00Z');
-    const journal = journalAt(url, { now: () => now });
-    const made: JournalEntry[] = [];
-    for (let index = 0; index < 4; index++) {
-      made.push(
-        await journal.begin(
-          fields({ request: { method: 'POST', path: '/hedges/add', body: { notional_usd: index } } }),
-        ),
+describeWithPostgres(
+  'the PostgreSQL journal',
+  (server) => {
+    it('creates its schema on first use, once, however many processes start on a fresh database at the same moment', async () => {
+      const url = await server().createDatabase();
+      const firsts = Array.from({ length: 6 }, () => journalAt(url));
+      const lists = await Promise.all(firsts.map((journal) => journal.list()));
+      expect(lists).toEqual(firsts.map(() => []));
+      const migrations = await server().query(
+        new URL(url).pathname.slice(1),
+        'SELECT version, description, applied_by FROM hedge.schema_migrations',
       );
-      now += 60_000;
-    }
-    await journal.update(made[1]!.id, { outcome: 'filled' });
-    expect((await journal.list()).map((entry) => entry.id)).toEqual(made.map((entry) => entry.id).reverse());
-    expect((await journal.list({ pending: true })).map((entry) => entry.id)).toEqual([
-      made[3]!.id,
-      made[2]!.id,
-      made[0]!.id,
-    ]);
-    expect((await journal.list({ since: Date.parse(made[2]!.created_at) })).map((entry) => entry.id)).toEqual([
-      made[3]!.id,
-      made[2]!.id,
-    ]);
-    expect((await journal.list({ until: Date.parse(made[2]!.created_at) })).map((entry) => entry.id)).toEqual([
-      made[1]!.id,
-      made[0]!.id,
-    ]);
-    expect((await journal.list({ limit: 1 })).map((entry) => entry.id)).toEqual([made[3]!.id]);
-
-    expect((await journal.get(made[2]!.id))!.id).toBe(made[2]!.id);
-    expect((await journal.get(made[2]!.id.slice(0, -2).toUpperCase()))!.id).toBe(made[2]!.id);
-    expect(await journal.get('a_zzzz')).toBeUndefined();
-    const error = await journal.get('a_').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(JournalError);
-    expect((error as Error).message).toMatch(/"a_" matches 4 journal entries: a_/);
-  });
-
-  it('findUnresolvedMatch: the same request (body in any key order), not another, and never a planned leg alone', async () => {
-    const url = await server().createDatabase();
-    const journal = journalAt(url);
-    const body = { market: 'USDTNGN', side: 'buy', notional_usd: 500 };
-    const entry = await journal.begin(fields({ request: { method: 'POST', path: '/hedges/add', body } }));
-    const match = {
-      environment: 'test' as const,
-      base_url_host: '127.0.0.1:9',
-      key_id: '0123456789ab',
-      command: 'add',
-    };
-    expect(
-      (await journal.findUnresolvedMatch({ ...match, body: { notional_usd: 500, side: 'buy', market: 'USDTNGN' } }))!
-        .id,
-    ).toBe(entry.id);
-    expect(await journal.findUnresolvedMatch({ ...match, body: { ...body, notional_usd: 501 } })).toBeUndefined();
-    expect(await journal.findUnresolvedMatch({ ...match, key_id: 'another00000', body })).toBeUndefined();
-    await journal.update(entry.id, { outcome: 'done' });
-    expect(await journal.findUnresolvedMatch({ ...match, body })).toBeUndefined();
-
-    const planned = await journal.begin(
-      fields({ outcome: 'planned', group: 'r_1', leg: 'open', request: { method: 'POST', path: '/hedges/add', body } }),
-    );
-    expect(await journal.findUnresolvedMatch({ ...match, body })).toBeUndefined();
-    expect((await journal.findUnresolvedMatch({ ...match, body, group: 'r_1', leg: 'open' }))!.id).toBe(planned.id);
-  });
-
-  it("another process's entry: holderOf names it across sessions, hold is refused; killed, its hold is gone and the entry can be taken", async () => {
-    const url = await server().createDatabase();
-    const other = otherProcess(url);
-    const { id } = await other.ask({ do: 'begin', fields: fields() });
-    const journal = journalAt(url);
-    const holder = await journal.holderOf(id);
-    expect(holder).toMatchObject({ pid: other.child.pid, host: hostname() });
-    const refused = await journal.hold(id);
-    expect(refused).toEqual({ held: false, holder });
-
-    other.child.kill('SIGKILL');
-    await other.exited;
-    await eventually(
-      () => journal.holderOf(id),
-      (found) => found === undefined,
-      'the killed holder is let go',
-    );
-    const taken = await journal.hold(id);
-    expect(taken.held).toBe(true);
-    expect(await journalAt(url).holderOf(id)).toMatchObject({ pid: process.pid });
-    if (taken.held) await taken.hold.release();
-    expect(await journalAt(url).holderOf(id)).toBeUndefined();
-  });
-
-  it('a per-account lock: refused at once or after a bounded wait while another process holds it, taken when it lets go or dies', async () => {
-    const url = await server().createDatabase();
-    const scope = 'test|127.0.0.1:9|0123456789ab|apply';
-    const other = otherProcess(url);
-    expect(await other.ask({ do: 'lock', scope, name: 'apply' })).toMatchObject({ held: true });
-    const journal = journalAt(url);
-
-    const now = await journal.lock(scope, { waitMs: 0 });
-    expect(now).toMatchObject({ held: false, holder: { pid: other.child.pid, host: hostname() } });
-    const waited = await journal.lock(scope, { waitMs: 200 });
-    expect(waited).toMatchObject({ held: false, holder: { pid: other.child.pid } });
-    // Another scope is another lock.
-    const roll = await journal.lock('test|127.0.0.1:9|0123456789ab|roll', { waitMs: 0 });
-    expect(roll.held).toBe(true);
-
-    // A wait that the holder's release ends.
-    const waiting = journal.lock(scope, { waitMs: 20_000 });
-    await other.ask({ do: 'release', name: 'apply' });
-    const got = await waiting;
-    expect(got.held).toBe(true);
-    expect(await other.ask({ do: 'lock', scope, name: 'apply' })).toMatchObject({
-      held: false,
-      holder: { pid: process.pid },
+      expect(migrations.rows).toHaveLength(LATEST_VERSION);
+      expect(migrations.rows[0]).toMatchObject({ version: 1, description: 'journal entries and holders' });
+      expect(migrations.rows[0].applied_by).toContain(hostname());
+      // Running it again applies nothing.
+      expect(await journalAt(url).migrateSchema()).toEqual([]);
     });
-    if (got.held) await got.hold.release();
 
-    // Held by a process that is then killed: the server ends its session, and the lock with it.
-    expect(await other.ask({ do: 'lock', scope, name: 'apply' })).toMatchObject({ held: true });
-    other.child.kill('SIGKILL');
-    await other.exited;
-    const afterKill = await journal.lock(scope, { waitMs: 20_000 });
-    expect(afterKill.held).toBe(true);
-  });
+    it('begin commits the entry before it returns, held by this process; a final update releases it', async () => {
+      const url = await server().createDatabase();
+      const database = new URL(url).pathname.slice(1);
+      const journal = journalAt(url);
+      const entry = await journal.begin(fields());
+      // Seen from another session: committed, not merely sent.
+      const stored = await server().query(
+        database,
+        'SELECT outcome, host, profile, entry FROM hedge.entries WHERE id = $1',
+        [entry.id],
+      );
+      expect(stored.rows).toEqual([{ outcome: 'pending', host: hostname(), profile: 'desk-a', entry }]);
+      expect(entry).toMatchObject({
+        outcome: 'pending',
+        host: hostname(),
+        holder: { pid: process.pid, host: hostname() },
+      });
+      expect(entry.holder!.session).toMatch(/^[0-9a-f]{16}$/);
 
-  it("a keeper on one machine blocks a keeper on another: the second is told who holds the account's keep lock, and gets it once the first is killed", async () => {
-    const url = await server().createDatabase();
-    const scope = 'test|127.0.0.1:9|0123456789ab|keep';
-    const [first, second] = [otherProcess(url), otherProcess(url)];
-    expect(await first.ask({ do: 'lock', scope, name: 'keep' })).toMatchObject({ held: true });
-    const blocked = await second.ask({ do: 'lock', scope, name: 'keep' });
-    expect(blocked).toMatchObject({
-      held: false,
-      holder: { pid: first.child.pid, host: hostname(), session: expect.stringMatching(/^[0-9a-f]{16}$/) },
+      const holder = await journalAt(url).holderOf(entry.id);
+      expect(holder).toEqual(entry.holder);
+
+      const submitted = await journal.update(entry.id, { outcome: 'submitted', hedge_id: 'hdg_1' });
+      expect(submitted).toMatchObject({ outcome: 'submitted', hedge_id: 'hdg_1' });
+      expect(submitted.resolved_at).toBeUndefined();
+      expect(await journalAt(url).holderOf(entry.id)).toEqual(entry.holder);
+
+      const done = await journal.update(entry.id, { outcome: 'done' });
+      expect(done.resolved_at).toBe(done.updated_at);
+      expect(await journalAt(url).holderOf(entry.id)).toBeUndefined();
+      const rows = await server().query(database, 'SELECT scope FROM hedge.holders');
+      expect(rows.rows).toEqual([]);
+      await expect(journal.update('a_nothere0000', { outcome: 'done' })).rejects.toThrow(
+        /No journal entry a_nothere0000/,
+      );
     });
-    expect(Date.parse(blocked.holder.since)).not.toBeNaN();
-    first.child.kill('SIGKILL');
-    await first.exited;
-    expect(await second.ask({ do: 'lock', scope, name: 'keep', waitMs: 20_000 })).toMatchObject({ held: true });
-  });
 
-  it('a store that cannot be reached: a state error (exit 13) naming the store without its password, and what to do', async () => {
-    const url = `postgres://hedge:hunter2-secret@127.0.0.1:${await closedPort()}/nothing`;
-    const journal = new PostgresJournal({
-      url,
-      shown: 'postgres://hedge:***@127.0.0.1/nothing',
-      source: 'HEDGE_JOURNAL_URL',
-      fallbackDir: built.scratch,
+    it("a keeper on one machine blocks a keeper on another: the second is told who holds the account's keep lock, and gets it once the first is killed", async () => {
+      const url = await server().createDatabase();
+      const scope = 'test|127.0.0.1:9|0123456789ab|keep';
+      const [first, second] = [otherProcess(url), otherProcess(url)];
+      expect(await first.ask({ do: 'lock', scope, name: 'keep' })).toMatchObject({ held: true });
+      const blocked = await second.ask({ do: 'lock', scope, name: 'keep' });
+      expect(blocked).toMatchObject({
+        held: false,
+        holder: { pid: first.child.pid, host: hostname(), session: expect.stringMatching(/^[0-9a-f]{16}$/) },
+      });
+      expect(Date.parse(blocked.holder.since)).not.toBeNaN();
+      first.child.kill('SIGKILL');
+      await first.exited;
+      expect(await second.ask({ do: 'lock', scope, name: 'keep', waitMs: 20_000 })).toMatchObject({ held: true });
     });
-    journals.push(journal);
-    const error = await journal.begin(fields()).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(JournalStoreError);
-    expect((error as Error).message).toBe(
-      'The team journal store postgres://hedge:***@127.0.0.1/nothing cannot be reached: connection refused (while connecting).',
-    );
-    const described = describeError(error);
-    expect(described).toMatchObject({
-      exitCode: 13,
-      code: 'state',
-      kind: 'state',
-      details: { store: 'postgres://hedge:***@127.0.0.1/nothing' },
-    });
-    expect(described.hint).toMatch(/refuses writes before sending anything; reads of the API .* still work/);
-    expect(JSON.stringify(described)).not.toContain('hunter2');
-  });
 
-  it('the store failing after a send: the update is kept in the local file as a fallback record, and migrating merges it once', async () => {
-    const url = await server().createDatabase();
-    const fallbackDir = join(built.scratch, `fallback-${Date.now()}`);
-    const journal = journalAt(url, { fallbackDir });
-    const entry = await journal.begin(fields());
-    await journal.update(entry.id, { outcome: 'submitted', hedge_id: 'hdg_9' });
-    await server().stop();
-    try {
-      const error = await journal.update(entry.id, { outcome: 'done' }).catch((caught: unknown) => caught);
+    it('a store that cannot be reached: a state error (exit 13) naming the store without its password, and what to do', async () => {
+      const url = `postgres://hedge:hunter2-secret@127.0.0.1:${await closedPort()}/nothing`;
+      const journal = new PostgresJournal({
+        url,
+        shown: 'postgres://hedge:***@127.0.0.1/nothing',
+        source: 'HEDGE_JOURNAL_URL',
+        fallbackDir: built.scratch,
+      });
+      journals.push(journal);
+      const error = await journal.begin(fields()).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(JournalStoreError);
-      expect((error as Error).message).toMatch(
-        new RegExp(
-          `cannot be reached: .* what happened to ${entry.id} is kept in the local journal ${fallbackDir}/journal\\.jsonl \\(fallback record a_\\w+\\): \`hedge journal migrate\` merges it`,
-        ),
+      expect((error as Error).message).toBe(
+        'The team journal store postgres://hedge:***@127.0.0.1/nothing cannot be reached: connection refused (while connecting).',
       );
-      // A later update of the same run goes to the same fallback record.
-      await expect(journal.update(entry.id, { message: 'seen again' })).rejects.toThrow(/fallback record/);
-    } finally {
-      await server().start();
-    }
-    const local = await openJournal({ dir: fallbackDir }).list();
-    expect(local).toHaveLength(1);
-    expect(local[0]).toMatchObject({
-      fallback_for: { id: entry.id, store: 'postgres://hedge:***@127.0.0.1/test' },
-      idempotency_key: entry.idempotency_key,
-      outcome: 'done',
-      hedge_id: 'hdg_9',
-      message: 'seen again',
+      const described = describeError(error);
+      expect(described).toMatchObject({
+        exitCode: 13,
+        code: 'state',
+        kind: 'state',
+        details: { store: 'postgres://hedge:***@127.0.0.1/nothing' },
+      });
+      expect(described.hint).toMatch(/refuses writes before sending anything; reads of the API .* still work/);
+      expect(JSON.stringify(described)).not.toContain('hunter2');
     });
 
-    const team = journalAt(url);
-    expect(await team.importEntry(local[0]!)).toEqual({ outcome: 'merged', id: entry.id });
-    expect(await team.get(entry.id)).toMatchObject({
-      id: entry.id,
-      outcome: 'done',
-      hedge_id: 'hdg_9',
-      message: 'seen again',
-      idempotency_key: entry.idempotency_key,
-    });
-    expect(await team.importEntry(local[0]!)).toEqual({ outcome: 'present', id: entry.id });
-    expect(await team.list()).toHaveLength(1);
-  });
+    it('the store failing after a send: the update is kept in the local file as a fallback record, and migrating merges it once', async () => {
+      const url = await server().createDatabase();
+      const fallbackDir = join(built.scratch, `fallback-${Date.now()}`);
+      const journal = journalAt(url, { fallbackDir });
+      const entry = await journal.begin(fields());
+      await journal.update(entry.id, { outcome: 'submitted', hedge_id: 'hdg_9' });
+      await server().stop();
+      try {
+        const error = await journal.update(entry.id, { outcome: 'done' }).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(JournalStoreError);
+        expect((error as Error).message).toMatch(
+          new RegExp(
+            `cannot be reached: .* what happened to ${entry.id} is kept in the local journal ${fallbackDir}/journal\\.jsonl \\(fallback record a_\\w+\\): \`hedge journal migrate\` merges it`,
+          ),
+        );
+        // A later update of the same run goes to the same fallback record.
+        await expect(journal.update(entry.id, { message: 'seen again' })).rejects.toThrow(/fallback record/);
+      } finally {
+        await server().start();
+      }
+      const local = await openJournal({ dir: fallbackDir }).list();
+      expect(local).toHaveLength(1);
+      expect(local[0]).toMatchObject({
+        fallback_for: { id: entry.id, store: 'postgres://hedge:***@127.0.0.1/test' },
+        idempotency_key: entry.idempotency_key,
+        outcome: 'done',
+        hedge_id: 'hdg_9',
+        message: 'seen again',
+      });
 
-  it('importing a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {
-    const url = await server().createDatabase();
-    const dir = join(built.scratch, `local-${Date.now()}`);
-    const local = openJournal({ dir });
-    const first = await local.begin(fields({ profile: 'laptop' }));
-    const pending = await local.begin(fields());
-    await local.update(first.id, { outcome: 'filled', hedge_id: 'hdg_2' });
-    const [pendingEntry, filledEntry] = await local.list();
-    const team = journalAt(url);
-    expect(await team.importEntry(filledEntry!)).toEqual({ outcome: 'added', id: first.id });
-    expect(await team.importEntry(pendingEntry!)).toEqual({ outcome: 'added', id: pending.id });
-    expect(await team.importEntry(filledEntry!)).toEqual({ outcome: 'present', id: first.id });
-    expect(await team.get(first.id)).toMatchObject({
-      outcome: 'filled',
-      hedge_id: 'hdg_2',
-      profile: 'laptop',
-      host: hostname(),
+      const team = journalAt(url);
+      expect(await team.importEntry(local[0]!)).toEqual({ outcome: 'merged', id: entry.id });
+      expect(await team.get(entry.id)).toMatchObject({
+        id: entry.id,
+        outcome: 'done',
+        hedge_id: 'hdg_9',
+        message: 'seen again',
+        idempotency_key: entry.idempotency_key,
+      });
+      expect(await team.importEntry(local[0]!)).toEqual({ outcome: 'present', id: entry.id });
+      expect(await team.list()).toHaveLength(1);
     });
-    const origin = await server().query(
-      new URL(url).pathname.slice(1),
-      'SELECT id, origin FROM hedge.entries ORDER BY id',
-    );
-    expect(origin.rows.map((row) => row.origin)).toEqual(['migrated', 'migrated']);
 
-    // The team finished the pending one meanwhile: the older local record does not undo that.
-    await team.update(pending.id, { outcome: 'done' });
-    expect(await team.importEntry(pendingEntry!)).toEqual({ outcome: 'present', id: pending.id });
-    expect((await team.get(pending.id))!.outcome).toBe('done');
+    it('importing a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {
+      const url = await server().createDatabase();
+      const dir = join(built.scratch, `local-${Date.now()}`);
+      const local = openJournal({ dir });
+      const first = await local.begin(fields({ profile: 'laptop' }));
+      const pending = await local.begin(fields());
+      await local.update(first.id, { outcome: 'filled', hedge_id: 'hdg_2' });
+      const [pendingEntry, filledEntry] = await local.list();
+      const team = journalAt(url);
+      expect(await team.importEntry(filledEntry!)).toEqual({ outcome: 'added', id: first.id });
+      expect(await team.importEntry(pendingEntry!)).toEqual({ outcome: 'added', id: pending.id });
+      expect(await team.importEntry(filledEntry!)).toEqual({ outcome: 'present', id: first.id });
+      expect(await team.get(first.id)).toMatchObject({
+        outcome: 'filled',
+        hedge_id: 'hdg_2',
+        profile: 'laptop',
+        host: hostname(),
+      });
+      const origin = await server().query(
+        new URL(url).pathname.slice(1),
+        'SELECT id, origin FROM hedge.entries ORDER BY id',
+      );
+      expect(origin.rows.map((row) => row.origin)).toEqual(['migrated', 'migrated']);
 
-    expect(await team.importEntry({ ...filledEntry!, idempotency_key: 'another-action' })).toEqual({
-      outcome: 'conflict',
-      id: first.id,
+      // The team finished the pending one meanwhile: the older local record does not undo that.
+      await team.update(pending.id, { outcome: 'done' });
+      expect(await team.importEntry(pendingEntry!)).toEqual({ outcome: 'present', id: pending.id });
+      expect((await team.get(pending.id))!.outcome).toBe('done');
+
+      expect(await team.importEntry({ ...filledEntry!, idempotency_key: 'another-action' })).toEqual({
+        outcome: 'conflict',
+        id: first.id,
+      });
+      expect(await team.list()).toHaveLength(2);
     });
-    expect(await team.list()).toHaveLength(2);
-  });
 
-  it('a store made by an older hedge (schema 1) keeps its records: migrated on first use, numbered in creation order, then counted on', async () => {
-    const url = await server().createDatabase();
-    const database = new URL(url).pathname.slice(1);
-    const q = (text: string, values?: unknown[]) => server().query(database, text, values);
-    await q(
-      `CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`,
-    );
-    await q(MIGRATIONS[0]!.sql);
-    await q(
-      `INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES (1, 'journal entries and holders', 'an older hedge')`,
-    );
-    // Two entries as an older hedge wrote them (no seq, no revision), the later one first on disk.
-    const older = (id: string, at: string) => ({
-      id,
-      created_at: at,
-      updated_at: at,
-      ...fields({ idempotency_key: `old-${id}` }),
-      outcome: 'pending',
+    it('a store made by an older hedge (schema 1) keeps its records: migrated on first use, numbered in creation order, then counted on', async () => {
+      const url = await server().createDatabase();
+      const database = new URL(url).pathname.slice(1);
+      const q = (text: string, values?: unknown[]) => server().query(database, text, values);
+      await q(
+        `CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`,
+      );
+      await q(MIGRATIONS[0]!.sql);
+      await q(
+        `INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES (1, 'journal entries and holders', 'an older hedge')`,
+      );
+      // Two entries as an older hedge wrote them (no seq, no revision), the later one first on disk.
+      const older = (id: string, at: string) => ({
+        id,
+        created_at: at,
+        updated_at: at,
+        ...fields({ idempotency_key: `old-${id}` }),
+        outcome: 'pending',
+      });
+      for (const entry of [
+        older('a_old000000002', '2026-03-02T10:00:00.000Z'),
+        older('a_old000000001', '2026-03-02T09:00:00.000Z'),
+      ]) {
+        await q(
+          `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, body_canonical, entry)
+         VALUES ($1, $2, $2, 'pending', 'test', '127.0.0.1:9', '0123456789ab', 'add', $3, '{}', $4::jsonb)`,
+          [entry.id, entry.created_at, entry.idempotency_key, JSON.stringify(entry)],
+        );
+      }
+
+      const journal = journalAt(url);
+      expect((await journal.list()).map((entry) => [entry.id, entry.seq, entry.revision])).toEqual([
+        ['a_old000000002', 2, 1],
+        ['a_old000000001', 1, 1],
+      ]);
+      const versions = await q('SELECT version FROM hedge.schema_migrations ORDER BY version');
+      expect(versions.rows.map((row) => row.version)).toEqual([1, 2, 3]);
+      const made = await journal.begin(fields());
+      expect(made).toMatchObject({ seq: 3, revision: 1 });
+      expect(await journal.update('a_old000000001', { outcome: 'unknown' })).toMatchObject({
+        outcome: 'unknown',
+        revision: 2,
+        seq: 1,
+      });
+      expect((await journal.list()).map((entry) => entry.id)).toEqual([made.id, 'a_old000000002', 'a_old000000001']);
     });
-    for (const entry of [
-      older('a_old000000002', '2026-03-02T10:00:00.000Z'),
-      older('a_old000000001', '2026-03-02T09:00:00.000Z'),
-    ]) {
+
+    it('a store of schema 2 (the hedge before keeper heartbeats) keeps its records and gains the heartbeat table on first use', async () => {
+      const url = await server().createDatabase();
+      const database = new URL(url).pathname.slice(1);
+      const q = (text: string, values?: unknown[]) => server().query(database, text, values);
+      await q(
+        `CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`,
+      );
+      for (const migration of MIGRATIONS.filter((candidate) => candidate.version <= 2)) {
+        await q(migration.sql);
+        await q(
+          `INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, 'an older hedge')`,
+          [migration.version, migration.description],
+        );
+      }
+      // A record as the older hedge left it; the table of heartbeats is not there yet.
+      const kept = {
+        id: 'a_old000000009',
+        created_at: '2026-03-02T09:00:00.000Z',
+        updated_at: '2026-03-02T09:00:00.000Z',
+        ...fields({ idempotency_key: 'old-kept' }),
+        outcome: 'pending',
+      };
       await q(
         `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, body_canonical, entry)
-         VALUES ($1, $2, $2, 'pending', 'test', '127.0.0.1:9', '0123456789ab', 'add', $3, '{}', $4::jsonb)`,
-        [entry.id, entry.created_at, entry.idempotency_key, JSON.stringify(entry)],
-      );
-    }
-
-    const journal = journalAt(url);
-    expect((await journal.list()).map((entry) => [entry.id, entry.seq, entry.revision])).toEqual([
-      ['a_old000000002', 2, 1],
-      ['a_old000000001', 1, 1],
-    ]);
-    const versions = await q('SELECT version FROM hedge.schema_migrations ORDER BY version');
-    expect(versions.rows.map((row) => row.version)).toEqual([1, 2, 3]);
-    const made = await journal.begin(fields());
-    expect(made).toMatchObject({ seq: 3, revision: 1 });
-    expect(await journal.update('a_old000000001', { outcome: 'unknown' })).toMatchObject({
-      outcome: 'unknown',
-      revision: 2,
-      seq: 1,
-    });
-    expect((await journal.list()).map((entry) => entry.id)).toEqual([made.id, 'a_old000000002', 'a_old000000001']);
-  });
-
-  it('a store of schema 2 (the hedge before keeper heartbeats) keeps its records and gains the heartbeat table on first use', async () => {
-    const url = await server().createDatabase();
-    const database = new URL(url).pathname.slice(1);
-    const q = (text: string, values?: unknown[]) => server().query(database, text, values);
-    await q(
-      `CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`,
-    );
-    for (const migration of MIGRATIONS.filter((candidate) => candidate.version <= 2)) {
-      await q(migration.sql);
-      await q(
-        `INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, 'an older hedge')`,
-        [migration.version, migration.description],
-      );
-    }
-    // A record as the older hedge left it; the table of heartbeats is not there yet.
-    const kept = {
-      id: 'a_old000000009',
-      created_at: '2026-03-02T09:00:00.000Z',
-      updated_at: '2026-03-02T09:00:00.000Z',
-      ...fields({ idempotency_key: 'old-kept' }),
-      outcome: 'pending',
-    };
-    await q(
-      `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, body_canonical, entry)
        VALUES ($1, $2, $2, 'pending', 'test', '127.0.0.1:9', '0123456789ab', 'add', $3, '{}', $4::jsonb)`,
-      [kept.id, kept.created_at, kept.idempotency_key, JSON.stringify(kept)],
-    );
-    expect((await q(`SELECT to_regclass('hedge.keeper_heartbeats') IS NULL AS absent`)).rows[0].absent).toBe(true);
-
-    const journal = journalAt(url);
-    const scope = 'test|127.0.0.1:9|0123456789ab|keep';
-    expect(await journal.keeperHeartbeats.write(scope, { pid: 1, cycles: 1 })).toEqual({ revision: 1 });
-    expect(
-      (await q('SELECT version FROM hedge.schema_migrations ORDER BY version')).rows.map((row) => row.version),
-    ).toEqual([1, 2, 3]);
-    expect(await journal.get(kept.id)).toMatchObject({ id: kept.id, outcome: 'pending', idempotency_key: 'old-kept' });
-    expect(await journal.keeperHeartbeats.read(scope)).toMatchObject({ body: { pid: 1, cycles: 1 }, revision: 1 });
-  });
-
-  it("migrating fallback records decides by revision, not by the desks' clocks: a slow desk's news is merged, a fast desk's stale record is not", async () => {
-    const url = await server().createDatabase();
-    const T = Date.parse('2026-03-02T09:00:00Z');
-    const slowDir = join(built.scratch, `fallback-slow-${Date.now()}`);
-    const fastDir = join(built.scratch, `fallback-fast-${Date.now()}`);
-    const fast = journalAt(url, { now: () => T + 86_400_000, fallbackDir: fastDir });
-    const slow = journalAt(url, { now: () => T - 3_600_000, fallbackDir: slowDir });
-    const first = await fast.begin(fields());
-    const second = await fast.begin(fields());
-    for (const entry of [first, second])
-      expect(await fast.update(entry.id, { outcome: 'submitted', hedge_id: `hdg_${entry.id}` })).toMatchObject({
-        revision: 2,
-      });
-    expect(await slow.get(first.id)).toMatchObject({ revision: 2 });
-
-    await server().stop();
-    try {
-      await expect(slow.update(first.id, { message: 'news from the slow desk' })).rejects.toThrow(/fallback record/);
-      await expect(fast.update(second.id, { message: 'stale news from the fast desk' })).rejects.toThrow(
-        /fallback record/,
+        [kept.id, kept.created_at, kept.idempotency_key, JSON.stringify(kept)],
       );
-    } finally {
-      await server().start();
-    }
-    // Meanwhile the store's copy of the second moved on (another desk, on time).
-    expect(await journalAt(url, { now: () => T }).update(second.id, { message: 'the newer news' })).toMatchObject({
-      revision: 3,
+      expect((await q(`SELECT to_regclass('hedge.keeper_heartbeats') IS NULL AS absent`)).rows[0].absent).toBe(true);
+
+      const journal = journalAt(url);
+      const scope = 'test|127.0.0.1:9|0123456789ab|keep';
+      expect(await journal.keeperHeartbeats.write(scope, { pid: 1, cycles: 1 })).toEqual({ revision: 1 });
+      expect(
+        (await q('SELECT version FROM hedge.schema_migrations ORDER BY version')).rows.map((row) => row.version),
+      ).toEqual([1, 2, 3]);
+      expect(await journal.get(kept.id)).toMatchObject({
+        id: kept.id,
+        outcome: 'pending',
+        idempotency_key: 'old-kept',
+      });
+      expect(await journal.keeperHeartbeats.read(scope)).toMatchObject({ body: { pid: 1, cycles: 1 }, revision: 1 });
     });
 
-    const [slowRecord] = await openJournal({ dir: slowDir }).list();
-    const [fastRecord] = await openJournal({ dir: fastDir }).list();
-    expect(slowRecord).toMatchObject({
-      fallback_for: { id: first.id, revision: 2 },
-      message: 'news from the slow desk',
-    });
-    expect(fastRecord).toMatchObject({
-      fallback_for: { id: second.id, revision: 2 },
-      message: 'stale news from the fast desk',
-    });
-    // By their clocks the slow desk's record is a day older than the store's copy, the fast desk's a day newer.
-    expect(Date.parse(slowRecord!.updated_at)).toBeLessThan(
-      Date.parse((await journalAt(url).get(first.id))!.updated_at),
-    );
+    it("migrating fallback records decides by revision, not by the desks' clocks: a slow desk's news is merged, a fast desk's stale record is not", async () => {
+      const url = await server().createDatabase();
+      const T = Date.parse('2026-03-02T09:00:00Z');
+      const slowDir = join(built.scratch, `fallback-slow-${Date.now()}`);
+      const fastDir = join(built.scratch, `fallback-fast-${Date.now()}`);
+      const fast = journalAt(url, { now: () => T + 86_400_000, fallbackDir: fastDir });
+      const slow = journalAt(url, { now: () => T - 3_600_000, fallbackDir: slowDir });
+      const first = await fast.begin(fields());
+      const second = await fast.begin(fields());
+      for (const entry of [first, second])
+        expect(await fast.update(entry.id, { outcome: 'submitted', hedge_id: `hdg_${entry.id}` })).toMatchObject({
+          revision: 2,
+        });
+      expect(await slow.get(first.id)).toMatchObject({ revision: 2 });
 
-    const team = journalAt(url);
-    expect(await team.importEntry(slowRecord!)).toEqual({ outcome: 'merged', id: first.id });
-    expect(await team.get(first.id)).toMatchObject({ message: 'news from the slow desk', revision: 3 });
-    expect(await team.importEntry(fastRecord!)).toEqual({ outcome: 'present', id: second.id });
-    expect(await team.get(second.id)).toMatchObject({ message: 'the newer news', revision: 3 });
-  });
-});
+      await server().stop();
+      try {
+        await expect(slow.update(first.id, { message: 'news from the slow desk' })).rejects.toThrow(/fallback record/);
+        await expect(fast.update(second.id, { message: 'stale news from the fast desk' })).rejects.toThrow(
+          /fallback record/,
+        );
+      } finally {
+        await server().start();
+      }
+      // Meanwhile the store's copy of the second moved on (another desk, on time).
+      expect(await journalAt(url, { now: () => T }).update(second.id, { message: 'the newer news' })).toMatchObject({
+        revision: 3,
+      });
+
+      const [slowRecord] = await openJournal({ dir: slowDir }).list();
+      const [fastRecord] = await openJournal({ dir: fastDir }).list();
+      expect(slowRecord).toMatchObject({
+        fallback_for: { id: first.id, revision: 2 },
+        message: 'news from the slow desk',
+      });
+      expect(fastRecord).toMatchObject({
+        fallback_for: { id: second.id, revision: 2 },
+        message: 'stale news from the fast desk',
+      });
+      // By their clocks the slow desk's record is a day older than the store's copy, the fast desk's a day newer.
+      expect(Date.parse(slowRecord!.updated_at)).toBeLessThan(
+        Date.parse((await journalAt(url).get(first.id))!.updated_at),
+      );
+
+      const team = journalAt(url);
+      expect(await team.importEntry(slowRecord!)).toEqual({ outcome: 'merged', id: first.id });
+      expect(await team.get(first.id)).toMatchObject({ message: 'news from the slow desk', revision: 3 });
+      expect(await team.importEntry(fastRecord!)).toEqual({ outcome: 'present', id: second.id });
+      expect(await team.get(second.id)).toMatchObject({ message: 'the newer news', revision: 3 });
+    });
+  },
+  { shared: true },
+);
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {

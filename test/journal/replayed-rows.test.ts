@@ -8,22 +8,19 @@
 //   is "cannot tell" past its key's lifetime (exit 12): not resent by resume, the keeper or apply;
 //   `resume ID --resend-unproven` is a person's word.
 // Asserted on the simulator's request log and state.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { journalEntries } from '../support/cli-runs.js';
+import { journalEntries, lastJson } from '../support/cli-runs.js';
 import { tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
 import { appendRow, insertRow, nextSeq, replayOf } from '../support/journal-rows.js';
-import { lines, writeTarget } from '../support/keeper.js';
+import { activeNotional, lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { teamOf, type Team } from '../support/team.js';
+import { useDesks } from '../support/team.js';
 
 const HOUR = 3_600_000;
-const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
-const trades = (t: Simulator) => t.writes().filter((entry) => TRADE_PATHS.has(entry.path));
-const adds = (t: Simulator) => t.writes().filter((entry) => entry.path === '/hedges/add');
-const sellUsd = (t: Simulator) => t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
-const lastJson = (stderr: string): any => JSON.parse(stderr.trim().split('\n').at(-1)!);
+const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
+const sellUsd = (t: Simulator) => activeNotional(t, 'sell');
 
 /** One machine of a desk and its journal: the local file, or the team store. */
 interface Desk {
@@ -72,14 +69,14 @@ function replayCases(newDesk: () => Promise<Desk>): void {
       expect((await desk.hedge(['add', MARKET, 'sell', '100'])).code).toBe(0);
     });
     const id = await desk.replay(row);
-    const before = trades(desk.t).length;
+    const before = desk.t.trades().length;
     const resumed = await desk.hedge(['resume', id, '--yes', '--json']);
     expect(resumed.code, resumed.stderr).toBe(13);
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
     expect(resumed.stderr).toContain(
       `Its idempotency key is also journal ${String(row.id)}'s (done): this row is a copy`,
     );
-    expect(trades(desk.t).slice(before)).toEqual([]);
+    expect(desk.t.trades().slice(before)).toEqual([]);
     expect(sellUsd(desk.t)).toBe(1_000);
   });
 
@@ -92,14 +89,14 @@ function replayCases(newDesk: () => Promise<Desk>): void {
     });
     expect(row).toMatchObject({ via: 'keeper' });
     const id = await desk.replay(row);
-    const before = trades(desk.t).length;
+    const before = desk.t.trades().length;
     // Without --converge: the keeper only reports the drift, so anything sent is the replay.
     const kept = await desk.hedge(['keep', file, '--once']);
     expect(kept.code, kept.stderr).toBe(13);
     expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([
       { code: 'unverified_row', journal_id: id },
     ]);
-    expect(trades(desk.t).slice(before)).toEqual([]);
+    expect(desk.t.trades().slice(before)).toEqual([]);
     expect(sellUsd(desk.t)).toBe(1_000);
   });
 
@@ -111,12 +108,12 @@ function replayCases(newDesk: () => Promise<Desk>): void {
     });
     expect(String(row.group)).toMatch(/^apply-/);
     const id = await desk.replay(row);
-    const before = trades(desk.t).length;
+    const before = desk.t.trades().length;
     // The target is what the side holds: anything sent is the replay (and what would undo it).
     const applied = await desk.hedge(['apply', writeTarget(desk.t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']);
     expect(applied.code, applied.stderr).toBe(13);
     expect(lastJson(applied.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
-    expect(trades(desk.t).slice(before)).toEqual([]);
+    expect(desk.t.trades().slice(before)).toEqual([]);
     expect(sellUsd(desk.t)).toBe(1_000);
   });
 }
@@ -125,27 +122,27 @@ describe('a genuine row replayed in the local journal file', () => {
   replayCases(async () => fileDesk(await startSimulator()));
 });
 
-const teams: Team[] = [];
-afterEach(() => teams.splice(0).forEach((team) => team.remove()));
-
-describeWithPostgres('a genuine row replayed in the team store', (server) => {
-  replayCases(async () => {
-    const t = await startSimulator();
-    const team = await teamOf(t, server());
-    teams.push(team);
-    return {
-      t,
-      hedge: (args, options) => team.c.hedge(args, options),
-      // As the issue's INSERT: the row's JSON, a new id, created_at now, the store's next seq.
-      replay: async (row) => {
-        const { rows } = await server().query(team.database, 'SELECT max(seq)::int + 1 AS next FROM hedge.entries');
-        const copy = replayOf(row, rows[0]!.next as number);
-        await insertRow(server(), team, copy);
-        return String(copy.id);
-      },
-    };
-  });
-});
+describeWithPostgres(
+  'a genuine row replayed in the team store',
+  (server) => {
+    const desk = useDesks(server);
+    replayCases(async () => {
+      const { t, team } = await desk();
+      return {
+        t,
+        hedge: (args, options) => team.c.hedge(args, options),
+        // As the issue's INSERT: the row's JSON, a new id, created_at now, the store's next seq.
+        replay: async (row) => {
+          const { rows } = await server().query(team.database, 'SELECT max(seq)::int + 1 AS next FROM hedge.entries');
+          const copy = replayOf(row, rows[0]!.next as number);
+          await insertRow(server(), team, copy);
+          return String(copy.id);
+        },
+      };
+    });
+  },
+  { shared: true },
+);
 
 describe('a row is valid once', () => {
   it('a copy of a finished add sealed by a holder of the key: resume says it is a copy never sent as its own (exit 13) and sends nothing', async () => {
@@ -156,7 +153,7 @@ describe('a row is valid once', () => {
     // Duplicated by hand, and sealed anew with the key: its seal verifies, its key is spent.
     const copy = replayOf(row, nextSeq(t.configDir));
     appendRow(t.configDir, { ...copy, seal: rowSealer(t.apiKey).seal(copy as unknown as SealedFields) });
-    const before = trades(t).length;
+    const before = t.trades().length;
     const resumed = await t.hedge(['resume', String(copy.id), '--yes', '--no-wait', '--json']);
     expect(resumed.code, resumed.stderr).toBe(13);
     expect(lastJson(resumed.stderr).error).toMatchObject({
@@ -166,7 +163,7 @@ describe('a row is valid once', () => {
     expect(resumed.stderr).toContain(
       `(add: POST /hedges/add): a row is valid once. Its idempotency key is also journal ${String(row.id)}'s (done): this row is a copy, never sent as an action of its own. hedge does not send it; nothing was sent.`,
     );
-    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.trades().slice(before)).toEqual([]);
     expect(sellUsd(t)).toBe(1_100);
   });
 
@@ -246,11 +243,11 @@ describe('after its key may be forgotten, an action is sent again only on proof 
       file = writeTarget(t, [`${MARKET},sell,1100,7,,`]);
       return t.hedge(['keep', file, '--once', '--converge', '--timeout', '5']);
     });
-    const before = trades(t).length;
+    const before = t.trades().length;
     const kept = await t.hedge(['keep', file, '--once']);
     expect(kept.code, kept.stderr).toBe(12);
     expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([{ code: 'unresolved' }]);
-    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.trades().slice(before)).toEqual([]);
     expect(sellUsd(t)).toBe(1_000);
   });
 
@@ -258,10 +255,10 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     const t = await landedThenMovedBack((t) =>
       t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1100,7,,`]), '--json']),
     );
-    const before = trades(t).length;
+    const before = t.trades().length;
     const applied = await t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']);
     expect(applied.code, applied.stderr).toBe(12);
-    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.trades().slice(before)).toEqual([]);
     expect(sellUsd(t)).toBe(1_000);
   });
 });

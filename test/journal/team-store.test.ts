@@ -4,18 +4,14 @@
 // refuses a write before anything is sent (exit 13) while reads still work; C sees A's and B's
 // actions; an add killed on A is finished on B exactly once; `journal migrate` twice adds nothing
 // the second time; the store failing after a send leaves a fallback record that migrate merges.
-import type { ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { loginWith, readStore } from '../support/config-store.js';
-import { separateProcesses, type RunResult } from '../support/hedge-cli.js';
+import type { RunResult } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
-import { useSimulators, type Simulator } from '../support/simulator.js';
-import { teamOf, type Machine, type Team } from '../support/team.js';
-import { journalEntries, killWhen } from '../support/cli-runs.js';
-
-// Each run a process of its own: what is tested here is between hedge processes.
-separateProcesses();
+import { useDesks, type Machine } from '../support/team.js';
+import { journalEntries, killWhen, lastJson, waitingAfter } from '../support/cli-runs.js';
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
@@ -31,301 +27,273 @@ interface Entry {
   hedge_id?: string;
 }
 
-const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
-
-/** The trades the server received (a quote is a POST too, but moves nothing). */
-function trades(t: Simulator) {
-  return t.writes().filter((entry) => TRADE_PATHS.has(entry.path));
-}
-
-const teams: Team[] = [];
-afterEach(() => teams.splice(0).forEach((team) => team.remove()));
-
 const journalOf = journalEntries<Entry>;
 
-/** The write on `path` was answered and the wait has polled /positions after it (its journal update is made). */
-function waitingAfter(t: Simulator, path: string): () => boolean {
-  return () => {
-    const log = t.sandbox.requestLog;
-    const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
-    return (
-      sent >= 0 &&
-      log.slice(sent + 1).some((entry) => entry.method === 'GET' && entry.path === '/positions' && entry.status === 200)
-    );
-  };
-}
+describeWithPostgres(
+  'the team journal store, three machines',
+  (server) => {
+    const desk = useDesks(server);
 
-describeWithPostgres('the team journal store, three machines', (server) => {
-  const startSimulator = useSimulators();
+    it("machine C's `hedge journal --json` shows A's and B's actions, with host and profile; the store holds each once", async () => {
+      const { t, team } = await desk();
+      const opened = await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']);
+      expect(opened.code, opened.stderr).toBe(0);
+      // B is another process: each row names the process and store session that began it.
+      const sold = await team.b.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '7', '--json'], { spawn: true });
+      expect(sold.code, sold.stderr).toBe(0);
+      expect(t.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges']);
 
-  async function desk(options: Parameters<typeof startSimulator>[0] = {}): Promise<{ t: Simulator; team: Team }> {
-    const t = await startSimulator(options);
-    const team = await teamOf(t, server());
-    teams.push(team);
-    return { t, team };
-  }
-
-  it("machine C's `hedge journal --json` shows A's and B's actions, with host and profile; the store holds each once", async () => {
-    const { t, team } = await desk();
-    const opened = await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']);
-    expect(opened.code, opened.stderr).toBe(0);
-    const sold = await team.b.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '7', '--json']);
-    expect(sold.code, sold.stderr).toBe(0);
-    expect(trades(t).map((entry) => entry.path)).toEqual(['/hedges', '/hedges']);
-
-    const seen = await journalOf(team.c);
-    expect(seen.map((entry) => [entry.command, entry.profile, entry.host, entry.outcome])).toEqual([
-      ['open', 'desk-b', hostname(), 'filled'],
-      ['open', 'desk-a', hostname(), 'filled'],
-    ]);
-    // Each entry carries the key the server saw for it, and the process that began it.
-    expect(seen.map((entry) => entry.idempotency_key).sort()).toEqual(
-      trades(t)
-        .map((entry) => entry.idempotencyKey)
-        .sort(),
-    );
-    expect(seen.map((entry) => entry.hedge_id).sort()).toEqual(
-      t
-        .hedges()
-        .map((hedge) => hedge.id)
-        .sort(),
-    );
-    for (const entry of seen)
-      expect(entry.holder).toMatchObject({
-        host: hostname(),
-        pid: expect.any(Number),
-        session: expect.stringMatching(/^[0-9a-f]{16}$/),
-      });
-    expect(seen[0]!.holder!.session).not.toBe(seen[1]!.holder!.session);
-
-    // Not in any machine's local file: the store is the journal.
-    const rows = await server().query(team.database, 'SELECT id, profile, host FROM hedge.entries ORDER BY created_at');
-    expect(rows.rows.map((row) => row.profile)).toEqual(['desk-a', 'desk-b']);
-    expect((await journalOf(team.a)).map((entry) => entry.id)).toEqual(seen.map((entry) => entry.id));
-
-    // The table and TSV name the machine.
-    const tsv = await team.c.hedge(['journal']);
-    const tsvHeader = tsv.stdout.split('\n')[0]!.split('\t');
-    expect(tsvHeader.slice(-2)).toEqual(['host', 'seal']);
-    expect(tsv.stdout.split('\n')[1]!.split('\t')[tsvHeader.indexOf('host')]).toBe(hostname());
-    const show = await team.c.hedge(['journal', 'show', seen[1]!.id]);
-    const [keys, values] = show.stdout.split('\n').map((line) => line.split('\t'));
-    expect(values![keys!.indexOf('host')]).toBe(hostname());
-    expect(values![keys!.indexOf('holder')]).toBe(
-      `pid ${seen[1]!.holder!.pid} on ${hostname()}, session ${seen[1]!.holder!.session}`,
-    );
-
-    // --verbose says which store, its password redacted.
-    const verbose = await team.c.hedge(['journal', '--json', '--verbose']);
-    expect(verbose.stderr).toContain(
-      `journal: team store ${team.url.replace(server().password, '***')} (from HEDGE_JOURNAL_URL)`,
-    );
-    const whoami = await team.c.hedge(['whoami', '--json']);
-    expect(JSON.parse(whoami.stdout).journal).toEqual({
-      store: 'postgres',
-      location: team.url.replace(server().password, '***'),
-      source: 'HEDGE_JOURNAL_URL',
-    });
-    for (const output of team.outputs) expect(output).not.toContain(server().password);
-  });
-
-  it('the database down: a write is refused before anything is sent (exit 13, the store named without its password); reads of the API still work', async () => {
-    const { t, team } = await desk();
-    await server().stop();
-    try {
-      const refused = await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']);
-      expect(refused.code).toBe(13);
-      expect(refused.stderr).toContain(
-        `The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused`,
+      const seen = await journalOf(team.c);
+      expect(seen.map((entry) => [entry.command, entry.profile, entry.host, entry.outcome])).toEqual([
+        ['open', 'desk-b', hostname(), 'filled'],
+        ['open', 'desk-a', hostname(), 'filled'],
+      ]);
+      // Each entry carries the key the server saw for it, and the process that began it.
+      expect(seen.map((entry) => entry.idempotency_key).sort()).toEqual(
+        t
+          .trades()
+          .map((entry) => entry.idempotencyKey)
+          .sort(),
       );
-      expect(refused.stderr).toMatch(
-        /refuses writes before sending anything; reads of the API \(positions, hedges, account\) still work/,
+      expect(seen.map((entry) => entry.hedge_id).sort()).toEqual(
+        t
+          .hedges()
+          .map((hedge) => hedge.id)
+          .sort(),
+      );
+      for (const entry of seen)
+        expect(entry.holder).toMatchObject({
+          host: hostname(),
+          pid: expect.any(Number),
+          session: expect.stringMatching(/^[0-9a-f]{16}$/),
+        });
+      expect(seen[0]!.holder!.session).not.toBe(seen[1]!.holder!.session);
+
+      // Not in any machine's local file: the store is the journal.
+      const rows = await server().query(
+        team.database,
+        'SELECT id, profile, host FROM hedge.entries ORDER BY created_at',
+      );
+      expect(rows.rows.map((row) => row.profile)).toEqual(['desk-a', 'desk-b']);
+      expect((await journalOf(team.a)).map((entry) => entry.id)).toEqual(seen.map((entry) => entry.id));
+
+      // The table and TSV name the machine.
+      const tsv = await team.c.hedge(['journal']);
+      const tsvHeader = tsv.stdout.split('\n')[0]!.split('\t');
+      expect(tsvHeader.slice(-2)).toEqual(['host', 'seal']);
+      expect(tsv.stdout.split('\n')[1]!.split('\t')[tsvHeader.indexOf('host')]).toBe(hostname());
+      const show = await team.c.hedge(['journal', 'show', seen[1]!.id]);
+      const [keys, values] = show.stdout.split('\n').map((line) => line.split('\t'));
+      expect(values![keys!.indexOf('host')]).toBe(hostname());
+      expect(values![keys!.indexOf('holder')]).toBe(
+        `pid ${seen[1]!.holder!.pid} on ${hostname()}, session ${seen[1]!.holder!.session}`,
       );
 
-      const json = await team.c.hedge(['add', 'USDTNGN', 'buy', '500', '--json', '--verbose']);
-      expect(json.code).toBe(13);
-      const error = JSON.parse(json.stderr.trim().split('\n').at(-1)!).error;
-      expect(error).toMatchObject({
-        code: 'state',
-        class: 'state',
-        details: { store: team.url.replace(server().password, '***') },
+      // --verbose says which store, its password redacted.
+      const verbose = await team.c.hedge(['journal', '--json', '--verbose']);
+      expect(verbose.stderr).toContain(
+        `journal: team store ${team.url.replace(server().password, '***')} (from HEDGE_JOURNAL_URL)`,
+      );
+      const whoami = await team.c.hedge(['whoami', '--json']);
+      expect(JSON.parse(whoami.stdout).journal).toEqual({
+        store: 'postgres',
+        location: team.url.replace(server().password, '***'),
+        source: 'HEDGE_JOURNAL_URL',
       });
-      // Nothing of any write reached the server.
-      expect(t.writes()).toEqual([]);
-
-      const positions = await team.a.hedge(['positions', '--json']);
-      expect(positions.code, positions.stderr).toBe(0);
-      expect(JSON.parse(positions.stdout)).toEqual([]);
-      expect(t.requests('GET', '/positions').length).toBeGreaterThan(0);
-      const listed = await team.b.hedge(['journal']);
-      expect(listed.code).toBe(13);
-    } finally {
-      await server().start();
-    }
-    const after = await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']);
-    expect(after.code, after.stderr).toBe(0);
-    expect(trades(t)).toHaveLength(1);
-    for (const output of team.outputs) expect(output).not.toContain(server().password);
-  });
-
-  it('an add killed on machine A is finished on machine B with its own key: the notional moves once', async () => {
-    const { t, team } = await desk({ fillDelayMs: LAND_MS });
-    const opened = await team.c.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']);
-    expect(opened.code, opened.stderr).toBe(0);
-    t.advance(LAND_MS);
-    const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
-
-    const killed = await killWhen(
-      team.a,
-      ['add', 'USDTNGN', 'buy', '500'],
-      waitingAfter(t, '/hedges/add'),
-      'the add was waiting',
-    );
-    expect(killed.signal).toBe('SIGKILL');
-    const hedge = () => t.hedges().find((candidate) => candidate.id === hedgeId)!;
-    expect(hedge().pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
-
-    // B sees A's unresolved add, begun on A.
-    const [left] = await journalOf(team.b, '--pending');
-    expect(left).toMatchObject({ command: 'add', outcome: 'submitted', profile: 'desk-a' });
-    t.advance(LAND_MS);
-    const resumed = await team.b.hedge(['resume', left!.id, '--json']);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain(`with key ${left!.idempotency_key}`);
-    expect(hedge().notionalUsd).toBe(10_500);
-    const adds = t.writes().filter((entry) => entry.path === '/hedges/add');
-    expect(new Set(adds.map((entry) => entry.idempotencyKey))).toEqual(new Set([left!.idempotency_key]));
-
-    // Once: the entry is resolved for the whole desk, and resuming it again sends nothing.
-    const [entry] = (await journalOf(team.c)).filter((candidate) => candidate.command === 'add');
-    expect(entry).toMatchObject({ id: left!.id, outcome: 'done' });
-    const again = await team.c.hedge(['resume', left!.id]);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toContain('already resolved');
-    expect(t.writes().filter((candidate) => candidate.path === '/hedges/add')).toHaveLength(adds.length);
-  });
-
-  it('`hedge journal migrate` moves a local journal into the store; run twice, nothing is added twice', async () => {
-    const { t, team } = await desk();
-    // A's profile "solo" starts without a store: its actions go to A's local file.
-    const loggedIn = await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo']);
-    expect(loggedIn.code, loggedIn.stderr).toBe(0);
-    const solo: Machine = {
-      ...team.a,
-      hedge: (args, options) => team.a.hedge(['--profile', 'solo', ...args], options),
-    };
-    expect((await solo.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json'])).code).toBe(0);
-    expect((await solo.hedge(['open', 'USDTNGN', 'sell', '1500', '--tenor', '1', '--json'])).code).toBe(0);
-    const mine = await journalOf(solo);
-    expect(mine).toHaveLength(2);
-    expect(await journalOf(team.c)).toEqual([]);
-
-    // Then the profile joins the team store (the password comes from PGPASSWORD, never the command line).
-    const joined = await loginWith(
-      team.a.dir,
-      t,
-      t.apiKey,
-      ['--profile', 'solo', '--journal-url', team.urlWithoutPassword],
-      { PGPASSWORD: server().password },
-    );
-    expect(joined.code, joined.stderr).toBe(0);
-    expect(joined.stderr).toContain(`Its journal is the team store ${team.urlWithoutPassword}`);
-    expect(readStore(team.a.dir).profiles.solo.journal_url).toBe(team.urlWithoutPassword);
-    const profiles = JSON.parse((await team.a.hedge(['profile', 'list', '--json'])).stdout) as Array<{
-      name: string;
-      journal_url: string | null;
-    }>;
-    expect(profiles.map((row) => [row.name, row.journal_url])).toEqual([
-      ['desk-a', team.urlWithoutPassword],
-      ['solo', team.urlWithoutPassword],
-    ]);
-    expect(await journalOf(solo)).toEqual([]);
-
-    const first = await solo.hedge(['journal', 'migrate', '--json']);
-    expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({
-      added: mine.map((entry) => entry.id).reverse(),
-      merged: [],
-      present: [],
-      conflicts: [],
+      for (const output of team.outputs) expect(output).not.toContain(server().password);
     });
-    const second = await solo.hedge(['journal', 'migrate', '--json']);
-    expect(second.code, second.stderr).toBe(0);
-    expect(JSON.parse(second.stdout)).toMatchObject({
-      added: [],
-      merged: [],
-      present: mine.map((entry) => entry.id).reverse(),
-      conflicts: [],
-    });
-    const human = await solo.hedge(['journal', 'migrate']);
-    expect(human.stderr).toContain('0 added, 0 merged (a later outcome or a fallback record), 2 already there.');
 
-    const seen = await journalOf(team.c);
-    expect(seen.map((entry) => entry.id)).toEqual(mine.map((entry) => entry.id));
-    expect(seen.map((entry) => [entry.profile, entry.outcome])).toEqual([
-      ['solo', 'filled'],
-      ['solo', 'filled'],
-    ]);
-    const rows = await server().query(
-      team.database,
-      'SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys FROM hedge.entries',
-    );
-    expect(rows.rows[0]).toEqual({ n: 2, keys: 2 });
-
-    // A password on the command line is refused, and not echoed.
-    const withPassword = await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo', '--journal-url', team.url]);
-    expect(withPassword.code).toBe(2);
-    expect(withPassword.stderr).toContain('carries a password');
-    expect(readStore(team.a.dir).profiles.solo.journal_url).toBe(team.urlWithoutPassword);
-    for (const output of team.outputs) expect(output).not.toContain(server().password);
-  });
-
-  it('the store failing after the send: "sent, not recorded" with the key, a local fallback record, merged by migrate', async () => {
-    const { t, team } = await desk({ fillDelayMs: LAND_MS });
-    const opened = await team.c.hedge(['open', 'USDTNGN', 'sell', '4000', '--tenor', '7', '--no-wait', '--json']);
-    expect(opened.code, opened.stderr).toBe(0);
-    t.advance(LAND_MS);
-    const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
-
-    let child: ChildProcess | undefined;
-    const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60'], {
-      onSpawn: (spawned) => (child = spawned),
-    });
-    let result: RunResult;
-    try {
-      const waiting = waitingAfter(t, '/hedges/add');
-      while (!waiting()) {
-        if (child?.exitCode !== null && child?.exitCode !== undefined)
-          throw new Error(`the add ended early: ${(await running).stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      // The add is recorded as submitted and waiting; the store goes away, then the change lands.
+    it('the database down: a write is refused before anything is sent (exit 13, the store named without its password); reads of the API still work', async () => {
+      const { t, team } = await desk();
       await server().stop();
-      t.advance(LAND_MS);
-      result = await running;
-    } finally {
-      await server().start();
-    }
-    const key = t.writes().find((entry) => entry.path === '/hedges/add')!.idempotencyKey!;
-    expect(t.hedges().find((hedge) => hedge.id === hedgeId)!.notionalUsd).toBe(5_000);
-    expect(result.code).toBe(5);
-    expect(result.stderr).toContain('The add was sent, but the journal could not record what happened next');
-    expect(result.stderr).toContain('is kept in the local journal');
-    expect(result.stderr).toContain('`hedge journal migrate` merges it');
-    expect(result.stderr).toContain(key);
+      try {
+        const refused = await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']);
+        expect(refused.code).toBe(13);
+        expect(refused.stderr).toContain(
+          `The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused`,
+        );
+        expect(refused.stderr).toMatch(
+          /refuses writes before sending anything; reads of the API \(positions, hedges, account\) still work/,
+        );
 
-    const before = (await journalOf(team.c)).find((entry) => entry.command === 'add')!;
-    expect(before).toMatchObject({ outcome: 'submitted', idempotency_key: key });
-    const migrated = await team.a.hedge(['journal', 'migrate', '--json']);
-    expect(migrated.code, migrated.stderr).toBe(0);
-    expect(JSON.parse(migrated.stdout)).toMatchObject({ added: [], merged: [before.id], conflicts: [] });
-    const after = (await journalOf(team.c)).find((entry) => entry.command === 'add')!;
-    expect(after).toMatchObject({ id: before.id, outcome: 'done', idempotency_key: key });
-    expect(JSON.parse((await team.a.hedge(['journal', 'migrate', '--json'])).stdout)).toMatchObject({
-      merged: [],
-      present: [before.id],
+        const json = await team.c.hedge(['add', 'USDTNGN', 'buy', '500', '--json', '--verbose']);
+        expect(json.code).toBe(13);
+        const error = lastJson(json.stderr).error;
+        expect(error).toMatchObject({
+          code: 'state',
+          class: 'state',
+          details: { store: team.url.replace(server().password, '***') },
+        });
+        // Nothing of any write reached the server.
+        expect(t.writes()).toEqual([]);
+
+        const positions = await team.a.hedge(['positions', '--json']);
+        expect(positions.code, positions.stderr).toBe(0);
+        expect(JSON.parse(positions.stdout)).toEqual([]);
+        expect(t.requests('GET', '/positions').length).toBeGreaterThan(0);
+        const listed = await team.b.hedge(['journal']);
+        expect(listed.code).toBe(13);
+      } finally {
+        await server().start();
+      }
+      const after = await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']);
+      expect(after.code, after.stderr).toBe(0);
+      expect(t.trades()).toHaveLength(1);
+      for (const output of team.outputs) expect(output).not.toContain(server().password);
     });
-    expect(t.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
-    for (const output of team.outputs) expect(output).not.toContain(server().password);
-  });
-});
+
+    it('an add killed on machine A is finished on machine B with its own key: the notional moves once', async () => {
+      const { t, team } = await desk({ fillDelayMs: LAND_MS });
+      const opened = await team.c.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']);
+      expect(opened.code, opened.stderr).toBe(0);
+      t.advance(LAND_MS);
+      const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
+
+      const killed = await killWhen(
+        team.a,
+        ['add', 'USDTNGN', 'buy', '500'],
+        waitingAfter(t, '/hedges/add'),
+        'the add was waiting',
+      );
+      expect(killed.signal).toBe('SIGKILL');
+      const hedge = () => t.hedges().find((candidate) => candidate.id === hedgeId)!;
+      expect(hedge().pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
+
+      // B sees A's unresolved add, begun on A.
+      const [left] = await journalOf(team.b, '--pending');
+      expect(left).toMatchObject({ command: 'add', outcome: 'submitted', profile: 'desk-a' });
+      t.advance(LAND_MS);
+      const resumed = await team.b.hedge(['resume', left!.id, '--json']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain(`with key ${left!.idempotency_key}`);
+      expect(hedge().notionalUsd).toBe(10_500);
+      const adds = t.writes().filter((entry) => entry.path === '/hedges/add');
+      expect(new Set(adds.map((entry) => entry.idempotencyKey))).toEqual(new Set([left!.idempotency_key]));
+
+      // Once: the entry is resolved for the whole desk, and resuming it again sends nothing.
+      const [entry] = (await journalOf(team.c)).filter((candidate) => candidate.command === 'add');
+      expect(entry).toMatchObject({ id: left!.id, outcome: 'done' });
+      const again = await team.c.hedge(['resume', left!.id]);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain('already resolved');
+      expect(t.writes().filter((candidate) => candidate.path === '/hedges/add')).toHaveLength(adds.length);
+    });
+
+    it('`hedge journal migrate` moves a local journal into the store; run twice, nothing is added twice', async () => {
+      const { t, team } = await desk();
+      // A's profile "solo" starts without a store: its actions go to A's local file.
+      const loggedIn = await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo']);
+      expect(loggedIn.code, loggedIn.stderr).toBe(0);
+      const solo: Machine = {
+        ...team.a,
+        hedge: (args, options) => team.a.hedge(['--profile', 'solo', ...args], options),
+      };
+      expect((await solo.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json'])).code).toBe(0);
+      expect((await solo.hedge(['open', 'USDTNGN', 'sell', '1500', '--tenor', '1', '--json'])).code).toBe(0);
+      const mine = await journalOf(solo);
+      expect(mine).toHaveLength(2);
+      expect(await journalOf(team.c)).toEqual([]);
+
+      // Then the profile joins the team store (the password comes from PGPASSWORD, never the command line).
+      const joined = await loginWith(
+        team.a.dir,
+        t,
+        t.apiKey,
+        ['--profile', 'solo', '--journal-url', team.urlWithoutPassword],
+        { PGPASSWORD: server().password },
+      );
+      expect(joined.code, joined.stderr).toBe(0);
+      expect(joined.stderr).toContain(`Its journal is the team store ${team.urlWithoutPassword}`);
+      expect(readStore(team.a.dir).profiles.solo.journal_url).toBe(team.urlWithoutPassword);
+      const profiles = JSON.parse((await team.a.hedge(['profile', 'list', '--json'])).stdout) as Array<{
+        name: string;
+        journal_url: string | null;
+      }>;
+      expect(profiles.map((row) => [row.name, row.journal_url])).toEqual([
+        ['desk-a', team.urlWithoutPassword],
+        ['solo', team.urlWithoutPassword],
+      ]);
+      expect(await journalOf(solo)).toEqual([]);
+
+      const first = await solo.hedge(['journal', 'migrate', '--json']);
+      expect(first.code, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout)).toMatchObject({
+        added: mine.map((entry) => entry.id).reverse(),
+        merged: [],
+        present: [],
+        conflicts: [],
+      });
+      const second = await solo.hedge(['journal', 'migrate', '--json']);
+      expect(second.code, second.stderr).toBe(0);
+      expect(JSON.parse(second.stdout)).toMatchObject({
+        added: [],
+        merged: [],
+        present: mine.map((entry) => entry.id).reverse(),
+        conflicts: [],
+      });
+      const human = await solo.hedge(['journal', 'migrate']);
+      expect(human.stderr).toContain('0 added, 0 merged (a later outcome or a fallback record), 2 already there.');
+
+      const seen = await journalOf(team.c);
+      expect(seen.map((entry) => entry.id)).toEqual(mine.map((entry) => entry.id));
+      expect(seen.map((entry) => [entry.profile, entry.outcome])).toEqual([
+        ['solo', 'filled'],
+        ['solo', 'filled'],
+      ]);
+      const rows = await server().query(
+        team.database,
+        'SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys FROM hedge.entries',
+      );
+      expect(rows.rows[0]).toEqual({ n: 2, keys: 2 });
+
+      // A password on the command line is refused, and not echoed.
+      const withPassword = await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo', '--journal-url', team.url]);
+      expect(withPassword.code).toBe(2);
+      expect(withPassword.stderr).toContain('carries a password');
+      expect(readStore(team.a.dir).profiles.solo.journal_url).toBe(team.urlWithoutPassword);
+      for (const output of team.outputs) expect(output).not.toContain(server().password);
+    });
+
+    it('the store failing after the send: "sent, not recorded" with the key, a local fallback record, merged by migrate', async () => {
+      const { t, team } = await desk({ fillDelayMs: LAND_MS });
+      const opened = await team.c.hedge(['open', 'USDTNGN', 'sell', '4000', '--tenor', '7', '--no-wait', '--json']);
+      expect(opened.code, opened.stderr).toBe(0);
+      t.advance(LAND_MS);
+      const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
+
+      const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60']);
+      let result: RunResult;
+      try {
+        await until(waitingAfter(t, '/hedges/add'), 'the add waiting', { process: running });
+        // The add is recorded as submitted and waiting; the store goes away, then the change lands.
+        await server().stop();
+        t.advance(LAND_MS);
+        result = await running;
+      } finally {
+        await server().start();
+      }
+      const key = t.writes().find((entry) => entry.path === '/hedges/add')!.idempotencyKey!;
+      expect(t.hedges().find((hedge) => hedge.id === hedgeId)!.notionalUsd).toBe(5_000);
+      expect(result.code).toBe(5);
+      expect(result.stderr).toContain('The add was sent, but the journal could not record what happened next');
+      expect(result.stderr).toContain('is kept in the local journal');
+      expect(result.stderr).toContain('`hedge journal migrate` merges it');
+      expect(result.stderr).toContain(key);
+
+      const before = (await journalOf(team.c)).find((entry) => entry.command === 'add')!;
+      expect(before).toMatchObject({ outcome: 'submitted', idempotency_key: key });
+      const migrated = await team.a.hedge(['journal', 'migrate', '--json']);
+      expect(migrated.code, migrated.stderr).toBe(0);
+      expect(JSON.parse(migrated.stdout)).toMatchObject({ added: [], merged: [before.id], conflicts: [] });
+      const after = (await journalOf(team.c)).find((entry) => entry.command === 'add')!;
+      expect(after).toMatchObject({ id: before.id, outcome: 'done', idempotency_key: key });
+      expect(JSON.parse((await team.a.hedge(['journal', 'migrate', '--json'])).stdout)).toMatchObject({
+        merged: [],
+        present: [before.id],
+      });
+      expect(t.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
+      for (const output of team.outputs) expect(output).not.toContain(server().password);
+    });
+  },
+  { shared: true },
+);

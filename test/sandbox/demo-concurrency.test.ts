@@ -1,5 +1,6 @@
-// Parallel `hedge --demo` runs on one config dir share demo-state.json. Each run is its own
-// process with the simulator in it; each change reloads, acts and saves under a lock, so no run's
+// Parallel `hedge --demo` runs on one config dir share demo-state.json. Each change is its own
+// process with the simulator in it (the reads beside them run in the test's); each change reloads,
+// acts and saves under a lock, so no run's
 // save overwrites another's. A save commits only while the file is still the one it loaded, so a
 // run stopped inside its save past the lock's stale time drops that save instead of writing over
 // the run that took the lock over, and runs its request again. What the runs did is
@@ -17,15 +18,16 @@ import {
   lockDemoState,
 } from '../../src/platform/runtime/start-demo.js';
 import { readStateFile } from '../../src/sandbox/state-file.js';
-import { separateProcesses, runHedge, tempDir } from '../support/hedge-cli.js';
+import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { startSimulator } from '../support/simulator.js';
 
-// Each run a process of its own: what is tested here is between hedge processes.
-separateProcesses();
-
 const dirs: Array<{ remove: () => void }> = [];
 afterAll(() => dirs.forEach((dir) => dir.remove()));
+/** A `--demo` run on that config dir: in-process, or `{ spawn: true }` for a change that is a process of its own. */
+const demo = (dir: string, args: string[], options: RunOptions = {}) =>
+  runHedge(['--demo', ...args], { configDir: dir, ...options });
+
 function configDir(): string {
   const dir = tempDir('hedge-demo-parallel-');
   dirs.push(dir);
@@ -114,10 +116,7 @@ async function tenParallelAdds(): Promise<void> {
   const adds = await Promise.all(
     // The bound is a backstop: the adds land one after another (each after the one before it).
     notionals.map((notional) =>
-      runHedge(['--demo', 'add', 'USDTNGN', 'buy', String(notional), '--no-wait', '--json'], {
-        configDir: dir,
-        timeoutMs: 40_000,
-      }),
+      demo(dir, ['add', 'USDTNGN', 'buy', String(notional), '--no-wait', '--json'], { spawn: true, timeoutMs: 40_000 }),
     ),
   );
 
@@ -135,7 +134,7 @@ async function tenParallelAdds(): Promise<void> {
   const { positions } = await demoBook(dir);
   expect(positions.map((position) => [position.side, position.notional_usd])).toEqual([['buy', 1_000 + accepted]]);
   // And hedge itself reads the same book.
-  const read = await runHedge(['--demo', 'positions', '--json'], { configDir: dir });
+  const read = await demo(dir, ['positions', '--json']);
   expect((JSON.parse(read.stdout) as Side[]).map((position) => position.notional_usd)).toEqual([1_000 + accepted]);
   expectStateFileWhole(dir);
 }
@@ -167,8 +166,7 @@ describe('--demo runs side by side on one state file', () => {
       // committed, the lock held) and says so in the marker file: no timing decides where it is.
       const marker = join(dir, 'stopped-in-save');
       let stoppedChild: ChildProcess | undefined;
-      const stopped = runHedge(['--demo', 'add', 'USDTNGN', 'buy', '11', '--no-wait', '--json'], {
-        configDir: dir,
+      const stopped = demo(dir, ['add', 'USDTNGN', 'buy', '11', '--no-wait', '--json'], {
         env: { [STOP_IN_SAVE_ENV]: marker },
         onSpawn: (child) => (stoppedChild = child),
       });
@@ -184,10 +182,7 @@ describe('--demo runs side by side on one state file', () => {
         // The second run — on the other side, since the stopped run still holds the buy side's lock
         // (one change in flight per side) — finds the state lock held and never refreshed: past its
         // stale time it takes it over, and its open is saved (exit 0) while the first is still stopped.
-        const other = await runHedge(
-          ['--demo', 'open', 'USDTNGN', 'sell', '500', '--tenor', '3', '--no-wait', '--json'],
-          { configDir: dir },
-        );
+        const other = await demo(dir, ['open', 'USDTNGN', 'sell', '500', '--tenor', '3', '--no-wait', '--json']);
         expect(other.code, other.stderr).toBe(0);
         expect(processState(stoppedChild!.pid!)).toBe('T');
         const sides = accountsInFile(stateFile).flatMap((account) =>
@@ -226,11 +221,11 @@ describe('--demo runs side by side on one state file', () => {
     ];
     const first = await Promise.all([
       ...opens.map(([side, notional, ref]) =>
-        runHedge(['--demo', 'open', 'USDTNGN', side, notional, '--tenor', '3', '--ref', ref, '--no-wait', '--json'], {
-          configDir: dir,
+        demo(dir, ['open', 'USDTNGN', side, notional, '--tenor', '3', '--ref', ref, '--no-wait', '--json'], {
+          spawn: true,
         }),
       ),
-      ...reads.map((args) => runHedge(['--demo', ...args], { configDir: dir })),
+      ...reads.map((args) => demo(dir, args)),
     ]);
     const openResults = first.slice(0, opens.length);
     first.slice(opens.length).forEach((result) => expect(result.code, result.stderr).toBe(0));
@@ -264,8 +259,8 @@ describe('--demo runs side by side on one state file', () => {
       ['reduce', 'USDTNGN', 'sell', '100'],
     ];
     const second = await Promise.all([
-      ...changes.map((args) => runHedge(['--demo', ...args, '--no-wait', '--json'], { configDir: dir })),
-      ...reads.map((args) => runHedge(['--demo', ...args], { configDir: dir })),
+      ...changes.map((args) => demo(dir, [...args, '--no-wait', '--json'], { spawn: true })),
+      ...reads.map((args) => demo(dir, args)),
     ]);
     second.slice(changes.length).forEach((result) => expect(result.code, result.stderr).toBe(0));
     second

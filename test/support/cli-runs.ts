@@ -1,9 +1,10 @@
-// Running the binary the ways several e2e files do: reading its journal as a script would, and
-// killing a run (SIGKILL) at a chosen moment to see what a crash leaves behind.
+// Running the binary the ways several e2e files do: reading its journal and its errors as a script
+// would, and killing a run (SIGKILL) at a chosen moment to see what a crash leaves behind.
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
 import type { RunOptions, RunResult } from './hedge-cli.js';
 import { until } from './polling.js';
+import type { Simulator } from './simulator.js';
 
 /** A simulator or a team machine: whatever runs the binary with its own config. */
 export interface HedgeRunner {
@@ -20,16 +21,36 @@ export async function journalEntries<Entry = Record<string, any>>(
   return JSON.parse(result.stdout) as Entry[];
 }
 
-/** Runs the command and kills it (SIGKILL) once `ready` holds; fails if it ended first. */
+/** Runs the command and sends it `signal` (SIGKILL) once `ready` holds; fails if it ended first. */
 export async function killWhen(
   runner: HedgeRunner,
   args: string[],
   ready: () => boolean,
   what: string,
+  { signal = 'SIGKILL', ...options }: RunOptions & { signal?: NodeJS.Signals } = {},
 ): Promise<RunResult> {
   let child: ChildProcess | undefined;
-  const running = runner.hedge(args, { onSpawn: (spawned) => (child = spawned) });
-  await until(ready, what, { process: running });
-  child!.kill('SIGKILL');
+  const running = runner.hedge(args, { ...options, onSpawn: (spawned) => (child = spawned) });
+  await until(ready, what, { process: running, timeoutMs: options.timeoutMs });
+  child!.kill(signal);
   return running;
+}
+
+/** The --json error document: the last line of stderr (notes may come before it). */
+export const lastJson = (stderr: string): any => JSON.parse(stderr.trim().split('\n').at(-1)!);
+
+/** The write on `path` was answered and the wait has polled (by default /positions) after it. */
+export function waitingAfter(
+  t: Simulator,
+  path: string,
+  poll: (polled: string) => boolean = (polled) => polled === '/positions',
+): () => boolean {
+  return () => {
+    const log = t.sandbox.requestLog;
+    const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
+    return (
+      sent >= 0 &&
+      log.slice(sent + 1).some((entry) => entry.method === 'GET' && poll(entry.path) && entry.status === 200)
+    );
+  };
 }

@@ -34,12 +34,14 @@ export interface RunOptions {
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
   /** Run as this user and group (a test run as root uses it to meet a file it may not write). */
   user?: { uid: number; gid: number };
+  /** A process of its own for this run: what is tested is between processes (a lock held by its pid, its store session). */
+  spawn?: boolean;
 }
 
 /**
  * Environment variables read by Node or by a library from the process itself rather than from the
  * environment hedge is given (a preloaded module, extra CA certificates, libpq's PG* settings): a
- * run that sets one is spawned.
+ * run that sets one to other than the test process's own value is spawned.
  */
 const PROCESS_LEVEL_VARIABLE = /^(NODE_|PG|UV_|SSL_CERT_)/;
 
@@ -64,13 +66,16 @@ function pinnedNowOf(env: Record<string, string>): number | undefined {
 }
 
 function runsInProcess(env: Record<string, string>, options: RunOptions): boolean {
-  if (everyRunSpawned || options.onSpawn || options.user) return false;
+  if (everyRunSpawned || options.spawn || options.onSpawn || options.user) return false;
   // In-process runs share the test process's time zone, which hedge-in-process.ts sets to UTC.
   if (env.TZ !== 'UTC') return false;
   // The frozen clock's preload is the one process-level setting an in-process run stands in for:
   // its time is given to main() instead.
   const frozen = pinnedNowOf(env) !== undefined;
-  return !Object.keys(env).some((name) => PROCESS_LEVEL_VARIABLE.test(name) && !(frozen && name === 'NODE_OPTIONS'));
+  return !Object.keys(env).some(
+    (name) =>
+      PROCESS_LEVEL_VARIABLE.test(name) && env[name] !== process.env[name] && !(frozen && name === 'NODE_OPTIONS'),
+  );
 }
 
 export function tempDir(prefix = 'hedge-test-'): { path: string; remove: () => void } {

@@ -80,6 +80,8 @@ export interface Simulator {
   requests(method?: string, path?: string | RegExp): RequestLogEntry[];
   /** The POST requests the server received. */
   writes(): RequestLogEntry[];
+  /** The trades among them (a quote is a POST too, but moves nothing). */
+  trades(): RequestLogEntry[];
   /** The API as another client would use it (plain fetch), for setting up or checking state. */
   api(method: string, path: string, call?: ApiCall): Promise<ApiResult>;
   /** Opens a hedge directly in the engine (no HTTP, nothing in the request log) and lets it fill. */
@@ -195,6 +197,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       Object.values(sandbox.engine.state.accounts).reduce((sum, account) => sum + account.history.length, 0),
     requests,
     writes: () => requests('POST'),
+    trades: () => requests('POST', /^\/hedges(\/(add|reduce|close))?$/),
     api: (method, path, call) => api(sandbox, method, path, call),
     seedOpen: (side, notionalUsd, market = MARKET) => {
       const response = sandbox.engine.handle(

@@ -2,10 +2,13 @@
 // journal and profile store), one PostgreSQL database, one account on one simulator. A and B log
 // in with a profile whose journal_url has no password (PGPASSWORD gives it, as ~/.pgpass would);
 // C has no profile and takes everything from the environment, HEDGE_JOURNAL_URL with its password.
+// The test process has the same PGPASSWORD, which the PostgreSQL client reads from the process: so
+// A's and B's runs can go in-process too (hedge-cli.ts); a run whose process is the point spawns.
+import { afterEach } from 'vitest';
 import { tempDir, runHedge, type RunOptions, type RunResult } from './hedge-cli.js';
 import { writeStore } from './config-store.js';
 import type { PostgresServer } from './servers/postgres.js';
-import type { Simulator } from './simulator.js';
+import { useSimulators, type Simulator, type SimulatorOptions } from './simulator.js';
 
 export interface Machine {
   name: 'a' | 'b' | 'c';
@@ -67,6 +70,7 @@ export async function teamOf(
   withProfile(dirs[0]!.path, 'desk-a');
   withProfile(dirs[1]!.path, 'desk-b');
   const profileEnv = { PGPASSWORD: server.password };
+  process.env.PGPASSWORD = server.password;
   return {
     a: machine('a', dirs[0]!.path, profileEnv, 'desk-a'),
     b: machine('b', dirs[1]!.path, profileEnv, 'desk-b'),
@@ -80,5 +84,20 @@ export async function teamOf(
     database: new URL(url).pathname.slice(1),
     outputs,
     remove: () => dirs.forEach((dir) => dir.remove()),
+  };
+}
+
+/** A desk per test: a simulator and a team on the file's store, both gone after the test. */
+export function useDesks(
+  server: () => PostgresServer,
+): (options?: SimulatorOptions) => Promise<{ t: Simulator; team: Team }> {
+  const startSimulator = useSimulators();
+  const teams: Team[] = [];
+  afterEach(() => teams.splice(0).forEach((team) => team.remove()));
+  return async (options) => {
+    const t = await startSimulator(options);
+    const team = await teamOf(t, server());
+    teams.push(team);
+    return { t, team };
   };
 }

@@ -3,59 +3,47 @@
 // resume), never 13 "nothing was sent". Judged on the simulator's own request log and state: one
 // close sent and landed, no open sent, the side empty. The store is stopped while the roll waits
 // for its close to land, so the failure comes as the close's outcome is recorded.
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { waitingAfter } from '../support/cli-runs.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { until } from '../support/polling.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { teamOf, type Team } from '../support/team.js';
+import { MARKET } from '../support/simulator.js';
+import { useDesks } from '../support/team.js';
 
-const teams: Team[] = [];
-afterEach(() => teams.splice(0).forEach((team) => team.remove()));
+describeWithPostgres(
+  'a roll whose team store is lost between its close and its open ',
+  (server) => {
+    const desk = useDesks(server);
 
-/** The write on `path` was answered and the wait has polled /positions after it. */
-function waitingAfter(simulator: Simulator, path: string): () => boolean {
-  return () => {
-    const log = simulator.sandbox.requestLog;
-    const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
-    return (
-      sent >= 0 &&
-      log.slice(sent + 1).some((entry) => entry.method === 'GET' && entry.path === '/positions' && entry.status === 200)
-    );
-  };
-}
-
-describeWithPostgres('a roll whose team store is lost between its close and its open ', (server) => {
-  const startSimulator = useSimulators();
-
-  it("the exit says what was sent (5, 7 or 12) with the close's key and the resume; never 13 'nothing was sent'; no open sent", async () => {
-    const simulator = await startSimulator({ fillDelayMs: 3_000 });
-    const team = await teamOf(simulator, server());
-    teams.push(team);
-    simulator.seedOpen('sell', 1_000);
-    const rolling = team.a.hedge(['roll', MARKET, 'sell', '--tenor', '7', '--yes']);
-    await until(waitingAfter(simulator, '/hedges/close'), "the roll's close was answered and its wait began", {
-      process: rolling,
+    it("the exit says what was sent (5, 7 or 12) with the close's key and the resume; never 13 'nothing was sent'; no open sent", async () => {
+      const { t: simulator, team } = await desk({ fillDelayMs: 3_000 });
+      simulator.seedOpen('sell', 1_000);
+      const rolling = team.a.hedge(['roll', MARKET, 'sell', '--tenor', '7', '--yes']);
+      await until(waitingAfter(simulator, '/hedges/close'), "the roll's close was answered and its wait began", {
+        process: rolling,
+      });
+      await server().stop();
+      let result;
+      try {
+        result = await rolling;
+      } finally {
+        await server().start();
+      }
+      // The store fails while the close's outcome is being recorded: what the close did is not known
+      // to this run (5), or known and the open not sent (12); either way with the key and the resume.
+      expect([5, 7, 12], result.stderr).toContain(result.code);
+      expect(result.stderr).not.toMatch(/nothing was sent|before sending anything/i);
+      const closeKey = simulator.writes().find((entry) => entry.path === '/hedges/close')?.idempotencyKey;
+      expect(result.stderr).toContain(`idempotency key: ${closeKey}`);
+      expect(result.stderr).toMatch(/hedge resume a_\w+/);
+      // And whether the side is covered now: the roll says so (bare, or "if this close landed").
+      expect(result.stderr).toMatch(/not covered now/);
+      const posts = (path: string) => simulator.writes().filter((entry) => entry.path === path);
+      expect(posts('/hedges/close')).toHaveLength(1);
+      expect(posts('/hedges')).toHaveLength(0);
+      // What the exit says is so: the side is closed and unhedged.
+      expect(simulator.active('sell')).toEqual([]);
     });
-    await server().stop();
-    let result;
-    try {
-      result = await rolling;
-    } finally {
-      await server().start();
-    }
-    // The store fails while the close's outcome is being recorded: what the close did is not known
-    // to this run (5), or known and the open not sent (12); either way with the key and the resume.
-    expect([5, 7, 12], result.stderr).toContain(result.code);
-    expect(result.stderr).not.toMatch(/nothing was sent|before sending anything/i);
-    const closeKey = simulator.writes().find((entry) => entry.path === '/hedges/close')?.idempotencyKey;
-    expect(result.stderr).toContain(`idempotency key: ${closeKey}`);
-    expect(result.stderr).toMatch(/hedge resume a_\w+/);
-    // And whether the side is covered now: the roll says so (bare, or "if this close landed").
-    expect(result.stderr).toMatch(/not covered now/);
-    const posts = (path: string) => simulator.writes().filter((entry) => entry.path === path);
-    expect(posts('/hedges/close')).toHaveLength(1);
-    expect(posts('/hedges')).toHaveLength(0);
-    // What the exit says is so: the side is closed and unhedged.
-    expect(simulator.active('sell')).toEqual([]);
-  });
-});
+  },
+  { shared: true },
+);

@@ -1,22 +1,26 @@
 // A throwaway PostgreSQL server, a real one (never a mock), for the team-store tests
 // (test/support/servers/postgres.ts). It runs Debian's server binaries
 // (/usr/lib/postgresql/<version>/bin, or HEDGE_TEST_PG_BIN): initdb in a temp folder, the
-// postmaster on a free loopback port with password (SCRAM) logins; `close()` stops it and removes
-// the folder. PostgreSQL refuses to run as root, so as root both run as the `postgres` user (the
-// temp folder is handed to it). No test framework here: the bench bundles this file.
-import { spawn, type ChildProcess } from 'node:child_process';
+// postmaster (through pg_ctl) on a free loopback port with password (SCRAM) logins. PostgreSQL
+// refuses to run as root, so as root both run as the `postgres` user (the folder is handed to it).
+// `startPostgres()` is a server of one's own; `sharedPostgres()` is a view of the test run's one
+// cluster (started by the first file that asks, stopped by the global setup's teardown) through a
+// loopback proxy of its own, which its stop() cuts as a shutdown would. No test framework here.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -25,7 +29,7 @@ const DEBIAN_ROOT = '/usr/lib/postgresql';
 /** The superuser of the throwaway cluster (not `postgres`: the tests log in by password as it). */
 export const PG_USER = 'hedge';
 
-/** The folder with initdb and postgres, or undefined when this machine has no server binaries. */
+/** The folder with initdb, postgres and pg_ctl, or undefined when this machine has no server binaries. */
 export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const candidates: string[] = [];
   if (env.HEDGE_TEST_PG_BIN) candidates.push(env.HEDGE_TEST_PG_BIN);
@@ -36,16 +40,15 @@ export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string | 
       .sort((a, b) => Number(b) - Number(a));
     for (const version of versions) candidates.push(join(DEBIAN_ROOT, version, 'bin'));
   }
-  return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres')));
+  return candidates.find((dir) => ['initdb', 'postgres', 'pg_ctl'].every((name) => existsSync(join(dir, name))));
 }
 
 /** One line saying why the team-store tests cannot run here, or undefined when they can. */
 export const POSTGRES_MISSING: string | undefined = findPostgresBin()
   ? undefined
-  : `No PostgreSQL server binaries (initdb, postgres) in ${DEBIAN_ROOT}/<version>/bin or HEDGE_TEST_PG_BIN: the team-store tests need them (Debian: apt-get install postgresql-15).`;
+  : `No PostgreSQL server binaries (initdb, postgres, pg_ctl) in ${DEBIAN_ROOT}/<version>/bin or HEDGE_TEST_PG_BIN: the team-store tests need them (Debian: apt-get install postgresql-15).`;
 
 export interface PostgresServer {
-  port: number;
   password: string;
   /** The URL of a database on this server, password included. */
   url(database: string): string;
@@ -61,7 +64,7 @@ export interface PostgresServer {
   stop(): Promise<void>;
   /** Starts it again on the same port and data. */
   start(): Promise<void>;
-  /** Stops it and removes its folder. */
+  /** Stops it and removes its folder (a view of the shared cluster: cuts its proxy, drops its databases). */
   close(): Promise<void>;
 }
 
@@ -94,17 +97,15 @@ function freePort(): Promise<number> {
   });
 }
 
-function runToEnd(
-  command: string,
-  args: string[],
-  options: { account?: Account; env: NodeJS.ProcessEnv },
-): Promise<void> {
+/** Runs a server binary to its end; `detached`: what it starts outlives the test process (pg_ctl's postmaster). */
+function runToEnd(command: string, args: string[], account: Account | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      uid: options.account?.uid,
-      gid: options.account?.gid,
-      env: options.env,
+      uid: account?.uid,
+      gid: account?.gid,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
@@ -114,17 +115,36 @@ function runToEnd(
   });
 }
 
-export interface PostgresOptions {
-  /** Flush commits to disk as a real server does (default false: tests need no durability, and are faster without). */
-  durable?: boolean;
+/** A data folder made by initdb and the pg_ctl that runs it. */
+interface Cluster {
+  password: string;
+  /** Starts the postmaster on `port`; resolves once it accepts connections. */
+  launch(port: number): Promise<void>;
+  /** A fast shutdown: sessions are ended, the port refuses connections. */
+  stop(): Promise<void>;
+  root: string;
 }
 
-export async function startPostgres(options: PostgresOptions = {}): Promise<PostgresServer> {
+/** pg_ctl on a data folder; a failure to start says what the server logged. */
+function pgCtl(root: string, account: Account | undefined) {
+  const data = join(root, 'data');
+  const log = join(root, 'log');
+  const ctl = (args: string[]) => runToEnd(join(findPostgresBin()!, 'pg_ctl'), [...args, '-D', data, '-w'], account);
+  return {
+    launch: (port: number, settings: string) =>
+      ctl(['start', '-l', log, '-o', `-p ${port} -h 127.0.0.1 -k ${root} ${settings}`]).catch((error: Error) => {
+        throw new Error(`${error.message}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
+      }),
+    stop: () => (existsSync(join(data, 'postmaster.pid')) ? ctl(['stop', '-m', 'fast']) : Promise.resolve()),
+  };
+}
+
+/** initdb in a fresh folder under `parent` (no durability: tests need none, and are faster without). */
+async function initCluster(parent: string, maxConnections: number): Promise<Cluster> {
   const bin = findPostgresBin();
   if (!bin) throw new Error(POSTGRES_MISSING);
   const account = postgresAccount();
-  const root = mkdtempSync(join(tmpdir(), 'hedge-pg-'));
-  const data = join(root, 'data');
+  const root = mkdtempSync(join(parent, 'hedge-pg-'));
   const password = randomBytes(12).toString('hex');
   const passwordFile = join(root, 'password');
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
@@ -133,115 +153,178 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     chownSync(passwordFile, account.uid, account.gid);
   }
   chmodSync(root, 0o700);
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C', LC_ALL: 'C' };
   await runToEnd(
     join(bin, 'initdb'),
     [
-      '-D',
-      data,
-      '-U',
-      PG_USER,
-      `--pwfile=${passwordFile}`,
-      '--auth-local=trust',
-      '--auth-host=scram-sha-256',
-      '-E',
-      'UTF8',
-      '--locale=C',
-      '--no-sync',
-      '--no-instructions',
+      ...['-D', join(root, 'data'), '-U', PG_USER, `--pwfile=${passwordFile}`, '--auth-local=trust'],
+      ...['--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'],
     ],
-    { account, env },
+    account,
   );
+  const ctl = pgCtl(root, account);
+  const settings = `-c fsync=off -c full_page_writes=off -c max_connections=${maxConnections}`;
+  return { password, root, launch: (port) => ctl.launch(port, settings), stop: ctl.stop };
+}
 
-  let port = 0;
-  let server: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
-
-  /** Starts the postmaster on `port` and resolves once it accepts connections; rejects if it exits first. */
-  const launch = (): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(
-        join(bin, 'postgres'),
-        [
-          '-D',
-          data,
-          '-p',
-          String(port),
-          '-h',
-          '127.0.0.1',
-          '-k',
-          root,
-          ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off']),
-          '-c',
-          'max_connections=200',
-        ],
-        { uid: account?.uid, gid: account?.gid, env, stdio: ['ignore', 'ignore', 'pipe'] },
-      );
-      server = child;
-      let log = '';
-      exited = new Promise((done) => child.once('exit', () => done()));
-      child.once('error', reject);
-      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-        log += chunk;
-        if (log.includes('ready to accept connections')) resolve();
-      });
-      child.once('exit', (code, signal) =>
-        reject(new Error(`postgres exited (${code ?? signal}) before it was ready:\n${log}`)),
-      );
-    });
-
-  const start = async () => {
-    // A port taken between finding it free and binding it: another one.
-    for (let attempt = 0; ; attempt++) {
-      if (port === 0 || attempt > 0) port = await freePort();
-      try {
-        await launch();
-        return;
-      } catch (error) {
-        if (attempt >= 3 || !/could not (bind|create listen)/i.test((error as Error).message)) throw error;
-      }
-    }
-  };
-  const restart = async () => {
-    // Same port: the URLs the tests handed out stay right.
-    await launch();
-  };
-
-  const stop = async () => {
-    if (!server || server.exitCode !== null || server.signalCode !== null) return;
-    server.kill('SIGINT');
-    await exited;
-  };
-
-  await start();
-  const url = (database: string) => `postgres://${PG_USER}:${password}@127.0.0.1:${port}/${database}`;
-  let databases = 0;
-  const query = async (database: string, text: string, values?: unknown[]) => {
-    const client = new pg.Client({ connectionString: url(database) });
-    await client.connect();
+/** Starts it on a port found free; one taken meanwhile by another process: another port. */
+async function onFreePort(cluster: Cluster): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
     try {
-      return await client.query(text, values);
-    } finally {
-      await client.end();
-    }
-  };
-  return {
-    get port() {
+      await cluster.launch(port);
       return port;
-    },
+    } catch (error) {
+      if (attempt >= 3 || !/could not (bind|create listen)/i.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+const urlOf = (password: string, port: number) => (database: string) =>
+  `postgres://${PG_USER}:${password}@127.0.0.1:${port}/${database}`;
+
+async function queryAt<R extends pg.QueryResultRow>(url: string, text: string, values?: unknown[]) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query<R>(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
+/** What a server and a view of the shared one have alike, on the URLs `url` makes. */
+function serverAt(
+  password: string,
+  url: (database: string) => string,
+): Pick<PostgresServer, 'password' | 'url' | 'query' | 'createDatabase'> {
+  return {
     password,
     url,
-    query,
+    query: (database, text, values) => queryAt(url(database), text, values),
     async createDatabase(prefix = 'team') {
-      const name = `${prefix}_${process.pid}_${(databases += 1)}`;
-      await query('postgres', `CREATE DATABASE ${name}`);
+      const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+      await queryAt(url('postgres'), `CREATE DATABASE ${name}`);
       return url(name);
     },
+  };
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const cluster = await initCluster(tmpdir(), 200);
+  const port = await onFreePort(cluster);
+  return {
+    ...serverAt(cluster.password, urlOf(cluster.password, port)),
+    stop: cluster.stop,
+    // Same port: the URLs the tests handed out stay right.
+    start: () => cluster.launch(port),
+    async close() {
+      await cluster.stop();
+      rmSync(cluster.root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Set by the global setup: the folder of the run's one shared cluster. */
+export const SHARED_CLUSTER_ENV = 'HEDGE_TEST_PG_SHARED';
+
+/**
+ * For the global setup: a folder for the run's shared cluster (named to the test processes by
+ * SHARED_CLUSTER_ENV), and the teardown that stops whatever a test process started there.
+ */
+export function sharedClusterFolder(): () => Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'hedge-pg-shared-'));
+  // The `postgres` user (as root) must reach the cluster's own folder inside.
+  chmodSync(dir, 0o711);
+  process.env[SHARED_CLUSTER_ENV] = dir;
+  return async () => {
+    for (const name of readdirSync(dir).filter((entry) => entry.startsWith('hedge-pg-')))
+      await pgCtl(join(dir, name), postgresAccount())
+        .stop()
+        .catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+let shared: Promise<{ port: number; password: string }> | undefined;
+
+/** The run's cluster: started by the first test process that asks (a claim folder says which), waited for by the others. */
+function sharedCluster(dir: string) {
+  shared ??= (async () => {
+    const info = join(dir, 'server.json');
+    const failed = join(dir, 'failed');
+    try {
+      mkdirSync(join(dir, 'claim'));
+    } catch {
+      for (;;) {
+        if (existsSync(info)) return JSON.parse(readFileSync(info, 'utf8')) as { port: number; password: string };
+        if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    try {
+      const cluster = await initCluster(dir, 500);
+      const started = { port: await onFreePort(cluster), password: cluster.password };
+      writeFileSync(`${info}.tmp`, JSON.stringify(started));
+      renameSync(`${info}.tmp`, info);
+      return started;
+    } catch (error) {
+      writeFileSync(failed, (error as Error).message);
+      throw error;
+    }
+  })();
+  return shared;
+}
+
+/**
+ * A view of the run's shared cluster through a loopback proxy of its own, or undefined outside a
+ * run with one. Its stop() is a shutdown as its clients see it: the sessions that came through it
+ * are ended by the server (57P01, as a fast shutdown ends them) and its port refuses connections
+ * until start() opens it again.
+ */
+export async function sharedPostgres(): Promise<PostgresServer | undefined> {
+  const dir = process.env[SHARED_CLUSTER_ENV];
+  if (!dir || !findPostgresBin()) return undefined;
+  const cluster = await sharedCluster(dir);
+  const direct = urlOf(cluster.password, cluster.port);
+  const pairs = new Set<Socket[]>();
+  const proxy = createServer((client) => {
+    const pair = [client, connect(cluster.port, '127.0.0.1')];
+    pairs.add(pair);
+    const end = () => pairs.delete(pair) && pair.forEach((socket) => socket.destroy());
+    for (const [from, to] of [pair, [...pair].reverse()]) from!.on('error', end).on('close', end).pipe(to!);
+  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => proxy.once('error', reject).listen(port, '127.0.0.1', resolve));
+  await listen(0);
+  const port = (proxy.address() as { port: number }).port;
+  const view = serverAt(cluster.password, urlOf(cluster.password, port));
+  const databases: string[] = [];
+  const stop = async () => {
+    if (!proxy.listening) return;
+    const closed = new Promise((resolve) => proxy.close(resolve));
+    await queryAt(
+      direct('postgres'),
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE client_port = ANY($1)`,
+      [[...pairs].map(([, upstream]) => upstream!.localPort)],
+    );
+    for (let waited = 0; pairs.size > 0 && waited < 5_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const [client] of pairs) client!.destroy();
+    await closed;
+  };
+  return {
+    ...view,
+    async createDatabase(prefix) {
+      const url = await view.createDatabase(prefix);
+      databases.push(new URL(url).pathname.slice(1));
+      return url;
+    },
     stop,
-    start: restart,
+    start: () => (proxy.listening ? Promise.resolve() : listen(port)),
     async close() {
       await stop();
-      rmSync(root, { recursive: true, force: true });
+      for (const name of databases)
+        await queryAt(direct('postgres'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
     },
   };
 }
