@@ -100,7 +100,7 @@ function parseId(raw: string | undefined) {
   return value;
 }
 
-function parseType(raw: string | undefined) {
+function parseType(raw: string | undefined): ExposureType {
   const value = raw?.trim().toLowerCase();
   if (value === 'receivable' || value === 'payable') return value;
   throw new Error('type: missing or not allowed; expected receivable or payable.');

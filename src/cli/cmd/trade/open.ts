@@ -7,7 +7,7 @@ import type { OPEN } from '../specs.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
-import { writeOptionsFrom, type WriteOptions } from '../../../features/write/write-flow.js';
+import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { openHedge, runChange } from '../../../features/trade/change.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
