@@ -11,6 +11,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // A worker runs file after file without reloading what they share (the built CLI, vitest
+    // itself); test/support/per-file.ts ends what a file leaves running.
+    isolate: false,
+    setupFiles: ['test/support/per-file.ts'],
     // A test file mostly waits (simulated fills, polls, the processes it spawns), so more forks
     // than cores pay; six keep the load low enough for tests that wait on a process.
     maxWorkers: 6,

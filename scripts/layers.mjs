@@ -102,9 +102,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await importGraph();
   const climbs = climbsIn(result.obj());
   const forbidden = forbiddenIn(result.obj());
-  for (const line of [...climbs, ...forbidden]) console.log(line);
+  const cycles = result.circular().map((cycle) => cycle.join(' > '));
+  for (const line of [...climbs, ...forbidden, ...cycles]) console.log(line);
   console.log(
-    `${climbs.length} imports climb back up a layer; ${forbidden.length} forbidden imports; ${result.circular().length} import cycles.`,
+    `${climbs.length} imports climb back up a layer; ${forbidden.length} forbidden imports; ${cycles.length} import cycles.`,
   );
-  process.exitCode = climbs.length + forbidden.length > 0 ? 1 : 0;
+  process.exitCode = climbs.length + forbidden.length + cycles.length > 0 ? 1 : 0;
 }

@@ -8,11 +8,14 @@ const runs = [
   ['tsc', ['--noEmit']],
   ['eslint', PATHS],
   ['prettier', ['--check', '--log-level', 'warn', ...PATHS, 'vitest.config.ts', 'eslint.config.mjs']],
+  ['node', ['scripts/layers.mjs']],
   ['vitest', ['run', ...process.argv.slice(2)], 'inherit'],
 ].map(
   ([tool, args, stdio = 'pipe']) =>
     new Promise((settle) => {
-      const child = spawn(`node_modules/.bin/${tool}`, args, { stdio: ['ignore', stdio, stdio] });
+      const child = spawn(tool === 'node' ? process.execPath : `node_modules/.bin/${tool}`, args, {
+        stdio: ['ignore', stdio, stdio],
+      });
       let output = '';
       child.stdout?.on('data', (chunk) => (output += chunk));
       child.stderr?.on('data', (chunk) => (output += chunk));

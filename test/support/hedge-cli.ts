@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { runMainInProcess } from './hedge-in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -53,7 +53,13 @@ let everyRunSpawned = process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1';
  * runs would all be the test's own pid. Call at the file's top level.
  */
 export function separateProcesses(): void {
-  everyRunSpawned = true;
+  // A worker runs several files (isolate: false): the setting holds for this file only.
+  beforeAll(() => {
+    everyRunSpawned = true;
+  });
+  afterAll(() => {
+    everyRunSpawned = process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1';
+  });
 }
 
 /** Preloaded by a spawned run to pin Date.now() to READ_E2E_NOW_MS (test/support/children/frozen-clock.mjs). */
@@ -98,14 +104,15 @@ export function baseEnv(configDir: string): Record<string, string> {
 }
 
 /**
- * Every child still running, killed when this test process exits: a test that times out (its file
- * then ends, and its worker with it) must not leave a keeper or a wait running on the machine.
+ * Every child still running, killed when its test file ends: a test that times out must not leave a
+ * keeper or a wait running on the machine.
  */
 const running = new Set<import('node:child_process').ChildProcess>();
-// Registered at the importing test file's top level: its run ends with it (a worker is ended without an 'exit' event).
-afterAll(() => {
+/** Run after every test file (test/support/per-file.ts): a worker lives on to run the next file. */
+export function killRunningChildren(): void {
   for (const child of running) child.kill('SIGKILL');
-});
+  running.clear();
+}
 
 export function runHedge(args: string[], options: RunOptions = {}): Promise<RunResult> {
   // A run without a config dir of its own gets a private one that goes away with it.
