@@ -38,7 +38,6 @@ export type Alert =
       hedgeId?: string;
     };
 
-/** Every alert condition that holds for these facts at `nowMs`. */
 export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number): Alert[] {
   const holding: Alert[] = [];
   if (
@@ -80,19 +79,14 @@ export function alertEdges<A extends { key: string }>(
   };
 }
 
-// ---- Parsing the options ----------------------------------------------------------------------
-
 /** --alert-pnl: a signed USD amount (`-500`, `-1_000`, `-2.5k`, `0`), in the one USD grammar (input.ts). */
 export function parseAlertPnl(raw: string) {
   return parseUsdAmount(raw, '--alert-pnl', 'signed');
 }
 
-/** --alert-maturity: `30m`, `6h`, `1d`, `1d12h`, `2w`. */
 export function parseAlertDuration(raw: string): Duration {
   return parseDuration(raw, '--alert-maturity');
 }
-
-// ---- The keeper: per row and cause, said when it starts and when it clears ("recovered") -------
 
 /** Each cause of a keeper's alert, in the words its notices use. */
 const CAUSE_WORDS = {
@@ -304,7 +298,6 @@ function rowConditions(
   }
 }
 
-/** The account's headroom and the rows' capacity below the threshold. */
 function headroomConditions(holding: Holding, headroom: HeadroomReading, threshold: number) {
   const { exposureHeadroomUsd, capacityUsd } = headroom;
   if (exposureHeadroomUsd !== undefined && exposureHeadroomUsd < threshold) {
@@ -325,7 +318,6 @@ function headroomConditions(holding: Holding, headroom: HeadroomReading, thresho
   }
 }
 
-/** The alerts active after this cycle, and a notice for each that started and each that cleared. */
 function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Holding, nowMs: number) {
   const at = new Date(nowMs).toISOString();
   const edges = alertEdges(
@@ -340,7 +332,6 @@ function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Hold
     alert,
     key: was.key,
     cause: was.cause,
-    // Where, when the condition is about a row.
     ...(was.market !== undefined && was.side !== undefined ? { market: was.market, side: was.side } : {}),
     message: was.message,
     since: was.since,

@@ -43,7 +43,6 @@ export class AuthError extends HedgeError {
   }
 }
 
-/** The config store cannot be read or written. */
 export class ConfigError extends HedgeError {
   override facts() {
     return { exitCode: 1, code: 'config' };
@@ -66,7 +65,6 @@ export class PreTradeCheckError extends HedgeError {
   }
 }
 
-/** The API answered with its error envelope. */
 export class ApiError extends HedgeError {
   readonly status: number;
   readonly code: string;
@@ -156,7 +154,6 @@ export class InvalidResponseError extends HedgeError {
   }
 }
 
-/** The next step for an answer hedge could not read. */
 const UNREADABLE_HINT =
   'Nothing was changed by this read. Run `hedge doctor` to see which answers hedge can read, and report this with the output of --verbose.';
 

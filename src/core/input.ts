@@ -100,7 +100,6 @@ export function parseUsdAmount(raw: string | undefined, name: string, sign: Amou
   return amount;
 }
 
-/** A notional: a positive USD amount (parseUsdAmount). */
 export function parseNotional(raw: string | undefined, name = 'notional') {
   return parseUsdAmount(raw, name, 'positive');
 }
@@ -167,7 +166,6 @@ export function parseHedgeId(raw: string | undefined) {
   return value;
 }
 
-/** Whether two deal references name one deal. */
 export function sameReference(a: unknown, b: unknown) {
   return typeof a === 'string' && typeof b === 'string' && a.trim().toUpperCase() === b.trim().toUpperCase();
 }

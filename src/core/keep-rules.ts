@@ -3,7 +3,6 @@ import type { TargetRow } from './target-file.js';
 import { DAY_MS, TENORS, type Tenor } from './vocabulary.js';
 import { utcMinute } from './utc-text.js';
 
-/** The keeper's roll_before when a row does not give one. */
 export const DEFAULT_ROLL_BEFORE_MS = 3_600_000;
 
 /** A target row (as a target file gives it, or as exposures imply it), without its line in a file. */
@@ -13,7 +12,6 @@ export interface KeepRow extends Omit<TargetRow, 'line'> {
   statedAtMs?: number;
 }
 
-/** What the book shows on the row's market and side. */
 export interface SideView {
   position?: { notionalUsd?: number; hedgeId?: string; maturityAtMs?: number };
   opening?: { hedgeId: string; status: string };
@@ -131,7 +129,6 @@ function iso(ms: number) {
   return `${utcMinute(ms)} UTC`;
 }
 
-/** One thing the keeper did or saw; `event` is its kind. */
 export interface KeepEvent {
   event: 'start' | 'cycle' | 'roll' | 'reopen' | 'drift' | 'converge' | 'skip' | 'notice' | 'error' | 'stop' | 'alert';
   at: string;
@@ -144,7 +141,6 @@ export interface KeepEvent {
   [field: string]: unknown;
 }
 
-/** A target row as the status screen shows it. */
 export interface KeepRowStatus {
   market: string;
   side: string;
@@ -173,7 +169,6 @@ export interface KeepReporter {
   close(): void;
 }
 
-/** An event as the keeper says it, before it is stamped. */
 export type EventFields = Omit<KeepEvent, 'at'>;
 export type Actionable = Exclude<KeepDecision, { kind: 'hold' | 'skip' }>;
 
@@ -190,8 +185,6 @@ export interface KeeperSteps {
   /** Carries out one row's decision (decided again under the side's lock on a fresh read); says its events. */
   act(row: KeepRow, decision: Actionable): Promise<void>;
 }
-
-// ---- The keeper's heartbeat, as `hedge keep status` reads it (flows/keeper-heartbeat.ts) ----------
 
 interface RollTotals {
   count: number;

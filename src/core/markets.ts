@@ -12,7 +12,6 @@ export function findMarket<M extends { market: string }>(markets: readonly M[], 
   return markets.find((entry) => entry.market.toUpperCase() === market.toUpperCase());
 }
 
-/** A map key for one side of one market. */
 export const sideKey = (market: string, side: string) => `${market.toUpperCase()}:${side}`;
 
 /** The live list decides what is tradable. */

@@ -2,13 +2,10 @@
 
 import { formatMoney, formatSignedMoney } from './number-format.js';
 
-// The formatters live in number-format.ts (one family for every screen); re-exported for the callers of money words.
 export { formatMoney, formatUsd } from './number-format.js';
 
-// ---- The one sign convention (docs/output.md "Sign convention") --------------------------------------------------
-// Every amount hedge shows or computes is from the account's side: + is money to the account or a price in its favour,
-// - is money from it or a price against it; words say which where a person reads ("you pay", "you earn"; "better/worse
-// than quoted").
+// One sign convention: every amount is from the account's side (+ is money to it or a price in its favour, - the
+// opposite); where a person reads, words say which ("you pay", "better than quoted").
 
 /** "+1,234.56", "-1,234.56", "0.00" (to the cent, so a figure that rounds to zero carries no sign). */
 export const formatSignedAmount = formatSignedMoney;

@@ -19,7 +19,6 @@ const fixedFormatters = new Map<number, Intl.NumberFormat>();
 const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 const THOUSANDS = /\B(?=(\d{3})+$)/g;
 
-/** The number with thousands separators and exactly `decimals` decimals: 1,530.33 */
 export function formatFixed(value: number, decimals: number) {
   const digits =
     Number.isInteger(decimals) && decimals >= 0 && decimals <= 20 ? PLAIN_DECIMAL.exec(String(Math.abs(value))) : null;
@@ -67,7 +66,6 @@ export function formatSignedFixed(value: number, decimals: number) {
   return text.startsWith('-') || Number.isNaN(value) ? text : `+${text}`;
 }
 
-/** Money: separators and two decimals. */
 export function formatMoney(value: number) {
   return formatFixed(value, 2);
 }
@@ -92,7 +90,6 @@ export function rateDecimals(value: number) {
   return 6;
 }
 
-/** A rate with the decimals its size needs. */
 export function formatRate(value: number, decimals = rateDecimals(value)) {
   return formatFixed(value, decimals);
 }

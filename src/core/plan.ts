@@ -64,7 +64,6 @@ export interface Plan {
   untouched: PlanPosition[];
 }
 
-/** The plan's sums (flows/target-plan.ts computes them). */
 export interface PlanTotals {
   actions: number;
   added_usd: number;
@@ -225,7 +224,6 @@ export function describePlanProblem(problem: PlanProblem) {
   }
 }
 
-/** A plain sentence for a step's note. */
 export function describePlanStepNote(note: PlanStepNote, step: PlanStep) {
   switch (note) {
     case 'tenor_differs':

@@ -1,6 +1,5 @@
-// The row files a desk hands in — the target file of `hedge plan` / `hedge apply` (target-file.ts) and the exposures
-// file of `hedge exposures` (exposures-file.ts) — read one way: CSV or JSON, checked whole before anything is read from
-// the server, and every problem collected (not just the first) so that one edit fixes them all.
+// Every row file (target, exposures) is read one way: CSV or JSON, checked whole before anything is read from the
+// server, every problem collected so that one edit fixes them all.
 import { parse as parseCsv } from 'csv-parse/sync';
 import { repeatedKeyProblems } from './security/json-keys.js';
 import { withoutEcho } from './input.js';
@@ -11,7 +10,6 @@ export interface RowFileProblem {
   message: string;
 }
 
-/** One row as read from either format, before its values are checked. */
 export interface RawRow<C extends string> {
   line: number;
   unit: 'line' | 'item';
@@ -66,7 +64,6 @@ export function readRowFile<C extends string, T>(
       try {
         return parse(raw.cells[column]);
       } catch (error) {
-        // The message stripped of any echo of the cell.
         said(withoutEcho(messageOf(error)));
         return undefined;
       }
@@ -119,8 +116,6 @@ function emptyFileProblem(sourceName: string, layout: RowFileLayout<string>) {
     message: `${sourceName} is empty; expected a header row naming ${columnsExpected(layout)}, then one row per ${layout.rowIs}.`,
   };
 }
-
-// ---- CSV ----
 
 function readCsv<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>) {
   // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, its line numbers are the file's.
@@ -212,8 +207,6 @@ function csvErrorReason(error: { code?: string; message: string }) {
       return `the reader stopped here (${error.code ?? 'unknown reason'}).`;
   }
 }
-
-// ---- JSON ----
 
 function readJson<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>) {
   if (content.trim() === '') return { rows: [], problems: [emptyFileProblem(sourceName, layout)] };

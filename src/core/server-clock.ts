@@ -1,8 +1,5 @@
-// The server's clock against this machine's, as the server's own answers tell it: the offset (server − ours) is an
-// interval, never a point, and every answer narrows it — - its Date header was written between the request's send and
-// the answer's receipt (to the second); - the stamp on the answer to our own first send of a write (an open's
-// opened_at) was made between that send and the receipt; - a time in its data at which something already happened
-// (opened_at, filled_at, closed_at) lies before the receipt: a bound from below only.
+// The server's clock against ours: the offset is an interval, never a point, narrowed by every answer (its Date header,
+// the stamp on our own first send of a write, and past stamps in its data as a bound from below only).
 
 import { withoutUndefined } from './objects.js';
 

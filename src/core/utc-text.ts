@@ -2,34 +2,25 @@
 
 export type Instant = number | Date | string;
 
-/** `2026-11-25T08:00:00.000Z` */
 export const utcIso = (at: Instant) => (typeof at === 'string' ? at : new Date(at).toISOString());
 
-/** `2026-11-25` */
 export const utcDay = (at: Instant) => utcIso(at).slice(0, 10);
 
-/** `2026-11` */
 export const utcMonth = (at: Instant) => utcIso(at).slice(0, 7);
 
-/** `2026-11-25 08:00` */
 export const utcMinute = (at: Instant) => utcIso(at).slice(0, 16).replace('T', ' ');
 
-/** `2026-11-25 08:00:00` */
 export const utcSecond = (at: Instant) => utcIso(at).slice(0, 19).replace('T', ' ');
 
 /** `11-25 08:00`: a time near now (a keeper's line), its year left out. */
 export const utcDayMinute = (at: Instant) => utcIso(at).slice(5, 16).replace('T', ' ');
 
-/** `11-25 08:00:00` */
 export const utcDaySecond = (at: Instant) => utcIso(at).slice(5, 19).replace('T', ' ');
 
-/** `08:00` */
 export const utcClockMinute = (at: Instant) => utcIso(at).slice(11, 16);
 
-/** `08:00:00` */
 export const utcClock = (at: Instant) => utcIso(at).slice(11, 19);
 
-/** `08:00:00.120` */
 export const utcClockMillis = (at: Instant) => utcIso(at).slice(11, 23);
 
 /** `20261125T080000000Z`: a time in an id (a keeper's, a roll's, an apply's group). */

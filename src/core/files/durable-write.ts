@@ -21,7 +21,6 @@ export function writeFileDurably(target: string, data: string | Uint8Array, opti
   prepareDurableWrite(target, data, options).commit();
 }
 
-/** A replacement written and synced beside its target, not yet renamed over it. */
 export interface PreparedWrite {
   commit(): void;
   abandon(): void;
