@@ -102,10 +102,7 @@ export class Book {
     return this.midPrice(this.findMarket(hedge.market) as MarketDefinition, timeMs);
   }
 
-  /**
-   * The quote for `notionalUsd` more on a side of a listed market; `counted` is taken off the open interest first
-   * (a fill prices what its own request already counted as if it were not there).
-   */
+  /** A fill's quote leaves out `counted`, which its own request already added to the open interest. */
   quote(
     market: string,
     side: Side,
@@ -159,11 +156,7 @@ export class Book {
     return account;
   }
 
-  /**
-   * Makes the accounts' trailing views match the lag: built from the records (in step with them) where a state
-   * saved without a lag lacks them, dropped without a lag (stale if kept: a later start with a lag would show
-   * them).
-   */
+  /** Builds the trailing views a lag needs; without a lag drops them (a later start with one would show them stale). */
   prepareTrailingViews() {
     for (const account of Object.values(this.state.accounts)) {
       if (this.config.viewLagMs <= 0) delete account.trailing;
@@ -183,10 +176,7 @@ export class Book {
     return this.activeHedges(account).filter((hedge) => hedge.status === 'filled');
   }
 
-  /**
-   * Notes a change of the account (and of `hedge`'s positions line, if given) made at `atMs`, for views that trail
-   * the records; nothing without a lag.
-   */
+  /** For views that trail the records; nothing without a lag. */
   noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
     const views = account.trailing;
     if (this.config.viewLagMs <= 0 || views === undefined) return;
@@ -270,7 +260,6 @@ export class Book {
     return this.exposureLeftUsd(this.openExposureUsd(account));
   }
 
-  /** Headroom under the cap with this much exposure open. */
   exposureLeftUsd(openExposureUsd: number) {
     return roundMoney(Math.max(0, this.config.exposureCapUsd - openExposureUsd));
   }
@@ -354,11 +343,7 @@ export class Book {
     return hedge;
   }
 
-  /**
-   * Writes a hedge whose whole life lies in the past (bench and test fixtures): it goes through the same fill,
-   * close and settlement arithmetic as a live one, so its history record and its effect on the balance are
-   * consistent.
-   */
+  /** Bench and test fixtures: a past hedge goes through the live arithmetic, so its record and balance agree. */
   recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome) {
     const hedge = this.createHedge(account, request, openedAtMs, outcome.kind === 'failed');
     this.resolveOpen(account, hedge, openedAtMs + this.config.fillDelayMs);
@@ -534,7 +519,6 @@ export class Book {
     insertHistoryRecord(account.history, record);
   }
 
-  /** Takes a hedge off its market side: it no longer counts as open interest or exposure. */
   private release(account: AccountState, hedge: HedgeState) {
     this.moveOpenInterest(hedge.market, hedge.side, -hedge.notionalUsd);
     const key = activeHedgeKey(hedge.market, hedge.side);

@@ -1,7 +1,6 @@
 // Sandbox time: origin + real elapsed × speed + manual offset.
 
 export interface SandboxClockOptions {
-  /** Real time source in ms (default Date.now). */
   realNow?: () => number;
   /** Sandbox milliseconds per real millisecond (default 1). */
   speed?: number;

@@ -1,5 +1,3 @@
-// The wire dialects of the sandbox.
-
 import type { HistoryRecord } from './engine-state.js';
 import type { MarketStatus } from './market-model.js';
 import type { AccountView, PositionView } from './view-types.js';

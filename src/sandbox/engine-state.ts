@@ -1,5 +1,3 @@
-// The engine's whole persistent state.
-
 import type { SandboxDialect } from './dialect-names.js';
 import type { Side, SideAmounts } from './market-model.js';
 

@@ -54,7 +54,6 @@ const IDEMPOTENCY_TTL_MS = DAY_MS;
 const DEFAULT_SEED = 'hedge-sandbox';
 export const DEFAULT_FILL_DELAY_MS = 2000;
 
-/** A fresh state. */
 export function createEngineState(
   seed: string | number = DEFAULT_SEED,
   dialect: SandboxDialect = DEFAULT_DIALECT,
@@ -186,10 +185,7 @@ export class SandboxEngine {
     }
   }
 
-  /**
-   * Marks a state-changing request's Idempotency-Key as in flight while the server holds the request (injected
-   * latency).
-   */
+  /** Holds the Idempotency-Key in flight during injected latency. */
   acquireIdempotencyKey(request: EngineRequest): IdempotencyLease | 'in-flight' | null {
     try {
       if (!matchRoute(request.method, request.path).idempotent) return null;
@@ -209,10 +205,7 @@ export class SandboxEngine {
     this.inFlight.delete(lease.scope);
   }
 
-  /**
-   * Applies every event due by `nowMs` and forgets idempotency records a day old; returns the effective time
-   * (never earlier than before).
-   */
+  /** Also expires day-old idempotency records; the time returned never moves backwards. */
   advanceTo(nowMs: number) {
     const now = Math.max(nowMs, this.state.nowMs);
     if (this.book.processDueEvents(now) > 0) this.mutations++;
@@ -221,10 +214,7 @@ export class SandboxEngine {
     return now;
   }
 
-  /**
-   * Test and bench helper: writes `count` hedges whose life already ended, newest first one hour apart,
-   * alternating sides and tenors.
-   */
+  /** Test and bench helper: `count` past hedges, newest first, one hour apart. */
   seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number) {
     const principal = this.authenticate(`Bearer ${apiKey}`);
     const now = this.advanceTo(nowMs);
@@ -352,7 +342,6 @@ export class SandboxEngine {
     return response;
   }
 
-  /** Deletes the records at least a day old, oldest first; returns how many. */
   private expireIdempotency(nowMs: number) {
     if (this.expiryQueue === undefined)
       this.expiryQueue = Object.entries(this.state.idempotency)

@@ -44,7 +44,6 @@ const CATALOGUE: readonly MarketDefinition[] = [
 ];
 
 export const MARKET_MODEL = {
-  /** Every new account starts with this much test money. */
   startBalanceUsdc: 1_000_000,
   /** Per-account aggregate exposure cap (the spec's "per-hedge limit"); options can override. */
   defaultExposureCapUsd: 1_000_000,
@@ -119,7 +118,6 @@ export function midPrice(seed: number, definition: MarketDefinition, timeMs: num
   return roundMidPrice(definition.basePrice * (1 + wave(slowWave, 1) + wave(fastWave, 2) + noiseShare));
 }
 
-/** Impact in USD of moving one side's open interest by `deltaUsd`. */
 export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: number) {
   const after = { ...openInterest, [side]: openInterest[side] + deltaUsd };
   const imbalanceBefore = Math.abs(openInterest.buy - openInterest.sell);
@@ -129,7 +127,6 @@ export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: 
   return factor * (imbalanceBefore ** 2 - imbalanceAfter ** 2);
 }
 
-/** Price at which adding `sizeUsd` to a side executes. */
 function executionPrice(mid: number, side: Side, impactUsd: number, sizeUsd: number) {
   const impactShare = impactUsd / sizeUsd;
   const price = side === 'buy' ? mid * (1 - impactShare) : mid * (1 + impactShare);
@@ -173,7 +170,6 @@ export function platformFeeUsdc(notionalUsd: number) {
   return roundMoney(notionalUsd * MARKET_MODEL.platformFeeRate);
 }
 
-/** Room left on one side of the market before it reaches its capacity. */
 export function marketHeadroomUsd(openInterest: SideAmounts, side: Side) {
   return Math.max(0, MARKET_MODEL.marketCapacityPerSideUsd - openInterest[side]);
 }

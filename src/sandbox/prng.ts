@@ -32,7 +32,6 @@ export function hashInts(...values: number[]) {
   return hash;
 }
 
-/** A uint32 mapped to [0, 1). */
 export function unitInterval(uint32: number) {
   return uint32 / 0x1_0000_0000;
 }

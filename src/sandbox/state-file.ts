@@ -98,9 +98,7 @@ const ATTEMPTS = 3;
 export interface SharedStateFileHooks {
   /** The file changed under us (another process saved, or it was removed): adopt its contents. */
   adopt(contents: StateFileContents | undefined): void;
-  /** What to save now. */
   snapshot(): StateFileContents;
-  /** Whether anything changed since the last adopt or save. */
   changed(): boolean;
   /** Called after a save, so changed() starts again from here. */
   saved(): void;
@@ -138,7 +136,6 @@ export class SharedStateFile {
     return run;
   }
 
-  /** Waits for the requests under way (their saves included). */
   async flush() {
     await Promise.allSettled([...this.running]);
   }

@@ -1,6 +1,4 @@
-// The shapes the sandbox answers positions and the account with: plain types that depend on no other module of the
-// book, so the dialect tables (dialects.ts) and the views (views.ts) can both name them without knowing each
-// other.
+// Plain types depending on no other module, so dialects.ts and views.ts can name them without knowing each other.
 import type { Side } from './market-model.js';
 
 export interface PositionView {

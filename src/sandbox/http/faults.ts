@@ -1,5 +1,4 @@
-// Fault injection for the sandbox server, so the CLI's retry, idempotency and timeout code is exercised over real
-// sockets.
+// Fault injection, so the CLI's retry, idempotency and timeout code is exercised over real sockets.
 
 import { hashString, nextRandom } from '../prng.js';
 import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
@@ -41,11 +40,7 @@ export interface FaultSettings {
   /** headers: never answer; body: send status, headers and part of the body, then hang. */
   stall: StallMode | null;
   nextMalformed: { count: number; kind: MalformedKind } | null;
-  /**
-   * The next matched requests are answered with this HTTP status and error code, without reaching the engine:
-   * answers the simulator has no rule for (a 403 from a gateway or a permission the spec does not show), so a
-   * client's handling of them can be driven end to end.
-   */
+  /** Answers the simulator has no rule for (a gateway's 403), sent without reaching the engine. */
   nextError: InjectedError | null;
   match: FaultMatch | null;
 }

@@ -16,7 +16,6 @@ export const HOSTILE_TEXT = HOSTILE_SEQUENCES.join('');
 export const HOSTILE_FIELD_NAME = `note${HOSTILE_TEXT}`;
 export const HOSTILE_FIELD_VALUE = `sandbox note ${HOSTILE_TEXT}end`;
 
-/** A copy of the response with hostile text added (path relative to the base path). */
 export function withHostileText(response: EngineResponse, path: string): EngineResponse {
   const { data, error, meta } = response.body;
   const markets =

@@ -112,10 +112,7 @@ export function ambiguousResponse(kind: AmbiguousKind, response: EngineResponse)
 
 const PADDING_CHUNK = Buffer.alloc(64 * 1024, 'x');
 
-/**
- * A valid envelope of exactly `bytes` bytes (or the bare envelope if that is longer): the answer with
- * `meta.padding` holding as many "x" as it takes.
- */
+/** A valid envelope of exactly `bytes` bytes, `meta.padding` filled with "x". */
 export function sendPadded(res: ServerResponse, response: EngineResponse, bytes: number) {
   const { data, error, meta } = response.body;
   // `padding` is the last key of the last object, so the text ends `"padding":""}}`.

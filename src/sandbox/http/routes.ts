@@ -60,8 +60,6 @@ type Handler = (context: RouteContext) => EngineResponse;
 
 const onchainMeta = (): Record<string, unknown> => ({ source: 'onchain' });
 
-// ---- market checks ---------------------------------------------------------------------
-
 function requireListedMarket(book: Book, market: string) {
   const definition = book.findMarket(market);
   if (!definition)
@@ -122,8 +120,6 @@ function pendingHedgeError(hedge: HedgeState) {
   );
 }
 
-// ---- reads -----------------------------------------------------------------------------
-
 function getMarkets({ book, nowMs }: RouteContext) {
   return successResponse(
     book.markets.map((definition) => marketView(book, definition, nowMs)),
@@ -156,10 +152,7 @@ function checkListQuery(request: EngineRequest, dialect: WireDialect, known: rea
     refuseUnknownQuery(request.query, [...known, dialect.pageSizeParameter, ...paging]);
 }
 
-/**
- * One page of a list read newest first: `skip` items are passed over (a cursor's position), then up to `pageSize`
- * kept; one more is looked for to know whether a next page exists.
- */
+/** Newest first; one item past the page is looked for to know whether a next page exists. */
 function page<T>(
   items: Iterable<T>,
   request: EngineRequest,
@@ -284,8 +277,6 @@ function getAccount({ book, account, nowMs, dialect }: RouteContext) {
   return successResponse(wireAmounts(renameFields(accountView(book, account, nowMs), dialect.accountFields), dialect));
 }
 
-// ---- quote and writes ------------------------------------------------------------------
-
 function postQuote({ book, request, nowMs }: RouteContext) {
   const terms = readHedgeTerms(requireJsonObject(request.body));
   const definition = requireOpenMarket(book, terms.market);
@@ -315,11 +306,7 @@ interface ChangePart {
 
 const sideNotional = (hedges: readonly HedgeState[]) => hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 
-/**
- * What each hedge on the side (oldest first) takes part in a change with, newest first: add acts on the newest
- * hedge; close closes every one; reduce takes from the newest first, and one of about the whole side closes them
- * all (the spec's "roughly the whole position"; with a single hedge the landing applies that rule itself).
- */
+/** Add acts on the newest hedge; close closes all; reduce takes newest first, and about the whole side closes all. */
 function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number): ChangePart[] {
   const newestFirst = [...hedges].reverse();
   const whole = (hedge: HedgeState): ChangePart => ({ hedge, notionalUsd: hedge.notionalUsd });

@@ -44,11 +44,7 @@ const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
   port?: number;
   host?: string;
-  /**
-   * Listen on this local socket (a Unix socket path, a Linux abstract name starting with \0, or a Windows pipe)
-   * instead of a TCP port: the base URL is then `http://localhost/…`, reached over that socket only (the demo: no
-   * port to pick, and no IP address code run at start).
-   */
+  /** A local socket instead of a TCP port (the demo: no port to pick, no IP address code run at start). */
   socketPath?: string;
   tls?: boolean;
   clockSpeed?: number;
@@ -62,10 +58,7 @@ export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
   stateFileBeforeCommit?: () => void | Promise<void>;
   realNow?: () => number;
   hostileText?: boolean;
-  /**
-   * The `Date` header runs this many ms ahead of the real clock (negative: behind), as on a server whose clock is
-   * off (`hedge doctor` checks the skew).
-   */
+  /** `Date` header skew in ms, as on a server whose clock is off (`hedge doctor` checks it). */
   dateSkewMs?: number;
   noDateHeader?: boolean;
 }
@@ -94,7 +87,6 @@ function generateTestKey() {
   return `hpk_test_${rest}`;
 }
 
-/** An answer's x-request-id: 16 hex digits. */
 function requestId() {
   const half = () =>
     Math.floor(Math.random() * 0x1_0000_0000)

@@ -1,5 +1,3 @@
-// Local HTTPS for the sandbox.
-
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -1,5 +1,3 @@
-// Input checks for request bodies and query strings.
-
 import { ApiError, validationError } from './envelope.js';
 import type { HedgeStatus } from '../engine-state.js';
 import { MARKET_MODEL, type Side } from '../market-model.js';
