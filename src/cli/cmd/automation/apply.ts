@@ -1,7 +1,4 @@
-// `hedge apply FILE`: bring the book to a target file. The run itself — earlier applies finished,
-// the plan computed anew, confirmed once and carried out step by step under the locks — is the flow
-// (flows/apply.ts); this command shows the plan before the question, renders the outcome (progress,
-// report, success or the stop) and chooses the exit code. `--dry-run` is `hedge plan`.
+// `hedge apply FILE`: the run is the flow (flows/apply.ts); this shows the plan before the question, and the outcome.
 import type { InputOf } from '../../runner/command-spec.js';
 import type { APPLY } from '../specs.js';
 import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';

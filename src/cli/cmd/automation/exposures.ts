@@ -1,7 +1,4 @@
-// `hedge exposures FILE`: from a treasury's receivables and payables (by due date) and a hedge-ratio
-// policy to the target book they imply now, its schedule of changes, the projected cost of holding
-// it to each due date and a stress table (flows/exposures.ts gathers, domain/exposures.ts decides,
-// ui/exposures-view.ts renders). Sends no write. Exit 0, or 2 for a bad file, policy or option.
+// `hedge exposures FILE`: the target book a treasury's receivables and payables imply under a policy; no write.
 import { writeFileSync } from 'node:fs';
 import type { InputOf } from '../../runner/command-spec.js';
 import type { EXPOSURES } from '../specs.js';

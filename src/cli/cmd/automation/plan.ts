@@ -1,7 +1,4 @@
-// `hedge plan FILE`: what it takes to bring the book to a target file — current → target per side,
-// the action (open, add, reduce, close) in execution order, each open/add quoted for its cost, and
-// the pre-trade checks simulated over the whole plan. Sends no write. Exit 0 at target, 9 when
-// changes are needed, 3 when a check fails (after the plan is shown), 2 for a bad file.
+// `hedge plan FILE`: the actions that reach a target file, in execution order, with the checks simulated; no write.
 import type { InputOf } from '../../runner/command-spec.js';
 import type { PLAN } from '../specs.js';
 import { parseTolerance, planTarget } from '../../../features/plan/target-plan.js';

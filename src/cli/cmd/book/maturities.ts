@@ -1,8 +1,5 @@
-// `hedge maturities [--within 3d]`: what settles when. Reads the positions list (what is open, with
-// mark, P&L and carry; tolerant of its field names) and the hedge records (each hedge's maturity),
-// reconciled side by side (flows/position-sides.ts), so a side holding several hedges is a row per hedge;
-// then shows them soonest first, grouped by UTC day; `--json` is the flat list (each item carries
-// its `day`).
+// `hedge maturities`: the positions list and each hedge's record reconciled side by side, so a side holding
+// several hedges is a row per hedge.
 import type { InputOf } from '../../runner/command-spec.js';
 import type { MATURITIES } from '../specs.js';
 import { parseClientReference, sameReference } from '../../../core/input.js';

@@ -1,7 +1,5 @@
-// `hedge journal migrate`: moves this machine's local journal into the team store (HEDGE_JOURNAL_URL
-// or the profile's journal_url), fallback records included (what a write recorded locally because
-// the store failed after its request was sent). Every entry keeps its id; running it again adds
-// nothing (each one is found already there). The local file is left as it is.
+// `hedge journal migrate`: the local journal into the team store, fallback records included. Every entry keeps its
+// id, so running it again adds nothing; the local file is left as it is.
 import { UsageError } from '../../../core/errors.js';
 import { journalDir, openJournal } from '../../../platform/journal/index.js';
 import { JournalStoreError } from '../../../platform/journal/store-error.js';

@@ -1,8 +1,5 @@
-// `hedge journal resolve ID --landed|--not-landed`: the operator's word on an action whose outcome
-// hedge cannot tell (older than the key lifetime, the book inconclusive — exit 12 points here).
-// It sends nothing: --landed records the action as done; --not-landed sets it aside (abandoned),
-// so the same command run again is a new action with a new key. An action a live process is still
-// carrying out is not resolved from under it (exit 11).
+// `hedge journal resolve`: the operator's word on an action whose outcome hedge cannot tell; it sends nothing.
+// --not-landed sets it aside, so a re-run is a new action with a new key; a live process's action is left alone.
 import type { InputOf } from '../../runner/command-spec.js';
 import type { JOURNAL_RESOLVE } from '../specs.js';
 import { UsageError } from '../../../core/errors.js';

@@ -1,7 +1,5 @@
-// `hedge resume [ID]`: finishes an unresolved action from the journal (pending, submitted or
-// unknown) with its own idempotency key — the server answers a repeated key with the original
-// result, or acts once if the first request never arrived — then waits as the original command
-// would. Without ID, the newest unresolved action. The work is the one resume flow (flows/resume.ts).
+// `hedge resume [ID]`: finishes an unresolved action with its own idempotency key, so the server answers it with
+// the original result, or acts once if the first request never arrived.
 import type { InputOf } from '../../runner/command-spec.js';
 import type { RESUME } from '../specs.js';
 import { RESUMED_FIELDS, writeResult } from '../../../platform/results/result-fields.js';

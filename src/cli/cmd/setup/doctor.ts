@@ -1,9 +1,5 @@
-// hedge doctor — checks the set-up against the server and says what to do next (flows/doctor.ts).
-// A line per check: ✓ passed, ! a warning, ✗ failed, – not asked, · what was detected; the next
-// step under it. Plain output: one row per check (id, status, title, detail, next, for_writes);
-// --json: {ready, exit_code, checks}. Exit 0 only when everything a write needs works; otherwise
-// the class of the first failed check a write needs: 4 key, 5 network or server (the clock too),
-// 14 an answer hedge cannot read, 2 a setting that cannot be used. It sends no write.
+// hedge doctor: exit 0 only when everything a write needs works; otherwise the class of the first failed check a
+// write needs (4 key, 5 network, server or clock, 14 an unreadable answer, 2 a setting). It sends no write.
 import type { CheckStatus, FailureClass } from '../../../features/setup/doctor.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { wrapWords } from '../../../platform/terminal/width.js';

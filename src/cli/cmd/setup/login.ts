@@ -1,10 +1,5 @@
-// hedge login [--profile NAME] [--base-url URL] [--ca-file FILE] [--key-command CMD | --key-store keyring|file] [--move-key]
-// Asks on a terminal (the key hidden), reads the key from stdin otherwise; checks the key with one
-// GET /account against that base URL and saves the profile only when the server accepted it. The
-// asking is flows/login.ts, the checking and saving flows/login-save.ts; this file says what they
-// did. The key goes to the OS keyring where one answers, to the 0600 file otherwise (said once,
-// here), or is not stored at all when a credential helper gives it (`--key-command`); `--move-key`
-// moves a stored key between the file and the keyring.
+// The profile is saved only once the server accepted the key (one GET /account against that base URL).
+// The key goes to the OS keyring where one answers, else to the 0600 file, or nowhere with `--key-command`.
 import { containsKeyShape, registerSecret } from '../../../core/security/secrets.js';
 import { requestedProfile } from '../../../platform/config/credentials.js';
 import { describeKeyLocation } from '../../../platform/config/key-store.js';

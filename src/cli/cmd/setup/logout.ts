@@ -1,7 +1,5 @@
-// hedge logout [--profile NAME] — forgets the stored key of a profile and keeps the rest of it
-// (base URL, CA file), so that `hedge login --profile NAME` only asks for a new key. The key goes
-// from wherever it lives: the file, the OS keyring (its entry deleted), or a credential helper (the
-// profile forgets the command; the helper's own store is the person's to manage).
+// hedge logout: forgets a profile's key only, so that `hedge login` only asks for a new one. A credential helper's
+// own store is the person's to manage: the profile only forgets the command.
 import { requestedProfile } from '../../../platform/config/credentials.js';
 import {
   describeKeyLocation,

@@ -1,7 +1,5 @@
-// hedge profile reset-wire [--all] — forgets the wire names hedge learned from the server (the
-// page-size parameter, the add/reduce amount's name; runtime/wire-memory.ts) for the profile or
-// server in use (`--demo`: the demo's), or for all of them. The next command starts from the
-// guesses again and learns anew; what you set yourself (HEDGE_WIRE_*, a profile's `wire`) stays.
+// hedge profile reset-wire: forgets the wire names learned from the server; the next command learns anew, and what
+// you set yourself (HEDGE_WIRE_*, a profile's `wire`) stays.
 import type { InputOf } from '../../runner/command-spec.js';
 import type { PROFILE_RESET_WIRE } from '../specs.js';
 import {

@@ -1,10 +1,5 @@
-// `hedge api PATH` — any endpoint with the profile's key and base URL, as `gh api` does: -X METHOD,
-// -f/-F parameters, -H headers, --input FILE, --paginate, --include. Prints the server's whole
-// envelope (JSON; --query and --fields apply). The path is checked to stay under the base URL
-// before anything is sent (security/base-url.ts). A GET is a read; every other method is a write
-// of the one write flow: an Idempotency-Key journaled before it leaves, the live guard (ask, or
-// --yes), resumable by running the same command again or `hedge resume`. Exit codes as everywhere.
-//
+// `hedge api PATH`: any endpoint with the profile's key, as `gh api` does; the path must stay under the base URL.
+// Any method but GET is a write of the one write flow: its Idempotency-Key journaled before it leaves, resumable.
 // Unlike `gh api`, parameters never turn a GET into a POST: a write is always asked for with -X.
 import type { InputOf } from '../../runner/command-spec.js';
 import type { API } from '../specs.js';

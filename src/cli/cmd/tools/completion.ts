@@ -1,8 +1,5 @@
-// hedge completion bash|zsh|fish — prints the completion script the build generated from the
-// command specs (src/cli/completion-scripts.ts) into dist/completions/, beside the chunk this runs
-// from, so the script always matches the command tree it ships with; the single executable
-// carries the same files as assets (scripts/sea.mjs). Read, not generated here: the generator
-// needs the manifest, which loads this command (an import cycle).
+// Prints the script the build generated into dist/completions/, so it matches the command tree it ships with.
+// Read, not generated here: the generator needs the manifest, which loads this command (an import cycle).
 import { readFile } from 'node:fs/promises';
 import { getAsset, isSea } from 'node:sea';
 import type { CommandContext } from '../../../platform/runtime/context.js';

@@ -1,7 +1,5 @@
-// hedge tools [--json] — the catalogue `hedge mcp` serves, for agents that call the CLI directly:
-// each tool's name, command, safety tier, whether it is offered on the current key (as `hedge mcp`
-// without --allow-live would), description and JSON Schema of its arguments. Sends nothing; with
-// --demo the simulator is not even started (its key is a test key).
+// hedge tools: the catalogue `hedge mcp` serves, for agents that call the CLI directly. Sends nothing; with --demo
+// the simulator is not even started (its key is a test key).
 import type { CommandModule, CommandSpec, InputOf } from '../../runner/command-spec.js';
 import type { TOOLS } from '../specs.js';
 import { agentTools, catalogueEntry, writeAccess } from '../../agent/catalogue.js';

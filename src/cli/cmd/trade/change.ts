@@ -1,9 +1,5 @@
-// hedge add MARKET SIDE NOTIONAL — add notional to the open hedge on a side (same maturity): the
-// added notional is quoted first (execution price, margin, fee), then sent and waited for until the
-// positions list shows it; the position before → after is shown (flows/trade-actions.ts).
-// hedge reduce MARKET SIDE NOTIONAL — remove notional from the open hedge on a side (margin scales
-// down with it), then wait until the positions list shows it (or the side is gone), and show what
-// it realized: the reduced share of the position's figures and the balance before → after.
+// hedge add / reduce MARKET SIDE NOTIONAL: change the open hedge on a side (an add keeps its maturity), then wait
+// until the positions list shows the change (or the side is gone).
 import type { CommandModule, InputOf } from '../../runner/command-spec.js';
 import type { REDUCE } from '../specs.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';

@@ -1,10 +1,5 @@
-// `hedge open` on a terminal without (all of) its arguments: market → side → notional → tenor →
-// client reference → quote card → confirm (default No). Every choice is shown with the numbers it
-// depends on (a side already open in any view is marked, and offered as "add to it"), and the notional
-// is checked as it is typed against the side's capacity and the account's headroom. Answers given
-// on the command line are taken as they are and not asked again.
-// Ctrl-C at any prompt ends the run with exit 130 and nothing sent (the prompter maps it); a No at
-// the confirmation with exit 8 (declined).
+// `hedge open` on a terminal without all its arguments: each choice shown with the numbers it depends on, answers
+// given on the command line not asked again; Ctrl-C ends with exit 130, a No with exit 8, nothing sent.
 import type { HedgeClient } from '../../../platform/api/client.js';
 import type { Account, Market, Side, Tenor } from '../../../platform/api/schemas.js';
 import { DAY_MS, TENORS } from '../../../core/vocabulary.js';

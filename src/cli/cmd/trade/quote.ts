@@ -1,8 +1,5 @@
-// `hedge quote MARKET SIDE NOTIONAL --tenor D`: an indicative quote (POST /quotes). Everything typed
-// is checked before it; whether the market is listed (and open) only the server knows, so a refusal
-// is explained from the live list (flows/markets.ts). Beside the quote request, the open's pre-trade
-// checks read the side's capacity and the account's headroom: a size an open would be refused for
-// is said on stderr, and the quote is still printed.
+// `hedge quote`: only the server knows whether the market is listed, so a refusal is explained from the live list.
+// A size an open would be refused for (capacity, headroom) is said on stderr, and the quote is still printed.
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
 import { explainMarketRefusal } from '../../../features/book/markets.js';

@@ -1,8 +1,5 @@
-// hedge roll MARKET SIDE --tenor D — keeps the side covered past its maturity: closes the open
-// hedge and opens the same notional for the new tenor (or opens it anew when the side has just
-// settled). One confirmation for both legs; both journaled as one action (flows/roll.ts), so an
-// interrupted roll is finished by `hedge resume` or by the same command again. The flow returns
-// what the roll did; this renders it (ui/roll-outcome.ts) and picks the exit code.
+// hedge roll: closes the open hedge and opens the same notional for the new tenor, both legs journaled as one
+// action, so an interrupted roll is finished by `hedge resume` or by the same command again.
 import type { InputOf } from '../../runner/command-spec.js';
 import type { ROLL } from '../specs.js';
 import {
