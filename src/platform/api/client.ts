@@ -65,7 +65,6 @@ export interface ListHedgesQuery {
   limit?: number;
 }
 
-/** One page of GET /hedges/history (HedgeClient.historyPages). */
 export interface HistoryPage {
   records: HistoryRecord[];
   /** What follows: another page; nothing; nothing because the server repeated a cursor. */
@@ -88,7 +87,6 @@ export interface PlannedRequest extends ApiRequest {
   url: string;
 }
 
-/** A list read across pages, and what the server said about the rest. */
 export interface ListResult<T> {
   items: T[];
   /** The server signals more rows than were read (the list stopped at the limit, or at one page without one). */
@@ -101,7 +99,6 @@ export interface LearnedWire {
   value: string;
   /** refused: a 4xx named the server's own name; detected: its answers showed it and a request confirmed it. */
   how: 'refused' | 'detected';
-  /** One sentence: what the server said or showed. */
   evidence: string;
 }
 
@@ -111,7 +108,6 @@ export interface ClientOptions {
   warn?: (text: string) => void;
   /** Called when a wire name is learned (the runtime keeps it in the profile and says so once). */
   learn?: (learned: LearnedWire) => void;
-  /** --verbose lines. */
   log?: (line: string) => void;
 }
 
@@ -126,7 +122,6 @@ export class HedgeClient {
     this.wireSettings = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
   }
 
-  /** The wire settings in use now (learned names included). */
   get wire(): WireSettings {
     return this.wireSettings;
   }
@@ -182,7 +177,6 @@ export class HedgeClient {
     return this.parse(schema, response.data, response.status, `${request.method} ${request.path}`);
   }
 
-  /** A write's answer: `submitted` with a transaction hash. */
   private submit(plan: ApiRequest, hooks?: SendHooks) {
     return this.call(submittedActionSchema, { ...plan, ...hooks });
   }
@@ -290,7 +284,6 @@ export class HedgeClient {
     };
   }
 
-  /** GET /markets */
   async listMarkets(): Promise<MarketList> {
     const response = await this.transport.send({ method: 'GET', path: '/markets' });
     const markets = this.rows(marketSchema, response, 'GET /markets');
@@ -379,7 +372,6 @@ export class HedgeClient {
     return {
       method: 'POST',
       path,
-      // `market`, `side` and the notional under its setting's name.
       body: { market: body.market, side: body.side, [this.wireSettings.changeNotionalField]: body.notional_usd },
       idempotencyKey,
     };
@@ -402,7 +394,6 @@ export class HedgeClient {
     return (await this.readHedges(query)).items;
   }
 
-  /** GET /hedges with what the server said about the rest (`more`). */
   readHedges(query: ListHedgesQuery = {}): Promise<ListResult<Hedge>> {
     return this.list(
       hedgeSchema,
@@ -412,7 +403,6 @@ export class HedgeClient {
     );
   }
 
-  /** GET /hedges/{id} */
   getHedge(id: string): Promise<Hedge> {
     return this.call(hedgeSchema, { method: 'GET', path: `/hedges/${encodeURIComponent(id)}` });
   }
@@ -422,7 +412,6 @@ export class HedgeClient {
     return (await this.readHistory(query)).items;
   }
 
-  /** GET /hedges/history with what the server said about the rest (`more`). */
   readHistory(query: { limit?: number } = {}): Promise<ListResult<HistoryRecord>> {
     return this.list(historyRecordSchema, '/hedges/history', {}, query.limit);
   }
@@ -451,7 +440,6 @@ export class HedgeClient {
     );
   }
 
-  /** GET /account */
   getAccount(): Promise<Account> {
     return this.call(accountSchema, { method: 'GET', path: '/account' });
   }

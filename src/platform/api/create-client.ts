@@ -1,4 +1,3 @@
-// Turns resolved credentials and settings into a ready client.
 import type { ResolvedCredentials } from '../config/credentials.js';
 import type { Env } from '../config/credentials.js';
 import { VERSION } from '../../core/version.js';
@@ -51,7 +50,6 @@ export function createClient({
   );
 }
 
-/** HEDGE_MAX_ANSWER_MB: the answer size cap in MiB (default 64). */
 function maxAnswerBytes(env: Env) {
   const mb = Number(env.HEDGE_MAX_ANSWER_MB);
   return Number.isFinite(mb) && mb > 0 ? mb * 1024 * 1024 : undefined;

@@ -1,5 +1,3 @@
-// When and how long to wait before trying a request again.
-
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
   maxAttempts: number;

@@ -1,4 +1,3 @@
-// zod schemas for the envelope and every resource of the spec.
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 
@@ -6,8 +5,7 @@ import { isNumericText } from '../../core/number-format.js';
 import { SIDES } from '../../core/vocabulary.js';
 import type { AccountFacts, MarketFacts } from '../../core/wire.js';
 
-// zod/mini: the same checks as zod's classic API with less of zod loaded and run by every request
-// command (docs/performance.md). Its messages are English, as classic zod's are by default.
+// zod/mini: the same checks as classic zod, with less of zod loaded and run by every request command.
 z.config(en());
 
 export type { HedgeStatus, Side, Tenor } from '../../core/vocabulary.js';
@@ -15,9 +13,7 @@ export type { HedgeStatus, Side, Tenor } from '../../core/vocabulary.js';
 /** A numeric string read as its number; anything else is left for the schema to judge. */
 const numericText = (value: unknown) => (typeof value === 'string' && isNumericText(value) ? Number(value) : value);
 
-/** How a resource's typed fields are read. */
 interface FieldReaders {
-  /** A finite number, or a numeric string read as one. */
   money: z.ZodMiniType<number, unknown>;
   integer: z.ZodMiniType<number, unknown>;
   /** `buy`/`sell` in any case: what hedge acts on must be one of the two. */
@@ -37,7 +33,6 @@ const TOLERANT: FieldReaders = {
 let exactReaders: FieldReaders | undefined;
 const exact = () => (exactReaders ??= { money: z.number(), integer: z.int(), side: z.enum(SIDES) });
 
-/** Each resource schema's exact twin, made on first use. */
 const exactTwins = new WeakMap<object, { build: () => z.ZodMiniType; made?: z.ZodMiniType }>();
 
 /** A resource schema read tolerantly, with its exact twin built from the same definition. */
@@ -171,8 +166,6 @@ export const hedgeSchema = resource((read) =>
     maturity_at: z.nullish(timestamp),
   }),
 );
-
-// The answers to writes are read loosely.
 
 /** POST /hedges: `status`, `order_tx_hash` and `hedge_id` are all the spec promises. */
 export const openedHedgeSchema = z.looseObject({

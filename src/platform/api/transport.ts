@@ -1,4 +1,3 @@
-// HTTP on Node's own node:http(s).
 import type { Agent as HttpAgent, ClientRequest } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
@@ -41,7 +40,6 @@ export interface TransportConfig {
   /** The whole --timeout in ms, named in the error when the deadline is what cut an attempt short. */
   deadlineTotalMs?: number;
   signal?: AbortSignal;
-  /** The answer size cap in bytes (DEFAULT_MAX_ANSWER_BYTES). */
   maxAnswerBytes?: number;
   /** --verbose lines; already free of secrets when called. */
   log?: (line: string) => void;
@@ -81,7 +79,6 @@ export interface ApiRequest {
 /** What a write's sender adds to its planned request (the plan itself stays as journaled). */
 export type SendHooks = Pick<ApiRequest, 'beforeRetry' | 'firstSend'>;
 
-/** One answer as it arrived, before its envelope is read. */
 export interface ObservedAnswer {
   endpoint: string;
   status: number;
@@ -218,7 +215,6 @@ function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig) {
   return ca;
 }
 
-/** Whether a request to the base URL goes through a proxy from the environment. */
 function goesThroughProxy(config: TransportConfig) {
   // The key crosses a proxy only inside TLS to a remote host (src/core/security/base-url.ts).
   if (connectsDirectly(config.baseUrl)) return false;
@@ -236,7 +232,6 @@ interface Outgoing {
   signal: AbortSignal;
 }
 
-/** One request over node:http(s). */
 function sendDirect(url: URL, outgoing: Outgoing, config: TransportConfig): Promise<Answer> {
   const { connectTimeoutMs, localSocket } = config;
   const secure = url.protocol === 'https:';
@@ -287,7 +282,6 @@ function sendOnlyToLoopback(request: ClientRequest, url: URL) {
   else check();
 }
 
-/** One request through a proxy from the environment, with undici. */
 async function sendThroughProxy(url: URL, outgoing: Outgoing, config: TransportConfig, timeoutMs: number) {
   const [{ requestThroughProxy }, dispatcher] = await Promise.all([
     import('./transport-proxy.js'),
@@ -322,7 +316,6 @@ export function buildUrl(baseUrl: string, request: ApiRequest) {
   return url;
 }
 
-/** An attempt to try again, and the error said if the retries run out. */
 interface Retry {
   reason: RetryReason;
   error: Error;
@@ -393,7 +386,6 @@ export class Transport {
       });
     }
     if (!(error instanceof NetworkError)) return error;
-    // "… on GET /account (after 5 attempts)." — the count goes inside the sentence.
     const final = new NetworkError(
       attempts > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempts} attempts).` : error.message,
       {
@@ -574,7 +566,6 @@ function flatHeaders(headers: Headers) {
 
 const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** 2000 → "2s", 150 → "0.15s", 1234.5 → "1.235s". */
 function formatSeconds(ms: number) {
   return `${Number((ms / 1000).toFixed(3))}s`;
 }

@@ -1,4 +1,3 @@
-// Which journal store a command uses.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
@@ -26,7 +25,6 @@ export type JournalStoreChoice =
       source: string;
     };
 
-/** The store, by the usual precedence. */
 export async function chooseJournalStore(input: {
   demo: boolean;
   profileFlag?: string;

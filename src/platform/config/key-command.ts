@@ -14,7 +14,6 @@ const MAX_OUTPUT_BYTES = 4096;
 export interface KeyCommandRun {
   env: Env;
   signal?: AbortSignal;
-  /** How long the helper may take (KEY_COMMAND_BOUND_MS when not said). */
   timeoutMs?: number;
   /** Who asked, for the messages: `profile "desk"` or `--key-command`. */
   owner: string;

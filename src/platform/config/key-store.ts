@@ -1,4 +1,3 @@
-// Where a profile's key lives, and reading it from there.
 import { AuthError } from '../../core/errors.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { Env } from './env.js';
@@ -76,7 +75,6 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
   return key;
 }
 
-/** For `whoami` and `login`: where the key lives, in words. */
 export function describeKeyLocation(location: KeyLocation, storeFile: string) {
   return safeText(describe(location, storeFile));
 }
@@ -104,7 +102,6 @@ export type KeyKeeping =
     }
   | { ok: false; reason: string };
 
-/** Puts the key where `choice` says. */
 export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: string, env: Env): Promise<KeyKeeping> {
   if (choice === 'file') return { ok: true, at: { kind: 'file' } };
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');

@@ -154,7 +154,6 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
   };
 }
 
-/** A keyring error in a line: the binding's text without its backtrace. */
 export function keyringReason(error: unknown) {
   const message = messageOf(error);
   return (message.split('\n')[0] ?? 'error').slice(0, 300);

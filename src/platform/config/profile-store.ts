@@ -19,7 +19,6 @@ const LOCK_STALE_MS = 3_000;
 const LOCK_WAIT_MS = 12_000;
 
 export interface ProfileStoreOptions {
-  /** The wait for another process's lock, in ms (LOCK_WAIT_MS); tests shorten it. */
   lockWaitMs?: number;
 }
 

@@ -34,7 +34,6 @@ export function profileRows(data: StoreData) {
     .map((name) => profileRow(name, data.profiles[name]!, data.current === name));
 }
 
-/** An unknown profile name is a usage error that lists the names there are. */
 export function requireProfile(data: StoreData, name: string, argument: string) {
   const profile = data.profiles[name];
   if (!profile) {

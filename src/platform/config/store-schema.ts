@@ -2,7 +2,6 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { PROFILE_NAME } from './profile-name.js';
 
-// zod/mini, as api/schemas.ts: the store's messages in English.
 z.config(en());
 
 const profileSchema = z.looseObject({

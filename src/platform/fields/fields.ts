@@ -169,7 +169,6 @@ export function valueAtPath(record: unknown, path: string) {
   return value;
 }
 
-/** A column for a dotted name reaching into a nested value: headed by the dotted name itself. */
 function dottedField(name: string): FieldSpec {
   return { key: name, label: safeText(name), get: (row) => valueAtPath(row, name) };
 }

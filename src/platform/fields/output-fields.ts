@@ -19,7 +19,6 @@ export type OutputFields =
 /** A field name: letters, digits, `_` and `-`, dotted to reach into a nested value (`pricing.market_price`, `legs.0.side`). */
 const FIELD_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
-/** Every declared name in the order given, without repeats. */
 export function fieldNames(...groups: ReadonlyArray<readonly string[]>) {
   return [...new Set(groups.flat())];
 }

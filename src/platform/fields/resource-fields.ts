@@ -68,12 +68,7 @@ export const HEDGE_RESOURCE: Resource = {
   ),
 };
 
-/**
- * A deal reference hedge joins in under this symbol — a position's, from its side's hedges
- * (flows/position-sides.ts); a closed hedge's under `history --ref`, from the deal's hedge records (flows/deal.ts):
- * JSON never prints a symbol-keyed value, so `--json` stays the server's data as sent, while the table, TSV, CSV
- * and `--fields client_reference` show it.
- */
+/** Joined deal references go under a symbol: JSON never prints one, so `--json` stays the server's data as sent. */
 export const JOINED_REFERENCE: unique symbol = Symbol('client_reference');
 
 const joinedReference = (row: Record<string, unknown>) =>
@@ -345,7 +340,6 @@ export const PLAN_RESOURCE: Resource = {
   ),
 };
 
-/** What `hedge apply` did, step by step. */
 export const APPLY_RESOURCE: Resource = {
   fields: fieldTable(`
     step        #        count

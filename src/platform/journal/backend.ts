@@ -11,7 +11,6 @@ export interface ListOptions {
   idempotencyKey?: string;
   /** Only entries created at or after this time (ms since the epoch; the record's own created_at). */
   since?: number;
-  /** Only entries created before this time (ms since the epoch). */
   until?: number;
   limit?: number;
 }
@@ -59,12 +58,11 @@ export interface JournalLocker {
   /** Take hold of an existing unresolved entry (to resume it); an entry resolved meanwhile is not taken (held: false, its last holder). */
   hold(id: string): Promise<HoldResult>;
   holderOf(id: string): Promise<Holder | undefined>;
-  /** A per-account lock (scope e.g. */
+  /** A per-account lock. */
   lock(scope: string, options: { waitMs: number }): Promise<HoldResult>;
   lockHolder(scope: string): Promise<Holder | undefined>;
 }
 
-/** A keeper's heartbeat as a backend gives it back. */
 export interface StoredHeartbeat {
   body: unknown;
   /** How many times it was written (1 at the first write); 0 for a heartbeat file an older hedge wrote. */
@@ -123,12 +121,10 @@ export interface LockerClient {
   letGo?(scope: HoldScope): Promise<void>;
 }
 
-/** A journal backend: both halves, and optionally the keeper's heartbeats. */
 export interface Journal extends JournalRecords, JournalLocker {
   readonly keeperHeartbeats?: KeeperHeartbeats;
 }
 
-/** The local file journal: the Journal, plus where its files are. */
 export interface LocalJournal extends Journal {
   readonly dir: string;
   readonly file: string;
@@ -143,7 +139,6 @@ export type ImportOutcome =
   /** The store holds another action under this id (a different idempotency key): left alone. */
   | 'conflict';
 
-/** The team store: the interface, plus what moving a local journal into it needs. */
 export interface TeamJournal extends Journal {
   readonly kind: 'postgres';
   /** The local journal's folder (where fallback records go); the file journal's name for its own. */

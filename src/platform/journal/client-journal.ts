@@ -31,7 +31,6 @@ export interface ClientJournalOptions {
   now?: () => number;
   /** Where an update goes when the store fails after a send (the team store's local file); absent: the error is thrown as it is. */
   fallback?: FallbackRecords;
-  /** --verbose lines. */
   log?: (line: string) => void;
 }
 

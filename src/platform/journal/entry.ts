@@ -58,7 +58,6 @@ export interface JournalEntry {
   via?: 'agent' | 'keeper';
   /** Facts the caller read before sending that a resumed wait needs (e.g. the notional before an add). */
   context?: Record<string, unknown>;
-  /** The machine that began it (os.hostname()). */
   host?: string;
   /** The process holding it while unresolved (as recorded at begin, or by the last hold); null once let go. */
   holder?: Holder | null;
@@ -118,7 +117,6 @@ export const PATCH_FIELDS = [
   'side_after',
 ] as const;
 
-/** What an update may change. */
 export type JournalPatch = Partial<Pick<JournalEntry, (typeof PATCH_FIELDS)[number]>>;
 
 /** A side as an action left it: the ids of its hedges not final, sorted, and the USD they hold. */
@@ -157,7 +155,6 @@ export interface SkippedLine {
   reason: string;
 }
 
-/** The entries of a journal file's text, in creation order. */
 export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}): JournalEntry[] {
   const folded = new Map<string, { firstLine: number; events: number; fields: Record<string, unknown> }>();
   const lines = text.split('\n');
@@ -189,7 +186,6 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
 
 type Event = { id: string; at: string } & Record<string, unknown>;
 
-/** The event on this line, or why it is not one. */
 function parseEvent(line: string) {
   let value: unknown;
   try {

@@ -1,6 +1,5 @@
-// A local record of a team entry: written to the local file journal when the team store fails after a request was
-// sent (`fallback_for`: the store's entry it completes), and merged back into the store by `hedge journal migrate` by
-// the rule of `knowsMore` — by revisions, never by the clocks of the machines that wrote them.
+// A local record of a team entry, written when the team store fails after a send and merged back by `hedge journal
+// migrate` by revisions (knowsMore), never by the clocks of the machines that wrote them.
 import type { LocalJournal } from './backend.js';
 import { isUnresolved, PATCH_FIELDS, type JournalEntry, type JournalPatch } from './entry.js';
 import { JournalError } from './journal-error.js';
@@ -64,14 +63,12 @@ export class FallbackRecords {
   }
 }
 
-/** The fields of a record that say what became of it. */
 export function outcomeFields(record: Partial<JournalEntry>): JournalPatch {
   const patch: Record<string, unknown> = {};
   for (const field of PATCH_FIELDS) if (record[field] !== undefined) patch[field] = record[field];
   return patch as JournalPatch;
 }
 
-/** Whether a local record knows more than the store's copy. */
 export function knowsMore(local: JournalEntry, stored: JournalEntry) {
   if (!isUnresolved(stored) && isUnresolved(local)) return false;
   if (isUnresolved(stored) && !isUnresolved(local)) return true;

@@ -44,7 +44,6 @@ export function writeHeartbeatFile(path: string, body: object): { revision: numb
   return { revision };
 }
 
-/** The file backend's heartbeats, kept in `dir`. */
 export function fileKeeperHeartbeats(dir: string): KeeperHeartbeats {
   return {
     async write(scope, body) {

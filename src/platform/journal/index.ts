@@ -1,4 +1,3 @@
-// The action journal's public surface.
 export { canonicalJson } from './canonical-json.js';
 export {
   bodyOf,

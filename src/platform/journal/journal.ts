@@ -39,7 +39,6 @@ import {
 
 export interface OpenJournalOptions extends Partial<Pick<FilePlace, 'lockStaleMs' | 'rotateBytes' | 'keepResolved'>> {
   dir: string;
-  /** Milliseconds since the epoch; Date.now by default. */
   now?: () => number;
   /** Told about every line a read had to skip (a crash mid-write, a hand edit), with its file. */
   onSkip?: (skip: SkippedLine & { file?: string }) => void;
@@ -165,14 +164,11 @@ function newestFirst(entries: JournalEntry[]) {
 /** A begin event starts as begin writes it: `{"id":…,"at":…,"seq":N`. */
 const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
 
-/** The highest `seq` of the active segment (0 when none has one). */
 function highestSeq(text: string) {
   let highest = 0;
   for (const match of text.matchAll(BEGIN_SEQ)) highest = Math.max(highest, Number(match[1]));
   return highest;
 }
-
-// ---- Locks ----
 
 const DEFAULT_LOCK_STALE_MS = 10_000;
 const LOCKS_DIR_NAME = 'locks';
@@ -190,9 +186,7 @@ export interface FilePlace {
   rotateBytes?: number;
   /** Resolved entries kept in the active segment at a rotation. */
   keepResolved?: number;
-  /** Milliseconds since the epoch. */
   now: () => number;
-  /** Tells about a line a read had to skip, with its file. */
   skipIn: (path: string) => (skip: SkippedLine) => void;
 }
 

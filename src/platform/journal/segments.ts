@@ -1,4 +1,3 @@
-// The journal's files.
 import {
   closeSync,
   constants,
@@ -26,7 +25,6 @@ import { JournalError } from './journal-error.js';
 export const ARCHIVE_DIR_NAME = 'journal-archive';
 const ARCHIVE_FILE = /^journal-(\d{4}-\d{2}-\d{2})\.jsonl$/;
 
-/** The active segment is rotated once it is larger than this. */
 export const DEFAULT_ROTATE_BYTES = 1024 * 1024;
 /** Resolved entries kept in the active segment at a rotation (the newest), besides the unresolved ones. */
 export const DEFAULT_KEEP_RESOLVED = 200;
@@ -55,7 +53,6 @@ export function archiveFiles(dir: string): ArchiveFile[] {
     .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }
 
-/** How a journal file is read and appended to. */
 const JOURNAL_FILE: FileReading = { maxBytes: Infinity, noFollow: true, guard: 'trusted' };
 
 /** A line longer than this is no event hedge writes (a row is a few KiB): it is skipped, never read whole. */
@@ -114,7 +111,6 @@ export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void): Jo
   return foldJournal(readSegment(file, tooLong) ?? '', onSkip);
 }
 
-/** Runs `act`, a failure of it reported as the journal's, about `path`. */
 function journalIo<T>(path: string, action: 'read' | 'write', act: () => T) {
   try {
     return act();

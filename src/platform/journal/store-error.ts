@@ -1,6 +1,5 @@
 import { JournalError } from './journal-error.js';
 
-/** The team journal store cannot be used. */
 export class JournalStoreError extends JournalError {
   /** The store's address with any password redacted. */
   readonly store: string;

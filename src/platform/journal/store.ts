@@ -1,4 +1,3 @@
-// Opens the team's PostgreSQL store (the journal interface is backend.ts).
 import type { TeamJournal, TeamJournalOptions } from './backend.js';
 
 export { isTeamJournal, type ImportOutcome, type TeamJournal, type TeamJournalOptions } from './backend.js';

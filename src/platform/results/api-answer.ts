@@ -1,5 +1,4 @@
-// How `hedge api` prints an answer: an error envelope is printed as it came, so its `error` is
-// never shaped away.
+// How `hedge api` prints an answer: an error envelope as it came, so its `error` is never shaped away.
 import { safeJson } from '../../core/security/safe-text.js';
 import type { Output } from '../terminal/output.js';
 

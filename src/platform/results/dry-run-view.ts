@@ -4,7 +4,6 @@ import type { Output } from '../terminal/output.js';
 
 export type DryRunView = PlannedRequestView;
 
-/** The planned request: JSON under --json, otherwise an HTTP-like listing on stdout. */
 export function renderDryRun(output: Output, planned: DryRunView) {
   // Said once, before the request: what it is and what to do next.
   output.note(
@@ -16,8 +15,7 @@ export function renderDryRun(output: Output, planned: DryRunView) {
     output.json(planned);
     return;
   }
-  // No advice to reuse the key: --idempotency-key means "resume an earlier run", which skips the
-  // pre-trade checks; a real run makes its own key.
+  // No advice to reuse the key: --idempotency-key resumes an earlier run, skipping the pre-trade checks.
   output.write(requestText(planned));
 }
 

@@ -1,5 +1,4 @@
-// How journal entries are shown. The journal file holds server text and can be edited by hand,
-// so every string passes safeText.
+// Journal entries as shown: the file holds server text and can be edited by hand, so every string passes safeText.
 import type { JournalEntry } from '../journal/index.js';
 import type { RowCheck } from '../journal/row-seal.js';
 import { bodyOf, isUnresolved, recordedUsd } from '../journal/entry.js';
@@ -23,10 +22,7 @@ function sealWord(check: RowCheck | undefined) {
   return check === 'unsealed' || check === 'forged' ? 'unverified' : check === 'verified' ? 'verified' : undefined;
 }
 
-/**
- * The action's notional: `notional_usd`, or the one number an add/reduce body carries under the
- * server's own name for it (learned from the server: `amount_usd`, `delta_usd`, …).
- */
+/** `notional_usd`: also the one number an add/reduce body carries under the server's own name for it. */
 function listRow(entry: JournalEntry, check: RowCheck | undefined) {
   const body = bodyOf(entry);
   return {

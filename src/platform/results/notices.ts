@@ -1,5 +1,4 @@
-// What a flow says while it works, as data handed to `notify`: callers that run flows as steps
-// take notices as events instead of scraping stderr.
+// What a flow says while it works, as data: callers that run flows as steps take notices as events, not stderr.
 import type { Quote } from '../api/schemas.js';
 import type { RollPreview } from './roll-outcome-types.js';
 import type { Output } from '../terminal/output.js';
@@ -27,7 +26,6 @@ export function questionText(output: Output, question: { message: string; live?:
   return question.live ? `${output.chalk.red.bold('LIVE')} ${question.message}` : question.message;
 }
 
-/** Says one notice on the output's message stream. */
 export function sayNotice(output: Output, notice: Notice) {
   switch (notice.show?.card) {
     case 'addition-quote': {

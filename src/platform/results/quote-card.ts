@@ -87,10 +87,7 @@ function carryText(output: Output, usdc: number, pct: number, per: string) {
   return forAccount < 0 ? output.chalk.red(text) : forAccount > 0 ? output.chalk.green(text) : text;
 }
 
-/**
- * Price impact on the account's side, from the two prices; the server's own sign decides only when
- * they agree to a tenth of a basis point.
- */
+/** On the account's side, from the two prices; the server's sign decides only when they agree to a tenth of a bp. */
 export function impactForAccount(quote: Quote): { usd: number; bps?: number } {
   const { execution_price: execution, market_price: market, price_impact_usd: impact } = quote.pricing;
   const favour = priceFavourBps(quote.side, execution, market);

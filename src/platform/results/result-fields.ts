@@ -1,5 +1,4 @@
-// The documented fields of each write's result, so that `--fields` on a write is checked before
-// anything is sent; docs/output.md lists them.
+// The documented fields of each write's result, so that `--fields` on a write is checked before anything is sent.
 import type { FieldSpec } from '../fields/fields.js';
 import { fieldNames, type OutputFields } from '../fields/output-fields.js';
 import { APPLY_RESOURCE, HISTORY_FIELDS, PLAN_RESOURCE } from '../fields/resource-fields.js';
@@ -10,8 +9,7 @@ import { CHANGED_SIDE_FIELDS, CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } fr
 
 const keys = (fields: readonly FieldSpec[]) => fields.filter((field) => !field.screenOnly).map((field) => field.key);
 
-// Every key of the JSON documents below, as records with one entry per key of their type: a key
-// added to the type fails the typecheck until it is listed here too.
+// One entry per key of each JSON document's type below: a key added to the type fails the typecheck until listed.
 const ROLL_VIEW: Record<keyof RollView, true> = {
   market: true,
   side: true,
@@ -50,11 +48,7 @@ export function writeResult(names: readonly string[]): OutputFields {
   return { kind: 'records', names, open: false, sends: true };
 }
 
-/**
- * `--dry-run`: the request that would be sent, and nothing sent — a read as far as output goes
- * (a name is checked against the document it prints). In text formats it is the request as HTTP
- * text, which has no fields.
- */
+/** `--dry-run`: nothing sent, so a read as far as output goes; in text formats it is HTTP text, which has no fields. */
 export function dryRunResult(names: readonly string[] = Object.keys(DRY_RUN)): OutputFields {
   return { kind: 'records', names, open: true, sends: false, jsonOnly: 'the request as HTTP text' };
 }

@@ -1,5 +1,4 @@
-// What a roll did and what it shows before its confirmation, as data (flows/roll.ts returns them;
-// results/roll-outcome.ts renders them, the keeper reads them).
+// What a roll did and what its confirmation shows, as data (flows/roll.ts returns them).
 import type { Quote } from '../api/schemas.js';
 
 /** The roll as data (`--json`): both legs, each with its journal entry. */
@@ -28,7 +27,6 @@ export interface RollView {
   };
 }
 
-/** A request as the dry run shows it (flows/dry-run.ts describePlannedRequest makes it). */
 export interface PlannedRequestView {
   method: string;
   url: string;
@@ -49,7 +47,6 @@ interface RollLegOutcome {
   outcome: string;
 }
 
-/** What a roll did (flows/roll.ts returns it), for the command to render and the keeper to report. */
 export type RollOutcome =
   | {
       kind: 'dry-run';
@@ -75,7 +72,6 @@ export type RollOutcome =
       notes: RollNote[];
     };
 
-/** What the confirmation shows of each leg. */
 export interface RollPreview {
   market: string;
   side: string;

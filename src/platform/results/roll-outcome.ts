@@ -1,8 +1,5 @@
-// How `hedge roll` reads: the two legs before the confirmation (what the close returns, what the
-// new hedge costs), the dry run's two requests, and the outcome (flows/roll.ts returns it): its
-// notes on stderr, the one-line result, then one card (or one TSV record) for people and scripts,
-// one JSON document with both legs under --json. The exit code follows from it: 0, or the
-// failure's own when the new hedge failed on-chain (thrown after the card is shown).
+// How `hedge roll` reads: both legs before the confirmation, the dry run's two requests, and the outcome; a new
+// hedge that failed on-chain is thrown after the card is shown.
 import type { PlannedRequestView, RollOutcome, RollPreview, RollView } from './roll-outcome-types.js';
 import { historyRecordForPeople } from '../api/wire/fields.js';
 import { safeText } from '../../core/security/safe-text.js';
@@ -152,11 +149,9 @@ function flat(view: RollView) {
   };
 }
 
-/** The roll's result: one JSON document, one TSV record, or one card. */
 export function renderRoll(output: Output, view: RollView) {
   if (output.isJson) {
-    // The closed leg's history record is a server object: in the one shape, as `hedge history
-    // --json` gives it; --raw prints it as sent.
+    // The closed leg's history record is a server object: in the one shape, as `hedge history --json` gives it.
     const realized = view.close?.realized;
     output.json(
       output.inOneShape && view.close && realized

@@ -1,6 +1,5 @@
-// Charts made of characters for a terminal: a sparkline of a series and signed bars for a table
-// column. Plain strings with no colour (the caller colours), readable in monochrome: a negative bar
-// sits left of the axis and is drawn with a different character from a positive one.
+// Charts made of characters, plain strings with no colour: a negative bar is drawn with another character than a
+// positive one, so it reads in monochrome.
 
 const SPARK_LEVELS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
 const SPARK_FLAT = '▄';
@@ -44,11 +43,7 @@ export function sparkline(values: readonly number[], width?: number) {
     .join('');
 }
 
-/**
- * A signed bar exactly `width` characters wide (at least 3): the axis in the middle, positive
- * values growing right with `█`, negative ones growing left with `▒`, the length proportional to
- * |value| / maxAbs (clamped). A value that is not zero shows at least one cell.
- */
+/** A signed bar of exactly `width` cells around a middle axis; a value that is not zero shows at least one cell. */
 export function bar(value: number, maxAbs: number, width: number) {
   const total = Math.max(3, Math.floor(width));
   const left = Math.floor((total - 1) / 2);

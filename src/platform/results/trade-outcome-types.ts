@@ -1,5 +1,3 @@
-// One trade's outcome as data (flows/trade-actions.ts `tradeView` builds it from the write flow's
-// outcome; ui/write-outcome.ts renders it).
 import type { PositionFacts } from '../api/wire/fields.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Position, SubmittedAction } from '../api/schemas.js';
 

@@ -1,8 +1,5 @@
-// How the outcome of one write (open, add, reduce, close) is shown: flows return outcomes, the
-// commands hand them here. A card on a terminal, `field<TAB>value` lines in plain mode, and under
-// --json exactly one document (the final hedge, the side after an add or reduce, or the submitted
-// record with --no-wait); everything goes through the output layer. Hints name commands through
-// `hedgeCommand`, given by the caller, so that they carry the flags that chose the environment.
+// How the outcome of one write is shown: a card on a terminal, `field<TAB>value` lines in plain mode, one document
+// under --json. Hints name commands through `hedgeCommand`, so that they carry the flags that chose the environment.
 import { type PositionFacts, historyRecordForPeople, positionInOneShape } from '../api/wire/fields.js';
 import type { HistoryRecord, Quote, SubmittedAction } from '../api/schemas.js';
 import type { LandedChange, TradeView } from './trade-outcome-types.js';
@@ -54,11 +51,7 @@ export const SUBMITTED_FIELDS = fieldTable(`
   order_tx_hash  Order tx        hash
   submitted_at   Submitted       time`);
 
-/**
- * Slippage of a fill against the quote, in basis points of the quoted price, on the account's side
- * (docs/output.md "Sign convention"): positive when the fill is better than quoted (a buy struck below the
- * quote, a sell above it), negative when worse. Rounded to a hundredth of a basis point.
- */
+/** In basis points of the quoted price, on the account's side: positive when the fill is better than quoted. */
 export function slippageBps(side: 'buy' | 'sell', filledPrice: number, quotedPrice: number) {
   return Math.round(priceFavourBps(side, filledPrice, quotedPrice) * 100) / 100;
 }
@@ -68,7 +61,6 @@ function slippageText(bps: number) {
   return `${formatBps(rounded)}, ${betterOrWorse(rounded, 'quoted', 'as quoted')}`;
 }
 
-/** The hedge, with the quote's execution price and the slippage beside the struck rate. */
 export function renderHedge(output: Output, hedge: Record<string, unknown>, options: { title: string; quote?: Quote }) {
   if (output.isJson) {
     output.json(hedge);
@@ -130,14 +122,10 @@ export interface ClosedSummary extends Record<string, unknown> {
   realized: HistoryRecord | null;
 }
 
-/**
- * The close: what it returned and, when the history record came in time, the realized figures.
- * JSON carries the same as one object; people get one card.
- */
+/** The close: what it returned and, when the history record came in time, the realized figures. */
 export function renderClosed(output: Output, summary: ClosedSummary) {
   if (output.isJson) {
-    // The history record it embeds is a server object like `hedge history`'s: in the one shape,
-    // under our names with nothing it sent lost; --raw prints it as sent.
+    // The embedded history record is a server object: in the one shape, as `hedge history` gives it; --raw as sent.
     output.json(
       output.inOneShape && summary.realized
         ? { ...summary, realized: historyRecordForPeople(summary.realized) }
@@ -151,8 +139,7 @@ export function renderClosed(output: Output, summary: ClosedSummary) {
     if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
   }
   if (!output.isHuman) return output.record(record, CLOSE_FIELDS);
-  // Carry and fees on the account's side, with words (docs/output.md "Sign convention"); the record
-  // signs them as paid-positive, and plain/JSON keep that.
+  // Carry and fees on the account's side, with words; plain and JSON keep the record's paid-positive sign.
   const worded: Record<string, string> = { carry_usdc: 'Carry', fees_usdc: 'Fees' };
   for (const key in worded) {
     const value = record[key];
@@ -163,9 +150,7 @@ export function renderClosed(output: Output, summary: ClosedSummary) {
       'Returned (est.) is the net margin the position showed just before the close; `hedge account` shows the balance.',
     !realized && 'The realized figures were not in the history yet; see `hedge history` in a moment.',
   ].flatMap((line) => (line ? [output.chalk.dim(line)] : []));
-  // A card fits 24 rows at 80 columns with its title on screen: the title says what it is (market
-  // and side), so rows that only repeat it go — the action, the market and side, a close reason
-  // that is the status again.
+  // A card fits 24 rows at 80 columns: rows that only repeat its title (market and side) go.
   const named = typeof record.market === 'string' && typeof record.side === 'string';
   const repeats = new Set([
     'action',
@@ -187,13 +172,9 @@ export function renderClosed(output: Output, summary: ClosedSummary) {
   );
 }
 
-/** What a position showed, read tolerantly from the positions list (api/wire/fields.ts). */
 export type PositionFigures = Partial<PositionFacts>;
 
-/**
- * Before an add is confirmed: what the added notional costs, from a quote for that size. The
- * addition keeps the hedge's maturity, so carry is per day and, when the maturity is known, to it.
- */
+/** An add keeps the hedge's maturity, so its quote's carry is per day and, when the maturity is known, to it. */
 export function renderAdditionQuote(
   output: Output,
   quote: Quote,
@@ -433,9 +414,7 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
     );
     if (output.isHuman) return;
   }
-  // Scripts get the side after the change, however the server books it (the hedge grown, or one
-  // more record on the side): its positions line in the one shape (--raw: as sent), with the
-  // server's answer and the hedge record it named beside it.
+  // Scripts get the side after the change, however the server books it, with the server's answer beside it.
   const after = change.position
     ? output.inOneShape
       ? positionInOneShape(change.position.raw, change.position)

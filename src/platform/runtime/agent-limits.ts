@@ -1,5 +1,4 @@
-// What an agent's call through `hedge mcp` brings to a command besides its arguments: where its target files come
-// from, the operator's limits on what it trades, and the plan its token confirmed.
+// What an agent's call brings besides its arguments: where target files come from, trade limits, its token's plan.
 import type { ApiRequest } from '../api/transport.js';
 
 export interface TargetFileSource {

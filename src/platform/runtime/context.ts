@@ -1,5 +1,4 @@
-// The services a command uses, each built once on first use and closed (last opened first) when the command ends,
-// and the ports its flows take.
+// The services a command uses, each built once on first use and closed (last opened first) when it ends.
 import type { HedgeClient } from '../api/client.js';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import {

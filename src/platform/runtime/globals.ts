@@ -13,16 +13,13 @@ export interface GlobalOptions {
   raw?: boolean;
   /** --fields, split on commas, in the order given. */
   fields?: string[];
-  /** --query: a JMESPath expression applied to the JSON data. */
   query?: string;
   /** false with --no-header: tsv and csv without their header row. */
   header: boolean;
   profile?: string;
   demo: boolean;
   yes: boolean;
-  /** false with --no-input */
   input: boolean;
-  /** false with --no-color */
   color: boolean;
   verbose: boolean;
   /** --timeout in seconds: bounds the whole command, waits included; 0 means no bound at all. */

@@ -16,10 +16,8 @@ export const DEMO_STATE_FILE = 'demo-state.json';
 /** Long enough to see `submitted` then `filled`, short enough not to bore anyone. */
 export const DEMO_FILL_DELAY_MS = 1500;
 
-/** The running demo simulator, as the runtime context uses it. */
 export interface DemoHandle {
   baseUrl: string;
-  /** The local socket the simulator listens on (the base URL's requests go over it). */
   localSocket?: string;
   apiKey: string;
   /** A line for the operator: the state file was of an earlier hedge, the demo started afresh. */
@@ -42,7 +40,6 @@ export function demoSocketPath(platform: NodeJS.Platform = process.platform) {
   return join(process.getBuiltinModule('node:os').tmpdir(), `${name}.sock`);
 }
 
-/** The credentials a `--demo` command runs with. */
 export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl' | 'localSocket'>): ResolvedCredentials {
   registerSecret(demo.apiKey);
   return {

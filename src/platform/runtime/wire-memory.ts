@@ -1,5 +1,4 @@
-// The one store of wire names hedge learned from a server (api/client.ts `learnWire`), so that the next run sends
-// the server's own name at once.
+// The one store of wire names learned from a server, so that the next run sends the server's own name at once.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LearnedWire } from '../api/client.js';

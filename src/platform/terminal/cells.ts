@@ -89,7 +89,6 @@ function signed(amount: number, decimals: number, c: ChalkInstance, kind: 'pnl' 
   return { text, styled };
 }
 
-/** One value for the screen: made harmless, formatted by kind, measured, coloured. */
 export function formatCell(
   field: FieldSpec,
   value: unknown,

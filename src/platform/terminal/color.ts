@@ -1,7 +1,6 @@
 // Colour is decided once, here, for the whole process.
 import { Chalk } from 'chalk';
 
-/** The environment variables colour depends on (NO_COLOR, FORCE_COLOR, TERM). */
 type ColourEnv = Readonly<Record<string, string | undefined>>;
 
 export function colorEnabled(input: { flag: boolean | undefined; env: ColourEnv; stdoutIsTTY: boolean }) {

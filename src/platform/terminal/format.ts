@@ -1,6 +1,5 @@
 // How numbers, rates and times read on a desk: money with separators and 2 decimals, rates with the precision their size needs, percentages signed, times in UTC with the local time beside.
 
-// Numbers come from the one formatter family (domain/number-format.ts); re-exported for the views.
 export {
   formatFixed,
   formatMoney,
@@ -39,7 +38,6 @@ export function formatBps(value: number) {
 
 const signOf = (value: number): string => (value > 0 ? '+' : value < 0 ? '-' : '');
 
-/** "2026-11-25 08:00:00 UTC" */
 export function formatUtc(iso: string) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;

@@ -26,7 +26,6 @@ import { displayWidth, wrapWords } from './width.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
 export type OutputMode = 'table' | 'plain' | 'json';
-/** The same names as --format. */
 export type DataFormat = OutputFormat;
 
 export interface OutputStreams {
@@ -169,7 +168,6 @@ export class Output {
     return this.raw ? asSent(data) : forScripts(data, known);
   }
 
-  /** Raw text to stdout (a completion script, a table already rendered). */
   /** Every string leaving here passes the untrusted-text filter: our colours pass, nothing else acts on a terminal. */
   write(text: string) {
     const safe = safeStyled(text);
@@ -371,7 +369,6 @@ export class Output {
     for (const line of options.footer ?? []) this.write(this.format === 'table' ? wrapWords(line, this.columns) : line);
   }
 
-  /** A record as TSV or CSV text: a header row of keys (unless --no-header) and one row. */
   recordText(record: Record<string, unknown>, known: FieldSpec[]) {
     const fields = this.pick(
       withExtraFields(known, [record], { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
@@ -380,12 +377,10 @@ export class Output {
     return this.rowsText(fields, [record]);
   }
 
-  /** A card (ui/card.ts) from label/value pairs already formatted for people, fitted to the width. */
   card(rows: Array<[string, string]>, title?: string) {
     return drawCard(rows, { columns: this.columns, chalk: this.chalk, title });
   }
 
-  /** A value as a card shows it (colour, separators, relative times). */
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown) {
     const spec = field as FieldSpec;
     return formatCell(
@@ -396,8 +391,6 @@ export class Output {
       this.cellContext('card'),
     ).styled;
   }
-
-  // --- The table's columns ---
 
   private cellContext(where: 'table' | 'card') {
     return { chalk: this.chalk, nowMs: this.now(), where };
@@ -465,8 +458,6 @@ export class Output {
     });
     return { columns, totalsCells };
   }
-
-  // --- TSV and CSV ---
 
   private rowsText(fields: FieldSpec[], rows: Record<string, unknown>[]) {
     const table: string[][] = [];

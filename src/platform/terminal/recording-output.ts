@@ -42,7 +42,6 @@ export class RecordingOutput extends Output {
     return output.isJson || this.calls.every((call) => call.kind !== 'text');
   }
 
-  /** Plays every call onto `output`, in order (notes included). */
   async playOnto(output: Output) {
     for (const call of this.calls) await call.play(output);
   }

@@ -1,4 +1,3 @@
-// Progress while an action is pending.
 import type { Output } from './output.js';
 import { safeStyled } from '../../core/security/safe-text.js';
 import { terminalColumns } from './terminal.js';

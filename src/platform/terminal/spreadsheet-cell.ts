@@ -1,7 +1,5 @@
-// The one decision on cells a spreadsheet may open: CSV and TSV alike (TSV is the default in a pipe, and spreadsheets
-// open .tsv files as readily as .csv), a cell it would run as a formula (`=HYPERLINK(…)`, `@SUM(…)`, `+…`, `-…`, or one
-// starting with a tab or carriage return) gets a leading `'`, so text from the server or a user's deal reference cannot
-// act when a desk opens the file.
+// A cell a spreadsheet would run as a formula (`=…`, `@…`, `+…`, `-…`, a leading tab or CR) gets a leading `'`, in
+// CSV and TSV alike (spreadsheets open .tsv too), so server text or a deal reference cannot act when a desk opens it.
 import { isNumericText } from '../../core/number-format.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -48,7 +48,6 @@ export interface DrawnTable {
 /** The deal reference's column (ui/resource-fields.ts): never cut where the terminal has room for it whole. */
 const REFERENCE_KEY = 'client_reference';
 
-/** Columns between two columns. */
 export const COLUMN_GAP = 2;
 /** cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to it this many at a time (each a table of its own, the same lines), so a long list costs in proportion to its rows. */
 const ROWS_PER_DRAWING = 50;
@@ -56,8 +55,6 @@ const ROWS_PER_DRAWING = 50;
 const ID_SHORT_WIDTH = 12;
 /** A header goes on at most this many lines (the label over its unit: `Notional` over `USD`). */
 const HEADER_LINES = 2;
-
-// ---- layout --------------------------------------------------------------------------------
 
 export interface ColumnNeed {
   key: string;
@@ -230,23 +227,18 @@ export function leftOutNote(columns: number, hidden: readonly string[], shortene
   return parts.join('; ');
 }
 
-// ---- drawing --------------------------------------------------------------------------------
-
 /** A laid cell's first line (a totals cell is one line). */
 function oneLine(cell: LaidCell) {
   return typeof cell === 'string' ? cell : (cell.lines[0] ?? '');
 }
 
-/** A cell's text padded to its column's width, on the side its alignment says. */
 function padCell(text: string, width: number, align: 'left' | 'right') {
   const room = ' '.repeat(Math.max(0, width - displayWidth(text)));
   return align === 'right' ? room + text : text + room;
 }
 
-/** A cell as drawn: one line, or several (a header on two lines, wrapped text). */
 type LaidCell = string | { lines: string[] };
 
-/** A kept column, the width it was given, and its whole width. */
 interface KeptColumn {
   column: TableColumn;
   width: number;
@@ -324,7 +316,6 @@ function draw(Table: CliTable3, input: TableInput): DrawnTable {
 
 type ColumnMeasure = Omit<ColumnNeed, 'key' | 'wholeWhenRoom' | 'money'> & { growsPartly: boolean };
 
-/** What each column needs, for fitColumns. */
 function columnNeeds(input: TableInput): ColumnNeed[] {
   return input.columns.map((column, index) => {
     let measured: ColumnMeasure | undefined;
@@ -395,7 +386,6 @@ function fittedCell(cell: TableCell | undefined, column: TableColumn, width: num
   return column.shrink === 'middle' ? shortenMiddle(cell.styled, width) : truncateEnd(cell.styled, width);
 }
 
-/** The header row. */
 function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidCell[] {
   const headerLines = kept.map(({ column, width }) =>
     displayWidth(column.header) <= width
@@ -413,7 +403,6 @@ function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidC
   });
 }
 
-/** The totals as one line under the rule. */
 function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>, kept: readonly KeptColumn[]) {
   const c = input.chalk;
   const cells = kept.map(({ column, width }) => {
@@ -435,7 +424,6 @@ function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>
 
 type CliTable3 = typeof import('cli-table3');
 
-// No borders: only the two spaces between columns.
 const NO_BORDERS = {
   ...Object.fromEntries(
     'top top-mid top-left top-right bottom bottom-mid bottom-left bottom-right left left-mid mid mid-mid right right-mid'

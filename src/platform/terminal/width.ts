@@ -15,10 +15,8 @@ const sliceAnsi = (text: string, start: number, end?: number) => loaded().sliceA
 
 const ELLIPSIS = '…';
 
-/** Columns the text takes on screen. */
 export const displayWidth = (text: string) => loaded().stringWidth(text);
 
-/** The text cut to at most `width` columns, ending in `…` when cut. */
 export function truncateEnd(text: string, width: number) {
   if (displayWidth(text) <= width) return text;
   return width < 1 ? '' : cutAfter(text, width - 1);
@@ -44,7 +42,6 @@ function cutAfter(text: string, columns: number) {
   return upToNext.slice(0, upToNext.length - closing.length - next.length) + ELLIPSIS + closing;
 }
 
-/** The text wrapped to `width` columns at spaces. */
 export function wrapWords(text: string, width: number, options: { hangingIndent?: number } = {}) {
   const hanging = Math.max(0, options.hangingIndent ?? 0);
   const rest = Math.max(1, width - hanging);

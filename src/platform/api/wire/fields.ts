@@ -5,7 +5,6 @@ import { readNumber } from '../../../core/number-format.js';
 import { SIDES, type Side } from '../../../core/vocabulary.js';
 import type { HistoryFacts } from '../../../core/wire.js';
 
-/** A closed hedge as the rules reason about it; defined in domain/, read here. */
 export type { HistoryFacts };
 
 /** `closed_at`, `closedAt` and `Closed-At` are one name. */
@@ -41,7 +40,6 @@ export function pickField<T>(
   return undefined;
 }
 
-/** pickField's value alone. */
 export function firstField<T>(
   from: Record<string, unknown> | Fields,
   names: readonly string[],
@@ -72,7 +70,6 @@ const TIME_FIELDS = 'timestamp ts time as_of asOf updated_at at'.split(' ');
 /** The server's own object behind each price read (pricesInOneShape starts from it). */
 const PRICE_SENT = new WeakMap<PriceQuote, Record<string, unknown>>();
 
-/** Where a list of prices may be wrapped in an object. */
 const PRICE_LIST_KEYS = 'prices rates quotes data items results'.split(' ');
 
 function priceOf(value: unknown): number | undefined {
@@ -226,7 +223,6 @@ function fieldTable<T extends Record<string, readonly [string, Reader<unknown>]>
   ) as never;
 }
 
-/** The names of each fact of a table. */
 function namesOf<T extends FieldTable>(table: T): { [F in keyof T]: T[F][0] } {
   return Object.fromEntries(Object.entries(table).map(([fact, [names]]) => [fact, names])) as never;
 }
@@ -408,7 +404,6 @@ export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
   return facts as HistoryFacts;
 }
 
-/** The hedge a closed-hedge record is of, under any of its names. */
 export function historyHedgeId(raw: Record<string, unknown>) {
   return firstField(raw, ...HISTORY_FIELDS.hedgeId);
 }

@@ -1,10 +1,8 @@
-// The one pager.
 import LinkHeader from 'http-link-header';
 import { UsageError } from '../../../core/errors.js';
 import { atBaseOrigin, resolveApiPath } from '../../../core/security/base-url.js';
 import { readString, readText } from './fields.js';
 
-/** Parses one header value; undefined when it is not a Link header at all. */
 function parsed(value: string) {
   try {
     return LinkHeader.parse(value);
@@ -61,14 +59,12 @@ export interface NextPage {
 export interface PageReading {
   /** The rows of this page; undefined when the answer holds no list hedge can find. */
   rows?: unknown[];
-  /** Where the rows were: "data", "data.items". */
   rowsAt: string;
   /** true: the server says more exist; false: it says this is the last; undefined: it says nothing. */
   more?: boolean;
   next?: NextPage;
   /** A page-size name and value the answer states (`meta.page_size: 20`): the parameter the server reads, likely. */
   statedPageSize?: { name: string; value: number };
-  /** A total the answer states (rows across every page). */
   total?: number;
   /** A next link the answer gives as a URL or path: `--paginate` follows it whole, the client only its query. */
   nextLink?: string;
@@ -240,7 +236,6 @@ function markersIn(sources: Array<{ at: string; value: Json }>) {
   ].filter((key) => !known.has(key));
 }
 
-/** What the pager needs of one answer (the transport's ApiResponse has it). */
 export interface PageAnswer {
   data: unknown;
   meta: Record<string, unknown>;
@@ -347,7 +342,6 @@ function readPathPage(
   return { reading, next: `${question < 0 ? path : path.slice(0, question)}${search === '' ? '' : `?${search}`}` };
 }
 
-/** The path of the page after the one asked at `path`, or undefined after the last. */
 export function nextPagePath(
   baseUrl: string,
   path: string,

@@ -15,7 +15,6 @@ export interface WireSettings {
   cursorParam: string;
 }
 
-/** The page-size setting's value for a server that takes no page-size parameter at all. */
 export const NO_PAGE_SIZE = 'none';
 
 export const DEFAULT_WIRE_SETTINGS: WireSettings = {
@@ -25,7 +24,6 @@ export const DEFAULT_WIRE_SETTINGS: WireSettings = {
   cursorParam: '',
 };
 
-/** Each setting's environment variable and its key in a profile's `wire` object. */
 export const WIRE_SETTING_SOURCES: Record<keyof WireSettings, { env: string; profileKey: string }> = {
   pageSizeParam: { env: 'HEDGE_WIRE_PAGE_SIZE_PARAM', profileKey: 'page_size_param' },
   changeNotionalField: { env: 'HEDGE_WIRE_NOTIONAL_FIELD', profileKey: 'notional_field' },

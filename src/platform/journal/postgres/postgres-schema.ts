@@ -1,4 +1,3 @@
-// The team store's schema, managed by hedge.
 import type { ClientBase } from 'pg';
 
 /** Everything hedge keeps lives in this schema of the database the URL names. */

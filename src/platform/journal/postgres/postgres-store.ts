@@ -104,12 +104,10 @@ export class PostgresJournal extends ClientJournal implements TeamJournal {
     this.file = options.shown;
   }
 
-  /** Brings the schema up to date (also done on first use); the versions applied. */
   migrateSchema(): Promise<number[]> {
     return this.rows.migrateSchema();
   }
 
-  /** Adds or merges one entry of a local journal (idempotent: importing it again changes nothing). */
   importEntry(local: JournalEntry): Promise<{ outcome: ImportOutcome; id: string }> {
     return this.rows.importEntry(local);
   }
