@@ -1,9 +1,9 @@
 // What a desk sees on a terminal at 80, 100, 120 and 160 columns (drawn in-process as on one; once
 // on a real pseudo-terminal, the same to the byte), for the lists that carry the deal reference:
 // positions, hedges, history, maturities, the report (by day and deal by deal) and the journal.
-// On every screen: no line wider than the terminal, no word
-// split at a line end, and the Ref column present at every width where a narrower terminal showed
-// it. The screens (frozen simulator, pinned clock) are reviewed snapshots.
+// On every screen: no line wider than the terminal, no word split at a line end, and the Ref column
+// present at every width where a narrower terminal showed it. The screens (frozen simulator, pinned
+// clock) are reviewed snapshots.
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
