@@ -3,9 +3,9 @@
 // escape sequences, the same in every error message) plus a market name and client references
 // carrying them, hedge runs on a terminal (in-process as on one, and on a real pseudo-terminal) and
 // in a pipe (plain and --json): no window-title or clipboard OSC, no clear-screen, no BEL, no bidi
-// override, no zero-width space reaches the output raw. With NO_COLOR the CLI writes no escape of its own, so none may appear.
-// --json stays valid JSON that parses back to the exact hostile strings. A --ref carrying any of
-// them is refused before anything is sent.
+// override, no zero-width space reaches the output raw. With NO_COLOR the CLI writes no escape of
+// its own, so none may appear. --json stays valid JSON that parses back to the exact hostile
+// strings. A --ref carrying any of them is refused before anything is sent.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/index.js';
