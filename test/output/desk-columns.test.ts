@@ -196,10 +196,21 @@ function fits(lines: string[], cols: number, name: string): void {
   for (const line of lines) expect(stringWidth(line), `${name} at ${cols}: ${line}`).toBeLessThanOrEqual(cols);
 }
 
-/** A list drawn at each width, and wide. */
-async function screens(args: string[]): Promise<{ wide: string[]; at: Map<number, string[]> }> {
-  const [wide, ...narrow] = await Promise.all([screenOf(args, WIDE), ...WIDTHS.map((cols) => screenOf(args, cols))]);
-  return { wide: wide!, at: new Map(WIDTHS.map((cols, index) => [cols, narrow[index]!])) };
+type Screens = { wide: string[]; at: Map<number, string[]> };
+const drawnScreens = new Map<string, Promise<Screens>>();
+
+/** A list drawn at each width, and wide: once per command, the book is made before the tests. */
+function screens(args: string[]): Promise<Screens> {
+  const key = args.join(' ');
+  if (!drawnScreens.has(key))
+    drawnScreens.set(
+      key,
+      Promise.all([screenOf(args, WIDE), ...WIDTHS.map((cols) => screenOf(args, cols))]).then(([wide, ...narrow]) => ({
+        wide: wide!,
+        at: new Map(WIDTHS.map((cols, index) => [cols, narrow[index]!])),
+      })),
+    );
+  return drawnScreens.get(key)!;
 }
 
 // ---- the lists ------------------------------------------------------------------------------------
