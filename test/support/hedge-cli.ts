@@ -38,7 +38,7 @@ export interface RunOptions {
   spawn?: boolean;
   /**
    * On a terminal of this size, in-process (HEDGE_FORCE_TTY=1, COLUMNS): stdout and stderr come as
-   * one text in `stdout`, in the order a terminal shows them (test/support/servers/screen.ts).
+   * one text in `stdout`, in the order a terminal shows them (drawScreen, servers/pseudo-terminal.ts).
    */
   screen?: ScreenSize;
 }
