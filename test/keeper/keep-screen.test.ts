@@ -1,11 +1,11 @@
 // The keeper's live status on a real 80-column pseudo-terminal, read back through a terminal
 // emulator: redrawn in place (one header, however many cycles and steps ran), none of the steps'
-// own progress lines leaking onto it, times in one clock labelled as such, and a dry run that says
-// it is one.
+// own progress lines leaking onto it, times in one clock labelled as such; and a dry run (drawn
+// in-process as on a terminal: it ends without a redraw) that says it is one.
 import { expect } from 'vitest';
 import { describeKeepers, HOUR, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
+import { drawScreen, spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
 import { MARKET, type Simulator } from '../support/simulator.js';
 
 /** The header's `last cycle MM-DD HH:MM:SS UTC`, as an instant. */
@@ -68,9 +68,16 @@ describeKeepers('hedge keep on a terminal', () => {
   keeperTest('a dry run on a terminal says it is one, and what it would do', async ({ rig }) => {
     const simulator = await rig.start();
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
-    const terminal = onTerminal(rig, simulator, [file, '--dry-run']);
-    expect(await terminal.exitCode).toBe(0);
-    const text = (await terminal.drawn()).map((line) => line.text).join('\n');
+    // Drawn in-process as on an 80×30 terminal: a dry run ends, and redraws nothing.
+    const { code, drawn } = await drawScreen({
+      configDir: simulator.configDir,
+      args: ['keep', file, '--dry-run'],
+      env: simulator.env,
+      cols: 80,
+      rows: 30,
+    });
+    expect(code).toBe(0);
+    const text = drawn.map((line) => line.text).join('\n');
     expect(text).toMatch(/DRY RUN/);
     expect(text).toMatch(/would reopen USDTNGN sell 2,000 USD/);
     expect(simulator.writes()).toHaveLength(0);

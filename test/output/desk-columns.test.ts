@@ -30,7 +30,7 @@ import {
   type Resource,
 } from '../../src/platform/fields/resource-fields.js';
 import { ROOT } from '../support/hedge-cli.js';
-import { spawnInTerminal } from '../support/servers/pseudo-terminal.js';
+import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { leftOut, printedTable, type PrintedTable } from '../support/table-text.js';
 
@@ -43,17 +43,27 @@ const EXPOSURES_FILE = `${ROOT}/docs/examples/exposures.csv`;
 let simulator: Simulator;
 let resizedId: string;
 
-/** The command on a terminal `cols` wide: every line it drew (stdout and stderr, in order, as the terminal shows them). */
-async function screenOf(args: string[], cols: number): Promise<string[]> {
-  const terminal = spawnInTerminal({ configDir: simulator.configDir, args, env: simulator.env, cols, rows: 300 });
-  try {
-    const code = await terminal.exitCode;
-    const lines = (await terminal.drawn()).map((line) => line.text);
-    expect(code, lines.join('\n')).toBe(0);
-    return lines;
-  } finally {
-    terminal.kill();
-  }
+/**
+ * The command on a terminal `cols` wide: every line it drew (stdout and stderr, in order, as the
+ * terminal shows them). Drawn in-process as on a terminal; `real`: on a pseudo-terminal.
+ */
+async function screenOf(args: string[], cols: number, real = false): Promise<string[]> {
+  const { code, drawn } = await drawScreen({
+    configDir: simulator.configDir,
+    args,
+    env: simulator.env,
+    cols,
+    rows: 300,
+    real,
+  });
+  const lines = drawn.map((line) => line.text);
+  expect(code, lines.join('\n')).toBe(0);
+  // No line was wider than the terminal: none had to be wrapped onto the next.
+  expect(
+    drawn.filter((line) => line.wrapped).map((line) => line.text),
+    `${args.join(' ')} at ${cols}:\n${lines.join('\n')}`,
+  ).toEqual([]);
+  return lines;
 }
 
 async function run(args: string[]): Promise<string> {
@@ -186,10 +196,21 @@ function fits(lines: string[], cols: number, name: string): void {
   for (const line of lines) expect(stringWidth(line), `${name} at ${cols}: ${line}`).toBeLessThanOrEqual(cols);
 }
 
-/** A list drawn at each width, and wide. */
-async function screens(args: string[]): Promise<{ wide: string[]; at: Map<number, string[]> }> {
-  const [wide, ...narrow] = await Promise.all([screenOf(args, WIDE), ...WIDTHS.map((cols) => screenOf(args, cols))]);
-  return { wide: wide!, at: new Map(WIDTHS.map((cols, index) => [cols, narrow[index]!])) };
+type Screens = { wide: string[]; at: Map<number, string[]> };
+const drawnScreens = new Map<string, Promise<Screens>>();
+
+/** A list drawn at each width, and wide: once per command, the book is made before the tests. */
+function screens(args: string[]): Promise<Screens> {
+  const key = args.join(' ');
+  if (!drawnScreens.has(key))
+    drawnScreens.set(
+      key,
+      Promise.all([screenOf(args, WIDE), ...WIDTHS.map((cols) => screenOf(args, cols))]).then(([wide, ...narrow]) => ({
+        wide: wide!,
+        at: new Map(WIDTHS.map((cols, index) => [cols, narrow[index]!])),
+      })),
+    );
+  return drawnScreens.get(key)!;
 }
 
 // ---- the lists ------------------------------------------------------------------------------------
@@ -422,5 +443,21 @@ describe('--watch views, one frame at 60, 80 and 120 columns', () => {
       fits(lines, cols, 'hedges ID --watch');
       expect(labels(lines), `${cols}`).toEqual(all);
     }
+  });
+});
+
+// ---- the stand-in checked against a real terminal --------------------------------------------------
+
+describe('on a real terminal (a pseudo-terminal: its width read from the terminal itself)', () => {
+  it.each([
+    { args: ['hedges'], cols: 60 },
+    { args: ['positions', '--watch', '1', '--count', '1'], cols: 120 },
+  ])('$args at $cols columns: the tables and notes the in-process screens are read from', async ({ args, cols }) => {
+    const [real, drawn] = await Promise.all([screenOf(args, cols, true), screenOf(args, cols)]);
+    const shape = (lines: string[]) =>
+      tablesOf(lines).map(({ headers, hidden, shortened }) => ({ headers, hidden, shortened }));
+    expect(shape(real), real.join('\n')).toEqual(shape(drawn));
+    expect(shape(real).length).toBeGreaterThan(0);
+    fits(real, cols, args.join(' '));
   });
 });

@@ -1,16 +1,16 @@
 // A server (or anyone who can set a reference on the account) must not drive the desk's terminal.
 // Against a `hostileText` simulator (an extra field on every market whose name and value carry
 // escape sequences, the same in every error message) plus a market name and client references
-// carrying them, the real binary runs on a real pseudo-terminal and in a pipe (plain and --json):
-// no window-title or clipboard OSC, no clear-screen, no BEL, no bidi override, no zero-width space
-// reaches the output raw. With NO_COLOR the CLI writes no escape of its own, so none may appear.
-// --json stays valid JSON that parses back to the exact hostile strings. A --ref carrying any of
-// them is refused before anything is sent.
+// carrying them, hedge runs on a terminal (in-process as on one, and on a real pseudo-terminal) and
+// in a pipe (plain and --json): no window-title or clipboard OSC, no clear-screen, no BEL, no bidi
+// override, no zero-width space reaches the output raw. With NO_COLOR the CLI writes no escape of
+// its own, so none may appear. --json stays valid JSON that parses back to the exact hostile
+// strings. A --ref carrying any of them is refused before anything is sent.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/index.js';
 import { runHedge } from '../support/hedge-cli.js';
-import { spawnInTerminal } from '../support/servers/pseudo-terminal.js';
+import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 
 /** A listed market whose name carries a window-title escape, a clear-screen, a bidi override and a zero-width space (at most 32 characters). */
@@ -85,21 +85,19 @@ const READS: Array<{ args: () => string[]; code: number }> = [
   { args: () => ['hedges', 'hdg_nosuchhedge0000000000000'], code: 3 },
 ];
 
-async function onTerminal(args: string[]): Promise<{ code: number; raw: string; screen: string }> {
-  const terminal = spawnInTerminal({ configDir: simulator.configDir, args, env: simulator.env, cols: 200 });
-  try {
-    const code = await terminal.exitCode;
-    return { code, raw: terminal.raw(), screen: terminal.screen() };
-  } finally {
-    terminal.kill();
-  }
+/**
+ * Drawn in-process as on a terminal (what hedge writes to one); `real`: on a pseudo-terminal. The
+ * last read (a hostile error message) and the first refusal go to a real one, the rest in-process.
+ */
+function onTerminal(args: string[], real = false): Promise<Screen> {
+  return drawScreen({ configDir: simulator.configDir, args, env: simulator.env, cols: 200, real });
 }
 
 describe('hostile text on a terminal', () => {
   it.each(READS.map((read, index) => [index, read] as const))(
-    'read %i: nothing raw reaches the pseudo-terminal; the text shows escaped',
-    async (_index, read) => {
-      const { code, raw, screen } = await onTerminal(read.args());
+    'read %i: nothing raw reaches the terminal; the text shows escaped',
+    async (index, read) => {
+      const { code, raw, screen } = await onTerminal(read.args(), index === READS.length - 1);
       expect(code, screen).toBe(read.code);
       expect(unsafeIn(raw)).toBeUndefined();
       // The hostile text was shown, made visible, not silently dropped.
@@ -111,19 +109,13 @@ describe('hostile text on a terminal', () => {
     ['a window-title escape', `deal\u001b]0;pwned\u0007`],
     ['a bidi override', 'deal\u202e24-LAED'],
     ['a zero-width space', 'deal\u200b42'],
-  ])('open --ref with %s is refused (exit 2), shown escaped, nothing sent', async (_name, reference) => {
+  ])('open --ref with %s is refused (exit 2), shown escaped, nothing sent', async (name, reference) => {
     const writes = simulator.writes().length;
-    const { code, raw, screen } = await onTerminal([
-      'open',
-      MARKET,
-      'buy',
-      '1000',
-      '--tenor',
-      '1',
-      '--ref',
-      reference,
-      '--yes',
-    ]);
+    const real = name === 'a window-title escape';
+    const { code, raw, screen } = await onTerminal(
+      ['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', reference, '--yes'],
+      real,
+    );
     expect(code, screen).toBe(2);
     expect(screen).toMatch(/^hedge: --ref/m);
     expect(unsafeIn(raw)).toBeUndefined();

@@ -1,14 +1,15 @@
-// What a person sees on a real terminal (a pseudo-terminal) at 80 and 120 columns: no line of any
-// read command is wider than the terminal (measured as the terminal measures, string-width of the
-// visible text); hashes are shortened on screen and whole in --format csv. The screens of the
-// commands whose data is fixed (frozen simulator, pinned clock) are reviewed snapshots.
+// What a person sees on a terminal (drawn in-process as on one; the card also on a real
+// pseudo-terminal, the same to the byte) at 80 and 120 columns: no line of any read command is
+// wider than the terminal (measured as the terminal measures, string-width of the visible text);
+// hashes are shortened on screen and whole in --format csv. The screens of the commands whose data
+// is fixed (frozen simulator, pinned clock) are reviewed snapshots.
 import { parse } from 'csv-parse/sync';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStore } from '../support/config-store.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { FROZEN_KEY, LIVE_KEY } from '../support/keys.js';
-import { spawnInTerminal } from '../support/servers/pseudo-terminal.js';
+import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 
 let simulator: Simulator;
@@ -20,19 +21,12 @@ function env(): Record<string, string> {
   return { ...simulator.env, ...pinnedClockEnv(simulator) };
 }
 
-/** The command on a terminal `cols` wide: what it showed (stdout and stderr, as the terminal has them) and its exit code. */
-async function onTerminal(
-  args: string[],
-  cols: number,
-  configDir = config.path,
-): Promise<{ screen: string; code: number }> {
-  const terminal = spawnInTerminal({ configDir, args, env: env(), cols, rows: 60 });
-  try {
-    const code = await terminal.exitCode;
-    return { screen: terminal.screen(), code };
-  } finally {
-    terminal.kill();
-  }
+/**
+ * The command on a terminal `cols` wide: what it showed (stdout and stderr, as the terminal has them)
+ * and its exit code. Drawn in-process as on a terminal; `real`: on a pseudo-terminal.
+ */
+function onTerminal(args: string[], cols: number, configDir = config.path, real = false): Promise<Screen> {
+  return drawScreen({ configDir, args, env: env(), cols, rows: 60, real });
 }
 
 function widest(screen: string): number {
@@ -134,4 +128,13 @@ describe.each([80, 120])('at %i columns', (cols) => {
     expect(profileList.screen).toMatch(/prod\s+LIVE/);
     expect(widest(profileList.screen), profileList.screen).toBeLessThanOrEqual(cols);
   });
+});
+
+it('on a real terminal (its width read from the terminal itself) the card is the screen drawn in-process', async () => {
+  const [real, drawn] = await Promise.all([
+    onTerminal(['hedges', buyId], 80, config.path, true),
+    onTerminal(['hedges', buyId], 80),
+  ]);
+  expect(real.code, real.screen).toBe(0);
+  expect(real.screen).toBe(drawn.screen);
 });

@@ -1,13 +1,14 @@
-// What a desk sees on a real terminal (a pseudo-terminal) at 80, 100, 120 and 160 columns, for the
-// lists that carry the deal reference: positions, hedges, history, maturities, the report (by day
-// and deal by deal) and the journal. On every screen: no line wider than the terminal, no word
-// split at a line end, and the Ref column present at every width where a narrower terminal showed
-// it. The screens (frozen simulator, pinned clock) are reviewed snapshots.
+// What a desk sees on a terminal at 80, 100, 120 and 160 columns (drawn in-process as on one; once
+// on a real pseudo-terminal, the same to the byte), for the lists that carry the deal reference:
+// positions, hedges, history, maturities, the report (by day and deal by deal) and the journal.
+// On every screen: no line wider than the terminal, no word split at a line end, and the Ref column
+// present at every width where a narrower terminal showed it. The screens (frozen simulator, pinned
+// clock) are reviewed snapshots.
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
-import { spawnInTerminal } from '../support/servers/pseudo-terminal.js';
+import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 import { tableHeaders } from '../support/table-text.js';
 
@@ -35,14 +36,9 @@ const SCREENS: string[][] = [
 /** A journal id's four random characters (`a_` + time + 4), masked so that the screen is the same on every run. */
 const maskJournalIds = (screen: string): string => screen.replace(/\b(a_[0-9a-z]{8})[0-9a-z]{4}\b/g, '$1····');
 
-async function onTerminal(args: string[], cols: number): Promise<{ screen: string; code: number }> {
-  const terminal = spawnInTerminal({ configDir: config.path, args, env: env(), cols, rows: 60 });
-  try {
-    const code = await terminal.exitCode;
-    return { screen: terminal.screen(), code };
-  } finally {
-    terminal.kill();
-  }
+/** Drawn in-process as on a terminal; `real`: on a pseudo-terminal. */
+function onTerminal(args: string[], cols: number, real = false): Promise<Screen> {
+  return drawScreen({ configDir: config.path, args, env: env(), cols, rows: 60, real });
 }
 
 /** Every word the command can show: its screen with room for everything, and its TSV header (the keys a note names). */
@@ -137,7 +133,10 @@ describe('the deal reference', () => {
       const { screen } = await onTerminal(args, 80);
       expect(hasRef(screen), `${args.join(' ')}:\n${screen}`).toBe(true);
     }
-    const { screen } = await onTerminal(['positions'], 80);
+    // On a real terminal, its width read from the terminal itself: the screen drawn in-process above
+    // (and reviewed as a snapshot), to the byte.
+    const [{ screen }, drawn] = await Promise.all([onTerminal(['positions'], 80, true), onTerminal(['positions'], 80)]);
+    expect(screen).toBe(drawn.screen);
     // The desk's seven (units under labels where the width asks), and the first amount of
     // the rest where the references leave room for it.
     expect(tableHeaders(screen)).toEqual([

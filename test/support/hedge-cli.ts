@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { runMainInProcess } from './hedge-in-process.js';
+import { runMainInProcess, type ScreenSize } from './hedge-in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const HEDGE_BIN = join(ROOT, 'bin', 'hedge.js');
@@ -36,6 +36,11 @@ export interface RunOptions {
   user?: { uid: number; gid: number };
   /** A process of its own for this run: what is tested is between processes (a lock held by its pid, its store session). */
   spawn?: boolean;
+  /**
+   * On a terminal of this size, in-process (HEDGE_FORCE_TTY=1, COLUMNS): stdout and stderr come as
+   * one text in `stdout`, in the order a terminal shows them (drawScreen, servers/pseudo-terminal.ts).
+   */
+  screen?: ScreenSize;
 }
 
 /**
@@ -123,8 +128,11 @@ export function runHedge(args: string[], options: RunOptions = {}): Promise<RunR
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  if (options.screen) Object.assign(env, { HEDGE_FORCE_TTY: '1', COLUMNS: String(options.screen.columns) });
   const started = Date.now();
   if (runsInProcess(env, options)) return runInProcess(args, env, options, started, () => ownDir?.remove());
+  // A spawned run's two pipes lose the order between them: a terminal for that is a pseudo-terminal.
+  if (options.screen) return Promise.reject(new Error(`hedge ${args.join(' ')}: a screen run must run in-process`));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
       env,
@@ -181,6 +189,7 @@ function runInProcess(
     mainEnv,
     options.input ?? '',
     now === undefined ? undefined : () => now,
+    options.screen,
   ).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
   return Promise.race([run, timedOut]).finally(() => {
     clearTimeout(timer);

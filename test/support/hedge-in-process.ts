@@ -39,13 +39,25 @@ function collector(): { stream: PassThrough; text: () => string } {
   return { stream, text: () => text };
 }
 
-/** `now`: the time hedge reads instead of Date.now (a spawned run pins it with a preload). */
+/** A terminal's size: stdout and stderr are then one stream, as on a terminal, that reports it. */
+export interface ScreenSize {
+  columns: number;
+  rows: number;
+}
+
+/**
+ * `now`: the time hedge reads instead of Date.now (a spawned run pins it with a preload). `screen`:
+ * stdout and stderr are one stream, so that what both write reads in the order a terminal shows it
+ * (in `stdout`); it has the terminal's `columns` and `rows`, which a library drawing on a terminal
+ * (log-update under --watch) reads from the stream itself.
+ */
 export async function runMainInProcess(
   root: string,
   args: string[],
   env: Record<string, string>,
   input: string,
   now?: () => number,
+  screen?: ScreenSize,
 ): Promise<InProcessRun> {
   front ??= Promise.resolve().then(() => nodeRequire(join(root, 'dist', 'cli.js')) as Front);
   const { main } = await front;
@@ -53,7 +65,8 @@ export async function runMainInProcess(
   // (src/cli/main.ts), its width then from COLUMNS.
   const terminal = env.HEDGE_FORCE_TTY === '1';
   const stdout = collector();
-  const stderr = collector();
+  const stderr = screen ? stdout : collector();
+  if (screen) Object.assign(stdout.stream, screen);
   const stdin = new PassThrough();
   stdin.end(input);
   const io = {
@@ -67,5 +80,5 @@ export async function runMainInProcess(
   const code = await main(args, { io, env, ...(now ? { now } : {}) });
   // The last chunks written reach the collectors on the next turn.
   await new Promise((settled) => setImmediate(settled));
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  return { code, stdout: stdout.text(), stderr: screen ? '' : stderr.text() };
 }

@@ -1,10 +1,11 @@
 // The real binary on a real pseudo-terminal (@lydell/node-pty): what a person at a terminal sees,
 // and keys typed into it. Used by the wizard and the interactive login tests. What reaches the
 // terminal is also fed to a terminal emulator of the same size (@xterm/headless), so that a test
-// can read the screen as drawn: each line, and whether the terminal had to wrap it.
+// can read the screen as drawn: each line, and whether the terminal had to wrap it. A command that
+// reads no keys is drawn in-process instead (drawScreen), through the same emulator.
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
-import { baseEnv, HEDGE_BIN, ROOT } from '../hedge-cli.js';
+import { baseEnv, HEDGE_BIN, ROOT, runHedge } from '../hedge-cli.js';
 
 export const KEYS = { ENTER: '\r', DOWN: '\x1b[B', CTRL_C: '\x03', BACKSPACE: '\x7f' } as const;
 
@@ -49,6 +50,23 @@ export interface Terminal {
   kill(): void;
 }
 
+/** Every line the emulator drew, scrolled-off ones included (trailing spaces and empty last lines dropped). */
+function drawnBy(emulator: xterm.Terminal): Promise<DrawnLine[]> {
+  return new Promise<DrawnLine[]>((resolve) => {
+    // The emulator parses asynchronously: an empty write's callback comes after everything before it.
+    emulator.write('', () => {
+      const buffer = emulator.buffer.active;
+      const lines: DrawnLine[] = [];
+      for (let index = 0; index < buffer.length; index++) {
+        const line = buffer.getLine(index)!;
+        lines.push({ text: line.translateToString(true), wrapped: line.isWrapped });
+      }
+      while (lines.length > 0 && lines[lines.length - 1]!.text === '') lines.pop();
+      resolve(lines);
+    });
+  });
+}
+
 export function spawnInTerminal(options: {
   configDir: string;
   args: string[];
@@ -85,20 +103,7 @@ export function spawnInTerminal(options: {
   );
   return {
     screen: () => stripAnsi(raw),
-    drawn: () =>
-      new Promise<DrawnLine[]>((resolve) => {
-        // The emulator parses asynchronously: an empty write's callback comes after everything before it.
-        emulator.write('', () => {
-          const buffer = emulator.buffer.active;
-          const lines: DrawnLine[] = [];
-          for (let index = 0; index < buffer.length; index++) {
-            const line = buffer.getLine(index)!;
-            lines.push({ text: line.translateToString(true), wrapped: line.isWrapped });
-          }
-          while (lines.length > 0 && lines[lines.length - 1]!.text === '') lines.pop();
-          resolve(lines);
-        });
-      }),
+    drawn: () => drawnBy(emulator),
     raw: () => raw,
     write: (keys) => term.write(keys),
     exitCode,
@@ -125,4 +130,54 @@ export function spawnInTerminal(options: {
       }
     },
   };
+}
+
+/** A finished command's screen. */
+export interface Screen {
+  code: number;
+  /** Every byte written to the terminal, escape sequences included. */
+  raw: string;
+  /** The text a person reads (stripAnsi of raw). */
+  screen: string;
+  drawn: DrawnLine[];
+}
+
+/**
+ * A command that reads no keys on a terminal `cols` × `rows`: run in-process as on a terminal
+ * (HEDGE_FORCE_TTY=1 and COLUMNS, src/cli/main.ts; stdout and stderr one stream of that size), its
+ * output drawn by the same emulator. `real`, or every run spawned (HEDGE_TEST_SPAWN_EVERY_RUN=1):
+ * on a pseudo-terminal, for what only a real one shows (the width read from the terminal itself).
+ */
+export async function drawScreen(options: {
+  configDir: string;
+  args: string[];
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+  real?: boolean;
+}): Promise<Screen> {
+  const cols = options.cols ?? 220;
+  const rows = options.rows ?? 60;
+  if (options.real || process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1') {
+    const terminal = spawnInTerminal({ ...options, cols, rows });
+    try {
+      const code = await terminal.exitCode;
+      return { code, raw: terminal.raw(), screen: terminal.screen(), drawn: await terminal.drawn() };
+    } finally {
+      terminal.kill();
+    }
+  }
+  const result = await runHedge(options.args, {
+    configDir: options.configDir,
+    env: { ...options.env, TERM: 'xterm-256color' },
+    screen: { columns: cols, rows },
+  });
+  // A terminal turns each newline into CR LF (its line discipline's onlcr).
+  const emulator = new xterm.Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true, convertEol: true });
+  try {
+    emulator.write(result.stdout);
+    return { code: result.code!, raw: result.stdout, screen: stripAnsi(result.stdout), drawn: await drawnBy(emulator) };
+  } finally {
+    emulator.dispose();
+  }
 }
