@@ -1,4 +1,5 @@
-// `hedge mcp` end to end: the official SDK's client spawns `node bin/hedge.js mcp` over stdio with
+// `hedge mcp` end to end: the official SDK's client drives the server (in-process over pipes, as
+// test/support/mcp.ts runs it; the first test spawns `node bin/hedge.js mcp` over real stdio) with
 // the simulator's HEDGE_BASE_URL / HEDGE_API_KEY, lists the tools and calls them. What counts is
 // the simulator's own state and request log (and the journal on disk), not the server's word.
 import { afterEach, describe, expect, it } from 'vitest';
