@@ -1,6 +1,7 @@
 // What `hedge mcp`'s plan and apply may read, through the official SDK's client (test/support/mcp.ts):
-// only files under the server's roots (the working directory by default, `--root DIR` repeatable) and, when the client declares roots, under the client's too; a symbolic link that
-// leads out is refused on its real path; the target can come inline as `rows`; and no answer ever
+// only files under the server's roots (the working directory by default, `--root DIR` repeatable)
+// and, when the client declares roots, under the client's too; a symbolic link that leads out is
+// refused on its real path; the target can come inline as `rows`; and no answer ever
 // carries anything read from a file (a refusal names the path and the roots; a bad file, its lines
 // and columns). Before: plan on /etc/passwd answered with its first line in the error.
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
