@@ -1,5 +1,5 @@
-// A hostile agent against `hedge mcp` under the operator's limits, through a real server process
-// and the official SDK's client, judged by the simulator's own state and request log:
+// A hostile agent against `hedge mcp` under the operator's limits, through the official SDK's client
+// (test/support/mcp.ts), judged by the simulator's own state and request log:
 //   - the limits are checked on the plan that is carried out (inline rows, with and without a
 //     decoy file named `rows` in the working directory; trades split around a cap; odd spellings);
 //   - every path an agent names passes the one file gate before anything reads it (outside the
@@ -17,20 +17,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { HEDGE_BIN, baseEnv, tempDir } from '../support/hedge-cli.js';
+import { tempDir } from '../support/hedge-cli.js';
+import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
 import { until } from '../support/polling.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
-const transports: StdioClientTransport[] = [];
-afterEach(async () => {
-  await Promise.all(transports.splice(0).map((transport) => transport.close()));
-});
+const startServer = useMcpServers();
 
 const SECRET = 'hpk_live_HostileAgentMustNotSeeThis9';
 const desk = tempDir('hedge-hostile-desk-');
@@ -56,24 +52,8 @@ const fifoMade = (() => {
   }
 })();
 
-interface Answer {
-  isError?: boolean;
-  content: Array<{ type: string; text: string }>;
-}
-
 async function serve(simulator: Simulator, args: string[], cwd = desk.path) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [HEDGE_BIN, 'mcp', ...args],
-    env: { ...baseEnv(simulator.configDir), ...simulator.env },
-    cwd,
-    stderr: 'pipe',
-  });
-  transports.push(transport);
-  const client = new Client({ name: 'hedge-e2e-hostile', version: '1.0.0' });
-  await client.connect(transport);
-  return async (name: string, callArgs: Record<string, unknown>) =>
-    (await client.callTool({ name, arguments: callArgs })) as Answer;
+  return (await startServer(simulator, { args, cwd })).call;
 }
 
 const json = (answer: Answer): any => JSON.parse(answer.content[0]!.text);

@@ -1,25 +1,22 @@
-// What `hedge mcp`'s plan and apply may read, through a real server process and the official SDK's
-// client: only files under the server's roots (the working directory by default, `--root DIR`
-// repeatable) and, when the client declares roots, under the client's too; a symbolic link that
-// leads out is refused on its real path; the target can come inline as `rows`; and no answer ever
+// What `hedge mcp`'s plan and apply may read, through the official SDK's client (test/support/mcp.ts):
+// only files under the server's roots (the working directory by default, `--root DIR` repeatable)
+// and, when the client declares roots, under the client's too; a symbolic link that leads out is
+// refused on its real path; the target can come inline as `rows`; and no answer ever
 // carries anything read from a file (a refusal names the path and the roots; a bad file, its lines
 // and columns). Before: plan on /etc/passwd answered with its first line in the error.
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { HEDGE_BIN, baseEnv, runHedge, tempDir } from '../support/hedge-cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const SECRET = 'hpk_live_SecretThatMustNeverLeave77';
 const startSimulator = useSimulators();
-const transports: StdioClientTransport[] = [];
-afterEach(async () => {
-  await Promise.all(transports.splice(0).map((transport) => transport.close()));
-});
+const startServer = useMcpServers();
 
 // A desk's folder the server is started in, another root, and a place outside both with secrets.
 const desk = tempDir('hedge-mcp-desk-');
@@ -42,22 +39,7 @@ writeFileSync(
   JSON.stringify([{ market: MARKET, side: 'sell', notional_usd: 2000, tenor_days: 7 }]),
 );
 
-interface Answer {
-  isError?: boolean;
-  content: Array<{ type: string; text: string }>;
-}
-
 async function serve(simulator: Simulator, options: { args?: string[]; cwd?: string; clientRoots?: string[] } = {}) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [HEDGE_BIN, 'mcp', ...(options.args ?? [])],
-    env: { ...baseEnv(simulator.configDir), ...simulator.env },
-    cwd: options.cwd ?? desk.path,
-    stderr: 'pipe',
-  });
-  transports.push(transport);
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const roots = options.clientRoots;
   const client = new Client(
     { name: 'hedge-e2e-roots', version: '1.0.0' },
@@ -70,16 +52,8 @@ async function serve(simulator: Simulator, options: { args?: string[]; cwd?: str
       return { roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })) };
     });
   }
-  await client.connect(transport);
-  return {
-    call: async (name: string, args: Record<string, unknown>) =>
-      (await client.callTool({ name, arguments: args })) as Answer,
-    rootsAsked: () => rootsAsked,
-    stderr: async () => {
-      await client.close();
-      return stderr;
-    },
-  };
+  const { call, close } = await startServer(simulator, { args: options.args, cwd: options.cwd ?? desk.path, client });
+  return { call, rootsAsked: () => rootsAsked, stderr: close };
 }
 
 /** The POSTs that act (a plan's quotes are POSTs too, and act on nothing). */

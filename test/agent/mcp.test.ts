@@ -1,12 +1,11 @@
-// `hedge mcp` end to end: the official SDK's client spawns `node bin/hedge.js mcp` over stdio with
+// `hedge mcp` end to end: the official SDK's client drives the server (in-process over pipes, as
+// test/support/mcp.ts runs it; the first test spawns `node bin/hedge.js mcp` over real stdio) with
 // the simulator's HEDGE_BASE_URL / HEDGE_API_KEY, lists the tools and calls them. What counts is
 // the simulator's own state and request log (and the journal on disk), not the server's word.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { openJournal } from '../../src/platform/journal/index.js';
-import { HEDGE_BIN, ROOT, baseEnv } from '../support/hedge-cli.js';
+import { useMcpServers, type McpServed } from '../support/mcp.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { startLiveKeyProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
@@ -18,50 +17,11 @@ const READ_TOOLS = agentTools(COMMANDS)
   .map((tool) => tool.name);
 
 const startSimulator = useSimulators();
-const transports: StdioClientTransport[] = [];
+const serve = useMcpServers();
 const proxies: FieldProxy[] = [];
 afterEach(async () => {
-  // Closing ends the server's stdin; the SDK sends SIGTERM, then SIGKILL, if it does not exit.
-  await Promise.all(transports.splice(0).map((transport) => transport.close()));
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
-
-interface Served {
-  client: Client;
-  call(
-    name: string,
-    args: Record<string, unknown>,
-  ): Promise<{ isError?: boolean; content: Array<{ type: string; text: string }> }>;
-  /** Closes the client; the server's stderr is complete once it has. */
-  close(): Promise<string>;
-}
-
-async function serve(
-  simulator: Simulator,
-  options: { args?: string[]; env?: Record<string, string> } = {},
-): Promise<Served> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [HEDGE_BIN, 'mcp', ...(options.args ?? [])],
-    env: { ...baseEnv(simulator.configDir), ...simulator.env, ...options.env },
-    cwd: ROOT,
-    stderr: 'pipe',
-  });
-  transports.push(transport);
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'hedge-e2e', version: '1.0.0' });
-  await client.connect(transport);
-  return {
-    client,
-    call: async (name, args) =>
-      (await client.callTool({ name, arguments: args })) as Awaited<ReturnType<Served['call']>>,
-    close: async () => {
-      await client.close();
-      return stderr;
-    },
-  };
-}
 
 const json = (result: { content: Array<{ text: string }> }): any => JSON.parse(result.content[0]!.text);
 
@@ -69,7 +29,7 @@ const json = (result: { content: Array<{ text: string }> }): any => JSON.parse(r
  * `hedge mcp --allow-live` on a LIVE key, through a proxy that presents the simulator's own key
  * upstream (the simulator refuses live keys): a confirmed write really lands on the simulator.
  */
-async function serveLive(simulator: Simulator, env: Record<string, string> = {}): Promise<Served> {
+async function serveLive(simulator: Simulator, env: Record<string, string> = {}): Promise<McpServed> {
   const proxy = await startLiveKeyProxy(simulator.sandbox);
   proxies.push(proxy);
   return serve(simulator, {
@@ -81,7 +41,8 @@ async function serveLive(simulator: Simulator, env: Record<string, string> = {})
 describe('hedge mcp on a test key', () => {
   it('lists every tool, quotes, opens and closes on the simulator, each write journaled', async () => {
     const simulator = await startSimulator();
-    const { client, call } = await serve(simulator);
+    // The launcher once: `node bin/hedge.js mcp` over real stdio; the other servers run in-process.
+    const { client, call } = await serve(simulator, { spawn: true });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS);
     const quoteTool = tools.find((tool) => tool.name === 'quote')!;

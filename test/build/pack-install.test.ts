@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, ROOT, tempDir } from '../support/hedge-cli.js';
 
 interface Run {
@@ -57,72 +57,90 @@ async function workTreeStatus(): Promise<string> {
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
+// One install, in steps that each have the test bound: the tarball, the install, each command of it.
 describe('installing from the packed tarball', () => {
-  it('npm pack, then npm install -g of the tarball into a temp prefix, offline, installs hedge alone: `hedge --version`, `hedge --demo markets --json` and its man page work', async () => {
-    const statusBefore = await workTreeStatus();
-    const dir = tempDir('hedge-pack-');
-    try {
-      const pack = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir.path, '--json'], {
-        cwd: ROOT,
-      });
-      expect(pack.code, pack.stderr).toBe(0);
-      const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-      const files = packed!.files.map((file) => file.path);
-      expect(files).toContain('bin/hedge.js');
-      expect(files).toContain('dist/cli.js');
-      expect(files).toContain('dist/hedge.1');
-      for (const shell of ['bash', 'zsh', 'fish']) expect(files).toContain(`dist/completions/hedge.${shell}`);
-      expect(files.filter((path) => /^(src|test|scripts|bench)\//.test(path))).toEqual([]);
-      const tarball = join(dir.path, packed!.filename);
-      expect(existsSync(tarball)).toBe(true);
-      expect(existsSync(join(ROOT, packed!.filename))).toBe(false);
+  const dir = tempDir('hedge-pack-');
+  const prefix = join(dir.path, 'prefix');
+  let statusBefore = '';
+  let pack: Run;
+  let env: Record<string, string> = {};
+  beforeAll(async () => {
+    statusBefore = await workTreeStatus();
+    pack = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir.path, '--json'], { cwd: ROOT });
+  });
+  afterAll(() => dir.remove());
 
-      const prefix = join(dir.path, 'prefix');
-      const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
-      expect(manifest.dependencies).toBeUndefined();
-      const install = await run(
-        'npm',
-        ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball],
-        { cwd: dir.path },
-      );
-      expect(install.code, install.stderr).toBe(0);
-      // Nothing but hedge: no dependency fetched, none installed beside it.
-      expect(install.stdout).toMatch(/\badded 1 package\b/);
-      const installed = join(prefix, 'lib', 'node_modules');
-      expect(readdirSync(installed)).toEqual(['hedge']);
-      expect(existsSync(join(installed, 'hedge', 'node_modules'))).toBe(false);
-      // npm links the manual page where `man` looks under the prefix.
-      expect(readFileSync(join(prefix, 'share', 'man', 'man1', 'hedge.1'), 'utf8')).toMatch(/^\.TH HEDGE 1 /m);
+  it('npm pack writes the tarball in the temp folder, with bin/, dist/ (man page, completions) and no sources', () => {
+    expect(pack.code, pack.stderr).toBe(0);
+    const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const files = packed!.files.map((file) => file.path);
+    expect(files).toContain('bin/hedge.js');
+    expect(files).toContain('dist/cli.js');
+    expect(files).toContain('dist/hedge.1');
+    for (const shell of ['bash', 'zsh', 'fish']) expect(files).toContain(`dist/completions/hedge.${shell}`);
+    expect(files.filter((path) => /^(src|test|scripts|bench)\//.test(path))).toEqual([]);
+    expect(existsSync(join(dir.path, packed!.filename))).toBe(true);
+    expect(existsSync(join(ROOT, packed!.filename))).toBe(false);
+  });
 
-      // The command a user gets on PATH is the installed copy, not this checkout.
-      const hedge = join(prefix, 'bin', 'hedge');
-      expect(realpathSync(hedge)).toBe(join(realpathSync(prefix), 'lib', 'node_modules', 'hedge', 'bin', 'hedge.js'));
-      const configDir = join(dir.path, 'config');
-      mkdirSync(configDir);
-      const env = { ...baseEnv(configDir), PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+  it('npm install -g of the tarball into a temp prefix, offline, installs hedge alone, its man page, and `hedge` on the prefix bin/', async () => {
+    const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string }>;
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest.dependencies).toBeUndefined();
+    const install = await run(
+      'npm',
+      [
+        'install',
+        '--global',
+        '--prefix',
+        prefix,
+        '--offline',
+        '--no-audit',
+        '--no-fund',
+        join(dir.path, packed!.filename),
+      ],
+      { cwd: dir.path },
+    );
+    expect(install.code, install.stderr).toBe(0);
+    // Nothing but hedge: no dependency fetched, none installed beside it.
+    expect(install.stdout).toMatch(/\badded 1 package\b/);
+    const installed = join(prefix, 'lib', 'node_modules');
+    expect(readdirSync(installed)).toEqual(['hedge']);
+    expect(existsSync(join(installed, 'hedge', 'node_modules'))).toBe(false);
+    // npm links the manual page where `man` looks under the prefix.
+    expect(readFileSync(join(prefix, 'share', 'man', 'man1', 'hedge.1'), 'utf8')).toMatch(/^\.TH HEDGE 1 /m);
 
-      const version = await run('hedge', ['--version'], { cwd: dir.path, env });
-      expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    // The command a user gets on PATH is the installed copy, not this checkout.
+    const hedge = join(prefix, 'bin', 'hedge');
+    expect(realpathSync(hedge)).toBe(join(realpathSync(prefix), 'lib', 'node_modules', 'hedge', 'bin', 'hedge.js'));
+    const configDir = join(dir.path, 'config');
+    mkdirSync(configDir);
+    env = { ...baseEnv(configDir), PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+  });
 
-      const markets = await run('hedge', ['--demo', 'markets', '--json'], { cwd: dir.path, env });
-      expect(markets.code, markets.stderr).toBe(0);
-      const list = JSON.parse(markets.stdout) as Array<{ market: string; status: string }>;
-      expect(list.map((market) => [market.market, market.status])).toEqual([['USDTNGN', 'open']]);
+  it('the installed `hedge --version` and `hedge --demo markets --json` work', async () => {
+    const version = await run('hedge', ['--version'], { cwd: dir.path, env });
+    expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
 
-      // The team store's client (bundled, loaded on first use) runs from the installed copy too: a
-      // store nobody listens on is refused as such (exit 13), not as a missing module.
-      const store = await run('hedge', ['journal', '--json'], {
-        cwd: dir.path,
-        env: { ...env, HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' },
-      });
-      expect(store.code, store.stderr).toBe(13);
-      expect(JSON.parse(store.stderr).error).toMatchObject({
-        code: 'state',
-        message: expect.stringContaining('postgres://desk@127.0.0.1:9/hedge cannot be reached'),
-      });
-    } finally {
-      dir.remove();
-    }
+    const markets = await run('hedge', ['--demo', 'markets', '--json'], { cwd: dir.path, env });
+    expect(markets.code, markets.stderr).toBe(0);
+    const list = JSON.parse(markets.stdout) as Array<{ market: string; status: string }>;
+    expect(list.map((market) => [market.market, market.status])).toEqual([['USDTNGN', 'open']]);
+  });
+
+  it("the team store's client (bundled, loaded on first use) runs from the installed copy: a store nobody listens on is exit 13, not a missing module", async () => {
+    const store = await run('hedge', ['journal', '--json'], {
+      cwd: dir.path,
+      env: { ...env, HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' },
+    });
+    expect(store.code, store.stderr).toBe(13);
+    expect(JSON.parse(store.stderr).error).toMatchObject({
+      code: 'state',
+      message: expect.stringContaining('postgres://desk@127.0.0.1:9/hedge cannot be reached'),
+    });
+  });
+
+  it('npm pack and the install changed nothing git tracks', async () => {
     expect(await workTreeStatus()).toBe(statusBefore);
   });
 });

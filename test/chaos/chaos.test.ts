@@ -9,7 +9,12 @@
 // unless it holds, its whole description) the moment it ends, so a long run can be read while it runs.
 import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../support/servers/postgres-server.js';
+import {
+  POSTGRES_MISSING,
+  sharedPostgres,
+  startPostgres,
+  type PostgresServer,
+} from '../support/servers/postgres-server.js';
 import { describeHistory, runHistory, verdictOf, type HistoryResult } from './history.js';
 
 const histories = Number(process.env.HEDGE_CHAOS_HISTORIES ?? 2);
@@ -146,8 +151,9 @@ describe.concurrent('random concurrent histories on one side, judged by the serv
   it.skipIf(teamSeeds.length === 0 || skipTeam)(
     `${teamSeeds.length} histories on two machines sharing the team store: the same checks`,
     async () => {
-      // One PostgreSQL cluster for the whole run; each history takes a fresh database on it.
-      const server = await startPostgres();
+      // The suite run's one PostgreSQL cluster (a server of its own outside such a run); each history
+      // takes a fresh database on it and looks at no other.
+      const server = (await sharedPostgres()) ?? (await startPostgres());
       try {
         const { failures, cannotTell } = await runSeeds(teamSeeds, server);
         sayCannotTell(teamSeeds.length, cannotTell);

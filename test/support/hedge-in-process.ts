@@ -39,6 +39,12 @@ function collector(): { stream: PassThrough; text: () => string } {
   return { stream, text: () => text };
 }
 
+/** The built front's main(), loaded once: for a run given streams of its own (an MCP server's stdio). */
+export async function builtMain(root: string): Promise<Front['main']> {
+  front ??= Promise.resolve().then(() => nodeRequire(join(root, 'dist', 'cli.js')) as Front);
+  return (await front).main;
+}
+
 /** A terminal's size: stdout and stderr are then one stream, as on a terminal, that reports it. */
 export interface ScreenSize {
   columns: number;
@@ -59,8 +65,7 @@ export async function runMainInProcess(
   now?: () => number,
   screen?: ScreenSize,
 ): Promise<InProcessRun> {
-  front ??= Promise.resolve().then(() => nodeRequire(join(root, 'dist', 'cli.js')) as Front);
-  const { main } = await front;
+  const main = await builtMain(root);
   // As bin/hedge.js's process on pipes: HEDGE_FORCE_TTY=1 alone makes them count as a terminal
   // (src/cli/main.ts), its width then from COLUMNS.
   const terminal = env.HEDGE_FORCE_TTY === '1';

@@ -1,0 +1,155 @@
+// `hedge mcp` driven by the official SDK's client. In-process by default: the built front's main()
+// (as hedge-cli.ts's in-process runs) with the server's stdin and stdout as pipes in memory, which
+// carry the same newline-delimited JSON-RPC as stdio. `spawn: true` (or HEDGE_TEST_SPAWN_EVERY_RUN=1)
+// runs `node bin/hedge.js mcp` over real stdio instead, for what only the launcher shows.
+import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach } from 'vitest';
+import { HEDGE_BIN, ROOT, baseEnv } from './hedge-cli.js';
+import { builtMain } from './hedge-in-process.js';
+import type { Simulator } from './simulator.js';
+
+export interface McpAnswer {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+}
+
+export interface McpServeOptions {
+  /** After `hedge mcp`. */
+  args?: string[];
+  /** On top of the simulator's environment. */
+  env?: Record<string, string>;
+  /** The directory the server starts in (its default root); the checkout when not given. */
+  cwd?: string;
+  /** A client set up by the test (capabilities, handlers); a plain one when not given. */
+  client?: Client;
+  /** A real `node bin/hedge.js mcp` process over stdio. */
+  spawn?: boolean;
+}
+
+export interface McpServed {
+  client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<McpAnswer>;
+  /** Closes the client and waits for the server to end: its stderr is then complete. */
+  close(): Promise<string>;
+}
+
+/** The client's end of a server run in this process: writes go to its stdin, its stdout is read. */
+class PipeTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private readonly buffer = new ReadBuffer();
+  private closed = false;
+
+  constructor(
+    private readonly toServer: PassThrough,
+    private readonly fromServer: PassThrough,
+    private readonly ended: Promise<unknown>,
+  ) {}
+
+  async start() {
+    this.fromServer.on('data', (chunk: Buffer) => {
+      this.buffer.append(chunk);
+      try {
+        for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage())
+          this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    });
+    // A server that stops by itself (a bad option, exit 2) closes the connection as a process would.
+    void this.ended.then(() => this.finish());
+  }
+
+  async send(message: JSONRPCMessage) {
+    this.toServer.write(serializeMessage(message));
+  }
+
+  async close() {
+    // As the SDK's stdio client does: the server's stdin ends, and it stops.
+    this.toServer.end();
+    await this.ended;
+    this.finish();
+  }
+
+  private finish() {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+}
+
+async function inProcess(env: Record<string, string>, args: string[]) {
+  const main = await builtMain(ROOT);
+  const toServer = new PassThrough();
+  const fromServer = new PassThrough();
+  const errors = new PassThrough();
+  let stderr = '';
+  errors.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const io = {
+    stdin: toServer,
+    stdout: fromServer,
+    stderr: errors,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+  };
+  // The server takes the working directory as its default root when it starts, and keeps it.
+  const ended = main(['mcp', ...args], { io, env }).then(() => new Promise((settled) => setImmediate(settled)));
+  return { transport: new PipeTransport(toServer, fromServer, ended), stderr: () => stderr };
+}
+
+function spawned(env: Record<string, string>, args: string[], cwd: string) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [HEDGE_BIN, 'mcp', ...args],
+    env,
+    cwd,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return { transport, stderr: () => stderr };
+}
+
+/** A starter of `hedge mcp` servers against a simulator, each closed after its test. */
+export function useMcpServers(): (simulator: Simulator, options?: McpServeOptions) => Promise<McpServed> {
+  const open: McpServed[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((served) => served.close()));
+  });
+  return async (simulator, options = {}) => {
+    const env = { ...baseEnv(simulator.configDir), ...simulator.env, ...options.env };
+    const args = options.args ?? [];
+    const cwd = options.cwd ?? ROOT;
+    const client = options.client ?? new Client({ name: 'hedge-e2e', version: '1.0.0' });
+    let served: { transport: Transport; stderr: () => string };
+    if (options.spawn || process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1') {
+      served = spawned(env, args, cwd);
+      await client.connect(served.transport);
+    } else {
+      // The server reads the working directory once, before it answers the client's initialize.
+      const before = process.cwd();
+      process.chdir(cwd);
+      try {
+        served = await inProcess(env, args);
+        await client.connect(served.transport);
+      } finally {
+        process.chdir(before);
+      }
+    }
+    let closing: Promise<string> | undefined;
+    const result: McpServed = {
+      client,
+      call: async (name, callArgs) => (await client.callTool({ name, arguments: callArgs })) as McpAnswer,
+      close: () => (closing ??= client.close().then(() => served.stderr())),
+    };
+    open.push(result);
+    return result;
+  };
+}
