@@ -70,7 +70,7 @@ describe('installing from the packed tarball', () => {
   });
   afterAll(() => dir.remove());
 
-  it('npm pack writes the tarball in the temp folder, with bin/, dist/ (man page, completions) and no sources', () => {
+  it('npm pack writes the tarball in the temp folder, with bin/, dist/ (man page, completions) and no sources or source maps', () => {
     expect(pack.code, pack.stderr).toBe(0);
     const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed!.files.map((file) => file.path);
@@ -78,7 +78,7 @@ describe('installing from the packed tarball', () => {
     expect(files).toContain('dist/cli.js');
     expect(files).toContain('dist/hedge.1');
     for (const shell of ['bash', 'zsh', 'fish']) expect(files).toContain(`dist/completions/hedge.${shell}`);
-    expect(files.filter((path) => /^(src|test|scripts|bench)\//.test(path))).toEqual([]);
+    expect(files.filter((path) => /^(src|test|scripts|bench)\//.test(path) || path.endsWith('.map'))).toEqual([]);
     expect(existsSync(join(dir.path, packed!.filename))).toBe(true);
     expect(existsSync(join(ROOT, packed!.filename))).toBe(false);
   });
