@@ -9,6 +9,7 @@
 // time left, history the closing date, entry, exit and net P&L, the journal side and notional,
 // markets both sides' capacity; at 60 net P&L is never the one left out; the exposures schedule's
 // reason is never cut inside a word; a note about a column is said only under a table showing it.
+import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldLabel, type FieldSpec } from '../../src/platform/fields/fields.js';
@@ -459,5 +460,20 @@ describe('on a real terminal (a pseudo-terminal: its width read from the termina
     expect(shape(real), real.join('\n')).toEqual(shape(drawn));
     expect(shape(real).length).toBeGreaterThan(0);
     fits(real, cols, args.join(' '));
+  });
+});
+
+describe('a forced terminal on a pipe (HEDGE_FORCE_TTY=1, as through `less -R`)', () => {
+  it('positions --watch is laid out and drawn at COLUMNS, not at the 80 a sizeless stream would give', async () => {
+    const args = ['positions', '--watch', '1', '--count', '1'];
+    const result = await simulator.hedge(args, { env: { ...simulator.env, HEDGE_FORCE_TTY: '1', COLUMNS: '120' } });
+    expect(result.code, result.stderr).toBe(0);
+    const piped = stripVTControlCharacters(result.stdout).split('\n');
+    // The headings and rules: the rows' times left move between the two runs.
+    const wideLines = (await screenOf(args, 120)).filter(
+      (line) => stringWidth(line.trimEnd()) > 80 && !/\d/.test(line),
+    );
+    expect(wideLines.length).toBeGreaterThan(0);
+    for (const line of wideLines) expect(piped.map((text) => text.trimEnd())).toContain(line.trimEnd());
   });
 });

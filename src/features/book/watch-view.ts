@@ -14,6 +14,7 @@ import {
 } from '../../platform/terminal/table.js';
 import { sparkline } from '../../platform/results/text-charts.js';
 import { stripVTControlCharacters } from 'node:util';
+import { redrawTarget } from '../../platform/terminal/terminal.js';
 import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
 
 export interface WatchField {
@@ -302,7 +303,7 @@ export async function openLiveView(init: LiveViewInit) {
   const { createLogUpdate } = await import('log-update');
   // log-update hides the cursor while it draws and shows it again at done() (and at exit,
   // whatever way the process ends).
-  const draw = createLogUpdate(init.stream);
+  const draw = createLogUpdate(redrawTarget(init.stream, init.columns) as unknown as NodeJS.WriteStream);
   const table = await loadTableDrawer();
   const state = emptyWatchState(init.intervalMs);
   let closed = false;

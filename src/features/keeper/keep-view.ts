@@ -6,6 +6,7 @@ import { formatUpTo } from '../../core/number-format.js';
 import { utcDayMinute, utcDaySecond } from '../../core/utc-text.js';
 import type { KeepEvent, KeepReporter, KeepStatus } from '../../core/keep-rules.js';
 import { safeJson, safeText } from '../../core/security/safe-text.js';
+import { redrawTarget } from '../../platform/terminal/terminal.js';
 import { truncateEnd } from '../../platform/terminal/width.js';
 
 /** NDJSON on a stream: every event, nothing else (the status is in the `cycle` events); control and bidi characters escaped. */
@@ -28,7 +29,7 @@ export async function liveReporter(
   chalk: ChalkInstance,
 ): Promise<KeepReporter> {
   const { createLogUpdate } = await import('log-update');
-  const draw = createLogUpdate(stdout, { showCursor: true });
+  const draw = createLogUpdate(redrawTarget(stdout, columns) as unknown as NodeJS.WriteStream, { showCursor: true });
   const recent: string[] = [];
   let last: KeepStatus | undefined;
   const render = () => {

@@ -24,3 +24,19 @@ export function terminalColumns(
   const chosen = own !== undefined && own > 0 ? own : fromEnv > 0 ? fromEnv : DEFAULT_COLUMNS;
   return Math.min(MAX_COLUMNS, Math.max(MIN_COLUMNS, chosen));
 }
+
+/**
+ * What log-update draws on: `stream`, wrapped at the width hedge lays out for. A forced terminal
+ * (HEDGE_FORCE_TTY on a pipe) has no size of its own: log-update would wrap at 80 and keep 24 rows.
+ */
+export function redrawTarget(stream: NodeJS.WritableStream, columns: () => number) {
+  return {
+    write: (chunk: string) => stream.write(chunk),
+    get columns() {
+      return columns();
+    },
+    get rows() {
+      return (stream as { rows?: number }).rows ?? Infinity;
+    },
+  };
+}
