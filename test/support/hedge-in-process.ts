@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 interface Front {
   main(
     argv: string[],
-    overrides: { io: unknown; env: Record<string, string | undefined>; now?: () => number },
+    overrides: { io: unknown; env: Record<string, string | undefined>; now?: () => number; script?: string },
   ): Promise<number>;
 }
 
@@ -39,13 +39,18 @@ function collector(): { stream: PassThrough; text: () => string } {
   return { stream, text: () => text };
 }
 
-/** `now`: the time hedge reads instead of Date.now (a spawned run pins it with a preload). */
+/**
+ * `now`: the time hedge reads instead of Date.now (a spawned run pins it with a preload).
+ * `script`: the launcher's path as bin/hedge.js passes it (process.argv[1]), for the program name
+ * hedge's suggestions use; without it they say `hedge`.
+ */
 export async function runMainInProcess(
   root: string,
   args: string[],
   env: Record<string, string>,
   input: string,
   now?: () => number,
+  script?: string,
 ): Promise<InProcessRun> {
   front ??= Promise.resolve().then(() => nodeRequire(join(root, 'dist', 'cli.js')) as Front);
   const { main } = await front;
@@ -64,7 +69,7 @@ export async function runMainInProcess(
     stderrIsTTY: terminal,
     stdinIsTTY: false,
   };
-  const code = await main(args, { io, env, ...(now ? { now } : {}) });
+  const code = await main(args, { io, env, ...(now ? { now } : {}), ...(script === undefined ? {} : { script }) });
   // The last chunks written reach the collectors on the next turn.
   await new Promise((settled) => setImmediate(settled));
   return { code, stdout: stdout.text(), stderr: stderr.text() };
