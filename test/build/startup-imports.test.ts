@@ -123,21 +123,6 @@ function loadsOf(entries: readonly string[]): Pick<Loaded, 'distFiles' | 'packag
   };
 }
 
-/** The same recording for a command against a simulator in this process (so not blocking it): its key from `env`, or from a profile in `configDir`. */
-async function loadedAgainst(
-  simulator: { env: Record<string, string> } | undefined,
-  args: string[],
-  configDir = work.path,
-): Promise<Loaded> {
-  const log = join(work.path, `load-${(runs += 1)}.log`);
-  writeFileSync(log, '');
-  const result = await runHedge(args, {
-    env: { ...simulator?.env, NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href}`, HEDGE_LOAD_LOG: log },
-    configDir,
-  });
-  return { code: result.code, stdout: result.stdout, ...loadLog(log) };
-}
-
 // One recorded process for several commands, one after another: it loads dist/cli.js as
 // bin/hedge.js does and runs its main() for each, writing what the process has loaded after each
 // (a `#ran` line). What a command did not load is read from all that was loaded up to its end
@@ -310,8 +295,8 @@ describe('the bundle', () => {
 /**
  * Commands recorded in two processes (loadedInOrder), each in an order where every check holds: a
  * package a command must not load is loaded by none before it, and one it must load by none
- * before it either. A simulator for the table's runs, another for the stored profile's (its
- * request log is that run's alone).
+ * before it either. A simulator for the table's runs, one for the request's and one for the
+ * stored profile's (the request log of each is that run's alone).
  */
 const MANY = {
   quoteHelp: ['quote', '--help'],
@@ -328,14 +313,21 @@ const MANY = {
   table: ['markets', '--format', 'table'],
   teamJournal: ['journal', '--json'],
   // In a process of their own: the write loads node:crypto, which the demo's quote must not have.
+  request: ['markets', '--json'],
   profileRead: ['markets', '--json'],
   profileWrite: ['profile', 'use', 'spare'],
 } as const;
 type Many = keyof typeof MANY;
-const STORE: readonly Many[] = ['profileRead', 'profileWrite'];
+const STORE: readonly Many[] = ['request', 'profileRead', 'profileWrite'];
 
 let many:
-  | Promise<{ runs: Record<Many, Recorded>; profileSimulator: Simulator; storedProfile: string; demo: string }>
+  | Promise<{
+      runs: Record<Many, Recorded>;
+      requestSimulator: Simulator;
+      profileSimulator: Simulator;
+      storedProfile: string;
+      demo: string;
+    }>
   | undefined;
 const simulators: Simulator[] = [];
 afterAll(async () => {
@@ -344,11 +336,10 @@ afterAll(async () => {
 
 function manyRuns(): NonNullable<typeof many> {
   many ??= (async () => {
-    const [tables, profileSimulator] = await Promise.all([
-      startSimulator({ preset: 'frozen' }),
-      startSimulator({ preset: 'frozen' }),
-    ]);
-    simulators.push(tables, profileSimulator);
+    const [tables, requestSimulator, profileSimulator] = await Promise.all(
+      [1, 2, 3].map(() => startSimulator({ preset: 'frozen' })),
+    );
+    simulators.push(tables!, requestSimulator!, profileSimulator!);
     const storedProfile = join(work.path, 'stored-profile');
     mkdirSync(storedProfile, { recursive: true, mode: 0o700 });
     const profile = { base_url: profileSimulator.env.HEDGE_BASE_URL, api_key: profileSimulator.env.HEDGE_API_KEY };
@@ -366,7 +357,8 @@ function manyRuns(): NonNullable<typeof many> {
       if (name === 'teamJournal')
         // Nothing listens on port 9 of loopback: the client is loaded and the store refused.
         return { ...baseEnv(work.path), HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' };
-      if (['json', 'tsv', 'csv', 'ndjson', 'table'].includes(name)) return { ...baseEnv(work.path), ...tables.env };
+      if (['json', 'tsv', 'csv', 'ndjson', 'table'].includes(name)) return { ...baseEnv(work.path), ...tables!.env };
+      if (name === 'request') return { ...baseEnv(work.path), ...requestSimulator!.env };
       return baseEnv(work.path);
     };
     const groups = [(Object.keys(MANY) as Many[]).filter((name) => !STORE.includes(name)), STORE];
@@ -376,34 +368,29 @@ function manyRuns(): NonNullable<typeof many> {
     const runs = Object.fromEntries(
       groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group]![index]!])),
     ) as Record<Many, Recorded>;
-    return { runs, profileSimulator, storedProfile, demo };
+    return { runs, requestSimulator: requestSimulator!, profileSimulator: profileSimulator!, storedProfile, demo };
   })();
   return many;
 }
 
 describe('what a request loads', () => {
   it('`markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
-    try {
-      const loaded = await loadedAgainst(simulator, ['markets', '--json']);
-      expect(loaded.code).toBe(0);
-      expect(JSON.parse(loaded.stdout)).toEqual(
-        expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]),
-      );
-      // undici is loaded for a request through a proxy only (test/api/tls.test.ts goes through one).
-      expect(has(loaded.packages, 'undici')).toBe(false);
-      expect(loaded.packages.has('pg')).toBe(false);
-      // node:http is taken by process.getBuiltinModule, never by an ES import: on Node >= 22 that
-      // import loads Node's own undici for node:http's WebSocket export (docs/performance.md).
-      expect(loaded.builtins).toContain('node:fs'); // the recording sees ES imports of built-ins
-      expect(loaded.builtins).not.toContain('node:http');
-      expect(loaded.builtins).not.toContain('node:https');
-      // The recording sees what the request did load lazily: the answer's schemas (zod).
-      expect(has(loaded.packages, 'zod')).toBe(true);
-      expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
-    } finally {
-      await simulator.close();
-    }
+    const { runs, requestSimulator } = await manyRuns();
+    // The first command of its process: all it loaded is what the process loaded.
+    const loaded = runs.request;
+    expect(loaded.code).toBe(0);
+    expect(JSON.parse(loaded.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+    // undici is loaded for a request through a proxy only (test/api/tls.test.ts goes through one).
+    expect(has(loaded.packages, 'undici')).toBe(false);
+    expect(loaded.packages.has('pg')).toBe(false);
+    // node:http is taken by process.getBuiltinModule, never by an ES import: on Node >= 22 that
+    // import loads Node's own undici for node:http's WebSocket export (docs/performance.md).
+    expect(loaded.builtins).toContain('node:fs'); // the recording sees ES imports of built-ins
+    expect(loaded.builtins).not.toContain('node:http');
+    expect(loaded.builtins).not.toContain('node:https');
+    // The recording sees what the request did load lazily: the answer's schemas (zod).
+    expect(has(loaded.added.packages, 'zod')).toBe(true);
+    expect(requestSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
   });
 
   it('`markets --json` with its key in a stored profile reads the store without conf or its lock; a write to the store loads both', async () => {
