@@ -146,7 +146,11 @@ for (const { args, env } of JSON.parse(readFileSync(process.env.HEDGE_DRIVER_RUN
   const [out, err] = [collect(stdout), collect(stderr)];
   const code = await main(args, { io: { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false }, env });
   await new Promise((settled) => setImmediate(settled));
-  results.push({ code, stdout: out(), stderr: err() });
+  // Whether a shared object whose path holds HEDGE_DRIVER_MAPPED is open now (a dlopen'ed binding shows there).
+  const probe = process.env.HEDGE_DRIVER_MAPPED;
+  let mapped;
+  try { mapped = probe ? readFileSync('/proc/self/maps', 'utf8').includes(probe) : undefined; } catch {}
+  results.push({ code, stdout: out(), stderr: err(), mapped });
   const natives = process.moduleLoadList.filter((name) => name.startsWith('NativeModule ')).map((name) => 'native:' + name.slice(13));
   appendFileSync(process.env.HEDGE_LOAD_LOG, [...Object.keys(cache), ...natives, '#ran'].join('\\n') + '\\n');
 }
@@ -156,18 +160,32 @@ writeFileSync(process.env.HEDGE_DRIVER_RUNS, JSON.stringify(results));
 
 interface Recorded extends Loaded {
   stderr: string;
+  /** Whether the shared object asked for (`mapped`) was open when the run ended (Linux only). */
+  mapped?: boolean;
   /** What this run loaded that no run before it in its process had. */
   added: Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'>;
 }
 
-/** Runs commands in one recorded process, in order: each run's `env` is main()'s (its config dir's baseEnv under it). */
-async function loadedInOrder(commands: Array<{ args: string[]; env: Record<string, string> }>): Promise<Recorded[]> {
+/**
+ * Runs commands in one recorded process, in order: each run's `env` is main()'s; `processEnv` is
+ * added to the process's own; `mapped` names a shared object to look for after each run.
+ */
+async function loadedInOrder(
+  commands: Array<{ args: string[]; env: Record<string, string> }>,
+  { processEnv = {}, mapped }: { processEnv?: Record<string, string>; mapped?: string } = {},
+): Promise<Recorded[]> {
   const log = join(work.path, `load-${(runs += 1)}.log`);
   const spec = `${log}.runs.json`;
   writeFileSync(log, '');
   writeFileSync(spec, JSON.stringify(commands));
   const child = spawn(process.execPath, ['--import', pathToFileURL(registerFile).href, driverFile], {
-    env: { ...baseEnv(work.path), HEDGE_LOAD_LOG: log, HEDGE_DRIVER_RUNS: spec },
+    env: {
+      ...baseEnv(work.path),
+      ...processEnv,
+      HEDGE_LOAD_LOG: log,
+      HEDGE_DRIVER_RUNS: spec,
+      ...(mapped ? { HEDGE_DRIVER_MAPPED: mapped } : {}),
+    },
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -175,7 +193,12 @@ async function loadedInOrder(commands: Array<{ args: string[]; env: Record<strin
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   expect(code, stderr).toBe(0);
-  const results = JSON.parse(readFileSync(spec, 'utf8')) as Array<{ code: number; stdout: string; stderr: string }>;
+  const results = JSON.parse(readFileSync(spec, 'utf8')) as Array<{
+    code: number;
+    stdout: string;
+    stderr: string;
+    mapped?: boolean;
+  }>;
   const entries = readFileSync(log, 'utf8').split('\n');
   const marks = entries.flatMap((entry, at) => (entry === '#ran' ? [at] : []));
   expect(marks).toHaveLength(commands.length);
@@ -479,14 +502,7 @@ describe('a real start', () => {
       (file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes('store: "secret-service"'),
     );
     expect(keyringChunks).toHaveLength(1);
-    const mapsFile = join(work.path, 'maps.txt');
-    const probe = join(work.path, 'maps-probe.cjs');
-    // Which shared objects the process had open when it ended: a dlopen'ed binding shows there.
-    writeFileSync(
-      probe,
-      `process.on('exit', () => { try { require('node:fs').writeFileSync(${JSON.stringify(mapsFile)}, require('node:fs').readFileSync('/proc/self/maps', 'utf8')); } catch {} });\n`,
-    );
-    const withProfile = async (name: string, profile: Record<string, string>, env: Record<string, string> = {}) => {
+    const profileIn = (name: string, profile: Record<string, string>): string => {
       const dir = join(work.path, name);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       writeFileSync(
@@ -494,40 +510,34 @@ describe('a real start', () => {
         JSON.stringify({ current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } }),
         { mode: 0o600 },
       );
-      writeFileSync(mapsFile, '');
-      const log = join(work.path, `load-${(runs += 1)}.log`);
-      writeFileSync(log, '');
-      const result = await runHedge(['positions', '--json', '--timeout', '2'], {
-        configDir: dir,
-        env: {
-          ...env,
-          NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href} --require ${probe}`,
-          HEDGE_LOAD_LOG: log,
-        },
-      });
-      return { code: result.code, ...loadLog(log), binding: readFileSync(mapsFile, 'utf8').includes('keyring.') };
+      return dir;
     };
-    const file = await withProfile('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' });
-    // The command ran (the front and its lazily loaded chunks), with its key from the file.
-    expect(file.distFiles).toContain('cli.js');
-    expect(file.distFiles.length).toBeGreaterThan(1);
-    expect(file.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
-    expect(file.binding).toBe(false);
-    // Positive control: a keyring profile loads both. Its "bus" answers the greeting with a refusal, so the
-    // binding is loaded and then refused (exit 4, nothing sent).
+    const args = ['positions', '--json', '--timeout', '2'];
+    // The keyring profile's "bus" answers the greeting with a refusal, so the binding is loaded and
+    // then refused (exit 4, nothing sent). The process has it from its start (as a desk's session
+    // does), the key-in-file run first: it loads neither with a bus there.
     const busPath = join(work.path, 'bus.sock');
     const bus = createServer((socket) => socket.once('data', () => socket.end('REJECTED EXTERNAL\r\n'))).listen(
       busPath,
     );
+    const busEnv = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
     try {
-      const keyring = await withProfile(
-        'key-in-keyring',
-        { key_keyring: 'd@startup' },
-        { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` },
+      const [file, keyring] = await loadedInOrder(
+        [
+          { args, env: baseEnv(profileIn('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' })) },
+          { args, env: { ...baseEnv(profileIn('key-in-keyring', { key_keyring: 'd@startup' })), ...busEnv } },
+        ],
+        { processEnv: busEnv, mapped: 'keyring.' },
       );
-      expect(keyring.code).toBe(4);
-      expect(keyring.distFiles).toEqual(expect.arrayContaining(keyringChunks));
-      if (process.platform === 'linux') expect(keyring.binding).toBe(true);
+      // The command ran (the front and its lazily loaded chunks), with its key from the file.
+      expect(file!.distFiles).toContain('cli.js');
+      expect(file!.distFiles.length).toBeGreaterThan(1);
+      expect(file!.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
+      if (process.platform === 'linux') expect(file!.mapped).toBe(false);
+      // Positive control: a keyring profile loads both.
+      expect(keyring!.code).toBe(4);
+      expect(keyring!.added.distFiles).toEqual(expect.arrayContaining(keyringChunks));
+      if (process.platform === 'linux') expect(keyring!.mapped).toBe(true);
     } finally {
       bus.close();
     }
