@@ -4,10 +4,12 @@
 //     commander, import only Node built-ins, and reach everything else through lazy `import()`s of
 //     dist/ chunks;
 //   - a real run: a loader hook records every file the process loads, and each dist/ file is
-//     mapped to the packages bundled in it (esbuild marks each bundled file with a comment).
+//     mapped to the packages bundled in it (esbuild marks each bundled file with a comment). What
+//     the launcher answers, and what an environment read at start changes, gets a process of its
+//     own; other commands run one after another in a recorded process (loadedInOrder).
 // A positive control proves the recording sees lazily imported chunks and their packages.
 // Structure only: nothing here measures time (that is `npm run bench`).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -15,7 +17,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir } from '../support/hedge-cli.js';
-import { startSimulator } from '../support/simulator.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
 const DIST = join(ROOT, 'dist');
 // @inquirer/prompts itself only re-exports, so its code in a bundle is that of @inquirer/*.
@@ -76,7 +78,15 @@ interface Loaded {
 }
 
 let runs = 0;
+const launched = new Map<string, Loaded>();
+/** A recorded start of bin/hedge.js (the same one once per file). */
 function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Loaded {
+  const key = JSON.stringify([args, extraEnv]);
+  if (!launched.has(key)) launched.set(key, launch(args, extraEnv));
+  return launched.get(key)!;
+}
+
+function launch(args: string[], extraEnv: Record<string, string>): Loaded {
   const log = join(work.path, `load-${(runs += 1)}.log`);
   writeFileSync(log, '');
   const env = { ...baseEnv(work.path), ...extraEnv, HEDGE_LOAD_LOG: log };
@@ -91,11 +101,12 @@ function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Loaded
 
 /** The dist/ files, the packages and the ES-imported built-ins a recorded run loaded. */
 function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'> {
+  return loadsOf(readFileSync(log, 'utf8').split('\n'));
+}
+
+function loadsOf(entries: readonly string[]): Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'> {
   const files = new Set(
-    readFileSync(log, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((entry) => (entry.startsWith('file:') ? new URL(entry).pathname : entry)),
+    entries.filter(Boolean).map((entry) => (entry.startsWith('file:') ? new URL(entry).pathname : entry)),
   );
   const distFiles = [...files].filter((file) => file.startsWith(`${DIST}/`)).map((file) => file.slice(DIST.length + 1));
   const packages = new Set<string>();
@@ -112,19 +123,96 @@ function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages' | 'builtins
   };
 }
 
-/** The same recording for a command against a simulator in this process (so not blocking it): its key from `env`, or from a profile in `configDir`. */
-async function loadedAgainst(
-  simulator: { env: Record<string, string> } | undefined,
-  args: string[],
-  configDir = work.path,
-): Promise<Loaded> {
+// One recorded process for several commands, one after another: it loads dist/cli.js as
+// bin/hedge.js does and runs its main() for each, writing what the process has loaded after each
+// (a `#ran` line). What a command did not load is read from all that was loaded up to its end
+// (the commands before it included: stricter than its run alone); what it did load, from what
+// was new in its run (a module loaded before it would be missed: never passed wrongly).
+const driverFile = join(work.path, 'driver.mjs');
+writeFileSync(
+  driverFile,
+  `import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { PassThrough } from 'node:stream';
+const { main } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'cli.js')).href)});
+const cache = createRequire(import.meta.url).cache;
+const collect = (stream) => { let text = ''; stream.setEncoding('utf8').on('data', (chunk) => (text += chunk)); return () => text; };
+const results = [];
+for (const { args, env } of JSON.parse(readFileSync(process.env.HEDGE_DRIVER_RUNS, 'utf8'))) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  stdin.end('');
+  const [out, err] = [collect(stdout), collect(stderr)];
+  const code = await main(args, { io: { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false }, env });
+  await new Promise((settled) => setImmediate(settled));
+  // Whether a shared object whose path holds HEDGE_DRIVER_MAPPED is open now (a dlopen'ed binding shows there).
+  const probe = process.env.HEDGE_DRIVER_MAPPED;
+  let mapped;
+  try { mapped = probe ? readFileSync('/proc/self/maps', 'utf8').includes(probe) : undefined; } catch {}
+  results.push({ code, stdout: out(), stderr: err(), mapped });
+  const natives = process.moduleLoadList.filter((name) => name.startsWith('NativeModule ')).map((name) => 'native:' + name.slice(13));
+  appendFileSync(process.env.HEDGE_LOAD_LOG, [...Object.keys(cache), ...natives, '#ran'].join('\\n') + '\\n');
+}
+writeFileSync(process.env.HEDGE_DRIVER_RUNS, JSON.stringify(results));
+`,
+);
+
+interface Recorded extends Loaded {
+  stderr: string;
+  /** Whether the shared object asked for (`mapped`) was open when the run ended (Linux only). */
+  mapped?: boolean;
+  /** What this run loaded that no run before it in its process had. */
+  added: Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'>;
+}
+
+/**
+ * Runs commands in one recorded process, in order: each run's `env` is main()'s; `processEnv` is
+ * added to the process's own; `mapped` names a shared object to look for after each run.
+ */
+async function loadedInOrder(
+  commands: Array<{ args: string[]; env: Record<string, string> }>,
+  { processEnv = {}, mapped }: { processEnv?: Record<string, string>; mapped?: string } = {},
+): Promise<Recorded[]> {
   const log = join(work.path, `load-${(runs += 1)}.log`);
+  const spec = `${log}.runs.json`;
   writeFileSync(log, '');
-  const result = await runHedge(args, {
-    env: { ...simulator?.env, NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href}`, HEDGE_LOAD_LOG: log },
-    configDir,
+  writeFileSync(spec, JSON.stringify(commands));
+  const child = spawn(process.execPath, ['--import', pathToFileURL(registerFile).href, driverFile], {
+    env: {
+      ...baseEnv(work.path),
+      ...processEnv,
+      HEDGE_LOAD_LOG: log,
+      HEDGE_DRIVER_RUNS: spec,
+      ...(mapped ? { HEDGE_DRIVER_MAPPED: mapped } : {}),
+    },
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return { code: result.code, stdout: result.stdout, ...loadLog(log) };
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  expect(code, stderr).toBe(0);
+  const results = JSON.parse(readFileSync(spec, 'utf8')) as Array<{
+    code: number;
+    stdout: string;
+    stderr: string;
+    mapped?: boolean;
+  }>;
+  const entries = readFileSync(log, 'utf8').split('\n');
+  const marks = entries.flatMap((entry, at) => (entry === '#ran' ? [at] : []));
+  expect(marks).toHaveLength(commands.length);
+  return results.map((result, index) => {
+    const before = loadsOf(entries.slice(0, marks[index - 1] ?? 0));
+    const upTo = loadsOf(entries.slice(0, marks[index]));
+    const added = {
+      distFiles: upTo.distFiles.filter((file) => !before.distFiles.includes(file)),
+      packages: new Set([...upTo.packages].filter((name) => !before.packages.has(name))),
+      builtins: upTo.builtins.filter((name) => !before.builtins.includes(name)),
+      natives: upTo.natives.filter((name) => !before.natives.includes(name)),
+    };
+    return { ...result, ...upTo, added };
+  });
 }
 
 /** A dist/ file's static imports of other dist/ files (`import … from "./chunk-X.js"`). */
@@ -227,99 +315,159 @@ describe('the bundle', () => {
   });
 });
 
+/**
+ * Commands recorded in two processes (loadedInOrder), each in an order where every check holds: a
+ * package a command must not load is loaded by none before it, and one it must load by none
+ * before it either. A simulator for the table's runs, one for the request's and one for the
+ * stored profile's (the request log of each is that run's alone).
+ */
+const MANY = {
+  quoteHelp: ['quote', '--help'],
+  serveHelp: ['sandbox', 'serve', '--help'],
+  exitCodes: ['help', 'exit-codes'],
+  marketsWithoutKey: ['markets', '--json'],
+  demoQuote: ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'],
+  demoOpen: ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--yes', '--json', '--no-wait'],
+  localJournal: ['journal', '--json'],
+  json: ['markets', '--format', 'json'],
+  tsv: ['markets', '--format', 'tsv'],
+  csv: ['markets', '--format', 'csv'],
+  ndjson: ['markets', '--format', 'ndjson'],
+  table: ['markets', '--format', 'table'],
+  teamJournal: ['journal', '--json'],
+  // In a process of their own: the write loads node:crypto, which the demo's quote must not have.
+  request: ['markets', '--json'],
+  profileRead: ['markets', '--json'],
+  profileWrite: ['profile', 'use', 'spare'],
+} as const;
+type Many = keyof typeof MANY;
+const STORE: readonly Many[] = ['request', 'profileRead', 'profileWrite'];
+
+let many:
+  | Promise<{
+      runs: Record<Many, Recorded>;
+      requestSimulator: Simulator;
+      profileSimulator: Simulator;
+      storedProfile: string;
+      demo: string;
+    }>
+  | undefined;
+const simulators: Simulator[] = [];
+afterAll(async () => {
+  for (const simulator of simulators) await simulator.close();
+});
+
+function manyRuns(): NonNullable<typeof many> {
+  many ??= (async () => {
+    const [tables, requestSimulator, profileSimulator] = await Promise.all(
+      [1, 2, 3].map(() => startSimulator({ preset: 'frozen' })),
+    );
+    simulators.push(tables!, requestSimulator!, profileSimulator!);
+    const storedProfile = join(work.path, 'stored-profile');
+    mkdirSync(storedProfile, { recursive: true, mode: 0o700 });
+    const profile = { base_url: profileSimulator.env.HEDGE_BASE_URL, api_key: profileSimulator.env.HEDGE_API_KEY };
+    writeFileSync(
+      join(storedProfile, 'config.json'),
+      JSON.stringify({ current: 'desk', profiles: { desk: profile, spare: profile } }),
+      { mode: 0o600 },
+    );
+    // The first run makes the demo's state (its random id part, a file written): the recorded one reads it.
+    const demo = join(work.path, 'demo');
+    expect((await runHedge(MANY.demoQuote.slice(), { configDir: demo })).code).toBe(0);
+    const envOf = (name: Many): Record<string, string> => {
+      if (name === 'profileRead' || name === 'profileWrite') return baseEnv(storedProfile);
+      if (name.startsWith('demo')) return baseEnv(demo);
+      if (name === 'teamJournal')
+        // Nothing listens on port 9 of loopback: the client is loaded and the store refused.
+        return { ...baseEnv(work.path), HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' };
+      if (['json', 'tsv', 'csv', 'ndjson', 'table'].includes(name)) return { ...baseEnv(work.path), ...tables!.env };
+      if (name === 'request') return { ...baseEnv(work.path), ...requestSimulator!.env };
+      return baseEnv(work.path);
+    };
+    const groups = [(Object.keys(MANY) as Many[]).filter((name) => !STORE.includes(name)), STORE];
+    const recorded = await Promise.all(
+      groups.map((names) => loadedInOrder(names.map((name) => ({ args: [...MANY[name]], env: envOf(name) })))),
+    );
+    const runs = Object.fromEntries(
+      groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group]![index]!])),
+    ) as Record<Many, Recorded>;
+    return { runs, requestSimulator: requestSimulator!, profileSimulator: profileSimulator!, storedProfile, demo };
+  })();
+  return many;
+}
+
 describe('what a request loads', () => {
   it('`markets --json` against a server sends one GET over node:http, without loading undici or the PostgreSQL client', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
-    try {
-      const loaded = await loadedAgainst(simulator, ['markets', '--json']);
-      expect(loaded.code).toBe(0);
-      expect(JSON.parse(loaded.stdout)).toEqual(
-        expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]),
-      );
-      // undici is loaded for a request through a proxy only (test/api/tls.test.ts goes through one).
-      expect(has(loaded.packages, 'undici')).toBe(false);
-      expect(loaded.packages.has('pg')).toBe(false);
-      // node:http is taken by process.getBuiltinModule, never by an ES import: on Node >= 22 that
-      // import loads Node's own undici for node:http's WebSocket export (docs/performance.md).
-      expect(loaded.builtins).toContain('node:fs'); // the recording sees ES imports of built-ins
-      expect(loaded.builtins).not.toContain('node:http');
-      expect(loaded.builtins).not.toContain('node:https');
-      // The recording sees what the request did load lazily: the answer's schemas (zod).
-      expect(has(loaded.packages, 'zod')).toBe(true);
-      expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
-    } finally {
-      await simulator.close();
-    }
+    const { runs, requestSimulator } = await manyRuns();
+    // The first command of its process: all it loaded is what the process loaded.
+    const loaded = runs.request;
+    expect(loaded.code).toBe(0);
+    expect(JSON.parse(loaded.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+    // undici is loaded for a request through a proxy only (test/api/tls.test.ts goes through one).
+    expect(has(loaded.packages, 'undici')).toBe(false);
+    expect(loaded.packages.has('pg')).toBe(false);
+    // node:http is taken by process.getBuiltinModule, never by an ES import: on Node >= 22 that
+    // import loads Node's own undici for node:http's WebSocket export (docs/performance.md).
+    expect(loaded.builtins).toContain('node:fs'); // the recording sees ES imports of built-ins
+    expect(loaded.builtins).not.toContain('node:http');
+    expect(loaded.builtins).not.toContain('node:https');
+    // The recording sees what the request did load lazily: the answer's schemas (zod).
+    expect(has(loaded.added.packages, 'zod')).toBe(true);
+    expect(requestSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
   });
 
   it('`markets --json` with its key in a stored profile reads the store without conf or its lock; a write to the store loads both', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
-    const dir = join(work.path, 'stored-profile');
-    try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const profile = { base_url: simulator.env.HEDGE_BASE_URL, api_key: simulator.env.HEDGE_API_KEY };
-      writeFileSync(
-        join(dir, 'config.json'),
-        JSON.stringify({ current: 'desk', profiles: { desk: profile, spare: profile } }),
-        { mode: 0o600 },
-      );
-      // The key and URL come from the profile only (no simulator env; baseEnv names neither).
-      const read = await loadedAgainst(undefined, ['markets', '--json'], dir);
-      expect(read.code).toBe(0);
-      expect(JSON.parse(read.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
-      expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
-      for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(has(read.packages, name), name).toBe(false);
-      // Positive control: a command that writes the store loads conf and the lock, and the write lands.
-      const write = await loadedAgainst(undefined, ['profile', 'use', 'spare'], dir);
-      expect(write.code).toBe(0);
-      expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).current).toBe('spare');
-      for (const name of ['conf', 'proper-lockfile']) expect(has(write.packages, name), name).toBe(true);
-    } finally {
-      await simulator.close();
-    }
+    const { runs, profileSimulator, storedProfile } = await manyRuns();
+    // The key and URL come from the profile only (no simulator env; baseEnv names neither).
+    const read = runs.profileRead;
+    expect(read.code).toBe(0);
+    expect(JSON.parse(read.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+    expect(profileSimulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
+    for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(has(read.packages, name), name).toBe(false);
+    // Positive control: a command that writes the store loads conf and the lock, and the write lands.
+    const write = runs.profileWrite;
+    expect(write.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(storedProfile, 'config.json'), 'utf8')).current).toBe('spare');
+    for (const name of ['conf', 'proper-lockfile']) expect(has(write.added.packages, name), name).toBe(true);
   });
 });
 
 describe('what the demo loads', () => {
   it("`--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control)", async () => {
-    const dir = join(work.path, 'demo');
-    const quoteArgs = ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'];
-    // The first run makes the demo's state (its random id part, a file written): the next one reads it.
-    expect((await runHedge(quoteArgs, { configDir: dir })).code).toBe(0);
-    const quote = await loadedAgainst(undefined, quoteArgs, dir);
+    const { runs, demo } = await manyRuns();
+    const quote = runs.demoQuote;
     expect(quote.code).toBe(0);
     expect(JSON.parse(quote.stdout)).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10000 });
     expect(quote.natives).toContain('net'); // the recording sees Node's modules however loaded
     expect(quote.natives).not.toContain('crypto');
-    const identity = await runHedge(['--demo', 'whoami', '--json'], { configDir: dir });
+    const identity = await runHedge(['--demo', 'whoami', '--json'], { configDir: demo });
     expect(JSON.parse(identity.stdout).base_url).toBe('http://localhost/partners/sandbox/v2');
     // An open sends an Idempotency-Key (crypto's randomUUID) and the simulator hashes its fingerprint.
-    const open = await loadedAgainst(
-      undefined,
-      ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--yes', '--json', '--no-wait'],
-      dir,
-    );
-    expect(open.code).toBe(0);
-    expect(open.natives).toContain('crypto');
+    const open = runs.demoOpen;
+    expect(open.code, open.stderr).toBe(0);
+    expect(open.added.natives).toContain('crypto');
   });
 });
 
 describe('a real start', () => {
-  it.each(
-    [['--version'], ['-V'], ['--help'], ['quote', '--help'], ['sandbox', 'serve', '--help']].map((args) => [
-      args.join(' '),
-      args,
-    ]),
-  )('hedge %s loads the front door only', (_name, args) => {
-    const loaded = loadedBy(args);
+  // The version, and the help at 80 columns (a pipe here), are answered by bin/hedge.js before any
+  // of dist/ is loaded: a process each. The others load dist/cli.js as bin/hedge.js does, first in
+  // the recorded process (nothing is loaded before them but the front door).
+  it.each([
+    ['--version', () => loadedBy(['--version'])],
+    ['-V', () => loadedBy(['-V'])],
+    ['--help', () => loadedBy(['--help'])],
+    ['quote --help', async () => (await manyRuns()).runs.quoteHelp],
+    ['sandbox serve --help', async () => (await manyRuns()).runs.serveHelp],
+  ] as const)('hedge %s loads the front door only', async (name, run) => {
+    const loaded = await run();
     expect(loaded.code).toBe(0);
     expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
     const front = frontFiles();
-    // The version, and the help at 80 columns (a pipe here), are answered by bin/hedge.js before any of dist/ is loaded.
-    if (['--version', '-V', '--help'].includes(args.join(' '))) expect(loaded.distFiles).toEqual([]);
+    if (['--version', '-V', '--help'].includes(name)) expect(loaded.distFiles).toEqual([]);
     else expect(loaded.distFiles).toContain('cli.js');
     expect(loaded.distFiles.filter((file) => !front.has(file))).toEqual([]);
-    for (const name of HEAVY) expect(has(loaded.packages, name), name).toBe(false);
+    for (const heavy of HEAVY) expect(has(loaded.packages, heavy), heavy).toBe(false);
   });
 
   it("the launcher's `hedge --help` (dist/help.txt) is the front door's at 80 columns; at another width the front door prints it", () => {
@@ -336,15 +484,16 @@ describe('a real start', () => {
     expect(wider.distFiles).toContain('cli.js');
   });
 
-  it('the PostgreSQL client is loaded only when a team journal store is configured', () => {
-    const local = loadedBy(['journal', '--json']);
+  it('the PostgreSQL client is loaded only when a team journal store is configured', async () => {
+    const { runs } = await manyRuns();
+    const local = runs.localJournal;
     expect(local.code).toBe(0);
     expect(local.stdout).toBe('[]\n');
     expect(local.packages.has('pg')).toBe(false);
     // Positive control: with a store named (nothing listens on port 9 of loopback), the client is loaded and the store refused.
-    const team = loadedBy(['journal', '--json'], { HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' });
+    const team = runs.teamJournal;
     expect(team.code).toBe(13);
-    expect(team.packages.has('pg')).toBe(true);
+    expect(team.added.packages.has('pg')).toBe(true);
   });
 
   it('the OS keyring (its module and native binding) is loaded only for a profile whose key is in it', async () => {
@@ -353,14 +502,7 @@ describe('a real start', () => {
       (file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes('store: "secret-service"'),
     );
     expect(keyringChunks).toHaveLength(1);
-    const mapsFile = join(work.path, 'maps.txt');
-    const probe = join(work.path, 'maps-probe.cjs');
-    // Which shared objects the process had open when it ended: a dlopen'ed binding shows there.
-    writeFileSync(
-      probe,
-      `process.on('exit', () => { try { require('node:fs').writeFileSync(${JSON.stringify(mapsFile)}, require('node:fs').readFileSync('/proc/self/maps', 'utf8')); } catch {} });\n`,
-    );
-    const withProfile = async (name: string, profile: Record<string, string>, env: Record<string, string> = {}) => {
+    const profileIn = (name: string, profile: Record<string, string>): string => {
       const dir = join(work.path, name);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       writeFileSync(
@@ -368,75 +510,66 @@ describe('a real start', () => {
         JSON.stringify({ current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } }),
         { mode: 0o600 },
       );
-      writeFileSync(mapsFile, '');
-      const log = join(work.path, `load-${(runs += 1)}.log`);
-      writeFileSync(log, '');
-      const result = await runHedge(['positions', '--json', '--timeout', '2'], {
-        configDir: dir,
-        env: {
-          ...env,
-          NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href} --require ${probe}`,
-          HEDGE_LOAD_LOG: log,
-        },
-      });
-      return { code: result.code, ...loadLog(log), binding: readFileSync(mapsFile, 'utf8').includes('keyring.') };
+      return dir;
     };
-    const file = await withProfile('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' });
-    // The command ran (the front and its lazily loaded chunks), with its key from the file.
-    expect(file.distFiles).toContain('cli.js');
-    expect(file.distFiles.length).toBeGreaterThan(1);
-    expect(file.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
-    expect(file.binding).toBe(false);
-    // Positive control: a keyring profile loads both. Its "bus" answers the greeting with a refusal, so the
-    // binding is loaded and then refused (exit 4, nothing sent).
+    const args = ['positions', '--json', '--timeout', '2'];
+    // The keyring profile's "bus" answers the greeting with a refusal, so the binding is loaded and
+    // then refused (exit 4, nothing sent). The process has it from its start (as a desk's session
+    // does), the key-in-file run first: it loads neither with a bus there.
     const busPath = join(work.path, 'bus.sock');
     const bus = createServer((socket) => socket.once('data', () => socket.end('REJECTED EXTERNAL\r\n'))).listen(
       busPath,
     );
+    const busEnv = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
     try {
-      const keyring = await withProfile(
-        'key-in-keyring',
-        { key_keyring: 'd@startup' },
-        { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` },
+      const [file, keyring] = await loadedInOrder(
+        [
+          { args, env: baseEnv(profileIn('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' })) },
+          { args, env: { ...baseEnv(profileIn('key-in-keyring', { key_keyring: 'd@startup' })), ...busEnv } },
+        ],
+        { processEnv: busEnv, mapped: 'keyring.' },
       );
-      expect(keyring.code).toBe(4);
-      expect(keyring.distFiles).toEqual(expect.arrayContaining(keyringChunks));
-      if (process.platform === 'linux') expect(keyring.binding).toBe(true);
+      // The command ran (the front and its lazily loaded chunks), with its key from the file.
+      expect(file!.distFiles).toContain('cli.js');
+      expect(file!.distFiles.length).toBeGreaterThan(1);
+      expect(file!.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
+      if (process.platform === 'linux') expect(file!.mapped).toBe(false);
+      // Positive control: a keyring profile loads both.
+      expect(keyring!.code).toBe(4);
+      expect(keyring!.added.distFiles).toEqual(expect.arrayContaining(keyringChunks));
+      if (process.platform === 'linux') expect(keyring!.mapped).toBe(true);
     } finally {
       bus.close();
     }
   });
 
-  it('sees what a command loads lazily (positive control)', () => {
-    const exitCodes = loadedBy(['help', 'exit-codes']);
+  it('sees what a command loads lazily (positive control)', async () => {
+    const { runs } = await manyRuns();
+    const exitCodes = runs.exitCodes;
     expect(exitCodes.code).toBe(0);
-    expect(exitCodes.distFiles).toContain(chunkHolding('src/platform/terminal/exit-code-table.ts'));
+    expect(exitCodes.added.distFiles).toContain(chunkHolding('src/platform/terminal/exit-code-table.ts'));
 
     // No key anywhere: the command fails on credentials, after loading the runner and zod.
-    const markets = loadedBy(['markets', '--json']);
+    const markets = runs.marketsWithoutKey;
     expect(markets.code).not.toBe(0);
-    expect(markets.distFiles).toContain(chunkHolding('src/cli/run.ts'));
-    expect(has(markets.packages, 'zod')).toBe(true);
+    expect(markets.added.distFiles).toContain(chunkHolding('src/cli/run.ts'));
+    expect(has(markets.added.packages, 'zod')).toBe(true);
   });
 });
 
 describe('the table library (cli-table3)', () => {
   it('is loaded by a table only: --json, tsv, csv and ndjson never load it', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
-    try {
-      for (const format of ['json', 'tsv', 'csv', 'ndjson']) {
-        const loaded = await loadedAgainst(simulator, ['markets', '--format', format]);
-        expect(loaded.code, format).toBe(0);
-        expect(loaded.packages.has('cli-table3'), format).toBe(false);
-      }
-      const table = await loadedAgainst(simulator, ['markets', '--format', 'table']);
-      expect(table.code).toBe(0);
-      // The header's first line, or its second where 80 columns put units under labels.
-      expect(table.stdout).toMatch(/^Market +Status/m);
-      expect(table.packages.has('cli-table3')).toBe(true);
-    } finally {
-      await simulator.close();
+    const { runs } = await manyRuns();
+    for (const format of ['json', 'tsv', 'csv', 'ndjson'] as const) {
+      const loaded = runs[format];
+      expect(loaded.code, format).toBe(0);
+      expect(loaded.packages.has('cli-table3'), format).toBe(false);
     }
+    const table = runs.table;
+    expect(table.code).toBe(0);
+    // The header's first line, or its second where 80 columns put units under labels.
+    expect(table.stdout).toMatch(/^Market +Status/m);
+    expect(table.added.packages.has('cli-table3')).toBe(true);
   });
 
   it('is imported by one file of src/ only: the Table', () => {

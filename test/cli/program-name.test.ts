@@ -1,7 +1,9 @@
 // The commands hedge suggests (the start screen, hints, help examples, a usage line) name the
 // program as the user ran it, so that a pasted suggestion runs: `./bin/hedge.js` from a checkout,
-// `hedge` when that name on PATH is hedge. These runs need a process of their own: the invoked
-// path is what is tested. A missing argument gets the command's usage line and an example.
+// `hedge` when that name on PATH is hedge. The start screen of each is a process of its own, as is
+// `hedge --help` (the launcher answers it): they show the launcher passing the path it was run as.
+// Other runs call the front's main() in this process with that path, as bin/hedge.js passes it. A
+// missing argument gets the command's usage line and an example.
 import { spawn } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import type { CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
+import { runMainInProcess } from '../support/hedge-in-process.js';
 
 const config = tempDir('hedge-program-');
 const installed = tempDir('hedge-installed-');
@@ -40,6 +43,19 @@ function spawned(
   });
 }
 
+/** Runs main() in this process (its working directory is ROOT) as bin/hedge.js does, with PATH `path`. */
+function inProcess(args: string[], path: string, env?: Record<string, string>) {
+  return runMainInProcess(
+    ROOT,
+    args,
+    { ...baseEnv(config.path), PATH: path, COLUMNS: '80', ...env },
+    '',
+    undefined,
+    undefined,
+    HEDGE_BIN,
+  );
+}
+
 /** The words of the first backticked command in `text` that starts with `program`. */
 function quotedCommand(text: string, program: string): string[] {
   const found = [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]!).find((quote) => quote.startsWith(program));
@@ -48,11 +64,10 @@ function quotedCommand(text: string, program: string): string[] {
 }
 
 describe('from a checkout: ./bin/hedge.js', () => {
-  const run = (args: string[], env?: Record<string, string>) =>
-    spawned('./bin/hedge.js', args, { cwd: ROOT, path: searchPath(), env });
+  const run = (args: string[], env?: Record<string, string>) => inProcess(args, searchPath(), env);
 
   it('the start screen and --help name ./bin/hedge.js, and its first demo command runs as shown', async () => {
-    const start = await run([]);
+    const start = await spawned('./bin/hedge.js', [], { cwd: ROOT, path: searchPath() });
     expect(start.code, start.stderr).toBe(0);
     expect(start.stdout).toContain('  ./bin/hedge.js --demo markets');
     expect(start.stdout).not.toMatch(/^ {2}hedge /m);
@@ -91,13 +106,14 @@ describe('from a checkout: ./bin/hedge.js', () => {
 
 describe('installed: `hedge` on PATH', () => {
   symlinkSync(HEDGE_BIN, join(installed.path, 'hedge'));
-  const run = (args: string[]) => spawned('hedge', args, { cwd: config.path, path: searchPath(installed.path) });
+  const launch = (args: string[]) => spawned('hedge', args, { cwd: config.path, path: searchPath(installed.path) });
+  const run = (args: string[]) => inProcess(args, searchPath(installed.path));
 
   it('the start screen, --help, examples and hints say `hedge`', async () => {
-    const start = await run([]);
+    const start = await launch([]);
     expect(start.code, start.stderr).toBe(0);
     expect(start.stdout).toContain('  hedge --demo markets');
-    const help = await run(['--help']);
+    const help = await launch(['--help']);
     expect(help.stdout).toMatch(/^Usage: hedge <command>/);
     const quoteHelp = await run(['quote', '--help']);
     expect(quoteHelp.stdout).toContain('$ hedge quote USDTNGN buy 10000 --tenor 3');

@@ -23,6 +23,9 @@
 //   the book the docs' examples assume (BOOK: README's `open … --ref DEAL-42`, and a sell under
 //   DEAL-7 rolled once, so that history and reports have a closed hedge) — except a block that
 //   opens a hedge, which starts flat, as such examples do.
+// - Which process. A line runs in this process (the built front's main(), as bin/hedge.js calls
+//   it), in its block's folder where it names a file; a line that serves until it is stopped, and
+//   `hedge mcp` (its client closes a pipe), run as processes of their own.
 // - Exit code. 0, unless the line's comment starts with `exit N` (`# exit 9`), or the line ends in
 //   `; echo $?` and the last line of its output shows the code.
 // - Shell. Words are split as a shell splits them (quotes, backslashes, `#` comments). The stages
@@ -451,17 +454,57 @@ function spawnHedge(
   return child;
 }
 
-/** Whether an argument could name a file (relative to the line's folder, which a run in this process does not have). */
-function namesAFile(arg: string): boolean {
+/** Options whose value is an expression, a URL or a header, never a file. */
+const NOT_A_FILE_AFTER = new Set([
+  '--query',
+  '--until',
+  '--fields',
+  '--base-url',
+  '-f',
+  '--raw-field',
+  '-F',
+  '--field',
+  '-H',
+  '--header',
+]);
+
+/** Whether an argument could name a file, relative to the line's folder (an option's value after it or after `=`). */
+function namesAFile(args: readonly string[], at: number): boolean {
+  const arg = args[at]!;
+  if (
+    NOT_A_FILE_AFTER.has(args[at - 1] ?? '') ||
+    (/^--?[\w-]+=/.test(arg) && NOT_A_FILE_AFTER.has(arg.slice(0, arg.indexOf('='))))
+  )
+    return false;
   const value = arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1 || arg.length) : arg;
-  return value !== '' && !isAbsolute(value) && /[/\\~]|\.[A-Za-z]\w*$/.test(value);
+  return value !== '' && !isAbsolute(value) && !value.includes('://') && /[/\\~]|\.[A-Za-z]\w*$/.test(value);
 }
 
 /**
- * Runs a line: in this process (the built front's main(), as test/support/hedge-cli.ts does) when
- * its folder cannot matter — no argument names a file, no setting is read by Node at start, and it
- * is not `hedge mcp` (its default root is the working directory) — else as a process of its own in
- * the line's folder.
+ * Runs in-process that read the working directory take it in turn: each runs with this process in
+ * the line's folder, as a shell there runs it, and the folder is put back after it. Runs that read
+ * no file and do not serve a folder go on meanwhile: no path of theirs is relative.
+ */
+let folderTurn: Promise<unknown> = Promise.resolve();
+function inFolder<T>(cwd: string, run: () => Promise<T>): Promise<T> {
+  const result = folderTurn.then(async () => {
+    const before = process.cwd();
+    process.chdir(cwd);
+    try {
+      return await run();
+    } finally {
+      process.chdir(before);
+    }
+  });
+  folderTurn = result.catch(() => undefined);
+  return result;
+}
+
+/**
+ * Runs a line in this process — the built front's main(), as bin/hedge.js calls it and as
+ * test/support/hedge-cli.ts does — in the line's folder where it names a file (inFolder()). A
+ * process of its own runs it in that folder where a setting is read by Node at start, and for
+ * `hedge mcp`: its client's end of input is the end of a pipe, which it must have answered first.
  */
 async function runHedge(
   args: readonly string[],
@@ -471,10 +514,10 @@ async function runHedge(
   const inProcess =
     commandOf(args) !== 'mcp' &&
     options.env.TZ === 'UTC' &&
-    !Object.keys(options.env).some((name) => /^(NODE_|PG|UV_|SSL_CERT_)/.test(name)) &&
-    !args.some(namesAFile);
+    !Object.keys(options.env).some((name) => /^(NODE_|PG|UV_|SSL_CERT_)/.test(name));
   if (inProcess) {
-    const result = await runMainInProcess(ROOT, [...args], options.env, options.stdin ?? '');
+    const run = () => runMainInProcess(ROOT, [...args], options.env, options.stdin ?? '');
+    const result = await (args.some((_, at) => namesAFile(args, at)) ? inFolder(options.cwd, run) : run());
     return { ...result, signal: null, durationMs: Date.now() - started };
   }
   return new Promise((resolve, reject) => {
@@ -987,7 +1030,8 @@ function weight(block: Block): number {
 /** The blocks with a line to run. */
 const RUNNABLE = BLOCKS.filter((block) => examplesIn(block).some(isRun));
 
-async function runBlock(block: Block): Promise<string[]> {
+/** A block's state: its folder, copied from the book it starts from; remove() deletes it. */
+function startBlock(block: Block): BlockState & { remove: () => void } {
   const folder = tempDir('hedge-docs-block-');
   const state: BlockState = {
     block,
@@ -1000,51 +1044,80 @@ async function runBlock(block: Block): Promise<string[]> {
   };
   cpSync(opensAHedge(block) ? flat : booked, state.config, { recursive: true });
   cpSync(join(ROOT, 'docs', 'examples'), join(state.cwd, 'docs', 'examples'), { recursive: true });
+  return { ...state, remove: folder.remove };
+}
+
+type ShellDocLine = DocLine & { shell: ShellLine };
+
+/**
+ * A block's lines in order, one step per line run: a step runs the lines before it that are not
+ * hedge but may set what it reads (`. ./sandbox.env`, `key=…`), then its own; the last step also
+ * those after it.
+ */
+function stepsOf(block: Block): Array<{ example: Example; before: ShellDocLine[]; after: ShellDocLine[] }> {
+  const steps: Array<{ example: Example; before: ShellDocLine[]; after: ShellDocLine[] }> = [];
+  let others: ShellDocLine[] = [];
+  for (const line of EXAMPLES_BY_BLOCK.get(block)!) {
+    const example = EXAMPLES.find((candidate) => candidate.doc === line.doc && candidate.line === line.line);
+    if (!example) {
+      if (line.shell) others.push({ ...line, shell: line.shell });
+    } else if (isRun(example)) {
+      steps.push({ example, before: others, after: [] });
+      others = [];
+    }
+  }
+  steps.at(-1)?.after.push(...others);
+  return steps;
+}
+
+/** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
+async function runStep(state: BlockState, step: ReturnType<typeof stepsOf>[number]): Promise<string[]> {
+  const { example } = step;
+  const others = async (lines: readonly ShellDocLine[]): Promise<void> => {
+    for (const line of lines) await runLine(state, line);
+  };
+  await others(step.before);
+  const where = `${example.doc}:${example.line}: ${example.text}`;
+  const setup = SETUPS.find(
+    (candidate) => candidate.doc === example.doc && candidate.text === example.text && example.shown.length > 0,
+  );
   const problems: string[] = [];
+  let stop: (() => Promise<number | null>) | undefined;
   try {
-    for (const line of EXAMPLES_BY_BLOCK.get(block)!) {
-      const example = EXAMPLES.find((candidate) => candidate.doc === line.doc && candidate.line === line.line);
-      if (!example) {
-        // Not hedge, but it may set what later lines read (`. ./sandbox.env`, `key=…`).
-        if (line.shell) await runLine(state, { ...line, shell: line.shell });
-        continue;
-      }
-      if (!isRun(example)) continue;
-      const where = `${example.doc}:${example.line}: ${example.text}`;
-      const setup = SETUPS.find(
-        (candidate) => candidate.doc === example.doc && candidate.text === example.text && example.shown.length > 0,
-      );
-      let stop: (() => Promise<number | null>) | undefined;
-      try {
-        stop = setup ? await setup.start(state) : undefined;
-        const { last, echoStatus } = await runLine(state, example);
-        if (!last) continue;
-        const expected = expectedExit(example, echoStatus);
-        if (last.result.code !== expected) {
-          problems.push(
-            `${where}\n  ran hedge ${last.args.join(' ')}: exit ${last.result.code ?? last.result.signal}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
-          );
-          continue;
-        }
+    stop = setup ? await setup.start(state) : undefined;
+    const { last, echoStatus } = await runLine(state, example);
+    if (last) {
+      const expected = expectedExit(example, echoStatus);
+      if (last.result.code !== expected) {
+        problems.push(
+          `${where}\n  ran hedge ${last.args.join(' ')}: exit ${last.result.code ?? last.result.signal}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
+        );
+      } else {
         const shown = echoStatus ? example.shown.slice(0, -1) : example.shown;
         if (shown.some((text) => text.trim() !== '') && example.skip?.compare !== false) {
           for (const problem of compare(shown, last.result)) problems.push(`${where}\n  ${problem}`);
         }
-      } catch (error) {
-        problems.push(`${where}\n  ${(error as Error).message}`);
-      } finally {
-        const code = await stop?.();
-        if (stop && code !== 0) problems.push(`${where}\n  the keeper started for it stopped with exit ${code}`);
       }
     }
+  } catch (error) {
+    problems.push(`${where}\n  ${(error as Error).message}`);
   } finally {
-    for (const stop of state.background) {
-      const code = await stop();
-      // A simulator stopped by SIGTERM says so and exits 0.
-      if (code !== 0)
-        problems.push(`${block.doc}:${block.line}: the simulator started in the background stopped with exit ${code}`);
-    }
-    folder.remove();
+    const code = await stop?.();
+    if (stop && code !== 0) problems.push(`${where}\n  the keeper started for it stopped with exit ${code}`);
+  }
+  await others(step.after);
+  return problems;
+}
+
+/** Stops what a block started in the background: a simulator stopped by SIGTERM says so and exits 0. */
+async function stopBackground(state: BlockState): Promise<string[]> {
+  const problems: string[] = [];
+  for (const stop of state.background.splice(0)) {
+    const code = await stop();
+    if (code !== 0)
+      problems.push(
+        `${state.block.doc}:${state.block.line}: the simulator started in the background stopped with exit ${code}`,
+      );
   }
   return problems;
 }
@@ -1088,12 +1161,31 @@ describe('the documented examples', () => {
   });
 
   // Blocks run side by side (most of a block's time is spent waiting for the simulator's fills,
-  // not on the CPU), the longest first: each test's bound is its own block's run.
+  // not on the CPU), the longest first; a block's lines run in order, a test each, so that each
+  // test's bound is one line's run.
   describe.concurrent('each block runs as written', () => {
     for (const block of [...RUNNABLE].sort((a, b) => weight(b) - weight(a))) {
-      const lines = examplesIn(block).filter(isRun);
-      it(`${block.doc}:${block.line} (${lines.length} line${lines.length === 1 ? '' : 's'} run)`, async () => {
-        expect(await runBlock(block)).toEqual([]);
+      const steps = stepsOf(block);
+      const background = steps.some(({ example, before }) =>
+        [example, ...before].some((line) => line.shell.pipelines.some((pipeline) => pipeline.then === '&')),
+      );
+      describe(`${block.doc}:${block.line}`, () => {
+        let state: ReturnType<typeof startBlock>;
+        beforeAll(() => {
+          state = startBlock(block);
+        });
+        afterAll(async () => {
+          await stopBackground(state);
+          state.remove();
+        });
+        for (const step of steps)
+          it.sequential(`${step.example.line}: ${step.example.text}`, async () => {
+            expect(await runStep(state, step)).toEqual([]);
+          });
+        if (background)
+          it.sequential('stops what it started in the background cleanly', async () => {
+            expect(await stopBackground(state)).toEqual([]);
+          });
       });
     }
   });

@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 interface Front {
   main(
     argv: string[],
-    overrides: { io: unknown; env: Record<string, string | undefined>; now?: () => number },
+    overrides: { io: unknown; env: Record<string, string | undefined>; now?: () => number; script?: string },
   ): Promise<number>;
 }
 
@@ -55,7 +55,8 @@ export interface ScreenSize {
  * `now`: the time hedge reads instead of Date.now (a spawned run pins it with a preload). `screen`:
  * stdout and stderr are one stream, so that what both write reads in the order a terminal shows it
  * (in `stdout`); it has the terminal's `columns` and `rows`, which a library drawing on a terminal
- * (log-update under --watch) reads from the stream itself.
+ * (log-update under --watch) reads from the stream itself. `script`: the launcher's path as
+ * bin/hedge.js passes it (process.argv[1]), for the program name hedge's suggestions use.
  */
 export async function runMainInProcess(
   root: string,
@@ -64,6 +65,7 @@ export async function runMainInProcess(
   input: string,
   now?: () => number,
   screen?: ScreenSize,
+  script?: string,
 ): Promise<InProcessRun> {
   const main = await builtMain(root);
   // As bin/hedge.js's process on pipes: HEDGE_FORCE_TTY=1 alone makes them count as a terminal
@@ -82,7 +84,7 @@ export async function runMainInProcess(
     stderrIsTTY: terminal,
     stdinIsTTY: false,
   };
-  const code = await main(args, { io, env, ...(now ? { now } : {}) });
+  const code = await main(args, { io, env, ...(now ? { now } : {}), ...(script === undefined ? {} : { script }) });
   // The last chunks written reach the collectors on the next turn.
   await new Promise((settled) => setImmediate(settled));
   return { code, stdout: stdout.text(), stderr: screen ? '' : stderr.text() };
