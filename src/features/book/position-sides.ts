@@ -27,11 +27,7 @@ export interface PositionSides {
   recordsError?: unknown;
 }
 
-/**
- * The positions list just read (`positions`) with its sides' hedge records (GET /hedges: every filled
- * hedge and the newest page, as SideViews reads them). `now` is read after the records: the server's
- * time when it sent one (a hedge past its maturity is judged on its clock).
- */
+/** The positions just read with their sides' hedge records; `now` is read after the records, so a hedge past maturity is judged on the server's clock. */
 export async function readPositionSides(
   client: HedgeClient,
   positions: BookPosition[],

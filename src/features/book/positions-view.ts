@@ -65,10 +65,7 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   };
 }
 
-/**
- * The lines under each side's row: `sides[i]` is the side of row i (undefined: nothing under it).
- * Each comes back as a table section placed before row i + 1 (under the last row for the last).
- */
+/** The lines under each side's row: `sides[i]` is the side of row i (undefined: nothing under it). Each comes back as a table section placed before row i + 1 (under the last row for the last). */
 export function sideSections(sides: Sides, options: SideLinesOptions) {
   return sideLines(sides, options).sections;
 }

@@ -54,10 +54,7 @@ const MAX_WATCH_COUNT = 1_000_000;
 /** A Retry-After longer than this is not waited out in full: the watch tries again after this long. */
 export const MAX_RETRY_AFTER_MS = 600_000;
 
-/**
- * One retry inside a refresh, quickly; a Retry-After is never waited out inside it (the loop
- * delays its next refresh instead). The transport's other settings (timeouts, --timeout) stay.
- */
+/** One retry inside a refresh, quickly; a Retry-After is never waited out inside it (the loop delays its next refresh instead). The transport's other settings (timeouts, --timeout) stay. */
 const WATCH_RETRY_POLICY = {
   maxAttempts: 2,
   baseDelayMs: 500,
@@ -441,10 +438,7 @@ async function pauseUntil(ports: FlowPorts, sink: WatchSink, live: boolean, at: 
   }
 }
 
-/**
- * Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an
- * error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts).
- */
+/** Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts). */
 export async function runWatch(
   ports: FlowPorts,
   target: WatchTarget,

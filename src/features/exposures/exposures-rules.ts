@@ -173,14 +173,7 @@ export function withinBand(currentUsd: number, targetUsd: number, bandPct: numbe
   return Math.abs(currentUsd - targetUsd) <= (targetUsd * bandPct) / 100 + 0.005;
 }
 
-/**
- * The keeper's integration point: the target rows (as a target file gives them, domain/target-file.ts)
- * the exposures imply at `nowMs`. Every side of every market is a row (0 = flat), so a side whose
- * exposures have all come due is brought to flat. `dueLeadMs`: an exposure due within that long
- * already counts as due — a keeper that acts once a cycle passes its cycle length, so that it
- * reduces at the last cycle before a due date instead of the first after it (the book is then
- * never above the exposure's cover, at the price of being under it for at most that long).
- */
+/** The keeper's target rows at `nowMs`, every side a row (0 = flat). `dueLeadMs`: an exposure due within that long counts as due, so a keeper reduces the last cycle before a due date, never after (the book never above the cover). */
 export function targetRowsAt(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
@@ -378,12 +371,7 @@ export function projectedCost(
 
 const STRESS_SHOCKS_PCT = [-30, -10, 10, 30] as const;
 
-/**
- * An instant move of the price by each shock (+ = the quote currency weakens: more of it per USDT).
- * A hedge's P&L at price P' struck at P is N·(P'−P)/P' for a buy (the simulator's and the
- * service's NDF), −that for a sell; an exposure covered by a buy loses exactly what such a buy of
- * its USD size gains, so a 100% cover nets to 0.
- */
+/** An instant price move per shock (+ = the quote currency weakens). A buy struck at P is worth N·(P'−P)/P' at P' (the service's NDF), a sell the opposite, so a 100% cover nets to 0. */
 export function stressTable(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
@@ -446,10 +434,7 @@ export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number,
   return side === 'buy' ? buy : -buy;
 }
 
-/**
- * The dollar-offset ratio: how much of the exposure's change the cover offset, in percent
- * (−cover P&L / exposure change). Undefined while the exposure has not moved.
- */
+/** The dollar-offset ratio: how much of the exposure's change the cover offset, in percent (−cover P&L / exposure change). Undefined while the exposure has not moved. */
 export function dollarOffset(coverPnl: number, exposureChange: number) {
   if (Math.abs(exposureChange) < 0.005) return { ratio_pct: null, effective: null };
   const ratio = (-coverPnl / exposureChange) * 100;

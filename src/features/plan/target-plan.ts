@@ -200,10 +200,7 @@ export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions) {
   return quoted;
 }
 
-/**
- * An agent's checks judge the plan whole: the requests its steps send, in order (its PlanCheck of a
- * live write), and what it trades, step by step (its limits: the context's TradeGate).
- */
+/** An agent's checks judge the plan whole: the requests its steps send, in order (its PlanCheck of a live write), and what it trades, step by step (its limits: the context's TradeGate). */
 export async function checkPlanRequests(ports: FlowPorts, client: HedgeClient, steps: readonly PlanStep[]) {
   const trades = steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
   if (ports.planCheck) {

@@ -14,10 +14,7 @@ export interface SizesView {
 
 const RESIZED_MARK = '*';
 
-/**
- * Marks the notional of each row whose hedge was resized (`resized` by row); when any is, the
- * other rows and the totals get a space instead, so that the column's figures stay aligned.
- */
+/** Marks the notional of each row whose hedge was resized (`resized` by row); when any is, the other rows and the totals get a space instead, so that the column's figures stay aligned. */
 export function markResized(
   rows: readonly Record<string, unknown>[],
   resized: ReadonlyArray<boolean>,
@@ -32,10 +29,7 @@ export function markResized(
 
 const usd = (value: number) => `${formatMoney(value)} USD`;
 
-/**
- * The note under the table, one sentence per resized hedge:
- * `* DEAL-7 hdg_…: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`
- */
+/** The note under the table, one sentence per resized hedge: `* DEAL-7 hdg_…: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.` */
 export function resizedNote(
   hedges: ReadonlyArray<{ hedgeId: string; reference?: string; shownUsd?: number; sizes: SizesView }>,
 ) {

@@ -16,12 +16,7 @@ export interface ReportOptions {
   ref?: string;
 }
 
-/**
- * A figure the records do not give is unknown, not 0. Rule: a group's optional figure (notional,
- * gross, carry, fees) is the sum over its records that give it, and `null` when none of them does;
- * `Report.missing` counts the records that left each one out, so a partly known sum can be flagged.
- * `net_pnl_usd` is always known (every record has it).
- */
+/** A figure the records do not give is unknown, not 0: an optional figure is the sum over the records that give it, null when none does (`Report.missing` counts the gaps); net P&L is always known. */
 export interface ReportFigures {
   count: number;
   notional_usd: number | null;
@@ -40,10 +35,7 @@ interface GroupIdentity {
 }
 
 const UNKNOWN_GROUP: GroupIdentity = { key: 'unknown', label: 'Unknown' };
-/**
- * `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is
- * (a deal may well be called `unknown`); its label says what it is.
- */
+/** `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is (a deal may well be called `unknown`); its label says what it is. */
 const NO_REFERENCE_GROUP: GroupIdentity = { key: '', label: 'No reference' };
 
 const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
@@ -178,11 +170,7 @@ export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: 
   return (aDated ? aMs - bMs : 0) || aIndex - bIndex;
 }
 
-/**
- * The cumulative line kept compact: the distinct close times in order and the running net P&L
- * after each (dollars), two numbers a point. `cumulativePoints` makes Report.cumulative of it; a
- * writer that streams the report's JSON reads it point by point instead (commands/report.ts).
- */
+/** The cumulative line, compact: distinct close times and the running net P&L after each (a streaming writer reads it point by point). */
 export interface CumulativeSeries {
   readonly length: number;
   readonly timesMs: Float64Array;
@@ -223,11 +211,7 @@ function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>) {
   return { positions: openPositions.length, net_pnl_usd: dollars(cents) };
 }
 
-/**
- * The report built one closed hedge at a time, so that a history read page by page never has to
- * be held whole (flows/report.ts): what it keeps grows with the groups and the distinct close
- * times, not with the records (a record is tallied and let go).
- */
+/** The report built one closed hedge at a time: a history read page by page is never held whole; memory grows with groups and close times, not records. */
 export class ReportBuilder {
   private readonly sinceMs: number | undefined;
   private readonly untilMs: number | undefined;
@@ -305,10 +289,7 @@ export class ReportBuilder {
     return cumulativeSeries(this.closeTimes, this.closeCents, this.dated);
   }
 
-  /**
-   * The report of every record added, with the open positions' unrealized P&L. `points: false`
-   * leaves `cumulative` empty, for a caller that writes the line from cumulative() itself.
-   */
+  /** The report of every record added, with the open positions' unrealized P&L. `points: false` leaves `cumulative` empty, for a caller that writes the line from cumulative() itself. */
   finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}) {
     const order = compareKeys(this.options.by);
     // Deals in close-time order (undated last), as a deal list reads; other groups by their keys.

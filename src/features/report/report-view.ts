@@ -13,11 +13,7 @@ import { bar, sparkline } from '../../platform/results/text-charts.js';
 import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
 import { utcMinute } from '../../core/utc-text.js';
 
-/**
- * The report's columns: key (the CSV and TSV header, the JSON field), what a table header says,
- * and how a value reads on screen. In CSV, TSV and JSON, money has two decimals and a figure no
- * record in the group gives is an empty cell (null in JSON).
- */
+/** The report's columns (CSV/TSV header and JSON field, table header, screen kind); off screen money has two decimals and an unknown figure is an empty cell (null in JSON). */
 const REPORT_FIELDS: FieldSpec[] = [
   { key: 'group', label: 'Group', kind: 'text' },
   { key: 'client_reference', label: 'Ref', kind: 'text' },
@@ -47,11 +43,7 @@ export const REPORT_CSV_COLUMNS = [
   'net_pnl_usd',
 ] as const;
 
-/**
- * `--by hedge`: a row per closed hedge (`group` is its id), with its reference, market, side,
- * close time, the rates it was struck and closed at, and the quote-currency amount it locked
- * (notional × entry rate, in `quote_currency`).
- */
+/** `--by hedge`: a row per closed hedge, with the rates it was struck and closed at and the quote amount it locked (notional × entry rate). */
 export const REPORT_DEAL_CSV_COLUMNS = [
   'group',
   'client_reference',
@@ -76,11 +68,7 @@ export function reportColumns(by: ReportGrouping) {
   return by === 'hedge' ? REPORT_DEAL_CSV_COLUMNS : REPORT_CSV_COLUMNS;
 }
 
-/**
- * What a narrow terminal keeps, most important first (the bar is the table's own column): the group
- * (a hedge id is shortened in the middle before an amount is left out) and what a desk decides on —
- * net P&L, the deal, its side and notional, the rates — then the rest.
- */
+/** What a narrow terminal keeps, most important first: the group, then what a desk decides on (net P&L, deal, side, notional, rates), then the rest. */
 const REPORT_DECIDES = [
   'group',
   'net_pnl_usd',

@@ -92,10 +92,7 @@ export async function gatherReport(
 
 const FLUSH_BYTES = 1 << 20;
 
-/**
- * The closed hedges' rows of an HTML report, kept in a file beside the target instead of memory and
- * written in the listing's order at the end; memory holds only each row's sort key and place.
- */
+/** The closed hedges' rows of an HTML report, kept in a file beside the target instead of memory and written in the listing's order at the end; memory holds only each row's sort key and place. */
 export class ClosedHedgeListing {
   private readonly path: string;
   private readonly fd: number;

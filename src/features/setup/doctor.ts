@@ -149,11 +149,7 @@ class DoctorChecks {
   }
 }
 
-/**
- * Key, environment, base URL (local: nothing sent). Undefined when there is no usable key and base
- * URL (the checks say why); else the credentials and the base URL's check, which the first request
- * may still turn into a failure.
- */
+/** Key, environment, base URL (nothing sent); undefined without a usable key and base URL, else the credentials and the base URL's check (the first request may still fail it). */
 async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorChecks) {
   let credentials: ResolvedCredentials;
   try {
@@ -432,10 +428,7 @@ function sourceName(source: string, variable: string, profile: string | undefine
   return profile ? `profile "${profile}"` : 'the profile';
 }
 
-/**
- * The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer
- * at all, a 404 (the base URL points elsewhere) and a refused key each name their next step.
- */
+/** The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer at all, a 404 (the base URL points elsewhere) and a refused key each name their next step. */
 function firstRequestFailure(
   ports: Pick<FlowPorts, 'hedgeCommand'>,
   error: unknown,
@@ -562,12 +555,7 @@ function describePositionFields(positions: Array<Record<string, unknown>>) {
   ].join(', ');
 }
 
-/**
- * The page-size parameter and how lists page: one hedge asked for under the name in use. Fewer
- * rows than asked, or exactly one, says the name is honoured; more says it is ignored — then a
- * page-size name the answer states (`meta.page_size`) is tried, and learned when honoured. A
- * refusal naming it teaches the client (the read is asked again the way the refusal says).
- */
+/** The page-size parameter: one hedge asked for; an ignored name makes a stated `meta.page_size` name tried and learned, and a refusal teaches the client its name. */
 async function pageSizeChecks(client: HedgeClient, name: string) {
   const probe = async (parameter: string) => {
     const response = await client.transport.send({

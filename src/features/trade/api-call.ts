@@ -70,11 +70,7 @@ export class AnswerLog {
   }
 }
 
-/**
- * A GET: one answer, or with `paginate` every page — through the one pager the list commands use
- * (api/wire/pages.ts followPaths: a cursor in meta or in the body beside the rows, a next link,
- * page numbers, an offset; the profile's cursor parameter) — each answer handed to `onPage` as it comes.
- */
+/** A GET: one answer, or with `paginate` every page through the list commands' one pager (followPaths), each answer handed to `onPage` as it comes. */
 export async function readApi(
   ports: FlowPorts,
   client: HedgeClient,

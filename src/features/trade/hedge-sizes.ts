@@ -36,10 +36,7 @@ function hedgeIdOf(entry: JournalEntry) {
   return typeof fromContext === 'string' && fromContext !== '' ? fromContext : undefined;
 }
 
-/**
- * The hedges of `ids` that this journal's adds or reduces changed, with what it knows of their
- * size; a hedge only opened from here (never resized) is not in the map.
- */
+/** The hedges of `ids` that this journal's adds or reduces changed, with what it knows of their size; a hedge only opened from here (never resized) is not in the map. */
 export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet<string>) {
   const found = new Map<string, HedgeSizes>();
   const oldestFirst = [...entries].sort((a, b) =>

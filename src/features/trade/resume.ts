@@ -35,10 +35,7 @@ export function journaledAction(ports: FlowPorts, client: HedgeClient, entry: Jo
   });
 }
 
-/**
- * Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller
- * shows it, or not).
- */
+/** Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller shows it, or not). */
 export async function finishJournaled(
   ports: FlowPorts,
   client: HedgeClient,
@@ -87,10 +84,7 @@ async function checkSameCredentials(ports: FlowPorts, entry: JournalEntry) {
   );
 }
 
-/**
- * The entry named, or the newest unresolved one that no live process is carrying out (an action in
- * flight is not crashed: it is never resumed from under its process).
- */
+/** The entry named, or the newest unresolved one that no live process is carrying out (an action in flight is not crashed: it is never resumed from under its process). */
 export async function chooseEntryToResume(ports: FlowPorts, id: string | undefined) {
   const journal = await ports.journal();
   if (id !== undefined) return findJournalEntry(ports, journal, id);
@@ -111,10 +105,7 @@ export async function chooseEntryToResume(ports: FlowPorts, id: string | undefin
   return undefined;
 }
 
-/**
- * What `hedge resume` found it must do with an entry, decided (and refused with a usage error)
- * before anything is sent, so that the command can say what it resumes before it does.
- */
+/** What `hedge resume` found it must do with an entry, decided (and refused with a usage error) before anything is sent, so that the command can say what it resumes before it does. */
 export type ResumePlan =
   | { kind: 'roll'; entry: JournalEntry }
   | { kind: 'api'; entry: JournalEntry }

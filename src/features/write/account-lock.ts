@@ -13,10 +13,7 @@ export interface LockedRun {
   waitedFor?: Holder;
 }
 
-/**
- * The scopes this async chain holds: an inner check-and-act runs under its outer hold instead of
- * waiting for itself; two agent calls in one `hedge mcp` process still exclude each other.
- */
+/** The scopes this async chain holds: an inner check-and-act runs under its outer hold instead of waiting for itself; two agent calls in one `hedge mcp` process still exclude each other. */
 const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
 
 /** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this account"). */

@@ -14,9 +14,7 @@ export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>) {
   return (entry: JournalEntry) => sealer.trust(entry) === 'verified';
 }
 
-/**
- * Refuses (exit 13, nothing sent) a row that is not this account's own, or an unresolved one whose key already has
- * a finished row: a row is valid once. */
+/** Refuses (exit 13, nothing sent) a row not this account's own, or an unresolved one whose key already has a finished row: a row is valid once. */
 export async function requireOwnRow(ports: FlowPorts, entry: JournalEntry) {
   // Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too).
   const trust = (await rowSealerOf(ports)).trust(entry);

@@ -513,10 +513,7 @@ function resolveCommands(ports: FlowPorts, entry: Pick<JournalEntry, 'id'>) {
   return `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
 }
 
-/**
- * Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on the
- * server's clock → send again with the key; otherwise only a person's word sends it again (else exit 12).
- */
+/** Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on the server's clock → send again with the key; otherwise only a person's word sends it again (else exit 12). */
 async function reconcileEarlier<S, R>(
   ports: FlowPorts,
   journal: Journal,
@@ -854,10 +851,7 @@ export async function planDryRun(ports: FlowPorts, request: ApiRequest) {
   return describePlannedRequest(request, credentials.baseUrl, credentials.apiKey);
 }
 
-/**
- * What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
- * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry.
- */
+/** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
 async function gateTheSend<S, R>(
   ports: FlowPorts,
   action: WriteAction<S, R>,
