@@ -56,10 +56,10 @@ export async function readPositionSides(
 
   const lines = await Promise.all(
     positions.map(async (position) => {
-      if (position.side === undefined) return undefined;
+      if (position.side === undefined) return;
       // A line without a market is the account's only market (flows/positions.ts findSide): its hedges say which.
       const market = position.market ?? soleMarket(views.hedges, position.side);
-      if (market === undefined) return undefined;
+      if (market === undefined) return;
       const side = await sideOf(market, position.side);
       const named = position.hedgeId === undefined ? undefined : byId.get(position.hedgeId);
       return named && !side.hedges.includes(named) ? { ...side, lineHedge: named } : side;

@@ -43,7 +43,7 @@ const REFERENCE_MIN_WIDTH = 8;
 function amountOf(value: unknown) {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
-  return undefined;
+  return;
 }
 
 function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {

@@ -88,7 +88,7 @@ function pushPoint(series: Map<string, number[]>, key: string, value: number | u
 }
 
 function shownNumber(format: FormatValue, field: WatchField, value: unknown) {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return;
   const text = stripVTControlCharacters(format(field, value)).replace(/[^0-9.+-]/g, '');
   const shown = Number(text);
   return text !== '' && Number.isFinite(shown) ? shown : value;

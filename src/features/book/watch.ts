@@ -13,7 +13,7 @@ import {
   type AlertRules,
 } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
-import { echo, parseHedgeId, parseMarket, parseWholeNumber } from '../../core/input.js';
+import { echo, parseClientReference, parseHedgeId, parseMarket, parseWholeNumber } from '../../core/input.js';
 import { findHedge } from './hedge-id.js';
 import {
   ApiError,
@@ -24,7 +24,6 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
-import { parseClientReference } from '../../core/input.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
 import { accountForPeople, type PositionFacts, type PriceQuote } from '../../platform/api/wire/fields.js';
@@ -72,15 +71,21 @@ const ACCOUNT_PNL_FIELDS = [
   'pnl_usd',
 ] as const;
 
+/** The first option given that needs --watch. */
+const givenWithWatch = (options: WatchOptionValues) =>
+  options.alertPnl !== undefined
+    ? '--alert-pnl'
+    : options.alertMaturity !== undefined
+      ? '--alert-maturity'
+      : options.exitOnAlert
+        ? '--exit-on-alert'
+        : options.count !== undefined
+          ? '--count'
+          : undefined;
+
 /** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
 export function watchAsked(options: WatchOptionValues) {
-  return (
-    options.watch !== undefined ||
-    options.alertPnl !== undefined ||
-    options.alertMaturity !== undefined ||
-    options.exitOnAlert === true ||
-    options.count !== undefined
-  );
+  return options.watch !== undefined || givenWithWatch(options) !== undefined;
 }
 
 /** --watch's value: `true` alone (the default), else seconds from 1 to 3600. Returns ms. */
@@ -104,19 +109,9 @@ type WatchSettings = ReturnType<typeof parseWatchSettings>;
 
 /** Every option checked before anything is sent (exit 2 on the first problem). */
 export function parseWatchSettings(ports: FlowPorts, target: WatchTarget, options: WatchOptionValues) {
-  const given =
-    options.alertPnl !== undefined
-      ? '--alert-pnl'
-      : options.alertMaturity !== undefined
-        ? '--alert-maturity'
-        : options.exitOnAlert
-          ? '--exit-on-alert'
-          : options.count !== undefined
-            ? '--count'
-            : undefined;
   if (options.watch === undefined)
     throw new UsageError(
-      `${given}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`,
+      `${givenWithWatch(options)}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`,
     );
   const intervalMs = parseWatchInterval(options.watch);
   const count =

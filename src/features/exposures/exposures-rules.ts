@@ -51,7 +51,7 @@ export function coverSide(exposure: Pick<Exposure, 'market' | 'type' | 'currency
   // Books in another market's currency, or in a third currency, are looked at from USD: the
   // account settles in USD and one market's hedge cannot cover a cross.
   const view = quote !== undefined && functional === quote ? quote : 'USD';
-  if (exposure.currency === view) return undefined;
+  if (exposure.currency === view) return;
   if (view === 'USD') return exposure.type === 'receivable' ? 'buy' : 'sell';
   return exposure.type === 'payable' ? 'buy' : 'sell';
 }

@@ -145,7 +145,7 @@ function closedCover(facts: HistoryFacts, onlyMarket: string | undefined) {
   const { side, notionalUsd, openedAt, closedAt, entryPrice, exitPrice, grossPnlUsd, carryUsd, feesUsd } = facts;
   const market = facts.market ?? onlyMarket;
   if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined)
-    return undefined;
+    return;
   const closedAtMs = Date.parse(closedAt);
   const openedAtMs = openedAt === undefined ? closedAtMs : Date.parse(openedAt);
   return {

@@ -179,27 +179,25 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
         { ...options, once, minIntervalMs: MIN_INTERVAL_MS, clock },
         signals,
         async (number, startedAt) => {
-          if (options.movingTarget) {
-            // The exposures file is read again every cycle, so a SIGHUP needs nothing more.
-            signals.takeReload();
+          // The exposures are read again every cycle, so a SIGHUP needs nothing more there.
+          const moving = options.movingTarget;
+          if (signals.takeReload() || moving) {
             try {
-              rows = await options.movingTarget(stepContext());
+              rows = moving ? await moving(stepContext()) : await readRows();
+              if (!moving) {
+                scheduler.forgetDrift();
+                event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
+              }
             } catch (error) {
-              noteError(error, {
-                phase: 'target',
-                message: 'the target could not be recomputed from the exposures; the previous target stays',
-              });
-            }
-          } else if (signals.takeReload()) {
-            try {
-              rows = await readRows();
-              scheduler.forgetDrift();
-              event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
-            } catch (error) {
-              noteError(error, {
-                phase: 'reload',
-                message: 'the target file could not be re-read; the previous target stays',
-              });
+              noteError(
+                error,
+                moving
+                  ? {
+                      phase: 'target',
+                      message: 'the target could not be recomputed from the exposures; the previous target stays',
+                    }
+                  : { phase: 'reload', message: 'the target file could not be re-read; the previous target stays' },
+              );
             }
           }
           try {
@@ -296,7 +294,7 @@ function statedAt(file: string) {
   try {
     return file === '-' ? undefined : statSync(file).mtimeMs;
   } catch {
-    return undefined;
+    return;
   }
 }
 
@@ -633,9 +631,7 @@ const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id
 function keeperSteps(
   stepContext: () => FlowPorts,
   deps: Say & Pick<KeepOptions, 'dryRun' | 'converge' | 'toleranceUsd'> & { identity: Identity },
-): KeeperSteps & {
-  finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]): Promise<Map<string, string>>;
-} {
+) {
   const { event, noteError } = deps;
   // Notices said once (by code), and sides past their bound said once each (by side and cause).
   const said = new Set<string>();
@@ -922,8 +918,8 @@ function keeperSteps(
   };
 
   return {
-    read: (rows) => read(stepContext(), rows),
-    async act(row, first) {
+    read: (rows: readonly KeepRow[]) => read(stepContext(), rows),
+    async act(row: KeepRow, first: Actionable) {
       const ports = stepContext();
       if (deps.dryRun) return wouldAct(ports, row, first);
       await withSideLock(ports, row.market, row.side, async () => {
@@ -936,7 +932,7 @@ function keeperSteps(
       });
     },
     /** Finishes this keeper's own unresolved rows with their keys and returns why each busy side is left alone: a new key could double an unresolved action; a person's rows are not the keeper's to finish. */
-    async finishUnfinished(busy, rows) {
+    async finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]) {
       const ports = stepContext();
       const journal = await ports.journal();
       const ours = async () => (await journal.list({ pending: true })).filter((entry) => sentBy(deps.identity, entry));

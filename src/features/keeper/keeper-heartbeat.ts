@@ -36,7 +36,7 @@ export function heartbeatOf(body: unknown) {
   // Anything but an object (an array included) has no number `pid`.
   const value = body as Partial<Heartbeat> | null | undefined;
   if (typeof value?.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string')
-    return undefined;
+    return;
   return {
     ...value,
     rows: Array.isArray(value.rows) ? value.rows : [],

@@ -100,7 +100,7 @@ function quoteTenor(step: PlanStep, rows: readonly TargetRow[]) {
 }
 
 async function quoteStep(client: HedgeClient, step: PlanStep, rows: readonly TargetRow[], blocked: boolean) {
-  if (step.action !== 'open' && step.action !== 'add') return undefined;
+  if (step.action !== 'open' && step.action !== 'add') return;
   // A step the checks refuse is not quoted: the server would refuse the quote for the same reason.
   if (blocked) return { error: { code: 'not_quoted', message: 'not quoted: the step fails a check' } };
   const tenor = quoteTenor(step, rows);

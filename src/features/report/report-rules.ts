@@ -383,5 +383,5 @@ export function reportPeriodProblem(since: Date | undefined, until: Date | undef
   if (since && until && since.getTime() >= until.getTime()) {
     return `--since (${since.toISOString()}) must be before --until (${until.toISOString()}); --until is exclusive.`;
   }
-  return undefined;
+  return;
 }

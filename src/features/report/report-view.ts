@@ -103,11 +103,11 @@ const REPORT_MONEY = new Set([
 type Figures = ReportFigures & { key?: string; label?: string; deal?: Report['groups'][number]['deal'] };
 
 /** A figure of a group (or the totals) or of its deal, by the report's field name. */
-const valueOf = (key: string, figures: Figures) => ({ ...figures, ...figures.deal }) as Record<string, unknown>;
+const valueOf = (key: string, figures: Figures) => (({ ...figures, ...figures.deal }) as Record<string, unknown>)[key];
 
 /** A cell of CSV and TSV: money with two decimals, a figure no record gives empty; `group` is the group's key. */
 function csvCell(column: string, figures: Figures) {
-  const value = column === 'group' ? figures.key : valueOf(column, figures)[column];
+  const value = column === 'group' ? figures.key : valueOf(column, figures);
   return value === null || value === undefined
     ? ''
     : REPORT_MONEY.has(column)
@@ -311,7 +311,7 @@ function groupColumns(report: Report, context: CellContext): Array<[TableColumn,
       return [column, EMPTY_CELL];
     }
     const field = REPORT_FIELDS.find((known) => known.key === key)!;
-    const values = groups.map((group) => (key === 'group' ? group.label : valueOf(key, group)[key]));
+    const values = groups.map((group) => (key === 'group' ? group.label : valueOf(key, group)));
     // Rates: one number of decimals for the whole column (what the smallest needs).
     const format = {
       decimals:
@@ -328,7 +328,7 @@ function groupColumns(report: Report, context: CellContext): Array<[TableColumn,
           ? tableCell(formatFixed(report.locked[0]!.amount, 2))
           : EMPTY_CELL
         : key !== 'group' && (REPORT_CSV_COLUMNS as readonly string[]).includes(key)
-          ? formatCell(field, valueOf(key, report.totals)[key], {}, format, context)
+          ? formatCell(field, valueOf(key, report.totals), {}, format, context)
           : EMPTY_CELL;
     const column: TableColumn = {
       key,

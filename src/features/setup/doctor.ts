@@ -163,7 +163,7 @@ async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorC
       }),
     );
     checks.add(checkOf('server', 'Server', 'skip', 'not asked: no usable key and base URL', true));
-    return undefined;
+    return;
   }
   const environment =
     credentials.environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds';
@@ -256,7 +256,7 @@ const READS: EndpointCheck[] = [
     command: ['price'],
     forWrites: false,
     read: async (client, seen) => {
-      if (seen.listed.length === 0) return undefined;
+      if (seen.listed.length === 0) return;
       const { data, quotes, problem } = await client.readPrices(seen.listed.slice(0, 1));
       seen.pricesShape = describeShape(data);
       if (problem) throw problem;
@@ -270,7 +270,7 @@ const READS: EndpointCheck[] = [
     forWrites: true,
     unasked: 'no open market to quote',
     read: async (client, { tradable }) => {
-      if (!tradable) return undefined;
+      if (!tradable) return;
       const quote = await client.createQuote({
         market: tradable,
         side: 'buy',
@@ -320,7 +320,7 @@ const READS: EndpointCheck[] = [
     command: ['hedges', 'ID'],
     forWrites: true,
     read: async (client, { newest }) => {
-      if (!newest) return undefined;
+      if (!newest) return;
       const hedge = await client.getHedge(newest);
       return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
     },
@@ -472,7 +472,7 @@ function firstRequestFailure(
       error.message,
       "Something answers at this address, but not with the API's JSON envelope: check the base URL (and any proxy in between).",
     );
-  return undefined;
+  return;
 }
 
 /** The server's clock against this machine's, as its answers told it (domain/server-clock.ts): the interval, and what taught it. */

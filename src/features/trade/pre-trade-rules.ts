@@ -33,7 +33,7 @@ export function marketProblem(markets: Market[], market: string) {
       'Try again later; `hedge markets` shows its status.',
     );
   }
-  return undefined;
+  return;
 }
 
 /** The notional checks for one side of a listed market. */
@@ -61,7 +61,7 @@ export function notionalProblem(
       SKIP_HINT,
     );
   }
-  return undefined;
+  return;
 }
 
 export function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest) {

@@ -111,7 +111,7 @@ export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRe
 export async function quotedSizeProblem(client: HedgeClient, request: Omit<PreTradeRequest, 'action'>) {
   try {
     await runPreTradeChecks(client, { ...request, action: 'open' }, { items: [], warn: () => undefined });
-    return undefined;
+    return;
   } catch (error) {
     return error instanceof PreTradeCheckError ? error : undefined;
   }

@@ -27,7 +27,7 @@ export async function unfinishedOfThisAccount(ports: FlowPorts, groupPrefixes: r
 /** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
 export function journaledAction(ports: FlowPorts, client: HedgeClient, entry: JournalEntry) {
   const body = entry.request?.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
   return actionFromJournal(ports, client, entry.command, body as Record<string, unknown>, argv, {
     group: entry.group,
@@ -47,7 +47,7 @@ export async function finishJournaled(
   },
 ) {
   const action = journaledAction(ports, client, entry);
-  if (!action) return undefined;
+  if (!action) return;
   return runWrite(ports, options.present ? options.present(action) : action, {
     ...options,
     dryRun: false,
@@ -102,7 +102,7 @@ export async function chooseEntryToResume(ports: FlowPorts, id: string | undefin
       held.holder,
       ' (every unresolved action in the journal is held by a live process)',
     );
-  return undefined;
+  return;
 }
 
 /** What `hedge resume` found it must do with an entry, decided (and refused with a usage error) before anything is sent, so that the command can say what it resumes before it does. */

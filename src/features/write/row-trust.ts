@@ -63,12 +63,12 @@ export async function checkUnresolvedRows(
   entries: readonly JournalEntry[],
 ): Promise<Map<string, RowCheck> | undefined> {
   const unresolved = entries.filter(isUnresolved);
-  if (unresolved.length === 0) return undefined;
+  if (unresolved.length === 0) return;
   let identity: Identity;
   try {
     identity = await identityOf(ports);
   } catch {
-    return undefined;
+    return;
   }
   const sealer = await rowSealerOf(ports);
   return new Map(unresolved.map((entry) => [entry.id, sentBy(identity, entry) ? sealer.trust(entry) : 'other-key']));
