@@ -38,7 +38,7 @@ import { readTargetFile } from '../plan/target-plan.js';
 import { checkOpenAfterClose } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll } from '../trade/roll.js';
-import { stepAction } from '../trade/trade-actions.js';
+import { days, stepAction } from '../trade/trade-actions.js';
 import { expectationMet, type SideExpectation } from '../book/book.js';
 import { SideViews } from '../book/side-book.js';
 import { keeperLockPlace, takeKeeperLock } from './keeper-heartbeat.js';
@@ -282,7 +282,7 @@ function toKeepRows(rows: TargetRow[], file: string) {
     // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
     if (row.tenorDays !== undefined && rollBeforeMs >= row.tenorDays * DAY_MS) {
       throw new UsageError(
-        `${where}: roll_before must be shorter than the tenor (${row.tenorDays} day${row.tenorDays === 1 ? '' : 's'}); a hedge would be rolled as soon as it is opened.`,
+        `${where}: roll_before must be shorter than the tenor (${days(row.tenorDays)}); a hedge would be rolled as soon as it is opened.`,
       );
     }
     return { ...row, statedAtMs };
