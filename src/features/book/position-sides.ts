@@ -20,7 +20,7 @@ export interface PositionSide {
   lineHedge?: Hedge;
 }
 
-export interface PositionSides {
+interface PositionSides {
   lines: Array<PositionSide | undefined>;
   unlisted: PositionSide[];
   recordsProblem?: string;

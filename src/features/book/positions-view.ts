@@ -25,7 +25,7 @@ export interface SideView {
 
 type Sides = ReadonlyArray<SideView | undefined>;
 
-export interface SideLinesOptions {
+interface SideLinesOptions {
   width: number;
   chalk: ChalkInstance;
   nowMs: number;

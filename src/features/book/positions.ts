@@ -13,7 +13,7 @@ export interface BookPosition extends PositionFacts {
   notionalFromHedge?: true;
 }
 
-export interface BookReader {
+interface BookReader {
   client: HedgeClient;
   log?: (line: string) => void;
 }

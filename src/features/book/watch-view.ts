@@ -16,7 +16,7 @@ import { sparkline } from '../../platform/results/text-charts.js';
 import { stripVTControlCharacters } from 'node:util';
 import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
 
-export interface WatchField {
+interface WatchField {
   key: string;
   label: string;
   kind?: FieldKind;
@@ -49,7 +49,7 @@ export interface WatchModel {
 export type FormatValue = (field: { key: string; kind?: FieldKind }, value: unknown) => string;
 
 /** Everything on screen, as the flow last said it. */
-export interface WatchState {
+interface WatchState {
   model?: WatchModel;
   intervalMs: number;
   lastGoodAt?: number;
@@ -59,7 +59,7 @@ export interface WatchState {
   previous: Map<string, Record<string, unknown>>;
 }
 
-export interface RenderOptions {
+interface RenderOptions {
   columns: number;
   chalk: ChalkInstance;
   now: number;
@@ -294,8 +294,6 @@ interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format'> {
   columns: () => number;
   clockTime: (ms: number) => string;
 }
-
-export type LiveView = Awaited<ReturnType<typeof openLiveView>>;
 
 /** Starts drawing on the terminal: log-update over `stream`, redrawn on resize. */
 export async function openLiveView(init: LiveViewInit) {

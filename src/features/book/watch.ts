@@ -408,7 +408,7 @@ export type WatchOutcome =
   | { ended: 'stopped' };
 
 /** The watch's settings, and whether it is shown live (a terminal, without --json: redrawn every second). */
-export interface WatchPlan {
+interface WatchPlan {
   settings: WatchSettings;
   live: boolean;
   oneShape: boolean;

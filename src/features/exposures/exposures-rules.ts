@@ -37,7 +37,7 @@ export const DEFAULT_POLICY: ExposurePolicy = {
 /** Market → mid price (quote currency per USDT). */
 export type Prices = Readonly<Record<string, number>>;
 /** Exposure id → the price its first cover was sized at (sizing `fixed`). */
-export type FirstCoverPrices = Readonly<Record<string, number>>;
+type FirstCoverPrices = Readonly<Record<string, number>>;
 
 /** The markets of the exposures, sorted. */
 export const marketsOf = (exposures: readonly Exposure[]) =>
@@ -271,7 +271,7 @@ export function scheduleOfChanges(
 
 // ---- the projected cost ----------------------------------------------------------------------
 
-export interface CostRates {
+interface CostRates {
   /** Market → the daily carry per side in percent, signed as the server signs it (positive: the account pays). */
   carryDailyPct: Readonly<Record<string, Readonly<Record<Side, number>>>>;
   /** Market → the platform fee as a share of the notional traded (a quote's fee / its notional); absent: unknown. */

@@ -27,7 +27,7 @@ import type { MovingTarget } from '../keeper/keep.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { formatUsd } from '../../core/number-format.js';
 
-export interface ExposuresInput {
+interface ExposuresInput {
   /** A path, or `-` for stdin. */
   file: string;
   policyFile?: string;
@@ -144,8 +144,7 @@ export type ExposuresView = Awaited<ReturnType<typeof gatherExposures>>;
 function closedCover(facts: HistoryFacts, onlyMarket: string | undefined) {
   const { side, notionalUsd, openedAt, closedAt, entryPrice, exitPrice, grossPnlUsd, carryUsd, feesUsd } = facts;
   const market = facts.market ?? onlyMarket;
-  if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined)
-    return;
+  if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined) return;
   const closedAtMs = Date.parse(closedAt);
   const openedAtMs = openedAt === undefined ? closedAtMs : Date.parse(openedAt);
   return {

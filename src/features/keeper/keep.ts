@@ -75,7 +75,7 @@ interface KeepServices {
 }
 
 /** How a keeper ended: stopped by a signal (`interrupted` when a second cut its steps short), or one cycle run with the first error for the exit code. */
-export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
+type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
 
 export async function runKeep(ports: FlowPorts, options: KeepOptions, services: KeepServices): Promise<KeepOutcome> {
   // The context's clock; a wake-up ends a sleep early (no timer outlives the keeper).

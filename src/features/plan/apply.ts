@@ -83,7 +83,7 @@ async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient) {
 }
 
 /** What the command gives the run besides its options. */
-export interface ApplyPorts {
+interface ApplyPorts {
   /** Shows the plan before the one confirmation, awaited so the question follows the table. */
   showPlan?: (quoted: QuotedPlan) => Promise<void>;
 }

@@ -5,7 +5,7 @@ import { safeText } from '../../core/security/safe-text.js';
 import { NOTIONAL_MARK } from '../../platform/fields/resource-fields.js';
 
 /** What the journal knows of a hedge's size (flows/hedge-sizes.ts HedgeSizes; only what is said). */
-export interface SizesView {
+interface SizesView {
   openedUsd?: number;
   changes: ReadonlyArray<{ action: 'add' | 'reduce'; usd: number }>;
   largestUsd?: number;

@@ -18,7 +18,7 @@ import { BY_WORDS, GROUP_TITLES, MISSING_WORDS, periodText, plural } from './rep
 import { shortenMiddle, truncateEnd } from '../../platform/terminal/width.js';
 import { utcClockMillis, utcDay, utcDayMinute, utcDaySecond, utcMinute as utcMinuteText } from '../../core/utc-text.js';
 
-export interface ReportHtmlMeta {
+interface ReportHtmlMeta {
   account: string;
   environment: 'live' | 'test';
   generatedAt: string;

@@ -329,7 +329,7 @@ export function buildReport(
   return builder.finish(openPositions);
 }
 
-export type ReportDateResult = { ok: true; date: Date } | { ok: false; message: string };
+type ReportDateResult = { ok: true; date: Date } | { ok: false; message: string };
 
 /** A date, or a date and a time with its zone or none. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;

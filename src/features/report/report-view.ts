@@ -116,7 +116,7 @@ function csvCell(column: string, figures: Figures) {
 }
 
 /** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
-export interface ReportColumns {
+interface ReportColumns {
   columns?: readonly ReportColumn[];
   header?: boolean;
 }
@@ -198,7 +198,7 @@ export function periodText({ since, until }: Pick<Report, 'since' | 'until'>, cl
   return 'all history';
 }
 
-export interface ReportViewOptions {
+interface ReportViewOptions {
   chalk: ChalkInstance;
   columns: number;
   nowMs?: number;

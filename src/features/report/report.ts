@@ -10,7 +10,7 @@ import { closedHedgeTime, compareListed, doubled, ReportBuilder, type ReportOpti
 import type { HedgeReferences } from '../book/deal.js';
 
 /** What a walk through the history pages found. */
-export interface HistoryWalk {
+interface HistoryWalk {
   fetched: number;
   complete: boolean;
   stopped?: 'full-page' | 'repeated-cursor' | 'no-next';

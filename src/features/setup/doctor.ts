@@ -20,7 +20,7 @@ export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
 /** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up. */
 export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
 
-export interface DoctorCheck {
+interface DoctorCheck {
   /** Stable id a script can route on: key, base_url, auth, clock, markets, prices, quote, account, positions, hedges, hedge, history, wire.*, rate_limits. */
   id: string;
   title: string;
@@ -32,14 +32,6 @@ export interface DoctorCheck {
   failure?: FailureClass;
   /** A failure's error: the command says its message (the detail) and its hint (the next step, unless one is set). */
   error?: unknown;
-}
-
-/** What doctor found; the command says it and turns `failure` into the exit code (commands/doctor.ts). */
-export interface DoctorReport {
-  checks: DoctorCheck[];
-  ready: boolean;
-  /** The class of the first failed check a write needs; unset when ready. */
-  failure?: FailureClass;
 }
 
 /** A clock this far from the server's is a warning; further, a failure. */
@@ -119,7 +111,7 @@ class DoctorChecks {
   }
 
   /** Ready when no check a write needs failed; the failure is the first such check's class. */
-  report(): DoctorReport {
+  report() {
     const failed = this.checks.find((check) => check.forWrites && check.status === 'fail');
     return {
       checks: this.checks,

@@ -9,7 +9,7 @@ import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 /** ok: accepted; refused: 401/403; unreachable: no answer (connection, TLS, timeout, 5xx after retries); error: answered, but not as the API would (e.g. a 404 from a wrong base URL). */
 export type KeyStatus = 'ok' | 'refused' | 'unreachable' | 'error';
 
-export interface KeyCheck {
+interface KeyCheck {
   status: KeyStatus;
   /** The API's error.code, or the network error code, when not ok. */
   code?: string;

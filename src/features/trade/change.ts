@@ -23,7 +23,7 @@ import { changeAction, changeArgv, openAction, openArgv } from './trade-actions.
 import { isRejection, runWrite, writeOptionsFrom, type WriteOptions } from '../write/write-flow.js';
 import { notionalFieldFrom, refusedField, wireHint } from '../../platform/api/wire/unspecified.js';
 
-export interface OpenChoices {
+interface OpenChoices {
   allowDuplicateRef: boolean;
   skipChecks: boolean;
   write: WriteOptions;

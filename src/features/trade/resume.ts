@@ -106,7 +106,7 @@ export async function chooseEntryToResume(ports: FlowPorts, id: string | undefin
 }
 
 /** What `hedge resume` found it must do with an entry, decided (and refused with a usage error) before anything is sent, so that the command can say what it resumes before it does. */
-export type ResumePlan =
+type ResumePlan =
   | { kind: 'roll'; entry: JournalEntry }
   | { kind: 'api'; entry: JournalEntry }
   | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown> };

@@ -49,7 +49,7 @@ export const ROLL_GROUP_PREFIX = 'roll-';
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
 const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
 
-export interface RollRequest {
+interface RollRequest {
   market: string;
   side: Side;
   tenorDays: Tenor;

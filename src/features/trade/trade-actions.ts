@@ -44,7 +44,7 @@ import { sameReference } from '../../core/input.js';
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal. */
-export interface ActionExtras {
+interface ActionExtras {
   check?: () => Promise<void>;
   preview?: () => Promise<void>;
   argv: string[];

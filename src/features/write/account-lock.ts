@@ -8,7 +8,7 @@ import { describeHolder, type Holder } from '../../platform/journal/index.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { identityOf } from './identity.js';
 
-export interface LockedRun {
+interface LockedRun {
   /** Set when another process held the lock first: this run waited for it, so the book may have changed under it. */
   waitedFor?: Holder;
 }

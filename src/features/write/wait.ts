@@ -22,7 +22,7 @@ const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] s
 /** Money compares to the cent: notionals are rounded to cents on the wire. */
 export const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
-export interface PollOptions<T> {
+interface PollOptions<T> {
   label: string;
   /** Clock time when the request that started the wait was sent; the first poll is due firstDelayMs after it. */
   startedAt: number;
@@ -104,7 +104,7 @@ function withActionStands(error: unknown, checkCommand: string) {
     : new InvalidResponseError(message, { endpoint, status: error.status, hint, cause });
 }
 
-export interface HedgeWaitOptions {
+interface HedgeWaitOptions {
   label: string;
   startedAt?: number;
   initial?: Hedge;
@@ -131,7 +131,7 @@ export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, opti
   });
 }
 
-export interface ChangeWaitOptions {
+interface ChangeWaitOptions {
   label: string;
   startedAt: number;
   market: string;

@@ -901,7 +901,7 @@ export interface Reconciliation<S> {
 }
 
 /** HEDGE_KEY_LIFETIME in hours (a positive number), in ms; the default when unset. */
-export function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>) {
+function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>) {
   const raw = env.HEDGE_KEY_LIFETIME;
   const typed = raw?.trim();
   if (!typed) return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
@@ -914,7 +914,7 @@ export function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>)
   return hours * HOUR_MS;
 }
 
-export function describeAge(ms: number) {
+function describeAge(ms: number) {
   const hours = ms / HOUR_MS;
   if (hours >= 48) return `${Math.floor(hours / 24)} days`;
   if (hours >= 1) return `${Math.round(hours)} h`;
