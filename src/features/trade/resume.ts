@@ -48,7 +48,7 @@ export async function finishJournaled(
 ) {
   const action = journaledAction(ports, client, entry);
   if (!action) return;
-  return runWrite(ports, options.present ? options.present(action) : action, {
+  return runWrite(ports, options.present?.(action) ?? action, {
     ...options,
     dryRun: false,
     idempotencyKey: entry.idempotency_key,
