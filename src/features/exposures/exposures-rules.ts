@@ -34,10 +34,8 @@ export const DEFAULT_POLICY: ExposurePolicy = {
   netting: true,
 };
 
-/** Market → mid price (quote currency per USDT). */
+/** Market → mid price (quote currency per USDT); as `firstCover`, exposure id → the price its first cover was sized at (sizing `fixed`). */
 export type Prices = Readonly<Record<string, number>>;
-/** Exposure id → the price its first cover was sized at (sizing `fixed`). */
-type FirstCoverPrices = Readonly<Record<string, number>>;
 
 /** The markets of the exposures, sorted. */
 export const marketsOf = (exposures: readonly Exposure[]) =>
@@ -84,7 +82,7 @@ export function exposureLines(
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
 ) {
   return exposures.map((exposure) => {
     const { ratio, bucket } = ratioAt(exposure, policy, nowMs);
@@ -124,7 +122,7 @@ export function targetBook(
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
 ) {
   const lines = exposureLines(exposures, policy, prices, nowMs, firstCover);
@@ -179,7 +177,7 @@ export function targetRowsAt(
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
 ): TargetRow[] {
   const now = targetBook(exposures, policy, prices, nowMs, firstCover);
@@ -244,7 +242,7 @@ export function scheduleOfChanges(
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
 ) {
   let before = targetBook(exposures, policy, prices, nowMs, firstCover);
   return changeTimes(exposures, policy, nowMs).flatMap((at) => {
@@ -285,7 +283,7 @@ export function projectedCost(
   prices: Prices,
   rates: CostRates,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
 ) {
   const times = changeTimes(exposures, policy, nowMs);
   return marketsOf(exposures).flatMap((market) => {
@@ -377,7 +375,7 @@ export function stressTable(
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
   shocks: readonly number[] = STRESS_SHOCKS_PCT,
 ) {
   const book = targetBook(exposures, policy, prices, nowMs, firstCover);

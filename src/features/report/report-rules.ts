@@ -29,14 +29,9 @@ export interface ReportFigures {
 /** The report, as `--json` writes it: its groups (by hedge, each with its deal), totals, unrealized P&L, cumulative line and what the records left out. */
 export type Report = ReturnType<ReportBuilder['finish']>;
 
-interface GroupIdentity {
-  key: string;
-  label: string;
-}
-
-const UNKNOWN_GROUP: GroupIdentity = { key: 'unknown', label: 'Unknown' };
+const UNKNOWN_GROUP = { key: 'unknown', label: 'Unknown' };
 /** `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is (a deal may well be called `unknown`); its label says what it is. */
-const NO_REFERENCE_GROUP: GroupIdentity = { key: '', label: 'No reference' };
+const NO_REFERENCE_GROUP = { key: '', label: 'No reference' };
 
 const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
 
@@ -66,7 +61,7 @@ const emptyTally = (): ReportFigures => ({
   net_pnl_usd: 0,
 });
 
-const addKnown = (sum: number | null, value: number | undefined): number | null =>
+const addKnown = (sum: number | null, value: number | undefined) =>
   value === undefined ? sum : (sum ?? 0) + toCents(value);
 
 function addRecord(tally: ReportFigures, record: HistoryFacts) {
@@ -75,7 +70,7 @@ function addRecord(tally: ReportFigures, record: HistoryFacts) {
   for (const [figure, fact] of OPTIONAL_FIGURES) tally[figure] = addKnown(tally[figure], record[fact]);
 }
 
-const dollars = (cents: number | null): number | null => (cents === null ? null : fromCents(cents));
+const dollars = (cents: number | null) => (cents === null ? null : fromCents(cents));
 
 /** The tally in dollars. */
 const figures = (tally: ReportFigures) =>
@@ -139,8 +134,8 @@ function dealOf(record: HistoryFacts) {
   };
 }
 
-function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
-  return (a, b) => {
+function compareKeys(by: ReportGrouping) {
+  return (a: string, b: string) => {
     if (a === b) return 0;
     const last = by === 'ref' ? NO_REFERENCE_GROUP.key : UNKNOWN_GROUP.key;
     if (a === last) return 1;
@@ -220,7 +215,7 @@ export class ReportBuilder {
   /** Each group's tally; `--by hedge`: its deal's own line (reference, rates, amounts) and close time, the first record's. */
   private readonly groups = new Map<
     string,
-    { identity: GroupIdentity; tally: ReportFigures; deal?: ReturnType<typeof dealOf>; closedMs?: number }
+    { identity: typeof UNKNOWN_GROUP; tally: ReportFigures; deal?: ReturnType<typeof dealOf>; closedMs?: number }
   >();
   /** Close time (ms) and net P&L (cents) of each dated record, for the cumulative line. */
   private closeTimes = new Float64Array(1024);

@@ -208,7 +208,7 @@ interface ReportViewOptions {
 export async function renderReportTable(report: Report, options: ReportViewOptions) {
   const { chalk: c, columns: width } = options;
   const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
-  const lines: string[] = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report, 'closed ')}`))];
+  const lines = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report, 'closed ')}`))];
 
   if (report.groups.length === 0) {
     lines.push(c.dim('No closed hedges in this period.'));

@@ -44,12 +44,7 @@ import { sameReference } from '../../core/input.js';
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal. */
-interface ActionExtras {
-  check?: () => Promise<void>;
-  preview?: () => Promise<void>;
-  argv: string[];
-  group?: string;
-  leg?: string;
+interface ActionExtras extends Pick<WriteAction<unknown, unknown>, 'check' | 'preview' | 'argv' | 'group' | 'leg'> {
   /** The quote shown before an open: its execution price is compared with the struck rate. */
   quote?: Quote;
   /** `--skip-checks`: the server alone refuses a change to a flat side (nothing is refused here). */
