@@ -78,12 +78,7 @@ export function reconcileSide(
     : { ...book, state: 'settling', why, ...(unreadable && { unreadable }) };
 }
 
-/**
- * What an actor's own write must make every view show before it decides that side again (as a
- * Kubernetes controller waits for its lagging cache to show what it created): the side's notional
- * after the write, hedges that must be filled on their records (an open's), hedges that must be gone
- * (a close's, a roll's old one).
- */
+/** What an actor's own write must make every view show before it decides that side again (as a controller waits for its lagging cache): the notional after, hedges to be filled, hedges to be gone. */
 export interface SideExpectation {
   notionalUsd: number;
   present?: readonly string[];
@@ -91,12 +86,7 @@ export interface SideExpectation {
   sinceMs: number;
 }
 
-/**
- * Whether every view of the side shows the expectation: the book in step (or flat) at the expected
- * notional, with and without the hedges named. A hedge it expected that has ended on its record
- * since (settled at maturity, closed by someone) was seen land: the side has moved on, and what it
- * holds now is the book's to say, not the expectation's.
- */
+/** Whether every view shows the expectation; an expected hedge that has ended on its record since was seen land, and the side is the book's to say again. */
 export function expectationMet(book: SideBook, expected: SideExpectation) {
   if (expected.present?.some((id) => book.ended.includes(id)) && book.state !== 'settling') return true;
   if (book.state === 'settling') return false;

@@ -17,11 +17,7 @@ export interface DealHedges {
 
 const ENDED = new Set(['closed', 'failed']);
 
-/**
- * The deal's hedges from their records: GET /hedges with the spec's `client_reference` filter, every
- * page the server offers — and filtered here again, as the design asks of a query a server may not
- * honour. A failed read is a problem to say, not a failure of the command.
- */
+/** The deal's hedges: GET /hedges filtered by `client_reference` on the server and again here (a server may not honour it); a failed read is a problem to say, not a failure. */
 export async function readDeal(client: HedgeClient, reference: string): Promise<DealHedges> {
   try {
     const list = await client.readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY });

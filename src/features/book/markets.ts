@@ -19,15 +19,7 @@ const NOT_ABOUT_THE_MARKET = new Set([
   'rate_limited',
 ]);
 
-/**
- * A request naming `market` was refused (POST /quotes is sent without waiting for the list, so that
- * a good quote waits for nothing else). When the API refused it as bad input (a 4xx other than
- * auth and rate limits), the live list says whether the market is why: not listed → the same
- * UsageError as before any request (exit 2, naming the listed ones; the refused request had no
- * effect); listed but not open → the API's own error, with a hint naming its status and the open
- * ones. Anything else, or a list that cannot be read, leaves the refusal as it was.
- * Returns the error to throw.
- */
+/** A refused request naming `market`: bad input and the market not listed → the UsageError a pre-check gives (exit 2); listed but not open → the API's error with a hint; else the refusal as it was. Returns the error to throw. */
 export async function explainMarketRefusal(client: HedgeClient, market: string, error: unknown) {
   if (
     !(error instanceof ApiError) ||

@@ -18,7 +18,7 @@ function dayLine(day: MaturityDay) {
   return `${weekday} ${dayMonthYear} · ${count} hedge${count === 1 ? '' : 's'} · ${formatMoney(day.notional_usd)} USD`;
 }
 
-export interface MaturitiesViewOptions {
+interface MaturitiesViewOptions {
   empty: string;
   undated: number;
 }

@@ -62,10 +62,7 @@ function validTime(value: string | null | undefined) {
   return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
 }
 
-/**
- * The open hedges as settlements: the positions list says what is open and carries mark, P&L and
- * carry; the hedges list gives each hedge's maturity. `unlisted`: live hedges the list lags behind.
- */
+/** The open hedges as settlements: the positions list says what is open and carries mark, P&L and carry; the hedges list gives each hedge's maturity. `unlisted`: live hedges the list lags behind. */
 export function collectMaturities(
   positions: readonly MaturityPosition[],
   hedges: readonly MaturityHedge[],

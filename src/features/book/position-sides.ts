@@ -20,18 +20,14 @@ export interface PositionSide {
   lineHedge?: Hedge;
 }
 
-export interface PositionSides {
+interface PositionSides {
   lines: Array<PositionSide | undefined>;
   unlisted: PositionSide[];
   recordsProblem?: string;
   recordsError?: unknown;
 }
 
-/**
- * The positions list just read (`positions`) with its sides' hedge records (GET /hedges: every filled
- * hedge and the newest page, as SideViews reads them). `now` is read after the records: the server's
- * time when it sent one (a hedge past its maturity is judged on its clock).
- */
+/** The positions just read with their sides' hedge records; `now` is read after the records, so a hedge past maturity is judged on the server's clock. */
 export async function readPositionSides(
   client: HedgeClient,
   positions: BookPosition[],
@@ -60,10 +56,10 @@ export async function readPositionSides(
 
   const lines = await Promise.all(
     positions.map(async (position) => {
-      if (position.side === undefined) return undefined;
+      if (position.side === undefined) return;
       // A line without a market is the account's only market (flows/positions.ts findSide): its hedges say which.
       const market = position.market ?? soleMarket(views.hedges, position.side);
-      if (market === undefined) return undefined;
+      if (market === undefined) return;
       const side = await sideOf(market, position.side);
       const named = position.hedgeId === undefined ? undefined : byId.get(position.hedgeId);
       return named && !side.hedges.includes(named) ? { ...side, lineHedge: named } : side;

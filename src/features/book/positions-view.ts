@@ -25,7 +25,7 @@ export interface SideView {
 
 type Sides = ReadonlyArray<SideView | undefined>;
 
-export interface SideLinesOptions {
+interface SideLinesOptions {
   width: number;
   chalk: ChalkInstance;
   nowMs: number;
@@ -43,7 +43,7 @@ const REFERENCE_MIN_WIDTH = 8;
 function amountOf(value: unknown) {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
-  return undefined;
+  return;
 }
 
 function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
@@ -65,10 +65,7 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   };
 }
 
-/**
- * The lines under each side's row: `sides[i]` is the side of row i (undefined: nothing under it).
- * Each comes back as a table section placed before row i + 1 (under the last row for the last).
- */
+/** The lines under each side's row: `sides[i]` is the side of row i (undefined: nothing under it). Each comes back as a table section placed before row i + 1 (under the last row for the last). */
 export function sideSections(sides: Sides, options: SideLinesOptions) {
   return sideLines(sides, options).sections;
 }

@@ -13,7 +13,7 @@ export interface BookPosition extends PositionFacts {
   notionalFromHedge?: true;
 }
 
-export interface BookReader {
+interface BookReader {
   client: HedgeClient;
   log?: (line: string) => void;
 }
@@ -73,10 +73,7 @@ export function positionForPeople(position: BookPosition) {
   return positionInOneShape(position.raw, position);
 }
 
-/**
- * Each position's deal reference, joined from the filled hedges (its own hedge, else every one on its
- * market and side); a reference the position itself sends wins.
- */
+/** Each position's deal reference, joined from the filled hedges (its own hedge, else every one on its market and side); a reference the position itself sends wins. */
 export async function positionReferences(client: HedgeClient, book: readonly BookPosition[]) {
   const own = book.map((position) =>
     typeof position.raw.client_reference === 'string' && position.raw.client_reference !== ''

@@ -45,10 +45,7 @@ function hedgeRecord(hedge: Hedge) {
   };
 }
 
-/**
- * Both views read once, each side reconciled from them; the history is read only for a settling
- * side with filled hedges, as a server may leave an early-closed hedge `filled`.
- */
+/** Both views read once, each side reconciled from them; the history is read only for a settling side with filled hedges, as a server may leave an early-closed hedge `filled`. */
 export const SideViews = {
   /** `positions`: the positions list as a poll just read it (not read again: the spec's cadence). */
   async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]) {
@@ -116,10 +113,7 @@ export function readableBook(book: SideBook, market: string, side: Side) {
 const SETTLE_WAIT_MS = 60_000;
 const SETTLE_POLL_MS = 1_500;
 
-/**
- * The side's book once its views agree, read again while settling up to SETTLE_WAIT_MS (or
- * --timeout); past that "cannot tell" (exit 12), never a decision on one view alone.
- */
+/** The side's book once its views agree, read again while settling up to SETTLE_WAIT_MS (or --timeout); past that "cannot tell" (exit 12), never a decision on one view alone. */
 export async function readSideInStep(
   ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,

@@ -19,10 +19,7 @@ const WATCHED_POSITION_KEYS = [
   'net_margin_usd',
 ];
 
-/**
- * A list's priorities with the trend column put right after `after`: one of the columns the desk
- * decides on when `after` is (a watch is about what moves), else where it falls in the rest.
- */
+/** A list's priorities with the trend column put right after `after`: one of the columns the desk decides on when `after` is (a watch is about what moves), else where it falls in the rest. */
 function withTrend(resource: { priority: readonly string[]; decisive?: number }, after: string) {
   const decisive = resource.decisive ?? 0;
   const at = resource.priority.indexOf(after) + 1;

@@ -17,7 +17,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { redrawTarget } from '../../platform/terminal/terminal.js';
 import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
 
-export interface WatchField {
+interface WatchField {
   key: string;
   label: string;
   kind?: FieldKind;
@@ -50,7 +50,7 @@ export interface WatchModel {
 export type FormatValue = (field: { key: string; kind?: FieldKind }, value: unknown) => string;
 
 /** Everything on screen, as the flow last said it. */
-export interface WatchState {
+interface WatchState {
   model?: WatchModel;
   intervalMs: number;
   lastGoodAt?: number;
@@ -60,7 +60,7 @@ export interface WatchState {
   previous: Map<string, Record<string, unknown>>;
 }
 
-export interface RenderOptions {
+interface RenderOptions {
   columns: number;
   chalk: ChalkInstance;
   now: number;
@@ -89,7 +89,7 @@ function pushPoint(series: Map<string, number[]>, key: string, value: number | u
 }
 
 function shownNumber(format: FormatValue, field: WatchField, value: unknown) {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return;
   const text = stripVTControlCharacters(format(field, value)).replace(/[^0-9.+-]/g, '');
   const shown = Number(text);
   return text !== '' && Number.isFinite(shown) ? shown : value;
@@ -295,8 +295,6 @@ interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format'> {
   columns: () => number;
   clockTime: (ms: number) => string;
 }
-
-export type LiveView = Awaited<ReturnType<typeof openLiveView>>;
 
 /** Starts drawing on the terminal: log-update over `stream`, redrawn on resize. */
 export async function openLiveView(init: LiveViewInit) {

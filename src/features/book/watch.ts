@@ -13,7 +13,7 @@ import {
   type AlertRules,
 } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
-import { echo, parseHedgeId, parseMarket, parseWholeNumber } from '../../core/input.js';
+import { echo, parseClientReference, parseHedgeId, parseMarket, parseWholeNumber } from '../../core/input.js';
 import { findHedge } from './hedge-id.js';
 import {
   ApiError,
@@ -24,7 +24,6 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
-import { parseClientReference } from '../../core/input.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
 import { accountForPeople, type PositionFacts, type PriceQuote } from '../../platform/api/wire/fields.js';
@@ -54,10 +53,7 @@ const MAX_WATCH_COUNT = 1_000_000;
 /** A Retry-After longer than this is not waited out in full: the watch tries again after this long. */
 export const MAX_RETRY_AFTER_MS = 600_000;
 
-/**
- * One retry inside a refresh, quickly; a Retry-After is never waited out inside it (the loop
- * delays its next refresh instead). The transport's other settings (timeouts, --timeout) stay.
- */
+/** One retry inside a refresh, quickly; a Retry-After is never waited out inside it (the loop delays its next refresh instead). The transport's other settings (timeouts, --timeout) stay. */
 const WATCH_RETRY_POLICY = {
   maxAttempts: 2,
   baseDelayMs: 500,
@@ -75,15 +71,21 @@ const ACCOUNT_PNL_FIELDS = [
   'pnl_usd',
 ] as const;
 
+/** The first option given that needs --watch. */
+const givenWithWatch = (options: WatchOptionValues) =>
+  options.alertPnl !== undefined
+    ? '--alert-pnl'
+    : options.alertMaturity !== undefined
+      ? '--alert-maturity'
+      : options.exitOnAlert
+        ? '--exit-on-alert'
+        : options.count !== undefined
+          ? '--count'
+          : undefined;
+
 /** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
 export function watchAsked(options: WatchOptionValues) {
-  return (
-    options.watch !== undefined ||
-    options.alertPnl !== undefined ||
-    options.alertMaturity !== undefined ||
-    options.exitOnAlert === true ||
-    options.count !== undefined
-  );
+  return options.watch !== undefined || givenWithWatch(options) !== undefined;
 }
 
 /** --watch's value: `true` alone (the default), else seconds from 1 to 3600. Returns ms. */
@@ -107,19 +109,9 @@ type WatchSettings = ReturnType<typeof parseWatchSettings>;
 
 /** Every option checked before anything is sent (exit 2 on the first problem). */
 export function parseWatchSettings(ports: FlowPorts, target: WatchTarget, options: WatchOptionValues) {
-  const given =
-    options.alertPnl !== undefined
-      ? '--alert-pnl'
-      : options.alertMaturity !== undefined
-        ? '--alert-maturity'
-        : options.exitOnAlert
-          ? '--exit-on-alert'
-          : options.count !== undefined
-            ? '--count'
-            : undefined;
   if (options.watch === undefined)
     throw new UsageError(
-      `${given}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`,
+      `${givenWithWatch(options)}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`,
     );
   const intervalMs = parseWatchInterval(options.watch);
   const count =
@@ -416,7 +408,7 @@ export type WatchOutcome =
   | { ended: 'stopped' };
 
 /** The watch's settings, and whether it is shown live (a terminal, without --json: redrawn every second). */
-export interface WatchPlan {
+interface WatchPlan {
   settings: WatchSettings;
   live: boolean;
   oneShape: boolean;
@@ -441,10 +433,7 @@ async function pauseUntil(ports: FlowPorts, sink: WatchSink, live: boolean, at: 
   }
 }
 
-/**
- * Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an
- * error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts).
- */
+/** Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts). */
 export async function runWatch(
   ports: FlowPorts,
   target: WatchTarget,

@@ -135,7 +135,7 @@ function parseCurrency(raw: string | undefined, market: string | undefined) {
 /** 0.75, 75% or 75 (percent when above 1); blank: the policy's ratio for the row's time bucket. */
 function parseHedgeRatio(raw: string | undefined) {
   const value = raw?.trim() ?? '';
-  if (value === '') return undefined;
+  if (value === '') return;
   const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(value);
   const number = match ? Number(match[1]) : Number.NaN;
   const ratio = match && (match[2] === '%' || number > 1) ? number / 100 : number;

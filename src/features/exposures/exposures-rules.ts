@@ -34,10 +34,8 @@ export const DEFAULT_POLICY: ExposurePolicy = {
   netting: true,
 };
 
-/** Market → mid price (quote currency per USDT). */
+/** Market → mid price (quote currency per USDT); as `firstCover`, exposure id → the price its first cover was sized at (sizing `fixed`). */
 export type Prices = Readonly<Record<string, number>>;
-/** Exposure id → the price its first cover was sized at (sizing `fixed`). */
-export type FirstCoverPrices = Readonly<Record<string, number>>;
 
 /** The markets of the exposures, sorted. */
 export const marketsOf = (exposures: readonly Exposure[]) =>
@@ -51,7 +49,7 @@ export function coverSide(exposure: Pick<Exposure, 'market' | 'type' | 'currency
   // Books in another market's currency, or in a third currency, are looked at from USD: the
   // account settles in USD and one market's hedge cannot cover a cross.
   const view = quote !== undefined && functional === quote ? quote : 'USD';
-  if (exposure.currency === view) return undefined;
+  if (exposure.currency === view) return;
   if (view === 'USD') return exposure.type === 'receivable' ? 'buy' : 'sell';
   return exposure.type === 'payable' ? 'buy' : 'sell';
 }
@@ -84,7 +82,7 @@ export function exposureLines(
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
 ) {
   return exposures.map((exposure) => {
     const { ratio, bucket } = ratioAt(exposure, policy, nowMs);
@@ -124,7 +122,7 @@ export function targetBook(
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
 ) {
   const lines = exposureLines(exposures, policy, prices, nowMs, firstCover);
@@ -173,20 +171,13 @@ export function withinBand(currentUsd: number, targetUsd: number, bandPct: numbe
   return Math.abs(currentUsd - targetUsd) <= (targetUsd * bandPct) / 100 + 0.005;
 }
 
-/**
- * The keeper's integration point: the target rows (as a target file gives them, domain/target-file.ts)
- * the exposures imply at `nowMs`. Every side of every market is a row (0 = flat), so a side whose
- * exposures have all come due is brought to flat. `dueLeadMs`: an exposure due within that long
- * already counts as due — a keeper that acts once a cycle passes its cycle length, so that it
- * reduces at the last cycle before a due date instead of the first after it (the book is then
- * never above the exposure's cover, at the price of being under it for at most that long).
- */
+/** The keeper's target rows at `nowMs`, every side a row (0 = flat). `dueLeadMs`: an exposure due within that long counts as due, so a keeper reduces the last cycle before a due date, never after (the book never above the cover). */
 export function targetRowsAt(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
 ): TargetRow[] {
   const now = targetBook(exposures, policy, prices, nowMs, firstCover);
@@ -251,7 +242,7 @@ export function scheduleOfChanges(
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
 ) {
   let before = targetBook(exposures, policy, prices, nowMs, firstCover);
   return changeTimes(exposures, policy, nowMs).flatMap((at) => {
@@ -278,7 +269,7 @@ export function scheduleOfChanges(
 
 // ---- the projected cost ----------------------------------------------------------------------
 
-export interface CostRates {
+interface CostRates {
   /** Market → the daily carry per side in percent, signed as the server signs it (positive: the account pays). */
   carryDailyPct: Readonly<Record<string, Readonly<Record<Side, number>>>>;
   /** Market → the platform fee as a share of the notional traded (a quote's fee / its notional); absent: unknown. */
@@ -292,7 +283,7 @@ export function projectedCost(
   prices: Prices,
   rates: CostRates,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
 ) {
   const times = changeTimes(exposures, policy, nowMs);
   return marketsOf(exposures).flatMap((market) => {
@@ -378,18 +369,13 @@ export function projectedCost(
 
 const STRESS_SHOCKS_PCT = [-30, -10, 10, 30] as const;
 
-/**
- * An instant move of the price by each shock (+ = the quote currency weakens: more of it per USDT).
- * A hedge's P&L at price P' struck at P is N·(P'−P)/P' for a buy (the simulator's and the
- * service's NDF), −that for a sell; an exposure covered by a buy loses exactly what such a buy of
- * its USD size gains, so a 100% cover nets to 0.
- */
+/** An instant price move per shock (+ = the quote currency weakens). A buy struck at P is worth N·(P'−P)/P' at P' (the service's NDF), a sell the opposite, so a 100% cover nets to 0. */
 export function stressTable(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
-  firstCover: FirstCoverPrices = {},
+  firstCover: Prices = {},
   shocks: readonly number[] = STRESS_SHOCKS_PCT,
 ) {
   const book = targetBook(exposures, policy, prices, nowMs, firstCover);
@@ -446,10 +432,7 @@ export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number,
   return side === 'buy' ? buy : -buy;
 }
 
-/**
- * The dollar-offset ratio: how much of the exposure's change the cover offset, in percent
- * (−cover P&L / exposure change). Undefined while the exposure has not moved.
- */
+/** The dollar-offset ratio: how much of the exposure's change the cover offset, in percent (−cover P&L / exposure change). Undefined while the exposure has not moved. */
 export function dollarOffset(coverPnl: number, exposureChange: number) {
   if (Math.abs(exposureChange) < 0.005) return { ratio_pct: null, effective: null };
   const ratio = (-coverPnl / exposureChange) * 100;

@@ -212,11 +212,7 @@ interface Section {
   rows?: (document: Record<string, unknown>) => unknown;
 }
 
-/**
- * Sections of a document, as `hedge exposures` says them: JSON the whole document (or the section's
- * member); a table per section (`all`, or the one asked) under the policy on a terminal; one section's
- * rows (the one asked, or `fallback`) in TSV, CSV and NDJSON.
- */
+/** A document's sections: JSON whole (or the member); a table per section on a terminal; one section's rows (asked, or `fallback`) in TSV, CSV and NDJSON. */
 async function renderSections<S extends string>(
   output: Output,
   view: Pick<ExposuresView, 'source' | 'asOf' | 'policy'>,

@@ -27,7 +27,7 @@ import type { MovingTarget } from '../keeper/keep.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { formatUsd } from '../../core/number-format.js';
 
-export interface ExposuresInput {
+interface ExposuresInput {
   /** A path, or `-` for stdin. */
   file: string;
   policyFile?: string;
@@ -36,10 +36,7 @@ export interface ExposuresInput {
   feeBps?: number;
 }
 
-/**
- * The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`;
- * and the policy: defaults, the policy file when given, then the flags.
- */
+/** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`; and the policy: defaults, the policy file when given, then the flags. */
 async function readInputs(ports: FlowPorts, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>) {
   const { text, sourceName } = await readInputFile(ports, input.file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
@@ -59,11 +56,7 @@ async function readInputs(ports: FlowPorts, input: Pick<ExposuresInput, 'file' |
   return { exposures: parsed.exposures, sourceName, policy };
 }
 
-/**
- * A market's fee rate from one quote of the side and tenor it will hold (or 1,000 USD of a buy when
- * it holds nothing); when the server refuses that size (capacity, the exposure cap), once more at
- * 1,000 USD: the fee is a share of the notional either way.
- */
+/** A market's fee rate from one quote of the side and tenor it will hold; refused at that size, once more at 1,000 USD (the fee is a share of the notional either way). */
 async function quotedFeeRate(
   client: HedgeClient,
   market: string,
@@ -151,8 +144,7 @@ export type ExposuresView = Awaited<ReturnType<typeof gatherExposures>>;
 function closedCover(facts: HistoryFacts, onlyMarket: string | undefined) {
   const { side, notionalUsd, openedAt, closedAt, entryPrice, exitPrice, grossPnlUsd, carryUsd, feesUsd } = facts;
   const market = facts.market ?? onlyMarket;
-  if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined)
-    return undefined;
+  if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined) return;
   const closedAtMs = Date.parse(closedAt);
   const openedAtMs = openedAt === undefined ? closedAtMs : Date.parse(openedAt);
   return {
@@ -199,11 +191,7 @@ async function coverHedges(
   return { hedges, walk, skipped };
 }
 
-/**
- * Sizing `fixed` for the keeper: each market's first cover price, as the report's effectiveness
- * takes it — the entry price of the market's earliest hedge on the account (history and open ones).
- * Markets with no hedge yet are left out (sized at today's price until their first cover).
- */
+/** Sizing `fixed`: each market's first cover price (its earliest hedge's entry, as the report's effectiveness takes it); a market with no hedge yet is left out. */
 async function firstCoverPrices(client: HedgeClient, markets: readonly string[], known: Map<string, number>) {
   const missing = markets.filter((market) => !known.has(market));
   if (missing.length === 0) return;
@@ -266,10 +254,7 @@ export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: num
   return Math.max(1, (serverToMs - serverFromMs - 1000) / Math.max(1, ownMs));
 }
 
-/**
- * The keeper's moving target (`hedge keep FILE --exposures`): the rows at each cycle, each side's band
- * as its tolerance; an exposure due or a hedge maturing within two cycles is acted on now.
- */
+/** The keeper's moving target (`hedge keep FILE --exposures`): the rows at each cycle, each side's band as its tolerance; an exposure due or a hedge maturing within two cycles is acted on now. */
 export function exposuresKeepTarget(
   input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
   intervalMs: number,

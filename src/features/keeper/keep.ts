@@ -38,7 +38,7 @@ import { readTargetFile } from '../plan/target-plan.js';
 import { checkOpenAfterClose } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll } from '../trade/roll.js';
-import { stepAction } from '../trade/trade-actions.js';
+import { days, stepAction } from '../trade/trade-actions.js';
 import { expectationMet, type SideExpectation } from '../book/book.js';
 import { SideViews } from '../book/side-book.js';
 import { keeperLockPlace, takeKeeperLock } from './keeper-heartbeat.js';
@@ -56,10 +56,7 @@ export type MovingTarget = (ports: FlowPorts) => Promise<KeepRow[]>;
 export interface KeepOptions extends KeeperServiceOptions {
   once: boolean;
   converge: boolean;
-  /**
-   * `keep --exposures`: the target is recomputed before every cycle (due dates pass,
-   * buckets change, the price moves) instead of read from a target file; see flows/exposures.ts.
-   */
+  /** `keep --exposures`: the target is recomputed before every cycle (due dates pass, buckets change, the price moves) instead of read from a target file; see flows/exposures.ts. */
   movingTarget?: MovingTarget;
 }
 
@@ -77,12 +74,8 @@ interface KeepServices {
   errorFields: (error: unknown) => Record<string, unknown>;
 }
 
-/**
- * How a keeper ended, for the command to map to an exit code: stopped by a signal (`interrupted`
- * when a second one cut its steps short), or one cycle run (`--once`, `--dry-run`) with the first
- * error's exit code when there was one.
- */
-export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
+/** How a keeper ended: stopped by a signal (`interrupted` when a second cut its steps short), or one cycle run with the first error for the exit code. */
+type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
 
 export async function runKeep(ports: FlowPorts, options: KeepOptions, services: KeepServices): Promise<KeepOutcome> {
   // The context's clock; a wake-up ends a sleep early (no timer outlives the keeper).
@@ -186,27 +179,25 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
         { ...options, once, minIntervalMs: MIN_INTERVAL_MS, clock },
         signals,
         async (number, startedAt) => {
-          if (options.movingTarget) {
-            // The exposures file is read again every cycle, so a SIGHUP needs nothing more.
-            signals.takeReload();
+          // The exposures are read again every cycle, so a SIGHUP needs nothing more there.
+          const moving = options.movingTarget;
+          if (signals.takeReload() || moving) {
             try {
-              rows = await options.movingTarget(stepContext());
+              rows = moving ? await moving(stepContext()) : await readRows();
+              if (!moving) {
+                scheduler.forgetDrift();
+                event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
+              }
             } catch (error) {
-              noteError(error, {
-                phase: 'target',
-                message: 'the target could not be recomputed from the exposures; the previous target stays',
-              });
-            }
-          } else if (signals.takeReload()) {
-            try {
-              rows = await readRows();
-              scheduler.forgetDrift();
-              event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
-            } catch (error) {
-              noteError(error, {
-                phase: 'reload',
-                message: 'the target file could not be re-read; the previous target stays',
-              });
+              noteError(
+                error,
+                moving
+                  ? {
+                      phase: 'target',
+                      message: 'the target could not be recomputed from the exposures; the previous target stays',
+                    }
+                  : { phase: 'reload', message: 'the target file could not be re-read; the previous target stays' },
+              );
             }
           }
           try {
@@ -291,7 +282,7 @@ function toKeepRows(rows: TargetRow[], file: string) {
     // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
     if (row.tenorDays !== undefined && rollBeforeMs >= row.tenorDays * DAY_MS) {
       throw new UsageError(
-        `${where}: roll_before must be shorter than the tenor (${row.tenorDays} day${row.tenorDays === 1 ? '' : 's'}); a hedge would be rolled as soon as it is opened.`,
+        `${where}: roll_before must be shorter than the tenor (${days(row.tenorDays)}); a hedge would be rolled as soon as it is opened.`,
       );
     }
     return { ...row, statedAtMs };
@@ -303,16 +294,13 @@ function statedAt(file: string) {
   try {
     return file === '-' ? undefined : statSync(file).mtimeMs;
   } catch {
-    return undefined;
+    return;
   }
 }
 
 // ---- One cycle, and the loop: one step in flight per row, each row backing off on its own.
 
-/**
- * A flat side's re-open backs off at most this long (or one interval, when longer): the side is
- * bare meanwhile, and a refused re-open costs only the pre-trade reads.
- */
+/** A flat side's re-open backs off at most this long (or one interval, when longer): the side is bare meanwhile, and a refused re-open costs only the pre-trade reads. */
 const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
 
 /** The cycles' scheduler: one step in flight per row, each row backing off on its own. */
@@ -352,10 +340,7 @@ export function rowScheduler({
       for (const remembered of memory.values()) remembered.lastDrift = undefined;
     },
 
-    /**
-     * One cycle: what it saw and decided, the status of every row (the live screen, the `cycle`
-     * event); its steps are awaited until `stepsDueBy` (always in a dry run), then left in flight.
-     */
+    /** One cycle: what it saw and decided, the status of every row (the live screen, the `cycle` event); its steps are awaited until `stepsDueBy` (always in a dry run), then left in flight. */
     async cycle(
       rows: readonly KeepRow[],
       steps: KeeperSteps,
@@ -535,10 +520,7 @@ function describeDecision(decision: KeepDecision) {
   }
 }
 
-/**
- * The keeper's loop: a cycle, then a sleep until the interval is up (woken early by a SIGHUP, but
- * cycles stay at least `minIntervalMs` apart), until a stop. Timing only, on the injected clock.
- */
+/** The keeper's loop: a cycle, then a sleep until the interval is up (woken early by a SIGHUP, but cycles stay at least `minIntervalMs` apart), until a stop. Timing only, on the injected clock. */
 export async function runCycles(
   loop: { once: boolean; intervalMs: number; minIntervalMs: number; clock: KeeperClock },
   signals: { readonly stopping: boolean; sleep(ms: number): Promise<void> },
@@ -561,10 +543,7 @@ export interface KeeperClock {
   sleep(ms: number, wake: AbortSignal): Promise<void>;
 }
 
-/**
- * The keeper's signals: the first SIGTERM/SIGINT ends the loop after the steps in flight, a second
- * aborts the steps' own signal; SIGHUP asks for the target to be read again.
- */
+/** The keeper's signals: the first SIGTERM/SIGINT ends the loop after the steps in flight, a second aborts the steps' own signal; SIGHUP asks for the target to be read again. */
 function installSignals(ports: FlowPorts, clock: KeeperClock) {
   const steps = new AbortController();
   // A signal that came before the keeper started listening was the runner's first: a graceful stop.
@@ -648,16 +627,11 @@ const sideOf = (entry: JournalEntry) =>
 
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 
-/**
- * The keeper's steps on the server, each under `stepContext()` (its notices said to no one, its
- * signal the keeper's). Steps are confirmed by the keeper's own run (its target and --yes), never at a prompt.
- */
+/** The keeper's steps on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Steps are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 function keeperSteps(
   stepContext: () => FlowPorts,
   deps: Say & Pick<KeepOptions, 'dryRun' | 'converge' | 'toleranceUsd'> & { identity: Identity },
-): KeeperSteps & {
-  finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]): Promise<Map<string, string>>;
-} {
+) {
   const { event, noteError } = deps;
   // Notices said once (by code), and sides past their bound said once each (by side and cause).
   const said = new Set<string>();
@@ -698,15 +672,9 @@ function keeperSteps(
     said.delete(rowKey(row));
   };
 
-  /**
-   * Why the side waits for this keeper's own last write to show in every view, or undefined once it
-   * does (the expectation is then dropped).
-   */
+  /** Why the side waits for this keeper's own last write to show in every view, or undefined once it does (the expectation is then dropped). */
 
-  /**
-   * The book read fresh, each side from its hedge records and positions together, at the latest the
-   * server's clock can read. A side whose views disagree or miss this keeper's own last write is settling.
-   */
+  /** The book read fresh, each side from its hedge records and positions together, at the latest the server's clock can read. A side whose views disagree or miss this keeper's own last write is settling. */
   const read = async (ports: FlowPorts, rows: readonly KeepRow[]) => {
     const client = await ports.client();
     const sideViews = await SideViews.read(client, (line) => ports.log(line));
@@ -910,11 +878,7 @@ function keeperSteps(
     }
   };
 
-  /**
-   * --dry-run: what a real run would do, validated as it would be — the market listed and open, the
-   * notional within the side's capacity and the account's exposure headroom (a roll's counted after
-   * its close) — said with "would"; a refusal is the error event a real run would give.
-   */
+  /** --dry-run: what a real run would do, validated as it would be (market, capacity, headroom) and said with "would"; a refusal is the error event a real run would give. */
   const wouldAct = async (ports: FlowPorts, row: KeepRow, decision: Actionable) => {
     const base = { market: row.market, side: row.side, dry_run: true };
     const client = await ports.client();
@@ -954,8 +918,8 @@ function keeperSteps(
   };
 
   return {
-    read: (rows) => read(stepContext(), rows),
-    async act(row, first) {
+    read: (rows: readonly KeepRow[]) => read(stepContext(), rows),
+    async act(row: KeepRow, first: Actionable) {
       const ports = stepContext();
       if (deps.dryRun) return wouldAct(ports, row, first);
       await withSideLock(ports, row.market, row.side, async () => {
@@ -967,12 +931,8 @@ function keeperSteps(
         await act(ports, row, decision, view);
       });
     },
-    /**
-     * Before every cycle: finishes this keeper's unresolved rolls and actions with their own keys, and
-     * returns per side why it is left alone: a new action with a new key could double an unresolved one.
-     * Only a keeper's own unresolved row (begun here, on a side of its target) is finished by it; the rest is a person's.
-     */
-    async finishUnfinished(busy, rows) {
+    /** Finishes this keeper's own unresolved rows with their keys and returns why each busy side is left alone: a new key could double an unresolved action; a person's rows are not the keeper's to finish. */
+    async finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]) {
       const ports = stepContext();
       const journal = await ports.journal();
       const ours = async () => (await journal.list({ pending: true })).filter((entry) => sentBy(deps.identity, entry));
@@ -1035,10 +995,7 @@ function keeperSteps(
   };
 }
 
-/**
- * Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a
- * restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift.
- */
+/** Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift. */
 async function closedByARoll(ports: FlowPorts, hedgeId: string) {
   const [entries, own] = await Promise.all([(await ports.journal()).list(), ownRowTest(ports)]);
   // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.

@@ -31,15 +31,12 @@ export function readHeartbeat(path: string) {
   return heartbeatOf(readHeartbeatFile(path)?.body);
 }
 
-/**
- * A stored body as a heartbeat, or undefined when it is not one. Lenient (another hedge's version
- * may add fields) but strict on what status relies on; the lists it shows default to empty.
- */
+/** A stored body as a heartbeat, or undefined when it is not one. Lenient (another hedge's version may add fields) but strict on what status relies on; the lists it shows default to empty. */
 export function heartbeatOf(body: unknown) {
   // Anything but an object (an array included) has no number `pid`.
   const value = body as Partial<Heartbeat> | null | undefined;
   if (typeof value?.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string')
-    return undefined;
+    return;
   return {
     ...value,
     rows: Array.isArray(value.rows) ? value.rows : [],

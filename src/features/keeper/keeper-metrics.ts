@@ -15,12 +15,7 @@ export interface MetricsAddress {
 
 export type KeeperMetrics = Awaited<ReturnType<typeof serveKeeperMetrics>>;
 
-/**
- * What the metrics server allows a client (node:http's options, in ms): a scrape is one short GET
- * from a collector nearby, so a slower client is cut, and a socket past maxConnections is closed as
- * it is accepted. Node checks the header and request timeouts every connectionsCheckingInterval (its
- * default would let a slow client stay longer).
- */
+/** A scrape is one short GET from a nearby collector: a slow client is cut, a socket past maxConnections closed on accept; the check interval is shorter than Node's default so the timeouts bite. */
 export const METRICS_SERVER_LIMITS = {
   maxConnections: 64,
   headersTimeout: 5_000,

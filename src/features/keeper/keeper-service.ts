@@ -340,10 +340,7 @@ export function alertPayload(notice: AlertNotice) {
   return safeDeep(payload, slackText);
 }
 
-/**
- * --alert-url: https anywhere, plain http only to this machine; no user or password in it, and
- * nothing shaped like an API key (a webhook must never carry the account's key). Exit 2 otherwise.
- */
+/** --alert-url: https anywhere, plain http only to this machine; no user or password in it, and nothing shaped like an API key (a webhook must never carry the account's key). Exit 2 otherwise. */
 export function parseAlertUrl(raw: string) {
   const text = raw.trim();
   const refuse = (why: string) =>

@@ -22,7 +22,7 @@ import {
   type TargetFile,
   type TargetPlanOptions,
 } from './target-plan.js';
-import { stepAction } from '../trade/trade-actions.js';
+import { days, stepAction } from '../trade/trade-actions.js';
 import { runWrite, type WriteAction } from '../write/write-flow.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
@@ -83,7 +83,7 @@ async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient) {
 }
 
 /** What the command gives the run besides its options. */
-export interface ApplyPorts {
+interface ApplyPorts {
   /** Shows the plan before the one confirmation, awaited so the question follows the table. */
   showPlan?: (quoted: QuotedPlan) => Promise<void>;
 }
@@ -230,7 +230,7 @@ function describeStep(step: PlanStep) {
   const amount = formatUsd(Math.abs(step.deltaUsd));
   switch (step.action) {
     case 'open':
-      return `open ${amount} ${step.side} ${market}${step.tenorDays === undefined ? '' : ` (${step.tenorDays === 1 ? '1 day' : `${step.tenorDays} days`})`}`;
+      return `open ${amount} ${step.side} ${market}${step.tenorDays === undefined ? '' : ` (${days(step.tenorDays)})`}`;
     case 'add':
       return `add ${amount} to ${step.side} ${market}`;
     case 'reduce':

@@ -95,7 +95,7 @@ function forScreen(line: PlanLine) {
   return priced ? { ...line } : { ...line, margin_usdc: undefined, fee_usdc: undefined, carry_usdc: undefined };
 }
 
-export interface PlanRenderOptions {
+interface PlanRenderOptions {
   /** The terminal's width (80 when unknown). */
   columns: number;
   /** The command that carries the plan out, for the closing hint (`hedge apply target.csv`). */

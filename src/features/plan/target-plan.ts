@@ -100,7 +100,7 @@ function quoteTenor(step: PlanStep, rows: readonly TargetRow[]) {
 }
 
 async function quoteStep(client: HedgeClient, step: PlanStep, rows: readonly TargetRow[], blocked: boolean) {
-  if (step.action !== 'open' && step.action !== 'add') return undefined;
+  if (step.action !== 'open' && step.action !== 'add') return;
   // A step the checks refuse is not quoted: the server would refuse the quote for the same reason.
   if (blocked) return { error: { code: 'not_quoted', message: 'not quoted: the step fails a check' } };
   const tenor = quoteTenor(step, rows);
@@ -200,10 +200,7 @@ export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions) {
   return quoted;
 }
 
-/**
- * An agent's checks judge the plan whole: the requests its steps send, in order (its PlanCheck of a
- * live write), and what it trades, step by step (its limits: the context's TradeGate).
- */
+/** An agent's checks judge the plan whole: the requests its steps send, in order (its PlanCheck of a live write), and what it trades, step by step (its limits: the context's TradeGate). */
 export async function checkPlanRequests(ports: FlowPorts, client: HedgeClient, steps: readonly PlanStep[]) {
   const trades = steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
   if (ports.planCheck) {

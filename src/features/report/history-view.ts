@@ -5,7 +5,7 @@ import { safeText } from '../../core/security/safe-text.js';
 import { NOTIONAL_MARK } from '../../platform/fields/resource-fields.js';
 
 /** What the journal knows of a hedge's size (flows/hedge-sizes.ts HedgeSizes; only what is said). */
-export interface SizesView {
+interface SizesView {
   openedUsd?: number;
   changes: ReadonlyArray<{ action: 'add' | 'reduce'; usd: number }>;
   largestUsd?: number;
@@ -14,10 +14,7 @@ export interface SizesView {
 
 const RESIZED_MARK = '*';
 
-/**
- * Marks the notional of each row whose hedge was resized (`resized` by row); when any is, the
- * other rows and the totals get a space instead, so that the column's figures stay aligned.
- */
+/** Marks the notional of each row whose hedge was resized (`resized` by row); when any is, the other rows and the totals get a space instead, so that the column's figures stay aligned. */
 export function markResized(
   rows: readonly Record<string, unknown>[],
   resized: ReadonlyArray<boolean>,
@@ -32,14 +29,11 @@ export function markResized(
 
 const usd = (value: number) => `${formatMoney(value)} USD`;
 
-/**
- * The note under the table, one sentence per resized hedge:
- * `* DEAL-7 hdg_…: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`
- */
+/** The note under the table, one sentence per resized hedge: `* DEAL-7 hdg_…: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.` */
 export function resizedNote(
   hedges: ReadonlyArray<{ hedgeId: string; reference?: string; shownUsd?: number; sizes: SizesView }>,
 ) {
-  if (hedges.length === 0) return undefined;
+  if (hedges.length === 0) return;
   const sentences = hedges.map(({ hedgeId, reference, shownUsd, sizes }) => {
     const name = [reference, hedgeId]
       .filter((part): part is string => part !== undefined && part !== '')

@@ -18,7 +18,7 @@ import { BY_WORDS, GROUP_TITLES, MISSING_WORDS, periodText, plural } from './rep
 import { shortenMiddle, truncateEnd } from '../../platform/terminal/width.js';
 import { utcClockMillis, utcDay, utcDayMinute, utcDaySecond, utcMinute as utcMinuteText } from '../../core/utc-text.js';
 
-export interface ReportHtmlMeta {
+interface ReportHtmlMeta {
   account: string;
   environment: 'live' | 'test';
   generatedAt: string;
@@ -28,11 +28,7 @@ export interface ReportHtmlMeta {
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
-/**
- * Any untrusted string → safe text content or attribute value (quoted with "). `'/:(@` as numeric
- * references, not needed by HTML: they keep `https://…`, `url(…)` or `@import` in the data from
- * reading as a reference, so the file references nothing whatever the data.
- */
+/** Untrusted text → safe content or "-quoted attribute; `'/:(@` become numeric references so no `https://…`, `url(…)` or `@import` in the data reads as one. */
 export function escapeHtml(value: string) {
   return safeText(value).replace(/[&<>"'/:(@]/g, (char) => HTML_ESCAPES[char] ?? `&#${char.charCodeAt(0)};`);
 }
@@ -281,10 +277,7 @@ function groupChart(report: Report) {
   );
 }
 
-/**
- * `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it
- * (carry and fees positive when paid), so a script can read the figures back whatever the page shows.
- */
+/** `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it (carry and fees positive when paid), so a script can read the figures back whatever the page shows. */
 function card(label: string, field: string, value: number | null, body: string, extraClass = '') {
   const data = value === null ? '' : ` data-value="${value}"`;
   return `<div class="card ${extraClass}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}"${data}>${body}</div></div>`;
@@ -375,11 +368,7 @@ const HEDGE_ID_SHOWN = 11;
 const REFERENCE_ON_SCREEN = 16;
 const REFERENCE_ON_PAPER = 32;
 
-/**
- * Kept on one line, never broken inside, as the terminal does: an id shortened in the middle,
- * whole in its title; a deal reference on screen cut at its end past REFERENCE_ON_SCREEN (whole in
- * its title), on paper — where no title can be read — whole up to REFERENCE_ON_PAPER.
- */
+/** One line, never broken: an id shortened in the middle, a reference cut past REFERENCE_ON_SCREEN (whole in the title); on paper, where no title shows, whole up to REFERENCE_ON_PAPER. */
 function shortened(value: string | undefined, onScreen: (value: string) => string, onPaper?: string) {
   if (value === undefined) return DASH;
   const shown = onScreen(value);

@@ -16,12 +16,7 @@ export interface ReportOptions {
   ref?: string;
 }
 
-/**
- * A figure the records do not give is unknown, not 0. Rule: a group's optional figure (notional,
- * gross, carry, fees) is the sum over its records that give it, and `null` when none of them does;
- * `Report.missing` counts the records that left each one out, so a partly known sum can be flagged.
- * `net_pnl_usd` is always known (every record has it).
- */
+/** A figure the records do not give is unknown, not 0: an optional figure is the sum over the records that give it, null when none does (`Report.missing` counts the gaps); net P&L is always known. */
 export interface ReportFigures {
   count: number;
   notional_usd: number | null;
@@ -34,17 +29,9 @@ export interface ReportFigures {
 /** The report, as `--json` writes it: its groups (by hedge, each with its deal), totals, unrealized P&L, cumulative line and what the records left out. */
 export type Report = ReturnType<ReportBuilder['finish']>;
 
-interface GroupIdentity {
-  key: string;
-  label: string;
-}
-
-const UNKNOWN_GROUP: GroupIdentity = { key: 'unknown', label: 'Unknown' };
-/**
- * `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is
- * (a deal may well be called `unknown`); its label says what it is.
- */
-const NO_REFERENCE_GROUP: GroupIdentity = { key: '', label: 'No reference' };
+const UNKNOWN_GROUP = { key: 'unknown', label: 'Unknown' };
+/** `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is (a deal may well be called `unknown`); its label says what it is. */
+const NO_REFERENCE_GROUP = { key: '', label: 'No reference' };
 
 const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
 
@@ -74,7 +61,7 @@ const emptyTally = (): ReportFigures => ({
   net_pnl_usd: 0,
 });
 
-const addKnown = (sum: number | null, value: number | undefined): number | null =>
+const addKnown = (sum: number | null, value: number | undefined) =>
   value === undefined ? sum : (sum ?? 0) + toCents(value);
 
 function addRecord(tally: ReportFigures, record: HistoryFacts) {
@@ -83,7 +70,7 @@ function addRecord(tally: ReportFigures, record: HistoryFacts) {
   for (const [figure, fact] of OPTIONAL_FIGURES) tally[figure] = addKnown(tally[figure], record[fact]);
 }
 
-const dollars = (cents: number | null): number | null => (cents === null ? null : fromCents(cents));
+const dollars = (cents: number | null) => (cents === null ? null : fromCents(cents));
 
 /** The tally in dollars. */
 const figures = (tally: ReportFigures) =>
@@ -147,8 +134,8 @@ function dealOf(record: HistoryFacts) {
   };
 }
 
-function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
-  return (a, b) => {
+function compareKeys(by: ReportGrouping) {
+  return (a: string, b: string) => {
     if (a === b) return 0;
     const last = by === 'ref' ? NO_REFERENCE_GROUP.key : UNKNOWN_GROUP.key;
     if (a === last) return 1;
@@ -178,11 +165,7 @@ export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: 
   return (aDated ? aMs - bMs : 0) || aIndex - bIndex;
 }
 
-/**
- * The cumulative line kept compact: the distinct close times in order and the running net P&L
- * after each (dollars), two numbers a point. `cumulativePoints` makes Report.cumulative of it; a
- * writer that streams the report's JSON reads it point by point instead (commands/report.ts).
- */
+/** The cumulative line, compact: distinct close times and the running net P&L after each (a streaming writer reads it point by point). */
 export interface CumulativeSeries {
   readonly length: number;
   readonly timesMs: Float64Array;
@@ -223,11 +206,7 @@ function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>) {
   return { positions: openPositions.length, net_pnl_usd: dollars(cents) };
 }
 
-/**
- * The report built one closed hedge at a time, so that a history read page by page never has to
- * be held whole (flows/report.ts): what it keeps grows with the groups and the distinct close
- * times, not with the records (a record is tallied and let go).
- */
+/** The report built one closed hedge at a time: a history read page by page is never held whole; memory grows with groups and close times, not records. */
 export class ReportBuilder {
   private readonly sinceMs: number | undefined;
   private readonly untilMs: number | undefined;
@@ -236,7 +215,7 @@ export class ReportBuilder {
   /** Each group's tally; `--by hedge`: its deal's own line (reference, rates, amounts) and close time, the first record's. */
   private readonly groups = new Map<
     string,
-    { identity: GroupIdentity; tally: ReportFigures; deal?: ReturnType<typeof dealOf>; closedMs?: number }
+    { identity: typeof UNKNOWN_GROUP; tally: ReportFigures; deal?: ReturnType<typeof dealOf>; closedMs?: number }
   >();
   /** Close time (ms) and net P&L (cents) of each dated record, for the cumulative line. */
   private closeTimes = new Float64Array(1024);
@@ -305,10 +284,7 @@ export class ReportBuilder {
     return cumulativeSeries(this.closeTimes, this.closeCents, this.dated);
   }
 
-  /**
-   * The report of every record added, with the open positions' unrealized P&L. `points: false`
-   * leaves `cumulative` empty, for a caller that writes the line from cumulative() itself.
-   */
+  /** The report of every record added, with the open positions' unrealized P&L. `points: false` leaves `cumulative` empty, for a caller that writes the line from cumulative() itself. */
   finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}) {
     const order = compareKeys(this.options.by);
     // Deals in close-time order (undated last), as a deal list reads; other groups by their keys.
@@ -348,7 +324,7 @@ export function buildReport(
   return builder.finish(openPositions);
 }
 
-export type ReportDateResult = { ok: true; date: Date } | { ok: false; message: string };
+type ReportDateResult = { ok: true; date: Date } | { ok: false; message: string };
 
 /** A date, or a date and a time with its zone or none. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
@@ -402,5 +378,5 @@ export function reportPeriodProblem(since: Date | undefined, until: Date | undef
   if (since && until && since.getTime() >= until.getTime()) {
     return `--since (${since.toISOString()}) must be before --until (${until.toISOString()}); --until is exclusive.`;
   }
-  return undefined;
+  return;
 }

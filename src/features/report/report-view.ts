@@ -13,11 +13,7 @@ import { bar, sparkline } from '../../platform/results/text-charts.js';
 import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
 import { utcMinute } from '../../core/utc-text.js';
 
-/**
- * The report's columns: key (the CSV and TSV header, the JSON field), what a table header says,
- * and how a value reads on screen. In CSV, TSV and JSON, money has two decimals and a figure no
- * record in the group gives is an empty cell (null in JSON).
- */
+/** The report's columns (CSV/TSV header and JSON field, table header, screen kind); off screen money has two decimals and an unknown figure is an empty cell (null in JSON). */
 const REPORT_FIELDS: FieldSpec[] = [
   { key: 'group', label: 'Group', kind: 'text' },
   { key: 'client_reference', label: 'Ref', kind: 'text' },
@@ -47,11 +43,7 @@ export const REPORT_CSV_COLUMNS = [
   'net_pnl_usd',
 ] as const;
 
-/**
- * `--by hedge`: a row per closed hedge (`group` is its id), with its reference, market, side,
- * close time, the rates it was struck and closed at, and the quote-currency amount it locked
- * (notional × entry rate, in `quote_currency`).
- */
+/** `--by hedge`: a row per closed hedge, with the rates it was struck and closed at and the quote amount it locked (notional × entry rate). */
 export const REPORT_DEAL_CSV_COLUMNS = [
   'group',
   'client_reference',
@@ -76,11 +68,7 @@ export function reportColumns(by: ReportGrouping) {
   return by === 'hedge' ? REPORT_DEAL_CSV_COLUMNS : REPORT_CSV_COLUMNS;
 }
 
-/**
- * What a narrow terminal keeps, most important first (the bar is the table's own column): the group
- * (a hedge id is shortened in the middle before an amount is left out) and what a desk decides on —
- * net P&L, the deal, its side and notional, the rates — then the rest.
- */
+/** What a narrow terminal keeps, most important first: the group, then what a desk decides on (net P&L, deal, side, notional, rates), then the rest. */
 const REPORT_DECIDES = [
   'group',
   'net_pnl_usd',
@@ -115,11 +103,11 @@ const REPORT_MONEY = new Set([
 type Figures = ReportFigures & { key?: string; label?: string; deal?: Report['groups'][number]['deal'] };
 
 /** A figure of a group (or the totals) or of its deal, by the report's field name. */
-const valueOf = (key: string, figures: Figures) => ({ ...figures, ...figures.deal }) as Record<string, unknown>;
+const valueOf = (key: string, figures: Figures) => (({ ...figures, ...figures.deal }) as Record<string, unknown>)[key];
 
 /** A cell of CSV and TSV: money with two decimals, a figure no record gives empty; `group` is the group's key. */
 function csvCell(column: string, figures: Figures) {
-  const value = column === 'group' ? figures.key : valueOf(column, figures)[column];
+  const value = column === 'group' ? figures.key : valueOf(column, figures);
   return value === null || value === undefined
     ? ''
     : REPORT_MONEY.has(column)
@@ -128,7 +116,7 @@ function csvCell(column: string, figures: Figures) {
 }
 
 /** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
-export interface ReportColumns {
+interface ReportColumns {
   columns?: readonly ReportColumn[];
   header?: boolean;
 }
@@ -210,7 +198,7 @@ export function periodText({ since, until }: Pick<Report, 'since' | 'until'>, cl
   return 'all history';
 }
 
-export interface ReportViewOptions {
+interface ReportViewOptions {
   chalk: ChalkInstance;
   columns: number;
   nowMs?: number;
@@ -220,7 +208,7 @@ export interface ReportViewOptions {
 export async function renderReportTable(report: Report, options: ReportViewOptions) {
   const { chalk: c, columns: width } = options;
   const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
-  const lines: string[] = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report, 'closed ')}`))];
+  const lines = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report, 'closed ')}`))];
 
   if (report.groups.length === 0) {
     lines.push(c.dim('No closed hedges in this period.'));
@@ -323,7 +311,7 @@ function groupColumns(report: Report, context: CellContext): Array<[TableColumn,
       return [column, EMPTY_CELL];
     }
     const field = REPORT_FIELDS.find((known) => known.key === key)!;
-    const values = groups.map((group) => (key === 'group' ? group.label : valueOf(key, group)[key]));
+    const values = groups.map((group) => (key === 'group' ? group.label : valueOf(key, group)));
     // Rates: one number of decimals for the whole column (what the smallest needs).
     const format = {
       decimals:
@@ -340,7 +328,7 @@ function groupColumns(report: Report, context: CellContext): Array<[TableColumn,
           ? tableCell(formatFixed(report.locked[0]!.amount, 2))
           : EMPTY_CELL
         : key !== 'group' && (REPORT_CSV_COLUMNS as readonly string[]).includes(key)
-          ? formatCell(field, valueOf(key, report.totals)[key], {}, format, context)
+          ? formatCell(field, valueOf(key, report.totals), {}, format, context)
           : EMPTY_CELL;
     const column: TableColumn = {
       key,

@@ -10,7 +10,7 @@ import { closedHedgeTime, compareListed, doubled, ReportBuilder, type ReportOpti
 import type { HedgeReferences } from '../book/deal.js';
 
 /** What a walk through the history pages found. */
-export interface HistoryWalk {
+interface HistoryWalk {
   fetched: number;
   complete: boolean;
   stopped?: 'full-page' | 'repeated-cursor' | 'no-next';
@@ -92,10 +92,7 @@ export async function gatherReport(
 
 const FLUSH_BYTES = 1 << 20;
 
-/**
- * The closed hedges' rows of an HTML report, kept in a file beside the target instead of memory and
- * written in the listing's order at the end; memory holds only each row's sort key and place.
- */
+/** The closed hedges' rows of an HTML report, kept in a file beside the target instead of memory and written in the listing's order at the end; memory holds only each row's sort key and place. */
 export class ClosedHedgeListing {
   private readonly path: string;
   private readonly fd: number;

@@ -20,7 +20,7 @@ export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
 /** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up. */
 export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
 
-export interface DoctorCheck {
+interface DoctorCheck {
   /** Stable id a script can route on: key, base_url, auth, clock, markets, prices, quote, account, positions, hedges, hedge, history, wire.*, rate_limits. */
   id: string;
   title: string;
@@ -32,14 +32,6 @@ export interface DoctorCheck {
   failure?: FailureClass;
   /** A failure's error: the command says its message (the detail) and its hint (the next step, unless one is set). */
   error?: unknown;
-}
-
-/** What doctor found; the command says it and turns `failure` into the exit code (commands/doctor.ts). */
-export interface DoctorReport {
-  checks: DoctorCheck[];
-  ready: boolean;
-  /** The class of the first failed check a write needs; unset when ready. */
-  failure?: FailureClass;
 }
 
 /** A clock this far from the server's is a warning; further, a failure. */
@@ -119,7 +111,7 @@ class DoctorChecks {
   }
 
   /** Ready when no check a write needs failed; the failure is the first such check's class. */
-  report(): DoctorReport {
+  report() {
     const failed = this.checks.find((check) => check.forWrites && check.status === 'fail');
     return {
       checks: this.checks,
@@ -149,11 +141,7 @@ class DoctorChecks {
   }
 }
 
-/**
- * Key, environment, base URL (local: nothing sent). Undefined when there is no usable key and base
- * URL (the checks say why); else the credentials and the base URL's check, which the first request
- * may still turn into a failure.
- */
+/** Key, environment, base URL (nothing sent); undefined without a usable key and base URL, else the credentials and the base URL's check (the first request may still fail it). */
 async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorChecks) {
   let credentials: ResolvedCredentials;
   try {
@@ -167,7 +155,7 @@ async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorC
       }),
     );
     checks.add(checkOf('server', 'Server', 'skip', 'not asked: no usable key and base URL', true));
-    return undefined;
+    return;
   }
   const environment =
     credentials.environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds';
@@ -260,7 +248,7 @@ const READS: EndpointCheck[] = [
     command: ['price'],
     forWrites: false,
     read: async (client, seen) => {
-      if (seen.listed.length === 0) return undefined;
+      if (seen.listed.length === 0) return;
       const { data, quotes, problem } = await client.readPrices(seen.listed.slice(0, 1));
       seen.pricesShape = describeShape(data);
       if (problem) throw problem;
@@ -274,7 +262,7 @@ const READS: EndpointCheck[] = [
     forWrites: true,
     unasked: 'no open market to quote',
     read: async (client, { tradable }) => {
-      if (!tradable) return undefined;
+      if (!tradable) return;
       const quote = await client.createQuote({
         market: tradable,
         side: 'buy',
@@ -324,7 +312,7 @@ const READS: EndpointCheck[] = [
     command: ['hedges', 'ID'],
     forWrites: true,
     read: async (client, { newest }) => {
-      if (!newest) return undefined;
+      if (!newest) return;
       const hedge = await client.getHedge(newest);
       return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
     },
@@ -432,10 +420,7 @@ function sourceName(source: string, variable: string, profile: string | undefine
   return profile ? `profile "${profile}"` : 'the profile';
 }
 
-/**
- * The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer
- * at all, a 404 (the base URL points elsewhere) and a refused key each name their next step.
- */
+/** The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer at all, a 404 (the base URL points elsewhere) and a refused key each name their next step. */
 function firstRequestFailure(
   ports: Pick<FlowPorts, 'hedgeCommand'>,
   error: unknown,
@@ -479,7 +464,7 @@ function firstRequestFailure(
       error.message,
       "Something answers at this address, but not with the API's JSON envelope: check the base URL (and any proxy in between).",
     );
-  return undefined;
+  return;
 }
 
 /** The server's clock against this machine's, as its answers told it (domain/server-clock.ts): the interval, and what taught it. */
@@ -562,12 +547,7 @@ function describePositionFields(positions: Array<Record<string, unknown>>) {
   ].join(', ');
 }
 
-/**
- * The page-size parameter and how lists page: one hedge asked for under the name in use. Fewer
- * rows than asked, or exactly one, says the name is honoured; more says it is ignored — then a
- * page-size name the answer states (`meta.page_size`) is tried, and learned when honoured. A
- * refusal naming it teaches the client (the read is asked again the way the refusal says).
- */
+/** The page-size parameter: one hedge asked for; an ignored name makes a stated `meta.page_size` name tried and learned, and a refusal teaches the client its name. */
 async function pageSizeChecks(client: HedgeClient, name: string) {
   const probe = async (parameter: string) => {
     const response = await client.transport.send({

@@ -6,14 +6,10 @@ import type { FlowPorts } from '../../platform/runtime/context.js';
 import { ApiError, InvalidResponseError, NetworkError } from '../../core/errors.js';
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 
-/**
- * ok — the server accepted the key; refused — it answered 401/403; unreachable — no answer
- * (connection, TLS, timeout, 5xx after retries); error — it answered, but not as the API would
- * (e.g. 404 `not_found`: the base URL points somewhere else).
- */
+/** ok: accepted; refused: 401/403; unreachable: no answer (connection, TLS, timeout, 5xx after retries); error: answered, but not as the API would (e.g. a 404 from a wrong base URL). */
 export type KeyStatus = 'ok' | 'refused' | 'unreachable' | 'error';
 
-export interface KeyCheck {
+interface KeyCheck {
   status: KeyStatus;
   /** The API's error.code, or the network error code, when not ok. */
   code?: string;
@@ -25,10 +21,7 @@ export interface KeyCheck {
 /** A check answers a person who is waiting: one retry for a blip, not the full trading budget. */
 const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
 
-/**
- * How a check's client is made (login, whoami, doctor): the command's clock, deadline, signal and
- * request timeout, a check's retry budget, requests logged under --verbose.
- */
+/** How a check's client is made (login, whoami, doctor): the command's clock, deadline, signal and request timeout, a check's retry budget, requests logged under --verbose. */
 export function checkClientOptions(ports: FlowPorts, credentials: ResolvedCredentials) {
   return {
     credentials,

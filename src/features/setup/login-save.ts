@@ -194,11 +194,7 @@ export type LoginSaved = Awaited<ReturnType<typeof checkAndSaveLogin>>;
 /** `hedge login --move-key`: the key was already where it was asked to go, or it moved. */
 export type KeyMove = Awaited<ReturnType<typeof moveProfileKey>>;
 
-/**
- * `hedge login --move-key [--key-store keyring|file]`: the profile's stored key moves, without
- * asking for it or sending anything (it was checked when it was saved). From the file to the
- * keyring by default; back to the file with `--key-store file`.
- */
+/** `hedge login --move-key`: the stored key moves between file and keyring without asking for it or sending anything (it was checked when saved). */
 export async function moveProfileKey(
   ports: Pick<FlowPorts, 'signal' | 'env'>,
   store: ProfileStore,

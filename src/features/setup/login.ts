@@ -40,10 +40,7 @@ export interface LoginAnswers {
   apiKey: string;
 }
 
-/**
- * The base URL (the flag's, or asked with the one offered as default) and the key: asked on a
- * terminal, read from stdin otherwise (bounded by --timeout). Refuses to ask with --no-input.
- */
+/** The base URL (the flag's, or asked with the one offered as default) and the key: asked on a terminal, read from stdin otherwise (bounded by --timeout). Refuses to ask with --no-input. */
 export async function askLogin(
   ports: FlowPorts,
   given: {

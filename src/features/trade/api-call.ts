@@ -70,11 +70,7 @@ export class AnswerLog {
   }
 }
 
-/**
- * A GET: one answer, or with `paginate` every page — through the one pager the list commands use
- * (api/wire/pages.ts followPaths: a cursor in meta or in the body beside the rows, a next link,
- * page numbers, an offset; the profile's cursor parameter) — each answer handed to `onPage` as it comes.
- */
+/** A GET: one answer, or with `paginate` every page through the list commands' one pager (followPaths), each answer handed to `onPage` as it comes. */
 export async function readApi(
   ports: FlowPorts,
   client: HedgeClient,
@@ -143,7 +139,7 @@ export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLo
 
 /** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */
 export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry) {
-  if (!entry.command.startsWith(API_COMMAND_PREFIX)) return undefined;
+  if (!entry.command.startsWith(API_COMMAND_PREFIX)) return;
   const method = entry.request?.method as ApiMethod;
   const row = `Journal ${entry.id} (${safeText(entry.command)})`;
   if (!isWriteMethod(method) || !(API_METHODS as readonly string[]).includes(method)) {

@@ -23,7 +23,7 @@ import { changeAction, changeArgv, openAction, openArgv } from './trade-actions.
 import { isRejection, runWrite, writeOptionsFrom, type WriteOptions } from '../write/write-flow.js';
 import { notionalFieldFrom, refusedField, wireHint } from '../../platform/api/wire/unspecified.js';
 
-export interface OpenChoices {
+interface OpenChoices {
   allowDuplicateRef: boolean;
   skipChecks: boolean;
   write: WriteOptions;
@@ -135,11 +135,7 @@ export function parseChangeOptions(
   };
 }
 
-/**
- * Sends one add or reduce through the write flow and returns what it did, with the request it sent. A refusal only
- * because the server names the amount otherwise did nothing, so the action is sent once more under the server's name
- * (a new journal entry and key, the refused one noted), and the name learned: the confirmation stands.
- */
+/** One add or reduce through the write flow. A refusal only of the amount's name did nothing, so it is sent once more under the server's name (a new key, the refused one noted) and the name learned. */
 export async function runChange(
   ports: FlowPorts,
   action: 'add' | 'reduce',

@@ -21,12 +21,12 @@ const LANDED = new Set(['filled', 'done']);
 
 /** Which write an entry is, by what it sent: an open (a roll's or a plan's leg too), an add or a reduce. */
 function writeOf(entry: JournalEntry) {
-  if (entry.request?.method !== 'POST') return undefined;
+  if (entry.request?.method !== 'POST') return;
   const path = String(entry.request.path ?? '').replace(/\/+$/, '');
   if (path.endsWith('/hedges/add')) return 'add';
   if (path.endsWith('/hedges/reduce')) return 'reduce';
   if (path.endsWith('/hedges')) return 'open';
-  return undefined;
+  return;
 }
 
 /** The write's notional: `notional_usd`, or the one number its body carries under the server's own name for it. */
@@ -36,10 +36,7 @@ function hedgeIdOf(entry: JournalEntry) {
   return typeof fromContext === 'string' && fromContext !== '' ? fromContext : undefined;
 }
 
-/**
- * The hedges of `ids` that this journal's adds or reduces changed, with what it knows of their
- * size; a hedge only opened from here (never resized) is not in the map.
- */
+/** The hedges of `ids` that this journal's adds or reduces changed, with what it knows of their size; a hedge only opened from here (never resized) is not in the map. */
 export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet<string>) {
   const found = new Map<string, HedgeSizes>();
   const oldestFirst = [...entries].sort((a, b) =>

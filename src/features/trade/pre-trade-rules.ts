@@ -33,7 +33,7 @@ export function marketProblem(markets: Market[], market: string) {
       'Try again later; `hedge markets` shows its status.',
     );
   }
-  return undefined;
+  return;
 }
 
 /** The notional checks for one side of a listed market. */
@@ -61,7 +61,7 @@ export function notionalProblem(
       SKIP_HINT,
     );
   }
-  return undefined;
+  return;
 }
 
 export function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest) {
@@ -70,10 +70,7 @@ export function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest) 
   return notionalProblem(findMarket(facts.markets, request.market)!, facts.account, request);
 }
 
-/**
- * Said (not refused) before quoting an open on a side the positions list already shows: the real
- * service may allow several hedges per side, or answer 409; adding keeps one hedge and its maturity.
- */
+/** Said (not refused) before quoting an open on a side the positions list already shows: the real service may allow several hedges per side, or answer 409; adding keeps one hedge and its maturity. */
 export function sideAlreadyOpenNote(
   open: { market: string; side: Side; notionalUsd?: number; hedgeId?: string },
   addCommand: string,

@@ -17,10 +17,7 @@ import type { FlowPorts } from '../../platform/runtime/context.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
-/**
- * The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's):
- * that notional is back in the side's capacity and the account's headroom.
- */
+/** The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's): that notional is back in the side's capacity and the account's headroom. */
 export async function checkOpenAfterClose(
   client: HedgeClient,
   market: string,
@@ -110,23 +107,17 @@ export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRe
   if (problem) throw problem;
 }
 
-/**
- * An open's checks on a size that is only quoted (run beside the quote request): the problem an open of it
- * would be refused for, to be said, never to refuse the quote.
- */
+/** An open's checks on a size that is only quoted (run beside the quote request): the problem an open of it would be refused for, to be said, never to refuse the quote. */
 export async function quotedSizeProblem(client: HedgeClient, request: Omit<PreTradeRequest, 'action'>) {
   try {
     await runPreTradeChecks(client, { ...request, action: 'open' }, { items: [], warn: () => undefined });
-    return undefined;
+    return;
   } catch (error) {
     return error instanceof PreTradeCheckError ? error : undefined;
   }
 }
 
-/**
- * The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note
- * pointing to `hedge add` when the side is already open. Returns the quote.
- */
+/** The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note pointing to `hedge add` when the side is already open. Returns the quote. */
 export async function quoteOpen(ports: FlowPorts, client: HedgeClient, request: OpenRequest) {
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   // The side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).

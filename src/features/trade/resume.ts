@@ -27,7 +27,7 @@ export async function unfinishedOfThisAccount(ports: FlowPorts, groupPrefixes: r
 /** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
 export function journaledAction(ports: FlowPorts, client: HedgeClient, entry: JournalEntry) {
   const body = entry.request?.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
   return actionFromJournal(ports, client, entry.command, body as Record<string, unknown>, argv, {
     group: entry.group,
@@ -35,10 +35,7 @@ export function journaledAction(ports: FlowPorts, client: HedgeClient, entry: Jo
   });
 }
 
-/**
- * Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller
- * shows it, or not).
- */
+/** Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller shows it, or not). */
 export async function finishJournaled(
   ports: FlowPorts,
   client: HedgeClient,
@@ -50,8 +47,8 @@ export async function finishJournaled(
   },
 ) {
   const action = journaledAction(ports, client, entry);
-  if (!action) return undefined;
-  return runWrite(ports, options.present ? options.present(action) : action, {
+  if (!action) return;
+  return runWrite(ports, options.present?.(action) ?? action, {
     ...options,
     dryRun: false,
     idempotencyKey: entry.idempotency_key,
@@ -87,10 +84,7 @@ async function checkSameCredentials(ports: FlowPorts, entry: JournalEntry) {
   );
 }
 
-/**
- * The entry named, or the newest unresolved one that no live process is carrying out (an action in
- * flight is not crashed: it is never resumed from under its process).
- */
+/** The entry named, or the newest unresolved one that no live process is carrying out (an action in flight is not crashed: it is never resumed from under its process). */
 export async function chooseEntryToResume(ports: FlowPorts, id: string | undefined) {
   const journal = await ports.journal();
   if (id !== undefined) return findJournalEntry(ports, journal, id);
@@ -108,14 +102,11 @@ export async function chooseEntryToResume(ports: FlowPorts, id: string | undefin
       held.holder,
       ' (every unresolved action in the journal is held by a live process)',
     );
-  return undefined;
+  return;
 }
 
-/**
- * What `hedge resume` found it must do with an entry, decided (and refused with a usage error)
- * before anything is sent, so that the command can say what it resumes before it does.
- */
-export type ResumePlan =
+/** What `hedge resume` found it must do with an entry, decided (and refused with a usage error) before anything is sent, so that the command can say what it resumes before it does. */
+type ResumePlan =
   | { kind: 'roll'; entry: JournalEntry }
   | { kind: 'api'; entry: JournalEntry }
   | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown> };

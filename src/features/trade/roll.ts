@@ -25,7 +25,7 @@ import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
 import { guardLiveAction, type LiveGuard } from '../write/live-guard.js';
-import { findSide, type BookPosition } from '../book/positions.js';
+import { findSide } from '../book/positions.js';
 import { readSideInStep, SideViews } from '../book/side-book.js';
 import { checkOpenAfterClose } from './pre-trade.js';
 import { closeAction, days, openAction, type CloseResult } from './trade-actions.js';
@@ -49,7 +49,7 @@ export const ROLL_GROUP_PREFIX = 'roll-';
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
 const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
 
-export interface RollRequest {
+interface RollRequest {
   market: string;
   side: Side;
   tenorDays: Tenor;
@@ -191,7 +191,7 @@ async function earlierRoll(ports: FlowPorts, req: RollRequest, notes: RollNote[]
   const group = (await journal.list({ pending: true })).find((entry) =>
     isRollLegOf(self, req.market, req.side, entry),
   )?.group;
-  if (!group) return undefined;
+  if (!group) return;
   const legs = await legsOf(ports, group);
   if (req.write.fresh) {
     const roll = `the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)})`;
@@ -205,7 +205,7 @@ async function earlierRoll(ports: FlowPorts, req: RollRequest, notes: RollNote[]
       for (const leg of [legs.close, legs.open])
         if (leg && isUnresolved(leg))
           await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
-    return undefined;
+    return;
   }
   if (legs.request.tenor_days !== req.tenorDays) {
     throw new UsageError(
@@ -215,19 +215,8 @@ async function earlierRoll(ports: FlowPorts, req: RollRequest, notes: RollNote[]
   return legs;
 }
 
-/** What a fresh roll finds on the server: the position to close, or the hedge that already ended. */
-interface RollPlan {
-  notionalUsd: number;
-  closing?: BookPosition;
-  ended?: Hedge;
-  /** The deal reference the rolled hedge carried (the soonest to mature of the side's, when several do). */
-  clientReference?: string;
-  /** The side's filled hedges on their records, the soonest to mature last (several when the side aggregates them). */
-  hedges?: HedgeRecord[];
-}
-
-/** What the roll closes and opens again, from the side's records and positions line once they agree (side-book.ts). */
-async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest): Promise<RollPlan> {
+/** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the notional and deal reference to open again; read once the side's views agree. */
+async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest) {
   const { market, side } = req;
   const { book, positions } = await readSideInStep(ports, client, market, side);
   const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
@@ -246,7 +235,7 @@ async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest)
     }
     return {
       notionalUsd: book.recordsUsd,
-      ...(reference ? { clientReference: reference } : {}),
+      clientReference: reference || undefined,
       closing: position,
       hedges: book.filled,
     };
@@ -283,7 +272,7 @@ async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest)
   return {
     notionalUsd: ended.notional_usd,
     ended,
-    ...(typeof reference === 'string' && reference !== '' ? { clientReference: reference } : {}),
+    clientReference: typeof reference === 'string' ? reference || undefined : undefined,
   };
 }
 
@@ -351,7 +340,7 @@ async function carryOutClose(
 ) {
   const { market, side } = legs.request;
   const { open } = legs;
-  if (open.outcome !== 'planned' || !legs.closes) return undefined;
+  if (open.outcome !== 'planned' || !legs.closes) return;
   if (legs.close && !isUnresolved(legs.close)) {
     // An earlier run's close refused with no_open_hedge found the side already settled.
     return legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge'

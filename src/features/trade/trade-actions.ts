@@ -32,6 +32,7 @@ import { findSide, type BookPosition } from '../book/positions.js';
 import {
   expectedAfterChange,
   findClosedRecord,
+  near,
   waitForHedgeStatus,
   waitForOwnChange,
   waitForSideClosed,
@@ -39,19 +40,11 @@ import {
 import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
 import { sameReference } from '../../core/input.js';
 
-/** Notionals are cents on the wire. */
-const CENT = 0.005;
-const near = (a: number, b: number) => Math.abs(a - b) < CENT;
 /** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal. */
-export interface ActionExtras {
-  check?: () => Promise<void>;
-  preview?: () => Promise<void>;
-  argv: string[];
-  group?: string;
-  leg?: string;
+interface ActionExtras extends Pick<WriteAction<unknown, unknown>, 'check' | 'preview' | 'argv' | 'group' | 'leg'> {
   /** The quote shown before an open: its execution price is compared with the struck rate. */
   quote?: Quote;
   /** `--skip-checks`: the server alone refuses a change to a flat side (nothing is refused here). */
@@ -215,7 +208,7 @@ async function alsoInEveryView(ports: FlowPorts, confirmed: string, read: () => 
       level: 'warn',
       text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
     });
-    return undefined;
+    return;
   }
 }
 
@@ -385,7 +378,7 @@ export function changeAction(
       ]);
       seen.before = position;
       seen.balanceBeforeUsdc = balance;
-      if (position?.notionalUsd === undefined) return undefined;
+      if (position?.notionalUsd === undefined) return;
       return {
         baseline_notional_usd: position.notionalUsd,
         ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}),
@@ -424,7 +417,7 @@ export function changeAction(
         };
       }
       const expected = expectedAfterChange(action, baseline, notionalUsd);
-      const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${action} was sent, and would be ${expected.notionalUsd > CENT ? formatUsd(expected.notionalUsd) : 'closed'} after it`;
+      const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${action} was sent, and would be ${expected.notionalUsd > 0.005 ? formatUsd(expected.notionalUsd) : 'closed'} after it`;
       if ((now !== undefined && near(now, expected.notionalUsd)) || (position === undefined && expected.closes))
         return { verdict: 'landed', evidence, answer };
       // The notional it had before is no proof: a change outside the journal may have moved it back.
@@ -561,7 +554,7 @@ export function closeAction(
           return { verdict: neverAnswered ? 'not-landed' : 'unknown', evidence };
         }
         // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
-        if (typeof context?.notional_usd === 'number' && context.notional_usd <= CENT) {
+        if (typeof context?.notional_usd === 'number' && context.notional_usd <= 0.005) {
           return {
             verdict: 'unknown',
             evidence: `${gone}, but the changes the journal knows landed since this close began had already emptied it`,
@@ -696,7 +689,7 @@ export function actionFromJournal(
   if (command === 'add' || command === 'reduce')
     return changeAction(ports, client, command, client.changeRequestFromBody(body), extras);
   if (command === 'close') return closeAction(ports, client, body as unknown as SideRequest, extras);
-  return undefined;
+  return;
 }
 
 /** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */
@@ -705,7 +698,7 @@ export function tradeView(
   outcome: WriteOutcome<unknown, unknown>,
   body: Record<string, unknown>,
 ): TradeView | undefined {
-  if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return undefined;
+  if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return;
   const submitted = outcome.kind === 'submitted';
   const answer = outcome.answer as SubmittedAction;
   if (command === 'open')
@@ -716,7 +709,7 @@ export function tradeView(
     return submitted
       ? { kind: 'close-submitted', answer }
       : { kind: 'close-landed', closed: outcome.result as CloseResult, answer };
-  if (command !== 'add' && command !== 'reduce') return undefined;
+  if (command !== 'add' && command !== 'reduce') return;
   const result = submitted ? undefined : (outcome.result as ChangeResult | undefined);
   if (!result) return { kind: 'change-submitted', action: command, answer };
   const baseline = outcome.entry.context?.baseline_notional_usd;
@@ -735,7 +728,7 @@ export function tradeView(
 
 /** An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure). */
 export function tradeFailure(ports: FlowPorts, view: TradeView | undefined) {
-  if (view?.kind !== 'open-resolved' || view.hedge.status !== 'failed') return undefined;
+  if (view?.kind !== 'open-resolved' || view.hedge.status !== 'failed') return;
   const hedge = view.hedge;
   return new OrderFailedError(
     `The order for hedge ${hedge.id} failed on-chain: nothing was opened, and the reserved margin and fee were released.`,

@@ -8,15 +8,12 @@ import { describeHolder, type Holder } from '../../platform/journal/index.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { identityOf } from './identity.js';
 
-export interface LockedRun {
+interface LockedRun {
   /** Set when another process held the lock first: this run waited for it, so the book may have changed under it. */
   waitedFor?: Holder;
 }
 
-/**
- * The scopes this async chain holds: an inner check-and-act runs under its outer hold instead of
- * waiting for itself; two agent calls in one `hedge mcp` process still exclude each other.
- */
+/** The scopes this async chain holds: an inner check-and-act runs under its outer hold instead of waiting for itself; two agent calls in one `hedge mcp` process still exclude each other. */
 const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
 
 /** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this account"). */

@@ -14,9 +14,7 @@ export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>) {
   return (entry: JournalEntry) => sealer.trust(entry) === 'verified';
 }
 
-/**
- * Refuses (exit 13, nothing sent) a row that is not this account's own, or an unresolved one whose key already has
- * a finished row: a row is valid once. */
+/** Refuses (exit 13, nothing sent) a row not this account's own, or an unresolved one whose key already has a finished row: a row is valid once. */
 export async function requireOwnRow(ports: FlowPorts, entry: JournalEntry) {
   // Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too).
   const trust = (await rowSealerOf(ports)).trust(entry);
@@ -65,12 +63,12 @@ export async function checkUnresolvedRows(
   entries: readonly JournalEntry[],
 ): Promise<Map<string, RowCheck> | undefined> {
   const unresolved = entries.filter(isUnresolved);
-  if (unresolved.length === 0) return undefined;
+  if (unresolved.length === 0) return;
   let identity: Identity;
   try {
     identity = await identityOf(ports);
   } catch {
-    return undefined;
+    return;
   }
   const sealer = await rowSealerOf(ports);
   return new Map(unresolved.map((entry) => [entry.id, sentBy(identity, entry) ? sealer.trust(entry) : 'other-key']));

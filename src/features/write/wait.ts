@@ -13,21 +13,16 @@ import {
 } from '../../core/errors.js';
 import { formatUsd } from '../../core/money.js';
 
-export interface PollCadence {
-  firstDelayMs: number;
-  intervalMs: number;
-}
-
 /** Never below 1 000 ms: the spec advises polling no faster than every one to two seconds. */
-export const POLL_CADENCE: PollCadence = { firstDelayMs: 1_000, intervalMs: 1_500 };
+export const POLL_CADENCE = { firstDelayMs: 1_000, intervalMs: 1_500 };
 
 /** A hedge in one of these states will not change by itself any more (closed: nor by settlement). */
 const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] satisfies readonly HedgeStatus[];
 
 /** Money compares to the cent: notionals are rounded to cents on the wire. */
-const NOTIONAL_EPSILON_USD = 0.005;
+export const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
-export interface PollOptions<T> {
+interface PollOptions<T> {
   label: string;
   /** Clock time when the request that started the wait was sent; the first poll is due firstDelayMs after it. */
   startedAt: number;
@@ -37,7 +32,6 @@ export interface PollOptions<T> {
   /** What stands when Ctrl-C stops the wait (after "Stopped waiting."; the hint is the check command). */
   interrupted: string;
   checkCommand: string;
-  cadence?: PollCadence;
 }
 
 function seconds(ms: number) {
@@ -48,9 +42,8 @@ function seconds(ms: number) {
 export async function pollUntil<T>(ports: FlowPorts, options: PollOptions<T>) {
   const { clock, signal } = ports;
   const deadline = ports.waitDeadline(options.startedAt);
-  const cadence = options.cadence ?? POLL_CADENCE;
   let lastPollAt = options.startedAt;
-  let delay = cadence.firstDelayMs;
+  let delay = POLL_CADENCE.firstDelayMs;
   let last: T | undefined;
   const progress = await ports.startProgress(options.label, options.startedAt);
   const interrupted = () =>
@@ -87,7 +80,7 @@ export async function pollUntil<T>(ports: FlowPorts, options: PollOptions<T>) {
       }
       progress.refresh();
       if (options.isDone(last)) return last;
-      delay = cadence.intervalMs;
+      delay = POLL_CADENCE.intervalMs;
     }
   } finally {
     progress.stop();
@@ -111,7 +104,7 @@ function withActionStands(error: unknown, checkCommand: string) {
     : new InvalidResponseError(message, { endpoint, status: error.status, hint, cause });
 }
 
-export interface HedgeWaitOptions {
+interface HedgeWaitOptions {
   label: string;
   startedAt?: number;
   initial?: Hedge;
@@ -138,7 +131,7 @@ export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, opti
   });
 }
 
-export interface ChangeWaitOptions {
+interface ChangeWaitOptions {
   label: string;
   startedAt: number;
   market: string;
@@ -165,7 +158,6 @@ export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOpti
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');
   const expected = expectedAfterChange(action, baselineNotionalUsd, changeUsd);
-  const near = (a: number, b: number) => Math.abs(a - b) < NOTIONAL_EPSILON_USD;
   // A line without a notional is sized from all of the side's hedge records (a line may aggregate several).
   const sized = async (positions: BookPosition[]) => {
     const position = findSide(positions, market, side);
@@ -244,25 +236,23 @@ export async function waitForSideClosed(
   return lastRead;
 }
 
-const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;
-
 /** Best effort: looks for a closed hedge's record in GET /hedges/history a few times at the polling cadence. */
 export async function findClosedRecord(ports: FlowPorts, hedgeId: string) {
   const { clock, signal, deadline } = ports;
   try {
     const client = await ports.client();
-    for (let attempt = 1; attempt <= HISTORY_LOOKUP.attempts; attempt += 1) {
-      if (signal.aborted) return undefined;
-      const records = await client.listHistory({ limit: HISTORY_LOOKUP.pageSize });
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      if (signal.aborted) return;
+      const records = await client.listHistory({ limit: 20 });
       // The record's hedge id under any of its names.
       const found = records.find((record) => historyHedgeId(record) === hedgeId);
       if (found) return found;
-      if (attempt === HISTORY_LOOKUP.attempts) break;
+      if (attempt === 3) break;
       if (deadline !== undefined && clock.now() + POLL_CADENCE.intervalMs >= deadline) break;
       await clock.sleep(POLL_CADENCE.intervalMs, signal);
     }
   } catch {
     // Slow or unavailable history is not a failure of the close.
   }
-  return undefined;
+  return;
 }

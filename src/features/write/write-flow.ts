@@ -513,10 +513,7 @@ function resolveCommands(ports: FlowPorts, entry: Pick<JournalEntry, 'id'>) {
   return `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
 }
 
-/**
- * Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on the
- * server's clock → send again with the key; otherwise only a person's word sends it again (else exit 12).
- */
+/** Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on the server's clock → send again with the key; otherwise only a person's word sends it again (else exit 12). */
 async function reconcileEarlier<S, R>(
   ports: FlowPorts,
   journal: Journal,
@@ -524,7 +521,7 @@ async function reconcileEarlier<S, R>(
   entry: JournalEntry,
   resendUnproven: boolean,
 ) {
-  if (entry.outcome === 'planned') return undefined;
+  if (entry.outcome === 'planned') return;
   const attributed = await attributedContext(ports, journal, entry);
   const found: Reconciliation<S> = action.reconcile
     ? await action.reconcile({ ...entry, context: attributed.context })
@@ -552,13 +549,13 @@ async function reconcileEarlier<S, R>(
       text: `${started}. The book shows it could not have landed (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
       data,
     });
-    return undefined;
+    return;
   }
   if (age < lifetime) {
     ports.log(
       `Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`,
     );
-    return undefined;
+    return;
   }
   const since =
     others.length > 0
@@ -576,7 +573,7 @@ async function reconcileEarlier<S, R>(
       text: `${question} Sending it again with its key, as --resend-unproven asks: had it landed, it happens twice.`,
       data,
     });
-    return undefined;
+    return;
   }
   if (ports.interactive && ports.origin === 'cli') {
     ports.notify({ kind: 'cannot-tell', level: 'caution', text: question, data });
@@ -590,7 +587,7 @@ async function reconcileEarlier<S, R>(
       ],
       default: 'stop',
     });
-    if (choice === 'not-landed') return undefined;
+    if (choice === 'not-landed') return;
     if (choice === 'landed') {
       const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
       ports.notify({
@@ -818,7 +815,7 @@ export function makeIdempotencyKey() {
 
 /** Checks a key typed with --idempotency-key (exit 2 before anything is sent). */
 export function parseIdempotencyKey(raw: unknown) {
-  if (raw === undefined) return undefined;
+  if (raw === undefined) return;
   const value = String(raw).trim();
   if (!KEY_SHAPE.test(value)) {
     throw new UsageError(
@@ -854,10 +851,7 @@ export async function planDryRun(ports: FlowPorts, request: ApiRequest) {
   return describePlannedRequest(request, credentials.baseUrl, credentials.apiKey);
 }
 
-/**
- * What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
- * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry.
- */
+/** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
 async function gateTheSend<S, R>(
   ports: FlowPorts,
   action: WriteAction<S, R>,
@@ -869,13 +863,13 @@ async function gateTheSend<S, R>(
   // What it trades as the side is now (a close: what it holds), under the side's lock.
   let judged: readonly Trade[] | undefined = planCheck || gate ? await action.trades?.() : undefined;
   planCheck?.check([action.plan(run.key)], judged);
-  if (!gate) return undefined;
+  if (!gate) return;
   if (!action.admitted) {
     // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
     const own = run.resumed && !run.unverified && run.entry?.via === 'agent' ? run.entry.id : undefined;
     await gate.admit(judged, action.command, own === undefined ? undefined : { finishing: own });
   }
-  if (judged === undefined) return undefined;
+  if (judged === undefined) return;
   return {
     beforeRetry: async (reason) => {
       const now = await action.trades?.();
@@ -907,7 +901,7 @@ export interface Reconciliation<S> {
 }
 
 /** HEDGE_KEY_LIFETIME in hours (a positive number), in ms; the default when unset. */
-export function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>) {
+function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>) {
   const raw = env.HEDGE_KEY_LIFETIME;
   const typed = raw?.trim();
   if (!typed) return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
@@ -920,7 +914,7 @@ export function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>)
   return hours * HOUR_MS;
 }
 
-export function describeAge(ms: number) {
+function describeAge(ms: number) {
   const hours = ms / HOUR_MS;
   if (hours >= 48) return `${Math.floor(hours / 24)} days`;
   if (hours >= 1) return `${Math.round(hours)} h`;
