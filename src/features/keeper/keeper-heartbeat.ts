@@ -35,8 +35,7 @@ export function readHeartbeat(path: string) {
 export function heartbeatOf(body: unknown) {
   // Anything but an object (an array included) has no number `pid`.
   const value = body as Partial<Heartbeat> | null | undefined;
-  if (typeof value?.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string')
-    return;
+  if (typeof value?.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string') return;
   return {
     ...value,
     rows: Array.isArray(value.rows) ? value.rows : [],
