@@ -39,9 +39,12 @@ function acceptedAddKeys(t: Simulator): string[] {
   ];
 }
 
-/** `count` copies of `args` at once, each a process of its own: what is tested is between hedge processes. */
+/**
+ * `count` copies of `args` at once, each with a pid of its own (what is tested is between hedge
+ * processes): the first in this process, the others processes of their own.
+ */
 function sideBySide(t: Simulator, args: string[], count: number): Promise<RunResult[]> {
-  return Promise.all(Array.from({ length: count }, () => t.hedge(args, { spawn: true })));
+  return Promise.all(Array.from({ length: count }, (_, index) => t.hedge(args, { spawn: index > 0 })));
 }
 
 /**
