@@ -2,14 +2,12 @@
 // on the server. Each kill is timed by the simulator's own request log (a write held mid-answer, a
 // read held by latency, the wait's polls), never by a sleep. What is asserted is the server's state
 // and its log: one idempotency key per action, one hedge, the notional moved once.
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { journalEntries } from '../support/cli-runs.js';
+import { journalEntries, killWhen, waitingAfter } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -28,19 +26,8 @@ interface Entry {
 }
 
 /** Runs the command and sends `signal` once `ready` holds; resolves with how the process ended. */
-async function runAndStop(
-  t: Simulator,
-  args: string[],
-  ready: () => boolean,
-  what: string,
-  signal: NodeJS.Signals = 'SIGKILL',
-): Promise<RunResult> {
-  let child: ChildProcess | undefined;
-  const running = t.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: RUN_BOUND_MS });
-  await until(ready, what, { process: running, timeoutMs: RUN_BOUND_MS });
-  child!.kill(signal);
-  return running;
-}
+const runAndStop = (t: Simulator, args: string[], ready: () => boolean, what: string, signal?: NodeJS.Signals) =>
+  killWhen(t, args, ready, what, { signal, timeoutMs: RUN_BOUND_MS });
 
 function posts(t: Simulator, path: string) {
   return t.writes().filter((entry) => entry.path === path);
@@ -55,18 +42,6 @@ function keysAnswered(t: Simulator, path: string): string[] {
         .map((entry) => entry.idempotencyKey!),
     ),
   ];
-}
-
-/** The write on `path` was answered and the wait has polled `poll` after it. */
-function waitingAfter(t: Simulator, path: string, poll: (entryPath: string) => boolean): () => boolean {
-  return () => {
-    const log = t.sandbox.requestLog;
-    const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
-    return (
-      sent >= 0 &&
-      log.slice(sent + 1).some((entry) => entry.method === 'GET' && poll(entry.path) && entry.status === 200)
-    );
-  };
 }
 
 const journal = journalEntries<Entry>;
@@ -122,7 +97,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     const killed = await runAndStop(
       t,
       ['add', 'USDTNGN', 'buy', '500'],
-      waitingAfter(t, '/hedges/add', (path) => path === '/positions'),
+      waitingAfter(t, '/hedges/add'),
       'the add was waiting',
     );
     expect(killed.signal).toBe('SIGKILL');
@@ -147,7 +122,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     await runAndStop(
       t,
       ['reduce', 'USDTNGN', 'sell', '5000'],
-      waitingAfter(t, '/hedges/reduce', (path) => path === '/positions'),
+      waitingAfter(t, '/hedges/reduce'),
       'the reduce was waiting',
     );
     t.sandbox.clock.advance(LAND_MS);
@@ -162,12 +137,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
   it('close killed during its wait: closed once, one realized record', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     const id = await filledHedge(t, 'buy', '8000');
-    await runAndStop(
-      t,
-      ['close', 'USDTNGN', 'buy'],
-      waitingAfter(t, '/hedges/close', (path) => path === '/positions'),
-      'the close was waiting',
-    );
+    await runAndStop(t, ['close', 'USDTNGN', 'buy'], waitingAfter(t, '/hedges/close'), 'the close was waiting');
     t.sandbox.clock.advance(LAND_MS);
     const again = await t.hedge(['close', 'USDTNGN', 'buy', '--json']);
     expect(again.code, again.stderr).toBe(0);
@@ -242,18 +212,13 @@ describe('hedge resume', () => {
   it('resume ID of an add killed in its wait re-sends its key, then waits for the landing as add would', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     const id = await filledHedge(t, 'buy', '10000');
-    await runAndStop(
-      t,
-      ['add', 'USDTNGN', 'buy', '500'],
-      waitingAfter(t, '/hedges/add', (path) => path === '/positions'),
-      'the add was waiting',
-    );
+    await runAndStop(t, ['add', 'USDTNGN', 'buy', '500'], waitingAfter(t, '/hedges/add'), 'the add was waiting');
     const [left] = await journal(t, '--pending');
     expect(left).toMatchObject({ command: 'add' });
 
     const before = t.sandbox.requestLog.length;
-    let child: ChildProcess | undefined;
-    const running = t.hedge(['resume', left!.id, '--json'], { onSpawn: (spawned) => (child = spawned) });
+    let ended = false;
+    const running = t.hedge(['resume', left!.id, '--json']).finally(() => (ended = true));
     // The resumed run is waiting (polling the positions after its replayed add); only now does the add land.
     await until(
       () => {
@@ -265,7 +230,7 @@ describe('hedge resume', () => {
       { process: running },
     );
     // Still running: waiting for the landing only this test can bring about.
-    expect(child!.exitCode).toBeNull();
+    expect(ended).toBe(false);
     t.sandbox.clock.advance(LAND_MS);
     const resumed = await running;
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -283,7 +248,7 @@ describe('stopped by a signal during the wait', () => {
     const stopped = await runAndStop(
       t,
       ['add', 'USDTNGN', 'buy', '500'],
-      waitingAfter(t, '/hedges/add', (path) => path === '/positions'),
+      waitingAfter(t, '/hedges/add'),
       'the add was waiting',
       'SIGTERM',
     );

@@ -1,4 +1,4 @@
-// The journal across real processes: ten CLIs appending at once, a writer killed with SIGKILL in
+// The journal across real processes: writers appending at once, a writer killed with SIGKILL in
 // the middle of its appends, and the file modes under umask 000. The children run the journal
 // module bundled here with esbuild (test/support/children/journal-writer.cjs loads it).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,6 +12,11 @@ import { openJournal, type JournalEntry, type SkippedLine } from '../../src/plat
 const CHILD = fileURLToPath(new URL('../support/children/journal-writer.cjs', import.meta.url));
 /** Short, so that a lock left by a killed writer is taken over quickly (the minimum the lock allows). */
 const LOCK_STALE_MS = 2_000;
+/** Writers racing on one journal, and entries each: enough for every writer to meet the others' appends. */
+const WRITERS = 4;
+const ENTRIES = 10;
+/** An active segment small enough to be rotated several times during the race. */
+const ROTATE_BYTES = 4 * 1024;
 
 const built = useChildBundle('src/platform/journal/index.ts', 'hedge-journal-processes-');
 
@@ -33,13 +38,12 @@ function startWriter(options: {
   count: number | null;
   umask?: number;
   rotateBytes?: number;
+  barrier?: boolean;
 }): Writer {
   const child = spawn(
     process.execPath,
     [CHILD, JSON.stringify({ bundle: built.bundle, lockStaleMs: LOCK_STALE_MS, ...options })],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    { stdio: [options.barrier ? 'pipe' : 'ignore', 'pipe', 'pipe'] },
   );
   running.add(child);
   let stdout = '';
@@ -55,22 +59,64 @@ function startWriter(options: {
   return { child, output: () => stdout, exited };
 }
 
-/** Resolves once the writer has reported `count` updates on disk; fails if it exits first. */
-function afterUpdates(writer: Writer, count: number): Promise<void> {
+/**
+ * WRITERS writers of ENTRIES entries each, started together: each waits, loaded, until every one is
+ * ready, so their appends race from the first one on. All must exit 0 and quietly.
+ */
+async function racingWriters(dir: string, rotateBytes?: number): Promise<Writer[]> {
+  const writers = Array.from({ length: WRITERS }, (_, writer) =>
+    startWriter({ dir, writer, count: ENTRIES, rotateBytes, barrier: true }),
+  );
+  await Promise.all(writers.map((writer) => outputHas(writer, (output) => output.startsWith('ready\n'), 'ready')));
+  for (const writer of writers) writer.child.stdin!.end();
+  const results = await Promise.all(writers.map((writer) => writer.exited));
+  expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(writers.map(() => ({ code: 0, stderr: '' })));
+  return writers;
+}
+
+/**
+ * Every entry of every writer once, in its final state, each id the one its writer was told; and
+ * the writers' begins interleaved (more runs of one writer than there are writers), so the history
+ * checked really was a race.
+ */
+function expectEveryEntryOnce(entries: JournalEntry[], writers: Writer[]): void {
+  expect(entries.map((entry) => entry.idempotency_key).sort()).toEqual(
+    Array.from({ length: WRITERS }, (_, writer) =>
+      Array.from({ length: ENTRIES }, (_, index) => `writer-${writer}-${index}`),
+    )
+      .flat()
+      .sort(),
+  );
+  for (const entry of entries) {
+    const [, writer, index] = entry.idempotency_key.split('-');
+    expect([entry.outcome, entry.hedge_id]).toEqual(['filled', `hdg_${writer}_${index}`]);
+  }
+  expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(
+    entries.map((entry) => entry.id).sort(),
+  );
+  const bySeq = [...entries].sort((a, b) => a.seq! - b.seq!).map((entry) => entry.idempotency_key.split('-')[1]);
+  expect(new Set(entries.map((entry) => entry.seq)).size).toBe(WRITERS * ENTRIES);
+  const runs = bySeq.filter((writer, index) => writer !== bySeq[index - 1]).length;
+  expect(runs).toBeGreaterThan(WRITERS);
+}
+
+function outputHas(writer: Writer, test: (output: string) => boolean, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const check = () => {
-      if (idsReported(writer.output(), 'updated').length >= count) {
+      if (test(writer.output())) {
         writer.child.stdout!.off('data', check);
         resolve();
       }
     };
     writer.child.stdout!.on('data', check);
-    writer.exited.then(({ code, stderr }) =>
-      reject(new Error(`writer exited (${code}) before ${count} updates: ${stderr}`)),
-    );
+    writer.exited.then(({ code, stderr }) => reject(new Error(`writer exited (${code}) before ${what}: ${stderr}`)));
     check();
   });
 }
+
+/** Resolves once the writer has reported `count` updates on disk; fails if it exits first. */
+const afterUpdates = (writer: Writer, count: number): Promise<void> =>
+  outputHas(writer, (output) => idsReported(output, 'updated').length >= count, `${count} updates`);
 
 function idsReported(output: string, word: 'begun' | 'updated'): string[] {
   return output
@@ -90,68 +136,36 @@ function freshDir(name: string): string {
 }
 
 describe('several processes at once', () => {
-  it('10 writers × 50 entries (each begun then updated): all 500 present exactly once, every line whole', async () => {
+  it(`${WRITERS} writers × ${ENTRIES} entries (each begun then updated): all present exactly once, every line whole`, async () => {
     const dir = freshDir('concurrent');
-    const writers = Array.from({ length: 10 }, (_, writer) => startWriter({ dir, writer, count: 50 }));
-    const results = await Promise.all(writers.map((writer) => writer.exited));
-    expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(
-      Array.from({ length: 10 }, () => ({ code: 0, stderr: '' })),
-    );
+    const writers = await racingWriters(dir);
 
-    const text = readFileSync(join(dir, 'journal.jsonl'), 'utf8');
-    const lines = text.split('\n');
+    const lines = readFileSync(join(dir, 'journal.jsonl'), 'utf8').split('\n');
     expect(lines.pop()).toBe('');
-    expect(lines).toHaveLength(1000);
+    expect(lines).toHaveLength(2 * WRITERS * ENTRIES);
     const events = lines.map((line) => JSON.parse(line) as { id: string });
-    expect(new Set(events.map((event) => event.id)).size).toBe(500);
+    expect(new Set(events.map((event) => event.id)).size).toBe(WRITERS * ENTRIES);
 
     const { entries, skipped } = await loadJournal(dir);
     expect(skipped).toEqual([]);
-    expect(entries).toHaveLength(500);
-    const keys = entries.map((entry) => entry.idempotency_key).sort();
-    const expected = Array.from({ length: 10 }, (_, writer) =>
-      Array.from({ length: 50 }, (_, index) => `writer-${writer}-${index}`),
-    )
-      .flat()
-      .sort();
-    expect(keys).toEqual(expected);
-    for (const entry of entries) {
-      const [, writer, index] = entry.idempotency_key.split('-');
-      expect([entry.outcome, entry.hedge_id]).toEqual(['filled', `hdg_${writer}_${index}`]);
-    }
-    expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(
-      entries.map((entry) => entry.id).sort(),
-    );
+    expect(entries).toHaveLength(WRITERS * ENTRIES);
+    expectEveryEntryOnce(entries, writers);
     // Every lock was released: nothing but the journal is left in the folder.
     expect(readdirSync(dir)).toEqual(['journal.jsonl']);
   });
-});
 
-describe('several processes at once while the active segment is rotated into archives', () => {
-  it('10 writers × 50 entries with a small active segment: all 500 present exactly once across the segment and the archives', async () => {
+  it(`${WRITERS} writers × ${ENTRIES} entries with a small active segment: all present exactly once across the segment and the archives`, async () => {
     const dir = freshDir('rotating');
-    const writers = Array.from({ length: 10 }, (_, writer) =>
-      startWriter({ dir, writer, count: 50, rotateBytes: 24 * 1024 }),
-    );
-    const results = await Promise.all(writers.map((writer) => writer.exited));
-    expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(
-      Array.from({ length: 10 }, () => ({ code: 0, stderr: '' })),
-    );
+    const writers = await racingWriters(dir, ROTATE_BYTES);
     expect(readdirSync(join(dir, 'journal-archive')).length).toBeGreaterThanOrEqual(1);
     // What a rotation leaves is at most half the bound; appends after the last one add at most the bound again.
-    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8').length).toBeLessThanOrEqual(24 * 1024 + 2 * 1024);
+    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8').length).toBeLessThanOrEqual(ROTATE_BYTES + 2 * 1024);
 
     const { entries, skipped } = await loadJournal(dir);
     expect(skipped).toEqual([]);
-    expect(entries).toHaveLength(500);
-    expect(new Set(entries.map((entry) => entry.id)).size).toBe(500);
-    for (const entry of entries) {
-      const [, writer, index] = entry.idempotency_key.split('-');
-      expect([entry.outcome, entry.hedge_id]).toEqual(['filled', `hdg_${writer}_${index}`]);
-    }
-    expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(
-      entries.map((entry) => entry.id).sort(),
-    );
+    expect(entries).toHaveLength(WRITERS * ENTRIES);
+    expect(new Set(entries.map((entry) => entry.id)).size).toBe(WRITERS * ENTRIES);
+    expectEveryEntryOnce(entries, writers);
   });
 });
 

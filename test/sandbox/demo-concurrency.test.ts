@@ -7,7 +7,7 @@
 // checked on the state file as the simulator itself reads it (a simulator started on that file,
 // its clock stepped past every fill).
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -20,7 +20,7 @@ import {
 import { readStateFile } from '../../src/sandbox/state-file.js';
 import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
-import { startSimulator } from '../support/simulator.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
 const dirs: Array<{ remove: () => void }> = [];
 afterAll(() => dirs.forEach((dir) => dir.remove()));
@@ -40,15 +40,20 @@ interface Side {
   hedge_id: string;
 }
 
-/** The demo's book as the simulator reads demo-state.json, once everything submitted has landed. */
-async function demoBook(dir: string): Promise<{ positions: Side[]; hedgeIds: string[] }> {
-  const simulator = await startSimulator({
+/** A simulator in this process on the demo's state file, as a `--demo` run starts its own. */
+function demoSimulator(dir: string): Promise<Simulator> {
+  return startSimulator({
     preset: 'plain',
     apiKeys: [DEMO_API_KEY],
     fillDelayMs: DEMO_FILL_DELAY_MS,
     stateFile: join(dir, DEMO_STATE_FILE),
     stateFileLock: lockDemoState,
   });
+}
+
+/** The demo's book as the simulator reads demo-state.json, once everything submitted has landed. */
+async function demoBook(dir: string): Promise<{ positions: Side[]; hedgeIds: string[] }> {
+  const simulator = await demoSimulator(dir);
   try {
     simulator.advance(DEMO_FILL_DELAY_MS + 1);
     const positions = (await simulator.api('GET', '/positions')).body.data as Side[];
@@ -59,25 +64,49 @@ async function demoBook(dir: string): Promise<{ positions: Side[]; hedgeIds: str
   }
 }
 
-/** A filled buy position of `notionalUsd` in a fresh demo state, written by the simulator itself. */
-async function seedDemoPosition(dir: string, notionalUsd: number): Promise<void> {
-  const simulator = await startSimulator({
-    preset: 'plain',
-    apiKeys: [DEMO_API_KEY],
-    fillDelayMs: DEMO_FILL_DELAY_MS,
-    stateFile: join(dir, DEMO_STATE_FILE),
-    stateFileLock: lockDemoState,
-  });
+/** A filled position of `notionalUsd` on each side in a fresh demo state, written by the simulator itself. */
+async function seedDemoPositions(dir: string, notionalUsd: number, sides: string[]): Promise<void> {
+  const simulator = await demoSimulator(dir);
   try {
-    const opened = await simulator.api('POST', '/hedges', {
-      body: { market: 'USDTNGN', side: 'buy', notional_usd: notionalUsd, tenor_days: 3 },
-      idempotencyKey: 'seed',
-    });
-    expect(opened.status).toBe(200);
+    for (const side of sides) {
+      const opened = await simulator.api('POST', '/hedges', {
+        body: { market: 'USDTNGN', side, notional_usd: notionalUsd, tenor_days: 3 },
+        idempotencyKey: `seed-${side}`,
+      });
+      expect(opened.status).toBe(200);
+    }
     simulator.advance(DEMO_FILL_DELAY_MS + 1);
-    expect((await simulator.api('GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe('filled');
+    const hedges = (await simulator.api('GET', '/hedges')).body.data as Array<{ status: string }>;
+    expect(hedges.map((hedge) => hedge.status)).toEqual(sides.map(() => 'filled'));
   } finally {
     await simulator.close();
+  }
+}
+
+/**
+ * Awaits `runs` while landing every change they get accepted: as soon as the state file holds one
+ * not landed, this process moves the demo's clock past the fill delay and saves that (its lock
+ * taken like any run's). A run refused meanwhile (409 action_pending, Retry-After 1 s) finds it
+ * landed when it asks again.
+ */
+async function landingWhile<T>(dir: string, runs: Array<Promise<T>>): Promise<T[]> {
+  const lander = await demoSimulator(dir);
+  let ended = false;
+  const all = Promise.all(runs).finally(() => (ended = true));
+  const stateFile = join(dir, DEMO_STATE_FILE);
+  try {
+    while (!ended) {
+      const accounts = Object.values(readStateFile(stateFile).contents?.engine.accounts ?? {});
+      const hedges = accounts.flatMap((account) => Object.values(account.hedges));
+      if (hedges.some((hedge) => hedge.status === 'submitted' || hedge.pendingChange)) {
+        lander.sandbox.clock.advance(DEMO_FILL_DELAY_MS + 1);
+        expect((await lander.api('GET', '/positions')).status).toBe(200);
+      }
+      await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 50))]);
+    }
+    return await all;
+  } finally {
+    await lander.close();
   }
 }
 
@@ -104,53 +133,51 @@ function expectStateFileWhole(dir: string): void {
   expect(readdirSync(dir).filter((name) => name.startsWith(DEMO_STATE_FILE))).toEqual([DEMO_STATE_FILE]);
 }
 
-/** Ten parallel `--demo add … --no-wait` on a 1,000 buy position: every run exits 0 and the state holds 1,155. */
-async function tenParallelAdds(): Promise<void> {
-  const dir = configDir();
-  await seedDemoPosition(dir, 1_000);
-
-  // --no-wait: exit 0 means the simulator accepted the add (what it then holds is checked below,
-  // landings stepped by the reader); ten processes that also waited 1.5 s each for their landing
-  // would only make the run longer on a loaded machine, not the check stronger.
-  const notionals = Array.from({ length: 10 }, (_, index) => 11 + index);
-  const adds = await Promise.all(
-    // The bound is a backstop: the adds land one after another (each after the one before it).
-    notionals.map((notional) =>
-      demo(dir, ['add', 'USDTNGN', 'buy', String(notional), '--no-wait', '--json'], { spawn: true, timeoutMs: 40_000 }),
-    ),
+describe('--demo runs side by side on one state file', () => {
+  // Its own bound: ten processes of a few hundred ms of CPU each start at once on a loaded machine.
+  it(
+    '10 parallel adds all land: each position ends at 1,000 plus every add on its side',
+    { timeout: 45_000 },
+    async () => {
+      const dir = configDir();
+      await seedDemoPositions(dir, 1_000, ['buy', 'sell']);
+      // Ten processes on one state file, five to a side: the simulator takes one change per side at
+      // a time (a later one is refused with 409 action_pending and Retry-After, nothing done, and
+      // hedge sends it again with the same key), so two queues of five race on the file as ten
+      // would on one side, in half the rounds. --no-wait: exit 0 means the simulator accepted the
+      // add; what it then holds is read back below.
+      const adds = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20].map((notional, index) => ({
+        side: index % 2 === 0 ? 'buy' : 'sell',
+        notional,
+      }));
+      const results = await landingWhile(
+        dir,
+        adds.map(({ side, notional }) =>
+          demo(dir, ['add', 'USDTNGN', side, String(notional), '--no-wait', '--json'], { spawn: true }),
+        ),
+      );
+      results.forEach((result, index) =>
+        expect(result.code, `add ${adds[index]!.side} ${adds[index]!.notional}\n${result.stderr}`).toBe(0),
+      );
+      const { positions } = await demoBook(dir);
+      const bySide = (lines: Side[]) => lines.map((position) => [position.side, position.notional_usd]).sort();
+      expect(bySide(positions)).toEqual([
+        ['buy', 1_075],
+        ['sell', 1_080],
+      ]);
+      // And hedge itself reads the same book.
+      const read = await demo(dir, ['positions', '--json']);
+      expect(bySide(JSON.parse(read.stdout) as Side[])).toEqual(bySide(positions));
+      expectStateFileWhole(dir);
+    },
   );
 
-  let accepted = 0;
-  adds.forEach((result, index) => {
-    const where = `add ${notionals[index]}: exit ${result.code}\n${result.stderr}`;
-    // The simulator takes one change per side at a time: a later one is refused (409
-    // action_pending with Retry-After, nothing done) until the earlier one has landed, and hedge
-    // sends it again then, with the same key.
-    expect(result.code, where).toBe(0);
-    accepted += notionals[index]!;
-  });
-  expect(accepted).toBe(155);
-
-  const { positions } = await demoBook(dir);
-  expect(positions.map((position) => [position.side, position.notional_usd])).toEqual([['buy', 1_000 + accepted]]);
-  // And hedge itself reads the same book.
-  const read = await demo(dir, ['positions', '--json']);
-  expect((JSON.parse(read.stdout) as Side[]).map((position) => position.notional_usd)).toEqual([1_000 + accepted]);
-  expectStateFileWhole(dir);
-}
-
-describe('--demo runs side by side on one state file', () => {
-  // Its own bound: the ten land one after another, each after the demo's 1.5 s fill delay.
-  it('10 parallel adds all land: the position ends at 1,000 plus every add (1,155)', { timeout: 45_000 }, async () => {
-    await tenParallelAdds();
-  });
-
-  // /proc tells that the run is stopped (state T); SIGSTOP is POSIX. Taking over the lock needs its 10 s stale time.
+  // /proc tells that the run is stopped (state T); SIGSTOP is POSIX.
   it.skipIf(process.platform !== 'linux')(
     'a run stopped inside its save until its lock is taken over aborts that save, never writes over the next holder: both adds land',
     async () => {
       const dir = configDir();
-      await seedDemoPosition(dir, 1_000);
+      await seedDemoPositions(dir, 1_000, ['buy']);
       const stateFile = join(dir, DEMO_STATE_FILE);
       const notionalInFile = (): number => {
         const hedges = accountsInFile(stateFile).flatMap((account) => Object.values(account.hedges));
@@ -178,10 +205,14 @@ describe('--demo runs side by side on one state file', () => {
         );
         expect(Number(readFileSync(marker, 'utf8'))).toBe(stoppedChild!.pid);
         expect(existsSync(`${stateFile}.lock`)).toBe(true);
+        // A stopped holder never refreshes its lock: its age is what the next run judges, so it is
+        // made an hour old rather than waited for until it is older than the lock's stale time.
+        const anHourAgo = (Date.now() - 3_600_000) / 1000;
+        utimesSync(`${stateFile}.lock`, anHourAgo, anHourAgo);
 
         // The second run — on the other side, since the stopped run still holds the buy side's lock
-        // (one change in flight per side) — finds the state lock held and never refreshed: past its
-        // stale time it takes it over, and its open is saved (exit 0) while the first is still stopped.
+        // (one change in flight per side) — finds the state lock held and never refreshed: stale,
+        // it takes it over, and its open is saved (exit 0) while the first is still stopped.
         const other = await demo(dir, ['open', 'USDTNGN', 'sell', '500', '--tenor', '3', '--no-wait', '--json']);
         expect(other.code, other.stderr).toBe(0);
         expect(processState(stoppedChild!.pid!)).toBe('T');
@@ -208,42 +239,49 @@ describe('--demo runs side by side on one state file', () => {
 
   it('parallel opens, then closes and reduces, with reads between, keep the file whole and the book what the exit codes say', async () => {
     const dir = configDir();
+    // Two opens race for the buy side (one hedge per side on this server), one takes the sell side.
     const opens = [
       ['buy', '1000', 'PAR-1'],
       ['buy', '1500', 'PAR-2'],
       ['sell', '2000', 'PAR-3'],
-      ['sell', '2500', 'PAR-4'],
     ] as const;
     const reads = [
       ['positions', '--json'],
       ['account', '--json'],
       ['hedges', '--json'],
     ];
-    const first = await Promise.all([
-      ...opens.map(([side, notional, ref]) =>
-        demo(dir, ['open', 'USDTNGN', side, notional, '--tenor', '3', '--ref', ref, '--no-wait', '--json'], {
-          spawn: true,
-        }),
-      ),
-      ...reads.map((args) => demo(dir, args)),
-    ]);
-    const openResults = first.slice(0, opens.length);
-    first.slice(opens.length).forEach((result) => expect(result.code, result.stderr).toBe(0));
+    /**
+     * The buy side's two changes race as processes of their own; the sell side's one, and the reads,
+     * run in this process beside them (each with a simulator of its own, joined to the others by
+     * the state file alone). All that is not a change exits 0.
+     */
+    const race = async (changes: ReadonlyArray<readonly string[]>) => {
+      const results = await landingWhile(dir, [
+        ...changes.map((args) => demo(dir, [...args, '--no-wait', '--json'], { spawn: args[2] === 'buy' })),
+        ...reads.map((args) => demo(dir, args)),
+      ]);
+      results.slice(changes.length).forEach((result) => expect(result.code, result.stderr).toBe(0));
+      return results.slice(0, changes.length).map((result, index) => {
+        expect([0, 3], `${changes[index]!.join(' ')}: exit ${result.code}\n${result.stderr}`).toContain(result.code);
+        return result;
+      });
+    };
+
+    const first = await race(
+      opens.map(([side, notional, ref]) => ['open', 'USDTNGN', side, notional, '--tenor', '3', '--ref', ref]),
+    );
     const openedIds: string[] = [];
     const openedNotional: Record<string, number> = {};
-    openResults.forEach((result, index) => {
-      const where = `open ${opens[index].join(' ')}: exit ${result.code}\n${result.stderr}`;
-      expect([0, 3], where).toContain(result.code);
-      if (result.code === 0) {
-        const hedge = JSON.parse(result.stdout) as { id: string; status: string };
-        expect(hedge.status, where).toBe('submitted');
-        openedIds.push(hedge.id);
-        openedNotional[opens[index][0]] = Number(opens[index][1]);
-      }
+    first.forEach((result, index) => {
+      if (result.code !== 0) return;
+      const hedge = JSON.parse(result.stdout) as { id: string; status: string };
+      expect(hedge.status, opens[index]!.join(' ')).toBe('submitted');
+      openedIds.push(hedge.id);
+      openedNotional[opens[index]![0]] = Number(opens[index]![1]);
     });
-    // One hedge per side on this server: exactly one open of each side went through.
+    // Exactly one open of each side went through.
+    expect(openedIds).toHaveLength(2);
     expect(Object.keys(openedNotional).sort()).toEqual(['buy', 'sell']);
-    // The reader steps the clock past the fills and saves that: the changes below find them filled.
     const afterOpens = await demoBook(dir);
     expect(afterOpens.hedgeIds).toEqual(openedIds.sort());
     expect(afterOpens.positions.map((position) => [position.side, position.notional_usd]).sort()).toEqual([
@@ -252,32 +290,23 @@ describe('--demo runs side by side on one state file', () => {
     ]);
     expectStateFileWhole(dir);
 
+    // A close and a reduce race for the buy side (one change per side at a time), a reduce takes the sell side.
     const changes = [
       ['close', 'USDTNGN', 'buy'],
-      ['close', 'USDTNGN', 'sell'],
       ['reduce', 'USDTNGN', 'buy', '100'],
       ['reduce', 'USDTNGN', 'sell', '100'],
     ];
-    const second = await Promise.all([
-      ...changes.map((args) => demo(dir, [...args, '--no-wait', '--json'], { spawn: true })),
-      ...reads.map((args) => demo(dir, args)),
-    ]);
-    second.slice(changes.length).forEach((result) => expect(result.code, result.stderr).toBe(0));
-    second
-      .slice(0, changes.length)
-      .forEach((result, index) =>
-        expect([0, 3], `${changes[index].join(' ')}\n${result.stderr}`).toContain(result.code),
-      );
+    const second = await race(changes);
 
-    // Exit 0 of a --no-wait change: the simulator accepted it; one change per side at a time.
+    // Exit 0 of a --no-wait change: the simulator accepted it.
     const { positions } = await demoBook(dir);
-    for (const [sideIndex, side] of ['buy', 'sell'].entries()) {
-      const closed = second[sideIndex].code === 0;
-      const reduced = second[2 + sideIndex].code === 0;
+    for (const side of ['buy', 'sell']) {
+      const accepted = (command: string) =>
+        changes.some((args, index) => args[0] === command && args[2] === side && second[index]!.code === 0);
       const position = positions.find((line) => line.side === side);
-      const where = `${side}: close exit ${second[sideIndex].code}, reduce exit ${second[2 + sideIndex].code}`;
-      if (closed) expect(position, where).toBeUndefined();
-      else expect(position?.notional_usd, where).toBe(openedNotional[side] - (reduced ? 100 : 0));
+      const where = `${side}: exits ${second.map((result) => result.code).join(', ')}`;
+      if (accepted('close')) expect(position, where).toBeUndefined();
+      else expect(position?.notional_usd, where).toBe(openedNotional[side]! - (accepted('reduce') ? 100 : 0));
     }
     expectStateFileWhole(dir);
     expect(existsSync(join(dir, `${DEMO_STATE_FILE}.lock`))).toBe(false);

@@ -1,7 +1,9 @@
 // A separate hedge process writing to the journal, for test/journal/processes.test.ts. Plain
 // CommonJS: it loads the journal module bundled by the test (esbuild) from the path it is given.
-// Argument: JSON { bundle, dir, writer, count (null: until killed), lockStaleMs, rotateBytes, umask }.
+// Argument: JSON { bundle, dir, writer, count (null: until killed), lockStaleMs, rotateBytes, umask, barrier }.
 // Prints "begun <id>" once an entry's creation is on disk and "updated <id>" once its update is.
+// With barrier, it prints "ready" once loaded and starts when its stdin ends: writers started
+// together that way race from their first append, however long each took to start.
 'use strict';
 
 const options = JSON.parse(process.argv[2]);
@@ -31,7 +33,14 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error && error.stack ? error.stack : error}\n`);
-  process.exitCode = 1;
-});
+function run() {
+  main().catch((error) => {
+    process.stderr.write(`${error && error.stack ? error.stack : error}\n`);
+    process.exitCode = 1;
+  });
+}
+
+if (options.barrier) {
+  process.stdin.on('end', run).resume();
+  process.stdout.write('ready\n');
+} else run();
