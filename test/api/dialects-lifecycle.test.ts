@@ -286,10 +286,10 @@ describe('hedge sandbox serve --dialect', () => {
       expect(stderr).toContain('beta wire dialect');
       expect(stderr).toContain('Injected faults: hostile text.');
       // beta refuses a page-size parameter it does not know: this only works with the printed setting.
-      const hedges = await runHedge(['hedges', '--limit', '5', '--json'], { env: settings, configDir: config.path });
+      const hedges = await runHedge('hedges --limit 5 --json', { env: settings, configDir: config.path });
       expect(hedges.code, hedges.stderr).toBe(0);
       expect(JSON.parse(hedges.stdout)).toEqual([]);
-      const markets = await runHedge(['markets', '--json'], { env: settings, configDir: config.path });
+      const markets = await runHedge('markets --json', { env: settings, configDir: config.path });
       expect(markets.code, markets.stderr).toBe(0);
       expect(JSON.parse(markets.stdout)[0][HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
     } finally {
@@ -300,7 +300,7 @@ describe('hedge sandbox serve --dialect', () => {
   });
 
   it('an unknown dialect is a usage error naming --dialect and the allowed values', async () => {
-    const result = await runHedge(['sandbox', 'serve', '--dialect', 'epsilon']);
+    const result = await runHedge('sandbox serve --dialect epsilon');
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(

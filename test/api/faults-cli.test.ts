@@ -14,7 +14,7 @@ describe('Retry-After on a 503', () => {
   it('seconds: the retry comes no sooner than asked, and the command succeeds', async () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '1' } });
-    const result = await simulator.hedge(['markets', '--json']);
+    const result = await simulator.hedge('markets --json');
     expect(result.code, result.stderr).toBe(0);
     expect(withoutPrice(JSON.parse(result.stdout))).toEqual(
       withoutPrice((await simulator.api('GET', '/markets')).body.data),
@@ -35,7 +35,7 @@ describe('Retry-After on a 503', () => {
     // HTTP-dates have whole seconds: the next whole second at least 1.5 s away.
     const retryAt = Math.ceil((Date.now() + 1500) / 1000) * 1000;
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: new Date(retryAt).toUTCString() } });
-    const result = await simulator.hedge(['account', '--json']);
+    const result = await simulator.hedge('account --json');
     expect(result.code, result.stderr).toBe(0);
     const [refused, retried] = simulator.requests('GET', '/account');
     expect(refused!.status).toBe(503);
@@ -46,7 +46,7 @@ describe('Retry-After on a 503', () => {
   it('longer than the retry budget allows: reported at once (exit 5), not waited out', async () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '120' } });
-    const result = await simulator.hedge(['markets']);
+    const result = await simulator.hedge('markets');
     expect(result.code).toBe(5);
     expect(result.stdout).toBe('');
     // One request: the CLI did not wait two minutes (runHedge would have timed out) nor retry.
@@ -59,7 +59,7 @@ describe('an answer over the size cap', () => {
   it('is a clear error naming the cap, exit 5, and the request is not retried', async () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes: 4 * 1024 * 1024 } });
-    const result = await simulator.hedge(['markets'], { env: { HEDGE_MAX_ANSWER_MB: '1' } });
+    const result = await simulator.hedge('markets', { env: { HEDGE_MAX_ANSWER_MB: '1' } });
     expect(result.code).toBe(5);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('GET /markets answered with more than 1 MiB; reading stopped there.');
@@ -72,7 +72,7 @@ describe('an answer over the size cap', () => {
   it('--json: the error is a JSON document with its code', async () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes: 4 * 1024 * 1024 } });
-    const result = await simulator.hedge(['hedges', '--json'], { env: { HEDGE_MAX_ANSWER_MB: '1' } });
+    const result = await simulator.hedge('hedges --json', { env: { HEDGE_MAX_ANSWER_MB: '1' } });
     expect(result.code).toBe(5);
     expect(simulator.requests('GET', '/hedges')).toHaveLength(1);
     expect(`${result.stdout}${result.stderr}`).toContain('answer_too_large');
@@ -81,7 +81,7 @@ describe('an answer over the size cap', () => {
   it('an answer under the cap, padded, is read whole', async () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes: 512 * 1024 } });
-    const result = await simulator.hedge(['markets', '--json'], { env: { HEDGE_MAX_ANSWER_MB: '1' } });
+    const result = await simulator.hedge('markets --json', { env: { HEDGE_MAX_ANSWER_MB: '1' } });
     expect(result.code, result.stderr).toBe(0);
     expect(withoutPrice(JSON.parse(result.stdout))).toEqual(
       withoutPrice((await simulator.api('GET', '/markets')).body.data),

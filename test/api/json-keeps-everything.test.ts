@@ -252,7 +252,7 @@ describe('--json of a write keeps the server object it embeds, in the one shape'
       const hedge = simulator.seedOpen('buy', 12_000, market);
       const proxy = await richerService(simulator);
       try {
-        const result = await simulator.hedge(['close', market, 'buy', '--json'], { env: envFor(proxy) });
+        const result = await simulator.hedge(`close ${market} buy --json`, { env: envFor(proxy) });
         expect(result.code, result.stderr).toBe(0);
         const closed = JSON.parse(result.stdout);
         expect(closed.realized, `${dialect}: the history record came in time`).not.toBeNull();
@@ -264,7 +264,7 @@ describe('--json of a write keeps the server object it embeds, in the one shape'
         expect(closed.realized).toMatchObject({ hedge_id: hedge.id, side: 'buy', notional_usd: 12_000 });
         expectEveryLeaf(`${dialect} close --json realized`, record, closed.realized, names);
         // --raw: the record as the server sent it, its own names.
-        const raw = await simulator.hedge(['history', '--json', '--raw'], { env: envFor(proxy) });
+        const raw = await simulator.hedge('history --json --raw', { env: envFor(proxy) });
         expect(JSON.parse(raw.stdout)[0]).toEqual(history[0]);
       } finally {
         await proxy.close();
@@ -277,7 +277,7 @@ describe("--json of a roll keeps the closed leg's history record, in the one sha
   it("beta (the record's id is `id`): roll --json's close.realized is the record under our names, every value kept", async () => {
     const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
     const old = simulator.seedOpen('sell', 4_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json'], {
+    const result = await simulator.hedge('roll USDTNGN sell --tenor 1 --json', {
       env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
     });
     expect(result.code, result.stderr).toBe(0);
@@ -328,7 +328,7 @@ describe('a server field under one of our names that means something else is kep
         _wire: { price: { source: 'twap', window_s: 300 } },
       });
       // --raw is the server's data as sent, its names and its text.
-      const raw = await simulator.hedge(['positions', '--json', '--raw'], { env: envFor(proxy) });
+      const raw = await simulator.hedge('positions --json --raw', { env: envFor(proxy) });
       expect(JSON.parse(raw.stdout)[0]).toEqual(sentLine);
     } finally {
       await proxy.close();

@@ -25,13 +25,13 @@ describe("a position's P&L under two names", () => {
     proxies.push(proxy);
     const env = envFor(proxy);
 
-    const positions = await t.hedge(['positions', '--json'], { env });
+    const positions = await t.hedge('positions --json', { env });
     expect(positions.code, positions.stderr).toBe(0);
     const lines = JSON.parse(positions.stdout) as Array<Record<string, unknown>>;
     expect(lines).toHaveLength(1);
     expect(lines[0]!.net_pnl_usd).toBe(5);
 
-    const report = await t.hedge(['report', '--json'], { env });
+    const report = await t.hedge('report --json', { env });
     expect(report.code, report.stderr).toBe(0);
     expect(JSON.parse(report.stdout).unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });
   });

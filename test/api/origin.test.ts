@@ -50,7 +50,7 @@ describe('one origin', () => {
     };
     writeFileSync(join(t.configDir, 'journal.jsonl'), `${JSON.stringify(row)}\n`, { mode: 0o600 });
 
-    const result = await t.hedge(['resume', id, '--json'], { env: { HEDGE_BASE_URL: bare } });
+    const result = await t.hedge(`resume ${id} --json`, { env: { HEDGE_BASE_URL: bare } });
     expect(result.code, result.stderr).toBe(2);
     const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!) as {
       error: { code: string; class: string; message: string };
@@ -84,7 +84,7 @@ describe('plain http:// only to loopback', () => {
   it('a base URL under .localhost is refused with one line saying why (exit 2): no lookup, no connection, nothing sent', async () => {
     const t = await start();
     const base = t.baseUrl.replace('//127.0.0.1:', '//evil-api.localhost:');
-    const result = await t.hedge(['account'], { env: { HEDGE_BASE_URL: base } });
+    const result = await t.hedge('account', { env: { HEDGE_BASE_URL: base } });
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toEqual([
       'hedge: Refusing plain http:// to evil-api.localhost (from HEDGE_BASE_URL): a name under .localhost (or localhost. with a trailing dot) is resolved through DNS like any other name, so it may not be this machine; http:// is allowed only to 127.0.0.0/8, ::1 and localhost itself.',
@@ -94,7 +94,7 @@ describe('plain http:// only to loopback', () => {
 
   it('a localhost base URL still reaches the simulator', async () => {
     const t = await start();
-    const result = await t.hedge(['account', '--json'], {
+    const result = await t.hedge('account --json', {
       env: { HEDGE_BASE_URL: t.baseUrl.replace('//127.0.0.1:', '//localhost:') },
     });
     expect(result.code, result.stderr).toBe(0);

@@ -29,7 +29,7 @@ describe('learning the add/reduce amount from the server', () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const hedge = seedOn(simulator, KES, 'buy', 10_000);
 
-    const first = await simulator.hedge(['add', KES, 'buy', '5000', '--json']);
+    const first = await simulator.hedge(`add ${KES} buy 5000 --json`);
     expect(first.code, first.stderr).toBe(0);
     const adds = simulator.requests('POST', '/hedges/add');
     expect(adds.map((entry) => [entry.status, entry.errorCode, Object.keys(entry.body as object).sort()])).toEqual([
@@ -42,7 +42,7 @@ describe('learning the add/reduce amount from the server', () => {
     expect(first.stderr).toMatch(/Learned from the server: the add\/reduce amount goes as `notional_change_usd`/);
 
     // Journaled as such: the refused entry rejected (naming the retry), a new entry done.
-    const journal = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<Record<string, any>>;
+    const journal = JSON.parse((await simulator.hedge('journal --json')).stdout) as Array<Record<string, any>>;
     const [retry, refused] = journal.filter((entry) => entry.command === 'add');
     expect(refused).toMatchObject({
       outcome: 'rejected',
@@ -59,7 +59,7 @@ describe('learning the add/reduce amount from the server', () => {
 
     // Kept for this server (credentials from the environment: keyed by base URL).
     expect(learnedIn(simulator.configDir)).toEqual({ [simulator.baseUrl]: { notional_field: 'notional_change_usd' } });
-    const whoami = JSON.parse((await simulator.hedge(['whoami', '--json'])).stdout);
+    const whoami = JSON.parse((await simulator.hedge('whoami --json')).stdout);
     expect(whoami.wire.changeNotionalField).toEqual({
       value: 'notional_change_usd',
       source: 'learned',
@@ -69,10 +69,10 @@ describe('learning the add/reduce amount from the server', () => {
     expect(whoami.wire.pageSizeParam).toMatchObject({ value: 'limit', source: 'default' });
     // The card says what was learned; the guesses only with --verbose, in words, a cursor name taken from the answer too.
     const screen = { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } };
-    const plain = (await simulator.hedge(['whoami'], screen)).stdout;
+    const plain = (await simulator.hedge('whoami', screen)).stdout;
     expect(plain).toMatch(/Wire changeNotionalField +│ notional_change_usd \(learned from the server, kept for /);
     expect(plain).not.toMatch(/guessed|HEDGE_WIRE_PAGE_SIZE_PARAM|Wire pageSizeParam/);
-    const card = (await simulator.hedge(['whoami', '--verbose'], screen)).stdout;
+    const card = (await simulator.hedge('whoami --verbose', screen)).stdout;
     expect(card).toMatch(/Wire changeNotionalField +│ notional_change_usd \(learned from the server, kept for /);
     expect(card).toMatch(
       /Wire pageSizeParam +│ limit \(guessed: the spec does not show it; HEDGE_WIRE_PAGE_SIZE_PARAM\)/,
@@ -80,7 +80,7 @@ describe('learning the add/reduce amount from the server', () => {
     expect(card).toMatch(/Wire cursorParam +│ from the answer \(next_cursor → cursor\) \(guessed: /);
 
     // The second add: one request, the server's own name at once, nothing said about learning.
-    const second = await simulator.hedge(['add', KES, 'buy', '1000', '--json']);
+    const second = await simulator.hedge(`add ${KES} buy 1000 --json`);
     expect(second.code, second.stderr).toBe(0);
     expect(
       simulator
@@ -91,14 +91,14 @@ describe('learning the add/reduce amount from the server', () => {
     expect(second.stderr).not.toMatch(/Learned/);
 
     // reset-wire forgets it; a setting you give yourself always wins over what was learned.
-    const reset = await simulator.hedge(['profile', 'reset-wire', '--json']);
+    const reset = await simulator.hedge('profile reset-wire --json');
     expect(reset.code, reset.stderr).toBe(0);
     expect(JSON.parse(reset.stdout)).toEqual({
       scope: simulator.baseUrl,
       forgotten: [`${simulator.baseUrl}: notional_field=notional_change_usd`],
     });
     expect(learnedIn(simulator.configDir)).toBeUndefined();
-    const forced = await simulator.hedge(['reduce', KES, 'buy', '1000', '--json'], {
+    const forced = await simulator.hedge(`reduce ${KES} buy 1000 --json`, {
       env: { HEDGE_WIRE_NOTIONAL_FIELD: 'notional_change_usd' },
     });
     expect(forced.code, forced.stderr).toBe(0);
@@ -109,7 +109,7 @@ describe('learning the add/reduce amount from the server', () => {
     const simulator = await start({ dialect: 'alpha', fillDelayMs: 20 });
     simulator.seedOpen('buy', 10_000);
     const key = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
-    const result = await simulator.hedge(['add', 'USDTNGN', 'buy', '1000', '--idempotency-key', key, '--json']);
+    const result = await simulator.hedge(`add USDTNGN buy 1000 --idempotency-key ${key} --json`);
     expect(result.code).toBe(3);
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.idempotencyKey])).toEqual([
@@ -127,7 +127,7 @@ describe('lists never lose rows', () => {
   it('gamma (cursor pages of 20, its own page-size name): 47 hedges with --limit 100 are all read, and the history too', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
-    const hedges = await simulator.hedge(['hedges', '--limit', '100', '--json']);
+    const hedges = await simulator.hedge('hedges --limit 100 --json');
     expect(hedges.code, hedges.stderr).toBe(0);
     const listed = (JSON.parse(hedges.stdout) as Array<{ id: string }>).map((hedge) => hedge.id);
     expect(listed).toHaveLength(47);
@@ -146,7 +146,7 @@ describe('lists never lose rows', () => {
     expect(hedges.stderr).toMatch(/Learned from the server: the page size goes as `page_size`/);
     expect(hedges.stderr).not.toMatch(/more/);
 
-    const history = await simulator.hedge(['history', '--limit', '100', '--format', 'tsv']);
+    const history = await simulator.hedge('history --limit 100 --format tsv');
     expect(history.code, history.stderr).toBe(0);
     expect(history.stdout.trim().split('\n')).toHaveLength(1 + 47);
     // Learned: the next run sends the server's name at once, one request.
@@ -156,7 +156,7 @@ describe('lists never lose rows', () => {
   it("without --limit a list is hedge's own length (50), not the server's page: gamma's pages of 20 are followed", async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
-    const result = await simulator.hedge(['hedges', '--json']);
+    const result = await simulator.hedge('hedges --json');
     expect(result.code, result.stderr).toBe(0);
     expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(
       new Set(ids),
@@ -168,17 +168,17 @@ describe('lists never lose rows', () => {
   it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 60 });
-    const result = await simulator.hedge(['hedges', '--json']);
+    const result = await simulator.hedge('hedges --json');
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toHaveLength(50);
     expect(result.stderr).toMatch(
       /50 hedges shown \(the default\); there are more: `hedge hedges --all` lists every one/,
     );
-    const all = await simulator.hedge(['hedges', '--all', '--json']);
+    const all = await simulator.hedge('hedges --all --json');
     expect(all.code, all.stderr).toBe(0);
     expect(new Set((JSON.parse(all.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
     const sent = simulator.requests().length;
-    const both = await simulator.hedge(['hedges', '--all', '--limit', '5']);
+    const both = await simulator.hedge('hedges --all --limit 5');
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--limit and --all disagree/);
     expect(simulator.requests().length).toBe(sent);
@@ -187,7 +187,7 @@ describe('lists never lose rows', () => {
   it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async () => {
     const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
-    const result = await simulator.hedge(['hedges', '--limit', '100', '--json']);
+    const result = await simulator.hedge('hedges --limit 100 --json');
     expect(result.code, result.stderr).toBe(0);
     expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(
       new Set(ids),
@@ -203,17 +203,7 @@ describe('lists never lose rows', () => {
 describe('references compared the way the server keeps them', () => {
   it('delta (keeps client_reference in upper case, filters it without regard to case): every --ref finds DEAL-11 from deal-11', async () => {
     const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
-    const opened = await simulator.hedge([
-      'open',
-      'USDTNGN',
-      'buy',
-      '1000',
-      '--tenor',
-      '7',
-      '--ref',
-      'deal-11',
-      '--json',
-    ]);
+    const opened = await simulator.hedge('open USDTNGN buy 1000 --tenor 7 --ref deal-11 --json');
     expect(opened.code, opened.stderr).toBe(0);
     const [buy] = simulator.active('buy');
     expect(buy!.clientReference).toBe('DEAL-11');
@@ -226,26 +216,26 @@ describe('references compared the way the server keeps them', () => {
     expect(simulator.writes()).toHaveLength(sent);
     expect(simulator.active('sell')).toEqual([]);
 
-    const positions = await simulator.hedge(['positions', '--ref', 'Deal-11', '--json']);
+    const positions = await simulator.hedge('positions --ref Deal-11 --json');
     expect(JSON.parse(positions.stdout)).toMatchObject([{ side: 'buy', hedge_id: buy!.id }]);
-    const maturities = await simulator.hedge(['maturities', '--ref', 'deal-11', '--json']);
+    const maturities = await simulator.hedge('maturities --ref deal-11 --json');
     expect(JSON.parse(maturities.stdout)).toMatchObject([{ hedge_id: buy!.id }]);
 
-    expect((await simulator.hedge(['close', 'USDTNGN', 'buy', '--json'])).code).toBe(0);
-    const history = await simulator.hedge(['history', '--ref', 'deal-11', '--json']);
+    expect((await simulator.hedge('close USDTNGN buy --json')).code).toBe(0);
+    const history = await simulator.hedge('history --ref deal-11 --json');
     expect(history.code, history.stderr).toBe(0);
     expect(JSON.parse(history.stdout)).toMatchObject([{ hedge_id: buy!.id, client_reference: 'DEAL-11' }]);
-    const report = await simulator.hedge(['report', '--by', 'hedge', '--ref', 'deal-11', '--json']);
+    const report = await simulator.hedge('report --by hedge --ref deal-11 --json');
     expect(report.code, report.stderr).toBe(0);
     expect(JSON.parse(report.stdout).groups.map((group: { key: string }) => group.key)).toEqual([buy!.id]);
 
     // An open whose answer was lost is found by its reference: landed, not sent again.
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
-    const lost = await simulator.hedge(['open', 'USDTNGN', 'sell', '300', '--tenor', '7', '--ref', 'deal-12']);
+    const lost = await simulator.hedge('open USDTNGN sell 300 --tenor 7 --ref deal-12');
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     expect(lost.code, lost.stderr).toBe(5);
     const opens = simulator.requests('POST', '/hedges').length;
-    const resumed = await simulator.hedge(['resume', '--json']);
+    const resumed = await simulator.hedge('resume --json');
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(/carries reference deal-12/);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
@@ -260,7 +250,7 @@ describe('lists paged by time', () => {
     const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0]!.history]
       .reverse()
       .map((record) => record.hedge_id);
-    const limited = await simulator.hedge(['history', '--limit', '100', '--json']);
+    const limited = await simulator.hedge('history --limit 100 --json');
     expect(limited.code, limited.stderr).toBe(0);
     expect(JSON.parse(limited.stdout).map((record: { hedge_id: string }) => record.hedge_id)).toEqual(
       newestFirst.slice(0, 100),
@@ -274,7 +264,7 @@ describe('lists paged by time', () => {
     ]);
 
     // A period reads page after page to the last (next_before null), whatever its length.
-    const period = await simulator.hedge(['history', '--since', '2000-01-01', '--format', 'ndjson']);
+    const period = await simulator.hedge('history --since 2000-01-01 --format ndjson');
     expect(period.code, period.stderr).toBe(0);
     expect(period.stdout.trim().split('\n')).toHaveLength(120);
     expect(period.stderr).toBe('');
@@ -291,11 +281,11 @@ describe('lists paged by time', () => {
     });
     try {
       const env = envFor(proxy);
-      const listed = await simulator.hedge(['history', '--limit', '100', '--json'], { env });
+      const listed = await simulator.hedge('history --limit 100 --json', { env });
       expect(listed.code, listed.stderr).toBe(0);
       expect(JSON.parse(listed.stdout)).toHaveLength(40);
       expect(listed.stderr).toMatch(/Only 40 of the 100 closed hedges asked could be read: the server says more exist/);
-      const period = await simulator.hedge(['history', '--since', '2000-01-01', '--json'], { env });
+      const period = await simulator.hedge('history --since 2000-01-01 --json', { env });
       expect(period.code, period.stderr).toBe(0);
       expect(JSON.parse(period.stdout)).toHaveLength(40);
       expect(period.stderr).toMatch(
@@ -312,17 +302,7 @@ describe('optional checks never block a write', () => {
   it('open --ref on a server whose hedge list fails: a warning names what was not checked, and the hedge is opened', async () => {
     const simulator = await start({ fillDelayMs: 20 });
     simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/hedges' } });
-    const result = await simulator.hedge([
-      'open',
-      'USDTNGN',
-      'buy',
-      '10000',
-      '--tenor',
-      '1',
-      '--ref',
-      'deal-77',
-      '--json',
-    ]);
+    const result = await simulator.hedge('open USDTNGN buy 10000 --tenor 1 --ref deal-77 --json');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/Could not check whether an active hedge already carries client reference "deal-77"/);
     expect(simulator.requests('GET', '/hedges').every((entry) => entry.fault === '5xx')).toBe(true);
@@ -333,7 +313,7 @@ describe('optional checks never block a write', () => {
     const simulator = await start({ fillDelayMs: 20 });
     const hedge = simulator.seedOpen('sell', 10_000);
     simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/account' } });
-    const result = await simulator.hedge(['add', 'USDTNGN', 'sell', '2000', '--json']);
+    const result = await simulator.hedge('add USDTNGN sell 2000 --json');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/exposure headroom could not be checked \(GET \/account: /);
     expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.notionalUsd).toBe(12_000);
@@ -344,16 +324,16 @@ describe('what the spec does not list is shown, not refused', () => {
   it('gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 60_000 });
     const hedge = seedOn(simulator, KES, 'sell', 10_000);
-    const closed = await simulator.hedge(['close', KES, 'sell', '--no-wait', '--json']);
+    const closed = await simulator.hedge(`close ${KES} sell --no-wait --json`);
     expect(closed.code, closed.stderr).toBe(0);
-    const shown = await simulator.hedge(['hedges', hedge.id, '--format', 'tsv']);
+    const shown = await simulator.hedge(`hedges ${hedge.id} --format tsv`);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/\tsettling\t/);
-    const list = await simulator.hedge(['hedges', '--limit', '1', '--json']);
+    const list = await simulator.hedge('hedges --limit 1 --json');
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout)[0]).toMatchObject({ id: hedge.id, status: 'settling' });
     // --wait does not stop at an unknown status: it ends when the close lands.
-    const waiting = simulator.hedge(['hedges', hedge.id, '--wait', '--json']);
+    const waiting = simulator.hedge(`hedges ${hedge.id} --wait --json`);
     await until(
       () => simulator.requests('GET', `/hedges/${hedge.id}`).length >= 3,
       'the wait to poll the settling hedge',
@@ -367,18 +347,18 @@ describe('what the spec does not list is shown, not refused', () => {
   it('gamma: numeric strings are numbers — account, positions and history in every format; --raw keeps the server text', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     seedOn(simulator, KES, 'buy', 25_000);
-    const account = await simulator.hedge(['account', '--json']);
+    const account = await simulator.hedge('account --json');
     expect(account.code, account.stderr).toBe(0);
     const sent = (await simulator.api('GET', '/account')).body.data;
     expect(typeof sent.balance_usdc).toBe('string');
     expect(JSON.parse(account.stdout).balance_usdc).toBe(Number(sent.balance_usdc));
-    const raw = await simulator.hedge(['account', '--json', '--raw']);
+    const raw = await simulator.hedge('account --json --raw');
     expect(raw.code, raw.stderr).toBe(0);
     expect(JSON.parse(raw.stdout).balance_usdc).toBe(sent.balance_usdc);
-    const table = await simulator.hedge(['account', '--format', 'table'], { env: { COLUMNS: '200' } });
+    const table = await simulator.hedge('account --format table', { env: { COLUMNS: '200' } });
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toContain(Number(sent.balance_usdc).toLocaleString('en-US', { minimumFractionDigits: 2 }));
-    const positions = await simulator.hedge(['positions', '--format', 'tsv']);
+    const positions = await simulator.hedge('positions --format tsv');
     expect(positions.code, positions.stderr).toBe(0);
     expect(positions.stdout).toMatch(/USDTKES\tbuy\t[^\t]*\t25000\.00\t/);
   });
@@ -458,7 +438,7 @@ describe('--json: one shape for scripts whatever the server', () => {
         if (dialect === 'gamma') expect([typeof price.bid, typeof price.ask]).toEqual(['number', 'number']);
       }
       // A live view's NDJSON lines are the same shape.
-      const watched = await simulator.hedge(['positions', '--watch', '1', '--count', '1', '--json']);
+      const watched = await simulator.hedge('positions --watch 1 --count 1 --json');
       expect(watched.code, watched.stderr).toBe(0);
       expect(JSON.parse(watched.stdout.trim().split('\n')[0]!).data[0]).toMatchObject({
         market,
@@ -466,7 +446,7 @@ describe('--json: one shape for scripts whatever the server', () => {
         notional_usd: 25_000,
       });
       // The server's own text and names stay one flag away.
-      const raw = await simulator.hedge(['positions', '--raw']);
+      const raw = await simulator.hedge('positions --raw');
       expect(raw.code, raw.stderr).toBe(0);
       const [sent] = (await simulator.api('GET', '/positions')).body.data;
       expect(Object.keys(JSON.parse(raw.stdout)[0]).sort()).toEqual(Object.keys(sent).sort());
@@ -475,7 +455,7 @@ describe('--json: one shape for scripts whatever the server', () => {
 
   it('--raw with a text format is bad usage (exit 2), nothing sent', async () => {
     const simulator = await start({ dialect: 'gamma' });
-    const result = await simulator.hedge(['account', '--raw', '--format', 'tsv']);
+    const result = await simulator.hedge('account --raw --format tsv');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--raw applies to JSON output/);
     expect(simulator.requests()).toEqual([]);
@@ -497,7 +477,7 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
       expect(result.stderr).toMatch(/hedge doctor/);
       expect(result.stderr).not.toMatch(/network/i);
       expect(result.stderr).not.toMatch(STACK_FRAME);
-      const json = await simulator.hedge(['hedges', hedge.id, '--json'], { env: envFor(proxy) });
+      const json = await simulator.hedge(`hedges ${hedge.id} --json`, { env: envFor(proxy) });
       expect(json.code).toBe(14);
       expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).error).toMatchObject({
         code: 'unreadable',
@@ -514,16 +494,16 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
     const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
     const proxy = await startFieldProxy(simulator.sandbox, 'rate', 'n/a');
     try {
-      const result = await simulator.hedge(['price', 'USDTNGN', '--format', 'tsv'], { env: envFor(proxy) });
+      const result = await simulator.hedge('price USDTNGN --format tsv', { env: envFor(proxy) });
       expect(result.code, result.stderr).toBe(14);
       expect(result.stdout).toContain('n/a');
       expect(result.stderr).toMatch(/GET \/prices answered HTTP 200 with no price hedge could read/);
       // --raw never needs to read it: the server's data as sent.
-      const raw = await simulator.hedge(['price', 'USDTNGN', '--raw'], { env: envFor(proxy) });
+      const raw = await simulator.hedge('price USDTNGN --raw', { env: envFor(proxy) });
       expect(raw.code, raw.stderr).toBe(0);
       expect(JSON.parse(raw.stdout)[0]).toEqual({ symbol: 'USDTNGN', rate: 'n/a' });
       // --json is hedge's one shape: with no price to read, the same exit 14, the hint naming --raw.
-      const json = await simulator.hedge(['price', 'USDTNGN', '--json'], { env: envFor(proxy) });
+      const json = await simulator.hedge('price USDTNGN --json', { env: envFor(proxy) });
       expect(json.code).toBe(14);
       expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).error.hint).toContain('hedge price --raw');
     } finally {

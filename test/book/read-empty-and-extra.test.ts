@@ -112,7 +112,7 @@ describe('a field the CLI does not know', () => {
   it('hedges ID shows it too', async () => {
     const env = envFor(proxy);
     const [json, tty] = await Promise.all([
-      runHedge(['hedges', hedgeId, '--json'], { env, configDir: config.path }),
+      runHedge(`hedges ${hedgeId} --json`, { env, configDir: config.path }),
       runHedge(['hedges', hedgeId], { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
     ]);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: hedgeId, [EXTRA_FIELD]: EXTRA_VALUE });

@@ -290,7 +290,7 @@ describe('positions when the hedge records are not there', () => {
       if (request.method === 'GET' && request.path === '/hedges') envelope.data = [];
     });
     try {
-      const json = await runHedge(['positions', '--json'], {
+      const json = await runHedge('positions --json', {
         configDir: simulator.configDir,
         env: { ...envFor(proxy), ...pinnedClockEnv(simulator) },
       });
@@ -307,10 +307,10 @@ describe('positions when the hedge records are not there', () => {
 describe('one deal followed across its rolls', () => {
   it('opened with --ref DEAL-7 and rolled twice: history --ref and report follow it through all three hedges', async () => {
     const simulator = await startSimulator();
-    const opened = await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-7', '--json']);
+    const opened = await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --ref DEAL-7 --json`);
     expect(opened.code, opened.stderr).toBe(0);
     for (const roll of [1, 2]) {
-      const rolled = await simulator.hedge(['roll', MARKET, 'buy', '--tenor', '1', '--yes']);
+      const rolled = await simulator.hedge(`roll ${MARKET} buy --tenor 1 --yes`);
       expect(rolled.code, `roll ${roll}: ${rolled.stderr}`).toBe(0);
     }
     // The server: three hedges of the deal, each open carrying its reference; two closed by the rolls.
@@ -324,7 +324,7 @@ describe('one deal followed across its rolls', () => {
     expect(deal.map((hedge) => hedge.status)).toEqual(['closed', 'closed', 'filled']);
     const [first, second, third] = deal.map((hedge) => hedge.id) as [string, string, string];
 
-    const history = await simulator.hedge(['history', '--ref', 'DEAL-7', '--json']);
+    const history = await simulator.hedge('history --ref DEAL-7 --json');
     expect(history.code, history.stderr).toBe(0);
     expect((JSON.parse(history.stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id).sort()).toEqual(
       [first, second].sort(),
@@ -334,7 +334,7 @@ describe('one deal followed across its rolls', () => {
     // The deal's hedges were asked for by their reference (the spec's filter).
     expect(simulator.requests('GET', '/hedges').some((entry) => entry.query.client_reference === 'DEAL-7')).toBe(true);
 
-    const byHedge = await simulator.hedge(['report', '--by', 'hedge', '--ref', 'DEAL-7', '--json']);
+    const byHedge = await simulator.hedge('report --by hedge --ref DEAL-7 --json');
     expect(byHedge.code, byHedge.stderr).toBe(0);
     expect(
       (JSON.parse(byHedge.stdout).groups as Array<{ key: string; deal: { client_reference: string } }>).map((group) => [
@@ -350,7 +350,7 @@ describe('one deal followed across its rolls', () => {
     // The third hedge settles at its maturity: the whole deal is in the history.
     simulator.advance(DAY_MS + 1_000);
     expect(simulator.hedges().find((hedge) => hedge.id === third)!.status).toBe('closed');
-    const settled = await simulator.hedge(['history', '--ref', 'DEAL-7', '--json']);
+    const settled = await simulator.hedge('history --ref DEAL-7 --json');
     expect(settled.code, settled.stderr).toBe(0);
     const records = JSON.parse(settled.stdout) as Array<{
       hedge_id: string;
@@ -361,7 +361,7 @@ describe('one deal followed across its rolls', () => {
     expect(records.every((record) => record.client_reference === 'DEAL-7')).toBe(true);
     expect(settled.stderr).not.toContain('still held');
 
-    const table = await simulator.hedge(['history', '--ref', 'DEAL-7', '--format', 'table'], {
+    const table = await simulator.hedge('history --ref DEAL-7 --format table', {
       env: { COLUMNS: '80' },
     });
     expect(table.code, table.stderr).toBe(0);
@@ -370,13 +370,13 @@ describe('one deal followed across its rolls', () => {
     expect(table.stdout).toMatch(/^Total \(3(?: hedges)?\) +3,000\.00 /m);
 
     // --by ref: the deal is one line, its three hedges and their net P&L to the cent.
-    const byRef = await simulator.hedge(['report', '--by', 'ref', '--json']);
+    const byRef = await simulator.hedge('report --by ref --json');
     expect(byRef.code, byRef.stderr).toBe(0);
     const cents = records.reduce((sum, record) => sum + Math.round(record.net_pnl_usd * 100), 0);
     expect(JSON.parse(byRef.stdout).groups).toMatchObject([
       { key: 'DEAL-7', label: 'DEAL-7', count: 3, notional_usd: 3_000, net_pnl_usd: cents / 100 },
     ]);
-    const byRefTable = await simulator.hedge(['report', '--by', 'ref', '--format', 'table'], {
+    const byRefTable = await simulator.hedge('report --by ref --format table', {
       env: { COLUMNS: '80' },
     });
     expect(byRefTable.code, byRefTable.stderr).toBe(0);
@@ -387,13 +387,13 @@ describe('one deal followed across its rolls', () => {
 
   it("a history whose records carry no reference: the deal is joined from its hedges' records by hedge id, shown but never added to the JSON", async () => {
     const simulator = await startSimulator();
-    const opened = await simulator.hedge(['open', MARKET, 'sell', '2000', '--tenor', '1', '--ref', 'DEAL-3', '--json']);
+    const opened = await simulator.hedge(`open ${MARKET} sell 2000 --tenor 1 --ref DEAL-3 --json`);
     expect(opened.code, opened.stderr).toBe(0);
-    const rolled = await simulator.hedge(['roll', MARKET, 'sell', '--tenor', '1', '--yes']);
+    const rolled = await simulator.hedge(`roll ${MARKET} sell --tenor 1 --yes`);
     expect(rolled.code, rolled.stderr).toBe(0);
-    const other = await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-4', '--json']);
+    const other = await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --ref DEAL-4 --json`);
     expect(other.code, other.stderr).toBe(0);
-    const closed = await simulator.hedge(['close', MARKET, 'buy', '--json']);
+    const closed = await simulator.hedge(`close ${MARKET} buy --json`);
     expect(closed.code, closed.stderr).toBe(0);
     const [dealFirst] = simulator
       .hedges()
@@ -413,19 +413,19 @@ describe('one deal followed across its rolls', () => {
       expect(sent).toHaveLength(2);
       expect(sent.every((record) => !('client_reference' in record))).toBe(true);
 
-      const json = await runHedge(['history', '--ref', 'DEAL-3', '--json'], { configDir: simulator.configDir, env });
+      const json = await runHedge('history --ref DEAL-3 --json', { configDir: simulator.configDir, env });
       expect(json.code, json.stderr).toBe(0);
       const records = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
       expect(records.map((record) => record.hedge_id)).toEqual([dealFirst]);
       expect(records[0]).not.toHaveProperty('client_reference');
-      const tsv = await runHedge(
-        ['history', '--ref', 'DEAL-3', '--format', 'tsv', '--fields', 'hedge_id,client_reference'],
-        { configDir: simulator.configDir, env },
-      );
+      const tsv = await runHedge('history --ref DEAL-3 --format tsv --fields hedge_id,client_reference', {
+        configDir: simulator.configDir,
+        env,
+      });
       expect(tsv.code, tsv.stderr).toBe(0);
       expect(tsv.stdout.trim().split('\n')).toEqual(['hedge_id\tclient_reference', `${dealFirst}\tDEAL-3`]);
 
-      const byRef = await runHedge(['report', '--by', 'ref', '--json'], { configDir: simulator.configDir, env });
+      const byRef = await runHedge('report --by ref --json', { configDir: simulator.configDir, env });
       expect(byRef.code, byRef.stderr).toBe(0);
       expect(
         (JSON.parse(byRef.stdout).groups as Array<{ key: string; count: number }>).map((group) => [

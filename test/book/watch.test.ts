@@ -38,7 +38,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0', async () => {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge(['positions', '--watch', '1', '--count', '3']);
+    const result = await sim.hedge('positions --watch 1 --count 3');
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
     const lines = records(result.stdout);
@@ -65,7 +65,7 @@ describe('hedge positions --watch (NDJSON)', () => {
 
   it('--timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
     const sim = await simulator();
-    const result = await sim.hedge(['positions', '--watch', '1', '--timeout', '1']);
+    const result = await sim.hedge('positions --watch 1 --timeout 1');
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Watch ended: --timeout 1s reached.');
     // How many reads fit in a second is the machine's business (the unit test steps a fake clock
@@ -85,7 +85,7 @@ describe('hedge positions --watch (NDJSON)', () => {
       next5xx: 4,
       match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
     });
-    const result = await sim.hedge(['positions', '--watch', '1', '--count', '4']);
+    const result = await sim.hedge('positions --watch 1 --count 4');
     expect(result.code).toBe(0);
     const list = records(result.stdout);
     expect(kinds(list)).toEqual(['data', 'stale', 'stale', 'data']);
@@ -114,7 +114,7 @@ describe('hedge positions --watch (NDJSON)', () => {
       next503RetryAfter: { count: 1, retryAfter: '3' },
       match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
     });
-    const result = await sim.hedge(['positions', '--watch', '1', '--count', '3']);
+    const result = await sim.hedge('positions --watch 1 --count 3');
     expect(result.code).toBe(0);
     expect(kinds(records(result.stdout))).toEqual(['data', 'stale', 'data']);
     const reads = positionReads(sim);
@@ -128,7 +128,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('--exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record', async () => {
     const sim = await simulator();
     const hedge = sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge(['positions', '--watch', '1', '--alert-maturity', '8d', '--exit-on-alert']);
+    const result = await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert');
     expect(result.code).toBe(10);
     const list = records(result.stdout);
     expect(kinds(list)).toEqual(['data', 'alert']);
@@ -148,7 +148,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('--alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge(['account', '--watch', '--alert-pnl', '1m', '--exit-on-alert']);
+    const result = await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert');
     expect(result.code).toBe(10);
     const [data, alert] = records(result.stdout);
     expect(alert!.alert).toEqual({
@@ -160,7 +160,7 @@ describe('hedge positions --watch (NDJSON)', () => {
 
   it('an authentication error ends the watch with exit 4 after one request', async () => {
     const sim = await simulator();
-    const result = await sim.hedge(['positions', '--watch', '1'], {
+    const result = await sim.hedge('positions --watch 1', {
       env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
     });
     expect(result.code).toBe(4);
@@ -170,7 +170,7 @@ describe('hedge positions --watch (NDJSON)', () => {
 
   it('refuses --watch 0.5 (exit 2) without sending anything', async () => {
     const sim = await simulator();
-    const result = await sim.hedge(['positions', '--watch', '0.5']);
+    const result = await sim.hedge('positions --watch 0.5');
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(
       'hedge: --watch: "0.5" is not allowed; expected a number of seconds from 1 to 3600 (default 2).',
@@ -181,7 +181,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('applies --query to each record’s data, as --json does', async () => {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge(['positions', '--watch', '1', '--count', '2', '--query', '[].side']);
+    const result = await sim.hedge('positions --watch 1 --count 2 --query [].side');
     expect(result.code).toBe(0);
     expect(records(result.stdout).map((line) => line.data)).toEqual([['buy'], ['buy']]);
   });
@@ -189,12 +189,12 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
     const sim = await simulator();
     const hedge = sim.seedOpen('buy', 2_000);
-    const hedgeRun = await sim.hedge(['hedges', hedge.id, '--watch', '1', '--count', '2']);
+    const hedgeRun = await sim.hedge(`hedges ${hedge.id} --watch 1 --count 2`);
     expect(hedgeRun.code).toBe(0);
     const hedgeLines = records(hedgeRun.stdout);
     expect(hedgeLines.map((line) => (line.data as { id: string; status: string }).id)).toEqual([hedge.id, hedge.id]);
     expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
-    const priceRun = await sim.hedge(['price', 'USDTNGN', '--watch', '1', '--count', '2']);
+    const priceRun = await sim.hedge('price USDTNGN --watch 1 --count 2');
     expect(priceRun.code).toBe(0);
     const priceLines = records(priceRun.stdout);
     expect(priceLines).toHaveLength(2);

@@ -61,7 +61,7 @@ describeKeepers('hedge keep --exposures', () => {
           .reduce((total, e) => total + (e.type === 'receivable' ? 1 : -1) * (e.amount / p), 0);
       };
       const cycle = async (): Promise<void> => {
-        const result = await rig.hedge(['keep', file, '--exposures', '--once', '--json']);
+        const result = await rig.hedge(`keep ${file} --exposures --once --json`);
         expect(result.code, result.stderr + result.stdout).toBe(0);
       };
       const checkBand = async (aheadMs = 0): Promise<void> => {
@@ -125,7 +125,7 @@ describeKeepers('hedge keep --exposures', () => {
         `R1,USDTNGN,receivable,${soon.amount},NGN,${at(soon.dueMs)}`,
         `R2,USDTNGN,receivable,${later.amount},NGN,${at(later.dueMs)}`,
       ]);
-      const result = await rig.hedge(['keep', file, '--exposures', '--once', '--interval', '10', '--json'], {});
+      const result = await rig.hedge(`keep ${file} --exposures --once --interval 10 --json`, {});
       expect(result.code, result.stderr + result.stdout).toBe(0);
       // The run took far less than R1's two hours of server time: R1 was let go because of the lead.
       expect(rig.sandbox.clock.now()).toBeLessThan(soon.dueMs);
@@ -150,7 +150,7 @@ describeKeepers('hedge keep --exposures', () => {
       const file = exposuresFile(rig, [`R1,USDTNGN,receivable,${amount},NGN,${at(t0 + 20 * DAY)}`]);
       writeFileSync(policy, JSON.stringify({ sizing: 'fixed' }));
       const cycleTarget = async (): Promise<number> => {
-        const result = await rig.hedge(['keep', file, '--exposures', '--policy', policy, '--once', '--json'], {});
+        const result = await rig.hedge(`keep ${file} --exposures --policy ${policy} --once --json`, {});
         expect(result.code, result.stderr + result.stdout).toBe(0);
         const cycle = lines(result.stdout).find((event) => event.event === 'cycle')!;
         return cycle.rows.find((row: { side: string }) => row.side === 'buy').target_usd;

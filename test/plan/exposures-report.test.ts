@@ -101,7 +101,7 @@ describe('hedge exposures --report', () => {
   it('--show cost --format csv is the cost rows alone; --html without --report is refused (exit 2)', async () => {
     const rig = await withHistory();
     const file = exposuresFile(rig);
-    const csv = await rig.hedge(['exposures', file, '--report', '--show', 'cost', '--format', 'csv'], {
+    const csv = await rig.hedge(`exposures ${file} --report --show cost --format csv`, {
       env: pinnedClockEnv(rig),
     });
     expect(csv.code, csv.stderr).toBe(0);

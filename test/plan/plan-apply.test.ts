@@ -42,7 +42,7 @@ describe('hedge apply', () => {
   it('from an empty book opens both sides; the server holds the target', async () => {
     const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5k,7']);
-    const result = await trading.hedge(['apply', file, '--json']);
+    const result = await trading.hedge(`apply ${file} --json`);
     expect(result.code, result.stderr).toBe(0);
     expect(book(trading)).toEqual({ 'USDTNGN buy': 10_000, 'USDTNGN sell': 5_000 });
     const report = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
@@ -71,7 +71,7 @@ describe('hedge apply', () => {
     const first = await trading.hedge(['apply', file]);
     expect(first.code, first.stderr).toBe(0);
     const postsBefore = trading.writes().length;
-    const second = await trading.hedge(['apply', file, '--json']);
+    const second = await trading.hedge(`apply ${file} --json`);
     expect(second.code, second.stderr).toBe(0);
     expect(JSON.parse(second.stdout)).toEqual([]);
     expect(trading.writes().length).toBe(postsBefore);
@@ -83,7 +83,7 @@ describe('hedge apply', () => {
     const start = targetFile(trading, 'start.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5000,3']);
     expect((await trading.hedge(['apply', start])).code).toBe(0);
     const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
-    const result = await trading.hedge(['apply', next, '--json']);
+    const result = await trading.hedge(`apply ${next} --json`);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
     expect(report.map((row) => [row.action, row.side, row.delta_usd])).toEqual([
@@ -109,7 +109,7 @@ describe('hedge apply', () => {
     expect(rig.hedges()).toHaveLength(1);
     rig.sandbox.setFaults({ stall: null, match: null });
 
-    const again = await rig.hedge(['apply', file, '--json']);
+    const again = await rig.hedge(`apply ${file} --json`);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('of an earlier apply');
     expect(book(rig)).toEqual({ 'USDTNGN buy': 7_000, 'USDTNGN sell': 4_000 });
@@ -144,11 +144,11 @@ describe('hedge apply', () => {
   it('over the exposure cap: exit 3 listing the check, nothing sent', async () => {
     const trading = await startTrading({ exposureCapUsd: 20_000 });
     const file = targetFile(trading, 'big.csv', ['USDTNGN,buy,30000,3']);
-    const apply = await trading.hedge(['apply', file, '--yes']);
+    const apply = await trading.hedge(`apply ${file} --yes`);
     expect(apply.code).toBe(3);
     expect(apply.stderr).toContain('exposure_exceeded');
     expect(apply.stderr).toContain('big.csv:2:');
-    const plan = await trading.hedge(['plan', file, '--json']);
+    const plan = await trading.hedge(`plan ${file} --json`);
     expect(plan.code).toBe(3);
     // The sandbox also bounds a side's capacity by the cap: both checks are listed.
     expect(JSON.parse(plan.stdout).problems).toEqual(
@@ -182,7 +182,7 @@ describe('hedge plan', () => {
   it('exit 9 when changes are needed, 0 at target; reads and quotes only', async () => {
     const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,6000,3']);
-    const changes = await trading.hedge(['plan', file, '--json']);
+    const changes = await trading.hedge(`plan ${file} --json`);
     expect(changes.code, changes.stderr).toBe(9);
     const plan = JSON.parse(changes.stdout);
     expect(plan).toMatchObject({ at_target: false, totals: { actions: 1, added_usd: 6_000 } });
@@ -207,6 +207,6 @@ describe('hedge plan', () => {
     // Within --tolerance counts as at target.
     const near = targetFile(trading, 'near.csv', ['USDTNGN,buy,6050,3']);
     expect((await trading.hedge(['plan', near])).code).toBe(9);
-    expect((await trading.hedge(['plan', near, '--tolerance', '100'])).code).toBe(0);
+    expect((await trading.hedge(`plan ${near} --tolerance 100`)).code).toBe(0);
   });
 });

@@ -46,7 +46,7 @@ describe.skipIf(!CHROMIUM)(
       const dir = tempDir();
       try {
         const file = join(dir.path, 'report.html');
-        const written = await simulator.hedge(['report', '--by', 'hedge', '--html', file]);
+        const written = await simulator.hedge(`report --by hedge --html ${file}`);
         expect(written.code, written.stderr).toBe(0);
         const html = readFileSync(file, 'utf8');
         for (const id of ids) expect(html).toContain(`title="${id}"`);

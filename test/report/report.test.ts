@@ -491,7 +491,7 @@ describe('hedge report on more than a page of history', () => {
     const paged = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-paged' });
     try {
       paged.sandbox.seedHedges({ apiKey: paged.sandbox.apiKey, count: 1_201 });
-      const result = await paged.hedge(['report', '--by', 'month', '--json']);
+      const result = await paged.hedge('report --by month --json');
       expect(result.code, result.stderr).toBe(0);
       const report = JSON.parse(result.stdout) as ReportJson;
       expect(report.complete).toBe(true);
@@ -516,7 +516,7 @@ describe('hedge report on more than a page of history', () => {
     const full = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-full', dialect: 'alpha' });
     try {
       full.sandbox.seedHedges({ apiKey: full.sandbox.apiKey, count: 501 });
-      const result = await full.hedge(['report', '--by', 'month', '--json'], {
+      const result = await full.hedge('report --by month --json', {
         env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' },
       });
       expect(result.code, result.stderr).toBe(0);
@@ -543,9 +543,9 @@ describe('closed hedges without a readable close time', () => {
       const undated = account.history[1] as Partial<HistoryRecord>;
       delete undated.closed_at;
 
-      const all = await odd.hedge(['history', '--json']);
+      const all = await odd.hedge('history --json');
       expect(JSON.parse(all.stdout)).toHaveLength(3);
-      const filtered = await odd.hedge(['history', '--since', '2000-01-01', '--json']);
+      const filtered = await odd.hedge('history --since 2000-01-01 --json');
       expect(filtered.code, filtered.stderr).toBe(0);
       expect(
         (JSON.parse(filtered.stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id),
@@ -553,13 +553,13 @@ describe('closed hedges without a readable close time', () => {
       expect(JSON.parse(filtered.stdout)).toHaveLength(2);
       expect(filtered.stderr).toMatch(/1 closed hedge left out: no readable close time/);
 
-      const bySide = await odd.hedge(['report', '--by', 'side', '--json']);
+      const bySide = await odd.hedge('report --by side --json');
       const sideReport = JSON.parse(bySide.stdout) as ReportJson & { undated: number; excluded: number };
       expect(sideReport.totals.count).toBe(3);
       expect(sideReport.undated).toBe(1);
       expect(cents(sideReport.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
 
-      const byDay = await odd.hedge(['report', '--by', 'day', '--json']);
+      const byDay = await odd.hedge('report --by day --json');
       const dayReport = JSON.parse(byDay.stdout) as ReportJson & { excluded: number };
       expect(dayReport.totals.count).toBe(2);
       expect(dayReport.excluded).toBe(1);

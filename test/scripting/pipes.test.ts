@@ -83,7 +83,7 @@ describe('a closed stream never changes what happened', () => {
     expect(result.other).not.toMatch(/EPIPE|at .*\(/);
     expect(result.code).toBe(0);
     expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
-    const journal = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<{
+    const journal = JSON.parse((await simulator.hedge('journal --json')).stdout) as Array<{
       command: string;
       outcome: string;
     }>;

@@ -18,7 +18,7 @@ const journal = journalEntries<Record<string, any>>;
 describe('hedge api: reads', () => {
   it('GET prints the whole envelope; --query applies to it; one request with the profile key', async () => {
     const t = await start();
-    const listed = await t.hedge(['api', '/markets']);
+    const listed = await t.hedge('api /markets');
     expect(listed.code, listed.stderr).toBe(0);
     const envelope = JSON.parse(listed.stdout);
     expect(Object.keys(envelope)).toEqual(['data', 'error', 'meta']);
@@ -26,14 +26,14 @@ describe('hedge api: reads', () => {
     expect(envelope.meta.allowed_markets).toContain(MARKET);
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/markets', 200]]);
 
-    const queried = await t.hedge(['api', 'markets', '--query', 'data[0].market']);
+    const queried = await t.hedge('api markets --query data[0].market');
     expect(JSON.parse(queried.stdout)).toBe(MARKET);
   });
 
   it('-f and -F on a GET go to the query string (typed values as text there); a GET is never turned into a write', async () => {
     const t = await start();
     t.seedOpen('buy', 10_000);
-    const result = await t.hedge(['api', '/hedges', '-f', 'status=filled', '-F', 'limit=5']);
+    const result = await t.hedge('api /hedges -f status=filled -F limit=5');
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).data).toHaveLength(1);
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.query])).toEqual([
@@ -44,7 +44,7 @@ describe('hedge api: reads', () => {
 
   it('--include prints the status line and the headers before the body', async () => {
     const t = await start();
-    const result = await t.hedge(['api', '-i', '/account']);
+    const result = await t.hedge('api -i /account');
     expect(result.code, result.stderr).toBe(0);
     const [head, body] = result.stdout.split('\n\n');
     expect(head!.split('\n')[0]).toBe('HTTP/1.1 200 OK');
@@ -55,7 +55,7 @@ describe('hedge api: reads', () => {
 
   it('404: the error envelope on stdout, the refusal on stderr, exit 3', async () => {
     const t = await start();
-    const result = await t.hedge(['api', '/hedges/hdg_missing', '--json']);
+    const result = await t.hedge('api /hedges/hdg_missing --json');
     expect(result.code).toBe(3);
     expect(JSON.parse(result.stdout)).toMatchObject({ data: null, error: { code: 'hedge_not_found' } });
     expect(JSON.parse(result.stderr)).toMatchObject({
@@ -66,7 +66,7 @@ describe('hedge api: reads', () => {
 
   it('a refused key is exit 4', async () => {
     const t = await start();
-    const result = await t.hedge(['api', '/account'], { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
+    const result = await t.hedge('api /account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
     expect(result.code).toBe(4);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'unauthorized' } });
   });
@@ -106,7 +106,7 @@ describe('hedge api: writes go through the journal', () => {
   it('POST: sent once with an Idempotency-Key, journaled as api POST …, the server acted', async () => {
     const t = await start();
     const hedge = t.seedOpen('buy', 10_000);
-    const result = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy']);
+    const result = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy');
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
     const [post] = t.writes();
@@ -160,7 +160,7 @@ describe('hedge api: writes go through the journal', () => {
     });
     const body = join(t.configDir, 'quote.json');
     writeFileSync(body, JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }));
-    const input = await t.hedge(['api', '-X', 'POST', '/quotes', '--input', body]);
+    const input = await t.hedge(`api -X POST /quotes --input ${body}`);
     expect(input.code, input.stderr).toBe(0);
     expect(t.writes()[1]!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 });
   });
@@ -197,27 +197,12 @@ describe('hedge api: writes go through the journal', () => {
     }
     expect(t.requests()).toEqual([]);
     // Piped in, the body and a value are read (once each).
-    const piped = await t.hedge(['api', '-X', 'POST', '/quotes', '--input', '-'], {
+    const piped = await t.hedge('api -X POST /quotes --input -', {
       input: JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }),
     });
     expect(piped.code, piped.stderr).toBe(0);
     const value = await t.hedge(
-      [
-        'api',
-        '-X',
-        'POST',
-        '/quotes',
-        '-f',
-        'market=USDTNGN',
-        '-f',
-        'side=sell',
-        '-F',
-        'notional_usd=500',
-        '-F',
-        'tenor_days=1',
-        '-F',
-        'note=@-',
-      ],
+      'api -X POST /quotes -f market=USDTNGN -f side=sell -F notional_usd=500 -F tenor_days=1 -F note=@-',
       { input: 'DEAL-9' },
     );
     expect(value.code, value.stderr).toBe(0);
@@ -229,24 +214,13 @@ describe('hedge api: writes go through the journal', () => {
 
   it('a refused write is exit 3, journaled as rejected; --dry-run sends nothing', async () => {
     const t = await start();
-    const refused = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy']);
+    const refused = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy');
     expect(refused.code).toBe(3);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'no_open_hedge' } });
     expect(await journal(t)).toMatchObject([
       { command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' },
     ]);
-    const dry = await t.hedge([
-      'api',
-      '-X',
-      'POST',
-      '/hedges/close',
-      '-f',
-      'market=USDTNGN',
-      '-f',
-      'side=sell',
-      '--dry-run',
-      '--json',
-    ]);
+    const dry = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=sell --dry-run --json');
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({
       dry_run: true,
@@ -259,7 +233,7 @@ describe('hedge api: writes go through the journal', () => {
 
   it('on a LIVE key without a terminal a write needs --yes: refused, nothing sent', async () => {
     const t = await start();
-    const result = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy'], {
+    const result = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', {
       env: { HEDGE_API_KEY: LIVE_KEY },
     });
     expect(result.code).toBe(2);
@@ -298,28 +272,14 @@ describe('hedge api: writes go through the journal', () => {
     const t = await start();
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
     let child: ChildProcess | undefined;
-    const running = t.hedge(
-      [
-        'api',
-        '-X',
-        'POST',
-        '/hedges',
-        '-f',
-        'market=USDTNGN',
-        '-f',
-        'side=sell',
-        '-F',
-        'notional_usd=3000',
-        '-F',
-        'tenor_days=1',
-      ],
-      { onSpawn: (spawned) => (child = spawned) },
-    );
+    const running = t.hedge('api -X POST /hedges -f market=USDTNGN -f side=sell -F notional_usd=3000 -F tenor_days=1', {
+      onSpawn: (spawned) => (child = spawned),
+    });
     await until(() => t.writes().some((entry) => entry.status === 'stalled'), 'the open was committed and held');
     child!.kill('SIGKILL');
     await running;
     t.sandbox.setFaults({ stall: null, match: null });
-    const resumed = await t.hedge(['resume', '--json']);
+    const resumed = await t.hedge('resume --json');
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('Resuming the api POST /hedges started');
     expect(t.hedges()).toHaveLength(1);

@@ -45,7 +45,7 @@ describe('--until', () => {
 
   it('hedges ID --until "status==\'filled\'": polls while submitted, prints the filled hedge once the fill lands', async () => {
     const t = await start({ fillDelayMs: LAND_MS });
-    const opened = await t.hedge(['open', MARKET, 'buy', '10000', '--tenor', '3', '--no-wait', '--json']);
+    const opened = await t.hedge(`open ${MARKET} buy 10000 --tenor 3 --no-wait --json`);
     expect(opened.code, opened.stderr).toBe(0);
     const id = JSON.parse(opened.stdout).hedge_id as string;
     let child: ChildProcess | undefined;
@@ -77,7 +77,7 @@ describe('--until', () => {
       'GET /hedges/hdg_missing',
       'GET /hedges',
     ]);
-    const malformed = await t.hedge(['positions', '--until', '[?side==']);
+    const malformed = await t.hedge('positions --until [?side==');
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/^hedge: --until "\[\?side==": /m);
     expect(t.requests()).toHaveLength(2);
@@ -95,18 +95,7 @@ describe('--until', () => {
     ]);
     expect(read.code, read.stderr).toBe(0);
     expect(typeof JSON.parse(read.stdout)).toBe('number');
-    const write = await t.hedge([
-      'api',
-      '-X',
-      'POST',
-      '/hedges/close',
-      '-f',
-      'market=USDTNGN',
-      '-f',
-      'side=buy',
-      '--until',
-      'data',
-    ]);
+    const write = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy --until data');
     expect(write.code).toBe(2);
     expect(t.writes()).toEqual([]);
   });
@@ -121,7 +110,7 @@ describe('--until on history and report: a date, or a condition on their own dat
   ] as const) {
     it(`${command} --until ${value}: exit 2 at once naming both readings, nothing sent`, async () => {
       const t = await start();
-      const result = await t.hedge([command, '--until', value, '--json', '--timeout', '30']);
+      const result = await t.hedge(`${command} --until ${value} --json --timeout 30`);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stdout).toBe('');
       const message = JSON.parse(result.stderr).error.message as string;
@@ -151,7 +140,7 @@ describe('--until on history and report: a date, or a condition on their own dat
     expect(t.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
     const { CONDITION_FIELDS } = await import('../../src/cli/cmd/book/report.js');
     for (const by of ['day', 'hedge']) {
-      const report = await t.hedge(['report', '--by', by, '--json']);
+      const report = await t.hedge(`report --by ${by} --json`);
       expect(report.code, report.stderr).toBe(0);
       const names = new Set<string>();
       const walk = (value: unknown): void => {
@@ -199,22 +188,22 @@ describe('dotted --fields', () => {
 
   it('markets: a nested side in every format; an unknown path is exit 2 naming it', async () => {
     const t = await start();
-    const tsv = await t.hedge(['markets', '--fields', 'market,available_capacity_usd.buy']);
+    const tsv = await t.hedge('markets --fields market,available_capacity_usd.buy');
     const [header, row] = tsv.stdout.trim().split('\n');
     expect(header).toBe('market\tavailable_capacity_usd.buy');
     const market = (await t.api('GET', '/markets')).body.data[0];
     expect(row).toBe(`${market.market}\t${market.available_capacity_usd.buy}`);
-    const json = await t.hedge(['markets', '--json', '--fields', 'market,net_rate_daily_pct.sell']);
+    const json = await t.hedge('markets --json --fields market,net_rate_daily_pct.sell');
     expect(JSON.parse(json.stdout)[0]).toEqual({
       market: market.market,
       net_rate_daily_pct: { sell: market.net_rate_daily_pct.sell },
     });
-    const table = await t.hedge(['markets', '--format', 'table', '--fields', 'market,available_capacity_usd.sell'], {
+    const table = await t.hedge('markets --format table --fields market,available_capacity_usd.sell', {
       env: { HEDGE_FORCE_TTY: '1' },
     });
     // The column the default table draws for it (its label, its number format), asked by the dotted name.
     expect(table.stdout.split('\n')[0]).toMatch(/^Market\s+Capacity sell USD$/);
-    const unknown = await t.hedge(['markets', '--fields', 'market,nothing.here']);
+    const unknown = await t.hedge('markets --fields market,nothing.here');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--fields: "nothing\.here" is not a field here/);
   });

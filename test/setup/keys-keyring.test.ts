@@ -68,7 +68,7 @@ describe.skipIf(missing !== undefined)(
       const { sandbox, tmp } = suite;
       expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env)).code).toBe(0);
       sandbox.requestLog.length = 0;
-      const noSession = await hedgeIn(tmp.path, ['positions']);
+      const noSession = await hedgeIn(tmp.path, 'positions');
       expect(noSession.code).toBe(4);
       expect(noSession.stderr).toContain('is in the OS keyring, but no D-Bus session');
       const store = readStore(tmp.path);
