@@ -21,6 +21,7 @@ import {
 } from '../../src/sandbox/index.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
+import { okJson } from '../support/cli-runs.js';
 
 /** The market each dialect's lifecycle trades: the first one it lists as open. */
 const marketOf = (dialect: SandboxDialect): string =>
@@ -286,12 +287,10 @@ describe('hedge sandbox serve --dialect', () => {
       expect(stderr).toContain('beta wire dialect');
       expect(stderr).toContain('Injected faults: hostile text.');
       // beta refuses a page-size parameter it does not know: this only works with the printed setting.
-      const hedges = await runHedge('hedges --limit 5 --json', { env: settings, configDir: config.path });
-      expect(hedges.code, hedges.stderr).toBe(0);
-      expect(JSON.parse(hedges.stdout)).toEqual([]);
-      const markets = await runHedge('markets --json', { env: settings, configDir: config.path });
-      expect(markets.code, markets.stderr).toBe(0);
-      expect(JSON.parse(markets.stdout)[0][HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
+      const hedges = okJson(await runHedge('hedges --limit 5 --json', { env: settings, configDir: config.path }));
+      expect(hedges).toEqual([]);
+      const markets = okJson(await runHedge('markets --json', { env: settings, configDir: config.path }));
+      expect(markets[0][HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
     } finally {
       server.kill('SIGTERM');
       await exited;

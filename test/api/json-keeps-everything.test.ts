@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
 import { startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { api, envFor, FILL_DELAY_MS, useSimulators, type Simulator } from '../support/simulator.js';
+import { okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -252,9 +253,8 @@ describe('--json of a write keeps the server object it embeds, in the one shape'
       const hedge = simulator.seedOpen('buy', 12_000, market);
       const proxy = await richerService(simulator);
       try {
-        const result = await simulator.hedge(`close ${market} buy --json`, { env: envFor(proxy) });
-        expect(result.code, result.stderr).toBe(0);
-        const closed = JSON.parse(result.stdout);
+        const result = okJson(await simulator.hedge(`close ${market} buy --json`, { env: envFor(proxy) }));
+        const closed = result;
         expect(closed.realized, `${dialect}: the history record came in time`).not.toBeNull();
         const history = (await api(proxy, 'GET', '/hedges/history')).body.data as Json[];
         const names = renamesOf(dialect).history;
@@ -277,11 +277,12 @@ describe("--json of a roll keeps the closed leg's history record, in the one sha
   it("beta (the record's id is `id`): roll --json's close.realized is the record under our names, every value kept", async () => {
     const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
     const old = simulator.seedOpen('sell', 4_000);
-    const result = await simulator.hedge('roll USDTNGN sell --tenor 1 --json', {
-      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
-    });
-    expect(result.code, result.stderr).toBe(0);
-    const realized = JSON.parse(result.stdout).close.realized;
+    const result = okJson(
+      await simulator.hedge('roll USDTNGN sell --tenor 1 --json', {
+        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
+      }),
+    );
+    const realized = result.close.realized;
     expect(realized).toMatchObject({ hedge_id: old.id, side: 'sell', notional_usd: 4_000, close_reason: 'closed' });
     const record = ((await simulator.api('GET', '/hedges/history')).body.data as Json[]).find(
       (entry) => entry.id === old.id,

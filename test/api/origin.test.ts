@@ -10,6 +10,7 @@ import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { startOtherOrigin, type OtherOrigin } from '../support/servers/other-origin.js';
 import { useSimulators } from '../support/simulator.js';
+import { okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const others: OtherOrigin[] = [];
@@ -94,11 +95,12 @@ describe('plain http:// only to loopback', () => {
 
   it('a localhost base URL still reaches the simulator', async () => {
     const t = await start();
-    const result = await t.hedge('account --json', {
-      env: { HEDGE_BASE_URL: t.baseUrl.replace('//127.0.0.1:', '//localhost:') },
-    });
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toHaveProperty('balance_usdc');
+    const result = okJson(
+      await t.hedge('account --json', {
+        env: { HEDGE_BASE_URL: t.baseUrl.replace('//127.0.0.1:', '//localhost:') },
+      }),
+    );
+    expect(result).toHaveProperty('balance_usdc');
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/account', 200]]);
   });
 });

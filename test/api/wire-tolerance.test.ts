@@ -11,6 +11,7 @@ import { startAnswerProxy, startFieldProxy } from '../support/servers/field-prox
 import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/text.js';
 import { envFor, useSimulators, type Simulator } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const KES = 'USDTKES';
@@ -29,8 +30,7 @@ describe('learning the add/reduce amount from the server', () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const hedge = seedOn(simulator, KES, 'buy', 10_000);
 
-    const first = await simulator.hedge(`add ${KES} buy 5000 --json`);
-    expect(first.code, first.stderr).toBe(0);
+    const first = ok(await simulator.hedge(`add ${KES} buy 5000 --json`));
     const adds = simulator.requests('POST', '/hedges/add');
     expect(adds.map((entry) => [entry.status, entry.errorCode, Object.keys(entry.body as object).sort()])).toEqual([
       [400, 'validation_error', ['market', 'notional_usd', 'side']],
@@ -80,8 +80,7 @@ describe('learning the add/reduce amount from the server', () => {
     expect(card).toMatch(/Wire cursorParam +│ from the answer \(next_cursor → cursor\) \(guessed: /);
 
     // The second add: one request, the server's own name at once, nothing said about learning.
-    const second = await simulator.hedge(`add ${KES} buy 1000 --json`);
-    expect(second.code, second.stderr).toBe(0);
+    const second = ok(await simulator.hedge(`add ${KES} buy 1000 --json`));
     expect(
       simulator
         .requests('POST', '/hedges/add')
@@ -91,17 +90,17 @@ describe('learning the add/reduce amount from the server', () => {
     expect(second.stderr).not.toMatch(/Learned/);
 
     // reset-wire forgets it; a setting you give yourself always wins over what was learned.
-    const reset = await simulator.hedge('profile reset-wire --json');
-    expect(reset.code, reset.stderr).toBe(0);
-    expect(JSON.parse(reset.stdout)).toEqual({
+    const reset = okJson(await simulator.hedge('profile reset-wire --json'));
+    expect(reset).toEqual({
       scope: simulator.baseUrl,
       forgotten: [`${simulator.baseUrl}: notional_field=notional_change_usd`],
     });
     expect(learnedIn(simulator.configDir)).toBeUndefined();
-    const forced = await simulator.hedge(`reduce ${KES} buy 1000 --json`, {
-      env: { HEDGE_WIRE_NOTIONAL_FIELD: 'notional_change_usd' },
-    });
-    expect(forced.code, forced.stderr).toBe(0);
+    ok(
+      await simulator.hedge(`reduce ${KES} buy 1000 --json`, {
+        env: { HEDGE_WIRE_NOTIONAL_FIELD: 'notional_change_usd' },
+      }),
+    );
     expect(simulator.requests('POST', '/hedges/reduce').map((entry) => entry.status)).toEqual([200]);
   });
 
@@ -127,8 +126,7 @@ describe('lists never lose rows', () => {
   it('gamma (cursor pages of 20, its own page-size name): 47 hedges with --limit 100 are all read, and the history too', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
-    const hedges = await simulator.hedge('hedges --limit 100 --json');
-    expect(hedges.code, hedges.stderr).toBe(0);
+    const hedges = ok(await simulator.hedge('hedges --limit 100 --json'));
     const listed = (JSON.parse(hedges.stdout) as Array<{ id: string }>).map((hedge) => hedge.id);
     expect(listed).toHaveLength(47);
     expect(new Set(listed)).toEqual(new Set(ids));
@@ -146,8 +144,7 @@ describe('lists never lose rows', () => {
     expect(hedges.stderr).toMatch(/Learned from the server: the page size goes as `page_size`/);
     expect(hedges.stderr).not.toMatch(/more/);
 
-    const history = await simulator.hedge('history --limit 100 --format tsv');
-    expect(history.code, history.stderr).toBe(0);
+    const history = ok(await simulator.hedge('history --limit 100 --format tsv'));
     expect(history.stdout.trim().split('\n')).toHaveLength(1 + 47);
     // Learned: the next run sends the server's name at once, one request.
     expect(simulator.requests('GET', '/hedges/history').map((entry) => entry.query)).toEqual([{ page_size: '100' }]);
@@ -156,8 +153,7 @@ describe('lists never lose rows', () => {
   it("without --limit a list is hedge's own length (50), not the server's page: gamma's pages of 20 are followed", async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
-    const result = await simulator.hedge('hedges --json');
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge('hedges --json'));
     expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(
       new Set(ids),
     );
@@ -168,15 +164,13 @@ describe('lists never lose rows', () => {
   it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 60 });
-    const result = await simulator.hedge('hedges --json');
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge('hedges --json'));
     expect(JSON.parse(result.stdout)).toHaveLength(50);
     expect(result.stderr).toMatch(
       /50 hedges shown \(the default\); there are more: `hedge hedges --all` lists every one/,
     );
-    const all = await simulator.hedge('hedges --all --json');
-    expect(all.code, all.stderr).toBe(0);
-    expect(new Set((JSON.parse(all.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
+    const all = okJson(await simulator.hedge('hedges --all --json'));
+    expect(new Set((all as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
     const sent = simulator.requests().length;
     const both = await simulator.hedge('hedges --all --limit 5');
     expect(both.code).toBe(2);
@@ -187,11 +181,8 @@ describe('lists never lose rows', () => {
   it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async () => {
     const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
-    const result = await simulator.hedge('hedges --limit 100 --json');
-    expect(result.code, result.stderr).toBe(0);
-    expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(
-      new Set(ids),
-    );
+    const result = okJson(await simulator.hedge('hedges --limit 100 --json'));
+    expect(new Set((result as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
     expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
       [400, { limit: '100' }],
       [200, { per_page: '100' }],
@@ -203,8 +194,7 @@ describe('lists never lose rows', () => {
 describe('references compared the way the server keeps them', () => {
   it('delta (keeps client_reference in upper case, filters it without regard to case): every --ref finds DEAL-11 from deal-11', async () => {
     const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
-    const opened = await simulator.hedge('open USDTNGN buy 1000 --tenor 7 --ref deal-11 --json');
-    expect(opened.code, opened.stderr).toBe(0);
+    ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7 --ref deal-11 --json'));
     const [buy] = simulator.active('buy');
     expect(buy!.clientReference).toBe('DEAL-11');
 
@@ -222,12 +212,10 @@ describe('references compared the way the server keeps them', () => {
     expect(JSON.parse(maturities.stdout)).toMatchObject([{ hedge_id: buy!.id }]);
 
     expect((await simulator.hedge('close USDTNGN buy --json')).code).toBe(0);
-    const history = await simulator.hedge('history --ref deal-11 --json');
-    expect(history.code, history.stderr).toBe(0);
-    expect(JSON.parse(history.stdout)).toMatchObject([{ hedge_id: buy!.id, client_reference: 'DEAL-11' }]);
-    const report = await simulator.hedge('report --by hedge --ref deal-11 --json');
-    expect(report.code, report.stderr).toBe(0);
-    expect(JSON.parse(report.stdout).groups.map((group: { key: string }) => group.key)).toEqual([buy!.id]);
+    const history = okJson(await simulator.hedge('history --ref deal-11 --json'));
+    expect(history).toMatchObject([{ hedge_id: buy!.id, client_reference: 'DEAL-11' }]);
+    const report = okJson(await simulator.hedge('report --by hedge --ref deal-11 --json'));
+    expect(report.groups.map((group: { key: string }) => group.key)).toEqual([buy!.id]);
 
     // An open whose answer was lost is found by its reference: landed, not sent again.
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
@@ -235,8 +223,7 @@ describe('references compared the way the server keeps them', () => {
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     expect(lost.code, lost.stderr).toBe(5);
     const opens = simulator.requests('POST', '/hedges').length;
-    const resumed = await simulator.hedge('resume --json');
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = ok(await simulator.hedge('resume --json'));
     expect(resumed.stderr).toMatch(/carries reference deal-12/);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
     expect(simulator.active('sell').map((hedge) => hedge.clientReference)).toEqual(['DEAL-12']);
@@ -250,8 +237,7 @@ describe('lists paged by time', () => {
     const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0]!.history]
       .reverse()
       .map((record) => record.hedge_id);
-    const limited = await simulator.hedge('history --limit 100 --json');
-    expect(limited.code, limited.stderr).toBe(0);
+    const limited = ok(await simulator.hedge('history --limit 100 --json'));
     expect(JSON.parse(limited.stdout).map((record: { hedge_id: string }) => record.hedge_id)).toEqual(
       newestFirst.slice(0, 100),
     );
@@ -264,8 +250,7 @@ describe('lists paged by time', () => {
     ]);
 
     // A period reads page after page to the last (next_before null), whatever its length.
-    const period = await simulator.hedge('history --since 2000-01-01 --format ndjson');
-    expect(period.code, period.stderr).toBe(0);
+    const period = ok(await simulator.hedge('history --since 2000-01-01 --format ndjson'));
     expect(period.stdout.trim().split('\n')).toHaveLength(120);
     expect(period.stderr).toBe('');
   });
@@ -281,12 +266,10 @@ describe('lists paged by time', () => {
     });
     try {
       const env = envFor(proxy);
-      const listed = await simulator.hedge('history --limit 100 --json', { env });
-      expect(listed.code, listed.stderr).toBe(0);
+      const listed = ok(await simulator.hedge('history --limit 100 --json', { env }));
       expect(JSON.parse(listed.stdout)).toHaveLength(40);
       expect(listed.stderr).toMatch(/Only 40 of the 100 closed hedges asked could be read: the server says more exist/);
-      const period = await simulator.hedge('history --since 2000-01-01 --json', { env });
-      expect(period.code, period.stderr).toBe(0);
+      const period = ok(await simulator.hedge('history --since 2000-01-01 --json', { env }));
       expect(JSON.parse(period.stdout)).toHaveLength(40);
       expect(period.stderr).toMatch(
         /returned 40 closed hedges and says more exist, but gave no way hedge can ask for them/,
@@ -302,8 +285,7 @@ describe('optional checks never block a write', () => {
   it('open --ref on a server whose hedge list fails: a warning names what was not checked, and the hedge is opened', async () => {
     const simulator = await start({ fillDelayMs: 20 });
     simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/hedges' } });
-    const result = await simulator.hedge('open USDTNGN buy 10000 --tenor 1 --ref deal-77 --json');
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge('open USDTNGN buy 10000 --tenor 1 --ref deal-77 --json'));
     expect(result.stderr).toMatch(/Could not check whether an active hedge already carries client reference "deal-77"/);
     expect(simulator.requests('GET', '/hedges').every((entry) => entry.fault === '5xx')).toBe(true);
     expect(simulator.hedges().map((hedge) => [hedge.clientReference, hedge.status])).toEqual([['deal-77', 'filled']]);
@@ -313,8 +295,7 @@ describe('optional checks never block a write', () => {
     const simulator = await start({ fillDelayMs: 20 });
     const hedge = simulator.seedOpen('sell', 10_000);
     simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/account' } });
-    const result = await simulator.hedge('add USDTNGN sell 2000 --json');
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge('add USDTNGN sell 2000 --json'));
     expect(result.stderr).toMatch(/exposure headroom could not be checked \(GET \/account: /);
     expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.notionalUsd).toBe(12_000);
   });
@@ -324,14 +305,11 @@ describe('what the spec does not list is shown, not refused', () => {
   it('gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 60_000 });
     const hedge = seedOn(simulator, KES, 'sell', 10_000);
-    const closed = await simulator.hedge(`close ${KES} sell --no-wait --json`);
-    expect(closed.code, closed.stderr).toBe(0);
-    const shown = await simulator.hedge(`hedges ${hedge.id} --format tsv`);
-    expect(shown.code, shown.stderr).toBe(0);
+    ok(await simulator.hedge(`close ${KES} sell --no-wait --json`));
+    const shown = ok(await simulator.hedge(`hedges ${hedge.id} --format tsv`));
     expect(shown.stdout).toMatch(/\tsettling\t/);
-    const list = await simulator.hedge('hedges --limit 1 --json');
-    expect(list.code, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout)[0]).toMatchObject({ id: hedge.id, status: 'settling' });
+    const list = okJson(await simulator.hedge('hedges --limit 1 --json'));
+    expect(list[0]).toMatchObject({ id: hedge.id, status: 'settling' });
     // --wait does not stop at an unknown status: it ends when the close lands.
     const waiting = simulator.hedge(`hedges ${hedge.id} --wait --json`);
     await until(
@@ -339,27 +317,22 @@ describe('what the spec does not list is shown, not refused', () => {
       'the wait to poll the settling hedge',
     );
     simulator.advance(60_000);
-    const waited = await waiting;
-    expect(waited.code, waited.stderr).toBe(0);
-    expect(JSON.parse(waited.stdout)).toMatchObject({ id: hedge.id, status: 'closed' });
+    const waited = okJson(await waiting);
+    expect(waited).toMatchObject({ id: hedge.id, status: 'closed' });
   });
 
   it('gamma: numeric strings are numbers — account, positions and history in every format; --raw keeps the server text', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     seedOn(simulator, KES, 'buy', 25_000);
-    const account = await simulator.hedge('account --json');
-    expect(account.code, account.stderr).toBe(0);
+    const account = okJson(await simulator.hedge('account --json'));
     const sent = (await simulator.api('GET', '/account')).body.data;
     expect(typeof sent.balance_usdc).toBe('string');
-    expect(JSON.parse(account.stdout).balance_usdc).toBe(Number(sent.balance_usdc));
-    const raw = await simulator.hedge('account --json --raw');
-    expect(raw.code, raw.stderr).toBe(0);
-    expect(JSON.parse(raw.stdout).balance_usdc).toBe(sent.balance_usdc);
-    const table = await simulator.hedge('account --format table', { env: { COLUMNS: '200' } });
-    expect(table.code, table.stderr).toBe(0);
+    expect(account.balance_usdc).toBe(Number(sent.balance_usdc));
+    const raw = okJson(await simulator.hedge('account --json --raw'));
+    expect(raw.balance_usdc).toBe(sent.balance_usdc);
+    const table = ok(await simulator.hedge('account --format table', { env: { COLUMNS: '200' } }));
     expect(table.stdout).toContain(Number(sent.balance_usdc).toLocaleString('en-US', { minimumFractionDigits: 2 }));
-    const positions = await simulator.hedge('positions --format tsv');
-    expect(positions.code, positions.stderr).toBe(0);
+    const positions = ok(await simulator.hedge('positions --format tsv'));
     expect(positions.stdout).toMatch(/USDTKES\tbuy\t[^\t]*\t25000\.00\t/);
   });
 });
@@ -410,9 +383,8 @@ describe('--json: one shape for scripts whatever the server', () => {
       simulator.advance(60_000);
       seedOn(simulator, market, 'buy', 25_000);
       const json = async (args: string[]) => {
-        const result = await simulator.hedge([...args, '--json']);
-        expect(result.code, result.stderr).toBe(0);
-        return JSON.parse(result.stdout);
+        const result = okJson(await simulator.hedge([...args, '--json']));
+        return result;
       };
       const account = await json(['account']);
       for (const name of NUMBERS.account) expect(typeof account[name], `account.${name}`).toBe('number');
@@ -438,18 +410,16 @@ describe('--json: one shape for scripts whatever the server', () => {
         if (dialect === 'gamma') expect([typeof price.bid, typeof price.ask]).toEqual(['number', 'number']);
       }
       // A live view's NDJSON lines are the same shape.
-      const watched = await simulator.hedge('positions --watch 1 --count 1 --json');
-      expect(watched.code, watched.stderr).toBe(0);
+      const watched = ok(await simulator.hedge('positions --watch 1 --count 1 --json'));
       expect(JSON.parse(watched.stdout.trim().split('\n')[0]!).data[0]).toMatchObject({
         market,
         side: 'buy',
         notional_usd: 25_000,
       });
       // The server's own text and names stay one flag away.
-      const raw = await simulator.hedge('positions --raw');
-      expect(raw.code, raw.stderr).toBe(0);
+      const raw = okJson(await simulator.hedge('positions --raw'));
       const [sent] = (await simulator.api('GET', '/positions')).body.data;
-      expect(Object.keys(JSON.parse(raw.stdout)[0]).sort()).toEqual(Object.keys(sent).sort());
+      expect(Object.keys(raw[0]).sort()).toEqual(Object.keys(sent).sort());
     });
   }
 
@@ -499,9 +469,8 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
       expect(result.stdout).toContain('n/a');
       expect(result.stderr).toMatch(/GET \/prices answered HTTP 200 with no price hedge could read/);
       // --raw never needs to read it: the server's data as sent.
-      const raw = await simulator.hedge('price USDTNGN --raw', { env: envFor(proxy) });
-      expect(raw.code, raw.stderr).toBe(0);
-      expect(JSON.parse(raw.stdout)[0]).toEqual({ symbol: 'USDTNGN', rate: 'n/a' });
+      const raw = okJson(await simulator.hedge('price USDTNGN --raw', { env: envFor(proxy) }));
+      expect(raw[0]).toEqual({ symbol: 'USDTNGN', rate: 'n/a' });
       // --json is hedge's one shape: with no price to read, the same exit 14, the hint naming --raw.
       const json = await simulator.hedge('price USDTNGN --json', { env: envFor(proxy) });
       expect(json.code).toBe(14);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILL_DELAY_MS, FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
 import { tempDir } from '../support/hedge-cli.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
@@ -51,11 +52,12 @@ describe('hedge exposures --report', () => {
   it("cost to date reconciles to the cent with history; the week's coverage is what the server holds; nothing is sent", async () => {
     const rig = await withHistory();
     const postsBefore = rig.writes().length;
-    const result = await rig.hedge(['exposures', exposuresFile(rig), '--report', '--json'], {
-      env: pinnedClockEnv(rig),
-    });
-    expect(result.code, result.stderr).toBe(0);
-    const data = JSON.parse(result.stdout);
+    const result = okJson(
+      await rig.hedge(['exposures', exposuresFile(rig), '--report', '--json'], {
+        env: pinnedClockEnv(rig),
+      }),
+    );
+    const data = result;
 
     const history = (await rig.api('GET', '/hedges/history')).body.data as Array<Record<string, number>>;
     expect(history).toHaveLength(1);
@@ -101,10 +103,11 @@ describe('hedge exposures --report', () => {
   it('--show cost --format csv is the cost rows alone; --html without --report is refused (exit 2)', async () => {
     const rig = await withHistory();
     const file = exposuresFile(rig);
-    const csv = await rig.hedge(`exposures ${file} --report --show cost --format csv`, {
-      env: pinnedClockEnv(rig),
-    });
-    expect(csv.code, csv.stderr).toBe(0);
+    const csv = ok(
+      await rig.hedge(`exposures ${file} --report --show cost --format csv`, {
+        env: pinnedClockEnv(rig),
+      }),
+    );
     expect(csv.stdout.trim().split('\n')[0]).toBe('market,closed_hedges,carry_usdc,fees_usdc,cost_usdc');
     const requestsBefore = rig.requests().length;
     const refused = await rig.hedge(['exposures', file, '--html', join(rig.configDir, 'x.html')]);
@@ -118,10 +121,11 @@ describe('hedge exposures --report', () => {
     async () => {
       const rig = await withHistory();
       const html = join(rig.configDir, 'report.html');
-      const result = await rig.hedge(['exposures', exposuresFile(rig), '--report', '--html', html, '--json'], {
-        env: pinnedClockEnv(rig),
-      });
-      expect(result.code, result.stderr).toBe(0);
+      ok(
+        await rig.hedge(['exposures', exposuresFile(rig), '--report', '--html', html, '--json'], {
+          env: pinnedClockEnv(rig),
+        }),
+      );
       const page = readFileSync(html, 'utf8');
       expect(page).not.toMatch(/<script|https?:\/\//);
 

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
@@ -56,9 +57,8 @@ describe('hedge exposures', () => {
   it("shows the netted target book, its schedule, cost and stress, from the server's price; nothing is traded", async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
-    const result = await run(['exposures', file, '--json']);
-    expect(result.code, result.stderr).toBe(0);
-    const data = JSON.parse(result.stdout);
+    const result = okJson(await run(['exposures', file, '--json']));
+    const data = result;
     const { price, buy } = await marketFacts(rig);
     expect(data.as_of).toBe(new Date(FROZEN_START_MS).toISOString());
     expect(data.prices).toEqual({ USDTNGN: price });
@@ -123,19 +123,20 @@ describe('hedge exposures', () => {
   it('with --fee-bps asks no quote at all; --show and --fields give one section as CSV', async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
-    const result = await run([
-      'exposures',
-      file,
-      '--fee-bps',
-      '5',
-      '--show',
-      'stress',
-      '--format',
-      'csv',
-      '--fields',
-      'shock_pct,net_usd',
-    ]);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(
+      await run([
+        'exposures',
+        file,
+        '--fee-bps',
+        '5',
+        '--show',
+        'stress',
+        '--format',
+        'csv',
+        '--fields',
+        'shock_pct,net_usd',
+      ]),
+    );
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toBe('shock_pct,net_usd');
     expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(['-30', '-10', '10', '30']);
@@ -146,20 +147,21 @@ describe('hedge exposures', () => {
   it('from NGN books covers the USD payable by buy and the USD receivable by sell; --no-netting holds both sides', async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
-    const result = await run([
-      'exposures',
-      file,
-      '--functional',
-      'NGN',
-      '--no-netting',
-      '--fee-bps',
-      '5',
-      '--show',
-      'book',
-      '--json',
-    ]);
-    expect(result.code, result.stderr).toBe(0);
-    const book = JSON.parse(result.stdout);
+    const result = okJson(
+      await run([
+        'exposures',
+        file,
+        '--functional',
+        'NGN',
+        '--no-netting',
+        '--fee-bps',
+        '5',
+        '--show',
+        'book',
+        '--json',
+      ]),
+    );
+    const book = result;
     // AP-4: 100,000 USD due in 10 days (100%); INV-3: 250,000 USD due in 20 days (100%); the NGN amounts carry no risk.
     expect(book.map((row: any) => [row.side, row.target_usd, row.exposures])).toEqual([
       ['buy', 100_000, ['AP-4']],
@@ -171,8 +173,7 @@ describe('hedge exposures', () => {
 
   it('a table on a terminal-sized output names the policy and every section', async () => {
     const { rig, run } = await frozen();
-    const result = await run(['exposures', schedule(rig), '--format', 'table', '--fee-bps', '5']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await run(['exposures', schedule(rig), '--format', 'table', '--fee-bps', '5']));
     for (const title of [
       'Exposures as the policy sees them now',
       'Target book now',

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -42,8 +43,7 @@ describe('hedge apply', () => {
   it('from an empty book opens both sides; the server holds the target', async () => {
     const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5k,7']);
-    const result = await trading.hedge(`apply ${file} --json`);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await trading.hedge(`apply ${file} --json`));
     expect(book(trading)).toEqual({ 'USDTNGN buy': 10_000, 'USDTNGN sell': 5_000 });
     const report = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
     expect(report).toHaveLength(2);
@@ -68,12 +68,10 @@ describe('hedge apply', () => {
   it('twice: the second run is at target and sends no POST at all', async () => {
     const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,8000,1', 'USDTNGN,sell,3000,3']);
-    const first = await trading.hedge(['apply', file]);
-    expect(first.code, first.stderr).toBe(0);
+    ok(await trading.hedge(['apply', file]));
     const postsBefore = trading.writes().length;
-    const second = await trading.hedge(`apply ${file} --json`);
-    expect(second.code, second.stderr).toBe(0);
-    expect(JSON.parse(second.stdout)).toEqual([]);
+    const second = okJson(await trading.hedge(`apply ${file} --json`));
+    expect(second).toEqual([]);
     expect(trading.writes().length).toBe(postsBefore);
     expect(book(trading)).toEqual({ 'USDTNGN buy': 8_000, 'USDTNGN sell': 3_000 });
   });
@@ -83,9 +81,8 @@ describe('hedge apply', () => {
     const start = targetFile(trading, 'start.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5000,3']);
     expect((await trading.hedge(['apply', start])).code).toBe(0);
     const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
-    const result = await trading.hedge(`apply ${next} --json`);
-    expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    const result = okJson(await trading.hedge(`apply ${next} --json`));
+    const report = result as Array<Record<string, unknown>>;
     expect(report.map((row) => [row.action, row.side, row.delta_usd])).toEqual([
       ['close', 'sell', -5_000],
       ['add', 'buy', 2_000],
@@ -109,8 +106,7 @@ describe('hedge apply', () => {
     expect(rig.hedges()).toHaveLength(1);
     rig.sandbox.setFaults({ stall: null, match: null });
 
-    const again = await rig.hedge(`apply ${file} --json`);
-    expect(again.code, again.stderr).toBe(0);
+    const again = ok(await rig.hedge(`apply ${file} --json`));
     expect(again.stderr).toContain('of an earlier apply');
     expect(book(rig)).toEqual({ 'USDTNGN buy': 7_000, 'USDTNGN sell': 4_000 });
     expect(rig.hedges()).toHaveLength(2);
@@ -136,8 +132,7 @@ describe('hedge apply', () => {
 
     // And a third run is at target: nothing more is sent.
     const writes = rig.writes().length;
-    const third = await rig.hedge(['apply', file]);
-    expect(third.code, third.stderr).toBe(0);
+    ok(await rig.hedge(['apply', file]));
     expect(rig.writes().length).toBe(writes);
   });
 
@@ -201,8 +196,7 @@ describe('hedge plan', () => {
     expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
 
     expect((await trading.hedge(['apply', file])).code).toBe(0);
-    const atTarget = await trading.hedge(['plan', file]);
-    expect(atTarget.code, atTarget.stderr).toBe(0);
+    const atTarget = ok(await trading.hedge(['plan', file]));
     expect(atTarget.stderr).toContain('At target: nothing to do.');
     // Within --tolerance counts as at target.
     const near = targetFile(trading, 'near.csv', ['USDTNGN,buy,6050,3']);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/hedge-cli.js';
 import { CHROMIUM, measureReportTable } from '../support/servers/chromium.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const REFERENCES = ['DEAL-1', 'DEAL-2026-11-0042', 'ACME-TREASURY-ROLL-0007'];
@@ -46,8 +47,7 @@ describe.skipIf(!CHROMIUM)(
       const dir = tempDir();
       try {
         const file = join(dir.path, 'report.html');
-        const written = await simulator.hedge(`report --by hedge --html ${file}`);
-        expect(written.code, written.stderr).toBe(0);
+        ok(await simulator.hedge(`report --by hedge --html ${file}`));
         const html = readFileSync(file, 'utf8');
         for (const id of ids) expect(html).toContain(`title="${id}"`);
         // A long reference: cut on screen (whole in its title), whole on paper where no title is read.

@@ -9,7 +9,7 @@ import type { RunResult } from '../support/hedge-cli.js';
 import { LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { until } from '../support/polling.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { journalEntries } from '../support/cli-runs.js';
+import { journalEntries, ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -18,9 +18,8 @@ const journal = journalEntries<Record<string, any>>;
 describe('hedge api: reads', () => {
   it('GET prints the whole envelope; --query applies to it; one request with the profile key', async () => {
     const t = await start();
-    const listed = await t.hedge('api /markets');
-    expect(listed.code, listed.stderr).toBe(0);
-    const envelope = JSON.parse(listed.stdout);
+    const listed = okJson(await t.hedge('api /markets'));
+    const envelope = listed;
     expect(Object.keys(envelope)).toEqual(['data', 'error', 'meta']);
     expect(envelope.data.map((market: { market: string }) => market.market)).toContain(MARKET);
     expect(envelope.meta.allowed_markets).toContain(MARKET);
@@ -33,9 +32,8 @@ describe('hedge api: reads', () => {
   it('-f and -F on a GET go to the query string (typed values as text there); a GET is never turned into a write', async () => {
     const t = await start();
     t.seedOpen('buy', 10_000);
-    const result = await t.hedge('api /hedges -f status=filled -F limit=5');
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout).data).toHaveLength(1);
+    const result = okJson(await t.hedge('api /hedges -f status=filled -F limit=5'));
+    expect(result.data).toHaveLength(1);
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.query])).toEqual([
       ['GET', '/hedges', { status: 'filled', limit: '5' }],
     ]);
@@ -44,8 +42,7 @@ describe('hedge api: reads', () => {
 
   it('--include prints the status line and the headers before the body', async () => {
     const t = await start();
-    const result = await t.hedge('api -i /account');
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await t.hedge('api -i /account'));
     const [head, body] = result.stdout.split('\n\n');
     expect(head!.split('\n')[0]).toBe('HTTP/1.1 200 OK');
     expect(head).toMatch(/^x-request-id: req_[0-9a-f]{16}$/m);
@@ -96,8 +93,7 @@ describe('hedge api: the key never leaves for another host', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^hedge: -H: Authorization cannot be set/m);
     expect(t.requests()).toEqual([]);
-    const other = await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']);
-    expect(other.code, other.stderr).toBe(0);
+    ok(await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']));
     expect(t.requests()).toHaveLength(1);
   });
 });
@@ -106,9 +102,8 @@ describe('hedge api: writes go through the journal', () => {
   it('POST: sent once with an Idempotency-Key, journaled as api POST …, the server acted', async () => {
     const t = await start();
     const hedge = t.seedOpen('buy', 10_000);
-    const result = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy');
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
+    const result = okJson(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy'));
+    expect(result).toMatchObject({ data: { status: 'submitted' }, error: null });
     const [post] = t.writes();
     expect(post).toMatchObject({ path: '/hedges/close', body: { market: MARKET, side: 'buy' }, status: 200 });
     expect(post!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
@@ -128,27 +123,28 @@ describe('hedge api: writes go through the journal', () => {
     const t = await start();
     const file = join(t.configDir, 'ref.txt');
     writeFileSync(file, 'DEAL-7');
-    const typed = await t.hedge([
-      'api',
-      '-X',
-      'POST',
-      '/quotes',
-      '-f',
-      'market=USDTNGN',
-      '-f',
-      'side=sell',
-      '-F',
-      'notional_usd=2500.5',
-      '-F',
-      'tenor_days=3',
-      '-F',
-      `note=@${file}`,
-      '-F',
-      'flag=true',
-      '-F',
-      'none=null',
-    ]);
-    expect(typed.code, typed.stderr).toBe(0);
+    ok(
+      await t.hedge([
+        'api',
+        '-X',
+        'POST',
+        '/quotes',
+        '-f',
+        'market=USDTNGN',
+        '-f',
+        'side=sell',
+        '-F',
+        'notional_usd=2500.5',
+        '-F',
+        'tenor_days=3',
+        '-F',
+        `note=@${file}`,
+        '-F',
+        'flag=true',
+        '-F',
+        'none=null',
+      ]),
+    );
     expect(t.writes()[0]!.body).toEqual({
       market: MARKET,
       side: 'sell',
@@ -160,8 +156,7 @@ describe('hedge api: writes go through the journal', () => {
     });
     const body = join(t.configDir, 'quote.json');
     writeFileSync(body, JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }));
-    const input = await t.hedge(`api -X POST /quotes --input ${body}`);
-    expect(input.code, input.stderr).toBe(0);
+    ok(await t.hedge(`api -X POST /quotes --input ${body}`));
     expect(t.writes()[1]!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 });
   });
 
@@ -197,15 +192,17 @@ describe('hedge api: writes go through the journal', () => {
     }
     expect(t.requests()).toEqual([]);
     // Piped in, the body and a value are read (once each).
-    const piped = await t.hedge('api -X POST /quotes --input -', {
-      input: JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }),
-    });
-    expect(piped.code, piped.stderr).toBe(0);
-    const value = await t.hedge(
-      'api -X POST /quotes -f market=USDTNGN -f side=sell -F notional_usd=500 -F tenor_days=1 -F note=@-',
-      { input: 'DEAL-9' },
+    ok(
+      await t.hedge('api -X POST /quotes --input -', {
+        input: JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }),
+      }),
     );
-    expect(value.code, value.stderr).toBe(0);
+    ok(
+      await t.hedge(
+        'api -X POST /quotes -f market=USDTNGN -f side=sell -F notional_usd=500 -F tenor_days=1 -F note=@-',
+        { input: 'DEAL-9' },
+      ),
+    );
     expect(t.writes().map((entry) => entry.body)).toEqual([
       { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 },
       { market: MARKET, side: 'sell', notional_usd: 500, tenor_days: 1, note: 'DEAL-9' },
@@ -220,9 +217,8 @@ describe('hedge api: writes go through the journal', () => {
     expect(await journal(t)).toMatchObject([
       { command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' },
     ]);
-    const dry = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=sell --dry-run --json');
-    expect(dry.code, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({
+    const dry = okJson(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=sell --dry-run --json'));
+    expect(dry).toMatchObject({
       dry_run: true,
       method: 'POST',
       path: '/hedges/close',
@@ -255,8 +251,7 @@ describe('hedge api: writes go through the journal', () => {
     expect(left).toMatchObject({ command: 'api POST /hedges/close', outcome: 'pending' });
 
     t.sandbox.setFaults({ stall: null, match: null });
-    const again = await t.hedge(args);
-    expect(again.code, again.stderr).toBe(0);
+    const again = ok(await t.hedge(args));
     expect(again.stderr).toContain('Resuming the api POST /hedges/close started');
     expect(again.stderr).toContain(left!.idempotency_key);
     expect(JSON.parse(again.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
@@ -279,8 +274,7 @@ describe('hedge api: writes go through the journal', () => {
     child!.kill('SIGKILL');
     await running;
     t.sandbox.setFaults({ stall: null, match: null });
-    const resumed = await t.hedge('resume --json');
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = ok(await t.hedge('resume --json'));
     expect(resumed.stderr).toContain('Resuming the api POST /hedges started');
     expect(t.hedges()).toHaveLength(1);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ data: { id: t.hedges()[0]!.id } });

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startPagingProxy, type PagingProxy, type PagingStyle } from '../support/servers/paging-proxy.js';
 import { envFor, useSimulators } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const proxies: PagingProxy[] = [];
@@ -27,9 +28,8 @@ describe('hedge api --paginate', () => {
     async (style) => {
       const { simulator, proxy, ids, env } = await pagedSimulator(style);
       expect(ids).toHaveLength(5);
-      const result = await simulator.hedge('api /hedges -F limit=2 --paginate', { env });
-      expect(result.code, result.stderr).toBe(0);
-      const envelope = JSON.parse(result.stdout);
+      const result = okJson(await simulator.hedge('api /hedges -F limit=2 --paginate', { env }));
+      const envelope = result;
       expect(envelope.error).toBeNull();
       expect(envelope.data.map((hedge: { id: string }) => hedge.id)).toEqual(ids);
       expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
@@ -40,10 +40,11 @@ describe('hedge api --paginate', () => {
 
   it('follows a cursor in the body beside the rows, as the list commands do: one envelope per page, every row once, in order', async () => {
     const { simulator, proxy, ids, env } = await pagedSimulator('body-cursor');
-    const result = await simulator.hedge('api /hedges -F limit=2 --paginate --format ndjson', {
-      env,
-    });
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(
+      await simulator.hedge('api /hedges -F limit=2 --paginate --format ndjson', {
+        env,
+      }),
+    );
     const pages = result.stdout
       .trim()
       .split('\n')
@@ -53,9 +54,10 @@ describe('hedge api --paginate', () => {
     expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
     // The list command reads the same pages the same way.
     proxy.pages.length = 0;
-    const listed = await simulator.hedge('hedges --json', { env: { ...env, HEDGE_WIRE_PAGE_SIZE_PARAM: 'none' } });
-    expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout).map((hedge: { id: string }) => hedge.id)).toEqual(ids);
+    const listed = okJson(
+      await simulator.hedge('hedges --json', { env: { ...env, HEDGE_WIRE_PAGE_SIZE_PARAM: 'none' } }),
+    );
+    expect(listed.map((hedge: { id: string }) => hedge.id)).toEqual(ids);
     expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
   });
 

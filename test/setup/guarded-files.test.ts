@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFile, writeStore } from '../support/config-store.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -34,8 +35,7 @@ describe('the config store', () => {
     }
     chmodSync(file, 0o600);
     writeStore(desk.configDir, profileOf(desk));
-    const fixed = await desk.hedge('positions', { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } });
-    expect(fixed.code, fixed.stderr).toBe(0);
+    ok(await desk.hedge('positions', { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } }));
     expect(desk.requests('GET', '/positions')).toHaveLength(1);
   });
 
@@ -77,8 +77,7 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     expect(tls.requests()).toEqual([]);
 
     chmodSync(ca, 0o644);
-    const readable = await tls.hedge('markets', { env: { HEDGE_CA_FILE: ca } });
-    expect(readable.code, readable.stderr).toBe(0);
+    ok(await tls.hedge('markets', { env: { HEDGE_CA_FILE: ca } }));
   });
 
   it('a FIFO is refused at once, never waited on', async () => {

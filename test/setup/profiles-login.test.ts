@@ -10,6 +10,7 @@ import { loginWith, readStore, storeFile, writeStore } from '../support/config-s
 import { KEY_A, KEY_B, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
@@ -186,22 +187,15 @@ describe('hedge login --ca-file (an HTTPS sandbox with its own CA)', () => {
     expect(untrusted.stderr).toContain('Nothing was saved');
     expect(existsSync(storeFile(configDir))).toBe(false);
 
-    const trusted = await loginWith(configDir, tlsSandbox, KEY_A, [
-      '--profile',
-      'tls',
-      '--ca-file',
-      tlsSandbox.caFile!,
-    ]);
-    expect(trusted.code, trusted.stderr).toBe(0);
+    ok(await loginWith(configDir, tlsSandbox, KEY_A, ['--profile', 'tls', '--ca-file', tlsSandbox.caFile!]));
     expect(readStore(configDir).profiles.tls).toMatchObject({
       base_url: tlsSandbox.baseUrl,
       ca_file: tlsSandbox.caFile,
     });
 
     // Later commands use the profile's CA without being told again.
-    const whoami = await hedgeIn(configDir, 'whoami --json');
-    expect(whoami.code, whoami.stderr).toBe(0);
-    expect(JSON.parse(whoami.stdout)).toMatchObject({
+    const whoami = okJson(await hedgeIn(configDir, 'whoami --json'));
+    expect(whoami).toMatchObject({
       ca_file: tlsSandbox.caFile,
       sources: { ca_file: 'profile' },
       key_check: { status: 'ok' },

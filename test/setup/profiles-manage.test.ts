@@ -8,6 +8,7 @@ import { readStore, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import type { Simulator } from '../support/simulator.js';
+import { okJson } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
@@ -29,9 +30,8 @@ function seedProfiles(): void {
 }
 
 async function whoami(env: Record<string, string> = {}, args: string[] = []): Promise<any> {
-  const result = await hedgeIn(tmp.path, [...args, 'whoami', '--json'], { env });
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
+  const result = okJson(await hedgeIn(tmp.path, [...args, 'whoami', '--json'], { env }));
+  return result;
 }
 
 describe('precedence: flag > environment > profile (whoami --json)', () => {
