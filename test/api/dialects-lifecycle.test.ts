@@ -99,7 +99,7 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
     return answer.body.data;
   };
   const hedgeState = (id: string) => simulator.hedges().find((entry) => entry.id === id)!;
-  const account = () => Object.values(simulator.sandbox.engine.state.accounts)[0]!;
+  const account = () => Object.values(simulator.sandbox.engine.state.accounts)[0];
   const opened = async (args: string[]): Promise<string> => {
     const before = new Set(simulator.hedges().map((entry) => entry.id));
     const opens = simulator.requests('POST', '/hedges').length;
@@ -108,8 +108,8 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
     expect(simulator.requests('POST', '/hedges')).toHaveLength(opens + 1);
     const created = simulator.hedges().filter((entry) => !before.has(entry.id));
     expect(created, where).toHaveLength(1);
-    if (mode === 'json') expect(json(result.stdout)).toMatchObject({ id: created[0]!.id });
-    return created[0]!.id;
+    if (mode === 'json') expect(json(result.stdout)).toMatchObject({ id: created[0].id });
+    return created[0].id;
   };
   const lastChangeBody = (path: string) => simulator.requests('POST', path).at(-1)!.body;
 

@@ -25,7 +25,7 @@ describe('Retry-After on a 503', () => {
       [200, null],
     ]);
     const [refused, retried] = requests;
-    expect(retried!.realTimeMs - refused!.realTimeMs).toBeGreaterThanOrEqual(1000);
+    expect(retried.realTimeMs - refused.realTimeMs).toBeGreaterThanOrEqual(1000);
   });
 
   it('an HTTP-date: the retry comes no sooner than that date', async () => {
@@ -35,9 +35,9 @@ describe('Retry-After on a 503', () => {
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: new Date(retryAt).toUTCString() } });
     ok(await simulator.hedge('account --json'));
     const [refused, retried] = simulator.requests('GET', '/account');
-    expect(refused!.status).toBe(503);
-    expect(retried!.status).toBe(200);
-    expect(retried!.realTimeMs).toBeGreaterThanOrEqual(retryAt);
+    expect(refused.status).toBe(503);
+    expect(retried.status).toBe(200);
+    expect(retried.realTimeMs).toBeGreaterThanOrEqual(retryAt);
   });
 
   it('longer than the retry budget allows: reported at once (exit 5), not waited out', async () => {
@@ -63,7 +63,7 @@ describe('an answer over the size cap', () => {
     expect(result.stderr).toContain('HEDGE_MAX_ANSWER_MB');
     const requests = simulator.requests('GET', '/markets');
     expect(requests).toHaveLength(1);
-    expect(requests[0]!.fault).toBe('oversized');
+    expect(requests[0].fault).toBe('oversized');
   });
 
   it('--json: the error is a JSON document with its code', async () => {
@@ -80,6 +80,6 @@ describe('an answer over the size cap', () => {
     simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes: 512 * 1024 } });
     const result = okJson(await simulator.hedge('markets --json', { env: { HEDGE_MAX_ANSWER_MB: '1' } }));
     expect(withoutPrice(result)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
-    expect(simulator.requests('GET', '/markets')[0]!.fault).toBe('oversized');
+    expect(simulator.requests('GET', '/markets')[0].fault).toBe('oversized');
   });
 });

@@ -27,9 +27,9 @@ describe("a position's P&L under two names", () => {
     const env = envFor(proxy);
 
     const positions = ok(await t.hedge('positions --json', { env }));
-    const lines = JSON.parse(positions.stdout) as Array<Record<string, unknown>>;
+    const lines = JSON.parse(positions.stdout);
     expect(lines).toHaveLength(1);
-    expect(lines[0]!.net_pnl_usd).toBe(5);
+    expect(lines[0].net_pnl_usd).toBe(5);
 
     const report = okJson(await t.hedge('report --json', { env }));
     expect(report.unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });

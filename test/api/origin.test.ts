@@ -53,9 +53,7 @@ describe('one origin', () => {
 
     const result = await t.hedge(`resume ${id} --json`, { env: { HEDGE_BASE_URL: bare } });
     expect(result.code, result.stderr).toBe(2);
-    const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!) as {
-      error: { code: string; class: string; message: string };
-    };
+    const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!);
     expect(error).toMatchObject({ code: 'off_origin', class: 'usage' });
     expect(error.message).toBe(
       `Journal ${id} (api POST ${path}) is not resumed: its path "${path}" is not one \`hedge api\` journals (resolved under the base URL it is "/${path}"); nothing was sent.`,

@@ -92,10 +92,10 @@ class ResolvingElsewhere extends HttpConnections {
     };
     this.agent = new Agent({ keepAlive: true, lookup } as ConstructorParameters<typeof Agent>[0]);
   }
-  override agentFor(_url: URL, _config: TransportConfig): Agent {
+  override agentFor(_url: URL, _config: TransportConfig) {
     return this.agent;
   }
-  override async close(): Promise<void> {
+  override async close() {
     this.agent.destroy();
     await super.close();
   }

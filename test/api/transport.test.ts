@@ -21,7 +21,7 @@ interface Relay {
 }
 
 /** A TCP relay to `port` on loopback (or, without a port, a listener that accepts and never answers). */
-async function startRelay(port?: number): Promise<Relay> {
+async function startRelay(port?: number) {
   const open = new Set<Socket>();
   const relay: Relay = {
     port: 0,

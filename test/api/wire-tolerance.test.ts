@@ -37,25 +37,25 @@ describe('learning the add/reduce amount from the server', () => {
       [200, null, ['market', 'notional_change_usd', 'side']],
     ]);
     // A new key for the second send: the refused one stands for a request that did nothing.
-    expect(adds[0]!.idempotencyKey).not.toBe(adds[1]!.idempotencyKey);
+    expect(adds[0].idempotencyKey).not.toBe(adds[1].idempotencyKey);
     expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.notionalUsd).toBe(15_000);
     expect(first.stderr).toMatch(/Learned from the server: the add\/reduce amount goes as `notional_change_usd`/);
 
     // Journaled as such: the refused entry rejected (naming the retry), a new entry done.
-    const journal = JSON.parse((await simulator.hedge('journal --json')).stdout) as Array<Record<string, any>>;
-    const [retry, refused] = journal.filter((entry) => entry.command === 'add');
+    const journal = JSON.parse((await simulator.hedge('journal --json')).stdout);
+    const [retry, refused] = journal.filter((entry: any) => entry.command === 'add');
     expect(refused).toMatchObject({
       outcome: 'rejected',
       error_code: 'validation_error',
-      idempotency_key: adds[0]!.idempotencyKey,
+      idempotency_key: adds[0].idempotencyKey,
     });
-    expect(refused!.message).toContain(`sent again as ${retry!.id}`);
+    expect(refused.message).toContain(`sent again as ${retry.id}`);
     expect(retry).toMatchObject({
       outcome: 'done',
-      idempotency_key: adds[1]!.idempotencyKey,
-      context: { retry_of: refused!.id, learned: { notional_field: 'notional_change_usd' } },
+      idempotency_key: adds[1].idempotencyKey,
+      context: { retry_of: refused.id, learned: { notional_field: 'notional_change_usd' } },
     });
-    expect(retry!.request.body).toEqual({ market: KES, side: 'buy', notional_change_usd: 5000 });
+    expect(retry.request.body).toEqual({ market: KES, side: 'buy', notional_change_usd: 5000 });
 
     // Kept for this server (credentials from the environment: keyed by base URL).
     expect(learnedIn(simulator.configDir)).toEqual({ [simulator.baseUrl]: { notional_field: 'notional_change_usd' } });
@@ -127,7 +127,7 @@ describe('lists never lose rows', () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
     const hedges = ok(await simulator.hedge('hedges --limit 100 --json'));
-    const listed = (JSON.parse(hedges.stdout) as Array<{ id: string }>).map((hedge) => hedge.id);
+    const listed = JSON.parse(hedges.stdout).map((hedge: any) => hedge.id);
     expect(listed).toHaveLength(47);
     expect(new Set(listed)).toEqual(new Set(ids));
     const pages = simulator.requests('GET', '/hedges');
@@ -154,9 +154,7 @@ describe('lists never lose rows', () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
     const result = ok(await simulator.hedge('hedges --json'));
-    expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(
-      new Set(ids),
-    );
+    expect(new Set(JSON.parse(result.stdout).map((hedge: any) => hedge.id))).toEqual(new Set(ids));
     expect(result.stderr).not.toMatch(/more/);
     expect(simulator.requests('GET', '/hedges').length).toBeGreaterThan(1);
   });
@@ -170,7 +168,7 @@ describe('lists never lose rows', () => {
       /50 hedges shown \(the default\); there are more: `hedge hedges --all` lists every one/,
     );
     const all = okJson(await simulator.hedge('hedges --all --json'));
-    expect(new Set((all as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
+    expect(new Set(all.map((hedge: any) => hedge.id))).toEqual(new Set(ids));
     const sent = simulator.requests().length;
     const both = await simulator.hedge('hedges --all --limit 5');
     expect(both.code).toBe(2);
@@ -182,7 +180,7 @@ describe('lists never lose rows', () => {
     const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
     const result = okJson(await simulator.hedge('hedges --limit 100 --json'));
-    expect(new Set((result as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
+    expect(new Set(result.map((hedge: any) => hedge.id))).toEqual(new Set(ids));
     expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
       [400, { limit: '100' }],
       [200, { per_page: '100' }],
@@ -196,26 +194,26 @@ describe('references compared the way the server keeps them', () => {
     const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
     ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7 --ref deal-11 --json'));
     const [buy] = simulator.active('buy');
-    expect(buy!.clientReference).toBe('DEAL-11');
+    expect(buy.clientReference).toBe('DEAL-11');
 
     // The duplicate guard: the server's match is a match, whatever its case. Nothing sent.
     const sent = simulator.writes().length;
     const duplicate = await simulator.hedge(['open', 'USDTNGN', 'sell', '300', '--tenor', '7', '--ref', ' deal-11 ']);
     expect(duplicate.code, duplicate.stderr).toBe(3);
-    expect(duplicate.stderr).toContain(`An active hedge already carries client reference " deal-11 ": ${buy!.id}`);
+    expect(duplicate.stderr).toContain(`An active hedge already carries client reference " deal-11 ": ${buy.id}`);
     expect(simulator.writes()).toHaveLength(sent);
     expect(simulator.active('sell')).toEqual([]);
 
     const positions = await simulator.hedge('positions --ref Deal-11 --json');
-    expect(JSON.parse(positions.stdout)).toMatchObject([{ side: 'buy', hedge_id: buy!.id }]);
+    expect(JSON.parse(positions.stdout)).toMatchObject([{ side: 'buy', hedge_id: buy.id }]);
     const maturities = await simulator.hedge('maturities --ref deal-11 --json');
-    expect(JSON.parse(maturities.stdout)).toMatchObject([{ hedge_id: buy!.id }]);
+    expect(JSON.parse(maturities.stdout)).toMatchObject([{ hedge_id: buy.id }]);
 
     expect((await simulator.hedge('close USDTNGN buy --json')).code).toBe(0);
     const history = okJson(await simulator.hedge('history --ref deal-11 --json'));
-    expect(history).toMatchObject([{ hedge_id: buy!.id, client_reference: 'DEAL-11' }]);
+    expect(history).toMatchObject([{ hedge_id: buy.id, client_reference: 'DEAL-11' }]);
     const report = okJson(await simulator.hedge('report --by hedge --ref deal-11 --json'));
-    expect(report.groups.map((group: { key: string }) => group.key)).toEqual([buy!.id]);
+    expect(report.groups.map((group: { key: string }) => group.key)).toEqual([buy.id]);
 
     // An open whose answer was lost is found by its reference: landed, not sent again.
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
@@ -234,7 +232,7 @@ describe('lists paged by time', () => {
   it('delta (history pages of at most 40, meta.next_before sent back as before): --limit 100 reads 100, a period every one', async () => {
     const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
     simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 120 });
-    const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0]!.history]
+    const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0].history]
       .reverse()
       .map((record) => record.hedge_id);
     const limited = ok(await simulator.hedge('history --limit 100 --json'));
@@ -411,7 +409,7 @@ describe('--json: one shape for scripts whatever the server', () => {
       }
       // A live view's NDJSON lines are the same shape.
       const watched = ok(await simulator.hedge('positions --watch 1 --count 1 --json'));
-      expect(JSON.parse(watched.stdout.trim().split('\n')[0]!).data[0]).toMatchObject({
+      expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data[0]).toMatchObject({
         market,
         side: 'buy',
         notional_usd: 25_000,

@@ -29,7 +29,7 @@ async function open(
     tenor_days: tenor,
     ...(ref ? { client_reference: ref } : {}),
   };
-  return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id as string;
+  return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id;
 }
 
 function maturities(simulator: Simulator, ...args: string[]) {
@@ -48,8 +48,8 @@ describe('hedge maturities', () => {
   it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });
     const { buy, sell } = await twoSides(simulator);
-    const positions = (await apiData(simulator, 'GET', '/positions')) as Array<Record<string, unknown>>;
-    const line = (side: string) => positions.find((position) => position.side === side)!;
+    const positions = await apiData(simulator, 'GET', '/positions');
+    const line = (side: string) => positions.find((position: any) => position.side === side)!;
     const now = FROZEN_START_MS + FILL_DELAY_MS + 1;
 
     const result = okJson(await maturities(simulator, '--json'));

@@ -55,7 +55,7 @@ async function inAllModes(args: string[]): Promise<Modes> {
 }
 
 function parsed<S extends z.ZodMiniType>(schema: S, result: RunResult): z.infer<S> {
-  const value = JSON.parse(result.stdout) as unknown;
+  const value = JSON.parse(result.stdout);
   const check = schema.safeParse(value);
   expect(check.success, JSON.stringify(check.error?.issues)).toBe(true);
   return value as z.infer<S>;
@@ -64,7 +64,7 @@ function parsed<S extends z.ZodMiniType>(schema: S, result: RunResult): z.infer<
 /** TSV as records: the header row's keys over each row's cells (formats: a header row of field keys). */
 function tsvRecords(text: string): Array<Record<string, string>> {
   const [header, ...rows] = lines(text).map((line) => line.split('\t'));
-  return rows.map((cells) => Object.fromEntries(header!.map((key, index) => [key, cells[index]!])));
+  return rows.map((cells) => Object.fromEntries(header.map((key, index) => [key, cells[index]])));
 }
 
 beforeAll(async () => {
@@ -166,7 +166,7 @@ describe('read commands in every output mode', () => {
       'upfront.total_upfront_usdc': String(quote.upfront.total_upfront_usdc),
       maturity: quote.maturity,
     });
-    expect(Number(rows!.price_impact_bps)).toBeCloseTo((quote.pricing.price_impact_usd / 10_000) * 10_000, 2);
+    expect(Number(rows.price_impact_bps)).toBeCloseTo((quote.pricing.price_impact_usd / 10_000) * 10_000, 2);
     expect(plain.stderr).toContain('reserves nothing');
     expect(json.stderr).toBe('');
     expect(tty.stdout).toContain('reserves nothing');
@@ -231,11 +231,11 @@ describe('read commands in every output mode', () => {
     const [rows, ...more] = tsvRecords(plain.stdout);
     expect(more).toEqual([]);
     // Every field the hedge has, and the known ones it lacks as empty cells (closed_at: still open).
-    expect(Object.keys(rows!).sort()).toEqual([...Object.keys(hedge), 'closed_at'].sort());
-    for (const [key, value] of Object.entries(hedge)) expect(rows![key]).toBe(String(value));
-    expect(rows!.closed_at).toBe('');
-    expect(rows!.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(rows!.fill_tx_hash).toBe(hedge.fill_tx_hash);
+    expect(Object.keys(rows).sort()).toEqual([...Object.keys(hedge), 'closed_at'].sort());
+    for (const [key, value] of Object.entries(hedge)) expect(rows[key]).toBe(String(value));
+    expect(rows.closed_at).toBe('');
+    expect(rows.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(rows.fill_tx_hash).toBe(hedge.fill_tx_hash);
     for (const hash of [hedge.order_tx_hash!, hedge.fill_tx_hash!, hedge.order_key!]) {
       expect(tty.stdout).not.toContain(hash);
       expect(tty.stdout).toContain(`${hash.slice(0, 6)}…${hash.slice(-4)}`);
@@ -250,7 +250,7 @@ describe('read commands in every output mode', () => {
     expect(records).toHaveLength(3);
     const rows = lines(plain.stdout);
     expect(rows).toHaveLength(4);
-    expect(rows[0]!.split('\t').slice(0, 2)).toEqual(['hedge_id', 'client_reference']);
+    expect(rows[0].split('\t').slice(0, 2)).toEqual(['hedge_id', 'client_reference']);
     expect(rows.slice(1).map((row) => row.split('\t')[0])).toEqual(records.map((r) => r.hedge_id));
     expect(plain.stdout).not.toMatch(/total/i);
     const netTotal = Math.round(records.reduce((sum, r) => sum + r.net_pnl_usd * 100, 0)) / 100;
@@ -326,8 +326,8 @@ describe('read commands in every output mode', () => {
       'available_exposure_usd',
       'exposure_cap_usd',
     ]);
-    expect(row![0]).toBe(String(account.balance_usdc));
-    expect(row![4]).toBe('1');
+    expect(row[0]).toBe(String(account.balance_usdc));
+    expect(row[4]).toBe('1');
     expect(tty.stdout).toMatchSnapshot();
   });
 });

@@ -98,14 +98,14 @@ describe('a field the CLI does not know', () => {
       for (const result of [json, plain, tty, narrow]) expect(result.code, result.stderr).toBe(0);
       if (!narrow.stdout.includes(EXTRA_LABEL))
         expect(narrow.stderr).toMatch(new RegExp(`Hidden at 80 columns: [^—]*\\b${EXTRA_FIELD}\\b`));
-      const data = JSON.parse(json.stdout) as Record<string, unknown> | Array<Record<string, unknown>>;
+      const data = JSON.parse(json.stdout);
       const records = Array.isArray(data) ? data : [data];
       expect(records).toHaveLength(count);
       for (const record of records) expect(record[EXTRA_FIELD]).toBe(EXTRA_VALUE);
       expect(tty.stdout).toContain(EXTRA_LABEL);
       expect(tty.stdout).toContain(EXTRA_VALUE);
       expect(plain.stdout).toContain(EXTRA_VALUE);
-      expect(plain.stdout.split('\n')[0]!.split('\t')).toContain(EXTRA_FIELD);
+      expect(plain.stdout.split('\n')[0].split('\t')).toContain(EXTRA_FIELD);
     },
   );
 

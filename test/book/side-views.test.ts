@@ -39,7 +39,7 @@ async function openByApi(
     tenor_days: tenor,
     ...(ref ? { client_reference: ref } : {}),
   };
-  return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id as string;
+  return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id;
 }
 
 /** The command on a frozen simulator with the CLI's clock pinned to it, as a table at `columns` or in another format. */
@@ -67,7 +67,7 @@ describe('several hedges on one side (severalPerSide)', () => {
       [short, 'filled'],
       [long, 'filled'],
     ]);
-    const listed = (await apiData(simulator, 'GET', '/positions')) as Array<Record<string, unknown>>;
+    const listed = await apiData(simulator, 'GET', '/positions');
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ side: 'buy', notional_usd: 13_000, hedge_id: long });
 
@@ -90,10 +90,10 @@ describe('several hedges on one side (severalPerSide)', () => {
     // --json: the server's position object untouched; the side's references at the top (one field
     // only for one reference, all of them always) and its book beside it under `side_book`.
     const json = okJson(await frozen(simulator, ['positions', '--json']));
-    const [position, ...more] = json as Array<Record<string, any>>;
+    const [position, ...more] = json;
     expect(more).toEqual([]);
-    const { side_book: book, client_reference: one, client_references: all, ...sent } = position!;
-    expect(Object.keys(position!).slice(0, 2)).toEqual(['client_reference', 'client_references']);
+    const { side_book: book, client_reference: one, client_references: all, ...sent } = position;
+    expect(Object.keys(position).slice(0, 2)).toEqual(['client_reference', 'client_references']);
     expect([one, all]).toEqual([null, ['DEAL-7', 'DEAL-8']]);
     expect(sent).toEqual((await apiData(simulator, 'GET', '/positions'))[0]);
     // CSV: the one reference column, both joined.
@@ -229,8 +229,8 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     expect(listed).toMatchObject([{ side: 'sell', hedge_id: id }]);
 
     const json = okJson(await frozen(simulator, ['positions', '--json']));
-    const [position] = json as Array<Record<string, any>>;
-    const { side_book: book, client_reference: one, client_references: all, ...sent } = position!;
+    const [position] = json;
+    const { side_book: book, client_reference: one, client_references: all, ...sent } = position;
     expect(sent).toEqual(listed[0]);
     // The line's own (closed) hedge gives the reference, as the table's Ref column.
     expect([one, all]).toEqual(['DEAL-5', ['DEAL-5']]);
@@ -257,7 +257,7 @@ describe('positions when the hedge records are not there', () => {
       match: { method: 'GET', path: '/hedges' },
     });
     const json = ok(await frozen(simulator, ['positions', '--json']));
-    const [position] = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    const [position] = JSON.parse(json.stdout);
     expect(position).toMatchObject({ side: 'buy', notional_usd: 5_000, side_book: null });
     expect(json.stderr).toMatch(/Hedges not shown: GET \/hedges failed \(.*this key may not list hedges.*\)/);
     expect(simulator.requests('GET', '/hedges').every((entry) => entry.errorCode === 'forbidden')).toBe(true);
@@ -313,21 +313,18 @@ describe('one deal followed across its rolls', () => {
     const [first, second, third] = deal.map((hedge) => hedge.id) as [string, string, string];
 
     const history = ok(await simulator.hedge('history --ref DEAL-7 --json'));
-    expect((JSON.parse(history.stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id).sort()).toEqual(
-      [first, second].sort(),
-    );
+    expect(
+      JSON.parse(history.stdout)
+        .map((record: any) => record.hedge_id)
+        .sort(),
+    ).toEqual([first, second].sort());
     // The deal's hedge held after the last roll is named beside the history, which cannot list it yet.
     expect(history.stderr).toContain(`DEAL-7 is still held: ${third} (1,000.00 USD, filled, matures`);
     // The deal's hedges were asked for by their reference (the spec's filter).
     expect(simulator.requests('GET', '/hedges').some((entry) => entry.query.client_reference === 'DEAL-7')).toBe(true);
 
     const byHedge = ok(await simulator.hedge('report --by hedge --ref DEAL-7 --json'));
-    expect(
-      (JSON.parse(byHedge.stdout).groups as Array<{ key: string; deal: { client_reference: string } }>).map((group) => [
-        group.key,
-        group.deal.client_reference,
-      ]),
-    ).toEqual([
+    expect(JSON.parse(byHedge.stdout).groups.map((group: any) => [group.key, group.deal.client_reference])).toEqual([
       [first, 'DEAL-7'],
       [second, 'DEAL-7'],
     ]);
@@ -337,13 +334,9 @@ describe('one deal followed across its rolls', () => {
     simulator.advance(DAY_MS + 1_000);
     expect(simulator.hedges().find((hedge) => hedge.id === third)!.status).toBe('closed');
     const settled = ok(await simulator.hedge('history --ref DEAL-7 --json'));
-    const records = JSON.parse(settled.stdout) as Array<{
-      hedge_id: string;
-      client_reference: string;
-      net_pnl_usd: number;
-    }>;
-    expect(records.map((record) => record.hedge_id).sort()).toEqual([first, second, third].sort());
-    expect(records.every((record) => record.client_reference === 'DEAL-7')).toBe(true);
+    const records = JSON.parse(settled.stdout);
+    expect(records.map((record: any) => record.hedge_id).sort()).toEqual([first, second, third].sort());
+    expect(records.every((record: any) => record.client_reference === 'DEAL-7')).toBe(true);
     expect(settled.stderr).not.toContain('still held');
 
     const table = ok(
@@ -357,7 +350,7 @@ describe('one deal followed across its rolls', () => {
 
     // --by ref: the deal is one line, its three hedges and their net P&L to the cent.
     const byRef = okJson(await simulator.hedge('report --by ref --json'));
-    const cents = records.reduce((sum, record) => sum + Math.round(record.net_pnl_usd * 100), 0);
+    const cents = records.reduce((sum: any, record: any) => sum + Math.round(record.net_pnl_usd * 100), 0);
     expect(byRef.groups).toMatchObject([
       { key: 'DEAL-7', label: 'DEAL-7', count: 3, notional_usd: 3_000, net_pnl_usd: cents / 100 },
     ]);
@@ -384,7 +377,7 @@ describe('one deal followed across its rolls', () => {
     // A server whose history records do not carry the reference (the spec does not show the field).
     const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
       if (request.path === '/hedges/history' && Array.isArray(envelope.data))
-        for (const record of envelope.data) delete (record as Record<string, unknown>).client_reference;
+        for (const record of envelope.data) delete record.client_reference;
     });
     try {
       const env = envFor(proxy);
@@ -396,8 +389,8 @@ describe('one deal followed across its rolls', () => {
       expect(sent.every((record) => !('client_reference' in record))).toBe(true);
 
       const json = okJson(await runHedge('history --ref DEAL-3 --json', { configDir: simulator.configDir, env }));
-      const records = json as Array<Record<string, unknown>>;
-      expect(records.map((record) => record.hedge_id)).toEqual([dealFirst]);
+      const records = json;
+      expect(records.map((record: any) => record.hedge_id)).toEqual([dealFirst]);
       expect(records[0]).not.toHaveProperty('client_reference');
       const tsv = ok(
         await runHedge('history --ref DEAL-3 --format tsv --fields hedge_id,client_reference', {
@@ -408,7 +401,7 @@ describe('one deal followed across its rolls', () => {
       expect(tsv.stdout.trim().split('\n')).toEqual(['hedge_id\tclient_reference', `${dealFirst}\tDEAL-3`]);
 
       const byRef = okJson(await runHedge('report --by ref --json', { configDir: simulator.configDir, env }));
-      expect((byRef.groups as Array<{ key: string; count: number }>).map((group) => [group.key, group.count])).toEqual([
+      expect(byRef.groups.map((group: any) => [group.key, group.count])).toEqual([
         ['DEAL-3', 1],
         ['DEAL-4', 1],
       ]);

@@ -599,13 +599,13 @@ describe('--watch on a terminal', () => {
     // log-update: every frame after the first starts by erasing the previous one, line by line.
     const frames = h.stdout().split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
     const erased = [...h.stdout().matchAll(/((?:\u001b\[2K\u001b\[1A)*)\u001b\[2K\u001b\[G/g)].map(
-      (match) => match[1]!.length / '\u001b[2K\u001b[1A'.length + 1,
+      (match) => match[1].length / '\u001b[2K\u001b[1A'.length + 1,
     );
     expect(frames.length).toBeGreaterThanOrEqual(4);
     const lineCounts = frames.slice(0, -1).map((frame) => frame.split('\n').length);
     expect(erased).toEqual(lineCounts);
     expect(new Set(lineCounts.slice(1)).size).toBe(1);
-    const last = frames[frames.length - 1]!;
+    const last = frames[frames.length - 1];
     expect(last).toContain('Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop');
     // The columns and priorities of `hedge positions` (at 80 columns: side, reference,
     // notional, entry (— where the line has none), mark, net P&L, time left, then the side's P&L

@@ -22,7 +22,7 @@ function records(stdout: string): WatchRecord[] {
   return stdout
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as WatchRecord);
+    .map((line) => JSON.parse(line));
 }
 
 function kinds(list: WatchRecord[]): string[] {
@@ -58,7 +58,7 @@ describe('hedge positions --watch (NDJSON)', () => {
     // A refresh starts at least 1 s after the previous answer arrived, so the server never sees two
     // reads under a second apart, whatever the latency did.
     const arrivals = reads.map((entry) => entry.realTimeMs);
-    const gaps = arrivals.slice(1).map((time, index) => time - arrivals[index]!);
+    const gaps = arrivals.slice(1).map((time, index) => time - arrivals[index]);
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000);
     expect(sim.writes()).toEqual([]);
   });
@@ -89,10 +89,10 @@ describe('hedge positions --watch (NDJSON)', () => {
     expect(result.code).toBe(0);
     const list = records(result.stdout);
     expect(kinds(list)).toEqual(['data', 'stale', 'stale', 'data']);
-    const stale = list[1]!;
+    const stale = list[1];
     expect(['internal_error', 'service_unavailable']).toContain(stale.error!.code);
     expect(stale.error!.message).toMatch(/^GET \/positions failed on the server: HTTP 50[03]/);
-    expect((stale as Record<string, unknown>).last_good).toBe(list[0]!.time);
+    expect((stale as Record<string, unknown>).last_good).toBe(list[0].time);
     // Each stale refresh tried twice (one quick retry), then the next refresh got through.
     const statuses = positionReads(sim).map((entry) => entry.status);
     expect(statuses.slice(0, 6)).toEqual([
@@ -121,8 +121,8 @@ describe('hedge positions --watch (NDJSON)', () => {
     const refused = reads.findIndex((entry) => entry.status === 503);
     expect(refused).toBe(1);
     // Not retried inside the refresh, and not read again before the 3 s are up.
-    expect(reads[refused + 1]!.status).toBe(200);
-    expect(reads[refused + 1]!.realTimeMs - reads[refused]!.realTimeMs).toBeGreaterThanOrEqual(3000);
+    expect(reads[refused + 1].status).toBe(200);
+    expect(reads[refused + 1].realTimeMs - reads[refused].realTimeMs).toBeGreaterThanOrEqual(3000);
   });
 
   it('--exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record', async () => {
@@ -132,7 +132,7 @@ describe('hedge positions --watch (NDJSON)', () => {
     expect(result.code).toBe(10);
     const list = records(result.stdout);
     expect(kinds(list)).toEqual(['data', 'alert']);
-    expect(list[1]!.alert).toEqual({
+    expect(list[1].alert).toEqual({
       kind: 'maturity',
       market: 'USDTNGN',
       side: 'buy',
@@ -151,9 +151,9 @@ describe('hedge positions --watch (NDJSON)', () => {
     const result = await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert');
     expect(result.code).toBe(10);
     const [data, alert] = records(result.stdout);
-    expect(alert!.alert).toEqual({
+    expect(alert.alert).toEqual({
       kind: 'pnl',
-      net_pnl_usd: (data!.data as { unrealized_pnl_usd: number }).unrealized_pnl_usd,
+      net_pnl_usd: (data.data as { unrealized_pnl_usd: number }).unrealized_pnl_usd,
       threshold_usd: 1_000_000,
     });
   });
@@ -229,7 +229,7 @@ describe('hedge positions --watch on a terminal', () => {
       term.kill();
     }
     const raw = term.raw().replace(/\r/g, '');
-    const erases = [...raw.matchAll(ERASE)].map((match) => match[1]!.length / '\u001b[2K\u001b[1A'.length + 1);
+    const erases = [...raw.matchAll(ERASE)].map((match) => match[1].length / '\u001b[2K\u001b[1A'.length + 1);
     const frames = raw.split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
     expect(erases.length).toBeGreaterThanOrEqual(3);
     // Every redraw moves up over exactly the lines the frame before it wrote: the view stays put.
@@ -237,7 +237,7 @@ describe('hedge positions --watch on a terminal', () => {
     expect(erases).toEqual(drawn);
     // One position: the view keeps the same height from frame to frame.
     expect(new Set(drawn).size).toBe(1);
-    const last = frames[frames.length - 1]!;
+    const last = frames[frames.length - 1];
     // Side, the deal reference (— for none), notional: the columns of `hedge positions`, in its
     // priorities (one market: its unit in the rate headers names it; at 100 columns the market is
     // left out, and the screen says so).

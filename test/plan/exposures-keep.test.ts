@@ -25,7 +25,7 @@ function held(rig: Simulator): { buy: number; sell: number } {
 
 async function price(rig: Simulator): Promise<number> {
   const { body } = await rig.api('GET', '/markets');
-  return Number((body.data as Array<Record<string, any>>).find((market) => market.market === 'USDTNGN')!.price);
+  return Number(body.data.find((market: any) => market.market === 'USDTNGN')!.price);
 }
 
 /** The exposures file (`id,market,type,amount,currency,due` rows after the header) in the simulator's folder. */
@@ -75,7 +75,7 @@ describeKeepers('hedge keep --exposures', () => {
       await cycle();
       await checkBand();
       expect(rig.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
-      const opened = rig.active('buy')[0]!;
+      const opened = rig.active('buy')[0];
       expect(opened.tenorDays).toBe(7);
 
       // Half a minute before R1 is due (a cycle is 60 s): the keeper lets it go now, not a cycle late,
@@ -95,13 +95,13 @@ describeKeepers('hedge keep --exposures', () => {
       expect(rig.writes().some((entry) => entry.path === '/hedges/add')).toBe(true);
 
       // Half an hour before the 7-day hedge matures: rolled into one that matures by R2's due date.
-      rig.advance(opened.maturityAtMs! - 30 * 60_000 - rig.sandbox.clock.now());
+      rig.advance(opened.maturityAtMs - 30 * 60_000 - rig.sandbox.clock.now());
       await cycle();
       await checkBand();
       const rolled = rig.active('buy').filter((hedge) => hedge.status === 'filled');
       expect(rolled).toHaveLength(1);
-      expect(rolled[0]!.id).not.toBe(opened.id);
-      expect(rolled[0]!.maturityAtMs!).toBeLessThanOrEqual(t0 + 10 * DAY);
+      expect(rolled[0].id).not.toBe(opened.id);
+      expect(rolled[0].maturityAtMs).toBeLessThanOrEqual(t0 + 10 * DAY);
 
       // After the last due date: flat.
       rig.advance(t0 + 10 * DAY + HOUR - rig.sandbox.clock.now());
@@ -136,7 +136,7 @@ describeKeepers('hedge keep --exposures', () => {
       // One open, of R2's cover alone (not R1 + R2).
       const opens = rig.writes().filter((entry) => entry.path === '/hedges');
       expect(opens).toHaveLength(1);
-      expect((opens[0]!.body as { notional_usd: number }).notional_usd).toBeLessThan((later.amount / p) * 1.05);
+      expect((opens[0].body as { notional_usd: number }).notional_usd).toBeLessThan((later.amount / p) * 1.05);
     },
   );
 
@@ -161,7 +161,7 @@ describeKeepers('hedge keep --exposures', () => {
       const opened = rig.active('buy');
       expect(opened).toHaveLength(1);
       expect(Math.abs(first - amount / (await price(rig)))).toBeLessThanOrEqual(first * 0.01);
-      const struck = opened[0]!.entryPrice!;
+      const struck = opened[0].entryPrice!;
 
       // Three days on the price has moved; the target is still the amount at the first cover's struck rate.
       rig.advance(3 * DAY);
@@ -170,7 +170,7 @@ describeKeepers('hedge keep --exposures', () => {
       expect(await cycleTarget()).toBe(Math.round((amount / struck) * 100) / 100);
       // Within the band of it: nothing traded, the same hedge held.
       expect(rig.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
-      expect(rig.active('buy').map((hedge) => hedge.id)).toEqual([opened[0]!.id]);
+      expect(rig.active('buy').map((hedge) => hedge.id)).toEqual([opened[0].id]);
     },
   );
 

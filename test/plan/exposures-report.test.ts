@@ -59,10 +59,10 @@ describe('hedge exposures --report', () => {
     );
     const data = result;
 
-    const history = (await rig.api('GET', '/hedges/history')).body.data as Array<Record<string, number>>;
+    const history = (await rig.api('GET', '/hedges/history')).body.data;
     expect(history).toHaveLength(1);
     const cents = history.reduce(
-      (total, record) =>
+      (total: any, record: any) =>
         total + Math.round(Number(record.carry_usdc) * 100) + Math.round(Number(record.fees_usdc) * 100),
       0,
     );
@@ -71,8 +71,8 @@ describe('hedge exposures --report', () => {
       {
         market: 'USDTNGN',
         closed_hedges: 1,
-        carry_usdc: -Number(history[0]!.carry_usdc),
-        fees_usdc: -Number(history[0]!.fees_usdc),
+        carry_usdc: -Number(history[0].carry_usdc),
+        fees_usdc: -Number(history[0].fees_usdc),
         cost_usdc: -cents / 100,
       },
     ]);
@@ -85,7 +85,7 @@ describe('hedge exposures --report', () => {
     expect(week.coverage_pct).toBeCloseTo((230_000 / week.exposure_usd) * 100, 2);
     expect(week.at).toBe(new Date(rig.sandbox.clock.now()).toISOString());
 
-    const first = rig.hedges().sort((a, b) => a.openedAtMs - b.openedAtMs)[0]!;
+    const first = rig.hedges().sort((a, b) => a.openedAtMs - b.openedAtMs)[0];
     const byId = Object.fromEntries(data.effectiveness.map((row: any) => [row.id, row]));
     expect(byId['INV-1']).toMatchObject({
       cover_side: 'buy',
@@ -161,7 +161,7 @@ describe('hedge exposures --report', () => {
         );
         const found = /<pre id="measure">(.*?)<\/pre>/s.exec(dom);
         expect(found, 'the measuring script ran').not.toBeNull();
-        const out = JSON.parse(found![1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+        const out = JSON.parse(found![1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
         expect(out.charts.map((chart: any) => chart.name)).toEqual(['coverage', 'effectiveness']);
         for (const chart of out.charts) {
           expect(chart.w).toBeGreaterThan(300);

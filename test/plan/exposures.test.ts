@@ -40,7 +40,7 @@ async function frozen(): Promise<{ rig: Simulator; run: (args: string[]) => Retu
 /** The server's own price and carry of USDTNGN. */
 async function marketFacts(rig: Simulator): Promise<{ price: number; buy: number; sell: number }> {
   const { body } = await rig.api('GET', '/markets');
-  const market = (body.data as Array<Record<string, any>>).find((entry) => entry.market === 'USDTNGN')!;
+  const market = body.data.find((entry: any) => entry.market === 'USDTNGN')!;
   return {
     price: Number(market.price),
     buy: Number(market.net_rate_daily_pct.buy),

@@ -45,9 +45,9 @@ describe('hedge apply', () => {
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5k,7']);
     const result = ok(await trading.hedge(`apply ${file} --json`));
     expect(book(trading)).toEqual({ 'USDTNGN buy': 10_000, 'USDTNGN sell': 5_000 });
-    const report = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    const report = JSON.parse(result.stdout);
     expect(report).toHaveLength(2);
-    expect(report.map((row) => [row.step, row.action, row.side, row.delta_usd, row.outcome])).toEqual([
+    expect(report.map((row: any) => [row.step, row.action, row.side, row.delta_usd, row.outcome])).toEqual([
       [1, 'open', 'buy', 10_000, 'filled'],
       [2, 'open', 'sell', 5_000, 'filled'],
     ]);
@@ -82,8 +82,8 @@ describe('hedge apply', () => {
     expect((await trading.hedge(['apply', start])).code).toBe(0);
     const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
     const result = okJson(await trading.hedge(`apply ${next} --json`));
-    const report = result as Array<Record<string, unknown>>;
-    expect(report.map((row) => [row.action, row.side, row.delta_usd])).toEqual([
+    const report = result;
+    expect(report.map((row: any) => [row.action, row.side, row.delta_usd])).toEqual([
       ['close', 'sell', -5_000],
       ['add', 'buy', 2_000],
     ]);

@@ -15,7 +15,7 @@ const start = useSimulators();
 const REFERENCES = ['DEAL-1', 'DEAL-2026-11-0042', 'ACME-TREASURY-ROLL-0007'];
 
 /** Opens and closes a hedge per reference through the API (as another client would), each filled and closed on the server. */
-async function closedHedges(simulator: Simulator): Promise<string[]> {
+async function closedHedges(simulator: Simulator) {
   const ids: string[] = [];
   for (const [index, reference] of REFERENCES.entries()) {
     const side = index % 2 === 0 ? 'buy' : 'sell';

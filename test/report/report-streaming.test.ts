@@ -103,7 +103,7 @@ describe('the HTML listing through a file', () => {
     expect(readFileSync(target, 'utf8')).toBe(renderReportHtml(report, { ...meta, records: [] }));
 
     const abandoned = new ClosedHedgeListing(join(work.path, 'never.html'), closedHedgeRow);
-    abandoned.add(facts(1)[0]!);
+    abandoned.add(facts(1)[0]);
     abandoned.discard();
     expect(readdirSync(work.path).sort()).toEqual(['empty.html', 'report.html']);
   });

@@ -199,9 +199,9 @@ describe('hedge report', () => {
     expect(plain.code).toBe(0);
     // A header row of keys, then the one closed hedge of the period.
     const [header, ...rows] = plain.stdout.trim().split('\n');
-    expect(header!.split('\t')[0]).toBe('hedge_id');
+    expect(header.split('\t')[0]).toBe('hedge_id');
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.split('\t')[0]).toBe(d.hedge_id);
+    expect(rows[0].split('\t')[0]).toBe(d.hedge_id);
   });
 
   it('--format csv: the documented header, then one row per group matching the JSON', async () => {
@@ -341,7 +341,7 @@ describe('hedge report reconciles deal by deal', () => {
       'group,client_reference,market,side,closed_at,entry_price,exit_price,notional_usd,quote_currency,quote_amount_locked,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd',
     );
     const rows = csvLines.map((line) => line.split(','));
-    const column = (name: string) => rows.map((row) => row[header!.split(',').indexOf(name)]!);
+    const column = (name: string) => rows.map((row) => row[header.split(',').indexOf(name)]);
     for (const record of engineHistory()) {
       const row = rows.find((candidate) => candidate[0] === record.hedge_id)!;
       // client_reference, entry_price and exit_price are the second, sixth and seventh columns.
@@ -358,7 +358,7 @@ describe('hedge report reconciles deal by deal', () => {
     const table = await cli('report --by hedge', { HEDGE_FORCE_TTY: '1', COLUMNS: '200' });
     const lines = stripAnsi(table.stdout).split('\n');
     // The net P&L is the last figure of a line (before its bar).
-    const netOf = (line: string) => Number(/([+-]?[\d,]+\.\d\d)[\s▒│█]*$/.exec(line)![1]!.replace(/,/g, ''));
+    const netOf = (line: string) => Number(/([+-]?[\d,]+\.\d\d)[\s▒│█]*$/.exec(line)![1].replace(/,/g, ''));
     const dealLines = lines.filter((line) => /^hdg_/.test(line));
     expect(dealLines).toHaveLength(4);
     for (const reference of ['DEAL-A', 'DEAL-B', 'DEAL-D']) expect(lines.join('\n')).toContain(reference);
@@ -369,32 +369,30 @@ describe('hedge report reconciles deal by deal', () => {
     const path = join(files.path, 'deals.html');
     ok(await cli(`report --html ${path}`));
     const html = readFileSync(path, 'utf8');
-    const table = /<table class="hedges">([\s\S]*?)<\/table>/.exec(html)![1]!;
-    const heads = [...table.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]!);
+    const table = /<table class="hedges">([\s\S]*?)<\/table>/.exec(html)![1];
+    const heads = [...table.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]);
     for (const title of ['Ref', 'Entry rate', 'Exit rate', 'Notional (USD)', 'Locked', 'Net P&amp;L'])
       expect(heads).toContain(title);
-    const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1]!;
+    const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1];
     const rows = [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
-      [...match[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]!),
+      [...match[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]),
     );
     expect(rows).toHaveLength(4);
     const history = engineHistory();
     for (const record of history) {
       // The id is shortened on the page (as in the terminal), whole in its title.
-      const row = rows.find((cells) => cells[1]!.includes(`title="${record.hedge_id}"`))!;
+      const row = rows.find((cells) => cells[1].includes(`title="${record.hedge_id}"`))!;
       expect(row[2]).toBe(record.client_reference ?? '—');
-      expect(Number(row[6]!.replace(/,/g, ''))).toBe(Number(record.entry_price.toFixed(2)));
-      expect(Number(row[7]!.replace(/,/g, ''))).toBe(Number(record.exit_price.toFixed(2)));
+      expect(Number(row[6].replace(/,/g, ''))).toBe(Number(record.entry_price.toFixed(2)));
+      expect(Number(row[7].replace(/,/g, ''))).toBe(Number(record.exit_price.toFixed(2)));
     }
     const number = (text: string) => Number(text.replace(/<[^>]+>/g, '').replace(/[,+]/g, ''));
-    const foot = [.../<tfoot>([\s\S]*?)<\/tfoot>/.exec(table)![1]!.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map(
-      (match) => match[1]!,
+    const foot = [.../<tfoot>([\s\S]*?)<\/tfoot>/.exec(table)![1].matchAll(/<th[^>]*>(.*?)<\/th>/g)].map(
+      (match) => match[1],
     );
     // Columns 8 to 13: notional, locked, gross, carry, fees, net (the footer's label spans the first six).
     for (const [offset, column] of [8, 9, 10, 11, 12, 13].entries()) {
-      expect(sumCents(rows.map((cells) => number(cells[column]!))), heads[column]).toBe(
-        cents(number(foot[3 + offset]!)),
-      );
+      expect(sumCents(rows.map((cells) => number(cells[column]))), heads[column]).toBe(cents(number(foot[3 + offset])));
     }
   });
 

@@ -99,7 +99,7 @@ let referenceOfHedge = new Map<string, unknown>();
 
 function columnValue(record: Record<string, any>, key: string): unknown {
   const side = /^(capacity|carry)_(buy|sell)_/.exec(key);
-  if (side) return (side[1] === 'capacity' ? record.available_capacity_usd : record.net_rate_daily_pct)[side[2]!];
+  if (side) return (side[1] === 'capacity' ? record.available_capacity_usd : record.net_rate_daily_pct)[side[2]];
   // A position carries no reference of its own (the spec shows none): it is its hedge's.
   if (key === 'client_reference' && record.client_reference === undefined && typeof record.hedge_id === 'string')
     return referenceOfHedge.get(record.hedge_id);
@@ -129,11 +129,8 @@ beforeAll(async () => {
   });
   simulator.sandbox.clock.advance(3_600_000);
   config = tempDir();
-  const hedges = (await apiData(simulator, 'GET', '/hedges?limit=500')) as Array<{
-    id: string;
-    client_reference?: string;
-  }>;
-  referenceOfHedge = new Map(hedges.map((entry) => [entry.id, entry.client_reference]));
+  const hedges = await apiData(simulator, 'GET', '/hedges?limit=500');
+  referenceOfHedge = new Map(hedges.map((entry: any) => [entry.id, entry.client_reference]));
 });
 
 afterAll(async () => {
@@ -150,29 +147,29 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
       ok([command, '--format', 'ndjson']),
       ok([command, '--format', 'tsv', '--no-header']),
     ]);
-    const records = JSON.parse(json) as Array<Record<string, unknown>>;
+    const records = JSON.parse(json);
     // positions: the server's objects untouched, with the side's references at the top and its book
     // beside each (docs/output.md): its live hedge as the record has it.
     const sent =
       command === 'positions'
-        ? records.map(({ side_book: _book, client_reference: _one, client_references: _all, ...rest }) => rest)
+        ? records.map(({ side_book: _book, client_reference: _one, client_references: _all, ...rest }: any) => rest)
         : records;
-    expect(sent).toEqual(await apiData(simulator, 'GET', PATHS[command]!));
+    expect(sent).toEqual(await apiData(simulator, 'GET', PATHS[command]));
     if (command === 'positions') {
-      const hedge = (await apiData(simulator, 'GET', '/hedges?status=filled')) as Array<Record<string, unknown>>;
-      expect(records.map((record) => record.side_book)).toEqual([
+      const hedge = await apiData(simulator, 'GET', '/hedges?status=filled');
+      expect(records.map((record: any) => record.side_book)).toEqual([
         { state: 'in-step', why: null, records_notional_usd: 25_000, hedges: hedge },
       ]);
-      expect(records.map((record) => Object.keys(record).slice(0, 2))).toEqual([
+      expect(records.map((record: any) => Object.keys(record).slice(0, 2))).toEqual([
         ['client_reference', 'client_references'],
       ]);
-      expect(records.map((record) => [record.client_reference, record.client_references])).toEqual([
-        [hedge[0]!.client_reference, [hedge[0]!.client_reference]],
+      expect(records.map((record: any) => [record.client_reference, record.client_references])).toEqual([
+        [hedge[0].client_reference, [hedge[0].client_reference]],
       ]);
     }
     expect(records.length).toBe(command === 'history' ? 3 : command === 'hedges' ? 5 : 1);
 
-    const expected = records.map((record) => COLUMNS[command]!.map((key) => cell(columnValue(record, key))));
+    const expected = records.map((record: any) => COLUMNS[command].map((key) => cell(columnValue(record, key))));
     const tsvRows = tsv
       .trimEnd()
       .split('\n')
@@ -195,7 +192,7 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
   });
 
   it('--fields picks and orders columns in tsv, csv and json; --query reshapes the JSON', async () => {
-    const [second, first] = [COLUMNS[command]![2]!, COLUMNS[command]![0]!];
+    const [second, first] = [COLUMNS[command][2], COLUMNS[command][0]];
     const [json, tsv, csv, fieldsJson, query, queryNd] = await Promise.all([
       ok([command, '--json']),
       ok([command, '--fields', `${second},${first}`]),
@@ -204,8 +201,8 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
       ok([command, '--query', `[].${first}`]),
       ok([command, '--query', `[].{a: ${first}}`, '--format', 'ndjson']),
     ]);
-    const records = JSON.parse(json) as Array<Record<string, unknown>>;
-    const pairs = records.map((record) => [cell(columnValue(record, second)), cell(columnValue(record, first))]);
+    const records = JSON.parse(json);
+    const pairs = records.map((record: any) => [cell(columnValue(record, second)), cell(columnValue(record, first))]);
     expect(
       tsv
         .trimEnd()
@@ -213,16 +210,16 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
         .map((line) => line.split('\t')),
     ).toEqual([[second, first], ...pairs]);
     expect(parse(csv)).toEqual(pairs);
-    const picked = JSON.parse(fieldsJson) as Array<Record<string, unknown>>;
-    expect(picked.map((record) => Object.keys(record))).toEqual(records.map(() => [second, first]));
-    expect(picked.map((record) => [cell(record[second]), cell(record[first])])).toEqual(pairs);
-    expect(JSON.parse(query)).toEqual(records.map((record) => record[first]));
+    const picked = JSON.parse(fieldsJson);
+    expect(picked.map((record: any) => Object.keys(record))).toEqual(records.map(() => [second, first]));
+    expect(picked.map((record: any) => [cell(record[second]), cell(record[first])])).toEqual(pairs);
+    expect(JSON.parse(query)).toEqual(records.map((record: any) => record[first]));
     expect(
       queryNd
         .trimEnd()
         .split('\n')
         .map((line) => JSON.parse(line)),
-    ).toEqual(records.map((record) => ({ a: record[first] })));
+    ).toEqual(records.map((record: any) => ({ a: record[first] })));
   });
 });
 
@@ -233,8 +230,7 @@ describe('refusals', () => {
       expect(result.code, format).toBe(2);
       expect(result.stdout).toBe('');
       // Under --format json the error is JSON on stderr too.
-      const message =
-        format === 'json' ? (JSON.parse(result.stderr) as { error: { message: string } }).error.message : result.stderr;
+      const message = format === 'json' ? JSON.parse(result.stderr).error.message : result.stderr;
       expect(message).toContain('--fields: "nope" is not a field here; available: id, client_reference, market, side,');
     }
   });
@@ -267,9 +263,7 @@ describe('refusals', () => {
 
   it('a record in tsv and csv is a header row of keys and one row: `hedges ID`, account', async () => {
     const [hedges, account] = await Promise.all([ok(['hedges', '--json']), ok(['account', '--json'])]);
-    const id = (JSON.parse(hedges) as Array<{ id: string; order_tx_hash: string }>).find(
-      (entry) => entry.order_tx_hash,
-    )!;
+    const id = JSON.parse(hedges).find((entry: any) => entry.order_tx_hash)!;
     const [one, accountCsv] = await Promise.all([
       ok(['hedges', id.id, '--format', 'csv']),
       ok(['account', '--format', 'csv']),
@@ -277,11 +271,11 @@ describe('refusals', () => {
     const [header, row, ...more] = parse(one) as string[][];
     expect(more).toEqual([]);
     expect(header).toEqual(COLUMNS.hedges);
-    expect(row![header!.indexOf('order_tx_hash')]).toBe(id.order_tx_hash);
+    expect(row[header.indexOf('order_tx_hash')]).toBe(id.order_tx_hash);
     const [accountHeader, accountRow] = parse(accountCsv) as string[][];
-    const expected = JSON.parse(account) as Record<string, unknown>;
-    expect(accountHeader!.slice(0, 2)).toEqual(['balance_usdc', 'margin_in_use_usdc']);
-    expect(accountRow).toEqual(accountHeader!.map((key) => cell(expected[key])));
+    const expected = JSON.parse(account);
+    expect(accountHeader.slice(0, 2)).toEqual(['balance_usdc', 'margin_in_use_usdc']);
+    expect(accountRow).toEqual(accountHeader.map((key) => cell(expected[key])));
   });
 });
 

@@ -44,10 +44,10 @@ describe('hedge api: reads', () => {
     const t = await start();
     const result = ok(await t.hedge('api -i /account'));
     const [head, body] = result.stdout.split('\n\n');
-    expect(head!.split('\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(head.split('\n')[0]).toBe('HTTP/1.1 200 OK');
     expect(head).toMatch(/^x-request-id: req_[0-9a-f]{16}$/m);
     expect(head).toMatch(/^content-type: application\/json/m);
-    expect(JSON.parse(body!).data).toHaveProperty('balance_usdc');
+    expect(JSON.parse(body).data).toHaveProperty('balance_usdc');
   });
 
   it('404: the error envelope on stdout, the refusal on stderr, exit 3', async () => {
@@ -106,14 +106,14 @@ describe('hedge api: writes go through the journal', () => {
     expect(result).toMatchObject({ data: { status: 'submitted' }, error: null });
     const [post] = t.writes();
     expect(post).toMatchObject({ path: '/hedges/close', body: { market: MARKET, side: 'buy' }, status: 200 });
-    expect(post!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(post.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     t.advance(3_600_000);
     expect(t.hedges().find((one) => one.id === hedge.id)!.status).toBe('closed');
     expect(await journal(t)).toMatchObject([
       {
         command: 'api POST /hedges/close',
         outcome: 'done',
-        idempotency_key: post!.idempotencyKey,
+        idempotency_key: post.idempotencyKey,
         request: { method: 'POST', path: '/hedges/close', body: { market: MARKET, side: 'buy' } },
       },
     ]);
@@ -145,7 +145,7 @@ describe('hedge api: writes go through the journal', () => {
         'none=null',
       ]),
     );
-    expect(t.writes()[0]!.body).toEqual({
+    expect(t.writes()[0].body).toEqual({
       market: MARKET,
       side: 'sell',
       notional_usd: 2500.5,
@@ -157,7 +157,7 @@ describe('hedge api: writes go through the journal', () => {
     const body = join(t.configDir, 'quote.json');
     writeFileSync(body, JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }));
     ok(await t.hedge(`api -X POST /quotes --input ${body}`));
-    expect(t.writes()[1]!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 });
+    expect(t.writes()[1].body).toEqual({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 });
   });
 
   it('--input and -F @file read as every input file is: a regular file of at most 4 MiB, stdin once; otherwise exit 2 naming the flag, nothing sent', async () => {
@@ -253,14 +253,14 @@ describe('hedge api: writes go through the journal', () => {
     t.sandbox.setFaults({ stall: null, match: null });
     const again = ok(await t.hedge(args));
     expect(again.stderr).toContain('Resuming the api POST /hedges/close started');
-    expect(again.stderr).toContain(left!.idempotency_key);
+    expect(again.stderr).toContain(left.idempotency_key);
     expect(JSON.parse(again.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
     // Both sends carried the one key; the server replayed the first answer and acted once.
-    expect(t.writes().map((entry) => entry.idempotencyKey)).toEqual([left!.idempotency_key, left!.idempotency_key]);
+    expect(t.writes().map((entry) => entry.idempotencyKey)).toEqual([left.idempotency_key, left.idempotency_key]);
     t.advance(3_600_000);
     expect(t.hedges().find((one) => one.id === hedge.id)!.status).toBe('closed');
     expect(t.historyCount()).toBe(1);
-    expect(await journal(t)).toMatchObject([{ id: left!.id, outcome: 'done' }]);
+    expect(await journal(t)).toMatchObject([{ id: left.id, outcome: 'done' }]);
   });
 
   it('hedge resume finishes a killed api write the same way', async () => {
@@ -277,8 +277,8 @@ describe('hedge api: writes go through the journal', () => {
     const resumed = ok(await t.hedge('resume --json'));
     expect(resumed.stderr).toContain('Resuming the api POST /hedges started');
     expect(t.hedges()).toHaveLength(1);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ data: { id: t.hedges()[0]!.id } });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ data: { id: t.hedges()[0].id } });
     expect(new Set(t.writes().map((entry) => entry.idempotencyKey)).size).toBe(1);
-    expect(await journal(t)).toMatchObject([{ outcome: 'done', hedge_id: t.hedges()[0]!.id }]);
+    expect(await journal(t)).toMatchObject([{ outcome: 'done', hedge_id: t.hedges()[0].id }]);
   });
 });

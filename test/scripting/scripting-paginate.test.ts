@@ -18,7 +18,7 @@ async function pagedSimulator(style: PagingStyle, hedges = 5) {
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: hedges });
   const proxy = await startPagingProxy(simulator.sandbox, style);
   proxies.push(proxy);
-  const ids = (await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id) as string[];
+  const ids = (await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id);
   return { simulator, proxy, ids, env: envFor(proxy) };
 }
 

@@ -46,7 +46,7 @@ describe('--until', () => {
   it('hedges ID --until "status==\'filled\'": polls while submitted, prints the filled hedge once the fill lands', async () => {
     const t = await start({ fillDelayMs: LAND_MS });
     const opened = okJson(await t.hedge(`open ${MARKET} buy 10000 --tenor 3 --no-wait --json`));
-    const id = opened.hedge_id as string;
+    const id = opened.hedge_id;
     let child: ChildProcess | undefined;
     const running: Promise<RunResult> = t.hedge(['hedges', id, '--until', "status=='filled'", '--json'], {
       onSpawn: (spawned) => (child = spawned),
@@ -55,7 +55,7 @@ describe('--until', () => {
       () => t.requests('GET', `/hedges/${id}`).some((entry) => entry.status === 200),
       'the CLI polling the submitted hedge',
     );
-    expect(t.hedges()[0]!.status).toBe('submitted');
+    expect(t.hedges()[0].status).toBe('submitted');
     t.advance(LAND_MS);
     const result = await running;
     expect(child).toBeDefined();
@@ -106,7 +106,7 @@ describe('--until on history and report: a date, or a condition on their own dat
       const result = await t.hedge(`${command} --until ${value} --json --timeout 30`);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stdout).toBe('');
-      const message = JSON.parse(result.stderr).error.message as string;
+      const message = JSON.parse(result.stderr).error.message;
       expect(message).toContain(
         `is neither a date (2026-11-01, an ISO time, or 7d / 2w / 1m ago) nor a condition on ${command}'s data`,
       );

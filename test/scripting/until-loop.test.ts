@@ -120,7 +120,7 @@ function hedgeReads(clock: FakeClock, statuses: string[], answerMs = 0) {
     getHedge: async () => {
       at.push(clock.now() - START);
       clock.pass(answerMs);
-      return hedge(statuses[Math.min(at.length - 1, statuses.length - 1)]!);
+      return hedge(statuses[Math.min(at.length - 1, statuses.length - 1)]);
     },
   };
   return { client, at };

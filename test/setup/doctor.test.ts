@@ -174,7 +174,7 @@ describe('hedge --demo doctor', () => {
     const result = await runHedge('--demo doctor --json');
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as { ready: boolean; checks: Check[] };
+    const report = JSON.parse(result.stdout);
     expect(report.ready).toBe(true);
     expect(byId(report.checks, 'base_url')).toMatchObject({ status: 'ok' });
     expect(byId(report.checks, 'base_url').detail).toMatch(

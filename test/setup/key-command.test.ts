@@ -115,7 +115,7 @@ describe.skipIf(process.platform === 'win32')('a profile whose key comes from a 
 
   it('HEDGE_API_KEY wins without running it', async () => {
     await store.update((data) => {
-      data.profiles.desk!.key_command = 'exit 9';
+      data.profiles.desk.key_command = 'exit 9';
     });
     const env = { HEDGE_API_KEY: 'hpk_test_FromTheEnvironment00000001' };
     const resolved = await resolveCredentials({ env, store: () => store });

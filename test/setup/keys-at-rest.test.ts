@@ -33,7 +33,7 @@ beforeEach(() => {
 });
 
 /** Every file under a folder, as text: where a key must never be. */
-function everyFileText(dir: string): string {
+function everyFileText(dir: string) {
   let text = '';
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);

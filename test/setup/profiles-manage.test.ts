@@ -17,7 +17,7 @@ const suite = useProfileSuite('hedge-profiles-');
 beforeEach(() => ({ simulator, sandbox, tmp } = suite));
 
 /** Two test profiles on the sandbox ("alpha" current) and a logged-out live one. */
-function seedProfiles(): void {
+function seedProfiles() {
   writeStore(tmp.path, {
     current: 'alpha',
     profiles: {
@@ -29,7 +29,7 @@ function seedProfiles(): void {
   });
 }
 
-async function whoami(env: Record<string, string> = {}, args: string[] = []): Promise<any> {
+async function whoami(env: Record<string, string> = {}, args: string[] = []) {
   const result = okJson(await hedgeIn(tmp.path, [...args, 'whoami', '--json'], { env }));
   return result;
 }
