@@ -29,7 +29,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function memoryWith(store: () => Promise<ProfileStore>, configDir: string): { memory: WireMemory; notices: Notice[] } {
+function memoryWith(store: () => Promise<ProfileStore>, configDir: string) {
   const notices: Notice[] = [];
   const memory = new WireMemory({
     credentials,

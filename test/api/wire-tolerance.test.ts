@@ -17,7 +17,7 @@ const start = useSimulators();
 const KES = 'USDTKES';
 
 /** What the config store keeps as learned per server (undefined when there is no store at all). */
-const learnedIn = (configDir: string): unknown =>
+const learnedIn = (configDir: string) =>
   existsSync(storeFile(configDir)) ? readStore(configDir).learned_wire : undefined;
 
 /** Opens a filled hedge on a market through the engine (no HTTP, nothing in the log). */
@@ -380,24 +380,22 @@ describe('--json: one shape for scripts whatever the server', () => {
       expect(closing.status).toBe(200);
       simulator.advance(60_000);
       seedOn(simulator, market, 'buy', 25_000);
-      const json = async (args: string[]) => {
-        const result = okJson(await simulator.hedge([...args, '--json']));
-        return result;
-      };
-      const account = await json(['account']);
+      const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`));
+      const account = await json('account');
       for (const name of NUMBERS.account) expect(typeof account[name], `account.${name}`).toBe('number');
-      const [position] = await json(['positions']);
+      const [position] = await json('positions');
       expect(position).toMatchObject({ market, side: 'buy', notional_usd: 25_000 });
       for (const name of NUMBERS.positions) expect(typeof position[name], `positions.${name}`).toBe('number');
-      const history = await json(['history']);
+      const history = await json('history');
       const record = history.find((entry: { hedge_id: string }) => entry.hedge_id === closed.id);
       expect(record).toMatchObject({ hedge_id: closed.id, side: 'sell', notional_usd: 5_000 });
       for (const name of NUMBERS.history) expect(typeof record[name], `history.${name}`).toBe('number');
       // A script's comparison means what it says: a number against a number.
-      expect(typeof (await json(['history', '--query', 'length([?net_pnl_usd < `0`])']))).toBe('number');
-      const [hedge] = await json(['hedges', '--limit', '1']);
+      const query = okJson(await simulator.hedge(['history', '--query', 'length([?net_pnl_usd < `0`])', '--json']));
+      expect(typeof query).toBe('number');
+      const [hedge] = await json('hedges --limit 1');
       expect(typeof hedge.notional_usd).toBe('number');
-      const prices = await json(['price']);
+      const prices = await json('price');
       for (const price of prices) {
         // Our three names first; what the server sent beside the mid it was read from is kept
         //: gamma's bid and ask, as numbers. alpha's mid/ts and beta's symbol/rate are ours.

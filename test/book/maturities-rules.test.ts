@@ -21,7 +21,7 @@ function hedge(
   notional: number,
   maturesInMs: number,
   extra: Partial<MaturityHedge> = {},
-): MaturityHedge {
+) {
   return {
     id,
     market: 'USDTNGN',

@@ -15,13 +15,7 @@ import { ok, okJson } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
-async function open(
-  simulator: Simulator,
-  side: 'buy' | 'sell',
-  notional: number,
-  tenor: number,
-  ref?: string,
-): Promise<string> {
+async function open(simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string) {
   const body = {
     market: 'USDTNGN',
     side,
@@ -37,7 +31,7 @@ function maturities(simulator: Simulator, ...args: string[]) {
 }
 
 /** A buy for 1 day and a sell for 3 days, opened at the frozen start and filled. */
-async function twoSides(simulator: Simulator): Promise<{ buy: string; sell: string }> {
+async function twoSides(simulator: Simulator) {
   const buy = await open(simulator, 'buy', 10_000, 1, 'DEAL-7');
   const sell = await open(simulator, 'sell', 5_000, 3);
   simulator.advance(FILL_DELAY_MS + 1);

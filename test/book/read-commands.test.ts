@@ -36,14 +36,8 @@ let config: { path: string; remove: () => void };
 let buyId: string;
 let sellId: string;
 
-interface Modes {
-  json: RunResult;
-  plain: RunResult;
-  tty: RunResult;
-}
-
 /** The same command three ways, concurrently. */
-async function inAllModes(args: string[]): Promise<Modes> {
+async function inAllModes(args: string[]) {
   const env = { ...simulator.env, ...pinnedClockEnv(simulator) };
   const [json, plain, tty] = await Promise.all([
     runHedge([...args, '--json'], { env, configDir: config.path }),
@@ -54,7 +48,7 @@ async function inAllModes(args: string[]): Promise<Modes> {
   return { json, plain, tty };
 }
 
-function parsed<S extends z.ZodMiniType>(schema: S, result: RunResult): z.infer<S> {
+function parsed<S extends z.ZodMiniType>(schema: S, result: RunResult) {
   const value = JSON.parse(result.stdout);
   const check = schema.safeParse(value);
   expect(check.success, JSON.stringify(check.error?.issues)).toBe(true);
@@ -62,7 +56,7 @@ function parsed<S extends z.ZodMiniType>(schema: S, result: RunResult): z.infer<
 }
 
 /** TSV as records: the header row's keys over each row's cells (formats: a header row of field keys). */
-function tsvRecords(text: string): Array<Record<string, string>> {
+function tsvRecords(text: string) {
   const [header, ...rows] = lines(text).map((line) => line.split('\t'));
   return rows.map((cells) => Object.fromEntries(header.map((key, index) => [key, cells[index]])));
 }

@@ -10,7 +10,7 @@ import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
 const dirs: Array<{ path: string; remove: () => void }> = [];
-function freshConfigDir(): string {
+function freshConfigDir() {
   const dir = tempDir('hedge-demo-');
   dirs.push(dir);
   return dir.path;

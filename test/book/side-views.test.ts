@@ -8,7 +8,7 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
-import { runHedge } from '../support/hedge-cli.js';
+import { runHedge, type HedgeArgs } from '../support/hedge-cli.js';
 import {
   apiData,
   envFor,
@@ -25,13 +25,7 @@ const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
 
 /** Opens a hedge as another client would (plain HTTP, nothing journaled here) and returns its id. */
-async function openByApi(
-  simulator: Simulator,
-  side: 'buy' | 'sell',
-  notional: number,
-  tenor: number,
-  ref?: string,
-): Promise<string> {
+async function openByApi(simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string) {
   const body = {
     market: MARKET,
     side,
@@ -43,16 +37,16 @@ async function openByApi(
 }
 
 /** The command on a frozen simulator with the CLI's clock pinned to it, as a table at `columns` or in another format. */
-function frozen(simulator: Simulator, args: string[], columns = 80) {
+function frozen(simulator: Simulator, args: HedgeArgs, columns = 80) {
   return simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), COLUMNS: String(columns) } });
 }
 
-function screenLines(stdout: string): string[] {
+function screenLines(stdout: string) {
   return stdout.trimEnd().split('\n');
 }
 
 /** The table's lines from its first row on: its header may take one line or two. */
-function rowLines(stdout: string): string[] {
+function rowLines(stdout: string) {
   return screenLines(stdout).slice(printedTable(stdout)!.ruleAt + 1);
 }
 
@@ -71,7 +65,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ side: 'buy', notional_usd: 13_000, hedge_id: long });
 
-    const table = ok(await frozen(simulator, ['positions', '--format', 'table']));
+    const table = ok(await frozen(simulator, 'positions --format table'));
     for (const line of screenLines(table.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     const lines = rowLines(table.stdout);
     expect(lines[0]).toMatch(/^buy +DEAL-7, DEAL-8 +13,000\.00 /);
@@ -81,7 +75,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     expect(lines).toHaveLength(3);
     expect(table.stderr).not.toContain('settling');
     // Wider: the maturity in UTC joins each hedge's line.
-    const wide = await frozen(simulator, ['positions', '--format', 'table'], 120);
+    const wide = await frozen(simulator, 'positions --format table', 120);
     expect(screenLines(wide.stdout).filter((line) => line.startsWith('  └ '))).toEqual([
       expect.stringMatching(new RegExp(`^  └ ${short} .* 2026-03-03 09:00 UTC$`)),
       expect.stringMatching(new RegExp(`^  └ ${long} .* 2026-03-09 09:00 UTC$`)),
@@ -89,7 +83,7 @@ describe('several hedges on one side (severalPerSide)', () => {
 
     // --json: the server's position object untouched; the side's references at the top (one field
     // only for one reference, all of them always) and its book beside it under `side_book`.
-    const json = okJson(await frozen(simulator, ['positions', '--json']));
+    const json = okJson(await frozen(simulator, 'positions --json'));
     const [position, ...more] = json;
     expect(more).toEqual([]);
     const { side_book: book, client_reference: one, client_references: all, ...sent } = position;
@@ -97,7 +91,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     expect([one, all]).toEqual([null, ['DEAL-7', 'DEAL-8']]);
     expect(sent).toEqual((await apiData(simulator, 'GET', '/positions'))[0]);
     // CSV: the one reference column, both joined.
-    const csv = await frozen(simulator, ['positions', '--format', 'csv', '--fields', 'side,client_reference']);
+    const csv = await frozen(simulator, 'positions --format csv --fields side,client_reference');
     expect(csv.stdout.trim().split('\n')).toEqual(['side,client_reference', 'buy,"DEAL-7, DEAL-8"']);
     expect(book).toMatchObject({ state: 'in-step', why: null, records_notional_usd: 13_000 });
     expect(book.hedges).toEqual([
@@ -115,17 +109,12 @@ describe('several hedges on one side (severalPerSide)', () => {
     await apiData(simulator, 'POST', '/hedges/reduce', { market: MARKET, side: 'buy', notional_usd: 3_000 });
     simulator.advance(FILL_DELAY_MS + 1);
     expect(simulator.active('buy').map((hedge) => hedge.id)).toEqual([short]);
-    const after = await frozen(simulator, [
-      'positions',
-      '--json',
-      '--fields',
-      'side,client_reference,client_references',
-    ]);
+    const after = await frozen(simulator, 'positions --json --fields side,client_reference,client_references');
     expect(JSON.parse(after.stdout)).toEqual([
       { side: 'buy', client_reference: 'DEAL-7', client_references: ['DEAL-7'] },
     ]);
     // --raw: the server's data as sent, nothing added.
-    const raw = await frozen(simulator, ['positions', '--json', '--raw']);
+    const raw = await frozen(simulator, 'positions --json --raw');
     expect(JSON.parse(raw.stdout)[0]).not.toHaveProperty('client_references');
   });
 
@@ -134,7 +123,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     const short = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
     const long = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
     simulator.advance(FILL_DELAY_MS + 1);
-    const json = okJson(await frozen(simulator, ['maturities', '--json']));
+    const json = okJson(await frozen(simulator, 'maturities --json'));
     expect(json).toMatchObject([
       {
         hedge_id: short,
@@ -155,7 +144,7 @@ describe('several hedges on one side (severalPerSide)', () => {
         net_pnl_usd: null,
       },
     ]);
-    const table = ok(await frozen(simulator, ['maturities', '--format', 'table']));
+    const table = ok(await frozen(simulator, 'maturities --format table'));
     const lines = screenLines(table.stdout);
     for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     expect(lines).toContain('Tue 03 Mar 2026 · 1 hedge · 10,000.00 USD');
@@ -178,7 +167,7 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     expect(simulator.active('buy').map((hedge) => hedge.status)).toEqual(['filled']);
     expect(await apiData(simulator, 'GET', '/positions')).toEqual([]);
 
-    const table = ok(await frozen(simulator, ['positions', '--format', 'table']));
+    const table = ok(await frozen(simulator, 'positions --format table'));
     expect(table.stdout).not.toContain('No open positions');
     for (const line of screenLines(table.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     const lines = rowLines(table.stdout);
@@ -190,16 +179,16 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     expect(lines.at(-1)).toMatch(new RegExp(`^  └ ${id}  DEAL-9  2,000\\.00 USD  filled  23h 59m$`));
 
     // JSON is the server's list (empty); the side's state is said on stderr, not hidden.
-    const json = ok(await frozen(simulator, ['positions', '--json']));
+    const json = ok(await frozen(simulator, 'positions --json'));
     expect(JSON.parse(json.stdout)).toEqual([]);
     expect(json.stderr).toContain(
       `The buy side of ${MARKET} is settling: hedge ${id} is filled on its record, not in the positions list yet.`,
     );
     // A script that asks for the side's book by name is not refused on a list that is empty for now.
-    const picked = okJson(await frozen(simulator, ['positions', '--json', '--fields', 'side,side_book']));
+    const picked = okJson(await frozen(simulator, 'positions --json --fields side,side_book'));
     expect(picked).toEqual([]);
     // And the hedge matures all the same: maturities lists it (no positions line to give its P&L).
-    const maturities = ok(await frozen(simulator, ['maturities', '--json']));
+    const maturities = ok(await frozen(simulator, 'maturities --json'));
     expect(JSON.parse(maturities.stdout)).toMatchObject([
       { hedge_id: id, notional_usd: 2_000, client_reference: 'DEAL-9', net_pnl_usd: null },
     ]);
@@ -207,12 +196,12 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
 
     // Past the lag every view agrees: in step, nothing said.
     simulator.advance(LAG_MS);
-    const after = ok(await frozen(simulator, ['positions', '--json']));
+    const after = ok(await frozen(simulator, 'positions --json'));
     expect(JSON.parse(after.stdout)).toMatchObject([
       { side: 'buy', notional_usd: 2_000, side_book: { state: 'in-step', hedges: [{ id }] } },
     ]);
     expect(after.stderr).not.toContain('settling');
-    const pickedAfter = await frozen(simulator, ['positions', '--json', '--fields', 'side,side_book']);
+    const pickedAfter = await frozen(simulator, 'positions --json --fields side,side_book');
     expect(JSON.parse(pickedAfter.stdout)).toMatchObject([
       { side: 'buy', side_book: { state: 'in-step', hedges: [{ id }] } },
     ]);
@@ -228,7 +217,7 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     const listed = await apiData(simulator, 'GET', '/positions');
     expect(listed).toMatchObject([{ side: 'sell', hedge_id: id }]);
 
-    const json = okJson(await frozen(simulator, ['positions', '--json']));
+    const json = okJson(await frozen(simulator, 'positions --json'));
     const [position] = json;
     const { side_book: book, client_reference: one, client_references: all, ...sent } = position;
     expect(sent).toEqual(listed[0]);
@@ -240,7 +229,7 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
       records_notional_usd: 0,
       hedges: [],
     });
-    const table = await frozen(simulator, ['positions', '--format', 'table']);
+    const table = await frozen(simulator, 'positions --format table');
     // The line is the closed hedge's deal: its reference still reads from that hedge's record.
     expect(rowLines(table.stdout)[0]).toMatch(/^sell +DEAL-5 +4,000\.00 /);
     expect(table.stdout).toContain('settling: the positions list still shows the side');
@@ -256,16 +245,16 @@ describe('positions when the hedge records are not there', () => {
       nextError: { count: 100, status: 403, code: 'forbidden', message: 'this key may not list hedges' },
       match: { method: 'GET', path: '/hedges' },
     });
-    const json = ok(await frozen(simulator, ['positions', '--json']));
+    const json = ok(await frozen(simulator, 'positions --json'));
     const [position] = JSON.parse(json.stdout);
     expect(position).toMatchObject({ side: 'buy', notional_usd: 5_000, side_book: null });
     expect(json.stderr).toMatch(/Hedges not shown: GET \/hedges failed \(.*this key may not list hedges.*\)/);
     expect(simulator.requests('GET', '/hedges').every((entry) => entry.errorCode === 'forbidden')).toBe(true);
-    const table = ok(await frozen(simulator, ['positions', '--format', 'table']));
+    const table = ok(await frozen(simulator, 'positions --format table'));
     expect(rowLines(table.stdout)[0]).toMatch(/^buy +— +5,000\.00 /);
     expect(table.stdout).not.toContain('└');
     // maturities lists the side from its positions line alone, and says why.
-    const maturities = ok(await frozen(simulator, ['maturities', '--json']));
+    const maturities = ok(await frozen(simulator, 'maturities --json'));
     expect(JSON.parse(maturities.stdout)).toMatchObject([{ side: 'buy', notional_usd: 5_000 }]);
     expect(maturities.stderr).toContain('Hedges not read: GET /hedges failed');
   });

@@ -18,14 +18,14 @@ type WatchRecord = {
   alert?: Record<string, unknown>;
 };
 
-function records(stdout: string): WatchRecord[] {
+function records(stdout: string) {
   return stdout
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line));
 }
 
-function kinds(list: WatchRecord[]): string[] {
+function kinds(list: WatchRecord[]) {
   return list.map((record) => (record.alert ? 'alert' : record.stale ? 'stale' : 'data'));
 }
 

@@ -14,7 +14,7 @@ const DAY = 24 * HOUR;
 const at = (ms: number) => new Date(ms).toISOString();
 
 /** Filled notional per side, from the server's own state. */
-function held(rig: Simulator): { buy: number; sell: number } {
+function held(rig: Simulator) {
   const sum = (side: 'buy' | 'sell') =>
     rig
       .active(side)
@@ -23,13 +23,13 @@ function held(rig: Simulator): { buy: number; sell: number } {
   return { buy: sum('buy'), sell: sum('sell') };
 }
 
-async function price(rig: Simulator): Promise<number> {
+async function price(rig: Simulator) {
   const { body } = await rig.api('GET', '/markets');
   return Number(body.data.find((market: any) => market.market === 'USDTNGN')!.price);
 }
 
 /** The exposures file (`id,market,type,amount,currency,due` rows after the header) in the simulator's folder. */
-function exposuresFile(rig: Simulator, rows: string[]): string {
+function exposuresFile(rig: Simulator, rows: string[]) {
   const file = join(rig.configDir, 'exposures.csv');
   writeFileSync(file, ['id,market,type,amount,currency,due', ...rows].join('\n'));
   return file;
@@ -53,18 +53,18 @@ describeKeepers('hedge keep --exposures', () => {
       ]);
       /** The net target at the server's time and price: every exposure is within 30 days, so 100%. */
       /** `aheadMs`: as it will be that much later (an exposure due by then counted as due). */
-      const targetNow = async (aheadMs = 0): Promise<number> => {
+      const targetNow = async (aheadMs = 0) => {
         const now = rig.sandbox.clock.now() + aheadMs;
         const p = await price(rig);
         return exposures
           .filter((e) => e.dueMs > now)
           .reduce((total, e) => total + (e.type === 'receivable' ? 1 : -1) * (e.amount / p), 0);
       };
-      const cycle = async (): Promise<void> => {
+      const cycle = async () => {
         const result = await rig.hedge(`keep ${file} --exposures --once --json`);
         expect(result.code, result.stderr + result.stdout).toBe(0);
       };
-      const checkBand = async (aheadMs = 0): Promise<void> => {
+      const checkBand = async (aheadMs = 0) => {
         const target = await targetNow(aheadMs);
         const book = held(rig);
         expect(book.sell).toBe(0);
@@ -149,7 +149,7 @@ describeKeepers('hedge keep --exposures', () => {
       const amount = 300e6;
       const file = exposuresFile(rig, [`R1,USDTNGN,receivable,${amount},NGN,${at(t0 + 20 * DAY)}`]);
       writeFileSync(policy, JSON.stringify({ sizing: 'fixed' }));
-      const cycleTarget = async (): Promise<number> => {
+      const cycleTarget = async () => {
         const result = await rig.hedge(`keep ${file} --exposures --policy ${policy} --once --json`, {});
         expect(result.code, result.stderr + result.stdout).toBe(0);
         const cycle = lines(result.stdout).find((event) => event.event === 'cycle')!;

@@ -14,11 +14,11 @@ import { ok, okJson } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
-const day = (days: number): string => new Date(FROZEN_START_MS + days * DAY_MS).toISOString().slice(0, 10);
+const day = (days: number) => new Date(FROZEN_START_MS + days * DAY_MS).toISOString().slice(0, 10);
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 
-async function withHistory(): Promise<Simulator> {
+async function withHistory() {
   const rig = await startSimulator({ preset: 'frozen' });
   rig.seedOpen('buy', 300_000);
   rig.advance(2 * DAY_MS);
@@ -34,7 +34,7 @@ async function withHistory(): Promise<Simulator> {
   return rig;
 }
 
-function exposuresFile(rig: Simulator): string {
+function exposuresFile(rig: Simulator) {
   const path = join(rig.configDir, 'exposures.csv');
   writeFileSync(
     path,

@@ -39,11 +39,11 @@ function exposure(
   currency: string,
   dueInDays: number,
   extra: Partial<Exposure> = {},
-): Exposure {
+) {
   return { id, market: 'USDTNGN', type, amount, currency, dueMs: NOW + dueInDays * DAY_MS, line: 1, ...extra };
 }
 
-function problemsOf(result: ExposureFileResult): Array<{ line: number; message: string }> {
+function problemsOf(result: ExposureFileResult) {
   if (!('problems' in result)) throw new Error(`expected problems, got ${JSON.stringify(result)}`);
   return result.problems;
 }

@@ -16,14 +16,14 @@ const startTrading = useSimulators();
 
 const HEADER = 'market,side,notional_usd,tenor_days';
 
-function targetFile(rig: Simulator, name: string, rows: string[]): string {
+function targetFile(rig: Simulator, name: string, rows: string[]) {
   const path = join(rig.configDir, name);
   writeFileSync(path, `${[HEADER, ...rows].join('\n')}\n`);
   return path;
 }
 
 /** Open (filled) notional per side, from the server's own state. */
-function book(rig: Simulator): Record<string, number> {
+function book(rig: Simulator) {
   const sides: Record<string, number> = {};
   for (const hedge of rig.hedges()) {
     if (hedge.status !== 'filled') continue;

@@ -34,13 +34,7 @@ function plan(overrides: Partial<PlanInput> & Pick<PlanInput, 'targets'>) {
   });
 }
 
-function row(
-  market: string,
-  side: 'buy' | 'sell',
-  notionalUsd: number,
-  line: number,
-  extra: Partial<TargetRow> = {},
-): TargetRow {
+function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: number, extra: Partial<TargetRow> = {}) {
   return { market, side, notionalUsd, line, ...(notionalUsd > 0 ? { tenorDays: 3 as const } : {}), ...extra };
 }
 

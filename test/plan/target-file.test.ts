@@ -6,11 +6,11 @@ import { parseTargetFile, type TargetFileResult } from '../../src/core/target-fi
 
 const HEADER = 'market,side,notional_usd,tenor_days';
 
-function csv(text: string): TargetFileResult {
+function csv(text: string) {
   return parseTargetFile(text, { sourceName: 'targets.csv' });
 }
 
-function problemsOf(result: TargetFileResult): Array<{ line: number; message: string }> {
+function problemsOf(result: TargetFileResult) {
   if (!('problems' in result)) throw new Error(`expected problems, got rows: ${JSON.stringify(result)}`);
   return result.problems;
 }
@@ -192,7 +192,7 @@ describe('CSV target files', () => {
 });
 
 describe('JSON target files', () => {
-  function json(text: string): TargetFileResult {
+  function json(text: string) {
     return parseTargetFile(text, { sourceName: 'targets.json' });
   }
 

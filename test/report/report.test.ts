@@ -22,7 +22,7 @@ let trading: Simulator;
 let files: { path: string; remove: () => void };
 let idempotency = 0;
 
-async function api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
+async function api(method: 'GET' | 'POST', path: string, body?: unknown) {
   const response = await fetch(`${trading.sandbox.baseUrl}${path}`, {
     method,
     headers: {
@@ -42,7 +42,7 @@ const cliOk = async (args: HedgeArgs) => ok(await cli(args)).stdout;
 const advance = (ms: number) => trading.sandbox.clock.advance(ms);
 
 /** The simulator's own closed-hedge records (oldest first). */
-function engineHistory(): HistoryRecord[] {
+function engineHistory() {
   return Object.values(trading.sandbox.engine.state.accounts).flatMap((account) => account.history);
 }
 

@@ -5,7 +5,7 @@
 // --query are exit 2; a bad --query is refused before any request.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 
@@ -89,7 +89,7 @@ const PATHS: Record<string, string> = {
 };
 
 /** A cell as TSV/CSV write the value: raw numbers, ISO times, empty when absent. */
-function cell(value: unknown): string {
+function cell(value: unknown) {
   return value === undefined || value === null ? '' : String(value);
 }
 
@@ -97,7 +97,7 @@ function cell(value: unknown): string {
 /** Each hedge's deal reference (GET /hedges): what a position's `client_reference` column is joined from. */
 let referenceOfHedge = new Map<string, unknown>();
 
-function columnValue(record: Record<string, any>, key: string): unknown {
+function columnValue(record: Record<string, any>, key: string) {
   const side = /^(capacity|carry)_(buy|sell)_/.exec(key);
   if (side) return (side[1] === 'capacity' ? record.available_capacity_usd : record.net_rate_daily_pct)[side[2]];
   // A position carries no reference of its own (the spec shows none): it is its hedge's.
@@ -106,11 +106,11 @@ function columnValue(record: Record<string, any>, key: string): unknown {
   return record[key];
 }
 
-function hedge(args: string[]): Promise<RunResult> {
+function hedge(args: string[]) {
   return runHedge(args, { env: { ...simulator.env, ...pinnedClockEnv(simulator) }, configDir: config.path });
 }
 
-async function ok(args: string[]): Promise<string> {
+async function ok(args: string[]) {
   const result = await hedge(args);
   expect(result.code, `hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
   return result.stdout;

@@ -133,7 +133,7 @@ describe('--until on history and report: a date, or a condition on their own dat
     for (const by of ['day', 'hedge']) {
       const report = okJson(await t.hedge(`report --by ${by} --json`));
       const names = new Set<string>();
-      const walk = (value: unknown): void => {
+      const walk = (value: unknown) => {
         if (Array.isArray(value)) value.forEach(walk);
         else if (value !== null && typeof value === 'object')
           for (const [key, inner] of Object.entries(value)) {

@@ -16,7 +16,7 @@ import { tempDir } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 
 /** A process that still runs (a zombie waiting to be reaped counts as gone). */
-function isRunning(pid: number): boolean {
+function isRunning(pid: number) {
   try {
     if (process.platform === 'linux') return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     process.kill(pid, 0);
