@@ -434,7 +434,7 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
     const hedge = simulator.seedOpen('buy', 10_000);
     const proxy = await startFieldProxy(simulator.sandbox, 'side', 'long');
     try {
-      const result = await simulator.hedge(['hedges', hedge.id], { env: envFor(proxy) });
+      const result = await simulator.hedge(`hedges ${hedge.id}`, { env: envFor(proxy) });
       expect(result.code).toBe(14);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(

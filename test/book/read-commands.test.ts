@@ -37,10 +37,10 @@ let buyId: string;
 let sellId: string;
 
 /** The same command three ways, concurrently. */
-async function inAllModes(args: string[]) {
+async function inAllModes(args: string) {
   const env = { ...simulator.env, ...pinnedClockEnv(simulator) };
   const [json, plain, tty] = await Promise.all([
-    runHedge([...args, '--json'], { env, configDir: config.path }),
+    runHedge(`${args} --json`, { env, configDir: config.path }),
     runHedge(args, { env, configDir: config.path }),
     runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
   ]);
@@ -91,7 +91,7 @@ afterAll(async () => {
 
 describe('read commands in every output mode', () => {
   it('markets', async () => {
-    const { json, plain, tty } = await inAllModes(['markets']);
+    const { json, plain, tty } = await inAllModes('markets');
     const markets = parsed(z.array(marketSchema), json);
     expect(markets).toEqual(await apiData(sandbox, 'GET', '/markets'));
     const [m] = markets;
@@ -111,7 +111,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('price without a market lists every listed market', async () => {
-    const { json, plain, tty } = await inAllModes(['price']);
+    const { json, plain, tty } = await inAllModes('price');
     const prices = parsed(z.array(priceSchema), json);
     expect(prices).toEqual(await apiData(sandbox, 'GET', '/prices?symbols=USDTNGN'));
     expect(prices.map((p) => p.market)).toEqual(['USDTNGN']);
@@ -124,7 +124,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('price of one market', async () => {
-    const { json, plain, tty } = await inAllModes(['price', 'USDTNGN']);
+    const { json, plain, tty } = await inAllModes('price USDTNGN');
     // --json is the server's data as it came: the list GET /prices answered, of one market here.
     const [price, ...others] = parsed(z.array(priceSchema), json);
     expect([price, ...others]).toEqual(await apiData(sandbox, 'GET', '/prices?symbols=USDTNGN'));
@@ -135,7 +135,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('quote USDTNGN buy 10000 --tenor 3 (the example, exactly as typed)', async () => {
-    const { json, plain, tty } = await inAllModes(['quote', 'USDTNGN', 'buy', '10000', '--tenor', '3']);
+    const { json, plain, tty } = await inAllModes('quote USDTNGN buy 10000 --tenor 3');
     const quote = parsed(quoteSchema, json);
     expect(quote).toEqual(
       await apiData(sandbox, 'POST', '/quotes', {
@@ -168,7 +168,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('hedges lists newest first, every field in the documented column order (hashes whole)', async () => {
-    const { json, plain, tty } = await inAllModes(['hedges']);
+    const { json, plain, tty } = await inAllModes('hedges');
     const hedges = parsed(z.array(hedgeSchema), json);
     expect(hedges).toEqual(await apiData(sandbox, 'GET', '/hedges'));
     expect(hedges).toHaveLength(6);
@@ -219,7 +219,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('hedges ID shows one hedge in full: tx hashes whole in TSV, shortened on screen', async () => {
-    const { json, plain, tty } = await inAllModes(['hedges', buyId]);
+    const { json, plain, tty } = await inAllModes(`hedges ${buyId}`);
     const hedge = parsed(hedgeSchema, json);
     expect(hedge).toEqual(await apiData(sandbox, 'GET', `/hedges/${buyId}`));
     const [rows, ...more] = tsvRecords(plain.stdout);
@@ -238,7 +238,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('history with realized P&L and totals (a row in the table, stderr in plain mode, absent from JSON)', async () => {
-    const { json, plain, tty } = await inAllModes(['history']);
+    const { json, plain, tty } = await inAllModes('history');
     const records = parsed(z.array(wireHistorySchema), json);
     expect(records).toEqual(await apiData(sandbox, 'GET', '/hedges/history'));
     expect(records).toHaveLength(3);
@@ -256,7 +256,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('positions: one line per open side (the submitted sell is not a position)', async () => {
-    const { json, plain, tty } = await inAllModes(['positions']);
+    const { json, plain, tty } = await inAllModes('positions');
     const listed = parsed(z.array(positionSchema), json) as Array<Record<string, unknown>>;
     // The server's position objects untouched, every field kept; beside them, under names of
     // hedge's own, the side's references and its book: its state and its live hedge as the record shows it.
@@ -306,7 +306,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('account', async () => {
-    const { json, plain, tty } = await inAllModes(['account']);
+    const { json, plain, tty } = await inAllModes('account');
     const account = parsed(accountSchema, json);
     expect(account).toEqual(await apiData(sandbox, 'GET', '/account'));
     const [header, row, ...more] = lines(plain.stdout).map((line) => line.split('\t'));

@@ -113,7 +113,7 @@ describe('a field the CLI does not know', () => {
     const env = envFor(proxy);
     const [json, tty] = await Promise.all([
       runHedge(`hedges ${hedgeId} --json`, { env, configDir: config.path }),
-      runHedge(['hedges', hedgeId], { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
+      runHedge(`hedges ${hedgeId}`, { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
     ]);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: hedgeId, [EXTRA_FIELD]: EXTRA_VALUE });
     expect(tty.stdout).toMatch(new RegExp(`${EXTRA_LABEL}\\s+│ ${EXTRA_VALUE}`));

@@ -68,7 +68,7 @@ describe('hedge apply', () => {
   it('twice: the second run is at target and sends no POST at all', async () => {
     const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,8000,1', 'USDTNGN,sell,3000,3']);
-    ok(await trading.hedge(['apply', file]));
+    ok(await trading.hedge(`apply ${file}`));
     const postsBefore = trading.writes().length;
     const second = okJson(await trading.hedge(`apply ${file} --json`));
     expect(second).toEqual([]);
@@ -79,7 +79,7 @@ describe('hedge apply', () => {
   it('rebalances: closes and reduces first, then adds; the server ends at the target', async () => {
     const trading = await startTrading();
     const start = targetFile(trading, 'start.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5000,3']);
-    expect((await trading.hedge(['apply', start])).code).toBe(0);
+    expect((await trading.hedge(`apply ${start}`)).code).toBe(0);
     const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
     const result = okJson(await trading.hedge(`apply ${next} --json`));
     const report = result;
@@ -97,7 +97,7 @@ describe('hedge apply', () => {
     // write is in flight however slow the machine is (a hold of fixed length would race the kill).
     rig.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
     let child: ChildProcess | undefined;
-    const killed = rig.hedge(['apply', file], { onSpawn: (spawned) => (child = spawned) });
+    const killed = rig.hedge(`apply ${file}`, { onSpawn: (spawned) => (child = spawned) });
     await until(() => trades(rig).length > 0, 'the first write');
     child!.kill('SIGKILL');
     const first = await killed;
@@ -132,7 +132,7 @@ describe('hedge apply', () => {
 
     // And a third run is at target: nothing more is sent.
     const writes = rig.writes().length;
-    ok(await rig.hedge(['apply', file]));
+    ok(await rig.hedge(`apply ${file}`));
     expect(rig.writes().length).toBe(writes);
   });
 
@@ -195,12 +195,12 @@ describe('hedge plan', () => {
     expect(trades(trading)).toEqual([]);
     expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
 
-    expect((await trading.hedge(['apply', file])).code).toBe(0);
-    const atTarget = ok(await trading.hedge(['plan', file]));
+    expect((await trading.hedge(`apply ${file}`)).code).toBe(0);
+    const atTarget = ok(await trading.hedge(`plan ${file}`));
     expect(atTarget.stderr).toContain('At target: nothing to do.');
     // Within --tolerance counts as at target.
     const near = targetFile(trading, 'near.csv', ['USDTNGN,buy,6050,3']);
-    expect((await trading.hedge(['plan', near])).code).toBe(9);
+    expect((await trading.hedge(`plan ${near}`)).code).toBe(9);
     expect((await trading.hedge(`plan ${near} --tolerance 100`)).code).toBe(0);
   });
 });

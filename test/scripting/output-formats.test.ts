@@ -5,7 +5,7 @@
 // --query are exit 2; a bad --query is refused before any request.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 
@@ -106,13 +106,13 @@ function columnValue(record: Record<string, any>, key: string) {
   return record[key];
 }
 
-function hedge(args: string[]) {
+function hedge(args: HedgeArgs) {
   return runHedge(args, { env: { ...simulator.env, ...pinnedClockEnv(simulator) }, configDir: config.path });
 }
 
-async function ok(args: string[]) {
+async function ok(args: HedgeArgs) {
   const result = await hedge(args);
-  expect(result.code, `hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
+  expect(result.code, `hedge ${String(args)}\n${result.stderr}`).toBe(0);
   return result.stdout;
 }
 
@@ -143,9 +143,9 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
     const [json, tsv, csv, ndjson, bare] = await Promise.all([
       ok([command, '--json']),
       ok([command]),
-      ok([command, '--format', 'csv']),
-      ok([command, '--format', 'ndjson']),
-      ok([command, '--format', 'tsv', '--no-header']),
+      ok(`${command} --format csv`),
+      ok(`${command} --format ndjson`),
+      ok(`${command} --format tsv --no-header`),
     ]);
     const records = JSON.parse(json);
     // positions: the server's objects untouched, with the side's references at the top and its book
@@ -226,7 +226,7 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
 describe('refusals', () => {
   it('an unknown --fields name is exit 2 naming it and the fields there are; stdout stays empty', async () => {
     for (const format of ['tsv', 'csv', 'json', 'table']) {
-      const result = await hedge(['hedges', '--fields', 'id,nope', '--format', format]);
+      const result = await hedge(`hedges --fields id,nope --format ${format}`);
       expect(result.code, format).toBe(2);
       expect(result.stdout).toBe('');
       // Under --format json the error is JSON on stderr too.
@@ -238,9 +238,9 @@ describe('refusals', () => {
   it('a bad --query is exit 2 naming --query, before any request: one line for a person, the JSON error only with --json', async () => {
     const before = simulator.sandbox.requestLog.length;
     const [syntax, unknownFunction, asJson] = await Promise.all([
-      hedge(['hedges', '--query', '[?status==']),
-      hedge(['positions', '--query', 'nosuch(@)']),
-      hedge(['positions', '--query', 'nosuch(@)', '--json']),
+      hedge('hedges --query [?status=='),
+      hedge('positions --query nosuch(@)'),
+      hedge('positions --query nosuch(@) --json'),
     ]);
     for (const result of [syntax, unknownFunction, asJson]) {
       expect(result.code).toBe(2);
@@ -262,12 +262,9 @@ describe('refusals', () => {
   });
 
   it('a record in tsv and csv is a header row of keys and one row: `hedges ID`, account', async () => {
-    const [hedges, account] = await Promise.all([ok(['hedges', '--json']), ok(['account', '--json'])]);
+    const [hedges, account] = await Promise.all([ok('hedges --json'), ok('account --json')]);
     const id = JSON.parse(hedges).find((entry: any) => entry.order_tx_hash)!;
-    const [one, accountCsv] = await Promise.all([
-      ok(['hedges', id.id, '--format', 'csv']),
-      ok(['account', '--format', 'csv']),
-    ]);
+    const [one, accountCsv] = await Promise.all([ok(`hedges ${id.id} --format csv`), ok('account --format csv')]);
     const [header, row, ...more] = parse(one) as string[][];
     expect(more).toEqual([]);
     expect(header).toEqual(COLUMNS.hedges);

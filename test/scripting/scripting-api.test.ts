@@ -80,7 +80,7 @@ describe('hedge api: the key never leaves for another host', () => {
     ['\\\\evil.example\\x', /backslash/],
   ])('%s is refused (exit 2) and nothing is sent', async (path, why) => {
     const t = await start();
-    const result = await t.hedge(['api', path]);
+    const result = await t.hedge(`api ${path}`);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(why);
     expect(result.stderr).toContain('nothing was sent');
