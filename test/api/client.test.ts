@@ -260,7 +260,7 @@ describe('errors and retries', () => {
   it('gives up after maxAttempts on a longer 5xx burst with a NetworkError', async () => {
     const { client } = clientFor(sandbox, { retry: { maxAttempts: 3 } });
     sandbox.setFaults({ next5xx: 5 });
-    const error = await client.getAccount().catch((e: unknown) => e as NetworkError);
+    const error = await client.getAccount().catch((e) => e as NetworkError);
     sandbox.setFaults({ next5xx: 0 });
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.attempts).toBe(3);
@@ -295,7 +295,7 @@ describe('errors and retries', () => {
       const before = requestsTo(sandbox, 'GET', '/account').length;
       sandbox.setFaults({ stall });
       const started = Date.now();
-      const error = await client.getAccount().catch((e: unknown) => e as NetworkError);
+      const error = await client.getAccount().catch((e) => e as NetworkError);
       const elapsed = Date.now() - started;
       expect(error).toBeInstanceOf(NetworkError);
       expect(error.message).toMatch(/No answer from 127\.0\.0\.1:\d+ within 0\.5s/);

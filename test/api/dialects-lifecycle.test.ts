@@ -116,9 +116,7 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
   // markets: every listed market, whatever it is; quote on the open one
   const markets = await hedge('markets');
   if (mode === 'json')
-    expect(json(markets.stdout).map((entry: { market: string }) => entry.market)).toEqual(
-      wire.markets.map((listed) => listed.market),
-    );
+    expect(json(markets.stdout).map((entry: any) => entry.market)).toEqual(wire.markets.map((listed) => listed.market));
   else expect(markets.stdout).toContain(MARKET);
   const quote = await hedge('quote', MARKET, 'buy', '10000', '--tenor', '3');
   if (mode === 'json')
@@ -260,8 +258,8 @@ describe('hedge sandbox serve --dialect', () => {
     const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
     let stdout = '';
     let stderr = '';
-    server.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    server.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    server.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     try {
       await new Promise<void>((resolve, reject) => {
         const check = () => (stderr.includes('Ctrl-C') ? resolve() : undefined);

@@ -109,7 +109,7 @@ describe('plain http:// to localhost is written only once connected to a loopbac
     listener = createTcpServer((socket) => {
       received.connections += 1;
       received.open.add(socket);
-      socket.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
+      socket.on('data', (chunk) => (received.bytes += chunk.length));
       socket.on('error', () => undefined);
       socket.once('close', () => received.open.delete(socket));
     });

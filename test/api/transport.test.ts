@@ -116,7 +116,7 @@ describe('the connect timeout', () => {
         retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 },
         clock: realClock,
       });
-      const error = await transport.send({ method: 'GET', path: '/markets' }).catch((failure: unknown) => failure);
+      const error = await transport.send({ method: 'GET', path: '/markets' }).catch((failure) => failure);
       expect(error).toBeInstanceOf(NetworkError);
       expect((error as NetworkError).code).toBe('UND_ERR_CONNECT_TIMEOUT');
       expect((error as NetworkError).attempts).toBe(1);

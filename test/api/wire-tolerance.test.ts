@@ -132,9 +132,7 @@ describe('lists never lose rows', () => {
     expect(new Set(listed)).toEqual(new Set(ids));
     const pages = simulator.requests('GET', '/hedges');
     // Newest first, as the server orders them, page after page.
-    const server = (await simulator.api('GET', '/hedges?page_size=100')).body.data.map(
-      (hedge: { id: string }) => hedge.id,
-    );
+    const server = (await simulator.api('GET', '/hedges?page_size=100')).body.data.map((hedge: any) => hedge.id);
     expect(listed).toEqual(server);
     // hedge's guess `limit` is ignored; the answer states `page_size`, tried on the next page, honoured: learned.
     expect(pages.map((entry) => entry.query)).toEqual([
@@ -213,7 +211,7 @@ describe('references compared the way the server keeps them', () => {
     const history = okJson(await simulator.hedge('history --ref deal-11 --json'));
     expect(history).toMatchObject([{ hedge_id: buy.id, client_reference: 'DEAL-11' }]);
     const report = okJson(await simulator.hedge('report --by hedge --ref deal-11 --json'));
-    expect(report.groups.map((group: { key: string }) => group.key)).toEqual([buy.id]);
+    expect(report.groups.map((group: any) => group.key)).toEqual([buy.id]);
 
     // An open whose answer was lost is found by its reference: landed, not sent again.
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
@@ -236,9 +234,7 @@ describe('lists paged by time', () => {
       .reverse()
       .map((record) => record.hedge_id);
     const limited = ok(await simulator.hedge('history --limit 100 --json'));
-    expect(JSON.parse(limited.stdout).map((record: { hedge_id: string }) => record.hedge_id)).toEqual(
-      newestFirst.slice(0, 100),
-    );
+    expect(JSON.parse(limited.stdout).map((record: any) => record.hedge_id)).toEqual(newestFirst.slice(0, 100));
     expect(limited.stderr).toBe('');
     const asked = simulator.requests('GET', '/hedges/history').map((entry) => entry.query);
     expect(asked).toEqual([
@@ -387,7 +383,7 @@ describe('--json: one shape for scripts whatever the server', () => {
       expect(position).toMatchObject({ market, side: 'buy', notional_usd: 25_000 });
       for (const name of NUMBERS.positions) expect(typeof position[name], `positions.${name}`).toBe('number');
       const history = await json('history');
-      const record = history.find((entry: { hedge_id: string }) => entry.hedge_id === closed.id);
+      const record = history.find((entry: any) => entry.hedge_id === closed.id);
       expect(record).toMatchObject({ hedge_id: closed.id, side: 'sell', notional_usd: 5_000 });
       for (const name of NUMBERS.history) expect(typeof record[name], `history.${name}`).toBe('number');
       // A script's comparison means what it says: a number against a number.

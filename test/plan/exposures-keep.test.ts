@@ -153,7 +153,7 @@ describeKeepers('hedge keep --exposures', () => {
         const result = await rig.hedge(`keep ${file} --exposures --policy ${policy} --once --json`, {});
         expect(result.code, result.stderr + result.stdout).toBe(0);
         const cycle = lines(result.stdout).find((event) => event.event === 'cycle')!;
-        return cycle.rows.find((row: { side: string }) => row.side === 'buy').target_usd;
+        return cycle.rows.find((row: any) => row.side === 'buy').target_usd;
       };
 
       // No cover yet: sized at today's price, and opened.

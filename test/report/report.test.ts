@@ -139,7 +139,7 @@ describe('hedge report', () => {
       ] as const)
         expect(cents(totals[figure]), figure).toBe(sign * sumCents(history.map((record) => record[figure])));
       expect(sumCents(groups.map((group: any) => group.net_pnl_usd))).toBe(cents(totals.net_pnl_usd));
-      expect(groups.reduce((sum: number, group: any) => sum + group.count, 0)).toBe(totals.count);
+      expect(groups.reduce((sum: any, group: any) => sum + group.count, 0)).toBe(totals.count);
 
       // Each group holds exactly the simulator's records with that key.
       const expected = new Map<string, number[]>();

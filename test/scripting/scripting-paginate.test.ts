@@ -18,7 +18,7 @@ async function pagedSimulator(style: PagingStyle, hedges = 5) {
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: hedges });
   const proxy = await startPagingProxy(simulator.sandbox, style);
   proxies.push(proxy);
-  const ids = (await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id);
+  const ids = (await simulator.api('GET', '/hedges')).body.data.map((hedge: any) => hedge.id);
   return { simulator, proxy, ids, env: envFor(proxy) };
 }
 
@@ -31,7 +31,7 @@ describe('hedge api --paginate', () => {
       const result = okJson(await simulator.hedge('api /hedges -F limit=2 --paginate', { env }));
       const envelope = result;
       expect(envelope.error).toBeNull();
-      expect(envelope.data.map((hedge: { id: string }) => hedge.id)).toEqual(ids);
+      expect(envelope.data.map((hedge: any) => hedge.id)).toEqual(ids);
       expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
       expect(proxy.pages.every((query) => query.limit === '2')).toBe(true);
       if (style === 'cursor') expect(envelope.meta).toMatchObject({ next_cursor: null, has_more: false });
@@ -50,14 +50,14 @@ describe('hedge api --paginate', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(pages.map((page) => page.data.next_cursor)).toEqual(['2', '4', null]);
-    expect(pages.flatMap((page) => page.data.items.map((hedge: { id: string }) => hedge.id))).toEqual(ids);
+    expect(pages.flatMap((page) => page.data.items.map((hedge: any) => hedge.id))).toEqual(ids);
     expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
     // The list command reads the same pages the same way.
     proxy.pages.length = 0;
     const listed = okJson(
       await simulator.hedge('hedges --json', { env: { ...env, HEDGE_WIRE_PAGE_SIZE_PARAM: 'none' } }),
     );
-    expect(listed.map((hedge: { id: string }) => hedge.id)).toEqual(ids);
+    expect(listed.map((hedge: any) => hedge.id)).toEqual(ids);
     expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
   });
 
