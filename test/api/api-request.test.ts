@@ -59,7 +59,7 @@ describe('-f / -F parameters', () => {
         { raw: 'tags[]=a', typed: false },
         { raw: 'tags[]=b', typed: false },
       ],
-      (file) => files[file]!,
+      (file) => files[file],
     );
     expect(params).toEqual({
       market: 'USDTNGN',

@@ -101,7 +101,7 @@ describe('a resumed `hedge api` row is resolved again as a fresh `hedge api PATH
     env: {},
     clock: realClock,
   });
-  const row = (method: string, path: string): JournalEntry =>
+  const row = (method: string, path: string) =>
     ({
       id: 'j_injected1',
       created_at: '2026-03-02T09:00:00.000Z',

@@ -17,7 +17,7 @@ const FROZEN_REAL_TIME = Date.UTC(2026, 10, 22, 8);
 afterAll(closeClients);
 
 /** The error a call failed with (the test fails if it succeeded). */
-async function caught(promise: Promise<unknown>): Promise<ApiError | NetworkError> {
+async function caught(promise: Promise<unknown>) {
   try {
     await promise;
   } catch (error) {
@@ -95,8 +95,8 @@ for (const tls of [false, true]) {
       expect(list.source).toBe('onchain');
 
       const prices = await client.getPrices(['USDTNGN']);
-      expect(prices[0]!.market).toBe('USDTNGN');
-      expect(prices[0]!.price).toBeGreaterThan(100);
+      expect(prices[0].market).toBe('USDTNGN');
+      expect(prices[0].price).toBeGreaterThan(100);
 
       const quote = await client.createQuote({ ...BUY, notional_usd: 10_000, tenor_days: 3 });
       expect(quote.tenor_days).toBe(3);
@@ -127,8 +127,8 @@ for (const tls of [false, true]) {
 
       const positions = await client.listPositions();
       expect(positions).toHaveLength(1);
-      expect(positions[0]!.side).toBe('buy');
-      expect(typeof positions[0]!.net_margin_usd).toBe('number');
+      expect(positions[0].side).toBe('buy');
+      expect(typeof positions[0].net_margin_usd).toBe('number');
 
       const account = await client.getAccount();
       // The default 1,000,000 USD cap less the 12,000 open.
@@ -141,8 +141,8 @@ for (const tls of [false, true]) {
       settle(sandbox);
       expect(await client.listPositions()).toEqual([]);
       const history = await client.listHistory({ limit: 5 });
-      expect(history[0]!.hedge_id).toBe(opened.hedge_id);
-      expect(typeof history[0]!.net_pnl_usd).toBe('number');
+      expect(history[0].hedge_id).toBe(opened.hedge_id);
+      expect(typeof history[0].net_pnl_usd).toBe('number');
       // The page-size parameter is sent as `limit` (spec: name not shown).
       expect(sandbox.requestLog.some((e) => e.path === '/hedges' && e.query.limit === '10')).toBe(true);
     });
@@ -260,7 +260,7 @@ describe('errors and retries', () => {
   it('gives up after maxAttempts on a longer 5xx burst with a NetworkError', async () => {
     const { client } = clientFor(sandbox, { retry: { maxAttempts: 3 } });
     sandbox.setFaults({ next5xx: 5 });
-    const error = await client.getAccount().catch((e: unknown) => e as NetworkError);
+    const error = await client.getAccount().catch((e) => e as NetworkError);
     sandbox.setFaults({ next5xx: 0 });
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.attempts).toBe(3);
@@ -295,7 +295,7 @@ describe('errors and retries', () => {
       const before = requestsTo(sandbox, 'GET', '/account').length;
       sandbox.setFaults({ stall });
       const started = Date.now();
-      const error = await client.getAccount().catch((e: unknown) => e as NetworkError);
+      const error = await client.getAccount().catch((e) => e as NetworkError);
       const elapsed = Date.now() - started;
       expect(error).toBeInstanceOf(NetworkError);
       expect(error.message).toMatch(/No answer from 127\.0\.0\.1:\d+ within 0\.5s/);
@@ -356,13 +356,13 @@ describe('errors and retries', () => {
       expect(opened.venue).toBe('gmx-v2');
       settle(sandbox);
       expect((await client.getHedge(opened.hedge_id)).venue).toBe('gmx-v2');
-      expect((await client.listMarkets()).markets[0]!.venue).toBe('gmx-v2');
+      expect((await client.listMarkets()).markets[0].venue).toBe('gmx-v2');
       expect(
         (await client.createQuote({ market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 })).venue,
       ).toBe('gmx-v2');
-      expect((await client.listPositions())[0]!.venue).toBe('gmx-v2');
+      expect((await client.listPositions())[0].venue).toBe('gmx-v2');
       expect((await client.getAccount()).venue).toBe('gmx-v2');
-      expect((await client.listHedges({ limit: 1 }))[0]!.venue).toBe('gmx-v2');
+      expect((await client.listHedges({ limit: 1 }))[0].venue).toBe('gmx-v2');
     } finally {
       await proxy.close();
     }

@@ -21,6 +21,7 @@ import {
 } from '../../src/sandbox/index.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
+import { okJson } from '../support/cli-runs.js';
 
 /** The market each dialect's lifecycle trades: the first one it lists as open. */
 const marketOf = (dialect: SandboxDialect): string =>
@@ -98,7 +99,7 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
     return answer.body.data;
   };
   const hedgeState = (id: string) => simulator.hedges().find((entry) => entry.id === id)!;
-  const account = () => Object.values(simulator.sandbox.engine.state.accounts)[0]!;
+  const account = () => Object.values(simulator.sandbox.engine.state.accounts)[0];
   const opened = async (args: string[]): Promise<string> => {
     const before = new Set(simulator.hedges().map((entry) => entry.id));
     const opens = simulator.requests('POST', '/hedges').length;
@@ -107,17 +108,15 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
     expect(simulator.requests('POST', '/hedges')).toHaveLength(opens + 1);
     const created = simulator.hedges().filter((entry) => !before.has(entry.id));
     expect(created, where).toHaveLength(1);
-    if (mode === 'json') expect(json(result.stdout)).toMatchObject({ id: created[0]!.id });
-    return created[0]!.id;
+    if (mode === 'json') expect(json(result.stdout)).toMatchObject({ id: created[0].id });
+    return created[0].id;
   };
   const lastChangeBody = (path: string) => simulator.requests('POST', path).at(-1)!.body;
 
   // markets: every listed market, whatever it is; quote on the open one
   const markets = await hedge('markets');
   if (mode === 'json')
-    expect(json(markets.stdout).map((entry: { market: string }) => entry.market)).toEqual(
-      wire.markets.map((listed) => listed.market),
-    );
+    expect(json(markets.stdout).map((entry: any) => entry.market)).toEqual(wire.markets.map((listed) => listed.market));
   else expect(markets.stdout).toContain(MARKET);
   const quote = await hedge('quote', MARKET, 'buy', '10000', '--tenor', '3');
   if (mode === 'json')
@@ -259,8 +258,8 @@ describe('hedge sandbox serve --dialect', () => {
     const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
     let stdout = '';
     let stderr = '';
-    server.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    server.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    server.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     try {
       await new Promise<void>((resolve, reject) => {
         const check = () => (stderr.includes('Ctrl-C') ? resolve() : undefined);
@@ -286,12 +285,10 @@ describe('hedge sandbox serve --dialect', () => {
       expect(stderr).toContain('beta wire dialect');
       expect(stderr).toContain('Injected faults: hostile text.');
       // beta refuses a page-size parameter it does not know: this only works with the printed setting.
-      const hedges = await runHedge(['hedges', '--limit', '5', '--json'], { env: settings, configDir: config.path });
-      expect(hedges.code, hedges.stderr).toBe(0);
-      expect(JSON.parse(hedges.stdout)).toEqual([]);
-      const markets = await runHedge(['markets', '--json'], { env: settings, configDir: config.path });
-      expect(markets.code, markets.stderr).toBe(0);
-      expect(JSON.parse(markets.stdout)[0][HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
+      const hedges = okJson(await runHedge('hedges --limit 5 --json', { env: settings, configDir: config.path }));
+      expect(hedges).toEqual([]);
+      const markets = okJson(await runHedge('markets --json', { env: settings, configDir: config.path }));
+      expect(markets[0][HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
     } finally {
       server.kill('SIGTERM');
       await exited;
@@ -300,7 +297,7 @@ describe('hedge sandbox serve --dialect', () => {
   });
 
   it('an unknown dialect is a usage error naming --dialect and the allowed values', async () => {
-    const result = await runHedge(['sandbox', 'serve', '--dialect', 'epsilon']);
+    const result = await runHedge('sandbox serve --dialect epsilon');
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(

@@ -4,6 +4,7 @@
 // simulator's request log (its own receive times) is the evidence.
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -14,11 +15,8 @@ describe('Retry-After on a 503', () => {
   it('seconds: the retry comes no sooner than asked, and the command succeeds', async () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '1' } });
-    const result = await simulator.hedge(['markets', '--json']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(withoutPrice(JSON.parse(result.stdout))).toEqual(
-      withoutPrice((await simulator.api('GET', '/markets')).body.data),
-    );
+    const result = okJson(await simulator.hedge('markets --json'));
+    expect(withoutPrice(result)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
     // The CLI's two attempts, then the test's own GET above.
     const requests = simulator.requests('GET', '/markets');
     expect(requests.map((entry) => [entry.status, entry.fault])).toEqual([
@@ -27,7 +25,7 @@ describe('Retry-After on a 503', () => {
       [200, null],
     ]);
     const [refused, retried] = requests;
-    expect(retried!.realTimeMs - refused!.realTimeMs).toBeGreaterThanOrEqual(1000);
+    expect(retried.realTimeMs - refused.realTimeMs).toBeGreaterThanOrEqual(1000);
   });
 
   it('an HTTP-date: the retry comes no sooner than that date', async () => {
@@ -35,18 +33,17 @@ describe('Retry-After on a 503', () => {
     // HTTP-dates have whole seconds: the next whole second at least 1.5 s away.
     const retryAt = Math.ceil((Date.now() + 1500) / 1000) * 1000;
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: new Date(retryAt).toUTCString() } });
-    const result = await simulator.hedge(['account', '--json']);
-    expect(result.code, result.stderr).toBe(0);
+    ok(await simulator.hedge('account --json'));
     const [refused, retried] = simulator.requests('GET', '/account');
-    expect(refused!.status).toBe(503);
-    expect(retried!.status).toBe(200);
-    expect(retried!.realTimeMs).toBeGreaterThanOrEqual(retryAt);
+    expect(refused.status).toBe(503);
+    expect(retried.status).toBe(200);
+    expect(retried.realTimeMs).toBeGreaterThanOrEqual(retryAt);
   });
 
   it('longer than the retry budget allows: reported at once (exit 5), not waited out', async () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '120' } });
-    const result = await simulator.hedge(['markets']);
+    const result = await simulator.hedge('markets');
     expect(result.code).toBe(5);
     expect(result.stdout).toBe('');
     // One request: the CLI did not wait two minutes (runHedge would have timed out) nor retry.
@@ -59,20 +56,20 @@ describe('an answer over the size cap', () => {
   it('is a clear error naming the cap, exit 5, and the request is not retried', async () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes: 4 * 1024 * 1024 } });
-    const result = await simulator.hedge(['markets'], { env: { HEDGE_MAX_ANSWER_MB: '1' } });
+    const result = await simulator.hedge('markets', { env: { HEDGE_MAX_ANSWER_MB: '1' } });
     expect(result.code).toBe(5);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('GET /markets answered with more than 1 MiB; reading stopped there.');
     expect(result.stderr).toContain('HEDGE_MAX_ANSWER_MB');
     const requests = simulator.requests('GET', '/markets');
     expect(requests).toHaveLength(1);
-    expect(requests[0]!.fault).toBe('oversized');
+    expect(requests[0].fault).toBe('oversized');
   });
 
   it('--json: the error is a JSON document with its code', async () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes: 4 * 1024 * 1024 } });
-    const result = await simulator.hedge(['hedges', '--json'], { env: { HEDGE_MAX_ANSWER_MB: '1' } });
+    const result = await simulator.hedge('hedges --json', { env: { HEDGE_MAX_ANSWER_MB: '1' } });
     expect(result.code).toBe(5);
     expect(simulator.requests('GET', '/hedges')).toHaveLength(1);
     expect(`${result.stdout}${result.stderr}`).toContain('answer_too_large');
@@ -81,11 +78,8 @@ describe('an answer over the size cap', () => {
   it('an answer under the cap, padded, is read whole', async () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes: 512 * 1024 } });
-    const result = await simulator.hedge(['markets', '--json'], { env: { HEDGE_MAX_ANSWER_MB: '1' } });
-    expect(result.code, result.stderr).toBe(0);
-    expect(withoutPrice(JSON.parse(result.stdout))).toEqual(
-      withoutPrice((await simulator.api('GET', '/markets')).body.data),
-    );
-    expect(simulator.requests('GET', '/markets')[0]!.fault).toBe('oversized');
+    const result = okJson(await simulator.hedge('markets --json', { env: { HEDGE_MAX_ANSWER_MB: '1' } }));
+    expect(withoutPrice(result)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
+    expect(simulator.requests('GET', '/markets')[0].fault).toBe('oversized');
   });
 });

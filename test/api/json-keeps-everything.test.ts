@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
 import { startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { api, envFor, FILL_DELAY_MS, useSimulators, type Simulator } from '../support/simulator.js';
+import { okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -121,14 +122,14 @@ function shownAs(sent: unknown, shown: unknown): boolean {
 function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Record<string, string> = {}): void {
   const missing: string[] = [];
   for (const { path, value } of leaves(sent)) {
-    const renamed = renames[path[0]!];
+    const renamed = renames[path[0]];
     const shownPath = renamed === undefined ? path : [renamed, ...path.slice(1)];
     const shown = at(printed, shownPath);
     if (shown === undefined || !shownAs(value, shown))
       missing.push(
         `${path.join('.')} = ${JSON.stringify(value)} is not at ${shownPath.join('.')} (found ${JSON.stringify(shown)})`,
       );
-    if (renamed !== undefined && Object.prototype.hasOwnProperty.call(printed, path[0]!))
+    if (renamed !== undefined && Object.prototype.hasOwnProperty.call(printed, path[0]))
       missing.push(`${path[0]} is shown as ${renamed} and again under its own name`);
   }
   // Nothing of ours took a name the server used for something else here: no `_wire`.
@@ -150,7 +151,7 @@ async function openFilled(
   });
   expect(opened.status, JSON.stringify(opened.body)).toBe(200);
   simulator.advance(FILL_DELAY_MS + 1);
-  return opened.body.data.hedge_id as string;
+  return opened.body.data.hedge_id;
 }
 
 describe('--json keeps every value the server sent, on every dialect', () => {
@@ -190,23 +191,23 @@ describe('--json keeps every value the server sent, on every dialect', () => {
         ) => {
           expect(printedRows.length, `${dialect} ${what}: rows`).toBe(sentRows.length);
           sentRows.forEach((row, index) =>
-            expectEveryLeaf(`${dialect} ${what}[${index}]`, row, printedRows[index]!, names),
+            expectEveryLeaf(`${dialect} ${what}[${index}]`, row, printedRows[index], names),
           );
         };
 
         const markets = await sent('GET', '/markets');
         everyRecord('markets', markets, await printed('markets'));
 
-        const listed = (markets as Json[]).map((entry) => String(entry.market));
+        const listed = markets.map((entry: any) => String(entry.market));
         for (const [args, symbols] of [
           [['price', market], market],
           [['price'], listed.join(',')],
         ] as const) {
           const sentPrices = priceObjects(await sent('GET', `/prices?symbols=${symbols}`));
-          const shown = (await printed(...args)) as Json[];
-          expect(shown.map((price) => price.market)).toEqual(sentPrices.map((price) => price.market));
+          const shown = await printed(...args);
+          expect(shown.map((price: any) => price.market)).toEqual(sentPrices.map((price) => price.market));
           for (const { market: pricedMarket, fields } of sentPrices) {
-            const record = shown.find((price) => price.market === pricedMarket)!;
+            const record = shown.find((price: any) => price.market === pricedMarket)!;
             // One shape first: market, price, timestamp, whatever the dialect's prices look like.
             expect(Object.keys(record).slice(0, 3), `${dialect} ${args.join(' ')}`).toEqual([
               'market',
@@ -231,7 +232,7 @@ describe('--json keeps every value the server sent, on every dialect', () => {
         const positions = await printed('positions');
         everyRecord('positions', await sent('GET', '/positions'), positions, renames.positions);
         // The one shape: every line carries our side and notional, whatever the dialect calls them (beta: from the hedge).
-        expect(positions.map((line: Json) => [line.side, line.notional_usd]).sort()).toEqual([
+        expect(positions.map((line: any) => [line.side, line.notional_usd]).sort()).toEqual([
           ['buy', 20_000],
           ['sell', 7_500],
         ]);
@@ -252,19 +253,18 @@ describe('--json of a write keeps the server object it embeds, in the one shape'
       const hedge = simulator.seedOpen('buy', 12_000, market);
       const proxy = await richerService(simulator);
       try {
-        const result = await simulator.hedge(['close', market, 'buy', '--json'], { env: envFor(proxy) });
-        expect(result.code, result.stderr).toBe(0);
-        const closed = JSON.parse(result.stdout);
+        const result = okJson(await simulator.hedge(`close ${market} buy --json`, { env: envFor(proxy) }));
+        const closed = result;
         expect(closed.realized, `${dialect}: the history record came in time`).not.toBeNull();
-        const history = (await api(proxy, 'GET', '/hedges/history')).body.data as Json[];
+        const history = (await api(proxy, 'GET', '/hedges/history')).body.data;
         const names = renamesOf(dialect).history;
         const idName = wireDialect(dialect).historyFields.hedge_id!;
-        const record = history.find((entry) => entry[idName] === hedge.id)!;
+        const record = history.find((entry: any) => entry[idName] === hedge.id)!;
         expect(record, `${dialect}: the server's record of ${hedge.id}`).toBeDefined();
         expect(closed.realized).toMatchObject({ hedge_id: hedge.id, side: 'buy', notional_usd: 12_000 });
         expectEveryLeaf(`${dialect} close --json realized`, record, closed.realized, names);
         // --raw: the record as the server sent it, its own names.
-        const raw = await simulator.hedge(['history', '--json', '--raw'], { env: envFor(proxy) });
+        const raw = await simulator.hedge('history --json --raw', { env: envFor(proxy) });
         expect(JSON.parse(raw.stdout)[0]).toEqual(history[0]);
       } finally {
         await proxy.close();
@@ -277,15 +277,14 @@ describe("--json of a roll keeps the closed leg's history record, in the one sha
   it("beta (the record's id is `id`): roll --json's close.realized is the record under our names, every value kept", async () => {
     const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
     const old = simulator.seedOpen('sell', 4_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json'], {
-      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
-    });
-    expect(result.code, result.stderr).toBe(0);
-    const realized = JSON.parse(result.stdout).close.realized;
+    const result = okJson(
+      await simulator.hedge('roll USDTNGN sell --tenor 1 --json', {
+        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
+      }),
+    );
+    const realized = result.close.realized;
     expect(realized).toMatchObject({ hedge_id: old.id, side: 'sell', notional_usd: 4_000, close_reason: 'closed' });
-    const record = ((await simulator.api('GET', '/hedges/history')).body.data as Json[]).find(
-      (entry) => entry.id === old.id,
-    )!;
+    const record = (await simulator.api('GET', '/hedges/history')).body.data.find((entry: any) => entry.id === old.id)!;
     expectEveryLeaf('beta roll --json close.realized', record, realized, renamesOf('beta').history);
   });
 });
@@ -307,28 +306,28 @@ describe('a server field under one of our names that means something else is kep
         expect(result.code, `hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
         return JSON.parse(result.stdout);
       };
-      const [sentLine] = (await api(proxy, 'GET', '/positions')).body.data as Json[];
+      const [sentLine] = (await api(proxy, 'GET', '/positions')).body.data;
       const [line] = await printed('positions');
       // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.
-      expect(line).toMatchObject({ notional_usd: sentLine!.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
+      expect(line).toMatchObject({ notional_usd: sentLine.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
       expect(line).not.toHaveProperty('size_usd');
-      const sentAccount = (await api(proxy, 'GET', '/account')).body.data as Json;
+      const sentAccount = (await api(proxy, 'GET', '/account')).body.data;
       const account = await printed('account');
       expect(account).toMatchObject({
         open_positions: sentAccount.open_position_count,
         _wire: { open_positions: 'two' },
       });
       expect(account).not.toHaveProperty('open_position_count');
-      const sentPrices = (await api(proxy, 'GET', '/prices?symbols=USDTNGN')).body.data as Record<string, Json>;
+      const sentPrices = (await api(proxy, 'GET', '/prices?symbols=USDTNGN')).body.data;
       const [price] = await printed('price', 'USDTNGN');
       expect(price).toEqual({
         market: 'USDTNGN',
-        price: sentPrices.USDTNGN!.mid,
-        timestamp: sentPrices.USDTNGN!.ts,
+        price: sentPrices.USDTNGN.mid,
+        timestamp: sentPrices.USDTNGN.ts,
         _wire: { price: { source: 'twap', window_s: 300 } },
       });
       // --raw is the server's data as sent, its names and its text.
-      const raw = await simulator.hedge(['positions', '--json', '--raw'], { env: envFor(proxy) });
+      const raw = await simulator.hedge('positions --json --raw', { env: envFor(proxy) });
       expect(JSON.parse(raw.stdout)[0]).toEqual(sentLine);
     } finally {
       await proxy.close();

@@ -125,7 +125,7 @@ describe('pricesInOneShape: market, price and timestamp first, every other field
       ask: '130.4',
       venue: { name: 'x' },
     });
-    expect(Object.keys(price!).slice(0, 3)).toEqual(['market', 'price', 'timestamp']);
+    expect(Object.keys(price).slice(0, 3)).toEqual(['market', 'price', 'timestamp']);
     expect(forScripts(price)).toMatchObject({ bid: 130, ask: 130.4 });
   });
 

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { envFor, useSimulators } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const proxies: FieldProxy[] = [];
@@ -25,14 +26,12 @@ describe("a position's P&L under two names", () => {
     proxies.push(proxy);
     const env = envFor(proxy);
 
-    const positions = await t.hedge(['positions', '--json'], { env });
-    expect(positions.code, positions.stderr).toBe(0);
-    const lines = JSON.parse(positions.stdout) as Array<Record<string, unknown>>;
+    const positions = ok(await t.hedge('positions --json', { env }));
+    const lines = JSON.parse(positions.stdout);
     expect(lines).toHaveLength(1);
-    expect(lines[0]!.net_pnl_usd).toBe(5);
+    expect(lines[0].net_pnl_usd).toBe(5);
 
-    const report = await t.hedge(['report', '--json'], { env });
-    expect(report.code, report.stderr).toBe(0);
-    expect(JSON.parse(report.stdout).unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });
+    const report = okJson(await t.hedge('report --json', { env }));
+    expect(report.unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });
   });
 });

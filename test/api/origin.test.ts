@@ -10,6 +10,7 @@ import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { startOtherOrigin, type OtherOrigin } from '../support/servers/other-origin.js';
 import { useSimulators } from '../support/simulator.js';
+import { okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const others: OtherOrigin[] = [];
@@ -50,11 +51,9 @@ describe('one origin', () => {
     };
     writeFileSync(join(t.configDir, 'journal.jsonl'), `${JSON.stringify(row)}\n`, { mode: 0o600 });
 
-    const result = await t.hedge(['resume', id, '--json'], { env: { HEDGE_BASE_URL: bare } });
+    const result = await t.hedge(`resume ${id} --json`, { env: { HEDGE_BASE_URL: bare } });
     expect(result.code, result.stderr).toBe(2);
-    const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!) as {
-      error: { code: string; class: string; message: string };
-    };
+    const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!);
     expect(error).toMatchObject({ code: 'off_origin', class: 'usage' });
     expect(error.message).toBe(
       `Journal ${id} (api POST ${path}) is not resumed: its path "${path}" is not one \`hedge api\` journals (resolved under the base URL it is "/${path}"); nothing was sent.`,
@@ -84,7 +83,7 @@ describe('plain http:// only to loopback', () => {
   it('a base URL under .localhost is refused with one line saying why (exit 2): no lookup, no connection, nothing sent', async () => {
     const t = await start();
     const base = t.baseUrl.replace('//127.0.0.1:', '//evil-api.localhost:');
-    const result = await t.hedge(['account'], { env: { HEDGE_BASE_URL: base } });
+    const result = await t.hedge('account', { env: { HEDGE_BASE_URL: base } });
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toEqual([
       'hedge: Refusing plain http:// to evil-api.localhost (from HEDGE_BASE_URL): a name under .localhost (or localhost. with a trailing dot) is resolved through DNS like any other name, so it may not be this machine; http:// is allowed only to 127.0.0.0/8, ::1 and localhost itself.',
@@ -94,11 +93,12 @@ describe('plain http:// only to loopback', () => {
 
   it('a localhost base URL still reaches the simulator', async () => {
     const t = await start();
-    const result = await t.hedge(['account', '--json'], {
-      env: { HEDGE_BASE_URL: t.baseUrl.replace('//127.0.0.1:', '//localhost:') },
-    });
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toHaveProperty('balance_usdc');
+    const result = okJson(
+      await t.hedge('account --json', {
+        env: { HEDGE_BASE_URL: t.baseUrl.replace('//127.0.0.1:', '//localhost:') },
+      }),
+    );
+    expect(result).toHaveProperty('balance_usdc');
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/account', 200]]);
   });
 });

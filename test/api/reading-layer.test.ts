@@ -200,7 +200,7 @@ describe('wire names: set > learned > guessed', () => {
       await saveLearned(store, server, 'page_size_param', 'per_page');
       await saveLearned(store, demo, 'notional_field', 'delta_usd');
       const data = store.read();
-      expect(data.profiles.desk!.wire_learned).toEqual({ notional_field: 'amount_usd' });
+      expect(data.profiles.desk.wire_learned).toEqual({ notional_field: 'amount_usd' });
       expect(readLearned(data, server)).toEqual({ page_size_param: 'per_page' });
       expect(await resetLearned(store, profile)).toEqual(['profile "desk": notional_field=amount_usd']);
       expect(readLearned(store.read(), demo)).toEqual({ notional_field: 'delta_usd' });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConnectProxy } from '../support/servers/connect-proxy.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 describe('HTTPS sandbox', () => {
   let simulator: Simulator;
@@ -14,9 +15,9 @@ describe('HTTPS sandbox', () => {
 
   it('works with NODE_EXTRA_CA_CERTS and with HEDGE_CA_FILE, and explains an untrusted certificate', async () => {
     const [viaNode, viaHedge, untrusted] = await Promise.all([
-      runHedge(['markets', '--json'], { env: { ...simulator.env, NODE_EXTRA_CA_CERTS: simulator.sandbox.caFile } }),
-      runHedge(['markets', '--json'], { env: { ...simulator.env, HEDGE_CA_FILE: simulator.sandbox.caFile } }),
-      runHedge(['markets', '--json'], { env: simulator.env }),
+      runHedge('markets --json', { env: { ...simulator.env, NODE_EXTRA_CA_CERTS: simulator.sandbox.caFile } }),
+      runHedge('markets --json', { env: { ...simulator.env, HEDGE_CA_FILE: simulator.sandbox.caFile } }),
+      runHedge('markets --json', { env: simulator.env }),
     ]);
     expect(viaNode.code, viaNode.stderr).toBe(0);
     expect(JSON.parse(viaNode.stdout)[0].market).toBe('USDTNGN');
@@ -38,12 +39,11 @@ describe('HTTPS sandbox', () => {
         HEDGE_CA_FILE: simulator.sandbox.caFile,
         HTTPS_PROXY: proxy.url,
       };
-      const proxied = await runHedge(['markets', '--json'], { env });
-      expect(proxied.code, proxied.stderr).toBe(0);
-      expect(JSON.parse(proxied.stdout)[0].market).toBe('USDTNGN');
+      const proxied = okJson(await runHedge('markets --json', { env }));
+      expect(proxied[0].market).toBe('USDTNGN');
       expect(proxy.tunnels).toEqual([`sandbox.hedge.test:${simulator.sandbox.port}`]);
       // Around the proxy, the .test name does not resolve: the command fails without the tunnel.
-      const around = await runHedge(['markets', '--json'], { env: { ...env, NO_PROXY: 'sandbox.hedge.test' } });
+      const around = await runHedge('markets --json', { env: { ...env, NO_PROXY: 'sandbox.hedge.test' } });
       expect(around.code).toBe(5);
       expect(proxy.tunnels).toHaveLength(1);
     } finally {
@@ -61,8 +61,7 @@ describe('HTTPS sandbox', () => {
         HTTP_PROXY: proxy.url,
         NO_PROXY: '',
       };
-      const direct = await runHedge(['markets', '--json'], { env });
-      expect(direct.code, direct.stderr).toBe(0);
+      ok(await runHedge('markets --json', { env }));
       expect(proxy.tunnels).toEqual([]);
       expect(simulator.requests('GET', '/markets').length).toBeGreaterThan(0);
     } finally {
@@ -83,7 +82,7 @@ describe('plain http:// (the sandbox on loopback) and a proxy in the environment
     try {
       const withCredentials = proxy.url.replace('http://', 'http://desk:proxy-password@');
       for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'ALL_PROXY']) {
-        const result = await runHedge(['account', '--json'], { env: { ...simulator.env, [name]: withCredentials } });
+        const result = await runHedge('account --json', { env: { ...simulator.env, [name]: withCredentials } });
         expect(result.code, `${name}: ${result.stderr}`).toBe(0);
       }
       expect(proxy.tunnels).toEqual([]);

@@ -92,10 +92,10 @@ class ResolvingElsewhere extends HttpConnections {
     };
     this.agent = new Agent({ keepAlive: true, lookup } as ConstructorParameters<typeof Agent>[0]);
   }
-  override agentFor(_url: URL, _config: TransportConfig): Agent {
+  override agentFor(_url: URL, _config: TransportConfig) {
     return this.agent;
   }
-  override async close(): Promise<void> {
+  override async close() {
     this.agent.destroy();
     await super.close();
   }
@@ -109,7 +109,7 @@ describe('plain http:// to localhost is written only once connected to a loopbac
     listener = createTcpServer((socket) => {
       received.connections += 1;
       received.open.add(socket);
-      socket.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
+      socket.on('data', (chunk) => (received.bytes += chunk.length));
       socket.on('error', () => undefined);
       socket.once('close', () => received.open.delete(socket));
     });

@@ -21,7 +21,7 @@ interface Relay {
 }
 
 /** A TCP relay to `port` on loopback (or, without a port, a listener that accepts and never answers). */
-async function startRelay(port?: number): Promise<Relay> {
+async function startRelay(port?: number) {
   const open = new Set<Socket>();
   const relay: Relay = {
     port: 0,
@@ -116,7 +116,7 @@ describe('the connect timeout', () => {
         retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 },
         clock: realClock,
       });
-      const error = await transport.send({ method: 'GET', path: '/markets' }).catch((failure: unknown) => failure);
+      const error = await transport.send({ method: 'GET', path: '/markets' }).catch((failure) => failure);
       expect(error).toBeInstanceOf(NetworkError);
       expect((error as NetworkError).code).toBe('UND_ERR_CONNECT_TIMEOUT');
       expect((error as NetworkError).attempts).toBe(1);

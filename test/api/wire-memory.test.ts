@@ -29,7 +29,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function memoryWith(store: () => Promise<ProfileStore>, configDir: string): { memory: WireMemory; notices: Notice[] } {
+function memoryWith(store: () => Promise<ProfileStore>, configDir: string) {
   const notices: Notice[] = [];
   const memory = new WireMemory({
     credentials,
@@ -66,8 +66,8 @@ describe('WireMemory.keep', () => {
     const { memory, notices } = memoryWith(async () => failing, dir);
     await expect(memory.keep({ kind: 'server', key: credentials.baseUrl }, learned)).resolves.toBeUndefined();
     expect(notices).toHaveLength(1);
-    expect(notices[0]!.data).toEqual({ setting: 'pageSizeParam', value: 'per_page', saved: false });
-    expect(notices[0]!.text).toMatch(
+    expect(notices[0].data).toEqual({ setting: 'pageSizeParam', value: 'per_page', saved: false });
+    expect(notices[0].text).toMatch(
       /not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/,
     );
   });

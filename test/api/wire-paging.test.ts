@@ -146,7 +146,7 @@ describe('the one pager', () => {
       for await (const one of followPages(odd.fetchPage)) seen.push(one);
       return seen;
     })();
-    expect([page!.next, page!.reading.more]).toEqual(['none', true]);
+    expect([page.next, page.reading.more]).toEqual(['none', true]);
   });
 
   it('a configured cursor name wins over the one derived from the answer', async () => {

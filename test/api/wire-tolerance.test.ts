@@ -11,12 +11,13 @@ import { startAnswerProxy, startFieldProxy } from '../support/servers/field-prox
 import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/text.js';
 import { envFor, useSimulators, type Simulator } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const KES = 'USDTKES';
 
 /** What the config store keeps as learned per server (undefined when there is no store at all). */
-const learnedIn = (configDir: string): unknown =>
+const learnedIn = (configDir: string) =>
   existsSync(storeFile(configDir)) ? readStore(configDir).learned_wire : undefined;
 
 /** Opens a filled hedge on a market through the engine (no HTTP, nothing in the log). */
@@ -29,37 +30,36 @@ describe('learning the add/reduce amount from the server', () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const hedge = seedOn(simulator, KES, 'buy', 10_000);
 
-    const first = await simulator.hedge(['add', KES, 'buy', '5000', '--json']);
-    expect(first.code, first.stderr).toBe(0);
+    const first = ok(await simulator.hedge(`add ${KES} buy 5000 --json`));
     const adds = simulator.requests('POST', '/hedges/add');
     expect(adds.map((entry) => [entry.status, entry.errorCode, Object.keys(entry.body as object).sort()])).toEqual([
       [400, 'validation_error', ['market', 'notional_usd', 'side']],
       [200, null, ['market', 'notional_change_usd', 'side']],
     ]);
     // A new key for the second send: the refused one stands for a request that did nothing.
-    expect(adds[0]!.idempotencyKey).not.toBe(adds[1]!.idempotencyKey);
+    expect(adds[0].idempotencyKey).not.toBe(adds[1].idempotencyKey);
     expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.notionalUsd).toBe(15_000);
     expect(first.stderr).toMatch(/Learned from the server: the add\/reduce amount goes as `notional_change_usd`/);
 
     // Journaled as such: the refused entry rejected (naming the retry), a new entry done.
-    const journal = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<Record<string, any>>;
-    const [retry, refused] = journal.filter((entry) => entry.command === 'add');
+    const journal = JSON.parse((await simulator.hedge('journal --json')).stdout);
+    const [retry, refused] = journal.filter((entry: any) => entry.command === 'add');
     expect(refused).toMatchObject({
       outcome: 'rejected',
       error_code: 'validation_error',
-      idempotency_key: adds[0]!.idempotencyKey,
+      idempotency_key: adds[0].idempotencyKey,
     });
-    expect(refused!.message).toContain(`sent again as ${retry!.id}`);
+    expect(refused.message).toContain(`sent again as ${retry.id}`);
     expect(retry).toMatchObject({
       outcome: 'done',
-      idempotency_key: adds[1]!.idempotencyKey,
-      context: { retry_of: refused!.id, learned: { notional_field: 'notional_change_usd' } },
+      idempotency_key: adds[1].idempotencyKey,
+      context: { retry_of: refused.id, learned: { notional_field: 'notional_change_usd' } },
     });
-    expect(retry!.request.body).toEqual({ market: KES, side: 'buy', notional_change_usd: 5000 });
+    expect(retry.request.body).toEqual({ market: KES, side: 'buy', notional_change_usd: 5000 });
 
     // Kept for this server (credentials from the environment: keyed by base URL).
     expect(learnedIn(simulator.configDir)).toEqual({ [simulator.baseUrl]: { notional_field: 'notional_change_usd' } });
-    const whoami = JSON.parse((await simulator.hedge(['whoami', '--json'])).stdout);
+    const whoami = JSON.parse((await simulator.hedge('whoami --json')).stdout);
     expect(whoami.wire.changeNotionalField).toEqual({
       value: 'notional_change_usd',
       source: 'learned',
@@ -69,10 +69,10 @@ describe('learning the add/reduce amount from the server', () => {
     expect(whoami.wire.pageSizeParam).toMatchObject({ value: 'limit', source: 'default' });
     // The card says what was learned; the guesses only with --verbose, in words, a cursor name taken from the answer too.
     const screen = { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } };
-    const plain = (await simulator.hedge(['whoami'], screen)).stdout;
+    const plain = (await simulator.hedge('whoami', screen)).stdout;
     expect(plain).toMatch(/Wire changeNotionalField +│ notional_change_usd \(learned from the server, kept for /);
     expect(plain).not.toMatch(/guessed|HEDGE_WIRE_PAGE_SIZE_PARAM|Wire pageSizeParam/);
-    const card = (await simulator.hedge(['whoami', '--verbose'], screen)).stdout;
+    const card = (await simulator.hedge('whoami --verbose', screen)).stdout;
     expect(card).toMatch(/Wire changeNotionalField +│ notional_change_usd \(learned from the server, kept for /);
     expect(card).toMatch(
       /Wire pageSizeParam +│ limit \(guessed: the spec does not show it; HEDGE_WIRE_PAGE_SIZE_PARAM\)/,
@@ -80,8 +80,7 @@ describe('learning the add/reduce amount from the server', () => {
     expect(card).toMatch(/Wire cursorParam +│ from the answer \(next_cursor → cursor\) \(guessed: /);
 
     // The second add: one request, the server's own name at once, nothing said about learning.
-    const second = await simulator.hedge(['add', KES, 'buy', '1000', '--json']);
-    expect(second.code, second.stderr).toBe(0);
+    const second = ok(await simulator.hedge(`add ${KES} buy 1000 --json`));
     expect(
       simulator
         .requests('POST', '/hedges/add')
@@ -91,17 +90,17 @@ describe('learning the add/reduce amount from the server', () => {
     expect(second.stderr).not.toMatch(/Learned/);
 
     // reset-wire forgets it; a setting you give yourself always wins over what was learned.
-    const reset = await simulator.hedge(['profile', 'reset-wire', '--json']);
-    expect(reset.code, reset.stderr).toBe(0);
-    expect(JSON.parse(reset.stdout)).toEqual({
+    const reset = okJson(await simulator.hedge('profile reset-wire --json'));
+    expect(reset).toEqual({
       scope: simulator.baseUrl,
       forgotten: [`${simulator.baseUrl}: notional_field=notional_change_usd`],
     });
     expect(learnedIn(simulator.configDir)).toBeUndefined();
-    const forced = await simulator.hedge(['reduce', KES, 'buy', '1000', '--json'], {
-      env: { HEDGE_WIRE_NOTIONAL_FIELD: 'notional_change_usd' },
-    });
-    expect(forced.code, forced.stderr).toBe(0);
+    ok(
+      await simulator.hedge(`reduce ${KES} buy 1000 --json`, {
+        env: { HEDGE_WIRE_NOTIONAL_FIELD: 'notional_change_usd' },
+      }),
+    );
     expect(simulator.requests('POST', '/hedges/reduce').map((entry) => entry.status)).toEqual([200]);
   });
 
@@ -109,7 +108,7 @@ describe('learning the add/reduce amount from the server', () => {
     const simulator = await start({ dialect: 'alpha', fillDelayMs: 20 });
     simulator.seedOpen('buy', 10_000);
     const key = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
-    const result = await simulator.hedge(['add', 'USDTNGN', 'buy', '1000', '--idempotency-key', key, '--json']);
+    const result = await simulator.hedge(`add USDTNGN buy 1000 --idempotency-key ${key} --json`);
     expect(result.code).toBe(3);
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.idempotencyKey])).toEqual([
@@ -127,16 +126,13 @@ describe('lists never lose rows', () => {
   it('gamma (cursor pages of 20, its own page-size name): 47 hedges with --limit 100 are all read, and the history too', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
-    const hedges = await simulator.hedge(['hedges', '--limit', '100', '--json']);
-    expect(hedges.code, hedges.stderr).toBe(0);
-    const listed = (JSON.parse(hedges.stdout) as Array<{ id: string }>).map((hedge) => hedge.id);
+    const hedges = ok(await simulator.hedge('hedges --limit 100 --json'));
+    const listed = JSON.parse(hedges.stdout).map((hedge: any) => hedge.id);
     expect(listed).toHaveLength(47);
     expect(new Set(listed)).toEqual(new Set(ids));
     const pages = simulator.requests('GET', '/hedges');
     // Newest first, as the server orders them, page after page.
-    const server = (await simulator.api('GET', '/hedges?page_size=100')).body.data.map(
-      (hedge: { id: string }) => hedge.id,
-    );
+    const server = (await simulator.api('GET', '/hedges?page_size=100')).body.data.map((hedge: any) => hedge.id);
     expect(listed).toEqual(server);
     // hedge's guess `limit` is ignored; the answer states `page_size`, tried on the next page, honoured: learned.
     expect(pages.map((entry) => entry.query)).toEqual([
@@ -146,8 +142,7 @@ describe('lists never lose rows', () => {
     expect(hedges.stderr).toMatch(/Learned from the server: the page size goes as `page_size`/);
     expect(hedges.stderr).not.toMatch(/more/);
 
-    const history = await simulator.hedge(['history', '--limit', '100', '--format', 'tsv']);
-    expect(history.code, history.stderr).toBe(0);
+    const history = ok(await simulator.hedge('history --limit 100 --format tsv'));
     expect(history.stdout.trim().split('\n')).toHaveLength(1 + 47);
     // Learned: the next run sends the server's name at once, one request.
     expect(simulator.requests('GET', '/hedges/history').map((entry) => entry.query)).toEqual([{ page_size: '100' }]);
@@ -156,11 +151,8 @@ describe('lists never lose rows', () => {
   it("without --limit a list is hedge's own length (50), not the server's page: gamma's pages of 20 are followed", async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
-    const result = await simulator.hedge(['hedges', '--json']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(
-      new Set(ids),
-    );
+    const result = ok(await simulator.hedge('hedges --json'));
+    expect(new Set(JSON.parse(result.stdout).map((hedge: any) => hedge.id))).toEqual(new Set(ids));
     expect(result.stderr).not.toMatch(/more/);
     expect(simulator.requests('GET', '/hedges').length).toBeGreaterThan(1);
   });
@@ -168,17 +160,15 @@ describe('lists never lose rows', () => {
   it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 60 });
-    const result = await simulator.hedge(['hedges', '--json']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge('hedges --json'));
     expect(JSON.parse(result.stdout)).toHaveLength(50);
     expect(result.stderr).toMatch(
       /50 hedges shown \(the default\); there are more: `hedge hedges --all` lists every one/,
     );
-    const all = await simulator.hedge(['hedges', '--all', '--json']);
-    expect(all.code, all.stderr).toBe(0);
-    expect(new Set((JSON.parse(all.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
+    const all = okJson(await simulator.hedge('hedges --all --json'));
+    expect(new Set(all.map((hedge: any) => hedge.id))).toEqual(new Set(ids));
     const sent = simulator.requests().length;
-    const both = await simulator.hedge(['hedges', '--all', '--limit', '5']);
+    const both = await simulator.hedge('hedges --all --limit 5');
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--limit and --all disagree/);
     expect(simulator.requests().length).toBe(sent);
@@ -187,11 +177,8 @@ describe('lists never lose rows', () => {
   it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async () => {
     const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
-    const result = await simulator.hedge(['hedges', '--limit', '100', '--json']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(
-      new Set(ids),
-    );
+    const result = okJson(await simulator.hedge('hedges --limit 100 --json'));
+    expect(new Set(result.map((hedge: any) => hedge.id))).toEqual(new Set(ids));
     expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
       [400, { limit: '100' }],
       [200, { per_page: '100' }],
@@ -203,50 +190,36 @@ describe('lists never lose rows', () => {
 describe('references compared the way the server keeps them', () => {
   it('delta (keeps client_reference in upper case, filters it without regard to case): every --ref finds DEAL-11 from deal-11', async () => {
     const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
-    const opened = await simulator.hedge([
-      'open',
-      'USDTNGN',
-      'buy',
-      '1000',
-      '--tenor',
-      '7',
-      '--ref',
-      'deal-11',
-      '--json',
-    ]);
-    expect(opened.code, opened.stderr).toBe(0);
+    ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7 --ref deal-11 --json'));
     const [buy] = simulator.active('buy');
-    expect(buy!.clientReference).toBe('DEAL-11');
+    expect(buy.clientReference).toBe('DEAL-11');
 
     // The duplicate guard: the server's match is a match, whatever its case. Nothing sent.
     const sent = simulator.writes().length;
     const duplicate = await simulator.hedge(['open', 'USDTNGN', 'sell', '300', '--tenor', '7', '--ref', ' deal-11 ']);
     expect(duplicate.code, duplicate.stderr).toBe(3);
-    expect(duplicate.stderr).toContain(`An active hedge already carries client reference " deal-11 ": ${buy!.id}`);
+    expect(duplicate.stderr).toContain(`An active hedge already carries client reference " deal-11 ": ${buy.id}`);
     expect(simulator.writes()).toHaveLength(sent);
     expect(simulator.active('sell')).toEqual([]);
 
-    const positions = await simulator.hedge(['positions', '--ref', 'Deal-11', '--json']);
-    expect(JSON.parse(positions.stdout)).toMatchObject([{ side: 'buy', hedge_id: buy!.id }]);
-    const maturities = await simulator.hedge(['maturities', '--ref', 'deal-11', '--json']);
-    expect(JSON.parse(maturities.stdout)).toMatchObject([{ hedge_id: buy!.id }]);
+    const positions = await simulator.hedge('positions --ref Deal-11 --json');
+    expect(JSON.parse(positions.stdout)).toMatchObject([{ side: 'buy', hedge_id: buy.id }]);
+    const maturities = await simulator.hedge('maturities --ref deal-11 --json');
+    expect(JSON.parse(maturities.stdout)).toMatchObject([{ hedge_id: buy.id }]);
 
-    expect((await simulator.hedge(['close', 'USDTNGN', 'buy', '--json'])).code).toBe(0);
-    const history = await simulator.hedge(['history', '--ref', 'deal-11', '--json']);
-    expect(history.code, history.stderr).toBe(0);
-    expect(JSON.parse(history.stdout)).toMatchObject([{ hedge_id: buy!.id, client_reference: 'DEAL-11' }]);
-    const report = await simulator.hedge(['report', '--by', 'hedge', '--ref', 'deal-11', '--json']);
-    expect(report.code, report.stderr).toBe(0);
-    expect(JSON.parse(report.stdout).groups.map((group: { key: string }) => group.key)).toEqual([buy!.id]);
+    expect((await simulator.hedge('close USDTNGN buy --json')).code).toBe(0);
+    const history = okJson(await simulator.hedge('history --ref deal-11 --json'));
+    expect(history).toMatchObject([{ hedge_id: buy.id, client_reference: 'DEAL-11' }]);
+    const report = okJson(await simulator.hedge('report --by hedge --ref deal-11 --json'));
+    expect(report.groups.map((group: any) => group.key)).toEqual([buy.id]);
 
     // An open whose answer was lost is found by its reference: landed, not sent again.
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
-    const lost = await simulator.hedge(['open', 'USDTNGN', 'sell', '300', '--tenor', '7', '--ref', 'deal-12']);
+    const lost = await simulator.hedge('open USDTNGN sell 300 --tenor 7 --ref deal-12');
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     expect(lost.code, lost.stderr).toBe(5);
     const opens = simulator.requests('POST', '/hedges').length;
-    const resumed = await simulator.hedge(['resume', '--json']);
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = ok(await simulator.hedge('resume --json'));
     expect(resumed.stderr).toMatch(/carries reference deal-12/);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
     expect(simulator.active('sell').map((hedge) => hedge.clientReference)).toEqual(['DEAL-12']);
@@ -257,14 +230,11 @@ describe('lists paged by time', () => {
   it('delta (history pages of at most 40, meta.next_before sent back as before): --limit 100 reads 100, a period every one', async () => {
     const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
     simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 120 });
-    const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0]!.history]
+    const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0].history]
       .reverse()
       .map((record) => record.hedge_id);
-    const limited = await simulator.hedge(['history', '--limit', '100', '--json']);
-    expect(limited.code, limited.stderr).toBe(0);
-    expect(JSON.parse(limited.stdout).map((record: { hedge_id: string }) => record.hedge_id)).toEqual(
-      newestFirst.slice(0, 100),
-    );
+    const limited = ok(await simulator.hedge('history --limit 100 --json'));
+    expect(JSON.parse(limited.stdout).map((record: any) => record.hedge_id)).toEqual(newestFirst.slice(0, 100));
     expect(limited.stderr).toBe('');
     const asked = simulator.requests('GET', '/hedges/history').map((entry) => entry.query);
     expect(asked).toEqual([
@@ -274,8 +244,7 @@ describe('lists paged by time', () => {
     ]);
 
     // A period reads page after page to the last (next_before null), whatever its length.
-    const period = await simulator.hedge(['history', '--since', '2000-01-01', '--format', 'ndjson']);
-    expect(period.code, period.stderr).toBe(0);
+    const period = ok(await simulator.hedge('history --since 2000-01-01 --format ndjson'));
     expect(period.stdout.trim().split('\n')).toHaveLength(120);
     expect(period.stderr).toBe('');
   });
@@ -291,12 +260,10 @@ describe('lists paged by time', () => {
     });
     try {
       const env = envFor(proxy);
-      const listed = await simulator.hedge(['history', '--limit', '100', '--json'], { env });
-      expect(listed.code, listed.stderr).toBe(0);
+      const listed = ok(await simulator.hedge('history --limit 100 --json', { env }));
       expect(JSON.parse(listed.stdout)).toHaveLength(40);
       expect(listed.stderr).toMatch(/Only 40 of the 100 closed hedges asked could be read: the server says more exist/);
-      const period = await simulator.hedge(['history', '--since', '2000-01-01', '--json'], { env });
-      expect(period.code, period.stderr).toBe(0);
+      const period = ok(await simulator.hedge('history --since 2000-01-01 --json', { env }));
       expect(JSON.parse(period.stdout)).toHaveLength(40);
       expect(period.stderr).toMatch(
         /returned 40 closed hedges and says more exist, but gave no way hedge can ask for them/,
@@ -312,18 +279,7 @@ describe('optional checks never block a write', () => {
   it('open --ref on a server whose hedge list fails: a warning names what was not checked, and the hedge is opened', async () => {
     const simulator = await start({ fillDelayMs: 20 });
     simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/hedges' } });
-    const result = await simulator.hedge([
-      'open',
-      'USDTNGN',
-      'buy',
-      '10000',
-      '--tenor',
-      '1',
-      '--ref',
-      'deal-77',
-      '--json',
-    ]);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge('open USDTNGN buy 10000 --tenor 1 --ref deal-77 --json'));
     expect(result.stderr).toMatch(/Could not check whether an active hedge already carries client reference "deal-77"/);
     expect(simulator.requests('GET', '/hedges').every((entry) => entry.fault === '5xx')).toBe(true);
     expect(simulator.hedges().map((hedge) => [hedge.clientReference, hedge.status])).toEqual([['deal-77', 'filled']]);
@@ -333,8 +289,7 @@ describe('optional checks never block a write', () => {
     const simulator = await start({ fillDelayMs: 20 });
     const hedge = simulator.seedOpen('sell', 10_000);
     simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/account' } });
-    const result = await simulator.hedge(['add', 'USDTNGN', 'sell', '2000', '--json']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge('add USDTNGN sell 2000 --json'));
     expect(result.stderr).toMatch(/exposure headroom could not be checked \(GET \/account: /);
     expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.notionalUsd).toBe(12_000);
   });
@@ -344,42 +299,34 @@ describe('what the spec does not list is shown, not refused', () => {
   it('gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 60_000 });
     const hedge = seedOn(simulator, KES, 'sell', 10_000);
-    const closed = await simulator.hedge(['close', KES, 'sell', '--no-wait', '--json']);
-    expect(closed.code, closed.stderr).toBe(0);
-    const shown = await simulator.hedge(['hedges', hedge.id, '--format', 'tsv']);
-    expect(shown.code, shown.stderr).toBe(0);
+    ok(await simulator.hedge(`close ${KES} sell --no-wait --json`));
+    const shown = ok(await simulator.hedge(`hedges ${hedge.id} --format tsv`));
     expect(shown.stdout).toMatch(/\tsettling\t/);
-    const list = await simulator.hedge(['hedges', '--limit', '1', '--json']);
-    expect(list.code, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout)[0]).toMatchObject({ id: hedge.id, status: 'settling' });
+    const list = okJson(await simulator.hedge('hedges --limit 1 --json'));
+    expect(list[0]).toMatchObject({ id: hedge.id, status: 'settling' });
     // --wait does not stop at an unknown status: it ends when the close lands.
-    const waiting = simulator.hedge(['hedges', hedge.id, '--wait', '--json']);
+    const waiting = simulator.hedge(`hedges ${hedge.id} --wait --json`);
     await until(
       () => simulator.requests('GET', `/hedges/${hedge.id}`).length >= 3,
       'the wait to poll the settling hedge',
     );
     simulator.advance(60_000);
-    const waited = await waiting;
-    expect(waited.code, waited.stderr).toBe(0);
-    expect(JSON.parse(waited.stdout)).toMatchObject({ id: hedge.id, status: 'closed' });
+    const waited = okJson(await waiting);
+    expect(waited).toMatchObject({ id: hedge.id, status: 'closed' });
   });
 
   it('gamma: numeric strings are numbers — account, positions and history in every format; --raw keeps the server text', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     seedOn(simulator, KES, 'buy', 25_000);
-    const account = await simulator.hedge(['account', '--json']);
-    expect(account.code, account.stderr).toBe(0);
+    const account = okJson(await simulator.hedge('account --json'));
     const sent = (await simulator.api('GET', '/account')).body.data;
     expect(typeof sent.balance_usdc).toBe('string');
-    expect(JSON.parse(account.stdout).balance_usdc).toBe(Number(sent.balance_usdc));
-    const raw = await simulator.hedge(['account', '--json', '--raw']);
-    expect(raw.code, raw.stderr).toBe(0);
-    expect(JSON.parse(raw.stdout).balance_usdc).toBe(sent.balance_usdc);
-    const table = await simulator.hedge(['account', '--format', 'table'], { env: { COLUMNS: '200' } });
-    expect(table.code, table.stderr).toBe(0);
+    expect(account.balance_usdc).toBe(Number(sent.balance_usdc));
+    const raw = okJson(await simulator.hedge('account --json --raw'));
+    expect(raw.balance_usdc).toBe(sent.balance_usdc);
+    const table = ok(await simulator.hedge('account --format table', { env: { COLUMNS: '200' } }));
     expect(table.stdout).toContain(Number(sent.balance_usdc).toLocaleString('en-US', { minimumFractionDigits: 2 }));
-    const positions = await simulator.hedge(['positions', '--format', 'tsv']);
-    expect(positions.code, positions.stderr).toBe(0);
+    const positions = ok(await simulator.hedge('positions --format tsv'));
     expect(positions.stdout).toMatch(/USDTKES\tbuy\t[^\t]*\t25000\.00\t/);
   });
 });
@@ -429,25 +376,22 @@ describe('--json: one shape for scripts whatever the server', () => {
       expect(closing.status).toBe(200);
       simulator.advance(60_000);
       seedOn(simulator, market, 'buy', 25_000);
-      const json = async (args: string[]) => {
-        const result = await simulator.hedge([...args, '--json']);
-        expect(result.code, result.stderr).toBe(0);
-        return JSON.parse(result.stdout);
-      };
-      const account = await json(['account']);
+      const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`));
+      const account = await json('account');
       for (const name of NUMBERS.account) expect(typeof account[name], `account.${name}`).toBe('number');
-      const [position] = await json(['positions']);
+      const [position] = await json('positions');
       expect(position).toMatchObject({ market, side: 'buy', notional_usd: 25_000 });
       for (const name of NUMBERS.positions) expect(typeof position[name], `positions.${name}`).toBe('number');
-      const history = await json(['history']);
-      const record = history.find((entry: { hedge_id: string }) => entry.hedge_id === closed.id);
+      const history = await json('history');
+      const record = history.find((entry: any) => entry.hedge_id === closed.id);
       expect(record).toMatchObject({ hedge_id: closed.id, side: 'sell', notional_usd: 5_000 });
       for (const name of NUMBERS.history) expect(typeof record[name], `history.${name}`).toBe('number');
       // A script's comparison means what it says: a number against a number.
-      expect(typeof (await json(['history', '--query', 'length([?net_pnl_usd < `0`])']))).toBe('number');
-      const [hedge] = await json(['hedges', '--limit', '1']);
+      const query = okJson(await simulator.hedge(['history', '--query', 'length([?net_pnl_usd < `0`])', '--json']));
+      expect(typeof query).toBe('number');
+      const [hedge] = await json('hedges --limit 1');
       expect(typeof hedge.notional_usd).toBe('number');
-      const prices = await json(['price']);
+      const prices = await json('price');
       for (const price of prices) {
         // Our three names first; what the server sent beside the mid it was read from is kept
         //: gamma's bid and ask, as numbers. alpha's mid/ts and beta's symbol/rate are ours.
@@ -458,24 +402,22 @@ describe('--json: one shape for scripts whatever the server', () => {
         if (dialect === 'gamma') expect([typeof price.bid, typeof price.ask]).toEqual(['number', 'number']);
       }
       // A live view's NDJSON lines are the same shape.
-      const watched = await simulator.hedge(['positions', '--watch', '1', '--count', '1', '--json']);
-      expect(watched.code, watched.stderr).toBe(0);
-      expect(JSON.parse(watched.stdout.trim().split('\n')[0]!).data[0]).toMatchObject({
+      const watched = ok(await simulator.hedge('positions --watch 1 --count 1 --json'));
+      expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data[0]).toMatchObject({
         market,
         side: 'buy',
         notional_usd: 25_000,
       });
       // The server's own text and names stay one flag away.
-      const raw = await simulator.hedge(['positions', '--raw']);
-      expect(raw.code, raw.stderr).toBe(0);
+      const raw = okJson(await simulator.hedge('positions --raw'));
       const [sent] = (await simulator.api('GET', '/positions')).body.data;
-      expect(Object.keys(JSON.parse(raw.stdout)[0]).sort()).toEqual(Object.keys(sent).sort());
+      expect(Object.keys(raw[0]).sort()).toEqual(Object.keys(sent).sort());
     });
   }
 
   it('--raw with a text format is bad usage (exit 2), nothing sent', async () => {
     const simulator = await start({ dialect: 'gamma' });
-    const result = await simulator.hedge(['account', '--raw', '--format', 'tsv']);
+    const result = await simulator.hedge('account --raw --format tsv');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--raw applies to JSON output/);
     expect(simulator.requests()).toEqual([]);
@@ -488,7 +430,7 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
     const hedge = simulator.seedOpen('buy', 10_000);
     const proxy = await startFieldProxy(simulator.sandbox, 'side', 'long');
     try {
-      const result = await simulator.hedge(['hedges', hedge.id], { env: envFor(proxy) });
+      const result = await simulator.hedge(`hedges ${hedge.id}`, { env: envFor(proxy) });
       expect(result.code).toBe(14);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(
@@ -497,7 +439,7 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
       expect(result.stderr).toMatch(/hedge doctor/);
       expect(result.stderr).not.toMatch(/network/i);
       expect(result.stderr).not.toMatch(STACK_FRAME);
-      const json = await simulator.hedge(['hedges', hedge.id, '--json'], { env: envFor(proxy) });
+      const json = await simulator.hedge(`hedges ${hedge.id} --json`, { env: envFor(proxy) });
       expect(json.code).toBe(14);
       expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).error).toMatchObject({
         code: 'unreadable',
@@ -514,16 +456,15 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
     const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
     const proxy = await startFieldProxy(simulator.sandbox, 'rate', 'n/a');
     try {
-      const result = await simulator.hedge(['price', 'USDTNGN', '--format', 'tsv'], { env: envFor(proxy) });
+      const result = await simulator.hedge('price USDTNGN --format tsv', { env: envFor(proxy) });
       expect(result.code, result.stderr).toBe(14);
       expect(result.stdout).toContain('n/a');
       expect(result.stderr).toMatch(/GET \/prices answered HTTP 200 with no price hedge could read/);
       // --raw never needs to read it: the server's data as sent.
-      const raw = await simulator.hedge(['price', 'USDTNGN', '--raw'], { env: envFor(proxy) });
-      expect(raw.code, raw.stderr).toBe(0);
-      expect(JSON.parse(raw.stdout)[0]).toEqual({ symbol: 'USDTNGN', rate: 'n/a' });
+      const raw = okJson(await simulator.hedge('price USDTNGN --raw', { env: envFor(proxy) }));
+      expect(raw[0]).toEqual({ symbol: 'USDTNGN', rate: 'n/a' });
       // --json is hedge's one shape: with no price to read, the same exit 14, the hint naming --raw.
-      const json = await simulator.hedge(['price', 'USDTNGN', '--json'], { env: envFor(proxy) });
+      const json = await simulator.hedge('price USDTNGN --json', { env: envFor(proxy) });
       expect(json.code).toBe(14);
       expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).error.hint).toContain('hedge price --raw');
     } finally {

@@ -1,10 +1,10 @@
 // The book model of a side: the hedge records and the positions line reconciled, never one alone.
 import { describe, expect, it } from 'vitest';
-import { expectationMet, reconcileSide, type HedgeRecord } from '../../src/features/book/book.js';
+import { expectationMet, reconcileSide } from '../../src/features/book/book.js';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const HOUR = 3_600_000;
-const filled = (id: string, notionalUsd: number, maturityInMs = 24 * HOUR): HedgeRecord => ({
+const filled = (id: string, notionalUsd: number, maturityInMs = 24 * HOUR) => ({
   id,
   status: 'filled',
   notionalUsd,

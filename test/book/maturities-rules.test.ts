@@ -21,7 +21,7 @@ function hedge(
   notional: number,
   maturesInMs: number,
   extra: Partial<MaturityHedge> = {},
-): MaturityHedge {
+) {
   return {
     id,
     market: 'USDTNGN',
@@ -167,7 +167,7 @@ describe('collectMaturities', () => {
       hedge('hdg_c', 'buy', 1_000, DAY, { status: 'closed' }),
       hedge('hdg_gone', 'sell', 2_000, DAY, { market: 'USDTKES' }),
     ];
-    expect(collectMaturities([positions[0]!], hedges, NOW).maturities.map((item) => item.hedge_id)).toEqual(['hdg_b']);
+    expect(collectMaturities([positions[0]], hedges, NOW).maturities.map((item) => item.hedge_id)).toEqual(['hdg_b']);
   });
 
   it('a filled hedge the book holds on a side the positions list does not show yet is listed all the same, without the figures only a line gives', () => {
@@ -176,7 +176,7 @@ describe('collectMaturities', () => {
       hedge('hdg_opening', 'sell', 1_000, DAY, { status: 'submitted' }),
     ];
     const { maturities, undated } = collectMaturities(
-      [positions[0]!],
+      [positions[0]],
       [hedge('hdg_b', 'buy', 10_000, 2 * DAY)],
       NOW,
       undefined,

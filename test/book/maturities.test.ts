@@ -11,16 +11,11 @@ import {
   useSimulators,
   type Simulator,
 } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
-async function open(
-  simulator: Simulator,
-  side: 'buy' | 'sell',
-  notional: number,
-  tenor: number,
-  ref?: string,
-): Promise<string> {
+async function open(simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string) {
   const body = {
     market: 'USDTNGN',
     side,
@@ -28,7 +23,7 @@ async function open(
     tenor_days: tenor,
     ...(ref ? { client_reference: ref } : {}),
   };
-  return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id as string;
+  return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id;
 }
 
 function maturities(simulator: Simulator, ...args: string[]) {
@@ -36,7 +31,7 @@ function maturities(simulator: Simulator, ...args: string[]) {
 }
 
 /** A buy for 1 day and a sell for 3 days, opened at the frozen start and filled. */
-async function twoSides(simulator: Simulator): Promise<{ buy: string; sell: string }> {
+async function twoSides(simulator: Simulator) {
   const buy = await open(simulator, 'buy', 10_000, 1, 'DEAL-7');
   const sell = await open(simulator, 'sell', 5_000, 3);
   simulator.advance(FILL_DELAY_MS + 1);
@@ -47,13 +42,12 @@ describe('hedge maturities', () => {
   it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });
     const { buy, sell } = await twoSides(simulator);
-    const positions = (await apiData(simulator, 'GET', '/positions')) as Array<Record<string, unknown>>;
-    const line = (side: string) => positions.find((position) => position.side === side)!;
+    const positions = await apiData(simulator, 'GET', '/positions');
+    const line = (side: string) => positions.find((position: any) => position.side === side)!;
     const now = FROZEN_START_MS + FILL_DELAY_MS + 1;
 
-    const result = await maturities(simulator, '--json');
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([
+    const result = okJson(await maturities(simulator, '--json'));
+    expect(result).toEqual([
       {
         day: '2026-03-03',
         maturity_at: '2026-03-03T09:00:00.000Z',
@@ -88,8 +82,7 @@ describe('hedge maturities', () => {
   it('on a terminal: one table fitting 80 columns, a line per UTC day above its settlements', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });
     await twoSides(simulator);
-    const result = await maturities(simulator, '--format', 'table');
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await maturities(simulator, '--format', 'table'));
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines.every((text) => stringWidth(text) <= 80)).toBe(true);
     const buyDay = lines.indexOf('Tue 03 Mar 2026 · 1 hedge · 10,000.00 USD');
@@ -107,22 +100,19 @@ describe('hedge maturities', () => {
   it('--within keeps what matures within it; nothing within is said, not an error', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });
     const { buy, sell } = await twoSides(simulator);
-    const twoDays = await maturities(simulator, '--within', '2d', '--json');
-    expect(twoDays.code, twoDays.stderr).toBe(0);
-    expect(JSON.parse(twoDays.stdout).map((item: { hedge_id: string }) => item.hedge_id)).toEqual([buy]);
+    const twoDays = okJson(await maturities(simulator, '--within', '2d', '--json'));
+    expect(twoDays.map((item: any) => item.hedge_id)).toEqual([buy]);
     const threeDays = await maturities(simulator, '--within', '3d', '--json');
-    expect(JSON.parse(threeDays.stdout).map((item: { hedge_id: string }) => item.hedge_id)).toEqual([buy, sell]);
+    expect(JSON.parse(threeDays.stdout).map((item: any) => item.hedge_id)).toEqual([buy, sell]);
 
-    const none = await maturities(simulator, '--within', '12h', '--format', 'table');
-    expect(none.code, none.stderr).toBe(0);
+    const none = ok(await maturities(simulator, '--within', '12h', '--format', 'table'));
     expect(none.stdout.trim()).toBe('Nothing matures within 12h.');
   });
 
   it('no open hedges: an empty list, exit 0', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });
-    const result = await maturities(simulator, '--json');
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([]);
+    const result = okJson(await maturities(simulator, '--json'));
+    expect(result).toEqual([]);
   });
 
   it.each(['3x', '0d', '3'])('--within %s is bad input: exit 2 naming --within, nothing sent', async (within) => {
@@ -138,9 +128,8 @@ describe('hedge maturities', () => {
     const short = await open(simulator, 'buy', 10_000, 1);
     const long = await open(simulator, 'buy', 3_000, 7);
     simulator.advance(FILL_DELAY_MS + 1);
-    const result = await maturities(simulator, '--json');
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject([
+    const result = okJson(await maturities(simulator, '--json'));
+    expect(result).toMatchObject([
       {
         hedge_id: short,
         side: 'buy',
@@ -163,9 +152,8 @@ describe('hedge maturities', () => {
   it('positions that carry only their hedge id (dialect beta): side, notional and maturity come from the hedge', async () => {
     const simulator = await startSimulator({ preset: 'frozen', dialect: 'beta' });
     const { buy, sell } = await twoSides(simulator);
-    const result = await maturities(simulator, '--json');
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject([
+    const result = okJson(await maturities(simulator, '--json'));
+    expect(result).toMatchObject([
       { hedge_id: buy, side: 'buy', notional_usd: 10_000, day: '2026-03-03', tenor_days: 1 },
       { hedge_id: sell, side: 'sell', notional_usd: 5_000, day: '2026-03-05', tenor_days: 3 },
     ]);

@@ -34,7 +34,7 @@ const buy: SideView = {
 const settling: SideView = {
   state: 'settling',
   why: `hedge ${ID_A} is filled on its record, not in the positions list yet`,
-  hedges: [buy.hedges[0]!],
+  hedges: [buy.hedges[0]],
 };
 
 const lines = (width: number, sides: Array<SideView | undefined>) =>

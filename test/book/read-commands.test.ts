@@ -36,17 +36,11 @@ let config: { path: string; remove: () => void };
 let buyId: string;
 let sellId: string;
 
-interface Modes {
-  json: RunResult;
-  plain: RunResult;
-  tty: RunResult;
-}
-
 /** The same command three ways, concurrently. */
-async function inAllModes(args: string[]): Promise<Modes> {
+async function inAllModes(args: string) {
   const env = { ...simulator.env, ...pinnedClockEnv(simulator) };
   const [json, plain, tty] = await Promise.all([
-    runHedge([...args, '--json'], { env, configDir: config.path }),
+    runHedge(`${args} --json`, { env, configDir: config.path }),
     runHedge(args, { env, configDir: config.path }),
     runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
   ]);
@@ -54,17 +48,17 @@ async function inAllModes(args: string[]): Promise<Modes> {
   return { json, plain, tty };
 }
 
-function parsed<S extends z.ZodMiniType>(schema: S, result: RunResult): z.infer<S> {
-  const value = JSON.parse(result.stdout) as unknown;
+function parsed<S extends z.ZodMiniType>(schema: S, result: RunResult) {
+  const value = JSON.parse(result.stdout);
   const check = schema.safeParse(value);
   expect(check.success, JSON.stringify(check.error?.issues)).toBe(true);
   return value as z.infer<S>;
 }
 
 /** TSV as records: the header row's keys over each row's cells (formats: a header row of field keys). */
-function tsvRecords(text: string): Array<Record<string, string>> {
+function tsvRecords(text: string) {
   const [header, ...rows] = lines(text).map((line) => line.split('\t'));
-  return rows.map((cells) => Object.fromEntries(header!.map((key, index) => [key, cells[index]!])));
+  return rows.map((cells) => Object.fromEntries(header.map((key, index) => [key, cells[index]])));
 }
 
 beforeAll(async () => {
@@ -97,7 +91,7 @@ afterAll(async () => {
 
 describe('read commands in every output mode', () => {
   it('markets', async () => {
-    const { json, plain, tty } = await inAllModes(['markets']);
+    const { json, plain, tty } = await inAllModes('markets');
     const markets = parsed(z.array(marketSchema), json);
     expect(markets).toEqual(await apiData(sandbox, 'GET', '/markets'));
     const [m] = markets;
@@ -117,7 +111,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('price without a market lists every listed market', async () => {
-    const { json, plain, tty } = await inAllModes(['price']);
+    const { json, plain, tty } = await inAllModes('price');
     const prices = parsed(z.array(priceSchema), json);
     expect(prices).toEqual(await apiData(sandbox, 'GET', '/prices?symbols=USDTNGN'));
     expect(prices.map((p) => p.market)).toEqual(['USDTNGN']);
@@ -130,7 +124,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('price of one market', async () => {
-    const { json, plain, tty } = await inAllModes(['price', 'USDTNGN']);
+    const { json, plain, tty } = await inAllModes('price USDTNGN');
     // --json is the server's data as it came: the list GET /prices answered, of one market here.
     const [price, ...others] = parsed(z.array(priceSchema), json);
     expect([price, ...others]).toEqual(await apiData(sandbox, 'GET', '/prices?symbols=USDTNGN'));
@@ -141,7 +135,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('quote USDTNGN buy 10000 --tenor 3 (the example, exactly as typed)', async () => {
-    const { json, plain, tty } = await inAllModes(['quote', 'USDTNGN', 'buy', '10000', '--tenor', '3']);
+    const { json, plain, tty } = await inAllModes('quote USDTNGN buy 10000 --tenor 3');
     const quote = parsed(quoteSchema, json);
     expect(quote).toEqual(
       await apiData(sandbox, 'POST', '/quotes', {
@@ -166,7 +160,7 @@ describe('read commands in every output mode', () => {
       'upfront.total_upfront_usdc': String(quote.upfront.total_upfront_usdc),
       maturity: quote.maturity,
     });
-    expect(Number(rows!.price_impact_bps)).toBeCloseTo((quote.pricing.price_impact_usd / 10_000) * 10_000, 2);
+    expect(Number(rows.price_impact_bps)).toBeCloseTo((quote.pricing.price_impact_usd / 10_000) * 10_000, 2);
     expect(plain.stderr).toContain('reserves nothing');
     expect(json.stderr).toBe('');
     expect(tty.stdout).toContain('reserves nothing');
@@ -174,7 +168,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('hedges lists newest first, every field in the documented column order (hashes whole)', async () => {
-    const { json, plain, tty } = await inAllModes(['hedges']);
+    const { json, plain, tty } = await inAllModes('hedges');
     const hedges = parsed(z.array(hedgeSchema), json);
     expect(hedges).toEqual(await apiData(sandbox, 'GET', '/hedges'));
     expect(hedges).toHaveLength(6);
@@ -225,17 +219,17 @@ describe('read commands in every output mode', () => {
   });
 
   it('hedges ID shows one hedge in full: tx hashes whole in TSV, shortened on screen', async () => {
-    const { json, plain, tty } = await inAllModes(['hedges', buyId]);
+    const { json, plain, tty } = await inAllModes(`hedges ${buyId}`);
     const hedge = parsed(hedgeSchema, json);
     expect(hedge).toEqual(await apiData(sandbox, 'GET', `/hedges/${buyId}`));
     const [rows, ...more] = tsvRecords(plain.stdout);
     expect(more).toEqual([]);
     // Every field the hedge has, and the known ones it lacks as empty cells (closed_at: still open).
-    expect(Object.keys(rows!).sort()).toEqual([...Object.keys(hedge), 'closed_at'].sort());
-    for (const [key, value] of Object.entries(hedge)) expect(rows![key]).toBe(String(value));
-    expect(rows!.closed_at).toBe('');
-    expect(rows!.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(rows!.fill_tx_hash).toBe(hedge.fill_tx_hash);
+    expect(Object.keys(rows).sort()).toEqual([...Object.keys(hedge), 'closed_at'].sort());
+    for (const [key, value] of Object.entries(hedge)) expect(rows[key]).toBe(String(value));
+    expect(rows.closed_at).toBe('');
+    expect(rows.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(rows.fill_tx_hash).toBe(hedge.fill_tx_hash);
     for (const hash of [hedge.order_tx_hash!, hedge.fill_tx_hash!, hedge.order_key!]) {
       expect(tty.stdout).not.toContain(hash);
       expect(tty.stdout).toContain(`${hash.slice(0, 6)}…${hash.slice(-4)}`);
@@ -244,13 +238,13 @@ describe('read commands in every output mode', () => {
   });
 
   it('history with realized P&L and totals (a row in the table, stderr in plain mode, absent from JSON)', async () => {
-    const { json, plain, tty } = await inAllModes(['history']);
+    const { json, plain, tty } = await inAllModes('history');
     const records = parsed(z.array(wireHistorySchema), json);
     expect(records).toEqual(await apiData(sandbox, 'GET', '/hedges/history'));
     expect(records).toHaveLength(3);
     const rows = lines(plain.stdout);
     expect(rows).toHaveLength(4);
-    expect(rows[0]!.split('\t').slice(0, 2)).toEqual(['hedge_id', 'client_reference']);
+    expect(rows[0].split('\t').slice(0, 2)).toEqual(['hedge_id', 'client_reference']);
     expect(rows.slice(1).map((row) => row.split('\t')[0])).toEqual(records.map((r) => r.hedge_id));
     expect(plain.stdout).not.toMatch(/total/i);
     const netTotal = Math.round(records.reduce((sum, r) => sum + r.net_pnl_usd * 100, 0)) / 100;
@@ -262,7 +256,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('positions: one line per open side (the submitted sell is not a position)', async () => {
-    const { json, plain, tty } = await inAllModes(['positions']);
+    const { json, plain, tty } = await inAllModes('positions');
     const listed = parsed(z.array(positionSchema), json) as Array<Record<string, unknown>>;
     // The server's position objects untouched, every field kept; beside them, under names of
     // hedge's own, the side's references and its book: its state and its live hedge as the record shows it.
@@ -312,7 +306,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('account', async () => {
-    const { json, plain, tty } = await inAllModes(['account']);
+    const { json, plain, tty } = await inAllModes('account');
     const account = parsed(accountSchema, json);
     expect(account).toEqual(await apiData(sandbox, 'GET', '/account'));
     const [header, row, ...more] = lines(plain.stdout).map((line) => line.split('\t'));
@@ -326,8 +320,8 @@ describe('read commands in every output mode', () => {
       'available_exposure_usd',
       'exposure_cap_usd',
     ]);
-    expect(row![0]).toBe(String(account.balance_usdc));
-    expect(row![4]).toBe('1');
+    expect(row[0]).toBe(String(account.balance_usdc));
+    expect(row[4]).toBe('1');
     expect(tty.stdout).toMatchSnapshot();
   });
 });

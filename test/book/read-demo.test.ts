@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hedgeSchema, positionSchema, quoteSchema } from '../../src/platform/api/schemas.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const dirs: Array<{ path: string; remove: () => void }> = [];
-function freshConfigDir(): string {
+function freshConfigDir() {
   const dir = tempDir('hedge-demo-');
   dirs.push(dir);
   return dir.path;
@@ -22,24 +23,23 @@ afterAll(() => {
 describe('--demo', () => {
   it('`hedge demo reset` starts the simulator afresh: a second reset says there was no state, and the open position is gone', async () => {
     const configDir = freshConfigDir();
-    const opened = await runHedge(['--demo', 'open', 'USDTNGN', 'buy', '2000', '--tenor', '3', '--json'], {
-      configDir,
-    });
-    expect(opened.code, opened.stderr).toBe(0);
-    const before = await runHedge(['--demo', 'positions', '--json'], { configDir });
-    expect((JSON.parse(before.stdout) as Array<{ side: string }>).map((position) => position.side)).toEqual(['buy']);
+    ok(
+      await runHedge('--demo open USDTNGN buy 2000 --tenor 3 --json', {
+        configDir,
+      }),
+    );
+    const before = await runHedge('--demo positions --json', { configDir });
+    expect(JSON.parse(before.stdout).map((position: any) => position.side)).toEqual(['buy']);
 
-    const reset = await runHedge(['demo', 'reset', '--json'], { configDir });
-    expect(reset.code, reset.stderr).toBe(0);
+    const reset = ok(await runHedge('demo reset --json', { configDir }));
     expect(JSON.parse(reset.stdout)).toEqual({
       reset: true,
       state_file: join(configDir, 'demo-state.json'),
       removed: true,
     });
-    const again = await runHedge(['demo', 'reset'], { configDir });
-    expect(again.code, again.stderr).toBe(0);
+    const again = ok(await runHedge('demo reset', { configDir }));
     expect(again.stdout + again.stderr).toContain('it had no state yet');
-    const after = await runHedge(['--demo', 'positions', '--json'], { configDir });
+    const after = await runHedge('--demo positions --json', { configDir });
     expect(JSON.parse(after.stdout)).toEqual([]);
   });
 
@@ -68,11 +68,11 @@ describe('--demo', () => {
 
   it('the README example: --demo quote USDTNGN buy 10000 --tenor 3, as a card on a terminal and as JSON', async () => {
     const [card, json] = await Promise.all([
-      runHedge(['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'], {
+      runHedge('--demo quote USDTNGN buy 10000 --tenor 3', {
         configDir: freshConfigDir(),
         env: { HEDGE_FORCE_TTY: '1' },
       }),
-      runHedge(['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'], {
+      runHedge('--demo quote USDTNGN buy 10000 --tenor 3 --json', {
         configDir: freshConfigDir(),
       }),
     ]);
@@ -103,20 +103,16 @@ describe('--demo', () => {
 
   it('state persists: a hedge opened by one invocation is a position in the next', async () => {
     const configDir = freshConfigDir();
-    const opened = await runHedge(
-      ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--ref', 'DEMO-1', '--json'],
-      { configDir },
-    );
-    expect(opened.code, opened.stderr).toBe(0);
-    const hedge = hedgeSchema.parse(JSON.parse(opened.stdout));
+    const opened = okJson(await runHedge('--demo open USDTNGN buy 10000 --tenor 3 --ref DEMO-1 --json', { configDir }));
+    const hedge = hedgeSchema.parse(opened);
     expect(hedge.status).toBe('filled');
     const stateFile = join(configDir, 'demo-state.json');
     expect(statSync(stateFile).mode & 0o777).toBe(0o600);
 
     const [positions, hedges, table] = await Promise.all([
-      runHedge(['--demo', 'positions', '--json'], { configDir }),
-      runHedge(['--demo', 'hedges', '--ref', 'DEMO-1', '--json'], { configDir }),
-      runHedge(['--demo', 'positions'], { configDir, env: { HEDGE_FORCE_TTY: '1' } }),
+      runHedge('--demo positions --json', { configDir }),
+      runHedge('--demo hedges --ref DEMO-1 --json', { configDir }),
+      runHedge('--demo positions', { configDir, env: { HEDGE_FORCE_TTY: '1' } }),
     ]);
     for (const result of [positions, hedges, table]) expect(result.code, result.stderr).toBe(0);
     const [position, ...others] = z.array(positionSchema).parse(JSON.parse(positions.stdout));
@@ -137,7 +133,7 @@ describe('--demo', () => {
     const configDir = freshConfigDir();
     const stateFile = join(configDir, 'demo-state.json');
     writeFileSync(stateFile, '{"version":1,"engine":');
-    const result = await runHedge(['--demo', 'positions'], { configDir });
+    const result = await runHedge('--demo positions', { configDir });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('The demo simulator could not start');
@@ -148,13 +144,12 @@ describe('--demo', () => {
     const configDir = freshConfigDir();
     const stateFile = join(configDir, 'demo-state.json');
     writeFileSync(stateFile, '{"version":2,"revision":4,"clockOffsetMs":0,"parts":[],"lengths":[2]}\n{}\n');
-    const result = await runHedge(['--demo', 'positions', '--json'], { configDir });
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await runHedge('--demo positions --json', { configDir }));
     expect(JSON.parse(result.stdout)).toEqual([]);
     expect(result.stderr.trim().split('\n')).toEqual([
       `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.`,
     ]);
-    const next = await runHedge(['--demo', 'positions', '--json'], { configDir });
+    const next = await runHedge('--demo positions --json', { configDir });
     expect(next.stderr).toBe('');
   });
 });

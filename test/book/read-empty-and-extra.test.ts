@@ -98,22 +98,22 @@ describe('a field the CLI does not know', () => {
       for (const result of [json, plain, tty, narrow]) expect(result.code, result.stderr).toBe(0);
       if (!narrow.stdout.includes(EXTRA_LABEL))
         expect(narrow.stderr).toMatch(new RegExp(`Hidden at 80 columns: [^—]*\\b${EXTRA_FIELD}\\b`));
-      const data = JSON.parse(json.stdout) as Record<string, unknown> | Array<Record<string, unknown>>;
+      const data = JSON.parse(json.stdout);
       const records = Array.isArray(data) ? data : [data];
       expect(records).toHaveLength(count);
       for (const record of records) expect(record[EXTRA_FIELD]).toBe(EXTRA_VALUE);
       expect(tty.stdout).toContain(EXTRA_LABEL);
       expect(tty.stdout).toContain(EXTRA_VALUE);
       expect(plain.stdout).toContain(EXTRA_VALUE);
-      expect(plain.stdout.split('\n')[0]!.split('\t')).toContain(EXTRA_FIELD);
+      expect(plain.stdout.split('\n')[0].split('\t')).toContain(EXTRA_FIELD);
     },
   );
 
   it('hedges ID shows it too', async () => {
     const env = envFor(proxy);
     const [json, tty] = await Promise.all([
-      runHedge(['hedges', hedgeId, '--json'], { env, configDir: config.path }),
-      runHedge(['hedges', hedgeId], { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
+      runHedge(`hedges ${hedgeId} --json`, { env, configDir: config.path }),
+      runHedge(`hedges ${hedgeId}`, { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
     ]);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: hedgeId, [EXTRA_FIELD]: EXTRA_VALUE });
     expect(tty.stdout).toMatch(new RegExp(`${EXTRA_LABEL}\\s+│ ${EXTRA_VALUE}`));

@@ -8,7 +8,7 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
-import { runHedge } from '../support/hedge-cli.js';
+import { runHedge, type HedgeArgs } from '../support/hedge-cli.js';
 import {
   apiData,
   envFor,
@@ -19,18 +19,13 @@ import {
   type Simulator,
 } from '../support/simulator.js';
 import { printedTable } from '../support/table-text.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
 
 /** Opens a hedge as another client would (plain HTTP, nothing journaled here) and returns its id. */
-async function openByApi(
-  simulator: Simulator,
-  side: 'buy' | 'sell',
-  notional: number,
-  tenor: number,
-  ref?: string,
-): Promise<string> {
+async function openByApi(simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string) {
   const body = {
     market: MARKET,
     side,
@@ -38,20 +33,20 @@ async function openByApi(
     tenor_days: tenor,
     ...(ref ? { client_reference: ref } : {}),
   };
-  return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id as string;
+  return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id;
 }
 
 /** The command on a frozen simulator with the CLI's clock pinned to it, as a table at `columns` or in another format. */
-function frozen(simulator: Simulator, args: string[], columns = 80) {
+function frozen(simulator: Simulator, args: HedgeArgs, columns = 80) {
   return simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), COLUMNS: String(columns) } });
 }
 
-function screenLines(stdout: string): string[] {
+function screenLines(stdout: string) {
   return stdout.trimEnd().split('\n');
 }
 
 /** The table's lines from its first row on: its header may take one line or two. */
-function rowLines(stdout: string): string[] {
+function rowLines(stdout: string) {
   return screenLines(stdout).slice(printedTable(stdout)!.ruleAt + 1);
 }
 
@@ -66,12 +61,11 @@ describe('several hedges on one side (severalPerSide)', () => {
       [short, 'filled'],
       [long, 'filled'],
     ]);
-    const listed = (await apiData(simulator, 'GET', '/positions')) as Array<Record<string, unknown>>;
+    const listed = await apiData(simulator, 'GET', '/positions');
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ side: 'buy', notional_usd: 13_000, hedge_id: long });
 
-    const table = await frozen(simulator, ['positions', '--format', 'table']);
-    expect(table.code, table.stderr).toBe(0);
+    const table = ok(await frozen(simulator, 'positions --format table'));
     for (const line of screenLines(table.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     const lines = rowLines(table.stdout);
     expect(lines[0]).toMatch(/^buy +DEAL-7, DEAL-8 +13,000\.00 /);
@@ -81,7 +75,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     expect(lines).toHaveLength(3);
     expect(table.stderr).not.toContain('settling');
     // Wider: the maturity in UTC joins each hedge's line.
-    const wide = await frozen(simulator, ['positions', '--format', 'table'], 120);
+    const wide = await frozen(simulator, 'positions --format table', 120);
     expect(screenLines(wide.stdout).filter((line) => line.startsWith('  └ '))).toEqual([
       expect.stringMatching(new RegExp(`^  └ ${short} .* 2026-03-03 09:00 UTC$`)),
       expect.stringMatching(new RegExp(`^  └ ${long} .* 2026-03-09 09:00 UTC$`)),
@@ -89,16 +83,15 @@ describe('several hedges on one side (severalPerSide)', () => {
 
     // --json: the server's position object untouched; the side's references at the top (one field
     // only for one reference, all of them always) and its book beside it under `side_book`.
-    const json = await frozen(simulator, ['positions', '--json']);
-    expect(json.code, json.stderr).toBe(0);
-    const [position, ...more] = JSON.parse(json.stdout) as Array<Record<string, any>>;
+    const json = okJson(await frozen(simulator, 'positions --json'));
+    const [position, ...more] = json;
     expect(more).toEqual([]);
-    const { side_book: book, client_reference: one, client_references: all, ...sent } = position!;
-    expect(Object.keys(position!).slice(0, 2)).toEqual(['client_reference', 'client_references']);
+    const { side_book: book, client_reference: one, client_references: all, ...sent } = position;
+    expect(Object.keys(position).slice(0, 2)).toEqual(['client_reference', 'client_references']);
     expect([one, all]).toEqual([null, ['DEAL-7', 'DEAL-8']]);
     expect(sent).toEqual((await apiData(simulator, 'GET', '/positions'))[0]);
     // CSV: the one reference column, both joined.
-    const csv = await frozen(simulator, ['positions', '--format', 'csv', '--fields', 'side,client_reference']);
+    const csv = await frozen(simulator, 'positions --format csv --fields side,client_reference');
     expect(csv.stdout.trim().split('\n')).toEqual(['side,client_reference', 'buy,"DEAL-7, DEAL-8"']);
     expect(book).toMatchObject({ state: 'in-step', why: null, records_notional_usd: 13_000 });
     expect(book.hedges).toEqual([
@@ -116,17 +109,12 @@ describe('several hedges on one side (severalPerSide)', () => {
     await apiData(simulator, 'POST', '/hedges/reduce', { market: MARKET, side: 'buy', notional_usd: 3_000 });
     simulator.advance(FILL_DELAY_MS + 1);
     expect(simulator.active('buy').map((hedge) => hedge.id)).toEqual([short]);
-    const after = await frozen(simulator, [
-      'positions',
-      '--json',
-      '--fields',
-      'side,client_reference,client_references',
-    ]);
+    const after = await frozen(simulator, 'positions --json --fields side,client_reference,client_references');
     expect(JSON.parse(after.stdout)).toEqual([
       { side: 'buy', client_reference: 'DEAL-7', client_references: ['DEAL-7'] },
     ]);
     // --raw: the server's data as sent, nothing added.
-    const raw = await frozen(simulator, ['positions', '--json', '--raw']);
+    const raw = await frozen(simulator, 'positions --json --raw');
     expect(JSON.parse(raw.stdout)[0]).not.toHaveProperty('client_references');
   });
 
@@ -135,9 +123,8 @@ describe('several hedges on one side (severalPerSide)', () => {
     const short = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
     const long = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
     simulator.advance(FILL_DELAY_MS + 1);
-    const json = await frozen(simulator, ['maturities', '--json']);
-    expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject([
+    const json = okJson(await frozen(simulator, 'maturities --json'));
+    expect(json).toMatchObject([
       {
         hedge_id: short,
         side: 'buy',
@@ -157,8 +144,7 @@ describe('several hedges on one side (severalPerSide)', () => {
         net_pnl_usd: null,
       },
     ]);
-    const table = await frozen(simulator, ['maturities', '--format', 'table']);
-    expect(table.code, table.stderr).toBe(0);
+    const table = ok(await frozen(simulator, 'maturities --format table'));
     const lines = screenLines(table.stdout);
     for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     expect(lines).toContain('Tue 03 Mar 2026 · 1 hedge · 10,000.00 USD');
@@ -181,8 +167,7 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     expect(simulator.active('buy').map((hedge) => hedge.status)).toEqual(['filled']);
     expect(await apiData(simulator, 'GET', '/positions')).toEqual([]);
 
-    const table = await frozen(simulator, ['positions', '--format', 'table']);
-    expect(table.code, table.stderr).toBe(0);
+    const table = ok(await frozen(simulator, 'positions --format table'));
     expect(table.stdout).not.toContain('No open positions');
     for (const line of screenLines(table.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     const lines = rowLines(table.stdout);
@@ -194,19 +179,16 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     expect(lines.at(-1)).toMatch(new RegExp(`^  └ ${id}  DEAL-9  2,000\\.00 USD  filled  23h 59m$`));
 
     // JSON is the server's list (empty); the side's state is said on stderr, not hidden.
-    const json = await frozen(simulator, ['positions', '--json']);
-    expect(json.code, json.stderr).toBe(0);
+    const json = ok(await frozen(simulator, 'positions --json'));
     expect(JSON.parse(json.stdout)).toEqual([]);
     expect(json.stderr).toContain(
       `The buy side of ${MARKET} is settling: hedge ${id} is filled on its record, not in the positions list yet.`,
     );
     // A script that asks for the side's book by name is not refused on a list that is empty for now.
-    const picked = await frozen(simulator, ['positions', '--json', '--fields', 'side,side_book']);
-    expect(picked.code, picked.stderr).toBe(0);
-    expect(JSON.parse(picked.stdout)).toEqual([]);
+    const picked = okJson(await frozen(simulator, 'positions --json --fields side,side_book'));
+    expect(picked).toEqual([]);
     // And the hedge matures all the same: maturities lists it (no positions line to give its P&L).
-    const maturities = await frozen(simulator, ['maturities', '--json']);
-    expect(maturities.code, maturities.stderr).toBe(0);
+    const maturities = ok(await frozen(simulator, 'maturities --json'));
     expect(JSON.parse(maturities.stdout)).toMatchObject([
       { hedge_id: id, notional_usd: 2_000, client_reference: 'DEAL-9', net_pnl_usd: null },
     ]);
@@ -214,13 +196,12 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
 
     // Past the lag every view agrees: in step, nothing said.
     simulator.advance(LAG_MS);
-    const after = await frozen(simulator, ['positions', '--json']);
-    expect(after.code, after.stderr).toBe(0);
+    const after = ok(await frozen(simulator, 'positions --json'));
     expect(JSON.parse(after.stdout)).toMatchObject([
       { side: 'buy', notional_usd: 2_000, side_book: { state: 'in-step', hedges: [{ id }] } },
     ]);
     expect(after.stderr).not.toContain('settling');
-    const pickedAfter = await frozen(simulator, ['positions', '--json', '--fields', 'side,side_book']);
+    const pickedAfter = await frozen(simulator, 'positions --json --fields side,side_book');
     expect(JSON.parse(pickedAfter.stdout)).toMatchObject([
       { side: 'buy', side_book: { state: 'in-step', hedges: [{ id }] } },
     ]);
@@ -236,10 +217,9 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     const listed = await apiData(simulator, 'GET', '/positions');
     expect(listed).toMatchObject([{ side: 'sell', hedge_id: id }]);
 
-    const json = await frozen(simulator, ['positions', '--json']);
-    expect(json.code, json.stderr).toBe(0);
-    const [position] = JSON.parse(json.stdout) as Array<Record<string, any>>;
-    const { side_book: book, client_reference: one, client_references: all, ...sent } = position!;
+    const json = okJson(await frozen(simulator, 'positions --json'));
+    const [position] = json;
+    const { side_book: book, client_reference: one, client_references: all, ...sent } = position;
     expect(sent).toEqual(listed[0]);
     // The line's own (closed) hedge gives the reference, as the table's Ref column.
     expect([one, all]).toEqual(['DEAL-5', ['DEAL-5']]);
@@ -249,7 +229,7 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
       records_notional_usd: 0,
       hedges: [],
     });
-    const table = await frozen(simulator, ['positions', '--format', 'table']);
+    const table = await frozen(simulator, 'positions --format table');
     // The line is the closed hedge's deal: its reference still reads from that hedge's record.
     expect(rowLines(table.stdout)[0]).toMatch(/^sell +DEAL-5 +4,000\.00 /);
     expect(table.stdout).toContain('settling: the positions list still shows the side');
@@ -265,19 +245,16 @@ describe('positions when the hedge records are not there', () => {
       nextError: { count: 100, status: 403, code: 'forbidden', message: 'this key may not list hedges' },
       match: { method: 'GET', path: '/hedges' },
     });
-    const json = await frozen(simulator, ['positions', '--json']);
-    expect(json.code, json.stderr).toBe(0);
-    const [position] = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    const json = ok(await frozen(simulator, 'positions --json'));
+    const [position] = JSON.parse(json.stdout);
     expect(position).toMatchObject({ side: 'buy', notional_usd: 5_000, side_book: null });
     expect(json.stderr).toMatch(/Hedges not shown: GET \/hedges failed \(.*this key may not list hedges.*\)/);
     expect(simulator.requests('GET', '/hedges').every((entry) => entry.errorCode === 'forbidden')).toBe(true);
-    const table = await frozen(simulator, ['positions', '--format', 'table']);
-    expect(table.code, table.stderr).toBe(0);
+    const table = ok(await frozen(simulator, 'positions --format table'));
     expect(rowLines(table.stdout)[0]).toMatch(/^buy +— +5,000\.00 /);
     expect(table.stdout).not.toContain('└');
     // maturities lists the side from its positions line alone, and says why.
-    const maturities = await frozen(simulator, ['maturities', '--json']);
-    expect(maturities.code, maturities.stderr).toBe(0);
+    const maturities = ok(await frozen(simulator, 'maturities --json'));
     expect(JSON.parse(maturities.stdout)).toMatchObject([{ side: 'buy', notional_usd: 5_000 }]);
     expect(maturities.stderr).toContain('Hedges not read: GET /hedges failed');
   });
@@ -290,11 +267,12 @@ describe('positions when the hedge records are not there', () => {
       if (request.method === 'GET' && request.path === '/hedges') envelope.data = [];
     });
     try {
-      const json = await runHedge(['positions', '--json'], {
-        configDir: simulator.configDir,
-        env: { ...envFor(proxy), ...pinnedClockEnv(simulator) },
-      });
-      expect(json.code, json.stderr).toBe(0);
+      const json = ok(
+        await runHedge('positions --json', {
+          configDir: simulator.configDir,
+          env: { ...envFor(proxy), ...pinnedClockEnv(simulator) },
+        }),
+      );
       expect(JSON.parse(json.stdout)).toMatchObject([{ side: 'sell', notional_usd: 7_000, side_book: null }]);
       expect(json.stderr).toContain('Hedges not shown: GET /hedges returned no hedge records');
       expect(json.stderr).not.toContain('settling');
@@ -307,10 +285,9 @@ describe('positions when the hedge records are not there', () => {
 describe('one deal followed across its rolls', () => {
   it('opened with --ref DEAL-7 and rolled twice: history --ref and report follow it through all three hedges', async () => {
     const simulator = await startSimulator();
-    const opened = await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-7', '--json']);
-    expect(opened.code, opened.stderr).toBe(0);
+    ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --ref DEAL-7 --json`));
     for (const roll of [1, 2]) {
-      const rolled = await simulator.hedge(['roll', MARKET, 'buy', '--tenor', '1', '--yes']);
+      const rolled = await simulator.hedge(`roll ${MARKET} buy --tenor 1 --yes`);
       expect(rolled.code, `roll ${roll}: ${rolled.stderr}`).toBe(0);
     }
     // The server: three hedges of the deal, each open carrying its reference; two closed by the rolls.
@@ -324,24 +301,19 @@ describe('one deal followed across its rolls', () => {
     expect(deal.map((hedge) => hedge.status)).toEqual(['closed', 'closed', 'filled']);
     const [first, second, third] = deal.map((hedge) => hedge.id) as [string, string, string];
 
-    const history = await simulator.hedge(['history', '--ref', 'DEAL-7', '--json']);
-    expect(history.code, history.stderr).toBe(0);
-    expect((JSON.parse(history.stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id).sort()).toEqual(
-      [first, second].sort(),
-    );
+    const history = ok(await simulator.hedge('history --ref DEAL-7 --json'));
+    expect(
+      JSON.parse(history.stdout)
+        .map((record: any) => record.hedge_id)
+        .sort(),
+    ).toEqual([first, second].sort());
     // The deal's hedge held after the last roll is named beside the history, which cannot list it yet.
     expect(history.stderr).toContain(`DEAL-7 is still held: ${third} (1,000.00 USD, filled, matures`);
     // The deal's hedges were asked for by their reference (the spec's filter).
     expect(simulator.requests('GET', '/hedges').some((entry) => entry.query.client_reference === 'DEAL-7')).toBe(true);
 
-    const byHedge = await simulator.hedge(['report', '--by', 'hedge', '--ref', 'DEAL-7', '--json']);
-    expect(byHedge.code, byHedge.stderr).toBe(0);
-    expect(
-      (JSON.parse(byHedge.stdout).groups as Array<{ key: string; deal: { client_reference: string } }>).map((group) => [
-        group.key,
-        group.deal.client_reference,
-      ]),
-    ).toEqual([
+    const byHedge = ok(await simulator.hedge('report --by hedge --ref DEAL-7 --json'));
+    expect(JSON.parse(byHedge.stdout).groups.map((group: any) => [group.key, group.deal.client_reference])).toEqual([
       [first, 'DEAL-7'],
       [second, 'DEAL-7'],
     ]);
@@ -350,36 +322,32 @@ describe('one deal followed across its rolls', () => {
     // The third hedge settles at its maturity: the whole deal is in the history.
     simulator.advance(DAY_MS + 1_000);
     expect(simulator.hedges().find((hedge) => hedge.id === third)!.status).toBe('closed');
-    const settled = await simulator.hedge(['history', '--ref', 'DEAL-7', '--json']);
-    expect(settled.code, settled.stderr).toBe(0);
-    const records = JSON.parse(settled.stdout) as Array<{
-      hedge_id: string;
-      client_reference: string;
-      net_pnl_usd: number;
-    }>;
-    expect(records.map((record) => record.hedge_id).sort()).toEqual([first, second, third].sort());
-    expect(records.every((record) => record.client_reference === 'DEAL-7')).toBe(true);
+    const settled = ok(await simulator.hedge('history --ref DEAL-7 --json'));
+    const records = JSON.parse(settled.stdout);
+    expect(records.map((record: any) => record.hedge_id).sort()).toEqual([first, second, third].sort());
+    expect(records.every((record: any) => record.client_reference === 'DEAL-7')).toBe(true);
     expect(settled.stderr).not.toContain('still held');
 
-    const table = await simulator.hedge(['history', '--ref', 'DEAL-7', '--format', 'table'], {
-      env: { COLUMNS: '80' },
-    });
-    expect(table.code, table.stderr).toBe(0);
+    const table = ok(
+      await simulator.hedge('history --ref DEAL-7 --format table', {
+        env: { COLUMNS: '80' },
+      }),
+    );
     for (const line of screenLines(table.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     // The totals row: its label whole, or (the hedge id hidden at 80 columns) its short form.
     expect(table.stdout).toMatch(/^Total \(3(?: hedges)?\) +3,000\.00 /m);
 
     // --by ref: the deal is one line, its three hedges and their net P&L to the cent.
-    const byRef = await simulator.hedge(['report', '--by', 'ref', '--json']);
-    expect(byRef.code, byRef.stderr).toBe(0);
-    const cents = records.reduce((sum, record) => sum + Math.round(record.net_pnl_usd * 100), 0);
-    expect(JSON.parse(byRef.stdout).groups).toMatchObject([
+    const byRef = okJson(await simulator.hedge('report --by ref --json'));
+    const cents = records.reduce((sum: any, record: any) => sum + Math.round(record.net_pnl_usd * 100), 0);
+    expect(byRef.groups).toMatchObject([
       { key: 'DEAL-7', label: 'DEAL-7', count: 3, notional_usd: 3_000, net_pnl_usd: cents / 100 },
     ]);
-    const byRefTable = await simulator.hedge(['report', '--by', 'ref', '--format', 'table'], {
-      env: { COLUMNS: '80' },
-    });
-    expect(byRefTable.code, byRefTable.stderr).toBe(0);
+    const byRefTable = ok(
+      await simulator.hedge('report --by ref --format table', {
+        env: { COLUMNS: '80' },
+      }),
+    );
     for (const line of screenLines(byRefTable.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     expect(byRefTable.stdout).toMatch(/^P&L by deal reference, all history$/m);
     expect(byRefTable.stdout).toMatch(/^DEAL-7 +3 +3,000\.00 /m);
@@ -387,14 +355,10 @@ describe('one deal followed across its rolls', () => {
 
   it("a history whose records carry no reference: the deal is joined from its hedges' records by hedge id, shown but never added to the JSON", async () => {
     const simulator = await startSimulator();
-    const opened = await simulator.hedge(['open', MARKET, 'sell', '2000', '--tenor', '1', '--ref', 'DEAL-3', '--json']);
-    expect(opened.code, opened.stderr).toBe(0);
-    const rolled = await simulator.hedge(['roll', MARKET, 'sell', '--tenor', '1', '--yes']);
-    expect(rolled.code, rolled.stderr).toBe(0);
-    const other = await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-4', '--json']);
-    expect(other.code, other.stderr).toBe(0);
-    const closed = await simulator.hedge(['close', MARKET, 'buy', '--json']);
-    expect(closed.code, closed.stderr).toBe(0);
+    ok(await simulator.hedge(`open ${MARKET} sell 2000 --tenor 1 --ref DEAL-3 --json`));
+    ok(await simulator.hedge(`roll ${MARKET} sell --tenor 1 --yes`));
+    ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --ref DEAL-4 --json`));
+    ok(await simulator.hedge(`close ${MARKET} buy --json`));
     const [dealFirst] = simulator
       .hedges()
       .filter((hedge) => hedge.clientReference === 'DEAL-3')
@@ -402,7 +366,7 @@ describe('one deal followed across its rolls', () => {
     // A server whose history records do not carry the reference (the spec does not show the field).
     const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
       if (request.path === '/hedges/history' && Array.isArray(envelope.data))
-        for (const record of envelope.data) delete (record as Record<string, unknown>).client_reference;
+        for (const record of envelope.data) delete record.client_reference;
     });
     try {
       const env = envFor(proxy);
@@ -413,26 +377,20 @@ describe('one deal followed across its rolls', () => {
       expect(sent).toHaveLength(2);
       expect(sent.every((record) => !('client_reference' in record))).toBe(true);
 
-      const json = await runHedge(['history', '--ref', 'DEAL-3', '--json'], { configDir: simulator.configDir, env });
-      expect(json.code, json.stderr).toBe(0);
-      const records = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
-      expect(records.map((record) => record.hedge_id)).toEqual([dealFirst]);
+      const json = okJson(await runHedge('history --ref DEAL-3 --json', { configDir: simulator.configDir, env }));
+      const records = json;
+      expect(records.map((record: any) => record.hedge_id)).toEqual([dealFirst]);
       expect(records[0]).not.toHaveProperty('client_reference');
-      const tsv = await runHedge(
-        ['history', '--ref', 'DEAL-3', '--format', 'tsv', '--fields', 'hedge_id,client_reference'],
-        { configDir: simulator.configDir, env },
+      const tsv = ok(
+        await runHedge('history --ref DEAL-3 --format tsv --fields hedge_id,client_reference', {
+          configDir: simulator.configDir,
+          env,
+        }),
       );
-      expect(tsv.code, tsv.stderr).toBe(0);
       expect(tsv.stdout.trim().split('\n')).toEqual(['hedge_id\tclient_reference', `${dealFirst}\tDEAL-3`]);
 
-      const byRef = await runHedge(['report', '--by', 'ref', '--json'], { configDir: simulator.configDir, env });
-      expect(byRef.code, byRef.stderr).toBe(0);
-      expect(
-        (JSON.parse(byRef.stdout).groups as Array<{ key: string; count: number }>).map((group) => [
-          group.key,
-          group.count,
-        ]),
-      ).toEqual([
+      const byRef = okJson(await runHedge('report --by ref --json', { configDir: simulator.configDir, env }));
+      expect(byRef.groups.map((group: any) => [group.key, group.count])).toEqual([
         ['DEAL-3', 1],
         ['DEAL-4', 1],
       ]);

@@ -14,7 +14,7 @@ import { UsageError } from '../../src/core/errors.js';
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
 const HOUR = 3_600_000;
 
-function facts(netPnlUsd: number | undefined, maturities: AlertFacts['maturities'] = []): AlertFacts {
+function facts(netPnlUsd: number | undefined, maturities: AlertFacts['maturities'] = []) {
   return { netPnlUsd, maturities };
 }
 

@@ -70,8 +70,8 @@ function harness(options: {
   };
   let out = '';
   let err = '';
-  io.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  io.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  io.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
+  io.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
   const controller = options.controller ?? new AbortController();
   const client = options.client as HedgeClient;
   class TestContext extends CommandContext {
@@ -265,7 +265,7 @@ describe('--watch cadence', () => {
   ])('refuses --watch %s before anything is sent (exit 2)', async (raw, message) => {
     let sent = 0;
     const h = harness({ clock: fakeClock(), client: { listPositions: async () => (sent++, []) } });
-    const error = await watch(h, { kind: 'positions' }, { watch: raw }).catch((caught: unknown) => caught);
+    const error = await watch(h, { kind: 'positions' }, { watch: raw }).catch((caught) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(message);
     expect(describeError(error).exitCode).toBe(2);
@@ -361,7 +361,7 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
       globals,
       client: { listPositions: count, getAccount: count, getHedge: count, listMarkets: count },
     });
-    const error = await watch(h, target, options).catch((caught: unknown) => caught);
+    const error = await watch(h, target, options).catch((caught) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(message);
     expect(sent).toBe(0);
@@ -467,7 +467,7 @@ describe('--watch failures', () => {
         },
       },
     });
-    const thrown = await watch(h, { kind: 'positions' }, { watch: '1' }).catch((caught: unknown) => caught);
+    const thrown = await watch(h, { kind: 'positions' }, { watch: '1' }).catch((caught) => caught);
     expect(thrown).toBe(error);
     expect(describeError(thrown).exitCode).toBe(exitCode);
     expect(h.records()).toHaveLength(2);
@@ -599,13 +599,13 @@ describe('--watch on a terminal', () => {
     // log-update: every frame after the first starts by erasing the previous one, line by line.
     const frames = h.stdout().split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
     const erased = [...h.stdout().matchAll(/((?:\u001b\[2K\u001b\[1A)*)\u001b\[2K\u001b\[G/g)].map(
-      (match) => match[1]!.length / '\u001b[2K\u001b[1A'.length + 1,
+      (match) => match[1].length / '\u001b[2K\u001b[1A'.length + 1,
     );
     expect(frames.length).toBeGreaterThanOrEqual(4);
     const lineCounts = frames.slice(0, -1).map((frame) => frame.split('\n').length);
     expect(erased).toEqual(lineCounts);
     expect(new Set(lineCounts.slice(1)).size).toBe(1);
-    const last = frames[frames.length - 1]!;
+    const last = frames[frames.length - 1];
     expect(last).toContain('Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop');
     // The columns and priorities of `hedge positions` (at 80 columns: side, reference,
     // notional, entry (— where the line has none), mark, net P&L, time left, then the side's P&L

@@ -123,7 +123,7 @@ describe('renderWatchScreen', () => {
       table,
       clockTime: utc,
     });
-    const row = lines[3]!;
+    const row = lines[3];
     // SGR 7 is inverse: around the P&L only.
     expect(row.match(/\u001b\[7m/g)).toHaveLength(1);
     expect(row).toMatch(/\u001b\[7m[^\u001b]*(\u001b\[31m)?-4\.00/);
@@ -141,7 +141,7 @@ describe('renderWatchScreen', () => {
         format: formatter(false),
         table,
         clockTime: utc,
-      })[3]!;
+      })[3];
     expect(at(0)).toContain('2d 01:02:03');
     expect(at(1000)).toContain('2d 01:02:02');
     expect(at(3000)).toContain('2d 01:02:00');
@@ -176,11 +176,11 @@ describe('renderWatchScreen', () => {
       clockTime: utc,
     });
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
-    const shown = lines[1]!;
+    const shown = lines[1];
     const note = lines.slice(4).join(' ');
     expect(note).toMatch(/^Hidden at 40 columns: .* — see --json, or a wider terminal\. Net P&L/);
     // Every column of the model not in the header is named: the fields, the countdown, the trend.
-    const hidden = /Hidden at 40 columns: (.*) — see/.exec(note)![1]!.split(', ');
+    const hidden = /Hidden at 40 columns: (.*) — see/.exec(note)![1].split(', ');
     const labels: Record<string, string> = {
       market: 'Market',
       side: 'Side',

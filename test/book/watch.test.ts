@@ -18,14 +18,14 @@ type WatchRecord = {
   alert?: Record<string, unknown>;
 };
 
-function records(stdout: string): WatchRecord[] {
+function records(stdout: string) {
   return stdout
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as WatchRecord);
+    .map((line) => JSON.parse(line));
 }
 
-function kinds(list: WatchRecord[]): string[] {
+function kinds(list: WatchRecord[]) {
   return list.map((record) => (record.alert ? 'alert' : record.stale ? 'stale' : 'data'));
 }
 
@@ -38,7 +38,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0', async () => {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge(['positions', '--watch', '1', '--count', '3']);
+    const result = await sim.hedge('positions --watch 1 --count 3');
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
     const lines = records(result.stdout);
@@ -58,14 +58,14 @@ describe('hedge positions --watch (NDJSON)', () => {
     // A refresh starts at least 1 s after the previous answer arrived, so the server never sees two
     // reads under a second apart, whatever the latency did.
     const arrivals = reads.map((entry) => entry.realTimeMs);
-    const gaps = arrivals.slice(1).map((time, index) => time - arrivals[index]!);
+    const gaps = arrivals.slice(1).map((time, index) => time - arrivals[index]);
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000);
     expect(sim.writes()).toEqual([]);
   });
 
   it('--timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
     const sim = await simulator();
-    const result = await sim.hedge(['positions', '--watch', '1', '--timeout', '1']);
+    const result = await sim.hedge('positions --watch 1 --timeout 1');
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Watch ended: --timeout 1s reached.');
     // How many reads fit in a second is the machine's business (the unit test steps a fake clock
@@ -85,14 +85,14 @@ describe('hedge positions --watch (NDJSON)', () => {
       next5xx: 4,
       match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
     });
-    const result = await sim.hedge(['positions', '--watch', '1', '--count', '4']);
+    const result = await sim.hedge('positions --watch 1 --count 4');
     expect(result.code).toBe(0);
     const list = records(result.stdout);
     expect(kinds(list)).toEqual(['data', 'stale', 'stale', 'data']);
-    const stale = list[1]!;
+    const stale = list[1];
     expect(['internal_error', 'service_unavailable']).toContain(stale.error!.code);
     expect(stale.error!.message).toMatch(/^GET \/positions failed on the server: HTTP 50[03]/);
-    expect((stale as Record<string, unknown>).last_good).toBe(list[0]!.time);
+    expect((stale as Record<string, unknown>).last_good).toBe(list[0].time);
     // Each stale refresh tried twice (one quick retry), then the next refresh got through.
     const statuses = positionReads(sim).map((entry) => entry.status);
     expect(statuses.slice(0, 6)).toEqual([
@@ -114,25 +114,25 @@ describe('hedge positions --watch (NDJSON)', () => {
       next503RetryAfter: { count: 1, retryAfter: '3' },
       match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
     });
-    const result = await sim.hedge(['positions', '--watch', '1', '--count', '3']);
+    const result = await sim.hedge('positions --watch 1 --count 3');
     expect(result.code).toBe(0);
     expect(kinds(records(result.stdout))).toEqual(['data', 'stale', 'data']);
     const reads = positionReads(sim);
     const refused = reads.findIndex((entry) => entry.status === 503);
     expect(refused).toBe(1);
     // Not retried inside the refresh, and not read again before the 3 s are up.
-    expect(reads[refused + 1]!.status).toBe(200);
-    expect(reads[refused + 1]!.realTimeMs - reads[refused]!.realTimeMs).toBeGreaterThanOrEqual(3000);
+    expect(reads[refused + 1].status).toBe(200);
+    expect(reads[refused + 1].realTimeMs - reads[refused].realTimeMs).toBeGreaterThanOrEqual(3000);
   });
 
   it('--exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record', async () => {
     const sim = await simulator();
     const hedge = sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge(['positions', '--watch', '1', '--alert-maturity', '8d', '--exit-on-alert']);
+    const result = await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert');
     expect(result.code).toBe(10);
     const list = records(result.stdout);
     expect(kinds(list)).toEqual(['data', 'alert']);
-    expect(list[1]!.alert).toEqual({
+    expect(list[1].alert).toEqual({
       kind: 'maturity',
       market: 'USDTNGN',
       side: 'buy',
@@ -148,19 +148,19 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('--alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge(['account', '--watch', '--alert-pnl', '1m', '--exit-on-alert']);
+    const result = await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert');
     expect(result.code).toBe(10);
     const [data, alert] = records(result.stdout);
-    expect(alert!.alert).toEqual({
+    expect(alert.alert).toEqual({
       kind: 'pnl',
-      net_pnl_usd: (data!.data as { unrealized_pnl_usd: number }).unrealized_pnl_usd,
+      net_pnl_usd: (data.data as { unrealized_pnl_usd: number }).unrealized_pnl_usd,
       threshold_usd: 1_000_000,
     });
   });
 
   it('an authentication error ends the watch with exit 4 after one request', async () => {
     const sim = await simulator();
-    const result = await sim.hedge(['positions', '--watch', '1'], {
+    const result = await sim.hedge('positions --watch 1', {
       env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
     });
     expect(result.code).toBe(4);
@@ -170,7 +170,7 @@ describe('hedge positions --watch (NDJSON)', () => {
 
   it('refuses --watch 0.5 (exit 2) without sending anything', async () => {
     const sim = await simulator();
-    const result = await sim.hedge(['positions', '--watch', '0.5']);
+    const result = await sim.hedge('positions --watch 0.5');
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(
       'hedge: --watch: "0.5" is not allowed; expected a number of seconds from 1 to 3600 (default 2).',
@@ -181,7 +181,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('applies --query to each record’s data, as --json does', async () => {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge(['positions', '--watch', '1', '--count', '2', '--query', '[].side']);
+    const result = await sim.hedge('positions --watch 1 --count 2 --query [].side');
     expect(result.code).toBe(0);
     expect(records(result.stdout).map((line) => line.data)).toEqual([['buy'], ['buy']]);
   });
@@ -189,12 +189,12 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
     const sim = await simulator();
     const hedge = sim.seedOpen('buy', 2_000);
-    const hedgeRun = await sim.hedge(['hedges', hedge.id, '--watch', '1', '--count', '2']);
+    const hedgeRun = await sim.hedge(`hedges ${hedge.id} --watch 1 --count 2`);
     expect(hedgeRun.code).toBe(0);
     const hedgeLines = records(hedgeRun.stdout);
     expect(hedgeLines.map((line) => (line.data as { id: string; status: string }).id)).toEqual([hedge.id, hedge.id]);
     expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
-    const priceRun = await sim.hedge(['price', 'USDTNGN', '--watch', '1', '--count', '2']);
+    const priceRun = await sim.hedge('price USDTNGN --watch 1 --count 2');
     expect(priceRun.code).toBe(0);
     const priceLines = records(priceRun.stdout);
     expect(priceLines).toHaveLength(2);
@@ -229,7 +229,7 @@ describe('hedge positions --watch on a terminal', () => {
       term.kill();
     }
     const raw = term.raw().replace(/\r/g, '');
-    const erases = [...raw.matchAll(ERASE)].map((match) => match[1]!.length / '\u001b[2K\u001b[1A'.length + 1);
+    const erases = [...raw.matchAll(ERASE)].map((match) => match[1].length / '\u001b[2K\u001b[1A'.length + 1);
     const frames = raw.split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
     expect(erases.length).toBeGreaterThanOrEqual(3);
     // Every redraw moves up over exactly the lines the frame before it wrote: the view stays put.
@@ -237,7 +237,7 @@ describe('hedge positions --watch on a terminal', () => {
     expect(erases).toEqual(drawn);
     // One position: the view keeps the same height from frame to frame.
     expect(new Set(drawn).size).toBe(1);
-    const last = frames[frames.length - 1]!;
+    const last = frames[frames.length - 1];
     // Side, the deal reference (— for none), notional: the columns of `hedge positions`, in its
     // priorities (one market: its unit in the rate headers names it; at 100 columns the market is
     // left out, and the screen says so).

@@ -14,7 +14,7 @@ const DAY = 24 * HOUR;
 const at = (ms: number) => new Date(ms).toISOString();
 
 /** Filled notional per side, from the server's own state. */
-function held(rig: Simulator): { buy: number; sell: number } {
+function held(rig: Simulator) {
   const sum = (side: 'buy' | 'sell') =>
     rig
       .active(side)
@@ -23,13 +23,13 @@ function held(rig: Simulator): { buy: number; sell: number } {
   return { buy: sum('buy'), sell: sum('sell') };
 }
 
-async function price(rig: Simulator): Promise<number> {
+async function price(rig: Simulator) {
   const { body } = await rig.api('GET', '/markets');
-  return Number((body.data as Array<Record<string, any>>).find((market) => market.market === 'USDTNGN')!.price);
+  return Number(body.data.find((market: any) => market.market === 'USDTNGN')!.price);
 }
 
 /** The exposures file (`id,market,type,amount,currency,due` rows after the header) in the simulator's folder. */
-function exposuresFile(rig: Simulator, rows: string[]): string {
+function exposuresFile(rig: Simulator, rows: string[]) {
   const file = join(rig.configDir, 'exposures.csv');
   writeFileSync(file, ['id,market,type,amount,currency,due', ...rows].join('\n'));
   return file;
@@ -53,18 +53,18 @@ describeKeepers('hedge keep --exposures', () => {
       ]);
       /** The net target at the server's time and price: every exposure is within 30 days, so 100%. */
       /** `aheadMs`: as it will be that much later (an exposure due by then counted as due). */
-      const targetNow = async (aheadMs = 0): Promise<number> => {
+      const targetNow = async (aheadMs = 0) => {
         const now = rig.sandbox.clock.now() + aheadMs;
         const p = await price(rig);
         return exposures
           .filter((e) => e.dueMs > now)
           .reduce((total, e) => total + (e.type === 'receivable' ? 1 : -1) * (e.amount / p), 0);
       };
-      const cycle = async (): Promise<void> => {
-        const result = await rig.hedge(['keep', file, '--exposures', '--once', '--json']);
+      const cycle = async () => {
+        const result = await rig.hedge(`keep ${file} --exposures --once --json`);
         expect(result.code, result.stderr + result.stdout).toBe(0);
       };
-      const checkBand = async (aheadMs = 0): Promise<void> => {
+      const checkBand = async (aheadMs = 0) => {
         const target = await targetNow(aheadMs);
         const book = held(rig);
         expect(book.sell).toBe(0);
@@ -75,7 +75,7 @@ describeKeepers('hedge keep --exposures', () => {
       await cycle();
       await checkBand();
       expect(rig.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
-      const opened = rig.active('buy')[0]!;
+      const opened = rig.active('buy')[0];
       expect(opened.tenorDays).toBe(7);
 
       // Half a minute before R1 is due (a cycle is 60 s): the keeper lets it go now, not a cycle late,
@@ -95,13 +95,13 @@ describeKeepers('hedge keep --exposures', () => {
       expect(rig.writes().some((entry) => entry.path === '/hedges/add')).toBe(true);
 
       // Half an hour before the 7-day hedge matures: rolled into one that matures by R2's due date.
-      rig.advance(opened.maturityAtMs! - 30 * 60_000 - rig.sandbox.clock.now());
+      rig.advance(opened.maturityAtMs - 30 * 60_000 - rig.sandbox.clock.now());
       await cycle();
       await checkBand();
       const rolled = rig.active('buy').filter((hedge) => hedge.status === 'filled');
       expect(rolled).toHaveLength(1);
-      expect(rolled[0]!.id).not.toBe(opened.id);
-      expect(rolled[0]!.maturityAtMs!).toBeLessThanOrEqual(t0 + 10 * DAY);
+      expect(rolled[0].id).not.toBe(opened.id);
+      expect(rolled[0].maturityAtMs).toBeLessThanOrEqual(t0 + 10 * DAY);
 
       // After the last due date: flat.
       rig.advance(t0 + 10 * DAY + HOUR - rig.sandbox.clock.now());
@@ -125,7 +125,7 @@ describeKeepers('hedge keep --exposures', () => {
         `R1,USDTNGN,receivable,${soon.amount},NGN,${at(soon.dueMs)}`,
         `R2,USDTNGN,receivable,${later.amount},NGN,${at(later.dueMs)}`,
       ]);
-      const result = await rig.hedge(['keep', file, '--exposures', '--once', '--interval', '10', '--json'], {});
+      const result = await rig.hedge(`keep ${file} --exposures --once --interval 10 --json`, {});
       expect(result.code, result.stderr + result.stdout).toBe(0);
       // The run took far less than R1's two hours of server time: R1 was let go because of the lead.
       expect(rig.sandbox.clock.now()).toBeLessThan(soon.dueMs);
@@ -136,7 +136,7 @@ describeKeepers('hedge keep --exposures', () => {
       // One open, of R2's cover alone (not R1 + R2).
       const opens = rig.writes().filter((entry) => entry.path === '/hedges');
       expect(opens).toHaveLength(1);
-      expect((opens[0]!.body as { notional_usd: number }).notional_usd).toBeLessThan((later.amount / p) * 1.05);
+      expect((opens[0].body as { notional_usd: number }).notional_usd).toBeLessThan((later.amount / p) * 1.05);
     },
   );
 
@@ -149,11 +149,11 @@ describeKeepers('hedge keep --exposures', () => {
       const amount = 300e6;
       const file = exposuresFile(rig, [`R1,USDTNGN,receivable,${amount},NGN,${at(t0 + 20 * DAY)}`]);
       writeFileSync(policy, JSON.stringify({ sizing: 'fixed' }));
-      const cycleTarget = async (): Promise<number> => {
-        const result = await rig.hedge(['keep', file, '--exposures', '--policy', policy, '--once', '--json'], {});
+      const cycleTarget = async () => {
+        const result = await rig.hedge(`keep ${file} --exposures --policy ${policy} --once --json`, {});
         expect(result.code, result.stderr + result.stdout).toBe(0);
         const cycle = lines(result.stdout).find((event) => event.event === 'cycle')!;
-        return cycle.rows.find((row: { side: string }) => row.side === 'buy').target_usd;
+        return cycle.rows.find((row: any) => row.side === 'buy').target_usd;
       };
 
       // No cover yet: sized at today's price, and opened.
@@ -161,7 +161,7 @@ describeKeepers('hedge keep --exposures', () => {
       const opened = rig.active('buy');
       expect(opened).toHaveLength(1);
       expect(Math.abs(first - amount / (await price(rig)))).toBeLessThanOrEqual(first * 0.01);
-      const struck = opened[0]!.entryPrice!;
+      const struck = opened[0].entryPrice!;
 
       // Three days on the price has moved; the target is still the amount at the first cover's struck rate.
       rig.advance(3 * DAY);
@@ -170,7 +170,7 @@ describeKeepers('hedge keep --exposures', () => {
       expect(await cycleTarget()).toBe(Math.round((amount / struck) * 100) / 100);
       // Within the band of it: nothing traded, the same hedge held.
       expect(rig.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
-      expect(rig.active('buy').map((hedge) => hedge.id)).toEqual([opened[0]!.id]);
+      expect(rig.active('buy').map((hedge) => hedge.id)).toEqual([opened[0].id]);
     },
   );
 

@@ -2,7 +2,6 @@
 // hedges and a fixed clock: weeks from the first cover, coverage in the exposure's direction, cost
 // to date in whole cents, and the dollar offset shared by signed weight.
 import { describe, expect, it } from 'vitest';
-import type { Exposure } from '../../src/features/exposures/exposures-file.js';
 import {
   costToDate,
   coveragePerWeek,
@@ -16,7 +15,7 @@ import { DAY_MS } from '../../src/core/vocabulary.js';
 // Wednesday 11 March 2026, 12:00 UTC.
 const NOW = Date.parse('2026-03-11T12:00:00Z');
 const PRICES = { USDTNGN: 1500 };
-const exposure = (id: string, type: 'receivable' | 'payable', amount: number, dueInDays: number): Exposure => ({
+const exposure = (id: string, type: 'receivable' | 'payable', amount: number, dueInDays: number) => ({
   id,
   market: 'USDTNGN',
   type,

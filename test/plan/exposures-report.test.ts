@@ -10,14 +10,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILL_DELAY_MS, FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
 import { tempDir } from '../support/hedge-cli.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
-const day = (days: number): string => new Date(FROZEN_START_MS + days * DAY_MS).toISOString().slice(0, 10);
+const day = (days: number) => new Date(FROZEN_START_MS + days * DAY_MS).toISOString().slice(0, 10);
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 
-async function withHistory(): Promise<Simulator> {
+async function withHistory() {
   const rig = await startSimulator({ preset: 'frozen' });
   rig.seedOpen('buy', 300_000);
   rig.advance(2 * DAY_MS);
@@ -33,7 +34,7 @@ async function withHistory(): Promise<Simulator> {
   return rig;
 }
 
-function exposuresFile(rig: Simulator): string {
+function exposuresFile(rig: Simulator) {
   const path = join(rig.configDir, 'exposures.csv');
   writeFileSync(
     path,
@@ -51,16 +52,17 @@ describe('hedge exposures --report', () => {
   it("cost to date reconciles to the cent with history; the week's coverage is what the server holds; nothing is sent", async () => {
     const rig = await withHistory();
     const postsBefore = rig.writes().length;
-    const result = await rig.hedge(['exposures', exposuresFile(rig), '--report', '--json'], {
-      env: pinnedClockEnv(rig),
-    });
-    expect(result.code, result.stderr).toBe(0);
-    const data = JSON.parse(result.stdout);
+    const result = okJson(
+      await rig.hedge(['exposures', exposuresFile(rig), '--report', '--json'], {
+        env: pinnedClockEnv(rig),
+      }),
+    );
+    const data = result;
 
-    const history = (await rig.api('GET', '/hedges/history')).body.data as Array<Record<string, number>>;
+    const history = (await rig.api('GET', '/hedges/history')).body.data;
     expect(history).toHaveLength(1);
     const cents = history.reduce(
-      (total, record) =>
+      (total: any, record: any) =>
         total + Math.round(Number(record.carry_usdc) * 100) + Math.round(Number(record.fees_usdc) * 100),
       0,
     );
@@ -69,8 +71,8 @@ describe('hedge exposures --report', () => {
       {
         market: 'USDTNGN',
         closed_hedges: 1,
-        carry_usdc: -Number(history[0]!.carry_usdc),
-        fees_usdc: -Number(history[0]!.fees_usdc),
+        carry_usdc: -Number(history[0].carry_usdc),
+        fees_usdc: -Number(history[0].fees_usdc),
         cost_usdc: -cents / 100,
       },
     ]);
@@ -83,7 +85,7 @@ describe('hedge exposures --report', () => {
     expect(week.coverage_pct).toBeCloseTo((230_000 / week.exposure_usd) * 100, 2);
     expect(week.at).toBe(new Date(rig.sandbox.clock.now()).toISOString());
 
-    const first = rig.hedges().sort((a, b) => a.openedAtMs - b.openedAtMs)[0]!;
+    const first = rig.hedges().sort((a, b) => a.openedAtMs - b.openedAtMs)[0];
     const byId = Object.fromEntries(data.effectiveness.map((row: any) => [row.id, row]));
     expect(byId['INV-1']).toMatchObject({
       cover_side: 'buy',
@@ -101,10 +103,11 @@ describe('hedge exposures --report', () => {
   it('--show cost --format csv is the cost rows alone; --html without --report is refused (exit 2)', async () => {
     const rig = await withHistory();
     const file = exposuresFile(rig);
-    const csv = await rig.hedge(['exposures', file, '--report', '--show', 'cost', '--format', 'csv'], {
-      env: pinnedClockEnv(rig),
-    });
-    expect(csv.code, csv.stderr).toBe(0);
+    const csv = ok(
+      await rig.hedge(`exposures ${file} --report --show cost --format csv`, {
+        env: pinnedClockEnv(rig),
+      }),
+    );
     expect(csv.stdout.trim().split('\n')[0]).toBe('market,closed_hedges,carry_usdc,fees_usdc,cost_usdc');
     const requestsBefore = rig.requests().length;
     const refused = await rig.hedge(['exposures', file, '--html', join(rig.configDir, 'x.html')]);
@@ -118,10 +121,11 @@ describe('hedge exposures --report', () => {
     async () => {
       const rig = await withHistory();
       const html = join(rig.configDir, 'report.html');
-      const result = await rig.hedge(['exposures', exposuresFile(rig), '--report', '--html', html, '--json'], {
-        env: pinnedClockEnv(rig),
-      });
-      expect(result.code, result.stderr).toBe(0);
+      ok(
+        await rig.hedge(['exposures', exposuresFile(rig), '--report', '--html', html, '--json'], {
+          env: pinnedClockEnv(rig),
+        }),
+      );
       const page = readFileSync(html, 'utf8');
       expect(page).not.toMatch(/<script|https?:\/\//);
 
@@ -157,7 +161,7 @@ describe('hedge exposures --report', () => {
         );
         const found = /<pre id="measure">(.*?)<\/pre>/s.exec(dom);
         expect(found, 'the measuring script ran').not.toBeNull();
-        const out = JSON.parse(found![1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+        const out = JSON.parse(found![1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
         expect(out.charts.map((chart: any) => chart.name)).toEqual(['coverage', 'effectiveness']);
         for (const chart of out.charts) {
           expect(chart.w).toBeGreaterThan(300);

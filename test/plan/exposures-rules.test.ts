@@ -39,11 +39,11 @@ function exposure(
   currency: string,
   dueInDays: number,
   extra: Partial<Exposure> = {},
-): Exposure {
+) {
   return { id, market: 'USDTNGN', type, amount, currency, dueMs: NOW + dueInDays * DAY_MS, line: 1, ...extra };
 }
 
-function problemsOf(result: ExposureFileResult): Array<{ line: number; message: string }> {
+function problemsOf(result: ExposureFileResult) {
   if (!('problems' in result)) throw new Error(`expected problems, got ${JSON.stringify(result)}`);
   return result.problems;
 }
@@ -97,7 +97,7 @@ describe('the exposures file', () => {
     const fromArray = parseExposuresFile(JSON.stringify([{ ...item, amount: 1000 }]), { sourceName: 'e.json' });
     const fromObject = parseExposuresFile(JSON.stringify({ exposures: [item] }), { sourceName: 'e.json' });
     expect(fromArray).toEqual(fromObject);
-    expect('exposures' in fromArray && fromArray.exposures[0]!.amount).toBe(1000);
+    expect('exposures' in fromArray && fromArray.exposures[0].amount).toBe(1000);
   });
 
   it('names every bad row and field, one line each, without repeating what the cell held', () => {
@@ -121,13 +121,13 @@ describe('the exposures file', () => {
   });
 
   it('refuses a header without a required column, and an item of JSON that is not an object', () => {
-    expect(problemsOf(parseExposuresFile('id,market,type,amount,due\n', { sourceName: 'e.csv' }))[0]!.message).toMatch(
+    expect(problemsOf(parseExposuresFile('id,market,type,amount,due\n', { sourceName: 'e.csv' }))[0].message).toMatch(
       /^header: lacks currency/,
     );
-    expect(problemsOf(parseExposuresFile('[1]', { sourceName: 'e.json' }))[0]!.message).toMatch(
+    expect(problemsOf(parseExposuresFile('[1]', { sourceName: 'e.json' }))[0].message).toMatch(
       /^item 1: expected an object/,
     );
-    expect(problemsOf(parseExposuresFile('', { sourceName: 'e.csv' }))[0]!.message).toMatch(/is empty/);
+    expect(problemsOf(parseExposuresFile('', { sourceName: 'e.csv' }))[0].message).toMatch(/is empty/);
   });
 });
 
@@ -227,8 +227,8 @@ describe('the target book', () => {
       ['buy', 70_000, 66_500, 73_500],
       ['sell', 0, 0, 0],
     ]);
-    expect(book[0]!.exposures).toEqual(['R', 'P']);
-    expect(book[0]!.until).toBe(new Date(payable.dueMs).toISOString());
+    expect(book[0].exposures).toEqual(['R', 'P']);
+    expect(book[0].until).toBe(new Date(payable.dueMs).toISOString());
   });
 
   it('holds each side apart with --no-netting', () => {
@@ -241,8 +241,8 @@ describe('the target book', () => {
 
   it("sizes at the first cover's price when sizing is fixed, at today's otherwise", () => {
     const fixed: ExposurePolicy = { ...DEFAULT_POLICY, sizing: 'fixed' };
-    expect(targetBook([receivable], fixed, PRICES, NOW, { R: 1000 })[0]!.target_usd).toBe(150_000);
-    expect(targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0]!.target_usd).toBe(100_000);
+    expect(targetBook([receivable], fixed, PRICES, NOW, { R: 1000 })[0].target_usd).toBe(150_000);
+    expect(targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0].target_usd).toBe(100_000);
   });
 
   it('picks the longest tenor that matures by the last due date', () => {
@@ -335,7 +335,7 @@ describe('the projected cost', () => {
       { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate: {} },
       NOW,
     );
-    expect(unknown[0]).toMatchObject({ fees_usdc: null, cost_usdc: unknown[0]!.carry_usdc });
+    expect(unknown[0]).toMatchObject({ fees_usdc: null, cost_usdc: unknown[0].carry_usdc });
   });
 });
 
@@ -348,7 +348,7 @@ describe('the stress table', () => {
     // +30%: 1950 NGN/USDT; 100,000 USD of NGN is worth 76,923.08: a loss of 23,076.92.
     expect(full[3]).toMatchObject({ price: 1950, exposure_change_usd: -23_076.92, cover_pnl_usd: 23_076.92 });
     const half = stressTable([{ ...near, hedgeRatio: 0.5 }], DEFAULT_POLICY, PRICES, NOW);
-    expect(half[3]!.net_usd).toBeCloseTo(-11_538.46, 2);
+    expect(half[3].net_usd).toBeCloseTo(-11_538.46, 2);
   });
 });
 
@@ -395,7 +395,7 @@ describe('letting an exposure go ahead of its due date', () => {
     const soon = exposure('S', 'receivable', 15_000_000, 'NGN', 1); // 10,000 USD, due in a day
     const later = exposure('L', 'receivable', 30_000_000, 'NGN', 10); // 20,000 USD
     const at = (lead: number) =>
-      targetRowsAt([soon, later], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead })[0]!.notionalUsd;
+      targetRowsAt([soon, later], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead })[0].notionalUsd;
     expect(at(0)).toBe(30_000);
     expect(at(DAY_MS - 1)).toBe(30_000);
     expect(at(DAY_MS)).toBe(20_000);
@@ -408,10 +408,10 @@ describe('letting a netted offset go ahead of its due date', () => {
     const payable = exposure('P', 'payable', 30_000_000, 'NGN', 1); // 20,000 USD, nets the buy down
     const rows = (lead: number) =>
       targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
-    expect(rows(0)[0]!.notionalUsd).toBe(80_000);
+    expect(rows(0)[0].notionalUsd).toBe(80_000);
     // The payable due within the lead: the buy stays at 80,000 (not 100,000) until it is due.
-    expect(rows(DAY_MS)[0]!.notionalUsd).toBe(80_000);
-    expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, payable.dueMs)[0]!.notionalUsd).toBe(100_000);
+    expect(rows(DAY_MS)[0].notionalUsd).toBe(80_000);
+    expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, payable.dueMs)[0].notionalUsd).toBe(100_000);
   });
 });
 
@@ -422,11 +422,11 @@ describe('every moment of the lead counts, not only its end', () => {
     const last = exposure('R2', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
     const rows = (lead: number) =>
       targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
-    expect(rows(0)[0]!.notionalUsd).toBe(180_000);
+    expect(rows(0)[0].notionalUsd).toBe(180_000);
     // Between R1's due date and P's the target is 80,000: with both in the lead the keeper holds
     // that, not the 100,000 at the lead's end (which would be above the target for a day).
-    expect(targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, first.dueMs)[0]!.notionalUsd).toBe(80_000);
-    expect(rows(3 * DAY_MS)[0]!.notionalUsd).toBe(80_000);
+    expect(targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, first.dueMs)[0].notionalUsd).toBe(80_000);
+    expect(rows(3 * DAY_MS)[0].notionalUsd).toBe(80_000);
   });
 
   it('a netted payable entering a higher bucket within the lead lowers the side from then', () => {
@@ -434,9 +434,9 @@ describe('every moment of the lead counts, not only its end', () => {
     const payable = exposure('P', 'payable', 30_000_000, 'NGN', 30.5); // 20,000 USD: 75% now, 100% in half a day
     const rows = (lead: number) =>
       targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
-    expect(rows(0)[0]!.notionalUsd).toBe(85_000);
-    expect(rows(DAY_MS / 4)[0]!.notionalUsd).toBe(85_000);
-    expect(rows(DAY_MS)[0]!.notionalUsd).toBe(80_000);
+    expect(rows(0)[0].notionalUsd).toBe(85_000);
+    expect(rows(DAY_MS / 4)[0].notionalUsd).toBe(85_000);
+    expect(rows(DAY_MS)[0].notionalUsd).toBe(80_000);
   });
 });
 

@@ -7,6 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
+import type { HedgeArgs } from '../support/hedge-cli.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
@@ -31,15 +33,15 @@ function schedule(rig: Simulator): string {
   ]);
 }
 
-async function frozen(): Promise<{ rig: Simulator; run: (args: string[]) => ReturnType<Simulator['hedge']> }> {
+async function frozen() {
   const rig = await startSimulator({ preset: 'frozen' });
-  return { rig, run: (args) => rig.hedge(args, { env: pinnedClockEnv(rig) }) };
+  return { rig, run: (args: HedgeArgs) => rig.hedge(args, { env: pinnedClockEnv(rig) }) };
 }
 
 /** The server's own price and carry of USDTNGN. */
 async function marketFacts(rig: Simulator): Promise<{ price: number; buy: number; sell: number }> {
   const { body } = await rig.api('GET', '/markets');
-  const market = (body.data as Array<Record<string, any>>).find((entry) => entry.market === 'USDTNGN')!;
+  const market = body.data.find((entry: any) => entry.market === 'USDTNGN')!;
   return {
     price: Number(market.price),
     buy: Number(market.net_rate_daily_pct.buy),
@@ -56,9 +58,8 @@ describe('hedge exposures', () => {
   it("shows the netted target book, its schedule, cost and stress, from the server's price; nothing is traded", async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
-    const result = await run(['exposures', file, '--json']);
-    expect(result.code, result.stderr).toBe(0);
-    const data = JSON.parse(result.stdout);
+    const result = okJson(await run(`exposures ${file} --json`));
+    const data = result;
     const { price, buy } = await marketFacts(rig);
     expect(data.as_of).toBe(new Date(FROZEN_START_MS).toISOString());
     expect(data.prices).toEqual({ USDTNGN: price });
@@ -123,19 +124,7 @@ describe('hedge exposures', () => {
   it('with --fee-bps asks no quote at all; --show and --fields give one section as CSV', async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
-    const result = await run([
-      'exposures',
-      file,
-      '--fee-bps',
-      '5',
-      '--show',
-      'stress',
-      '--format',
-      'csv',
-      '--fields',
-      'shock_pct,net_usd',
-    ]);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await run(`exposures ${file} --fee-bps 5 --show stress --format csv --fields shock_pct,net_usd`));
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toBe('shock_pct,net_usd');
     expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(['-30', '-10', '10', '30']);
@@ -146,20 +135,8 @@ describe('hedge exposures', () => {
   it('from NGN books covers the USD payable by buy and the USD receivable by sell; --no-netting holds both sides', async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
-    const result = await run([
-      'exposures',
-      file,
-      '--functional',
-      'NGN',
-      '--no-netting',
-      '--fee-bps',
-      '5',
-      '--show',
-      'book',
-      '--json',
-    ]);
-    expect(result.code, result.stderr).toBe(0);
-    const book = JSON.parse(result.stdout);
+    const result = okJson(await run(`exposures ${file} --functional NGN --no-netting --fee-bps 5 --show book --json`));
+    const book = result;
     // AP-4: 100,000 USD due in 10 days (100%); INV-3: 250,000 USD due in 20 days (100%); the NGN amounts carry no risk.
     expect(book.map((row: any) => [row.side, row.target_usd, row.exposures])).toEqual([
       ['buy', 100_000, ['AP-4']],
@@ -171,8 +148,7 @@ describe('hedge exposures', () => {
 
   it('a table on a terminal-sized output names the policy and every section', async () => {
     const { rig, run } = await frozen();
-    const result = await run(['exposures', schedule(rig), '--format', 'table', '--fee-bps', '5']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await run(['exposures', schedule(rig), '--format', 'table', '--fee-bps', '5']));
     for (const title of [
       'Exposures as the policy sees them now',
       'Target book now',
@@ -194,7 +170,7 @@ describe('hedge exposures', () => {
       `A,USDTNGN,receivible,1m,NGN,${day(5)}`,
       'B,USDTNGN,payable,12,EUR,soon',
     ]);
-    const result = await run(['exposures', file]);
+    const result = await run(`exposures ${file}`);
     expect(result.code).toBe(2);
     const problems = result.stderr.split('\n').filter((line) => line.startsWith(`${file}:`));
     expect(problems).toEqual([
@@ -202,7 +178,7 @@ describe('hedge exposures', () => {
       `${file}:3: row 2: currency: missing or not allowed; expected USD or NGN (the market's quote currency).`,
       `${file}:3: row 2: due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).`,
     ]);
-    const badFlag = await run(['exposures', file, '--ratios', '90:75,30:100']);
+    const badFlag = await run(`exposures ${file} --ratios 90:75,30:100`);
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toMatch(/--ratios: the days must be above 0 and grow/);
     expect(rig.requests()).toEqual([]);

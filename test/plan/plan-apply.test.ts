@@ -10,19 +10,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
 const HEADER = 'market,side,notional_usd,tenor_days';
 
-function targetFile(rig: Simulator, name: string, rows: string[]): string {
+function targetFile(rig: Simulator, name: string, rows: string[]) {
   const path = join(rig.configDir, name);
   writeFileSync(path, `${[HEADER, ...rows].join('\n')}\n`);
   return path;
 }
 
 /** Open (filled) notional per side, from the server's own state. */
-function book(rig: Simulator): Record<string, number> {
+function book(rig: Simulator) {
   const sides: Record<string, number> = {};
   for (const hedge of rig.hedges()) {
     if (hedge.status !== 'filled') continue;
@@ -42,12 +43,11 @@ describe('hedge apply', () => {
   it('from an empty book opens both sides; the server holds the target', async () => {
     const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5k,7']);
-    const result = await trading.hedge(['apply', file, '--json']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await trading.hedge(`apply ${file} --json`));
     expect(book(trading)).toEqual({ 'USDTNGN buy': 10_000, 'USDTNGN sell': 5_000 });
-    const report = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    const report = JSON.parse(result.stdout);
     expect(report).toHaveLength(2);
-    expect(report.map((row) => [row.step, row.action, row.side, row.delta_usd, row.outcome])).toEqual([
+    expect(report.map((row: any) => [row.step, row.action, row.side, row.delta_usd, row.outcome])).toEqual([
       [1, 'open', 'buy', 10_000, 'filled'],
       [2, 'open', 'sell', 5_000, 'filled'],
     ]);
@@ -68,12 +68,10 @@ describe('hedge apply', () => {
   it('twice: the second run is at target and sends no POST at all', async () => {
     const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,8000,1', 'USDTNGN,sell,3000,3']);
-    const first = await trading.hedge(['apply', file]);
-    expect(first.code, first.stderr).toBe(0);
+    ok(await trading.hedge(`apply ${file}`));
     const postsBefore = trading.writes().length;
-    const second = await trading.hedge(['apply', file, '--json']);
-    expect(second.code, second.stderr).toBe(0);
-    expect(JSON.parse(second.stdout)).toEqual([]);
+    const second = okJson(await trading.hedge(`apply ${file} --json`));
+    expect(second).toEqual([]);
     expect(trading.writes().length).toBe(postsBefore);
     expect(book(trading)).toEqual({ 'USDTNGN buy': 8_000, 'USDTNGN sell': 3_000 });
   });
@@ -81,12 +79,11 @@ describe('hedge apply', () => {
   it('rebalances: closes and reduces first, then adds; the server ends at the target', async () => {
     const trading = await startTrading();
     const start = targetFile(trading, 'start.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5000,3']);
-    expect((await trading.hedge(['apply', start])).code).toBe(0);
+    expect((await trading.hedge(`apply ${start}`)).code).toBe(0);
     const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
-    const result = await trading.hedge(['apply', next, '--json']);
-    expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
-    expect(report.map((row) => [row.action, row.side, row.delta_usd])).toEqual([
+    const result = okJson(await trading.hedge(`apply ${next} --json`));
+    const report = result;
+    expect(report.map((row: any) => [row.action, row.side, row.delta_usd])).toEqual([
       ['close', 'sell', -5_000],
       ['add', 'buy', 2_000],
     ]);
@@ -100,7 +97,7 @@ describe('hedge apply', () => {
     // write is in flight however slow the machine is (a hold of fixed length would race the kill).
     rig.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
     let child: ChildProcess | undefined;
-    const killed = rig.hedge(['apply', file], { onSpawn: (spawned) => (child = spawned) });
+    const killed = rig.hedge(`apply ${file}`, { onSpawn: (spawned) => (child = spawned) });
     await until(() => trades(rig).length > 0, 'the first write');
     child!.kill('SIGKILL');
     const first = await killed;
@@ -109,8 +106,7 @@ describe('hedge apply', () => {
     expect(rig.hedges()).toHaveLength(1);
     rig.sandbox.setFaults({ stall: null, match: null });
 
-    const again = await rig.hedge(['apply', file, '--json']);
-    expect(again.code, again.stderr).toBe(0);
+    const again = ok(await rig.hedge(`apply ${file} --json`));
     expect(again.stderr).toContain('of an earlier apply');
     expect(book(rig)).toEqual({ 'USDTNGN buy': 7_000, 'USDTNGN sell': 4_000 });
     expect(rig.hedges()).toHaveLength(2);
@@ -136,19 +132,18 @@ describe('hedge apply', () => {
 
     // And a third run is at target: nothing more is sent.
     const writes = rig.writes().length;
-    const third = await rig.hedge(['apply', file]);
-    expect(third.code, third.stderr).toBe(0);
+    ok(await rig.hedge(`apply ${file}`));
     expect(rig.writes().length).toBe(writes);
   });
 
   it('over the exposure cap: exit 3 listing the check, nothing sent', async () => {
     const trading = await startTrading({ exposureCapUsd: 20_000 });
     const file = targetFile(trading, 'big.csv', ['USDTNGN,buy,30000,3']);
-    const apply = await trading.hedge(['apply', file, '--yes']);
+    const apply = await trading.hedge(`apply ${file} --yes`);
     expect(apply.code).toBe(3);
     expect(apply.stderr).toContain('exposure_exceeded');
     expect(apply.stderr).toContain('big.csv:2:');
-    const plan = await trading.hedge(['plan', file, '--json']);
+    const plan = await trading.hedge(`plan ${file} --json`);
     expect(plan.code).toBe(3);
     // The sandbox also bounds a side's capacity by the cap: both checks are listed.
     expect(JSON.parse(plan.stdout).problems).toEqual(
@@ -182,7 +177,7 @@ describe('hedge plan', () => {
   it('exit 9 when changes are needed, 0 at target; reads and quotes only', async () => {
     const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,6000,3']);
-    const changes = await trading.hedge(['plan', file, '--json']);
+    const changes = await trading.hedge(`plan ${file} --json`);
     expect(changes.code, changes.stderr).toBe(9);
     const plan = JSON.parse(changes.stdout);
     expect(plan).toMatchObject({ at_target: false, totals: { actions: 1, added_usd: 6_000 } });
@@ -200,13 +195,12 @@ describe('hedge plan', () => {
     expect(trades(trading)).toEqual([]);
     expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
 
-    expect((await trading.hedge(['apply', file])).code).toBe(0);
-    const atTarget = await trading.hedge(['plan', file]);
-    expect(atTarget.code, atTarget.stderr).toBe(0);
+    expect((await trading.hedge(`apply ${file}`)).code).toBe(0);
+    const atTarget = ok(await trading.hedge(`plan ${file}`));
     expect(atTarget.stderr).toContain('At target: nothing to do.');
     // Within --tolerance counts as at target.
     const near = targetFile(trading, 'near.csv', ['USDTNGN,buy,6050,3']);
-    expect((await trading.hedge(['plan', near])).code).toBe(9);
-    expect((await trading.hedge(['plan', near, '--tolerance', '100'])).code).toBe(0);
+    expect((await trading.hedge(`plan ${near}`)).code).toBe(9);
+    expect((await trading.hedge(`plan ${near} --tolerance 100`)).code).toBe(0);
   });
 });

@@ -34,13 +34,7 @@ function plan(overrides: Partial<PlanInput> & Pick<PlanInput, 'targets'>) {
   });
 }
 
-function row(
-  market: string,
-  side: 'buy' | 'sell',
-  notionalUsd: number,
-  line: number,
-  extra: Partial<TargetRow> = {},
-): TargetRow {
+function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: number, extra: Partial<TargetRow> = {}) {
   return { market, side, notionalUsd, line, ...(notionalUsd > 0 ? { tenorDays: 3 as const } : {}), ...extra };
 }
 
@@ -146,7 +140,7 @@ describe('the actions that reach the target', () => {
       // The positions list does not say the tenor: nothing to compare.
       ['add', 4, undefined, undefined, []],
     ]);
-    expect(describePlanStepNote('tenor_differs', result.steps[0]!)).toBe(
+    expect(describePlanStepNote('tenor_differs', result.steps[0])).toBe(
       'the open USDTNGN buy position has a different tenor (7 days) than the row; add keeps its maturity (roll is not implied).',
     );
   });
@@ -179,11 +173,11 @@ describe('tolerance', () => {
 
   it('applies to opens and closes too', () => {
     expect(plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50, 2)] }).atTarget).toBe(true);
-    expect(plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50.01, 2)] }).steps[0]!.action).toBe('open');
+    expect(plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50.01, 2)] }).steps[0].action).toBe('open');
     const small: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 50 }];
     expect(plan({ positions: small, toleranceUsd: 50, targets: [row('USDTNGN', 'buy', 0, 2)] }).atTarget).toBe(true);
     expect(
-      plan({ positions: small, toleranceUsd: 49.99, targets: [row('USDTNGN', 'buy', 0, 2)] }).steps[0]!.action,
+      plan({ positions: small, toleranceUsd: 49.99, targets: [row('USDTNGN', 'buy', 0, 2)] }).steps[0].action,
     ).toBe('close');
   });
 
@@ -261,7 +255,7 @@ describe('pre-trade checks over the whole plan', () => {
         details: { requiredUsd: 15_000.5, availableExposureUsd: 10_000 },
       },
     ]);
-    expect(describePlanProblem(result.problems[0]!)).toBe(
+    expect(describePlanProblem(result.problems[0])).toBe(
       'open USDTGHS buy needs 15,000.50 USD of exposure headroom; 10,000.00 USD is left at that point of the plan.',
     );
   });
@@ -288,7 +282,7 @@ describe('pre-trade checks over the whole plan', () => {
         details: { requiredUsd: 12_000.01, availableCapacityUsd: 12_000 },
       },
     ]);
-    expect(describePlanProblem(result.problems[0]!)).toBe(
+    expect(describePlanProblem(result.problems[0])).toBe(
       'add USDTNGN buy needs 12,000.01 USD of buy capacity; 12,000.00 USD is available.',
     );
   });

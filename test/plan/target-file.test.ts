@@ -6,11 +6,11 @@ import { parseTargetFile, type TargetFileResult } from '../../src/core/target-fi
 
 const HEADER = 'market,side,notional_usd,tenor_days';
 
-function csv(text: string): TargetFileResult {
+function csv(text: string) {
   return parseTargetFile(text, { sourceName: 'targets.csv' });
 }
 
-function problemsOf(result: TargetFileResult): Array<{ line: number; message: string }> {
+function problemsOf(result: TargetFileResult) {
   if (!('problems' in result)) throw new Error(`expected problems, got rows: ${JSON.stringify(result)}`);
   return result.problems;
 }
@@ -173,26 +173,26 @@ describe('CSV target files', () => {
   it('refuses a client reference longer than the CLI allows, naming the column', () => {
     const long = 'R'.repeat(129);
     const [problem] = problemsOf(csv(`${HEADER},client_reference\nUSDTNGN,buy,10k,3,${long}\n`));
-    expect(problem!.line).toBe(2);
-    expect(problem!.message).toBe(
+    expect(problem.line).toBe(2);
+    expect(problem.message).toBe(
       'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).',
     );
   });
 
   it('is read as CSV when the format says so, whatever the first character', () => {
-    expect(problemsOf(parseTargetFile('[market],side\n', { format: 'csv', sourceName: 'stdin' }))[0]!.message).toBe(
+    expect(problemsOf(parseTargetFile('[market],side\n', { format: 'csv', sourceName: 'stdin' }))[0].message).toBe(
       'column 1 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
     );
     const [problem, ...more] = problemsOf(parseTargetFile(`${HEADER}\n`, { format: 'json', sourceName: 'stdin' }));
     expect(more).toEqual([]);
-    expect(problem!.line).toBe(0);
+    expect(problem.line).toBe(0);
     // V8's "Unexpected token" quotes the input: only that a character is not allowed is said.
-    expect(problem!.message).toBe('stdin is not valid JSON: a character that JSON does not allow there.');
+    expect(problem.message).toBe('stdin is not valid JSON: a character that JSON does not allow there.');
   });
 });
 
 describe('JSON target files', () => {
-  function json(text: string): TargetFileResult {
+  function json(text: string) {
     return parseTargetFile(text, { sourceName: 'targets.json' });
   }
 
@@ -299,11 +299,11 @@ describe('JSON target files', () => {
   it('refuses what is not JSON or not a list of targets, as a problem of the whole file', () => {
     const [syntax, ...more] = problemsOf(json('[{"market": "USDTNGN"},]'));
     expect(more).toEqual([]);
-    expect(syntax!.line).toBe(0);
+    expect(syntax.line).toBe(0);
     // V8 says "Unexpected token ']'" and quotes the input after it: only the kind of problem is kept.
-    expect(syntax!.message).toBe('targets.json is not valid JSON: a character that JSON does not allow there.');
+    expect(syntax.message).toBe('targets.json is not valid JSON: a character that JSON does not allow there.');
     // Where V8 gives a position in its own words, the reason and the line and column are said.
-    expect(problemsOf(json('[{"market": "USDTNGN",\n "side" "buy"}]'))[0]!.message).toMatch(
+    expect(problemsOf(json('[{"market": "USDTNGN",\n "side" "buy"}]'))[0].message).toMatch(
       /^targets\.json is not valid JSON: [A-Z][^"]+ \(line 2, column 9\)\.$/,
     );
     expect(problemsOf(json('{ "rows": [] }'))).toEqual([

@@ -9,12 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/hedge-cli.js';
 import { CHROMIUM, measureReportTable } from '../support/servers/chromium.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const REFERENCES = ['DEAL-1', 'DEAL-2026-11-0042', 'ACME-TREASURY-ROLL-0007'];
 
 /** Opens and closes a hedge per reference through the API (as another client would), each filled and closed on the server. */
-async function closedHedges(simulator: Simulator): Promise<string[]> {
+async function closedHedges(simulator: Simulator) {
   const ids: string[] = [];
   for (const [index, reference] of REFERENCES.entries()) {
     const side = index % 2 === 0 ? 'buy' : 'sell';
@@ -46,8 +47,7 @@ describe.skipIf(!CHROMIUM)(
       const dir = tempDir();
       try {
         const file = join(dir.path, 'report.html');
-        const written = await simulator.hedge(['report', '--by', 'hedge', '--html', file]);
-        expect(written.code, written.stderr).toBe(0);
+        ok(await simulator.hedge(`report --by hedge --html ${file}`));
         const html = readFileSync(file, 'utf8');
         for (const id of ids) expect(html).toContain(`title="${id}"`);
         // A long reference: cut on screen (whole in its title), whole on paper where no title is read.

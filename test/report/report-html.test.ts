@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
-import { type Report, type ReportGrouping, buildReport } from '../../src/features/report/report-rules.js';
+import { type ReportGrouping, buildReport } from '../../src/features/report/report-rules.js';
 import { escapeHtml, niceScale, renderReportHtml } from '../../src/features/report/report-html.js';
 
 const HOSTILE = 'USDT<script>alert("x")</script>\u001b]0;x\u0007\u202eNGN';
 
-function records(): HistoryFacts[] {
+function records() {
   const list: HistoryFacts[] = [];
   for (let index = 0; index < 30; index += 1) {
     const gross = ((index * 37) % 19) * 10.01 - 60.5;
@@ -26,10 +26,7 @@ function records(): HistoryFacts[] {
   return list;
 }
 
-function render(
-  by: ReportGrouping,
-  overrides: Partial<Parameters<typeof renderReportHtml>[1]> = {},
-): { report: Report; html: string } {
+function render(by: ReportGrouping, overrides: Partial<Parameters<typeof renderReportHtml>[1]> = {}) {
   const facts = records();
   const report = buildReport(facts, [{ netPnlUsd: 12.34 }, { netPnlUsd: -2 }], {
     by,
@@ -47,7 +44,7 @@ function render(
 }
 
 /** The figure a totals card shows, without its words (`-12.50 you paid` → `-12.50`). */
-function totalShown(html: string, field: string): string {
+function totalShown(html: string, field: string) {
   const match = new RegExp(`data-total="${field}"[^>]*>(.*?)</div>`).exec(html);
   if (!match) throw new Error(`no total ${field}`);
   return match[1]
@@ -57,12 +54,12 @@ function totalShown(html: string, field: string): string {
 }
 
 /** The number a totals card holds for scripts: the JSON's, as `data-value`. */
-function totalValue(html: string, field: string): number | undefined {
+function totalValue(html: string, field: string) {
   const match = new RegExp(`data-total="${field}" data-value="([^"]*)"`).exec(html);
   return match ? Number(match[1]) : undefined;
 }
 
-const asNumber = (text: string): number => Number(text.replace(/[,+]/g, ''));
+const asNumber = (text: string) => Number(text.replace(/[,+]/g, ''));
 
 /** Anything that makes a browser fetch, run or reference something outside the file. */
 const EXTERNAL =

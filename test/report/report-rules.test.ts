@@ -14,7 +14,7 @@ import {
 const DAY_MS = 86_400_000;
 
 /** A small deterministic generator (mulberry32), so the "random" set is the same on every run. */
-function seededRandom(seed: number): () => number {
+function seededRandom(seed: number) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -30,7 +30,7 @@ function seededRandom(seed: number): () => number {
  * a sum of two tenths-and-hundredths (0.1 + 0.2 = 0.30000000000000004), a quotient, or a value with
  * a sub-cent tail that rounds to the intended cent. The intended cents are kept alongside.
  */
-function awkward(cents: number, random: () => number): number {
+function awkward(cents: number, random: () => number) {
   const style = Math.floor(random() * 3);
   if (style === 0) {
     const part = Math.floor(random() * 1000) - 500;
@@ -40,12 +40,7 @@ function awkward(cents: number, random: () => number): number {
   return cents / 100 + (random() < 0.5 ? 0.001 : -0.004);
 }
 
-interface Generated {
-  records: HistoryFacts[];
-  netCents: number[];
-}
-
-function generate(count: number, seed: number): Generated {
+function generate(count: number, seed: number) {
   const random = seededRandom(seed);
   const start = Date.UTC(2026, 9, 20);
   const records: HistoryFacts[] = [];
@@ -74,7 +69,7 @@ function generate(count: number, seed: number): Generated {
   return { records, netCents };
 }
 
-const cents = (value: number | null): number => (value === null ? 0 : Math.round(value * 100));
+const cents = (value: number | null) => (value === null ? 0 : Math.round(value * 100));
 const FIGURES: Array<keyof Omit<ReportFigures, 'count'>> = [
   'notional_usd',
   'gross_pnl_usd',
@@ -83,7 +78,7 @@ const FIGURES: Array<keyof Omit<ReportFigures, 'count'>> = [
   'net_pnl_usd',
 ];
 
-function expectGroupsSumToTotals(report: Report): void {
+function expectGroupsSumToTotals(report: Report) {
   expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.totals.count);
   for (const figure of FIGURES) {
     const groupCents = report.groups.reduce((sum, group) => sum + cents(group[figure]), 0);
@@ -130,12 +125,11 @@ describe('reconciliation to the cent', () => {
   });
 });
 
-function closedAt(iso: string, netPnlUsd = 1, extra: Partial<HistoryFacts> = {}): HistoryFacts {
+function closedAt(iso: string, netPnlUsd = 1, extra: Partial<HistoryFacts> = {}) {
   return { netPnlUsd, closedAt: iso, ...extra };
 }
 
-const keysAndCounts = (report: Report): Array<[string, number]> =>
-  report.groups.map((group) => [group.key, group.count]);
+const keysAndCounts = (report: Report) => report.groups.map((group) => [group.key, group.count]);
 
 describe('period', () => {
   const since = new Date('2026-11-01T00:00:00.000Z');
@@ -395,7 +389,7 @@ describe('cumulative net P&L', () => {
 
 describe('parseReportDate', () => {
   const now = new Date('2026-03-31T12:34:56.000Z');
-  const parsed = (text: string): string => {
+  const parsed = (text: string) => {
     const result = parseReportDate(text, now);
     if (!result.ok) throw new Error(result.message);
     return result.date.toISOString();

@@ -9,7 +9,7 @@ import { startSimulator, type Simulator } from '../support/simulator.js';
 let simulator: Simulator | undefined;
 let sandbox: RunningSandbox;
 
-async function get(path: string): Promise<Array<Record<string, unknown>>> {
+async function get(path: string) {
   const response = await fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } });
   const envelope = (await response.json()) as { data: Array<Record<string, unknown>> };
   expect(response.status).toBe(200);

@@ -22,7 +22,7 @@ const work = tempDir('hedge-report-streaming-');
 afterAll(() => work.remove());
 
 /** Newest first, as a history arrives; every 7th shares its close time with the one before; some undated. */
-function facts(count: number): HistoryFacts[] {
+function facts(count: number) {
   const start = Date.UTC(2026, 0, 1);
   return Array.from({ length: count }, (_, index) => {
     const minute = count - index - (index % 7 === 6 ? 1 : 0);
@@ -103,7 +103,7 @@ describe('the HTML listing through a file', () => {
     expect(readFileSync(target, 'utf8')).toBe(renderReportHtml(report, { ...meta, records: [] }));
 
     const abandoned = new ClosedHedgeListing(join(work.path, 'never.html'), closedHedgeRow);
-    abandoned.add(facts(1)[0]!);
+    abandoned.add(facts(1)[0]);
     abandoned.discard();
     expect(readdirSync(work.path).sort()).toEqual(['empty.html', 'report.html']);
   });

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/sandbox/engine-state.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { ok, okJson } from '../support/cli-runs.js';
+import { tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { stripAnsi } from '../support/servers/pseudo-terminal.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 
@@ -15,12 +16,13 @@ import { startSimulator, type Simulator } from '../support/simulator.js';
 const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+const NGN = { market: 'USDTNGN' };
 
 let trading: Simulator;
 let files: { path: string; remove: () => void };
 let idempotency = 0;
 
-async function api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
+async function api(method: 'GET' | 'POST', path: string, body?: unknown) {
   const response = await fetch(`${trading.sandbox.baseUrl}${path}`, {
     method,
     headers: {
@@ -35,66 +37,34 @@ async function api(method: 'GET' | 'POST', path: string, body?: unknown): Promis
   return envelope.data;
 }
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  return trading.hedge(args, { env });
-}
-
-async function cliOk(args: string[]): Promise<string> {
-  const result = await cli(args);
-  if (result.code !== 0) throw new Error(`hedge ${args.join(' ')} → ${result.code}: ${result.stderr}`);
-  return result.stdout;
-}
-
-const advance = (ms: number): void => trading.sandbox.clock.advance(ms);
+const cli = (args: HedgeArgs, env = {}) => trading.hedge(args, { env });
+const cliOk = async (args: HedgeArgs) => ok(await cli(args)).stdout;
+const advance = (ms: number) => trading.sandbox.clock.advance(ms);
 
 /** The simulator's own closed-hedge records (oldest first). */
-function engineHistory(): HistoryRecord[] {
+function engineHistory() {
   return Object.values(trading.sandbox.engine.state.accounts).flatMap((account) => account.history);
 }
 
-const cents = (value: number): number => Math.round(value * 100);
-const sumCents = (values: number[]): number => values.reduce((sum, value) => sum + cents(value), 0);
-
-interface ReportJson {
-  by: string;
-  groups: Array<{
-    key: string;
-    count: number;
-    net_pnl_usd: number;
-    notional_usd: number | null;
-    fees_usdc: number | null;
-  }>;
-  totals: {
-    count: number;
-    net_pnl_usd: number;
-    notional_usd: number | null;
-    gross_pnl_usd: number | null;
-    carry_usdc: number | null;
-    fees_usdc: number | null;
-  };
-  unrealized: { positions: number; net_pnl_usd: number | null };
-  cumulative: Array<{ at: string; net_pnl_usd: number }>;
-  complete: boolean;
-}
-
-async function reportJson(args: string[]): Promise<ReportJson> {
-  return JSON.parse(await cliOk(['report', ...args, '--json'])) as ReportJson;
-}
+const cents = (value: number) => Math.round(value * 100);
+const sumCents = (values: number[]) => values.reduce((sum, value) => sum + cents(value), 0);
+/** `hedge report ARGS --json`, which must exit 0. */
+const reportJson = async (args: string) => okJson(await cli(`report ${args} --json`));
 
 beforeAll(async () => {
   trading = await startSimulator({ fillDelayMs: 100, realNow: () => START_MS, seed: 'report-e2e' });
   files = tempDir('hedge-report-');
 
   // A: opened and closed early through the CLI on Monday 2 March (ISO week 10).
-  await cliOk(['open', 'USDTNGN', 'buy', '10000', '--tenor', '1', '--ref', 'DEAL-A', '--no-wait', '--json']);
+  await cliOk('open USDTNGN buy 10000 --tenor 1 --ref DEAL-A --no-wait --json');
   advance(1000);
   advance(2 * HOUR);
-  await cliOk(['close', 'USDTNGN', 'buy', '--no-wait', '--json']);
+  await cliOk('close USDTNGN buy --no-wait --json');
   advance(1000);
 
   // B: a 1-day sell left to settle by itself at maturity (Tuesday 3 March).
   await api('POST', '/hedges', {
-    market: 'USDTNGN',
+    ...NGN,
     side: 'sell',
     notional_usd: 20_000,
     tenor_days: 1,
@@ -105,29 +75,23 @@ beforeAll(async () => {
 
   // C: a week later (ISO week 11), opened and closed early through the CLI.
   advance(7 * DAY);
-  await cliOk(['open', 'USDTNGN', 'buy', '15000', '--tenor', '3', '--no-wait', '--json']);
+  await cliOk('open USDTNGN buy 15000 --tenor 3 --no-wait --json');
   advance(1000);
   advance(HOUR / 2);
   // The same close as A's, moments later on this machine's clock: --again says it is meant.
-  await cliOk(['close', 'USDTNGN', 'buy', '--no-wait', '--json', '--again']);
+  await cliOk('close USDTNGN buy --no-wait --json --again');
   advance(1000);
 
   // D: a month later (April), opened and closed early through the API.
   advance(30 * DAY);
-  await api('POST', '/hedges', {
-    market: 'USDTNGN',
-    side: 'sell',
-    notional_usd: 5000,
-    tenor_days: 3,
-    client_reference: 'DEAL-D',
-  });
+  await api('POST', '/hedges', { ...NGN, side: 'sell', notional_usd: 5000, tenor_days: 3, client_reference: 'DEAL-D' });
   advance(1000);
   advance(HOUR);
-  await api('POST', '/hedges/close', { market: 'USDTNGN', side: 'sell' });
+  await api('POST', '/hedges/close', { ...NGN, side: 'sell' });
   advance(1000);
 
   // Still open: its unrealized P&L has a line of its own, outside the realized figures.
-  await api('POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 7000, tenor_days: 7 });
+  await api('POST', '/hedges', { ...NGN, side: 'buy', notional_usd: 7000, tenor_days: 7 });
   advance(1000);
   advance(HOUR);
 });
@@ -156,27 +120,31 @@ describe('hedge report', () => {
   for (const by of ['day', 'week', 'month', 'side', 'tenor', 'market']) {
     it(`--by ${by}: groups sum to the totals, and the totals equal GET /hedges/history to the cent`, async () => {
       const before = trading.sandbox.requestLog.length;
-      const report = await reportJson(['--by', by]);
-      const wire = (await api('GET', '/hedges/history?limit=500')) as Array<Record<string, number>>;
-      const history = engineHistory();
+      const report = await reportJson(`--by ${by}`);
+      const wire: any[] = await api('GET', '/hedges/history?limit=500');
+      const history: any[] = engineHistory();
+      const { totals, groups } = report;
 
       expect(report.by).toBe(by);
       expect(report.complete).toBe(true);
-      expect(report.totals.count).toBe(wire.length);
-      expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(wire.map((record) => record.net_pnl_usd)));
-      expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(history.map((record) => record.net_pnl_usd)));
+      expect(totals.count).toBe(wire.length);
+      expect(cents(totals.net_pnl_usd)).toBe(sumCents(wire.map((record) => record.net_pnl_usd)));
       // Carry and fees on the account's side: the server's positive (paid) is negative in the report.
-      expect(cents(report.totals.fees_usdc!)).toBe(-sumCents(history.map((record) => record.fees_usdc)));
-      expect(cents(report.totals.carry_usdc!)).toBe(-sumCents(history.map((record) => record.carry_usdc)));
-      expect(cents(report.totals.gross_pnl_usd!)).toBe(sumCents(history.map((record) => record.gross_pnl_usd)));
-      expect(cents(report.totals.notional_usd!)).toBe(sumCents(history.map((record) => record.notional_usd)));
-      expect(sumCents(report.groups.map((group) => group.net_pnl_usd))).toBe(cents(report.totals.net_pnl_usd));
-      expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.totals.count);
+      for (const [figure, sign] of [
+        ['net_pnl_usd', 1],
+        ['fees_usdc', -1],
+        ['carry_usdc', -1],
+        ['gross_pnl_usd', 1],
+        ['notional_usd', 1],
+      ] as const)
+        expect(cents(totals[figure]), figure).toBe(sign * sumCents(history.map((record) => record[figure])));
+      expect(sumCents(groups.map((group: any) => group.net_pnl_usd))).toBe(cents(totals.net_pnl_usd));
+      expect(groups.reduce((sum: any, group: any) => sum + group.count, 0)).toBe(totals.count);
 
       // Each group holds exactly the simulator's records with that key.
       const expected = new Map<string, number[]>();
       if (by === 'week') {
-        expect(report.groups.map((group) => [group.key, group.count])).toEqual([
+        expect(groups.map((group: any) => [group.key, group.count])).toEqual([
           ['2026-W10', 2],
           ['2026-W11', 1],
           ['2026-W15', 1],
@@ -184,16 +152,16 @@ describe('hedge report', () => {
       } else {
         for (const record of history)
           expected.set(keyOf[by](record), [...(expected.get(keyOf[by](record)) ?? []), record.net_pnl_usd]);
-        expect(report.groups.map((group) => group.key)).toEqual(
+        expect(groups.map((group: any) => group.key)).toEqual(
           [...expected.keys()].sort((a, b) => (by === 'tenor' ? Number(a) - Number(b) : a < b ? -1 : 1)),
         );
-        for (const group of report.groups)
+        for (const group of groups)
           expect(cents(group.net_pnl_usd), group.key).toBe(sumCents(expected.get(group.key)!));
       }
 
       // The open position is on its own line: the account's unrealized P&L, not in the totals.
-      const positions = (await api('GET', '/positions')) as Array<{ net_pnl_usd: number }>;
-      expect(report.unrealized).toEqual({ positions: 1, net_pnl_usd: positions[0].net_pnl_usd });
+      const [position] = await api('GET', '/positions');
+      expect(report.unrealized).toEqual({ positions: 1, net_pnl_usd: position.net_pnl_usd });
 
       // The CLI's two requests: reads only, history asking for the largest page.
       const cliRequests = trading.sandbox.requestLog.slice(before, before + 2);
@@ -208,49 +176,46 @@ describe('hedge report', () => {
   it('--since (inclusive) and --until (exclusive) filter on the close time', async () => {
     const history = engineHistory(); // oldest first: A, B, C, D
     const [, b, c, d] = history;
-    const report = await reportJson(['--by', 'side', '--since', b.closed_at, '--until', d.closed_at]);
+    const report = await reportJson(`--by side --since ${b.closed_at} --until ${d.closed_at}`);
     expect(report.totals.count).toBe(2);
     expect(cents(report.totals.net_pnl_usd)).toBe(sumCents([b.net_pnl_usd, c.net_pnl_usd]));
-    expect(report.cumulative.map((point) => point.at)).toEqual(
+    expect(report.cumulative.map((point: any) => point.at)).toEqual(
       [b.closed_at, c.closed_at].map((at) => new Date(at).toISOString()),
     );
 
-    const fromTenth = await reportJson(['--since', '2026-03-10']);
+    const fromTenth = await reportJson('--since 2026-03-10');
     expect(fromTenth.totals.count).toBe(2);
     expect(cents(fromTenth.totals.net_pnl_usd)).toBe(sumCents([c.net_pnl_usd, d.net_pnl_usd]));
   });
 
   it('history --since/--until lists exactly the closed hedges of the period', async () => {
     const [a, b, c, d] = engineHistory();
-    const ids = (stdout: string): string[] =>
-      (JSON.parse(stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id);
-    expect(ids(await cliOk(['history', '--since', b.closed_at, '--until', d.closed_at, '--json']))).toEqual([
-      c.hedge_id,
-      b.hedge_id,
-    ]);
-    expect(ids(await cliOk(['history', '--until', '2026-03-03', '--json']))).toEqual([a.hedge_id]);
-    expect(ids(await cliOk(['history', '--since', '2026-03-10T00:00:00Z', '--limit', '1', '--json']))).toEqual([
-      d.hedge_id,
-    ]);
-    const plain = await cli(['history', '--since', '2026-04-01']);
+    const ids = async (args: string) =>
+      JSON.parse(await cliOk(`history ${args} --json`)).map((record: any) => record.hedge_id);
+    expect(await ids(`--since ${b.closed_at} --until ${d.closed_at}`)).toEqual([c.hedge_id, b.hedge_id]);
+    expect(await ids('--until 2026-03-03')).toEqual([a.hedge_id]);
+    expect(await ids('--since 2026-03-10T00:00:00Z --limit 1')).toEqual([d.hedge_id]);
+    const plain = await cli('history --since 2026-04-01');
     expect(plain.code).toBe(0);
     // A header row of keys, then the one closed hedge of the period.
     const [header, ...rows] = plain.stdout.trim().split('\n');
-    expect(header!.split('\t')[0]).toBe('hedge_id');
+    expect(header.split('\t')[0]).toBe('hedge_id');
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.split('\t')[0]).toBe(d.hedge_id);
+    expect(rows[0].split('\t')[0]).toBe(d.hedge_id);
   });
 
   it('--format csv: the documented header, then one row per group matching the JSON', async () => {
-    const report = await reportJson(['--by', 'tenor']);
-    const csv = await cliOk(['report', '--by', 'tenor', '--format', 'csv']);
+    const report = await reportJson('--by tenor');
+    const csv = await cliOk('report --by tenor --format csv');
     const [header, ...rows] = csv.trimEnd().split('\n');
     expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd');
     expect(rows).toHaveLength(report.groups.length);
     const cells = rows.map((row) => row.split(','));
-    expect(cells.map((row) => row[0])).toEqual(report.groups.map((group) => group.key));
-    expect(cells.map((row) => Number(row[1]))).toEqual(report.groups.map((group) => group.count));
-    expect(cells.map((row) => cents(Number(row[6])))).toEqual(report.groups.map((group) => cents(group.net_pnl_usd)));
+    expect(cells.map((row) => row[0])).toEqual(report.groups.map((group: any) => group.key));
+    expect(cells.map((row) => Number(row[1]))).toEqual(report.groups.map((group: any) => group.count));
+    expect(cells.map((row) => cents(Number(row[6])))).toEqual(
+      report.groups.map((group: any) => cents(group.net_pnl_usd)),
+    );
     expect(sumCents(cells.map((row) => Number(row[6])))).toBe(
       sumCents(engineHistory().map((record) => record.net_pnl_usd)),
     );
@@ -258,20 +223,18 @@ describe('hedge report', () => {
   });
 
   it('tsv (in a pipe): the header row, then the rows; --fields picks report columns in tsv and csv; --no-header drops the header', async () => {
-    const report = await reportJson(['--by', 'side']);
-    const [header, ...rows] = (await cliOk(['report', '--by', 'side'])).trimEnd().split('\n');
+    const report = await reportJson('--by side');
+    const [header, ...rows] = (await cliOk('report --by side')).trimEnd().split('\n');
     expect(header).toBe('group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usdc\tfees_usdc\tnet_pnl_usd');
-    expect(rows.map((row) => row.split('\t')[0])).toEqual(report.groups.map((group) => group.key));
-    const picked = (await cliOk(['report', '--by', 'side', '--format', 'csv', '--fields', 'net_pnl_usd,group']))
-      .trimEnd()
-      .split('\n');
+    expect(rows.map((row) => row.split('\t')[0])).toEqual(report.groups.map((group: any) => group.key));
+    const picked = (await cliOk('report --by side --format csv --fields net_pnl_usd,group')).trimEnd().split('\n');
     expect(picked).toEqual([
       'net_pnl_usd,group',
-      ...report.groups.map((group) => `${group.net_pnl_usd!.toFixed(2)},${group.key}`),
+      ...report.groups.map((group: any) => `${group.net_pnl_usd.toFixed(2)},${group.key}`),
     ]);
-    const bare = (await cliOk(['report', '--by', 'side', '--fields', 'group', '--no-header'])).trimEnd().split('\n');
-    expect(bare).toEqual(report.groups.map((group) => group.key));
-    const bad = await cli(['report', '--format', 'csv', '--fields', 'group,bogus']);
+    const bare = (await cliOk('report --by side --fields group --no-header')).trimEnd().split('\n');
+    expect(bare).toEqual(report.groups.map((group: any) => group.key));
+    const bad = await cli('report --format csv --fields group,bogus');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
       '--fields: "bogus" is not a report column; expected some of group, count, notional_usd',
@@ -280,23 +243,16 @@ describe('hedge report', () => {
 
   it('--html FILE: one self-contained page whose totals are the JSON totals', async () => {
     const path = join(files.path, 'report.html');
-    const result = await cli(['report', '--by', 'month', '--html', path, '--json']);
-    expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as ReportJson;
+    const result = await cli(`report --by month --html ${path} --json`);
+    const report = okJson(result);
     expect(result.stderr).toContain(path);
     const html = readFileSync(path, 'utf8');
     // Each totals card names its JSON field and holds its number as the JSON has it (data-value).
-    const total = (field: string): number => {
+    for (const field of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'notional_usd', 'count']) {
       const match = new RegExp(`data-total="${field}" data-value="([^"]*)"`).exec(html);
-      if (!match) throw new Error(`no data-total="${field}"`);
-      return Number(match[1]);
-    };
-    expect(cents(total('net_pnl_usd'))).toBe(cents(report.totals.net_pnl_usd));
-    expect(cents(total('gross_pnl_usd'))).toBe(cents(report.totals.gross_pnl_usd!));
-    expect(cents(total('carry_usdc'))).toBe(cents(report.totals.carry_usdc!));
-    expect(cents(total('fees_usdc'))).toBe(cents(report.totals.fees_usdc!));
-    expect(cents(total('notional_usd'))).toBe(cents(report.totals.notional_usd!));
-    expect(total('count')).toBe(report.totals.count);
+      expect(match, field).not.toBeNull();
+      expect(cents(Number(match![1])), field).toBe(cents(report.totals[field]));
+    }
     for (const external of ['http:', 'https:', '//', 'url(', '@import', '<script', '<img', '<link']) {
       expect(html.toLowerCase(), external).not.toContain(external);
     }
@@ -309,11 +265,11 @@ describe('hedge report', () => {
   });
 
   it('on an 80-column terminal: a table that fits, a bar per group and a sparkline', async () => {
-    const result = await cli(['report', '--by', 'day'], { HEDGE_FORCE_TTY: '1', COLUMNS: '80' });
-    expect(result.code, result.stderr).toBe(0);
-    const lines = result.stdout.trimEnd().split('\n');
+    const lines = ok(await cli('report --by day', { HEDGE_FORCE_TTY: '1', COLUMNS: '80' }))
+      .stdout.trimEnd()
+      .split('\n');
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
-    const report = await reportJson(['--by', 'day']);
+    const report = await reportJson('--by day');
     for (const group of report.groups) {
       const row = lines.find((line) => line.startsWith(group.key));
       expect(row, group.key).toBeDefined();
@@ -327,23 +283,20 @@ describe('hedge report', () => {
 
   it('bad --by, --since, --until or --format: exit 2 naming the option and its forms, nothing sent', async () => {
     const before = trading.sandbox.requestLog.length;
-    const cases: Array<[string[], RegExp]> = [
-      [
-        ['report', '--by', 'year'],
-        /--by: "year" is not allowed; expected one of day, week, month, side, tenor, market/,
-      ],
-      [['report', '--since', 'yesterday'], /--since: "yesterday" is not allowed; expected a date \(2026-11-01/],
-      [['report', '--until', '2026-02-30'], /--until: "2026-02-30" is not allowed/],
-      [['report', '--since', '2026-03-10', '--until', '2026-03-01'], /--since .* must be before --until/],
-      [['report', '--format', 'xml'], /--format: "xml" is not allowed; expected one of table, tsv, csv, json, ndjson/],
-      [['report', '--format', 'csv', '--json'], /--json and --format csv/],
-      [['report', '--html', join(files.path, 'missing-folder', 'r.html')], /--html: the folder .* does not exist/],
+    const cases: Array<[HedgeArgs, RegExp]> = [
+      ['report --by year', /--by: "year" is not allowed; expected one of day, week, month, side, tenor, market/],
+      ['report --since yesterday', /--since: "yesterday" is not allowed; expected a date \(2026-11-01/],
+      ['report --until 2026-02-30', /--until: "2026-02-30" is not allowed/],
+      ['report --since 2026-03-10 --until 2026-03-01', /--since .* must be before --until/],
+      ['report --format xml', /--format: "xml" is not allowed; expected one of table, tsv, csv, json, ndjson/],
+      ['report --format csv --json', /--json and --format csv/],
+      [`report --html ${join(files.path, 'missing-folder', 'r.html')}`, /--html: the folder .* does not exist/],
       [['history', '--since', '3 days ago'], /--since: "3 days ago" is not allowed/],
     ];
     for (const [args, message] of cases) {
       const result = await cli(args);
-      expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.code, String(args)).toBe(2);
+      expect(result.stderr, String(args)).toMatch(message);
       expect(result.stdout).toBe('');
     }
     expect(trading.sandbox.requestLog.length).toBe(before);
@@ -351,93 +304,61 @@ describe('hedge report', () => {
 });
 
 describe('hedge report reconciles deal by deal', () => {
-  interface Deal {
-    key: string;
-    count: number;
-    notional_usd: number;
-    gross_pnl_usd: number;
-    carry_usdc: number;
-    fees_usdc: number;
-    net_pnl_usd: number;
-    deal: {
-      client_reference: string | null;
-      entry_price: number;
-      exit_price: number;
-      quote_currency: string;
-      quote_amount_locked: number;
-    };
-  }
-
   it('--by hedge: each closed hedge with its reference, entry and exit rate, notional and the quote amount locked; totals are the sums of the rows to the cent', async () => {
-    const report = (await reportJson(['--by', 'hedge'])) as unknown as {
-      groups: Deal[];
-      totals: ReportJson['totals'];
-      locked: Array<{ quote_currency: string; amount: number; count: number }>;
-    };
+    const report = await reportJson('--by hedge');
     const history = engineHistory();
-    expect(report.groups.map((group) => group.key).sort()).toEqual(history.map((record) => record.hedge_id).sort());
+    expect(report.groups.map((group: any) => group.key).sort()).toEqual(
+      history.map((record) => record.hedge_id).sort(),
+    );
     for (const record of history) {
-      const group = report.groups.find((candidate) => candidate.key === record.hedge_id)!;
-      expect(group.deal.client_reference).toBe(record.client_reference ?? null);
-      expect(group.deal.entry_price).toBe(record.entry_price);
-      expect(group.deal.exit_price).toBe(record.exit_price);
-      expect(group.deal.quote_currency).toBe('NGN');
+      const group = report.groups.find((candidate: any) => candidate.key === record.hedge_id);
+      expect(group.deal).toMatchObject({
+        client_reference: record.client_reference ?? null,
+        entry_price: record.entry_price,
+        exit_price: record.exit_price,
+        quote_currency: 'NGN',
+      });
       expect(cents(group.deal.quote_amount_locked)).toBe(cents(record.notional_usd * record.entry_price));
       expect(group.notional_usd).toBe(record.notional_usd);
     }
-    expect(report.groups.map((group) => group.deal.client_reference).sort()).toEqual(
+    expect(report.groups.map((group: any) => group.deal.client_reference).sort()).toEqual(
       ['DEAL-A', 'DEAL-B', 'DEAL-D', null].sort(),
     );
-    for (const figure of ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'] as const) {
-      expect(sumCents(report.groups.map((group) => group[figure])), figure).toBe(cents(report.totals[figure]!));
-    }
+    for (const figure of ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'])
+      expect(sumCents(report.groups.map((group: any) => group[figure])), figure).toBe(cents(report.totals[figure]));
     expect(report.locked).toEqual([
       {
         quote_currency: 'NGN',
-        amount: sumCents(report.groups.map((group) => group.deal.quote_amount_locked)) / 100,
+        amount: sumCents(report.groups.map((group: any) => group.deal.quote_amount_locked)) / 100,
         count: 4,
       },
     ]);
   });
 
   it('--by hedge --format csv carries the reference and the rates; its rows add up to the JSON totals', async () => {
-    const csv = await cliOk(['report', '--by', 'hedge', '--format', 'csv']);
-    const [header, ...rows] = csv
-      .trimEnd()
-      .split('\n')
-      .map((line) => line.split(','));
-    expect(header).toEqual([
-      'group',
-      'client_reference',
-      'market',
-      'side',
-      'closed_at',
-      'entry_price',
-      'exit_price',
-      'notional_usd',
-      'quote_currency',
-      'quote_amount_locked',
-      'gross_pnl_usd',
-      'carry_usdc',
-      'fees_usdc',
-      'net_pnl_usd',
-    ]);
-    const column = (name: string) => rows.map((row) => row[header!.indexOf(name)]!);
-    const history = engineHistory();
-    for (const record of history) {
+    const [header, ...csvLines] = (await cliOk('report --by hedge --format csv')).trimEnd().split('\n');
+    expect(header).toBe(
+      'group,client_reference,market,side,closed_at,entry_price,exit_price,notional_usd,quote_currency,quote_amount_locked,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd',
+    );
+    const rows = csvLines.map((line) => line.split(','));
+    const column = (name: string) => rows.map((row) => row[header.split(',').indexOf(name)]);
+    for (const record of engineHistory()) {
       const row = rows.find((candidate) => candidate[0] === record.hedge_id)!;
-      expect(row[header!.indexOf('client_reference')]).toBe(record.client_reference ?? '');
-      expect(Number(row[header!.indexOf('entry_price')])).toBe(record.entry_price);
-      expect(Number(row[header!.indexOf('exit_price')])).toBe(record.exit_price);
+      // client_reference, entry_price and exit_price are the second, sixth and seventh columns.
+      expect([row[1], Number(row[5]), Number(row[6])]).toEqual([
+        record.client_reference ?? '',
+        record.entry_price,
+        record.exit_price,
+      ]);
     }
-    const report = await reportJson(['--by', 'hedge']);
+    const report = await reportJson('--by hedge');
     expect(sumCents(column('net_pnl_usd').map(Number))).toBe(cents(report.totals.net_pnl_usd));
-    expect(sumCents(column('notional_usd').map(Number))).toBe(cents(report.totals.notional_usd!));
+    expect(sumCents(column('notional_usd').map(Number))).toBe(cents(report.totals.notional_usd));
     // On a terminal: the same rows, and a totals row that is their sum.
-    const table = await cli(['report', '--by', 'hedge'], { HEDGE_FORCE_TTY: '1', COLUMNS: '200' });
+    const table = await cli('report --by hedge', { HEDGE_FORCE_TTY: '1', COLUMNS: '200' });
     const lines = stripAnsi(table.stdout).split('\n');
     // The net P&L is the last figure of a line (before its bar).
-    const netOf = (line: string) => Number(/([+-]?[\d,]+\.\d\d)[\s▒│█]*$/.exec(line)![1]!.replace(/,/g, ''));
+    const netOf = (line: string) => Number(/([+-]?[\d,]+\.\d\d)[\s▒│█]*$/.exec(line)![1].replace(/,/g, ''));
     const dealLines = lines.filter((line) => /^hdg_/.test(line));
     expect(dealLines).toHaveLength(4);
     for (const reference of ['DEAL-A', 'DEAL-B', 'DEAL-D']) expect(lines.join('\n')).toContain(reference);
@@ -446,42 +367,39 @@ describe('hedge report reconciles deal by deal', () => {
 
   it('--html: the closed hedges with reference, entry and exit rate, notional and amount locked; each totals cell is the sum of its column to the cent', async () => {
     const path = join(files.path, 'deals.html');
-    const result = await cli(['report', '--html', path]);
-    expect(result.code, result.stderr).toBe(0);
+    ok(await cli(`report --html ${path}`));
     const html = readFileSync(path, 'utf8');
-    const table = /<table class="hedges">([\s\S]*?)<\/table>/.exec(html)![1]!;
-    const heads = [...table.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]!);
+    const table = /<table class="hedges">([\s\S]*?)<\/table>/.exec(html)![1];
+    const heads = [...table.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]);
     for (const title of ['Ref', 'Entry rate', 'Exit rate', 'Notional (USD)', 'Locked', 'Net P&amp;L'])
       expect(heads).toContain(title);
-    const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1]!;
+    const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1];
     const rows = [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
-      [...match[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]!),
+      [...match[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]),
     );
     expect(rows).toHaveLength(4);
     const history = engineHistory();
     for (const record of history) {
       // The id is shortened on the page (as in the terminal), whole in its title.
-      const row = rows.find((cells) => cells[1]!.includes(`title="${record.hedge_id}"`))!;
+      const row = rows.find((cells) => cells[1].includes(`title="${record.hedge_id}"`))!;
       expect(row[2]).toBe(record.client_reference ?? '—');
-      expect(Number(row[6]!.replace(/,/g, ''))).toBe(Number(record.entry_price.toFixed(2)));
-      expect(Number(row[7]!.replace(/,/g, ''))).toBe(Number(record.exit_price.toFixed(2)));
+      expect(Number(row[6].replace(/,/g, ''))).toBe(Number(record.entry_price.toFixed(2)));
+      expect(Number(row[7].replace(/,/g, ''))).toBe(Number(record.exit_price.toFixed(2)));
     }
     const number = (text: string) => Number(text.replace(/<[^>]+>/g, '').replace(/[,+]/g, ''));
-    const foot = [.../<tfoot>([\s\S]*?)<\/tfoot>/.exec(table)![1]!.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map(
-      (match) => match[1]!,
+    const foot = [.../<tfoot>([\s\S]*?)<\/tfoot>/.exec(table)![1].matchAll(/<th[^>]*>(.*?)<\/th>/g)].map(
+      (match) => match[1],
     );
     // Columns 8 to 13: notional, locked, gross, carry, fees, net (the footer's label spans the first six).
     for (const [offset, column] of [8, 9, 10, 11, 12, 13].entries()) {
-      expect(sumCents(rows.map((cells) => number(cells[column]!))), heads[column]).toBe(
-        cents(number(foot[3 + offset]!)),
-      );
+      expect(sumCents(rows.map((cells) => number(cells[column]))), heads[column]).toBe(cents(number(foot[3 + offset])));
     }
   });
 
   it('--ref keeps the closed hedges that carry it', async () => {
-    const report = await reportJson(['--by', 'hedge', '--ref', 'DEAL-B']);
+    const report = await reportJson('--by hedge --ref DEAL-B');
     const b = engineHistory().find((record) => record.client_reference === 'DEAL-B')!;
-    expect(report.groups.map((group) => group.key)).toEqual([b.hedge_id]);
+    expect(report.groups.map((group: any) => group.key)).toEqual([b.hedge_id]);
     expect(cents(report.totals.net_pnl_usd)).toBe(cents(b.net_pnl_usd));
   });
 });
@@ -491,9 +409,8 @@ describe('hedge report on more than a page of history', () => {
     const paged = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-paged' });
     try {
       paged.sandbox.seedHedges({ apiKey: paged.sandbox.apiKey, count: 1_201 });
-      const result = await paged.hedge(['report', '--by', 'month', '--json']);
-      expect(result.code, result.stderr).toBe(0);
-      const report = JSON.parse(result.stdout) as ReportJson;
+      const result = await paged.hedge('report --by month --json');
+      const report = okJson(result);
       expect(report.complete).toBe(true);
       expect(report.totals.count).toBe(1_201);
       expect(result.stderr).not.toMatch(/incomplete/);
@@ -516,11 +433,10 @@ describe('hedge report on more than a page of history', () => {
     const full = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-full', dialect: 'alpha' });
     try {
       full.sandbox.seedHedges({ apiKey: full.sandbox.apiKey, count: 501 });
-      const result = await full.hedge(['report', '--by', 'month', '--json'], {
+      const result = await full.hedge('report --by month --json', {
         env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' },
       });
-      expect(result.code, result.stderr).toBe(0);
-      const report = JSON.parse(result.stdout) as ReportJson;
+      const report = okJson(result);
       expect(report.complete).toBe(false);
       expect(report.totals.count).toBe(500);
       expect(result.stderr).toMatch(/returned 500 closed hedges.*may be incomplete/s);
@@ -543,24 +459,22 @@ describe('closed hedges without a readable close time', () => {
       const undated = account.history[1] as Partial<HistoryRecord>;
       delete undated.closed_at;
 
-      const all = await odd.hedge(['history', '--json']);
+      const all = await odd.hedge('history --json');
       expect(JSON.parse(all.stdout)).toHaveLength(3);
-      const filtered = await odd.hedge(['history', '--since', '2000-01-01', '--json']);
-      expect(filtered.code, filtered.stderr).toBe(0);
-      expect(
-        (JSON.parse(filtered.stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id),
-      ).not.toContain(undated.hedge_id);
-      expect(JSON.parse(filtered.stdout)).toHaveLength(2);
+      const filtered = await odd.hedge('history --since 2000-01-01 --json');
+      const kept = okJson(filtered);
+      expect(kept.map((record: any) => record.hedge_id)).not.toContain(undated.hedge_id);
+      expect(kept).toHaveLength(2);
       expect(filtered.stderr).toMatch(/1 closed hedge left out: no readable close time/);
 
-      const bySide = await odd.hedge(['report', '--by', 'side', '--json']);
-      const sideReport = JSON.parse(bySide.stdout) as ReportJson & { undated: number; excluded: number };
+      const bySide = await odd.hedge('report --by side --json');
+      const sideReport = JSON.parse(bySide.stdout);
       expect(sideReport.totals.count).toBe(3);
       expect(sideReport.undated).toBe(1);
       expect(cents(sideReport.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
 
-      const byDay = await odd.hedge(['report', '--by', 'day', '--json']);
-      const dayReport = JSON.parse(byDay.stdout) as ReportJson & { excluded: number };
+      const byDay = await odd.hedge('report --by day --json');
+      const dayReport = JSON.parse(byDay.stdout);
       expect(dayReport.totals.count).toBe(2);
       expect(dayReport.excluded).toBe(1);
       expect(byDay.stderr).toMatch(/1 closed hedge left out: no readable close time/);

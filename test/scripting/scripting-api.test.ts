@@ -9,7 +9,7 @@ import type { RunResult } from '../support/hedge-cli.js';
 import { LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { until } from '../support/polling.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { journalEntries } from '../support/cli-runs.js';
+import { journalEntries, ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -18,24 +18,22 @@ const journal = journalEntries<Record<string, any>>;
 describe('hedge api: reads', () => {
   it('GET prints the whole envelope; --query applies to it; one request with the profile key', async () => {
     const t = await start();
-    const listed = await t.hedge(['api', '/markets']);
-    expect(listed.code, listed.stderr).toBe(0);
-    const envelope = JSON.parse(listed.stdout);
+    const listed = okJson(await t.hedge('api /markets'));
+    const envelope = listed;
     expect(Object.keys(envelope)).toEqual(['data', 'error', 'meta']);
-    expect(envelope.data.map((market: { market: string }) => market.market)).toContain(MARKET);
+    expect(envelope.data.map((market: any) => market.market)).toContain(MARKET);
     expect(envelope.meta.allowed_markets).toContain(MARKET);
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/markets', 200]]);
 
-    const queried = await t.hedge(['api', 'markets', '--query', 'data[0].market']);
+    const queried = await t.hedge('api markets --query data[0].market');
     expect(JSON.parse(queried.stdout)).toBe(MARKET);
   });
 
   it('-f and -F on a GET go to the query string (typed values as text there); a GET is never turned into a write', async () => {
     const t = await start();
     t.seedOpen('buy', 10_000);
-    const result = await t.hedge(['api', '/hedges', '-f', 'status=filled', '-F', 'limit=5']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout).data).toHaveLength(1);
+    const result = okJson(await t.hedge('api /hedges -f status=filled -F limit=5'));
+    expect(result.data).toHaveLength(1);
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.query])).toEqual([
       ['GET', '/hedges', { status: 'filled', limit: '5' }],
     ]);
@@ -44,18 +42,17 @@ describe('hedge api: reads', () => {
 
   it('--include prints the status line and the headers before the body', async () => {
     const t = await start();
-    const result = await t.hedge(['api', '-i', '/account']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await t.hedge('api -i /account'));
     const [head, body] = result.stdout.split('\n\n');
-    expect(head!.split('\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(head.split('\n')[0]).toBe('HTTP/1.1 200 OK');
     expect(head).toMatch(/^x-request-id: req_[0-9a-f]{16}$/m);
     expect(head).toMatch(/^content-type: application\/json/m);
-    expect(JSON.parse(body!).data).toHaveProperty('balance_usdc');
+    expect(JSON.parse(body).data).toHaveProperty('balance_usdc');
   });
 
   it('404: the error envelope on stdout, the refusal on stderr, exit 3', async () => {
     const t = await start();
-    const result = await t.hedge(['api', '/hedges/hdg_missing', '--json']);
+    const result = await t.hedge('api /hedges/hdg_missing --json');
     expect(result.code).toBe(3);
     expect(JSON.parse(result.stdout)).toMatchObject({ data: null, error: { code: 'hedge_not_found' } });
     expect(JSON.parse(result.stderr)).toMatchObject({
@@ -66,7 +63,7 @@ describe('hedge api: reads', () => {
 
   it('a refused key is exit 4', async () => {
     const t = await start();
-    const result = await t.hedge(['api', '/account'], { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
+    const result = await t.hedge('api /account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
     expect(result.code).toBe(4);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'unauthorized' } });
   });
@@ -83,7 +80,7 @@ describe('hedge api: the key never leaves for another host', () => {
     ['\\\\evil.example\\x', /backslash/],
   ])('%s is refused (exit 2) and nothing is sent', async (path, why) => {
     const t = await start();
-    const result = await t.hedge(['api', path]);
+    const result = await t.hedge(`api ${path}`);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(why);
     expect(result.stderr).toContain('nothing was sent');
@@ -96,8 +93,7 @@ describe('hedge api: the key never leaves for another host', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^hedge: -H: Authorization cannot be set/m);
     expect(t.requests()).toEqual([]);
-    const other = await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']);
-    expect(other.code, other.stderr).toBe(0);
+    ok(await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']));
     expect(t.requests()).toHaveLength(1);
   });
 });
@@ -106,19 +102,18 @@ describe('hedge api: writes go through the journal', () => {
   it('POST: sent once with an Idempotency-Key, journaled as api POST …, the server acted', async () => {
     const t = await start();
     const hedge = t.seedOpen('buy', 10_000);
-    const result = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
+    const result = okJson(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy'));
+    expect(result).toMatchObject({ data: { status: 'submitted' }, error: null });
     const [post] = t.writes();
     expect(post).toMatchObject({ path: '/hedges/close', body: { market: MARKET, side: 'buy' }, status: 200 });
-    expect(post!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(post.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     t.advance(3_600_000);
     expect(t.hedges().find((one) => one.id === hedge.id)!.status).toBe('closed');
     expect(await journal(t)).toMatchObject([
       {
         command: 'api POST /hedges/close',
         outcome: 'done',
-        idempotency_key: post!.idempotencyKey,
+        idempotency_key: post.idempotencyKey,
         request: { method: 'POST', path: '/hedges/close', body: { market: MARKET, side: 'buy' } },
       },
     ]);
@@ -128,28 +123,29 @@ describe('hedge api: writes go through the journal', () => {
     const t = await start();
     const file = join(t.configDir, 'ref.txt');
     writeFileSync(file, 'DEAL-7');
-    const typed = await t.hedge([
-      'api',
-      '-X',
-      'POST',
-      '/quotes',
-      '-f',
-      'market=USDTNGN',
-      '-f',
-      'side=sell',
-      '-F',
-      'notional_usd=2500.5',
-      '-F',
-      'tenor_days=3',
-      '-F',
-      `note=@${file}`,
-      '-F',
-      'flag=true',
-      '-F',
-      'none=null',
-    ]);
-    expect(typed.code, typed.stderr).toBe(0);
-    expect(t.writes()[0]!.body).toEqual({
+    ok(
+      await t.hedge([
+        'api',
+        '-X',
+        'POST',
+        '/quotes',
+        '-f',
+        'market=USDTNGN',
+        '-f',
+        'side=sell',
+        '-F',
+        'notional_usd=2500.5',
+        '-F',
+        'tenor_days=3',
+        '-F',
+        `note=@${file}`,
+        '-F',
+        'flag=true',
+        '-F',
+        'none=null',
+      ]),
+    );
+    expect(t.writes()[0].body).toEqual({
       market: MARKET,
       side: 'sell',
       notional_usd: 2500.5,
@@ -160,9 +156,8 @@ describe('hedge api: writes go through the journal', () => {
     });
     const body = join(t.configDir, 'quote.json');
     writeFileSync(body, JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }));
-    const input = await t.hedge(['api', '-X', 'POST', '/quotes', '--input', body]);
-    expect(input.code, input.stderr).toBe(0);
-    expect(t.writes()[1]!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 });
+    ok(await t.hedge(`api -X POST /quotes --input ${body}`));
+    expect(t.writes()[1].body).toEqual({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 });
   });
 
   it('--input and -F @file read as every input file is: a regular file of at most 4 MiB, stdin once; otherwise exit 2 naming the flag, nothing sent', async () => {
@@ -197,30 +192,17 @@ describe('hedge api: writes go through the journal', () => {
     }
     expect(t.requests()).toEqual([]);
     // Piped in, the body and a value are read (once each).
-    const piped = await t.hedge(['api', '-X', 'POST', '/quotes', '--input', '-'], {
-      input: JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }),
-    });
-    expect(piped.code, piped.stderr).toBe(0);
-    const value = await t.hedge(
-      [
-        'api',
-        '-X',
-        'POST',
-        '/quotes',
-        '-f',
-        'market=USDTNGN',
-        '-f',
-        'side=sell',
-        '-F',
-        'notional_usd=500',
-        '-F',
-        'tenor_days=1',
-        '-F',
-        'note=@-',
-      ],
-      { input: 'DEAL-9' },
+    ok(
+      await t.hedge('api -X POST /quotes --input -', {
+        input: JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }),
+      }),
     );
-    expect(value.code, value.stderr).toBe(0);
+    ok(
+      await t.hedge(
+        'api -X POST /quotes -f market=USDTNGN -f side=sell -F notional_usd=500 -F tenor_days=1 -F note=@-',
+        { input: 'DEAL-9' },
+      ),
+    );
     expect(t.writes().map((entry) => entry.body)).toEqual([
       { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 },
       { market: MARKET, side: 'sell', notional_usd: 500, tenor_days: 1, note: 'DEAL-9' },
@@ -229,26 +211,14 @@ describe('hedge api: writes go through the journal', () => {
 
   it('a refused write is exit 3, journaled as rejected; --dry-run sends nothing', async () => {
     const t = await start();
-    const refused = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy']);
+    const refused = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy');
     expect(refused.code).toBe(3);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'no_open_hedge' } });
     expect(await journal(t)).toMatchObject([
       { command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' },
     ]);
-    const dry = await t.hedge([
-      'api',
-      '-X',
-      'POST',
-      '/hedges/close',
-      '-f',
-      'market=USDTNGN',
-      '-f',
-      'side=sell',
-      '--dry-run',
-      '--json',
-    ]);
-    expect(dry.code, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({
+    const dry = okJson(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=sell --dry-run --json'));
+    expect(dry).toMatchObject({
       dry_run: true,
       method: 'POST',
       path: '/hedges/close',
@@ -259,7 +229,7 @@ describe('hedge api: writes go through the journal', () => {
 
   it('on a LIVE key without a terminal a write needs --yes: refused, nothing sent', async () => {
     const t = await start();
-    const result = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy'], {
+    const result = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', {
       env: { HEDGE_API_KEY: LIVE_KEY },
     });
     expect(result.code).toBe(2);
@@ -281,50 +251,34 @@ describe('hedge api: writes go through the journal', () => {
     expect(left).toMatchObject({ command: 'api POST /hedges/close', outcome: 'pending' });
 
     t.sandbox.setFaults({ stall: null, match: null });
-    const again = await t.hedge(args);
-    expect(again.code, again.stderr).toBe(0);
+    const again = ok(await t.hedge(args));
     expect(again.stderr).toContain('Resuming the api POST /hedges/close started');
-    expect(again.stderr).toContain(left!.idempotency_key);
+    expect(again.stderr).toContain(left.idempotency_key);
     expect(JSON.parse(again.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
     // Both sends carried the one key; the server replayed the first answer and acted once.
-    expect(t.writes().map((entry) => entry.idempotencyKey)).toEqual([left!.idempotency_key, left!.idempotency_key]);
+    expect(t.writes().map((entry) => entry.idempotencyKey)).toEqual([left.idempotency_key, left.idempotency_key]);
     t.advance(3_600_000);
     expect(t.hedges().find((one) => one.id === hedge.id)!.status).toBe('closed');
     expect(t.historyCount()).toBe(1);
-    expect(await journal(t)).toMatchObject([{ id: left!.id, outcome: 'done' }]);
+    expect(await journal(t)).toMatchObject([{ id: left.id, outcome: 'done' }]);
   });
 
   it('hedge resume finishes a killed api write the same way', async () => {
     const t = await start();
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
     let child: ChildProcess | undefined;
-    const running = t.hedge(
-      [
-        'api',
-        '-X',
-        'POST',
-        '/hedges',
-        '-f',
-        'market=USDTNGN',
-        '-f',
-        'side=sell',
-        '-F',
-        'notional_usd=3000',
-        '-F',
-        'tenor_days=1',
-      ],
-      { onSpawn: (spawned) => (child = spawned) },
-    );
+    const running = t.hedge('api -X POST /hedges -f market=USDTNGN -f side=sell -F notional_usd=3000 -F tenor_days=1', {
+      onSpawn: (spawned) => (child = spawned),
+    });
     await until(() => t.writes().some((entry) => entry.status === 'stalled'), 'the open was committed and held');
     child!.kill('SIGKILL');
     await running;
     t.sandbox.setFaults({ stall: null, match: null });
-    const resumed = await t.hedge(['resume', '--json']);
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = ok(await t.hedge('resume --json'));
     expect(resumed.stderr).toContain('Resuming the api POST /hedges started');
     expect(t.hedges()).toHaveLength(1);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ data: { id: t.hedges()[0]!.id } });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ data: { id: t.hedges()[0].id } });
     expect(new Set(t.writes().map((entry) => entry.idempotencyKey)).size).toBe(1);
-    expect(await journal(t)).toMatchObject([{ outcome: 'done', hedge_id: t.hedges()[0]!.id }]);
+    expect(await journal(t)).toMatchObject([{ outcome: 'done', hedge_id: t.hedges()[0].id }]);
   });
 });

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startPagingProxy, type PagingProxy, type PagingStyle } from '../support/servers/paging-proxy.js';
 import { envFor, useSimulators } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const proxies: PagingProxy[] = [];
@@ -17,7 +18,7 @@ async function pagedSimulator(style: PagingStyle, hedges = 5) {
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: hedges });
   const proxy = await startPagingProxy(simulator.sandbox, style);
   proxies.push(proxy);
-  const ids = (await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id) as string[];
+  const ids = (await simulator.api('GET', '/hedges')).body.data.map((hedge: any) => hedge.id);
   return { simulator, proxy, ids, env: envFor(proxy) };
 }
 
@@ -27,11 +28,10 @@ describe('hedge api --paginate', () => {
     async (style) => {
       const { simulator, proxy, ids, env } = await pagedSimulator(style);
       expect(ids).toHaveLength(5);
-      const result = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate'], { env });
-      expect(result.code, result.stderr).toBe(0);
-      const envelope = JSON.parse(result.stdout);
+      const result = okJson(await simulator.hedge('api /hedges -F limit=2 --paginate', { env }));
+      const envelope = result;
       expect(envelope.error).toBeNull();
-      expect(envelope.data.map((hedge: { id: string }) => hedge.id)).toEqual(ids);
+      expect(envelope.data.map((hedge: any) => hedge.id)).toEqual(ids);
       expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
       expect(proxy.pages.every((query) => query.limit === '2')).toBe(true);
       if (style === 'cursor') expect(envelope.meta).toMatchObject({ next_cursor: null, has_more: false });
@@ -40,33 +40,35 @@ describe('hedge api --paginate', () => {
 
   it('follows a cursor in the body beside the rows, as the list commands do: one envelope per page, every row once, in order', async () => {
     const { simulator, proxy, ids, env } = await pagedSimulator('body-cursor');
-    const result = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate', '--format', 'ndjson'], {
-      env,
-    });
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(
+      await simulator.hedge('api /hedges -F limit=2 --paginate --format ndjson', {
+        env,
+      }),
+    );
     const pages = result.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(pages.map((page) => page.data.next_cursor)).toEqual(['2', '4', null]);
-    expect(pages.flatMap((page) => page.data.items.map((hedge: { id: string }) => hedge.id))).toEqual(ids);
+    expect(pages.flatMap((page) => page.data.items.map((hedge: any) => hedge.id))).toEqual(ids);
     expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
     // The list command reads the same pages the same way.
     proxy.pages.length = 0;
-    const listed = await simulator.hedge(['hedges', '--json'], { env: { ...env, HEDGE_WIRE_PAGE_SIZE_PARAM: 'none' } });
-    expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout).map((hedge: { id: string }) => hedge.id)).toEqual(ids);
+    const listed = okJson(
+      await simulator.hedge('hedges --json', { env: { ...env, HEDGE_WIRE_PAGE_SIZE_PARAM: 'none' } }),
+    );
+    expect(listed.map((hedge: any) => hedge.id)).toEqual(ids);
     expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
   });
 
   it('without --paginate, one page; --query counts every row with it; ndjson gives one envelope per page', async () => {
     const { simulator, proxy, env } = await pagedSimulator('cursor');
-    const one = await simulator.hedge(['api', '/hedges?limit=2'], { env });
+    const one = await simulator.hedge('api /hedges?limit=2', { env });
     expect(JSON.parse(one.stdout).data).toHaveLength(2);
     expect(proxy.pages).toHaveLength(1);
-    const counted = await simulator.hedge(['api', '/hedges?limit=2', '--paginate', '--query', 'length(data)'], { env });
+    const counted = await simulator.hedge('api /hedges?limit=2 --paginate --query length(data)', { env });
     expect(JSON.parse(counted.stdout)).toBe(5);
-    const lines = await simulator.hedge(['api', '/hedges?limit=2', '--paginate', '--format', 'ndjson'], { env });
+    const lines = await simulator.hedge('api /hedges?limit=2 --paginate --format ndjson', { env });
     expect(
       lines.stdout
         .trim()
@@ -77,13 +79,13 @@ describe('hedge api --paginate', () => {
 
   it('a next link to another host is not followed (exit 2, off_origin: the one origin check): only the first page was asked for', async () => {
     const { simulator, proxy, env } = await pagedSimulator('link-elsewhere');
-    const result = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate'], { env });
+    const result = await simulator.hedge('api /hedges -F limit=2 --paginate', { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /--paginate: the server's next-page link would leave the base URL's origin \(http:\/\/127\.0\.0\.1:\d+\) for https:\/\/elsewhere\.example; refused, it was not sent\./,
     );
     expect(proxy.pages).toHaveLength(1);
-    const json = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate', '--json'], { env });
+    const json = await simulator.hedge('api /hedges -F limit=2 --paginate --json', { env });
     expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({
       error: { code: 'off_origin', class: 'usage' },
     });
@@ -92,7 +94,7 @@ describe('hedge api --paginate', () => {
 
   it('--paginate is for GET: with -X POST it is refused, nothing sent', async () => {
     const { simulator, proxy, env } = await pagedSimulator('cursor', 1);
-    const result = await simulator.hedge(['api', '-X', 'POST', '/hedges', '--paginate'], { env });
+    const result = await simulator.hedge('api -X POST /hedges --paginate', { env });
     expect(result.code).toBe(2);
     expect(proxy.pages).toEqual([]);
     expect(simulator.writes()).toEqual([]);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { gaps, MARKET, useSimulators } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const LAND_MS = 3_600_000;
@@ -14,9 +15,8 @@ const LAND_MS = 3_600_000;
 describe('--until', () => {
   it('true at once: exit 0, the data printed, one request', async () => {
     const t = await start();
-    const result = await t.hedge(['account', '--until', 'balance_usdc > `0`', '--json']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toHaveProperty('balance_usdc');
+    const result = okJson(await t.hedge(['account', '--until', 'balance_usdc > `0`', '--json']));
+    expect(result).toHaveProperty('balance_usdc');
     expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/account']]);
   });
 
@@ -45,9 +45,8 @@ describe('--until', () => {
 
   it('hedges ID --until "status==\'filled\'": polls while submitted, prints the filled hedge once the fill lands', async () => {
     const t = await start({ fillDelayMs: LAND_MS });
-    const opened = await t.hedge(['open', MARKET, 'buy', '10000', '--tenor', '3', '--no-wait', '--json']);
-    expect(opened.code, opened.stderr).toBe(0);
-    const id = JSON.parse(opened.stdout).hedge_id as string;
+    const opened = okJson(await t.hedge(`open ${MARKET} buy 10000 --tenor 3 --no-wait --json`));
+    const id = opened.hedge_id;
     let child: ChildProcess | undefined;
     const running: Promise<RunResult> = t.hedge(['hedges', id, '--until', "status=='filled'", '--json'], {
       onSpawn: (spawned) => (child = spawned),
@@ -56,7 +55,7 @@ describe('--until', () => {
       () => t.requests('GET', `/hedges/${id}`).some((entry) => entry.status === 200),
       'the CLI polling the submitted hedge',
     );
-    expect(t.hedges()[0]!.status).toBe('submitted');
+    expect(t.hedges()[0].status).toBe('submitted');
     t.advance(LAND_MS);
     const result = await running;
     expect(child).toBeDefined();
@@ -77,7 +76,7 @@ describe('--until', () => {
       'GET /hedges/hdg_missing',
       'GET /hedges',
     ]);
-    const malformed = await t.hedge(['positions', '--until', '[?side==']);
+    const malformed = await t.hedge('positions --until [?side==');
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/^hedge: --until "\[\?side==": /m);
     expect(t.requests()).toHaveLength(2);
@@ -85,28 +84,11 @@ describe('--until', () => {
 
   it('hedge api GET takes --until too; a write refuses it (nothing sent)', async () => {
     const t = await start();
-    const read = await t.hedge([
-      'api',
-      '/account',
-      '--until',
-      'data.balance_usdc > `0`',
-      '--query',
-      'data.balance_usdc',
-    ]);
-    expect(read.code, read.stderr).toBe(0);
-    expect(typeof JSON.parse(read.stdout)).toBe('number');
-    const write = await t.hedge([
-      'api',
-      '-X',
-      'POST',
-      '/hedges/close',
-      '-f',
-      'market=USDTNGN',
-      '-f',
-      'side=buy',
-      '--until',
-      'data',
-    ]);
+    const read = okJson(
+      await t.hedge(['api', '/account', '--until', 'data.balance_usdc > `0`', '--query', 'data.balance_usdc']),
+    );
+    expect(typeof read).toBe('number');
+    const write = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy --until data');
     expect(write.code).toBe(2);
     expect(t.writes()).toEqual([]);
   });
@@ -121,10 +103,10 @@ describe('--until on history and report: a date, or a condition on their own dat
   ] as const) {
     it(`${command} --until ${value}: exit 2 at once naming both readings, nothing sent`, async () => {
       const t = await start();
-      const result = await t.hedge([command, '--until', value, '--json', '--timeout', '30']);
+      const result = await t.hedge(`${command} --until ${value} --json --timeout 30`);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stdout).toBe('');
-      const message = JSON.parse(result.stderr).error.message as string;
+      const message = JSON.parse(result.stderr).error.message;
       expect(message).toContain(
         `is neither a date (2026-11-01, an ISO time, or 7d / 2w / 1m ago) nor a condition on ${command}'s data`,
       );
@@ -135,11 +117,9 @@ describe('--until on history and report: a date, or a condition on their own dat
 
   it('a condition on a field the data has, or on none (length(@)), is still polled', async () => {
     const t = await start();
-    const result = await t.hedge(['history', '--until', 'length(@) >= `0`', '--json']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([]);
-    const named = await t.hedge(['history', '--until', "[?side=='buy'] | length(@) == `0`", '--json']);
-    expect(named.code, named.stderr).toBe(0);
+    const result = okJson(await t.hedge(['history', '--until', 'length(@) >= `0`', '--json']));
+    expect(result).toEqual([]);
+    ok(await t.hedge(['history', '--until', "[?side=='buy'] | length(@) == `0`", '--json']));
     expect(t.requests('GET', '/hedges/history').length).toBe(2);
   });
 
@@ -151,10 +131,9 @@ describe('--until on history and report: a date, or a condition on their own dat
     expect(t.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
     const { CONDITION_FIELDS } = await import('../../src/cli/cmd/book/report.js');
     for (const by of ['day', 'hedge']) {
-      const report = await t.hedge(['report', '--by', by, '--json']);
-      expect(report.code, report.stderr).toBe(0);
+      const report = okJson(await t.hedge(`report --by ${by} --json`));
       const names = new Set<string>();
-      const walk = (value: unknown): void => {
+      const walk = (value: unknown) => {
         if (Array.isArray(value)) value.forEach(walk);
         else if (value !== null && typeof value === 'object')
           for (const [key, inner] of Object.entries(value)) {
@@ -162,7 +141,7 @@ describe('--until on history and report: a date, or a condition on their own dat
             walk(inner);
           }
       };
-      walk(JSON.parse(report.stdout));
+      walk(report);
       expect([...names].filter((name) => !CONDITION_FIELDS.includes(name))).toEqual([]);
     }
   });
@@ -177,9 +156,8 @@ describe('dotted --fields', () => {
       await t.api('POST', '/quotes', { body: { market: MARKET, side: 'buy', notional_usd: 10_000, tenor_days: 3 } })
     ).body.data;
 
-    const json = await t.hedge([...args, '--json']);
-    expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({
+    const json = okJson(await t.hedge([...args, '--json']));
+    expect(json).toEqual({
       market: MARKET,
       pricing: { market_price: direct.pricing.market_price },
       carry: { total_usdc: direct.carry.total_usdc },
@@ -190,8 +168,7 @@ describe('dotted --fields', () => {
       `market,pricing.market_price,carry.total_usdc\n${MARKET},${direct.pricing.market_price},${direct.carry.total_usdc}\n`,
     );
 
-    const table = await t.hedge([...args, '--format', 'table'], { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '80' } });
-    expect(table.code, table.stderr).toBe(0);
+    const table = ok(await t.hedge([...args, '--format', 'table'], { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '80' } }));
     expect(table.stdout).toMatch(/│ pricing\.market_price\s+│ [\d,]+\.\d+\s+│/);
     expect(table.stdout).toMatch(/│ carry\.total_usdc\s+│ [\d,]+\.\d\d\s+│/);
     expect(table.stdout).not.toContain('Execution price');
@@ -199,22 +176,22 @@ describe('dotted --fields', () => {
 
   it('markets: a nested side in every format; an unknown path is exit 2 naming it', async () => {
     const t = await start();
-    const tsv = await t.hedge(['markets', '--fields', 'market,available_capacity_usd.buy']);
+    const tsv = await t.hedge('markets --fields market,available_capacity_usd.buy');
     const [header, row] = tsv.stdout.trim().split('\n');
     expect(header).toBe('market\tavailable_capacity_usd.buy');
     const market = (await t.api('GET', '/markets')).body.data[0];
     expect(row).toBe(`${market.market}\t${market.available_capacity_usd.buy}`);
-    const json = await t.hedge(['markets', '--json', '--fields', 'market,net_rate_daily_pct.sell']);
+    const json = await t.hedge('markets --json --fields market,net_rate_daily_pct.sell');
     expect(JSON.parse(json.stdout)[0]).toEqual({
       market: market.market,
       net_rate_daily_pct: { sell: market.net_rate_daily_pct.sell },
     });
-    const table = await t.hedge(['markets', '--format', 'table', '--fields', 'market,available_capacity_usd.sell'], {
+    const table = await t.hedge('markets --format table --fields market,available_capacity_usd.sell', {
       env: { HEDGE_FORCE_TTY: '1' },
     });
     // The column the default table draws for it (its label, its number format), asked by the dotted name.
     expect(table.stdout.split('\n')[0]).toMatch(/^Market\s+Capacity sell USD$/);
-    const unknown = await t.hedge(['markets', '--fields', 'market,nothing.here']);
+    const unknown = await t.hedge('markets --fields market,nothing.here');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--fields: "nothing\.here" is not a field here/);
   });

@@ -106,9 +106,9 @@ describe('tsv and csv', () => {
       { empty: 'none' },
     );
     const [header, row] = stdout().split('\n');
-    expect(header!.split('\t')).not.toContain('matures_in');
+    expect(header.split('\t')).not.toContain('matures_in');
     // The deal reference (joined from the hedge) is a column of its own, right after the side.
-    expect(header!.split('\t').slice(0, 4)).toEqual(['market', 'side', 'client_reference', 'notional_usd']);
+    expect(header.split('\t').slice(0, 4)).toEqual(['market', 'side', 'client_reference', 'notional_usd']);
     expect(row).toContain(hash);
   });
 });
@@ -126,12 +126,12 @@ describe('--fields', () => {
   it('json: objects with only those keys, in that order; a computed field is computed, an absent one null', async () => {
     const { out, stdout } = output('json', { fields: ['zeta', 'id', 'capacity_buy_usd'] });
     await out.list(ROWS, FIELDS, { empty: 'none' });
-    const printed = JSON.parse(stdout()) as Array<Record<string, unknown>>;
+    const printed = JSON.parse(stdout());
     expect(printed).toEqual([
       { zeta: 'z1', id: 'hdg_1', capacity_buy_usd: 1 },
       { zeta: null, id: 'hdg_2', capacity_buy_usd: 3 },
     ]);
-    expect(Object.keys(printed[0]!)).toEqual(['zeta', 'id', 'capacity_buy_usd']);
+    expect(Object.keys(printed[0])).toEqual(['zeta', 'id', 'capacity_buy_usd']);
   });
 
   it('an unknown name is a UsageError naming it and the names there are, in every format', async () => {
@@ -264,7 +264,7 @@ describe('tables fitted to the width', () => {
     expect(head).toContain('Notional USD');
     expect(head).toContain('Struck NGN/USDT');
     expect(head).toContain('Maturity UTC');
-    const end = head!.indexOf('Notional USD') + 'Notional USD'.length;
+    const end = head.indexOf('Notional USD') + 'Notional USD'.length;
     expect(rows.map((row) => row.slice(end - 8, end))).toEqual(['1,000.50', '2,000.50', '3,000.50']);
     // Rates near 1,500 show 2 decimals, all of the column alike.
     expect(text).toContain('1,530.33');
@@ -307,7 +307,7 @@ describe('tables fitted to the width', () => {
     ];
     const narrow = output('table', { columns: 80 });
     await narrow.out.list(rows, POSITION_RESOURCE, { empty: 'none' });
-    const line = narrow.stdout().split('\n')[2]!;
+    const line = narrow.stdout().split('\n')[2];
     // The hedge id comes after every amount in the list's priorities: it is never shortened for them.
     expect(line).toMatch(/^USDTNGN\s+buy\s+—\s+25,000\.00\s+-8\.35\s+6d 23h\s+2026-03-09 09:00$/);
     expect(narrow.stdout()).not.toContain('hdg_');

@@ -62,8 +62,8 @@ function harness(options: {
   };
   let out = '';
   let err = '';
-  io.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  io.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  io.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
+  io.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
   const controller = options.controller ?? new AbortController();
   const client = options.client as HedgeClient;
   class TestContext extends CommandContext {
@@ -120,7 +120,7 @@ function hedgeReads(clock: FakeClock, statuses: string[], answerMs = 0) {
     getHedge: async () => {
       at.push(clock.now() - START);
       clock.pass(answerMs);
-      return hedge(statuses[Math.min(at.length - 1, statuses.length - 1)]!);
+      return hedge(statuses[Math.min(at.length - 1, statuses.length - 1)]);
     },
   };
   return { client, at };
@@ -161,7 +161,7 @@ describe('--until: cadence and result', () => {
     const clock = fakeClock();
     const reads = hedgeReads(clock, ['submitted']);
     const h = harness({ clock, client: reads.client, format: 'json', globals: { timeout: 5 } });
-    const error = await hedgesUntil(h.ctx, "status=='filled'").catch((caught: unknown) => caught);
+    const error = await hedgesUntil(h.ctx, "status=='filled'").catch((caught) => caught);
     expect(error).toBeInstanceOf(UntilNotMetError);
     const described = describeError(error);
     expect([described.exitCode, described.kind, described.code]).toEqual([124, 'until', 'until_not_met']);
@@ -256,7 +256,7 @@ describe('--until: failures', () => {
       readHedges: async () => ({ items: [], more: false, pages: 1 }),
     };
     const h = harness({ clock, client });
-    const error = await hedgesUntil(h.ctx, "status=='filled'").catch((caught: unknown) => caught);
+    const error = await hedgesUntil(h.ctx, "status=='filled'").catch((caught) => caught);
     expect(describeError(error).exitCode).toBe(3);
     expect(calls).toBe(1);
   });
@@ -265,7 +265,7 @@ describe('--until: failures', () => {
     const clock = fakeClock();
     const reads = hedgeReads(clock, ['filled']);
     const h = harness({ clock, client: reads.client });
-    const error = await hedgesUntil(h.ctx, 'status==').catch((caught: unknown) => caught);
+    const error = await hedgesUntil(h.ctx, 'status==').catch((caught) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(/^--until "status==": /);
     expect(reads.at).toEqual([]);
@@ -278,7 +278,7 @@ describe('--until: failures', () => {
     const clock = fakeClock();
     const reads = hedgeReads(clock, ['filled']);
     const h = harness({ clock, client: reads.client });
-    const error = await hedgesUntil(h.ctx, "status=='filled'", options).catch((caught: unknown) => caught);
+    const error = await hedgesUntil(h.ctx, "status=='filled'", options).catch((caught) => caught);
     expect((error as Error).message).toBe(
       `${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
     );
@@ -289,7 +289,7 @@ describe('--until: failures', () => {
     const controller = new AbortController();
     const clock = fakeClock(() => controller.abort(new StopSignal('SIGINT', 130)));
     const h = harness({ clock, client: hedgeReads(clock, ['submitted']).client, controller });
-    const error = await hedgesUntil(h.ctx, "status=='filled'").catch((caught: unknown) => caught);
+    const error = await hedgesUntil(h.ctx, "status=='filled'").catch((caught) => caught);
     expect(error).toBeInstanceOf(InterruptedError);
     expect(describeError(error).exitCode).toBe(130);
   });
@@ -334,7 +334,7 @@ describe('--until on history and report: a date is the close-date bound, anythin
     const error = await runCommand(harness({ clock: fakeClock(), client: {} }).ctx, spec, {
       args: {},
       options: { until: 'yesterday[' },
-    }).catch((caught: unknown) => caught);
+    }).catch((caught) => caught);
     expect((error as Error).message).toMatch(
       /^--until: "yesterday\[" is neither a date \(2026-11-01, an ISO time, or 7d \/ 2w \/ 1m ago\) nor a JMESPath condition \(/,
     );

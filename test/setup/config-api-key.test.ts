@@ -36,7 +36,7 @@ describe('environmentOfKey / validateApiKey', () => {
 });
 
 /** Every run of four characters of `secret` that `text` repeats (none may be). */
-function piecesShown(text: string, secret: string): string[] {
+function piecesShown(text: string, secret: string) {
   const pieces: string[] = [];
   for (let at = 0; at + 4 <= secret.length; at += 1)
     if (text.includes(secret.slice(at, at + 4))) pieces.push(secret.slice(at, at + 4));

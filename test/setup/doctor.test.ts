@@ -8,6 +8,7 @@ import { UNKNOWN_KEY } from '../support/keys.js';
 import { STACK_FRAME } from '../support/text.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { envFor, useSimulators, withSimulator, type Simulator } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -23,7 +24,7 @@ async function doctor(
   simulator: Simulator,
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; report: { ready: boolean; exit_code: number; checks: Check[] }; stderr: string }> {
-  const result = await simulator.hedge(['doctor', '--json'], { env });
+  const result = await simulator.hedge('doctor --json', { env });
   expect(result.stderr).not.toMatch(STACK_FRAME);
   return { code: result.code, report: JSON.parse(result.stdout), stderr: result.stderr };
 }
@@ -69,8 +70,7 @@ describe.concurrent('hedge doctor passes against every dialect, with no wire set
 
   it('the human report: a ✓ line per check and the verdict', () =>
     withSimulator({ dialect: 'gamma', fillDelayMs: 20, rateLimit: 1000 }, async (simulator) => {
-      const result = await simulator.hedge(['doctor', '--format', 'table'], { env: { COLUMNS: '120' } });
-      expect(result.code, result.stderr).toBe(0);
+      const result = ok(await simulator.hedge('doctor --format table', { env: { COLUMNS: '120' } }));
       expect(result.stdout).toMatch(/^✓ Key +hpk_test…\w{4} — test key/m);
       expect(result.stdout).toMatch(/^✓ Markets +3 listed; open: USDTKES, USDTGHS; also USDTNGN \(disabled\)/m);
       expect(result.stdout).toMatch(/^· Rate limits +x-ratelimit-limit: 1000/m);
@@ -137,8 +137,7 @@ describe('hedge doctor fails with the right line', () => {
   it('a server that sends no Date header, its clock 45 s ahead: the Clock line bounds it from the stamps on its answers', async () => {
     const simulator = await start({ fillDelayMs: 20, noDateHeader: true });
     simulator.advance(45_000);
-    const opened = await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '1', '--yes', '--json']);
-    expect(opened.code, opened.stderr).toBe(0);
+    ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --yes --json'));
     const { report } = await doctor(simulator);
     const clock = byId(report.checks, 'clock');
     expect(clock.status).toBe('fail');
@@ -172,10 +171,10 @@ describe('hedge doctor fails with the right line', () => {
 
 describe('hedge --demo doctor', () => {
   it('says the demo is reached over its own local socket, not a network address, and passes', async () => {
-    const result = await runHedge(['--demo', 'doctor', '--json']);
+    const result = await runHedge('--demo doctor --json');
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as { ready: boolean; checks: Check[] };
+    const report = JSON.parse(result.stdout);
     expect(report.ready).toBe(true);
     expect(byId(report.checks, 'base_url')).toMatchObject({ status: 'ok' });
     expect(byId(report.checks, 'base_url').detail).toMatch(

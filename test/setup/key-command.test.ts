@@ -16,7 +16,7 @@ import { tempDir } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 
 /** A process that still runs (a zombie waiting to be reaped counts as gone). */
-function isRunning(pid: number): boolean {
+function isRunning(pid: number) {
   try {
     if (process.platform === 'linux') return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     process.kill(pid, 0);
@@ -115,7 +115,7 @@ describe.skipIf(process.platform === 'win32')('a profile whose key comes from a 
 
   it('HEDGE_API_KEY wins without running it', async () => {
     await store.update((data) => {
-      data.profiles.desk!.key_command = 'exit 9';
+      data.profiles.desk.key_command = 'exit 9';
     });
     const env = { HEDGE_API_KEY: 'hpk_test_FromTheEnvironment00000001' };
     const resolved = await resolveCredentials({ env, store: () => store });

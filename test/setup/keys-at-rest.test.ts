@@ -33,7 +33,7 @@ beforeEach(() => {
 });
 
 /** Every file under a folder, as text: where a key must never be. */
-function everyFileText(dir: string): string {
+function everyFileText(dir: string) {
   let text = '';
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
@@ -68,18 +68,18 @@ describe('a credential helper (key_command)', () => {
 
   it('every command runs the helper again: whoami says where the key lives, a trade goes out with it, and no file holds it', async () => {
     expect((await loginWithHelper(helper)).code).toBe(0);
-    const whoami = await hedgeIn(configDir, ['whoami', '--json']);
+    const whoami = await hedgeIn(configDir, 'whoami --json');
     expect(whoami.code).toBe(0);
     expect(JSON.parse(whoami.stdout)).toMatchObject({
       profile: 'desk',
       key_store: { kind: 'command', location: helper },
       key_check: { status: 'ok' },
     });
-    const card = await hedgeIn(configDir, ['whoami'], { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } });
+    const card = await hedgeIn(configDir, 'whoami', { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } });
     expect(card.stdout).toMatch(/Key stored in\s+│?\s*credential helper `cat '/);
 
     sandbox.requestLog.length = 0;
-    const open = await hedgeIn(configDir, ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']);
+    const open = await hedgeIn(configDir, 'open USDTNGN buy 1000 --tenor 3 --json');
     expect(open.code).toBe(0);
     expect(
       simulator
@@ -95,7 +95,7 @@ describe('a credential helper (key_command)', () => {
     // The helper now gives a key the server does not know: the next command sends that one.
     writeFileSync(keyFile, `${UNKNOWN_KEY}\n`);
     sandbox.requestLog.length = 0;
-    const refused = await hedgeIn(configDir, ['positions']);
+    const refused = await hedgeIn(configDir, 'positions');
     expect(refused.code).toBe(4);
     expect(simulator.requests().map((entry) => [entry.path, entry.errorCode])).toEqual([
       ['/positions', 'unauthorized'],
@@ -108,7 +108,7 @@ describe('a credential helper (key_command)', () => {
     store.profiles.desk.key_command = `printf 'gpg: decryption failed \\033[31mred\\n' >&2; exit 2`;
     writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
     sandbox.requestLog.length = 0;
-    const result = await hedgeIn(configDir, ['positions']);
+    const result = await hedgeIn(configDir, 'positions');
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(
       'The key command of profile "desk" exited 2: gpg: decryption failed \\x1b[31mred; nothing was sent.',
@@ -171,7 +171,7 @@ describe('a credential helper (key_command)', () => {
     expect((await loginWithHelper(`touch '${marker}'; cat '${keyFile}'`)).code).toBe(0);
     rmSync(marker);
     sandbox.requestLog.length = 0;
-    const result = await hedgeIn(configDir, ['positions', '--json'], { env: { HEDGE_API_KEY: KEY_A } });
+    const result = await hedgeIn(configDir, 'positions --json', { env: { HEDGE_API_KEY: KEY_A } });
     expect(result.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     // The positions list, then the sides' hedge records (every filled one, the newest page): all with the environment's key.
@@ -184,7 +184,7 @@ describe('a credential helper (key_command)', () => {
 
   it('logout forgets the helper (its store keeps the key), and the next command sends nothing', async () => {
     expect((await loginWithHelper(helper)).code).toBe(0);
-    const logout = await hedgeIn(configDir, ['logout', '--json']);
+    const logout = await hedgeIn(configDir, 'logout --json');
     expect(logout.code).toBe(0);
     expect(JSON.parse(logout.stdout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'command' });
     expect(logout.stderr).toContain("The key itself stays in that helper's store");
@@ -192,7 +192,7 @@ describe('a credential helper (key_command)', () => {
     expect(profile.key_command).toBeUndefined();
     expect(profile.key_shown).toBeUndefined();
     sandbox.requestLog.length = 0;
-    const after = await hedgeIn(configDir, ['positions']);
+    const after = await hedgeIn(configDir, 'positions');
     expect(after.code).toBe(4);
     expect(after.stderr).toContain('logged out');
     expect(sandbox.requestLog).toHaveLength(0);
@@ -208,10 +208,10 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
     expect(readStore(configDir).profiles.desk).toMatchObject({ api_key: KEY_A });
     expect(statSync(storeFile(configDir)).mode & 0o777).toBe(0o600);
 
-    const positions = await hedgeIn(configDir, ['positions']);
+    const positions = await hedgeIn(configDir, 'positions');
     expect(positions.code).toBe(0);
     expect(positions.stderr).not.toMatch(/keyring/i);
-    const whoami = await hedgeIn(configDir, ['whoami', '--json']);
+    const whoami = await hedgeIn(configDir, 'whoami --json');
     expect(JSON.parse(whoami.stdout).key_store).toEqual({ kind: 'file', location: storeFile(configDir) });
   });
 
@@ -230,7 +230,7 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
       store.profiles.desk = { base_url: sandbox.baseUrl, key_keyring: `desk@${configDir}` };
       writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
       sandbox.requestLog.length = 0;
-      const positions = await hedgeIn(configDir, ['positions'], { env });
+      const positions = await hedgeIn(configDir, 'positions', { env });
       expect(positions.code).toBe(4);
       expect(positions.stderr).toContain(
         'is in the OS keyring, but the D-Bus session bus did not answer within 3 s; nothing was sent.',
@@ -252,7 +252,7 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
     expect((await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'file'])).code).toBe(0);
     const before = readFileSync(storeFile(configDir), 'utf8');
     sandbox.requestLog.length = 0;
-    const move = await hedgeIn(configDir, ['login', '--profile', 'desk', '--move-key']);
+    const move = await hedgeIn(configDir, 'login --profile desk --move-key');
     expect(move.code).toBe(1);
     expect(move.stderr).toContain('the key stays where it was');
     expect(readFileSync(storeFile(configDir), 'utf8')).toBe(before);

@@ -4,7 +4,7 @@
 // sent with the simulator's request log. Skipped, with the reason, where the tools are absent.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hedgeIn } from '../support/hedge-cli.js';
+import { hedgeIn, type HedgeArgs } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A } from '../support/keys.js';
 import { useProfileSuite } from '../support/profile-suite.js';
@@ -24,7 +24,7 @@ describe.skipIf(missing !== undefined)(
       await secrets?.stop();
     });
 
-    const run = (args: string[], input?: string) => hedgeIn(suite.tmp.path, args, { env: secrets.env, input });
+    const run = (args: HedgeArgs, input?: string) => hedgeIn(suite.tmp.path, args, { env: secrets.env, input });
     const accountOf = (profile: string) => `${profile}@${suite.tmp.path}`;
 
     it('login keeps the key in the keyring, not the file; every command reads it from there; whoami says so', async () => {
@@ -43,7 +43,7 @@ describe.skipIf(missing !== undefined)(
       expect(readFileSync(storeFile(tmp.path), 'utf8')).not.toContain(KEY_A);
 
       sandbox.requestLog.length = 0;
-      const whoami = await run(['whoami', '--json']);
+      const whoami = await run('whoami --json');
       expect(whoami.code).toBe(0);
       expect(JSON.parse(whoami.stdout)).toMatchObject({
         key_store: { kind: 'keyring', location: `service hedge, account ${accountOf('desk')}` },
@@ -51,7 +51,7 @@ describe.skipIf(missing !== undefined)(
       });
       expect(simulator.requests().map((entry) => [entry.path, entry.status])).toEqual([['/account', 200]]);
 
-      const list = await run(['profile', 'list', '--json']);
+      const list = await run('profile list --json');
       expect(JSON.parse(list.stdout)).toEqual(
         expect.arrayContaining([
           expect.objectContaining({
@@ -68,13 +68,13 @@ describe.skipIf(missing !== undefined)(
       const { sandbox, tmp } = suite;
       expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env)).code).toBe(0);
       sandbox.requestLog.length = 0;
-      const noSession = await hedgeIn(tmp.path, ['positions']);
+      const noSession = await hedgeIn(tmp.path, 'positions');
       expect(noSession.code).toBe(4);
       expect(noSession.stderr).toContain('is in the OS keyring, but no D-Bus session');
       const store = readStore(tmp.path);
       store.profiles.desk.key_keyring = accountOf('someone-removed-it');
       writeStore(tmp.path, store);
-      const gone = await run(['positions']);
+      const gone = await run('positions');
       expect(gone.code).toBe(4);
       expect(gone.stderr).toContain('is no longer in the Secret Service');
       expect(sandbox.requestLog).toHaveLength(0);
@@ -84,7 +84,7 @@ describe.skipIf(missing !== undefined)(
       const { sandbox, tmp } = suite;
       expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env)).code).toBe(0);
       expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
-      const logout = await run(['logout', '--json']);
+      const logout = await run('logout --json');
       expect(logout.code).toBe(0);
       expect(JSON.parse(logout.stdout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'keyring' });
       expect(secrets.lookup(accountOf('desk'))).toBeNull();
@@ -95,7 +95,7 @@ describe.skipIf(missing !== undefined)(
       const { sandbox, tmp } = suite;
       expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'ops'], secrets.env)).code).toBe(0);
       expect(secrets.lookup(accountOf('ops'))).toBe(KEY_A);
-      const removed = await run(['profile', 'remove', 'ops']);
+      const removed = await run('profile remove ops');
       expect(removed.code).toBe(0);
       expect(secrets.lookup(accountOf('ops'))).toBeNull();
       expect(readStore(tmp.path).profiles.ops).toBeUndefined();
@@ -110,16 +110,16 @@ describe.skipIf(missing !== undefined)(
       expect(secrets.lookup(accountOf('desk'))).toBeNull();
       sandbox.requestLog.length = 0;
 
-      const move = await run(['login', '--profile', 'desk', '--move-key']);
+      const move = await run('login --profile desk --move-key');
       expect(move.code).toBe(0);
       expect(move.stderr).toContain('Moved the key of profile "desk" from the config file');
       expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
       expect(readFileSync(storeFile(tmp.path), 'utf8')).not.toContain(KEY_A);
 
-      const again = await run(['login', '--profile', 'desk', '--move-key', '--json']);
+      const again = await run('login --profile desk --move-key --json');
       expect(JSON.parse(again.stdout)).toEqual({ profile: 'desk', key_store: 'keyring', moved: false });
 
-      const back = await run(['login', '--profile', 'desk', '--move-key', '--key-store', 'file']);
+      const back = await run('login --profile desk --move-key --key-store file');
       expect(back.code).toBe(0);
       expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
       expect(secrets.lookup(accountOf('desk'))).toBeNull();

@@ -12,8 +12,7 @@ import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 
 const { ENTER } = KEYS;
 
-const spawnInTerminal = (configDir: string, args: string[]): Terminal =>
-  spawnTerminal({ configDir, args, cols: 200, rows: 50 });
+const spawnInTerminal = (configDir: string, args: string[]) => spawnTerminal({ configDir, args, cols: 200, rows: 50 });
 
 let terminal: Terminal | undefined;
 

@@ -10,6 +10,7 @@ import { loginWith, readStore, storeFile, writeStore } from '../support/config-s
 import { KEY_A, KEY_B, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
@@ -40,7 +41,7 @@ describe('hedge login (key from stdin)', () => {
     expect(store.profiles.desk.api_key).toBe(KEY_A);
     expect(`${result.stdout}${result.stderr}`).not.toContain(KEY_A);
 
-    const whoami = await hedgeIn(configDir, ['whoami', '--json']);
+    const whoami = await hedgeIn(configDir, 'whoami --json');
     expect(whoami.code).toBe(0);
     expect(JSON.parse(whoami.stdout)).toMatchObject({
       profile: 'desk',
@@ -77,7 +78,7 @@ describe('hedge login (key from stdin)', () => {
 
   it('a bare login renews the key of the current profile and keeps its base URL', async () => {
     expect((await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk'])).code).toBe(0);
-    const renewed = await hedgeIn(configDir, ['login'], { input: KEY_B });
+    const renewed = await hedgeIn(configDir, 'login', { input: KEY_B });
     expect(renewed.code).toBe(0);
     const store = readStore(configDir);
     expect(Object.keys(store.profiles)).toEqual(['desk']);
@@ -117,7 +118,7 @@ describe('hedge login (key from stdin)', () => {
 
   it('refuses empty stdin with exit 4 and no request', async () => {
     for (const input of ['', '\n']) {
-      const result = await hedgeIn(configDir, ['login', '--base-url', sandbox.baseUrl], { input });
+      const result = await hedgeIn(configDir, `login --base-url ${sandbox.baseUrl}`, { input });
       expect(result.code).toBe(4);
       expect(result.stderr).toContain('No API key on stdin');
     }
@@ -125,12 +126,12 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('refuses plain http:// to a non-loopback host and a missing base URL with exit 2, reading no key and sending nothing', async () => {
-    const remote = await hedgeIn(configDir, ['login', '--base-url', 'http://api.example.com/partners/x/v2'], {
+    const remote = await hedgeIn(configDir, 'login --base-url http://api.example.com/partners/x/v2', {
       input: KEY_A,
     });
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain('http://');
-    const missing = await hedgeIn(configDir, ['login', '--profile', 'desk'], { input: KEY_A });
+    const missing = await hedgeIn(configDir, 'login --profile desk', { input: KEY_A });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--base-url');
     expect(sandbox.requestLog).toHaveLength(0);
@@ -138,7 +139,7 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('takes the base URL from HEDGE_BASE_URL when --base-url is not given', async () => {
-    const result = await hedgeIn(configDir, ['login', '--profile', 'env'], {
+    const result = await hedgeIn(configDir, 'login --profile env', {
       input: KEY_A,
       env: { HEDGE_BASE_URL: sandbox.baseUrl },
     });
@@ -147,7 +148,7 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('has no flag that takes a key, and never echoes one typed as a flag', async () => {
-    const separate = await hedgeIn(configDir, ['login', '--api-key', KEY_A, '--base-url', sandbox.baseUrl], {
+    const separate = await hedgeIn(configDir, `login --api-key ${KEY_A} --base-url ${sandbox.baseUrl}`, {
       input: '',
     });
     expect(separate.code).toBe(2);
@@ -186,22 +187,15 @@ describe('hedge login --ca-file (an HTTPS sandbox with its own CA)', () => {
     expect(untrusted.stderr).toContain('Nothing was saved');
     expect(existsSync(storeFile(configDir))).toBe(false);
 
-    const trusted = await loginWith(configDir, tlsSandbox, KEY_A, [
-      '--profile',
-      'tls',
-      '--ca-file',
-      tlsSandbox.caFile!,
-    ]);
-    expect(trusted.code, trusted.stderr).toBe(0);
+    ok(await loginWith(configDir, tlsSandbox, KEY_A, ['--profile', 'tls', '--ca-file', tlsSandbox.caFile!]));
     expect(readStore(configDir).profiles.tls).toMatchObject({
       base_url: tlsSandbox.baseUrl,
       ca_file: tlsSandbox.caFile,
     });
 
     // Later commands use the profile's CA without being told again.
-    const whoami = await hedgeIn(configDir, ['whoami', '--json']);
-    expect(whoami.code, whoami.stderr).toBe(0);
-    expect(JSON.parse(whoami.stdout)).toMatchObject({
+    const whoami = okJson(await hedgeIn(configDir, 'whoami --json'));
+    expect(whoami).toMatchObject({
       ca_file: tlsSandbox.caFile,
       sources: { ca_file: 'profile' },
       key_check: { status: 'ok' },

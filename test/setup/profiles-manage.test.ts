@@ -8,6 +8,7 @@ import { readStore, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import type { Simulator } from '../support/simulator.js';
+import { okJson } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
@@ -16,7 +17,7 @@ const suite = useProfileSuite('hedge-profiles-');
 beforeEach(() => ({ simulator, sandbox, tmp } = suite));
 
 /** Two test profiles on the sandbox ("alpha" current) and a logged-out live one. */
-function seedProfiles(): void {
+function seedProfiles() {
   writeStore(tmp.path, {
     current: 'alpha',
     profiles: {
@@ -28,10 +29,9 @@ function seedProfiles(): void {
   });
 }
 
-async function whoami(env: Record<string, string> = {}, args: string[] = []): Promise<any> {
-  const result = await hedgeIn(tmp.path, [...args, 'whoami', '--json'], { env });
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
+async function whoami(env: Record<string, string> = {}, args: string[] = []) {
+  const result = okJson(await hedgeIn(tmp.path, [...args, 'whoami', '--json'], { env }));
+  return result;
 }
 
 describe('precedence: flag > environment > profile (whoami --json)', () => {
@@ -59,7 +59,7 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect(flagged).toMatchObject({ profile: 'alpha', sources: { profile: 'flag' } });
     expect(flagged.api_key).toBe(`${KEY_A.slice(0, 8)}…${KEY_A.slice(-4)}`);
     // A global option after the command counts the same.
-    const after = await hedgeIn(tmp.path, ['whoami', '--json', '--profile', 'bravo']);
+    const after = await hedgeIn(tmp.path, 'whoami --json --profile bravo');
     expect(JSON.parse(after.stdout)).toMatchObject({ profile: 'bravo', sources: { profile: 'flag' } });
   });
 
@@ -86,7 +86,7 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
   });
 
   it('the human card says where each setting came from and marks a live key LIVE', async () => {
-    const plainCard = await hedgeIn(tmp.path, ['whoami'], { env: { HEDGE_FORCE_TTY: '1', HEDGE_API_KEY: KEY_C } });
+    const plainCard = await hedgeIn(tmp.path, 'whoami', { env: { HEDGE_FORCE_TTY: '1', HEDGE_API_KEY: KEY_C } });
     expect(plainCard.code).toBe(0);
     expect(plainCard.stdout).toContain('HEDGE_API_KEY');
     expect(plainCard.stdout).toContain('the current profile');
@@ -97,21 +97,21 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
       current: 'prod',
       profiles: { prod: { base_url: 'https://127.0.0.1:9/v2', api_key: LIVE_KEY } },
     });
-    const live = await hedgeIn(tmp.path, ['whoami'], { env: { HEDGE_FORCE_TTY: '1' } });
+    const live = await hedgeIn(tmp.path, 'whoami', { env: { HEDGE_FORCE_TTY: '1' } });
     expect(live.stdout).toContain('LIVE');
     expect(live.stdout).toMatch(/unreachable/);
     expect(live.code).toBe(5);
   });
 
   it('a key the server refuses: whoami shows it as refused and exits 4', async () => {
-    const result = await hedgeIn(tmp.path, ['whoami', '--json'], { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
+    const result = await hedgeIn(tmp.path, 'whoami --json', { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
     expect(result.code).toBe(4);
     expect(JSON.parse(result.stdout)).toMatchObject({ key_check: { status: 'refused', code: 'unauthorized' } });
     expect(result.stderr).toContain('hedge login');
   });
 
   it('an unknown --profile is exit 2 naming the profiles there are, with no request', async () => {
-    const result = await hedgeIn(tmp.path, ['--profile', 'nope', 'whoami']);
+    const result = await hedgeIn(tmp.path, '--profile nope whoami');
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('alpha, bravo');
     expect(sandbox.requestLog).toHaveLength(0);
@@ -122,7 +122,7 @@ describe('profile list / use / remove', () => {
   beforeEach(seedProfiles);
 
   it('lists every profile with environment, redacted key and the current one; --json never holds a whole key', async () => {
-    const json = await hedgeIn(tmp.path, ['profile', 'list', '--json']);
+    const json = await hedgeIn(tmp.path, 'profile list --json');
     expect(json.code).toBe(0);
     const rows = JSON.parse(json.stdout);
     expect(rows.map((row: any) => row.name)).toEqual(['alpha', 'bravo', 'gone', 'prod']);
@@ -135,13 +135,13 @@ describe('profile list / use / remove', () => {
     expect(rows.find((row: any) => row.name === 'gone')).toMatchObject({ api_key: null, environment: null });
     for (const key of [KEY_A, KEY_B, LIVE_KEY]) expect(json.stdout).not.toContain(key);
 
-    const table = await hedgeIn(tmp.path, ['profile', 'list'], { env: { HEDGE_FORCE_TTY: '1' } });
+    const table = await hedgeIn(tmp.path, 'profile list', { env: { HEDGE_FORCE_TTY: '1' } });
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/\*.*alpha/);
     expect(table.stdout).toMatch(/prod.*LIVE/);
     expect(table.stdout).toMatch(/gone.*logged out/);
 
-    const plain = await hedgeIn(tmp.path, ['profile', 'list']);
+    const plain = await hedgeIn(tmp.path, 'profile list');
     expect(plain.stdout.split('\n')[0]).toBe(
       'name\tcurrent\tenvironment\tbase_url\tapi_key\tca_file\tjournal_url\tsaved_at\tkey_store',
     );
@@ -150,16 +150,16 @@ describe('profile list / use / remove', () => {
   });
 
   it('use switches the current profile; an unknown name is exit 2 naming the existing ones', async () => {
-    const used = await hedgeIn(tmp.path, ['profile', 'use', 'bravo']);
+    const used = await hedgeIn(tmp.path, 'profile use bravo');
     expect(used.code).toBe(0);
     expect(readStore(tmp.path).current).toBe('bravo');
     expect((await whoami()).profile).toBe('bravo');
 
-    const live = await hedgeIn(tmp.path, ['profile', 'use', 'prod']);
+    const live = await hedgeIn(tmp.path, 'profile use prod');
     expect(live.code).toBe(0);
     expect(live.stderr).toContain('LIVE');
 
-    const unknown = await hedgeIn(tmp.path, ['profile', 'use', 'nope']);
+    const unknown = await hedgeIn(tmp.path, 'profile use nope');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no profile named "nope"');
     expect(unknown.stderr).toContain('alpha, bravo, gone, prod');
@@ -167,23 +167,23 @@ describe('profile list / use / remove', () => {
   });
 
   it('remove deletes a profile; removing the current one leaves none current', async () => {
-    const removed = await hedgeIn(tmp.path, ['profile', 'remove', 'bravo']);
+    const removed = await hedgeIn(tmp.path, 'profile remove bravo');
     expect(removed.code).toBe(0);
     expect(Object.keys(readStore(tmp.path).profiles)).toEqual(['alpha', 'prod', 'gone']);
 
-    const current = await hedgeIn(tmp.path, ['profile', 'remove', 'alpha']);
+    const current = await hedgeIn(tmp.path, 'profile remove alpha');
     expect(current.code).toBe(0);
     expect(current.stderr).toContain('hedge profile use');
     const store = readStore(tmp.path);
     expect(store.current).toBeUndefined();
     expect(store.profiles.alpha).toBeUndefined();
 
-    const unknown = await hedgeIn(tmp.path, ['profile', 'remove', 'alpha']);
+    const unknown = await hedgeIn(tmp.path, 'profile remove alpha');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('gone, prod');
 
     // With no current profile, a command says how to log in (exit 4).
-    const markets = await hedgeIn(tmp.path, ['markets']);
+    const markets = await hedgeIn(tmp.path, 'markets');
     expect(markets.code).toBe(4);
     expect(markets.stderr).toContain('hedge login');
   });
@@ -193,33 +193,33 @@ describe('hedge logout', () => {
   beforeEach(seedProfiles);
 
   it('removes the key of the current profile and keeps its base URL; commands then exit 4', async () => {
-    const result = await hedgeIn(tmp.path, ['logout']);
+    const result = await hedgeIn(tmp.path, 'logout');
     expect(result.code).toBe(0);
     const store = readStore(tmp.path);
     expect(store.profiles.alpha).toEqual({ base_url: sandbox.baseUrl });
     expect(store.current).toBe('alpha');
     expect(store.profiles.bravo.api_key).toBe(KEY_B);
 
-    const markets = await hedgeIn(tmp.path, ['markets']);
+    const markets = await hedgeIn(tmp.path, 'markets');
     expect(markets.code).toBe(4);
     expect(markets.stderr).toContain('no API key');
     expect(markets.stderr).toContain('hedge login');
     expect(sandbox.requestLog).toHaveLength(0);
 
-    const again = await hedgeIn(tmp.path, ['logout', '--json']);
+    const again = await hedgeIn(tmp.path, 'logout --json');
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual({ profile: 'alpha', logged_out: false, key_store: null });
   });
 
   it('--profile logs out that profile only; an unknown one is exit 2', async () => {
-    const result = await hedgeIn(tmp.path, ['logout', '--profile', 'bravo', '--json']);
+    const result = await hedgeIn(tmp.path, 'logout --profile bravo --json');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ profile: 'bravo', logged_out: true, key_store: 'file' });
     const store = readStore(tmp.path);
     expect(store.profiles.bravo.api_key).toBeUndefined();
     expect(store.profiles.alpha.api_key).toBe(KEY_A);
 
-    const unknown = await hedgeIn(tmp.path, ['logout', '--profile', 'nope']);
+    const unknown = await hedgeIn(tmp.path, 'logout --profile nope');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('alpha, bravo');
   });
@@ -234,17 +234,17 @@ describe('nothing configured', () => {
       expect(result.stderr).toContain('--demo');
       expect(result.stderr).not.toMatch(/\n\s+at /);
     }
-    const list = await hedgeIn(tmp.path, ['profile', 'list']);
+    const list = await hedgeIn(tmp.path, 'profile list');
     expect(list.code).toBe(0);
     expect(list.stderr).toContain('hedge login');
-    const logout = await hedgeIn(tmp.path, ['logout']);
+    const logout = await hedgeIn(tmp.path, 'logout');
     expect(logout.code).toBe(0);
     expect(sandbox.requestLog).toHaveLength(0);
   });
 
   it('a malformed HEDGE_API_KEY is exit 4 before any request, and is not echoed whole', async () => {
     const bad = 'hpk_prod_SomethingThatIsNotAKey000';
-    const result = await hedgeIn(tmp.path, ['whoami'], {
+    const result = await hedgeIn(tmp.path, 'whoami', {
       env: { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl },
     });
     expect(result.code).toBe(4);

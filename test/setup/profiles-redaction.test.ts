@@ -19,7 +19,7 @@ it.each([[['--verbose']], [['--verbose', '--json']]])(
   'no output of a session run with %j holds a whole key',
   async (mode) => {
     const outputs: Array<[string, RunResult]> = [];
-    const record = async (label: string, run: Promise<RunResult>, code: number): Promise<void> => {
+    const record = async (label: string, run: Promise<RunResult>, code: number) => {
       const result = await run;
       expect(result.code, `${label}: ${result.stderr}`).toBe(code);
       outputs.push([label, result]);

@@ -47,7 +47,7 @@ describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
       expect(result.stdout, label).toBe('');
       expect(readFileSync(storeFile(tmp.path), 'utf8'), label).toBe(text);
     }
-    const json = await hedgeIn(tmp.path, ['profile', 'list', '--json']);
+    const json = await hedgeIn(tmp.path, 'profile list --json');
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stderr).error.message).toContain(storeFile(tmp.path));
     expect(sandbox.requestLog).toHaveLength(0);
@@ -56,7 +56,7 @@ describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
 
 it('the environment alone still works past a corrupted store (it is not even opened)', async () => {
   writeFileSync(storeFile(tmp.path), 'not json', { mode: 0o600 });
-  const result = await hedgeIn(tmp.path, ['whoami', '--json'], {
+  const result = await hedgeIn(tmp.path, 'whoami --json', {
     env: { HEDGE_API_KEY: KEY_A, HEDGE_BASE_URL: sandbox.baseUrl },
   });
   expect(result.code).toBe(0);
@@ -69,7 +69,7 @@ it('fields the CLI does not know are kept when it writes the store', async () =>
     note: 'kept',
     profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A, colour: 'blue' } },
   });
-  expect((await hedgeIn(tmp.path, ['logout'])).code).toBe(0);
+  expect((await hedgeIn(tmp.path, 'logout')).code).toBe(0);
   const store = JSON.parse(readFileSync(storeFile(tmp.path), 'utf8'));
   expect(store).toEqual({
     current: 'desk',

@@ -2,14 +2,23 @@
 // would, and killing a run (SIGKILL) at a chosen moment to see what a crash leaves behind.
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
-import type { RunOptions, RunResult } from './hedge-cli.js';
+import type { HedgeArgs, RunOptions, RunResult } from './hedge-cli.js';
 import { until } from './polling.js';
 import type { Simulator } from './simulator.js';
 
 /** A simulator or a team machine: whatever runs the binary with its own config. */
 export interface HedgeRunner {
-  hedge(args: string[], options?: RunOptions): Promise<RunResult>;
+  hedge(args: HedgeArgs, options?: RunOptions): Promise<RunResult>;
 }
+
+/** A run that must exit 0 (its stderr the message when it does not): the run, to read on. */
+export function ok(result: RunResult): RunResult {
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
+/** A run that must exit 0: its stdout read as JSON. */
+export const okJson = (result: RunResult): any => JSON.parse(ok(result).stdout);
 
 /** `hedge journal --json …`, which must exit 0: its entries. */
 export async function journalEntries<Entry = Record<string, any>>(

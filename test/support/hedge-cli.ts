@@ -119,7 +119,11 @@ export function killRunningChildren(): void {
   running.clear();
 }
 
-export function runHedge(args: string[], options: RunOptions = {}): Promise<RunResult> {
+/** A command line: its words, or one string of them split at each space (no word of it holds one). */
+export type HedgeArgs = string[] | string;
+
+export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<RunResult> {
+  const args = typeof line === 'string' ? line.split(' ') : line;
   // A run without a config dir of its own gets a private one that goes away with it.
   const ownDir = options.configDir === undefined ? tempDir() : undefined;
   const configDir = options.configDir ?? ownDir!.path;
@@ -198,6 +202,6 @@ function runInProcess(
 }
 
 /** Runs hedge with that config dir, and no key or base URL in the environment unless given. */
-export function hedgeIn(configDir: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+export function hedgeIn(configDir: string, args: HedgeArgs, options: RunOptions = {}): Promise<RunResult> {
   return runHedge(args, { ...options, configDir });
 }

@@ -13,7 +13,14 @@ import {
   type RunningSandbox,
   type SandboxOptions,
 } from '../../src/sandbox/index.js';
-import { FROZEN_CLOCK_PRELOAD, runHedge, tempDir, type RunOptions, type RunResult } from './hedge-cli.js';
+import {
+  FROZEN_CLOCK_PRELOAD,
+  runHedge,
+  tempDir,
+  type HedgeArgs,
+  type RunOptions,
+  type RunResult,
+} from './hedge-cli.js';
 import { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
 
 export { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
@@ -71,7 +78,7 @@ export interface Simulator {
   /** HEDGE_BASE_URL and HEDGE_API_KEY of this simulator. */
   env: Record<string, string>;
   /** Runs the real binary against this simulator with its config dir (options.env on top). */
-  hedge(args: string[], options?: RunOptions): Promise<RunResult>;
+  hedge(args: HedgeArgs, options?: RunOptions): Promise<RunResult>;
   /** Every hedge the server holds, over all accounts. */
   hedges(): HedgeState[];
   /** The server's hedges that are submitted or filled on that side. */
