@@ -217,30 +217,29 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
   else expect(price.stdout).toContain(MARKET);
 }
 
-describe.concurrent('the lifecycle against every wire dialect, with no wire setting given', () => {
-  it.each(SANDBOX_DIALECTS.flatMap((dialect) => MODES.map((mode) => [dialect, mode] as const)))(
-    '%s: %s output',
-    async (dialect, mode) => {
-      const simulator = await startSimulator({ dialect, fillDelayMs: 20 });
-      try {
-        await lifecycle(simulator, dialect, mode);
-        // The only refusals of the whole run are the ones hedge learned from, each once: the
-        // add's amount under hedge's guess, and (beta) the page-size guess on the first list.
-        const refused = simulator.sandbox.requestLog
-          .filter((entry) => entry.errorCode !== null)
-          .map((entry) => `${entry.method} ${entry.path} ${entry.status} ${entry.errorCode}`);
-        const expected = [
-          ...(dialect === 'beta' ? ['GET /hedges 400 validation_error'] : []),
-          ...(wireDialect(dialect).changeNotionalField !== 'notional_usd'
-            ? ['POST /hedges/add 400 validation_error']
-            : []),
-        ];
-        expect(refused).toEqual(expected);
-      } finally {
-        await simulator.close();
-      }
-    },
-  );
+// One dialect at a time, its output modes side by side: the runs share this worker's one thread,
+// so fewer at once keeps each inside its bound on a busy machine.
+describe.each(SANDBOX_DIALECTS)('the lifecycle against the %s wire dialect, with no wire setting given', (dialect) => {
+  it.concurrent.each(MODES)('%s output', async (mode) => {
+    const simulator = await startSimulator({ dialect, fillDelayMs: 20 });
+    try {
+      await lifecycle(simulator, dialect, mode);
+      // The only refusals of the whole run are the ones hedge learned from, each once: the
+      // add's amount under hedge's guess, and (beta) the page-size guess on the first list.
+      const refused = simulator.sandbox.requestLog
+        .filter((entry) => entry.errorCode !== null)
+        .map((entry) => `${entry.method} ${entry.path} ${entry.status} ${entry.errorCode}`);
+      const expected = [
+        ...(dialect === 'beta' ? ['GET /hedges 400 validation_error'] : []),
+        ...(wireDialect(dialect).changeNotionalField !== 'notional_usd'
+          ? ['POST /hedges/add 400 validation_error']
+          : []),
+      ];
+      expect(refused).toEqual(expected);
+    } finally {
+      await simulator.close();
+    }
+  });
 });
 
 describe('hedge sandbox serve --dialect', () => {
