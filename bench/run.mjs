@@ -88,11 +88,6 @@ try {
     ['`hedge --help` from dist/help.txt', 'hedge --help', 'env HEDGE_FORCE_TTY=0 hedge --help'],
     ["Node's compile cache (main job)", hedge(QUOTE), `env NODE_DISABLE_COMPILE_CACHE=1 ${hedge(QUOTE)}`],
     [
-      "the typed command's branch parsed alone",
-      node(join(HERE, 'parse.mjs'), '--', ...QUOTE),
-      node(join(HERE, 'parse.mjs'), '--whole', '--', ...QUOTE),
-    ],
-    [
       'node:http by `process.getBuiltinModule`',
       node('--input-type=module', '-e', 'process.getBuiltinModule("node:http")'),
       node('--input-type=module', '-e', 'import "node:http"'),
