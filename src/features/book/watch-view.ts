@@ -301,7 +301,7 @@ export async function openLiveView(init: LiveViewInit) {
   const { createLogUpdate } = await import('log-update');
   // log-update hides the cursor while it draws and shows it again at done() (and at exit,
   // whatever way the process ends).
-  const draw = createLogUpdate(redrawTarget(init.stream, init.columns) as unknown as NodeJS.WriteStream);
+  const draw = createLogUpdate(redrawTarget(init.stream, init.columns));
   const table = await loadTableDrawer();
   const state = emptyWatchState(init.intervalMs);
   let closed = false;

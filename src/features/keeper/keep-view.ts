@@ -29,7 +29,7 @@ export async function liveReporter(
   chalk: ChalkInstance,
 ): Promise<KeepReporter> {
   const { createLogUpdate } = await import('log-update');
-  const draw = createLogUpdate(redrawTarget(stdout, columns) as unknown as NodeJS.WriteStream, { showCursor: true });
+  const draw = createLogUpdate(redrawTarget(stdout, columns), { showCursor: true });
   const recent: string[] = [];
   let last: KeepStatus | undefined;
   const render = () => {

@@ -30,7 +30,7 @@ export function terminalColumns(
  * (HEDGE_FORCE_TTY on a pipe) has no size of its own: log-update would wrap at 80 and keep 24 rows.
  */
 export function redrawTarget(stream: NodeJS.WritableStream, columns: () => number) {
-  return {
+  const target = {
     write: (chunk: string) => stream.write(chunk),
     get columns() {
       return columns();
@@ -39,4 +39,6 @@ export function redrawTarget(stream: NodeJS.WritableStream, columns: () => numbe
       return (stream as { rows?: number }).rows ?? Infinity;
     },
   };
+  // log-update uses write, columns and rows alone.
+  return target as unknown as NodeJS.WriteStream;
 }
