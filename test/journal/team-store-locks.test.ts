@@ -84,7 +84,11 @@ describeWithPostgres(
         const file = target(team.a, 'USDTNGN,buy,1000,3');
         const alerts = join(team.a.dir, 'alerts.ndjson');
         const keeper = followKeeper((onSpawn) =>
-          team.a.hedge(['keep', file, '--interval', '2', '--alert-cmd', `cat >> ${alerts}`], { onSpawn }),
+          team.a.hedge(['keep', file, '--interval', '2', '--alert-cmd', `cat >> ${alerts}`], {
+            onSpawn,
+            // Ended by this test: its own bound applies, and a failed expectation is not hidden by this one.
+            timeoutMs: 60_000,
+          }),
         );
         const events = (name: string) => keeper.events.filter((event) => event.event === name);
         try {
@@ -98,7 +102,13 @@ describeWithPostgres(
             );
           expect(await storedErrors()).toBe(0);
           await server().stop();
-          await eventAfter(keeper, 0, (event) => event.event === 'error', 'an error event while the store is down');
+          // Down until a cycle meets it: an outage that only a heartbeat met alerts no one.
+          await eventAfter(
+            keeper,
+            0,
+            (event) => event.event === 'error' && event.phase === 'cycle',
+            "a cycle's error event while the store is down",
+          );
           // Its heartbeat could not reach the store either: said as an error event, never the keeper's end.
           await eventAfter(
             keeper,
