@@ -22,6 +22,7 @@ import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { keeperLockPlace } from '../../src/features/keeper/keeper-heartbeat.js';
 import { processStart } from '../../src/core/files/file-lock.js';
 import { rotate } from '../../src/platform/journal/segments.js';
+import { lockPath } from '../../src/platform/journal/journal.js';
 import {
   ARCHIVE_DIR_NAME,
   keyFingerprint,
@@ -31,6 +32,7 @@ import {
 } from '../../src/platform/journal/index.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
+const SINCE = '2025-01-15T09:00:00.000Z';
 const KEY_ID = keyFingerprint('hpk_test_JournalUnitKey0000001');
 
 const folders: string[] = [];
@@ -45,6 +47,9 @@ function tempFolder(): string {
   folders.push(folder);
   return folder;
 }
+
+const stateDir = () => join(tempFolder(), 'state');
+const caught = (promise: Promise<unknown>) => promise.catch((error: unknown) => error as Error);
 
 function fields(overrides: Partial<BeginFields> = {}): BeginFields {
   return {
@@ -64,10 +69,7 @@ function fields(overrides: Partial<BeginFields> = {}): BeginFields {
 async function otherProcess(): Promise<{ child: ChildProcess; pid: number; start: string | undefined }> {
   const child = spawn('sleep', ['60'], { stdio: 'ignore' });
   children.push(child);
-  await new Promise<void>((resolve, reject) => {
-    child.once('spawn', resolve);
-    child.once('error', reject);
-  });
+  await new Promise((resolve, reject) => child.once('spawn', resolve).once('error', reject));
   return { child, pid: child.pid!, start: processStart(child.pid!) };
 }
 
@@ -77,119 +79,93 @@ async function killed(child: ChildProcess): Promise<void> {
   await gone;
 }
 
+/** The holder record that process would have written for itself. */
+const holderRecord = (holder: { pid: number; start?: string; host?: string }) => ({
+  pid: holder.pid,
+  host: holder.host ?? hostname(),
+  since: SINCE,
+  session: 'othersession',
+  ...(holder.start ? { start: holder.start } : {}),
+});
+
 /** An unresolved entry in the file, held by that process (as its own begin would have recorded it). */
 function heldEntryFile(dir: string, id: string, holder: { pid: number; start?: string; host?: string }): void {
   mkdirSync(dir, { recursive: true });
-  const record = {
-    id,
-    at: '2025-01-15T09:00:00.000Z',
-    ...fields(),
-    host: holder.host ?? hostname(),
-    holder: {
-      pid: holder.pid,
-      host: holder.host ?? hostname(),
-      since: '2025-01-15T09:00:00.000Z',
-      session: 'othersession',
-      ...(holder.start ? { start: holder.start } : {}),
-    },
-    outcome: 'pending',
-  };
-  writeFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify(record)}\n`);
+  const record = { id, at: SINCE, ...fields(), host: holder.host ?? hostname(), holder: holderRecord(holder) };
+  writeFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify({ ...record, outcome: 'pending' })}\n`);
 }
 
-describe('holds: an entry is held by the live process that carries it', () => {
-  it('begin holds the new entry for this process; a final outcome ends the hold', async () => {
-    const journal = openJournal({ dir: join(tempFolder(), 'state'), now: () => T0 });
-    const entry = await journal.begin(fields());
-    expect(await journal.holderOf(entry.id)).toEqual({
-      pid: process.pid,
-      host: hostname(),
-      since: new Date(T0).toISOString(),
-      session: entry.holder!.session,
-    });
-    // Another journal of the same process (another command, e.g. under `hedge mcp`) finds it held.
-    const other = openJournal({ dir: journal.dir, now: () => T0 });
-    expect(await other.hold(entry.id)).toMatchObject({ held: false, holder: { pid: process.pid } });
-    // Its own journal takes it again freely (a roll's later leg, a resumed step of the same run).
-    expect(await journal.hold(entry.id)).toMatchObject({ held: true });
+/** A final outcome of each of `keys`, begun at the journal's time. */
+async function resolved(journal: ReturnType<typeof openJournal>, keys: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const key of keys) {
+    const entry = await journal.begin(fields({ idempotency_key: key }));
     await journal.update(entry.id, { outcome: 'done' });
-    expect(await journal.holderOf(entry.id)).toBeUndefined();
-  });
+    ids.push(entry.id);
+  }
+  return ids;
+}
 
-  it('taking again what this run holds writes nothing; letting go writes one line, and then another run of this process takes it', async () => {
-    const journal = openJournal({ dir: join(tempFolder(), 'state'), now: () => T0 });
+/** The harshest rotation: no resolved entry asked to stay, no room for one. */
+const rotateAll = (file: string) =>
+  rotate(file, readFileSync(file, 'utf8'), { keepResolved: 0, keepBytes: 0, today: '2025-01-15' });
+
+describe('holds: an entry is held by the live process that carries it', () => {
+  it('begin holds it for this run: another journal of this process finds it held; taken again by its own run it writes nothing; let go or finished, the next run takes it', async () => {
+    const journal = openJournal({ dir: stateDir(), now: () => T0 });
     const entry = await journal.begin(fields());
+    const mine = { pid: process.pid, host: hostname(), since: new Date(T0).toISOString(), session: entry.holder!.session };
+    expect(await journal.holderOf(entry.id)).toEqual(mine);
+    // Another journal of the same process (another command, e.g. under `hedge mcp`) finds it held.
+    expect(await openJournal({ dir: journal.dir }).hold(entry.id)).toEqual({ held: false, holder: mine });
     const lines = () => readFileSync(journal.file, 'utf8').trim().split('\n').length;
     const begun = lines();
+    // Its own journal takes it again freely (a roll's later leg, a resumed step of the same run).
     const again = await journal.hold(entry.id);
-    expect(again).toMatchObject({ held: true });
-    expect(await journal.hold(entry.id)).toMatchObject({ held: true });
-    expect(lines()).toBe(begun);
-    expect(await journal.holderOf(entry.id)).toMatchObject({ pid: process.pid, session: entry.holder!.session });
+    expect([again.held, (await journal.hold(entry.id)).held, lines()]).toEqual([true, true, begun]);
     if (!again.held) throw new Error('not held');
     await again.hold.release();
-    expect(lines()).toBe(begun + 1);
-    expect(await journal.holderOf(entry.id)).toBeUndefined();
+    expect([lines(), await journal.holderOf(entry.id)]).toEqual([begun + 1, undefined]);
     // Let go, it is free for the next run of this process (hedge mcp's next call, a keeper's next cycle).
     const next = openJournal({ dir: journal.dir, now: () => T0 });
-    expect(await next.hold(entry.id)).toMatchObject({ held: true });
-    expect(lines()).toBe(begun + 2);
+    expect([(await next.hold(entry.id)).held, lines()]).toEqual([true, begun + 2]);
+    const finisher = await journal.holderOf(entry.id);
+    expect(finisher).toEqual({ ...mine, session: expect.not.stringMatching(mine.session) });
+    // A final outcome ends the hold; hold then answers with the process that finished it.
+    await next.update(entry.id, { outcome: 'done' });
+    expect(await journal.holderOf(entry.id)).toBeUndefined();
+    expect(await openJournal({ dir: journal.dir }).hold(entry.id)).toEqual({ held: false, holder: finisher });
   });
 
   it('an entry held by another live process is not taken; once that process is killed (SIGKILL) it is, at once', async () => {
-    const dir = join(tempFolder(), 'state');
+    const dir = stateDir();
     const other = await otherProcess();
     heldEntryFile(dir, 'a_held00000001', other);
     const journal = openJournal({ dir, now: () => T0 });
-
-    expect(await journal.holderOf('a_held00000001')).toEqual({
-      pid: other.pid,
-      host: hostname(),
-      since: '2025-01-15T09:00:00.000Z',
-      session: 'othersession',
-    });
-    expect(await journal.hold('a_held00000001')).toEqual({
-      held: false,
-      holder: { pid: other.pid, host: hostname(), since: '2025-01-15T09:00:00.000Z', session: 'othersession' },
-    });
+    const holder = { pid: other.pid, host: hostname(), since: SINCE, session: 'othersession' };
+    expect(await journal.holderOf('a_held00000001')).toEqual(holder);
+    expect(await journal.hold('a_held00000001')).toEqual({ held: false, holder });
 
     await killed(other.child);
     expect(await journal.holderOf('a_held00000001')).toBeUndefined();
     const taken = await journal.hold('a_held00000001');
-    expect(taken.held).toBe(true);
     expect((await journal.get('a_held00000001'))?.holder).toMatchObject({ pid: process.pid, host: hostname() });
     // Let go: nobody holds it, and it stays unresolved for the next resume.
-    if (taken.held) await taken.hold.release();
+    if (!taken.held) throw new Error('not taken');
+    await taken.hold.release();
     expect(await journal.holderOf('a_held00000001')).toBeUndefined();
     expect((await journal.get('a_held00000001'))?.outcome).toBe('pending');
   });
 
-  it('a pid that lives on but started at another time (reused by another process) does not hold it', async () => {
-    const dir = join(tempFolder(), 'state');
+  it('a pid that lives on but started at another time (reused by another process) does not hold it; a holder on another host counts as live', async () => {
+    const dir = stateDir();
     const other = await otherProcess();
-    if (other.start === undefined) {
-      // No /proc here: the start time cannot be read, so the pid alone decides (documented).
-      heldEntryFile(dir, 'a_reused000001', { pid: other.pid });
-      expect(await openJournal({ dir }).holderOf('a_reused000001')).toMatchObject({ pid: other.pid });
-      return;
-    }
-    heldEntryFile(dir, 'a_reused000001', { pid: other.pid, start: `${other.start}0` });
-    expect(await openJournal({ dir }).holderOf('a_reused000001')).toBeUndefined();
-  });
+    // No /proc here: the start time cannot be read, so the pid alone decides (documented).
+    heldEntryFile(dir, 'a_reused000001', { pid: other.pid, ...(other.start ? { start: `${other.start}0` } : {}) });
+    const reused = await openJournal({ dir }).holderOf('a_reused000001');
+    if (other.start === undefined) expect(reused).toMatchObject({ pid: other.pid });
+    else expect(reused).toBeUndefined();
 
-  it('an entry finished meanwhile is not taken: hold answers with the process that finished it', async () => {
-    const dir = join(tempFolder(), 'state');
-    const first = openJournal({ dir, now: () => T0 });
-    const entry = await first.begin(fields());
-    await first.update(entry.id, { outcome: 'done' });
-    expect(await openJournal({ dir }).hold(entry.id)).toEqual({
-      held: false,
-      holder: { pid: process.pid, host: hostname(), since: new Date(T0).toISOString(), session: entry.holder!.session },
-    });
-  });
-
-  it('a holder on another host cannot be checked from here and counts as live', async () => {
-    const dir = join(tempFolder(), 'state');
     heldEntryFile(dir, 'a_remote000001', { pid: 1, host: 'another-desk.example' });
     expect(await openJournal({ dir }).hold('a_remote000001')).toMatchObject({
       held: false,
@@ -199,66 +175,13 @@ describe('holds: an entry is held by the live process that carries it', () => {
 });
 
 describe('account locks', () => {
-  it('one holder at a time per scope; released, it is free; other scopes are independent', async () => {
-    const dir = join(tempFolder(), 'state');
-    const first = openJournal({ dir });
-    const second = openJournal({ dir });
-    const taken = await first.lock('test|h|k|book', { waitMs: 0 });
-    expect(taken.held).toBe(true);
-    expect(await second.lock('test|h|k|book', { waitMs: 0 })).toMatchObject({
-      held: false,
-      holder: { pid: process.pid, host: hostname() },
-    });
-    expect((await second.lock('test|h|k|ref|DEAL-7', { waitMs: 0 })).held).toBe(true);
-    if (taken.held) await taken.hold.release();
-    expect((await second.lock('test|h|k|book', { waitMs: 0 })).held).toBe(true);
-  });
-
-  it('a waiter gets the lock once the holder lets go', async () => {
-    const dir = join(tempFolder(), 'state');
-    const first = openJournal({ dir });
-    const taken = await first.lock('scope', { waitMs: 0 });
-    let waited = false;
-    const waiting = openJournal({ dir })
-      .lock('scope', { waitMs: 60_000 })
-      .then((answer) => ((waited = true), answer));
-    // Still waiting after several of its looks (each takes the journal lock): the holder has it.
-    for (let look = 0; look < 5; look++) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(waited).toBe(false);
-    if (taken.held) await taken.hold.release();
-    expect((await waiting).held).toBe(true);
-  });
-
-  it('a wait ends at its bound with the holder named, the lock untaken', async () => {
-    const dir = join(tempFolder(), 'state');
-    const taken = await openJournal({ dir }).lock('scope', { waitMs: 0 });
-    expect(taken.held).toBe(true);
-    expect(await openJournal({ dir }).lock('scope', { waitMs: 250 })).toMatchObject({
-      held: false,
-      holder: { pid: process.pid },
-    });
-  });
-
   it('a lock whose holder was killed (SIGKILL) is taken at once', async () => {
-    const dir = join(tempFolder(), 'state');
+    const dir = stateDir();
     const other = await otherProcess();
     mkdirSync(join(dir, 'locks'), { recursive: true });
     const journal = openJournal({ dir });
     // Write the record as that process would have: the file the journal uses for this scope.
-    const { lockPath } = await import('../../src/platform/journal/journal.js');
-    writeFileSync(
-      lockPath(dir, 'scope'),
-      JSON.stringify({
-        scope: 'scope',
-        holder: {
-          pid: other.pid,
-          host: hostname(),
-          since: '2025-01-15T09:00:00.000Z',
-          session: 'othersession',
-          ...(other.start ? { start: other.start } : {}),
-        },
-      }),
-    );
+    writeFileSync(lockPath(dir, 'scope'), JSON.stringify({ scope: 'scope', holder: holderRecord(other) }));
     expect(await journal.lock('scope', { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: other.pid } });
     await killed(other.child);
     expect((await journal.lock('scope', { waitMs: 0 })).held).toBe(true);
@@ -267,7 +190,7 @@ describe('account locks', () => {
 
 describe('segments: appends read only the active segment', () => {
   it('past a size bound, resolved entries move to dated archives; unresolved and open groups stay; list and get still see all', async () => {
-    const dir = join(tempFolder(), 'state');
+    const dir = stateDir();
     let time = T0;
     const journal = openJournal({ dir, now: () => time, rotateBytes: 16 * 1024, keepResolved: 5 });
     const early = await journal.begin(fields({ idempotency_key: 'still-open' }));
@@ -280,64 +203,55 @@ describe('segments: appends read only the active segment', () => {
     for (let index = 0; index < 120; index++) {
       // Two days of history: archives are named by the UTC day an entry was created.
       time = T0 + index * 30 * 60_000;
-      const entry = await journal.begin(fields({ idempotency_key: `k-${index}` }));
-      await journal.update(entry.id, { outcome: 'done' });
-      ids.push(entry.id);
+      ids.push(...(await resolved(journal, [`k-${index}`])));
     }
-    const archives = readdirSync(join(dir, ARCHIVE_DIR_NAME)).sort();
+    const archives = readdirSync(join(dir, ARCHIVE_DIR_NAME));
     expect(archives.length).toBeGreaterThanOrEqual(2);
-    expect(archives.every((name) => /^journal-2025-01-1[5-8]\.jsonl$/.test(name))).toBe(true);
+    for (const name of archives) expect(name).toMatch(/^journal-2025-01-1[5-8]\.jsonl$/);
     const active = readFileSync(join(dir, 'journal.jsonl'), 'utf8');
     expect(active.length).toBeLessThanOrEqual(16 * 1024 + 2_000);
-    expect(active).toContain(early.id);
-    expect(active).toContain(rollOpen.id);
-    expect(active).toContain(rollClose.id);
+    for (const id of [early.id, rollOpen.id, rollClose.id]) expect(active).toContain(id);
 
-    const all = await journal.list();
-    expect(all).toHaveLength(123);
-    expect(new Set(all.map((entry) => entry.id)).size).toBe(123);
-    expect(all.slice(0, 3).map((entry) => entry.id)).toEqual([ids[119], ids[118], ids[117]]);
-    expect((await journal.list({ limit: 3 })).map((entry) => entry.id)).toEqual([ids[119], ids[118], ids[117]]);
-    expect((await journal.list({ pending: true })).map((entry) => entry.id).sort()).toEqual(
-      [early.id, rollOpen.id].sort(),
-    );
-    const since = T0 + 24 * 3_600_000;
-    expect((await journal.list({ since })).map((entry) => entry.id)).toEqual(
-      ids.filter((_, index) => index >= 48).reverse(),
-    );
+    const listed = async (options = {}) => (await journal.list(options)).map((entry) => entry.id);
+    const all = await listed();
+    expect([all.length, new Set(all).size]).toEqual([123, 123]);
+    const newest = [ids[119], ids[118], ids[117]];
+    expect([all.slice(0, 3), await listed({ limit: 3 })]).toEqual([newest, newest]);
+    expect((await listed({ pending: true })).sort()).toEqual([early.id, rollOpen.id].sort());
+    expect(await listed({ since: T0 + 24 * 3_600_000 })).toEqual(ids.slice(48).reverse());
     expect((await journal.get(ids[0]!))?.outcome).toBe('done');
-    expect(
-      (
-        await journal.findUnresolvedMatch({
-          environment: 'test',
-          base_url_host: 'partner.example:8443',
-          key_id: KEY_ID,
-          command: 'add',
-          body: fields().request.body,
-        })
-      )?.id,
-    ).toBe(early.id);
+    const { environment, base_url_host, command, request } = fields();
+    const match = { environment, base_url_host, key_id: KEY_ID, command, body: request.body };
+    expect((await journal.findUnresolvedMatch(match))?.id).toBe(early.id);
   });
 
   it('a rotation that archives every resolved entry keeps the one with the highest seq: the journal counts on, every seq once', async () => {
-    const dir = join(tempFolder(), 'state');
+    const dir = stateDir();
     const journal = openJournal({ dir, now: () => T0 });
-    for (let index = 0; index < 3; index++) {
-      const entry = await journal.begin(fields({ idempotency_key: `r-${index}` }));
-      await journal.update(entry.id, { outcome: 'done' });
-    }
-    // The harshest rotation: no resolved entry asked to stay, no room for one.
-    rotate(journal.file, readFileSync(journal.file, 'utf8'), { keepResolved: 0, keepBytes: 0, today: '2025-01-15' });
+    await resolved(journal, ['r-0', 'r-1', 'r-2']);
+    rotateAll(journal.file);
     expect(readdirSync(join(dir, ARCHIVE_DIR_NAME))).toHaveLength(1);
     const active = readFileSync(journal.file, 'utf8').trim().split('\n');
     expect(active.map((line) => JSON.parse(line).seq).filter((seq) => seq !== undefined)).toEqual([3]);
-    const last = await journal.begin(fields({ idempotency_key: 'after' }));
-    expect(last.seq).toBe(4);
+    expect((await journal.begin(fields({ idempotency_key: 'after' }))).seq).toBe(4);
     expect((await journal.list()).map((entry) => entry.seq)).toEqual([4, 3, 2, 1]);
   });
 });
 
 describe('refusals: local state that cannot be used is exit 13, naming the path', () => {
+  /** A folder elsewhere, mode 0755, that a symbolic link points to. */
+  function linkedFolder(folder: string, ...links: string[]): string {
+    const target = join(folder, 'elsewhere');
+    mkdirSync(target, { mode: 0o755 });
+    chmodSync(target, 0o755);
+    for (const link of links) symlinkSync(target, link);
+    return target;
+  }
+  const untouched = (target: string) => {
+    expect(statSync(target).mode & 0o777).toBe(0o755);
+    expect(readdirSync(target)).toEqual([]);
+  };
+
   it('a journal that is a symbolic link is never followed: not read, not written, and its target is untouched', async () => {
     const folder = tempFolder();
     const dir = join(folder, 'state');
@@ -347,108 +261,92 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     chmodSync(target, 0o644);
     symlinkSync(target, join(dir, 'journal.jsonl'));
     const journal = openJournal({ dir });
-    const failure = await journal.begin(fields()).catch((error: unknown) => error);
+    const failure = await caught(journal.begin(fields()));
     expect(describeError(failure)).toMatchObject({
       exitCode: 13,
       code: 'state',
       details: { path: join(dir, 'journal.jsonl') },
     });
-    expect((failure as Error).message).toContain('is a symbolic link');
+    expect(failure.message).toContain('is a symbolic link');
     await expect(journal.list()).rejects.toThrow('is a symbolic link');
-    expect(readFileSync(target, 'utf8')).toBe('not yours\n');
-    expect((await import('node:fs')).statSync(target).mode & 0o777).toBe(0o644);
+    expect([readFileSync(target, 'utf8'), statSync(target).mode & 0o777]).toEqual(['not yours\n', 0o644]);
   });
 
   it('a locks/ or journal-archive/ folder that is a symbolic link is refused, never followed: its target keeps its mode and gets no file', async () => {
     const folder = tempFolder();
     const dir = join(folder, 'state');
     const journal = openJournal({ dir, now: () => T0 });
-    for (const key of ['idem-1', 'idem-2']) {
-      const entry = await journal.begin(fields({ idempotency_key: key }));
-      await journal.update(entry.id, { outcome: 'done' });
-    }
-    const target = join(folder, 'elsewhere');
-    mkdirSync(target, { mode: 0o755 });
-    chmodSync(target, 0o755);
-    symlinkSync(target, join(dir, 'locks'));
-    symlinkSync(target, join(dir, ARCHIVE_DIR_NAME));
+    await resolved(journal, ['idem-1', 'idem-2']);
+    const target = linkedFolder(folder, join(dir, 'locks'), join(dir, ARCHIVE_DIR_NAME));
 
-    const locked = await journal.lock('scope', { waitMs: 0 }).catch((error: unknown) => error);
+    const locked = await caught(journal.lock('scope', { waitMs: 0 }));
     expect(describeError(locked)).toMatchObject({ exitCode: 13, code: 'state', details: { path: join(dir, 'locks') } });
-    expect((locked as Error).message).toBe(
+    expect(locked.message).toBe(
       `The action journal's ${join(dir, 'locks')} is a symbolic link; hedge does not follow it (it would write wherever it points).`,
     );
-    expect(() =>
-      rotate(journal.file, readFileSync(journal.file, 'utf8'), { keepResolved: 0, keepBytes: 0, today: '2025-01-15' }),
-    ).toThrow(`${join(dir, ARCHIVE_DIR_NAME)} is a symbolic link`);
-    expect(statSync(target).mode & 0o777).toBe(0o755);
-    expect(readdirSync(target)).toEqual([]);
+    expect(() => rotateAll(journal.file)).toThrow(`${join(dir, ARCHIVE_DIR_NAME)} is a symbolic link`);
+    untouched(target);
   });
 
   it("the keeper's folder (keepers/ in the state folder) that is a symbolic link is refused before the keeper's lock is taken", async () => {
     const folder = tempFolder();
-    const target = join(folder, 'elsewhere');
-    mkdirSync(join(folder, 'hedge'), { recursive: true });
-    mkdirSync(target, { mode: 0o755 });
-    chmodSync(target, 0o755);
-    symlinkSync(target, join(folder, 'hedge', 'keepers'));
+    mkdirSync(join(folder, 'hedge'));
+    const target = linkedFolder(folder, join(folder, 'hedge', 'keepers'));
     const ports = { env: { XDG_STATE_HOME: folder }, journal: async () => openJournal({ dir: join(folder, 'own') }) };
-    const failure = await keeperLockPlace(ports, { environment: 'test', host: 'partner.example', keyId: KEY_ID })
-      .then((place) => place.take())
-      .catch((error: unknown) => error);
+    const failure = await caught(
+      keeperLockPlace(ports, { environment: 'test', host: 'partner.example', keyId: KEY_ID }).then((place) =>
+        place.take(),
+      ),
+    );
     expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
-    expect((failure as Error).message).toContain(`${join(folder, 'hedge', 'keepers')} is a symbolic link`);
-    expect(statSync(target).mode & 0o777).toBe(0o755);
-    expect(readdirSync(target)).toEqual([]);
+    expect(failure.message).toContain(`${join(folder, 'hedge', 'keepers')} is a symbolic link`);
+    untouched(target);
   });
 
   it('a journal file another user may change, or that belongs to another user, is refused with the fix; a FIFO without waiting', async () => {
-    const dir = join(tempFolder(), 'state');
-    const journal = openJournal({ dir, now: () => T0 });
+    const journal = openJournal({ dir: stateDir(), now: () => T0 });
+    const { file } = journal;
     await journal.begin(fields());
-    const before = readFileSync(journal.file, 'utf8');
-    chmodSync(journal.file, 0o666);
-    const failure = await journal.begin(fields({ idempotency_key: 'idem-0002' })).catch((error: unknown) => error);
-    expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state', details: { path: journal.file } });
-    expect((failure as Error).message).toBe(
-      `Cannot read the action journal ${journal.file}: other users can change it (mode 0666); run \`chmod go-w ${journal.file}\`.`,
+    const before = readFileSync(file, 'utf8');
+    chmodSync(file, 0o666);
+    const failure = await caught(journal.begin(fields({ idempotency_key: 'idem-0002' })));
+    expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state', details: { path: file } });
+    expect(failure.message).toBe(
+      `Cannot read the action journal ${file}: other users can change it (mode 0666); run \`chmod go-w ${file}\`.`,
     );
     await expect(journal.list()).rejects.toThrow('chmod go-w');
-    expect(readFileSync(journal.file, 'utf8')).toBe(before);
-    expect(statSync(journal.file).mode & 0o777).toBe(0o666);
+    expect([readFileSync(file, 'utf8'), statSync(file).mode & 0o777]).toEqual([before, 0o666]);
 
     // Root reads any file: another user's journal is judged by its owner, whatever its mode.
-    chmodSync(journal.file, 0o600);
+    chmodSync(file, 0o600);
     if (process.getuid?.() === 0) {
-      chownSync(journal.file, 65534, 65534);
+      chownSync(file, 65534, 65534);
       await expect(journal.list()).rejects.toThrow('belongs to another user (uid 65534)');
-      chownSync(journal.file, 0, 0);
+      chownSync(file, 0, 0);
     }
     expect(await journal.list()).toHaveLength(1);
 
-    rmSync(journal.file);
-    execFileSync('mkfifo', [journal.file]);
+    rmSync(file);
+    execFileSync('mkfifo', [file]);
     await expect(journal.list()).rejects.toThrow('it is a FIFO (named pipe), not a regular file');
   });
 
   it('a folder that cannot be made (a file in the way) is exit 13 naming it', async () => {
     const folder = tempFolder();
     writeFileSync(join(folder, 'state'), '');
-    const failure = await openJournal({ dir: join(folder, 'state', 'hedge') })
-      .begin(fields())
-      .catch((error: unknown) => error);
+    const failure = await caught(openJournal({ dir: join(folder, 'state', 'hedge') }).begin(fields()));
     expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
-    expect((failure as Error).message).toContain(join(folder, 'state', 'hedge'));
+    expect(failure.message).toContain(join(folder, 'state', 'hedge'));
   });
 
   it('a corrupt line is skipped and named with its file and line', async () => {
-    const dir = join(tempFolder(), 'state');
-    const skipped: Array<SkippedLine & { file?: string }> = [];
+    const dir = stateDir();
+    const skipped: SkippedLine[] = [];
     const journal = openJournal({ dir, onSkip: (skip) => skipped.push(skip) });
     const entry = await journal.begin(fields());
-    writeFileSync(join(dir, 'journal.jsonl'), `${readFileSync(join(dir, 'journal.jsonl'), 'utf8')}{broken\n`);
+    writeFileSync(journal.file, `${readFileSync(journal.file, 'utf8')}{broken\n`);
     expect((await journal.list()).map((listed) => listed.id)).toEqual([entry.id]);
-    expect(skipped).toEqual([{ file: join(dir, 'journal.jsonl'), line: 2, reason: 'not valid JSON' }]);
+    expect(skipped).toEqual([{ file: journal.file, line: 2, reason: 'not valid JSON' }]);
     expect(existsSync(join(dir, ARCHIVE_DIR_NAME))).toBe(false);
   });
 });
