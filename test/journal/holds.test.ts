@@ -49,7 +49,11 @@ function tempFolder(): string {
 }
 
 const stateDir = () => join(tempFolder(), 'state');
-const caught = (promise: Promise<unknown>) => promise.catch((error: unknown) => error as Error);
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => new Error('no failure'),
+    (error: Error) => error,
+  );
 
 function fields(overrides: Partial<BeginFields> = {}): BeginFields {
   return {
@@ -114,7 +118,12 @@ describe('holds: an entry is held by the live process that carries it', () => {
   it('begin holds it for this run: another journal of this process finds it held; taken again by its own run it writes nothing; let go or finished, the next run takes it', async () => {
     const journal = openJournal({ dir: stateDir(), now: () => T0 });
     const entry = await journal.begin(fields());
-    const mine = { pid: process.pid, host: hostname(), since: new Date(T0).toISOString(), session: entry.holder!.session };
+    const mine = {
+      pid: process.pid,
+      host: hostname(),
+      since: new Date(T0).toISOString(),
+      session: entry.holder!.session,
+    };
     expect(await journal.holderOf(entry.id)).toEqual(mine);
     // Another journal of the same process (another command, e.g. under `hedge mcp`) finds it held.
     expect(await openJournal({ dir: journal.dir }).hold(entry.id)).toEqual({ held: false, holder: mine });
