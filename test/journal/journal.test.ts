@@ -76,26 +76,30 @@ function openFields(overrides: Partial<BeginFields> = {}): BeginFields {
 }
 
 describe('journalDir', () => {
-  it('is HEDGE_CONFIG_DIR itself, else $XDG_STATE_HOME/hedge, else ~/.local/state/hedge', () => {
-    expect(journalDir({ HEDGE_CONFIG_DIR: '/cfg/hedge', XDG_STATE_HOME: '/state', HOME: '/home/ada' })).toBe(
-      '/cfg/hedge',
-    );
-    expect(journalDir({ XDG_STATE_HOME: '/state', HOME: '/home/ada' })).toBe('/state/hedge');
-    expect(journalDir({ HOME: '/home/ada' })).toBe('/home/ada/.local/state/hedge');
-    expect(journalDir({ HEDGE_CONFIG_DIR: '', XDG_STATE_HOME: '', HOME: '/home/ada' })).toBe(
-      '/home/ada/.local/state/hedge',
-    );
-  });
-
-  it('ignores a relative XDG_STATE_HOME, as the XDG spec asks', () => {
-    expect(journalDir({ XDG_STATE_HOME: 'state', HOME: '/home/ada' })).toBe('/home/ada/.local/state/hedge');
+  it('is HEDGE_CONFIG_DIR itself, else an absolute $XDG_STATE_HOME/hedge (a relative one is ignored, as the XDG spec asks), else ~/.local/state/hedge', () => {
+    const home = '/home/ada/.local/state/hedge';
+    expect(
+      [
+        { HEDGE_CONFIG_DIR: '/cfg/hedge', XDG_STATE_HOME: '/state', HOME: '/home/ada' },
+        { XDG_STATE_HOME: '/state', HOME: '/home/ada' },
+        { HOME: '/home/ada' },
+        { HEDGE_CONFIG_DIR: '', XDG_STATE_HOME: '', HOME: '/home/ada' },
+        { XDG_STATE_HOME: 'state', HOME: '/home/ada' },
+      ].map(journalDir),
+    ).toEqual(['/cfg/hedge', '/state/hedge', home, home, home]);
   });
 });
 
 describe('helpers', () => {
-  it('keyFingerprint is the first 12 hex digits of sha256', () => {
+  it('keyFingerprint is the first 12 hex digits of sha256; isUnresolved holds for planned, pending, submitted and unknown only', () => {
     // sha256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
     expect(keyFingerprint('abc')).toBe('ba7816bf8f01');
+    expect(OUTCOMES.filter((outcome) => isUnresolved({ outcome }))).toEqual([
+      'planned',
+      'pending',
+      'submitted',
+      'unknown',
+    ]);
   });
 
   it('canonicalJson sorts keys at every depth, keeps array order and writes numbers as JSON does', () => {
@@ -104,99 +108,63 @@ describe('helpers', () => {
     );
     expect(canonicalJson({ notional_usd: 1e4 })).toBe(canonicalJson({ notional_usd: 10000 }));
     expect(canonicalJson({ notional_usd: '10000' })).not.toBe(canonicalJson({ notional_usd: 10000 }));
-    expect(canonicalJson({ a: undefined, b: null })).toBe('{"b":null}');
-    expect(canonicalJson(undefined)).toBe('null');
-  });
-
-  it('isUnresolved holds for planned, pending, submitted and unknown only', () => {
-    expect(OUTCOMES.filter((outcome) => isUnresolved({ outcome }))).toEqual([
-      'planned',
-      'pending',
-      'submitted',
-      'unknown',
-    ]);
+    expect([canonicalJson({ a: undefined, b: null }), canonicalJson(undefined)]).toEqual(['{"b":null}', 'null']);
   });
 });
 
 describe('begin and update', () => {
   it('round trip: begin writes one snake_case line and returns the entry get() reads back', async () => {
     const { journal, fileText } = setUp();
-    const entry = await journal.begin(openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' }));
+    const given = openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' });
+    const entry = await journal.begin(given);
 
     expect(entry.id).toMatch(/^a_[0-9a-z]{12}$/);
     expect(entry.id.slice(2, 10)).toBe(T0.toString(36));
+    const at = '2025-01-15T09:30:00.000Z';
     // Held by this process from its creation: the host and the holder are recorded with it.
-    const holder = {
-      pid: process.pid,
+    const held = {
+      ...given,
       host: hostname(),
-      since: '2025-01-15T09:30:00.000Z',
-      session: expect.stringMatching(/^[0-9a-f]{12}$/),
+      holder: expect.objectContaining({
+        pid: process.pid,
+        host: hostname(),
+        since: at,
+        session: expect.stringMatching(/^[0-9a-f]{12}$/),
+      }),
+      outcome: 'pending',
     };
-    expect(entry).toEqual({
-      id: entry.id,
-      // Its place in the journal and its first revision: counters, not times (backend.ts).
-      seq: 1,
-      revision: 1,
-      created_at: '2025-01-15T09:30:00.000Z',
-      updated_at: '2025-01-15T09:30:00.000Z',
-      ...openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' }),
-      host: hostname(),
-      holder: expect.objectContaining(holder),
-      outcome: 'pending',
-    });
-    expect(fileText().endsWith('\n')).toBe(true);
-    expect(fileText().split('\n')).toHaveLength(2);
-    expect(JSON.parse(fileText())).toEqual({
-      id: entry.id,
-      at: '2025-01-15T09:30:00.000Z',
-      seq: 1,
-      ...openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' }),
-      host: hostname(),
-      holder: expect.objectContaining(holder),
-      outcome: 'pending',
-    });
+    // Its place in the journal and its first revision: counters, not times (backend.ts).
+    expect(entry).toEqual({ id: entry.id, seq: 1, revision: 1, created_at: at, updated_at: at, ...held });
+    expect(fileText().split('\n')).toEqual([expect.any(String), '']);
+    expect(JSON.parse(fileText())).toEqual({ id: entry.id, at, seq: 1, ...held });
     expect(await journal.get(entry.id)).toEqual(entry);
   });
 
-  it('an entry is the fold of its events: later fields win, resolved_at is stamped on a final outcome', async () => {
+  it('an entry is the fold of its events: later fields win, resolved_at is stamped on a final outcome unless the caller gives one', async () => {
     const { journal, setTime, fileText } = setUp();
     const begun = await journal.begin(openFields());
 
     setTime(T0 + 1_000);
-    const submitted = await journal.update(begun.id, {
-      outcome: 'submitted',
-      hedge_id: 'hdg_1',
-      order_tx_hash: '0xabc',
-      message: 'accepted',
-    });
-    expect(submitted).toEqual({
-      ...begun,
-      revision: 2,
-      updated_at: '2025-01-15T09:30:01.000Z',
-      outcome: 'submitted',
-      hedge_id: 'hdg_1',
-      order_tx_hash: '0xabc',
-      message: 'accepted',
-    });
+    const change = { outcome: 'submitted', hedge_id: 'hdg_1', order_tx_hash: '0xabc', message: 'accepted' } as const;
+    const submitted = await journal.update(begun.id, change);
+    expect(submitted).toEqual({ ...begun, revision: 2, updated_at: '2025-01-15T09:30:01.000Z', ...change });
 
     setTime(T0 + 2_500);
     const filled = await journal.update(begun.id, { outcome: 'filled', message: 'filled at 1534.2' });
+    const at = '2025-01-15T09:30:02.500Z';
     expect(filled).toEqual({
       ...submitted,
       revision: 3,
-      updated_at: '2025-01-15T09:30:02.500Z',
+      updated_at: at,
       outcome: 'filled',
       message: 'filled at 1534.2',
-      resolved_at: '2025-01-15T09:30:02.500Z',
+      resolved_at: at,
     });
     expect(await journal.get(begun.id)).toEqual(filled);
     expect(fileText().split('\n')).toHaveLength(4);
-  });
 
-  it('keeps a resolved_at the caller gives', async () => {
-    const { journal } = setUp();
-    const begun = await journal.begin(openFields());
-    const done = await journal.update(begun.id, { outcome: 'done', resolved_at: '2025-01-15T09:29:59.000Z' });
+    const other = await journal.begin(openFields());
+    const done = await journal.update(other.id, { outcome: 'done', resolved_at: '2025-01-15T09:29:59.000Z' });
     expect(done.resolved_at).toBe('2025-01-15T09:29:59.000Z');
   });
 
@@ -221,26 +189,23 @@ describe('begin and update', () => {
 
 describe('the key guard', () => {
   const KEY = 'hpk_live_Sup3rSecretKeyValue_99';
+  const body = (value: Record<string, unknown>) => ({ request: { method: 'POST', path: '/hedges', body: value } });
 
-  it('refuses a new entry carrying an API-key-shaped string, names where, never the key, and writes nothing', async () => {
-    const { journal, dir } = setUp();
-    const attempt = journal.begin(openFields({ argv: ['hedge', 'open', '--api-key', KEY] }));
-    await expect(attempt).rejects.toBeInstanceOf(JournalError);
-    await expect(attempt).rejects.toThrow('(at $.argv[3])');
-    await attempt.catch((error: Error) => expect(error.message).not.toContain('Sup3rSecret'));
-    expect(existsSync(dir)).toBe(false);
-  });
-
-  it('finds a key anywhere: a nested body value, a property name', async () => {
-    const { journal, dir } = setUp();
-    await expect(
-      journal.begin(openFields({ request: { method: 'POST', path: '/hedges', body: { note: `Bearer ${KEY}` } } })),
-    ).rejects.toThrow('(at $.request.body.note)');
-    await expect(
-      journal.begin(openFields({ request: { method: 'POST', path: '/hedges', body: { [KEY]: 1 } } })),
-    ).rejects.toThrow('(at $.request.body (a property name))');
-    expect(existsSync(dir)).toBe(false);
-  });
+  it.each([
+    [{ argv: ['hedge', 'open', '--api-key', KEY] }, '(at $.argv[3])'],
+    [body({ note: `Bearer ${KEY}` }), '(at $.request.body.note)'],
+    [body({ [KEY]: 1 }), '(at $.request.body (a property name))'],
+  ])(
+    'refuses a new entry carrying an API-key-shaped string anywhere, names where %#, never the key, and writes nothing',
+    async (overrides, where) => {
+      const { journal, dir } = setUp();
+      const error = await journal.begin(openFields(overrides)).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(JournalError);
+      expect((error as Error).message).toContain(where);
+      expect((error as Error).message).not.toContain('Sup3rSecret');
+      expect(existsSync(dir)).toBe(false);
+    },
+  );
 
   it('stores an update carrying one with the key redacted, never the key', async () => {
     const { journal, fileText } = setUp();
@@ -252,9 +217,8 @@ describe('the key guard', () => {
 });
 
 describe('list and get', () => {
-  async function threeEntries() {
-    const setup = setUp();
-    const { journal, setTime } = setup;
+  it('newest first, by creation; --pending keeps the unresolved ones; --since keeps those created at or after; limit keeps the newest', async () => {
+    const { journal, setTime } = setUp();
     const first = await journal.begin(openFields({ idempotency_key: 'k1' }));
     setTime(T0 + 60_000);
     const second = await journal.begin(openFields({ idempotency_key: 'k2', command: 'close' }));
@@ -263,69 +227,48 @@ describe('list and get', () => {
     setTime(T0 + 180_000);
     await journal.update(second.id, { outcome: 'done' });
     await journal.update(third.id, { outcome: 'unknown' });
-    return { ...setup, ids: [first.id, second.id, third.id] };
-  }
+    const ids = async (options = {}) => (await journal.list(options)).map((entry) => entry.id);
 
-  it('lists newest first, by creation', async () => {
-    const { journal, ids } = await threeEntries();
-    expect((await journal.list()).map((entry) => entry.id)).toEqual([ids[2], ids[1], ids[0]]);
-  });
-
-  it('--pending keeps the unresolved ones; --since keeps those created at or after; limit keeps the newest', async () => {
-    const { journal, ids } = await threeEntries();
+    expect(await ids()).toEqual([third.id, second.id, first.id]);
     expect((await journal.list({ pending: true })).map((entry) => [entry.id, entry.outcome])).toEqual([
-      [ids[2], 'unknown'],
-      [ids[0], 'pending'],
+      [third.id, 'unknown'],
+      [first.id, 'pending'],
     ]);
-    expect((await journal.list({ since: T0 + 60_000 })).map((entry) => entry.id)).toEqual([ids[2], ids[1]]);
-    expect((await journal.list({ since: T0 + 60_001 })).map((entry) => entry.id)).toEqual([ids[2]]);
-    expect((await journal.list({ limit: 2 })).map((entry) => entry.id)).toEqual([ids[2], ids[1]]);
-    expect((await journal.list({ pending: true, since: T0, limit: 1 })).map((entry) => entry.id)).toEqual([ids[2]]);
-    expect(await journal.list({ limit: 0 })).toEqual([]);
+    expect([
+      await ids({ since: T0 + 60_000 }),
+      await ids({ since: T0 + 60_001 }),
+      await ids({ limit: 2 }),
+      await ids({ pending: true, since: T0, limit: 1 }),
+      await ids({ limit: 0 }),
+    ]).toEqual([[third.id, second.id], [third.id], [third.id, second.id], [third.id], []]);
   });
 
   it('get takes a full id or a unique prefix (any case); an ambiguous prefix names the candidates', async () => {
     const { journal } = setUp();
     // Same clock time: the ids share their first 10 characters and differ in the random tail.
-    const entries = [
-      await journal.begin(openFields()),
-      await journal.begin(openFields()),
-      await journal.begin(openFields()),
-    ];
-    const ids = entries.map((entry) => entry.id);
+    const ids: string[] = [];
+    for (let index = 0; index < 3; index++) ids.push((await journal.begin(openFields())).id);
     const shared = `a_${T0.toString(36)}`;
-    expect(ids.every((id) => id.startsWith(shared))).toBe(true);
+    for (const id of ids) expect(id.startsWith(shared)).toBe(true);
 
     expect((await journal.get(ids[1]!))?.id).toBe(ids[1]);
-    const unique = (id: string) => {
-      for (let length = shared.length + 1; ; length++) {
-        const prefix = id.slice(0, length);
-        if (ids.filter((other) => other.startsWith(prefix)).length === 1) return prefix;
-      }
-    };
-    expect((await journal.get(unique(ids[0]!).toUpperCase()))?.id).toBe(ids[0]);
+    let unique = ids[0]!.slice(0, shared.length + 1);
+    while (ids.filter((other) => other.startsWith(unique)).length > 1) unique = ids[0]!.slice(0, unique.length + 1);
+    expect((await journal.get(unique.toUpperCase()))?.id).toBe(ids[0]);
     await expect(journal.get(shared)).rejects.toMatchObject({
       name: 'JournalError',
-      message: `"${shared}" matches 3 journal entries: ${[ids[2], ids[1], ids[0]].join(', ')}.`,
+      message: `"${shared}" matches 3 journal entries: ${[...ids].reverse().join(', ')}.`,
       hint: 'Type more of the id.',
     });
-    expect(await journal.get('a_zzzzzzzzzzzz')).toBeUndefined();
-    expect(await journal.get('')).toBeUndefined();
+    expect([await journal.get('a_zzzzzzzzzzzz'), await journal.get('')]).toEqual([undefined, undefined]);
   });
 
   it('reading a journal that does not exist yet is an empty journal and creates nothing', async () => {
     const { journal, dir } = setUp();
     expect(await journal.list()).toEqual([]);
     expect(await journal.get('a_')).toBeUndefined();
-    expect(
-      await journal.findUnresolvedMatch({
-        environment: 'test',
-        base_url_host: 'h',
-        key_id: KEY_ID,
-        command: 'open',
-        body: {},
-      }),
-    ).toBeUndefined();
+    const request = { environment: 'test', base_url_host: 'h', key_id: KEY_ID, command: 'open', body: {} } as const;
+    expect(await journal.findUnresolvedMatch(request)).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
   });
 });
@@ -355,26 +298,21 @@ describe('findUnresolvedMatch: the same request rule', () => {
     expect(await journal.findUnresolvedMatch(same)).toBeUndefined();
   });
 
-  it('does not match across environment, host, key, command or body', async () => {
-    const { journal } = setUp();
-    const begun = await journal.begin(openFields());
-    expect(await journal.findUnresolvedMatch({ ...same, environment: 'live' })).toBeUndefined();
-    expect(await journal.findUnresolvedMatch({ ...same, base_url_host: 'other.example' })).toBeUndefined();
-    expect(
-      await journal.findUnresolvedMatch({ ...same, key_id: keyFingerprint('hpk_test_AnotherKey000000') }),
-    ).toBeUndefined();
-    expect(await journal.findUnresolvedMatch({ ...same, command: 'add' })).toBeUndefined();
-    expect(await journal.findUnresolvedMatch({ ...same, body: { ...body, notional_usd: 10000.01 } })).toBeUndefined();
-    expect((await journal.findUnresolvedMatch(same))?.id).toBe(begun.id);
-  });
-
-  it('compares group and leg only when given', async () => {
+  it('does not match across environment, host, key, command or body; compares group and leg only when given', async () => {
     const { journal } = setUp();
     const leg = await journal.begin(openFields({ group: 'a_roll1', leg: 'open' }));
-    expect((await journal.findUnresolvedMatch(same))?.id).toBe(leg.id);
-    expect((await journal.findUnresolvedMatch({ ...same, group: 'a_roll1', leg: 'open' }))?.id).toBe(leg.id);
-    expect(await journal.findUnresolvedMatch({ ...same, group: 'a_roll2' })).toBeUndefined();
-    expect(await journal.findUnresolvedMatch({ ...same, group: 'a_roll1', leg: 'close' })).toBeUndefined();
+    const found = async (changes: object) => (await journal.findUnresolvedMatch({ ...same, ...changes }))?.id;
+    for (const changes of [
+      { environment: 'live' },
+      { base_url_host: 'other.example' },
+      { key_id: keyFingerprint('hpk_test_AnotherKey000000') },
+      { command: 'add' },
+      { body: { ...body, notional_usd: 10000.01 } },
+      { group: 'a_roll2' },
+      { group: 'a_roll1', leg: 'close' },
+    ])
+      expect(await found(changes), JSON.stringify(changes)).toBeUndefined();
+    expect([await found({}), await found({ group: 'a_roll1', leg: 'open' })]).toEqual([leg.id, leg.id]);
   });
 });
 
