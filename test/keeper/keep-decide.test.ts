@@ -7,6 +7,13 @@ const NOW = Date.parse('2026-03-02T09:00:00Z');
 const row: KeepRow = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
 const rules = { toleranceUsd: 0 };
 
+const position = (maturityInMs: number, notionalUsd = 2000) => ({
+  position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + maturityInMs },
+});
+/** What decideRow decides for each [row changes, view, at] case. */
+const kinds = (cases: Array<[Partial<KeepRow>, object, number?]>) =>
+  cases.map(([changes, view, at = NOW]) => decideRow({ ...row, ...changes }, view, at, rules).kind);
+
 describe('decideRow', () => {
   it('a side a colleague closed before its maturity is drift, not re-opened, until the target says so again', () => {
     const closed = { closedOutside: { hedgeId: 'hdg_9', closedAtLocalMs: NOW - HOUR } };
@@ -19,50 +26,45 @@ describe('decideRow', () => {
       alsoRollDue: false,
       tenorDays: 1,
     });
-    // The target file written before the close: still the colleague's call.
-    expect(decideRow({ ...row, statedAtMs: NOW - 2 * HOUR }, closed, NOW, rules).kind).toBe('drift');
-    // Written after it: the target says so again.
+    // Written after the close, the target says so again; before it, still the colleague's call; a target of 0 stays flat.
     expect(decideRow({ ...row, statedAtMs: NOW - HOUR / 2 }, closed, NOW, rules)).toEqual({
       kind: 'reopen',
       notionalUsd: 2000,
       tenorDays: 1,
     });
-    // A target of 0 stays flat either way.
-    expect(decideRow({ ...row, notionalUsd: 0 }, closed, NOW, rules).kind).toBe('hold');
+    expect(
+      kinds([
+        [{ statedAtMs: NOW - 2 * HOUR }, closed],
+        [{ notionalUsd: 0 }, closed],
+      ]),
+    ).toEqual(['drift', 'hold']);
   });
 
   it("near `until`, a re-open or roll gets the shortest tenor that still reaches it, never more than the row's", () => {
-    const week = { ...row, tenorDays: 7 as const };
-    expect(tenorFor({ ...week, untilMs: NOW + 20 * HOUR }, NOW)).toBe(1);
-    expect(tenorFor({ ...week, untilMs: NOW + 50 * HOUR }, NOW)).toBe(3);
-    expect(tenorFor({ ...week, untilMs: NOW + 100 * HOUR }, NOW)).toBe(7);
-    expect(tenorFor({ ...week, untilMs: NOW + 30 * 24 * HOUR }, NOW)).toBe(7);
-    expect(tenorFor({ ...row, tenorDays: 3, untilMs: NOW + 6 * 24 * HOUR }, NOW)).toBe(3);
-    expect(decideRow({ ...week, untilMs: NOW + 50 * HOUR }, {}, NOW, rules)).toEqual({
+    expect(
+      [
+        [7, 20 * HOUR],
+        [7, 50 * HOUR],
+        [7, 100 * HOUR],
+        [7, 30 * 24 * HOUR],
+        [3, 6 * 24 * HOUR],
+      ].map(([tenorDays, until]) => tenorFor({ ...row, tenorDays: tenorDays as 3 | 7, untilMs: NOW + until! }, NOW)),
+    ).toEqual([1, 3, 7, 7, 3]);
+    expect(decideRow({ ...row, tenorDays: 7, untilMs: NOW + 50 * HOUR }, {}, NOW, rules)).toEqual({
       kind: 'reopen',
       notionalUsd: 2000,
       tenorDays: 3,
     });
   });
 
-  it('holds a covered side until roll_before ahead of its maturity, and names when it will roll', () => {
-    const decision = decideRow(
-      row,
-      { position: { notionalUsd: 2000, hedgeId: 'hdg_1', maturityAtMs: NOW + 5 * HOUR } },
-      NOW,
-      rules,
-    );
-    expect(decision).toEqual({
+  it('holds a covered side until roll_before ahead of its maturity, and names when it will roll; then rolls the current notional (the row may widen roll_before)', () => {
+    expect(decideRow(row, position(5 * HOUR), NOW, rules)).toEqual({
       kind: 'hold',
       reason: 'covered',
       nextAction: 'roll',
       nextActionAtMs: NOW + 5 * HOUR - DEFAULT_ROLL_BEFORE_MS,
     });
-  });
-
-  it('rolls the current notional once the maturity is within roll_before (the row may widen it)', () => {
-    const view = { position: { notionalUsd: 2000, hedgeId: 'hdg_1', maturityAtMs: NOW + 2 * HOUR } };
-    expect(decideRow(row, view, NOW, rules).kind).toBe('hold');
+    const view = position(2 * HOUR);
     expect(decideRow({ ...row, rollBeforeMs: 3 * HOUR }, view, NOW, rules)).toEqual({
       kind: 'roll',
       notionalUsd: 2000,
@@ -70,31 +72,36 @@ describe('decideRow', () => {
       maturityAtMs: NOW + 2 * HOUR,
       tenorDays: 1,
     });
-    expect(decideRow(row, view, NOW + HOUR, rules).kind).toBe('roll');
+    expect(
+      kinds([
+        [{}, view],
+        [{}, view, NOW + HOUR],
+      ]),
+    ).toEqual(['hold', 'roll']);
   });
 
-  it('re-opens a side that settled while nobody watched, with the target notional', () => {
+  it('re-opens a side that settled while nobody watched, with the target notional; never opens one whose hedge is still being opened, whatever its status is called', () => {
     expect(decideRow(row, {}, NOW, rules)).toEqual({ kind: 'reopen', notionalUsd: 2000, tenorDays: 1 });
+    expect(
+      kinds(['submitted', 'submitting', 'settling'].map((status) => [{}, { opening: { hedgeId: 'hdg_2', status } }])),
+    ).toEqual(['hold', 'hold', 'hold']);
   });
 
-  it('never opens a side whose hedge is still being opened, whatever its status is called', () => {
-    for (const status of ['submitted', 'submitting', 'settling']) {
-      expect(decideRow(row, { opening: { hedgeId: 'hdg_2', status } }, NOW, rules).kind).toBe('hold');
-    }
+  it('leaves a row past `until` to mature: no roll when the exposure ends by the maturity, no re-open after it; a flat target with nothing open holds', () => {
+    const view = position(HOUR / 2);
+    expect(
+      kinds([
+        [{ untilMs: NOW + HOUR / 2 }, view],
+        [{ untilMs: NOW + 10 * HOUR }, view],
+        [{ untilMs: NOW - 1 }, {}],
+        [{ untilMs: NOW + 1 }, {}],
+        [{ notionalUsd: 0, tenorDays: undefined }, {}],
+      ]),
+    ).toEqual(['skip', 'roll', 'skip', 'reopen', 'hold']);
   });
 
-  it('leaves a row past `until` to mature: no roll when the exposure ends by the maturity, no re-open after it', () => {
-    const view = { position: { notionalUsd: 2000, hedgeId: 'hdg_1', maturityAtMs: NOW + HOUR / 2 } };
-    expect(decideRow({ ...row, untilMs: NOW + HOUR / 2 }, view, NOW, rules).kind).toBe('skip');
-    expect(decideRow({ ...row, untilMs: NOW + 10 * HOUR }, view, NOW, rules).kind).toBe('roll');
-    expect(decideRow({ ...row, untilMs: NOW - 1 }, {}, NOW, rules).kind).toBe('skip');
-    expect(decideRow({ ...row, untilMs: NOW + 1 }, {}, NOW, rules).kind).toBe('reopen');
-  });
-
-  it('reports drift beyond the tolerance with the change that would bring it back', () => {
-    const view = (notionalUsd: number) => ({
-      position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + 20 * HOUR },
-    });
+  it('reports drift beyond the tolerance with the change that would bring it back; a target of 0 is never rolled, and drift past `until` is not rolled with it', () => {
+    const view = (notionalUsd: number) => position(20 * HOUR, notionalUsd);
     expect(decideRow(row, view(2500), NOW, rules)).toMatchObject({
       kind: 'drift',
       change: 'reduce',
@@ -103,39 +110,30 @@ describe('decideRow', () => {
     });
     expect(decideRow(row, view(1500), NOW, rules)).toMatchObject({ kind: 'drift', change: 'add', amountUsd: 500 });
     expect(decideRow(row, view(2000.4), NOW, { toleranceUsd: 0.5 }).kind).toBe('hold');
-    expect(decideRow({ ...row, notionalUsd: 0 }, view(100), NOW, rules)).toMatchObject({
-      kind: 'drift',
-      change: 'close',
-    });
-  });
-
-  it('a target of 0 is never rolled: a position left there is drift to close, even when it matures soon', () => {
-    const view = { position: { notionalUsd: 1000, hedgeId: 'hdg_1', maturityAtMs: NOW + HOUR / 2 } };
-    expect(decideRow({ ...row, notionalUsd: 0 }, view, NOW, rules)).toMatchObject({
-      kind: 'drift',
-      change: 'close',
-      alsoRollDue: false,
-    });
-  });
-
-  it('drift past `until` is reported, and the side is not rolled with it', () => {
-    const view = { position: { notionalUsd: 1000, hedgeId: 'hdg_1', maturityAtMs: NOW + HOUR / 2 } };
-    expect(decideRow({ ...row, untilMs: NOW + HOUR / 4 }, view, NOW, rules)).toMatchObject({
-      kind: 'drift',
-      alsoRollDue: false,
-    });
-    expect(decideRow(row, view, NOW, rules)).toMatchObject({ kind: 'drift', alsoRollDue: true });
-  });
-
-  it('a flat target with nothing open holds', () => {
-    expect(decideRow({ ...row, notionalUsd: 0, tenorDays: undefined }, {}, NOW, rules).kind).toBe('hold');
+    expect(decideRow({ ...row, notionalUsd: 0 }, view(100), NOW, rules)).toMatchObject({ change: 'close' });
+    // A position left at a target of 0 is drift to close, even when it matures soon.
+    const soon = position(HOUR / 2, 1000);
+    expect(
+      [{ notionalUsd: 0 }, { untilMs: NOW + HOUR / 4 }, {}].map((changes) =>
+        decideRow({ ...row, ...changes }, soon, NOW, rules),
+      ),
+    ).toMatchObject([
+      { kind: 'drift', change: 'close', alsoRollDue: false },
+      { kind: 'drift', alsoRollDue: false },
+      { kind: 'drift', alsoRollDue: true },
+    ]);
   });
 });
 
 describe('backoffMs', () => {
   it('doubles from the interval and stops at the cap', () => {
-    expect([0, 1, 2, 3].map((failures) => backoffMs(failures, 60_000))).toEqual([0, 60_000, 120_000, 240_000]);
-    expect(backoffMs(20, 60_000)).toBe(HOUR);
+    expect([0, 1, 2, 3, 20].map((failures) => backoffMs(failures, 60_000))).toEqual([
+      0,
+      60_000,
+      120_000,
+      240_000,
+      HOUR,
+    ]);
   });
 });
 
@@ -145,25 +143,11 @@ describe('target file: keep columns', () => {
       'market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,1,2026-12-31,2h\nUSDTNGN,buy,500,3,2026-12-31T17:00:00+01:00,\n',
       { sourceName: 't.csv' },
     );
+    const sell = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
     expect(parsed).toEqual({
       rows: [
-        {
-          market: 'USDTNGN',
-          side: 'sell',
-          notionalUsd: 2000,
-          tenorDays: 1,
-          untilMs: Date.parse('2026-12-31T00:00:00Z'),
-          rollBeforeMs: 2 * HOUR,
-          line: 2,
-        },
-        {
-          market: 'USDTNGN',
-          side: 'buy',
-          notionalUsd: 500,
-          tenorDays: 3,
-          untilMs: Date.parse('2026-12-31T16:00:00Z'),
-          line: 3,
-        },
+        { ...sell, untilMs: Date.parse('2026-12-31T00:00:00Z'), rollBeforeMs: 2 * HOUR, line: 2 },
+        { ...sell, side: 'buy', notionalUsd: 500, tenorDays: 3, untilMs: Date.parse('2026-12-31T16:00:00Z'), line: 3 },
       ],
     });
   });
