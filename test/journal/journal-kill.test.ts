@@ -91,63 +91,38 @@ describe('kill -9, then the same command again: the action happens once', () => 
     expect(entries[0]).toMatchObject({ id: left!.id, outcome: 'filled', hedge_id: t.hedges()[0]!.id });
   });
 
-  it('add killed during its wait: the re-run resumes with the same key and the notional grows once', async () => {
-    const t = await startTrading({ fillDelayMs: LAND_MS });
-    const id = await filledHedge(t, 'buy', '10000');
-    const killed = await runAndStop(
-      t,
-      ['add', 'USDTNGN', 'buy', '500'],
-      waitingAfter(t, '/hedges/add'),
-      'the add was waiting',
-    );
-    expect(killed.signal).toBe('SIGKILL');
-    expect(serverHedge(t, id).pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
+  it.each([
+    ['add', 'buy', '10000', '500', { notionalUsd: 10_500 }],
+    ['reduce', 'sell', '20000', '5000', { notionalUsd: 15_000, status: 'filled' }],
+    ['close', 'buy', '8000', undefined, { status: 'closed' }],
+  ] as const)(
+    '%s killed during its wait: the re-run resumes with the same key and the hedge changes once',
+    async (command, side, notional, amount, after) => {
+      const t = await startTrading({ fillDelayMs: LAND_MS });
+      const id = await filledHedge(t, side, notional);
+      const args = [command, 'USDTNGN', side, ...(amount ? [amount] : [])];
+      const path = `/hedges/${command}`;
+      const killed = await runAndStop(t, args, waitingAfter(t, path), `the ${command} was waiting`);
+      expect(killed.signal).toBe('SIGKILL');
+      if (command === 'add')
+        expect(serverHedge(t, id).pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
 
-    t.sandbox.clock.advance(LAND_MS);
-    const again = await t.hedge(['add', 'USDTNGN', 'buy', '500', '--json']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('Resuming the add started');
-    expect(serverHedge(t, id).notionalUsd).toBe(10_500);
-    expect(serverHedge(t, id).pendingChange).toBeUndefined();
-    expect(keysAnswered(t, '/hedges/add')).toHaveLength(1);
-    expect(new Set(posts(t, '/hedges/add').map((entry) => entry.idempotencyKey)).size).toBe(1);
-    const adds = (await journal(t)).filter((entry) => entry.command === 'add');
-    expect(adds).toHaveLength(1);
-    expect(adds[0]!.outcome).toBe('done');
-  });
-
-  it('reduce killed during its wait: reduced once', async () => {
-    const t = await startTrading({ fillDelayMs: LAND_MS });
-    const id = await filledHedge(t, 'sell', '20000');
-    await runAndStop(
-      t,
-      ['reduce', 'USDTNGN', 'sell', '5000'],
-      waitingAfter(t, '/hedges/reduce'),
-      'the reduce was waiting',
-    );
-    t.sandbox.clock.advance(LAND_MS);
-    const again = await t.hedge(['reduce', 'USDTNGN', 'sell', '5000']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('Resuming the reduce started');
-    expect(serverHedge(t, id)).toMatchObject({ notionalUsd: 15_000, status: 'filled' });
-    expect(keysAnswered(t, '/hedges/reduce')).toHaveLength(1);
-    expect(new Set(posts(t, '/hedges/reduce').map((entry) => entry.idempotencyKey)).size).toBe(1);
-  });
-
-  it('close killed during its wait: closed once, one realized record', async () => {
-    const t = await startTrading({ fillDelayMs: LAND_MS });
-    const id = await filledHedge(t, 'buy', '8000');
-    await runAndStop(t, ['close', 'USDTNGN', 'buy'], waitingAfter(t, '/hedges/close'), 'the close was waiting');
-    t.sandbox.clock.advance(LAND_MS);
-    const again = await t.hedge(['close', 'USDTNGN', 'buy', '--json']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('Resuming the close started');
-    expect(serverHedge(t, id).status).toBe('closed');
-    const account = Object.values(t.sandbox.engine.state.accounts)[0]!;
-    expect(account.history.map((record) => record.hedge_id)).toEqual([id]);
-    expect(keysAnswered(t, '/hedges/close')).toHaveLength(1);
-    expect(new Set(posts(t, '/hedges/close').map((entry) => entry.idempotencyKey)).size).toBe(1);
-  });
+      t.sandbox.clock.advance(LAND_MS);
+      const again = await t.hedge([...args, '--json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain(`Resuming the ${command} started`);
+      expect(serverHedge(t, id)).toMatchObject(after);
+      expect(serverHedge(t, id).pendingChange).toBeUndefined();
+      expect(keysAnswered(t, path)).toHaveLength(1);
+      expect(new Set(posts(t, path).map((entry) => entry.idempotencyKey)).size).toBe(1);
+      expect((await journal(t)).filter((entry) => entry.command === command)).toMatchObject([{ outcome: 'done' }]);
+      // One realized record: the close's.
+      if (command === 'close')
+        expect(Object.values(t.sandbox.engine.state.accounts)[0]!.history.map((record) => record.hedge_id)).toEqual([
+          id,
+        ]);
+    },
+  );
 
   it('killed before the send (held at a pre-trade read): nothing was journaled or sent, the re-run is one fresh action', async () => {
     const t = await startTrading();
