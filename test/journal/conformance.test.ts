@@ -47,13 +47,13 @@ afterEach(async () => {
 });
 
 let counter = 0;
+/** Who sends what: the identity a same-request match compares. */
+const WHO = { environment: 'test', base_url_host: '127.0.0.1:9', key_id: '0123456789ab', command: 'add' } as const;
+const SCOPE = 'test|127.0.0.1:9|0123456789ab|';
 function fields(overrides: Partial<BeginFields> = {}): BeginFields {
   counter += 1;
   return {
-    environment: 'test',
-    base_url_host: '127.0.0.1:9',
-    key_id: '0123456789ab',
-    command: 'add',
+    ...WHO,
     request: {
       method: 'POST',
       path: '/hedges/add',
@@ -113,31 +113,32 @@ function conformance(backend: () => Backend): void {
     expect(filled.resolved_at).toBeDefined();
 
     const other = place.open();
-    expect((await other.list()).map((entry) => entry.id)).toEqual([third.id, second.id, first.id]);
-    expect((await other.list({ pending: true })).map((entry) => entry.id)).toEqual([third.id, first.id]);
-    expect((await other.list({ limit: 1 })).map((entry) => entry.id)).toEqual([third.id]);
+    const ids = async (options = {}) => (await other.list(options)).map((entry) => entry.id);
+    expect([await ids(), await ids({ pending: true }), await ids({ limit: 1 })]).toEqual([
+      [third.id, second.id, first.id],
+      [third.id, first.id],
+      [third.id],
+    ]);
     expect(await other.get(second.id)).toMatchObject({ outcome: 'filled', traded_usd: 18_000, revision: 3 });
-    expect((await other.get(second.id.slice(0, -1).toUpperCase()))?.id).toBe(second.id);
-    // Its end alone, or its start and end around … as a table shortens it.
-    expect((await other.get(second.id.slice(-6)))?.id).toBe(second.id);
-    expect((await other.get(`${second.id.slice(0, 4)}…${second.id.slice(-6)}`))?.id).toBe(second.id);
+    // A part of its id in any case; its end alone, or its start and end around … as a table shortens it.
+    for (const part of [
+      second.id.slice(0, -1).toUpperCase(),
+      second.id.slice(-6),
+      `${second.id.slice(0, 4)}…${second.id.slice(-6)}`,
+    ])
+      expect((await other.get(part))?.id).toBe(second.id);
     expect(await other.get('a_zzzzzz')).toBeUndefined();
 
-    const body = first.request.body as Record<string, unknown>;
-    const reordered = Object.fromEntries(Object.entries(body).reverse());
-    const match = {
-      environment: 'test' as const,
-      base_url_host: '127.0.0.1:9',
-      key_id: '0123456789ab',
-      command: 'add',
-      body: reordered,
-    };
-    expect((await other.findUnresolvedMatch(match))?.id).toBe(first.id);
+    const reordered = Object.fromEntries(Object.entries(first.request.body as object).reverse());
+    const match = { ...WHO, body: reordered };
+    const found = async (changes = {}) => (await other.findUnresolvedMatch({ ...match, ...changes }))?.id;
     // Another body or another key is another request.
-    expect(await other.findUnresolvedMatch({ ...match, body: { ...reordered, notional_usd: 1 } })).toBeUndefined();
-    expect(await other.findUnresolvedMatch({ ...match, key_id: 'another00000' })).toBeUndefined();
+    expect([
+      await found(),
+      await found({ body: { ...reordered, notional_usd: 1 } }),
+      await found({ key_id: 'another00000' }),
+    ]).toEqual([first.id, undefined, undefined]);
     await journal.update(first.id, { outcome: 'rejected' });
-    expect(await other.findUnresolvedMatch(match)).toBeUndefined();
     // A planned leg is never the request alone: only that leg of its group.
     const planned = await journal.begin({
       ...fields(),
@@ -146,8 +147,7 @@ function conformance(backend: () => Backend): void {
       leg: 'open',
       request: first.request,
     });
-    expect(await other.findUnresolvedMatch(match)).toBeUndefined();
-    expect((await other.findUnresolvedMatch({ ...match, group: 'r_1', leg: 'open' }))?.id).toBe(planned.id);
+    expect([await found(), await found({ group: 'r_1', leg: 'open' })]).toEqual([undefined, planned.id]);
 
     await expect(journal.update('a_nothere0000', { outcome: 'done' })).rejects.toThrow(JournalError);
     await expect(journal.hold('a_nothere0000')).rejects.toThrow(JournalError);
@@ -186,22 +186,11 @@ function conformance(backend: () => Backend): void {
     for (const reader of [onTime, slow, fast])
       expect((await reader.list()).map((entry) => entry.id)).toEqual([c.id, b.id, a.id]);
     // The newest unresolved entry for the request is the one written last, though its clock says it is the oldest.
-    expect(
-      (
-        await onTime.findUnresolvedMatch({
-          environment: 'test',
-          base_url_host: '127.0.0.1:9',
-          key_id: '0123456789ab',
-          command: 'add',
-          body: same.request.body,
-        })
-      )?.id,
-    ).toBe(c.id);
+    expect((await onTime.findUnresolvedMatch({ ...WHO, body: same.request.body }))?.id).toBe(c.id);
 
     await fast.update(a.id, { outcome: 'submitted', message: 'first change, stamped a day ahead' });
     await slow.update(a.id, { message: 'second change, stamped an hour behind' });
-    const folded = await onTime.get(a.id);
-    expect(folded).toMatchObject({
+    expect(await onTime.get(a.id)).toMatchObject({
       outcome: 'submitted',
       message: 'second change, stamped an hour behind',
       revision: 3,
@@ -217,7 +206,7 @@ function conformance(backend: () => Backend): void {
     expect(holder).toMatchObject({ pid: process.pid, host: hostname(), session: entry.holder!.session });
     expect(await theirs.hold(entry.id)).toEqual({ held: false, holder });
 
-    const scope = 'test|127.0.0.1:9|0123456789ab|apply';
+    const scope = `${SCOPE}apply`;
     const locked = await mine.lock(scope, { waitMs: 0 });
     expect(locked.held).toBe(true);
     expect(await theirs.lock(scope, { waitMs: 0 })).toMatchObject({
@@ -231,38 +220,32 @@ function conformance(backend: () => Backend): void {
     const got = await waiting;
     expect(got.held).toBe(true);
     expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject({ held: false });
-    if (got.held) {
-      expect(got.hold.lost()).toBe(false);
-      await got.hold.release();
-      expect(got.hold.lost()).toBe(false);
-    }
+    if (!got.held) throw new Error('the released lock was not taken');
+    expect(got.hold.lost()).toBe(false);
+    await got.hold.release();
+    expect(got.hold.lost()).toBe(false);
 
     await mine.update(entry.id, { outcome: 'filled' });
     expect(await theirs.holderOf(entry.id)).toBeUndefined();
-    const finished = await theirs.hold(entry.id);
-    expect(finished.held).toBe(false);
+    expect((await theirs.hold(entry.id)).held).toBe(false);
   });
 
   it('a lost hold is reported: lost() turns true, and another instance can take it', async () => {
     const place = await backend().fresh();
     const mine = place.open();
-    const scope = 'test|127.0.0.1:9|0123456789ab|keep';
+    const scope = `${SCOPE}keep`;
     const taken = await mine.lock(scope, { waitMs: 0 });
     if (!taken.held) throw new Error('the lock was not taken');
     expect(taken.hold.lost()).toBe(false);
     await place.loseLock(mine, scope);
-    await eventually(
-      () => taken.hold.lost(),
-      (lost) => lost,
-      'the hold is reported lost',
-    );
+    await eventually(() => taken.hold.lost(), Boolean, 'the hold is reported lost');
     expect((await place.open().lock(scope, { waitMs: 20_000 })).held).toBe(true);
   });
 
   it("a dead holder's holds are taken over at once: the entry and the account lock of a process killed with SIGKILL", async () => {
     const place = await backend().fresh();
     const other = otherProcess(place);
-    const scope = 'test|127.0.0.1:9|0123456789ab|roll';
+    const scope = `${SCOPE}roll`;
     const { id } = await other.ask({ do: 'begin', fields: fields() });
     expect(await other.ask({ do: 'lock', scope })).toMatchObject({ held: true });
     const mine = place.open();
@@ -290,7 +273,7 @@ function conformance(backend: () => Backend): void {
     const place = await backend().fresh();
     const mine = place.open();
     const theirs = place.open();
-    const scope = 'test|127.0.0.1:9|0123456789ab|keep';
+    const scope = `${SCOPE}keep`;
     expect(await theirs.lockHolder(scope)).toBeUndefined();
     // Asking about a free lock took nothing: it is free for the next taker.
     const taken = await mine.lock(scope, { waitMs: 0 });
@@ -332,15 +315,15 @@ function conformance(backend: () => Backend): void {
     const writer = place.open();
     const reader = place.open();
     const heartbeats = writer.keeperHeartbeats!;
-    const scope = 'test|127.0.0.1:9|0123456789ab|keep';
+    const scope = `${SCOPE}keep`;
     expect(await reader.keeperHeartbeats!.read(scope)).toBeUndefined();
     expect(
       await heartbeats.write(scope, { pid: 4242, cycles: 1, rows: [{ market: 'USDTNGN', side: 'sell' }] }),
     ).toEqual({ revision: 1 });
     expect(await heartbeats.write(scope, { pid: 4242, cycles: 2, rows: [] })).toEqual({ revision: 2 });
     const read = await reader.keeperHeartbeats!.read(scope);
-    expect(read).toMatchObject({ body: { pid: 4242, cycles: 2, rows: [] }, revision: 2 });
     // Whole: nothing of the first body is left.
+    expect(read).toMatchObject({ revision: 2 });
     expect(read!.body).toEqual({ pid: 4242, cycles: 2, rows: [] });
     if (read!.ageMs !== undefined) expect(read!.ageMs).toBeGreaterThanOrEqual(0);
     expect(await reader.keeperHeartbeats!.read(`${scope}-other`)).toBeUndefined();
