@@ -1,16 +1,11 @@
 // The PostgreSQL journal at the interface level, against a real server (test/support/servers/postgres.ts),
 // beyond what the backends' conformance suite (conformance.test.ts) asks of it: the schema made on
 // first use (once, however many start at the same moment) and migrated, a begin committed before it
-// returns, the keep lock between two other real processes, a store that cannot be reached, and the
-// fallback record when the store fails after a send. The other processes run the module bundled here with esbuild
-// (test/support/children/journal-process.cjs).
-import { spawn, type ChildProcess } from 'node:child_process';
+// returns, a store that cannot be reached, and the fallback record when the store fails after a send.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { useChildBundle } from '../support/children/child-bundle.js';
-import { drivePeer, type PeerProcess } from '../support/children/peer-process.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';
@@ -18,15 +13,10 @@ import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-st
 import { JournalStoreError } from '../../src/platform/journal/store-error.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 
-const CHILD = fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url));
-
 const built = useChildBundle('src/platform/journal/postgres/postgres-store.ts', 'hedge-team-store-');
 
 const journals: PostgresJournal[] = [];
-const children = new Set<ChildProcess>();
 afterEach(async () => {
-  for (const child of children) child.kill('SIGKILL');
-  children.clear();
   await Promise.all(journals.splice(0).map((journal) => journal.close()));
 });
 
@@ -44,37 +34,19 @@ function fields(overrides: Partial<BeginFields> = {}): BeginFields {
   };
 }
 
-function journalAt(url: string, options: { now?: () => number; fallbackDir?: string } = {}): PostgresJournal {
+function journalAt(
+  url: string,
+  options: { now?: () => number; fallbackDir?: string; shown?: string } = {},
+): PostgresJournal {
   const journal = new PostgresJournal({
     url,
-    shown: 'postgres://hedge:***@127.0.0.1/test',
+    shown: options.shown ?? 'postgres://hedge:***@127.0.0.1/test',
     source: 'HEDGE_JOURNAL_URL',
     fallbackDir: options.fallbackDir ?? join(built.scratch, 'fallback-unused'),
     now: options.now,
   });
   journals.push(journal);
   return journal;
-}
-
-/** Another process with the team store open, driven one command at a time. */
-function otherProcess(url: string): PeerProcess {
-  const child = spawn(
-    process.execPath,
-    [
-      CHILD,
-      JSON.stringify({
-        bundle: built.bundle,
-        backend: 'postgres',
-        url,
-        fallbackDir: join(built.scratch, 'other-fallback'),
-      }),
-    ],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  children.add(child);
-  return drivePeer(child);
 }
 
 describeWithPostgres(
@@ -108,15 +80,12 @@ describeWithPostgres(
         [entry.id],
       );
       expect(stored.rows).toEqual([{ outcome: 'pending', host: hostname(), profile: 'desk-a', entry }]);
-      expect(entry).toMatchObject({
-        outcome: 'pending',
+      expect(entry.holder).toMatchObject({
+        pid: process.pid,
         host: hostname(),
-        holder: { pid: process.pid, host: hostname() },
+        session: expect.stringMatching(/^[0-9a-f]{16}$/),
       });
-      expect(entry.holder!.session).toMatch(/^[0-9a-f]{16}$/);
-
-      const holder = await journalAt(url).holderOf(entry.id);
-      expect(holder).toEqual(entry.holder);
+      expect(await journalAt(url).holderOf(entry.id)).toEqual(entry.holder);
 
       const submitted = await journal.update(entry.id, { outcome: 'submitted', hedge_id: 'hdg_1' });
       expect(submitted).toMatchObject({ outcome: 'submitted', hedge_id: 'hdg_1' });
@@ -126,38 +95,15 @@ describeWithPostgres(
       const done = await journal.update(entry.id, { outcome: 'done' });
       expect(done.resolved_at).toBe(done.updated_at);
       expect(await journalAt(url).holderOf(entry.id)).toBeUndefined();
-      const rows = await server().query(database, 'SELECT scope FROM hedge.holders');
-      expect(rows.rows).toEqual([]);
+      expect((await server().query(database, 'SELECT scope FROM hedge.holders')).rows).toEqual([]);
       await expect(journal.update('a_nothere0000', { outcome: 'done' })).rejects.toThrow(
         /No journal entry a_nothere0000/,
       );
     });
 
-    it("a keeper on one machine blocks a keeper on another: the second is told who holds the account's keep lock, and gets it once the first is killed", async () => {
-      const url = await server().createDatabase();
-      const scope = 'test|127.0.0.1:9|0123456789ab|keep';
-      const [first, second] = [otherProcess(url), otherProcess(url)];
-      expect(await first.ask({ do: 'lock', scope, name: 'keep' })).toMatchObject({ held: true });
-      const blocked = await second.ask({ do: 'lock', scope, name: 'keep' });
-      expect(blocked).toMatchObject({
-        held: false,
-        holder: { pid: first.child.pid, host: hostname(), session: expect.stringMatching(/^[0-9a-f]{16}$/) },
-      });
-      expect(Date.parse(blocked.holder.since)).not.toBeNaN();
-      first.child.kill('SIGKILL');
-      await first.exited;
-      expect(await second.ask({ do: 'lock', scope, name: 'keep', waitMs: 20_000 })).toMatchObject({ held: true });
-    });
-
     it('a store that cannot be reached: a state error (exit 13) naming the store without its password, and what to do', async () => {
       const url = `postgres://hedge:hunter2-secret@127.0.0.1:${await closedPort()}/nothing`;
-      const journal = new PostgresJournal({
-        url,
-        shown: 'postgres://hedge:***@127.0.0.1/nothing',
-        source: 'HEDGE_JOURNAL_URL',
-        fallbackDir: built.scratch,
-      });
-      journals.push(journal);
+      const journal = journalAt(url, { shown: 'postgres://hedge:***@127.0.0.1/nothing' });
       const error = await journal.begin(fields()).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(JournalStoreError);
       expect((error as Error).message).toBe(
@@ -165,12 +111,12 @@ describeWithPostgres(
       );
       const described = describeError(error);
       expect(described).toMatchObject({
+        hint: expect.stringMatching(/refuses writes before sending anything; reads of the API .* still work/),
         exitCode: 13,
         code: 'state',
         kind: 'state',
         details: { store: 'postgres://hedge:***@127.0.0.1/nothing' },
       });
-      expect(described.hint).toMatch(/refuses writes before sending anything; reads of the API .* still work/);
       expect(JSON.stringify(described)).not.toContain('hunter2');
     });
 
@@ -253,43 +199,54 @@ describeWithPostgres(
       expect(await team.list()).toHaveLength(2);
     });
 
-    it('a store made by an older hedge (schema 1) keeps its records: migrated on first use, numbered in creation order, then counted on', async () => {
+    /**
+     * A database as an older hedge left it: the schema up to `version`, and `entries` as it wrote them
+     * (no seq, no revision), in that order on disk. Gives a query on it.
+     */
+    async function olderStore(version: number, entries: Array<[id: string, at: string]>) {
       const url = await server().createDatabase();
-      const database = new URL(url).pathname.slice(1);
-      const q = (text: string, values?: unknown[]) => server().query(database, text, values);
+      const q = (text: string, values?: unknown[]) => server().query(new URL(url).pathname.slice(1), text, values);
       await q(
         `CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`,
       );
-      await q(MIGRATIONS[0]!.sql);
-      await q(
-        `INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES (1, 'journal entries and holders', 'an older hedge')`,
-      );
-      // Two entries as an older hedge wrote them (no seq, no revision), the later one first on disk.
-      const older = (id: string, at: string) => ({
-        id,
-        created_at: at,
-        updated_at: at,
-        ...fields({ idempotency_key: `old-${id}` }),
-        outcome: 'pending',
-      });
-      for (const entry of [
-        older('a_old000000002', '2026-03-02T10:00:00.000Z'),
-        older('a_old000000001', '2026-03-02T09:00:00.000Z'),
-      ]) {
+      for (const migration of MIGRATIONS.filter((candidate) => candidate.version <= version)) {
+        await q(migration.sql);
+        await q(
+          `INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, 'an older hedge')`,
+          [migration.version, migration.description],
+        );
+      }
+      for (const [id, at] of entries) {
+        const entry = {
+          id,
+          created_at: at,
+          updated_at: at,
+          ...fields({ idempotency_key: `old-${id}` }),
+          outcome: 'pending',
+        };
         await q(
           `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, body_canonical, entry)
          VALUES ($1, $2, $2, 'pending', 'test', '127.0.0.1:9', '0123456789ab', 'add', $3, '{}', $4::jsonb)`,
-          [entry.id, entry.created_at, entry.idempotency_key, JSON.stringify(entry)],
+          [id, at, entry.idempotency_key, JSON.stringify(entry)],
         );
       }
+      const versions = async () =>
+        (await q('SELECT version FROM hedge.schema_migrations ORDER BY version')).rows.map((row) => row.version);
+      return { url, q, versions };
+    }
 
+    it('a store made by an older hedge (schema 1) keeps its records: migrated on first use, numbered in creation order, then counted on', async () => {
+      // The later one first on disk.
+      const { url, versions } = await olderStore(1, [
+        ['a_old000000002', '2026-03-02T10:00:00.000Z'],
+        ['a_old000000001', '2026-03-02T09:00:00.000Z'],
+      ]);
       const journal = journalAt(url);
       expect((await journal.list()).map((entry) => [entry.id, entry.seq, entry.revision])).toEqual([
         ['a_old000000002', 2, 1],
         ['a_old000000001', 1, 1],
       ]);
-      const versions = await q('SELECT version FROM hedge.schema_migrations ORDER BY version');
-      expect(versions.rows.map((row) => row.version)).toEqual([1, 2, 3]);
+      expect(await versions()).toEqual([1, 2, 3]);
       const made = await journal.begin(fields());
       expect(made).toMatchObject({ seq: 3, revision: 1 });
       expect(await journal.update('a_old000000001', { outcome: 'unknown' })).toMatchObject({
@@ -301,44 +258,16 @@ describeWithPostgres(
     });
 
     it('a store of schema 2 (the hedge before keeper heartbeats) keeps its records and gains the heartbeat table on first use', async () => {
-      const url = await server().createDatabase();
-      const database = new URL(url).pathname.slice(1);
-      const q = (text: string, values?: unknown[]) => server().query(database, text, values);
-      await q(
-        `CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`,
-      );
-      for (const migration of MIGRATIONS.filter((candidate) => candidate.version <= 2)) {
-        await q(migration.sql);
-        await q(
-          `INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, 'an older hedge')`,
-          [migration.version, migration.description],
-        );
-      }
-      // A record as the older hedge left it; the table of heartbeats is not there yet.
-      const kept = {
-        id: 'a_old000000009',
-        created_at: '2026-03-02T09:00:00.000Z',
-        updated_at: '2026-03-02T09:00:00.000Z',
-        ...fields({ idempotency_key: 'old-kept' }),
-        outcome: 'pending',
-      };
-      await q(
-        `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, body_canonical, entry)
-       VALUES ($1, $2, $2, 'pending', 'test', '127.0.0.1:9', '0123456789ab', 'add', $3, '{}', $4::jsonb)`,
-        [kept.id, kept.created_at, kept.idempotency_key, JSON.stringify(kept)],
-      );
+      const { url, q, versions } = await olderStore(2, [['a_old000000009', '2026-03-02T09:00:00.000Z']]);
       expect((await q(`SELECT to_regclass('hedge.keeper_heartbeats') IS NULL AS absent`)).rows[0].absent).toBe(true);
 
       const journal = journalAt(url);
       const scope = 'test|127.0.0.1:9|0123456789ab|keep';
       expect(await journal.keeperHeartbeats.write(scope, { pid: 1, cycles: 1 })).toEqual({ revision: 1 });
-      expect(
-        (await q('SELECT version FROM hedge.schema_migrations ORDER BY version')).rows.map((row) => row.version),
-      ).toEqual([1, 2, 3]);
-      expect(await journal.get(kept.id)).toMatchObject({
-        id: kept.id,
+      expect(await versions()).toEqual([1, 2, 3]);
+      expect(await journal.get('a_old000000009')).toMatchObject({
         outcome: 'pending',
-        idempotency_key: 'old-kept',
+        idempotency_key: 'old-a_old000000009',
       });
       expect(await journal.keeperHeartbeats.read(scope)).toMatchObject({ body: { pid: 1, cycles: 1 }, revision: 1 });
     });
