@@ -77,11 +77,18 @@ function writeJournal(): void {
 
 const hedge = (args: string[]) => runHedge(args, { configDir: dir.path, env: ENV });
 
+/** Runs `args` and checks its exit code and that its stderr says each of `said`. */
+async function exits(code: number, args: string[], ...said: string[]) {
+  const result = await hedge(args);
+  expect(result.code, result.stderr).toBe(code);
+  for (const text of said) expect(result.stderr).toContain(text);
+  return result;
+}
+
 describe('hedge journal', () => {
   it('--json prints the entries as stored, newest first; --pending only the unresolved ones', async () => {
     writeJournal();
-    const all = await hedge(['journal', '--json']);
-    expect(all.code, all.stderr).toBe(0);
+    const all = await exits(0, ['journal', '--json']);
     const entries = JSON.parse(all.stdout) as Array<Record<string, unknown>>;
     expect(entries.map((e) => e.id)).toEqual(['a_close003', 'a_add00002', 'a_open0001']);
     expect(entries[2]).toMatchObject({
@@ -105,25 +112,24 @@ describe('hedge journal', () => {
     writeJournal();
     const ids = async (...flags: string[]) =>
       (JSON.parse((await hedge(['journal', '--json', ...flags])).stdout) as Array<{ id: string }>).map((e) => e.id);
-    expect(await ids('--since', '1d')).toEqual(['a_close003', 'a_add00002']);
-    expect(await ids('--since', '2h')).toEqual(['a_close003']);
-    expect(await ids('--since', '2w')).toHaveLength(3);
-    expect(await ids('--since', ago(3 * 3_600_000 + 1000))).toEqual(['a_close003', 'a_add00002']);
-    expect(await ids('--since', new Date(now + 2 * 86_400_000).toISOString().slice(0, 10))).toEqual([]);
-    expect(await ids('--limit', '1')).toEqual(['a_close003']);
+    const newest = ['a_close003', 'a_add00002'];
+    expect([
+      await ids('--since', '1d'),
+      await ids('--since', '2h'),
+      await ids('--since', '2w'),
+      await ids('--since', ago(3 * 3_600_000 + 1000)),
+      await ids('--since', new Date(now + 2 * 86_400_000).toISOString().slice(0, 10)),
+      await ids('--limit', '1'),
+    ]).toEqual([newest, ['a_close003'], [...newest, 'a_open0001'], newest, [], ['a_close003']]);
 
-    const bad = await hedge(['journal', '--since', 'yesterday']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--since');
-    expect(bad.stderr).toMatch(/2h/);
+    const bad = await exits(2, ['journal', '--since', 'yesterday'], '--since', '2h');
     expect(bad.stdout).toBe('');
     expect((await hedge(['journal', '--limit', '0'])).code).toBe(2);
   });
 
   it('piped: a header row of keys, then one row per entry, the raw values in a fixed column order; journal text is escaped', async () => {
     writeJournal();
-    const result = await hedge(['journal']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = await exits(0, ['journal']);
     const [header, ...lines] = result.stdout.trimEnd().split('\n');
     expect(header).toBe(
       'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal',
@@ -145,8 +151,7 @@ describe('hedge journal', () => {
     ]);
     expect(cells[0]!.slice(0, 8)).toEqual(['a_close003', ago(60_000), 'close', 'USDTNGN', 'buy', '', '', 'submitted']);
     // --ref keeps the actions sent with that reference.
-    const byRef = await hedge(['journal', '--ref', 'DEAL-42']);
-    expect(byRef.code, byRef.stderr).toBe(0);
+    const byRef = await exits(0, ['journal', '--ref', 'DEAL-42']);
     expect(
       byRef.stdout
         .trimEnd()
@@ -154,27 +159,23 @@ describe('hedge journal', () => {
         .slice(1)
         .map((line) => line.split('\t')[0]),
     ).toEqual(['a_open0001']);
-    expect(result.stdout).not.toContain('\u001b');
-    expect(result.stdout).not.toContain('\u202e');
+    expect(result.stdout).not.toMatch(/\u001b|\u202e/);
     expect(result.stdout).toContain('\\x1b]0;pwned');
   });
 
   it('an empty journal says so on stderr, stdout holds the header row alone (nothing with --no-header)', async () => {
-    const result = await hedge(['journal']);
-    expect(result.code).toBe(0);
+    const result = await exits(0, ['journal'], 'journal is empty');
     expect(result.stdout).toBe(
       'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal\n',
     );
     expect((await hedge(['journal', '--no-header'])).stdout).toBe('');
-    expect(result.stderr).toContain('journal is empty');
   });
 });
 
 describe('hedge journal show', () => {
   it('shows one entry by a unique prefix: JSON as stored, field lines when piped with text escaped', async () => {
     writeJournal();
-    const json = await hedge(['journal', 'show', 'a_add', '--json']);
-    expect(json.code, json.stderr).toBe(0);
+    const json = await exits(0, ['journal', 'show', 'a_add', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({
       id: 'a_add00002',
       outcome: 'unknown',
@@ -182,8 +183,7 @@ describe('hedge journal show', () => {
       message: HOSTILE,
     });
 
-    const plain = await hedge(['journal', 'show', 'a_add00002']);
-    expect(plain.code, plain.stderr).toBe(0);
+    const plain = await exits(0, ['journal', 'show', 'a_add00002']);
     // One record: a header row of keys and one row (a tab inside a value is written \x09).
     const [keys, values, ...more] = plain.stdout
       .trimEnd()
@@ -191,45 +191,27 @@ describe('hedge journal show', () => {
       .map((line) => line.split('\t'));
     expect(more).toEqual([]);
     const shown = Object.fromEntries(keys!.map((key, index) => [key, values![index]]));
-    expect(shown.idempotency_key).toBe('key-a_add00002');
-    expect(shown.body).toBe('{"market":"USDTNGN","side":"buy","notional_usd":500}');
+    expect(shown).toMatchObject({
+      idempotency_key: 'key-a_add00002',
+      body: '{"market":"USDTNGN","side":"buy","notional_usd":500}',
+    });
     expect(plain.stdout).not.toContain('\u001b');
     expect(plain.stdout).toContain('\\x1b]0;pwned');
   });
 
   it('an unknown id and an ambiguous prefix are exit 2 naming what was typed (and the candidates)', async () => {
     writeJournal();
-    const unknown = await hedge(['journal', 'show', 'a_nope']);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('a_nope');
-    const ambiguous = await hedge(['journal', 'show', 'a_']);
-    expect(ambiguous.code).toBe(2);
-    expect(ambiguous.stderr).toContain('a_close003');
-    expect(ambiguous.stderr).toContain('a_open0001');
+    await exits(2, ['journal', 'show', 'a_nope'], 'a_nope');
+    await exits(2, ['journal', 'show', 'a_'], 'a_close003', 'a_open0001');
   });
 });
 
 describe('hedge resume refusals (nothing is sent)', () => {
-  it('a resolved entry is exit 2 saying its outcome', async () => {
+  it('a resolved entry is exit 2 saying its outcome; an entry sent with other credentials is exit 2 naming its profile; with no unresolved entry, a sentence on stderr, exit 0', async () => {
+    await exits(0, ['resume'], 'Nothing to resume');
     writeJournal();
-    const result = await hedge(['resume', 'a_open0001']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('outcome is filled');
-  });
-
-  it('an entry sent with other credentials is exit 2 naming its profile', async () => {
-    writeJournal();
+    await exits(2, ['resume', 'a_open0001'], 'outcome is filled');
     // Without an ID: the newest unresolved one, the close sent with another key under profile ops.
-    const result = await hedge(['resume']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('a_close003');
-    expect(result.stderr).toContain('key fingerprint');
-    expect(result.stderr).toContain('hedge --profile ops resume a_close003');
-  });
-
-  it('no unresolved entry: a sentence on stderr, exit 0', async () => {
-    const result = await hedge(['resume']);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toContain('Nothing to resume');
+    await exits(2, ['resume'], 'a_close003', 'key fingerprint', 'hedge --profile ops resume a_close003');
   });
 });
