@@ -21,8 +21,8 @@ import { useDesks } from '../support/team.js';
 const journal = journalEntries<Record<string, any>>;
 
 interface RowSpec {
-  command: string;
-  path: string;
+  command: 'open' | 'add' | 'close';
+  /** The request body, on MARKET. */
   body: Record<string, unknown>;
   group?: string;
   leg?: string;
@@ -46,7 +46,11 @@ function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
     key_id: keyFingerprint(t.apiKey),
     host: spec.host ?? hostname(),
     command: spec.command,
-    request: { method: 'POST', path: spec.path, body: spec.body },
+    request: {
+      method: 'POST',
+      path: spec.command === 'open' ? '/hedges' : `/hedges/${spec.command}`,
+      body: { market: MARKET, ...spec.body },
+    },
     idempotency_key: `forged-${randomBytes(6).toString('hex')}`,
     ...(spec.group ? { group: spec.group } : {}),
     ...(spec.leg ? { leg: spec.leg } : {}),
@@ -86,8 +90,7 @@ describeWithPostgres(
         team,
         rowFor(t, {
           command: 'add',
-          path: '/hedges/add',
-          body: { market: MARKET, side: 'buy', notional_usd: 66_666 },
+          body: { side: 'buy', notional_usd: 66_666 },
           group: 'keep-20261123T000000000Z-abcdef',
           leg: 'converge',
         }),
@@ -95,8 +98,7 @@ describeWithPostgres(
       // The same, dressed as this machine's keeper on the target's own side.
       const dressed = rowFor(t, {
         command: 'add',
-        path: '/hedges/add',
-        body: { market: MARKET, side: 'sell', notional_usd: 66_666 },
+        body: { side: 'sell', notional_usd: 66_666 },
         group: 'keep-20261123T000001000Z-abcdef',
         leg: 'converge',
         via: 'keeper',
@@ -118,8 +120,7 @@ describeWithPostgres(
       const { t, team } = await desk();
       const unsealed = rowFor(t, {
         command: 'open',
-        path: '/hedges',
-        body: { market: MARKET, side: 'buy', notional_usd: 77_777, tenor_days: 3 },
+        body: { side: 'buy', notional_usd: 77_777, tenor_days: 3 },
       });
       await insertRow(server(), team, unsealed);
       const before = t.trades().length;
@@ -134,8 +135,7 @@ describeWithPostgres(
       // A seal that is not this key's (made under another key: someone without this key wrote it).
       const foreign = rowFor(t, {
         command: 'open',
-        path: '/hedges',
-        body: { market: MARKET, side: 'sell', notional_usd: 250_000, tenor_days: 7 },
+        body: { side: 'sell', notional_usd: 250_000, tenor_days: 7 },
         sealWith: 'sk_test_someone_elses_key_0000000000',
       });
       await insertRow(server(), team, foreign);
@@ -169,8 +169,7 @@ describeWithPostgres(
       const { t, team } = await desk();
       const genuine = rowFor(t, {
         command: 'add',
-        path: '/hedges/add',
-        body: { market: MARKET, side: 'sell', notional_usd: 1_000 },
+        body: { side: 'sell', notional_usd: 1_000 },
         sealWith: t.apiKey,
       });
       await insertRow(server(), team, genuine);
@@ -226,8 +225,7 @@ describeWithPostgres(
       const { t, team } = await desk();
       const elsewhere = rowFor(t, {
         command: 'add',
-        path: '/hedges/add',
-        body: { market: MARKET, side: 'sell', notional_usd: 400 },
+        body: { side: 'sell', notional_usd: 400 },
         host: 'desk-far-away',
         sealWith: t.apiKey,
         // As that machine's add journaled it: the side's notional before the send, which its wait compares with.
@@ -257,8 +255,7 @@ describeWithPostgres(
       const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
       const elsewhere = rowFor(t, {
         command: 'add',
-        path: '/hedges/add',
-        body: { market: MARKET, side: 'sell', notional_usd: 300 },
+        body: { side: 'sell', notional_usd: 300 },
         group: 'keep-20261123T000002000Z-abcdef',
         leg: 'converge',
         via: 'keeper',
@@ -289,8 +286,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     const t = await startSimulator();
     const forged = rowFor(t, {
       command: 'open',
-      path: '/hedges',
-      body: { market: MARKET, side: 'buy', notional_usd: 3_000, tenor_days: 3 },
+      body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },
     });
     appendRow(t.configDir, forged);
     const resumed = await t.hedge(['resume', String(forged.id), '--yes']);
@@ -301,8 +297,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     const done: Record<string, unknown> = {
       ...rowFor(t, {
         command: 'open',
-        path: '/hedges',
-        body: { market: MARKET, side: 'buy', notional_usd: 3_000, tenor_days: 3 },
+        body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },
       }),
       outcome: 'done',
     };
@@ -342,7 +337,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     // it would move the add's baseline from 1,000 to 1,500, and the side's 1,500 would read as
     // "the add did not land".
     const forged = {
-      ...rowFor(t, { command: 'add', path: '/hedges/add', body: { market: MARKET, side: 'buy', notional_usd: 500 } }),
+      ...rowFor(t, { command: 'add', body: { side: 'buy', notional_usd: 500 } }),
       outcome: 'done',
       created_at: at,
     };
@@ -369,8 +364,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     // A row written without the key, claiming that hedge was closed by a roll (its close leg, done).
     const forged = rowFor(t, {
       command: 'close',
-      path: '/hedges/close',
-      body: { market: MARKET, side: 'buy' },
+      body: { side: 'buy' },
       group: 'roll-20261123T000000000Z-abcdef',
       leg: 'close',
     });
@@ -384,22 +378,5 @@ describe('rows in the local journal file are verified before anything is sent ag
     expect(events.filter((event) => event.event === 'reopen')).toEqual([]);
     expect(t.trades().slice(before)).toEqual([]);
     expect(t.active('buy')).toEqual([]);
-  });
-
-  it('a row this key journaled verifies: a killed open is resumed with its key (the seal made at begin)', async () => {
-    const t = await startSimulator();
-    const genuine = rowFor(t, {
-      command: 'open',
-      path: '/hedges',
-      body: { market: MARKET, side: 'buy', notional_usd: 2_000, tenor_days: 3 },
-      sealWith: t.apiKey,
-    });
-    appendRow(t.configDir, genuine);
-    const resumed = await t.hedge(['resume', String(genuine.id)]);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(t.trades().map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
-      ['/hedges', genuine.idempotency_key],
-    ]);
-    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([2_000]);
   });
 });
