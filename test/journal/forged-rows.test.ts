@@ -17,6 +17,7 @@ import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
+import { ended } from './ended.js';
 
 const journal = journalEntries<Record<string, any>>;
 
@@ -76,8 +77,7 @@ describeWithPostgres(
     async function desk() {
       const { t, team } = await newDesk();
       // The store's schema is made by the first write of any machine.
-      const opened = await team.a.hedge(['open', MARKET, 'sell', '100', '--tenor', '1']);
-      expect(opened.code, opened.stderr).toBe(0);
+      ended(await team.a.hedge(['open', MARKET, 'sell', '100', '--tenor', '1']), 0);
       return { t, team };
     }
 
@@ -125,8 +125,7 @@ describeWithPostgres(
       await insertRow(server(), team, unsealed);
       const before = t.trades().length;
 
-      const bare = await team.c.hedge(['resume', '--json']);
-      expect(bare.code, bare.stderr).toBe(13);
+      const bare = ended(await team.c.hedge(['resume', '--json']), 13);
       expect(lastJson(bare.stderr).error).toMatchObject({
         code: 'unverified_row',
         details: { journal_id: unsealed.id, seal: 'unsealed' },
@@ -139,8 +138,7 @@ describeWithPostgres(
         sealWith: 'sk_test_someone_elses_key_0000000000',
       });
       await insertRow(server(), team, foreign);
-      const byId = await team.c.hedge(['resume', String(foreign.id), '--yes']);
-      expect(byId.code, byId.stderr).toBe(13);
+      const byId = ended(await team.c.hedge(['resume', String(foreign.id), '--yes']), 13);
       expect(byId.stderr).toContain(
         `Journal ${String(foreign.id)} (open: POST /hedges) does not verify as this account's own row`,
       );
@@ -179,17 +177,18 @@ describeWithPostgres(
         [genuine.id],
       );
       const before = t.trades().length;
-      const resumed = await team.c.hedge(['resume', String(genuine.id), '--yes']);
-      expect(resumed.code, resumed.stderr).toBe(13);
-      expect(resumed.stderr).toContain('its seal does not match what it would send');
+      ended(
+        await team.c.hedge(['resume', String(genuine.id), '--yes']),
+        13,
+        'its seal does not match what it would send',
+      );
       expect(t.trades().slice(before)).toEqual([]);
       expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
     });
 
     it("a genuine open set back to unknown in the store, its hedge id removed, past the key's lifetime: its time made new, it no longer verifies (exit 13); with its own time, resume finds its hedge and sends nothing", async () => {
       const { t, team } = await desk();
-      const opened = await team.a.hedge(['open', MARKET, 'buy', '700', '--tenor', '7', '--ref', 'DEAL-77']);
-      expect(opened.code, opened.stderr).toBe(0);
+      ended(await team.a.hedge(['open', MARKET, 'buy', '700', '--tenor', '7', '--ref', 'DEAL-77']), 0);
       // A day on: the server has forgotten the key (the simulator keeps keys 24 h).
       t.advance(25 * 3_600_000);
       // "Now" on the server's clock: the row made to look as if it began after its hedge was opened.
@@ -208,15 +207,19 @@ describeWithPostgres(
       await reset(now);
       const before = t.trades().length;
       // The seal covers the row's time: a row made to look newer is not this account's row as written.
-      const renewed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
-      expect(renewed.code, renewed.stderr).toBe(13);
-      expect(renewed.stderr).toContain('its seal does not match what it would send');
+      ended(
+        await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } }),
+        13,
+        'its seal does not match what it would send',
+      );
       expect(t.trades().slice(before)).toEqual([]);
 
       await reset(rows[0]!.created_at as string);
-      const resumed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
-      expect(resumed.code, resumed.stderr).toBe(0);
-      expect(resumed.stderr).toContain('The book shows it landed');
+      ended(
+        await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } }),
+        0,
+        'The book shows it landed',
+      );
       expect(t.trades().slice(before)).toEqual([]);
       expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([700]);
     });
@@ -234,15 +237,13 @@ describeWithPostgres(
       await insertRow(server(), team, elsewhere);
       const before = t.trades().length;
 
-      const asked = await team.c.hedge(['resume', String(elsewhere.id)]);
-      expect(asked.code, asked.stderr).toBe(2);
+      const asked = ended(await team.c.hedge(['resume', String(elsewhere.id)]), 2);
       expect(asked.stderr).toContain(
         'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
       );
       expect(t.trades().slice(before)).toEqual([]);
 
-      const resumed = await team.c.hedge(['resume', String(elsewhere.id), '--yes']);
-      expect(resumed.code, resumed.stderr).toBe(0);
+      ended(await team.c.hedge(['resume', String(elsewhere.id), '--yes']), 0);
       const sent = t.trades().slice(before);
       expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
         ['/hedges/add', elsewhere.idempotency_key],
@@ -264,8 +265,7 @@ describeWithPostgres(
       });
       await insertRow(server(), team, elsewhere);
       const before = t.trades().length;
-      const kept = await team.a.hedge(['keep', file, '--once']);
-      expect(kept.code, kept.stderr).toBe(0);
+      const kept = ended(await team.a.hedge(['keep', file, '--once']), 0);
       expect(t.trades().slice(before)).toEqual([]);
       const skipped = lines(kept.stdout).filter((event) => event.event === 'skip');
       expect(skipped.map((event) => [event.side, event.reason])).toEqual([
@@ -289,9 +289,7 @@ describe('rows in the local journal file are verified before anything is sent ag
       body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },
     });
     appendRow(t.configDir, forged);
-    const resumed = await t.hedge(['resume', String(forged.id), '--yes']);
-    expect(resumed.code, resumed.stderr).toBe(13);
-    expect(resumed.stderr).toContain('it carries no seal');
+    ended(await t.hedge(['resume', String(forged.id), '--yes']), 13, 'it carries no seal');
 
     // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
     const done: Record<string, unknown> = {
@@ -302,17 +300,10 @@ describe('rows in the local journal file are verified before anything is sent ag
       outcome: 'done',
     };
     appendRow(t.configDir, done);
-    const rerun = await t.hedge([
-      'open',
-      MARKET,
-      'buy',
-      '3000',
-      '--tenor',
-      '3',
-      '--idempotency-key',
-      String(done.idempotency_key),
-    ]);
-    expect(rerun.code, rerun.stderr).toBe(13);
+    ended(
+      await t.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--idempotency-key', String(done.idempotency_key)]),
+      13,
+    );
     expect(t.trades()).toEqual([]);
   });
 
@@ -320,8 +311,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     const t = await startSimulator();
     expect((await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
     // A process of its own, ended: its row is left to whoever resumes it.
-    const added = await t.hedge(['add', MARKET, 'buy', '500', '--json'], { spawn: true });
-    expect(added.code, added.stderr).toBe(0);
+    ended(await t.hedge(['add', MARKET, 'buy', '500', '--json'], { spawn: true }), 0);
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
     // The add's row set back to "unknown" (as if its process died before the answer), and a day on,
     // past the key's lifetime on the server's clock: the server has forgotten the key.
@@ -343,8 +333,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     };
     appendRow(t.configDir, forged);
     const before = t.trades().length;
-    const resumed = await t.hedge(['resume', String(genuine.id), '--yes']);
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = ended(await t.hedge(['resume', String(genuine.id), '--yes']), 0);
     expect(resumed.stderr).toContain(
       'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
     );
@@ -356,8 +345,7 @@ describe('rows in the local journal file are verified before anything is sent ag
   it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent', async () => {
     const t = await startSimulator();
     const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
-    const opened = await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--json']);
-    expect(opened.code, opened.stderr).toBe(0);
+    const opened = ended(await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--json']), 0);
     const hedgeId = JSON.parse(opened.stdout).id as string;
     // A colleague closes the side by hand: the keeper leaves that to a person (drift, without --converge).
     expect((await t.hedge(['close', MARKET, 'buy', '--yes'])).code).toBe(0);

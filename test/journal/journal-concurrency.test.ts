@@ -22,6 +22,7 @@ import { journalEntries, killWhen } from '../support/cli-runs.js';
 import { activeNotional } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
+import { ended } from './ended.js';
 
 const start = useSimulators();
 const HOUR_MS = 3_600_000;
@@ -55,8 +56,8 @@ function sideBySide(t: Simulator, args: string[], count: number): Promise<RunRes
  * let go only after.
  */
 async function secondUnderLock(t: Simulator, args: string[], path: string): Promise<[RunResult, RunResult]> {
-  let ended = 0;
-  const first = t.hedge(args).finally(() => (ended += 1));
+  let finished = 0;
+  const first = t.hedge(args).finally(() => (finished += 1));
   await until(() => t.writes().some((entry) => entry.path === path), `the first run sending ${path}`, {
     process: first,
   });
@@ -69,9 +70,9 @@ async function secondUnderLock(t: Simulator, args: string[], path: string): Prom
           (chunk: Buffer | string) => String(chunk).includes('Waiting for the book') && (waiting = true),
         ),
     })
-    .finally(() => (ended += 1));
+    .finally(() => (finished += 1));
   await until(() => waiting, 'the second run waiting for the book', { process: second });
-  while (ended < 2) {
+  while (finished < 2) {
     t.advance(HOUR_MS);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -137,9 +138,7 @@ describe('identical writes side by side', () => {
     child!.kill('SIGKILL');
     expect((await first).signal).toBe('SIGKILL');
     t.sandbox.setFaults({ stall: null, match: null });
-    const again = await t.hedge(['add', 'USDTNGN', 'sell', '100']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('Resuming the add started');
+    ended(await t.hedge(['add', 'USDTNGN', 'sell', '100']), 0, 'Resuming the add started');
     expect(activeNotional(t, 'sell')).toBe(1_100);
     expect(new Set(adds(t).map((entry) => entry.idempotencyKey)).size).toBe(1);
   });
@@ -216,11 +215,13 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     // 30 hours on the server: the add has landed, and the simulator forgets keys after 24 h.
     t.advance(30 * HOUR_MS);
     expect(activeNotional(t, 'sell')).toBe(1_100);
-    const resumed = await pinned.hedge(['add', 'USDTNGN', 'sell', '100']);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain('30 h ago by the server clock');
-    expect(resumed.stderr).toContain('The book shows it landed');
-    expect(resumed.stderr).toContain('Nothing is sent again');
+    ended(
+      await pinned.hedge(['add', 'USDTNGN', 'sell', '100']),
+      0,
+      '30 h ago by the server clock',
+      'The book shows it landed',
+      'Nothing is sent again',
+    );
     expect(activeNotional(t, 'sell')).toBe(1_100);
     expect(adds(t)).toHaveLength(1);
     expect((await journalEntries(pinned))[0]).toMatchObject({ command: 'add', outcome: 'done' });
@@ -233,9 +234,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     t.advance(30 * HOUR_MS);
 
     // The side shows the notional it had before: someone outside the journal could have moved it back.
-    const again = await pinned.hedge(['add', 'USDTNGN', 'sell', '100']);
-    expect(again.code, again.stderr).toBe(12);
-    expect(again.stderr).toContain('The book cannot tell whether it landed');
+    ended(await pinned.hedge(['add', 'USDTNGN', 'sell', '100']), 12, 'The book cannot tell whether it landed');
     expect(adds(t).filter((entry) => entry.status === 200)).toEqual([]);
     const [entry] = await journalEntries(pinned, '--pending');
 
@@ -243,9 +242,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     // The resent add is accepted; it lands once the simulator's clock moves on.
     await until(() => adds(t).some((entry) => entry.status === 200), 'the add was sent again');
     t.advance(HOUR_MS);
-    const resumed = await resuming;
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain('Sending it again with its key, as --resend-unproven asks');
+    ended(await resuming, 0, 'Sending it again with its key, as --resend-unproven asks');
     expect(activeNotional(t, 'sell')).toBe(1_100);
     expect(new Set(adds(t).map((entry) => entry.idempotencyKey)).size).toBe(1);
   });
@@ -254,17 +251,14 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     const { t, pinned } = await killedWhileHeld(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], '/hedges');
     t.advance(30 * HOUR_MS);
 
-    const again = await pinned.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1']);
-    expect(again.code, again.stderr).toBe(12);
+    const again = ended(await pinned.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1']), 12);
     const [entry] = await journalEntries(pinned, '--pending');
     expect(again.stderr).toContain('The book cannot tell whether it landed');
     expect(again.stderr).toContain(`hedge journal resolve ${entry!.id} --landed`);
     expect(again.stderr).toContain(`hedge journal resolve ${entry!.id} --not-landed`);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
 
-    const resolved = await pinned.hedge(['journal', 'resolve', entry!.id, '--landed']);
-    expect(resolved.code, resolved.stderr).toBe(0);
-    expect(resolved.stderr).toContain('recorded as landed');
+    ended(await pinned.hedge(['journal', 'resolve', entry!.id, '--landed']), 0, 'recorded as landed');
     const shown = JSON.parse((await t.hedge(['journal', 'show', entry!.id, '--json'])).stdout);
     expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
@@ -286,9 +280,9 @@ describe('killed at a random moment, then run again two at a time', () => {
       const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], {
         onSpawn: (spawned) => (child = spawned),
       });
-      let ended = false;
-      void killed.then(() => (ended = true));
-      await until(() => ended || t.sandbox.requestLog.length >= k, `request ${k} of the add (round ${round})`);
+      let finished = false;
+      void killed.then(() => (finished = true));
+      await until(() => finished || t.sandbox.requestLog.length >= k, `request ${k} of the add (round ${round})`);
       child!.kill('SIGKILL');
       const first = await killed;
 

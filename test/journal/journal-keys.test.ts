@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
 import { journalEntries } from '../support/cli-runs.js';
+import { ended } from './ended.js';
 
 const startSimulator = useSimulators();
 
@@ -25,16 +26,17 @@ describe('--idempotency-key names one request', () => {
     simulator.seedOpen('buy', 10_000);
     // An add answered 5xx on every attempt: its outcome unknown, its entry unresolved, with its key.
     simulator.sandbox.setFaults({ next5xx: 5, match: { method: 'POST', path: '/hedges/add' } });
-    const first = await simulator.hedge(['add', 'USDTNGN', 'buy', '500']);
-    expect(first.code, first.stderr).toBe(5);
+    ended(await simulator.hedge(['add', 'USDTNGN', 'buy', '500']), 5);
     const [pending] = await journal(simulator);
     expect(pending).toMatchObject({ command: 'add', outcome: 'unknown' });
     const writesBefore = simulator.writes().length;
 
-    const typo = await simulator.hedge(['add', 'USDTNGN', 'buy', '700', '--idempotency-key', pending!.idempotency_key]);
-    expect(typo.code, typo.stderr).toBe(2);
-    expect(typo.stderr).toContain(`--idempotency-key: that key belongs to journal ${pending!.id}`);
-    expect(typo.stderr).toContain(`hedge resume ${pending!.id}`);
+    ended(
+      await simulator.hedge(['add', 'USDTNGN', 'buy', '700', '--idempotency-key', pending!.idempotency_key]),
+      2,
+      `--idempotency-key: that key belongs to journal ${pending!.id}`,
+      `hedge resume ${pending!.id}`,
+    );
     expect(simulator.writes()).toHaveLength(writesBefore);
     const after = await journal(simulator);
     expect(after.map((entry) => [entry.id, entry.outcome])).toEqual([[pending!.id, 'unknown']]);
@@ -45,16 +47,17 @@ describe('a write refused before it was sent', () => {
   it('--timeout too short for the write: exit 5 saying nothing was sent; the entry is abandoned and the next run starts afresh', async () => {
     const simulator = await startSimulator();
     simulator.seedOpen('sell', 5_000);
-    const short = await simulator.hedge(['close', 'USDTNGN', 'sell', '--no-wait', '--timeout', '0.5']);
-    expect(short.code, short.stderr).toBe(5);
-    expect(short.stderr).toContain('nothing was sent');
+    const short = ended(
+      await simulator.hedge(['close', 'USDTNGN', 'sell', '--no-wait', '--timeout', '0.5']),
+      5,
+      'nothing was sent',
+    );
     expect(short.stderr).not.toContain('outcome is unknown');
     expect(simulator.writes()).toHaveLength(0);
     const [entry] = await journal(simulator);
     expect(entry).toMatchObject({ command: 'close', outcome: 'abandoned' });
 
-    const again = await simulator.hedge(['close', 'USDTNGN', 'sell', '--no-wait']);
-    expect(again.code, again.stderr).toBe(0);
+    const again = ended(await simulator.hedge(['close', 'USDTNGN', 'sell', '--no-wait']), 0);
     expect(again.stderr).not.toContain('Resuming');
     const closes = simulator.writes().filter((request) => request.path === '/hedges/close');
     expect(closes).toHaveLength(1);
@@ -65,18 +68,11 @@ describe('a write refused before it was sent', () => {
 describe('--ref shaped like an API key', () => {
   it('is bad input: exit 2 naming --ref, no request at all', async () => {
     const simulator = await startSimulator();
-    const result = await simulator.hedge([
-      'open',
-      'USDTNGN',
-      'buy',
-      '1000',
-      '--tenor',
-      '3',
-      '--ref',
-      'desk_live_20240101abcd',
-    ]);
-    expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toContain('--ref: the reference looks like an API key');
+    const result = ended(
+      await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'desk_live_20240101abcd']),
+      2,
+      '--ref: the reference looks like an API key',
+    );
     expect(result.stderr).not.toContain('desk_live_20240101abcd');
     expect(simulator.requests()).toHaveLength(0);
   });

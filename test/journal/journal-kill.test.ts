@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { journalEntries, killWhen, waitingAfter } from '../support/cli-runs.js';
+import { ended } from './ended.js';
 
 const startTrading = useSimulators();
 
@@ -48,8 +49,7 @@ const journal = journalEntries<Entry>;
 
 /** A filled hedge to change: opened without waiting, then the clock moved past its fill. */
 async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string): Promise<string> {
-  const opened = await t.hedge(['open', 'USDTNGN', side, notional, '--tenor', '7', '--no-wait', '--json']);
-  expect(opened.code, opened.stderr).toBe(0);
+  const opened = ended(await t.hedge(['open', 'USDTNGN', side, notional, '--tenor', '7', '--no-wait', '--json']), 0);
   t.sandbox.clock.advance(LAND_MS);
   const id = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
   const listed = await t.hedge(['hedges', id, '--json']);
@@ -78,10 +78,12 @@ describe('kill -9, then the same command again: the action happens once', () => 
     expect(left).toMatchObject({ command: 'open', outcome: 'pending' });
 
     t.sandbox.setFaults({ stall: null, match: null });
-    const again = await t.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`Resuming the open started`);
-    expect(again.stderr).toContain(left!.idempotency_key);
+    const again = ended(
+      await t.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json']),
+      0,
+      `Resuming the open started`,
+      left!.idempotency_key,
+    );
     expect(t.hedges()).toHaveLength(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ id: t.hedges()[0]!.id, status: 'filled' });
     // Every POST /hedges carried the one key; the engine created one hedge for it.
@@ -108,9 +110,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
         expect(serverHedge(t, id).pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
 
       t.sandbox.clock.advance(LAND_MS);
-      const again = await t.hedge([...args, '--json']);
-      expect(again.code, again.stderr).toBe(0);
-      expect(again.stderr).toContain(`Resuming the ${command} started`);
+      ended(await t.hedge([...args, '--json']), 0, `Resuming the ${command} started`);
       expect(serverHedge(t, id)).toMatchObject(after);
       expect(serverHedge(t, id).pendingChange).toBeUndefined();
       expect(keysAnswered(t, path)).toHaveLength(1);
@@ -141,8 +141,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     expect(await journal(t)).toEqual([]);
 
     t.sandbox.setFaults({ nextLatency: null, match: null });
-    const again = await t.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '3']);
-    expect(again.code, again.stderr).toBe(0);
+    const again = ended(await t.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '3']), 0);
     expect(again.stderr).not.toContain('Resuming');
     expect(t.hedges()).toHaveLength(1);
     expect(posts(t, '/hedges')).toHaveLength(1);
@@ -163,8 +162,7 @@ describe('hedge resume', () => {
     t.sandbox.setFaults({ stall: null, match: null });
     const [left] = await journal(t, '--pending');
 
-    const resumed = await t.hedge(['resume', '--json']);
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = ended(await t.hedge(['resume', '--json']), 0);
     expect(resumed.stderr).toMatch(
       new RegExp(`Resuming the open started \\d\\d:\\d\\d:\\d\\d UTC with key ${left!.idempotency_key}`),
     );
@@ -175,12 +173,8 @@ describe('hedge resume', () => {
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ id: left!.id, outcome: 'filled' });
 
-    const twice = await t.hedge(['resume', left!.id]);
-    expect(twice.code).toBe(2);
-    expect(twice.stderr).toContain('outcome is filled');
-    const nothing = await t.hedge(['resume']);
-    expect(nothing.code, nothing.stderr).toBe(0);
-    expect(nothing.stderr).toContain('Nothing to resume');
+    ended(await t.hedge(['resume', left!.id]), 2, 'outcome is filled');
+    ended(await t.hedge(['resume']), 0, 'Nothing to resume');
     expect(posts(t, '/hedges')).toHaveLength(2);
   });
 
@@ -192,8 +186,8 @@ describe('hedge resume', () => {
     expect(left).toMatchObject({ command: 'add' });
 
     const before = t.sandbox.requestLog.length;
-    let ended = false;
-    const running = t.hedge(['resume', left!.id, '--json']).finally(() => (ended = true));
+    let finished = false;
+    const running = t.hedge(['resume', left!.id, '--json']).finally(() => (finished = true));
     // The resumed run is waiting (polling the positions after its replayed add); only now does the add land.
     await until(
       () => {
@@ -205,10 +199,9 @@ describe('hedge resume', () => {
       { process: running },
     );
     // Still running: waiting for the landing only this test can bring about.
-    expect(ended).toBe(false);
+    expect(finished).toBe(false);
     t.sandbox.clock.advance(LAND_MS);
-    const resumed = await running;
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = ended(await running, 0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 10_500 });
     expect(serverHedge(t, id).notionalUsd).toBe(10_500);
     expect(keysAnswered(t, '/hedges/add')).toEqual([left!.idempotency_key]);
@@ -220,14 +213,16 @@ describe('stopped by a signal during the wait', () => {
   it('SIGTERM → exit 143, names the resume command and the key; the entry stays unresolved and the key is never in the journal', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     await filledHedge(t, 'buy', '10000');
-    const stopped = await runAndStop(
-      t,
-      ['add', 'USDTNGN', 'buy', '500'],
-      waitingAfter(t, '/hedges/add'),
-      'the add was waiting',
-      'SIGTERM',
+    const stopped = ended(
+      await runAndStop(
+        t,
+        ['add', 'USDTNGN', 'buy', '500'],
+        waitingAfter(t, '/hedges/add'),
+        'the add was waiting',
+        'SIGTERM',
+      ),
+      143,
     );
-    expect(stopped.code, stopped.stderr).toBe(143);
     const pending = await journal(t, '--pending');
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ command: 'add', outcome: 'submitted' });
@@ -245,14 +240,16 @@ describe('stopped by a signal during the wait', () => {
 
   it('SIGHUP during the wait for a fill → exit 129; the open stays unresolved', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
-    const stopped = await runAndStop(
-      t,
-      ['open', 'USDTNGN', 'sell', '3000', '--tenor', '3'],
-      waitingAfter(t, '/hedges', (path) => path.startsWith('/hedges/hdg_')),
-      'the open was waiting for its fill',
-      'SIGHUP',
+    const stopped = ended(
+      await runAndStop(
+        t,
+        ['open', 'USDTNGN', 'sell', '3000', '--tenor', '3'],
+        waitingAfter(t, '/hedges', (path) => path.startsWith('/hedges/hdg_')),
+        'the open was waiting for its fill',
+        'SIGHUP',
+      ),
+      129,
     );
-    expect(stopped.code, stopped.stderr).toBe(129);
     const pending = await journal(t, '--pending');
     expect(pending).toMatchObject([{ command: 'open', outcome: 'submitted' }]);
     expect(stopped.stderr).toContain(`hedge resume ${pending[0]!.id}`);

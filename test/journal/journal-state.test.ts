@@ -6,6 +6,7 @@ import { chmodSync, chownSync, readdirSync, lstatSync, readFileSync, symlinkSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
+import { ended } from './ended.js';
 
 const start = useSimulators();
 
@@ -17,16 +18,17 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
     chmodSync(target, 0o644);
     symlinkSync(target, join(t.configDir, 'journal.jsonl'));
 
-    const open = await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']);
-    expect(open.code, open.stderr).toBe(13);
-    expect(open.stderr).toContain(`${join(t.configDir, 'journal.jsonl')} is a symbolic link`);
+    const open = ended(
+      await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']),
+      13,
+      `${join(t.configDir, 'journal.jsonl')} is a symbolic link`,
+    );
     expect(open.stderr).not.toMatch(/unexpected/i);
     expect(t.writes()).toEqual([]);
     expect(readFileSync(target, 'utf8')).toBe("someone else's file\n");
     expect(lstatSync(target).mode & 0o777).toBe(0o644);
 
-    const listed = await t.hedge(['journal', '--json']);
-    expect(listed.code).toBe(13);
+    const listed = ended(await t.hedge(['journal', '--json']), 13);
     expect(JSON.parse(listed.stderr)).toMatchObject({
       error: { code: 'state', class: 'state', details: { path: join(t.configDir, 'journal.jsonl') } },
     });
@@ -34,8 +36,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
 
   it('a read-only journal: exit 13 with the path and what to do, not "unexpected"; nothing sent', async () => {
     const t = await start();
-    const first = await t.hedge(['open', 'USDTNGN', 'sell', '1000', '--tenor', '3']);
-    expect(first.code, first.stderr).toBe(0);
+    ended(await t.hedge(['open', 'USDTNGN', 'sell', '1000', '--tenor', '3']), 0);
     const journal = join(t.configDir, 'journal.jsonl');
     chmodSync(journal, 0o444);
     // Root may write any file: run the CLI as another user who owns the folder (as a desk user would).
@@ -50,11 +51,13 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
     }
     // The add's quote (POST /quotes) is a read: what must not leave is the add itself.
     const adds = () => t.writes().filter((entry) => entry.path === '/hedges/add');
-    const add = await t.hedge(['add', 'USDTNGN', 'sell', '100'], { user: asUser });
-    expect(add.code, add.stderr).toBe(13);
-    expect(add.stderr).toContain(`Cannot write the action journal ${journal}: permission denied.`);
-    expect(add.stderr).toContain('Nothing was sent.');
-    expect(add.stderr).toContain(`Make ${journal} writable`);
+    const add = ended(
+      await t.hedge(['add', 'USDTNGN', 'sell', '100'], { user: asUser }),
+      13,
+      `Cannot write the action journal ${journal}: permission denied.`,
+      'Nothing was sent.',
+      `Make ${journal} writable`,
+    );
     expect(add.stderr).not.toMatch(/unexpected|report it/i);
     expect(adds()).toEqual([]);
   });
@@ -63,18 +66,18 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
 describe('a damaged journal line', () => {
   it('is skipped with a warning naming its file and line; the entries around it still count', async () => {
     const t = await start();
-    const opened = await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']);
-    expect(opened.code, opened.stderr).toBe(0);
+    ended(await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']), 0);
     const journal = join(t.configDir, 'journal.jsonl');
     const lines = readFileSync(journal, 'utf8').split('\n');
     writeFileSync(journal, [lines[0], '{"id": "a_cut', ...lines.slice(1)].join('\n'));
-    const listed = await t.hedge(['journal', '--json']);
-    expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stderr).toContain(`Journal line skipped: ${journal}:2 (not valid JSON).`);
+    const listed = ended(
+      await t.hedge(['journal', '--json']),
+      0,
+      `Journal line skipped: ${journal}:2 (not valid JSON).`,
+    );
     expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
     // A write still works, and says it once.
-    const closed = await t.hedge(['close', 'USDTNGN', 'buy']);
-    expect(closed.code, closed.stderr).toBe(0);
+    const closed = ended(await t.hedge(['close', 'USDTNGN', 'buy']), 0);
     expect(closed.stderr.split(`${journal}:2`).length - 1).toBe(1);
   });
 });

@@ -17,6 +17,7 @@ import { activeNotional, lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
+import { ended } from './ended.js';
 
 const HOUR = 3_600_000;
 const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
@@ -70,8 +71,7 @@ function replayCases(newDesk: () => Promise<Desk>): void {
     });
     const id = await desk.replay(row);
     const before = desk.t.trades().length;
-    const resumed = await desk.hedge(['resume', id, '--yes', '--json']);
-    expect(resumed.code, resumed.stderr).toBe(13);
+    const resumed = ended(await desk.hedge(['resume', id, '--yes', '--json']), 13);
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
     expect(resumed.stderr).toContain(
       `Its idempotency key is also journal ${String(row.id)}'s (done): this row is a copy`,
@@ -91,8 +91,7 @@ function replayCases(newDesk: () => Promise<Desk>): void {
     const id = await desk.replay(row);
     const before = desk.t.trades().length;
     // Without --converge: the keeper only reports the drift, so anything sent is the replay.
-    const kept = await desk.hedge(['keep', file, '--once']);
-    expect(kept.code, kept.stderr).toBe(13);
+    const kept = ended(await desk.hedge(['keep', file, '--once']), 13);
     expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([
       { code: 'unverified_row', journal_id: id },
     ]);
@@ -110,8 +109,10 @@ function replayCases(newDesk: () => Promise<Desk>): void {
     const id = await desk.replay(row);
     const before = desk.t.trades().length;
     // The target is what the side holds: anything sent is the replay (and what would undo it).
-    const applied = await desk.hedge(['apply', writeTarget(desk.t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']);
-    expect(applied.code, applied.stderr).toBe(13);
+    const applied = ended(
+      await desk.hedge(['apply', writeTarget(desk.t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']),
+      13,
+    );
     expect(lastJson(applied.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
     expect(desk.t.trades().slice(before)).toEqual([]);
     expect(sellUsd(desk.t)).toBe(1_000);
@@ -154,8 +155,7 @@ describe('a row is valid once', () => {
     const copy = replayOf(row, nextSeq(t.configDir));
     appendRow(t.configDir, { ...copy, seal: rowSealer(t.apiKey).seal(copy as unknown as SealedFields) });
     const before = t.trades().length;
-    const resumed = await t.hedge(['resume', String(copy.id), '--yes', '--no-wait', '--json']);
-    expect(resumed.code, resumed.stderr).toBe(13);
+    const resumed = ended(await t.hedge(['resume', String(copy.id), '--yes', '--no-wait', '--json']), 13);
     expect(lastJson(resumed.stderr).error).toMatchObject({
       code: 'unverified_row',
       details: { journal_id: copy.id, seal: 'duplicate' },
@@ -178,10 +178,12 @@ describe('a row is valid once', () => {
     const [entry] = await journalEntries(t, '--pending');
     expect((await t.hedge(['journal', 'resolve', String(entry!.id), '--not-landed'])).code).toBe(0);
     const before = adds(t).length;
-    const again = await t.hedge(['add', MARKET, 'sell', '100', '--idempotency-key', key]);
-    expect(again.code, again.stderr).toBe(2);
-    expect(again.stderr).toContain(`that key's action (journal ${String(entry!.id)}`);
-    expect(again.stderr).toContain('ended abandoned; a key is one action, so nothing was sent');
+    ended(
+      await t.hedge(['add', MARKET, 'sell', '100', '--idempotency-key', key]),
+      2,
+      `that key's action (journal ${String(entry!.id)}`,
+      'ended abandoned; a key is one action, so nothing was sent',
+    );
     expect(adds(t).length).toBe(before);
   });
 });
@@ -214,8 +216,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     const t = await landedThenMovedBack((t) => t.hedge(['add', MARKET, 'sell', '100', '--json']));
     const [entry] = await journalEntries(t, '--pending');
     const before = adds(t).length;
-    const resumed = await t.hedge(['resume', '--yes', '--json']);
-    expect(resumed.code, resumed.stderr).toBe(12);
+    const resumed = ended(await t.hedge(['resume', '--yes', '--json']), 12);
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unresolved', details: { journal_id: entry!.id } });
     expect(resumed.stderr).toContain(
       'The book cannot tell whether it landed: the sell side is 1,000.00 USD now; it was 1,000.00 USD before the add was sent',
@@ -226,9 +227,11 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     expect(sellUsd(t)).toBe(1_000);
 
     // A person's word: sent again with its own key (the server, having forgotten it, acts).
-    const resent = await t.hedge(['resume', String(entry!.id), '--resend-unproven']);
-    expect(resent.code, resent.stderr).toBe(0);
-    expect(resent.stderr).toContain('Sending it again with its key, as --resend-unproven asks');
+    ended(
+      await t.hedge(['resume', String(entry!.id), '--resend-unproven']),
+      0,
+      'Sending it again with its key, as --resend-unproven asks',
+    );
     expect(
       adds(t)
         .slice(before)
@@ -244,8 +247,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
       return t.hedge(['keep', file, '--once', '--converge', '--timeout', '5']);
     });
     const before = t.trades().length;
-    const kept = await t.hedge(['keep', file, '--once']);
-    expect(kept.code, kept.stderr).toBe(12);
+    const kept = ended(await t.hedge(['keep', file, '--once']), 12);
     expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([{ code: 'unresolved' }]);
     expect(t.trades().slice(before)).toEqual([]);
     expect(sellUsd(t)).toBe(1_000);
@@ -256,8 +258,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
       t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1100,7,,`]), '--json']),
     );
     const before = t.trades().length;
-    const applied = await t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']);
-    expect(applied.code, applied.stderr).toBe(12);
+    ended(await t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']), 12);
     expect(t.trades().slice(before)).toEqual([]);
     expect(sellUsd(t)).toBe(1_000);
   });

@@ -3,6 +3,7 @@
 // that earlier send — never "Recorded as done; nothing was sent" and then "Submitted …".
 import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators } from '../support/simulator.js';
+import { ended } from './ended.js';
 
 const start = useSimulators();
 
@@ -15,8 +16,7 @@ describe('resume of an add that landed', () => {
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     const writes = simulator.writes().length;
 
-    const resumed = await simulator.hedge(['resume'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = ended(await simulator.hedge(['resume'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } }), 0);
     expect(simulator.writes()).toHaveLength(writes);
     expect(resumed.stderr).toContain('the book is read first, and if it is sent again');
     expect(resumed.stderr).toContain('The book shows it landed');

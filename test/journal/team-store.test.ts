@@ -12,6 +12,7 @@ import { until } from '../support/polling.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { useDesks, type Machine } from '../support/team.js';
 import { journalEntries, killWhen, lastJson, waitingAfter } from '../support/cli-runs.js';
+import { ended } from './ended.js';
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
@@ -31,8 +32,7 @@ const journalOf = journalEntries<Entry>;
 
 /** `hedge journal migrate --json` on `machine`: exit 0, and what it did. */
 async function migrate(machine: Machine) {
-  const run = await machine.hedge(['journal', 'migrate', '--json']);
-  expect(run.code, run.stderr).toBe(0);
+  const run = ended(await machine.hedge(['journal', 'migrate', '--json']), 0);
   return JSON.parse(run.stdout);
 }
 
@@ -47,11 +47,9 @@ describeWithPostgres(
 
     it("machine C's `hedge journal --json` shows A's and B's actions, with host and profile; the store holds each once", async () => {
       const { t, team } = await desk();
-      const opened = await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']);
-      expect(opened.code, opened.stderr).toBe(0);
+      ended(await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
       // B is another process: each row names the process and store session that began it.
-      const sold = await team.b.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '7', '--json'], { spawn: true });
-      expect(sold.code, sold.stderr).toBe(0);
+      ended(await team.b.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '7', '--json'], { spawn: true }), 0);
       expect(t.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges']);
 
       const seen = await journalOf(team.c);
@@ -116,8 +114,7 @@ describeWithPostgres(
       const { t, team } = await desk();
       await server().stop();
       try {
-        const refused = await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']);
-        expect(refused.code).toBe(13);
+        const refused = ended(await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']), 13);
         expect(refused.stderr).toContain(
           `The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused`,
         );
@@ -125,8 +122,7 @@ describeWithPostgres(
           /refuses writes before sending anything; reads of the API \(positions, hedges, account\) still work/,
         );
 
-        const json = await team.c.hedge(['add', 'USDTNGN', 'buy', '500', '--json', '--verbose']);
-        expect(json.code).toBe(13);
+        const json = ended(await team.c.hedge(['add', 'USDTNGN', 'buy', '500', '--json', '--verbose']), 13);
         const error = lastJson(json.stderr).error;
         expect(error).toMatchObject({
           code: 'state',
@@ -136,25 +132,24 @@ describeWithPostgres(
         // Nothing of any write reached the server.
         expect(t.writes()).toEqual([]);
 
-        const positions = await team.a.hedge(['positions', '--json']);
-        expect(positions.code, positions.stderr).toBe(0);
+        const positions = ended(await team.a.hedge(['positions', '--json']), 0);
         expect(JSON.parse(positions.stdout)).toEqual([]);
         expect(t.requests('GET', '/positions').length).toBeGreaterThan(0);
-        const listed = await team.b.hedge(['journal']);
-        expect(listed.code).toBe(13);
+        ended(await team.b.hedge(['journal']), 13);
       } finally {
         await server().start();
       }
-      const after = await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']);
-      expect(after.code, after.stderr).toBe(0);
+      ended(await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
       expect(t.trades()).toHaveLength(1);
       passwordNowhere(team.outputs);
     });
 
     it('an add killed on machine A is finished on machine B with its own key: the notional moves once', async () => {
       const { t, team } = await desk({ fillDelayMs: LAND_MS });
-      const opened = await team.c.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']);
-      expect(opened.code, opened.stderr).toBe(0);
+      const opened = ended(
+        await team.c.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']),
+        0,
+      );
       t.advance(LAND_MS);
       const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
 
@@ -172,9 +167,7 @@ describeWithPostgres(
       const [left] = await journalOf(team.b, '--pending');
       expect(left).toMatchObject({ command: 'add', outcome: 'submitted', profile: 'desk-a' });
       t.advance(LAND_MS);
-      const resumed = await team.b.hedge(['resume', left!.id, '--json']);
-      expect(resumed.code, resumed.stderr).toBe(0);
-      expect(resumed.stderr).toContain(`with key ${left!.idempotency_key}`);
+      ended(await team.b.hedge(['resume', left!.id, '--json']), 0, `with key ${left!.idempotency_key}`);
       expect(hedge().notionalUsd).toBe(10_500);
       const adds = t.writes().filter((entry) => entry.path === '/hedges/add');
       expect(new Set(adds.map((entry) => entry.idempotencyKey))).toEqual(new Set([left!.idempotency_key]));
@@ -182,17 +175,14 @@ describeWithPostgres(
       // Once: the entry is resolved for the whole desk, and resuming it again sends nothing.
       const [entry] = (await journalOf(team.c)).filter((candidate) => candidate.command === 'add');
       expect(entry).toMatchObject({ id: left!.id, outcome: 'done' });
-      const again = await team.c.hedge(['resume', left!.id]);
-      expect(again.code).toBe(2);
-      expect(again.stderr).toContain('already resolved');
+      ended(await team.c.hedge(['resume', left!.id]), 2, 'already resolved');
       expect(t.writes().filter((candidate) => candidate.path === '/hedges/add')).toHaveLength(adds.length);
     });
 
     it('`hedge journal migrate` moves a local journal into the store; run twice, nothing is added twice', async () => {
       const { t, team } = await desk();
       // A's profile "solo" starts without a store: its actions go to A's local file.
-      const loggedIn = await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo']);
-      expect(loggedIn.code, loggedIn.stderr).toBe(0);
+      ended(await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo']), 0);
       const solo: Machine = {
         ...team.a,
         hedge: (args, options) => team.a.hedge(['--profile', 'solo', ...args], options),
@@ -204,15 +194,13 @@ describeWithPostgres(
       expect(await journalOf(team.c)).toEqual([]);
 
       // Then the profile joins the team store (the password comes from PGPASSWORD, never the command line).
-      const joined = await loginWith(
-        team.a.dir,
-        t,
-        t.apiKey,
-        ['--profile', 'solo', '--journal-url', team.urlWithoutPassword],
-        { PGPASSWORD: server().password },
+      ended(
+        await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo', '--journal-url', team.urlWithoutPassword], {
+          PGPASSWORD: server().password,
+        }),
+        0,
+        `Its journal is the team store ${team.urlWithoutPassword}`,
       );
-      expect(joined.code, joined.stderr).toBe(0);
-      expect(joined.stderr).toContain(`Its journal is the team store ${team.urlWithoutPassword}`);
       expect(readStore(team.a.dir).profiles.solo.journal_url).toBe(team.urlWithoutPassword);
       const profiles = JSON.parse((await team.a.hedge(['profile', 'list', '--json'])).stdout) as Array<{
         name: string;
@@ -245,17 +233,21 @@ describeWithPostgres(
       expect(rows.rows[0]).toEqual({ n: 2, keys: 2 });
 
       // A password on the command line is refused, and not echoed.
-      const withPassword = await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo', '--journal-url', team.url]);
-      expect(withPassword.code).toBe(2);
-      expect(withPassword.stderr).toContain('carries a password');
+      ended(
+        await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo', '--journal-url', team.url]),
+        2,
+        'carries a password',
+      );
       expect(readStore(team.a.dir).profiles.solo.journal_url).toBe(team.urlWithoutPassword);
       passwordNowhere(team.outputs);
     });
 
     it('the store failing after the send: "sent, not recorded" with the key, a local fallback record, merged by migrate', async () => {
       const { t, team } = await desk({ fillDelayMs: LAND_MS });
-      const opened = await team.c.hedge(['open', 'USDTNGN', 'sell', '4000', '--tenor', '7', '--no-wait', '--json']);
-      expect(opened.code, opened.stderr).toBe(0);
+      const opened = ended(
+        await team.c.hedge(['open', 'USDTNGN', 'sell', '4000', '--tenor', '7', '--no-wait', '--json']),
+        0,
+      );
       t.advance(LAND_MS);
       const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
 

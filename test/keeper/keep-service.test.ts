@@ -18,6 +18,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { MARKET } from '../support/simulator.js';
+import { ended } from './ended.js';
 
 const DAY = 24 * HOUR;
 
@@ -34,8 +35,7 @@ describeKeepers('hedge keep as a service', () => {
       await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
       const first = filledActive(simulator, 'sell')[0]!;
 
-      const close = await simulator.hedge(['close', MARKET, 'sell', '--yes']);
-      expect(close.code, close.stderr).toBe(0);
+      ended(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
       expect(hedgeOf(simulator, first.id).status).toBe('closed');
       const drift = await eventAfter(
         keeper,
@@ -238,8 +238,7 @@ describeKeepers('hedge keep as a service', () => {
       // --dry-run --converge: what converge would do, not "run with --converge".
       simulator.seedOpen('sell', 1500);
       const drifted = writeTarget(simulator, [`${MARKET},sell,2000,7,,`], 'drifted.csv');
-      const converge = await simulator.hedge(['keep', drifted, '--dry-run', '--converge']);
-      expect(converge.code, converge.stderr).toBe(0);
+      const converge = ended(await simulator.hedge(['keep', drifted, '--dry-run', '--converge']), 0);
       const events = lines(converge.stdout);
       expect(events.find((event) => event.event === 'converge')).toMatchObject({
         action: 'add',

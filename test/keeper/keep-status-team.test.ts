@@ -14,6 +14,7 @@ import { teamOf } from '../support/team.js';
 import { MARKET } from '../support/simulator.js';
 import { activeNotional, eventAfter, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
 import type { PostgresServer } from '../support/servers/postgres.js';
+import { ended } from './ended.js';
 
 /** A simulator, a team on a database of its own, and A's target of a 1,000 buy. */
 async function desk(rig: KeeperRig, server: PostgresServer) {
@@ -74,8 +75,7 @@ describeWithPostgres('hedge keep status from another machine of the team store',
       expect(rows.rows[0].scope).toMatch(/\|keep$/);
       expect(rows.rows[0].body).not.toContain(simulator.apiKey);
 
-      const card = await team.c.hedge(['keep', 'status'], { env: { COLUMNS: '80' } });
-      expect(card.code, card.stderr).toBe(0);
+      const card = ended(await team.c.hedge(['keep', 'status'], { env: { COLUMNS: '80' } }), 0);
       expect(card.stdout).toContain(`pid ${pid} on `);
       expect(card.stdout).toContain('(team store)');
       expect(card.stdout).toContain(`${MARKET} buy`);
@@ -85,8 +85,7 @@ describeWithPostgres('hedge keep status from another machine of the team store',
 
       keeper.child().kill('SIGKILL');
       expect((await keeper.done).signal).toBe('SIGKILL');
-      const dead = await status();
-      expect(dead.code, dead.stderr).toBe(15);
+      const dead = ended(await status(), 15);
       expect(JSON.parse(dead.stdout)).toMatchObject({ state: 'dead', store_holder: null, heartbeat: { pid } });
     },
   );
@@ -129,8 +128,7 @@ describeWithPostgres('hedge keep status from another machine of the team store',
 
       // Keepers start one after another, four at least, for as long as B has not asked three times.
       for (let round = 0; round < 4 || polls < 3; round++) {
-        const run = await team.c.hedge(['keep', file, '--once', '--json']);
-        expect(run.code, run.stderr).toBe(0);
+        ended(await team.c.hedge(['keep', file, '--once', '--json']), 0);
         await delay(100);
       }
       polling = false;

@@ -21,6 +21,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { MARKET } from '../support/simulator.js';
+import { ended } from './ended.js';
 
 describeKeepers('hedge keep', () => {
   keeperTest(
@@ -232,8 +233,7 @@ describeKeepers('hedge keep', () => {
       );
       expect(keeper.ended()).toBeUndefined();
       keeper.child().kill('SIGTERM');
-      const result = await keeper.done;
-      expect(result.code, result.stderr).toBe(143);
+      const result = ended(await keeper.done, 143);
       expect(lines(result.stdout).at(-1)).toMatchObject({ event: 'stop' });
       expect(await pendingActions(simulator)).toHaveLength(1);
 
@@ -314,8 +314,7 @@ describeKeepers('hedge keep', () => {
       await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
       // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
       utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
-      const closed = await simulator.hedge(['close', MARKET, 'sell', '--yes']);
-      expect(closed.code, closed.stderr).toBe(0);
+      ended(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
       const opens = simulator.requests('POST', '/hedges').length;
       expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({
         side: 'sell',
@@ -384,20 +383,20 @@ describeKeepers('hedge keep', () => {
     async ({ rig }) => {
       const simulator = await rig.start();
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
-      const dry = await simulator.hedge(['keep', file, '--dry-run']);
-      expect(dry.code, dry.stderr).toBe(0);
+      const dry = ended(await simulator.hedge(['keep', file, '--dry-run']), 0);
       expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({
         dry_run: true,
         notional_usd: 2000,
       });
       expect(simulator.writes()).toHaveLength(0);
       const long = writeTarget(simulator, [`${MARKET},sell,2000,1,,1d`], 'long.csv');
-      const tooEarly = await simulator.hedge(['keep', long, '--once']);
-      expect(tooEarly.code).toBe(2);
-      expect(tooEarly.stderr).toContain('long.csv:2: roll_before must be shorter than the tenor');
+      ended(
+        await simulator.hedge(['keep', long, '--once']),
+        2,
+        'long.csv:2: roll_before must be shorter than the tenor',
+      );
       const requests = simulator.requests().length;
-      const bad = await simulator.hedge(['keep', file, '--interval', '0.5']);
-      expect(bad.code).toBe(2);
+      const bad = ended(await simulator.hedge(['keep', file, '--interval', '0.5']), 2);
       expect(bad.stderr.trim().split('\n')).toHaveLength(1);
       expect(bad.stderr).toContain('--interval: "0.5" is not allowed');
       expect(simulator.requests()).toHaveLength(requests);

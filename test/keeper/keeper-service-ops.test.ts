@@ -23,6 +23,7 @@ import {
   writeTarget,
   type KeeperRig,
 } from '../support/keeper.js';
+import { ended } from './ended.js';
 
 /** A local webhook receiver: every POST body, parsed; closed after the test. */
 async function receiver(rig: KeeperRig): Promise<{ url: string; posts: Array<Record<string, any>> }> {
@@ -193,8 +194,7 @@ describeKeepers('hedge keep as a service', () => {
 
       const status = (env: Record<string, string> = {}, args = ['--json']) =>
         simulator.hedge(['keep', 'status', ...args], { configDir: other.path, env: { HOME: home.path, ...env } });
-      const running = await status();
-      expect(running.code, running.stderr).toBe(0);
+      const running = ended(await status(), 0);
       const shown = JSON.parse(running.stdout);
       expect(shown.state).toBe('running');
       expect(shown.heartbeat).toMatchObject({ pid: keeper.child().pid, config_dir: simulator.configDir, file });
@@ -211,19 +211,16 @@ describeKeepers('hedge keep as a service', () => {
       expect(shown.heartbeat.actions).toEqual({ reopen: 1 });
       expect(running.stdout).not.toContain(simulator.apiKey);
       // On a screen: a card naming the keeper.
-      const card = await status({ COLUMNS: '80' }, []);
-      expect(card.code).toBe(0);
+      const card = ended(await status({ COLUMNS: '80' }, []), 0);
       expect(card.stdout).toContain(`pid ${keeper.child().pid}`);
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
 
       keeper.child().kill('SIGKILL');
       await keeper.done;
-      const dead = await status();
-      expect(dead.code, dead.stderr).toBe(15);
+      const dead = ended(await status(), 15);
       expect(JSON.parse(dead.stdout).state).toBe('dead');
       // No keeper ever ran for this account in another home: exit 15, said as such.
-      const none = await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path });
-      expect(none.code).toBe(15);
+      const none = ended(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15);
       expect(JSON.parse(none.stdout).state).toBe('none');
     },
   );
@@ -295,10 +292,12 @@ describeKeepers('hedge keep as a service', () => {
       await until(() => activeNotional(simulator, 'buy') === 1000, 'the first open');
 
       for (const configDir of [simulator.configDir, shell.path]) {
-        const second = await simulator.hedge(['keep', file, '--once'], { configDir, env });
-        expect(second.code, second.stderr).toBe(11);
-        expect(second.stderr).toContain(`pid ${first.child().pid}`);
-        expect(second.stderr).toContain(`config folder ${simulator.configDir}`);
+        const second = ended(
+          await simulator.hedge(['keep', file, '--once'], { configDir, env }),
+          11,
+          `pid ${first.child().pid}`,
+          `config folder ${simulator.configDir}`,
+        );
         expect(second.stderr).toMatch(/since \d{4}-\d\d-\d\dT/);
       }
       // The second keepers sent nothing: one open on the server, the side at its target.
@@ -307,8 +306,7 @@ describeKeepers('hedge keep as a service', () => {
 
       // Once the first stops, the place is free.
       await stopKeeper(first);
-      const third = await simulator.hedge(['keep', file, '--once'], { configDir: shell.path, env });
-      expect(third.code, third.stderr).toBe(0);
+      ended(await simulator.hedge(['keep', file, '--once'], { configDir: shell.path, env }), 0);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
       expect(activeNotional(simulator, 'buy')).toBe(1000);
     },
@@ -416,8 +414,7 @@ describeKeepers('hedge keep as a service', () => {
       [['--metrics', 'localhost:99999'], '--metrics'],
       [['--alert-headroom', '-5'], '--alert-headroom'],
     ] as const) {
-      const result = await simulator.hedge(['keep', file, '--once', ...args]);
-      expect(result.code, result.stderr).toBe(2);
+      const result = ended(await simulator.hedge(['keep', file, '--once', ...args]), 2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toContain(named);
       expect(result.stderr).not.toContain(simulator.apiKey);
