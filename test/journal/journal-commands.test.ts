@@ -124,7 +124,7 @@ describe('hedge journal', () => {
 
     const bad = await exits(2, ['journal', '--since', 'yesterday'], '--since', '2h');
     expect(bad.stdout).toBe('');
-    expect((await hedge(['journal', '--limit', '0'])).code).toBe(2);
+    await exits(2, ['journal', '--limit', '0']);
   });
 
   it('piped: a header row of keys, then one row per entry, the raw values in a fixed column order; journal text is escaped', async () => {

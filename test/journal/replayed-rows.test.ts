@@ -52,10 +52,10 @@ function fileDesk(t: Simulator): Desk {
 function replayCases(newDesk: () => Promise<Desk>): void {
   /** open 1,000; `landAdd` adds 100 and returns its row; a reduce of 100 takes the side back to 1,000. */
   async function addedThenReduced(desk: Desk, landAdd: () => Promise<void>, command = 'add') {
-    expect((await desk.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
+    ended(await desk.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7']), 0);
     await landAdd();
     expect(sellUsd(desk.t)).toBe(1_100);
-    expect((await desk.hedge(['reduce', MARKET, 'sell', '100'])).code).toBe(0);
+    ended(await desk.hedge(['reduce', MARKET, 'sell', '100']), 0);
     expect(sellUsd(desk.t)).toBe(1_000);
     const row = (await journalEntries(desk)).find((entry) => entry.command === command && entry.outcome === 'done');
     expect(row).toBeDefined();
@@ -67,7 +67,7 @@ function replayCases(newDesk: () => Promise<Desk>): void {
   it('`resume ID --yes` of a replayed add: refused (exit 13, unverified_row), nothing sent, the side stays 1,000', async () => {
     const desk = await newDesk();
     const row = await addedThenReduced(desk, async () => {
-      expect((await desk.hedge(['add', MARKET, 'sell', '100'])).code).toBe(0);
+      ended(await desk.hedge(['add', MARKET, 'sell', '100']), 0);
     });
     const id = await desk.replay(row);
     const before = desk.t.trades().length;
@@ -148,8 +148,8 @@ describeWithPostgres(
 describe('a row is valid once', () => {
   it('a copy of a finished add sealed by a holder of the key: resume says it is a copy never sent as its own (exit 13) and sends nothing', async () => {
     const t = await startSimulator();
-    expect((await t.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
-    expect((await t.hedge(['add', MARKET, 'sell', '100'])).code).toBe(0);
+    ended(await t.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7']), 0);
+    ended(await t.hedge(['add', MARKET, 'sell', '100']), 0);
     const row = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
     // Duplicated by hand, and sealed anew with the key: its seal verifies, its key is spent.
     const copy = replayOf(row, nextSeq(t.configDir));
@@ -176,7 +176,7 @@ describe('a row is valid once', () => {
     expect(lost.code, lost.stderr).toBe(5);
     const key = lastJson(lost.stderr).error.idempotency_key as string;
     const [entry] = await journalEntries(t, '--pending');
-    expect((await t.hedge(['journal', 'resolve', String(entry!.id), '--not-landed'])).code).toBe(0);
+    ended(await t.hedge(['journal', 'resolve', String(entry!.id), '--not-landed']), 0);
     const before = adds(t).length;
     ended(
       await t.hedge(['add', MARKET, 'sell', '100', '--idempotency-key', key]),
@@ -203,7 +203,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     expect(sellUsd(t)).toBe(1_100);
     const colleague = tempDir('hedge-colleague-');
     try {
-      expect((await t.hedge(['reduce', MARKET, 'sell', '100'], { configDir: colleague.path })).code).toBe(0);
+      ended(await t.hedge(['reduce', MARKET, 'sell', '100'], { configDir: colleague.path }), 0);
     } finally {
       colleague.remove();
     }

@@ -10,9 +10,9 @@ const start = useSimulators();
 describe('resume of an add that landed', () => {
   it('says the book shows it landed, sends nothing, and follows the earlier send to its end', async () => {
     const simulator = await start({ fillDelayMs: 100 });
-    expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
+    ended(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7']), 0);
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-    expect((await simulator.hedge(['add', MARKET, 'buy', '250'])).code).toBe(5);
+    ended(await simulator.hedge(['add', MARKET, 'buy', '250']), 5);
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     const writes = simulator.writes().length;
 

@@ -164,7 +164,7 @@ describeKeepers('hedge keep as a service', () => {
   keeperTest('--converge restores a side a colleague closed', async ({ rig }) => {
     const simulator = await rig.start();
     simulator.seedOpen('sell', 2000);
-    expect((await simulator.hedge(['close', MARKET, 'sell', '--yes'])).code).toBe(0);
+    ended(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
     const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
     utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
     expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({

@@ -81,7 +81,7 @@ describeWithPostgres('hedge keep status from another machine of the team store',
       expect(card.stdout).toContain(`${MARKET} buy`);
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
       // Asking did not take the lock from it: a second keeper on another machine is still refused.
-      expect((await team.c.hedge(['keep', file, '--once'])).code).toBe(11);
+      ended(await team.c.hedge(['keep', file, '--once']), 11);
 
       keeper.child().kill('SIGKILL');
       expect((await keeper.done).signal).toBe('SIGKILL');
