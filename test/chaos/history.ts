@@ -39,11 +39,12 @@ import { join } from 'node:path';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { openTeamJournal } from '../../src/platform/journal/store.js';
 import { reductionClosesFully } from '../../src/sandbox/market-model.js';
-import { hashString, nextRandom } from '../../src/sandbox/prng.js';
+import { hashString } from '../../src/sandbox/prng.js';
 import { separateProcesses, type RunOptions, type RunResult } from '../support/hedge-cli.js';
 import type { PostgresServer } from '../support/servers/postgres-server.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { teamOf } from '../support/team.js';
+import { randomStream as prng } from '../soak/random-stream.js';
 
 // The actors are hedge processes, every run of them (the resumes after a history included).
 separateProcesses();
@@ -135,16 +136,6 @@ export interface Coverage {
   mostHedges: number;
   /** Changes the server accepted whose hedge ended (settled) before they landed. */
   changesOnEndedHedges: number;
-}
-
-/** A seeded draw (the simulator's own mulberry32), so a seed replays its history. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    const next = nextRandom(state);
-    state = next.state;
-    return next.value;
-  };
 }
 
 const SEED_USD = 5_000;

@@ -5,6 +5,11 @@ import { renderKeeperStatus } from '../../src/features/keeper/keeper-status-view
 import { displayWidth } from '../../src/platform/terminal/width.js';
 
 const chalk = new Chalk({ level: 0 });
+const AT = '2026-03-02T09:00:00.000Z';
+/** The line of a keeper event at AT on the USDTNGN sell side. */
+const line = (event: string, more: Record<string, unknown> = {}) =>
+  describeEvent({ event, at: AT, market: 'USDTNGN', side: 'sell', notional_usd: 2000, ...more } as never);
+const rolled = () => line('roll', { hedge_ids: ['hdg_1', 'hdg_2'] });
 const status = {
   file: '/etc/hedge/a-rather-long-target-file-name-for-the-treasury-book.csv',
   rows: [
@@ -36,62 +41,30 @@ const status = {
 
 describe('the keeper status screen', () => {
   it.each([40, 80, 120])('fits %i columns and shows no raw escape from the file or the server', (width) => {
-    const screen = renderKeepStatus(
-      status,
-      [
-        describeEvent({
-          event: 'roll',
-          at: '2026-03-02T09:00:00.000Z',
-          market: 'USDTNGN',
-          side: 'sell',
-          notional_usd: 2000,
-          hedge_ids: ['hdg_1', 'hdg_2'],
-        }),
-      ],
-      width,
-      chalk,
-    );
+    const screen = renderKeepStatus(status, [rolled()], width, chalk);
     for (const line of screen.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(width);
     expect(screen).not.toContain('\u001b');
     expect(screen).toContain('USDTNGN sell DEAL-7 2,000 of 2,000 USD');
   });
 
   it('an event line names the time, the kind, the side, the amount and the hedges old → new', () => {
-    expect(
-      describeEvent({
-        event: 'roll',
-        at: '2026-03-02T09:00:00.000Z',
-        market: 'USDTNGN',
-        side: 'sell',
-        notional_usd: 2000,
-        hedge_ids: ['hdg_1', 'hdg_2'],
-      }),
-    ).toBe('03-02 09:00:00 UTC roll USDTNGN sell 2,000 USD hdg_1 → hdg_2');
+    expect(rolled()).toBe('03-02 09:00:00 UTC roll USDTNGN sell 2,000 USD hdg_1 → hdg_2');
   });
 
   it('a dry run says so in the header, and its actions read "would"', () => {
     const screen = renderKeepStatus({ ...status, dry_run: true }, [], 80, chalk);
     expect(screen.split('\n')[0]).toContain('DRY RUN: nothing is sent');
     expect(renderKeepStatus(status, [], 80, chalk)).not.toContain('DRY RUN');
-    expect(
-      describeEvent({
-        event: 'reopen',
-        at: '2026-03-02T09:00:00.000Z',
-        market: 'USDTNGN',
-        side: 'sell',
-        notional_usd: 2000,
-        dry_run: true,
-      }),
-    ).toBe('03-02 09:00:00 UTC would reopen USDTNGN sell 2,000 USD');
-    expect(describeEvent({ event: 'error', at: '2026-03-02T09:00:00.000Z', dry_run: true, message: 'refused' })).toBe(
-      '03-02 09:00:00 UTC error: refused',
-    );
+    expect([
+      line('reopen', { dry_run: true }),
+      describeEvent({ event: 'error', at: AT, dry_run: true, message: 'refused' }),
+    ]).toEqual(['03-02 09:00:00 UTC would reopen USDTNGN sell 2,000 USD', '03-02 09:00:00 UTC error: refused']);
   });
 });
 
 describe('hedge keep status', () => {
   it('reads every amount as the keeper screen does: 20,000 of 20,000 USD, and carry and fees with separators', () => {
-    const at = '2026-03-02T09:00:00.000Z';
+    const at = AT;
     const account = { environment: 'test', host: 'api.example.com', key_id: 'k1' };
     const card = renderKeeperStatus(
       {

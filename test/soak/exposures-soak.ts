@@ -28,10 +28,10 @@ import {
   type ExposurePolicy,
 } from '../../src/features/exposures/exposures-rules.js';
 import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
-import { nextRandom } from '../../src/sandbox/prng.js';
 import { baseEnv } from '../support/hedge-cli.js';
 import { spawnKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
+import { randomStream } from './random-stream.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -150,16 +150,6 @@ export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: nu
     return `${row.id},${MARKET},${row.type},${row.amount},${row.currency},${new Date(due).toISOString().replace('.000Z', '+00:00')},${row.hedgeRatio ?? ''}`;
   });
   return ['id,market,type,amount,currency,due,hedge_ratio', ...rows].join('\n') + '\n';
-}
-
-/** A seeded stream of uniform values in [0, 1) (mulberry32, the simulator's own). */
-function randomStream(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    const next = nextRandom(state);
-    state = next.state;
-    return next.value;
-  };
 }
 
 function heldBySide(sim: Simulator): { buy: number; sell: number } {

@@ -60,10 +60,10 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
-import { nextRandom } from '../../src/sandbox/prng.js';
 import { baseEnv, runHedge, type RunResult } from '../support/hedge-cli.js';
 import { spawnKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
+import { randomStream } from './random-stream.js';
 
 type Side = 'buy' | 'sell';
 const SIDES: readonly Side[] = ['buy', 'sell'];
@@ -164,16 +164,6 @@ const keepers = new Set<ChildProcess>();
 afterAll(() => {
   for (const child of keepers) child.kill('SIGKILL');
 });
-
-/** A seeded stream of uniform values in [0, 1) (mulberry32, the simulator's own). */
-function randomStream(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    const next = nextRandom(state);
-    state = next.state;
-    return next.value;
-  };
-}
 
 /** Resolves after `ms`, or at once when `stop` aborts (the run ended: nothing waits for a moment planned past it). */
 const sleep = (ms: number, stop?: AbortSignal) =>
