@@ -18,10 +18,27 @@ import {
   pendingActions,
   stopKeeper,
   writeTarget,
+  type KeeperRig,
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { MARKET } from '../support/simulator.js';
+import { MARKET, type Simulator } from '../support/simulator.js';
 import { ended } from './ended.js';
+
+/**
+ * A sell side of 1,500 kept at 2,000 on a server whose adds land only when the test moves its clock
+ * (until then the book still shows 1,500), and whose answers to them are lost.
+ */
+async function addAnswerLost(rig: KeeperRig) {
+  const simulator = await rig.start({ fillDelayMs: HOUR });
+  simulator.seedOpen('sell', 1500);
+  const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+  simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+  return { simulator, file };
+}
+
+/** Every add key the server has seen. */
+const addKeys = (simulator: Simulator) =>
+  new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
 
 describeKeepers('hedge keep', () => {
   keeperTest(
@@ -61,11 +78,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     'an add whose answer was lost is finished by its own key on the next cycles, never sent again with a new one',
     async ({ rig }) => {
-      // The add lands only when the test moves the server's clock: until then the book still shows 1,500.
-      const simulator = await rig.start({ fillDelayMs: HOUR });
-      simulator.seedOpen('sell', 1500);
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
-      simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+      const { simulator, file } = await addAnswerLost(rig);
       const lost = await keepOnce(simulator, file, 5, '--converge', '--timeout', '5');
       expect(lost.find((event) => event.event === 'error')).toMatchObject({
         action: 'drift',
@@ -77,12 +90,11 @@ describeKeepers('hedge keep', () => {
       const pending = await keepOnce(simulator, file, 7, '--converge', '--timeout', '4');
       const held = pending.find((event) => event.event === 'skip' && event.side === 'sell');
       expect(held?.reason).toMatch(/unresolved|left alone/);
-      const addKeys = () => new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
-      expect(addKeys().size).toBe(1);
+      expect(addKeys(simulator).size).toBe(1);
 
       simulator.advance(HOUR + 1);
       const done = await keepOnce(simulator, file, 0, '--converge');
-      expect(addKeys().size).toBe(1);
+      expect(addKeys(simulator).size).toBe(1);
       expect(activeNotional(simulator, 'sell')).toBe(2000);
       expect(done.some((event) => event.event === 'converge' && event.resumed === true)).toBe(true);
     },
@@ -93,10 +105,7 @@ describeKeepers('hedge keep', () => {
     async ({ rig }) => {
       // A keeper lives for weeks: an action of its own whose answer was lost must not stay held by its
       // own process (every later cycle would then see it "in progress" and leave the side alone).
-      const simulator = await rig.start({ fillDelayMs: HOUR });
-      simulator.seedOpen('sell', 1500);
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
-      simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+      const { simulator, file } = await addAnswerLost(rig);
       const keeper = rig.keep(simulator, file, ['--converge', '--timeout', '5']);
       const lost = await eventAfter(
         keeper,
@@ -120,8 +129,7 @@ describeKeepers('hedge keep', () => {
         () => filledActive(simulator, 'sell').length > 0 && activeNotional(simulator, 'sell') === 2000,
         'the side at 2,000',
       );
-      const addKeys = new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
-      expect(addKeys.size).toBe(1);
+      expect(addKeys(simulator).size).toBe(1);
       expect(
         keeper.events
           .slice(afterLoss)

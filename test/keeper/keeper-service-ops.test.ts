@@ -72,7 +72,7 @@ async function refusedRows(rig: KeeperRig) {
 
 describeKeepers('hedge keep as a service', () => {
   keeperTest(
-    "a side seen covered while the keeper's own re-open was still in flight, then settled, is a missed roll too",
+    "a side that settled instead of rolling is alerted (missed_roll), and recovered once the keeper has it covered again; seen covered while the keeper's own re-open was still in flight, it is a missed roll too",
     async ({ rig }) => {
       const simulator = await rig.start();
       // The re-open's first look at its hedge is held 3 s: its step is still in flight at the next
@@ -98,6 +98,8 @@ describeKeepers('hedge keep as a service', () => {
         process: keeper.done,
       });
       expect(summary(hook.posts)).toEqual(['started missed_roll sell', 'recovered missed_roll sell']);
+      expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
+      expect(hook.posts[0]!.text).toContain('settled instead of being rolled');
       expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     },
@@ -136,37 +138,6 @@ describeKeepers('hedge keep as a service', () => {
       expect(summary(alertsIn(commandLog)).sort()).toEqual(all);
       // And the keeper's own log says each alert once.
       expect(eventsOf(keeper, 'alert')).toHaveLength(4);
-    },
-  );
-
-  keeperTest(
-    'a side that settled instead of rolling is alerted (missed_roll), and recovered once the keeper has it covered again',
-    async ({ rig }) => {
-      const simulator = await rig.start();
-      const { hook, keeper } = await rollingKeeper(rig, simulator);
-      await eventAfter(
-        keeper,
-        0,
-        (event) => event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000,
-        'a cycle that saw the side covered',
-      );
-      const first = simulator.active('sell')[0]!;
-      // Past the maturity in one step: the hedge settles on the server before any cycle could roll it.
-      simulator.advance(30 * 3_600_000);
-      await until(
-        () => hook.posts.some((post) => post.alert === 'recovered' && post.cause === 'missed_roll'),
-        'the missed roll and its recovery',
-        { process: keeper.done },
-      ).catch((error: Error) => {
-        throw new Error(
-          `${error.message}\nkeeper events:\n${keeper.events.map((event) => JSON.stringify(event)).join('\n')}\nalerts posted: ${JSON.stringify(hook.posts)}`,
-        );
-      });
-      expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
-      expect(summary(hook.posts)).toEqual(['started missed_roll sell', 'recovered missed_roll sell']);
-      expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
-      expect(hook.posts[0]!.text).toContain('settled instead of being rolled');
     },
   );
 
