@@ -378,7 +378,7 @@ describeKeepers('hedge keep as a service', () => {
     },
   );
 
-  keeperTest('bad service options are one line naming the option, exit 2, nothing sent', async ({ rig }) => {
+  keeperTest('bad options are one line naming the option, exit 2, nothing sent', async ({ rig }) => {
     const simulator = await rig.start();
     const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
     for (const [args, named] of [
@@ -387,6 +387,7 @@ describeKeepers('hedge keep as a service', () => {
       [['--alert-url', 'https://user:pw@chat.example/hook'], '--alert-url'],
       [['--metrics', 'localhost:99999'], '--metrics'],
       [['--alert-headroom', '-5'], '--alert-headroom'],
+      [['--interval', '0.5'], '--interval: "0.5" is not allowed'],
     ] as const) {
       const result = ended(await simulator.hedge(['keep', file, '--once', ...args]), 2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
