@@ -5,7 +5,6 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -23,13 +22,7 @@ import { keeperLockPlace } from '../../src/features/keeper/keeper-heartbeat.js';
 import { processStart } from '../../src/core/files/file-lock.js';
 import { rotate } from '../../src/platform/journal/segments.js';
 import { lockPath } from '../../src/platform/journal/journal.js';
-import {
-  ARCHIVE_DIR_NAME,
-  keyFingerprint,
-  openJournal,
-  type BeginFields,
-  type SkippedLine,
-} from '../../src/platform/journal/index.js';
+import { ARCHIVE_DIR_NAME, keyFingerprint, openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
 const SINCE = '2025-01-15T09:00:00.000Z';
@@ -346,16 +339,5 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     const failure = await caught(openJournal({ dir: join(folder, 'state', 'hedge') }).begin(fields()));
     expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
     expect(failure.message).toContain(join(folder, 'state', 'hedge'));
-  });
-
-  it('a corrupt line is skipped and named with its file and line', async () => {
-    const dir = stateDir();
-    const skipped: SkippedLine[] = [];
-    const journal = openJournal({ dir, onSkip: (skip) => skipped.push(skip) });
-    const entry = await journal.begin(fields());
-    writeFileSync(journal.file, `${readFileSync(journal.file, 'utf8')}{broken\n`);
-    expect((await journal.list()).map((listed) => listed.id)).toEqual([entry.id]);
-    expect(skipped).toEqual([{ file: journal.file, line: 2, reason: 'not valid JSON' }]);
-    expect(existsSync(join(dir, ARCHIVE_DIR_NAME))).toBe(false);
   });
 });

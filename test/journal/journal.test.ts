@@ -349,6 +349,8 @@ describe('a file a crash or a hand edit damaged', () => {
       [4, 'not valid JSON'],
       [3, 'entry a_orphan has no creation event'],
     ]);
+    // Reading past damaged lines archives nothing.
+    expect(readdirSync(dir)).toEqual(['journal.jsonl']);
   });
 });
 
