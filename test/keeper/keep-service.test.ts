@@ -15,12 +15,28 @@ import {
   keepOnce,
   lines,
   writeTarget,
+  type KeeperRig,
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { MARKET } from '../support/simulator.js';
 import { ended } from './ended.js';
 
 const DAY = 24 * HOUR;
+
+/**
+ * A 7-day sell of 2,000 half an hour from maturity, kept as a 1-day row rolled 6 h ahead: the check
+ * before the roll's close passes; the server then refuses the roll's open once.
+ */
+async function rollOpenRefused(rig: KeeperRig) {
+  const simulator = await rig.start();
+  const seeded = simulator.seedOpen('sell', 2000);
+  simulator.advance(7 * DAY - HOUR / 2);
+  simulator.sandbox.setFaults({
+    nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
+    match: { method: 'POST', path: '/hedges' },
+  });
+  return { simulator, seeded, file: writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]) };
+}
 
 describeKeepers('hedge keep as a service', () => {
   keeperTest(
@@ -117,15 +133,7 @@ describeKeepers('hedge keep as a service', () => {
   keeperTest(
     "a roll whose open the server refuses after its close is the keeper's to cover again: re-opened, never taken for a colleague's drift",
     async ({ rig }) => {
-      const simulator = await rig.start();
-      const seeded = simulator.seedOpen('sell', 2000);
-      simulator.advance(7 * DAY - HOUR / 2);
-      // The check before the close passes; the server then refuses the roll's open once.
-      simulator.sandbox.setFaults({
-        nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
-        match: { method: 'POST', path: '/hedges' },
-      });
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const { simulator, seeded, file } = await rollOpenRefused(rig);
       const keeper = rig.keep(simulator, file);
       const refused = await eventAfter(
         keeper,
@@ -143,14 +151,7 @@ describeKeepers('hedge keep as a service', () => {
   );
 
   keeperTest('…and so it is after a restart: the journal shows the roll closed it', async ({ rig }) => {
-    const simulator = await rig.start();
-    const seeded = simulator.seedOpen('sell', 2000);
-    simulator.advance(7 * DAY - HOUR / 2);
-    simulator.sandbox.setFaults({
-      nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
-      match: { method: 'POST', path: '/hedges' },
-    });
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+    const { simulator, seeded, file } = await rollOpenRefused(rig);
     await keepOnce(simulator, file, 3);
     expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
     expect(simulator.active('sell')).toHaveLength(0);
