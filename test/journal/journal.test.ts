@@ -316,20 +316,19 @@ describe('findUnresolvedMatch: the same request rule', () => {
   });
 });
 
+/** A begin event as a line of the file, written at 09:00. */
+const eventLine = (id: string, more: Partial<BeginFields> & Record<string, unknown> = {}) =>
+  JSON.stringify({ id, at: '2025-01-15T09:00:00.000Z', ...openFields(), outcome: 'submitted', ...more });
+const idsOf = async (journal: ReturnType<typeof openJournal>) => (await journal.list()).map((entry) => entry.id);
+
 describe('a file a crash or a hand edit damaged', () => {
   it('skips lines that are not events and says which; an append after a torn last line starts a fresh line', async () => {
     const { journal, dir, skipped, fileText } = setUp({ dir: tempFolder() });
-    const good = JSON.stringify({
-      id: 'a_good',
-      at: '2025-01-15T09:00:00.000Z',
-      ...openFields(),
-      outcome: 'submitted',
-    });
+    const { file } = journal;
     const orphan = JSON.stringify({ id: 'a_orphan', at: '2025-01-15T09:00:01.000Z', outcome: 'filled' });
-    writeFileSync(join(dir, 'journal.jsonl'), `${good}\n[1,2]\n${orphan}\n{"id":"a_torn","at":"2025-01-15T09:0`);
+    writeFileSync(file, `${eventLine('a_good')}\n[1,2]\n${orphan}\n{"id":"a_torn","at":"2025-01-15T09:0`);
 
-    expect((await journal.list()).map((entry) => entry.id)).toEqual(['a_good']);
-    const file = join(dir, 'journal.jsonl');
+    expect(await idsOf(journal)).toEqual(['a_good']);
     expect(skipped).toEqual([
       { file, line: 2, reason: 'not a JSON object' },
       { file, line: 4, reason: 'incomplete last line (not valid JSON)' },
@@ -343,7 +342,7 @@ describe('a file a crash or a hand edit damaged', () => {
       '',
     ]);
     skipped.length = 0;
-    expect((await journal.list()).map((entry) => entry.id)).toEqual([next.id, 'a_good']);
+    expect(await idsOf(journal)).toEqual([next.id, 'a_good']);
     expect(skipped.map((skip) => [skip.line, skip.reason])).toEqual([
       [2, 'not a JSON object'],
       [4, 'not valid JSON'],
@@ -356,28 +355,25 @@ describe('a file a crash or a hand edit damaged', () => {
 
 describe('a line over the bound', () => {
   it('is skipped unread, said with its file and line, the other lines read; a write that large is refused, nothing recorded', async () => {
-    const { journal, dir, skipped, fileText } = setUp({ dir: tempFolder() });
-    const file = join(dir, 'journal.jsonl');
-    const at = '2025-01-15T09:00:00.000Z';
-    const good = JSON.stringify({ id: 'a_good', at, ...openFields(), outcome: 'submitted' });
+    const { journal, skipped, fileText } = setUp({ dir: tempFolder() });
+    const { file } = journal;
     // A whole event, valid JSON, past 1 MiB: hedge writes none (a hand edit, or someone filling the disk).
-    const huge = JSON.stringify({
-      id: 'a_huge',
-      at,
-      ...openFields({ idempotency_key: 'idem-huge' }),
+    const huge = eventLine('a_huge', {
+      idempotency_key: 'idem-huge',
       outcome: 'unknown',
       message: 'x'.repeat(3 * 1024 * 1024),
     });
-    writeFileSync(file, `${huge}\n${good}\n`);
+    const lines = `${huge}\n${eventLine('a_good')}\n`;
+    writeFileSync(file, lines);
 
-    expect((await journal.list()).map((entry) => entry.id)).toEqual(['a_good']);
+    expect(await idsOf(journal)).toEqual(['a_good']);
     expect(skipped).toEqual([{ file, line: 1, reason: 'longer than 1 MiB: not read' }]);
 
     const big = openFields({
       request: { method: 'POST', path: '/hedges', body: { note: 'y'.repeat(2 * 1024 * 1024) } },
     });
     await expect(journal.begin(big)).rejects.toThrow(/A journal event over 1 MiB is not written/);
-    expect(fileText()).toBe(`${huge}\n${good}\n`);
+    expect(fileText()).toBe(lines);
   });
 });
 
@@ -390,7 +386,7 @@ describe('the lock', () => {
     utimesSync(lock, anHourAgo, anHourAgo);
 
     const entry = await journal.begin(openFields());
-    expect((await journal.list()).map((listed) => listed.id)).toEqual([entry.id]);
+    expect(await idsOf(journal)).toEqual([entry.id]);
     expect(readdirSync(dir)).toEqual(['journal.jsonl']);
   });
 });
