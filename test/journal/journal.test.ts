@@ -317,7 +317,7 @@ describe('findUnresolvedMatch: the same request rule', () => {
 });
 
 /** A begin event as a line of the file, written at 09:00. */
-const eventLine = (id: string, more: Partial<BeginFields> & Record<string, unknown> = {}) =>
+const eventLine = (id: string, more: Record<string, unknown> = {}) =>
   JSON.stringify({ id, at: '2025-01-15T09:00:00.000Z', ...openFields(), outcome: 'submitted', ...more });
 const idsOf = async (journal: ReturnType<typeof openJournal>) => (await journal.list()).map((entry) => entry.id);
 
