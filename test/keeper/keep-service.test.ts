@@ -20,6 +20,7 @@ import {
 import { until } from '../support/polling.js';
 import { MARKET } from '../support/simulator.js';
 import { ended } from './ended.js';
+import { oneFilled } from './filled.js';
 
 const DAY = 24 * HOUR;
 
@@ -48,7 +49,7 @@ describeKeepers('hedge keep as a service', () => {
       utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
       const keeper = rig.keep(simulator, file);
       await eventAfter(keeper, 0, 'reopen', 'the first open');
-      await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
+      await oneFilled(simulator, 'sell', 'the fill');
       const first = filledActive(simulator, 'sell')[0]!;
 
       ended(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
@@ -77,7 +78,7 @@ describeKeepers('hedge keep as a service', () => {
         (event) => event.event === 'reopen' && event.side === 'sell',
         'the re-open after the target changed',
       );
-      await until(() => filledActive(simulator, 'sell').length === 1, 'the re-opened fill');
+      await oneFilled(simulator, 'sell', 'the re-opened fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     },
   );
@@ -144,7 +145,7 @@ describeKeepers('hedge keep as a service', () => {
       expect(refused.code).toBe('capacity_exceeded');
       expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
       await eventAfter(keeper, 0, (event) => event.event === 'reopen' && event.side === 'sell', 'the re-open');
-      await until(() => filledActive(simulator, 'sell').length === 1, 'the re-opened fill');
+      await oneFilled(simulator, 'sell', 'the re-opened fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
       expect(keeper.events.some((event) => event.event === 'drift')).toBe(false);
     },
@@ -158,7 +159,7 @@ describeKeepers('hedge keep as a service', () => {
     const events = await keepOnce(simulator, file);
     expect(events.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
     expect(events.some((event) => event.event === 'drift')).toBe(false);
-    await until(() => filledActive(simulator, 'sell').length === 1, 'the re-opened fill');
+    await oneFilled(simulator, 'sell', 'the re-opened fill');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
   });
 
@@ -175,7 +176,7 @@ describeKeepers('hedge keep as a service', () => {
     expect(simulator.active('sell')).toHaveLength(0);
     const restored = await keepOnce(simulator, file, 0, '--converge');
     expect(restored.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
-    await until(() => filledActive(simulator, 'sell').length === 1, 'the restored fill');
+    await oneFilled(simulator, 'sell', 'the restored fill');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
   });
 
@@ -186,7 +187,7 @@ describeKeepers('hedge keep as a service', () => {
       const until_ = new Date(simulator.sandbox.clock.now() + 2 * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
       const file = writeTarget(simulator, [`${MARKET},buy,1000,7,${until_},`]);
       const events = await keepOnce(simulator, file);
-      await until(() => filledActive(simulator, 'buy').length === 1, 'the fill');
+      await oneFilled(simulator, 'buy', 'the fill');
       expect(filledActive(simulator, 'buy')[0]!.tenorDays).toBe(3);
       expect(events.find((event) => event.event === 'reopen')).toMatchObject({ tenor_days: 3 });
     },

@@ -23,6 +23,7 @@ import {
 import { until } from '../support/polling.js';
 import { MARKET, type Simulator } from '../support/simulator.js';
 import { ended } from './ended.js';
+import { oneFilled } from './filled.js';
 
 /**
  * A sell side of 1,500 kept at 2,000 on a server whose adds land only when the test moves its clock
@@ -64,7 +65,7 @@ describeKeepers('hedge keep', () => {
         18_000,
       );
       expect(matured().map((hedge) => hedge.id)).toEqual([]);
-      await until(() => filledActive(simulator, 'sell').length === 1, 'the second roll filled');
+      await oneFilled(simulator, 'sell', 'the second roll filled');
       await stopKeeper(keeper);
       expect(matured().map((hedge) => hedge.id)).toEqual([]);
       expect(sells().filter((hedge) => hedge.status === 'closed')).toHaveLength(2);
@@ -149,7 +150,7 @@ describeKeepers('hedge keep', () => {
       const keeper = rig.keep(simulator, file);
 
       const opened = await eventAfter(keeper, 0, 'reopen', 'the first open');
-      await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
+      await oneFilled(simulator, 'sell', 'the fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
       const first = filledActive(simulator, 'sell')[0]!;
       expect(opened.hedge_ids).toEqual([first.id]);
@@ -265,7 +266,7 @@ describeKeepers('hedge keep', () => {
       const events = await stopKeeper(keeper);
       expect(events.some((event) => event.event === 'roll')).toBe(true);
       expect(events.at(-1)!.event).toBe('stop');
-      await until(() => filledActive(simulator, 'buy').length === 1, 'the new hedge filled');
+      await oneFilled(simulator, 'buy', 'the new hedge filled');
       expect(activeNotional(simulator, 'buy')).toBe(1500);
       expect(await pendingActions(simulator)).toEqual([]);
     },
@@ -319,7 +320,7 @@ describeKeepers('hedge keep', () => {
       const simulator = await rig.start({ realNow: () => Date.now() - 45_000 });
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
       await keepOnce(simulator, file);
-      await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
+      await oneFilled(simulator, 'sell', 'the fill');
       // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
       utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
       ended(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
@@ -338,7 +339,7 @@ describeKeepers('hedge keep', () => {
     const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,${until_},6h`]);
     await keepOnce(simulator, file);
-    await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
+    await oneFilled(simulator, 'sell', 'the fill');
     simulator.advance(19 * HOUR);
     const due = await keepOnce(simulator, file);
     expect(due.find((event) => event.event === 'skip' && event.side === 'sell')?.reason).toMatch(/until/);
@@ -360,7 +361,7 @@ describeKeepers('hedge keep', () => {
       const error = events.find((event) => event.event === 'error')!;
       expect(error).toMatchObject({ market: MARKET, side: 'sell', action: 'reopen', exit_code: 3, failures: 1 });
       expect(events.some((event) => event.event === 'reopen' && event.side === 'buy')).toBe(true);
-      await until(() => filledActive(simulator, 'buy').length === 1, 'the buy fill');
+      await oneFilled(simulator, 'buy', 'the buy fill');
       expect(activeNotional(simulator, 'buy')).toBe(1000);
       expect(simulator.active('sell')).toHaveLength(0);
       // The hook got the error event as one JSON line on its stdin.

@@ -1,0 +1,8 @@
+// Waiting for a keeper's side to hold exactly one filled hedge on the server.
+import { filledActive } from '../support/keeper.js';
+import { until } from '../support/polling.js';
+import type { Simulator } from '../support/simulator.js';
+
+/** Resolves once the server's `side` holds one filled hedge; fails naming `what`. */
+export const oneFilled = (simulator: Simulator, side: 'buy' | 'sell', what: string) =>
+  until(() => filledActive(simulator, side).length === 1, what);
