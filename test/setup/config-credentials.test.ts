@@ -29,16 +29,6 @@ const resolve = (env: Record<string, string> = {}, profileFlag?: string) =>
   resolveCredentials({ env, profileFlag, store: () => store });
 
 describe('resolveCredentials', () => {
-  it('the current profile when nothing else is said', async () => {
-    expect(await resolve()).toMatchObject({
-      apiKey: KEY_A,
-      baseUrl: 'https://alpha.example/v2',
-      environment: 'test',
-      profileName: 'alpha',
-      sources: { apiKey: 'profile', baseUrl: 'profile', profile: 'profile' },
-    });
-  });
-
   it('--profile beats HEDGE_PROFILE, which beats the current profile', async () => {
     expect(await resolve({ HEDGE_PROFILE: 'bravo' })).toMatchObject({
       profileName: 'bravo',
@@ -82,19 +72,6 @@ describe('resolveCredentials', () => {
     expect(picked.baseUrl).not.toBe('https://env.example/v2');
     expect(picked.caFile).toBe(store.profile('bravo')?.ca_file);
     expect(picked.caFile).not.toBe('/env.pem');
-  });
-
-  it('with both variables and no profile asked for, the store is never opened', async () => {
-    const result = await resolveCredentials({
-      env: { HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2' },
-      store: () => {
-        throw new Error('opened');
-      },
-    });
-    expect(result).toMatchObject({
-      profileName: undefined,
-      sources: { apiKey: 'environment', baseUrl: 'environment' },
-    });
   });
 
   it('a logged-out profile, or nothing at all, is an AuthError that says how to log in or try --demo', async () => {
