@@ -50,6 +50,33 @@ function outcomeOf(result: RunResult): Outcome {
   return { code: result.code, ...(error ? { error } : {}) };
 }
 
+/**
+ * A scenario of one command on a fresh simulator (`before` sets it up): its outcome, once `check`
+ * has looked at what the server saw.
+ */
+function oneRun(
+  name: string,
+  errorCode: string | undefined,
+  args: string[],
+  check: (simulator: Simulator, result: RunResult) => void,
+  options?: SimulatorOptions,
+  before?: (simulator: Simulator) => unknown,
+): Scenario {
+  return {
+    name,
+    errorCode,
+    run: async (start) => {
+      const simulator = await start(options);
+      await before?.(simulator);
+      const result = await simulator.hedge(args);
+      check(simulator, result);
+      return outcomeOf(result);
+    },
+  };
+}
+
+const nothingSent = (simulator: Simulator) => expect(simulator.requests()).toEqual([]);
+
 /** Runs `hedge …` until the server has seen `seen`, then sends `signal`. */
 async function stopWith(
   simulator: Simulator,
@@ -83,51 +110,42 @@ async function writeStoppedBy(
 const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenario }> = {
   exposure_exceeded: {
     exit: 3,
-    scenario: {
-      name: 'an open over the exposure cap (checks skipped: the server refuses it)',
-      errorCode: 'exposure_exceeded',
-      run: async (start) => {
-        const simulator = await start({ exposureCapUsd: 50_000 });
-        const outcome = outcomeOf(
-          await simulator.hedge(['open', MARKET, 'buy', '60000', '--tenor', '1', '--skip-checks', '--json']),
-        );
+    scenario: oneRun(
+      'an open over the exposure cap (checks skipped: the server refuses it)',
+      'exposure_exceeded',
+      ['open', MARKET, 'buy', '60000', '--tenor', '1', '--skip-checks', '--json'],
+      (simulator) => {
         expect(simulator.requests('POST', '/hedges').map((entry) => [entry.status, entry.errorCode])).toEqual([
           [400, 'exposure_exceeded'],
         ]);
         expect(simulator.hedges()).toEqual([]);
-        return outcome;
       },
-    },
+      { exposureCapUsd: 50_000 },
+    ),
   },
   no_open_hedge: {
     exit: 3,
-    scenario: {
-      name: 'an add to a side with no open hedge',
-      errorCode: 'no_open_hedge',
-      run: async (start) => {
-        const simulator = await start();
-        const outcome = outcomeOf(await simulator.hedge(['add', MARKET, 'sell', '100', '--skip-checks', '--json']));
+    scenario: oneRun(
+      'an add to a side with no open hedge',
+      'no_open_hedge',
+      ['add', MARKET, 'sell', '100', '--skip-checks', '--json'],
+      (simulator) =>
         expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.errorCode])).toEqual([
           [404, 'no_open_hedge'],
-        ]);
-        return outcome;
-      },
-    },
+        ]),
+    ),
   },
   hedge_not_found: {
     exit: 3,
-    scenario: {
-      name: 'a hedge id that is not one of ours',
-      errorCode: 'hedge_not_found',
-      run: async (start) => {
-        const simulator = await start();
-        const outcome = outcomeOf(await simulator.hedge(['hedges', 'hdg_doesnotexist', '--json']));
+    scenario: oneRun(
+      'a hedge id that is not one of ours',
+      'hedge_not_found',
+      ['hedges', 'hdg_doesnotexist', '--json'],
+      (simulator) =>
         expect(simulator.requests('GET', '/hedges/hdg_doesnotexist').map((entry) => entry.errorCode)).toEqual([
           'hedge_not_found',
-        ]);
-        return outcome;
-      },
-    },
+        ]),
+    ),
   },
   idempotency_key_reuse: {
     exit: 3,
@@ -210,19 +228,18 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
   },
   rate_limited: {
     exit: 5,
-    scenario: {
-      name: 'a 429 that never clears',
-      errorCode: 'rate_limited',
-      run: async (start) => {
-        const simulator = await start({ fault429: 1 });
-        const outcome = outcomeOf(await simulator.hedge(['markets', '--json']));
+    scenario: oneRun(
+      'a 429 that never clears',
+      'rate_limited',
+      ['markets', '--json'],
+      (simulator) => {
         const answers = simulator.requests('GET', '/markets');
         // Retried (with Retry-After), and every answer was the 429.
         expect(answers.length).toBeGreaterThan(1);
         expect(answers.every((entry) => entry.status === 429 && entry.errorCode === 'rate_limited')).toBe(true);
-        return outcome;
       },
-    },
+      { fault429: 1 },
+    ),
   },
 };
 
@@ -230,55 +247,37 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
 
 const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
   0: [
-    {
-      name: 'a read that works',
-      run: async (start) => {
-        const simulator = await start();
-        const result = await simulator.hedge(['markets', '--json']);
-        expect((JSON.parse(result.stdout) as Array<{ market: string }>).map((market) => market.market)).toContain(
-          MARKET,
-        );
-        return outcomeOf(result);
-      },
-    },
+    oneRun('a read that works', undefined, ['markets', '--json'], (_simulator, result) =>
+      expect((JSON.parse(result.stdout) as Array<{ market: string }>).map((market) => market.market)).toContain(MARKET),
+    ),
   ],
   1: [
-    {
-      name: 'a config store that is not JSON',
-      errorCode: 'config',
-      run: async (start) => {
-        const simulator = await start();
-        writeFileSync(join(simulator.configDir, 'config.json'), '{"profiles": ', { mode: 0o600 });
-        const outcome = outcomeOf(await simulator.hedge(['profile', 'list', '--json']));
-        expect(simulator.requests()).toEqual([]);
-        return outcome;
-      },
-    },
+    oneRun(
+      'a config store that is not JSON',
+      'config',
+      ['profile', 'list', '--json'],
+      nothingSent,
+      undefined,
+      (simulator) => writeFileSync(join(simulator.configDir, 'config.json'), '{"profiles": ', { mode: 0o600 }),
+    ),
   ],
   2: [
-    {
-      name: 'a side that is neither buy nor sell (nothing sent)',
-      errorCode: 'usage',
-      run: async (start) => {
-        const simulator = await start();
-        const outcome = outcomeOf(await simulator.hedge(['quote', MARKET, 'hold', '100', '--tenor', '3', '--json']));
-        expect(simulator.requests()).toEqual([]);
-        return outcome;
-      },
-    },
+    oneRun(
+      'a side that is neither buy nor sell (nothing sent)',
+      'usage',
+      ['quote', MARKET, 'hold', '100', '--tenor', '3', '--json'],
+      nothingSent,
+    ),
   ],
   // The server's refusals (exit 3 and 5 too) are each driven by the spec rows below; these are the others.
   3: [
-    {
-      name: "a pre-trade check: an open over the account's exposure headroom (nothing sent)",
-      errorCode: 'exposure_exceeded',
-      run: async (start) => {
-        const simulator = await start({ exposureCapUsd: 50_000 });
-        const outcome = outcomeOf(await simulator.hedge(['open', MARKET, 'buy', '60000', '--tenor', '1', '--json']));
-        expect(simulator.requests('POST', '/hedges')).toEqual([]);
-        return outcome;
-      },
-    },
+    oneRun(
+      "a pre-trade check: an open over the account's exposure headroom (nothing sent)",
+      'exposure_exceeded',
+      ['open', MARKET, 'buy', '60000', '--tenor', '1', '--json'],
+      (simulator) => expect(simulator.requests('POST', '/hedges')).toEqual([]),
+      { exposureCapUsd: 50_000 },
+    ),
   ],
   4: [
     {
@@ -295,47 +294,42 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         return outcome;
       },
     },
-    {
-      name: '403: a key the server refuses for this (injected: the simulator has no permissions)',
-      errorCode: 'forbidden',
-      run: async (start) => {
-        const simulator = await start();
+    oneRun(
+      '403: a key the server refuses for this (injected: the simulator has no permissions)',
+      'forbidden',
+      ['account', '--json'],
+      // Refused, not retried.
+      (simulator) =>
+        expect(simulator.requests().map((entry) => [entry.status, entry.errorCode])).toEqual([[403, 'forbidden']]),
+      undefined,
+      (simulator) =>
         simulator.sandbox.setFaults({
           nextError: { count: 1, status: 403, code: 'forbidden', message: 'this key may not read the account' },
-        });
-        const outcome = outcomeOf(await simulator.hedge(['account', '--json']));
-        // Refused, not retried.
-        expect(simulator.requests().map((entry) => [entry.status, entry.errorCode])).toEqual([[403, 'forbidden']]);
-        return outcome;
-      },
-    },
+        }),
+    ),
   ],
   5: [
-    {
-      name: 'a 502 that never clears',
-      errorCode: 'bad_gateway',
-      run: async (start) => {
-        const simulator = await start();
-        simulator.sandbox.setFaults({ nextError: { count: 1_000, status: 502, code: 'bad_gateway' } });
-        const outcome = outcomeOf(await simulator.hedge(['markets', '--json']));
+    oneRun(
+      'a 502 that never clears',
+      'bad_gateway',
+      ['markets', '--json'],
+      (simulator) => {
         // Retried with backoff; every answer was the 502.
         expect(simulator.requests().length).toBeGreaterThan(1);
         expect(simulator.requests().every((entry) => entry.status === 502)).toBe(true);
-        return outcome;
       },
-    },
+      undefined,
+      (simulator) => simulator.sandbox.setFaults({ nextError: { count: 1_000, status: 502, code: 'bad_gateway' } }),
+    ),
   ],
   6: [
-    {
-      name: 'an open that fails on-chain',
-      errorCode: 'order_failed',
-      run: async (start) => {
-        const simulator = await start({ failRate: 1 });
-        const outcome = outcomeOf(await simulator.hedge(['open', MARKET, 'buy', '5000', '--tenor', '1', '--json']));
-        expect(simulator.hedges().map((hedge) => hedge.status)).toEqual(['failed']);
-        return outcome;
-      },
-    },
+    oneRun(
+      'an open that fails on-chain',
+      'order_failed',
+      ['open', MARKET, 'buy', '5000', '--tenor', '1', '--json'],
+      (simulator) => expect(simulator.hedges().map((hedge) => hedge.status)).toEqual(['failed']),
+      { failRate: 1 },
+    ),
   ],
   7: [
     {
@@ -511,18 +505,18 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
     },
   ],
   14: [
-    {
-      name: 'an account answer cut off half-way (HTTP 200, half the JSON): an answer came, but not one hedge can read',
-      errorCode: 'unreadable',
-      run: async (start) => {
-        const simulator = await start();
+    oneRun(
+      'an account answer cut off half-way (HTTP 200, half the JSON): an answer came, but not one hedge can read',
+      'unreadable',
+      ['account', '--json'],
+      () => undefined,
+      undefined,
+      (simulator) =>
         simulator.sandbox.setFaults({
           nextMalformed: { count: 1, kind: 'truncated' },
           match: { method: 'GET', path: '/account' },
-        });
-        return outcomeOf(await simulator.hedge(['account', '--json']));
-      },
-    },
+        }),
+    ),
   ],
   15: [
     {
@@ -553,16 +547,12 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
     },
   ],
   124: [
-    {
-      name: '--until over positions that never holds within --timeout: the last data on stdout',
-      errorCode: 'until_not_met',
-      run: async (start) => {
-        const simulator = await start();
-        const result = await simulator.hedge(['positions', '--json', '--until', 'length(@) > `0`', '--timeout', '2']);
-        expect(JSON.parse(result.stdout)).toEqual([]);
-        return outcomeOf(result);
-      },
-    },
+    oneRun(
+      '--until over positions that never holds within --timeout: the last data on stdout',
+      'until_not_met',
+      ['positions', '--json', '--until', 'length(@) > `0`', '--timeout', '2'],
+      (_simulator, result) => expect(JSON.parse(result.stdout)).toEqual([]),
+    ),
   ],
   129: [
     {
