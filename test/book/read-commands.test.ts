@@ -18,6 +18,7 @@ import { runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 import { printedLines as lines } from '../support/text.js';
+import { HEDGE_COLUMNS, POSITION_COLUMNS } from './columns.js';
 
 const priceSchema = z.looseObject({ market: z.string(), price: z.number(), timestamp: z.string() });
 const wireHistorySchema = z.extend(historyRecordSchema, {
@@ -174,24 +175,7 @@ describe('read commands in every output mode', () => {
     expect(hedges).toHaveLength(6);
     expect(hedges.slice(0, 2).map((h) => h.id)).toEqual([sellId, buyId]);
     const [header, ...rows] = lines(plain.stdout).map((line) => line.split('\t'));
-    expect(header).toEqual([
-      'id',
-      'client_reference',
-      'market',
-      'side',
-      'notional_usd',
-      'tenor_days',
-      'status',
-      'struck_rate',
-      'opened_at',
-      'maturity_at',
-      'filled_at',
-      'closed_at',
-      'units',
-      'order_key',
-      'order_tx_hash',
-      'fill_tx_hash',
-    ]);
+    expect(header).toEqual(HEDGE_COLUMNS);
     expect(rows.map((row) => row[0])).toEqual(hedges.map((h) => h.id));
     const buy = hedges[1];
     expect(rows[1]).toEqual([
@@ -278,24 +262,7 @@ describe('read commands in every output mode', () => {
     expect(positions.map((p) => [p.market, p.side, p.hedge_id])).toEqual([['USDTNGN', 'buy', buyId]]);
     const [header, row] = lines(plain.stdout).map((line) => line.split('\t'));
     const p = positions[0] as Record<string, unknown>;
-    const order = [
-      'market',
-      'side',
-      'client_reference',
-      'notional_usd',
-      'entry_price',
-      'mark_price',
-      'gross_pnl_usd',
-      'accrued_carry_usdc',
-      'net_pnl_usd',
-      'close_fee_usdc',
-      'margin_usdc',
-      'net_margin_usd',
-      'maturity_at',
-      'hedge_id',
-      'units',
-      'opened_at',
-    ];
+    const order = POSITION_COLUMNS;
     expect(header).toEqual(order);
     // The deal reference is the hedge's (GET /hedges), joined in; JSON stays the positions as sent.
     expect(p.client_reference).toBeUndefined();
