@@ -5,22 +5,10 @@
 // the 1,000-history run): a killed close, then a roll's open on the emptied side, left the close
 // `submitted` through every resume. Judged on the simulator's own state and request log.
 import { expect, it } from 'vitest';
-import { journalEntries, killWhen } from '../support/cli-runs.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { journalEntries, killWhen, waitingAfter } from '../support/cli-runs.js';
+import { MARKET, useSimulators } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
-
-/** The write on `path` was answered and the wait has polled /positions after it (its journal update is made). */
-function waitingAfter(simulator: Simulator, path: string): () => boolean {
-  return () => {
-    const log = simulator.sandbox.requestLog;
-    const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
-    return (
-      sent >= 0 &&
-      log.slice(sent + 1).some((entry) => entry.method === 'GET' && entry.path === '/positions' && entry.status === 200)
-    );
-  };
-}
 
 it("a close resumed after its side was opened again by another: done on its own hedge's close, no new close, the new hedge left alone", async () => {
   const simulator = await startSimulator({ fillDelayMs: 60_000 });
