@@ -117,17 +117,6 @@ describe('money words', () => {
 });
 
 describe('the quote card in that convention', () => {
-  it('carry reads "-… you pay" and impact "worse than the market price" for a buy executing above it', () => {
-    const card = renderQuoteCard(
-      capture('table').output,
-      { ...BUY_QUOTE, notional_usd: 10_000, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: -4.4 } },
-      NOW,
-    );
-    expect(card).toContain('-4.40 USD (-4.4 bps), worse than the market price');
-    expect(card).toContain('-2.10 USDC/day (-0.0420%), you pay');
-    expect(card).toContain('-6.30 USDC (-0.1260%), you pay');
-  });
-
   it('earned carry is "+…, you earn"; a sell executing above the market price is better', () => {
     const sell: Quote = {
       ...BUY_QUOTE,
@@ -145,12 +134,6 @@ describe('the quote card in that convention', () => {
     expect(impactForAccount({ ...BUY_QUOTE, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: 2.2 } }).usd).toBe(-2.2);
     const flat = { ...BUY_QUOTE, pricing: { market_price: 1500, execution_price: 1500, price_impact_usd: 0.4 } };
     expect(impactForAccount(flat).usd).toBe(0.4);
-  });
-
-  it('plain output keeps the server numbers as sent', () => {
-    const text = renderQuoteCard(capture('plain').output, BUY_QUOTE, NOW);
-    expect(plainField(text, 'carry.daily_usdc')).toBe('2.1');
-    expect(plainField(text, 'pricing.price_impact_usd')).toBe('-2.2');
   });
 });
 
