@@ -95,19 +95,6 @@ describe('list', () => {
     await out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
     expect(JSON.parse(stdout())).toEqual(rows);
   });
-
-  it('empty: [] for scripts, the sentence on stdout for people; in plain mode the header alone, the sentence on stderr', async () => {
-    const json = output('json');
-    await json.out.list([], FIELDS, { empty: 'No closed hedges yet.', totals: TOTALS });
-    expect(json.stdout()).toBe('[]\n');
-    const table = output('table');
-    await table.out.list([], FIELDS, { empty: 'No closed hedges yet.' });
-    expect(table.stdout()).toBe('No closed hedges yet.\n');
-    const plain = output('plain');
-    await plain.out.list([], FIELDS, { empty: 'No closed hedges yet.' });
-    expect(plain.stdout()).toBe('hedge_id\tclient_reference\tnet_pnl_usd\tclosed_at\n');
-    expect(plain.stderr()).toBe('No closed hedges yet.\n');
-  });
 });
 
 describe('record', () => {
