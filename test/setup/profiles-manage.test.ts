@@ -109,13 +109,6 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ key_check: { status: 'refused', code: 'unauthorized' } });
     expect(result.stderr).toContain('hedge login');
   });
-
-  it('an unknown --profile is exit 2 naming the profiles there are, with no request', async () => {
-    const result = await hedgeIn(tmp.path, '--profile nope whoami');
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('alpha, bravo');
-    expect(sandbox.requestLog).toHaveLength(0);
-  });
 });
 
 describe('profile list / use / remove', () => {
