@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
+import { ok } from '../support/cli-runs.js';
 
 function shellAvailable(shell: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
@@ -118,8 +119,7 @@ describe('bash completion (a real bash)', () => {
 
 describe('hedge completion SHELL', () => {
   it.each(['bash', 'zsh', 'fish'])('prints dist/completions/hedge.%s exactly', async (shell) => {
-    const result = await runHedge(['completion', shell]);
-    expect(result.code).toBe(0);
+    const result = ok(await runHedge(['completion', shell]));
     expect(result.stdout).toBe(readFileSync(scriptFile(shell), 'utf8'));
     expect(result.stderr).toBe('');
   });
@@ -133,8 +133,7 @@ describe('hedge completion SHELL', () => {
   });
 
   it('--help shows how to install each script', async () => {
-    const result = await runHedge(['completion', '--help']);
-    expect(result.code).toBe(0);
+    const result = ok(await runHedge(['completion', '--help']));
     expect(result.stdout).toContain('hedge completion bash > ~/.local/share/bash-completion/completions/hedge');
     expect(result.stdout).toContain('hedge completion zsh > "${fpath[1]}/_hedge"');
     expect(result.stdout).toContain('hedge completion fish > ~/.config/fish/completions/hedge.fish');

@@ -19,6 +19,7 @@ import {
   type SimulatorOptions,
 } from '../support/simulator.js';
 import { SPEC_ERROR_TABLE, type SpecErrorCode } from '../support/spec-errors.js';
+import { ok } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 /** A real-time source that never moves: nothing fills or lands unless a test steps the clock. */
@@ -453,7 +454,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         expect(second.stderr).toContain(`pid ${first!.pid}`);
         expect(simulator.writes()).toHaveLength(writes);
         first!.kill('SIGTERM');
-        expect((await running).code).toBe(0);
+        ok(await running);
         return outcomeOf(second);
       },
     },
@@ -525,7 +526,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         const simulator = await start();
         const file = join(simulator.configDir, 'target.csv');
         writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
-        expect((await simulator.hedge(['keep', file, '--once'])).code).toBe(0);
+        ok(await simulator.hedge(['keep', file, '--once']));
         const result = await simulator.hedge(['keep', 'status', '--json']);
         expect(JSON.parse(result.stdout)).toMatchObject({ state: 'stopped', heartbeat: { cycles: 1 } });
         return outcomeOf(result);
@@ -538,8 +539,8 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       errorCode: 'repeated_action',
       run: async (start) => {
         const simulator = await start();
-        expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3'])).code).toBe(0);
-        expect((await simulator.hedge(['add', MARKET, 'buy', '100'])).code).toBe(0);
+        ok(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3']));
+        ok(await simulator.hedge(['add', MARKET, 'buy', '100']));
         const outcome = outcomeOf(await simulator.hedge(['add', MARKET, 'buy', '100', '--json']));
         expect(simulator.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
         return outcome;

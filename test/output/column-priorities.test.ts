@@ -3,14 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { printedTable } from '../support/table-text.js';
+import { ok } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const LONG_REF = 'DEAL-2026-11-ACME-TREASURY-0042';
 
 /** The table at that width: its lines from its first row on (a header may take two lines). */
 async function table(simulator: Simulator, args: string[], columns: number): Promise<string[]> {
-  const result = await simulator.hedge([...args, '--format', 'table'], { env: { COLUMNS: String(columns) } });
-  expect(result.code, result.stderr).toBe(0);
+  const result = ok(await simulator.hedge([...args, '--format', 'table'], { env: { COLUMNS: String(columns) } }));
   const lines = result.stdout.trimEnd().split('\n');
   for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
   return lines.slice(printedTable(result.stdout)!.ruleAt + 1);
@@ -18,19 +18,7 @@ async function table(simulator: Simulator, args: string[], columns: number): Pro
 
 async function openWith(simulator: Simulator, side: 'buy' | 'sell', reference: string): Promise<void> {
   // A test may open the same hedge again after closing it: --again says it is meant.
-  const opened = await simulator.hedge([
-    'open',
-    MARKET,
-    side,
-    '10000',
-    '--tenor',
-    '3',
-    '--ref',
-    reference,
-    '--json',
-    '--again',
-  ]);
-  expect(opened.code, opened.stderr).toBe(0);
+  ok(await simulator.hedge(['open', MARKET, side, '10000', '--tenor', '3', '--ref', reference, '--json', '--again']));
   expect(simulator.active(side).map((hedge) => hedge.clientReference)).toEqual([reference]);
   // An hour on: the mark has moved off the entry, so both rate columns are drawn.
   simulator.advance(3_600_000);
@@ -42,8 +30,7 @@ describe('a reference is never cut where the terminal has room', () => {
     await openWith(simulator, 'sell', LONG_REF);
     const positions = await table(simulator, ['positions'], 160);
     expect(positions[0]).toContain(LONG_REF);
-    const closed = await simulator.hedge(['close', MARKET, 'sell', '--json']);
-    expect(closed.code, closed.stderr).toBe(0);
+    ok(await simulator.hedge(['close', MARKET, 'sell', '--json']));
     expect(simulator.historyCount()).toBe(1);
     const history = await table(simulator, ['history'], 160);
     expect(history[0]).toContain(LONG_REF);

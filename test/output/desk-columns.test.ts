@@ -34,6 +34,7 @@ import { ROOT } from '../support/hedge-cli.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { leftOut, printedTable, type PrintedTable } from '../support/table-text.js';
+import { ok } from '../support/cli-runs.js';
 
 const WIDTHS = [60, 80, 120] as const;
 /** Wide enough that no table leaves anything out: what each list can show. */
@@ -68,8 +69,7 @@ async function screenOf(args: string[], cols: number, real = false): Promise<str
 }
 
 async function run(args: string[]): Promise<string> {
-  const result = await simulator.hedge(args);
-  expect(result.code, result.stderr).toBe(0);
+  const result = ok(await simulator.hedge(args));
   return result.stdout;
 }
 
@@ -466,8 +466,7 @@ describe('on a real terminal (a pseudo-terminal: its width read from the termina
 describe('a forced terminal on a pipe (HEDGE_FORCE_TTY=1, as through `less -R`)', () => {
   it('positions --watch is laid out and drawn at COLUMNS, not at the 80 a sizeless stream would give', async () => {
     const args = ['positions', '--watch', '1', '--count', '1'];
-    const result = await simulator.hedge(args, { env: { ...simulator.env, HEDGE_FORCE_TTY: '1', COLUMNS: '120' } });
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge(args, { env: { ...simulator.env, HEDGE_FORCE_TTY: '1', COLUMNS: '120' } }));
     const piped = stripVTControlCharacters(result.stdout).split('\n');
     // The headings and rules: the rows' times left move between the two runs.
     const wideLines = (await screenOf(args, 120)).filter(

@@ -11,6 +11,7 @@ import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { FROZEN_KEY, LIVE_KEY } from '../support/keys.js';
 import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let config: { path: string; remove: () => void };
@@ -50,8 +51,7 @@ beforeAll(async () => {
   await apiData(simulator, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 });
   config = tempDir();
   // One action through the CLI, so that the journal has an entry to list.
-  const opened = await runHedge(['add', 'USDTNGN', 'buy', '5000', '--no-wait'], { env: env(), configDir: config.path });
-  expect(opened.code, opened.stderr).toBe(0);
+  ok(await runHedge(['add', 'USDTNGN', 'buy', '5000', '--no-wait'], { env: env(), configDir: config.path }));
   profiles = tempDir();
   writeStore(profiles.path, {
     current: 'desk',

@@ -10,6 +10,7 @@ import { FROZEN_KEY } from '../support/keys.js';
 import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 import { tableHeaders } from '../support/table-text.js';
+import { ok } from '../support/cli-runs.js';
 
 const WIDTHS = [80, 100, 120, 160] as const;
 /** Wide enough that nothing is hidden, cut or wrapped: the words a narrower screen may show. */
@@ -88,13 +89,13 @@ beforeAll(async () => {
   simulator.sandbox.clock.advance(3_600_000);
   config = tempDir();
   // Two actions through the CLI, so that the journal lists them (one with a reference).
-  const opened = await runHedge(['open', 'USDTNGN', 'sell', '10000', '--tenor', '3', '--ref', 'DESK-7', '--no-wait'], {
-    env: env(),
-    configDir: config.path,
-  });
-  expect(opened.code, opened.stderr).toBe(0);
-  const added = await runHedge(['add', 'USDTNGN', 'buy', '5000', '--no-wait'], { env: env(), configDir: config.path });
-  expect(added.code, added.stderr).toBe(0);
+  ok(
+    await runHedge(['open', 'USDTNGN', 'sell', '10000', '--tenor', '3', '--ref', 'DESK-7', '--no-wait'], {
+      env: env(),
+      configDir: config.path,
+    }),
+  );
+  ok(await runHedge(['add', 'USDTNGN', 'buy', '5000', '--no-wait'], { env: env(), configDir: config.path }));
   simulator.sandbox.clock.advance(60_000);
 });
 

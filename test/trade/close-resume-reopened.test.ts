@@ -5,7 +5,7 @@
 // the 1,000-history run): a killed close, then a roll's open on the emptied side, left the close
 // `submitted` through every resume. Judged on the simulator's own state and request log.
 import { expect, it } from 'vitest';
-import { journalEntries, killWhen, waitingAfter } from '../support/cli-runs.js';
+import { journalEntries, killWhen, waitingAfter, ok } from '../support/cli-runs.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
@@ -28,8 +28,7 @@ it("a close resumed after its side was opened again by another: done on its own 
   expect(simulator.hedges().find((hedge) => hedge.id === closed.id)?.status).toBe('closed');
   const reopened = simulator.seedOpen('sell', 700);
 
-  const resumed = await simulator.hedge(['resume', entry!.id, '--yes', '--timeout', '20']);
-  expect(resumed.code, resumed.stderr).toBe(0);
+  ok(await simulator.hedge(['resume', entry!.id, '--yes', '--timeout', '20']));
   const [after] = await journalEntries<{ id: string; outcome: string }>(simulator);
   expect(after).toMatchObject({ id: entry!.id, outcome: 'done' });
   // No new close: at most its own key sent again (the server answers it from its record), and the other actor's hedge is untouched.

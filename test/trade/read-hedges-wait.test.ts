@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hedgeSchema } from '../../src/platform/api/schemas.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { apiData, startSimulator, type Simulator } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 let filling: Simulator;
 let failing: Simulator;
@@ -56,11 +57,12 @@ describe('hedges ID --wait', () => {
     // Past its fill on the simulator's clock (no sleep): the hedge is final before the CLI asks.
     filling.advance(300);
     const before = filling.sandbox.requestLog.length;
-    const result = await runHedge(['hedges', hedge.id, '--wait', '--json'], {
-      env: filling.env,
-      configDir: config.path,
-    });
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(
+      await runHedge(['hedges', hedge.id, '--wait', '--json'], {
+        env: filling.env,
+        configDir: config.path,
+      }),
+    );
     expect(JSON.parse(result.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
     expect(filling.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual([
       `GET /hedges/${hedge.id}`,

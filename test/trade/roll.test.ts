@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIVE_KEY } from '../support/keys.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { journalEntries, killWhen } from '../support/cli-runs.js';
+import { journalEntries, killWhen, ok } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
@@ -81,10 +81,11 @@ describe('hedge roll', () => {
   it('against a server whose positions carry only a hedge id (dialect beta): side and notional come from the hedge; one close, one open', async () => {
     const simulator = await startSimulator({ dialect: 'beta' });
     const old = simulator.seedOpen('sell', 4_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json'], {
-      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
-    });
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(
+      await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json'], {
+        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
+      }),
+    );
     expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     expect(posts(simulator, '/hedges')).toHaveLength(1);
     expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
@@ -102,10 +103,11 @@ describe('hedge roll', () => {
     const simulator = await startSimulator({ dialect: 'alpha' });
     simulator.seedOpen('buy', 3_000);
     simulator.seedOpen('buy', 2_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json'], {
-      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' },
-    });
-    expect(result.code, result.stderr).toBe(0);
+    ok(
+      await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json'], {
+        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' },
+      }),
+    );
     expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     expect(posts(simulator, '/hedges')).toHaveLength(1);
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 5_000, tenorDays: 3, status: 'filled' }]);
@@ -113,10 +115,8 @@ describe('hedge roll', () => {
 
   it("the deal lives through the roll: the new hedge carries the rolled one's reference, `hedges --ref` finds it; --ref gives another", async () => {
     const simulator = await startSimulator();
-    const opened = await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-7']);
-    expect(opened.code, opened.stderr).toBe(0);
-    const rolled = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '1', '--yes']);
-    expect(rolled.code, rolled.stderr).toBe(0);
+    ok(await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-7']));
+    ok(await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '1', '--yes']));
     expect(
       posts(simulator, '/hedges').map((entry) => (entry.body as { client_reference?: string }).client_reference),
     ).toEqual(['DEAL-7', 'DEAL-7']);
@@ -127,8 +127,7 @@ describe('hedge roll', () => {
       'filled',
     ]);
 
-    const renamed = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--ref', 'DEAL-8', '--yes']);
-    expect(renamed.code, renamed.stderr).toBe(0);
+    ok(await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--ref', 'DEAL-8', '--yes']));
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-8', tenorDays: 3 }]);
     // The journal carries the deal on each leg of a roll: a close's, the reference of the hedge it closed.
     const journal = await simulator.hedge(['journal', '--fields', 'command,client_reference', '--no-header']);
@@ -146,8 +145,7 @@ describe('hedge roll', () => {
   it('closes the open hedge, then opens the same notional for the new tenor: one close, one open, one journal group', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('buy', 10_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json']));
 
     // The server: the old hedge closed, exactly one new hedge on the side, same notional, new tenor.
     expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
@@ -203,8 +201,7 @@ describe('hedge roll', () => {
     simulator.advance(7 * DAY_MS + 1);
     expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
 
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json']));
     expect(posts(simulator, '/hedges/close')).toEqual([]);
     expect(posts(simulator, '/hedges').map((entry) => entry.body)).toEqual([
       { market: 'USDTNGN', side: 'sell', notional_usd: 4_000, tenor_days: 1 },
@@ -231,8 +228,7 @@ describe('hedge roll', () => {
   it('--dry-run prints both requests, in order, and sends nothing', async () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--dry-run', '--json']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--dry-run', '--json']));
     const shown = JSON.parse(result.stdout);
     expect(shown.dry_run).toBe(true);
     expect(
@@ -284,8 +280,7 @@ describe('hedge roll killed between its legs', () => {
     expect(posts(simulator, '/hedges')).toEqual([]);
 
     simulator.advance(LAND_MS);
-    const resumed = await simulator.hedge(['resume', '--no-wait', '--json']);
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = ok(await simulator.hedge(['resume', '--no-wait', '--json']));
     expect(resumed.stderr).toContain('Resuming the roll of USDTNGN buy to 3 days');
     simulator.advance(LAND_MS);
 
@@ -309,8 +304,7 @@ describe('hedge roll killed between its legs', () => {
     const [planned] = await journal(simulator, '--pending');
     expect(planned).toMatchObject({ command: 'open', leg: 'open', outcome: 'planned' });
 
-    const again = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--json']);
-    expect(again.code, again.stderr).toBe(0);
+    const again = ok(await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--json']));
     expect(again.stderr).toContain('Resuming the roll of USDTNGN buy to 7 days');
     expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([planned!.idempotency_key]);
@@ -335,8 +329,7 @@ describe('hedge roll killed between its legs', () => {
     expect(other.stderr).toContain('An unfinished roll of USDTNGN buy to 7 days is in the journal');
     expect(other.stderr).toContain(`hedge resume ${planned!.id}`);
 
-    const dry = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--dry-run', '--json']);
-    expect(dry.code, dry.stderr).toBe(0);
+    const dry = ok(await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--dry-run', '--json']));
     expect(JSON.parse(dry.stdout).legs).toMatchObject([
       {
         leg: 'open',
@@ -360,8 +353,7 @@ describe('hedge roll killed between its legs', () => {
     expect(simulator.writes()).toHaveLength(writes);
 
     // Set aside, the old roll is abandoned; the new one finds the side flat (its hedge just closed) and opens it anew.
-    const fresh = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '1', '--new', '--json']);
-    expect(fresh.code, fresh.stderr).toBe(0);
+    const fresh = ok(await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '1', '--new', '--json']));
     expect(fresh.stderr).toContain('--new: the unfinished roll of USDTNGN buy to 7 days');
     const opened = posts(simulator, '/hedges');
     expect(opened).toHaveLength(1);

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
 import { IDEMPOTENCY_KEY } from '../support/text.js';
+import { ok } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -71,8 +72,7 @@ describe('hedge open', () => {
 
   it('--json prints only the final hedge on stdout', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge(['open', 'USDTNGN', 'sell', '2500', '--tenor', '1', '--json']);
-    expect(result.code).toBe(0);
+    const result = ok(await trading.hedge(['open', 'USDTNGN', 'sell', '2500', '--tenor', '1', '--json']));
     const hedge = JSON.parse(result.stdout);
     expect(hedge).toMatchObject({ id: trading.hedges()[0]!.id, status: 'filled', side: 'sell', notional_usd: 2500 });
     expect(typeof hedge.struck_rate).toBe('number');
@@ -91,8 +91,7 @@ describe('hedge open', () => {
 
   it('--no-wait returns at submitted without polling the hedge', async () => {
     const trading = await startTrading({ fillDelayMs: 60_000 });
-    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']);
-    expect(result.code).toBe(0);
+    const result = ok(await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']));
     const submitted = JSON.parse(result.stdout);
     expect(submitted.status).toBe('submitted');
     expect(submitted.hedge_id).toBe(trading.hedges()[0]!.id);
@@ -122,20 +121,21 @@ describe('hedge open', () => {
 
   it('--dry-run prints the exact request with the key redacted and sends no write', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge([
-      'open',
-      'USDTNGN',
-      'buy',
-      '10000',
-      '--tenor',
-      '3',
-      '--ref',
-      'D-1',
-      '--dry-run',
-      '--idempotency-key',
-      'resume-me-1',
-    ]);
-    expect(result.code).toBe(0);
+    const result = ok(
+      await trading.hedge([
+        'open',
+        'USDTNGN',
+        'buy',
+        '10000',
+        '--tenor',
+        '3',
+        '--ref',
+        'D-1',
+        '--dry-run',
+        '--idempotency-key',
+        'resume-me-1',
+      ]),
+    );
     expect(result.stdout).toContain(`POST ${trading.sandbox.baseUrl}/hedges`);
     expect(result.stdout).toContain('Idempotency-Key: resume-me-1');
     expect(result.stdout).toMatch(/Authorization: Bearer hpk_test…[A-Za-z0-9]{4}/);
@@ -149,18 +149,9 @@ describe('hedge open', () => {
 
   it('--dry-run --json is the planned request as one JSON document', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge([
-      'open',
-      'USDTNGN',
-      'sell',
-      '1m',
-      '--tenor',
-      '1',
-      '--dry-run',
-      '--json',
-      '--skip-checks',
-    ]);
-    expect(result.code).toBe(0);
+    const result = ok(
+      await trading.hedge(['open', 'USDTNGN', 'sell', '1m', '--tenor', '1', '--dry-run', '--json', '--skip-checks']),
+    );
     const planned = JSON.parse(result.stdout);
     expect(planned).toMatchObject({
       dry_run: true,

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIVE_KEY } from '../support/keys.js';
 import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -91,8 +92,9 @@ describe('live keys', () => {
 
   it('--dry-run needs no --yes: it sends nothing', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge(['close', 'USDTNGN', 'sell', '--dry-run'], { env: { HEDGE_API_KEY: LIVE_KEY } });
-    expect(result.code).toBe(0);
+    const result = ok(
+      await trading.hedge(['close', 'USDTNGN', 'sell', '--dry-run'], { env: { HEDGE_API_KEY: LIVE_KEY } }),
+    );
     expect(result.stdout).toContain('POST ');
     expect(result.stdout).toContain('/hedges/close');
     expect(result.stdout).toContain('Authorization: Bearer hpk_live…UvWx');
