@@ -191,13 +191,13 @@ describe('hedge logout', () => {
     expect(markets.stderr).toContain('hedge login');
     expect(sandbox.requestLog).toHaveLength(0);
 
-    const again = ok(await hedgeIn(tmp.path, 'logout --json'));
-    expect(JSON.parse(again.stdout)).toEqual({ profile: 'alpha', logged_out: false, key_store: null });
+    const again = okJson(await hedgeIn(tmp.path, 'logout --json'));
+    expect(again).toEqual({ profile: 'alpha', logged_out: false, key_store: null });
   });
 
   it('--profile logs out that profile only; an unknown one is exit 2', async () => {
-    const result = ok(await hedgeIn(tmp.path, 'logout --profile bravo --json'));
-    expect(JSON.parse(result.stdout)).toEqual({ profile: 'bravo', logged_out: true, key_store: 'file' });
+    const result = okJson(await hedgeIn(tmp.path, 'logout --profile bravo --json'));
+    expect(result).toEqual({ profile: 'bravo', logged_out: true, key_store: 'file' });
     const store = readStore(tmp.path);
     expect(store.profiles.bravo.api_key).toBeUndefined();
     expect(store.profiles.alpha.api_key).toBe(KEY_A);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIVE_KEY } from '../support/keys.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { journalEntries, killWhen, ok } from '../support/cli-runs.js';
+import { journalEntries, killWhen, ok, okJson } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
@@ -145,7 +145,7 @@ describe('hedge roll', () => {
   it('closes the open hedge, then opens the same notional for the new tenor: one close, one open, one journal group', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('buy', 10_000);
-    const result = ok(await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json']));
+    const rolled = okJson(await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json']));
 
     // The server: the old hedge closed, exactly one new hedge on the side, same notional, new tenor.
     expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
@@ -167,7 +167,6 @@ describe('hedge roll', () => {
     expect(between.some((entry) => entry.method === 'GET' && entry.path === '/positions')).toBe(true);
 
     // --json: both legs, each with its journal entry.
-    const rolled = JSON.parse(result.stdout);
     expect(rolled).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
@@ -201,13 +200,13 @@ describe('hedge roll', () => {
     simulator.advance(7 * DAY_MS + 1);
     expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
 
-    const result = ok(await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json']));
+    const result = okJson(await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json']));
     expect(posts(simulator, '/hedges/close')).toEqual([]);
     expect(posts(simulator, '/hedges').map((entry) => entry.body)).toEqual([
       { market: 'USDTNGN', side: 'sell', notional_usd: 4_000, tenor_days: 1 },
     ]);
     expect(simulator.active('sell')).toMatchObject([{ notionalUsd: 4_000, tenorDays: 1, status: 'filled' }]);
-    expect(JSON.parse(result.stdout)).toMatchObject({
+    expect(result).toMatchObject({
       rolled_hedge_id: old.id,
       close: null,
       open: { outcome: 'filled' },

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
 import { IDEMPOTENCY_KEY } from '../support/text.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -11,8 +11,8 @@ describe('hedge add / reduce / close', () => {
   it('add waits until the new notional is visible and prints the side after it, with the hedge beside it', async () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'buy', '10000');
-    const result = ok(await trading.hedge(['add', 'USDTNGN', 'buy', '5k', '--json']));
-    expect(JSON.parse(result.stdout)).toMatchObject({
+    const result = okJson(await trading.hedge(['add', 'USDTNGN', 'buy', '5k', '--json']));
+    expect(result).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
       notional_usd: 15_000,
@@ -33,21 +33,21 @@ describe('hedge add / reduce / close', () => {
     const trading = await startTrading({ dialect: 'alpha' });
     const first = trading.seedOpen('buy', 1000);
     const second = trading.seedOpen('buy', 500);
-    const added = ok(await trading.hedge(['add', 'USDTNGN', 'buy', '200', '--json']));
+    const added = okJson(await trading.hedge(['add', 'USDTNGN', 'buy', '200', '--json']));
     // The server booked the add on its newest hedge; the side is what a script reads either way.
     expect(trading.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([
       [first.id, 1000],
       [second.id, 700],
     ]);
-    expect(JSON.parse(added.stdout)).toMatchObject({
+    expect(added).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
       notional_usd: 1700,
       hedge: { id: second.id, notional_usd: 700 },
       answer: { hedge_id: second.id, action: 'add', notional_usd: 200 },
     });
-    const reduced = ok(await trading.hedge(['reduce', 'USDTNGN', 'buy', '300', '--json']));
-    expect(JSON.parse(reduced.stdout)).toMatchObject({
+    const reduced = okJson(await trading.hedge(['reduce', 'USDTNGN', 'buy', '300', '--json']));
+    expect(reduced).toMatchObject({
       notional_usd: 1400,
       hedge: { id: second.id, notional_usd: 400 },
       answer: { action: 'reduce', notional_usd: 300 },
@@ -73,8 +73,8 @@ describe('hedge add / reduce / close', () => {
   it('a reduce of the whole notional waits until the hedge is closed', async () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'buy', '8000');
-    const result = ok(await trading.hedge(['reduce', 'USDTNGN', 'buy', '8000', '--json']));
-    expect(JSON.parse(result.stdout)).toMatchObject({
+    const result = okJson(await trading.hedge(['reduce', 'USDTNGN', 'buy', '8000', '--json']));
+    expect(result).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
       notional_usd: 0,
@@ -91,8 +91,7 @@ describe('hedge add / reduce / close', () => {
     const trading = await startTrading();
     const buyId = await openFilledThroughCli(trading, 'buy', '12000');
     const sellId = await openFilledThroughCli(trading, 'sell', '3000');
-    const result = ok(await trading.hedge(['close', 'USDTNGN', 'buy', '--json']));
-    const closed = JSON.parse(result.stdout);
+    const closed = okJson(await trading.hedge(['close', 'USDTNGN', 'buy', '--json']));
     const account = Object.values(trading.sandbox.engine.state.accounts)[0]!;
     // The buy side is gone from the server's positions; the sell side is untouched.
     expect(account.hedges[buyId]!.status).toBe('closed');
@@ -181,8 +180,8 @@ describe('hedge add / reduce / close', () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'buy', '1000');
     const before = trading.sandbox.requestLog.length;
-    const result = ok(await trading.hedge(['add', 'USDTNGN', 'buy', '1000', '--no-wait', '--json']));
-    expect(JSON.parse(result.stdout)).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted' });
+    const result = okJson(await trading.hedge(['add', 'USDTNGN', 'buy', '1000', '--no-wait', '--json']));
+    expect(result).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted' });
     // Nothing was polled after the write: no GET of the hedge, no wait.
     const after = trading.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`);
     // The pre-trade reads (in parallel, so in either order), the side's book (its positions line and

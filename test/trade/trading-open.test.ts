@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
 import { IDEMPOTENCY_KEY } from '../support/text.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -91,8 +91,10 @@ describe('hedge open', () => {
 
   it('--no-wait returns at submitted without polling the hedge', async () => {
     const trading = await startTrading({ fillDelayMs: 60_000 });
-    const result = ok(await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']));
-    const submitted = JSON.parse(result.stdout);
+    const result = okJson(
+      await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']),
+    );
+    const submitted = result;
     expect(submitted.status).toBe('submitted');
     expect(submitted.hedge_id).toBe(trading.hedges()[0]!.id);
     expect(submitted.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
