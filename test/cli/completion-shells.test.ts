@@ -119,13 +119,13 @@ describe('bash completion (a real bash)', () => {
 
 describe('hedge completion SHELL', () => {
   it.each(['bash', 'zsh', 'fish'])('prints dist/completions/hedge.%s exactly', async (shell) => {
-    const result = ok(await runHedge(['completion', shell]));
+    const result = ok(await runHedge(`completion ${shell}`));
     expect(result.stdout).toBe(readFileSync(scriptFile(shell), 'utf8'));
     expect(result.stderr).toBe('');
   });
 
   it('refuses another shell with exit 2 and one line naming the allowed ones', async () => {
-    const result = await runHedge(['completion', 'powershell']);
+    const result = await runHedge('completion powershell');
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('bash, zsh, fish');
@@ -133,14 +133,14 @@ describe('hedge completion SHELL', () => {
   });
 
   it('--help shows how to install each script', async () => {
-    const result = ok(await runHedge(['completion', '--help']));
+    const result = ok(await runHedge('completion --help'));
     expect(result.stdout).toContain('hedge completion bash > ~/.local/share/bash-completion/completions/hedge');
     expect(result.stdout).toContain('hedge completion zsh > "${fpath[1]}/_hedge"');
     expect(result.stdout).toContain('hedge completion fish > ~/.config/fish/completions/hedge.fish');
   });
 
   it('what it prints works when sourced in bash', async () => {
-    const printed = (await runHedge(['completion', 'bash'])).stdout;
+    const printed = (await runHedge('completion bash')).stdout;
     const output = execFileSync(
       'bash',
       [

@@ -161,18 +161,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
           idempotencyKey: key,
         });
         const outcome = outcomeOf(
-          await simulator.hedge([
-            'open',
-            MARKET,
-            'buy',
-            '2000',
-            '--tenor',
-            '1',
-            '--idempotency-key',
-            key,
-            '--yes',
-            '--json',
-          ]),
+          await simulator.hedge(`open ${MARKET} buy 2000 --tenor 1 --idempotency-key ${key} --yes --json`),
         );
         expect(simulator.requests('POST', '/hedges').map((entry) => [entry.idempotencyKey, entry.errorCode])).toEqual([
           [key, null],
@@ -207,17 +196,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
         // --timeout is the retry budget being tested; it counts from the start of the command, so it
         // leaves the start-up and the reads before the send seconds to spare on a loaded machine.
         const outcome = outcomeOf(
-          await simulator.hedge([
-            'close',
-            MARKET,
-            'buy',
-            '--idempotency-key',
-            key,
-            '--yes',
-            '--timeout',
-            '8',
-            '--json',
-          ]),
+          await simulator.hedge(`close ${MARKET} buy --idempotency-key ${key} --yes --timeout 8 --json`),
         );
         const answered = simulator.requests('POST', '/hedges/close').filter((entry) => entry.status !== 'pending');
         expect(answered.length).toBeGreaterThan(0);
@@ -287,7 +266,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       run: async (start) => {
         const simulator = await start();
         const outcome = outcomeOf(
-          await simulator.hedge(['account', '--json'], {
+          await simulator.hedge('account --json', {
             env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
           }),
         );
@@ -346,7 +325,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         });
         // The bound is what is tested (the hedge never fills); 5 s leaves the start-up and the first
         // read seconds to spare on a loaded machine, so the run always reaches the wait.
-        const outcome = outcomeOf(await simulator.hedge(['hedges', hedge.id, '--wait', '--timeout', '5', '--json']));
+        const outcome = outcomeOf(await simulator.hedge(`hedges ${hedge.id} --wait --timeout 5 --json`));
         expect(simulator.requests('GET', `/hedges/${hedge.id}`).length).toBeGreaterThan(0);
         return outcome;
       },
@@ -408,15 +387,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       run: async (start) => {
         const simulator = await start();
         simulator.seedOpen('buy', 10_000);
-        const result = await simulator.hedge([
-          'positions',
-          '--watch',
-          '1',
-          '--alert-maturity',
-          '8d',
-          '--exit-on-alert',
-          '--json',
-        ]);
+        const result = await simulator.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert --json');
         expect(
           result.stdout
             .trim()
@@ -499,7 +470,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         const elsewhere = join(simulator.configDir, 'elsewhere.jsonl');
         writeFileSync(elsewhere, '');
         symlinkSync(elsewhere, join(journalDir, 'journal.jsonl'));
-        const outcome = outcomeOf(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--json']));
+        const outcome = outcomeOf(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --json`));
         expect(simulator.writes()).toEqual([]);
         return outcome;
       },
@@ -527,7 +498,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         const file = join(simulator.configDir, 'target.csv');
         writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
         ok(await simulator.hedge(['keep', file, '--once']));
-        const result = await simulator.hedge(['keep', 'status', '--json']);
+        const result = await simulator.hedge('keep status --json');
         expect(JSON.parse(result.stdout)).toMatchObject({ state: 'stopped', heartbeat: { cycles: 1 } });
         return outcomeOf(result);
       },
@@ -539,9 +510,9 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       errorCode: 'repeated_action',
       run: async (start) => {
         const simulator = await start();
-        ok(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3']));
-        ok(await simulator.hedge(['add', MARKET, 'buy', '100']));
-        const outcome = outcomeOf(await simulator.hedge(['add', MARKET, 'buy', '100', '--json']));
+        ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 3`));
+        ok(await simulator.hedge(`add ${MARKET} buy 100`));
+        const outcome = outcomeOf(await simulator.hedge(`add ${MARKET} buy 100 --json`));
         expect(simulator.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
         return outcome;
       },

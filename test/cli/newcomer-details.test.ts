@@ -14,7 +14,7 @@ describe('markets --fields net_rate_daily_pct.SIDE --format table', () => {
       market: string;
       net_rate_daily_pct: { buy: number; sell: number };
     }>;
-    const table = await simulator.hedge(['markets', '--format', 'table'], { env: { COLUMNS: '160' } });
+    const table = await simulator.hedge('markets --format table', { env: { COLUMNS: '160' } });
     const dotted = ok(
       await simulator.hedge(
         ['markets', '--fields', 'market,net_rate_daily_pct.sell,net_rate_daily_pct.buy', '--format', 'table'],
@@ -34,7 +34,7 @@ describe('markets --fields net_rate_daily_pct.SIDE --format table', () => {
 describe('doctor', () => {
   it('on a server of decimal strings (gamma) prints no float noise such as 1506.9279999999999', async () => {
     const simulator = await start({ dialect: 'gamma' });
-    const result = ok(await simulator.hedge(['doctor', '--format', 'table'], { env: { COLUMNS: '120' } }));
+    const result = ok(await simulator.hedge('doctor --format table', { env: { COLUMNS: '120' } }));
     expect(simulator.requests('GET', '/prices').length).toBeGreaterThan(0);
     expect(`${result.stdout}\n${result.stderr}`).not.toMatch(/\d\.\d{9,}/);
     expect(result.stdout).toMatch(/✓ Prices +USDTNGN \d[\d.]*\b/);
@@ -44,7 +44,7 @@ describe('doctor', () => {
 describe('one line per thing said', () => {
   it('a dry run says "Dry run" once, and sends nothing', async () => {
     const simulator = await start();
-    const result = ok(await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '1', '--dry-run']));
+    const result = ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --dry-run'));
     expect(result.stderr.match(/Dry run/g)).toHaveLength(1);
     expect(result.stderr).toContain(
       'Dry run: this request was NOT sent. Run the same command without --dry-run to send it',
@@ -54,9 +54,9 @@ describe('one line per thing said', () => {
 
   it('every error has the one prefix `hedge:` — bad usage, a refusal, an unknown command', async () => {
     const simulator = await start();
-    const usage = await simulator.hedge(['history', '--limit', '0']);
-    const refused = await simulator.hedge(['hedges', 'hdg_missing']);
-    const unknown = await simulator.hedge(['frobnicate']);
+    const usage = await simulator.hedge('history --limit 0');
+    const refused = await simulator.hedge('hedges hdg_missing');
+    const unknown = await simulator.hedge('frobnicate');
     expect([usage.code, refused.code, unknown.code]).toEqual([2, 3, 2]);
     expect(simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status)).toEqual([404]);
     for (const result of [usage, refused, unknown]) {

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 describe('bad input on the read commands', () => {
   it('under --json a bad value is one JSON error line on stderr, stdout empty', async () => {
-    const result = await runHedge(['quote', 'USDTNGN', 'buy', '10000', '--tenor', '2', '--json'], {
+    const result = await runHedge('quote USDTNGN buy 10000 --tenor 2 --json', {
       env: simulator.env,
       configDir: config.path,
     });
@@ -46,7 +46,7 @@ describe('bad input on the read commands', () => {
 
   it('an unlisted market names the listed ones (quote: quote-requests.test.ts)', async () => {
     const before = sandbox.requestLog.length;
-    const result = await runHedge(['price', 'EURNGN'], { env: simulator.env, configDir: config.path });
+    const result = await runHedge('price EURNGN', { env: simulator.env, configDir: config.path });
     expect(result.code, result.stderr).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN.\n');
@@ -168,7 +168,7 @@ describe('input files are bounded', () => {
       [['exposures', huge], /^hedge: cannot read the exposures file .*huge\.csv: it holds more than 4 MiB/],
     ]);
     const before = sandbox.requestLog.length;
-    const piped = await runHedge(['plan', '-'], {
+    const piped = await runHedge('plan -', {
       env: simulator.env,
       configDir: config.path,
       input: `market,side,notional_usd,tenor_days\n${'#'.repeat(4 * 1024 * 1024)}\n`,
@@ -236,7 +236,7 @@ describe('input files are bounded', () => {
       ],
     ]);
     // A CSV header naming a column twice was refused already (csv-parse gives rows as arrays); it stays so.
-    const csvTwice = await runHedge(['plan', '-'], {
+    const csvTwice = await runHedge('plan -', {
       env: simulator.env,
       configDir: config.path,
       input: 'market,side,notional_usd,notional_usd,tenor_days\nUSDTNGN,buy,1000,99999,3\n',

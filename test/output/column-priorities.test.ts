@@ -18,7 +18,7 @@ async function table(simulator: Simulator, args: string[], columns: number): Pro
 
 async function openWith(simulator: Simulator, side: 'buy' | 'sell', reference: string): Promise<void> {
   // A test may open the same hedge again after closing it: --again says it is meant.
-  ok(await simulator.hedge(['open', MARKET, side, '10000', '--tenor', '3', '--ref', reference, '--json', '--again']));
+  ok(await simulator.hedge(`open ${MARKET} ${side} 10000 --tenor 3 --ref ${reference} --json --again`));
   expect(simulator.active(side).map((hedge) => hedge.clientReference)).toEqual([reference]);
   // An hour on: the mark has moved off the entry, so both rate columns are drawn.
   simulator.advance(3_600_000);
@@ -30,7 +30,7 @@ describe('a reference is never cut where the terminal has room', () => {
     await openWith(simulator, 'sell', LONG_REF);
     const positions = await table(simulator, ['positions'], 160);
     expect(positions[0]).toContain(LONG_REF);
-    ok(await simulator.hedge(['close', MARKET, 'sell', '--json']));
+    ok(await simulator.hedge(`close ${MARKET} sell --json`));
     expect(simulator.historyCount()).toBe(1);
     const history = await table(simulator, ['history'], 160);
     expect(history[0]).toContain(LONG_REF);

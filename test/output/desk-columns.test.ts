@@ -192,7 +192,7 @@ function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: n
   return shown;
 }
 
-type Screens = { wide: string[]; at: Map<number, string[]> };
+type Screens = { wide: string[]; at: Map<(typeof WIDTHS)[number], string[]> };
 const drawnScreens = new Map<string, Promise<Screens>>();
 
 /** A list drawn at each width, and wide: once per command, the book is made before the tests. */

@@ -51,7 +51,7 @@ beforeAll(async () => {
   await apiData(simulator, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 });
   config = tempDir();
   // One action through the CLI, so that the journal has an entry to list.
-  ok(await runHedge(['add', 'USDTNGN', 'buy', '5000', '--no-wait'], { env: env(), configDir: config.path }));
+  ok(await runHedge('add USDTNGN buy 5000 --no-wait', { env: env(), configDir: config.path }));
   profiles = tempDir();
   writeStore(profiles.path, {
     current: 'desk',
@@ -101,7 +101,7 @@ describe.each([80, 120])('at %i columns', (cols) => {
   it('a hedge card fits, its hashes shortened on screen and whole in --format csv', async () => {
     const [{ screen, code }, csv] = await Promise.all([
       onTerminal(['hedges', buyId], cols),
-      runHedge(['hedges', buyId, '--format', 'csv'], { env: env(), configDir: config.path }),
+      runHedge(`hedges ${buyId} --format csv`, { env: env(), configDir: config.path }),
     ]);
     expect(code, screen).toBe(0);
     expect(widest(screen), screen).toBeLessThanOrEqual(cols);

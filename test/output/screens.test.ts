@@ -90,12 +90,12 @@ beforeAll(async () => {
   config = tempDir();
   // Two actions through the CLI, so that the journal lists them (one with a reference).
   ok(
-    await runHedge(['open', 'USDTNGN', 'sell', '10000', '--tenor', '3', '--ref', 'DESK-7', '--no-wait'], {
+    await runHedge('open USDTNGN sell 10000 --tenor 3 --ref DESK-7 --no-wait', {
       env: env(),
       configDir: config.path,
     }),
   );
-  ok(await runHedge(['add', 'USDTNGN', 'buy', '5000', '--no-wait'], { env: env(), configDir: config.path }));
+  ok(await runHedge('add USDTNGN buy 5000 --no-wait', { env: env(), configDir: config.path }));
   simulator.sandbox.clock.advance(60_000);
 });
 

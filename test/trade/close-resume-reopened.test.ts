@@ -28,7 +28,7 @@ it("a close resumed after its side was opened again by another: done on its own 
   expect(simulator.hedges().find((hedge) => hedge.id === closed.id)?.status).toBe('closed');
   const reopened = simulator.seedOpen('sell', 700);
 
-  ok(await simulator.hedge(['resume', entry!.id, '--yes', '--timeout', '20']));
+  ok(await simulator.hedge(`resume ${entry!.id} --yes --timeout 20`));
   const [after] = await journalEntries<{ id: string; outcome: string }>(simulator);
   expect(after).toMatchObject({ id: entry!.id, outcome: 'done' });
   // No new close: at most its own key sent again (the server answers it from its record), and the other actor's hedge is untouched.

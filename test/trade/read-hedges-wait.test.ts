@@ -33,9 +33,9 @@ describe('hedges ID --wait', () => {
     ]);
     expect([toFill.status, toFail.status]).toEqual(['submitted', 'submitted']);
     const [filled, failed, failedPlain] = await Promise.all([
-      runHedge(['hedges', toFill.id, '--wait', '--json'], { env: filling.env, configDir: config.path }),
-      runHedge(['hedges', toFail.id, '--wait', '--json'], { env: failing.env, configDir: config.path }),
-      runHedge(['hedges', toFail.id, '--wait'], { env: failing.env, configDir: config.path }),
+      runHedge(`hedges ${toFill.id} --wait --json`, { env: filling.env, configDir: config.path }),
+      runHedge(`hedges ${toFail.id} --wait --json`, { env: failing.env, configDir: config.path }),
+      runHedge(`hedges ${toFail.id} --wait`, { env: failing.env, configDir: config.path }),
     ]);
     expect(filled.code, filled.stderr).toBe(0);
     expect(hedgeSchema.parse(JSON.parse(filled.stdout))).toMatchObject({ id: toFill.id, status: 'filled' });
@@ -58,7 +58,7 @@ describe('hedges ID --wait', () => {
     filling.advance(300);
     const before = filling.sandbox.requestLog.length;
     const result = ok(
-      await runHedge(['hedges', hedge.id, '--wait', '--json'], {
+      await runHedge(`hedges ${hedge.id} --wait --json`, {
         env: filling.env,
         configDir: config.path,
       }),

@@ -15,16 +15,16 @@ describe('hedges ID', () => {
       ['buy', 'DEAL-7'],
       ['sell', 'DEAL-8'],
     ] as const) {
-      ok(await simulator.hedge(['open', MARKET, side, '1000', '--tenor', '3', '--ref', ref, '--json']));
+      ok(await simulator.hedge(`open ${MARKET} ${side} 1000 --tenor 3 --ref ${ref} --json`));
     }
     const writes = simulator.writes().length;
-    const table = ok(await simulator.hedge(['hedges'], { env: SCREEN }));
+    const table = ok(await simulator.hedge('hedges', { env: SCREEN }));
     const shown = [...table.stdout.matchAll(/^(hdg_\S*…\S+) /gm)].map((match) => match[1]!);
     expect(shown).toHaveLength(2);
     const ids = simulator.hedges().map((hedge) => hedge.id);
     const found: string[] = [];
     for (const typed of [...shown, ...shown.map((id) => id.split('…')[1]!)]) {
-      const one = await simulator.hedge(['hedges', typed, '--json']);
+      const one = await simulator.hedge(`hedges ${typed} --json`);
       expect(one.code, `${typed}: ${one.stderr}`).toBe(0);
       found.push((JSON.parse(one.stdout) as { id: string }).id);
     }
@@ -42,11 +42,11 @@ describe('hedges ID', () => {
   it('an id that names several hedges lists them (exit 2); one that names none says so (exit 2); nothing is written', async () => {
     const simulator = await start();
     const ids = [simulator.seedOpen('buy', 1000).id, simulator.seedOpen('sell', 2000).id];
-    const ambiguous = await simulator.hedge(['hedges', 'hdg_']);
+    const ambiguous = await simulator.hedge('hedges hdg_');
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('"hdg_" matches 2 hedges');
     for (const id of ids) expect(ambiguous.stderr).toContain(id);
-    const none = await simulator.hedge(['hedges', 'zz…zz']);
+    const none = await simulator.hedge('hedges zz…zz');
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no hedge of this account matches "zz…zz"');
     expect(simulator.requests('GET', /^\/hedges(\?|$)/).length).toBeGreaterThanOrEqual(2);
@@ -57,11 +57,11 @@ describe('hedges ID', () => {
 describe('journal show ID', () => {
   it('takes the end of a journal id, or its start and end around …', async () => {
     const simulator = await start();
-    ok(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3', '--json']));
-    const [entry] = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<{ id: string }>;
+    ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
+    const [entry] = JSON.parse((await simulator.hedge('journal --json')).stdout) as Array<{ id: string }>;
     const id = entry!.id;
     for (const typed of [id.slice(-5), `${id.slice(0, 6)}…${id.slice(-4)}`]) {
-      const shown = await simulator.hedge(['journal', 'show', typed, '--json']);
+      const shown = await simulator.hedge(`journal show ${typed} --json`);
       expect(shown.code, `${typed}: ${shown.stderr}`).toBe(0);
       expect((JSON.parse(shown.stdout) as { id: string }).id).toBe(id);
     }

@@ -11,7 +11,7 @@ describe('hedge add / reduce / close', () => {
   it('add waits until the new notional is visible and prints the side after it, with the hedge beside it', async () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'buy', '10000');
-    const result = okJson(await trading.hedge(['add', 'USDTNGN', 'buy', '5k', '--json']));
+    const result = okJson(await trading.hedge('add USDTNGN buy 5k --json'));
     expect(result).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
@@ -33,7 +33,7 @@ describe('hedge add / reduce / close', () => {
     const trading = await startTrading({ dialect: 'alpha' });
     const first = trading.seedOpen('buy', 1000);
     const second = trading.seedOpen('buy', 500);
-    const added = okJson(await trading.hedge(['add', 'USDTNGN', 'buy', '200', '--json']));
+    const added = okJson(await trading.hedge('add USDTNGN buy 200 --json'));
     // The server booked the add on its newest hedge; the side is what a script reads either way.
     expect(trading.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([
       [first.id, 1000],
@@ -46,7 +46,7 @@ describe('hedge add / reduce / close', () => {
       hedge: { id: second.id, notional_usd: 700 },
       answer: { hedge_id: second.id, action: 'add', notional_usd: 200 },
     });
-    const reduced = okJson(await trading.hedge(['reduce', 'USDTNGN', 'buy', '300', '--json']));
+    const reduced = okJson(await trading.hedge('reduce USDTNGN buy 300 --json'));
     expect(reduced).toMatchObject({
       notional_usd: 1400,
       hedge: { id: second.id, notional_usd: 400 },
@@ -57,7 +57,7 @@ describe('hedge add / reduce / close', () => {
   it('a partial reduce waits for the smaller notional; the human line says what it was and is', async () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'sell', '20000');
-    const result = ok(await trading.hedge(['reduce', 'USDTNGN', 'sell', '5000']));
+    const result = ok(await trading.hedge('reduce USDTNGN sell 5000'));
     expect(result.stderr).toContain(
       'Reduced by 5,000.00 USD: the sell hedge on USDTNGN is now 15,000.00 USD (was 20,000.00 USD).',
     );
@@ -73,7 +73,7 @@ describe('hedge add / reduce / close', () => {
   it('a reduce of the whole notional waits until the hedge is closed', async () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'buy', '8000');
-    const result = okJson(await trading.hedge(['reduce', 'USDTNGN', 'buy', '8000', '--json']));
+    const result = okJson(await trading.hedge('reduce USDTNGN buy 8000 --json'));
     expect(result).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
@@ -91,7 +91,7 @@ describe('hedge add / reduce / close', () => {
     const trading = await startTrading();
     const buyId = await openFilledThroughCli(trading, 'buy', '12000');
     const sellId = await openFilledThroughCli(trading, 'sell', '3000');
-    const closed = okJson(await trading.hedge(['close', 'USDTNGN', 'buy', '--json']));
+    const closed = okJson(await trading.hedge('close USDTNGN buy --json'));
     const account = Object.values(trading.sandbox.engine.state.accounts)[0]!;
     // The buy side is gone from the server's positions; the sell side is untouched.
     expect(account.hedges[buyId]!.status).toBe('closed');
@@ -126,7 +126,7 @@ describe('hedge add / reduce / close', () => {
   it('close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'sell', '4000');
-    const result = ok(await trading.hedge(['close', 'USDTNGN', 'sell']));
+    const result = ok(await trading.hedge('close USDTNGN sell'));
     expect(result.stderr).toContain('Closed: the sell position on USDTNGN is no longer open.');
     // A record in TSV: a header row of keys and one row of values.
     const [keys, values] = result.stdout
@@ -180,7 +180,7 @@ describe('hedge add / reduce / close', () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'buy', '1000');
     const before = trading.sandbox.requestLog.length;
-    const result = okJson(await trading.hedge(['add', 'USDTNGN', 'buy', '1000', '--no-wait', '--json']));
+    const result = okJson(await trading.hedge('add USDTNGN buy 1000 --no-wait --json'));
     expect(result).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted' });
     // Nothing was polled after the write: no GET of the hedge, no wait.
     const after = trading.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`);

@@ -41,7 +41,7 @@ describe('hedge add: the quote for the addition, then the position before → af
     const seeded = simulator.seedOpen('buy', 10_000);
     const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
 
-    const result = ok(await simulator.hedge(['add', MARKET, 'buy', '5000', '--json']));
+    const result = ok(await simulator.hedge(`add ${MARKET} buy 5000 --json`));
     expect(JSON.parse(result.stdout)).toMatchObject({
       hedge_id: seeded.id,
       notional_usd: 15_000,
@@ -71,7 +71,7 @@ describe('hedge add: the quote for the addition, then the position before → af
     const seeded = simulator.seedOpen('sell', 20_000);
     const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
 
-    const result = ok(await simulator.hedge(['add', MARKET, 'sell', '4000', '--format', 'table'], { env: WIDE }));
+    const result = ok(await simulator.hedge(`add ${MARKET} sell 4000 --format table`, { env: WIDE }));
     const after = hedge(simulator, seeded.id);
     const out = result.stdout;
     expect(out).toContain('Adding 4,000.00 USD to USDTNGN sell (now 20,000.00 USD)');
@@ -104,7 +104,7 @@ describe('hedge add: the quote for the addition, then the position before → af
       const seeded = simulator.seedOpen('buy', 10_000);
       const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
       const result = ok(
-        await simulator.hedge(['add', MARKET, 'buy', '2000', '--format', 'table'], {
+        await simulator.hedge(`add ${MARKET} buy 2000 --format table`, {
           env: { ...WIDE, HEDGE_WIRE_NOTIONAL_FIELD: notionalField },
         }),
       );
@@ -125,7 +125,7 @@ describe('hedge reduce: what it realized', () => {
     const balanceBefore = account(simulator).balanceUsdc;
     const marginBefore = seeded.marginUsdc;
 
-    const result = ok(await simulator.hedge(['reduce', MARKET, 'sell', '5000', '--format', 'table'], { env: WIDE }));
+    const result = ok(await simulator.hedge(`reduce ${MARKET} sell 5000 --format table`, { env: WIDE }));
     const balanceAfter = account(simulator).balanceUsdc;
     const after = hedge(simulator, seeded.id);
     expect(after.notionalUsd).toBe(15_000);
@@ -148,7 +148,7 @@ describe('hedge reduce: what it realized', () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('buy', 8_000);
     const balanceBefore = account(simulator).balanceUsdc;
-    const result = ok(await simulator.hedge(['reduce', MARKET, 'buy', '2000', '--json']));
+    const result = ok(await simulator.hedge(`reduce ${MARKET} buy 2000 --json`));
     const balanceAfter = account(simulator).balanceUsdc;
     const body = JSON.parse(result.stdout);
     expect(body).toMatchObject({
@@ -164,7 +164,7 @@ describe('hedge reduce: what it realized', () => {
   it('a reduce of the whole position reads as a close, with the realized figures of its history record', async () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('buy', 6_000);
-    const result = ok(await simulator.hedge(['reduce', MARKET, 'buy', '6000', '--format', 'table'], { env: WIDE }));
+    const result = ok(await simulator.hedge(`reduce ${MARKET} buy 6000 --format table`, { env: WIDE }));
     const [record] = account(simulator).history;
     expect(record!.hedge_id).toBe(seeded.id);
     expect(result.stdout).toContain('Position closed');
@@ -175,12 +175,8 @@ describe('hedge reduce: what it realized', () => {
 
   it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is', async () => {
     const simulator = await start();
-    expect(
-      (await simulator.hedge(['open', MARKET, 'sell', '4000', '--tenor', '3', '--ref', 'DEAL-2026-000042'])).code,
-    ).toBe(0);
-    const result = ok(
-      await simulator.hedge(['close', MARKET, 'sell', '--format', 'table'], { env: { COLUMNS: '80' } }),
-    );
+    expect((await simulator.hedge(`open ${MARKET} sell 4000 --tenor 3 --ref DEAL-2026-000042`)).code).toBe(0);
+    const result = ok(await simulator.hedge(`close ${MARKET} sell --format table`, { env: { COLUMNS: '80' } }));
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`Position closed: ${MARKET} sell`);
     expect(result.stdout).toContain('DEAL-2026-000042');
@@ -194,7 +190,7 @@ describe('hedge close: carry and fees in the one sign convention', () => {
   it('fees and carry read "-… USDC, you paid" (or earned) from the history record', async () => {
     const simulator = await start();
     simulator.seedOpen('sell', 10_000);
-    const result = ok(await simulator.hedge(['close', MARKET, 'sell', '--format', 'table'], { env: WIDE }));
+    const result = ok(await simulator.hedge(`close ${MARKET} sell --format table`, { env: WIDE }));
     const [record] = account(simulator).history;
     const words = (paid: number) => payOrEarn(toAccountSide(paid), 'USDC', { realized: true }).replace(/[+.]/g, '\\$&');
     expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${words(record!.fees_usdc as number)}`));
@@ -206,7 +202,7 @@ describe('opening a side that is already open', () => {
   it('says so before quoting and points to `hedge add`; the server decides (reference: 409, nothing opened)', async () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('buy', 10_000);
-    const result = await simulator.hedge(['open', MARKET, 'buy', '2500', '--tenor', '1', '--json']);
+    const result = await simulator.hedge(`open ${MARKET} buy 2500 --tenor 1 --json`);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(
       `Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge ${seeded.id}).`,
@@ -222,7 +218,7 @@ describe('opening a side that is already open', () => {
   it('a note, not a refusal: where the service allows several hedges per side (alpha), the open goes through', async () => {
     const simulator = await start({ dialect: 'alpha' });
     simulator.seedOpen('sell', 3_000);
-    const result = ok(await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--json']));
+    const result = ok(await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`));
     expect(result.stderr).toContain('Note: the sell side of USDTNGN is already open (3,000.00 USD');
     expect(simulator.active('sell')).toHaveLength(2);
   });
@@ -230,7 +226,7 @@ describe('opening a side that is already open', () => {
   it('no note on a side that is not open', async () => {
     const simulator = await start();
     simulator.seedOpen('buy', 10_000);
-    const result = ok(await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--json']));
+    const result = ok(await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`));
     expect(result.stderr).not.toContain('already open');
   });
 
@@ -238,11 +234,11 @@ describe('opening a side that is already open', () => {
     const dir = tempDir('hedge-demo-open-');
     try {
       ok(
-        await runHedge(['--demo', 'open', MARKET, 'sell', '1000', '--tenor', '1', '--json'], {
+        await runHedge(`--demo open ${MARKET} sell 1000 --tenor 1 --json`, {
           configDir: dir.path,
         }),
       );
-      const second = await runHedge(['--demo', 'open', MARKET, 'sell', '500', '--tenor', '1', '--json'], {
+      const second = await runHedge(`--demo open ${MARKET} sell 500 --tenor 1 --json`, {
         configDir: dir.path,
       });
       expect(second.stderr).toContain('To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.');

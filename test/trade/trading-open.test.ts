@@ -11,7 +11,7 @@ const startTrading = useSimulators();
 describe('hedge open', () => {
   it('quotes, submits once and waits for the fill: struck rate against the quote, hashes whole, maturity', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10k', '--tenor', '3', '--ref', 'DEAL-42']);
+    const result = await trading.hedge('open USDTNGN buy 10k --tenor 3 --ref DEAL-42');
     expect(result.stderr).toContain('waiting for the fill');
     expect(result.code).toBe(0);
 
@@ -72,7 +72,7 @@ describe('hedge open', () => {
 
   it('--json prints only the final hedge on stdout', async () => {
     const trading = await startTrading();
-    const result = ok(await trading.hedge(['open', 'USDTNGN', 'sell', '2500', '--tenor', '1', '--json']));
+    const result = ok(await trading.hedge('open USDTNGN sell 2500 --tenor 1 --json'));
     const hedge = JSON.parse(result.stdout);
     expect(hedge).toMatchObject({ id: trading.hedges()[0]!.id, status: 'filled', side: 'sell', notional_usd: 2500 });
     expect(typeof hedge.struck_rate).toBe('number');
@@ -81,7 +81,7 @@ describe('hedge open', () => {
 
   it('an order that fails on-chain exits 6 and says nothing was opened', async () => {
     const trading = await startTrading({ failRate: 1 });
-    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3']);
+    const result = await trading.hedge('open USDTNGN buy 10000 --tenor 3');
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/failed on-chain: nothing was opened/);
     const [hedge] = trading.hedges();
@@ -91,9 +91,7 @@ describe('hedge open', () => {
 
   it('--no-wait returns at submitted without polling the hedge', async () => {
     const trading = await startTrading({ fillDelayMs: 60_000 });
-    const result = okJson(
-      await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']),
-    );
+    const result = okJson(await trading.hedge('open USDTNGN buy 10000 --tenor 7 --no-wait --json'));
     const submitted = result;
     expect(submitted.status).toBe('submitted');
     expect(submitted.hedge_id).toBe(trading.hedges()[0]!.id);
@@ -108,7 +106,7 @@ describe('hedge open', () => {
     // --timeout counts from the start of the command, and a write needs a second of it left to be
     // sent at all: 4 s leaves the start-up, the quote and the pre-trade reads seconds to spare on a
     // loaded machine (2 s left them under one), so the run always reaches the wait it times out in.
-    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--timeout', '4']);
+    const result = await trading.hedge('open USDTNGN buy 10000 --tenor 3 --timeout 4');
     expect(result.code, result.stderr).toBe(7);
     expect(trading.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
     const [hedge] = trading.hedges();
@@ -124,19 +122,7 @@ describe('hedge open', () => {
   it('--dry-run prints the exact request with the key redacted and sends no write', async () => {
     const trading = await startTrading();
     const result = ok(
-      await trading.hedge([
-        'open',
-        'USDTNGN',
-        'buy',
-        '10000',
-        '--tenor',
-        '3',
-        '--ref',
-        'D-1',
-        '--dry-run',
-        '--idempotency-key',
-        'resume-me-1',
-      ]),
+      await trading.hedge('open USDTNGN buy 10000 --tenor 3 --ref D-1 --dry-run --idempotency-key resume-me-1'),
     );
     expect(result.stdout).toContain(`POST ${trading.sandbox.baseUrl}/hedges`);
     expect(result.stdout).toContain('Idempotency-Key: resume-me-1');
@@ -151,9 +137,7 @@ describe('hedge open', () => {
 
   it('--dry-run --json is the planned request as one JSON document', async () => {
     const trading = await startTrading();
-    const result = ok(
-      await trading.hedge(['open', 'USDTNGN', 'sell', '1m', '--tenor', '1', '--dry-run', '--json', '--skip-checks']),
-    );
+    const result = ok(await trading.hedge('open USDTNGN sell 1m --tenor 1 --dry-run --json --skip-checks'));
     const planned = JSON.parse(result.stdout);
     expect(planned).toMatchObject({
       dry_run: true,

@@ -13,7 +13,7 @@ describe('pre-trade checks', () => {
     const trading = await startTrading({ exposureCapUsd: 50_000 });
     await openFilledThroughCli(trading, 'buy', '40000');
     const writesBefore = trading.writes().length;
-    const result = await trading.hedge(['open', 'USDTNGN', 'sell', '20000', '--tenor', '3']);
+    const result = await trading.hedge('open USDTNGN sell 20000 --tenor 3');
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(
       '20,000.00 USD would push the account over its exposure cap: 10,000.00 USD of headroom left',
@@ -23,7 +23,7 @@ describe('pre-trade checks', () => {
     expect(trading.writes()).toHaveLength(writesBefore);
     expect(trading.hedges()).toHaveLength(1);
 
-    const add = await trading.hedge(['add', 'USDTNGN', 'buy', '10001']);
+    const add = await trading.hedge('add USDTNGN buy 10001');
     expect(add.code).toBe(3);
     expect(add.stderr).toMatch(/adding 10,001\.00 USD would push the account over its exposure cap/);
     expect(trading.writes()).toHaveLength(writesBefore);
@@ -32,7 +32,7 @@ describe('pre-trade checks', () => {
   it('with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
     const trading = await startTrading({ exposureCapUsd: 50_000 });
     await openFilledThroughCli(trading, 'buy', '40000');
-    const result = await trading.hedge(['open', 'USDTNGN', 'sell', '20000', '--tenor', '3', '--skip-checks']);
+    const result = await trading.hedge('open USDTNGN sell 20000 --tenor 3 --skip-checks');
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('(exposure_exceeded, HTTP 400)');
     expect(result.stderr).toContain('available_exposure_usd: 10000');
@@ -46,7 +46,7 @@ describe('pre-trade checks', () => {
 
   it('a notional over the side capacity is caught before sending', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '900m', '--tenor', '1']);
+    const result = await trading.hedge('open USDTNGN buy 900m --tenor 1');
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/would push the account over its exposure cap|more than the buy capacity/);
     expect(trading.writes()).toEqual([]);
@@ -54,7 +54,7 @@ describe('pre-trade checks', () => {
 
   it('a market that is not listed is refused before sending', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge(['open', 'USDTKES', 'buy', '1000', '--tenor', '1']);
+    const result = await trading.hedge('open USDTKES buy 1000 --tenor 1');
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('market: "USDTKES" is not listed for this account; listed: USDTNGN');
     expect(trading.writes()).toEqual([]);
@@ -84,7 +84,7 @@ describe('live keys', () => {
 
   it('with --yes the command goes ahead (and the sandbox, which accepts test keys only, refuses it: exit 4)', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge(['close', 'USDTNGN', 'buy', '--yes'], { env: { HEDGE_API_KEY: LIVE_KEY } });
+    const result = await trading.hedge('close USDTNGN buy --yes', { env: { HEDGE_API_KEY: LIVE_KEY } });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(' LIVE ');
     expect(trading.sandbox.requestLog.map((entry) => entry.errorCode)).toEqual(['live_key_refused']);
@@ -92,9 +92,7 @@ describe('live keys', () => {
 
   it('--dry-run needs no --yes: it sends nothing', async () => {
     const trading = await startTrading();
-    const result = ok(
-      await trading.hedge(['close', 'USDTNGN', 'sell', '--dry-run'], { env: { HEDGE_API_KEY: LIVE_KEY } }),
-    );
+    const result = ok(await trading.hedge('close USDTNGN sell --dry-run', { env: { HEDGE_API_KEY: LIVE_KEY } }));
     expect(result.stdout).toContain('POST ');
     expect(result.stdout).toContain('/hedges/close');
     expect(result.stdout).toContain('Authorization: Bearer hpk_live…UvWx');
