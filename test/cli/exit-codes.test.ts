@@ -513,7 +513,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 3`));
         ok(await simulator.hedge(`add ${MARKET} buy 100`));
         const outcome = outcomeOf(await simulator.hedge(`add ${MARKET} buy 100 --json`));
-        expect(simulator.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
+        expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
         return outcome;
       },
     },

@@ -1,7 +1,8 @@
 // The Table (ui/table.ts): which columns a width keeps (a prefix of one priority list, so a wider
 // terminal never hides a column a narrower one showed), the bytes it draws (reviewed snapshots:
 // colours, wide characters and emoji in cells, long tables), and — for the lists desk-columns does
-// not draw from a live book — that widening the terminal from 80 to 160 columns only ever adds columns.
+// not draw from a live book — that widening the terminal from 80 to 160 columns only ever adds columns
+// (the --watch view's own widths: desk-columns.test.ts).
 import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -26,14 +27,6 @@ import {
   type ColumnNeed,
   type TableInput,
 } from '../../src/platform/terminal/table.js';
-import {
-  applyFresh,
-  emptyWatchState,
-  renderWatchScreen,
-  type FormatValue,
-  type WatchModel,
-} from '../../src/features/book/watch-view.js';
-import { loadTableDrawer } from '../../src/platform/terminal/table.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { tableHeaders } from '../support/table-text.js';
 
@@ -661,64 +654,5 @@ describe('every list, as the terminal widens', () => {
       if (by === 'hedge')
         expect(narrower).toEqual(expect.arrayContaining(['Ref', 'Entry NGN/USDT', 'Exit NGN/USDT', 'Locked NGN']));
     }
-  });
-
-  it('the --watch view of positions keeps every column it showed as it widens', async () => {
-    const table = await loadTableDrawer();
-    const model: WatchModel = {
-      title: 'Positions',
-      layout: 'table',
-      fields: [
-        { key: 'market', label: 'Market' },
-        { key: 'side', label: 'Side', kind: 'side' },
-        { key: 'client_reference', label: 'Ref', kind: 'text' },
-        { key: 'notional_usd', label: 'Notional USD', kind: 'money' },
-        { key: 'mark_price', label: 'Mark NGN/USDT', kind: 'rate' },
-        { key: 'net_pnl_usd', label: 'Net P&L USD', kind: 'pnl' },
-        { key: 'accrued_carry_usdc', label: 'Carry USDC', kind: 'charge' },
-        { key: 'net_margin_usd', label: 'Net margin USD', kind: 'money' },
-      ],
-      priority: POSITION_RESOURCE.priority.flatMap((key) => (key === 'mark_price' ? [key, 'trend'] : [key])),
-      rows: [
-        {
-          key: 'USDTNGN:buy',
-          values: {
-            market: 'USDTNGN',
-            side: 'buy',
-            client_reference: 'DEAL-42',
-            notional_usd: 25_000,
-            mark_price: 1529.85,
-            net_pnl_usd: -8.35,
-            accrued_carry_usdc: 0.51,
-            net_margin_usd: 2479.15,
-          },
-          maturityAt: '2026-03-09T09:00:00.000Z',
-        },
-      ],
-      empty: 'No open positions.',
-      countdown: { label: 'Left' },
-      trend: { label: 'Mark trend', field: { key: 'mark_price', label: 'Mark', kind: 'rate' } },
-    };
-    const output = new Output({
-      format: 'table',
-      chalk: makeChalk(false),
-      streams: { stdout: new PassThrough(), stderr: new PassThrough() },
-      now: () => NOW,
-    });
-    const format: FormatValue = (field, value) => output.humanValue(field, value);
-    const state = emptyWatchState(2000);
-    applyFresh(state, model, NOW, format);
-    const narrower = await widening('watch', async (columns) => {
-      const lines = renderWatchScreen(state, {
-        columns,
-        chalk: makeChalk(false),
-        now: NOW,
-        format,
-        table,
-        clockTime: () => '10:00:00',
-      });
-      return [lines.slice(1).join('\n'), lines.join('\n')];
-    });
-    expect(narrower).toContain('Ref');
   });
 });

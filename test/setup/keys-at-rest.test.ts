@@ -80,12 +80,7 @@ describe('a credential helper (key_command)', () => {
 
     sandbox.requestLog.length = 0;
     ok(await hedgeIn(configDir, 'open USDTNGN buy 1000 --tenor 3 --json'));
-    expect(
-      simulator
-        .writes()
-        .filter((entry) => entry.path === '/hedges')
-        .map((entry) => entry.status),
-    ).toEqual([200]);
+    expect(simulator.requests('POST', '/hedges').map((entry) => entry.status)).toEqual([200]);
     // The journal, the config store and everything else hedge wrote under its home: no key in any of it.
     const written = everyFileText(tmp.path).replaceAll(readFileSync(keyFile, 'latin1'), '');
     expect(written).toContain(simulator.writes().find((entry) => entry.path === '/hedges')!.idempotencyKey!);

@@ -23,7 +23,7 @@ describe('hedge add / reduce / close', () => {
     const server = trading.hedges().find((entry) => entry.id === id)!;
     expect(server.notionalUsd).toBe(15_000);
     expect(server.pendingChange).toBeUndefined();
-    const add = trading.writes().filter((entry) => entry.path === '/hedges/add');
+    const add = trading.requests('POST', '/hedges/add');
     expect(add).toHaveLength(1);
     expect(add[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 5000 });
     expect(add[0]!.idempotencyKey).toMatch(IDEMPOTENCY_KEY);

@@ -52,7 +52,7 @@ describe('hedge open', () => {
     // Quote first, then exactly one POST /hedges carrying an Idempotency-Key; then polls of the hedge.
     const log = trading.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
     expect(log.indexOf('POST /quotes')).toBeLessThan(log.indexOf('POST /hedges'));
-    const writes = trading.writes().filter((entry) => entry.path === '/hedges');
+    const writes = trading.requests('POST', '/hedges');
     expect(writes).toHaveLength(1);
     expect(writes[0]!.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
     expect(writes[0]!.body).toEqual({
@@ -108,7 +108,7 @@ describe('hedge open', () => {
     // loaded machine (2 s left them under one), so the run always reaches the wait it times out in.
     const result = await trading.hedge('open USDTNGN buy 10000 --tenor 3 --timeout 4');
     expect(result.code, result.stderr).toBe(7);
-    expect(trading.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    expect(trading.requests('POST', '/hedges')).toHaveLength(1);
     const [hedge] = trading.hedges();
     expect(hedge!.status).toBe('submitted');
     expect(result.stderr).toContain(`hedge hedges ${hedge!.id} --wait`);
