@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import {
   alertConditions,
   alertEdges,
-  type Alert,
   parseAlertDuration,
   parseAlertPnl,
   type AlertFacts,
