@@ -67,10 +67,13 @@ describe('hedge with an unknown option (the parser, in-process)', () => {
   });
 
   it('jsonErrorsAsked reads --json and a JSON --format off the command line', () => {
-    expect(jsonErrorsAsked(['markets', '--json'])).toBe(true);
-    expect(jsonErrorsAsked(['--format', 'ndjson', 'markets'])).toBe(true);
-    expect(jsonErrorsAsked(['markets', '--format=json'])).toBe(true);
-    expect(jsonErrorsAsked(['markets', '--format', 'csv', '--query', 'x'])).toBe(false);
-    expect(jsonErrorsAsked(['markets', '--raw'])).toBe(false);
+    for (const [value, expected] of [
+      [['markets', '--json'], true],
+      [['--format', 'ndjson', 'markets'], true],
+      [['markets', '--format=json'], true],
+      [['markets', '--format', 'csv', '--query', 'x'], false],
+      [['markets', '--raw'], false],
+    ] as const)
+      expect(jsonErrorsAsked(value), String(value)).toBe(expected);
   });
 });

@@ -79,10 +79,13 @@ const BUY_QUOTE: Quote = {
 
 describe('money words', () => {
   it('signs an amount to the cent: a figure that rounds to zero has no sign', () => {
-    expect(formatSignedAmount(1234.5)).toBe('+1,234.50');
-    expect(formatSignedAmount(-0.456)).toBe('-0.46');
-    expect(formatSignedAmount(-0.004)).toBe('0.00');
-    expect(formatSignedAmount(0)).toBe('0.00');
+    for (const [value, expected] of [
+      [1234.5, '+1,234.50'],
+      [-0.456, '-0.46'],
+      [-0.004, '0.00'],
+      [0, '0.00'],
+    ] as const)
+      expect(formatSignedAmount(value), String(value)).toBe(expected);
   });
 
   it('turns the server sign of carry and fees (positive = the account pays) to the account side', () => {

@@ -77,11 +77,14 @@ describe('hashes', () => {
 
 describe('table cells', () => {
   it('the decimals a number has, up to 6', () => {
-    expect(fractionDigits(3)).toBe(0);
-    expect(fractionDigits(12.5)).toBe(1);
-    expect(fractionDigits(1530.3291)).toBe(4);
-    expect(fractionDigits(0.1 + 0.2)).toBe(1);
-    expect(fractionDigits(1 / 3)).toBe(6);
+    for (const [value, expected] of [
+      [3, 0],
+      [12.5, 1],
+      [1530.3291, 4],
+      [0.1 + 0.2, 1],
+      [1 / 3, 6],
+    ] as const)
+      expect(fractionDigits(value), String(value)).toBe(expected);
   });
 
   it('UTC to the minute, and time left until a moment', () => {

@@ -21,11 +21,14 @@ const KEY = 'hpk_test_UnitLoginKey0000000000001';
 
 describe('trimOneNewline', () => {
   it('drops exactly one trailing LF or CRLF and nothing else', () => {
-    expect(trimOneNewline(`${KEY}\n`)).toBe(KEY);
-    expect(trimOneNewline(`${KEY}\r\n`)).toBe(KEY);
-    expect(trimOneNewline(`${KEY}\n\n`)).toBe(`${KEY}\n`);
-    expect(trimOneNewline(` ${KEY}`)).toBe(` ${KEY}`);
-    expect(trimOneNewline(KEY)).toBe(KEY);
+    for (const [value, expected] of [
+      [`${KEY}\n`, KEY],
+      [`${KEY}\r\n`, KEY],
+      [`${KEY}\n\n`, `${KEY}\n`],
+      [` ${KEY}`, ` ${KEY}`],
+      [KEY, KEY],
+    ] as const)
+      expect(trimOneNewline(value), String(value)).toBe(expected);
   });
 });
 
