@@ -28,22 +28,6 @@ beforeEach(() => {
 afterEach(() => tmp.remove());
 
 describe('ProfileStore', () => {
-  it('reads an absent store as empty and creates file 0600 and folder 0700 on the first write', async () => {
-    const dir = join(tmp.path, 'a', 'b');
-    const store = new ProfileStore(dir);
-    expect(store.read()).toEqual({ profiles: {} });
-    await store.update((data) => {
-      data.profiles.desk = { base_url: 'https://x/v2', api_key: 'hpk_test_UnitStoreKey000000000001' };
-      data.current = 'desk';
-    });
-    expect(statSync(store.file).mode & 0o777).toBe(0o600);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(new ProfileStore(dir).read()).toMatchObject({
-      current: 'desk',
-      profiles: { desk: { base_url: 'https://x/v2' } },
-    });
-  });
-
   it('tightens a store folder left readable by others; a store file others may read or change is refused with the chmod, untouched', async () => {
     const dir = join(tmp.path, 'open');
     mkdirSync(dir, { mode: 0o755 });
