@@ -4,21 +4,17 @@
 // written by the CLI's own ProfileStore; the zsh script registered by compinit from fpath and its
 // function run; fish asked with `complete -C`. `hedge completion SHELL` prints the very files, and
 // another shell is a usage error. A shell that is not installed is reported skipped.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
-import { ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { bashComplete, hasShell, scriptFile } from './shell-completion.js';
 import { ok } from '../support/cli-runs.js';
 
-function shellAvailable(shell: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
-}
-const NO_ZSH = !shellAvailable('zsh');
-const NO_FISH = !shellAvailable('fish');
-
-const scriptFile = (shell: string) => join(ROOT, 'dist', 'completions', `hedge.${shell}`);
+const NO_ZSH = !hasShell('zsh');
+const NO_FISH = !hasShell('fish');
 const BASH_FILE = scriptFile('bash');
 let store: { path: string; remove: () => void };
 
@@ -36,27 +32,8 @@ beforeAll(async () => {
 });
 afterAll(() => store.remove());
 
-/** Runs the bash completion function on each line (words split on spaces; a trailing space means an empty current word). */
-function bashComplete(lines: string[], env: Record<string, string> = { HEDGE_CONFIG_DIR: store.path }): string[][] {
-  const program = [
-    'source "$1"; shift',
-    'for line in "$@"; do',
-    '  read -r -a COMP_WORDS <<< "$line"',
-    '  [[ $line == *" " ]] && COMP_WORDS+=("")',
-    '  COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE=$line; COMP_POINT=${#line}',
-    '  COMPREPLY=(); _hedge',
-    '  printf "%s\\n" "${COMPREPLY[*]}"',
-    'done',
-  ].join('\n');
-  const output = execFileSync('bash', ['--norc', '--noprofile', '-c', program, 'bash', BASH_FILE, ...lines], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: store.path, ...env },
-  });
-  return output
-    .replace(/\n$/, '')
-    .split('\n')
-    .map((line) => line.split(' ').filter(Boolean));
-}
+const complete = (lines: string[], env: Record<string, string> = { HEDGE_CONFIG_DIR: store.path }) =>
+  bashComplete(lines, { HOME: store.path, ...env });
 
 describe('bash completion (a real bash)', () => {
   it('registers itself for the hedge command', () => {
@@ -86,7 +63,7 @@ describe('bash completion (a real bash)', () => {
       ['hedge quote USDTNGN buy 10k ', []],
       ['hedge --ver', ['--verbose', '--version']],
     ];
-    const results = bashComplete(cases.map(([line]) => line));
+    const results = complete(cases.map(([line]) => line));
     cases.forEach(([line, expected], index) => {
       expect(results[index]?.slice().sort(), line).toEqual(expected.slice().sort());
     });
@@ -106,11 +83,9 @@ describe('bash completion (a real bash)', () => {
   it('with no store file there are no profile names, and no error', () => {
     const empty = tempDir('hedge-completion-empty-');
     try {
-      expect(bashComplete(['hedge profile use '], { HEDGE_CONFIG_DIR: empty.path })).toEqual([[]]);
+      expect(complete(['hedge profile use '], { HEDGE_CONFIG_DIR: empty.path })).toEqual([[]]);
       // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
-      expect(bashComplete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([
-        [],
-      ]);
+      expect(complete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
     } finally {
       empty.remove();
     }
