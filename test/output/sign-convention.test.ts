@@ -34,7 +34,6 @@ import { Output, type OutputMode } from '../../src/platform/terminal/output.js';
 import { impactForAccount, renderQuoteCard } from '../../src/platform/results/quote-card.js';
 import {
   renderAdditionQuote,
-  renderClosed,
   renderHedge,
   renderPositionChange,
   slippageBps,
@@ -240,34 +239,6 @@ describe('results of open, add, reduce and close', () => {
     expect(card).toContain(
       '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
     );
-  });
-
-  it('close: carry and fees on the account side with words; plain keeps the record as sent', () => {
-    const summary = {
-      hedge_id: 'hdg_1',
-      status: 'closed' as const,
-      market: 'USDTNGN',
-      side: 'buy',
-      net_margin_usd: 1001.5,
-      realized: {
-        hedge_id: 'hdg_1',
-        net_pnl_usd: 2.3,
-        gross_pnl_usd: 20,
-        carry_usdc: 7.7,
-        fees_usdc: 10,
-        entry_price: 1530,
-        exit_price: 1533,
-      },
-    };
-    const human = capture('table');
-    renderClosed(human.output, summary);
-    expect(human.stdout()).toMatch(/Carry\s+│ -7\.70 USDC, you paid/);
-    expect(human.stdout()).toMatch(/Fees\s+│ -10\.00 USDC, you paid/);
-    expect(human.stdout()).toMatch(/Net P&L \(USD\)\s+│ \+2\.30/);
-    const plain = capture('plain');
-    renderClosed(plain.output, summary);
-    expect(plainField(plain.stdout(), 'carry_usdc')).toBe('7.7');
-    expect(plainField(plain.stdout(), 'fees_usdc')).toBe('10');
   });
 });
 

@@ -136,8 +136,9 @@ describe('hedge add / reduce / close', () => {
     const lines = Object.fromEntries(keys!.map((key, index) => [key, values![index]!]));
     const record = Object.values(trading.sandbox.engine.state.accounts)[0]!.history[0]!;
     expect(lines.hedge_id).toBe(id);
-    expect(Number(lines.net_pnl_usd)).toBe(record.net_pnl_usd);
-    expect(Number(lines.gross_pnl_usd)).toBe(record.gross_pnl_usd);
+    // The record's figures as sent: carry and fees keep the server's sign (positive = the account pays).
+    for (const key of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc'] as const)
+      expect(Number(lines[key]), key).toBe(record[key]);
     expect(lines.net_margin_usd).toMatch(/^\d+(\.\d+)?$/);
   });
 
