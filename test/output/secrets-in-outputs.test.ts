@@ -108,28 +108,22 @@ describe('hedge api: a request that would carry the key', () => {
   // /proc/self/environ is the environment of the process that reads it: a process of its own.
   const spawned = { onSpawn: () => {} };
 
-  it('-F x=@/proc/self/environ --dry-run: refused in one line (exit 2), the key nowhere, nothing sent', async () => {
+  it('-F x=@/proc/self/environ, a dry run or sent for real: refused in one line (exit 2) before it is journaled or sent, the key nowhere', async () => {
     const simulator = await startSimulator();
-    const run = await simulator.hedge(
-      ['api', '-X', 'POST', '/quotes', '-F', 'x=@/proc/self/environ', '--dry-run'],
-      spawned,
-    );
-    expect(run.code, run.stderr).toBe(2);
-    expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
-    expect(run.stderr).toMatch(
-      /^hedge: PATH, -f, -F and --input: the request would carry an API key .*nothing was sent\.\n$/,
-    );
-    expect(simulator.sandbox.requestLog).toHaveLength(0);
-  });
-
-  it('sent for real: refused before it is journaled or sent (exit 2)', async () => {
-    const simulator = await startSimulator();
-    const run = await simulator.hedge('api -X POST /quotes -F x=@/proc/self/environ', spawned);
-    expect(run.code, run.stderr).toBe(2);
-    expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
+    for (const dry of [['--dry-run'], []]) {
+      const run = await simulator.hedge(
+        ['api', '-X', 'POST', '/quotes', '-F', 'x=@/proc/self/environ', ...dry],
+        spawned,
+      );
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
+      expect(run.stderr).toMatch(
+        /^hedge: PATH, -f, -F and --input: the request would carry an API key .*nothing was sent\.\n$/,
+      );
+    }
     expect(simulator.sandbox.requestLog).toHaveLength(0);
     for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(simulator.apiKey);
-    const rows = JSON.parse((await simulator.hedge('journal --json')).stdout) as unknown[];
+    const rows = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as unknown[];
     expect(rows).toEqual([]);
   });
 });
