@@ -39,24 +39,6 @@ const ROWS = [
 const TOTALS = { label: 'Total (2 hedges)', row: { net_pnl_usd: 1214.5 } };
 
 describe('list', () => {
-  it('json: the array itself and nothing else, totals left out', async () => {
-    const { out, stdout, stderr } = output('json');
-    await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
-    expect(JSON.parse(stdout())).toEqual(ROWS);
-    expect(stderr()).toBe('');
-  });
-
-  it('plain: a header row of keys, then one TSV line per row with raw values and every known column; totals on stderr', async () => {
-    const { out, stdout, stderr } = output('plain');
-    await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
-    expect(stdout()).toBe(
-      'hedge_id\tclient_reference\tnet_pnl_usd\tclosed_at\tdesk_region\n' +
-        'hdg_1\t\t1234.5\t2026-03-02T09:00:00.000Z\tlagos\n' +
-        'hdg_2\t\t-20\t2026-03-01T10:00:00.000Z\tabuja\n',
-    );
-    expect(stderr()).toBe('Total (2 hedges)\tnet_pnl_usd=1214.5\n');
-  });
-
   it('table: labels, formatted values, extras labelled from their names, a totals row', async () => {
     const { out, stdout } = output('table');
     await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
