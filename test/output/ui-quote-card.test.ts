@@ -134,10 +134,6 @@ describe('renderQuoteCard', () => {
     expect(text).not.toMatch(/reserves nothing|│/);
   });
 
-  it('json: the quote itself', () => {
-    expect(JSON.parse(renderQuoteCard(output('json'), QUOTE, NOW))).toEqual(QUOTE);
-  });
-
   it('impact in bps is signed like the USD impact', () => {
     expect(impactBps(QUOTE)).toBeCloseTo(-4.4, 10);
     expect(impactBps({ ...QUOTE, pricing: { ...QUOTE.pricing, price_impact_usd: 2 } })).toBeCloseTo(2, 10);
