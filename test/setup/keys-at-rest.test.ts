@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { hedgeIn } from '../support/hedge-cli.js';
-import { loginWith, readStore, storeFile } from '../support/config-store.js';
+import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import type { Simulator } from '../support/simulator.js';
@@ -47,6 +47,15 @@ const loginWithHelper = (command: string, args: string[] = [], env: Record<strin
   hedgeIn(configDir, ['login', '--base-url', sandbox.baseUrl, '--profile', 'desk', '--key-command', command, ...args], {
     env,
   });
+
+/** Logged in with the working helper, then the profile's helper changed to `command`; the request log cleared. */
+async function savedHelper(command: string): Promise<void> {
+  ok(await loginWithHelper(helper));
+  const store = readStore(configDir);
+  store.profiles.desk.key_command = command;
+  writeStore(configDir, store);
+  sandbox.requestLog.length = 0;
+}
 
 describe('a credential helper (key_command)', () => {
   it('login runs it, checks its key with one GET /account, and stores the command, never the key', async () => {
@@ -97,11 +106,7 @@ describe('a credential helper (key_command)', () => {
   });
 
   it('a helper that fails is exit 4 with its last line shown safely, and nothing is sent', async () => {
-    ok(await loginWithHelper(helper));
-    const store = readStore(configDir);
-    store.profiles.desk.key_command = `printf 'gpg: decryption failed \\033[31mred\\n' >&2; exit 2`;
-    writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
-    sandbox.requestLog.length = 0;
+    await savedHelper(`printf 'gpg: decryption failed \\033[31mred\\n' >&2; exit 2`);
     const result = await hedgeIn(configDir, 'positions');
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(
@@ -129,11 +134,7 @@ describe('a credential helper (key_command)', () => {
     expect(piecesShown(`${login.stdout}${login.stderr}`)).toEqual([]);
 
     // A saved profile whose helper starts printing something else: the same, on every command.
-    ok(await loginWithHelper(helper));
-    const store = readStore(configDir);
-    store.profiles.desk.key_command = `cat '${wrongFile}'`;
-    writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
-    sandbox.requestLog.length = 0;
+    await savedHelper(`cat '${wrongFile}'`);
     for (const args of [['positions'], ['positions', '--json', '--verbose']]) {
       const result = await hedgeIn(configDir, args);
       expect(result.code, result.stderr).toBe(4);
@@ -217,7 +218,7 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
 
       const store = readStore(configDir);
       store.profiles.desk = { base_url: sandbox.baseUrl, key_keyring: `desk@${configDir}` };
-      writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
+      writeStore(configDir, store);
       sandbox.requestLog.length = 0;
       const positions = await hedgeIn(configDir, 'positions', { env });
       expect(positions.code).toBe(4);
