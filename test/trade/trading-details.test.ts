@@ -31,6 +31,10 @@ function entryRow(before: number, after: number): string {
     : `${formatRate(before)} → ${formatRate(after)} NGN per USDT`;
 }
 
+/** The Margin row: before → after, in USDC. */
+const marginRow = (before: number, after: number) =>
+  new RegExp(`Margin\\s+│ ${formatMoney(before)} → ${formatMoney(after)} USDC`);
+
 function writePaths(simulator: Simulator): string[] {
   return simulator.writes().map((entry) => entry.path);
 }
@@ -84,9 +88,7 @@ describe('hedge add: the quote for the addition, then the position before → af
     expect(out).toContain('Position after the add: USDTNGN sell');
     expect(out).toMatch(/Notional\s+│ 20,000\.00 → 24,000\.00 USD/);
     expect(out).toContain(entryRow(before.entry, after.entryPrice!));
-    expect(out).toMatch(
-      new RegExp(`Margin\\s+│ ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`),
-    );
+    expect(out).toMatch(marginRow(before.margin, after.marginUsdc));
     expect(out).toMatch(
       /Added at \(implied\)\s+│ [\d,]+\.\d\d NGN per USDT, [+-]?\d+\.\d bps, (better than quoted|worse than quoted|as quoted)/,
     );
@@ -111,9 +113,7 @@ describe('hedge add: the quote for the addition, then the position before → af
       const after = hedge(simulator, seeded.id);
       expect(result.stdout).toMatch(/Notional\s+│ 10,000\.00 → 12,000\.00 USD/);
       expect(result.stdout).toContain(entryRow(before.entry, after.entryPrice!));
-      expect(result.stdout).toMatch(
-        new RegExp(`Margin\\s+│ ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`),
-      );
+      expect(result.stdout).toMatch(marginRow(before.margin, after.marginUsdc));
     },
   );
 });
@@ -132,7 +132,7 @@ describe('hedge reduce: what it realized', () => {
     const out = result.stdout;
     expect(out).toContain('Position after the reduce: USDTNGN sell');
     expect(out).toMatch(/Notional\s+│ 20,000\.00 → 15,000\.00 USD/);
-    expect(out).toMatch(new RegExp(`Margin\\s+│ ${formatMoney(marginBefore)} → ${formatMoney(after.marginUsdc)} USDC`));
+    expect(out).toMatch(marginRow(marginBefore, after.marginUsdc));
     expect(out).toMatch(/Returned \(est\.\)\s+│ \+[\d,]+\.\d\d USD to your balance/);
     expect(out).toMatch(/Realized net P&L \(est\.\)\s+│ [+-]?[\d,]+\.\d\d USD/);
     expect(out).toContain(
