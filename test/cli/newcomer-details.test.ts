@@ -26,7 +26,7 @@ describe('markets --fields net_rate_daily_pct.SIDE --format table', () => {
       expect(shown).toContain(word(market!.net_rate_daily_pct.sell));
       expect(shown).toContain(word(market!.net_rate_daily_pct.buy));
     }
-    const tsv = await simulator.hedge(['markets', '--fields', 'market,net_rate_daily_pct.sell']);
+    const tsv = await simulator.hedge('markets --fields market,net_rate_daily_pct.sell');
     expect(tsv.stdout.split('\n')[1]).toBe(`${market!.market}\t${market!.net_rate_daily_pct.sell}`);
   });
 });

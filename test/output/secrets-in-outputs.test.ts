@@ -123,7 +123,7 @@ describe('hedge api: a request that would carry the key', () => {
     }
     expect(simulator.sandbox.requestLog).toHaveLength(0);
     for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(simulator.apiKey);
-    const rows = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as unknown[];
+    const rows = JSON.parse((await simulator.hedge('journal --json')).stdout) as unknown[];
     expect(rows).toEqual([]);
   });
 });

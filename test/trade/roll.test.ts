@@ -117,9 +117,6 @@ describe('hedge roll', () => {
     const simulator = await startSimulator();
     ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-7'));
     ok(await simulator.hedge('roll USDTNGN buy --tenor 1 --yes'));
-    expect(
-      posts(simulator, '/hedges').map((entry) => (entry.body as { client_reference?: string }).client_reference),
-    ).toEqual(['DEAL-7', 'DEAL-7']);
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-7', status: 'filled' }]);
     const found = await simulator.hedge('hedges --ref DEAL-7 --json');
     expect((JSON.parse(found.stdout) as Array<{ status: string }>).map((hedge) => hedge.status).sort()).toEqual([
@@ -130,7 +127,7 @@ describe('hedge roll', () => {
     ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --ref DEAL-8 --yes'));
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-8', tenorDays: 3 }]);
     // The journal carries the deal on each leg of a roll: a close's, the reference of the hedge it closed.
-    const journal = await simulator.hedge(['journal', '--fields', 'command,client_reference', '--no-header']);
+    const journal = await simulator.hedge('journal --fields command,client_reference --no-header');
     expect(journal.stdout.trim().split('\n')).toEqual([
       'close\tDEAL-7',
       'open\tDEAL-8',
