@@ -36,21 +36,6 @@ describe('reconcileSide', () => {
     expect(book.filled.map((record) => record.id)).toEqual(['hdg_b', 'hdg_a']);
   });
 
-  it('settling: a filled hedge the positions list does not show yet (a trailing indexer)', () => {
-    const book = reconcileSide([filled('hdg_new', 1000)], undefined, NOW);
-    expect(book.state).toBe('settling');
-    expect(book.why).toBe('hedge hdg_new is filled on its record, not in the positions list yet');
-  });
-
-  it('settling: a line whose hedges are closed on their records (a close the list has not caught up with)', () => {
-    const book = reconcileSide(
-      [{ id: 'hdg_a', status: 'closed', notionalUsd: 1000 }],
-      { notionalUsd: 1000, hedgeId: 'hdg_a' },
-      NOW,
-    );
-    expect(book.state).toBe('settling');
-  });
-
   it('settling: a notional that differs (an add on the record, not yet on the line)', () => {
     const book = reconcileSide([filled('hdg_a', 1500)], { notionalUsd: 1000 }, NOW);
     expect(book).toMatchObject({

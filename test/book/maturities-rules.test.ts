@@ -77,48 +77,6 @@ describe('collectMaturities', () => {
     },
   ];
 
-  it('one settlement per open hedge, soonest first, with the position’s mark, P&L and carry', () => {
-    const { maturities, undated } = collectMaturities(
-      positions,
-      [
-        hedge('hdg_s', 'sell', 5_000, 3 * DAY, { tenor_days: 3 }),
-        hedge('hdg_b', 'buy', 10_000, DAY + HOUR, { tenor_days: 1 }),
-      ],
-      NOW,
-    );
-    expect(undated).toBe(0);
-    expect(maturities).toEqual([
-      {
-        day: '2026-03-03',
-        maturity_at: '2026-03-03T10:00:00.000Z',
-        matures_in_seconds: 90_000,
-        market: 'USDTNGN',
-        side: 'buy',
-        hedge_id: 'hdg_b',
-        client_reference: null,
-        notional_usd: 10_000,
-        tenor_days: 1,
-        mark_price: 1520.5,
-        net_pnl_usd: -12.34,
-        accrued_carry_usdc: 1.5,
-      },
-      {
-        day: '2026-03-05',
-        maturity_at: '2026-03-05T09:00:00.000Z',
-        matures_in_seconds: 259_200,
-        market: 'USDTNGN',
-        side: 'sell',
-        hedge_id: 'hdg_s',
-        client_reference: null,
-        notional_usd: 5_000,
-        tenor_days: 3,
-        mark_price: 1520.5,
-        net_pnl_usd: 3.21,
-        accrued_carry_usdc: -0.4,
-      },
-    ]);
-  });
-
   it('--within keeps what matures no later than that (a due one included)', () => {
     const hedges = [hedge('hdg_b', 'buy', 10_000, -5 * 60_000), hedge('hdg_s', 'sell', 5_000, 3 * DAY)];
     const { maturities } = collectMaturities(positions, hedges, NOW, 2 * DAY);
@@ -126,37 +84,6 @@ describe('collectMaturities', () => {
     expect(collectMaturities(positions, hedges, NOW, 3 * DAY).maturities.map((item) => item.hedge_id)).toEqual([
       'hdg_b',
       'hdg_s',
-    ]);
-  });
-
-  it('a side holding several hedges lists each with its own notional and maturity, P&L and carry left to the side', () => {
-    const side: MaturityPosition[] = [
-      {
-        market: 'USDTNGN',
-        side: 'buy',
-        hedgeId: 'hdg_2',
-        notionalUsd: 15_000,
-        markPrice: 1500,
-        netPnlUsd: 9,
-        accruedCarryUsdc: 2,
-      },
-    ];
-    const { maturities } = collectMaturities(
-      side,
-      [hedge('hdg_2', 'buy', 5_000, 7 * DAY), hedge('hdg_1', 'buy', 10_000, DAY)],
-      NOW,
-    );
-    expect(
-      maturities.map((item) => [
-        item.hedge_id,
-        item.notional_usd,
-        item.mark_price,
-        item.net_pnl_usd,
-        item.accrued_carry_usdc,
-      ]),
-    ).toEqual([
-      ['hdg_1', 10_000, 1500, null, null],
-      ['hdg_2', 5_000, 1500, null, null],
     ]);
   });
 

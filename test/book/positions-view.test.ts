@@ -1,6 +1,6 @@
 // The lines under each side's row in `hedge positions`: a side's hedges aligned down the
-// table and fitted to the width by the Table's own rule, and a settling side's reason wrapped, never
-// cut. Rendering only: the sides are given as flows/position-sides.ts makes them.
+// table and fitted to the width by the Table's own rule (a settling side's reason: side-views.test.ts).
+// Rendering only: the sides are given as flows/position-sides.ts makes them.
 import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
@@ -30,11 +30,6 @@ const buy: SideView = {
       maturity_at: '2026-03-09T09:00:00.000Z',
     },
   ],
-};
-const settling: SideView = {
-  state: 'settling',
-  why: `hedge ${ID_A} is filled on its record, not in the positions list yet`,
-  hedges: [buy.hedges[0]],
 };
 
 const lines = (width: number, sides: Array<SideView | undefined>) =>
@@ -70,16 +65,6 @@ describe('the hedges under a side', () => {
       `  └ ${ID_A}  10,000.00 USD`,
       `  └ ${ID_B}   3,000.00 USD`,
     ]);
-  });
-
-  it('a settling side says why first, wrapped to the width and never cut, then its hedges', () => {
-    const shown = lines(60, [undefined, settling]);
-    expect(shown.every(({ before }) => before === 2)).toBe(true);
-    for (const { line } of shown) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
-    const text = shown.map(({ line }) => line);
-    expect(text[0]).toMatch(/^ {2}settling: hedge /);
-    expect(text.slice(0, -1).join(' ').replace(/\s+/g, ' ').trim()).toBe(`settling: ${settling.why}`);
-    expect(text.at(-1)).toMatch(new RegExp(`^  └ ${ID_A}`));
   });
 
   it('server text reaches the terminal only through the safe-text filter', () => {

@@ -14,10 +14,11 @@ import {
   quoteSchema,
 } from '../../src/platform/api/schemas.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 import { printedLines as lines } from '../support/text.js';
+import { HEDGE_COLUMNS, POSITION_COLUMNS } from './columns.js';
 
 const priceSchema = z.looseObject({ market: z.string(), price: z.number(), timestamp: z.string() });
 const wireHistorySchema = z.extend(historyRecordSchema, {
@@ -36,8 +37,11 @@ let config: { path: string; remove: () => void };
 let buyId: string;
 let sellId: string;
 
-/** The same command three ways, concurrently. */
-async function inAllModes(args: string) {
+/**
+ * The same command three ways, concurrently: --json read against `schema` and, given `wire`, equal to
+ * what GET `wire` answers (nothing dropped).
+ */
+async function inAllModes<S extends z.ZodMiniType>(args: string, schema: S, wire?: string) {
   const env = { ...simulator.env, ...pinnedClockEnv(simulator) };
   const [json, plain, tty] = await Promise.all([
     runHedge(`${args} --json`, { env, configDir: config.path }),
@@ -45,14 +49,11 @@ async function inAllModes(args: string) {
     runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
   ]);
   for (const result of [json, plain, tty]) expect(result.code, result.stderr).toBe(0);
-  return { json, plain, tty };
-}
-
-function parsed<S extends z.ZodMiniType>(schema: S, result: RunResult) {
-  const value = JSON.parse(result.stdout);
-  const check = schema.safeParse(value);
+  const data = JSON.parse(json.stdout);
+  const check = schema.safeParse(data);
   expect(check.success, JSON.stringify(check.error?.issues)).toBe(true);
-  return value as z.infer<S>;
+  if (wire) expect(data).toEqual(await apiData(sandbox, 'GET', wire));
+  return { json, plain, tty, data: data as z.infer<S> };
 }
 
 /** TSV as records: the header row's keys over each row's cells (formats: a header row of field keys). */
@@ -91,9 +92,7 @@ afterAll(async () => {
 
 describe('read commands in every output mode', () => {
   it('markets', async () => {
-    const { json, plain, tty } = await inAllModes('markets');
-    const markets = parsed(z.array(marketSchema), json);
-    expect(markets).toEqual(await apiData(sandbox, 'GET', '/markets'));
+    const { plain, tty, data: markets } = await inAllModes('markets', z.array(marketSchema), '/markets');
     const [m] = markets;
     expect(lines(plain.stdout)).toEqual([
       'market\tstatus\tprice\tcapacity_buy_usd\tcapacity_sell_usd\tcarry_buy_daily_pct\tcarry_sell_daily_pct',
@@ -111,9 +110,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('price without a market lists every listed market', async () => {
-    const { json, plain, tty } = await inAllModes('price');
-    const prices = parsed(z.array(priceSchema), json);
-    expect(prices).toEqual(await apiData(sandbox, 'GET', '/prices?symbols=USDTNGN'));
+    const { plain, tty, data: prices } = await inAllModes('price', z.array(priceSchema), '/prices?symbols=USDTNGN');
     expect(prices.map((p) => p.market)).toEqual(['USDTNGN']);
     expect(lines(plain.stdout)).toEqual([
       'market\tprice\ttimestamp',
@@ -124,10 +121,9 @@ describe('read commands in every output mode', () => {
   });
 
   it('price of one market', async () => {
-    const { json, plain, tty } = await inAllModes('price USDTNGN');
+    const { plain, tty, data } = await inAllModes('price USDTNGN', z.array(priceSchema), '/prices?symbols=USDTNGN');
     // --json is the server's data as it came: the list GET /prices answered, of one market here.
-    const [price, ...others] = parsed(z.array(priceSchema), json);
-    expect([price, ...others]).toEqual(await apiData(sandbox, 'GET', '/prices?symbols=USDTNGN'));
+    const [price, ...others] = data;
     expect(others).toEqual([]);
     // One record: a header row of keys and one row.
     expect(lines(plain.stdout)).toEqual(['market\tprice\ttimestamp', `USDTNGN\t${price.price}\t${price.timestamp}`]);
@@ -135,8 +131,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('quote USDTNGN buy 10000 --tenor 3 (the example, exactly as typed)', async () => {
-    const { json, plain, tty } = await inAllModes('quote USDTNGN buy 10000 --tenor 3');
-    const quote = parsed(quoteSchema, json);
+    const { json, plain, tty, data: quote } = await inAllModes('quote USDTNGN buy 10000 --tenor 3', quoteSchema);
     expect(quote).toEqual(
       await apiData(sandbox, 'POST', '/quotes', {
         market: 'USDTNGN',
@@ -168,30 +163,11 @@ describe('read commands in every output mode', () => {
   });
 
   it('hedges lists newest first, every field in the documented column order (hashes whole)', async () => {
-    const { json, plain, tty } = await inAllModes('hedges');
-    const hedges = parsed(z.array(hedgeSchema), json);
-    expect(hedges).toEqual(await apiData(sandbox, 'GET', '/hedges'));
+    const { plain, tty, data: hedges } = await inAllModes('hedges', z.array(hedgeSchema), '/hedges');
     expect(hedges).toHaveLength(6);
     expect(hedges.slice(0, 2).map((h) => h.id)).toEqual([sellId, buyId]);
     const [header, ...rows] = lines(plain.stdout).map((line) => line.split('\t'));
-    expect(header).toEqual([
-      'id',
-      'client_reference',
-      'market',
-      'side',
-      'notional_usd',
-      'tenor_days',
-      'status',
-      'struck_rate',
-      'opened_at',
-      'maturity_at',
-      'filled_at',
-      'closed_at',
-      'units',
-      'order_key',
-      'order_tx_hash',
-      'fill_tx_hash',
-    ]);
+    expect(header).toEqual(HEDGE_COLUMNS);
     expect(rows.map((row) => row[0])).toEqual(hedges.map((h) => h.id));
     const buy = hedges[1];
     expect(rows[1]).toEqual([
@@ -219,9 +195,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('hedges ID shows one hedge in full: tx hashes whole in TSV, shortened on screen', async () => {
-    const { json, plain, tty } = await inAllModes(`hedges ${buyId}`);
-    const hedge = parsed(hedgeSchema, json);
-    expect(hedge).toEqual(await apiData(sandbox, 'GET', `/hedges/${buyId}`));
+    const { plain, tty, data: hedge } = await inAllModes(`hedges ${buyId}`, hedgeSchema, `/hedges/${buyId}`);
     const [rows, ...more] = tsvRecords(plain.stdout);
     expect(more).toEqual([]);
     // Every field the hedge has, and the known ones it lacks as empty cells (closed_at: still open).
@@ -238,9 +212,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('history with realized P&L and totals (a row in the table, stderr in plain mode, absent from JSON)', async () => {
-    const { json, plain, tty } = await inAllModes('history');
-    const records = parsed(z.array(wireHistorySchema), json);
-    expect(records).toEqual(await apiData(sandbox, 'GET', '/hedges/history'));
+    const { plain, tty, data: records } = await inAllModes('history', z.array(wireHistorySchema), '/hedges/history');
     expect(records).toHaveLength(3);
     const rows = lines(plain.stdout);
     expect(rows).toHaveLength(4);
@@ -256,8 +228,8 @@ describe('read commands in every output mode', () => {
   });
 
   it('positions: one line per open side (the submitted sell is not a position)', async () => {
-    const { json, plain, tty } = await inAllModes('positions');
-    const listed = parsed(z.array(positionSchema), json) as Array<Record<string, unknown>>;
+    const { plain, tty, data } = await inAllModes('positions', z.array(positionSchema));
+    const listed = data as Array<Record<string, unknown>>;
     // The server's position objects untouched, every field kept; beside them, under names of
     // hedge's own, the side's references and its book: its state and its live hedge as the record shows it.
     const positions = listed.map(
@@ -278,24 +250,7 @@ describe('read commands in every output mode', () => {
     expect(positions.map((p) => [p.market, p.side, p.hedge_id])).toEqual([['USDTNGN', 'buy', buyId]]);
     const [header, row] = lines(plain.stdout).map((line) => line.split('\t'));
     const p = positions[0] as Record<string, unknown>;
-    const order = [
-      'market',
-      'side',
-      'client_reference',
-      'notional_usd',
-      'entry_price',
-      'mark_price',
-      'gross_pnl_usd',
-      'accrued_carry_usdc',
-      'net_pnl_usd',
-      'close_fee_usdc',
-      'margin_usdc',
-      'net_margin_usd',
-      'maturity_at',
-      'hedge_id',
-      'units',
-      'opened_at',
-    ];
+    const order = POSITION_COLUMNS;
     expect(header).toEqual(order);
     // The deal reference is the hedge's (GET /hedges), joined in; JSON stays the positions as sent.
     expect(p.client_reference).toBeUndefined();
@@ -306,9 +261,7 @@ describe('read commands in every output mode', () => {
   });
 
   it('account', async () => {
-    const { json, plain, tty } = await inAllModes('account');
-    const account = parsed(accountSchema, json);
-    expect(account).toEqual(await apiData(sandbox, 'GET', '/account'));
+    const { plain, tty, data: account } = await inAllModes('account', accountSchema, '/account');
     const [header, row, ...more] = lines(plain.stdout).map((line) => line.split('\t'));
     expect(more).toEqual([]);
     expect(header).toEqual([

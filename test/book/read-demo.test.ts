@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hedgeSchema, positionSchema, quoteSchema } from '../../src/platform/api/schemas.js';
+import { hedgeSchema, positionSchema } from '../../src/platform/api/schemas.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
@@ -64,41 +64,6 @@ describe('--demo', () => {
     });
     expect(results[3].stdout).toMatch(/^market\tside\tnotional_usd\ttenor_days\t.*\nUSDTNGN\tbuy\t10000\t3\t/);
     expect(results[6].stderr).toContain('No open positions.');
-  });
-
-  it('the README example: --demo quote USDTNGN buy 10000 --tenor 3, as a card on a terminal and as JSON', async () => {
-    const [card, json] = await Promise.all([
-      runHedge('--demo quote USDTNGN buy 10000 --tenor 3', {
-        configDir: freshConfigDir(),
-        env: { HEDGE_FORCE_TTY: '1' },
-      }),
-      runHedge('--demo quote USDTNGN buy 10000 --tenor 3 --json', {
-        configDir: freshConfigDir(),
-      }),
-    ]);
-    expect(card.code, card.stderr).toBe(0);
-    expect(card.stderr).toContain('DEMO');
-    for (const label of [
-      'Market price',
-      'Execution price',
-      'Price impact',
-      'Carry per day',
-      'Carry over 3 days',
-      'Required margin',
-      'Platform fee',
-      'Total upfront',
-      'Maturity',
-    ]) {
-      expect(card.stdout).toContain(label);
-    }
-    expect(card.stdout).toContain('reserves nothing');
-    expect(json.code, json.stderr).toBe(0);
-    expect(quoteSchema.parse(JSON.parse(json.stdout))).toMatchObject({
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 10_000,
-      tenor_days: 3,
-    });
   });
 
   it('state persists: a hedge opened by one invocation is a position in the next', async () => {

@@ -7,6 +7,7 @@ import { startFieldProxy, type FieldProxy } from '../support/servers/field-proxy
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { apiData, envFor, startSimulator, type Simulator } from '../support/simulator.js';
+import { HEDGE_COLUMNS, HISTORY_COLUMNS, POSITION_COLUMNS } from './columns.js';
 
 let empty: Simulator;
 let rich: Simulator;
@@ -36,13 +37,7 @@ afterAll(async () => {
 });
 
 describe('empty lists', () => {
-  const HEDGE_COLUMNS =
-    'id,client_reference,market,side,notional_usd,tenor_days,status,struck_rate,opened_at,maturity_at,filled_at,closed_at,units,order_key,order_tx_hash,fill_tx_hash';
-  const HISTORY_COLUMNS =
-    'hedge_id,client_reference,market,side,notional_usd,tenor_days,opened_at,closed_at,close_reason,entry_price,exit_price,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd';
-  const POSITION_COLUMNS =
-    'market,side,client_reference,notional_usd,entry_price,mark_price,gross_pnl_usd,accrued_carry_usdc,net_pnl_usd,close_fee_usdc,margin_usdc,net_margin_usd,maturity_at,hedge_id,units,opened_at';
-  const cases: Array<[string[], string, string]> = [
+  const cases: Array<[string[], string, string[]]> = [
     [['hedges'], 'No hedges yet.', HEDGE_COLUMNS],
     [['hedges', '--status', 'failed'], 'No hedges match these filters.', HEDGE_COLUMNS],
     [['history'], 'No closed hedges yet.', HISTORY_COLUMNS],
@@ -62,7 +57,7 @@ describe('empty lists', () => {
       for (const result of [json, plain, bare, tty]) expect(result.code, result.stderr).toBe(0);
       expect(json.stdout).toBe('[]\n');
       expect(json.stderr).toBe('');
-      expect(plain.stdout).toBe(`${columns.split(',').join('\t')}\n`);
+      expect(plain.stdout).toBe(`${columns.join('\t')}\n`);
       expect(plain.stderr).toBe(`${sentence}\n`);
       expect(bare.stdout).toBe('');
       expect(bare.stderr).toBe(`${sentence}\n`);

@@ -291,7 +291,7 @@ describe('one deal followed across its rolls', () => {
       expect(rolled.code, `roll ${roll}: ${rolled.stderr}`).toBe(0);
     }
     // The server: three hedges of the deal, each open carrying its reference; two closed by the rolls.
-    const opens = simulator.writes().filter((entry) => entry.path === '/hedges');
+    const opens = simulator.requests('POST', '/hedges');
     expect(opens.map((entry) => (entry.body as { client_reference?: string }).client_reference)).toEqual([
       'DEAL-7',
       'DEAL-7',

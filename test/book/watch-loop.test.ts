@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
-import type { Account, Hedge, Position } from '../../src/platform/api/schemas.js';
+import type { Hedge, Position } from '../../src/platform/api/schemas.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { parseWatchInterval, type WatchOptionValues, type WatchTarget } from '../../src/features/book/watch.js';
@@ -43,6 +43,7 @@ function fakeClock(onSleep?: () => void): FakeClock {
 
 interface Harness {
   ctx: CommandContext;
+  clock: FakeClock;
   controller: AbortController;
   stdout: () => string;
   stderr: () => string;
@@ -50,7 +51,7 @@ interface Harness {
 }
 
 function harness(options: {
-  clock: FakeClock;
+  clock?: FakeClock;
   client: Partial<HedgeClient>;
   globals?: Partial<GlobalOptions>;
   tty?: boolean;
@@ -73,6 +74,7 @@ function harness(options: {
   io.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
   io.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
   const controller = options.controller ?? new AbortController();
+  const clock = options.clock ?? fakeClock();
   const client = options.client as HedgeClient;
   class TestContext extends CommandContext {
     override client(): Promise<HedgeClient> {
@@ -93,18 +95,19 @@ function harness(options: {
     io,
     env: { TZ: 'UTC' },
     globals,
-    clock: options.clock,
+    clock,
     signal: controller.signal,
     output: new Output({
       mode: options.tty ? 'table' : 'plain',
       chalk: makeChalk(false),
       streams: io,
-      now: options.clock.now,
+      now: clock.now,
       ...options.shape,
     }),
   });
   return {
     ctx,
+    clock,
     controller,
     stdout: () => out,
     stderr: () => err,
@@ -139,26 +142,32 @@ const serverDown = () =>
     code: 'service_unavailable',
   });
 
-/** Runs a watch to completion; `--timeout` (globals.timeout) or the controller ends it. */
-async function watch(h: Harness, target: WatchTarget, options: WatchOptionValues): Promise<number> {
+/** The answers in turn (an Error thrown); past them `then`, or a failure for a read not expected. */
+const inTurn = (answers: Array<Error | Position[]>, then?: Position[]) => async () => {
+  const answer = answers.shift() ?? then;
+  if (answer === undefined) throw new Error('read past the answers');
+  if (answer instanceof Error) throw answer;
+  return answer;
+};
+
+/** Runs a watch (of positions unless told) to completion; `--timeout` (globals.timeout) or the controller ends it. */
+function watch(h: Harness, options: WatchOptionValues, target: WatchTarget = { kind: 'positions' }): Promise<number> {
   return watchCommand(h.ctx, target, options);
 }
 
 describe('--watch cadence', () => {
   it('refreshes every --watch seconds, start to start, until --timeout, then exits 0 with a note', async () => {
-    const clock = fakeClock();
     const calls: number[] = [];
     const h = harness({
-      clock,
       globals: { timeout: 5 },
       client: {
         listPositions: async () => {
-          calls.push(clock.now() - START);
+          calls.push(h.clock.now() - START);
           return [position()];
         },
       },
     });
-    const code = await watch(h, { kind: 'positions' }, { watch: '1' });
+    const code = await watch(h, { watch: '1' });
     expect(code).toBe(0);
     expect(calls).toEqual([0, 1000, 2000, 3000, 4000]);
     const records = h.records();
@@ -171,59 +180,40 @@ describe('--watch cadence', () => {
   });
 
   it('--count N ends after N refreshes (stale ones count too) with exit 0 and a note, without a last pause', async () => {
-    const clock = fakeClock();
     const answers: Array<Error | Position[]> = [[position()], serverDown(), [position()]];
     const h = harness({
-      clock,
       client: {
-        listPositions: async () => {
-          const answer = answers.shift();
-          if (answer === undefined) throw new Error('read after --count was reached');
-          if (answer instanceof Error) throw answer;
-          return answer;
-        },
+        listPositions: inTurn(answers),
       },
     });
-    expect(await watch(h, { kind: 'positions' }, { watch: '1', count: '3' })).toBe(0);
+    expect(await watch(h, { watch: '1', count: '3' })).toBe(0);
     expect(h.records().map((record) => ('data' in record ? 'fresh' : 'stale'))).toEqual(['fresh', 'stale', 'fresh']);
     expect(answers).toEqual([]);
-    expect(clock.now() - START).toBe(2000);
+    expect(h.clock.now() - START).toBe(2000);
     expect(h.stderr()).toContain('Watch ended: --count 3 refreshes made.');
   });
 
-  it('carries the data as --json would print it: --fields and --query applied', async () => {
-    const clock = fakeClock();
+  it('carries the data as --json would print it: --fields applied', async () => {
     const picked = harness({
-      clock,
       globals: { timeout: 1 },
       shape: { fields: ['market', 'net_pnl_usd'] },
       client: { listPositions: async () => [position()] },
     });
-    await watch(picked, { kind: 'positions' }, { watch: true });
+    await watch(picked, { watch: true });
     expect(picked.records()).toEqual([
       { time: new Date(START).toISOString(), data: [{ market: 'USDTNGN', net_pnl_usd: 12.5 }] },
     ]);
-    const queried = harness({
-      clock: fakeClock(),
-      globals: { timeout: 1 },
-      shape: { query: (data) => (data as Position[]).map((entry) => entry.side) },
-      client: { listPositions: async () => [position()] },
-    });
-    await watch(queried, { kind: 'positions' }, { watch: true });
-    expect(queried.records()).toEqual([{ time: new Date(START).toISOString(), data: ['buy'] }]);
   });
 
   it('defaults to every 2 s', async () => {
-    const clock = fakeClock();
     const calls: number[] = [];
     const h = harness({
-      clock,
       globals: { timeout: 6 },
       client: {
-        getAccount: async () => (calls.push(clock.now() - START), { balance_usdc: 1, available_exposure_usd: 2 }),
+        getAccount: async () => (calls.push(h.clock.now() - START), { balance_usdc: 1, available_exposure_usd: 2 }),
       },
     });
-    expect(await watch(h, { kind: 'account' }, { watch: true })).toBe(0);
+    expect(await watch(h, { watch: true }, { kind: 'account' })).toBe(0);
     expect(calls).toEqual([0, 2000, 4000]);
   });
 
@@ -234,9 +224,9 @@ describe('--watch cadence', () => {
   ])(
     '--watch %s with answers taking 0.7 s: start to start, never a second after an answer',
     async (seconds, expected) => {
-      const clock = fakeClock();
       const calls: number[] = [];
       let time = 0;
+      const clock = fakeClock();
       const slowClock: FakeClock = { ...clock, now: () => clock.now() + time };
       const h = harness({
         clock: slowClock,
@@ -249,28 +239,10 @@ describe('--watch cadence', () => {
           },
         },
       });
-      await watch(h, { kind: 'positions' }, { watch: seconds });
+      await watch(h, { watch: seconds });
       expect(calls).toEqual(expected);
     },
   );
-
-  it.each([
-    ['0.5', /^--watch: "0\.5" is not allowed; expected a number of seconds from 1 to 3600/],
-    ['0', /^--watch: "0" is not allowed/],
-    ['3601', /^--watch: "3601" is not allowed/],
-    [
-      'USDTNGN',
-      /^--watch: "USDTNGN" is not a number of seconds from 1 to 3600 \(default 2\); put --watch after the arguments/,
-    ],
-  ])('refuses --watch %s before anything is sent (exit 2)', async (raw, message) => {
-    let sent = 0;
-    const h = harness({ clock: fakeClock(), client: { listPositions: async () => (sent++, []) } });
-    const error = await watch(h, { kind: 'positions' }, { watch: raw }).catch((caught) => caught);
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toMatch(message);
-    expect(describeError(error).exitCode).toBe(2);
-    expect(sent).toBe(0);
-  });
 
   it('reads 1.5 as 1500 ms and the bare flag as the default', () => {
     expect(parseWatchInterval('1.5')).toBe(1500);
@@ -352,25 +324,33 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
       /^--count: "0" is not allowed; expected a whole number of refreshes from 1 to 1,000,000\.$/,
     ],
     ['--count 2.5', { kind: 'account' }, { watch: true, count: '2.5' }, {}, /^--count: "2.5" is not allowed/],
+    ['--watch 0', { kind: 'positions' }, { watch: '0' }, {}, /^--watch: "0" is not allowed/],
+    ['--watch 3601', { kind: 'positions' }, { watch: '3601' }, {}, /^--watch: "3601" is not allowed/],
+    [
+      '--watch USDTNGN',
+      { kind: 'positions' },
+      { watch: 'USDTNGN' },
+      {},
+      /^--watch: "USDTNGN" is not a number of seconds from 1 to 3600 \(default 2\); put --watch after the arguments/,
+    ],
   ];
   it.each(cases)('%s', async (_name, target, options, globals, message) => {
     let sent = 0;
     const count = async () => (sent++, [] as never);
     const h = harness({
-      clock: fakeClock(),
       globals,
       client: { listPositions: count, getAccount: count, getHedge: count, listMarkets: count },
     });
-    const error = await watch(h, target, options).catch((caught) => caught);
+    const error = await watch(h, options, target).catch((caught) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(message);
+    expect(describeError(error).exitCode).toBe(2);
     expect(sent).toBe(0);
   });
 });
 
 describe('--watch failures', () => {
   it('marks a failed refresh stale and keeps going: fresh, stale, stale, fresh', async () => {
-    const clock = fakeClock();
     const answers: Array<Error | Position[]> = [
       [position()],
       serverDown(),
@@ -381,17 +361,12 @@ describe('--watch failures', () => {
       [position({ net_pnl_usd: 14 })],
     ];
     const h = harness({
-      clock,
       globals: { timeout: 8 },
       client: {
-        listPositions: async () => {
-          const answer = answers.shift() ?? [position({ net_pnl_usd: 14 })];
-          if (answer instanceof Error) throw answer;
-          return answer;
-        },
+        listPositions: inTurn(answers, [position({ net_pnl_usd: 14 })]),
       },
     });
-    expect(await watch(h, { kind: 'positions' }, { watch: '2' })).toBe(0);
+    expect(await watch(h, { watch: '2' })).toBe(0);
     const records = h.records();
     expect(records.map((record) => ('data' in record ? 'fresh' : record.stale === true ? 'stale' : '?'))).toEqual([
       'fresh',
@@ -416,36 +391,6 @@ describe('--watch failures', () => {
     expect(records[3].data[0].net_pnl_usd).toBe(14);
   });
 
-  it('honours Retry-After by delaying the next refresh', async () => {
-    const clock = fakeClock();
-    const calls: number[] = [];
-    const limited = new NetworkError('GET /positions was rate limited (rate_limited): slow down', {
-      endpoint: 'GET /positions',
-      attempts: 1,
-      status: 429,
-      code: 'rate_limited',
-    });
-    limited.retryAfterMs = 5000;
-    const h = harness({
-      clock,
-      globals: { timeout: 9 },
-      client: {
-        listPositions: async () => {
-          calls.push(clock.now() - START);
-          if (calls.length === 2) throw limited;
-          return [];
-        },
-      },
-    });
-    await watch(h, { kind: 'positions' }, { watch: '1' });
-    expect(calls).toEqual([0, 1000, 6000, 7000, 8000]);
-    expect(h.records()[1]).toMatchObject({
-      stale: true,
-      error: { code: 'rate_limited' },
-      next_at: new Date(START + 6000).toISOString(),
-    });
-  });
-
   it.each([
     ['401', new ApiError({ status: 401, code: 'unauthorized', message: 'bad key', endpoint: 'GET /positions' }), 4],
     ['403', new ApiError({ status: 403, code: 'forbidden', message: 'no', endpoint: 'GET /positions' }), 4],
@@ -455,10 +400,8 @@ describe('--watch failures', () => {
       3,
     ],
   ])('ends on %s with its own exit code, after the records already written', async (_name, error, exitCode) => {
-    const clock = fakeClock();
     let calls = 0;
     const h = harness({
-      clock,
       client: {
         listPositions: async () => {
           calls += 1;
@@ -467,7 +410,7 @@ describe('--watch failures', () => {
         },
       },
     });
-    const thrown = await watch(h, { kind: 'positions' }, { watch: '1' }).catch((caught) => caught);
+    const thrown = await watch(h, { watch: '1' }).catch((caught) => caught);
     expect(thrown).toBe(error);
     expect(describeError(thrown).exitCode).toBe(exitCode);
     expect(h.records()).toHaveLength(2);
@@ -482,7 +425,7 @@ describe('--watch stops', () => {
       if (refreshes === 3) controller.abort(new StopSignal('SIGINT', 130));
     });
     const h = harness({ clock, controller, client: { listPositions: async () => (refreshes++, []) } });
-    expect(await watch(h, { kind: 'positions' }, { watch: '1' })).toBe(0);
+    expect(await watch(h, { watch: '1' })).toBe(0);
     expect(refreshes).toBe(3);
     expect(h.records()).toHaveLength(3);
   });
@@ -491,12 +434,12 @@ describe('--watch stops', () => {
     const controller = new AbortController();
     const clock = fakeClock(() => controller.abort(new StopSignal('SIGTERM', 143)));
     const h = harness({ clock, controller, client: { listPositions: async () => [] } });
-    expect(await watch(h, { kind: 'positions' }, { watch: '1' })).toBe(143);
+    expect(await watch(h, { watch: '1' })).toBe(143);
   });
 });
 
 describe('--watch alerts', () => {
-  function pnlClient(clock: FakeClock, series: number[]): Partial<HedgeClient> {
+  function pnlClient(series: number[]): Partial<HedgeClient> {
     return {
       listPositions: async () => {
         const pnl = series.shift() ?? 0;
@@ -509,9 +452,8 @@ describe('--watch alerts', () => {
   }
 
   it('writes one alert record when net P&L (summed over positions) goes at or below the threshold, again only after it cleared', async () => {
-    const clock = fakeClock();
-    const h = harness({ clock, globals: { timeout: 6 }, client: pnlClient(clock, [100, -600, -700, 50, -500, -800]) });
-    expect(await watch(h, { kind: 'positions' }, { watch: '1', alertPnl: '-500' })).toBe(0);
+    const h = harness({ globals: { timeout: 6 }, client: pnlClient([100, -600, -700, 50, -500, -800]) });
+    expect(await watch(h, { watch: '1', alertPnl: '-500' })).toBe(0);
     const alerts = h.records().filter((record) => 'alert' in record);
     expect(alerts).toEqual([
       { time: new Date(START + 1000).toISOString(), alert: { kind: 'pnl', net_pnl_usd: -600, threshold_usd: -500 } },
@@ -531,9 +473,8 @@ describe('--watch alerts', () => {
   });
 
   it('--exit-on-alert ends at the first alert with exit 10 (`alert`)', async () => {
-    const clock = fakeClock();
-    const h = harness({ clock, client: pnlClient(clock, [100, 0, -600, -700]) });
-    const code = await watch(h, { kind: 'positions' }, { watch: '1', alertPnl: '-500', exitOnAlert: true });
+    const h = harness({ client: pnlClient([100, 0, -600, -700]) });
+    const code = await watch(h, { watch: '1', alertPnl: '-500', exitOnAlert: true });
     expect(code).toBe(10);
     expect(h.records()).toHaveLength(4);
     expect(h.records()[3]).toEqual({
@@ -546,7 +487,6 @@ describe('--watch alerts', () => {
   });
 
   it('alerts on a hedge maturing within --alert-maturity (hedges ID), once', async () => {
-    const clock = fakeClock();
     const maturity = new Date(START + 3 * 3_600_000).toISOString();
     const hedge: Hedge = {
       id: 'hdg_soon',
@@ -557,8 +497,8 @@ describe('--watch alerts', () => {
       status: 'filled',
       maturity_at: maturity,
     };
-    const h = harness({ clock, globals: { timeout: 3 }, client: { getHedge: async () => hedge } });
-    expect(await watch(h, { kind: 'hedge', id: 'hdg_soon', filters: {} }, { watch: '1', alertMaturity: '6h' })).toBe(0);
+    const h = harness({ globals: { timeout: 3 }, client: { getHedge: async () => hedge } });
+    expect(await watch(h, { watch: '1', alertMaturity: '6h' }, { kind: 'hedge', id: 'hdg_soon', filters: {} })).toBe(0);
     expect(h.records().filter((record) => 'alert' in record)).toEqual([
       {
         time: new Date(START).toISOString(),
@@ -574,28 +514,18 @@ describe('--watch alerts', () => {
       },
     ]);
   });
-
-  it('reads the account’s unrealized P&L for --alert-pnl', async () => {
-    const clock = fakeClock();
-    const account: Account = { balance_usdc: 1000, available_exposure_usd: 5000, unrealized_pnl_usd: -42 };
-    const h = harness({ clock, client: { getAccount: async () => account } });
-    expect(await watch(h, { kind: 'account' }, { watch: true, alertPnl: '-40', exitOnAlert: true })).toBe(10);
-    expect(h.records()[1]).toMatchObject({ alert: { kind: 'pnl', net_pnl_usd: -42, threshold_usd: -40 } });
-  });
 });
 
 describe('--watch on a terminal', () => {
   it('redraws in place: each frame erases exactly the lines of the one before, and the view keeps its size', async () => {
-    const clock = fakeClock();
     let pnl = 10;
     const h = harness({
-      clock,
       tty: true,
       columns: 80,
       globals: { timeout: 4 },
       client: { listPositions: async () => [position({ net_pnl_usd: (pnl += 1), mark_price: 1500 + pnl })] },
     });
-    expect(await watch(h, { kind: 'positions' }, { watch: '2' })).toBe(0);
+    expect(await watch(h, { watch: '2' })).toBe(0);
     // log-update: every frame after the first starts by erasing the previous one, line by line.
     const frames = h.stdout().split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
     const erased = [...h.stdout().matchAll(/((?:\u001b\[2K\u001b\[1A)*)\u001b\[2K\u001b\[G/g)].map(
@@ -623,21 +553,15 @@ describe('--watch on a terminal', () => {
   });
 
   it('shows STALE since the first failed refresh over the last good data, then clears it', async () => {
-    const clock = fakeClock();
     const answers: Array<Error | Position[]> = [[position()], serverDown(), serverDown()];
     const h = harness({
-      clock,
       tty: true,
       globals: { timeout: 8 },
       client: {
-        listPositions: async () => {
-          const answer = answers.shift() ?? [position()];
-          if (answer instanceof Error) throw answer;
-          return answer;
-        },
+        listPositions: inTurn(answers, [position()]),
       },
     });
-    await watch(h, { kind: 'positions' }, { watch: '2' });
+    await watch(h, { watch: '2' });
     const screens = h.stdout().split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
     const staleScreen = screens.find((screen) => screen.includes('STALE'))!;
     expect(staleScreen).toContain(

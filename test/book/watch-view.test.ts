@@ -30,6 +30,22 @@ function formatter(colour: boolean) {
   return (field: { key: string; kind?: any }, value: unknown) => output.humanValue(field, value);
 }
 
+type WatchState = ReturnType<typeof emptyWatchState>;
+
+/** The screen of `state` `ms` after START, `columns` wide. */
+const screen = (state: WatchState, ms: number, columns = 120, colour = false) =>
+  renderWatchScreen(state, {
+    columns,
+    chalk: makeChalk(colour),
+    now: START + ms,
+    format: formatter(colour),
+    table,
+    clockTime: utc,
+  });
+
+/** A refresh of `model` that came `ms` after START. */
+const fresh = (state: WatchState, model: WatchModel, ms = 0) => applyFresh(state, model, START + ms, formatter(false));
+
 function positionsModel(mark: number, pnl: number): WatchModel {
   return {
     title: 'Positions',
@@ -76,16 +92,9 @@ function positionsModel(mark: number, pnl: number): WatchModel {
 describe('renderWatchScreen', () => {
   it('marks the values that changed since the previous refresh with `*` without colour, and only those', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
-    applyFresh(state, positionsModel(1531, 10), START + 2000, formatter(false));
-    const lines = renderWatchScreen(state, {
-      columns: 120,
-      chalk: makeChalk(false),
-      now: START + 2000,
-      format: formatter(false),
-      table,
-      clockTime: utc,
-    });
+    fresh(state, positionsModel(1530, 10));
+    fresh(state, positionsModel(1531, 10), 2000);
+    const lines = screen(state, 2000);
     expect(lines).toEqual([
       'Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
       'Market    Side    Notional       Mark  Net P&L  Carry   Matures in  Mark trend',
@@ -97,32 +106,18 @@ describe('renderWatchScreen', () => {
 
   it('does not mark a move below the shown precision, nor a value that did not change; its trend stays level', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530.001, 10), START, formatter(false));
-    applyFresh(state, positionsModel(1530.004, 10), START + 2000, formatter(false));
-    const lines = renderWatchScreen(state, {
-      columns: 120,
-      chalk: makeChalk(false),
-      now: START + 2000,
-      format: formatter(false),
-      table,
-      clockTime: utc,
-    });
+    fresh(state, positionsModel(1530.001, 10));
+    fresh(state, positionsModel(1530.004, 10), 2000);
+    const lines = screen(state, 2000);
     // The trend is drawn from the marks as shown (1,530.00 twice): level, not a rise.
     expect(lines[3]).toBe('USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▄▄');
   });
 
   it('shows a change in inverse video with colour, and nothing else inverted', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
-    applyFresh(state, positionsModel(1530, -4), START + 2000, formatter(false));
-    const lines = renderWatchScreen(state, {
-      columns: 120,
-      chalk: makeChalk(true),
-      now: START + 2000,
-      format: formatter(true),
-      table,
-      clockTime: utc,
-    });
+    fresh(state, positionsModel(1530, 10));
+    fresh(state, positionsModel(1530, -4), 2000);
+    const lines = screen(state, 2000, 120, true);
     const row = lines[3];
     // SGR 7 is inverse: around the P&L only.
     expect(row.match(/\u001b\[7m/g)).toHaveLength(1);
@@ -132,51 +127,21 @@ describe('renderWatchScreen', () => {
 
   it('ticks the countdown with the clock between refreshes', () => {
     const state = emptyWatchState(5000);
-    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
-    const at = (ms: number) =>
-      renderWatchScreen(state, {
-        columns: 120,
-        chalk: makeChalk(false),
-        now: START + ms,
-        format: formatter(false),
-        table,
-        clockTime: utc,
-      })[3];
+    fresh(state, positionsModel(1530, 10));
+    const at = (ms: number) => screen(state, ms)[3];
     expect(at(0)).toContain('2d 01:02:03');
     expect(at(1000)).toContain('2d 01:02:02');
     expect(at(3000)).toContain('2d 01:02:00');
   });
 
-  it('fits 40 columns by dropping the least important columns, never the market, side or P&L', () => {
+  it('fits 40 columns by dropping the least important columns, never the market, side or P&L, and names on the screen what it left out: a dim note under the table, wrapped, never cut', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
-    const lines = renderWatchScreen(state, {
-      columns: 40,
-      chalk: makeChalk(false),
-      now: START,
-      format: formatter(false),
-      table,
-      clockTime: utc,
-    });
-    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
-    expect(lines[1]).toMatch(/^Market +Side +.*Net P&L/);
-    expect(lines[1]).not.toContain('Carry');
-    expect(lines[3]).toMatch(/^USDTNGN +buy .*\+10\.00/);
-  });
-
-  it('names on the screen what the width left out: a dim note under the table, wrapped, never cut', () => {
-    const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
-    const lines = renderWatchScreen(state, {
-      columns: 40,
-      chalk: makeChalk(false),
-      now: START,
-      format: formatter(false),
-      table,
-      clockTime: utc,
-    });
+    fresh(state, positionsModel(1530, 10));
+    const lines = screen(state, 0, 40);
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     const shown = lines[1];
+    expect(shown).toMatch(/^Market +Side +.*Net P&L/);
+    expect(lines[3]).toMatch(/^USDTNGN +buy .*\+10\.00/);
     const note = lines.slice(4).join(' ');
     expect(note).toMatch(/^Hidden at 40 columns: .* — see --json, or a wider terminal\. Net P&L/);
     // Every column of the model not in the header is named: the fields, the countdown, the trend.
@@ -195,44 +160,22 @@ describe('renderWatchScreen', () => {
       expect(shown.includes(label) || hidden.includes(key), `${key} neither shown nor named`).toBe(true);
     expect(hidden).toContain('accrued_carry_usdc');
     // Wide enough: nothing to say.
-    const wide = renderWatchScreen(state, {
-      columns: 200,
-      chalk: makeChalk(false),
-      now: START,
-      format: formatter(false),
-      table,
-      clockTime: utc,
-    });
+    const wide = screen(state, 0, 200);
     expect(wide.join('\n')).not.toContain('Hidden at');
   });
 
   it('grows a sparkline over the session', () => {
     const state = emptyWatchState(1000);
-    for (const [index, mark] of [1500, 1510, 1505, 1520].entries())
-      applyFresh(state, positionsModel(mark, 0), START + index * 1000, formatter(false));
-    const lines = renderWatchScreen(state, {
-      columns: 120,
-      chalk: makeChalk(false),
-      now: START + 3000,
-      format: formatter(false),
-      table,
-      clockTime: utc,
-    });
+    for (const [index, mark] of [1500, 1510, 1505, 1520].entries()) fresh(state, positionsModel(mark, 0), index * 1000);
+    const lines = screen(state, 3000);
     expect(lines[3]).toMatch(/ ▁▅▃█$/);
   });
 
   it('says stale since when, why and when the next try is, over the last good data', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
+    fresh(state, positionsModel(1530, 10));
     state.stale = { since: START + 2000, reason: 'service_unavailable: HTTP 503', nextAt: START + 7000 };
-    const lines = renderWatchScreen(state, {
-      columns: 120,
-      chalk: makeChalk(false),
-      now: START + 4000,
-      format: formatter(false),
-      table,
-      clockTime: utc,
-    });
+    const lines = screen(state, 4000);
     expect(lines[0]).toContain('last good refresh 09:00:00');
     expect(lines[3]).toMatch(/^USDTNGN/);
     expect(lines[lines.length - 1]).toBe('STALE since 09:00:02 (service_unavailable: HTTP 503) · next try in 3s');
@@ -240,7 +183,7 @@ describe('renderWatchScreen', () => {
 
   it('lists the alerts that hold, with the time each fired; server text is made harmless', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530, -600), START, formatter(false));
+    fresh(state, positionsModel(1530, -600));
     state.alerts = [
       { alert: { kind: 'pnl', key: 'pnl', netPnlUsd: -600, thresholdUsd: -500 }, at: START },
       {
@@ -257,14 +200,7 @@ describe('renderWatchScreen', () => {
         at: START,
       },
     ];
-    const lines = renderWatchScreen(state, {
-      columns: 120,
-      chalk: makeChalk(false),
-      now: START,
-      format: formatter(false),
-      table,
-      clockTime: utc,
-    });
+    const lines = screen(state, 0);
     expect(lines.slice(-2)).toEqual([
       'ALERT 09:00:00 net P&L -600.00 USD is at or below -500.00 USD',
       'ALERT 09:00:00 USD\\x1b[2JNGN buy (hdg_x) matures in 01:00:00 (--alert-maturity 6h)',
@@ -285,33 +221,17 @@ describe('renderWatchScreen', () => {
       empty: '',
       trend: { label: 'P&L trend', field: { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' } },
     });
-    applyFresh(state, card(5), START, formatter(false));
-    applyFresh(state, card(-5), START + 2000, formatter(false));
-    const lines = renderWatchScreen(state, {
-      columns: 80,
-      chalk: makeChalk(false),
-      now: START + 2000,
-      format: formatter(false),
-      table,
-      clockTime: utc,
-    });
+    fresh(state, card(5));
+    fresh(state, card(-5), 2000);
+    const lines = screen(state, 2000, 80);
     expect(lines.slice(1)).toEqual([
       'Balance (USDC)        1,000.00 ',
       'Unrealized P&L (USD)  -5.00*',
       'P&L trend             █▁',
     ]);
     const empty = emptyWatchState(2000);
-    applyFresh(empty, { ...positionsModel(1, 1), rows: [], total: undefined }, START, formatter(false));
-    expect(
-      renderWatchScreen(empty, {
-        columns: 80,
-        chalk: makeChalk(false),
-        now: START,
-        format: formatter(false),
-        table,
-        clockTime: utc,
-      }).slice(1),
-    ).toEqual(['No open positions.']);
+    fresh(empty, { ...positionsModel(1, 1), rows: [], total: undefined });
+    expect(screen(empty, 0, 80).slice(1)).toEqual(['No open positions.']);
   });
 });
 

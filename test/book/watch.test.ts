@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { spawnInTerminal, KEYS } from '../support/servers/pseudo-terminal.js';
+import { ok } from '../support/cli-runs.js';
 
 const simulator = useSimulators();
 
@@ -38,8 +39,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0', async () => {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge('positions --watch 1 --count 3');
-    expect(result.code).toBe(0);
+    const result = ok(await sim.hedge('positions --watch 1 --count 3'));
     expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
     const lines = records(result.stdout);
     // One line per GET /positions the server answered: the data it sent, timestamped.
@@ -65,8 +65,7 @@ describe('hedge positions --watch (NDJSON)', () => {
 
   it('--timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
     const sim = await simulator();
-    const result = await sim.hedge('positions --watch 1 --timeout 1');
-    expect(result.code).toBe(0);
+    const result = ok(await sim.hedge('positions --watch 1 --timeout 1'));
     expect(result.stderr).toContain('Watch ended: --timeout 1s reached.');
     // How many reads fit in a second is the machine's business (the unit test steps a fake clock
     // through the cadence); whatever came is whole records, never more than the server answered.
@@ -85,8 +84,7 @@ describe('hedge positions --watch (NDJSON)', () => {
       next5xx: 4,
       match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
     });
-    const result = await sim.hedge('positions --watch 1 --count 4');
-    expect(result.code).toBe(0);
+    const result = ok(await sim.hedge('positions --watch 1 --count 4'));
     const list = records(result.stdout);
     expect(kinds(list)).toEqual(['data', 'stale', 'stale', 'data']);
     const stale = list[1];
@@ -114,8 +112,7 @@ describe('hedge positions --watch (NDJSON)', () => {
       next503RetryAfter: { count: 1, retryAfter: '3' },
       match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
     });
-    const result = await sim.hedge('positions --watch 1 --count 3');
-    expect(result.code).toBe(0);
+    const result = ok(await sim.hedge('positions --watch 1 --count 3'));
     expect(kinds(records(result.stdout))).toEqual(['data', 'stale', 'data']);
     const reads = positionReads(sim);
     const refused = reads.findIndex((entry) => entry.status === 503);
@@ -181,21 +178,18 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('applies --query to each record’s data, as --json does', async () => {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge('positions --watch 1 --count 2 --query [].side');
-    expect(result.code).toBe(0);
+    const result = ok(await sim.hedge('positions --watch 1 --count 2 --query [].side'));
     expect(records(result.stdout).map((line) => line.data)).toEqual([['buy'], ['buy']]);
   });
 
   it('watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
     const sim = await simulator();
     const hedge = sim.seedOpen('buy', 2_000);
-    const hedgeRun = await sim.hedge(`hedges ${hedge.id} --watch 1 --count 2`);
-    expect(hedgeRun.code).toBe(0);
+    const hedgeRun = ok(await sim.hedge(`hedges ${hedge.id} --watch 1 --count 2`));
     const hedgeLines = records(hedgeRun.stdout);
     expect(hedgeLines.map((line) => (line.data as { id: string; status: string }).id)).toEqual([hedge.id, hedge.id]);
     expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
-    const priceRun = await sim.hedge('price USDTNGN --watch 1 --count 2');
-    expect(priceRun.code).toBe(0);
+    const priceRun = ok(await sim.hedge('price USDTNGN --watch 1 --count 2'));
     const priceLines = records(priceRun.stdout);
     expect(priceLines).toHaveLength(2);
     expect(sim.requests('GET', '/prices')).toHaveLength(2);

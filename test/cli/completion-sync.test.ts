@@ -16,11 +16,10 @@ import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/manifest.js';
 import type { CommandSpec, OptionSpec } from '../../src/cli/runner/command-spec.js';
 import { completionScript } from '../../src/cli/completion-scripts.js';
 import { ROOT } from '../support/hedge-cli.js';
+import { bashComplete, hasShell, scriptFile } from './shell-completion.js';
 
-const scriptFile = (shell: string) => join(ROOT, 'dist', 'completions', `hedge.${shell}`);
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
-const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
-const NO_FISH = !has('fish');
+const NO_FISH = !hasShell('fish');
 /** What to do when completions/ and the specs disagree. */
 const REGENERATE = '`npm run build` regenerates completions/ from the specs; commit the result';
 
@@ -77,8 +76,8 @@ describe('completions/ at the top of the project: generated from the specs, comm
   });
 
   describe.each(SHELLS)('completions/hedge.%s', (shell) => {
-    it.skipIf(!has(shell))(
-      `passes ${shell} -n${has(shell) ? '' : ` (skipped: ${shell} is not installed; apt-get install ${shell})`}`,
+    it.skipIf(!hasShell(shell))(
+      `passes ${shell} -n${hasShell(shell) ? '' : ` (skipped: ${shell} is not installed; apt-get install ${shell})`}`,
       () => {
         const check = spawnSync(shell, ['-n', join(ROOT, 'completions', `hedge.${shell}`)], { encoding: 'utf8' });
         expect(check.stderr).toBe('');
@@ -113,23 +112,7 @@ describe('generated from the specs', () => {
 });
 
 describe("bash completes the manifest's tree, both ways (a real bash)", () => {
-  const program = [
-    'source "$1"; shift',
-    'for line in "$@"; do',
-    '  read -r -a COMP_WORDS <<< "$line"',
-    '  [[ $line == *" " ]] && COMP_WORDS+=("")',
-    '  COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _hedge',
-    '  printf "%s\\n" "${COMPREPLY[*]}"',
-    'done',
-  ].join('\n');
-  const complete = (lines: string[]) =>
-    execFileSync('bash', ['--norc', '--noprofile', '-c', program, 'bash', scriptFile('bash'), ...lines], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' },
-    })
-      .replace(/\n$/, '')
-      .split('\n')
-      .map((line) => sorted(line.split(' ').filter(Boolean)));
+  const complete = (lines: string[]) => bashComplete(lines, { HOME: '/nonexistent' }).map((words) => sorted(words));
 
   it('the subcommands of every command path', () => {
     const withSubs = PATHS.filter((row) => row.subcommands.length > 0);

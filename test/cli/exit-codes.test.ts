@@ -19,6 +19,7 @@ import {
   type SimulatorOptions,
 } from '../support/simulator.js';
 import { SPEC_ERROR_TABLE, type SpecErrorCode } from '../support/spec-errors.js';
+import { ok } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 /** A real-time source that never moves: nothing fills or lands unless a test steps the clock. */
@@ -49,6 +50,33 @@ function outcomeOf(result: RunResult): Outcome {
   }
   return { code: result.code, ...(error ? { error } : {}) };
 }
+
+/**
+ * A scenario of one command on a fresh simulator (`before` sets it up): its outcome, once `check`
+ * has looked at what the server saw.
+ */
+function oneRun(
+  name: string,
+  errorCode: string | undefined,
+  args: string[],
+  check: (simulator: Simulator, result: RunResult) => void,
+  options?: SimulatorOptions,
+  before?: (simulator: Simulator) => unknown,
+): Scenario {
+  return {
+    name,
+    errorCode,
+    run: async (start) => {
+      const simulator = await start(options);
+      await before?.(simulator);
+      const result = await simulator.hedge(args);
+      check(simulator, result);
+      return outcomeOf(result);
+    },
+  };
+}
+
+const nothingSent = (simulator: Simulator) => expect(simulator.requests()).toEqual([]);
 
 /** Runs `hedge …` until the server has seen `seen`, then sends `signal`. */
 async function stopWith(
@@ -83,51 +111,42 @@ async function writeStoppedBy(
 const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenario }> = {
   exposure_exceeded: {
     exit: 3,
-    scenario: {
-      name: 'an open over the exposure cap (checks skipped: the server refuses it)',
-      errorCode: 'exposure_exceeded',
-      run: async (start) => {
-        const simulator = await start({ exposureCapUsd: 50_000 });
-        const outcome = outcomeOf(
-          await simulator.hedge(['open', MARKET, 'buy', '60000', '--tenor', '1', '--skip-checks', '--json']),
-        );
+    scenario: oneRun(
+      'an open over the exposure cap (checks skipped: the server refuses it)',
+      'exposure_exceeded',
+      ['open', MARKET, 'buy', '60000', '--tenor', '1', '--skip-checks', '--json'],
+      (simulator) => {
         expect(simulator.requests('POST', '/hedges').map((entry) => [entry.status, entry.errorCode])).toEqual([
           [400, 'exposure_exceeded'],
         ]);
         expect(simulator.hedges()).toEqual([]);
-        return outcome;
       },
-    },
+      { exposureCapUsd: 50_000 },
+    ),
   },
   no_open_hedge: {
     exit: 3,
-    scenario: {
-      name: 'an add to a side with no open hedge',
-      errorCode: 'no_open_hedge',
-      run: async (start) => {
-        const simulator = await start();
-        const outcome = outcomeOf(await simulator.hedge(['add', MARKET, 'sell', '100', '--skip-checks', '--json']));
+    scenario: oneRun(
+      'an add to a side with no open hedge',
+      'no_open_hedge',
+      ['add', MARKET, 'sell', '100', '--skip-checks', '--json'],
+      (simulator) =>
         expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.errorCode])).toEqual([
           [404, 'no_open_hedge'],
-        ]);
-        return outcome;
-      },
-    },
+        ]),
+    ),
   },
   hedge_not_found: {
     exit: 3,
-    scenario: {
-      name: 'a hedge id that is not one of ours',
-      errorCode: 'hedge_not_found',
-      run: async (start) => {
-        const simulator = await start();
-        const outcome = outcomeOf(await simulator.hedge(['hedges', 'hdg_doesnotexist', '--json']));
+    scenario: oneRun(
+      'a hedge id that is not one of ours',
+      'hedge_not_found',
+      ['hedges', 'hdg_doesnotexist', '--json'],
+      (simulator) =>
         expect(simulator.requests('GET', '/hedges/hdg_doesnotexist').map((entry) => entry.errorCode)).toEqual([
           'hedge_not_found',
-        ]);
-        return outcome;
-      },
-    },
+        ]),
+    ),
   },
   idempotency_key_reuse: {
     exit: 3,
@@ -142,18 +161,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
           idempotencyKey: key,
         });
         const outcome = outcomeOf(
-          await simulator.hedge([
-            'open',
-            MARKET,
-            'buy',
-            '2000',
-            '--tenor',
-            '1',
-            '--idempotency-key',
-            key,
-            '--yes',
-            '--json',
-          ]),
+          await simulator.hedge(`open ${MARKET} buy 2000 --tenor 1 --idempotency-key ${key} --yes --json`),
         );
         expect(simulator.requests('POST', '/hedges').map((entry) => [entry.idempotencyKey, entry.errorCode])).toEqual([
           [key, null],
@@ -188,17 +196,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
         // --timeout is the retry budget being tested; it counts from the start of the command, so it
         // leaves the start-up and the reads before the send seconds to spare on a loaded machine.
         const outcome = outcomeOf(
-          await simulator.hedge([
-            'close',
-            MARKET,
-            'buy',
-            '--idempotency-key',
-            key,
-            '--yes',
-            '--timeout',
-            '8',
-            '--json',
-          ]),
+          await simulator.hedge(`close ${MARKET} buy --idempotency-key ${key} --yes --timeout 8 --json`),
         );
         const answered = simulator.requests('POST', '/hedges/close').filter((entry) => entry.status !== 'pending');
         expect(answered.length).toBeGreaterThan(0);
@@ -210,19 +208,18 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
   },
   rate_limited: {
     exit: 5,
-    scenario: {
-      name: 'a 429 that never clears',
-      errorCode: 'rate_limited',
-      run: async (start) => {
-        const simulator = await start({ fault429: 1 });
-        const outcome = outcomeOf(await simulator.hedge(['markets', '--json']));
+    scenario: oneRun(
+      'a 429 that never clears',
+      'rate_limited',
+      ['markets', '--json'],
+      (simulator) => {
         const answers = simulator.requests('GET', '/markets');
         // Retried (with Retry-After), and every answer was the 429.
         expect(answers.length).toBeGreaterThan(1);
         expect(answers.every((entry) => entry.status === 429 && entry.errorCode === 'rate_limited')).toBe(true);
-        return outcome;
       },
-    },
+      { fault429: 1 },
+    ),
   },
 };
 
@@ -230,55 +227,37 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
 
 const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
   0: [
-    {
-      name: 'a read that works',
-      run: async (start) => {
-        const simulator = await start();
-        const result = await simulator.hedge(['markets', '--json']);
-        expect((JSON.parse(result.stdout) as Array<{ market: string }>).map((market) => market.market)).toContain(
-          MARKET,
-        );
-        return outcomeOf(result);
-      },
-    },
+    oneRun('a read that works', undefined, ['markets', '--json'], (_simulator, result) =>
+      expect((JSON.parse(result.stdout) as Array<{ market: string }>).map((market) => market.market)).toContain(MARKET),
+    ),
   ],
   1: [
-    {
-      name: 'a config store that is not JSON',
-      errorCode: 'config',
-      run: async (start) => {
-        const simulator = await start();
-        writeFileSync(join(simulator.configDir, 'config.json'), '{"profiles": ', { mode: 0o600 });
-        const outcome = outcomeOf(await simulator.hedge(['profile', 'list', '--json']));
-        expect(simulator.requests()).toEqual([]);
-        return outcome;
-      },
-    },
+    oneRun(
+      'a config store that is not JSON',
+      'config',
+      ['profile', 'list', '--json'],
+      nothingSent,
+      undefined,
+      (simulator) => writeFileSync(join(simulator.configDir, 'config.json'), '{"profiles": ', { mode: 0o600 }),
+    ),
   ],
   2: [
-    {
-      name: 'a side that is neither buy nor sell (nothing sent)',
-      errorCode: 'usage',
-      run: async (start) => {
-        const simulator = await start();
-        const outcome = outcomeOf(await simulator.hedge(['quote', MARKET, 'hold', '100', '--tenor', '3', '--json']));
-        expect(simulator.requests()).toEqual([]);
-        return outcome;
-      },
-    },
+    oneRun(
+      'a side that is neither buy nor sell (nothing sent)',
+      'usage',
+      ['quote', MARKET, 'hold', '100', '--tenor', '3', '--json'],
+      nothingSent,
+    ),
   ],
   // The server's refusals (exit 3 and 5 too) are each driven by the spec rows below; these are the others.
   3: [
-    {
-      name: "a pre-trade check: an open over the account's exposure headroom (nothing sent)",
-      errorCode: 'exposure_exceeded',
-      run: async (start) => {
-        const simulator = await start({ exposureCapUsd: 50_000 });
-        const outcome = outcomeOf(await simulator.hedge(['open', MARKET, 'buy', '60000', '--tenor', '1', '--json']));
-        expect(simulator.requests('POST', '/hedges')).toEqual([]);
-        return outcome;
-      },
-    },
+    oneRun(
+      "a pre-trade check: an open over the account's exposure headroom (nothing sent)",
+      'exposure_exceeded',
+      ['open', MARKET, 'buy', '60000', '--tenor', '1', '--json'],
+      (simulator) => expect(simulator.requests('POST', '/hedges')).toEqual([]),
+      { exposureCapUsd: 50_000 },
+    ),
   ],
   4: [
     {
@@ -287,7 +266,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       run: async (start) => {
         const simulator = await start();
         const outcome = outcomeOf(
-          await simulator.hedge(['account', '--json'], {
+          await simulator.hedge('account --json', {
             env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
           }),
         );
@@ -295,47 +274,42 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         return outcome;
       },
     },
-    {
-      name: '403: a key the server refuses for this (injected: the simulator has no permissions)',
-      errorCode: 'forbidden',
-      run: async (start) => {
-        const simulator = await start();
+    oneRun(
+      '403: a key the server refuses for this (injected: the simulator has no permissions)',
+      'forbidden',
+      ['account', '--json'],
+      // Refused, not retried.
+      (simulator) =>
+        expect(simulator.requests().map((entry) => [entry.status, entry.errorCode])).toEqual([[403, 'forbidden']]),
+      undefined,
+      (simulator) =>
         simulator.sandbox.setFaults({
           nextError: { count: 1, status: 403, code: 'forbidden', message: 'this key may not read the account' },
-        });
-        const outcome = outcomeOf(await simulator.hedge(['account', '--json']));
-        // Refused, not retried.
-        expect(simulator.requests().map((entry) => [entry.status, entry.errorCode])).toEqual([[403, 'forbidden']]);
-        return outcome;
-      },
-    },
+        }),
+    ),
   ],
   5: [
-    {
-      name: 'a 502 that never clears',
-      errorCode: 'bad_gateway',
-      run: async (start) => {
-        const simulator = await start();
-        simulator.sandbox.setFaults({ nextError: { count: 1_000, status: 502, code: 'bad_gateway' } });
-        const outcome = outcomeOf(await simulator.hedge(['markets', '--json']));
+    oneRun(
+      'a 502 that never clears',
+      'bad_gateway',
+      ['markets', '--json'],
+      (simulator) => {
         // Retried with backoff; every answer was the 502.
         expect(simulator.requests().length).toBeGreaterThan(1);
         expect(simulator.requests().every((entry) => entry.status === 502)).toBe(true);
-        return outcome;
       },
-    },
+      undefined,
+      (simulator) => simulator.sandbox.setFaults({ nextError: { count: 1_000, status: 502, code: 'bad_gateway' } }),
+    ),
   ],
   6: [
-    {
-      name: 'an open that fails on-chain',
-      errorCode: 'order_failed',
-      run: async (start) => {
-        const simulator = await start({ failRate: 1 });
-        const outcome = outcomeOf(await simulator.hedge(['open', MARKET, 'buy', '5000', '--tenor', '1', '--json']));
-        expect(simulator.hedges().map((hedge) => hedge.status)).toEqual(['failed']);
-        return outcome;
-      },
-    },
+    oneRun(
+      'an open that fails on-chain',
+      'order_failed',
+      ['open', MARKET, 'buy', '5000', '--tenor', '1', '--json'],
+      (simulator) => expect(simulator.hedges().map((hedge) => hedge.status)).toEqual(['failed']),
+      { failRate: 1 },
+    ),
   ],
   7: [
     {
@@ -351,7 +325,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         });
         // The bound is what is tested (the hedge never fills); 5 s leaves the start-up and the first
         // read seconds to spare on a loaded machine, so the run always reaches the wait.
-        const outcome = outcomeOf(await simulator.hedge(['hedges', hedge.id, '--wait', '--timeout', '5', '--json']));
+        const outcome = outcomeOf(await simulator.hedge(`hedges ${hedge.id} --wait --timeout 5 --json`));
         expect(simulator.requests('GET', `/hedges/${hedge.id}`).length).toBeGreaterThan(0);
         return outcome;
       },
@@ -413,15 +387,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       run: async (start) => {
         const simulator = await start();
         simulator.seedOpen('buy', 10_000);
-        const result = await simulator.hedge([
-          'positions',
-          '--watch',
-          '1',
-          '--alert-maturity',
-          '8d',
-          '--exit-on-alert',
-          '--json',
-        ]);
+        const result = await simulator.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert --json');
         expect(
           result.stdout
             .trim()
@@ -459,7 +425,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         expect(second.stderr).toContain(`pid ${first!.pid}`);
         expect(simulator.writes()).toHaveLength(writes);
         first!.kill('SIGTERM');
-        expect((await running).code).toBe(0);
+        ok(await running);
         return outcomeOf(second);
       },
     },
@@ -504,25 +470,25 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         const elsewhere = join(simulator.configDir, 'elsewhere.jsonl');
         writeFileSync(elsewhere, '');
         symlinkSync(elsewhere, join(journalDir, 'journal.jsonl'));
-        const outcome = outcomeOf(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--json']));
+        const outcome = outcomeOf(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --json`));
         expect(simulator.writes()).toEqual([]);
         return outcome;
       },
     },
   ],
   14: [
-    {
-      name: 'an account answer cut off half-way (HTTP 200, half the JSON): an answer came, but not one hedge can read',
-      errorCode: 'unreadable',
-      run: async (start) => {
-        const simulator = await start();
+    oneRun(
+      'an account answer cut off half-way (HTTP 200, half the JSON): an answer came, but not one hedge can read',
+      'unreadable',
+      ['account', '--json'],
+      () => undefined,
+      undefined,
+      (simulator) =>
         simulator.sandbox.setFaults({
           nextMalformed: { count: 1, kind: 'truncated' },
           match: { method: 'GET', path: '/account' },
-        });
-        return outcomeOf(await simulator.hedge(['account', '--json']));
-      },
-    },
+        }),
+    ),
   ],
   15: [
     {
@@ -531,8 +497,8 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         const simulator = await start();
         const file = join(simulator.configDir, 'target.csv');
         writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
-        expect((await simulator.hedge(['keep', file, '--once'])).code).toBe(0);
-        const result = await simulator.hedge(['keep', 'status', '--json']);
+        ok(await simulator.hedge(['keep', file, '--once']));
+        const result = await simulator.hedge('keep status --json');
         expect(JSON.parse(result.stdout)).toMatchObject({ state: 'stopped', heartbeat: { cycles: 1 } });
         return outcomeOf(result);
       },
@@ -544,25 +510,21 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       errorCode: 'repeated_action',
       run: async (start) => {
         const simulator = await start();
-        expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3'])).code).toBe(0);
-        expect((await simulator.hedge(['add', MARKET, 'buy', '100'])).code).toBe(0);
-        const outcome = outcomeOf(await simulator.hedge(['add', MARKET, 'buy', '100', '--json']));
-        expect(simulator.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
+        ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 3`));
+        ok(await simulator.hedge(`add ${MARKET} buy 100`));
+        const outcome = outcomeOf(await simulator.hedge(`add ${MARKET} buy 100 --json`));
+        expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
         return outcome;
       },
     },
   ],
   124: [
-    {
-      name: '--until over positions that never holds within --timeout: the last data on stdout',
-      errorCode: 'until_not_met',
-      run: async (start) => {
-        const simulator = await start();
-        const result = await simulator.hedge(['positions', '--json', '--until', 'length(@) > `0`', '--timeout', '2']);
-        expect(JSON.parse(result.stdout)).toEqual([]);
-        return outcomeOf(result);
-      },
-    },
+    oneRun(
+      '--until over positions that never holds within --timeout: the last data on stdout',
+      'until_not_met',
+      ['positions', '--json', '--until', 'length(@) > `0`', '--timeout', '2'],
+      (_simulator, result) => expect(JSON.parse(result.stdout)).toEqual([]),
+    ),
   ],
   129: [
     {

@@ -1,23 +1,16 @@
 // The short ways in, read at 80 columns as a new user meets them: `hedge` alone is one screen,
 // `hedge --help` lists every command once under its group, and every command's own help fits a
-// screen. Run in-process through the real front (main), with its output captured.
-import { PassThrough } from 'node:stream';
+// screen. Run in-process through the built front (main), with its output captured.
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { COMMAND_GROUPS, type CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
+import { ROOT } from '../support/hedge-cli.js';
+import { runMainInProcess } from '../support/hedge-in-process.js';
 
 async function printed(argv: string[], columns = 80): Promise<{ code: number; lines: string[] }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let text = '';
-  stdout.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  const io = { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
-  const code = await main(argv, { io, env: { COLUMNS: String(columns) } });
-  return { code, lines: text.replace(/\n$/, '').split('\n') };
+  const { code, stdout } = await runMainInProcess(ROOT, argv, { COLUMNS: String(columns) }, '');
+  return { code, lines: stdout.replace(/\n$/, '').split('\n') };
 }
 
 /** Every command path: `quote`, `profile`, `profile list`, … */
@@ -117,21 +110,10 @@ describe("each command's help", () => {
 
 describe('a usage problem', () => {
   it("is told with commander's suggestions, whatever other words name commands", async () => {
-    const stderr = new PassThrough();
-    let text = '';
-    stderr.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-    });
-    const io = {
-      stdout: new PassThrough(),
-      stderr,
-      stdin: new PassThrough(),
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-    };
     // `quote` is the profile's name here: the suggestion still comes from every command.
-    expect(await main(['--profile', 'quote', 'marketz'], { io, env: {} })).toBe(2);
-    expect(text).toBe("hedge: unknown command 'marketz' (did you mean markets?)\n");
+    expect(await runMainInProcess(ROOT, ['--profile', 'quote', 'marketz'], {}, '')).toMatchObject({
+      code: 2,
+      stderr: "hedge: unknown command 'marketz' (did you mean markets?)\n",
+    });
   });
 });

@@ -47,39 +47,17 @@ describe('side', () => {
   });
 });
 
+// The grammar every USD amount shares (10k, 1.5m, separators, what is refused): usd-amounts.test.ts.
 describe('notional', () => {
   it.each([
-    ['10000', 10_000],
-    ['10_000', 10_000],
-    ['10,000', 10_000],
-    ['10k', 10_000],
-    ['1.5m', 1_500_000],
     ['2.5K', 2_500],
     ['0.01', 0.01],
-    ['.5', 0.5],
     ['1,000,000', 1_000_000],
-    ['1,234.56', 1_234.56],
   ])('%s → %d', (raw, value) => {
     expect(parseNotional(raw)).toBe(value);
   });
 
-  it.each([
-    '0',
-    '-5',
-    'abc',
-    '1e400',
-    '1e5',
-    'Infinity',
-    'NaN',
-    '',
-    '10 000',
-    '0.001',
-    '2000000m',
-    '1000,000',
-    '1,000_000',
-    '10,00',
-    '1,0000',
-  ])('refuses %j', (raw) => {
+  it.each(['0', '-5', 'abc', '1e400', '1e5', 'Infinity', 'NaN', '', '10 000', '1,0000'])('refuses %j', (raw) => {
     expect(refusal(() => parseNotional(raw))).toMatch(/^notional: /);
   });
 });

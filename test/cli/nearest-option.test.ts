@@ -1,11 +1,11 @@
 // An unknown option is one line naming the closest option (edit distance over the command's own
 // options and the global ones) and the command's help, whether or not it is close
 // enough to be a typo; the parser's problems are the JSON error only when JSON was asked for by name.
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { jsonErrorsAsked } from '../../src/cli/globals.js';
-import { main } from '../../src/cli/main.js';
 import { editDistance, nearestOption, unknownOptionMessage } from '../../src/cli/nearest-option.js';
+import { ROOT } from '../support/hedge-cli.js';
+import { runMainInProcess } from '../support/hedge-in-process.js';
 
 describe('the closest option', () => {
   it('counts a swap of two neighbours as one edit, as a person mistypes', () => {
@@ -26,9 +26,6 @@ describe('the closest option', () => {
   });
 
   it("is said in one line with the command's help; a value typed with = is not repeated", () => {
-    expect(unknownOptionMessage('--tenr', ['--tenor'], ['quote'])).toBe(
-      "unknown option '--tenr' (did you mean --tenor?); `hedge quote --help` lists every option.",
-    );
     expect(unknownOptionMessage('--api-key=hpk_test_secret', ['--base-url'], ['login'])).toBe(
       "unknown option '--api-key'; the closest is --base-url, and `hedge login --help` lists every option.",
     );
@@ -36,30 +33,16 @@ describe('the closest option', () => {
   });
 });
 
-async function run(argv: string[]): Promise<{ code: number; stderr: string }> {
-  const stderr = new PassThrough();
-  let text = '';
-  stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const io = {
-    stdout: new PassThrough(),
-    stderr,
-    stdin: new PassThrough(),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-  };
-  const code = await main(argv, { io, env: {} });
-  return { code, stderr: text };
-}
+const run = (argv: string[]) => runMainInProcess(ROOT, argv, {}, '');
 
 describe('hedge with an unknown option (the parser, in-process)', () => {
   it("names the closest of the command's options and the global ones, and the command's help; exit 2", async () => {
-    expect(await run(['quote', 'USDTNGN', 'buy', '1000', '--tenr', '3'])).toEqual({
+    expect(await run(['quote', 'USDTNGN', 'buy', '1000', '--tenr', '3'])).toMatchObject({
       code: 2,
       stderr: "hedge: unknown option '--tenr' (did you mean --tenor?); `hedge quote --help` lists every option.\n",
     });
     // A global option is a candidate too, and a subcommand's help is named by its whole path.
-    expect(await run(['journal', 'show', 'a_x', '--jsno'])).toEqual({
+    expect(await run(['journal', 'show', 'a_x', '--jsno'])).toMatchObject({
       code: 2,
       stderr:
         "hedge: unknown option '--jsno' (did you mean --json?); `hedge journal show --help` lists every option.\n",
@@ -84,10 +67,13 @@ describe('hedge with an unknown option (the parser, in-process)', () => {
   });
 
   it('jsonErrorsAsked reads --json and a JSON --format off the command line', () => {
-    expect(jsonErrorsAsked(['markets', '--json'])).toBe(true);
-    expect(jsonErrorsAsked(['--format', 'ndjson', 'markets'])).toBe(true);
-    expect(jsonErrorsAsked(['markets', '--format=json'])).toBe(true);
-    expect(jsonErrorsAsked(['markets', '--format', 'csv', '--query', 'x'])).toBe(false);
-    expect(jsonErrorsAsked(['markets', '--raw'])).toBe(false);
+    for (const [value, expected] of [
+      [['markets', '--json'], true],
+      [['--format', 'ndjson', 'markets'], true],
+      [['markets', '--format=json'], true],
+      [['markets', '--format', 'csv', '--query', 'x'], false],
+      [['markets', '--raw'], false],
+    ] as const)
+      expect(jsonErrorsAsked(value), String(value)).toBe(expected);
   });
 });

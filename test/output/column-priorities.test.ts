@@ -1,19 +1,16 @@
-// The desk's column priorities on a narrow and a wide terminal: positions at 80 columns
-// keep time left (`Left`) whatever the deal reference's length, and a reference is never cut where
-// the terminal has room for it whole — in positions and in history. The hedges are opened through
-// the CLI against the simulator; what is checked is the table hedge drew at that width.
+// A reference is never cut where the terminal has room for it whole — in positions and in history.
+// The hedges are opened through the CLI against the simulator; what is checked is the table drawn.
 import { describe, expect, it } from 'vitest';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { printedTable } from '../support/table-text.js';
+import { ok } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const LONG_REF = 'DEAL-2026-11-ACME-TREASURY-0042';
 
 /** The table at that width: its lines from its first row on (a header may take two lines). */
 async function table(simulator: Simulator, args: string[], columns: number): Promise<string[]> {
-  const result = await simulator.hedge([...args, '--format', 'table'], { env: { COLUMNS: String(columns) } });
-  expect(result.code, result.stderr).toBe(0);
+  const result = ok(await simulator.hedge([...args, '--format', 'table'], { env: { COLUMNS: String(columns) } }));
   const lines = result.stdout.trimEnd().split('\n');
   for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
   return lines.slice(printedTable(result.stdout)!.ruleAt + 1);
@@ -21,54 +18,11 @@ async function table(simulator: Simulator, args: string[], columns: number): Pro
 
 async function openWith(simulator: Simulator, side: 'buy' | 'sell', reference: string): Promise<void> {
   // A test may open the same hedge again after closing it: --again says it is meant.
-  const opened = await simulator.hedge([
-    'open',
-    MARKET,
-    side,
-    '10000',
-    '--tenor',
-    '3',
-    '--ref',
-    reference,
-    '--json',
-    '--again',
-  ]);
-  expect(opened.code, opened.stderr).toBe(0);
+  ok(await simulator.hedge(`open ${MARKET} ${side} 10000 --tenor 3 --ref ${reference} --json --again`));
   expect(simulator.active(side).map((hedge) => hedge.clientReference)).toEqual([reference]);
   // An hour on: the mark has moved off the entry, so both rate columns are drawn.
   simulator.advance(3_600_000);
 }
-
-describe('positions: side, reference, notional, net P&L and time left first', () => {
-  // The demo (the simulator in-process, as a newcomer meets it): its positions carry a mark that
-  // has moved off the entry, so every rate column competes for the 80 columns.
-  for (const reference of ['DEAL-1', 'DEAL-0042', 'DEAL-2026-11-0042']) {
-    it(`at 80 columns with the reference ${reference}: Left is shown, beside side, Ref, notional and net P&L`, async () => {
-      const config = tempDir();
-      try {
-        const demo = (args: string[], columns?: number) =>
-          runHedge(['--demo', ...args], { configDir: config.path, env: columns ? { COLUMNS: String(columns) } : {} });
-        const opened = await demo(['open', MARKET, 'buy', '10000', '--tenor', '3', '--ref', reference, '--json']);
-        expect(opened.code, opened.stderr).toBe(0);
-        const book = JSON.parse(
-          (await demo(['positions', '--json', '--fields', 'side,client_reference,mark_price'])).stdout,
-        );
-        expect(book).toEqual([{ side: 'buy', client_reference: reference, mark_price: expect.any(Number) }]);
-        const shown = await demo(['positions', '--format', 'table'], 80);
-        expect(shown.code, shown.stderr).toBe(0);
-        // The header may take two lines at 80 columns (its units under its labels): read over the rule.
-        const { headers, ruleAt } = printedTable(shown.stdout)!;
-        const row = shown.stdout.split('\n')[ruleAt + 1];
-        for (const line of shown.stdout.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
-        for (const column of ['Side', 'Ref', 'Notional USD', 'Net P&L USD', 'Left']) expect(headers).toContain(column);
-        expect(row).toContain(reference);
-        expect(row).toMatch(/\b2d 2\dh\b/);
-      } finally {
-        config.remove();
-      }
-    });
-  }
-});
 
 describe('a reference is never cut where the terminal has room', () => {
   it('positions and history at 160 columns show a 31-character reference whole; at 30 it is cut with …', async () => {
@@ -76,8 +30,7 @@ describe('a reference is never cut where the terminal has room', () => {
     await openWith(simulator, 'sell', LONG_REF);
     const positions = await table(simulator, ['positions'], 160);
     expect(positions[0]).toContain(LONG_REF);
-    const closed = await simulator.hedge(['close', MARKET, 'sell', '--json']);
-    expect(closed.code, closed.stderr).toBe(0);
+    ok(await simulator.hedge(`close ${MARKET} sell --json`));
     expect(simulator.historyCount()).toBe(1);
     const history = await table(simulator, ['history'], 160);
     expect(history[0]).toContain(LONG_REF);

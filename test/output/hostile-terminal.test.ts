@@ -125,25 +125,21 @@ describe('hostile text on a terminal', () => {
 
 describe('hostile text in a pipe', () => {
   it.each(READS.map((read, index) => [index, read] as const))(
-    'read %i: plain output and stderr carry nothing raw',
+    'read %i: plain output and stderr carry nothing raw; --json is valid JSON with nothing raw',
     async (_index, read) => {
-      const result = await runHedge(read.args(), { configDir: simulator.configDir, env: simulator.env });
-      expect(result.code, result.stderr).toBe(read.code);
-      expect(unsafeIn(result.stdout)).toBeUndefined();
-      expect(unsafeIn(result.stderr)).toBeUndefined();
-      expect(`${result.stdout}${result.stderr}`).toMatch(/\\x1b|\\u202e/);
-    },
-  );
-
-  it.each(READS.map((read, index) => [index, read] as const))(
-    'read %i: --json is valid JSON with nothing raw',
-    async (_index, read) => {
-      const result = await runHedge([...read.args(), '--json'], { configDir: simulator.configDir, env: simulator.env });
-      expect(result.code, result.stderr).toBe(read.code);
-      expect(unsafeIn(result.stdout)).toBeUndefined();
-      expect(unsafeIn(result.stderr)).toBeUndefined();
+      const [plain, json] = await Promise.all(
+        [read.args(), [...read.args(), '--json']].map((args) =>
+          runHedge(args, { configDir: simulator.configDir, env: simulator.env }),
+        ),
+      );
+      for (const result of [plain, json]) {
+        expect(result!.code, result!.stderr).toBe(read.code);
+        expect(unsafeIn(result!.stdout)).toBeUndefined();
+        expect(unsafeIn(result!.stderr)).toBeUndefined();
+      }
+      expect(`${plain!.stdout}${plain!.stderr}`).toMatch(/\\x1b|\\u202e/);
       // Data on stdout, or the error document on stderr: either parses.
-      expect(() => JSON.parse(read.code === 0 ? result.stdout : result.stderr)).not.toThrow();
+      expect(() => JSON.parse(read.code === 0 ? json!.stdout : json!.stderr)).not.toThrow();
     },
   );
 

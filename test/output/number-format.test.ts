@@ -33,6 +33,8 @@ function sampleValues(): number[] {
     1e21,
     -0.0049,
     0.004,
+    99.9999,
+    1234567.891,
   ];
   for (let index = 0; index < 1000; index++)
     values.push((next() - 0.5) * 10 ** Math.floor(next() * 12), Math.round(next() * 1e6) / 1e4 - 50);
@@ -54,6 +56,16 @@ describe('the one number formatter family', () => {
         );
       }
     }
+  });
+
+  it('formatFixed rounds as Intl.NumberFormat does (half away from zero on the shortest decimal), separators included', () => {
+    for (const value of sampleValues())
+      for (const decimals of [0, 1, 2, 4, 6])
+        expect(formatFixed(value, decimals), `${value} to ${decimals}`).toBe(
+          new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(
+            value,
+          ),
+        );
   });
 
   it('formatSignedFixed reads as Intl with signDisplay "always"', () => {

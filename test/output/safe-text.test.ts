@@ -9,69 +9,44 @@ import {
 } from '../../src/core/security/safe-text.js';
 import { slackText } from '../../src/core/security/slack-text.js';
 
-describe('safeText: escape sequences are shown, never obeyed', () => {
-  it('writes a window-title OSC escaped, ESC and BEL included', () => {
-    expect(safeText('\u001b]0;pwned\u0007')).toBe('\\x1b]0;pwned\\x07');
-  });
-
-  it('writes a clear-screen CSI escaped', () => {
-    expect(safeText('\u001b[2J')).toBe('\\x1b[2J');
-    expect(safeText('ok\u001b[1A\u001b[2Kfilled')).toBe('ok\\x1b[1A\\x1b[2Kfilled');
-  });
-
-  it('writes an OSC 52 clipboard write escaped', () => {
-    expect(safeText('\u001b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007')).toBe('\\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\\x07');
-    expect(safeText('\u001b]52;c;aGk=\u001b\\')).toBe('\\x1b]52;c;aGk=\\x1b\\');
-  });
-
-  it('writes the 8-bit CSI and the other C1 controls escaped', () => {
-    expect(safeText('\u009b2J')).toBe('\\x9b2J');
-    expect(safeText('a\u0080b\u009fc')).toBe('a\\x80b\\x9fc');
-  });
-
-  it('escapes every C0 control, TAB, LF and CR included, and DEL', () => {
-    expect(safeText('\u0000')).toBe('\\x00');
-    expect(safeText('a\tb')).toBe('a\\x09b');
-    expect(safeText('line1\nline2')).toBe('line1\\x0aline2');
-    expect(safeText('paid\rREFUND')).toBe('paid\\x0dREFUND');
-    expect(safeText('\u001f\u007f')).toBe('\\x1f\\x7f');
-  });
-});
-
-describe('safeText: invisible characters are made visible', () => {
-  it('shows a right-to-left override', () => {
-    expect(safeText('DEAL-\u202e24-LAED')).toBe('DEAL-\\u202e24-LAED');
-  });
-
-  it('shows every bidi control', () => {
-    expect(safeText('\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069')).toBe(
+describe('safeText: escape sequences are shown, never obeyed; invisible characters made visible', () => {
+  it.each([
+    ['a window-title OSC, ESC and BEL included', '\u001b]0;pwned\u0007', '\\x1b]0;pwned\\x07'],
+    ['a clear-screen CSI', '\u001b[2J', '\\x1b[2J'],
+    ['cursor moves', 'ok\u001b[1A\u001b[2Kfilled', 'ok\\x1b[1A\\x1b[2Kfilled'],
+    [
+      'an OSC 52 clipboard write',
+      '\u001b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007',
+      '\\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\\x07',
+    ],
+    ['an OSC 52 ended by ST', '\u001b]52;c;aGk=\u001b\\', '\\x1b]52;c;aGk=\\x1b\\'],
+    ['the 8-bit CSI', '\u009b2J', '\\x9b2J'],
+    ['the other C1 controls', 'a\u0080b\u009fc', 'a\\x80b\\x9fc'],
+    ['NUL', '\u0000', '\\x00'],
+    ['TAB', 'a\tb', 'a\\x09b'],
+    ['LF', 'line1\nline2', 'line1\\x0aline2'],
+    ['CR', 'paid\rREFUND', 'paid\\x0dREFUND'],
+    ['the last C0 control and DEL', '\u001f\u007f', '\\x1f\\x7f'],
+    ['a right-to-left override', 'DEAL-\u202e24-LAED', 'DEAL-\\u202e24-LAED'],
+    [
+      'every bidi control',
+      '\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069',
       '\\u061c\\u200e\\u200f\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069',
-    );
-  });
-
-  it('shows a zero-width space', () => {
-    expect(safeText('USDT\u200bNGN')).toBe('USDT\\u200bNGN');
-  });
-
-  it('shows every zero-width and invisible character, the soft hyphen as \\u too', () => {
-    expect(safeText('\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad')).toBe(
+    ],
+    ['a zero-width space', 'USDT\u200bNGN', 'USDT\\u200bNGN'],
+    [
+      'every zero-width and invisible character, the soft hyphen as \\u too',
+      '\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad',
       '\\u200c\\u200d\\u2060\\u2061\\u2062\\u2063\\u2064\\ufeff\\u180e\\u00ad',
-    );
-  });
-
-  it('shows the line and paragraph separators (a cell is one line)', () => {
-    expect(safeText('a\u2028b\u2029c')).toBe('a\\u2028b\\u2029c');
-  });
-
-  it('shows lone surrogates but keeps a proper pair', () => {
-    expect(safeText('x\ud83dy')).toBe('x\\ud83dy');
-    expect(safeText('x\ude00y')).toBe('x\\ude00y');
-    expect(safeText('\ude00\ud83d')).toBe('\\ude00\\ud83d');
-    expect(safeText('\ud83d\ude00')).toBe('😀');
-  });
-
-  it('leaves a backslash already in the input as it is', () => {
-    expect(safeText('C:\\path\\x1b')).toBe('C:\\path\\x1b');
+    ],
+    ['the line and paragraph separators (a cell is one line)', 'a\u2028b\u2029c', 'a\\u2028b\\u2029c'],
+    ['a lone high surrogate', 'x\ud83dy', 'x\\ud83dy'],
+    ['a lone low surrogate', 'x\ude00y', 'x\\ude00y'],
+    ['surrogates in the wrong order', '\ude00\ud83d', '\\ude00\\ud83d'],
+    ['nothing of a proper pair', '\ud83d\ude00', '😀'],
+    ['nothing of a backslash already in the input', 'C:\\path\\x1b', 'C:\\path\\x1b'],
+  ])('%s', (_what, raw, shown) => {
+    expect(safeText(raw)).toBe(shown);
   });
 });
 
@@ -95,10 +70,13 @@ describe('safeText: clean text passes untouched', () => {
   });
 
   it('keeps a zero-width joiner inside an emoji, escapes one anywhere else', () => {
-    expect(safeText('👩\u200d💻 🏳\ufe0f\u200d🌈 👨🏽\u200d💻')).toBe('👩\u200d💻 🏳\ufe0f\u200d🌈 👨🏽\u200d💻');
-    expect(safeText('USDT\u200dNGN')).toBe('USDT\\u200dNGN');
-    expect(safeText('👩\u200dx')).toBe('👩\\u200dx');
-    expect(safeText('\u200d👩')).toBe('\\u200d👩');
+    for (const [value, expected] of [
+      ['👩\u200d💻 🏳\ufe0f\u200d🌈 👨🏽\u200d💻', '👩\u200d💻 🏳\ufe0f\u200d🌈 👨🏽\u200d💻'],
+      ['USDT\u200dNGN', 'USDT\\u200dNGN'],
+      ['👩\u200dx', '👩\\u200dx'],
+      ['\u200d👩', '\\u200d👩'],
+    ] as const)
+      expect(safeText(value), String(value)).toBe(expected);
     expect(hasUnsafeText('👩\u200d💻')).toBe(false);
   });
 });

@@ -87,15 +87,15 @@ describe('a key the server echoes in a data field', () => {
       nextError: { count: 2, status: 422, code: 'limit_exceeded', message: `key ${key} may not add today` },
       match: { method: 'POST', path: '/hedges/add' },
     });
-    const person = await simulator.hedge(['add', MARKET, 'buy', '100']);
-    const script = await simulator.hedge(['add', MARKET, 'buy', '200', '--json']);
+    const person = await simulator.hedge(`add ${MARKET} buy 100`);
+    const script = await simulator.hedge(`add ${MARKET} buy 200 --json`);
     for (const run of [person, script]) {
       expect(run.code, run.stderr).toBe(3);
       expect(run.stdout + run.stderr).not.toContain(key);
       expect(run.stdout + run.stderr).toContain(`key ${redactKey(key)} may not add today`);
     }
     for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(key);
-    const rows = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<Record<string, unknown>>;
+    const rows = JSON.parse((await simulator.hedge('journal --json')).stdout) as Array<Record<string, unknown>>;
     expect(rows.map((row) => [row.command, row.outcome, row.message])).toEqual([
       ['add', 'rejected', `key ${redactKey(key)} may not add today`],
       ['add', 'rejected', `key ${redactKey(key)} may not add today`],
@@ -108,28 +108,22 @@ describe('hedge api: a request that would carry the key', () => {
   // /proc/self/environ is the environment of the process that reads it: a process of its own.
   const spawned = { onSpawn: () => {} };
 
-  it('-F x=@/proc/self/environ --dry-run: refused in one line (exit 2), the key nowhere, nothing sent', async () => {
+  it('-F x=@/proc/self/environ, a dry run or sent for real: refused in one line (exit 2) before it is journaled or sent, the key nowhere', async () => {
     const simulator = await startSimulator();
-    const run = await simulator.hedge(
-      ['api', '-X', 'POST', '/quotes', '-F', 'x=@/proc/self/environ', '--dry-run'],
-      spawned,
-    );
-    expect(run.code, run.stderr).toBe(2);
-    expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
-    expect(run.stderr).toMatch(
-      /^hedge: PATH, -f, -F and --input: the request would carry an API key .*nothing was sent\.\n$/,
-    );
-    expect(simulator.sandbox.requestLog).toHaveLength(0);
-  });
-
-  it('sent for real: refused before it is journaled or sent (exit 2)', async () => {
-    const simulator = await startSimulator();
-    const run = await simulator.hedge(['api', '-X', 'POST', '/quotes', '-F', 'x=@/proc/self/environ'], spawned);
-    expect(run.code, run.stderr).toBe(2);
-    expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
+    for (const dry of [['--dry-run'], []]) {
+      const run = await simulator.hedge(
+        ['api', '-X', 'POST', '/quotes', '-F', 'x=@/proc/self/environ', ...dry],
+        spawned,
+      );
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
+      expect(run.stderr).toMatch(
+        /^hedge: PATH, -f, -F and --input: the request would carry an API key .*nothing was sent\.\n$/,
+      );
+    }
     expect(simulator.sandbox.requestLog).toHaveLength(0);
     for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(simulator.apiKey);
-    const rows = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as unknown[];
+    const rows = JSON.parse((await simulator.hedge('journal --json')).stdout) as unknown[];
     expect(rows).toEqual([]);
   });
 });

@@ -3,12 +3,15 @@ import { kindFromName, labelFromName, withExtraFields, type FieldSpec } from '..
 
 describe('labelFromName', () => {
   it('reads snake_case as words, with units in brackets', () => {
-    expect(labelFromName('accrued_carry_usdc')).toBe('Accrued carry (USDC)');
-    expect(labelFromName('gross_pnl_usd')).toBe('Gross P&L (USD)');
-    expect(labelFromName('daily_rate_pct')).toBe('Daily rate (%)');
-    expect(labelFromName('hedge_id')).toBe('Hedge ID');
-    expect(labelFromName('desk_region')).toBe('Desk region');
-    expect(labelFromName('usd')).toBe('Value (USD)');
+    for (const [value, expected] of [
+      ['accrued_carry_usdc', 'Accrued carry (USDC)'],
+      ['gross_pnl_usd', 'Gross P&L (USD)'],
+      ['daily_rate_pct', 'Daily rate (%)'],
+      ['hedge_id', 'Hedge ID'],
+      ['desk_region', 'Desk region'],
+      ['usd', 'Value (USD)'],
+    ] as const)
+      expect(labelFromName(value), String(value)).toBe(expected);
   });
 });
 

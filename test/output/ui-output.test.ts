@@ -39,24 +39,6 @@ const ROWS = [
 const TOTALS = { label: 'Total (2 hedges)', row: { net_pnl_usd: 1214.5 } };
 
 describe('list', () => {
-  it('json: the array itself and nothing else, totals left out', async () => {
-    const { out, stdout, stderr } = output('json');
-    await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
-    expect(JSON.parse(stdout())).toEqual(ROWS);
-    expect(stderr()).toBe('');
-  });
-
-  it('plain: a header row of keys, then one TSV line per row with raw values and every known column; totals on stderr', async () => {
-    const { out, stdout, stderr } = output('plain');
-    await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
-    expect(stdout()).toBe(
-      'hedge_id\tclient_reference\tnet_pnl_usd\tclosed_at\tdesk_region\n' +
-        'hdg_1\t\t1234.5\t2026-03-02T09:00:00.000Z\tlagos\n' +
-        'hdg_2\t\t-20\t2026-03-01T10:00:00.000Z\tabuja\n',
-    );
-    expect(stderr()).toBe('Total (2 hedges)\tnet_pnl_usd=1214.5\n');
-  });
-
   it('table: labels, formatted values, extras labelled from their names, a totals row', async () => {
     const { out, stdout } = output('table');
     await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
@@ -94,19 +76,6 @@ describe('list', () => {
     const { out, stdout } = output('json');
     await out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
     expect(JSON.parse(stdout())).toEqual(rows);
-  });
-
-  it('empty: [] for scripts, the sentence on stdout for people; in plain mode the header alone, the sentence on stderr', async () => {
-    const json = output('json');
-    await json.out.list([], FIELDS, { empty: 'No closed hedges yet.', totals: TOTALS });
-    expect(json.stdout()).toBe('[]\n');
-    const table = output('table');
-    await table.out.list([], FIELDS, { empty: 'No closed hedges yet.' });
-    expect(table.stdout()).toBe('No closed hedges yet.\n');
-    const plain = output('plain');
-    await plain.out.list([], FIELDS, { empty: 'No closed hedges yet.' });
-    expect(plain.stdout()).toBe('hedge_id\tclient_reference\tnet_pnl_usd\tclosed_at\n');
-    expect(plain.stderr()).toBe('No closed hedges yet.\n');
   });
 });
 

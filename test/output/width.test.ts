@@ -70,13 +70,16 @@ describe('terminalColumns', () => {
 
 describe('displayWidth', () => {
   it('ignores colour codes and counts wide characters as two', () => {
-    expect(displayWidth('USDTNGN')).toBe(7);
-    expect(displayWidth(`${RED}buy${FG_OFF}`)).toBe(3);
-    expect(displayWidth('₦1,530.33')).toBe(9);
-    expect(displayWidth('東京')).toBe(4);
-    expect(displayWidth('😀')).toBe(2);
-    expect(displayWidth('👩‍💻')).toBe(2);
-    expect(displayWidth('')).toBe(0);
+    for (const [value, expected] of [
+      ['USDTNGN', 7],
+      [`${RED}buy${FG_OFF}`, 3],
+      ['₦1,530.33', 9],
+      ['東京', 4],
+      ['😀', 2],
+      ['👩‍💻', 2],
+      ['', 0],
+    ] as const)
+      expect(displayWidth(value), String(value)).toBe(expected);
   });
 });
 
@@ -245,11 +248,14 @@ describe('wrapWords', () => {
 
 describe('displayWidth on what tables hold', () => {
   it('counts ASCII, our colours and our narrow symbols as one column each, and the rest as string-width does', () => {
-    expect(displayWidth('1,530.33')).toBe(8);
-    expect(displayWidth(`${RED}-8.35${FG_OFF}`)).toBe(5);
-    expect(displayWidth('0x5f12…157b — ─│·')).toBe(17);
-    expect(displayWidth('取引')).toBe(4);
-    expect(displayWidth(`${BOLD}取引${BOLD_OFF}`)).toBe(4);
-    expect(displayWidth('👩‍💻')).toBe(2);
+    for (const [value, expected] of [
+      ['1,530.33', 8],
+      [`${RED}-8.35${FG_OFF}`, 5],
+      ['0x5f12…157b — ─│·', 17],
+      ['取引', 4],
+      [`${BOLD}取引${BOLD_OFF}`, 4],
+      ['👩‍💻', 2],
+    ] as const)
+      expect(displayWidth(value), String(value)).toBe(expected);
   });
 });

@@ -28,22 +28,6 @@ beforeEach(() => {
 afterEach(() => tmp.remove());
 
 describe('ProfileStore', () => {
-  it('reads an absent store as empty and creates file 0600 and folder 0700 on the first write', async () => {
-    const dir = join(tmp.path, 'a', 'b');
-    const store = new ProfileStore(dir);
-    expect(store.read()).toEqual({ profiles: {} });
-    await store.update((data) => {
-      data.profiles.desk = { base_url: 'https://x/v2', api_key: 'hpk_test_UnitStoreKey000000000001' };
-      data.current = 'desk';
-    });
-    expect(statSync(store.file).mode & 0o777).toBe(0o600);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(new ProfileStore(dir).read()).toMatchObject({
-      current: 'desk',
-      profiles: { desk: { base_url: 'https://x/v2' } },
-    });
-  });
-
   it('tightens a store folder left readable by others; a store file others may read or change is refused with the chmod, untouched', async () => {
     const dir = join(tmp.path, 'open');
     mkdirSync(dir, { mode: 0o755 });
@@ -98,11 +82,8 @@ describe('ProfileStore', () => {
     expect(() => store.read()).toThrow(`Cannot read the config store ${file}: it holds more than 4 MiB.`);
   });
 
-  it.each([
-    ['not JSON', '{"profiles": '],
-    ['a wrong shape', '{"profiles": {"desk": {"api_key": "k"}}}'],
-    ['a bad profile name', '{"profiles": {"../etc": {"base_url": "https://x/v2"}}}'],
-  ])('reports %s as a ConfigError naming the file, and never writes over it', async (_name, text) => {
+  it('reports a bad profile name as a ConfigError naming the file, and never writes over it', async () => {
+    const text = '{"profiles": {"../etc": {"base_url": "https://x/v2"}}}';
     writeFileSync(join(tmp.path, 'config.json'), text, { mode: 0o600 });
     const store = new ProfileStore(tmp.path);
     expect(() => store.read()).toThrow(ConfigError);
@@ -113,23 +94,6 @@ describe('ProfileStore', () => {
       }),
     ).rejects.toThrow(ConfigError);
     expect(readFileSync(join(tmp.path, 'config.json'), 'utf8')).toBe(text);
-  });
-
-  it('keeps fields it does not know through a write', async () => {
-    writeFileSync(
-      join(tmp.path, 'config.json'),
-      JSON.stringify({ version: 3, profiles: { desk: { base_url: 'https://x/v2', team: 'fx' } } }),
-      { mode: 0o600 },
-    );
-    const store = new ProfileStore(tmp.path);
-    await store.update((data) => {
-      data.current = 'desk';
-    });
-    expect(JSON.parse(readFileSync(store.file, 'utf8'))).toEqual({
-      version: 3,
-      current: 'desk',
-      profiles: { desk: { base_url: 'https://x/v2', team: 'fx' } },
-    });
   });
 
   it('holds the lock while it writes, and releases it after (a failed change too)', async () => {

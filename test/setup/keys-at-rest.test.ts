@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { hedgeIn } from '../support/hedge-cli.js';
-import { loginWith, readStore, storeFile } from '../support/config-store.js';
+import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import type { Simulator } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
@@ -47,6 +48,15 @@ const loginWithHelper = (command: string, args: string[] = [], env: Record<strin
     env,
   });
 
+/** Logged in with the working helper, then the profile's helper changed to `command`; the request log cleared. */
+async function savedHelper(command: string): Promise<void> {
+  ok(await loginWithHelper(helper));
+  const store = readStore(configDir);
+  store.profiles.desk.key_command = command;
+  writeStore(configDir, store);
+  sandbox.requestLog.length = 0;
+}
+
 describe('a credential helper (key_command)', () => {
   it('login runs it, checks its key with one GET /account, and stores the command, never the key', async () => {
     const result = await loginWithHelper(helper);
@@ -67,9 +77,8 @@ describe('a credential helper (key_command)', () => {
   });
 
   it('every command runs the helper again: whoami says where the key lives, a trade goes out with it, and no file holds it', async () => {
-    expect((await loginWithHelper(helper)).code).toBe(0);
-    const whoami = await hedgeIn(configDir, 'whoami --json');
-    expect(whoami.code).toBe(0);
+    ok(await loginWithHelper(helper));
+    const whoami = ok(await hedgeIn(configDir, 'whoami --json'));
     expect(JSON.parse(whoami.stdout)).toMatchObject({
       profile: 'desk',
       key_store: { kind: 'command', location: helper },
@@ -79,14 +88,8 @@ describe('a credential helper (key_command)', () => {
     expect(card.stdout).toMatch(/Key stored in\s+│?\s*credential helper `cat '/);
 
     sandbox.requestLog.length = 0;
-    const open = await hedgeIn(configDir, 'open USDTNGN buy 1000 --tenor 3 --json');
-    expect(open.code).toBe(0);
-    expect(
-      simulator
-        .writes()
-        .filter((entry) => entry.path === '/hedges')
-        .map((entry) => entry.status),
-    ).toEqual([200]);
+    ok(await hedgeIn(configDir, 'open USDTNGN buy 1000 --tenor 3 --json'));
+    expect(simulator.requests('POST', '/hedges').map((entry) => entry.status)).toEqual([200]);
     // The journal, the config store and everything else hedge wrote under its home: no key in any of it.
     const written = everyFileText(tmp.path).replaceAll(readFileSync(keyFile, 'latin1'), '');
     expect(written).toContain(simulator.writes().find((entry) => entry.path === '/hedges')!.idempotencyKey!);
@@ -103,11 +106,7 @@ describe('a credential helper (key_command)', () => {
   });
 
   it('a helper that fails is exit 4 with its last line shown safely, and nothing is sent', async () => {
-    expect((await loginWithHelper(helper)).code).toBe(0);
-    const store = readStore(configDir);
-    store.profiles.desk.key_command = `printf 'gpg: decryption failed \\033[31mred\\n' >&2; exit 2`;
-    writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
-    sandbox.requestLog.length = 0;
+    await savedHelper(`printf 'gpg: decryption failed \\033[31mred\\n' >&2; exit 2`);
     const result = await hedgeIn(configDir, 'positions');
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(
@@ -135,11 +134,7 @@ describe('a credential helper (key_command)', () => {
     expect(piecesShown(`${login.stdout}${login.stderr}`)).toEqual([]);
 
     // A saved profile whose helper starts printing something else: the same, on every command.
-    expect((await loginWithHelper(helper)).code).toBe(0);
-    const store = readStore(configDir);
-    store.profiles.desk.key_command = `cat '${wrongFile}'`;
-    writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
-    sandbox.requestLog.length = 0;
+    await savedHelper(`cat '${wrongFile}'`);
     for (const args of [['positions'], ['positions', '--json', '--verbose']]) {
       const result = await hedgeIn(configDir, args);
       expect(result.code, result.stderr).toBe(4);
@@ -171,8 +166,7 @@ describe('a credential helper (key_command)', () => {
     expect((await loginWithHelper(`touch '${marker}'; cat '${keyFile}'`)).code).toBe(0);
     rmSync(marker);
     sandbox.requestLog.length = 0;
-    const result = await hedgeIn(configDir, 'positions --json', { env: { HEDGE_API_KEY: KEY_A } });
-    expect(result.code).toBe(0);
+    ok(await hedgeIn(configDir, 'positions --json', { env: { HEDGE_API_KEY: KEY_A } }));
     expect(existsSync(marker)).toBe(false);
     // The positions list, then the sides' hedge records (every filled one, the newest page): all with the environment's key.
     expect(simulator.requests().map((entry) => [entry.path, entry.status])).toEqual([
@@ -183,9 +177,8 @@ describe('a credential helper (key_command)', () => {
   });
 
   it('logout forgets the helper (its store keeps the key), and the next command sends nothing', async () => {
-    expect((await loginWithHelper(helper)).code).toBe(0);
-    const logout = await hedgeIn(configDir, 'logout --json');
-    expect(logout.code).toBe(0);
+    ok(await loginWithHelper(helper));
+    const logout = ok(await hedgeIn(configDir, 'logout --json'));
     expect(JSON.parse(logout.stdout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'command' });
     expect(logout.stderr).toContain("The key itself stays in that helper's store");
     const profile = readStore(configDir).profiles.desk;
@@ -201,15 +194,13 @@ describe('a credential helper (key_command)', () => {
 
 describe('no OS keyring: the 0600 file is the fallback', () => {
   it('login keeps the key in the file and says so once; later commands and whoami say nothing of a keyring', async () => {
-    const login = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']);
-    expect(login.code).toBe(0);
+    const login = ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']));
     expect(login.stderr).toContain('No OS keyring to keep it in');
     expect(login.stderr).toMatch(/no D-Bus session .*`hedge --profile desk login --move-key`/s);
     expect(readStore(configDir).profiles.desk).toMatchObject({ api_key: KEY_A });
     expect(statSync(storeFile(configDir)).mode & 0o777).toBe(0o600);
 
-    const positions = await hedgeIn(configDir, 'positions');
-    expect(positions.code).toBe(0);
+    const positions = ok(await hedgeIn(configDir, 'positions'));
     expect(positions.stderr).not.toMatch(/keyring/i);
     const whoami = await hedgeIn(configDir, 'whoami --json');
     expect(JSON.parse(whoami.stdout).key_store).toEqual({ kind: 'file', location: storeFile(configDir) });
@@ -221,14 +212,13 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
     const bus = createServer((socket) => held.push(socket)).listen(busPath);
     try {
       const env = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
-      const login = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk'], env);
-      expect(login.code).toBe(0);
+      const login = ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk'], env));
       expect(login.stderr).toContain('No OS keyring to keep it in: the D-Bus session bus did not answer within 3 s.');
       expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
 
       const store = readStore(configDir);
       store.profiles.desk = { base_url: sandbox.baseUrl, key_keyring: `desk@${configDir}` };
-      writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
+      writeStore(configDir, store);
       sandbox.requestLog.length = 0;
       const positions = await hedgeIn(configDir, 'positions', { env });
       expect(positions.code).toBe(4);
@@ -249,7 +239,7 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
     expect(strict.stderr).toContain('nothing was saved');
     expect(existsSync(storeFile(configDir))).toBe(false);
 
-    expect((await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'file'])).code).toBe(0);
+    ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'file']));
     const before = readFileSync(storeFile(configDir), 'utf8');
     sandbox.requestLog.length = 0;
     const move = await hedgeIn(configDir, 'login --profile desk --move-key');

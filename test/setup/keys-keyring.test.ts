@@ -9,6 +9,7 @@ import { loginWith, readStore, storeFile, writeStore } from '../support/config-s
 import { KEY_A } from '../support/keys.js';
 import { useProfileSuite } from '../support/profile-suite.js';
 import { secretServiceMissing, startSecretService, type SecretService } from '../support/servers/secret-service.js';
+import { ok } from '../support/cli-runs.js';
 
 const missing = secretServiceMissing();
 const suite = useProfileSuite('hedge-keyring-');
@@ -29,8 +30,7 @@ describe.skipIf(missing !== undefined)(
 
     it('login keeps the key in the keyring, not the file; every command reads it from there; whoami says so', async () => {
       const { sandbox, simulator, tmp } = suite;
-      const login = await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk', '--json'], secrets.env);
-      expect(login.code).toBe(0);
+      const login = ok(await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk', '--json'], secrets.env));
       expect(JSON.parse(login.stdout)).toMatchObject({ profile: 'desk', key_store: 'keyring' });
       expect(login.stderr).toContain('its key hpk_test…0001 is in the OS keyring');
       expect(login.stderr).not.toContain('No OS keyring');
@@ -43,8 +43,7 @@ describe.skipIf(missing !== undefined)(
       expect(readFileSync(storeFile(tmp.path), 'utf8')).not.toContain(KEY_A);
 
       sandbox.requestLog.length = 0;
-      const whoami = await run('whoami --json');
-      expect(whoami.code).toBe(0);
+      const whoami = ok(await run('whoami --json'));
       expect(JSON.parse(whoami.stdout)).toMatchObject({
         key_store: { kind: 'keyring', location: `service hedge, account ${accountOf('desk')}` },
         key_check: { status: 'ok' },
@@ -66,7 +65,7 @@ describe.skipIf(missing !== undefined)(
 
     it('a keyring profile without its keyring, or with its entry gone, is exit 4 and sends nothing', async () => {
       const { sandbox, tmp } = suite;
-      expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env)).code).toBe(0);
+      ok(await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env));
       sandbox.requestLog.length = 0;
       const noSession = await hedgeIn(tmp.path, 'positions');
       expect(noSession.code).toBe(4);
@@ -82,10 +81,9 @@ describe.skipIf(missing !== undefined)(
 
     it('logout deletes the keyring entry', async () => {
       const { sandbox, tmp } = suite;
-      expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env)).code).toBe(0);
+      ok(await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env));
       expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
-      const logout = await run('logout --json');
-      expect(logout.code).toBe(0);
+      const logout = ok(await run('logout --json'));
       expect(JSON.parse(logout.stdout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'keyring' });
       expect(secrets.lookup(accountOf('desk'))).toBeNull();
       expect(readStore(tmp.path).profiles.desk.key_keyring).toBeUndefined();
@@ -93,10 +91,9 @@ describe.skipIf(missing !== undefined)(
 
     it('profile remove takes the keyring entry with it', async () => {
       const { sandbox, tmp } = suite;
-      expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'ops'], secrets.env)).code).toBe(0);
+      ok(await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'ops'], secrets.env));
       expect(secrets.lookup(accountOf('ops'))).toBe(KEY_A);
-      const removed = await run('profile remove ops');
-      expect(removed.code).toBe(0);
+      ok(await run('profile remove ops'));
       expect(secrets.lookup(accountOf('ops'))).toBeNull();
       expect(readStore(tmp.path).profiles.ops).toBeUndefined();
     });
@@ -110,8 +107,7 @@ describe.skipIf(missing !== undefined)(
       expect(secrets.lookup(accountOf('desk'))).toBeNull();
       sandbox.requestLog.length = 0;
 
-      const move = await run('login --profile desk --move-key');
-      expect(move.code).toBe(0);
+      const move = ok(await run('login --profile desk --move-key'));
       expect(move.stderr).toContain('Moved the key of profile "desk" from the config file');
       expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
       expect(readFileSync(storeFile(tmp.path), 'utf8')).not.toContain(KEY_A);
@@ -119,8 +115,7 @@ describe.skipIf(missing !== undefined)(
       const again = await run('login --profile desk --move-key --json');
       expect(JSON.parse(again.stdout)).toEqual({ profile: 'desk', key_store: 'keyring', moved: false });
 
-      const back = await run('login --profile desk --move-key --key-store file');
-      expect(back.code).toBe(0);
+      ok(await run('login --profile desk --move-key --key-store file'));
       expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
       expect(secrets.lookup(accountOf('desk'))).toBeNull();
       expect(sandbox.requestLog).toHaveLength(0);
@@ -128,20 +123,11 @@ describe.skipIf(missing !== undefined)(
 
     it('a key that moves to a helper leaves the keyring', async () => {
       const { sandbox, tmp } = suite;
-      expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env)).code).toBe(0);
+      ok(await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env));
       expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
       const keyFile = `${tmp.path}/key.txt`;
       writeFileSync(keyFile, `${KEY_A}\n`, { mode: 0o600 });
-      const helper = await run([
-        'login',
-        '--profile',
-        'desk',
-        '--base-url',
-        sandbox.baseUrl,
-        '--key-command',
-        `cat '${keyFile}'`,
-      ]);
-      expect(helper.code).toBe(0);
+      ok(await run(['login', '--profile', 'desk', '--base-url', sandbox.baseUrl, '--key-command', `cat '${keyFile}'`]));
       expect(secrets.lookup(accountOf('desk'))).toBeNull();
       expect(readStore(tmp.path).profiles.desk).toMatchObject({ key_command: `cat '${keyFile}'` });
     });

@@ -41,8 +41,7 @@ describe('hedge login (key from stdin)', () => {
     expect(store.profiles.desk.api_key).toBe(KEY_A);
     expect(`${result.stdout}${result.stderr}`).not.toContain(KEY_A);
 
-    const whoami = await hedgeIn(configDir, 'whoami --json');
-    expect(whoami.code).toBe(0);
+    const whoami = ok(await hedgeIn(configDir, 'whoami --json'));
     expect(JSON.parse(whoami.stdout)).toMatchObject({
       profile: 'desk',
       environment: 'test',
@@ -51,14 +50,12 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('names the profile "default" when none is given and none exists', async () => {
-    const result = await loginWith(configDir, sandbox, KEY_A);
-    expect(result.code).toBe(0);
+    ok(await loginWith(configDir, sandbox, KEY_A));
     expect(readStore(configDir)).toMatchObject({ current: 'default', profiles: { default: { api_key: KEY_A } } });
   });
 
   it('--json prints the saved profile with the key redacted', async () => {
-    const result = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--json']);
-    expect(result.code).toBe(0);
+    const result = ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--json']));
     const saved = JSON.parse(result.stdout);
     expect(saved).toMatchObject({ profile: 'desk', environment: 'test', base_url: sandbox.baseUrl, current: true });
     expect(saved.api_key).not.toBe(KEY_A);
@@ -67,9 +64,8 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('keeps the current profile when a second one is saved, and says how to switch', async () => {
-    expect((await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk'])).code).toBe(0);
-    const second = await loginWith(configDir, sandbox, KEY_B, ['--profile', 'other']);
-    expect(second.code).toBe(0);
+    ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']));
+    const second = ok(await loginWith(configDir, sandbox, KEY_B, ['--profile', 'other']));
     expect(second.stderr).toContain('hedge profile use other');
     const store = readStore(configDir);
     expect(store.current).toBe('desk');
@@ -77,9 +73,8 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('a bare login renews the key of the current profile and keeps its base URL', async () => {
-    expect((await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk'])).code).toBe(0);
-    const renewed = await hedgeIn(configDir, 'login', { input: KEY_B });
-    expect(renewed.code).toBe(0);
+    ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']));
+    ok(await hedgeIn(configDir, 'login', { input: KEY_B }));
     const store = readStore(configDir);
     expect(Object.keys(store.profiles)).toEqual(['desk']);
     expect(store.profiles.desk).toMatchObject({ api_key: KEY_B, base_url: sandbox.baseUrl });
@@ -125,12 +120,7 @@ describe('hedge login (key from stdin)', () => {
     expect(sandbox.requestLog).toHaveLength(0);
   });
 
-  it('refuses plain http:// to a non-loopback host and a missing base URL with exit 2, reading no key and sending nothing', async () => {
-    const remote = await hedgeIn(configDir, 'login --base-url http://api.example.com/partners/x/v2', {
-      input: KEY_A,
-    });
-    expect(remote.code).toBe(2);
-    expect(remote.stderr).toContain('http://');
+  it('refuses a missing base URL with exit 2, reading no key and sending nothing', async () => {
     const missing = await hedgeIn(configDir, 'login --profile desk', { input: KEY_A });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--base-url');
@@ -139,33 +129,13 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('takes the base URL from HEDGE_BASE_URL when --base-url is not given', async () => {
-    const result = await hedgeIn(configDir, 'login --profile env', {
-      input: KEY_A,
-      env: { HEDGE_BASE_URL: sandbox.baseUrl },
-    });
-    expect(result.code).toBe(0);
+    ok(
+      await hedgeIn(configDir, 'login --profile env', {
+        input: KEY_A,
+        env: { HEDGE_BASE_URL: sandbox.baseUrl },
+      }),
+    );
     expect(readStore(configDir).profiles.env.base_url).toBe(sandbox.baseUrl);
-  });
-
-  it('has no flag that takes a key, and never echoes one typed as a flag', async () => {
-    const separate = await hedgeIn(configDir, `login --api-key ${KEY_A} --base-url ${sandbox.baseUrl}`, {
-      input: '',
-    });
-    expect(separate.code).toBe(2);
-    expect(separate.stderr).toContain("unknown option '--api-key'");
-    const joined = await hedgeIn(configDir, ['login', `--key=${KEY_A}`, '--base-url', sandbox.baseUrl], { input: '' });
-    expect(joined.code).toBe(2);
-    expect(joined.stderr).toContain('unknown option');
-    expect(`${separate.stderr}${joined.stderr}`).not.toContain(KEY_A);
-    expect(sandbox.requestLog).toHaveLength(0);
-    expect(existsSync(storeFile(configDir))).toBe(false);
-  });
-
-  it('refuses a --ca-file that does not exist with exit 2', async () => {
-    const result = await loginWith(configDir, sandbox, KEY_A, ['--ca-file', join(tmp.path, 'missing.pem')]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--ca-file');
-    expect(sandbox.requestLog).toHaveLength(0);
   });
 });
 

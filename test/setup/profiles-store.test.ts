@@ -8,6 +8,7 @@ import { hedgeIn } from '../support/hedge-cli.js';
 import { storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
+import { ok } from '../support/cli-runs.js';
 
 let sandbox: RunningSandbox;
 let tmp: TempDir;
@@ -56,10 +57,11 @@ describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
 
 it('the environment alone still works past a corrupted store (it is not even opened)', async () => {
   writeFileSync(storeFile(tmp.path), 'not json', { mode: 0o600 });
-  const result = await hedgeIn(tmp.path, 'whoami --json', {
-    env: { HEDGE_API_KEY: KEY_A, HEDGE_BASE_URL: sandbox.baseUrl },
-  });
-  expect(result.code).toBe(0);
+  const result = ok(
+    await hedgeIn(tmp.path, 'whoami --json', {
+      env: { HEDGE_API_KEY: KEY_A, HEDGE_BASE_URL: sandbox.baseUrl },
+    }),
+  );
   expect(JSON.parse(result.stdout).sources).toMatchObject({ api_key: 'environment', base_url: 'environment' });
 });
 
@@ -69,7 +71,7 @@ it('fields the CLI does not know are kept when it writes the store', async () =>
     note: 'kept',
     profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A, colour: 'blue' } },
   });
-  expect((await hedgeIn(tmp.path, 'logout')).code).toBe(0);
+  ok(await hedgeIn(tmp.path, 'logout'));
   const store = JSON.parse(readFileSync(storeFile(tmp.path), 'utf8'));
   expect(store).toEqual({
     current: 'desk',

@@ -5,22 +5,10 @@
 // the 1,000-history run): a killed close, then a roll's open on the emptied side, left the close
 // `submitted` through every resume. Judged on the simulator's own state and request log.
 import { expect, it } from 'vitest';
-import { journalEntries, killWhen } from '../support/cli-runs.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { journalEntries, killWhen, waitingAfter, ok } from '../support/cli-runs.js';
+import { MARKET, useSimulators } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
-
-/** The write on `path` was answered and the wait has polled /positions after it (its journal update is made). */
-function waitingAfter(simulator: Simulator, path: string): () => boolean {
-  return () => {
-    const log = simulator.sandbox.requestLog;
-    const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
-    return (
-      sent >= 0 &&
-      log.slice(sent + 1).some((entry) => entry.method === 'GET' && entry.path === '/positions' && entry.status === 200)
-    );
-  };
-}
 
 it("a close resumed after its side was opened again by another: done on its own hedge's close, no new close, the new hedge left alone", async () => {
   const simulator = await startSimulator({ fillDelayMs: 60_000 });
@@ -40,18 +28,10 @@ it("a close resumed after its side was opened again by another: done on its own 
   expect(simulator.hedges().find((hedge) => hedge.id === closed.id)?.status).toBe('closed');
   const reopened = simulator.seedOpen('sell', 700);
 
-  const resumed = await simulator.hedge(['resume', entry!.id, '--yes', '--timeout', '20']);
-  expect(resumed.code, resumed.stderr).toBe(0);
+  ok(await simulator.hedge(`resume ${entry!.id} --yes --timeout 20`));
   const [after] = await journalEntries<{ id: string; outcome: string }>(simulator);
   expect(after).toMatchObject({ id: entry!.id, outcome: 'done' });
   // No new close: at most its own key sent again (the server answers it from its record), and the other actor's hedge is untouched.
-  expect(
-    new Set(
-      simulator
-        .writes()
-        .filter((write) => write.path === '/hedges/close')
-        .map((write) => write.idempotencyKey),
-    ).size,
-  ).toBe(1);
+  expect(new Set(simulator.requests('POST', '/hedges/close').map((write) => write.idempotencyKey)).size).toBe(1);
   expect(simulator.active('sell').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[reopened.id, 700]]);
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hedgeSchema } from '../../src/platform/api/schemas.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { apiData, startSimulator, type Simulator } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 let filling: Simulator;
 let failing: Simulator;
@@ -32,9 +33,9 @@ describe('hedges ID --wait', () => {
     ]);
     expect([toFill.status, toFail.status]).toEqual(['submitted', 'submitted']);
     const [filled, failed, failedPlain] = await Promise.all([
-      runHedge(['hedges', toFill.id, '--wait', '--json'], { env: filling.env, configDir: config.path }),
-      runHedge(['hedges', toFail.id, '--wait', '--json'], { env: failing.env, configDir: config.path }),
-      runHedge(['hedges', toFail.id, '--wait'], { env: failing.env, configDir: config.path }),
+      runHedge(`hedges ${toFill.id} --wait --json`, { env: filling.env, configDir: config.path }),
+      runHedge(`hedges ${toFail.id} --wait --json`, { env: failing.env, configDir: config.path }),
+      runHedge(`hedges ${toFail.id} --wait`, { env: failing.env, configDir: config.path }),
     ]);
     expect(filled.code, filled.stderr).toBe(0);
     expect(hedgeSchema.parse(JSON.parse(filled.stdout))).toMatchObject({ id: toFill.id, status: 'filled' });
@@ -56,11 +57,12 @@ describe('hedges ID --wait', () => {
     // Past its fill on the simulator's clock (no sleep): the hedge is final before the CLI asks.
     filling.advance(300);
     const before = filling.sandbox.requestLog.length;
-    const result = await runHedge(['hedges', hedge.id, '--wait', '--json'], {
-      env: filling.env,
-      configDir: config.path,
-    });
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(
+      await runHedge(`hedges ${hedge.id} --wait --json`, {
+        env: filling.env,
+        configDir: config.path,
+      }),
+    );
     expect(JSON.parse(result.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
     expect(filling.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual([
       `GET /hedges/${hedge.id}`,

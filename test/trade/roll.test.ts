@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIVE_KEY } from '../support/keys.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { journalEntries, killWhen } from '../support/cli-runs.js';
+import { journalEntries, killWhen, ok, okJson } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
@@ -81,10 +81,11 @@ describe('hedge roll', () => {
   it('against a server whose positions carry only a hedge id (dialect beta): side and notional come from the hedge; one close, one open', async () => {
     const simulator = await startSimulator({ dialect: 'beta' });
     const old = simulator.seedOpen('sell', 4_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json'], {
-      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
-    });
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(
+      await simulator.hedge('roll USDTNGN sell --tenor 1 --json', {
+        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
+      }),
+    );
     expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     expect(posts(simulator, '/hedges')).toHaveLength(1);
     expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
@@ -102,10 +103,11 @@ describe('hedge roll', () => {
     const simulator = await startSimulator({ dialect: 'alpha' });
     simulator.seedOpen('buy', 3_000);
     simulator.seedOpen('buy', 2_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json'], {
-      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' },
-    });
-    expect(result.code, result.stderr).toBe(0);
+    ok(
+      await simulator.hedge('roll USDTNGN buy --tenor 3 --json', {
+        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' },
+      }),
+    );
     expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     expect(posts(simulator, '/hedges')).toHaveLength(1);
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 5_000, tenorDays: 3, status: 'filled' }]);
@@ -113,25 +115,19 @@ describe('hedge roll', () => {
 
   it("the deal lives through the roll: the new hedge carries the rolled one's reference, `hedges --ref` finds it; --ref gives another", async () => {
     const simulator = await startSimulator();
-    const opened = await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-7']);
-    expect(opened.code, opened.stderr).toBe(0);
-    const rolled = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '1', '--yes']);
-    expect(rolled.code, rolled.stderr).toBe(0);
-    expect(
-      posts(simulator, '/hedges').map((entry) => (entry.body as { client_reference?: string }).client_reference),
-    ).toEqual(['DEAL-7', 'DEAL-7']);
+    ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-7'));
+    ok(await simulator.hedge('roll USDTNGN buy --tenor 1 --yes'));
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-7', status: 'filled' }]);
-    const found = await simulator.hedge(['hedges', '--ref', 'DEAL-7', '--json']);
+    const found = await simulator.hedge('hedges --ref DEAL-7 --json');
     expect((JSON.parse(found.stdout) as Array<{ status: string }>).map((hedge) => hedge.status).sort()).toEqual([
       'closed',
       'filled',
     ]);
 
-    const renamed = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--ref', 'DEAL-8', '--yes']);
-    expect(renamed.code, renamed.stderr).toBe(0);
+    ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --ref DEAL-8 --yes'));
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-8', tenorDays: 3 }]);
     // The journal carries the deal on each leg of a roll: a close's, the reference of the hedge it closed.
-    const journal = await simulator.hedge(['journal', '--fields', 'command,client_reference', '--no-header']);
+    const journal = await simulator.hedge('journal --fields command,client_reference --no-header');
     expect(journal.stdout.trim().split('\n')).toEqual([
       'close\tDEAL-7',
       'open\tDEAL-8',
@@ -139,15 +135,14 @@ describe('hedge roll', () => {
       'open\tDEAL-7',
       'open\tDEAL-7',
     ]);
-    const deal = await simulator.hedge(['journal', '--ref', 'DEAL-7', '--fields', 'command', '--no-header']);
+    const deal = await simulator.hedge('journal --ref DEAL-7 --fields command --no-header');
     expect(deal.stdout.trim().split('\n')).toEqual(['close', 'close', 'open', 'open']);
   });
 
   it('closes the open hedge, then opens the same notional for the new tenor: one close, one open, one journal group', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('buy', 10_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json']);
-    expect(result.code, result.stderr).toBe(0);
+    const rolled = okJson(await simulator.hedge('roll USDTNGN buy --tenor 3 --json'));
 
     // The server: the old hedge closed, exactly one new hedge on the side, same notional, new tenor.
     expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
@@ -169,7 +164,6 @@ describe('hedge roll', () => {
     expect(between.some((entry) => entry.method === 'GET' && entry.path === '/positions')).toBe(true);
 
     // --json: both legs, each with its journal entry.
-    const rolled = JSON.parse(result.stdout);
     expect(rolled).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
@@ -203,14 +197,13 @@ describe('hedge roll', () => {
     simulator.advance(7 * DAY_MS + 1);
     expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
 
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = okJson(await simulator.hedge('roll USDTNGN sell --tenor 1 --json'));
     expect(posts(simulator, '/hedges/close')).toEqual([]);
     expect(posts(simulator, '/hedges').map((entry) => entry.body)).toEqual([
       { market: 'USDTNGN', side: 'sell', notional_usd: 4_000, tenor_days: 1 },
     ]);
     expect(simulator.active('sell')).toMatchObject([{ notionalUsd: 4_000, tenorDays: 1, status: 'filled' }]);
-    expect(JSON.parse(result.stdout)).toMatchObject({
+    expect(result).toMatchObject({
       rolled_hedge_id: old.id,
       close: null,
       open: { outcome: 'filled' },
@@ -219,7 +212,7 @@ describe('hedge roll', () => {
 
   it('nothing open and nothing matured lately: exit 3 with a sentence, nothing sent or journaled', async () => {
     const simulator = await startSimulator();
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7']);
+    const result = await simulator.hedge('roll USDTNGN buy --tenor 7');
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(
       'Nothing to roll: no buy hedge is open on USDTNGN, and none matured in the last 7 days.',
@@ -231,8 +224,7 @@ describe('hedge roll', () => {
   it('--dry-run prints both requests, in order, and sends nothing', async () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--dry-run', '--json']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = ok(await simulator.hedge('roll USDTNGN buy --tenor 7 --dry-run --json'));
     const shown = JSON.parse(result.stdout);
     expect(shown.dry_run).toBe(true);
     expect(
@@ -253,7 +245,7 @@ describe('hedge roll', () => {
 
   it('a live key without --yes and no terminal is refused before any request (exit 2)', async () => {
     const simulator = await startSimulator();
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7'], {
+    const result = await simulator.hedge('roll USDTNGN buy --tenor 7', {
       env: { HEDGE_API_KEY: LIVE_KEY },
     });
     expect(result.code).toBe(2);
@@ -284,8 +276,7 @@ describe('hedge roll killed between its legs', () => {
     expect(posts(simulator, '/hedges')).toEqual([]);
 
     simulator.advance(LAND_MS);
-    const resumed = await simulator.hedge(['resume', '--no-wait', '--json']);
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = ok(await simulator.hedge('resume --no-wait --json'));
     expect(resumed.stderr).toContain('Resuming the roll of USDTNGN buy to 3 days');
     simulator.advance(LAND_MS);
 
@@ -309,8 +300,7 @@ describe('hedge roll killed between its legs', () => {
     const [planned] = await journal(simulator, '--pending');
     expect(planned).toMatchObject({ command: 'open', leg: 'open', outcome: 'planned' });
 
-    const again = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--json']);
-    expect(again.code, again.stderr).toBe(0);
+    const again = ok(await simulator.hedge('roll USDTNGN buy --tenor 7 --json'));
     expect(again.stderr).toContain('Resuming the roll of USDTNGN buy to 7 days');
     expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([planned!.idempotency_key]);
@@ -330,13 +320,12 @@ describe('hedge roll killed between its legs', () => {
     const [planned] = await journal(simulator, '--pending');
     const writes = simulator.writes().length;
 
-    const other = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '1']);
+    const other = await simulator.hedge('roll USDTNGN buy --tenor 1');
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('An unfinished roll of USDTNGN buy to 7 days is in the journal');
     expect(other.stderr).toContain(`hedge resume ${planned!.id}`);
 
-    const dry = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--dry-run', '--json']);
-    expect(dry.code, dry.stderr).toBe(0);
+    const dry = ok(await simulator.hedge('roll USDTNGN buy --tenor 7 --dry-run --json'));
     expect(JSON.parse(dry.stdout).legs).toMatchObject([
       {
         leg: 'open',
@@ -346,22 +335,13 @@ describe('hedge roll killed between its legs', () => {
       },
     ]);
 
-    const unknownKey = await simulator.hedge([
-      'roll',
-      'USDTNGN',
-      'buy',
-      '--tenor',
-      '7',
-      '--idempotency-key',
-      'not-a-roll-key',
-    ]);
+    const unknownKey = await simulator.hedge('roll USDTNGN buy --tenor 7 --idempotency-key not-a-roll-key');
     expect(unknownKey.code).toBe(2);
     expect(unknownKey.stderr).toContain('--idempotency-key: not-a-roll-key is not the key of a roll leg');
     expect(simulator.writes()).toHaveLength(writes);
 
     // Set aside, the old roll is abandoned; the new one finds the side flat (its hedge just closed) and opens it anew.
-    const fresh = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '1', '--new', '--json']);
-    expect(fresh.code, fresh.stderr).toBe(0);
+    const fresh = ok(await simulator.hedge('roll USDTNGN buy --tenor 1 --new --json'));
     expect(fresh.stderr).toContain('--new: the unfinished roll of USDTNGN buy to 7 days');
     const opened = posts(simulator, '/hedges');
     expect(opened).toHaveLength(1);
@@ -380,7 +360,7 @@ describe('hedge roll killed between its legs', () => {
     await killBeforeTheOpen(simulator, 'sell', '3');
     const other = simulator.seedOpen('sell', 2_000);
 
-    const resumed = await simulator.hedge(['resume']);
+    const resumed = await simulator.hedge('resume');
     expect(resumed.code).toBe(3);
     expect(resumed.stderr).toContain(`The sell side of USDTNGN is already covered by ${other.id}`);
     expect(posts(simulator, '/hedges')).toEqual([]);

@@ -3,6 +3,7 @@
 // list (or the journal); an ambiguous one lists the candidates (exit 2); nothing is written.
 import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const SCREEN = { HEDGE_FORCE_TTY: '1', COLUMNS: '80' };
@@ -14,18 +15,16 @@ describe('hedges ID', () => {
       ['buy', 'DEAL-7'],
       ['sell', 'DEAL-8'],
     ] as const) {
-      const opened = await simulator.hedge(['open', MARKET, side, '1000', '--tenor', '3', '--ref', ref, '--json']);
-      expect(opened.code, opened.stderr).toBe(0);
+      ok(await simulator.hedge(`open ${MARKET} ${side} 1000 --tenor 3 --ref ${ref} --json`));
     }
     const writes = simulator.writes().length;
-    const table = await simulator.hedge(['hedges'], { env: SCREEN });
-    expect(table.code, table.stderr).toBe(0);
+    const table = ok(await simulator.hedge('hedges', { env: SCREEN }));
     const shown = [...table.stdout.matchAll(/^(hdg_\S*…\S+) /gm)].map((match) => match[1]!);
     expect(shown).toHaveLength(2);
     const ids = simulator.hedges().map((hedge) => hedge.id);
     const found: string[] = [];
     for (const typed of [...shown, ...shown.map((id) => id.split('…')[1]!)]) {
-      const one = await simulator.hedge(['hedges', typed, '--json']);
+      const one = await simulator.hedge(`hedges ${typed} --json`);
       expect(one.code, `${typed}: ${one.stderr}`).toBe(0);
       found.push((JSON.parse(one.stdout) as { id: string }).id);
     }
@@ -33,8 +32,9 @@ describe('hedges ID', () => {
     expect(found.slice(2)).toEqual(found.slice(0, 2));
 
     // A live view of one hedge takes it too.
-    const watched = await simulator.hedge(['hedges', shown[0]!, '--watch', '1', '--count', '1', '--format', 'ndjson']);
-    expect(watched.code, watched.stderr).toBe(0);
+    const watched = ok(
+      await simulator.hedge(['hedges', shown[0]!, '--watch', '1', '--count', '1', '--format', 'ndjson']),
+    );
     expect(JSON.parse(watched.stdout.trim()).data.id).toBe(found[0]);
     expect(simulator.writes()).toHaveLength(writes);
   });
@@ -42,11 +42,11 @@ describe('hedges ID', () => {
   it('an id that names several hedges lists them (exit 2); one that names none says so (exit 2); nothing is written', async () => {
     const simulator = await start();
     const ids = [simulator.seedOpen('buy', 1000).id, simulator.seedOpen('sell', 2000).id];
-    const ambiguous = await simulator.hedge(['hedges', 'hdg_']);
+    const ambiguous = await simulator.hedge('hedges hdg_');
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('"hdg_" matches 2 hedges');
     for (const id of ids) expect(ambiguous.stderr).toContain(id);
-    const none = await simulator.hedge(['hedges', 'zz…zz']);
+    const none = await simulator.hedge('hedges zz…zz');
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no hedge of this account matches "zz…zz"');
     expect(simulator.requests('GET', /^\/hedges(\?|$)/).length).toBeGreaterThanOrEqual(2);
@@ -57,12 +57,11 @@ describe('hedges ID', () => {
 describe('journal show ID', () => {
   it('takes the end of a journal id, or its start and end around …', async () => {
     const simulator = await start();
-    const opened = await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3', '--json']);
-    expect(opened.code, opened.stderr).toBe(0);
-    const [entry] = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<{ id: string }>;
+    ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
+    const [entry] = JSON.parse((await simulator.hedge('journal --json')).stdout) as Array<{ id: string }>;
     const id = entry!.id;
     for (const typed of [id.slice(-5), `${id.slice(0, 6)}…${id.slice(-4)}`]) {
-      const shown = await simulator.hedge(['journal', 'show', typed, '--json']);
+      const shown = await simulator.hedge(`journal show ${typed} --json`);
       expect(shown.code, `${typed}: ${shown.stderr}`).toBe(0);
       expect((JSON.parse(shown.stdout) as { id: string }).id).toBe(id);
     }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
 import { IDEMPOTENCY_KEY } from '../support/text.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -10,9 +11,8 @@ describe('hedge add / reduce / close', () => {
   it('add waits until the new notional is visible and prints the side after it, with the hedge beside it', async () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'buy', '10000');
-    const result = await trading.hedge(['add', 'USDTNGN', 'buy', '5k', '--json']);
-    expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({
+    const result = okJson(await trading.hedge('add USDTNGN buy 5k --json'));
+    expect(result).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
       notional_usd: 15_000,
@@ -23,7 +23,7 @@ describe('hedge add / reduce / close', () => {
     const server = trading.hedges().find((entry) => entry.id === id)!;
     expect(server.notionalUsd).toBe(15_000);
     expect(server.pendingChange).toBeUndefined();
-    const add = trading.writes().filter((entry) => entry.path === '/hedges/add');
+    const add = trading.requests('POST', '/hedges/add');
     expect(add).toHaveLength(1);
     expect(add[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 5000 });
     expect(add[0]!.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
@@ -33,23 +33,21 @@ describe('hedge add / reduce / close', () => {
     const trading = await startTrading({ dialect: 'alpha' });
     const first = trading.seedOpen('buy', 1000);
     const second = trading.seedOpen('buy', 500);
-    const added = await trading.hedge(['add', 'USDTNGN', 'buy', '200', '--json']);
-    expect(added.code, added.stderr).toBe(0);
+    const added = okJson(await trading.hedge('add USDTNGN buy 200 --json'));
     // The server booked the add on its newest hedge; the side is what a script reads either way.
     expect(trading.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([
       [first.id, 1000],
       [second.id, 700],
     ]);
-    expect(JSON.parse(added.stdout)).toMatchObject({
+    expect(added).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
       notional_usd: 1700,
       hedge: { id: second.id, notional_usd: 700 },
       answer: { hedge_id: second.id, action: 'add', notional_usd: 200 },
     });
-    const reduced = await trading.hedge(['reduce', 'USDTNGN', 'buy', '300', '--json']);
-    expect(reduced.code, reduced.stderr).toBe(0);
-    expect(JSON.parse(reduced.stdout)).toMatchObject({
+    const reduced = okJson(await trading.hedge('reduce USDTNGN buy 300 --json'));
+    expect(reduced).toMatchObject({
       notional_usd: 1400,
       hedge: { id: second.id, notional_usd: 400 },
       answer: { action: 'reduce', notional_usd: 300 },
@@ -59,8 +57,7 @@ describe('hedge add / reduce / close', () => {
   it('a partial reduce waits for the smaller notional; the human line says what it was and is', async () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'sell', '20000');
-    const result = await trading.hedge(['reduce', 'USDTNGN', 'sell', '5000']);
-    expect(result.code).toBe(0);
+    const result = ok(await trading.hedge('reduce USDTNGN sell 5000'));
     expect(result.stderr).toContain(
       'Reduced by 5,000.00 USD: the sell hedge on USDTNGN is now 15,000.00 USD (was 20,000.00 USD).',
     );
@@ -76,9 +73,8 @@ describe('hedge add / reduce / close', () => {
   it('a reduce of the whole notional waits until the hedge is closed', async () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'buy', '8000');
-    const result = await trading.hedge(['reduce', 'USDTNGN', 'buy', '8000', '--json']);
-    expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({
+    const result = okJson(await trading.hedge('reduce USDTNGN buy 8000 --json'));
+    expect(result).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
       notional_usd: 0,
@@ -95,9 +91,7 @@ describe('hedge add / reduce / close', () => {
     const trading = await startTrading();
     const buyId = await openFilledThroughCli(trading, 'buy', '12000');
     const sellId = await openFilledThroughCli(trading, 'sell', '3000');
-    const result = await trading.hedge(['close', 'USDTNGN', 'buy', '--json']);
-    expect(result.code).toBe(0);
-    const closed = JSON.parse(result.stdout);
+    const closed = okJson(await trading.hedge('close USDTNGN buy --json'));
     const account = Object.values(trading.sandbox.engine.state.accounts)[0]!;
     // The buy side is gone from the server's positions; the sell side is untouched.
     expect(account.hedges[buyId]!.status).toBe('closed');
@@ -132,8 +126,7 @@ describe('hedge add / reduce / close', () => {
   it('close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'sell', '4000');
-    const result = await trading.hedge(['close', 'USDTNGN', 'sell']);
-    expect(result.code).toBe(0);
+    const result = ok(await trading.hedge('close USDTNGN sell'));
     expect(result.stderr).toContain('Closed: the sell position on USDTNGN is no longer open.');
     // A record in TSV: a header row of keys and one row of values.
     const [keys, values] = result.stdout
@@ -143,8 +136,9 @@ describe('hedge add / reduce / close', () => {
     const lines = Object.fromEntries(keys!.map((key, index) => [key, values![index]!]));
     const record = Object.values(trading.sandbox.engine.state.accounts)[0]!.history[0]!;
     expect(lines.hedge_id).toBe(id);
-    expect(Number(lines.net_pnl_usd)).toBe(record.net_pnl_usd);
-    expect(Number(lines.gross_pnl_usd)).toBe(record.gross_pnl_usd);
+    // The record's figures as sent: carry and fees keep the server's sign (positive = the account pays).
+    for (const key of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc'] as const)
+      expect(Number(lines[key]), key).toBe(record[key]);
     expect(lines.net_margin_usd).toMatch(/^\d+(\.\d+)?$/);
   });
 
@@ -187,9 +181,8 @@ describe('hedge add / reduce / close', () => {
     const trading = await startTrading();
     const id = await openFilledThroughCli(trading, 'buy', '1000');
     const before = trading.sandbox.requestLog.length;
-    const result = await trading.hedge(['add', 'USDTNGN', 'buy', '1000', '--no-wait', '--json']);
-    expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted' });
+    const result = okJson(await trading.hedge('add USDTNGN buy 1000 --no-wait --json'));
+    expect(result).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted' });
     // Nothing was polled after the write: no GET of the hedge, no wait.
     const after = trading.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`);
     // The pre-trade reads (in parallel, so in either order), the side's book (its positions line and

@@ -10,6 +10,7 @@ import { formatRate } from '../../src/platform/terminal/format.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { KEYS, spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 const start = useSimulators();
 /** Wide enough that no card row wraps: the assertions read whole rows. */
@@ -30,6 +31,10 @@ function entryRow(before: number, after: number): string {
     : `${formatRate(before)} → ${formatRate(after)} NGN per USDT`;
 }
 
+/** The Margin row: before → after, in USDC. */
+const marginRow = (before: number, after: number) =>
+  new RegExp(`Margin\\s+│ ${formatMoney(before)} → ${formatMoney(after)} USDC`);
+
 function writePaths(simulator: Simulator): string[] {
   return simulator.writes().map((entry) => entry.path);
 }
@@ -40,8 +45,7 @@ describe('hedge add: the quote for the addition, then the position before → af
     const seeded = simulator.seedOpen('buy', 10_000);
     const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
 
-    const result = await simulator.hedge(['add', MARKET, 'buy', '5000', '--json']);
-    expect(result.code).toBe(0);
+    const result = ok(await simulator.hedge(`add ${MARKET} buy 5000 --json`));
     expect(JSON.parse(result.stdout)).toMatchObject({
       hedge_id: seeded.id,
       notional_usd: 15_000,
@@ -71,8 +75,7 @@ describe('hedge add: the quote for the addition, then the position before → af
     const seeded = simulator.seedOpen('sell', 20_000);
     const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
 
-    const result = await simulator.hedge(['add', MARKET, 'sell', '4000', '--format', 'table'], { env: WIDE });
-    expect(result.code).toBe(0);
+    const result = ok(await simulator.hedge(`add ${MARKET} sell 4000 --format table`, { env: WIDE }));
     const after = hedge(simulator, seeded.id);
     const out = result.stdout;
     expect(out).toContain('Adding 4,000.00 USD to USDTNGN sell (now 20,000.00 USD)');
@@ -85,9 +88,7 @@ describe('hedge add: the quote for the addition, then the position before → af
     expect(out).toContain('Position after the add: USDTNGN sell');
     expect(out).toMatch(/Notional\s+│ 20,000\.00 → 24,000\.00 USD/);
     expect(out).toContain(entryRow(before.entry, after.entryPrice!));
-    expect(out).toMatch(
-      new RegExp(`Margin\\s+│ ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`),
-    );
+    expect(out).toMatch(marginRow(before.margin, after.marginUsdc));
     expect(out).toMatch(
       /Added at \(implied\)\s+│ [\d,]+\.\d\d NGN per USDT, [+-]?\d+\.\d bps, (better than quoted|worse than quoted|as quoted)/,
     );
@@ -104,16 +105,15 @@ describe('hedge add: the quote for the addition, then the position before → af
       const simulator = await start({ dialect });
       const seeded = simulator.seedOpen('buy', 10_000);
       const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
-      const result = await simulator.hedge(['add', MARKET, 'buy', '2000', '--format', 'table'], {
-        env: { ...WIDE, HEDGE_WIRE_NOTIONAL_FIELD: notionalField },
-      });
-      expect(result.code).toBe(0);
+      const result = ok(
+        await simulator.hedge(`add ${MARKET} buy 2000 --format table`, {
+          env: { ...WIDE, HEDGE_WIRE_NOTIONAL_FIELD: notionalField },
+        }),
+      );
       const after = hedge(simulator, seeded.id);
       expect(result.stdout).toMatch(/Notional\s+│ 10,000\.00 → 12,000\.00 USD/);
       expect(result.stdout).toContain(entryRow(before.entry, after.entryPrice!));
-      expect(result.stdout).toMatch(
-        new RegExp(`Margin\\s+│ ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`),
-      );
+      expect(result.stdout).toMatch(marginRow(before.margin, after.marginUsdc));
     },
   );
 });
@@ -125,15 +125,14 @@ describe('hedge reduce: what it realized', () => {
     const balanceBefore = account(simulator).balanceUsdc;
     const marginBefore = seeded.marginUsdc;
 
-    const result = await simulator.hedge(['reduce', MARKET, 'sell', '5000', '--format', 'table'], { env: WIDE });
-    expect(result.code).toBe(0);
+    const result = ok(await simulator.hedge(`reduce ${MARKET} sell 5000 --format table`, { env: WIDE }));
     const balanceAfter = account(simulator).balanceUsdc;
     const after = hedge(simulator, seeded.id);
     expect(after.notionalUsd).toBe(15_000);
     const out = result.stdout;
     expect(out).toContain('Position after the reduce: USDTNGN sell');
     expect(out).toMatch(/Notional\s+│ 20,000\.00 → 15,000\.00 USD/);
-    expect(out).toMatch(new RegExp(`Margin\\s+│ ${formatMoney(marginBefore)} → ${formatMoney(after.marginUsdc)} USDC`));
+    expect(out).toMatch(marginRow(marginBefore, after.marginUsdc));
     expect(out).toMatch(/Returned \(est\.\)\s+│ \+[\d,]+\.\d\d USD to your balance/);
     expect(out).toMatch(/Realized net P&L \(est\.\)\s+│ [+-]?[\d,]+\.\d\d USD/);
     expect(out).toContain(
@@ -149,8 +148,7 @@ describe('hedge reduce: what it realized', () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('buy', 8_000);
     const balanceBefore = account(simulator).balanceUsdc;
-    const result = await simulator.hedge(['reduce', MARKET, 'buy', '2000', '--json']);
-    expect(result.code).toBe(0);
+    const result = ok(await simulator.hedge(`reduce ${MARKET} buy 2000 --json`));
     const balanceAfter = account(simulator).balanceUsdc;
     const body = JSON.parse(result.stdout);
     expect(body).toMatchObject({
@@ -166,8 +164,7 @@ describe('hedge reduce: what it realized', () => {
   it('a reduce of the whole position reads as a close, with the realized figures of its history record', async () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('buy', 6_000);
-    const result = await simulator.hedge(['reduce', MARKET, 'buy', '6000', '--format', 'table'], { env: WIDE });
-    expect(result.code).toBe(0);
+    const result = ok(await simulator.hedge(`reduce ${MARKET} buy 6000 --format table`, { env: WIDE }));
     const [record] = account(simulator).history;
     expect(record!.hedge_id).toBe(seeded.id);
     expect(result.stdout).toContain('Position closed');
@@ -178,11 +175,8 @@ describe('hedge reduce: what it realized', () => {
 
   it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is', async () => {
     const simulator = await start();
-    expect(
-      (await simulator.hedge(['open', MARKET, 'sell', '4000', '--tenor', '3', '--ref', 'DEAL-2026-000042'])).code,
-    ).toBe(0);
-    const result = await simulator.hedge(['close', MARKET, 'sell', '--format', 'table'], { env: { COLUMNS: '80' } });
-    expect(result.code, result.stderr).toBe(0);
+    expect((await simulator.hedge(`open ${MARKET} sell 4000 --tenor 3 --ref DEAL-2026-000042`)).code).toBe(0);
+    const result = ok(await simulator.hedge(`close ${MARKET} sell --format table`, { env: { COLUMNS: '80' } }));
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`Position closed: ${MARKET} sell`);
     expect(result.stdout).toContain('DEAL-2026-000042');
@@ -196,8 +190,7 @@ describe('hedge close: carry and fees in the one sign convention', () => {
   it('fees and carry read "-… USDC, you paid" (or earned) from the history record', async () => {
     const simulator = await start();
     simulator.seedOpen('sell', 10_000);
-    const result = await simulator.hedge(['close', MARKET, 'sell', '--format', 'table'], { env: WIDE });
-    expect(result.code).toBe(0);
+    const result = ok(await simulator.hedge(`close ${MARKET} sell --format table`, { env: WIDE }));
     const [record] = account(simulator).history;
     const words = (paid: number) => payOrEarn(toAccountSide(paid), 'USDC', { realized: true }).replace(/[+.]/g, '\\$&');
     expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${words(record!.fees_usdc as number)}`));
@@ -209,7 +202,7 @@ describe('opening a side that is already open', () => {
   it('says so before quoting and points to `hedge add`; the server decides (reference: 409, nothing opened)', async () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('buy', 10_000);
-    const result = await simulator.hedge(['open', MARKET, 'buy', '2500', '--tenor', '1', '--json']);
+    const result = await simulator.hedge(`open ${MARKET} buy 2500 --tenor 1 --json`);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(
       `Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge ${seeded.id}).`,
@@ -225,8 +218,7 @@ describe('opening a side that is already open', () => {
   it('a note, not a refusal: where the service allows several hedges per side (alpha), the open goes through', async () => {
     const simulator = await start({ dialect: 'alpha' });
     simulator.seedOpen('sell', 3_000);
-    const result = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--json']);
-    expect(result.code).toBe(0);
+    const result = ok(await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`));
     expect(result.stderr).toContain('Note: the sell side of USDTNGN is already open (3,000.00 USD');
     expect(simulator.active('sell')).toHaveLength(2);
   });
@@ -234,19 +226,19 @@ describe('opening a side that is already open', () => {
   it('no note on a side that is not open', async () => {
     const simulator = await start();
     simulator.seedOpen('buy', 10_000);
-    const result = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--json']);
-    expect(result.code).toBe(0);
+    const result = ok(await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`));
     expect(result.stderr).not.toContain('already open');
   });
 
   it('the hint repeats --demo', async () => {
     const dir = tempDir('hedge-demo-open-');
     try {
-      const first = await runHedge(['--demo', 'open', MARKET, 'sell', '1000', '--tenor', '1', '--json'], {
-        configDir: dir.path,
-      });
-      expect(first.code).toBe(0);
-      const second = await runHedge(['--demo', 'open', MARKET, 'sell', '500', '--tenor', '1', '--json'], {
+      ok(
+        await runHedge(`--demo open ${MARKET} sell 1000 --tenor 1 --json`, {
+          configDir: dir.path,
+        }),
+      );
+      const second = await runHedge(`--demo open ${MARKET} sell 500 --tenor 1 --json`, {
         configDir: dir.path,
       });
       expect(second.stderr).toContain('To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.');

@@ -1,16 +1,17 @@
 // hedge open, flag-driven, against a sandbox server over HTTP: filled, failed on-chain, --no-wait,
-// --timeout, --dry-run and missing arguments without a terminal. Each test checks the server's own
+// --timeout and --dry-run (bad input and missing arguments: reliability/bad-input.test.ts). Each test checks the server's own
 // state or request log, not only what the CLI printed.
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
 import { IDEMPOTENCY_KEY } from '../support/text.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
 describe('hedge open', () => {
   it('quotes, submits once and waits for the fill: struck rate against the quote, hashes whole, maturity', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10k', '--tenor', '3', '--ref', 'DEAL-42']);
+    const result = await trading.hedge('open USDTNGN buy 10k --tenor 3 --ref DEAL-42');
     expect(result.stderr).toContain('waiting for the fill');
     expect(result.code).toBe(0);
 
@@ -51,7 +52,7 @@ describe('hedge open', () => {
     // Quote first, then exactly one POST /hedges carrying an Idempotency-Key; then polls of the hedge.
     const log = trading.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
     expect(log.indexOf('POST /quotes')).toBeLessThan(log.indexOf('POST /hedges'));
-    const writes = trading.writes().filter((entry) => entry.path === '/hedges');
+    const writes = trading.requests('POST', '/hedges');
     expect(writes).toHaveLength(1);
     expect(writes[0]!.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
     expect(writes[0]!.body).toEqual({
@@ -71,8 +72,7 @@ describe('hedge open', () => {
 
   it('--json prints only the final hedge on stdout', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge(['open', 'USDTNGN', 'sell', '2500', '--tenor', '1', '--json']);
-    expect(result.code).toBe(0);
+    const result = ok(await trading.hedge('open USDTNGN sell 2500 --tenor 1 --json'));
     const hedge = JSON.parse(result.stdout);
     expect(hedge).toMatchObject({ id: trading.hedges()[0]!.id, status: 'filled', side: 'sell', notional_usd: 2500 });
     expect(typeof hedge.struck_rate).toBe('number');
@@ -81,7 +81,7 @@ describe('hedge open', () => {
 
   it('an order that fails on-chain exits 6 and says nothing was opened', async () => {
     const trading = await startTrading({ failRate: 1 });
-    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3']);
+    const result = await trading.hedge('open USDTNGN buy 10000 --tenor 3');
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/failed on-chain: nothing was opened/);
     const [hedge] = trading.hedges();
@@ -91,9 +91,8 @@ describe('hedge open', () => {
 
   it('--no-wait returns at submitted without polling the hedge', async () => {
     const trading = await startTrading({ fillDelayMs: 60_000 });
-    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']);
-    expect(result.code).toBe(0);
-    const submitted = JSON.parse(result.stdout);
+    const result = okJson(await trading.hedge('open USDTNGN buy 10000 --tenor 7 --no-wait --json'));
+    const submitted = result;
     expect(submitted.status).toBe('submitted');
     expect(submitted.hedge_id).toBe(trading.hedges()[0]!.id);
     expect(submitted.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -107,9 +106,9 @@ describe('hedge open', () => {
     // --timeout counts from the start of the command, and a write needs a second of it left to be
     // sent at all: 4 s leaves the start-up, the quote and the pre-trade reads seconds to spare on a
     // loaded machine (2 s left them under one), so the run always reaches the wait it times out in.
-    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--timeout', '4']);
+    const result = await trading.hedge('open USDTNGN buy 10000 --tenor 3 --timeout 4');
     expect(result.code, result.stderr).toBe(7);
-    expect(trading.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    expect(trading.requests('POST', '/hedges')).toHaveLength(1);
     const [hedge] = trading.hedges();
     expect(hedge!.status).toBe('submitted');
     expect(result.stderr).toContain(`hedge hedges ${hedge!.id} --wait`);
@@ -122,20 +121,9 @@ describe('hedge open', () => {
 
   it('--dry-run prints the exact request with the key redacted and sends no write', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge([
-      'open',
-      'USDTNGN',
-      'buy',
-      '10000',
-      '--tenor',
-      '3',
-      '--ref',
-      'D-1',
-      '--dry-run',
-      '--idempotency-key',
-      'resume-me-1',
-    ]);
-    expect(result.code).toBe(0);
+    const result = ok(
+      await trading.hedge('open USDTNGN buy 10000 --tenor 3 --ref D-1 --dry-run --idempotency-key resume-me-1'),
+    );
     expect(result.stdout).toContain(`POST ${trading.sandbox.baseUrl}/hedges`);
     expect(result.stdout).toContain('Idempotency-Key: resume-me-1');
     expect(result.stdout).toMatch(/Authorization: Bearer hpk_test…[A-Za-z0-9]{4}/);
@@ -149,18 +137,7 @@ describe('hedge open', () => {
 
   it('--dry-run --json is the planned request as one JSON document', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge([
-      'open',
-      'USDTNGN',
-      'sell',
-      '1m',
-      '--tenor',
-      '1',
-      '--dry-run',
-      '--json',
-      '--skip-checks',
-    ]);
-    expect(result.code).toBe(0);
+    const result = ok(await trading.hedge('open USDTNGN sell 1m --tenor 1 --dry-run --json --skip-checks'));
     const planned = JSON.parse(result.stdout);
     expect(planned).toMatchObject({
       dry_run: true,
@@ -170,35 +147,6 @@ describe('hedge open', () => {
     });
     expect(planned.headers['Idempotency-Key']).toBe(planned.idempotency_key);
     // --skip-checks: not even the read-only pre-trade requests.
-    expect(trading.sandbox.requestLog).toEqual([]);
-  });
-
-  it('without a terminal, missing arguments are a usage error naming them (exit 2), never a prompt', async () => {
-    const trading = await startTrading();
-    const bare = await trading.hedge(['open']);
-    expect(bare.code).toBe(2);
-    expect(bare.stderr).toContain('missing MARKET, SIDE, NOTIONAL, --tenor');
-    const noTenor = await trading.hedge(['open', 'USDTNGN', 'buy', '5000']);
-    expect(noTenor.code).toBe(2);
-    expect(noTenor.stderr).toMatch(/missing --tenor \(no terminal/);
-    expect(trading.sandbox.requestLog).toEqual([]);
-  });
-
-  it('bad input fails before any request: one line, exit 2', async () => {
-    const trading = await startTrading();
-    for (const args of [
-      ['open', 'USDTNGN', 'hold', '1000', '--tenor', '3'],
-      ['open', 'USDTNGN', 'buy', '0', '--tenor', '3'],
-      ['open', 'USDTNGN', 'buy', '1000', '--tenor', '2'],
-      ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--idempotency-key', 'has space'],
-      ['add', 'USDTNGN', 'buy', 'abc'],
-      ['reduce', 'USDTNGN', 'sideways', '10'],
-      ['close', 'USDT NGN', 'buy'],
-    ]) {
-      const result = await trading.hedge(args);
-      expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
-    }
     expect(trading.sandbox.requestLog).toEqual([]);
   });
 });

@@ -1,0 +1,32 @@
+// Runs a completion script's function in a real shell on partial command lines, as the shell does on Tab.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from '../support/hedge-cli.js';
+
+export const scriptFile = (shell: string) => join(ROOT, 'dist', 'completions', `hedge.${shell}`);
+export const hasShell = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+
+const BASH = [
+  'source "$1"; shift',
+  'for line in "$@"; do',
+  '  read -r -a COMP_WORDS <<< "$line"',
+  '  [[ $line == *" " ]] && COMP_WORDS+=("")',
+  '  COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE=$line; COMP_POINT=${#line}',
+  '  COMPREPLY=(); _hedge',
+  '  printf "%s\\n" "${COMPREPLY[*]}"',
+  'done',
+].join('\n');
+
+/**
+ * What bash's `_hedge` offers after each line (words split on spaces; a trailing space means an
+ * empty current word), each as the words offered, in the order offered.
+ */
+export function bashComplete(lines: string[], env: Record<string, string>): string[][] {
+  return execFileSync('bash', ['--norc', '--noprofile', '-c', BASH, 'bash', scriptFile('bash'), ...lines], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+  })
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => line.split(' ').filter(Boolean));
+}
