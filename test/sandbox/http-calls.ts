@@ -1,0 +1,7 @@
+// Shorter calls to a simulator's server: a GET's data (whatever its status), and a POST of a body.
+import { api, type ApiTarget } from '../support/simulator.js';
+
+export const read = async (target: ApiTarget, path: string) => (await api(target, 'GET', path)).body.data;
+
+export const post = (target: ApiTarget, path: string, body: unknown, idempotencyKey?: string) =>
+  api(target, 'POST', path, { body, idempotencyKey });
