@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openBody } from '../support/engine.js';
 import { until } from '../support/polling.js';
 import { api, startSimulator, useSimulators, type SimulatorOptions } from '../support/simulator.js';
+import { post, read } from './http-calls.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{16}$/;
 const simulators = useSimulators();
@@ -19,7 +20,7 @@ const start = async (options: SimulatorOptions = {}) => (await simulators({ pres
 describe('sandbox server: endpoints over HTTP', () => {
   it('answers every endpoint with the envelope and an x-request-id', async () => {
     const sandbox = await start();
-    const opened = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 10_000), idempotencyKey: 'open-1' });
+    const opened = await post(sandbox, '/hedges', openBody('buy', 10_000), 'open-1');
     sandbox.clock.advance(100);
     const calls: Array<[string, string, unknown?]> = [
       ['GET', '/markets'],
@@ -43,12 +44,10 @@ describe('sandbox server: endpoints over HTTP', () => {
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     }
     sandbox.clock.advance(100);
-    const reduced = await api(sandbox, 'POST', '/hedges/reduce', {
-      body: { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 },
-    });
+    const reduced = await post(sandbox, '/hedges/reduce', { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 });
     expect(reduced.body.data.action).toBe('reduce');
     sandbox.clock.advance(100);
-    const closed = await api(sandbox, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
+    const closed = await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
     expect(closed.body.data).toMatchObject({ action: 'close', status: 'submitted' });
     const markets = await api(sandbox, 'GET', '/markets');
     expect(markets.body.meta).toEqual({ source: 'onchain', allowed_markets: ['USDTNGN'] });
@@ -56,25 +55,23 @@ describe('sandbox server: endpoints over HTTP', () => {
 
   it('produces every error code of the spec’s table over HTTP', async () => {
     const sandbox = await start({ exposureCapUsd: 100_000 });
-    const exposure = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 200_000) });
+    const exposure = await post(sandbox, '/hedges', openBody('buy', 200_000));
     expect([exposure.status, exposure.body.error.code]).toEqual([400, 'exposure_exceeded']);
 
-    const noHedge = await api(sandbox, 'POST', '/hedges/reduce', {
-      body: { market: 'USDTNGN', side: 'sell', notional_usd: 5 },
-    });
+    const noHedge = await post(sandbox, '/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 5 });
     expect([noHedge.status, noHedge.body.error.code]).toEqual([404, 'no_open_hedge']);
 
     const notFound = await api(sandbox, 'GET', '/hedges/hdg_unknown');
     expect([notFound.status, notFound.body.error.code]).toEqual([404, 'hedge_not_found']);
 
-    await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'reuse-me' });
-    const reuse = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 2_000), idempotencyKey: 'reuse-me' });
+    await post(sandbox, '/hedges', openBody('buy', 1_000), 'reuse-me');
+    const reuse = await post(sandbox, '/hedges', openBody('buy', 2_000), 'reuse-me');
     expect([reuse.status, reuse.body.error.code]).toEqual([409, 'idempotency_key_reuse']);
 
     sandbox.setFaults({ nextLatency: { count: 1, ms: 300 } });
-    const held = api(sandbox, 'POST', '/hedges', { body: openBody('sell', 1_000), idempotencyKey: 'held' });
+    const held = post(sandbox, '/hedges', openBody('sell', 1_000), 'held');
     await until(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === 'held'));
-    const inFlight = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 1_000), idempotencyKey: 'held' });
+    const inFlight = await post(sandbox, '/hedges', openBody('sell', 1_000), 'held');
     expect([inFlight.status, inFlight.body.error.code]).toEqual([409, 'idempotency_in_flight']);
     expect((await held).status).toBe(200);
 
@@ -109,7 +106,7 @@ describe('sandbox server: endpoints over HTTP', () => {
   it('logs every request with its outcome', async () => {
     const realNow = Date.UTC(2026, 10, 22, 8);
     const sandbox = await start({ realNow: () => realNow });
-    await api(sandbox, 'POST', '/hedges?x=1', { body: openBody('buy', 1_000), idempotencyKey: 'logged' });
+    await post(sandbox, '/hedges?x=1', openBody('buy', 1_000), 'logged');
     await api(sandbox, 'GET', '/hedges/hdg_nope');
     const [open, missing] = sandbox.requestLog;
     expect(open).toMatchObject({
@@ -150,13 +147,13 @@ describe('sandbox server: fault injection', () => {
     const sandbox = await start();
     sandbox.setFaults({ next5xx: 2 });
     for (let i = 0; i < 2; i++) {
-      const response = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000) });
+      const response = await post(sandbox, '/hedges', openBody('buy', 1_000));
       expect([500, 503]).toContain(response.status);
       expect(['internal_error', 'service_unavailable']).toContain(response.body.error.code);
       expect(response.headers.get('x-request-id')).toMatch(REQUEST_ID);
     }
-    expect((await api(sandbox, 'GET', '/hedges')).body.data).toEqual([]);
-    expect((await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000) })).status).toBe(200);
+    expect(await read(sandbox, '/hedges')).toEqual([]);
+    expect((await post(sandbox, '/hedges', openBody('buy', 1_000))).status).toBe(200);
     expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual(['5xx', '5xx', null, null]);
   });
 
@@ -175,16 +172,14 @@ describe('sandbox server: fault injection', () => {
     sandbox.setFaults({ nextDropAfterCommit: 1 });
     // Reads are never dropped: the countdown waits for a committing write.
     expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
-    await expect(
-      api(sandbox, 'POST', '/hedges', { body: openBody('sell', 25_000), idempotencyKey: 'drop-1' }),
-    ).rejects.toThrow();
+    await expect(post(sandbox, '/hedges', openBody('sell', 25_000), 'drop-1')).rejects.toThrow();
     const listed = await api(sandbox, 'GET', '/hedges');
     expect(listed.body.data).toHaveLength(1);
-    const retry = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 25_000), idempotencyKey: 'drop-1' });
+    const retry = await post(sandbox, '/hedges', openBody('sell', 25_000), 'drop-1');
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body.data.id).toBe(listed.body.data[0].id);
-    expect((await api(sandbox, 'GET', '/hedges')).body.data).toHaveLength(1);
+    expect(await read(sandbox, '/hedges')).toHaveLength(1);
     expect(sandbox.requestLog[1]).toMatchObject({ status: 'dropped', fault: 'drop-after-commit' });
   });
 
@@ -195,7 +190,7 @@ describe('sandbox server: fault injection', () => {
     expect((await api(sandbox, 'GET', '/markets')).status).toBe(429);
     sandbox.setFaults({ fault429: 0, dropAfterCommit: 1 });
     expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
-    await expect(api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000) })).rejects.toThrow();
+    await expect(post(sandbox, '/hedges', openBody('buy', 1_000))).rejects.toThrow();
     sandbox.setFaults({ dropAfterCommit: 0, fault5xx: 0.5 });
     const statuses: number[] = [];
     for (let i = 0; i < 40; i++) statuses.push((await api(sandbox, 'GET', '/account')).status);
@@ -209,11 +204,9 @@ describe('sandbox server: fault injection', () => {
     const sandbox = await start();
     sandbox.setFaults({ next5xx: 1, match: { method: 'POST', path: '/quotes' } });
     expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
-    expect((await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000) })).status).toBe(200);
-    expect((await api(sandbox, 'POST', '/quotes', { body: openBody('buy', 1_000) })).status).toBeGreaterThanOrEqual(
-      500,
-    );
-    expect((await api(sandbox, 'POST', '/quotes', { body: openBody('buy', 1_000) })).status).toBe(200);
+    expect((await post(sandbox, '/hedges', openBody('buy', 1_000))).status).toBe(200);
+    expect((await post(sandbox, '/quotes', openBody('buy', 1_000))).status).toBeGreaterThanOrEqual(500);
+    expect((await post(sandbox, '/quotes', openBody('buy', 1_000))).status).toBe(200);
     sandbox.setFaults({ next429: 1, match: (target) => target.path.startsWith('/hedges/') });
     expect((await api(sandbox, 'GET', '/hedges')).status).toBe(200);
     expect((await api(sandbox, 'GET', '/hedges/history')).status).toBe(429);
@@ -240,7 +233,7 @@ describe('sandbox server: fault injection', () => {
     abort.abort();
     await expect(hungUp).rejects.toThrow();
     await until(() => entry?.status === 200);
-    expect((await api(sandbox, 'GET', '/hedges')).body.data).toHaveLength(1);
+    expect(await read(sandbox, '/hedges')).toHaveLength(1);
   });
 
   it('stall headers never answers and stall body hangs mid-body; close() still returns', async () => {
@@ -346,30 +339,24 @@ describe('sandbox server: state file', () => {
     const stateFile = join(dir, 'state.json');
     const apiKeys = ['hpk_test_PersistPersistPersist1234'];
     const first = await startSimulator({ preset: 'quick', stateFile, apiKeys });
-    const opened = await api(first, 'POST', '/hedges', {
-      body: openBody('buy', 40_000, 1),
-      idempotencyKey: 'persisted',
-    });
+    const opened = await post(first, '/hedges', openBody('buy', 40_000, 1), 'persisted');
     first.sandbox.clock.advance(100);
-    expect((await api(first, 'GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe('filled');
-    const balance = (await api(first, 'GET', '/account')).body.data.balance_usdc;
+    expect((await read(first, `/hedges/${opened.body.data.id}`)).status).toBe('filled');
+    const balance = (await read(first, '/account')).balance_usdc;
     await first.close();
     expect(await readdir(dir)).toEqual(['state.json']);
 
     const second = await startSimulator({ preset: 'quick', stateFile, apiKeys });
     try {
-      const hedge = (await api(second, 'GET', `/hedges/${opened.body.data.id}`)).body.data;
+      const hedge = await read(second, `/hedges/${opened.body.data.id}`);
       expect(hedge.status).toBe('filled');
-      expect((await api(second, 'GET', '/account')).body.data.balance_usdc).toBe(balance);
+      expect((await read(second, '/account')).balance_usdc).toBe(balance);
       // Idempotency survives too: the retry replays, nothing new is opened.
-      const replay = await api(second, 'POST', '/hedges', {
-        body: openBody('buy', 40_000, 1),
-        idempotencyKey: 'persisted',
-      });
+      const replay = await post(second, '/hedges', openBody('buy', 40_000, 1), 'persisted');
       expect(replay.body.data.id).toBe(opened.body.data.id);
       // The clock continues from where the first run left it, so maturity still comes.
       second.sandbox.clock.advance(24 * 3_600_000);
-      expect((await api(second, 'GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe('closed');
+      expect((await read(second, `/hedges/${opened.body.data.id}`)).status).toBe('closed');
     } finally {
       await second.close();
     }
