@@ -3,19 +3,13 @@
 // nothing is written to the server (its request log) or the journal; the daily cap counts only the
 // agent's own journal entries; and a live write's confirmation step previews the numbers.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/platform/api/create-client.js';
 import { HttpConnections } from '../../src/platform/api/transport.js';
-import { ConfirmationTokens } from '../../src/cli/agent/confirmation.js';
 import { parseAgentLimits, type AgentLimits } from '../../src/cli/agent/guardrails.js';
-import { AgentToolbox, type ToolResult } from '../../src/cli/agent/toolbox.js';
+import { data, toolboxOn } from './toolbox-on.js';
 import { UsageError } from '../../src/core/errors.js';
 import { openJournal } from '../../src/platform/journal/index.js';
-import { CommandContext } from '../../src/platform/runtime/context.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
-import { realClock } from '../support/client.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { COMMANDS } from '../../src/cli/manifest.js';
-import { agentTools } from '../../src/cli/agent/catalogue.js';
 
 const LIVE_KEY = 'hpk_live_AgentGuardrailsLiveKey01';
 registerSecret(LIVE_KEY);
@@ -24,52 +18,15 @@ const startSimulator = useSimulators();
 const connections = new HttpConnections();
 afterAll(() => connections.close());
 
-/** A toolbox on the simulator: a test key (writes direct), or a live-shaped one whose calls reach the simulator. */
-function toolbox(simulator: Simulator, limits: AgentLimits, options: { live?: boolean } = {}) {
-  const environment = options.live ? 'live' : 'test';
-  const box = new AgentToolbox(
-    {
-      env: { HEDGE_CONFIG_DIR: simulator.configDir },
-      globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
-      clock: realClock,
-      credentials: {
-        apiKey: options.live ? LIVE_KEY : simulator.apiKey,
-        baseUrl: simulator.baseUrl,
-        environment,
-        sources: { apiKey: 'environment', baseUrl: 'environment' },
-      },
-      createContext: (init) =>
-        new CommandContext({
-          ...init,
-          client: createClient({
-            connections,
-            credentials: {
-              apiKey: simulator.apiKey,
-              baseUrl: simulator.baseUrl,
-              environment: 'test',
-              sources: { apiKey: 'environment', baseUrl: 'environment' },
-            },
-            env: {},
-            clock: init.clock,
-            signal: init.signal,
-          }),
-        }),
-    },
-    new ConfirmationTokens(120, () => 1_000_000),
-    { allowLive: options.live === true, limits, tools: agentTools(COMMANDS) },
-  );
-  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
-    (await box.call(name, args, new AbortController().signal))!;
-  return { box, call };
-}
-
-const data = (result: ToolResult): any => JSON.parse(result.content[0]!.text);
+/** A toolbox under these limits, on a test key or (live) a live-shaped one allowed to write. */
+const toolbox = (simulator: Simulator, limits: AgentLimits, { live = false } = {}) =>
+  toolboxOn(simulator, connections, { limits, ...(live ? { liveKey: LIVE_KEY, allowLive: true } : {}) });
 const open = (notional: number | string, side = 'buy', market = MARKET) => ({ market, side, notional, tenor: 3 });
 
 describe('--max-notional', () => {
   it('refuses an open over the cap with max_notional_exceeded, nothing sent or journaled; one under it goes through', async () => {
     const simulator = await startSimulator();
-    const { call, box } = toolbox(simulator, { maxNotionalUsd: 5_000 });
+    const { call, toolbox: box } = toolbox(simulator, { maxNotionalUsd: 5_000 });
     const refused = await call('open', open('10k'));
     expect(refused.isError).toBe(true);
     expect(data(refused)).toMatchObject({

@@ -5,19 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/platform/api/create-client.js';
 import { HttpConnections } from '../../src/platform/api/transport.js';
-import { ConfirmationTokens } from '../../src/cli/agent/confirmation.js';
 import { FileAccess, serverRoots } from '../../src/cli/agent/file-access.js';
-import { AgentToolbox, type ToolResult } from '../../src/cli/agent/toolbox.js';
+import { data, toolboxOn } from './toolbox-on.js';
 import { openJournal } from '../../src/platform/journal/index.js';
-import { CommandContext } from '../../src/platform/runtime/context.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
-import { realClock } from '../support/client.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { COMMANDS } from '../../src/cli/manifest.js';
-import { agentTools } from '../../src/cli/agent/catalogue.js';
 
 const LIVE_KEY = 'hpk_live_AgentToolboxLiveKey0001';
 registerSecret(LIVE_KEY);
@@ -44,49 +38,8 @@ const READ_TOOLS = [
   'journal_show',
 ];
 
-function liveToolbox(simulator: Simulator, options: { allowLive: boolean; files?: FileAccess }) {
-  let tokenNow = 1_000_000;
-  const tokens = new ConfirmationTokens(120, () => tokenNow);
-  const toolbox = new AgentToolbox(
-    {
-      env: { HEDGE_CONFIG_DIR: simulator.configDir },
-      globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
-      clock: realClock,
-      credentials: {
-        apiKey: LIVE_KEY,
-        baseUrl: simulator.baseUrl,
-        environment: 'live',
-        sources: { apiKey: 'environment', baseUrl: 'environment' },
-      },
-      files: options.files,
-      createContext: (init) =>
-        new CommandContext({
-          ...init,
-          client: createClient({
-            connections,
-            credentials: {
-              apiKey: simulator.apiKey,
-              baseUrl: simulator.baseUrl,
-              environment: 'test',
-              sources: { apiKey: 'environment', baseUrl: 'environment' },
-            },
-            env: {},
-            clock: init.clock,
-            signal: init.signal,
-          }),
-        }),
-    },
-    tokens,
-    { allowLive: options.allowLive, tools: agentTools(COMMANDS) },
-  );
-  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
-    (await toolbox.call(name, args, new AbortController().signal))!;
-  return { toolbox, call, expireTokens: () => (tokenNow += 120_000) };
-}
-
-function data(result: ToolResult): any {
-  return JSON.parse(result.content[0]!.text);
-}
+const liveToolbox = (simulator: Simulator, options: { allowLive: boolean; files?: FileAccess }) =>
+  toolboxOn(simulator, connections, { liveKey: LIVE_KEY, ...options });
 
 const OPEN_ARGS = { market: MARKET, side: 'buy', notional: '10k', tenor: 3, ref: 'DEAL-7' };
 
