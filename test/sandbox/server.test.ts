@@ -133,14 +133,6 @@ describe('sandbox server: endpoints over HTTP', () => {
       body: null,
     });
   });
-
-  it('seeds historical hedges for benches and tests', async () => {
-    const sandbox = await start();
-    const ids = sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 120 });
-    expect(ids).toHaveLength(120);
-    expect(await read(sandbox, '/hedges/history?limit=500')).toHaveLength(120);
-    expect(await read(sandbox, '/hedges?status=closed&limit=100')).toHaveLength(100);
-  });
 });
 
 describe('sandbox server: fault injection', () => {
