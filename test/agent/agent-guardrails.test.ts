@@ -11,6 +11,8 @@ import { openJournal } from '../../src/platform/journal/index.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
+const BUY = { market: MARKET, side: 'buy' };
+
 const LIVE_KEY = 'hpk_live_AgentGuardrailsLiveKey01';
 registerSecret(LIVE_KEY);
 const startSimulator = useSimulators();
@@ -57,11 +59,11 @@ describe('--max-notional', () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
     const { call } = toolbox(simulator, { maxNotionalUsd: 15_000 });
-    const roll = await call('roll', { market: MARKET, side: 'buy', tenor: 7 });
+    const roll = await call('roll', { ...BUY, tenor: 7 });
     expect(data(roll).error).toMatchObject({ code: 'max_notional_exceeded', details: { this_call_usd: 20_000 } });
     expect(simulator.writes()).toEqual([]);
     expect(simulator.requests('GET', '/positions').length).toBeGreaterThan(0);
-    const close = await call('close', { market: MARKET, side: 'buy' });
+    const close = await call('close', BUY);
     expect(close.isError).toBeFalsy();
     expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
   });
@@ -85,7 +87,7 @@ describe('--max-daily-notional', () => {
     expect((await call('open', open(10_000))).isError).toBeFalsy();
     const before = simulator.writes().length;
 
-    const refused = await call('add', { market: MARKET, side: 'buy', notional: 6_000 });
+    const refused = await call('add', { ...BUY, notional: 6_000 });
     expect(data(refused)).toMatchObject({
       error: {
         code: 'max_daily_notional_exceeded',
@@ -101,7 +103,7 @@ describe('--max-daily-notional', () => {
     expect(simulator.writes()).toHaveLength(before);
 
     // Exactly up to the cap is allowed.
-    const fits = await call('add', { market: MARKET, side: 'buy', notional: 5_000 });
+    const fits = await call('add', { ...BUY, notional: 5_000 });
     expect(fits.isError, fits.content[0]!.text).toBeFalsy();
     const entries = await openJournal({ dir: simulator.configDir }).list();
     expect(entries.filter((entry) => entry.via === 'agent').map((entry) => entry.command)).toEqual(['add', 'open']);
@@ -129,7 +131,7 @@ describe('--markets', () => {
       exit_code: 3,
     });
     expect(simulator.requests()).toEqual([]);
-    expect((await call('quote', { market: MARKET, side: 'buy', notional: 1_000, tenor: 1 })).isError).toBeFalsy();
+    expect((await call('quote', { ...BUY, notional: 1_000, tenor: 1 })).isError).toBeFalsy();
     const allowed = await call('open', open(1_000, 'buy', 'usdtkes'));
     expect(allowed.isError, allowed.content[0]!.text).toBeFalsy();
     expect(simulator.requests('POST', '/hedges').map((entry) => (entry.body as { market: string }).market)).toEqual([
@@ -152,16 +154,16 @@ describe('the confirmation step of a live write previews the numbers', () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
     const { call } = toolbox(simulator, { maxNotionalUsd: 50_000 }, { live: true });
-    const add = data(await call('add', { market: MARKET, side: 'buy', notional: 2_500 }));
+    const add = data(await call('add', { ...BUY, notional: 2_500 }));
     expect(add).toMatchObject({ sent: false, tool: 'add' });
     expect(add.preview.limits).toEqual({ this_call_usd: 2_500, max_notional_usd: 50_000 });
     expect(add.preview.dry_run).toMatchObject({ method: 'POST', path: '/hedges/add' });
-    expect(add.preview.position).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10_000 });
-    expect(add.preview.quote).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 2_500, tenor_days: 7 });
+    expect(add.preview.position).toMatchObject({ ...BUY, notional_usd: 10_000 });
+    expect(add.preview.quote).toMatchObject({ ...BUY, notional_usd: 2_500, tenor_days: 7 });
 
-    const reduce = data(await call('reduce', { market: MARKET, side: 'buy', notional: 2_500 }));
+    const reduce = data(await call('reduce', { ...BUY, notional: 2_500 }));
     expect(reduce.preview).toMatchObject({ share_of_position: 0.25, position: { notional_usd: 10_000 } });
-    const close = data(await call('close', { market: MARKET, side: 'buy' }));
+    const close = data(await call('close', BUY));
     expect(close.preview.limits).toEqual({ this_call_usd: 10_000, max_notional_usd: 50_000 });
     expect(typeof close.preview.position.net_margin_usd).toBe('number');
     expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes']);
@@ -173,11 +175,11 @@ describe('a live token binds the side as previewed; the limits judge it as it is
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 100);
     const { call } = toolbox(simulator, { maxNotionalUsd: 1_000 }, { live: true });
-    const shown = data(await call('close', { market: MARKET, side: 'buy' }));
+    const shown = data(await call('close', BUY));
     expect(shown.preview.limits).toEqual({ this_call_usd: 100, max_notional_usd: 1_000 });
     await colleagueAdds(simulator, 'buy', 49_900);
 
-    const refused = await call('close', { market: MARKET, side: 'buy', confirmation_token: shown.confirmation_token });
+    const refused = await call('close', { ...BUY, confirmation_token: shown.confirmation_token });
     expect(refused.isError).toBe(true);
     // The side as it is now is over the cap: its preview is refused (no token), and the answer says why it came.
     expect(data(refused)).toMatchObject({
@@ -196,11 +198,9 @@ describe('a live token binds the side as previewed; the limits judge it as it is
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 100);
     const { call } = toolbox(simulator, {}, { live: true });
-    const shown = data(await call('roll', { market: MARKET, side: 'buy', tenor: 7 }));
+    const shown = data(await call('roll', { ...BUY, tenor: 7 }));
     await colleagueAdds(simulator, 'buy', 49_900);
-    const refused = data(
-      await call('roll', { market: MARKET, side: 'buy', tenor: 7, confirmation_token: shown.confirmation_token }),
-    );
+    const refused = data(await call('roll', { ...BUY, tenor: 7, confirmation_token: shown.confirmation_token }));
     expect(refused).toMatchObject({
       error: { code: 'preview_changed', details: { previewed_usd: 200, now_usd: 100_000 } },
       new_preview: { sent: false, tool: 'roll' },

@@ -13,6 +13,8 @@ import { registerSecret } from '../../src/core/security/secrets.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
+const BUY = { market: MARKET, side: 'buy' };
+
 const LIVE_KEY = 'hpk_live_AgentToolboxLiveKey0001';
 registerSecret(LIVE_KEY);
 const startSimulator = useSimulators();
@@ -41,7 +43,7 @@ const READ_TOOLS = [
 const liveToolbox = (simulator: Simulator, options: { allowLive: boolean; files?: FileAccess }) =>
   toolboxOn(simulator, connections, { liveKey: LIVE_KEY, ...options });
 
-const OPEN_ARGS = { market: MARKET, side: 'buy', notional: '10k', tenor: 3, ref: 'DEAL-7' };
+const OPEN_ARGS = { ...BUY, notional: '10k', tenor: 3, ref: 'DEAL-7' };
 
 describe('a live key without --allow-live', () => {
   it('offers read tools only; a write tool called anyway is refused and nothing at all is sent', async () => {
@@ -82,10 +84,10 @@ describe('a live key with --allow-live', () => {
       method: 'POST',
       path: '/hedges',
       url: `${simulator.baseUrl}/hedges`,
-      body: { market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-7' },
+      body: { ...BUY, notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-7' },
     });
     expect(preview.preview.dry_run.headers.Authorization).toBe('Bearer hpk_live…0001');
-    expect(preview.preview.quote).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3 });
+    expect(preview.preview.quote).toMatchObject({ ...BUY, notional_usd: 10000, tenor_days: 3 });
     expect(preview.confirmation_token).toMatch(/^hct_[A-Za-z0-9_-]{24}$/);
     expect(preview.expires_in_seconds).toBe(120);
     expect(preview.expires_at).toBe(new Date(1_000_000 + 120_000).toISOString());
@@ -101,7 +103,7 @@ describe('a live key with --allow-live', () => {
     const confirmed = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
     expect(confirmed.isError).toBeUndefined();
     const hedge = data(confirmed);
-    expect(hedge).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, status: 'filled' });
+    expect(hedge).toMatchObject({ ...BUY, notional_usd: 10000, status: 'filled' });
     expect(
       simulator.hedges().map((state) => [state.id, state.status, state.notionalUsd, state.clientReference]),
     ).toEqual([[hedge.id, 'filled', 10000, 'DEAL-7']]);

@@ -9,6 +9,8 @@ import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import { HEDGE_BIN, ROOT, baseEnv } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
+const BUY = { market: MARKET, side: 'buy' };
+
 const startSimulator = useSimulators();
 const transports: StdioClientTransport[] = [];
 afterEach(async () => {
@@ -42,7 +44,7 @@ describe('hedge mcp with limits', () => {
     const open = (await client.listTools()).tools.find((tool) => tool.name === 'open')!;
     expect(open.description).toContain('Limits set by the operator: at most 5,000.00 USD per call, markets USDTNGN');
 
-    const big = await call('open', { market: MARKET, side: 'buy', notional: '10k', tenor: 3 });
+    const big = await call('open', { ...BUY, notional: '10k', tenor: 3 });
     expect(big.isError).toBe(true);
     expect(json(big)).toMatchObject({
       error: {
@@ -59,7 +61,7 @@ describe('hedge mcp with limits', () => {
     });
     expect(simulator.requests()).toEqual([]);
 
-    const fits = await call('open', { market: MARKET, side: 'buy', notional: 5_000, tenor: 3 });
+    const fits = await call('open', { ...BUY, notional: 5_000, tenor: 3 });
     expect(fits.isError, fits.content[0]!.text).toBeFalsy();
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
     expect(stderr()).toContain('hedge mcp: write limits — at most 5,000.00 USD per call, markets USDTNGN.');

@@ -21,6 +21,9 @@ import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
 import { until } from '../support/polling.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
+const BUY = { market: MARKET, side: 'buy' };
+const SELL = { market: MARKET, side: 'sell' };
+
 const startSimulator = useSimulators();
 const startServer = useMcpServers();
 
@@ -98,7 +101,7 @@ describe('the limits judge the plan that is carried out', () => {
     ).toBe(200);
     simulator.advance(FILL_DELAY_MS + 1);
     const call = await serve(simulator, ['--max-notional', '10000'], plainDesk.path);
-    expectRefused(await call('close', { market: MARKET, side: 'sell' }), overLimit({ this_call_usd: 15_000 }));
+    expectRefused(await call('close', SELL), overLimit({ this_call_usd: 15_000 }));
     expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toEqual([]);
     expect(heldUsd(simulator)).toBe(15_000);
   });
@@ -144,7 +147,7 @@ describe('the limits judge the plan that is carried out', () => {
     async (notional) => {
       const simulator = await startSimulator();
       const call = await serve(simulator, ['--max-notional', '1000'], plainDesk.path);
-      const answer = await call('open', { market: MARKET, side: 'buy', notional, tenor: 3 });
+      const answer = await call('open', { ...BUY, notional, tenor: 3 });
       expect(answer.isError, everything(answer)).toBe(true);
       expect([2, 3]).toContain(json(answer).exit_code);
       expect(tradesSent(simulator)).toEqual([]);
@@ -215,7 +218,7 @@ describe('calls racing the daily cap', () => {
     simulator.seedOpen('buy', 10_000);
     const call = await serve(simulator, ['--max-daily-notional', '3500'], plainDesk.path);
     const answers = await Promise.all(
-      [0, 1, 2, 3, 4, 5].map(() => call('add', { market: MARKET, side: 'buy', notional: 1_000, again: true })),
+      [0, 1, 2, 3, 4, 5].map(() => call('add', { ...BUY, notional: 1_000, again: true })),
     );
     expect(sentUsd(simulator)).toEqual([1_000, 1_000, 1_000]);
     expect(answers.filter((answer) => answer.isError).map((answer) => json(answer).error.code)).toEqual(
@@ -229,7 +232,7 @@ describe('a close is judged on what the side holds when it is sent, and counted 
   /** Another client's add of the buy side, still landing: this simulator's clock stands until advance(). */
   const addElsewhere = async (simulator: Simulator, notional: number) => {
     const answer = await simulator.api('POST', '/hedges/add', {
-      body: { market: MARKET, side: 'buy', notional_usd: notional },
+      body: { ...BUY, notional_usd: notional },
       idempotencyKey: `elsewhere-${notional}`,
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -249,10 +252,10 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     // Fills and landings take 2 s, so the add is still landing when the close comes.
     const simulator = await startSimulator({ fillDelayMs: 2_000 });
     const call = await serve(simulator, ['--max-notional', '10k', '--max-daily-notional', '30k'], plainDesk.path);
-    expectDone(await call('open', { market: MARKET, side: 'buy', notional: 9_000, tenor: 7 }));
-    expectDone(await call('add', { market: MARKET, side: 'buy', notional: 9_000, wait: false }));
+    expectDone(await call('open', { ...BUY, notional: 9_000, tenor: 7 }));
+    expectDone(await call('add', { ...BUY, notional: 9_000, wait: false }));
     expectRefused(
-      await call('close', { market: MARKET, side: 'buy' }),
+      await call('close', BUY),
       overLimit({ max_notional_usd: 10_000, this_call_usd: expect.toSatisfy((usd: number) => usd >= 18_000) }),
     );
     expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
@@ -266,10 +269,7 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     simulator.seedOpen('buy', 9_000);
     await addElsewhere(simulator, 9_100);
     const call = await serve(simulator, ['--max-notional', '10k'], plainDesk.path);
-    const [close] = await Promise.all([
-      call('close', { market: MARKET, side: 'buy' }),
-      landAfterTheRefusedClose(simulator),
-    ]);
+    const [close] = await Promise.all([call('close', BUY), landAfterTheRefusedClose(simulator)]);
     expectRefused(close, {
       error: {
         code: 'max_notional_exceeded',
@@ -291,10 +291,7 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     simulator.seedOpen('buy', 9_000);
     await addElsewhere(simulator, 9_000);
     const call = await serve(simulator, ['--max-daily-notional', '30k'], plainDesk.path);
-    const [close] = await Promise.all([
-      call('close', { market: MARKET, side: 'buy', wait: false }),
-      landAfterTheRefusedClose(simulator),
-    ]);
+    const [close] = await Promise.all([call('close', { ...BUY, wait: false }), landAfterTheRefusedClose(simulator)]);
     expectDone(close);
     expect(closes(simulator)).toEqual([
       [409, 'action_pending'],
@@ -304,7 +301,7 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     expect(entry).toMatchObject({ command: 'close', outcome: 'done', traded_usd: 18_000 });
 
     expectRefused(
-      await call('open', { market: MARKET, side: 'sell', notional: 13_000, tenor: 7, wait: false }),
+      await call('open', { ...SELL, notional: 13_000, tenor: 7, wait: false }),
       overLimit({ used_last_24h_usd: 18_000, this_call_usd: 13_000 }, 'max_daily_notional_exceeded'),
     );
     expect(simulator.requests('POST', '/hedges')).toEqual([]);

@@ -14,6 +14,9 @@ import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
+const BUY = { market: MARKET, side: 'buy' };
+const SELL = { market: MARKET, side: 'sell' };
+
 const SECRET = 'hpk_live_SecretThatMustNeverLeave77';
 const startSimulator = useSimulators();
 const startServer = useMcpServers();
@@ -34,10 +37,7 @@ mkdirSync(join(desk.path, 'sub'));
 symlinkSync(secretsFile, join(desk.path, 'sub', 'innocent.csv'));
 symlinkSync(elsewhere.path, join(desk.path, 'linked-dir'));
 symlinkSync(join(desk.path, 'target.csv'), join(desk.path, 'alias.csv'));
-writeFileSync(
-  join(books.path, 'book.json'),
-  JSON.stringify([{ market: MARKET, side: 'sell', notional_usd: 2000, tenor_days: 7 }]),
-);
+writeFileSync(join(books.path, 'book.json'), JSON.stringify([{ ...SELL, notional_usd: 2000, tenor_days: 7 }]));
 
 async function serve(simulator: Simulator, options: { args?: string[]; cwd?: string; clientRoots?: string[] } = {}) {
   const roots = options.clientRoots;
@@ -131,8 +131,8 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const simulator = await startSimulator();
     const { call } = await serve(simulator);
     const rows = [
-      { market: MARKET, side: 'buy', notional_usd: 4000, tenor_days: 3, client_reference: 'INLINE-1' },
-      { market: MARKET, side: 'sell', notional_usd: '0' },
+      { ...BUY, notional_usd: 4000, tenor_days: 3, client_reference: 'INLINE-1' },
+      { ...SELL, notional_usd: '0' },
     ];
     const planned = await call('plan', { rows });
     expect(planned.isError, everything(planned)).toBeFalsy();
@@ -151,7 +151,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const bad = await call('plan', {
       rows: [
         { market: MARKET, side: SECRET, notional_usd: 1000, tenor_days: 3 },
-        { market: MARKET, side: 'buy', notional_usd: SECRET, tenor_days: 9 },
+        { ...BUY, notional_usd: SECRET, tenor_days: 9 },
       ],
     });
     expect(json(bad)).toMatchObject({ error: { code: 'usage', argument: 'rows' }, exit_code: 2 });
