@@ -108,10 +108,9 @@ describe('a live key with --allow-live', () => {
       simulator.hedges().map((state) => [state.id, state.status, state.notionalUsd, state.clientReference]),
     ).toEqual([[hedge.id, 'filled', 10000, 'DEAL-7']]);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-    const entries = await journal.list();
-    expect(entries.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id])).toEqual([
-      ['open', 'live', 'filled', hedge.id],
-    ]);
+    expect(
+      (await journal.list()).map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id]),
+    ).toEqual([['open', 'live', 'filled', hedge.id]]);
 
     const again = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
     expect(again.isError).toBe(true);

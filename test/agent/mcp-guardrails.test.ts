@@ -122,7 +122,8 @@ describe('hedge tools: risk tiers and the error catalogue', () => {
     expect(tools.find((tool) => tool.name === 'positions')!.risk).toMatchObject({ level: 'low', moves_money: false });
     expect(simulator.requests()).toEqual([]);
 
-    const table = await simulator.hedge(['tools', '--errors']);
-    expect(table.stdout.split('\n')[0]).toMatch(/^code\texit_code\tclass\tretryable\tretry\twhat_to_do/);
+    expect((await simulator.hedge(['tools', '--errors'])).stdout.split('\n')[0]).toMatch(
+      /^code\texit_code\tclass\tretryable\tretry\twhat_to_do/,
+    );
   });
 });

@@ -260,8 +260,10 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     );
     expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
     expect(simulator.active('buy')).toHaveLength(1);
-    const entries = await openJournal({ dir: simulator.configDir }).list();
-    expect(entries.map((entry) => entry.command).sort()).toEqual(['add', 'open']);
+    expect((await openJournal({ dir: simulator.configDir }).list()).map((entry) => entry.command).sort()).toEqual([
+      'add',
+      'open',
+    ]);
   });
 
   it('--max-notional 10k alone: a close that meets 409 while 9,100 lands is judged again before its retry (18,100), and refused', async () => {

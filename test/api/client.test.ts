@@ -132,8 +132,9 @@ for (const tls of [false, true]) {
       // The default 1,000,000 USD cap less the 12,000 open.
       expect(account.available_exposure_usd).toBe(988_000);
 
-      const listed = await client.listHedges({ clientReference: 'DEAL-1', status: 'filled', limit: 10 });
-      expect(listed.map((h) => h.id)).toEqual([opened.hedge_id]);
+      expect(
+        (await client.listHedges({ clientReference: 'DEAL-1', status: 'filled', limit: 10 })).map((h) => h.id),
+      ).toEqual([opened.hedge_id]);
 
       expect((await client.closeHedge(BUY, crypto.randomUUID())).status).toBe('submitted');
       settle(sandbox);
@@ -277,8 +278,7 @@ describe('errors and retries', () => {
     const attempts = requestsTo(sandbox, 'POST', '/hedges').filter((e) => e.idempotencyKey === key);
     expect(attempts.some((e) => e.errorCode === 'idempotency_in_flight')).toBe(true);
     expect(opened.status).toBe('submitted');
-    const mine = (await client.listHedges({ limit: 500 })).filter((h) => h.notional_usd === 2_000);
-    expect(mine).toHaveLength(1);
+    expect((await client.listHedges({ limit: 500 })).filter((h) => h.notional_usd === 2_000)).toHaveLength(1);
   });
 
   it('a stalled server fails with a timeout error within the configured bound', async () => {

@@ -229,8 +229,7 @@ describe('references compared the way the server keeps them', () => {
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     expect(lost.code, lost.stderr).toBe(5);
     const opens = simulator.requests('POST', '/hedges').length;
-    const resumed = ok(await simulator.hedge('resume --json'));
-    expect(resumed.stderr).toMatch(/carries reference deal-12/);
+    expect(ok(await simulator.hedge('resume --json')).stderr).toMatch(/carries reference deal-12/);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
     expect(simulator.active('sell').map((hedge) => hedge.clientReference)).toEqual(['DEAL-12']);
   });
@@ -360,8 +359,7 @@ describe('--json: one shape for scripts whatever the server', () => {
       const simulator = await on(dialect);
       const market = dialect === 'gamma' ? KES : 'USDTNGN';
       const closed = simulator.seedOpen('sell', 5_000, market);
-      const closing = await simulator.api('POST', '/hedges/close', { body: { market, side: 'sell' } });
-      expect(closing.status).toBe(200);
+      expect((await simulator.api('POST', '/hedges/close', { body: { market, side: 'sell' } })).status).toBe(200);
       simulator.advance(60_000);
       simulator.seedOpen('buy', 25_000, market);
       const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`));

@@ -150,8 +150,9 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     // Another dialect's field name alone is refused, naming the field this dialect expects.
     const wrongName = await post(sandbox, '/hedges/add', changeOf('buy', otherNotionalField, 50_000));
     expect(refusal(wrongName)).toEqual([400, 'validation_error', expected.notionalField]);
-    const added = await post(sandbox, '/hedges/add', changeOf('buy', expected.notionalField, 50_000), 'd-add');
-    expect(added.body.data).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted', notional_usd: 50_000 });
+    expect(
+      (await post(sandbox, '/hedges/add', changeOf('buy', expected.notionalField, 50_000), 'd-add')).body.data,
+    ).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted', notional_usd: 50_000 });
     sandbox.clock.advance(FILL_DELAY_MS);
     expect((await read(sandbox, `/hedges/${id}`)).notional_usd).toBe(150_000);
 
@@ -167,8 +168,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(Object.keys(account)).toEqual(expected.accountKeys);
     expect(account.available_exposure_usd).toBe(amount(expected, 1_000_000 - 100_000));
 
-    const fullReduce = await post(sandbox, '/hedges/reduce', changeOf('buy', expected.notionalField, 100_000));
-    expect(fullReduce.status).toBe(200);
+    expect((await post(sandbox, '/hedges/reduce', changeOf('buy', expected.notionalField, 100_000))).status).toBe(200);
     sandbox.clock.advance(FILL_DELAY_MS);
     expect(await read(sandbox, '/positions')).toEqual([]);
     const hedge = await read(sandbox, `/hedges/${id}`);

@@ -179,8 +179,11 @@ describe('sandbox faults: hostile text', () => {
     const reference = `deal\u001b]0;pwned\u0007\u001b[2J\u202e\u200b\u0000\t-42`;
     const opened = await post(sandbox, '/hedges', { ...openBody('buy', 2_000), client_reference: reference });
     expect(opened.body.data.client_reference).toBe(reference);
-    const filtered = await api(sandbox, 'GET', `/hedges?client_reference=${encodeURIComponent(reference)}`);
-    expect(filtered.body.data.map((hedge: { id: string }) => hedge.id)).toEqual([opened.body.data.id]);
+    expect(
+      (await api(sandbox, 'GET', `/hedges?client_reference=${encodeURIComponent(reference)}`)).body.data.map(
+        (hedge: { id: string }) => hedge.id,
+      ),
+    ).toEqual([opened.body.data.id]);
     sandbox.clock.advance(100);
     await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
     sandbox.clock.advance(100);

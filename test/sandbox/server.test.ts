@@ -44,8 +44,9 @@ describe('sandbox server: endpoints over HTTP', () => {
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     }
     sandbox.clock.advance(100);
-    const reduced = await post(sandbox, '/hedges/reduce', { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 });
-    expect(reduced.body.data.action).toBe('reduce');
+    expect(
+      (await post(sandbox, '/hedges/reduce', { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 })).body.data.action,
+    ).toBe('reduce');
     sandbox.clock.advance(100);
     const closed = await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
     expect(closed.body.data).toMatchObject({ action: 'close', status: 'submitted' });
@@ -310,8 +311,10 @@ describe('sandbox server: TLS', () => {
     const run = (env: NodeJS.ProcessEnv) =>
       promisify(execFile)(process.execPath, ['-e', script, '--', ...urls, sandbox.apiKey], { env });
     const { NODE_EXTRA_CA_CERTS: _ignored, ...baseEnv } = process.env;
-    const trusted = await run({ ...baseEnv, NODE_EXTRA_CA_CERTS: sandbox.caFile });
-    expect(trusted.stdout.trim().split('\n')).toEqual(['200', '200']);
+    expect((await run({ ...baseEnv, NODE_EXTRA_CA_CERTS: sandbox.caFile })).stdout.trim().split('\n')).toEqual([
+      '200',
+      '200',
+    ]);
     const untrusted = await run(baseEnv);
     expect(
       untrusted.stdout

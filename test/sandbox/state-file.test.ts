@@ -156,8 +156,11 @@ describe('the state file shared by several processes', () => {
     expect(hedgesInFile(stateFile)).toHaveLength(12);
     // A simulator started on the file afterwards reads every account's two hedges.
     const reader = await simulatorOn(stateFile);
-    const lists = await Promise.all(keys.map((key) => api(reader, 'GET', '/hedges', { key })));
-    expect(lists.map((list) => list.body.data.length)).toEqual(keys.map(() => 2));
+    expect(
+      (await Promise.all(keys.map((key) => api(reader, 'GET', '/hedges', { key })))).map(
+        (list) => list.body.data.length,
+      ),
+    ).toEqual(keys.map(() => 2));
     expect(readdirSync(dir!)).toEqual(['state.json']);
   });
 
