@@ -10,6 +10,7 @@ import { UsageError } from '../../src/core/errors.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { expectRefused, expectDone } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 
@@ -30,8 +31,7 @@ describe('--max-notional', () => {
     const simulator = await startSimulator();
     const { call, toolbox: box } = toolbox(simulator, { maxNotionalUsd: 5_000 });
     const refused = await call('open', open('10k'));
-    expect(refused.isError).toBe(true);
-    expect(data(refused)).toMatchObject({
+    expectRefused(refused, {
       error: {
         code: 'max_notional_exceeded',
         class: 'rejected',
@@ -46,7 +46,7 @@ describe('--max-notional', () => {
     expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
 
     const allowed = await call('open', open(4_000));
-    expect(allowed.isError).toBeFalsy();
+    expectDone(allowed);
     expect(data(allowed)).toMatchObject({ notional_usd: 4_000, status: 'filled' });
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
     // The tool's description tells the agent.
@@ -64,7 +64,7 @@ describe('--max-notional', () => {
     expect(simulator.writes()).toEqual([]);
     expect(simulator.requests('GET', '/positions').length).toBeGreaterThan(0);
     const close = await call('close', BUY);
-    expect(close.isError).toBeFalsy();
+    expectDone(close);
     expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
   });
 
@@ -72,7 +72,7 @@ describe('--max-notional', () => {
     const simulator = await startSimulator();
     const { call } = toolbox(simulator, { maxNotionalUsd: 1_000 });
     const dry = await call('open', { ...open(50_000), dry_run: true });
-    expect(dry.isError).toBeFalsy();
+    expectDone(dry);
     expect(data(dry)).toMatchObject({ dry_run: true, body: { notional_usd: 50_000 } });
     expect(simulator.writes()).toEqual([]);
   });
@@ -84,7 +84,7 @@ describe('--max-daily-notional', () => {
     const cli = await simulator.hedge(['open', MARKET, 'sell', '20000', '--tenor', '3', '--json']);
     expect(cli.code, cli.stderr).toBe(0);
     const { call } = toolbox(simulator, { maxDailyNotionalUsd: 15_000 });
-    expect((await call('open', open(10_000))).isError).toBeFalsy();
+    expectDone(await call('open', open(10_000)));
     const before = simulator.writes().length;
 
     const refused = await call('add', { ...BUY, notional: 6_000 });
@@ -104,7 +104,7 @@ describe('--max-daily-notional', () => {
 
     // Exactly up to the cap is allowed.
     const fits = await call('add', { ...BUY, notional: 5_000 });
-    expect(fits.isError, fits.content[0]!.text).toBeFalsy();
+    expectDone(fits);
     const entries = await openJournal({ dir: simulator.configDir }).list();
     expect(entries.filter((entry) => entry.via === 'agent').map((entry) => entry.command)).toEqual(['add', 'open']);
   });
@@ -131,9 +131,9 @@ describe('--markets', () => {
       exit_code: 3,
     });
     expect(simulator.requests()).toEqual([]);
-    expect((await call('quote', { ...BUY, notional: 1_000, tenor: 1 })).isError).toBeFalsy();
+    expectDone(await call('quote', { ...BUY, notional: 1_000, tenor: 1 }));
     const allowed = await call('open', open(1_000, 'buy', 'usdtkes'));
-    expect(allowed.isError, allowed.content[0]!.text).toBeFalsy();
+    expectDone(allowed);
     expect(simulator.requests('POST', '/hedges').map((entry) => (entry.body as { market: string }).market)).toEqual([
       'USDTKES',
     ]);

@@ -12,6 +12,7 @@ import { openJournal } from '../../src/platform/journal/index.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { expectRefused } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 
@@ -140,8 +141,7 @@ describe('a live key with --allow-live', () => {
     });
     expireTokens();
     const expired = await call('open', { ...OPEN_ARGS, confirmation_token: token });
-    expect(expired.isError).toBe(true);
-    expect(data(expired)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
+    expectRefused(expired, { error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
     expect(data(expired).error.message).toMatch(
       /^confirmation_token: this token has expired \(a token lasts 120 s\); nothing was sent\./,
     );
@@ -193,8 +193,7 @@ describe('a live key with --allow-live', () => {
       expect(shown.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
       target(65_000);
       const refused = await call('apply', { file: 'target.csv', confirmation_token: shown.confirmation_token });
-      expect(refused.isError).toBe(true);
-      expect(data(refused)).toMatchObject({
+      expectRefused(refused, {
         error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 1_000, now_usd: 55_000 } },
         exit_code: 3,
       });

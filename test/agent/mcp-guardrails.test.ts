@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import { HEDGE_BIN, ROOT, baseEnv } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { expectRefused, expectDone } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 
@@ -45,8 +46,7 @@ describe('hedge mcp with limits', () => {
     expect(open.description).toContain('Limits set by the operator: at most 5,000.00 USD per call, markets USDTNGN');
 
     const big = await call('open', { ...BUY, notional: '10k', tenor: 3 });
-    expect(big.isError).toBe(true);
-    expect(json(big)).toMatchObject({
+    expectRefused(big, {
       error: {
         code: 'max_notional_exceeded',
         class: 'rejected',
@@ -62,7 +62,7 @@ describe('hedge mcp with limits', () => {
     expect(simulator.requests()).toEqual([]);
 
     const fits = await call('open', { ...BUY, notional: 5_000, tenor: 3 });
-    expect(fits.isError, fits.content[0]!.text).toBeFalsy();
+    expectDone(fits);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
     expect(stderr()).toContain('hedge mcp: write limits — at most 5,000.00 USD per call, markets USDTNGN.');
   });

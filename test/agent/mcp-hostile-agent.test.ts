@@ -20,6 +20,7 @@ import { tempDir } from '../support/hedge-cli.js';
 import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
 import { until } from '../support/polling.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { expectDone, expectRefused, json } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 const SELL = { market: MARKET, side: 'sell' };
@@ -55,7 +56,6 @@ async function serve(simulator: Simulator, args: string[], cwd = desk.path) {
   return (await startServer(simulator, { args, cwd })).call;
 }
 
-const json = (answer: Answer): any => JSON.parse(answer.content[0]!.text);
 const everything = (answer: Answer): string => answer.content.map((part) => part.text).join('\n');
 /** What the server acted on: every POST that trades (quotes act on nothing). */
 const tradesSent = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
@@ -63,12 +63,6 @@ const tradesSent = (simulator: Simulator) => simulator.writes().filter((entry) =
 const heldUsd = (simulator: Simulator) =>
   [...simulator.active('buy'), ...simulator.active('sell')].reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 const row = (notional: number, side = 'buy') => ({ market: MARKET, side, notional_usd: notional, tenor_days: 7 });
-/** The answer is an error whose JSON matches `shape`; expectDone: no error. */
-function expectRefused(answer: Answer, shape: object): void {
-  expect(answer.isError, everything(answer)).toBe(true);
-  expect(json(answer)).toMatchObject(shape);
-}
-const expectDone = (answer: Answer) => expect(answer.isError, everything(answer)).toBeFalsy();
 /** A refusal under a limit (exit 3) with these details. */
 const overLimit = (details: object, code = 'max_notional_exceeded') => ({ error: { code, details }, exit_code: 3 });
 /** The notionals of the trades the server was sent. */

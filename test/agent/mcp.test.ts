@@ -9,6 +9,7 @@ import { useMcpServers, type McpServed } from '../support/mcp.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { startLiveKeyProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
+import { expectRefused, expectDone } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 const SELL = { market: MARKET, side: 'sell' };
@@ -58,14 +59,14 @@ describe('hedge mcp on a test key', () => {
     expect(quoteTool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
 
     const quote = await call('quote', { ...BUY, notional: '10k', tenor: 3 });
-    expect(quote.isError).toBeFalsy();
+    expectDone(quote);
     expect(json(quote)).toMatchObject({ ...BUY, notional_usd: 10000, tenor_days: 3 });
     expect(simulator.requests('POST', '/quotes').map((entry) => entry.body)).toEqual([
       { ...BUY, notional_usd: 10000, tenor_days: 3 },
     ]);
 
     const opened = await call('open', { ...BUY, notional: 10000, tenor: 3 });
-    expect(opened.isError).toBeFalsy();
+    expectDone(opened);
     const hedge = json(opened);
     expect(hedge).toMatchObject({ ...BUY, notional_usd: 10000, status: 'filled' });
     expect(simulator.active('buy').map((state) => [state.id, state.status, state.notionalUsd])).toEqual([
@@ -73,7 +74,7 @@ describe('hedge mcp on a test key', () => {
     ]);
 
     const closed = await call('close', BUY);
-    expect(closed.isError).toBeFalsy();
+    expectDone(closed);
     expect(json(closed)).toMatchObject({ hedge_id: hedge.id, status: 'closed' });
     expect(simulator.active('buy')).toEqual([]);
     expect(simulator.hedges().map((state) => [state.id, state.status])).toEqual([[hedge.id, 'closed']]);
@@ -174,7 +175,7 @@ describe('hedge mcp on a live key', () => {
     expect(Object.keys(closeTool.inputSchema.properties ?? {})).toContain('confirmation_token');
 
     const preview = await call('close', BUY);
-    expect(preview.isError).toBeFalsy();
+    expectDone(preview);
     const shown = json(preview);
     expect(shown).toMatchObject({
       sent: false,
@@ -208,7 +209,7 @@ describe('hedge mcp on a live key', () => {
 
     // The token lets the close go ahead: it closes the side, once.
     const confirmed = await call('close', { ...BUY, confirmation_token: token });
-    expect(confirmed.isError, confirmed.content[0]!.text).toBeFalsy();
+    expectDone(confirmed);
     expect(json(confirmed)).toMatchObject({ hedge_id: seeded.id, status: 'closed' });
     expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
     expect(simulator.active('buy')).toEqual([]);
@@ -226,8 +227,7 @@ describe('hedge mcp on a live key', () => {
     expect(shown.expires_in_seconds).toBe(0);
     const previewed = simulator.requests().length;
     const expired = await call('close', { ...SELL, confirmation_token: shown.confirmation_token });
-    expect(expired.isError).toBe(true);
-    expect(json(expired)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
+    expectRefused(expired, { error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
     expect(json(expired).error.message).toMatch(
       /^confirmation_token: this token has expired \(a token lasts 0 s\); nothing was sent\./,
     );
@@ -248,8 +248,7 @@ describe('hedge mcp on a live key', () => {
     expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
 
     const refused = await call('close', { ...BUY, confirmation_token: shown.confirmation_token });
-    expect(refused.isError).toBe(true);
-    expect(json(refused)).toMatchObject({
+    expectRefused(refused, {
       error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 100, now_usd: 50_000 } },
       exit_code: 3,
     });
@@ -267,7 +266,7 @@ describe('hedge mcp on a live key', () => {
       side: 'buy',
       confirmation_token: fresh.confirmation_token,
     });
-    expect(confirmed.isError, confirmed.content[0]!.text).toBeFalsy();
+    expectDone(confirmed);
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
     expect(simulator.active('buy')).toEqual([]);
   });
