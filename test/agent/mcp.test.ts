@@ -145,11 +145,16 @@ describe('hedge mcp on a live key', () => {
     const { client, call, close } = await serve(simulator, { env: { HEDGE_API_KEY: LIVE_KEY } });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(READ_TOOLS);
     for (const name of ['open', 'close', 'apply']) {
-      const result = await call(name, BUY);
-      expect(result.isError).toBe(true);
-      expect(json(result).error.message).toBe(
-        `${name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
-      );
+      expectRefused(await call(name, BUY), {
+        error: {
+          code: 'usage',
+          class: 'usage',
+          message: `${name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
+          details: {},
+          status: null,
+        },
+        exit_code: 2,
+      });
     }
     expect(simulator.sandbox.requestLog).toEqual([]);
     const stderr = await close();
@@ -196,7 +201,13 @@ describe('hedge mcp on a live key', () => {
     const previewed = simulator.requests().length;
 
     const wrong = await call('close', { ...BUY, confirmation_token: 'hct_madeup' });
-    expect(json(wrong).error).toMatchObject({ code: 'usage', argument: 'confirmation_token' });
+    expect(json(wrong).error).toMatchObject({
+      code: 'usage',
+      argument: 'confirmation_token',
+      message: expect.stringMatching(
+        /^confirmation_token: this token is not one this server issued; nothing was sent\./,
+      ),
+    });
     expect(simulator.requests()).toHaveLength(previewed);
     const otherSide = await call('close', { ...SELL, confirmation_token: token });
     expect(json(otherSide).error.message).toMatch(

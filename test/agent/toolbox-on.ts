@@ -19,7 +19,6 @@ export function toolboxOn(
   connections: HttpConnections,
   options: { liveKey?: string; allowLive?: boolean; limits?: AgentLimits; files?: FileAccess } = {},
 ) {
-  let tokenNow = 1_000_000;
   const credentials = (apiKey: string, environment: 'live' | 'test') => ({
     apiKey,
     baseUrl: simulator.baseUrl,
@@ -45,12 +44,12 @@ export function toolboxOn(
           }),
         }),
     },
-    new ConfirmationTokens(120, () => tokenNow),
+    new ConfirmationTokens(120, () => 1_000_000),
     { allowLive: options.allowLive === true, limits: options.limits, tools: agentTools(COMMANDS) },
   );
   const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
     (await toolbox.call(name, args, new AbortController().signal))!;
-  return { toolbox, call, expireTokens: () => (tokenNow += 120_000) };
+  return { toolbox, call };
 }
 
 /** A tool answer's JSON. */
