@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
+import { openJournal } from '../../src/platform/journal/index.js';
 import { HEDGE_BIN, ROOT, baseEnv } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { expectRefused, expectDone } from './answers.js';
@@ -51,6 +52,8 @@ describe('hedge mcp with limits', () => {
         code: 'max_notional_exceeded',
         class: 'rejected',
         details: { this_call_usd: 10_000, max_notional_usd: 5_000 },
+        message:
+          "open: this call trades 10,000.00 USD, over this agent's cap of 5,000.00 USD per call (hedge mcp --max-notional); nothing was sent.",
       },
       exit_code: 3,
     });
@@ -60,9 +63,11 @@ describe('hedge mcp with limits', () => {
       exit_code: 3,
     });
     expect(simulator.requests()).toEqual([]);
+    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
 
     const fits = await call('open', { ...BUY, notional: 5_000, tenor: 3 });
     expectDone(fits);
+    expect(json(fits)).toMatchObject({ notional_usd: 5_000, status: 'filled' });
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
     expect(stderr()).toContain('hedge mcp: write limits — at most 5,000.00 USD per call, markets USDTNGN.');
   });
