@@ -1,14 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { SANDBOX_DIALECTS, type SandboxDialect, serveSandbox } from '../../src/sandbox/index.js';
+import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.js';
 import { SANDBOX_DIALECTS as SERVE_DIALECTS } from '../../src/sandbox/http/serve.js';
 import { openBody } from '../support/engine.js';
-import { until } from '../support/polling.js';
 import {
   api,
   startSimulator,
@@ -476,24 +474,5 @@ describe('sandbox dialects: choosing and remembering one', () => {
     await expect(startSimulator({ preset: 'plain', dialect: 'epsilon' as SandboxDialect })).rejects.toThrow(
       /unknown sandbox dialect "epsilon".*reference, alpha, beta, gamma, delta/,
     );
-  });
-
-  it('serveSandbox passes the dialect on and names it on stderr', async () => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-    const stop = new AbortController();
-    const apiKey = 'hpk_test_ServeDialectServeDialect12';
-    const serving = serveSandbox({ dialect: 'alpha', apiKeys: [apiKey] }, { stdout, stderr, signal: stop.signal });
-    await until(() => err.includes('Ctrl-C'));
-    expect(err).toMatch(/alpha wire dialect/);
-    const baseUrl = out.split('\n')[0].split('=')[1];
-    const prices = await fetch(`${baseUrl}/prices`, { headers: { authorization: `Bearer ${apiKey}` } });
-    expect(Object.keys(((await prices.json()) as { data: object }).data)).toEqual(['USDTNGN']);
-    stop.abort();
-    await serving;
   });
 });
