@@ -5,7 +5,6 @@ import { hedgeSchema } from '../../src/platform/api/schemas.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/core/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { clientFor, closeClients, settle } from '../support/client.js';
-import { startConnectProxy } from '../support/servers/connect-proxy.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { until } from '../support/polling.js';
 import { startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
@@ -358,40 +357,6 @@ describe('errors and retries', () => {
     // And the schema itself keeps them (zod loose objects).
     const hedge = { id: 'hdg_1', ...BUY, notional_usd: 1, tenor_days: 1, status: 'filled', venue: 'gmx' };
     expect(hedgeSchema.parse(hedge).venue).toBe('gmx');
-  });
-});
-
-describe('proxy from the environment', () => {
-  it('sends a remote host through HTTPS_PROXY (a CONNECT tunnel) unless NO_PROXY names it; never a loopback one', async () => {
-    const simulator = await startSimulator({ preset: 'plain', tls: true });
-    const sandbox = simulator.sandbox;
-    const proxy = await startConnectProxy({ 'sandbox.hedge.test': '127.0.0.1' });
-    const remote = { ...sandbox, baseUrl: sandbox.baseUrl.replace('127.0.0.1', 'sandbox.hedge.test') };
-    try {
-      const proxied = clientFor(remote, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url } });
-      await proxied.client.listMarkets();
-      expect(proxy.tunnels).toEqual([`sandbox.hedge.test:${sandbox.port}`]);
-      await closeClients();
-      // Around the proxy the .test name does not resolve: the request fails without a tunnel.
-      const bypassed = clientFor(remote, {
-        caFile: sandbox.caFile,
-        env: { HTTPS_PROXY: proxy.url, NO_PROXY: 'sandbox.hedge.test' },
-      });
-      await expect(bypassed.client.listMarkets()).rejects.toThrow();
-      expect(proxy.tunnels).toHaveLength(1);
-      await closeClients();
-      // A loopback base URL connects directly whatever the environment says.
-      const loopback = clientFor(sandbox, {
-        caFile: sandbox.caFile,
-        env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url },
-      });
-      await loopback.client.listMarkets();
-      expect(proxy.tunnels).toHaveLength(1);
-    } finally {
-      await closeClients();
-      await proxy.close();
-      await simulator.close();
-    }
   });
 });
 
