@@ -18,6 +18,11 @@ import { UsageError } from '../../src/core/errors.js';
 const tools = agentTools(COMMANDS);
 const tool = (name: string): AgentTool => tools.find((candidate) => candidate.name === name)!;
 
+const words = (text: string) => text.split(' ');
+const schemaOf = (name: string, access: 'direct' | 'token' = 'direct') =>
+  inputSchema(tool(name), access) as { properties: Record<string, object>; required: string[] };
+const propertiesOf = (name: string, access?: 'direct' | 'token') => Object.keys(schemaOf(name, access).properties);
+
 function refusal(run: () => unknown): string {
   try {
     run();
@@ -30,29 +35,29 @@ function refusal(run: () => unknown): string {
 
 describe('tools from the manifest', () => {
   it('every read and write leaf is a tool named like its command path; local commands are not', () => {
-    expect(tools.map((candidate) => [candidate.name, candidate.tier])).toEqual([
-      ['markets', 'read'],
-      ['price', 'read'],
-      ['quote', 'read'],
-      ['open', 'write'],
-      ['add', 'write'],
-      ['reduce', 'write'],
-      ['close', 'write'],
-      ['hedges', 'read'],
-      ['history', 'read'],
-      ['positions', 'read'],
-      ['account', 'read'],
-      ['maturities', 'read'],
-      ['roll', 'write'],
-      ['whoami', 'read'],
-      ['doctor', 'read'],
-      ['plan', 'read'],
-      ['apply', 'write'],
-      ['exposures', 'read'],
-      ['report', 'read'],
-      ['journal_list', 'read'],
-      ['journal_show', 'read'],
-      ['resume', 'write'],
+    expect(tools.map((candidate) => `${candidate.name} ${candidate.tier}`)).toEqual([
+      'markets read',
+      'price read',
+      'quote read',
+      'open write',
+      'add write',
+      'reduce write',
+      'close write',
+      'hedges read',
+      'history read',
+      'positions read',
+      'account read',
+      'maturities read',
+      'roll write',
+      'whoami read',
+      'doctor read',
+      'plan read',
+      'apply write',
+      'exposures read',
+      'report read',
+      'journal_list read',
+      'journal_show read',
+      'resume write',
     ]);
     expect(tool('journal_list').command).toBe('hedge journal list');
   });
@@ -82,41 +87,18 @@ describe('tools from the manifest', () => {
   });
 
   it('open: what the wizard would ask is required; long flags with underscores; --no-wait is `wait`, on by default', () => {
-    const schema = inputSchema(tool('open'), 'direct') as {
-      properties: Record<string, { type?: string; default?: unknown }>;
-      required: string[];
-    };
-    expect(Object.keys(schema.properties)).toEqual([
-      'market',
-      'side',
-      'notional',
-      'tenor',
-      'ref',
-      'allow_duplicate_ref',
-      'skip_checks',
-      'wait',
-      'idempotency_key',
-      'new',
-      'dry_run',
-      'again',
-    ]);
-    expect(schema.required).toEqual(['market', 'side', 'notional', 'tenor']);
+    const schema = schemaOf('open');
+    expect(Object.keys(schema.properties)).toEqual(
+      words('market side notional tenor ref allow_duplicate_ref skip_checks wait idempotency_key new dry_run again'),
+    );
+    expect(schema.required).toEqual(words('market side notional tenor'));
     expect(schema.properties.wait).toMatchObject({ type: 'boolean', default: true });
     expect(schema.properties.dry_run).toMatchObject({ type: 'boolean', default: false });
   });
 
   it('roll and quote: the tenor the CLI refuses to go without is required', () => {
-    expect((inputSchema(tool('roll'), 'direct') as { required: string[] }).required).toEqual([
-      'market',
-      'side',
-      'tenor',
-    ]);
-    expect((inputSchema(tool('quote'), 'direct') as { required: string[] }).required).toEqual([
-      'market',
-      'side',
-      'notional',
-      'tenor',
-    ]);
+    expect(schemaOf('roll').required).toEqual(words('market side tenor'));
+    expect(schemaOf('quote').required).toEqual(words('market side notional tenor'));
   });
 
   it('exposures: its file is an exposures file under the roots, never target rows inline; --html is left out', () => {
@@ -133,52 +115,29 @@ describe('tools from the manifest', () => {
 
   it('--watch views and --html files are left out; hedges keeps its bounded --wait; reads take --ref and a bounded until', () => {
     // --ref (a filter wherever a list is shown) stays; --watch's options and --html go.
-    expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual([
-      'ref',
-      'until',
-    ]);
-    expect(Object.keys((inputSchema(tool('report'), 'direct') as { properties: object }).properties)).toEqual([
-      'since',
-      'until',
-      'by',
-      'ref',
-    ]);
-    expect(Object.keys((inputSchema(tool('hedges'), 'direct') as { properties: object }).properties)).toEqual([
-      'id',
-      'status',
-      'ref',
-      'limit',
-      'all',
-      'wait',
-      'until',
-    ]);
+    expect(propertiesOf('positions')).toEqual(words('ref until'));
+    expect(propertiesOf('report')).toEqual(words('since until by ref'));
+    expect(propertiesOf('hedges')).toEqual(words('id status ref limit all wait until'));
   });
 
   it('a confirmation_token argument only on write tools that need one (live key with --allow-live)', () => {
-    const names = (name: string, access: 'direct' | 'token') =>
-      Object.keys((inputSchema(tool(name), access) as { properties: object }).properties);
-    expect(names('close', 'token')).toEqual([
-      'market',
-      'side',
-      'wait',
-      'idempotency_key',
-      'new',
-      'dry_run',
-      'again',
-      'confirmation_token',
-    ]);
-    expect(names('close', 'direct')).not.toContain('confirmation_token');
-    expect(names('quote', 'token')).not.toContain('confirmation_token');
+    expect(propertiesOf('close', 'token')).toEqual(
+      words('market side wait idempotency_key new dry_run again confirmation_token'),
+    );
+    expect(propertiesOf('close', 'direct')).not.toContain('confirmation_token');
+    expect(propertiesOf('quote', 'token')).not.toContain('confirmation_token');
   });
 });
 
 describe('safety tiers', () => {
   it('test keys (and --demo) get writes at once; live keys only with --allow-live, through a token', () => {
-    expect(writeAccess('test', false)).toBe('direct');
-    expect(writeAccess('test', true)).toBe('direct');
-    expect(writeAccess('live', false)).toBe('none');
-    expect(writeAccess('live', true)).toBe('token');
-    expect(writeAccess(undefined, true)).toBe('none');
+    expect([
+      writeAccess('test', false),
+      writeAccess('test', true),
+      writeAccess('live', false),
+      writeAccess('live', true),
+      writeAccess(undefined, true),
+    ]).toEqual(words('direct direct none token none'));
     expect([offered(tool('open'), 'none'), offered(tool('quote'), 'none'), offered(tool('open'), 'token')]).toEqual([
       false,
       true,
@@ -333,9 +292,9 @@ describe('confirmation tokens', () => {
 
   it('HEDGE_MCP_TOKEN_TTL_SECONDS sets the lifetime: 0 to 3600 seconds, 120 by default', () => {
     expect(DEFAULT_TOKEN_TTL_SECONDS).toBe(120);
-    expect(tokenTtlSeconds({})).toBe(120);
-    expect(tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: '0' })).toBe(0);
-    expect(tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: '30' })).toBe(30);
+    expect([undefined, '0', '30'].map((value) => tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: value }))).toEqual([
+      120, 0, 30,
+    ]);
     expect(refusal(() => tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: '-1' }))).toBe(
       'HEDGE_MCP_TOKEN_TTL_SECONDS: expected a number of seconds from 0 to 3600 (got "-1").',
     );

@@ -5,19 +5,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/platform/api/create-client.js';
 import { HttpConnections } from '../../src/platform/api/transport.js';
-import { ConfirmationTokens } from '../../src/cli/agent/confirmation.js';
 import { FileAccess, serverRoots } from '../../src/cli/agent/file-access.js';
-import { AgentToolbox, type ToolResult } from '../../src/cli/agent/toolbox.js';
+import { data, toolboxOn } from './toolbox-on.js';
 import { openJournal } from '../../src/platform/journal/index.js';
-import { CommandContext } from '../../src/platform/runtime/context.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
-import { realClock } from '../support/client.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { COMMANDS } from '../../src/cli/manifest.js';
-import { agentTools } from '../../src/cli/agent/catalogue.js';
+import { expectRefused } from './answers.js';
+
+const BUY = { market: MARKET, side: 'buy' };
 
 const LIVE_KEY = 'hpk_live_AgentToolboxLiveKey0001';
 registerSecret(LIVE_KEY);
@@ -26,91 +23,10 @@ const startSimulator = useSimulators();
 const connections = new HttpConnections();
 afterAll(() => connections.close());
 
-const READ_TOOLS = [
-  'markets',
-  'price',
-  'quote',
-  'hedges',
-  'history',
-  'positions',
-  'account',
-  'maturities',
-  'whoami',
-  'doctor',
-  'plan',
-  'exposures',
-  'report',
-  'journal_list',
-  'journal_show',
-];
+const liveToolbox = (simulator: Simulator, options: { allowLive: boolean; files?: FileAccess }) =>
+  toolboxOn(simulator, connections, { liveKey: LIVE_KEY, ...options });
 
-function liveToolbox(simulator: Simulator, options: { allowLive: boolean; files?: FileAccess }) {
-  let tokenNow = 1_000_000;
-  const tokens = new ConfirmationTokens(120, () => tokenNow);
-  const toolbox = new AgentToolbox(
-    {
-      env: { HEDGE_CONFIG_DIR: simulator.configDir },
-      globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
-      clock: realClock,
-      credentials: {
-        apiKey: LIVE_KEY,
-        baseUrl: simulator.baseUrl,
-        environment: 'live',
-        sources: { apiKey: 'environment', baseUrl: 'environment' },
-      },
-      files: options.files,
-      createContext: (init) =>
-        new CommandContext({
-          ...init,
-          client: createClient({
-            connections,
-            credentials: {
-              apiKey: simulator.apiKey,
-              baseUrl: simulator.baseUrl,
-              environment: 'test',
-              sources: { apiKey: 'environment', baseUrl: 'environment' },
-            },
-            env: {},
-            clock: init.clock,
-            signal: init.signal,
-          }),
-        }),
-    },
-    tokens,
-    { allowLive: options.allowLive, tools: agentTools(COMMANDS) },
-  );
-  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
-    (await toolbox.call(name, args, new AbortController().signal))!;
-  return { toolbox, call, expireTokens: () => (tokenNow += 120_000) };
-}
-
-function data(result: ToolResult): any {
-  return JSON.parse(result.content[0]!.text);
-}
-
-const OPEN_ARGS = { market: MARKET, side: 'buy', notional: '10k', tenor: 3, ref: 'DEAL-7' };
-
-describe('a live key without --allow-live', () => {
-  it('offers read tools only; a write tool called anyway is refused and nothing at all is sent', async () => {
-    const simulator = await startSimulator();
-    const { toolbox, call } = liveToolbox(simulator, { allowLive: false });
-    expect(toolbox.list().map((tool) => tool.name)).toEqual(READ_TOOLS);
-    const result = await call('open', OPEN_ARGS);
-    expect(result.isError).toBe(true);
-    expect(data(result)).toEqual({
-      error: {
-        code: 'usage',
-        class: 'usage',
-        message:
-          'open is a write tool, and write tools are not offered on a LIVE key unless the server runs with `hedge mcp --allow-live`; nothing was sent.',
-        details: {},
-        status: null,
-      },
-      exit_code: 2,
-    });
-    expect(simulator.requests()).toEqual([]);
-  });
-});
+const OPEN_ARGS = { ...BUY, notional: '10k', tenor: 3, ref: 'DEAL-7' };
 
 describe('a live key with --allow-live', () => {
   it('the first call sends nothing and previews the quote and the exact request; the token sends it once, journaled', async () => {
@@ -129,10 +45,10 @@ describe('a live key with --allow-live', () => {
       method: 'POST',
       path: '/hedges',
       url: `${simulator.baseUrl}/hedges`,
-      body: { market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-7' },
+      body: { ...BUY, notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-7' },
     });
     expect(preview.preview.dry_run.headers.Authorization).toBe('Bearer hpk_live…0001');
-    expect(preview.preview.quote).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3 });
+    expect(preview.preview.quote).toMatchObject({ ...BUY, notional_usd: 10000, tenor_days: 3 });
     expect(preview.confirmation_token).toMatch(/^hct_[A-Za-z0-9_-]{24}$/);
     expect(preview.expires_in_seconds).toBe(120);
     expect(preview.expires_at).toBe(new Date(1_000_000 + 120_000).toISOString());
@@ -148,52 +64,20 @@ describe('a live key with --allow-live', () => {
     const confirmed = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
     expect(confirmed.isError).toBeUndefined();
     const hedge = data(confirmed);
-    expect(hedge).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, status: 'filled' });
+    expect(hedge).toMatchObject({ ...BUY, notional_usd: 10000, status: 'filled' });
     expect(
       simulator.hedges().map((state) => [state.id, state.status, state.notionalUsd, state.clientReference]),
     ).toEqual([[hedge.id, 'filled', 10000, 'DEAL-7']]);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-    const entries = await journal.list();
-    expect(entries.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id])).toEqual([
-      ['open', 'live', 'filled', hedge.id],
-    ]);
+    expect(
+      (await journal.list()).map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id]),
+    ).toEqual([['open', 'live', 'filled', hedge.id]]);
 
     const again = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
     expect(again.isError).toBe(true);
     expect(data(again).error).toMatchObject({ code: 'usage', argument: 'confirmation_token' });
     expect(data(again).error.message).toMatch(/^confirmation_token: this token has been used already/);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-  });
-
-  it('a wrong token, a token for other arguments and an expired token send nothing', async () => {
-    const simulator = await startSimulator();
-    const { call, expireTokens } = liveToolbox(simulator, { allowLive: true });
-    const { confirmation_token: token } = data(await call('open', OPEN_ARGS));
-
-    const wrong = await call('open', { ...OPEN_ARGS, confirmation_token: 'hct_notissuedbythisserver000' });
-    expect(data(wrong).error.message).toMatch(
-      /^confirmation_token: this token is not one this server issued; nothing was sent\./,
-    );
-    const other = await call('open', { ...OPEN_ARGS, notional: '20k', confirmation_token: token });
-    expect(data(other).error.message).toMatch(
-      /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
-    );
-    // Refused with the preview of those arguments (its quote, its own token).
-    expect(data(other).new_preview).toMatchObject({
-      sent: false,
-      arguments: { notional: '20k' },
-      preview: { dry_run: { body: { notional_usd: 20_000 } } },
-    });
-    expireTokens();
-    const expired = await call('open', { ...OPEN_ARGS, confirmation_token: token });
-    expect(expired.isError).toBe(true);
-    expect(data(expired)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
-    expect(data(expired).error.message).toMatch(
-      /^confirmation_token: this token has expired \(a token lasts 120 s\); nothing was sent\./,
-    );
-
-    expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes', '/quotes']);
-    expect(simulator.hedges()).toEqual([]);
   });
 
   it('a bad argument is refused by the command parser, naming it, with no token and nothing sent', async () => {
@@ -239,8 +123,7 @@ describe('a live key with --allow-live', () => {
       expect(shown.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
       target(65_000);
       const refused = await call('apply', { file: 'target.csv', confirmation_token: shown.confirmation_token });
-      expect(refused.isError).toBe(true);
-      expect(data(refused)).toMatchObject({
+      expectRefused(refused, {
         error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 1_000, now_usd: 55_000 } },
         exit_code: 3,
       });

@@ -6,8 +6,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
+import { openJournal } from '../../src/platform/journal/index.js';
 import { HEDGE_BIN, ROOT, baseEnv } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { expectRefused, expectDone } from './answers.js';
+
+const BUY = { market: MARKET, side: 'buy' };
 
 const startSimulator = useSimulators();
 const transports: StdioClientTransport[] = [];
@@ -42,13 +46,14 @@ describe('hedge mcp with limits', () => {
     const open = (await client.listTools()).tools.find((tool) => tool.name === 'open')!;
     expect(open.description).toContain('Limits set by the operator: at most 5,000.00 USD per call, markets USDTNGN');
 
-    const big = await call('open', { market: MARKET, side: 'buy', notional: '10k', tenor: 3 });
-    expect(big.isError).toBe(true);
-    expect(json(big)).toMatchObject({
+    const big = await call('open', { ...BUY, notional: '10k', tenor: 3 });
+    expectRefused(big, {
       error: {
         code: 'max_notional_exceeded',
         class: 'rejected',
         details: { this_call_usd: 10_000, max_notional_usd: 5_000 },
+        message:
+          "open: this call trades 10,000.00 USD, over this agent's cap of 5,000.00 USD per call (hedge mcp --max-notional); nothing was sent.",
       },
       exit_code: 3,
     });
@@ -58,9 +63,11 @@ describe('hedge mcp with limits', () => {
       exit_code: 3,
     });
     expect(simulator.requests()).toEqual([]);
+    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
 
-    const fits = await call('open', { market: MARKET, side: 'buy', notional: 5_000, tenor: 3 });
-    expect(fits.isError, fits.content[0]!.text).toBeFalsy();
+    const fits = await call('open', { ...BUY, notional: 5_000, tenor: 3 });
+    expectDone(fits);
+    expect(json(fits)).toMatchObject({ notional_usd: 5_000, status: 'filled' });
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
     expect(stderr()).toContain('hedge mcp: write limits — at most 5,000.00 USD per call, markets USDTNGN.');
   });
@@ -120,7 +127,8 @@ describe('hedge tools: risk tiers and the error catalogue', () => {
     expect(tools.find((tool) => tool.name === 'positions')!.risk).toMatchObject({ level: 'low', moves_money: false });
     expect(simulator.requests()).toEqual([]);
 
-    const table = await simulator.hedge(['tools', '--errors']);
-    expect(table.stdout.split('\n')[0]).toMatch(/^code\texit_code\tclass\tretryable\tretry\twhat_to_do/);
+    expect((await simulator.hedge(['tools', '--errors'])).stdout.split('\n')[0]).toMatch(
+      /^code\texit_code\tclass\tretryable\tretry\twhat_to_do/,
+    );
   });
 });

@@ -9,10 +9,6 @@
 //   - a close is judged on what the side holds when it is sent — an add still landing included, and
 //     again before the retry that follows a 409 `action_pending` — and the daily count takes what
 //     it closed.
-// Before: apply with 50,000 USD of inline rows filled under --max-notional 1000 when a
-// file `rows` sat in the working directory; /etc/shadow was opened under any limit. Before (issue
-// 47): open 9k, add 9k with wait false, close under a 10k cap closed 18,000 (the retry after the
-// 409 was not judged), and the journal counted 9,000 of it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -24,6 +20,10 @@ import { tempDir } from '../support/hedge-cli.js';
 import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
 import { until } from '../support/polling.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { expectDone, expectRefused, json } from './answers.js';
+
+const BUY = { market: MARKET, side: 'buy' };
+const SELL = { market: MARKET, side: 'sell' };
 
 const startSimulator = useSimulators();
 const startServer = useMcpServers();
@@ -56,7 +56,6 @@ async function serve(simulator: Simulator, args: string[], cwd = desk.path) {
   return (await startServer(simulator, { args, cwd })).call;
 }
 
-const json = (answer: Answer): any => JSON.parse(answer.content[0]!.text);
 const everything = (answer: Answer): string => answer.content.map((part) => part.text).join('\n');
 /** What the server acted on: every POST that trades (quotes act on nothing). */
 const tradesSent = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
@@ -64,39 +63,27 @@ const tradesSent = (simulator: Simulator) => simulator.writes().filter((entry) =
 const heldUsd = (simulator: Simulator) =>
   [...simulator.active('buy'), ...simulator.active('sell')].reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 const row = (notional: number, side = 'buy') => ({ market: MARKET, side, notional_usd: notional, tenor_days: 7 });
+/** A refusal under a limit (exit 3) with these details. */
+const overLimit = (details: object, code = 'max_notional_exceeded') => ({ error: { code, details }, exit_code: 3 });
+/** The notionals of the trades the server was sent. */
+const sentUsd = (simulator: Simulator) =>
+  tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd);
 
 describe('the limits judge the plan that is carried out', () => {
-  const cases = [
-    { name: 'inline rows over the cap, a decoy file named rows beside', cwd: desk.path, rows: [row(50_000)], sent: 0 },
-    { name: 'inline rows over the cap, no decoy', cwd: plainDesk.path, rows: [row(50_000)], sent: 0 },
-    {
-      name: 'inline rows under the cap, a decoy beside (the rows are what is sent)',
-      cwd: desk.path,
-      rows: [row(800)],
-      sent: 800,
-    },
-    { name: 'inline rows under the cap, no decoy', cwd: plainDesk.path, rows: [row(800)], sent: 800 },
-    {
-      name: 'a trade split around the cap in one plan (two sides of 600)',
-      cwd: plainDesk.path,
-      rows: [row(600, 'buy'), row(600, 'sell')],
-      sent: 0,
-    },
-  ];
-  it.each(cases)('apply: $name', async ({ cwd, rows, sent }) => {
+  it.each([
+    ['inline rows over the cap, a decoy file named rows beside', desk.path, [row(50_000)], 0],
+    ['inline rows over the cap, no decoy', plainDesk.path, [row(50_000)], 0],
+    ['inline rows under the cap, a decoy beside (the rows are what is sent)', desk.path, [row(800)], 800],
+    ['inline rows under the cap, no decoy', plainDesk.path, [row(800)], 800],
+    ['a trade split around the cap in one plan (two sides of 600)', plainDesk.path, [row(600), row(600, 'sell')], 0],
+  ] as const)('apply: %s', async (_name, cwd, rows, sent) => {
     const simulator = await startSimulator();
     const call = await serve(simulator, ['--max-notional', '1000', '--max-daily-notional', '2000'], cwd);
     const answer = await call('apply', { rows });
-    if (sent === 0) {
-      expect(answer.isError, everything(answer)).toBe(true);
-      expect(json(answer)).toMatchObject({ error: { code: 'max_notional_exceeded', class: 'rejected' }, exit_code: 3 });
-      expect(tradesSent(simulator)).toEqual([]);
-    } else {
-      expect(answer.isError, everything(answer)).toBeFalsy();
-      expect(tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual([
-        sent,
-      ]);
-    }
+    if (sent === 0)
+      expectRefused(answer, { error: { code: 'max_notional_exceeded', class: 'rejected' }, exit_code: 3 });
+    else expectDone(answer);
+    expect(sentUsd(simulator)).toEqual(sent === 0 ? [] : [sent]);
     expect(heldUsd(simulator)).toBe(sent);
   });
 
@@ -108,12 +95,7 @@ describe('the limits judge the plan that is carried out', () => {
     ).toBe(200);
     simulator.advance(FILL_DELAY_MS + 1);
     const call = await serve(simulator, ['--max-notional', '10000'], plainDesk.path);
-    const answer = await call('close', { market: MARKET, side: 'sell' });
-    expect(answer.isError, everything(answer)).toBe(true);
-    expect(json(answer)).toMatchObject({
-      error: { code: 'max_notional_exceeded', details: { this_call_usd: 15_000 } },
-      exit_code: 3,
-    });
+    expectRefused(await call('close', SELL), overLimit({ this_call_usd: 15_000 }));
     expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toEqual([]);
     expect(heldUsd(simulator)).toBe(15_000);
   });
@@ -141,12 +123,7 @@ describe('the limits judge the plan that is carried out', () => {
       { mode: 0o600 },
     );
     const call = await serve(simulator, ['--max-notional', '1000'], plainDesk.path);
-    const answer = await call('apply', { rows: [row(500, 'sell')] });
-    expect(answer.isError, everything(answer)).toBe(true);
-    expect(json(answer)).toMatchObject({
-      error: { code: 'max_notional_exceeded', details: { this_call_usd: 5_000 } },
-      exit_code: 3,
-    });
+    expectRefused(await call('apply', { rows: [row(500, 'sell')] }), overLimit({ this_call_usd: 5_000 }));
     expect(tradesSent(simulator)).toEqual([]);
     expect(heldUsd(simulator)).toBe(0);
   });
@@ -154,13 +131,8 @@ describe('the limits judge the plan that is carried out', () => {
   it('apply of a file under the roots is judged on that file, and its preview (dry run) is not limited', async () => {
     const simulator = await startSimulator();
     const call = await serve(simulator, ['--max-notional', '400']);
-    const over = await call('apply', { file: 'small.csv' });
-    expect(json(over)).toMatchObject({
-      error: { code: 'max_notional_exceeded', details: { this_call_usd: 500 } },
-      exit_code: 3,
-    });
-    const dry = await call('apply', { file: 'small.csv', dry_run: true });
-    expect(dry.isError, everything(dry)).toBeFalsy();
+    expectRefused(await call('apply', { file: 'small.csv' }), overLimit({ this_call_usd: 500 }));
+    expectDone(await call('apply', { file: 'small.csv', dry_run: true }));
     expect(tradesSent(simulator)).toEqual([]);
   });
 
@@ -169,7 +141,7 @@ describe('the limits judge the plan that is carried out', () => {
     async (notional) => {
       const simulator = await startSimulator();
       const call = await serve(simulator, ['--max-notional', '1000'], plainDesk.path);
-      const answer = await call('open', { market: MARKET, side: 'buy', notional, tenor: 3 });
+      const answer = await call('open', { ...BUY, notional, tenor: 3 });
       expect(answer.isError, everything(answer)).toBe(true);
       expect([2, 3]).toContain(json(answer).exit_code);
       expect(tradesSent(simulator)).toEqual([]);
@@ -195,8 +167,7 @@ describe('every path an agent names passes the one gate before anything reads it
       const call = await serve(simulator, ['--max-notional', '1000', '--markets', MARKET]);
       for (const tool of ['apply', 'plan']) {
         const answer = await call(tool, { file });
-        expect(answer.isError, everything(answer)).toBe(true);
-        expect(json(answer)).toMatchObject({ error: { code: 'usage', argument: 'file' }, exit_code: 2 });
+        expectRefused(answer, { error: { code: 'usage', argument: 'file' }, exit_code: 2 });
         // One sentence for every path outside: only the path as given differs.
         expect(json(answer).error.message.replace(/^file: "[^"]*"/, 'file: PATH')).toMatch(
           /^file: PATH is outside the roots this server reads from \(.+\); nothing was read\./,
@@ -214,7 +185,7 @@ describe('every path an agent names passes the one gate before anything reads it
     const messages = [];
     for (const file of ['links/out.csv', 'links/dangling.csv']) {
       const answer = await call('apply', { file });
-      expect(json(answer)).toMatchObject({ error: { code: 'usage', argument: 'file' }, exit_code: 2 });
+      expectRefused(answer, { error: { code: 'usage', argument: 'file' }, exit_code: 2 });
       messages.push(json(answer).error.message.replace(/^file: "[^"]*"/, 'file: PATH'));
       expect(everything(answer)).not.toContain(SECRET.slice(10));
     }
@@ -226,11 +197,11 @@ describe('every path an agent names passes the one gate before anything reads it
   it.skipIf(!fifoMade)('a FIFO under the roots is refused at once, and the server goes on serving', async () => {
     const simulator = await startSimulator();
     const call = await serve(simulator, ['--max-notional', '1000']);
-    const answer = await call('apply', { file: 'pipe.csv' });
-    expect(json(answer)).toMatchObject({ error: { code: 'usage', argument: 'file' }, exit_code: 2 });
-    expect(json(answer).error.message).toContain('is not a regular file');
-    const after = await call('apply', { rows: [row(700)] });
-    expect(after.isError, everything(after)).toBeFalsy();
+    expectRefused(await call('apply', { file: 'pipe.csv' }), {
+      error: { code: 'usage', argument: 'file', message: expect.stringContaining('is not a regular file') },
+      exit_code: 2,
+    });
+    expectDone(await call('apply', { rows: [row(700)] }));
     expect(heldUsd(simulator)).toBe(700);
   });
 });
@@ -241,10 +212,9 @@ describe('calls racing the daily cap', () => {
     simulator.seedOpen('buy', 10_000);
     const call = await serve(simulator, ['--max-daily-notional', '3500'], plainDesk.path);
     const answers = await Promise.all(
-      [0, 1, 2, 3, 4, 5].map(() => call('add', { market: MARKET, side: 'buy', notional: 1_000, again: true })),
+      [0, 1, 2, 3, 4, 5].map(() => call('add', { ...BUY, notional: 1_000, again: true })),
     );
-    const sent = tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd);
-    expect(sent).toEqual([1_000, 1_000, 1_000]);
+    expect(sentUsd(simulator)).toEqual([1_000, 1_000, 1_000]);
     expect(answers.filter((answer) => answer.isError).map((answer) => json(answer).error.code)).toEqual(
       Array(3).fill('max_daily_notional_exceeded'),
     );
@@ -256,7 +226,7 @@ describe('a close is judged on what the side holds when it is sent, and counted 
   /** Another client's add of the buy side, still landing: this simulator's clock stands until advance(). */
   const addElsewhere = async (simulator: Simulator, notional: number) => {
     const answer = await simulator.api('POST', '/hedges/add', {
-      body: { market: MARKET, side: 'buy', notional_usd: notional },
+      body: { ...BUY, notional_usd: notional },
       idempotencyKey: `elsewhere-${notional}`,
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -276,20 +246,18 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     // Fills and landings take 2 s, so the add is still landing when the close comes.
     const simulator = await startSimulator({ fillDelayMs: 2_000 });
     const call = await serve(simulator, ['--max-notional', '10k', '--max-daily-notional', '30k'], plainDesk.path);
-    expect((await call('open', { market: MARKET, side: 'buy', notional: 9_000, tenor: 7 })).isError).toBeFalsy();
-    const add = await call('add', { market: MARKET, side: 'buy', notional: 9_000, wait: false });
-    expect(add.isError, everything(add)).toBeFalsy();
-    const close = await call('close', { market: MARKET, side: 'buy' });
-    expect(close.isError, everything(close)).toBe(true);
-    expect(json(close)).toMatchObject({
-      error: { code: 'max_notional_exceeded', class: 'rejected', details: { max_notional_usd: 10_000 } },
-      exit_code: 3,
-    });
-    expect(json(close).error.details.this_call_usd).toBeGreaterThanOrEqual(18_000);
+    expectDone(await call('open', { ...BUY, notional: 9_000, tenor: 7 }));
+    expectDone(await call('add', { ...BUY, notional: 9_000, wait: false }));
+    expectRefused(
+      await call('close', BUY),
+      overLimit({ max_notional_usd: 10_000, this_call_usd: expect.toSatisfy((usd: number) => usd >= 18_000) }),
+    );
     expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
     expect(simulator.active('buy')).toHaveLength(1);
-    const entries = await openJournal({ dir: simulator.configDir }).list();
-    expect(entries.map((entry) => entry.command).sort()).toEqual(['add', 'open']);
+    expect((await openJournal({ dir: simulator.configDir }).list()).map((entry) => entry.command).sort()).toEqual([
+      'add',
+      'open',
+    ]);
   });
 
   it('--max-notional 10k alone: a close that meets 409 while 9,100 lands is judged again before its retry (18,100), and refused', async () => {
@@ -297,20 +265,16 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     simulator.seedOpen('buy', 9_000);
     await addElsewhere(simulator, 9_100);
     const call = await serve(simulator, ['--max-notional', '10k'], plainDesk.path);
-    const [close] = await Promise.all([
-      call('close', { market: MARKET, side: 'buy' }),
-      landAfterTheRefusedClose(simulator),
-    ]);
-    expect(close.isError, everything(close)).toBe(true);
-    expect(json(close)).toMatchObject({
+    const [close] = await Promise.all([call('close', BUY), landAfterTheRefusedClose(simulator)]);
+    expectRefused(close, {
       error: {
         code: 'max_notional_exceeded',
         class: 'rejected',
         details: { this_call_usd: 18_100, max_notional_usd: 10_000 },
+        message: expect.stringMatching(/it was not sent again\.$/),
       },
       exit_code: 3,
     });
-    expect(json(close).error.message).toMatch(/it was not sent again\.$/);
     // One close reached the server, and it did nothing; the side holds all of its 18,100.
     expect(closes(simulator)).toEqual([[409, 'action_pending']]);
     expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([18_100]);
@@ -323,11 +287,8 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     simulator.seedOpen('buy', 9_000);
     await addElsewhere(simulator, 9_000);
     const call = await serve(simulator, ['--max-daily-notional', '30k'], plainDesk.path);
-    const [close] = await Promise.all([
-      call('close', { market: MARKET, side: 'buy', wait: false }),
-      landAfterTheRefusedClose(simulator),
-    ]);
-    expect(close.isError, everything(close)).toBeFalsy();
+    const [close] = await Promise.all([call('close', { ...BUY, wait: false }), landAfterTheRefusedClose(simulator)]);
+    expectDone(close);
     expect(closes(simulator)).toEqual([
       [409, 'action_pending'],
       [200, null],
@@ -335,12 +296,10 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     const [entry] = await openJournal({ dir: simulator.configDir }).list();
     expect(entry).toMatchObject({ command: 'close', outcome: 'done', traded_usd: 18_000 });
 
-    const open = await call('open', { market: MARKET, side: 'sell', notional: 13_000, tenor: 7, wait: false });
-    expect(open.isError, everything(open)).toBe(true);
-    expect(json(open)).toMatchObject({
-      error: { code: 'max_daily_notional_exceeded', details: { used_last_24h_usd: 18_000, this_call_usd: 13_000 } },
-      exit_code: 3,
-    });
+    expectRefused(
+      await call('open', { ...SELL, notional: 13_000, tenor: 7, wait: false }),
+      overLimit({ used_last_24h_usd: 18_000, this_call_usd: 13_000 }, 'max_daily_notional_exceeded'),
+    );
     expect(simulator.requests('POST', '/hedges')).toEqual([]);
   });
 });

@@ -13,6 +13,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { expectDone, expectRefused as refusedAs } from './answers.js';
+
+const BUY = { market: MARKET, side: 'buy' };
+const SELL = { market: MARKET, side: 'sell' };
 
 const SECRET = 'hpk_live_SecretThatMustNeverLeave77';
 const startSimulator = useSimulators();
@@ -34,10 +38,7 @@ mkdirSync(join(desk.path, 'sub'));
 symlinkSync(secretsFile, join(desk.path, 'sub', 'innocent.csv'));
 symlinkSync(elsewhere.path, join(desk.path, 'linked-dir'));
 symlinkSync(join(desk.path, 'target.csv'), join(desk.path, 'alias.csv'));
-writeFileSync(
-  join(books.path, 'book.json'),
-  JSON.stringify([{ market: MARKET, side: 'sell', notional_usd: 2000, tenor_days: 7 }]),
-);
+writeFileSync(join(books.path, 'book.json'), JSON.stringify([{ ...SELL, notional_usd: 2000, tenor_days: 7 }]));
 
 async function serve(simulator: Simulator, options: { args?: string[]; cwd?: string; clientRoots?: string[] } = {}) {
   const roots = options.clientRoots;
@@ -63,8 +64,7 @@ const everything = (answer: Answer): string => answer.content.map((part) => part
 
 /** A refusal of `file`: usage, exit 2, naming the argument, with nothing of any file in it. */
 function expectRefused(answer: Answer, message: RegExp): void {
-  expect(answer.isError, everything(answer)).toBe(true);
-  expect(json(answer)).toMatchObject({ error: { code: 'usage', class: 'usage', argument: 'file' }, exit_code: 2 });
+  refusedAs(answer, { error: { code: 'usage', class: 'usage', argument: 'file' }, exit_code: 2 });
   expect(json(answer).error.message).toMatch(message);
   expectNoSecret(answer);
 }
@@ -81,7 +81,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const { call, stderr } = await serve(simulator);
 
     const inside = await call('plan', { file: 'target.csv' });
-    expect(inside.isError, everything(inside)).toBeFalsy();
+    expectDone(inside);
     expect(json(inside)).toMatchObject({
       source: 'target.csv',
       steps: [{ action: 'open', market: MARKET, side: 'buy', target_usd: 5000, line: 2 }],
@@ -117,8 +117,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
 
     // A file inside that is not a target file: its problems by line and column, not its content.
     const notTarget = await call('plan', { file: 'not-a-target.txt' });
-    expect(notTarget.isError).toBe(true);
-    expect(json(notTarget)).toMatchObject({ error: { code: 'usage' }, exit_code: 2 });
+    refusedAs(notTarget, { error: { code: 'usage' }, exit_code: 2 });
     expect(json(notTarget).error.message).toContain('not-a-target.txt:2: column 1 of the header is not a known column');
     expectNoSecret(notTarget);
 
@@ -131,11 +130,11 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const simulator = await startSimulator();
     const { call } = await serve(simulator);
     const rows = [
-      { market: MARKET, side: 'buy', notional_usd: 4000, tenor_days: 3, client_reference: 'INLINE-1' },
-      { market: MARKET, side: 'sell', notional_usd: '0' },
+      { ...BUY, notional_usd: 4000, tenor_days: 3, client_reference: 'INLINE-1' },
+      { ...SELL, notional_usd: '0' },
     ];
     const planned = await call('plan', { rows });
-    expect(planned.isError, everything(planned)).toBeFalsy();
+    expectDone(planned);
     expect(json(planned)).toMatchObject({
       source: 'rows',
       steps: [{ action: 'open', side: 'buy', target_usd: 4000, line: 1, client_reference: 'INLINE-1' }],
@@ -143,7 +142,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     expect(trades(simulator)).toEqual([]);
 
     const applied = await call('apply', { rows });
-    expect(applied.isError, everything(applied)).toBeFalsy();
+    expectDone(applied);
     expect(simulator.active('buy').map((hedge) => [hedge.notionalUsd, hedge.clientReference])).toEqual([
       [4000, 'INLINE-1'],
     ]);
@@ -151,7 +150,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const bad = await call('plan', {
       rows: [
         { market: MARKET, side: SECRET, notional_usd: 1000, tenor_days: 3 },
-        { market: MARKET, side: 'buy', notional_usd: SECRET, tenor_days: 9 },
+        { ...BUY, notional_usd: SECRET, tenor_days: 9 },
       ],
     });
     expect(json(bad)).toMatchObject({ error: { code: 'usage', argument: 'rows' }, exit_code: 2 });
@@ -177,7 +176,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const simulator = await startSimulator();
     const { call } = await serve(simulator, { args: ['--root', books.path, '--root', join(desk.path, 'sub')] });
     const planned = await call('plan', { file: join(books.path, 'book.json') });
-    expect(planned.isError, everything(planned)).toBeFalsy();
+    expectDone(planned);
     expect(json(planned).steps).toMatchObject([{ action: 'open', side: 'sell', target_usd: 2000 }]);
     // The working directory is no longer a root; a link in a root that leads out is still refused.
     expectRefused(
@@ -202,7 +201,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
       clientRoots: [books.path, elsewhere.path],
     });
     const planned = await call('plan', { file: join(books.path, 'book.json') });
-    expect(planned.isError, everything(planned)).toBeFalsy();
+    expectDone(planned);
     // In the server's roots but not the client's.
     expectRefused(await call('plan', { file: 'target.csv' }), /and the client's: .*books/);
     // In the client's roots but not the server's.

@@ -9,6 +9,10 @@ import { useMcpServers, type McpServed } from '../support/mcp.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { startLiveKeyProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
+import { expectRefused, expectDone } from './answers.js';
+
+const BUY = { market: MARKET, side: 'buy' };
+const SELL = { market: MARKET, side: 'sell' };
 
 const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
 const ALL_TOOLS = agentTools(COMMANDS).map((tool) => tool.name);
@@ -54,23 +58,23 @@ describe('hedge mcp on a test key', () => {
     );
     expect(quoteTool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
 
-    const quote = await call('quote', { market: MARKET, side: 'buy', notional: '10k', tenor: 3 });
-    expect(quote.isError).toBeFalsy();
-    expect(json(quote)).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3 });
+    const quote = await call('quote', { ...BUY, notional: '10k', tenor: 3 });
+    expectDone(quote);
+    expect(json(quote)).toMatchObject({ ...BUY, notional_usd: 10000, tenor_days: 3 });
     expect(simulator.requests('POST', '/quotes').map((entry) => entry.body)).toEqual([
-      { market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3 },
+      { ...BUY, notional_usd: 10000, tenor_days: 3 },
     ]);
 
-    const opened = await call('open', { market: MARKET, side: 'buy', notional: 10000, tenor: 3 });
-    expect(opened.isError).toBeFalsy();
+    const opened = await call('open', { ...BUY, notional: 10000, tenor: 3 });
+    expectDone(opened);
     const hedge = json(opened);
-    expect(hedge).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, status: 'filled' });
+    expect(hedge).toMatchObject({ ...BUY, notional_usd: 10000, status: 'filled' });
     expect(simulator.active('buy').map((state) => [state.id, state.status, state.notionalUsd])).toEqual([
       [hedge.id, 'filled', 10000],
     ]);
 
-    const closed = await call('close', { market: MARKET, side: 'buy' });
-    expect(closed.isError).toBeFalsy();
+    const closed = await call('close', BUY);
+    expectDone(closed);
     expect(json(closed)).toMatchObject({ hedge_id: hedge.id, status: 'closed' });
     expect(simulator.active('buy')).toEqual([]);
     expect(simulator.hedges().map((state) => [state.id, state.status])).toEqual([[hedge.id, 'closed']]);
@@ -102,19 +106,19 @@ describe('hedge mcp on a test key', () => {
       ],
       [
         'quote',
-        { market: MARKET, side: 'buy', notional: 1000, tenor: '2' },
+        { ...BUY, notional: 1000, tenor: '2' },
         'tenor',
         'tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
       ],
       [
         'quote',
-        { market: MARKET, side: 'buy', notional: false, tenor: 3 },
+        { ...BUY, notional: false, tenor: 3 },
         'notional',
         'notional: expected a number or a string, got false.',
       ],
       [
         'open',
-        { market: MARKET, side: 'buy', notional: -5, tenor: 3 },
+        { ...BUY, notional: -5, tenor: 3 },
         'notional',
         'notional: "-5" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
       ],
@@ -141,11 +145,16 @@ describe('hedge mcp on a live key', () => {
     const { client, call, close } = await serve(simulator, { env: { HEDGE_API_KEY: LIVE_KEY } });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(READ_TOOLS);
     for (const name of ['open', 'close', 'apply']) {
-      const result = await call(name, { market: MARKET, side: 'buy' });
-      expect(result.isError).toBe(true);
-      expect(json(result).error.message).toBe(
-        `${name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
-      );
+      expectRefused(await call(name, BUY), {
+        error: {
+          code: 'usage',
+          class: 'usage',
+          message: `${name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
+          details: {},
+          status: null,
+        },
+        exit_code: 2,
+      });
     }
     expect(simulator.sandbox.requestLog).toEqual([]);
     const stderr = await close();
@@ -161,7 +170,7 @@ describe('hedge mcp on a live key', () => {
     // A close's token binds what the side holds: where the side cannot be read (this simulator
     // refuses live keys) there is no token, and nothing is written.
     const unread = await serve(simulator, { args: ['--allow-live'], env: { HEDGE_API_KEY: LIVE_KEY } });
-    const refusedKey = await unread.call('close', { market: MARKET, side: 'buy' });
+    const refusedKey = await unread.call('close', BUY);
     expect(json(refusedKey)).toMatchObject({ error: { code: 'live_key_refused' }, exit_code: 4 });
     expect(refusedKey.content.map((part) => part.text).join('\n')).not.toContain('confirmation_token');
     expect(simulator.writes()).toEqual([]);
@@ -170,8 +179,8 @@ describe('hedge mcp on a live key', () => {
     const closeTool = (await client.listTools()).tools.find((tool) => tool.name === 'close')!;
     expect(Object.keys(closeTool.inputSchema.properties ?? {})).toContain('confirmation_token');
 
-    const preview = await call('close', { market: MARKET, side: 'buy' });
-    expect(preview.isError).toBeFalsy();
+    const preview = await call('close', BUY);
+    expectDone(preview);
     const shown = json(preview);
     expect(shown).toMatchObject({
       sent: false,
@@ -179,11 +188,11 @@ describe('hedge mcp on a live key', () => {
         dry_run: {
           method: 'POST',
           path: '/hedges/close',
-          body: { market: MARKET, side: 'buy' },
+          body: BUY,
           headers: { Authorization: 'Bearer hpk_live…UvWx' },
         },
         // What closing returns: the side's position as it is.
-        position: { market: MARKET, side: 'buy', notional_usd: 10_000 },
+        position: { ...BUY, notional_usd: 10_000 },
       },
       expires_in_seconds: 120,
     });
@@ -191,27 +200,33 @@ describe('hedge mcp on a live key', () => {
     expect(simulator.writes()).toEqual([]);
     const previewed = simulator.requests().length;
 
-    const wrong = await call('close', { market: MARKET, side: 'buy', confirmation_token: 'hct_madeup' });
-    expect(json(wrong).error).toMatchObject({ code: 'usage', argument: 'confirmation_token' });
+    const wrong = await call('close', { ...BUY, confirmation_token: 'hct_madeup' });
+    expect(json(wrong).error).toMatchObject({
+      code: 'usage',
+      argument: 'confirmation_token',
+      message: expect.stringMatching(
+        /^confirmation_token: this token is not one this server issued; nothing was sent\./,
+      ),
+    });
     expect(simulator.requests()).toHaveLength(previewed);
-    const otherSide = await call('close', { market: MARKET, side: 'sell', confirmation_token: token });
+    const otherSide = await call('close', { ...SELL, confirmation_token: token });
     expect(json(otherSide).error.message).toMatch(
       /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
     );
     // Refused with the preview of those arguments instead (its own read of the book, its own token).
-    expect(json(otherSide).new_preview).toMatchObject({ sent: false, arguments: { market: MARKET, side: 'sell' } });
+    expect(json(otherSide).new_preview).toMatchObject({ sent: false, arguments: SELL });
     expect(json(otherSide).new_preview.confirmation_token).not.toBe(token);
     expect(simulator.writes()).toEqual([]);
 
     // The token lets the close go ahead: it closes the side, once.
-    const confirmed = await call('close', { market: MARKET, side: 'buy', confirmation_token: token });
-    expect(confirmed.isError, confirmed.content[0]!.text).toBeFalsy();
+    const confirmed = await call('close', { ...BUY, confirmation_token: token });
+    expectDone(confirmed);
     expect(json(confirmed)).toMatchObject({ hedge_id: seeded.id, status: 'closed' });
     expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
     expect(simulator.active('buy')).toEqual([]);
 
     const afterConfirm = simulator.requests().length;
-    const reused = await call('close', { market: MARKET, side: 'buy', confirmation_token: token });
+    const reused = await call('close', { ...BUY, confirmation_token: token });
     expect(json(reused).error.message).toMatch(/^confirmation_token: this token has been used already/);
     expect(simulator.requests()).toHaveLength(afterConfirm);
   });
@@ -219,12 +234,11 @@ describe('hedge mcp on a live key', () => {
   it('an expired token sends nothing (HEDGE_MCP_TOKEN_TTL_SECONDS=0: every token has expired when it returns)', async () => {
     const simulator = await startSimulator();
     const { call } = await serveLive(simulator, { HEDGE_MCP_TOKEN_TTL_SECONDS: '0' });
-    const shown = json(await call('close', { market: MARKET, side: 'sell' }));
+    const shown = json(await call('close', SELL));
     expect(shown.expires_in_seconds).toBe(0);
     const previewed = simulator.requests().length;
-    const expired = await call('close', { market: MARKET, side: 'sell', confirmation_token: shown.confirmation_token });
-    expect(expired.isError).toBe(true);
-    expect(json(expired)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
+    const expired = await call('close', { ...SELL, confirmation_token: shown.confirmation_token });
+    expectRefused(expired, { error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
     expect(json(expired).error.message).toMatch(
       /^confirmation_token: this token has expired \(a token lasts 0 s\); nothing was sent\./,
     );
@@ -237,16 +251,15 @@ describe('hedge mcp on a live key', () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 100);
     const { call } = await serveLive(simulator);
-    const shown = json(await call('close', { market: MARKET, side: 'buy' }));
+    const shown = json(await call('close', BUY));
     expect(shown.preview.position).toMatchObject({ notional_usd: 100 });
 
     // A colleague adds 49,900 to the side (another client of the account), and it lands.
     await colleagueAdds(simulator, 'buy', 49_900);
     expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
 
-    const refused = await call('close', { market: MARKET, side: 'buy', confirmation_token: shown.confirmation_token });
-    expect(refused.isError).toBe(true);
-    expect(json(refused)).toMatchObject({
+    const refused = await call('close', { ...BUY, confirmation_token: shown.confirmation_token });
+    expectRefused(refused, {
       error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 100, now_usd: 50_000 } },
       exit_code: 3,
     });
@@ -264,7 +277,7 @@ describe('hedge mcp on a live key', () => {
       side: 'buy',
       confirmation_token: fresh.confirmation_token,
     });
-    expect(confirmed.isError, confirmed.content[0]!.text).toBeFalsy();
+    expectDone(confirmed);
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
     expect(simulator.active('buy')).toEqual([]);
   });

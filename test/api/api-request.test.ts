@@ -7,6 +7,9 @@ import { OffOriginError, UsageError } from '../../src/core/errors.js';
 import { resolveApiPath } from '../../src/core/security/base-url.js';
 
 const BASE = 'https://api.example.com/partners/acme/v2';
+/** A -f (string) and a -F (typed) parameter as written. */
+const f = (raw: string) => ({ raw, typed: false });
+const F = (raw: string) => ({ raw, typed: true });
 
 describe('resolveApiPath: relative to the base URL, never another host', () => {
   it.each([
@@ -46,18 +49,18 @@ describe('-f / -F parameters', () => {
     const files: Record<string, string> = { 'ref.txt': 'DEAL-9' };
     const params = buildParams(
       [
-        { raw: 'market=USDTNGN', typed: false },
-        { raw: 'notional_usd=10000', typed: false },
-        { raw: 'tenor_days=3', typed: true },
-        { raw: 'rate=-1.5e2', typed: true },
-        { raw: 'ok=true', typed: true },
-        { raw: 'none=null', typed: true },
-        { raw: 'ref=@ref.txt', typed: true },
-        { raw: 'plain=a=b', typed: true },
-        { raw: 'leg[side]=buy', typed: false },
-        { raw: 'leg[size]=5', typed: true },
-        { raw: 'tags[]=a', typed: false },
-        { raw: 'tags[]=b', typed: false },
+        f('market=USDTNGN'),
+        f('notional_usd=10000'),
+        F('tenor_days=3'),
+        F('rate=-1.5e2'),
+        F('ok=true'),
+        F('none=null'),
+        F('ref=@ref.txt'),
+        F('plain=a=b'),
+        f('leg[side]=buy'),
+        F('leg[size]=5'),
+        f('tags[]=a'),
+        f('tags[]=b'),
       ],
       (file) => files[file],
     );
@@ -76,18 +79,10 @@ describe('-f / -F parameters', () => {
   });
 
   it('refuses what is not key=value, a key set twice, and a group in a query string', () => {
-    expect(() => buildParams([{ raw: 'market', typed: false }], () => '')).toThrow('-f: "market" is not key=value.');
-    expect(() => buildParams([{ raw: '=x', typed: true }], () => '')).toThrow('-F: "=x" is not key=value.');
-    expect(() =>
-      buildParams(
-        [
-          { raw: 'a=1', typed: false },
-          { raw: 'a=2', typed: false },
-        ],
-        () => '',
-      ),
-    ).toThrow(/sets a a second time/);
-    expect(() => buildParams([{ raw: 'a[]x=1', typed: false }], () => '')).toThrow(/no usable key/);
+    expect(() => buildParams([f('market')], () => '')).toThrow('-f: "market" is not key=value.');
+    expect(() => buildParams([F('=x')], () => '')).toThrow('-F: "=x" is not key=value.');
+    expect(() => buildParams([f('a=1'), f('a=2')], () => '')).toThrow(/sets a a second time/);
+    expect(() => buildParams([f('a[]x=1')], () => '')).toThrow(/no usable key/);
     expect(queryStringOf({ status: 'filled', limit: 5, tags: ['a', 'b'] })).toBe('status=filled&limit=5&tags=a&tags=b');
     expect(() => queryStringOf({ leg: { side: 'buy' } })).toThrow(/a GET carries its parameters in the query string/);
   });

@@ -116,8 +116,7 @@ describe('a resumed `hedge api` row is resolved again as a fresh `hedge api PATH
     }) as JournalEntry;
 
   it('a path hedge api journals is sent as it is', () => {
-    const action = apiActionFromJournal(client, row('POST', '/hedges/close'))!;
-    expect(action.plan('k')).toMatchObject({
+    expect(apiActionFromJournal(client, row('POST', '/hedges/close'))!.plan('k')).toMatchObject({
       method: 'POST',
       path: '/hedges/close',
       body: { side: 'buy' },

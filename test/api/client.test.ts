@@ -5,7 +5,6 @@ import { hedgeSchema } from '../../src/platform/api/schemas.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/core/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { clientFor, closeClients, settle } from '../support/client.js';
-import { startConnectProxy } from '../support/servers/connect-proxy.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { until } from '../support/polling.js';
 import { startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
@@ -91,12 +90,11 @@ for (const tls of [false, true]) {
 
       const list = await client.listMarkets();
       expect(list.markets.map((m) => m.market)).toContain('USDTNGN');
-      expect(list.allowedMarkets).toContain('USDTNGN');
-      expect(list.source).toBe('onchain');
+      expect(list).toMatchObject({ allowedMarkets: expect.arrayContaining(['USDTNGN']), source: 'onchain' });
 
-      const prices = await client.getPrices(['USDTNGN']);
-      expect(prices[0].market).toBe('USDTNGN');
-      expect(prices[0].price).toBeGreaterThan(100);
+      const [price] = await client.getPrices(['USDTNGN']);
+      expect(price!.market).toBe('USDTNGN');
+      expect(price!.price).toBeGreaterThan(100);
 
       const quote = await client.createQuote({ ...BUY, notional_usd: 10_000, tenor_days: 3 });
       expect(quote.tenor_days).toBe(3);
@@ -109,13 +107,13 @@ for (const tls of [false, true]) {
         { ...BUY, notional_usd: 10_000, tenor_days: 3, client_reference: 'DEAL-1' },
         crypto.randomUUID(),
       );
-      expect(opened.status).toBe('submitted');
-      expect(opened.hedge_id).toMatch(/^hdg_/);
-      expect(opened.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(opened).toMatchObject({
+        status: 'submitted',
+        hedge_id: expect.stringMatching(/^hdg_/),
+        order_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
       settle(sandbox);
-      const hedge = await client.getHedge(opened.hedge_id);
-      expect(hedge.status).toBe('filled');
-      expect(hedge.struck_rate).toBe(1548.1565);
+      expect(await client.getHedge(opened.hedge_id)).toMatchObject({ status: 'filled', struck_rate: 1548.1565 });
 
       expect((await client.addToHedge({ ...BUY, notional_usd: 5_000 }, crypto.randomUUID())).status).toBe('submitted');
       settle(sandbox);
@@ -125,24 +123,25 @@ for (const tls of [false, true]) {
       settle(sandbox);
       expect((await client.getHedge(opened.hedge_id)).notional_usd).toBe(12_000);
 
-      const positions = await client.listPositions();
-      expect(positions).toHaveLength(1);
-      expect(positions[0].side).toBe('buy');
-      expect(typeof positions[0].net_margin_usd).toBe('number');
+      expect(await client.listPositions()).toEqual([
+        expect.objectContaining({ side: 'buy', net_margin_usd: expect.any(Number) }),
+      ]);
 
       const account = await client.getAccount();
       // The default 1,000,000 USD cap less the 12,000 open.
       expect(account.available_exposure_usd).toBe(988_000);
 
-      const listed = await client.listHedges({ clientReference: 'DEAL-1', status: 'filled', limit: 10 });
-      expect(listed.map((h) => h.id)).toEqual([opened.hedge_id]);
+      expect(
+        (await client.listHedges({ clientReference: 'DEAL-1', status: 'filled', limit: 10 })).map((h) => h.id),
+      ).toEqual([opened.hedge_id]);
 
       expect((await client.closeHedge(BUY, crypto.randomUUID())).status).toBe('submitted');
       settle(sandbox);
       expect(await client.listPositions()).toEqual([]);
-      const history = await client.listHistory({ limit: 5 });
-      expect(history[0].hedge_id).toBe(opened.hedge_id);
-      expect(typeof history[0].net_pnl_usd).toBe('number');
+      expect((await client.listHistory({ limit: 5 }))[0]).toMatchObject({
+        hedge_id: opened.hedge_id,
+        net_pnl_usd: expect.any(Number),
+      });
       // The page-size parameter is sent as `limit` (spec: name not shown).
       expect(sandbox.requestLog.some((e) => e.path === '/hedges' && e.query.limit === '10')).toBe(true);
     });
@@ -200,14 +199,19 @@ describe('errors and retries', () => {
     await expect(client.getAccount()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
   });
 
-  const actions = [
-    { name: 'open', path: '/hedges' },
-    { name: 'add', path: '/hedges/add' },
-    { name: 'reduce', path: '/hedges/reduce' },
-    { name: 'close', path: '/hedges/close' },
-  ] as const;
-  for (const action of actions) {
-    it(`drop after commit on ${action.name}: the retry reuses the Idempotency-Key and the server acts once`, async () => {
+  // Each action's path, its call, and the notionals left live once it landed.
+  const actions: Record<string, [string, (client: Client, key: string) => Promise<{ status: string }>, number[]]> = {
+    open: [
+      '/hedges',
+      (client, key) => client.openHedge({ ...BUY, notional_usd: 10_000, tenor_days: 3 }, key),
+      [10_000],
+    ],
+    add: ['/hedges/add', (client, key) => client.addToHedge({ ...BUY, notional_usd: 4_000 }, key), [14_000]],
+    reduce: ['/hedges/reduce', (client, key) => client.reduceHedge({ ...BUY, notional_usd: 4_000 }, key), [6_000]],
+    close: ['/hedges/close', (client, key) => client.closeHedge(BUY, key), []],
+  };
+  for (const [name, [path, send, left]] of Object.entries(actions)) {
+    it(`drop after commit on ${name}: the retry reuses the Idempotency-Key and the server acts once`, async () => {
       const apiKey = 'hpk_test_clientBBBBBBBBBBBBBBBBBBBB';
       const { client } = clientFor(sandbox, { apiKey });
       // Start each case flat, then set up what the action needs.
@@ -215,30 +219,19 @@ describe('errors and retries', () => {
         await client.closeHedge(BUY, crypto.randomUUID());
         settle(sandbox);
       }
-      if (action.name !== 'open') await openFilled(sandbox, client);
+      if (name !== 'open') await openFilled(sandbox, client);
       const before = sandbox.requestLog.length;
-      sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: action.path } });
+      sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path } });
       const key = crypto.randomUUID();
-      const result =
-        action.name === 'open'
-          ? await client.openHedge({ ...BUY, notional_usd: 10_000, tenor_days: 3 }, key)
-          : action.name === 'add'
-            ? await client.addToHedge({ ...BUY, notional_usd: 4_000 }, key)
-            : action.name === 'reduce'
-              ? await client.reduceHedge({ ...BUY, notional_usd: 4_000 }, key)
-              : await client.closeHedge(BUY, key);
+      const result = await send(client, key);
       sandbox.setFaults({ match: null });
       expect(result.status).toBe('submitted');
-      const attempts = sandbox.requestLog.slice(before).filter((e) => e.method === 'POST' && e.path === action.path);
+      const attempts = sandbox.requestLog.slice(before).filter((e) => e.method === 'POST' && e.path === path);
       expect(attempts.map((e) => e.status)).toEqual(['dropped', 200]);
       expect(new Set(attempts.map((e) => e.idempotencyKey))).toEqual(new Set([key]));
       settle(sandbox);
       const hedges = await client.listHedges({ limit: 500 });
-      const live = hedges.filter((h) => h.status === 'filled');
-      if (action.name === 'open') expect(live.map((h) => h.notional_usd)).toEqual([10_000]);
-      if (action.name === 'add') expect(live.map((h) => h.notional_usd)).toEqual([14_000]);
-      if (action.name === 'reduce') expect(live.map((h) => h.notional_usd)).toEqual([6_000]);
-      if (action.name === 'close') expect(live).toEqual([]);
+      expect(hedges.filter((h) => h.status === 'filled').map((h) => h.notional_usd)).toEqual(left);
     });
   }
 
@@ -263,8 +256,7 @@ describe('errors and retries', () => {
     const error = await client.getAccount().catch((e) => e as NetworkError);
     sandbox.setFaults({ next5xx: 0 });
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.attempts).toBe(3);
-    expect(error.message).toContain('GET /account');
+    expect(error).toMatchObject({ attempts: 3, message: expect.stringContaining('GET /account') });
   });
 
   it('honours Retry-After on 429', async () => {
@@ -285,8 +277,7 @@ describe('errors and retries', () => {
     const attempts = requestsTo(sandbox, 'POST', '/hedges').filter((e) => e.idempotencyKey === key);
     expect(attempts.some((e) => e.errorCode === 'idempotency_in_flight')).toBe(true);
     expect(opened.status).toBe('submitted');
-    const mine = (await client.listHedges({ limit: 500 })).filter((h) => h.notional_usd === 2_000);
-    expect(mine).toHaveLength(1);
+    expect((await client.listHedges({ limit: 500 })).filter((h) => h.notional_usd === 2_000)).toHaveLength(1);
   });
 
   it('a stalled server fails with a timeout error within the configured bound', async () => {
@@ -308,9 +299,7 @@ describe('errors and retries', () => {
           .map((entry) => entry.status),
       ).toEqual(['stalled', 'stalled']);
       expect(error.attempts).toBe(2);
-      expect(sleeps).toHaveLength(1);
-      expect(sleeps[0]).toBeGreaterThanOrEqual(25);
-      expect(sleeps[0]).toBeLessThanOrEqual(50);
+      expect(sleeps).toEqual([expect.toSatisfy((ms: number) => ms >= 25 && ms <= 50)]);
       expect(elapsed).toBeGreaterThanOrEqual(1000);
     }
     sandbox.setFaults({ stall: null });
@@ -341,8 +330,6 @@ describe('errors and retries', () => {
       '← 404 GET /hedges/hdg_nope N ms attempt 1 request-id=req_ID',
     ]);
     expect(log.join('\n')).not.toContain(sandbox.apiKey);
-    expect(log.join('\n')).toMatch(/→ GET \/markets attempt 1/);
-    expect(log.join('\n')).toMatch(/← 404 GET \/hedges\/hdg_nope \d+ ms attempt 1 request-id=req_/);
   });
 
   it('passes fields the spec does not name through to the caller, on every resource', async () => {
@@ -353,85 +340,42 @@ describe('errors and retries', () => {
         { market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 },
         crypto.randomUUID(),
       );
-      expect(opened.venue).toBe('gmx-v2');
       settle(sandbox);
-      expect((await client.getHedge(opened.hedge_id)).venue).toBe('gmx-v2');
-      expect((await client.listMarkets()).markets[0].venue).toBe('gmx-v2');
-      expect(
-        (await client.createQuote({ market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 })).venue,
-      ).toBe('gmx-v2');
-      expect((await client.listPositions())[0].venue).toBe('gmx-v2');
-      expect((await client.getAccount()).venue).toBe('gmx-v2');
-      expect((await client.listHedges({ limit: 1 }))[0].venue).toBe('gmx-v2');
+      const read = [
+        opened,
+        await client.getHedge(opened.hedge_id),
+        (await client.listMarkets()).markets[0],
+        await client.createQuote({ market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 }),
+        (await client.listPositions())[0],
+        await client.getAccount(),
+        (await client.listHedges({ limit: 1 }))[0],
+      ];
+      expect(read.map((resource) => resource?.venue)).toEqual(read.map(() => 'gmx-v2'));
     } finally {
       await proxy.close();
     }
     // And the schema itself keeps them (zod loose objects).
-    const parsed = hedgeSchema.parse({
-      id: 'hdg_1',
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 1,
-      tenor_days: 1,
-      status: 'filled',
-      venue: 'gmx',
-    });
-    expect(parsed.venue).toBe('gmx');
-  });
-});
-
-describe('proxy from the environment', () => {
-  it('sends a remote host through HTTPS_PROXY (a CONNECT tunnel) unless NO_PROXY names it; never a loopback one', async () => {
-    const simulator = await startSimulator({ preset: 'plain', tls: true });
-    const sandbox = simulator.sandbox;
-    const proxy = await startConnectProxy({ 'sandbox.hedge.test': '127.0.0.1' });
-    const remote = { ...sandbox, baseUrl: sandbox.baseUrl.replace('127.0.0.1', 'sandbox.hedge.test') };
-    try {
-      const proxied = clientFor(remote, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url } });
-      await proxied.client.listMarkets();
-      expect(proxy.tunnels).toEqual([`sandbox.hedge.test:${sandbox.port}`]);
-      await closeClients();
-      // Around the proxy the .test name does not resolve: the request fails without a tunnel.
-      const bypassed = clientFor(remote, {
-        caFile: sandbox.caFile,
-        env: { HTTPS_PROXY: proxy.url, NO_PROXY: 'sandbox.hedge.test' },
-      });
-      await expect(bypassed.client.listMarkets()).rejects.toThrow();
-      expect(proxy.tunnels).toHaveLength(1);
-      await closeClients();
-      // A loopback base URL connects directly whatever the environment says.
-      const loopback = clientFor(sandbox, {
-        caFile: sandbox.caFile,
-        env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url },
-      });
-      await loopback.client.listMarkets();
-      expect(proxy.tunnels).toHaveLength(1);
-    } finally {
-      await closeClients();
-      await proxy.close();
-      await simulator.close();
-    }
+    const hedge = { id: 'hdg_1', ...BUY, notional_usd: 1, tenor_days: 1, status: 'filled', venue: 'gmx' };
+    expect(hedgeSchema.parse(hedge).venue).toBe('gmx');
   });
 });
 
 describe('base URL rules', () => {
-  it('refuses http:// to a non-loopback host before any connection', () => {
-    expect(() => checkBaseUrl('http://api.example.com/partners/acme/v2', 'HEDGE_BASE_URL')).toThrow(UsageError);
-    expect(() => checkBaseUrl('http://10.0.0.5/v2', 'HEDGE_BASE_URL')).toThrow(/HTTPS only/);
-  });
-  it('allows http:// to loopback and https:// anywhere', () => {
-    expect(checkBaseUrl('http://127.0.0.1:4010/partners/sandbox/v2/', 'x')).toBe(
-      'http://127.0.0.1:4010/partners/sandbox/v2',
-    );
-    expect(checkBaseUrl('http://[::1]:4010/v2', 'x')).toBe('http://[::1]:4010/v2');
-    expect(checkBaseUrl('http://localhost:1/v2', 'x')).toBe('http://localhost:1/v2');
-    expect(checkBaseUrl('https://api.example.com/partners/acme/v2', 'x')).toBe(
-      'https://api.example.com/partners/acme/v2',
-    );
-  });
-  it('refuses a malformed base URL', () => {
-    expect(() => checkBaseUrl('not a url', 'HEDGE_BASE_URL')).toThrow(/is not a URL/);
-    expect(() => checkBaseUrl('ftp://example.com/v2', 'HEDGE_BASE_URL')).toThrow(/https/);
-    expect(() => checkBaseUrl('https://user:pw@example.com/v2', 'HEDGE_BASE_URL')).toThrow(/credentials/);
-  });
+  // http:// to a non-loopback host is refused before any connection, and a malformed URL too.
+  it.each([
+    ['http://api.example.com/partners/acme/v2', UsageError],
+    ['http://10.0.0.5/v2', /HTTPS only/],
+    ['not a url', /is not a URL/],
+    ['ftp://example.com/v2', /https/],
+    ['https://user:pw@example.com/v2', /credentials/],
+  ])('refuses %s', (raw, error) => expect(() => checkBaseUrl(raw, 'HEDGE_BASE_URL')).toThrow(error));
+
+  it.each([
+    ['http://127.0.0.1:4010/partners/sandbox/v2/', 'http://127.0.0.1:4010/partners/sandbox/v2'],
+    ['http://[::1]:4010/v2'],
+    ['http://localhost:1/v2'],
+    ['https://api.example.com/partners/acme/v2'],
+  ])('allows http:// to loopback and https:// anywhere: %s', (raw, kept = raw) =>
+    expect(checkBaseUrl(raw, 'x')).toBe(kept),
+  );
 });

@@ -154,6 +154,15 @@ async function openFilled(
   return opened.body.data.hedge_id;
 }
 
+/** What `hedge … --json` printed through the proxy (the run must exit 0). */
+const printedVia =
+  (simulator: Simulator, proxy: FieldProxy) =>
+  async (...args: string[]): Promise<any> => {
+    const result = await simulator.hedge([...args, '--json'], { env: envFor(proxy) });
+    expect(result.code, `${simulator.sandbox.engine.dialect}: hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
+    return JSON.parse(result.stdout);
+  };
+
 describe('--json keeps every value the server sent, on every dialect', () => {
   for (const dialect of SANDBOX_DIALECTS) {
     it(`${dialect}: markets, price, quote, hedges, a hedge, history, positions and account`, async () => {
@@ -178,11 +187,7 @@ describe('--json keeps every value the server sent, on every dialect', () => {
           expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
           return answer.body.data;
         };
-        const printed = async (...args: string[]): Promise<any> => {
-          const result = await simulator.hedge([...args, '--json'], { env: envFor(proxy) });
-          expect(result.code, `${dialect}: hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
-          return JSON.parse(result.stdout);
-        };
+        const printed = printedVia(simulator, proxy);
         const everyRecord = (
           what: string,
           sentRows: Json[],
@@ -253,8 +258,7 @@ describe('--json of a write keeps the server object it embeds, in the one shape'
       const hedge = simulator.seedOpen('buy', 12_000, market);
       const proxy = await richerService(simulator);
       try {
-        const result = okJson(await simulator.hedge(`close ${market} buy --json`, { env: envFor(proxy) }));
-        const closed = result;
+        const closed = okJson(await simulator.hedge(`close ${market} buy --json`, { env: envFor(proxy) }));
         expect(closed.realized, `${dialect}: the history record came in time`).not.toBeNull();
         const history = (await api(proxy, 'GET', '/hedges/history')).body.data;
         const names = renamesOf(dialect).history;
@@ -301,11 +305,7 @@ describe('a server field under one of our names that means something else is kep
           Object.assign(price as Json, { price: { source: 'twap', window_s: 300 } });
     });
     try {
-      const printed = async (...args: string[]): Promise<any> => {
-        const result = await simulator.hedge([...args, '--json'], { env: envFor(proxy) });
-        expect(result.code, `hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
-        return JSON.parse(result.stdout);
-      };
+      const printed = printedVia(simulator, proxy);
       const [sentLine] = (await api(proxy, 'GET', '/positions')).body.data;
       const [line] = await printed('positions');
       // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.

@@ -14,25 +14,28 @@ import {
 import { forScripts } from '../../src/platform/fields/script-shape.js';
 import { positionForPeople } from '../../src/features/book/positions.js';
 
+/** A fact read under `known` (or one of its synonyms). */
+const fact = (known: string, value: unknown, ...synonyms: string[]) => ({
+  known,
+  value,
+  synonyms: [known, ...synonyms],
+});
+
 describe('showUnderKnownNames', () => {
   it('moves a value read under a synonym to the known name and keeps the rest in order', () => {
-    const row = showUnderKnownNames({ a: 1, direction: 'Buy', z: 2 }, [
-      { known: 'side', value: 'buy', synonyms: ['side', 'direction'] },
-    ]);
+    const row = showUnderKnownNames({ a: 1, direction: 'Buy', z: 2 }, [fact('side', 'buy', 'direction')]);
     expect(row).toEqual({ a: 1, z: 2, side: 'buy' });
     expect(Object.keys(row)).toEqual(['a', 'z', 'side']);
   });
 
   it('leaves a record that already uses the known name, or has no value, untouched', () => {
     const raw = { side: 'sell', direction: 'buy' };
-    expect(showUnderKnownNames(raw, [{ known: 'side', value: 'sell', synonyms: ['side', 'direction'] }])).toEqual(raw);
-    expect(showUnderKnownNames({ x: 1 }, [{ known: 'side', value: undefined, synonyms: ['side'] }])).toEqual({ x: 1 });
+    expect(showUnderKnownNames(raw, [fact('side', 'sell', 'direction')])).toEqual(raw);
+    expect(showUnderKnownNames({ x: 1 }, [fact('side', undefined)])).toEqual({ x: 1 });
   });
 
   it('keeps a synonym field whose value is not the one that was read (nothing is lost)', () => {
-    const row = showUnderKnownNames({ direction: 'long-ish' }, [
-      { known: 'side', value: 'buy', synonyms: ['side', 'direction'] },
-    ]);
+    const row = showUnderKnownNames({ direction: 'long-ish' }, [fact('side', 'buy', 'direction')]);
     expect(row).toEqual({ direction: 'long-ish', side: 'buy' });
   });
 });
@@ -40,39 +43,33 @@ describe('showUnderKnownNames', () => {
 describe('showUnderKnownNames: nothing the server sent is lost', () => {
   it('drops the field a fact was read from only as the same value: decimal text, another case, the same instant', () => {
     expect(
-      showUnderKnownNames({ used_margin_usdc: '99889.00' }, [
-        { known: 'margin_in_use_usdc', value: 99889, synonyms: ['margin_in_use_usdc', 'used_margin_usdc'] },
-      ]),
+      showUnderKnownNames({ used_margin_usdc: '99889.00' }, [fact('margin_in_use_usdc', 99889, 'used_margin_usdc')]),
     ).toEqual({
       margin_in_use_usdc: 99889,
     });
-    expect(
-      showUnderKnownNames({ direction: 'BUY' }, [{ known: 'side', value: 'buy', synonyms: ['side', 'direction'] }]),
-    ).toEqual({ side: 'buy' });
+    expect(showUnderKnownNames({ direction: 'BUY' }, [fact('side', 'buy', 'direction')])).toEqual({ side: 'buy' });
     expect(
       showUnderKnownNames({ opened: '2026-03-02T09:00:00Z' }, [
-        { known: 'opened_at', value: '2026-03-02T09:00:00.000Z', synonyms: ['opened_at', 'opened'] },
+        fact('opened_at', '2026-03-02T09:00:00.000Z', 'opened'),
       ]),
     ).toEqual({ opened_at: '2026-03-02T09:00:00.000Z' });
     // A zone-less time is not compared as an instant: kept beside ours.
     expect(
-      showUnderKnownNames({ opened: '2026-03-02 09:00' }, [
-        { known: 'opened_at', value: '2026-03-02T09:00:00.000Z', synonyms: ['opened_at', 'opened'] },
-      ]),
+      showUnderKnownNames({ opened: '2026-03-02 09:00' }, [fact('opened_at', '2026-03-02T09:00:00.000Z', 'opened')]),
     ).toEqual({ opened: '2026-03-02 09:00', opened_at: '2026-03-02T09:00:00.000Z' });
   });
 
   it("drops the synonym the fact was read from (the readers' order), not another field that happens to hold the same value", () => {
     const row = showUnderKnownNames({ exposure_usd: 5000, size_usd: 5000 }, [
-      { known: 'notional_usd', value: 5000, synonyms: ['notional_usd', 'size_usd', 'exposure_usd'] },
+      fact('notional_usd', 5000, 'size_usd', 'exposure_usd'),
     ]);
     expect(row).toEqual({ exposure_usd: 5000, notional_usd: 5000 });
   });
 
   it('a field under our name holding something else gives the name to the fact and is kept under _wire, nested as sent', () => {
     const row = showUnderKnownNames({ notional_usd: 'n/a', size_usd: 12000, price: { source: 'twap' } }, [
-      { known: 'notional_usd', value: 12000, synonyms: ['notional_usd', 'size_usd'] },
-      { known: 'price', value: 1510.5, synonyms: ['price', 'mid'] },
+      fact('notional_usd', 12000, 'size_usd'),
+      fact('price', 1510.5, 'mid'),
     ]);
     expect(row).toEqual({
       notional_usd: 12000,
@@ -84,17 +81,15 @@ describe('showUnderKnownNames: nothing the server sent is lost', () => {
   it('a value read under our own name, as the fact, stays exactly as sent (its text too)', () => {
     const raw = { closed_at: '2026-03-02T09:00:00Z', net_pnl_usd: '-3.10' };
     expect(
-      showUnderKnownNames(raw, [
-        { known: 'closed_at', value: '2026-03-02T09:00:00.000Z', synonyms: ['closed_at'] },
-        { known: 'net_pnl_usd', value: -3.1, synonyms: ['net_pnl_usd'] },
-      ]),
+      showUnderKnownNames(raw, [fact('closed_at', '2026-03-02T09:00:00.000Z'), fact('net_pnl_usd', -3.1)]),
     ).toEqual(raw);
   });
 
   it("a server field named `_wire` is the server's: kept inside the holder, never mistaken for it", () => {
-    expect(
-      showUnderKnownNames({ _wire: 'v2', x: 1 }, [{ known: 'side', value: undefined, synonyms: ['side'] }]),
-    ).toEqual({ x: 1, _wire: { _wire: 'v2' } });
+    expect(showUnderKnownNames({ _wire: 'v2', x: 1 }, [fact('side', undefined)])).toEqual({
+      x: 1,
+      _wire: { _wire: 'v2' },
+    });
   });
 
   it('sameFact: a different word, a tenor in words, an object are different values', () => {

@@ -11,6 +11,7 @@ import { startAnswerProxy, startFieldProxy } from '../support/servers/field-prox
 import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/text.js';
 import { envFor, useSimulators, type Simulator } from '../support/simulator.js';
+import type { SandboxDialect } from '../../src/sandbox/index.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
@@ -20,15 +21,19 @@ const KES = 'USDTKES';
 const learnedIn = (configDir: string) =>
   existsSync(storeFile(configDir)) ? readStore(configDir).learned_wire : undefined;
 
-/** Opens a filled hedge on a market through the engine (no HTTP, nothing in the log). */
-function seedOn(simulator: Simulator, market: string, side: 'buy' | 'sell', notional: number) {
-  return simulator.seedOpen(side, notional, market);
-}
+/** A simulator of this dialect whose fills land in 20 ms. */
+const on = (dialect?: SandboxDialect, fillDelayMs = 20) => start({ dialect, fillDelayMs });
+/** Closed hedges written straight into the simulator's history; their ids. */
+const seeded = (simulator: Simulator, count: number) =>
+  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count });
+const idSet = (list: any[]) => new Set(list.map((hedge) => hedge.id));
+/** The error line of a --json run's stderr. */
+const errorOf = (result: { stderr: string }) => JSON.parse(result.stderr.trim().split('\n').at(-1)!).error;
 
 describe('learning the add/reduce amount from the server', () => {
   it('gamma: the first add is refused for its field name and sent again once under a new key; the second add sends one request', async () => {
-    const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
-    const hedge = seedOn(simulator, KES, 'buy', 10_000);
+    const simulator = await on('gamma');
+    const hedge = simulator.seedOpen('buy', 10_000, KES);
 
     const first = ok(await simulator.hedge(`add ${KES} buy 5000 --json`));
     const adds = simulator.requests('POST', '/hedges/add');
@@ -105,7 +110,7 @@ describe('learning the add/reduce amount from the server', () => {
   });
 
   it('a run resuming a given key is never changed behind the user: the refusal stands, its hint names the setting and hedge doctor', async () => {
-    const simulator = await start({ dialect: 'alpha', fillDelayMs: 20 });
+    const simulator = await on('alpha');
     simulator.seedOpen('buy', 10_000);
     const key = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
     const result = await simulator.hedge(`add USDTNGN buy 1000 --idempotency-key ${key} --json`);
@@ -114,18 +119,21 @@ describe('learning the add/reduce amount from the server', () => {
     expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.idempotencyKey])).toEqual([
       [400, key],
     ]);
-    const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!);
-    expect(error).toMatchObject({ code: 'validation_error', class: 'rejected', details: { field: 'amount_usd' } });
-    expect(error.hint).toMatch(/HEDGE_WIRE_NOTIONAL_FIELD/);
-    expect(error.hint).toMatch(/hedge doctor/);
+    const error = errorOf(result);
+    expect(error).toMatchObject({
+      code: 'validation_error',
+      class: 'rejected',
+      details: { field: 'amount_usd' },
+      hint: expect.stringMatching(/HEDGE_WIRE_NOTIONAL_FIELD.*hedge doctor|hedge doctor.*HEDGE_WIRE_NOTIONAL_FIELD/s),
+    });
     expect(learnedIn(simulator.configDir)).toBeUndefined();
   });
 });
 
 describe('lists never lose rows', () => {
   it('gamma (cursor pages of 20, its own page-size name): 47 hedges with --limit 100 are all read, and the history too', async () => {
-    const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
-    const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
+    const simulator = await on('gamma');
+    const ids = seeded(simulator, 47);
     const hedges = ok(await simulator.hedge('hedges --limit 100 --json'));
     const listed = JSON.parse(hedges.stdout).map((hedge: any) => hedge.id);
     expect(listed).toHaveLength(47);
@@ -149,24 +157,24 @@ describe('lists never lose rows', () => {
   });
 
   it("without --limit a list is hedge's own length (50), not the server's page: gamma's pages of 20 are followed", async () => {
-    const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
-    const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
+    const simulator = await on('gamma');
+    const ids = seeded(simulator, 47);
     const result = ok(await simulator.hedge('hedges --json'));
-    expect(new Set(JSON.parse(result.stdout).map((hedge: any) => hedge.id))).toEqual(new Set(ids));
+    expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
     expect(result.stderr).not.toMatch(/more/);
     expect(simulator.requests('GET', '/hedges').length).toBeGreaterThan(1);
   });
 
   it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async () => {
-    const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
-    const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 60 });
+    const simulator = await on('gamma');
+    const ids = seeded(simulator, 60);
     const result = ok(await simulator.hedge('hedges --json'));
     expect(JSON.parse(result.stdout)).toHaveLength(50);
     expect(result.stderr).toMatch(
       /50 hedges shown \(the default\); there are more: `hedge hedges --all` lists every one/,
     );
     const all = okJson(await simulator.hedge('hedges --all --json'));
-    expect(new Set(all.map((hedge: any) => hedge.id))).toEqual(new Set(ids));
+    expect(idSet(all)).toEqual(new Set(ids));
     const sent = simulator.requests().length;
     const both = await simulator.hedge('hedges --all --limit 5');
     expect(both.code).toBe(2);
@@ -175,10 +183,10 @@ describe('lists never lose rows', () => {
   });
 
   it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async () => {
-    const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
-    const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
+    const simulator = await on('beta');
+    const ids = seeded(simulator, 47);
     const result = okJson(await simulator.hedge('hedges --limit 100 --json'));
-    expect(new Set(result.map((hedge: any) => hedge.id))).toEqual(new Set(ids));
+    expect(idSet(result)).toEqual(new Set(ids));
     expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
       [400, { limit: '100' }],
       [200, { per_page: '100' }],
@@ -189,7 +197,7 @@ describe('lists never lose rows', () => {
 
 describe('references compared the way the server keeps them', () => {
   it('delta (keeps client_reference in upper case, filters it without regard to case): every --ref finds DEAL-11 from deal-11', async () => {
-    const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
+    const simulator = await on('delta');
     ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7 --ref deal-11 --json'));
     const [buy] = simulator.active('buy');
     expect(buy.clientReference).toBe('DEAL-11');
@@ -202,16 +210,18 @@ describe('references compared the way the server keeps them', () => {
     expect(simulator.writes()).toHaveLength(sent);
     expect(simulator.active('sell')).toEqual([]);
 
-    const positions = await simulator.hedge('positions --ref Deal-11 --json');
-    expect(JSON.parse(positions.stdout)).toMatchObject([{ side: 'buy', hedge_id: buy.id }]);
-    const maturities = await simulator.hedge('maturities --ref deal-11 --json');
-    expect(JSON.parse(maturities.stdout)).toMatchObject([{ hedge_id: buy.id }]);
+    expect(okJson(await simulator.hedge('positions --ref Deal-11 --json'))).toMatchObject([
+      { side: 'buy', hedge_id: buy.id },
+    ]);
+    expect(okJson(await simulator.hedge('maturities --ref deal-11 --json'))).toMatchObject([{ hedge_id: buy.id }]);
 
     expect((await simulator.hedge('close USDTNGN buy --json')).code).toBe(0);
-    const history = okJson(await simulator.hedge('history --ref deal-11 --json'));
-    expect(history).toMatchObject([{ hedge_id: buy.id, client_reference: 'DEAL-11' }]);
-    const report = okJson(await simulator.hedge('report --by hedge --ref deal-11 --json'));
-    expect(report.groups.map((group: any) => group.key)).toEqual([buy.id]);
+    expect(okJson(await simulator.hedge('history --ref deal-11 --json'))).toMatchObject([
+      { hedge_id: buy.id, client_reference: 'DEAL-11' },
+    ]);
+    expect(
+      okJson(await simulator.hedge('report --by hedge --ref deal-11 --json')).groups.map((group: any) => group.key),
+    ).toEqual([buy.id]);
 
     // An open whose answer was lost is found by its reference: landed, not sent again.
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
@@ -219,8 +229,7 @@ describe('references compared the way the server keeps them', () => {
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     expect(lost.code, lost.stderr).toBe(5);
     const opens = simulator.requests('POST', '/hedges').length;
-    const resumed = ok(await simulator.hedge('resume --json'));
-    expect(resumed.stderr).toMatch(/carries reference deal-12/);
+    expect(ok(await simulator.hedge('resume --json')).stderr).toMatch(/carries reference deal-12/);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
     expect(simulator.active('sell').map((hedge) => hedge.clientReference)).toEqual(['DEAL-12']);
   });
@@ -228,8 +237,8 @@ describe('references compared the way the server keeps them', () => {
 
 describe('lists paged by time', () => {
   it('delta (history pages of at most 40, meta.next_before sent back as before): --limit 100 reads 100, a period every one', async () => {
-    const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
-    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 120 });
+    const simulator = await on('delta');
+    seeded(simulator, 120);
     const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0].history]
       .reverse()
       .map((record) => record.hedge_id);
@@ -250,8 +259,8 @@ describe('lists paged by time', () => {
   });
 
   it('a server that says more exist and gives no next request hedge can send: said on stderr, with where to look', async () => {
-    const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
-    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 60 });
+    const simulator = await on('delta');
+    seeded(simulator, 60);
     // The marker in a shape no rule reads: an object.
     const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
       const meta = envelope.meta as Record<string, unknown>;
@@ -277,7 +286,7 @@ describe('lists paged by time', () => {
 
 describe('optional checks never block a write', () => {
   it('open --ref on a server whose hedge list fails: a warning names what was not checked, and the hedge is opened', async () => {
-    const simulator = await start({ fillDelayMs: 20 });
+    const simulator = await on();
     simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/hedges' } });
     const result = ok(await simulator.hedge('open USDTNGN buy 10000 --tenor 1 --ref deal-77 --json'));
     expect(result.stderr).toMatch(/Could not check whether an active hedge already carries client reference "deal-77"/);
@@ -286,7 +295,7 @@ describe('optional checks never block a write', () => {
   });
 
   it('add with the account unreadable: the headroom is named as not checked, the add goes on', async () => {
-    const simulator = await start({ fillDelayMs: 20 });
+    const simulator = await on();
     const hedge = simulator.seedOpen('sell', 10_000);
     simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/account' } });
     const result = ok(await simulator.hedge('add USDTNGN sell 2000 --json'));
@@ -297,13 +306,15 @@ describe('optional checks never block a write', () => {
 
 describe('what the spec does not list is shown, not refused', () => {
   it('gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async () => {
-    const simulator = await start({ dialect: 'gamma', fillDelayMs: 60_000 });
-    const hedge = seedOn(simulator, KES, 'sell', 10_000);
+    const simulator = await on('gamma', 60_000);
+    const hedge = simulator.seedOpen('sell', 10_000, KES);
     ok(await simulator.hedge(`close ${KES} sell --no-wait --json`));
     const shown = ok(await simulator.hedge(`hedges ${hedge.id} --format tsv`));
     expect(shown.stdout).toMatch(/\tsettling\t/);
-    const list = okJson(await simulator.hedge('hedges --limit 1 --json'));
-    expect(list[0]).toMatchObject({ id: hedge.id, status: 'settling' });
+    expect(okJson(await simulator.hedge('hedges --limit 1 --json'))[0]).toMatchObject({
+      id: hedge.id,
+      status: 'settling',
+    });
     // --wait does not stop at an unknown status: it ends when the close lands.
     const waiting = simulator.hedge(`hedges ${hedge.id} --wait --json`);
     await until(
@@ -311,19 +322,17 @@ describe('what the spec does not list is shown, not refused', () => {
       'the wait to poll the settling hedge',
     );
     simulator.advance(60_000);
-    const waited = okJson(await waiting);
-    expect(waited).toMatchObject({ id: hedge.id, status: 'closed' });
+    expect(okJson(await waiting)).toMatchObject({ id: hedge.id, status: 'closed' });
   });
 
   it('gamma: numeric strings are numbers — account, positions and history in every format; --raw keeps the server text', async () => {
-    const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
-    seedOn(simulator, KES, 'buy', 25_000);
+    const simulator = await on('gamma');
+    simulator.seedOpen('buy', 25_000, KES);
     const account = okJson(await simulator.hedge('account --json'));
     const sent = (await simulator.api('GET', '/account')).body.data;
     expect(typeof sent.balance_usdc).toBe('string');
     expect(account.balance_usdc).toBe(Number(sent.balance_usdc));
-    const raw = okJson(await simulator.hedge('account --json --raw'));
-    expect(raw.balance_usdc).toBe(sent.balance_usdc);
+    expect(okJson(await simulator.hedge('account --json --raw')).balance_usdc).toBe(sent.balance_usdc);
     const table = ok(await simulator.hedge('account --format table', { env: { COLUMNS: '200' } }));
     expect(table.stdout).toContain(Number(sent.balance_usdc).toLocaleString('en-US', { minimumFractionDigits: 2 }));
     const positions = ok(await simulator.hedge('positions --format tsv'));
@@ -334,48 +343,25 @@ describe('what the spec does not list is shown, not refused', () => {
 describe('--json: one shape for scripts whatever the server', () => {
   /** The figures a script compares, per list, with the names of docs/output.md. */
   const NUMBERS = {
-    account: [
-      'balance_usdc',
-      'margin_in_use_usdc',
-      'open_exposure_usd',
-      'unrealized_pnl_usd',
-      'open_positions',
-      'available_exposure_usd',
-      'exposure_cap_usd',
-    ],
-    positions: [
-      'notional_usd',
-      'entry_price',
-      'mark_price',
-      'gross_pnl_usd',
-      'accrued_carry_usdc',
-      'net_pnl_usd',
-      'close_fee_usdc',
-      'margin_usdc',
-      'net_margin_usd',
-      'units',
-    ],
-    history: [
-      'notional_usd',
-      'tenor_days',
-      'entry_price',
-      'exit_price',
-      'gross_pnl_usd',
-      'carry_usdc',
-      'fees_usdc',
-      'net_pnl_usd',
-    ],
-  } as const;
+    account:
+      'balance_usdc margin_in_use_usdc open_exposure_usd unrealized_pnl_usd open_positions available_exposure_usd exposure_cap_usd'.split(
+        ' ',
+      ),
+    positions:
+      'notional_usd entry_price mark_price gross_pnl_usd accrued_carry_usdc net_pnl_usd close_fee_usdc margin_usdc net_margin_usd units'.split(
+        ' ',
+      ),
+    history: 'notional_usd tenor_days entry_price exit_price gross_pnl_usd carry_usdc fees_usdc net_pnl_usd'.split(' '),
+  };
 
   for (const dialect of ['gamma', 'alpha', 'beta'] as const) {
     it(`${dialect}: account, positions, history, hedges and price carry the documented names, every figure a JSON number`, async () => {
-      const simulator = await start({ dialect, fillDelayMs: 20 });
+      const simulator = await on(dialect);
       const market = dialect === 'gamma' ? KES : 'USDTNGN';
-      const closed = seedOn(simulator, market, 'sell', 5_000);
-      const closing = await simulator.api('POST', '/hedges/close', { body: { market, side: 'sell' } });
-      expect(closing.status).toBe(200);
+      const closed = simulator.seedOpen('sell', 5_000, market);
+      expect((await simulator.api('POST', '/hedges/close', { body: { market, side: 'sell' } })).status).toBe(200);
       simulator.advance(60_000);
-      seedOn(simulator, market, 'buy', 25_000);
+      simulator.seedOpen('buy', 25_000, market);
       const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`));
       const account = await json('account');
       for (const name of NUMBERS.account) expect(typeof account[name], `account.${name}`).toBe('number');
@@ -426,13 +412,12 @@ describe('--json: one shape for scripts whatever the server', () => {
 
 describe('an answer hedge cannot read is its own exit class (14), naming the field and what came', () => {
   it('a hedge whose side is neither buy nor sell: exit 14, the field and the value named, never "network"', async () => {
-    const simulator = await start({ fillDelayMs: 20 });
+    const simulator = await on();
     const hedge = simulator.seedOpen('buy', 10_000);
     const proxy = await startFieldProxy(simulator.sandbox, 'side', 'long');
     try {
       const result = await simulator.hedge(`hedges ${hedge.id}`, { env: envFor(proxy) });
-      expect(result.code).toBe(14);
-      expect(result.stdout).toBe('');
+      expect([result.code, result.stdout]).toEqual([14, '']);
       expect(result.stderr).toMatch(
         /GET \/hedges\/hdg_\w+ answered HTTP 200 with data hedge cannot read: data\.side is "long" \(text\), where one of "buy", "sell" is expected/,
       );
@@ -441,7 +426,7 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
       expect(result.stderr).not.toMatch(STACK_FRAME);
       const json = await simulator.hedge(`hedges ${hedge.id} --json`, { env: envFor(proxy) });
       expect(json.code).toBe(14);
-      expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).error).toMatchObject({
+      expect(errorOf(json)).toMatchObject({
         code: 'unreadable',
         class: 'unreadable',
         details: { field: 'data.side', received: '"long" (text)' },
@@ -453,7 +438,7 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
 
   it('prices in a shape hedge cannot read: the data is shown as it came, then exit 14 naming GET /prices', async () => {
     // beta's prices are [{symbol, rate}]: a rate that is no number leaves no price to read.
-    const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
+    const simulator = await on('beta');
     const proxy = await startFieldProxy(simulator.sandbox, 'rate', 'n/a');
     try {
       const result = await simulator.hedge('price USDTNGN --format tsv', { env: envFor(proxy) });
@@ -461,12 +446,13 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
       expect(result.stdout).toContain('n/a');
       expect(result.stderr).toMatch(/GET \/prices answered HTTP 200 with no price hedge could read/);
       // --raw never needs to read it: the server's data as sent.
-      const raw = okJson(await simulator.hedge('price USDTNGN --raw', { env: envFor(proxy) }));
-      expect(raw[0]).toEqual({ symbol: 'USDTNGN', rate: 'n/a' });
+      expect(okJson(await simulator.hedge('price USDTNGN --raw', { env: envFor(proxy) }))[0]).toEqual({
+        symbol: 'USDTNGN',
+        rate: 'n/a',
+      });
       // --json is hedge's one shape: with no price to read, the same exit 14, the hint naming --raw.
       const json = await simulator.hedge('price USDTNGN --json', { env: envFor(proxy) });
-      expect(json.code).toBe(14);
-      expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).error.hint).toContain('hedge price --raw');
+      expect([json.code, errorOf(json).hint]).toEqual([14, expect.stringContaining('hedge price --raw')]);
     } finally {
       await proxy.close();
     }

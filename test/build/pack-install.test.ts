@@ -124,8 +124,12 @@ describe('installing from the packed tarball', () => {
 
     const markets = await run('hedge', ['--demo', 'markets', '--json'], { cwd: dir.path, env });
     expect(markets.code, markets.stderr).toBe(0);
-    const list = JSON.parse(markets.stdout) as Array<{ market: string; status: string }>;
-    expect(list.map((market) => [market.market, market.status])).toEqual([['USDTNGN', 'open']]);
+    expect(
+      (JSON.parse(markets.stdout) as Array<{ market: string; status: string }>).map((market) => [
+        market.market,
+        market.status,
+      ]),
+    ).toEqual([['USDTNGN', 'open']]);
   });
 
   it("the team store's client (bundled, loaded on first use) runs from the installed copy: a store nobody listens on is exit 13, not a missing module", async () => {

@@ -27,13 +27,15 @@ const has = (packages: Set<string>, name: string): boolean =>
 const work = tempDir('hedge-startup-');
 afterAll(() => work.remove());
 
+/** A dist/ file's text, and the .js files of dist/. */
+const distText = (file: string) => readFileSync(join(DIST, file), 'utf8');
+const distScripts = () => readdirSync(DIST).filter((file) => file.endsWith('.js'));
+
 /** The packages whose files esbuild bundled into a dist/ file, from its `// …/node_modules/x/…` markers. */
 function bundledPackages(file: string): Set<string> {
-  const packages = new Set<string>();
-  for (const match of readFileSync(file, 'utf8').matchAll(/^\/\/ .*?node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)) {
-    packages.add(match[1]);
-  }
-  return packages;
+  return new Set(
+    [...distText(file).matchAll(/^\/\/ .*?node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((match) => match[1]!),
+  );
 }
 
 // Records every module the child loads: ES modules through a resolve hook (Node >= 20.6),
@@ -96,12 +98,7 @@ function launch(args: string[], extraEnv: Record<string, string>): Loaded {
     encoding: 'utf8',
     timeout: 20_000,
   });
-  return { code: child.status, stdout: child.stdout, ...loadLog(log) };
-}
-
-/** The dist/ files, the packages and the ES-imported built-ins a recorded run loaded. */
-function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'> {
-  return loadsOf(readFileSync(log, 'utf8').split('\n'));
+  return { code: child.status, stdout: child.stdout, ...loadsOf(readFileSync(log, 'utf8').split('\n')) };
 }
 
 function loadsOf(entries: readonly string[]): Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'> {
@@ -110,7 +107,7 @@ function loadsOf(entries: readonly string[]): Pick<Loaded, 'distFiles' | 'packag
   );
   const distFiles = [...files].filter((file) => file.startsWith(`${DIST}/`)).map((file) => file.slice(DIST.length + 1));
   const packages = new Set<string>();
-  for (const file of distFiles) for (const name of bundledPackages(join(DIST, file))) packages.add(name);
+  for (const file of distFiles) for (const name of bundledPackages(file)) packages.add(name);
   for (const file of files) {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
     if (match) packages.add(match[1]);
@@ -217,9 +214,7 @@ async function loadedInOrder(
 
 /** A dist/ file's static imports of other dist/ files (`import … from "./chunk-X.js"`). */
 function staticImports(file: string): string[] {
-  return [...readFileSync(join(DIST, file), 'utf8').matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)].map(
-    (match) => match[1]!,
-  );
+  return [...distText(file).matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)].map((match) => match[1]!);
 }
 
 /** dist/cli.js and every chunk it loads as it starts: what `hedge --help` runs. */
@@ -236,9 +231,7 @@ function frontFiles(): Set<string> {
 
 /** The dist/ chunk that holds a module of src/ (esbuild marks each with `// src/…`). */
 function chunkHolding(source: string): string {
-  const holders = readdirSync(DIST).filter(
-    (file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes(`\n// ${source}\n`),
-  );
+  const holders = distScripts().filter((file) => distText(file).includes(`\n// ${source}\n`));
   expect(holders, source).toHaveLength(1);
   return holders[0]!;
 }
@@ -248,13 +241,11 @@ describe('the bundle', () => {
 
   it('keeps the front door (cli.js and the chunks it imports as it starts) to commander and Node built-ins', () => {
     expect(front.size).toBeGreaterThan(0);
-    const packages = new Set([...front].flatMap((file) => [...bundledPackages(join(DIST, file))]));
+    const packages = new Set([...front].flatMap((file) => [...bundledPackages(file)]));
     expect([...packages]).toEqual(['commander']);
     // Besides dist/ files, the front imports Node built-ins only.
     for (const file of front) {
-      const imported = [...readFileSync(join(DIST, file), 'utf8').matchAll(/^import\s[^;]*?from\s*"([^"]+)";/gm)].map(
-        (match) => match[1]!,
-      );
+      const imported = [...distText(file).matchAll(/^import\s[^;]*?from\s*"([^"]+)";/gm)].map((match) => match[1]!);
       expect(
         imported.filter((name) => !name.startsWith('./') && !name.startsWith('node:')),
         file,
@@ -264,9 +255,7 @@ describe('the bundle', () => {
 
   it('reaches each command only through a lazy import of a dist/ chunk', () => {
     const lazy = [...front].flatMap((file) =>
-      [...readFileSync(join(DIST, file), 'utf8').matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map(
-        (match) => match[1]!,
-      ),
+      [...distText(file).matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map((match) => match[1]!),
     );
     expect(lazy).toContain(chunkHolding('src/cli/run.ts'));
     expect(lazy).toContain(chunkHolding('src/cli/cmd/book/markets.ts'));
@@ -282,11 +271,8 @@ describe('the bundle', () => {
     // in a package's generated-code strings). pg asks for its optional libpq binding inside a try.
     const neverLoaded = ['pg-native'];
     const loads = /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(|(?<![\w$'"`.])(?:__)?require\()"([^"]+)"/gm;
-    const strays = readdirSync(DIST)
-      .filter((file) => file.endsWith('.js'))
-      .flatMap((file) =>
-        [...readFileSync(join(DIST, file), 'utf8').matchAll(loads)].map((match) => `${file}: ${match[1]!}`),
-      )
+    const strays = distScripts()
+      .flatMap((file) => [...distText(file).matchAll(loads)].map((match) => `${file}: ${match[1]!}`))
       .filter((load) => {
         const name = load.slice(load.indexOf(': ') + 2);
         return (
@@ -298,19 +284,11 @@ describe('the bundle', () => {
       });
     expect(strays).toEqual([]);
     // The scan sees the loads it checks: the one optional binding is among them.
-    expect(
-      readdirSync(DIST).some(
-        (file) => file.endsWith('.js') && /__require\("pg-native"\)/.test(readFileSync(join(DIST, file), 'utf8')),
-      ),
-    ).toBe(true);
+    expect(distScripts().some((file) => /__require\("pg-native"\)/.test(distText(file)))).toBe(true);
   });
 
   it('bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
-    const all = new Set(
-      readdirSync(DIST)
-        .filter((file) => file.endsWith('.js'))
-        .flatMap((file) => [...bundledPackages(join(DIST, file))]),
-    );
+    const all = new Set(distScripts().flatMap((file) => [...bundledPackages(file)]));
     for (const name of HEAVY) expect(has(all, name), name).toBe(true);
   });
 });
@@ -475,32 +453,23 @@ describe('a real start', () => {
     // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
     const front = loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
     expect(front.distFiles).toContain('cli.js');
-    expect(launcher.code).toBe(0);
-    expect(front.code).toBe(0);
-    expect(launcher.stdout).toBe(front.stdout);
+    expect([launcher.code, front.code, launcher.stdout]).toEqual([0, 0, front.stdout]);
     expect(launcher.stdout).toMatch(/^Usage: hedge <command>/);
     const wider = loadedBy(['--help'], { COLUMNS: '120' });
-    expect(wider.code).toBe(0);
-    expect(wider.distFiles).toContain('cli.js');
+    expect([wider.code, wider.distFiles]).toEqual([0, expect.arrayContaining(['cli.js'])]);
   });
 
   it('the PostgreSQL client is loaded only when a team journal store is configured', async () => {
     const { runs } = await manyRuns();
     const local = runs.localJournal;
-    expect(local.code).toBe(0);
-    expect(local.stdout).toBe('[]\n');
-    expect(local.packages.has('pg')).toBe(false);
+    expect([local.code, local.stdout, local.packages.has('pg')]).toEqual([0, '[]\n', false]);
     // Positive control: with a store named (nothing listens on port 9 of loopback), the client is loaded and the store refused.
-    const team = runs.teamJournal;
-    expect(team.code).toBe(13);
-    expect(team.added.packages.has('pg')).toBe(true);
+    expect([runs.teamJournal.code, runs.teamJournal.added.packages.has('pg')]).toEqual([13, true]);
   });
 
   it('the OS keyring (its module and native binding) is loaded only for a profile whose key is in it', async () => {
     // The dist/ file of src/platform/config/os-keyring.ts, found by what it asks the binding for.
-    const keyringChunks = readdirSync(DIST).filter(
-      (file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes('store: "secret-service"'),
-    );
+    const keyringChunks = distScripts().filter((file) => distText(file).includes('store: "secret-service"'));
     expect(keyringChunks).toHaveLength(1);
     const profileIn = (name: string, profile: Record<string, string>): string => {
       const dir = join(work.path, name);

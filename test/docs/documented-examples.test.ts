@@ -116,34 +116,22 @@ const SKIPPED: ReadonlyArray<{ match: RegExp; why: string; compare?: false }> = 
   },
 ];
 
-/** Commands about this machine, not an account: they run as written, never with `--demo` added. */
-const LOCAL_COMMANDS = new Set([
-  'login',
-  'logout',
-  'profile',
-  'completion',
-  'tools',
-  'journal',
-  'demo',
-  'mcp',
-  'sandbox',
-  'help',
-  '',
-]);
+/** Commands about this machine, not an account ('': `hedge --version`): they run as written, never with `--demo` added. */
+const LOCAL_COMMANDS = new Set(' login logout profile completion tools journal demo mcp sandbox help'.split(' '));
 
 /** Global options that take a value (to find the command after them: `hedge --profile desk doctor`). */
-const GLOBALS_WITH_VALUE = new Set(['--profile', '--timeout', '--request-timeout', '--format', '--fields', '--query']);
+const GLOBALS_WITH_VALUE = new Set('--profile --timeout --request-timeout --format --fields --query'.split(' '));
 
 /**
  * The book a block starts from unless it opens a hedge: what README opens (its console examples
  * show it), and a deal rolled once (a closed hedge for `history`, `report`, `--ref DEAL-7`; its
  * close is the newest journal entry, `done`, which output.md's `--until "outcome=='done'"` waits for).
  */
-const BOOK: ReadonlyArray<readonly string[]> = [
-  ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--ref', 'DEAL-42'],
-  ['--demo', 'open', 'USDTNGN', 'sell', '2000', '--tenor', '1', '--ref', 'DEAL-7'],
-  ['--demo', 'roll', 'USDTNGN', 'sell', '--tenor', '7'],
-];
+const BOOK = [
+  '--demo open USDTNGN buy 10000 --tenor 3 --ref DEAL-42',
+  '--demo open USDTNGN sell 2000 --tenor 1 --ref DEAL-7',
+  '--demo roll USDTNGN sell --tenor 7',
+].map((line) => line.split(' '));
 
 /** Commands that write (a roll is two writes): the blocks with most of them start first. */
 const WRITES: Readonly<Record<string, number>> = {
@@ -370,7 +358,7 @@ function parseShell(text: string): ShellLine {
 }
 
 /** Words before the command (`until`, `!`) and assignments (`HEDGE_PROFILE=desk`) come first. */
-const KEYWORDS = new Set(['until', 'while', 'if', '!', 'then', 'do', 'time']);
+const KEYWORDS = new Set('until while if ! then do time'.split(' '));
 const ASSIGNMENT = /^([A-Za-z_]\w*)=/;
 
 /** Where hedge's own arguments start in a command, or undefined when it does not run hedge. */
@@ -438,35 +426,23 @@ function isRun(example: Example): boolean {
 // ---------------------------------------------------------------------------------------------
 const children = new Set<ChildProcess>();
 
-function spawnHedge(
-  args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; stdin?: string },
-): ChildProcess {
-  const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+/** A hedge process; stdout() and stderr() are what it has printed so far. */
+function spawnHedge(args: readonly string[], options: { cwd: string; env: Record<string, string>; stdin?: string }) {
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd: options.cwd, env: options.env });
   children.add(child);
   child.on('close', () => children.delete(child));
-  child.stdin!.on('error', () => {});
-  child.stdin!.end(options.stdin ?? '');
-  return child;
+  child.stdin.on('error', () => {});
+  child.stdin.end(options.stdin ?? '');
+  const printed = { stdout: '', stderr: '' };
+  for (const stream of ['stdout', 'stderr'] as const)
+    child[stream].setEncoding('utf8').on('data', (chunk: string) => (printed[stream] += chunk));
+  return { child, stdout: () => printed.stdout, stderr: () => printed.stderr };
 }
 
 /** Options whose value is an expression, a URL or a header, never a file. */
-const NOT_A_FILE_AFTER = new Set([
-  '--query',
-  '--until',
-  '--fields',
-  '--base-url',
-  '-f',
-  '--raw-field',
-  '-F',
-  '--field',
-  '-H',
-  '--header',
-]);
+const NOT_A_FILE_AFTER = new Set(
+  '--query --until --fields --base-url -f --raw-field -F --field -H --header'.split(' '),
+);
 
 /** Whether an argument could name a file, relative to the line's folder (an option's value after it or after `=`). */
 function namesAFile(args: readonly string[], at: number): boolean {
@@ -521,16 +497,12 @@ async function runHedge(
     return { ...result, signal: null, durationMs: Date.now() - started };
   }
   return new Promise((resolve, reject) => {
-    const child = spawnHedge(args, options);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const { child, stdout, stderr } = spawnHedge(args, options);
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started });
+      resolve({ code, signal, stdout: stdout(), stderr: stderr(), durationMs: Date.now() - started });
     });
   });
 }
@@ -541,23 +513,19 @@ async function startInBackground(
   options: { cwd: string; env: Record<string, string> },
   ready: (stdout: string, stderr: string) => boolean,
 ): Promise<{ stdout: () => string; stderr: () => string; stop: () => Promise<number | null> }> {
-  const child = spawnHedge(args, options);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const { child, stdout, stderr } = spawnHedge(args, options);
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const deadline = Date.now() + 30_000;
-  while (!ready(stdout, stderr)) {
+  while (!ready(stdout(), stderr())) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`hedge ${args.join(' ')} did not start:\n${stdout}\n${stderr}`);
+      throw new Error(`hedge ${args.join(' ')} did not start:\n${stdout()}\n${stderr()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
-    stdout: () => stdout,
-    stderr: () => stderr,
+    stdout,
+    stderr,
     stop: async () => {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -1192,53 +1160,38 @@ describe('the documented examples', () => {
 
   it('the comparison sees a header or a sign the tool does not print', () => {
     // A table of the output page that was wrong, against what `markets --fields … --format table` printed.
-    const printed: RunResult = {
-      code: 0,
-      signal: null,
-      stderr: '',
-      durationMs: 0,
-      stdout:
-        'Market   Capacity buy USD  Carry/day sell\n───────  ────────────────  ──────────────\nUSDTNGN         1,000,000  +0.0252% earn\n',
-    };
+    const table =
+      'Market   Capacity buy USD  Carry/day sell\n───────  ────────────────  ──────────────\nUSDTNGN         1,000,000  +0.0252% earn\n';
+    const differences = (shown: string, stdout = table, stderr = '') =>
+      compare(shown.split('\n'), { code: 0, signal: null, durationMs: 0, stdout, stderr }).length;
     const rule = '───────  ──────────────────────────  ───────────────────────';
+    const header = 'Market   Capacity buy USD  Carry/day sell';
     expect(
-      compare(
-        [
-          'Market   available_capacity_usd.buy  net_rate_daily_pct.sell',
-          rule,
-          'USDTNGN                1,000,000.00                 -0.0256%',
-        ],
-        printed,
+      differences(
+        `Market   available_capacity_usd.buy  net_rate_daily_pct.sell\n${rule}\nUSDTNGN                1,000,000.00                 -0.0256%`,
       ),
-    ).toHaveLength(1);
-    expect(
-      compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN         1,000,000  -0.0256%'], printed),
-    ).toHaveLength(1);
+    ).toBe(1);
+    expect(differences(`${header}\n${rule}\nUSDTNGN         1,000,000  -0.0256%`)).toBe(1);
     // Numbers move from run to run; their place, format, unit and words do not.
-    expect(
-      compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN         1,000,000  +0.0256% earn'], printed),
-    ).toEqual([]);
-    expect(
-      compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN      1,000,000.00  +0.0256% earn'], printed),
-    ).toHaveLength(1);
+    expect(differences(`${header}\n${rule}\nUSDTNGN         1,000,000  +0.0256% earn`)).toBe(0);
+    expect(differences(`${header}\n${rule}\nUSDTNGN      1,000,000.00  +0.0256% earn`)).toBe(1);
     // A column left out for width is not a difference; one renamed or moved is.
-    expect(compare(['Market   Carry/day sell', rule], printed)).toEqual([]);
-    expect(compare(['Market   Carry/day sell  Capacity buy USD', rule], printed)).toHaveLength(1);
+    expect(differences(`Market   Carry/day sell\n${rule}`)).toBe(0);
+    expect(differences(`Market   Carry/day sell  Capacity buy USD\n${rule}`)).toBe(1);
     // JSON by its keys; anything else by its first line.
     expect(
-      compare(['{ "market": "USDTNGN", "carry": { "total_usd": 1 } }'], {
-        ...printed,
-        stdout: '{"market": "USDTNGN", "carry": {"total_usdc": 1}}',
-      }),
-    ).toHaveLength(1);
+      differences(
+        '{ "market": "USDTNGN", "carry": { "total_usd": 1 } }',
+        '{"market": "USDTNGN", "carry": {"total_usdc": 1}}',
+      ),
+    ).toBe(1);
     expect(
-      compare(['hedge: bad.csv: 3 problems; nothing was read or sent.'], {
-        ...printed,
-        stdout: '',
-        stderr:
-          'DEMO — local simulator\nhedge: docs/examples/bad-exposures.csv: 3 problems; nothing was read or sent.\n',
-      }),
-    ).toHaveLength(1);
+      differences(
+        'hedge: bad.csv: 3 problems; nothing was read or sent.',
+        '',
+        'DEMO — local simulator\nhedge: docs/examples/bad-exposures.csv: 3 problems; nothing was read or sent.\n',
+      ),
+    ).toBe(1);
   });
 
   it("docs/commands.md's `--dialect` values are the simulator's", async () => {

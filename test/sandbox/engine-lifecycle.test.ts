@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { createEngineState, SandboxEngine } from '../../src/sandbox/engine.js';
 import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
-import { DAY, KEY_A, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
+import { DAY, KEY_A, KEY_B, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
+import { on } from './engine-calls.js';
 
 const HEX_64 = /^0x[0-9a-f]{64}$/;
 const USDTNGN = MARKET_MODEL.markets[0];
@@ -12,13 +13,11 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 describe('engine: hedge state machine', () => {
   it('opens as submitted with hashes, units and maturity, reserving margin and fee', () => {
     const engine = makeEngine();
-    const quote = call(engine, T0, 'POST', '/quotes', { body: openBody('buy', 100_000, 3) });
-    const opened = call(engine, T0, 'POST', '/hedges', {
-      body: openBody('buy', 100_000, 3, { client_reference: 'deal-1' }),
-    });
+    const { get, open, quoteFor } = on(engine);
+    const quote = quoteFor(T0, 'buy', 100_000, 3).data;
+    const opened = open(T0, 'buy', 100_000, 3, { client_reference: 'deal-1' });
 
-    expect(opened.status).toBe(200);
-    expect(opened.body.meta).toEqual({});
+    expect([opened.status, opened.body.meta]).toEqual([200, {}]);
     expect(opened.data).toMatchObject({
       status: 'submitted',
       market: 'USDTNGN',
@@ -29,38 +28,42 @@ describe('engine: hedge state machine', () => {
       client_reference: 'deal-1',
       opened_at: new Date(T0).toISOString(),
       maturity_at: new Date(T0 + 3 * DAY).toISOString(),
+      id: expect.stringMatching(/^hdg_[a-z0-9]{24}$/),
+      order_tx_hash: expect.stringMatching(HEX_64),
+      order_key: expect.stringMatching(HEX_64),
     });
-    expect(opened.data.id).toMatch(/^hdg_[a-z0-9]{24}$/);
     expect(opened.data.hedge_id).toBe(opened.data.id);
-    expect(opened.data.order_tx_hash).toMatch(HEX_64);
-    expect(opened.data.order_key).toMatch(HEX_64);
     expect(opened.data).not.toHaveProperty('fill_tx_hash');
     expect(opened.data).not.toHaveProperty('struck_rate');
 
-    const account = call(engine, T0, 'GET', '/account').data;
-    expect(account.balance_usdc).toBe(1_000_000 - quote.data.upfront.total_upfront_usdc);
-    expect(account.margin_in_use_usdc).toBe(quote.data.upfront.required_margin_usdc);
-    expect(account.open_exposure_usd).toBe(100_000);
-    expect(account.available_exposure_usd).toBe(900_000);
+    expect(get(T0, '/account')).toMatchObject({
+      balance_usdc: 1_000_000 - quote.upfront.total_upfront_usdc,
+      margin_in_use_usdc: quote.upfront.required_margin_usdc,
+      open_exposure_usd: 100_000,
+      available_exposure_usd: 900_000,
+    });
     // Submitted is not yet a position.
-    expect(call(engine, T0, 'GET', '/positions').data).toEqual([]);
+    expect(get(T0, '/positions')).toEqual([]);
   });
 
   it('submitted → filled after the fill delay, with fill hash and a struck rate near the quote', () => {
     const engine = makeEngine();
-    const quote = call(engine, T0, 'POST', '/quotes', { body: openBody('buy', 100_000) }).data;
-    const { id } = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 100_000) }).data;
+    const { get, open, quoteFor } = on(engine);
+    const quote = quoteFor(T0, 'buy', 100_000).data;
+    const { id } = open(T0, 'buy', 100_000).data;
 
-    expect(call(engine, T0 + 999, 'GET', `/hedges/${id}`).data.status).toBe('submitted');
-    const hedge = call(engine, T0 + 1000, 'GET', `/hedges/${id}`).data;
-    expect(hedge.status).toBe('filled');
-    expect(hedge.fill_tx_hash).toMatch(HEX_64);
-    expect(hedge.filled_at).toBe(new Date(T0 + 1000).toISOString());
+    expect(get(T0 + 999, `/hedges/${id}`).status).toBe('submitted');
+    const hedge = get(T0 + 1000, `/hedges/${id}`);
+    expect(hedge).toMatchObject({
+      status: 'filled',
+      fill_tx_hash: expect.stringMatching(HEX_64),
+      filled_at: new Date(T0 + 1000).toISOString(),
+    });
     expect(Math.abs(hedge.struck_rate - quote.pricing.execution_price) / quote.pricing.execution_price).toBeLessThan(
       0.001,
     );
 
-    const [position] = call(engine, T0 + 1000, 'GET', '/positions').data;
+    const [position] = get(T0 + 1000, '/positions');
     expect(position).toMatchObject({
       hedge_id: id,
       side: 'buy',
@@ -71,35 +74,35 @@ describe('engine: hedge state machine', () => {
 
   it('submitted → failed releases the reserved collateral and fee and frees the side', () => {
     const engine = makeEngine({ failRate: 1 });
-    const { id } = call(engine, T0, 'POST', '/hedges', { body: openBody('sell', 50_000) }).data;
+    const { get, open } = on(engine);
+    const { id } = open(T0, 'sell', 50_000).data;
     // Reserved while submitted: the 10% margin (5,000) and the 0.05% fee (25).
-    expect(call(engine, T0, 'GET', '/account').data.balance_usdc).toBe(1_000_000 - 5_000 - 25);
+    expect(get(T0, '/account').balance_usdc).toBe(1_000_000 - 5_000 - 25);
 
-    const hedge = call(engine, T0 + 1000, 'GET', `/hedges/${id}`).data;
+    const hedge = get(T0 + 1000, `/hedges/${id}`);
     expect(hedge.status).toBe('failed');
     expect(hedge).not.toHaveProperty('fill_tx_hash');
-    const account = call(engine, T0 + 1000, 'GET', '/account').data;
-    expect(account).toMatchObject({
+    expect(get(T0 + 1000, '/account')).toMatchObject({
       balance_usdc: 1_000_000,
       margin_in_use_usdc: 0,
       open_exposure_usd: 0,
       open_positions: 0,
     });
-    expect(call(engine, T0 + 1000, 'GET', '/positions').data).toEqual([]);
-    expect(call(engine, T0 + 1000, 'POST', '/hedges', { body: openBody('sell', 50_000) }).status).toBe(200);
+    expect(get(T0 + 1000, '/positions')).toEqual([]);
+    expect(open(T0 + 1000, 'sell', 50_000).status).toBe(200);
   });
 
   it('fails a seeded share of opens, the same ones for the same seed', () => {
     const outcomes = (seed: string) => {
       const engine = makeEngine({ failRate: 0.5, seed });
+      const { get, open, change } = on(engine);
       const statuses: string[] = [];
       for (let i = 0; i < 12; i++) {
         const t = T0 + i * 10_000;
-        const { id } = call(engine, t, 'POST', '/hedges', { body: openBody('buy', 1000, 1) }).data;
-        const hedge = call(engine, t + 1000, 'GET', `/hedges/${id}`).data;
+        const { id } = open(t, 'buy', 1000, 1).data;
+        const hedge = get(t + 1000, `/hedges/${id}`);
         statuses.push(hedge.status);
-        if (hedge.status === 'filled')
-          call(engine, t + 1000, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
+        if (hedge.status === 'filled') change(t + 1000, 'close', 'buy');
         call(engine, t + 2000, 'GET', '/account');
       }
       return statuses;
@@ -112,18 +115,20 @@ describe('engine: hedge state machine', () => {
 
   it('filled → closed at maturity: settles against the reference rate and credits the balance', () => {
     const engine = makeEngine({ seed: 'settle' });
-    const quote = call(engine, T0, 'POST', '/quotes', { body: openBody('buy', 200_000, 1) }).data;
-    const { id } = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 200_000, 1) }).data;
-    const filled = call(engine, T0 + 1000, 'GET', `/hedges/${id}`).data;
+    const { get, open, quoteFor } = on(engine);
+    const quote = quoteFor(T0, 'buy', 200_000, 1).data;
+    const { id } = open(T0, 'buy', 200_000, 1).data;
+    const filled = get(T0 + 1000, `/hedges/${id}`);
     const maturity = T0 + DAY;
 
-    expect(call(engine, maturity - 1, 'GET', `/hedges/${id}`).data.status).toBe('filled');
-    const settled = call(engine, maturity + 5000, 'GET', `/hedges/${id}`).data;
-    expect(settled.status).toBe('closed');
-    expect(settled.closed_at).toBe(new Date(maturity).toISOString());
-    expect(call(engine, maturity + 5000, 'GET', '/positions').data).toEqual([]);
+    expect(get(maturity - 1, `/hedges/${id}`).status).toBe('filled');
+    expect(get(maturity + 5000, `/hedges/${id}`)).toMatchObject({
+      status: 'closed',
+      closed_at: new Date(maturity).toISOString(),
+    });
+    expect(get(maturity + 5000, '/positions')).toEqual([]);
 
-    const [record] = call(engine, maturity + 5000, 'GET', '/hedges/history').data;
+    const [record] = get(maturity + 5000, '/hedges/history');
     const exit = referenceRate('settle', maturity);
     const gross = round2((200_000 * (exit - filled.struck_rate)) / exit);
     const carry = round2((200_000 * quote.carry.daily_rate_pct * (maturity - (T0 + 1000))) / (100 * DAY));
@@ -142,23 +147,26 @@ describe('engine: hedge state machine', () => {
       notional_usd: 200_000,
       tenor_days: 1,
     });
-    const account = call(engine, maturity + 5000, 'GET', '/account').data;
+    const account = get(maturity + 5000, '/account');
     expect(account.balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
     expect(account).toMatchObject({ margin_in_use_usdc: 0, open_exposure_usd: 0, available_exposure_usd: 1_000_000 });
   });
 
   it('settles lazily from a reloaded state, hours later, in time order', () => {
     const engine = makeEngine({ seed: 'reload' });
-    const { id } = call(engine, T0, 'POST', '/hedges', { body: openBody('sell', 75_000, 1) }).data;
+    const { open } = on(engine);
+    const { id } = open(T0, 'sell', 75_000, 1).data;
     const saved = JSON.parse(JSON.stringify(engine.state));
 
     const reloaded = new SandboxEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, saved);
     const later = T0 + DAY + 6 * 3_600_000;
-    const hedge = call(reloaded, later, 'GET', `/hedges/${id}`).data;
-    expect(hedge.status).toBe('closed');
-    expect(hedge.filled_at).toBe(new Date(T0 + 1000).toISOString());
-    expect(hedge.closed_at).toBe(new Date(T0 + DAY).toISOString());
-    const [record] = call(reloaded, later, 'GET', '/hedges/history').data;
+    const { get } = on(reloaded);
+    expect(get(later, `/hedges/${id}`)).toMatchObject({
+      status: 'closed',
+      filled_at: new Date(T0 + 1000).toISOString(),
+      closed_at: new Date(T0 + DAY).toISOString(),
+    });
+    const [record] = get(later, '/hedges/history');
     expect(record.exit_price).toBe(referenceRate('reload', T0 + DAY));
   });
 
@@ -171,33 +179,32 @@ describe('engine: hedge state machine', () => {
 describe('engine: add, reduce, close', () => {
   it('add lands after the fill delay: notional, weighted entry and margin grow, maturity stays', () => {
     const engine = makeEngine();
+    const { get, change } = on(engine);
     const { hedge, now } = openFilled(engine, T0, 'buy', 100_000);
-    const added = call(engine, now, 'POST', '/hedges/add', {
-      body: { market: 'USDTNGN', side: 'buy', notional_usd: 50_000 },
+    expect(change(now, 'add', 'buy', 50_000)).toMatchObject({
+      status: 200,
+      data: {
+        hedge_id: hedge.id,
+        action: 'add',
+        market: 'USDTNGN',
+        side: 'buy',
+        status: 'submitted',
+        notional_usd: 50_000,
+        submitted_at: new Date(now).toISOString(),
+        order_tx_hash: expect.stringMatching(HEX_64),
+      },
     });
-    expect(added.status).toBe(200);
-    expect(added.data).toMatchObject({
-      hedge_id: hedge.id,
-      action: 'add',
-      market: 'USDTNGN',
-      side: 'buy',
-      status: 'submitted',
-      notional_usd: 50_000,
-      submitted_at: new Date(now).toISOString(),
-    });
-    expect(added.data.order_tx_hash).toMatch(HEX_64);
     // Pending add counts against the cap at once, the hedge changes only when it lands.
-    expect(call(engine, now, 'GET', '/account').data.open_exposure_usd).toBe(150_000);
-    expect(call(engine, now + 999, 'GET', `/hedges/${hedge.id}`).data.notional_usd).toBe(100_000);
+    expect(get(now, '/account').open_exposure_usd).toBe(150_000);
+    expect(get(now + 999, `/hedges/${hedge.id}`).notional_usd).toBe(100_000);
 
-    const landed = call(engine, now + 1000, 'GET', `/hedges/${hedge.id}`).data;
-    expect(landed).toMatchObject({
+    expect(get(now + 1000, `/hedges/${hedge.id}`)).toMatchObject({
       notional_usd: 150_000,
       units: 150_000,
       maturity_at: hedge.maturity_at,
       status: 'filled',
     });
-    const [position] = call(engine, now + 1000, 'GET', '/positions').data;
+    const [position] = get(now + 1000, '/positions');
     expect(position.margin_usdc).toBe(15_000);
     expect(position.entry_price).toBeGreaterThan(Math.min(hedge.struck_rate, position.mark_price) - 10);
     expect(position.entry_price).not.toBe(hedge.struck_rate);
@@ -205,31 +212,32 @@ describe('engine: add, reduce, close', () => {
 
   it('refuses a second change while one is pending, and changes on a hedge that is not filled yet', () => {
     const engine = makeEngine();
-    const { id } = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 100_000) }).data;
-    const early = call(engine, T0 + 10, 'POST', '/hedges/add', {
-      body: { market: 'USDTNGN', side: 'buy', notional_usd: 1000 },
+    const { open, change } = on(engine);
+    const { id } = open(T0, 'buy', 100_000).data;
+    expect(change(T0 + 10, 'add', 'buy', 1000)).toMatchObject({
+      status: 409,
+      error: { code: 'action_pending', details: { hedge_id: id } },
     });
-    expect(early.status).toBe(409);
-    expect(early.error).toMatchObject({ code: 'action_pending', details: { hedge_id: id } });
 
-    call(engine, T0 + 2000, 'POST', '/hedges/reduce', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 1000 } });
-    const second = call(engine, T0 + 2001, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
-    expect(second.error?.code).toBe('action_pending');
+    change(T0 + 2000, 'reduce', 'buy', 1000);
+    expect(change(T0 + 2001, 'close', 'buy').error?.code).toBe('action_pending');
   });
 
   it('reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee', () => {
     const engine = makeEngine({ seed: 'reduce' });
+    const { get, change } = on(engine);
     const { hedge, now } = openFilled(engine, T0, 'sell', 200_000);
     const later = now + 2 * DAY;
-    const [before] = call(engine, later, 'GET', '/positions').data;
-    const balanceBefore = call(engine, later, 'GET', '/account').data.balance_usdc;
+    const [before] = get(later, '/positions');
+    const balanceBefore = get(later, '/account').balance_usdc;
 
-    const reduced = call(engine, later, 'POST', '/hedges/reduce', {
-      body: { market: 'USDTNGN', side: 'sell', notional_usd: 50_000 },
+    expect(change(later, 'reduce', 'sell', 50_000).data).toMatchObject({
+      action: 'reduce',
+      notional_usd: 50_000,
+      status: 'submitted',
     });
-    expect(reduced.data).toMatchObject({ action: 'reduce', notional_usd: 50_000, status: 'submitted' });
     const landedAt = later + 1000;
-    const [after] = call(engine, landedAt, 'GET', '/positions').data;
+    const [after] = get(landedAt, '/positions');
     expect(after).toMatchObject({
       hedge_id: hedge.id,
       notional_usd: 150_000,
@@ -239,70 +247,66 @@ describe('engine: add, reduce, close', () => {
     });
     expect(after.entry_price).toBe(before.entry_price);
 
-    const balanceAfter = call(engine, landedAt, 'GET', '/account').data.balance_usdc;
-    const credited = balanceAfter - balanceBefore;
+    const credited = get(landedAt, '/account').balance_usdc - balanceBefore;
     // A quarter of the margin (5,000) plus a quarter of the P&L net of carry, minus a 0.05% fee.
-    const expected = 5_000 + before.net_pnl_usd / 4 - 25;
-    expect(Math.abs(credited - expected)).toBeLessThan(20);
+    expect(Math.abs(credited - (5_000 + before.net_pnl_usd / 4 - 25))).toBeLessThan(20);
     // Carry left on the position is three quarters of what had accrued (plus one second more).
     expect(after.accrued_carry_usdc).toBeCloseTo((before.accrued_carry_usdc * 3) / 4, 0);
   });
 
   it('a reduce of the whole notional (or ≥ 99.5%, or leaving < 1 USD) closes the hedge fully', () => {
-    const cases = [
-      { notional: 100_000, reduceBy: 100_000 },
-      { notional: 100_000, reduceBy: 99_600 },
-      // 99.47% of the notional, but it would leave 0.80 USD.
-      { notional: 150, reduceBy: 149.2 },
-    ];
-    for (const { notional, reduceBy } of cases) {
+    // The last: 99.47% of the notional, but it would leave 0.80 USD.
+    for (const [notional, reduceBy] of [
+      [100_000, 100_000],
+      [100_000, 99_600],
+      [150, 149.2],
+    ] as const) {
       const engine = makeEngine();
+      const { get, change } = on(engine);
       const { hedge, now } = openFilled(engine, T0, 'buy', notional);
-      call(engine, now, 'POST', '/hedges/reduce', { body: { market: 'USDTNGN', side: 'buy', notional_usd: reduceBy } });
-      const closed = call(engine, now + 1000, 'GET', `/hedges/${hedge.id}`).data;
-      expect(closed.status).toBe('closed');
-      expect(call(engine, now + 1000, 'GET', '/positions').data).toEqual([]);
-      const [record] = call(engine, now + 1000, 'GET', '/hedges/history').data;
+      change(now, 'reduce', 'buy', reduceBy);
+      expect(get(now + 1000, `/hedges/${hedge.id}`).status).toBe('closed');
+      expect(get(now + 1000, '/positions')).toEqual([]);
+      const [record] = get(now + 1000, '/hedges/history');
       expect(record).toMatchObject({ hedge_id: hedge.id, close_reason: 'closed', notional_usd: notional });
-      expect(call(engine, now + 1000, 'GET', '/account').data.balance_usdc).toBeCloseTo(
-        1_000_000 + record.net_pnl_usd,
-        2,
-      );
+      expect(get(now + 1000, '/account').balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
     }
   });
 
   it('refuses a reduce larger than the open notional', () => {
     const engine = makeEngine();
+    const { change } = on(engine);
     const { now } = openFilled(engine, T0, 'buy', 10_000);
-    const response = call(engine, now, 'POST', '/hedges/reduce', {
-      body: { market: 'USDTNGN', side: 'buy', notional_usd: 10_001 },
+    expect(change(now, 'reduce', 'buy', 10_001)).toMatchObject({
+      status: 400,
+      error: { code: 'notional_too_large', details: { notional_usd: 10_000 } },
     });
-    expect(response.status).toBe(400);
-    expect(response.error).toMatchObject({ code: 'notional_too_large', details: { notional_usd: 10_000 } });
   });
 
   it('close lands after the delay: side leaves positions, history has the record, balance = start + net', () => {
     const engine = makeEngine({ seed: 'close' });
+    const { get, change } = on(engine);
     const { hedge, now } = openFilled(engine, T0, 'buy', 300_000, { tenor: 3 });
     const closeAt = now + DAY;
-    const closing = call(engine, closeAt, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
-    expect(closing.data).toMatchObject({
+    expect(change(closeAt, 'close', 'buy').data).toMatchObject({
       hedge_id: hedge.id,
       action: 'close',
       status: 'submitted',
       notional_usd: 300_000,
     });
-    expect(call(engine, closeAt + 500, 'GET', '/positions').data).toHaveLength(1);
+    expect(get(closeAt + 500, '/positions')).toHaveLength(1);
 
     const landed = closeAt + 1000;
-    expect(call(engine, landed, 'GET', '/positions').data).toEqual([]);
-    const closed = call(engine, landed, 'GET', `/hedges/${hedge.id}`).data;
-    expect(closed).toMatchObject({ status: 'closed', closed_at: new Date(landed).toISOString() });
-    const [record] = call(engine, landed, 'GET', '/hedges/history').data;
+    expect(get(landed, '/positions')).toEqual([]);
+    expect(get(landed, `/hedges/${hedge.id}`)).toMatchObject({
+      status: 'closed',
+      closed_at: new Date(landed).toISOString(),
+    });
+    const [record] = get(landed, '/hedges/history');
     expect(record.close_reason).toBe('closed');
     expect(record.fees_usdc).toBe(150 + 150);
     expect(record.net_pnl_usd).toBeCloseTo(record.gross_pnl_usd - record.carry_usdc - record.fees_usdc, 2);
-    expect(call(engine, landed, 'GET', '/account').data.balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
+    expect(get(landed, '/account').balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
   });
 
   it('a close credits exactly the net_margin_usd the position shows at the moment it lands', () => {
@@ -310,47 +314,49 @@ describe('engine: add, reduce, close', () => {
     const [closing, twin] = [makeEngine({ seed: 'twin' }), makeEngine({ seed: 'twin' })];
     const landsAt = T0 + 1500 + 2 * DAY + 1000;
     for (const engine of [closing, twin]) openFilled(engine, T0, 'buy', 400_000);
-    call(closing, landsAt - 1000, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
-    const balanceBefore = call(twin, landsAt, 'GET', '/account').data.balance_usdc;
-    const [position] = call(twin, landsAt, 'GET', '/positions').data;
-    const balanceAfter = call(closing, landsAt, 'GET', '/account').data.balance_usdc;
-    expect(balanceAfter).toBeCloseTo(balanceBefore + position.net_margin_usd, 2);
-    const [record] = call(closing, landsAt, 'GET', '/hedges/history').data;
+    const [closer, looker] = [on(closing), on(twin)];
+    closer.change(landsAt - 1000, 'close', 'buy');
+    const [position] = looker.get(landsAt, '/positions');
+    expect(closer.get(landsAt, '/account').balance_usdc).toBeCloseTo(
+      looker.get(landsAt, '/account').balance_usdc + position.net_margin_usd,
+      2,
+    );
+    const [record] = closer.get(landsAt, '/hedges/history');
     expect(record.exit_price).toBe(position.mark_price);
   });
 
   it('history covers the whole lifecycle: open, add, reduce and close add up to the balance', () => {
     const engine = makeEngine({ seed: 'lifecycle' });
+    const { get, change } = on(engine);
     const { hedge, now } = openFilled(engine, T0, 'sell', 100_000);
     let t = now + 3_600_000;
-    call(engine, t, 'POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'sell', notional_usd: 40_000 } });
+    change(t, 'add', 'sell', 40_000);
     t += 3_600_000;
-    call(engine, t, 'POST', '/hedges/reduce', { body: { market: 'USDTNGN', side: 'sell', notional_usd: 70_000 } });
+    change(t, 'reduce', 'sell', 70_000);
     t += 3_600_000;
-    call(engine, t, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'sell' } });
+    change(t, 'close', 'sell');
     t += 3_600_000;
 
-    const history = call(engine, t, 'GET', '/hedges/history').data;
+    const history = get(t, '/hedges/history');
     expect(history).toHaveLength(1);
     const [record] = history;
     expect(record).toMatchObject({ hedge_id: hedge.id, notional_usd: 70_000, close_reason: 'closed' });
     // Fees: 0.05% of 100k open + 40k add + 70k reduce + 70k close.
     expect(record.fees_usdc).toBe(50 + 20 + 35 + 35);
     expect(record.net_pnl_usd).toBeCloseTo(record.gross_pnl_usd - record.carry_usdc - record.fees_usdc, 2);
-    expect(call(engine, t, 'GET', '/account').data.balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
+    expect(get(t, '/account').balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
   });
 
   it('an add still pending at maturity never lands and is refunded', () => {
     const engine = makeEngine({ fillDelayMs: 60_000 });
-    const { id } = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 100_000, 1) }).data;
+    const { get, open, change } = on(engine);
+    const { id } = open(T0, 'buy', 100_000, 1).data;
     const beforeMaturity = T0 + DAY - 30_000;
-    call(engine, beforeMaturity, 'POST', '/hedges/add', {
-      body: { market: 'USDTNGN', side: 'buy', notional_usd: 100_000 },
-    });
+    change(beforeMaturity, 'add', 'buy', 100_000);
     const later = T0 + DAY + 120_000;
-    const [record] = call(engine, later, 'GET', '/hedges/history').data;
+    const [record] = get(later, '/hedges/history');
     expect(record).toMatchObject({ hedge_id: id, notional_usd: 100_000, close_reason: 'settled' });
-    const account = call(engine, later, 'GET', '/account').data;
+    const account = get(later, '/account');
     expect(account.balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
     expect(account.open_exposure_usd).toBe(0);
   });
@@ -359,19 +365,17 @@ describe('engine: add, reduce, close', () => {
 describe('engine: carry', () => {
   it('accrues pro rata by sandbox time at the daily rate fixed at open', () => {
     const engine = makeEngine();
-    const quote = call(engine, T0, 'POST', '/quotes', { body: openBody('buy', 500_000) }).data;
+    const { get, quoteFor } = on(engine);
+    const quote = quoteFor(T0, 'buy', 500_000).data;
     const { hedge } = openFilled(engine, T0, 'buy', 500_000);
     const filledAt = Date.parse(hedge.filled_at);
     const expectedCarry = (ms: number) => round2((500_000 * quote.carry.daily_rate_pct * ms) / (100 * DAY));
 
     // Another account's big sell shifts the market rates, but not this hedge's fixed rate.
-    call(engine, filledAt, 'POST', '/hedges', {
-      key: 'hpk_test_BBBBBBBBBBBBBBBBBBBBBBBB',
-      body: openBody('sell', 900_000),
-    });
+    call(engine, filledAt, 'POST', '/hedges', { key: KEY_B, body: openBody('sell', 900_000) });
 
-    const [atHalfDay] = call(engine, filledAt + DAY / 2, 'GET', '/positions').data;
-    const [atTwoDays] = call(engine, filledAt + 2 * DAY, 'GET', '/positions').data;
+    const [atHalfDay] = get(filledAt + DAY / 2, '/positions');
+    const [atTwoDays] = get(filledAt + 2 * DAY, '/positions');
     expect(quote.carry.daily_rate_pct).toBeGreaterThan(0);
     expect(atHalfDay.accrued_carry_usdc).toBe(expectedCarry(DAY / 2));
     expect(atTwoDays.accrued_carry_usdc).toBe(expectedCarry(2 * DAY));
@@ -384,11 +388,12 @@ describe('engine: carry', () => {
 
   it('the lighter side earns carry (negative rate) and the heavier side pays', () => {
     const engine = makeEngine();
-    const [market] = call(engine, T0, 'GET', '/markets').data;
+    const { get } = on(engine);
+    const [market] = get(T0, '/markets');
     expect(market.net_rate_daily_pct.buy).toBeGreaterThan(0);
     expect(market.net_rate_daily_pct.sell).toBeLessThan(0);
     const { now } = openFilled(engine, T0, 'sell', 100_000);
-    const [position] = call(engine, now + DAY, 'GET', '/positions').data;
+    const [position] = get(now + DAY, '/positions');
     expect(position.accrued_carry_usdc).toBeLessThan(0);
   });
 });

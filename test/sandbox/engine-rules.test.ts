@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { INVALID_JSON } from '../../src/sandbox/http/validation.js';
 import { KEY_A, KEY_B, DAY, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
+import { on } from './engine-calls.js';
 
 const LIVE_KEY = 'hpk_live_AAAAAAAAAAAAAAAAAAAAAAAA';
 
@@ -15,9 +16,10 @@ describe('engine: authentication and accounts', () => {
       [LIVE_KEY, 'live_key_refused'],
     ];
     for (const [key, code] of cases) {
-      const response = call(engine, T0, 'GET', '/markets', { key });
-      expect(response.status).toBe(401);
-      expect(response.body).toMatchObject({ data: null, error: { code }, meta: {} });
+      expect(call(engine, T0, 'GET', '/markets', { key })).toMatchObject({
+        status: 401,
+        body: { data: null, error: { code }, meta: {} },
+      });
     }
   });
 
@@ -27,13 +29,15 @@ describe('engine: authentication and accounts', () => {
 
   it('keeps accounts isolated: hedges, positions, balances', () => {
     const engine = makeEngine();
+    const { get } = on(engine);
     const { hedge, now } = openFilled(engine, T0, 'buy', 100_000, { key: KEY_A });
-    expect(call(engine, now, 'GET', '/hedges', { key: KEY_B }).data).toEqual([]);
-    expect(call(engine, now, 'GET', '/positions', { key: KEY_B }).data).toEqual([]);
-    expect(call(engine, now, 'GET', '/account', { key: KEY_B }).data.balance_usdc).toBe(1_000_000);
-    const foreign = call(engine, now, 'GET', `/hedges/${hedge.id}`, { key: KEY_B });
-    expect(foreign.status).toBe(404);
-    expect(foreign.error?.code).toBe('hedge_not_found');
+    expect(get(now, '/hedges', { key: KEY_B })).toEqual([]);
+    expect(get(now, '/positions', { key: KEY_B })).toEqual([]);
+    expect(get(now, '/account', { key: KEY_B }).balance_usdc).toBe(1_000_000);
+    expect(call(engine, now, 'GET', `/hedges/${hedge.id}`, { key: KEY_B })).toMatchObject({
+      status: 404,
+      error: { code: 'hedge_not_found' },
+    });
     // B can open the same side: one hedge per side is per account.
     expect(call(engine, now, 'POST', '/hedges', { key: KEY_B, body: openBody('buy', 100_000) }).status).toBe(200);
   });
@@ -42,23 +46,29 @@ describe('engine: authentication and accounts', () => {
 describe('engine: idempotency', () => {
   it('same key and same body returns the original response without acting twice', () => {
     const engine = makeEngine();
+    const { get } = on(engine);
     const first = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 10_000), idempotencyKey: 'k-1' });
     // Same body with keys in another order is the same request.
     const reordered = { tenor_days: 7, notional_usd: 10_000, side: 'buy', market: 'USDTNGN' };
     const second = call(engine, T0 + 5000, 'POST', '/hedges', { body: reordered, idempotencyKey: 'k-1' });
-    expect(second.status).toBe(first.status);
-    expect(second.body).toEqual(first.body);
-    expect(second.headers['idempotent-replayed']).toBe('true');
-    expect(call(engine, T0 + 5000, 'GET', '/hedges').data).toHaveLength(1);
-    expect(call(engine, T0 + 5000, 'GET', '/account').data.open_exposure_usd).toBe(10_000);
+    expect(second).toMatchObject({
+      status: first.status,
+      body: first.body,
+      headers: { 'idempotent-replayed': 'true' },
+    });
+    expect(get(T0 + 5000, '/hedges')).toHaveLength(1);
+    expect(get(T0 + 5000, '/account').open_exposure_usd).toBe(10_000);
   });
 
   it('same key with another body is idempotency_key_reuse', () => {
     const engine = makeEngine();
     call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 10_000), idempotencyKey: 'k-1' });
-    const reuse = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 20_000), idempotencyKey: 'k-1' });
-    expect(reuse.status).toBe(409);
-    expect(reuse.error).toMatchObject({ code: 'idempotency_key_reuse', details: { idempotency_key: 'k-1' } });
+    expect(call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 20_000), idempotencyKey: 'k-1' })).toMatchObject(
+      {
+        status: 409,
+        error: { code: 'idempotency_key_reuse', details: { idempotency_key: 'k-1' } },
+      },
+    );
     // Another endpoint is another request too.
     const elsewhere = call(engine, T0 + 2000, 'POST', '/hedges/close', {
       body: { market: 'USDTNGN', side: 'buy' },
@@ -69,6 +79,7 @@ describe('engine: idempotency', () => {
 
   it('a key held by a request still in progress is idempotency_in_flight, then replays once done', () => {
     const engine = makeEngine();
+    const { get } = on(engine);
     const request = {
       method: 'POST',
       path: '/hedges',
@@ -81,33 +92,26 @@ describe('engine: idempotency', () => {
     expect(lease).toEqual({ scope: 'test:acct_2e11952c4def8e17:k-held' });
     expect(engine.acquireIdempotencyKey(request)).toBe('in-flight');
 
-    const concurrent = engine.handle(request, T0);
-    expect(concurrent.status).toBe(409);
-    expect(concurrent.body.error?.code).toBe('idempotency_in_flight');
+    expect(engine.handle(request, T0)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'idempotency_in_flight' } },
+    });
 
     const original = engine.handle(request, T0, { lease: lease as { scope: string } });
     expect(original.status).toBe(200);
     engine.releaseIdempotencyKey(lease as { scope: string });
     const retry = engine.handle(request, T0 + 10);
     expect(retry.body).toEqual(original.body);
-    expect(call(engine, T0 + 10, 'GET', '/hedges').data).toHaveLength(1);
+    expect(get(T0 + 10, '/hedges')).toHaveLength(1);
   });
 
   it('keys are scoped per account: the same key on two accounts acts twice', () => {
     const engine = makeEngine();
-    const a = call(engine, T0, 'POST', '/hedges', {
-      key: KEY_A,
-      body: openBody('buy', 10_000),
-      idempotencyKey: 'shared',
-    });
-    const b = call(engine, T0, 'POST', '/hedges', {
-      key: KEY_B,
-      body: openBody('buy', 10_000),
-      idempotencyKey: 'shared',
-    });
-    expect(a.status).toBe(200);
-    expect(b.status).toBe(200);
-    expect(b.data.id).not.toBe(a.data.id);
+    const [a, b] = [KEY_A, KEY_B].map((key) =>
+      call(engine, T0, 'POST', '/hedges', { key, body: openBody('buy', 10_000), idempotencyKey: 'shared' }),
+    );
+    expect([a!.status, b!.status]).toEqual([200, 200]);
+    expect(b!.data.id).not.toBe(a!.data.id);
     // Scopes carry the environment too (sandbox keys are always "test").
     expect(Object.keys(engine.state.idempotency).every((scope) => scope.startsWith('test:acct_'))).toBe(true);
   });
@@ -120,16 +124,17 @@ describe('engine: idempotency', () => {
       200,
     );
     const nextDay = T0 + DAY + 1;
-    const fresh = call(engine, nextDay, 'POST', '/hedges', { body: openBody('sell', 5_000), idempotencyKey: 'k-2' });
-    expect(fresh.status).toBe(200);
-    expect(fresh.data.side).toBe('sell');
+    expect(
+      call(engine, nextDay, 'POST', '/hedges', { body: openBody('sell', 5_000), idempotencyKey: 'k-2' }),
+    ).toMatchObject({ status: 200, data: { side: 'sell' } });
   });
 
   it('rejects an empty or overlong Idempotency-Key', () => {
     const engine = makeEngine();
     for (const key of ['', 'x'.repeat(256)]) {
-      const response = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 1000), idempotencyKey: key });
-      expect(response.error).toMatchObject({ code: 'validation_error', details: { field: 'Idempotency-Key' } });
+      expect(
+        call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 1000), idempotencyKey: key }).error,
+      ).toMatchObject({ code: 'validation_error', details: { field: 'Idempotency-Key' } });
     }
   });
 });
@@ -140,11 +145,11 @@ describe('engine: rate limiting', () => {
     const at = (realTimeMs: number, key = KEY_A) => call(engine, T0, 'GET', '/markets', { key, realTimeMs });
     expect(at(0).status).toBe(200);
     expect(at(100).status).toBe(200);
-    const limited = at(200);
-    expect(limited.status).toBe(429);
-    expect(limited.headers['retry-after']).toBe('1');
-    expect(limited.error).toMatchObject({ code: 'rate_limited' });
-    expect(limited.error?.details?.retry_after_ms).toBe(300);
+    expect(at(200)).toMatchObject({
+      status: 429,
+      headers: { 'retry-after': '1' },
+      error: { code: 'rate_limited', details: { retry_after_ms: 300 } },
+    });
     // Per key: the other key has its own budget.
     expect(at(200, KEY_B).status).toBe(200);
     // Tokens refill at the configured rate.
@@ -155,68 +160,68 @@ describe('engine: rate limiting', () => {
 
 describe('engine: business errors', () => {
   it('hedge_not_found for an id that is not the caller’s', () => {
-    const response = call(makeEngine(), T0, 'GET', '/hedges/hdg_doesnotexist');
-    expect(response.status).toBe(404);
-    expect(response.error).toMatchObject({ code: 'hedge_not_found', details: { hedge_id: 'hdg_doesnotexist' } });
+    expect(call(makeEngine(), T0, 'GET', '/hedges/hdg_doesnotexist')).toMatchObject({
+      status: 404,
+      error: { code: 'hedge_not_found', details: { hedge_id: 'hdg_doesnotexist' } },
+    });
   });
 
   it('no_open_hedge for add, reduce and close on an empty side', () => {
     const engine = makeEngine();
     openFilled(engine, T0, 'buy', 10_000);
-    for (const [path, body] of [
-      ['/hedges/add', { market: 'USDTNGN', side: 'sell', notional_usd: 1000 }],
-      ['/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 1000 }],
-      ['/hedges/close', { market: 'USDTNGN', side: 'sell' }],
-    ] as const) {
-      const response = call(engine, T0 + 2000, 'POST', path, { body });
-      expect(response.status).toBe(404);
-      expect(response.error).toMatchObject({ code: 'no_open_hedge', details: { market: 'USDTNGN', side: 'sell' } });
-    }
+    for (const action of ['add', 'reduce', 'close'])
+      expect(on(engine).change(T0 + 2000, action, 'sell', action === 'close' ? undefined : 1000)).toMatchObject({
+        status: 404,
+        error: { code: 'no_open_hedge', details: { market: 'USDTNGN', side: 'sell' } },
+      });
   });
 
   it('hedge_already_open for a second open on the same market and side', () => {
     const engine = makeEngine();
-    const { id } = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 10_000) }).data;
-    const second = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 10_000) });
-    expect(second.status).toBe(409);
-    expect(second.error).toMatchObject({ code: 'hedge_already_open', details: { hedge_id: id } });
-    expect(call(engine, T0, 'POST', '/hedges', { body: openBody('sell', 10_000) }).status).toBe(200);
+    const { open } = on(engine);
+    const { id } = open(T0, 'buy', 10_000).data;
+    expect(open(T0, 'buy', 10_000)).toMatchObject({
+      status: 409,
+      error: { code: 'hedge_already_open', details: { hedge_id: id } },
+    });
+    expect(open(T0, 'sell', 10_000).status).toBe(200);
   });
 
   it('exposure_exceeded when an open or an add would pass the aggregate cap (both sides and pending adds count)', () => {
     const engine = makeEngine({ exposureCapUsd: 100_000 });
+    const { get, open, change } = on(engine);
     const { now } = openFilled(engine, T0, 'buy', 60_000);
-    const open = call(engine, now, 'POST', '/hedges', { body: openBody('sell', 50_000) });
-    expect(open.status).toBe(400);
-    expect(open.error).toMatchObject({
-      code: 'exposure_exceeded',
-      details: { available_exposure_usd: 40_000, requested_usd: 50_000, exposure_cap_usd: 100_000 },
+    expect(open(now, 'sell', 50_000)).toMatchObject({
+      status: 400,
+      error: {
+        code: 'exposure_exceeded',
+        details: { available_exposure_usd: 40_000, requested_usd: 50_000, exposure_cap_usd: 100_000 },
+      },
     });
-    expect(
-      call(engine, now, 'POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 30_000 } })
-        .status,
-    ).toBe(200);
-    const sell = call(engine, now, 'POST', '/hedges', { body: openBody('sell', 10_001) });
+    expect(change(now, 'add', 'buy', 30_000).status).toBe(200);
+    const sell = open(now, 'sell', 10_001);
     expect(sell.error?.details?.available_exposure_usd).toBe(10_000);
-    const [market] = call(engine, now, 'GET', '/markets').data;
+    const [market] = get(now, '/markets');
     // Capacity shows the cap itself; headroom net of positions is the account's available exposure.
     expect(market.available_capacity_usd).toEqual({ buy: 100_000, sell: 100_000 });
-    expect(call(engine, now, 'GET', '/account').data.available_exposure_usd).toBe(10_000);
+    expect(get(now, '/account').available_exposure_usd).toBe(10_000);
   });
 
   it('capacity_exceeded when a side of the market is full, whatever the account’s cap', () => {
     const engine = makeEngine({ exposureCapUsd: 10_000_000 });
-    const [before] = call(engine, T0, 'GET', '/markets').data;
+    const { get, open } = on(engine);
+    const [before] = get(T0, '/markets');
     // Background open interest already holds 2.1M of the 5M buy side.
     expect(before.available_capacity_usd).toEqual({ buy: 2_900_000, sell: 3_100_000 });
-    const tooBig = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 2_900_001) });
-    expect(tooBig.status).toBe(400);
-    expect(tooBig.error).toMatchObject({
-      code: 'capacity_exceeded',
-      details: { side: 'buy', available_capacity_usd: 2_900_000, requested_usd: 2_900_001 },
+    expect(open(T0, 'buy', 2_900_001)).toMatchObject({
+      status: 400,
+      error: {
+        code: 'capacity_exceeded',
+        details: { side: 'buy', available_capacity_usd: 2_900_000, requested_usd: 2_900_001 },
+      },
     });
-    expect(call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 2_900_000) }).status).toBe(200);
-    const [after] = call(engine, T0, 'GET', '/markets').data;
+    expect(open(T0, 'buy', 2_900_000).status).toBe(200);
+    const [after] = get(T0, '/markets');
     expect(after.available_capacity_usd.buy).toBe(0);
     // The market is shared: the other account finds the buy side full too.
     expect(call(engine, T0, 'POST', '/hedges', { key: KEY_B, body: openBody('buy', 1) }).error?.code).toBe(
@@ -226,11 +231,11 @@ describe('engine: business errors', () => {
 
   it('insufficient_balance when the balance cannot cover margin plus fee', () => {
     const engine = makeEngine();
+    const { open } = on(engine);
     call(engine, T0, 'GET', '/account');
     const account = Object.values(engine.state.accounts)[0];
     account.balanceUsdc = 1000;
-    const response = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 10_000) });
-    expect(response.error).toMatchObject({
+    expect(open(T0, 'buy', 10_000).error).toMatchObject({
       code: 'insufficient_balance',
       details: { balance_usdc: 1000, required_usdc: 1005 },
     });
@@ -245,17 +250,14 @@ describe('engine: business errors', () => {
     ]);
     expect(markets.body.meta).toEqual({ source: 'onchain', allowed_markets: ['USDTNGN', 'USDTGHS'] });
 
-    const unknown = call(engine, T0, 'POST', '/quotes', { body: { ...openBody('buy', 1000), market: 'USDTKES' } });
-    expect(unknown.error).toMatchObject({
+    const on = (path: string, market: string) =>
+      call(engine, T0, 'POST', path, { body: openBody('buy', 1000, 7, { market }) });
+    expect(on('/quotes', 'USDTKES').error).toMatchObject({
       code: 'market_not_available',
       details: { market: 'USDTKES', allowed_markets: ['USDTNGN', 'USDTGHS'] },
     });
-    const disabled = call(engine, T0, 'POST', '/hedges', { body: { ...openBody('buy', 1000), market: 'USDTGHS' } });
-    expect(disabled.status).toBe(400);
-    expect(disabled.error?.code).toBe('market_disabled');
-    expect(
-      call(engine, T0, 'POST', '/quotes', { body: { ...openBody('buy', 1000), market: 'USDTGHS' } }).error?.code,
-    ).toBe('market_disabled');
+    expect(on('/hedges', 'USDTGHS')).toMatchObject({ status: 400, error: { code: 'market_disabled' } });
+    expect(on('/quotes', 'USDTGHS').error?.code).toBe('market_disabled');
   });
 });
 
@@ -263,33 +265,32 @@ describe('engine: validation and routing', () => {
   it('invalid_json when the body did not parse, is missing or is not an object', () => {
     const engine = makeEngine();
     for (const body of [INVALID_JSON, undefined, [1, 2], 'text', null]) {
-      const response = call(engine, T0, 'POST', '/hedges', { body });
-      expect(response.status).toBe(400);
-      expect(response.error?.code).toBe('invalid_json');
+      expect(call(engine, T0, 'POST', '/hedges', { body })).toMatchObject({
+        status: 400,
+        error: { code: 'invalid_json' },
+      });
     }
   });
 
   it('validation_error names the first wrong field', () => {
     const engine = makeEngine();
+    const { open } = on(engine);
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ side: 'buy', notional_usd: 1, tenor_days: 1 }, 'market'],
-      [{ ...openBody('buy', 1), side: 'long' }, 'side'],
-      [{ ...openBody('buy', 1), notional_usd: -5 }, 'notional_usd'],
-      [{ ...openBody('buy', 1), notional_usd: '100' }, 'notional_usd'],
-      [{ ...openBody('buy', 1), notional_usd: 0 }, 'notional_usd'],
-      [{ ...openBody('buy', 1), tenor_days: 2 }, 'tenor_days'],
-      [{ ...openBody('buy', 1), tenor_days: '7' }, 'tenor_days'],
-      [{ ...openBody('buy', 1), client_reference: 42 }, 'client_reference'],
+      [{ market: undefined }, 'market'],
+      [{ side: 'long' }, 'side'],
+      [{ notional_usd: -5 }, 'notional_usd'],
+      [{ notional_usd: '100' }, 'notional_usd'],
+      [{ notional_usd: 0 }, 'notional_usd'],
+      [{ tenor_days: 2 }, 'tenor_days'],
+      [{ tenor_days: '7' }, 'tenor_days'],
+      [{ client_reference: 42 }, 'client_reference'],
     ];
-    for (const [body, field] of cases) {
-      const response = call(engine, T0, 'POST', '/hedges', { body });
-      expect(response.status).toBe(400);
-      expect(response.error?.code).toBe('validation_error');
-      expect(response.error?.details?.field).toBe(field);
-      expect(typeof response.error?.details?.reason).toBe('string');
-    }
-    const quote = call(engine, T0, 'POST', '/quotes', { body: { ...openBody('buy', 1), tenor_days: 30 } });
-    expect(quote.error?.details?.field).toBe('tenor_days');
+    for (const [wrong, field] of cases)
+      expect(open(T0, 'buy', 1, 7, wrong)).toMatchObject({
+        status: 400,
+        error: { code: 'validation_error', details: { field, reason: expect.any(String) } },
+      });
+    expect(on(engine).quoteFor(T0, 'buy', 1, 30).error?.details?.field).toBe('tenor_days');
   });
 
   it('limit must be 1..500 and status a known status', () => {
@@ -304,13 +305,12 @@ describe('engine: validation and routing', () => {
 
   it('unknown paths are not_found and wrong methods method_not_allowed with Allow', () => {
     const engine = makeEngine();
-    const missing = call(engine, T0, 'GET', '/nothing-here');
-    expect(missing.status).toBe(404);
-    expect(missing.error?.code).toBe('not_found');
-    const wrong = call(engine, T0, 'DELETE', '/hedges');
-    expect(wrong.status).toBe(405);
-    expect(wrong.error?.code).toBe('method_not_allowed');
-    expect(wrong.headers.allow).toBe('GET, POST');
+    expect(call(engine, T0, 'GET', '/nothing-here')).toMatchObject({ status: 404, error: { code: 'not_found' } });
+    expect(call(engine, T0, 'DELETE', '/hedges')).toMatchObject({
+      status: 405,
+      error: { code: 'method_not_allowed' },
+      headers: { allow: 'GET, POST' },
+    });
     expect(call(engine, T0, 'POST', '/hedges/hdg_x').headers.allow).toBe('GET');
   });
 });
@@ -318,8 +318,8 @@ describe('engine: validation and routing', () => {
 describe('engine: pricing', () => {
   it('a bigger trade quotes worse; an imbalance-reducing trade quotes better', () => {
     const engine = makeEngine();
-    const quote = (side: 'buy' | 'sell', notional: number) =>
-      call(engine, T0, 'POST', '/quotes', { body: openBody(side, notional) }).data.pricing;
+    const { quoteFor } = on(engine);
+    const quote = (side: 'buy' | 'sell', notional: number) => quoteFor(T0, side, notional).data.pricing;
     const smallBuy = quote('buy', 10_000);
     const bigBuy = quote('buy', 900_000);
     // Buying USDT pays more naira than mid, and more the bigger the trade.
@@ -338,7 +338,8 @@ describe('engine: pricing', () => {
 
   it('quotes are indicative: they persist nothing and echo the request', () => {
     const engine = makeEngine();
-    const response = call(engine, T0, 'POST', '/quotes', { body: openBody('buy', 250_000, 3) });
+    const { get, quoteFor } = on(engine);
+    const response = quoteFor(T0, 'buy', 250_000, 3);
     expect(response.body.meta).toEqual({ source: 'onchain' });
     const quote = response.data;
     expect(quote).toMatchObject({
@@ -351,8 +352,8 @@ describe('engine: pricing', () => {
     expect(quote.upfront).toEqual({ required_margin_usdc: 25_000, platform_fee_usdc: 125, total_upfront_usdc: 25_125 });
     expect(quote.carry.total_usdc).toBeCloseTo(quote.carry.daily_usdc * 3, 1);
     expect(quote.carry.total_rate_pct).toBeCloseTo(quote.carry.daily_rate_pct * 3, 4);
-    expect(call(engine, T0, 'GET', '/hedges').data).toEqual([]);
-    expect(call(engine, T0, 'GET', '/account').data.balance_usdc).toBe(1_000_000);
+    expect(get(T0, '/hedges')).toEqual([]);
+    expect(get(T0, '/account').balance_usdc).toBe(1_000_000);
   });
 
   it('prices come from the seeded path: same seed and time, same price; around 1,530', () => {
@@ -379,24 +380,25 @@ describe('engine: pricing', () => {
 describe('engine: lists', () => {
   it('lists hedges newest first with status, client_reference and limit filters', () => {
     const engine = makeEngine({ failRate: 0 });
-    call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 1000, 1, { client_reference: 'alpha' }) });
-    call(engine, T0 + 10, 'POST', '/hedges', { body: openBody('sell', 1000, 1, { client_reference: 'beta' }) });
+    const { get, open, change } = on(engine);
+    open(T0, 'buy', 1000, 1, { client_reference: 'alpha' });
+    open(T0 + 10, 'sell', 1000, 1, { client_reference: 'beta' });
     const later = T0 + 2000;
-    call(engine, later, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
-    const all = call(engine, later + 1000, 'GET', '/hedges').data;
-    expect(all.map((h: { client_reference: string }) => h.client_reference)).toEqual(['beta', 'alpha']);
-    expect(call(engine, later + 1000, 'GET', '/hedges', { query: { status: 'closed' } }).data).toHaveLength(1);
-    expect(call(engine, later + 1000, 'GET', '/hedges', { query: { client_reference: 'beta' } }).data[0].side).toBe(
-      'sell',
-    );
-    expect(call(engine, later + 1000, 'GET', '/hedges', { query: { limit: '1' } }).data).toHaveLength(1);
+    change(later, 'close', 'buy');
+    expect(get(later + 1000, '/hedges').map((h: { client_reference: string }) => h.client_reference)).toEqual([
+      'beta',
+      'alpha',
+    ]);
+    expect(get(later + 1000, '/hedges', { query: { status: 'closed' } })).toHaveLength(1);
+    expect(get(later + 1000, '/hedges', { query: { client_reference: 'beta' } })[0].side).toBe('sell');
+    expect(get(later + 1000, '/hedges', { query: { limit: '1' } })).toHaveLength(1);
   });
 
   it('seedHedges writes past hedges whose history adds up to the balance', () => {
     const engine = makeEngine();
-    const ids = engine.seedHedges(KEY_A, 30, 'closed', T0);
-    expect(ids).toHaveLength(30);
-    const history = call(engine, T0, 'GET', '/hedges/history', { query: { limit: '500' } }).data;
+    const { get } = on(engine);
+    expect(engine.seedHedges(KEY_A, 30, 'closed', T0)).toHaveLength(30);
+    const history = get(T0, '/hedges/history', { query: { limit: '500' } });
     expect(history).toHaveLength(30);
     expect(new Set(history.map((r: { close_reason: string }) => r.close_reason))).toEqual(
       new Set(['settled', 'closed']),
@@ -404,13 +406,13 @@ describe('engine: lists', () => {
     const closedAts = history.map((r: { closed_at: string }) => r.closed_at);
     expect([...closedAts].sort().reverse()).toEqual(closedAts);
     const net = history.reduce((sum: number, r: { net_pnl_usd: number }) => sum + r.net_pnl_usd, 0);
-    const account = call(engine, T0, 'GET', '/account').data;
+    const account = get(T0, '/account');
     expect(account.balance_usdc).toBeCloseTo(1_000_000 + net, 1);
     expect(account.open_exposure_usd).toBe(0);
-    expect(call(engine, T0, 'GET', '/hedges', { query: { status: 'closed', limit: '500' } }).data).toHaveLength(30);
+    expect(get(T0, '/hedges', { query: { status: 'closed', limit: '500' } })).toHaveLength(30);
 
     engine.seedHedges(KEY_B, 5, 'failed', T0);
-    expect(call(engine, T0, 'GET', '/hedges', { key: KEY_B, query: { status: 'failed' } }).data).toHaveLength(5);
-    expect(call(engine, T0, 'GET', '/account', { key: KEY_B }).data.balance_usdc).toBe(1_000_000);
+    expect(get(T0, '/hedges', { key: KEY_B, query: { status: 'failed' } })).toHaveLength(5);
+    expect(get(T0, '/account', { key: KEY_B }).balance_usdc).toBe(1_000_000);
   });
 });

@@ -19,7 +19,9 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
     grown = growHedges(engine, { apiKey: KEY_A, hedges: HEDGES, startMs: T0 });
     idsOldestFirst = grown.hedgeIds;
   });
-  const ids = (response: { data: Array<{ id: string }> }) => response.data.map((hedge) => hedge.id);
+  /** The ids of GET /hedges with this query, at the grown state's time. */
+  const listed = (query: Record<string, string> = {}, on = engine) =>
+    call(on, grown.nowMs, 'GET', '/hedges', { query }).data.map((hedge: { id: string }) => hedge.id);
 
   it('leaves every hedge opened and closed, with one history record each', () => {
     const account = Object.values(engine.state.accounts)[0];
@@ -32,19 +34,14 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
   });
 
   it('pages hedges newest first at any page size and after filters', () => {
-    const now = grown.nowMs;
     const newestFirst = [...idsOldestFirst].reverse();
-    expect(ids(call(engine, now, 'GET', '/hedges', { query: { limit: '1' } }))).toEqual(newestFirst.slice(0, 1));
-    expect(ids(call(engine, now, 'GET', '/hedges', { query: { limit: '500' } }))).toEqual(newestFirst.slice(0, 500));
-    expect(ids(call(engine, now, 'GET', '/hedges'))).toEqual(newestFirst.slice(0, 50));
+    expect(listed({ limit: '1' })).toEqual(newestFirst.slice(0, 1));
+    expect(listed({ limit: '500' })).toEqual(newestFirst.slice(0, 500));
+    expect(listed()).toEqual(newestFirst.slice(0, 50));
     // The oldest hedge is found by a scan that runs to the end of the book.
-    expect(ids(call(engine, now, 'GET', '/hedges', { query: { client_reference: 'grow-1' } }))).toEqual([
-      idsOldestFirst[0],
-    ]);
-    expect(call(engine, now, 'GET', '/hedges', { query: { status: 'filled' } }).data).toEqual([]);
-    expect(ids(call(engine, now, 'GET', '/hedges', { query: { status: 'closed', limit: '3' } }))).toEqual(
-      newestFirst.slice(0, 3),
-    );
+    expect(listed({ client_reference: 'grow-1' })).toEqual([idsOldestFirst[0]]);
+    expect(listed({ status: 'filled' })).toEqual([]);
+    expect(listed({ status: 'closed', limit: '3' })).toEqual(newestFirst.slice(0, 3));
   });
 
   it('pages history newest first: closes landing together are ordered by hedge id, descending', () => {
@@ -63,20 +60,20 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
       body: { market, side: 'buy', notional_usd: 1_000, tenor_days: 7, client_reference: 'grow-1' },
       idempotencyKey: grown.idempotencyKeys[0],
     });
-    expect([first.status, first.headers['idempotent-replayed'], first.data.id]).toEqual([
-      200,
-      'true',
-      idsOldestFirst[0],
-    ]);
+    expect(first).toMatchObject({
+      status: 200,
+      headers: { 'idempotent-replayed': 'true' },
+      data: { id: idsOldestFirst[0] },
+    });
     const last = call(engine, now, 'POST', '/hedges/close', {
       body: { market, side: 'sell' },
       idempotencyKey: grown.idempotencyKeys.at(-1),
     });
-    expect([last.status, last.headers['idempotent-replayed'], last.data.hedge_id]).toEqual([
-      200,
-      'true',
-      idsOldestFirst.at(-1),
-    ]);
+    expect(last).toMatchObject({
+      status: 200,
+      headers: { 'idempotent-replayed': 'true' },
+      data: { hedge_id: idsOldestFirst.at(-1) },
+    });
     expect(Object.keys(Object.values(engine.state.accounts)[0].hedges)).toHaveLength(HEDGES);
     expect(Object.keys(engine.state.idempotency)).toHaveLength(2 * HEDGES);
   });
@@ -86,9 +83,7 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
       { apiKeys: [KEY_A], fillDelayMs: 1000 },
       JSON.parse(JSON.stringify(engine.state)) as EngineState,
     );
-    expect(call(reloaded, grown.nowMs, 'GET', '/hedges', { query: { limit: '7' } }).data).toEqual(
-      call(engine, grown.nowMs, 'GET', '/hedges', { query: { limit: '7' } }).data,
-    );
+    expect(listed({ limit: '7' }, reloaded)).toEqual(listed({ limit: '7' }));
     const replay = call(reloaded, grown.nowMs, 'POST', '/hedges/close', {
       body: { market: 'USDTNGN', side: 'sell' },
       idempotencyKey: grown.idempotencyKeys.at(-1),

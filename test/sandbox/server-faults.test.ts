@@ -8,6 +8,7 @@ import {
 } from '../../src/sandbox/index.js';
 import { openBody } from '../support/engine.js';
 import { api, useSimulators, type SimulatorOptions } from '../support/simulator.js';
+import { post, read } from './http-calls.js';
 
 const simulators = useSimulators();
 /** A simulator's server, closed after the test: these tests talk to the server itself. */
@@ -20,7 +21,7 @@ describe('sandbox faults: 503 with Retry-After', () => {
   it('answers 503 with the Retry-After value in seconds, acting on nothing, then recovers', async () => {
     const sandbox = await start();
     sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '2' } });
-    const refused = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'r-1' });
+    const refused = await post(sandbox, '/hedges', openBody('buy', 1_000), 'r-1');
     expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '2']);
     expect(refused.body).toEqual({
       data: null,
@@ -28,7 +29,7 @@ describe('sandbox faults: 503 with Retry-After', () => {
       meta: {},
     });
     expect(sandbox.engine.state.accounts).toEqual({});
-    const retried = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'r-1' });
+    const retried = await post(sandbox, '/hedges', openBody('buy', 1_000), 'r-1');
     expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
     expect(sandbox.requestLog.map((entry) => [entry.status, entry.fault])).toEqual([
       [503, '503-retry-after'],
@@ -56,19 +57,14 @@ describe('sandbox faults: an error the simulator has no rule for (nextError)', (
     sandbox.setFaults({ nextError: { count: 2, status: 403, code: 'forbidden' }, match: { method: 'POST' } });
     expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
     for (let attempt = 0; attempt < 2; attempt++) {
-      const refused = await api(sandbox, 'POST', '/hedges', {
-        body: openBody('buy', 1_000),
-        idempotencyKey: `f-${attempt}`,
-      });
+      const refused = await post(sandbox, '/hedges', openBody('buy', 1_000), `f-${attempt}`);
       expect([refused.status, refused.body]).toEqual([
         403,
         { data: null, error: { code: 'forbidden', message: 'forbidden (injected)' }, meta: {} },
       ]);
     }
     expect(Object.values(sandbox.engine.state.accounts).flatMap((account) => Object.keys(account.hedges))).toEqual([]);
-    expect(
-      (await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'f-2' })).status,
-    ).toBe(200);
+    expect((await post(sandbox, '/hedges', openBody('buy', 1_000), 'f-2')).status).toBe(200);
     expect(sandbox.requestLog.map((entry) => [entry.method, entry.status, entry.fault])).toEqual([
       ['GET', 200, null],
       ['POST', 403, 'error-403'],
@@ -91,29 +87,23 @@ describe('sandbox faults: ambiguous answers after a write took effect', () => {
       // The clock stands still: the hedge is still `submitted` when it is read, however slow the machine.
       const sandbox = await start({ realNow: () => STOPPED_AT_MS });
       sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
-      expect((await api(sandbox, 'GET', '/hedges')).body.data).toEqual([]);
-      const answer = await api(sandbox, 'POST', '/hedges', {
-        body: openBody('sell', 5_000),
-        idempotencyKey: `amb-${kind}`,
-      });
-      const [hedge] = (await api(sandbox, 'GET', '/hedges')).body.data;
+      expect(await read(sandbox, '/hedges')).toEqual([]);
+      const answer = await post(sandbox, '/hedges', openBody('sell', 5_000), `amb-${kind}`);
+      const [hedge] = await read(sandbox, '/hedges');
       expect(hedge.status).toBe('submitted');
       expect(answer.status).toBe(status);
       expect(Object.keys(answer.body)).toEqual(['data', 'error', 'meta']);
       expect(answer.body.data === null ? null : answer.body.data.id).toBe(data ? hedge.id : null);
       expect(answer.body.error === null ? null : answer.body.error.code).toBe(error ? 'internal_error' : null);
 
-      const retry = await api(sandbox, 'POST', '/hedges', {
-        body: openBody('sell', 5_000),
-        idempotencyKey: `amb-${kind}`,
-      });
+      const retry = await post(sandbox, '/hedges', openBody('sell', 5_000), `amb-${kind}`);
       expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.data.id, retry.body.error]).toEqual([
         200,
         'true',
         hedge.id,
         null,
       ]);
-      expect((await api(sandbox, 'GET', '/hedges')).body.data).toHaveLength(1);
+      expect(await read(sandbox, '/hedges')).toHaveLength(1);
       expect(sandbox.requestLog[1]).toMatchObject({ status, errorCode: null, fault: `malformed-${kind}` });
     },
   );
@@ -124,7 +114,7 @@ describe('sandbox faults: oversized answer', () => {
     const sandbox = await start();
     const bytes = 3_000_000;
     sandbox.setFaults({ nextOversized: { count: 1, bytes } });
-    expect((await api(sandbox, 'POST', '/quotes', { body: openBody('buy', 1_000) })).status).toBe(200);
+    expect((await post(sandbox, '/quotes', openBody('buy', 1_000))).status).toBe(200);
     const response = await fetch(`${sandbox.baseUrl}/markets`, { headers: auth(sandbox.apiKey) });
     expect([response.status, response.headers.get('content-length')]).toEqual([200, String(bytes)]);
     const text = await response.text();
@@ -162,7 +152,7 @@ describe('sandbox faults: oversized answer', () => {
 describe('sandbox faults: hostile text', () => {
   it('markets keep a valid status and gain a field whose name and value carry escapes; error messages too', async () => {
     const sandbox = await start({ hostileText: true });
-    const [market] = (await api(sandbox, 'GET', '/markets')).body.data;
+    const [market] = await read(sandbox, '/markets');
     expect(market.status).toBe('open');
     expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
     for (const sequence of HOSTILE_SEQUENCES) {
@@ -180,22 +170,23 @@ describe('sandbox faults: hostile text', () => {
     expect(missing.body.error.message).toBe(`hedge hdg_nope is not one of yours ${HOSTILE_SEQUENCES.join('')}`);
 
     sandbox.setFaults({ hostileText: false });
-    const [plain] = (await api(sandbox, 'GET', '/markets')).body.data;
+    const [plain] = await read(sandbox, '/markets');
     expect(Object.keys(plain)).toEqual(['market', 'status', 'price', 'available_capacity_usd', 'net_rate_daily_pct']);
   });
 
   it('stores and echoes any client_reference, control characters included', async () => {
     const sandbox = await start();
     const reference = `deal\u001b]0;pwned\u0007\u001b[2J\u202e\u200b\u0000\t-42`;
-    const opened = await api(sandbox, 'POST', '/hedges', {
-      body: { ...openBody('buy', 2_000), client_reference: reference },
-    });
+    const opened = await post(sandbox, '/hedges', { ...openBody('buy', 2_000), client_reference: reference });
     expect(opened.body.data.client_reference).toBe(reference);
-    const filtered = await api(sandbox, 'GET', `/hedges?client_reference=${encodeURIComponent(reference)}`);
-    expect(filtered.body.data.map((hedge: { id: string }) => hedge.id)).toEqual([opened.body.data.id]);
+    expect(
+      (await api(sandbox, 'GET', `/hedges?client_reference=${encodeURIComponent(reference)}`)).body.data.map(
+        (hedge: { id: string }) => hedge.id,
+      ),
+    ).toEqual([opened.body.data.id]);
     sandbox.clock.advance(100);
-    await api(sandbox, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
+    await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
     sandbox.clock.advance(100);
-    expect((await api(sandbox, 'GET', '/hedges/history')).body.data[0].client_reference).toBe(reference);
+    expect((await read(sandbox, '/hedges/history'))[0].client_reference).toBe(reference);
   });
 });

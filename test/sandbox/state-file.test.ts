@@ -81,6 +81,24 @@ async function savingWhileOvertaken(
   return { a, stateFile };
 }
 
+/** A 3-day open under an Idempotency-Key; mustOpen() also expects it answered 200. */
+const openOn = (simulator: Simulator, side: 'buy' | 'sell', notional: number, idempotencyKey: string, key?: string) =>
+  simulator.api('POST', '/hedges', { key, body: openBody(side, notional, 3), idempotencyKey });
+async function mustOpen(...args: Parameters<typeof openOn>) {
+  const answer = await openOn(...args);
+  expect(answer.status).toBe(200);
+  return answer;
+}
+
+/** The answer to a request that found the state file busy: 503, retry in a second. */
+function expectBusy(answer: Awaited<ReturnType<typeof openOn>>): void {
+  expect([answer.status, answer.headers.get('retry-after'), answer.body.error.code]).toEqual([
+    503,
+    '1',
+    'sandbox_state_busy',
+  ]);
+}
+
 /** The hedges the file holds, over all accounts, as a fresh simulator reads them. */
 function hedgesInFile(stateFile: string): HedgeState[] {
   const { contents } = readStateFile(stateFile);
@@ -138,8 +156,11 @@ describe('the state file shared by several processes', () => {
     expect(hedgesInFile(stateFile)).toHaveLength(12);
     // A simulator started on the file afterwards reads every account's two hedges.
     const reader = await simulatorOn(stateFile);
-    const lists = await Promise.all(keys.map((key) => api(reader, 'GET', '/hedges', { key })));
-    expect(lists.map((list) => list.body.data.length)).toEqual(keys.map(() => 2));
+    expect(
+      (await Promise.all(keys.map((key) => api(reader, 'GET', '/hedges', { key })))).map(
+        (list) => list.body.data.length,
+      ),
+    ).toEqual(keys.map(() => 2));
     expect(readdirSync(dir!)).toEqual(['state.json']);
   });
 
@@ -148,9 +169,7 @@ describe('the state file shared by several processes', () => {
     async () => {
       const stateFile = await stateFileIn();
       const first = await simulatorOn(stateFile);
-      expect(
-        (await first.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'kept' })).status,
-      ).toBe(200);
+      await mustOpen(first, 'buy', 1_000, 'kept');
       const before = readFileSync(stateFile);
 
       const marker = join(dir!, 'in-save');
@@ -172,34 +191,26 @@ describe('the state file shared by several processes', () => {
       // Its lock is left behind: a writer whose lock takes a stale one over sooner gets in.
       const next = await simulatorOn(stateFile, { stateFileLock: (path) => lockFile(path, { staleMs: 2_000 }) });
       expect((await next.api('GET', '/hedges', { key: KEYS[0] })).body.data).toHaveLength(1);
-      const sold = await next.api('POST', '/hedges', {
-        key: KEYS[1],
-        body: openBody('sell', 2_000, 3),
-        idempotencyKey: 'after',
-      });
-      expect(sold.status).toBe(200);
+      await mustOpen(next, 'sell', 2_000, 'after', KEYS[1]);
       expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
     },
   );
 
   it("a write through one process is seen by the other, and the other's save keeps it; a key replays across processes", async () => {
     const { a, b, stateFile } = await twoProcesses();
-    const opened = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'open-a' });
-    expect(opened.status).toBe(200);
+    const opened = await mustOpen(a, 'buy', 1_000, 'open-a');
     expect((await b.api('GET', `/hedges/${opened.body.data.id}`)).status).toBe(200);
-    const sold = await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-b' });
-    expect(sold.status).toBe(200);
+    await mustOpen(b, 'sell', 2_000, 'open-b');
     expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
 
     // One pending change per side, across processes: b's add is pending when a asks for another.
     a.sandbox.clock.advance(100);
     b.sandbox.clock.advance(100);
-    const add = { market: 'USDTNGN', side: 'buy', notional_usd: 11 };
-    expect((await b.api('POST', '/hedges/add', { body: add, idempotencyKey: 'add-b' })).status).toBe(200);
-    const refused = await a.api('POST', '/hedges/add', { body: { ...add, notional_usd: 12 }, idempotencyKey: 'add-a' });
-    expect(refused.body.error.code).toBe('action_pending');
-    const replay = await a.api('POST', '/hedges/add', { body: add, idempotencyKey: 'add-b' });
-    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const add = (simulator: Simulator, notional_usd: number, idempotencyKey: string) =>
+      simulator.api('POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd }, idempotencyKey });
+    expect((await add(b, 11, 'add-b')).status).toBe(200);
+    expect((await add(a, 12, 'add-a')).body.error.code).toBe('action_pending');
+    expect((await add(a, 11, 'add-b')).headers.get('idempotent-replayed')).toBe('true');
     a.sandbox.clock.advance(100);
     const positions = await a.api('GET', '/positions');
     expect(positions.body.data.find((position: { side: string }) => position.side === 'buy').notional_usd).toBe(1_011);
@@ -222,15 +233,13 @@ describe('the state file shared by several processes', () => {
     expect((await a.api('GET', '/positions')).status).toBe(200);
     expect(taken).toBe(1);
     expect(readFileSync(stateFile).equals(saved)).toBe(true);
-    expect((await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'w' })).status).toBe(200);
+    await mustOpen(a, 'buy', 1_000, 'w');
     expect(taken).toBe(2);
   });
 
   it('a state file removed meanwhile (demo reset) is a fresh state for the next request', async () => {
     const { a, b, stateFile } = await twoProcesses();
-    expect((await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'gone' })).status).toBe(
-      200,
-    );
+    await mustOpen(a, 'buy', 1_000, 'gone');
     rmSync(stateFile);
     expect((await b.api('GET', '/hedges')).body.data).toEqual([]);
     expect((await a.api('GET', '/hedges')).body.data).toEqual([]);
@@ -244,7 +253,7 @@ describe('the state file shared by several processes', () => {
         if (duringSave || !simulator) return;
         // The first open's new state is written, not yet committed: another open of the same process arrives now.
         const before = simulator.sandbox.requestLog.length;
-        duringSave = simulator.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'second' });
+        duringSave = openOn(simulator, 'sell', 2_000, 'second');
         for (let tick = 0; tick < 1_000 && simulator.sandbox.requestLog.length === before; tick++)
           await new Promise((resolve) => setImmediate(resolve));
         for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setImmediate(resolve));
@@ -252,9 +261,7 @@ describe('the state file shared by several processes', () => {
     });
     expect((await a.api('GET', '/markets')).status).toBe(200);
     simulator = a;
-    expect((await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'first' })).status).toBe(
-      200,
-    );
+    await mustOpen(a, 'buy', 1_000, 'first');
     expect((await duringSave!).status).toBe(200);
     expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
   });
@@ -263,13 +270,9 @@ describe('the state file shared by several processes', () => {
     let aSaves = 0;
     const { a, stateFile } = await savingWhileOvertaken(async (b) => {
       aSaves += 1;
-      if (aSaves === 1)
-        expect((await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'b' })).status).toBe(
-          200,
-        );
+      if (aSaves === 1) await mustOpen(b, 'sell', 2_000, 'b');
     });
-    const opened = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'a' });
-    expect(opened.status).toBe(200);
+    const opened = await mustOpen(a, 'buy', 1_000, 'a');
     expect(aSaves).toBe(2);
     expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
     // The answer describes what is on disk: the hedge a's second run made.
@@ -283,14 +286,9 @@ describe('the state file shared by several processes', () => {
       if (bWrites === 3) return;
       bWrites += 1;
       const key = KEYS[bWrites]!;
-      expect(
-        (await b.api('POST', '/hedges', { key, body: openBody('sell', 2_000, 3), idempotencyKey: key })).status,
-      ).toBe(200);
+      await mustOpen(b, 'sell', 2_000, key, key);
     });
-    const answer = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'never' });
-    expect(answer.status).toBe(503);
-    expect(answer.headers.get('retry-after')).toBe('1');
-    expect(answer.body.error.code).toBe('sandbox_state_busy');
+    expectBusy(await openOn(a, 'buy', 1_000, 'never'));
     expect(bWrites).toBe(3);
     expect(sides(stateFile)).toEqual(['sell 2000', 'sell 2000', 'sell 2000']);
     // Nothing of it is kept in a's memory either.
@@ -303,10 +301,8 @@ describe('the state file shared by several processes', () => {
       throw Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' });
     };
     const { a, stateFile } = await twoProcesses({ stateFileLock: busy });
-    const answer = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'busy' });
-    expect(answer.status).toBe(503);
-    expect(answer.headers.get('retry-after')).toBe('1');
-    expect(answer.body.error.code).toBe('sandbox_state_busy');
+    const answer = await openOn(a, 'buy', 1_000, 'busy');
+    expectBusy(answer);
     expect(answer.body.error.message).toContain(stateFile);
     expect(existsSync(stateFile)).toBe(false);
   });
@@ -317,9 +313,7 @@ describe('ids and formats of the state file', () => {
     const stateFile = await stateFileIn();
     const ids: string[] = [];
     const open = async (simulator: Simulator, key: string): Promise<void> => {
-      const opened = await simulator.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: key });
-      expect(opened.status).toBe(200);
-      ids.push(opened.body.data.id);
+      ids.push((await mustOpen(simulator, 'buy', 1_000, key)).body.data.id);
     };
     // A restart carries on the file's id sequence.
     const first = await simulatorOn(stateFile);
@@ -338,9 +332,7 @@ describe('ids and formats of the state file', () => {
   it('a state read from the file knows hedge ids as own records only: `__proto__` and `constructor` are no hedge', async () => {
     const stateFile = await stateFileIn();
     const first = await simulatorOn(stateFile);
-    expect((await first.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'o' })).status).toBe(
-      200,
-    );
+    await mustOpen(first, 'buy', 1_000, 'o');
     const reader = await simulatorOn(stateFile);
     for (const id of ['__proto__', 'constructor', 'hasOwnProperty'])
       expect((await reader.api('GET', `/hedges/${id}`)).status).toBe(404);
@@ -356,9 +348,7 @@ describe('ids and formats of the state file', () => {
     expect(demo.sandbox.startedAfresh).toBe(true);
     expect(readFileSync(stateFile, 'utf8')).toBe(text);
     expect((await demo.api('GET', '/hedges')).body.data).toEqual([]);
-    expect((await demo.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'o' })).status).toBe(
-      200,
-    );
+    await mustOpen(demo, 'buy', 1_000, 'o');
     expect(sides(stateFile)).toEqual(['buy 1000']);
     const next = await simulatorOn(stateFile);
     expect(next.sandbox.startedAfresh).toBe(false);

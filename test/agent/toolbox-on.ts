@@ -1,0 +1,56 @@
+// An agent toolbox on the simulator, in-process. Its credentials say a test key, or a live-shaped
+// one (`liveKey`: what the toolbox believes), while its calls' client talks to the simulator with
+// the simulator's own test key (the context seam), so that a live write confirmed with its token
+// really lands. The calls' clients share the file's `connections`, which the file closes.
+import { createClient } from '../../src/platform/api/create-client.js';
+import type { HttpConnections } from '../../src/platform/api/transport.js';
+import { ConfirmationTokens } from '../../src/cli/agent/confirmation.js';
+import type { FileAccess } from '../../src/cli/agent/file-access.js';
+import type { AgentLimits } from '../../src/cli/agent/guardrails.js';
+import { AgentToolbox, type ToolResult } from '../../src/cli/agent/toolbox.js';
+import { CommandContext } from '../../src/platform/runtime/context.js';
+import { realClock } from '../support/client.js';
+import type { Simulator } from '../support/simulator.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
+import { agentTools } from '../../src/cli/agent/catalogue.js';
+
+export function toolboxOn(
+  simulator: Simulator,
+  connections: HttpConnections,
+  options: { liveKey?: string; allowLive?: boolean; limits?: AgentLimits; files?: FileAccess } = {},
+) {
+  const credentials = (apiKey: string, environment: 'live' | 'test') => ({
+    apiKey,
+    baseUrl: simulator.baseUrl,
+    environment,
+    sources: { apiKey: 'environment', baseUrl: 'environment' } as const,
+  });
+  const toolbox = new AgentToolbox(
+    {
+      env: { HEDGE_CONFIG_DIR: simulator.configDir },
+      globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
+      clock: realClock,
+      credentials: options.liveKey ? credentials(options.liveKey, 'live') : credentials(simulator.apiKey, 'test'),
+      files: options.files,
+      createContext: (init) =>
+        new CommandContext({
+          ...init,
+          client: createClient({
+            connections,
+            credentials: credentials(simulator.apiKey, 'test'),
+            env: {},
+            clock: init.clock,
+            signal: init.signal,
+          }),
+        }),
+    },
+    new ConfirmationTokens(120, () => 1_000_000),
+    { allowLive: options.allowLive === true, limits: options.limits, tools: agentTools(COMMANDS) },
+  );
+  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
+    (await toolbox.call(name, args, new AbortController().signal))!;
+  return { toolbox, call };
+}
+
+/** A tool answer's JSON. */
+export const data = (result: ToolResult): any => JSON.parse(result.content[0]!.text);
