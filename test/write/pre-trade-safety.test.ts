@@ -2,7 +2,6 @@
 // key guard (banner, confirmation defaulting to No, --yes, no terminal), a person's "yes" holding
 // only for the side the question showed (against the simulator), the idempotency key (made once,
 // or taken from --idempotency-key and checked), and the dry-run rendering.
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as runClose } from '../../src/cli/cmd/trade/close.js';
 import { runRoll } from '../../src/features/trade/roll.js';
@@ -18,57 +17,25 @@ import {
 import { openJournal } from '../../src/platform/journal/index.js';
 import { clientFor, closeClients, realClock } from '../support/client.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { CommandContext } from '../../src/platform/runtime/context.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
 import { UsageError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
-import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output } from '../../src/platform/terminal/output.js';
-import type { Prompter } from '../../src/platform/terminal/prompter.js';
+import { confirmOnly, testContext } from '../support/command-context.js';
 
 const LIVE = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
 const TEST = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 
 function context(options: { key: string; tty: boolean; yes?: boolean; input?: boolean; answer?: boolean }) {
-  const io = {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: options.tty,
-    stderrIsTTY: options.tty,
-    stdinIsTTY: options.tty,
-  };
-  let stderr = '';
-  io.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const questions: Array<{ message: string; default?: boolean }> = [];
-  const prompter: Prompter = {
-    select: () => Promise.reject(new Error('unexpected select')),
-    input: () => Promise.reject(new Error('unexpected input')),
-    password: () => Promise.reject(new Error('unexpected password')),
-    confirm: async (question) => {
-      questions.push(question);
-      return options.answer ?? false;
-    },
-  };
-  const ctx = new CommandContext({
-    io,
+  const { ctx, stderr } = testContext({
+    tty: options.tty,
     env: { HEDGE_API_KEY: options.key, HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2' },
-    globals: {
-      json: false,
-      header: true,
-      demo: false,
-      yes: options.yes ?? false,
-      input: options.input ?? true,
-      color: false,
-      verbose: false,
-    },
-    clock: { now: () => 0, sleep: async () => {} },
-    signal: new AbortController().signal,
-    output: new Output({ mode: options.tty ? 'table' : 'plain', chalk: makeChalk(false), streams: io, now: () => 0 }),
-    prompter,
+    globals: { yes: options.yes ?? false, input: options.input ?? true },
+    output: { now: () => 0 },
+    prompter: confirmOnly(async (question) => (questions.push(question), options.answer ?? false)),
   });
-  return { ctx, questions, stderr: () => stderr };
+  return { ctx, questions, stderr };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -145,34 +112,12 @@ afterAll(closeClients);
  * simulator's test key); `answer` is the person, told which question this is (1, 2, …).
  */
 function liveTerminal(simulator: Simulator, answer: (asked: number) => Promise<boolean>) {
-  const io = {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: true,
-    stderrIsTTY: true,
-    stdinIsTTY: true,
-  };
-  let stderr = '';
-  io.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  io.stdout.resume();
   const questions: string[] = [];
-  const ctx = new CommandContext({
-    io,
+  const { ctx, stderr } = testContext({
+    tty: true,
     env: { HEDGE_CONFIG_DIR: simulator.configDir },
-    globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
     clock: realClock,
-    signal: new AbortController().signal,
-    output: new Output({ mode: 'table', chalk: makeChalk(false), streams: io, now: () => Date.now() }),
-    prompter: {
-      select: () => Promise.reject(new Error('unexpected select')),
-      input: () => Promise.reject(new Error('unexpected input')),
-      password: () => Promise.reject(new Error('unexpected password')),
-      confirm: async ({ message }) => {
-        questions.push(message);
-        return answer(questions.length);
-      },
-    },
+    prompter: confirmOnly(async ({ message }) => answer(questions.push(message))),
     credentials: {
       apiKey: LIVE,
       baseUrl: simulator.baseUrl,
@@ -181,7 +126,7 @@ function liveTerminal(simulator: Simulator, answer: (asked: number) => Promise<b
     },
     client: clientFor(simulator.sandbox).client,
   });
-  return { ctx, questions, stderr: () => stderr.replace(/\s+/g, ' ') };
+  return { ctx, questions, stderr: () => stderr().replace(/\s+/g, ' ') };
 }
 
 describe("a person's yes holds for the side the question showed", () => {
