@@ -10,7 +10,7 @@ import { displayWidth } from '../../src/platform/terminal/width.js';
 import { ok, okJson } from '../support/cli-runs.js';
 import { tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { stripAnsi } from '../support/servers/pseudo-terminal.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { apiData, startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
 
 /** Monday 2 March 2026, 09:00 UTC; the simulator's clock moves only by advance(). */
 const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
@@ -20,22 +20,10 @@ const NGN = { market: 'USDTNGN' };
 
 let trading: Simulator;
 let files: { path: string; remove: () => void };
-let idempotency = 0;
-
-async function api(method: 'GET' | 'POST', path: string, body?: unknown) {
-  const response = await fetch(`${trading.sandbox.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${trading.sandbox.apiKey}`,
-      'content-type': 'application/json',
-      ...(method === 'POST' ? { 'idempotency-key': `report-e2e-${(idempotency += 1)}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await response.json()) as { data: any; error: unknown };
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(envelope.error)}`);
-  return envelope.data;
-}
+const start = useSimulators();
+const api = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(trading, method, path, body);
+const historyQueries = (simulator: Simulator) =>
+  simulator.requests('GET', '/hedges/history').map((entry) => entry.query);
 
 const cli = (args: HedgeArgs, env = {}) => trading.hedge(args, { env });
 const cliOk = async (args: HedgeArgs) => ok(await cli(args)).stdout;
@@ -406,80 +394,53 @@ describe('hedge report reconciles deal by deal', () => {
 
 describe('hedge report on more than a page of history', () => {
   it('follows the simulator\'s cursor to the last page: every closed hedge, "complete": true', async () => {
-    const paged = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-paged' });
-    try {
-      paged.sandbox.seedHedges({ apiKey: paged.sandbox.apiKey, count: 1_201 });
-      const result = await paged.hedge('report --by month --json');
-      const report = okJson(result);
-      expect(report.complete).toBe(true);
-      expect(report.totals.count).toBe(1_201);
-      expect(result.stderr).not.toMatch(/incomplete/);
-      const pages = paged.sandbox.requestLog
-        .filter((entry) => entry.path === '/hedges/history')
-        .map((entry) => entry.query);
-      expect(pages).toHaveLength(3);
-      expect(pages[0]).toEqual({ limit: '500' });
-      expect(pages.slice(1).every((query) => query.limit === '500' && typeof query.cursor === 'string')).toBe(true);
-      // The net P&L is the server's own, record for record.
-      const [account] = Object.values(paged.sandbox.engine.state.accounts);
-      const cents = account.history.reduce((sum, record) => sum + Math.round(record.net_pnl_usd * 100), 0);
-      expect(Math.round(report.totals.net_pnl_usd * 100)).toBe(cents);
-    } finally {
-      await paged.close();
-    }
+    const paged = await start({ realNow: () => START_MS, seed: 'report-e2e-paged' });
+    paged.sandbox.seedHedges({ apiKey: paged.apiKey, count: 1_201 });
+    const result = await paged.hedge('report --by month --json');
+    const report = okJson(result);
+    expect([report.complete, report.totals.count]).toEqual([true, 1_201]);
+    expect(result.stderr).not.toMatch(/incomplete/);
+    const [first, ...more] = historyQueries(paged);
+    expect([first, more.length]).toEqual([{ limit: '500' }, 2]);
+    expect(more.every((query) => query.limit === '500' && typeof query.cursor === 'string')).toBe(true);
+    // The net P&L is the server's own, record for record.
+    const [account] = Object.values(paged.sandbox.engine.state.accounts);
+    expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
   });
 
   it('a server with no cursor, exactly 500 closed hedges back: a warning on stderr and "complete": false', async () => {
-    const full = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-full', dialect: 'alpha' });
-    try {
-      full.sandbox.seedHedges({ apiKey: full.sandbox.apiKey, count: 501 });
-      const result = await full.hedge('report --by month --json', {
-        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' },
-      });
-      const report = okJson(result);
-      expect(report.complete).toBe(false);
-      expect(report.totals.count).toBe(500);
-      expect(result.stderr).toMatch(/returned 500 closed hedges.*may be incomplete/s);
-      const pages = full.sandbox.requestLog
-        .filter((entry) => entry.path === '/hedges/history')
-        .map((entry) => entry.query);
-      expect(pages).toEqual([{ page_size: '500' }]);
-    } finally {
-      await full.close();
-    }
+    const full = await start({ realNow: () => START_MS, seed: 'report-e2e-full', dialect: 'alpha' });
+    full.sandbox.seedHedges({ apiKey: full.apiKey, count: 501 });
+    const result = await full.hedge('report --by month --json', { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
+    const report = okJson(result);
+    expect([report.complete, report.totals.count]).toEqual([false, 500]);
+    expect(result.stderr).toMatch(/returned 500 closed hedges.*may be incomplete/s);
+    expect(historyQueries(full)).toEqual([{ page_size: '500' }]);
   });
 });
 
 describe('closed hedges without a readable close time', () => {
   it('are left out (and counted on stderr) when filtering or grouping by time, kept otherwise', async () => {
-    const odd = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-undated' });
-    try {
-      odd.sandbox.seedHedges({ apiKey: odd.sandbox.apiKey, count: 3 });
-      const [account] = Object.values(odd.sandbox.engine.state.accounts);
-      const undated = account.history[1] as Partial<HistoryRecord>;
-      delete undated.closed_at;
+    const odd = await start({ realNow: () => START_MS, seed: 'report-e2e-undated' });
+    odd.sandbox.seedHedges({ apiKey: odd.apiKey, count: 3 });
+    const [account] = Object.values(odd.sandbox.engine.state.accounts);
+    const undated = account.history[1] as Partial<HistoryRecord>;
+    delete undated.closed_at;
+    const leftOut = /1 closed hedge left out: no readable close time/;
 
-      const all = await odd.hedge('history --json');
-      expect(JSON.parse(all.stdout)).toHaveLength(3);
-      const filtered = await odd.hedge('history --since 2000-01-01 --json');
-      const kept = okJson(filtered);
-      expect(kept.map((record: any) => record.hedge_id)).not.toContain(undated.hedge_id);
-      expect(kept).toHaveLength(2);
-      expect(filtered.stderr).toMatch(/1 closed hedge left out: no readable close time/);
+    expect(okJson(await odd.hedge('history --json'))).toHaveLength(3);
+    const filtered = await odd.hedge('history --since 2000-01-01 --json');
+    const kept = okJson(filtered).map((record: any) => record.hedge_id);
+    expect(kept).toHaveLength(2);
+    expect(kept).not.toContain(undated.hedge_id);
+    expect(filtered.stderr).toMatch(leftOut);
 
-      const bySide = await odd.hedge('report --by side --json');
-      const sideReport = JSON.parse(bySide.stdout);
-      expect(sideReport.totals.count).toBe(3);
-      expect(sideReport.undated).toBe(1);
-      expect(cents(sideReport.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
+    const bySide = okJson(await odd.hedge('report --by side --json'));
+    expect([bySide.totals.count, bySide.undated]).toEqual([3, 1]);
+    expect(cents(bySide.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
 
-      const byDay = await odd.hedge('report --by day --json');
-      const dayReport = JSON.parse(byDay.stdout);
-      expect(dayReport.totals.count).toBe(2);
-      expect(dayReport.excluded).toBe(1);
-      expect(byDay.stderr).toMatch(/1 closed hedge left out: no readable close time/);
-    } finally {
-      await odd.close();
-    }
+    const byDay = await odd.hedge('report --by day --json');
+    expect(okJson(byDay)).toMatchObject({ totals: { count: 2 }, excluded: 1 });
+    expect(byDay.stderr).toMatch(leftOut);
   });
 });

@@ -14,7 +14,7 @@ import type { CommandContext } from '../../src/platform/runtime/context.js';
 import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
 import type { DataFormat } from '../../src/platform/terminal/output.js';
 import { isTruthy } from '../../src/platform/fields/query.js';
-import { fakeClock as clockFrom, testContext, type FakeClock } from '../support/command-context.js';
+import { fakeClock as clockFrom, testContext, type FakeClock } from '../support/client.js';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 const fakeClock = (onSleep?: () => void) => clockFrom(START, onSleep);

@@ -14,7 +14,7 @@ import type { TargetFileSource } from '../../src/platform/runtime/agent-limits.j
 import { MAX_INPUT_FILE_BYTES } from '../../src/core/security/bounded-read.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { hasTool } from '../support/tools.js';
-import { testContext } from '../support/command-context.js';
+import { testContext } from '../support/client.js';
 
 const folder = tempDir('hedge-input-file-');
 afterAll(() => folder.remove());

@@ -15,15 +15,14 @@ import {
   writeOptionsFrom,
 } from '../../src/features/write/write-flow.js';
 import { openJournal } from '../../src/platform/journal/index.js';
-import { clientFor, closeClients, realClock } from '../support/client.js';
+import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
+import { LIVE_KEY as LIVE } from '../support/keys.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
 import { UsageError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
-import { confirmOnly, testContext } from '../support/command-context.js';
 
-const LIVE = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
 const TEST = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 
 function context(options: { key: string; tty: boolean; yes?: boolean; input?: boolean; answer?: boolean }) {

@@ -14,7 +14,7 @@ import {
 } from '../../src/features/write/wait.js';
 import { InterruptedError, StillPendingError, UnresolvedError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
-import { fakeClock, testContext, type FakeClock } from '../support/command-context.js';
+import { fakeClock, testContext, type FakeClock } from '../support/client.js';
 
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 

@@ -8,7 +8,7 @@ import { OutcomeUnknownError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { runWrite, type WriteAction } from '../../src/features/write/write-flow.js';
 import { JournalError, type Journal, type JournalEntry } from '../../src/platform/journal/index.js';
-import { testContext } from '../support/command-context.js';
+import { testContext } from '../support/client.js';
 
 const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 
