@@ -180,7 +180,7 @@ describe('a config folder that cannot be used', () => {
         await withSandbox(async (_sandbox, dir) => {
           writeFileSync(join(dir, 'a-file'), 'not a folder\n');
           const configDir = join(dir, 'a-file', 'hedge');
-          const result = await runHedge(['profile', 'list'], { configDir });
+          const result = await runHedge('profile list', { configDir });
           observation.observed = `exit ${result.code}: "${firstLine(result.stderr)}"`;
           expect(result.code, result.stderr).toBe(1);
           expect(result.stderr).toContain(join(configDir, 'config.json'));

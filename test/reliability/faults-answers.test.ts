@@ -26,7 +26,7 @@ describe('a server that never answers', () => {
       async (observation) => {
         await withSimulator({ preset: 'reliability' }, async (sim) => {
           sim.sandbox.setFaults({ stall: 'headers', match: { method: 'GET', path: '/account' } });
-          const result = await sim.hedge(['account', '--timeout', '2']);
+          const result = await sim.hedge('account --timeout 2');
           const host = new URL(sim.sandbox.baseUrl).host;
           const attempts = sim.requests('GET', '/account');
           observation.attempts = attempts.length;
@@ -61,7 +61,7 @@ describe('a server that never answers', () => {
         async (observation) => {
           await withSimulator({ preset: 'reliability' }, async (sim) => {
             sim.sandbox.setFaults({ stall: 'body', match: { method: 'GET', path: '/positions' } });
-            const result = await sim.hedge(['positions', '--request-timeout', '0.5']);
+            const result = await sim.hedge('positions --request-timeout 0.5');
             const host = new URL(sim.sandbox.baseUrl).host;
             const attempts = sim.requests('GET', '/positions');
             observation.attempts = attempts.length;

@@ -122,17 +122,7 @@ describe('idempotency_in_flight', () => {
           // Held well past the 1 s attempt timeout (the first retry comes about 1.2 s in), so the
           // retries meet the key in flight however slow the machine is to send them.
           sim.sandbox.setFaults({ nextLatency: { count: 1, ms: 4000 }, match: { method: 'POST', path: '/hedges' } });
-          const result = await sim.hedge([
-            'open',
-            MARKET,
-            'sell',
-            '2000',
-            '--tenor',
-            '1',
-            '--request-timeout',
-            '1',
-            '--json',
-          ]);
+          const result = await sim.hedge('open USDTNGN sell 2000 --tenor 1 --request-timeout 1 --json');
           const posts = sim.requests('POST', '/hedges');
           const inFlight = posts.filter((entry) => entry.errorCode === 'idempotency_in_flight');
           observation.attempts = posts.length;

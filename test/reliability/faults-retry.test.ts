@@ -89,7 +89,7 @@ describe('5xx bursts', () => {
         async (observation) => {
           await withSimulator({ preset: 'reliability' }, async (sim) => {
             sim.sandbox.setFaults({ next5xx: 100, match: { method: 'POST', path: '/hedges' } });
-            const result = await sim.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--skip-checks']);
+            const result = await sim.hedge('open USDTNGN buy 3000 --tenor 3 --skip-checks');
             const attempts = sim.requests('POST', '/hedges');
             const between = gaps(attempts);
             observation.attempts = attempts.length;
@@ -172,7 +172,7 @@ describe('429 with Retry-After', () => {
           };
           const failures: string[] = [];
           for (let run = 1; run <= 50; run++) {
-            const result = await sim.hedge(['account', '--json'], {
+            const result = await sim.hedge('account --json', {
               onSpawn: run <= 3 ? () => void drainUntilRead() : undefined,
             });
             if (result.code !== 0 || typeof JSON.parse(result.stdout || 'null')?.balance_usdc !== 'number') {

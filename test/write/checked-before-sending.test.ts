@@ -8,6 +8,7 @@
 // runs, and must reach the server: so it was the bad global, and nothing else, that stopped it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ok } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import type { ArgSpec, CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
@@ -175,7 +176,7 @@ async function prepare(simulator: Simulator, words: string[]): Promise<string> {
     // An open that landed while its answer was lost (exit 5, journaled unknown): `hedge resume` finishes it.
     // The run lets go of its unresolved action as it ends, so `resume` may take it up.
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
-    const lost = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1']);
+    const lost = await simulator.hedge('open USDTNGN sell 1000 --tenor 1');
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     if (lost.code !== 5)
       throw new Error(
@@ -244,18 +245,9 @@ describe('a write checks every argument, option and global before its first requ
 describe('after the send, the output never turns what was sent into exit 2', () => {
   it('a documented field the answer lacks is an empty cell (--no-wait has no struck rate yet), and the write exits 0', async () => {
     await withSimulator({ preset: 'trading' }, async (simulator) => {
-      const result = await simulator.hedge([
-        'open',
-        MARKET,
-        'buy',
-        '1000',
-        '--tenor',
-        '1',
-        '--no-wait',
-        '--fields',
-        'hedge_id,struck_rate',
-      ]);
-      expect(result.code, result.stderr).toBe(0);
+      const result = ok(
+        await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait --fields hedge_id,struck_rate'),
+      );
       const [header, row, ...rest] = result.stdout.replace(/\n$/, '').split('\n');
       expect(header).toBe('hedge_id\tstruck_rate');
       expect(row).toMatch(/^hdg_\w+\t$/);
@@ -268,8 +260,7 @@ describe('after the send, the output never turns what was sent into exit 2', () 
   it("a --query that only the data shows to be wrong (a type error) is a warning: the result is printed whole and the exit code is the close's own", async () => {
     await withSimulator({ preset: 'trading' }, async (simulator) => {
       simulator.seedOpen('buy', 10_000);
-      const result = await simulator.hedge(['close', MARKET, 'buy', '--query', 'abs(@)']);
-      expect(result.code, result.stderr).toBe(0);
+      const result = ok(await simulator.hedge('close USDTNGN buy --query abs(@)'));
       expect(JSON.parse(result.stdout)).toMatchObject({ status: 'closed' });
       expect(result.stderr).toMatch(
         /--query "abs\(@\)": Invalid type: .*; the result is printed whole instead — the write was sent, and the exit code says how it ended\./,

@@ -4,10 +4,12 @@
 // state, sampled while the commands run, and its request log.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ok } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import { activeNotional, eventAfter, filledActive, HOUR, startKeeper, type KeeperRun } from '../support/keeper.js';
 import { until } from '../support/polling.js';
+import type { HedgeArgs } from '../support/hedge-cli.js';
 import { envFor, FILL_DELAY_MS, MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 
 // The tests wait on lags and cycles in real time: they run side by side, each with a simulator of its own.
@@ -111,13 +113,11 @@ describe.sequential('a keeper on a server whose positions list and history trail
 describe.concurrent('commands on a server whose positions list and history trail the hedge records', () => {
   it('open, then at once reduce the whole of it: the reduce waits for the side in every view and exits 0 on its own effect', () =>
     withSimulator({ viewLagMs: COMMAND_LAG_MS }, async (simulator) => {
-      const opened = await simulator.hedge(['open', MARKET, 'sell', '2000', '--tenor', '1']);
-      expect(opened.code, opened.stderr).toBe(0);
+      ok(await simulator.hedge('open USDTNGN sell 2000 --tenor 1'));
       // Exit 0 of the open came once the positions list showed its fill too.
       const fill = simulator.hedges()[0]!;
       expect(fill.status).toBe('filled');
-      const reduced = await simulator.hedge(['reduce', MARKET, 'sell', '2000', '--json']);
-      expect(reduced.code, reduced.stderr).toBe(0);
+      const reduced = ok(await simulator.hedge('reduce USDTNGN sell 2000 --json'));
       expect(reduced.stderr).not.toContain('cannot be watched');
       expect(simulator.writes().filter((entry) => entry.path === '/hedges/reduce')).toHaveLength(1);
       expect(simulator.active('sell')).toEqual([]);
@@ -126,7 +126,7 @@ describe.concurrent('commands on a server whose positions list and history trail
   it('an open whose hedge matures while the positions list still trails its fill exits 0: the hedge was seen filled, and has ended on its record since', () =>
     // The positions list an hour behind: it shows the fill only after the hedge has matured.
     withSimulator({ viewLagMs: HOUR }, async (simulator) => {
-      const run = simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--json', '--timeout', '20']);
+      const run = simulator.hedge('open USDTNGN sell 1000 --tenor 1 --json --timeout 20');
       // The fill is on the record and the open is reading the positions list for it: its wait for every view.
       const filledAt = () => simulator.hedges()[0]?.status === 'filled';
       await until(
@@ -136,8 +136,7 @@ describe.concurrent('commands on a server whose positions list and history trail
       );
       const hedge = simulator.hedges()[0]!;
       simulator.advance(30 * HOUR);
-      const opened = await run;
-      expect(opened.code, opened.stderr).toBe(0);
+      const opened = ok(await run);
       expect(JSON.parse(opened.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
       // One open, and the server's hedge has settled since.
       expect(simulator.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
@@ -156,17 +155,15 @@ describe.concurrent('commands on a server whose positions list and history trail
       expect(simulator.active('buy')).toMatchObject([{ status: 'filled', notionalUsd: 1000 }]);
       const file = join(simulator.configDir, 'target.csv');
       writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
-      const applied = await simulator.hedge(['apply', file, '--yes', '--json']);
-      expect(applied.code, applied.stderr).toBe(0);
+      ok(await simulator.hedge(['apply', file, '--yes', '--json']));
       expect(simulator.writes().filter((entry) => entry.path !== '/quotes')).toHaveLength(1);
       expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     }));
 
   it('a roll right after an open rolls the side once, with its reference, and exits 0 once both views show the new hedge', () =>
     withSimulator({ viewLagMs: COMMAND_LAG_MS }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'buy', '1500', '--tenor', '1', '--ref', 'DEAL-9'])).code).toBe(0);
-      const rolled = await simulator.hedge(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
-      expect(rolled.code, rolled.stderr).toBe(0);
+      ok(await simulator.hedge('open USDTNGN buy 1500 --tenor 1 --ref DEAL-9'));
+      ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --yes --json'));
       expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
       expect(simulator.active('buy')).toMatchObject([
         { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-9', status: 'filled' },
@@ -181,7 +178,7 @@ describe.concurrent('commands on a server whose positions list and history trail
 describe.concurrent('a side that aggregates several hedges, on a server whose views trail', () => {
   it("roll closes the side whole, says so before it sends, and opens one hedge of their sum carrying the soonest-maturing deal's reference", () =>
     withSimulator({ viewLagMs: COMMAND_LAG_MS, severalPerSide: true }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-A'])).code).toBe(0);
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-A'));
       // A second hedge on the same side by another client, maturing later, with its own deal.
       const second = await simulator.api('POST', '/hedges', {
         body: { market: MARKET, side: 'buy', notional_usd: 500, tenor_days: 7, client_reference: 'DEAL-B' },
@@ -195,8 +192,7 @@ describe.concurrent('a side that aggregates several hedges, on a server whose vi
           .map((hedge) => hedge.notionalUsd)
           .sort(),
       ).toEqual([1000, 500].sort());
-      const rolled = await simulator.hedge(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
-      expect(rolled.code, rolled.stderr).toBe(0);
+      const rolled = ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --yes --json'));
       // Said before anything was sent (the preview on stderr), and in the outcome.
       expect(rolled.stderr).toContain('all 2 of its hedges');
       expect(rolled.stdout + rolled.stderr).toMatch(/holds 2 hedges/);
@@ -220,8 +216,8 @@ describe.concurrent('a positions list that shows no notional hedge can read (the
             if (/notional|size|amount|exposure|position_usd/.test(name)) delete item[name];
       });
       try {
-        const run = (args: string[]) => simulator.hedge(args, { env: envFor(proxy) });
-        expect((await run(['open', MARKET, 'buy', '1000', '--tenor', '1'])).code).toBe(0);
+        const run = (args: HedgeArgs) => simulator.hedge(args, { env: envFor(proxy) });
+        ok(await run('open USDTNGN buy 1000 --tenor 1'));
         // A second hedge of the side by another client: the line names one hedge, the side holds both.
         expect(
           (
@@ -232,14 +228,11 @@ describe.concurrent('a positions list that shows no notional hedge can read (the
           ).status,
         ).toBe(200);
         simulator.advance(FILL_DELAY_MS + 1);
-        const added = await run(['add', MARKET, 'buy', '500', '--json']);
-        expect(added.code, added.stderr).toBe(0);
+        ok(await run('add USDTNGN buy 500 --json'));
         expect(activeNotional(simulator, 'buy')).toBe(1900);
-        const reduced = await run(['reduce', MARKET, 'buy', '300', '--json']);
-        expect(reduced.code, reduced.stderr).toBe(0);
+        ok(await run('reduce USDTNGN buy 300 --json'));
         expect(activeNotional(simulator, 'buy')).toBe(1600);
-        const rolled = await run(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
-        expect(rolled.code, rolled.stderr).toBe(0);
+        ok(await run('roll USDTNGN buy --tenor 3 --yes --json'));
         expect(
           simulator
             .writes()
