@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 import type { HedgeArgs } from '../support/hedge-cli.js';
 
 const startSimulator = useSimulators();
@@ -171,7 +171,7 @@ describe('hedge exposures', () => {
       'B,USDTNGN,payable,12,EUR,soon',
     ]);
     const result = await run(`exposures ${file}`);
-    expect(result.code).toBe(2);
+    exits(result, 2);
     const problems = result.stderr.split('\n').filter((line) => line.startsWith(`${file}:`));
     expect(problems).toEqual([
       `${file}:2: row 1: type: missing or not allowed; expected receivable or payable.`,
@@ -179,7 +179,7 @@ describe('hedge exposures', () => {
       `${file}:3: row 2: due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).`,
     ]);
     const badFlag = await run(`exposures ${file} --ratios 90:75,30:100`);
-    expect(badFlag.code).toBe(2);
+    exits(badFlag, 2);
     expect(badFlag.stderr).toMatch(/--ratios: the days must be above 0 and grow/);
     expect(rig.requests()).toEqual([]);
   });

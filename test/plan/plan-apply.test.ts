@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -140,11 +140,11 @@ describe('hedge apply', () => {
     const trading = await startTrading({ exposureCapUsd: 20_000 });
     const file = targetFile(trading, 'big.csv', ['USDTNGN,buy,30000,3']);
     const apply = await trading.hedge(`apply ${file} --yes`);
-    expect(apply.code).toBe(3);
+    exits(apply, 3);
     expect(apply.stderr).toContain('exposure_exceeded');
     expect(apply.stderr).toContain('big.csv:2:');
     const plan = await trading.hedge(`plan ${file} --json`);
-    expect(plan.code).toBe(3);
+    exits(plan, 3);
     // The sandbox also bounds a side's capacity by the cap: both checks are listed.
     expect(JSON.parse(plan.stdout).problems).toEqual(
       expect.arrayContaining([expect.objectContaining({ code: 'exposure_exceeded', line: 2, step: 1 })]),
@@ -166,7 +166,7 @@ describe('hedge plan', () => {
     ]);
     for (const command of ['plan', 'apply']) {
       const result = await trading.hedge([command, file]);
-      expect(result.code, result.stderr).toBe(2);
+      exits(result, 2);
       for (const line of [2, 4, 5]) expect(result.stderr).toContain(`bad.csv:${line}: `);
       expect(result.stderr).not.toContain('bad.csv:3:');
       expect(result.stdout).toBe('');
@@ -178,7 +178,7 @@ describe('hedge plan', () => {
     const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,6000,3']);
     const changes = await trading.hedge(`plan ${file} --json`);
-    expect(changes.code, changes.stderr).toBe(9);
+    exits(changes, 9);
     const plan = JSON.parse(changes.stdout);
     expect(plan).toMatchObject({ at_target: false, totals: { actions: 1, added_usd: 6_000 } });
     expect(plan.steps[0]).toMatchObject({

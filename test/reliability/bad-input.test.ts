@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exits } from '../support/cli-runs.js';
 import { ResultRecorder } from './recorder.js';
 import { withSimulator, type Simulator } from '../support/simulator.js';
 import { lines } from '../support/text.js';
@@ -229,7 +230,7 @@ describe('bad input: exit 2, one line on stderr, nothing sent', () => {
         const requests = sim.sandbox.requestLog.length;
         observation.observed = `exit ${result.code}, ${stderrLines.length} line${stderrLines.length === 1 ? '' : 's'}, ${requests} requests`;
         observation.output = stderrLines.join(' ⏎ ');
-        expect(result.code, result.stderr).toBe(2);
+        exits(result, 2);
         expect(stderrLines, result.stderr).toHaveLength(1);
         expect(result.stderr.endsWith('\n')).toBe(true);
         expect(stderrLines[0]).toMatch(mentions);
@@ -269,7 +270,7 @@ describe('input that looks odd but is fine: normalised and sent', () => {
         const result = await sim.hedge([...commandOf(line).args, '--json']);
         const sent = sim.requests(method, path).map((entry) => (method === 'POST' ? entry.body : entry.query));
         observation.observed = `exit ${result.code}; ${method} ${path} received ${sent.length ? JSON.stringify(sent[0]) : 'nothing'}`;
-        expect(result.code, result.stderr).toBe(0);
+        exits(result, 0);
         expect(sent).toEqual([want]);
       }),
     );

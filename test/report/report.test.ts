@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/sandbox/engine-state.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 import { tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { stripAnsi } from '../support/servers/pseudo-terminal.js';
 import { apiData, startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
@@ -184,7 +184,7 @@ describe('hedge report', () => {
     expect(await ids('--until 2026-03-03')).toEqual([a.hedge_id]);
     expect(await ids('--since 2026-03-10T00:00:00Z --limit 1')).toEqual([d.hedge_id]);
     const plain = await cli('history --since 2026-04-01');
-    expect(plain.code).toBe(0);
+    exits(plain, 0);
     // A header row of keys, then the one closed hedge of the period.
     const [header, ...rows] = plain.stdout.trim().split('\n');
     expect(header.split('\t')[0]).toBe('hedge_id');
@@ -223,7 +223,7 @@ describe('hedge report', () => {
     const bare = (await cliOk('report --by side --fields group --no-header')).trimEnd().split('\n');
     expect(bare).toEqual(report.groups.map((group: any) => group.key));
     const bad = await cli('report --format csv --fields group,bogus');
-    expect(bad.code).toBe(2);
+    exits(bad, 2);
     expect(bad.stderr).toContain(
       '--fields: "bogus" is not a report column; expected some of group, count, notional_usd',
     );

@@ -5,6 +5,7 @@
 // --query are exit 2; a bad --query is refused before any request.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exits } from '../support/cli-runs.js';
 import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
@@ -243,7 +244,7 @@ describe('refusals', () => {
       hedge('positions --query nosuch(@) --json'),
     ]);
     for (const result of [syntax, unknownFunction, asJson]) {
-      expect(result.code).toBe(2);
+      exits(result, 2);
       expect(result.stdout).toBe('');
     }
     // --query makes the data JSON, not the errors: without --json the refusal is one human line.
@@ -282,11 +283,11 @@ describe('cells a spreadsheet would run as formulas (a deal reference is the use
     const own = await startSimulator();
     try {
       const opened = await own.hedge(`open USDTNGN sell 1000 --tenor 3 --ref ${formula} --json`);
-      expect(opened.code, opened.stderr).toBe(0);
+      exits(opened, 0);
       expect(own.hedges().map((hedge) => hedge.clientReference)).toEqual([formula]);
       const tsv = await own.hedge('hedges --format tsv --fields client_reference,notional_usd');
       const csv = await own.hedge('hedges --format csv --fields client_reference,notional_usd');
-      expect(tsv.code, tsv.stderr).toBe(0);
+      exits(tsv, 0);
       expect(tsv.stdout.trimEnd().split('\n')).toEqual(['client_reference\tnotional_usd', `'${formula}\t1000`]);
       expect(parse(csv.stdout)).toEqual([
         ['client_reference', 'notional_usd'],

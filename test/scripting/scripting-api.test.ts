@@ -9,7 +9,7 @@ import type { RunResult } from '../support/hedge-cli.js';
 import { LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { until } from '../support/polling.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { journalEntries, ok, okJson } from '../support/cli-runs.js';
+import { journalEntries, ok, okJson, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -53,7 +53,7 @@ describe('hedge api: reads', () => {
   it('404: the error envelope on stdout, the refusal on stderr, exit 3', async () => {
     const t = await start();
     const result = await t.hedge('api /hedges/hdg_missing --json');
-    expect(result.code).toBe(3);
+    exits(result, 3);
     expect(JSON.parse(result.stdout)).toMatchObject({ data: null, error: { code: 'hedge_not_found' } });
     expect(JSON.parse(result.stderr)).toMatchObject({
       error: { code: 'hedge_not_found', class: 'rejected', status: 404 },
@@ -64,7 +64,7 @@ describe('hedge api: reads', () => {
   it('a refused key is exit 4', async () => {
     const t = await start();
     const result = await t.hedge('api /account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
-    expect(result.code).toBe(4);
+    exits(result, 4);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'unauthorized' } });
   });
 });
@@ -81,7 +81,7 @@ describe('hedge api: the key never leaves for another host', () => {
   ])('%s is refused (exit 2) and nothing is sent', async (path, why) => {
     const t = await start();
     const result = await t.hedge(`api ${path}`);
-    expect(result.code).toBe(2);
+    exits(result, 2);
     expect(result.stderr).toMatch(why);
     expect(result.stderr).toContain('nothing was sent');
     expect(t.requests()).toEqual([]);
@@ -90,7 +90,7 @@ describe('hedge api: the key never leaves for another host', () => {
   it('-H Authorization is refused (exit 2), nothing sent; other headers reach the server', async () => {
     const t = await start();
     const refused = await t.hedge(['api', '/account', '-H', 'Authorization: Bearer hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA']);
-    expect(refused.code).toBe(2);
+    exits(refused, 2);
     expect(refused.stderr).toMatch(/^hedge: -H: Authorization cannot be set/m);
     expect(t.requests()).toEqual([]);
     ok(await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']));
@@ -186,7 +186,7 @@ describe('hedge api: writes go through the journal', () => {
     ];
     for (const [args, message] of refusals) {
       const result = await t.hedge(args, { input: '{}' });
-      expect(result.code, result.stderr).toBe(2);
+      exits(result, 2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(message);
     }
@@ -212,7 +212,7 @@ describe('hedge api: writes go through the journal', () => {
   it('a refused write is exit 3, journaled as rejected; --dry-run sends nothing', async () => {
     const t = await start();
     const refused = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy');
-    expect(refused.code).toBe(3);
+    exits(refused, 3);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'no_open_hedge' } });
     expect(await journal(t)).toMatchObject([
       { command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' },
@@ -232,7 +232,7 @@ describe('hedge api: writes go through the journal', () => {
     const result = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', {
       env: { HEDGE_API_KEY: LIVE_KEY },
     });
-    expect(result.code).toBe(2);
+    exits(result, 2);
     expect(result.stderr).toContain('--yes is required to send POST /hedges/close with a LIVE key');
     expect(t.requests()).toEqual([]);
   });

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startPagingProxy, type PagingProxy, type PagingStyle } from '../support/servers/paging-proxy.js';
 import { envFor, useSimulators } from '../support/simulator.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const proxies: PagingProxy[] = [];
@@ -80,7 +80,7 @@ describe('hedge api --paginate', () => {
   it('a next link to another host is not followed (exit 2, off_origin: the one origin check): only the first page was asked for', async () => {
     const { simulator, proxy, env } = await pagedSimulator('link-elsewhere');
     const result = await simulator.hedge('api /hedges -F limit=2 --paginate', { env });
-    expect(result.code).toBe(2);
+    exits(result, 2);
     expect(result.stderr).toMatch(
       /--paginate: the server's next-page link would leave the base URL's origin \(http:\/\/127\.0\.0\.1:\d+\) for https:\/\/elsewhere\.example; refused, it was not sent\./,
     );
@@ -95,7 +95,7 @@ describe('hedge api --paginate', () => {
   it('--paginate is for GET: with -X POST it is refused, nothing sent', async () => {
     const { simulator, proxy, env } = await pagedSimulator('cursor', 1);
     const result = await simulator.hedge('api -X POST /hedges --paginate', { env });
-    expect(result.code).toBe(2);
+    exits(result, 2);
     expect(proxy.pages).toEqual([]);
     expect(simulator.writes()).toEqual([]);
   });

@@ -4,7 +4,7 @@
 // landing; an add that never happened (its hedge settled first) exited 0; a resume reasoned from
 // "the notional equals the one before" after a colleague's change; a resume on a server whose clock
 // ran fast resent a forgotten key; a re-run of a finished command did it again.
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
@@ -33,7 +33,7 @@ describe.concurrent('one change in flight per side', () => {
       const add = await inFlight(simulator, 'add USDTNGN sell 500', '/hedges/add');
       const roll = await simulator.hedge('roll USDTNGN sell --tenor 7 --json');
       ok(await add);
-      expect(roll.code, roll.stderr).toBe(0);
+      exits(roll, 0);
       // The roll's open is the side's whole notional, the add included.
       expect(simulator.active('sell').map((hedge) => [hedge.notionalUsd, hedge.tenorDays])).toEqual([[1_500, 7]]);
       expect(posts(simulator, '/hedges').map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual(
@@ -47,7 +47,7 @@ describe.concurrent('one change in flight per side', () => {
       const first = await inFlight(simulator, 'add USDTNGN sell 100 --json', '/hedges/add');
       const second = await simulator.hedge('add USDTNGN sell 37 --json');
       const firstDone = ok(await first);
-      expect(second.code, second.stderr).toBe(0);
+      exits(second, 0);
       // Each saw its own landing: 1,000 → 1,100 for the first, 1,100 → 1,137 for the second.
       expect(JSON.parse(firstDone.stdout).notional_usd).toBe(1_100);
       expect(JSON.parse(second.stdout).notional_usd).toBe(1_137);
@@ -65,7 +65,7 @@ describe.concurrent('an add whose hedge settled first did not happen', () => {
       // The hedge matures 5 s later; the add would have filled after 20 s.
       simulator.advance(30_000);
       const result = await add;
-      expect(result.code, result.stderr).toBe(3);
+      exits(result, 3);
       expect(lastJson(result.stderr).error).toMatchObject({ code: 'not_applied' });
       expect(simulator.active('buy')).toEqual([]);
       expect(simulator.hedges()[0]!.notionalUsd).toBe(1_000);
@@ -78,7 +78,7 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
     const lost = await simulator.hedge('add USDTNGN buy 250 --json');
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-    expect(lost.code, lost.stderr).toBe(5);
+    exits(lost, 5);
     expect(sideUsd(simulator, 'buy')).toBe(1_250);
     return lastJson(lost.stderr).error.idempotency_key as string;
   }
@@ -92,7 +92,7 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
       const addsBefore = posts(simulator, '/hedges/add').length;
       const resumed = await simulator.hedge('resume --json', { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
       // Before: "the book shows it did not land (1,000 = before)" → sent again → 1,250.
-      expect(resumed.code, resumed.stderr).toBe(0);
+      exits(resumed, 0);
       expect(resumed.stderr).toContain('The book shows it landed');
       expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
       expect(sideUsd(simulator, 'buy')).toBe(1_000);
@@ -117,7 +117,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7'));
       ok(await simulator.hedge('reduce USDTNGN sell 100'));
       const rerun = await simulator.hedge('reduce USDTNGN sell 100 --json');
-      expect(rerun.code).toBe(16);
+      exits(rerun, 16);
       expect(lastJson(rerun.stderr).error).toMatchObject({
         code: 'repeated_action',
         details: { side_unchanged: true },
@@ -154,7 +154,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7'));
       ok(await simulator.hedge('add USDTNGN buy 200'));
       const repeat = await simulator.hedge('add USDTNGN buy 200 --json');
-      expect(repeat.code, repeat.stderr).toBe(16);
+      exits(repeat, 16);
       expect(posts(simulator, '/hedges/add')).toHaveLength(1);
       // A colleague's reduce moves the side: the same add is no longer a re-run of the last one.
       expect(
@@ -177,7 +177,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
       // Done in the journal and on the server, as a run killed between "done" and its output leaves it.
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json'));
       const rerun = await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json');
-      expect(rerun.code, rerun.stderr).toBe(16);
+      exits(rerun, 16);
       expect(lastJson(rerun.stderr).error).toMatchObject({
         code: 'repeated_action',
         details: { hedge_id: simulator.hedges()[0]!.id, side_unchanged: true },
@@ -204,13 +204,13 @@ describe.concurrent('a change the journal cannot add up', () => {
       simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
       const lost = await simulator.hedge('add USDTNGN sell 250 --json');
       simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-      expect(lost.code).toBe(5);
+      exits(lost, 5);
       // A colleague closes the side and opens it again at 1,000: the journal cannot add that up.
       ok(await simulator.hedge('close USDTNGN sell'));
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --again'));
       const addsBefore = posts(simulator, '/hedges/add').length;
       const resumed = await simulator.hedge('resume --json', { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
-      expect(resumed.code, resumed.stderr).toBe(12);
+      exits(resumed, 12);
       expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
       expect(sideUsd(simulator, 'sell')).toBe(1_000);
     }));
@@ -242,7 +242,7 @@ describe.concurrent('a close resumed after the side went by another action', () 
 
       // Past the key lifetime: the book cannot say the close landed — exit 12, nothing sent, not recorded done.
       const old = await simulator.hedge('resume --json', { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
-      expect(old.code, old.stderr).toBe(12);
+      exits(old, 12);
       expect(acted()).toEqual([]);
       const shown = await simulator.hedge('journal list --json');
       const closeEntry = (JSON.parse(shown.stdout) as Array<{ idempotency_key: string; outcome: string }>).find(

@@ -253,7 +253,7 @@ describe('after the send, the output never turns what was sent into exit 2', () 
       expect(row).toMatch(/^hdg_\w+\t$/);
       expect(rest).toEqual([]);
       // The quote before it is a POST too; the open was sent once.
-      expect(simulator.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
     });
   });
 

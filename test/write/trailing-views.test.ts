@@ -103,7 +103,7 @@ describe.sequential('a keeper on a server whose positions list and history trail
       expect(activeNotional(simulator, 'buy')).toBe(1000);
       expect(references(simulator)).toEqual(['DEAL-7', 'DEAL-7']);
       // The roll's open was seen in the positions list before the roll ended: at least the lag after it was sent.
-      const rollOpen = simulator.writes().filter((entry) => entry.path === '/hedges')[1]!.realTimeMs;
+      const rollOpen = simulator.requests('POST', '/hedges')[1]!.realTimeMs;
       expect(
         simulator.requests('GET', '/positions').filter((entry) => entry.realTimeMs >= rollOpen + LAG_MS).length,
       ).toBeGreaterThan(0);
@@ -119,7 +119,7 @@ describe.concurrent('commands on a server whose positions list and history trail
       expect(fill.status).toBe('filled');
       const reduced = ok(await simulator.hedge('reduce USDTNGN sell 2000 --json'));
       expect(reduced.stderr).not.toContain('cannot be watched');
-      expect(simulator.writes().filter((entry) => entry.path === '/hedges/reduce')).toHaveLength(1);
+      expect(simulator.requests('POST', '/hedges/reduce')).toHaveLength(1);
       expect(simulator.active('sell')).toEqual([]);
     }));
 
@@ -139,7 +139,7 @@ describe.concurrent('commands on a server whose positions list and history trail
       const opened = ok(await run);
       expect(JSON.parse(opened.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
       // One open, and the server's hedge has settled since.
-      expect(simulator.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
       expect(simulator.hedges().find((candidate) => candidate.id === hedge.id)!.status).not.toBe('filled');
     }));
 
@@ -164,7 +164,7 @@ describe.concurrent('commands on a server whose positions list and history trail
     withSimulator({ viewLagMs: COMMAND_LAG_MS }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1500 --tenor 1 --ref DEAL-9'));
       ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --yes --json'));
-      expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
+      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
       expect(simulator.active('buy')).toMatchObject([
         { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-9', status: 'filled' },
       ]);
@@ -197,8 +197,8 @@ describe.concurrent('a side that aggregates several hedges, on a server whose vi
       expect(rolled.stderr).toContain('all 2 of its hedges');
       expect(rolled.stdout + rolled.stderr).toMatch(/holds 2 hedges/);
       expect(rolled.stdout + rolled.stderr).toContain('DEAL-B is not carried on');
-      expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
-      const opened = simulator.writes().filter((entry) => entry.path === '/hedges');
+      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+      const opened = simulator.requests('POST', '/hedges');
       expect(opened.at(-1)!.body).toMatchObject({ notional_usd: 1500, tenor_days: 3, client_reference: 'DEAL-A' });
       expect(simulator.active('buy')).toMatchObject([
         { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-A', status: 'filled' },
