@@ -150,8 +150,7 @@ describe('hedge apply', () => {
       expect.arrayContaining([expect.objectContaining({ code: 'exposure_exceeded', line: 2, step: 1 })]),
     );
     expect(JSON.parse(plan.stderr).error).toMatchObject({ code: 'plan_check_failed', class: 'rejected' });
-    expect(trading.writes()).toEqual([]);
-    expect(trading.hedges()).toEqual([]);
+    expect([trading.writes(), trading.hedges()]).toEqual([[], []]);
   });
 });
 
@@ -191,9 +190,11 @@ describe('hedge plan', () => {
       delta_usd: 6_000,
     });
     // The quote's margin: 10% of the 6,000 USD to open.
-    expect(plan.steps[0].quote.upfront.required_margin_usdc).toBe(600);
-    expect(trades(trading)).toEqual([]);
-    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+    expect([
+      plan.steps[0].quote.upfront.required_margin_usdc,
+      trades(trading),
+      trading.writes().map((entry) => entry.path),
+    ]).toEqual([600, [], ['/quotes']]);
 
     ok(await trading.hedge(`apply ${file}`));
     const atTarget = ok(await trading.hedge(`plan ${file}`));

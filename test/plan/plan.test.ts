@@ -107,9 +107,7 @@ describe('the actions that reach the target', () => {
     expect(result.unchanged).toEqual([
       { market: 'USDTGHS', side: 'sell', currentUsd: 8_000, targetUsd: 8_000, line: 6 },
     ]);
-    expect(result.untouched).toEqual([]);
-    expect(result.problems).toEqual([]);
-    expect(result.atTarget).toBe(false);
+    expect([result.untouched, result.problems, result.atTarget]).toEqual([[], [], false]);
   });
 
   it('leaves a position on a side the file does not name untouched, and reports it', () => {
@@ -118,9 +116,7 @@ describe('the actions that reach the target', () => {
       positions: [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000 }, sell],
       targets: [row('USDTNGN', 'buy', 10_000, 2)],
     });
-    expect(result.steps).toEqual([]);
-    expect(result.untouched).toEqual([sell]);
-    expect(result.atTarget).toBe(true);
+    expect([result.steps, result.untouched, result.atTarget]).toEqual([[], [sell], true]);
   });
 
   it('notes an add whose row names another tenor than the open position: add keeps the maturity', () => {
@@ -161,8 +157,10 @@ describe('tolerance', () => {
   const positions: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3 }];
 
   it('treats a difference of exactly the tolerance as at target, and one cent more as a change', () => {
-    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100, 2)] }).atTarget).toBe(true);
-    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 9_900, 2)] }).atTarget).toBe(true);
+    expect([
+      plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100, 2)] }).atTarget,
+      plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 9_900, 2)] }).atTarget,
+    ]).toEqual([true, true]);
     expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100.01, 2)] }).steps).toEqual([
       expect.objectContaining({ action: 'add', deltaUsd: 100.01 }),
     ]);
@@ -172,8 +170,10 @@ describe('tolerance', () => {
   });
 
   it('applies to opens and closes too', () => {
-    expect(plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50, 2)] }).atTarget).toBe(true);
-    expect(plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50.01, 2)] }).steps[0].action).toBe('open');
+    expect([
+      plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50, 2)] }).atTarget,
+      plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50.01, 2)] }).steps[0].action,
+    ]).toEqual([true, 'open']);
     const small: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 50 }];
     expect(plan({ positions: small, toleranceUsd: 50, targets: [row('USDTNGN', 'buy', 0, 2)] }).atTarget).toBe(true);
     expect(
@@ -182,8 +182,10 @@ describe('tolerance', () => {
   });
 
   it('is exact at 0: only an equal notional is at target', () => {
-    expect(plan({ positions, targets: [row('USDTNGN', 'buy', 10_000, 2)] }).atTarget).toBe(true);
-    expect(plan({ positions, targets: [row('USDTNGN', 'buy', 10_000.01, 2)] }).atTarget).toBe(false);
+    expect([
+      plan({ positions, targets: [row('USDTNGN', 'buy', 10_000, 2)] }).atTarget,
+      plan({ positions, targets: [row('USDTNGN', 'buy', 10_000.01, 2)] }).atTarget,
+    ]).toEqual([true, false]);
   });
 
   it('refuses a negative tolerance as a programming error', () => {
@@ -221,8 +223,7 @@ describe('pre-trade checks over the whole plan', () => {
       availableExposureUsd: 5_000,
       targets: [row('USDTNGN', 'buy', 30_000, 2), row('USDTNGN', 'sell', 15_000, 3)],
     });
-    expect(result.steps.map((step) => step.action)).toEqual(['reduce', 'open']);
-    expect(result.problems).toEqual([]);
+    expect([result.steps.map((step) => step.action), result.problems]).toEqual([['reduce', 'open'], []]);
   });
 
   it('fails on the step that goes over the cap, with the headroom left at that point', () => {

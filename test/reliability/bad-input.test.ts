@@ -234,8 +234,7 @@ describe('bad input: exit 2, one line on stderr, nothing sent', () => {
         expect(stderrLines, result.stderr).toHaveLength(1);
         expect(result.stderr.endsWith('\n')).toBe(true);
         expect(stderrLines[0]).toMatch(mentions);
-        expect(result.stdout).toBe('');
-        expect(requests).toBe(0);
+        expect([result.stdout, requests]).toEqual(['', 0]);
       }),
     );
   });

@@ -90,9 +90,7 @@ describe('connection dropped after the server committed the write', () => {
             `exit ${result.code}; ${posts.length} × POST ${testCase.path} (${posts.map((entry) => entry.status).join(' → ')}), ` +
             `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge, ${notional} USD open, ${sim.historyCount()} closed`;
           exits(result, 0);
-          expect(posts.map((entry) => entry.status)).toEqual(['dropped', 200]);
-          expect(sameKey(posts)).toBe(true);
-          expect(refused).toEqual([]);
+          expect([posts.map((entry) => entry.status), sameKey(posts), refused]).toEqual([['dropped', 200], true, []]);
           expect(sim.hedges()).toHaveLength(1);
           expect(notional).toBe(testCase.expectedNotional);
           expect(active).toHaveLength(testCase.expectedNotional > 0 ? 1 : 0);
@@ -130,8 +128,7 @@ describe('idempotency_in_flight', () => {
           `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge`;
         exits(result, 0);
         expect(inFlight.length).toBeGreaterThanOrEqual(1);
-        expect(sameKey(posts)).toBe(true);
-        expect(posts.at(-1)!.status).toBe(200);
+        expect([sameKey(posts), posts.at(-1)!.status]).toEqual([true, 200]);
         expect(sim.hedges()).toHaveLength(1);
         expect(sim.hedges()[0]).toMatchObject({ side: 'sell', notionalUsd: 2000, status: 'filled' });
         expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 2000 });
@@ -225,8 +222,7 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
           `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges/add, ${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; ` +
           `server: ${notional} USD open (was 1000)`;
         exits(resumed, 0);
-        expect(sameKey(posts)).toBe(true);
-        expect(posts.filter((entry) => entry.errorCode !== null)).toEqual([]);
+        expect([sameKey(posts), posts.filter((entry) => entry.errorCode !== null)]).toEqual([true, []]);
         expect(sim.hedges()).toHaveLength(1);
         expect(notional).toBe(1250);
       },

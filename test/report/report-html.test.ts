@@ -99,9 +99,11 @@ describe('renderReportHtml', () => {
       generatedAt: '2026-11-03T00:00:00Z',
       records: [],
     });
-    expect(totalShown(html, 'net_pnl_usd')).toBe('-1,234.50');
-    expect(totalShown(html, 'gross_pnl_usd')).toBe('+1,000,000.00');
-    expect(totalShown(html, 'carry_usdc')).toBe('—');
+    expect([
+      totalShown(html, 'net_pnl_usd'),
+      totalShown(html, 'gross_pnl_usd'),
+      totalShown(html, 'carry_usdc'),
+    ]).toEqual(['-1,234.50', '+1,000,000.00', '—']);
   });
 
   it('references nothing outside the file: no script, link, image, font, import or URL', () => {
@@ -173,8 +175,7 @@ describe('renderReportHtml', () => {
     ].map((match) => match[1]);
     const timeTicks = ticks.filter((label) => /\d\d:\d\d/.test(label));
     expect(timeTicks).toHaveLength(5);
-    expect(new Set(timeTicks).size).toBe(5);
-    expect(timeTicks[0]).toBe('11-23 11:53:05');
+    expect([new Set(timeTicks).size, timeTicks[0]]).toEqual([5, '11-23 11:53:05']);
   });
 
   it('renders an empty period without charts', () => {
@@ -214,9 +215,11 @@ describe('renderReportHtml', () => {
 
 describe('niceScale', () => {
   it('covers the range and zero with round steps', () => {
-    expect(niceScale(-973.75, 387.75)).toEqual({ low: -1000, high: 500, step: 500, ticks: [-1000, -500, 0, 500] });
-    expect(niceScale(0.1, 0.3)).toEqual({ low: 0, high: 0.3, step: 0.1, ticks: [0, 0.1, 0.2, 0.3] });
-    expect(niceScale(0, 0).ticks).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect([niceScale(-973.75, 387.75), niceScale(0.1, 0.3), niceScale(0, 0).ticks]).toEqual([
+      { low: -1000, high: 500, step: 500, ticks: [-1000, -500, 0, 500] },
+      { low: 0, high: 0.3, step: 0.1, ticks: [0, 0.1, 0.2, 0.3] },
+      [0, 0.2, 0.4, 0.6, 0.8, 1],
+    ]);
   });
 });
 

@@ -100,8 +100,7 @@ describe('reconciliation to the cent', () => {
   for (const by of REPORT_GROUPINGS) {
     it(`--by ${by}: groups sum exactly to the totals, and the totals to the records' net P&L`, () => {
       const report = grouped(records, by);
-      expect(report.excluded).toBe(0);
-      expect(report.totals.count).toBe(200);
+      expect([report.excluded, report.totals.count]).toEqual([0, 200]);
       expect(report.totals.net_pnl_usd).toBe(exactNetCents / 100);
       expectGroupsSumToTotals(report);
       expect(report.cumulative[report.cumulative.length - 1].net_pnl_usd).toBe(exactNetCents / 100);
@@ -144,19 +143,19 @@ describe('period', () => {
 
   it('--since is inclusive and --until exclusive, on the close time', () => {
     const report = grouped(records, 'day', { since, until });
-    expect(report.totals.count).toBe(2);
-    expect(report.totals.net_pnl_usd).toBe(6);
+    expect([report.totals.count, report.totals.net_pnl_usd]).toEqual([2, 6]);
     expect(keysAndCounts(report)).toEqual([
       ['2026-11-01', 1],
       ['2026-11-07', 1],
     ]);
-    expect(report.since).toBe('2026-11-01T00:00:00.000Z');
-    expect(report.until).toBe('2026-11-08T00:00:00.000Z');
+    expect([report.since, report.until]).toEqual(['2026-11-01T00:00:00.000Z', '2026-11-08T00:00:00.000Z']);
   });
 
   it('either bound alone', () => {
-    expect(grouped(records, 'side', { since }).totals.net_pnl_usd).toBe(14);
-    expect(grouped(records, 'side', { until }).totals.net_pnl_usd).toBe(7);
+    expect([
+      grouped(records, 'side', { since }).totals.net_pnl_usd,
+      grouped(records, 'side', { until }).totals.net_pnl_usd,
+    ]).toEqual([14, 7]);
     expect(grouped(records, 'side').since).toBeNull();
   });
 });
@@ -196,14 +195,18 @@ describe('time groups (UTC)', () => {
       ['2026-W53', 3],
       ['2027-W01', 1],
     ]);
-    expect(isoWeekKey(Date.parse('2021-01-03T00:00:00Z'))).toBe('2020-W53');
-    expect(isoWeekKey(Date.parse('2024-12-30T00:00:00Z'))).toBe('2025-W01');
+    expect([isoWeekKey(Date.parse('2021-01-03T00:00:00Z')), isoWeekKey(Date.parse('2024-12-30T00:00:00Z'))]).toEqual([
+      '2020-W53',
+      '2025-W01',
+    ]);
   });
 
   it('days and months are UTC whatever offset the close time was written with', () => {
     const record = closedAt('2026-11-30T23:30:00-05:00');
-    expect(keysAndCounts(grouped([record], 'day'))).toEqual([['2026-12-01', 1]]);
-    expect(keysAndCounts(grouped([record], 'month'))).toEqual([['2026-12', 1]]);
+    expect([keysAndCounts(grouped([record], 'day')), keysAndCounts(grouped([record], 'month'))]).toEqual([
+      [['2026-12-01', 1]],
+      [['2026-12', 1]],
+    ]);
   });
 
   it('groups are sorted by key', () => {
@@ -224,29 +227,28 @@ describe('records without a usable close time', () => {
   it('are excluded (and counted) when grouping by time', () => {
     for (const by of ['day', 'week', 'month'] as const) {
       const report = grouped(records, by);
-      expect(report.excluded).toBe(1);
-      expect(report.totals.net_pnl_usd).toBe(5);
+      expect([report.excluded, report.totals.net_pnl_usd]).toEqual([1, 5]);
     }
   });
 
   it('are excluded when a period is given', () => {
     const report = grouped(records, 'side', { since: new Date('2026-01-01T00:00:00Z') });
-    expect(report.excluded).toBe(1);
-    expect(report.totals.count).toBe(1);
+    expect([report.excluded, report.totals.count]).toEqual([1, 1]);
   });
 
   it('are kept otherwise, in the totals but not in the cumulative series', () => {
     const report = grouped(records, 'side');
-    expect(report.excluded).toBe(0);
-    expect(report.undated).toBe(1);
-    expect(report.totals.net_pnl_usd).toBe(12);
-    expect(report.cumulative).toEqual([{ at: '2026-11-02T00:00:00.000Z', net_pnl_usd: 5 }]);
+    expect([report.excluded, report.undated, report.totals.net_pnl_usd, report.cumulative]).toEqual([
+      0,
+      1,
+      12,
+      [{ at: '2026-11-02T00:00:00.000Z', net_pnl_usd: 5 }],
+    ]);
   });
 
   it('an unparseable close time counts as none', () => {
     const report = grouped([{ netPnlUsd: 1, closedAt: 'soon' }], 'day');
-    expect(report.excluded).toBe(1);
-    expect(report.groups).toEqual([]);
+    expect([report.excluded, report.groups]).toEqual([1, []]);
   });
 });
 
@@ -357,13 +359,14 @@ describe('figures a record does not give are unknown, not 0', () => {
 describe('unrealized P&L of open positions', () => {
   it('is summed to the cent on its own line', () => {
     const report = buildReport([], [{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], { by: 'day' });
-    expect(report.unrealized).toEqual({ positions: 2, net_pnl_usd: 0.3 });
-    expect(report.totals.net_pnl_usd).toBe(0);
+    expect([report.unrealized, report.totals.net_pnl_usd]).toEqual([{ positions: 2, net_pnl_usd: 0.3 }, 0]);
   });
 
   it('is 0 with nothing open and null when no position says', () => {
-    expect(buildReport([], [], { by: 'day' }).unrealized).toEqual({ positions: 0, net_pnl_usd: 0 });
-    expect(buildReport([], [{}], { by: 'day' }).unrealized).toEqual({ positions: 1, net_pnl_usd: null });
+    expect([buildReport([], [], { by: 'day' }).unrealized, buildReport([], [{}], { by: 'day' }).unrealized]).toEqual([
+      { positions: 0, net_pnl_usd: 0 },
+      { positions: 1, net_pnl_usd: null },
+    ]);
   });
 });
 

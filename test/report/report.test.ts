@@ -199,8 +199,10 @@ describe('hedge report', () => {
     expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd');
     expect(rows).toHaveLength(report.groups.length);
     const cells = rows.map((row) => row.split(','));
-    expect(cells.map((row) => row[0])).toEqual(report.groups.map((group: any) => group.key));
-    expect(cells.map((row) => Number(row[1]))).toEqual(report.groups.map((group: any) => group.count));
+    expect([cells.map((row) => row[0]), cells.map((row) => Number(row[1]))]).toEqual([
+      report.groups.map((group: any) => group.key),
+      report.groups.map((group: any) => group.count),
+    ]);
     expect(cells.map((row) => cents(Number(row[6])))).toEqual(
       report.groups.map((group: any) => cents(group.net_pnl_usd)),
     );
@@ -213,8 +215,10 @@ describe('hedge report', () => {
   it('tsv (in a pipe): the header row, then the rows; --fields picks report columns in tsv and csv; --no-header drops the header', async () => {
     const report = await reportJson('--by side');
     const [header, ...rows] = (await cliOk('report --by side')).trimEnd().split('\n');
-    expect(header).toBe('group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usdc\tfees_usdc\tnet_pnl_usd');
-    expect(rows.map((row) => row.split('\t')[0])).toEqual(report.groups.map((group: any) => group.key));
+    expect([header, rows.map((row) => row.split('\t')[0])]).toEqual([
+      'group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usdc\tfees_usdc\tnet_pnl_usd',
+      report.groups.map((group: any) => group.key),
+    ]);
     const picked = (await cliOk('report --by side --format csv --fields net_pnl_usd,group')).trimEnd().split('\n');
     expect(picked).toEqual([
       'net_pnl_usd,group',
@@ -401,8 +405,10 @@ describe('hedge report on more than a page of history', () => {
     expect([report.complete, report.totals.count]).toEqual([true, 1_201]);
     expect(result.stderr).not.toMatch(/incomplete/);
     const [first, ...more] = historyQueries(paged);
-    expect([first, more.length]).toEqual([{ limit: '500' }, 2]);
-    expect(more.every((query) => query.limit === '500' && typeof query.cursor === 'string')).toBe(true);
+    expect([
+      [first, more.length],
+      more.every((query) => query.limit === '500' && typeof query.cursor === 'string'),
+    ]).toEqual([[{ limit: '500' }, 2], true]);
     // The net P&L is the server's own, record for record.
     const [account] = Object.values(paged.sandbox.engine.state.accounts);
     expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));

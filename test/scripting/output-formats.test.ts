@@ -175,8 +175,7 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
       .trimEnd()
       .split('\n')
       .map((line) => line.split('\t'));
-    expect(tsvRows[0]).toEqual(COLUMNS[command]);
-    expect(tsvRows.slice(1)).toEqual(expected);
+    expect([tsvRows[0], tsvRows.slice(1)]).toEqual([COLUMNS[command], expected]);
     expect(
       bare
         .trimEnd()
@@ -212,9 +211,11 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
     ).toEqual([[second, first], ...pairs]);
     expect(parse(csv)).toEqual(pairs);
     const picked = JSON.parse(fieldsJson);
-    expect(picked.map((record: any) => Object.keys(record))).toEqual(records.map(() => [second, first]));
-    expect(picked.map((record: any) => [cell(record[second]), cell(record[first])])).toEqual(pairs);
-    expect(JSON.parse(query)).toEqual(records.map((record: any) => record[first]));
+    expect([
+      picked.map((record: any) => Object.keys(record)),
+      picked.map((record: any) => [cell(record[second]), cell(record[first])]),
+      JSON.parse(query),
+    ]).toEqual([records.map(() => [second, first]), pairs, records.map((record: any) => record[first])]);
     expect(
       queryNd
         .trimEnd()
@@ -267,13 +268,14 @@ describe('refusals', () => {
     const id = JSON.parse(hedges).find((entry: any) => entry.order_tx_hash)!;
     const [one, accountCsv] = await Promise.all([ok(`hedges ${id.id} --format csv`), ok('account --format csv')]);
     const [header, row, ...more] = parse(one) as string[][];
-    expect(more).toEqual([]);
-    expect(header).toEqual(COLUMNS.hedges);
+    expect([more, header]).toEqual([[], COLUMNS.hedges]);
     expect(row[header.indexOf('order_tx_hash')]).toBe(id.order_tx_hash);
     const [accountHeader, accountRow] = parse(accountCsv) as string[][];
     const expected = JSON.parse(account);
-    expect(accountHeader.slice(0, 2)).toEqual(['balance_usdc', 'margin_in_use_usdc']);
-    expect(accountRow).toEqual(accountHeader.map((key) => cell(expected[key])));
+    expect([accountHeader.slice(0, 2), accountRow]).toEqual([
+      ['balance_usdc', 'margin_in_use_usdc'],
+      accountHeader.map((key) => cell(expected[key])),
+    ]);
   });
 });
 

@@ -50,8 +50,10 @@ describe('a closed stream never changes what happened', () => {
       simulator.env,
       simulator.configDir,
     );
-    expect(simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status)).toEqual([404]);
-    expect(JSON.parse(result.other).error.code).toBe('hedge_not_found');
+    expect([
+      simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status),
+      JSON.parse(result.other).error.code,
+    ]).toEqual([[404], 'hedge_not_found']);
     exits(result, 3);
   });
 

@@ -79,8 +79,10 @@ describe('tsv and csv', () => {
     const rows = [{ id: 'hdg_1', market: 'USDTNGN', notional_usd: 5, capacity: { buy: 1 }, note: 'a, "b"\nc' }];
     const { out, stdout, stderr } = output('csv');
     await out.list(rows, FIELDS, { empty: 'none', totals: { label: 'Total', row: { notional_usd: 5 } } });
-    expect(stdout()).toBe('id,market,notional_usd,capacity_buy_usd,note\nhdg_1,USDTNGN,5,1,"a, ""b""\\x0ac"\n');
-    expect(stderr()).toBe('');
+    expect([stdout(), stderr()]).toEqual([
+      'id,market,notional_usd,capacity_buy_usd,note\nhdg_1,USDTNGN,5,1,"a, ""b""\\x0ac"\n',
+      '',
+    ]);
   });
 
   it('a record is a header row and one row, absent known fields kept as empty cells', async () => {
@@ -154,8 +156,7 @@ describe('--fields', () => {
   it('a list of zero rows accepts the known names (and refuses others)', async () => {
     const ok = output('tsv', { fields: ['market', 'id'] });
     await ok.out.list([], FIELDS, { empty: 'No hedges yet.' });
-    expect(ok.stdout()).toBe('market\tid\n');
-    expect(ok.stderr()).toBe('No hedges yet.\n');
+    expect([ok.stdout(), ok.stderr()]).toEqual(['market\tid\n', 'No hedges yet.\n']);
     const json = output('json', { fields: ['notional_usd'] });
     await json.out.list([], FIELDS, { empty: 'none' });
     expect(json.stdout()).toBe('[]\n');
@@ -353,13 +354,15 @@ describe('tables fitted to the width', () => {
 describe('CSV cells a spreadsheet would run as formulas', () => {
   it('get a leading quote; numbers, signed ones included, stay as they are', async () => {
     expect(spreadsheetSafe('=HYPERLINK("http://x","y")')).toBe('\'=HYPERLINK("http://x","y")');
-    expect(spreadsheetSafe('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(spreadsheetSafe('+1+cmd')).toBe("'+1+cmd");
-    expect(spreadsheetSafe('-2+3')).toBe("'-2+3");
-    expect(spreadsheetSafe('-12.5')).toBe('-12.5');
-    expect(spreadsheetSafe('+3')).toBe('+3');
-    expect(spreadsheetSafe('1e-5')).toBe('1e-5');
-    expect(spreadsheetSafe('DEAL-42')).toBe('DEAL-42');
+    expect([
+      spreadsheetSafe('@SUM(A1)'),
+      spreadsheetSafe('+1+cmd'),
+      spreadsheetSafe('-2+3'),
+      spreadsheetSafe('-12.5'),
+      spreadsheetSafe('+3'),
+      spreadsheetSafe('1e-5'),
+      spreadsheetSafe('DEAL-42'),
+    ]).toEqual(["'@SUM(A1)", "'+1+cmd", "'-2+3", '-12.5', '+3', '1e-5', 'DEAL-42']);
     expect(
       csvText([
         ['ref', 'pnl'],

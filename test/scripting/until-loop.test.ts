@@ -89,8 +89,7 @@ describe('--until: cadence and result', () => {
   it('never sooner than a second after the previous answer (answers taking 0.8 s)', async () => {
     const run = await untilOn(['submitted', 'submitted', 'filled'], { answerMs: 800 });
     // 0 → answered 0.8 → next at max(1.5, 1.8) = 1.8 → answered 2.6 → next at 3.6.
-    expect(run.at).toEqual([0, 1800, 3600]);
-    expect(run.sleeps.every((ms) => ms >= 1000)).toBe(true);
+    expect([run.at, run.sleeps.every((ms) => ms >= 1000)]).toEqual([[0, 1800, 3600], true]);
   });
 
   it('never true: exit 124 at --timeout, the last data on stdout under --json, reads counted', async () => {
@@ -121,13 +120,14 @@ describe('--until: cadence and result', () => {
   it('--fields and --query shape what is printed, not what the condition sees', async () => {
     const until = "status=='filled' && notional_usd > `5000`";
     const run = await untilOn(['filled'], { until, format: 'json', globals: { fields: ['id'] } });
-    expect(run.outcome).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ id: 'hdg_one' });
+    expect([run.outcome, JSON.parse(run.stdout)]).toEqual([0, { id: 'hdg_one' }]);
   });
 
   it("truth is JMESPath's: 0 is true, an empty list is false", () => {
-    expect([0, 'x', [1], { a: 1 }, true].map(isTruthy)).toEqual([true, true, true, true, true]);
-    expect([null, false, '', [], {}].map(isTruthy)).toEqual([false, false, false, false, false]);
+    expect([[0, 'x', [1], { a: 1 }, true].map(isTruthy), [null, false, '', [], {}].map(isTruthy)]).toEqual([
+      [true, true, true, true, true],
+      [false, false, false, false, false],
+    ]);
   });
 });
 
@@ -176,8 +176,7 @@ describe('--until: failures', () => {
     };
     const h = harness({ clock, client });
     const error = await hedgesUntil(h.ctx, "status=='filled'").catch((caught) => caught);
-    expect(describeError(error).exitCode).toBe(3);
-    expect(calls).toBe(1);
+    expect([describeError(error).exitCode, calls]).toEqual([3, 1]);
   });
 
   it('a malformed condition is bad usage before anything is read (exit 2)', async () => {

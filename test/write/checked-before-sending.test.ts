@@ -265,8 +265,7 @@ describe('after the send, the output never turns what was sent into exit 2', () 
       expect(result.stderr).toMatch(
         /--query "abs\(@\)": Invalid type: .*; the result is printed whole instead — the write was sent, and the exit code says how it ended\./,
       );
-      expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
-      expect(simulator.active('buy')).toEqual([]);
+      expect([simulator.writes().map((entry) => entry.path), simulator.active('buy')]).toEqual([['/hedges/close'], []]);
     });
   });
 });

@@ -39,8 +39,10 @@ describe('an open side the server gives a notional of zero or less', () => {
           `hedge: The buy side of USDTNGN is not acted on: the positions list gives the open side a notional of ${usd.toFixed(2)} USD, which cannot be.`,
         );
       }
-      expect(simulator.requests('POST', /^\/hedges\/(reduce|close|add)$/)).toEqual([]);
-      expect(simulator.active('buy').map((record) => record.notionalUsd)).toEqual([1_000]);
+      expect([
+        simulator.requests('POST', /^\/hedges\/(reduce|close|add)$/),
+        simulator.active('buy').map((record) => record.notionalUsd),
+      ]).toEqual([[], [1_000]]);
     } finally {
       await proxy.close();
     }

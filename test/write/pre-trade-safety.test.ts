@@ -66,8 +66,10 @@ describe('live key guard', () => {
     expect(guard).toMatchObject({ live: true, needsConfirmation: true });
     const error = await guard.confirm('Close the buy position on USDTNGN?').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotConfirmedError);
-    expect(exitCodeFor(error)).toBe(8);
-    expect(questions).toEqual([{ message: 'LIVE Close the buy position on USDTNGN?', default: false }]);
+    expect([exitCodeFor(error), questions]).toEqual([
+      8,
+      [{ message: 'LIVE Close the buy position on USDTNGN?', default: false }],
+    ]);
   });
 
   it('on a terminal, Yes lets the write go ahead', async () => {
@@ -85,8 +87,7 @@ describe('live key guard', () => {
       const { ctx, questions, stderr } = context({ key: LIVE, tty: false, yes: flags.yes });
       const guard = await guardLiveAction(ctx, { action: 'reduce a hedge', dryRun: flags.dryRun });
       await guard.confirm('Reduce?');
-      expect(guard.needsConfirmation).toBe(false);
-      expect(questions).toEqual([]);
+      expect([guard.needsConfirmation, questions]).toEqual([false, []]);
       await tick();
       expect(stderr()).toContain('LIVE');
     }
@@ -96,8 +97,7 @@ describe('live key guard', () => {
     const { ctx, questions, stderr } = context({ key: TEST, tty: true });
     const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
     await guard.confirm('Open?');
-    expect(guard.live).toBe(false);
-    expect(questions).toEqual([]);
+    expect([guard.live, questions]).toEqual([false, []]);
     await tick();
     expect(stderr()).toBe('');
   });
@@ -188,8 +188,10 @@ describe("a person's yes holds for the side the question showed", () => {
     expect(questions[0]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 100\.00 USD for 7 days/);
     expect(questions[1]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 50,000\.00 USD for 7 days/);
     expect(stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
-    expect(simulator.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges/add', '/quotes']);
-    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
+    expect([
+      simulator.writes().map((entry) => entry.path),
+      simulator.active('buy').map((hedge) => hedge.notionalUsd),
+    ]).toEqual([['/quotes', '/hedges/add', '/quotes'], [50_000]]);
     expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
   });
 
@@ -219,8 +221,10 @@ describe("a person's yes holds for the side the question showed", () => {
     const adds = simulator
       .requests('POST', '/hedges/add')
       .map((entry) => (entry.body as { notional_usd: number }).notional_usd);
-    expect(adds).toEqual([400, 500]);
-    expect(simulator.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(1_000);
+    expect([adds, simulator.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)]).toEqual([
+      [400, 500],
+      1_000,
+    ]);
   });
 });
 

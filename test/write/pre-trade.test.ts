@@ -62,8 +62,10 @@ describe('preTradeProblem', () => {
 
   it('refuses a notional over the account headroom with both numbers', () => {
     const problem = preTradeProblem(facts(), { market: 'USDTNGN', side: 'buy', notionalUsd: 700_000, action: 'open' });
-    expect(problem!.code).toBe('exposure_exceeded');
-    expect(problem!.details).toEqual({ requested_usd: 700_000, available_exposure_usd: 600_000 });
+    expect([problem!.code, problem!.details]).toEqual([
+      'exposure_exceeded',
+      { requested_usd: 700_000, available_exposure_usd: 600_000 },
+    ]);
     expect(problem!.message).toContain('700,000.00 USD');
     expect(problem!.message).toContain('600,000.00 USD');
   });
@@ -75,8 +77,10 @@ describe('preTradeProblem', () => {
       notionalUsd: 550_000,
       action: 'add',
     });
-    expect(problem!.code).toBe('capacity_exceeded');
-    expect(problem!.details).toEqual({ side: 'sell', requested_usd: 550_000, available_capacity_usd: 500_000 });
+    expect([problem!.code, problem!.details]).toEqual([
+      'capacity_exceeded',
+      { side: 'sell', requested_usd: 550_000, available_capacity_usd: 500_000 },
+    ]);
     expect(
       preTradeProblem(facts({ headroom: 900_000 }), {
         market: 'USDTNGN',

@@ -72,9 +72,7 @@ describe.sequential('a keeper on a server whose positions list and history trail
         await cyclesAfter(keeper, 2);
         expect(keeper.events.filter((event) => event.event === 'reopen')).toHaveLength(1);
       });
-      expect(largest).toBe(1000);
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
-      expect(references(simulator)).toEqual(['DEAL-7']);
+      expect([largest, activeNotional(simulator, 'buy'), references(simulator)]).toEqual([1000, 1000, ['DEAL-7']]);
     }));
 
   it("the keeper never re-opens a side its own roll just re-opened: the side holds the target through the roll, and the hedge it opened carries the row's reference", () =>
@@ -99,9 +97,11 @@ describe.sequential('a keeper on a server whose positions list and history trail
         await cyclesAfter(keeper, 2);
         expect(keeper.events.filter((event) => event.event === 'reopen')).toHaveLength(0);
       });
-      expect(largest).toBe(1000);
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
-      expect(references(simulator)).toEqual(['DEAL-7', 'DEAL-7']);
+      expect([largest, activeNotional(simulator, 'buy'), references(simulator)]).toEqual([
+        1000,
+        1000,
+        ['DEAL-7', 'DEAL-7'],
+      ]);
       // The roll's open was seen in the positions list before the roll ended: at least the lag after it was sent.
       const rollOpen = simulator.requests('POST', '/hedges')[1]!.realTimeMs;
       expect(

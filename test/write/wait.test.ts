@@ -110,8 +110,7 @@ describe('waitForHedgeStatus', () => {
   it('returns the hedge once it is filled, polling GET /hedges/{id} at the cadence, with one progress line on a stderr that is not a terminal', async () => {
     const label = 'Submitted hdg_test1, waiting for the fill';
     const { outcome, reads, stderr } = await waitOnHedge(['submitted', 'submitted', 'filled'], { label });
-    expect(outcome.status).toBe('filled');
-    expect(reads).toEqual([1000, 2500, 4000]);
+    expect([outcome.status, reads]).toEqual(['filled', [1000, 2500, 4000]]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(stderr()).toBe(`${label}…\n`);
   });
@@ -123,8 +122,7 @@ describe('waitForHedgeStatus', () => {
 
   it('returns an initial hedge that is already final without any request', async () => {
     const { outcome, reads, sleeps } = await waitOnHedge([], { label: 'x', initial: hedge('filled') });
-    expect(outcome.status).toBe('filled');
-    expect([reads, sleeps]).toEqual([[], []]);
+    expect([outcome.status, [reads, sleeps]]).toEqual(['filled', [[], []]]);
   });
 
   it('on --timeout throws StillPendingError (exit 7) carrying the resume command and the last hedge seen', async () => {
