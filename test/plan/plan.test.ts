@@ -38,6 +38,18 @@ function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: nu
   return { market, side, notionalUsd, line, ...(notionalUsd > 0 ? { tenorDays: 3 as const } : {}), ...extra };
 }
 
+/** A planned step from `currentUsd` to `targetUsd` (the change their difference), with no notes unless given. */
+function step(
+  action: string,
+  market: string,
+  side: 'buy' | 'sell',
+  [currentUsd, targetUsd]: [number, number],
+  line: number,
+  extra: Record<string, unknown> = {},
+) {
+  return { action, market, side, currentUsd, targetUsd, deltaUsd: targetUsd - currentUsd, line, notes: [], ...extra };
+}
+
 describe('the actions that reach the target', () => {
   it('opens, adds, reduces and closes per side, leaving at-target rows and unnamed sides alone', () => {
     const positions: PlanPosition[] = [
@@ -58,51 +70,10 @@ describe('the actions that reach the target', () => {
       markets: [NGN, GHS, { market: 'USDTKES', status: 'open', available_capacity_usd: { buy: 50_000, sell: 50_000 } }],
     });
     expect(result.steps).toEqual([
-      {
-        action: 'reduce',
-        market: 'USDTNGN',
-        side: 'sell',
-        currentUsd: 20_000,
-        targetUsd: 12_500,
-        deltaUsd: -7_500,
-        currentTenorDays: 7,
-        line: 3,
-        notes: [],
-      },
-      {
-        action: 'close',
-        market: 'USDTGHS',
-        side: 'buy',
-        currentUsd: 5_000,
-        targetUsd: 0,
-        deltaUsd: -5_000,
-        currentTenorDays: 1,
-        line: 4,
-        notes: [],
-      },
-      {
-        action: 'add',
-        market: 'USDTNGN',
-        side: 'buy',
-        currentUsd: 10_000,
-        targetUsd: 15_000,
-        deltaUsd: 5_000,
-        currentTenorDays: 3,
-        line: 2,
-        notes: [],
-      },
-      {
-        action: 'open',
-        market: 'USDTKES',
-        side: 'buy',
-        currentUsd: 0,
-        targetUsd: 2_000,
-        deltaUsd: 2_000,
-        tenorDays: 7,
-        clientReference: 'DEAL-9',
-        line: 5,
-        notes: [],
-      },
+      step('reduce', 'USDTNGN', 'sell', [20_000, 12_500], 3, { currentTenorDays: 7 }),
+      step('close', 'USDTGHS', 'buy', [5_000, 0], 4, { currentTenorDays: 1 }),
+      step('add', 'USDTNGN', 'buy', [10_000, 15_000], 2, { currentTenorDays: 3 }),
+      step('open', 'USDTKES', 'buy', [0, 2_000], 5, { tenorDays: 7, clientReference: 'DEAL-9' }),
     ]);
     expect(result.unchanged).toEqual([
       { market: 'USDTGHS', side: 'sell', currentUsd: 8_000, targetUsd: 8_000, line: 6 },
@@ -338,29 +309,8 @@ describe('from a target file to a plan', () => {
       positions: [{ market: 'USDTNGN', side: 'sell', notionalUsd: 25_000, tenorDays: 7 }],
     });
     expect(result.steps).toEqual([
-      {
-        action: 'close',
-        market: 'USDTNGN',
-        side: 'sell',
-        currentUsd: 25_000,
-        targetUsd: 0,
-        deltaUsd: -25_000,
-        currentTenorDays: 7,
-        line: 4,
-        notes: [],
-      },
-      {
-        action: 'open',
-        market: 'USDTNGN',
-        side: 'buy',
-        currentUsd: 0,
-        targetUsd: 25_000,
-        deltaUsd: 25_000,
-        tenorDays: 3,
-        clientReference: 'DEAL-1',
-        line: 2,
-        notes: [],
-      },
+      step('close', 'USDTNGN', 'sell', [25_000, 0], 4, { currentTenorDays: 7 }),
+      step('open', 'USDTNGN', 'buy', [0, 25_000], 2, { tenorDays: 3, clientReference: 'DEAL-1' }),
     ]);
     expect(result.problems).toEqual([]);
   });
