@@ -164,7 +164,7 @@ describe('hedge plan', () => {
       'USDTNGN,buy,10000,2',
     ]);
     for (const command of ['plan', 'apply']) {
-      const result = await trading.hedge([command, file]);
+      const result = await trading.hedge(`${command} ${file}`);
       exits(result, 2);
       for (const line of [2, 4, 5]) expect(result.stderr).toContain(`bad.csv:${line}: `);
       expect(result.stderr).not.toContain('bad.csv:3:');

@@ -124,26 +124,9 @@ describe('hedge api: writes go through the journal', () => {
     const file = join(t.configDir, 'ref.txt');
     writeFileSync(file, 'DEAL-7');
     ok(
-      await t.hedge([
-        'api',
-        '-X',
-        'POST',
-        '/quotes',
-        '-f',
-        'market=USDTNGN',
-        '-f',
-        'side=sell',
-        '-F',
-        'notional_usd=2500.5',
-        '-F',
-        'tenor_days=3',
-        '-F',
-        `note=@${file}`,
-        '-F',
-        'flag=true',
-        '-F',
-        'none=null',
-      ]),
+      await t.hedge(
+        `api -X POST /quotes -f market=USDTNGN -f side=sell -F notional_usd=2500.5 -F tenor_days=3 -F note=@${file} -F flag=true -F none=null`,
+      ),
     );
     expect(t.writes()[0].body).toEqual({
       market: MARKET,
@@ -166,21 +149,21 @@ describe('hedge api: writes go through the journal', () => {
     execFileSync('mkfifo', [fifo]);
     const big = join(t.configDir, 'big.txt');
     writeFileSync(big, 'x'.repeat(4 * 1024 * 1024 + 1));
-    const refusals: Array<[string[], RegExp]> = [
+    const refusals: Array<[string, RegExp]> = [
       [
-        ['api', '-X', 'POST', '/quotes', '--input', fifo],
+        `api -X POST /quotes --input ${fifo}`,
         /^hedge: cannot read the --input file .*body\.fifo: it is a FIFO \(named pipe\), not a regular file; expected a regular file/,
       ],
       [
-        ['api', '-X', 'POST', '/quotes', '-F', `note=@${big}`],
+        `api -X POST /quotes -F note=@${big}`,
         /^hedge: cannot read the -F file .*big\.txt: it holds more than 4 MiB, the most an input file may hold; the API takes a few fields per request/,
       ],
       [
-        ['api', '-X', 'POST', '/quotes', '--input', join(t.configDir, 'missing.json')],
+        `api -X POST /quotes --input ${join(t.configDir, 'missing.json')}`,
         /^hedge: cannot read the --input file .*missing\.json: no such file/,
       ],
       [
-        ['api', '-X', 'POST', '/quotes', '--input', '-', '-F', 'note=@-'],
+        'api -X POST /quotes --input - -F note=@-',
         /^hedge: --input - and -F key=@- both read stdin, which can be read once/,
       ],
     ];
@@ -241,7 +224,7 @@ describe('hedge api: writes go through the journal', () => {
     const t = await start({ fillDelayMs: 3_600_000 });
     const hedge = t.seedOpen('buy', 10_000);
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/close' } });
-    const args = ['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy'];
+    const args = 'api -X POST /hedges/close -f market=USDTNGN -f side=buy';
     let child: ChildProcess | undefined;
     const running: Promise<RunResult> = t.hedge(args, { onSpawn: (spawned) => (child = spawned) });
     await until(() => t.writes().some((entry) => entry.status === 'stalled'), 'the close was committed and held');

@@ -155,7 +155,7 @@ describe.concurrent('commands on a server whose positions list and history trail
       expect(simulator.active('buy')).toMatchObject([{ status: 'filled', notionalUsd: 1000 }]);
       const file = join(simulator.configDir, 'target.csv');
       writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
-      ok(await simulator.hedge(['apply', file, '--yes', '--json']));
+      ok(await simulator.hedge(`apply ${file} --yes --json`));
       expect(simulator.writes().filter((entry) => entry.path !== '/quotes')).toHaveLength(1);
       expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     }));
