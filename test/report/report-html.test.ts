@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
-import { type ReportGrouping, buildReport } from '../../src/features/report/report-rules.js';
+import { type Report, type ReportGrouping, buildReport } from '../../src/features/report/report-rules.js';
 import { escapeHtml, niceScale, renderReportHtml } from '../../src/features/report/report-html.js';
 
 const HOSTILE = 'USDT<script>alert("x")</script>\u001b]0;x\u0007\u202eNGN';
@@ -25,6 +25,10 @@ function records() {
   }
   return list;
 }
+
+/** The page of `report` for a test account, generated at `generatedAt`, listing no hedges unless given. */
+const page = (report: Report, generatedAt: string, extra: Partial<Parameters<typeof renderReportHtml>[1]> = {}) =>
+  renderReportHtml(report, { account: 'desk', environment: 'test', generatedAt, records: [], ...extra });
 
 function render(by: ReportGrouping, overrides: Partial<Parameters<typeof renderReportHtml>[1]> = {}) {
   const facts = records();
@@ -93,12 +97,7 @@ describe('renderReportHtml', () => {
     const report = buildReport([{ netPnlUsd: -1234.5, grossPnlUsd: 1000000, closedAt: '2026-11-02T00:00:00Z' }], [], {
       by: 'month',
     });
-    const html = renderReportHtml(report, {
-      account: 'a',
-      environment: 'test',
-      generatedAt: '2026-11-03T00:00:00Z',
-      records: [],
-    });
+    const html = page(report, '2026-11-03T00:00:00Z', { account: 'a' });
     expect([
       totalShown(html, 'net_pnl_usd'),
       totalShown(html, 'gross_pnl_usd'),
@@ -164,12 +163,7 @@ describe('renderReportHtml', () => {
         closedAt: new Date(base + index * 40_000).toISOString(),
       }));
     const report = buildReport(close, [], { by: 'hedge' });
-    const html = renderReportHtml(report, {
-      account: 'desk',
-      environment: 'test',
-      generatedAt: new Date(base + 80_000).toISOString(),
-      records: close,
-    });
+    const html = page(report, new Date(base + 80_000).toISOString(), { records: close });
     const ticks = [
       ...html.matchAll(/<text class="tick" [^>]*text-anchor="(?:start|middle|end)"[^>]*>([^<]*)<\/text>/g),
     ].map((match) => match[1]);
@@ -180,12 +174,7 @@ describe('renderReportHtml', () => {
 
   it('renders an empty period without charts', () => {
     const report = buildReport([], [], { by: 'day' });
-    const html = renderReportHtml(report, {
-      account: 'desk',
-      environment: 'test',
-      generatedAt: '2026-11-30T12:00:00Z',
-      records: [],
-    });
+    const html = page(report, '2026-11-30T12:00:00Z');
     expect(html).not.toContain('<svg');
     expect(html).toContain('No closed hedges with a close time in this period.');
     expect(totalShown(html, 'net_pnl_usd')).toBe('0.00');
@@ -198,12 +187,7 @@ describe('renderReportHtml', () => {
       [],
       { by: 'side' },
     );
-    const html = renderReportHtml(report, {
-      account: 'desk',
-      environment: 'test',
-      generatedAt: '2026-11-30T12:00:00Z',
-      records: [],
-    });
+    const html = page(report, '2026-11-30T12:00:00Z');
     expect(html).toContain(
       '<li>1 closed hedge without a close time is in the totals but not in the cumulative chart.</li>',
     );

@@ -19,7 +19,6 @@ import { clientFor, closeClients, confirmOnly, realClock, testContext } from '..
 import { LIVE_KEY as LIVE } from '../support/keys.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
-import { UsageError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 
@@ -40,19 +39,6 @@ function context(options: { key: string; tty: boolean; yes?: boolean; input?: bo
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('live key guard', () => {
-  it('a live key without a terminal and without --yes is a usage error (exit 2), after the LIVE banner', async () => {
-    const { ctx, stderr } = context({ key: LIVE, tty: false });
-    const error = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UsageError);
-    expect(exitCodeFor(error)).toBe(2);
-    expect((error as Error).message).toBe(
-      '--yes is required to open a hedge with a LIVE key (there is no terminal to confirm on); nothing was sent.',
-    );
-    await tick();
-    expect(stderr()).toContain(' LIVE  production key hpk_live…UvWx: this will open a hedge with real funds.');
-    expect(stderr()).not.toContain(LIVE);
-  });
-
   it('--no-input on a terminal also needs --yes', async () => {
     const { ctx } = context({ key: LIVE, tty: true, input: false });
     await expect(guardLiveAction(ctx, { action: 'close a position', dryRun: false })).rejects.toThrow(
@@ -77,20 +63,6 @@ describe('live key guard', () => {
     const guard = await guardLiveAction(ctx, { action: 'add to a hedge', dryRun: false });
     await expect(guard.confirm('Add?')).resolves.toBeUndefined();
     expect(questions).toHaveLength(1);
-  });
-
-  it('--yes skips the question (the banner still shows); so does --dry-run, which sends nothing', async () => {
-    for (const flags of [
-      { yes: true, dryRun: false },
-      { yes: false, dryRun: true },
-    ]) {
-      const { ctx, questions, stderr } = context({ key: LIVE, tty: false, yes: flags.yes });
-      const guard = await guardLiveAction(ctx, { action: 'reduce a hedge', dryRun: flags.dryRun });
-      await guard.confirm('Reduce?');
-      expect([guard.needsConfirmation, questions]).toEqual([false, []]);
-      await tick();
-      expect(stderr()).toContain('LIVE');
-    }
   });
 
   it('a test key needs no confirmation and shows no banner', async () => {

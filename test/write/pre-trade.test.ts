@@ -8,8 +8,6 @@ import {
   type PreTradeRequest,
 } from '../../src/features/trade/pre-trade-rules.js';
 import { PreTradeCheckError, UsageError } from '../../src/core/errors.js';
-import { describeError } from '../../src/platform/terminal/exit-codes.js';
-const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 
 function facts(overrides: { status?: string; buy?: number; sell?: number; headroom?: number } = {}): PreTradeFacts {
   const market: Market = {
@@ -41,13 +39,6 @@ describe('preTradeProblem', () => {
     expect(
       preTradeProblem(facts(), { market: 'USDTNGN', side: 'buy', notionalUsd: 600_000, action: 'add' }),
     ).toBeUndefined();
-  });
-
-  it('refuses a market that is not listed as bad input, naming the listed ones (exit 2)', () => {
-    const problem = anyPreTradeProblem(facts(), { market: 'USDTKES', side: 'buy', notionalUsd: 1, action: 'open' });
-    expect(problem).toBeInstanceOf(UsageError);
-    expect(problem!.message).toContain('USDTNGN');
-    expect(exitCodeFor(problem)).toBe(2);
   });
 
   it('refuses a disabled market', () => {
