@@ -10,7 +10,7 @@ import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import { activeNotional, eventAfter, filledActive, HOUR, startKeeper, type KeeperRun } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import type { HedgeArgs } from '../support/hedge-cli.js';
-import { envFor, FILL_DELAY_MS, MARKET, withSimulator, type Simulator } from '../support/simulator.js';
+import { colleagueOpens, envFor, MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 
 // The tests wait on lags and cycles in real time: they run side by side, each with a simulator of its own.
 // The keeper's lag outlasts its 2 s cycle, so a cycle falls inside it; a command only needs views
@@ -78,12 +78,7 @@ describe.sequential('a keeper on a server whose positions list and history trail
   it("the keeper never re-opens a side its own roll just re-opened: the side holds the target through the roll, and the hedge it opened carries the row's reference", () =>
     withSimulator({ viewLagMs: LAG_MS, severalPerSide: true }, async (simulator) => {
       // The side as the keeper's earlier run left it: DEAL-7's hedge filled, shown in every view.
-      const seeded = await simulator.api('POST', '/hedges', {
-        body: { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1, client_reference: 'DEAL-7' },
-        idempotencyKey: 'earlier-run-open',
-      });
-      expect(seeded.status).toBe(200);
-      simulator.advance(FILL_DELAY_MS + 1);
+      await colleagueOpens(simulator, 'buy', 1000, 1, 'DEAL-7');
       simulator.advance(LAG_MS + 1);
       const old = filledActive(simulator, 'buy')[0]!.id;
       // Into roll_before of the 1-day hedge: the keeper's first cycle rolls it.
@@ -146,12 +141,7 @@ describe.concurrent('commands on a server whose positions list and history trail
   it("apply right after another client's open plans from the side in every view: at target, nothing more is sent", () =>
     withSimulator({ viewLagMs: COMMAND_LAG_MS }, async (simulator) => {
       // Opened by another client (the partner desk): filled on its record, the positions list a lag behind.
-      const opened = await simulator.api('POST', '/hedges', {
-        body: { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 3 },
-        idempotencyKey: 'desk-open-1',
-      });
-      expect(opened.status).toBe(200);
-      simulator.advance(FILL_DELAY_MS + 1);
+      await colleagueOpens(simulator, 'buy', 1000, 3);
       expect(simulator.active('buy')).toMatchObject([{ status: 'filled', notionalUsd: 1000 }]);
       const file = join(simulator.configDir, 'target.csv');
       writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
@@ -180,12 +170,7 @@ describe.concurrent('a side that aggregates several hedges, on a server whose vi
     withSimulator({ viewLagMs: COMMAND_LAG_MS, severalPerSide: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-A'));
       // A second hedge on the same side by another client, maturing later, with its own deal.
-      const second = await simulator.api('POST', '/hedges', {
-        body: { market: MARKET, side: 'buy', notional_usd: 500, tenor_days: 7, client_reference: 'DEAL-B' },
-        idempotencyKey: 'desk-open-2',
-      });
-      expect(second.status).toBe(200);
-      simulator.advance(FILL_DELAY_MS + 1);
+      await colleagueOpens(simulator, 'buy', 500, 7, 'DEAL-B');
       expect(
         simulator
           .active('buy')
@@ -219,15 +204,7 @@ describe.concurrent('a positions list that shows no notional hedge can read (the
         const run = (args: HedgeArgs) => simulator.hedge(args, { env: envFor(proxy) });
         ok(await run('open USDTNGN buy 1000 --tenor 1'));
         // A second hedge of the side by another client: the line names one hedge, the side holds both.
-        expect(
-          (
-            await simulator.api('POST', '/hedges', {
-              body: { market: MARKET, side: 'buy', notional_usd: 400, tenor_days: 7 },
-              idempotencyKey: 'desk-open-3',
-            })
-          ).status,
-        ).toBe(200);
-        simulator.advance(FILL_DELAY_MS + 1);
+        await colleagueOpens(simulator, 'buy', 400, 7);
         ok(await run('add USDTNGN buy 500 --json'));
         expect(activeNotional(simulator, 'buy')).toBe(1900);
         ok(await run('reduce USDTNGN buy 300 --json'));
