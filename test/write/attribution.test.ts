@@ -26,6 +26,15 @@ async function inFlight(simulator: Simulator, args: string, path: string) {
   return run;
 }
 
+/** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
+async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy'): Promise<void> {
+  simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+  const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`);
+  simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+  exits(lost, 5);
+  expect(sideUsd(simulator, side)).toBe(1_250);
+}
+
 describe.concurrent('one change in flight per side', () => {
   it('a roll beside an add: the roll waits for the add and rolls what the side holds (1,500), never re-opening its stale plan', () =>
     withSimulator({ fillDelayMs: 1_500 }, async (simulator) => {
@@ -74,16 +83,6 @@ describe.concurrent('an add whose hedge settled first did not happen', () => {
 });
 
 describe.concurrent('resume reconciles first, on the server clock', () => {
-  /** An add that landed on the server while every answer to it was lost: exit 5, journaled pending. */
-  async function landedButUnknown(simulator: Simulator): Promise<string> {
-    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-    const lost = await simulator.hedge('add USDTNGN buy 250 --json');
-    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-    exits(lost, 5);
-    expect(sideUsd(simulator, 'buy')).toBe(1_250);
-    return lastJson(lost.stderr).error.idempotency_key as string;
-  }
-
   it("after a colleague's reduce of the same amount, an old key is never resent on equal notionals: the journal's changes are added up, the add is seen landed, nothing sent", () =>
     withSimulator({ fillDelayMs: 100 }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7'));
@@ -202,10 +201,7 @@ describe.concurrent('a change the journal cannot add up', () => {
   it('an open of the side since (not additive): an old key is not resent on the notional alone — exit 12', () =>
     withSimulator({ fillDelayMs: 100 }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7'));
-      simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-      const lost = await simulator.hedge('add USDTNGN sell 250 --json');
-      simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-      exits(lost, 5);
+      await landedButUnknown(simulator, 'sell');
       // A colleague closes the side and opens it again at 1,000: the journal cannot add that up.
       ok(await simulator.hedge('close USDTNGN sell'));
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --again'));
