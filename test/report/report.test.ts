@@ -36,6 +36,10 @@ function engineHistory() {
 
 const cents = (value: number) => Math.round(value * 100);
 const sumCents = (values: number[]) => values.reduce((sum, value) => sum + cents(value), 0);
+/** What a run that must exit 0 printed, line by line. */
+const cliLines = async (args: string) => (await cliOk(args)).trimEnd().split('\n');
+/** The keys of a report's groups, in its order. */
+const keysOf = (report: any): string[] => report.groups.map((group: any) => group.key);
 /** `hedge report ARGS --json`, which must exit 0. */
 const reportJson = async (args: string) => okJson(await cli(`report ${args} --json`));
 
@@ -183,8 +187,7 @@ describe('hedge report', () => {
     expect(await ids(`--since ${b.closed_at} --until ${d.closed_at}`)).toEqual([c.hedge_id, b.hedge_id]);
     expect(await ids('--until 2026-03-03')).toEqual([a.hedge_id]);
     expect(await ids('--since 2026-03-10T00:00:00Z --limit 1')).toEqual([d.hedge_id]);
-    const plain = await cli('history --since 2026-04-01');
-    exits(plain, 0);
+    const plain = ok(await cli('history --since 2026-04-01'));
     // A header row of keys, then the one closed hedge of the period.
     const [header, ...rows] = plain.stdout.trim().split('\n');
     expect(header.split('\t')[0]).toBe('hedge_id');
@@ -194,13 +197,12 @@ describe('hedge report', () => {
 
   it('--format csv: the documented header, then one row per group matching the JSON', async () => {
     const report = await reportJson('--by tenor');
-    const csv = await cliOk('report --by tenor --format csv');
-    const [header, ...rows] = csv.trimEnd().split('\n');
+    const [header, ...rows] = await cliLines('report --by tenor --format csv');
     expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd');
     expect(rows).toHaveLength(report.groups.length);
     const cells = rows.map((row) => row.split(','));
     expect([cells.map((row) => row[0]), cells.map((row) => Number(row[1]))]).toEqual([
-      report.groups.map((group: any) => group.key),
+      keysOf(report),
       report.groups.map((group: any) => group.count),
     ]);
     expect(cells.map((row) => cents(Number(row[6])))).toEqual(
@@ -214,18 +216,18 @@ describe('hedge report', () => {
 
   it('tsv (in a pipe): the header row, then the rows; --fields picks report columns in tsv and csv; --no-header drops the header', async () => {
     const report = await reportJson('--by side');
-    const [header, ...rows] = (await cliOk('report --by side')).trimEnd().split('\n');
+    const [header, ...rows] = await cliLines('report --by side');
     expect([header, rows.map((row) => row.split('\t')[0])]).toEqual([
       'group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usdc\tfees_usdc\tnet_pnl_usd',
-      report.groups.map((group: any) => group.key),
+      keysOf(report),
     ]);
-    const picked = (await cliOk('report --by side --format csv --fields net_pnl_usd,group')).trimEnd().split('\n');
+    const picked = await cliLines('report --by side --format csv --fields net_pnl_usd,group');
     expect(picked).toEqual([
       'net_pnl_usd,group',
       ...report.groups.map((group: any) => `${group.net_pnl_usd.toFixed(2)},${group.key}`),
     ]);
-    const bare = (await cliOk('report --by side --fields group --no-header')).trimEnd().split('\n');
-    expect(bare).toEqual(report.groups.map((group: any) => group.key));
+    const bare = await cliLines('report --by side --fields group --no-header');
+    expect(bare).toEqual(keysOf(report));
     const bad = await cli('report --format csv --fields group,bogus');
     exits(bad, 2);
     expect(bad.stderr).toContain(
@@ -299,9 +301,7 @@ describe('hedge report reconciles deal by deal', () => {
   it('--by hedge: each closed hedge with its reference, entry and exit rate, notional and the quote amount locked; totals are the sums of the rows to the cent', async () => {
     const report = await reportJson('--by hedge');
     const history = engineHistory();
-    expect(report.groups.map((group: any) => group.key).sort()).toEqual(
-      history.map((record) => record.hedge_id).sort(),
-    );
+    expect(keysOf(report).sort()).toEqual(history.map((record) => record.hedge_id).sort());
     for (const record of history) {
       const group = report.groups.find((candidate: any) => candidate.key === record.hedge_id);
       expect(group.deal).toMatchObject({
@@ -328,7 +328,7 @@ describe('hedge report reconciles deal by deal', () => {
   });
 
   it('--by hedge --format csv carries the reference and the rates; its rows add up to the JSON totals', async () => {
-    const [header, ...csvLines] = (await cliOk('report --by hedge --format csv')).trimEnd().split('\n');
+    const [header, ...csvLines] = await cliLines('report --by hedge --format csv');
     expect(header).toBe(
       'group,client_reference,market,side,closed_at,entry_price,exit_price,notional_usd,quote_currency,quote_amount_locked,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd',
     );
@@ -391,7 +391,7 @@ describe('hedge report reconciles deal by deal', () => {
   it('--ref keeps the closed hedges that carry it', async () => {
     const report = await reportJson('--by hedge --ref DEAL-B');
     const b = engineHistory().find((record) => record.client_reference === 'DEAL-B')!;
-    expect(report.groups.map((group: any) => group.key)).toEqual([b.hedge_id]);
+    expect(keysOf(report)).toEqual([b.hedge_id]);
     expect(cents(report.totals.net_pnl_usd)).toBe(cents(b.net_pnl_usd));
   });
 });
