@@ -16,7 +16,6 @@ describe('a server that never answers', () => {
   it.concurrent('headers never come on a read: exit 5 within --timeout, naming the host and the timeout', async () => {
     await results.onSimulator(
       {
-        suite: 'fault',
         order: 60,
         name: 'Read never answered (headers stall)',
         injected: 'GET /account accepted, no status line ever sent; `hedge account --timeout 2`',
@@ -49,7 +48,6 @@ describe('a server that never answers', () => {
     async () => {
       await results.onSimulator(
         {
-          suite: 'fault',
           order: 61,
           name: 'Read body never finished (body stall)',
           injected:
@@ -152,7 +150,6 @@ describe('answers that are not the envelope', () => {
   it.concurrent.each(MALFORMED)('$name', async (testCase) => {
     await results.onSimulator(
       {
-        suite: 'fault',
         order: 70 + MALFORMED.indexOf(testCase),
         name: testCase.name,
         injected: testCase.injected,
@@ -185,7 +182,6 @@ describe('answers that are not the envelope', () => {
     async () => {
       await results.onSimulator(
         {
-          suite: 'fault',
           order: 75,
           name: 'Write answered with wrong types, then resumed',
           injected:

@@ -71,7 +71,6 @@ describe('connection dropped after the server committed the write', () => {
     async (testCase) => {
       await results.onSimulator(
         {
-          suite: 'fault',
           order: 10 + DROP_CASES.indexOf(testCase),
           name: `Connection dropped after commit: \`${testCase.action}\``,
           injected: `POST ${testCase.path} committed by the server, then the socket destroyed before the answer (once)`,
@@ -107,7 +106,6 @@ describe('idempotency_in_flight', () => {
   it('the first attempt is held past --request-timeout: the retries meet 409 in flight, wait it out, one hedge', async () => {
     await results.onSimulator(
       {
-        suite: 'fault',
         order: 20,
         name: '`idempotency_in_flight`, then success',
         injected: 'the first POST /hedges held 4 s by the server (key in flight); `--request-timeout 1`',
@@ -141,7 +139,6 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
   it('open --skip-checks, server never sends headers: exit 5 within --timeout, outcome unknown, the key; resuming opens exactly one', async () => {
     await results.onSimulator(
       {
-        suite: 'fault',
         order: 30,
         name: 'Write never answered (headers stall), then resumed',
         injected:
@@ -184,7 +181,6 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
   it('add, server commits but the body never finishes: exit 5, outcome unknown; resuming adds exactly once', async () => {
     await results.onSimulator(
       {
-        suite: 'fault',
         order: 31,
         name: 'Write committed, body never finished (body stall), then resumed',
         injected:

@@ -44,7 +44,6 @@ describe('5xx bursts', () => {
     async ({ what, label, method, path, args }) => {
       await results.onSimulator(
         {
-          suite: 'fault',
           order: what === 'read' ? 40 : 41,
           name: `5xx burst on a ${what} (${label})`,
           injected: `the next 3 ${method} ${path} answered 500/503`,
@@ -81,7 +80,6 @@ describe('5xx bursts', () => {
     async () => {
       await results.onSimulator(
         {
-          suite: 'fault',
           order: 42,
           name: 'Endless 5xx on a write (`hedge open --skip-checks`)',
           injected: 'every POST /hedges answered 500/503',
@@ -121,7 +119,6 @@ describe('429 with Retry-After', () => {
   ])('on a $what: the retry comes no sooner than Retry-After', async ({ what, label, method, path, args }) => {
     await results.onSimulator(
       {
-        suite: 'fault',
         order: what === 'read' ? 50 : 51,
         name: `429 with Retry-After on a ${what} (${label})`,
         injected: `the next ${method} ${path} answered 429 \`rate_limited\`, Retry-After: 1`,
@@ -146,7 +143,6 @@ describe('429 with Retry-After', () => {
   it('a script of 50 back-to-back `hedge account --json` under a 5 requests/s limit: no failure, every 429 waited out', async () => {
     await results.onSimulator(
       {
-        suite: 'fault',
         order: 52,
         name: '50 back-to-back reads under a tight rate limit',
         injected:

@@ -89,7 +89,6 @@ describe('Ctrl-C during a wait', () => {
     async (testCase) => {
       await results.onSimulator(
         {
-          suite: 'fault',
           order: 80 + INTERRUPTS.indexOf(testCase),
           name: `Ctrl-C while \`${testCase.action}\` waits`,
           injected: `fill delay of ${LONG_FILL_MS / 1000} s; SIGINT once the CLI has polled twice`,
@@ -133,7 +132,6 @@ describe('Ctrl-C during a wait', () => {
     async () => {
       await results.onSimulator(
         {
-          suite: 'fault',
           order: 84,
           name: 'Second Ctrl-C',
           injected: 'two SIGINTs 5 ms apart while `hedge open` waits for a fill',
@@ -170,7 +168,6 @@ describe('Ctrl-C during a wait', () => {
     async () => {
       await results.onSimulator(
         {
-          suite: 'fault',
           order: 85,
           name: 'Ctrl-C during the write itself',
           injected:
@@ -231,7 +228,6 @@ describe('polling cadence', () => {
     async ({ action, args, pollPath, submitPath, seeded }) => {
       await results.onSimulator(
         {
-          suite: 'fault',
           order: action === 'open' ? 90 : 91,
           name: `Polling cadence while \`${action}\` waits`,
           injected: `the ${action} lands only once the CLI has polled 3 times (the simulator's clock is moved then)`,

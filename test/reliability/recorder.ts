@@ -59,13 +59,13 @@ export class ResultRecorder {
     this.file = basename(new URL(testFileUrl).pathname).replace(/\.test\.ts$/, '');
   }
 
-  /** A case run on a `reliability` simulator of its own (`options` on top). */
+  /** A case (of the fault suite unless said) run on a `reliability` simulator of its own (`options` on top). */
   onSimulator(
-    meta: CaseMeta,
+    meta: Omit<CaseMeta, 'suite'> & { suite?: Suite },
     body: (sim: Simulator, observation: CaseObservation) => Promise<void>,
     options: SimulatorOptions = {},
   ): Promise<void> {
-    return this.track(meta, (observation) =>
+    return this.track({ suite: 'fault', ...meta }, (observation) =>
       withSimulator({ preset: 'reliability', ...options }, (sim) => body(sim, observation)),
     );
   }
