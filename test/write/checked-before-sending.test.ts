@@ -57,89 +57,88 @@ function validLine(words: string[], spec: CommandSpec, target: string): string[]
   return [...words, ...args, ...options];
 }
 
-interface BadGlobal {
-  label: string;
-  args: string[];
-  /** The one line on stderr: names the option and what it allows (`words` is the command as typed). */
-  says: (words: string, spec: CommandSpec) => RegExp;
-  /** Only for commands whose spec has this option. */
-  needs?: typeof DRY_RUN;
-  json?: true;
-}
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * A bad global: what it is, the words added, the one line on stderr (naming the option and what it
+ * allows; `words` is the command as typed), and whether it is only for commands with that option
+ * (`needs`) or answers in JSON (`json`).
+ */
+type BadGlobal = [
+  label: string,
+  args: string[],
+  says: (words: string, spec: CommandSpec) => RegExp,
+  extra?: { needs?: typeof DRY_RUN; json?: true },
+];
 
 const BAD_GLOBALS: BadGlobal[] = [
-  {
-    label: 'an unknown field',
-    args: ['--fields', 'nope'],
-    says: (words) =>
+  [
+    'an unknown field',
+    ['--fields', 'nope'],
+    (words) =>
       new RegExp(`^hedge: --fields: "nope" is not a field of what \`hedge ${escape(words)}\` prints; allowed: \\w+`),
-  },
-  {
-    label: 'an unknown field, under --json',
-    args: ['--fields', 'nope', '--json'],
-    says: () => /^\{"error":\{"code":"usage",.*"message":"--fields: \\"nope\\" is not a field of what/,
-    json: true,
-  },
-  {
-    label: 'a malformed field name',
-    args: ['--fields', 'id status'],
-    says: () => /^hedge: --fields: "id status" is not a field name; expected names of letters, digits, _ and -/,
-  },
-  {
-    label: 'a broken JMESPath',
-    args: ['--query', "[?status=='"],
-    says: () => /^hedge: --query "\[\?status=='": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/,
-  },
-  {
-    label: 'an unknown JMESPath function',
-    args: ['--query', 'nosuch(@)'],
-    says: () => /^hedge: --query "nosuch\(@\)": unknown function nosuch\(\); expected a JMESPath expression/,
-  },
+  ],
+  [
+    'an unknown field, under --json',
+    ['--fields', 'nope', '--json'],
+    () => /^\{"error":\{"code":"usage",.*"message":"--fields: \\"nope\\" is not a field of what/,
+    { json: true },
+  ],
+  [
+    'a malformed field name',
+    ['--fields', 'id status'],
+    () => /^hedge: --fields: "id status" is not a field name; expected names of letters, digits, _ and -/,
+  ],
+  [
+    'a broken JMESPath',
+    ['--query', "[?status=='"],
+    () => /^hedge: --query "\[\?status=='": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/,
+  ],
+  [
+    'an unknown JMESPath function',
+    ['--query', 'nosuch(@)'],
+    () => /^hedge: --query "nosuch\(@\)": unknown function nosuch\(\); expected a JMESPath expression/,
+  ],
   // --json asks for errors as JSON: the one line is the error document.
-  {
-    label: '--json with --format csv',
-    args: ['--json', '--format', 'csv'],
-    says: () => /^\{"error":\{"code":"usage",.*"message":"--json and --format csv disagree; give one of them\."/,
-    json: true,
-  },
-  {
-    label: '--query with --format tsv',
-    args: ['--query', 'status', '--format', 'tsv'],
-    says: () =>
-      /^hedge: --query applies to JSON output; --format tsv cannot carry it \(use --format json or ndjson\)\.$/,
-  },
-  {
-    label: '--raw with --format csv',
-    args: ['--raw', '--format', 'csv'],
-    says: () => /^hedge: --raw applies to JSON output .*use --json, or --format json or ndjson/,
-  },
-  {
-    label: 'an unknown --format',
-    args: ['--format', 'xml'],
-    says: () => /^hedge: --format: "xml" is not allowed; expected one of table, tsv, csv, json, ndjson\.$/,
-  },
-  {
-    label: '--fields on a dry run in a format with no fields',
-    args: ['--dry-run', '--fields', 'method', '--format', 'tsv'],
-    needs: DRY_RUN,
-    says: () => /^hedge: --fields: here .* prints the request as HTTP text, which has no fields to pick; add --json/,
-  },
-  {
-    label: 'a bad --until',
-    args: ['--until', "status=='filled'"],
+  [
+    '--json with --format csv',
+    ['--json', '--format', 'csv'],
+    () => /^\{"error":\{"code":"usage",.*"message":"--json and --format csv disagree; give one of them\."/,
+    { json: true },
+  ],
+  [
+    '--query with --format tsv',
+    ['--query', 'status', '--format', 'tsv'],
+    () => /^hedge: --query applies to JSON output; --format tsv cannot carry it \(use --format json or ndjson\)\.$/,
+  ],
+  [
+    '--raw with --format csv',
+    ['--raw', '--format', 'csv'],
+    () => /^hedge: --raw applies to JSON output .*use --json, or --format json or ndjson/,
+  ],
+  [
+    'an unknown --format',
+    ['--format', 'xml'],
+    () => /^hedge: --format: "xml" is not allowed; expected one of table, tsv, csv, json, ndjson\.$/,
+  ],
+  [
+    '--fields on a dry run in a format with no fields',
+    ['--dry-run', '--fields', 'method', '--format', 'tsv'],
+    () => /^hedge: --fields: here .* prints the request as HTTP text, which has no fields to pick; add --json/,
+    { needs: DRY_RUN },
+  ],
+  [
+    'a bad --until',
+    ['--until', "status=='filled'"],
     // A write has no --until (it waits by itself): an unknown option; `hedge api` has one, for a GET only.
-    says: (words, spec) =>
+    (words, spec) =>
       (spec.options ?? []).some((option) => option.key === 'until')
         ? /^hedge: --until reads again until a condition holds; it works with GET only/
         : new RegExp(`^hedge: unknown option '--until'.*\`hedge ${escape(words)} --help\` lists every option\\.$`),
-  },
-  {
-    label: 'a bad --timeout',
-    args: ['--timeout', 'soon'],
-    says: () => /^hedge: --timeout: expected a number of seconds from 0 to 86400 \(got "soon"\)\.$/,
-  },
+  ],
+  [
+    'a bad --timeout',
+    ['--timeout', 'soon'],
+    () => /^hedge: --timeout: expected a number of seconds from 0 to 86400 \(got "soon"\)\.$/,
+  ],
 ];
 
 interface WriteCase {
@@ -213,20 +212,20 @@ describe('a write checks every argument, option and global before its first requ
       await withSimulator({ preset: 'trading' }, async (simulator) => {
         const target = await prepare(simulator, words);
         const valid = line(target);
-        const bad = BAD_GLOBALS.filter((row) => !row.needs || (spec.options ?? []).includes(row.needs));
+        const bad = BAD_GLOBALS.filter(([, , , extra]) => !extra?.needs || (spec.options ?? []).includes(extra.needs));
         const before = simulator.requests().length;
         const results = await inTurns(
           simulator,
-          bad.map((row) => [...valid, ...row.args]),
+          bad.map(([, args]) => [...valid, ...args]),
         );
-        bad.forEach((row, index) => {
+        bad.forEach(([label, args, says, extra], index) => {
           const result = results[index]!;
-          const what = `hedge ${valid.join(' ')} ${row.args.join(' ')} (${row.label})`;
+          const what = `hedge ${valid.join(' ')} ${args.join(' ')} (${label})`;
           expect(result.code, `${what}: ${result.stderr}`).toBe(2);
           expect(result.stdout, what).toBe('');
           expect(lines(result.stderr), what).toHaveLength(1);
-          expect(lines(result.stderr)[0], what).toMatch(row.says(words.join(' '), spec));
-          if (row.json) expect(JSON.parse(result.stderr).error.class, what).toBe('usage');
+          expect(lines(result.stderr)[0], what).toMatch(says(words.join(' '), spec));
+          if (extra?.json) expect(JSON.parse(result.stderr).error.class, what).toBe('usage');
         });
         // Not one request — no read, no write — while every bad line ran.
         expect(simulator.requests().slice(before), 'requests received while the bad command lines ran').toEqual([]);
