@@ -402,13 +402,15 @@ describe('the keeper holding the moving target', () => {
   });
 });
 
+/** The buy row the keeper targets for `exposures` at `at`, what is due within `lead` counted as due. */
+const buyTarget = (exposures: Exposure[], lead = 0, at = NOW) =>
+  targetRowsAt(exposures, DEFAULT_POLICY, PRICES, at, {}, { dueLeadMs: lead })[0].notionalUsd;
+
 describe('letting an exposure go ahead of its due date', () => {
   it('counts an exposure due within dueLeadMs as due, so a keeper reduces at its last cycle before the date', () => {
     const soon = exposure('S', 'receivable', 15_000_000, 'NGN', 1); // 10,000 USD, due in a day
     const later = exposure('L', 'receivable', 30_000_000, 'NGN', 10); // 20,000 USD
-    const at = (lead: number) =>
-      targetRowsAt([soon, later], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead })[0].notionalUsd;
-    expect([at(0), at(DAY_MS - 1), at(DAY_MS)]).toEqual([30_000, 30_000, 20_000]);
+    expect([0, DAY_MS - 1, DAY_MS].map((lead) => buyTarget([soon, later], lead))).toEqual([30_000, 30_000, 20_000]);
   });
 });
 
@@ -416,14 +418,11 @@ describe('letting a netted offset go ahead of its due date', () => {
   it('never raises a side before its time: within the lead a side holds the smaller of now and later', () => {
     const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
     const payable = exposure('P', 'payable', 30_000_000, 'NGN', 1); // 20,000 USD, nets the buy down
-    const rows = (lead: number) =>
-      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
-    expect(rows(0)[0].notionalUsd).toBe(80_000);
+    const both = [receivable, payable];
     // The payable due within the lead: the buy stays at 80,000 (not 100,000) until it is due.
-    expect([
-      rows(DAY_MS)[0].notionalUsd,
-      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, payable.dueMs)[0].notionalUsd,
-    ]).toEqual([80_000, 100_000]);
+    expect([buyTarget(both), buyTarget(both, DAY_MS), buyTarget(both, 0, payable.dueMs)]).toEqual([
+      80_000, 80_000, 100_000,
+    ]);
   });
 });
 
@@ -432,23 +431,18 @@ describe('every moment of the lead counts, not only its end', () => {
     const first = exposure('R1', 'receivable', 150_000_000, 'NGN', 1); // 100,000 USD buy, due in 1 day
     const payable = exposure('P', 'payable', 30_000_000, 'NGN', 2); // 20,000 USD, nets the buy down, due in 2 days
     const last = exposure('R2', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
-    const rows = (lead: number) =>
-      targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
-    expect(rows(0)[0].notionalUsd).toBe(180_000);
+    const all = [first, payable, last];
     // Between R1's due date and P's the target is 80,000: with both in the lead the keeper holds
     // that, not the 100,000 at the lead's end (which would be above the target for a day).
-    expect([
-      targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, first.dueMs)[0].notionalUsd,
-      rows(3 * DAY_MS)[0].notionalUsd,
-    ]).toEqual([80_000, 80_000]);
+    expect([buyTarget(all), buyTarget(all, 0, first.dueMs), buyTarget(all, 3 * DAY_MS)]).toEqual([
+      180_000, 80_000, 80_000,
+    ]);
   });
 
   it('a netted payable entering a higher bucket within the lead lowers the side from then', () => {
     const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD at 100%
     const payable = exposure('P', 'payable', 30_000_000, 'NGN', 30.5); // 20,000 USD: 75% now, 100% in half a day
-    const rows = (lead: number) =>
-      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
-    expect([rows(0)[0].notionalUsd, rows(DAY_MS / 4)[0].notionalUsd, rows(DAY_MS)[0].notionalUsd]).toEqual([
+    expect([0, DAY_MS / 4, DAY_MS].map((lead) => buyTarget([receivable, payable], lead))).toEqual([
       85_000, 85_000, 80_000,
     ]);
   });
