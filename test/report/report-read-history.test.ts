@@ -44,24 +44,6 @@ const OTHER_NAMES = {
   net_pnl_usd: '125.56',
 };
 
-// … and in camelCase.
-const CAMEL_CASE = {
-  hedgeId: 'hdg_7f3a',
-  market: 'USDTNGN',
-  side: 'Sell',
-  notionalUsd: 25000,
-  tenorDays: 7,
-  openedAt: '2026-11-15T09:00:00+01:00',
-  closedAt: '2026-11-22T08:00:00Z',
-  clientReference: 'DEAL-42',
-  entryPrice: 1530.25,
-  exitPrice: 1522.1,
-  grossPnlUsd: 133.16,
-  carryUsdc: -12.4,
-  feesUsdc: 20,
-  netPnlUsd: 125.56,
-};
-
 const FACTS = {
   hedgeId: 'hdg_7f3a',
   market: 'USDTNGN',
@@ -78,6 +60,17 @@ const FACTS = {
   carryUsd: 12.4,
   feesUsd: -20,
   netPnlUsd: 125.56,
+};
+
+// … and in camelCase (the facts' own names, but carry and fees as the server signs them).
+const { carryUsd: _carry, feesUsd: _fees, ...SAME_NAMES } = FACTS;
+const CAMEL_CASE = {
+  ...SAME_NAMES,
+  side: 'Sell',
+  openedAt: '2026-11-15T09:00:00+01:00',
+  closedAt: '2026-11-22T08:00:00Z',
+  carryUsdc: -12.4,
+  feesUsdc: 20,
 };
 
 describe('readHistoryRecord', () => {
