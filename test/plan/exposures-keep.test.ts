@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { exits } from '../support/cli-runs.js';
 import { describeKeepers, HOUR, keeperTest, lines } from '../support/keeper.js';
 import type { Simulator } from '../support/simulator.js';
 
@@ -74,7 +75,7 @@ describeKeepers('hedge keep --exposures', () => {
 
       await cycle();
       await checkBand();
-      expect(rig.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+      expect(rig.requests('POST', '/hedges')).toHaveLength(1);
       const opened = rig.active('buy')[0];
       expect(opened.tenorDays).toBe(7);
 
@@ -134,7 +135,7 @@ describeKeepers('hedge keep --exposures', () => {
       expect(book.sell).toBe(0);
       expect(Math.abs(book.buy - later.amount / p)).toBeLessThanOrEqual((later.amount / p) * 0.05 + 0.01);
       // One open, of R2's cover alone (not R1 + R2).
-      const opens = rig.writes().filter((entry) => entry.path === '/hedges');
+      const opens = rig.requests('POST', '/hedges');
       expect(opens).toHaveLength(1);
       expect((opens[0].body as { notional_usd: number }).notional_usd).toBeLessThan((later.amount / p) * 1.05);
     },
@@ -169,7 +170,7 @@ describeKeepers('hedge keep --exposures', () => {
       expect(Math.round((amount / now) * 100) / 100).not.toBe(Math.round((amount / struck) * 100) / 100);
       expect(await cycleTarget()).toBe(Math.round((amount / struck) * 100) / 100);
       // Within the band of it: nothing traded, the same hedge held.
-      expect(rig.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+      expect(rig.requests('POST', '/hedges')).toHaveLength(1);
       expect(rig.active('buy').map((hedge) => hedge.id)).toEqual([opened[0].id]);
     },
   );
@@ -179,7 +180,7 @@ describeKeepers('hedge keep --exposures', () => {
     async ({ rig: tools }) => {
       const rig = await tools.start();
       const result = await rig.hedge(['keep', join(rig.configDir, 'x.csv'), '--policy', 'p.json', '--once']);
-      expect(result.code).toBe(2);
+      exits(result, 2);
       expect(result.stderr).toContain('--policy: only with --exposures');
       expect(rig.requests()).toEqual([]);
     },

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILL_DELAY_MS, FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
 import { tempDir } from '../support/hedge-cli.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
@@ -111,7 +111,7 @@ describe('hedge exposures --report', () => {
     expect(csv.stdout.trim().split('\n')[0]).toBe('market,closed_hedges,carry_usdc,fees_usdc,cost_usdc');
     const requestsBefore = rig.requests().length;
     const refused = await rig.hedge(['exposures', file, '--html', join(rig.configDir, 'x.html')]);
-    expect(refused.code).toBe(2);
+    exits(refused, 2);
     expect(refused.stderr).toContain('--html: only with --report');
     expect(rig.requests().length).toBe(requestsBefore);
   });

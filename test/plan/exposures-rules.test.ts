@@ -96,8 +96,7 @@ describe('the exposures file', () => {
     const item = { id: 'A', market: 'USDTNGN', type: 'payable', amount: '1000', currency: 'USD', due: '2027-01-01' };
     const fromArray = parseExposuresFile(JSON.stringify([{ ...item, amount: 1000 }]), { sourceName: 'e.json' });
     const fromObject = parseExposuresFile(JSON.stringify({ exposures: [item] }), { sourceName: 'e.json' });
-    expect(fromArray).toEqual(fromObject);
-    expect('exposures' in fromArray && fromArray.exposures[0].amount).toBe(1000);
+    expect([fromArray, 'exposures' in fromArray && fromArray.exposures[0].amount]).toEqual([fromObject, 1000]);
   });
 
   it('names every bad row and field, one line each, without repeating what the cell held', () => {
@@ -174,25 +173,31 @@ describe('the policy', () => {
   it("gives each exposure the ratio of its time to due, the row's own ratio first, 0 once due", () => {
     const at = (days: number, extra: Partial<Exposure> = {}) =>
       ratioAt(exposure('X', 'receivable', 1, 'NGN', days, extra), DEFAULT_POLICY, NOW);
-    expect(at(30)).toEqual({ ratio: 1, bucket: '≤30d' });
-    expect(at(30.01)).toEqual({ ratio: 0.75, bucket: '≤90d' });
-    expect(at(90)).toEqual({ ratio: 0.75, bucket: '≤90d' });
-    expect(at(91)).toEqual({ ratio: 0.5, bucket: '>90d' });
-    expect(at(200, { hedgeRatio: 0.9 })).toEqual({ ratio: 0.9, bucket: 'file' });
-    expect(at(0)).toEqual({ ratio: 0, bucket: 'due' });
+    expect([at(30), at(30.01), at(90), at(91), at(200, { hedgeRatio: 0.9 }), at(0)]).toEqual([
+      { ratio: 1, bucket: '≤30d' },
+      { ratio: 0.75, bucket: '≤90d' },
+      { ratio: 0.75, bucket: '≤90d' },
+      { ratio: 0.5, bucket: '>90d' },
+      { ratio: 0.9, bucket: 'file' },
+      { ratio: 0, bucket: 'due' },
+    ]);
   });
 });
 
 describe('direction by economics', () => {
   it('from USD books: an NGN receivable is covered by buy, an NGN payable by sell, a USD amount not at all', () => {
-    expect(coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'NGN' }, 'USD')).toBe('buy');
-    expect(coverSide({ market: 'USDTNGN', type: 'payable', currency: 'NGN' }, 'USD')).toBe('sell');
+    expect([
+      coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'NGN' }, 'USD'),
+      coverSide({ market: 'USDTNGN', type: 'payable', currency: 'NGN' }, 'USD'),
+    ]).toEqual(['buy', 'sell']);
     expect(coverSide({ market: 'USDTNGN', type: 'payable', currency: 'USD' }, 'USD')).toBeUndefined();
   });
 
   it('from NGN books: a USD payable is covered by buy, a USD receivable by sell, an NGN amount not at all', () => {
-    expect(coverSide({ market: 'USDTNGN', type: 'payable', currency: 'USD' }, 'NGN')).toBe('buy');
-    expect(coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'USD' }, 'NGN')).toBe('sell');
+    expect([
+      coverSide({ market: 'USDTNGN', type: 'payable', currency: 'USD' }, 'NGN'),
+      coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'USD' }, 'NGN'),
+    ]).toEqual(['buy', 'sell']);
     expect(coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'NGN' }, 'NGN')).toBeUndefined();
     // Books in another market's currency look at this market from USD.
     expect(coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'NGN' }, 'KES')).toBe('buy');
@@ -241,23 +246,29 @@ describe('the target book', () => {
 
   it("sizes at the first cover's price when sizing is fixed, at today's otherwise", () => {
     const fixed: ExposurePolicy = { ...DEFAULT_POLICY, sizing: 'fixed' };
-    expect(targetBook([receivable], fixed, PRICES, NOW, { R: 1000 })[0].target_usd).toBe(150_000);
-    expect(targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0].target_usd).toBe(100_000);
+    expect([
+      targetBook([receivable], fixed, PRICES, NOW, { R: 1000 })[0].target_usd,
+      targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0].target_usd,
+    ]).toEqual([150_000, 100_000]);
   });
 
   it('picks the longest tenor that matures by the last due date', () => {
-    expect(tenorFor(NOW + 10 * DAY_MS, NOW)).toBe(7);
-    expect(tenorFor(NOW + 5 * DAY_MS, NOW)).toBe(3);
-    expect(tenorFor(NOW + 2 * DAY_MS, NOW)).toBe(1);
-    expect(tenorFor(NOW + 0.5 * DAY_MS, NOW)).toBe(1);
+    expect([
+      tenorFor(NOW + 10 * DAY_MS, NOW),
+      tenorFor(NOW + 5 * DAY_MS, NOW),
+      tenorFor(NOW + 2 * DAY_MS, NOW),
+      tenorFor(NOW + 0.5 * DAY_MS, NOW),
+    ]).toEqual([7, 3, 1, 1]);
   });
 
   it('keeps a side within the band without trading', () => {
-    expect(withinBand(104_999, 100_000, 5)).toBe(true);
-    expect(withinBand(105_100, 100_000, 5)).toBe(false);
-    expect(withinBand(94_000, 100_000, 5)).toBe(false);
-    expect(withinBand(0, 0, 5)).toBe(true);
-    expect(withinBand(1, 0, 5)).toBe(false);
+    expect([
+      withinBand(104_999, 100_000, 5),
+      withinBand(105_100, 100_000, 5),
+      withinBand(94_000, 100_000, 5),
+      withinBand(0, 0, 5),
+      withinBand(1, 0, 5),
+    ]).toEqual([true, false, false, true, false]);
   });
 
   it('gives the keeper target rows as a target file would, flat after the last due date', () => {
@@ -354,10 +365,14 @@ describe('the stress table', () => {
 
 describe('the dollar offset', () => {
   it("is the cover's P&L against the exposure's change, effective from 80% to 125%", () => {
-    expect(dollarOffset(900, -1000)).toEqual({ ratio_pct: 90, effective: true });
-    expect(dollarOffset(1300, -1000)).toEqual({ ratio_pct: 130, effective: false });
-    expect(dollarOffset(700, -1000)).toEqual({ ratio_pct: 70, effective: false });
-    expect(dollarOffset(5, 0)).toEqual({ ratio_pct: null, effective: null });
+    expect([dollarOffset(900, -1000), dollarOffset(1300, -1000), dollarOffset(700, -1000), dollarOffset(5, 0)]).toEqual(
+      [
+        { ratio_pct: 90, effective: true },
+        { ratio_pct: 130, effective: false },
+        { ratio_pct: 70, effective: false },
+        { ratio_pct: null, effective: null },
+      ],
+    );
   });
 });
 
@@ -375,10 +390,7 @@ describe('the keeper holding the moving target', () => {
       decideRow(row, { position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + 5 * DAY_MS } }, NOW, {
         toleranceUsd: 0,
       }).kind;
-    expect(at(104_000)).toBe('hold');
-    expect(at(95_500)).toBe('hold');
-    expect(at(106_000)).toBe('drift');
-    expect(at(94_000)).toBe('drift');
+    expect([at(104_000), at(95_500), at(106_000), at(94_000)]).toEqual(['hold', 'hold', 'drift', 'drift']);
     // A target of 0 (every exposure due) has no band: a position left there is closed.
     const flat = decideRow(
       { ...row, notionalUsd: 0, toleranceUsd: 0 },
@@ -390,15 +402,15 @@ describe('the keeper holding the moving target', () => {
   });
 });
 
+/** The buy row the keeper targets for `exposures` at `at`, what is due within `lead` counted as due. */
+const buyTarget = (exposures: Exposure[], lead = 0, at = NOW) =>
+  targetRowsAt(exposures, DEFAULT_POLICY, PRICES, at, {}, { dueLeadMs: lead })[0].notionalUsd;
+
 describe('letting an exposure go ahead of its due date', () => {
   it('counts an exposure due within dueLeadMs as due, so a keeper reduces at its last cycle before the date', () => {
     const soon = exposure('S', 'receivable', 15_000_000, 'NGN', 1); // 10,000 USD, due in a day
     const later = exposure('L', 'receivable', 30_000_000, 'NGN', 10); // 20,000 USD
-    const at = (lead: number) =>
-      targetRowsAt([soon, later], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead })[0].notionalUsd;
-    expect(at(0)).toBe(30_000);
-    expect(at(DAY_MS - 1)).toBe(30_000);
-    expect(at(DAY_MS)).toBe(20_000);
+    expect([0, DAY_MS - 1, DAY_MS].map((lead) => buyTarget([soon, later], lead))).toEqual([30_000, 30_000, 20_000]);
   });
 });
 
@@ -406,12 +418,11 @@ describe('letting a netted offset go ahead of its due date', () => {
   it('never raises a side before its time: within the lead a side holds the smaller of now and later', () => {
     const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
     const payable = exposure('P', 'payable', 30_000_000, 'NGN', 1); // 20,000 USD, nets the buy down
-    const rows = (lead: number) =>
-      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
-    expect(rows(0)[0].notionalUsd).toBe(80_000);
+    const both = [receivable, payable];
     // The payable due within the lead: the buy stays at 80,000 (not 100,000) until it is due.
-    expect(rows(DAY_MS)[0].notionalUsd).toBe(80_000);
-    expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, payable.dueMs)[0].notionalUsd).toBe(100_000);
+    expect([buyTarget(both), buyTarget(both, DAY_MS), buyTarget(both, 0, payable.dueMs)]).toEqual([
+      80_000, 80_000, 100_000,
+    ]);
   });
 });
 
@@ -420,23 +431,20 @@ describe('every moment of the lead counts, not only its end', () => {
     const first = exposure('R1', 'receivable', 150_000_000, 'NGN', 1); // 100,000 USD buy, due in 1 day
     const payable = exposure('P', 'payable', 30_000_000, 'NGN', 2); // 20,000 USD, nets the buy down, due in 2 days
     const last = exposure('R2', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
-    const rows = (lead: number) =>
-      targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
-    expect(rows(0)[0].notionalUsd).toBe(180_000);
+    const all = [first, payable, last];
     // Between R1's due date and P's the target is 80,000: with both in the lead the keeper holds
     // that, not the 100,000 at the lead's end (which would be above the target for a day).
-    expect(targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, first.dueMs)[0].notionalUsd).toBe(80_000);
-    expect(rows(3 * DAY_MS)[0].notionalUsd).toBe(80_000);
+    expect([buyTarget(all), buyTarget(all, 0, first.dueMs), buyTarget(all, 3 * DAY_MS)]).toEqual([
+      180_000, 80_000, 80_000,
+    ]);
   });
 
   it('a netted payable entering a higher bucket within the lead lowers the side from then', () => {
     const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD at 100%
     const payable = exposure('P', 'payable', 30_000_000, 'NGN', 30.5); // 20,000 USD: 75% now, 100% in half a day
-    const rows = (lead: number) =>
-      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
-    expect(rows(0)[0].notionalUsd).toBe(85_000);
-    expect(rows(DAY_MS / 4)[0].notionalUsd).toBe(85_000);
-    expect(rows(DAY_MS)[0].notionalUsd).toBe(80_000);
+    expect([0, DAY_MS / 4, DAY_MS].map((lead) => buyTarget([receivable, payable], lead))).toEqual([
+      85_000, 85_000, 80_000,
+    ]);
   });
 });
 
@@ -446,7 +454,6 @@ describe("the keeper's measure of the server's clock rate", () => {
     // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
     expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
     // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.
-    expect(rateBetween(0, 2_000, 1_500)).toBe(1);
-    expect(rateBetween(0, 1_000, 1_500)).toBe(1);
+    expect([rateBetween(0, 2_000, 1_500), rateBetween(0, 1_000, 1_500)]).toEqual([1, 1]);
   });
 });

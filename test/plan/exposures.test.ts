@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 import type { HedgeArgs } from '../support/hedge-cli.js';
 
 const startSimulator = useSimulators();
@@ -50,8 +50,7 @@ async function marketFacts(rig: Simulator): Promise<{ price: number; buy: number
 }
 
 function nothingTraded(rig: Simulator): void {
-  expect(rig.hedges()).toEqual([]);
-  expect(rig.writes().every((entry) => entry.path === '/quotes')).toBe(true);
+  expect([rig.hedges(), rig.writes().every((entry) => entry.path === '/quotes')]).toEqual([[], true]);
 }
 
 describe('hedge exposures', () => {
@@ -62,8 +61,7 @@ describe('hedge exposures', () => {
     const data = result;
     const { price, buy } = await marketFacts(rig);
     expect(data.as_of).toBe(new Date(FROZEN_START_MS).toISOString());
-    expect(data.prices).toEqual({ USDTNGN: price });
-    expect(data.fees.USDTNGN).toEqual({ rate_bps: 5, from: 'quote' });
+    expect([data.prices, data.fees.USDTNGN]).toEqual([{ USDTNGN: price }, { rate_bps: 5, from: 'quote' }]);
     // Netted from USD books: INV-1 (75%), INV-5 (100%), INV-6 (its own 50%) bought; FRT-2 (75%) sold; USD amounts carry no risk.
     // Each exposure's cover is sized to the cent, and the book is their sum.
     const cents = (value: number): number => Math.round(value * 100) / 100;
@@ -126,10 +124,12 @@ describe('hedge exposures', () => {
     const file = schedule(rig);
     const result = ok(await run(`exposures ${file} --fee-bps 5 --show stress --format csv --fields shock_pct,net_usd`));
     const lines = result.stdout.trim().split('\n');
-    expect(lines[0]).toBe('shock_pct,net_usd');
-    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(['-30', '-10', '10', '30']);
-    expect(rig.writes()).toEqual([]);
-    expect(rig.hedges()).toEqual([]);
+    expect([lines[0], lines.slice(1).map((line) => line.split(',')[0]), rig.writes(), rig.hedges()]).toEqual([
+      'shock_pct,net_usd',
+      ['-30', '-10', '10', '30'],
+      [],
+      [],
+    ]);
   });
 
   it('from NGN books covers the USD payable by buy and the USD receivable by sell; --no-netting holds both sides', async () => {
@@ -171,7 +171,7 @@ describe('hedge exposures', () => {
       'B,USDTNGN,payable,12,EUR,soon',
     ]);
     const result = await run(`exposures ${file}`);
-    expect(result.code).toBe(2);
+    exits(result, 2);
     const problems = result.stderr.split('\n').filter((line) => line.startsWith(`${file}:`));
     expect(problems).toEqual([
       `${file}:2: row 1: type: missing or not allowed; expected receivable or payable.`,
@@ -179,7 +179,7 @@ describe('hedge exposures', () => {
       `${file}:3: row 2: due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).`,
     ]);
     const badFlag = await run(`exposures ${file} --ratios 90:75,30:100`);
-    expect(badFlag.code).toBe(2);
+    exits(badFlag, 2);
     expect(badFlag.stderr).toMatch(/--ratios: the days must be above 0 and grow/);
     expect(rig.requests()).toEqual([]);
   });

@@ -38,6 +38,18 @@ function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: nu
   return { market, side, notionalUsd, line, ...(notionalUsd > 0 ? { tenorDays: 3 as const } : {}), ...extra };
 }
 
+/** A planned step from `currentUsd` to `targetUsd` (the change their difference), with no notes unless given. */
+function step(
+  action: string,
+  market: string,
+  side: 'buy' | 'sell',
+  [currentUsd, targetUsd]: [number, number],
+  line: number,
+  extra: Record<string, unknown> = {},
+) {
+  return { action, market, side, currentUsd, targetUsd, deltaUsd: targetUsd - currentUsd, line, notes: [], ...extra };
+}
+
 describe('the actions that reach the target', () => {
   it('opens, adds, reduces and closes per side, leaving at-target rows and unnamed sides alone', () => {
     const positions: PlanPosition[] = [
@@ -58,58 +70,15 @@ describe('the actions that reach the target', () => {
       markets: [NGN, GHS, { market: 'USDTKES', status: 'open', available_capacity_usd: { buy: 50_000, sell: 50_000 } }],
     });
     expect(result.steps).toEqual([
-      {
-        action: 'reduce',
-        market: 'USDTNGN',
-        side: 'sell',
-        currentUsd: 20_000,
-        targetUsd: 12_500,
-        deltaUsd: -7_500,
-        currentTenorDays: 7,
-        line: 3,
-        notes: [],
-      },
-      {
-        action: 'close',
-        market: 'USDTGHS',
-        side: 'buy',
-        currentUsd: 5_000,
-        targetUsd: 0,
-        deltaUsd: -5_000,
-        currentTenorDays: 1,
-        line: 4,
-        notes: [],
-      },
-      {
-        action: 'add',
-        market: 'USDTNGN',
-        side: 'buy',
-        currentUsd: 10_000,
-        targetUsd: 15_000,
-        deltaUsd: 5_000,
-        currentTenorDays: 3,
-        line: 2,
-        notes: [],
-      },
-      {
-        action: 'open',
-        market: 'USDTKES',
-        side: 'buy',
-        currentUsd: 0,
-        targetUsd: 2_000,
-        deltaUsd: 2_000,
-        tenorDays: 7,
-        clientReference: 'DEAL-9',
-        line: 5,
-        notes: [],
-      },
+      step('reduce', 'USDTNGN', 'sell', [20_000, 12_500], 3, { currentTenorDays: 7 }),
+      step('close', 'USDTGHS', 'buy', [5_000, 0], 4, { currentTenorDays: 1 }),
+      step('add', 'USDTNGN', 'buy', [10_000, 15_000], 2, { currentTenorDays: 3 }),
+      step('open', 'USDTKES', 'buy', [0, 2_000], 5, { tenorDays: 7, clientReference: 'DEAL-9' }),
     ]);
     expect(result.unchanged).toEqual([
       { market: 'USDTGHS', side: 'sell', currentUsd: 8_000, targetUsd: 8_000, line: 6 },
     ]);
-    expect(result.untouched).toEqual([]);
-    expect(result.problems).toEqual([]);
-    expect(result.atTarget).toBe(false);
+    expect([result.untouched, result.problems, result.atTarget]).toEqual([[], [], false]);
   });
 
   it('leaves a position on a side the file does not name untouched, and reports it', () => {
@@ -118,9 +87,7 @@ describe('the actions that reach the target', () => {
       positions: [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000 }, sell],
       targets: [row('USDTNGN', 'buy', 10_000, 2)],
     });
-    expect(result.steps).toEqual([]);
-    expect(result.untouched).toEqual([sell]);
-    expect(result.atTarget).toBe(true);
+    expect([result.steps, result.untouched, result.atTarget]).toEqual([[], [sell], true]);
   });
 
   it('notes an add whose row names another tenor than the open position: add keeps the maturity', () => {
@@ -161,8 +128,10 @@ describe('tolerance', () => {
   const positions: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3 }];
 
   it('treats a difference of exactly the tolerance as at target, and one cent more as a change', () => {
-    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100, 2)] }).atTarget).toBe(true);
-    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 9_900, 2)] }).atTarget).toBe(true);
+    expect([
+      plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100, 2)] }).atTarget,
+      plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 9_900, 2)] }).atTarget,
+    ]).toEqual([true, true]);
     expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100.01, 2)] }).steps).toEqual([
       expect.objectContaining({ action: 'add', deltaUsd: 100.01 }),
     ]);
@@ -172,8 +141,10 @@ describe('tolerance', () => {
   });
 
   it('applies to opens and closes too', () => {
-    expect(plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50, 2)] }).atTarget).toBe(true);
-    expect(plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50.01, 2)] }).steps[0].action).toBe('open');
+    expect([
+      plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50, 2)] }).atTarget,
+      plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50.01, 2)] }).steps[0].action,
+    ]).toEqual([true, 'open']);
     const small: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 50 }];
     expect(plan({ positions: small, toleranceUsd: 50, targets: [row('USDTNGN', 'buy', 0, 2)] }).atTarget).toBe(true);
     expect(
@@ -182,8 +153,10 @@ describe('tolerance', () => {
   });
 
   it('is exact at 0: only an equal notional is at target', () => {
-    expect(plan({ positions, targets: [row('USDTNGN', 'buy', 10_000, 2)] }).atTarget).toBe(true);
-    expect(plan({ positions, targets: [row('USDTNGN', 'buy', 10_000.01, 2)] }).atTarget).toBe(false);
+    expect([
+      plan({ positions, targets: [row('USDTNGN', 'buy', 10_000, 2)] }).atTarget,
+      plan({ positions, targets: [row('USDTNGN', 'buy', 10_000.01, 2)] }).atTarget,
+    ]).toEqual([true, false]);
   });
 
   it('refuses a negative tolerance as a programming error', () => {
@@ -221,8 +194,7 @@ describe('pre-trade checks over the whole plan', () => {
       availableExposureUsd: 5_000,
       targets: [row('USDTNGN', 'buy', 30_000, 2), row('USDTNGN', 'sell', 15_000, 3)],
     });
-    expect(result.steps.map((step) => step.action)).toEqual(['reduce', 'open']);
-    expect(result.problems).toEqual([]);
+    expect([result.steps.map((step) => step.action), result.problems]).toEqual([['reduce', 'open'], []]);
   });
 
   it('fails on the step that goes over the cap, with the headroom left at that point', () => {
@@ -337,29 +309,8 @@ describe('from a target file to a plan', () => {
       positions: [{ market: 'USDTNGN', side: 'sell', notionalUsd: 25_000, tenorDays: 7 }],
     });
     expect(result.steps).toEqual([
-      {
-        action: 'close',
-        market: 'USDTNGN',
-        side: 'sell',
-        currentUsd: 25_000,
-        targetUsd: 0,
-        deltaUsd: -25_000,
-        currentTenorDays: 7,
-        line: 4,
-        notes: [],
-      },
-      {
-        action: 'open',
-        market: 'USDTNGN',
-        side: 'buy',
-        currentUsd: 0,
-        targetUsd: 25_000,
-        deltaUsd: 25_000,
-        tenorDays: 3,
-        clientReference: 'DEAL-1',
-        line: 2,
-        notes: [],
-      },
+      step('close', 'USDTNGN', 'sell', [25_000, 0], 4, { currentTenorDays: 7 }),
+      step('open', 'USDTNGN', 'buy', [0, 25_000], 2, { tenorDays: 3, clientReference: 'DEAL-1' }),
     ]);
     expect(result.problems).toEqual([]);
   });

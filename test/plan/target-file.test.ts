@@ -184,8 +184,7 @@ describe('CSV target files', () => {
       'column 1 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
     );
     const [problem, ...more] = problemsOf(parseTargetFile(`${HEADER}\n`, { format: 'json', sourceName: 'stdin' }));
-    expect(more).toEqual([]);
-    expect(problem.line).toBe(0);
+    expect([more, problem.line]).toEqual([[], 0]);
     // V8's "Unexpected token" quotes the input: only that a character is not allowed is said.
     expect(problem.message).toBe('stdin is not valid JSON: a character that JSON does not allow there.');
   });
@@ -298,8 +297,7 @@ describe('JSON target files', () => {
 
   it('refuses what is not JSON or not a list of targets, as a problem of the whole file', () => {
     const [syntax, ...more] = problemsOf(json('[{"market": "USDTNGN"},]'));
-    expect(more).toEqual([]);
-    expect(syntax.line).toBe(0);
+    expect([more, syntax.line]).toEqual([[], 0]);
     // V8 says "Unexpected token ']'" and quotes the input after it: only the kind of problem is kept.
     expect(syntax.message).toBe('targets.json is not valid JSON: a character that JSON does not allow there.');
     // Where V8 gives a position in its own words, the reason and the line and column are said.

@@ -5,8 +5,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exits } from '../support/cli-runs.js';
 import { ResultRecorder } from './recorder.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { withSimulator, type Simulator } from '../support/simulator.js';
 import { lines } from '../support/text.js';
 
 const results = new ResultRecorder(import.meta.url);
@@ -19,383 +20,191 @@ const CYRILLIC_T = 'USD\u0422NGN';
 /** "USDTNGN" with a Cyrillic Ѕ (U+0405) in place of the Latin S. */
 const CYRILLIC_S = 'U\u0405DTNGN';
 
-interface BadRow {
-  /** How the row is shown in the table (long arguments abbreviated). */
-  label: string;
-  args: string[];
-  /** The one stderr line must match this (it names the argument). */
-  mentions: RegExp;
-  env?: Record<string, string>;
+interface RowExtra {
+  /** The words run, where the command line shown abbreviates them; else read from it (quoted words, VAR=value first). */
+  args?: string[];
   input?: string;
   /** The config store holds a profile named "desk" (for the profile rows). */
   withProfile?: boolean;
 }
 
+/** The command line as shown in the table, what its one stderr line must match (naming the argument), a note. */
+type BadRow = [line: string, mentions: RegExp, note?: string, extra?: RowExtra];
+
 const ROWS: BadRow[] = [
   // quote
-  {
-    label: 'quote USDTNGN hold 1000 --tenor 3',
-    args: ['quote', 'USDTNGN', 'hold', '1000', '--tenor', '3'],
-    mentions: /^hedge: side: "hold" .*buy or sell/,
-  },
-  {
-    label: 'quote USDTNGN buy 1000 --tenor 2',
-    args: ['quote', 'USDTNGN', 'buy', '1000', '--tenor', '2'],
-    mentions: /^hedge: --tenor: "2" .*1, 3 or 7/,
-  },
-  {
-    label: 'quote USDTNGN buy 0 --tenor 3',
-    args: ['quote', 'USDTNGN', 'buy', '0', '--tenor', '3'],
-    mentions: /^hedge: notional: "0" .*positive/,
-  },
-  {
-    label: 'quote USDTNGN buy -1 --tenor 3',
-    args: ['quote', 'USDTNGN', 'buy', '-1', '--tenor', '3'],
-    mentions: /^hedge: notional: "-1"/,
-  },
-  {
-    label: 'quote USDTNGN buy abc --tenor 3',
-    args: ['quote', 'USDTNGN', 'buy', 'abc', '--tenor', '3'],
-    mentions: /^hedge: notional: "abc"/,
-  },
-  {
-    label: 'quote USDTNGN buy 1e400 --tenor 3',
-    args: ['quote', 'USDTNGN', 'buy', '1e400', '--tenor', '3'],
-    mentions: /^hedge: notional: "1e400"/,
-  },
-  {
-    label: 'quote USDTNGN buy NaN --tenor 3',
-    args: ['quote', 'USDTNGN', 'buy', 'NaN', '--tenor', '3'],
-    mentions: /^hedge: notional: "NaN"/,
-  },
-  {
-    label: 'quote USDTNGN buy Infinity --tenor 3',
-    args: ['quote', 'USDTNGN', 'buy', 'Infinity', '--tenor', '3'],
-    mentions: /^hedge: notional: "Infinity"/,
-  },
-  {
-    label: 'quote USDTNGN buy 1.005 --tenor 3',
-    args: ['quote', 'USDTNGN', 'buy', '1.005', '--tenor', '3'],
-    mentions: /^hedge: notional: "1\.005" .*decimals/,
-  },
-  {
-    label: 'quote "" buy 1000 --tenor 3',
-    args: ['quote', '', 'buy', '1000', '--tenor', '3'],
-    mentions: /^hedge: market: missing/,
-  },
-  {
-    label: 'quote USDTNGN "" 1000 --tenor 3',
-    args: ['quote', 'USDTNGN', '', '1000', '--tenor', '3'],
-    mentions: /^hedge: side: missing/,
-  },
-  {
-    label: 'quote USDTNGN buy "" --tenor 3',
-    args: ['quote', 'USDTNGN', 'buy', '', '--tenor', '3'],
-    mentions: /^hedge: notional: missing/,
-  },
-  {
-    label: 'quote USDTNGN buy 1000 --tenor ""',
-    args: ['quote', 'USDTNGN', 'buy', '1000', '--tenor', ''],
-    mentions: /^hedge: --tenor: missing/,
-  },
-  {
-    label: 'quote USDTNGN buy 1000 (no --tenor)',
-    args: ['quote', 'USDTNGN', 'buy', '1000'],
-    mentions: /^hedge: --tenor: missing/,
-  },
-  {
-    label: 'quote USDTNGN buy 1000 --tenor 3 --bogus',
-    args: ['quote', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--bogus'],
-    mentions:
-      /^hedge: unknown option '--bogus'; the closest is --[a-z-]+, and `hedge quote --help` lists every option\.$/,
-  },
-  {
-    label: 'quote USDTNGN buy 1000 --tenr 3 (typo)',
-    args: ['quote', 'USDTNGN', 'buy', '1000', '--tenr', '3'],
-    mentions: /^hedge: unknown option '--tenr' \(did you mean --tenor\?\); `hedge quote --help` lists every option\.$/,
-  },
-  {
-    label: 'quote USDTNGN buy 1000 5000 --tenor 3',
-    args: ['quote', 'USDTNGN', 'buy', '1000', '5000', '--tenor', '3'],
-    mentions: /^hedge: too many arguments for 'quote'/,
-  },
-  {
-    label: 'quote USDTNGN buy',
-    args: ['quote', 'USDTNGN', 'buy'],
-    mentions: /^hedge: missing required argument 'notional'/,
-  },
-  {
-    label: `quote ${CYRILLIC_T} buy 1000 --tenor 3 (Cyrillic Т)`,
-    args: ['quote', CYRILLIC_T, 'buy', '1000', '--tenor', '3'],
-    mentions: /^hedge: market: .*look-alike/,
-  },
-  {
-    label: 'quote USDTNGN buy 1000…000 --tenor 3 (a notional of 10 000 digits)',
-    args: ['quote', 'USDTNGN', 'buy', LONG_NUMBER, '--tenor', '3'],
-    mentions: /^hedge: notional: .*\(10000 characters\)/,
-  },
+  ['quote USDTNGN hold 1000 --tenor 3', /^hedge: side: "hold" .*buy or sell/],
+  ['quote USDTNGN buy 1000 --tenor 2', /^hedge: --tenor: "2" .*1, 3 or 7/],
+  ['quote USDTNGN buy 0 --tenor 3', /^hedge: notional: "0" .*positive/],
+  ['quote USDTNGN buy -1 --tenor 3', /^hedge: notional: "-1"/],
+  ['quote USDTNGN buy abc --tenor 3', /^hedge: notional: "abc"/],
+  ['quote USDTNGN buy 1e400 --tenor 3', /^hedge: notional: "1e400"/],
+  ['quote USDTNGN buy NaN --tenor 3', /^hedge: notional: "NaN"/],
+  ['quote USDTNGN buy Infinity --tenor 3', /^hedge: notional: "Infinity"/],
+  ['quote USDTNGN buy 1.005 --tenor 3', /^hedge: notional: "1\.005" .*decimals/],
+  ['quote "" buy 1000 --tenor 3', /^hedge: market: missing/],
+  ['quote USDTNGN "" 1000 --tenor 3', /^hedge: side: missing/],
+  ['quote USDTNGN buy "" --tenor 3', /^hedge: notional: missing/],
+  ['quote USDTNGN buy 1000 --tenor ""', /^hedge: --tenor: missing/],
+  ['quote USDTNGN buy 1000', /^hedge: --tenor: missing/, 'no --tenor'],
+  [
+    'quote USDTNGN buy 1000 --tenor 3 --bogus',
+    /^hedge: unknown option '--bogus'; the closest is --[a-z-]+, and `hedge quote --help` lists every option\.$/,
+  ],
+  [
+    'quote USDTNGN buy 1000 --tenr 3',
+    /^hedge: unknown option '--tenr' \(did you mean --tenor\?\); `hedge quote --help` lists every option\.$/,
+    'typo',
+  ],
+  ['quote USDTNGN buy 1000 5000 --tenor 3', /^hedge: too many arguments for 'quote'/],
+  ['quote USDTNGN buy', /^hedge: missing required argument 'notional'/],
+  [`quote ${CYRILLIC_T} buy 1000 --tenor 3`, /^hedge: market: .*look-alike/, 'Cyrillic Т'],
+  [
+    'quote USDTNGN buy 1000…000 --tenor 3',
+    /^hedge: notional: .*\(10000 characters\)/,
+    'a notional of 10 000 digits',
+    { args: ['quote', 'USDTNGN', 'buy', LONG_NUMBER, '--tenor', '3'] },
+  ],
   // open
-  {
-    label: 'open USDTNGN long 1000 --tenor 3',
-    args: ['open', 'USDTNGN', 'long', '1000', '--tenor', '3'],
-    mentions: /^hedge: side: "long"/,
-  },
-  {
-    label: 'open USDTNGN buy 1000 --tenor 30',
-    args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '30'],
-    mentions: /^hedge: --tenor: "30"/,
-  },
-  {
-    label: 'open USDTNGN buy 0 --tenor 3',
-    args: ['open', 'USDTNGN', 'buy', '0', '--tenor', '3'],
-    mentions: /^hedge: notional: "0"/,
-  },
-  {
-    label: 'open USDTNGN buy 1000 (no --tenor, no terminal)',
-    args: ['open', 'USDTNGN', 'buy', '1000'],
-    mentions: /^hedge: missing --tenor/,
-  },
-  {
-    label: 'open (no arguments, no terminal)',
-    args: ['open'],
-    mentions: /^hedge: missing MARKET, SIDE, NOTIONAL, --tenor/,
-  },
-  {
-    label: `open ${CYRILLIC_S} buy 1000 --tenor 3 (Cyrillic Ѕ)`,
-    args: ['open', CYRILLIC_S, 'buy', '1000', '--tenor', '3'],
-    mentions: /^hedge: market: .*look-alike/,
-  },
-  {
-    label: 'open USDTNGN buy 1000 --tenor 3 --ref ""',
-    args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', ''],
-    mentions: /^hedge: --ref: ""/,
-  },
-  {
-    label: 'open USDTNGN buy 1000 --tenor 3 --ref AAA…A (10 000 characters)',
-    args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', LONG],
-    mentions: /^hedge: --ref: .*\(10000 characters\)/,
-  },
-  {
-    label: "open USDTNGN buy 1000 --tenor 3 --ref $'DEAL\\n42' (a line break)",
-    args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL\n42'],
-    mentions: /^hedge: --ref: "DEAL\\n42"/,
-  },
-  {
-    label: 'open USDTNGN buy 1000 --tenor 3 --idempotency-key "not a key"',
-    args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--idempotency-key', 'not a key'],
-    mentions: /^hedge: --idempotency-key: "not a key"/,
-  },
+  ['open USDTNGN long 1000 --tenor 3', /^hedge: side: "long"/],
+  ['open USDTNGN buy 1000 --tenor 30', /^hedge: --tenor: "30"/],
+  ['open USDTNGN buy 0 --tenor 3', /^hedge: notional: "0"/],
+  ['open USDTNGN buy 1000', /^hedge: missing --tenor/, 'no --tenor, no terminal'],
+  ['open', /^hedge: missing MARKET, SIDE, NOTIONAL, --tenor/, 'no arguments, no terminal'],
+  [`open ${CYRILLIC_S} buy 1000 --tenor 3`, /^hedge: market: .*look-alike/, 'Cyrillic Ѕ'],
+  ['open USDTNGN buy 1000 --tenor 3 --ref ""', /^hedge: --ref: ""/],
+  [
+    'open USDTNGN buy 1000 --tenor 3 --ref AAA…A',
+    /^hedge: --ref: .*\(10000 characters\)/,
+    '10 000 characters',
+    { args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', LONG] },
+  ],
+  [
+    "open USDTNGN buy 1000 --tenor 3 --ref $'DEAL\\n42'",
+    /^hedge: --ref: "DEAL\\n42"/,
+    'a line break',
+    { args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL\n42'] },
+  ],
+  ['open USDTNGN buy 1000 --tenor 3 --idempotency-key "not a key"', /^hedge: --idempotency-key: "not a key"/],
   // add, reduce, close
-  { label: 'add USDTNGN buy -1', args: ['add', 'USDTNGN', 'buy', '-1'], mentions: /^hedge: notional: "-1"/ },
-  {
-    label: 'add USDTNGN sideways 10',
-    args: ['add', 'USDTNGN', 'sideways', '10'],
-    mentions: /^hedge: side: "sideways"/,
-  },
-  { label: 'add USDTNGN buy 1e400', args: ['add', 'USDTNGN', 'buy', '1e400'], mentions: /^hedge: notional: "1e400"/ },
-  {
-    label: 'add USDTNGN buy',
-    args: ['add', 'USDTNGN', 'buy'],
-    mentions: /^hedge: missing required argument 'notional'/,
-  },
-  { label: 'reduce USDTNGN buy NaN', args: ['reduce', 'USDTNGN', 'buy', 'NaN'], mentions: /^hedge: notional: "NaN"/ },
-  { label: 'reduce USDTNGN buy 0', args: ['reduce', 'USDTNGN', 'buy', '0'], mentions: /^hedge: notional: "0"/ },
-  {
-    label: 'reduce USDTNGN buy 100 200',
-    args: ['reduce', 'USDTNGN', 'buy', '100', '200'],
-    mentions: /^hedge: too many arguments for 'reduce'/,
-  },
-  { label: 'close USDTNGN', args: ['close', 'USDTNGN'], mentions: /^hedge: missing required argument 'side'/ },
-  {
-    label: 'close USDTNGN buy sell',
-    args: ['close', 'USDTNGN', 'buy', 'sell'],
-    mentions: /^hedge: too many arguments for 'close'/,
-  },
-  { label: 'close USDTNGN hold', args: ['close', 'USDTNGN', 'hold'], mentions: /^hedge: side: "hold"/ },
-  {
-    label: 'close "USD NGN" buy',
-    args: ['close', 'USD NGN', 'buy'],
-    mentions: /^hedge: market: "USD NGN" is not a market name/,
-  },
+  ['add USDTNGN buy -1', /^hedge: notional: "-1"/],
+  ['add USDTNGN sideways 10', /^hedge: side: "sideways"/],
+  ['add USDTNGN buy 1e400', /^hedge: notional: "1e400"/],
+  ['add USDTNGN buy', /^hedge: missing required argument 'notional'/],
+  ['reduce USDTNGN buy NaN', /^hedge: notional: "NaN"/],
+  ['reduce USDTNGN buy 0', /^hedge: notional: "0"/],
+  ['reduce USDTNGN buy 100 200', /^hedge: too many arguments for 'reduce'/],
+  ['close USDTNGN', /^hedge: missing required argument 'side'/],
+  ['close USDTNGN buy sell', /^hedge: too many arguments for 'close'/],
+  ['close USDTNGN hold', /^hedge: side: "hold"/],
+  ['close "USD NGN" buy', /^hedge: market: "USD NGN" is not a market name/],
   // output options of a write, checked before anything is sent
-  {
-    label: 'close USDTNGN buy --fields nope',
-    args: ['close', 'USDTNGN', 'buy', '--fields', 'nope'],
-    mentions: /^hedge: --fields: "nope" is not a field of what `hedge close` prints; allowed: hedge_id, /,
-  },
-  {
-    label: 'open USDTNGN buy 1000 --tenor 3 --query "[?"',
-    args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--query', '[?'],
-    mentions: /^hedge: --query "\[\?": .*; expected a JMESPath expression/,
-  },
+  [
+    'close USDTNGN buy --fields nope',
+    /^hedge: --fields: "nope" is not a field of what `hedge close` prints; allowed: hedge_id, /,
+  ],
+  ['open USDTNGN buy 1000 --tenor 3 --query "[?"', /^hedge: --query "\[\?": .*; expected a JMESPath expression/],
   // hedges, history
-  { label: 'hedges --limit 501', args: ['hedges', '--limit', '501'], mentions: /^hedge: --limit: "501" .*1 to 500/ },
-  { label: 'hedges --limit 0', args: ['hedges', '--limit', '0'], mentions: /^hedge: --limit: "0"/ },
-  { label: 'hedges --limit 1.5', args: ['hedges', '--limit', '1.5'], mentions: /^hedge: --limit: "1\.5"/ },
-  { label: 'hedges x/y (not an id)', args: ['hedges', 'x/y'], mentions: /^hedge: id: "x\/y" is not a hedge id/ },
-  { label: 'hedges hdg_!! (bad id characters)', args: ['hedges', 'hdg_!!'], mentions: /^hedge: id: "hdg_!!"/ },
-  {
-    label: 'hedges --status pending',
-    args: ['hedges', '--status', 'pending'],
-    mentions: /^hedge: --status: "pending" .*submitting, submitted, filled, failed, closed/,
-  },
-  { label: 'hedges --status ""', args: ['hedges', '--status', ''], mentions: /^hedge: --status: ""/ },
-  {
-    label: 'hedges hdg_abc --status filled',
-    args: ['hedges', 'hdg_abc', '--status', 'filled'],
-    mentions: /^hedge: --status: .*cannot be combined with a hedge ID/,
-  },
-  { label: 'hedges --wait (no id)', args: ['hedges', '--wait'], mentions: /^hedge: --wait: needs a hedge ID/ },
-  { label: 'history --limit 501', args: ['history', '--limit', '501'], mentions: /^hedge: --limit: "501"/ },
-  { label: 'history --limit 0', args: ['history', '--limit', '0'], mentions: /^hedge: --limit: "0"/ },
-  { label: 'history extra', args: ['history', 'extra'], mentions: /^hedge: too many arguments for 'history'/ },
+  ['hedges --limit 501', /^hedge: --limit: "501" .*1 to 500/],
+  ['hedges --limit 0', /^hedge: --limit: "0"/],
+  ['hedges --limit 1.5', /^hedge: --limit: "1\.5"/],
+  ['hedges x/y', /^hedge: id: "x\/y" is not a hedge id/, 'not an id'],
+  ['hedges hdg_!!', /^hedge: id: "hdg_!!"/, 'bad id characters'],
+  ['hedges --status pending', /^hedge: --status: "pending" .*submitting, submitted, filled, failed, closed/],
+  ['hedges --status ""', /^hedge: --status: ""/],
+  ['hedges hdg_abc --status filled', /^hedge: --status: .*cannot be combined with a hedge ID/],
+  ['hedges --wait', /^hedge: --wait: needs a hedge ID/, 'no id'],
+  ['history --limit 501', /^hedge: --limit: "501"/],
+  ['history --limit 0', /^hedge: --limit: "0"/],
+  ['history extra', /^hedge: too many arguments for 'history'/],
   // a read: a name that is no field name at all is refused before the read
-  {
-    label: 'hedges --fields "id status" (a space, not a comma)',
-    args: ['hedges', '--fields', 'id status'],
-    mentions: /^hedge: --fields: "id status" is not a field name; expected names of letters, digits/,
-  },
+  [
+    'hedges --fields "id status"',
+    /^hedge: --fields: "id status" is not a field name; expected names of letters, digits/,
+    'a space, not a comma',
+  ],
   // price, positions, account, markets
-  { label: `price ${CYRILLIC_T} (Cyrillic Т)`, args: ['price', CYRILLIC_T], mentions: /^hedge: market: .*look-alike/ },
-  { label: 'price "USD NGN"', args: ['price', 'USD NGN'], mentions: /^hedge: market: "USD NGN"/ },
-  {
-    label: 'price AAA…A (10 000 characters)',
-    args: ['price', LONG],
-    mentions: /^hedge: market: .*\(10000 characters\)/,
-  },
-  {
-    label: 'price USDTNGN extra',
-    args: ['price', 'USDTNGN', 'extra'],
-    mentions: /^hedge: too many arguments for 'price'/,
-  },
-  { label: 'positions --limit 5', args: ['positions', '--limit', '5'], mentions: /^hedge: unknown option '--limit'/ },
-  { label: 'account extra', args: ['account', 'extra'], mentions: /^hedge: too many arguments for 'account'/ },
-  {
-    label: 'markets --verbos (typo)',
-    args: ['markets', '--verbos'],
-    mentions:
-      /^hedge: unknown option '--verbos' \(did you mean --verbose\?\); `hedge markets --help` lists every option\.$/,
-  },
-  { label: 'bogus (unknown command)', args: ['bogus'], mentions: /^hedge: unknown command 'bogus'/ },
+  [`price ${CYRILLIC_T}`, /^hedge: market: .*look-alike/, 'Cyrillic Т'],
+  ['price "USD NGN"', /^hedge: market: "USD NGN"/],
+  ['price AAA…A', /^hedge: market: .*\(10000 characters\)/, '10 000 characters', { args: ['price', LONG] }],
+  ['price USDTNGN extra', /^hedge: too many arguments for 'price'/],
+  ['positions --limit 5', /^hedge: unknown option '--limit'/],
+  ['account extra', /^hedge: too many arguments for 'account'/],
+  [
+    'markets --verbos',
+    /^hedge: unknown option '--verbos' \(did you mean --verbose\?\); `hedge markets --help` lists every option\.$/,
+    'typo',
+  ],
+  ['bogus', /^hedge: unknown command 'bogus'/, 'unknown command'],
   // global options and environment
-  { label: '--timeout -3 account', args: ['--timeout', '-3', 'account'], mentions: /^hedge: --timeout: .*"-3"/ },
+  ['--timeout -3 account', /^hedge: --timeout: .*"-3"/],
   // `--timeout 0` means "no bound"; a negative number is the bad value now.
-  { label: '--timeout -1 account', args: ['--timeout=-1', 'account'], mentions: /^hedge: --timeout: .*"-1"/ },
-  { label: '--timeout abc account', args: ['--timeout', 'abc', 'account'], mentions: /^hedge: --timeout: .*"abc"/ },
-  {
-    label: '--request-timeout -1 account',
-    args: ['--request-timeout', '-1', 'account'],
-    mentions: /^hedge: --request-timeout: .*"-1"/,
-  },
-  {
-    label: '--profile nope account (store has "desk")',
-    args: ['--profile', 'nope', 'account'],
-    withProfile: true,
-    mentions: /^hedge: --profile: no profile named "nope" \(profiles: desk\)/,
-  },
-  {
-    label: 'HEDGE_PROFILE=nope account (store has "desk")',
-    args: ['account'],
-    env: { HEDGE_PROFILE: 'nope' },
-    withProfile: true,
-    mentions: /no profile named "nope"/,
-  },
-  {
-    label: '--profile "bad name!" account',
-    args: ['--profile', 'bad name!', 'account'],
-    mentions: /^hedge: --profile: "bad name!" is not a profile name/,
-  },
-  {
-    label: 'HEDGE_BASE_URL=http://api.example.com/v2 account',
-    args: ['account'],
-    env: { HEDGE_BASE_URL: 'http://api.example.com/v2' },
-    mentions: /Refusing plain http:\/\/ to api\.example\.com/,
-  },
-  {
-    label: 'HEDGE_BASE_URL=not-a-url account',
-    args: ['account'],
-    env: { HEDGE_BASE_URL: 'not-a-url' },
-    mentions: /HEDGE_BASE_URL is not a URL/,
-  },
-  {
-    label: 'HEDGE_BASE_URL=ftp://127.0.0.1/v2 account',
-    args: ['account'],
-    env: { HEDGE_BASE_URL: 'ftp://127.0.0.1/v2' },
-    mentions: /must use https:\/\//,
-  },
-  {
-    label: '--demo quote USDTNGN hold 1000 --tenor 3',
-    args: ['--demo', 'quote', 'USDTNGN', 'hold', '1000', '--tenor', '3'],
-    mentions: /^hedge: side: "hold"/,
-  },
+  ['--timeout -1 account', /^hedge: --timeout: .*"-1"/, '', { args: ['--timeout=-1', 'account'] }],
+  ['--timeout abc account', /^hedge: --timeout: .*"abc"/],
+  ['--request-timeout -1 account', /^hedge: --request-timeout: .*"-1"/],
+  [
+    '--profile nope account',
+    /^hedge: --profile: no profile named "nope" \(profiles: desk\)/,
+    'store has "desk"',
+    { withProfile: true },
+  ],
+  ['HEDGE_PROFILE=nope account', /no profile named "nope"/, 'store has "desk"', { withProfile: true }],
+  ['--profile "bad name!" account', /^hedge: --profile: "bad name!" is not a profile name/],
+  ['HEDGE_BASE_URL=http://api.example.com/v2 account', /Refusing plain http:\/\/ to api\.example\.com/],
+  ['HEDGE_BASE_URL=not-a-url account', /HEDGE_BASE_URL is not a URL/],
+  ['HEDGE_BASE_URL=ftp://127.0.0.1/v2 account', /must use https:\/\//],
+  ['--demo quote USDTNGN hold 1000 --tenor 3', /^hedge: side: "hold"/],
   // profiles, login, completion, sandbox
-  {
-    label: 'profile use nope (store has "desk")',
-    args: ['profile', 'use', 'nope'],
-    withProfile: true,
-    mentions: /^hedge: name: no profile named "nope"/,
-  },
-  { label: 'profile use', args: ['profile', 'use'], mentions: /^hedge: missing required argument 'name'/ },
-  {
-    label: 'profile remove nope (store has "desk")',
-    args: ['profile', 'remove', 'nope'],
-    withProfile: true,
-    mentions: /no profile named "nope"/,
-  },
-  { label: 'profile bogus', args: ['profile', 'bogus'], mentions: /^hedge: unknown command 'bogus'/ },
-  {
-    label: 'login --profile x --base-url http://api.example.com/v2 (key on stdin)',
-    args: ['login', '--profile', 'x', '--base-url', 'http://api.example.com/v2'],
-    input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n',
-    mentions: /Refusing plain http:\/\/ to api\.example\.com/,
-  },
-  {
-    label: 'login --profile x --base-url not-a-url (key on stdin)',
-    args: ['login', '--profile', 'x', '--base-url', 'not-a-url'],
-    input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n',
-    mentions: /--base-url is not a URL/,
-  },
-  {
-    label: 'login --base-url https://127.0.0.1/v2 --ca-file /nonexistent.pem (key on stdin)',
-    args: ['login', '--base-url', 'https://127.0.0.1/v2', '--ca-file', '/nonexistent.pem'],
-    input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n',
-    mentions: /^hedge: --ca-file: no such file/,
-  },
-  {
-    label: 'login --api-key hpk_test_… (keys are never a flag)',
-    args: ['login', '--api-key', 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA'],
-    mentions: /^hedge: unknown option '--api-key=?/,
-  },
-  { label: 'whoami extra', args: ['whoami', 'extra'], mentions: /^hedge: too many arguments for 'whoami'/ },
-  { label: 'logout extra', args: ['logout', 'extra'], mentions: /^hedge: too many arguments for 'logout'/ },
-  { label: 'completion tcsh', args: ['completion', 'tcsh'], mentions: /^hedge: shell: .*bash, zsh, fish/ },
-  { label: 'completion', args: ['completion'], mentions: /^hedge: missing required argument 'shell'/ },
-  {
-    label: 'completion bash zsh',
-    args: ['completion', 'bash', 'zsh'],
-    mentions: /^hedge: too many arguments for 'completion'/,
-  },
-  {
-    label: 'completion bash --fields name',
-    args: ['completion', 'bash', '--fields', 'name'],
-    mentions: /^hedge: --fields: `hedge completion` prints a shell script, which has no fields to pick/,
-  },
-  {
-    label: 'sandbox serve --fault-5xx 2',
-    args: ['sandbox', 'serve', '--fault-5xx', '2'],
-    mentions: /^hedge: --fault-5xx: "2"/,
-  },
-  {
-    label: 'sandbox serve --host 0.0.0.0',
-    args: ['sandbox', 'serve', '--host', '0.0.0.0'],
-    mentions: /^hedge: --host: "0\.0\.0\.0" .*loopback/,
-  },
+  ['profile use nope', /^hedge: name: no profile named "nope"/, 'store has "desk"', { withProfile: true }],
+  ['profile use', /^hedge: missing required argument 'name'/],
+  ['profile remove nope', /no profile named "nope"/, 'store has "desk"', { withProfile: true }],
+  ['profile bogus', /^hedge: unknown command 'bogus'/],
+  [
+    'login --profile x --base-url http://api.example.com/v2',
+    /Refusing plain http:\/\/ to api\.example\.com/,
+    'key on stdin',
+    { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' },
+  ],
+  [
+    'login --profile x --base-url not-a-url',
+    /--base-url is not a URL/,
+    'key on stdin',
+    { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' },
+  ],
+  [
+    'login --base-url https://127.0.0.1/v2 --ca-file /nonexistent.pem',
+    /^hedge: --ca-file: no such file/,
+    'key on stdin',
+    { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' },
+  ],
+  [
+    'login --api-key hpk_test_…',
+    /^hedge: unknown option '--api-key=?/,
+    'keys are never a flag',
+    { args: ['login', '--api-key', 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA'] },
+  ],
+  ['whoami extra', /^hedge: too many arguments for 'whoami'/],
+  ['logout extra', /^hedge: too many arguments for 'logout'/],
+  ['completion tcsh', /^hedge: shell: .*bash, zsh, fish/],
+  ['completion', /^hedge: missing required argument 'shell'/],
+  ['completion bash zsh', /^hedge: too many arguments for 'completion'/],
+  [
+    'completion bash --fields name',
+    /^hedge: --fields: `hedge completion` prints a shell script, which has no fields to pick/,
+  ],
+  ['sandbox serve --fault-5xx 2', /^hedge: --fault-5xx: "2"/],
+  ['sandbox serve --host 0.0.0.0', /^hedge: --host: "0\.0\.0\.0" .*loopback/],
 ];
 
-/** "quote … (a note)" → the command as typed, and the note shown beside it in the table. */
-function splitLabel(label: string): { command: string; note: string } {
-  const match = /^(.*?)(?: \(([^()]*)\))?$/.exec(label)!;
-  return { command: match[1]!, note: match[2] ?? '' };
+/** A shown command line's words, `"…"` one word, and the VAR=value words before them its environment. */
+function commandOf(line: string, extra: RowExtra = {}): { args: string[]; env: Record<string, string> } {
+  const words = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]!);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0] ?? '')) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name!] = value.join('=');
+  }
+  return { args: extra.args ?? words, env };
 }
 
 function writeDeskProfile(sim: Simulator): void {
@@ -404,110 +213,65 @@ function writeDeskProfile(sim: Simulator): void {
   writeFileSync(join(sim.configDir, 'config.json'), `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
 }
 
+const labelled = <Row extends [string, unknown, string?, ...unknown[]]>(rows: Row[]) =>
+  rows.map((row, index) => ({ row, index, label: row[2] ? `${row[0]} (${row[2]})` : row[0] }));
+
 describe('bad input: exit 2, one line on stderr, nothing sent', () => {
-  it.concurrent.each(ROWS.map((row, index) => ({ ...row, index })))('$label', async (row) => {
-    const { command, note } = splitLabel(row.label);
-    await results.track(
-      {
-        suite: 'bad-input',
-        order: row.index,
-        name: command,
-        // The label starts with the environment it sets (VAR=value command), as a shell line would.
-        injected: note,
-        expected: 'exit 2; one line on stderr; nothing on stdout; 0 requests',
-      },
-      async (observation) => {
-        const sim = await startSimulator({ preset: 'reliability' });
-        try {
-          if (row.withProfile) writeDeskProfile(sim);
-          const result = await sim.hedge(row.args, { env: row.env, input: row.input });
-          const stderrLines = lines(result.stderr);
-          const requests = sim.sandbox.requestLog.length;
-          observation.observed = `exit ${result.code}, ${stderrLines.length} line${stderrLines.length === 1 ? '' : 's'}, ${requests} requests`;
-          observation.output = stderrLines.join(' ⏎ ');
-          expect(result.code, result.stderr).toBe(2);
-          expect(stderrLines, result.stderr).toHaveLength(1);
-          expect(result.stderr.endsWith('\n')).toBe(true);
-          expect(stderrLines[0]).toMatch(row.mentions);
-          expect(result.stdout).toBe('');
-          expect(requests).toBe(0);
-        } finally {
-          await sim.close();
-        }
-      },
+  it.concurrent.each(labelled(ROWS))('$label', async ({ row: [line, mentions, note = '', extra = {}], index }) => {
+    const meta = { suite: 'bad-input' as const, order: index, name: line, injected: note };
+    // The line starts with the environment it sets (VAR=value command), as a shell line would.
+    const expected = 'exit 2; one line on stderr; nothing on stdout; 0 requests';
+    await results.track({ ...meta, expected }, (observation) =>
+      withSimulator({ preset: 'reliability' }, async (sim) => {
+        if (extra.withProfile) writeDeskProfile(sim);
+        const { args, env } = commandOf(line, extra);
+        const result = await sim.hedge(args, { env, input: extra.input });
+        const stderrLines = lines(result.stderr);
+        const requests = sim.sandbox.requestLog.length;
+        observation.observed = `exit ${result.code}, ${stderrLines.length} line${stderrLines.length === 1 ? '' : 's'}, ${requests} requests`;
+        observation.output = stderrLines.join(' ⏎ ');
+        exits(result, 2);
+        expect(stderrLines, result.stderr).toHaveLength(1);
+        expect(result.stderr.endsWith('\n')).toBe(true);
+        expect(stderrLines[0]).toMatch(mentions);
+        expect([result.stdout, requests]).toEqual(['', 0]);
+      }),
     );
   });
 });
 
-interface GoodRow {
-  label: string;
-  args: string[];
-  method: string;
-  path: string;
-  /** What the server must have received: the normalised request. */
-  received: (entry: { body: unknown; query: Record<string, string> }) => unknown;
-  expected: unknown;
-}
-
-const NORMALISED: GoodRow[] = [
-  {
-    label: 'quote usdtngn buy 1000 --tenor 3 (lower case)',
-    args: ['quote', 'usdtngn', 'buy', '1000', '--tenor', '3', '--json'],
-    method: 'POST',
-    path: '/quotes',
-    received: (entry) => entry.body,
-    expected: { market: 'USDTNGN', side: 'buy', notional_usd: 1000, tenor_days: 3 },
-  },
-  {
-    label: 'quote " USDTNGN " " Sell " 10_000 --tenor 7d (spaces, case, separators)',
-    args: ['quote', ' USDTNGN ', ' Sell ', '10_000', '--tenor', '7d', '--json'],
-    method: 'POST',
-    path: '/quotes',
-    received: (entry) => entry.body,
-    expected: { market: 'USDTNGN', side: 'sell', notional_usd: 10000, tenor_days: 7 },
-  },
-  {
-    label: 'price " usdtngn " (spaces, lower case)',
-    args: ['price', ' usdtngn ', '--json'],
-    method: 'GET',
-    path: '/prices',
-    received: (entry) => entry.query,
-    expected: { symbols: 'USDTNGN' },
-  },
-  {
-    label: 'hedges --status FILLED --limit 500 (case, the upper bound)',
-    args: ['hedges', '--status', 'FILLED', '--limit', '500', '--json'],
-    method: 'GET',
-    path: '/hedges',
-    received: (entry) => entry.query,
-    expected: { status: 'filled', limit: '500' },
-  },
+/** The command line (run with --json), a note, and the normalised request the server must receive: a POST's body, a GET's query. */
+const NORMALISED: Array<[line: string, note: string, method: string, path: string, expected: unknown]> = [
+  [
+    'quote usdtngn buy 1000 --tenor 3',
+    'lower case',
+    'POST',
+    '/quotes',
+    { market: 'USDTNGN', side: 'buy', notional_usd: 1000, tenor_days: 3 },
+  ],
+  [
+    'quote " USDTNGN " " Sell " 10_000 --tenor 7d',
+    'spaces, case, separators',
+    'POST',
+    '/quotes',
+    { market: 'USDTNGN', side: 'sell', notional_usd: 10000, tenor_days: 7 },
+  ],
+  ['price " usdtngn "', 'spaces, lower case', 'GET', '/prices', { symbols: 'USDTNGN' }],
+  ['hedges --status FILLED --limit 500', 'case, the upper bound', 'GET', '/hedges', { status: 'filled', limit: '500' }],
 ];
 
 describe('input that looks odd but is fine: normalised and sent', () => {
-  it.concurrent.each(NORMALISED.map((row, index) => ({ ...row, index })))('$label', async (row) => {
-    const { command, note } = splitLabel(row.label);
-    await results.track(
-      {
-        suite: 'bad-input',
-        order: 1000 + row.index,
-        name: command,
-        injected: note,
-        expected: `exit 0; the server receives the normalised request ${JSON.stringify(row.expected)}`,
-      },
-      async (observation) => {
-        const sim = await startSimulator({ preset: 'reliability' });
-        try {
-          const result = await sim.hedge(row.args);
-          const sent = sim.requests(row.method, row.path);
-          observation.observed = `exit ${result.code}; ${row.method} ${row.path} received ${sent.length ? JSON.stringify(row.received(sent[0]!)) : 'nothing'}`;
-          expect(result.code, result.stderr).toBe(0);
-          expect(sent).toHaveLength(1);
-          expect(row.received(sent[0]!)).toEqual(row.expected);
-        } finally {
-          await sim.close();
-        }
-      },
+  it.concurrent.each(labelled(NORMALISED))('$label', async ({ row: [line, note, method, path, want], index }) => {
+    const meta = { suite: 'bad-input' as const, order: 1000 + index, name: line, injected: note };
+    const expected = `exit 0; the server receives the normalised request ${JSON.stringify(want)}`;
+    await results.track({ ...meta, expected }, (observation) =>
+      withSimulator({ preset: 'reliability' }, async (sim) => {
+        const result = await sim.hedge([...commandOf(line).args, '--json']);
+        const sent = sim.requests(method, path).map((entry) => (method === 'POST' ? entry.body : entry.query));
+        observation.observed = `exit ${result.code}; ${method} ${path} received ${sent.length ? JSON.stringify(sent[0]) : 'nothing'}`;
+        exits(result, 0);
+        expect(sent).toEqual([want]);
+      }),
     );
   });
 });

@@ -5,6 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exits } from '../support/cli-runs.js';
 import { storeSchema } from '../../src/platform/config/store-schema.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
@@ -112,8 +113,10 @@ describe('logins racing on one store', () => {
           }
           const final = readStore(configDir);
           observation.observed = `${Object.keys(saved).length}/6 logins exit 0; store ${final.ok ? `valid with ${Object.keys(final.data.profiles).length} profiles, current "${final.data.current}"` : final.reason}; ${problems.length} problems${problems.length ? `: ${problems.slice(0, 3).join('; ')}` : ''}`;
-          expect(problems).toEqual([]);
-          expect(final.ok && Object.keys(final.data.profiles).sort()).toEqual(Object.keys(saved).sort());
+          expect([problems, final.ok && Object.keys(final.data.profiles).sort()]).toEqual([
+            [],
+            Object.keys(saved).sort(),
+          ]);
           expect(Object.keys(saved)).toHaveLength(6);
           expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
         });
@@ -153,7 +156,7 @@ describe('a config folder that cannot be used', () => {
               .filter((line) => /error/.test(line))
               .join('\n'),
           )}"`;
-          expect(result.code, result.stderr).toBe(1);
+          exits(result, 1);
           expect(result.stderr).toContain(configDir);
           expect(result.stderr).toMatch(
             /^hedge: Cannot (read|write) the config store .*: (a part of the path is not a directory|permission denied)/m,
@@ -180,9 +183,9 @@ describe('a config folder that cannot be used', () => {
         await withSandbox(async (_sandbox, dir) => {
           writeFileSync(join(dir, 'a-file'), 'not a folder\n');
           const configDir = join(dir, 'a-file', 'hedge');
-          const result = await runHedge(['profile', 'list'], { configDir });
+          const result = await runHedge('profile list', { configDir });
           observation.observed = `exit ${result.code}: "${firstLine(result.stderr)}"`;
-          expect(result.code, result.stderr).toBe(1);
+          exits(result, 1);
           expect(result.stderr).toContain(join(configDir, 'config.json'));
           expect(lines(result.stderr)).toHaveLength(2);
           expect(result.stderr).not.toMatch(STACK_FRAME);
@@ -209,11 +212,11 @@ describe('a config folder that cannot be used', () => {
           const created = await login(loginDir, sandbox, 'desk', KEYS[1]!);
           const store = readStore(loginDir);
           observation.observed = `account: exit ${read.code} "${firstLine(read.stderr)}"; login: exit ${created.code}, folder ${existsSync(loginDir) ? (statSync(loginDir).mode & 0o777).toString(8) : 'absent'}, store ${store.ok ? 'valid' : store.reason}`;
-          expect(read.code, read.stderr).toBe(4);
+          exits(read, 4);
           expect(read.stderr).toMatch(/No API key is configured/);
           expect(read.stderr).toMatch(/hedge login/);
           expect(read.stderr).not.toMatch(STACK_FRAME);
-          expect(created.code, created.stderr).toBe(0);
+          exits(created, 0);
           expect(statSync(loginDir).mode & 0o777).toBe(0o700);
           expect(statSync(join(loginDir, 'config.json')).mode & 0o777).toBe(0o600);
           expect(store.ok && store.data.profiles.desk?.api_key).toBe(KEYS[1]);
@@ -243,7 +246,7 @@ describe('logins killed mid-way', () => {
           for (const name of ['base', 'base-2']) {
             const calibration = await login(configDir, sandbox, name, KEYS[0]!, { spawn: true });
             tails.push(Date.now() - sandbox.requestLog.at(-1)!.realTimeMs);
-            expect(calibration.code, calibration.stderr).toBe(0);
+            exits(calibration, 0);
           }
           const tailMs = Math.max(4, Math.min(...tails));
           const problems: string[] = [];
@@ -293,7 +296,7 @@ describe('logins killed mid-way', () => {
             }; left over: ${remaining.length ? remaining.join(', ') : 'nothing'}`;
           expect(problems).toEqual([]);
           expect(killed).toBeGreaterThanOrEqual(4);
-          expect(after.code, after.stderr).toBe(0);
+          exits(after, 0);
           expect(store.ok && store.data.profiles.after?.api_key).toBe(KEYS[2]);
           // The write is a rename: a kill can leave a temp file of its own, never a half-written store.
           expect(remaining.filter((name) => !/^config\.json\.tmp-/.test(name))).toEqual([]);

@@ -4,9 +4,9 @@
 // class (14) naming what came — and no stack trace; a write whose answer was unreadable says its
 // outcome is unknown and how to resume, and resuming leaves exactly one hedge.
 import { afterAll, describe, expect, it } from 'vitest';
+import { exits } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 import { ResultRecorder } from './recorder.js';
-import { MARKET, withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
 
 const results = new ResultRecorder(import.meta.url);
@@ -14,34 +14,31 @@ afterAll(() => results.flush());
 
 describe('a server that never answers', () => {
   it.concurrent('headers never come on a read: exit 5 within --timeout, naming the host and the timeout', async () => {
-    await results.track(
+    await results.onSimulator(
       {
-        suite: 'fault',
         order: 60,
         name: 'Read never answered (headers stall)',
         injected: 'GET /account accepted, no status line ever sent; `hedge account --timeout 2`',
         expected:
           'exit 5 once the 2 s ran out, its one attempt cut short by the deadline (never retried past it); the message names the host and the 2 s; no stack trace',
       },
-      async (observation) => {
-        await withSimulator({ preset: 'reliability' }, async (sim) => {
-          sim.sandbox.setFaults({ stall: 'headers', match: { method: 'GET', path: '/account' } });
-          const result = await sim.hedge(['account', '--timeout', '2']);
-          const host = new URL(sim.sandbox.baseUrl).host;
-          const attempts = sim.requests('GET', '/account');
-          observation.attempts = attempts.length;
-          observation.timings = `process ran ${result.durationMs} ms`;
-          observation.observed = `exit ${result.code}: "${errorLine(result.stderr)}"`;
-          expect(result.code, result.stderr).toBe(5);
-          expect(result.stderr).toContain(host);
-          expect(result.stderr).toMatch(/\b2s\b|--timeout 2\b/);
-          expect(result.stderr).not.toMatch(STACK_FRAME);
-          expect(result.stdout).toBe('');
-          // The deadline ended the one attempt (no retry after it); how much longer the process took
-          // to start and stop is the machine's business, so only the lower bound is asserted.
-          expect(attempts).toHaveLength(1);
-          expect(result.durationMs).toBeGreaterThanOrEqual(2000);
-        });
+      async (sim, observation) => {
+        sim.sandbox.setFaults({ stall: 'headers', match: { method: 'GET', path: '/account' } });
+        const result = await sim.hedge('account --timeout 2');
+        const host = new URL(sim.sandbox.baseUrl).host;
+        const attempts = sim.requests('GET', '/account');
+        observation.attempts = attempts.length;
+        observation.timings = `process ran ${result.durationMs} ms`;
+        observation.observed = `exit ${result.code}: "${errorLine(result.stderr)}"`;
+        exits(result, 5);
+        expect(result.stderr).toContain(host);
+        expect(result.stderr).toMatch(/\b2s\b|--timeout 2\b/);
+        expect(result.stderr).not.toMatch(STACK_FRAME);
+        expect(result.stdout).toBe('');
+        // The deadline ended the one attempt (no retry after it); how much longer the process took
+        // to start and stop is the machine's business, so only the lower bound is asserted.
+        expect(attempts).toHaveLength(1);
+        expect(result.durationMs).toBeGreaterThanOrEqual(2000);
       },
     );
   });
@@ -49,36 +46,33 @@ describe('a server that never answers', () => {
   it.concurrent(
     'half a body then silence on a read: each attempt ends at --request-timeout, exit 5 after the retries, naming host and timeout',
     async () => {
-      await results.track(
+      await results.onSimulator(
         {
-          suite: 'fault',
           order: 61,
           name: 'Read body never finished (body stall)',
           injected:
             'GET /positions sends status, headers and half the body, then hangs; `hedge positions --request-timeout 0.5`',
           expected: `exit 5 after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts of 0.5 s each (retried: a read is safe); the message names the host, the 0.5 s and the attempts; no stack trace`,
         },
-        async (observation) => {
-          await withSimulator({ preset: 'reliability' }, async (sim) => {
-            sim.sandbox.setFaults({ stall: 'body', match: { method: 'GET', path: '/positions' } });
-            const result = await sim.hedge(['positions', '--request-timeout', '0.5']);
-            const host = new URL(sim.sandbox.baseUrl).host;
-            const attempts = sim.requests('GET', '/positions');
-            observation.attempts = attempts.length;
-            observation.timings = `process ran ${result.durationMs} ms`;
-            observation.observed = `exit ${result.code} after ${attempts.length} attempts: "${errorLine(result.stderr)}"`;
-            expect(result.code, result.stderr).toBe(5);
-            expect(attempts).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
-            expect(attempts.every((entry) => entry.status === 'stalled')).toBe(true);
-            expect(result.stderr).toContain(host);
-            expect(result.stderr).toMatch(/0\.5s/);
-            expect(result.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
-            expect(result.stderr).not.toMatch(STACK_FRAME);
-            // 5 attempts of 0.5 s plus the policy's backoffs, all within its total bound.
-            expect(attempts.at(-1)!.realTimeMs - attempts[0]!.realTimeMs).toBeLessThanOrEqual(
-              DEFAULT_RETRY_POLICY.maxTotalMs,
-            );
-          });
+        async (sim, observation) => {
+          sim.sandbox.setFaults({ stall: 'body', match: { method: 'GET', path: '/positions' } });
+          const result = await sim.hedge('positions --request-timeout 0.5');
+          const host = new URL(sim.sandbox.baseUrl).host;
+          const attempts = sim.requests('GET', '/positions');
+          observation.attempts = attempts.length;
+          observation.timings = `process ran ${result.durationMs} ms`;
+          observation.observed = `exit ${result.code} after ${attempts.length} attempts: "${errorLine(result.stderr)}"`;
+          exits(result, 5);
+          expect(attempts).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
+          expect(attempts.every((entry) => entry.status === 'stalled')).toBe(true);
+          expect(result.stderr).toContain(host);
+          expect(result.stderr).toMatch(/0\.5s/);
+          expect(result.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
+          expect(result.stderr).not.toMatch(STACK_FRAME);
+          // 5 attempts of 0.5 s plus the policy's backoffs, all within its total bound.
+          expect(attempts.at(-1)!.realTimeMs - attempts[0]!.realTimeMs).toBeLessThanOrEqual(
+            DEFAULT_RETRY_POLICY.maxTotalMs,
+          );
         },
       );
     },
@@ -91,7 +85,7 @@ interface MalformedCase {
   count: number;
   method: 'GET' | 'POST';
   path: string;
-  args: string[];
+  args: string;
   injected: string;
   expected: string;
   exit: number;
@@ -106,7 +100,7 @@ const MALFORMED: MalformedCase[] = [
     count: 1,
     method: 'GET',
     path: '/markets',
-    args: ['markets', '--json'],
+    args: 'markets --json',
     injected: 'the next GET /markets answered 502 with an HTML page',
     expected: 'a 5xx: retried; exit 0 on the next attempt',
     exit: 0,
@@ -118,7 +112,7 @@ const MALFORMED: MalformedCase[] = [
     count: 100,
     method: 'GET',
     path: '/markets',
-    args: ['markets'],
+    args: 'markets',
     injected: 'every GET /markets answered 502 with an HTML page',
     expected: 'exit 5 after the retries; the message names GET /markets and says the body is not JSON; no stack trace',
     exit: 5,
@@ -130,7 +124,7 @@ const MALFORMED: MalformedCase[] = [
     count: 1,
     method: 'GET',
     path: '/account',
-    args: ['account'],
+    args: 'account',
     injected: 'GET /account answered 200 with the first half of its JSON',
     expected: 'exit 14 (unreadable, not a network failure); the message names GET /account; no stack trace',
     exit: 14,
@@ -142,7 +136,7 @@ const MALFORMED: MalformedCase[] = [
     count: 1,
     method: 'GET',
     path: '/markets',
-    args: ['markets', '--json'],
+    args: 'markets --json',
     injected: 'GET /markets answered 200 with every number a string and every string a number, `meta` an array',
     expected:
       'exit 14 (unreadable); the message names GET /markets, the field and what came; no stack trace; nothing on stdout',
@@ -154,34 +148,31 @@ const MALFORMED: MalformedCase[] = [
 
 describe('answers that are not the envelope', () => {
   it.concurrent.each(MALFORMED)('$name', async (testCase) => {
-    await results.track(
+    await results.onSimulator(
       {
-        suite: 'fault',
         order: 70 + MALFORMED.indexOf(testCase),
         name: testCase.name,
         injected: testCase.injected,
         expected: testCase.expected,
       },
-      async (observation) => {
-        await withSimulator({ preset: 'reliability' }, async (sim) => {
-          sim.sandbox.setFaults({
-            nextMalformed: { count: testCase.count, kind: testCase.kind },
-            match: { method: testCase.method, path: testCase.path },
-          });
-          const result = await sim.hedge(testCase.args);
-          const attempts = sim.requests(testCase.method, testCase.path);
-          observation.attempts = attempts.length;
-          observation.observed = `exit ${result.code} after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}${result.stderr ? `: "${errorLine(result.stderr)}"` : ''}`;
-          expect(result.code, result.stderr).toBe(testCase.exit);
-          expect(result.stderr).not.toMatch(STACK_FRAME);
-          if (testCase.exit === 0) {
-            expect(attempts).toHaveLength(2);
-            expect(Array.isArray(JSON.parse(result.stdout))).toBe(true);
-          } else {
-            expect(result.stderr.split('\n')[0]).toMatch(testCase.mentions);
-            expect(result.stdout).toBe('');
-          }
+      async (sim, observation) => {
+        sim.sandbox.setFaults({
+          nextMalformed: { count: testCase.count, kind: testCase.kind },
+          match: { method: testCase.method, path: testCase.path },
         });
+        const result = await sim.hedge(testCase.args);
+        const attempts = sim.requests(testCase.method, testCase.path);
+        observation.attempts = attempts.length;
+        observation.observed = `exit ${result.code} after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}${result.stderr ? `: "${errorLine(result.stderr)}"` : ''}`;
+        exits(result, testCase.exit);
+        expect(result.stderr).not.toMatch(STACK_FRAME);
+        if (testCase.exit === 0) {
+          expect(attempts).toHaveLength(2);
+          expect(Array.isArray(JSON.parse(result.stdout))).toBe(true);
+        } else {
+          expect(result.stderr.split('\n')[0]).toMatch(testCase.mentions);
+          expect(result.stdout).toBe('');
+        }
       },
     );
   });
@@ -189,9 +180,8 @@ describe('answers that are not the envelope', () => {
   it.concurrent(
     'a write answered with wrong types: exit 5, outcome unknown with the key; resuming with it leaves one hedge',
     async () => {
-      await results.track(
+      await results.onSimulator(
         {
-          suite: 'fault',
           order: 75,
           name: 'Write answered with wrong types, then resumed',
           injected:
@@ -199,30 +189,28 @@ describe('answers that are not the envelope', () => {
           expected:
             'exit 5 naming POST /hedges, "outcome is unknown" with the key, no stack trace; the resumed run exits 0 and the server holds one hedge',
         },
-        async (observation) => {
-          await withSimulator({ preset: 'reliability' }, async (sim) => {
-            sim.sandbox.setFaults({
-              nextMalformed: { count: 1, kind: 'wrong-types' },
-              match: { method: 'POST', path: '/hedges' },
-            });
-            const args = ['open', MARKET, 'buy', '2500', '--tenor', '3'];
-            const first = await sim.hedge(args);
-            const key = resumeKeyFrom(first.stderr);
-            observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
-            expect(first.code, first.stderr).toBe(5);
-            expect(first.stderr).toMatch(/POST \/hedges/);
-            expect(first.stderr).toMatch(/outcome (of this request )?is unknown/i);
-            expect(first.stderr).not.toMatch(STACK_FRAME);
-            expect(key).toBe(sim.requests('POST', '/hedges')[0]!.idempotencyKey);
-            const resumed = await sim.hedge([...args, '--idempotency-key', key!, '--json']);
-            const posts = sim.requests('POST', '/hedges');
-            observation.attempts = posts.length;
-            observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${sim.hedges().length} hedge`;
-            expect(resumed.code, resumed.stderr).toBe(0);
-            expect(new Set(posts.map((entry) => entry.idempotencyKey))).toEqual(new Set([key]));
-            expect(sim.hedges()).toHaveLength(1);
-            expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 2500, status: 'filled' });
+        async (sim, observation) => {
+          sim.sandbox.setFaults({
+            nextMalformed: { count: 1, kind: 'wrong-types' },
+            match: { method: 'POST', path: '/hedges' },
           });
+          const args = 'open USDTNGN buy 2500 --tenor 3';
+          const first = await sim.hedge(args);
+          const key = resumeKeyFrom(first.stderr);
+          observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
+          exits(first, 5);
+          expect(first.stderr).toMatch(/POST \/hedges/);
+          expect(first.stderr).toMatch(/outcome (of this request )?is unknown/i);
+          expect(first.stderr).not.toMatch(STACK_FRAME);
+          expect(key).toBe(sim.requests('POST', '/hedges')[0]!.idempotencyKey);
+          const resumed = await sim.hedge(`${args} --idempotency-key ${key} --json`);
+          const posts = sim.requests('POST', '/hedges');
+          observation.attempts = posts.length;
+          observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${sim.hedges().length} hedge`;
+          exits(resumed, 0);
+          expect(new Set(posts.map((entry) => entry.idempotencyKey))).toEqual(new Set([key]));
+          expect(sim.hedges()).toHaveLength(1);
+          expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 2500, status: 'filled' });
         },
       );
     },

@@ -3,9 +3,10 @@
 // resumed by hand with the key the CLI printed) each leave exactly one effect on the server.
 // Every count below is the server's own (engine state and request log), not the CLI's output.
 import { afterAll, describe, expect, it } from 'vitest';
+import { exits } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 import { ResultRecorder } from './recorder.js';
-import { FILL_DELAY_MS, MARKET, withSimulator } from '../support/simulator.js';
+import { FILL_DELAY_MS } from '../support/simulator.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
 
 const results = new ResultRecorder(import.meta.url);
@@ -22,7 +23,7 @@ function sameKey(entries: { idempotencyKey: string | null }[]): boolean {
 interface DropCase {
   action: 'open' | 'add' | 'reduce' | 'close';
   path: string;
-  args: string[];
+  args: string;
   /** Open hedge (buy side) in place before the command, in USD. */
   seeded?: number;
   /** Open notional on the buy side the server must hold afterwards (0: none). */
@@ -34,14 +35,14 @@ const DROP_CASES: DropCase[] = [
   {
     action: 'open',
     path: '/hedges',
-    args: ['open', MARKET, 'buy', '1000', '--tenor', '3', '--json'],
+    args: 'open USDTNGN buy 1000 --tenor 3 --json',
     expectedNotional: 1000,
     expectedHistory: 0,
   },
   {
     action: 'add',
     path: '/hedges/add',
-    args: ['add', MARKET, 'buy', '500', '--json'],
+    args: 'add USDTNGN buy 500 --json',
     seeded: 1000,
     expectedNotional: 1500,
     expectedHistory: 0,
@@ -49,7 +50,7 @@ const DROP_CASES: DropCase[] = [
   {
     action: 'reduce',
     path: '/hedges/reduce',
-    args: ['reduce', MARKET, 'buy', '300', '--json'],
+    args: 'reduce USDTNGN buy 300 --json',
     seeded: 1000,
     expectedNotional: 700,
     expectedHistory: 0,
@@ -57,7 +58,7 @@ const DROP_CASES: DropCase[] = [
   {
     action: 'close',
     path: '/hedges/close',
-    args: ['close', MARKET, 'buy', '--json'],
+    args: 'close USDTNGN buy --json',
     seeded: 1000,
     expectedNotional: 0,
     expectedHistory: 1,
@@ -68,38 +69,33 @@ describe('connection dropped after the server committed the write', () => {
   it.concurrent.each(DROP_CASES)(
     '$action: retried with the same Idempotency-Key, exactly one effect',
     async (testCase) => {
-      await results.track(
+      await results.onSimulator(
         {
-          suite: 'fault',
           order: 10 + DROP_CASES.indexOf(testCase),
           name: `Connection dropped after commit: \`${testCase.action}\``,
           injected: `POST ${testCase.path} committed by the server, then the socket destroyed before the answer (once)`,
           expected: `exit 0; a retry with the same Idempotency-Key; the server holds exactly one ${testCase.action}`,
         },
-        async (observation) => {
-          await withSimulator({ preset: 'reliability' }, async (sim) => {
-            if (testCase.seeded) sim.seedOpen('buy', testCase.seeded);
-            sim.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: testCase.path } });
-            const result = await sim.hedge(testCase.args);
-            const posts = sim.requests('POST', testCase.path);
-            const active = sim.active('buy');
-            const notional = active.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
-            const refused = sim.requests().filter((entry) => entry.errorCode !== null);
-            observation.attempts = posts.length;
-            observation.observed =
-              `exit ${result.code}; ${posts.length} × POST ${testCase.path} (${posts.map((entry) => entry.status).join(' → ')}), ` +
-              `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge, ${notional} USD open, ${sim.historyCount()} closed`;
-            expect(result.code, result.stderr).toBe(0);
-            expect(posts.map((entry) => entry.status)).toEqual(['dropped', 200]);
-            expect(sameKey(posts)).toBe(true);
-            expect(refused).toEqual([]);
-            expect(sim.hedges()).toHaveLength(1);
-            expect(notional).toBe(testCase.expectedNotional);
-            expect(active).toHaveLength(testCase.expectedNotional > 0 ? 1 : 0);
-            expect(sim.historyCount()).toBe(testCase.expectedHistory);
-            if (testCase.action === 'open')
-              expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 1000 });
-          });
+        async (sim, observation) => {
+          if (testCase.seeded) sim.seedOpen('buy', testCase.seeded);
+          sim.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: testCase.path } });
+          const result = await sim.hedge(testCase.args);
+          const posts = sim.requests('POST', testCase.path);
+          const active = sim.active('buy');
+          const notional = active.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+          const refused = sim.requests().filter((entry) => entry.errorCode !== null);
+          observation.attempts = posts.length;
+          observation.observed =
+            `exit ${result.code}; ${posts.length} × POST ${testCase.path} (${posts.map((entry) => entry.status).join(' → ')}), ` +
+            `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge, ${notional} USD open, ${sim.historyCount()} closed`;
+          exits(result, 0);
+          expect([posts.map((entry) => entry.status), sameKey(posts), refused]).toEqual([['dropped', 200], true, []]);
+          expect(sim.hedges()).toHaveLength(1);
+          expect(notional).toBe(testCase.expectedNotional);
+          expect(active).toHaveLength(testCase.expectedNotional > 0 ? 1 : 0);
+          expect(sim.historyCount()).toBe(testCase.expectedHistory);
+          if (testCase.action === 'open')
+            expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 1000 });
         },
       );
     },
@@ -108,46 +104,32 @@ describe('connection dropped after the server committed the write', () => {
 
 describe('idempotency_in_flight', () => {
   it('the first attempt is held past --request-timeout: the retries meet 409 in flight, wait it out, one hedge', async () => {
-    await results.track(
+    await results.onSimulator(
       {
-        suite: 'fault',
         order: 20,
         name: '`idempotency_in_flight`, then success',
         injected: 'the first POST /hedges held 4 s by the server (key in flight); `--request-timeout 1`',
         expected:
           'the CLI times out the attempt, retries with the same key, waits out 409 `idempotency_in_flight`, exit 0, one hedge',
       },
-      async (observation) => {
-        await withSimulator({ preset: 'reliability' }, async (sim) => {
-          // Held well past the 1 s attempt timeout (the first retry comes about 1.2 s in), so the
-          // retries meet the key in flight however slow the machine is to send them.
-          sim.sandbox.setFaults({ nextLatency: { count: 1, ms: 4000 }, match: { method: 'POST', path: '/hedges' } });
-          const result = await sim.hedge([
-            'open',
-            MARKET,
-            'sell',
-            '2000',
-            '--tenor',
-            '1',
-            '--request-timeout',
-            '1',
-            '--json',
-          ]);
-          const posts = sim.requests('POST', '/hedges');
-          const inFlight = posts.filter((entry) => entry.errorCode === 'idempotency_in_flight');
-          observation.attempts = posts.length;
-          observation.timings = `last attempt ${posts.at(-1)!.realTimeMs - posts[0]!.realTimeMs} ms after the first`;
-          observation.observed =
-            `exit ${result.code}; ${posts.length} × POST /hedges (${posts.map((entry) => entry.errorCode ?? entry.status).join(' → ')}), ` +
-            `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge`;
-          expect(result.code, result.stderr).toBe(0);
-          expect(inFlight.length).toBeGreaterThanOrEqual(1);
-          expect(sameKey(posts)).toBe(true);
-          expect(posts.at(-1)!.status).toBe(200);
-          expect(sim.hedges()).toHaveLength(1);
-          expect(sim.hedges()[0]).toMatchObject({ side: 'sell', notionalUsd: 2000, status: 'filled' });
-          expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 2000 });
-        });
+      async (sim, observation) => {
+        // Held well past the 1 s attempt timeout (the first retry comes about 1.2 s in), so the
+        // retries meet the key in flight however slow the machine is to send them.
+        sim.sandbox.setFaults({ nextLatency: { count: 1, ms: 4000 }, match: { method: 'POST', path: '/hedges' } });
+        const result = await sim.hedge('open USDTNGN sell 2000 --tenor 1 --request-timeout 1 --json');
+        const posts = sim.requests('POST', '/hedges');
+        const inFlight = posts.filter((entry) => entry.errorCode === 'idempotency_in_flight');
+        observation.attempts = posts.length;
+        observation.timings = `last attempt ${posts.at(-1)!.realTimeMs - posts[0]!.realTimeMs} ms after the first`;
+        observation.observed =
+          `exit ${result.code}; ${posts.length} × POST /hedges (${posts.map((entry) => entry.errorCode ?? entry.status).join(' → ')}), ` +
+          `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge`;
+        exits(result, 0);
+        expect(inFlight.length).toBeGreaterThanOrEqual(1);
+        expect([sameKey(posts), posts.at(-1)!.status]).toEqual([true, 200]);
+        expect(sim.hedges()).toHaveLength(1);
+        expect(sim.hedges()[0]).toMatchObject({ side: 'sell', notionalUsd: 2000, status: 'filled' });
+        expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 2000 });
       },
     );
   });
@@ -155,9 +137,8 @@ describe('idempotency_in_flight', () => {
 
 describe('a write whose answer never comes, then resumed with --idempotency-key', () => {
   it('open --skip-checks, server never sends headers: exit 5 within --timeout, outcome unknown, the key; resuming opens exactly one', async () => {
-    await results.track(
+    await results.onSimulator(
       {
-        suite: 'fault',
         order: 30,
         name: 'Write never answered (headers stall), then resumed',
         injected:
@@ -165,87 +146,81 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
         expected:
           'exit 5 naming the host and the timeout, "outcome is unknown" with the key; the resumed run exits 0 and the server holds one hedge',
       },
-      async (observation) => {
-        await withSimulator({ preset: 'reliability' }, async (sim) => {
-          sim.sandbox.setFaults({ stall: 'headers', match: { method: 'POST', path: '/hedges' } });
-          const args = ['open', MARKET, 'buy', '4000', '--tenor', '7', '--skip-checks'];
-          // A write is sent only with a second of --timeout left: 4 s leaves the start-up seconds to
-          // spare on a loaded machine, so the one attempt is always sent, then cut by the deadline.
-          const stalled = await sim.hedge([...args, '--timeout', '4']);
-          const key = resumeKeyFrom(stalled.stderr);
-          const host = new URL(sim.sandbox.baseUrl).host;
-          observation.observed = `first run: exit ${stalled.code} in ${stalled.durationMs} ms: "${errorLine(stalled.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
-          expect(stalled.code, stalled.stderr).toBe(5);
-          expect(stalled.stderr).toContain(host);
-          expect(stalled.stderr).toMatch(/within 4(\.0)?s|--timeout 4|4 ?s/);
-          expect(stalled.stderr).toMatch(/outcome is unknown/i);
-          expect(key).toBe(sim.requests('POST', '/hedges')[0]!.idempotencyKey);
-          expect(stalled.stderr).not.toMatch(STACK_FRAME);
+      async (sim, observation) => {
+        sim.sandbox.setFaults({ stall: 'headers', match: { method: 'POST', path: '/hedges' } });
+        const args = 'open USDTNGN buy 4000 --tenor 7 --skip-checks';
+        // A write is sent only with a second of --timeout left: 4 s leaves the start-up seconds to
+        // spare on a loaded machine, so the one attempt is always sent, then cut by the deadline.
+        const stalled = await sim.hedge(`${args} --timeout 4`);
+        const key = resumeKeyFrom(stalled.stderr);
+        const host = new URL(sim.sandbox.baseUrl).host;
+        observation.observed = `first run: exit ${stalled.code} in ${stalled.durationMs} ms: "${errorLine(stalled.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
+        exits(stalled, 5);
+        expect(stalled.stderr).toContain(host);
+        expect(stalled.stderr).toMatch(/within 4(\.0)?s|--timeout 4|4 ?s/);
+        expect(stalled.stderr).toMatch(/outcome is unknown/i);
+        expect(key).toBe(sim.requests('POST', '/hedges')[0]!.idempotencyKey);
+        expect(stalled.stderr).not.toMatch(STACK_FRAME);
 
-          sim.sandbox.setFaults({ stall: null, match: null });
-          const resumed = await sim.hedge([...args, '--idempotency-key', key!, '--json']);
-          const posts = sim.requests('POST', '/hedges');
-          observation.attempts = posts.length;
-          observation.observed +=
-            `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges, ${sameKey(posts) ? 'all with the printed key' : 'DIFFERENT keys'}; ` +
-            `server: ${sim.hedges().length} hedge`;
-          expect(resumed.code, resumed.stderr).toBe(0);
-          expect(sameKey(posts)).toBe(true);
-          expect(posts[0]!.idempotencyKey).toBe(key);
-          expect(sim.hedges()).toHaveLength(1);
-          expect(sim.hedges()[0]).toMatchObject({ notionalUsd: 4000, status: 'filled' });
-        });
+        sim.sandbox.setFaults({ stall: null, match: null });
+        const resumed = await sim.hedge(`${args} --idempotency-key ${key} --json`);
+        const posts = sim.requests('POST', '/hedges');
+        observation.attempts = posts.length;
+        observation.observed +=
+          `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges, ${sameKey(posts) ? 'all with the printed key' : 'DIFFERENT keys'}; ` +
+          `server: ${sim.hedges().length} hedge`;
+        exits(resumed, 0);
+        expect(sameKey(posts)).toBe(true);
+        expect(posts[0]!.idempotencyKey).toBe(key);
+        expect(sim.hedges()).toHaveLength(1);
+        expect(sim.hedges()[0]).toMatchObject({ notionalUsd: 4000, status: 'filled' });
       },
     );
   });
 
   it('add, server commits but the body never finishes: exit 5, outcome unknown; resuming adds exactly once', async () => {
-    await results.track(
+    await results.onSimulator(
       {
-        suite: 'fault',
         order: 31,
         name: 'Write committed, body never finished (body stall), then resumed',
         injected:
           'POST /hedges/add committed, half the body sent, then silence, on every attempt; `hedge add … --request-timeout 0.5`; then resumed with `--idempotency-key`',
         expected: `exit 5 after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts of 0.5 s with one key, naming the host and the timeout, "outcome is unknown" with the key; after resuming the hedge grew by the amount once`,
       },
-      async (observation) => {
-        await withSimulator({ preset: 'reliability' }, async (sim) => {
-          sim.seedOpen('buy', 1000);
-          sim.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
-          const args = ['add', MARKET, 'buy', '250'];
-          // Only --request-timeout bounds the run: every attempt ends the same way, so the one message
-          // is "no answer within 0.5s … after 5 attempts". (With a --timeout as well, the budget could
-          // run out before a retry instead, a second legitimate message, depending on the machine.)
-          const stalled = await sim.hedge([...args, '--request-timeout', '0.5']);
-          const key = resumeKeyFrom(stalled.stderr);
-          const host = new URL(sim.sandbox.baseUrl).host;
-          const stalledPosts = sim.requests('POST', '/hedges/add').length;
-          observation.observed = `first run: exit ${stalled.code} after ${stalledPosts} attempts: "${errorLine(stalled.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
-          expect(stalled.code, stalled.stderr).toBe(5);
-          expect(stalledPosts).toBe(DEFAULT_RETRY_POLICY.maxAttempts);
-          expect(stalled.stderr).toContain(host);
-          expect(stalled.stderr).toMatch(/within 0\.5s/);
-          expect(stalled.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
-          expect(stalled.stderr).toMatch(/outcome is unknown/i);
-          expect(key).toBe(sim.requests('POST', '/hedges/add')[0]!.idempotencyKey);
-          expect(stalled.stderr).not.toMatch(STACK_FRAME);
+      async (sim, observation) => {
+        sim.seedOpen('buy', 1000);
+        sim.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
+        const args = 'add USDTNGN buy 250';
+        // Only --request-timeout bounds the run: every attempt ends the same way, so the one message
+        // is "no answer within 0.5s … after 5 attempts". (With a --timeout as well, the budget could
+        // run out before a retry instead, a second legitimate message, depending on the machine.)
+        const stalled = await sim.hedge(`${args} --request-timeout 0.5`);
+        const key = resumeKeyFrom(stalled.stderr);
+        const host = new URL(sim.sandbox.baseUrl).host;
+        const stalledPosts = sim.requests('POST', '/hedges/add').length;
+        observation.observed = `first run: exit ${stalled.code} after ${stalledPosts} attempts: "${errorLine(stalled.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
+        exits(stalled, 5);
+        expect(stalledPosts).toBe(DEFAULT_RETRY_POLICY.maxAttempts);
+        expect(stalled.stderr).toContain(host);
+        expect(stalled.stderr).toMatch(/within 0\.5s/);
+        expect(stalled.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
+        expect(stalled.stderr).toMatch(/outcome is unknown/i);
+        expect(key).toBe(sim.requests('POST', '/hedges/add')[0]!.idempotencyKey);
+        expect(stalled.stderr).not.toMatch(STACK_FRAME);
 
-          sim.sandbox.setFaults({ stall: null, match: null });
-          const resumed = await sim.hedge([...args, '--idempotency-key', key!]);
-          sim.advance(FILL_DELAY_MS + 1);
-          const posts = sim.requests('POST', '/hedges/add');
-          const notional = sim.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
-          observation.attempts = posts.length;
-          observation.observed +=
-            `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges/add, ${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; ` +
-            `server: ${notional} USD open (was 1000)`;
-          expect(resumed.code, resumed.stderr).toBe(0);
-          expect(sameKey(posts)).toBe(true);
-          expect(posts.filter((entry) => entry.errorCode !== null)).toEqual([]);
-          expect(sim.hedges()).toHaveLength(1);
-          expect(notional).toBe(1250);
-        });
+        sim.sandbox.setFaults({ stall: null, match: null });
+        const resumed = await sim.hedge(`${args} --idempotency-key ${key}`);
+        sim.advance(FILL_DELAY_MS + 1);
+        const posts = sim.requests('POST', '/hedges/add');
+        const notional = sim.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+        observation.attempts = posts.length;
+        observation.observed +=
+          `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges/add, ${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; ` +
+          `server: ${notional} USD open (was 1000)`;
+        exits(resumed, 0);
+        expect([sameKey(posts), posts.filter((entry) => entry.errorCode !== null)]).toEqual([true, []]);
+        expect(sim.hedges()).toHaveLength(1);
+        expect(notional).toBe(1250);
       },
     );
   });

@@ -6,9 +6,10 @@
 // here races the wall clock: a landing happens when the test moves the simulator's clock.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exits } from '../support/cli-runs.js';
 import { until } from '../support/polling.js';
 import { ResultRecorder } from './recorder.js';
-import { MARKET, gaps, withSimulator, type Simulator } from '../support/simulator.js';
+import { gaps, type Simulator } from '../support/simulator.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
 
 const results = new ResultRecorder(import.meta.url);
@@ -43,7 +44,7 @@ function interruptAfterPolls(
 
 interface InterruptCase {
   action: 'open' | 'add' | 'close';
-  args: string[];
+  args: string;
   submitPath: string;
   pollPath: RegExp;
   /** The message says the action stands, and how to check it. */
@@ -55,7 +56,7 @@ interface InterruptCase {
 const INTERRUPTS: InterruptCase[] = [
   {
     action: 'open',
-    args: ['open', MARKET, 'buy', '1000', '--tenor', '3'],
+    args: 'open USDTNGN buy 1000 --tenor 3',
     submitPath: '/hedges',
     pollPath: /^\/hedges\/hdg_/,
     stands: /Stopped waiting\. The order stands: hedge hdg_\w+ is still being processed/,
@@ -63,7 +64,7 @@ const INTERRUPTS: InterruptCase[] = [
   },
   {
     action: 'add',
-    args: ['add', MARKET, 'buy', '400'],
+    args: 'add USDTNGN buy 400',
     submitPath: '/hedges/add',
     // An add is confirmed by the positions list (the spec's way), so that is what the wait polls.
     pollPath: /^\/positions$/,
@@ -73,7 +74,7 @@ const INTERRUPTS: InterruptCase[] = [
   },
   {
     action: 'close',
-    args: ['close', MARKET, 'buy'],
+    args: 'close USDTNGN buy',
     submitPath: '/hedges/close',
     pollPath: /^\/positions$/,
     stands: /Stopped waiting\. The close stands/,
@@ -86,59 +87,42 @@ describe('Ctrl-C during a wait', () => {
   it.concurrent.each(INTERRUPTS)(
     '$action: exit 130, the action stands on the server, the message says how to check',
     async (testCase) => {
-      await results.track(
+      await results.onSimulator(
         {
-          suite: 'fault',
           order: 80 + INTERRUPTS.indexOf(testCase),
           name: `Ctrl-C while \`${testCase.action}\` waits`,
           injected: `fill delay of ${LONG_FILL_MS / 1000} s; SIGINT once the CLI has polled twice`,
           expected:
             'exit 130; the server still holds the action, which then lands; the message says it stands and how to check it',
         },
-        async (observation) => {
-          // The seeded hedge must fill at once; the action under test must not.
-          await withSimulator({ preset: 'reliability', fillDelayMs: LONG_FILL_MS }, async (sim) => {
-            if (testCase.seeded) {
-              sim.sandbox.engine.handle(
-                {
-                  method: 'POST',
-                  path: '/hedges',
-                  query: {},
-                  headers: {
-                    authorization: `Bearer ${sim.sandbox.apiKey}`,
-                    'idempotency-key': `seed-${testCase.action}`,
-                  },
-                  body: { market: MARKET, side: 'buy', notional_usd: testCase.seeded, tenor_days: 7 },
-                },
-                sim.sandbox.clock.now(),
-              );
-              sim.advance(LONG_FILL_MS + 1);
-            }
-            const result = await sim.hedge(testCase.args, {
-              onSpawn: interruptAfterPolls(sim, testCase.submitPath, testCase.pollPath, 2),
-            });
-            const hedge = sim.hedges()[0];
-            const pendingOnServer =
-              testCase.action === 'open'
-                ? hedge?.status === 'submitted'
-                : hedge?.pendingChange?.action === testCase.action;
-            observation.observed = `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}; server: ${testCase.action} ${pendingOnServer ? 'pending (stands)' : 'NOT pending'}; "${errorLine(result.stderr)}"`;
-            expect(result.code, result.stderr).toBe(130);
-            expect(result.stderr).toMatch(testCase.stands);
-            expect(result.stderr).toMatch(testCase.check);
-            expect(result.stderr).not.toMatch(STACK_FRAME);
-            expect(sim.hedges()).toHaveLength(1);
-            expect(pendingOnServer).toBe(true);
-
-            // The action lands by itself: nothing was undone by the interrupt.
-            sim.advance(LONG_FILL_MS + 1);
-            const after = sim.hedges()[0]!;
-            if (testCase.action === 'open') expect(after.status).toBe('filled');
-            if (testCase.action === 'add') expect(after.notionalUsd).toBe(1400);
-            if (testCase.action === 'close') expect(after.status).toBe('closed');
-            observation.observed += `; after the fill delay: ${after.status}, ${after.notionalUsd} USD`;
+        // The seeded hedge must fill at once; the action under test must not.
+        async (sim, observation) => {
+          if (testCase.seeded) sim.seedOpen('buy', testCase.seeded);
+          const result = await sim.hedge(testCase.args, {
+            onSpawn: interruptAfterPolls(sim, testCase.submitPath, testCase.pollPath, 2),
           });
+          const hedge = sim.hedges()[0];
+          const pendingOnServer =
+            testCase.action === 'open'
+              ? hedge?.status === 'submitted'
+              : hedge?.pendingChange?.action === testCase.action;
+          observation.observed = `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}; server: ${testCase.action} ${pendingOnServer ? 'pending (stands)' : 'NOT pending'}; "${errorLine(result.stderr)}"`;
+          exits(result, 130);
+          expect(result.stderr).toMatch(testCase.stands);
+          expect(result.stderr).toMatch(testCase.check);
+          expect(result.stderr).not.toMatch(STACK_FRAME);
+          expect(sim.hedges()).toHaveLength(1);
+          expect(pendingOnServer).toBe(true);
+
+          // The action lands by itself: nothing was undone by the interrupt.
+          sim.advance(LONG_FILL_MS + 1);
+          const after = sim.hedges()[0]!;
+          if (testCase.action === 'open') expect(after.status).toBe('filled');
+          if (testCase.action === 'add') expect(after.notionalUsd).toBe(1400);
+          if (testCase.action === 'close') expect(after.status).toBe('closed');
+          observation.observed += `; after the fill delay: ${after.status}, ${after.notionalUsd} USD`;
         },
+        { fillDelayMs: LONG_FILL_MS },
       );
     },
   );
@@ -146,37 +130,35 @@ describe('Ctrl-C during a wait', () => {
   it.concurrent(
     'a second Ctrl-C right after the first ends the process at once with 130; the hedge stands',
     async () => {
-      await results.track(
+      await results.onSimulator(
         {
-          suite: 'fault',
           order: 84,
           name: 'Second Ctrl-C',
           injected: 'two SIGINTs 5 ms apart while `hedge open` waits for a fill',
           expected: 'the process ends at once with 130 (never hangs, never a crash); the hedge stands on the server',
         },
-        async (observation) => {
-          await withSimulator({ preset: 'reliability', fillDelayMs: LONG_FILL_MS }, async (sim) => {
-            let secondSent = false;
-            const result = await sim.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1'], {
-              onSpawn: interruptAfterPolls(sim, '/hedges', /^\/hedges\/hdg_/, 1, (child) => {
-                setTimeout(() => {
-                  secondSent = child.kill('SIGINT');
-                }, 5);
-              }),
-            });
-            observation.observed = `exit ${result.code ?? `by ${result.signal}`}; second SIGINT ${secondSent ? 'delivered' : 'found the process already gone'}; server: hedge ${sim.hedges()[0]?.status}`;
-            // 130 from the CLI's own handler. A second SIGINT that lands while Node is already tearing
-            // the process down (its exit code set, signal handlers released) ends it by the signal
-            // itself, which a shell reports as 130 too.
-            expect(
-              result.code === 130 || (result.code === null && result.signal === 'SIGINT'),
-              `${result.code} ${result.signal}\n${result.stderr}`,
-            ).toBe(true);
-            expect(result.stderr).not.toMatch(STACK_FRAME);
-            expect(sim.hedges()).toHaveLength(1);
-            expect(sim.hedges()[0]!.status).toBe('submitted');
+        async (sim, observation) => {
+          let secondSent = false;
+          const result = await sim.hedge('open USDTNGN sell 1000 --tenor 1', {
+            onSpawn: interruptAfterPolls(sim, '/hedges', /^\/hedges\/hdg_/, 1, (child) => {
+              setTimeout(() => {
+                secondSent = child.kill('SIGINT');
+              }, 5);
+            }),
           });
+          observation.observed = `exit ${result.code ?? `by ${result.signal}`}; second SIGINT ${secondSent ? 'delivered' : 'found the process already gone'}; server: hedge ${sim.hedges()[0]?.status}`;
+          // 130 from the CLI's own handler. A second SIGINT that lands while Node is already tearing
+          // the process down (its exit code set, signal handlers released) ends it by the signal
+          // itself, which a shell reports as 130 too.
+          expect(
+            result.code === 130 || (result.code === null && result.signal === 'SIGINT'),
+            `${result.code} ${result.signal}\n${result.stderr}`,
+          ).toBe(true);
+          expect(result.stderr).not.toMatch(STACK_FRAME);
+          expect(sim.hedges()).toHaveLength(1);
+          expect(sim.hedges()[0]!.status).toBe('submitted');
         },
+        { fillDelayMs: LONG_FILL_MS },
       );
     },
   );
@@ -184,9 +166,8 @@ describe('Ctrl-C during a wait', () => {
   it.concurrent(
     'Ctrl-C while the open request itself is in flight: exit 130, the key to resume with; resuming leaves one hedge',
     async () => {
-      await results.track(
+      await results.onSimulator(
         {
-          suite: 'fault',
           order: 85,
           name: 'Ctrl-C during the write itself',
           injected:
@@ -194,34 +175,32 @@ describe('Ctrl-C during a wait', () => {
           expected:
             'exit 130 with "outcome is unknown" and the key; the resumed run exits 0 and the server holds one hedge',
         },
-        async (observation) => {
-          await withSimulator({ preset: 'reliability' }, async (sim) => {
-            // The answer never finishes, so the SIGINT lands while the write is in flight however long
-            // the machine takes to deliver it (a hold of fixed length would be a race against it).
-            sim.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-            const args = ['open', MARKET, 'buy', '1200', '--tenor', '3'];
-            const first = await sim.hedge(args, {
-              onSpawn: (child) =>
-                void until(() => sim.requests('POST', '/hedges').length >= 1, 'the POST').then(() =>
-                  child.kill('SIGINT'),
-                ),
-            });
-            const key = resumeKeyFrom(first.stderr);
-            observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
-            expect(first.code, first.stderr).toBe(130);
-            expect(first.stderr).toMatch(/outcome .*is unknown/i);
-            expect(key).toBe(sim.requests('POST', '/hedges')[0]!.idempotencyKey);
-            expect(first.stderr).not.toMatch(STACK_FRAME);
-            // The server committed the open before its answer stalled: the resumed run replays it.
-            expect(sim.hedges()).toHaveLength(1);
-            sim.sandbox.setFaults({ stall: null, match: null });
-            const resumed = await sim.hedge([...args, '--idempotency-key', key!, '--json']);
-            const posts = sim.requests('POST', '/hedges');
-            observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${sim.hedges().length} hedge`;
-            expect(resumed.code, resumed.stderr).toBe(0);
-            expect(new Set(posts.map((entry) => entry.idempotencyKey)).size).toBe(1);
-            expect(sim.hedges()).toHaveLength(1);
+        async (sim, observation) => {
+          // The answer never finishes, so the SIGINT lands while the write is in flight however long
+          // the machine takes to deliver it (a hold of fixed length would be a race against it).
+          sim.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
+          const args = 'open USDTNGN buy 1200 --tenor 3';
+          const first = await sim.hedge(args, {
+            onSpawn: (child) =>
+              void until(() => sim.requests('POST', '/hedges').length >= 1, 'the POST').then(() =>
+                child.kill('SIGINT'),
+              ),
           });
+          const key = resumeKeyFrom(first.stderr);
+          observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
+          exits(first, 130);
+          expect(first.stderr).toMatch(/outcome .*is unknown/i);
+          expect(key).toBe(sim.requests('POST', '/hedges')[0]!.idempotencyKey);
+          expect(first.stderr).not.toMatch(STACK_FRAME);
+          // The server committed the open before its answer stalled: the resumed run replays it.
+          expect(sim.hedges()).toHaveLength(1);
+          sim.sandbox.setFaults({ stall: null, match: null });
+          const resumed = await sim.hedge(`${args} --idempotency-key ${key} --json`);
+          const posts = sim.requests('POST', '/hedges');
+          observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${sim.hedges().length} hedge`;
+          exits(resumed, 0);
+          expect(new Set(posts.map((entry) => entry.idempotencyKey)).size).toBe(1);
+          expect(sim.hedges()).toHaveLength(1);
         },
       );
     },
@@ -232,14 +211,14 @@ describe('polling cadence', () => {
   it.concurrent.each([
     {
       action: 'open',
-      args: ['open', MARKET, 'buy', '1000', '--tenor', '3'],
+      args: 'open USDTNGN buy 1000 --tenor 3',
       pollPath: /^\/hedges\/hdg_/,
       submitPath: '/hedges',
       seeded: false,
     },
     {
       action: 'close',
-      args: ['close', MARKET, 'buy'],
+      args: 'close USDTNGN buy',
       pollPath: /^\/positions$/,
       submitPath: '/hedges/close',
       seeded: true,
@@ -247,9 +226,8 @@ describe('polling cadence', () => {
   ])(
     '$action: the first poll at least 1 s after the submit, each next one at least 1 s after the one before',
     async ({ action, args, pollPath, submitPath, seeded }) => {
-      await results.track(
+      await results.onSimulator(
         {
-          suite: 'fault',
           order: action === 'open' ? 90 : 91,
           name: `Polling cadence while \`${action}\` waits`,
           injected: `the ${action} lands only once the CLI has polled 3 times (the simulator's clock is moved then)`,
@@ -257,36 +235,35 @@ describe('polling cadence', () => {
             'exit 0 on the next poll; the first poll at least 1 s after the submit; each next poll at least 1 s after the one before ' +
             '(the spec advises one to two seconds; the 1.5 s start-to-start cadence itself is pinned with an injected clock in test/write/wait.test.ts)',
         },
-        async (observation) => {
-          // Nothing lands by itself: the test moves the simulator's clock once the CLI has polled three
-          // times, so the number of polls does not depend on how fast the machine is.
-          await withSimulator({ preset: 'reliability', fillDelayMs: LONG_FILL_MS }, async (sim) => {
-            if (seeded) sim.seedOpen('buy', 1000);
-            let pollsBeforeLanding: number | undefined;
-            const landAfterThreePolls = () =>
-              void until(() => pollsAfterSubmit(sim, submitPath, pollPath).length >= 3, `3 polls of ${pollPath}`).then(
-                () => {
-                  pollsBeforeLanding = pollsAfterSubmit(sim, submitPath, pollPath).length;
-                  sim.advance(LONG_FILL_MS + 1);
-                },
-                () => undefined,
-              );
-            const result = await sim.hedge(args, { onSpawn: landAfterThreePolls });
-            const submit = sim.requests('POST', submitPath)[0]!;
-            const polls = pollsAfterSubmit(sim, submitPath, pollPath);
-            const between = gaps(polls);
-            const first = polls[0]!.realTimeMs - submit.realTimeMs;
-            observation.attempts = polls.length;
-            observation.timings = `first poll ${first} ms after the submit, then gaps ${between.join(', ')} ms`;
-            observation.observed = `exit ${result.code}; ${polls.length} polls (${pollsBeforeLanding} before the ${action} landed)`;
-            expect(result.code, result.stderr).toBe(0);
-            expect(pollsBeforeLanding).toBeGreaterThanOrEqual(3);
-            // The first poll after the landing sees it, and the wait ends there.
-            expect(polls).toHaveLength(pollsBeforeLanding! + 1);
-            expect(first).toBeGreaterThanOrEqual(1000);
-            for (const gap of between) expect(gap).toBeGreaterThanOrEqual(1000);
-          });
+        // Nothing lands by itself: the test moves the simulator's clock once the CLI has polled three
+        // times, so the number of polls does not depend on how fast the machine is.
+        async (sim, observation) => {
+          if (seeded) sim.seedOpen('buy', 1000);
+          let pollsBeforeLanding: number | undefined;
+          const landAfterThreePolls = () =>
+            void until(() => pollsAfterSubmit(sim, submitPath, pollPath).length >= 3, `3 polls of ${pollPath}`).then(
+              () => {
+                pollsBeforeLanding = pollsAfterSubmit(sim, submitPath, pollPath).length;
+                sim.advance(LONG_FILL_MS + 1);
+              },
+              () => undefined,
+            );
+          const result = await sim.hedge(args, { onSpawn: landAfterThreePolls });
+          const submit = sim.requests('POST', submitPath)[0]!;
+          const polls = pollsAfterSubmit(sim, submitPath, pollPath);
+          const between = gaps(polls);
+          const first = polls[0]!.realTimeMs - submit.realTimeMs;
+          observation.attempts = polls.length;
+          observation.timings = `first poll ${first} ms after the submit, then gaps ${between.join(', ')} ms`;
+          observation.observed = `exit ${result.code}; ${polls.length} polls (${pollsBeforeLanding} before the ${action} landed)`;
+          exits(result, 0);
+          expect(pollsBeforeLanding).toBeGreaterThanOrEqual(3);
+          // The first poll after the landing sees it, and the wait ends there.
+          expect(polls).toHaveLength(pollsBeforeLanding! + 1);
+          expect(first).toBeGreaterThanOrEqual(1000);
+          for (const gap of between) expect(gap).toBeGreaterThanOrEqual(1000);
         },
+        { fillDelayMs: LONG_FILL_MS },
       );
     },
   );

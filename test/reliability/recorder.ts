@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { inject } from 'vitest';
 import { ROOT } from '../support/hedge-cli.js';
+import { withSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
 
 export type Suite = 'fault' | 'bad-input' | 'config';
 
@@ -56,6 +57,17 @@ export class ResultRecorder {
 
   constructor(testFileUrl: string) {
     this.file = basename(new URL(testFileUrl).pathname).replace(/\.test\.ts$/, '');
+  }
+
+  /** A case (of the fault suite unless said) run on a `reliability` simulator of its own (`options` on top). */
+  onSimulator(
+    meta: Omit<CaseMeta, 'suite'> & { suite?: Suite },
+    body: (sim: Simulator, observation: CaseObservation) => Promise<void>,
+    options: SimulatorOptions = {},
+  ): Promise<void> {
+    return this.track({ suite: 'fault', ...meta }, (observation) =>
+      withSimulator({ preset: 'reliability', ...options }, (sim) => body(sim, observation)),
+    );
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
-import { type ReportGrouping, buildReport } from '../../src/features/report/report-rules.js';
+import { type Report, type ReportGrouping, buildReport } from '../../src/features/report/report-rules.js';
 import { escapeHtml, niceScale, renderReportHtml } from '../../src/features/report/report-html.js';
 
 const HOSTILE = 'USDT<script>alert("x")</script>\u001b]0;x\u0007\u202eNGN';
@@ -25,6 +25,10 @@ function records() {
   }
   return list;
 }
+
+/** The page of `report` for a test account, generated at `generatedAt`, listing no hedges unless given. */
+const page = (report: Report, generatedAt: string, extra: Partial<Parameters<typeof renderReportHtml>[1]> = {}) =>
+  renderReportHtml(report, { account: 'desk', environment: 'test', generatedAt, records: [], ...extra });
 
 function render(by: ReportGrouping, overrides: Partial<Parameters<typeof renderReportHtml>[1]> = {}) {
   const facts = records();
@@ -93,15 +97,12 @@ describe('renderReportHtml', () => {
     const report = buildReport([{ netPnlUsd: -1234.5, grossPnlUsd: 1000000, closedAt: '2026-11-02T00:00:00Z' }], [], {
       by: 'month',
     });
-    const html = renderReportHtml(report, {
-      account: 'a',
-      environment: 'test',
-      generatedAt: '2026-11-03T00:00:00Z',
-      records: [],
-    });
-    expect(totalShown(html, 'net_pnl_usd')).toBe('-1,234.50');
-    expect(totalShown(html, 'gross_pnl_usd')).toBe('+1,000,000.00');
-    expect(totalShown(html, 'carry_usdc')).toBe('—');
+    const html = page(report, '2026-11-03T00:00:00Z', { account: 'a' });
+    expect([
+      totalShown(html, 'net_pnl_usd'),
+      totalShown(html, 'gross_pnl_usd'),
+      totalShown(html, 'carry_usdc'),
+    ]).toEqual(['-1,234.50', '+1,000,000.00', '—']);
   });
 
   it('references nothing outside the file: no script, link, image, font, import or URL', () => {
@@ -162,29 +163,18 @@ describe('renderReportHtml', () => {
         closedAt: new Date(base + index * 40_000).toISOString(),
       }));
     const report = buildReport(close, [], { by: 'hedge' });
-    const html = renderReportHtml(report, {
-      account: 'desk',
-      environment: 'test',
-      generatedAt: new Date(base + 80_000).toISOString(),
-      records: close,
-    });
+    const html = page(report, new Date(base + 80_000).toISOString(), { records: close });
     const ticks = [
       ...html.matchAll(/<text class="tick" [^>]*text-anchor="(?:start|middle|end)"[^>]*>([^<]*)<\/text>/g),
     ].map((match) => match[1]);
     const timeTicks = ticks.filter((label) => /\d\d:\d\d/.test(label));
     expect(timeTicks).toHaveLength(5);
-    expect(new Set(timeTicks).size).toBe(5);
-    expect(timeTicks[0]).toBe('11-23 11:53:05');
+    expect([new Set(timeTicks).size, timeTicks[0]]).toEqual([5, '11-23 11:53:05']);
   });
 
   it('renders an empty period without charts', () => {
     const report = buildReport([], [], { by: 'day' });
-    const html = renderReportHtml(report, {
-      account: 'desk',
-      environment: 'test',
-      generatedAt: '2026-11-30T12:00:00Z',
-      records: [],
-    });
+    const html = page(report, '2026-11-30T12:00:00Z');
     expect(html).not.toContain('<svg');
     expect(html).toContain('No closed hedges with a close time in this period.');
     expect(totalShown(html, 'net_pnl_usd')).toBe('0.00');
@@ -197,12 +187,7 @@ describe('renderReportHtml', () => {
       [],
       { by: 'side' },
     );
-    const html = renderReportHtml(report, {
-      account: 'desk',
-      environment: 'test',
-      generatedAt: '2026-11-30T12:00:00Z',
-      records: [],
-    });
+    const html = page(report, '2026-11-30T12:00:00Z');
     expect(html).toContain(
       '<li>1 closed hedge without a close time is in the totals but not in the cumulative chart.</li>',
     );
@@ -214,9 +199,11 @@ describe('renderReportHtml', () => {
 
 describe('niceScale', () => {
   it('covers the range and zero with round steps', () => {
-    expect(niceScale(-973.75, 387.75)).toEqual({ low: -1000, high: 500, step: 500, ticks: [-1000, -500, 0, 500] });
-    expect(niceScale(0.1, 0.3)).toEqual({ low: 0, high: 0.3, step: 0.1, ticks: [0, 0.1, 0.2, 0.3] });
-    expect(niceScale(0, 0).ticks).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect([niceScale(-973.75, 387.75), niceScale(0.1, 0.3), niceScale(0, 0).ticks]).toEqual([
+      { low: -1000, high: 500, step: 500, ticks: [-1000, -500, 0, 500] },
+      { low: 0, high: 0.3, step: 0.1, ticks: [0, 0.1, 0.2, 0.3] },
+      [0, 0.2, 0.4, 0.6, 0.8, 1],
+    ]);
   });
 });
 

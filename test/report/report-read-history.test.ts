@@ -44,24 +44,6 @@ const OTHER_NAMES = {
   net_pnl_usd: '125.56',
 };
 
-// … and in camelCase.
-const CAMEL_CASE = {
-  hedgeId: 'hdg_7f3a',
-  market: 'USDTNGN',
-  side: 'Sell',
-  notionalUsd: 25000,
-  tenorDays: 7,
-  openedAt: '2026-11-15T09:00:00+01:00',
-  closedAt: '2026-11-22T08:00:00Z',
-  clientReference: 'DEAL-42',
-  entryPrice: 1530.25,
-  exitPrice: 1522.1,
-  grossPnlUsd: 133.16,
-  carryUsdc: -12.4,
-  feesUsdc: 20,
-  netPnlUsd: 125.56,
-};
-
 const FACTS = {
   hedgeId: 'hdg_7f3a',
   market: 'USDTNGN',
@@ -80,19 +62,32 @@ const FACTS = {
   netPnlUsd: 125.56,
 };
 
+// … and in camelCase (the facts' own names, but carry and fees as the server signs them).
+const { carryUsd: _carry, feesUsd: _fees, ...SAME_NAMES } = FACTS;
+const CAMEL_CASE = {
+  ...SAME_NAMES,
+  side: 'Sell',
+  openedAt: '2026-11-15T09:00:00+01:00',
+  closedAt: '2026-11-22T08:00:00Z',
+  carryUsdc: -12.4,
+  feesUsdc: 20,
+};
+
 describe('readHistoryRecord', () => {
   it('reads the same facts from three naming styles', () => {
-    expect(readHistoryRecord(SIMULATOR_STYLE)).toEqual(FACTS);
-    expect(readHistoryRecord(OTHER_NAMES)).toEqual(FACTS);
-    expect(readHistoryRecord(CAMEL_CASE)).toEqual(FACTS);
+    expect([readHistoryRecord(SIMULATOR_STYLE), readHistoryRecord(OTHER_NAMES), readHistoryRecord(CAMEL_CASE)]).toEqual(
+      [FACTS, FACTS, FACTS],
+    );
   });
 
   it("lists the simulator's own names first", () => {
-    expect(HISTORY_FIELD_SYNONYMS.netPnlUsd[0]).toBe('net_pnl_usd');
-    expect(HISTORY_FIELD_SYNONYMS.carryUsd[0]).toBe('carry_usdc');
-    expect(HISTORY_FIELD_SYNONYMS.feesUsd[0]).toBe('fees_usdc');
-    expect(HISTORY_FIELD_SYNONYMS.closedAt[0]).toBe('closed_at');
-    expect(HISTORY_FIELD_SYNONYMS.hedgeId[0]).toBe('hedge_id');
+    expect([
+      HISTORY_FIELD_SYNONYMS.netPnlUsd[0],
+      HISTORY_FIELD_SYNONYMS.carryUsd[0],
+      HISTORY_FIELD_SYNONYMS.feesUsd[0],
+      HISTORY_FIELD_SYNONYMS.closedAt[0],
+      HISTORY_FIELD_SYNONYMS.hedgeId[0],
+    ]).toEqual(['net_pnl_usd', 'carry_usdc', 'fees_usdc', 'closed_at', 'hedge_id']);
   });
 
   it('leaves out what it cannot read, and never guesses 0', () => {
@@ -127,13 +122,23 @@ describe('readHistoryRecord', () => {
 
 describe('readTimestamp', () => {
   it('reads ISO 8601 (UTC when no zone is written) and epoch seconds or milliseconds', () => {
-    expect(readTimestamp('2026-11-22T08:00:00Z')).toBe('2026-11-22T08:00:00.000Z');
-    expect(readTimestamp('2026-11-22T08:00:00')).toBe('2026-11-22T08:00:00.000Z');
-    expect(readTimestamp('2026-11-22T09:00:00+0100')).toBe('2026-11-22T08:00:00.000Z');
-    expect(readTimestamp('2026-11-22')).toBe('2026-11-22T00:00:00.000Z');
-    expect(readTimestamp(1795334400)).toBe('2026-11-22T08:00:00.000Z');
-    expect(readTimestamp(1795334400000)).toBe('2026-11-22T08:00:00.000Z');
-    expect(readTimestamp('1795334400')).toBe('2026-11-22T08:00:00.000Z');
+    expect([
+      readTimestamp('2026-11-22T08:00:00Z'),
+      readTimestamp('2026-11-22T08:00:00'),
+      readTimestamp('2026-11-22T09:00:00+0100'),
+      readTimestamp('2026-11-22'),
+      readTimestamp(1795334400),
+      readTimestamp(1795334400000),
+      readTimestamp('1795334400'),
+    ]).toEqual([
+      '2026-11-22T08:00:00.000Z',
+      '2026-11-22T08:00:00.000Z',
+      '2026-11-22T08:00:00.000Z',
+      '2026-11-22T00:00:00.000Z',
+      '2026-11-22T08:00:00.000Z',
+      '2026-11-22T08:00:00.000Z',
+      '2026-11-22T08:00:00.000Z',
+    ]);
   });
 
   it('refuses what is not a time', () => {
@@ -145,9 +150,11 @@ describe('readTimestamp', () => {
 describe("an open position's net P&L (read-position.ts, the one table)", () => {
   const netPnl = (raw: Record<string, unknown>) => readPosition(raw).netPnlUsd;
   it("reads an open position's unrealized net P&L under its plausible names", () => {
-    expect(netPnl({ side: 'buy', gross_pnl_usd: 10, accrued_carry_usdc: 2, net_pnl_usd: 8 })).toBe(8);
-    expect(netPnl({ unrealized_pnl_usd: '-12.5' })).toBe(-12.5);
-    expect(netPnl({ unrealizedNetPnlUsd: 3 })).toBe(3);
+    expect([
+      netPnl({ side: 'buy', gross_pnl_usd: 10, accrued_carry_usdc: 2, net_pnl_usd: 8 }),
+      netPnl({ unrealized_pnl_usd: '-12.5' }),
+      netPnl({ unrealizedNetPnlUsd: 3 }),
+    ]).toEqual([8, -12.5, 3]);
     expect(netPnl({ net_margin_usd: 500 })).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
 import {
   REPORT_GROUPINGS,
+  type ReportGrouping,
   type Report,
   type ReportFigures,
   buildReport,
@@ -93,17 +94,13 @@ describe('reconciliation to the cent', () => {
   it('uses a set where adding the floats does not give the cents', () => {
     const floatSum = records.reduce((sum, record) => sum + record.netPnlUsd, 0);
     expect(floatSum).not.toBe(exactNetCents / 100);
-    expect(toCents(0.1 + 0.2)).toBe(30);
-    expect(toCents(1.005)).toBe(101);
-    expect(toCents(-2.675)).toBe(-268);
-    expect(toCents(-0.004)).toBe(0);
+    expect([0.1 + 0.2, 1.005, -2.675, -0.004].map(toCents)).toEqual([30, 101, -268, 0]);
   });
 
   for (const by of REPORT_GROUPINGS) {
     it(`--by ${by}: groups sum exactly to the totals, and the totals to the records' net P&L`, () => {
-      const report = buildReport(records, [], { by });
-      expect(report.excluded).toBe(0);
-      expect(report.totals.count).toBe(200);
+      const report = grouped(records, by);
+      expect([report.excluded, report.totals.count]).toEqual([0, 200]);
       expect(report.totals.net_pnl_usd).toBe(exactNetCents / 100);
       expectGroupsSumToTotals(report);
       expect(report.cumulative[report.cumulative.length - 1].net_pnl_usd).toBe(exactNetCents / 100);
@@ -117,7 +114,7 @@ describe('reconciliation to the cent', () => {
       .map((record, index) => ({ record, net: netCents[index] }))
       .filter(({ record }) => record.closedAt! >= since.toISOString() && record.closedAt! < until.toISOString());
     for (const by of REPORT_GROUPINGS) {
-      const report = buildReport(records, [], { by, since, until });
+      const report = grouped(records, by, { since, until });
       expect(report.totals.count).toBe(inPeriod.length);
       expect(report.totals.net_pnl_usd).toBe(inPeriod.reduce((sum, { net }) => sum + net, 0) / 100);
       expectGroupsSumToTotals(report);
@@ -129,6 +126,9 @@ function closedAt(iso: string, netPnlUsd = 1, extra: Partial<HistoryFacts> = {})
   return { netPnlUsd, closedAt: iso, ...extra };
 }
 
+/** The report of closed `records` (no open positions) grouped `by`. */
+const grouped = (records: HistoryFacts[], by: ReportGrouping, period: { since?: Date; until?: Date } = {}) =>
+  buildReport(records, [], { by, ...period });
 const keysAndCounts = (report: Report) => report.groups.map((group) => [group.key, group.count]);
 
 describe('period', () => {
@@ -142,34 +142,33 @@ describe('period', () => {
   ];
 
   it('--since is inclusive and --until exclusive, on the close time', () => {
-    const report = buildReport(records, [], { by: 'day', since, until });
-    expect(report.totals.count).toBe(2);
-    expect(report.totals.net_pnl_usd).toBe(6);
+    const report = grouped(records, 'day', { since, until });
+    expect([report.totals.count, report.totals.net_pnl_usd]).toEqual([2, 6]);
     expect(keysAndCounts(report)).toEqual([
       ['2026-11-01', 1],
       ['2026-11-07', 1],
     ]);
-    expect(report.since).toBe('2026-11-01T00:00:00.000Z');
-    expect(report.until).toBe('2026-11-08T00:00:00.000Z');
+    expect([report.since, report.until]).toEqual(['2026-11-01T00:00:00.000Z', '2026-11-08T00:00:00.000Z']);
   });
 
   it('either bound alone', () => {
-    expect(buildReport(records, [], { by: 'side', since }).totals.net_pnl_usd).toBe(14);
-    expect(buildReport(records, [], { by: 'side', until }).totals.net_pnl_usd).toBe(7);
-    expect(buildReport(records, [], { by: 'side' }).since).toBeNull();
+    expect([
+      grouped(records, 'side', { since }).totals.net_pnl_usd,
+      grouped(records, 'side', { until }).totals.net_pnl_usd,
+    ]).toEqual([14, 7]);
+    expect(grouped(records, 'side').since).toBeNull();
   });
 });
 
 describe('time groups (UTC)', () => {
   it('ISO weeks: Sunday closes week 47, Monday opens week 48', () => {
-    const report = buildReport(
+    const report = grouped(
       [
         closedAt('2026-11-22T23:59:59.999Z'),
         closedAt('2026-11-23T00:00:00.000Z'),
         closedAt('2026-11-16T00:00:00.000Z'),
       ],
-      [],
-      { by: 'week' },
+      'week',
     );
     expect(keysAndCounts(report)).toEqual([
       ['2026-W47', 2],
@@ -179,7 +178,7 @@ describe('time groups (UTC)', () => {
   });
 
   it('ISO weeks across the year boundary: 2026 has a week 53 that holds 2027-01-01', () => {
-    const report = buildReport(
+    const report = grouped(
       [
         closedAt('2026-12-31T12:00:00Z'),
         closedAt('2027-01-01T00:00:00Z'),
@@ -188,8 +187,7 @@ describe('time groups (UTC)', () => {
         closedAt('2025-12-29T00:00:00Z'),
         closedAt('2025-12-28T23:00:00Z'),
       ],
-      [],
-      { by: 'week' },
+      'week',
     );
     expect(keysAndCounts(report)).toEqual([
       ['2025-W52', 1],
@@ -197,21 +195,24 @@ describe('time groups (UTC)', () => {
       ['2026-W53', 3],
       ['2027-W01', 1],
     ]);
-    expect(isoWeekKey(Date.parse('2021-01-03T00:00:00Z'))).toBe('2020-W53');
-    expect(isoWeekKey(Date.parse('2024-12-30T00:00:00Z'))).toBe('2025-W01');
+    expect([isoWeekKey(Date.parse('2021-01-03T00:00:00Z')), isoWeekKey(Date.parse('2024-12-30T00:00:00Z'))]).toEqual([
+      '2020-W53',
+      '2025-W01',
+    ]);
   });
 
   it('days and months are UTC whatever offset the close time was written with', () => {
     const record = closedAt('2026-11-30T23:30:00-05:00');
-    expect(keysAndCounts(buildReport([record], [], { by: 'day' }))).toEqual([['2026-12-01', 1]]);
-    expect(keysAndCounts(buildReport([record], [], { by: 'month' }))).toEqual([['2026-12', 1]]);
+    expect([keysAndCounts(grouped([record], 'day')), keysAndCounts(grouped([record], 'month'))]).toEqual([
+      [['2026-12-01', 1]],
+      [['2026-12', 1]],
+    ]);
   });
 
   it('groups are sorted by key', () => {
-    const report = buildReport(
+    const report = grouped(
       [closedAt('2027-01-02T00:00:00Z'), closedAt('2026-12-30T00:00:00Z'), closedAt('2026-02-01T00:00:00Z')],
-      [],
-      { by: 'month' },
+      'month',
     );
     expect(report.groups.map((group) => group.key)).toEqual(['2026-02', '2026-12', '2027-01']);
   });
@@ -225,30 +226,29 @@ describe('records without a usable close time', () => {
 
   it('are excluded (and counted) when grouping by time', () => {
     for (const by of ['day', 'week', 'month'] as const) {
-      const report = buildReport(records, [], { by });
-      expect(report.excluded).toBe(1);
-      expect(report.totals.net_pnl_usd).toBe(5);
+      const report = grouped(records, by);
+      expect([report.excluded, report.totals.net_pnl_usd]).toEqual([1, 5]);
     }
   });
 
   it('are excluded when a period is given', () => {
-    const report = buildReport(records, [], { by: 'side', since: new Date('2026-01-01T00:00:00Z') });
-    expect(report.excluded).toBe(1);
-    expect(report.totals.count).toBe(1);
+    const report = grouped(records, 'side', { since: new Date('2026-01-01T00:00:00Z') });
+    expect([report.excluded, report.totals.count]).toEqual([1, 1]);
   });
 
   it('are kept otherwise, in the totals but not in the cumulative series', () => {
-    const report = buildReport(records, [], { by: 'side' });
-    expect(report.excluded).toBe(0);
-    expect(report.undated).toBe(1);
-    expect(report.totals.net_pnl_usd).toBe(12);
-    expect(report.cumulative).toEqual([{ at: '2026-11-02T00:00:00.000Z', net_pnl_usd: 5 }]);
+    const report = grouped(records, 'side');
+    expect([report.excluded, report.undated, report.totals.net_pnl_usd, report.cumulative]).toEqual([
+      0,
+      1,
+      12,
+      [{ at: '2026-11-02T00:00:00.000Z', net_pnl_usd: 5 }],
+    ]);
   });
 
   it('an unparseable close time counts as none', () => {
-    const report = buildReport([{ netPnlUsd: 1, closedAt: 'soon' }], [], { by: 'day' });
-    expect(report.excluded).toBe(1);
-    expect(report.groups).toEqual([]);
+    const report = grouped([{ netPnlUsd: 1, closedAt: 'soon' }], 'day');
+    expect([report.excluded, report.groups]).toEqual([1, []]);
   });
 });
 
@@ -262,7 +262,7 @@ describe('groups by side, tenor and market', () => {
   ];
 
   it('side: buy, sell, then the unknown group', () => {
-    const report = buildReport(records, [], { by: 'side' });
+    const report = grouped(records, 'side');
     expect(report.groups.map((group) => [group.key, group.label, group.net_pnl_usd])).toEqual([
       ['buy', 'buy', 10],
       ['sell', 'sell', 17],
@@ -271,7 +271,7 @@ describe('groups by side, tenor and market', () => {
   });
 
   it('tenor: by number of days, labelled in days', () => {
-    const report = buildReport(records, [], { by: 'tenor' });
+    const report = grouped(records, 'tenor');
     expect(report.groups.map((group) => [group.key, group.label])).toEqual([
       ['1', '1 day'],
       ['3', '3 days'],
@@ -282,7 +282,7 @@ describe('groups by side, tenor and market', () => {
   });
 
   it('market', () => {
-    const report = buildReport(records, [], { by: 'market' });
+    const report = grouped(records, 'market');
     expect(keysAndCounts(report)).toEqual([
       ['USDTGHS', 1],
       ['USDTKES', 1],
@@ -302,7 +302,7 @@ describe('groups by deal reference (--by ref)', () => {
       { netPnlUsd: 4, hedgeId: 'hdg_4', clientReference: 'unknown', notionalUsd: 200 },
       { netPnlUsd: -0.1, hedgeId: 'hdg_1', clientReference: 'DEAL-7', notionalUsd: 1000 },
     ];
-    const report = buildReport(records, [], { by: 'ref' });
+    const report = grouped(records, 'ref');
     expect(
       report.groups.map((group) => [group.key, group.label, group.count, group.notional_usd, group.net_pnl_usd]),
     ).toEqual([
@@ -320,7 +320,7 @@ describe('figures a record does not give are unknown, not 0', () => {
     { netPnlUsd: 3, side: 'buy', grossPnlUsd: 4, carryUsd: 1, notionalUsd: 2000 },
     { netPnlUsd: 0.25, side: 'sell', grossPnlUsd: 0.25, notionalUsd: 500 },
   ];
-  const report = buildReport(records, [], { by: 'side' });
+  const report = grouped(records, 'side');
 
   it('a group where no record gives carry shows null carry; a partial one sums what is given', () => {
     const [buy, sell] = report.groups;
@@ -344,7 +344,7 @@ describe('figures a record does not give are unknown, not 0', () => {
   });
 
   it('totals are null when no record gives the figure', () => {
-    const bare = buildReport([{ netPnlUsd: 1 }, { netPnlUsd: 2 }], [], { by: 'side' });
+    const bare = grouped([{ netPnlUsd: 1 }, { netPnlUsd: 2 }], 'side');
     expect(bare.totals).toEqual({
       count: 2,
       notional_usd: null,
@@ -359,26 +359,26 @@ describe('figures a record does not give are unknown, not 0', () => {
 describe('unrealized P&L of open positions', () => {
   it('is summed to the cent on its own line', () => {
     const report = buildReport([], [{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], { by: 'day' });
-    expect(report.unrealized).toEqual({ positions: 2, net_pnl_usd: 0.3 });
-    expect(report.totals.net_pnl_usd).toBe(0);
+    expect([report.unrealized, report.totals.net_pnl_usd]).toEqual([{ positions: 2, net_pnl_usd: 0.3 }, 0]);
   });
 
   it('is 0 with nothing open and null when no position says', () => {
-    expect(buildReport([], [], { by: 'day' }).unrealized).toEqual({ positions: 0, net_pnl_usd: 0 });
-    expect(buildReport([], [{}], { by: 'day' }).unrealized).toEqual({ positions: 1, net_pnl_usd: null });
+    expect([buildReport([], [], { by: 'day' }).unrealized, buildReport([], [{}], { by: 'day' }).unrealized]).toEqual([
+      { positions: 0, net_pnl_usd: 0 },
+      { positions: 1, net_pnl_usd: null },
+    ]);
   });
 });
 
 describe('cumulative net P&L', () => {
   it('runs in close-time order and merges closes at the same instant', () => {
-    const report = buildReport(
+    const report = grouped(
       [
         closedAt('2026-11-03T00:00:00Z', 0.2, { hedgeId: 'b' }),
         closedAt('2026-11-01T00:00:00Z', 0.1),
         closedAt('2026-11-03T00:00:00Z', -1, { hedgeId: 'a' }),
       ],
-      [],
-      { by: 'day' },
+      'day',
     );
     expect(report.cumulative).toEqual([
       { at: '2026-11-01T00:00:00.000Z', net_pnl_usd: 0.1 },
@@ -396,19 +396,25 @@ describe('parseReportDate', () => {
   };
 
   it('reads a date as midnight UTC and a timestamp as written (UTC when it has no zone)', () => {
-    expect(parsed('2026-11-01')).toBe('2026-11-01T00:00:00.000Z');
-    expect(parsed(' 2026-11-01T08:30:00Z ')).toBe('2026-11-01T08:30:00.000Z');
-    expect(parsed('2026-11-01T08:30')).toBe('2026-11-01T08:30:00.000Z');
-    expect(parsed('2026-11-01T09:30:00.250+01:00')).toBe('2026-11-01T08:30:00.250Z');
+    for (const [text, iso] of [
+      ['2026-11-01', '2026-11-01T00:00:00.000Z'],
+      [' 2026-11-01T08:30:00Z ', '2026-11-01T08:30:00.000Z'],
+      ['2026-11-01T08:30', '2026-11-01T08:30:00.000Z'],
+      ['2026-11-01T09:30:00.250+01:00', '2026-11-01T08:30:00.250Z'],
+    ])
+      expect(parsed(text), text).toBe(iso);
   });
 
   it('reads days, weeks and calendar months ago from the injected now', () => {
-    expect(parsed('7d')).toBe('2026-03-24T12:34:56.000Z');
-    expect(parsed('0d')).toBe('2026-03-31T12:34:56.000Z');
-    expect(parsed('2W')).toBe('2026-03-17T12:34:56.000Z');
-    expect(parsed('1m')).toBe('2026-02-28T12:34:56.000Z');
-    expect(parsed('3m')).toBe('2025-12-31T12:34:56.000Z');
-    expect(parsed('14m')).toBe('2025-01-31T12:34:56.000Z');
+    const ago = ['7d', '0d', '2W', '1m', '3m', '14m'].map(parsed);
+    expect(ago).toEqual([
+      '2026-03-24T12:34:56.000Z',
+      '2026-03-31T12:34:56.000Z',
+      '2026-03-17T12:34:56.000Z',
+      '2026-02-28T12:34:56.000Z',
+      '2025-12-31T12:34:56.000Z',
+      '2025-01-31T12:34:56.000Z',
+    ]);
   });
 
   it('refuses anything else with a message naming the allowed forms', () => {

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/sandbox/engine-state.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 import { tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { stripAnsi } from '../support/servers/pseudo-terminal.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { apiData, startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
 
 /** Monday 2 March 2026, 09:00 UTC; the simulator's clock moves only by advance(). */
 const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
@@ -20,22 +20,10 @@ const NGN = { market: 'USDTNGN' };
 
 let trading: Simulator;
 let files: { path: string; remove: () => void };
-let idempotency = 0;
-
-async function api(method: 'GET' | 'POST', path: string, body?: unknown) {
-  const response = await fetch(`${trading.sandbox.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${trading.sandbox.apiKey}`,
-      'content-type': 'application/json',
-      ...(method === 'POST' ? { 'idempotency-key': `report-e2e-${(idempotency += 1)}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await response.json()) as { data: any; error: unknown };
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(envelope.error)}`);
-  return envelope.data;
-}
+const start = useSimulators();
+const api = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(trading, method, path, body);
+const historyQueries = (simulator: Simulator) =>
+  simulator.requests('GET', '/hedges/history').map((entry) => entry.query);
 
 const cli = (args: HedgeArgs, env = {}) => trading.hedge(args, { env });
 const cliOk = async (args: HedgeArgs) => ok(await cli(args)).stdout;
@@ -48,6 +36,10 @@ function engineHistory() {
 
 const cents = (value: number) => Math.round(value * 100);
 const sumCents = (values: number[]) => values.reduce((sum, value) => sum + cents(value), 0);
+/** What a run that must exit 0 printed, line by line. */
+const cliLines = async (args: string) => (await cliOk(args)).trimEnd().split('\n');
+/** The keys of a report's groups, in its order. */
+const keysOf = (report: any): string[] => report.groups.map((group: any) => group.key);
 /** `hedge report ARGS --json`, which must exit 0. */
 const reportJson = async (args: string) => okJson(await cli(`report ${args} --json`));
 
@@ -195,8 +187,7 @@ describe('hedge report', () => {
     expect(await ids(`--since ${b.closed_at} --until ${d.closed_at}`)).toEqual([c.hedge_id, b.hedge_id]);
     expect(await ids('--until 2026-03-03')).toEqual([a.hedge_id]);
     expect(await ids('--since 2026-03-10T00:00:00Z --limit 1')).toEqual([d.hedge_id]);
-    const plain = await cli('history --since 2026-04-01');
-    expect(plain.code).toBe(0);
+    const plain = ok(await cli('history --since 2026-04-01'));
     // A header row of keys, then the one closed hedge of the period.
     const [header, ...rows] = plain.stdout.trim().split('\n');
     expect(header.split('\t')[0]).toBe('hedge_id');
@@ -206,13 +197,14 @@ describe('hedge report', () => {
 
   it('--format csv: the documented header, then one row per group matching the JSON', async () => {
     const report = await reportJson('--by tenor');
-    const csv = await cliOk('report --by tenor --format csv');
-    const [header, ...rows] = csv.trimEnd().split('\n');
+    const [header, ...rows] = await cliLines('report --by tenor --format csv');
     expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd');
     expect(rows).toHaveLength(report.groups.length);
     const cells = rows.map((row) => row.split(','));
-    expect(cells.map((row) => row[0])).toEqual(report.groups.map((group: any) => group.key));
-    expect(cells.map((row) => Number(row[1]))).toEqual(report.groups.map((group: any) => group.count));
+    expect([cells.map((row) => row[0]), cells.map((row) => Number(row[1]))]).toEqual([
+      keysOf(report),
+      report.groups.map((group: any) => group.count),
+    ]);
     expect(cells.map((row) => cents(Number(row[6])))).toEqual(
       report.groups.map((group: any) => cents(group.net_pnl_usd)),
     );
@@ -224,18 +216,20 @@ describe('hedge report', () => {
 
   it('tsv (in a pipe): the header row, then the rows; --fields picks report columns in tsv and csv; --no-header drops the header', async () => {
     const report = await reportJson('--by side');
-    const [header, ...rows] = (await cliOk('report --by side')).trimEnd().split('\n');
-    expect(header).toBe('group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usdc\tfees_usdc\tnet_pnl_usd');
-    expect(rows.map((row) => row.split('\t')[0])).toEqual(report.groups.map((group: any) => group.key));
-    const picked = (await cliOk('report --by side --format csv --fields net_pnl_usd,group')).trimEnd().split('\n');
+    const [header, ...rows] = await cliLines('report --by side');
+    expect([header, rows.map((row) => row.split('\t')[0])]).toEqual([
+      'group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usdc\tfees_usdc\tnet_pnl_usd',
+      keysOf(report),
+    ]);
+    const picked = await cliLines('report --by side --format csv --fields net_pnl_usd,group');
     expect(picked).toEqual([
       'net_pnl_usd,group',
       ...report.groups.map((group: any) => `${group.net_pnl_usd.toFixed(2)},${group.key}`),
     ]);
-    const bare = (await cliOk('report --by side --fields group --no-header')).trimEnd().split('\n');
-    expect(bare).toEqual(report.groups.map((group: any) => group.key));
+    const bare = await cliLines('report --by side --fields group --no-header');
+    expect(bare).toEqual(keysOf(report));
     const bad = await cli('report --format csv --fields group,bogus');
-    expect(bad.code).toBe(2);
+    exits(bad, 2);
     expect(bad.stderr).toContain(
       '--fields: "bogus" is not a report column; expected some of group, count, notional_usd',
     );
@@ -307,9 +301,7 @@ describe('hedge report reconciles deal by deal', () => {
   it('--by hedge: each closed hedge with its reference, entry and exit rate, notional and the quote amount locked; totals are the sums of the rows to the cent', async () => {
     const report = await reportJson('--by hedge');
     const history = engineHistory();
-    expect(report.groups.map((group: any) => group.key).sort()).toEqual(
-      history.map((record) => record.hedge_id).sort(),
-    );
+    expect(keysOf(report).sort()).toEqual(history.map((record) => record.hedge_id).sort());
     for (const record of history) {
       const group = report.groups.find((candidate: any) => candidate.key === record.hedge_id);
       expect(group.deal).toMatchObject({
@@ -336,7 +328,7 @@ describe('hedge report reconciles deal by deal', () => {
   });
 
   it('--by hedge --format csv carries the reference and the rates; its rows add up to the JSON totals', async () => {
-    const [header, ...csvLines] = (await cliOk('report --by hedge --format csv')).trimEnd().split('\n');
+    const [header, ...csvLines] = await cliLines('report --by hedge --format csv');
     expect(header).toBe(
       'group,client_reference,market,side,closed_at,entry_price,exit_price,notional_usd,quote_currency,quote_amount_locked,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd',
     );
@@ -399,87 +391,62 @@ describe('hedge report reconciles deal by deal', () => {
   it('--ref keeps the closed hedges that carry it', async () => {
     const report = await reportJson('--by hedge --ref DEAL-B');
     const b = engineHistory().find((record) => record.client_reference === 'DEAL-B')!;
-    expect(report.groups.map((group: any) => group.key)).toEqual([b.hedge_id]);
+    expect(keysOf(report)).toEqual([b.hedge_id]);
     expect(cents(report.totals.net_pnl_usd)).toBe(cents(b.net_pnl_usd));
   });
 });
 
 describe('hedge report on more than a page of history', () => {
   it('follows the simulator\'s cursor to the last page: every closed hedge, "complete": true', async () => {
-    const paged = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-paged' });
-    try {
-      paged.sandbox.seedHedges({ apiKey: paged.sandbox.apiKey, count: 1_201 });
-      const result = await paged.hedge('report --by month --json');
-      const report = okJson(result);
-      expect(report.complete).toBe(true);
-      expect(report.totals.count).toBe(1_201);
-      expect(result.stderr).not.toMatch(/incomplete/);
-      const pages = paged.sandbox.requestLog
-        .filter((entry) => entry.path === '/hedges/history')
-        .map((entry) => entry.query);
-      expect(pages).toHaveLength(3);
-      expect(pages[0]).toEqual({ limit: '500' });
-      expect(pages.slice(1).every((query) => query.limit === '500' && typeof query.cursor === 'string')).toBe(true);
-      // The net P&L is the server's own, record for record.
-      const [account] = Object.values(paged.sandbox.engine.state.accounts);
-      const cents = account.history.reduce((sum, record) => sum + Math.round(record.net_pnl_usd * 100), 0);
-      expect(Math.round(report.totals.net_pnl_usd * 100)).toBe(cents);
-    } finally {
-      await paged.close();
-    }
+    const paged = await start({ realNow: () => START_MS, seed: 'report-e2e-paged' });
+    paged.sandbox.seedHedges({ apiKey: paged.apiKey, count: 1_201 });
+    const result = await paged.hedge('report --by month --json');
+    const report = okJson(result);
+    expect([report.complete, report.totals.count]).toEqual([true, 1_201]);
+    expect(result.stderr).not.toMatch(/incomplete/);
+    const [first, ...more] = historyQueries(paged);
+    expect([
+      [first, more.length],
+      more.every((query) => query.limit === '500' && typeof query.cursor === 'string'),
+    ]).toEqual([[{ limit: '500' }, 2], true]);
+    // The net P&L is the server's own, record for record.
+    const [account] = Object.values(paged.sandbox.engine.state.accounts);
+    expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
   });
 
   it('a server with no cursor, exactly 500 closed hedges back: a warning on stderr and "complete": false', async () => {
-    const full = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-full', dialect: 'alpha' });
-    try {
-      full.sandbox.seedHedges({ apiKey: full.sandbox.apiKey, count: 501 });
-      const result = await full.hedge('report --by month --json', {
-        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' },
-      });
-      const report = okJson(result);
-      expect(report.complete).toBe(false);
-      expect(report.totals.count).toBe(500);
-      expect(result.stderr).toMatch(/returned 500 closed hedges.*may be incomplete/s);
-      const pages = full.sandbox.requestLog
-        .filter((entry) => entry.path === '/hedges/history')
-        .map((entry) => entry.query);
-      expect(pages).toEqual([{ page_size: '500' }]);
-    } finally {
-      await full.close();
-    }
+    const full = await start({ realNow: () => START_MS, seed: 'report-e2e-full', dialect: 'alpha' });
+    full.sandbox.seedHedges({ apiKey: full.apiKey, count: 501 });
+    const result = await full.hedge('report --by month --json', { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
+    const report = okJson(result);
+    expect([report.complete, report.totals.count]).toEqual([false, 500]);
+    expect(result.stderr).toMatch(/returned 500 closed hedges.*may be incomplete/s);
+    expect(historyQueries(full)).toEqual([{ page_size: '500' }]);
   });
 });
 
 describe('closed hedges without a readable close time', () => {
   it('are left out (and counted on stderr) when filtering or grouping by time, kept otherwise', async () => {
-    const odd = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-undated' });
-    try {
-      odd.sandbox.seedHedges({ apiKey: odd.sandbox.apiKey, count: 3 });
-      const [account] = Object.values(odd.sandbox.engine.state.accounts);
-      const undated = account.history[1] as Partial<HistoryRecord>;
-      delete undated.closed_at;
+    const odd = await start({ realNow: () => START_MS, seed: 'report-e2e-undated' });
+    odd.sandbox.seedHedges({ apiKey: odd.apiKey, count: 3 });
+    const [account] = Object.values(odd.sandbox.engine.state.accounts);
+    const undated = account.history[1] as Partial<HistoryRecord>;
+    delete undated.closed_at;
+    const leftOut = /1 closed hedge left out: no readable close time/;
 
-      const all = await odd.hedge('history --json');
-      expect(JSON.parse(all.stdout)).toHaveLength(3);
-      const filtered = await odd.hedge('history --since 2000-01-01 --json');
-      const kept = okJson(filtered);
-      expect(kept.map((record: any) => record.hedge_id)).not.toContain(undated.hedge_id);
-      expect(kept).toHaveLength(2);
-      expect(filtered.stderr).toMatch(/1 closed hedge left out: no readable close time/);
+    expect(okJson(await odd.hedge('history --json'))).toHaveLength(3);
+    const filtered = await odd.hedge('history --since 2000-01-01 --json');
+    const kept = okJson(filtered).map((record: any) => record.hedge_id);
+    expect(kept).toHaveLength(2);
+    expect(kept).not.toContain(undated.hedge_id);
+    expect(filtered.stderr).toMatch(leftOut);
 
-      const bySide = await odd.hedge('report --by side --json');
-      const sideReport = JSON.parse(bySide.stdout);
-      expect(sideReport.totals.count).toBe(3);
-      expect(sideReport.undated).toBe(1);
-      expect(cents(sideReport.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
+    const bySide = okJson(await odd.hedge('report --by side --json'));
+    expect([bySide.totals.count, bySide.undated]).toEqual([3, 1]);
+    expect(cents(bySide.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
 
-      const byDay = await odd.hedge('report --by day --json');
-      const dayReport = JSON.parse(byDay.stdout);
-      expect(dayReport.totals.count).toBe(2);
-      expect(dayReport.excluded).toBe(1);
-      expect(byDay.stderr).toMatch(/1 closed hedge left out: no readable close time/);
-    } finally {
-      await odd.close();
-    }
+    const byDay = await odd.hedge('report --by day --json');
+    expect(okJson(byDay)).toMatchObject({ totals: { count: 2 }, excluded: 1 });
+    expect(byDay.stderr).toMatch(leftOut);
   });
 });

@@ -74,8 +74,7 @@ describe('dotted --fields', () => {
     const record = structuredClone(QUOTE);
     const both = output('json', ['pricing', 'pricing.market_price']);
     both.o.record(record, []);
-    expect(JSON.parse(both.stdout())).toEqual({ pricing: QUOTE.pricing });
-    expect(record).toEqual(QUOTE);
+    expect([JSON.parse(both.stdout()), record]).toEqual([{ pricing: QUOTE.pricing }, QUOTE]);
   });
 
   it('TSV and CSV: a column headed by the dotted name, raw values', async () => {
@@ -95,9 +94,11 @@ describe('dotted --fields', () => {
     const [header, , first] = table.stdout().split('\n');
     expect(header).toMatch(/^Market\s+available_capacity_usd\.buy\s+net_rate_daily_pct\.sell$/);
     expect(first).toMatch(/^USDTNGN\s+1,000,000\.00\s+-0\.0256%$/);
-    expect(kindFromName('available_capacity_usd.buy', 5)).toBe('money');
-    expect(kindFromName('pricing.market_price', 5)).toBe('rate');
-    expect(kindFromName('carry.total_usdc', 5)).toBe('money');
+    expect([
+      kindFromName('available_capacity_usd.buy', 5),
+      kindFromName('pricing.market_price', 5),
+      kindFromName('carry.total_usdc', 5),
+    ]).toEqual(['money', 'rate', 'money']);
   });
 
   it.each(['json', 'tsv', 'table'] as const)(
@@ -110,8 +111,7 @@ describe('dotted --fields', () => {
   );
 
   it('valueAtPath follows objects by key and lists by index, nothing else', () => {
-    expect(valueAtPath(QUOTE, 'pricing.market_price')).toBe(1512.95);
-    expect(valueAtPath(QUOTE, 'legs.0.side')).toBe('sell');
+    expect([valueAtPath(QUOTE, 'pricing.market_price'), valueAtPath(QUOTE, 'legs.0.side')]).toEqual([1512.95, 'sell']);
     expect(valueAtPath(QUOTE, 'legs.x')).toBeUndefined();
     expect(valueAtPath(QUOTE, 'market.length')).toBeUndefined();
     expect(valueAtPath(QUOTE, 'pricing.toString')).toBeUndefined();

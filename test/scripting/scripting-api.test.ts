@@ -9,7 +9,7 @@ import type { RunResult } from '../support/hedge-cli.js';
 import { LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { until } from '../support/polling.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { journalEntries, ok, okJson } from '../support/cli-runs.js';
+import { journalEntries, ok, okJson, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -53,7 +53,7 @@ describe('hedge api: reads', () => {
   it('404: the error envelope on stdout, the refusal on stderr, exit 3', async () => {
     const t = await start();
     const result = await t.hedge('api /hedges/hdg_missing --json');
-    expect(result.code).toBe(3);
+    exits(result, 3);
     expect(JSON.parse(result.stdout)).toMatchObject({ data: null, error: { code: 'hedge_not_found' } });
     expect(JSON.parse(result.stderr)).toMatchObject({
       error: { code: 'hedge_not_found', class: 'rejected', status: 404 },
@@ -64,7 +64,7 @@ describe('hedge api: reads', () => {
   it('a refused key is exit 4', async () => {
     const t = await start();
     const result = await t.hedge('api /account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
-    expect(result.code).toBe(4);
+    exits(result, 4);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'unauthorized' } });
   });
 });
@@ -81,7 +81,7 @@ describe('hedge api: the key never leaves for another host', () => {
   ])('%s is refused (exit 2) and nothing is sent', async (path, why) => {
     const t = await start();
     const result = await t.hedge(`api ${path}`);
-    expect(result.code).toBe(2);
+    exits(result, 2);
     expect(result.stderr).toMatch(why);
     expect(result.stderr).toContain('nothing was sent');
     expect(t.requests()).toEqual([]);
@@ -90,7 +90,7 @@ describe('hedge api: the key never leaves for another host', () => {
   it('-H Authorization is refused (exit 2), nothing sent; other headers reach the server', async () => {
     const t = await start();
     const refused = await t.hedge(['api', '/account', '-H', 'Authorization: Bearer hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA']);
-    expect(refused.code).toBe(2);
+    exits(refused, 2);
     expect(refused.stderr).toMatch(/^hedge: -H: Authorization cannot be set/m);
     expect(t.requests()).toEqual([]);
     ok(await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']));
@@ -124,26 +124,9 @@ describe('hedge api: writes go through the journal', () => {
     const file = join(t.configDir, 'ref.txt');
     writeFileSync(file, 'DEAL-7');
     ok(
-      await t.hedge([
-        'api',
-        '-X',
-        'POST',
-        '/quotes',
-        '-f',
-        'market=USDTNGN',
-        '-f',
-        'side=sell',
-        '-F',
-        'notional_usd=2500.5',
-        '-F',
-        'tenor_days=3',
-        '-F',
-        `note=@${file}`,
-        '-F',
-        'flag=true',
-        '-F',
-        'none=null',
-      ]),
+      await t.hedge(
+        `api -X POST /quotes -f market=USDTNGN -f side=sell -F notional_usd=2500.5 -F tenor_days=3 -F note=@${file} -F flag=true -F none=null`,
+      ),
     );
     expect(t.writes()[0].body).toEqual({
       market: MARKET,
@@ -166,27 +149,27 @@ describe('hedge api: writes go through the journal', () => {
     execFileSync('mkfifo', [fifo]);
     const big = join(t.configDir, 'big.txt');
     writeFileSync(big, 'x'.repeat(4 * 1024 * 1024 + 1));
-    const refusals: Array<[string[], RegExp]> = [
+    const refusals: Array<[string, RegExp]> = [
       [
-        ['api', '-X', 'POST', '/quotes', '--input', fifo],
+        `api -X POST /quotes --input ${fifo}`,
         /^hedge: cannot read the --input file .*body\.fifo: it is a FIFO \(named pipe\), not a regular file; expected a regular file/,
       ],
       [
-        ['api', '-X', 'POST', '/quotes', '-F', `note=@${big}`],
+        `api -X POST /quotes -F note=@${big}`,
         /^hedge: cannot read the -F file .*big\.txt: it holds more than 4 MiB, the most an input file may hold; the API takes a few fields per request/,
       ],
       [
-        ['api', '-X', 'POST', '/quotes', '--input', join(t.configDir, 'missing.json')],
+        `api -X POST /quotes --input ${join(t.configDir, 'missing.json')}`,
         /^hedge: cannot read the --input file .*missing\.json: no such file/,
       ],
       [
-        ['api', '-X', 'POST', '/quotes', '--input', '-', '-F', 'note=@-'],
+        'api -X POST /quotes --input - -F note=@-',
         /^hedge: --input - and -F key=@- both read stdin, which can be read once/,
       ],
     ];
     for (const [args, message] of refusals) {
       const result = await t.hedge(args, { input: '{}' });
-      expect(result.code, result.stderr).toBe(2);
+      exits(result, 2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(message);
     }
@@ -212,7 +195,7 @@ describe('hedge api: writes go through the journal', () => {
   it('a refused write is exit 3, journaled as rejected; --dry-run sends nothing', async () => {
     const t = await start();
     const refused = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy');
-    expect(refused.code).toBe(3);
+    exits(refused, 3);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'no_open_hedge' } });
     expect(await journal(t)).toMatchObject([
       { command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' },
@@ -232,7 +215,7 @@ describe('hedge api: writes go through the journal', () => {
     const result = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', {
       env: { HEDGE_API_KEY: LIVE_KEY },
     });
-    expect(result.code).toBe(2);
+    exits(result, 2);
     expect(result.stderr).toContain('--yes is required to send POST /hedges/close with a LIVE key');
     expect(t.requests()).toEqual([]);
   });
@@ -241,7 +224,7 @@ describe('hedge api: writes go through the journal', () => {
     const t = await start({ fillDelayMs: 3_600_000 });
     const hedge = t.seedOpen('buy', 10_000);
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/close' } });
-    const args = ['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy'];
+    const args = 'api -X POST /hedges/close -f market=USDTNGN -f side=buy';
     let child: ChildProcess | undefined;
     const running: Promise<RunResult> = t.hedge(args, { onSpawn: (spawned) => (child = spawned) });
     await until(() => t.writes().some((entry) => entry.status === 'stalled'), 'the close was committed and held');
@@ -258,8 +241,7 @@ describe('hedge api: writes go through the journal', () => {
     // Both sends carried the one key; the server replayed the first answer and acted once.
     expect(t.writes().map((entry) => entry.idempotencyKey)).toEqual([left.idempotency_key, left.idempotency_key]);
     t.advance(3_600_000);
-    expect(t.hedges().find((one) => one.id === hedge.id)!.status).toBe('closed');
-    expect(t.historyCount()).toBe(1);
+    expect([t.hedges().find((one) => one.id === hedge.id)!.status, t.historyCount()]).toEqual(['closed', 1]);
     expect(await journal(t)).toMatchObject([{ id: left.id, outcome: 'done' }]);
   });
 

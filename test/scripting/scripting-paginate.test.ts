@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startPagingProxy, type PagingProxy, type PagingStyle } from '../support/servers/paging-proxy.js';
 import { envFor, useSimulators } from '../support/simulator.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const proxies: PagingProxy[] = [];
@@ -31,9 +31,11 @@ describe('hedge api --paginate', () => {
       const result = okJson(await simulator.hedge('api /hedges -F limit=2 --paginate', { env }));
       const envelope = result;
       expect(envelope.error).toBeNull();
-      expect(envelope.data.map((hedge: any) => hedge.id)).toEqual(ids);
-      expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
-      expect(proxy.pages.every((query) => query.limit === '2')).toBe(true);
+      expect([
+        envelope.data.map((hedge: any) => hedge.id),
+        proxy.pages.map((query) => query.cursor ?? null),
+        proxy.pages.every((query) => query.limit === '2'),
+      ]).toEqual([ids, [null, '2', '4'], true]);
       if (style === 'cursor') expect(envelope.meta).toMatchObject({ next_cursor: null, has_more: false });
     },
   );
@@ -49,16 +51,20 @@ describe('hedge api --paginate', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(pages.map((page) => page.data.next_cursor)).toEqual(['2', '4', null]);
-    expect(pages.flatMap((page) => page.data.items.map((hedge: any) => hedge.id))).toEqual(ids);
-    expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
+    expect([
+      pages.map((page) => page.data.next_cursor),
+      pages.flatMap((page) => page.data.items.map((hedge: any) => hedge.id)),
+      proxy.pages.map((query) => query.cursor ?? null),
+    ]).toEqual([['2', '4', null], ids, [null, '2', '4']]);
     // The list command reads the same pages the same way.
     proxy.pages.length = 0;
     const listed = okJson(
       await simulator.hedge('hedges --json', { env: { ...env, HEDGE_WIRE_PAGE_SIZE_PARAM: 'none' } }),
     );
-    expect(listed.map((hedge: any) => hedge.id)).toEqual(ids);
-    expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
+    expect([listed.map((hedge: any) => hedge.id), proxy.pages.map((query) => query.cursor ?? null)]).toEqual([
+      ids,
+      [null, '2', '4'],
+    ]);
   });
 
   it('without --paginate, one page; --query counts every row with it; ndjson gives one envelope per page', async () => {
@@ -80,7 +86,7 @@ describe('hedge api --paginate', () => {
   it('a next link to another host is not followed (exit 2, off_origin: the one origin check): only the first page was asked for', async () => {
     const { simulator, proxy, env } = await pagedSimulator('link-elsewhere');
     const result = await simulator.hedge('api /hedges -F limit=2 --paginate', { env });
-    expect(result.code).toBe(2);
+    exits(result, 2);
     expect(result.stderr).toMatch(
       /--paginate: the server's next-page link would leave the base URL's origin \(http:\/\/127\.0\.0\.1:\d+\) for https:\/\/elsewhere\.example; refused, it was not sent\./,
     );
@@ -95,8 +101,7 @@ describe('hedge api --paginate', () => {
   it('--paginate is for GET: with -X POST it is refused, nothing sent', async () => {
     const { simulator, proxy, env } = await pagedSimulator('cursor', 1);
     const result = await simulator.hedge('api -X POST /hedges --paginate', { env });
-    expect(result.code).toBe(2);
-    expect(proxy.pages).toEqual([]);
-    expect(simulator.writes()).toEqual([]);
+    exits(result, 2);
+    expect([proxy.pages, simulator.writes()]).toEqual([[], []]);
   });
 });

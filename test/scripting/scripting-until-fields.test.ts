@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { gaps, MARKET, useSimulators } from '../support/simulator.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const LAND_MS = 3_600_000;
@@ -23,7 +23,7 @@ describe('--until', () => {
   it('never true: exit 124 at the bound, the last data on stdout under --json, reads at least a second apart', async () => {
     const t = await start();
     const result = await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '2', '--json']);
-    expect(result.code).toBe(124);
+    exits(result, 124);
     expect(JSON.parse(result.stdout)).toEqual([]);
     expect(JSON.parse(result.stderr)).toMatchObject({
       error: { code: 'until_not_met', class: 'until', details: { until: 'length(@) > `0`' } },
@@ -36,7 +36,7 @@ describe('--until', () => {
   it('never true in a pipe (TSV): exit 124 and nothing on stdout', async () => {
     const t = await start();
     const result = await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']);
-    expect(result.code).toBe(124);
+    exits(result, 124);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
       /^hedge: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m,
@@ -59,7 +59,7 @@ describe('--until', () => {
     t.advance(LAND_MS);
     const result = await running;
     expect(child).toBeDefined();
-    expect(result.code, result.stderr).toBe(0);
+    exits(result, 0);
     expect(JSON.parse(result.stdout)).toMatchObject({ id, status: 'filled' });
     // Printed once: the poll that met the condition, not the ones before it.
     expect(result.stdout.trim().split('\n')[0]).toBe('{');
@@ -70,14 +70,14 @@ describe('--until', () => {
   it('an unknown hedge ends it at once (exit 3); a malformed condition sends nothing (exit 2)', async () => {
     const t = await start();
     const unknown = await t.hedge(['hedges', 'hdg_missing', '--until', "status=='filled'"]);
-    expect(unknown.code).toBe(3);
+    exits(unknown, 3);
     // The id asked for, then the list it might be a short form of: no wait, no second round.
     expect(t.requests().map((entry) => `${entry.method} ${entry.path}`)).toEqual([
       'GET /hedges/hdg_missing',
       'GET /hedges',
     ]);
     const malformed = await t.hedge('positions --until [?side==');
-    expect(malformed.code).toBe(2);
+    exits(malformed, 2);
     expect(malformed.stderr).toMatch(/^hedge: --until "\[\?side==": /m);
     expect(t.requests()).toHaveLength(2);
   });
@@ -89,7 +89,7 @@ describe('--until', () => {
     );
     expect(typeof read).toBe('number');
     const write = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy --until data');
-    expect(write.code).toBe(2);
+    exits(write, 2);
     expect(t.writes()).toEqual([]);
   });
 });
@@ -104,7 +104,7 @@ describe('--until on history and report: a date, or a condition on their own dat
     it(`${command} --until ${value}: exit 2 at once naming both readings, nothing sent`, async () => {
       const t = await start();
       const result = await t.hedge(`${command} --until ${value} --json --timeout 30`);
-      expect(result.code, result.stderr).toBe(2);
+      exits(result, 2);
       expect(result.stdout).toBe('');
       const message = JSON.parse(result.stderr).error.message;
       expect(message).toContain(
@@ -192,7 +192,7 @@ describe('dotted --fields', () => {
     // The column the default table draws for it (its label, its number format), asked by the dotted name.
     expect(table.stdout.split('\n')[0]).toMatch(/^Market\s+Capacity sell USD$/);
     const unknown = await t.hedge('markets --fields market,nothing.here');
-    expect(unknown.code).toBe(2);
+    exits(unknown, 2);
     expect(unknown.stderr).toMatch(/--fields: "nothing\.here" is not a field here/);
   });
 });

@@ -49,15 +49,22 @@ const FIELDS: FieldSpec[] = [
     get: (row) => (row.capacity as { buy: number }).buy,
   },
 ];
-const ROWS = [
+const ROWS: ListArgs[0] = [
   { id: 'hdg_1', market: 'USDTNGN', notional_usd: 25000, capacity: { buy: 1, sell: 2 }, zeta: 'z1', alpha: 'a1' },
   { id: 'hdg_2', market: 'USDTNGN', notional_usd: 10000.5, capacity: { buy: 3, sell: 4 }, alpha: 'a2' },
 ];
 
+/** `out.list(rows, fields)` in that format: what it printed. */
+type ListArgs = Parameters<Output['list']>;
+async function listed(format: DataFormat, init: Partial<OutputInit> = {}, rows = ROWS, fields: ListArgs[1] = FIELDS) {
+  const printed = output(format, init);
+  await printed.out.list(rows, fields, { empty: 'none' });
+  return printed;
+}
+
 describe('tsv and csv', () => {
   it('tsv: a header row of keys, known fields first in their order, then extras sorted by name', async () => {
-    const { out, stdout } = output('tsv');
-    await out.list(ROWS, FIELDS, { empty: 'none' });
+    const { stdout } = await listed('tsv');
     expect(stdout()).toBe(
       [
         'id\tmarket\tnotional_usd\tcapacity_buy_usd\talpha\tzeta',
@@ -69,8 +76,7 @@ describe('tsv and csv', () => {
 
   it('--no-header drops the header row in tsv and csv', async () => {
     for (const format of ['tsv', 'csv'] as const) {
-      const { out, stdout } = output(format, { header: false });
-      await out.list(ROWS, FIELDS, { empty: 'none' });
+      const { stdout } = await listed(format, { header: false });
       expect(stdout().split('\n')[0]).toMatch(/^hdg_1[\t,]USDTNGN/);
     }
   });
@@ -79,8 +85,10 @@ describe('tsv and csv', () => {
     const rows = [{ id: 'hdg_1', market: 'USDTNGN', notional_usd: 5, capacity: { buy: 1 }, note: 'a, "b"\nc' }];
     const { out, stdout, stderr } = output('csv');
     await out.list(rows, FIELDS, { empty: 'none', totals: { label: 'Total', row: { notional_usd: 5 } } });
-    expect(stdout()).toBe('id,market,notional_usd,capacity_buy_usd,note\nhdg_1,USDTNGN,5,1,"a, ""b""\\x0ac"\n');
-    expect(stderr()).toBe('');
+    expect([stdout(), stderr()]).toEqual([
+      'id,market,notional_usd,capacity_buy_usd,note\nhdg_1,USDTNGN,5,1,"a, ""b""\\x0ac"\n',
+      '',
+    ]);
   });
 
   it('a record is a header row and one row, absent known fields kept as empty cells', async () => {
@@ -115,17 +123,14 @@ describe('tsv and csv', () => {
 
 describe('--fields', () => {
   it('picks and orders columns in tsv, csv and the table', async () => {
-    const tsv = output('tsv', { fields: ['capacity_buy_usd', 'id'] });
-    await tsv.out.list(ROWS, FIELDS, { empty: 'none' });
+    const tsv = await listed('tsv', { fields: ['capacity_buy_usd', 'id'] });
     expect(tsv.stdout()).toBe('capacity_buy_usd\tid\n1\thdg_1\n3\thdg_2\n');
-    const table = output('table', { fields: ['alpha', 'id'] });
-    await table.out.list(ROWS, FIELDS, { empty: 'none' });
+    const table = await listed('table', { fields: ['alpha', 'id'] });
     expect(table.stdout().split('\n')[0]).toMatch(/^Alpha\s+ID$/);
   });
 
   it('json: objects with only those keys, in that order; a computed field is computed, an absent one null', async () => {
-    const { out, stdout } = output('json', { fields: ['zeta', 'id', 'capacity_buy_usd'] });
-    await out.list(ROWS, FIELDS, { empty: 'none' });
+    const { stdout } = await listed('json', { fields: ['zeta', 'id', 'capacity_buy_usd'] });
     const printed = JSON.parse(stdout());
     expect(printed).toEqual([
       { zeta: 'z1', id: 'hdg_1', capacity_buy_usd: 1 },
@@ -154,8 +159,7 @@ describe('--fields', () => {
   it('a list of zero rows accepts the known names (and refuses others)', async () => {
     const ok = output('tsv', { fields: ['market', 'id'] });
     await ok.out.list([], FIELDS, { empty: 'No hedges yet.' });
-    expect(ok.stdout()).toBe('market\tid\n');
-    expect(ok.stderr()).toBe('No hedges yet.\n');
+    expect([ok.stdout(), ok.stderr()]).toEqual(['market\tid\n', 'No hedges yet.\n']);
     const json = output('json', { fields: ['notional_usd'] });
     await json.out.list([], FIELDS, { empty: 'none' });
     expect(json.stdout()).toBe('[]\n');
@@ -178,8 +182,7 @@ describe('--fields', () => {
 
 describe('ndjson and --query', () => {
   it('ndjson: one compact document per element of a list, one line for a record, nothing for []', async () => {
-    const list = output('ndjson');
-    await list.out.list(ROWS, FIELDS, { empty: 'none' });
+    const list = await listed('ndjson');
     expect(
       list
         .stdout()
@@ -197,14 +200,12 @@ describe('ndjson and --query', () => {
   });
 
   it('--query reshapes the JSON data after --fields', async () => {
-    const { out, stdout } = output('json', {
+    const { stdout } = await listed('json', {
       query: compileQuery('[?notional_usd > `20000`].id'),
       fields: ['id', 'notional_usd'],
     });
-    await out.list(ROWS, FIELDS, { empty: 'none' });
     expect(JSON.parse(stdout())).toEqual(['hdg_1']);
-    const nd = output('ndjson', { query: compileQuery('[].{m: market, n: notional_usd}') });
-    await nd.out.list(ROWS, FIELDS, { empty: 'none' });
+    const nd = await listed('ndjson', { query: compileQuery('[].{m: market, n: notional_usd}') });
     expect(nd.stdout()).toBe('{"m":"USDTNGN","n":25000}\n{"m":"USDTNGN","n":10000.5}\n');
   });
 
@@ -237,8 +238,7 @@ describe('tables fitted to the width', () => {
 
   for (const columns of [80, 120, 200]) {
     it(`no line wider than ${columns} columns; what was left out is named in one note`, async () => {
-      const { out, stdout, stderr } = output('table', { columns });
-      await out.list(hedges, HEDGE_RESOURCE, { empty: 'none' });
+      const { stdout, stderr } = await listed('table', { columns }, hedges, HEDGE_RESOURCE);
       const lines = stdout().trimEnd().split('\n');
       for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
       expect(tableHeaders(stdout())[0]).toBe('Hedge ID');
@@ -254,8 +254,7 @@ describe('tables fitted to the width', () => {
   }
 
   it('wide enough: hashes shortened in the middle, numbers right-aligned with one number of decimals, units in headers, no countdown once closed', async () => {
-    const { out, stdout, stderr } = output('table', { columns: 300 });
-    await out.list(hedges, HEDGE_RESOURCE, { empty: 'none' });
+    const { stdout, stderr } = await listed('table', { columns: 300 }, hedges, HEDGE_RESOURCE);
     const text = stdout();
     expect(stderr()).toBe('');
     expect(text).toContain('0x5f12…157b');
@@ -275,8 +274,7 @@ describe('tables fitted to the width', () => {
   });
 
   it("at 80 columns the desk's columns stay: the id is shortened in the middle (and named) before one of them goes", async () => {
-    const { out, stdout, stderr } = output('table', { columns: 80 });
-    await out.list(hedges, HEDGE_RESOURCE, { empty: 'none' });
+    const { stdout, stderr } = await listed('table', { columns: 80 }, hedges, HEDGE_RESOURCE);
     expect(tableHeaders(stdout())).toEqual([
       'Hedge ID',
       'Ref',
@@ -305,15 +303,13 @@ describe('tables fitted to the width', () => {
         hedge_id: 'hdg_0000084560jvkcy5rq90dq9k',
       },
     ];
-    const narrow = output('table', { columns: 80 });
-    await narrow.out.list(rows, POSITION_RESOURCE, { empty: 'none' });
+    const narrow = await listed('table', { columns: 80 }, rows, POSITION_RESOURCE);
     const line = narrow.stdout().split('\n')[2];
     // The hedge id comes after every amount in the list's priorities: it is never shortened for them.
     expect(line).toMatch(/^USDTNGN\s+buy\s+—\s+25,000\.00\s+-8\.35\s+6d 23h\s+2026-03-09 09:00$/);
     expect(narrow.stdout()).not.toContain('hdg_');
     expect(narrow.stderr()).toMatch(/^Hidden at 80 columns: [a-z_, ]*hedge_id/);
-    const wide = output('table', { columns: 120 });
-    await wide.out.list(rows, POSITION_RESOURCE, { empty: 'none' });
+    const wide = await listed('table', { columns: 120 }, rows, POSITION_RESOURCE);
     expect(wide.stdout()).toContain('hdg_0000084560jvkcy5rq90dq9k');
   });
 
@@ -353,13 +349,15 @@ describe('tables fitted to the width', () => {
 describe('CSV cells a spreadsheet would run as formulas', () => {
   it('get a leading quote; numbers, signed ones included, stay as they are', async () => {
     expect(spreadsheetSafe('=HYPERLINK("http://x","y")')).toBe('\'=HYPERLINK("http://x","y")');
-    expect(spreadsheetSafe('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(spreadsheetSafe('+1+cmd')).toBe("'+1+cmd");
-    expect(spreadsheetSafe('-2+3')).toBe("'-2+3");
-    expect(spreadsheetSafe('-12.5')).toBe('-12.5');
-    expect(spreadsheetSafe('+3')).toBe('+3');
-    expect(spreadsheetSafe('1e-5')).toBe('1e-5');
-    expect(spreadsheetSafe('DEAL-42')).toBe('DEAL-42');
+    expect([
+      spreadsheetSafe('@SUM(A1)'),
+      spreadsheetSafe('+1+cmd'),
+      spreadsheetSafe('-2+3'),
+      spreadsheetSafe('-12.5'),
+      spreadsheetSafe('+3'),
+      spreadsheetSafe('1e-5'),
+      spreadsheetSafe('DEAL-42'),
+    ]).toEqual(["'@SUM(A1)", "'+1+cmd", "'-2+3", '-12.5', '+3', '1e-5', 'DEAL-42']);
     expect(
       csvText([
         ['ref', 'pnl'],

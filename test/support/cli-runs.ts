@@ -11,11 +11,14 @@ export interface HedgeRunner {
   hedge(args: HedgeArgs, options?: RunOptions): Promise<RunResult>;
 }
 
-/** A run that must exit 0 (its stderr the message when it does not): the run, to read on. */
-export function ok(result: RunResult): RunResult {
-  expect(result.code, result.stderr).toBe(0);
+/** A run that must exit `code` (its stderr the message when it does not): the run, to read on. */
+export function exits<Run extends { code: number | null; stderr?: string }>(result: Run, code: number): Run {
+  expect(result.code, result.stderr).toBe(code);
   return result;
 }
+
+/** A run that must exit 0: the run, to read on. */
+export const ok = (result: RunResult): RunResult => exits(result, 0);
 
 /** A run that must exit 0: its stdout read as JSON. */
 export const okJson = (result: RunResult): any => JSON.parse(ok(result).stdout);

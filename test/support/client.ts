@@ -4,6 +4,12 @@ import type { RetryPolicy } from '../../src/platform/api/retry-policy.js';
 import { HttpConnections, type Clock } from '../../src/platform/api/transport.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { PassThrough } from 'node:stream';
+import { CommandContext, type ContextInit } from '../../src/platform/runtime/context.js';
+import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
+import { makeChalk } from '../../src/platform/terminal/color.js';
+import { Output, type OutputInit } from '../../src/platform/terminal/output.js';
+import type { Prompter } from '../../src/platform/terminal/prompter.js';
 
 export const realClock: Clock = {
   now: Date.now,
@@ -76,4 +82,92 @@ export function clientFor(
 /** Advances the sandbox clock until every pending fill and change has landed. */
 export function settle(sandbox: RunningSandbox, ms = 5_000): void {
   sandbox.clock.advance(ms);
+}
+
+// A CommandContext on in-memory pipes, for tests that run command code without a process: no
+// terminal unless `tty`, the usual globals, a fake client when given (never one built from the
+// environment), a clock that only moves when told, and what was printed on each stream.
+export interface FakeClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Moves time without a sleep (a request that takes this long). */
+  advance(ms: number): void;
+  /** Every sleep asked for, in order. */
+  sleeps: number[];
+}
+
+/** Time moves only by sleep() and advance(); a sleep yields once, then calls `onSleep`, and honours the signal. */
+export function fakeClock(start = 1_000_000, onSleep?: () => void): FakeClock {
+  let time = start;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => time,
+    advance: (ms) => void (time += ms),
+    async sleep(ms, signal) {
+      if (signal?.aborted) throw signal.reason;
+      sleeps.push(ms);
+      time += ms;
+      await Promise.resolve();
+      onSleep?.();
+      if (signal?.aborted) throw signal.reason;
+    },
+  };
+}
+
+/** A person who is only ever asked yes or no: `confirm` answers; any other kind of question fails the test. */
+export function confirmOnly(confirm: Prompter['confirm']): Prompter {
+  const unexpected = (kind: string) => () => Promise.reject(new Error(`unexpected ${kind}`));
+  return { select: unexpected('select'), input: unexpected('input'), password: unexpected('password'), confirm };
+}
+
+export interface TestContextOptions extends Partial<Omit<ContextInit, 'io' | 'globals' | 'output' | 'signal'>> {
+  /** Every stream a terminal (and the output a table); default pipes. */
+  tty?: boolean;
+  stdin?: PassThrough;
+  /** On top of json, color, verbose and demo false, header and input true. */
+  globals?: Partial<GlobalOptions>;
+  /** On top of plain (a table on a terminal) at the clock's time. */
+  output?: Partial<Omit<OutputInit, 'streams' | 'chalk'>>;
+  /** What ctx.client() gives (the command code calls only what the test fakes). */
+  fakeClient?: Partial<HedgeClient>;
+  controller?: AbortController;
+}
+
+export function testContext(options: TestContextOptions = {}) {
+  const { tty = false, stdin, fakeClient, controller = new AbortController(), ...init } = options;
+  const io = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: stdin ?? new PassThrough(),
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    stdinIsTTY: tty,
+  };
+  const printed = { stdout: '', stderr: '' };
+  for (const name of ['stdout', 'stderr'] as const)
+    io[name].setEncoding('utf8').on('data', (chunk: string) => (printed[name] += chunk));
+  const clock = init.clock ?? { now: () => 0, sleep: async () => {} };
+  const globals = { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false };
+  class TestContext extends CommandContext {
+    override client(): Promise<HedgeClient> {
+      return fakeClient ? Promise.resolve(fakeClient as HedgeClient) : super.client();
+    }
+  }
+  const ctx = new TestContext({
+    env: {},
+    ...init,
+    io,
+    clock,
+    globals: { ...globals, ...options.globals },
+    signal: controller.signal,
+    output: new Output({
+      mode: tty ? 'table' : 'plain',
+      chalk: makeChalk(false),
+      streams: io,
+      now: clock.now,
+      ...options.output,
+    }),
+  });
+  return { ctx, controller, io, stdout: () => printed.stdout, stderr: () => printed.stderr };
 }

@@ -160,6 +160,21 @@ export async function colleagueAdds(simulator: Simulator, side: 'buy' | 'sell', 
   simulator.advance(FILL_DELAY_MS + 1);
 }
 
+/** A colleague's open (another client of the account, over HTTP, in the request log) of a buy or sell, filled. */
+export async function colleagueOpens(
+  simulator: Simulator,
+  side: 'buy' | 'sell',
+  notionalUsd: number,
+  tenorDays: number,
+  clientReference?: string,
+): Promise<void> {
+  const body = { market: MARKET, side, notional_usd: notionalUsd, tenor_days: tenorDays };
+  const call = { body: clientReference ? { ...body, client_reference: clientReference } : body };
+  const opened = await simulator.api('POST', '/hedges', { ...call, idempotencyKey: randomUUID() });
+  if (opened.status !== 200) throw new Error(`open failed: ${JSON.stringify(opened.body?.error)}`);
+  simulator.advance(FILL_DELAY_MS + 1);
+}
+
 /** Env that pins the CLI's own clock to the simulator's time (for frozen simulators). */
 export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<string, string> {
   return { NODE_OPTIONS: `--import=${FROZEN_CLOCK_PRELOAD}`, READ_E2E_NOW_MS: String(simulator.sandbox.clock.now()) };

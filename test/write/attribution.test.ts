@@ -4,6 +4,7 @@
 // landing; an add that never happened (its hedge settled first) exited 0; a resume reasoned from
 // "the notional equals the one before" after a colleague's change; a resume on a server whose clock
 // ran fast resent a forgotten key; a re-run of a finished command did it again.
+import { ok, exits } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
@@ -18,22 +19,30 @@ const lastJson = (stderr: string): any => JSON.parse(stderr.trim().split('\n').a
 const posts = (simulator: Simulator, path: string) => simulator.writes().filter((entry) => entry.path === path);
 
 /** Starts a command and resolves once the server has its write (held in flight by the fill delay). */
-async function inFlight(simulator: Simulator, args: string[], path: string) {
+async function inFlight(simulator: Simulator, args: string, path: string) {
   const before = posts(simulator, path).length;
   const run = simulator.hedge(args);
-  await until(() => posts(simulator, path).length > before, `the ${path} of ${args.join(' ')}`, { process: run });
+  await until(() => posts(simulator, path).length > before, `the ${path} of ${args}`, { process: run });
   return run;
+}
+
+/** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
+async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy'): Promise<void> {
+  simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+  const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`);
+  simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+  exits(lost, 5);
+  expect(sideUsd(simulator, side)).toBe(1_250);
 }
 
 describe.concurrent('one change in flight per side', () => {
   it('a roll beside an add: the roll waits for the add and rolls what the side holds (1,500), never re-opening its stale plan', () =>
     withSimulator({ fillDelayMs: 1_500 }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '3'])).code).toBe(0);
-      const add = await inFlight(simulator, ['add', MARKET, 'sell', '500'], '/hedges/add');
-      const roll = await simulator.hedge(['roll', MARKET, 'sell', '--tenor', '7', '--json']);
-      const added = await add;
-      expect(added.code, added.stderr).toBe(0);
-      expect(roll.code, roll.stderr).toBe(0);
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 3'));
+      const add = await inFlight(simulator, 'add USDTNGN sell 500', '/hedges/add');
+      const roll = await simulator.hedge('roll USDTNGN sell --tenor 7 --json');
+      ok(await add);
+      exits(roll, 0);
       // The roll's open is the side's whole notional, the add included.
       expect(simulator.active('sell').map((hedge) => [hedge.notionalUsd, hedge.tenorDays])).toEqual([[1_500, 7]]);
       expect(posts(simulator, '/hedges').map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual(
@@ -43,57 +52,47 @@ describe.concurrent('one change in flight per side', () => {
 
   it("an add waits for the add in flight on its side and exits 0 on its own effect, never on the other's", () =>
     withSimulator({ fillDelayMs: 1_500 }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '3'])).code).toBe(0);
-      const first = await inFlight(simulator, ['add', MARKET, 'sell', '100', '--json'], '/hedges/add');
-      const second = await simulator.hedge(['add', MARKET, 'sell', '37', '--json']);
-      const firstDone = await first;
-      expect(firstDone.code, firstDone.stderr).toBe(0);
-      expect(second.code, second.stderr).toBe(0);
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 3'));
+      const first = await inFlight(simulator, 'add USDTNGN sell 100 --json', '/hedges/add');
+      const second = await simulator.hedge('add USDTNGN sell 37 --json');
+      const firstDone = ok(await first);
+      exits(second, 0);
       // Each saw its own landing: 1,000 → 1,100 for the first, 1,100 → 1,137 for the second.
-      expect(JSON.parse(firstDone.stdout).notional_usd).toBe(1_100);
-      expect(JSON.parse(second.stdout).notional_usd).toBe(1_137);
-      expect(sideUsd(simulator, 'sell')).toBe(1_137);
+      expect([
+        JSON.parse(firstDone.stdout).notional_usd,
+        JSON.parse(second.stdout).notional_usd,
+        sideUsd(simulator, 'sell'),
+      ]).toEqual([1_100, 1_137, 1_137]);
     }));
 });
 
 describe.concurrent('an add whose hedge settled first did not happen', () => {
   it('the side settles while the add is in flight: exit 3 not_applied, the server holds nothing of it', () =>
     withSimulator({ fillDelayMs: 20_000 }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--no-wait'])).code).toBe(0);
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait'));
       simulator.advance(24 * HOUR - 5_000);
       expect(simulator.hedges()[0]!.status).toBe('filled');
-      const add = await inFlight(simulator, ['add', MARKET, 'buy', '100', '--json'], '/hedges/add');
+      const add = await inFlight(simulator, 'add USDTNGN buy 100 --json', '/hedges/add');
       // The hedge matures 5 s later; the add would have filled after 20 s.
       simulator.advance(30_000);
       const result = await add;
-      expect(result.code, result.stderr).toBe(3);
+      exits(result, 3);
       expect(lastJson(result.stderr).error).toMatchObject({ code: 'not_applied' });
-      expect(simulator.active('buy')).toEqual([]);
-      expect(simulator.hedges()[0]!.notionalUsd).toBe(1_000);
+      expect([simulator.active('buy'), simulator.hedges()[0]!.notionalUsd]).toEqual([[], 1_000]);
     }));
 });
 
 describe.concurrent('resume reconciles first, on the server clock', () => {
-  /** An add that landed on the server while every answer to it was lost: exit 5, journaled pending. */
-  async function landedButUnknown(simulator: Simulator): Promise<string> {
-    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-    const lost = await simulator.hedge(['add', MARKET, 'buy', '250', '--json']);
-    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-    expect(lost.code, lost.stderr).toBe(5);
-    expect(sideUsd(simulator, 'buy')).toBe(1_250);
-    return lastJson(lost.stderr).error.idempotency_key as string;
-  }
-
   it("after a colleague's reduce of the same amount, an old key is never resent on equal notionals: the journal's changes are added up, the add is seen landed, nothing sent", () =>
     withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7'));
       await landedButUnknown(simulator);
       // A colleague (same journal) reduces by the same amount: the side is back at 1,000.
-      expect((await simulator.hedge(['reduce', MARKET, 'buy', '250'])).code).toBe(0);
+      ok(await simulator.hedge('reduce USDTNGN buy 250'));
       const addsBefore = posts(simulator, '/hedges/add').length;
-      const resumed = await simulator.hedge(['resume', '--json'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
+      const resumed = await simulator.hedge('resume --json', { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
       // Before: "the book shows it did not land (1,000 = before)" → sent again → 1,250.
-      expect(resumed.code, resumed.stderr).toBe(0);
+      exits(resumed, 0);
       expect(resumed.stderr).toContain('The book shows it landed');
       expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
       expect(sideUsd(simulator, 'buy')).toBe(1_000);
@@ -101,13 +100,12 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
 
   it('a server whose clock ran 30 hours ahead: the resume sees the add landed and sends nothing', () =>
     withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7'));
       await landedButUnknown(simulator);
       // The server forgets keys after 24 h of its own time; this machine's clock barely moved.
       simulator.advance(30 * HOUR);
       const addsBefore = posts(simulator, '/hedges/add').length;
-      const resumed = await simulator.hedge(['resume', '--json']);
-      expect(resumed.code, resumed.stderr).toBe(0);
+      ok(await simulator.hedge('resume --json'));
       expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
       expect(sideUsd(simulator, 'buy')).toBe(1_250);
     }));
@@ -116,18 +114,17 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
 describe.concurrent('a finished write is not repeated silently', () => {
   it('the same reduce run again with nothing between: exit 16 repeated_action, nothing sent; --again sends it', () =>
     withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
-      expect((await simulator.hedge(['reduce', MARKET, 'sell', '100'])).code).toBe(0);
-      const rerun = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json']);
-      expect(rerun.code).toBe(16);
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7'));
+      ok(await simulator.hedge('reduce USDTNGN sell 100'));
+      const rerun = await simulator.hedge('reduce USDTNGN sell 100 --json');
+      exits(rerun, 16);
       expect(lastJson(rerun.stderr).error).toMatchObject({
         code: 'repeated_action',
         details: { side_unchanged: true },
       });
       expect(posts(simulator, '/hedges/reduce')).toHaveLength(1);
       expect(sideUsd(simulator, 'sell')).toBe(900);
-      const again = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--again']);
-      expect(again.code, again.stderr).toBe(0);
+      ok(await simulator.hedge('reduce USDTNGN sell 100 --again'));
       expect(sideUsd(simulator, 'sell')).toBe(800);
     }));
 
@@ -154,10 +151,10 @@ describe.concurrent('a finished write is not repeated silently', () => {
 
   it("two identical adds in a row: the second is the guard's (exit 16); after the side moved, the same add is new work (exit 0)", () =>
     withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
-      expect((await simulator.hedge(['add', MARKET, 'buy', '200'])).code).toBe(0);
-      const repeat = await simulator.hedge(['add', MARKET, 'buy', '200', '--json']);
-      expect(repeat.code, repeat.stderr).toBe(16);
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7'));
+      ok(await simulator.hedge('add USDTNGN buy 200'));
+      const repeat = await simulator.hedge('add USDTNGN buy 200 --json');
+      exits(repeat, 16);
       expect(posts(simulator, '/hedges/add')).toHaveLength(1);
       // A colleague's reduce moves the side: the same add is no longer a re-run of the last one.
       expect(
@@ -170,8 +167,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
       ).toBe(200);
       simulator.advance(1_000);
       expect(sideUsd(simulator, 'buy')).toBe(1_150);
-      const after = await simulator.hedge(['add', MARKET, 'buy', '200', '--json']);
-      expect(after.code, after.stderr).toBe(0);
+      ok(await simulator.hedge('add USDTNGN buy 200 --json'));
       expect(posts(simulator, '/hedges/add')).toHaveLength(2);
       expect(sideUsd(simulator, 'buy')).toBe(1_350);
     }));
@@ -179,9 +175,9 @@ describe.concurrent('a finished write is not repeated silently', () => {
   it('an open run again after it was done (as a script re-runs one killed between "done" and its output): the side still shows its hedge, so exit 16 and nothing sent', () =>
     withSimulator({ fillDelayMs: 100 }, async (simulator) => {
       // Done in the journal and on the server, as a run killed between "done" and its output leaves it.
-      expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7', '--json'])).code).toBe(0);
-      const rerun = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7', '--json']);
-      expect(rerun.code, rerun.stderr).toBe(16);
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json'));
+      const rerun = await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json');
+      exits(rerun, 16);
       expect(lastJson(rerun.stderr).error).toMatchObject({
         code: 'repeated_action',
         details: { hedge_id: simulator.hedges()[0]!.id, side_unchanged: true },
@@ -191,7 +187,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
 
   it("a script's own --idempotency-key makes a re-run exactly once: the second run sends nothing and shows the same result", () =>
     withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7'));
       const key = ['--idempotency-key', 'nightly-2026-11-23-reduce'];
       const first = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json', ...key]);
       const second = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json', ...key]);
@@ -204,17 +200,14 @@ describe.concurrent('a finished write is not repeated silently', () => {
 describe.concurrent('a change the journal cannot add up', () => {
   it('an open of the side since (not additive): an old key is not resent on the notional alone — exit 12', () =>
     withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
-      simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-      const lost = await simulator.hedge(['add', MARKET, 'sell', '250', '--json']);
-      simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-      expect(lost.code).toBe(5);
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7'));
+      await landedButUnknown(simulator, 'sell');
       // A colleague closes the side and opens it again at 1,000: the journal cannot add that up.
-      expect((await simulator.hedge(['close', MARKET, 'sell'])).code).toBe(0);
-      expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7', '--again'])).code).toBe(0);
+      ok(await simulator.hedge('close USDTNGN sell'));
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --again'));
       const addsBefore = posts(simulator, '/hedges/add').length;
-      const resumed = await simulator.hedge(['resume', '--json'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
-      expect(resumed.code, resumed.stderr).toBe(12);
+      const resumed = await simulator.hedge('resume --json', { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
+      exits(resumed, 12);
       expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
       expect(sideUsd(simulator, 'sell')).toBe(1_000);
     }));
@@ -226,10 +219,10 @@ describe.concurrent('a close resumed after the side went by another action', () 
   // colleague's whole reduce (same journal) empties the side after the close failed to arrive.
   it("the side gone by the journal's own reduce is not this close's landing: an old key exits 12, a young one is sent again and the server refuses it", () =>
     withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7'));
       // Every attempt of the close is answered 500 before the server acts: its outcome is unknown.
       simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'POST', path: '/hedges/close' } });
-      const lost = await simulator.hedge(['close', MARKET, 'sell', '--yes', '--json']);
+      const lost = await simulator.hedge('close USDTNGN sell --yes --json');
       simulator.sandbox.setFaults({ fault5xx: 0, match: null });
       expect(lost.code, lost.stderr).not.toBe(0);
       const closeKey = lastJson(lost.stderr).error.idempotency_key as string;
@@ -241,24 +234,24 @@ describe.concurrent('a close resumed after the side went by another action', () 
         );
       expect(acted()).toEqual([]);
       // A colleague reduces the whole side: it is gone, by the reduce.
-      expect((await simulator.hedge(['reduce', MARKET, 'sell', '1000', '--yes'])).code).toBe(0);
+      ok(await simulator.hedge('reduce USDTNGN sell 1000 --yes'));
       expect(simulator.active('sell')).toEqual([]);
 
       // Past the key lifetime: the book cannot say the close landed — exit 12, nothing sent, not recorded done.
-      const old = await simulator.hedge(['resume', '--json'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
-      expect(old.code, old.stderr).toBe(12);
+      const old = await simulator.hedge('resume --json', { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
+      exits(old, 12);
       expect(acted()).toEqual([]);
-      const shown = await simulator.hedge(['journal', 'list', '--json']);
+      const shown = await simulator.hedge('journal list --json');
       const closeEntry = (JSON.parse(shown.stdout) as Array<{ idempotency_key: string; outcome: string }>).find(
         (entry) => entry.idempotency_key === closeKey,
       )!;
       expect(closeEntry.outcome).not.toBe('done');
 
       // Within the key lifetime the key decides: sent again, the server refuses it (nothing to close), never "done".
-      const young = await simulator.hedge(['resume', '--json']);
+      const young = await simulator.hedge('resume --json');
       expect(young.code, young.stderr).not.toBe(0);
       expect(acted()).toEqual([]);
-      const after = await simulator.hedge(['journal', 'list', '--json']);
+      const after = await simulator.hedge('journal list --json');
       expect(
         (JSON.parse(after.stdout) as Array<{ idempotency_key: string; outcome: string }>).find(
           (entry) => entry.idempotency_key === closeKey,

@@ -8,6 +8,7 @@
 // runs, and must reach the server: so it was the bad global, and nothing else, that stopped it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ok } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import type { ArgSpec, CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
@@ -56,89 +57,88 @@ function validLine(words: string[], spec: CommandSpec, target: string): string[]
   return [...words, ...args, ...options];
 }
 
-interface BadGlobal {
-  label: string;
-  args: string[];
-  /** The one line on stderr: names the option and what it allows (`words` is the command as typed). */
-  says: (words: string, spec: CommandSpec) => RegExp;
-  /** Only for commands whose spec has this option. */
-  needs?: typeof DRY_RUN;
-  json?: true;
-}
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * A bad global: what it is, the words added, the one line on stderr (naming the option and what it
+ * allows; `words` is the command as typed), and whether it is only for commands with that option
+ * (`needs`) or answers in JSON (`json`).
+ */
+type BadGlobal = [
+  label: string,
+  args: string[],
+  says: (words: string, spec: CommandSpec) => RegExp,
+  extra?: { needs?: typeof DRY_RUN; json?: true },
+];
 
 const BAD_GLOBALS: BadGlobal[] = [
-  {
-    label: 'an unknown field',
-    args: ['--fields', 'nope'],
-    says: (words) =>
+  [
+    'an unknown field',
+    ['--fields', 'nope'],
+    (words) =>
       new RegExp(`^hedge: --fields: "nope" is not a field of what \`hedge ${escape(words)}\` prints; allowed: \\w+`),
-  },
-  {
-    label: 'an unknown field, under --json',
-    args: ['--fields', 'nope', '--json'],
-    says: () => /^\{"error":\{"code":"usage",.*"message":"--fields: \\"nope\\" is not a field of what/,
-    json: true,
-  },
-  {
-    label: 'a malformed field name',
-    args: ['--fields', 'id status'],
-    says: () => /^hedge: --fields: "id status" is not a field name; expected names of letters, digits, _ and -/,
-  },
-  {
-    label: 'a broken JMESPath',
-    args: ['--query', "[?status=='"],
-    says: () => /^hedge: --query "\[\?status=='": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/,
-  },
-  {
-    label: 'an unknown JMESPath function',
-    args: ['--query', 'nosuch(@)'],
-    says: () => /^hedge: --query "nosuch\(@\)": unknown function nosuch\(\); expected a JMESPath expression/,
-  },
+  ],
+  [
+    'an unknown field, under --json',
+    ['--fields', 'nope', '--json'],
+    () => /^\{"error":\{"code":"usage",.*"message":"--fields: \\"nope\\" is not a field of what/,
+    { json: true },
+  ],
+  [
+    'a malformed field name',
+    ['--fields', 'id status'],
+    () => /^hedge: --fields: "id status" is not a field name; expected names of letters, digits, _ and -/,
+  ],
+  [
+    'a broken JMESPath',
+    ['--query', "[?status=='"],
+    () => /^hedge: --query "\[\?status=='": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/,
+  ],
+  [
+    'an unknown JMESPath function',
+    ['--query', 'nosuch(@)'],
+    () => /^hedge: --query "nosuch\(@\)": unknown function nosuch\(\); expected a JMESPath expression/,
+  ],
   // --json asks for errors as JSON: the one line is the error document.
-  {
-    label: '--json with --format csv',
-    args: ['--json', '--format', 'csv'],
-    says: () => /^\{"error":\{"code":"usage",.*"message":"--json and --format csv disagree; give one of them\."/,
-    json: true,
-  },
-  {
-    label: '--query with --format tsv',
-    args: ['--query', 'status', '--format', 'tsv'],
-    says: () =>
-      /^hedge: --query applies to JSON output; --format tsv cannot carry it \(use --format json or ndjson\)\.$/,
-  },
-  {
-    label: '--raw with --format csv',
-    args: ['--raw', '--format', 'csv'],
-    says: () => /^hedge: --raw applies to JSON output .*use --json, or --format json or ndjson/,
-  },
-  {
-    label: 'an unknown --format',
-    args: ['--format', 'xml'],
-    says: () => /^hedge: --format: "xml" is not allowed; expected one of table, tsv, csv, json, ndjson\.$/,
-  },
-  {
-    label: '--fields on a dry run in a format with no fields',
-    args: ['--dry-run', '--fields', 'method', '--format', 'tsv'],
-    needs: DRY_RUN,
-    says: () => /^hedge: --fields: here .* prints the request as HTTP text, which has no fields to pick; add --json/,
-  },
-  {
-    label: 'a bad --until',
-    args: ['--until', "status=='filled'"],
+  [
+    '--json with --format csv',
+    ['--json', '--format', 'csv'],
+    () => /^\{"error":\{"code":"usage",.*"message":"--json and --format csv disagree; give one of them\."/,
+    { json: true },
+  ],
+  [
+    '--query with --format tsv',
+    ['--query', 'status', '--format', 'tsv'],
+    () => /^hedge: --query applies to JSON output; --format tsv cannot carry it \(use --format json or ndjson\)\.$/,
+  ],
+  [
+    '--raw with --format csv',
+    ['--raw', '--format', 'csv'],
+    () => /^hedge: --raw applies to JSON output .*use --json, or --format json or ndjson/,
+  ],
+  [
+    'an unknown --format',
+    ['--format', 'xml'],
+    () => /^hedge: --format: "xml" is not allowed; expected one of table, tsv, csv, json, ndjson\.$/,
+  ],
+  [
+    '--fields on a dry run in a format with no fields',
+    ['--dry-run', '--fields', 'method', '--format', 'tsv'],
+    () => /^hedge: --fields: here .* prints the request as HTTP text, which has no fields to pick; add --json/,
+    { needs: DRY_RUN },
+  ],
+  [
+    'a bad --until',
+    ['--until', "status=='filled'"],
     // A write has no --until (it waits by itself): an unknown option; `hedge api` has one, for a GET only.
-    says: (words, spec) =>
+    (words, spec) =>
       (spec.options ?? []).some((option) => option.key === 'until')
         ? /^hedge: --until reads again until a condition holds; it works with GET only/
         : new RegExp(`^hedge: unknown option '--until'.*\`hedge ${escape(words)} --help\` lists every option\\.$`),
-  },
-  {
-    label: 'a bad --timeout',
-    args: ['--timeout', 'soon'],
-    says: () => /^hedge: --timeout: expected a number of seconds from 0 to 86400 \(got "soon"\)\.$/,
-  },
+  ],
+  [
+    'a bad --timeout',
+    ['--timeout', 'soon'],
+    () => /^hedge: --timeout: expected a number of seconds from 0 to 86400 \(got "soon"\)\.$/,
+  ],
 ];
 
 interface WriteCase {
@@ -175,7 +175,7 @@ async function prepare(simulator: Simulator, words: string[]): Promise<string> {
     // An open that landed while its answer was lost (exit 5, journaled unknown): `hedge resume` finishes it.
     // The run lets go of its unresolved action as it ends, so `resume` may take it up.
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
-    const lost = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1']);
+    const lost = await simulator.hedge('open USDTNGN sell 1000 --tenor 1');
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     if (lost.code !== 5)
       throw new Error(
@@ -212,20 +212,20 @@ describe('a write checks every argument, option and global before its first requ
       await withSimulator({ preset: 'trading' }, async (simulator) => {
         const target = await prepare(simulator, words);
         const valid = line(target);
-        const bad = BAD_GLOBALS.filter((row) => !row.needs || (spec.options ?? []).includes(row.needs));
+        const bad = BAD_GLOBALS.filter(([, , , extra]) => !extra?.needs || (spec.options ?? []).includes(extra.needs));
         const before = simulator.requests().length;
         const results = await inTurns(
           simulator,
-          bad.map((row) => [...valid, ...row.args]),
+          bad.map(([, args]) => [...valid, ...args]),
         );
-        bad.forEach((row, index) => {
+        bad.forEach(([label, args, says, extra], index) => {
           const result = results[index]!;
-          const what = `hedge ${valid.join(' ')} ${row.args.join(' ')} (${row.label})`;
+          const what = `hedge ${valid.join(' ')} ${args.join(' ')} (${label})`;
           expect(result.code, `${what}: ${result.stderr}`).toBe(2);
           expect(result.stdout, what).toBe('');
           expect(lines(result.stderr), what).toHaveLength(1);
-          expect(lines(result.stderr)[0], what).toMatch(row.says(words.join(' '), spec));
-          if (row.json) expect(JSON.parse(result.stderr).error.class, what).toBe('usage');
+          expect(lines(result.stderr)[0], what).toMatch(says(words.join(' '), spec));
+          if (extra?.json) expect(JSON.parse(result.stderr).error.class, what).toBe('usage');
         });
         // Not one request — no read, no write — while every bad line ran.
         expect(simulator.requests().slice(before), 'requests received while the bad command lines ran').toEqual([]);
@@ -244,38 +244,27 @@ describe('a write checks every argument, option and global before its first requ
 describe('after the send, the output never turns what was sent into exit 2', () => {
   it('a documented field the answer lacks is an empty cell (--no-wait has no struck rate yet), and the write exits 0', async () => {
     await withSimulator({ preset: 'trading' }, async (simulator) => {
-      const result = await simulator.hedge([
-        'open',
-        MARKET,
-        'buy',
-        '1000',
-        '--tenor',
-        '1',
-        '--no-wait',
-        '--fields',
-        'hedge_id,struck_rate',
-      ]);
-      expect(result.code, result.stderr).toBe(0);
+      const result = ok(
+        await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait --fields hedge_id,struck_rate'),
+      );
       const [header, row, ...rest] = result.stdout.replace(/\n$/, '').split('\n');
       expect(header).toBe('hedge_id\tstruck_rate');
       expect(row).toMatch(/^hdg_\w+\t$/);
       expect(rest).toEqual([]);
       // The quote before it is a POST too; the open was sent once.
-      expect(simulator.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
     });
   });
 
   it("a --query that only the data shows to be wrong (a type error) is a warning: the result is printed whole and the exit code is the close's own", async () => {
     await withSimulator({ preset: 'trading' }, async (simulator) => {
       simulator.seedOpen('buy', 10_000);
-      const result = await simulator.hedge(['close', MARKET, 'buy', '--query', 'abs(@)']);
-      expect(result.code, result.stderr).toBe(0);
+      const result = ok(await simulator.hedge('close USDTNGN buy --query abs(@)'));
       expect(JSON.parse(result.stdout)).toMatchObject({ status: 'closed' });
       expect(result.stderr).toMatch(
         /--query "abs\(@\)": Invalid type: .*; the result is printed whole instead — the write was sent, and the exit code says how it ended\./,
       );
-      expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
-      expect(simulator.active('buy')).toEqual([]);
+      expect([simulator.writes().map((entry) => entry.path), simulator.active('buy')]).toEqual([['/hedges/close'], []]);
     });
   });
 });

@@ -2,9 +2,10 @@
 // less — is a reading problem: `positions` shows it and says why, and a write that would act on
 // that side is refused before it sends (exit 14). Asserted on the simulator's request log; a proxy
 // in front of it plays the server that answers the impossible amount in every view.
+import { ok } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
-import { runHedge } from '../support/hedge-cli.js';
+import { runHedge, type HedgeArgs } from '../support/hedge-cli.js';
 import { envFor, MARKET, useSimulators } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
@@ -17,14 +18,13 @@ describe('an open side the server gives a notional of zero or less', () => {
     const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
       if ((path === '/positions' || path.startsWith('/hedges')) && item.side === 'buy') item.notional_usd = usd;
     });
-    const hedge = (args: string[]) =>
+    const hedge = (args: HedgeArgs) =>
       runHedge(args, {
         configDir: simulator.configDir,
         env: envFor({ baseUrl: proxy.baseUrl, apiKey: simulator.apiKey }),
       });
     try {
-      const shown = await hedge(['positions', '--json']);
-      expect(shown.code, shown.stderr).toBe(0);
+      const shown = ok(await hedge('positions --json'));
       expect(JSON.parse(shown.stdout)).toMatchObject([{ side: 'buy', notional_usd: usd }]);
       expect(shown.stderr).toContain(`a notional of ${usd.toFixed(2)} USD, which cannot be`);
 
@@ -39,8 +39,10 @@ describe('an open side the server gives a notional of zero or less', () => {
           `hedge: The buy side of USDTNGN is not acted on: the positions list gives the open side a notional of ${usd.toFixed(2)} USD, which cannot be.`,
         );
       }
-      expect(simulator.requests('POST', /^\/hedges\/(reduce|close|add)$/)).toEqual([]);
-      expect(simulator.active('buy').map((record) => record.notionalUsd)).toEqual([1_000]);
+      expect([
+        simulator.requests('POST', /^\/hedges\/(reduce|close|add)$/),
+        simulator.active('buy').map((record) => record.notionalUsd),
+      ]).toEqual([[], [1_000]]);
     } finally {
       await proxy.close();
     }

@@ -10,14 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
 import { MAX_PROBLEM_LINES, inputFileProblems, readInputFile } from '../../src/features/write/input-file.js';
 import { StopSignal } from '../../src/core/errors.js';
-import { CommandContext } from '../../src/platform/runtime/context.js';
 import type { TargetFileSource } from '../../src/platform/runtime/agent-limits.js';
 import { MAX_INPUT_FILE_BYTES } from '../../src/core/security/bounded-read.js';
-import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output } from '../../src/platform/terminal/output.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { hasTool } from '../support/tools.js';
-import type { FlowPorts } from '../../src/platform/runtime/context.js';
+import { testContext } from '../support/client.js';
 
 const folder = tempDir('hedge-input-file-');
 afterAll(() => folder.remove());
@@ -29,48 +26,34 @@ const hasMkfifo = hasTool('mkfifo');
 interface ContextParts {
   targetFiles?: TargetFileSource;
   stdin?: PassThrough;
-  signal?: AbortSignal;
+  controller?: AbortController;
   timeout?: number;
   clock?: { now: () => number; sleep: (ms: number, signal?: AbortSignal) => Promise<void> };
 }
 
-function context(origin: 'cli' | 'agent', parts: ContextParts | TargetFileSource = {}): FlowPorts {
+function context(origin: 'cli' | 'agent', parts: ContextParts | TargetFileSource = {}) {
   const given: ContextParts = 'read' in parts ? { targetFiles: parts as TargetFileSource } : (parts as ContextParts);
-  const io = {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: given.stdin ?? new PassThrough(),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-  };
-  return new CommandContext({
-    io,
-    env: {},
-    globals: {
-      json: true,
-      header: true,
-      demo: false,
-      yes: false,
-      input: false,
-      color: false,
-      verbose: false,
-      ...(given.timeout === undefined ? {} : { timeout: given.timeout }),
-    },
-    clock: given.clock ?? { now: () => 0, sleep: async () => {} },
-    signal: given.signal ?? new AbortController().signal,
-    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: () => 0 }),
+  const { timeout, ...rest } = given;
+  return testContext({
     origin,
-    targetFiles: given.targetFiles,
-  });
+    ...rest,
+    globals: { json: true, input: false, timeout },
+    output: { mode: 'json', now: () => 0 },
+  }).ctx;
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
+/** What the read was refused with: a `kind` (UsageError unless given) saying `message`. */
+async function refusal(
+  promise: Promise<unknown>,
+  message: string,
+  kind: new (...args: never[]) => Error = UsageError,
+): Promise<Error> {
   const error = await promise.then(
     () => undefined,
     (reason: unknown) => reason,
   );
-  expect(error).toBeInstanceOf(Error);
+  expect(error).toBeInstanceOf(kind);
+  expect((error as Error).message).toBe(message);
   return error as Error;
 }
 
@@ -86,9 +69,8 @@ describe('readInputFile', () => {
   });
 
   it("an agent's call without its file gate reads nothing from the disk, though the file exists", async () => {
-    const refused = await readInputFile(context('agent'), file, 'exposures file').catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(UsageError);
-    expect((refused as Error).message).toBe(
+    await refusal(
+      readInputFile(context('agent'), file, 'exposures file'),
       'file: this call reads no exposures file from the disk; it is read only under the roots the server was started with.',
     );
   });
@@ -109,9 +91,8 @@ describe('readInputFile at the CLI: bounded', () => {
     const fifo = join(folder.path, 'target.fifo');
     execFileSync('mkfifo', [fifo]);
     // No writer ever opens it: a read that opened it blocking would never settle.
-    const error = await failure(readInputFile(context('cli'), fifo, 'target file'));
-    expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe(
+    await refusal(
+      readInputFile(context('cli'), fifo, 'target file'),
       `cannot read the target file ${fifo}: it is a FIFO (named pipe), not a regular file; expected a regular file (to read a pipe, give - and redirect the pipe to stdin).`,
     );
   });
@@ -119,9 +100,8 @@ describe('readInputFile at the CLI: bounded', () => {
   it.skipIf(!existsSync('/dev/zero'))(
     'a device (/dev/zero, which never ends) is refused without reading it',
     async () => {
-      const error = await failure(readInputFile(context('cli'), '/dev/zero', 'exposures file'));
-      expect(error).toBeInstanceOf(UsageError);
-      expect(error.message).toBe(
+      await refusal(
+        readInputFile(context('cli'), '/dev/zero', 'exposures file'),
         'cannot read the exposures file /dev/zero: it is a device, not a regular file; expected a regular file (to read a pipe, give - and redirect the pipe to stdin).',
       );
     },
@@ -131,9 +111,8 @@ describe('readInputFile at the CLI: bounded', () => {
     const huge = join(folder.path, 'huge.csv');
     writeFileSync(huge, '');
     truncateSync(huge, 2 ** 36);
-    const error = await failure(readInputFile(context('cli'), huge, 'target file'));
-    expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe(
+    await refusal(
+      readInputFile(context('cli'), huge, 'target file'),
       `cannot read the target file ${huge}: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.`,
     );
     // At the bound exactly is still read.
@@ -147,9 +126,8 @@ describe('readInputFile at the CLI: bounded', () => {
     const reading = readInputFile(context('cli', { stdin }), '-', 'target file');
     stdin.write(Buffer.alloc(MAX_INPUT_FILE_BYTES, 'a'));
     stdin.write('b');
-    const error = await failure(reading);
-    expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe(
+    await refusal(
+      reading,
       'cannot read the target file on stdin: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.',
     );
     expect(stdin.destroyed).toBe(true);
@@ -158,13 +136,11 @@ describe('readInputFile at the CLI: bounded', () => {
   it("a stop signal ends a read of stdin that never ends: the signal's exit code, and stdin let go", async () => {
     const stdin = new PassThrough();
     const controller = new AbortController();
-    const reading = readInputFile(context('cli', { stdin, signal: controller.signal }), '-', 'target file');
+    const reading = readInputFile(context('cli', { stdin, controller }), '-', 'target file');
     stdin.write('market,side,notional_usd,tenor_days\n');
     controller.abort(new StopSignal('SIGTERM', 143));
-    const error = await failure(reading);
-    expect(error).toBeInstanceOf(InterruptedError);
-    expect((error as InterruptedError).exitCode).toBe(143);
-    expect(error.message).toBe('Interrupted while reading the target file on stdin; nothing was sent.');
+    const message = 'Interrupted while reading the target file on stdin; nothing was sent.';
+    expect(((await refusal(reading, message, InterruptedError)) as InterruptedError).exitCode).toBe(143);
     expect(stdin.destroyed).toBe(true);
   });
 
@@ -186,9 +162,8 @@ describe('readInputFile at the CLI: bounded', () => {
     expect(asked).toEqual([5_000]);
     now += 5_000;
     ring!();
-    const error = await failure(reading);
-    expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe(
+    await refusal(
+      reading,
       'the exposures file on stdin was not read whole within --timeout (5 s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).',
     );
     expect(stdin.destroyed).toBe(true);
@@ -220,9 +195,11 @@ describe('inputFileProblems', () => {
     const lines = inputFileProblems('book.csv', problems, 'Fix them.').message.split('\n');
     expect(lines[0]).toBe('book.csv: 30 problems; nothing was read or sent.');
     expect(lines.slice(1, -1)).toHaveLength(20);
-    expect(lines[1]).toBe('book.csv:2: side: the value is not allowed; expected buy or sell.');
-    expect(lines[20]).toBe('book.csv:21: side: the value is not allowed; expected buy or sell.');
-    expect(lines.at(-1)).toBe('… and 10 more problems');
+    expect([lines[1], lines[20], lines.at(-1)]).toEqual([
+      'book.csv:2: side: the value is not allowed; expected buy or sell.',
+      'book.csv:21: side: the value is not allowed; expected buy or sell.',
+      '… and 10 more problems',
+    ]);
     // Twenty are all listed, with no count line.
     expect(inputFileProblems('book.csv', problems.slice(0, 20), 'Fix them.').message.split('\n')).toHaveLength(21);
   });

@@ -2,7 +2,6 @@
 // key guard (banner, confirmation defaulting to No, --yes, no terminal), a person's "yes" holding
 // only for the side the question showed (against the simulator), the idempotency key (made once,
 // or taken from --idempotency-key and checked), and the dry-run rendering.
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as runClose } from '../../src/cli/cmd/trade/close.js';
 import { runRoll } from '../../src/features/trade/roll.js';
@@ -16,77 +15,30 @@ import {
   writeOptionsFrom,
 } from '../../src/features/write/write-flow.js';
 import { openJournal } from '../../src/platform/journal/index.js';
-import { clientFor, closeClients, realClock } from '../support/client.js';
+import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
+import { LIVE_KEY as LIVE } from '../support/keys.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { CommandContext } from '../../src/platform/runtime/context.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
-import { UsageError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
-import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output } from '../../src/platform/terminal/output.js';
-import type { Prompter } from '../../src/platform/terminal/prompter.js';
 
-const LIVE = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
 const TEST = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 
 function context(options: { key: string; tty: boolean; yes?: boolean; input?: boolean; answer?: boolean }) {
-  const io = {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: options.tty,
-    stderrIsTTY: options.tty,
-    stdinIsTTY: options.tty,
-  };
-  let stderr = '';
-  io.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const questions: Array<{ message: string; default?: boolean }> = [];
-  const prompter: Prompter = {
-    select: () => Promise.reject(new Error('unexpected select')),
-    input: () => Promise.reject(new Error('unexpected input')),
-    password: () => Promise.reject(new Error('unexpected password')),
-    confirm: async (question) => {
-      questions.push(question);
-      return options.answer ?? false;
-    },
-  };
-  const ctx = new CommandContext({
-    io,
+  const { ctx, stderr } = testContext({
+    tty: options.tty,
     env: { HEDGE_API_KEY: options.key, HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2' },
-    globals: {
-      json: false,
-      header: true,
-      demo: false,
-      yes: options.yes ?? false,
-      input: options.input ?? true,
-      color: false,
-      verbose: false,
-    },
-    clock: { now: () => 0, sleep: async () => {} },
-    signal: new AbortController().signal,
-    output: new Output({ mode: options.tty ? 'table' : 'plain', chalk: makeChalk(false), streams: io, now: () => 0 }),
-    prompter,
+    globals: { yes: options.yes ?? false, input: options.input ?? true },
+    output: { now: () => 0 },
+    prompter: confirmOnly(async (question) => (questions.push(question), options.answer ?? false)),
   });
-  return { ctx, questions, stderr: () => stderr };
+  return { ctx, questions, stderr };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('live key guard', () => {
-  it('a live key without a terminal and without --yes is a usage error (exit 2), after the LIVE banner', async () => {
-    const { ctx, stderr } = context({ key: LIVE, tty: false });
-    const error = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UsageError);
-    expect(exitCodeFor(error)).toBe(2);
-    expect((error as Error).message).toBe(
-      '--yes is required to open a hedge with a LIVE key (there is no terminal to confirm on); nothing was sent.',
-    );
-    await tick();
-    expect(stderr()).toContain(' LIVE  production key hpk_live…UvWx: this will open a hedge with real funds.');
-    expect(stderr()).not.toContain(LIVE);
-  });
-
   it('--no-input on a terminal also needs --yes', async () => {
     const { ctx } = context({ key: LIVE, tty: true, input: false });
     await expect(guardLiveAction(ctx, { action: 'close a position', dryRun: false })).rejects.toThrow(
@@ -100,8 +52,10 @@ describe('live key guard', () => {
     expect(guard).toMatchObject({ live: true, needsConfirmation: true });
     const error = await guard.confirm('Close the buy position on USDTNGN?').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotConfirmedError);
-    expect(exitCodeFor(error)).toBe(8);
-    expect(questions).toEqual([{ message: 'LIVE Close the buy position on USDTNGN?', default: false }]);
+    expect([exitCodeFor(error), questions]).toEqual([
+      8,
+      [{ message: 'LIVE Close the buy position on USDTNGN?', default: false }],
+    ]);
   });
 
   it('on a terminal, Yes lets the write go ahead', async () => {
@@ -111,27 +65,11 @@ describe('live key guard', () => {
     expect(questions).toHaveLength(1);
   });
 
-  it('--yes skips the question (the banner still shows); so does --dry-run, which sends nothing', async () => {
-    for (const flags of [
-      { yes: true, dryRun: false },
-      { yes: false, dryRun: true },
-    ]) {
-      const { ctx, questions, stderr } = context({ key: LIVE, tty: false, yes: flags.yes });
-      const guard = await guardLiveAction(ctx, { action: 'reduce a hedge', dryRun: flags.dryRun });
-      await guard.confirm('Reduce?');
-      expect(guard.needsConfirmation).toBe(false);
-      expect(questions).toEqual([]);
-      await tick();
-      expect(stderr()).toContain('LIVE');
-    }
-  });
-
   it('a test key needs no confirmation and shows no banner', async () => {
     const { ctx, questions, stderr } = context({ key: TEST, tty: true });
     const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
     await guard.confirm('Open?');
-    expect(guard.live).toBe(false);
-    expect(questions).toEqual([]);
+    expect([guard.live, questions]).toEqual([false, []]);
     await tick();
     expect(stderr()).toBe('');
   });
@@ -145,34 +83,12 @@ afterAll(closeClients);
  * simulator's test key); `answer` is the person, told which question this is (1, 2, …).
  */
 function liveTerminal(simulator: Simulator, answer: (asked: number) => Promise<boolean>) {
-  const io = {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: true,
-    stderrIsTTY: true,
-    stdinIsTTY: true,
-  };
-  let stderr = '';
-  io.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  io.stdout.resume();
   const questions: string[] = [];
-  const ctx = new CommandContext({
-    io,
+  const { ctx, stderr } = testContext({
+    tty: true,
     env: { HEDGE_CONFIG_DIR: simulator.configDir },
-    globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
     clock: realClock,
-    signal: new AbortController().signal,
-    output: new Output({ mode: 'table', chalk: makeChalk(false), streams: io, now: () => Date.now() }),
-    prompter: {
-      select: () => Promise.reject(new Error('unexpected select')),
-      input: () => Promise.reject(new Error('unexpected input')),
-      password: () => Promise.reject(new Error('unexpected password')),
-      confirm: async ({ message }) => {
-        questions.push(message);
-        return answer(questions.length);
-      },
-    },
+    prompter: confirmOnly(async ({ message }) => answer(questions.push(message))),
     credentials: {
       apiKey: LIVE,
       baseUrl: simulator.baseUrl,
@@ -181,7 +97,7 @@ function liveTerminal(simulator: Simulator, answer: (asked: number) => Promise<b
     },
     client: clientFor(simulator.sandbox).client,
   });
-  return { ctx, questions, stderr: () => stderr.replace(/\s+/g, ' ') };
+  return { ctx, questions, stderr: () => stderr().replace(/\s+/g, ' ') };
 }
 
 describe("a person's yes holds for the side the question showed", () => {
@@ -244,8 +160,10 @@ describe("a person's yes holds for the side the question showed", () => {
     expect(questions[0]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 100\.00 USD for 7 days/);
     expect(questions[1]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 50,000\.00 USD for 7 days/);
     expect(stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
-    expect(simulator.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges/add', '/quotes']);
-    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
+    expect([
+      simulator.writes().map((entry) => entry.path),
+      simulator.active('buy').map((hedge) => hedge.notionalUsd),
+    ]).toEqual([['/quotes', '/hedges/add', '/quotes'], [50_000]]);
     expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
   });
 
@@ -275,8 +193,10 @@ describe("a person's yes holds for the side the question showed", () => {
     const adds = simulator
       .requests('POST', '/hedges/add')
       .map((entry) => (entry.body as { notional_usd: number }).notional_usd);
-    expect(adds).toEqual([400, 500]);
-    expect(simulator.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(1_000);
+    expect([adds, simulator.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)]).toEqual([
+      [400, 500],
+      1_000,
+    ]);
   });
 });
 

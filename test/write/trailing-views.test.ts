@@ -4,11 +4,13 @@
 // state, sampled while the commands run, and its request log.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ok } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import { activeNotional, eventAfter, filledActive, HOUR, startKeeper, type KeeperRun } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { envFor, FILL_DELAY_MS, MARKET, withSimulator, type Simulator } from '../support/simulator.js';
+import type { HedgeArgs } from '../support/hedge-cli.js';
+import { colleagueOpens, envFor, MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 
 // The tests wait on lags and cycles in real time: they run side by side, each with a simulator of its own.
 // The keeper's lag outlasts its 2 s cycle, so a cycle falls inside it; a command only needs views
@@ -70,20 +72,13 @@ describe.sequential('a keeper on a server whose positions list and history trail
         await cyclesAfter(keeper, 2);
         expect(keeper.events.filter((event) => event.event === 'reopen')).toHaveLength(1);
       });
-      expect(largest).toBe(1000);
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
-      expect(references(simulator)).toEqual(['DEAL-7']);
+      expect([largest, activeNotional(simulator, 'buy'), references(simulator)]).toEqual([1000, 1000, ['DEAL-7']]);
     }));
 
   it("the keeper never re-opens a side its own roll just re-opened: the side holds the target through the roll, and the hedge it opened carries the row's reference", () =>
     withSimulator({ viewLagMs: LAG_MS, severalPerSide: true }, async (simulator) => {
       // The side as the keeper's earlier run left it: DEAL-7's hedge filled, shown in every view.
-      const seeded = await simulator.api('POST', '/hedges', {
-        body: { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1, client_reference: 'DEAL-7' },
-        idempotencyKey: 'earlier-run-open',
-      });
-      expect(seeded.status).toBe(200);
-      simulator.advance(FILL_DELAY_MS + 1);
+      await colleagueOpens(simulator, 'buy', 1000, 1, 'DEAL-7');
       simulator.advance(LAG_MS + 1);
       const old = filledActive(simulator, 'buy')[0]!.id;
       // Into roll_before of the 1-day hedge: the keeper's first cycle rolls it.
@@ -97,11 +92,13 @@ describe.sequential('a keeper on a server whose positions list and history trail
         await cyclesAfter(keeper, 2);
         expect(keeper.events.filter((event) => event.event === 'reopen')).toHaveLength(0);
       });
-      expect(largest).toBe(1000);
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
-      expect(references(simulator)).toEqual(['DEAL-7', 'DEAL-7']);
+      expect([largest, activeNotional(simulator, 'buy'), references(simulator)]).toEqual([
+        1000,
+        1000,
+        ['DEAL-7', 'DEAL-7'],
+      ]);
       // The roll's open was seen in the positions list before the roll ended: at least the lag after it was sent.
-      const rollOpen = simulator.writes().filter((entry) => entry.path === '/hedges')[1]!.realTimeMs;
+      const rollOpen = simulator.requests('POST', '/hedges')[1]!.realTimeMs;
       expect(
         simulator.requests('GET', '/positions').filter((entry) => entry.realTimeMs >= rollOpen + LAG_MS).length,
       ).toBeGreaterThan(0);
@@ -111,22 +108,20 @@ describe.sequential('a keeper on a server whose positions list and history trail
 describe.concurrent('commands on a server whose positions list and history trail the hedge records', () => {
   it('open, then at once reduce the whole of it: the reduce waits for the side in every view and exits 0 on its own effect', () =>
     withSimulator({ viewLagMs: COMMAND_LAG_MS }, async (simulator) => {
-      const opened = await simulator.hedge(['open', MARKET, 'sell', '2000', '--tenor', '1']);
-      expect(opened.code, opened.stderr).toBe(0);
+      ok(await simulator.hedge('open USDTNGN sell 2000 --tenor 1'));
       // Exit 0 of the open came once the positions list showed its fill too.
       const fill = simulator.hedges()[0]!;
       expect(fill.status).toBe('filled');
-      const reduced = await simulator.hedge(['reduce', MARKET, 'sell', '2000', '--json']);
-      expect(reduced.code, reduced.stderr).toBe(0);
+      const reduced = ok(await simulator.hedge('reduce USDTNGN sell 2000 --json'));
       expect(reduced.stderr).not.toContain('cannot be watched');
-      expect(simulator.writes().filter((entry) => entry.path === '/hedges/reduce')).toHaveLength(1);
+      expect(simulator.requests('POST', '/hedges/reduce')).toHaveLength(1);
       expect(simulator.active('sell')).toEqual([]);
     }));
 
   it('an open whose hedge matures while the positions list still trails its fill exits 0: the hedge was seen filled, and has ended on its record since', () =>
     // The positions list an hour behind: it shows the fill only after the hedge has matured.
     withSimulator({ viewLagMs: HOUR }, async (simulator) => {
-      const run = simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--json', '--timeout', '20']);
+      const run = simulator.hedge('open USDTNGN sell 1000 --tenor 1 --json --timeout 20');
       // The fill is on the record and the open is reading the positions list for it: its wait for every view.
       const filledAt = () => simulator.hedges()[0]?.status === 'filled';
       await until(
@@ -136,38 +131,30 @@ describe.concurrent('commands on a server whose positions list and history trail
       );
       const hedge = simulator.hedges()[0]!;
       simulator.advance(30 * HOUR);
-      const opened = await run;
-      expect(opened.code, opened.stderr).toBe(0);
+      const opened = ok(await run);
       expect(JSON.parse(opened.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
       // One open, and the server's hedge has settled since.
-      expect(simulator.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
       expect(simulator.hedges().find((candidate) => candidate.id === hedge.id)!.status).not.toBe('filled');
     }));
 
   it("apply right after another client's open plans from the side in every view: at target, nothing more is sent", () =>
     withSimulator({ viewLagMs: COMMAND_LAG_MS }, async (simulator) => {
       // Opened by another client (the partner desk): filled on its record, the positions list a lag behind.
-      const opened = await simulator.api('POST', '/hedges', {
-        body: { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 3 },
-        idempotencyKey: 'desk-open-1',
-      });
-      expect(opened.status).toBe(200);
-      simulator.advance(FILL_DELAY_MS + 1);
+      await colleagueOpens(simulator, 'buy', 1000, 3);
       expect(simulator.active('buy')).toMatchObject([{ status: 'filled', notionalUsd: 1000 }]);
       const file = join(simulator.configDir, 'target.csv');
       writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
-      const applied = await simulator.hedge(['apply', file, '--yes', '--json']);
-      expect(applied.code, applied.stderr).toBe(0);
+      ok(await simulator.hedge(`apply ${file} --yes --json`));
       expect(simulator.writes().filter((entry) => entry.path !== '/quotes')).toHaveLength(1);
       expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     }));
 
   it('a roll right after an open rolls the side once, with its reference, and exits 0 once both views show the new hedge', () =>
     withSimulator({ viewLagMs: COMMAND_LAG_MS }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'buy', '1500', '--tenor', '1', '--ref', 'DEAL-9'])).code).toBe(0);
-      const rolled = await simulator.hedge(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
-      expect(rolled.code, rolled.stderr).toBe(0);
-      expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
+      ok(await simulator.hedge('open USDTNGN buy 1500 --tenor 1 --ref DEAL-9'));
+      ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --yes --json'));
+      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
       expect(simulator.active('buy')).toMatchObject([
         { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-9', status: 'filled' },
       ]);
@@ -181,28 +168,22 @@ describe.concurrent('commands on a server whose positions list and history trail
 describe.concurrent('a side that aggregates several hedges, on a server whose views trail', () => {
   it("roll closes the side whole, says so before it sends, and opens one hedge of their sum carrying the soonest-maturing deal's reference", () =>
     withSimulator({ viewLagMs: COMMAND_LAG_MS, severalPerSide: true }, async (simulator) => {
-      expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-A'])).code).toBe(0);
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-A'));
       // A second hedge on the same side by another client, maturing later, with its own deal.
-      const second = await simulator.api('POST', '/hedges', {
-        body: { market: MARKET, side: 'buy', notional_usd: 500, tenor_days: 7, client_reference: 'DEAL-B' },
-        idempotencyKey: 'desk-open-2',
-      });
-      expect(second.status).toBe(200);
-      simulator.advance(FILL_DELAY_MS + 1);
+      await colleagueOpens(simulator, 'buy', 500, 7, 'DEAL-B');
       expect(
         simulator
           .active('buy')
           .map((hedge) => hedge.notionalUsd)
           .sort(),
       ).toEqual([1000, 500].sort());
-      const rolled = await simulator.hedge(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
-      expect(rolled.code, rolled.stderr).toBe(0);
+      const rolled = ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --yes --json'));
       // Said before anything was sent (the preview on stderr), and in the outcome.
       expect(rolled.stderr).toContain('all 2 of its hedges');
       expect(rolled.stdout + rolled.stderr).toMatch(/holds 2 hedges/);
       expect(rolled.stdout + rolled.stderr).toContain('DEAL-B is not carried on');
-      expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
-      const opened = simulator.writes().filter((entry) => entry.path === '/hedges');
+      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+      const opened = simulator.requests('POST', '/hedges');
       expect(opened.at(-1)!.body).toMatchObject({ notional_usd: 1500, tenor_days: 3, client_reference: 'DEAL-A' });
       expect(simulator.active('buy')).toMatchObject([
         { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-A', status: 'filled' },
@@ -220,26 +201,15 @@ describe.concurrent('a positions list that shows no notional hedge can read (the
             if (/notional|size|amount|exposure|position_usd/.test(name)) delete item[name];
       });
       try {
-        const run = (args: string[]) => simulator.hedge(args, { env: envFor(proxy) });
-        expect((await run(['open', MARKET, 'buy', '1000', '--tenor', '1'])).code).toBe(0);
+        const run = (args: HedgeArgs) => simulator.hedge(args, { env: envFor(proxy) });
+        ok(await run('open USDTNGN buy 1000 --tenor 1'));
         // A second hedge of the side by another client: the line names one hedge, the side holds both.
-        expect(
-          (
-            await simulator.api('POST', '/hedges', {
-              body: { market: MARKET, side: 'buy', notional_usd: 400, tenor_days: 7 },
-              idempotencyKey: 'desk-open-3',
-            })
-          ).status,
-        ).toBe(200);
-        simulator.advance(FILL_DELAY_MS + 1);
-        const added = await run(['add', MARKET, 'buy', '500', '--json']);
-        expect(added.code, added.stderr).toBe(0);
+        await colleagueOpens(simulator, 'buy', 400, 7);
+        ok(await run('add USDTNGN buy 500 --json'));
         expect(activeNotional(simulator, 'buy')).toBe(1900);
-        const reduced = await run(['reduce', MARKET, 'buy', '300', '--json']);
-        expect(reduced.code, reduced.stderr).toBe(0);
+        ok(await run('reduce USDTNGN buy 300 --json'));
         expect(activeNotional(simulator, 'buy')).toBe(1600);
-        const rolled = await run(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
-        expect(rolled.code, rolled.stderr).toBe(0);
+        ok(await run('roll USDTNGN buy --tenor 3 --yes --json'));
         expect(
           simulator
             .writes()

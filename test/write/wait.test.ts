@@ -1,11 +1,9 @@
 // The wait loop under a fake clock: when it polls (first poll a second after the submit, then every
 // 1.5 s, never two polls under a second apart), how --timeout ends it (StillPendingError, exit 7,
 // with the resume command) and how Ctrl-C ends it (InterruptedError, exit 130, action stands).
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { Hedge, HistoryRecord, Position } from '../../src/platform/api/schemas.js';
-import { CommandContext } from '../../src/platform/runtime/context.js';
 import {
   findClosedRecord,
   POLL_CADENCE,
@@ -16,35 +14,9 @@ import {
 } from '../../src/features/write/wait.js';
 import { InterruptedError, StillPendingError, UnresolvedError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
+import { fakeClock, testContext, type FakeClock } from '../support/client.js';
+
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
-import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output } from '../../src/platform/terminal/output.js';
-
-interface FakeClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  advance(ms: number): void;
-  sleeps: number[];
-}
-
-function fakeClock(start = 1_000_000): FakeClock {
-  let time = start;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => time,
-    advance(ms) {
-      time += ms;
-    },
-    async sleep(ms, signal) {
-      if (signal?.aborted) throw signal.reason;
-      sleeps.push(ms);
-      time += ms;
-      await Promise.resolve();
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-}
 
 function makeContext(options: {
   clock: FakeClock;
@@ -52,322 +24,193 @@ function makeContext(options: {
   client?: Partial<HedgeClient>;
   controller?: AbortController;
 }) {
-  const io = {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-  };
-  let stderrText = '';
-  io.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderrText += chunk));
-  const controller = options.controller ?? new AbortController();
-  const client = options.client;
-  class TestContext extends CommandContext {
-    override client(): Promise<HedgeClient> {
-      if (!client) throw new Error('no client in this test');
-      return Promise.resolve(client as HedgeClient);
-    }
-  }
-  const ctx = new TestContext({
-    io,
-    env: {},
-    globals: {
-      json: false,
-      header: true,
-      demo: false,
-      yes: false,
-      input: true,
-      color: false,
-      verbose: false,
-      timeout: options.timeoutSeconds,
-    },
-    clock: options.clock,
-    signal: controller.signal,
-    output: new Output({ mode: 'plain', chalk: makeChalk(false), streams: io, now: options.clock.now }),
-  });
-  return { ctx, controller, stderr: () => stderrText };
+  const { clock, client = {}, controller, timeoutSeconds: timeout } = options;
+  return testContext({ clock, controller, fakeClient: client, globals: { timeout } });
 }
 
 function hedge(status: Hedge['status'], notional = 10_000): Hedge {
   return { id: 'hdg_test1', market: 'USDTNGN', side: 'buy', notional_usd: notional, tenor_days: 3, status };
 }
 
+/** The times of pollUntil's polls after the submit: `before` ms pass before the wait starts, each poll takes `takes` ms. */
+async function pollTimes(polls: number, { before = 0, takes = 0 } = {}) {
+  const clock = fakeClock();
+  const { ctx } = makeContext({ clock });
+  const submittedAt = clock.now();
+  clock.advance(before);
+  const times: number[] = [];
+  const result = await pollUntil(ctx, {
+    label: 'waiting',
+    startedAt: submittedAt,
+    poll: async () => {
+      times.push(clock.now() - submittedAt);
+      clock.advance(takes);
+      return times.length;
+    },
+    isDone: (count) => count === polls,
+    checkCommand: 'hedge positions',
+    timedOut: () => new Error('timed out'),
+    interrupted: 'interrupted',
+  });
+  expect(result).toBe(polls);
+  return times;
+}
+
 describe('pollUntil cadence', () => {
   it('polls first one second after the submit, then every 1.5 s, start to start, whatever a poll takes', async () => {
-    const clock = fakeClock();
-    const { ctx } = makeContext({ clock });
-    const submittedAt = clock.now();
-    const pollTimes: number[] = [];
-    const result = await pollUntil(ctx, {
-      label: 'waiting',
-      startedAt: submittedAt,
-      poll: async () => {
-        pollTimes.push(clock.now());
-        clock.advance(230); // the request itself takes time
-        return pollTimes.length;
-      },
-      isDone: (count) => count === 5,
-      checkCommand: 'hedge positions',
-      timedOut: () => new Error('timed out'),
-      interrupted: 'interrupted',
-    });
-    expect(result).toBe(5);
-    expect(pollTimes[0]! - submittedAt).toBe(POLL_CADENCE.firstDelayMs);
-    const gaps = pollTimes.slice(1).map((time, index) => time - pollTimes[index]!);
-    expect(gaps).toEqual([1500, 1500, 1500, 1500]);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000);
+    // Each request itself takes 230 ms.
+    const times = await pollTimes(5, { takes: 230 });
+    expect(times[0]).toBe(POLL_CADENCE.firstDelayMs);
+    expect(times).toEqual([1000, 2500, 4000, 5500, 7000]);
   });
 
   it('never polls sooner than a second after the submit even when the submit was slow to answer', async () => {
-    const clock = fakeClock();
-    const { ctx } = makeContext({ clock });
-    const submittedAt = clock.now();
-    clock.advance(400); // time spent between the submit and the start of the wait
-    const pollTimes: number[] = [];
-    await pollUntil(ctx, {
-      label: 'waiting',
-      startedAt: submittedAt,
-      poll: async () => {
-        pollTimes.push(clock.now());
-        return pollTimes.length;
-      },
-      isDone: (count) => count === 2,
-      checkCommand: 'x',
-      timedOut: () => new Error('timed out'),
-      interrupted: 'interrupted',
-    });
-    expect(pollTimes[0]! - submittedAt).toBe(1000);
-    expect(pollTimes[1]! - pollTimes[0]!).toBe(1500);
+    expect(await pollTimes(2, { before: 400 })).toEqual([1000, 2500]);
   });
 
   it('a poll slower than the interval is followed by the next one at once, not by a pile-up', async () => {
-    const clock = fakeClock();
-    const { ctx } = makeContext({ clock });
-    const submittedAt = clock.now();
-    const pollTimes: number[] = [];
-    await pollUntil(ctx, {
-      label: 'waiting',
-      startedAt: submittedAt,
-      poll: async () => {
-        pollTimes.push(clock.now());
-        clock.advance(2_000);
-        return pollTimes.length;
-      },
-      isDone: (count) => count === 3,
-      checkCommand: 'x',
-      timedOut: () => new Error('timed out'),
-      interrupted: 'interrupted',
-    });
-    const gaps = pollTimes.slice(1).map((time, index) => time - pollTimes[index]!);
-    expect(gaps).toEqual([2000, 2000]);
+    expect(await pollTimes(3, { takes: 2_000 })).toEqual([1000, 3000, 5000]);
   });
 });
 
+/** waitForHedgeStatus on a hedge whose status follows `statuses` (the last repeats); `onRead` runs at each read. */
+async function waitOnHedge(
+  statuses: Hedge['status'][],
+  options: {
+    timeoutSeconds?: number;
+    label?: string;
+    initial?: Hedge;
+    onRead?: (read: number, c: AbortController) => void;
+  } = {},
+) {
+  const clock = fakeClock();
+  const controller = new AbortController();
+  const start = clock.now();
+  const reads: number[] = [];
+  const getHedge = async (id: string) => {
+    expect(id).toBe('hdg_test1');
+    reads.push(clock.now() - start);
+    options.onRead?.(reads.length, controller);
+    return hedge(statuses[Math.min(reads.length, statuses.length) - 1]!);
+  };
+  const { ctx, stderr } = makeContext({
+    clock,
+    controller,
+    timeoutSeconds: options.timeoutSeconds,
+    client: { getHedge },
+  });
+  const { label = 'Submitted', initial } = options;
+  const outcome: any = await waitForHedgeStatus(ctx, 'hdg_test1', { label, startedAt: start, initial }).catch(
+    (e: unknown) => e,
+  );
+  return { outcome, reads, elapsed: clock.now() - start, sleeps: clock.sleeps, stderr };
+}
+
 describe('waitForHedgeStatus', () => {
-  it('returns the hedge once it is filled, polling GET /hedges/{id} at the cadence', async () => {
-    const clock = fakeClock();
-    const seen: Array<{ id: string; at: number }> = [];
-    const states: Hedge['status'][] = ['submitted', 'submitted', 'filled'];
-    const { ctx } = makeContext({
-      clock,
-      client: {
-        getHedge: async (id: string) => {
-          seen.push({ id, at: clock.now() });
-          return hedge(states[seen.length - 1]!);
-        },
-      },
-    });
-    const start = clock.now();
-    const result = await waitForHedgeStatus(ctx, 'hdg_test1', { label: 'Submitted', startedAt: start });
-    expect(result.status).toBe('filled');
-    expect(seen.map((entry) => entry.id)).toEqual(['hdg_test1', 'hdg_test1', 'hdg_test1']);
-    expect(seen.map((entry) => entry.at - start)).toEqual([1000, 2500, 4000]);
+  it('returns the hedge once it is filled, polling GET /hedges/{id} at the cadence, with one progress line on a stderr that is not a terminal', async () => {
+    const label = 'Submitted hdg_test1, waiting for the fill';
+    const { outcome, reads, stderr } = await waitOnHedge(['submitted', 'submitted', 'filled'], { label });
+    expect([outcome.status, reads]).toEqual(['filled', [1000, 2500, 4000]]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stderr()).toBe(`${label}…\n`);
   });
 
   it('returns a failed hedge (the caller decides what failed means) and stops polling', async () => {
-    const clock = fakeClock();
-    let polls = 0;
-    const { ctx } = makeContext({ clock, client: { getHedge: async () => (polls++, hedge('failed')) } });
-    const result = await waitForHedgeStatus(ctx, 'hdg_test1', { label: 'Submitted' });
-    expect(result.status).toBe('failed');
-    expect(polls).toBe(1);
+    const { outcome, reads } = await waitOnHedge(['failed']);
+    expect([outcome.status, reads.length]).toEqual(['failed', 1]);
   });
 
   it('returns an initial hedge that is already final without any request', async () => {
-    const clock = fakeClock();
-    const { ctx } = makeContext({ clock });
-    const result = await waitForHedgeStatus(ctx, 'hdg_test1', { label: 'x', initial: hedge('filled') });
-    expect(result.status).toBe('filled');
-    expect(clock.sleeps).toEqual([]);
+    const { outcome, reads, sleeps } = await waitOnHedge([], { label: 'x', initial: hedge('filled') });
+    expect([outcome.status, [reads, sleeps]]).toEqual(['filled', [[], []]]);
   });
 
   it('on --timeout throws StillPendingError (exit 7) carrying the resume command and the last hedge seen', async () => {
-    const clock = fakeClock();
-    const pollTimes: number[] = [];
-    const { ctx } = makeContext({
-      clock,
-      timeoutSeconds: 5,
-      client: { getHedge: async () => (pollTimes.push(clock.now()), hedge('submitted')) },
-    });
-    const start = clock.now();
-    const error = await waitForHedgeStatus(ctx, 'hdg_test1', { label: 'Submitted', startedAt: start }).catch(
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(StillPendingError);
-    const pending = error as StillPendingError;
-    expect(exitCodeFor(pending)).toBe(7);
-    expect(pending.resumeCommand).toBe('hedge hedges hdg_test1 --wait');
-    expect(pending.hint).toContain('hedge hedges hdg_test1 --wait');
-    expect((pending.record as Hedge).status).toBe('submitted');
+    const { outcome, reads, elapsed } = await waitOnHedge(['submitted'], { timeoutSeconds: 5 });
+    expect(outcome).toBeInstanceOf(StillPendingError);
+    expect(exitCodeFor(outcome)).toBe(7);
+    expect(outcome).toMatchObject({ resumeCommand: 'hedge hedges hdg_test1 --wait', record: { status: 'submitted' } });
+    expect(outcome.hint).toContain('hedge hedges hdg_test1 --wait');
     // Polls at 1 s, 2.5 s and 4 s; the next (5.5 s) would be past the deadline, so it ends at 5 s.
-    expect(pollTimes.map((time) => time - start)).toEqual([1000, 2500, 4000]);
-    expect(clock.now() - start).toBe(5000);
+    expect([reads, elapsed]).toEqual([[1000, 2500, 4000], 5000]);
   });
 
   it('on Ctrl-C during the pause throws InterruptedError (exit 130) that says the order stands and how to check it', async () => {
-    const clock = fakeClock();
-    const controller = new AbortController();
-    let polls = 0;
-    const { ctx } = makeContext({
-      clock,
-      controller,
-      client: {
-        getHedge: async () => {
-          polls += 1;
-          if (polls === 2) controller.abort(new Error('interrupted'));
-          return hedge('submitted');
-        },
-      },
+    const { outcome, reads } = await waitOnHedge(['submitted'], {
+      onRead: (read, c) => read === 2 && c.abort(new Error('interrupted')),
     });
-    const error = await waitForHedgeStatus(ctx, 'hdg_test1', { label: 'Submitted' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InterruptedError);
-    expect(exitCodeFor(error)).toBe(130);
-    expect((error as InterruptedError).message).toMatch(/order stands/);
-    expect((error as InterruptedError).hint).toBe('Check it with: hedge hedges hdg_test1 --wait');
-    expect(polls).toBe(2);
+    expect(outcome).toBeInstanceOf(InterruptedError);
+    expect(exitCodeFor(outcome)).toBe(130);
+    expect(outcome.message).toMatch(/order stands/);
+    expect(outcome.hint).toBe('Check it with: hedge hedges hdg_test1 --wait');
+    expect(reads).toHaveLength(2);
   });
 
   it('on Ctrl-C during a poll (the request aborted) also ends with InterruptedError', async () => {
-    const clock = fakeClock();
-    const controller = new AbortController();
-    const { ctx } = makeContext({
-      clock,
-      controller,
-      client: {
-        getHedge: async () => {
-          controller.abort(new Error('interrupted'));
-          throw new InterruptedError('Interrupted during GET /hedges/hdg_test1.');
-        },
+    const { outcome } = await waitOnHedge(['submitted'], {
+      onRead: (_, c) => {
+        c.abort(new Error('interrupted'));
+        throw new InterruptedError('Interrupted during GET /hedges/hdg_test1.');
       },
     });
-    const error = await waitForHedgeStatus(ctx, 'hdg_test1', { label: 'Submitted' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InterruptedError);
-    expect((error as InterruptedError).hint).toContain('hedge hedges hdg_test1 --wait');
-  });
-
-  it('prints one progress line on stderr when stderr is not a terminal', async () => {
-    const clock = fakeClock();
-    const { ctx, stderr } = makeContext({ clock, client: { getHedge: async () => hedge('filled') } });
-    await waitForHedgeStatus(ctx, 'hdg_test1', { label: 'Submitted hdg_test1, waiting for the fill' });
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(stderr()).toBe('Submitted hdg_test1, waiting for the fill…\n');
+    expect(outcome).toBeInstanceOf(InterruptedError);
+    expect(outcome.hint).toContain('hedge hedges hdg_test1 --wait');
   });
 });
+
+const position = (notional?: number, side = 'buy') =>
+  ({ market: 'USDTNGN', side, net_margin_usd: 1000, notional_usd: notional }) as Position;
+
+/** waitForOwnChange of `changeUsd` on the buy side from `baselineNotionalUsd`: its outcome, or what it threw. */
+async function ownChange(
+  client: Partial<HedgeClient>,
+  action: 'add' | 'reduce',
+  baselineNotionalUsd: number,
+  changeUsd: number,
+  timeoutSeconds?: number,
+): Promise<any> {
+  const clock = fakeClock();
+  const { ctx } = makeContext({ clock, timeoutSeconds, client });
+  const change = { label: action, startedAt: clock.now(), market: 'USDTNGN', side: 'buy' as const };
+  return waitForOwnChange(ctx, { ...change, baselineNotionalUsd, changeUsd, action }).catch((e: unknown) => e);
+}
 
 describe('waitForOwnChange and waitForSideClosed', () => {
   // The spec confirms a change by the positions list, whatever the hedge's own status says.
   it("an add is landed when the side shows the baseline plus this add — not on another's move", async () => {
-    const clock = fakeClock();
     // Another actor's +100 shows first (not this add's landing); then this add's +5,000.
     const notionals = [10_000, 10_100, 10_100, 15_100];
     let polls = 0;
-    const position = (notional: number) =>
-      ({ market: 'USDTNGN', side: 'buy', net_margin_usd: 1000, notional_usd: notional }) as Position;
-    const { ctx } = makeContext({
-      clock,
-      client: { listPositions: async () => [position(notionals[Math.min(polls++, notionals.length - 1)]!)] },
-    });
-    const outcome = await waitForOwnChange(ctx, {
-      label: 'add',
-      startedAt: clock.now(),
-      market: 'USDTNGN',
-      side: 'buy',
-      baselineNotionalUsd: 10_100,
-      changeUsd: 5_000,
-      action: 'add',
+    const listPositions = async () => [position(notionals[Math.min(polls++, notionals.length - 1)]!)];
+    expect(await ownChange({ listPositions }, 'add', 10_100, 5_000)).toMatchObject({
+      notionalUsd: 15_100,
+      closed: false,
     });
     expect(polls).toBe(4);
-    expect(outcome).toMatchObject({ notionalUsd: 15_100, closed: false });
   });
 
   it('a side moved to a value that is neither before nor after this change: exit 12 at the bound, never landed', async () => {
-    const clock = fakeClock();
-    const position = { market: 'USDTNGN', side: 'buy', net_margin_usd: 1000, notional_usd: 10_037 } as Position;
-    const { ctx } = makeContext({ clock, timeoutSeconds: 5, client: { listPositions: async () => [position] } });
-    const error = await waitForOwnChange(ctx, {
-      label: 'add',
-      startedAt: clock.now(),
-      market: 'USDTNGN',
-      side: 'buy',
-      baselineNotionalUsd: 10_000,
-      changeUsd: 100,
-      action: 'add',
-    }).catch((e: unknown) => e);
+    const error = await ownChange({ listPositions: async () => [position(10_037)] }, 'add', 10_000, 100, 5);
     expect(error).toBeInstanceOf(UnresolvedError);
-    expect((error as UnresolvedError).message).toContain(
-      'neither 10,000.00 USD (before it) nor 10,100.00 USD (with it)',
-    );
+    expect(error.message).toContain('neither 10,000.00 USD (before it) nor 10,100.00 USD (with it)');
   });
 
   it('a whole reduce is visible when the side leaves the positions list, though its hedge still says filled', async () => {
-    const clock = fakeClock();
     let hedgeReads = 0;
-    const { ctx } = makeContext({
-      clock,
-      client: {
-        listPositions: async () => [],
-        getHedge: async () => {
-          hedgeReads += 1;
-          return hedge('filled', 10_000);
-        },
-      },
-    });
-    const outcome = await waitForOwnChange(ctx, {
-      label: 'reduce',
-      startedAt: clock.now(),
-      market: 'USDTNGN',
-      side: 'buy',
-      baselineNotionalUsd: 10_000,
-      changeUsd: 10_000,
-      action: 'reduce',
-    });
-    expect(outcome.closed).toBe(true);
+    const client = { listPositions: async () => [], getHedge: async () => (hedgeReads++, hedge('filled', 10_000)) };
+    expect((await ownChange(client, 'reduce', 10_000, 10_000)).closed).toBe(true);
     expect(hedgeReads).toBe(0);
   });
 
   it('without a hedge id, watches the side in GET /positions; time-out names `hedge positions`', async () => {
-    const clock = fakeClock();
-    const position = { market: 'USDTNGN', side: 'buy', net_margin_usd: 1000, notional_usd: 10_000 } as Position;
-    const { ctx } = makeContext({ clock, timeoutSeconds: 3, client: { listPositions: async () => [position] } });
-    const error = await waitForOwnChange(ctx, {
-      label: 'reduce',
-      startedAt: clock.now(),
-      market: 'USDTNGN',
-      side: 'buy',
-      baselineNotionalUsd: 10_000,
-      changeUsd: 2_000,
-      action: 'reduce',
-    }).catch((e: unknown) => e);
+    const error = await ownChange({ listPositions: async () => [position(10_000)] }, 'reduce', 10_000, 2_000, 3);
     expect(error).toBeInstanceOf(StillPendingError);
-    expect((error as StillPendingError).resumeCommand).toBe('hedge positions');
+    expect(error.resumeCommand).toBe('hedge positions');
   });
 
   it('a close is confirmed when the side leaves the positions list (the other side stays)', async () => {
     const clock = fakeClock();
-    const buy = { market: 'USDTNGN', side: 'buy', net_margin_usd: 1 } as Position;
-    const sell = { market: 'USDTNGN', side: 'sell', net_margin_usd: 1 } as Position;
+    const [buy, sell] = [position(undefined), position(undefined, 'sell')];
     const answers = [[buy, sell], [buy, sell], [sell]];
     let polls = 0;
     const { ctx } = makeContext({ clock, client: { listPositions: async () => answers[polls++]! } });
@@ -383,8 +226,7 @@ describe('findClosedRecord', () => {
     const { ctx } = makeContext({ clock, client: { listHistory: async () => (calls++, [] as HistoryRecord[]) } });
     const start = clock.now();
     expect(await findClosedRecord(ctx, 'hdg_test1')).toBeUndefined();
-    expect(calls).toBe(3);
-    expect(clock.now() - start).toBe(3000);
+    expect([calls, clock.now() - start]).toEqual([3, 3000]);
   });
 
   it('returns the record as soon as it appears, and never throws on a failing request', async () => {
@@ -393,14 +235,7 @@ describe('findClosedRecord', () => {
     let calls = 0;
     const { ctx } = makeContext({ clock, client: { listHistory: async () => (++calls === 2 ? [record] : []) } });
     expect(await findClosedRecord(ctx, 'hdg_test1')).toEqual(record);
-    const failing = makeContext({
-      clock,
-      client: {
-        listHistory: async () => {
-          throw new Error('boom');
-        },
-      },
-    });
+    const failing = makeContext({ clock, client: { listHistory: () => Promise.reject(new Error('boom')) } });
     expect(await findClosedRecord(failing.ctx, 'hdg_test1')).toBeUndefined();
   });
 });

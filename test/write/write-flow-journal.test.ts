@@ -3,15 +3,12 @@
 // and the way to finish it — exit 5, outcome unknown — never a bare journal error (exit 1) that
 // hides that the server may have acted. In-process, with a journal that fails on update and an
 // action whose send is counted: the point is the flow, not the network.
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { runWrite, type WriteAction } from '../../src/features/write/write-flow.js';
 import { JournalError, type Journal, type JournalEntry } from '../../src/platform/journal/index.js';
-import { CommandContext } from '../../src/platform/runtime/context.js';
-import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output } from '../../src/platform/terminal/output.js';
+import { testContext } from '../support/client.js';
 
 const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 
@@ -46,33 +43,14 @@ function failingJournal(): { journal: Journal; begun: JournalEntry[] } {
   return { journal, begun };
 }
 
-function context(journal: Journal): CommandContext {
-  const io = {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-  };
-  return new CommandContext({
-    io,
+function context(journal: Journal) {
+  return testContext({
     env: { HEDGE_API_KEY: KEY, HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2' },
-    globals: {
-      json: false,
-      header: true,
-      demo: false,
-      profile: undefined,
-      yes: false,
-      input: false,
-      color: false,
-      verbose: false,
-    },
+    globals: { profile: undefined, input: false },
     clock: { now: () => Date.parse('2026-11-22T10:00:00.000Z'), sleep: async () => {} },
-    signal: new AbortController().signal,
-    output: new Output({ mode: 'plain', chalk: makeChalk(false), streams: io, now: () => 0 }),
+    output: { now: () => 0 },
     journal,
-  });
+  }).ctx;
 }
 
 function closeAction(sent: string[]): WriteAction<{ status: string }, { status: string }> {
