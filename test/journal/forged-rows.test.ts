@@ -11,13 +11,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { journalEntries, lastJson } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson } from '../support/cli-runs.js';
 import { appendRow, insertRow } from '../support/journal-rows.js';
 import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
-import { ended } from './ended.js';
 
 const journal = journalEntries<Record<string, any>>;
 
@@ -77,7 +76,7 @@ describeWithPostgres(
     async function desk() {
       const { t, team } = await newDesk();
       // The store's schema is made by the first write of any machine.
-      ended(await team.a.hedge(['open', MARKET, 'sell', '100', '--tenor', '1']), 0);
+      exits(await team.a.hedge(['open', MARKET, 'sell', '100', '--tenor', '1']), 0);
       return { t, team };
     }
 
@@ -125,7 +124,7 @@ describeWithPostgres(
       await insertRow(server(), team, unsealed);
       const before = t.trades().length;
 
-      const bare = ended(await team.c.hedge(['resume', '--json']), 13);
+      const bare = exits(await team.c.hedge(['resume', '--json']), 13);
       expect(lastJson(bare.stderr).error).toMatchObject({
         code: 'unverified_row',
         details: { journal_id: unsealed.id, seal: 'unsealed' },
@@ -138,7 +137,7 @@ describeWithPostgres(
         sealWith: 'sk_test_someone_elses_key_0000000000',
       });
       await insertRow(server(), team, foreign);
-      ended(
+      exits(
         await team.c.hedge(['resume', String(foreign.id), '--yes']),
         13,
         `Journal ${String(foreign.id)} (open: POST /hedges) does not verify as this account's own row`,
@@ -178,7 +177,7 @@ describeWithPostgres(
         [genuine.id],
       );
       const before = t.trades().length;
-      ended(
+      exits(
         await team.c.hedge(['resume', String(genuine.id), '--yes']),
         13,
         'its seal does not match what it would send',
@@ -189,7 +188,7 @@ describeWithPostgres(
 
     it("a genuine open set back to unknown in the store, its hedge id removed, past the key's lifetime: its time made new, it no longer verifies (exit 13); with its own time, resume finds its hedge and sends nothing", async () => {
       const { t, team } = await desk();
-      ended(await team.a.hedge(['open', MARKET, 'buy', '700', '--tenor', '7', '--ref', 'DEAL-77']), 0);
+      exits(await team.a.hedge(['open', MARKET, 'buy', '700', '--tenor', '7', '--ref', 'DEAL-77']), 0);
       // A day on: the server has forgotten the key (the simulator keeps keys 24 h).
       t.advance(25 * 3_600_000);
       // "Now" on the server's clock: the row made to look as if it began after its hedge was opened.
@@ -208,7 +207,7 @@ describeWithPostgres(
       await reset(now);
       const before = t.trades().length;
       // The seal covers the row's time: a row made to look newer is not this account's row as written.
-      ended(
+      exits(
         await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } }),
         13,
         'its seal does not match what it would send',
@@ -216,7 +215,7 @@ describeWithPostgres(
       expect(t.trades().slice(before)).toEqual([]);
 
       await reset(rows[0]!.created_at as string);
-      ended(
+      exits(
         await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } }),
         0,
         'The book shows it landed',
@@ -238,14 +237,14 @@ describeWithPostgres(
       await insertRow(server(), team, elsewhere);
       const before = t.trades().length;
 
-      ended(
+      exits(
         await team.c.hedge(['resume', String(elsewhere.id)]),
         2,
         'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
       );
       expect(t.trades().slice(before)).toEqual([]);
 
-      ended(await team.c.hedge(['resume', String(elsewhere.id), '--yes']), 0);
+      exits(await team.c.hedge(['resume', String(elsewhere.id), '--yes']), 0);
       const sent = t.trades().slice(before);
       expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
         ['/hedges/add', elsewhere.idempotency_key],
@@ -267,7 +266,7 @@ describeWithPostgres(
       });
       await insertRow(server(), team, elsewhere);
       const before = t.trades().length;
-      const kept = ended(await team.a.hedge(['keep', file, '--once']), 0);
+      const kept = exits(await team.a.hedge(['keep', file, '--once']), 0);
       expect(t.trades().slice(before)).toEqual([]);
       const skipped = lines(kept.stdout).filter((event) => event.event === 'skip');
       expect(skipped.map((event) => [event.side, event.reason])).toEqual([
@@ -291,7 +290,7 @@ describe('rows in the local journal file are verified before anything is sent ag
       body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },
     });
     appendRow(t.configDir, forged);
-    ended(await t.hedge(['resume', String(forged.id), '--yes']), 13, 'it carries no seal');
+    exits(await t.hedge(['resume', String(forged.id), '--yes']), 13, 'it carries no seal');
 
     // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
     const done: Record<string, unknown> = {
@@ -302,7 +301,7 @@ describe('rows in the local journal file are verified before anything is sent ag
       outcome: 'done',
     };
     appendRow(t.configDir, done);
-    ended(
+    exits(
       await t.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--idempotency-key', String(done.idempotency_key)]),
       13,
     );
@@ -311,9 +310,9 @@ describe('rows in the local journal file are verified before anything is sent ag
 
   it('a forged "landed add" on the side moves no baseline: a genuine add past its key lifetime is judged by its own effect, not sent a second time', async () => {
     const t = await startSimulator();
-    ended(await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7']), 0);
+    exits(await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7']), 0);
     // A process of its own, ended: its row is left to whoever resumes it.
-    ended(await t.hedge(['add', MARKET, 'buy', '500', '--json'], { spawn: true }), 0);
+    exits(await t.hedge(['add', MARKET, 'buy', '500', '--json'], { spawn: true }), 0);
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
     // The add's row set back to "unknown" (as if its process died before the answer), and a day on,
     // past the key's lifetime on the server's clock: the server has forgotten the key.
@@ -335,7 +334,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     };
     appendRow(t.configDir, forged);
     const before = t.trades().length;
-    ended(
+    exits(
       await t.hedge(['resume', String(genuine.id), '--yes']),
       0,
       'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
@@ -348,10 +347,10 @@ describe('rows in the local journal file are verified before anything is sent ag
   it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent', async () => {
     const t = await startSimulator();
     const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
-    const opened = ended(await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--json']), 0);
+    const opened = exits(await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--json']), 0);
     const hedgeId = JSON.parse(opened.stdout).id as string;
     // A colleague closes the side by hand: the keeper leaves that to a person (drift, without --converge).
-    ended(await t.hedge(['close', MARKET, 'buy', '--yes']), 0);
+    exits(await t.hedge(['close', MARKET, 'buy', '--yes']), 0);
     // A row written without the key, claiming that hedge was closed by a roll (its close leg, done).
     const forged = rowFor(t, {
       command: 'close',

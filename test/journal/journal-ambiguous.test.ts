@@ -5,8 +5,7 @@
 // before the fault rewrites its answer, so the hedge really is open each time.
 import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { journalEntries } from '../support/cli-runs.js';
-import { ended } from './ended.js';
+import { exits, journalEntries } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
@@ -34,7 +33,7 @@ describe('an ambiguous answer to POST /hedges', () => {
       match: { method: 'POST', path: '/hedges' },
     });
 
-    const first = ended(await simulator.hedge(OPEN), 5);
+    const first = exits(await simulator.hedge(OPEN), 5);
     const [sent] = opens(simulator);
     expect(opens(simulator)).toHaveLength(1);
     expect(sent!.status).toBe(200);
@@ -48,7 +47,7 @@ describe('an ambiguous answer to POST /hedges', () => {
     expect(pending).toMatchObject({ command: 'open', outcome: 'unknown', idempotency_key: key });
     expect(first.stderr).toContain(`hedge resume ${pending!.id}`);
 
-    const again = ended(await simulator.hedge([...OPEN, '--json']), 0, `Resuming the open started`, key);
+    const again = exits(await simulator.hedge([...OPEN, '--json']), 0, `Resuming the open started`, key);
     expect(opens(simulator).map((entry) => [entry.idempotencyKey, entry.status])).toEqual([
       [key, 200],
       [key, 200],
@@ -65,7 +64,7 @@ describe('an ambiguous answer to POST /hedges', () => {
     async (kind) => {
       const simulator = await startSimulator();
       simulator.sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
-      const result = ended(await simulator.hedge([...OPEN, '--json']), 5);
+      const result = exits(await simulator.hedge([...OPEN, '--json']), 5);
       const key = opens(simulator)[0]!.idempotencyKey!;
       expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'outcome_unknown', idempotency_key: key } });
       expect(await journal(simulator, '--pending')).toMatchObject([

@@ -18,11 +18,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunOptions, RunResult } from '../support/hedge-cli.js';
-import { journalEntries, killWhen } from '../support/cli-runs.js';
+import { exits, journalEntries, killWhen } from '../support/cli-runs.js';
 import { activeNotional } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
-import { ended } from './ended.js';
 
 const start = useSimulators();
 const HOUR_MS = 3_600_000;
@@ -138,7 +137,7 @@ describe('identical writes side by side', () => {
     child!.kill('SIGKILL');
     expect((await first).signal).toBe('SIGKILL');
     t.sandbox.setFaults({ stall: null, match: null });
-    ended(await t.hedge(['add', 'USDTNGN', 'sell', '100']), 0, 'Resuming the add started');
+    exits(await t.hedge(['add', 'USDTNGN', 'sell', '100']), 0, 'Resuming the add started');
     expect(activeNotional(t, 'sell')).toBe(1_100);
     expect(new Set(adds(t).map((entry) => entry.idempotencyKey)).size).toBe(1);
   });
@@ -214,7 +213,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     // 30 hours on the server: the add has landed, and the simulator forgets keys after 24 h.
     t.advance(30 * HOUR_MS);
     expect(activeNotional(t, 'sell')).toBe(1_100);
-    ended(
+    exits(
       await pinned.hedge(['add', 'USDTNGN', 'sell', '100']),
       0,
       '30 h ago by the server clock',
@@ -233,7 +232,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     t.advance(30 * HOUR_MS);
 
     // The side shows the notional it had before: someone outside the journal could have moved it back.
-    ended(await pinned.hedge(['add', 'USDTNGN', 'sell', '100']), 12, 'The book cannot tell whether it landed');
+    exits(await pinned.hedge(['add', 'USDTNGN', 'sell', '100']), 12, 'The book cannot tell whether it landed');
     expect(adds(t).filter((entry) => entry.status === 200)).toEqual([]);
     const [entry] = await journalEntries(pinned, '--pending');
 
@@ -241,7 +240,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     // The resent add is accepted; it lands once the simulator's clock moves on.
     await until(() => adds(t).some((entry) => entry.status === 200), 'the add was sent again');
     t.advance(HOUR_MS);
-    ended(await resuming, 0, 'Sending it again with its key, as --resend-unproven asks');
+    exits(await resuming, 0, 'Sending it again with its key, as --resend-unproven asks');
     expect(activeNotional(t, 'sell')).toBe(1_100);
     expect(new Set(adds(t).map((entry) => entry.idempotencyKey)).size).toBe(1);
   });
@@ -250,7 +249,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     const { t, pinned } = await killedWhileHeld(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], '/hedges');
     t.advance(30 * HOUR_MS);
 
-    const again = ended(await pinned.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1']), 12);
+    const again = exits(await pinned.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1']), 12);
     const [entry] = await journalEntries(pinned, '--pending');
     for (const text of [
       'The book cannot tell whether it landed',
@@ -260,7 +259,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
       expect(again.stderr).toContain(text);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
 
-    ended(await pinned.hedge(['journal', 'resolve', entry!.id, '--landed']), 0, 'recorded as landed');
+    exits(await pinned.hedge(['journal', 'resolve', entry!.id, '--landed']), 0, 'recorded as landed');
     const shown = JSON.parse((await t.hedge(['journal', 'show', entry!.id, '--json'])).stdout);
     expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
     expect(t.requests('POST', '/hedges')).toHaveLength(1);

@@ -5,8 +5,7 @@
 // is bad input. Counted on the simulator's request log and the journal on disk.
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
-import { journalEntries } from '../support/cli-runs.js';
-import { ended } from './ended.js';
+import { exits, journalEntries } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
@@ -26,12 +25,12 @@ describe('--idempotency-key names one request', () => {
     simulator.seedOpen('buy', 10_000);
     // An add answered 5xx on every attempt: its outcome unknown, its entry unresolved, with its key.
     simulator.sandbox.setFaults({ next5xx: 5, match: { method: 'POST', path: '/hedges/add' } });
-    ended(await simulator.hedge(['add', 'USDTNGN', 'buy', '500']), 5);
+    exits(await simulator.hedge(['add', 'USDTNGN', 'buy', '500']), 5);
     const [pending] = await journal(simulator);
     expect(pending).toMatchObject({ command: 'add', outcome: 'unknown' });
     const writesBefore = simulator.writes().length;
 
-    ended(
+    exits(
       await simulator.hedge(['add', 'USDTNGN', 'buy', '700', '--idempotency-key', pending!.idempotency_key]),
       2,
       `--idempotency-key: that key belongs to journal ${pending!.id}`,
@@ -47,7 +46,7 @@ describe('a write refused before it was sent', () => {
   it('--timeout too short for the write: exit 5 saying nothing was sent; the entry is abandoned and the next run starts afresh', async () => {
     const simulator = await startSimulator();
     simulator.seedOpen('sell', 5_000);
-    const short = ended(
+    const short = exits(
       await simulator.hedge(['close', 'USDTNGN', 'sell', '--no-wait', '--timeout', '0.5']),
       5,
       'nothing was sent',
@@ -57,7 +56,7 @@ describe('a write refused before it was sent', () => {
     const [entry] = await journal(simulator);
     expect(entry).toMatchObject({ command: 'close', outcome: 'abandoned' });
 
-    const again = ended(await simulator.hedge(['close', 'USDTNGN', 'sell', '--no-wait']), 0);
+    const again = exits(await simulator.hedge(['close', 'USDTNGN', 'sell', '--no-wait']), 0);
     expect(again.stderr).not.toContain('Resuming');
     const closes = simulator.writes().filter((request) => request.path === '/hedges/close');
     expect(closes).toHaveLength(1);
@@ -68,7 +67,7 @@ describe('a write refused before it was sent', () => {
 describe('--ref shaped like an API key', () => {
   it('is bad input: exit 2 naming --ref, no request at all', async () => {
     const simulator = await startSimulator();
-    const result = ended(
+    const result = exits(
       await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'desk_live_20240101abcd']),
       2,
       '--ref: the reference looks like an API key',

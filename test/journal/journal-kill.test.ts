@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { journalEntries, killWhen, waitingAfter } from '../support/cli-runs.js';
-import { ended } from './ended.js';
+import { exits, journalEntries, killWhen, waitingAfter } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -49,7 +48,7 @@ const journal = journalEntries<Entry>;
 
 /** A filled hedge to change: opened without waiting, then the clock moved past its fill. */
 async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string): Promise<string> {
-  const opened = ended(await t.hedge(['open', 'USDTNGN', side, notional, '--tenor', '7', '--no-wait', '--json']), 0);
+  const opened = exits(await t.hedge(['open', 'USDTNGN', side, notional, '--tenor', '7', '--no-wait', '--json']), 0);
   t.sandbox.clock.advance(LAND_MS);
   const id = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
   const listed = await t.hedge(['hedges', id, '--json']);
@@ -78,7 +77,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     expect(left).toMatchObject({ command: 'open', outcome: 'pending' });
 
     t.sandbox.setFaults({ stall: null, match: null });
-    const again = ended(
+    const again = exits(
       await t.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json']),
       0,
       `Resuming the open started`,
@@ -110,7 +109,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
         expect(serverHedge(t, id).pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
 
       t.sandbox.clock.advance(LAND_MS);
-      ended(await t.hedge([...args, '--json']), 0, `Resuming the ${command} started`);
+      exits(await t.hedge([...args, '--json']), 0, `Resuming the ${command} started`);
       expect(serverHedge(t, id)).toMatchObject(after);
       expect(serverHedge(t, id).pendingChange).toBeUndefined();
       expect(keysAnswered(t, path)).toHaveLength(1);
@@ -141,7 +140,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     expect(await journal(t)).toEqual([]);
 
     t.sandbox.setFaults({ nextLatency: null, match: null });
-    const again = ended(await t.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '3']), 0);
+    const again = exits(await t.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '3']), 0);
     expect(again.stderr).not.toContain('Resuming');
     expect(t.hedges()).toHaveLength(1);
     expect(posts(t, '/hedges')).toHaveLength(1);
@@ -162,7 +161,7 @@ describe('hedge resume', () => {
     t.sandbox.setFaults({ stall: null, match: null });
     const [left] = await journal(t, '--pending');
 
-    const resumed = ended(await t.hedge(['resume', '--json']), 0);
+    const resumed = exits(await t.hedge(['resume', '--json']), 0);
     expect(resumed.stderr).toMatch(
       new RegExp(`Resuming the open started \\d\\d:\\d\\d:\\d\\d UTC with key ${left!.idempotency_key}`),
     );
@@ -173,8 +172,8 @@ describe('hedge resume', () => {
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ id: left!.id, outcome: 'filled' });
 
-    ended(await t.hedge(['resume', left!.id]), 2, 'outcome is filled');
-    ended(await t.hedge(['resume']), 0, 'Nothing to resume');
+    exits(await t.hedge(['resume', left!.id]), 2, 'outcome is filled');
+    exits(await t.hedge(['resume']), 0, 'Nothing to resume');
     expect(posts(t, '/hedges')).toHaveLength(2);
   });
 
@@ -201,7 +200,7 @@ describe('hedge resume', () => {
     // Still running: waiting for the landing only this test can bring about.
     expect(finished).toBe(false);
     t.sandbox.clock.advance(LAND_MS);
-    const resumed = ended(await running, 0);
+    const resumed = exits(await running, 0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 10_500 });
     expect(serverHedge(t, id).notionalUsd).toBe(10_500);
     expect(keysAnswered(t, '/hedges/add')).toEqual([left!.idempotency_key]);
@@ -213,7 +212,7 @@ describe('stopped by a signal during the wait', () => {
   it('SIGTERM → exit 143, names the resume command and the key; the entry stays unresolved and the key is never in the journal', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     await filledHedge(t, 'buy', '10000');
-    const stopped = ended(
+    const stopped = exits(
       await runAndStop(
         t,
         ['add', 'USDTNGN', 'buy', '500'],
@@ -240,7 +239,7 @@ describe('stopped by a signal during the wait', () => {
 
   it('SIGHUP during the wait for a fill → exit 129; the open stays unresolved', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
-    const stopped = ended(
+    const stopped = exits(
       await runAndStop(
         t,
         ['open', 'USDTNGN', 'sell', '3000', '--tenor', '3'],

@@ -6,7 +6,7 @@ import { chmodSync, chownSync, readdirSync, lstatSync, readFileSync, symlinkSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
-import { ended } from './ended.js';
+import { exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -18,7 +18,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
     chmodSync(target, 0o644);
     symlinkSync(target, join(t.configDir, 'journal.jsonl'));
 
-    const open = ended(
+    const open = exits(
       await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']),
       13,
       `${join(t.configDir, 'journal.jsonl')} is a symbolic link`,
@@ -28,7 +28,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
     expect(readFileSync(target, 'utf8')).toBe("someone else's file\n");
     expect(lstatSync(target).mode & 0o777).toBe(0o644);
 
-    const listed = ended(await t.hedge(['journal', '--json']), 13);
+    const listed = exits(await t.hedge(['journal', '--json']), 13);
     expect(JSON.parse(listed.stderr)).toMatchObject({
       error: { code: 'state', class: 'state', details: { path: join(t.configDir, 'journal.jsonl') } },
     });
@@ -36,7 +36,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
 
   it('a read-only journal: exit 13 with the path and what to do, not "unexpected"; nothing sent', async () => {
     const t = await start();
-    ended(await t.hedge(['open', 'USDTNGN', 'sell', '1000', '--tenor', '3']), 0);
+    exits(await t.hedge(['open', 'USDTNGN', 'sell', '1000', '--tenor', '3']), 0);
     const journal = join(t.configDir, 'journal.jsonl');
     chmodSync(journal, 0o444);
     // Root may write any file: run the CLI as another user who owns the folder (as a desk user would).
@@ -51,7 +51,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
     }
     // The add's quote (POST /quotes) is a read: what must not leave is the add itself.
     const adds = () => t.writes().filter((entry) => entry.path === '/hedges/add');
-    const add = ended(
+    const add = exits(
       await t.hedge(['add', 'USDTNGN', 'sell', '100'], { user: asUser }),
       13,
       `Cannot write the action journal ${journal}: permission denied.`,
@@ -66,18 +66,18 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
 describe('a damaged journal line', () => {
   it('is skipped with a warning naming its file and line; the entries around it still count', async () => {
     const t = await start();
-    ended(await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']), 0);
+    exits(await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']), 0);
     const journal = join(t.configDir, 'journal.jsonl');
     const lines = readFileSync(journal, 'utf8').split('\n');
     writeFileSync(journal, [lines[0], '{"id": "a_cut', ...lines.slice(1)].join('\n'));
-    const listed = ended(
+    const listed = exits(
       await t.hedge(['journal', '--json']),
       0,
       `Journal line skipped: ${journal}:2 (not valid JSON).`,
     );
     expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
     // A write still works, and says it once.
-    const closed = ended(await t.hedge(['close', 'USDTNGN', 'buy']), 0);
+    const closed = exits(await t.hedge(['close', 'USDTNGN', 'buy']), 0);
     expect(closed.stderr.split(`${journal}:2`).length - 1).toBe(1);
   });
 });

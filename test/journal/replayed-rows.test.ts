@@ -10,14 +10,13 @@
 // Asserted on the simulator's request log and state.
 import { describe, expect, it } from 'vitest';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { journalEntries, lastJson } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson } from '../support/cli-runs.js';
 import { tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
 import { appendRow, insertRow, nextSeq, replayOf } from '../support/journal-rows.js';
 import { activeNotional, lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
-import { ended } from './ended.js';
 
 const HOUR = 3_600_000;
 const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
@@ -52,10 +51,10 @@ function fileDesk(t: Simulator): Desk {
 function replayCases(newDesk: () => Promise<Desk>): void {
   /** open 1,000; `landAdd` adds 100 and returns its row; a reduce of 100 takes the side back to 1,000. */
   async function addedThenReduced(desk: Desk, landAdd: () => Promise<void>, command = 'add') {
-    ended(await desk.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7']), 0);
+    exits(await desk.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7']), 0);
     await landAdd();
     expect(sellUsd(desk.t)).toBe(1_100);
-    ended(await desk.hedge(['reduce', MARKET, 'sell', '100']), 0);
+    exits(await desk.hedge(['reduce', MARKET, 'sell', '100']), 0);
     expect(sellUsd(desk.t)).toBe(1_000);
     const row = (await journalEntries(desk)).find((entry) => entry.command === command && entry.outcome === 'done');
     expect(row).toBeDefined();
@@ -67,11 +66,11 @@ function replayCases(newDesk: () => Promise<Desk>): void {
   it('`resume ID --yes` of a replayed add: refused (exit 13, unverified_row), nothing sent, the side stays 1,000', async () => {
     const desk = await newDesk();
     const row = await addedThenReduced(desk, async () => {
-      ended(await desk.hedge(['add', MARKET, 'sell', '100']), 0);
+      exits(await desk.hedge(['add', MARKET, 'sell', '100']), 0);
     });
     const id = await desk.replay(row);
     const before = desk.t.trades().length;
-    const resumed = ended(await desk.hedge(['resume', id, '--yes', '--json']), 13);
+    const resumed = exits(await desk.hedge(['resume', id, '--yes', '--json']), 13);
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
     expect(resumed.stderr).toContain(
       `Its idempotency key is also journal ${String(row.id)}'s (done): this row is a copy`,
@@ -91,7 +90,7 @@ function replayCases(newDesk: () => Promise<Desk>): void {
     const id = await desk.replay(row);
     const before = desk.t.trades().length;
     // Without --converge: the keeper only reports the drift, so anything sent is the replay.
-    const kept = ended(await desk.hedge(['keep', file, '--once']), 13);
+    const kept = exits(await desk.hedge(['keep', file, '--once']), 13);
     expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([
       { code: 'unverified_row', journal_id: id },
     ]);
@@ -109,7 +108,7 @@ function replayCases(newDesk: () => Promise<Desk>): void {
     const id = await desk.replay(row);
     const before = desk.t.trades().length;
     // The target is what the side holds: anything sent is the replay (and what would undo it).
-    const applied = ended(
+    const applied = exits(
       await desk.hedge(['apply', writeTarget(desk.t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']),
       13,
     );
@@ -148,14 +147,14 @@ describeWithPostgres(
 describe('a row is valid once', () => {
   it('a copy of a finished add sealed by a holder of the key: resume says it is a copy never sent as its own (exit 13) and sends nothing', async () => {
     const t = await startSimulator();
-    ended(await t.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7']), 0);
-    ended(await t.hedge(['add', MARKET, 'sell', '100']), 0);
+    exits(await t.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7']), 0);
+    exits(await t.hedge(['add', MARKET, 'sell', '100']), 0);
     const row = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
     // Duplicated by hand, and sealed anew with the key: its seal verifies, its key is spent.
     const copy = replayOf(row, nextSeq(t.configDir));
     appendRow(t.configDir, { ...copy, seal: rowSealer(t.apiKey).seal(copy as unknown as SealedFields) });
     const before = t.trades().length;
-    const resumed = ended(await t.hedge(['resume', String(copy.id), '--yes', '--no-wait', '--json']), 13);
+    const resumed = exits(await t.hedge(['resume', String(copy.id), '--yes', '--no-wait', '--json']), 13);
     expect(lastJson(resumed.stderr).error).toMatchObject({
       code: 'unverified_row',
       details: { journal_id: copy.id, seal: 'duplicate' },
@@ -176,9 +175,9 @@ describe('a row is valid once', () => {
     expect(lost.code, lost.stderr).toBe(5);
     const key = lastJson(lost.stderr).error.idempotency_key as string;
     const [entry] = await journalEntries(t, '--pending');
-    ended(await t.hedge(['journal', 'resolve', String(entry!.id), '--not-landed']), 0);
+    exits(await t.hedge(['journal', 'resolve', String(entry!.id), '--not-landed']), 0);
     const before = adds(t).length;
-    ended(
+    exits(
       await t.hedge(['add', MARKET, 'sell', '100', '--idempotency-key', key]),
       2,
       `that key's action (journal ${String(entry!.id)}`,
@@ -203,7 +202,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     expect(sellUsd(t)).toBe(1_100);
     const colleague = tempDir('hedge-colleague-');
     try {
-      ended(await t.hedge(['reduce', MARKET, 'sell', '100'], { configDir: colleague.path }), 0);
+      exits(await t.hedge(['reduce', MARKET, 'sell', '100'], { configDir: colleague.path }), 0);
     } finally {
       colleague.remove();
     }
@@ -216,7 +215,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     const t = await landedThenMovedBack((t) => t.hedge(['add', MARKET, 'sell', '100', '--json']));
     const [entry] = await journalEntries(t, '--pending');
     const before = adds(t).length;
-    const resumed = ended(await t.hedge(['resume', '--yes', '--json']), 12);
+    const resumed = exits(await t.hedge(['resume', '--yes', '--json']), 12);
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unresolved', details: { journal_id: entry!.id } });
     expect(resumed.stderr).toContain(
       'The book cannot tell whether it landed: the sell side is 1,000.00 USD now; it was 1,000.00 USD before the add was sent',
@@ -227,7 +226,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     expect(sellUsd(t)).toBe(1_000);
 
     // A person's word: sent again with its own key (the server, having forgotten it, acts).
-    ended(
+    exits(
       await t.hedge(['resume', String(entry!.id), '--resend-unproven']),
       0,
       'Sending it again with its key, as --resend-unproven asks',
@@ -247,7 +246,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
       return t.hedge(['keep', file, '--once', '--converge', '--timeout', '5']);
     });
     const before = t.trades().length;
-    const kept = ended(await t.hedge(['keep', file, '--once']), 12);
+    const kept = exits(await t.hedge(['keep', file, '--once']), 12);
     expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([{ code: 'unresolved' }]);
     expect(t.trades().slice(before)).toEqual([]);
     expect(sellUsd(t)).toBe(1_000);
@@ -258,7 +257,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
       t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1100,7,,`]), '--json']),
     );
     const before = t.trades().length;
-    ended(await t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']), 12);
+    exits(await t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']), 12);
     expect(t.trades().slice(before)).toEqual([]);
     expect(sellUsd(t)).toBe(1_000);
   });

@@ -3,20 +3,20 @@
 // that earlier send — never "Recorded as done; nothing was sent" and then "Submitted …".
 import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { ended } from './ended.js';
+import { exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
 describe('resume of an add that landed', () => {
   it('says the book shows it landed, sends nothing, and follows the earlier send to its end', async () => {
     const simulator = await start({ fillDelayMs: 100 });
-    ended(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7']), 0);
+    exits(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7']), 0);
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-    ended(await simulator.hedge(['add', MARKET, 'buy', '250']), 5);
+    exits(await simulator.hedge(['add', MARKET, 'buy', '250']), 5);
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     const writes = simulator.writes().length;
 
-    const resumed = ended(await simulator.hedge(['resume'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } }), 0);
+    const resumed = exits(await simulator.hedge(['resume'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } }), 0);
     expect(simulator.writes()).toHaveLength(writes);
     for (const text of [
       'the book is read first, and if it is sent again',

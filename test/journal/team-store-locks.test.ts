@@ -14,7 +14,7 @@ import { describeWithPostgres } from '../support/servers/postgres.js';
 import { activeNotional, eventAfter, followKeeper } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { useDesks, type Machine } from '../support/team.js';
-import { ended } from './ended.js';
+import { exits } from '../support/cli-runs.js';
 
 /** A target file of one row in the machine's folder. */
 function target(machine: Machine, row: string): string {
@@ -63,12 +63,12 @@ describeWithPostgres(
       // Its open landed (a cycle may report before a slow step ends: rows do not wait for each other).
       await eventAfter(keeperA, 0, (event) => event.event === 'reopen', "machine A's keeper's open");
       const writes = t.writes().length;
-      ended(await team.b.hedge(['keep', fileB, '--once']), 11, `pid ${keeperA.child().pid} on ${hostname()}`);
+      exits(await team.b.hedge(['keep', fileB, '--once']), 11, `pid ${keeperA.child().pid} on ${hostname()}`);
       expect(t.writes()).toHaveLength(writes);
       keeperA.child().kill('SIGKILL');
       await keeperA.done;
       // Its session ended with it: machine B's keeper starts, finds the book at target and sends nothing.
-      ended(await team.b.hedge(['keep', fileB, '--once']), 0);
+      exits(await team.b.hedge(['keep', fileB, '--once']), 0);
       expect(activeNotional(t, 'buy')).toBe(1_000);
       expect(t.trades()).toHaveLength(1);
     });
@@ -130,7 +130,7 @@ describeWithPostgres(
           }
           expect(errorsAfter).toBeGreaterThanOrEqual(1);
           // Its lock was taken again: a second keeper on machine B is still refused.
-          ended(await team.b.hedge(['keep', join(team.a.dir, 'target.csv'), '--once']), 11);
+          exits(await team.b.hedge(['keep', join(team.a.dir, 'target.csv'), '--once']), 11);
           expect(JSON.stringify(keeper.events)).toContain('keeper_lock_lost');
           await until(
             () => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'),

@@ -11,8 +11,7 @@ import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { useDesks, type Machine } from '../support/team.js';
-import { journalEntries, killWhen, lastJson, waitingAfter } from '../support/cli-runs.js';
-import { ended } from './ended.js';
+import { exits, journalEntries, killWhen, lastJson, waitingAfter } from '../support/cli-runs.js';
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
@@ -32,7 +31,7 @@ const journalOf = journalEntries<Entry>;
 
 /** `hedge journal migrate --json` on `machine`: exit 0, and what it did. */
 async function migrate(machine: Machine) {
-  const run = ended(await machine.hedge(['journal', 'migrate', '--json']), 0);
+  const run = exits(await machine.hedge(['journal', 'migrate', '--json']), 0);
   return JSON.parse(run.stdout);
 }
 
@@ -47,9 +46,9 @@ describeWithPostgres(
 
     it("machine C's `hedge journal --json` shows A's and B's actions, with host and profile; the store holds each once", async () => {
       const { t, team } = await desk();
-      ended(await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
+      exits(await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
       // B is another process: each row names the process and store session that began it.
-      ended(await team.b.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '7', '--json'], { spawn: true }), 0);
+      exits(await team.b.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '7', '--json'], { spawn: true }), 0);
       expect(t.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges']);
 
       const seen = await journalOf(team.c);
@@ -114,7 +113,7 @@ describeWithPostgres(
       const { t, team } = await desk();
       await server().stop();
       try {
-        const refused = ended(
+        const refused = exits(
           await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']),
           13,
           `The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused`,
@@ -123,7 +122,7 @@ describeWithPostgres(
           /refuses writes before sending anything; reads of the API \(positions, hedges, account\) still work/,
         );
 
-        const json = ended(await team.c.hedge(['add', 'USDTNGN', 'buy', '500', '--json', '--verbose']), 13);
+        const json = exits(await team.c.hedge(['add', 'USDTNGN', 'buy', '500', '--json', '--verbose']), 13);
         const error = lastJson(json.stderr).error;
         expect(error).toMatchObject({
           code: 'state',
@@ -133,21 +132,21 @@ describeWithPostgres(
         // Nothing of any write reached the server.
         expect(t.writes()).toEqual([]);
 
-        const positions = ended(await team.a.hedge(['positions', '--json']), 0);
+        const positions = exits(await team.a.hedge(['positions', '--json']), 0);
         expect(JSON.parse(positions.stdout)).toEqual([]);
         expect(t.requests('GET', '/positions').length).toBeGreaterThan(0);
-        ended(await team.b.hedge(['journal']), 13);
+        exits(await team.b.hedge(['journal']), 13);
       } finally {
         await server().start();
       }
-      ended(await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
+      exits(await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
       expect(t.trades()).toHaveLength(1);
       passwordNowhere(team.outputs);
     });
 
     it('an add killed on machine A is finished on machine B with its own key: the notional moves once', async () => {
       const { t, team } = await desk({ fillDelayMs: LAND_MS });
-      const opened = ended(
+      const opened = exits(
         await team.c.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']),
         0,
       );
@@ -168,7 +167,7 @@ describeWithPostgres(
       const [left] = await journalOf(team.b, '--pending');
       expect(left).toMatchObject({ command: 'add', outcome: 'submitted', profile: 'desk-a' });
       t.advance(LAND_MS);
-      ended(await team.b.hedge(['resume', left!.id, '--json']), 0, `with key ${left!.idempotency_key}`);
+      exits(await team.b.hedge(['resume', left!.id, '--json']), 0, `with key ${left!.idempotency_key}`);
       expect(hedge().notionalUsd).toBe(10_500);
       const adds = t.writes().filter((entry) => entry.path === '/hedges/add');
       expect(new Set(adds.map((entry) => entry.idempotencyKey))).toEqual(new Set([left!.idempotency_key]));
@@ -176,26 +175,26 @@ describeWithPostgres(
       // Once: the entry is resolved for the whole desk, and resuming it again sends nothing.
       const [entry] = (await journalOf(team.c)).filter((candidate) => candidate.command === 'add');
       expect(entry).toMatchObject({ id: left!.id, outcome: 'done' });
-      ended(await team.c.hedge(['resume', left!.id]), 2, 'already resolved');
+      exits(await team.c.hedge(['resume', left!.id]), 2, 'already resolved');
       expect(t.writes().filter((candidate) => candidate.path === '/hedges/add')).toHaveLength(adds.length);
     });
 
     it('`hedge journal migrate` moves a local journal into the store; run twice, nothing is added twice', async () => {
       const { t, team } = await desk();
       // A's profile "solo" starts without a store: its actions go to A's local file.
-      ended(await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo']), 0);
+      exits(await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo']), 0);
       const solo: Machine = {
         ...team.a,
         hedge: (args, options) => team.a.hedge(['--profile', 'solo', ...args], options),
       };
-      ended(await solo.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
-      ended(await solo.hedge(['open', 'USDTNGN', 'sell', '1500', '--tenor', '1', '--json']), 0);
+      exits(await solo.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
+      exits(await solo.hedge(['open', 'USDTNGN', 'sell', '1500', '--tenor', '1', '--json']), 0);
       const mine = await journalOf(solo);
       expect(mine).toHaveLength(2);
       expect(await journalOf(team.c)).toEqual([]);
 
       // Then the profile joins the team store (the password comes from PGPASSWORD, never the command line).
-      ended(
+      exits(
         await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo', '--journal-url', team.urlWithoutPassword], {
           PGPASSWORD: server().password,
         }),
@@ -234,7 +233,7 @@ describeWithPostgres(
       expect(rows.rows[0]).toEqual({ n: 2, keys: 2 });
 
       // A password on the command line is refused, and not echoed.
-      ended(
+      exits(
         await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo', '--journal-url', team.url]),
         2,
         'carries a password',
@@ -245,7 +244,7 @@ describeWithPostgres(
 
     it('the store failing after the send: "sent, not recorded" with the key, a local fallback record, merged by migrate', async () => {
       const { t, team } = await desk({ fillDelayMs: LAND_MS });
-      const opened = ended(
+      const opened = exits(
         await team.c.hedge(['open', 'USDTNGN', 'sell', '4000', '--tenor', '7', '--no-wait', '--json']),
         0,
       );

@@ -19,8 +19,8 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { MARKET } from '../support/simulator.js';
-import { ended } from './ended.js';
 import { oneFilled } from './filled.js';
+import { exits } from '../support/cli-runs.js';
 
 const DAY = 24 * HOUR;
 
@@ -52,7 +52,7 @@ describeKeepers('hedge keep as a service', () => {
       await oneFilled(simulator, 'sell', 'the fill');
       const first = filledActive(simulator, 'sell')[0]!;
 
-      ended(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
+      exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
       expect(hedgeOf(simulator, first.id).status).toBe('closed');
       const drift = await eventAfter(
         keeper,
@@ -166,7 +166,7 @@ describeKeepers('hedge keep as a service', () => {
   keeperTest('--converge restores a side a colleague closed', async ({ rig }) => {
     const simulator = await rig.start();
     simulator.seedOpen('sell', 2000);
-    ended(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
+    exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
     const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
     utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
     expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({
@@ -240,7 +240,7 @@ describeKeepers('hedge keep as a service', () => {
       // --dry-run --converge: what converge would do, not "run with --converge".
       simulator.seedOpen('sell', 1500);
       const drifted = writeTarget(simulator, [`${MARKET},sell,2000,7,,`], 'drifted.csv');
-      const converge = ended(await simulator.hedge(['keep', drifted, '--dry-run', '--converge']), 0);
+      const converge = exits(await simulator.hedge(['keep', drifted, '--dry-run', '--converge']), 0);
       const events = lines(converge.stdout);
       expect(events.find((event) => event.event === 'converge')).toMatchObject({
         action: 'add',

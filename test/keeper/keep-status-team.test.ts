@@ -14,7 +14,7 @@ import { teamOf } from '../support/team.js';
 import { MARKET } from '../support/simulator.js';
 import { activeNotional, eventAfter, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
 import type { PostgresServer } from '../support/servers/postgres.js';
-import { ended } from './ended.js';
+import { exits } from '../support/cli-runs.js';
 
 /** A simulator, a team on a database of its own, and A's target of a 1,000 buy. */
 async function desk(rig: KeeperRig, server: PostgresServer) {
@@ -75,15 +75,15 @@ describeWithPostgres('hedge keep status from another machine of the team store',
       expect(rows.rows[0].scope).toMatch(/\|keep$/);
       expect(rows.rows[0].body).not.toContain(simulator.apiKey);
 
-      const card = ended(await team.c.hedge(['keep', 'status'], { env: { COLUMNS: '80' } }), 0);
+      const card = exits(await team.c.hedge(['keep', 'status'], { env: { COLUMNS: '80' } }), 0);
       for (const text of [`pid ${pid} on `, '(team store)', `${MARKET} buy`]) expect(card.stdout).toContain(text);
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
       // Asking did not take the lock from it: a second keeper on another machine is still refused.
-      ended(await team.c.hedge(['keep', file, '--once']), 11);
+      exits(await team.c.hedge(['keep', file, '--once']), 11);
 
       keeper.child().kill('SIGKILL');
       expect((await keeper.done).signal).toBe('SIGKILL');
-      const dead = ended(await status(), 15);
+      const dead = exits(await status(), 15);
       expect(JSON.parse(dead.stdout)).toMatchObject({ state: 'dead', store_holder: null, heartbeat: { pid } });
     },
   );
@@ -126,7 +126,7 @@ describeWithPostgres('hedge keep status from another machine of the team store',
 
       // Keepers start one after another, four at least, for as long as B has not asked three times.
       for (let round = 0; round < 4 || polls < 3; round++) {
-        ended(await team.c.hedge(['keep', file, '--once', '--json']), 0);
+        exits(await team.c.hedge(['keep', file, '--once', '--json']), 0);
         await delay(100);
       }
       polling = false;

@@ -22,8 +22,8 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { MARKET, type Simulator } from '../support/simulator.js';
-import { ended } from './ended.js';
 import { oneFilled } from './filled.js';
+import { exits } from '../support/cli-runs.js';
 
 /**
  * A sell side of 1,500 kept at 2,000 on a server whose adds land only when the test moves its clock
@@ -242,7 +242,7 @@ describeKeepers('hedge keep', () => {
       );
       expect(keeper.ended()).toBeUndefined();
       keeper.child().kill('SIGTERM');
-      const result = ended(await keeper.done, 143);
+      const result = exits(await keeper.done, 143);
       expect(lines(result.stdout).at(-1)).toMatchObject({ event: 'stop' });
       expect(await pendingActions(simulator)).toHaveLength(1);
 
@@ -323,7 +323,7 @@ describeKeepers('hedge keep', () => {
       await oneFilled(simulator, 'sell', 'the fill');
       // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
       utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
-      ended(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
+      exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
       const opens = simulator.requests('POST', '/hedges').length;
       expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({
         side: 'sell',
@@ -392,14 +392,14 @@ describeKeepers('hedge keep', () => {
     async ({ rig }) => {
       const simulator = await rig.start();
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
-      const dry = ended(await simulator.hedge(['keep', file, '--dry-run']), 0);
+      const dry = exits(await simulator.hedge(['keep', file, '--dry-run']), 0);
       expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({
         dry_run: true,
         notional_usd: 2000,
       });
       expect(simulator.writes()).toHaveLength(0);
       const long = writeTarget(simulator, [`${MARKET},sell,2000,1,,1d`], 'long.csv');
-      ended(
+      exits(
         await simulator.hedge(['keep', long, '--once']),
         2,
         'long.csv:2: roll_before must be shorter than the tenor',

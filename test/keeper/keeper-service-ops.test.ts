@@ -23,7 +23,7 @@ import {
   writeTarget,
   type KeeperRig,
 } from '../support/keeper.js';
-import { ended } from './ended.js';
+import { exits } from '../support/cli-runs.js';
 
 /** A local webhook receiver: every POST body, parsed; closed after the test. */
 async function receiver(rig: KeeperRig): Promise<{ url: string; posts: Array<Record<string, any>> }> {
@@ -165,7 +165,7 @@ describeKeepers('hedge keep as a service', () => {
 
       const status = (env: Record<string, string> = {}, args = ['--json']) =>
         simulator.hedge(['keep', 'status', ...args], { configDir: other.path, env: { HOME: home.path, ...env } });
-      const running = ended(await status(), 0);
+      const running = exits(await status(), 0);
       const shown = JSON.parse(running.stdout);
       expect(shown.state).toBe('running');
       expect(shown.heartbeat).toMatchObject({ pid: keeper.child().pid, config_dir: simulator.configDir, file });
@@ -182,16 +182,16 @@ describeKeepers('hedge keep as a service', () => {
       expect(shown.heartbeat.actions).toEqual({ reopen: 1 });
       expect(running.stdout).not.toContain(simulator.apiKey);
       // On a screen: a card naming the keeper.
-      const card = ended(await status({ COLUMNS: '80' }, []), 0);
+      const card = exits(await status({ COLUMNS: '80' }, []), 0);
       expect(card.stdout).toContain(`pid ${keeper.child().pid}`);
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
 
       keeper.child().kill('SIGKILL');
       await keeper.done;
-      const dead = ended(await status(), 15);
+      const dead = exits(await status(), 15);
       expect(JSON.parse(dead.stdout).state).toBe('dead');
       // No keeper ever ran for this account in another home: exit 15, said as such.
-      const none = ended(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15);
+      const none = exits(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15);
       expect(JSON.parse(none.stdout).state).toBe('none');
     },
   );
@@ -266,7 +266,7 @@ describeKeepers('hedge keep as a service', () => {
       await until(() => activeNotional(simulator, 'buy') === 1000, 'the first open');
 
       for (const configDir of [simulator.configDir, shell.path]) {
-        const second = ended(
+        const second = exits(
           await simulator.hedge(['keep', file, '--once'], { configDir, env }),
           11,
           `pid ${first.child().pid}`,
@@ -280,7 +280,7 @@ describeKeepers('hedge keep as a service', () => {
 
       // Once the first stops, the place is free.
       await stopKeeper(first);
-      ended(await simulator.hedge(['keep', file, '--once'], { configDir: shell.path, env }), 0);
+      exits(await simulator.hedge(['keep', file, '--once'], { configDir: shell.path, env }), 0);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
       expect(activeNotional(simulator, 'buy')).toBe(1000);
     },
@@ -389,7 +389,7 @@ describeKeepers('hedge keep as a service', () => {
       [['--alert-headroom', '-5'], '--alert-headroom'],
       [['--interval', '0.5'], '--interval: "0.5" is not allowed'],
     ] as const) {
-      const result = ended(await simulator.hedge(['keep', file, '--once', ...args]), 2);
+      const result = exits(await simulator.hedge(['keep', file, '--once', ...args]), 2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toContain(named);
       expect(result.stderr).not.toContain(simulator.apiKey);

@@ -11,9 +11,14 @@ export interface HedgeRunner {
   hedge(args: HedgeArgs, options?: RunOptions): Promise<RunResult>;
 }
 
-/** A run that must exit `code` (its stderr the message when it does not): the run, to read on. */
-export function exits<Run extends { code: number | null; stderr?: string }>(result: Run, code: number): Run {
+/** A run that must exit `code` (its stderr the message when it does not), its stderr saying each of `said`: the run, to read on. */
+export function exits<Run extends { code: number | null; stderr?: string }>(
+  result: Run,
+  code: number | null,
+  ...said: string[]
+): Run {
   expect(result.code, result.stderr).toBe(code);
+  for (const text of said) expect(result.stderr).toContain(text);
   return result;
 }
 
