@@ -124,7 +124,7 @@ interface PosixOffer {
 }
 
 /** The lookup functions the completer asks: subcommands, options and values per command path, and the profile names. */
-function posixTables(nodes: CommandNode[]): string {
+function posixTables(nodes: CommandNode[]) {
   const table = (name: string, rows: Array<[string, string]>, fallback = "REPLY=''") =>
     [
       `${name}() {`,

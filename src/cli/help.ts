@@ -140,7 +140,7 @@ export function rootHelp(
   program = 'hedge',
 ) {
   const run = (words: string) => hedgeCommandLine({ program }, [words]);
-  const out: string[] = [
+  const out = [
     `Usage: ${run('<command> [arguments] [options]')}`,
     '',
     wrapText('Quote, open and manage FX hedges through the Hedging Partner API.', width),

@@ -169,7 +169,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
   program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width, name) });
   // Subcommands copy these settings when they are created, which happened in buildProgram:
   // apply them to every command, or an unknown option of a subcommand exits 1 past our streams.
-  const configure = (command: Command): void => {
+  const configure = (command: Command) => {
     command.exitOverride();
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -67,10 +67,7 @@ export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: num
 }
 
 /** Fire once, clear once: the alerts that start now (holding, not active before), those that cleared (active before, no longer holding), and the active ones to pass as `before` next time (one already active keeps its first record, its start time with it). */
-export function alertEdges<A extends { key: string }>(
-  before: ReadonlyMap<string, A>,
-  holding: readonly A[],
-): { started: A[]; cleared: A[]; active: Map<string, A> } {
+export function alertEdges<A extends { key: string }>(before: ReadonlyMap<string, A>, holding: readonly A[]) {
   const active = new Map(holding.map((alert) => [alert.key, before.get(alert.key) ?? alert]));
   return {
     started: holding.filter((alert) => !before.has(alert.key)),

@@ -5,7 +5,7 @@ const sent = new WeakMap<object, unknown>();
 const originals = new WeakSet<object>();
 
 /** Records that `read` was read from `original` (each element too, for lists). */
-export function rememberSent<T>(read: T, original: unknown): T {
+export function rememberSent<T>(read: T, original: unknown) {
   if (read === null || typeof read !== 'object' || read === original) return read;
   sent.set(read, original);
   if (original !== null && typeof original === 'object') originals.add(original);

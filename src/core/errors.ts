@@ -98,7 +98,7 @@ export class ApiError extends HedgeError {
   }
 
   /** The same refusal with another next step (the caller knows better what to do about it). */
-  withHint(hint: string): ApiError {
+  withHint(hint: string) {
     return new ApiError({ ...this, message: this.message, hint });
   }
 }

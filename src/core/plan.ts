@@ -103,7 +103,7 @@ export function computePlan(input: PlanInput): Plan {
 }
 
 /** The order in which the steps are sent: closes and reduces first, then adds and opens, each group by file line. */
-export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]): T[] {
+export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]) {
   return [...steps].sort((a, b) => +addsExposure(a.action) - +addsExposure(b.action) || a.line - b.line);
 }
 

@@ -103,13 +103,7 @@ export class Book {
   }
 
   /** A fill's quote leaves out `counted`, which its own request already added to the open interest. */
-  quote(
-    market: string,
-    side: Side,
-    notionalUsd: number,
-    timeMs: number,
-    counted = 0,
-  ): ReturnType<typeof quoteIncrease> {
+  quote(market: string, side: Side, notionalUsd: number, timeMs: number, counted = 0) {
     const definition = this.findMarket(market) as MarketDefinition;
     const openInterest = this.totalOpenInterest(definition);
     openInterest[side] -= counted;

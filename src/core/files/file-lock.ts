@@ -13,7 +13,7 @@ export interface FileLockOptions {
   waitMs?: number;
 }
 
-export async function lockFile(file: string, options: FileLockOptions): Promise<() => Promise<void>> {
+export async function lockFile(file: string, options: FileLockOptions) {
   const { default: lockfile } = await import('proper-lockfile');
   const waitMs = options.waitMs ?? options.staleMs * 2;
   const release = await lockfile.lock(file, {

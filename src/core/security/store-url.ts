@@ -55,7 +55,7 @@ export const STORE_URL_ENCODING =
   'percent-encode / ? # @ : % in the user and password (/ as %2F, ? as %3F, # as %23, @ as %40, : as %3A, % as %25), or leave the password out and put it in ~/.pgpass or PGPASSWORD';
 
 /** The secret parts of the URL (to register with the scrubber, so they never leave the process). */
-export function storeUrlSecrets(raw: string): string[] {
+export function storeUrlSecrets(raw: string) {
   const text = raw.trim();
   let url: URL;
   try {

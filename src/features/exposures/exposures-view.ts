@@ -358,7 +358,7 @@ function coverageChart(view: ExposureReportView, market: string) {
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotW / weeks.length;
   const bar = Math.max(2, Math.min(24, slot / 3));
-  const y = (value: number): number => PAD.top + plotH - (value / top) * plotH;
+  const y = (value: number) => PAD.top + plotH - (value / top) * plotH;
   let body = '';
   for (let tick = 0; tick <= 4; tick++) {
     const value = (top / 4) * tick;
@@ -394,7 +394,7 @@ function effectivenessChart(view: ExposureReportView) {
   const height = PAD.top + rows.length * rowH + PAD.bottom;
   const max = Math.max(150, ...rows.map((row) => Math.min(300, Math.abs(row.offset_pct!))));
   const plotW = CHART.width - 120 - PAD.right;
-  const x = (pct: number): number => 120 + (Math.max(0, Math.min(max, pct)) / max) * plotW;
+  const x = (pct: number) => 120 + (Math.max(0, Math.min(max, pct)) / max) * plotW;
   let body = `<rect class="band" data-band="80-125" x="${fixed(x(EFFECTIVE_BAND_PCT[0]))}" y="${PAD.top - 4}" width="${fixed(x(EFFECTIVE_BAND_PCT[1]) - x(EFFECTIVE_BAND_PCT[0]))}" height="${rows.length * rowH + 4}"><title>Effective: 80% to 125%</title></rect>`;
   for (const pct of [0, 80, 100, 125, max])
     body += `<text x="${fixed(x(pct))}" y="${height - PAD.bottom + 16}" text-anchor="middle">${Math.round(pct)}%</text>`;

@@ -105,7 +105,7 @@ type MarketList = Awaited<ReturnType<HedgeClient['listMarkets']>>;
 class DoctorChecks {
   private readonly checks: DoctorCheck[] = [];
 
-  add(check: DoctorCheck): DoctorCheck {
+  add(check: DoctorCheck) {
     this.checks.push(check);
     return check;
   }

@@ -102,7 +102,7 @@ export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRe
   const market: Market =
     (markets && findMarket(markets, request.market)) ??
     ({ market: request.market, available_capacity_usd: { buy: NO_LIMIT, sell: NO_LIMIT } } as Market);
-  const headroom: Account = account ?? ({ available_exposure_usd: NO_LIMIT } as Account);
+  const headroom = account ?? ({ available_exposure_usd: NO_LIMIT } as Account);
   const problem = notionalProblem(market, headroom, request);
   if (problem) throw problem;
 }

@@ -775,7 +775,7 @@ async function recordWaitFailure(ports: FlowPorts, journal: Journal, entry: Jour
   if (!(error instanceof HedgeError)) return error;
   error.idempotencyKey ??= entry.idempotency_key;
   const resume = ports.hedgeCommand('resume', entry.id);
-  let said: HedgeError = error;
+  let said = error;
   if (error instanceof StillPendingError) {
     await journal.update(entry.id, { message: error.message });
     said = new StillPendingError(

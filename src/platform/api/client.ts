@@ -14,13 +14,10 @@ import {
   readRecord,
   readRows,
   submittedActionSchema,
-  type Account,
   type Hedge,
   type HistoryRecord,
   type Market,
-  type OpenedHedge,
   type Position,
-  type Quote,
   type Side,
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
@@ -122,7 +119,7 @@ export class HedgeClient {
     this.wireSettings = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
   }
 
-  get wire(): WireSettings {
+  get wire() {
     return this.wireSettings;
   }
 
@@ -342,7 +339,7 @@ export class HedgeClient {
   }
 
   /** POST /quotes — indicative; opens and stores nothing. */
-  createQuote(body: QuoteRequest): Promise<Quote> {
+  createQuote(body: QuoteRequest) {
     return this.call(quoteSchema, { method: 'POST', path: '/quotes', body });
   }
 
@@ -351,7 +348,7 @@ export class HedgeClient {
   }
 
   /** POST /hedges — returns at `submitted`; poll getHedge for the fill. */
-  openHedge(body: OpenRequest, idempotencyKey: string, hooks?: SendHooks): Promise<OpenedHedge> {
+  openHedge(body: OpenRequest, idempotencyKey: string, hooks?: SendHooks) {
     return this.call(openedHedgeSchema, { ...this.planOpen(body, idempotencyKey), ...hooks, stampedBy: 'opened_at' });
   }
 
@@ -403,7 +400,7 @@ export class HedgeClient {
     );
   }
 
-  getHedge(id: string): Promise<Hedge> {
+  getHedge(id: string) {
     return this.call(hedgeSchema, { method: 'GET', path: `/hedges/${encodeURIComponent(id)}` });
   }
 
@@ -440,7 +437,7 @@ export class HedgeClient {
     );
   }
 
-  getAccount(): Promise<Account> {
+  getAccount() {
     return this.call(accountSchema, { method: 'GET', path: '/account' });
   }
 }

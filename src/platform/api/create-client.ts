@@ -26,7 +26,7 @@ export function createClient({
     timeoutSeconds?: number;
     requestTimeoutSeconds?: number;
     retry?: Partial<RetryPolicy>;
-  }): HedgeClient {
+  }) {
   return new HedgeClient(
     new Transport({
       // The connections requests go over are owned (and closed) by whoever built them: the runtime context.

@@ -51,7 +51,7 @@ function exactTwin(schema: z.ZodMiniType) {
 type Reading<T> = { success: true; data: T } | { success: false; error: z.core.$ZodError };
 
 /** One record (or any value) read by `schema`: exactly if it can be, else tolerantly. */
-export function readRecord<S extends z.ZodMiniType>(schema: S, data: unknown): Reading<z.infer<S>> {
+export function readRecord<S extends z.ZodMiniType>(schema: S, data: unknown) {
   const fast = exactTwin(schema)?.safeParse(data);
   if (fast?.success) return fast as Reading<z.infer<S>>;
   return schema.safeParse(data) as Reading<z.infer<S>>;

@@ -158,7 +158,7 @@ export class HttpConnections {
   private closed = false;
 
   /** What this command learned of a server's clock: one per base URL, whichever client's answers taught it. */
-  serverClock(baseUrl: string): ServerClock {
+  serverClock(baseUrl: string) {
     return memo(this.clocks, [baseUrl], () => new ServerClock());
   }
 

@@ -155,7 +155,7 @@ export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown
 
 /** The value at a dotted path (`pricing.market_price`): each segment a key of an object, or the index of a list element (`legs.0.side`); undefined where the path leads nowhere. */
 export function valueAtPath(record: unknown, path: string) {
-  let value: unknown = record;
+  let value = record;
   for (const segment of path.split('.')) {
     if (value === null || typeof value !== 'object') return undefined;
     if (Array.isArray(value)) {

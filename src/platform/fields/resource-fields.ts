@@ -69,7 +69,7 @@ export const HEDGE_RESOURCE: Resource = {
 };
 
 /** Joined deal references go under a symbol: JSON never prints one, so `--json` stays the server's data as sent. */
-export const JOINED_REFERENCE: unique symbol = Symbol('client_reference');
+export const JOINED_REFERENCE = Symbol('client_reference');
 
 const joinedReference = (row: Record<string, unknown>) =>
   (row as Record<PropertyKey, unknown>)[JOINED_REFERENCE] ?? row.client_reference;
@@ -118,7 +118,7 @@ const REALIZED = `
 export const REALIZED_FIELDS = fieldTable(REALIZED);
 
 /** A footnote mark hedge puts after a closed hedge's notional on screen (ui/history-view.ts): this journal resized the hedge while it was open, so its P&L (the whole life's) is on more than the notional shown. */
-export const NOTIONAL_MARK: unique symbol = Symbol('notional_mark');
+export const NOTIONAL_MARK = Symbol('notional_mark');
 
 export const HISTORY_FIELDS = fieldTable(
   `

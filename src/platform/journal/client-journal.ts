@@ -54,7 +54,7 @@ export class ClientJournal implements Journal {
     this.keeperHeartbeats = records.heartbeats;
   }
 
-  async begin(fields: BeginFields, seal?: RowSeal): Promise<JournalEntry> {
+  async begin(fields: BeginFields, seal?: RowSeal) {
     checkBeginFields(fields);
     refuseKeyShaped(
       fields,
@@ -112,7 +112,7 @@ export class ClientJournal implements Journal {
     return entry;
   }
 
-  async list({ pending, idempotencyKey, since, until, limit }: ListOptions = {}): Promise<JournalEntry[]> {
+  async list({ pending, idempotencyKey, since, until, limit }: ListOptions = {}) {
     return this.remember(
       await this.records.read({
         unresolved: pending === true,
@@ -124,7 +124,7 @@ export class ClientJournal implements Journal {
     );
   }
 
-  async get(typed: string): Promise<JournalEntry | undefined> {
+  async get(typed: string) {
     const wanted = typed.trim().toLowerCase();
     if (wanted === '') return undefined;
     const exact = await this.entry(wanted);
@@ -145,7 +145,7 @@ export class ClientJournal implements Journal {
     });
   }
 
-  async findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined> {
+  async findUnresolvedMatch(match: SameRequest) {
     const candidates = this.remember(await this.records.read({ unresolved: true, request: match }));
     return candidates.find(
       (entry) =>
@@ -171,15 +171,15 @@ export class ClientJournal implements Journal {
     return taken;
   }
 
-  holderOf(id: string): Promise<Holder | undefined> {
+  holderOf(id: string) {
     return this.locker.holderOf({ entry: id });
   }
 
-  lock(scope: string, options: { waitMs: number }): Promise<HoldResult> {
+  lock(scope: string, options: { waitMs: number }) {
     return this.locker.take({ lock: scope }, Math.max(0, options.waitMs));
   }
 
-  lockHolder(scope: string): Promise<Holder | undefined> {
+  lockHolder(scope: string) {
     return this.locker.holderOf({ lock: scope });
   }
 

@@ -133,7 +133,7 @@ export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>) {
 }
 
 /** The request body an entry recorded, as fields; empty when it recorded none (or not an object). */
-export function bodyOf(entry: Pick<JournalEntry, 'request'>): Record<string, unknown> {
+export function bodyOf(entry: Pick<JournalEntry, 'request'>) {
   const body = entry.request?.body;
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }

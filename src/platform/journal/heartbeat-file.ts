@@ -36,7 +36,7 @@ export function readHeartbeatFile(path: string): { body: Record<string, unknown>
 }
 
 /** Replaces the file whole; the revision is one more than the file's. Only the keeper holding the scope's lock writes it. */
-export function writeHeartbeatFile(path: string, body: object): { revision: number } {
+export function writeHeartbeatFile(path: string, body: object) {
   refuseKeyShaped(body, 'write a keeper heartbeat');
   const revision = (readHeartbeatFile(path)?.revision ?? 0) + 1;
   ensureDir(dirname(path));

@@ -246,7 +246,7 @@ function idOf(line: string) {
   }
 }
 
-export function asJournalError(error: unknown, path: string, action: 'read' | 'write'): JournalError {
+export function asJournalError(error: unknown, path: string, action: 'read' | 'write') {
   if (error instanceof JournalError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP') {

@@ -195,7 +195,7 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   savedRevision = engine.revision;
   const snapshot = (): StateFileContents => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
   /** Another process saved the shared file (or removed it): continue from what it holds. */
-  const adopt = (contents: StateFileContents | undefined): void => {
+  const adopt = (contents: StateFileContents | undefined) => {
     engine = new SandboxEngine(engineOptions, contents?.engine ?? fresh());
     savedRevision = engine.revision;
     // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.

@@ -24,7 +24,7 @@ async function scopeInUse(ctx: CommandContext): Promise<LearnedScope> {
   }
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>) {
   const { output } = ctx;
   const scope = input.options.all === true ? 'all' : await scopeInUse(ctx);
   const where = scope === 'all' ? 'every profile and server' : describeScope(scope);

@@ -101,7 +101,7 @@ async function planCall(ctx: CommandContext, opts: ReturnType<typeof parseApiOpt
   return { method: opts.method, path, body, headers, argv };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof API>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof API>) {
   const opts = parseApiOptions(input);
   const call = await planCall(ctx, opts);
   const client = await ctx.client();

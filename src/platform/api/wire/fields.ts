@@ -388,7 +388,7 @@ export function readTimestamp(value: unknown) {
 }
 
 /** A closed-hedge record's facts; one not found is left out, never 0. No net P&L is off the contract. */
-export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
+export function readHistoryRecord(raw: Record<string, unknown>) {
   const facts = readFacts(raw, HISTORY_FIELDS) as Partial<Record<keyof HistoryFacts, unknown>>;
   // The rules reason on the account's side: the server's positive carry and fees are paid.
   for (const fact of ['carryUsd', 'feesUsd'] as const)

@@ -90,7 +90,7 @@ export function findRows(data: unknown): { rows?: unknown[]; rowsAt: string; res
 
 /** The places paging facts may be: meta, what `data` carries beside the rows, and objects inside either. */
 function places(meta: Json, rest: Json) {
-  const found: Array<{ at: string; value: Json }> = [
+  const found = [
     { at: 'meta', value: meta },
     { at: 'data', value: rest },
   ];

@@ -103,7 +103,7 @@ export class SchemaTooNewError extends Error {
 }
 
 /** Brings the schema to LATEST_VERSION; returns the versions it applied (none when it was current). */
-export async function migrateSchema(client: ClientBase, appliedBy: string): Promise<number[]> {
+export async function migrateSchema(client: ClientBase, appliedBy: string) {
   const before = await schemaVersion(client);
   if (before > LATEST_VERSION) throw new SchemaTooNewError(before);
   if (before === LATEST_VERSION) return [];

@@ -127,7 +127,7 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** The connection for entries, with the schema made current on first use. */
-  data(): Promise<pg.Client> {
+  data() {
     this.dataConnection ??= (async () => {
       const started = Date.now();
       const client = await this.connect('data', () => {
@@ -156,7 +156,7 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** The connection that holds this process's advisory locks, and only them. */
-  locks(): Promise<LockConnection> {
+  locks() {
     this.lockConnection ??= (async () => {
       const generation = this.lockGeneration;
       const client = await this.connect('locks', () => {
@@ -179,7 +179,7 @@ export class PostgresSessions implements LockerClient {
     return connection;
   }
 
-  async connect(purpose: 'data' | 'locks', onLost: () => void): Promise<pg.Client> {
+  async connect(purpose: 'data' | 'locks', onLost: () => void) {
     if (this.closed) throw new JournalError('The journal store was closed.');
     const client = new pg.Client({
       connectionString: this.options.url,
@@ -334,7 +334,7 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** A failure of the store as the operator reads it: the store (redacted), what went wrong, what to do. */
-  storeError(error: unknown, doing: string): JournalStoreError {
+  storeError(error: unknown, doing: string) {
     if (error instanceof JournalStoreError) return error;
     const { sentence, hint } = describeFailure(error, this.options.source);
     return new JournalStoreError(`The team journal store ${this.location} ${sentence} (while ${doing}).`, {

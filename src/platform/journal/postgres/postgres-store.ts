@@ -104,7 +104,7 @@ export class PostgresJournal extends ClientJournal implements TeamJournal {
     this.file = options.shown;
   }
 
-  migrateSchema(): Promise<number[]> {
+  migrateSchema() {
     return this.rows.migrateSchema();
   }
 
