@@ -132,7 +132,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
     const command = (parent as HedgeCommand)
       .command(spec.name, { isDefault: spec.isDefault === true })
       .summary(spec.summary)
-      .description(spec.description ?? spec.summary) as HedgeCommand;
+      .description(spec.description ?? spec.summary);
     command.example = spec.examples[0];
     const args = spec.args ?? [];
     for (const arg of args) command.argument(arg.required ? `<${arg.name}>` : `[${arg.name}]`, arg.description);

@@ -308,8 +308,8 @@ function headroomConditions(holding: Holding, headroom: HeadroomReading, thresho
     const [market, side] = key.split(' ');
     hold(holding, {
       cause: 'capacity_low',
-      market: market!,
-      side: side!,
+      market,
+      side,
       message: `${key} has ${formatUsd(capacity)} of capacity left, below ${formatUsd(threshold)}`,
     });
   }

@@ -22,9 +22,9 @@ function keyPath(key: string, flag: string, raw: string) {
   const match = KEY.exec(key);
   if (!match)
     throw new UsageError(`${flag}: ${echo(raw)} has no usable key; expected key=value, key[sub]=value or key[]=value.`);
-  const rest = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((part) => part[1]!);
+  const rest = [...match[2].matchAll(/\[([^[\]]*)\]/g)].map((part) => part[1]);
   if (rest.slice(0, -1).includes('')) throw new UsageError(`${flag}: ${echo(raw)}: [] may only come last in a key.`);
-  return [match[1]!, ...rest];
+  return [match[1], ...rest];
 }
 
 /** The value of a typed (-F) parameter: literals and numbers as JSON, `@file` read by `readFile`. */
@@ -47,7 +47,7 @@ function typedValue(text: string, readFile: (path: string) => string, raw: strin
 function place(target: Params, path: string[], value: ParamValue, flag: string, raw: string) {
   let node: Record<string, ParamValue> | ParamValue[] = target;
   for (let index = 0; index < path.length; index++) {
-    const segment = path[index]!;
+    const segment = path[index];
     const last = index === path.length - 1;
     const nextIsList = !last && path[index + 1] === '';
     if (Array.isArray(node)) {

@@ -77,9 +77,7 @@ export function readAmount(text: string, sign: AmountSign, max: number): number 
   const match = AMOUNT_SHAPE.exec(text.trim());
   if (!match || (match[1] !== '' && sign !== 'signed')) return 'shape';
   const amount =
-    Number(match[2]!.replace(/[_,]/g, '')) *
-    AMOUNT_SCALE[(match[4] ?? '').toLowerCase()]! *
-    (match[1] === '-' ? -1 : 1);
+    Number(match[2].replace(/[_,]/g, '')) * AMOUNT_SCALE[(match[4] ?? '').toLowerCase()] * (match[1] === '-' ? -1 : 1);
   if (!Number.isFinite(amount) || (sign === 'positive' ? amount <= 0 : sign === 'zero-or-more' ? amount < 0 : false))
     return 'shape';
   if (Math.abs(amount) > max) return 'too-big';

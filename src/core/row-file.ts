@@ -269,7 +269,7 @@ function jsonErrorReason(error: unknown, content: string) {
   const message = messageOf(error);
   if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';
   const positioned = /^(.*?) in JSON at position (\d+)/.exec(message);
-  if (positioned && !/["'`]/.test(positioned[1]!.replace(/'[}\]:,]'/g, ''))) {
+  if (positioned && !/["'`]/.test(positioned[1].replace(/'[}\]:,]'/g, ''))) {
     return `${positioned[1]} (${where(content, Number(positioned[2]))}).`;
   }
   return 'a character that JSON does not allow there.';

@@ -152,7 +152,7 @@ export class SharedStateFile {
         // What `act` changed is not on disk: memory goes back to the file, and the locked run acts anew.
         if (changed) this.reload();
       }
-      if (!changed) return result as T;
+      if (!changed) return result;
     }
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const done = await this.locked(act);

@@ -40,11 +40,11 @@ export async function previewTradeNumbers<F>(
   const wanted = parseMarket(market);
   const rows = Array.isArray(preview.position) ? (preview.position as Array<Record<string, unknown>>) : [];
   const row = rows.find((candidate) => {
-    const facts = readPosition(candidate as never);
+    const facts = readPosition(candidate);
     return facts.side === side && (facts.market === undefined || facts.market.toUpperCase() === wanted);
   });
   if (preview.position_error === undefined) preview.position = row ?? null;
-  const facts = row ? readPosition(row as never) : undefined;
+  const facts = row ? readPosition(row) : undefined;
   if (tool.name === 'reduce' && facts?.notionalUsd && notional)
     preview.share_of_position = Math.min(
       1,

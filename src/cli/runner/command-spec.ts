@@ -95,7 +95,7 @@ export function command<const S extends Omit<CommandSpec, 'load'>>(
   spec: S,
   load: () => Promise<CommandModule<InputOf<S>>>,
 ): S & CommandSpec {
-  return { ...spec, load: load as unknown as () => Promise<CommandModule<never>> };
+  return { ...spec, load };
 }
 
 type LongName<F extends string> = F extends `${string}--${infer L}`

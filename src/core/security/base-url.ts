@@ -29,7 +29,7 @@ type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallbac
 /** A name lookup for plain http:// sockets that are not the transport's own (the keeper's --alert-url, sent with undici): the address a connection is made to is the one this returns, so a `localhost` that a hosts file or a resolver sends elsewhere fails here, before any connection or byte. */
 export function loopbackOnlyLookup(given?: Lookup): Lookup {
   // node:dns only when a lookup is made (this module is on every command's start-up path).
-  const lookup = given ?? (process.getBuiltinModule('node:dns').lookup as unknown as Lookup);
+  const lookup = given ?? process.getBuiltinModule('node:dns').lookup;
   return (hostname, options, callback) =>
     lookup(hostname, options, (error, address, family) => {
       if (error) return callback(error, address, family);

@@ -57,7 +57,7 @@ export function describeReadError(error: unknown) {
   if (error instanceof ReadRefused) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === 'string' && Object.hasOwn(READ_ERRORS, code)
-    ? READ_ERRORS[code]!
+    ? READ_ERRORS[code]
     : String(code ?? (error as Error | undefined)?.message ?? 'unknown error');
 }
 
@@ -190,7 +190,7 @@ export function readBoundedStream(stream: NodeJS.ReadableStream, options: Bounde
       const chunks: Buffer[] = [];
       let total = 0;
       for await (const chunk of stream) {
-        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
         total += buffer.length;
         if (total > maxBytes) {
           letGo();

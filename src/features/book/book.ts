@@ -102,6 +102,6 @@ export function expectationMet(book: SideBook, expected: SideExpectation) {
 
 function describe(records: readonly HedgeRecord[]) {
   return records.length === 1
-    ? `hedge ${records[0]!.id} is`
+    ? `hedge ${records[0].id} is`
     : `hedges ${records.map((record) => record.id).join(', ')} are`;
 }

@@ -245,7 +245,7 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
       drawn: {
         width: Math.min(TREND_MAX_WIDTH, Math.max(TREND_MIN_WIDTH, longest)),
         minWidth: TREND_MIN_WIDTH,
-        draw: (index, width) => c.cyan(sparkline(state.series.get(model.rows[index]!.key) ?? [], width)),
+        draw: (index, width) => c.cyan(sparkline(state.series.get(model.rows[index].key) ?? [], width)),
       },
     });
   }

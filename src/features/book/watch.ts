@@ -489,7 +489,7 @@ export async function runWatch(
           holding.map((alert) => ({ alert, at: firedAt.get(alert.key) ?? at })),
           at,
         );
-      if (fired.length > 0 && settings.exitOnAlert) return { ended: 'alert', alert: fired[0]!, at };
+      if (fired.length > 0 && settings.exitOnAlert) return { ended: 'alert', alert: fired[0], at };
     }
   } finally {
     sink.close();

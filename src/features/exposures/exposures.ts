@@ -167,7 +167,7 @@ async function coverHedges(
   markets: readonly { market: string }[],
   open: Awaited<ReturnType<HedgeClient['listHedges']>>,
 ) {
-  const onlyMarket = markets.length === 1 ? markets[0]!.market : undefined;
+  const onlyMarket = markets.length === 1 ? markets[0].market : undefined;
   const hedges: CoverHedge[] = [];
   let skipped = 0;
   const walk = await walkHistory(client, (raw) => {

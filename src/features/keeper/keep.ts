@@ -141,7 +141,7 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
         ...fields,
         ...described,
         ...(fields.journal_id === undefined ? {} : { journal_id: fields.journal_id }),
-      } as EventFields);
+      });
     };
     signals.onStopRequested = (signal) =>
       event({

@@ -126,7 +126,7 @@ export async function startKeeperService(
   // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts
   // carry on — with a team store, the store's (the previous keeper may have run on another machine).
   const previous = store
-    ? heartbeatOf((await bounded(store.read(place!.scope)).catch(() => undefined))?.body)
+    ? heartbeatOf((await bounded(store.read(place.scope)).catch(() => undefined))?.body)
     : undefined;
   let alerts = path ? carriedAlerts(previous ?? readHeartbeat(path)) : NO_ALERTS;
   let pending: KeepEvent[] = [];
@@ -173,7 +173,7 @@ export async function startKeeperService(
     await write(() => writeHeartbeat(path, heartbeat), '', 'cannot see this keeper');
     if (store)
       await write(
-        () => bounded(store.write(place!.scope, heartbeat)),
+        () => bounded(store.write(place.scope, heartbeat)),
         ' to the team store',
         'on other machines sees it age',
       );

@@ -161,7 +161,7 @@ async function applyPlan(
 /** The same actions on the same sides for the same amounts (to the cent). */
 function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]) {
   const key = (step: PlanStep) => `${step.action} ${step.market} ${step.side} ${Math.round(step.deltaUsd * 100)}`;
-  return a.length === b.length && a.every((step, index) => key(step) === key(b[index]!));
+  return a.length === b.length && a.every((step, index) => key(step) === key(b[index]));
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
@@ -186,7 +186,7 @@ async function carryOut(ports: FlowPorts, client: HedgeClient, steps: readonly P
         kind: 'applied-step',
         level: 'note',
         text: `${stepLabel(index, steps)} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
-        data: { ...rows[index]! },
+        data: { ...rows[index] },
       });
     } catch (error) {
       if (rows.length === index) {
@@ -221,7 +221,7 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
 
 /** `[2/3] add 5,000.00 USD to buy USDTNGN`: a step of the run as its progress line names it. */
 export function stepLabel(index: number, steps: readonly PlanStep[]) {
-  return `[${index + 1}/${steps.length}] ${describeStep(steps[index]!)}`;
+  return `[${index + 1}/${steps.length}] ${describeStep(steps[index])}`;
 }
 
 /** How a step reads in the progress lines of `apply`: "add 5,000.00 USD to buy USDTNGN". */

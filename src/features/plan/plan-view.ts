@@ -122,7 +122,7 @@ export async function renderPlan(output: Output, input: PlanViewInput, options: 
     output.note(totalsLines(input).join('\n'));
   } else {
     // TSV through the one output layer: fixed columns (PLAN_RESOURCE), totals on stderr.
-    await output.list(lines as unknown as Record<string, unknown>[], PLAN_RESOURCE, { empty: 'No target rows.' });
+    await output.list(lines, PLAN_RESOURCE, { empty: 'No target rows.' });
     // Every total but the count of steps not quoted, in their order.
     output.note(
       [

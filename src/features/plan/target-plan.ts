@@ -157,7 +157,7 @@ export async function buildTargetPlan(ports: FlowPorts, client: HedgeClient, tar
     client.getAccount(),
     readSidesInStep(ports, client, sides, (side) => side.opening.length === 0),
   ]);
-  const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0]!.market.toUpperCase() : undefined;
+  const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0].market.toUpperCase() : undefined;
   const plan = computePlan({
     targets: target.rows,
     positions: planPositions(book, onlyMarket, log),

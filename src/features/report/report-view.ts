@@ -325,7 +325,7 @@ function groupColumns(report: Report, context: CellContext): Array<[TableColumn,
     const total =
       key === 'quote_amount_locked'
         ? report.locked.length === 1
-          ? tableCell(formatFixed(report.locked[0]!.amount, 2))
+          ? tableCell(formatFixed(report.locked[0].amount, 2))
           : EMPTY_CELL
         : key !== 'group' && (REPORT_CSV_COLUMNS as readonly string[]).includes(key)
           ? formatCell(field, valueOf(key, report.totals), {}, format, context)
@@ -368,7 +368,7 @@ function unrealizedLine(report: Report, c: ChalkInstance) {
 function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
   const label = 'Cumulative net P&L ';
   if (report.cumulative.length === 0) return `${label}${c.dim('(no dated closes)')}`;
-  const last = report.cumulative[report.cumulative.length - 1]!.net_pnl_usd;
+  const last = report.cumulative[report.cumulative.length - 1].net_pnl_usd;
   const end = ` ${formatSignedMoney(last)}`;
   const room = Math.max(1, width - displayWidth(label) - displayWidth(end));
   const line = sparkline(

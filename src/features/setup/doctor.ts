@@ -252,7 +252,7 @@ const READS: EndpointCheck[] = [
       const { data, quotes, problem } = await client.readPrices(seen.listed.slice(0, 1));
       seen.pricesShape = describeShape(data);
       if (problem) throw problem;
-      return `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${seen.pricesShape})`;
+      return `${quotes[0].market} ${Number(quotes[0].price.toPrecision(12))} (GET /prices, read from ${seen.pricesShape})`;
     },
   },
   {
@@ -289,8 +289,7 @@ const READS: EndpointCheck[] = [
     forWrites: true,
     read: async (client, seen) => {
       const positions = await client.listPositions();
-      if (positions.length > 0)
-        seen.positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
+      if (positions.length > 0) seen.positionFields = describePositionFields(positions);
       return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
     },
   },
@@ -519,7 +518,7 @@ export function describeShape(data: unknown, depth = 0): string {
     const entries = Object.entries(data);
     if (depth >= 2) return `{${entries.map(([key]) => key).join(', ')}}`;
     const keyedByMarket = entries.length > 0 && entries.every(([key]) => /^[A-Z0-9]{5,}$/.test(key));
-    if (keyedByMarket) return `an object keyed by market of ${describeShape(entries[0]![1], depth + 1)}`;
+    if (keyedByMarket) return `an object keyed by market of ${describeShape(entries[0][1], depth + 1)}`;
     return `{${entries.map(([key, value]) => (value !== null && typeof value === 'object' ? `${key}: ${describeShape(value, depth + 1)}` : key)).join(', ')}}`;
   }
   return typeof data === 'string' ? 'text' : typeof data;
@@ -533,7 +532,7 @@ function sentAsText(record: object) {
 }
 
 function describePositionFields(positions: Array<Record<string, unknown>>) {
-  const raw = positions[0]!;
+  const raw = positions[0];
   const facts = readPosition(raw);
   const named = (fact: string, value: unknown, names: readonly string[]) => {
     if (value === undefined) return `${fact}: not on the line (taken from its hedge)`;

@@ -113,7 +113,7 @@ async function refuseDuplicateReference(
   }
   const active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
   if (active.length === 0) return;
-  const first = active[0]!;
+  const first = active[0];
   throw new PreTradeCheckError(
     'duplicate_client_reference',
     `An active hedge already carries client reference ${JSON.stringify(reference)}: ${first.id} (${first.status}, ${first.side} ${formatUsd(first.notional_usd)} on ${first.market}). Nothing was sent.`,

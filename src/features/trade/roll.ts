@@ -465,7 +465,7 @@ async function carryOut(
       throw new UnresolvedError(
         `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
         {
-          details: { journal_group: legs.group, close: close!.entry!.id, open: open.id, covered: false },
+          details: { journal_group: legs.group, close: close.entry.id, open: open.id, covered: false },
           hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
         },
       );
@@ -655,7 +655,7 @@ async function unfinishedDryRun(
       request: await describe(legs.open),
       note: `journal ${legs.open.id}, ${legs.open.outcome}`,
     });
-  return { kind: 'dry-run', market: legs.request.market, side: legs.request.side as Side, legs: shown, notes };
+  return { kind: 'dry-run', market: legs.request.market, side: legs.request.side, legs: shown, notes };
 }
 
 /** After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11). */
@@ -745,7 +745,7 @@ async function rollHoldingTheBook(
         request: await planDryRun(ports, client.planOpen(request, makeIdempotencyKey())),
         note: plan.closing
           ? 'sent once the close has landed'
-          : `nothing to close: ${safeText(plan.ended!.id)} is ${safeText(plan.ended!.status)}`,
+          : `nothing to close: ${safeText(plan.ended.id)} is ${safeText(plan.ended.status)}`,
       },
     ];
     return { kind: 'dry-run', market, side, legs, notes };

@@ -457,7 +457,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
   if (!options.idempotencyKey && !options.fresh) {
     const pending = await journal.findUnresolvedMatch(match);
     const holder = pending && (await journal.holderOf(pending.id));
-    if (holder) throw heldError(ports, pending!, holder);
+    if (holder) throw heldError(ports, pending, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
   const side = action.side;

@@ -137,7 +137,7 @@ export class HedgeClient {
     const result = readRecord(schema, data);
     if (result.success) return rememberSent(result.data, data) as z.infer<S>;
     // zod's first issue as the field, what came there, and what hedge expected.
-    const issue = result.error.issues[0]!;
+    const issue = result.error.issues[0];
     let [value, field] = [data, at];
     for (const key of issue.path) {
       value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;

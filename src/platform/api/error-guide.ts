@@ -74,7 +74,7 @@ export const GUIDED_CODES: readonly string[] = Object.keys(GUIDES);
 export function guideFor(code: string, status: number): Guide {
   const known = GUIDES[code];
   if (known) return known;
-  if (status === 401 || status === 403) return GUIDES.unauthorized!;
+  if (status === 401 || status === 403) return GUIDES.unauthorized;
   if (status >= 500) return { sentence: 'The service failed to handle the request.', next: 'Try again in a moment.' };
   return { sentence: 'The API rejected the request.', next: 'Check the arguments against `hedge <command> --help`.' };
 }

@@ -14,10 +14,10 @@ export type { HedgeStatus, Side, Tenor } from '../../core/vocabulary.js';
 const numericText = (value: unknown) => (typeof value === 'string' && isNumericText(value) ? Number(value) : value);
 
 interface FieldReaders {
-  money: z.ZodMiniType<number, unknown>;
-  integer: z.ZodMiniType<number, unknown>;
+  money: z.ZodMiniType<number>;
+  integer: z.ZodMiniType<number>;
   /** `buy`/`sell` in any case: what hedge acts on must be one of the two. */
-  side: z.ZodMiniType<(typeof SIDES)[number], unknown>;
+  side: z.ZodMiniType<(typeof SIDES)[number]>;
 }
 
 const TOLERANT: FieldReaders = {
@@ -70,8 +70,8 @@ export function readRows<S extends z.ZodMiniType>(schema: S, rows: readonly unkn
     }
     twin = undefined;
     const tolerant = schema.safeParse(rows[index]);
-    if (!tolerant.success) return z.array(schema).safeParse(rows) as Reading<Array<z.infer<S>>>;
-    read[index] = tolerant.data as z.infer<S>;
+    if (!tolerant.success) return z.array(schema).safeParse(rows);
+    read[index] = tolerant.data;
   }
   return { success: true, data: read };
 }

@@ -48,7 +48,7 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
   const opening = await openOsKeyring(reading.env);
   const renew = `save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY`;
-  const hint = `${renew[0]!.toUpperCase()}${renew.slice(1)}.`;
+  const hint = `${renew[0].toUpperCase()}${renew.slice(1)}.`;
   if (!opening.ok) {
     throw new AuthError(
       `The key of profile "${profileName}" is in the OS keyring, but ${opening.reason}; nothing was sent.`,

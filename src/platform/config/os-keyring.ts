@@ -149,7 +149,7 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
     set: async (account: string, secret: string) => bounded((signal) => entry(account).setPassword(secret, signal)),
     delete: async (account: string) => {
       const item = entry(account);
-      return bounded((signal) => (item.deleteCredential ?? item.deletePassword)!.call(item, signal));
+      return bounded((signal) => (item.deleteCredential ?? item.deletePassword).call(item, signal));
     },
   };
 }

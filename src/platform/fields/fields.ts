@@ -96,7 +96,7 @@ export function kindFromName(name: string, value: unknown): FieldKind {
     const parts = name.split('.');
     const plain = typeof value === 'number' ? 'count' : 'text';
     for (let index = parts.length - 1; index >= 0; index--) {
-      const kind = kindFromName(parts[index]!, value);
+      const kind = kindFromName(parts[index], value);
       if (kind !== plain) return kind;
     }
     return plain;

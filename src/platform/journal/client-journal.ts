@@ -79,7 +79,7 @@ export class ClientJournal implements Journal {
         this.options.log?.(
           `journal: ${recorded.id} recorded in ${this.location} (held by pid ${holder.pid} on ${holder.host})`,
         );
-        return this.remember([recorded])[0]!;
+        return this.remember([recorded])[0];
       }
     }
     throw new JournalError(`Could not find a free journal id in ${ID_TRIES} tries; nothing was recorded.`);

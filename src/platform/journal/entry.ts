@@ -142,7 +142,7 @@ export function bodyOf(entry: Pick<JournalEntry, 'request'>) {
 export function recordedUsd(body: Record<string, unknown>) {
   if (typeof body.notional_usd === 'number') return body.notional_usd;
   const amounts = Object.entries(body).filter(([key, value]) => key !== 'tenor_days' && typeof value === 'number');
-  return amounts.length === 1 ? (amounts[0]![1] as number) : undefined;
+  return amounts.length === 1 ? (amounts[0][1] as number) : undefined;
 }
 
 export function isOutcome(value: unknown): value is Outcome {

@@ -66,7 +66,7 @@ export class FallbackRecords {
 export function outcomeFields(record: Partial<JournalEntry>): JournalPatch {
   const patch: Record<string, unknown> = {};
   for (const field of PATCH_FIELDS) if (record[field] !== undefined) patch[field] = record[field];
-  return patch as JournalPatch;
+  return patch;
 }
 
 export function knowsMore(local: JournalEntry, stored: JournalEntry) {

@@ -37,7 +37,7 @@ export function printAnswers(
   const printable = pages.filter((page) => page.body !== undefined);
   if (printable.length === 0) return;
   if (options.failed) {
-    output.write(safeJson(printable[printable.length - 1]!.body, 2));
+    output.write(safeJson(printable[printable.length - 1].body, 2));
     return;
   }
   if (output.format === 'ndjson' && printable.length > 1) {

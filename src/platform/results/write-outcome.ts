@@ -166,7 +166,7 @@ export function renderClosed(output: Output, summary: ClosedSummary) {
     CLOSE_FIELDS.flatMap((field) =>
       repeats.has(field.key)
         ? []
-        : [worded[field.key] ? { ...field, label: worded[field.key]!, kind: 'text' as const, unit: undefined } : field],
+        : [worded[field.key] ? { ...field, label: worded[field.key], kind: 'text' as const, unit: undefined } : field],
     ),
     { title, footer },
   );

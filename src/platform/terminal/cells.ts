@@ -155,7 +155,7 @@ const STATUS_COLOURS: Record<string, 'green' | 'red' | 'yellow' | 'dim'> = {
 
 export function colorStatus(c: ChalkInstance, status: string) {
   if (status === 'unknown') return c.yellow.bold(status);
-  return Object.hasOwn(STATUS_COLOURS, status) ? c[STATUS_COLOURS[status]!](status) : status;
+  return Object.hasOwn(STATUS_COLOURS, status) ? c[STATUS_COLOURS[status]](status) : status;
 }
 
 /** A plain decimal as some servers send money: `-1234.50`, `99889.00`. */
@@ -164,8 +164,8 @@ const DECIMAL_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
 /** `-1234567.50` → `-1,234,567.50`: thousands grouped, the digits as sent. */
 function groupDecimalText(value: string) {
   const [whole, fraction] = value.trim().replace(/^\+/, '').split('.');
-  const sign = whole!.startsWith('-') ? '-' : '';
-  const digits = sign ? whole!.slice(1) : whole!;
+  const sign = whole.startsWith('-') ? '-' : '';
+  const digits = sign ? whole.slice(1) : whole;
   const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${sign}${grouped}${fraction !== undefined ? `.${fraction}` : ''}`;
 }

@@ -552,5 +552,5 @@ function setAtPath(target: Record<string, unknown>, path: readonly string[], val
       next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
     node = node[segment] as Record<string, unknown>;
   }
-  node[path[path.length - 1]!] = value;
+  node[path[path.length - 1]] = value;
 }

@@ -159,7 +159,7 @@ export class FaultInjector {
   ) {
     const next = this.current[key] as NonNullable<FaultSettings[K]> | null;
     if (!next || next.count <= 0) return undefined;
-    this.current[key] = (next.count > 1 ? { ...next, count: next.count - 1 } : null) as FaultSettings[K];
+    this.current[key] = next.count > 1 ? { ...next, count: next.count - 1 } : null;
     return next;
   }
 

@@ -111,7 +111,7 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     return quote;
   };
   const all = (quotes: Array<PriceQuote | undefined>) =>
-    quotes.length > 0 && quotes.every((quote) => quote !== undefined) ? (quotes as PriceQuote[]) : undefined;
+    quotes.length > 0 && quotes.every((quote) => quote !== undefined) ? quotes : undefined;
   if (Array.isArray(data)) return all(data.map((item) => fromObject(item, only)));
   if (data && typeof data === 'object') {
     const object = data as Record<string, unknown>;
@@ -245,7 +245,7 @@ function inOneShape(raw: Record<string, unknown>, table: FieldTable, facts: obje
   return showUnderKnownNames(
     raw,
     Object.entries(table).map(([fact, [synonyms]]) => ({
-      known: synonyms[0]!,
+      known: synonyms[0],
       value: (facts as Record<string, unknown>)[fact],
       synonyms,
     })),

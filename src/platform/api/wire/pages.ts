@@ -95,8 +95,7 @@ function places(meta: Json, rest: Json) {
     { at: 'data', value: rest },
   ];
   for (const { at, value } of [...found]) {
-    for (const key of CONTAINERS)
-      if (isObject(value[key])) found.push({ at: `${at}.${key}`, value: value[key] as Json });
+    for (const key of CONTAINERS) if (isObject(value[key])) found.push({ at: `${at}.${key}`, value: value[key] });
   }
   return found;
 }

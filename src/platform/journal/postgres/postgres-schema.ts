@@ -82,7 +82,7 @@ CREATE TABLE ${SCHEMA}.keeper_heartbeats (
   },
 ];
 
-export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** The schema's version as the database has it; 0 when hedge never ran there. */
 export async function schemaVersion(client: ClientBase) {

@@ -170,7 +170,7 @@ export class PostgresSessions implements LockerClient {
         await client.end().catch(() => undefined);
         throw this.storeError(error, 'opening its lock session');
       });
-      return { client, backendPid: result.rows[0]!.pid };
+      return { client, backendPid: result.rows[0].pid };
     })();
     const connection = this.lockConnection;
     connection.catch(() => {

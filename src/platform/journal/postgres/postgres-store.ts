@@ -130,7 +130,7 @@ class PostgresRecords implements RecordsClient {
     let seq: string | null | undefined;
     try {
       // A sealed row's seq is taken first: the seal covers it.
-      const taken = seal ? (await this.sessions.run<{ seq: string }>(data, { text: NEXT_SEQ_SQL })).rows[0]!.seq : null;
+      const taken = seal ? (await this.sessions.run<{ seq: string }>(data, { text: NEXT_SEQ_SQL })).rows[0].seq : null;
       if (taken !== null) entry = { ...entry, seal: seal!({ ...entry, seq: Number(taken) }) };
       const values = [
         ...rowValues(entry, 'store'),
@@ -201,7 +201,7 @@ class PostgresRecords implements RecordsClient {
       const query_timeout = Math.min(this.sessions.queryTimeoutMs, HEARTBEAT_QUERY_TIMEOUT_MS);
       const query = { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout };
       const result = await this.sessions.run<{ revision: string }>(data, query, "writing the keeper's heartbeat");
-      return { revision: Number(result.rows[0]!.revision) };
+      return { revision: Number(result.rows[0].revision) };
     },
     read: async (scope) => {
       const data = await this.sessions.data();
