@@ -1,5 +1,5 @@
 // Alerts as pure rules, for `--watch` and for the keeper: which conditions hold, and which start and clear now.
-import { parseDuration, type Duration } from './duration.js';
+import { parseDuration } from './duration.js';
 import { parseUsdAmount } from './input.js';
 import { formatUsd } from './number-format.js';
 import { withoutUndefined } from './objects.js';
@@ -38,7 +38,7 @@ export type Alert =
       hedgeId?: string;
     };
 
-export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number): Alert[] {
+export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number) {
   const holding: Alert[] = [];
   if (
     rules.pnlAtOrBelowUsd !== undefined &&
@@ -81,7 +81,7 @@ export function parseAlertPnl(raw: string) {
   return parseUsdAmount(raw, '--alert-pnl', 'signed');
 }
 
-export function parseAlertDuration(raw: string): Duration {
+export function parseAlertDuration(raw: string) {
   return parseDuration(raw, '--alert-maturity');
 }
 
@@ -158,10 +158,7 @@ export function rowKeyOf(market: string, side: string) {
 }
 
 /** One step: the conditions this cycle shows, against those active; what starts and what clears. */
-export function stepAlerts(
-  state: AlertState,
-  observation: CycleObservation,
-): { state: AlertState; notices: AlertNotice[] } {
+export function stepAlerts(state: AlertState, observation: CycleObservation) {
   const { rows, nowMs, toleranceUsd, headroom, thresholdUsd } = observation;
   const holding: Holding = new Map();
   const { succeeded, rolling, readFailed, storeFailed } = eventConditions(observation.events, holding);

@@ -77,7 +77,7 @@ function place(target: Params, path: string[], value: ParamValue, flag: string, 
 }
 
 /** Every -f/-F parameter, in the order typed, as one object. */
-export function buildParams(inputs: readonly ParamInput[], readFile: (path: string) => string): Params {
+export function buildParams(inputs: readonly ParamInput[], readFile: (path: string) => string) {
   const params: Params = {};
   for (const { raw, typed } of inputs) {
     const flag = flagOf(typed);
@@ -119,7 +119,7 @@ const FORBIDDEN_HEADERS = new Map<string, string>([
 ]);
 
 /** `-H "Name: value"` → [name, value]; refused: a malformed one, and headers that are hedge's to set. */
-export function parseHeader(raw: string): [string, string] {
+export function parseHeader(raw: string) {
   const colon = raw.indexOf(':');
   const name = colon < 0 ? '' : raw.slice(0, colon).trim();
   const value = colon < 0 ? '' : raw.slice(colon + 1).trim();
@@ -133,7 +133,7 @@ export function parseHeader(raw: string): [string, string] {
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type ApiMethod = (typeof API_METHODS)[number];
 
-export function parseApiMethod(raw: string | undefined): ApiMethod {
+export function parseApiMethod(raw: string | undefined) {
   if (raw === undefined) return 'GET';
   const upper = raw.trim().toUpperCase();
   if ((API_METHODS as readonly string[]).includes(upper)) return upper as ApiMethod;

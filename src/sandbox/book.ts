@@ -18,7 +18,6 @@ import {
   MARKET_MODEL,
   type MarketDefinition,
   type Side,
-  type SideAmounts,
   carryUsdc,
   grossPnlUsd,
   marketHeadroomUsd,
@@ -111,7 +110,7 @@ export class Book {
   }
 
   /** Background open interest plus everything the sandbox's accounts hold or have pending. */
-  totalOpenInterest(definition: MarketDefinition): SideAmounts {
+  totalOpenInterest(definition: MarketDefinition) {
     const own = this.state.openInterestUsd[definition.market] ?? { buy: 0, sell: 0 };
     return {
       buy: definition.backgroundOpenInterestUsd.buy + own.buy,
@@ -158,7 +157,7 @@ export class Book {
     }
   }
 
-  accountFigures(account: AccountState): AccountFigures {
+  accountFigures(account: AccountState) {
     return {
       balanceUsdc: account.balanceUsdc,
       marginInUseUsdc: this.marginInUseUsdc(account),
@@ -183,7 +182,7 @@ export class Book {
   }
 
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
-  shownBook(account: AccountState, nowMs: number): ShownBook {
+  shownBook(account: AccountState, nowMs: number) {
     const views = account.trailing;
     if (this.config.viewLagMs <= 0 || views === undefined)
       return { asOfMs: nowMs, figures: this.accountFigures(account), positions: this.filledHedges(account) };

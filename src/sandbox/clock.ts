@@ -16,7 +16,7 @@ export interface SandboxClock {
   readonly realNow: () => number;
 }
 
-export function createClock(options: SandboxClockOptions = {}): SandboxClock {
+export function createClock(options: SandboxClockOptions = {}) {
   const realNow = options.realNow ?? Date.now;
   const speed = options.speed ?? 1;
   if (!(speed > 0) || !Number.isFinite(speed)) throw new Error('clock speed must be a positive number');

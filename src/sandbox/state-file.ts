@@ -30,7 +30,7 @@ export interface StateFileRead {
  */
 export type StateFileLock = (path: string) => Promise<() => Promise<void>>;
 
-export function readStateFile(path: string): StateFileRead {
+export function readStateFile(path: string) {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -71,7 +71,7 @@ function versionNow(path: string) {
 }
 
 /** The file's bytes for `contents`, as a new save (a token no other save has: Math.random spares loading node:crypto). */
-function stateBytes(contents: StateFileContents): Buffer {
+function stateBytes(contents: StateFileContents) {
   const save = Math.random().toString(36).slice(2, 12).padEnd(10, '0');
   return Buffer.from(JSON.stringify({ format: FORMAT, save, ...contents }), 'utf8');
 }
@@ -121,7 +121,7 @@ export class SharedStateFile {
   ) {}
 
   /** The first read, before the server starts: what it finds is what memory holds. */
-  load(): StateFileRead {
+  load() {
     const read = readStateFile(this.path);
     this.version = read.version;
     return read;

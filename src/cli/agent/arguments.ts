@@ -32,7 +32,7 @@ const ACCEPTS: Record<AgentArgument['accepts'], [expected: string, fits: (value:
 };
 
 /** The arguments a call gave, without the confirmation token (what a token is bound to). */
-export function callArguments(given: Record<string, unknown> | undefined): Record<string, unknown> {
+export function callArguments(given: Record<string, unknown> | undefined) {
   const { [CONFIRMATION_TOKEN]: _token, ...rest } = given ?? {};
   return rest;
 }

@@ -43,7 +43,7 @@ interface Plan {
 }
 
 /** Each request's method, path, query and canonical body, in order (never its key or headers), and what they trade. */
-function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]): Plan {
+function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]) {
   const shown = requests.map(({ method, path, query, body }) => ({
     method,
     path,
@@ -102,7 +102,7 @@ export class ConfirmationTokens {
   ) {}
 
   /** `plan`: what the preview showed would happen (PlanWatch.seen). */
-  issue(tool: string, args: Record<string, unknown>, plan = planOf([])): IssuedToken {
+  issue(tool: string, args: Record<string, unknown>, plan = planOf([])) {
     this.forgetExpired();
     const token = this.makeToken();
     const expiresAt = this.now() + this.ttlSeconds * 1000;

@@ -28,13 +28,13 @@ const inside = (path: string, root: string) => {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 };
 
-async function realRoot(path: string): Promise<Root> {
+async function realRoot(path: string) {
   const absolute = resolve(path);
   return { path: absolute, real: await realpath(absolute).catch(() => absolute) };
 }
 
 /** The server's roots: each --root must be a directory. */
-export async function serverRoots(dirs: readonly string[] | undefined, cwd: string): Promise<Root[]> {
+export async function serverRoots(dirs: readonly string[] | undefined, cwd: string) {
   if (!dirs || dirs.length === 0) {
     const absolute = resolve(cwd);
     return parse(absolute).root === absolute ? [] : [await realRoot(absolute)];
@@ -141,7 +141,7 @@ export class FileAccess {
   }
 
   /** The client's roots, resolved like the server's; undefined when the client declares none. */
-  private async listClientRoots(signal: AbortSignal): Promise<Root[] | undefined> {
+  private async listClientRoots(signal: AbortSignal) {
     let paths: readonly string[] | undefined;
     try {
       paths = await this.clientRoots(signal);

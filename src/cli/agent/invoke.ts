@@ -103,7 +103,7 @@ export async function runInProcess(
   tool: AgentTool,
   input: RawInput,
   call: { signal: AbortSignal; yes: boolean; rows?: unknown; gate?: TradeGate; plan?: PlanCheck },
-): Promise<CommandRun> {
+) {
   const { ctx, stdout, stderr, documents } = callContext(session, call.signal, call.yes, {
     targetFiles: (session.files ?? FileAccess.none()).sourceFor(call.rows, call.signal),
     tradeGate: call.gate,

@@ -195,7 +195,7 @@ export class AgentToolbox {
             : { content: content(safeJson(shown.answer, 2), shown.messages.join('\n')) };
         }
         // Refused with what would be sent now: a new preview, and its own token (or why there is none).
-        const previewInstead = async (refusal: ErrorDescription, messages: string): Promise<ToolResult> => {
+        const previewInstead = async (refusal: ErrorDescription, messages: string) => {
           const fresh = await previewAnswer(guardrails?.gateFor(tool));
           if ('content' in fresh) return { ...fresh, content: [...fresh.content, text(refusal.message)] };
           return failure(refusal, messages, { new_preview: fresh.answer });

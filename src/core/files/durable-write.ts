@@ -27,11 +27,7 @@ export interface PreparedWrite {
 }
 
 /** writeFileDurably in two steps, for a caller that checks something between the write and the rename. */
-export function prepareDurableWrite(
-  target: string,
-  data: string | Uint8Array,
-  options: DurableWriteOptions = {},
-): PreparedWrite {
+export function prepareDurableWrite(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}) {
   const mode = options.mode ?? 0o600;
   const dir = dirname(target);
   const temporary = join(dir, `.${basename(target)}.${process.pid}.tmp`);

@@ -123,6 +123,6 @@ export function isRecordedHolder(value: unknown): value is RecordedHolder {
   );
 }
 
-export function publicHolder({ pid, host, since, session }: RecordedHolder): Holder {
+export function publicHolder({ pid, host, since, session }: RecordedHolder) {
   return { pid, host, since, session };
 }

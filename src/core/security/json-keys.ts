@@ -23,7 +23,7 @@ function stringEnd(text: string, start: number) {
 }
 
 /** Every key that appears more than once in one object of `text`, at most `limit` of them. */
-export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY): RepeatedKey[] {
+export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY) {
   const stack: Frame[] = [];
   const found: RepeatedKey[] = [];
   let at = 0;

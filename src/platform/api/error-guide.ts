@@ -71,7 +71,7 @@ const GUIDES: Record<string, Guide> = {
 /** The API error codes this guide knows (the spec's table and the sandbox's), for the agents' error catalogue. */
 export const GUIDED_CODES: readonly string[] = Object.keys(GUIDES);
 
-export function guideFor(code: string, status: number): Guide {
+export function guideFor(code: string, status: number) {
   const known = GUIDES[code];
   if (known) return known;
   if (status === 401 || status === 403) return GUIDES.unauthorized;

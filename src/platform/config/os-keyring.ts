@@ -77,7 +77,7 @@ async function busDoesNotAnswer(address: string, boundMs: number) {
   });
 }
 
-function socketOf(address: string): { path: string } | { host: string; port: number } | undefined {
+function socketOf(address: string) {
   for (const entry of address.split(';')) {
     const [transport, rest = ''] = entry.split(/:(.*)/s, 2) as [string, string?];
     const keys = new Map(

@@ -35,7 +35,7 @@ export function checkOutputOptions(
   declared: OutputFields | undefined,
   given: { fields?: readonly string[]; query: boolean; json: boolean },
   commandWords: string,
-): ReadonlySet<string> | undefined {
+) {
   const command = `\`hedge ${commandWords}\``;
   if (declared?.kind === 'records' && declared.jsonOnly && given.fields && !given.json) {
     throw new UsageError(

@@ -1,6 +1,5 @@
 // The journal's semantics, written once over a backend's two small clients (backend.ts: RecordsClient, LockerClient).
 import type {
-  Hold,
   HoldResult,
   Journal,
   KeeperHeartbeats,
@@ -207,14 +206,14 @@ export function describeHolder(holder: Holder) {
 }
 
 /** Who last held an entry, as its record names them (for a finished one: who finished it); or nobody known. */
-export function lastHolderOf(entry: { holder?: Holder | null; updated_at: string }): Holder {
+export function lastHolderOf(entry: { holder?: Holder | null; updated_at: string }) {
   return isRecordedHolder(entry.holder)
     ? publicHolder(entry.holder)
     : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
 }
 
 /** A hold that is lost once `stillHeld` says so, unless released first. */
-export function holdOf(release: () => Promise<unknown>, stillHeld: () => boolean): Hold {
+export function holdOf(release: () => Promise<unknown>, stillHeld: () => boolean) {
   let released = false;
   return {
     release: async () => {

@@ -63,7 +63,7 @@ export class FallbackRecords {
   }
 }
 
-export function outcomeFields(record: Partial<JournalEntry>): JournalPatch {
+export function outcomeFields(record: Partial<JournalEntry>) {
   const patch: Record<string, unknown> = {};
   for (const field of PATCH_FIELDS) if (record[field] !== undefined) patch[field] = record[field];
   return patch;

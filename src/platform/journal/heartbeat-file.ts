@@ -14,7 +14,7 @@ export function heartbeatFile(dir: string, scope: string) {
 }
 
 /** The file's body (without the revision field) and revision, or undefined when absent or unreadable. */
-export function readHeartbeatFile(path: string): { body: Record<string, unknown>; revision: number } | undefined {
+export function readHeartbeatFile(path: string) {
   let text: string;
   try {
     text = readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true }).toString('utf8');

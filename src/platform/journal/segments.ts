@@ -19,7 +19,7 @@ import {
   refuseUnfit,
   type FileReading,
 } from '../../core/security/bounded-read.js';
-import { foldJournal, isUnresolved, type JournalEntry, type SkippedLine } from './entry.js';
+import { foldJournal, isUnresolved, type SkippedLine } from './entry.js';
 import { JournalError } from './journal-error.js';
 
 export const ARCHIVE_DIR_NAME = 'journal-archive';
@@ -36,7 +36,7 @@ export interface ArchiveFile {
 }
 
 /** The folder's archive files, oldest day first. */
-export function archiveFiles(dir: string): ArchiveFile[] {
+export function archiveFiles(dir: string) {
   const folder = join(dir, ARCHIVE_DIR_NAME);
   let names: string[];
   try {
@@ -105,7 +105,7 @@ export function readSegment(file: string, onLong: (line: number) => void = () =>
 }
 
 /** The entries of a journal file; a line that is too long or is not an event is skipped and told. */
-export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void): JournalEntry[] {
+export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void) {
   const tooLong = (line: number) =>
     onSkip({ line, reason: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read` });
   return foldJournal(readSegment(file, tooLong) ?? '', onSkip);

@@ -16,7 +16,6 @@ import {
   shortHash,
 } from './format.js';
 import { displayWidth } from './width.js';
-import type { TableCell } from './table.js';
 
 /** How one column shows its numbers, decided once from all of its values. */
 export interface ColumnFormat {
@@ -29,7 +28,7 @@ export function valueOf(field: FieldSpec, row: Record<string, unknown>) {
 }
 
 /** The field's kind, or what its first present value says it is. */
-export function kindOf(field: FieldSpec, rows: readonly Record<string, unknown>[]): FieldKind {
+export function kindOf(field: FieldSpec, rows: readonly Record<string, unknown>[]) {
   if (field.kind) return field.kind;
   for (const row of rows) {
     const value = valueOf(field, row);
@@ -50,11 +49,7 @@ export function rateUnitOf(rows: readonly Record<string, unknown>[]) {
 }
 
 /** One number of decimals for the whole column: money 2, percentages 4, rates what their smallest value needs, other numbers as many as the most precise value has (at most 6). */
-export function numberFormatOf(
-  field: FieldSpec,
-  rows: readonly Record<string, unknown>[],
-  unit: string | undefined,
-): ColumnFormat {
+export function numberFormatOf(field: FieldSpec, rows: readonly Record<string, unknown>[], unit: string | undefined) {
   const kind = kindOf(field, rows);
   const rateUnit = field.unit === 'rate' ? unit : undefined;
   if (field.decimals !== undefined) return { decimals: field.decimals, unit: rateUnit };
@@ -95,7 +90,7 @@ export function formatCell(
   row: Record<string, unknown>,
   format: ColumnFormat,
   context: CellContext,
-): TableCell {
+) {
   const c = context.chalk;
   if (value === undefined || value === null || value === '') return { styled: c.dim('—'), width: 1 };
   const kind: FieldKind = field.kind ?? kindFromName(field.key, value);

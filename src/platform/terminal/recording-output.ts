@@ -9,7 +9,7 @@ import { forScripts } from '../fields/script-shape.js';
 type Played = (output: Output) => void | Promise<void>;
 
 /** A stream that keeps nothing: a recording output never writes itself. */
-function discard(): NodeJS.WritableStream {
+function discard() {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 

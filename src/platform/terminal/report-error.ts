@@ -18,7 +18,7 @@ function hangingIndentOf(line: string) {
   return /^ *(?:→ )?/.exec(stripVTControlCharacters(line))![0].length;
 }
 
-export function reportError(description: ErrorDescription, error: unknown, out: ErrorOut): number {
+export function reportError(description: ErrorDescription, error: unknown, out: ErrorOut) {
   const columns = out.json ? undefined : out.columns;
   const fitLine = (text: string) =>
     columns === undefined

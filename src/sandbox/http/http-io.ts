@@ -94,7 +94,7 @@ const AMBIGUOUS_ERROR: EnvelopeError = {
 export type AmbiguousKind = Extract<MalformedKind, 'error-in-200' | 'data-and-error' | 'data-in-400'>;
 
 /** The engine's real answer, contradicted: its envelope no longer says clearly whether it worked. */
-export function ambiguousResponse(kind: AmbiguousKind, response: EngineResponse): EngineResponse {
+export function ambiguousResponse(kind: AmbiguousKind, response: EngineResponse) {
   const { data, error, meta } = response.body;
   switch (kind) {
     case 'error-in-200':

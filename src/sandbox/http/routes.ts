@@ -58,7 +58,7 @@ export interface RouteContext {
 
 type Handler = (context: RouteContext) => EngineResponse;
 
-const onchainMeta = (): Record<string, unknown> => ({ source: 'onchain' });
+const onchainMeta = () => ({ source: 'onchain' });
 
 function requireListedMarket(book: Book, market: string) {
   const definition = book.findMarket(market);
@@ -175,7 +175,7 @@ function page<T>(
   return { page: kept, meta: { page_size: pageSize, next_cursor: more ? encodeCursor(skip + kept.length) : null } };
 }
 
-function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator<T> {
+function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean) {
   for (const item of items) if (keep(item)) yield item;
 }
 
@@ -213,7 +213,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   if (dialect.paging !== 'none' || pages === null) {
     // A dialect that pages every list its own way (gamma), or that sends history in one page.
     checkListQuery(request, dialect, []);
-    function* newestFirst(): Generator<(typeof history)[number]> {
+    function* newestFirst() {
       for (let index = shown - 1; index >= 0; index--) yield history[index];
     }
     const { page: records, meta } = page(newestFirst(), request, dialect);
@@ -245,7 +245,7 @@ function historyCursor(record: HistoryRecord) {
   return Buffer.from(JSON.stringify([record.closed_at, record.hedge_id])).toString('base64url');
 }
 
-function readHistoryCursor(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> {
+function readHistoryCursor(raw: string) {
   try {
     const [closedAt, hedgeId] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
     if (typeof closedAt === 'string' && typeof hedgeId === 'string') return { closed_at: closedAt, hedge_id: hedgeId };
@@ -256,7 +256,7 @@ function readHistoryCursor(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedg
 }
 
 /** `before`: a time; the records closed strictly before it. */
-function readBefore(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> {
+function readBefore(raw: string) {
   const ms = Date.parse(raw);
   if (!Number.isFinite(ms)) throw validationError('before', 'must be a time (ISO 8601)');
   return { closed_at: toIso(ms), hedge_id: '' };
@@ -307,7 +307,7 @@ interface ChangePart {
 const sideNotional = (hedges: readonly HedgeState[]) => hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 
 /** Add acts on the newest hedge; close closes all; reduce takes newest first, and about the whole side closes all. */
-function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number): ChangePart[] {
+function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number) {
   const newestFirst = [...hedges].reverse();
   const whole = (hedge: HedgeState): ChangePart => ({ hedge, notionalUsd: hedge.notionalUsd });
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];

@@ -40,7 +40,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
 }
 
 /** The client's wire settings (HEDGE_WIRE_*, src/platform/api/wire/unspecified.ts) that match this dialect. */
-function clientWireSettings(dialect: SandboxDialect): Record<string, string> {
+function clientWireSettings(dialect: SandboxDialect) {
   const wire = wireDialect(dialect);
   return {
     HEDGE_WIRE_PAGE_SIZE_PARAM: wire.pageSizeParameter,

@@ -479,7 +479,7 @@ class Exchange {
 function httpServer(
   certificates: SandboxCertificates | undefined,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
-): { server: Server; sockets: Set<Socket> } {
+) {
   const server: Server = certificates
     ? process.getBuiltinModule('node:https').createServer({ key: certificates.key, cert: certificates.cert }, handler)
     : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).

@@ -108,7 +108,7 @@ export class PostgresJournal extends ClientJournal implements TeamJournal {
     return this.rows.migrateSchema();
   }
 
-  importEntry(local: JournalEntry): Promise<{ outcome: ImportOutcome; id: string }> {
+  importEntry(local: JournalEntry) {
     return this.rows.importEntry(local);
   }
 }
