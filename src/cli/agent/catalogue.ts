@@ -111,7 +111,7 @@ function optionArgumentName(option: OptionSpec) {
   return positive.replace(/-/g, '_');
 }
 
-function enumSchema(values: readonly string[], numeric: boolean, description: string): JsonSchema {
+function enumSchema(values: readonly string[], numeric: boolean, description: string) {
   // Numeric choices (tenor: 1, 3, 7) are taken as numbers or as the CLI's strings.
   if (numeric && values.every((value) => /^\d+$/.test(value)))
     return {
@@ -225,7 +225,7 @@ export function agentTools(commands: readonly CommandSpec[]) {
 export type WriteAccess = 'direct' | 'token' | 'none';
 
 /** The safety tiers: read tools always; write tools at once on a test key (and --demo); on a live key only with `--allow-live`, and then each write needs a confirmation token. */
-export function writeAccess(environment: 'live' | 'test' | undefined, allowLive: boolean): WriteAccess {
+export function writeAccess(environment: 'live' | 'test' | undefined, allowLive: boolean) {
   if (environment === 'test') return 'direct';
   if (environment === 'live' && allowLive) return 'token';
   return 'none';
@@ -235,7 +235,7 @@ export function offered(tool: AgentTool, access: WriteAccess) {
   return tool.tier === 'read' || access !== 'none';
 }
 
-export function inputSchema(tool: AgentTool, access: WriteAccess): JsonSchema {
+export function inputSchema(tool: AgentTool, access: WriteAccess) {
   const properties: Record<string, JsonSchema> = {};
   for (const argument of tool.arguments) properties[argument.name] = argument.schema;
   if (tool.tier === 'write' && access === 'token')

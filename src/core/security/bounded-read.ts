@@ -147,7 +147,7 @@ export function openRegularFileSync(path: string, reading: FileReading) {
 }
 
 /** The bytes of a regular file at `path`, at most `maxBytes`, read at once: nothing it may open can block. */
-export function readRegularFileSync(path: string, reading: FileReading): Buffer {
+export function readRegularFileSync(path: string, reading: FileReading) {
   const fd = openRegularFileSync(path, reading);
   try {
     const pieces: Buffer[] = [];
@@ -176,12 +176,12 @@ export function readCaFile(path: string, what: string) {
   }
 }
 
-export function readRegularFile(path: string, options: FileReading & { signal?: AbortSignal }): Promise<Buffer> {
+export function readRegularFile(path: string, options: FileReading & { signal?: AbortSignal }) {
   return untilAborted(options.signal, async () => readRegularFileSync(path, options));
 }
 
 /** A stream's bytes up to its end, at most `maxBytes`: past the bound it is refused (ReadRefused) and the stream destroyed, as it is when the signal fires (a pipe held open must not keep the process). */
-export function readBoundedStream(stream: NodeJS.ReadableStream, options: BoundedReadOptions): Promise<Buffer> {
+export function readBoundedStream(stream: NodeJS.ReadableStream, options: BoundedReadOptions) {
   const { maxBytes, signal } = options;
   const letGo = () => (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
   return untilAborted(

@@ -47,7 +47,7 @@ const checkOf = (
   detail: string,
   forWrites = false,
   more: Partial<DoctorCheck> = {},
-): DoctorCheck => ({ id, title, status, detail, forWrites, ...more });
+) => ({ id, title, status, detail, forWrites, ...more });
 
 /** A check that only says what was seen. */
 const info = (id: string, title: string, detail: string) => checkOf(id, title, 'info', detail);
@@ -425,7 +425,7 @@ function firstRequestFailure(
   error: unknown,
   credentials: ResolvedCredentials,
   baseUrl: DoctorCheck,
-): DoctorCheck | undefined {
+) {
   const failed = (failure: FailureClass, detail: string, next: string) =>
     Object.assign(baseUrl, { status: 'fail', failure, detail: `${credentials.baseUrl} — ${detail}`, next });
   if (error instanceof NetworkError) {

@@ -155,7 +155,7 @@ export interface SkippedLine {
   reason: string;
 }
 
-export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}): JournalEntry[] {
+export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}) {
   const folded = new Map<string, { firstLine: number; events: number; fields: Record<string, unknown> }>();
   const lines = text.split('\n');
   lines.forEach((line, index) => {

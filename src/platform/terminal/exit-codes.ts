@@ -61,7 +61,7 @@ export const EXIT_CODES = (
 export type ExitCode = (typeof EXIT_CODES)[number]['code'];
 
 /** The exit code of a name in EXIT_CODES (`changes` for a plan that is not at target). */
-export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']): ExitCode {
+export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']) {
   return EXIT_CODES.find((entry) => entry.name === name)!.code;
 }
 
