@@ -35,7 +35,7 @@ function valuesOf(spec: { values?: OptionSpec['values'] | ArgSpec['values'] }, p
   if (spec.values === 'profile') return { profiles: true };
   // A placeholder that names a file or folder (`--html <file>`, `--root <dir>`) completes paths.
   if (/<(file|dir|path)>/.test(placeholder)) return { files: true };
-  return undefined;
+  return;
 }
 
 function flagOf(option: OptionSpec): Flag {

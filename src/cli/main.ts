@@ -113,7 +113,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
     io.stdout.write(renderExitCodes({ json: argv.includes('--json'), width }));
     return 0;
   }
-  if (argv.length === 0) {
+  if (!argv.length) {
     // `hedge` alone: one screen on what it is and where to start, as a success.
     io.stdout.write(overview(width, name));
     return 0;

@@ -37,8 +37,7 @@ export function asSent<T>(value: T, depth = 0): T {
 /** What hedge added to a read record under a symbol (a position's deal reference joined from its hedge) is not the server's data, and is never printed as such: it stays on the record shown, so the output layer can still draw it as a column. */
 function withAnnotations(read: object, original: unknown) {
   const symbols = Object.getOwnPropertySymbols(read);
-  if (symbols.length === 0 || original === null || typeof original !== 'object' || Array.isArray(original))
-    return original;
+  if (!symbols.length || original === null || typeof original !== 'object' || Array.isArray(original)) return original;
   const copy: Record<PropertyKey, unknown> = { ...(original as Record<string, unknown>) };
   for (const symbol of symbols) copy[symbol] = (read as Record<PropertyKey, unknown>)[symbol];
   return copy;

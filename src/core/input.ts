@@ -141,7 +141,7 @@ export function parseWholeNumber(
 }
 
 export function parseStatus(raw: unknown): HedgeStatus | undefined {
-  if (raw === undefined) return undefined;
+  if (raw === undefined) return;
   const value = String(raw).trim().toLowerCase();
   const found = HEDGE_STATUSES.find((status) => status === value);
   if (!found)
@@ -184,7 +184,7 @@ export function idMatches(typed: string, id: string) {
 }
 
 export function parseClientReference(raw: unknown) {
-  if (raw === undefined) return undefined;
+  if (raw === undefined) return;
   const value = String(raw);
   // The spec shows no constraint; refuse only what cannot be a sensible deal id.
   if (value.trim() === '' || value.length > 128 || hasUnsafeText(value)) {

@@ -199,7 +199,7 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
         stepProblems.push({ ...base, code: 'capacity_exceeded', details: { requiredUsd, availableCapacityUsd } });
       }
     }
-    if (stepProblems.length > 0) {
+    if (stepProblems.length) {
       problems.push(...stepProblems);
       return;
     }

@@ -13,7 +13,7 @@ function realPath(path: string) {
   try {
     return statSync(path).isFile() ? realpathSync(path) : undefined;
   } catch {
-    return undefined;
+    return;
   }
 }
 

@@ -102,7 +102,7 @@ export class ServerClock {
 /** The server's clock against ours in words: "45 s ahead of this machine's, give or take 0.5 s (from its Date header)", "at least 40 s ahead of this machine's (from the stamps on its answers; …)"; undefined when nothing was learned. */
 export function describeServerClock(reading: ClockReading) {
   const { lowMs: low, highMs: high } = reading;
-  if (low === undefined) return undefined;
+  if (low === undefined) return;
   const sources = reading.from.map((from) => (from === 'date' ? 'its Date header' : 'the stamps on its answers'));
   const learned = `from ${sources.join(' and ')}`;
   const relation = (ms: number) => `${formatSpan(Math.abs(ms))} ${ms >= 0 ? 'ahead of' : 'behind'} this machine's`;

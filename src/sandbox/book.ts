@@ -306,7 +306,7 @@ export class Book {
   processDueEvents(nowMs: number) {
     let processed = 0;
     const { events } = this.state;
-    while (events.length > 0 && events[0].dueMs <= nowMs) {
+    while (events.length && events[0].dueMs <= nowMs) {
       const event = events.shift()!;
       processed++;
       const account = this.state.accounts[event.accountId];
@@ -519,7 +519,7 @@ export class Book {
     const index = stack ? stack.indexOf(hedge.id) : -1;
     if (index < 0) return;
     stack.splice(index, 1);
-    if (stack.length > 0) account.activeHedgeIds[key] = stack[stack.length - 1];
+    if (stack.length) account.activeHedgeIds[key] = stack[stack.length - 1];
     else {
       delete account.activeHedgeStacks[key];
       delete account.activeHedgeIds[key];

@@ -265,7 +265,7 @@ export class SandboxEngine {
   /** Token bucket: bursts up to one second's worth, then `rateLimit` per second. */
   private enforceRateLimit(apiKey: string, realTimeMs: number) {
     const limit = this.rateLimit;
-    if (limit === undefined || limit <= 0) return undefined;
+    if (limit === undefined || limit <= 0) return;
     const bucket = this.buckets.get(apiKey) ?? { tokens: limit, updatedMs: realTimeMs };
     const elapsed = Math.max(0, realTimeMs - bucket.updatedMs);
     bucket.tokens = Math.min(limit, bucket.tokens + (elapsed * limit) / 1000);

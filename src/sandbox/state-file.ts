@@ -187,7 +187,7 @@ export class SharedStateFile {
         this.catchUp();
         const result = act();
         if (!this.hooks.changed() || (await this.commit())) return { result };
-        return undefined;
+        return;
       } catch (error) {
         this.version = '?';
         throw error;

@@ -43,7 +43,7 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>) {
     if (!byName.has(name)) {
       const known = tool.arguments.map((argument) => argument.name);
       throw new UsageError(
-        `${name}: not an argument of ${tool.name}; ${known.length > 0 ? `expected ${known.join(', ')}` : 'it takes none'}.`,
+        `${name}: not an argument of ${tool.name}; ${known.length ? `expected ${known.join(', ')}` : 'it takes none'}.`,
       );
     }
   }
@@ -94,11 +94,11 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>) {
 /** A command's refusal names the argument as the CLI does (`--tenor: …`); an agent gave `tenor`. */
 export function namedArgument(tool: AgentTool, message: string, given: Record<string, unknown> = {}) {
   const match = /^(--[a-z0-9-]+|[A-Za-z0-9_]+):\s/.exec(message);
-  if (!match) return undefined;
+  if (!match) return;
   const named = match[1];
   const argument = tool.arguments.find((candidate) => candidate.cliName === named || candidate.name === named);
   if (argument) return { argument: argument.name, message: `${argument.name}:${message.slice(named.length + 1)}` };
   // An argument the tool does not have, or the confirmation token.
   if (named === CONFIRMATION_TOKEN || Object.hasOwn(given, named)) return { argument: named, message };
-  return undefined;
+  return;
 }

@@ -174,7 +174,7 @@ function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
 const FILE_UNDER_ROOTS_ONLY = new Set(['exposures']);
 
 function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
-  if ((spec.tier !== 'read' && spec.tier !== 'write') || typeof spec.load !== 'function') return undefined;
+  if ((spec.tier !== 'read' && spec.tier !== 'write') || typeof spec.load !== 'function') return;
   const name = path.join('_');
   const required = new Set(REQUIRED_FOR_AGENTS[name] ?? []);
   // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
@@ -244,7 +244,7 @@ export function inputSchema(tool: AgentTool, access: WriteAccess) {
       description: 'the token a first call without it returned (with its preview); only a call carrying it sends',
     };
   const required = tool.arguments.filter((argument) => argument.required).map((argument) => argument.name);
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
 }
 
 export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number) {

@@ -35,7 +35,7 @@ async function realRoot(path: string) {
 
 /** The server's roots: each --root must be a directory. */
 export async function serverRoots(dirs: readonly string[] | undefined, cwd: string) {
-  if (!dirs || dirs.length === 0) {
+  if (!dirs || !dirs.length) {
     const absolute = resolve(cwd);
     return parse(absolute).root === absolute ? [] : [await realRoot(absolute)];
   }
@@ -156,9 +156,10 @@ export class FileAccess {
   }
 
   private describeRoots(client: readonly Root[] | undefined) {
-    const server =
-      this.roots.length > 0 ? this.roots.map((root) => root.path).join(', ') : 'none: start hedge mcp with --root DIR';
+    const server = this.roots.length
+      ? this.roots.map((root) => root.path).join(', ')
+      : 'none: start hedge mcp with --root DIR';
     if (client === undefined) return server;
-    return `${server}; and the client's: ${client.length > 0 ? client.map((root) => root.path).join(', ') : 'none'}`;
+    return `${server}; and the client's: ${client.length ? client.map((root) => root.path).join(', ') : 'none'}`;
   }
 }

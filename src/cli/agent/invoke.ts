@@ -123,7 +123,7 @@ export async function runInProcess(
     await ctx.dispose();
   }
   if (session.globals.verbose && stderr.text !== '') session.log?.(prefixed(tool.name, stderr.text));
-  const document = documents.length === 0 ? null : documents.length === 1 ? documents[0] : documents;
+  const document = documents.length ? (documents.length === 1 ? documents[0] : documents) : null;
   return { exitCode, document, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
 }
 

@@ -85,7 +85,7 @@ export class AgentToolbox {
     signal: AbortSignal,
   ): Promise<ToolResult | undefined> {
     const tool = this.tools.find((candidate) => candidate.name === name);
-    if (!tool) return undefined;
+    if (!tool) return;
     const args = callArguments(given);
     const { session, tokens, guardrails } = this;
     /** `more`: fields beside the error (a refused confirmation's new preview). */

@@ -33,9 +33,9 @@ export async function previewTradeNumbers<F>(
   if (tool.name === 'open') {
     if (quoteTool && market && side && notional && typeof tenor === 'string')
       return step('quote', quoteTool, { args: { market, side, notional }, options: { tenor } });
-    return undefined;
+    return;
   }
-  if (!['add', 'reduce', 'close', 'roll'].includes(tool.name) || !positionsTool || !market || !side) return undefined;
+  if (!['add', 'reduce', 'close', 'roll'].includes(tool.name) || !positionsTool || !market || !side) return;
   await lookUp('position', positionsTool, { args: {}, options: {} });
   const wanted = parseMarket(market);
   const rows = Array.isArray(preview.position) ? (preview.position as Array<Record<string, unknown>>) : [];
@@ -50,7 +50,7 @@ export async function previewTradeNumbers<F>(
       1,
       Math.round((parseNotional(notional) / facts.notionalUsd) * 10_000) / 10_000,
     );
-  if (!quoteTool) return undefined;
+  if (!quoteTool) return;
   if (tool.name === 'add' && notional) {
     const covering = additionQuoteTenor(
       facts?.maturityAt,
@@ -64,5 +64,5 @@ export async function previewTradeNumbers<F>(
       args: { market, side, notional: String(facts.notionalUsd) },
       options: { tenor },
     });
-  return undefined;
+  return;
 }

@@ -61,11 +61,11 @@ export function processStart(pid: number) {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
     const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-    if (!ticks) return undefined;
+    if (!ticks) return;
     boot ??= readOr('/proc/sys/kernel/random/boot_id');
     return `${boot}:${ticks}`;
   } catch {
-    return undefined;
+    return;
   }
 }
 

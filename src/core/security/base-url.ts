@@ -12,7 +12,7 @@ export function isLoopbackHost(hostname: string) {
 /** Why plain http:// to a name under .localhost (`evil-api.localhost`, `localhost.`) is refused, for the refusal's message; undefined for any other host (its caller says why in its own words). */
 export function localhostNameNote(hostname: string) {
   const host = hostname.toLowerCase();
-  if (host !== 'localhost.' && !/\.localhost\.?$/.test(host)) return undefined;
+  if (host !== 'localhost.' && !/\.localhost\.?$/.test(host)) return;
   return 'a name under .localhost (or localhost. with a trailing dot) is resolved through DNS like any other name, so it may not be this machine; http:// is allowed only to 127.0.0.0/8, ::1 and localhost itself';
 }
 

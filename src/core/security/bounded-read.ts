@@ -74,7 +74,7 @@ export interface FileReading {
 }
 
 function kindOf(stats: Stats): ReadRefusal | undefined {
-  if (stats.isFile()) return undefined;
+  if (stats.isFile()) return;
   const found = stats.isFIFO()
     ? 'a FIFO (named pipe)'
     : stats.isCharacterDevice() || stats.isBlockDevice()

@@ -21,7 +21,7 @@ function parsedAsTheClientDoes(text: string) {
       // The next form, or none.
     }
   }
-  return undefined;
+  return;
 }
 
 export function storeUrlProblem(raw: string) {
@@ -30,7 +30,7 @@ export function storeUrlProblem(raw: string) {
   // A store URL has no fragment, and no query key holds `@` or `/`: either is a password split apart.
   if (url.hash) return 'it has a # fragment, which a store URL never has';
   if ([...url.searchParams.keys()].some((name) => /[@/]/.test(name))) return 'its query holds an @ or a /';
-  return undefined;
+  return;
 }
 
 export function redactStoreUrl(raw: string) {

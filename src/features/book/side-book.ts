@@ -79,7 +79,7 @@ export const SideViews = {
             }
           : undefined;
         const book = reconcileSide(mine, line, nowMs);
-        if (book.state !== 'settling' || book.filled.length === 0) return book;
+        if (book.state !== 'settling' || !book.filled.length) return book;
         historyIds ??= client.listHistory().then(
           (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
           () => new Set<string>(),

@@ -141,7 +141,7 @@ export function targetBook(
       const target = cents(held[side]);
       // Netted, the side covers every live exposure of its market; apart, its own.
       const covered = live.filter((line) => line.hedge_usd > 0 && (policy.netting || line.cover_side === side));
-      const untilMs = covered.length === 0 ? undefined : Math.max(...covered.map((line) => dueOf.get(line.id)!));
+      const untilMs = covered.length ? Math.max(...covered.map((line) => dueOf.get(line.id)!)) : undefined;
       const band = (target * policy.bandPct) / 100;
       const holds = target > 0 && untilMs !== undefined;
       return {

@@ -352,7 +352,7 @@ function compact(value: number) {
 /** Bars of exposure and hedged per week (one market at a time), the target as a line of dots. */
 function coverageChart(view: ExposureReportView, market: string) {
   const weeks = view.report.coverage.filter((row) => row.market === market);
-  if (weeks.length === 0) return '';
+  if (!weeks.length) return '';
   const top = Math.max(1, ...weeks.flatMap((row) => [row.exposure_usd, row.hedged_usd, row.target_usd])) * 1.1;
   const plotW = CHART.width - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
@@ -388,8 +388,7 @@ function coverageChart(view: ExposureReportView, market: string) {
 /** Each exposure's dollar-offset ratio as a bar, against the 80–125% band. */
 function effectivenessChart(view: ExposureReportView) {
   const rows = view.report.effectiveness.filter((row) => row.offset_pct !== null);
-  if (rows.length === 0)
-    return '<p class="muted">No exposure has moved since its first cover yet: no ratio to chart.</p>';
+  if (!rows.length) return '<p class="muted">No exposure has moved since its first cover yet: no ratio to chart.</p>';
   const rowH = 26;
   const height = PAD.top + rows.length * rowH + PAD.bottom;
   const max = Math.max(150, ...rows.map((row) => Math.min(300, Math.abs(row.offset_pct!))));

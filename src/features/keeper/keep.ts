@@ -469,7 +469,7 @@ export function rowScheduler({
       const dueBy = rules.dryRun ? undefined : state.stepsDueBy;
       const timer = new AbortController();
       try {
-        if (started.length > 0)
+        if (started.length)
           await Promise.race([
             Promise.all(started),
             ...(dueBy === undefined ? [] : [clock.sleep(Math.max(0, dueBy - clock.now()), timer.signal)]),
@@ -863,7 +863,7 @@ function keeperSteps(
       await expect(ports, row, {
         what: 're-open',
         notionalUsd: decision.notionalUsd,
-        ...(hedgeIds.length > 0 ? { present: hedgeIds } : {}),
+        ...(hedgeIds.length ? { present: hedgeIds } : {}),
       });
       event({
         event: 'reopen',
@@ -1027,6 +1027,6 @@ function rollEvent(
     journal_group: outcome.group,
     idempotency_key: outcome.opened.idempotencyKey ?? undefined,
     covered: outcome.covered,
-    ...(outcome.notes.length > 0 ? { messages: outcome.notes.map((note) => safeText(note.text)) } : {}),
+    ...(outcome.notes.length ? { messages: outcome.notes.map((note) => safeText(note.text)) } : {}),
   };
 }

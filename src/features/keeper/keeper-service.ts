@@ -222,7 +222,7 @@ export async function startKeeperService(
         options.alertHeadroomUsd !== undefined && rows
           ? await readHeadroom(stepPorts, rows).catch(() => undefined)
           : undefined;
-      if (rollsToPrice.length > 0 && !options.dryRun)
+      if (rollsToPrice.length && !options.dryRun)
         await priceRolls(stepPorts, rollsToPrice, heartbeat).catch(() => undefined);
       const step = stepAlerts(alerts, {
         nowMs,

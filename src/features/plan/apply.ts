@@ -124,11 +124,11 @@ async function applyPlan(
   for (;;) {
     const { steps } = quoted.plan;
     await hooks.showPlan?.(quoted);
-    if (quoted.plan.problems.length > 0) return { kind: 'fails-checks', quoted, resumed };
+    if (quoted.plan.problems.length) return { kind: 'fails-checks', quoted, resumed };
     // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
     await checkPlanRequests(ports, client, steps);
-    if (steps.length === 0) {
-      if (run.waitedFor && resumed.length === 0) {
+    if (!steps.length) {
+      if (run.waitedFor && !resumed.length) {
         // Exit 0 of a write means this command's action happened: here another process's did.
         throw new HeldError(
           `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(run.waitedFor))}): there was nothing left to do, and this run sent nothing.`,

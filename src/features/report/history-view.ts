@@ -33,7 +33,7 @@ const usd = (value: number) => `${formatMoney(value)} USD`;
 export function resizedNote(
   hedges: ReadonlyArray<{ hedgeId: string; reference?: string; shownUsd?: number; sizes: SizesView }>,
 ) {
-  if (hedges.length === 0) return;
+  if (!hedges.length) return;
   const sentences = hedges.map(({ hedgeId, reference, shownUsd, sizes }) => {
     const name = [reference, hedgeId]
       .filter((part): part is string => part !== undefined && part !== '')

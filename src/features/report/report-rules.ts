@@ -201,7 +201,7 @@ function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: num
 }
 
 function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>) {
-  let cents = openPositions.length === 0 ? 0 : null;
+  let cents = openPositions.length ? null : 0;
   for (const position of openPositions) cents = addKnown(cents, position.netPnlUsd);
   return { positions: openPositions.length, net_pnl_usd: dollars(cents) };
 }

@@ -31,7 +31,7 @@ export async function walkHistory(
     }
   }
   if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
-  if (last?.more === true && last.records.length > 0) return { fetched, complete: false, stopped: 'no-next' };
+  if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
   // A full last page without a cursor to the next may hide older closed hedges: the report then
   // says `"complete": false` and the CLI warns.
   if (last !== undefined && !last.paged && last.records.length >= MAX_PAGE_SIZE)
@@ -174,7 +174,7 @@ export class ClosedHedgeListing {
   }
 
   private flush() {
-    if (this.pending.length === 0) return;
+    if (!this.pending.length) return;
     writeSync(this.fd, this.pending.join(''), this.written);
     this.written += this.pendingBytes;
     this.pending = [];

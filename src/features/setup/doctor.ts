@@ -248,7 +248,7 @@ const READS: EndpointCheck[] = [
     command: ['price'],
     forWrites: false,
     read: async (client, seen) => {
-      if (seen.listed.length === 0) return;
+      if (!seen.listed.length) return;
       const { data, quotes, problem } = await client.readPrices(seen.listed.slice(0, 1));
       seen.pricesShape = describeShape(data);
       if (problem) throw problem;
@@ -289,7 +289,7 @@ const READS: EndpointCheck[] = [
     forWrites: true,
     read: async (client, seen) => {
       const positions = await client.listPositions();
-      if (positions.length > 0) seen.positionFields = describePositionFields(positions);
+      if (positions.length) seen.positionFields = describePositionFields(positions);
       return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
     },
   },
@@ -362,10 +362,10 @@ function marketsCheck(markets: MarketList) {
   return checkOf(
     'markets',
     'Markets',
-    open.length > 0 ? 'ok' : 'warn',
-    `${markets.markets.length} listed; open: ${open.join(', ') || 'none'}${other.length > 0 ? `; also ${other.join(', ')}` : ''}`,
+    open.length ? 'ok' : 'warn',
+    `${markets.markets.length} listed; open: ${open.join(', ') || 'none'}${other.length ? `; also ${other.join(', ')}` : ''}`,
     true,
-    { next: open.length > 0 ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
+    { next: open.length ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
   );
 }
 
@@ -391,7 +391,7 @@ async function checkWireChoices({ client, wire, learned }: ObservingClient, seen
       'Statuses',
       statuses.length === 0
         ? 'no hedge to read statuses from'
-        : `seen: ${statuses.join(', ')}${unknown.length > 0 ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
+        : `seen: ${statuses.join(', ')}${unknown.length ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
     ),
   );
   for (const found of learned) {
@@ -512,8 +512,7 @@ export function rateLimitCheck(answers: readonly ObservedAnswer[]) {
 
 /** A short picture of a JSON shape: `a list of {market, price, timestamp}`, `{rates: a list of {pair, bid, ask}}`. */
 export function describeShape(data: unknown, depth = 0): string {
-  if (Array.isArray(data))
-    return data.length === 0 ? 'an empty list' : `a list of ${describeShape(data[0], depth + 1)}`;
+  if (Array.isArray(data)) return data.length ? `a list of ${describeShape(data[0], depth + 1)}` : 'an empty list';
   if (data !== null && typeof data === 'object') {
     const entries = Object.entries(data);
     if (depth >= 2) return `{${entries.map(([key]) => key).join(', ')}}`;

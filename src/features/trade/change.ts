@@ -103,7 +103,7 @@ async function refuseDuplicateReference(
   }
   const carrying = hedges.filter((hedge) => sameReference(hedge.client_reference, reference));
   const unknown = carrying.filter((hedge) => !KNOWN.has(hedge.status));
-  if (unknown.length > 0) {
+  if (unknown.length) {
     ports.notify({
       kind: 'reference-unknown-status',
       level: 'note',
@@ -112,7 +112,7 @@ async function refuseDuplicateReference(
     });
   }
   const active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
-  if (active.length === 0) return;
+  if (!active.length) return;
   const first = active[0];
   throw new PreTradeCheckError(
     'duplicate_client_reference',

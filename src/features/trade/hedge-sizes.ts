@@ -60,7 +60,7 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
     found.set(id, sizes);
   }
   for (const [id, sizes] of found) {
-    if (sizes.changes.length === 0) {
+    if (!sizes.changes.length) {
       found.delete(id);
       continue;
     }

@@ -58,7 +58,7 @@ export function uncheckedList(ports: FlowPorts): Unchecked {
 
 /** A live confirmation question that says what was not checked. */
 export function questionWithUnchecked(question: string, unchecked: Unchecked) {
-  if (unchecked.items.length === 0) return question;
+  if (!unchecked.items.length) return question;
   return `${question.replace(/\?$/, '')} — not checked: ${unchecked.items.join(', ')}?`;
 }
 

@@ -74,10 +74,9 @@ async function checkSameCredentials(ports: FlowPorts, entry: JournalEntry) {
     differences.push(`host ${safeText(entry.base_url_host)} (now ${safeText(current.host)})`);
   if (entry.key_id !== current.keyId)
     differences.push(`key fingerprint ${safeText(entry.key_id)} (now ${current.keyId})`);
-  if (differences.length === 0) return;
+  if (!differences.length) return;
   const by = entry.profile ? ` with profile "${safeText(entry.profile)}"` : '';
-  const typed =
-    Array.isArray(entry.argv) && entry.argv.length > 0 ? ` (\`hedge ${safeText(entry.argv.join(' '))}\`)` : '';
+  const typed = Array.isArray(entry.argv) && entry.argv.length ? ` (\`hedge ${safeText(entry.argv.join(' '))}\`)` : '';
   // A usage error is one line: what to run goes in the message itself.
   throw new UsageError(
     `Journal ${entry.id}${typed} was sent${by} with other credentials: ${differences.join(', ')}. Nothing was sent; resume it with the credentials it was sent with: ${selectorFor(entry)}`,

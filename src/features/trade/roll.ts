@@ -298,8 +298,8 @@ function severalHedgesNote(
     ),
   ];
   const refs = reference
-    ? ` The new hedge carries the reference ${safeText(reference)}${others.length > 0 ? `; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on` : ''}.`
-    : others.length > 0
+    ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on` : ''}.`
+    : others.length
       ? ` The new hedge carries no reference; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on.`
       : '';
   return {

@@ -165,10 +165,9 @@ export function openAction(
         .join(', ');
       return {
         verdict: 'unknown',
-        evidence:
-          opened.length === 0
-            ? `no ${safeText(String(onSide))} hedge on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`
-            : `${opened.length} ${safeText(String(onSide))} hedge${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`,
+        evidence: opened.length
+          ? `${opened.length} ${safeText(String(onSide))} hedge${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`
+          : `no ${safeText(String(onSide))} hedge on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`,
       };
     },
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
@@ -325,7 +324,7 @@ export function changeAction(
       // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
       await positionBefore();
       const book = seen.book;
-      if (book?.state !== 'flat' || book.opening.length > 0) return;
+      if (book?.state !== 'flat' || book.opening.length) return;
       throw new PreTradeCheckError(
         'no_open_hedge',
         `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
@@ -515,7 +514,7 @@ export function closeAction(
       const position = findSide(views.positions, market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
-      const notional = book.filled.length > 0 ? book.recordsUsd : position?.notionalUsd;
+      const notional = book.filled.length ? book.recordsUsd : position?.notionalUsd;
       inBook ??= notional;
       // The deal it closes, for the journal's Ref (a close's request names none).
       const references = [...new Set(book.filled.flatMap((record) => record.clientReference ?? []))];
@@ -523,7 +522,7 @@ export function closeAction(
         ...(estimate === undefined ? {} : { net_margin_usd: estimate }),
         ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}),
         ...(notional === undefined ? {} : { notional_usd: notional }),
-        ...(references.length > 0 ? { client_reference: references.join(', ') } : {}),
+        ...(references.length ? { client_reference: references.join(', ') } : {}),
       };
     },
     question: () =>

@@ -63,7 +63,7 @@ export async function checkUnresolvedRows(
   entries: readonly JournalEntry[],
 ): Promise<Map<string, RowCheck> | undefined> {
   const unresolved = entries.filter(isUnresolved);
-  if (unresolved.length === 0) return;
+  if (!unresolved.length) return;
   let identity: Identity;
   try {
     identity = await identityOf(ports);

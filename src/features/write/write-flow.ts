@@ -533,7 +533,7 @@ async function reconcileEarlier<S, R>(
   const data = { journal_id: entry.id };
   // A close shows only as the side's absence, which another change of the side since could explain as well.
   const presenceOnly = entry.command === 'close';
-  if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || others.length === 0)) {
+  if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || !others.length)) {
     ports.notify({
       kind: 'earlier-landed',
       level: 'caution',
@@ -542,7 +542,7 @@ async function reconcileEarlier<S, R>(
     });
     return { kind: 'landed', answer: found.answer } as const;
   }
-  if (found.verdict === 'not-landed' && others.length === 0) {
+  if (found.verdict === 'not-landed' && !others.length) {
     ports.notify({
       kind: 'earlier-not-landed',
       level: 'caution',
@@ -557,13 +557,12 @@ async function reconcileEarlier<S, R>(
     );
     return;
   }
-  const since =
-    others.length > 0
-      ? ` ${others.length} other change${others.length === 1 ? '' : 's'} of the side ${others.length === 1 ? 'was' : 'were'} made since (${others
-          .slice(0, 3)
-          .map((other) => `${safeText(other.command)} ${other.id}`)
-          .join(', ')}), so the side's notional proves nothing.`
-      : '';
+  const since = others.length
+    ? ` ${others.length} other change${others.length === 1 ? '' : 's'} of the side ${others.length === 1 ? 'was' : 'were'} made since (${others
+        .slice(0, 3)
+        .map((other) => `${safeText(other.command)} ${other.id}`)
+        .join(', ')}), so the side's notional proves nothing.`
+    : '';
   const past = `${started} is past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
   const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
   if (resendUnproven) {

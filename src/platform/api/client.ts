@@ -421,7 +421,7 @@ export class HedgeClient {
     for await (const page of followPages(fetchPage, { cursorParam: this.wireSettings.cursorParam || undefined })) {
       const records = this.rows(historyRecordSchema, page.answer, 'GET /hedges/history', page.reading);
       // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
-      const next = records.length === 0 ? 'none' : page.next;
+      const next = records.length ? page.next : 'none';
       yield { records, next, paged: !first || next === 'page', more: page.reading.more };
       first = false;
       if (next !== 'page') return;

@@ -209,7 +209,7 @@ export class ConnectionsClosedError extends Error {
 
 /** With a CA file, the CA list: passing `ca` replaces Node's default list. */
 function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig) {
-  if (!caFile) return undefined;
+  if (!caFile) return;
   const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file')];
   if (nodeExtraCaCerts) ca.push(readCaFile(nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS'));
   return ca;
@@ -304,7 +304,7 @@ function errorCode(error: unknown) {
     if (typeof code === 'string') return code;
     current = (current as { cause?: unknown }).cause;
   }
-  return undefined;
+  return;
 }
 
 /** The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's own path). */

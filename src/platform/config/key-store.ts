@@ -11,7 +11,7 @@ export function keyLocationOf(profile: StoredProfile): KeyLocation | undefined {
   if (profile.key_command) return { kind: 'command', command: profile.key_command };
   if (profile.key_keyring) return { kind: 'keyring', account: profile.key_keyring };
   if (profile.api_key) return { kind: 'file' };
-  return undefined;
+  return;
 }
 
 /** The keyring account of a profile: its name and config folder, so that two config folders on one machine never share an entry. */
@@ -30,7 +30,7 @@ export interface KeyReading {
 /** The key of a profile, from wherever it lives; AuthError (exit 4, nothing sent) when it cannot be had. */
 export async function readProfileKey(profileName: string, profile: StoredProfile, reading: KeyReading) {
   const location = keyLocationOf(profile);
-  if (!location) return undefined;
+  if (!location) return;
   if (location.kind === 'file') return profile.api_key;
   if (location.kind === 'command') {
     const { runKeyCommand, KEY_COMMAND_BOUND_MS } = await import('./key-command.js');

@@ -52,7 +52,7 @@ export async function openOsKeyring(
 /** Opens the session bus's socket and starts D-Bus's authentication (a NUL byte, then `AUTH EXTERNAL <uid in hex>`): any answer line means the bus is alive. */
 async function busDoesNotAnswer(address: string, boundMs: number) {
   const target = socketOf(address);
-  if (!target) return undefined;
+  if (!target) return;
   return new Promise<string | undefined>((resolve) => {
     const socket = connect(target);
     const finish = (reason: string | undefined) => {
@@ -91,7 +91,7 @@ function socketOf(address: string) {
     if (transport === 'tcp' && keys.get('host') && keys.get('port'))
       return { host: keys.get('host')!, port: Number(keys.get('port')) };
   }
-  return undefined;
+  return;
 }
 
 function open(): KeyringOpening {
@@ -105,7 +105,7 @@ function open(): KeyringOpening {
   folders.push(dirname(process.execPath));
   const candidates = folders.flatMap((folder) => bindingFileNames().map((name) => join(folder, name)));
   const present = candidates.filter((path) => existsSync(path));
-  if (present.length === 0)
+  if (!present.length)
     return { ok: false, reason: `this build of hedge has no keyring binding for ${process.platform}-${process.arch}` };
   let lastError = '';
   for (const path of present) {

@@ -157,12 +157,12 @@ export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown
 export function valueAtPath(record: unknown, path: string) {
   let value = record;
   for (const segment of path.split('.')) {
-    if (value === null || typeof value !== 'object') return undefined;
+    if (value === null || typeof value !== 'object') return;
     if (Array.isArray(value)) {
-      if (!/^\d+$/.test(segment)) return undefined;
+      if (!/^\d+$/.test(segment)) return;
       value = value[Number(segment)];
     } else {
-      if (!Object.prototype.hasOwnProperty.call(value, segment)) return undefined;
+      if (!Object.prototype.hasOwnProperty.call(value, segment)) return;
       value = (value as Record<string, unknown>)[segment];
     }
   }
@@ -215,5 +215,5 @@ export function pickFields(
 
 export function unknownFieldProblem(name: string, available: readonly string[]) {
   const names = [...new Set(available)];
-  return `--fields: "${safeText(name)}" is not a field here; available: ${names.length > 0 ? names.map(safeText).join(', ') : '(none)'}.`;
+  return `--fields: "${safeText(name)}" is not a field here; available: ${names.length ? names.map(safeText).join(', ') : '(none)'}.`;
 }

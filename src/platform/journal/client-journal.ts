@@ -100,7 +100,7 @@ export class ClientJournal implements Journal {
             // A store that fails after the request may have left: what the update says is kept locally.
             if (!fallback || !(error instanceof JournalStoreError)) throw error;
             this.failure = error;
-            return undefined;
+            return;
           })
         : undefined;
     if (this.failure !== undefined) return fallback!.record(this.known.get(id), id, change, this.failure);
@@ -125,7 +125,7 @@ export class ClientJournal implements Journal {
 
   async get(typed: string) {
     const wanted = typed.trim().toLowerCase();
-    if (wanted === '') return undefined;
+    if (wanted === '') return;
     const exact = await this.entry(wanted);
     if (exact) return exact;
     // A part of an id: its start or its end, or both around `…` as a table shortens it.
@@ -247,7 +247,7 @@ function checkBeginFields(fields: BeginFields) {
   }
   if (typeof fields.request?.method !== 'string' || typeof fields.request?.path !== 'string')
     problems.push('request needs method and path');
-  if (problems.length > 0) throw new JournalError(`Cannot journal this action: ${problems.join('; ')}.`);
+  if (problems.length) throw new JournalError(`Cannot journal this action: ${problems.join('; ')}.`);
 }
 
 /** The value as JSON keeps it (undefined fields dropped): what every backend stores. */

@@ -58,7 +58,7 @@ export class FallbackRecords {
     });
     this.ids.set(id, begun.id);
     const had = outcomeFields(base);
-    if (Object.keys(had).length > 0) await this.local!.update(begun.id, had);
+    if (Object.keys(had).length) await this.local!.update(begun.id, had);
     return begun.id;
   }
 }

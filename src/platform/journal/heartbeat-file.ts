@@ -19,11 +19,11 @@ export function readHeartbeatFile(path: string) {
   try {
     text = readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true }).toString('utf8');
   } catch {
-    return undefined;
+    return;
   }
   try {
     const value = JSON.parse(text) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
     const { [REVISION_FIELD]: revision, ...body } = value as Record<string, unknown>;
     return {
       body,
@@ -31,7 +31,7 @@ export function readHeartbeatFile(path: string) {
     };
   } catch {
     // A file cut short by a crash of an older writer, or edited by hand: no heartbeat.
-    return undefined;
+    return;
   }
 }
 

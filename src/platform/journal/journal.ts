@@ -99,7 +99,7 @@ function readEntries(place: FilePlace, filter: RowFilter) {
   const segment = activeEntries(place);
   const active = newestFirst(segment).filter(chosen);
   const found =
-    unresolved || (id !== undefined && active.length > 0)
+    unresolved || (id !== undefined && active.length)
       ? active
       : withArchives(place, segment, filter, chosen).filter(chosen);
   return limit === undefined ? found : found.slice(0, limit);
@@ -318,7 +318,7 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
 }
 
 function liveHolderIn(entry: JournalEntry | undefined) {
-  if (!entry || !isUnresolved(entry)) return undefined;
+  if (!entry || !isUnresolved(entry)) return;
   const holder = entry.holder;
   return isRecordedHolder(holder) && isAlive(holder) ? holder : undefined;
 }
@@ -335,13 +335,13 @@ export function lockPath(dir: string, scope: string) {
 
 function readLock(path: string) {
   const text = readSegment(path);
-  if (text === undefined || text.trim() === '') return undefined;
+  if (text === undefined || text.trim() === '') return;
   try {
     const value = JSON.parse(text) as Partial<LockRecord>;
     return typeof value.scope === 'string' && isRecordedHolder(value.holder) ? (value as LockRecord) : undefined;
   } catch {
     // A record cut short by a crash holds nobody.
-    return undefined;
+    return;
   }
 }
 

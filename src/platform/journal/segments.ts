@@ -67,7 +67,7 @@ export function readSegment(file: string, onLong: (line: number) => void = () =>
     fd = openRegularFileSync(file, JOURNAL_FILE);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return;
     throw asJournalError(error, file, 'read');
   }
   try {
@@ -211,7 +211,7 @@ export function rotate(file: string, text: string, options: RotateOptions) {
     // An entry without a creation event (its lines damaged) goes with the stray lines of today.
     else add(archived, entry ? utcDay(entry.created_at) : options.today, idLines);
   }
-  if (stray.length > 0) add(archived, options.today, stray);
+  if (stray.length) add(archived, options.today, stray);
   if (archived.size === 0) return;
 
   const folder = join(dirname(file), ARCHIVE_DIR_NAME);
@@ -231,7 +231,7 @@ export function rotate(file: string, text: string, options: RotateOptions) {
     }
   }
   syncDirectory(folder);
-  replaceFileDurably(file, kept.length > 0 ? `${kept.join('\n')}\n` : '');
+  replaceFileDurably(file, kept.length ? `${kept.join('\n')}\n` : '');
 }
 
 /** The id of an event line, without parsing all of it when it starts as the journal writes it. */
@@ -242,7 +242,7 @@ function idOf(line: string) {
     const value = JSON.parse(line) as { id?: unknown };
     return typeof value?.id === 'string' && value.id !== '' ? value.id : undefined;
   } catch {
-    return undefined;
+    return;
   }
 }
 

@@ -35,7 +35,7 @@ export function printAnswers(
 ) {
   if (options.include) for (const page of pages) output.write(statusAndHeaders(page));
   const printable = pages.filter((page) => page.body !== undefined);
-  if (printable.length === 0) return;
+  if (!printable.length) return;
   if (options.failed) {
     output.write(safeJson(printable[printable.length - 1].body, 2));
     return;

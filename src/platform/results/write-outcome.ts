@@ -230,7 +230,7 @@ function beforeAfter(
   format: (value: number) => string,
   unit: string,
 ) {
-  if (before === undefined && after === undefined) return undefined;
+  if (before === undefined && after === undefined) return;
   if (before === undefined) return `${format(after!)} ${unit}`;
   if (after === undefined) return `${format(before)} ${unit} → —`;
   if (format(before) === format(after)) return `${format(after)} ${unit} (unchanged)`;
@@ -293,7 +293,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
         `carry (est.) ${payOrEarn(figures.realizedCarry, 'USDC', { realized: true })}`,
       figures.balance !== undefined && `balance ${formatSignedAmount(figures.balance)} USDC`,
     ].filter(Boolean);
-    if (parts.length > 0) output.note(`Position after the ${change.action}: ${parts.join('; ')}.`);
+    if (parts.length) output.note(`Position after the ${change.action}: ${parts.join('; ')}.`);
     return;
   }
 

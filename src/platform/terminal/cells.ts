@@ -42,7 +42,7 @@ export function rateUnitOf(rows: readonly Record<string, unknown>[]) {
   let market: unknown;
   for (const row of rows) {
     if (market === undefined) market = row.market;
-    else if (row.market !== market) return undefined;
+    else if (row.market !== market) return;
   }
   const currency = typeof market === 'string' ? quoteCurrencyOf(market) : undefined;
   return currency === undefined ? undefined : `${currency}/USDT`;

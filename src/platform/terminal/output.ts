@@ -191,7 +191,7 @@ export class Output {
 
   /** A list written as its items come (history read page by page, never held whole): byte for byte what json() writes for the whole array, in json and ndjson. */
   jsonListWriter(known: readonly FieldSpec[] = []): { add(item: unknown): void; end(): void } | undefined {
-    if (this.mode !== 'json' || this.fields || this.query || this.documents) return undefined;
+    if (this.mode !== 'json' || this.fields || this.query || this.documents) return;
     const stdout = this.streams.stdout;
     const ndjson = this.format === 'ndjson';
     let text = '';
@@ -290,8 +290,8 @@ export class Output {
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
       const text = this.rowsText(fields, rows);
       if (text !== '') this.write(text);
-      if (rows.length === 0) this.note(options.empty);
-      if (options.totals && this.format === 'tsv' && rows.length > 0) {
+      if (!rows.length) this.note(options.empty);
+      if (options.totals && this.format === 'tsv' && rows.length) {
         const totals = options.totals;
         const sums = fields
           .filter((field) => totals.row[field.key] !== undefined)
@@ -300,7 +300,7 @@ export class Output {
       }
       return;
     }
-    if (rows.length === 0) {
+    if (!rows.length) {
       this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
       return;
     }
@@ -342,7 +342,7 @@ export class Output {
       (note) => note.columns === undefined || note.columns.some((key) => shown.has(key)),
     );
     const together = said.filter((note) => note.alone !== true).map((note) => note.text);
-    if (together.length > 0) this.note(this.chalk.dim(together.join(' ')));
+    if (together.length) this.note(this.chalk.dim(together.join(' ')));
     for (const note of said) if (note.alone === true) this.note(this.chalk.dim(note.text));
   }
 
@@ -437,7 +437,7 @@ export class Output {
               Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
             );
           }
-          return undefined;
+          return;
         },
         get cells() {
           return (cells ??= rows.map((row) => formatCell(field, valueOf(field, row), row, format, context)));
@@ -445,7 +445,7 @@ export class Output {
         // A narrower form for a narrow table: the field's own, or a time without its "(in 2d 3h)".
         get compact() {
           const narrower = field.compact;
-          if (narrower === undefined && kind !== 'time') return undefined;
+          if (narrower === undefined && kind !== 'time') return;
           return (compact ??= rows.map((row) =>
             formatCell(field, narrower ? narrower(row) : valueOf(field, row), row, format, {
               ...context,
@@ -463,7 +463,7 @@ export class Output {
     const table: string[][] = [];
     if (this.header) table.push(fields.map((field) => safeText(field.key)));
     for (const row of rows) table.push(fields.map((field) => plainValue(valueOf(field, row))));
-    if (table.length === 0) return '';
+    if (!table.length) return '';
     if (this.format === 'csv') {
       if (!this.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
       return this.csv(table).replace(/\n$/, '');

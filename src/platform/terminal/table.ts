@@ -105,7 +105,7 @@ export function fitColumns(
   };
   /** How many columns of `order` are kept: the first whatever the width, then each while all fit. */
   const admitted = () => {
-    if (order.length === 0) return 0;
+    if (!order.length) return 0;
     let count = 1;
     for (; count < order.length; count++) {
       let used = gap * count;
@@ -215,14 +215,12 @@ function wrapCell(styled: string, width: number) {
 
 /** What a table left out, named (the README's promise): the columns it hid and the ids it shortened in the middle; undefined when it left out nothing. */
 export function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]) {
-  if (hidden.length === 0 && shortened.length === 0) return undefined;
+  if (!hidden.length && !shortened.length) return;
   const parts: string[] = [];
-  if (hidden.length > 0) parts.push(`Hidden at ${columns} columns: ${hidden.join(', ')}`);
-  if (shortened.length > 0)
+  if (hidden.length) parts.push(`Hidden at ${columns} columns: ${hidden.join(', ')}`);
+  if (shortened.length)
     parts.push(
-      hidden.length > 0
-        ? `shortened: ${shortened.join(', ')}`
-        : `Shortened at ${columns} columns: ${shortened.join(', ')}`,
+      hidden.length ? `shortened: ${shortened.join(', ')}` : `Shortened at ${columns} columns: ${shortened.join(', ')}`,
     );
   return parts.join('; ');
 }
@@ -282,11 +280,11 @@ function draw(Table: CliTable3, input: TableInput): DrawnTable {
   const totalsAt = blocks.length;
   for (; section < sections.length; section++)
     blocks.push({ line: truncateEnd(sections[section].line, input.width), rows: [] });
-  if (input.totals && kept.length > 0) {
+  if (input.totals && kept.length) {
     lastRows.rows.push(rule);
     blocks.splice(totalsAt, 0, { line: totalsLine(input, input.totals, kept), rows: [] });
   }
-  const lines = (kept.length === 0 ? [] : blocks).flatMap((block) => [
+  const lines = (kept.length ? blocks : []).flatMap((block) => [
     ...(block.line === undefined ? [] : [block.line]),
     ...Array.from({ length: Math.ceil(block.rows.length / ROWS_PER_DRAWING) }, (_, at) => {
       const table = new Table({

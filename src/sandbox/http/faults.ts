@@ -158,7 +158,7 @@ export class FaultInjector {
     key: K,
   ) {
     const next = this.current[key] as NonNullable<FaultSettings[K]> | null;
-    if (!next || next.count <= 0) return undefined;
+    if (!next || next.count <= 0) return;
     this.current[key] = next.count > 1 ? { ...next, count: next.count - 1 } : null;
     return next;
   }

@@ -42,7 +42,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export function parseBody(text: string) {
-  if (text.length === 0) return undefined;
+  if (!text.length) return;
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -337,7 +337,7 @@ function changeHedge(action: ChangeAction): Handler {
     // Leaving a position must stay possible on a disabled market; growing one must not.
     const definition = action === 'add' ? requireOpenMarket(book, market) : requireListedMarket(book, market);
     const hedges = book.sideHedges(account, market, side);
-    if (hedges.length === 0)
+    if (!hedges.length)
       throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
     const involved = action === 'add' ? hedges.slice(-1) : [...hedges].reverse();
     for (const hedge of involved) {

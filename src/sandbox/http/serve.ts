@@ -85,8 +85,8 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
   const lines = [
     `Hedge sandbox listening on ${baseUrl} (test keys only, state in ${persistence}).`,
     `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, clock speed ${options.clockSpeed ?? 1}x${seed}${rateLimit}, ${dialect} wire dialect.`,
-    `Injected faults: ${faults.length > 0 ? faults.join(', ') : 'none'}.`,
-    timing.length > 0 ? `Timing: ${timing.join(', ')}.` : '',
+    `Injected faults: ${faults.length ? faults.join(', ') : 'none'}.`,
+    timing.length ? `Timing: ${timing.join(', ')}.` : '',
     options.tls ? 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.' : '',
     describeWire(dialect, options.severalPerSide),
     'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',

@@ -103,7 +103,7 @@ function usesEngine(outcome: FaultOutcome) {
 }
 
 export async function startSandbox(options: SandboxOptions = {}) {
-  const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [generateTestKey()];
+  const apiKeys = options.apiKeys && options.apiKeys.length ? [...options.apiKeys] : [generateTestKey()];
   const host = await hostEngine(options, apiKeys);
   const faults = new FaultInjector(
     {
@@ -316,7 +316,7 @@ class SandboxTraffic {
     } catch (error) {
       if (error instanceof ApiError) sendEnvelope(res, errorResponse(error));
       else req.socket.destroy();
-      return undefined;
+      return;
     }
     const body = parseBody(rawBody);
     const headers = req.headers as Record<string, string | undefined>;

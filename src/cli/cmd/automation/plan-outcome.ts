@@ -21,6 +21,6 @@ export async function showPlan(
       applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance),
     });
   }
-  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted, { problemsAsData: output.isJson });
+  if (quoted.plan.problems.length) throw planCheckError(ctx, quoted, { problemsAsData: output.isJson });
   return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
 }

@@ -41,7 +41,7 @@ export function historyTotals(records: HistoryRecord[]) {
 export function closePeriod(options: { since?: string; until?: string }, now: Date) {
   const [since, until] = (['since', 'until'] as const).map((name) => {
     const raw = options[name];
-    if (raw === undefined) return undefined;
+    if (raw === undefined) return;
     const parsed = parseReportDate(raw, now);
     if (!parsed.ok) throw new UsageError(`--${name}: ${parsed.message}`);
     return parsed.date;

@@ -80,7 +80,7 @@ async function ndjsonSink(ctx: CommandContext): Promise<WatchSink> {
     alerts(fired, _holding, at) {
       for (const alert of fired) line({ time: iso(at), alert: alertRecord(alert) });
       // The bell goes where it cannot break the data: stderr, and only when a person is there.
-      if (fired.length > 0 && ctx.io.stderrIsTTY) ctx.io.stderr.write('\u0007');
+      if (fired.length && ctx.io.stderrIsTTY) ctx.io.stderr.write('\u0007');
     },
     tick() {},
     close() {},

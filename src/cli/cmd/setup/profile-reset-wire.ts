@@ -31,7 +31,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RES
   const forgotten = await resetLearned(await ctx.store(), scope);
   if (output.isJson) output.json({ scope: where, forgotten });
   else if (!output.isHuman) for (const line of forgotten) output.write(line);
-  if (forgotten.length === 0) {
+  if (!forgotten.length) {
     output.note(`Nothing learned to forget for ${where}.`);
     return;
   }

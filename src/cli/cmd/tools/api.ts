@@ -131,6 +131,6 @@ export async function run(ctx: CommandContext, input: InputOf<typeof API>) {
  * before anything is sent, ui/result-fields.ts); a GET is a read, checked on what came.
  */
 export const OUTPUT_FIELDS = (input: InputOf<typeof API>) => {
-  if (!isWriteMethod(parseApiMethod(input.options.method))) return undefined;
+  if (!isWriteMethod(parseApiMethod(input.options.method))) return;
   return input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.api);
 };

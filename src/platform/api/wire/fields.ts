@@ -37,7 +37,7 @@ export function pickField<T>(
     const value = read(fields.get(nameKey(name)));
     if (value !== undefined) return { value, name };
   }
-  return undefined;
+  return;
 }
 
 export function firstField<T>(
@@ -85,7 +85,7 @@ function priceOf(value: unknown): number | undefined {
     // Rounded to 12 significant digits: (15.2832 + 15.2908) / 2 is not 15.286999999999999.
     if (bid !== undefined && ask !== undefined) return Number(((bid + ask) / 2).toPrecision(12));
   }
-  return undefined;
+  return;
 }
 
 const marketOf = (value: Record<string, unknown>) => firstField(value, MARKET_FIELDS, readString);
@@ -96,10 +96,10 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
   const only = requested.length === 1 ? requested[0] : undefined;
   const fromObject = (value: unknown, fallbackMarket?: string) => {
     const price = priceOf(value);
-    if (price === undefined) return undefined;
+    if (price === undefined) return;
     const fields = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
     const market = marketOf(fields) ?? fallbackMarket;
-    if (!market) return undefined;
+    if (!market) return;
     const timestamp = timeOf(fields);
     const quote: PriceQuote = {
       ...fields,
@@ -111,7 +111,7 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     return quote;
   };
   const all = (quotes: Array<PriceQuote | undefined>) =>
-    quotes.length > 0 && quotes.every((quote) => quote !== undefined) ? quotes : undefined;
+    quotes.length && quotes.every((quote) => quote !== undefined) ? quotes : undefined;
   if (Array.isArray(data)) return all(data.map((item) => fromObject(item, only)));
   if (data && typeof data === 'object') {
     const object = data as Record<string, unknown>;
@@ -127,7 +127,7 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     }
   }
   if (typeof data === 'number' && only !== undefined) return [{ market: only, price: data }];
-  return undefined;
+  return;
 }
 
 /** A price in the one shape (docs/output.md): `market`, `price`, `timestamp` first, then what the server sent. */
@@ -187,7 +187,7 @@ export function showUnderKnownNames(
     if (current !== undefined) displaced[known] = current;
     row[known] = value;
   }
-  if (Object.keys(displaced).length > 0) row[WIRE_HOLDER] = displaced;
+  if (Object.keys(displaced).length) row[WIRE_HOLDER] = displaced;
   return row;
 }
 
@@ -208,7 +208,7 @@ function sourceOf(
       if (key === wanted && Object.hasOwn(row, name) && sameFact(row[name], value)) return name;
     }
   }
-  return undefined;
+  return;
 }
 
 /** Each fact's names, most likely first (the first ours), and its reader. */
@@ -382,7 +382,7 @@ export function readTimestamp(value: unknown) {
     const zoned = text.length === 10 || HAS_ZONE.test(text) ? text : `${text}Z`;
     ms = Date.parse(zoned);
   }
-  if (ms === undefined || !Number.isFinite(ms)) return undefined;
+  if (ms === undefined || !Number.isFinite(ms)) return;
   const date = new Date(ms);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }

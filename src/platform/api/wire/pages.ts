@@ -7,13 +7,13 @@ function parsed(value: string) {
   try {
     return LinkHeader.parse(value);
   } catch {
-    return undefined;
+    return;
   }
 }
 
 /** The target of a `Link` header's `rel="next"`, as written; read link by link when the whole does not parse. */
 export function nextLink(header: string | readonly string[] | undefined) {
-  if (header === undefined) return undefined;
+  if (header === undefined) return;
   const values = (typeof header === 'string' ? [header] : header).filter((value) => value.trim() !== '');
   for (const value of values) {
     const whole = parsed(value);
@@ -21,7 +21,7 @@ export function nextLink(header: string | readonly string[] | undefined) {
     const found = whole?.rel('next')[0] ?? linkByLink(value);
     if (found?.uri) return found.uri;
   }
-  return undefined;
+  return;
 }
 
 /** The next link of a header that does not read whole: each `<…>` part on its own. */
@@ -30,7 +30,7 @@ function linkByLink(value: string) {
     const found = parsed(part)?.rel('next')[0];
     if (found?.uri) return found;
   }
-  return undefined;
+  return;
 }
 
 /** Names a page-size query parameter goes by, most common first (the first is our default guess). */
@@ -112,7 +112,7 @@ function firstOf<T>(
       if (value !== undefined) return { at: source.at, key, value };
     }
   }
-  return undefined;
+  return;
 }
 
 const whole = (value: unknown) => {
@@ -135,7 +135,7 @@ function queryOfLink(link: string, listUrl: string) {
     const url = new URL(link, listUrl);
     return Object.fromEntries(url.searchParams.entries());
   } catch {
-    return undefined;
+    return;
   }
 }
 
@@ -185,7 +185,7 @@ export function readPage(
   if (given) {
     reading.nextLink = given.value;
     const linkQuery = queryOfLink(given.value, request.listUrl);
-    if (linkQuery && Object.keys(linkQuery).length > 0) return follow(linkQuery, given.how);
+    if (linkQuery && Object.keys(linkQuery).length) return follow(linkQuery, given.how);
   }
   // A next "link" that is bare text is a cursor token (`meta.cursor.next: "n1"`), sent back as a cursor;
   // 2. a cursor, or any other `next_<name>` marker, is sent back as `<name>` (`next_before` → `before`).

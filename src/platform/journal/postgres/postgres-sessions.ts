@@ -136,7 +136,7 @@ export class PostgresSessions implements LockerClient {
       });
       try {
         const applied = await migrateSchema(client, `${this.host} pid ${process.pid}`);
-        if (applied.length > 0)
+        if (applied.length)
           this.options.log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
       } catch (error) {
         await client.end().catch(() => undefined);
@@ -324,7 +324,7 @@ export class PostgresSessions implements LockerClient {
       'asking who holds an action',
     );
     const row = result.rows[0];
-    if (!row) return undefined;
+    if (!row) return;
     return {
       pid: row.pid,
       host: row.host,
@@ -401,6 +401,6 @@ function connectTimeoutOf(url: string) {
     const seconds = value === null ? NaN : Number(value);
     return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
   } catch {
-    return undefined;
+    return;
   }
 }

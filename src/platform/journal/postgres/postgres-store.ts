@@ -125,7 +125,7 @@ class PostgresRecords implements RecordsClient {
   async append(entry: JournalEntry, seal?: RowSeal) {
     const [data, { backendPid }] = await Promise.all([this.sessions.data(), this.sessions.locks()]);
     const scope = scopeText({ entry: entry.id });
-    if (!(await this.sessions.holdNew(scope))) return undefined;
+    if (!(await this.sessions.holdNew(scope))) return;
     const holder = entry.holder!;
     let seq: string | null | undefined;
     try {
@@ -150,7 +150,7 @@ class PostgresRecords implements RecordsClient {
     }
     if (seq === null || seq === undefined) {
       await this.sessions.dropNew(scope);
-      return undefined;
+      return;
     }
     return { ...entry, seq: Number(seq), revision: 1 };
   }
@@ -212,7 +212,7 @@ class PostgresRecords implements RecordsClient {
         "reading the keeper's heartbeat",
       );
       const row = result.rows[0];
-      if (!row || typeof row.body !== 'object' || row.body === null) return undefined;
+      if (!row || typeof row.body !== 'object' || row.body === null) return;
       return { body: row.body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
     },
   };
