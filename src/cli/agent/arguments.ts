@@ -7,7 +7,7 @@ import { CONFIRMATION_TOKEN, INLINE_ROWS, type AgentArgument, type AgentTool } f
 /** What was given instead, in a few words: `true`, `5`, `"abc"`, `an object`. */
 function shown(value: unknown) {
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object' && value !== null) return 'an object';
+  if (typeof value === 'object' && value) return 'an object';
   return typeof value === 'string' ? echo(value) : String(value);
 }
 
@@ -60,7 +60,7 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>) {
   }
   for (const argument of tool.arguments) {
     const value = given[argument.name];
-    if (value === undefined || value === null) {
+    if (value === undefined || !value) {
       if (argument.required)
         throw new UsageError(
           `${argument.name}: missing; expected ${argument.schema.description ?? ACCEPTS[argument.accepts][0]}.`,

@@ -349,7 +349,7 @@ async function carryOutClose(
   }
   if (
     !legs.close &&
-    options.positionOpen !== true &&
+    !options.positionOpen &&
     (await readSideInStep(ports, client, market, side)).book.state === 'flat'
   ) {
     // A resumed roll whose close was never journaled: the side is gone only when every view says so.

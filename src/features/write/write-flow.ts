@@ -868,7 +868,7 @@ async function gateTheSend<S, R>(
     const own = run.resumed && !run.unverified && run.entry?.via === 'agent' ? run.entry.id : undefined;
     await gate.admit(judged, action.command, own === undefined ? undefined : { finishing: own });
   }
-  if (judged === undefined) return;
+  if (!judged) return;
   return {
     beforeRetry: async (reason) => {
       const now = await action.trades?.();

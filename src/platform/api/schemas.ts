@@ -89,7 +89,7 @@ const errorBodySchema = z.looseObject({
     z.pipe(
       z.unknown(),
       z.transform((details) =>
-        details === null || details === undefined
+        details === null || !details
           ? {}
           : typeof details === 'object' && !Array.isArray(details)
             ? (details as Record<string, unknown>)

@@ -233,7 +233,7 @@ function readFacts(raw: Record<string, unknown>, table: FieldTable, used?: strin
   const facts: Record<string, unknown> = {};
   for (const [fact, [names, read]] of Object.entries(table)) {
     const found = pickField(fields, names, read);
-    if (found === undefined) continue;
+    if (!found) continue;
     if (found.name !== names[0]) used?.push(found.name);
     facts[fact] = found.value;
   }
