@@ -1,4 +1,5 @@
 // What the server sent, beside what hedge read from it.
+import type { JsonObject } from './objects.js';
 
 const sent = new WeakMap<object, unknown>();
 /** The originals themselves: shown as they are, without a walk through them (a list is shown twice over). */
@@ -26,10 +27,10 @@ export function asSent<T>(value: T, depth = 0): T {
     return (items.some((item, index) => item !== value[index]) ? items : value) as T;
   }
   if (Object.getPrototypeOf(value) !== Object.prototype) return value;
-  let copy: Record<string, unknown> | undefined;
+  let copy: JsonObject | undefined;
   for (const [key, inner] of Object.entries(value)) {
     const shown = asSent(inner, depth + 1);
-    if (shown !== inner) (copy ??= { ...(value as Record<string, unknown>) })[key] = shown;
+    if (shown !== inner) (copy ??= { ...(value as JsonObject) })[key] = shown;
   }
   return (copy ?? value) as T;
 }
@@ -38,7 +39,7 @@ export function asSent<T>(value: T, depth = 0): T {
 function withAnnotations(read: object, original: unknown) {
   const symbols = Object.getOwnPropertySymbols(read);
   if (!symbols.length || original === null || typeof original !== 'object' || Array.isArray(original)) return original;
-  const copy: Record<PropertyKey, unknown> = { ...(original as Record<string, unknown>) };
+  const copy: Record<PropertyKey, unknown> = { ...(original as JsonObject) };
   for (const symbol of symbols) copy[symbol] = (read as Record<PropertyKey, unknown>)[symbol];
   return copy;
 }

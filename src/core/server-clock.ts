@@ -1,7 +1,7 @@
 // The server's clock against ours: the offset is an interval, never a point, narrowed by every answer (its Date header,
 // the stamp on our own first send of a write, and past stamps in its data as a bound from below only).
 
-import { withoutUndefined } from './objects.js';
+import { withoutUndefined, type JsonObject } from './objects.js';
 
 export type ClockSource = 'date' | 'stamps';
 
@@ -50,13 +50,13 @@ export class ServerClock {
     let newest = '';
     for (const record of Array.isArray(data) ? data : [data]) {
       for (const field of PAST_STAMPS) {
-        const stamp = (record as Record<string, unknown> | null)?.[field];
+        const stamp = (record as JsonObject | null)?.[field];
         if (typeof stamp === 'string' && stamp > newest) newest = stamp;
       }
     }
     const newestMs = Date.parse(newest);
     if (Number.isFinite(newestMs)) this.learn('stamps', newestMs - receivedAt);
-    const stamp = own ? (data as Record<string, unknown> | null)?.[own.field] : undefined;
+    const stamp = own ? (data as JsonObject | null)?.[own.field] : undefined;
     const ms = typeof stamp === 'string' ? Date.parse(stamp) : NaN;
     // A stamp in whole seconds was made within the second it names.
     if (own && Number.isFinite(ms))

@@ -10,6 +10,7 @@ import { PreTradeCheckError, UsageError } from '../../core/errors.js';
 import type { PlanCheck, Trade } from '../../platform/runtime/agent-limits.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';
 import { sumUsd } from './guardrails.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 120;
@@ -102,7 +103,7 @@ export class ConfirmationTokens {
   ) {}
 
   /** `plan`: what the preview showed would happen (PlanWatch.seen). */
-  issue(tool: string, args: Record<string, unknown>, plan = planOf([])) {
+  issue(tool: string, args: JsonObject, plan = planOf([])) {
     this.forgetExpired();
     const token = this.makeToken();
     const expiresAt = this.now() + this.ttlSeconds * 1000;
@@ -111,7 +112,7 @@ export class ConfirmationTokens {
   }
 
   /** Takes the token for this call, or throws (nothing is sent then). */
-  redeem(token: unknown, tool: string, args: Record<string, unknown>) {
+  redeem(token: unknown, tool: string, args: JsonObject) {
     const again = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`;
     if (typeof token !== 'string' || token === '')
       throw new UsageError(

@@ -8,6 +8,7 @@ import type { RawInput } from '../runner/command-spec.js';
 import { additionQuoteTenor } from '../../features/trade/pre-trade-rules.js';
 import { parseMarket, parseNotional } from '../../core/input.js';
 import type { AgentTool } from './catalogue.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** Runs a read tool and keeps its JSON under `key` in the preview; a failure is the call's answer. */
 export type PreviewStep<F> = (key: string, tool: AgentTool, input: RawInput) => Promise<F | undefined>;
@@ -21,7 +22,7 @@ export async function previewTradeNumbers<F>(
     now: () => number;
     step: PreviewStep<F>;
     lookUp: PreviewStep<F>;
-    preview: Record<string, unknown>;
+    preview: JsonObject;
   },
 ) {
   const { step, preview } = deps;
@@ -38,7 +39,7 @@ export async function previewTradeNumbers<F>(
   if (!['add', 'reduce', 'close', 'roll'].includes(tool.name) || !positionsTool || !market || !side) return;
   await lookUp('position', positionsTool, { args: {}, options: {} });
   const wanted = parseMarket(market);
-  const rows = Array.isArray(preview.position) ? (preview.position as Array<Record<string, unknown>>) : [];
+  const rows = Array.isArray(preview.position) ? (preview.position as Array<JsonObject>) : [];
   const row = rows.find((candidate) => {
     const facts = readPosition(candidate);
     return facts.side === side && (facts.market === undefined || facts.market.toUpperCase() === wanted);

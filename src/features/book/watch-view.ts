@@ -16,6 +16,7 @@ import { sparkline } from '../../platform/results/text-charts.js';
 import { stripVTControlCharacters } from 'node:util';
 import { redrawTarget } from '../../platform/terminal/terminal.js';
 import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
+import type { JsonObject } from '../../core/objects.js';
 
 interface WatchField {
   key: string;
@@ -25,7 +26,7 @@ interface WatchField {
 
 interface WatchRow {
   key: string;
-  values: Record<string, unknown>;
+  values: JsonObject;
   maturityAt?: string;
 }
 
@@ -57,7 +58,7 @@ interface WatchState {
   stale?: { since: number; reason: string; nextAt?: number };
   alerts: Array<{ alert: Alert; at: number }>;
   series: Map<string, number[]>;
-  previous: Map<string, Record<string, unknown>>;
+  previous: Map<string, JsonObject>;
 }
 
 interface RenderOptions {

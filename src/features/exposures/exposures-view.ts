@@ -12,6 +12,7 @@ import type { Output } from '../../platform/terminal/output.js';
 import { CHART, escapeHtml, fixed, svgBar, svgOpen } from '../report/report-html.js';
 import type { Resource } from '../../platform/fields/resource-fields.js';
 import { utcMinute } from '../../core/utc-text.js';
+import type { JsonObject } from '../../core/objects.js';
 
 export const EXPOSURE_SECTIONS = ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy'] as const;
 export type ExposureSection = (typeof EXPOSURE_SECTIONS)[number];
@@ -209,7 +210,7 @@ interface Section {
   title: string;
   empty: string;
   /** The rows a list shows, when they are not the document's member of the section's name. */
-  rows?: (document: Record<string, unknown>) => unknown;
+  rows?: (document: JsonObject) => unknown;
 }
 
 /** A document's sections: JSON whole (or the member); a table per section on a terminal; one section's rows (asked, or `fallback`) in TSV, CSV and NDJSON. */
@@ -217,7 +218,7 @@ async function renderSections<S extends string>(
   output: Output,
   view: Pick<ExposuresView, 'source' | 'asOf' | 'policy'>,
   sections: Record<S, Section>,
-  document: Record<string, unknown>,
+  document: JsonObject,
   options: { section?: S; all: readonly S[]; fallback: S; footer: string },
 ) {
   const { section } = options;
@@ -231,7 +232,7 @@ async function renderSections<S extends string>(
     output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
   for (const name of section !== undefined ? [section] : human ? options.all : [options.fallback]) {
     const { resource, title, empty, rows } = sections[name];
-    await output.list((rows?.(document) ?? document[name]) as Record<string, unknown>[], resource, { empty, title });
+    await output.list((rows?.(document) ?? document[name]) as JsonObject[], resource, { empty, title });
   }
   if (human) output.note(output.chalk.dim(options.footer));
 }
@@ -426,9 +427,7 @@ function table(rows: readonly object[], resourceOf: Resource) {
     )
     .join('');
   const body = rows
-    .map(
-      (row) => `<tr>${fields.map((field) => cell((row as Record<string, unknown>)[field.key], field)).join('')}</tr>`,
-    )
+    .map((row) => `<tr>${fields.map((field) => cell((row as JsonObject)[field.key], field)).join('')}</tr>`)
     .join('\n');
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }

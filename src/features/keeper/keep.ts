@@ -43,6 +43,7 @@ import { expectationMet, type SideExpectation } from '../book/book.js';
 import { SideViews } from '../book/side-book.js';
 import { keeperLockPlace, takeKeeperLock } from './keeper-heartbeat.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** The spec advises polling no faster than every one to two seconds: a cycle is at least this apart. */
 export const MIN_INTERVAL_MS = 2_000;
@@ -71,7 +72,7 @@ interface KeepServices {
   /** The live screen or NDJSON (commands/keep.ts chooses). */
   reporter: KeepReporter;
   /** A failure as an `error` event's fields (code, exit code, message, hint): the command's description. */
-  errorFields: (error: unknown) => Record<string, unknown>;
+  errorFields: (error: unknown) => JsonObject;
 }
 
 /** How a keeper ended: stopped by a signal (`interrupted` when a second cut its steps short), or one cycle run with the first error for the exit code. */
@@ -721,7 +722,7 @@ function keeperSteps(
       const newest = sideViews.hedges.find(
         (hedge) => hedge.market.toUpperCase() === row.market && hedge.side === row.side,
       );
-      const closedAt = (newest as Record<string, unknown> | undefined)?.closed_at;
+      const closedAt = (newest as JsonObject | undefined)?.closed_at;
       const closedAtLocalMs =
         (typeof closedAt === 'string' ? Date.parse(closedAt) : NaN) - time.earliestMs + time.localMs;
       let closed =

@@ -37,6 +37,7 @@ import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../../core/errors.js';
 import { parseUsdAmount } from '../../core/input.js';
 import type { Identity } from '../write/identity.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
 export function parseMetricsAddress(raw: string) {
@@ -295,9 +296,7 @@ async function readHeadroom(ports: FlowPorts, rows: readonly KeepRowStatus[]) {
 async function priceRolls(ports: FlowPorts, hedgeIds: string[], heartbeat: Heartbeat) {
   const client = await ports.client();
   const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
-  const records = (await client.listHistory({ limit: 50 })).map((record) =>
-    readHistoryRecord(record as Record<string, unknown>),
-  );
+  const records = (await client.listHistory({ limit: 50 })).map((record) => readHistoryRecord(record as JsonObject));
   for (const id of [...hedgeIds]) {
     const record = records.find((candidate) => candidate.hedgeId === id);
     if (!record) continue;
@@ -318,8 +317,8 @@ const ALERTS_AT_ONCE = 4;
 
 /** The JSON an alert is sent as, every string escaped for Slack (part of it is the server's word). */
 export function alertPayload(notice: AlertNotice) {
-  const trigger: Record<string, unknown> = notice.alert === 'started' ? (notice.trigger ?? {}) : {};
-  const payload: Record<string, unknown> = {
+  const trigger: JsonObject = notice.alert === 'started' ? (notice.trigger ?? {}) : {};
+  const payload: JsonObject = {
     ...trigger,
     at: notice.at,
     event:

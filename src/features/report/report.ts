@@ -8,6 +8,7 @@ import type { HistoryRecord } from '../../platform/api/schemas.js';
 import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
 import { closedHedgeTime, compareListed, doubled, ReportBuilder, type ReportOptions } from './report-rules.js';
 import type { HedgeReferences } from '../book/deal.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** What a walk through the history pages found. */
 interface HistoryWalk {
@@ -202,11 +203,11 @@ class BlockReader {
 }
 
 /** The close time of a history record, read even when the record gives no net P&L. */
-function closeTimeOf(raw: Record<string, unknown>) {
+function closeTimeOf(raw: JsonObject) {
   try {
     return readHistoryRecord(raw).closedAt;
   } catch {
-    const probe: Record<string, unknown> = { net_pnl_usd: 0 };
+    const probe: JsonObject = { net_pnl_usd: 0 };
     for (const [name, value] of Object.entries(raw)) {
       if (name.toLowerCase().replace(/[^a-z0-9]/g, '') !== 'netpnlusd') probe[name] = value;
     }

@@ -43,6 +43,7 @@ import {
   type WriteOutcome,
 } from '../write/write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
 export const ROLL_GROUP_PREFIX = 'roll-';
@@ -268,7 +269,7 @@ async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest)
       `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(req.tenorDays))}\`.`,
     );
   }
-  const reference = (ended as Record<string, unknown>).client_reference;
+  const reference = (ended as JsonObject).client_reference;
   return {
     notionalUsd: ended.notional_usd,
     ended,
@@ -497,7 +498,7 @@ function outcomeOf(
           order_tx_hash: carried.close?.answer?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
           net_margin_usd:
             result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
-          realized: (result?.realized as Record<string, unknown> | undefined) ?? null,
+          realized: (result?.realized as JsonObject | undefined) ?? null,
         };
   const hedgeId = open.result?.id ?? open.answer?.hedge_id ?? open.entry.hedge_id ?? null;
   const view: RollView = {
@@ -512,7 +513,7 @@ function outcomeOf(
       journal_id: open.entry.id,
       outcome: open.entry.outcome,
       hedge_id: hedgeId,
-      hedge: ((open.result ?? open.answer) as Record<string, unknown> | undefined) ?? null,
+      hedge: ((open.result ?? open.answer) as JsonObject | undefined) ?? null,
       quote: quote ?? null,
     },
   };

@@ -39,6 +39,7 @@ import {
 } from '../write/wait.js';
 import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
 import { sameReference } from '../../core/input.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
 const CLOCK_SKEW_MS = 5 * 60_000;
@@ -677,7 +678,7 @@ export function actionFromJournal(
   ports: FlowPorts,
   client: HedgeClient,
   command: string,
-  body: Record<string, unknown>,
+  body: JsonObject,
   argv: string[],
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
   from: { group?: string; leg?: string } = {},
@@ -694,7 +695,7 @@ export function actionFromJournal(
 export function tradeView(
   command: string,
   outcome: WriteOutcome<unknown, unknown>,
-  body: Record<string, unknown>,
+  body: JsonObject,
 ): TradeView | undefined {
   if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return;
   const submitted = outcome.kind === 'submitted';

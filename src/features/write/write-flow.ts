@@ -45,6 +45,7 @@ import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { guardLiveAction, type LiveGuard } from './live-guard.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { cents, formatUsd } from '../../core/money.js';
+import type { JsonObject } from '../../core/objects.js';
 
 export interface WriteOptions {
   /** false with --no-wait: return at `submitted`. */
@@ -104,7 +105,7 @@ interface WriteRun {
 /** What a wait is handed: when the request left, the facts read before it (`before`), and the run. */
 interface WaitContext {
   startedAt: number;
-  before?: Record<string, unknown>;
+  before?: JsonObject;
   run: WriteRun;
   /** A resume found the earlier send landed and follows it. */
   sentEarlier?: boolean;
@@ -120,7 +121,7 @@ export interface WriteAction<S, R> {
   /** Pre-trade checks; not run when resuming (the first run's own effect may now fill the headroom). */
   check?(): Promise<void>;
   /** Facts read before the send that the wait needs (e.g. the notional before an add); journaled. */
-  before?(run: WriteRun): Promise<Record<string, unknown> | undefined>;
+  before?(run: WriteRun): Promise<JsonObject | undefined>;
   preview?(): Promise<void>;
   /** The confirmation question on a live key (the guard adds the LIVE marker). */
   question(): string;
@@ -674,12 +675,7 @@ async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry) {
 }
 
 /** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
-function entryFields<S, R>(
-  identity: Identity,
-  action: WriteAction<S, R>,
-  key: string,
-  context?: Record<string, unknown>,
-) {
+function entryFields<S, R>(identity: Identity, action: WriteAction<S, R>, key: string, context?: JsonObject) {
   const request = action.plan(key);
   return {
     profile: identity.profile,
@@ -702,7 +698,7 @@ export async function journalAhead<S, R>(
   ports: FlowPorts,
   action: WriteAction<S, R>,
   key: string,
-  context?: Record<string, unknown>,
+  context?: JsonObject,
 ) {
   return (await ports.journal()).begin(
     { ...entryFields(await identityOf(ports), action, key, context), outcome: 'planned' },

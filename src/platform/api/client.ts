@@ -33,7 +33,7 @@ import {
 } from './wire/unspecified.js';
 import { parsePrices, type PriceQuote } from './wire/fields.js';
 import { isNumericText, readNumber } from '../../core/number-format.js';
-import { withoutUndefined } from '../../core/objects.js';
+import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
 export interface QuoteRequest {
   market: string;
@@ -76,7 +76,7 @@ export interface MarketList {
   markets: Market[];
   allowedMarkets?: string[];
   source?: string;
-  meta: Record<string, unknown>;
+  meta: JsonObject;
 }
 
 /** Describes a request without sending it (`--dry-run`). */
@@ -268,7 +268,7 @@ export class HedgeClient {
   }
 
   /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
-  changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
+  changeRequestFromBody(body: JsonObject): ChangeRequest {
     const amountKey = [
       this.wireSettings.changeNotionalField,
       'notional_usd',

@@ -4,6 +4,7 @@ import { en } from 'zod/locales';
 import { isNumericText } from '../../core/number-format.js';
 import { SIDES } from '../../core/vocabulary.js';
 import type { AccountFacts, MarketFacts } from '../../core/wire.js';
+import type { JsonObject } from '../../core/objects.js';
 
 // zod/mini: the same checks as classic zod, with less of zod loaded and run by every request command.
 z.config(en());
@@ -92,7 +93,7 @@ const errorBodySchema = z.looseObject({
         details === null || !details
           ? {}
           : typeof details === 'object' && !Array.isArray(details)
-            ? (details as Record<string, unknown>)
+            ? (details as JsonObject)
             : { value: details },
       ),
     ),
@@ -106,7 +107,7 @@ export const envelopeSchema = z.looseObject({
   meta: z.pipe(
     z.unknown(),
     z.transform((meta) =>
-      meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {},
+      meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as JsonObject) : {},
     ),
   ),
 });

@@ -4,6 +4,7 @@ import type { LocalJournal } from './backend.js';
 import { isUnresolved, PATCH_FIELDS, type JournalEntry, type JournalPatch } from './entry.js';
 import { JournalError } from './journal-error.js';
 import { JournalStoreError } from './store-error.js';
+import type { JsonObject } from '../../core/objects.js';
 
 export class FallbackRecords {
   private local?: LocalJournal;
@@ -50,7 +51,7 @@ export class FallbackRecords {
       revision,
       ...fields
     } = base;
-    for (const field of PATCH_FIELDS) delete (fields as Record<string, unknown>)[field];
+    for (const field of PATCH_FIELDS) delete (fields as JsonObject)[field];
     const begun = await this.local!.begin({
       ...fields,
       outcome: outcome === 'planned' ? 'planned' : 'pending',
@@ -64,7 +65,7 @@ export class FallbackRecords {
 }
 
 export function outcomeFields(record: Partial<JournalEntry>) {
-  const patch: Record<string, unknown> = {};
+  const patch: JsonObject = {};
   for (const field of PATCH_FIELDS) if (record[field] !== undefined) patch[field] = record[field];
   return patch;
 }

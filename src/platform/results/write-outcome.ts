@@ -19,6 +19,7 @@ import type { Output } from '../terminal/output.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { priceRows, priceUnit, quoteCard, upfrontRows } from './quote-card.js';
 import { wrapWords } from '../terminal/width.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** The hedge as opened, with the quote's execution price and the slippage beside the struck rate. */
 export const OPENED_FIELDS = HEDGE_FIELDS.flatMap((field) =>
@@ -61,12 +62,12 @@ function slippageText(bps: number) {
   return `${formatBps(rounded)}, ${betterOrWorse(rounded, 'quoted', 'as quoted')}`;
 }
 
-export function renderHedge(output: Output, hedge: Record<string, unknown>, options: { title: string; quote?: Quote }) {
+export function renderHedge(output: Output, hedge: JsonObject, options: { title: string; quote?: Quote }) {
   if (output.isJson) {
     output.json(hedge);
     return;
   }
-  const record: Record<string, unknown> = { ...hedge };
+  const record: JsonObject = { ...hedge };
   const struck = hedge.struck_rate;
   const quoted = options.quote?.pricing.execution_price;
   if (typeof quoted === 'number') record.quoted_execution_price = quoted;
@@ -83,11 +84,7 @@ export function renderHedge(output: Output, hedge: Record<string, unknown>, opti
 }
 
 /** `--no-wait`: the record the write returned, status `submitted`. */
-export function renderSubmitted(
-  output: Output,
-  submitted: Record<string, unknown>,
-  options: { title: string; footer?: string[] },
-) {
+export function renderSubmitted(output: Output, submitted: JsonObject, options: { title: string; footer?: string[] }) {
   if (output.isJson) {
     output.json(submitted);
     return;
@@ -116,7 +113,7 @@ export const CLOSE_FIELDS = [
     action        Action`),
 ];
 
-export interface ClosedSummary extends Record<string, unknown> {
+export interface ClosedSummary extends JsonObject {
   status: 'closed';
   net_margin_usd: number | null;
   realized: HistoryRecord | null;

@@ -16,6 +16,7 @@ import {
   shortHash,
 } from './format.js';
 import { displayWidth } from './width.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** How one column shows its numbers, decided once from all of its values. */
 export interface ColumnFormat {
@@ -23,12 +24,12 @@ export interface ColumnFormat {
   unit?: string;
 }
 
-export function valueOf(field: FieldSpec, row: Record<string, unknown>) {
+export function valueOf(field: FieldSpec, row: JsonObject) {
   return field.get ? field.get(row) : row[field.key];
 }
 
 /** The field's kind, or what its first present value says it is. */
-export function kindOf(field: FieldSpec, rows: readonly Record<string, unknown>[]) {
+export function kindOf(field: FieldSpec, rows: readonly JsonObject[]) {
   if (field.kind) return field.kind;
   for (const row of rows) {
     const value = valueOf(field, row);
@@ -38,7 +39,7 @@ export function kindOf(field: FieldSpec, rows: readonly Record<string, unknown>[
 }
 
 /** `NGN/USDT` when every row is of one USDT market; undefined when rows mix markets or say none. */
-export function rateUnitOf(rows: readonly Record<string, unknown>[]) {
+export function rateUnitOf(rows: readonly JsonObject[]) {
   let market: unknown;
   for (const row of rows) {
     if (market === undefined) market = row.market;
@@ -49,7 +50,7 @@ export function rateUnitOf(rows: readonly Record<string, unknown>[]) {
 }
 
 /** One number of decimals for the whole column: money 2, percentages 4, rates what their smallest value needs, other numbers as many as the most precise value has (at most 6). */
-export function numberFormatOf(field: FieldSpec, rows: readonly Record<string, unknown>[], unit: string | undefined) {
+export function numberFormatOf(field: FieldSpec, rows: readonly JsonObject[], unit: string | undefined) {
   const kind = kindOf(field, rows);
   const rateUnit = field.unit === 'rate' ? unit : undefined;
   if (field.decimals !== undefined) return { decimals: field.decimals, unit: rateUnit };
@@ -87,7 +88,7 @@ function signed(amount: number, decimals: number, c: ChalkInstance, kind: 'pnl' 
 export function formatCell(
   field: FieldSpec,
   value: unknown,
-  row: Record<string, unknown>,
+  row: JsonObject,
   format: ColumnFormat,
   context: CellContext,
 ) {

@@ -237,7 +237,7 @@ function markersIn(sources: Array<{ at: string; value: Json }>) {
 
 export interface PageAnswer {
   data: unknown;
-  meta: Record<string, unknown>;
+  meta: Json;
   /** Names in lower case; `link` may carry the next page. */
   headers: Record<string, string | string[] | undefined>;
   /** The URL asked (a relative next link is resolved against it). */
@@ -325,7 +325,7 @@ function underBase(baseUrl: string, link: string) {
 function readPathPage(
   baseUrl: string,
   path: string,
-  answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
+  answer: { data?: unknown; meta: Json; headers: Record<string, string | string[] | undefined> },
   cursorParam?: string,
 ) {
   const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
@@ -344,7 +344,7 @@ function readPathPage(
 export function nextPagePath(
   baseUrl: string,
   path: string,
-  answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
+  answer: { data?: unknown; meta: Json; headers: Record<string, string | string[] | undefined> },
   cursorParam?: string,
 ) {
   return readPathPage(baseUrl, path, answer, cursorParam).next;

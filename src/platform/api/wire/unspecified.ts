@@ -1,5 +1,6 @@
 // What the client SENDS where the spec says "not shown" is a guess.
 import { ApiError } from '../../../core/errors.js';
+import type { JsonObject } from '../../../core/objects.js';
 
 /** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
 export { MAX_PAGE_SIZE } from '../../../core/wire.js';
@@ -45,8 +46,8 @@ export type WireSource = 'default' | 'learned' | 'profile' | 'environment';
 /** Environment over profile over learned over default; a malformed name is refused with the setting named. */
 export function resolveWireSettings(
   env: Readonly<Record<string, string | undefined>>,
-  profileWire: Readonly<Record<string, unknown>> = {},
-  learnedWire: Readonly<Record<string, unknown>> = {},
+  profileWire: Readonly<JsonObject> = {},
+  learnedWire: Readonly<JsonObject> = {},
 ): { settings: WireSettings; sources: Record<keyof WireSettings, WireSource>; problem?: string } {
   const settings = { ...DEFAULT_WIRE_SETTINGS };
   const sources = Object.fromEntries(Object.keys(settings).map((key) => [key, 'default'])) as Record<
@@ -88,7 +89,7 @@ export function notionalFieldFrom(error: unknown, sentBody: unknown) {
   // Not a clear 4xx refusal of the body: a 401, 403, 404, 409 or 429 says nothing about names.
   if (!(error instanceof ApiError) || error.ambiguous || error.status < 400 || error.status >= 500) return;
   if ([401, 403, 404, 409, 429].includes(error.status)) return;
-  const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as Record<string, unknown>) : {};
+  const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as JsonObject) : {};
   const field = refusedField(error);
   const named = field !== undefined && WIRE_NAME.test(field) && !CHANGE_BODY_FIELDS.has(field) && !(field in body);
   return named && AMOUNT_NAME.test(field) ? field : undefined;
@@ -105,7 +106,7 @@ export function refusedField(error: ApiError) {
 }
 
 /** Names a refusal's details offer (`allowed: [...]`, `expected: "per_page"`), never its message. */
-export function namesIn(details: Record<string, unknown>) {
+export function namesIn(details: JsonObject) {
   const names: string[] = [];
   for (const [key, value] of Object.entries(details)) {
     if (key === 'field') continue;
