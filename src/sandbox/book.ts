@@ -1,19 +1,22 @@
 // The book: every money movement and state transition of a hedge, applied to the engine state.
 
-import type {
-  AccountFigures,
-  AccountState,
-  ChangeAction,
-  CloseReason,
-  EngineState,
-  EventKind,
-  HedgeState,
-  HistoryRecord,
-  PendingChange,
-  PositionBasis,
-  ScheduledEvent,
+import {
+  type AccountFigures,
+  type AccountState,
+  type ChangeAction,
+  type CloseReason,
+  type EngineState,
+  type EventKind,
+  type HedgeState,
+  type HistoryRecord,
+  type PendingChange,
+  type PositionBasis,
+  type ScheduledEvent,
+  activeHedgeKey,
+  compareEvents,
+  compareHistoryRecords,
+  partitionPoint,
 } from './engine-state.js';
-import { activeHedgeKey, compareEvents, compareHistoryRecords, partitionPoint } from './engine-state.js';
 import {
   MARKET_MODEL,
   type MarketDefinition,

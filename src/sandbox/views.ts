@@ -1,7 +1,6 @@
 // Wire shapes of the resources (spec section 2 and src/platform/api/wire-contract.md).
 
-import type { Book, ShownBook } from './book.js';
-import { toIso } from './book.js';
+import { type Book, type ShownBook, toIso } from './book.js';
 import type { WireDialect } from './dialects.js';
 import type { PositionView } from './view-types.js';
 import type { AccountState, HedgeState, PositionBasis } from './engine-state.js';

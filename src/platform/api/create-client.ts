@@ -1,5 +1,4 @@
-import type { ResolvedCredentials } from '../config/credentials.js';
-import type { Env } from '../config/credentials.js';
+import type { ResolvedCredentials, Env } from '../config/credentials.js';
 import { VERSION } from '../../core/version.js';
 import { HedgeClient, type ClientOptions } from './client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';

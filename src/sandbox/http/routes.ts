@@ -1,7 +1,6 @@
 // The twelve endpoints: each reads and checks its input, asks the book to act, renders the result.
 
-import type { Book } from '../book.js';
-import { toIso } from '../book.js';
+import { type Book, toIso } from '../book.js';
 import { type WireDialect, keptReference, renameFields, renderPrices, wireAmounts } from '../dialects.js';
 import {
   type AccountState,

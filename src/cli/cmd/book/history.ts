@@ -4,7 +4,7 @@
 import type { HistoryRecord } from '../../../platform/api/schemas.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { parseClientReference, parseListLength, sameReference } from '../../../core/input.js';
-import { HISTORY_RESOURCE } from '../../../platform/fields/resource-fields.js';
+import { HISTORY_RESOURCE, JOINED_REFERENCE } from '../../../platform/fields/resource-fields.js';
 import type { InputOf } from '../../runner/command-spec.js';
 import type { HISTORY } from '../specs.js';
 import { parseReportDate, reportPeriodProblem } from '../../../features/report/report-rules.js';
@@ -14,7 +14,6 @@ import { readNumber } from '../../../core/number-format.js';
 import { historyRecordForPeople, readHistoryRecord } from '../../../platform/api/wire/fields.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
 import { readDeal, type DealHedges } from '../../../features/book/deal.js';
-import { JOINED_REFERENCE } from '../../../platform/fields/resource-fields.js';
 import { dealStillHeld, shellWord } from '../../../features/book/deal-view.js';
 import { readResizedHedges } from '../../../features/trade/hedge-sizes.js';
 import { markResized, resizedNote } from '../../../features/report/history-view.js';
