@@ -11,6 +11,7 @@ import type { PlanCheck, Trade } from '../../platform/runtime/agent-limits.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';
 import { sumUsd } from './guardrails.js';
 import type { JsonObject } from '../../core/objects.js';
+import type { Env } from '../../platform/config/env.js';
 
 /** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 120;
@@ -19,7 +20,7 @@ const MAX_TOKEN_TTL_SECONDS = 3600;
 const REMEMBERED_SPENT = 1000;
 
 /** HEDGE_MCP_TOKEN_TTL_SECONDS: 0 to 3600 (0: every token has expired by the time it comes back). */
-export function tokenTtlSeconds(env: Readonly<Record<string, string | undefined>>) {
+export function tokenTtlSeconds(env: Env) {
   const raw = env.HEDGE_MCP_TOKEN_TTL_SECONDS;
   if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_TTL_SECONDS;
   const value = Number(raw);

@@ -46,6 +46,7 @@ import { guardLiveAction, type LiveGuard } from './live-guard.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { cents, formatUsd } from '../../core/money.js';
 import type { JsonObject } from '../../core/objects.js';
+import type { Env } from '../../platform/config/env.js';
 
 export interface WriteOptions {
   /** false with --no-wait: return at `submitted`. */
@@ -62,7 +63,7 @@ export interface WriteOptions {
 }
 
 /** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
-function repeatWindowMs(env: Readonly<Record<string, string | undefined>>) {
+function repeatWindowMs(env: Env) {
   const raw = env.HEDGE_REPEAT_WINDOW?.trim();
   if (raw === undefined || raw === '') return 10 * 60_000;
   if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) > 24 * 60) {
@@ -896,7 +897,7 @@ export interface Reconciliation<S> {
 }
 
 /** HEDGE_KEY_LIFETIME in hours (a positive number), in ms; the default when unset. */
-function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>) {
+function keyLifetimeMs(env: Env) {
   const raw = env.HEDGE_KEY_LIFETIME;
   const typed = raw?.trim();
   if (!typed) return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;

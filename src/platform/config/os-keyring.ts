@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { within } from '../../core/security/bounded-read.js';
 import { messageOf } from '../../core/security/safe-text.js';
+import type { Env } from './env.js';
 
 /** Every entry hedge makes is under this service name; the account names the profile and config folder. */
 const KEYRING_SERVICE = 'hedge';
@@ -30,9 +31,7 @@ let opened: KeyringOpening | undefined;
 const BUS_PROBE_MS = 3_000;
 
 /** Loads the binding once; never throws (a missing or broken binding is a reason, and the file is the fallback). */
-export async function openOsKeyring(
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): Promise<KeyringOpening> {
+export async function openOsKeyring(env: Env = process.env): Promise<KeyringOpening> {
   if (process.platform === 'linux') {
     // The Secret Service is reached over the D-Bus session bus.
     const address = env.DBUS_SESSION_BUS_ADDRESS;

@@ -2,13 +2,14 @@ import type { Output } from './output.js';
 import { safeStyled } from '../../core/security/safe-text.js';
 import { terminalColumns } from './terminal.js';
 import { displayWidth, wrapWords } from './width.js';
+import type { Env } from '../config/env.js';
 
 /** What a spinner needs from the running command (the flows hand it over; ui knows no context). */
 export interface ProgressHost {
   quiet: boolean;
   stderrIsTTY: boolean;
   stderr: NodeJS.WritableStream;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   output: Output;
   now(): number;
   onDispose(stop: () => void): void;

@@ -1,6 +1,7 @@
 // What the client SENDS where the spec says "not shown" is a guess.
 import { ApiError } from '../../../core/errors.js';
 import type { JsonObject } from '../../../core/objects.js';
+import type { Env } from '../../config/env.js';
 
 /** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
 export { MAX_PAGE_SIZE } from '../../../core/wire.js';
@@ -45,7 +46,7 @@ export type WireSource = 'default' | 'learned' | 'profile' | 'environment';
 
 /** Environment over profile over learned over default; a malformed name is refused with the setting named. */
 export function resolveWireSettings(
-  env: Readonly<Record<string, string | undefined>>,
+  env: Env,
   profileWire: Readonly<JsonObject> = {},
   learnedWire: Readonly<JsonObject> = {},
 ): { settings: WireSettings; sources: Record<keyof WireSettings, WireSource>; problem?: string } {
