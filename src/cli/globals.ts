@@ -5,7 +5,7 @@ import type { GlobalOptions } from '../platform/runtime/globals.js';
 
 const FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;
 
-export type GlobalsResult = { globals: GlobalOptions } | { problem: string };
+type GlobalsResult = { globals: GlobalOptions } | { problem: string };
 
 function positiveSeconds(name: string, raw: unknown) {
   if (raw === undefined) return;

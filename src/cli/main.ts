@@ -18,7 +18,7 @@ export * from './manifest.js';
 export * from '../core/vocabulary.js';
 export * from '../core/version.js';
 
-export interface MainOverrides {
+interface MainOverrides {
   io?: Io;
   env?: Record<string, string | undefined>;
   /** The current time as hedge reads it (Date.now): a test pins it. */

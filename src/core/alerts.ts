@@ -17,7 +17,7 @@ export interface AlertFacts {
   maturities: MaturityFact[];
 }
 
-export interface MaturityFact {
+interface MaturityFact {
   key: string;
   maturityAt: string;
   market?: string;
@@ -105,7 +105,7 @@ const CAUSE_WORDS = {
 
 export type AlertCause = keyof typeof CAUSE_WORDS;
 
-export interface AlertCondition {
+interface AlertCondition {
   key: string;
   cause: AlertCause;
   market?: string;
@@ -126,7 +126,7 @@ export interface AlertNotice extends ActiveAlert {
   text: string;
 }
 
-export interface HeadroomReading {
+interface HeadroomReading {
   exposureHeadroomUsd?: number;
   capacityUsd: ReadonlyMap<string, number>;
 }

@@ -3,7 +3,7 @@ import { UsageError } from './errors.js';
 import { echo } from './input.js';
 
 type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };
-export type Params = Record<string, ParamValue>;
+type Params = Record<string, ParamValue>;
 
 export interface ParamInput {
   raw: string;

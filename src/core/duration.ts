@@ -7,7 +7,7 @@ const DURATION_SHAPE = /^(\d+(\.\d+)?[smhdw])+$/;
 /** Hedges run for at most 7 days; a year leaves room for anything a desk schedules around them. */
 const MAX_DURATION_MS = 366 * 86_400_000;
 
-export interface Duration {
+interface Duration {
   ms: number;
   text: string;
 }

@@ -1,7 +1,7 @@
 // Every failure a command can end with is one of these types, each carrying its exit code, JSON code and details (src/platform/terminal/exit-codes.ts says them).
 
 /** How a failure ends a command: its exit code, the JSON `code` (the exit code's name unless given), details. */
-export interface ErrorFacts {
+interface ErrorFacts {
   exitCode: number;
   code?: string;
   details?: Record<string, unknown>;
@@ -256,7 +256,7 @@ class DetailedError extends HedgeError {
 }
 
 /** Who holds an action or a lock (the journal's Holder, repeated here so that errors import nothing). */
-export interface HolderFacts {
+interface HolderFacts {
   pid: number;
   host: string;
   since: string;

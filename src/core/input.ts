@@ -60,7 +60,7 @@ export function parseSide(raw: string | undefined): Side {
 }
 
 /** Which amounts an option takes: `positive` (a notional, an agent's limit), `zero-or-more` (a tolerance, a headroom threshold), `signed` (a P&L threshold). */
-export type AmountSign = 'positive' | 'zero-or-more' | 'signed';
+type AmountSign = 'positive' | 'zero-or-more' | 'signed';
 
 const AMOUNT_EXAMPLES: Record<AmountSign, string> = {
   positive: 'a positive USD amount such as 10000, 10_000, 10k or 1.5m',
@@ -109,7 +109,7 @@ export function parseTenor(raw: string | undefined): 1 | 3 | 7 {
 }
 
 /** How many rows `hedges` and `history` list without --limit or --all: hedge's own length, the same on every server (read across pages of whatever size the server uses), never the server's page. */
-export const DEFAULT_LIST_LENGTH = 50;
+const DEFAULT_LIST_LENGTH = 50;
 
 /** --limit N, or --all (every row, page after page: Infinity), else DEFAULT_LIST_LENGTH; both together is bad usage. */
 export function parseListLength(limitRaw: unknown, allRaw: unknown): { limit: number; defaulted: boolean } {

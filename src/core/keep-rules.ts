@@ -37,7 +37,7 @@ export type KeepDecision =
     }
   | { kind: 'skip'; reason: string };
 
-export interface KeepRules {
+interface KeepRules {
   toleranceUsd: number;
 }
 
@@ -217,7 +217,7 @@ export interface Heartbeat {
   stopped_at?: string;
 }
 
-export type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere';
+type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere';
 
 export type KeeperState = KeeperLiveness | 'none';
 

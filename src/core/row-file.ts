@@ -10,7 +10,7 @@ export interface RowFileProblem {
   message: string;
 }
 
-export interface RawRow<C extends string> {
+interface RawRow<C extends string> {
   line: number;
   unit: 'line' | 'item';
   label: string;

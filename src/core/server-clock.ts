@@ -3,7 +3,7 @@
 
 import { withoutUndefined, type JsonObject } from './objects.js';
 
-export type ClockSource = 'date' | 'stamps';
+type ClockSource = 'date' | 'stamps';
 
 /** How far past what is known the server's clock is taken to be where nothing bounds it. */
 export const ASSUMED_SKEW_MS = 5 * 60_000;

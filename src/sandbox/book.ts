@@ -35,7 +35,7 @@ import {
 import { nextRandom } from './prng.js';
 import { appendChange, foldChanges, positionBasis, viewsInStep } from './trailing-views.js';
 
-export interface BookConfig {
+interface BookConfig {
   fillDelayMs: number;
   failRate: number;
   exposureCapUsd: number;

@@ -1,6 +1,6 @@
 // Sandbox time: origin + real elapsed × speed + manual offset.
 
-export interface SandboxClockOptions {
+interface SandboxClockOptions {
   realNow?: () => number;
   /** Sandbox milliseconds per real millisecond (default 1). */
   speed?: number;

@@ -126,7 +126,7 @@ export interface ScheduledEvent {
   hedgeId: string;
 }
 
-export interface IdempotencyRecord {
+interface IdempotencyRecord {
   fingerprintDigest: string;
   createdAtMs: number;
   status: number;

@@ -11,7 +11,7 @@ import { INVALID_JSON, readIdempotencyKey } from './http/validation.js';
 
 export type { EngineRequest } from './http/routes.js';
 
-export interface ExtraMarket {
+interface ExtraMarket {
   market: string;
   status: MarketStatus;
   basePrice: number;
@@ -38,7 +38,7 @@ export interface EngineOptions {
   dayMs?: number;
 }
 
-export interface HandleContext {
+interface HandleContext {
   realTimeMs?: number;
   lease?: IdempotencyLease;
 }

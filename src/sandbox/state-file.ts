@@ -95,7 +95,7 @@ export class StateFileBusyError extends Error {
 /** How many times a request runs when its save keeps finding the file moved on (each on what the file holds then). */
 const ATTEMPTS = 3;
 
-export interface SharedStateFileHooks {
+interface SharedStateFileHooks {
   /** The file changed under us (another process saved, or it was removed): adopt its contents. */
   adopt(contents: StateFileContents | undefined): void;
   snapshot(): StateFileContents;

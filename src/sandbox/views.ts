@@ -168,7 +168,7 @@ export function marketView(book: Book, definition: MarketDefinition, nowMs: numb
   };
 }
 
-export interface QuoteInput {
+interface QuoteInput {
   definition: MarketDefinition;
   side: Side;
   notionalUsd: number;

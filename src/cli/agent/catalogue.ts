@@ -6,7 +6,7 @@
 import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../runner/command-spec.js';
 import { errorCatalogue, errorsOfTool, type ErrorCatalogueEntry } from './error-catalogue.js';
 
-export type JsonSchema = Record<string, unknown>;
+type JsonSchema = Record<string, unknown>;
 
 /** How a value reaches the command: a positional argument, an option (by its key), or the target of plan/apply given inline (file-access.ts reads it instead of a file). */
 type ArgumentTarget =

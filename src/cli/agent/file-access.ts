@@ -21,7 +21,7 @@ export interface Root {
 }
 
 /** The client's roots as directories (file:// URIs only), or undefined when the client declares none. */
-export type ClientRoots = (signal: AbortSignal) => Promise<readonly string[] | undefined>;
+type ClientRoots = (signal: AbortSignal) => Promise<readonly string[] | undefined>;
 
 const inside = (path: string, root: string) => {
   const rel = relative(root, path);

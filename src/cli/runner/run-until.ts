@@ -20,7 +20,7 @@ export interface UntilOptions {
   intervalMs?: number;
 }
 
-export type CommandRun = (ctx: CommandContext) => Promise<number | void>;
+type CommandRun = (ctx: CommandContext) => Promise<number | void>;
 
 function seconds(ms: number) {
   return `${Number((ms / 1000).toFixed(1))} s`;

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-export interface DurableWriteOptions {
+interface DurableWriteOptions {
   /** The file's mode (0600 unless given: what hedge writes is private). */
   mode?: number;
 }

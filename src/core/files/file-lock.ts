@@ -7,7 +7,7 @@ const RETRY_MAX_WAIT_MS = 25;
 const RETRY_FACTOR = 1.3;
 const RAMP_ATTEMPTS = Math.ceil(Math.log(RETRY_MAX_WAIT_MS / RETRY_MIN_WAIT_MS) / Math.log(RETRY_FACTOR));
 
-export interface FileLockOptions {
+interface FileLockOptions {
   staleMs: number;
   /** The wait for a live holder before ELOCKED; twice `staleMs` by default, so a dead holder's lock is waited out. */
   waitMs?: number;

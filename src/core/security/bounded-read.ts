@@ -5,7 +5,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSyn
 /** The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a CA file may hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000 target rows or 75,000 exposures, and still reads and checks in a few seconds. */
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
 
-export type ReadRefusal =
+type ReadRefusal =
   | {
       kind: 'not-regular';
       found: 'a FIFO (named pipe)' | 'a device' | 'a directory' | 'a socket' | 'not a regular file';
@@ -61,7 +61,7 @@ export function describeReadError(error: unknown) {
     : String(code ?? (error as Error | undefined)?.message ?? 'unknown error');
 }
 
-export interface BoundedReadOptions {
+interface BoundedReadOptions {
   maxBytes: number;
   signal?: AbortSignal;
 }

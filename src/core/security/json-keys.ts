@@ -1,6 +1,6 @@
 // An input file's JSON (a target, exposures or policy file) must say one thing.
 
-export interface RepeatedKey {
+interface RepeatedKey {
   key: string;
   path: ReadonlyArray<string | number>;
 }

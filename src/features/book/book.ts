@@ -12,7 +12,7 @@ export interface HedgeRecord {
 }
 
 /** The positions list's line for the side, in the book's terms. */
-export interface PositionLine {
+interface PositionLine {
   notionalUsd?: number;
   hedgeId?: string;
   maturityAtMs?: number;

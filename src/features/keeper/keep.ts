@@ -54,7 +54,7 @@ export const MAX_INTERVAL_MS = 86_400_000;
 export type MovingTarget = (ports: FlowPorts) => Promise<KeepRow[]>;
 
 /** The keeper's options, its service parts' (keeper-service.ts: --alert-cmd, --alert-url, --alert-headroom, --metrics) among them. */
-export interface KeepOptions extends KeeperServiceOptions {
+interface KeepOptions extends KeeperServiceOptions {
   once: boolean;
   converge: boolean;
   /** `keep --exposures`: the target is recomputed before every cycle (due dates pass, buckets change, the price moves) instead of read from a target file; see flows/exposures.ts. */

@@ -37,7 +37,7 @@ export interface TargetFile {
 }
 
 /** The cost of an open or add, from POST /quotes (indicative). */
-export interface StepQuote {
+interface StepQuote {
   quote?: Quote;
   /** Set when the quote could not be had (the step itself may still be fine). */
   error?: { code: string; message: string };

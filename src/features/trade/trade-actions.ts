@@ -213,7 +213,7 @@ async function alsoInEveryView(ports: FlowPorts, confirmed: string, read: () => 
 }
 
 /** What an add or reduce waited for: the positions list's answer, the hedge, and what a reduce realized. */
-export type ChangeResult = Awaited<ReturnType<typeof waitForOwnChange>> & {
+type ChangeResult = Awaited<ReturnType<typeof waitForOwnChange>> & {
   hedge?: Hedge;
   /** reduce: the account's balance once the change landed (compared with the one read before). */
   balanceAfterUsdc?: number;

@@ -839,7 +839,7 @@ export function describePlannedRequest(request: ApiRequest, baseUrl: string, api
   };
 }
 
-export type RenderedDryRun = ReturnType<typeof describePlannedRequest>;
+type RenderedDryRun = ReturnType<typeof describePlannedRequest>;
 
 /** The planned request as a dry run shows it (the key redacted); the command prints it (ui/dry-run-view.ts). */
 export async function planDryRun(ports: FlowPorts, request: ApiRequest) {
@@ -888,7 +888,7 @@ const DEFAULT_KEY_LIFETIME_HOURS = 12;
 /** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
 type Verdict = 'landed' | 'not-landed' | 'unknown';
 
-export interface Reconciliation<S> {
+interface Reconciliation<S> {
   verdict: Verdict;
   /** What the book shows, in a sentence (untrusted values already sanitised). */
   evidence: string;

@@ -35,7 +35,7 @@ import { parsePrices, type PriceQuote } from './wire/fields.js';
 import { isNumericText, readNumber } from '../../core/number-format.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
-export interface QuoteRequest {
+interface QuoteRequest {
   market: string;
   side: Side;
   notional_usd: number;
@@ -55,7 +55,7 @@ export interface ChangeRequest extends SideRequest {
   notional_usd: number;
 }
 
-export interface ListHedgesQuery {
+interface ListHedgesQuery {
   /** One of the spec's five, or a status the server has beyond them. */
   status?: string;
   clientReference?: string;
@@ -72,7 +72,7 @@ export interface HistoryPage {
   more?: boolean;
 }
 
-export interface MarketList {
+interface MarketList {
   markets: Market[];
   allowedMarkets?: string[];
   source?: string;
@@ -84,7 +84,7 @@ export interface PlannedRequest extends ApiRequest {
   url: string;
 }
 
-export interface ListResult<T> {
+interface ListResult<T> {
   items: T[];
   /** The server signals more rows than were read (the list stopped at the limit, or at one page without one). */
   more: boolean;

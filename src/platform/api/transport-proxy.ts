@@ -3,7 +3,7 @@ import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 
 export type { Dispatcher };
 
-export interface ProxyAgentSettings {
+interface ProxyAgentSettings {
   httpsProxy?: string;
   httpProxy?: string;
   noProxy?: string;

@@ -91,9 +91,9 @@ function describe(location: KeyLocation, storeFile: string) {
 }
 
 /** `--key-store`: where login keeps a key; `auto` is the keyring where one answers, else the file. */
-export type KeyStoreChoice = 'auto' | 'keyring' | 'file';
+type KeyStoreChoice = 'auto' | 'keyring' | 'file';
 
-export type KeyKeeping =
+type KeyKeeping =
   | {
       ok: true;
       at: KeyLocation;
@@ -124,7 +124,7 @@ export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: s
   return { ok: true, at: { kind: 'file' }, fallbackReason: reason };
 }
 
-export type KeyringRemoval = { removed: boolean; keyringName: string } | { error: string };
+type KeyringRemoval = { removed: boolean; keyringName: string } | { error: string };
 
 /** Deletes the profile's entry from the keyring (logout, or a key that moved elsewhere). */
 export async function removeFromKeyring(account: string, env: Env): Promise<KeyringRemoval> {

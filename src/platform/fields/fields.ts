@@ -122,7 +122,7 @@ export function kindFromName(name: string, value: unknown): FieldKind {
   return 'text';
 }
 
-export interface ExtraFieldOptions {
+interface ExtraFieldOptions {
   omit?: readonly string[];
   keepAbsentKnown?: boolean;
 }

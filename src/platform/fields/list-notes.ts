@@ -1,6 +1,6 @@
 // What a list says when it holds fewer rows than the server has: never fewer rows without a word.
 
-export interface ListShape {
+interface ListShape {
   items: readonly unknown[];
   more: boolean;
 }

@@ -26,7 +26,7 @@ const MAX_CANDIDATES_NAMED = 10;
 /** Ids are random past their time part: a taken one is drawn again, a few times at most. */
 const ID_TRIES = 5;
 
-export interface ClientJournalOptions {
+interface ClientJournalOptions {
   now?: () => number;
   /** Where an update goes when the store fails after a send (the team store's local file); absent: the error is thrown as it is. */
   fallback?: FallbackRecords;

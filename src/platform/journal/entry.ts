@@ -23,7 +23,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 export const UNRESOLVED_OUTCOMES: readonly Outcome[] = ['planned', 'pending', 'submitted', 'unknown'];
 const UNRESOLVED: ReadonlySet<Outcome> = new Set<Outcome>(UNRESOLVED_OUTCOMES);
 
-export interface JournalRequest {
+interface JournalRequest {
   method: string;
   path: string;
   /** The normalised body, as sent. */

@@ -10,7 +10,7 @@ export function keyFingerprint(apiKey: string) {
 }
 
 /** Where in the value (a property path) a key-shaped string sits, property names included. */
-export function findKeyShapedString(value: unknown, path = '$'): string | undefined {
+function findKeyShapedString(value: unknown, path = '$'): string | undefined {
   if (typeof value === 'string') return KEY_SHAPED.test(value) ? path : undefined;
   if (typeof value !== 'object' || !value) return;
   if (Array.isArray(value)) {

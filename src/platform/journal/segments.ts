@@ -162,7 +162,7 @@ export function replaceFileDurably(target: string, text: string) {
   journalIo(target, 'write', () => writeFileDurably(target, text));
 }
 
-export interface RotateOptions {
+interface RotateOptions {
   keepResolved: number;
   /** The resolved entries kept take at most this many bytes (so a rotation always leaves room to grow). */
   keepBytes: number;

@@ -2,7 +2,7 @@
 import { safeJson } from '../../core/security/safe-text.js';
 import type { Output } from '../terminal/output.js';
 
-export interface PrintableAnswer {
+interface PrintableAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;

@@ -84,7 +84,7 @@ export function renderHedge(output: Output, hedge: JsonObject, options: { title:
 }
 
 /** `--no-wait`: the record the write returned, status `submitted`. */
-export function renderSubmitted(output: Output, submitted: JsonObject, options: { title: string; footer?: string[] }) {
+function renderSubmitted(output: Output, submitted: JsonObject, options: { title: string; footer?: string[] }) {
   if (output.isJson) {
     output.json(submitted);
     return;
@@ -113,7 +113,7 @@ export const CLOSE_FIELDS = [
     action        Action`),
 ];
 
-export interface ClosedSummary extends JsonObject {
+interface ClosedSummary extends JsonObject {
   status: 'closed';
   net_margin_usd: number | null;
   realized: HistoryRecord | null;
@@ -208,7 +208,7 @@ export function renderAdditionQuote(
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
-export interface PositionChange {
+interface PositionChange {
   action: 'add' | 'reduce';
   market: string;
   side: 'buy' | 'sell';
@@ -356,7 +356,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   for (const line of notes) output.write(c.dim(wrapWords(line, output.columns)));
 }
 
-export type HedgeCommand = (...words: string[]) => string;
+type HedgeCommand = (...words: string[]) => string;
 
 /** The close of a side as the close card shows it: the server's answer and what the side showed before it. */
 function closedSummary(

@@ -66,7 +66,7 @@ export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'a
   return forgotten;
 }
 
-export interface WireMemoryDeps {
+interface WireMemoryDeps {
   credentials: ResolvedCredentials;
   configDir: string;
   store(): Promise<ProfileStore>;

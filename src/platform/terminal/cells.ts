@@ -19,7 +19,7 @@ import { displayWidth } from './width.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** How one column shows its numbers, decided once from all of its values. */
-export interface ColumnFormat {
+interface ColumnFormat {
   decimals?: number;
   unit?: string;
 }

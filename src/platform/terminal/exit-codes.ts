@@ -58,7 +58,7 @@ export const EXIT_CODES = (
   ] as const
 ).map(([code, name, meaning]) => ({ code, name, meaning }));
 
-export type ExitCode = (typeof EXIT_CODES)[number]['code'];
+type ExitCode = (typeof EXIT_CODES)[number]['code'];
 
 /** The exit code of a name in EXIT_CODES (`changes` for a plan that is not at target). */
 export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']) {

@@ -29,13 +29,13 @@ import type { JsonObject } from '../../core/objects.js';
 export type OutputMode = 'table' | 'plain' | 'json';
 export type DataFormat = OutputFormat;
 
-export interface OutputStreams {
+interface OutputStreams {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
 
 /** Rows of cells to CSV text (ui/csv.ts, loaded only when --format csv asks for it). */
-export type CsvEncoder = (rows: string[][]) => string;
+type CsvEncoder = (rows: string[][]) => string;
 
 export interface OutputInit {
   mode?: OutputMode;

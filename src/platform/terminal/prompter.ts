@@ -40,7 +40,7 @@ const LEAD = 2;
 const CONFIRM_TAIL = 7;
 const INPUT_TAIL = 16;
 
-export interface FitOptions {
+interface FitOptions {
   lead?: number;
   tail?: number;
   hangingIndent?: number;

@@ -5,7 +5,7 @@ import { safeJson, safeMultiline, safeText } from '../../core/security/safe-text
 import { stripVTControlCharacters } from 'node:util';
 import { wrapWords } from './width.js';
 
-export interface ErrorOut {
+interface ErrorOut {
   stderr: NodeJS.WritableStream;
   chalk: ChalkInstance;
   json: boolean;

@@ -5,7 +5,7 @@ import { displayWidth, wrapWords } from './width.js';
 import type { Env } from '../config/env.js';
 
 /** What a spinner needs from the running command (the flows hand it over; ui knows no context). */
-export interface ProgressHost {
+interface ProgressHost {
   quiet: boolean;
   stderrIsTTY: boolean;
   stderr: NodeJS.WritableStream;
@@ -15,7 +15,7 @@ export interface ProgressHost {
   onDispose(stop: () => void): void;
 }
 
-export interface Progress {
+interface Progress {
   /** Re-reads the text now (it is also re-read every second while spinning). */
   refresh(): void;
   /** Clears the spinner line; a final message, if any, is the caller's to print. */

@@ -39,7 +39,7 @@ export interface TableInput {
   chalk: ChalkInstance;
 }
 
-export interface DrawnTable {
+interface DrawnTable {
   text: string;
   hidden: string[];
   shortened: string[];
@@ -69,7 +69,7 @@ export interface ColumnNeed {
   wholeWhenRoom?: boolean;
 }
 
-export interface ColumnFit {
+interface ColumnFit {
   kept: Array<{ index: number; width: number }>;
   hidden: number[];
 }

@@ -91,7 +91,7 @@ const AMBIGUOUS_ERROR: EnvelopeError = {
   message: 'an error was reported after the request was processed (injected)',
 };
 
-export type AmbiguousKind = Extract<MalformedKind, 'error-in-200' | 'data-and-error' | 'data-in-400'>;
+type AmbiguousKind = Extract<MalformedKind, 'error-in-200' | 'data-and-error' | 'data-in-400'>;
 
 /** The engine's real answer, contradicted: its envelope no longer says clearly whether it worked. */
 export function ambiguousResponse(kind: AmbiguousKind, response: EngineResponse) {

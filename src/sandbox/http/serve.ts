@@ -7,7 +7,7 @@ import { startSandbox, type SandboxOptions } from './server.js';
 /** The names `hedge sandbox serve --dialect` accepts (re-exported so the command loads one module). */
 export { SANDBOX_DIALECTS } from '../dialects.js';
 
-export interface ServeIo {
+interface ServeIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** Stops the server like SIGINT does (for embedding and tests). */

@@ -5,7 +5,7 @@ import { MARKET_MODEL, type Side } from '../market-model.js';
 /** Marks a request body that arrived but was not valid JSON (the server parses, the engine judges). */
 export const INVALID_JSON = Symbol('invalid-json');
 
-export type JsonObject = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 const MAX_CLIENT_REFERENCE_LENGTH = 128;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;

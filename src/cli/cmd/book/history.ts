@@ -26,7 +26,7 @@ export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
 /** Sums to the cent of the money columns every record carries as a number (or a decimal string). */
-export function historyTotals(records: HistoryRecord[]) {
+function historyTotals(records: HistoryRecord[]) {
   const totals: Record<string, number> = {};
   for (const key of SUMMED) {
     if (!records.every((record) => readNumber(record[key]) !== undefined)) continue;

@@ -121,10 +121,10 @@ export async function readSides(ctx: CommandContext, ref: string | undefined, wi
 }
 
 /** Every deal reference of the side's hedges in `positions --json` (`client_reference` holds it when there is one). */
-export const REFERENCES_FIELD = 'client_references';
+const REFERENCES_FIELD = 'client_references';
 
 /** The name of the side's book in `positions --json`: hedge's own, beside the server's fields (docs/output.md). */
-export const SIDE_BOOK_FIELD = 'side_book';
+const SIDE_BOOK_FIELD = 'side_book';
 
 /** What `side_book` holds: the side's state as every view shows it, and its live hedges as the server sent them. */
 function sideBookOf(side: PositionSide) {

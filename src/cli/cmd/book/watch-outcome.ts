@@ -29,7 +29,7 @@ export async function watchCommand(
 }
 
 /** Ctrl-C, --timeout and --count end a watch with 0; the first alert under --exit-on-alert with 10; SIGTERM and SIGHUP keep their own codes for supervisors. */
-export async function endWatch(ctx: CommandContext, outcome: WatchOutcome): Promise<number> {
+async function endWatch(ctx: CommandContext, outcome: WatchOutcome): Promise<number> {
   const c = ctx.output.chalk;
   switch (outcome.ended) {
     case 'alert': {

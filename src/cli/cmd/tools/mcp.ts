@@ -67,4 +67,4 @@ async function runMcp(ctx: CommandContext, input: InputOf<typeof MCP>, commands:
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: 'the MCP protocol (JSON-RPC over stdio)' };
+const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: 'the MCP protocol (JSON-RPC over stdio)' };

@@ -19,7 +19,7 @@ import type { Prompter } from '../../../platform/terminal/prompter.js';
 import { renderQuoteCard } from '../../../platform/results/quote-card.js';
 import { displayWidth, wrapWords } from '../../../platform/terminal/width.js';
 
-export interface WizardAnswers {
+interface WizardAnswers {
   market?: string;
   side?: Side;
   notionalUsd?: number;

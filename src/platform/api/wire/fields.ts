@@ -25,7 +25,7 @@ function fieldsOf(raw: JsonObject): Fields {
   );
 }
 
-export type Reader<T> = (value: unknown) => T | undefined;
+type Reader<T> = (value: unknown) => T | undefined;
 
 /** The first of `names` (in order of preference) whose value `read` accepts, and that name. */
 export function pickField<T>(
@@ -142,7 +142,7 @@ export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<JsonObjec
 }
 
 /** Where the one shape keeps what the server sent under one of our names for something else. */
-export const WIRE_HOLDER = '_wire';
+const WIRE_HOLDER = '_wire';
 
 /** An ISO 8601 time that carries its zone (`Z` or `+01:00`): two such texts can be compared as instants. */
 const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;

@@ -49,7 +49,7 @@ const PAGE_KEYS = 'page current_page currentPage page_number pageNumber'.split('
 const PAGES_KEYS = 'total_pages totalPages page_count pageCount last_page lastPage pages'.split(' ');
 const TOTAL_KEYS = 'total total_count totalCount total_items totalItems total_results count'.split(' ');
 
-export interface NextPage {
+interface NextPage {
   /** The query of the next request (replaces the list's query; the page size is added when absent). */
   query: Record<string, string>;
   /** How it was found, for --verbose and `hedge doctor`: "meta.next_cursor as cursor", "Link header", … */
@@ -244,7 +244,7 @@ export interface PageAnswer {
   url: string;
 }
 
-export interface FollowedPage<A extends PageAnswer, R = Record<string, string>> {
+interface FollowedPage<A extends PageAnswer, R = Record<string, string>> {
   answer: A;
   reading: PageReading;
   /** Another page follows, none, or none because the server repeated a next request. */
@@ -253,7 +253,7 @@ export interface FollowedPage<A extends PageAnswer, R = Record<string, string>> 
   following?: R;
 }
 
-export interface FollowOptions {
+interface FollowOptions {
   /** The first page's query (filters); every next page's query comes from the answer before it. */
   query?: Record<string, string>;
   /** A configured name to send a cursor back under (else derived from the answer's key). */

@@ -39,10 +39,10 @@ export function wireHint(setting: keyof WireSettings) {
   return `Set ${env} (or the profile's wire.${profileKey}) to the name the server expects; \`hedge doctor\` shows what hedge detected, and \`hedge profile reset-wire\` forgets what it learned.`;
 }
 
-export const WIRE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+const WIRE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 /** default: our guess; learned: the server named it (kept in the profile); profile / environment: set by you. */
-export type WireSource = 'default' | 'learned' | 'profile' | 'environment';
+type WireSource = 'default' | 'learned' | 'profile' | 'environment';
 
 /** Environment over profile over learned over default; a malformed name is refused with the setting named. */
 export function resolveWireSettings(

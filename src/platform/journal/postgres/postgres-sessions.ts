@@ -19,7 +19,7 @@ const HOLDER_ATTEMPTS = 20;
 const HOLDER_RETRY_MS = 25;
 
 /** One id per process: a holder's pid alone is reused, and names nothing on another machine. */
-export const PROCESS_SESSION = randomBytes(8).toString('hex');
+const PROCESS_SESSION = randomBytes(8).toString('hex');
 
 /** A hold's row key in hedge.holders: `entry:<id>` or `lock:<scope>`. */
 export const scopeText = (scope: HoldScope) => ('entry' in scope ? `entry:${scope.entry}` : `lock:${scope.lock}`);
@@ -40,7 +40,7 @@ const UPSERT_HOLDER_SQL = `
 INSERT INTO ${SCHEMA}.holders (scope, pid, host, session, since, backend_pid) VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid`;
 
-export interface LockConnection {
+interface LockConnection {
   client: pg.Client;
   /** pg_backend_pid() of this session: what pg_locks names the holder by. */
   backendPid: number;
