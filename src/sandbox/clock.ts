@@ -8,14 +8,6 @@ interface SandboxClockOptions {
   originMs?: number;
 }
 
-export interface SandboxClock {
-  now(): number;
-  /** Moves sandbox time forward by `ms` (never backwards). */
-  advance(ms: number): void;
-  readonly speed: number;
-  readonly realNow: () => number;
-}
-
 export function createClock(options: SandboxClockOptions = {}) {
   const realNow = options.realNow ?? Date.now;
   const speed = options.speed ?? 1;

@@ -16,14 +16,6 @@ export interface StateFileContents {
   engine: EngineState;
 }
 
-export interface StateFileRead {
-  /** Undefined: no file, or one of an earlier format (`earlier`): the state starts afresh. */
-  contents?: StateFileContents;
-  earlier?: boolean;
-  /** Which save of the file this is (its first bytes). */
-  version: string;
-}
-
 /**
  * Taken around each request's load → act → save of a file several processes share; resolves to its release, or
  * rejects with code ELOCKED when another process kept it past the lock's own bound.

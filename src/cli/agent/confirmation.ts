@@ -87,11 +87,6 @@ export class PlanWatch implements PlanCheck {
   }
 }
 
-export interface IssuedToken {
-  token: string;
-  expiresAt: number;
-}
-
 export class ConfirmationTokens {
   private readonly issued = new Map<string, Issued>();
   /** Redeemed or expired tokens, to say so instead of "unknown". */

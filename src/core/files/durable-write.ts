@@ -21,11 +21,6 @@ export function writeFileDurably(target: string, data: string | Uint8Array, opti
   prepareDurableWrite(target, data, options).commit();
 }
 
-export interface PreparedWrite {
-  commit(): void;
-  abandon(): void;
-}
-
 /** writeFileDurably in two steps, for a caller that checks something between the write and the rename. */
 export function prepareDurableWrite(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}) {
   const mode = options.mode ?? 0o600;

@@ -79,11 +79,6 @@ interface MarketList {
   meta: JsonObject;
 }
 
-/** Describes a request without sending it (`--dry-run`). */
-export interface PlannedRequest extends ApiRequest {
-  url: string;
-}
-
 interface ListResult<T> {
   items: T[];
   /** The server signals more rows than were read (the list stopped at the limit, or at one page without one). */

@@ -29,12 +29,6 @@ export const DEFAULT_ROTATE_BYTES = 1024 * 1024;
 /** Resolved entries kept in the active segment at a rotation (the newest), besides the unresolved ones. */
 export const DEFAULT_KEEP_RESOLVED = 200;
 
-export interface ArchiveFile {
-  /** UTC day of the entries in it, YYYY-MM-DD. */
-  day: string;
-  path: string;
-}
-
 /** The folder's archive files, oldest day first. */
 export function archiveFiles(dir: string) {
   const folder = join(dir, ARCHIVE_DIR_NAME);
