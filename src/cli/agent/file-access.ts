@@ -35,7 +35,7 @@ async function realRoot(path: string) {
 
 /** The server's roots: each --root must be a directory. */
 export async function serverRoots(dirs: readonly string[] | undefined, cwd: string) {
-  if (!dirs || !dirs.length) {
+  if (!dirs?.length) {
     const absolute = resolve(cwd);
     return parse(absolute).root === absolute ? [] : [await realRoot(absolute)];
   }

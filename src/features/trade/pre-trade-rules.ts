@@ -75,7 +75,7 @@ export function sideAlreadyOpenNote(
   open: { market: string; side: Side; notionalUsd?: number; hedgeId?: string },
   addCommand: string,
 ) {
-  const size = open.notionalUsd === undefined ? '' : `${formatUsd(open.notionalUsd)}`;
+  const size = open.notionalUsd === undefined ? '' : formatUsd(open.notionalUsd);
   const hedge = open.hedgeId ? `hedge ${open.hedgeId}` : '';
   const detail = [size, hedge].filter(Boolean).join(', ');
   return (

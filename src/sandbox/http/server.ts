@@ -103,7 +103,7 @@ function usesEngine(outcome: FaultOutcome) {
 }
 
 export async function startSandbox(options: SandboxOptions = {}) {
-  const apiKeys = options.apiKeys && options.apiKeys.length ? [...options.apiKeys] : [generateTestKey()];
+  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generateTestKey()];
   const host = await hostEngine(options, apiKeys);
   const faults = new FaultInjector(
     {

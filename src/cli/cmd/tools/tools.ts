@@ -63,8 +63,8 @@ async function printTools(ctx: CommandContext, commands: readonly CommandSpec[])
     return;
   }
   const rows = entries.map((entry) => {
-    const required = (entry.input_schema.required as string[] | undefined) ?? [];
-    const optional = Object.keys(entry.input_schema.properties as Record<string, unknown>).length - required.length;
+    const required = entry.input_schema.required ?? [];
+    const optional = Object.keys(entry.input_schema.properties).length - required.length;
     return {
       name: entry.name,
       tier: entry.tier,
