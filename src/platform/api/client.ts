@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { rememberSent } from '../../core/as-sent.js';
 import { ApiError, InvalidResponseError } from '../../core/errors.js';
-import { findRows, followPages, PAGE_SIZE_NAMES, type PageReading } from './wire/pages.js';
+import { findRows, followPages, PAGE_SIZE_NAMES, type PageReading, type Query } from './wire/pages.js';
 import {
   accountSchema,
   hedgeSchema,
@@ -190,7 +190,7 @@ export class HedgeClient {
     /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
     let candidate: string | undefined;
     let sent: Record<string, string | number> = {};
-    const fetchPage = async (query: Record<string, string>) => {
+    const fetchPage = async (query: Query) => {
       for (;;) {
         sent = this.withPageSize(query, limit === undefined ? undefined : limit - items.length);
         try {
@@ -217,7 +217,7 @@ export class HedgeClient {
       }
     };
     for await (const page of followPages(fetchPage, {
-      query: withoutUndefined(filters) as Record<string, string>,
+      query: withoutUndefined(filters) as Query,
       cursorParam: this.wireSettings.cursorParam || undefined,
     })) {
       pages += 1;
@@ -256,7 +256,7 @@ export class HedgeClient {
   }
 
   /** The page size to ask for under the setting's name (none when the server takes none). */
-  private withPageSize(query: Record<string, string>, remaining: number | undefined) {
+  private withPageSize(query: Query, remaining: number | undefined) {
     const name = this.wireSettings.pageSizeParam;
     if (remaining === undefined || name === NO_PAGE_SIZE || name in query) return query;
     return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
@@ -410,7 +410,7 @@ export class HedgeClient {
 
   /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
   async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
-    const fetchPage = (query: Record<string, string>) =>
+    const fetchPage = (query: Query) =>
       this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });
     let first = true;
     for await (const page of followPages(fetchPage, { cursorParam: this.wireSettings.cursorParam || undefined })) {

@@ -13,6 +13,9 @@ import { ServerClock, type ServerTime } from '../../core/server-clock.js';
 const http = process.getBuiltinModule('node:http');
 const https = () => process.getBuiltinModule('node:https');
 
+/** Request or answer headers by name. */
+type HeaderMap = Record<string, string>;
+
 export interface Clock {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
@@ -65,7 +68,7 @@ export interface ApiRequest {
   body?: unknown;
   idempotencyKey?: string;
   /** Extra headers (`hedge api -H`); never Authorization or Idempotency-Key, which are set here last. */
-  headers?: Record<string, string>;
+  headers?: HeaderMap;
   /** Told about every answer an attempt got, before it is read as the envelope. */
   onAnswer?: (answer: RawAnswer) => void;
   /** The field of the answer's data the server stamps this request with (an open's `opened_at`). */
@@ -83,7 +86,7 @@ export interface ObservedAnswer {
   endpoint: string;
   status: number;
   /** Header names in lower case. */
-  headers: Record<string, string>;
+  headers: HeaderMap;
   /** Clock times the request left and its headers came back. */
   sentAt: number;
   receivedAt: number;
@@ -96,7 +99,7 @@ export interface ApiResponse {
   requestId?: string;
   attempts: number;
   /** The answer's headers, names in lower case (a `Link` to the next page, `Date`, rate limits). */
-  headers: Record<string, string>;
+  headers: HeaderMap;
   /** The URL asked (a relative next link is resolved against it). */
   url: string;
 }
@@ -227,7 +230,7 @@ type Answer = Omit<RawAnswer, 'text'> & { body: Body };
 
 interface Outgoing {
   method: string;
-  headers: Record<string, string>;
+  headers: HeaderMap;
   body?: string;
   signal: AbortSignal;
 }
@@ -539,7 +542,7 @@ export class Transport {
 
   /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
   private outgoing(apiRequest: ApiRequest) {
-    const headers: Record<string, string> = {
+    const headers: HeaderMap = {
       'user-agent': this.config.userAgent,
       accept: 'application/json',
       ...flatHeaders(apiRequest.headers ?? {}),
@@ -557,7 +560,7 @@ export class Transport {
 
 /** Header names in lower case, repeated headers joined with ", " (as HTTP allows). */
 function flatHeaders(headers: Headers) {
-  const flat: Record<string, string> = {};
+  const flat: HeaderMap = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }

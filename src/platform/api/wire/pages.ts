@@ -51,7 +51,7 @@ const TOTAL_KEYS = 'total total_count totalCount total_items totalItems total_re
 
 interface NextPage {
   /** The query of the next request (replaces the list's query; the page size is added when absent). */
-  query: Record<string, string>;
+  query: Query;
   /** How it was found, for --verbose and `hedge doctor`: "meta.next_cursor as cursor", "Link header", … */
   how: string;
 }
@@ -71,6 +71,8 @@ export interface PageReading {
 }
 
 type Json = Record<string, unknown>;
+/** A page's query parameters, as sent. */
+export type Query = Record<string, string>;
 
 const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -149,7 +151,7 @@ export function cursorParameterFor(key: string) {
 /** One answer of a list: `query` as asked (filters kept), `listUrl` to resolve a relative link, `cursorParam` as set. */
 export function readPage(
   answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] },
-  request: { query: Record<string, string>; listUrl: string; cursorParam?: string },
+  request: { query: Query; listUrl: string; cursorParam?: string },
 ): PageReading {
   const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
   const { rows } = reading;
@@ -165,7 +167,7 @@ export function readPage(
   if (total) reading.total = total.value;
   const more = firstOf(sources, MORE_KEYS, flag);
   if (more) reading.more = more.value;
-  const follow = (query: Record<string, string>, how: string) => {
+  const follow = (query: Query, how: string) => {
     reading.next = { query, how };
     reading.more ??= true;
     return reading;
@@ -244,7 +246,7 @@ export interface PageAnswer {
   url: string;
 }
 
-interface FollowedPage<A extends PageAnswer, R = Record<string, string>> {
+interface FollowedPage<A extends PageAnswer, R = Query> {
   answer: A;
   reading: PageReading;
   /** Another page follows, none, or none because the server repeated a next request. */
@@ -255,7 +257,7 @@ interface FollowedPage<A extends PageAnswer, R = Record<string, string>> {
 
 interface FollowOptions {
   /** The first page's query (filters); every next page's query comes from the answer before it. */
-  query?: Record<string, string>;
+  query?: Query;
   /** A configured name to send a cursor back under (else derived from the answer's key). */
   cursorParam?: string;
 }
@@ -281,7 +283,7 @@ async function* walkPages<A extends PageAnswer, R>(
 
 /** The client's lists: each next page asked at the list's path with the query the answer gives. */
 export function followPages<A extends PageAnswer>(
-  fetchPage: (query: Record<string, string>) => Promise<A>,
+  fetchPage: (query: Query) => Promise<A>,
   options: FollowOptions = {},
 ): AsyncGenerator<FollowedPage<A>> {
   return walkPages({ ...(options.query ?? {}) }, fetchPage, (answer, query) => {
