@@ -61,7 +61,7 @@ export function rawInputFor(tool: AgentTool, given: JsonObject) {
   }
   for (const argument of tool.arguments) {
     const value = given[argument.name];
-    if (value === undefined || value === null) {
+    if (value === undefined || !value) {
       if (argument.required)
         throw new UsageError(
           `${argument.name}: missing; expected ${argument.schema.description ?? ACCEPTS[argument.accepts][0]}.`,

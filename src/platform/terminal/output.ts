@@ -486,7 +486,7 @@ export class Output {
 
 /** TSV and CSV cells: raw values, one line each, control characters (tabs, newlines) shown escaped. */
 function plainValue(value: unknown) {
-  if (value === undefined || value === null) return '';
+  if (value === undefined || !value) return '';
   if (typeof value === 'object') return safeText(JSON.stringify(value));
   return safeText(String(value));
 }

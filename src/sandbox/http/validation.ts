@@ -76,7 +76,7 @@ export function readChangeNotional(body: JsonObject, field: string, refusedField
 
 export function readClientReference(body: JsonObject) {
   const reference = body.client_reference;
-  if (reference === undefined || reference === null) return;
+  if (reference === undefined || !reference) return;
   if (!shortText(MAX_CLIENT_REFERENCE_LENGTH)(reference))
     throw validationError(
       'client_reference',
