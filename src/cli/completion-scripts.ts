@@ -135,7 +135,7 @@ function posixTables(nodes: CommandNode[]) {
       '}',
     ].join('\n');
   const valueBody = (values: Values) =>
-    !values
+    values === undefined
       ? "REPLY=''"
       : 'words' in values
         ? `REPLY=${quote(values.words.join(' '))}`
@@ -336,7 +336,7 @@ end`;
 function fishCompletions(node: CommandNode) {
   const at = node.path ? ` ${node.path}` : '';
   const valueFlags = (values: Values) =>
-    !values
+    values === undefined
       ? ' -x'
       : 'words' in values
         ? ` -x -a ${fishQuote(values.words.join(' '))}`
@@ -357,7 +357,7 @@ function fishCompletions(node: CommandNode) {
     );
   }
   node.args.forEach((values, index) => {
-    if (!values) return;
+    if (values === undefined) return;
     const offer =
       'words' in values
         ? `-a ${fishQuote(values.words.join(' '))}`

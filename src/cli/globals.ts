@@ -33,7 +33,7 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
           .map((field) => field.trim())
           .filter((field) => field !== '')
       : undefined;
-  if (fields && !fields.length)
+  if (fields !== undefined && !fields.length)
     return { problem: '--fields: expected field names separated by commas, e.g. market,side,notional_usd.' };
   const query = typeof all.query === 'string' ? all.query : undefined;
   // A format that cannot carry JSON, which --query and --raw need.

@@ -36,7 +36,7 @@ export function formatFixed(value: number, decimals: number) {
     return value < 0 || Object.is(value, -0) ? `-${text}` : text;
   }
   let formatter = fixedFormatters.get(decimals);
-  if (!formatter) {
+  if (formatter === undefined) {
     formatter = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
     fixedFormatters.set(decimals, formatter);
   }

@@ -233,7 +233,7 @@ function readJson<C extends string>(content: string, sourceName: string, layout:
   items.forEach((item: unknown, index) => {
     const line = index + 1;
     const label = `item ${line}: `;
-    if (typeof item !== 'object' || !item || Array.isArray(item)) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
       problems.push({ line, message: `${label}expected an object with ${columnsExpected(layout)}.` });
       return;
     }
@@ -259,7 +259,7 @@ function readJson<C extends string>(content: string, sourceName: string, layout:
 }
 
 function listOf(document: unknown, key: string) {
-  if (typeof document !== 'object' || !document) return;
+  if (typeof document !== 'object' || document === null) return;
   const list = (document as Record<string, unknown>)[key];
   return Array.isArray(list) ? list : undefined;
 }

@@ -175,16 +175,19 @@ export class Book {
   /** For views that trail the records; nothing without a lag. */
   noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
     const views = account.trailing;
-    if (this.config.viewLagMs <= 0 || !views) return;
+    if (this.config.viewLagMs <= 0 || views === undefined) return;
     const figures = this.accountFigures(account);
-    const line = !hedge ? {} : { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
+    const line =
+      hedge === undefined
+        ? {}
+        : { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
     appendChange(views, { atMs, figures, ...line }, this.config.viewLagMs);
   }
 
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
   shownBook(account: AccountState, nowMs: number) {
     const views = account.trailing;
-    if (this.config.viewLagMs <= 0 || !views)
+    if (this.config.viewLagMs <= 0 || views === undefined)
       return { asOfMs: nowMs, figures: this.accountFigures(account), positions: this.filledHedges(account) };
     const asOfMs = nowMs - this.config.viewLagMs;
     foldChanges(views, asOfMs);

@@ -343,7 +343,7 @@ export class SandboxEngine {
   }
 
   private expireIdempotency(nowMs: number) {
-    if (!this.expiryQueue)
+    if (this.expiryQueue === undefined)
       this.expiryQueue = Object.entries(this.state.idempotency)
         .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
         .sort((a, b) => a.createdAtMs - b.createdAtMs);

@@ -38,7 +38,7 @@ export function foldChanges(views: TrailingViews, cutoffMs: number) {
     const change = pending[folded++];
     views.figures = change.figures;
     if (change.hedgeId === undefined || change.position === undefined) continue;
-    if (!change.position) delete views.positions[change.hedgeId];
+    if (change.position === null) delete views.positions[change.hedgeId];
     else views.positions[change.hedgeId] = change.position;
   }
   if (folded > 0) pending.splice(0, folded);
@@ -51,5 +51,5 @@ export function foldChanges(views: TrailingViews, cutoffMs: number) {
 export function appendChange(views: TrailingViews, change: ViewChange, lagMs: number) {
   foldChanges(views, change.atMs - lagMs);
   const last = views.pending.at(-1);
-  views.pending.push(last && change.atMs < last.atMs ? { ...change, atMs: last.atMs } : change);
+  views.pending.push(last !== undefined && change.atMs < last.atMs ? { ...change, atMs: last.atMs } : change);
 }

@@ -8,7 +8,7 @@ import type { JsonObject } from '../../core/objects.js';
 /** What was given instead, in a few words: `true`, `5`, `"abc"`, `an object`. */
 function shown(value: unknown) {
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object' && value) return 'an object';
+  if (typeof value === 'object' && value !== null) return 'an object';
   return typeof value === 'string' ? echo(value) : String(value);
 }
 
@@ -61,7 +61,7 @@ export function rawInputFor(tool: AgentTool, given: JsonObject) {
   }
   for (const argument of tool.arguments) {
     const value = given[argument.name];
-    if (value === undefined || !value) {
+    if (value === undefined || value === null) {
       if (argument.required)
         throw new UsageError(
           `${argument.name}: missing; expected ${argument.schema.description ?? ACCEPTS[argument.accepts][0]}.`,

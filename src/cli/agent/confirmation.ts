@@ -72,7 +72,7 @@ export class PlanWatch implements PlanCheck {
   check(requests: readonly ApiRequest[], trades: readonly Trade[] | undefined) {
     const now = planOf(requests, trades);
     const then = this.confirmed;
-    if (then && now.hash !== then.hash) {
+    if (then !== undefined && now.hash !== then.hash) {
       this.changed = true;
       const amounts =
         then.usd !== now.usd ? ` (${formatUsd(then.usd ?? 0)} traded then, ${formatUsd(now.usd ?? 0)} now)` : '';

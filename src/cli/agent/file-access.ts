@@ -152,14 +152,14 @@ export class FileAccess {
         `file: the MCP client did not list its roots (${message}); nothing was read. Give the target inline as rows.`,
       );
     }
-    return !paths ? undefined : Promise.all(paths.map((path) => realRoot(path)));
+    return paths === undefined ? undefined : Promise.all(paths.map((path) => realRoot(path)));
   }
 
   private describeRoots(client: readonly Root[] | undefined) {
     const server = this.roots.length
       ? this.roots.map((root) => root.path).join(', ')
       : 'none: start hedge mcp with --root DIR';
-    if (!client) return server;
+    if (client === undefined) return server;
     return `${server}; and the client's: ${client.length ? client.map((root) => root.path).join(', ') : 'none'}`;
   }
 }

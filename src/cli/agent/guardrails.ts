@@ -83,7 +83,7 @@ class CallGate implements TradeGate {
     const name = this.tool;
     // Judged again at a retry: it was admitted once, and is not sent again when refused now.
     const unsent = again.replacing ? 'it was not sent again' : 'nothing was sent';
-    if (!trades) {
+    if (trades === undefined) {
       // A write whose size cannot be told trades an unknown amount: refused under any limit.
       throw new PreTradeCheckError(
         'max_notional_exceeded',

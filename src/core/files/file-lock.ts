@@ -113,7 +113,7 @@ export function isAlive(holder: RecordedHolder) {
 }
 
 export function isRecordedHolder(value: unknown): value is RecordedHolder {
-  if (typeof value !== 'object' || !value) return false;
+  if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
   return (
     typeof record.pid === 'number' &&

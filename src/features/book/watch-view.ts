@@ -169,7 +169,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     'Ctrl-C to stop',
   ].join(c.dim(' · '));
   const lines = [header];
-  if (!model) lines.push(c.dim('Waiting for the first refresh…'));
+  if (model === undefined) lines.push(c.dim('Waiting for the first refresh…'));
   else if (model.layout === 'card') lines.push(...renderCard(state, model, options));
   else lines.push(...renderTable(state, model, options));
   if (model?.total) {

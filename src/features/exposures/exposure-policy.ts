@@ -83,7 +83,7 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
       `--policy: ${source} is not valid JSON; expected an object such as {"ratios": "30:100,90:75,*:50", "band_pct": 5, "sizing": "current", "functional": "USD", "netting": true}.`,
     );
   }
-  if (typeof document !== 'object' || !document || Array.isArray(document)) {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new UsageError(
       `--policy: ${source} must hold one JSON object with ratios, band_pct, sizing, functional and netting (each optional).`,
     );

@@ -410,7 +410,7 @@ function effectivenessChart(view: ExposureReportView) {
 }
 
 function cell(value: unknown, field: FieldSpec) {
-  if (value === null || !value) return '<td class="muted">—</td>';
+  if (value === null || value === undefined) return '<td class="muted">—</td>';
   if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
   // Carry, fees and cost come on the account's side, signed as every screen shows them: -10.00 is paid.
   if (typeof value === 'number')

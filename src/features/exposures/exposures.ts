@@ -119,7 +119,7 @@ export async function gatherExposures(ports: FlowPorts, input: ExposuresInput) {
     }
   }
   const feeRate = Object.fromEntries(Object.entries(fees).map(([market, fee]) => [market, fee.rate ?? undefined]));
-  const available = !account ? undefined : Number(account.available_exposure_usd);
+  const available = account === undefined ? undefined : Number(account.available_exposure_usd);
   return {
     asOf: new Date(nowMs).toISOString(),
     source: sourceName,
@@ -279,7 +279,10 @@ export function exposuresKeepTarget(
     // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
     // The latest it can be: an exposure is let go, a hedge rolled, no later than the server's clock says.
     let nowMs = client.transport.serverNow().latestMs;
-    if (!last && Math.abs(client.transport.serverNow().bestMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS) {
+    if (
+      last === undefined &&
+      Math.abs(client.transport.serverNow().bestMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS
+    ) {
       // A keeper (re)started against a server whose clock is far from ours: if that clock runs fast,
       // a cycle of ours is more of its time, and a lead of two of our intervals would let a due date
       // or a maturity pass before the next cycle. Its rate is measured once, before anything else.
@@ -289,13 +292,13 @@ export function exposuresKeepTarget(
       const laterMs = client.transport.serverNow().latestMs;
       rate = rateBetween(nowMs, laterMs, ports.clock.now() - firstReadAtMs);
       nowMs = laterMs;
-    } else if (last && ports.clock.now() - last.ownMs >= RATE_PROBE_MS) {
+    } else if (last !== undefined && ports.clock.now() - last.ownMs >= RATE_PROBE_MS) {
       rate = rateBetween(last.serverMs, nowMs, ports.clock.now() - last.ownMs);
     }
     // Two cycles ahead: an exposure is let go at the last cycle before its due date, even when one
     // cycle is missed (a restart), so the book is never above its cover once the money has moved.
     // A cycle is our interval at the server's rate, or the server time the last one took if longer.
-    const cycleMs = Math.max(intervalMs * rate, !last ? 0 : nowMs - last.serverMs);
+    const cycleMs = Math.max(intervalMs * rate, last === undefined ? 0 : nowMs - last.serverMs);
     last = { serverMs: nowMs, ownMs: ports.clock.now() };
     const prices = pricesOf(listedFacts(list.markets, exposures));
     const dueLeadMs = 2 * cycleMs;

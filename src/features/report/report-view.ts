@@ -108,7 +108,11 @@ const valueOf = (key: string, figures: Figures) => (({ ...figures, ...figures.de
 /** A cell of CSV and TSV: money with two decimals, a figure no record gives empty; `group` is the group's key. */
 function csvCell(column: string, figures: Figures) {
   const value = column === 'group' ? figures.key : valueOf(column, figures);
-  return value === null || !value ? '' : REPORT_MONEY.has(column) ? (value as number).toFixed(2) : String(value);
+  return value === null || value === undefined
+    ? ''
+    : REPORT_MONEY.has(column)
+      ? (value as number).toFixed(2)
+      : String(value);
 }
 
 /** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */

@@ -32,10 +32,10 @@ export async function walkHistory(
     }
   }
   if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
-  if (last?.more && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
+  if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
   // A full last page without a cursor to the next may hide older closed hedges: the report then
   // says `"complete": false` and the CLI warns.
-  if (last && !last.paged && last.records.length >= MAX_PAGE_SIZE)
+  if (last !== undefined && !last.paged && last.records.length >= MAX_PAGE_SIZE)
     return { fetched, complete: false, stopped: 'full-page' };
   return { fetched, complete: true };
 }
@@ -75,7 +75,7 @@ export async function gatherReport(
   const walk = await walkHistory(client, (raw) => {
     const facts = readHistoryRecord(raw);
     // A record that carries no reference is its hedge's deal, as the hedge records say.
-    if (facts.clientReference === undefined && facts.hedgeId !== undefined && references) {
+    if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {
       const joined = references.referenceOf(facts.hedgeId);
       if (joined !== undefined) facts.clientReference = joined;
     }

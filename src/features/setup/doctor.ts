@@ -568,7 +568,7 @@ async function pageSizeChecks(client: HedgeClient, name: string) {
             'List paging',
             reading.next
               ? `${reading.next.how}; hedge follows it up to --limit`
-              : reading.more
+              : reading.more === true
                 ? 'the server says more exist but gives no way to ask for them'
                 : 'no next page in the answer (the list fit one page, or the server does not page)',
           ),
@@ -616,7 +616,7 @@ async function pageSizeChecks(client: HedgeClient, name: string) {
     }
   }
   const verdict = honours(first, name);
-  if (verdict) return say('ok', `\`${name}\` honoured (1 asked, 1 came)`, first);
+  if (verdict === true) return say('ok', `\`${name}\` honoured (1 asked, 1 came)`, first);
   const stated = first.statedPageSize?.name;
   if (stated && stated !== name) {
     const second = await probe(stated);

@@ -151,7 +151,7 @@ export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry) {
   const call: ApiCall = {
     method,
     path,
-    ...(entry.request.body === null || !entry.request.body ? {} : { body: entry.request.body }),
+    ...(entry.request.body === null || entry.request.body === undefined ? {} : { body: entry.request.body }),
     // Extra -H headers are not journaled (they may carry anything); the resend goes without them.
     headers: {},
     argv: Array.isArray(entry.argv) ? entry.argv.map(String) : ['api', '-X', method, path],

@@ -28,7 +28,7 @@ export async function unfinishedOfThisAccount(ports: FlowPorts, groupPrefixes: r
 /** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
 export function journaledAction(ports: FlowPorts, client: HedgeClient, entry: JournalEntry) {
   const body = entry.request?.body;
-  if (typeof body !== 'object' || !body || Array.isArray(body)) return;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
   return actionFromJournal(ports, client, entry.command, body as JsonObject, argv, {
     group: entry.group,
@@ -145,7 +145,7 @@ export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise
     return { kind: 'api', entry };
   }
   const body = entry.request?.body;
-  if (typeof body !== 'object' || !body || Array.isArray(body)) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);
   }
   const client = await ports.client();

@@ -350,7 +350,7 @@ async function carryOutClose(
   }
   if (
     !legs.close &&
-    !options.positionOpen &&
+    options.positionOpen !== true &&
     (await readSideInStep(ports, client, market, side)).book.state === 'flat'
   ) {
     // A resumed roll whose close was never journaled: the side is gone only when every view says so.

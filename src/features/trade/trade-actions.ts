@@ -397,11 +397,12 @@ export function changeAction(
       // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
       const { position } = await sideInStep(ports, client, market, side);
       const now = position?.notionalUsd;
-      const shown = !position
-        ? `no ${side} position on ${market}`
-        : now === undefined
-          ? `a ${side} position without a readable notional`
-          : `the ${side} side is ${formatUsd(now)}`;
+      const shown =
+        position === undefined
+          ? `no ${side} position on ${market}`
+          : now === undefined
+            ? `a ${side} position without a readable notional`
+            : `the ${side} side is ${formatUsd(now)}`;
       if (typeof baseline !== 'number') {
         return {
           verdict: 'unknown',
@@ -417,7 +418,7 @@ export function changeAction(
       }
       const expected = expectedAfterChange(action, baseline, notionalUsd);
       const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${action} was sent, and would be ${expected.notionalUsd > 0.005 ? formatUsd(expected.notionalUsd) : 'closed'} after it`;
-      if ((now !== undefined && near(now, expected.notionalUsd)) || (!position && expected.closes))
+      if ((now !== undefined && near(now, expected.notionalUsd)) || (position === undefined && expected.closes))
         return { verdict: 'landed', evidence, answer };
       // The notional it had before is no proof: a change outside the journal may have moved it back.
       return { verdict: 'unknown', evidence };
@@ -548,7 +549,7 @@ export function closeAction(
         const context = entry.context;
         const hedgeAtSend = typeof context?.hedge_id === 'string' ? context.hedge_id : undefined;
         // The side read before the send (journaled with the entry) was already empty: a gone side is not this close's doing.
-        if (context && hedgeAtSend === undefined && typeof context.notional_usd !== 'number') {
+        if (context !== undefined && hedgeAtSend === undefined && typeof context.notional_usd !== 'number') {
           const evidence = `${gone}, and it was not open when the close was about to be sent`;
           return { verdict: neverAnswered ? 'not-landed' : 'unknown', evidence };
         }

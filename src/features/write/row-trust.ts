@@ -22,7 +22,7 @@ export async function requireOwnRow(ports: FlowPorts, entry: JournalEntry) {
     (other) => other.id !== entry.id,
   );
   const spent = twins.find((other) => !isUnresolved(other));
-  if (trust === 'verified' && (!spent || !isUnresolved(entry))) return;
+  if (trust === 'verified' && (spent === undefined || !isUnresolved(entry))) return;
   const request = entry.request ?? { method: '?', path: '?' };
   const row = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}: ${safeText(String(request.method))} ${safeText(String(request.path))})`;
   const twin = spent ?? twins[0];

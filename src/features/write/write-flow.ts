@@ -865,7 +865,7 @@ async function gateTheSend<S, R>(
     const own = run.resumed && !run.unverified && run.entry?.via === 'agent' ? run.entry.id : undefined;
     await gate.admit(judged, action.command, own === undefined ? undefined : { finishing: own });
   }
-  if (!judged) return;
+  if (judged === undefined) return;
   return {
     beforeRetry: async (reason) => {
       const now = await action.trades?.();

@@ -440,7 +440,7 @@ export class HedgeClient {
 /** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
 function received(value: unknown) {
   if (value === undefined) return 'missing';
-  if (!value) return 'null';
+  if (value === null) return 'null';
   const json = JSON.stringify(value) ?? String(value);
   const shown = json.length > 60 ? `${json.slice(0, 57)}…` : json;
   const kind = Array.isArray(value)

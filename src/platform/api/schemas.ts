@@ -90,7 +90,7 @@ const errorBodySchema = z.looseObject({
     z.pipe(
       z.unknown(),
       z.transform((details) =>
-        details === null || !details
+        details === null || details === undefined
           ? {}
           : typeof details === 'object' && !Array.isArray(details)
             ? (details as JsonObject)

@@ -198,7 +198,7 @@ export function pickFields(
   for (const name of wanted) {
     let field = byKey.get(name) ?? aliased.get(name);
     if (field && aliased.get(name) === field) byKey.set(name, field);
-    if (!field && (dottedNameExists(name, keys, records) || (accepted && declaredName(name, accepted)))) {
+    if (!field && (dottedNameExists(name, keys, records) || (accepted !== undefined && declaredName(name, accepted)))) {
       field = dottedField(name);
       byKey.set(name, field);
     }

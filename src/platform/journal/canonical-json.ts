@@ -7,11 +7,11 @@ export function canonicalJson(value: unknown) {
 }
 
 function sortKeys(value: unknown): unknown {
-  if (typeof value !== 'object' || !value) return value;
+  if (typeof value !== 'object' || value === null) return value;
   // The same conversions JSON.stringify makes (a Date becomes its ISO text).
   const plain =
     typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
-  if (typeof plain !== 'object' || !plain) return plain;
+  if (typeof plain !== 'object' || plain === null) return plain;
   if (Array.isArray(plain)) return plain.map(sortKeys);
   const sorted: JsonObject = {};
   for (const name of Object.keys(plain).sort()) sorted[name] = sortKeys((plain as JsonObject)[name]);

@@ -136,7 +136,7 @@ export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>) {
 /** The request body an entry recorded, as fields; empty when it recorded none (or not an object). */
 export function bodyOf(entry: Pick<JournalEntry, 'request'>) {
   const body = entry.request?.body;
-  return typeof body === 'object' && body && !Array.isArray(body) ? (body as JsonObject) : {};
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as JsonObject) : {};
 }
 
 /** The USD amount a recorded body names: its notional, else its one number other than the tenor. */
@@ -194,7 +194,7 @@ function parseEvent(line: string) {
   } catch {
     return 'not valid JSON';
   }
-  if (typeof value !== 'object' || !value || Array.isArray(value)) return 'not a JSON object';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
   const record = value as JsonObject;
   if (typeof record.id !== 'string' || record.id === '') return 'no id';
   if (typeof record.at !== 'string') return 'no time (at)';

@@ -23,7 +23,7 @@ export function readHeartbeatFile(path: string) {
   }
   try {
     const value = JSON.parse(text) as unknown;
-    if (typeof value !== 'object' || !value || Array.isArray(value)) return;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
     const { [REVISION_FIELD]: revision, ...body } = value as Record<string, unknown>;
     return {
       body,

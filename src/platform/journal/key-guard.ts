@@ -12,7 +12,7 @@ export function keyFingerprint(apiKey: string) {
 /** Where in the value (a property path) a key-shaped string sits, property names included. */
 function findKeyShapedString(value: unknown, path = '$'): string | undefined {
   if (typeof value === 'string') return KEY_SHAPED.test(value) ? path : undefined;
-  if (typeof value !== 'object' || !value) return;
+  if (typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
       const found = findKeyShapedString(value[index], `${path}[${index}]`);

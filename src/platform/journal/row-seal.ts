@@ -45,7 +45,7 @@ export function rowSealer(apiKey: string): RowSealer {
   return {
     seal: (fields) => `${VERSION}.${macOf(fields).toString('base64url')}`,
     trust(row) {
-      if (row.seal === undefined || !row.seal || /^v1\./.test(String(row.seal))) return 'unsealed';
+      if (row.seal === undefined || row.seal === null || /^v1\./.test(String(row.seal))) return 'unsealed';
       if (typeof row.seal !== 'string' || !row.seal.startsWith(`${VERSION}.`)) return 'forged';
       const given = Buffer.from(row.seal.slice(VERSION.length + 1), 'base64url');
       const expected = macOf(row);

@@ -33,7 +33,7 @@ export function kindOf(field: FieldSpec, rows: readonly JsonObject[]) {
   if (field.kind) return field.kind;
   for (const row of rows) {
     const value = valueOf(field, row);
-    if (value !== undefined && value) return kindFromName(field.key, value);
+    if (value !== undefined && value !== null) return kindFromName(field.key, value);
   }
   return 'text';
 }
@@ -93,7 +93,7 @@ export function formatCell(
   context: CellContext,
 ) {
   const c = context.chalk;
-  if (value === undefined || !value || value === '') return { styled: c.dim('—'), width: 1 };
+  if (value === undefined || value === null || value === '') return { styled: c.dim('—'), width: 1 };
   const kind: FieldKind = field.kind ?? kindFromName(field.key, value);
   let text: string;
   let styled: string | undefined;
@@ -110,7 +110,9 @@ export function formatCell(
     text = safeText(value);
     if (kind === 'time' || kind === 'utc') {
       const relative =
-        kind === 'time' && !context.absoluteOnly && (!field.relativeWhen || field.relativeWhen(row))
+        kind === 'time' &&
+        context.absoluteOnly !== true &&
+        (field.relativeWhen === undefined || field.relativeWhen(row))
           ? formatRelative(value, context.nowMs)
           : '';
       text = context.where === 'table' ? formatUtcMinutes(text) : formatUtc(text);

@@ -344,7 +344,7 @@ export class Output {
     );
     const together = said.filter((note) => note.alone !== true).map((note) => note.text);
     if (together.length) this.note(this.chalk.dim(together.join(' ')));
-    for (const note of said) if (note.alone) this.note(this.chalk.dim(note.text));
+    for (const note of said) if (note.alone === true) this.note(this.chalk.dim(note.text));
   }
 
   /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
@@ -446,7 +446,7 @@ export class Output {
         // A narrower form for a narrow table: the field's own, or a time without its "(in 2d 3h)".
         get compact() {
           const narrower = field.compact;
-          if (!narrower && kind !== 'time') return;
+          if (narrower === undefined && kind !== 'time') return;
           return (compact ??= rows.map((row) =>
             formatCell(field, narrower ? narrower(row) : valueOf(field, row), row, format, {
               ...context,
@@ -486,7 +486,7 @@ export class Output {
 
 /** TSV and CSV cells: raw values, one line each, control characters (tabs, newlines) shown escaped. */
 function plainValue(value: unknown) {
-  if (value === undefined || !value) return '';
+  if (value === undefined || value === null) return '';
   if (typeof value === 'object') return safeText(JSON.stringify(value));
   return safeText(String(value));
 }

@@ -118,7 +118,7 @@ export function fitColumns(
   for (let at = 0; at < order.length; at++) {
     const index = order[at];
     const need = needs[index];
-    if (!need.wholeWhenRoom) continue;
+    if (need.wholeWhenRoom !== true) continue;
     chosen.set(index, floor(index, at));
     const cut = admitted();
     // Not kept even cut: nothing to decide (its width is never read).
@@ -173,11 +173,12 @@ function giveBackRoom(
       const index = kept[at];
       const need = needs[index];
       const short = need.width - widths[index]!;
-      const kind = need.fills
-        ? 'drawn'
-        : (need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined))
-          ? 'cut text'
-          : 'whole';
+      const kind =
+        need.fills === true
+          ? 'drawn'
+          : (need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined))
+            ? 'cut text'
+            : 'whole';
       if (short <= 0 || kind !== pass) continue;
       const grow = short <= spare ? short : kind === 'whole' ? 0 : spare;
       widths[index]! += grow;
@@ -257,7 +258,7 @@ function draw(Table: CliTable3, input: TableInput): DrawnTable {
   const rule = kept.map(({ width }) => c.dim('─'.repeat(width)));
   // A column narrower than its whole width shows its compact cells, where it has them.
   const shown = kept.map(({ column, width, whole }) =>
-    column.compact && width < whole ? column.compact : column.cells,
+    column.compact !== undefined && width < whole ? column.compact : column.cells,
   );
   const row = (index: number): LaidCell[] =>
     kept.map(({ column, width }, at) =>
@@ -347,11 +348,12 @@ function measureColumn(input: TableInput, column: TableColumn, index: number): C
   let cellsWidth = column.drawn?.width ?? 0;
   for (const cell of column.cells) if (cell.width > cellsWidth) cellsWidth = cell.width;
   // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty: totalsLine).
-  const totalsWidth = !input.totals
-    ? 0
-    : index === 0
-      ? displayWidth(input.totals.label)
-      : (input.totals.cells[index]?.width ?? 0);
+  const totalsWidth =
+    input.totals === undefined
+      ? 0
+      : index === 0
+        ? displayWidth(input.totals.label)
+        : (input.totals.cells[index]?.width ?? 0);
   cellsWidth = Math.max(cellsWidth, totalsWidth);
   const width = Math.max(headerWidth, cellsWidth);
   const shrinks = column.drawn !== undefined || column.shrink !== undefined;
@@ -376,7 +378,7 @@ function measureColumn(input: TableInput, column: TableColumn, index: number): C
 
 /** A cell at its column's width: whole, wrapped, shortened in the middle or cut at its end, as the column says. */
 function fittedCell(cell: TableCell | undefined, column: TableColumn, width: number): LaidCell {
-  if (!cell) return '';
+  if (cell === undefined) return '';
   if (cell.width <= width) return cell.styled;
   if (column.shrink === 'wrap') return { lines: wrapCell(cell.styled, width) };
   return column.shrink === 'middle' ? shortenMiddle(cell.styled, width) : truncateEnd(cell.styled, width);

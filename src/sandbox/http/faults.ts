@@ -107,7 +107,7 @@ function isCommittingWrite(target: RequestTarget) {
 }
 
 function matches(match: FaultMatch | null, target: RequestTarget) {
-  if (!match) return true;
+  if (match === null) return true;
   if (typeof match === 'function') return match(target);
   if (match.method !== undefined && match.method.toUpperCase() !== target.method) return false;
   if (match.path === undefined) return true;

@@ -227,7 +227,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const pageSize = pages === 'time' ? Math.min(asked, TIME_PAGE) : asked;
   const raw = request.query[parameter];
   const below = raw === undefined ? undefined : pages === 'time' ? readBefore(raw) : readHistoryCursor(raw);
-  let next = !below ? shown : Math.min(shown, recordsBefore(history, below));
+  let next = below === undefined ? shown : Math.min(shown, recordsBefore(history, below));
   const served: Array<Record<string, unknown>> = [];
   while (next > 0 && served.length < pageSize)
     served.push(wireAmounts(renameFields(history[--next], dialect.historyFields), dialect));

@@ -16,7 +16,7 @@ const MAX_PAGE_SIZE = 500;
 
 export function requireJsonObject(body: unknown) {
   if (body === INVALID_JSON) throw new ApiError(400, 'invalid_json', 'request body is not valid JSON');
-  if (typeof body !== 'object' || !body || Array.isArray(body))
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new ApiError(400, 'invalid_json', 'request body must be a JSON object');
   return body as JsonObject;
 }
@@ -76,7 +76,7 @@ export function readChangeNotional(body: JsonObject, field: string, refusedField
 
 export function readClientReference(body: JsonObject) {
   const reference = body.client_reference;
-  if (reference === undefined || !reference) return;
+  if (reference === undefined || reference === null) return;
   if (!shortText(MAX_CLIENT_REFERENCE_LENGTH)(reference))
     throw validationError(
       'client_reference',

@@ -38,7 +38,7 @@ function parseKeepOptions(input: InputOf<typeof KEEP>) {
   const service = parsed.metrics
     ? { ...parsed, metricsErrorCodes: errorCatalogue().map((entry) => entry.code) }
     : parsed;
-  if (options.policy !== undefined && !options.exposures)
+  if (options.policy !== undefined && options.exposures !== true)
     throw new UsageError('--policy: only with --exposures (the policy turns exposures into a target).');
   // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
   const exposures = options.exposures === true;

@@ -88,7 +88,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
     // the other formats get what was kept.
     const joinedReference = (raw: HistoryRecord) => {
       const own = referenceOf(raw);
-      if (own !== undefined || !deal) return own;
+      if (own !== undefined || deal === undefined) return own;
       const hedgeId = hedgeIdOf(raw);
       return hedgeId !== undefined && deal.ids.has(hedgeId) ? deal.reference : undefined;
     };
@@ -125,7 +125,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
   // and --raw stay as sent.
   const original = records;
   if (output.isHuman || output.inOneShape) records = records.map(historyRecordForPeople) as HistoryRecord[];
-  if (deal) {
+  if (deal !== undefined) {
     // The reference joined from the records is shown (table, TSV, CSV, --fields), never added to the JSON the server sent.
     records.forEach((record, index) => {
       if (referenceOf(original[index]) === undefined)
@@ -179,7 +179,7 @@ async function markResizedHedges(
   return resizedNote(
     ids.flatMap((id, index) => {
       const found = id === undefined ? undefined : sizes.get(id);
-      if (id === undefined || !found) return [];
+      if (id === undefined || found === undefined) return [];
       const record = records[index] as Record<PropertyKey, unknown>;
       const shown = readNumber(record.notional_usd);
       const ref = record[JOINED_REFERENCE] ?? record.client_reference;

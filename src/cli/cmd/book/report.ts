@@ -60,7 +60,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
   // --fields for tsv and csv: the report's own columns, in the order given.
   const { fields } = ctx.globals;
   let columns: ReportColumn[] | undefined;
-  if (fields && (format === 'csv' || format === 'plain')) {
+  if (fields !== undefined && (format === 'csv' || format === 'plain')) {
     const allowed = reportColumns(by) as readonly string[];
     const unknown = fields.filter((field) => !allowed.includes(field));
     if (unknown.length)
@@ -75,11 +75,12 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
   // deal followed with --ref is every hedge carrying it; a report by hedge or by reference labels
   // its rows from the newest hedge records. The others need none.
   const deal = ref === undefined ? undefined : await readDeal(client, ref);
-  const references = deal
-    ? dealReferences(deal)
-    : by === 'hedge' || by === 'ref'
-      ? await readHedgeReferences(client)
-      : undefined;
+  const references =
+    deal !== undefined
+      ? dealReferences(deal)
+      : by === 'hedge' || by === 'ref'
+        ? await readHedgeReferences(client)
+        : undefined;
   if (references?.problem !== undefined)
     output.warn(
       `Deal references not joined from the hedge records: ${references.problem}; closed hedges count under their own reference alone.`,
@@ -93,7 +94,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
     const points = format !== 'json';
     gathered = await gatherReport(client, { by, since, until, ref }, listing && ((record) => listing.add(record)), {
       points,
-      ...(references ? { references } : {}),
+      ...(references !== undefined ? { references } : {}),
     });
   } catch (error) {
     listing?.discard();

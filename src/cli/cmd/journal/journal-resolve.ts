@@ -13,8 +13,9 @@ import { findJournalEntry } from '../../../features/write/journal-entry.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>) {
   const { landed, notLanded } = input.options;
-  if (landed && notLanded) throw new UsageError('--landed and --not-landed: give one of them, not both.');
-  if (!landed && !notLanded)
+  if (landed === true && notLanded === true)
+    throw new UsageError('--landed and --not-landed: give one of them, not both.');
+  if (landed !== true && notLanded !== true)
     throw new UsageError('give --landed (it happened on the server) or --not-landed (it did not).');
   const journal = await ctx.journal();
   const entry = await findJournalEntry(ctx, journal, input.args.id);

@@ -26,7 +26,7 @@ async function scopeInUse(ctx: CommandContext): Promise<LearnedScope> {
 
 export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>) {
   const { output } = ctx;
-  const scope = input.options.all ? 'all' : await scopeInUse(ctx);
+  const scope = input.options.all === true ? 'all' : await scopeInUse(ctx);
   const where = scope === 'all' ? 'every profile and server' : describeScope(scope);
   const forgotten = await resetLearned(await ctx.store(), scope);
   if (output.isJson) output.json({ scope: where, forgotten });

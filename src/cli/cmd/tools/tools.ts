@@ -50,7 +50,7 @@ async function printErrorCatalogue(ctx: CommandContext) {
 /** The command, given the tree it lists as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<InputOf<typeof TOOLS>> {
   return {
-    run: (ctx, input) => (input.options.errors ? printErrorCatalogue(ctx) : printTools(ctx, commands)),
+    run: (ctx, input) => (input.options.errors === true ? printErrorCatalogue(ctx) : printTools(ctx, commands)),
   };
 }
 

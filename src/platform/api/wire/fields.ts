@@ -230,7 +230,7 @@ function readFacts(raw: JsonObject, table: FieldTable, used?: string[]) {
   const facts: JsonObject = {};
   for (const [fact, [names, read]] of Object.entries(table)) {
     const found = pickField(fields, names, read);
-    if (!found) continue;
+    if (found === undefined) continue;
     if (found.name !== names[0]) used?.push(found.name);
     facts[fact] = found.value;
   }

@@ -215,7 +215,7 @@ export function readPage(
   if (
     offset &&
     rows?.length &&
-    (reading.more || (reading.total !== undefined && offset.value + rows.length < reading.total))
+    (reading.more === true || (reading.total !== undefined && offset.value + rows.length < reading.total))
   ) {
     reading.more = true;
     return sendBack(offset.key, String(offset.value + rows.length), `${offset.at}.${offset.key} (an offset)`);
@@ -338,7 +338,7 @@ function readPathPage(
     { query, listUrl, cursorParam },
   );
   if (reading.nextLink !== undefined) return { reading, next: underBase(baseUrl, reading.nextLink) };
-  if (reading.more === false || !reading.next) return { reading };
+  if (reading.more === false || reading.next === undefined) return { reading };
   const search = new URLSearchParams(reading.next.query).toString();
   return { reading, next: `${question < 0 ? path : path.slice(0, question)}${search === '' ? '' : `?${search}`}` };
 }

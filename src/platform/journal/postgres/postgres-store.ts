@@ -212,7 +212,7 @@ class PostgresRecords implements RecordsClient {
         "reading the keeper's heartbeat",
       );
       const row = result.rows[0];
-      if (!row || typeof row.body !== 'object' || !row.body) return;
+      if (!row || typeof row.body !== 'object' || row.body === null) return;
       return { body: row.body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
     },
   };
