@@ -35,7 +35,7 @@ function valuesOf(spec: { values?: OptionSpec['values'] | ArgSpec['values'] }, p
   if (spec.values === 'profile') return { profiles: true };
   // A placeholder that names a file or folder (`--html <file>`, `--root <dir>`) completes paths.
   if (/<(file|dir|path)>/.test(placeholder)) return { files: true };
-  return undefined;
+  return;
 }
 
 function flagOf(option: OptionSpec): Flag {
@@ -124,7 +124,7 @@ interface PosixOffer {
 }
 
 /** The lookup functions the completer asks: subcommands, options and values per command path, and the profile names. */
-function posixTables(nodes: CommandNode[]): string {
+function posixTables(nodes: CommandNode[]) {
   const table = (name: string, rows: Array<[string, string]>, fallback = "REPLY=''") =>
     [
       `${name}() {`,

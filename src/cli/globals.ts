@@ -5,10 +5,10 @@ import type { GlobalOptions } from '../platform/runtime/globals.js';
 
 const FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;
 
-export type GlobalsResult = { globals: GlobalOptions } | { problem: string };
+type GlobalsResult = { globals: GlobalOptions } | { problem: string };
 
 function positiveSeconds(name: string, raw: unknown) {
-  if (raw === undefined) return undefined;
+  if (raw === undefined) return;
   const value = Number(raw);
   // Plain decimals only: Number() would also take "0x10" or "1e3".
   if (typeof raw !== 'string' || !/^\s*\d*\.?\d+\s*$/.test(raw) || value < 0 || value > 86_400)
@@ -33,7 +33,7 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
           .map((field) => field.trim())
           .filter((field) => field !== '')
       : undefined;
-  if (fields !== undefined && fields.length === 0)
+  if (fields !== undefined && !fields.length)
     return { problem: '--fields: expected field names separated by commas, e.g. market,side,notional_usd.' };
   const query = typeof all.query === 'string' ? all.query : undefined;
   // A format that cannot carry JSON, which --query and --raw need.

@@ -56,7 +56,7 @@ function exampleLines(example: string, width: number, program: string) {
   let line = first;
   let lineHasWord = false;
   for (const word of words) {
-    const lead = lines.length === 0 ? first : next;
+    const lead = lines.length ? next : first;
     // Room for the word and, unless it is the last one, the ` \` that would follow it.
     if (lineHasWord && line.length + 1 + word.length + 2 > width) {
       lines.push(`${line} \\`);
@@ -140,7 +140,7 @@ export function rootHelp(
   program = 'hedge',
 ) {
   const run = (words: string) => hedgeCommandLine({ program }, [words]);
-  const out: string[] = [
+  const out = [
     `Usage: ${run('<command> [arguments] [options]')}`,
     '',
     wrapText('Quote, open and manage FX hedges through the Hedging Partner API.', width),

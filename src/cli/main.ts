@@ -18,7 +18,7 @@ export * from './manifest.js';
 export * from '../core/vocabulary.js';
 export * from '../core/version.js';
 
-export interface MainOverrides {
+interface MainOverrides {
   io?: Io;
   env?: Record<string, string | undefined>;
   /** The current time as hedge reads it (Date.now): a test pins it. */
@@ -113,7 +113,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
     io.stdout.write(renderExitCodes({ json: argv.includes('--json'), width }));
     return 0;
   }
-  if (argv.length === 0) {
+  if (!argv.length) {
     // `hedge` alone: one screen on what it is and where to start, as a success.
     io.stdout.write(overview(width, name));
     return 0;
@@ -132,7 +132,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
     const command = (parent as HedgeCommand)
       .command(spec.name, { isDefault: spec.isDefault === true })
       .summary(spec.summary)
-      .description(spec.description ?? spec.summary) as HedgeCommand;
+      .description(spec.description ?? spec.summary);
     command.example = spec.examples[0];
     const args = spec.args ?? [];
     for (const arg of args) command.argument(arg.required ? `<${arg.name}>` : `[${arg.name}]`, arg.description);
@@ -169,7 +169,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
   program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width, name) });
   // Subcommands copy these settings when they are created, which happened in buildProgram:
   // apply them to every command, or an unknown option of a subcommand exits 1 past our streams.
-  const configure = (command: Command): void => {
+  const configure = (command: Command) => {
     command.exitOverride();
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -29,7 +29,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function usageOf(path: string[], spec: CommandSpec) {
   const args = (spec.args ?? []).map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`));
-  return ['hedge', ...path, ...args, ...((spec.options ?? []).length > 0 ? ['[options]'] : [])].join(' ');
+  return ['hedge', ...path, ...args, ...((spec.options ?? []).length ? ['[options]'] : [])].join(' ');
 }
 
 function commandSection(path: string[], spec: CommandSpec): string[] {
@@ -46,7 +46,7 @@ function commandSection(path: string[], spec: CommandSpec): string[] {
     ...(spec.options ?? []).map((option) => `- \`${option.flags}\`: ${cell(option.description)}`),
   ];
   lines.push(...rows);
-  if (spec.examples.length > 0) lines.push('```sh', ...spec.examples, '```');
+  if (spec.examples.length) lines.push('```sh', ...spec.examples, '```');
   return lines;
 }
 

@@ -1,5 +1,5 @@
 // Alerts as pure rules, for `--watch` and for the keeper: which conditions hold, and which start and clear now.
-import { parseDuration, type Duration } from './duration.js';
+import { parseDuration } from './duration.js';
 import { parseUsdAmount } from './input.js';
 import { formatUsd } from './number-format.js';
 import { withoutUndefined } from './objects.js';
@@ -17,7 +17,7 @@ export interface AlertFacts {
   maturities: MaturityFact[];
 }
 
-export interface MaturityFact {
+interface MaturityFact {
   key: string;
   maturityAt: string;
   market?: string;
@@ -38,7 +38,7 @@ export type Alert =
       hedgeId?: string;
     };
 
-export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number): Alert[] {
+export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number) {
   const holding: Alert[] = [];
   if (
     rules.pnlAtOrBelowUsd !== undefined &&
@@ -67,10 +67,7 @@ export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: num
 }
 
 /** Fire once, clear once: the alerts that start now (holding, not active before), those that cleared (active before, no longer holding), and the active ones to pass as `before` next time (one already active keeps its first record, its start time with it). */
-export function alertEdges<A extends { key: string }>(
-  before: ReadonlyMap<string, A>,
-  holding: readonly A[],
-): { started: A[]; cleared: A[]; active: Map<string, A> } {
+export function alertEdges<A extends { key: string }>(before: ReadonlyMap<string, A>, holding: readonly A[]) {
   const active = new Map(holding.map((alert) => [alert.key, before.get(alert.key) ?? alert]));
   return {
     started: holding.filter((alert) => !before.has(alert.key)),
@@ -84,7 +81,7 @@ export function parseAlertPnl(raw: string) {
   return parseUsdAmount(raw, '--alert-pnl', 'signed');
 }
 
-export function parseAlertDuration(raw: string): Duration {
+export function parseAlertDuration(raw: string) {
   return parseDuration(raw, '--alert-maturity');
 }
 
@@ -108,7 +105,7 @@ const CAUSE_WORDS = {
 
 export type AlertCause = keyof typeof CAUSE_WORDS;
 
-export interface AlertCondition {
+interface AlertCondition {
   key: string;
   cause: AlertCause;
   market?: string;
@@ -129,7 +126,7 @@ export interface AlertNotice extends ActiveAlert {
   text: string;
 }
 
-export interface HeadroomReading {
+interface HeadroomReading {
   exposureHeadroomUsd?: number;
   capacityUsd: ReadonlyMap<string, number>;
 }
@@ -161,10 +158,7 @@ export function rowKeyOf(market: string, side: string) {
 }
 
 /** One step: the conditions this cycle shows, against those active; what starts and what clears. */
-export function stepAlerts(
-  state: AlertState,
-  observation: CycleObservation,
-): { state: AlertState; notices: AlertNotice[] } {
+export function stepAlerts(state: AlertState, observation: CycleObservation) {
   const { rows, nowMs, toleranceUsd, headroom, thresholdUsd } = observation;
   const holding: Holding = new Map();
   const { succeeded, rolling, readFailed, storeFailed } = eventConditions(observation.events, holding);
@@ -311,8 +305,8 @@ function headroomConditions(holding: Holding, headroom: HeadroomReading, thresho
     const [market, side] = key.split(' ');
     hold(holding, {
       cause: 'capacity_low',
-      market: market!,
-      side: side!,
+      market,
+      side,
       message: `${key} has ${formatUsd(capacity)} of capacity left, below ${formatUsd(threshold)}`,
     });
   }

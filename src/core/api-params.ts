@@ -3,7 +3,7 @@ import { UsageError } from './errors.js';
 import { echo } from './input.js';
 
 type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };
-export type Params = Record<string, ParamValue>;
+type Params = Record<string, ParamValue>;
 
 export interface ParamInput {
   raw: string;
@@ -22,9 +22,9 @@ function keyPath(key: string, flag: string, raw: string) {
   const match = KEY.exec(key);
   if (!match)
     throw new UsageError(`${flag}: ${echo(raw)} has no usable key; expected key=value, key[sub]=value or key[]=value.`);
-  const rest = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((part) => part[1]!);
+  const rest = [...match[2].matchAll(/\[([^[\]]*)\]/g)].map((part) => part[1]);
   if (rest.slice(0, -1).includes('')) throw new UsageError(`${flag}: ${echo(raw)}: [] may only come last in a key.`);
-  return [match[1]!, ...rest];
+  return [match[1], ...rest];
 }
 
 /** The value of a typed (-F) parameter: literals and numbers as JSON, `@file` read by `readFile`. */
@@ -47,7 +47,7 @@ function typedValue(text: string, readFile: (path: string) => string, raw: strin
 function place(target: Params, path: string[], value: ParamValue, flag: string, raw: string) {
   let node: Record<string, ParamValue> | ParamValue[] = target;
   for (let index = 0; index < path.length; index++) {
-    const segment = path[index]!;
+    const segment = path[index];
     const last = index === path.length - 1;
     const nextIsList = !last && path[index + 1] === '';
     if (Array.isArray(node)) {
@@ -77,7 +77,7 @@ function place(target: Params, path: string[], value: ParamValue, flag: string, 
 }
 
 /** Every -f/-F parameter, in the order typed, as one object. */
-export function buildParams(inputs: readonly ParamInput[], readFile: (path: string) => string): Params {
+export function buildParams(inputs: readonly ParamInput[], readFile: (path: string) => string) {
   const params: Params = {};
   for (const { raw, typed } of inputs) {
     const flag = flagOf(typed);
@@ -119,7 +119,7 @@ const FORBIDDEN_HEADERS = new Map<string, string>([
 ]);
 
 /** `-H "Name: value"` → [name, value]; refused: a malformed one, and headers that are hedge's to set. */
-export function parseHeader(raw: string): [string, string] {
+export function parseHeader(raw: string) {
   const colon = raw.indexOf(':');
   const name = colon < 0 ? '' : raw.slice(0, colon).trim();
   const value = colon < 0 ? '' : raw.slice(colon + 1).trim();
@@ -133,7 +133,7 @@ export function parseHeader(raw: string): [string, string] {
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type ApiMethod = (typeof API_METHODS)[number];
 
-export function parseApiMethod(raw: string | undefined): ApiMethod {
+export function parseApiMethod(raw: string | undefined) {
   if (raw === undefined) return 'GET';
   const upper = raw.trim().toUpperCase();
   if ((API_METHODS as readonly string[]).includes(upper)) return upper as ApiMethod;

@@ -1,11 +1,12 @@
 // What the server sent, beside what hedge read from it.
+import type { JsonObject } from './objects.js';
 
 const sent = new WeakMap<object, unknown>();
 /** The originals themselves: shown as they are, without a walk through them (a list is shown twice over). */
 const originals = new WeakSet<object>();
 
 /** Records that `read` was read from `original` (each element too, for lists). */
-export function rememberSent<T>(read: T, original: unknown): T {
+export function rememberSent<T>(read: T, original: unknown) {
   if (read === null || typeof read !== 'object' || read === original) return read;
   sent.set(read, original);
   if (original !== null && typeof original === 'object') originals.add(original);
@@ -26,10 +27,10 @@ export function asSent<T>(value: T, depth = 0): T {
     return (items.some((item, index) => item !== value[index]) ? items : value) as T;
   }
   if (Object.getPrototypeOf(value) !== Object.prototype) return value;
-  let copy: Record<string, unknown> | undefined;
+  let copy: JsonObject | undefined;
   for (const [key, inner] of Object.entries(value)) {
     const shown = asSent(inner, depth + 1);
-    if (shown !== inner) (copy ??= { ...(value as Record<string, unknown>) })[key] = shown;
+    if (shown !== inner) (copy ??= { ...(value as JsonObject) })[key] = shown;
   }
   return (copy ?? value) as T;
 }
@@ -37,9 +38,8 @@ export function asSent<T>(value: T, depth = 0): T {
 /** What hedge added to a read record under a symbol (a position's deal reference joined from its hedge) is not the server's data, and is never printed as such: it stays on the record shown, so the output layer can still draw it as a column. */
 function withAnnotations(read: object, original: unknown) {
   const symbols = Object.getOwnPropertySymbols(read);
-  if (symbols.length === 0 || original === null || typeof original !== 'object' || Array.isArray(original))
-    return original;
-  const copy: Record<PropertyKey, unknown> = { ...(original as Record<string, unknown>) };
+  if (!symbols.length || original === null || typeof original !== 'object' || Array.isArray(original)) return original;
+  const copy: Record<PropertyKey, unknown> = { ...(original as JsonObject) };
   for (const symbol of symbols) copy[symbol] = (read as Record<PropertyKey, unknown>)[symbol];
   return copy;
 }

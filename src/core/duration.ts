@@ -7,7 +7,7 @@ const DURATION_SHAPE = /^(\d+(\.\d+)?[smhdw])+$/;
 /** Hedges run for at most 7 days; a year leaves room for anything a desk schedules around them. */
 const MAX_DURATION_MS = 366 * 86_400_000;
 
-export interface Duration {
+interface Duration {
   ms: number;
   text: string;
 }
@@ -19,7 +19,7 @@ export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs =
   const ok = DURATION_SHAPE.test(value) && [...value.matchAll(/[smhdw]/g)].every(([unit]) => units.includes(unit));
   if (!ok) throw new UsageError(`${name}: ${echo(raw)} is not allowed; expected ${allowed}.`);
   let ms = 0;
-  for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)([smhdw])/g)) ms += Number(amount) * UNIT_MS[unit!]!;
+  for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)([smhdw])/g)) ms += Number(amount) * UNIT_MS[unit];
   if (!(ms > 0) || ms > maxMs)
     throw new UsageError(
       `${name}: ${echo(raw)} is not allowed; expected ${allowed}, more than 0${maxMs === MAX_DURATION_MS ? ' and at most 366d' : ''}.`,

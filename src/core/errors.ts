@@ -1,10 +1,13 @@
 // Every failure a command can end with is one of these types, each carrying its exit code, JSON code and details (src/platform/terminal/exit-codes.ts says them).
 
+/** What a failure says about itself in its JSON `details`. */
+type Details = Record<string, unknown>;
+
 /** How a failure ends a command: its exit code, the JSON `code` (the exit code's name unless given), details. */
-export interface ErrorFacts {
+interface ErrorFacts {
   exitCode: number;
   code?: string;
-  details?: Record<string, unknown>;
+  details?: Details;
   status?: number;
 }
 
@@ -54,7 +57,7 @@ export class PreTradeCheckError extends HedgeError {
   constructor(
     readonly code: string,
     message: string,
-    readonly details: Record<string, unknown>,
+    readonly details: Details,
     hint?: string,
   ) {
     super(message, { hint });
@@ -68,7 +71,7 @@ export class PreTradeCheckError extends HedgeError {
 export class ApiError extends HedgeError {
   readonly status: number;
   readonly code: string;
-  readonly details: Record<string, unknown>;
+  readonly details: Details;
   readonly requestId?: string;
   readonly endpoint: string;
   readonly ambiguous: boolean;
@@ -76,7 +79,7 @@ export class ApiError extends HedgeError {
     status: number;
     code: string;
     message: string;
-    details?: Record<string, unknown>;
+    details?: Details;
     requestId?: string;
     endpoint: string;
     hint?: string;
@@ -98,7 +101,7 @@ export class ApiError extends HedgeError {
   }
 
   /** The same refusal with another next step (the caller knows better what to do about it). */
-  withHint(hint: string): ApiError {
+  withHint(hint: string) {
     return new ApiError({ ...this, message: this.message, hint });
   }
 }
@@ -229,11 +232,11 @@ export class DeclinedError extends HedgeError {
 
 /** A write whose answer does not say what happened (the connection dropped after sending, an answer that is both data and error, a 2xx carrying an error, Ctrl-C while it was out): the server may have acted. */
 export class OutcomeUnknownError extends HedgeError {
-  readonly details: Record<string, unknown>;
+  readonly details: Details;
   readonly status?: number;
   constructor(
     message: string,
-    init: { idempotencyKey: string; hint: string; details?: Record<string, unknown>; status?: number; cause?: unknown },
+    init: { idempotencyKey: string; hint: string; details?: Details; status?: number; cause?: unknown },
   ) {
     super(message, init);
     this.idempotencyKey = init.idempotencyKey;
@@ -248,15 +251,15 @@ export class OutcomeUnknownError extends HedgeError {
 
 /** A refusal whose hint is required and whose details go into its JSON (each subclass its own exit code). */
 class DetailedError extends HedgeError {
-  readonly details: Record<string, unknown>;
-  constructor(message: string, init: { hint: string; details?: Record<string, unknown> }) {
+  readonly details: Details;
+  constructor(message: string, init: { hint: string; details?: Details }) {
     super(message, init);
     this.details = init.details ?? {};
   }
 }
 
 /** Who holds an action or a lock (the journal's Holder, repeated here so that errors import nothing). */
-export interface HolderFacts {
+interface HolderFacts {
   pid: number;
   host: string;
   since: string;
@@ -266,8 +269,8 @@ export interface HolderFacts {
 /** Another live process holds this action (an in-flight journal entry) or the account lock this command needs, or the run only observed another process's action: this run did not act (exit 11). */
 export class HeldError extends HedgeError {
   readonly holder?: HolderFacts;
-  readonly details: Record<string, unknown>;
-  constructor(message: string, init: { holder?: HolderFacts; hint?: string; details?: Record<string, unknown> } = {}) {
+  readonly details: Details;
+  constructor(message: string, init: { holder?: HolderFacts; hint?: string; details?: Details } = {}) {
     super(message, init);
     this.holder = init.holder;
     this.details = {

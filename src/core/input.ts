@@ -60,7 +60,7 @@ export function parseSide(raw: string | undefined): Side {
 }
 
 /** Which amounts an option takes: `positive` (a notional, an agent's limit), `zero-or-more` (a tolerance, a headroom threshold), `signed` (a P&L threshold). */
-export type AmountSign = 'positive' | 'zero-or-more' | 'signed';
+type AmountSign = 'positive' | 'zero-or-more' | 'signed';
 
 const AMOUNT_EXAMPLES: Record<AmountSign, string> = {
   positive: 'a positive USD amount such as 10000, 10_000, 10k or 1.5m',
@@ -77,9 +77,7 @@ export function readAmount(text: string, sign: AmountSign, max: number): number 
   const match = AMOUNT_SHAPE.exec(text.trim());
   if (!match || (match[1] !== '' && sign !== 'signed')) return 'shape';
   const amount =
-    Number(match[2]!.replace(/[_,]/g, '')) *
-    AMOUNT_SCALE[(match[4] ?? '').toLowerCase()]! *
-    (match[1] === '-' ? -1 : 1);
+    Number(match[2].replace(/[_,]/g, '')) * AMOUNT_SCALE[(match[4] ?? '').toLowerCase()] * (match[1] === '-' ? -1 : 1);
   if (!Number.isFinite(amount) || (sign === 'positive' ? amount <= 0 : sign === 'zero-or-more' ? amount < 0 : false))
     return 'shape';
   if (Math.abs(amount) > max) return 'too-big';
@@ -111,7 +109,7 @@ export function parseTenor(raw: string | undefined): 1 | 3 | 7 {
 }
 
 /** How many rows `hedges` and `history` list without --limit or --all: hedge's own length, the same on every server (read across pages of whatever size the server uses), never the server's page. */
-export const DEFAULT_LIST_LENGTH = 50;
+const DEFAULT_LIST_LENGTH = 50;
 
 /** --limit N, or --all (every row, page after page: Infinity), else DEFAULT_LIST_LENGTH; both together is bad usage. */
 export function parseListLength(limitRaw: unknown, allRaw: unknown): { limit: number; defaulted: boolean } {
@@ -143,7 +141,7 @@ export function parseWholeNumber(
 }
 
 export function parseStatus(raw: unknown): HedgeStatus | undefined {
-  if (raw === undefined) return undefined;
+  if (raw === undefined) return;
   const value = String(raw).trim().toLowerCase();
   const found = HEDGE_STATUSES.find((status) => status === value);
   if (!found)
@@ -186,7 +184,7 @@ export function idMatches(typed: string, id: string) {
 }
 
 export function parseClientReference(raw: unknown) {
-  if (raw === undefined) return undefined;
+  if (raw === undefined) return;
   const value = String(raw);
   // The spec shows no constraint; refuse only what cannot be a sensible deal id.
   if (value.trim() === '' || value.length > 128 || hasUnsafeText(value)) {

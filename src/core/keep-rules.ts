@@ -37,7 +37,7 @@ export type KeepDecision =
     }
   | { kind: 'skip'; reason: string };
 
-export interface KeepRules {
+interface KeepRules {
   toleranceUsd: number;
 }
 
@@ -112,7 +112,7 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: Ke
 }
 
 /** The tenor a new hedge of the row gets: the row's own, or — when the exposure ends (until) sooner — the shortest supported tenor that still reaches until, so no days past it are paid for. */
-export function tenorFor(row: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: number): Tenor | undefined {
+export function tenorFor(row: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: number) {
   if (row.tenorDays === undefined || row.untilMs === undefined) return row.tenorDays;
   const daysLeft = Math.ceil((row.untilMs - nowMs) / DAY_MS);
   const enough = TENORS.find((tenor) => tenor >= daysLeft);
@@ -217,7 +217,7 @@ export interface Heartbeat {
   stopped_at?: string;
 }
 
-export type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere';
+type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere';
 
 export type KeeperState = KeeperLiveness | 'none';
 

@@ -8,14 +8,14 @@ export function quoteCurrencyOf(market: string) {
   return match ? match[1] : undefined;
 }
 
-export function findMarket<M extends { market: string }>(markets: readonly M[], market: string): M | undefined {
+export function findMarket<M extends { market: string }>(markets: readonly M[], market: string) {
   return markets.find((entry) => entry.market.toUpperCase() === market.toUpperCase());
 }
 
 export const sideKey = (market: string, side: string) => `${market.toUpperCase()}:${side}`;
 
 /** The live list decides what is tradable. */
-export function unlistedMarketError(markets: MarketFacts[], market: string): UsageError {
+export function unlistedMarketError(markets: MarketFacts[], market: string) {
   const listed = markets.map((entry) => entry.market);
   return new UsageError(
     `market: ${echo(market)} is not listed for this account; listed: ${listed.join(', ') || 'none'}.`,

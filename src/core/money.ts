@@ -53,6 +53,6 @@ export function impliedAdditionPrice(
   after: { notionalUsd: number; entryPrice: number },
 ) {
   const added = after.notionalUsd - before.notionalUsd;
-  if (!(added > 0)) return undefined;
+  if (!(added > 0)) return;
   return (after.entryPrice * after.notionalUsd - before.entryPrice * before.notionalUsd) / added;
 }

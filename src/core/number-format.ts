@@ -23,7 +23,7 @@ export function formatFixed(value: number, decimals: number) {
   const digits =
     Number.isInteger(decimals) && decimals >= 0 && decimals <= 20 ? PLAIN_DECIMAL.exec(String(Math.abs(value))) : null;
   if (digits) {
-    let whole = digits[1]!;
+    let whole = digits[1];
     let fraction = digits[2] ?? '';
     if (fraction.length > decimals) {
       const roundUp = fraction.charCodeAt(decimals) >= 53; // '5'
@@ -49,7 +49,7 @@ function incremented(whole: string, fraction: string) {
   let index = all.length - 1;
   while (index >= 0 && all[index] === '9') all[index--] = '0';
   if (index < 0) all.unshift('1');
-  else all[index] = String.fromCharCode(all[index]!.charCodeAt(0) + 1);
+  else all[index] = String.fromCharCode(all[index].charCodeAt(0) + 1);
   const split = all.length - fraction.length;
   return [all.slice(0, split).join(''), all.slice(split).join('')];
 }

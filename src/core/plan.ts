@@ -8,7 +8,7 @@ import type { TargetRow } from './target-file.js';
 type PlanAction = 'open' | 'add' | 'reduce' | 'close';
 
 /** Facts about a step that do not stop it: - tenor_differs: an add keeps the open position's maturity, whatever tenor the row names (roll is not implied); - market_disabled / market_not_listed: a reduce or close on a market that is not open for new exposure; taking risk off is still allowed. */
-export type PlanStepNote = 'tenor_differs' | 'market_disabled' | 'market_not_listed';
+type PlanStepNote = 'tenor_differs' | 'market_disabled' | 'market_not_listed';
 
 export interface PlanStep {
   action: PlanAction;
@@ -24,7 +24,7 @@ export interface PlanStep {
   notes: PlanStepNote[];
 }
 
-export type PlanProblem = Pick<PlanStep, 'line' | 'action' | 'market' | 'side'> & { stepIndex: number } & (
+type PlanProblem = Pick<PlanStep, 'line' | 'action' | 'market' | 'side'> & { stepIndex: number } & (
     | { code: 'exposure_exceeded'; details: { requiredUsd: number; availableExposureUsd: number } }
     | { code: 'capacity_exceeded'; details: { requiredUsd: number; availableCapacityUsd: number } }
     | { code: 'market_not_listed'; details: Record<string, never> }
@@ -103,7 +103,7 @@ export function computePlan(input: PlanInput): Plan {
 }
 
 /** The order in which the steps are sent: closes and reduces first, then adds and opens, each group by file line. */
-export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]): T[] {
+export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]) {
   return [...steps].sort((a, b) => +addsExposure(a.action) - +addsExposure(b.action) || a.line - b.line);
 }
 
@@ -199,7 +199,7 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
         stepProblems.push({ ...base, code: 'capacity_exceeded', details: { requiredUsd, availableCapacityUsd } });
       }
     }
-    if (stepProblems.length > 0) {
+    if (stepProblems.length) {
       problems.push(...stepProblems);
       return;
     }

@@ -13,7 +13,7 @@ function realPath(path: string) {
   try {
     return statSync(path).isFile() ? realpathSync(path) : undefined;
   } catch {
-    return undefined;
+    return;
   }
 }
 
@@ -32,7 +32,7 @@ export function invokedAs(script: string | undefined, cwd: string, searchPath = 
 }
 
 /** The flags that chose the environment, to repeat in every suggested command: `--demo`, `--profile NAME`, or none. */
-export function environmentFlagsOf(run: Invocation): string[] {
+function environmentFlagsOf(run: Invocation) {
   if (run.demo) return ['--demo'];
   if (run.profile !== undefined) return ['--profile', run.profile];
   return [];

@@ -10,7 +10,7 @@ export interface RowFileProblem {
   message: string;
 }
 
-export interface RawRow<C extends string> {
+interface RawRow<C extends string> {
   line: number;
   unit: 'line' | 'item';
   label: string;
@@ -60,12 +60,12 @@ export function readRowFile<C extends string, T>(
   for (const raw of read.rows) {
     const said = (message: string) => problems.push({ line: raw.line, message: `${raw.label}${message}` });
     const field: Field<C> = (column, parse) => {
-      if (raw.reported.has(column)) return undefined;
+      if (raw.reported.has(column)) return;
       try {
         return parse(raw.cells[column]);
       } catch (error) {
         said(withoutEcho(messageOf(error)));
-        return undefined;
+        return;
       }
     };
     const { key, value } = check(field);
@@ -77,8 +77,8 @@ export function readRowFile<C extends string, T>(
     rows.push({ ...value, line: raw.line });
   }
   problems.sort((a, b) => a.line - b.line);
-  if (problems.length > 0) return { problems };
-  if (rows.length === 0)
+  if (problems.length) return { problems };
+  if (!rows.length)
     return {
       problems: [
         { line: 0, message: `${options.sourceName} has no ${layout.rowsAre}; expected one row per ${layout.rowIs}.` },
@@ -132,12 +132,12 @@ function readCsv<C extends string>(content: string, sourceName: string, layout: 
     skip_records_with_error: true,
     on_skip: (error) => {
       // After a broken quote the reader no longer knows where rows begin: keep the first framing error and drop the rows read after it, whose lines and fields cannot be trusted.
-      if (!error || framingError) return undefined;
+      if (!error || framingError) return;
       framingError = {
         line: typeof error.lines === 'number' ? error.lines : 0,
         message: `not valid CSV: ${csvErrorReason(error)}`,
       };
-      return undefined;
+      return;
     },
   }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
 
@@ -164,7 +164,7 @@ function readCsv<C extends string>(content: string, sourceName: string, layout: 
   });
   const missing = layout.required.filter((name) => !seen.has(name));
   // Without a required column no row can be checked in full; its absence is the one problem.
-  if (missing.length > 0) {
+  if (missing.length) {
     problems.push({ line: header.line, message: layout.header.lacks(missing.join(', '), columnsExpected(layout)) });
     return { rows: [], problems };
   }
@@ -259,7 +259,7 @@ function readJson<C extends string>(content: string, sourceName: string, layout:
 }
 
 function listOf(document: unknown, key: string) {
-  if (typeof document !== 'object' || document === null) return undefined;
+  if (typeof document !== 'object' || document === null) return;
   const list = (document as Record<string, unknown>)[key];
   return Array.isArray(list) ? list : undefined;
 }
@@ -269,7 +269,7 @@ function jsonErrorReason(error: unknown, content: string) {
   const message = messageOf(error);
   if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';
   const positioned = /^(.*?) in JSON at position (\d+)/.exec(message);
-  if (positioned && !/["'`]/.test(positioned[1]!.replace(/'[}\]:,]'/g, ''))) {
+  if (positioned && !/["'`]/.test(positioned[1].replace(/'[}\]:,]'/g, ''))) {
     return `${positioned[1]} (${where(content, Number(positioned[2]))}).`;
   }
   return 'a character that JSON does not allow there.';

@@ -1,9 +1,9 @@
 // The server's clock against ours: the offset is an interval, never a point, narrowed by every answer (its Date header,
 // the stamp on our own first send of a write, and past stamps in its data as a bound from below only).
 
-import { withoutUndefined } from './objects.js';
+import { withoutUndefined, type JsonObject } from './objects.js';
 
-export type ClockSource = 'date' | 'stamps';
+type ClockSource = 'date' | 'stamps';
 
 /** How far past what is known the server's clock is taken to be where nothing bounds it. */
 export const ASSUMED_SKEW_MS = 5 * 60_000;
@@ -50,13 +50,13 @@ export class ServerClock {
     let newest = '';
     for (const record of Array.isArray(data) ? data : [data]) {
       for (const field of PAST_STAMPS) {
-        const stamp = (record as Record<string, unknown> | null)?.[field];
+        const stamp = (record as JsonObject | null)?.[field];
         if (typeof stamp === 'string' && stamp > newest) newest = stamp;
       }
     }
     const newestMs = Date.parse(newest);
     if (Number.isFinite(newestMs)) this.learn('stamps', newestMs - receivedAt);
-    const stamp = own ? (data as Record<string, unknown> | null)?.[own.field] : undefined;
+    const stamp = own ? (data as JsonObject | null)?.[own.field] : undefined;
     const ms = typeof stamp === 'string' ? Date.parse(stamp) : NaN;
     // A stamp in whole seconds was made within the second it names.
     if (own && Number.isFinite(ms))
@@ -102,7 +102,7 @@ export class ServerClock {
 /** The server's clock against ours in words: "45 s ahead of this machine's, give or take 0.5 s (from its Date header)", "at least 40 s ahead of this machine's (from the stamps on its answers; …)"; undefined when nothing was learned. */
 export function describeServerClock(reading: ClockReading) {
   const { lowMs: low, highMs: high } = reading;
-  if (low === undefined) return undefined;
+  if (low === undefined) return;
   const sources = reading.from.map((from) => (from === 'date' ? 'its Date header' : 'the stamps on its answers'));
   const learned = `from ${sources.join(' and ')}`;
   const relation = (ms: number) => `${formatSpan(Math.abs(ms))} ${ms >= 0 ? 'ahead of' : 'behind'} this machine's`;

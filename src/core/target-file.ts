@@ -90,7 +90,7 @@ function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefin
   const value = raw?.trim().replace(/d$/i, '') ?? '';
   if (value === '') {
     // An unreadable notional is already a problem; whether a tenor is needed is then unknown.
-    if (notionalUsd === undefined || notionalUsd === 0) return undefined;
+    if (notionalUsd === undefined || notionalUsd === 0) return;
     throw new Error('tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).');
   }
   const tenor = TENORS.find((allowed) => String(allowed) === value);
@@ -101,7 +101,7 @@ function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefin
 /** Optional per row: a blank cell means none. */
 function parseTargetClientReference(raw: string | undefined) {
   const value = raw?.trim() ?? '';
-  if (value === '') return undefined;
+  if (value === '') return;
   try {
     return parseClientReference(value);
   } catch (error) {
@@ -112,7 +112,7 @@ function parseTargetClientReference(raw: string | undefined) {
 
 /** Optional per row: how long before maturity `hedge keep` rolls; the message never repeats the cell. */
 function parseRollBefore(raw: string | undefined) {
-  if (raw === undefined || raw.trim() === '') return undefined;
+  if (raw === undefined || raw.trim() === '') return;
   try {
     return parseDuration(raw, 'roll_before', 'smhdw').ms;
   } catch {

@@ -1,6 +1,6 @@
 // Times as text, in UTC: the one place an ISO 8601 string is cut into a day, a minute or a clock.
 
-export type Instant = number | Date | string;
+type Instant = number | Date | string;
 
 export const utcIso = (at: Instant) => (typeof at === 'string' ? at : new Date(at).toISOString());
 

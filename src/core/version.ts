@@ -1,3 +1,3 @@
 import pkg from '../../package.json' with { type: 'json' };
 
-export const VERSION: string = pkg.version;
+export const VERSION = pkg.version;

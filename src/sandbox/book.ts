@@ -1,24 +1,26 @@
 // The book: every money movement and state transition of a hedge, applied to the engine state.
 
-import type {
-  AccountFigures,
-  AccountState,
-  ChangeAction,
-  CloseReason,
-  EngineState,
-  EventKind,
-  HedgeState,
-  HistoryRecord,
-  PendingChange,
-  PositionBasis,
-  ScheduledEvent,
+import {
+  type AccountFigures,
+  type AccountState,
+  type ChangeAction,
+  type CloseReason,
+  type EngineState,
+  type EventKind,
+  type HedgeState,
+  type HistoryRecord,
+  type PendingChange,
+  type PositionBasis,
+  type ScheduledEvent,
+  activeHedgeKey,
+  compareEvents,
+  compareHistoryRecords,
+  partitionPoint,
 } from './engine-state.js';
-import { activeHedgeKey, compareEvents, compareHistoryRecords, partitionPoint } from './engine-state.js';
 import {
   MARKET_MODEL,
   type MarketDefinition,
   type Side,
-  type SideAmounts,
   carryUsdc,
   grossPnlUsd,
   marketHeadroomUsd,
@@ -33,7 +35,7 @@ import {
 import { nextRandom } from './prng.js';
 import { appendChange, foldChanges, positionBasis, viewsInStep } from './trailing-views.js';
 
-export interface BookConfig {
+interface BookConfig {
   fillDelayMs: number;
   failRate: number;
   exposureCapUsd: number;
@@ -103,13 +105,7 @@ export class Book {
   }
 
   /** A fill's quote leaves out `counted`, which its own request already added to the open interest. */
-  quote(
-    market: string,
-    side: Side,
-    notionalUsd: number,
-    timeMs: number,
-    counted = 0,
-  ): ReturnType<typeof quoteIncrease> {
+  quote(market: string, side: Side, notionalUsd: number, timeMs: number, counted = 0) {
     const definition = this.findMarket(market) as MarketDefinition;
     const openInterest = this.totalOpenInterest(definition);
     openInterest[side] -= counted;
@@ -117,7 +113,7 @@ export class Book {
   }
 
   /** Background open interest plus everything the sandbox's accounts hold or have pending. */
-  totalOpenInterest(definition: MarketDefinition): SideAmounts {
+  totalOpenInterest(definition: MarketDefinition) {
     const own = this.state.openInterestUsd[definition.market] ?? { buy: 0, sell: 0 };
     return {
       buy: definition.backgroundOpenInterestUsd.buy + own.buy,
@@ -164,7 +160,7 @@ export class Book {
     }
   }
 
-  accountFigures(account: AccountState): AccountFigures {
+  accountFigures(account: AccountState) {
     return {
       balanceUsdc: account.balanceUsdc,
       marginInUseUsdc: this.marginInUseUsdc(account),
@@ -189,7 +185,7 @@ export class Book {
   }
 
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
-  shownBook(account: AccountState, nowMs: number): ShownBook {
+  shownBook(account: AccountState, nowMs: number) {
     const views = account.trailing;
     if (this.config.viewLagMs <= 0 || views === undefined)
       return { asOfMs: nowMs, figures: this.accountFigures(account), positions: this.filledHedges(account) };
@@ -313,7 +309,7 @@ export class Book {
   processDueEvents(nowMs: number) {
     let processed = 0;
     const { events } = this.state;
-    while (events.length > 0 && events[0].dueMs <= nowMs) {
+    while (events.length && events[0].dueMs <= nowMs) {
       const event = events.shift()!;
       processed++;
       const account = this.state.accounts[event.accountId];
@@ -526,7 +522,7 @@ export class Book {
     const index = stack ? stack.indexOf(hedge.id) : -1;
     if (index < 0) return;
     stack.splice(index, 1);
-    if (stack.length > 0) account.activeHedgeIds[key] = stack[stack.length - 1];
+    if (stack.length) account.activeHedgeIds[key] = stack[stack.length - 1];
     else {
       delete account.activeHedgeStacks[key];
       delete account.activeHedgeIds[key];

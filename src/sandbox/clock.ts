@@ -1,6 +1,6 @@
 // Sandbox time: origin + real elapsed × speed + manual offset.
 
-export interface SandboxClockOptions {
+interface SandboxClockOptions {
   realNow?: () => number;
   /** Sandbox milliseconds per real millisecond (default 1). */
   speed?: number;
@@ -8,15 +8,7 @@ export interface SandboxClockOptions {
   originMs?: number;
 }
 
-export interface SandboxClock {
-  now(): number;
-  /** Moves sandbox time forward by `ms` (never backwards). */
-  advance(ms: number): void;
-  readonly speed: number;
-  readonly realNow: () => number;
-}
-
-export function createClock(options: SandboxClockOptions = {}): SandboxClock {
+export function createClock(options: SandboxClockOptions = {}) {
   const realNow = options.realNow ?? Date.now;
   const speed = options.speed ?? 1;
   if (!(speed > 0) || !Number.isFinite(speed)) throw new Error('clock speed must be a positive number');

@@ -59,11 +59,11 @@ const RULES = {
 } as const;
 
 type DialectRules = { -readonly [K in keyof typeof RULES]: (typeof RULES)[K][number] };
-export type PricesShape = DialectRules['pricesShape'];
+type PricesShape = DialectRules['pricesShape'];
 
 /** Wire names in alpha and beta (reference, gamma and delta use the reference name); 0: the same in all; null leaves the field out. */
 type FieldTable<T> = { readonly [K in keyof T]-?: readonly [alpha: string | null, beta: string | null] | 0 };
-export type FieldNames<T> = { readonly [K in keyof T]-?: string | null };
+type FieldNames<T> = { readonly [K in keyof T]-?: string | null };
 
 // The keys are the reference names, which the views produce.
 const POSITION_FIELDS: FieldTable<PositionView> = {
@@ -179,7 +179,7 @@ export function renameFields<T extends object>(value: T, names: FieldNames<T>) {
   return renamed;
 }
 
-export interface PriceReading {
+interface PriceReading {
   market: string;
   price: number;
   timestamp: string;

@@ -126,7 +126,7 @@ export interface ScheduledEvent {
   hedgeId: string;
 }
 
-export interface IdempotencyRecord {
+interface IdempotencyRecord {
   fingerprintDigest: string;
   createdAtMs: number;
   status: number;
@@ -153,7 +153,7 @@ export function activeHedgeKey(market: string, side: Side) {
   return `${market}:${side}`;
 }
 
-export function compareHistoryRecords(a: HistoryRecord, b: HistoryRecord): number {
+export function compareHistoryRecords(a: HistoryRecord, b: HistoryRecord) {
   if (a.closed_at !== b.closed_at) return a.closed_at < b.closed_at ? -1 : 1;
   return a.hedge_id < b.hedge_id ? -1 : a.hedge_id > b.hedge_id ? 1 : 0;
 }

@@ -4,14 +4,14 @@ import { Book, type OpenRequest, type PastOutcome } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
 import type { EngineState } from './engine-state.js';
 import { ApiError, type EngineResponse, errorResponse } from './http/envelope.js';
-import { DAY_MS, MARKET_MODEL, type MarketDefinition, type MarketStatus, type SideAmounts } from './market-model.js';
+import { DAY_MS, MARKET_MODEL, type MarketStatus, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
 import { type EngineRequest, type RouteContext, matchRoute } from './http/routes.js';
 import { INVALID_JSON, readIdempotencyKey } from './http/validation.js';
 
 export type { EngineRequest } from './http/routes.js';
 
-export interface ExtraMarket {
+interface ExtraMarket {
   market: string;
   status: MarketStatus;
   basePrice: number;
@@ -38,7 +38,7 @@ export interface EngineOptions {
   dayMs?: number;
 }
 
-export interface HandleContext {
+interface HandleContext {
   realTimeMs?: number;
   lease?: IdempotencyLease;
 }
@@ -159,7 +159,7 @@ export class SandboxEngine {
     return this.mutations;
   }
 
-  handle(request: EngineRequest, nowMs: number, context: HandleContext = {}): EngineResponse {
+  handle(request: EngineRequest, nowMs: number, context: HandleContext = {}) {
     try {
       const { handle, idempotent, params } = matchRoute(request.method, request.path);
       const principal = this.authenticate(request.headers.authorization);
@@ -186,7 +186,7 @@ export class SandboxEngine {
   }
 
   /** Holds the Idempotency-Key in flight during injected latency. */
-  acquireIdempotencyKey(request: EngineRequest): IdempotencyLease | 'in-flight' | null {
+  acquireIdempotencyKey(request: EngineRequest) {
     try {
       if (!matchRoute(request.method, request.path).idempotent) return null;
       const principal = this.authenticate(request.headers.authorization);
@@ -247,7 +247,7 @@ export class SandboxEngine {
     return ids;
   }
 
-  private authenticate(authorization: string | undefined): Principal {
+  private authenticate(authorization: string | undefined) {
     const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
     if (!match) throw new ApiError(401, 'unauthorized', 'missing or malformed Authorization: Bearer <API key>');
     const apiKey = match[1];
@@ -263,9 +263,9 @@ export class SandboxEngine {
   }
 
   /** Token bucket: bursts up to one second's worth, then `rateLimit` per second. */
-  private enforceRateLimit(apiKey: string, realTimeMs: number): Record<string, string> | undefined {
+  private enforceRateLimit(apiKey: string, realTimeMs: number) {
     const limit = this.rateLimit;
-    if (limit === undefined || limit <= 0) return undefined;
+    if (limit === undefined || limit <= 0) return;
     const bucket = this.buckets.get(apiKey) ?? { tokens: limit, updatedMs: realTimeMs };
     const elapsed = Math.max(0, realTimeMs - bucket.updatedMs);
     bucket.tokens = Math.min(limit, bucket.tokens + (elapsed * limit) / 1000);
@@ -372,7 +372,7 @@ function durationOption(name: string, value: number | undefined, fallback: numbe
   return value;
 }
 
-function listedMarkets(wire: WireDialect): MarketDefinition[] {
+function listedMarkets(wire: WireDialect) {
   return wire.markets.map(({ market, status }) => {
     const model = MARKET_MODEL.catalogue.find((definition) => definition.market === market);
     if (!model)

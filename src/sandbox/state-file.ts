@@ -16,21 +16,13 @@ export interface StateFileContents {
   engine: EngineState;
 }
 
-export interface StateFileRead {
-  /** Undefined: no file, or one of an earlier format (`earlier`): the state starts afresh. */
-  contents?: StateFileContents;
-  earlier?: boolean;
-  /** Which save of the file this is (its first bytes). */
-  version: string;
-}
-
 /**
  * Taken around each request's load → act → save of a file several processes share; resolves to its release, or
  * rejects with code ELOCKED when another process kept it past the lock's own bound.
  */
 export type StateFileLock = (path: string) => Promise<() => Promise<void>>;
 
-export function readStateFile(path: string): StateFileRead {
+export function readStateFile(path: string) {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -71,7 +63,7 @@ function versionNow(path: string) {
 }
 
 /** The file's bytes for `contents`, as a new save (a token no other save has: Math.random spares loading node:crypto). */
-function stateBytes(contents: StateFileContents): Buffer {
+function stateBytes(contents: StateFileContents) {
   const save = Math.random().toString(36).slice(2, 12).padEnd(10, '0');
   return Buffer.from(JSON.stringify({ format: FORMAT, save, ...contents }), 'utf8');
 }
@@ -95,7 +87,7 @@ export class StateFileBusyError extends Error {
 /** How many times a request runs when its save keeps finding the file moved on (each on what the file holds then). */
 const ATTEMPTS = 3;
 
-export interface SharedStateFileHooks {
+interface SharedStateFileHooks {
   /** The file changed under us (another process saved, or it was removed): adopt its contents. */
   adopt(contents: StateFileContents | undefined): void;
   snapshot(): StateFileContents;
@@ -121,7 +113,7 @@ export class SharedStateFile {
   ) {}
 
   /** The first read, before the server starts: what it finds is what memory holds. */
-  load(): StateFileRead {
+  load() {
     const read = readStateFile(this.path);
     this.version = read.version;
     return read;
@@ -152,7 +144,7 @@ export class SharedStateFile {
         // What `act` changed is not on disk: memory goes back to the file, and the locked run acts anew.
         if (changed) this.reload();
       }
-      if (!changed) return result as T;
+      if (!changed) return result;
     }
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const done = await this.locked(act);
@@ -187,7 +179,7 @@ export class SharedStateFile {
         this.catchUp();
         const result = act();
         if (!this.hooks.changed() || (await this.commit())) return { result };
-        return undefined;
+        return;
       } catch (error) {
         this.version = '?';
         throw error;

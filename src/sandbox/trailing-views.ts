@@ -1,10 +1,10 @@
 // Views that trail the records (the viewLagMs option): a server whose positions list, history and account come
 // from an indexer that shows each change of a hedge some seconds after the hedge record does.
 
-import type { AccountFigures, HedgeState, PositionBasis, TrailingViews, ViewChange } from './engine-state.js';
+import type { AccountFigures, HedgeState, TrailingViews, ViewChange } from './engine-state.js';
 
 /** The fields of a hedge its positions line is computed from, copied: the hedge itself moves on. */
-export function positionBasis(hedge: HedgeState): PositionBasis {
+export function positionBasis(hedge: HedgeState) {
   return {
     id: hedge.id,
     market: hedge.market,
@@ -22,7 +22,7 @@ export function positionBasis(hedge: HedgeState): PositionBasis {
 }
 
 /** Views in step with the records: what a state saved without a lag starts from. */
-export function viewsInStep(figures: AccountFigures, filled: readonly HedgeState[]): TrailingViews {
+export function viewsInStep(figures: AccountFigures, filled: readonly HedgeState[]) {
   return {
     figures,
     positions: Object.fromEntries(filled.map((hedge) => [hedge.id, positionBasis(hedge)])),

@@ -1,9 +1,8 @@
 // Wire shapes of the resources (spec section 2 and src/platform/api/wire-contract.md).
 
-import type { Book, ShownBook } from './book.js';
-import { toIso } from './book.js';
+import { type Book, type ShownBook, toIso } from './book.js';
 import type { WireDialect } from './dialects.js';
-import type { AccountView, PositionView } from './view-types.js';
+import type { PositionView } from './view-types.js';
 import type { AccountState, HedgeState, PositionBasis } from './engine-state.js';
 import {
   type MarketDefinition,
@@ -41,7 +40,7 @@ function isClosing(hedge: HedgeState) {
   );
 }
 
-export function hedgeView(hedge: HedgeState, dialect: WireDialect): Record<string, unknown> {
+export function hedgeView(hedge: HedgeState, dialect: WireDialect) {
   const status = wireStatus(hedge, dialect);
   return {
     id: hedge.id,
@@ -80,7 +79,7 @@ function positionLines(book: Book, shown: ShownBook) {
   return [...linesBySide.values()].map(aggregateSide);
 }
 
-function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number): PositionView {
+function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number) {
   const entry = hedge.entryPrice as number;
   const mark = book.markOf(hedge, nowMs);
   const gross = roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, entry, mark));
@@ -137,7 +136,7 @@ function aggregateSide(lines: PositionView[]) {
 }
 
 /** The account as of the same moment as the positions list: with trailing views, all of it trails. */
-export function accountView(book: Book, account: AccountState, nowMs: number): AccountView {
+export function accountView(book: Book, account: AccountState, nowMs: number) {
   const shown = book.shownBook(account, nowMs);
   const positions = positionLines(book, shown);
   const { figures } = shown;
@@ -152,7 +151,7 @@ export function accountView(book: Book, account: AccountState, nowMs: number): A
   };
 }
 
-export function marketView(book: Book, definition: MarketDefinition, nowMs: number): Record<string, unknown> {
+export function marketView(book: Book, definition: MarketDefinition, nowMs: number) {
   const openInterest = book.totalOpenInterest(definition);
   return {
     market: definition.market,
@@ -169,14 +168,14 @@ export function marketView(book: Book, definition: MarketDefinition, nowMs: numb
   };
 }
 
-export interface QuoteInput {
+interface QuoteInput {
   definition: MarketDefinition;
   side: Side;
   notionalUsd: number;
   tenorDays: number;
 }
 
-export function quoteView(book: Book, input: QuoteInput, nowMs: number): Record<string, unknown> {
+export function quoteView(book: Book, input: QuoteInput, nowMs: number) {
   const quote = book.quote(input.definition.market, input.side, input.notionalUsd, nowMs);
   const dailyCarry = (input.notionalUsd * quote.dailyCarryRatePct) / 100;
   return {

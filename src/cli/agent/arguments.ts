@@ -3,6 +3,7 @@ import type { RawInput } from '../runner/command-spec.js';
 import { echo } from '../../core/input.js';
 import { UsageError } from '../../core/errors.js';
 import { CONFIRMATION_TOKEN, INLINE_ROWS, type AgentArgument, type AgentTool } from './catalogue.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** What was given instead, in a few words: `true`, `5`, `"abc"`, `an object`. */
 function shown(value: unknown) {
@@ -32,18 +33,18 @@ const ACCEPTS: Record<AgentArgument['accepts'], [expected: string, fits: (value:
 };
 
 /** The arguments a call gave, without the confirmation token (what a token is bound to). */
-export function callArguments(given: Record<string, unknown> | undefined): Record<string, unknown> {
+export function callArguments(given: JsonObject | undefined) {
   const { [CONFIRMATION_TOKEN]: _token, ...rest } = given ?? {};
   return rest;
 }
 
-export function rawInputFor(tool: AgentTool, given: Record<string, unknown>) {
+export function rawInputFor(tool: AgentTool, given: JsonObject) {
   const byName = new Map(tool.arguments.map((argument) => [argument.name, argument]));
   for (const name of Object.keys(given)) {
     if (!byName.has(name)) {
       const known = tool.arguments.map((argument) => argument.name);
       throw new UsageError(
-        `${name}: not an argument of ${tool.name}; ${known.length > 0 ? `expected ${known.join(', ')}` : 'it takes none'}.`,
+        `${name}: not an argument of ${tool.name}; ${known.length ? `expected ${known.join(', ')}` : 'it takes none'}.`,
       );
     }
   }
@@ -92,13 +93,13 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>) {
 }
 
 /** A command's refusal names the argument as the CLI does (`--tenor: …`); an agent gave `tenor`. */
-export function namedArgument(tool: AgentTool, message: string, given: Record<string, unknown> = {}) {
+export function namedArgument(tool: AgentTool, message: string, given: JsonObject = {}) {
   const match = /^(--[a-z0-9-]+|[A-Za-z0-9_]+):\s/.exec(message);
-  if (!match) return undefined;
+  if (!match) return;
   const named = match[1];
   const argument = tool.arguments.find((candidate) => candidate.cliName === named || candidate.name === named);
   if (argument) return { argument: argument.name, message: `${argument.name}:${message.slice(named.length + 1)}` };
   // An argument the tool does not have, or the confirmation token.
   if (named === CONFIRMATION_TOKEN || Object.hasOwn(given, named)) return { argument: named, message };
-  return undefined;
+  return;
 }

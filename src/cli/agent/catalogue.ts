@@ -6,7 +6,7 @@
 import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../runner/command-spec.js';
 import { errorCatalogue, errorsOfTool, type ErrorCatalogueEntry } from './error-catalogue.js';
 
-export type JsonSchema = Record<string, unknown>;
+type JsonSchema = Record<string, unknown>;
 
 /** How a value reaches the command: a positional argument, an option (by its key), or the target of plan/apply given inline (file-access.ts reads it instead of a file). */
 type ArgumentTarget =
@@ -111,7 +111,7 @@ function optionArgumentName(option: OptionSpec) {
   return positive.replace(/-/g, '_');
 }
 
-function enumSchema(values: readonly string[], numeric: boolean, description: string): JsonSchema {
+function enumSchema(values: readonly string[], numeric: boolean, description: string) {
   // Numeric choices (tenor: 1, 3, 7) are taken as numbers or as the CLI's strings.
   if (numeric && values.every((value) => /^\d+$/.test(value)))
     return {
@@ -174,7 +174,7 @@ function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
 const FILE_UNDER_ROOTS_ONLY = new Set(['exposures']);
 
 function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
-  if ((spec.tier !== 'read' && spec.tier !== 'write') || typeof spec.load !== 'function') return undefined;
+  if ((spec.tier !== 'read' && spec.tier !== 'write') || typeof spec.load !== 'function') return;
   const name = path.join('_');
   const required = new Set(REQUIRED_FOR_AGENTS[name] ?? []);
   // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
@@ -225,7 +225,7 @@ export function agentTools(commands: readonly CommandSpec[]) {
 export type WriteAccess = 'direct' | 'token' | 'none';
 
 /** The safety tiers: read tools always; write tools at once on a test key (and --demo); on a live key only with `--allow-live`, and then each write needs a confirmation token. */
-export function writeAccess(environment: 'live' | 'test' | undefined, allowLive: boolean): WriteAccess {
+export function writeAccess(environment: 'live' | 'test' | undefined, allowLive: boolean) {
   if (environment === 'test') return 'direct';
   if (environment === 'live' && allowLive) return 'token';
   return 'none';
@@ -235,7 +235,7 @@ export function offered(tool: AgentTool, access: WriteAccess) {
   return tool.tier === 'read' || access !== 'none';
 }
 
-export function inputSchema(tool: AgentTool, access: WriteAccess): JsonSchema {
+export function inputSchema(tool: AgentTool, access: WriteAccess) {
   const properties: Record<string, JsonSchema> = {};
   for (const argument of tool.arguments) properties[argument.name] = argument.schema;
   if (tool.tier === 'write' && access === 'token')
@@ -244,7 +244,7 @@ export function inputSchema(tool: AgentTool, access: WriteAccess): JsonSchema {
       description: 'the token a first call without it returned (with its preview); only a call carrying it sends',
     };
   const required = tool.arguments.filter((argument) => argument.required).map((argument) => argument.name);
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
 }
 
 export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number) {

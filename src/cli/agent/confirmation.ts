@@ -10,6 +10,8 @@ import { PreTradeCheckError, UsageError } from '../../core/errors.js';
 import type { PlanCheck, Trade } from '../../platform/runtime/agent-limits.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';
 import { sumUsd } from './guardrails.js';
+import type { JsonObject } from '../../core/objects.js';
+import type { Env } from '../../platform/config/env.js';
 
 /** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 120;
@@ -18,7 +20,7 @@ const MAX_TOKEN_TTL_SECONDS = 3600;
 const REMEMBERED_SPENT = 1000;
 
 /** HEDGE_MCP_TOKEN_TTL_SECONDS: 0 to 3600 (0: every token has expired by the time it comes back). */
-export function tokenTtlSeconds(env: Readonly<Record<string, string | undefined>>) {
+export function tokenTtlSeconds(env: Env) {
   const raw = env.HEDGE_MCP_TOKEN_TTL_SECONDS;
   if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_TTL_SECONDS;
   const value = Number(raw);
@@ -43,7 +45,7 @@ interface Plan {
 }
 
 /** Each request's method, path, query and canonical body, in order (never its key or headers), and what they trade. */
-function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]): Plan {
+function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]) {
   const shown = requests.map(({ method, path, query, body }) => ({
     method,
     path,
@@ -85,11 +87,6 @@ export class PlanWatch implements PlanCheck {
   }
 }
 
-export interface IssuedToken {
-  token: string;
-  expiresAt: number;
-}
-
 export class ConfirmationTokens {
   private readonly issued = new Map<string, Issued>();
   /** Redeemed or expired tokens, to say so instead of "unknown". */
@@ -102,7 +99,7 @@ export class ConfirmationTokens {
   ) {}
 
   /** `plan`: what the preview showed would happen (PlanWatch.seen). */
-  issue(tool: string, args: Record<string, unknown>, plan = planOf([])): IssuedToken {
+  issue(tool: string, args: JsonObject, plan = planOf([])) {
     this.forgetExpired();
     const token = this.makeToken();
     const expiresAt = this.now() + this.ttlSeconds * 1000;
@@ -111,7 +108,7 @@ export class ConfirmationTokens {
   }
 
   /** Takes the token for this call, or throws (nothing is sent then). */
-  redeem(token: unknown, tool: string, args: Record<string, unknown>) {
+  redeem(token: unknown, tool: string, args: JsonObject) {
     const again = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`;
     if (typeof token !== 'string' || token === '')
       throw new UsageError(

@@ -21,21 +21,21 @@ export interface Root {
 }
 
 /** The client's roots as directories (file:// URIs only), or undefined when the client declares none. */
-export type ClientRoots = (signal: AbortSignal) => Promise<readonly string[] | undefined>;
+type ClientRoots = (signal: AbortSignal) => Promise<readonly string[] | undefined>;
 
 const inside = (path: string, root: string) => {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 };
 
-async function realRoot(path: string): Promise<Root> {
+async function realRoot(path: string) {
   const absolute = resolve(path);
   return { path: absolute, real: await realpath(absolute).catch(() => absolute) };
 }
 
 /** The server's roots: each --root must be a directory. */
-export async function serverRoots(dirs: readonly string[] | undefined, cwd: string): Promise<Root[]> {
-  if (!dirs || dirs.length === 0) {
+export async function serverRoots(dirs: readonly string[] | undefined, cwd: string) {
+  if (!dirs?.length) {
     const absolute = resolve(cwd);
     return parse(absolute).root === absolute ? [] : [await realRoot(absolute)];
   }
@@ -141,7 +141,7 @@ export class FileAccess {
   }
 
   /** The client's roots, resolved like the server's; undefined when the client declares none. */
-  private async listClientRoots(signal: AbortSignal): Promise<Root[] | undefined> {
+  private async listClientRoots(signal: AbortSignal) {
     let paths: readonly string[] | undefined;
     try {
       paths = await this.clientRoots(signal);
@@ -156,9 +156,10 @@ export class FileAccess {
   }
 
   private describeRoots(client: readonly Root[] | undefined) {
-    const server =
-      this.roots.length > 0 ? this.roots.map((root) => root.path).join(', ') : 'none: start hedge mcp with --root DIR';
+    const server = this.roots.length
+      ? this.roots.map((root) => root.path).join(', ')
+      : 'none: start hedge mcp with --root DIR';
     if (client === undefined) return server;
-    return `${server}; and the client's: ${client.length > 0 ? client.map((root) => root.path).join(', ') : 'none'}`;
+    return `${server}; and the client's: ${client.length ? client.map((root) => root.path).join(', ') : 'none'}`;
   }
 }

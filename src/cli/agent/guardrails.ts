@@ -41,7 +41,7 @@ export function parseAgentLimits(options: { maxNotional?: string; maxDailyNotion
       .split(',')
       .map((name) => name.trim())
       .filter((name) => name !== '');
-    if (names.length === 0)
+    if (!names.length)
       throw new UsageError('--markets: expected market names separated by commas, e.g. USDTNGN,USDTKES.');
     limits.markets = [...new Set(names.map((name) => parseMarket(name)))];
   }
@@ -192,12 +192,12 @@ export function sumUsd(trades: readonly Trade[]) {
 
 /** When enough of the counted entries have left the 24 h window for `fresh` more to fit under the cap; undefined when `fresh` alone is over it. */
 function freedAt(counted: readonly JournalEntry[], fresh: number, cap: number) {
-  if (fresh > cap) return undefined;
+  if (fresh > cap) return;
   const oldestFirst = [...counted].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
   let used = counted.reduce((sum, entry) => sum + tradedUsd(entry), 0);
   for (const entry of oldestFirst) {
     used -= tradedUsd(entry);
     if (used + fresh <= cap) return Date.parse(entry.created_at) + DAY_WINDOW_MS;
   }
-  return undefined;
+  return;
 }

@@ -4,8 +4,7 @@ import type { Clock, HttpConnections } from '../../platform/api/transport.js';
 import type { RawInput } from '../runner/command-spec.js';
 import type { Env, ResolvedCredentials } from '../../platform/config/credentials.js';
 import { describeFailure, EXIT_CODES, type ErrorDescription } from '../../platform/terminal/exit-codes.js';
-import { CommandContext } from '../../platform/runtime/context.js';
-import type { ContextInit } from '../../platform/runtime/context.js';
+import { CommandContext, type ContextInit } from '../../platform/runtime/context.js';
 import type { GlobalOptions } from '../../platform/runtime/globals.js';
 import type { Io } from '../../platform/terminal/terminal.js';
 import type { PlanCheck, TradeGate } from '../../platform/runtime/agent-limits.js';
@@ -103,7 +102,7 @@ export async function runInProcess(
   tool: AgentTool,
   input: RawInput,
   call: { signal: AbortSignal; yes: boolean; rows?: unknown; gate?: TradeGate; plan?: PlanCheck },
-): Promise<CommandRun> {
+) {
   const { ctx, stdout, stderr, documents } = callContext(session, call.signal, call.yes, {
     targetFiles: (session.files ?? FileAccess.none()).sourceFor(call.rows, call.signal),
     tradeGate: call.gate,
@@ -123,7 +122,7 @@ export async function runInProcess(
     await ctx.dispose();
   }
   if (session.globals.verbose && stderr.text !== '') session.log?.(prefixed(tool.name, stderr.text));
-  const document = documents.length === 0 ? null : documents.length === 1 ? documents[0] : documents;
+  const document = documents.length ? (documents.length === 1 ? documents[0] : documents) : null;
   return { exitCode, document, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
 }
 

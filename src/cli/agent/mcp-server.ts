@@ -1,13 +1,7 @@
 // `hedge mcp` on the wire: a Model Context Protocol server over stdio, built with the official SDK.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 import { VERSION } from '../../core/version.js';
 import { clientRootPaths, type FileAccess } from './file-access.js';
@@ -24,7 +18,7 @@ function createMcpServer(toolbox: AgentToolbox, track: (call: Promise<unknown>) 
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.list() }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // A call stops when the client cancels it or the server stops (its journal entry stays).
     const signal = AbortSignal.any([extra.signal, stopping]);
     const call = toolbox.call(request.params.name, request.params.arguments, signal);

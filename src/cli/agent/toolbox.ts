@@ -22,6 +22,7 @@ import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type Limi
 import type { TradeGate } from '../../platform/runtime/agent-limits.js';
 import { previewTradeNumbers } from './write-preview.js';
 import { exitCodeMeaning, runInProcess, type AgentSession, type CommandRun } from './invoke.js';
+import type { JsonObject } from '../../core/objects.js';
 
 type CallGateView = TradeGate & { readonly view: LimitsView };
 
@@ -79,17 +80,13 @@ export class AgentToolbox {
   }
 
   /** Undefined for a name that is no tool at all (a protocol error for the server to answer). */
-  async call(
-    name: string,
-    given: Record<string, unknown> | undefined,
-    signal: AbortSignal,
-  ): Promise<ToolResult | undefined> {
+  async call(name: string, given: JsonObject | undefined, signal: AbortSignal): Promise<ToolResult | undefined> {
     const tool = this.tools.find((candidate) => candidate.name === name);
-    if (!tool) return undefined;
+    if (!tool) return;
     const args = callArguments(given);
     const { session, tokens, guardrails } = this;
     /** `more`: fields beside the error (a refused confirmation's new preview). */
-    const failure = (description: ErrorDescription, messages: string, more: Record<string, unknown> = {}) => {
+    const failure = (description: ErrorDescription, messages: string, more: JsonObject = {}) => {
       const error = errorAsJson(description);
       if (description.kind === 'usage') {
         const named = namedArgument(tool, description.message, args);
@@ -125,7 +122,7 @@ export class AgentToolbox {
        * (confirmation.ts). As a value, or the failure that is the call's answer instead.
        */
       const previewAnswer = async (gate?: CallGateView) => {
-        const preview: Record<string, unknown> = {};
+        const preview: JsonObject = {};
         const messages: string[] = [];
         // What the dry run would send: the token is bound to it.
         const plan = new PlanWatch();
@@ -195,7 +192,7 @@ export class AgentToolbox {
             : { content: content(safeJson(shown.answer, 2), shown.messages.join('\n')) };
         }
         // Refused with what would be sent now: a new preview, and its own token (or why there is none).
-        const previewInstead = async (refusal: ErrorDescription, messages: string): Promise<ToolResult> => {
+        const previewInstead = async (refusal: ErrorDescription, messages: string) => {
           const fresh = await previewAnswer(guardrails?.gateFor(tool));
           if ('content' in fresh) return { ...fresh, content: [...fresh.content, text(refusal.message)] };
           return failure(refusal, messages, { new_preview: fresh.answer });

@@ -8,9 +8,10 @@ import type { RawInput } from '../runner/command-spec.js';
 import { additionQuoteTenor } from '../../features/trade/pre-trade-rules.js';
 import { parseMarket, parseNotional } from '../../core/input.js';
 import type { AgentTool } from './catalogue.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** Runs a read tool and keeps its JSON under `key` in the preview; a failure is the call's answer. */
-export type PreviewStep<F> = (key: string, tool: AgentTool, input: RawInput) => Promise<F | undefined>;
+type PreviewStep<F> = (key: string, tool: AgentTool, input: RawInput) => Promise<F | undefined>;
 
 /** For open, the quote is a step (as it always was: a refused quote is the call's answer). */
 export async function previewTradeNumbers<F>(
@@ -21,7 +22,7 @@ export async function previewTradeNumbers<F>(
     now: () => number;
     step: PreviewStep<F>;
     lookUp: PreviewStep<F>;
-    preview: Record<string, unknown>;
+    preview: JsonObject;
   },
 ) {
   const { step, preview } = deps;
@@ -33,24 +34,24 @@ export async function previewTradeNumbers<F>(
   if (tool.name === 'open') {
     if (quoteTool && market && side && notional && typeof tenor === 'string')
       return step('quote', quoteTool, { args: { market, side, notional }, options: { tenor } });
-    return undefined;
+    return;
   }
-  if (!['add', 'reduce', 'close', 'roll'].includes(tool.name) || !positionsTool || !market || !side) return undefined;
+  if (!['add', 'reduce', 'close', 'roll'].includes(tool.name) || !positionsTool || !market || !side) return;
   await lookUp('position', positionsTool, { args: {}, options: {} });
   const wanted = parseMarket(market);
-  const rows = Array.isArray(preview.position) ? (preview.position as Array<Record<string, unknown>>) : [];
+  const rows = Array.isArray(preview.position) ? (preview.position as Array<JsonObject>) : [];
   const row = rows.find((candidate) => {
-    const facts = readPosition(candidate as never);
+    const facts = readPosition(candidate);
     return facts.side === side && (facts.market === undefined || facts.market.toUpperCase() === wanted);
   });
   if (preview.position_error === undefined) preview.position = row ?? null;
-  const facts = row ? readPosition(row as never) : undefined;
+  const facts = row ? readPosition(row) : undefined;
   if (tool.name === 'reduce' && facts?.notionalUsd && notional)
     preview.share_of_position = Math.min(
       1,
       Math.round((parseNotional(notional) / facts.notionalUsd) * 10_000) / 10_000,
     );
-  if (!quoteTool) return undefined;
+  if (!quoteTool) return;
   if (tool.name === 'add' && notional) {
     const covering = additionQuoteTenor(
       facts?.maturityAt,
@@ -64,5 +65,5 @@ export async function previewTradeNumbers<F>(
       args: { market, side, notional: String(facts.notionalUsd) },
       options: { tenor },
     });
-  return undefined;
+  return;
 }

@@ -4,9 +4,9 @@
 import { HEDGE_STATUSES, SIDES, TENORS } from '../../core/vocabulary.js';
 import { opt, type ArgSpec } from '../runner/command-spec.js';
 
-export const SIDE_VALUES = SIDES;
-export const TENOR_VALUES: readonly string[] = TENORS.map(String);
-export const STATUS_VALUES = HEDGE_STATUSES;
+const SIDE_VALUES = SIDES;
+const TENOR_VALUES: readonly string[] = TENORS.map(String);
+const STATUS_VALUES = HEDGE_STATUSES;
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
 export const WRITE_OPTIONS = [
@@ -17,29 +17,29 @@ export const WRITE_OPTIONS = [
   opt('--again', 'send it even if the same write ended minutes ago'),
 ];
 
-export const SKIP_CHECKS = opt('--skip-checks', 'skip the pre-trade checks and let the server decide');
-export const TENOR_OPTION = opt('-t, --tenor <days>', 'tenor in days: 1, 3 or 7', TENOR_VALUES);
+const SKIP_CHECKS = opt('--skip-checks', 'skip the pre-trade checks and let the server decide');
+const TENOR_OPTION = opt('-t, --tenor <days>', 'tenor in days: 1, 3 or 7', TENOR_VALUES);
 
-export const MARKET_ARG = {
+const MARKET_ARG = {
   name: 'market',
   required: true,
   description: 'market, e.g. USDTNGN (from `hedge markets`)',
   values: 'market',
 } as const satisfies ArgSpec;
-export const SIDE_ARG = {
+const SIDE_ARG = {
   name: 'side',
   required: true,
   description: 'buy or sell',
   values: SIDE_VALUES,
 } as const satisfies ArgSpec;
-export const notionalArg = <const W extends string>(what: W) =>
+const notionalArg = <const W extends string>(what: W) =>
   ({ name: 'notional', required: true, description: `${what} in USD: 10000, 10_000, 10k or 1.5m` }) as const;
 export const optional = <const A extends ArgSpec>(arg: A) => ({
   ...arg,
   required: false,
 });
 
-export const PROFILE_NAME_ARG = {
+const PROFILE_NAME_ARG = {
   name: 'name',
   required: true,
   description: 'a stored profile',
@@ -47,7 +47,7 @@ export const PROFILE_NAME_ARG = {
 } as const;
 
 /** Options of the commands that can keep a view live (`--watch`). */
-export const WATCH_OPTIONS = [
+const WATCH_OPTIONS = [
   opt('--watch [seconds]', 'refresh every few seconds (default 2, at least 1); NDJSON when not a terminal'),
   opt('--alert-pnl <usd>', 'with --watch: alert when net P&L is at or below this many USD (e.g. -500)'),
   opt('--alert-maturity <duration>', 'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)'),
@@ -63,13 +63,13 @@ export const UNTIL_OPTION = opt(
   '--until <expr>',
   'poll until this JMESPath condition over the --json data holds, e.g. "status==\'filled\'" (exit 124 at --timeout, default 120 s)',
 );
-export const UNTIL_DATE_OR_CONDITION = opt(
+const UNTIL_DATE_OR_CONDITION = opt(
   '--until <date|expr>',
   'closed before this date (same forms as --since); anything else is a condition to poll until, as on every read',
 );
 
 /** `--limit` and `--all` of the lists that page (`hedges`, `history`): hedge's own default length otherwise. */
-export const LIST_LENGTH_OPTIONS = [
+const LIST_LENGTH_OPTIONS = [
   opt('--limit <n>', "at most this many (1 to 500; default 50, across the server's pages)"),
   opt('--all', 'every one there is, page after page'),
 ];
@@ -87,7 +87,7 @@ const JOURNAL_ID = {
 } as const;
 
 /** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
-export const REF_FILTER = opt('--ref <client_reference>', 'only what carries this client reference (your deal id)');
+const REF_FILTER = opt('--ref <client_reference>', 'only what carries this client reference (your deal id)');
 
 export const MARKETS = {
   name: 'markets',
@@ -714,7 +714,7 @@ export const TOOLS = {
   examples: ['hedge tools --json', 'hedge tools --errors --json'],
 } as const;
 
-export const API_METHOD_VALUES = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const API_METHOD_VALUES = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export const API = {
   name: 'api',

@@ -23,10 +23,10 @@ export interface OptionSpec {
 }
 
 /** How much an agent may do with a command (hedge mcp): read, write (moves money) or local only. */
-export type CommandTier = 'read' | 'write' | 'local';
+type CommandTier = 'read' | 'write' | 'local';
 
 /** Where `hedge --help` lists a top-level command (gh's grouping: what a person comes to do). */
-export type CommandGroup = 'trading' | 'book' | 'automation' | 'setup';
+type CommandGroup = 'trading' | 'book' | 'automation' | 'setup';
 
 export const COMMAND_GROUPS: readonly { readonly id: CommandGroup; readonly heading: string }[] = [
   { id: 'trading', heading: 'Core trading' },
@@ -63,11 +63,11 @@ type OptionValue<O extends OptionSpec> = O['kind'] extends 'value'
         ? string[] | undefined
         : boolean | undefined;
 
-export type ArgsOf<S extends CommandSpec> = S['args'] extends readonly ArgSpec[]
+type ArgsOf<S extends CommandSpec> = S['args'] extends readonly ArgSpec[]
   ? { [A in S['args'][number] as A['name']]: ArgValue<A> }
   : Record<never, never>;
 
-export type OptionsOf<S extends CommandSpec> = S['options'] extends readonly OptionSpec[]
+type OptionsOf<S extends CommandSpec> = S['options'] extends readonly OptionSpec[]
   ? { [O in S['options'][number] as O['key']]: OptionValue<O> }
   : Record<never, never>;
 
@@ -95,7 +95,7 @@ export function command<const S extends Omit<CommandSpec, 'load'>>(
   spec: S,
   load: () => Promise<CommandModule<InputOf<S>>>,
 ): S & CommandSpec {
-  return { ...spec, load: load as unknown as () => Promise<CommandModule<never>> };
+  return { ...spec, load };
 }
 
 type LongName<F extends string> = F extends `${string}--${infer L}`

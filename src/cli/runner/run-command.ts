@@ -14,14 +14,14 @@ const NOT_WITH_UNTIL: ReadonlyArray<{ key: string; flag: string }> = [
 async function untilCondition(spec: CommandSpec, input: RawInput, now: number) {
   const option = spec.options?.find((candidate) => candidate.key === 'until');
   const value = input.options.until;
-  if (!option || typeof value !== 'string') return undefined;
+  if (!option || typeof value !== 'string') return;
   const dateToo = option.flags.includes('<date');
   if (dateToo) {
     // Every date form starts with a digit (2026-11-01, 7d) and no JMESPath expression does: a
     // value that does is the command's date — a malformed one gets the command's own refusal.
-    if (/^\s*\d/.test(value)) return undefined;
+    if (/^\s*\d/.test(value)) return;
     const { parseReportDate } = await import('../../features/report/report-rules.js');
-    if (parseReportDate(value, new Date(now)).ok) return undefined;
+    if (parseReportDate(value, new Date(now)).ok) return;
   }
   if (value.trim() === '') throw new UsageError(`--until: expected a JMESPath condition, e.g. "status=='filled'".`);
   return { expression: value, dateToo };

@@ -20,7 +20,7 @@ export interface UntilOptions {
   intervalMs?: number;
 }
 
-export type CommandRun = (ctx: CommandContext) => Promise<number | void>;
+type CommandRun = (ctx: CommandContext) => Promise<number | void>;
 
 function seconds(ms: number) {
   return `${Number((ms / 1000).toFixed(1))} s`;
@@ -45,7 +45,7 @@ function compileCondition(options: UntilOptions) {
   if (options.dateToo && options.fields) {
     const known = new Set(options.fields);
     const unknown = fieldNames(options.expression).filter((name) => !known.has(name));
-    if (unknown.length > 0) {
+    if (unknown.length) {
       const whose = options.command ? `${options.command}'s data` : 'the data';
       throw new UsageError(
         `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a condition on ${whose}: ${unknown.map((name) => safeText(name)).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,

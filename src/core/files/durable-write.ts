@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-export interface DurableWriteOptions {
+interface DurableWriteOptions {
   /** The file's mode (0600 unless given: what hedge writes is private). */
   mode?: number;
 }
@@ -21,17 +21,8 @@ export function writeFileDurably(target: string, data: string | Uint8Array, opti
   prepareDurableWrite(target, data, options).commit();
 }
 
-export interface PreparedWrite {
-  commit(): void;
-  abandon(): void;
-}
-
 /** writeFileDurably in two steps, for a caller that checks something between the write and the rename. */
-export function prepareDurableWrite(
-  target: string,
-  data: string | Uint8Array,
-  options: DurableWriteOptions = {},
-): PreparedWrite {
+export function prepareDurableWrite(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}) {
   const mode = options.mode ?? 0o600;
   const dir = dirname(target);
   const temporary = join(dir, `.${basename(target)}.${process.pid}.tmp`);

@@ -7,13 +7,13 @@ const RETRY_MAX_WAIT_MS = 25;
 const RETRY_FACTOR = 1.3;
 const RAMP_ATTEMPTS = Math.ceil(Math.log(RETRY_MAX_WAIT_MS / RETRY_MIN_WAIT_MS) / Math.log(RETRY_FACTOR));
 
-export interface FileLockOptions {
+interface FileLockOptions {
   staleMs: number;
   /** The wait for a live holder before ELOCKED; twice `staleMs` by default, so a dead holder's lock is waited out. */
   waitMs?: number;
 }
 
-export async function lockFile(file: string, options: FileLockOptions): Promise<() => Promise<void>> {
+export async function lockFile(file: string, options: FileLockOptions) {
   const { default: lockfile } = await import('proper-lockfile');
   const waitMs = options.waitMs ?? options.staleMs * 2;
   const release = await lockfile.lock(file, {
@@ -61,11 +61,11 @@ export function processStart(pid: number) {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
     const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-    if (!ticks) return undefined;
+    if (!ticks) return;
     boot ??= readOr('/proc/sys/kernel/random/boot_id');
     return `${boot}:${ticks}`;
   } catch {
-    return undefined;
+    return;
   }
 }
 
@@ -123,6 +123,6 @@ export function isRecordedHolder(value: unknown): value is RecordedHolder {
   );
 }
 
-export function publicHolder({ pid, host, since, session }: RecordedHolder): Holder {
+export function publicHolder({ pid, host, since, session }: RecordedHolder) {
   return { pid, host, since, session };
 }

@@ -12,7 +12,7 @@ export function isLoopbackHost(hostname: string) {
 /** Why plain http:// to a name under .localhost (`evil-api.localhost`, `localhost.`) is refused, for the refusal's message; undefined for any other host (its caller says why in its own words). */
 export function localhostNameNote(hostname: string) {
   const host = hostname.toLowerCase();
-  if (host !== 'localhost.' && !/\.localhost\.?$/.test(host)) return undefined;
+  if (host !== 'localhost.' && !/\.localhost\.?$/.test(host)) return;
   return 'a name under .localhost (or localhost. with a trailing dot) is resolved through DNS like any other name, so it may not be this machine; http:// is allowed only to 127.0.0.0/8, ::1 and localhost itself';
 }
 
@@ -29,7 +29,7 @@ type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallbac
 /** A name lookup for plain http:// sockets that are not the transport's own (the keeper's --alert-url, sent with undici): the address a connection is made to is the one this returns, so a `localhost` that a hosts file or a resolver sends elsewhere fails here, before any connection or byte. */
 export function loopbackOnlyLookup(given?: Lookup): Lookup {
   // node:dns only when a lookup is made (this module is on every command's start-up path).
-  const lookup = given ?? (process.getBuiltinModule('node:dns').lookup as unknown as Lookup);
+  const lookup = given ?? process.getBuiltinModule('node:dns').lookup;
   return (hostname, options, callback) =>
     lookup(hostname, options, (error, address, family) => {
       if (error) return callback(error, address, family);

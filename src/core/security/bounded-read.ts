@@ -5,7 +5,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSyn
 /** The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a CA file may hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000 target rows or 75,000 exposures, and still reads and checks in a few seconds. */
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
 
-export type ReadRefusal =
+type ReadRefusal =
   | {
       kind: 'not-regular';
       found: 'a FIFO (named pipe)' | 'a device' | 'a directory' | 'a socket' | 'not a regular file';
@@ -57,11 +57,11 @@ export function describeReadError(error: unknown) {
   if (error instanceof ReadRefused) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === 'string' && Object.hasOwn(READ_ERRORS, code)
-    ? READ_ERRORS[code]!
+    ? READ_ERRORS[code]
     : String(code ?? (error as Error | undefined)?.message ?? 'unknown error');
 }
 
-export interface BoundedReadOptions {
+interface BoundedReadOptions {
   maxBytes: number;
   signal?: AbortSignal;
 }
@@ -74,7 +74,7 @@ export interface FileReading {
 }
 
 function kindOf(stats: Stats): ReadRefusal | undefined {
-  if (stats.isFile()) return undefined;
+  if (stats.isFile()) return;
   const found = stats.isFIFO()
     ? 'a FIFO (named pipe)'
     : stats.isCharacterDevice() || stats.isBlockDevice()
@@ -147,7 +147,7 @@ export function openRegularFileSync(path: string, reading: FileReading) {
 }
 
 /** The bytes of a regular file at `path`, at most `maxBytes`, read at once: nothing it may open can block. */
-export function readRegularFileSync(path: string, reading: FileReading): Buffer {
+export function readRegularFileSync(path: string, reading: FileReading) {
   const fd = openRegularFileSync(path, reading);
   try {
     const pieces: Buffer[] = [];
@@ -176,12 +176,12 @@ export function readCaFile(path: string, what: string) {
   }
 }
 
-export function readRegularFile(path: string, options: FileReading & { signal?: AbortSignal }): Promise<Buffer> {
+export function readRegularFile(path: string, options: FileReading & { signal?: AbortSignal }) {
   return untilAborted(options.signal, async () => readRegularFileSync(path, options));
 }
 
 /** A stream's bytes up to its end, at most `maxBytes`: past the bound it is refused (ReadRefused) and the stream destroyed, as it is when the signal fires (a pipe held open must not keep the process). */
-export function readBoundedStream(stream: NodeJS.ReadableStream, options: BoundedReadOptions): Promise<Buffer> {
+export function readBoundedStream(stream: NodeJS.ReadableStream, options: BoundedReadOptions) {
   const { maxBytes, signal } = options;
   const letGo = () => (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
   return untilAborted(
@@ -190,7 +190,7 @@ export function readBoundedStream(stream: NodeJS.ReadableStream, options: Bounde
       const chunks: Buffer[] = [];
       let total = 0;
       for await (const chunk of stream) {
-        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
         total += buffer.length;
         if (total > maxBytes) {
           letGo();

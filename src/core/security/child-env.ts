@@ -3,7 +3,7 @@ import { holdsSecret } from './secrets.js';
 
 const SECRET_VARIABLES = new Set(['HEDGE_API_KEY', 'HEDGE_JOURNAL_URL', 'PGPASSWORD']);
 
-export function childEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function childEnvironment(env: Readonly<Record<string, string | undefined>>) {
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || SECRET_VARIABLES.has(name) || holdsSecret(value)) continue;

@@ -1,6 +1,6 @@
 // An input file's JSON (a target, exposures or policy file) must say one thing.
 
-export interface RepeatedKey {
+interface RepeatedKey {
   key: string;
   path: ReadonlyArray<string | number>;
 }
@@ -23,7 +23,7 @@ function stringEnd(text: string, start: number) {
 }
 
 /** Every key that appears more than once in one object of `text`, at most `limit` of them. */
-export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY): RepeatedKey[] {
+export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY) {
   const stack: Frame[] = [];
   const found: RepeatedKey[] = [];
   let at = 0;
@@ -59,11 +59,7 @@ export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY): Re
 }
 
 /** A row file's repeated keys as its problems (target and exposures files: an array of rows, or an object holding it under `listKey`): `item 3: the key notional_usd appears more than once; …`. */
-export function repeatedKeyProblems(
-  text: string,
-  listKey: string,
-  known: readonly string[],
-): Array<{ line: number; message: string }> {
+export function repeatedKeyProblems(text: string, listKey: string, known: readonly string[]) {
   return repeatedKeys(text).map(({ key, path }) => {
     const named = known.includes(key) || key === listKey ? `the key ${key}` : 'a key';
     const index =

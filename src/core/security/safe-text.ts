@@ -86,7 +86,7 @@ export function safeJson(value: unknown, space?: number) {
 }
 
 /** A copy of a JSON value with every string and every object key passed through safeText, for places that print a value as text. */
-export function safeDeep<T>(value: T, escape: (text: string) => string = safeText): T {
+export function safeDeep<T>(value: T, escape: (text: string) => string = safeText) {
   return sanitiseValue(value, escape) as T;
 }
 

@@ -8,5 +8,5 @@ const ENTITY: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>
 /** safeText, then Slack's three escapes: the string as a Slack message shows it, and nothing more. */
 export function slackText(value: string) {
   const safe = safeText(value);
-  return SLACK_CONTROL.test(safe) ? safe.replace(SLACK_CONTROL_ALL, (char) => ENTITY[char]!) : safe;
+  return SLACK_CONTROL.test(safe) ? safe.replace(SLACK_CONTROL_ALL, (char) => ENTITY[char]) : safe;
 }

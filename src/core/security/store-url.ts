@@ -21,7 +21,7 @@ function parsedAsTheClientDoes(text: string) {
       // The next form, or none.
     }
   }
-  return undefined;
+  return;
 }
 
 export function storeUrlProblem(raw: string) {
@@ -30,7 +30,7 @@ export function storeUrlProblem(raw: string) {
   // A store URL has no fragment, and no query key holds `@` or `/`: either is a password split apart.
   if (url.hash) return 'it has a # fragment, which a store URL never has';
   if ([...url.searchParams.keys()].some((name) => /[@/]/.test(name))) return 'its query holds an @ or a /';
-  return undefined;
+  return;
 }
 
 export function redactStoreUrl(raw: string) {
@@ -55,7 +55,7 @@ export const STORE_URL_ENCODING =
   'percent-encode / ? # @ : % in the user and password (/ as %2F, ? as %3F, # as %23, @ as %40, : as %3A, % as %25), or leave the password out and put it in ~/.pgpass or PGPASSWORD';
 
 /** The secret parts of the URL (to register with the scrubber, so they never leave the process). */
-export function storeUrlSecrets(raw: string): string[] {
+export function storeUrlSecrets(raw: string) {
   const text = raw.trim();
   let url: URL;
   try {

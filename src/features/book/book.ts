@@ -12,7 +12,7 @@ export interface HedgeRecord {
 }
 
 /** The positions list's line for the side, in the book's terms. */
-export interface PositionLine {
+interface PositionLine {
   notionalUsd?: number;
   hedgeId?: string;
   maturityAtMs?: number;
@@ -64,14 +64,14 @@ export function reconcileSide(
     : matured
       ? `hedge ${matured.id} is past its maturity and not settled yet`
       : !line
-        ? filled.length === 0
-          ? undefined
-          : `${describe(filled)} filled on ${filled.length === 1 ? 'its record' : 'their records'}, not in the positions list yet`
-        : filled.length === 0
-          ? 'the positions list still shows the side, whose hedges are not filled on their records'
-          : line.notionalUsd !== undefined && Math.abs(line.notionalUsd - recordsUsd) >= SAME_USD
+        ? filled.length
+          ? `${describe(filled)} filled on ${filled.length === 1 ? 'its record' : 'their records'}, not in the positions list yet`
+          : undefined
+        : filled.length
+          ? line.notionalUsd !== undefined && Math.abs(line.notionalUsd - recordsUsd) >= SAME_USD
             ? `the positions list shows ${formatUsd(line.notionalUsd)}, the hedge records ${formatUsd(recordsUsd)}`
-            : undefined;
+            : undefined
+          : 'the positions list still shows the side, whose hedges are not filled on their records';
   // Settling while any view says something the others do not; flat or in step when they agree.
   return why === undefined
     ? { ...book, state: line ? 'in-step' : 'flat' }
@@ -93,7 +93,7 @@ export function expectationMet(book: SideBook, expected: SideExpectation) {
   // A write that names its hedges is seen by them: a colleague's change of the side since is the
   // book's to show (drift), not a reason to wait. One that names none is seen by its notional.
   const named = (expected.present?.length ?? 0) + (expected.gone?.length ?? 0) > 0;
-  if (!named && (book.opening.length > 0 || Math.abs(book.recordsUsd - expected.notionalUsd) >= SAME_USD)) return false;
+  if (!named && (book.opening.length || Math.abs(book.recordsUsd - expected.notionalUsd) >= SAME_USD)) return false;
   const ids = new Set(book.filled.map((record) => record.id));
   if (expected.present?.some((id) => !ids.has(id))) return false;
   if (expected.gone?.some((id) => ids.has(id) || book.line?.hedgeId === id)) return false;
@@ -102,6 +102,6 @@ export function expectationMet(book: SideBook, expected: SideExpectation) {
 
 function describe(records: readonly HedgeRecord[]) {
   return records.length === 1
-    ? `hedge ${records[0]!.id} is`
+    ? `hedge ${records[0].id} is`
     : `hedges ${records.map((record) => record.id).join(', ')} are`;
 }

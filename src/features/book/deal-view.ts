@@ -7,7 +7,7 @@ import type { DealHedges } from './deal.js';
 
 /** One sentence naming the deal's live hedges (as their records show them), so that the deal is followed through its last roll: */
 export function dealStillHeld(deal: Pick<DealHedges, 'reference' | 'live'>, nowMs: number, hedgesCommand: string) {
-  if (deal.live.length === 0) return;
+  if (!deal.live.length) return;
   const described = deal.live.map((hedge) => {
     const parts = [
       ...(typeof hedge.notional_usd === 'number' ? [`${formatMoney(hedge.notional_usd)} USD`] : []),

@@ -20,7 +20,7 @@ export async function findHedge(client: HedgeClient, typed: string) {
   }
   const list = await client.readHedges({ limit: Number.POSITIVE_INFINITY });
   const ids = [...new Set(list.items.map((hedge) => hedge.id).filter((id) => idMatches(typed, id)))];
-  if (ids.length === 1) return client.getHedge(ids[0]!);
+  if (ids.length === 1) return client.getHedge(ids[0]);
   if (ids.length > 1) {
     const more = ids.length > NAMED ? ` and ${ids.length - NAMED} more` : '';
     throw new UsageError(

@@ -48,7 +48,7 @@ export async function readPositionSides(
   }
   // Every open line stands for hedges on their records, which lead the positions list: none at all is a
   // server that does not list them (or not to this key), not a book to judge every side settling on.
-  if (views.hedges.length === 0 && positions.length > 0) return nothing('GET /hedges returned no hedge records');
+  if (!views.hedges.length && positions.length) return nothing('GET /hedges returned no hedge records');
   const nowMs = now();
   const byId = new Map(views.hedges.map((hedge) => [hedge.id, hedge]));
   const sideOf = async (market: string, side: Side) =>
@@ -108,8 +108,7 @@ function soleMarket(hedges: readonly Hedge[], side: Side) {
 export function sideReferenceList(side: PositionSide | undefined) {
   if (!side) return [];
   const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
-  const behind =
-    filled.length > 0 ? filled : side.hedges.length > 0 ? side.hedges : side.lineHedge ? [side.lineHedge] : [];
+  const behind = filled.length ? filled : side.hedges.length ? side.hedges : side.lineHedge ? [side.lineHedge] : [];
   return referencesOf(behind);
 }
 

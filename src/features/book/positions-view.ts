@@ -89,7 +89,7 @@ function sideLines(sides: Sides, options: SideLinesOptions) {
   // A part no hedge has (no maturity yet: all being opened) takes no room.
   const present = needs.filter((need) => need.width > 0);
   const fit = fitColumns(present, PART_PRIORITY, Math.max(1, options.width - BRANCH_WIDTH));
-  const kept = fit.kept.map(({ index, width }) => ({ part: present[index]!.key as Part, width }));
+  const kept = fit.kept.map(({ index, width }) => ({ part: present[index].key as Part, width }));
   const right = new Set<Part>(['notional', 'left']);
   const lineOf = (hedge: SideHedgeView) => {
     const parts = cells.get(hedge)!;

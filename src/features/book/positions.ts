@@ -65,7 +65,7 @@ export function findSide(book: BookPosition[], market: string, side: Side) {
   const notional = lines.every((line) => line.notionalUsd !== undefined)
     ? lines.reduce((sum, line) => sum + line.notionalUsd!, 0)
     : undefined;
-  return { ...lines[0]!, notionalUsd: notional };
+  return { ...lines[0], notionalUsd: notional };
 }
 
 /** A position under the known names whatever the server calls them; TSV, CSV and --raw keep the raw records. */

@@ -79,7 +79,7 @@ export const SideViews = {
             }
           : undefined;
         const book = reconcileSide(mine, line, nowMs);
-        if (book.state !== 'settling' || book.filled.length === 0) return book;
+        if (book.state !== 'settling' || !book.filled.length) return book;
         historyIds ??= client.listHistory().then(
           (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
           () => new Set<string>(),
@@ -123,7 +123,7 @@ export async function readSideInStep(
   justPolled?: BookPosition[],
 ) {
   const { books, hedges, positions } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
-  return { book: books[0]!, hedges, positions };
+  return { book: books[0], hedges, positions };
 }
 
 /** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
@@ -144,8 +144,8 @@ export async function readSidesInStep(
     );
     const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
     if (waiting < 0) return { books, hedges: views.hedges, positions: views.positions };
-    const { market, side } = sides[waiting]!;
-    const book = books[waiting]!;
+    const { market, side } = sides[waiting];
+    const book = books[waiting];
     const waited = ports.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
       const why =

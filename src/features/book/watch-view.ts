@@ -16,6 +16,7 @@ import { sparkline } from '../../platform/results/text-charts.js';
 import { stripVTControlCharacters } from 'node:util';
 import { redrawTarget } from '../../platform/terminal/terminal.js';
 import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
+import type { JsonObject } from '../../core/objects.js';
 
 interface WatchField {
   key: string;
@@ -25,7 +26,7 @@ interface WatchField {
 
 interface WatchRow {
   key: string;
-  values: Record<string, unknown>;
+  values: JsonObject;
   maturityAt?: string;
 }
 
@@ -57,7 +58,7 @@ interface WatchState {
   stale?: { since: number; reason: string; nextAt?: number };
   alerts: Array<{ alert: Alert; at: number }>;
   series: Map<string, number[]>;
-  previous: Map<string, Record<string, unknown>>;
+  previous: Map<string, JsonObject>;
 }
 
 interface RenderOptions {
@@ -176,7 +177,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     const shown = value === undefined ? c.dim('—') : options.format({ key: 'total', kind: 'pnl' }, value);
     const points = state.series.get(TOTAL_SERIES) ?? [];
     const room = Math.max(0, columns - displayWidth(`${model.total.label}  ${shown}  `));
-    const line = `${c.bold(model.total.label)}  ${shown}${points.length > 0 && room >= 4 ? `  ${c.cyan(sparkline(points, Math.min(room, TREND_MAX_WIDTH * 2)))}` : ''}`;
+    const line = `${c.bold(model.total.label)}  ${shown}${points.length && room >= 4 ? `  ${c.cyan(sparkline(points, Math.min(room, TREND_MAX_WIDTH * 2)))}` : ''}`;
     lines.push(line);
   }
   if (state.stale) {
@@ -209,7 +210,7 @@ function shownValue(state: WatchState, row: WatchRow, field: WatchField, options
 
 function renderTable(state: WatchState, model: WatchModel, options: RenderOptions) {
   const c = options.chalk;
-  if (model.rows.length === 0) return [c.dim(model.empty)];
+  if (!model.rows.length) return [c.dim(model.empty)];
   const columns: TableColumn[] = model.fields.map((field) => ({
     key: field.key,
     header: field.label,
@@ -245,7 +246,7 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
       drawn: {
         width: Math.min(TREND_MAX_WIDTH, Math.max(TREND_MIN_WIDTH, longest)),
         minWidth: TREND_MIN_WIDTH,
-        draw: (index, width) => c.cyan(sparkline(state.series.get(model.rows[index]!.key) ?? [], width)),
+        draw: (index, width) => c.cyan(sparkline(state.series.get(model.rows[index].key) ?? [], width)),
       },
     });
   }
@@ -281,7 +282,7 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
   );
   const valueWidth = Math.max(1, options.columns - labelWidth - GAP);
   const points = state.series.get(row.key) ?? [];
-  if (model.trend && points.length > 0)
+  if (model.trend && points.length)
     entries.push([model.trend.label, c.cyan(sparkline(points, Math.min(valueWidth, TREND_MAX_WIDTH * 2)))]);
   return entries.map(
     ([label, value]) => `${c.dim(label.padEnd(labelWidth))}${' '.repeat(GAP)}${truncateEnd(value, valueWidth)}`,

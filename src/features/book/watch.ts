@@ -305,7 +305,7 @@ function priceSource(market: string | undefined): WatchSource {
       data,
       quotes: prices,
       problem,
-    } = markets.length === 0 ? { data: [], quotes: [], problem: undefined } : await client.readPrices(markets);
+    } = markets.length ? await client.readPrices(markets) : { data: [], quotes: [], problem: undefined };
     if (problem) throw problem;
     return { data, facts: { maturities: [] }, reading: { kind: 'price', market, prices } };
   };
@@ -489,7 +489,7 @@ export async function runWatch(
           holding.map((alert) => ({ alert, at: firedAt.get(alert.key) ?? at })),
           at,
         );
-      if (fired.length > 0 && settings.exitOnAlert) return { ended: 'alert', alert: fired[0]!, at };
+      if (fired.length && settings.exitOnAlert) return { ended: 'alert', alert: fired[0], at };
     }
   } finally {
     sink.close();

@@ -103,7 +103,7 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
       throw new UsageError(
         `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
       );
-    const [name, expected, parse] = POLICY_KEYS[key]!;
+    const [name, expected, parse] = POLICY_KEYS[key];
     const where = `--policy ${source}: ${key}`;
     // A string or a number, read by the parser of its flag; netting a boolean.
     if (!(parse ? typeof value === 'string' || Number.isFinite(value) : typeof value === 'boolean'))

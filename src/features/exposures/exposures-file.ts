@@ -12,7 +12,7 @@ import {
 } from '../../core/row-file.js';
 import { withoutUndefined } from '../../core/objects.js';
 
-export type ExposureType = 'receivable' | 'payable';
+type ExposureType = 'receivable' | 'payable';
 
 export interface Exposure {
   /** The treasury's own id of the invoice or deal (unique in the file). */

@@ -61,7 +61,7 @@ export function amountUsd(exposure: Pick<Exposure, 'amount' | 'currency'>, price
 
 /** "≤30d", "≤90d", ">90d" — the bucket a time to due falls in. */
 function bucketLabel(policy: ExposurePolicy, index: number) {
-  const bucket = policy.buckets[index]!;
+  const bucket = policy.buckets[index];
   if (bucket.withinDays !== undefined) return `≤${bucket.withinDays}d`;
   const before = policy.buckets[index - 1]?.withinDays;
   return before === undefined ? 'any' : `>${before}d`;
@@ -73,7 +73,7 @@ export function ratioAt(exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>, policy
   if (exposure.hedgeRatio !== undefined) return { ratio: exposure.hedgeRatio, bucket: 'file' };
   const index = policy.buckets.findIndex((bucket) => bucket.withinDays === undefined || days <= bucket.withinDays);
   if (index < 0) return { ratio: 0, bucket: 'none' };
-  return { ratio: policy.buckets[index]!.ratio, bucket: bucketLabel(policy, index) };
+  return { ratio: policy.buckets[index].ratio, bucket: bucketLabel(policy, index) };
 }
 
 /** Each exposure as the policy sees it at `nowMs`. An exposure whose market has no price is sized 0. */
@@ -129,8 +129,7 @@ export function targetBook(
   const dueOf = new Map(exposures.map((exposure) => [exposure.id, exposure.dueMs]));
   return marketsOf(exposures).flatMap((market) => {
     const live = lines.filter(
-      (line, index) =>
-        line.market === market && line.cover_side !== null && exposures[index]!.dueMs > nowMs + dueLeadMs,
+      (line, index) => line.market === market && line.cover_side !== null && exposures[index].dueMs > nowMs + dueLeadMs,
     );
     const sum = (side: Side) =>
       live.filter((line) => line.cover_side === side).reduce((total, line) => total + line.hedge_usd, 0);
@@ -142,7 +141,7 @@ export function targetBook(
       const target = cents(held[side]);
       // Netted, the side covers every live exposure of its market; apart, its own.
       const covered = live.filter((line) => line.hedge_usd > 0 && (policy.netting || line.cover_side === side));
-      const untilMs = covered.length === 0 ? undefined : Math.max(...covered.map((line) => dueOf.get(line.id)!));
+      const untilMs = covered.length ? Math.max(...covered.map((line) => dueOf.get(line.id)!)) : undefined;
       const band = (target * policy.bandPct) / 100;
       const holds = target > 0 && untilMs !== undefined;
       return {
@@ -191,8 +190,8 @@ export function targetRowsAt(
           .map((atMs) => targetBook(exposures, policy, prices, atMs, firstCover))
       : [];
   return now.map((row, index) => {
-    const later = ahead[index]!;
-    const notionalUsd = Math.min(row.target_usd, ...between.map((book) => book[index]!.target_usd));
+    const later = ahead[index];
+    const notionalUsd = Math.min(row.target_usd, ...between.map((book) => book[index].target_usd));
     const { tenor_days: tenor, until } = later.target_usd > 0 ? later : row;
     return {
       market: row.market,
@@ -614,7 +613,7 @@ export function effectiveness(
       const side = coverSide(exposure, policy.functional);
       const to = exposure.dueMs <= nowMs ? priceNear(mine, exposure.dueMs, price) : price;
       const change = exposureRevaluationUsd(exposure, policy.functional, firstPrice, to);
-      const cover = Math.abs(weightSum) < 1e-9 ? 0 : (coverTotal * weights[index]!) / weightSum;
+      const cover = Math.abs(weightSum) < 1e-9 ? 0 : (coverTotal * weights[index]) / weightSum;
       const offset =
         side === undefined || weights[index] === 0 ? { ratio_pct: null, effective: null } : dollarOffset(cover, change);
       rows.push({

@@ -12,6 +12,7 @@ import type { Output } from '../../platform/terminal/output.js';
 import { CHART, escapeHtml, fixed, svgBar, svgOpen } from '../report/report-html.js';
 import type { Resource } from '../../platform/fields/resource-fields.js';
 import { utcMinute } from '../../core/utc-text.js';
+import type { JsonObject } from '../../core/objects.js';
 
 export const EXPOSURE_SECTIONS = ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy'] as const;
 export type ExposureSection = (typeof EXPOSURE_SECTIONS)[number];
@@ -209,7 +210,7 @@ interface Section {
   title: string;
   empty: string;
   /** The rows a list shows, when they are not the document's member of the section's name. */
-  rows?: (document: Record<string, unknown>) => unknown;
+  rows?: (document: JsonObject) => unknown;
 }
 
 /** A document's sections: JSON whole (or the member); a table per section on a terminal; one section's rows (asked, or `fallback`) in TSV, CSV and NDJSON. */
@@ -217,7 +218,7 @@ async function renderSections<S extends string>(
   output: Output,
   view: Pick<ExposuresView, 'source' | 'asOf' | 'policy'>,
   sections: Record<S, Section>,
-  document: Record<string, unknown>,
+  document: JsonObject,
   options: { section?: S; all: readonly S[]; fallback: S; footer: string },
 ) {
   const { section } = options;
@@ -231,7 +232,7 @@ async function renderSections<S extends string>(
     output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
   for (const name of section !== undefined ? [section] : human ? options.all : [options.fallback]) {
     const { resource, title, empty, rows } = sections[name];
-    await output.list((rows?.(document) ?? document[name]) as Record<string, unknown>[], resource, { empty, title });
+    await output.list((rows?.(document) ?? document[name]) as JsonObject[], resource, { empty, title });
   }
   if (human) output.note(output.chalk.dim(options.footer));
 }
@@ -352,13 +353,13 @@ function compact(value: number) {
 /** Bars of exposure and hedged per week (one market at a time), the target as a line of dots. */
 function coverageChart(view: ExposureReportView, market: string) {
   const weeks = view.report.coverage.filter((row) => row.market === market);
-  if (weeks.length === 0) return '';
+  if (!weeks.length) return '';
   const top = Math.max(1, ...weeks.flatMap((row) => [row.exposure_usd, row.hedged_usd, row.target_usd])) * 1.1;
   const plotW = CHART.width - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotW / weeks.length;
   const bar = Math.max(2, Math.min(24, slot / 3));
-  const y = (value: number): number => PAD.top + plotH - (value / top) * plotH;
+  const y = (value: number) => PAD.top + plotH - (value / top) * plotH;
   let body = '';
   for (let tick = 0; tick <= 4; tick++) {
     const value = (top / 4) * tick;
@@ -388,13 +389,12 @@ function coverageChart(view: ExposureReportView, market: string) {
 /** Each exposure's dollar-offset ratio as a bar, against the 80–125% band. */
 function effectivenessChart(view: ExposureReportView) {
   const rows = view.report.effectiveness.filter((row) => row.offset_pct !== null);
-  if (rows.length === 0)
-    return '<p class="muted">No exposure has moved since its first cover yet: no ratio to chart.</p>';
+  if (!rows.length) return '<p class="muted">No exposure has moved since its first cover yet: no ratio to chart.</p>';
   const rowH = 26;
   const height = PAD.top + rows.length * rowH + PAD.bottom;
   const max = Math.max(150, ...rows.map((row) => Math.min(300, Math.abs(row.offset_pct!))));
   const plotW = CHART.width - 120 - PAD.right;
-  const x = (pct: number): number => 120 + (Math.max(0, Math.min(max, pct)) / max) * plotW;
+  const x = (pct: number) => 120 + (Math.max(0, Math.min(max, pct)) / max) * plotW;
   let body = `<rect class="band" data-band="80-125" x="${fixed(x(EFFECTIVE_BAND_PCT[0]))}" y="${PAD.top - 4}" width="${fixed(x(EFFECTIVE_BAND_PCT[1]) - x(EFFECTIVE_BAND_PCT[0]))}" height="${rows.length * rowH + 4}"><title>Effective: 80% to 125%</title></rect>`;
   for (const pct of [0, 80, 100, 125, max])
     body += `<text x="${fixed(x(pct))}" y="${height - PAD.bottom + 16}" text-anchor="middle">${Math.round(pct)}%</text>`;
@@ -427,9 +427,7 @@ function table(rows: readonly object[], resourceOf: Resource) {
     )
     .join('');
   const body = rows
-    .map(
-      (row) => `<tr>${fields.map((field) => cell((row as Record<string, unknown>)[field.key], field)).join('')}</tr>`,
-    )
+    .map((row) => `<tr>${fields.map((field) => cell((row as JsonObject)[field.key], field)).join('')}</tr>`)
     .join('\n');
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }

@@ -167,7 +167,7 @@ async function coverHedges(
   markets: readonly { market: string }[],
   open: Awaited<ReturnType<HedgeClient['listHedges']>>,
 ) {
-  const onlyMarket = markets.length === 1 ? markets[0]!.market : undefined;
+  const onlyMarket = markets.length === 1 ? markets[0].market : undefined;
   const hedges: CoverHedge[] = [];
   let skipped = 0;
   const walk = await walkHistory(client, (raw) => {
@@ -194,7 +194,7 @@ async function coverHedges(
 /** Sizing `fixed`: each market's first cover price (its earliest hedge's entry, as the report's effectiveness takes it); a market with no hedge yet is left out. */
 async function firstCoverPrices(client: HedgeClient, markets: readonly string[], known: Map<string, number>) {
   const missing = markets.filter((market) => !known.has(market));
-  if (missing.length === 0) return;
+  if (!missing.length) return;
   const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
   const { hedges } = await coverHedges(client, list.markets, open);
   for (const market of missing) {

@@ -77,7 +77,7 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
         `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUsd(row.target_usd)} USD · ${safeText(row.state)}${action}`,
       );
     }),
-    ...(recent.length > 0 ? ['', ...recent.map((line) => fitLine(chalk.dim(line)))] : []),
+    ...(recent.length ? ['', ...recent.map((line) => fitLine(chalk.dim(line)))] : []),
   ].join('\n');
 }
 
@@ -86,7 +86,7 @@ export function describeEvent(event: KeepEvent) {
   const where = event.market ? ` ${safeText(String(event.market))} ${safeText(String(event.side ?? ''))}` : '';
   const amount = typeof event.notional_usd === 'number' ? ` ${formatUsd(event.notional_usd)} USD` : '';
   const ids =
-    Array.isArray(event.hedge_ids) && event.hedge_ids.length > 0
+    Array.isArray(event.hedge_ids) && event.hedge_ids.length
       ? ` ${event.hedge_ids.map((id) => safeText(String(id))).join(' → ')}`
       : '';
   const message = typeof event.message === 'string' ? `: ${safeText(event.message)}` : '';

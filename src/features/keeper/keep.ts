@@ -43,6 +43,7 @@ import { expectationMet, type SideExpectation } from '../book/book.js';
 import { SideViews } from '../book/side-book.js';
 import { keeperLockPlace, takeKeeperLock } from './keeper-heartbeat.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** The spec advises polling no faster than every one to two seconds: a cycle is at least this apart. */
 export const MIN_INTERVAL_MS = 2_000;
@@ -53,7 +54,7 @@ export const MAX_INTERVAL_MS = 86_400_000;
 export type MovingTarget = (ports: FlowPorts) => Promise<KeepRow[]>;
 
 /** The keeper's options, its service parts' (keeper-service.ts: --alert-cmd, --alert-url, --alert-headroom, --metrics) among them. */
-export interface KeepOptions extends KeeperServiceOptions {
+interface KeepOptions extends KeeperServiceOptions {
   once: boolean;
   converge: boolean;
   /** `keep --exposures`: the target is recomputed before every cycle (due dates pass, buckets change, the price moves) instead of read from a target file; see flows/exposures.ts. */
@@ -71,7 +72,7 @@ interface KeepServices {
   /** The live screen or NDJSON (commands/keep.ts chooses). */
   reporter: KeepReporter;
   /** A failure as an `error` event's fields (code, exit code, message, hint): the command's description. */
-  errorFields: (error: unknown) => Record<string, unknown>;
+  errorFields: (error: unknown) => JsonObject;
 }
 
 /** How a keeper ended: stopped by a signal (`interrupted` when a second cut its steps short), or one cycle run with the first error for the exit code. */
@@ -141,7 +142,7 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
         ...fields,
         ...described,
         ...(fields.journal_id === undefined ? {} : { journal_id: fields.journal_id }),
-      } as EventFields);
+      });
     };
     signals.onStopRequested = (signal) =>
       event({
@@ -469,7 +470,7 @@ export function rowScheduler({
       const dueBy = rules.dryRun ? undefined : state.stepsDueBy;
       const timer = new AbortController();
       try {
-        if (started.length > 0)
+        if (started.length)
           await Promise.race([
             Promise.all(started),
             ...(dueBy === undefined ? [] : [clock.sleep(Math.max(0, dueBy - clock.now()), timer.signal)]),
@@ -721,7 +722,7 @@ function keeperSteps(
       const newest = sideViews.hedges.find(
         (hedge) => hedge.market.toUpperCase() === row.market && hedge.side === row.side,
       );
-      const closedAt = (newest as Record<string, unknown> | undefined)?.closed_at;
+      const closedAt = (newest as JsonObject | undefined)?.closed_at;
       const closedAtLocalMs =
         (typeof closedAt === 'string' ? Date.parse(closedAt) : NaN) - time.earliestMs + time.localMs;
       let closed =
@@ -863,7 +864,7 @@ function keeperSteps(
       await expect(ports, row, {
         what: 're-open',
         notionalUsd: decision.notionalUsd,
-        ...(hedgeIds.length > 0 ? { present: hedgeIds } : {}),
+        ...(hedgeIds.length ? { present: hedgeIds } : {}),
       });
       event({
         event: 'reopen',
@@ -1027,6 +1028,6 @@ function rollEvent(
     journal_group: outcome.group,
     idempotency_key: outcome.opened.idempotencyKey ?? undefined,
     covered: outcome.covered,
-    ...(outcome.notes.length > 0 ? { messages: outcome.notes.map((note) => safeText(note.text)) } : {}),
+    ...(outcome.notes.length ? { messages: outcome.notes.map((note) => safeText(note.text)) } : {}),
   };
 }

@@ -11,13 +11,14 @@ import { identityOf, type Identity } from '../write/identity.js';
 import { HeldError } from '../../core/errors.js';
 import { ensureDir, openJournal, type HoldResult, type KeeperHeartbeats } from '../../platform/journal/index.js';
 import { safeText } from '../../core/security/safe-text.js';
+import type { Env } from '../../platform/config/env.js';
 
 export { heartbeatFile, writeHeartbeatFile as writeHeartbeat };
 
 export const HEARTBEAT_VERSION = 1;
 
 /** The per-user keepers folder, shared by every HEDGE_CONFIG_DIR: two config folders with one key must meet here. */
-export function keeperStateDir(env: Readonly<Record<string, string | undefined>>, home: string) {
+export function keeperStateDir(env: Env, home: string) {
   if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) return join(env.XDG_STATE_HOME, 'hedge', 'keepers');
   return join(env.HOME || home, '.local', 'state', 'hedge', 'keepers');
 }

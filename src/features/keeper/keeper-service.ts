@@ -37,6 +37,7 @@ import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../../core/errors.js';
 import { parseUsdAmount } from '../../core/input.js';
 import type { Identity } from '../write/identity.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
 export function parseMetricsAddress(raw: string) {
@@ -126,7 +127,7 @@ export async function startKeeperService(
   // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts
   // carry on — with a team store, the store's (the previous keeper may have run on another machine).
   const previous = store
-    ? heartbeatOf((await bounded(store.read(place!.scope)).catch(() => undefined))?.body)
+    ? heartbeatOf((await bounded(store.read(place.scope)).catch(() => undefined))?.body)
     : undefined;
   let alerts = path ? carriedAlerts(previous ?? readHeartbeat(path)) : NO_ALERTS;
   let pending: KeepEvent[] = [];
@@ -173,7 +174,7 @@ export async function startKeeperService(
     await write(() => writeHeartbeat(path, heartbeat), '', 'cannot see this keeper');
     if (store)
       await write(
-        () => bounded(store.write(place!.scope, heartbeat)),
+        () => bounded(store.write(place.scope, heartbeat)),
         ' to the team store',
         'on other machines sees it age',
       );
@@ -222,7 +223,7 @@ export async function startKeeperService(
         options.alertHeadroomUsd !== undefined && rows
           ? await readHeadroom(stepPorts, rows).catch(() => undefined)
           : undefined;
-      if (rollsToPrice.length > 0 && !options.dryRun)
+      if (rollsToPrice.length && !options.dryRun)
         await priceRolls(stepPorts, rollsToPrice, heartbeat).catch(() => undefined);
       const step = stepAlerts(alerts, {
         nowMs,
@@ -295,9 +296,7 @@ async function readHeadroom(ports: FlowPorts, rows: readonly KeepRowStatus[]) {
 async function priceRolls(ports: FlowPorts, hedgeIds: string[], heartbeat: Heartbeat) {
   const client = await ports.client();
   const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
-  const records = (await client.listHistory({ limit: 50 })).map((record) =>
-    readHistoryRecord(record as Record<string, unknown>),
-  );
+  const records = (await client.listHistory({ limit: 50 })).map((record) => readHistoryRecord(record as JsonObject));
   for (const id of [...hedgeIds]) {
     const record = records.find((candidate) => candidate.hedgeId === id);
     if (!record) continue;
@@ -318,8 +317,8 @@ const ALERTS_AT_ONCE = 4;
 
 /** The JSON an alert is sent as, every string escaped for Slack (part of it is the server's word). */
 export function alertPayload(notice: AlertNotice) {
-  const trigger: Record<string, unknown> = notice.alert === 'started' ? (notice.trigger ?? {}) : {};
-  const payload: Record<string, unknown> = {
+  const trigger: JsonObject = notice.alert === 'started' ? (notice.trigger ?? {}) : {};
+  const payload: JsonObject = {
     ...trigger,
     at: notice.at,
     event:

@@ -5,10 +5,9 @@ import type { PlanStep } from '../../core/plan.js';
 import { formatUsd } from '../../core/number-format.js';
 import { utcStamp } from '../../core/utc-text.js';
 import { HeldError, OrderFailedError } from '../../core/errors.js';
-import { describeHolder, type Holder, type JournalEntry } from '../../platform/journal/index.js';
+import { describeHolder, type Holder, type JournalEntry, bodyOf } from '../../platform/journal/index.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { bodyOf } from '../../platform/journal/index.js';
 import { withAccountLock, withSideLocks } from '../write/account-lock.js';
 import { confirmOrStop, guardLiveAction } from '../write/live-guard.js';
 import type { ApplyOutcome, ApplyReportRow, ResumedStep } from './apply-outcome.js';
@@ -124,11 +123,11 @@ async function applyPlan(
   for (;;) {
     const { steps } = quoted.plan;
     await hooks.showPlan?.(quoted);
-    if (quoted.plan.problems.length > 0) return { kind: 'fails-checks', quoted, resumed };
+    if (quoted.plan.problems.length) return { kind: 'fails-checks', quoted, resumed };
     // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
     await checkPlanRequests(ports, client, steps);
-    if (steps.length === 0) {
-      if (run.waitedFor && resumed.length === 0) {
+    if (!steps.length) {
+      if (run.waitedFor && !resumed.length) {
         // Exit 0 of a write means this command's action happened: here another process's did.
         throw new HeldError(
           `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(run.waitedFor))}): there was nothing left to do, and this run sent nothing.`,
@@ -161,7 +160,7 @@ async function applyPlan(
 /** The same actions on the same sides for the same amounts (to the cent). */
 function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]) {
   const key = (step: PlanStep) => `${step.action} ${step.market} ${step.side} ${Math.round(step.deltaUsd * 100)}`;
-  return a.length === b.length && a.every((step, index) => key(step) === key(b[index]!));
+  return a.length === b.length && a.every((step, index) => key(step) === key(b[index]));
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
@@ -186,7 +185,7 @@ async function carryOut(ports: FlowPorts, client: HedgeClient, steps: readonly P
         kind: 'applied-step',
         level: 'note',
         text: `${stepLabel(index, steps)} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
-        data: { ...rows[index]! },
+        data: { ...rows[index] },
       });
     } catch (error) {
       if (rows.length === index) {
@@ -221,7 +220,7 @@ function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?
 
 /** `[2/3] add 5,000.00 USD to buy USDTNGN`: a step of the run as its progress line names it. */
 export function stepLabel(index: number, steps: readonly PlanStep[]) {
-  return `[${index + 1}/${steps.length}] ${describeStep(steps[index]!)}`;
+  return `[${index + 1}/${steps.length}] ${describeStep(steps[index])}`;
 }
 
 /** How a step reads in the progress lines of `apply`: "add 5,000.00 USD to buy USDTNGN". */

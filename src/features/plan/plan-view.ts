@@ -122,7 +122,7 @@ export async function renderPlan(output: Output, input: PlanViewInput, options: 
     output.note(totalsLines(input).join('\n'));
   } else {
     // TSV through the one output layer: fixed columns (PLAN_RESOURCE), totals on stderr.
-    await output.list(lines as unknown as Record<string, unknown>[], PLAN_RESOURCE, { empty: 'No target rows.' });
+    await output.list(lines, PLAN_RESOURCE, { empty: 'No target rows.' });
     // Every total but the count of steps not quoted, in their order.
     output.note(
       [
@@ -147,7 +147,7 @@ export async function renderPlan(output: Output, input: PlanViewInput, options: 
   }
   // Failed checks are listed by the error that ends the command (after this plan).
   if (plan.atTarget) output.success('At target: nothing to do.');
-  else if (plan.problems.length === 0) {
+  else if (!plan.problems.length) {
     const next = options.applyCommand ? ` Apply them with: ${options.applyCommand}` : '';
     output.note(`${totals.actions} action${totals.actions === 1 ? '' : 's'} needed to reach the target.${next}`);
   }
@@ -181,7 +181,7 @@ export async function renderApplyReport(output: Output, rows: ApplyReportRow[]) 
     output.json(rows);
     return;
   }
-  if (rows.length === 0) return;
+  if (!rows.length) return;
   await output.list(rows as unknown as Record<string, unknown>[], APPLY_RESOURCE, {
     empty: 'No actions.',
     title: 'Apply report',

@@ -37,7 +37,7 @@ export interface TargetFile {
 }
 
 /** The cost of an open or add, from POST /quotes (indicative). */
-export interface StepQuote {
+interface StepQuote {
   quote?: Quote;
   /** Set when the quote could not be had (the step itself may still be fine). */
   error?: { code: string; message: string };
@@ -157,7 +157,7 @@ export async function buildTargetPlan(ports: FlowPorts, client: HedgeClient, tar
     client.getAccount(),
     readSidesInStep(ports, client, sides, (side) => side.opening.length === 0),
   ]);
-  const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0]!.market.toUpperCase() : undefined;
+  const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0].market.toUpperCase() : undefined;
   const plan = computePlan({
     targets: target.rows,
     positions: planPositions(book, onlyMarket, log),

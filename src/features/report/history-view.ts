@@ -3,6 +3,7 @@
 import { formatMoney } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { NOTIONAL_MARK } from '../../platform/fields/resource-fields.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** What the journal knows of a hedge's size (flows/hedge-sizes.ts HedgeSizes; only what is said). */
 interface SizesView {
@@ -15,11 +16,7 @@ interface SizesView {
 const RESIZED_MARK = '*';
 
 /** Marks the notional of each row whose hedge was resized (`resized` by row); when any is, the other rows and the totals get a space instead, so that the column's figures stay aligned. */
-export function markResized(
-  rows: readonly Record<string, unknown>[],
-  resized: ReadonlyArray<boolean>,
-  totals?: Record<string, unknown>,
-) {
+export function markResized(rows: readonly JsonObject[], resized: ReadonlyArray<boolean>, totals?: JsonObject) {
   if (!resized.some(Boolean)) return;
   rows.forEach((row, index) => {
     (row as Record<PropertyKey, unknown>)[NOTIONAL_MARK] = resized[index] ? RESIZED_MARK : ' ';
@@ -33,7 +30,7 @@ const usd = (value: number) => `${formatMoney(value)} USD`;
 export function resizedNote(
   hedges: ReadonlyArray<{ hedgeId: string; reference?: string; shownUsd?: number; sizes: SizesView }>,
 ) {
-  if (hedges.length === 0) return;
+  if (!hedges.length) return;
   const sentences = hedges.map(({ hedgeId, reference, shownUsd, sizes }) => {
     const name = [reference, hedgeId]
       .filter((part): part is string => part !== undefined && part !== '')

@@ -228,7 +228,7 @@ function compactMoney(value: number) {
 
 function groupChart(report: Report) {
   const groups = report.groups;
-  if (groups.length === 0) return '<p class="empty">No closed hedges in this period.</p>';
+  if (!groups.length) return '<p class="empty">No closed hedges in this period.</p>';
   const values = groups.map((group) => group.net_pnl_usd);
   const showValues = groups.length <= 14;
   const [low, high] = extent(values);

@@ -146,7 +146,7 @@ function compareKeys(by: ReportGrouping) {
 }
 
 /** The array twice as long, its values kept (for arrays that grow with the records). */
-export function doubled<T extends Float64Array | Uint32Array>(array: T): T {
+export function doubled<T extends Float64Array | Uint32Array>(array: T) {
   const next = new (array.constructor as new (length: number) => T)(array.length * 2);
   next.set(array);
   return next;
@@ -201,7 +201,7 @@ function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: num
 }
 
 function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>) {
-  let cents: number | null = openPositions.length === 0 ? 0 : null;
+  let cents = openPositions.length ? null : 0;
   for (const position of openPositions) cents = addKnown(cents, position.netPnlUsd);
   return { positions: openPositions.length, net_pnl_usd: dollars(cents) };
 }

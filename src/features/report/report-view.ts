@@ -210,7 +210,7 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
   const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
   const lines = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report, 'closed ')}`))];
 
-  if (report.groups.length === 0) {
+  if (!report.groups.length) {
     lines.push(c.dim('No closed hedges in this period.'));
   } else {
     lines.push(...(await groupTable(report, options)));
@@ -265,13 +265,13 @@ async function groupTable(report: Report, options: ReportViewOptions) {
       ),
     ),
   );
-  if (hidden.length > 0 || shortened.length > 0) {
+  if (hidden.length || shortened.length) {
     const words = hidden.map((key) => COLUMN_WORDS[key] ?? key).join(', ');
     const parts = [
-      ...(hidden.length > 0 ? [`Not shown at ${width} columns: ${words}`] : []),
+      ...(hidden.length ? [`Not shown at ${width} columns: ${words}`] : []),
       ...(shortened.includes('group')
         ? [
-            `${hidden.length > 0 ? 'hedge' : `Hedge`} ids shortened in the middle${hidden.length > 0 ? '' : ` at ${width} columns`}`,
+            `${hidden.length ? 'hedge' : `Hedge`} ids shortened in the middle${hidden.length ? '' : ` at ${width} columns`}`,
           ]
         : []),
     ];
@@ -325,7 +325,7 @@ function groupColumns(report: Report, context: CellContext): Array<[TableColumn,
     const total =
       key === 'quote_amount_locked'
         ? report.locked.length === 1
-          ? tableCell(formatFixed(report.locked[0]!.amount, 2))
+          ? tableCell(formatFixed(report.locked[0].amount, 2))
           : EMPTY_CELL
         : key !== 'group' && (REPORT_CSV_COLUMNS as readonly string[]).includes(key)
           ? formatCell(field, valueOf(key, report.totals), {}, format, context)
@@ -367,8 +367,8 @@ function unrealizedLine(report: Report, c: ChalkInstance) {
 
 function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
   const label = 'Cumulative net P&L ';
-  if (report.cumulative.length === 0) return `${label}${c.dim('(no dated closes)')}`;
-  const last = report.cumulative[report.cumulative.length - 1]!.net_pnl_usd;
+  if (!report.cumulative.length) return `${label}${c.dim('(no dated closes)')}`;
+  const last = report.cumulative[report.cumulative.length - 1].net_pnl_usd;
   const end = ` ${formatSignedMoney(last)}`;
   const room = Math.max(1, width - displayWidth(label) - displayWidth(end));
   const line = sparkline(

@@ -8,6 +8,7 @@ import type { HistoryRecord } from '../../platform/api/schemas.js';
 import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
 import { closedHedgeTime, compareListed, doubled, ReportBuilder, type ReportOptions } from './report-rules.js';
 import type { HedgeReferences } from '../book/deal.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** What a walk through the history pages found. */
 interface HistoryWalk {
@@ -31,7 +32,7 @@ export async function walkHistory(
     }
   }
   if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
-  if (last?.more === true && last.records.length > 0) return { fetched, complete: false, stopped: 'no-next' };
+  if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
   // A full last page without a cursor to the next may hide older closed hedges: the report then
   // says `"complete": false` and the CLI warns.
   if (last !== undefined && !last.paged && last.records.length >= MAX_PAGE_SIZE)
@@ -174,7 +175,7 @@ export class ClosedHedgeListing {
   }
 
   private flush() {
-    if (this.pending.length === 0) return;
+    if (!this.pending.length) return;
     writeSync(this.fd, this.pending.join(''), this.written);
     this.written += this.pendingBytes;
     this.pending = [];
@@ -202,11 +203,11 @@ class BlockReader {
 }
 
 /** The close time of a history record, read even when the record gives no net P&L. */
-function closeTimeOf(raw: Record<string, unknown>) {
+function closeTimeOf(raw: JsonObject) {
   try {
     return readHistoryRecord(raw).closedAt;
   } catch {
-    const probe: Record<string, unknown> = { net_pnl_usd: 0 };
+    const probe: JsonObject = { net_pnl_usd: 0 };
     for (const [name, value] of Object.entries(raw)) {
       if (name.toLowerCase().replace(/[^a-z0-9]/g, '') !== 'netpnlusd') probe[name] = value;
     }

@@ -47,7 +47,7 @@ const checkOf = (
   detail: string,
   forWrites = false,
   more: Partial<DoctorCheck> = {},
-): DoctorCheck => ({ id, title, status, detail, forWrites, ...more });
+) => ({ id, title, status, detail, forWrites, ...more });
 
 /** A check that only says what was seen. */
 const info = (id: string, title: string, detail: string) => checkOf(id, title, 'info', detail);
@@ -105,7 +105,7 @@ type MarketList = Awaited<ReturnType<HedgeClient['listMarkets']>>;
 class DoctorChecks {
   private readonly checks: DoctorCheck[] = [];
 
-  add(check: DoctorCheck): DoctorCheck {
+  add(check: DoctorCheck) {
     this.checks.push(check);
     return check;
   }
@@ -248,11 +248,11 @@ const READS: EndpointCheck[] = [
     command: ['price'],
     forWrites: false,
     read: async (client, seen) => {
-      if (seen.listed.length === 0) return;
+      if (!seen.listed.length) return;
       const { data, quotes, problem } = await client.readPrices(seen.listed.slice(0, 1));
       seen.pricesShape = describeShape(data);
       if (problem) throw problem;
-      return `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${seen.pricesShape})`;
+      return `${quotes[0].market} ${Number(quotes[0].price.toPrecision(12))} (GET /prices, read from ${seen.pricesShape})`;
     },
   },
   {
@@ -289,8 +289,7 @@ const READS: EndpointCheck[] = [
     forWrites: true,
     read: async (client, seen) => {
       const positions = await client.listPositions();
-      if (positions.length > 0)
-        seen.positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
+      if (positions.length) seen.positionFields = describePositionFields(positions);
       return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
     },
   },
@@ -363,10 +362,10 @@ function marketsCheck(markets: MarketList) {
   return checkOf(
     'markets',
     'Markets',
-    open.length > 0 ? 'ok' : 'warn',
-    `${markets.markets.length} listed; open: ${open.join(', ') || 'none'}${other.length > 0 ? `; also ${other.join(', ')}` : ''}`,
+    open.length ? 'ok' : 'warn',
+    `${markets.markets.length} listed; open: ${open.join(', ') || 'none'}${other.length ? `; also ${other.join(', ')}` : ''}`,
     true,
-    { next: open.length > 0 ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
+    { next: open.length ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
   );
 }
 
@@ -392,7 +391,7 @@ async function checkWireChoices({ client, wire, learned }: ObservingClient, seen
       'Statuses',
       statuses.length === 0
         ? 'no hedge to read statuses from'
-        : `seen: ${statuses.join(', ')}${unknown.length > 0 ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
+        : `seen: ${statuses.join(', ')}${unknown.length ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
     ),
   );
   for (const found of learned) {
@@ -426,7 +425,7 @@ function firstRequestFailure(
   error: unknown,
   credentials: ResolvedCredentials,
   baseUrl: DoctorCheck,
-): DoctorCheck | undefined {
+) {
   const failed = (failure: FailureClass, detail: string, next: string) =>
     Object.assign(baseUrl, { status: 'fail', failure, detail: `${credentials.baseUrl} — ${detail}`, next });
   if (error instanceof NetworkError) {
@@ -513,13 +512,12 @@ export function rateLimitCheck(answers: readonly ObservedAnswer[]) {
 
 /** A short picture of a JSON shape: `a list of {market, price, timestamp}`, `{rates: a list of {pair, bid, ask}}`. */
 export function describeShape(data: unknown, depth = 0): string {
-  if (Array.isArray(data))
-    return data.length === 0 ? 'an empty list' : `a list of ${describeShape(data[0], depth + 1)}`;
+  if (Array.isArray(data)) return data.length ? `a list of ${describeShape(data[0], depth + 1)}` : 'an empty list';
   if (data !== null && typeof data === 'object') {
     const entries = Object.entries(data);
     if (depth >= 2) return `{${entries.map(([key]) => key).join(', ')}}`;
     const keyedByMarket = entries.length > 0 && entries.every(([key]) => /^[A-Z0-9]{5,}$/.test(key));
-    if (keyedByMarket) return `an object keyed by market of ${describeShape(entries[0]![1], depth + 1)}`;
+    if (keyedByMarket) return `an object keyed by market of ${describeShape(entries[0][1], depth + 1)}`;
     return `{${entries.map(([key, value]) => (value !== null && typeof value === 'object' ? `${key}: ${describeShape(value, depth + 1)}` : key)).join(', ')}}`;
   }
   return typeof data === 'string' ? 'text' : typeof data;
@@ -533,7 +531,7 @@ function sentAsText(record: object) {
 }
 
 function describePositionFields(positions: Array<Record<string, unknown>>) {
-  const raw = positions[0]!;
+  const raw = positions[0];
   const facts = readPosition(raw);
   const named = (fact: string, value: unknown, names: readonly string[]) => {
     if (value === undefined) return `${fact}: not on the line (taken from its hedge)`;

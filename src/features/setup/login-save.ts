@@ -161,7 +161,7 @@ export async function checkAndSaveLogin(
     journalUrl,
     savedAt: new Date(ports.clock.now()).toISOString(),
   });
-  const profile = saved.data.profiles[name]!;
+  const profile = saved.data.profiles[name];
   // The key now lives in one place: an older keyring entry of this profile goes.
   const oldKeyringLeft =
     before?.kind === 'keyring' && !(keyAt.kind === 'keyring' && keyAt.account === before.account)

@@ -20,10 +20,7 @@ function validationMessage(check: () => unknown) {
 }
 
 /** The key from a credential helper (`--key-command`), bounded by --timeout like a key read from stdin. */
-export function keyFromCommand(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'env'>,
-  keyCommand: string,
-): () => Promise<string> {
+export function keyFromCommand(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'env'>, keyCommand: string) {
   return async () => {
     const { runKeyCommand, KEY_COMMAND_BOUND_MS } = await import('../../platform/config/key-command.js');
     const timeoutMs =

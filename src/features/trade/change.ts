@@ -103,7 +103,7 @@ async function refuseDuplicateReference(
   }
   const carrying = hedges.filter((hedge) => sameReference(hedge.client_reference, reference));
   const unknown = carrying.filter((hedge) => !KNOWN.has(hedge.status));
-  if (unknown.length > 0) {
+  if (unknown.length) {
     ports.notify({
       kind: 'reference-unknown-status',
       level: 'note',
@@ -112,8 +112,8 @@ async function refuseDuplicateReference(
     });
   }
   const active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
-  if (active.length === 0) return;
-  const first = active[0]!;
+  if (!active.length) return;
+  const first = active[0];
   throw new PreTradeCheckError(
     'duplicate_client_reference',
     `An active hedge already carries client reference ${JSON.stringify(reference)}: ${first.id} (${first.status}, ${first.side} ${formatUsd(first.notional_usd)} on ${first.market}). Nothing was sent.`,

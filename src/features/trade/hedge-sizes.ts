@@ -5,7 +5,7 @@ import { cents } from '../../core/money.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 /** A hedge's notional as this journal's writes moved it, oldest first. */
-export interface HedgeSizes {
+interface HedgeSizes {
   /** What it was opened with, when this journal sent the open. */
   openedUsd?: number;
   /** This journal's adds and reduces of it that landed, oldest first. */
@@ -60,7 +60,7 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
     found.set(id, sizes);
   }
   for (const [id, sizes] of found) {
-    if (sizes.changes.length === 0) {
+    if (!sizes.changes.length) {
       found.delete(id);
       continue;
     }

@@ -75,7 +75,7 @@ export function sideAlreadyOpenNote(
   open: { market: string; side: Side; notionalUsd?: number; hedgeId?: string },
   addCommand: string,
 ) {
-  const size = open.notionalUsd === undefined ? '' : `${formatUsd(open.notionalUsd)}`;
+  const size = open.notionalUsd === undefined ? '' : formatUsd(open.notionalUsd);
   const hedge = open.hedgeId ? `hedge ${open.hedgeId}` : '';
   const detail = [size, hedge].filter(Boolean).join(', ');
   return (
@@ -90,7 +90,7 @@ export function additionQuoteTenor(maturityAt: string | undefined, nowMs: number
   if (Number.isNaN(maturityMs))
     return (TENORS as readonly number[]).includes(hedgeTenor ?? 0) ? (hedgeTenor as Tenor) : TENORS[0];
   const daysLeft = (maturityMs - nowMs) / DAY_MS;
-  return TENORS.find((tenor) => tenor >= daysLeft) ?? TENORS[TENORS.length - 1]!;
+  return TENORS.find((tenor) => tenor >= daysLeft) ?? TENORS[TENORS.length - 1];
 }
 
 /** Days (fractional, never below zero) from now to a maturity; undefined when it cannot be read. */

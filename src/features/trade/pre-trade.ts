@@ -58,7 +58,7 @@ export function uncheckedList(ports: FlowPorts): Unchecked {
 
 /** A live confirmation question that says what was not checked. */
 export function questionWithUnchecked(question: string, unchecked: Unchecked) {
-  if (unchecked.items.length === 0) return question;
+  if (!unchecked.items.length) return question;
   return `${question.replace(/\?$/, '')} — not checked: ${unchecked.items.join(', ')}?`;
 }
 
@@ -102,7 +102,7 @@ export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRe
   const market: Market =
     (markets && findMarket(markets, request.market)) ??
     ({ market: request.market, available_capacity_usd: { buy: NO_LIMIT, sell: NO_LIMIT } } as Market);
-  const headroom: Account = account ?? ({ available_exposure_usd: NO_LIMIT } as Account);
+  const headroom = account ?? ({ available_exposure_usd: NO_LIMIT } as Account);
   const problem = notionalProblem(market, headroom, request);
   if (problem) throw problem;
 }

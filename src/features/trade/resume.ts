@@ -13,6 +13,7 @@ import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { actionFromJournal } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
 import { heldError, runWrite, type WriteAction, type WriteOutcome } from '../write/write-flow.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
 export async function unfinishedOfThisAccount(ports: FlowPorts, groupPrefixes: readonly string[]) {
@@ -29,7 +30,7 @@ export function journaledAction(ports: FlowPorts, client: HedgeClient, entry: Jo
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
-  return actionFromJournal(ports, client, entry.command, body as Record<string, unknown>, argv, {
+  return actionFromJournal(ports, client, entry.command, body as JsonObject, argv, {
     group: entry.group,
     leg: entry.leg,
   });
@@ -74,10 +75,9 @@ async function checkSameCredentials(ports: FlowPorts, entry: JournalEntry) {
     differences.push(`host ${safeText(entry.base_url_host)} (now ${safeText(current.host)})`);
   if (entry.key_id !== current.keyId)
     differences.push(`key fingerprint ${safeText(entry.key_id)} (now ${current.keyId})`);
-  if (differences.length === 0) return;
+  if (!differences.length) return;
   const by = entry.profile ? ` with profile "${safeText(entry.profile)}"` : '';
-  const typed =
-    Array.isArray(entry.argv) && entry.argv.length > 0 ? ` (\`hedge ${safeText(entry.argv.join(' '))}\`)` : '';
+  const typed = Array.isArray(entry.argv) && entry.argv.length ? ` (\`hedge ${safeText(entry.argv.join(' '))}\`)` : '';
   // A usage error is one line: what to run goes in the message itself.
   throw new UsageError(
     `Journal ${entry.id}${typed} was sent${by} with other credentials: ${differences.join(', ')}. Nothing was sent; resume it with the credentials it was sent with: ${selectorFor(entry)}`,
@@ -109,13 +109,13 @@ export async function chooseEntryToResume(ports: FlowPorts, id: string | undefin
 type ResumePlan =
   | { kind: 'roll'; entry: JournalEntry }
   | { kind: 'api'; entry: JournalEntry }
-  | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown> };
+  | { kind: 'trade'; entry: JournalEntry; body: JsonObject };
 
 /** What resuming did: the roll's outcome, or the write flow's, for the command to show. */
 export type ResumeOutcome =
   | { kind: 'roll'; rolled: RollOutcome }
   | { kind: 'api'; entry: JournalEntry; outcome: WriteOutcome<ApiAnswer, ApiAnswer> }
-  | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown>; outcome: WriteOutcome<unknown, unknown> };
+  | { kind: 'trade'; entry: JournalEntry; body: JsonObject; outcome: WriteOutcome<unknown, unknown> };
 
 /** Checks that an entry can be resumed here and says how; nothing is sent. */
 export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise<ResumePlan> {
@@ -157,7 +157,7 @@ export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise
       },
     );
   }
-  return { kind: 'trade', entry, body: body as Record<string, unknown> };
+  return { kind: 'trade', entry, body: body as JsonObject };
 }
 
 /** `hedge resume`: carries out a plan with the entry's own key and returns what happened. */

@@ -43,6 +43,7 @@ import {
   type WriteOutcome,
 } from '../write/write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
 export const ROLL_GROUP_PREFIX = 'roll-';
@@ -268,7 +269,7 @@ async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest)
       `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(req.tenorDays))}\`.`,
     );
   }
-  const reference = (ended as Record<string, unknown>).client_reference;
+  const reference = (ended as JsonObject).client_reference;
   return {
     notionalUsd: ended.notional_usd,
     ended,
@@ -298,8 +299,8 @@ function severalHedgesNote(
     ),
   ];
   const refs = reference
-    ? ` The new hedge carries the reference ${safeText(reference)}${others.length > 0 ? `; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on` : ''}.`
-    : others.length > 0
+    ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on` : ''}.`
+    : others.length
       ? ` The new hedge carries no reference; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on.`
       : '';
   return {
@@ -465,7 +466,7 @@ async function carryOut(
       throw new UnresolvedError(
         `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
         {
-          details: { journal_group: legs.group, close: close!.entry!.id, open: open.id, covered: false },
+          details: { journal_group: legs.group, close: close.entry.id, open: open.id, covered: false },
           hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
         },
       );
@@ -497,7 +498,7 @@ function outcomeOf(
           order_tx_hash: carried.close?.answer?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
           net_margin_usd:
             result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
-          realized: (result?.realized as Record<string, unknown> | undefined) ?? null,
+          realized: (result?.realized as JsonObject | undefined) ?? null,
         };
   const hedgeId = open.result?.id ?? open.answer?.hedge_id ?? open.entry.hedge_id ?? null;
   const view: RollView = {
@@ -512,7 +513,7 @@ function outcomeOf(
       journal_id: open.entry.id,
       outcome: open.entry.outcome,
       hedge_id: hedgeId,
-      hedge: ((open.result ?? open.answer) as Record<string, unknown> | undefined) ?? null,
+      hedge: ((open.result ?? open.answer) as JsonObject | undefined) ?? null,
       quote: quote ?? null,
     },
   };
@@ -655,7 +656,7 @@ async function unfinishedDryRun(
       request: await describe(legs.open),
       note: `journal ${legs.open.id}, ${legs.open.outcome}`,
     });
-  return { kind: 'dry-run', market: legs.request.market, side: legs.request.side as Side, legs: shown, notes };
+  return { kind: 'dry-run', market: legs.request.market, side: legs.request.side, legs: shown, notes };
 }
 
 /** After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11). */
@@ -745,7 +746,7 @@ async function rollHoldingTheBook(
         request: await planDryRun(ports, client.planOpen(request, makeIdempotencyKey())),
         note: plan.closing
           ? 'sent once the close has landed'
-          : `nothing to close: ${safeText(plan.ended!.id)} is ${safeText(plan.ended!.status)}`,
+          : `nothing to close: ${safeText(plan.ended.id)} is ${safeText(plan.ended.status)}`,
       },
     ];
     return { kind: 'dry-run', market, side, legs, notes };

@@ -39,6 +39,7 @@ import {
 } from '../write/wait.js';
 import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
 import { sameReference } from '../../core/input.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
 const CLOCK_SKEW_MS = 5 * 60_000;
@@ -165,10 +166,9 @@ export function openAction(
         .join(', ');
       return {
         verdict: 'unknown',
-        evidence:
-          opened.length === 0
-            ? `no ${safeText(String(onSide))} hedge on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`
-            : `${opened.length} ${safeText(String(onSide))} hedge${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`,
+        evidence: opened.length
+          ? `${opened.length} ${safeText(String(onSide))} hedge${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`
+          : `no ${safeText(String(onSide))} hedge on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`,
       };
     },
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
@@ -213,7 +213,7 @@ async function alsoInEveryView(ports: FlowPorts, confirmed: string, read: () => 
 }
 
 /** What an add or reduce waited for: the positions list's answer, the hedge, and what a reduce realized. */
-export type ChangeResult = Awaited<ReturnType<typeof waitForOwnChange>> & {
+type ChangeResult = Awaited<ReturnType<typeof waitForOwnChange>> & {
   hedge?: Hedge;
   /** reduce: the account's balance once the change landed (compared with the one read before). */
   balanceAfterUsdc?: number;
@@ -325,7 +325,7 @@ export function changeAction(
       // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
       await positionBefore();
       const book = seen.book;
-      if (book?.state !== 'flat' || book.opening.length > 0) return;
+      if (book?.state !== 'flat' || book.opening.length) return;
       throw new PreTradeCheckError(
         'no_open_hedge',
         `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
@@ -515,7 +515,7 @@ export function closeAction(
       const position = findSide(views.positions, market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
-      const notional = book.filled.length > 0 ? book.recordsUsd : position?.notionalUsd;
+      const notional = book.filled.length ? book.recordsUsd : position?.notionalUsd;
       inBook ??= notional;
       // The deal it closes, for the journal's Ref (a close's request names none).
       const references = [...new Set(book.filled.flatMap((record) => record.clientReference ?? []))];
@@ -523,7 +523,7 @@ export function closeAction(
         ...(estimate === undefined ? {} : { net_margin_usd: estimate }),
         ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}),
         ...(notional === undefined ? {} : { notional_usd: notional }),
-        ...(references.length > 0 ? { client_reference: references.join(', ') } : {}),
+        ...(references.length ? { client_reference: references.join(', ') } : {}),
       };
     },
     question: () =>
@@ -679,7 +679,7 @@ export function actionFromJournal(
   ports: FlowPorts,
   client: HedgeClient,
   command: string,
-  body: Record<string, unknown>,
+  body: JsonObject,
   argv: string[],
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
   from: { group?: string; leg?: string } = {},
@@ -696,7 +696,7 @@ export function actionFromJournal(
 export function tradeView(
   command: string,
   outcome: WriteOutcome<unknown, unknown>,
-  body: Record<string, unknown>,
+  body: JsonObject,
 ): TradeView | undefined {
   if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return;
   const submitted = outcome.kind === 'submitted';

@@ -45,7 +45,7 @@ export async function withAccountLock<T>(
     answer = await journal.lock(scope, { waitMs });
     if (!answer.held) {
       throw new HeldError(
-        `${what[0]!.toUpperCase()}${what.slice(1)} is still held by another hedge process (${safeText(describeHolder(answer.holder))}); this run stopped waiting and sent nothing.`,
+        `${what[0].toUpperCase()}${what.slice(1)} is still held by another hedge process (${safeText(describeHolder(answer.holder))}); this run stopped waiting and sent nothing.`,
         {
           holder: answer.holder,
           details: { scope: parts.join('|') },

@@ -54,7 +54,7 @@ export async function confirmRowFromElsewhere(ports: FlowPorts, entry: JournalEn
       `${from}: pass --yes to ${what} from here (there is no terminal to confirm on); nothing was sent.`,
     );
   }
-  await confirmOrStop(ports, `${from}. ${what[0]!.toUpperCase()}${what.slice(1)} from here?`);
+  await confirmOrStop(ports, `${from}. ${what[0].toUpperCase()}${what.slice(1)} from here?`);
 }
 
 /** The seal verdict of each unresolved row, for `hedge journal`; undefined when there is none or no key. */
@@ -63,7 +63,7 @@ export async function checkUnresolvedRows(
   entries: readonly JournalEntry[],
 ): Promise<Map<string, RowCheck> | undefined> {
   const unresolved = entries.filter(isUnresolved);
-  if (unresolved.length === 0) return;
+  if (!unresolved.length) return;
   let identity: Identity;
   try {
     identity = await identityOf(ports);

@@ -165,7 +165,7 @@ export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOpti
     const book = await (
       await SideViews.read(client, (line) => ports.log(line), positions)
     ).book(market, side, client.transport.serverNow().latestMs);
-    if (book.filled.length === 0 || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
+    if (!book.filled.length || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
     return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
   };
   const book = await pollUntil<BookPosition[]>(ports, {

@@ -45,6 +45,8 @@ import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { guardLiveAction, type LiveGuard } from './live-guard.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { cents, formatUsd } from '../../core/money.js';
+import type { JsonObject } from '../../core/objects.js';
+import type { Env } from '../../platform/config/env.js';
 
 export interface WriteOptions {
   /** false with --no-wait: return at `submitted`. */
@@ -61,7 +63,7 @@ export interface WriteOptions {
 }
 
 /** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
-function repeatWindowMs(env: Readonly<Record<string, string | undefined>>) {
+function repeatWindowMs(env: Env) {
   const raw = env.HEDGE_REPEAT_WINDOW?.trim();
   if (raw === undefined || raw === '') return 10 * 60_000;
   if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) > 24 * 60) {
@@ -104,7 +106,7 @@ interface WriteRun {
 /** What a wait is handed: when the request left, the facts read before it (`before`), and the run. */
 interface WaitContext {
   startedAt: number;
-  before?: Record<string, unknown>;
+  before?: JsonObject;
   run: WriteRun;
   /** A resume found the earlier send landed and follows it. */
   sentEarlier?: boolean;
@@ -120,7 +122,7 @@ export interface WriteAction<S, R> {
   /** Pre-trade checks; not run when resuming (the first run's own effect may now fill the headroom). */
   check?(): Promise<void>;
   /** Facts read before the send that the wait needs (e.g. the notional before an add); journaled. */
-  before?(run: WriteRun): Promise<Record<string, unknown> | undefined>;
+  before?(run: WriteRun): Promise<JsonObject | undefined>;
   preview?(): Promise<void>;
   /** The confirmation question on a live key (the guard adds the LIVE marker). */
   question(): string;
@@ -457,7 +459,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
   if (!options.idempotencyKey && !options.fresh) {
     const pending = await journal.findUnresolvedMatch(match);
     const holder = pending && (await journal.holderOf(pending.id));
-    if (holder) throw heldError(ports, pending!, holder);
+    if (holder) throw heldError(ports, pending, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
   const side = action.side;
@@ -533,7 +535,7 @@ async function reconcileEarlier<S, R>(
   const data = { journal_id: entry.id };
   // A close shows only as the side's absence, which another change of the side since could explain as well.
   const presenceOnly = entry.command === 'close';
-  if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || others.length === 0)) {
+  if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || !others.length)) {
     ports.notify({
       kind: 'earlier-landed',
       level: 'caution',
@@ -542,7 +544,7 @@ async function reconcileEarlier<S, R>(
     });
     return { kind: 'landed', answer: found.answer } as const;
   }
-  if (found.verdict === 'not-landed' && others.length === 0) {
+  if (found.verdict === 'not-landed' && !others.length) {
     ports.notify({
       kind: 'earlier-not-landed',
       level: 'caution',
@@ -557,13 +559,12 @@ async function reconcileEarlier<S, R>(
     );
     return;
   }
-  const since =
-    others.length > 0
-      ? ` ${others.length} other change${others.length === 1 ? '' : 's'} of the side ${others.length === 1 ? 'was' : 'were'} made since (${others
-          .slice(0, 3)
-          .map((other) => `${safeText(other.command)} ${other.id}`)
-          .join(', ')}), so the side's notional proves nothing.`
-      : '';
+  const since = others.length
+    ? ` ${others.length} other change${others.length === 1 ? '' : 's'} of the side ${others.length === 1 ? 'was' : 'were'} made since (${others
+        .slice(0, 3)
+        .map((other) => `${safeText(other.command)} ${other.id}`)
+        .join(', ')}), so the side's notional proves nothing.`
+    : '';
   const past = `${started} is past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
   const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
   if (resendUnproven) {
@@ -675,12 +676,7 @@ async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry) {
 }
 
 /** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
-function entryFields<S, R>(
-  identity: Identity,
-  action: WriteAction<S, R>,
-  key: string,
-  context?: Record<string, unknown>,
-) {
+function entryFields<S, R>(identity: Identity, action: WriteAction<S, R>, key: string, context?: JsonObject) {
   const request = action.plan(key);
   return {
     profile: identity.profile,
@@ -703,7 +699,7 @@ export async function journalAhead<S, R>(
   ports: FlowPorts,
   action: WriteAction<S, R>,
   key: string,
-  context?: Record<string, unknown>,
+  context?: JsonObject,
 ) {
   return (await ports.journal()).begin(
     { ...entryFields(await identityOf(ports), action, key, context), outcome: 'planned' },
@@ -775,7 +771,7 @@ async function recordWaitFailure(ports: FlowPorts, journal: Journal, entry: Jour
   if (!(error instanceof HedgeError)) return error;
   error.idempotencyKey ??= entry.idempotency_key;
   const resume = ports.hedgeCommand('resume', entry.id);
-  let said: HedgeError = error;
+  let said = error;
   if (error instanceof StillPendingError) {
     await journal.update(entry.id, { message: error.message });
     said = new StillPendingError(
@@ -843,7 +839,7 @@ export function describePlannedRequest(request: ApiRequest, baseUrl: string, api
   };
 }
 
-export type RenderedDryRun = ReturnType<typeof describePlannedRequest>;
+type RenderedDryRun = ReturnType<typeof describePlannedRequest>;
 
 /** The planned request as a dry run shows it (the key redacted); the command prints it (ui/dry-run-view.ts). */
 export async function planDryRun(ports: FlowPorts, request: ApiRequest) {
@@ -892,7 +888,7 @@ const DEFAULT_KEY_LIFETIME_HOURS = 12;
 /** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
 type Verdict = 'landed' | 'not-landed' | 'unknown';
 
-export interface Reconciliation<S> {
+interface Reconciliation<S> {
   verdict: Verdict;
   /** What the book shows, in a sentence (untrusted values already sanitised). */
   evidence: string;
@@ -901,7 +897,7 @@ export interface Reconciliation<S> {
 }
 
 /** HEDGE_KEY_LIFETIME in hours (a positive number), in ms; the default when unset. */
-function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>) {
+function keyLifetimeMs(env: Env) {
   const raw = env.HEDGE_KEY_LIFETIME;
   const typed = raw?.trim();
   if (!typed) return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { rememberSent } from '../../core/as-sent.js';
 import { ApiError, InvalidResponseError } from '../../core/errors.js';
-import { findRows, followPages, PAGE_SIZE_NAMES, type PageReading } from './wire/pages.js';
+import { findRows, followPages, PAGE_SIZE_NAMES, type PageReading, type Query } from './wire/pages.js';
 import {
   accountSchema,
   hedgeSchema,
@@ -14,13 +14,10 @@ import {
   readRecord,
   readRows,
   submittedActionSchema,
-  type Account,
   type Hedge,
   type HistoryRecord,
   type Market,
-  type OpenedHedge,
   type Position,
-  type Quote,
   type Side,
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
@@ -36,9 +33,9 @@ import {
 } from './wire/unspecified.js';
 import { parsePrices, type PriceQuote } from './wire/fields.js';
 import { isNumericText, readNumber } from '../../core/number-format.js';
-import { withoutUndefined } from '../../core/objects.js';
+import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
-export interface QuoteRequest {
+interface QuoteRequest {
   market: string;
   side: Side;
   notional_usd: number;
@@ -58,7 +55,7 @@ export interface ChangeRequest extends SideRequest {
   notional_usd: number;
 }
 
-export interface ListHedgesQuery {
+interface ListHedgesQuery {
   /** One of the spec's five, or a status the server has beyond them. */
   status?: string;
   clientReference?: string;
@@ -75,19 +72,14 @@ export interface HistoryPage {
   more?: boolean;
 }
 
-export interface MarketList {
+interface MarketList {
   markets: Market[];
   allowedMarkets?: string[];
   source?: string;
-  meta: Record<string, unknown>;
+  meta: JsonObject;
 }
 
-/** Describes a request without sending it (`--dry-run`). */
-export interface PlannedRequest extends ApiRequest {
-  url: string;
-}
-
-export interface ListResult<T> {
+interface ListResult<T> {
   items: T[];
   /** The server signals more rows than were read (the list stopped at the limit, or at one page without one). */
   more: boolean;
@@ -122,7 +114,7 @@ export class HedgeClient {
     this.wireSettings = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
   }
 
-  get wire(): WireSettings {
+  get wire() {
     return this.wireSettings;
   }
 
@@ -140,7 +132,7 @@ export class HedgeClient {
     const result = readRecord(schema, data);
     if (result.success) return rememberSent(result.data, data) as z.infer<S>;
     // zod's first issue as the field, what came there, and what hedge expected.
-    const issue = result.error.issues[0]!;
+    const issue = result.error.issues[0];
     let [value, field] = [data, at];
     for (const key of issue.path) {
       value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
@@ -198,7 +190,7 @@ export class HedgeClient {
     /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
     let candidate: string | undefined;
     let sent: Record<string, string | number> = {};
-    const fetchPage = async (query: Record<string, string>) => {
+    const fetchPage = async (query: Query) => {
       for (;;) {
         sent = this.withPageSize(query, limit === undefined ? undefined : limit - items.length);
         try {
@@ -225,7 +217,7 @@ export class HedgeClient {
       }
     };
     for await (const page of followPages(fetchPage, {
-      query: withoutUndefined(filters) as Record<string, string>,
+      query: withoutUndefined(filters) as Query,
       cursorParam: this.wireSettings.cursorParam || undefined,
     })) {
       pages += 1;
@@ -264,14 +256,14 @@ export class HedgeClient {
   }
 
   /** The page size to ask for under the setting's name (none when the server takes none). */
-  private withPageSize(query: Record<string, string>, remaining: number | undefined) {
+  private withPageSize(query: Query, remaining: number | undefined) {
     const name = this.wireSettings.pageSizeParam;
     if (remaining === undefined || name === NO_PAGE_SIZE || name in query) return query;
     return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
   }
 
   /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
-  changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
+  changeRequestFromBody(body: JsonObject): ChangeRequest {
     const amountKey = [
       this.wireSettings.changeNotionalField,
       'notional_usd',
@@ -342,7 +334,7 @@ export class HedgeClient {
   }
 
   /** POST /quotes — indicative; opens and stores nothing. */
-  createQuote(body: QuoteRequest): Promise<Quote> {
+  createQuote(body: QuoteRequest) {
     return this.call(quoteSchema, { method: 'POST', path: '/quotes', body });
   }
 
@@ -351,7 +343,7 @@ export class HedgeClient {
   }
 
   /** POST /hedges — returns at `submitted`; poll getHedge for the fill. */
-  openHedge(body: OpenRequest, idempotencyKey: string, hooks?: SendHooks): Promise<OpenedHedge> {
+  openHedge(body: OpenRequest, idempotencyKey: string, hooks?: SendHooks) {
     return this.call(openedHedgeSchema, { ...this.planOpen(body, idempotencyKey), ...hooks, stampedBy: 'opened_at' });
   }
 
@@ -403,7 +395,7 @@ export class HedgeClient {
     );
   }
 
-  getHedge(id: string): Promise<Hedge> {
+  getHedge(id: string) {
     return this.call(hedgeSchema, { method: 'GET', path: `/hedges/${encodeURIComponent(id)}` });
   }
 
@@ -418,13 +410,13 @@ export class HedgeClient {
 
   /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
   async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
-    const fetchPage = (query: Record<string, string>) =>
+    const fetchPage = (query: Query) =>
       this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });
     let first = true;
     for await (const page of followPages(fetchPage, { cursorParam: this.wireSettings.cursorParam || undefined })) {
       const records = this.rows(historyRecordSchema, page.answer, 'GET /hedges/history', page.reading);
       // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
-      const next = records.length === 0 ? 'none' : page.next;
+      const next = records.length ? page.next : 'none';
       yield { records, next, paged: !first || next === 'page', more: page.reading.more };
       first = false;
       if (next !== 'page') return;
@@ -440,7 +432,7 @@ export class HedgeClient {
     );
   }
 
-  getAccount(): Promise<Account> {
+  getAccount() {
     return this.call(accountSchema, { method: 'GET', path: '/account' });
   }
 }

@@ -1,5 +1,4 @@
-import type { ResolvedCredentials } from '../config/credentials.js';
-import type { Env } from '../config/credentials.js';
+import type { ResolvedCredentials, Env } from '../config/credentials.js';
 import { VERSION } from '../../core/version.js';
 import { HedgeClient, type ClientOptions } from './client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
@@ -26,7 +25,7 @@ export function createClient({
     timeoutSeconds?: number;
     requestTimeoutSeconds?: number;
     retry?: Partial<RetryPolicy>;
-  }): HedgeClient {
+  }) {
   return new HedgeClient(
     new Transport({
       // The connections requests go over are owned (and closed) by whoever built them: the runtime context.

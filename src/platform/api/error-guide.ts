@@ -71,10 +71,10 @@ const GUIDES: Record<string, Guide> = {
 /** The API error codes this guide knows (the spec's table and the sandbox's), for the agents' error catalogue. */
 export const GUIDED_CODES: readonly string[] = Object.keys(GUIDES);
 
-export function guideFor(code: string, status: number): Guide {
+export function guideFor(code: string, status: number) {
   const known = GUIDES[code];
   if (known) return known;
-  if (status === 401 || status === 403) return GUIDES.unauthorized!;
+  if (status === 401 || status === 403) return GUIDES.unauthorized;
   if (status >= 500) return { sentence: 'The service failed to handle the request.', next: 'Try again in a moment.' };
   return { sentence: 'The API rejected the request.', next: 'Check the arguments against `hedge <command> --help`.' };
 }

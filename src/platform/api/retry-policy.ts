@@ -28,7 +28,7 @@ export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () 
 
 /** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
 export function parseRetryAfterMs(header: string | undefined, nowMs: number) {
-  if (!header) return undefined;
+  if (!header) return;
   const trimmed = header.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   const date = Date.parse(trimmed);

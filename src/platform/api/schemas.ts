@@ -4,6 +4,7 @@ import { en } from 'zod/locales';
 import { isNumericText } from '../../core/number-format.js';
 import { SIDES } from '../../core/vocabulary.js';
 import type { AccountFacts, MarketFacts } from '../../core/wire.js';
+import type { JsonObject } from '../../core/objects.js';
 
 // zod/mini: the same checks as classic zod, with less of zod loaded and run by every request command.
 z.config(en());
@@ -14,10 +15,10 @@ export type { HedgeStatus, Side, Tenor } from '../../core/vocabulary.js';
 const numericText = (value: unknown) => (typeof value === 'string' && isNumericText(value) ? Number(value) : value);
 
 interface FieldReaders {
-  money: z.ZodMiniType<number, unknown>;
-  integer: z.ZodMiniType<number, unknown>;
+  money: z.ZodMiniType<number>;
+  integer: z.ZodMiniType<number>;
   /** `buy`/`sell` in any case: what hedge acts on must be one of the two. */
-  side: z.ZodMiniType<(typeof SIDES)[number], unknown>;
+  side: z.ZodMiniType<(typeof SIDES)[number]>;
 }
 
 const TOLERANT: FieldReaders = {
@@ -51,7 +52,7 @@ function exactTwin(schema: z.ZodMiniType) {
 type Reading<T> = { success: true; data: T } | { success: false; error: z.core.$ZodError };
 
 /** One record (or any value) read by `schema`: exactly if it can be, else tolerantly. */
-export function readRecord<S extends z.ZodMiniType>(schema: S, data: unknown): Reading<z.infer<S>> {
+export function readRecord<S extends z.ZodMiniType>(schema: S, data: unknown) {
   const fast = exactTwin(schema)?.safeParse(data);
   if (fast?.success) return fast as Reading<z.infer<S>>;
   return schema.safeParse(data) as Reading<z.infer<S>>;
@@ -70,8 +71,8 @@ export function readRows<S extends z.ZodMiniType>(schema: S, rows: readonly unkn
     }
     twin = undefined;
     const tolerant = schema.safeParse(rows[index]);
-    if (!tolerant.success) return z.array(schema).safeParse(rows) as Reading<Array<z.infer<S>>>;
-    read[index] = tolerant.data as z.infer<S>;
+    if (!tolerant.success) return z.array(schema).safeParse(rows);
+    read[index] = tolerant.data;
   }
   return { success: true, data: read };
 }
@@ -92,7 +93,7 @@ const errorBodySchema = z.looseObject({
         details === null || details === undefined
           ? {}
           : typeof details === 'object' && !Array.isArray(details)
-            ? (details as Record<string, unknown>)
+            ? (details as JsonObject)
             : { value: details },
       ),
     ),
@@ -106,7 +107,7 @@ export const envelopeSchema = z.looseObject({
   meta: z.pipe(
     z.unknown(),
     z.transform((meta) =>
-      meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {},
+      meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as JsonObject) : {},
     ),
   ),
 });

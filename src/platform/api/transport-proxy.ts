@@ -3,7 +3,7 @@ import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 
 export type { Dispatcher };
 
-export interface ProxyAgentSettings {
+interface ProxyAgentSettings {
   httpsProxy?: string;
   httpProxy?: string;
   noProxy?: string;
@@ -11,7 +11,7 @@ export interface ProxyAgentSettings {
   tls: { timeout: number; ca?: string[] };
 }
 
-export function proxyAgent(settings: ProxyAgentSettings): Dispatcher {
+export function proxyAgent(settings: ProxyAgentSettings) {
   // undici's own reading: a setting left undefined falls back on the environment, an empty one is none.
   const { httpsProxy, httpProxy, noProxy, tls } = settings;
   return new EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy, connect: tls, requestTls: tls });

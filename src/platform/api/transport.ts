@@ -13,6 +13,9 @@ import { ServerClock, type ServerTime } from '../../core/server-clock.js';
 const http = process.getBuiltinModule('node:http');
 const https = () => process.getBuiltinModule('node:https');
 
+/** Request or answer headers by name. */
+type HeaderMap = Record<string, string>;
+
 export interface Clock {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
@@ -65,7 +68,7 @@ export interface ApiRequest {
   body?: unknown;
   idempotencyKey?: string;
   /** Extra headers (`hedge api -H`); never Authorization or Idempotency-Key, which are set here last. */
-  headers?: Record<string, string>;
+  headers?: HeaderMap;
   /** Told about every answer an attempt got, before it is read as the envelope. */
   onAnswer?: (answer: RawAnswer) => void;
   /** The field of the answer's data the server stamps this request with (an open's `opened_at`). */
@@ -83,7 +86,7 @@ export interface ObservedAnswer {
   endpoint: string;
   status: number;
   /** Header names in lower case. */
-  headers: Record<string, string>;
+  headers: HeaderMap;
   /** Clock times the request left and its headers came back. */
   sentAt: number;
   receivedAt: number;
@@ -96,7 +99,7 @@ export interface ApiResponse {
   requestId?: string;
   attempts: number;
   /** The answer's headers, names in lower case (a `Link` to the next page, `Date`, rate limits). */
-  headers: Record<string, string>;
+  headers: HeaderMap;
   /** The URL asked (a relative next link is resolved against it). */
   url: string;
 }
@@ -158,7 +161,7 @@ export class HttpConnections {
   private closed = false;
 
   /** What this command learned of a server's clock: one per base URL, whichever client's answers taught it. */
-  serverClock(baseUrl: string): ServerClock {
+  serverClock(baseUrl: string) {
     return memo(this.clocks, [baseUrl], () => new ServerClock());
   }
 
@@ -209,7 +212,7 @@ export class ConnectionsClosedError extends Error {
 
 /** With a CA file, the CA list: passing `ca` replaces Node's default list. */
 function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig) {
-  if (!caFile) return undefined;
+  if (!caFile) return;
   const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file')];
   if (nodeExtraCaCerts) ca.push(readCaFile(nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS'));
   return ca;
@@ -227,7 +230,7 @@ type Answer = Omit<RawAnswer, 'text'> & { body: Body };
 
 interface Outgoing {
   method: string;
-  headers: Record<string, string>;
+  headers: HeaderMap;
   body?: string;
   signal: AbortSignal;
 }
@@ -289,7 +292,7 @@ async function sendThroughProxy(url: URL, outgoing: Outgoing, config: TransportC
   ]);
   const { statusCode, headers, body } = await requestThroughProxy(url, {
     ...outgoing,
-    method: outgoing.method as Dispatcher.HttpMethod,
+    method: outgoing.method,
     dispatcher,
     // The signal bounds the attempt exactly; undici's own timers (which tick at about a second) are a backstop.
     headersTimeout: timeoutMs + 1000,
@@ -304,7 +307,7 @@ function errorCode(error: unknown) {
     if (typeof code === 'string') return code;
     current = (current as { cause?: unknown }).cause;
   }
-  return undefined;
+  return;
 }
 
 /** The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's own path). */
@@ -539,7 +542,7 @@ export class Transport {
 
   /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
   private outgoing(apiRequest: ApiRequest) {
-    const headers: Record<string, string> = {
+    const headers: HeaderMap = {
       'user-agent': this.config.userAgent,
       accept: 'application/json',
       ...flatHeaders(apiRequest.headers ?? {}),
@@ -557,7 +560,7 @@ export class Transport {
 
 /** Header names in lower case, repeated headers joined with ", " (as HTTP allows). */
 function flatHeaders(headers: Headers) {
-  const flat: Record<string, string> = {};
+  const flat: HeaderMap = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }

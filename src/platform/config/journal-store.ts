@@ -13,7 +13,7 @@ import { registerSecret } from '../../core/security/secrets.js';
 import { needsProfileStore, requestedProfile, type Env } from './credentials.js';
 import type { ProfileStore } from './profile-store.js';
 
-export type JournalStoreChoice =
+type JournalStoreChoice =
   | { kind: 'file' }
   | {
       kind: 'postgres';

@@ -11,7 +11,7 @@ export const KEY_COMMAND_BOUND_MS = 30_000;
 /** A key is a line of at most a few hundred characters; more output than this is not a key. */
 const MAX_OUTPUT_BYTES = 4096;
 
-export interface KeyCommandRun {
+interface KeyCommandRun {
   env: Env;
   signal?: AbortSignal;
   timeoutMs?: number;

@@ -11,7 +11,7 @@ export function keyLocationOf(profile: StoredProfile): KeyLocation | undefined {
   if (profile.key_command) return { kind: 'command', command: profile.key_command };
   if (profile.key_keyring) return { kind: 'keyring', account: profile.key_keyring };
   if (profile.api_key) return { kind: 'file' };
-  return undefined;
+  return;
 }
 
 /** The keyring account of a profile: its name and config folder, so that two config folders on one machine never share an entry. */
@@ -30,7 +30,7 @@ export interface KeyReading {
 /** The key of a profile, from wherever it lives; AuthError (exit 4, nothing sent) when it cannot be had. */
 export async function readProfileKey(profileName: string, profile: StoredProfile, reading: KeyReading) {
   const location = keyLocationOf(profile);
-  if (!location) return undefined;
+  if (!location) return;
   if (location.kind === 'file') return profile.api_key;
   if (location.kind === 'command') {
     const { runKeyCommand, KEY_COMMAND_BOUND_MS } = await import('./key-command.js');
@@ -48,7 +48,7 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
   const opening = await openOsKeyring(reading.env);
   const renew = `save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY`;
-  const hint = `${renew[0]!.toUpperCase()}${renew.slice(1)}.`;
+  const hint = `${renew[0].toUpperCase()}${renew.slice(1)}.`;
   if (!opening.ok) {
     throw new AuthError(
       `The key of profile "${profileName}" is in the OS keyring, but ${opening.reason}; nothing was sent.`,
@@ -91,9 +91,9 @@ function describe(location: KeyLocation, storeFile: string) {
 }
 
 /** `--key-store`: where login keeps a key; `auto` is the keyring where one answers, else the file. */
-export type KeyStoreChoice = 'auto' | 'keyring' | 'file';
+type KeyStoreChoice = 'auto' | 'keyring' | 'file';
 
-export type KeyKeeping =
+type KeyKeeping =
   | {
       ok: true;
       at: KeyLocation;
@@ -124,7 +124,7 @@ export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: s
   return { ok: true, at: { kind: 'file' }, fallbackReason: reason };
 }
 
-export type KeyringRemoval = { removed: boolean; keyringName: string } | { error: string };
+type KeyringRemoval = { removed: boolean; keyringName: string } | { error: string };
 
 /** Deletes the profile's entry from the keyring (logout, or a key that moved elsewhere). */
 export async function removeFromKeyring(account: string, env: Env): Promise<KeyringRemoval> {

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { within } from '../../core/security/bounded-read.js';
 import { messageOf } from '../../core/security/safe-text.js';
+import type { Env } from './env.js';
 
 /** Every entry hedge makes is under this service name; the account names the profile and config folder. */
 const KEYRING_SERVICE = 'hedge';
@@ -30,9 +31,7 @@ let opened: KeyringOpening | undefined;
 const BUS_PROBE_MS = 3_000;
 
 /** Loads the binding once; never throws (a missing or broken binding is a reason, and the file is the fallback). */
-export async function openOsKeyring(
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): Promise<KeyringOpening> {
+export async function openOsKeyring(env: Env = process.env): Promise<KeyringOpening> {
   if (process.platform === 'linux') {
     // The Secret Service is reached over the D-Bus session bus.
     const address = env.DBUS_SESSION_BUS_ADDRESS;
@@ -52,7 +51,7 @@ export async function openOsKeyring(
 /** Opens the session bus's socket and starts D-Bus's authentication (a NUL byte, then `AUTH EXTERNAL <uid in hex>`): any answer line means the bus is alive. */
 async function busDoesNotAnswer(address: string, boundMs: number) {
   const target = socketOf(address);
-  if (!target) return undefined;
+  if (!target) return;
   return new Promise<string | undefined>((resolve) => {
     const socket = connect(target);
     const finish = (reason: string | undefined) => {
@@ -77,7 +76,7 @@ async function busDoesNotAnswer(address: string, boundMs: number) {
   });
 }
 
-function socketOf(address: string): { path: string } | { host: string; port: number } | undefined {
+function socketOf(address: string) {
   for (const entry of address.split(';')) {
     const [transport, rest = ''] = entry.split(/:(.*)/s, 2) as [string, string?];
     const keys = new Map(
@@ -91,7 +90,7 @@ function socketOf(address: string): { path: string } | { host: string; port: num
     if (transport === 'tcp' && keys.get('host') && keys.get('port'))
       return { host: keys.get('host')!, port: Number(keys.get('port')) };
   }
-  return undefined;
+  return;
 }
 
 function open(): KeyringOpening {
@@ -105,7 +104,7 @@ function open(): KeyringOpening {
   folders.push(dirname(process.execPath));
   const candidates = folders.flatMap((folder) => bindingFileNames().map((name) => join(folder, name)));
   const present = candidates.filter((path) => existsSync(path));
-  if (present.length === 0)
+  if (!present.length)
     return { ok: false, reason: `this build of hedge has no keyring binding for ${process.platform}-${process.arch}` };
   let lastError = '';
   for (const path of present) {
@@ -149,7 +148,7 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
     set: async (account: string, secret: string) => bounded((signal) => entry(account).setPassword(secret, signal)),
     delete: async (account: string) => {
       const item = entry(account);
-      return bounded((signal) => (item.deleteCredential ?? item.deletePassword)!.call(item, signal));
+      return bounded((signal) => (item.deleteCredential ?? item.deletePassword).call(item, signal));
     },
   };
 }

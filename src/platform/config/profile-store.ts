@@ -18,7 +18,7 @@ const LOCK_STALE_MS = 3_000;
 /** How long an update waits for a live holder (a login writes for milliseconds) before it says the store is locked. */
 const LOCK_WAIT_MS = 12_000;
 
-export interface ProfileStoreOptions {
+interface ProfileStoreOptions {
   lockWaitMs?: number;
 }
 

@@ -31,7 +31,7 @@ export function profileRow(name: string, profile: StoredProfile, current: boolea
 export function profileRows(data: StoreData) {
   return Object.keys(data.profiles)
     .sort((a, b) => a.localeCompare(b))
-    .map((name) => profileRow(name, data.profiles[name]!, data.current === name));
+    .map((name) => profileRow(name, data.profiles[name], data.current === name));
 }
 
 export function requireProfile(data: StoreData, name: string, argument: string) {

@@ -7,7 +7,7 @@ export function waitDeadline(
   commandDeadline: number | undefined,
   startedAt: number,
 ) {
-  if (timeoutSeconds === 0) return undefined;
+  if (timeoutSeconds === 0) return;
   return commandDeadline ?? startedAt + DEFAULT_WAIT_BOUND_MS;
 }
 

@@ -1,5 +1,6 @@
 import { safeText } from '../../core/security/safe-text.js';
 import { declaredName } from './output-fields.js';
+import type { JsonObject } from '../../core/objects.js';
 
 // What a field is, from what the spec names or, for fields it does not show, from its name: `_usd`/`_usdc` are money, `_pct` percentages, `_at` times, `price`/`rate` rates.
 
@@ -30,16 +31,16 @@ export interface FieldSpec {
   kind?: FieldKind;
   unit?: string;
   decimals?: number;
-  get?: (row: Record<string, unknown>) => unknown;
+  get?: (row: JsonObject) => unknown;
   covers?: string[];
   /** Dotted names of the server's data this column shows (`net_rate_daily_pct.sell`): --fields asking for one gets this column under that name, so it reads the same as without --fields. */
   aliases?: string[];
   wrap?: boolean;
   /** The value a narrow table shows instead, where the column has no room for the whole one (the carry's rate without its word; a time's compact form is made by kind): shown alike in every row. */
-  compact?: (row: Record<string, unknown>) => unknown;
+  compact?: (row: JsonObject) => unknown;
   screenOnly?: boolean;
-  relativeWhen?: (row: Record<string, unknown>) => boolean;
-  style?: (text: string, row: Record<string, unknown>) => string;
+  relativeWhen?: (row: JsonObject) => boolean;
+  style?: (text: string, row: JsonObject) => string;
 }
 
 /** Fields written as a table, a line each: key, label, kind and unit, two spaces or more apart; `extra` adds to a field by its key (a getter, a style). */
@@ -96,7 +97,7 @@ export function kindFromName(name: string, value: unknown): FieldKind {
     const parts = name.split('.');
     const plain = typeof value === 'number' ? 'count' : 'text';
     for (let index = parts.length - 1; index >= 0; index--) {
-      const kind = kindFromName(parts[index]!, value);
+      const kind = kindFromName(parts[index], value);
       if (kind !== plain) return kind;
     }
     return plain;
@@ -121,13 +122,13 @@ export function kindFromName(name: string, value: unknown): FieldKind {
   return 'text';
 }
 
-export interface ExtraFieldOptions {
+interface ExtraFieldOptions {
   omit?: readonly string[];
   keepAbsentKnown?: boolean;
 }
 
 /** Known fields first, in the order given, then every other field the server sent, sorted by name (a stable column order whatever order the server writes its keys in). */
-export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown>[], options: ExtraFieldOptions = {}) {
+export function withExtraFields(known: FieldSpec[], rows: JsonObject[], options: ExtraFieldOptions = {}) {
   const covered = new Set<string>(options.omit ?? []);
   for (const field of known) {
     covered.add(field.key);
@@ -155,15 +156,15 @@ export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown
 
 /** The value at a dotted path (`pricing.market_price`): each segment a key of an object, or the index of a list element (`legs.0.side`); undefined where the path leads nowhere. */
 export function valueAtPath(record: unknown, path: string) {
-  let value: unknown = record;
+  let value = record;
   for (const segment of path.split('.')) {
-    if (value === null || typeof value !== 'object') return undefined;
+    if (value === null || typeof value !== 'object') return;
     if (Array.isArray(value)) {
-      if (!/^\d+$/.test(segment)) return undefined;
+      if (!/^\d+$/.test(segment)) return;
       value = value[Number(segment)];
     } else {
-      if (!Object.prototype.hasOwnProperty.call(value, segment)) return undefined;
-      value = (value as Record<string, unknown>)[segment];
+      if (!Object.prototype.hasOwnProperty.call(value, segment)) return;
+      value = (value as JsonObject)[segment];
     }
   }
   return value;
@@ -215,5 +216,5 @@ export function pickFields(
 
 export function unknownFieldProblem(name: string, available: readonly string[]) {
   const names = [...new Set(available)];
-  return `--fields: "${safeText(name)}" is not a field here; available: ${names.length > 0 ? names.map(safeText).join(', ') : '(none)'}.`;
+  return `--fields: "${safeText(name)}" is not a field here; available: ${names.length ? names.map(safeText).join(', ') : '(none)'}.`;
 }

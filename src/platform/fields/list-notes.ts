@@ -1,6 +1,6 @@
 // What a list says when it holds fewer rows than the server has: never fewer rows without a word.
 
-export interface ListShape {
+interface ListShape {
   items: readonly unknown[];
   more: boolean;
 }
@@ -12,7 +12,7 @@ export function moreNote(
   noun: string,
   how: { moreCommand: string; defaultLength?: boolean },
 ) {
-  if (!list.more) return undefined;
+  if (!list.more) return;
   const count = list.items.length;
   const { moreCommand } = how;
   if (limit === undefined) {
@@ -21,7 +21,7 @@ export function moreNote(
   // hedge's default length, reached: the rest is one flag away (--limit N, or --all).
   if (how.defaultLength && count >= limit)
     return `${count} ${noun} shown (the default); there are more: \`${moreCommand}\` lists every one, --limit N up to 500.`;
-  if (count >= limit) return undefined;
+  if (count >= limit) return;
   const asked = Number.isFinite(limit) ? ` of the ${limit} ${noun} asked` : ` ${noun}`;
   return `Only ${count}${asked} could be read: the server says more exist but gave no way to ask for the next page. \`hedge doctor\` shows how it pages.`;
 }

@@ -35,7 +35,7 @@ export function checkOutputOptions(
   declared: OutputFields | undefined,
   given: { fields?: readonly string[]; query: boolean; json: boolean },
   commandWords: string,
-): ReadonlySet<string> | undefined {
+) {
   const command = `\`hedge ${commandWords}\``;
   if (declared?.kind === 'records' && declared.jsonOnly && given.fields && !given.json) {
     throw new UsageError(
@@ -51,9 +51,9 @@ export function checkOutputOptions(
       throw new UsageError(
         `--query: ${command} prints ${declared.prints}, which --query does not shape; leave --query out.`,
       );
-    return undefined;
+    return;
   }
-  if (!given.fields) return undefined;
+  if (!given.fields) return;
   for (const name of given.fields) {
     if (!FIELD_NAME.test(name)) {
       throw new UsageError(
@@ -61,7 +61,7 @@ export function checkOutputOptions(
       );
     }
   }
-  if (!declared || declared.open) return undefined;
+  if (!declared || declared.open) return;
   const names = new Set(declared.names);
   for (const name of given.fields) {
     if (!declaredName(name, names)) {

@@ -2,6 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import { fieldTable, type FieldSpec } from './fields.js';
 import { utcClockMinute } from '../../core/utc-text.js';
+import type { JsonObject } from '../../core/objects.js';
 
 export interface Resource {
   fields: FieldSpec[];
@@ -30,7 +31,7 @@ export function rankedFor(resource: Pick<Resource, 'priority' | 'decisive'>, mar
 
 /** Hedges still able to mature: the others show no countdown. */
 const STILL_RUNNING = new Set(['submitted', 'filled']);
-const runningHedge = (row: Record<string, unknown>) => typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
+const runningHedge = (row: JsonObject) => typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
 
 /** A hedge, in the one column order of `hedge hedges` (list and ID; TSV, CSV and table alike): what identifies it and what it is, then times, then the on-chain details (hashes whole in TSV, CSV and JSON; shortened on screen). */
 export const HEDGE_FIELDS = fieldTable(
@@ -69,9 +70,9 @@ export const HEDGE_RESOURCE: Resource = {
 };
 
 /** Joined deal references go under a symbol: JSON never prints one, so `--json` stays the server's data as sent. */
-export const JOINED_REFERENCE: unique symbol = Symbol('client_reference');
+export const JOINED_REFERENCE = Symbol('client_reference');
 
-const joinedReference = (row: Record<string, unknown>) =>
+const joinedReference = (row: JsonObject) =>
   (row as Record<PropertyKey, unknown>)[JOINED_REFERENCE] ?? row.client_reference;
 
 /** The spec names only `net_margin_usd`: what closing now would return. */
@@ -118,7 +119,7 @@ const REALIZED = `
 export const REALIZED_FIELDS = fieldTable(REALIZED);
 
 /** A footnote mark hedge puts after a closed hedge's notional on screen (ui/history-view.ts): this journal resized the hedge while it was open, so its P&L (the whole life's) is on more than the notional shown. */
-export const NOTIONAL_MARK: unique symbol = Symbol('notional_mark');
+export const NOTIONAL_MARK = Symbol('notional_mark');
 
 export const HISTORY_FIELDS = fieldTable(
   `

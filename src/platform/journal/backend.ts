@@ -29,7 +29,7 @@ export interface SameRequest {
 }
 
 /** The store half: the records. */
-export interface JournalRecords {
+interface JournalRecords {
   /** For messages: the file path, or the store URL with any password redacted. */
   readonly location: string;
   /** Records a new action (outcome pending, or planned when asked), held by this process. */
@@ -54,7 +54,7 @@ export interface Hold {
 export type HoldResult = { held: true; hold: Hold } | { held: false; holder: Holder };
 
 /** The locker half: who is acting. A hold dies with its process (kill -9 included), never by age. */
-export interface JournalLocker {
+interface JournalLocker {
   /** Take hold of an existing unresolved entry (to resume it); an entry resolved meanwhile is not taken (held: false, its last holder). */
   hold(id: string): Promise<HoldResult>;
   holderOf(id: string): Promise<Holder | undefined>;

@@ -1,4 +1,5 @@
 // One text per JSON value, whatever the key order: how "the same request body" is decided.
+import type { JsonObject } from '../../core/objects.js';
 
 /** JSON with object keys sorted at every depth; numbers as JSON writes them (10000 and 1e4 agree). */
 export function canonicalJson(value: unknown) {
@@ -12,7 +13,7 @@ function sortKeys(value: unknown): unknown {
     typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
   if (typeof plain !== 'object' || plain === null) return plain;
   if (Array.isArray(plain)) return plain.map(sortKeys);
-  const sorted: Record<string, unknown> = {};
-  for (const name of Object.keys(plain).sort()) sorted[name] = sortKeys((plain as Record<string, unknown>)[name]);
+  const sorted: JsonObject = {};
+  for (const name of Object.keys(plain).sort()) sorted[name] = sortKeys((plain as JsonObject)[name]);
   return sorted;
 }

@@ -1,6 +1,5 @@
 // The journal's semantics, written once over a backend's two small clients (backend.ts: RecordsClient, LockerClient).
 import type {
-  Hold,
   HoldResult,
   Journal,
   KeeperHeartbeats,
@@ -27,7 +26,7 @@ const MAX_CANDIDATES_NAMED = 10;
 /** Ids are random past their time part: a taken one is drawn again, a few times at most. */
 const ID_TRIES = 5;
 
-export interface ClientJournalOptions {
+interface ClientJournalOptions {
   now?: () => number;
   /** Where an update goes when the store fails after a send (the team store's local file); absent: the error is thrown as it is. */
   fallback?: FallbackRecords;
@@ -54,7 +53,7 @@ export class ClientJournal implements Journal {
     this.keeperHeartbeats = records.heartbeats;
   }
 
-  async begin(fields: BeginFields, seal?: RowSeal): Promise<JournalEntry> {
+  async begin(fields: BeginFields, seal?: RowSeal) {
     checkBeginFields(fields);
     refuseKeyShaped(
       fields,
@@ -79,7 +78,7 @@ export class ClientJournal implements Journal {
         this.options.log?.(
           `journal: ${recorded.id} recorded in ${this.location} (held by pid ${holder.pid} on ${holder.host})`,
         );
-        return this.remember([recorded])[0]!;
+        return this.remember([recorded])[0];
       }
     }
     throw new JournalError(`Could not find a free journal id in ${ID_TRIES} tries; nothing was recorded.`);
@@ -101,7 +100,7 @@ export class ClientJournal implements Journal {
             // A store that fails after the request may have left: what the update says is kept locally.
             if (!fallback || !(error instanceof JournalStoreError)) throw error;
             this.failure = error;
-            return undefined;
+            return;
           })
         : undefined;
     if (this.failure !== undefined) return fallback!.record(this.known.get(id), id, change, this.failure);
@@ -112,7 +111,7 @@ export class ClientJournal implements Journal {
     return entry;
   }
 
-  async list({ pending, idempotencyKey, since, until, limit }: ListOptions = {}): Promise<JournalEntry[]> {
+  async list({ pending, idempotencyKey, since, until, limit }: ListOptions = {}) {
     return this.remember(
       await this.records.read({
         unresolved: pending === true,
@@ -124,9 +123,9 @@ export class ClientJournal implements Journal {
     );
   }
 
-  async get(typed: string): Promise<JournalEntry | undefined> {
+  async get(typed: string) {
     const wanted = typed.trim().toLowerCase();
-    if (wanted === '') return undefined;
+    if (wanted === '') return;
     const exact = await this.entry(wanted);
     if (exact) return exact;
     // A part of an id: its start or its end, or both around `…` as a table shortens it.
@@ -145,7 +144,7 @@ export class ClientJournal implements Journal {
     });
   }
 
-  async findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined> {
+  async findUnresolvedMatch(match: SameRequest) {
     const candidates = this.remember(await this.records.read({ unresolved: true, request: match }));
     return candidates.find(
       (entry) =>
@@ -171,15 +170,15 @@ export class ClientJournal implements Journal {
     return taken;
   }
 
-  holderOf(id: string): Promise<Holder | undefined> {
+  holderOf(id: string) {
     return this.locker.holderOf({ entry: id });
   }
 
-  lock(scope: string, options: { waitMs: number }): Promise<HoldResult> {
+  lock(scope: string, options: { waitMs: number }) {
     return this.locker.take({ lock: scope }, Math.max(0, options.waitMs));
   }
 
-  lockHolder(scope: string): Promise<Holder | undefined> {
+  lockHolder(scope: string) {
     return this.locker.holderOf({ lock: scope });
   }
 
@@ -207,14 +206,14 @@ export function describeHolder(holder: Holder) {
 }
 
 /** Who last held an entry, as its record names them (for a finished one: who finished it); or nobody known. */
-export function lastHolderOf(entry: { holder?: Holder | null; updated_at: string }): Holder {
+export function lastHolderOf(entry: { holder?: Holder | null; updated_at: string }) {
   return isRecordedHolder(entry.holder)
     ? publicHolder(entry.holder)
     : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
 }
 
 /** A hold that is lost once `stillHeld` says so, unless released first. */
-export function holdOf(release: () => Promise<unknown>, stillHeld: () => boolean): Hold {
+export function holdOf(release: () => Promise<unknown>, stillHeld: () => boolean) {
   let released = false;
   return {
     release: async () => {
@@ -248,7 +247,7 @@ function checkBeginFields(fields: BeginFields) {
   }
   if (typeof fields.request?.method !== 'string' || typeof fields.request?.path !== 'string')
     problems.push('request needs method and path');
-  if (problems.length > 0) throw new JournalError(`Cannot journal this action: ${problems.join('; ')}.`);
+  if (problems.length) throw new JournalError(`Cannot journal this action: ${problems.join('; ')}.`);
 }
 
 /** The value as JSON keeps it (undefined fields dropped): what every backend stores. */

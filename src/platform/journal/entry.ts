@@ -1,5 +1,6 @@
 // What a journal entry is, and how the file's events fold into entries. Pure: no file access.
 import type { Holder } from '../../core/files/file-lock.js';
+import type { JsonObject } from '../../core/objects.js';
 
 export type JournalEnvironment = 'live' | 'test';
 
@@ -22,7 +23,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 export const UNRESOLVED_OUTCOMES: readonly Outcome[] = ['planned', 'pending', 'submitted', 'unknown'];
 const UNRESOLVED: ReadonlySet<Outcome> = new Set<Outcome>(UNRESOLVED_OUTCOMES);
 
-export interface JournalRequest {
+interface JournalRequest {
   method: string;
   path: string;
   /** The normalised body, as sent. */
@@ -57,7 +58,7 @@ export interface JournalEntry {
   /** `agent` when the write came through `hedge mcp`, `keeper` when a keeper sent it (absent: a person or script at the CLI). */
   via?: 'agent' | 'keeper';
   /** Facts the caller read before sending that a resumed wait needs (e.g. the notional before an add). */
-  context?: Record<string, unknown>;
+  context?: JsonObject;
   host?: string;
   /** The process holding it while unresolved (as recorded at begin, or by the last hold); null once let go. */
   holder?: Holder | null;
@@ -133,16 +134,16 @@ export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>) {
 }
 
 /** The request body an entry recorded, as fields; empty when it recorded none (or not an object). */
-export function bodyOf(entry: Pick<JournalEntry, 'request'>): Record<string, unknown> {
+export function bodyOf(entry: Pick<JournalEntry, 'request'>) {
   const body = entry.request?.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as JsonObject) : {};
 }
 
 /** The USD amount a recorded body names: its notional, else its one number other than the tenor. */
-export function recordedUsd(body: Record<string, unknown>) {
+export function recordedUsd(body: JsonObject) {
   if (typeof body.notional_usd === 'number') return body.notional_usd;
   const amounts = Object.entries(body).filter(([key, value]) => key !== 'tenor_days' && typeof value === 'number');
-  return amounts.length === 1 ? (amounts[0]![1] as number) : undefined;
+  return amounts.length === 1 ? (amounts[0][1] as number) : undefined;
 }
 
 export function isOutcome(value: unknown): value is Outcome {
@@ -155,8 +156,8 @@ export interface SkippedLine {
   reason: string;
 }
 
-export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}): JournalEntry[] {
-  const folded = new Map<string, { firstLine: number; events: number; fields: Record<string, unknown> }>();
+export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}) {
+  const folded = new Map<string, { firstLine: number; events: number; fields: JsonObject }>();
   const lines = text.split('\n');
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
@@ -184,7 +185,7 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
   return entries;
 }
 
-type Event = { id: string; at: string } & Record<string, unknown>;
+type Event = { id: string; at: string } & JsonObject;
 
 function parseEvent(line: string) {
   let value: unknown;
@@ -194,13 +195,13 @@ function parseEvent(line: string) {
     return 'not valid JSON';
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
-  const record = value as Record<string, unknown>;
+  const record = value as JsonObject;
   if (typeof record.id !== 'string' || record.id === '') return 'no id';
   if (typeof record.at !== 'string') return 'no time (at)';
   return record as Event;
 }
 
-function isEntry(fields: Record<string, unknown>): fields is JournalEntry & Record<string, unknown> {
+function isEntry(fields: JsonObject): fields is JournalEntry & JsonObject {
   return (
     typeof fields.command === 'string' &&
     isOutcome(fields.outcome) &&

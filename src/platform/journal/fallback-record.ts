@@ -4,6 +4,7 @@ import type { LocalJournal } from './backend.js';
 import { isUnresolved, PATCH_FIELDS, type JournalEntry, type JournalPatch } from './entry.js';
 import { JournalError } from './journal-error.js';
 import { JournalStoreError } from './store-error.js';
+import type { JsonObject } from '../../core/objects.js';
 
 export class FallbackRecords {
   private local?: LocalJournal;
@@ -50,7 +51,7 @@ export class FallbackRecords {
       revision,
       ...fields
     } = base;
-    for (const field of PATCH_FIELDS) delete (fields as Record<string, unknown>)[field];
+    for (const field of PATCH_FIELDS) delete (fields as JsonObject)[field];
     const begun = await this.local!.begin({
       ...fields,
       outcome: outcome === 'planned' ? 'planned' : 'pending',
@@ -58,15 +59,15 @@ export class FallbackRecords {
     });
     this.ids.set(id, begun.id);
     const had = outcomeFields(base);
-    if (Object.keys(had).length > 0) await this.local!.update(begun.id, had);
+    if (Object.keys(had).length) await this.local!.update(begun.id, had);
     return begun.id;
   }
 }
 
-export function outcomeFields(record: Partial<JournalEntry>): JournalPatch {
-  const patch: Record<string, unknown> = {};
+export function outcomeFields(record: Partial<JournalEntry>) {
+  const patch: JsonObject = {};
   for (const field of PATCH_FIELDS) if (record[field] !== undefined) patch[field] = record[field];
-  return patch as JournalPatch;
+  return patch;
 }
 
 export function knowsMore(local: JournalEntry, stored: JournalEntry) {

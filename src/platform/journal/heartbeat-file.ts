@@ -14,16 +14,16 @@ export function heartbeatFile(dir: string, scope: string) {
 }
 
 /** The file's body (without the revision field) and revision, or undefined when absent or unreadable. */
-export function readHeartbeatFile(path: string): { body: Record<string, unknown>; revision: number } | undefined {
+export function readHeartbeatFile(path: string) {
   let text: string;
   try {
     text = readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true }).toString('utf8');
   } catch {
-    return undefined;
+    return;
   }
   try {
     const value = JSON.parse(text) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
     const { [REVISION_FIELD]: revision, ...body } = value as Record<string, unknown>;
     return {
       body,
@@ -31,12 +31,12 @@ export function readHeartbeatFile(path: string): { body: Record<string, unknown>
     };
   } catch {
     // A file cut short by a crash of an older writer, or edited by hand: no heartbeat.
-    return undefined;
+    return;
   }
 }
 
 /** Replaces the file whole; the revision is one more than the file's. Only the keeper holding the scope's lock writes it. */
-export function writeHeartbeatFile(path: string, body: object): { revision: number } {
+export function writeHeartbeatFile(path: string, body: object) {
   refuseKeyShaped(body, 'write a keeper heartbeat');
   const revision = (readHeartbeatFile(path)?.revision ?? 0) + 1;
   ensureDir(dirname(path));

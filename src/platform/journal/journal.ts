@@ -37,7 +37,7 @@ import {
   writeAll,
 } from './segments.js';
 
-export interface OpenJournalOptions extends Partial<Pick<FilePlace, 'lockStaleMs' | 'rotateBytes' | 'keepResolved'>> {
+interface OpenJournalOptions extends Partial<Pick<FilePlace, 'lockStaleMs' | 'rotateBytes' | 'keepResolved'>> {
   dir: string;
   now?: () => number;
   /** Told about every line a read had to skip (a crash mid-write, a hand edit), with its file. */
@@ -99,7 +99,7 @@ function readEntries(place: FilePlace, filter: RowFilter) {
   const segment = activeEntries(place);
   const active = newestFirst(segment).filter(chosen);
   const found =
-    unresolved || (id !== undefined && active.length > 0)
+    unresolved || (id !== undefined && active.length)
       ? active
       : withArchives(place, segment, filter, chosen).filter(chosen);
   return limit === undefined ? found : found.slice(0, limit);
@@ -176,7 +176,7 @@ const LOCKS_DIR_NAME = 'locks';
 const LOCK_POLL_MS = 100;
 
 /** Where a file journal lives and how it appends: what its records client and its locker share. */
-export interface FilePlace {
+interface FilePlace {
   /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
   dir: string;
   file: string;
@@ -191,7 +191,7 @@ export interface FilePlace {
 }
 
 /** The active segment's entries, in creation order (every unresolved entry is there). */
-export function activeEntries(place: FilePlace): JournalEntry[] {
+function activeEntries(place: FilePlace): JournalEntry[] {
   return entriesIn(place.file, place.skipIn(place.file));
 }
 
@@ -217,7 +217,7 @@ async function withJournalLock<T>({ file, lockStaleMs = DEFAULT_LOCK_STALE_MS }:
 }
 
 /** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
-export async function lockedAppend(place: FilePlace, compose: (current: string) => string) {
+async function lockedAppend(place: FilePlace, compose: (current: string) => string) {
   const { file, rotateBytes = DEFAULT_ROTATE_BYTES } = place;
   const { fd, text } = await withJournalLock(place, () => {
     const current = readSegment(file);
@@ -259,7 +259,7 @@ export async function lockedAppend(place: FilePlace, compose: (current: string) 
   return text;
 }
 
-export function fileLocker(place: FilePlace, session: string): LockerClient {
+function fileLocker(place: FilePlace, session: string): LockerClient {
   const { now } = place;
   const event = (id: string, holder: RecordedHolder | null) =>
     JSON.stringify({ id, at: new Date(now()).toISOString(), holder });
@@ -318,7 +318,7 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
 }
 
 function liveHolderIn(entry: JournalEntry | undefined) {
-  if (!entry || !isUnresolved(entry)) return undefined;
+  if (!entry || !isUnresolved(entry)) return;
   const holder = entry.holder;
   return isRecordedHolder(holder) && isAlive(holder) ? holder : undefined;
 }
@@ -335,13 +335,13 @@ export function lockPath(dir: string, scope: string) {
 
 function readLock(path: string) {
   const text = readSegment(path);
-  if (text === undefined || text.trim() === '') return undefined;
+  if (text === undefined || text.trim() === '') return;
   try {
     const value = JSON.parse(text) as Partial<LockRecord>;
     return typeof value.scope === 'string' && isRecordedHolder(value.holder) ? (value as LockRecord) : undefined;
   } catch {
     // A record cut short by a crash holds nobody.
-    return undefined;
+    return;
   }
 }
 

@@ -10,15 +10,15 @@ export function keyFingerprint(apiKey: string) {
 }
 
 /** Where in the value (a property path) a key-shaped string sits, property names included. */
-export function findKeyShapedString(value: unknown, path = '$'): string | undefined {
+function findKeyShapedString(value: unknown, path = '$'): string | undefined {
   if (typeof value === 'string') return KEY_SHAPED.test(value) ? path : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
+  if (typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
       const found = findKeyShapedString(value[index], `${path}[${index}]`);
       if (found) return found;
     }
-    return undefined;
+    return;
   }
   for (const [name, child] of Object.entries(value)) {
     // The name goes into the path only when it is safe to show.
@@ -26,7 +26,7 @@ export function findKeyShapedString(value: unknown, path = '$'): string | undefi
     const found = findKeyShapedString(child, `${path}.${name}`);
     if (found) return found;
   }
-  return undefined;
+  return;
 }
 
 /** Refuses to `what` (journal an event, write a heartbeat) a value holding anything shaped like an API key. */

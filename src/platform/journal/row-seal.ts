@@ -28,7 +28,7 @@ export type SealedFields = Pick<
 >;
 
 /** verified: sealed by this key over exactly these fields · unsealed: no seal of this version (a row of an older hedge, or one written by hand) · forged: a seal that does not match. */
-export type RowTrust = 'verified' | 'unsealed' | 'forged';
+type RowTrust = 'verified' | 'unsealed' | 'forged';
 
 /** What `hedge journal` says of a row that could be sent again: its seal's verdict, or that another key sent it. */
 export type RowCheck = RowTrust | 'other-key';

@@ -19,7 +19,7 @@ import {
   refuseUnfit,
   type FileReading,
 } from '../../core/security/bounded-read.js';
-import { foldJournal, isUnresolved, type JournalEntry, type SkippedLine } from './entry.js';
+import { foldJournal, isUnresolved, type SkippedLine } from './entry.js';
 import { JournalError } from './journal-error.js';
 
 export const ARCHIVE_DIR_NAME = 'journal-archive';
@@ -29,14 +29,8 @@ export const DEFAULT_ROTATE_BYTES = 1024 * 1024;
 /** Resolved entries kept in the active segment at a rotation (the newest), besides the unresolved ones. */
 export const DEFAULT_KEEP_RESOLVED = 200;
 
-export interface ArchiveFile {
-  /** UTC day of the entries in it, YYYY-MM-DD. */
-  day: string;
-  path: string;
-}
-
 /** The folder's archive files, oldest day first. */
-export function archiveFiles(dir: string): ArchiveFile[] {
+export function archiveFiles(dir: string) {
   const folder = join(dir, ARCHIVE_DIR_NAME);
   let names: string[];
   try {
@@ -49,7 +43,7 @@ export function archiveFiles(dir: string): ArchiveFile[] {
   return names
     .map((name) => ARCHIVE_FILE.exec(name))
     .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => ({ day: match[1]!, path: join(folder, match[0]) }))
+    .map((match) => ({ day: match[1], path: join(folder, match[0]) }))
     .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }
 
@@ -67,7 +61,7 @@ export function readSegment(file: string, onLong: (line: number) => void = () =>
     fd = openRegularFileSync(file, JOURNAL_FILE);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return;
     throw asJournalError(error, file, 'read');
   }
   try {
@@ -105,7 +99,7 @@ export function readSegment(file: string, onLong: (line: number) => void = () =>
 }
 
 /** The entries of a journal file; a line that is too long or is not an event is skipped and told. */
-export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void): JournalEntry[] {
+export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void) {
   const tooLong = (line: number) =>
     onSkip({ line, reason: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read` });
   return foldJournal(readSegment(file, tooLong) ?? '', onSkip);
@@ -162,7 +156,7 @@ export function replaceFileDurably(target: string, text: string) {
   journalIo(target, 'write', () => writeFileDurably(target, text));
 }
 
-export interface RotateOptions {
+interface RotateOptions {
   keepResolved: number;
   /** The resolved entries kept take at most this many bytes (so a rotation always leaves room to grow). */
   keepBytes: number;
@@ -211,7 +205,7 @@ export function rotate(file: string, text: string, options: RotateOptions) {
     // An entry without a creation event (its lines damaged) goes with the stray lines of today.
     else add(archived, entry ? utcDay(entry.created_at) : options.today, idLines);
   }
-  if (stray.length > 0) add(archived, options.today, stray);
+  if (stray.length) add(archived, options.today, stray);
   if (archived.size === 0) return;
 
   const folder = join(dirname(file), ARCHIVE_DIR_NAME);
@@ -231,7 +225,7 @@ export function rotate(file: string, text: string, options: RotateOptions) {
     }
   }
   syncDirectory(folder);
-  replaceFileDurably(file, kept.length > 0 ? `${kept.join('\n')}\n` : '');
+  replaceFileDurably(file, kept.length ? `${kept.join('\n')}\n` : '');
 }
 
 /** The id of an event line, without parsing all of it when it starts as the journal writes it. */
@@ -242,11 +236,11 @@ function idOf(line: string) {
     const value = JSON.parse(line) as { id?: unknown };
     return typeof value?.id === 'string' && value.id !== '' ? value.id : undefined;
   } catch {
-    return undefined;
+    return;
   }
 }
 
-export function asJournalError(error: unknown, path: string, action: 'read' | 'write'): JournalError {
+export function asJournalError(error: unknown, path: string, action: 'read' | 'write') {
   if (error instanceof JournalError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP') {

@@ -1,9 +1,9 @@
-import type { TeamJournal, TeamJournalOptions } from './backend.js';
+import type { TeamJournalOptions } from './backend.js';
 
 export { isTeamJournal, type ImportOutcome, type TeamJournal, type TeamJournalOptions } from './backend.js';
 
 /** Opens the PostgreSQL store; connects lazily. */
-export async function openTeamJournal(options: TeamJournalOptions): Promise<TeamJournal> {
+export async function openTeamJournal(options: TeamJournalOptions) {
   const { PostgresJournal } = await import('./postgres/postgres-store.js');
   return new PostgresJournal(options);
 }

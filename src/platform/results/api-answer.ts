@@ -2,7 +2,7 @@
 import { safeJson } from '../../core/security/safe-text.js';
 import type { Output } from '../terminal/output.js';
 
-export interface PrintableAnswer {
+interface PrintableAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
@@ -35,9 +35,9 @@ export function printAnswers(
 ) {
   if (options.include) for (const page of pages) output.write(statusAndHeaders(page));
   const printable = pages.filter((page) => page.body !== undefined);
-  if (printable.length === 0) return;
+  if (!printable.length) return;
   if (options.failed) {
-    output.write(safeJson(printable[printable.length - 1]!.body, 2));
+    output.write(safeJson(printable[printable.length - 1].body, 2));
     return;
   }
   if (output.format === 'ndjson' && printable.length > 1) {

@@ -8,7 +8,7 @@ import type { Output } from '../terminal/output.js';
 import { JOURNAL_RESOURCE } from '../fields/resource-fields.js';
 
 function text(value: unknown) {
-  if (value === undefined || value === null || value === '') return undefined;
+  if (value === undefined || value === null || value === '') return;
   return safeText(
     typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value),
   );

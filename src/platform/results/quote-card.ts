@@ -22,6 +22,7 @@ import {
 } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
 import { wrapWords } from '../terminal/width.js';
+import type { JsonObject } from '../../core/objects.js';
 
 export const QUOTE_INDICATIVE_NOTE =
   'Indicative only: a quote reserves nothing and opens nothing; the execution price and carry can differ when you open.';
@@ -35,7 +36,7 @@ const KNOWN_GROUPS: Record<string, string[]> = {
 
 /** Signed price impact in basis points of the notional (same sign as `price_impact_usd`). */
 export function impactBps(quote: Quote) {
-  if (!(quote.notional_usd > 0)) return undefined;
+  if (!(quote.notional_usd > 0)) return;
   return (quote.pricing.price_impact_usd / quote.notional_usd) * 10_000;
 }
 
@@ -51,9 +52,9 @@ function extraLeaves(quote: Quote) {
     if (!KNOWN_TOP.includes(key)) extras.push([key, value]);
   }
   for (const [group, known] of Object.entries(KNOWN_GROUPS)) {
-    const fields = (quote as Record<string, unknown>)[group];
+    const fields = (quote as JsonObject)[group];
     if (!fields || typeof fields !== 'object') continue;
-    for (const [key, value] of Object.entries(fields as Record<string, unknown>)) {
+    for (const [key, value] of Object.entries(fields as JsonObject)) {
       if (!known.includes(key)) extras.push([`${group}.${key}`, value]);
     }
   }
@@ -65,7 +66,7 @@ function renderPlain(output: Output, quote: Quote) {
   // Every known leaf in its order, the impact in basis points after the pricing, then what else the server sent.
   const rows = [
     ...KNOWN_TOP.flatMap((key): Array<[string, unknown]> => {
-      const group = quote[key] as Record<string, unknown>;
+      const group = quote[key] as JsonObject;
       if (!KNOWN_GROUPS[key]) return [[key, group]];
       const leaves = KNOWN_GROUPS[key].map((leaf): [string, unknown] => [`${key}.${leaf}`, group[leaf]]);
       return key === 'pricing'

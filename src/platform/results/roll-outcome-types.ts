@@ -1,5 +1,6 @@
 // What a roll did and what its confirmation shows, as data (flows/roll.ts returns them).
 import type { Quote } from '../api/schemas.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** The roll as data (`--json`): both legs, each with its journal entry. */
 export interface RollView {
@@ -16,13 +17,13 @@ export interface RollView {
     hedge_id: string | null;
     order_tx_hash: string | null;
     net_margin_usd: number | null;
-    realized: Record<string, unknown> | null;
+    realized: JsonObject | null;
   } | null;
   open: {
     journal_id: string;
     outcome: string;
     hedge_id: string | null;
-    hedge: Record<string, unknown> | null;
+    hedge: JsonObject | null;
     quote: Quote | null;
   };
 }

@@ -83,10 +83,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
 }
 
 /** `--dry-run`: both requests, in the order they would be sent; one JSON document under --json. */
-export function renderRollDryRun(
-  output: Output,
-  legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>,
-) {
+function renderRollDryRun(output: Output, legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>) {
   output.note(
     output.chalk.yellow(
       'Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).',
@@ -149,7 +146,7 @@ function flat(view: RollView) {
   };
 }
 
-export function renderRoll(output: Output, view: RollView) {
+function renderRoll(output: Output, view: RollView) {
   if (output.isJson) {
     // The closed leg's history record is a server object: in the one shape, as `hedge history --json` gives it.
     const realized = view.close?.realized;

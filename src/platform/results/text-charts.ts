@@ -16,7 +16,7 @@ function downSample(values: readonly number[], width: number) {
     const start = Math.floor((slice * values.length) / width);
     const end = Math.floor(((slice + 1) * values.length) / width);
     const finite = values.slice(start, end).filter(Number.isFinite);
-    slices.push(finite.length === 0 ? Number.NaN : finite.reduce((sum, value) => sum + value, 0) / finite.length);
+    slices.push(finite.length ? finite.reduce((sum, value) => sum + value, 0) / finite.length : Number.NaN);
   }
   return slices;
 }
@@ -25,7 +25,7 @@ function downSample(values: readonly number[], width: number) {
 export function sparkline(values: readonly number[], width?: number) {
   const series = width !== undefined && width >= 1 ? downSample(values, Math.floor(width)) : [...values];
   const finite = series.filter(Number.isFinite);
-  if (finite.length === 0) return SPARK_GAP.repeat(series.length);
+  if (!finite.length) return SPARK_GAP.repeat(series.length);
   // A loop, not Math.min(...values): a spread of a very long series overflows the call stack.
   let low = finite[0];
   let high = finite[0];

@@ -19,6 +19,7 @@ import type { Output } from '../terminal/output.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { priceRows, priceUnit, quoteCard, upfrontRows } from './quote-card.js';
 import { wrapWords } from '../terminal/width.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** The hedge as opened, with the quote's execution price and the slippage beside the struck rate. */
 export const OPENED_FIELDS = HEDGE_FIELDS.flatMap((field) =>
@@ -61,12 +62,12 @@ function slippageText(bps: number) {
   return `${formatBps(rounded)}, ${betterOrWorse(rounded, 'quoted', 'as quoted')}`;
 }
 
-export function renderHedge(output: Output, hedge: Record<string, unknown>, options: { title: string; quote?: Quote }) {
+export function renderHedge(output: Output, hedge: JsonObject, options: { title: string; quote?: Quote }) {
   if (output.isJson) {
     output.json(hedge);
     return;
   }
-  const record: Record<string, unknown> = { ...hedge };
+  const record: JsonObject = { ...hedge };
   const struck = hedge.struck_rate;
   const quoted = options.quote?.pricing.execution_price;
   if (typeof quoted === 'number') record.quoted_execution_price = quoted;
@@ -83,11 +84,7 @@ export function renderHedge(output: Output, hedge: Record<string, unknown>, opti
 }
 
 /** `--no-wait`: the record the write returned, status `submitted`. */
-export function renderSubmitted(
-  output: Output,
-  submitted: Record<string, unknown>,
-  options: { title: string; footer?: string[] },
-) {
+function renderSubmitted(output: Output, submitted: JsonObject, options: { title: string; footer?: string[] }) {
   if (output.isJson) {
     output.json(submitted);
     return;
@@ -116,7 +113,7 @@ export const CLOSE_FIELDS = [
     action        Action`),
 ];
 
-export interface ClosedSummary extends Record<string, unknown> {
+interface ClosedSummary extends JsonObject {
   status: 'closed';
   net_margin_usd: number | null;
   realized: HistoryRecord | null;
@@ -166,7 +163,7 @@ export function renderClosed(output: Output, summary: ClosedSummary) {
     CLOSE_FIELDS.flatMap((field) =>
       repeats.has(field.key)
         ? []
-        : [worded[field.key] ? { ...field, label: worded[field.key]!, kind: 'text' as const, unit: undefined } : field],
+        : [worded[field.key] ? { ...field, label: worded[field.key], kind: 'text' as const, unit: undefined } : field],
     ),
     { title, footer },
   );
@@ -211,7 +208,7 @@ export function renderAdditionQuote(
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
-export interface PositionChange {
+interface PositionChange {
   action: 'add' | 'reduce';
   market: string;
   side: 'buy' | 'sell';
@@ -230,7 +227,7 @@ function beforeAfter(
   format: (value: number) => string,
   unit: string,
 ) {
-  if (before === undefined && after === undefined) return undefined;
+  if (before === undefined && after === undefined) return;
   if (before === undefined) return `${format(after!)} ${unit}`;
   if (after === undefined) return `${format(before)} ${unit} → —`;
   if (format(before) === format(after)) return `${format(after)} ${unit} (unchanged)`;
@@ -293,7 +290,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
         `carry (est.) ${payOrEarn(figures.realizedCarry, 'USDC', { realized: true })}`,
       figures.balance !== undefined && `balance ${formatSignedAmount(figures.balance)} USDC`,
     ].filter(Boolean);
-    if (parts.length > 0) output.note(`Position after the ${change.action}: ${parts.join('; ')}.`);
+    if (parts.length) output.note(`Position after the ${change.action}: ${parts.join('; ')}.`);
     return;
   }
 
@@ -359,7 +356,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   for (const line of notes) output.write(c.dim(wrapWords(line, output.columns)));
 }
 
-export type HedgeCommand = (...words: string[]) => string;
+type HedgeCommand = (...words: string[]) => string;
 
 /** The close of a side as the close card shows it: the server's answer and what the side showed before it. */
 function closedSummary(

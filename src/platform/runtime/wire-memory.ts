@@ -61,12 +61,12 @@ export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'a
       note(describeScope({ kind: 'server', key }), data.learned_wire![key]);
       delete data.learned_wire![key];
     }
-    if (data.learned_wire && Object.keys(data.learned_wire).length === 0) delete data.learned_wire;
+    if (data.learned_wire && !Object.keys(data.learned_wire).length) delete data.learned_wire;
   });
   return forgotten;
 }
 
-export interface WireMemoryDeps {
+interface WireMemoryDeps {
   credentials: ResolvedCredentials;
   configDir: string;
   store(): Promise<ProfileStore>;

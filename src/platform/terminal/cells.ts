@@ -16,20 +16,20 @@ import {
   shortHash,
 } from './format.js';
 import { displayWidth } from './width.js';
-import type { TableCell } from './table.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** How one column shows its numbers, decided once from all of its values. */
-export interface ColumnFormat {
+interface ColumnFormat {
   decimals?: number;
   unit?: string;
 }
 
-export function valueOf(field: FieldSpec, row: Record<string, unknown>) {
+export function valueOf(field: FieldSpec, row: JsonObject) {
   return field.get ? field.get(row) : row[field.key];
 }
 
 /** The field's kind, or what its first present value says it is. */
-export function kindOf(field: FieldSpec, rows: readonly Record<string, unknown>[]): FieldKind {
+export function kindOf(field: FieldSpec, rows: readonly JsonObject[]) {
   if (field.kind) return field.kind;
   for (const row of rows) {
     const value = valueOf(field, row);
@@ -39,22 +39,18 @@ export function kindOf(field: FieldSpec, rows: readonly Record<string, unknown>[
 }
 
 /** `NGN/USDT` when every row is of one USDT market; undefined when rows mix markets or say none. */
-export function rateUnitOf(rows: readonly Record<string, unknown>[]) {
+export function rateUnitOf(rows: readonly JsonObject[]) {
   let market: unknown;
   for (const row of rows) {
     if (market === undefined) market = row.market;
-    else if (row.market !== market) return undefined;
+    else if (row.market !== market) return;
   }
   const currency = typeof market === 'string' ? quoteCurrencyOf(market) : undefined;
   return currency === undefined ? undefined : `${currency}/USDT`;
 }
 
 /** One number of decimals for the whole column: money 2, percentages 4, rates what their smallest value needs, other numbers as many as the most precise value has (at most 6). */
-export function numberFormatOf(
-  field: FieldSpec,
-  rows: readonly Record<string, unknown>[],
-  unit: string | undefined,
-): ColumnFormat {
+export function numberFormatOf(field: FieldSpec, rows: readonly JsonObject[], unit: string | undefined) {
   const kind = kindOf(field, rows);
   const rateUnit = field.unit === 'rate' ? unit : undefined;
   if (field.decimals !== undefined) return { decimals: field.decimals, unit: rateUnit };
@@ -92,10 +88,10 @@ function signed(amount: number, decimals: number, c: ChalkInstance, kind: 'pnl' 
 export function formatCell(
   field: FieldSpec,
   value: unknown,
-  row: Record<string, unknown>,
+  row: JsonObject,
   format: ColumnFormat,
   context: CellContext,
-): TableCell {
+) {
   const c = context.chalk;
   if (value === undefined || value === null || value === '') return { styled: c.dim('—'), width: 1 };
   const kind: FieldKind = field.kind ?? kindFromName(field.key, value);
@@ -155,7 +151,7 @@ const STATUS_COLOURS: Record<string, 'green' | 'red' | 'yellow' | 'dim'> = {
 
 export function colorStatus(c: ChalkInstance, status: string) {
   if (status === 'unknown') return c.yellow.bold(status);
-  return Object.hasOwn(STATUS_COLOURS, status) ? c[STATUS_COLOURS[status]!](status) : status;
+  return Object.hasOwn(STATUS_COLOURS, status) ? c[STATUS_COLOURS[status]](status) : status;
 }
 
 /** A plain decimal as some servers send money: `-1234.50`, `99889.00`. */
@@ -164,8 +160,8 @@ const DECIMAL_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
 /** `-1234567.50` → `-1,234,567.50`: thousands grouped, the digits as sent. */
 function groupDecimalText(value: string) {
   const [whole, fraction] = value.trim().replace(/^\+/, '').split('.');
-  const sign = whole!.startsWith('-') ? '-' : '';
-  const digits = sign ? whole!.slice(1) : whole!;
+  const sign = whole.startsWith('-') ? '-' : '';
+  const digits = sign ? whole.slice(1) : whole;
   const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${sign}${grouped}${fraction !== undefined ? `.${fraction}` : ''}`;
 }

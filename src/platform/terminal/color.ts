@@ -1,9 +1,8 @@
 // Colour is decided once, here, for the whole process.
 import { Chalk } from 'chalk';
+import type { Env } from '../config/env.js';
 
-type ColourEnv = Readonly<Record<string, string | undefined>>;
-
-export function colorEnabled(input: { flag: boolean | undefined; env: ColourEnv; stdoutIsTTY: boolean }) {
+export function colorEnabled(input: { flag: boolean | undefined; env: Env; stdoutIsTTY: boolean }) {
   if (input.flag === false) return false;
   if (input.env.NO_COLOR !== undefined && input.env.NO_COLOR !== '') return false;
   const force = input.env.FORCE_COLOR;

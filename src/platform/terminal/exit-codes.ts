@@ -58,16 +58,16 @@ export const EXIT_CODES = (
   ] as const
 ).map(([code, name, meaning]) => ({ code, name, meaning }));
 
-export type ExitCode = (typeof EXIT_CODES)[number]['code'];
+type ExitCode = (typeof EXIT_CODES)[number]['code'];
 
 /** The exit code of a name in EXIT_CODES (`changes` for a plan that is not at target). */
-export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']): ExitCode {
+export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']) {
   return EXIT_CODES.find((entry) => entry.name === name)!.code;
 }
 
 export type ErrorDescription = ReturnType<typeof describeError>;
 
-function nameOf(code: ExitCode): string {
+function nameOf(code: ExitCode) {
   return EXIT_CODES.find((entry) => entry.code === code)!.name;
 }
 
@@ -93,7 +93,7 @@ export function describeError(error: unknown) {
 }
 
 /** The JSON a script reads on stderr under --json (and an agent as a tool error). */
-export function errorAsJson(description: ErrorDescription): Record<string, unknown> {
+export function errorAsJson(description: ErrorDescription) {
   return {
     code: description.code,
     class: description.kind,
@@ -107,7 +107,7 @@ export function errorAsJson(description: ErrorDescription): Record<string, unkno
 }
 
 /** A failure as one event's fields (a keeper's `error` event), described as every command describes it: its code, the exit code a command would end with, the sentence, what to do next, and the journal entry it names. */
-export function errorAsEventFields(error: unknown): { code: string; message: string } & Record<string, unknown> {
+export function errorAsEventFields(error: unknown) {
   const described = describeError(error);
   const journalId = described.details.journal_id;
   return {

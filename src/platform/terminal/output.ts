@@ -23,18 +23,19 @@ import { asRun, type Invocation } from '../../core/program.js';
 import { rankedFor, type Resource } from '../fields/resource-fields.js';
 import { drawTable, EMPTY_CELL, leftOutNote, widthOnLines, type TableCell, type TableColumn } from './table.js';
 import { displayWidth, wrapWords } from './width.js';
+import type { JsonObject } from '../../core/objects.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
 export type OutputMode = 'table' | 'plain' | 'json';
 export type DataFormat = OutputFormat;
 
-export interface OutputStreams {
+interface OutputStreams {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
 
 /** Rows of cells to CSV text (ui/csv.ts, loaded only when --format csv asks for it). */
-export type CsvEncoder = (rows: string[][]) => string;
+type CsvEncoder = (rows: string[][]) => string;
 
 export interface OutputInit {
   mode?: OutputMode;
@@ -58,7 +59,7 @@ export interface ListOptions {
   empty: string;
   title?: string;
   omit?: readonly string[];
-  totals?: { label: string; shortLabel?: string; row: Record<string, unknown> };
+  totals?: { label: string; shortLabel?: string; row: JsonObject };
   sections?: ReadonlyArray<{ before: number; line: string }>;
   json?: unknown[];
   jsonFields?: readonly FieldSpec[];
@@ -191,7 +192,7 @@ export class Output {
 
   /** A list written as its items come (history read page by page, never held whole): byte for byte what json() writes for the whole array, in json and ndjson. */
   jsonListWriter(known: readonly FieldSpec[] = []): { add(item: unknown): void; end(): void } | undefined {
-    if (this.mode !== 'json' || this.fields || this.query || this.documents) return undefined;
+    if (this.mode !== 'json' || this.fields || this.query || this.documents) return;
     const stdout = this.streams.stdout;
     const ndjson = this.format === 'ndjson';
     let text = '';
@@ -218,7 +219,7 @@ export class Output {
   }
 
   /** A JSON document one of whose members is a long list, the list written a piece at a time from `item(index)` instead of being made whole first (the report's cumulative line over 100,000 closes): byte for byte what json() writes for the document with the list in it. */
-  jsonWithList(document: Record<string, unknown>, key: string, count: number, item: (index: number) => unknown) {
+  jsonWithList(document: JsonObject, key: string, count: number, item: (index: number) => unknown) {
     if (this.format !== 'json' || this.fields || this.query || this.documents) {
       this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
       return;
@@ -275,7 +276,7 @@ export class Output {
   }
 
   /** A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the array itself. */
-  async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions) {
+  async list(rows: JsonObject[], known: Resource | readonly FieldSpec[], options: ListOptions) {
     const resource = asResource(known);
     if (this.mode === 'json') {
       this.json(options.json ?? rows, [...resource.fields, ...(options.jsonFields ?? [])]);
@@ -290,8 +291,8 @@ export class Output {
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
       const text = this.rowsText(fields, rows);
       if (text !== '') this.write(text);
-      if (rows.length === 0) this.note(options.empty);
-      if (options.totals && this.format === 'tsv' && rows.length > 0) {
+      if (!rows.length) this.note(options.empty);
+      if (options.totals && this.format === 'tsv' && rows.length) {
         const totals = options.totals;
         const sums = fields
           .filter((field) => totals.row[field.key] !== undefined)
@@ -300,7 +301,7 @@ export class Output {
       }
       return;
     }
-    if (rows.length === 0) {
+    if (!rows.length) {
       this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
       return;
     }
@@ -342,12 +343,12 @@ export class Output {
       (note) => note.columns === undefined || note.columns.some((key) => shown.has(key)),
     );
     const together = said.filter((note) => note.alone !== true).map((note) => note.text);
-    if (together.length > 0) this.note(this.chalk.dim(together.join(' ')));
+    if (together.length) this.note(this.chalk.dim(together.join(' ')));
     for (const note of said) if (note.alone === true) this.note(this.chalk.dim(note.text));
   }
 
   /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
-  record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}) {
+  record(record: JsonObject, known: FieldSpec[], options: RecordOptions = {}) {
     if (this.mode === 'json') {
       this.json(options.json ?? record, known);
       return;
@@ -369,7 +370,7 @@ export class Output {
     for (const line of options.footer ?? []) this.write(this.format === 'table' ? wrapWords(line, this.columns) : line);
   }
 
-  recordText(record: Record<string, unknown>, known: FieldSpec[]) {
+  recordText(record: JsonObject, known: FieldSpec[]) {
     const fields = this.pick(
       withExtraFields(known, [record], { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
       [record],
@@ -397,7 +398,7 @@ export class Output {
   }
 
   /** Each field as a column of the Table (its header with unit, alignment, how it shortens, its cells), and its cell of the totals. */
-  private tableColumns(fields: FieldSpec[], rows: Record<string, unknown>[], totals?: Record<string, unknown>) {
+  private tableColumns(fields: FieldSpec[], rows: JsonObject[], totals?: JsonObject) {
     const unit = rateUnitOf(rows);
     const context = this.cellContext('table');
     const totalsCells: TableCell[] = [];
@@ -437,7 +438,7 @@ export class Output {
               Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
             );
           }
-          return undefined;
+          return;
         },
         get cells() {
           return (cells ??= rows.map((row) => formatCell(field, valueOf(field, row), row, format, context)));
@@ -445,7 +446,7 @@ export class Output {
         // A narrower form for a narrow table: the field's own, or a time without its "(in 2d 3h)".
         get compact() {
           const narrower = field.compact;
-          if (narrower === undefined && kind !== 'time') return undefined;
+          if (narrower === undefined && kind !== 'time') return;
           return (compact ??= rows.map((row) =>
             formatCell(field, narrower ? narrower(row) : valueOf(field, row), row, format, {
               ...context,
@@ -459,11 +460,11 @@ export class Output {
     return { columns, totalsCells };
   }
 
-  private rowsText(fields: FieldSpec[], rows: Record<string, unknown>[]) {
+  private rowsText(fields: FieldSpec[], rows: JsonObject[]) {
     const table: string[][] = [];
     if (this.header) table.push(fields.map((field) => safeText(field.key)));
     for (const row of rows) table.push(fields.map((field) => plainValue(valueOf(field, row))));
-    if (table.length === 0) return '';
+    if (!table.length) return '';
     if (this.format === 'csv') {
       if (!this.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
       return this.csv(table).replace(/\n$/, '');
@@ -472,7 +473,7 @@ export class Output {
   }
 
   /** --fields applied to the columns there are (dotted names reach into `records`); an unknown name is bad usage (exit 2). */
-  private pick(available: FieldSpec[], records: readonly Record<string, unknown>[]) {
+  private pick(available: FieldSpec[], records: readonly JsonObject[]) {
     if (!this.fields) return available;
     const picked = pickFields(available, this.fields, records, this.accepted);
     if ('problem' in picked)
@@ -503,18 +504,18 @@ function projectFields(
   }
   const computed = new Map(known.filter((field) => !field.screenOnly).map((field) => [field.key, field]));
   const available = new Set<string>(computed.keys());
-  for (const record of records as Record<string, unknown>[]) for (const key of Object.keys(record)) available.add(key);
+  for (const record of records as JsonObject[]) for (const key of Object.keys(record)) available.add(key);
   const nested = new Set<string>();
   for (const name of wanted) {
     if (available.has(name)) continue;
     // A name checked before the run (a write's documented field) that this answer lacks is null.
     const checked = accepted !== undefined && declaredName(name, accepted);
-    if (!checked && !dottedNameExists(name, available, records as Record<string, unknown>[]))
+    if (!checked && !dottedNameExists(name, available, records as JsonObject[]))
       throw new UsageError(unknownFieldProblem(name, [...available]));
     if (name.includes('.')) nested.add(name);
   }
-  const project = (record: Record<string, unknown>) => {
-    const out: Record<string, unknown> = {};
+  const project = (record: JsonObject) => {
+    const out: JsonObject = {};
     for (const name of wanted) {
       if (nested.has(name)) setAtPath(out, name.split('.'), valueAtPath(record, name) ?? null);
       else if (Object.prototype.hasOwnProperty.call(record, name)) out[name] = record[name];
@@ -526,13 +527,11 @@ function projectFields(
     }
     return out;
   };
-  return Array.isArray(data)
-    ? (data as Record<string, unknown>[]).map(project)
-    : project(data as Record<string, unknown>);
+  return Array.isArray(data) ? (data as JsonObject[]).map(project) : project(data as JsonObject);
 }
 
 /** The fields a table shows without --fields: the resource's, in its table order, then what the server sent that nobody named (sorted). */
-function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: readonly string[] = []) {
+function tableFields(resource: Resource, rows: JsonObject[], omit: readonly string[] = []) {
   const byKey = new Map(resource.fields.map((field) => [field.key, field]));
   const order = resource.table ?? resource.fields.map((field) => field.key);
   const shown = order.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
@@ -543,14 +542,14 @@ function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: 
 }
 
 /** Sets `value` at the path inside `target`, making the objects on the way (a dotted --fields name in JSON). */
-function setAtPath(target: Record<string, unknown>, path: readonly string[], value: unknown) {
+function setAtPath(target: JsonObject, path: readonly string[], value: unknown) {
   let node = target;
   for (const segment of path.slice(0, -1)) {
     const next = node[segment];
     // A copy: an object taken whole from the record (`--fields pricing,pricing.x`) is the server's own.
     node[segment] =
-      next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
-    node = node[segment] as Record<string, unknown>;
+      next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as JsonObject) } : {};
+    node = node[segment] as JsonObject;
   }
-  node[path[path.length - 1]!] = value;
+  node[path[path.length - 1]] = value;
 }

@@ -2,6 +2,7 @@
 import { InterruptedError } from '../../core/errors.js';
 import { terminalColumns, type Io } from './terminal.js';
 import { wrapWords } from './width.js';
+import type { Env } from '../config/env.js';
 
 interface Choice<T> {
   name: string;
@@ -39,7 +40,7 @@ const LEAD = 2;
 const CONFIRM_TAIL = 7;
 const INPUT_TAIL = 16;
 
-export interface FitOptions {
+interface FitOptions {
   lead?: number;
   tail?: number;
   hangingIndent?: number;
@@ -55,11 +56,7 @@ export function fitToTerminal(text: string, columns: number, options: FitOptions
   return wrapped.replace(HELD_RUN, '');
 }
 
-export function createInquirerPrompter(
-  io: Io,
-  signal: AbortSignal,
-  env: Readonly<Record<string, string | undefined>>,
-): Prompter {
+export function createInquirerPrompter(io: Io, signal: AbortSignal, env: Env): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal };
   const load = () => import('@inquirer/prompts');
   const fitPrompt = (text: string, options: FitOptions) =>

@@ -5,11 +5,12 @@ import type { FieldSpec } from '../fields/fields.js';
 import { Output, type ListOptions, type RecordOptions } from './output.js';
 import type { Resource } from '../fields/resource-fields.js';
 import { forScripts } from '../fields/script-shape.js';
+import type { JsonObject } from '../../core/objects.js';
 
 type Played = (output: Output) => void | Promise<void>;
 
 /** A stream that keeps nothing: a recording output never writes itself. */
-function discard(): NodeJS.WritableStream {
+function discard() {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 
@@ -51,7 +52,7 @@ export class RecordingOutput extends Output {
     for (const call of this.calls) if (call.kind === 'note') call.play(output);
   }
 
-  override async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions) {
+  override async list(rows: JsonObject[], known: Resource | readonly FieldSpec[], options: ListOptions) {
     // What a condition reads is what --json prints: hedge's one shape (numbers as numbers).
     this.captured = {
       data: forScripts(options.json ?? rows, Array.isArray(known) ? known : (known as Resource).fields),
@@ -59,7 +60,7 @@ export class RecordingOutput extends Output {
     this.calls.push({ kind: 'data', play: (output) => output.list(rows, known, options) });
   }
 
-  override record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}) {
+  override record(record: JsonObject, known: FieldSpec[], options: RecordOptions = {}) {
     this.captured = { data: forScripts(options.json ?? record, known) };
     this.calls.push({ kind: 'data', play: (output) => output.record(record, known, options) });
   }

@@ -5,7 +5,7 @@ import { safeJson, safeMultiline, safeText } from '../../core/security/safe-text
 import { stripVTControlCharacters } from 'node:util';
 import { wrapWords } from './width.js';
 
-export interface ErrorOut {
+interface ErrorOut {
   stderr: NodeJS.WritableStream;
   chalk: ChalkInstance;
   json: boolean;
@@ -18,7 +18,7 @@ function hangingIndentOf(line: string) {
   return /^ *(?:→ )?/.exec(stripVTControlCharacters(line))![0].length;
 }
 
-export function reportError(description: ErrorDescription, error: unknown, out: ErrorOut): number {
+export function reportError(description: ErrorDescription, error: unknown, out: ErrorOut) {
   const columns = out.json ? undefined : out.columns;
   const fitLine = (text: string) =>
     columns === undefined

@@ -2,19 +2,20 @@ import type { Output } from './output.js';
 import { safeStyled } from '../../core/security/safe-text.js';
 import { terminalColumns } from './terminal.js';
 import { displayWidth, wrapWords } from './width.js';
+import type { Env } from '../config/env.js';
 
 /** What a spinner needs from the running command (the flows hand it over; ui knows no context). */
-export interface ProgressHost {
+interface ProgressHost {
   quiet: boolean;
   stderrIsTTY: boolean;
   stderr: NodeJS.WritableStream;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   output: Output;
   now(): number;
   onDispose(stop: () => void): void;
 }
 
-export interface Progress {
+interface Progress {
   /** Re-reads the text now (it is also re-read every second while spinning). */
   refresh(): void;
   /** Clears the spinner line; a final message, if any, is the caller's to print. */

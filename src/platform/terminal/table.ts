@@ -39,7 +39,7 @@ export interface TableInput {
   chalk: ChalkInstance;
 }
 
-export interface DrawnTable {
+interface DrawnTable {
   text: string;
   hidden: string[];
   shortened: string[];
@@ -69,7 +69,7 @@ export interface ColumnNeed {
   wholeWhenRoom?: boolean;
 }
 
-export interface ColumnFit {
+interface ColumnFit {
   kept: Array<{ index: number; width: number }>;
   hidden: number[];
 }
@@ -87,17 +87,17 @@ export function fitColumns(
   // The last place in `order` of a column the desk decides on.
   let lastDecisive = -1;
   order.forEach((index, at) => {
-    if (decisiveKeys.has(needs[index]!.key)) lastDecisive = at;
+    if (decisiveKeys.has(needs[index].key)) lastDecisive = at;
   });
   // Narrower widths hold while the desk's columns, or an amount, are being taken — never for another column of the rest.
-  const narrowsFor = (stage: number) => stage <= lastDecisive || needs[order[stage]!]!.money === true;
+  const narrowsFor = (stage: number) => stage <= lastDecisive || needs[order[stage]].money === true;
   // A reference's width once decided (whole or cut): it holds at every later stage.
   const chosen = new Map<number, number>();
   /** The narrowest column `index` may be while the column at place `stage` of `order` is being taken. */
   const floor = (index: number, stage: number) => {
     const fixed = chosen.get(index);
     if (fixed !== undefined) return fixed;
-    const need = needs[index]!;
+    const need = needs[index];
     let width = Math.min(need.width, need.minWidth);
     if (narrowsFor(stage) && need.tightWidth !== undefined) width = Math.min(width, need.tightWidth);
     if (narrowsFor(stage) && need.shortWidth !== undefined) width = Math.min(width, need.shortWidth);
@@ -105,19 +105,19 @@ export function fitColumns(
   };
   /** How many columns of `order` are kept: the first whatever the width, then each while all fit. */
   const admitted = () => {
-    if (order.length === 0) return 0;
+    if (!order.length) return 0;
     let count = 1;
     for (; count < order.length; count++) {
       let used = gap * count;
-      for (let at = 0; at <= count; at++) used += floor(order[at]!, count);
+      for (let at = 0; at <= count; at++) used += floor(order[at], count);
       if (used > available) break;
     }
     return count;
   };
   // Each reference, most important first: whole when the desk's columns still fit beside it, else as wide as they leave it.
   for (let at = 0; at < order.length; at++) {
-    const index = order[at]!;
-    const need = needs[index]!;
+    const index = order[at];
+    const need = needs[index];
     if (need.wholeWhenRoom !== true) continue;
     chosen.set(index, floor(index, at));
     const cut = admitted();
@@ -135,27 +135,27 @@ export function fitColumns(
     }
     // Else as wide as the desk's columns leave it: a column of the rest never cuts it further.
     let others = gap * (horizon - 1);
-    for (let place = 0; place < horizon; place++) if (place !== at) others += floor(order[place]!, horizon - 1);
+    for (let place = 0; place < horizon; place++) if (place !== at) others += floor(order[place], horizon - 1);
     chosen.set(index, Math.max(narrowest, Math.min(need.width, available - others)));
   }
   const count = admitted();
   const widths = new Array<number | undefined>(needs.length);
   let used = gap * Math.max(0, count - 1);
   for (let at = 0; at < count; at++) {
-    const index = order[at]!;
+    const index = order[at];
     widths[index] = floor(index, count - 1);
-    used += widths[index]!;
+    used += widths[index];
   }
-  if (count === 1 && widths[order[0]!]! > available) {
+  if (count === 1 && widths[order[0]]! > available) {
     // The first column alone, wider than the terminal: cut to it.
     used = Math.max(1, available);
-    widths[order[0]!] = used;
+    widths[order[0]] = used;
   }
   giveBackRoom(needs, order.slice(0, count), widths, available - used);
   const kept: ColumnFit['kept'] = [];
   const hidden: number[] = [];
   needs.forEach((_, index) =>
-    widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index]! }),
+    widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index] }),
   );
   return { kept, hidden };
 }
@@ -170,8 +170,8 @@ function giveBackRoom(
   let spare = room;
   for (const pass of ['cut text', 'whole', 'drawn'] as const) {
     for (let at = 0; at < kept.length && spare > 0; at++) {
-      const index = kept[at]!;
-      const need = needs[index]!;
+      const index = kept[at];
+      const need = needs[index];
       const short = need.width - widths[index]!;
       const kind =
         need.fills === true
@@ -215,14 +215,12 @@ function wrapCell(styled: string, width: number) {
 
 /** What a table left out, named (the README's promise): the columns it hid and the ids it shortened in the middle; undefined when it left out nothing. */
 export function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]) {
-  if (hidden.length === 0 && shortened.length === 0) return undefined;
+  if (!hidden.length && !shortened.length) return;
   const parts: string[] = [];
-  if (hidden.length > 0) parts.push(`Hidden at ${columns} columns: ${hidden.join(', ')}`);
-  if (shortened.length > 0)
+  if (hidden.length) parts.push(`Hidden at ${columns} columns: ${hidden.join(', ')}`);
+  if (shortened.length)
     parts.push(
-      hidden.length > 0
-        ? `shortened: ${shortened.join(', ')}`
-        : `Shortened at ${columns} columns: ${shortened.join(', ')}`,
+      hidden.length ? `shortened: ${shortened.join(', ')}` : `Shortened at ${columns} columns: ${shortened.join(', ')}`,
     );
   return parts.join('; ');
 }
@@ -251,9 +249,9 @@ function draw(Table: CliTable3, input: TableInput): DrawnTable {
   const needs = columnNeeds(input);
   const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
   const kept: KeptColumn[] = fit.kept.map(({ index, width }) => ({
-    column: input.columns[index]!,
+    column: input.columns[index],
     width,
-    whole: needs[index]!.width,
+    whole: needs[index].width,
   }));
 
   const header = headerCells(kept, c);
@@ -264,29 +262,29 @@ function draw(Table: CliTable3, input: TableInput): DrawnTable {
   );
   const row = (index: number): LaidCell[] =>
     kept.map(({ column, width }, at) =>
-      column.drawn ? column.drawn.draw(index, width) : fittedCell(shown[at]![index], column, width),
+      column.drawn ? column.drawn.draw(index, width) : fittedCell(shown[at][index], column, width),
     );
 
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
   const blocks: Array<{ line?: string; rows: LaidCell[][] }> = [{ rows: [header, rule] }];
   let section = 0;
   for (let index = 0; index < input.rowCount; index++) {
-    while (section < sections.length && sections[section]!.before <= index) {
-      blocks.push({ line: truncateEnd(sections[section]!.line, input.width), rows: [] });
+    while (section < sections.length && sections[section].before <= index) {
+      blocks.push({ line: truncateEnd(sections[section].line, input.width), rows: [] });
       section += 1;
     }
-    blocks[blocks.length - 1]!.rows.push(row(index));
+    blocks[blocks.length - 1].rows.push(row(index));
   }
   // The totals close the rows' last block; lines under the last row (a side's hedges under its positions line) come after them.
-  const lastRows = blocks[blocks.length - 1]!;
+  const lastRows = blocks[blocks.length - 1];
   const totalsAt = blocks.length;
   for (; section < sections.length; section++)
-    blocks.push({ line: truncateEnd(sections[section]!.line, input.width), rows: [] });
-  if (input.totals && kept.length > 0) {
+    blocks.push({ line: truncateEnd(sections[section].line, input.width), rows: [] });
+  if (input.totals && kept.length) {
     lastRows.rows.push(rule);
     blocks.splice(totalsAt, 0, { line: totalsLine(input, input.totals, kept), rows: [] });
   }
-  const lines = (kept.length === 0 ? [] : blocks).flatMap((block) => [
+  const lines = (kept.length ? blocks : []).flatMap((block) => [
     ...(block.line === undefined ? [] : [block.line]),
     ...Array.from({ length: Math.ceil(block.rows.length / ROWS_PER_DRAWING) }, (_, at) => {
       const table = new Table({
@@ -306,7 +304,7 @@ function draw(Table: CliTable3, input: TableInput): DrawnTable {
   ]);
   return {
     text: lines.map((line) => line.trimEnd()).join('\n'),
-    hidden: fit.hidden.map((index) => input.columns[index]!.key),
+    hidden: fit.hidden.map((index) => input.columns[index].key),
     // An id or hash drawn narrower than its widest value: shortened on screen.
     shortened: kept
       .filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole)
@@ -399,7 +397,7 @@ function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidC
     const padded = [...new Array<string>(headerHeight - lines.length).fill(''), ...lines].map((line) =>
       line === '' ? '' : c.bold(line),
     );
-    return headerHeight === 1 ? padded[0]! : { lines: padded };
+    return headerHeight === 1 ? padded[0] : { lines: padded };
   });
 }
 
@@ -414,11 +412,11 @@ function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>
   const room = kept.slice(0, span).reduce((sum, { width }) => sum + width, 0) + COLUMN_GAP * (span - 1);
   const label =
     [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ??
-    truncateEnd(totals.label.split(' ')[0]!, room);
+    truncateEnd(totals.label.split(' ')[0], room);
   // Put together here, as a line of its own under the rule: cli-table3 spans a cell over columns one space short of our two-space gaps.
   return [
     padCell(c.bold(label), room, 'left'),
-    ...cells.slice(span).map((cell, at) => padCell(cell, kept[span + at]!.width, kept[span + at]!.column.align)),
+    ...cells.slice(span).map((cell, at) => padCell(cell, kept[span + at].width, kept[span + at].column.align)),
   ].join(' '.repeat(COLUMN_GAP));
 }
 

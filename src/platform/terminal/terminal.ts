@@ -1,3 +1,4 @@
+import type { Env } from '../config/env.js';
 // The process's streams and what they are connected to: everything that prints or prompts gets these injected, so a test runs any command with fake streams and TTY on or off.
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -14,11 +15,7 @@ const MIN_COLUMNS = 20;
 const MAX_COLUMNS = 500;
 
 /** The width to lay text out for on `stream` — the one place it is read: the stream's own when it is a terminal, else `COLUMNS` when that is a positive integer (a pipe into `less`, a script that wants a width), else 80; clamped to 20..500. */
-export function terminalColumns(
-  stream: NodeJS.WritableStream,
-  isTTY: boolean,
-  env: Readonly<Record<string, string | undefined>>,
-) {
+export function terminalColumns(stream: NodeJS.WritableStream, isTTY: boolean, env: Env) {
   const own = isTTY ? (stream as { columns?: number }).columns : undefined;
   const fromEnv = /^\s*\d+\s*$/.test(env.COLUMNS ?? '') ? Number(env.COLUMNS) : 0;
   const chosen = own !== undefined && own > 0 ? own : fromEnv > 0 ? fromEnv : DEFAULT_COLUMNS;

@@ -47,14 +47,14 @@ export function wrapWords(text: string, width: number, options: { hangingIndent?
   const rest = Math.max(1, width - hanging);
   const lines: string[] = [];
   for (const paragraph of text.split(/\r?\n/)) {
-    const room = lines.length === 0 ? Math.max(1, width) : rest;
+    const room = lines.length ? rest : Math.max(1, width);
     const whole = paragraph.replace(/ +$/, '');
     const shown = displayWidth(whole);
     // A line that fits is kept as it is, every escape sequence in it (slice-ansi keeps none at a cut's ends).
-    if (shown <= room) lines.push(lines.length === 0 || shown === 0 ? whole : ' '.repeat(hanging) + whole);
+    if (shown <= room) lines.push(!lines.length || shown === 0 ? whole : ' '.repeat(hanging) + whole);
     else
       for (const [start, end] of lineRanges(paragraph, room, rest))
-        lines.push((lines.length === 0 ? '' : ' '.repeat(hanging)) + sliceAnsi(paragraph, start, end));
+        lines.push((lines.length ? ' '.repeat(hanging) : '') + sliceAnsi(paragraph, start, end));
   }
   return lines.join('\n');
 }

@@ -32,11 +32,11 @@ export class ApiError extends Error {
   }
 }
 
-export function successResponse(data: unknown, meta: Record<string, unknown> = {}): EngineResponse {
+export function successResponse(data: unknown, meta: Record<string, unknown> = {}) {
   return { status: 200, headers: {}, body: { data, error: null, meta } };
 }
 
-export function errorResponse(error: ApiError): EngineResponse {
+export function errorResponse(error: ApiError) {
   const body: EnvelopeError = { code: error.code, message: error.message };
   if (error.details) body.details = error.details;
   return { status: error.status, headers: { ...error.headers }, body: { data: null, error: body, meta: {} } };

@@ -7,7 +7,7 @@ import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
 export type MalformedKind = 'html' | 'truncated' | 'wrong-types' | 'error-in-200' | 'data-and-error' | 'data-in-400';
 type StallMode = 'headers' | 'body';
 
-export interface RequestTarget {
+interface RequestTarget {
   method: string;
   /** Path relative to the base path, e.g. `/hedges/add`. */
   path: string;
@@ -76,7 +76,7 @@ const answer = (
 const rateLimited = () =>
   answer('429', 429, 'rate_limited', 'rate limited (injected)', { retry_after_ms: 1000 }, { 'retry-after': '1' });
 
-export interface FaultPlan {
+interface FaultPlan {
   latencyMs: number;
   outcome: FaultOutcome;
   hostileText: boolean;
@@ -158,8 +158,8 @@ export class FaultInjector {
     key: K,
   ) {
     const next = this.current[key] as NonNullable<FaultSettings[K]> | null;
-    if (!next || next.count <= 0) return undefined;
-    this.current[key] = (next.count > 1 ? { ...next, count: next.count - 1 } : null) as FaultSettings[K];
+    if (!next || next.count <= 0) return;
+    this.current[key] = next.count > 1 ? { ...next, count: next.count - 1 } : null;
     return next;
   }
 

@@ -16,7 +16,7 @@ export const HOSTILE_TEXT = HOSTILE_SEQUENCES.join('');
 export const HOSTILE_FIELD_NAME = `note${HOSTILE_TEXT}`;
 export const HOSTILE_FIELD_VALUE = `sandbox note ${HOSTILE_TEXT}end`;
 
-export function withHostileText(response: EngineResponse, path: string): EngineResponse {
+export function withHostileText(response: EngineResponse, path: string) {
   const { data, error, meta } = response.body;
   const markets =
     path === '/markets' && Array.isArray(data)

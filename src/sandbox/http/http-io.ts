@@ -42,7 +42,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export function parseBody(text: string) {
-  if (text.length === 0) return undefined;
+  if (!text.length) return;
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -91,10 +91,10 @@ const AMBIGUOUS_ERROR: EnvelopeError = {
   message: 'an error was reported after the request was processed (injected)',
 };
 
-export type AmbiguousKind = Extract<MalformedKind, 'error-in-200' | 'data-and-error' | 'data-in-400'>;
+type AmbiguousKind = Extract<MalformedKind, 'error-in-200' | 'data-and-error' | 'data-in-400'>;
 
 /** The engine's real answer, contradicted: its envelope no longer says clearly whether it worked. */
-export function ambiguousResponse(kind: AmbiguousKind, response: EngineResponse): EngineResponse {
+export function ambiguousResponse(kind: AmbiguousKind, response: EngineResponse) {
   const { data, error, meta } = response.body;
   switch (kind) {
     case 'error-in-200':

@@ -1,7 +1,6 @@
 // The twelve endpoints: each reads and checks its input, asks the book to act, renders the result.
 
-import type { Book } from '../book.js';
-import { toIso } from '../book.js';
+import { type Book, toIso } from '../book.js';
 import { type WireDialect, keptReference, renameFields, renderPrices, wireAmounts } from '../dialects.js';
 import {
   type AccountState,
@@ -58,7 +57,7 @@ export interface RouteContext {
 
 type Handler = (context: RouteContext) => EngineResponse;
 
-const onchainMeta = (): Record<string, unknown> => ({ source: 'onchain' });
+const onchainMeta = () => ({ source: 'onchain' });
 
 function requireListedMarket(book: Book, market: string) {
   const definition = book.findMarket(market);
@@ -175,7 +174,7 @@ function page<T>(
   return { page: kept, meta: { page_size: pageSize, next_cursor: more ? encodeCursor(skip + kept.length) : null } };
 }
 
-function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator<T> {
+function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean) {
   for (const item of items) if (keep(item)) yield item;
 }
 
@@ -213,7 +212,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   if (dialect.paging !== 'none' || pages === null) {
     // A dialect that pages every list its own way (gamma), or that sends history in one page.
     checkListQuery(request, dialect, []);
-    function* newestFirst(): Generator<(typeof history)[number]> {
+    function* newestFirst() {
       for (let index = shown - 1; index >= 0; index--) yield history[index];
     }
     const { page: records, meta } = page(newestFirst(), request, dialect);
@@ -245,7 +244,7 @@ function historyCursor(record: HistoryRecord) {
   return Buffer.from(JSON.stringify([record.closed_at, record.hedge_id])).toString('base64url');
 }
 
-function readHistoryCursor(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> {
+function readHistoryCursor(raw: string) {
   try {
     const [closedAt, hedgeId] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
     if (typeof closedAt === 'string' && typeof hedgeId === 'string') return { closed_at: closedAt, hedge_id: hedgeId };
@@ -256,7 +255,7 @@ function readHistoryCursor(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedg
 }
 
 /** `before`: a time; the records closed strictly before it. */
-function readBefore(raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> {
+function readBefore(raw: string) {
   const ms = Date.parse(raw);
   if (!Number.isFinite(ms)) throw validationError('before', 'must be a time (ISO 8601)');
   return { closed_at: toIso(ms), hedge_id: '' };
@@ -307,7 +306,7 @@ interface ChangePart {
 const sideNotional = (hedges: readonly HedgeState[]) => hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 
 /** Add acts on the newest hedge; close closes all; reduce takes newest first, and about the whole side closes all. */
-function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number): ChangePart[] {
+function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number) {
   const newestFirst = [...hedges].reverse();
   const whole = (hedge: HedgeState): ChangePart => ({ hedge, notionalUsd: hedge.notionalUsd });
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
@@ -337,7 +336,7 @@ function changeHedge(action: ChangeAction): Handler {
     // Leaving a position must stay possible on a disabled market; growing one must not.
     const definition = action === 'add' ? requireOpenMarket(book, market) : requireListedMarket(book, market);
     const hedges = book.sideHedges(account, market, side);
-    if (hedges.length === 0)
+    if (!hedges.length)
       throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
     const involved = action === 'add' ? hedges.slice(-1) : [...hedges].reverse();
     for (const hedge of involved) {

@@ -7,7 +7,7 @@ import { startSandbox, type SandboxOptions } from './server.js';
 /** The names `hedge sandbox serve --dialect` accepts (re-exported so the command loads one module). */
 export { SANDBOX_DIALECTS } from '../dialects.js';
 
-export interface ServeIo {
+interface ServeIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** Stops the server like SIGINT does (for embedding and tests). */
@@ -40,7 +40,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
 }
 
 /** The client's wire settings (HEDGE_WIRE_*, src/platform/api/wire/unspecified.ts) that match this dialect. */
-function clientWireSettings(dialect: SandboxDialect): Record<string, string> {
+function clientWireSettings(dialect: SandboxDialect) {
   const wire = wireDialect(dialect);
   return {
     HEDGE_WIRE_PAGE_SIZE_PARAM: wire.pageSizeParameter,
@@ -85,8 +85,8 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
   const lines = [
     `Hedge sandbox listening on ${baseUrl} (test keys only, state in ${persistence}).`,
     `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, clock speed ${options.clockSpeed ?? 1}x${seed}${rateLimit}, ${dialect} wire dialect.`,
-    `Injected faults: ${faults.length > 0 ? faults.join(', ') : 'none'}.`,
-    timing.length > 0 ? `Timing: ${timing.join(', ')}.` : '',
+    `Injected faults: ${faults.length ? faults.join(', ') : 'none'}.`,
+    timing.length ? `Timing: ${timing.join(', ')}.` : '',
     options.tls ? 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.' : '',
     describeWire(dialect, options.severalPerSide),
     'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',

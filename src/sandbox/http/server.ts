@@ -103,7 +103,7 @@ function usesEngine(outcome: FaultOutcome) {
 }
 
 export async function startSandbox(options: SandboxOptions = {}) {
-  const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [generateTestKey()];
+  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generateTestKey()];
   const host = await hostEngine(options, apiKeys);
   const faults = new FaultInjector(
     {
@@ -195,7 +195,7 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   savedRevision = engine.revision;
   const snapshot = (): StateFileContents => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
   /** Another process saved the shared file (or removed it): continue from what it holds. */
-  const adopt = (contents: StateFileContents | undefined): void => {
+  const adopt = (contents: StateFileContents | undefined) => {
     engine = new SandboxEngine(engineOptions, contents?.engine ?? fresh());
     savedRevision = engine.revision;
     // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
@@ -316,7 +316,7 @@ class SandboxTraffic {
     } catch (error) {
       if (error instanceof ApiError) sendEnvelope(res, errorResponse(error));
       else req.socket.destroy();
-      return undefined;
+      return;
     }
     const body = parseBody(rawBody);
     const headers = req.headers as Record<string, string | undefined>;
@@ -479,7 +479,7 @@ class Exchange {
 function httpServer(
   certificates: SandboxCertificates | undefined,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
-): { server: Server; sockets: Set<Socket> } {
+) {
   const server: Server = certificates
     ? process.getBuiltinModule('node:https').createServer({ key: certificates.key, cert: certificates.cert }, handler)
     : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).

@@ -50,7 +50,7 @@ export interface SandboxCertificates {
 }
 
 /** Generates a CA and a leaf for localhost, 127.0.0.1 and ::1 into a new temporary directory. */
-export async function generateCertificates(): Promise<SandboxCertificates> {
+export async function generateCertificates() {
   const target = await mkdtemp(join(tmpdir(), 'hedge-sandbox-tls-'));
   const path = (name: string) => join(target, name);
   const cleanup = () => rm(target, { recursive: true, force: true });

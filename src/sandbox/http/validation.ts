@@ -5,7 +5,7 @@ import { MARKET_MODEL, type Side } from '../market-model.js';
 /** Marks a request body that arrived but was not valid JSON (the server parses, the engine judges). */
 export const INVALID_JSON = Symbol('invalid-json');
 
-export type JsonObject = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 const MAX_CLIENT_REFERENCE_LENGTH = 128;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -76,7 +76,7 @@ export function readChangeNotional(body: JsonObject, field: string, refusedField
 
 export function readClientReference(body: JsonObject) {
   const reference = body.client_reference;
-  if (reference === undefined || reference === null) return undefined;
+  if (reference === undefined || reference === null) return;
   if (!shortText(MAX_CLIENT_REFERENCE_LENGTH)(reference))
     throw validationError(
       'client_reference',
@@ -87,8 +87,8 @@ export function readClientReference(body: JsonObject) {
 
 export function readIdempotencyKey(headers: Record<string, string | undefined>) {
   const key = headers['idempotency-key'];
-  if (key === undefined) return undefined;
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
+  if (key === undefined) return;
+  if (!key.length || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
     throw validationError('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
   return key;
 }
@@ -119,7 +119,7 @@ export function refuseUnknownQuery(query: Record<string, string>, known: readonl
 /** The status filter: the spec's five, and the dialect's own extra statuses. */
 export function readStatusFilter(query: Record<string, string>, extra: readonly string[] = []) {
   const status = query.status;
-  if (status === undefined) return undefined;
+  if (status === undefined) return;
   const allowed = [...HEDGE_STATUSES, ...extra];
   if (!allowed.includes(status)) throw validationError('status', `must be one of ${allowed.join(', ')}`);
   return status;

@@ -6,7 +6,7 @@ import type { CommandContext } from '../../../platform/runtime/context.js';
 import { renderKeeperStatus } from '../../../features/keeper/keeper-status-view.js';
 
 /** The exit code when no keeper is running for the account (docs/exit-codes.md). */
-export const KEEPER_DOWN_EXIT = 15;
+const KEEPER_DOWN_EXIT = 15;
 
 export async function run(ctx: CommandContext) {
   const { output } = ctx;

@@ -6,13 +6,7 @@ import type { KEEP } from '../specs.js';
 import { errorCatalogue } from '../../agent/error-catalogue.js';
 import { stopExitCode, UsageError } from '../../../core/errors.js';
 import { describeError, errorAsEventFields } from '../../../platform/terminal/exit-codes.js';
-import {
-  DEFAULT_INTERVAL_MS,
-  MAX_INTERVAL_MS,
-  MIN_INTERVAL_MS,
-  runKeep,
-  type KeepOptions,
-} from '../../../features/keeper/keep.js';
+import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep } from '../../../features/keeper/keep.js';
 import { liveReporter, ndjsonReporter } from '../../../features/keeper/keep-view.js';
 import { parseTolerance } from '../../../features/plan/target-plan.js';
 import { exposuresKeepTarget } from '../../../features/exposures/exposures.js';
@@ -21,7 +15,7 @@ import { echo } from '../../../core/input.js';
 import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-service.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
-function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
+function parseKeepOptions(input: InputOf<typeof KEEP>) {
   const { args, options } = input;
   let intervalMs = DEFAULT_INTERVAL_MS;
   if (options.interval !== undefined) {

@@ -1,6 +1,6 @@
 // Shared by plan and apply (not a command): a quoted plan shown and turned into the exit code — 0 at
 // target, `changes` (10) when it would trade, the failed pre-trade checks raised (exit 3) after it.
-import { exitCodeNamed, type ExitCode } from '../../../platform/terminal/exit-codes.js';
+import { exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
 import { planCheckError, type QuotedPlan, type TargetPlanOptions } from '../../../features/plan/target-plan.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { planAsData, renderPlan } from '../../../features/plan/plan-view.js';
@@ -11,7 +11,7 @@ export async function showPlan(
   quoted: QuotedPlan,
   opts: TargetPlanOptions,
   applyWords: string[] = ['apply'],
-): Promise<ExitCode> {
+) {
   const { output } = ctx;
   if (output.isJson) output.json(planAsData(quoted));
   else {
@@ -21,6 +21,6 @@ export async function showPlan(
       applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance),
     });
   }
-  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted, { problemsAsData: output.isJson });
+  if (quoted.plan.problems.length) throw planCheckError(ctx, quoted, { problemsAsData: output.isJson });
   return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
 }

@@ -44,7 +44,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
     // Never fewer rows without a word: said on stderr in every format.
     const short = moreNote(list, limit, 'hedges', { defaultLength, moreCommand: ctx.hedgeCommand('hedges', '--all') });
     if (short) output.warn(short);
-    if (output.isHuman && hedges.length > 0)
+    if (output.isHuman && hedges.length)
       output.note(output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;
   }

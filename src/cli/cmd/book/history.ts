@@ -4,7 +4,7 @@
 import type { HistoryRecord } from '../../../platform/api/schemas.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { parseClientReference, parseListLength, sameReference } from '../../../core/input.js';
-import { HISTORY_RESOURCE } from '../../../platform/fields/resource-fields.js';
+import { HISTORY_RESOURCE, JOINED_REFERENCE } from '../../../platform/fields/resource-fields.js';
 import type { InputOf } from '../../runner/command-spec.js';
 import type { HISTORY } from '../specs.js';
 import { parseReportDate, reportPeriodProblem } from '../../../features/report/report-rules.js';
@@ -14,7 +14,6 @@ import { readNumber } from '../../../core/number-format.js';
 import { historyRecordForPeople, readHistoryRecord } from '../../../platform/api/wire/fields.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
 import { readDeal, type DealHedges } from '../../../features/book/deal.js';
-import { JOINED_REFERENCE } from '../../../platform/fields/resource-fields.js';
 import { dealStillHeld, shellWord } from '../../../features/book/deal-view.js';
 import { readResizedHedges } from '../../../features/trade/hedge-sizes.js';
 import { markResized, resizedNote } from '../../../features/report/history-view.js';
@@ -27,7 +26,7 @@ export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
 /** Sums to the cent of the money columns every record carries as a number (or a decimal string). */
-export function historyTotals(records: HistoryRecord[]) {
+function historyTotals(records: HistoryRecord[]) {
   const totals: Record<string, number> = {};
   for (const key of SUMMED) {
     if (!records.every((record) => readNumber(record[key]) !== undefined)) continue;
@@ -41,7 +40,7 @@ export function historyTotals(records: HistoryRecord[]) {
 export function closePeriod(options: { since?: string; until?: string }, now: Date) {
   const [since, until] = (['since', 'until'] as const).map((name) => {
     const raw = options[name];
-    if (raw === undefined) return undefined;
+    if (raw === undefined) return;
     const parsed = parseReportDate(raw, now);
     if (!parsed.ok) throw new UsageError(`--${name}: ${parsed.message}`);
     return parsed.date;

@@ -36,7 +36,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>
     ctx.output.warn(settlingSentence(side.market, side.side, side.why));
   }
   const empty =
-    book.length === 0 && unlisted.length === 0
+    !book.length && !unlisted.length
       ? 'No open hedges: nothing to settle.'
       : opts.ref !== undefined
         ? `No open hedge carries the reference ${opts.ref}${opts.within === undefined ? '' : ` and matures within ${opts.within}`}.`

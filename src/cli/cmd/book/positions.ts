@@ -70,12 +70,11 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
     shown.map(({ row }) => row),
     POSITION_RESOURCE,
     {
-      empty:
-        unlisted.length > 0
-          ? 'The positions list shows no line yet.'
-          : options.ref === undefined
-            ? 'No open positions.'
-            : `No open position carries the reference ${options.ref}.`,
+      empty: unlisted.length
+        ? 'The positions list shows no line yet.'
+        : options.ref === undefined
+          ? 'No open positions.'
+          : `No open position carries the reference ${options.ref}.`,
       // JSON: the server's position objects as they are, with the side's references at the top and its book
       // beside them (--raw: as sent, nothing added). A `client_reference` the server sent stays as sent.
       ...(output.inOneShape
@@ -122,10 +121,10 @@ export async function readSides(ctx: CommandContext, ref: string | undefined, wi
 }
 
 /** Every deal reference of the side's hedges in `positions --json` (`client_reference` holds it when there is one). */
-export const REFERENCES_FIELD = 'client_references';
+const REFERENCES_FIELD = 'client_references';
 
 /** The name of the side's book in `positions --json`: hedge's own, beside the server's fields (docs/output.md). */
-export const SIDE_BOOK_FIELD = 'side_book';
+const SIDE_BOOK_FIELD = 'side_book';
 
 /** What `side_book` holds: the side's state as every view shows it, and its live hedges as the server sent them. */
 function sideBookOf(side: PositionSide) {
@@ -139,7 +138,7 @@ function unlistedRow(side: PositionSide) {
   const row: Record<PropertyKey, unknown> = {
     market: side.market,
     side: side.side,
-    ...(filled.length > 0 ? { notional_usd: side.recordsUsd } : {}),
+    ...(filled.length ? { notional_usd: side.recordsUsd } : {}),
     ...(soonest ? { maturity_at: soonest.maturity_at } : {}),
     ...(side.hedges.length === 1 ? { hedge_id: side.hedges[0].id } : {}),
   };

@@ -63,7 +63,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
   if (fields !== undefined && (format === 'csv' || format === 'plain')) {
     const allowed = reportColumns(by) as readonly string[];
     const unknown = fields.filter((field) => !allowed.includes(field));
-    if (unknown.length > 0)
+    if (unknown.length)
       throw new UsageError(
         `--fields: ${unknown.map((field) => echo(field)).join(', ')} is not a report column; expected some of ${allowed.join(', ')}.`,
       );
@@ -124,7 +124,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
       );
       break;
     case 'plain':
-      if (report.groups.length === 0) output.note('No closed hedges in this period.');
+      if (!report.groups.length) output.note('No closed hedges in this period.');
       for (const row of reportPlainRows(report, { columns: columns, header: ctx.globals.header })) output.write(row);
       output.note(reportPlainTotals(report));
       break;

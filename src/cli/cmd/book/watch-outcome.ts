@@ -29,7 +29,7 @@ export async function watchCommand(
 }
 
 /** Ctrl-C, --timeout and --count end a watch with 0; the first alert under --exit-on-alert with 10; SIGTERM and SIGHUP keep their own codes for supervisors. */
-export async function endWatch(ctx: CommandContext, outcome: WatchOutcome): Promise<number> {
+async function endWatch(ctx: CommandContext, outcome: WatchOutcome): Promise<number> {
   const c = ctx.output.chalk;
   switch (outcome.ended) {
     case 'alert': {
@@ -80,7 +80,7 @@ async function ndjsonSink(ctx: CommandContext): Promise<WatchSink> {
     alerts(fired, _holding, at) {
       for (const alert of fired) line({ time: iso(at), alert: alertRecord(alert) });
       // The bell goes where it cannot break the data: stderr, and only when a person is there.
-      if (fired.length > 0 && ctx.io.stderrIsTTY) ctx.io.stderr.write('\u0007');
+      if (fired.length && ctx.io.stderrIsTTY) ctx.io.stderr.write('\u0007');
     },
     tick() {},
     close() {},

@@ -16,7 +16,7 @@ const SINCE_FORMS = 'a date (2026-11-20), an ISO time (2026-11-20T08:00:00Z) or 
 
 /** --since: YYYY-MM-DD (UTC midnight), an ISO time, or `2h` / `3d` / `1w` before now. */
 export function parseSince(raw: string | undefined, nowMs: number) {
-  if (raw === undefined) return undefined;
+  if (raw === undefined) return;
   const value = raw.trim();
   if (/^\d+(\.\d+)?\s*[a-z]/i.test(value)) {
     try {
@@ -67,7 +67,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
   const unverified = [...(checks ?? [])]
     .filter(([, check]) => check === 'unsealed' || check === 'forged')
     .map(([id]) => safeText(id));
-  if (!output.isJson && unverified.length > 0) {
+  if (!output.isJson && unverified.length) {
     const named =
       unverified.slice(0, 3).join(', ') + (unverified.length > 3 ? ` and ${unverified.length - 3} more` : '');
     output.note(
@@ -76,7 +76,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
       ),
     );
   }
-  if (output.isHuman && entries.length > 0) {
+  if (output.isHuman && entries.length) {
     output.note(output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));
     if (entries.length === limit) output.note(output.chalk.dim(`Showing the newest ${limit}; more with --limit.`));
   }

@@ -39,13 +39,13 @@ export async function run(ctx: CommandContext) {
   else {
     const c = output.chalk;
     output.note(
-      `${entries.length === 0 ? 'The local journal is empty' : `Moved the local journal ${safeText(local.file)} (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`} into the team store ${safeText(choice.shown)}: ${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
+      `${entries.length ? `Moved the local journal ${safeText(local.file)} (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})` : 'The local journal is empty'} into the team store ${safeText(choice.shown)}: ${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
     );
-    if (summary.schema_applied.length > 0)
+    if (summary.schema_applied.length)
       output.note(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));
-    if (entries.length > 0) output.note(c.dim(`The local file is left as it was; running this again adds nothing.`));
+    if (entries.length) output.note(c.dim(`The local file is left as it was; running this again adds nothing.`));
   }
-  if (summary.conflicts.length > 0)
+  if (summary.conflicts.length)
     throw new JournalStoreError(
       `${summary.conflicts.length} local ${summary.conflicts.length === 1 ? 'entry was' : 'entries were'} not moved: the team store ${choice.shown} holds another action under the same id (${summary.conflicts.join(', ')}).`,
       {

@@ -60,9 +60,9 @@ export async function run(ctx: CommandContext) {
   }
   const failed = report.checks.filter((check) => check.status === 'fail');
   const sentence = report.ready
-    ? failed.length === 0
-      ? 'Ready: everything a write needs works.'
-      : `Ready for writes; ${failed.length} other check${failed.length === 1 ? '' : 's'} failed (see above).`
+    ? failed.length
+      ? `Ready for writes; ${failed.length} other check${failed.length === 1 ? '' : 's'} failed (see above).`
+      : 'Ready: everything a write needs works.'
     : // A check is named by what it checks ("Key accepted"): said as the check that failed, never as a statement.
       `Not ready: a write would fail (✗ ${failed
         .filter((check) => check.forWrites)

@@ -25,7 +25,7 @@ import type { LOGIN } from '../specs.js';
 import { UsageError } from '../../../core/errors.js';
 import { safeText } from '../../../core/security/safe-text.js';
 
-export function parseLoginOptions(input: InputOf<typeof LOGIN>) {
+function parseLoginOptions(input: InputOf<typeof LOGIN>) {
   const { options } = input;
   const keyStore = typeof options.keyStore === 'string' ? options.keyStore.trim() : undefined;
   if (keyStore !== undefined && !['keyring', 'file'].includes(keyStore))

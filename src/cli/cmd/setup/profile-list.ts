@@ -11,7 +11,7 @@ export async function run(ctx: CommandContext) {
   const human = ctx.output.isHuman;
   const c = ctx.output.chalk;
   await ctx.output.list(
-    rows as unknown as Record<string, unknown>[],
+    rows,
     profilesResource(c, human, (environment) => environmentLabel(environment, c)),
     {
       empty: 'No profiles saved yet. Run `hedge login` to add one (or try `hedge --demo markets`).',

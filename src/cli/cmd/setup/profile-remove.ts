@@ -26,7 +26,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REM
   });
   if (output.isJson) output.json({ removed: name, current: data.current ?? null });
   output.note(`Removed profile "${name}".`);
-  const location = keyAt as KeyLocation | undefined;
+  const location = keyAt;
   if (location?.kind === 'keyring') {
     const removal = await removeFromKeyring(location.account, ctx.env);
     if ('error' in removal)

@@ -24,14 +24,14 @@ async function scopeInUse(ctx: CommandContext): Promise<LearnedScope> {
   }
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>) {
   const { output } = ctx;
   const scope = input.options.all === true ? 'all' : await scopeInUse(ctx);
   const where = scope === 'all' ? 'every profile and server' : describeScope(scope);
   const forgotten = await resetLearned(await ctx.store(), scope);
   if (output.isJson) output.json({ scope: where, forgotten });
   else if (!output.isHuman) for (const line of forgotten) output.write(line);
-  if (forgotten.length === 0) {
+  if (!forgotten.length) {
     output.note(`Nothing learned to forget for ${where}.`);
     return;
   }

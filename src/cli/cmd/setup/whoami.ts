@@ -2,7 +2,6 @@
 // where each came from (flag > environment > profile), and whether the key works (one GET /account).
 // Exits 0 when the key works, 4 when the server refuses it, 5 when it cannot be reached.
 import { redactKey } from '../../../core/security/secrets.js';
-import type { Source } from '../../../platform/config/credentials.js';
 import { checkKey, type KeyStatus } from '../../../features/setup/key-check.js';
 import { environmentLabel } from '../../../features/setup/profile-view.js';
 import {
@@ -57,7 +56,7 @@ async function gatherWhoami(ctx: CommandContext) {
     profile: credentials.sources.profile === 'profile' ? 'current' : (credentials.sources.profile ?? null),
     api_key: credentials.sources.apiKey,
     base_url: credentials.sources.baseUrl,
-    ca_file: (credentials.sources.caFile as Source | undefined) ?? null,
+    ca_file: credentials.sources.caFile ?? null,
   };
   // The answers to the spec's "not shown" request names in use, and where each came from: our
   // guess (default), learned from the server (kept for this profile or server), or set by you.

@@ -101,7 +101,7 @@ async function planCall(ctx: CommandContext, opts: ReturnType<typeof parseApiOpt
   return { method: opts.method, path, body, headers, argv };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof API>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof API>) {
   const opts = parseApiOptions(input);
   const call = await planCall(ctx, opts);
   const client = await ctx.client();
@@ -131,6 +131,6 @@ export async function run(ctx: CommandContext, input: InputOf<typeof API>): Prom
  * before anything is sent, ui/result-fields.ts); a GET is a read, checked on what came.
  */
 export const OUTPUT_FIELDS = (input: InputOf<typeof API>) => {
-  if (!isWriteMethod(parseApiMethod(input.options.method))) return undefined;
+  if (!isWriteMethod(parseApiMethod(input.options.method))) return;
   return input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.api);
 };

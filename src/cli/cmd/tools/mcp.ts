@@ -55,7 +55,7 @@ async function runMcp(ctx: CommandContext, input: InputOf<typeof MCP>, commands:
     `hedge mcp: serving ${toolbox.list().length} tools over stdio with key ${redactKey(credentials.apiKey)} — ${tier}.`,
   );
   ctx.output.note(
-    files.roots.length > 0
+    files.roots.length
       ? `hedge mcp: plan and apply read target files under ${files.roots.map((root) => root.path).join(', ')} (and the client's roots, where it sends them), or take rows inline.`
       : 'hedge mcp: no root to read target files from (started in the file system root; use --root DIR): plan and apply take rows inline only.',
   );
@@ -67,4 +67,4 @@ async function runMcp(ctx: CommandContext, input: InputOf<typeof MCP>, commands:
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: 'the MCP protocol (JSON-RPC over stdio)' };
+const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: 'the MCP protocol (JSON-RPC over stdio)' };

@@ -13,7 +13,7 @@ function checked<T>(
   expected: string,
   read: (text: string, value: number) => T | undefined,
 ) {
-  if (raw === undefined) return undefined;
+  if (raw === undefined) return;
   const text = String(raw).trim();
   const value = read(text, Number(text));
   if (value === undefined) throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${expected}.`);

@@ -16,7 +16,7 @@ async function environment(ctx: CommandContext) {
   } catch (error) {
     if (!(error instanceof HedgeError)) throw error;
     ctx.output.warn(`No usable API key: ${error.message} Write tools are shown as not offered.`);
-    return undefined;
+    return;
   }
 }
 
@@ -63,8 +63,8 @@ async function printTools(ctx: CommandContext, commands: readonly CommandSpec[])
     return;
   }
   const rows = entries.map((entry) => {
-    const required = (entry.input_schema.required as string[] | undefined) ?? [];
-    const optional = Object.keys(entry.input_schema.properties as Record<string, unknown>).length - required.length;
+    const required = entry.input_schema.required ?? [];
+    const optional = Object.keys(entry.input_schema.properties).length - required.length;
     return {
       name: entry.name,
       tier: entry.tier,

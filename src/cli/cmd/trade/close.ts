@@ -6,7 +6,7 @@ import type { CLOSE } from '../specs.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { parseMarket, parseSide } from '../../../core/input.js';
 import { closeAction, closeArgv } from '../../../features/trade/trade-actions.js';
-import { runWrite, writeOptionsFrom, type WriteOutcome } from '../../../features/write/write-flow.js';
+import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 
@@ -15,7 +15,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof CLOSE>) {
   const write = writeOptionsFrom(input.options);
   const client = await ctx.client();
   const action = closeAction(ctx, client, request, { argv: closeArgv(request) });
-  return showTrade(ctx, 'close', (await runWrite(ctx, action, write)) as WriteOutcome<unknown, unknown>, {
+  return showTrade(ctx, 'close', await runWrite(ctx, action, write), {
     ...request,
   });
 }

@@ -19,7 +19,7 @@ import type { Prompter } from '../../../platform/terminal/prompter.js';
 import { renderQuoteCard } from '../../../platform/results/quote-card.js';
 import { displayWidth, wrapWords } from '../../../platform/terminal/width.js';
 
-export interface WizardAnswers {
+interface WizardAnswers {
   market?: string;
   side?: Side;
   notionalUsd?: number;
@@ -129,17 +129,16 @@ async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
     SideViews.read(client, (line) => ctx.log(line)).catch((error: unknown) => {
       if (ctx.signal.aborted) throw error;
       ctx.log(`positions and hedges: not read for the wizard (${messageOf(error)})`);
-      return undefined;
+      return;
     }),
   ]);
   const nowMs = client.transport.serverNow().latestMs;
   const holding = async (marketName: string, side: Side) => {
-    if (!views) return undefined;
+    if (!views) return;
     const book = await views.book(marketName, side, nowMs);
-    if (book.state === 'flat' && book.opening.length === 0) return undefined;
+    if (book.state === 'flat' && !book.opening.length) return;
     const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
-    const notionalUsd =
-      book.filled.length > 0 ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
+    const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
     return { ...(notionalUsd === undefined ? {} : { notionalUsd }), ...(hedgeId ? { hedgeId } : {}) };
   };
   return { list, account, holding };
@@ -159,7 +158,7 @@ async function askMarket(
     return findMarket(markets, given) ?? ({ market: given } as Market);
   }
   const open = markets.filter((entry) => entry.status === 'open');
-  if (open.length === 0) {
+  if (!open.length) {
     const listed = markets.map((entry) => `${entry.market} (${entry.status})`).join(', ') || 'none';
     throw new PreTradeCheckError(
       'market_disabled',

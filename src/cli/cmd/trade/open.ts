@@ -33,7 +33,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Pro
   )
     .filter(([, value]) => value === undefined)
     .map(([name]) => name);
-  if (missing.length > 0 && (!ctx.interactive || write.dryRun)) {
+  if (missing.length && (!ctx.interactive || write.dryRun)) {
     const why = write.dryRun
       ? '--dry-run needs every argument (the wizard quotes, and a dry run sends nothing)'
       : ctx.globals.input
@@ -52,7 +52,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Pro
     client_reference: given.clientReference,
   };
   let asked = {};
-  if (missing.length > 0) {
+  if (missing.length) {
     // Asked before anything is sent; the wizard confirms with the quote card in view.
     const live = (await ctx.credentials()).environment === 'live';
     const { runOpenWizard } = await import('./open-wizard.js');

@@ -22,7 +22,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>) {
   const empty = 'No markets are available to this account.';
   if (market) await requireListedMarket(client, market);
   const names = market ? [market] : (await client.listMarkets()).markets.map((entry) => entry.market);
-  if (names.length === 0) return output.list([], PRICE_RESOURCE, { empty });
+  if (!names.length) return output.list([], PRICE_RESOURCE, { empty });
   const { data, quotes, problem } = await client.readPrices(names);
   // --raw is the server's data as it came, whatever its shape (a list, or keyed by market).
   if (output.isJson && output.raw) return output.json(data);

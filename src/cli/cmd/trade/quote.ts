@@ -27,7 +27,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>) {
   if (output.isJson) return output.json(quote);
   // --fields on a terminal: a card of just those fields (dotted names reach into the groups).
   if (output.isHuman && ctx.globals.fields)
-    return output.record(quote as unknown as Record<string, unknown>, [], {
+    return output.record(quote, [], {
       title: `Quote ${quote.market} ${quote.side}`,
     });
   output.write(renderQuoteCard(output, quote, ctx.clock.now()));

@@ -4,6 +4,7 @@ import { toAccountSide } from '../../../core/money.js';
 import { readNumber } from '../../../core/number-format.js';
 import { SIDES, type Side } from '../../../core/vocabulary.js';
 import type { HistoryFacts } from '../../../core/wire.js';
+import type { JsonObject } from '../../../core/objects.js';
 
 export type { HistoryFacts };
 
@@ -15,7 +16,7 @@ export function nameKey(name: string) {
 /** A record's fields by their normalised name (the first of two that normalise alike wins). */
 export type Fields = ReadonlyMap<string, unknown>;
 
-function fieldsOf(raw: Record<string, unknown>): Fields {
+function fieldsOf(raw: JsonObject): Fields {
   // Reversed: of two names that normalise alike, the first is set last.
   return new Map(
     Object.entries(raw)
@@ -24,27 +25,23 @@ function fieldsOf(raw: Record<string, unknown>): Fields {
   );
 }
 
-export type Reader<T> = (value: unknown) => T | undefined;
+type Reader<T> = (value: unknown) => T | undefined;
 
 /** The first of `names` (in order of preference) whose value `read` accepts, and that name. */
 export function pickField<T>(
-  from: Record<string, unknown> | Fields,
+  from: JsonObject | Fields,
   names: readonly string[],
   read: Reader<T>,
 ): { value: T; name: string } | undefined {
-  const fields = from instanceof Map ? from : fieldsOf(from as Record<string, unknown>);
+  const fields = from instanceof Map ? from : fieldsOf(from as JsonObject);
   for (const name of names) {
     const value = read(fields.get(nameKey(name)));
     if (value !== undefined) return { value, name };
   }
-  return undefined;
+  return;
 }
 
-export function firstField<T>(
-  from: Record<string, unknown> | Fields,
-  names: readonly string[],
-  read: Reader<T>,
-): T | undefined {
+export function firstField<T>(from: JsonObject | Fields, names: readonly string[], read: Reader<T>): T | undefined {
   return pickField(from, names, read)?.value;
 }
 
@@ -68,7 +65,7 @@ const PRICE_FIELDS = 'price mid mid_price midPrice mid_rate rate value last last
 const MARKET_FIELDS = 'market symbol pair instrument ticker'.split(' ');
 const TIME_FIELDS = 'timestamp ts time as_of asOf updated_at at'.split(' ');
 /** The server's own object behind each price read (pricesInOneShape starts from it). */
-const PRICE_SENT = new WeakMap<PriceQuote, Record<string, unknown>>();
+const PRICE_SENT = new WeakMap<PriceQuote, JsonObject>();
 
 const PRICE_LIST_KEYS = 'prices rates quotes data items results'.split(' ');
 
@@ -76,7 +73,7 @@ function priceOf(value: unknown): number | undefined {
   const direct = readNumber(value);
   if (direct !== undefined) return direct;
   if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const fields = value as Record<string, unknown>;
+    const fields = value as JsonObject;
     const found = firstField(fields, PRICE_FIELDS, priceOf);
     if (found !== undefined) return found;
     // Only a two-sided price: its mid.
@@ -85,21 +82,21 @@ function priceOf(value: unknown): number | undefined {
     // Rounded to 12 significant digits: (15.2832 + 15.2908) / 2 is not 15.286999999999999.
     if (bid !== undefined && ask !== undefined) return Number(((bid + ask) / 2).toPrecision(12));
   }
-  return undefined;
+  return;
 }
 
-const marketOf = (value: Record<string, unknown>) => firstField(value, MARKET_FIELDS, readString);
-const timeOf = (value: Record<string, unknown>) => firstField(value, TIME_FIELDS, readString);
+const marketOf = (value: JsonObject) => firstField(value, MARKET_FIELDS, readString);
+const timeOf = (value: JsonObject) => firstField(value, TIME_FIELDS, readString);
 
 /** GET /prices, whose shape is not shown. */
 export function parsePrices(data: unknown, requested: readonly string[], depth = 0): PriceQuote[] | undefined {
   const only = requested.length === 1 ? requested[0] : undefined;
   const fromObject = (value: unknown, fallbackMarket?: string) => {
     const price = priceOf(value);
-    if (price === undefined) return undefined;
-    const fields = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    if (price === undefined) return;
+    const fields = value && typeof value === 'object' ? (value as JsonObject) : {};
     const market = marketOf(fields) ?? fallbackMarket;
-    if (!market) return undefined;
+    if (!market) return;
     const timestamp = timeOf(fields);
     const quote: PriceQuote = {
       ...fields,
@@ -111,10 +108,10 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     return quote;
   };
   const all = (quotes: Array<PriceQuote | undefined>) =>
-    quotes.length > 0 && quotes.every((quote) => quote !== undefined) ? (quotes as PriceQuote[]) : undefined;
+    quotes.length && quotes.every((quote) => quote !== undefined) ? quotes : undefined;
   if (Array.isArray(data)) return all(data.map((item) => fromObject(item, only)));
   if (data && typeof data === 'object') {
-    const object = data as Record<string, unknown>;
+    const object = data as JsonObject;
     const single = fromObject(data, only);
     if (single && marketOf(object)) return [single];
     const keyed = all(Object.entries(object).map(([market, value]) => fromObject(value, market)));
@@ -127,11 +124,11 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     }
   }
   if (typeof data === 'number' && only !== undefined) return [{ market: only, price: data }];
-  return undefined;
+  return;
 }
 
 /** A price in the one shape (docs/output.md): `market`, `price`, `timestamp` first, then what the server sent. */
-export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<Record<string, unknown>> {
+export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<JsonObject> {
   return quotes.map((quote) => {
     const sent = PRICE_SENT.get(quote) ?? quote;
     const { market, price, timestamp, ...others } = showUnderKnownNames(sent, [
@@ -145,7 +142,7 @@ export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<Record<st
 }
 
 /** Where the one shape keeps what the server sent under one of our names for something else. */
-export const WIRE_HOLDER = '_wire';
+const WIRE_HOLDER = '_wire';
 
 /** An ISO 8601 time that carries its zone (`Z` or `+01:00`): two such texts can be compared as instants. */
 const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -163,11 +160,11 @@ export function sameFact(sent: unknown, read: unknown) {
 
 /** A record with each fact under our name and nothing the server sent lost. */
 export function showUnderKnownNames(
-  raw: Record<string, unknown>,
+  raw: JsonObject,
   facts: ReadonlyArray<{ known: string; value: unknown; synonyms: readonly string[] }>,
-): Record<string, unknown> {
-  const row: Record<string, unknown> = { ...raw };
-  const displaced: Record<string, unknown> = {};
+): JsonObject {
+  const row: JsonObject = { ...raw };
+  const displaced: JsonObject = {};
   if (Object.hasOwn(row, WIRE_HOLDER)) {
     displaced[WIRE_HOLDER] = row[WIRE_HOLDER];
     delete row[WIRE_HOLDER];
@@ -187,7 +184,7 @@ export function showUnderKnownNames(
     if (current !== undefined) displaced[known] = current;
     row[known] = value;
   }
-  if (Object.keys(displaced).length > 0) row[WIRE_HOLDER] = displaced;
+  if (Object.keys(displaced).length) row[WIRE_HOLDER] = displaced;
   return row;
 }
 
@@ -196,7 +193,7 @@ const synonymKeys = new Map<string, string>();
 
 /** The field a fact was read from: the first of its synonyms whose value is that fact. */
 function sourceOf(
-  row: Record<string, unknown>,
+  row: JsonObject,
   names: ReadonlyArray<readonly [string, string]>,
   value: unknown,
   synonyms: readonly string[],
@@ -208,7 +205,7 @@ function sourceOf(
       if (key === wanted && Object.hasOwn(row, name) && sameFact(row[name], value)) return name;
     }
   }
-  return undefined;
+  return;
 }
 
 /** Each fact's names, most likely first (the first ours), and its reader. */
@@ -228,9 +225,9 @@ function namesOf<T extends FieldTable>(table: T): { [F in keyof T]: T[F][0] } {
 }
 
 /** Each fact of `table` read from `raw`, in the table's order; a name other than the first is noted in `used`. */
-function readFacts(raw: Record<string, unknown>, table: FieldTable, used?: string[]) {
+function readFacts(raw: JsonObject, table: FieldTable, used?: string[]) {
   const fields = fieldsOf(raw);
-  const facts: Record<string, unknown> = {};
+  const facts: JsonObject = {};
   for (const [fact, [names, read]] of Object.entries(table)) {
     const found = pickField(fields, names, read);
     if (found === undefined) continue;
@@ -241,12 +238,12 @@ function readFacts(raw: Record<string, unknown>, table: FieldTable, used?: strin
 }
 
 /** `raw` in the one shape (docs/output.md): each fact under the first of its names. */
-function inOneShape(raw: Record<string, unknown>, table: FieldTable, facts: object = readFacts(raw, table)) {
+function inOneShape(raw: JsonObject, table: FieldTable, facts: object = readFacts(raw, table)) {
   return showUnderKnownNames(
     raw,
     Object.entries(table).map(([fact, [synonyms]]) => ({
-      known: synonyms[0]!,
-      value: (facts as Record<string, unknown>)[fact],
+      known: synonyms[0],
+      value: (facts as JsonObject)[fact],
       synonyms,
     })),
   );
@@ -290,17 +287,14 @@ export type PositionFacts = {
   synonymsUsed: string[];
 };
 
-export function readPosition(raw: Record<string, unknown>): PositionFacts {
+export function readPosition(raw: JsonObject): PositionFacts {
   const synonymsUsed: string[] = [];
   const facts = readFacts(raw, POSITION_FIELDS, synonymsUsed);
   return { ...facts, netMarginUsd: readNumber(raw.net_margin_usd), synonymsUsed };
 }
 
 /** A position in the one shape: a fact taken from its hedge (a position with no side) shown too. */
-export function positionInOneShape(
-  raw: Record<string, unknown>,
-  facts: Omit<PositionFacts, 'synonymsUsed'>,
-): Record<string, unknown> {
+export function positionInOneShape(raw: JsonObject, facts: Omit<PositionFacts, 'synonymsUsed'>): JsonObject {
   return inOneShape(raw, POSITION_FIELDS, facts);
 }
 
@@ -341,8 +335,7 @@ const HISTORY_FOR_PEOPLE = {
 
 /** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
 function readId(value: unknown) {
-  if (value && typeof value === 'object' && !Array.isArray(value))
-    return readText((value as Record<string, unknown>).id);
+  if (value && typeof value === 'object' && !Array.isArray(value)) return readText((value as JsonObject).id);
   return readText(value);
 }
 
@@ -382,13 +375,13 @@ export function readTimestamp(value: unknown) {
     const zoned = text.length === 10 || HAS_ZONE.test(text) ? text : `${text}Z`;
     ms = Date.parse(zoned);
   }
-  if (ms === undefined || !Number.isFinite(ms)) return undefined;
+  if (ms === undefined || !Number.isFinite(ms)) return;
   const date = new Date(ms);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
 /** A closed-hedge record's facts; one not found is left out, never 0. No net P&L is off the contract. */
-export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
+export function readHistoryRecord(raw: JsonObject) {
   const facts = readFacts(raw, HISTORY_FIELDS) as Partial<Record<keyof HistoryFacts, unknown>>;
   // The rules reason on the account's side: the server's positive carry and fees are paid.
   for (const fact of ['carryUsd', 'feesUsd'] as const)
@@ -404,12 +397,12 @@ export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
   return facts as HistoryFacts;
 }
 
-export function historyHedgeId(raw: Record<string, unknown>) {
+export function historyHedgeId(raw: JsonObject) {
   return firstField(raw, ...HISTORY_FIELDS.hedgeId);
 }
 
 /** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */
-export function historyRecordForPeople(raw: Record<string, unknown>): Record<string, unknown> {
+export function historyRecordForPeople(raw: JsonObject): JsonObject {
   return inOneShape(raw, HISTORY_FOR_PEOPLE);
 }
 
@@ -425,6 +418,6 @@ const ACCOUNT_FIELDS = fieldTable({
 });
 
 /** The account in the one shape: each figure read under another name shown under ours. */
-export function accountForPeople(raw: Record<string, unknown>): Record<string, unknown> {
+export function accountForPeople(raw: JsonObject): JsonObject {
   return inOneShape(raw, ACCOUNT_FIELDS);
 }

@@ -7,13 +7,13 @@ function parsed(value: string) {
   try {
     return LinkHeader.parse(value);
   } catch {
-    return undefined;
+    return;
   }
 }
 
 /** The target of a `Link` header's `rel="next"`, as written; read link by link when the whole does not parse. */
 export function nextLink(header: string | readonly string[] | undefined) {
-  if (header === undefined) return undefined;
+  if (header === undefined) return;
   const values = (typeof header === 'string' ? [header] : header).filter((value) => value.trim() !== '');
   for (const value of values) {
     const whole = parsed(value);
@@ -21,7 +21,7 @@ export function nextLink(header: string | readonly string[] | undefined) {
     const found = whole?.rel('next')[0] ?? linkByLink(value);
     if (found?.uri) return found.uri;
   }
-  return undefined;
+  return;
 }
 
 /** The next link of a header that does not read whole: each `<…>` part on its own. */
@@ -30,7 +30,7 @@ function linkByLink(value: string) {
     const found = parsed(part)?.rel('next')[0];
     if (found?.uri) return found;
   }
-  return undefined;
+  return;
 }
 
 /** Names a page-size query parameter goes by, most common first (the first is our default guess). */
@@ -49,9 +49,9 @@ const PAGE_KEYS = 'page current_page currentPage page_number pageNumber'.split('
 const PAGES_KEYS = 'total_pages totalPages page_count pageCount last_page lastPage pages'.split(' ');
 const TOTAL_KEYS = 'total total_count totalCount total_items totalItems total_results count'.split(' ');
 
-export interface NextPage {
+interface NextPage {
   /** The query of the next request (replaces the list's query; the page size is added when absent). */
-  query: Record<string, string>;
+  query: Query;
   /** How it was found, for --verbose and `hedge doctor`: "meta.next_cursor as cursor", "Link header", … */
   how: string;
 }
@@ -71,6 +71,8 @@ export interface PageReading {
 }
 
 type Json = Record<string, unknown>;
+/** A page's query parameters, as sent. */
+export type Query = Record<string, string>;
 
 const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -90,13 +92,12 @@ export function findRows(data: unknown): { rows?: unknown[]; rowsAt: string; res
 
 /** The places paging facts may be: meta, what `data` carries beside the rows, and objects inside either. */
 function places(meta: Json, rest: Json) {
-  const found: Array<{ at: string; value: Json }> = [
+  const found = [
     { at: 'meta', value: meta },
     { at: 'data', value: rest },
   ];
   for (const { at, value } of [...found]) {
-    for (const key of CONTAINERS)
-      if (isObject(value[key])) found.push({ at: `${at}.${key}`, value: value[key] as Json });
+    for (const key of CONTAINERS) if (isObject(value[key])) found.push({ at: `${at}.${key}`, value: value[key] });
   }
   return found;
 }
@@ -113,7 +114,7 @@ function firstOf<T>(
       if (value !== undefined) return { at: source.at, key, value };
     }
   }
-  return undefined;
+  return;
 }
 
 const whole = (value: unknown) => {
@@ -136,7 +137,7 @@ function queryOfLink(link: string, listUrl: string) {
     const url = new URL(link, listUrl);
     return Object.fromEntries(url.searchParams.entries());
   } catch {
-    return undefined;
+    return;
   }
 }
 
@@ -150,7 +151,7 @@ export function cursorParameterFor(key: string) {
 /** One answer of a list: `query` as asked (filters kept), `listUrl` to resolve a relative link, `cursorParam` as set. */
 export function readPage(
   answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] },
-  request: { query: Record<string, string>; listUrl: string; cursorParam?: string },
+  request: { query: Query; listUrl: string; cursorParam?: string },
 ): PageReading {
   const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
   const { rows } = reading;
@@ -166,7 +167,7 @@ export function readPage(
   if (total) reading.total = total.value;
   const more = firstOf(sources, MORE_KEYS, flag);
   if (more) reading.more = more.value;
-  const follow = (query: Record<string, string>, how: string) => {
+  const follow = (query: Query, how: string) => {
     reading.next = { query, how };
     reading.more ??= true;
     return reading;
@@ -186,7 +187,7 @@ export function readPage(
   if (given) {
     reading.nextLink = given.value;
     const linkQuery = queryOfLink(given.value, request.listUrl);
-    if (linkQuery && Object.keys(linkQuery).length > 0) return follow(linkQuery, given.how);
+    if (linkQuery && Object.keys(linkQuery).length) return follow(linkQuery, given.how);
   }
   // A next "link" that is bare text is a cursor token (`meta.cursor.next: "n1"`), sent back as a cursor;
   // 2. a cursor, or any other `next_<name>` marker, is sent back as `<name>` (`next_before` → `before`).
@@ -238,14 +239,14 @@ function markersIn(sources: Array<{ at: string; value: Json }>) {
 
 export interface PageAnswer {
   data: unknown;
-  meta: Record<string, unknown>;
+  meta: Json;
   /** Names in lower case; `link` may carry the next page. */
   headers: Record<string, string | string[] | undefined>;
   /** The URL asked (a relative next link is resolved against it). */
   url: string;
 }
 
-export interface FollowedPage<A extends PageAnswer, R = Record<string, string>> {
+interface FollowedPage<A extends PageAnswer, R = Query> {
   answer: A;
   reading: PageReading;
   /** Another page follows, none, or none because the server repeated a next request. */
@@ -254,9 +255,9 @@ export interface FollowedPage<A extends PageAnswer, R = Record<string, string>> 
   following?: R;
 }
 
-export interface FollowOptions {
+interface FollowOptions {
   /** The first page's query (filters); every next page's query comes from the answer before it. */
-  query?: Record<string, string>;
+  query?: Query;
   /** A configured name to send a cursor back under (else derived from the answer's key). */
   cursorParam?: string;
 }
@@ -282,7 +283,7 @@ async function* walkPages<A extends PageAnswer, R>(
 
 /** The client's lists: each next page asked at the list's path with the query the answer gives. */
 export function followPages<A extends PageAnswer>(
-  fetchPage: (query: Record<string, string>) => Promise<A>,
+  fetchPage: (query: Query) => Promise<A>,
   options: FollowOptions = {},
 ): AsyncGenerator<FollowedPage<A>> {
   return walkPages({ ...(options.query ?? {}) }, fetchPage, (answer, query) => {
@@ -326,7 +327,7 @@ function underBase(baseUrl: string, link: string) {
 function readPathPage(
   baseUrl: string,
   path: string,
-  answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
+  answer: { data?: unknown; meta: Json; headers: Record<string, string | string[] | undefined> },
   cursorParam?: string,
 ) {
   const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
@@ -345,7 +346,7 @@ function readPathPage(
 export function nextPagePath(
   baseUrl: string,
   path: string,
-  answer: { data?: unknown; meta: Record<string, unknown>; headers: Record<string, string | string[] | undefined> },
+  answer: { data?: unknown; meta: Json; headers: Record<string, string | string[] | undefined> },
   cursorParam?: string,
 ) {
   return readPathPage(baseUrl, path, answer, cursorParam).next;

@@ -1,5 +1,7 @@
 // What the client SENDS where the spec says "not shown" is a guess.
 import { ApiError } from '../../../core/errors.js';
+import type { JsonObject } from '../../../core/objects.js';
+import type { Env } from '../../config/env.js';
 
 /** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
 export { MAX_PAGE_SIZE } from '../../../core/wire.js';
@@ -37,16 +39,16 @@ export function wireHint(setting: keyof WireSettings) {
   return `Set ${env} (or the profile's wire.${profileKey}) to the name the server expects; \`hedge doctor\` shows what hedge detected, and \`hedge profile reset-wire\` forgets what it learned.`;
 }
 
-export const WIRE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+const WIRE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 /** default: our guess; learned: the server named it (kept in the profile); profile / environment: set by you. */
-export type WireSource = 'default' | 'learned' | 'profile' | 'environment';
+type WireSource = 'default' | 'learned' | 'profile' | 'environment';
 
 /** Environment over profile over learned over default; a malformed name is refused with the setting named. */
 export function resolveWireSettings(
-  env: Readonly<Record<string, string | undefined>>,
-  profileWire: Readonly<Record<string, unknown>> = {},
-  learnedWire: Readonly<Record<string, unknown>> = {},
+  env: Env,
+  profileWire: Readonly<JsonObject> = {},
+  learnedWire: Readonly<JsonObject> = {},
 ): { settings: WireSettings; sources: Record<keyof WireSettings, WireSource>; problem?: string } {
   const settings = { ...DEFAULT_WIRE_SETTINGS };
   const sources = Object.fromEntries(Object.keys(settings).map((key) => [key, 'default'])) as Record<
@@ -86,9 +88,9 @@ const AMOUNT_NAME = /(usd|usdc|amount|notional|size|delta|qty|quantity|value|cha
 /** The server's own name for the add/reduce amount, when a refusal that did nothing names one hedge did not send. */
 export function notionalFieldFrom(error: unknown, sentBody: unknown) {
   // Not a clear 4xx refusal of the body: a 401, 403, 404, 409 or 429 says nothing about names.
-  if (!(error instanceof ApiError) || error.ambiguous || error.status < 400 || error.status >= 500) return undefined;
-  if ([401, 403, 404, 409, 429].includes(error.status)) return undefined;
-  const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as Record<string, unknown>) : {};
+  if (!(error instanceof ApiError) || error.ambiguous || error.status < 400 || error.status >= 500) return;
+  if ([401, 403, 404, 409, 429].includes(error.status)) return;
+  const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as JsonObject) : {};
   const field = refusedField(error);
   const named = field !== undefined && WIRE_NAME.test(field) && !CHANGE_BODY_FIELDS.has(field) && !(field in body);
   return named && AMOUNT_NAME.test(field) ? field : undefined;
@@ -101,11 +103,11 @@ export function refusedField(error: ApiError) {
     if (typeof value === 'string' && value !== '') return value;
     if (Array.isArray(value) && typeof value[value.length - 1] === 'string') return value[value.length - 1] as string;
   }
-  return undefined;
+  return;
 }
 
 /** Names a refusal's details offer (`allowed: [...]`, `expected: "per_page"`), never its message. */
-export function namesIn(details: Record<string, unknown>) {
+export function namesIn(details: JsonObject) {
   const names: string[] = [];
   for (const [key, value] of Object.entries(details)) {
     if (key === 'field') continue;

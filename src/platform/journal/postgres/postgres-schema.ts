@@ -4,9 +4,9 @@ import type { ClientBase } from 'pg';
 export const SCHEMA = 'hedge';
 
 /** The advisory lock key (in `hashtextextended(text, 0)` terms) held while migrating. */
-export const MIGRATION_LOCK = 'hedge:schema-migration';
+const MIGRATION_LOCK = 'hedge:schema-migration';
 
-export interface Migration {
+interface Migration {
   version: number;
   description: string;
   sql: string;
@@ -82,10 +82,10 @@ CREATE TABLE ${SCHEMA}.keeper_heartbeats (
   },
 ];
 
-export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** The schema's version as the database has it; 0 when hedge never ran there. */
-export async function schemaVersion(client: ClientBase) {
+async function schemaVersion(client: ClientBase) {
   const present = await client.query<{ present: boolean }>(
     `SELECT to_regclass('${SCHEMA}.schema_migrations') IS NOT NULL AS present`,
   );
@@ -103,7 +103,7 @@ export class SchemaTooNewError extends Error {
 }
 
 /** Brings the schema to LATEST_VERSION; returns the versions it applied (none when it was current). */
-export async function migrateSchema(client: ClientBase, appliedBy: string): Promise<number[]> {
+export async function migrateSchema(client: ClientBase, appliedBy: string) {
   const before = await schemaVersion(client);
   if (before > LATEST_VERSION) throw new SchemaTooNewError(before);
   if (before === LATEST_VERSION) return [];

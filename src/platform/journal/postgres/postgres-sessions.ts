@@ -19,7 +19,7 @@ const HOLDER_ATTEMPTS = 20;
 const HOLDER_RETRY_MS = 25;
 
 /** One id per process: a holder's pid alone is reused, and names nothing on another machine. */
-export const PROCESS_SESSION = randomBytes(8).toString('hex');
+const PROCESS_SESSION = randomBytes(8).toString('hex');
 
 /** A hold's row key in hedge.holders: `entry:<id>` or `lock:<scope>`. */
 export const scopeText = (scope: HoldScope) => ('entry' in scope ? `entry:${scope.entry}` : `lock:${scope.lock}`);
@@ -40,7 +40,7 @@ const UPSERT_HOLDER_SQL = `
 INSERT INTO ${SCHEMA}.holders (scope, pid, host, session, since, backend_pid) VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid`;
 
-export interface LockConnection {
+interface LockConnection {
   client: pg.Client;
   /** pg_backend_pid() of this session: what pg_locks names the holder by. */
   backendPid: number;
@@ -127,7 +127,7 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** The connection for entries, with the schema made current on first use. */
-  data(): Promise<pg.Client> {
+  data() {
     this.dataConnection ??= (async () => {
       const started = Date.now();
       const client = await this.connect('data', () => {
@@ -136,7 +136,7 @@ export class PostgresSessions implements LockerClient {
       });
       try {
         const applied = await migrateSchema(client, `${this.host} pid ${process.pid}`);
-        if (applied.length > 0)
+        if (applied.length)
           this.options.log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
       } catch (error) {
         await client.end().catch(() => undefined);
@@ -156,7 +156,7 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** The connection that holds this process's advisory locks, and only them. */
-  locks(): Promise<LockConnection> {
+  locks() {
     this.lockConnection ??= (async () => {
       const generation = this.lockGeneration;
       const client = await this.connect('locks', () => {
@@ -170,7 +170,7 @@ export class PostgresSessions implements LockerClient {
         await client.end().catch(() => undefined);
         throw this.storeError(error, 'opening its lock session');
       });
-      return { client, backendPid: result.rows[0]!.pid };
+      return { client, backendPid: result.rows[0].pid };
     })();
     const connection = this.lockConnection;
     connection.catch(() => {
@@ -179,7 +179,7 @@ export class PostgresSessions implements LockerClient {
     return connection;
   }
 
-  async connect(purpose: 'data' | 'locks', onLost: () => void): Promise<pg.Client> {
+  async connect(purpose: 'data' | 'locks', onLost: () => void) {
     if (this.closed) throw new JournalError('The journal store was closed.');
     const client = new pg.Client({
       connectionString: this.options.url,
@@ -324,7 +324,7 @@ export class PostgresSessions implements LockerClient {
       'asking who holds an action',
     );
     const row = result.rows[0];
-    if (!row) return undefined;
+    if (!row) return;
     return {
       pid: row.pid,
       host: row.host,
@@ -334,7 +334,7 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** A failure of the store as the operator reads it: the store (redacted), what went wrong, what to do. */
-  storeError(error: unknown, doing: string): JournalStoreError {
+  storeError(error: unknown, doing: string) {
     if (error instanceof JournalStoreError) return error;
     const { sentence, hint } = describeFailure(error, this.options.source);
     return new JournalStoreError(`The team journal store ${this.location} ${sentence} (while ${doing}).`, {
@@ -401,6 +401,6 @@ function connectTimeoutOf(url: string) {
     const seconds = value === null ? NaN : Number(value);
     return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
   } catch {
-    return undefined;
+    return;
   }
 }

@@ -104,11 +104,11 @@ export class PostgresJournal extends ClientJournal implements TeamJournal {
     this.file = options.shown;
   }
 
-  migrateSchema(): Promise<number[]> {
+  migrateSchema() {
     return this.rows.migrateSchema();
   }
 
-  importEntry(local: JournalEntry): Promise<{ outcome: ImportOutcome; id: string }> {
+  importEntry(local: JournalEntry) {
     return this.rows.importEntry(local);
   }
 }
@@ -125,12 +125,12 @@ class PostgresRecords implements RecordsClient {
   async append(entry: JournalEntry, seal?: RowSeal) {
     const [data, { backendPid }] = await Promise.all([this.sessions.data(), this.sessions.locks()]);
     const scope = scopeText({ entry: entry.id });
-    if (!(await this.sessions.holdNew(scope))) return undefined;
+    if (!(await this.sessions.holdNew(scope))) return;
     const holder = entry.holder!;
     let seq: string | null | undefined;
     try {
       // A sealed row's seq is taken first: the seal covers it.
-      const taken = seal ? (await this.sessions.run<{ seq: string }>(data, { text: NEXT_SEQ_SQL })).rows[0]!.seq : null;
+      const taken = seal ? (await this.sessions.run<{ seq: string }>(data, { text: NEXT_SEQ_SQL })).rows[0].seq : null;
       if (taken !== null) entry = { ...entry, seal: seal!({ ...entry, seq: Number(taken) }) };
       const values = [
         ...rowValues(entry, 'store'),
@@ -150,7 +150,7 @@ class PostgresRecords implements RecordsClient {
     }
     if (seq === null || seq === undefined) {
       await this.sessions.dropNew(scope);
-      return undefined;
+      return;
     }
     return { ...entry, seq: Number(seq), revision: 1 };
   }
@@ -201,7 +201,7 @@ class PostgresRecords implements RecordsClient {
       const query_timeout = Math.min(this.sessions.queryTimeoutMs, HEARTBEAT_QUERY_TIMEOUT_MS);
       const query = { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout };
       const result = await this.sessions.run<{ revision: string }>(data, query, "writing the keeper's heartbeat");
-      return { revision: Number(result.rows[0]!.revision) };
+      return { revision: Number(result.rows[0].revision) };
     },
     read: async (scope) => {
       const data = await this.sessions.data();
@@ -212,7 +212,7 @@ class PostgresRecords implements RecordsClient {
         "reading the keeper's heartbeat",
       );
       const row = result.rows[0];
-      if (!row || typeof row.body !== 'object' || row.body === null) return undefined;
+      if (!row || typeof row.body !== 'object' || row.body === null) return;
       return { body: row.body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
     },
   };
