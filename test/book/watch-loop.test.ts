@@ -14,32 +14,9 @@ import { CommandContext } from '../../src/platform/runtime/context.js';
 import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { Output } from '../../src/platform/terminal/output.js';
+import { fakeClock, type FakeClock } from '../support/client.js';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
-
-interface FakeClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  sleeps: number[];
-}
-
-/** Time moves only when the loop sleeps; `onSleep` runs after each sleep (to stop the loop from outside). */
-function fakeClock(onSleep?: () => void): FakeClock {
-  let time = START;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => time,
-    async sleep(ms, signal) {
-      if (signal?.aborted) throw signal.reason;
-      sleeps.push(ms);
-      time += ms;
-      await Promise.resolve();
-      onSleep?.();
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-}
 
 interface Harness {
   ctx: CommandContext;
@@ -74,7 +51,7 @@ function harness(options: {
   io.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
   io.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
   const controller = options.controller ?? new AbortController();
-  const clock = options.clock ?? fakeClock();
+  const clock = options.clock ?? fakeClock(START);
   const client = options.client as HedgeClient;
   class TestContext extends CommandContext {
     override client(): Promise<HedgeClient> {
@@ -226,7 +203,7 @@ describe('--watch cadence', () => {
     async (seconds, expected) => {
       const calls: number[] = [];
       let time = 0;
-      const clock = fakeClock();
+      const clock = fakeClock(START);
       const slowClock: FakeClock = { ...clock, now: () => clock.now() + time };
       const h = harness({
         clock: slowClock,
@@ -421,7 +398,7 @@ describe('--watch stops', () => {
   it('ends with exit 0 on Ctrl-C, during a pause', async () => {
     const controller = new AbortController();
     let refreshes = 0;
-    const clock = fakeClock(() => {
+    const clock = fakeClock(START, () => {
       if (refreshes === 3) controller.abort(new StopSignal('SIGINT', 130));
     });
     const h = harness({ clock, controller, client: { listPositions: async () => (refreshes++, []) } });
@@ -432,7 +409,7 @@ describe('--watch stops', () => {
 
   it('keeps SIGTERM’s own exit code (143) for a supervisor', async () => {
     const controller = new AbortController();
-    const clock = fakeClock(() => controller.abort(new StopSignal('SIGTERM', 143)));
+    const clock = fakeClock(START, () => controller.abort(new StopSignal('SIGTERM', 143)));
     const h = harness({ clock, controller, client: { listPositions: async () => [] } });
     expect(await watch(h, { watch: '1' })).toBe(143);
   });
