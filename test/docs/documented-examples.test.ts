@@ -681,6 +681,15 @@ async function argument(state: BlockState, word: Word): Promise<string> {
   return text;
 }
 
+/** `NAME=value` words, expanded into `into` (returned). */
+async function assign(state: BlockState, words: readonly Word[], into: Record<string, string>) {
+  for (const word of words) {
+    const [, name] = ASSIGNMENT.exec(word.raw)!;
+    into[name!] = (await expand(state, word)).slice(name!.length + 1);
+  }
+  return into;
+}
+
 interface Ran {
   result: RunResult;
   args: string[];
@@ -700,10 +709,7 @@ async function runLine(state: BlockState, example: Example): Promise<{ last?: Ra
         if (!file) throw new Error(`${raws[1]} was written by no earlier line of the block`);
         state.served = envLines(file());
       } else if (raws.length > 0 && raws.every((raw) => ASSIGNMENT.test(raw))) {
-        for (const word of words) {
-          const [, name] = ASSIGNMENT.exec(word.raw)!;
-          state.variables[name!] = (await expand(state, word)).slice(name!.length + 1);
-        }
+        await assign(state, words, state.variables);
       } else if (raws.join(' ') === 'echo $?') {
         echoStatus = true;
       }
@@ -727,11 +733,7 @@ async function runLine(state: BlockState, example: Example): Promise<{ last?: Ra
       if (redirect.op === '<') stdin = readFileSync(join(state.cwd, await expand(state, redirect.target!)), 'utf8');
       else if (redirect.op === '>' || redirect.op === '>>') output = redirect.target!.raw.replace(/^\.\//, '');
     }
-    const extra: Record<string, string> = {};
-    for (const word of assignments) {
-      const [, name] = ASSIGNMENT.exec(word.raw)!;
-      extra[name!] = (await expand(state, word)).slice(name!.length + 1);
-    }
+    const extra = await assign(state, assignments, {});
     let args: string[] = [];
     for (const word of words) args.push(await argument(state, word));
     if (pipeline.then === '&') {
@@ -1095,17 +1097,15 @@ describe('the documented examples', () => {
     expect(UNREADABLE).toEqual([]);
     // A parser that stopped finding lines would pass every check below on nothing.
     expect(EXAMPLES.length).toBeGreaterThanOrEqual(150);
-    for (const doc of [
-      'README.md',
-      'docs/commands.md',
-      'docs/command-reference.md',
-      'docs/exposures.md',
-      'docs/output.md',
-    ])
-      expect(
-        EXAMPLES.some((example) => example.doc === doc),
-        doc,
-      ).toBe(true);
+    expect(EXAMPLES.map((example) => example.doc)).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'docs/commands.md',
+        'docs/command-reference.md',
+        'docs/exposures.md',
+        'docs/output.md',
+      ]),
+    );
     expect(
       EXAMPLES.filter((example) => example.shown.some((line) => line.trim() !== '')).length,
     ).toBeGreaterThanOrEqual(10);
@@ -1166,32 +1166,29 @@ describe('the documented examples', () => {
       compare(shown.split('\n'), { code: 0, signal: null, durationMs: 0, stdout, stderr }).length;
     const rule = '───────  ──────────────────────────  ───────────────────────';
     const header = 'Market   Capacity buy USD  Carry/day sell';
-    expect(
-      differences(
+    // [differences expected, the doc's lines, what was printed (stdout, stderr)].
+    const cases: Array<[number, string, string?, string?]> = [
+      [
+        1,
         `Market   available_capacity_usd.buy  net_rate_daily_pct.sell\n${rule}\nUSDTNGN                1,000,000.00                 -0.0256%`,
-      ),
-    ).toBe(1);
-    expect(differences(`${header}\n${rule}\nUSDTNGN         1,000,000  -0.0256%`)).toBe(1);
-    // Numbers move from run to run; their place, format, unit and words do not.
-    expect(differences(`${header}\n${rule}\nUSDTNGN         1,000,000  +0.0256% earn`)).toBe(0);
-    expect(differences(`${header}\n${rule}\nUSDTNGN      1,000,000.00  +0.0256% earn`)).toBe(1);
-    // A column left out for width is not a difference; one renamed or moved is.
-    expect(differences(`Market   Carry/day sell\n${rule}`)).toBe(0);
-    expect(differences(`Market   Carry/day sell  Capacity buy USD\n${rule}`)).toBe(1);
-    // JSON by its keys; anything else by its first line.
-    expect(
-      differences(
-        '{ "market": "USDTNGN", "carry": { "total_usd": 1 } }',
-        '{"market": "USDTNGN", "carry": {"total_usdc": 1}}',
-      ),
-    ).toBe(1);
-    expect(
-      differences(
+      ],
+      [1, `${header}\n${rule}\nUSDTNGN         1,000,000  -0.0256%`],
+      // Numbers move from run to run; their place, format, unit and words do not.
+      [0, `${header}\n${rule}\nUSDTNGN         1,000,000  +0.0256% earn`],
+      [1, `${header}\n${rule}\nUSDTNGN      1,000,000.00  +0.0256% earn`],
+      // A column left out for width is not a difference; one renamed or moved is.
+      [0, `Market   Carry/day sell\n${rule}`],
+      [1, `Market   Carry/day sell  Capacity buy USD\n${rule}`],
+      // JSON by its keys; anything else by its first line.
+      [1, '{ "market": "USDTNGN", "carry": { "total_usd": 1 } }', '{"market": "USDTNGN", "carry": {"total_usdc": 1}}'],
+      [
+        1,
         'hedge: bad.csv: 3 problems; nothing was read or sent.',
         '',
         'DEMO — local simulator\nhedge: docs/examples/bad-exposures.csv: 3 problems; nothing was read or sent.\n',
-      ),
-    ).toBe(1);
+      ],
+    ];
+    expect(cases.map(([, ...args]) => differences(...args))).toEqual(cases.map(([count]) => count));
   });
 
   it("docs/commands.md's `--dialect` values are the simulator's", async () => {
@@ -1202,12 +1199,8 @@ describe('the documented examples', () => {
   });
 
   it('no page of the docs doubles a dash', () => {
-    for (const page of [
-      'README.md',
-      ...['keep.md', 'commands.md', 'agents.md', 'output.md'].map((name) => join('docs', name)),
-    ]) {
+    for (const page of ['README.md', ...['keep', 'commands', 'agents', 'output'].map((name) => `docs/${name}.md`)])
       expect(readFileSync(join(ROOT, page), 'utf8'), page).not.toMatch(/—\s*—/);
-    }
   });
 
   it("docs/commands.md's report CSV header is the one `report --format csv` prints", async () => {
