@@ -324,6 +324,7 @@ function parseShell(text: string): ShellLine {
   while (at < text.length) {
     const rest = text.slice(at);
     const char = text[at]!;
+    const redirect = /^(?:[0-9]?>&[0-9]|&>|[0-9]?>>|[0-9]?>|<)/.exec(rest);
     if (/\s/.test(char)) {
       at++;
     } else if (char === '#') {
@@ -332,8 +333,8 @@ function parseShell(text: string): ShellLine {
     } else if (rest.startsWith('||') || rest.startsWith('&&')) {
       endPipeline(rest.slice(0, 2));
       at += 2;
-    } else if (/^(?:[0-9]?>&[0-9]|&>|[0-9]?>>|[0-9]?>|<)/.test(rest)) {
-      const op = /^(?:[0-9]?>&[0-9]|&>|[0-9]?>>|[0-9]?>|<)/.exec(rest)![0];
+    } else if (redirect) {
+      const op = redirect[0];
       at += op.length;
       if (op.includes('&') && op !== '&>') simple.redirects.push({ op });
       else simple.redirects.push((pending = { op }));
@@ -512,7 +513,7 @@ async function startInBackground(
   args: readonly string[],
   options: { cwd: string; env: Record<string, string> },
   ready: (stdout: string, stderr: string) => boolean,
-): Promise<{ stdout: () => string; stderr: () => string; stop: () => Promise<number | null> }> {
+) {
   const { child, stdout, stderr } = spawnHedge(args, options);
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const deadline = Date.now() + 30_000;
@@ -690,14 +691,12 @@ async function assign(state: BlockState, words: readonly Word[], into: Record<st
   return into;
 }
 
-interface Ran {
-  result: RunResult;
-  args: string[];
-}
-
 /** Runs one doc line's pipelines in order; returns the last hedge run in the foreground. */
-async function runLine(state: BlockState, example: Example): Promise<{ last?: Ran; echoStatus: boolean }> {
-  let last: Ran | undefined;
+async function runLine(
+  state: BlockState,
+  example: Example,
+): Promise<{ last?: { result: RunResult; args: string[] }; echoStatus: boolean }> {
+  let last;
   let echoStatus = false;
   for (const pipeline of example.shell.pipelines) {
     const at = pipeline.stages.findIndex((stage) => launcher(stage));
@@ -891,7 +890,7 @@ function jsonKeys(text: string): Set<string> {
 }
 
 /** What differs between the output a doc shows and what was printed; [] when the shapes agree. */
-function compare(shown: readonly string[], result: RunResult): string[] {
+function compare(doc: readonly string[], result: RunResult): string[] {
   const printed = (
     result.stdout.trim() !== ''
       ? result.stdout
@@ -902,7 +901,6 @@ function compare(shown: readonly string[], result: RunResult): string[] {
   )
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .split('\n');
-  const doc = shown;
   const first = (lines: readonly string[]): string => shape(lines.find((line) => line.trim() !== '') ?? '');
   if (/^[[{]/.test(doc[0]?.trim() ?? '')) {
     const keys = [...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]!);
@@ -1024,8 +1022,9 @@ type ShellDocLine = DocLine & { shell: ShellLine };
  * hedge but may set what it reads (`. ./sandbox.env`, `key=…`), then its own; the last step also
  * those after it.
  */
-function stepsOf(block: Block): Array<{ example: Example; before: ShellDocLine[]; after: ShellDocLine[] }> {
-  const steps: Array<{ example: Example; before: ShellDocLine[]; after: ShellDocLine[] }> = [];
+type Step = { example: Example; before: ShellDocLine[]; after: ShellDocLine[] };
+function stepsOf(block: Block): Step[] {
+  const steps: Step[] = [];
   let others: ShellDocLine[] = [];
   for (const line of EXAMPLES_BY_BLOCK.get(block)!) {
     const example = EXAMPLES.find((candidate) => candidate.doc === line.doc && candidate.line === line.line);
@@ -1041,7 +1040,7 @@ function stepsOf(block: Block): Array<{ example: Example; before: ShellDocLine[]
 }
 
 /** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
-async function runStep(state: BlockState, step: ReturnType<typeof stepsOf>[number]): Promise<string[]> {
+async function runStep(state: BlockState, step: Step): Promise<string[]> {
   const { example } = step;
   const others = async (lines: readonly ShellDocLine[]): Promise<void> => {
     for (const line of lines) await runLine(state, line);
