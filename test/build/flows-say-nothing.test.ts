@@ -21,17 +21,9 @@ const SAYS_OR_ENDS = [
   /\.io\.(stdout|stderr)\b/,
   /\bctx\.output\b/,
   /\bEXIT_CODES\b/,
-  /\bexitCode\b/,
-  /\bExitCode\b/,
+  /\b[eE]xitCode\b/,
   /exit-codes\.js/,
 ];
-
-/**
- * Flows that still print or choose an exit code: none. (The open wizard is a conversation, so it
- * lives with its command, cmd/trade/open-wizard.ts; `--until` repeats a command, so it lives with
- * the runner, runner/run-until.ts.) A file added here must say why and who empties it.
- */
-const STILL_PRINTING = new Set<string>([]);
 
 function offences(text: string): string[] {
   return text
@@ -46,21 +38,15 @@ describe('flows say nothing and choose no exit code', () => {
       .map((name) => join(room, name)),
   );
 
-  it('no flow outside the short allow-list writes to an output or picks an exit code', () => {
+  // No allow-list: the open wizard is a conversation, so it lives with its command
+  // (cmd/trade/open-wizard.ts); `--until` repeats a command, so it lives with the runner.
+  it('no flow writes to an output or picks an exit code', () => {
     const found = Object.fromEntries(
       files
-        .filter((name) => !STILL_PRINTING.has(name))
         .map((name) => [name, offences(readFileSync(join(SRC, name), 'utf8'))])
         .filter(([, lines]) => lines.length > 0),
     );
     expect(found).toEqual({});
-  });
-
-  it('the allow-list names only files that still need it (an emptied file leaves the list)', () => {
-    const clean = [...STILL_PRINTING].filter(
-      (name) => !files.includes(name) || offences(readFileSync(join(SRC, name), 'utf8')).length === 0,
-    );
-    expect(clean).toEqual([]);
   });
 
   it('the check sees a print and an exit code (it can fail)', () => {

@@ -20,17 +20,14 @@ const FILES = [
 ];
 const read = (path: string) => readFileSync(path, 'utf8');
 
-/** The text outside fenced code blocks and inline code, where a link is a link. */
-function prose(markdown: string): string {
-  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
-}
+/** The text outside fenced code blocks. */
+const outsideCode = (markdown: string) => markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes; repeats get -1, -2. */
 function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
-  const withoutCode = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
-  for (const [, heading] of withoutCode.matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
+  for (const [, heading] of outsideCode(markdown).matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
     const base = heading!
       .toLowerCase()
       .replace(/<[^>]+>/g, '')
@@ -45,7 +42,9 @@ function anchorsOf(markdown: string): Set<string> {
 
 function links(path: string): Array<{ target: string; line: number }> {
   const found: Array<{ target: string; line: number }> = [];
-  prose(read(path))
+  // Outside code, inline code included: there a link is a link.
+  outsideCode(read(path))
+    .replace(/`[^`\n]*`/g, '')
     .split('\n')
     .forEach((text, index) => {
       for (const match of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g))

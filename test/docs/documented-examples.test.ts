@@ -324,6 +324,7 @@ function parseShell(text: string): ShellLine {
   while (at < text.length) {
     const rest = text.slice(at);
     const char = text[at]!;
+    const redirect = /^(?:[0-9]?>&[0-9]|&>|[0-9]?>>|[0-9]?>|<)/.exec(rest);
     if (/\s/.test(char)) {
       at++;
     } else if (char === '#') {
@@ -332,8 +333,8 @@ function parseShell(text: string): ShellLine {
     } else if (rest.startsWith('||') || rest.startsWith('&&')) {
       endPipeline(rest.slice(0, 2));
       at += 2;
-    } else if (/^(?:[0-9]?>&[0-9]|&>|[0-9]?>>|[0-9]?>|<)/.test(rest)) {
-      const op = /^(?:[0-9]?>&[0-9]|&>|[0-9]?>>|[0-9]?>|<)/.exec(rest)![0];
+    } else if (redirect) {
+      const op = redirect[0];
       at += op.length;
       if (op.includes('&') && op !== '&>') simple.redirects.push({ op });
       else simple.redirects.push((pending = { op }));
@@ -512,7 +513,7 @@ async function startInBackground(
   args: readonly string[],
   options: { cwd: string; env: Record<string, string> },
   ready: (stdout: string, stderr: string) => boolean,
-): Promise<{ stdout: () => string; stderr: () => string; stop: () => Promise<number | null> }> {
+) {
   const { child, stdout, stderr } = spawnHedge(args, options);
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const deadline = Date.now() + 30_000;
@@ -681,14 +682,21 @@ async function argument(state: BlockState, word: Word): Promise<string> {
   return text;
 }
 
-interface Ran {
-  result: RunResult;
-  args: string[];
+/** `NAME=value` words, expanded into `into` (returned). */
+async function assign(state: BlockState, words: readonly Word[], into: Record<string, string>) {
+  for (const word of words) {
+    const [, name] = ASSIGNMENT.exec(word.raw)!;
+    into[name!] = (await expand(state, word)).slice(name!.length + 1);
+  }
+  return into;
 }
 
 /** Runs one doc line's pipelines in order; returns the last hedge run in the foreground. */
-async function runLine(state: BlockState, example: Example): Promise<{ last?: Ran; echoStatus: boolean }> {
-  let last: Ran | undefined;
+async function runLine(
+  state: BlockState,
+  example: Example,
+): Promise<{ last?: { result: RunResult; args: string[] }; echoStatus: boolean }> {
+  let last;
   let echoStatus = false;
   for (const pipeline of example.shell.pipelines) {
     const at = pipeline.stages.findIndex((stage) => launcher(stage));
@@ -700,10 +708,7 @@ async function runLine(state: BlockState, example: Example): Promise<{ last?: Ra
         if (!file) throw new Error(`${raws[1]} was written by no earlier line of the block`);
         state.served = envLines(file());
       } else if (raws.length > 0 && raws.every((raw) => ASSIGNMENT.test(raw))) {
-        for (const word of words) {
-          const [, name] = ASSIGNMENT.exec(word.raw)!;
-          state.variables[name!] = (await expand(state, word)).slice(name!.length + 1);
-        }
+        await assign(state, words, state.variables);
       } else if (raws.join(' ') === 'echo $?') {
         echoStatus = true;
       }
@@ -727,11 +732,7 @@ async function runLine(state: BlockState, example: Example): Promise<{ last?: Ra
       if (redirect.op === '<') stdin = readFileSync(join(state.cwd, await expand(state, redirect.target!)), 'utf8');
       else if (redirect.op === '>' || redirect.op === '>>') output = redirect.target!.raw.replace(/^\.\//, '');
     }
-    const extra: Record<string, string> = {};
-    for (const word of assignments) {
-      const [, name] = ASSIGNMENT.exec(word.raw)!;
-      extra[name!] = (await expand(state, word)).slice(name!.length + 1);
-    }
+    const extra = await assign(state, assignments, {});
     let args: string[] = [];
     for (const word of words) args.push(await argument(state, word));
     if (pipeline.then === '&') {
@@ -889,7 +890,7 @@ function jsonKeys(text: string): Set<string> {
 }
 
 /** What differs between the output a doc shows and what was printed; [] when the shapes agree. */
-function compare(shown: readonly string[], result: RunResult): string[] {
+function compare(doc: readonly string[], result: RunResult): string[] {
   const printed = (
     result.stdout.trim() !== ''
       ? result.stdout
@@ -900,7 +901,6 @@ function compare(shown: readonly string[], result: RunResult): string[] {
   )
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .split('\n');
-  const doc = shown;
   const first = (lines: readonly string[]): string => shape(lines.find((line) => line.trim() !== '') ?? '');
   if (/^[[{]/.test(doc[0]?.trim() ?? '')) {
     const keys = [...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]!);
@@ -1022,8 +1022,9 @@ type ShellDocLine = DocLine & { shell: ShellLine };
  * hedge but may set what it reads (`. ./sandbox.env`, `key=…`), then its own; the last step also
  * those after it.
  */
-function stepsOf(block: Block): Array<{ example: Example; before: ShellDocLine[]; after: ShellDocLine[] }> {
-  const steps: Array<{ example: Example; before: ShellDocLine[]; after: ShellDocLine[] }> = [];
+type Step = { example: Example; before: ShellDocLine[]; after: ShellDocLine[] };
+function stepsOf(block: Block): Step[] {
+  const steps: Step[] = [];
   let others: ShellDocLine[] = [];
   for (const line of EXAMPLES_BY_BLOCK.get(block)!) {
     const example = EXAMPLES.find((candidate) => candidate.doc === line.doc && candidate.line === line.line);
@@ -1039,7 +1040,7 @@ function stepsOf(block: Block): Array<{ example: Example; before: ShellDocLine[]
 }
 
 /** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
-async function runStep(state: BlockState, step: ReturnType<typeof stepsOf>[number]): Promise<string[]> {
+async function runStep(state: BlockState, step: Step): Promise<string[]> {
   const { example } = step;
   const others = async (lines: readonly ShellDocLine[]): Promise<void> => {
     for (const line of lines) await runLine(state, line);
@@ -1095,17 +1096,15 @@ describe('the documented examples', () => {
     expect(UNREADABLE).toEqual([]);
     // A parser that stopped finding lines would pass every check below on nothing.
     expect(EXAMPLES.length).toBeGreaterThanOrEqual(150);
-    for (const doc of [
-      'README.md',
-      'docs/commands.md',
-      'docs/command-reference.md',
-      'docs/exposures.md',
-      'docs/output.md',
-    ])
-      expect(
-        EXAMPLES.some((example) => example.doc === doc),
-        doc,
-      ).toBe(true);
+    expect(EXAMPLES.map((example) => example.doc)).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'docs/commands.md',
+        'docs/command-reference.md',
+        'docs/exposures.md',
+        'docs/output.md',
+      ]),
+    );
     expect(
       EXAMPLES.filter((example) => example.shown.some((line) => line.trim() !== '')).length,
     ).toBeGreaterThanOrEqual(10);
@@ -1166,32 +1165,29 @@ describe('the documented examples', () => {
       compare(shown.split('\n'), { code: 0, signal: null, durationMs: 0, stdout, stderr }).length;
     const rule = '───────  ──────────────────────────  ───────────────────────';
     const header = 'Market   Capacity buy USD  Carry/day sell';
-    expect(
-      differences(
+    // [differences expected, the doc's lines, what was printed (stdout, stderr)].
+    const cases: Array<[number, string, string?, string?]> = [
+      [
+        1,
         `Market   available_capacity_usd.buy  net_rate_daily_pct.sell\n${rule}\nUSDTNGN                1,000,000.00                 -0.0256%`,
-      ),
-    ).toBe(1);
-    expect(differences(`${header}\n${rule}\nUSDTNGN         1,000,000  -0.0256%`)).toBe(1);
-    // Numbers move from run to run; their place, format, unit and words do not.
-    expect(differences(`${header}\n${rule}\nUSDTNGN         1,000,000  +0.0256% earn`)).toBe(0);
-    expect(differences(`${header}\n${rule}\nUSDTNGN      1,000,000.00  +0.0256% earn`)).toBe(1);
-    // A column left out for width is not a difference; one renamed or moved is.
-    expect(differences(`Market   Carry/day sell\n${rule}`)).toBe(0);
-    expect(differences(`Market   Carry/day sell  Capacity buy USD\n${rule}`)).toBe(1);
-    // JSON by its keys; anything else by its first line.
-    expect(
-      differences(
-        '{ "market": "USDTNGN", "carry": { "total_usd": 1 } }',
-        '{"market": "USDTNGN", "carry": {"total_usdc": 1}}',
-      ),
-    ).toBe(1);
-    expect(
-      differences(
+      ],
+      [1, `${header}\n${rule}\nUSDTNGN         1,000,000  -0.0256%`],
+      // Numbers move from run to run; their place, format, unit and words do not.
+      [0, `${header}\n${rule}\nUSDTNGN         1,000,000  +0.0256% earn`],
+      [1, `${header}\n${rule}\nUSDTNGN      1,000,000.00  +0.0256% earn`],
+      // A column left out for width is not a difference; one renamed or moved is.
+      [0, `Market   Carry/day sell\n${rule}`],
+      [1, `Market   Carry/day sell  Capacity buy USD\n${rule}`],
+      // JSON by its keys; anything else by its first line.
+      [1, '{ "market": "USDTNGN", "carry": { "total_usd": 1 } }', '{"market": "USDTNGN", "carry": {"total_usdc": 1}}'],
+      [
+        1,
         'hedge: bad.csv: 3 problems; nothing was read or sent.',
         '',
         'DEMO — local simulator\nhedge: docs/examples/bad-exposures.csv: 3 problems; nothing was read or sent.\n',
-      ),
-    ).toBe(1);
+      ],
+    ];
+    expect(cases.map(([, ...args]) => differences(...args))).toEqual(cases.map(([count]) => count));
   });
 
   it("docs/commands.md's `--dialect` values are the simulator's", async () => {
@@ -1202,12 +1198,8 @@ describe('the documented examples', () => {
   });
 
   it('no page of the docs doubles a dash', () => {
-    for (const page of [
-      'README.md',
-      ...['keep.md', 'commands.md', 'agents.md', 'output.md'].map((name) => join('docs', name)),
-    ]) {
+    for (const page of ['README.md', ...['keep', 'commands', 'agents', 'output'].map((name) => `docs/${name}.md`)])
       expect(readFileSync(join(ROOT, page), 'utf8'), page).not.toMatch(/—\s*—/);
-    }
   });
 
   it("docs/commands.md's report CSV header is the one `report --format csv` prints", async () => {

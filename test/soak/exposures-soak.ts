@@ -109,36 +109,6 @@ export interface Sample {
   aboveUsd: number;
 }
 
-export interface SoakResult {
-  samples: Sample[];
-  cycleSamples: number;
-  tickSamples: number;
-  withinBandPct: number;
-  maxAboveUsd: number;
-  flatSamplesAfterLastDue: number;
-  notFlatAfterLastDue: number;
-  kills: number;
-  keepers: number;
-  events: Record<string, number>;
-  errorCodes: string[];
-  rolls: number;
-  wallMs: number;
-  serverDays: number;
-  startMs: number;
-  lastDueMs: number;
-  report: {
-    costRows: number;
-    coverageRows: number;
-    carryUsdc: number;
-    feesUsdc: number;
-    closedHedges: number;
-    /** Each week's hedged_usd beside the book the soak sampled nearest its `at`. */
-    weeks: { week: string; at: string; hedgedUsd: number; sampledUsd: number | null }[];
-    mismatches: string[];
-  };
-  problems: string[];
-}
-
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 /** The exposures file of a schedule from `startMs`: dues at 14:00 UTC of their day, written with their zone. */
@@ -180,7 +150,10 @@ function withinBandOf(held: number, target: number, bandPct: number): boolean {
   return Math.abs(held - target) <= (target * bandPct) / 100 + 0.01;
 }
 
-export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult> {
+/** What a run saw, its report's reconciliation, and its `problems` (the checks failed). */
+export type SoakResult = Awaited<ReturnType<typeof runExposuresSoak>>;
+
+export async function runExposuresSoak(options: SoakOptions) {
   const log = options.log ?? (() => {});
   const policy: ExposurePolicy = DEFAULT_POLICY;
   const tickMs = options.tickMs ?? 250;
@@ -463,9 +436,11 @@ async function reconcileReport(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
   samples: readonly Sample[],
-): Promise<SoakResult['report']> {
+) {
   const result = await sim.hedge(['exposures', file, '--report', '--json'], { timeoutMs: 60_000 });
   const mismatches: string[] = [];
+  /** Each week's hedged_usd beside the book the soak sampled nearest its `at`. */
+  const weeks: { week: string; at: string; hedgedUsd: number; sampledUsd: number | null }[] = [];
   if (result.code !== 0)
     return {
       costRows: 0,
@@ -473,7 +448,7 @@ async function reconcileReport(
       carryUsdc: 0,
       feesUsdc: 0,
       closedHedges: 0,
-      weeks: [],
+      weeks,
       mismatches: [`exit ${result.code}: ${result.stderr.trim()}`],
     };
   const report = JSON.parse(result.stdout) as {
@@ -489,14 +464,15 @@ async function reconcileReport(
   const cost = report.cost.find((row) => row.market === MARKET);
   if (!cost) mismatches.push(`no cost row for ${MARKET}`);
   else {
-    if (cost.closed_hedges !== history.length)
-      mismatches.push(`closed_hedges ${cost.closed_hedges}, history holds ${history.length}`);
-    if (Math.round(cost.carry_usdc * 100) !== carryCents)
-      mismatches.push(`carry_usdc ${cost.carry_usdc}, history sums to ${carryCents / 100}`);
-    if (Math.round(cost.fees_usdc * 100) !== feeCents)
-      mismatches.push(`fees_usdc ${cost.fees_usdc}, history sums to ${feeCents / 100}`);
-    if (Math.round(cost.cost_usdc * 100) !== carryCents + feeCents)
-      mismatches.push(`cost_usdc ${cost.cost_usdc}, history sums to ${(carryCents + feeCents) / 100}`);
+    const sums = {
+      closed_hedges: history.length,
+      carry_usdc: carryCents / 100,
+      fees_usdc: feeCents / 100,
+      cost_usdc: (carryCents + feeCents) / 100,
+    } as const;
+    for (const [key, sum] of Object.entries(sums) as Array<[keyof typeof sums, number]>)
+      if (Math.round(cost[key] * 100) !== Math.round(sum * 100))
+        mismatches.push(`${key} ${cost[key]}, history ${key === 'closed_hedges' ? 'holds' : 'sums to'} ${sum}`);
   }
   // What the server's hedges held at an instant: history's closed ones between opened_at and closed_at, the filled ones from opened.
   const open = accounts
@@ -519,7 +495,6 @@ async function reconcileReport(
       `the coverage ends at ${lastAt === undefined ? 'nothing' : new Date(lastAt).toISOString()}; the server's time is ${new Date(serverNowMs).toISOString()}`,
     );
   }
-  const weeks: SoakResult['report']['weeks'] = [];
   for (const week of coverage) {
     const at = Date.parse(week.at);
     const net = exposures

@@ -128,34 +128,6 @@ export interface KillRecord {
   lastWrite?: string;
 }
 
-export interface KeeperSoakResult {
-  samples: Sample[];
-  kills: KillRecord[];
-  keepers: number;
-  maturities: { settled: number; rolled: number; total: number; afterLastRestart: number };
-  hedges: number;
-  opens: number;
-  closes: { sent: number; replayed: number; refused: number };
-  adds: { runs: number; accepted: number; exits: string[] };
-  /** Largest held − bound over the samples, per side (≤ 0 when never above). */
-  worstMarginUsd: Record<Side, number>;
-  maxHeldUsd: Record<Side, number>;
-  maxLiveHedges: Record<Side, number>;
-  /** Longest stretch of server time a side held no live hedge, after its first open. */
-  longestBareMs: Record<Side, number>;
-  /** From each roll's close reaching the server to the maturity of the hedge it ended (server ms). */
-  rollLeadMs: { min: number; max: number };
-  /** From a settlement to the side's next open (server ms): the keeper's re-open after it. */
-  reopenAfterSettlementMs: { count: number; min: number; max: number; mean: number };
-  resumedEvents: number;
-  events: Record<string, number>;
-  alerts: Record<string, number>;
-  errorCodes: string[];
-  wallMs: number;
-  serverMs: number;
-  problems: string[];
-}
-
 /**
  * Every keeper process this module started and that has not exited: killed when the test file ends,
  * so a soak that times out (its promise is then never finished) leaves no keeper running.
@@ -214,7 +186,21 @@ function hedgeIdOfKey(sim: Simulator, key: string | null): string | undefined {
   return undefined;
 }
 
-export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperSoakResult> {
+/**
+ * What a run saw: worstMarginUsd is the largest held − bound per side (≤ 0 when never above);
+ * longestBareMs the longest server time a side held no live hedge after its first open; rollLeadMs
+ * from each roll's close reaching the server to the maturity it ended; reopenAfterSettlementMs from
+ * a settlement to the side's next open.
+ */
+export type KeeperSoakResult = Awaited<ReturnType<typeof runKeeperSoak>>;
+
+/** The smallest and largest of `values` (0 and 0 when there are none). */
+const range = (values: readonly number[]) => ({
+  min: values.length ? Math.min(...values) : 0,
+  max: values.length ? Math.max(...values) : 0,
+});
+
+export async function runKeeperSoak(options: KeeperSoakOptions) {
   const log = options.log ?? (() => {});
   const wallStart = Date.now();
   const realMs = () => Date.now() - wallStart;
@@ -307,17 +293,8 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
     const startKeeper = (): ChildProcess => {
       keeperNumber += 1;
       const number = keeperNumber;
-      const args = [
-        'keep',
-        file,
-        '--interval',
-        String(options.intervalS),
-        '--tolerance',
-        String(options.toleranceUsd),
-        '--json',
-      ];
       const child = spawnKeeper({
-        args,
+        args: ['keep', file, '--interval', `${options.intervalS}`, '--tolerance', `${options.toleranceUsd}`, '--json'],
         env,
         number,
         log: keeperLog,
@@ -610,14 +587,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
       maxHeldUsd: bySide((side) => Math.max(...samples.map((s) => s[side].held))),
       maxLiveHedges: bySide((side) => Math.max(...samples.map((s) => s[side].live))),
       longestBareMs,
-      rollLeadMs: {
-        min: rollLeadsMs.length ? Math.min(...rollLeadsMs) : 0,
-        max: rollLeadsMs.length ? Math.max(...rollLeadsMs) : 0,
-      },
+      rollLeadMs: range(rollLeadsMs),
       reopenAfterSettlementMs: {
         count: reopenGaps.length,
-        min: reopenGaps.length ? Math.min(...reopenGaps) : 0,
-        max: reopenGaps.length ? Math.max(...reopenGaps) : 0,
+        ...range(reopenGaps),
         mean: reopenGaps.length ? Math.round(reopenGaps.reduce((a, b) => a + b, 0) / reopenGaps.length) : 0,
       },
       resumedEvents,
