@@ -13,16 +13,13 @@ import {
 import { parseTargetFile } from '../../src/core/target-file.js';
 import type { TargetRow } from '../../src/core/target-file.js';
 
-const NGN: PlanMarket = {
-  market: 'USDTNGN',
+const openMarket = (market: string, buy = 1_000_000, sell = buy): PlanMarket => ({
+  market,
   status: 'open',
-  available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 },
-};
-const GHS: PlanMarket = {
-  market: 'USDTGHS',
-  status: 'open',
-  available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 },
-};
+  available_capacity_usd: { buy, sell },
+});
+const NGN = openMarket('USDTNGN');
+const GHS = openMarket('USDTGHS');
 
 function plan(overrides: Partial<PlanInput> & Pick<PlanInput, 'targets'>) {
   return computePlan({
@@ -67,7 +64,7 @@ describe('the actions that reach the target', () => {
         row('USDTKES', 'buy', 2_000, 5, { tenorDays: 7, clientReference: 'DEAL-9' }),
         row('USDTGHS', 'sell', 8_000, 6),
       ],
-      markets: [NGN, GHS, { market: 'USDTKES', status: 'open', available_capacity_usd: { buy: 50_000, sell: 50_000 } }],
+      markets: [NGN, GHS, openMarket('USDTKES', 50_000)],
     });
     expect(result.steps).toEqual([
       step('reduce', 'USDTNGN', 'sell', [20_000, 12_500], 3, { currentTenorDays: 7 }),
@@ -127,40 +124,34 @@ describe('the actions that reach the target', () => {
 describe('tolerance', () => {
   const positions: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3 }];
 
+  /** The plan for one USDTNGN row under a tolerance, against `held`. */
+  const within = (toleranceUsd: number, notional: number, held = positions, side: 'buy' | 'sell' = 'buy') =>
+    plan({ positions: held, toleranceUsd, targets: [row('USDTNGN', side, notional, 2)] });
+
   it('treats a difference of exactly the tolerance as at target, and one cent more as a change', () => {
-    expect([
-      plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100, 2)] }).atTarget,
-      plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 9_900, 2)] }).atTarget,
-    ]).toEqual([true, true]);
-    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100.01, 2)] }).steps).toEqual([
+    expect([within(100, 10_100).atTarget, within(100, 9_900).atTarget]).toEqual([true, true]);
+    expect([...within(100, 10_100.01).steps, ...within(100, 9_899.99).steps]).toEqual([
       expect.objectContaining({ action: 'add', deltaUsd: 100.01 }),
-    ]);
-    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 9_899.99, 2)] }).steps).toEqual([
       expect.objectContaining({ action: 'reduce', deltaUsd: -100.01 }),
     ]);
   });
 
   it('applies to opens and closes too', () => {
-    expect([
-      plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50, 2)] }).atTarget,
-      plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50.01, 2)] }).steps[0].action,
-    ]).toEqual([true, 'open']);
     const small: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 50 }];
-    expect(plan({ positions: small, toleranceUsd: 50, targets: [row('USDTNGN', 'buy', 0, 2)] }).atTarget).toBe(true);
-    expect(
-      plan({ positions: small, toleranceUsd: 49.99, targets: [row('USDTNGN', 'buy', 0, 2)] }).steps[0].action,
-    ).toBe('close');
+    expect([
+      within(50, 50, [], 'sell').atTarget,
+      within(50, 50.01, [], 'sell').steps[0].action,
+      within(50, 0, small).atTarget,
+      within(49.99, 0, small).steps[0].action,
+    ]).toEqual([true, 'open', true, 'close']);
   });
 
   it('is exact at 0: only an equal notional is at target', () => {
-    expect([
-      plan({ positions, targets: [row('USDTNGN', 'buy', 10_000, 2)] }).atTarget,
-      plan({ positions, targets: [row('USDTNGN', 'buy', 10_000.01, 2)] }).atTarget,
-    ]).toEqual([true, false]);
+    expect([within(0, 10_000).atTarget, within(0, 10_000.01).atTarget]).toEqual([true, false]);
   });
 
   it('refuses a negative tolerance as a programming error', () => {
-    expect(() => plan({ toleranceUsd: -1, targets: [row('USDTNGN', 'buy', 1, 2)] })).toThrow(RangeError);
+    expect(() => within(-1, 1)).toThrow(RangeError);
   });
 });
 
@@ -233,13 +224,8 @@ describe('pre-trade checks over the whole plan', () => {
   });
 
   it('checks the side capacity of each add or open', () => {
-    const thin: PlanMarket = {
-      market: 'USDTNGN',
-      status: 'open',
-      available_capacity_usd: { buy: 12_000, sell: 500_000 },
-    };
     const result = plan({
-      markets: [thin],
+      markets: [openMarket('USDTNGN', 12_000, 500_000)],
       positions: [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000 }],
       targets: [row('USDTNGN', 'buy', 22_000.01, 2), row('USDTNGN', 'sell', 12_000.01, 3)],
     });
