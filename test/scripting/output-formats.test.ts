@@ -14,70 +14,19 @@ let simulator: Simulator;
 let config: { path: string; remove: () => void };
 
 /** The documented column order of each list (docs/output.md "Fields and column priorities, per list"). */
+const words = (text: string) => text.split(/\s+/);
 const COLUMNS: Record<string, string[]> = {
-  markets: [
-    'market',
-    'status',
-    'price',
-    'capacity_buy_usd',
-    'capacity_sell_usd',
-    'carry_buy_daily_pct',
-    'carry_sell_daily_pct',
-  ],
-  price: ['market', 'price', 'timestamp'],
-  hedges: [
-    'id',
-    'client_reference',
-    'market',
-    'side',
-    'notional_usd',
-    'tenor_days',
-    'status',
-    'struck_rate',
-    'opened_at',
-    'maturity_at',
-    'filled_at',
-    'closed_at',
-    'units',
-    'order_key',
-    'order_tx_hash',
-    'fill_tx_hash',
-  ],
-  history: [
-    'hedge_id',
-    'client_reference',
-    'market',
-    'side',
-    'notional_usd',
-    'tenor_days',
-    'opened_at',
-    'closed_at',
-    'close_reason',
-    'entry_price',
-    'exit_price',
-    'gross_pnl_usd',
-    'carry_usdc',
-    'fees_usdc',
-    'net_pnl_usd',
-  ],
-  positions: [
-    'market',
-    'side',
-    'client_reference',
-    'notional_usd',
-    'entry_price',
-    'mark_price',
-    'gross_pnl_usd',
-    'accrued_carry_usdc',
-    'net_pnl_usd',
-    'close_fee_usdc',
-    'margin_usdc',
-    'net_margin_usd',
-    'maturity_at',
-    'hedge_id',
-    'units',
-    'opened_at',
-  ],
+  markets: words('market status price capacity_buy_usd capacity_sell_usd carry_buy_daily_pct carry_sell_daily_pct'),
+  price: words('market price timestamp'),
+  hedges: words(
+    'id client_reference market side notional_usd tenor_days status struck_rate opened_at maturity_at filled_at closed_at units order_key order_tx_hash fill_tx_hash',
+  ),
+  history: words(
+    'hedge_id client_reference market side notional_usd tenor_days opened_at closed_at close_reason entry_price exit_price gross_pnl_usd carry_usdc fees_usdc net_pnl_usd',
+  ),
+  positions: words(
+    'market side client_reference notional_usd entry_price mark_price gross_pnl_usd accrued_carry_usdc net_pnl_usd close_fee_usdc margin_usdc net_margin_usd maturity_at hedge_id units opened_at',
+  ),
 };
 
 /** The API path each list reads, to compare --json with what the server answers. */
