@@ -9,7 +9,7 @@ import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { HEDGE_BIN, ROOT, baseEnv } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { expectRefused, expectDone } from './answers.js';
+import { expectRefused, expectDone, json } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 
@@ -36,8 +36,6 @@ async function serve(simulator: Simulator, args: string[]) {
     (await client.callTool({ name, arguments: callArgs })) as { isError?: boolean; content: Array<{ text: string }> };
   return { client, call, stderr: () => stderr };
 }
-
-const json = (result: { content: Array<{ text: string }> }): any => JSON.parse(result.content[0]!.text);
 
 describe('hedge mcp with limits', () => {
   it('refuses a call over --max-notional and one outside --markets with their documented errors; the server gets no write', async () => {

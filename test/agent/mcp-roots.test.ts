@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { expectDone, expectRefused as refusedAs } from './answers.js';
+import { everything, expectDone, expectRefused as refusedAs, json } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 const SELL = { market: MARKET, side: 'sell' };
@@ -59,8 +59,6 @@ async function serve(simulator: Simulator, options: { args?: string[]; cwd?: str
 
 /** The POSTs that act (a plan's quotes are POSTs too, and act on nothing). */
 const trades = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
-const json = (answer: Answer): any => JSON.parse(answer.content[0]!.text);
-const everything = (answer: Answer): string => answer.content.map((part) => part.text).join('\n');
 
 /** A refusal of `file`: usage, exit 2, naming the argument, with nothing of any file in it. */
 function expectRefused(answer: Answer, message: RegExp): void {
