@@ -1,15 +1,13 @@
 // `hedge api PATH` end to end against the simulator: reads, writes through the journal, refusals
 // that send nothing (asserted on the server's own request log), and a write killed mid-answer that
 // the same command finishes once.
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../support/hedge-cli.js';
 import { LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
-import { until } from '../support/polling.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { journalEntries, ok, okJson, exits } from '../support/cli-runs.js';
+import { journalEntries, killWhen, ok, okJson, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -19,11 +17,8 @@ const BUY_1000 = { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 
 /** Runs `args` with its POST to `path` held after the server committed it, and kills the CLI -9 there. */
 async function killedHeld(t: Awaited<ReturnType<typeof start>>, args: string, path: string) {
   t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path } });
-  let child: ChildProcess | undefined;
-  const running: Promise<RunResult> = t.hedge(args, { onSpawn: (spawned) => (child = spawned) });
-  await until(() => t.writes().some((entry) => entry.status === 'stalled'), `the POST ${path} was committed and held`);
-  child!.kill('SIGKILL');
-  expect((await running).signal).toBe('SIGKILL');
+  const held = () => t.writes().some((entry) => entry.status === 'stalled');
+  expect((await killWhen(t, args.split(' '), held, `the POST ${path} committed and held`)).signal).toBe('SIGKILL');
   t.sandbox.setFaults({ stall: null, match: null });
 }
 
