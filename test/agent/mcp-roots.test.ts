@@ -89,26 +89,25 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const readsForTwoPlans = simulator.requests().length;
     expect(readsForTwoPlans).toBeGreaterThan(0);
 
-    expectRefused(
-      await call('plan', { file: '/etc/passwd' }),
-      /^file: "\/etc\/passwd" is outside the roots this server reads from \(.+\); nothing was read\./,
-    );
-    expectRefused(await call('plan', { file: secretsFile }), /is outside the roots this server reads from/);
-    expectRefused(await call('plan', { file: targetOutside }), /is outside the roots this server reads from/);
-    expectRefused(
-      await call('plan', { file: '../' + elsewhere.path.split('/').at(-1) + '/target.csv' }),
-      /is outside the roots/,
-    );
-    expectRefused(
-      await call('plan', { file: 'sub/innocent.csv' }),
-      /^file: "sub\/innocent.csv" leads through a symbolic link to no file under the roots this server reads from \(.+\); nothing was read\.$/,
-    );
-    expectRefused(
-      await call('apply', { file: 'linked-dir/target.csv' }),
-      /leads through a symbolic link to no file under the roots/,
-    );
-    expectRefused(await call('plan', { file: 'sub' }), /is not a regular file/);
-    expectRefused(await call('plan', { file: 'missing.csv' }), /^file: "missing.csv" cannot be read: no such file\.$/);
+    for (const [tool, file, message] of [
+      [
+        'plan',
+        '/etc/passwd',
+        /^file: "\/etc\/passwd" is outside the roots this server reads from \(.+\); nothing was read\./,
+      ],
+      ['plan', secretsFile, /is outside the roots this server reads from/],
+      ['plan', targetOutside, /is outside the roots this server reads from/],
+      ['plan', '../' + elsewhere.path.split('/').at(-1) + '/target.csv', /is outside the roots/],
+      [
+        'plan',
+        'sub/innocent.csv',
+        /^file: "sub\/innocent.csv" leads through a symbolic link to no file under the roots this server reads from \(.+\); nothing was read\.$/,
+      ],
+      ['apply', 'linked-dir/target.csv', /leads through a symbolic link to no file under the roots/],
+      ['plan', 'sub', /is not a regular file/],
+      ['plan', 'missing.csv', /^file: "missing.csv" cannot be read: no such file\.$/],
+    ] as const)
+      expectRefused(await call(tool, { file }), message);
     // Nothing was asked of the server for any refused call, and apply sent nothing.
     expect(simulator.requests()).toHaveLength(readsForTwoPlans);
     expect(trades(simulator)).toEqual([]);
