@@ -31,6 +31,11 @@ function plan(overrides: Partial<PlanInput> & Pick<PlanInput, 'targets'>) {
   });
 }
 
+/** A position the server lists; toEqual passes over a tenor or hedge id left undefined. */
+function held(market: string, side: 'buy' | 'sell', notionalUsd: number, tenorDays?: number, hedgeId?: string) {
+  return { market, side, notionalUsd, tenorDays, hedgeId } as PlanPosition;
+}
+
 function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: number, extra: Partial<TargetRow> = {}) {
   return { market, side, notionalUsd, line, ...(notionalUsd > 0 ? { tenorDays: 3 as const } : {}), ...extra };
 }
@@ -49,11 +54,11 @@ function step(
 
 describe('the actions that reach the target', () => {
   it('opens, adds, reduces and closes per side, leaving at-target rows and unnamed sides alone', () => {
-    const positions: PlanPosition[] = [
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3, hedgeId: 'hdg_a' },
-      { market: 'USDTNGN', side: 'sell', notionalUsd: 20_000, tenorDays: 7, hedgeId: 'hdg_b' },
-      { market: 'USDTGHS', side: 'buy', notionalUsd: 5_000, tenorDays: 1, hedgeId: 'hdg_c' },
-      { market: 'USDTGHS', side: 'sell', notionalUsd: 8_000, tenorDays: 3, hedgeId: 'hdg_d' },
+    const positions = [
+      held('USDTNGN', 'buy', 10_000, 3, 'hdg_a'),
+      held('USDTNGN', 'sell', 20_000, 7, 'hdg_b'),
+      held('USDTGHS', 'buy', 5_000, 1, 'hdg_c'),
+      held('USDTGHS', 'sell', 8_000, 3, 'hdg_d'),
     ];
     const result = plan({
       positions,
@@ -79,9 +84,9 @@ describe('the actions that reach the target', () => {
   });
 
   it('leaves a position on a side the file does not name untouched, and reports it', () => {
-    const sell: PlanPosition = { market: 'USDTNGN', side: 'sell', notionalUsd: 20_000, tenorDays: 7, hedgeId: 'hdg_b' };
+    const sell = held('USDTNGN', 'sell', 20_000, 7, 'hdg_b');
     const result = plan({
-      positions: [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000 }, sell],
+      positions: [held('USDTNGN', 'buy', 10_000), sell],
       targets: [row('USDTNGN', 'buy', 10_000, 2)],
     });
     expect([result.steps, result.untouched, result.atTarget]).toEqual([[], [sell], true]);
@@ -90,9 +95,9 @@ describe('the actions that reach the target', () => {
   it('notes an add whose row names another tenor than the open position: add keeps the maturity', () => {
     const result = plan({
       positions: [
-        { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 7 },
-        { market: 'USDTNGN', side: 'sell', notionalUsd: 10_000, tenorDays: 3 },
-        { market: 'USDTGHS', side: 'buy', notionalUsd: 10_000 },
+        held('USDTNGN', 'buy', 10_000, 7),
+        held('USDTNGN', 'sell', 10_000, 3),
+        held('USDTGHS', 'buy', 10_000),
       ],
       targets: [row('USDTNGN', 'buy', 20_000, 2), row('USDTNGN', 'sell', 20_000, 3), row('USDTGHS', 'buy', 20_000, 4)],
     });
@@ -111,10 +116,7 @@ describe('the actions that reach the target', () => {
 
   it('sums a side the server lists as several hedges', () => {
     const result = plan({
-      positions: [
-        { market: 'USDTNGN', side: 'buy', notionalUsd: 0.1, tenorDays: 3 },
-        { market: 'usdtngn', side: 'buy', notionalUsd: 0.2, tenorDays: 3 },
-      ],
+      positions: [held('USDTNGN', 'buy', 0.1, 3), held('usdtngn', 'buy', 0.2, 3)],
       targets: [row('USDTNGN', 'buy', 0.3, 2)],
     });
     expect(result.unchanged).toEqual([{ market: 'USDTNGN', side: 'buy', currentUsd: 0.3, targetUsd: 0.3, line: 2 }]);
@@ -122,7 +124,7 @@ describe('the actions that reach the target', () => {
 });
 
 describe('tolerance', () => {
-  const positions: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3 }];
+  const positions = [held('USDTNGN', 'buy', 10_000, 3)];
 
   /** The plan for one USDTNGN row under a tolerance, against `held`. */
   const within = (toleranceUsd: number, notional: number, held = positions, side: 'buy' | 'sell' = 'buy') =>
@@ -137,7 +139,7 @@ describe('tolerance', () => {
   });
 
   it('applies to opens and closes too', () => {
-    const small: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 50 }];
+    const small = [held('USDTNGN', 'buy', 50)];
     expect([
       within(50, 50, [], 'sell').atTarget,
       within(50, 50.01, [], 'sell').steps[0].action,
@@ -176,7 +178,7 @@ describe('execution order', () => {
 });
 
 describe('pre-trade checks over the whole plan', () => {
-  const book: PlanPosition[] = [{ market: 'USDTNGN', side: 'sell', notionalUsd: 40_000, tenorDays: 3 }];
+  const book = [held('USDTNGN', 'sell', 40_000, 3)];
 
   it('passes a plan that only fits because the reduction runs before the open', () => {
     // The open is on an earlier line, but 30k of headroom only exists once the sell side is cut by 25k.
@@ -226,7 +228,7 @@ describe('pre-trade checks over the whole plan', () => {
   it('checks the side capacity of each add or open', () => {
     const result = plan({
       markets: [openMarket('USDTNGN', 12_000, 500_000)],
-      positions: [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000 }],
+      positions: [held('USDTNGN', 'buy', 10_000)],
       targets: [row('USDTNGN', 'buy', 22_000.01, 2), row('USDTNGN', 'sell', 12_000.01, 3)],
     });
     expect(result.problems).toEqual([
@@ -250,10 +252,7 @@ describe('pre-trade checks over the whole plan', () => {
     const result = plan({
       markets: [disabled],
       availableExposureUsd: 0,
-      positions: [
-        { market: 'USDTNGN', side: 'sell', notionalUsd: 10_000 },
-        { market: 'USDTOLD', side: 'buy', notionalUsd: 3_000 },
-      ],
+      positions: [held('USDTNGN', 'sell', 10_000), held('USDTOLD', 'buy', 3_000)],
       targets: [
         row('USDTNGN', 'buy', 1_000, 2),
         row('USDTNGN', 'sell', 0, 3),
@@ -292,7 +291,7 @@ describe('from a target file to a plan', () => {
     const result = plan({
       targets: parsed.rows,
       availableExposureUsd: 0,
-      positions: [{ market: 'USDTNGN', side: 'sell', notionalUsd: 25_000, tenorDays: 7 }],
+      positions: [held('USDTNGN', 'sell', 25_000, 7)],
     });
     expect(result.steps).toEqual([
       step('close', 'USDTNGN', 'sell', [25_000, 0], 4, { currentTenorDays: 7 }),
