@@ -225,7 +225,7 @@ describe('confirmation tokens', () => {
   it('other arguments or another tool are refused, and the token stays good for what it was issued for', () => {
     const { tokens } = store();
     const { token } = tokens.issue('open', args);
-    const refused = (name: string, given: object) => refusal(() => tokens.redeem(token, name, given));
+    const refused = (name: string, given: Record<string, unknown>) => refusal(() => tokens.redeem(token, name, given));
     expect(refused('open', { ...args, notional: 20000 })).toMatch(
       /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
     );
