@@ -2,38 +2,14 @@
 // every format (and its refusals), --query, and tables fitted to the width.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { makeChalk } from '../../src/platform/terminal/color.js';
 import { csvText, spreadsheetSafe } from '../../src/platform/terminal/csv.js';
 import type { FieldSpec } from '../../src/platform/fields/fields.js';
-import { Output, type DataFormat, type OutputInit } from '../../src/platform/terminal/output.js';
+import type { Output, DataFormat, OutputInit } from '../../src/platform/terminal/output.js';
+import { output } from './fake-output.js';
 import { compileQuery } from '../../src/platform/fields/query.js';
 import { HEDGE_RESOURCE, POSITION_FIELDS, POSITION_RESOURCE } from '../../src/platform/fields/resource-fields.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { leftOut, tableHeaders } from '../support/table-text.js';
-
-const NOW = Date.parse('2026-03-02T10:00:00.000Z');
-
-function collector() {
-  let text = '';
-  return {
-    stream: { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream,
-    text: () => text,
-  };
-}
-
-function output(format: DataFormat, init: Partial<OutputInit> = {}) {
-  const stdout = collector();
-  const stderr = collector();
-  const out = new Output({
-    format,
-    chalk: makeChalk(false),
-    streams: { stdout: stdout.stream, stderr: stderr.stream },
-    now: () => NOW,
-    csv: csvText,
-    ...init,
-  });
-  return { out, stdout: stdout.text, stderr: stderr.text };
-}
 
 const FIELDS: FieldSpec[] = [
   { key: 'id', label: 'ID', kind: 'id' },
