@@ -62,12 +62,19 @@ function hedgeReads(clock: FakeClock, statuses: Array<string | Error>, answerMs 
 /** `hedgesUntil` on a hedge read through `hedgeReads`: its exit code (or what it threw), the reads, the time taken and the output. */
 async function untilOn(
   statuses: Array<string | Error>,
-  options: { until?: string; answerMs?: number; format?: DataFormat; globals?: Partial<GlobalOptions> } = {},
+  options: {
+    until?: string;
+    answerMs?: number;
+    format?: DataFormat;
+    globals?: Partial<GlobalOptions>;
+    client?: Partial<HedgeClient>;
+  } = {},
   flags: Record<string, unknown> = {},
 ) {
   const clock = fakeClock();
   const reads = hedgeReads(clock, statuses, options.answerMs);
-  const h = harness({ clock, client: reads.client, format: options.format, globals: options.globals });
+  const client = { ...options.client, ...reads.client };
+  const h = harness({ clock, client, format: options.format, globals: options.globals });
   const outcome: any = await hedgesUntil(h.ctx, options.until ?? "status=='filled'", flags).catch(
     (caught: unknown) => caught,
   );
@@ -150,24 +157,17 @@ describe('--until: failures', () => {
   });
 
   it('a refusal ends it at once with its own exit code (an unknown hedge: 3)', async () => {
-    const clock = fakeClock();
-    let calls = 0;
-    const client = {
-      getHedge: async () => {
-        calls += 1;
-        throw new ApiError({
-          status: 404,
-          code: 'hedge_not_found',
-          message: 'no such hedge',
-          endpoint: 'GET /hedges/hdg_one',
-        });
-      },
-      // Not a short form of any listed hedge either.
-      readHedges: async () => ({ items: [], more: false, pages: 1 }),
-    };
-    const h = harness({ clock, client });
-    const error = await hedgesUntil(h.ctx, "status=='filled'").catch((caught) => caught);
-    expect([describeError(error).exitCode, calls]).toEqual([3, 1]);
+    const notFound = new ApiError({
+      status: 404,
+      code: 'hedge_not_found',
+      message: 'no such hedge',
+      endpoint: 'GET /hedges/hdg_one',
+    });
+    // Not a short form of any listed hedge either.
+    const run = await untilOn([notFound], {
+      client: { readHedges: async () => ({ items: [], more: false, pages: 1 }) },
+    });
+    expect([describeError(run.outcome).exitCode, run.at.length]).toEqual([3, 1]);
   });
 
   it('a malformed condition is bad usage before anything is read (exit 2)', async () => {
