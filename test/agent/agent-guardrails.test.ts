@@ -11,6 +11,7 @@ import { openJournal } from '../../src/platform/journal/index.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { expectDone } from './answers.js';
+import { ok } from '../support/cli-runs.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 
@@ -54,8 +55,7 @@ describe('--max-notional', () => {
 describe('--max-daily-notional', () => {
   it("counts the agent's journal entries of the last 24 h (not the CLI's); refuses past the cap with when it frees", async () => {
     const simulator = await startSimulator();
-    const cli = await simulator.hedge(['open', MARKET, 'sell', '20000', '--tenor', '3', '--json']);
-    expect(cli.code, cli.stderr).toBe(0);
+    ok(await simulator.hedge(['open', MARKET, 'sell', '20000', '--tenor', '3', '--json']));
     const { call } = toolbox(simulator, { maxDailyNotionalUsd: 15_000 });
     expectDone(await call('open', open(10_000)));
     const before = simulator.writes().length;

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { exits } from '../support/cli-runs.js';
 import { everything, expectDone, expectRefused as refusedAs, json } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
@@ -185,9 +186,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const missing = await runHedge(['mcp', '--demo', '--root', join(elsewhere.path, 'nope')], {
       configDir: simulator.configDir,
     });
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('--root: ');
-    expect(missing.stderr).toContain('is not a directory');
+    exits(missing, 2, '--root: ', 'is not a directory');
     expect(missing.stdout).toBe('');
   });
 
