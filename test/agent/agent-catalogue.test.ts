@@ -35,30 +35,9 @@ function refusal(run: () => unknown): string {
 
 describe('tools from the manifest', () => {
   it('every read and write leaf is a tool named like its command path; local commands are not', () => {
-    expect(tools.map((candidate) => `${candidate.name} ${candidate.tier}`)).toEqual([
-      'markets read',
-      'price read',
-      'quote read',
-      'open write',
-      'add write',
-      'reduce write',
-      'close write',
-      'hedges read',
-      'history read',
-      'positions read',
-      'account read',
-      'maturities read',
-      'roll write',
-      'whoami read',
-      'doctor read',
-      'plan read',
-      'apply write',
-      'exposures read',
-      'report read',
-      'journal_list read',
-      'journal_show read',
-      'resume write',
-    ]);
+    expect(tools.map((candidate) => `${candidate.name} ${candidate.tier}`).join(', ')).toBe(
+      'markets read, price read, quote read, open write, add write, reduce write, close write, hedges read, history read, positions read, account read, maturities read, roll write, whoami read, doctor read, plan read, apply write, exposures read, report read, journal_list read, journal_show read, resume write',
+    );
     expect(tool('journal_list').command).toBe('hedge journal list');
   });
 
@@ -96,9 +75,8 @@ describe('tools from the manifest', () => {
     expect(schema.properties.dry_run).toMatchObject({ type: 'boolean', default: false });
   });
 
-  it('roll and quote: the tenor the CLI refuses to go without is required', () => {
+  it('roll: the tenor the CLI refuses to go without is required', () => {
     expect(schemaOf('roll').required).toEqual(words('market side tenor'));
-    expect(schemaOf('quote').required).toEqual(words('market side notional tenor'));
   });
 
   it('exposures: its file is an exposures file under the roots, never target rows inline; --html is left out', () => {
@@ -179,27 +157,25 @@ describe('arguments → the command input', () => {
   });
 
   it('refusals name the argument: unknown, wrong type, missing, stdin as a file', () => {
-    expect(
-      refusal(() => rawInputFor(tool('quote'), { market: 'USDTNGN', side: 'buy', notional: 1, tenor: 3, size: 5 })),
-    ).toBe('size: not an argument of quote; expected market, side, notional, tenor, until.');
-    expect(
-      refusal(() => rawInputFor(tool('quote'), { market: 'USDTNGN', side: 'buy', notional: true, tenor: 3 })),
-    ).toBe('notional: expected a number or a string, got true.');
-    expect(refusal(() => rawInputFor(tool('quote'), { market: 'USDTNGN', side: ['buy'], notional: 1, tenor: 3 }))).toBe(
+    const refused = (name: string, args: Record<string, unknown>) => refusal(() => rawInputFor(tool(name), args));
+    const buy = { market: 'USDTNGN', side: 'buy' };
+    expect([
+      refused('quote', { ...buy, notional: 1, tenor: 3, size: 5 }),
+      refused('quote', { ...buy, notional: true, tenor: 3 }),
+      refused('quote', { ...buy, side: ['buy'], notional: 1, tenor: 3 }),
+      refused('open', { ...buy, notional: 1 }),
+      refused('close', { ...buy, dry_run: 'yes' }),
+      refused('plan', { file: '-' }),
+      refused('markets', { market: 'USDTNGN' }),
+    ]).toEqual([
+      'size: not an argument of quote; expected market, side, notional, tenor, until.',
+      'notional: expected a number or a string, got true.',
       'side: expected a string, got an array.',
-    );
-    expect(refusal(() => rawInputFor(tool('open'), { market: 'USDTNGN', side: 'buy', notional: 1 }))).toBe(
       'tenor: missing; expected tenor in days: 1, 3 or 7.',
-    );
-    expect(refusal(() => rawInputFor(tool('close'), { market: 'USDTNGN', side: 'buy', dry_run: 'yes' }))).toBe(
       'dry_run: expected true or false, got "yes".',
-    );
-    expect(refusal(() => rawInputFor(tool('plan'), { file: '-' }))).toBe(
       'file: - (stdin) is not available to a tool call; give the path of the file.',
-    );
-    expect(refusal(() => rawInputFor(tool('markets'), { market: 'USDTNGN' }))).toBe(
       'market: not an argument of markets; expected until.',
-    );
+    ]);
   });
 
   it("a command's own refusal is said with the tool's argument name", () => {
@@ -249,13 +225,12 @@ describe('confirmation tokens', () => {
   it('other arguments or another tool are refused, and the token stays good for what it was issued for', () => {
     const { tokens } = store();
     const { token } = tokens.issue('open', args);
-    expect(refusal(() => tokens.redeem(token, 'open', { ...args, notional: 20000 }))).toMatch(
+    const refused = (name: string, given: Record<string, unknown>) => refusal(() => tokens.redeem(token, name, given));
+    expect(refused('open', { ...args, notional: 20000 })).toMatch(
       /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
     );
-    expect(refusal(() => tokens.redeem(token, 'open', { ...args, notional: '10000' }))).toMatch(
-      /issued for other arguments/,
-    );
-    expect(refusal(() => tokens.redeem(token, 'add', args))).toMatch(
+    expect(refused('open', { ...args, notional: '10000' })).toMatch(/issued for other arguments/);
+    expect(refused('add', args)).toMatch(
       /^confirmation_token: this token was issued for the open tool; nothing was sent\./,
     );
     expect(() => tokens.redeem(token, 'open', args)).not.toThrow();
@@ -263,18 +238,19 @@ describe('confirmation tokens', () => {
 
   it('expires when its time is up (not a millisecond later), and says so', () => {
     const { tokens, advance } = store(120);
-    const early = tokens.issue('close', { market: 'USDTNGN', side: 'buy' });
-    const late = tokens.issue('close', { market: 'USDTNGN', side: 'sell' });
+    const [buy, sell] = [
+      { market: 'USDTNGN', side: 'buy' },
+      { market: 'USDTNGN', side: 'sell' },
+    ];
+    const early = tokens.issue('close', buy);
+    const late = tokens.issue('close', sell);
     advance(119_999);
-    expect(() => tokens.redeem(early.token, 'close', { market: 'USDTNGN', side: 'buy' })).not.toThrow();
+    expect(() => tokens.redeem(early.token, 'close', buy)).not.toThrow();
     advance(1);
-    const message = refusal(() => tokens.redeem(late.token, 'close', { market: 'USDTNGN', side: 'sell' }));
-    expect(message).toBe(
+    expect(refusal(() => tokens.redeem(late.token, 'close', sell))).toBe(
       'confirmation_token: this token has expired (a token lasts 120 s); nothing was sent. Call close without confirmation_token for a new preview and token.',
     );
-    expect(refusal(() => tokens.redeem(late.token, 'close', { market: 'USDTNGN', side: 'sell' }))).toMatch(
-      /this token has expired;/,
-    );
+    expect(refusal(() => tokens.redeem(late.token, 'close', sell))).toMatch(/this token has expired;/);
   });
 
   it('an unknown or empty token is refused', () => {
@@ -282,12 +258,10 @@ describe('confirmation tokens', () => {
     expect(refusal(() => tokens.redeem('hct_guess', 'open', args))).toMatch(
       /^confirmation_token: this token is not one this server issued; nothing was sent\./,
     );
-    expect(refusal(() => tokens.redeem('', 'open', args))).toMatch(
-      /^confirmation_token: expected the string a preview returned/,
-    );
-    expect(refusal(() => tokens.redeem(42, 'open', args))).toMatch(
-      /^confirmation_token: expected the string a preview returned/,
-    );
+    for (const token of ['', 42])
+      expect(refusal(() => tokens.redeem(token, 'open', args))).toMatch(
+        /^confirmation_token: expected the string a preview returned/,
+      );
   });
 
   it('HEDGE_MCP_TOKEN_TTL_SECONDS sets the lifetime: 0 to 3600 seconds, 120 by default', () => {

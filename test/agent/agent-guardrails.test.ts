@@ -11,6 +11,7 @@ import { openJournal } from '../../src/platform/journal/index.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { expectDone } from './answers.js';
+import { ok } from '../support/cli-runs.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 
@@ -24,6 +25,7 @@ afterAll(() => connections.close());
 /** A toolbox under these limits, on a test key or (live) a live-shaped one allowed to write. */
 const toolbox = (simulator: Simulator, limits: AgentLimits, { live = false } = {}) =>
   toolboxOn(simulator, connections, { limits, ...(live ? { liveKey: LIVE_KEY, allowLive: true } : {}) });
+const journal = (simulator: Simulator) => openJournal({ dir: simulator.configDir }).list();
 const open = (notional: number | string, side = 'buy', market = MARKET) => ({ market, side, notional, tenor: 3 });
 
 describe('--max-notional', () => {
@@ -53,8 +55,7 @@ describe('--max-notional', () => {
 describe('--max-daily-notional', () => {
   it("counts the agent's journal entries of the last 24 h (not the CLI's); refuses past the cap with when it frees", async () => {
     const simulator = await startSimulator();
-    const cli = await simulator.hedge(['open', MARKET, 'sell', '20000', '--tenor', '3', '--json']);
-    expect(cli.code, cli.stderr).toBe(0);
+    ok(await simulator.hedge(['open', MARKET, 'sell', '20000', '--tenor', '3', '--json']));
     const { call } = toolbox(simulator, { maxDailyNotionalUsd: 15_000 });
     expectDone(await call('open', open(10_000)));
     const before = simulator.writes().length;
@@ -68,7 +69,7 @@ describe('--max-daily-notional', () => {
       },
       exit_code: 3,
     });
-    const agentEntry = (await openJournal({ dir: simulator.configDir }).list()).find((entry) => entry.via === 'agent')!;
+    const agentEntry = (await journal(simulator)).find((entry) => entry.via === 'agent')!;
     expect(data(refused).error.details.frees_at).toBe(
       new Date(Date.parse(agentEntry.created_at) + 86_400_000).toISOString(),
     );
@@ -77,7 +78,7 @@ describe('--max-daily-notional', () => {
     // Exactly up to the cap is allowed.
     const fits = await call('add', { ...BUY, notional: 5_000 });
     expectDone(fits);
-    const entries = await openJournal({ dir: simulator.configDir }).list();
+    const entries = await journal(simulator);
     expect(entries.filter((entry) => entry.via === 'agent').map((entry) => entry.command)).toEqual(['add', 'open']);
   });
 });
@@ -152,7 +153,7 @@ describe('a live token binds the side as previewed; the limits judge it as it is
     );
     expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
     expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
-    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+    expect(await journal(simulator)).toEqual([]);
   });
 
   it('roll: the new hedge it would open is the side as previewed; grown since, nothing sent and a new preview', async () => {

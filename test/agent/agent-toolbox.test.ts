@@ -12,7 +12,7 @@ import { openJournal } from '../../src/platform/journal/index.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { expectRefused } from './answers.js';
+import { everything, expectRefused } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 
@@ -74,9 +74,13 @@ describe('a live key with --allow-live', () => {
     ).toEqual([['open', 'live', 'filled', hedge.id]]);
 
     const again = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
-    expect(again.isError).toBe(true);
-    expect(data(again).error).toMatchObject({ code: 'usage', argument: 'confirmation_token' });
-    expect(data(again).error.message).toMatch(/^confirmation_token: this token has been used already/);
+    expectRefused(again, {
+      error: {
+        code: 'usage',
+        argument: 'confirmation_token',
+        message: expect.stringMatching(/^confirmation_token: this token has been used already/),
+      },
+    });
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
   });
 
@@ -96,7 +100,7 @@ describe('a live key with --allow-live', () => {
       },
       exit_code: 2,
     });
-    expect(result.content.map((part) => part.text).join('\n')).not.toContain('confirmation_token":');
+    expect(everything(result)).not.toContain('confirmation_token":');
     expect(simulator.requests()).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ interface Answer {
 }
 
 export const json = (answer: Answer): any => JSON.parse(answer.content[0]!.text);
-const everything = (answer: Answer) => answer.content.map((part) => part.text).join('\n');
+export const everything = (answer: Answer) => answer.content.map((part) => part.text).join('\n');
 
 /** The answer is an error whose JSON matches `shape`. */
 export function expectRefused(answer: Answer, shape: object): void {

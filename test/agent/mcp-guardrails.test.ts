@@ -9,7 +9,8 @@ import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { HEDGE_BIN, ROOT, baseEnv } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { expectRefused, expectDone } from './answers.js';
+import { okJson } from '../support/cli-runs.js';
+import { expectRefused, expectDone, json } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 
@@ -36,8 +37,6 @@ async function serve(simulator: Simulator, args: string[]) {
     (await client.callTool({ name, arguments: callArgs })) as { isError?: boolean; content: Array<{ text: string }> };
   return { client, call, stderr: () => stderr };
 }
-
-const json = (result: { content: Array<{ text: string }> }): any => JSON.parse(result.content[0]!.text);
 
 describe('hedge mcp with limits', () => {
   it('refuses a call over --max-notional and one outside --markets with their documented errors; the server gets no write', async () => {
@@ -86,42 +85,25 @@ describe('hedge mcp with limits', () => {
 describe('hedge tools: risk tiers and the error catalogue', () => {
   it('--errors --json covers every exit code; each tool in --json carries its risk and its errors with retry guidance', async () => {
     const simulator = await startSimulator();
-    const errors = await simulator.hedge(['tools', '--errors', '--json']);
-    expect(errors.code, errors.stderr).toBe(0);
-    const catalogue = JSON.parse(errors.stdout) as Array<{
-      code: string;
-      exit_code: number;
-      class: string;
-      retryable: boolean;
-      retry: string;
-      what_to_do: string;
-    }>;
-    for (const { code } of EXIT_CODES)
-      expect(
-        catalogue.some((entry) => entry.exit_code === code),
-        `exit ${code}`,
-      ).toBe(true);
-    expect(catalogue.find((entry) => entry.code === 'rate_limited')).toMatchObject({
+    const catalogue: any[] = okJson(await simulator.hedge(['tools', '--errors', '--json']));
+    const entry = (code: string) => catalogue.find((one) => one.code === code);
+    expect(EXIT_CODES.filter(({ code }) => !catalogue.some((one) => one.exit_code === code))).toEqual([]);
+    expect(entry('rate_limited')).toMatchObject({
       exit_code: 5,
       class: 'network',
       retryable: true,
       retry: 'same_call',
     });
-    expect(catalogue.find((entry) => entry.code === 'outcome_unknown')).toMatchObject({
+    expect(entry('outcome_unknown')).toMatchObject({
       exit_code: 5,
       retryable: true,
       retry: 'resume',
     });
 
-    const tools = JSON.parse((await simulator.hedge(['tools', '--json'])).stdout) as Array<{
-      name: string;
-      tier: string;
-      risk: { level: string; moves_money: boolean };
-      errors: Array<{ code: string }>;
-    }>;
+    const tools: any[] = JSON.parse((await simulator.hedge(['tools', '--json'])).stdout);
     const open = tools.find((tool) => tool.name === 'open')!;
     expect(open.risk).toMatchObject({ level: 'high', moves_money: true, journaled: true });
-    expect(open.errors.map((error) => error.code)).toEqual(
+    expect(open.errors.map((error: { code: string }) => error.code)).toEqual(
       expect.arrayContaining(['usage', 'exposure_exceeded', 'outcome_unknown', 'max_notional_exceeded']),
     );
     expect(tools.find((tool) => tool.name === 'positions')!.risk).toMatchObject({ level: 'low', moves_money: false });

@@ -17,10 +17,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { tempDir } from '../support/hedge-cli.js';
-import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
+import { useMcpServers } from '../support/mcp.js';
 import { until } from '../support/polling.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { expectDone, expectRefused, json } from './answers.js';
+import { everything, expectDone, expectRefused, json } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 const SELL = { market: MARKET, side: 'sell' };
@@ -56,7 +56,6 @@ async function serve(simulator: Simulator, args: string[], cwd = desk.path) {
   return (await startServer(simulator, { args, cwd })).call;
 }
 
-const everything = (answer: Answer): string => answer.content.map((part) => part.text).join('\n');
 /** What the server acted on: every POST that trades (quotes act on nothing). */
 const tradesSent = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 /** The notional the server holds open, on both sides. */

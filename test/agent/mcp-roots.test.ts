@@ -13,7 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { expectDone, expectRefused as refusedAs } from './answers.js';
+import { exits } from '../support/cli-runs.js';
+import { everything, expectDone, expectRefused as refusedAs, json } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 const SELL = { market: MARKET, side: 'sell' };
@@ -59,8 +60,6 @@ async function serve(simulator: Simulator, options: { args?: string[]; cwd?: str
 
 /** The POSTs that act (a plan's quotes are POSTs too, and act on nothing). */
 const trades = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
-const json = (answer: Answer): any => JSON.parse(answer.content[0]!.text);
-const everything = (answer: Answer): string => answer.content.map((part) => part.text).join('\n');
 
 /** A refusal of `file`: usage, exit 2, naming the argument, with nothing of any file in it. */
 function expectRefused(answer: Answer, message: RegExp): void {
@@ -91,26 +90,25 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const readsForTwoPlans = simulator.requests().length;
     expect(readsForTwoPlans).toBeGreaterThan(0);
 
-    expectRefused(
-      await call('plan', { file: '/etc/passwd' }),
-      /^file: "\/etc\/passwd" is outside the roots this server reads from \(.+\); nothing was read\./,
-    );
-    expectRefused(await call('plan', { file: secretsFile }), /is outside the roots this server reads from/);
-    expectRefused(await call('plan', { file: targetOutside }), /is outside the roots this server reads from/);
-    expectRefused(
-      await call('plan', { file: '../' + elsewhere.path.split('/').at(-1) + '/target.csv' }),
-      /is outside the roots/,
-    );
-    expectRefused(
-      await call('plan', { file: 'sub/innocent.csv' }),
-      /^file: "sub\/innocent.csv" leads through a symbolic link to no file under the roots this server reads from \(.+\); nothing was read\.$/,
-    );
-    expectRefused(
-      await call('apply', { file: 'linked-dir/target.csv' }),
-      /leads through a symbolic link to no file under the roots/,
-    );
-    expectRefused(await call('plan', { file: 'sub' }), /is not a regular file/);
-    expectRefused(await call('plan', { file: 'missing.csv' }), /^file: "missing.csv" cannot be read: no such file\.$/);
+    for (const [tool, file, message] of [
+      [
+        'plan',
+        '/etc/passwd',
+        /^file: "\/etc\/passwd" is outside the roots this server reads from \(.+\); nothing was read\./,
+      ],
+      ['plan', secretsFile, /is outside the roots this server reads from/],
+      ['plan', targetOutside, /is outside the roots this server reads from/],
+      ['plan', '../' + elsewhere.path.split('/').at(-1) + '/target.csv', /is outside the roots/],
+      [
+        'plan',
+        'sub/innocent.csv',
+        /^file: "sub\/innocent.csv" leads through a symbolic link to no file under the roots this server reads from \(.+\); nothing was read\.$/,
+      ],
+      ['apply', 'linked-dir/target.csv', /leads through a symbolic link to no file under the roots/],
+      ['plan', 'sub', /is not a regular file/],
+      ['plan', 'missing.csv', /^file: "missing.csv" cannot be read: no such file\.$/],
+    ] as const)
+      expectRefused(await call(tool, { file }), message);
     // Nothing was asked of the server for any refused call, and apply sent nothing.
     expect(simulator.requests()).toHaveLength(readsForTwoPlans);
     expect(trades(simulator)).toEqual([]);
@@ -188,9 +186,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const missing = await runHedge(['mcp', '--demo', '--root', join(elsewhere.path, 'nope')], {
       configDir: simulator.configDir,
     });
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('--root: ');
-    expect(missing.stderr).toContain('is not a directory');
+    exits(missing, 2, '--root: ', 'is not a directory');
     expect(missing.stdout).toBe('');
   });
 

@@ -9,7 +9,7 @@ import { useMcpServers, type McpServed } from '../support/mcp.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { startLiveKeyProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
-import { expectRefused, expectDone } from './answers.js';
+import { everything, expectRefused, expectDone, json } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 const SELL = { market: MARKET, side: 'sell' };
@@ -26,8 +26,6 @@ const proxies: FieldProxy[] = [];
 afterEach(async () => {
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
-
-const json = (result: { content: Array<{ text: string }> }): any => JSON.parse(result.content[0]!.text);
 
 /**
  * `hedge mcp --allow-live` on a LIVE key, through a proxy that presents the simulator's own key
@@ -172,7 +170,7 @@ describe('hedge mcp on a live key', () => {
     const unread = await serve(simulator, { args: ['--allow-live'], env: { HEDGE_API_KEY: LIVE_KEY } });
     const refusedKey = await unread.call('close', BUY);
     expect(json(refusedKey)).toMatchObject({ error: { code: 'live_key_refused' }, exit_code: 4 });
-    expect(refusedKey.content.map((part) => part.text).join('\n')).not.toContain('confirmation_token');
+    expect(everything(refusedKey)).not.toContain('confirmation_token');
     expect(simulator.writes()).toEqual([]);
 
     const { client, call } = await serveLive(simulator);

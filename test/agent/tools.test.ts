@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { useSimulators } from '../support/simulator.js';
+import { ok, okJson } from '../support/cli-runs.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 
 const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
@@ -14,9 +15,7 @@ const tools = agentTools(COMMANDS);
 describe('hedge tools', () => {
   it('--json on a test key: every tool with its schema, tier and offered, and no request', async () => {
     const simulator = await startSimulator();
-    const result = await simulator.hedge(['tools', '--json']);
-    expect(result.code).toBe(0);
-    const catalogue = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    const catalogue: any[] = okJson(await simulator.hedge(['tools', '--json']));
     expect(catalogue.map((entry) => [entry.name, entry.tier, entry.offered])).toEqual(
       tools.map((tool) => [tool.name, tool.tier, true]),
     );
@@ -34,9 +33,8 @@ describe('hedge tools', () => {
 
   it('on a live key the write tools are not offered (as `hedge mcp` without --allow-live)', async () => {
     const simulator = await startSimulator();
-    const result = await simulator.hedge(['tools', '--json'], { env: { HEDGE_API_KEY: LIVE_KEY } });
-    expect(result.code).toBe(0);
-    const catalogue = JSON.parse(result.stdout) as Array<{ name: string; tier: string; offered: boolean }>;
+    const result = ok(await simulator.hedge(['tools', '--json'], { env: { HEDGE_API_KEY: LIVE_KEY } }));
+    const catalogue: any[] = JSON.parse(result.stdout);
     expect(catalogue.filter((entry) => entry.offered).map((entry) => entry.name)).toEqual(
       tools.filter((tool) => tool.tier === 'read').map((tool) => tool.name),
     );
@@ -46,26 +44,18 @@ describe('hedge tools', () => {
 
   it('without --json a short table: tool, tier, offered, required arguments', async () => {
     const simulator = await startSimulator();
-    const result = await simulator.hedge(['tools'], { env: { HEDGE_API_KEY: LIVE_KEY } });
-    expect(result.code).toBe(0);
-    const lines = result.stdout.split('\n');
+    const lines = ok(await simulator.hedge(['tools'], { env: { HEDGE_API_KEY: LIVE_KEY } })).stdout.split('\n');
     expect(lines).toContain('quote\tread\tyes\tmarket side notional tenor (+1 optional)');
     expect(lines).toContain('open\twrite\tno\tmarket side notional tenor (+8 optional)');
     expect(lines).toContain('markets\tread\tyes\t(+1 optional)');
   });
 
   it('without any key it still answers (writes not offered) and says why on stderr; --demo is a test key', async () => {
-    const bare = await runHedge(['tools', '--json']);
-    expect(bare.code).toBe(0);
-    expect(
-      (JSON.parse(bare.stdout) as Array<{ tier: string; offered: boolean }>).every(
-        (entry) => entry.offered === (entry.tier === 'read'),
-      ),
-    ).toBe(true);
+    const bare = ok(await runHedge(['tools', '--json']));
+    expect(JSON.parse(bare.stdout).every((entry: any) => entry.offered === (entry.tier === 'read'))).toBe(true);
     expect(bare.stderr).toMatch(/^No usable API key: .* Write tools are shown as not offered\.\n$/);
 
-    const demo = await runHedge(['--demo', 'tools', '--json']);
-    expect(demo.code).toBe(0);
-    expect((JSON.parse(demo.stdout) as Array<{ offered: boolean }>).every((entry) => entry.offered)).toBe(true);
+    const demo: any[] = okJson(await runHedge(['--demo', 'tools', '--json']));
+    expect(demo.every((entry) => entry.offered)).toBe(true);
   });
 });

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { exits } from '../support/cli-runs.js';
+import { exits, ok } from '../support/cli-runs.js';
 import { describeKeepers, HOUR, keeperTest, lines } from '../support/keeper.js';
 import type { Simulator } from '../support/simulator.js';
 
@@ -62,8 +62,7 @@ describeKeepers('hedge keep --exposures', () => {
           .reduce((total, e) => total + (e.type === 'receivable' ? 1 : -1) * (e.amount / p), 0);
       };
       const cycle = async () => {
-        const result = await rig.hedge(`keep ${file} --exposures --once --json`);
-        expect(result.code, result.stderr + result.stdout).toBe(0);
+        ok(await rig.hedge(`keep ${file} --exposures --once --json`));
       };
       const checkBand = async (aheadMs = 0) => {
         const target = await targetNow(aheadMs);
@@ -126,8 +125,7 @@ describeKeepers('hedge keep --exposures', () => {
         `R1,USDTNGN,receivable,${soon.amount},NGN,${at(soon.dueMs)}`,
         `R2,USDTNGN,receivable,${later.amount},NGN,${at(later.dueMs)}`,
       ]);
-      const result = await rig.hedge(`keep ${file} --exposures --once --interval 10 --json`, {});
-      expect(result.code, result.stderr + result.stdout).toBe(0);
+      ok(await rig.hedge(`keep ${file} --exposures --once --interval 10 --json`));
       // The run took far less than R1's two hours of server time: R1 was let go because of the lead.
       expect(rig.sandbox.clock.now()).toBeLessThan(soon.dueMs);
       const p = await price(rig);
@@ -151,8 +149,7 @@ describeKeepers('hedge keep --exposures', () => {
       const file = exposuresFile(rig, [`R1,USDTNGN,receivable,${amount},NGN,${at(t0 + 20 * DAY)}`]);
       writeFileSync(policy, JSON.stringify({ sizing: 'fixed' }));
       const cycleTarget = async () => {
-        const result = await rig.hedge(`keep ${file} --exposures --policy ${policy} --once --json`, {});
-        expect(result.code, result.stderr + result.stdout).toBe(0);
+        const result = ok(await rig.hedge(`keep ${file} --exposures --policy ${policy} --once --json`));
         const cycle = lines(result.stdout).find((event) => event.event === 'cycle')!;
         return cycle.rows.find((row: any) => row.side === 'buy').target_usd;
       };

@@ -24,16 +24,23 @@ const exposure = (id: string, type: 'receivable' | 'payable', amount: number, du
   dueMs: NOW + dueInDays * DAY_MS,
   line: 1,
 });
+const cover = (side: 'buy' | 'sell', notionalUsd: number, openedAtMs: number, more = {}): CoverHedge => ({
+  market: 'USDTNGN',
+  side,
+  notionalUsd,
+  openedAtMs,
+  ...more,
+});
 const receivable = exposure('R', 'receivable', 150_000_000, 20); // 100,000 USD
 const payable = exposure('P', 'payable', 30_000_000, 25); // 20,000 USD
 
 describe('coverage per week', () => {
   it('starts at the Monday of the first cover and takes the current week at now', () => {
     expect(new Date(weekStart(NOW)).toISOString()).toBe('2026-03-09T00:00:00.000Z');
-    const hedges: CoverHedge[] = [
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 50_000, openedAtMs: NOW - 8 * DAY_MS, closedAtMs: NOW - DAY_MS },
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 90_000, openedAtMs: NOW - 2 * DAY_MS },
-      { market: 'USDTNGN', side: 'sell', notionalUsd: 10_000, openedAtMs: NOW - 2 * DAY_MS },
+    const hedges = [
+      cover('buy', 50_000, NOW - 8 * DAY_MS, { closedAtMs: NOW - DAY_MS }),
+      cover('buy', 90_000, NOW - 2 * DAY_MS),
+      cover('sell', 10_000, NOW - 2 * DAY_MS),
     ];
     const weeks = coveragePerWeek([receivable, payable], DEFAULT_POLICY, PRICES, hedges, NOW);
     expect(weeks.map((row) => [row.week, row.at, row.exposure_usd, row.hedged_usd, row.coverage_pct])).toEqual([
@@ -49,10 +56,10 @@ describe('coverage per week', () => {
 
 describe('cost to date', () => {
   it("sums closed hedges' carry and fees in whole cents; open hedges count for nothing yet", () => {
-    const hedges: CoverHedge[] = [
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 1, openedAtMs: 0, closedAtMs: 1, carryUsd: 0.1, feesUsd: 0.2 },
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 1, openedAtMs: 0, closedAtMs: 1, carryUsd: -0.07, feesUsd: 5 },
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 1, openedAtMs: 0, carryUsd: 100 },
+    const hedges = [
+      cover('buy', 1, 0, { closedAtMs: 1, carryUsd: 0.1, feesUsd: 0.2 }),
+      cover('buy', 1, 0, { closedAtMs: 1, carryUsd: -0.07, feesUsd: 5 }),
+      cover('buy', 1, 0, { carryUsd: 100 }),
     ];
     expect(costToDate(['USDTNGN'], hedges)).toEqual([
       { market: 'USDTNGN', closed_hedges: 2, carry_usdc: 0.03, fees_usdc: 5.2, cost_usdc: 5.23 },
@@ -63,9 +70,7 @@ describe('cost to date', () => {
 describe('effectiveness', () => {
   it('shares the cover P&L by signed weight: a perfect cover offsets 100% of each exposure', () => {
     // Struck at 1500, now 1650: a buy of the net 80,000 USD gains 80,000 × 150 / 1650.
-    const hedges: CoverHedge[] = [
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 80_000, openedAtMs: NOW - DAY_MS, entryPrice: 1500 },
-    ];
+    const hedges = [cover('buy', 80_000, NOW - DAY_MS, { entryPrice: 1500 })];
     const rows = effectiveness([receivable, payable], DEFAULT_POLICY, { USDTNGN: 1650 }, hedges, NOW);
     expect(
       rows.map((row) => [
@@ -83,9 +88,7 @@ describe('effectiveness', () => {
   });
 
   it('marks a cover outside 80–125% and says nothing before the first cover', () => {
-    const half: CoverHedge[] = [
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 50_000, openedAtMs: NOW - DAY_MS, entryPrice: 1500 },
-    ];
+    const half = [cover('buy', 50_000, NOW - DAY_MS, { entryPrice: 1500 })];
     const [row] = effectiveness([receivable], DEFAULT_POLICY, { USDTNGN: 1650 }, half, NOW);
     expect(row).toMatchObject({ offset_pct: 50, effective: false });
     const [none] = effectiveness([receivable], DEFAULT_POLICY, PRICES, [], NOW);

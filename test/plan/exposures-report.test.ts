@@ -52,12 +52,9 @@ describe('hedge exposures --report', () => {
   it("cost to date reconciles to the cent with history; the week's coverage is what the server holds; nothing is sent", async () => {
     const rig = await withHistory();
     const postsBefore = rig.writes().length;
-    const result = okJson(
-      await rig.hedge(['exposures', exposuresFile(rig), '--report', '--json'], {
-        env: pinnedClockEnv(rig),
-      }),
+    const data = okJson(
+      await rig.hedge(['exposures', exposuresFile(rig), '--report', '--json'], { env: pinnedClockEnv(rig) }),
     );
-    const data = result;
 
     const history = (await rig.api('GET', '/hedges/history')).body.data;
     expect(history).toHaveLength(1);

@@ -56,38 +56,23 @@ describe('the exposures file', () => {
       '"FRT-2",USDTNGN,payable,"120,000,000",NGN,2027-02-03T17:00:00+01:00,75%',
       'AP-3,USDTNGN,payable,100_000.50,USDT,2027-01-01,0.5',
     ].join('\n');
-    const result = parseExposuresFile(text, { sourceName: 'e.csv' });
-    expect(result).toEqual({
+    const read = (
+      id: string,
+      type: string,
+      amount: number,
+      currency: string,
+      due: string,
+      line: number,
+      more = {},
+    ) => ({
+      ...{ id, market: 'USDTNGN', type, amount, currency, dueMs: Date.parse(due), line },
+      ...more,
+    });
+    expect(parseExposuresFile(text, { sourceName: 'e.csv' })).toEqual({
       exposures: [
-        {
-          id: 'INV-1',
-          market: 'USDTNGN',
-          type: 'receivable',
-          amount: 450_000_000,
-          currency: 'NGN',
-          dueMs: Date.parse('2027-01-15T00:00:00Z'),
-          line: 2,
-        },
-        {
-          id: 'FRT-2',
-          market: 'USDTNGN',
-          type: 'payable',
-          amount: 120_000_000,
-          currency: 'NGN',
-          dueMs: Date.parse('2027-02-03T16:00:00Z'),
-          hedgeRatio: 0.75,
-          line: 3,
-        },
-        {
-          id: 'AP-3',
-          market: 'USDTNGN',
-          type: 'payable',
-          amount: 100_000.5,
-          currency: 'USD',
-          dueMs: Date.parse('2027-01-01T00:00:00Z'),
-          hedgeRatio: 0.5,
-          line: 4,
-        },
+        read('INV-1', 'receivable', 450_000_000, 'NGN', '2027-01-15T00:00:00Z', 2),
+        read('FRT-2', 'payable', 120_000_000, 'NGN', '2027-02-03T16:00:00Z', 3, { hedgeRatio: 0.75 }),
+        read('AP-3', 'payable', 100_000.5, 'USD', '2027-01-01T00:00:00Z', 4, { hedgeRatio: 0.5 }),
       ],
     });
   });
@@ -119,15 +104,16 @@ describe('the exposures file', () => {
     expect(problems.map((problem) => problem.message).join('\n')).not.toMatch(/receivible|EUR|tomorrow|-5/);
   });
 
-  it('refuses a header without a required column, and an item of JSON that is not an object', () => {
-    expect(problemsOf(parseExposuresFile('id,market,type,amount,due\n', { sourceName: 'e.csv' }))[0].message).toMatch(
-      /^header: lacks currency/,
-    );
-    expect(problemsOf(parseExposuresFile('[1]', { sourceName: 'e.json' }))[0].message).toMatch(
-      /^item 1: expected an object/,
-    );
-    expect(problemsOf(parseExposuresFile('', { sourceName: 'e.csv' }))[0].message).toMatch(/is empty/);
-  });
+  it.each([
+    ['id,market,type,amount,due\n', 'e.csv', /^header: lacks currency/],
+    ['[1]', 'e.json', /^item 1: expected an object/],
+    ['', 'e.csv', /is empty/],
+  ])(
+    'refuses a header without a required column, a JSON item not an object, an empty file: %j',
+    (text, sourceName, first) => {
+      expect(problemsOf(parseExposuresFile(text, { sourceName }))[0].message).toMatch(first);
+    },
+  );
 });
 
 describe('the policy', () => {
@@ -185,22 +171,17 @@ describe('the policy', () => {
 });
 
 describe('direction by economics', () => {
-  it('from USD books: an NGN receivable is covered by buy, an NGN payable by sell, a USD amount not at all', () => {
-    expect([
-      coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'NGN' }, 'USD'),
-      coverSide({ market: 'USDTNGN', type: 'payable', currency: 'NGN' }, 'USD'),
-    ]).toEqual(['buy', 'sell']);
-    expect(coverSide({ market: 'USDTNGN', type: 'payable', currency: 'USD' }, 'USD')).toBeUndefined();
-  });
-
-  it('from NGN books: a USD payable is covered by buy, a USD receivable by sell, an NGN amount not at all', () => {
-    expect([
-      coverSide({ market: 'USDTNGN', type: 'payable', currency: 'USD' }, 'NGN'),
-      coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'USD' }, 'NGN'),
-    ]).toEqual(['buy', 'sell']);
-    expect(coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'NGN' }, 'NGN')).toBeUndefined();
-    // Books in another market's currency look at this market from USD.
-    expect(coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'NGN' }, 'KES')).toBe('buy');
+  // Books in another market's currency (KES) look at this market from USD.
+  it.each([
+    ['receivable', 'NGN', 'USD', 'buy'],
+    ['payable', 'NGN', 'USD', 'sell'],
+    ['payable', 'USD', 'USD', undefined],
+    ['payable', 'USD', 'NGN', 'buy'],
+    ['receivable', 'USD', 'NGN', 'sell'],
+    ['receivable', 'NGN', 'NGN', undefined],
+    ['receivable', 'NGN', 'KES', 'buy'],
+  ] as const)('a %s in %s from %s books is covered by %s', (type, currency, functional, side) => {
+    expect(coverSide({ market: 'USDTNGN', type, currency }, functional)).toBe(side);
   });
 
   it('a cover on the chosen side gains what the exposure loses when the price moves', () => {
@@ -253,22 +234,18 @@ describe('the target book', () => {
   });
 
   it('picks the longest tenor that matures by the last due date', () => {
-    expect([
-      tenorFor(NOW + 10 * DAY_MS, NOW),
-      tenorFor(NOW + 5 * DAY_MS, NOW),
-      tenorFor(NOW + 2 * DAY_MS, NOW),
-      tenorFor(NOW + 0.5 * DAY_MS, NOW),
-    ]).toEqual([7, 3, 1, 1]);
+    expect([10, 5, 2, 0.5].map((days) => tenorFor(NOW + days * DAY_MS, NOW))).toEqual([7, 3, 1, 1]);
   });
 
   it('keeps a side within the band without trading', () => {
-    expect([
-      withinBand(104_999, 100_000, 5),
-      withinBand(105_100, 100_000, 5),
-      withinBand(94_000, 100_000, 5),
-      withinBand(0, 0, 5),
-      withinBand(1, 0, 5),
-    ]).toEqual([true, false, false, true, false]);
+    const cases = [
+      [104_999, 100_000],
+      [105_100, 100_000],
+      [94_000, 100_000],
+      [0, 0],
+      [1, 0],
+    ];
+    expect(cases.map(([held, target]) => withinBand(held, target, 5))).toEqual([true, false, false, true, false]);
   });
 
   it('gives the keeper target rows as a target file would, flat after the last due date', () => {
@@ -278,18 +255,12 @@ describe('the target book', () => {
       { market: 'USDTNGN', side: 'sell', notionalUsd: 0, line: 2 },
     ]);
     // After R is due, the payable alone: a sell of 40,000 × 75%.
-    expect(
-      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, receivable.dueMs).map((row) => [
-        row.side,
-        row.notionalUsd,
-      ]),
-    ).toEqual([
-      ['buy', 0],
-      ['sell', 30_000],
+    const notionalsAt = (at: number) =>
+      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, at).map((row) => `${row.side} ${row.notionalUsd}`);
+    expect([notionalsAt(receivable.dueMs), notionalsAt(payable.dueMs)]).toEqual([
+      ['buy 0', 'sell 30000'],
+      ['buy 0', 'sell 0'],
     ]);
-    expect(
-      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, payable.dueMs).every((row) => row.notionalUsd === 0),
-    ).toBe(true);
   });
 });
 
@@ -327,25 +298,21 @@ describe('the projected cost', () => {
   it('shows carry alone when the fee is not known, and a due inside a tenor pays the reduce', () => {
     const early = exposure('E', 'receivable', 15_000_000, 'NGN', 2); // 10,000 USD, due inside the 7-day hedge
     const late = exposure('L', 'receivable', 15_000_000, 'NGN', 7);
-    const costs = projectedCost(
-      [early, late],
-      DEFAULT_POLICY,
-      PRICES,
-      { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate: { USDTNGN: 0.001 } },
-      NOW,
-    );
+    const costed = (items: Exposure[], feeRate = {}) =>
+      projectedCost(
+        items,
+        DEFAULT_POLICY,
+        PRICES,
+        { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate },
+        NOW,
+      );
+    const costs = costed([early, late], { USDTNGN: 0.001 });
     // 2 days × 20,000 × 0.01% = 4; 5 more days × 10,000 × 0.01% = 5. Fees: open 20 + reduce 10; the rest settles at day 7.
     expect(costs.map((cost) => [cost.exposures, cost.carry_usdc, cost.fees_usdc, cost.rolls])).toEqual([
       ['E', -4, -30, 0],
       ['L', -9, -30, 0],
     ]);
-    const unknown = projectedCost(
-      [late],
-      DEFAULT_POLICY,
-      PRICES,
-      { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate: {} },
-      NOW,
-    );
+    const unknown = costed([late]);
     expect(unknown[0]).toMatchObject({ fees_usdc: null, cost_usdc: unknown[0].carry_usdc });
   });
 });
@@ -365,14 +332,19 @@ describe('the stress table', () => {
 
 describe('the dollar offset', () => {
   it("is the cover's P&L against the exposure's change, effective from 80% to 125%", () => {
-    expect([dollarOffset(900, -1000), dollarOffset(1300, -1000), dollarOffset(700, -1000), dollarOffset(5, 0)]).toEqual(
+    expect(
       [
-        { ratio_pct: 90, effective: true },
-        { ratio_pct: 130, effective: false },
-        { ratio_pct: 70, effective: false },
-        { ratio_pct: null, effective: null },
-      ],
-    );
+        [900, -1000],
+        [1300, -1000],
+        [700, -1000],
+        [5, 0],
+      ].map(([pnl, change]) => dollarOffset(pnl, change)),
+    ).toEqual([
+      { ratio_pct: 90, effective: true },
+      { ratio_pct: 130, effective: false },
+      { ratio_pct: 70, effective: false },
+      { ratio_pct: null, effective: null },
+    ]);
   });
 });
 

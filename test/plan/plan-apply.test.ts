@@ -4,13 +4,11 @@
 // the server, a plan over the exposure cap (exit 3, nothing sent), a file with bad rows (exit 2,
 // no request at all), and the plan's exit codes (0 at target, 9 with changes). Asserts on the
 // server's own state and log.
-import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { ok, okJson, exits } from '../support/cli-runs.js';
+import { killWhen, ok, okJson, exits } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -76,8 +74,7 @@ describe('hedge apply', () => {
     const start = targetFile(trading, 'start.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5000,3']);
     ok(await trading.hedge(`apply ${start}`));
     const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
-    const result = okJson(await trading.hedge(`apply ${next} --json`));
-    const report = result;
+    const report = okJson(await trading.hedge(`apply ${next} --json`));
     expect(report.map((row: any) => [row.action, row.side, row.delta_usd])).toEqual([
       ['close', 'sell', -5_000],
       ['add', 'buy', 2_000],
@@ -91,11 +88,7 @@ describe('hedge apply', () => {
     // The server commits the first open but never finishes its answer, so the kill lands while that
     // write is in flight however slow the machine is (a hold of fixed length would race the kill).
     rig.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-    let child: ChildProcess | undefined;
-    const killed = rig.hedge(`apply ${file}`, { onSpawn: (spawned) => (child = spawned) });
-    await until(() => trades(rig).length > 0, 'the first write');
-    child!.kill('SIGKILL');
-    const first = await killed;
+    const first = await killWhen(rig, ['apply', file], () => trades(rig).length > 0, 'the first write');
     expect(first.signal).toBe('SIGKILL');
     expect(trades(rig)).toHaveLength(1);
     expect(rig.hedges()).toHaveLength(1);
@@ -110,20 +103,13 @@ describe('hedge apply', () => {
     const accepted = trades(rig).filter(
       (entry) => typeof entry.status === 'number' && entry.status >= 200 && entry.status < 300,
     );
-    const bodiesByKey = new Map<string, Set<string>>();
-    for (const entry of accepted) {
-      const bodies = bodiesByKey.get(entry.idempotencyKey!) ?? new Set<string>();
-      bodies.add(JSON.stringify(entry.body));
-      bodiesByKey.set(entry.idempotencyKey!, bodies);
-    }
-    expect(bodiesByKey.size).toBe(2);
-    for (const bodies of bodiesByKey.values()) expect(bodies.size).toBe(1);
-    const keysPerSide = new Map<string, Set<string>>();
-    for (const entry of accepted) {
-      const side = (entry.body as { side: string }).side;
-      keysPerSide.set(side, (keysPerSide.get(side) ?? new Set()).add(entry.idempotencyKey!));
-    }
-    expect([...keysPerSide.values()].map((keys) => keys.size)).toEqual([1, 1]);
+    // Two keys, two (key, body) pairs and two sides: each key carried one body, each side one key.
+    const distinct = (of: (entry: (typeof accepted)[number]) => unknown) => new Set(accepted.map(of)).size;
+    expect([
+      distinct((entry) => entry.idempotencyKey),
+      distinct((entry) => `${entry.idempotencyKey} ${JSON.stringify(entry.body)}`),
+      distinct((entry) => (entry.body as { side: string }).side),
+    ]).toEqual([2, 2, 2]);
 
     // And a third run is at target: nothing more is sent.
     const writes = rig.writes().length;

@@ -13,16 +13,13 @@ import {
 import { parseTargetFile } from '../../src/core/target-file.js';
 import type { TargetRow } from '../../src/core/target-file.js';
 
-const NGN: PlanMarket = {
-  market: 'USDTNGN',
+const openMarket = (market: string, buy = 1_000_000, sell = buy): PlanMarket => ({
+  market,
   status: 'open',
-  available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 },
-};
-const GHS: PlanMarket = {
-  market: 'USDTGHS',
-  status: 'open',
-  available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 },
-};
+  available_capacity_usd: { buy, sell },
+});
+const NGN = openMarket('USDTNGN');
+const GHS = openMarket('USDTGHS');
 
 function plan(overrides: Partial<PlanInput> & Pick<PlanInput, 'targets'>) {
   return computePlan({
@@ -32,6 +29,11 @@ function plan(overrides: Partial<PlanInput> & Pick<PlanInput, 'targets'>) {
     toleranceUsd: 0,
     ...overrides,
   });
+}
+
+/** A position the server lists; toEqual passes over a tenor or hedge id left undefined. */
+function held(market: string, side: 'buy' | 'sell', notionalUsd: number, tenorDays?: number, hedgeId?: string) {
+  return { market, side, notionalUsd, tenorDays, hedgeId } as PlanPosition;
 }
 
 function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: number, extra: Partial<TargetRow> = {}) {
@@ -52,11 +54,11 @@ function step(
 
 describe('the actions that reach the target', () => {
   it('opens, adds, reduces and closes per side, leaving at-target rows and unnamed sides alone', () => {
-    const positions: PlanPosition[] = [
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3, hedgeId: 'hdg_a' },
-      { market: 'USDTNGN', side: 'sell', notionalUsd: 20_000, tenorDays: 7, hedgeId: 'hdg_b' },
-      { market: 'USDTGHS', side: 'buy', notionalUsd: 5_000, tenorDays: 1, hedgeId: 'hdg_c' },
-      { market: 'USDTGHS', side: 'sell', notionalUsd: 8_000, tenorDays: 3, hedgeId: 'hdg_d' },
+    const positions = [
+      held('USDTNGN', 'buy', 10_000, 3, 'hdg_a'),
+      held('USDTNGN', 'sell', 20_000, 7, 'hdg_b'),
+      held('USDTGHS', 'buy', 5_000, 1, 'hdg_c'),
+      held('USDTGHS', 'sell', 8_000, 3, 'hdg_d'),
     ];
     const result = plan({
       positions,
@@ -67,7 +69,7 @@ describe('the actions that reach the target', () => {
         row('USDTKES', 'buy', 2_000, 5, { tenorDays: 7, clientReference: 'DEAL-9' }),
         row('USDTGHS', 'sell', 8_000, 6),
       ],
-      markets: [NGN, GHS, { market: 'USDTKES', status: 'open', available_capacity_usd: { buy: 50_000, sell: 50_000 } }],
+      markets: [NGN, GHS, openMarket('USDTKES', 50_000)],
     });
     expect(result.steps).toEqual([
       step('reduce', 'USDTNGN', 'sell', [20_000, 12_500], 3, { currentTenorDays: 7 }),
@@ -82,9 +84,9 @@ describe('the actions that reach the target', () => {
   });
 
   it('leaves a position on a side the file does not name untouched, and reports it', () => {
-    const sell: PlanPosition = { market: 'USDTNGN', side: 'sell', notionalUsd: 20_000, tenorDays: 7, hedgeId: 'hdg_b' };
+    const sell = held('USDTNGN', 'sell', 20_000, 7, 'hdg_b');
     const result = plan({
-      positions: [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000 }, sell],
+      positions: [held('USDTNGN', 'buy', 10_000), sell],
       targets: [row('USDTNGN', 'buy', 10_000, 2)],
     });
     expect([result.steps, result.untouched, result.atTarget]).toEqual([[], [sell], true]);
@@ -93,9 +95,9 @@ describe('the actions that reach the target', () => {
   it('notes an add whose row names another tenor than the open position: add keeps the maturity', () => {
     const result = plan({
       positions: [
-        { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 7 },
-        { market: 'USDTNGN', side: 'sell', notionalUsd: 10_000, tenorDays: 3 },
-        { market: 'USDTGHS', side: 'buy', notionalUsd: 10_000 },
+        held('USDTNGN', 'buy', 10_000, 7),
+        held('USDTNGN', 'sell', 10_000, 3),
+        held('USDTGHS', 'buy', 10_000),
       ],
       targets: [row('USDTNGN', 'buy', 20_000, 2), row('USDTNGN', 'sell', 20_000, 3), row('USDTGHS', 'buy', 20_000, 4)],
     });
@@ -114,10 +116,7 @@ describe('the actions that reach the target', () => {
 
   it('sums a side the server lists as several hedges', () => {
     const result = plan({
-      positions: [
-        { market: 'USDTNGN', side: 'buy', notionalUsd: 0.1, tenorDays: 3 },
-        { market: 'usdtngn', side: 'buy', notionalUsd: 0.2, tenorDays: 3 },
-      ],
+      positions: [held('USDTNGN', 'buy', 0.1, 3), held('usdtngn', 'buy', 0.2, 3)],
       targets: [row('USDTNGN', 'buy', 0.3, 2)],
     });
     expect(result.unchanged).toEqual([{ market: 'USDTNGN', side: 'buy', currentUsd: 0.3, targetUsd: 0.3, line: 2 }]);
@@ -125,42 +124,36 @@ describe('the actions that reach the target', () => {
 });
 
 describe('tolerance', () => {
-  const positions: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3 }];
+  const positions = [held('USDTNGN', 'buy', 10_000, 3)];
+
+  /** The plan for one USDTNGN row under a tolerance, against `held`. */
+  const within = (toleranceUsd: number, notional: number, held = positions, side: 'buy' | 'sell' = 'buy') =>
+    plan({ positions: held, toleranceUsd, targets: [row('USDTNGN', side, notional, 2)] });
 
   it('treats a difference of exactly the tolerance as at target, and one cent more as a change', () => {
-    expect([
-      plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100, 2)] }).atTarget,
-      plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 9_900, 2)] }).atTarget,
-    ]).toEqual([true, true]);
-    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100.01, 2)] }).steps).toEqual([
+    expect([within(100, 10_100).atTarget, within(100, 9_900).atTarget]).toEqual([true, true]);
+    expect([...within(100, 10_100.01).steps, ...within(100, 9_899.99).steps]).toEqual([
       expect.objectContaining({ action: 'add', deltaUsd: 100.01 }),
-    ]);
-    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 9_899.99, 2)] }).steps).toEqual([
       expect.objectContaining({ action: 'reduce', deltaUsd: -100.01 }),
     ]);
   });
 
   it('applies to opens and closes too', () => {
+    const small = [held('USDTNGN', 'buy', 50)];
     expect([
-      plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50, 2)] }).atTarget,
-      plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50.01, 2)] }).steps[0].action,
-    ]).toEqual([true, 'open']);
-    const small: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 50 }];
-    expect(plan({ positions: small, toleranceUsd: 50, targets: [row('USDTNGN', 'buy', 0, 2)] }).atTarget).toBe(true);
-    expect(
-      plan({ positions: small, toleranceUsd: 49.99, targets: [row('USDTNGN', 'buy', 0, 2)] }).steps[0].action,
-    ).toBe('close');
+      within(50, 50, [], 'sell').atTarget,
+      within(50, 50.01, [], 'sell').steps[0].action,
+      within(50, 0, small).atTarget,
+      within(49.99, 0, small).steps[0].action,
+    ]).toEqual([true, 'open', true, 'close']);
   });
 
   it('is exact at 0: only an equal notional is at target', () => {
-    expect([
-      plan({ positions, targets: [row('USDTNGN', 'buy', 10_000, 2)] }).atTarget,
-      plan({ positions, targets: [row('USDTNGN', 'buy', 10_000.01, 2)] }).atTarget,
-    ]).toEqual([true, false]);
+    expect([within(0, 10_000).atTarget, within(0, 10_000.01).atTarget]).toEqual([true, false]);
   });
 
   it('refuses a negative tolerance as a programming error', () => {
-    expect(() => plan({ toleranceUsd: -1, targets: [row('USDTNGN', 'buy', 1, 2)] })).toThrow(RangeError);
+    expect(() => within(-1, 1)).toThrow(RangeError);
   });
 });
 
@@ -185,7 +178,7 @@ describe('execution order', () => {
 });
 
 describe('pre-trade checks over the whole plan', () => {
-  const book: PlanPosition[] = [{ market: 'USDTNGN', side: 'sell', notionalUsd: 40_000, tenorDays: 3 }];
+  const book = [held('USDTNGN', 'sell', 40_000, 3)];
 
   it('passes a plan that only fits because the reduction runs before the open', () => {
     // The open is on an earlier line, but 30k of headroom only exists once the sell side is cut by 25k.
@@ -233,14 +226,9 @@ describe('pre-trade checks over the whole plan', () => {
   });
 
   it('checks the side capacity of each add or open', () => {
-    const thin: PlanMarket = {
-      market: 'USDTNGN',
-      status: 'open',
-      available_capacity_usd: { buy: 12_000, sell: 500_000 },
-    };
     const result = plan({
-      markets: [thin],
-      positions: [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000 }],
+      markets: [openMarket('USDTNGN', 12_000, 500_000)],
+      positions: [held('USDTNGN', 'buy', 10_000)],
       targets: [row('USDTNGN', 'buy', 22_000.01, 2), row('USDTNGN', 'sell', 12_000.01, 3)],
     });
     expect(result.problems).toEqual([
@@ -264,10 +252,7 @@ describe('pre-trade checks over the whole plan', () => {
     const result = plan({
       markets: [disabled],
       availableExposureUsd: 0,
-      positions: [
-        { market: 'USDTNGN', side: 'sell', notionalUsd: 10_000 },
-        { market: 'USDTOLD', side: 'buy', notionalUsd: 3_000 },
-      ],
+      positions: [held('USDTNGN', 'sell', 10_000), held('USDTOLD', 'buy', 3_000)],
       targets: [
         row('USDTNGN', 'buy', 1_000, 2),
         row('USDTNGN', 'sell', 0, 3),
@@ -306,7 +291,7 @@ describe('from a target file to a plan', () => {
     const result = plan({
       targets: parsed.rows,
       availableExposureUsd: 0,
-      positions: [{ market: 'USDTNGN', side: 'sell', notionalUsd: 25_000, tenorDays: 7 }],
+      positions: [held('USDTNGN', 'sell', 25_000, 7)],
     });
     expect(result.steps).toEqual([
       step('close', 'USDTNGN', 'sell', [25_000, 0], 4, { currentTenorDays: 7 }),

@@ -10,6 +10,17 @@ function csv(text: string) {
   return parseTargetFile(text, { sourceName: 'targets.csv' });
 }
 
+const at = (line: number, message: string) => ({ line, message });
+/** A parsed row; toEqual passes over the tenor and reference when they are undefined. */
+const target = (
+  market: string,
+  side: string,
+  notionalUsd: number,
+  line: number,
+  tenorDays?: number,
+  clientReference?: string,
+) => ({ market, side, notionalUsd, tenorDays, clientReference, line });
+
 function problemsOf(result: TargetFileResult) {
   if (!('problems' in result)) throw new Error(`expected problems, got rows: ${JSON.stringify(result)}`);
   return result.problems;
@@ -32,22 +43,19 @@ describe('CSV target files', () => {
       'USDTKES,sell,0.00,7,',
     ].join('\n');
     expect(rowsOf(csv(text))).toEqual([
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3, clientReference: 'DEAL-1', line: 2 },
-      { market: 'USDTNGN', side: 'sell', notionalUsd: 0, line: 3 },
-      { market: 'USDTGHS', side: 'buy', notionalUsd: 10_000, tenorDays: 7, line: 4 },
-      { market: 'USDTGHS', side: 'sell', notionalUsd: 1_500_000, tenorDays: 1, clientReference: 'DEAL#2', line: 5 },
-      { market: 'USDTKES', side: 'buy', notionalUsd: 10_000.5, tenorDays: 3, line: 6 },
-      { market: 'USDTKES', side: 'sell', notionalUsd: 0, tenorDays: 7, line: 7 },
+      target('USDTNGN', 'buy', 10_000, 2, 3, 'DEAL-1'),
+      target('USDTNGN', 'sell', 0, 3),
+      target('USDTGHS', 'buy', 10_000, 4, 7),
+      target('USDTGHS', 'sell', 1_500_000, 5, 1, 'DEAL#2'),
+      target('USDTKES', 'buy', 10_000.5, 6, 3),
+      target('USDTKES', 'sell', 0, 7, 7),
     ]);
   });
 
   it('takes the columns in any order, with a BOM, CRLF, blank and comment lines counted in the line numbers', () => {
     const text =
       '\ufeff# book for Monday\r\n TENOR_DAYS , notional_usd,side,Market\r\n\r\n3,25k,sell,USDTNGN\r\n# a note\r\n,,,\r\n7,5000,buy,USDTNGN\r\n';
-    expect(rowsOf(csv(text))).toEqual([
-      { market: 'USDTNGN', side: 'sell', notionalUsd: 25_000, tenorDays: 3, line: 4 },
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 5_000, tenorDays: 7, line: 7 },
-    ]);
+    expect(rowsOf(csv(text))).toEqual([target('USDTNGN', 'sell', 25_000, 4, 3), target('USDTNGN', 'buy', 5_000, 7, 7)]);
   });
 
   it('lists every problem of several bad rows with the file line of each (CRLF, blank and comment lines between)', () => {
@@ -68,105 +76,89 @@ describe('CSV target files', () => {
       'USDTKES,sell,10k,3,OK-1',
     ].join('\r\n');
     expect(problemsOf(csv(text))).toEqual([
-      {
-        line: 3,
-        message:
-          'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
-      },
-      {
-        line: 5,
-        message: 'market: the value is not a market name; expected 3 to 20 letters and digits such as USDTNGN.',
-      },
-      { line: 5, message: 'side: the value is not allowed; expected buy or sell.' },
-      { line: 5, message: 'tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).' },
-      { line: 7, message: 'tenor_days: the value is not allowed; expected 1, 3 or 7 (days).' },
-      { line: 9, message: 'the same market and side as line 3; one row per market and side.' },
-      { line: 10, message: 'tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).' },
-      {
-        line: 10,
-        message:
-          'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).',
-      },
-      { line: 11, message: 'notional_usd: the value has more than 2 decimals (cents).' },
-      { line: 12, message: 'the same market and side as line 11; one row per market and side.' },
-      { line: 13, message: 'expected 5 fields as in the header, found 4.' },
+      at(
+        3,
+        'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      ),
+      at(5, 'market: the value is not a market name; expected 3 to 20 letters and digits such as USDTNGN.'),
+      at(5, 'side: the value is not allowed; expected buy or sell.'),
+      at(5, 'tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).'),
+      at(7, 'tenor_days: the value is not allowed; expected 1, 3 or 7 (days).'),
+      at(9, 'the same market and side as line 3; one row per market and side.'),
+      at(10, 'tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).'),
+      at(
+        10,
+        'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).',
+      ),
+      at(11, 'notional_usd: the value has more than 2 decimals (cents).'),
+      at(12, 'the same market and side as line 11; one row per market and side.'),
+      at(13, 'expected 5 fields as in the header, found 4.'),
     ]);
   });
 
   it('names the line a row starts on when a quoted field spans lines', () => {
     const text = `${HEADER},client_reference\nUSDTNGN,buy,10k,3,"two\nlines"\nUSDTNGN,sell,abc,3,\n`;
     expect(problemsOf(csv(text))).toEqual([
-      {
-        line: 2,
-        message:
-          'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).',
-      },
-      {
-        line: 4,
-        message:
-          'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
-      },
+      at(
+        2,
+        'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).',
+      ),
+      at(
+        4,
+        'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      ),
     ]);
     expect(problemsOf(csv(`${HEADER},client_reference\nUSDTNGN,buy,"1\n0k",3,\n`))).toEqual([
-      {
-        line: 2,
-        message:
-          'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
-      },
+      at(
+        2,
+        'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      ),
     ]);
   });
 
   it('stops at a broken quote, keeping the problems of the rows before it', () => {
     const text = [HEADER, 'USDTNGN,buy,nope,3', 'USDTNGN,sell,"10k"x,3', 'USDTGHS,buy,bad,3'].join('\n');
     expect(problemsOf(csv(text))).toEqual([
-      {
-        line: 2,
-        message:
-          'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
-      },
-      {
-        line: 3,
-        message: 'not valid CSV: a closing quote is followed by something other than a comma or the end of the line.',
-      },
+      at(
+        2,
+        'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      ),
+      at(3, 'not valid CSV: a closing quote is followed by something other than a comma or the end of the line.'),
     ]);
   });
 
   it('refuses a header with unknown, repeated or missing columns', () => {
     expect(problemsOf(csv('market,side,notional,tenor_days,side\nUSDTNGN,buy,10k,3,buy\n'))).toEqual([
-      {
-        line: 1,
-        message:
-          'column 3 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
-      },
-      { line: 1, message: 'column side appears more than once.' },
-      {
-        line: 1,
-        message:
-          'the header lacks notional_usd; it must name market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before, in any order.',
-      },
+      at(
+        1,
+        'column 3 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
+      ),
+      at(1, 'column side appears more than once.'),
+      at(
+        1,
+        'the header lacks notional_usd; it must name market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before, in any order.',
+      ),
     ]);
     // Every required column present: an extra one is a problem, and the rows are still checked.
     expect(problemsOf(csv(`# c\n${HEADER},desk\nUSDTNGN,buy,10k,9,fx\n`))).toEqual([
-      {
-        line: 2,
-        message:
-          'column 5 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
-      },
-      { line: 3, message: 'tenor_days: the value is not allowed; expected 1, 3 or 7 (days).' },
+      at(
+        2,
+        'column 5 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
+      ),
+      at(3, 'tenor_days: the value is not allowed; expected 1, 3 or 7 (days).'),
     ]);
   });
 
   it('refuses an empty file and a header with no rows', () => {
     expect(problemsOf(csv(''))).toEqual([
-      {
-        line: 0,
-        message:
-          'targets.csv is empty; expected a header row naming market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before, then one row per market and side.',
-      },
+      at(
+        0,
+        'targets.csv is empty; expected a header row naming market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before, then one row per market and side.',
+      ),
     ]);
     expect(problemsOf(csv('\ufeff\n# only a comment\n\n'))).toHaveLength(1);
     expect(problemsOf(csv(`${HEADER}\r\n\r\n`))).toEqual([
-      { line: 0, message: 'targets.csv has no target rows; expected one row per market and side.' },
+      at(0, 'targets.csv has no target rows; expected one row per market and side.'),
     ]);
   });
 
@@ -202,18 +194,16 @@ describe('JSON target files', () => {
       { market: 'USDTGHS', side: 'sell', notional_usd: '2.5k', tenor_days: '7', client_reference: null },
     ]);
     expect(rowsOf(json(`  \n${text}`))).toEqual([
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3, clientReference: 'DEAL-7', line: 1 },
-      { market: 'USDTNGN', side: 'sell', notionalUsd: 0, line: 2 },
-      { market: 'USDTGHS', side: 'sell', notionalUsd: 2_500, tenorDays: 7, line: 3 },
+      target('USDTNGN', 'buy', 10_000, 1, 3, 'DEAL-7'),
+      target('USDTNGN', 'sell', 0, 2),
+      target('USDTGHS', 'sell', 2_500, 3, 7),
     ]);
   });
 
   it('accepts the { "targets": [...] } wrapper', () => {
     const text =
       '\ufeff{ "targets": [ { "market": "USDTNGN", "side": "buy", "notional_usd": 1500.25, "tenor_days": 1 } ] }';
-    expect(rowsOf(json(text))).toEqual([
-      { market: 'USDTNGN', side: 'buy', notionalUsd: 1_500.25, tenorDays: 1, line: 1 },
-    ]);
+    expect(rowsOf(json(text))).toEqual([target('USDTNGN', 'buy', 1_500.25, 1, 1)]);
   });
 
   it('lists every problem, each message naming its item', () => {
@@ -225,27 +215,24 @@ describe('JSON target files', () => {
       { side: 'sell', notional_usd: -1 },
     ]);
     expect(problemsOf(json(text))).toEqual([
-      { line: 2, message: 'item 2: notional_usd: expected a string or a number, found a boolean.' },
-      {
-        line: 2,
-        message:
-          'item 2: a key that is not known; the keys are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
-      },
-      { line: 2, message: 'item 2: the same market and side as item 1; one row per market and side.' },
-      {
-        line: 3,
-        message:
-          'item 3: expected an object with market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
-      },
-      { line: 4, message: 'item 4: tenor_days: expected a string or a number, found an array.' },
-      { line: 4, message: 'item 4: side: the value is not allowed; expected buy or sell.' },
-      { line: 4, message: 'item 4: notional_usd: the value has more than 2 decimals (cents).' },
-      { line: 5, message: 'item 5: market: missing; expected a market such as USDTNGN.' },
-      {
-        line: 5,
-        message:
-          'item 5: notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
-      },
+      at(2, 'item 2: notional_usd: expected a string or a number, found a boolean.'),
+      at(
+        2,
+        'item 2: a key that is not known; the keys are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
+      ),
+      at(2, 'item 2: the same market and side as item 1; one row per market and side.'),
+      at(
+        3,
+        'item 3: expected an object with market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
+      ),
+      at(4, 'item 4: tenor_days: expected a string or a number, found an array.'),
+      at(4, 'item 4: side: the value is not allowed; expected buy or sell.'),
+      at(4, 'item 4: notional_usd: the value has more than 2 decimals (cents).'),
+      at(5, 'item 5: market: missing; expected a market such as USDTNGN.'),
+      at(
+        5,
+        'item 5: notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      ),
     ]);
   });
 
@@ -259,31 +246,25 @@ describe('JSON target files', () => {
       ']}',
     ].join('\n');
     expect(problemsOf(json(text))).toEqual([
-      {
-        line: 2,
-        message:
-          'item 2: the key notional_usd appears more than once; each key may appear once (JSON would keep only the last).',
-      },
-      {
-        line: 3,
-        message: 'item 3: a key appears more than once; each key may appear once (JSON would keep only the last).',
-      },
-      {
-        line: 3,
-        message:
-          'item 3: a key that is not known; the keys are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
-      },
+      at(
+        2,
+        'item 2: the key notional_usd appears more than once; each key may appear once (JSON would keep only the last).',
+      ),
+      at(3, 'item 3: a key appears more than once; each key may appear once (JSON would keep only the last).'),
+      at(
+        3,
+        'item 3: a key that is not known; the keys are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
+      ),
     ]);
     expect(
       problemsOf(
         json('{"targets": [], "targets": [{"market": "USDTNGN", "side": "buy", "notional_usd": 1, "tenor_days": 3}]}'),
       ),
     ).toEqual([
-      {
-        line: 0,
-        message:
-          'the key targets appears more than once in one object; each key may appear once (JSON would keep only the last).',
-      },
+      at(
+        0,
+        'the key targets appears more than once in one object; each key may appear once (JSON would keep only the last).',
+      ),
     ]);
     // The same key in two objects is not a repeat.
     expect(
@@ -305,10 +286,10 @@ describe('JSON target files', () => {
       /^targets\.json is not valid JSON: [A-Z][^"]+ \(line 2, column 9\)\.$/,
     );
     expect(problemsOf(json('{ "rows": [] }'))).toEqual([
-      { line: 0, message: 'targets.json: expected an array of targets or an object { "targets": [...] }.' },
+      at(0, 'targets.json: expected an array of targets or an object { "targets": [...] }.'),
     ]);
     expect(problemsOf(json('[]'))).toEqual([
-      { line: 0, message: 'targets.json has no target rows; expected one row per market and side.' },
+      at(0, 'targets.json has no target rows; expected one row per market and side.'),
     ]);
   });
 });

@@ -2,27 +2,11 @@
 // flattened under the dotted name in TSV, CSV and the table; refused when they reach nothing.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { makeChalk } from '../../src/platform/terminal/color.js';
-import { csvText } from '../../src/platform/terminal/csv.js';
 import { kindFromName, valueAtPath, type FieldSpec } from '../../src/platform/fields/fields.js';
-import { Output, type DataFormat } from '../../src/platform/terminal/output.js';
+import type { DataFormat } from '../../src/platform/terminal/output.js';
+import { output } from './fake-output.js';
 
-function output(format: DataFormat, fields: string[]) {
-  let out = '';
-  let err = '';
-  const stream = (append: (text: string) => void) =>
-    ({ write: (chunk: string) => (append(chunk), true) }) as unknown as NodeJS.WritableStream;
-  const o = new Output({
-    format,
-    chalk: makeChalk(false),
-    streams: { stdout: stream((text) => (out += text)), stderr: stream((text) => (err += text)) },
-    now: () => 0,
-    csv: csvText,
-    fields,
-    columns: 120,
-  });
-  return { o, stdout: () => out, stderr: () => err };
-}
+const fieldsOut = (format: DataFormat, fields: string[]) => output(format, { fields, columns: 120 });
 
 const QUOTE = {
   market: 'USDTNGN',
@@ -53,8 +37,8 @@ const MARKET_FIELDS: FieldSpec[] = [
 
 describe('dotted --fields', () => {
   it('JSON keeps the nesting, in the order asked; a record without the path gets null there', async () => {
-    const one = output('json', ['market', 'pricing.market_price', 'carry.total_usdc', 'pricing.price_impact_usd']);
-    one.o.record(QUOTE, []);
+    const one = fieldsOut('json', ['market', 'pricing.market_price', 'carry.total_usdc', 'pricing.price_impact_usd']);
+    one.out.record(QUOTE, []);
     expect(JSON.parse(one.stdout())).toEqual({
       market: 'USDTNGN',
       pricing: { market_price: 1512.95, price_impact_usd: -4.3 },
@@ -62,8 +46,8 @@ describe('dotted --fields', () => {
     });
     expect(Object.keys(JSON.parse(one.stdout()))).toEqual(['market', 'pricing', 'carry']);
 
-    const list = output('json', ['market', 'net_rate_daily_pct.sell']);
-    await list.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+    const list = fieldsOut('json', ['market', 'net_rate_daily_pct.sell']);
+    await list.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
     expect(JSON.parse(list.stdout())).toEqual([
       { market: 'USDTNGN', net_rate_daily_pct: { sell: -0.0256 } },
       { market: 'USDTKES', net_rate_daily_pct: { sell: null } },
@@ -72,25 +56,25 @@ describe('dotted --fields', () => {
 
   it('JSON: a group asked whole and one of its fields leaves the server data untouched', async () => {
     const record = structuredClone(QUOTE);
-    const both = output('json', ['pricing', 'pricing.market_price']);
-    both.o.record(record, []);
+    const both = fieldsOut('json', ['pricing', 'pricing.market_price']);
+    both.out.record(record, []);
     expect([JSON.parse(both.stdout()), record]).toEqual([{ pricing: QUOTE.pricing }, QUOTE]);
   });
 
   it('TSV and CSV: a column headed by the dotted name, raw values', async () => {
-    const tsv = output('tsv', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
-    await tsv.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+    const tsv = fieldsOut('tsv', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
+    await tsv.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
     expect(tsv.stdout()).toBe(
       'market\tavailable_capacity_usd.buy\tnet_rate_daily_pct.sell\nUSDTNGN\t1000000\t-0.0256\nUSDTKES\t5000\t\n',
     );
-    const csv = output('csv', ['legs.0.side', 'pricing.market_price']);
-    csv.o.record(QUOTE, []);
+    const csv = fieldsOut('csv', ['legs.0.side', 'pricing.market_price']);
+    csv.out.record(QUOTE, []);
     expect(csv.stdout()).toBe('legs.0.side,pricing.market_price\nsell,1512.95\n');
   });
 
   it('table: the dotted name as the header, the value formatted by what its parts say', async () => {
-    const table = output('table', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
-    await table.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+    const table = fieldsOut('table', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
+    await table.out.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
     const [header, , first] = table.stdout().split('\n');
     expect(header).toMatch(/^Market\s+available_capacity_usd\.buy\s+net_rate_daily_pct\.sell$/);
     expect(first).toMatch(/^USDTNGN\s+1,000,000\.00\s+-0\.0256%$/);
@@ -104,9 +88,9 @@ describe('dotted --fields', () => {
   it.each(['json', 'tsv', 'table'] as const)(
     '%s: a dotted name that reaches nothing is bad usage naming it',
     (format) => {
-      const out = output(format, ['market', 'pricing.nothing.here', 'nope.x']);
-      expect(() => out.o.record(QUOTE, [])).toThrow(UsageError);
-      expect(() => out.o.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
+      const out = fieldsOut(format, ['market', 'pricing.nothing.here', 'nope.x']);
+      expect(() => out.out.record(QUOTE, [])).toThrow(UsageError);
+      expect(() => out.out.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
     },
   );
 

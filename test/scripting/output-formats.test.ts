@@ -14,70 +14,19 @@ let simulator: Simulator;
 let config: { path: string; remove: () => void };
 
 /** The documented column order of each list (docs/output.md "Fields and column priorities, per list"). */
+const words = (text: string) => text.split(/\s+/);
 const COLUMNS: Record<string, string[]> = {
-  markets: [
-    'market',
-    'status',
-    'price',
-    'capacity_buy_usd',
-    'capacity_sell_usd',
-    'carry_buy_daily_pct',
-    'carry_sell_daily_pct',
-  ],
-  price: ['market', 'price', 'timestamp'],
-  hedges: [
-    'id',
-    'client_reference',
-    'market',
-    'side',
-    'notional_usd',
-    'tenor_days',
-    'status',
-    'struck_rate',
-    'opened_at',
-    'maturity_at',
-    'filled_at',
-    'closed_at',
-    'units',
-    'order_key',
-    'order_tx_hash',
-    'fill_tx_hash',
-  ],
-  history: [
-    'hedge_id',
-    'client_reference',
-    'market',
-    'side',
-    'notional_usd',
-    'tenor_days',
-    'opened_at',
-    'closed_at',
-    'close_reason',
-    'entry_price',
-    'exit_price',
-    'gross_pnl_usd',
-    'carry_usdc',
-    'fees_usdc',
-    'net_pnl_usd',
-  ],
-  positions: [
-    'market',
-    'side',
-    'client_reference',
-    'notional_usd',
-    'entry_price',
-    'mark_price',
-    'gross_pnl_usd',
-    'accrued_carry_usdc',
-    'net_pnl_usd',
-    'close_fee_usdc',
-    'margin_usdc',
-    'net_margin_usd',
-    'maturity_at',
-    'hedge_id',
-    'units',
-    'opened_at',
-  ],
+  markets: words('market status price capacity_buy_usd capacity_sell_usd carry_buy_daily_pct carry_sell_daily_pct'),
+  price: words('market price timestamp'),
+  hedges: words(
+    'id client_reference market side notional_usd tenor_days status struck_rate opened_at maturity_at filled_at closed_at units order_key order_tx_hash fill_tx_hash',
+  ),
+  history: words(
+    'hedge_id client_reference market side notional_usd tenor_days opened_at closed_at close_reason entry_price exit_price gross_pnl_usd carry_usdc fees_usdc net_pnl_usd',
+  ),
+  positions: words(
+    'market side client_reference notional_usd entry_price mark_price gross_pnl_usd accrued_carry_usdc net_pnl_usd close_fee_usdc margin_usdc net_margin_usd maturity_at hedge_id units opened_at',
+  ),
 };
 
 /** The API path each list reads, to compare --json with what the server answers. */
@@ -106,6 +55,13 @@ function columnValue(record: Record<string, any>, key: string) {
     return referenceOfHedge.get(record.hedge_id);
   return record[key];
 }
+
+/** Each line of a run's output, read by `read` (a TSV row split, an ndjson document parsed). */
+const rowsOf = (text: string, read: (line: string) => unknown) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => read(line));
 
 function hedge(args: HedgeArgs) {
   return runHedge(args, { env: { ...simulator.env, ...pinnedClockEnv(simulator) }, configDir: config.path });
@@ -171,24 +127,14 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
     expect(records.length).toBe(command === 'history' ? 3 : command === 'hedges' ? 5 : 1);
 
     const expected = records.map((record: any) => COLUMNS[command].map((key) => cell(columnValue(record, key))));
-    const tsvRows = tsv
-      .trimEnd()
-      .split('\n')
-      .map((line) => line.split('\t'));
+    const tsvRows = rowsOf(tsv, (line) => line.split('\t'));
     expect([tsvRows[0], tsvRows.slice(1)]).toEqual([COLUMNS[command], expected]);
-    expect(
-      bare
-        .trimEnd()
-        .split('\n')
-        .map((line) => line.split('\t')),
-    ).toEqual(expected);
+    expect(rowsOf(bare, (line) => line.split('\t'))).toEqual(expected);
 
     const csvRows = parse(csv) as string[][];
     expect(csvRows).toEqual([COLUMNS[command], ...expected]);
 
-    const lines = ndjson.trimEnd().split('\n');
-    expect(lines).toHaveLength(records.length);
-    expect(lines.map((line) => JSON.parse(line))).toEqual(records);
+    expect(rowsOf(ndjson, JSON.parse)).toEqual(records);
   });
 
   it('--fields picks and orders columns in tsv, csv and json; --query reshapes the JSON', async () => {
@@ -203,12 +149,7 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
     ]);
     const records = JSON.parse(json);
     const pairs = records.map((record: any) => [cell(columnValue(record, second)), cell(columnValue(record, first))]);
-    expect(
-      tsv
-        .trimEnd()
-        .split('\n')
-        .map((line) => line.split('\t')),
-    ).toEqual([[second, first], ...pairs]);
+    expect(rowsOf(tsv, (line) => line.split('\t'))).toEqual([[second, first], ...pairs]);
     expect(parse(csv)).toEqual(pairs);
     const picked = JSON.parse(fieldsJson);
     expect([
@@ -216,12 +157,7 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
       picked.map((record: any) => [cell(record[second]), cell(record[first])]),
       JSON.parse(query),
     ]).toEqual([records.map(() => [second, first]), pairs, records.map((record: any) => record[first])]);
-    expect(
-      queryNd
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line)),
-    ).toEqual(records.map((record: any) => ({ a: record[first] })));
+    expect(rowsOf(queryNd, JSON.parse)).toEqual(records.map((record: any) => ({ a: record[first] })));
   });
 });
 

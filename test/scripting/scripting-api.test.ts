@@ -1,25 +1,31 @@
 // `hedge api PATH` end to end against the simulator: reads, writes through the journal, refusals
 // that send nothing (asserted on the server's own request log), and a write killed mid-answer that
 // the same command finishes once.
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../support/hedge-cli.js';
 import { LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
-import { until } from '../support/polling.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { journalEntries, ok, okJson, exits } from '../support/cli-runs.js';
+import { journalEntries, killWhen, ok, okJson, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
 const journal = journalEntries<Record<string, any>>;
+const BUY_1000 = { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 };
+
+/** Runs `args` with its POST to `path` held after the server committed it, and kills the CLI -9 there. */
+async function killedHeld(t: Awaited<ReturnType<typeof start>>, args: string, path: string) {
+  t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path } });
+  const held = () => t.writes().some((entry) => entry.status === 'stalled');
+  expect((await killWhen(t, args.split(' '), held, `the POST ${path} committed and held`)).signal).toBe('SIGKILL');
+  t.sandbox.setFaults({ stall: null, match: null });
+}
 
 describe('hedge api: reads', () => {
   it('GET prints the whole envelope; --query applies to it; one request with the profile key', async () => {
     const t = await start();
-    const listed = okJson(await t.hedge('api /markets'));
-    const envelope = listed;
+    const envelope = okJson(await t.hedge('api /markets'));
     expect(Object.keys(envelope)).toEqual(['data', 'error', 'meta']);
     expect(envelope.data.map((market: any) => market.market)).toContain(MARKET);
     expect(envelope.meta.allowed_markets).toContain(MARKET);
@@ -138,9 +144,9 @@ describe('hedge api: writes go through the journal', () => {
       none: null,
     });
     const body = join(t.configDir, 'quote.json');
-    writeFileSync(body, JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }));
+    writeFileSync(body, JSON.stringify(BUY_1000));
     ok(await t.hedge(`api -X POST /quotes --input ${body}`));
-    expect(t.writes()[1].body).toEqual({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 });
+    expect(t.writes()[1].body).toEqual(BUY_1000);
   });
 
   it('--input and -F @file read as every input file is: a regular file of at most 4 MiB, stdin once; otherwise exit 2 naming the flag, nothing sent', async () => {
@@ -175,11 +181,7 @@ describe('hedge api: writes go through the journal', () => {
     }
     expect(t.requests()).toEqual([]);
     // Piped in, the body and a value are read (once each).
-    ok(
-      await t.hedge('api -X POST /quotes --input -', {
-        input: JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }),
-      }),
-    );
+    ok(await t.hedge('api -X POST /quotes --input -', { input: JSON.stringify(BUY_1000) }));
     ok(
       await t.hedge(
         'api -X POST /quotes -f market=USDTNGN -f side=sell -F notional_usd=500 -F tenor_days=1 -F note=@-',
@@ -187,7 +189,7 @@ describe('hedge api: writes go through the journal', () => {
       ),
     );
     expect(t.writes().map((entry) => entry.body)).toEqual([
-      { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 },
+      BUY_1000,
       { market: MARKET, side: 'sell', notional_usd: 500, tenor_days: 1, note: 'DEAL-9' },
     ]);
   });
@@ -223,17 +225,10 @@ describe('hedge api: writes go through the journal', () => {
   it('killed -9 while the answer was held: running it again resumes with the same key, one action on the server', async () => {
     const t = await start({ fillDelayMs: 3_600_000 });
     const hedge = t.seedOpen('buy', 10_000);
-    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/close' } });
     const args = 'api -X POST /hedges/close -f market=USDTNGN -f side=buy';
-    let child: ChildProcess | undefined;
-    const running: Promise<RunResult> = t.hedge(args, { onSpawn: (spawned) => (child = spawned) });
-    await until(() => t.writes().some((entry) => entry.status === 'stalled'), 'the close was committed and held');
-    child!.kill('SIGKILL');
-    expect((await running).signal).toBe('SIGKILL');
+    await killedHeld(t, args, '/hedges/close');
     const [left] = await journal(t, '--pending');
     expect(left).toMatchObject({ command: 'api POST /hedges/close', outcome: 'pending' });
-
-    t.sandbox.setFaults({ stall: null, match: null });
     const again = ok(await t.hedge(args));
     expect(again.stderr).toContain('Resuming the api POST /hedges/close started');
     expect(again.stderr).toContain(left.idempotency_key);
@@ -247,15 +242,11 @@ describe('hedge api: writes go through the journal', () => {
 
   it('hedge resume finishes a killed api write the same way', async () => {
     const t = await start();
-    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-    let child: ChildProcess | undefined;
-    const running = t.hedge('api -X POST /hedges -f market=USDTNGN -f side=sell -F notional_usd=3000 -F tenor_days=1', {
-      onSpawn: (spawned) => (child = spawned),
-    });
-    await until(() => t.writes().some((entry) => entry.status === 'stalled'), 'the open was committed and held');
-    child!.kill('SIGKILL');
-    await running;
-    t.sandbox.setFaults({ stall: null, match: null });
+    await killedHeld(
+      t,
+      'api -X POST /hedges -f market=USDTNGN -f side=sell -F notional_usd=3000 -F tenor_days=1',
+      '/hedges',
+    );
     const resumed = ok(await t.hedge('resume --json'));
     expect(resumed.stderr).toContain('Resuming the api POST /hedges started');
     expect(t.hedges()).toHaveLength(1);

@@ -28,8 +28,7 @@ describe('hedge api --paginate', () => {
     async (style) => {
       const { simulator, proxy, ids, env } = await pagedSimulator(style);
       expect(ids).toHaveLength(5);
-      const result = okJson(await simulator.hedge('api /hedges -F limit=2 --paginate', { env }));
-      const envelope = result;
+      const envelope = okJson(await simulator.hedge('api /hedges -F limit=2 --paginate', { env }));
       expect(envelope.error).toBeNull();
       expect([
         envelope.data.map((hedge: any) => hedge.id),
@@ -42,13 +41,8 @@ describe('hedge api --paginate', () => {
 
   it('follows a cursor in the body beside the rows, as the list commands do: one envelope per page, every row once, in order', async () => {
     const { simulator, proxy, ids, env } = await pagedSimulator('body-cursor');
-    const result = ok(
-      await simulator.hedge('api /hedges -F limit=2 --paginate --format ndjson', {
-        env,
-      }),
-    );
-    const pages = result.stdout
-      .trim()
+    const pages = ok(await simulator.hedge('api /hedges -F limit=2 --paginate --format ndjson', { env }))
+      .stdout.trim()
       .split('\n')
       .map((line) => JSON.parse(line));
     expect([

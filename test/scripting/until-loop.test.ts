@@ -44,14 +44,16 @@ function hedgesUntil(ctx: CommandContext, until: string, options: Record<string,
   return runCommand(ctx, HEDGES_COMMAND, { args: { id: 'hdg_one' }, options: { until, ...options } });
 }
 
-/** A hedge whose status follows `statuses`, one per read (the last repeats); the times of the reads. */
-function hedgeReads(clock: FakeClock, statuses: string[], answerMs = 0) {
+/** A hedge whose status follows `statuses`, one per read (the last repeats; an error is thrown); the times of the reads. */
+function hedgeReads(clock: FakeClock, statuses: Array<string | Error>, answerMs = 0) {
   const at: number[] = [];
   const client = {
     getHedge: async () => {
       at.push(clock.now() - START);
       clock.advance(answerMs);
-      return hedge(statuses[Math.min(at.length - 1, statuses.length - 1)]);
+      const status = statuses[Math.min(at.length - 1, statuses.length - 1)];
+      if (status instanceof Error) throw status;
+      return hedge(status);
     },
   };
   return { client, at };
@@ -59,17 +61,25 @@ function hedgeReads(clock: FakeClock, statuses: string[], answerMs = 0) {
 
 /** `hedgesUntil` on a hedge read through `hedgeReads`: its exit code (or what it threw), the reads, the time taken and the output. */
 async function untilOn(
-  statuses: string[],
-  options: { until?: string; answerMs?: number; format?: DataFormat; globals?: Partial<GlobalOptions> } = {},
+  statuses: Array<string | Error>,
+  options: {
+    until?: string;
+    answerMs?: number;
+    format?: DataFormat;
+    globals?: Partial<GlobalOptions>;
+    client?: Partial<HedgeClient>;
+  } = {},
   flags: Record<string, unknown> = {},
 ) {
   const clock = fakeClock();
   const reads = hedgeReads(clock, statuses, options.answerMs);
-  const h = harness({ clock, client: reads.client, format: options.format, globals: options.globals });
+  const client = { ...options.client, ...reads.client };
+  const h = harness({ clock, client, format: options.format, globals: options.globals });
   const outcome: any = await hedgesUntil(h.ctx, options.until ?? "status=='filled'", flags).catch(
     (caught: unknown) => caught,
   );
-  return { outcome, at: reads.at, sleeps: clock.sleeps, elapsed: clock.now() - START, stdout: h.stdout() };
+  const elapsed = clock.now() - START;
+  return { outcome, at: reads.at, sleeps: clock.sleeps, elapsed, stdout: h.stdout(), stderr: h.stderr() };
 }
 
 describe('--until: cadence and result', () => {
@@ -133,50 +143,31 @@ describe('--until: cadence and result', () => {
 
 describe('--until: failures', () => {
   it('a read that may pass is said on stderr and tried again no sooner than its Retry-After', async () => {
-    const clock = fakeClock();
-    const at: number[] = [];
-    const client = {
-      getHedge: async () => {
-        at.push(clock.now() - START);
-        if (at.length === 1) {
-          const limited = new NetworkError('GET /hedges/hdg_one was rate limited (rate_limited): slow down', {
-            endpoint: 'GET /hedges/hdg_one',
-            attempts: 1,
-            status: 429,
-            code: 'rate_limited',
-          });
-          limited.retryAfterMs = 4_000;
-          throw limited;
-        }
-        return hedge('filled');
-      },
-    };
-    const h = harness({ clock, client });
-    expect(await hedgesUntil(h.ctx, "status=='filled'")).toBe(0);
-    expect(at).toEqual([0, 4000]);
-    expect(h.stderr()).toContain('--until: this read failed (GET /hedges/hdg_one was rate limited');
-    expect(h.stderr()).toContain('trying again in 4 s');
+    const limited = new NetworkError('GET /hedges/hdg_one was rate limited (rate_limited): slow down', {
+      endpoint: 'GET /hedges/hdg_one',
+      attempts: 1,
+      status: 429,
+      code: 'rate_limited',
+    });
+    limited.retryAfterMs = 4_000;
+    const run = await untilOn([limited, 'filled']);
+    expect([run.outcome, run.at]).toEqual([0, [0, 4000]]);
+    expect(run.stderr).toContain('--until: this read failed (GET /hedges/hdg_one was rate limited');
+    expect(run.stderr).toContain('trying again in 4 s');
   });
 
   it('a refusal ends it at once with its own exit code (an unknown hedge: 3)', async () => {
-    const clock = fakeClock();
-    let calls = 0;
-    const client = {
-      getHedge: async () => {
-        calls += 1;
-        throw new ApiError({
-          status: 404,
-          code: 'hedge_not_found',
-          message: 'no such hedge',
-          endpoint: 'GET /hedges/hdg_one',
-        });
-      },
-      // Not a short form of any listed hedge either.
-      readHedges: async () => ({ items: [], more: false, pages: 1 }),
-    };
-    const h = harness({ clock, client });
-    const error = await hedgesUntil(h.ctx, "status=='filled'").catch((caught) => caught);
-    expect([describeError(error).exitCode, calls]).toEqual([3, 1]);
+    const notFound = new ApiError({
+      status: 404,
+      code: 'hedge_not_found',
+      message: 'no such hedge',
+      endpoint: 'GET /hedges/hdg_one',
+    });
+    // Not a short form of any listed hedge either.
+    const run = await untilOn([notFound], {
+      client: { readHedges: async () => ({ items: [], more: false, pages: 1 }) },
+    });
+    expect([describeError(run.outcome).exitCode, run.at.length]).toEqual([3, 1]);
   });
 
   it('a malformed condition is bad usage before anything is read (exit 2)', async () => {
