@@ -156,15 +156,6 @@ describe('lists never lose rows', () => {
     expect(simulator.requests('GET', '/hedges/history').map((entry) => entry.query)).toEqual([{ page_size: '100' }]);
   });
 
-  it("without --limit a list is hedge's own length (50), not the server's page: gamma's pages of 20 are followed", async () => {
-    const simulator = await on('gamma');
-    const ids = seeded(simulator, 47);
-    const result = ok(await simulator.hedge('hedges --json'));
-    expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
-    expect(result.stderr).not.toMatch(/more/);
-    expect(simulator.requests('GET', '/hedges').length).toBeGreaterThan(1);
-  });
-
   it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async () => {
     const simulator = await on('gamma');
     const ids = seeded(simulator, 60);
