@@ -256,10 +256,6 @@ async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<D
   };
 }
 
-function sideUsd(simulator: Simulator): number {
-  return cents(simulator.active(SIDE).reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
-}
-
 const cents = (usd: number) => Math.round(usd * 100) / 100;
 
 function argsOf(desk: Desk, op: Op, index: number): string[] {
@@ -463,13 +459,6 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
   }
 }
 
-/** A leg of a roll: journaled with its group and leg, and the roll's own command line. */
-function isRollLeg(entry: Entry): boolean {
-  return (
-    entry.group !== undefined && entry.leg !== undefined && (entry.argv?.[0] === 'roll' || entry.command === 'roll')
-  );
-}
-
 // ---- the server's side, as the server's own rules make it ------------------------------------
 
 /** A write the server acted on (the engine's own idempotency record: it keeps successes only). */
@@ -667,7 +656,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   );
   const seeded = [{ id: seed.id, usd: SEED_USD }];
   const fillDelayMs = simulator.sandbox.engine.fillDelayMs;
-  const serverUsd = sideUsd(simulator);
+  const serverUsd = cents(simulator.active(SIDE).reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
 
   // The server's own truth: every act it made, by its rules. It must make what the server holds —
   // else the checker's model is wrong, or a trade reached the server without a key.
@@ -757,7 +746,14 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
       violations.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but the server never acted on its key`);
   }
   const rollsExited0 = ops.filter((op) => op.kind === 'roll' && op.exit === 0).length;
-  const rollOpensLanded = landed.filter((entry) => isRollLeg(entry) && entry.request.path === '/hedges').length;
+  const rollOpensLanded = landed.filter(
+    // A leg of a roll: journaled with its group and leg, and the roll's own command line.
+    (entry) =>
+      entry.group !== undefined &&
+      entry.leg !== undefined &&
+      (entry.argv?.[0] === 'roll' || entry.command === 'roll') &&
+      entry.request.path === '/hedges',
+  ).length;
   if (rollOpensLanded < rollsExited0)
     violations.push(`${rollsExited0} rolls exited 0, but the journal has only ${rollOpensLanded} landed roll opens`);
 
