@@ -594,13 +594,6 @@ function runModel(
   return { live, seen, trace, totalUsd: total(), mostHedges };
 }
 
-/** Whether the server applied an act: an open whose hedge did not fail, a change with a part that landed. */
-function applied(seen: ActSeen | undefined, hedgeStatus: (id: string) => string | undefined): boolean {
-  if (!seen) return false;
-  if (seen.act.path === '/hedges') return hedgeStatus(seen.act.hedgeId ?? '') !== 'failed';
-  return seen.parts.some((part) => part.applied);
-}
-
 function describeAct(entry: Entry | undefined, act: ServerAct): string {
   const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
   const by = entry?.group ? `${String(entry.group).split('-')[0]} ` : '';
@@ -671,7 +664,13 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
       `the server's acts, by its own rules, make ${modelLive.join(', ') || 'nothing'}; it holds ${serverLive.join(', ') || 'nothing'} (a trade without a key, or the checker's model is wrong)`,
     );
   }
-  const isApplied = (key: string) => applied(truth.seen.get(key), (id) => hedgeById.get(id)?.status);
+  // Whether the server applied an act: an open whose hedge did not fail, a change with a part that landed.
+  const isApplied = (key: string) => {
+    const seen = truth.seen.get(key);
+    if (!seen) return false;
+    if (seen.act.path === '/hedges') return hedgeById.get(seen.act.hedgeId ?? '')?.status !== 'failed';
+    return seen.parts.some((part) => part.applied);
+  };
 
   // Cannot tell: what hedge left unresolved after the resumes, with what the server did.
   const unresolved = entries.filter((entry) => UNRESOLVED.has(entry.outcome));
