@@ -173,11 +173,6 @@ describe('errors and retries', () => {
     expect(Object.keys(SPEC_ERROR_SCENARIOS).sort()).toEqual(SPEC_ERROR_TABLE.map((row) => row.code).sort());
   });
 
-  it('maps 401 for a key the server does not know', async () => {
-    const { client } = clientFor(sandbox, { apiKey: 'hpk_test_unknownXXXXXXXXXXXXXXXXXX' });
-    await expect(client.getAccount()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
-  });
-
   it('retries a burst of 5xx within the attempt bound, with growing backoff', async () => {
     const { client, sleeps } = clientFor(sandbox);
     const before = requestsTo(sandbox, 'GET', '/account').length;
