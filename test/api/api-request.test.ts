@@ -1,9 +1,9 @@
 // The pure parts of `hedge api`: the path rule (security/base-url.ts), -f/-F parameters and -H
 // headers (domain/api-params.ts), and where the next page is (api/wire/pages.ts).
 import { describe, expect, it } from 'vitest';
-import { nextLink, nextPagePath } from '../../src/platform/api/wire/pages.js';
+import { nextPagePath } from '../../src/platform/api/wire/pages.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/core/api-params.js';
-import { OffOriginError, UsageError } from '../../src/core/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { resolveApiPath } from '../../src/core/security/base-url.js';
 
 const BASE = 'https://api.example.com/partners/acme/v2';
@@ -103,7 +103,7 @@ describe('-f / -F parameters', () => {
 });
 
 describe('the next page', () => {
-  const answer = (meta: Record<string, unknown>, link?: string) => ({ meta, headers: link ? { link } : {} });
+  const answer = (meta: Record<string, unknown>) => ({ meta, headers: {} });
 
   it('a cursor in meta is sent back as cursor=, replacing the last one; has_more false or no cursor ends it', () => {
     expect(nextPagePath(BASE, '/hedges?limit=2', answer({ next_cursor: 'c2', has_more: true }))).toBe(
@@ -118,21 +118,9 @@ describe('the next page', () => {
     expect(nextPagePath(BASE, '/hedges', answer({}))).toBeUndefined();
   });
 
-  it('a Link header or a next link in meta, as a path under the base; elsewhere is refused', () => {
-    expect(nextLink('<https://x/a?p=1>; rel="prev", <https://x/a?p=3>; rel="next"')).toBe('https://x/a?p=3');
-    expect(nextPagePath(BASE, '/hedges', answer({}, `<${BASE}/hedges?page=2>; rel="next"`))).toBe('/hedges?page=2');
+  it('a next link in meta, relative or absolute, as a path under the base; a cursor is sent encoded', () => {
     expect(nextPagePath(BASE, '/hedges', answer({ next: '/partners/acme/v2/hedges?page=3' }))).toBe('/hedges?page=3');
     expect(nextPagePath(BASE, '/hedges', answer({ links: { next: `${BASE}/hedges?page=4` } }))).toBe('/hedges?page=4');
-    // Another origin is refused by the one origin check every request passes (off_origin); another path on the same origin by the pager.
-    expect(() =>
-      nextPagePath(BASE, '/hedges', answer({}, '<https://evil.example/partners/acme/v2/hedges?page=2>; rel="next"')),
-    ).toThrow(OffOriginError);
-    expect(() =>
-      nextPagePath(BASE, '/hedges', answer({}, '<https://evil.example/partners/acme/v2/hedges?page=2>; rel="next"')),
-    ).toThrow(/would leave the base URL's origin \(https:\/\/api\.example\.com\) for https:\/\/evil\.example;/);
-    expect(() => nextPagePath(BASE, '/hedges', answer({ next: 'https://api.example.com/other/v2/hedges' }))).toThrow(
-      /leads outside the base URL/,
-    );
     expect(nextPagePath(BASE, '/hedges?a=1', answer({ next_cursor: 'x y' }))).toBe('/hedges?a=1&cursor=x+y');
   });
 });

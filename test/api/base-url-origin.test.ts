@@ -75,8 +75,9 @@ describe('atBaseOrigin: the one origin check', () => {
       'https://api.example.com:8443/partners/acme/v2/hedges',
       'https://u:p@api.example.com/partners/acme/v2/hedges',
     ]) {
-      expect(() => nextPagePath(BASE, '/hedges', answer(link)), link).toThrow(OffOriginError);
-      expect(() => nextPagePath(BASE, '/hedges', answer(link)), link).toThrow(
+      const next = () => nextPagePath(BASE, '/hedges', answer(link));
+      expect(next, link).toThrow(OffOriginError);
+      expect(next, link).toThrow(
         /^--paginate: the server's next-page link would leave the base URL's origin \(https:\/\/api\.example\.com\)/,
       );
     }
@@ -133,11 +134,10 @@ describe('a resumed `hedge api` row is resolved again as a fresh `hedge api PATH
     ['http://127.0.0.2:4044/steal', /is not a path under the base URL/],
     ['/hedges/../../x', /is not one `hedge api` journals/],
   ])('a row whose path is %s is refused, naming the row: nothing to send', (path, why) => {
-    expect(() => apiActionFromJournal(client, row('POST', path))).toThrow(OffOriginError);
-    expect(() => apiActionFromJournal(client, row('POST', path))).toThrow(
-      /^Journal j_injected1 \(api POST .*\) is not resumed: its path /,
-    );
-    expect(() => apiActionFromJournal(client, row('POST', path))).toThrow(why);
+    const resume = () => apiActionFromJournal(client, row('POST', path));
+    expect(resume).toThrow(OffOriginError);
+    expect(resume).toThrow(/^Journal j_injected1 \(api POST .*\) is not resumed: its path /);
+    expect(resume).toThrow(why);
   });
 
   it('a row whose method is not one hedge api writes with is refused', () => {

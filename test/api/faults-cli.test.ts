@@ -53,33 +53,26 @@ describe('Retry-After on a 503', () => {
 });
 
 describe('an answer over the size cap', () => {
-  it('is a clear error naming the cap, exit 5, and the request is not retried', async () => {
+  it('is a clear error naming the cap, exit 5, not retried, a JSON document with its code under --json; one under the cap, padded, is read whole', async () => {
     const simulator = await start();
-    simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes: 4 * 1024 * 1024 } });
-    const result = await simulator.hedge('markets', { env: { HEDGE_MAX_ANSWER_MB: '1' } });
-    expect(result.code).toBe(5);
-    expect(result.stdout).toBe('');
+    const capped = { env: { HEDGE_MAX_ANSWER_MB: '1' } };
+    const oversize = (bytes: number) => simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes } });
+    oversize(4 * 1024 * 1024);
+    const result = await simulator.hedge('markets', capped);
+    expect([result.code, result.stdout]).toEqual([5, '']);
     expect(result.stderr).toContain('GET /markets answered with more than 1 MiB; reading stopped there.');
     expect(result.stderr).toContain('HEDGE_MAX_ANSWER_MB');
-    const requests = simulator.requests('GET', '/markets');
-    expect(requests).toHaveLength(1);
-    expect(requests[0].fault).toBe('oversized');
-  });
+    expect(simulator.requests('GET', '/markets').map((entry) => entry.fault)).toEqual(['oversized']);
 
-  it('--json: the error is a JSON document with its code', async () => {
-    const simulator = await start();
-    simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes: 4 * 1024 * 1024 } });
-    const result = await simulator.hedge('hedges --json', { env: { HEDGE_MAX_ANSWER_MB: '1' } });
-    expect(result.code).toBe(5);
+    oversize(4 * 1024 * 1024);
+    const json = await simulator.hedge('hedges --json', capped);
+    expect(json.code).toBe(5);
     expect(simulator.requests('GET', '/hedges')).toHaveLength(1);
-    expect(`${result.stdout}${result.stderr}`).toContain('answer_too_large');
-  });
+    expect(`${json.stdout}${json.stderr}`).toContain('answer_too_large');
 
-  it('an answer under the cap, padded, is read whole', async () => {
-    const simulator = await start();
-    simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes: 512 * 1024 } });
-    const result = okJson(await simulator.hedge('markets --json', { env: { HEDGE_MAX_ANSWER_MB: '1' } }));
-    expect(withoutPrice(result)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
-    expect(simulator.requests('GET', '/markets')[0].fault).toBe('oversized');
+    oversize(512 * 1024);
+    const read = okJson(await simulator.hedge('markets --json', capped));
+    expect(withoutPrice(read)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
+    expect(simulator.requests('GET', '/markets')[1].fault).toBe('oversized');
   });
 });

@@ -156,15 +156,6 @@ describe('lists never lose rows', () => {
     expect(simulator.requests('GET', '/hedges/history').map((entry) => entry.query)).toEqual([{ page_size: '100' }]);
   });
 
-  it("without --limit a list is hedge's own length (50), not the server's page: gamma's pages of 20 are followed", async () => {
-    const simulator = await on('gamma');
-    const ids = seeded(simulator, 47);
-    const result = ok(await simulator.hedge('hedges --json'));
-    expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
-    expect(result.stderr).not.toMatch(/more/);
-    expect(simulator.requests('GET', '/hedges').length).toBeGreaterThan(1);
-  });
-
   it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async () => {
     const simulator = await on('gamma');
     const ids = seeded(simulator, 60);
@@ -285,22 +276,18 @@ describe('lists paged by time', () => {
 });
 
 describe('optional checks never block a write', () => {
-  it('open --ref on a server whose hedge list fails: a warning names what was not checked, and the hedge is opened', async () => {
+  it('open --ref with the hedge list failing, then add with the account unreadable: a warning names what was not checked, and each write goes on', async () => {
     const simulator = await on();
     simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/hedges' } });
-    const result = ok(await simulator.hedge('open USDTNGN buy 10000 --tenor 1 --ref deal-77 --json'));
+    const result = ok(await simulator.hedge('open USDTNGN sell 10000 --tenor 1 --ref deal-77 --json'));
     expect(result.stderr).toMatch(/Could not check whether an active hedge already carries client reference "deal-77"/);
     expect(simulator.requests('GET', '/hedges').every((entry) => entry.fault === '5xx')).toBe(true);
     expect(simulator.hedges().map((hedge) => [hedge.clientReference, hedge.status])).toEqual([['deal-77', 'filled']]);
-  });
 
-  it('add with the account unreadable: the headroom is named as not checked, the add goes on', async () => {
-    const simulator = await on();
-    const hedge = simulator.seedOpen('sell', 10_000);
     simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/account' } });
-    const result = ok(await simulator.hedge('add USDTNGN sell 2000 --json'));
-    expect(result.stderr).toMatch(/exposure headroom could not be checked \(GET \/account: /);
-    expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.notionalUsd).toBe(12_000);
+    const added = ok(await simulator.hedge('add USDTNGN sell 2000 --json'));
+    expect(added.stderr).toMatch(/exposure headroom could not be checked \(GET \/account: /);
+    expect(simulator.hedges()[0].notionalUsd).toBe(12_000);
   });
 });
 
@@ -355,7 +342,7 @@ describe('--json: one shape for scripts whatever the server', () => {
   };
 
   for (const dialect of ['gamma', 'alpha', 'beta'] as const) {
-    it(`${dialect}: account, positions, history, hedges and price carry the documented names, every figure a JSON number`, async () => {
+    it(`${dialect}: account, positions, history and price carry the documented names, every figure a JSON number`, async () => {
       const simulator = await on(dialect);
       const market = dialect === 'gamma' ? KES : 'USDTNGN';
       const closed = simulator.seedOpen('sell', 5_000, market);
@@ -375,8 +362,6 @@ describe('--json: one shape for scripts whatever the server', () => {
       // A script's comparison means what it says: a number against a number.
       const query = okJson(await simulator.hedge(['history', '--query', 'length([?net_pnl_usd < `0`])', '--json']));
       expect(typeof query).toBe('number');
-      const [hedge] = await json('hedges --limit 1');
-      expect(typeof hedge.notional_usd).toBe('number');
       const prices = await json('price');
       for (const price of prices) {
         // Our three names first; what the server sent beside the mid it was read from is kept
@@ -394,10 +379,6 @@ describe('--json: one shape for scripts whatever the server', () => {
         side: 'buy',
         notional_usd: 25_000,
       });
-      // The server's own text and names stay one flag away.
-      const raw = okJson(await simulator.hedge('positions --raw'));
-      const [sent] = (await simulator.api('GET', '/positions')).body.data;
-      expect(Object.keys(raw[0]).sort()).toEqual(Object.keys(sent).sort());
     });
   }
 

@@ -256,10 +256,6 @@ async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<D
   };
 }
 
-function sideUsd(simulator: Simulator): number {
-  return cents(simulator.active(SIDE).reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
-}
-
 const cents = (usd: number) => Math.round(usd * 100) / 100;
 
 function argsOf(desk: Desk, op: Op, index: number): string[] {
@@ -463,13 +459,6 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
   }
 }
 
-/** A leg of a roll: journaled with its group and leg, and the roll's own command line. */
-function isRollLeg(entry: Entry): boolean {
-  return (
-    entry.group !== undefined && entry.leg !== undefined && (entry.argv?.[0] === 'roll' || entry.command === 'roll')
-  );
-}
-
 // ---- the server's side, as the server's own rules make it ------------------------------------
 
 /** A write the server acted on (the engine's own idempotency record: it keeps successes only). */
@@ -605,13 +594,6 @@ function runModel(
   return { live, seen, trace, totalUsd: total(), mostHedges };
 }
 
-/** Whether the server applied an act: an open whose hedge did not fail, a change with a part that landed. */
-function applied(seen: ActSeen | undefined, hedgeStatus: (id: string) => string | undefined): boolean {
-  if (!seen) return false;
-  if (seen.act.path === '/hedges') return hedgeStatus(seen.act.hedgeId ?? '') !== 'failed';
-  return seen.parts.some((part) => part.applied);
-}
-
 function describeAct(entry: Entry | undefined, act: ServerAct): string {
   const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
   const by = entry?.group ? `${String(entry.group).split('-')[0]} ` : '';
@@ -667,7 +649,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   );
   const seeded = [{ id: seed.id, usd: SEED_USD }];
   const fillDelayMs = simulator.sandbox.engine.fillDelayMs;
-  const serverUsd = sideUsd(simulator);
+  const serverUsd = cents(simulator.active(SIDE).reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
 
   // The server's own truth: every act it made, by its rules. It must make what the server holds —
   // else the checker's model is wrong, or a trade reached the server without a key.
@@ -682,7 +664,13 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
       `the server's acts, by its own rules, make ${modelLive.join(', ') || 'nothing'}; it holds ${serverLive.join(', ') || 'nothing'} (a trade without a key, or the checker's model is wrong)`,
     );
   }
-  const isApplied = (key: string) => applied(truth.seen.get(key), (id) => hedgeById.get(id)?.status);
+  // Whether the server applied an act: an open whose hedge did not fail, a change with a part that landed.
+  const isApplied = (key: string) => {
+    const seen = truth.seen.get(key);
+    if (!seen) return false;
+    if (seen.act.path === '/hedges') return hedgeById.get(seen.act.hedgeId ?? '')?.status !== 'failed';
+    return seen.parts.some((part) => part.applied);
+  };
 
   // Cannot tell: what hedge left unresolved after the resumes, with what the server did.
   const unresolved = entries.filter((entry) => UNRESOLVED.has(entry.outcome));
@@ -735,14 +723,13 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   }
 
   // (3) every key the server acted on is a journal entry's, and no trade reached it without a key.
-  const knownKeys = new Set(entries.map((entry) => entry.idempotency_key as string));
   for (const write of simulator.writes()) {
     if (!TRADE_PATHS.has(write.path)) continue;
     if (write.idempotencyKey === null && (write.status === 200 || write.status === 'dropped'))
       violations.push(`the server received ${write.method} ${write.path} without a key`);
   }
   for (const act of allActs)
-    if (!knownKeys.has(act.key))
+    if (!byKey.has(act.key))
       violations.push(`the server acted on POST ${act.path} under a key the journal does not know (${act.key})`);
 
   // (2) no exit 0 without its own action.
@@ -757,7 +744,14 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
       violations.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but the server never acted on its key`);
   }
   const rollsExited0 = ops.filter((op) => op.kind === 'roll' && op.exit === 0).length;
-  const rollOpensLanded = landed.filter((entry) => isRollLeg(entry) && entry.request.path === '/hedges').length;
+  const rollOpensLanded = landed.filter(
+    // A leg of a roll: journaled with its group and leg, and the roll's own command line.
+    (entry) =>
+      entry.group !== undefined &&
+      entry.leg !== undefined &&
+      (entry.argv?.[0] === 'roll' || entry.command === 'roll') &&
+      entry.request.path === '/hedges',
+  ).length;
   if (rollOpensLanded < rollsExited0)
     violations.push(`${rollsExited0} rolls exited 0, but the journal has only ${rollOpensLanded} landed roll opens`);
 
