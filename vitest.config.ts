@@ -1,4 +1,37 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+// The files that wait longest start first. Vitest orders by the durations of earlier runs, which a
+// fresh clone has none of: it would start the largest files first and leave these for the end.
+const LONGEST_FIRST = [
+  'api/dialects-lifecycle',
+  'journal/replayed-rows',
+  'build/single-executable',
+  'keeper/keep',
+  'cli/exit-codes',
+  'soak/keeper-soak',
+  'write/trailing-views',
+  'journal/journal-kill',
+  'api/wire-tolerance',
+  'keeper/keeper-service-ops',
+  'journal/journal-concurrency',
+  'docs/documented-examples',
+  'journal/team-store',
+  'trade/roll',
+  'soak/exposures-soak',
+  'journal/forged-rows',
+].map((name) => `/test/${name}.test.ts`);
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST_FIRST.findIndex((name) => file.moduleId.endsWith(name));
+      return at < 0 ? LONGEST_FIRST.length : at;
+    };
+    // A stable sort: the rest keep vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -18,5 +51,6 @@ export default defineConfig({
     // A test file mostly waits (simulated fills, polls, the processes it spawns), so more forks
     // than cores pay; six keep the load low enough for tests that wait on a process.
     maxWorkers: 6,
+    sequence: { sequencer: LongestFirst },
   },
 });
