@@ -3,16 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import type { FieldSpec } from '../../src/platform/fields/fields.js';
 import { Output, type OutputMode } from '../../src/platform/terminal/output.js';
-
-const NOW = Date.parse('2026-03-02T10:00:00.000Z');
-
-function collector() {
-  let text = '';
-  return {
-    stream: { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream,
-    text: () => text,
-  };
-}
+import { collector, NOW } from '../support/fake-output.js';
 
 function output(mode: OutputMode, color = false) {
   const stdout = collector();

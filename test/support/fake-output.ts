@@ -1,11 +1,12 @@
-// An Output writing to strings instead of streams, on a fixed clock, for the format tests.
+// An Output writing to strings instead of streams, on a fixed clock, for the output and format tests.
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { csvText } from '../../src/platform/terminal/csv.js';
 import { Output, type DataFormat, type OutputInit } from '../../src/platform/terminal/output.js';
 
 export const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 
-function collector() {
+/** A stream that keeps what is written to it, as text. */
+export function collector() {
   let text = '';
   return {
     stream: { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream,
