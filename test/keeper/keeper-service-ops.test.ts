@@ -151,12 +151,13 @@ describeKeepers('hedge keep as a service', () => {
       rig.later(() => other.remove());
       const file = writeTarget(simulator, [`${MARKET},sell,1500,3,,`]);
       const keeper = rig.keep(simulator, file, [], { env: { HOME: home.path } });
-      // Two cycles, the last of them with the re-open landed in every view and its step ended (the
-      // step waits for the positions list too, so on a loaded machine the second cycle may still find
-      // it in flight — showing the roll time all the same).
+      // Three cycles (a cycle's heartbeat is written after its event, so the second's is written once
+      // the third is printed), the last with the re-open landed in every view and its step ended (the
+      // step waits for the positions list too, so on a loaded machine a cycle may still find it in
+      // flight — showing the roll time all the same).
       await until(
         () =>
-          eventsOf(keeper, 'cycle').length >= 2 &&
+          eventsOf(keeper, 'cycle').length >= 3 &&
           eventsOf(keeper, 'cycle').at(-1)?.rows?.[0]?.next_action === 'roll' &&
           !/in flight/.test(eventsOf(keeper, 'cycle').at(-1)!.rows[0].state),
         'two cycles, the side covered',
