@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { readStore, storeFile } from '../support/config-store.js';
 import { startAnswerProxy, startFieldProxy } from '../support/servers/field-proxy.js';
 import { until } from '../support/polling.js';
-import { STACK_FRAME } from '../support/text.js';
+import { STACK_FRAME } from '../support/output/text.js';
 import { envFor, useSimulators, type Simulator } from '../support/simulator.js';
 import type { SandboxDialect } from '../../src/sandbox/index.js';
 import { ok, okJson } from '../support/cli-runs.js';

@@ -17,7 +17,7 @@ import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
-import { printedLines as lines } from '../support/text.js';
+import { printedLines as lines } from '../support/output/text.js';
 import { HEDGE_COLUMNS, POSITION_COLUMNS } from './columns.js';
 
 const priceSchema = z.looseObject({ market: z.string(), price: z.number(), timestamp: z.string() });

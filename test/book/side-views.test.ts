@@ -18,7 +18,7 @@ import {
   useSimulators,
   type Simulator,
 } from '../support/simulator.js';
-import { printedTable } from '../support/table-text.js';
+import { printedTable } from '../support/output/table-text.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();

@@ -2,7 +2,7 @@
 // The hedges are opened through the CLI against the simulator; what is checked is the table drawn.
 import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { printedTable } from '../support/table-text.js';
+import { printedTable } from '../support/output/table-text.js';
 import { ok } from '../support/cli-runs.js';
 
 const start = useSimulators();

@@ -33,7 +33,7 @@ import {
 import { ROOT } from '../support/hedge-cli.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
-import { leftOut, printedTable, type PrintedTable } from '../support/table-text.js';
+import { leftOut, printedTable, type PrintedTable } from '../support/output/table-text.js';
 import { ok } from '../support/cli-runs.js';
 
 const WIDTHS = [60, 80, 120] as const;

@@ -9,7 +9,7 @@ import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
-import { tableHeaders } from '../support/table-text.js';
+import { tableHeaders } from '../support/output/table-text.js';
 import { ok } from '../support/cli-runs.js';
 
 const WIDTHS = [80, 100, 120, 160] as const;

@@ -28,7 +28,7 @@ import {
   type TableInput,
 } from '../../src/platform/terminal/table.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
-import { tableHeaders } from '../support/table-text.js';
+import { tableHeaders } from '../support/output/table-text.js';
 
 const cellsOf = (rows: number, text: (row: number) => string) =>
   Array.from({ length: rows }, (_, row) => tableCell(text(row)));

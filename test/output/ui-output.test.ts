@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import type { FieldSpec } from '../../src/platform/fields/fields.js';
 import { Output, type OutputMode } from '../../src/platform/terminal/output.js';
-import { collector, NOW } from '../support/fake-output.js';
+import { collector, NOW } from '../support/output/fake-output.js';
 
 function output(mode: OutputMode, color = false) {
   const stdout = collector();

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { ResultRecorder } from './recorder.js';
 import { withSimulator, type Simulator } from '../support/simulator.js';
-import { lines } from '../support/text.js';
+import { lines } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

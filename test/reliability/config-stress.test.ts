@@ -11,7 +11,7 @@ import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
 import { ResultRecorder } from './recorder.js';
 import { withSimulator } from '../support/simulator.js';
-import { STACK_FRAME, firstLine, lines } from '../support/text.js';
+import { STACK_FRAME, firstLine, lines } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

@@ -7,7 +7,7 @@ import { exits } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 import { ResultRecorder } from './recorder.js';
 import { FILL_DELAY_MS } from '../support/simulator.js';
-import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
+import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

@@ -10,7 +10,7 @@ import { exits } from '../support/cli-runs.js';
 import { until } from '../support/polling.js';
 import { ResultRecorder } from './recorder.js';
 import { gaps, type Simulator } from '../support/simulator.js';
-import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
+import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

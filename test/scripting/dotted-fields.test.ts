@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { kindFromName, valueAtPath, type FieldSpec } from '../../src/platform/fields/fields.js';
 import type { DataFormat } from '../../src/platform/terminal/output.js';
-import { output } from '../support/fake-output.js';
+import { output } from '../support/output/fake-output.js';
 
 const fieldsOut = (format: DataFormat, fields: string[]) => output(format, { fields, columns: 120 });
 

@@ -5,11 +5,11 @@ import { UsageError } from '../../src/core/errors.js';
 import { csvText, spreadsheetSafe } from '../../src/platform/terminal/csv.js';
 import type { FieldSpec } from '../../src/platform/fields/fields.js';
 import type { Output, DataFormat, OutputInit } from '../../src/platform/terminal/output.js';
-import { output } from '../support/fake-output.js';
+import { output } from '../support/output/fake-output.js';
 import { compileQuery } from '../../src/platform/fields/query.js';
 import { HEDGE_RESOURCE, POSITION_FIELDS, POSITION_RESOURCE } from '../../src/platform/fields/resource-fields.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
-import { leftOut, tableHeaders } from '../support/table-text.js';
+import { leftOut, tableHeaders } from '../support/output/table-text.js';
 
 const FIELDS: FieldSpec[] = [
   { key: 'id', label: 'ID', kind: 'id' },

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { UNKNOWN_KEY } from '../support/keys.js';
-import { STACK_FRAME } from '../support/text.js';
+import { STACK_FRAME } from '../support/output/text.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { envFor, useSimulators, withSimulator, type Simulator } from '../support/simulator.js';
 import { ok } from '../support/cli-runs.js';

@@ -2,7 +2,7 @@
 // is visible, with the server's state checked afterwards; no_open_hedge is a clear exit 3.
 import { describe, expect, it } from 'vitest';
 import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
-import { IDEMPOTENCY_KEY } from '../support/text.js';
+import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();

@@ -3,7 +3,7 @@
 // state or request log, not only what the CLI printed.
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
-import { IDEMPOTENCY_KEY } from '../support/text.js';
+import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();

@@ -14,7 +14,7 @@ import type { ArgSpec, CommandSpec } from '../../src/cli/runner/command-spec.js'
 import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
 import type { RunResult } from '../support/hedge-cli.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
-import { lines } from '../support/text.js';
+import { lines } from '../support/output/text.js';
 
 /** Every command of the tree that runs, with the words that call it. */
 function leaves(specs: readonly CommandSpec[], prefix: string[] = []): Array<{ words: string[]; spec: CommandSpec }> {

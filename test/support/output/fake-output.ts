@@ -1,7 +1,7 @@
 // An Output writing to strings instead of streams, on a fixed clock, for the output and format tests.
-import { makeChalk } from '../../src/platform/terminal/color.js';
-import { csvText } from '../../src/platform/terminal/csv.js';
-import { Output, type DataFormat, type OutputInit } from '../../src/platform/terminal/output.js';
+import { makeChalk } from '../../../src/platform/terminal/color.js';
+import { csvText } from '../../../src/platform/terminal/csv.js';
+import { Output, type DataFormat, type OutputInit } from '../../../src/platform/terminal/output.js';
 
 export const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 
