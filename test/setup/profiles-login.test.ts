@@ -7,10 +7,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { hedgeIn } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
-import { KEY_A, KEY_B, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
+import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
@@ -26,9 +26,7 @@ beforeEach(() => {
 
 describe('hedge login (key from stdin)', () => {
   it('checks the key with one GET /account, saves the profile 0600 in a 0700 folder and makes it current', async () => {
-    const result = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']);
-    expect(result.stderr).toContain('test key');
-    expect(result.code).toBe(0);
+    const result = exits(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']), 0, 'test key');
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
     expect(sandbox.requestLog).toHaveLength(1);
 
@@ -49,41 +47,30 @@ describe('hedge login (key from stdin)', () => {
     });
   });
 
-  it('names the profile "default" when none is given and none exists', async () => {
+  it('names a first profile "default"; saves a second beside it, not current; a bare login renews the current one', async () => {
     ok(await loginWith(configDir, sandbox, KEY_A));
-    expect(readStore(configDir)).toMatchObject({ current: 'default', profiles: { default: { api_key: KEY_A } } });
-  });
-
-  it('--json prints the saved profile with the key redacted', async () => {
-    const result = ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--json']));
-    const saved = JSON.parse(result.stdout);
-    expect(saved).toMatchObject({ profile: 'desk', environment: 'test', base_url: sandbox.baseUrl, current: true });
-    expect(saved.api_key).not.toBe(KEY_A);
-    expect(KEY_A.startsWith(saved.api_key.split('…')[0])).toBe(true);
-    expect(result.stdout).not.toContain(KEY_A);
-  });
-
-  it('keeps the current profile when a second one is saved, and says how to switch', async () => {
-    ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']));
-    const second = ok(await loginWith(configDir, sandbox, KEY_B, ['--profile', 'other']));
-    expect(second.stderr).toContain('hedge profile use other');
+    const second = exits(
+      await loginWith(configDir, sandbox, KEY_B, ['--profile', 'other', '--json']),
+      0,
+      'hedge profile use other',
+    );
+    // --json: the saved profile, its key redacted.
+    const saved = JSON.parse(second.stdout);
+    expect(saved).toMatchObject({ profile: 'other', environment: 'test', base_url: sandbox.baseUrl, current: false });
+    expect([saved.api_key === KEY_B, KEY_B.startsWith(saved.api_key.split('…')[0])]).toEqual([false, true]);
+    expect(second.stdout).not.toContain(KEY_B);
+    ok(await hedgeIn(configDir, 'login', { input: KEY_C }));
     const store = readStore(configDir);
-    expect(store.current).toBe('desk');
-    expect(Object.keys(store.profiles).sort()).toEqual(['desk', 'other']);
-  });
-
-  it('a bare login renews the key of the current profile and keeps its base URL', async () => {
-    ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']));
-    ok(await hedgeIn(configDir, 'login', { input: KEY_B }));
-    const store = readStore(configDir);
-    expect(Object.keys(store.profiles)).toEqual(['desk']);
-    expect(store.profiles.desk).toMatchObject({ api_key: KEY_B, base_url: sandbox.baseUrl });
+    expect(Object.keys(store.profiles).sort()).toEqual(['default', 'other']);
+    expect(store).toMatchObject({
+      current: 'default',
+      profiles: { default: { api_key: KEY_C, base_url: sandbox.baseUrl }, other: { api_key: KEY_B } },
+    });
   });
 
   it('refuses a malformed key with exit 4 before any request, and saves nothing', async () => {
     for (const key of ['not-a-key', 'hpk_prod_abcdefghijklmnopqrstuvwx', `${KEY_A} trailing`]) {
-      const result = await loginWith(configDir, sandbox, key, ['--profile', 'desk']);
-      expect(result.code, key).toBe(4);
+      const result = exits(await loginWith(configDir, sandbox, key, ['--profile', 'desk']), 4);
       expect(result.stderr).toMatch(/malformed/);
       expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
     }
@@ -92,9 +79,11 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('refuses a key the sandbox rejects (401) with exit 4, says so, and saves nothing', async () => {
-    const result = await loginWith(configDir, sandbox, UNKNOWN_KEY, ['--profile', 'desk']);
-    expect(result.code).toBe(4);
-    expect(result.stderr).toContain('refused this key');
+    const result = exits(
+      await loginWith(configDir, sandbox, UNKNOWN_KEY, ['--profile', 'desk']),
+      4,
+      'refused this key',
+    );
     // The hint repeats the flag that chose the profile.
     expect(result.stderr).toContain('run `hedge --profile desk login` again');
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
@@ -105,25 +94,19 @@ describe('hedge login (key from stdin)', () => {
 
   it('a live key refused by the sandbox is exit 4 too, and a stored profile stays as it was', async () => {
     writeStore(configDir, { current: 'desk', profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } } });
-    const result = await loginWith(configDir, sandbox, LIVE_KEY, ['--profile', 'desk']);
-    expect(result.code).toBe(4);
-    expect(result.stderr).toContain('live_key_refused');
+    exits(await loginWith(configDir, sandbox, LIVE_KEY, ['--profile', 'desk']), 4, 'live_key_refused');
     expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
   });
 
   it('refuses empty stdin with exit 4 and no request', async () => {
     for (const input of ['', '\n']) {
-      const result = await hedgeIn(configDir, `login --base-url ${sandbox.baseUrl}`, { input });
-      expect(result.code).toBe(4);
-      expect(result.stderr).toContain('No API key on stdin');
+      exits(await hedgeIn(configDir, `login --base-url ${sandbox.baseUrl}`, { input }), 4, 'No API key on stdin');
     }
     expect(sandbox.requestLog).toHaveLength(0);
   });
 
   it('refuses a missing base URL with exit 2, reading no key and sending nothing', async () => {
-    const missing = await hedgeIn(configDir, 'login --profile desk', { input: KEY_A });
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('--base-url');
+    exits(await hedgeIn(configDir, 'login --profile desk', { input: KEY_A }), 2, '--base-url');
     expect(sandbox.requestLog).toHaveLength(0);
     expect(existsSync(storeFile(configDir))).toBe(false);
   });
@@ -151,10 +134,7 @@ describe('hedge login --ca-file (an HTTPS sandbox with its own CA)', () => {
   });
 
   it('fails on an untrusted certificate without the CA, then trusts it with --ca-file and keeps it in the profile', async () => {
-    const untrusted = await loginWith(configDir, tlsSandbox, KEY_A, ['--profile', 'tls']);
-    expect(untrusted.code).toBe(5);
-    expect(untrusted.stderr).toContain('not trusted');
-    expect(untrusted.stderr).toContain('Nothing was saved');
+    exits(await loginWith(configDir, tlsSandbox, KEY_A, ['--profile', 'tls']), 5, 'not trusted', 'Nothing was saved');
     expect(existsSync(storeFile(configDir))).toBe(false);
 
     ok(await loginWith(configDir, tlsSandbox, KEY_A, ['--profile', 'tls', '--ca-file', tlsSandbox.caFile!]));

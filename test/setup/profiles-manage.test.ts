@@ -8,7 +8,7 @@ import { readStore, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import type { Simulator } from '../support/simulator.js';
-import { okJson, ok } from '../support/cli-runs.js';
+import { okJson, ok, exits } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
@@ -99,12 +99,11 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     const live = await hedgeIn(tmp.path, 'whoami', { env: { HEDGE_FORCE_TTY: '1' } });
     expect(live.stdout).toContain('LIVE');
     expect(live.stdout).toMatch(/unreachable/);
-    expect(live.code).toBe(5);
+    exits(live, 5);
   });
 
   it('a key the server refuses: whoami shows it as refused and exits 4', async () => {
-    const result = await hedgeIn(tmp.path, 'whoami --json', { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
-    expect(result.code).toBe(4);
+    const result = exits(await hedgeIn(tmp.path, 'whoami --json', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
     expect(JSON.parse(result.stdout)).toMatchObject({ key_check: { status: 'refused', code: 'unauthorized' } });
     expect(result.stderr).toContain('hedge login');
   });
@@ -147,10 +146,7 @@ describe('profile list / use / remove', () => {
     const live = ok(await hedgeIn(tmp.path, 'profile use prod'));
     expect(live.stderr).toContain('LIVE');
 
-    const unknown = await hedgeIn(tmp.path, 'profile use nope');
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('no profile named "nope"');
-    expect(unknown.stderr).toContain('alpha, bravo, gone, prod');
+    exits(await hedgeIn(tmp.path, 'profile use nope'), 2, 'no profile named "nope"', 'alpha, bravo, gone, prod');
     expect(readStore(tmp.path).current).toBe('prod');
   });
 
@@ -164,14 +160,10 @@ describe('profile list / use / remove', () => {
     expect(store.current).toBeUndefined();
     expect(store.profiles.alpha).toBeUndefined();
 
-    const unknown = await hedgeIn(tmp.path, 'profile remove alpha');
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('gone, prod');
+    exits(await hedgeIn(tmp.path, 'profile remove alpha'), 2, 'gone, prod');
 
     // With no current profile, a command says how to log in (exit 4).
-    const markets = await hedgeIn(tmp.path, 'markets');
-    expect(markets.code).toBe(4);
-    expect(markets.stderr).toContain('hedge login');
+    exits(await hedgeIn(tmp.path, 'markets'), 4, 'hedge login');
   });
 });
 
@@ -185,10 +177,7 @@ describe('hedge logout', () => {
     expect(store.current).toBe('alpha');
     expect(store.profiles.bravo.api_key).toBe(KEY_B);
 
-    const markets = await hedgeIn(tmp.path, 'markets');
-    expect(markets.code).toBe(4);
-    expect(markets.stderr).toContain('no API key');
-    expect(markets.stderr).toContain('hedge login');
+    exits(await hedgeIn(tmp.path, 'markets'), 4, 'no API key', 'hedge login');
     expect(sandbox.requestLog).toHaveLength(0);
 
     const again = okJson(await hedgeIn(tmp.path, 'logout --json'));
@@ -202,19 +191,14 @@ describe('hedge logout', () => {
     expect(store.profiles.bravo.api_key).toBeUndefined();
     expect(store.profiles.alpha.api_key).toBe(KEY_A);
 
-    const unknown = await hedgeIn(tmp.path, 'logout --profile nope');
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('alpha, bravo');
+    exits(await hedgeIn(tmp.path, 'logout --profile nope'), 2, 'alpha, bravo');
   });
 });
 
 describe('nothing configured', () => {
   it('every command that needs a key exits 4 and says how to log in or try --demo, sending nothing', async () => {
     for (const args of [['markets'], ['account', '--json'], ['whoami']]) {
-      const result = await hedgeIn(tmp.path, args);
-      expect(result.code, args.join(' ')).toBe(4);
-      expect(result.stderr).toContain('hedge login');
-      expect(result.stderr).toContain('--demo');
+      const result = exits(await hedgeIn(tmp.path, args), 4, 'hedge login', '--demo');
       expect(result.stderr).not.toMatch(/\n\s+at /);
     }
     const list = ok(await hedgeIn(tmp.path, 'profile list'));
@@ -228,8 +212,7 @@ describe('nothing configured', () => {
     const result = await hedgeIn(tmp.path, 'whoami', {
       env: { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl },
     });
-    expect(result.code).toBe(4);
-    expect(result.stderr).toContain('malformed');
+    exits(result, 4, 'malformed');
     expect(result.stderr).not.toContain(bad);
     expect(sandbox.requestLog).toHaveLength(0);
   });

@@ -8,7 +8,7 @@ import { hedgeIn } from '../support/hedge-cli.js';
 import { storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
 
 let sandbox: RunningSandbox;
 let tmp: TempDir;
@@ -40,16 +40,14 @@ describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
     for (const [args, input] of runs) {
       const result = await hedgeIn(tmp.path, args, { input });
       const label = args.join(' ');
-      expect(result.code, `${label}: ${result.stderr}`).toBe(1);
-      expect(result.stderr, label).toContain(storeFile(tmp.path));
+      exits(result, 1, storeFile(tmp.path));
       expect(result.stderr, label).toMatch(says);
       expect(result.stderr, label).toMatch(/Fix (the file|that entry) by hand/);
       expect(result.stderr, label).not.toMatch(/\n\s+at /);
       expect(result.stdout, label).toBe('');
       expect(readFileSync(storeFile(tmp.path), 'utf8'), label).toBe(text);
     }
-    const json = await hedgeIn(tmp.path, 'profile list --json');
-    expect(json.code).toBe(1);
+    const json = exits(await hedgeIn(tmp.path, 'profile list --json'), 1);
     expect(JSON.parse(json.stderr).error.message).toContain(storeFile(tmp.path));
     expect(sandbox.requestLog).toHaveLength(0);
   });

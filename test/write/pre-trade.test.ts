@@ -28,73 +28,40 @@ function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest): PreTra
   return problem;
 }
 
+const ask = (side: 'buy' | 'sell', notionalUsd: number, action: 'open' | 'add' = 'open', market = 'USDTNGN') =>
+  ({ market, side, notionalUsd, action }) as PreTradeRequest;
+
 describe('preTradeProblem', () => {
-  it('passes a notional within both limits, and one exactly at the tighter limit', () => {
-    expect(
-      preTradeProblem(facts(), { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, action: 'open' }),
-    ).toBeUndefined();
-    expect(
-      preTradeProblem(facts(), { market: 'USDTNGN', side: 'sell', notionalUsd: 500_000, action: 'open' }),
-    ).toBeUndefined();
-    expect(
-      preTradeProblem(facts(), { market: 'USDTNGN', side: 'buy', notionalUsd: 600_000, action: 'add' }),
-    ).toBeUndefined();
-  });
-
-  it('refuses a disabled market', () => {
-    const problem = preTradeProblem(facts({ status: 'disabled' }), {
-      market: 'USDTNGN',
-      side: 'buy',
-      notionalUsd: 1,
-      action: 'open',
-    });
-    expect(problem!.code).toBe('market_disabled');
-  });
-
-  it('refuses a notional over the account headroom with both numbers', () => {
-    const problem = preTradeProblem(facts(), { market: 'USDTNGN', side: 'buy', notionalUsd: 700_000, action: 'open' });
-    expect([problem!.code, problem!.details]).toEqual([
-      'exposure_exceeded',
-      { requested_usd: 700_000, available_exposure_usd: 600_000 },
-    ]);
-    expect(problem!.message).toContain('700,000.00 USD');
-    expect(problem!.message).toContain('600,000.00 USD');
-  });
-
-  it('refuses a notional over the side capacity (the other side is not looked at)', () => {
-    const problem = preTradeProblem(facts({ headroom: 900_000 }), {
-      market: 'USDTNGN',
-      side: 'sell',
-      notionalUsd: 550_000,
-      action: 'add',
-    });
-    expect([problem!.code, problem!.details]).toEqual([
-      'capacity_exceeded',
-      { side: 'sell', requested_usd: 550_000, available_capacity_usd: 500_000 },
-    ]);
-    expect(
-      preTradeProblem(facts({ headroom: 900_000 }), {
-        market: 'USDTNGN',
-        side: 'buy',
-        notionalUsd: 550_000,
-        action: 'add',
-      }),
-    ).toBeUndefined();
-  });
-
-  it('checks the exposure cap before the capacity, like the service', () => {
-    const problem = preTradeProblem(facts({ buy: 100, headroom: 50 }), {
-      market: 'USDTNGN',
-      side: 'buy',
-      notionalUsd: 1_000,
-      action: 'open',
-    });
-    expect(problem!.code).toBe('exposure_exceeded');
-  });
-
-  it('matches the market name case-insensitively', () => {
-    expect(
-      preTradeProblem(facts(), { market: 'usdtngn', side: 'buy', notionalUsd: 1, action: 'open' }),
-    ).toBeUndefined();
+  it.each([
+    ['passes a notional within both limits', {}, ask('buy', 10_000), undefined],
+    ['passes a notional exactly at the capacity', {}, ask('sell', 500_000), undefined],
+    ['passes a notional exactly at the headroom', {}, ask('buy', 600_000, 'add'), undefined],
+    ['matches the market name case-insensitively', {}, ask('buy', 1, 'open', 'usdtngn'), undefined],
+    ['refuses a disabled market', { status: 'disabled' }, ask('buy', 1), { code: 'market_disabled' }],
+    [
+      'refuses a notional over the account headroom with both numbers',
+      {},
+      ask('buy', 700_000),
+      {
+        code: 'exposure_exceeded',
+        details: { requested_usd: 700_000, available_exposure_usd: 600_000 },
+        message: expect.stringMatching(/700,000\.00 USD would push .*: 600,000\.00 USD of headroom/),
+      },
+    ],
+    [
+      'refuses a notional over the side capacity',
+      { headroom: 900_000 },
+      ask('sell', 550_000, 'add'),
+      {
+        code: 'capacity_exceeded',
+        details: { side: 'sell', requested_usd: 550_000, available_capacity_usd: 500_000 },
+      },
+    ],
+    // The other side's capacity is not looked at.
+    ['passes the other side', { headroom: 900_000 }, ask('buy', 550_000, 'add'), undefined],
+    // Like the service: the exposure cap before the capacity.
+    ['checks the cap first', { buy: 100, headroom: 50 }, ask('buy', 1_000), { code: 'exposure_exceeded' }],
+  ])('%s', (_name, overrides, request, expected) => {
+    expect(preTradeProblem(facts(overrides), request)).toEqual(expected && expect.objectContaining(expected));
   });
 });
