@@ -9,65 +9,60 @@ import {
 } from '../../src/core/security/secrets.js';
 import { AuthError } from '../../src/core/errors.js';
 
-describe('environmentOfKey / validateApiKey', () => {
-  it('reads the environment from the prefix', () => {
-    expect(environmentOfKey('hpk_live_abcdefghijklmnop')).toBe('live');
-    expect(environmentOfKey('hpk_test_abcdefghijklmnop')).toBe('test');
-  });
-
-  it('refuses anything else with AuthError, showing at most a redacted form', () => {
-    for (const key of [
-      'hpk_prod_abcdefghijklmnop',
-      'hpk_test_short',
-      'live_abcdefghijklmnop',
-      'hpk_test_abc defghijklmnop',
-      '"hpk_test_abcdefghijklmnop"',
-    ]) {
-      expect(environmentOfKey(key), key).toBeUndefined();
-      try {
-        validateApiKey(key, 'stdin');
-        expect.unreachable(key);
-      } catch (error) {
-        expect(error).toBeInstanceOf(AuthError);
-        expect((error as Error).message).not.toContain(key);
-      }
+/** The message of the AuthError validateApiKey throws for `text` (the test fails if it throws none). */
+function refusal(text: string, from = 'stdin'): string {
+  const error = (() => {
+    try {
+      validateApiKey(text, from);
+    } catch (thrown) {
+      return thrown;
     }
-  });
-});
+  })();
+  expect(error, text).toBeInstanceOf(AuthError);
+  return (error as Error).message;
+}
 
 /** Every run of four characters of `secret` that `text` repeats (none may be). */
 function piecesShown(text: string, secret: string) {
-  const pieces: string[] = [];
-  for (let at = 0; at + 4 <= secret.length; at += 1)
-    if (text.includes(secret.slice(at, at + 4))) pieces.push(secret.slice(at, at + 4));
-  return pieces;
+  return Array.from({ length: secret.length - 3 }, (_, at) => secret.slice(at, at + 4)).filter((piece) =>
+    text.includes(piece),
+  );
 }
 
-describe('validateApiKey: text that is not a key', () => {
-  it('is never shown, not even its first or last characters: only its length and what is wrong with its shape', () => {
-    const cases: Array<[string, string]> = [
-      ['MyBankPassw0rd9931', '18 characters with no _live_ or _test_ part'],
-      ['Qz7x Vw3kPj9mRt2sLb8n', '21 characters with whitespace in it'],
-      [
-        'Qz7xVw3k_live_Pj9!mRt2sLb8n',
-        '27 characters whose prefix or rest is of the wrong length or has characters a key does not',
-      ],
-    ];
-    for (const [secret, shape] of cases) {
-      let message = '';
-      try {
-        validateApiKey(secret, '--key-command');
-      } catch (error) {
-        expect(error).toBeInstanceOf(AuthError);
-        message = (error as Error).message;
-      }
+describe('environmentOfKey / validateApiKey', () => {
+  it('reads the environment from the prefix', () => {
+    expect(['hpk_live_abcdefghijklmnop', 'hpk_test_abcdefghijklmnop'].map(environmentOfKey)).toEqual(['live', 'test']);
+  });
+
+  it.each([
+    'hpk_prod_abcdefghijklmnop',
+    'hpk_test_short',
+    'live_abcdefghijklmnop',
+    'hpk_test_abc defghijklmnop',
+    '"hpk_test_abcdefghijklmnop"',
+  ])('refuses %j with AuthError, showing at most a redacted form', (key) => {
+    expect(environmentOfKey(key)).toBeUndefined();
+    expect(refusal(key)).not.toContain(key);
+  });
+
+  it.each([
+    ['MyBankPassw0rd9931', '18 characters with no _live_ or _test_ part'],
+    ['Qz7x Vw3kPj9mRt2sLb8n', '21 characters with whitespace in it'],
+    [
+      'Qz7xVw3k_live_Pj9!mRt2sLb8n',
+      '27 characters whose prefix or rest is of the wrong length or has characters a key does not',
+    ],
+  ])(
+    'never shows text that is not a key, not even its first or last characters: only its length and shape (%j)',
+    (secret, shape) => {
+      const message = refusal(secret, '--key-command');
       expect(message).toBe(
         `The API key from --key-command is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is ${shape} (none of it is shown).`,
       );
       // The shape it names (_live_, _test_) is the message's own; nothing else of the text is.
-      expect(piecesShown(message.replaceAll('_live_', ' ').replaceAll('_test_', ' '), secret), secret).toEqual([]);
-    }
-  });
+      expect(piecesShown(message.replaceAll('_live_', ' ').replaceAll('_test_', ' '), secret)).toEqual([]);
+    },
+  );
 });
 
 describe('redactKey', () => {

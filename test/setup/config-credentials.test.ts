@@ -23,36 +23,39 @@ beforeEach(async () => {
 });
 afterEach(() => tmp.remove());
 
-const resolve = (env: Record<string, string> = {}, profileFlag?: string) =>
-  resolveCredentials({ env, profileFlag, store: () => store });
-
+// The key and the base URL of each, end to end: profiles-manage.test.ts (whoami --json).
 describe('resolveCredentials', () => {
-  it('--profile beats HEDGE_PROFILE, which beats the current profile', async () => {
-    expect(await resolve({ HEDGE_PROFILE: 'bravo' })).toMatchObject({
-      profileName: 'bravo',
-      environment: 'live',
-      caFile: '/bravo.pem',
-      sources: { profile: 'environment', caFile: 'profile' },
-    });
-  });
-
-  it('HEDGE_API_KEY, HEDGE_BASE_URL and HEDGE_CA_FILE beat the profile one by one', async () => {
-    // The key and the base URL one by one, end to end: profiles-manage.test.ts (whoami --json); a trailing / dropped.
-    expect(await resolve({ HEDGE_BASE_URL: 'https://env.example/v2/', HEDGE_PROFILE: 'bravo' })).toMatchObject({
-      baseUrl: 'https://env.example/v2',
-    });
-    expect(await resolve({ HEDGE_CA_FILE: '/env.pem', HEDGE_PROFILE: 'bravo' })).toMatchObject({
-      caFile: '/env.pem',
-      sources: { caFile: 'environment' },
-    });
-  });
-
-  it('an explicit --profile takes that profile whole: no environment key is sent to its host', async () => {
-    const picked = await resolve(
+  it.each([
+    [
+      'HEDGE_PROFILE beats the current profile',
+      { HEDGE_PROFILE: 'bravo' },
+      undefined,
+      {
+        profileName: 'bravo',
+        environment: 'live',
+        caFile: '/bravo.pem',
+        sources: { profile: 'environment', caFile: 'profile' },
+      },
+    ],
+    [
+      'HEDGE_BASE_URL beats the profile, a trailing / dropped',
+      { HEDGE_BASE_URL: 'https://env.example/v2/', HEDGE_PROFILE: 'bravo' },
+      undefined,
+      { baseUrl: 'https://env.example/v2' },
+    ],
+    [
+      'HEDGE_CA_FILE beats the profile',
+      { HEDGE_CA_FILE: '/env.pem', HEDGE_PROFILE: 'bravo' },
+      undefined,
+      { caFile: '/env.pem', sources: { caFile: 'environment' } },
+    ],
+    [
+      'an explicit --profile takes that profile whole: no environment key is sent to its host',
       { HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2', HEDGE_CA_FILE: '/env.pem' },
       'bravo',
-    );
-    // Its key and base URL: profiles-manage.test.ts (whoami --json); its CA file too.
-    expect(picked).toMatchObject({ apiKey: KEY_B, caFile: '/bravo.pem', sources: { profile: 'flag' } });
+      { apiKey: KEY_B, caFile: '/bravo.pem', sources: { profile: 'flag' } },
+    ],
+  ])('%s', async (_name, env: Record<string, string>, profileFlag, expected) => {
+    expect(await resolveCredentials({ env, profileFlag, store: () => store })).toMatchObject(expected);
   });
 });

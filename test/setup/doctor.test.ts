@@ -8,7 +8,7 @@ import { UNKNOWN_KEY } from '../support/keys.js';
 import { STACK_FRAME } from '../support/output/text.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { envFor, useSimulators, withSimulator, type Simulator } from '../support/simulator.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -173,7 +173,7 @@ describe('hedge --demo doctor', () => {
   it('says the demo is reached over its own local socket, not a network address, and passes', async () => {
     const result = await runHedge('--demo doctor --json');
     expect(result.stderr).not.toMatch(STACK_FRAME);
-    expect(result.code, result.stderr).toBe(0);
+    exits(result, 0);
     const report = JSON.parse(result.stdout);
     expect(report.ready).toBe(true);
     expect(byId(report.checks, 'base_url')).toMatchObject({ status: 'ok' });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFile, writeStore } from '../support/config-store.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -26,8 +26,7 @@ describe('the config store', () => {
     writeStore(desk.configDir, profileOf(listener));
     for (const mode of [0o666, 0o644]) {
       chmodSync(file, mode);
-      const run = await desk.hedge('positions', { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } });
-      expect(run.code, run.stderr).toBe(1);
+      const run = exits(await desk.hedge('positions', { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } }), 1);
       expect(run.stderr.split('\n')[0]).toBe(
         `hedge: Cannot read the config store ${file}: other users can read or change it (mode ${mode.toString(8).padStart(4, '0')}); run \`chmod 600 ${file}\`.`,
       );
@@ -42,9 +41,9 @@ describe('the config store', () => {
   it('a FIFO is refused at once, never waited on', async () => {
     const desk = await start();
     execFileSync('mkfifo', ['-m', '600', storeFile(desk.configDir)]);
-    const run = await runHedge('positions', { configDir: desk.configDir, onSpawn: () => undefined });
-    expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toContain(
+    exits(
+      await runHedge('positions', { configDir: desk.configDir, onSpawn: () => undefined }),
+      1,
       `Cannot read the config store ${storeFile(desk.configDir)}: it is a FIFO (named pipe), not a regular file.`,
     );
   });
@@ -61,8 +60,7 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     const ca = join(tls.configDir, 'ca.pem');
     copyFileSync(tls.sandbox.caFile!, ca);
     chmodSync(ca, 0o666);
-    const writable = await tls.hedge('markets', { env: { HEDGE_CA_FILE: ca } });
-    expect(writable.code, writable.stderr).toBe(2);
+    const writable = exits(await tls.hedge('markets', { env: { HEDGE_CA_FILE: ca } }), 2);
     expect(writable.stderr.split('\n')[0]).toBe(
       `hedge: CA file: cannot read ${ca}: other users can change it (mode 0666); run \`chmod go-w ${ca}\`; nothing was sent.`,
     );
@@ -71,9 +69,11 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     const large = join(tls.configDir, 'large.pem');
     writeFileSync(large, '');
     truncateSync(large, 5 * 1024 * 1024);
-    const tooLarge = await tls.hedge('markets', { env: { HEDGE_CA_FILE: large } });
-    expect(tooLarge.code, tooLarge.stderr).toBe(2);
-    expect(tooLarge.stderr).toContain(`CA file: cannot read ${large}: it holds more than 4 MiB; nothing was sent.`);
+    exits(
+      await tls.hedge('markets', { env: { HEDGE_CA_FILE: large } }),
+      2,
+      `CA file: cannot read ${large}: it holds more than 4 MiB; nothing was sent.`,
+    );
     expect(tls.requests()).toEqual([]);
 
     chmodSync(ca, 0o644);
@@ -84,9 +84,11 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     const fifo = join(tls.configDir, 'ca.fifo');
     execFileSync('mkfifo', [fifo]);
     const sent = tls.requests().length;
-    const run = await tls.hedge('markets', { env: { HEDGE_CA_FILE: fifo }, onSpawn: () => undefined });
-    expect(run.code, run.stderr).toBe(2);
-    expect(run.stderr).toContain(`CA file: cannot read ${fifo}: it is a FIFO (named pipe), not a regular file`);
+    exits(
+      await tls.hedge('markets', { env: { HEDGE_CA_FILE: fifo }, onSpawn: () => undefined }),
+      2,
+      `CA file: cannot read ${fifo}: it is a FIFO (named pipe), not a regular file`,
+    );
     expect(tls.requests()).toHaveLength(sent);
   });
 });

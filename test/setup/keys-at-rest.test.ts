@@ -14,7 +14,7 @@ import { loginWith, readStore, storeFile, writeStore } from '../support/config-s
 import { KEY_A, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import type { Simulator } from '../support/simulator.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
@@ -59,9 +59,7 @@ async function savedHelper(command: string): Promise<void> {
 
 describe('a credential helper (key_command)', () => {
   it('login runs it, checks its key with one GET /account, and stores the command, never the key', async () => {
-    const result = await loginWithHelper(helper);
-    expect(result.stderr).toContain('credential helper');
-    expect(result.code).toBe(0);
+    const result = exits(await loginWithHelper(helper), 0, 'credential helper');
     expect(simulator.requests('GET', '/account').map((entry) => entry.status)).toEqual([200]);
 
     const profile = readStore(configDir).profiles.desk;
@@ -98,8 +96,7 @@ describe('a credential helper (key_command)', () => {
     // The helper now gives a key the server does not know: the next command sends that one.
     writeFileSync(keyFile, `${UNKNOWN_KEY}\n`);
     sandbox.requestLog.length = 0;
-    const refused = await hedgeIn(configDir, 'positions');
-    expect(refused.code).toBe(4);
+    exits(await hedgeIn(configDir, 'positions'), 4);
     expect(simulator.requests().map((entry) => [entry.path, entry.errorCode])).toEqual([
       ['/positions', 'unauthorized'],
     ]);
@@ -107,9 +104,9 @@ describe('a credential helper (key_command)', () => {
 
   it('a helper that fails is exit 4 with its last line shown safely, and nothing is sent', async () => {
     await savedHelper(`printf 'gpg: decryption failed \\033[31mred\\n' >&2; exit 2`);
-    const result = await hedgeIn(configDir, 'positions');
-    expect(result.code).toBe(4);
-    expect(result.stderr).toContain(
+    const result = exits(
+      await hedgeIn(configDir, 'positions'),
+      4,
       'The key command of profile "desk" exited 2: gpg: decryption failed \\x1b[31mred; nothing was sent.',
     );
     expect(result.stderr).not.toContain('\u001b');
@@ -126,9 +123,9 @@ describe('a credential helper (key_command)', () => {
         text.includes(piece),
       );
 
-    const login = await loginWithHelper(`cat '${wrongFile}'`);
-    expect(login.code, login.stderr).toBe(4);
-    expect(login.stderr).toContain(
+    const login = exits(
+      await loginWithHelper(`cat '${wrongFile}'`),
+      4,
       'The API key from --key-command is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is 29 characters with no _live_ or _test_ part (none of it is shown).',
     );
     expect(piecesShown(`${login.stdout}${login.stderr}`)).toEqual([]);
@@ -136,9 +133,7 @@ describe('a credential helper (key_command)', () => {
     // A saved profile whose helper starts printing something else: the same, on every command.
     await savedHelper(`cat '${wrongFile}'`);
     for (const args of [['positions'], ['positions', '--json', '--verbose']]) {
-      const result = await hedgeIn(configDir, args);
-      expect(result.code, result.stderr).toBe(4);
-      expect(result.stderr).toContain('is malformed');
+      const result = exits(await hedgeIn(configDir, args), 4, 'is malformed');
       expect(piecesShown(`${result.stdout}${result.stderr}`)).toEqual([]);
     }
     expect(sandbox.requestLog).toHaveLength(0);
@@ -153,7 +148,7 @@ describe('a credential helper (key_command)', () => {
       LEAKY: secretShaped,
       KEPT_VARIABLE: 'kept',
     });
-    expect(result.code).toBe(0);
+    exits(result, 0);
     const env = readFileSync(seen, 'utf8');
     expect(env).toContain('KEPT_VARIABLE=kept');
     expect(env).not.toContain('pg-secret');
@@ -185,9 +180,7 @@ describe('a credential helper (key_command)', () => {
     expect(profile.key_command).toBeUndefined();
     expect(profile.key_shown).toBeUndefined();
     sandbox.requestLog.length = 0;
-    const after = await hedgeIn(configDir, 'positions');
-    expect(after.code).toBe(4);
-    expect(after.stderr).toContain('logged out');
+    exits(await hedgeIn(configDir, 'positions'), 4, 'logged out');
     expect(sandbox.requestLog).toHaveLength(0);
   });
 });
@@ -220,9 +213,9 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
       store.profiles.desk = { base_url: sandbox.baseUrl, key_keyring: `desk@${configDir}` };
       writeStore(configDir, store);
       sandbox.requestLog.length = 0;
-      const positions = await hedgeIn(configDir, 'positions', { env });
-      expect(positions.code).toBe(4);
-      expect(positions.stderr).toContain(
+      exits(
+        await hedgeIn(configDir, 'positions', { env }),
+        4,
         'is in the OS keyring, but the D-Bus session bus did not answer within 3 s; nothing was sent.',
       );
       expect(sandbox.requestLog).toHaveLength(0);
@@ -233,18 +226,18 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
   });
 
   it('--key-store keyring and --move-key refuse without a keyring and change nothing', async () => {
-    const strict = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'keyring']);
-    expect(strict.code).toBe(1);
-    expect(strict.stderr).toContain('--key-store keyring:');
-    expect(strict.stderr).toContain('nothing was saved');
+    exits(
+      await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'keyring']),
+      1,
+      '--key-store keyring:',
+      'nothing was saved',
+    );
     expect(existsSync(storeFile(configDir))).toBe(false);
 
     ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'file']));
     const before = readFileSync(storeFile(configDir), 'utf8');
     sandbox.requestLog.length = 0;
-    const move = await hedgeIn(configDir, 'login --profile desk --move-key');
-    expect(move.code).toBe(1);
-    expect(move.stderr).toContain('the key stays where it was');
+    exits(await hedgeIn(configDir, 'login --profile desk --move-key'), 1, 'the key stays where it was');
     expect(readFileSync(storeFile(configDir), 'utf8')).toBe(before);
     expect(sandbox.requestLog).toHaveLength(0);
   });
@@ -266,8 +259,10 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const result = await hedgeIn(configDir, ['login', '--profile', 'desk', ...args], { input: `${KEY_A}\n` });
-      expect(result.code, args.join(' ')).toBe(2);
+      const result = exits(
+        await hedgeIn(configDir, ['login', '--profile', 'desk', ...args], { input: `${KEY_A}\n` }),
+        2,
+      );
       expect(result.stderr).toMatch(message);
       expect(result.stderr).not.toContain(KEY_A);
     }

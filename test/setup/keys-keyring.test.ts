@@ -9,7 +9,7 @@ import { loginWith, readStore, storeFile, writeStore } from '../support/config-s
 import { KEY_A } from '../support/keys.js';
 import { useProfileSuite } from '../support/profile-suite.js';
 import { secretServiceMissing, startSecretService, type SecretService } from '../support/servers/secret-service.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
 
 const missing = secretServiceMissing();
 const suite = useProfileSuite('hedge-keyring-');
@@ -67,15 +67,11 @@ describe.skipIf(missing !== undefined)(
       const { sandbox, tmp } = suite;
       ok(await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env));
       sandbox.requestLog.length = 0;
-      const noSession = await hedgeIn(tmp.path, 'positions');
-      expect(noSession.code).toBe(4);
-      expect(noSession.stderr).toContain('is in the OS keyring, but no D-Bus session');
+      exits(await hedgeIn(tmp.path, 'positions'), 4, 'is in the OS keyring, but no D-Bus session');
       const store = readStore(tmp.path);
       store.profiles.desk.key_keyring = accountOf('someone-removed-it');
       writeStore(tmp.path, store);
-      const gone = await run('positions');
-      expect(gone.code).toBe(4);
-      expect(gone.stderr).toContain('is no longer in the Secret Service');
+      exits(await run('positions'), 4, 'is no longer in the Secret Service');
       expect(sandbox.requestLog).toHaveLength(0);
     });
 

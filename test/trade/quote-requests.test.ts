@@ -3,7 +3,7 @@
 // refusal the markets list says whether the market is why. Counted on the simulator's own log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiData, startSimulator, type Simulator } from '../support/simulator.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 /** The requests since `before`, sorted: the quote and its reads go out together. */
@@ -47,8 +47,7 @@ describe('quote: requests on the wire', () => {
 
   it('an unlisted market: the refusal, then the list to name the listed ones; exit 2 as bad input', async () => {
     const before = simulator.requests().length;
-    const result = await simulator.hedge('quote EURNGN buy 10000 --tenor 3');
-    expect(result.code).toBe(2);
+    const result = exits(await simulator.hedge('quote EURNGN buy 10000 --tenor 3'), 2);
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')).toEqual([
       'hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN, USDTGHS.',
@@ -58,8 +57,7 @@ describe('quote: requests on the wire', () => {
 
   it('a listed market that is not open: the API refusal (exit 3), its hint naming the status and the open markets', async () => {
     const before = simulator.requests().length;
-    const result = await simulator.hedge('quote USDTGHS sell 10000 --tenor 7 --json');
-    expect(result.code).toBe(3);
+    const result = exits(await simulator.hedge('quote USDTGHS sell 10000 --tenor 7 --json'), 3);
     expect(result.stdout).toBe('');
     expect(JSON.parse(result.stderr).error).toMatchObject({
       code: 'market_disabled',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hedgeSchema } from '../../src/platform/api/schemas.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { apiData, startSimulator, type Simulator } from '../support/simulator.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
 
 let filling: Simulator;
 let failing: Simulator;
@@ -37,16 +37,16 @@ describe('hedges ID --wait', () => {
       runHedge(`hedges ${toFail.id} --wait --json`, { env: failing.env, configDir: config.path }),
       runHedge(`hedges ${toFail.id} --wait`, { env: failing.env, configDir: config.path }),
     ]);
-    expect(filled.code, filled.stderr).toBe(0);
+    exits(filled, 0);
     expect(hedgeSchema.parse(JSON.parse(filled.stdout))).toMatchObject({ id: toFill.id, status: 'filled' });
 
-    expect(failed.code, failed.stderr).toBe(6);
+    exits(failed, 6);
     expect(hedgeSchema.parse(JSON.parse(failed.stdout))).toMatchObject({ id: toFail.id, status: 'failed' });
     expect(JSON.parse(failed.stderr.trim())).toMatchObject({
       error: { code: 'order_failed', details: { hedge_id: toFail.id } },
     });
 
-    expect(failedPlain.code).toBe(6);
+    exits(failedPlain, 6);
     const [keys, values] = failedPlain.stdout.split('\n').map((line) => line.split('\t'));
     expect(values![keys!.indexOf('status')]).toBe('failed');
     expect(failedPlain.stderr).toContain(`Hedge ${toFail.id} failed on-chain`);

@@ -1,12 +1,11 @@
 // hedge roll against the simulator: one close, then one open of the same notional for the new
-// tenor; a side that already settled is opened anew; nothing to roll; --dry-run; the live guard;
+// tenor; a side that already settled is opened anew; nothing to roll; --dry-run;
 // and a roll killed (SIGKILL) between its legs, finished by `hedge resume` or the same command
 // again — exactly one close and one open on the server overall. Each kill is timed by the
 // simulator's own request log, never by a sleep; what is asserted is the server's state and log.
 import { describe, expect, it } from 'vitest';
-import { LIVE_KEY } from '../support/keys.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { journalEntries, killWhen, ok, okJson } from '../support/cli-runs.js';
+import { journalEntries, killWhen, ok, okJson, exits } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
@@ -40,6 +39,12 @@ function keysAnswered(simulator: Simulator, path: string): string[] {
 }
 
 const journal = journalEntries<Entry>;
+/** How many closes and opens the server was sent. */
+const legsSent = (simulator: Simulator) => [
+  posts(simulator, '/hedges/close').length,
+  posts(simulator, '/hedges').length,
+];
+const statusOf = (simulator: Simulator, id: string) => simulator.hedges().find((hedge) => hedge.id === id)!.status;
 
 /**
  * Runs `hedge roll MARKET SIDE --tenor D` and kills it (SIGKILL) after the close landed, right before
@@ -78,39 +83,27 @@ async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', ten
 }
 
 describe('hedge roll', () => {
-  it('against a server whose positions carry only a hedge id (dialect beta): side and notional come from the hedge; one close, one open', async () => {
-    const simulator = await startSimulator({ dialect: 'beta' });
-    const old = simulator.seedOpen('sell', 4_000);
-    const result = ok(
-      await simulator.hedge('roll USDTNGN sell --tenor 1 --json', {
-        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
+  it.each([
+    // Positions that carry only a hedge id: side and notional come from the hedge.
+    ['beta', 'per_page', 'sell', [4_000], 1],
+    // Several hedges on one side: the side is closed whole and its summed notional opened once.
+    ['alpha', 'page_size', 'buy', [3_000, 2_000], 3],
+  ] as const)('dialect %s: one close, one open of what the side held', async (dialect, param, side, seeded, tenor) => {
+    const simulator = await startSimulator({ dialect });
+    const old = seeded.map((usd) => simulator.seedOpen(side, usd));
+    const total = seeded.reduce((sum, usd) => sum + usd, 0);
+    const rolled = okJson(
+      await simulator.hedge(`roll USDTNGN ${side} --tenor ${tenor} --json`, {
+        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: param },
       }),
     );
-    expect(posts(simulator, '/hedges/close')).toHaveLength(1);
-    expect(posts(simulator, '/hedges')).toHaveLength(1);
-    expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
-    expect(simulator.active('sell')).toMatchObject([{ notionalUsd: 4_000, tenorDays: 1, status: 'filled' }]);
-    expect(JSON.parse(result.stdout)).toMatchObject({
-      market: 'USDTNGN',
-      side: 'sell',
-      notional_usd: 4_000,
-      tenor_days: 1,
-      rolled_hedge_id: old.id,
-    });
-  });
-
-  it('several hedges on one side (dialect alpha): the side is closed whole and its summed notional opened once', async () => {
-    const simulator = await startSimulator({ dialect: 'alpha' });
-    simulator.seedOpen('buy', 3_000);
-    simulator.seedOpen('buy', 2_000);
-    ok(
-      await simulator.hedge('roll USDTNGN buy --tenor 3 --json', {
-        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' },
-      }),
-    );
-    expect(posts(simulator, '/hedges/close')).toHaveLength(1);
-    expect(posts(simulator, '/hedges')).toHaveLength(1);
-    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 5_000, tenorDays: 3, status: 'filled' }]);
+    expect([legsSent(simulator), old.map((hedge) => statusOf(simulator, hedge.id))]).toEqual([
+      [1, 1],
+      old.map(() => 'closed'),
+    ]);
+    expect(simulator.active(side)).toMatchObject([{ notionalUsd: total, tenorDays: tenor, status: 'filled' }]);
+    expect(rolled).toMatchObject({ market: 'USDTNGN', side, notional_usd: total, tenor_days: tenor });
+    expect(old.map((hedge) => hedge.id)).toContain(rolled.rolled_hedge_id);
   });
 
   it("the deal lives through the roll: the new hedge carries the rolled one's reference, `hedges --ref` finds it; --ref gives another", async () => {
@@ -145,19 +138,16 @@ describe('hedge roll', () => {
     const rolled = okJson(await simulator.hedge('roll USDTNGN buy --tenor 3 --json'));
 
     // The server: the old hedge closed, exactly one new hedge on the side, same notional, new tenor.
-    expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
+    expect(statusOf(simulator, old.id)).toBe('closed');
+    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 3, status: 'filled' }]);
     const [fresh] = simulator.active('buy');
-    expect(simulator.active('buy')).toHaveLength(1);
-    expect(fresh).toMatchObject({ notionalUsd: 10_000, tenorDays: 3, status: 'filled' });
 
     // The log: the close first, then (once the side left the positions list) the open; each its own key.
     const legs = simulator.writes().filter((entry) => entry.path === '/hedges/close' || entry.path === '/hedges');
-    expect(legs.map((entry) => [entry.path, entry.status])).toEqual([
-      ['/hedges/close', 200],
-      ['/hedges', 200],
+    expect(legs.map((entry) => [entry.path, entry.status, entry.body])).toEqual([
+      ['/hedges/close', 200, { market: 'USDTNGN', side: 'buy' }],
+      ['/hedges', 200, { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 }],
     ]);
-    expect(legs[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy' });
-    expect(legs[1]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 });
     expect(legs[0]!.idempotencyKey).not.toBe(legs[1]!.idempotencyKey);
     const log = simulator.sandbox.requestLog;
     const between = log.slice(log.indexOf(legs[0]!) + 1, log.indexOf(legs[1]!));
@@ -187,15 +177,14 @@ describe('hedge roll', () => {
       ['close', 'close', 'done', rolled.journal_group, legs[0]!.idempotencyKey],
       ['open', 'open', 'filled', rolled.journal_group, legs[1]!.idempotencyKey],
     ]);
-    expect(rolled.close.journal_id).toBe(entries[0]!.id);
-    expect(rolled.open.journal_id).toBe(entries[1]!.id);
+    expect([rolled.close.journal_id, rolled.open.journal_id]).toEqual(entries.map((entry) => entry.id));
   });
 
   it('a side that has already settled is opened anew with the notional of the hedge that matured; nothing is closed', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('sell', 4_000);
     simulator.advance(7 * DAY_MS + 1);
-    expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
+    expect(statusOf(simulator, old.id)).toBe('closed');
 
     const result = okJson(await simulator.hedge('roll USDTNGN sell --tenor 1 --json'));
     expect(posts(simulator, '/hedges/close')).toEqual([]);
@@ -212,9 +201,9 @@ describe('hedge roll', () => {
 
   it('nothing open and nothing matured lately: exit 3 with a sentence, nothing sent or journaled', async () => {
     const simulator = await startSimulator();
-    const result = await simulator.hedge('roll USDTNGN buy --tenor 7');
-    expect(result.code).toBe(3);
-    expect(result.stderr).toContain(
+    exits(
+      await simulator.hedge('roll USDTNGN buy --tenor 7'),
+      3,
       'Nothing to roll: no buy hedge is open on USDTNGN, and none matured in the last 7 days.',
     );
     expect(simulator.writes()).toEqual([]);
@@ -241,16 +230,6 @@ describe('hedge roll', () => {
     expect(result.stderr).toContain('Dry run: these requests were NOT sent.');
     expect(simulator.writes()).toEqual([]);
     expect(await journal(simulator)).toEqual([]);
-  });
-
-  it('a live key without --yes and no terminal is refused before any request (exit 2)', async () => {
-    const simulator = await startSimulator();
-    const result = await simulator.hedge('roll USDTNGN buy --tenor 7', {
-      env: { HEDGE_API_KEY: LIVE_KEY },
-    });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--yes is required to roll a hedge');
-    expect(simulator.requests()).toEqual([]);
   });
 });
 
@@ -283,7 +262,7 @@ describe('hedge roll killed between its legs', () => {
     // One close (its one key, replayed), one open (the key journaled before anything was sent).
     expect(keysAnswered(simulator, '/hedges/close')).toEqual([pending[0]!.idempotency_key]);
     expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([pending[1]!.idempotency_key]);
-    expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
+    expect(statusOf(simulator, old.id)).toBe('closed');
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 3, status: 'filled' }]);
     expect(JSON.parse(resumed.stdout)).toMatchObject({
       close: { journal_id: pending[0]!.id, outcome: 'done' },
@@ -296,14 +275,16 @@ describe('hedge roll killed between its legs', () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('buy', 10_000);
     await killBeforeTheOpen(simulator, 'buy', '7');
-    expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
+    expect(statusOf(simulator, old.id)).toBe('closed');
     const [planned] = await journal(simulator, '--pending');
     expect(planned).toMatchObject({ command: 'open', leg: 'open', outcome: 'planned' });
 
     const again = ok(await simulator.hedge('roll USDTNGN buy --tenor 7 --json'));
     expect(again.stderr).toContain('Resuming the roll of USDTNGN buy to 7 days');
-    expect(posts(simulator, '/hedges/close')).toHaveLength(1);
-    expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([planned!.idempotency_key]);
+    expect([legsSent(simulator), posts(simulator, '/hedges')[0]!.idempotencyKey]).toEqual([
+      [1, 1],
+      planned!.idempotency_key,
+    ]);
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 7, status: 'filled' }]);
     expect(JSON.parse(again.stdout)).toMatchObject({
       rolled_hedge_id: old.id,
@@ -320,10 +301,12 @@ describe('hedge roll killed between its legs', () => {
     const [planned] = await journal(simulator, '--pending');
     const writes = simulator.writes().length;
 
-    const other = await simulator.hedge('roll USDTNGN buy --tenor 1');
-    expect(other.code).toBe(2);
-    expect(other.stderr).toContain('An unfinished roll of USDTNGN buy to 7 days is in the journal');
-    expect(other.stderr).toContain(`hedge resume ${planned!.id}`);
+    exits(
+      await simulator.hedge('roll USDTNGN buy --tenor 1'),
+      2,
+      'An unfinished roll of USDTNGN buy to 7 days is in the journal',
+      `hedge resume ${planned!.id}`,
+    );
 
     const dry = ok(await simulator.hedge('roll USDTNGN buy --tenor 7 --dry-run --json'));
     expect(JSON.parse(dry.stdout).legs).toMatchObject([
@@ -335,9 +318,11 @@ describe('hedge roll killed between its legs', () => {
       },
     ]);
 
-    const unknownKey = await simulator.hedge('roll USDTNGN buy --tenor 7 --idempotency-key not-a-roll-key');
-    expect(unknownKey.code).toBe(2);
-    expect(unknownKey.stderr).toContain('--idempotency-key: not-a-roll-key is not the key of a roll leg');
+    exits(
+      await simulator.hedge('roll USDTNGN buy --tenor 7 --idempotency-key not-a-roll-key'),
+      2,
+      '--idempotency-key: not-a-roll-key is not the key of a roll leg',
+    );
     expect(simulator.writes()).toHaveLength(writes);
 
     // Set aside, the old roll is abandoned; the new one finds the side flat (its hedge just closed) and opens it anew.
@@ -360,9 +345,7 @@ describe('hedge roll killed between its legs', () => {
     await killBeforeTheOpen(simulator, 'sell', '3');
     const other = simulator.seedOpen('sell', 2_000);
 
-    const resumed = await simulator.hedge('resume');
-    expect(resumed.code).toBe(3);
-    expect(resumed.stderr).toContain(`The sell side of USDTNGN is already covered by ${other.id}`);
+    exits(await simulator.hedge('resume'), 3, `The sell side of USDTNGN is already covered by ${other.id}`);
     expect(posts(simulator, '/hedges')).toEqual([]);
     expect(simulator.active('sell').map((hedge) => hedge.id)).toEqual([other.id]);
     expect((await journal(simulator)).find((entry) => entry.leg === 'open')).toMatchObject({ outcome: 'abandoned' });

@@ -3,7 +3,7 @@
 // list (or the journal); an ambiguous one lists the candidates (exit 2); nothing is written.
 import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const SCREEN = { HEDGE_FORCE_TTY: '1', COLUMNS: '80' };
@@ -24,8 +24,7 @@ describe('hedges ID', () => {
     const ids = simulator.hedges().map((hedge) => hedge.id);
     const found: string[] = [];
     for (const typed of [...shown, ...shown.map((id) => id.split('…')[1]!)]) {
-      const one = await simulator.hedge(`hedges ${typed} --json`);
-      expect(one.code, `${typed}: ${one.stderr}`).toBe(0);
+      const one = exits(await simulator.hedge(`hedges ${typed} --json`), 0);
       found.push((JSON.parse(one.stdout) as { id: string }).id);
     }
     expect(found.slice(0, 2).sort()).toEqual([...ids].sort());
@@ -42,13 +41,9 @@ describe('hedges ID', () => {
   it('an id that names several hedges lists them (exit 2); one that names none says so (exit 2); nothing is written', async () => {
     const simulator = await start();
     const ids = [simulator.seedOpen('buy', 1000).id, simulator.seedOpen('sell', 2000).id];
-    const ambiguous = await simulator.hedge('hedges hdg_');
-    expect(ambiguous.code).toBe(2);
-    expect(ambiguous.stderr).toContain('"hdg_" matches 2 hedges');
+    const ambiguous = exits(await simulator.hedge('hedges hdg_'), 2, '"hdg_" matches 2 hedges');
     for (const id of ids) expect(ambiguous.stderr).toContain(id);
-    const none = await simulator.hedge('hedges zz…zz');
-    expect(none.code).toBe(2);
-    expect(none.stderr).toContain('no hedge of this account matches "zz…zz"');
+    exits(await simulator.hedge('hedges zz…zz'), 2, 'no hedge of this account matches "zz…zz"');
     expect(simulator.requests('GET', /^\/hedges(\?|$)/).length).toBeGreaterThanOrEqual(2);
     expect(simulator.writes()).toEqual([]);
   });
@@ -61,8 +56,7 @@ describe('journal show ID', () => {
     const [entry] = JSON.parse((await simulator.hedge('journal --json')).stdout) as Array<{ id: string }>;
     const id = entry!.id;
     for (const typed of [id.slice(-5), `${id.slice(0, 6)}…${id.slice(-4)}`]) {
-      const shown = await simulator.hedge(`journal show ${typed} --json`);
-      expect(shown.code, `${typed}: ${shown.stderr}`).toBe(0);
+      const shown = exits(await simulator.hedge(`journal show ${typed} --json`), 0);
       expect((JSON.parse(shown.stdout) as { id: string }).id).toBe(id);
     }
   });

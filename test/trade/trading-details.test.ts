@@ -1,16 +1,16 @@
 // The details a trader looks for, against the simulator over HTTP: `add` quotes the added notional
 // before it is sent and shows the position before → after; `reduce` shows what it realized; close
 // words carry and fees the one way (docs/output.md "Sign convention"); an open on a side that is already
-// open gets a note pointing to `hedge add` (never a refusal), and the wizard marks such sides.
+// open gets a note pointing to `hedge add` (never a refusal).
 // Assertions are on the simulator's own state and request log.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { formatMoney, formatSignedAmount, payOrEarn, toAccountSide } from '../../src/core/money.js';
 import { formatRate } from '../../src/platform/terminal/format.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
-import { KEYS, spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
+import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 
 const start = useSimulators();
 /** Wide enough that no card row wraps: the assertions read whole rows. */
@@ -47,9 +47,12 @@ describe('hedge add: the quote for the addition, then the position before → af
 
     const result = ok(await simulator.hedge(`add ${MARKET} buy 5000 --json`));
     expect(JSON.parse(result.stdout)).toMatchObject({
+      market: MARKET,
+      side: 'buy',
       hedge_id: seeded.id,
       notional_usd: 15_000,
       hedge: { id: seeded.id, notional_usd: 15_000, status: 'filled' },
+      answer: { hedge_id: seeded.id, action: 'add', notional_usd: 5000 },
     });
 
     expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
@@ -58,10 +61,13 @@ describe('hedge add: the quote for the addition, then the position before → af
     expect(quote!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000, tenor_days: 7 });
     const [add] = simulator.requests('POST', '/hedges/add');
     expect(add!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000 });
+    expect(add!.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
     // Nothing is sent before the quote: the only request after it that writes is the add.
     expect(simulator.sandbox.requestLog.indexOf(quote!)).toBeLessThan(simulator.sandbox.requestLog.indexOf(add!));
 
+    // Waited until the add landed: nothing pending on the server.
     const after = hedge(simulator, seeded.id);
+    expect(after.pendingChange).toBeUndefined();
     const addedMargin = after.marginUsdc - before.margin;
     expect(result.stderr).toContain(`margin ${formatMoney(addedMargin)} USDC, fee ${payOrEarn(-2.5, 'USDC')}`);
     expect(result.stderr).toContain(
@@ -202,13 +208,13 @@ describe('opening a side that is already open', () => {
   it('says so before quoting and points to `hedge add`; the server decides (reference: 409, nothing opened)', async () => {
     const simulator = await start();
     const seeded = simulator.seedOpen('buy', 10_000);
-    const result = await simulator.hedge(`open ${MARKET} buy 2500 --tenor 1 --json`);
-    expect(result.code).toBe(3);
-    expect(result.stderr).toContain(
+    exits(
+      await simulator.hedge(`open ${MARKET} buy 2500 --tenor 1 --json`),
+      3,
       `Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge ${seeded.id}).`,
+      'To add to that hedge (same maturity): `hedge add USDTNGN buy 2500`.',
+      'hedge_already_open',
     );
-    expect(result.stderr).toContain('To add to that hedge (same maturity): `hedge add USDTNGN buy 2500`.');
-    expect(result.stderr).toContain('hedge_already_open');
     const log = simulator.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
     expect(log.indexOf('GET /positions')).toBeLessThan(log.indexOf('POST /quotes'));
     expect(writePaths(simulator)).toEqual(['/quotes', '/hedges']);
@@ -218,16 +224,11 @@ describe('opening a side that is already open', () => {
   it('a note, not a refusal: where the service allows several hedges per side (alpha), the open goes through', async () => {
     const simulator = await start({ dialect: 'alpha' });
     simulator.seedOpen('sell', 3_000);
+    // No note on a side that is not open.
+    expect(ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --json`)).stderr).not.toContain('already open');
     const result = ok(await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`));
     expect(result.stderr).toContain('Note: the sell side of USDTNGN is already open (3,000.00 USD');
     expect(simulator.active('sell')).toHaveLength(2);
-  });
-
-  it('no note on a side that is not open', async () => {
-    const simulator = await start();
-    simulator.seedOpen('buy', 10_000);
-    const result = ok(await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`));
-    expect(result.stderr).not.toContain('already open');
   });
 
   it('the hint repeats --demo', async () => {
@@ -245,30 +246,5 @@ describe('opening a side that is already open', () => {
     } finally {
       dir.remove();
     }
-  });
-});
-
-describe('the open wizard marks sides already open', () => {
-  let terminal: Terminal | undefined;
-  afterEach(() => {
-    terminal?.kill();
-    terminal = undefined;
-  });
-
-  it('"buy … — already open: 10,000.00 USD" in the side choice; sell unmarked', async () => {
-    const simulator = await start();
-    simulator.seedOpen('buy', 10_000);
-    terminal = spawnInTerminal({
-      configDir: simulator.configDir,
-      env: simulator.env,
-      args: ['open', MARKET],
-      cols: 160,
-    });
-    await terminal.waitFor('? Side');
-    await terminal.waitFor(/buy\s+capacity [\d,.]+ USD, carry [^\n]*— already open: 10,000\.00 USD/);
-    expect(terminal.screen()).not.toMatch(/sell\s+capacity[^\n]*already open/);
-    terminal.write(KEYS.CTRL_C);
-    expect(await terminal.exitCode).toBe(130);
-    expect(simulator.writes()).toEqual([]);
   });
 });

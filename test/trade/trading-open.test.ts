@@ -4,16 +4,18 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
 describe('hedge open', () => {
   it('quotes, submits once and waits for the fill: struck rate against the quote, hashes whole, maturity', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge('open USDTNGN buy 10k --tenor 3 --ref DEAL-42');
-    expect(result.stderr).toContain('waiting for the fill');
-    expect(result.code).toBe(0);
+    const result = exits(
+      await trading.hedge('open USDTNGN buy 10k --tenor 3 --ref DEAL-42'),
+      0,
+      'waiting for the fill',
+    );
 
     const [hedge] = trading.hedges();
     expect(trading.hedges()).toHaveLength(1);
@@ -81,8 +83,7 @@ describe('hedge open', () => {
 
   it('an order that fails on-chain exits 6 and says nothing was opened', async () => {
     const trading = await startTrading({ failRate: 1 });
-    const result = await trading.hedge('open USDTNGN buy 10000 --tenor 3');
-    expect(result.code).toBe(6);
+    const result = exits(await trading.hedge('open USDTNGN buy 10000 --tenor 3'), 6);
     expect(result.stderr).toMatch(/failed on-chain: nothing was opened/);
     const [hedge] = trading.hedges();
     expect(hedge!.status).toBe('failed');
@@ -106,8 +107,7 @@ describe('hedge open', () => {
     // --timeout counts from the start of the command, and a write needs a second of it left to be
     // sent at all: 4 s leaves the start-up, the quote and the pre-trade reads seconds to spare on a
     // loaded machine (2 s left them under one), so the run always reaches the wait it times out in.
-    const result = await trading.hedge('open USDTNGN buy 10000 --tenor 3 --timeout 4');
-    expect(result.code, result.stderr).toBe(7);
+    const result = exits(await trading.hedge('open USDTNGN buy 10000 --tenor 3 --timeout 4'), 7);
     expect(trading.requests('POST', '/hedges')).toHaveLength(1);
     const [hedge] = trading.hedges();
     expect(hedge!.status).toBe('submitted');

@@ -130,6 +130,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     expect(readAsText(screens.at(-1)!)).toMatch(
       /buy capacity [\d,.]+ USD, carry [+-][\d.]+%\/day, you (pay|earn) — already open: 10,000\.00 USD/,
     );
+    expect(readAsText(screens.at(-1)!)).not.toMatch(/sell capacity [^—]*— already open/);
     terminal.write(ENTER);
     // The open side is offered as "add to it" or the other side — never as an open the server may refuse.
     await terminal.waitFor('What now?');

@@ -2,7 +2,7 @@
 // less — is a reading problem: `positions` shows it and says why, and a write that would act on
 // that side is refused before it sends (exit 14). Asserted on the simulator's request log; a proxy
 // in front of it plays the server that answers the impossible amount in every view.
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import { runHedge, type HedgeArgs } from '../support/hedge-cli.js';
@@ -33,9 +33,9 @@ describe('an open side the server gives a notional of zero or less', () => {
         ['close', MARKET, 'buy', '--yes'],
         ['add', MARKET, 'buy', '100', '--yes'],
       ]) {
-        const run = await hedge(args);
-        expect(run.code, `${args[0]}: ${run.stderr}`).toBe(14);
-        expect(run.stderr).toContain(
+        exits(
+          await hedge(args),
+          14,
           `hedge: The buy side of USDTNGN is not acted on: the positions list gives the open side a notional of ${usd.toFixed(2)} USD, which cannot be.`,
         );
       }
