@@ -32,39 +32,6 @@ describe('hedge add / reduce / close', () => {
     });
   });
 
-  it('a partial reduce waits for the smaller notional; the human line says what it was and is', async () => {
-    const trading = await startTrading();
-    const id = await openFilledThroughCli(trading, 'sell', '20000');
-    const result = ok(await trading.hedge('reduce USDTNGN sell 5000'));
-    expect(result.stderr).toContain(
-      'Reduced by 5,000.00 USD: the sell hedge on USDTNGN is now 15,000.00 USD (was 20,000.00 USD).',
-    );
-    const [keys, values] = result.stdout
-      .trim()
-      .split('\n')
-      .map((line) => line.split('\t'));
-    expect(values![keys!.indexOf('notional_usd')]).toBe('15000');
-    const server = trading.hedges().find((entry) => entry.id === id)!;
-    expect(server).toMatchObject({ notionalUsd: 15_000, status: 'filled' });
-  });
-
-  it('a reduce of the whole notional waits until the hedge is closed', async () => {
-    const trading = await startTrading();
-    const id = await openFilledThroughCli(trading, 'buy', '8000');
-    const result = okJson(await trading.hedge('reduce USDTNGN buy 8000 --json'));
-    expect(result).toMatchObject({
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 0,
-      hedge: { id, status: 'closed' },
-      answer: { hedge_id: id, action: 'reduce', notional_usd: 8000 },
-    });
-    const account = Object.values(trading.sandbox.engine.state.accounts)[0]!;
-    expect(account.hedges[id]!.status).toBe('closed');
-    expect(account.activeHedgeIds).toEqual({});
-    expect(account.history.map((record) => record.hedge_id)).toEqual([id]);
-  });
-
   it('close waits until the side leaves the positions, then shows what it returned and the realized figures', async () => {
     const trading = await startTrading();
     const buyId = await openFilledThroughCli(trading, 'buy', '12000');

@@ -9,7 +9,7 @@ import { formatMoney, formatSignedAmount, payOrEarn, toAccountSide } from '../..
 import { formatRate } from '../../src/platform/terminal/format.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { ok, exits } from '../support/cli-runs.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 
 const start = useSimulators();
@@ -148,6 +148,19 @@ describe('hedge reduce: what it realized', () => {
       '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
     );
     expect(writePaths(simulator)).toEqual(['/hedges/reduce']);
+
+    // Without a terminal: the side after it as TSV, and a line of what it was and is.
+    const plain = exits(
+      await simulator.hedge(`reduce ${MARKET} sell 2500`),
+      0,
+      'Reduced by 2,500.00 USD: the sell hedge on USDTNGN is now 12,500.00 USD (was 15,000.00 USD).',
+    );
+    const [keys, values] = plain.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(values![keys!.indexOf('notional_usd')]).toBe('12500');
+    expect(hedge(simulator, seeded.id)).toMatchObject({ notionalUsd: 12_500, status: 'filled' });
   });
 
   it('--json is the side after it, the hedge as the server sent it beside it; the realized line goes to stderr', async () => {
@@ -167,16 +180,29 @@ describe('hedge reduce: what it realized', () => {
     expect(result.stderr).toContain(`balance ${formatSignedAmount(balanceAfter - balanceBefore)} USDC.`);
   });
 
-  it('a reduce of the whole position reads as a close, with the realized figures of its history record', async () => {
+  it('a reduce of the whole position waits until its hedge is closed and reads as a close, with the realized figures of its history record', async () => {
     const simulator = await start();
-    const seeded = simulator.seedOpen('buy', 6_000);
+    const [buy, sell] = [simulator.seedOpen('buy', 6_000), simulator.seedOpen('sell', 8_000)];
     const result = ok(await simulator.hedge(`reduce ${MARKET} buy 6000 --format table`, { env: WIDE }));
     const [record] = account(simulator).history;
-    expect(record!.hedge_id).toBe(seeded.id);
+    expect(record!.hedge_id).toBe(buy.id);
     expect(result.stdout).toContain('Position closed');
     expect(result.stdout).toMatch(
       new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record!.fees_usdc as number), 'USDC', { realized: true })}`),
     );
+    expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
+      market: MARKET,
+      side: 'sell',
+      notional_usd: 0,
+      hedge: { id: sell.id, status: 'closed' },
+      answer: { hedge_id: sell.id, action: 'reduce', notional_usd: 8000 },
+    });
+    const { activeHedgeIds, history } = account(simulator);
+    expect([hedge(simulator, sell.id).status, activeHedgeIds, history.map((entry) => entry.hedge_id)]).toEqual([
+      'closed',
+      {},
+      [buy.id, sell.id],
+    ]);
   });
 
   it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is', async () => {
@@ -189,14 +215,7 @@ describe('hedge reduce: what it realized', () => {
     // Its title stays on a 24-row screen with the shell's next prompt under the card.
     expect(lines.length, result.stdout).toBeLessThanOrEqual(23);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
-  });
-});
-
-describe('hedge close: carry and fees in the one sign convention', () => {
-  it('fees and carry read "-… USDC, you paid" (or earned) from the history record', async () => {
-    const simulator = await start();
-    simulator.seedOpen('sell', 10_000);
-    const result = ok(await simulator.hedge(`close ${MARKET} sell --format table`, { env: WIDE }));
+    // Carry and fees in the one sign convention: "-… USDC, you paid" (or earned), from the history record.
     const [record] = account(simulator).history;
     const words = (paid: number) => payOrEarn(toAccountSide(paid), 'USDC', { realized: true }).replace(/[+.]/g, '\\$&');
     expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${words(record!.fees_usdc as number)}`));
