@@ -183,6 +183,28 @@ const ROWS: BadRow[] = [
     'keys are never a flag',
     { args: ['login', '--api-key', 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA'] },
   ],
+  ...(
+    [
+      ['--key-store vault', /^hedge: --key-store: "vault" is not a place for the key; expected keyring or file\.$/],
+      [
+        '--key-command "echo hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA"',
+        /^hedge: --key-command: the command holds an API key itself; name a command that fetches it \(`pass show …`, `op read …`\), so the key stays out of the command line and the config file\.$/,
+      ],
+      [
+        '--key-command "cat key.txt" --key-store file',
+        /^hedge: --key-store: a key from --key-command is not stored by hedge; give one of the two\.$/,
+      ],
+      [
+        '--move-key --base-url https://x.example/v2',
+        /^hedge: --move-key: moves the stored key only \(with --key-store keyring or file\); leave out --base-url\.$/,
+      ],
+    ] as const
+  ).map(([flags, says]): BadRow => [
+    `login --profile desk ${flags}`,
+    says,
+    'key on stdin',
+    { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' },
+  ]),
   ['whoami extra', /^hedge: too many arguments for 'whoami'/],
   ['logout extra', /^hedge: too many arguments for 'logout'/],
   ['completion tcsh', /^hedge: shell: .*bash, zsh, fish/],

@@ -241,31 +241,4 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
     expect(readFileSync(storeFile(configDir), 'utf8')).toBe(before);
     expect(sandbox.requestLog).toHaveLength(0);
   });
-
-  it('bad input is one line naming the argument, exit 2, and nothing is sent', async () => {
-    const cases: Array<[string[], RegExp]> = [
-      [
-        ['--key-store', 'vault'],
-        /^hedge: --key-store: "vault" is not a place for the key; expected keyring or file\.$/m,
-      ],
-      [['--key-command', `echo ${KEY_A}`], /^hedge: --key-command: the command holds an API key itself/m],
-      [
-        ['--key-command', helper, '--key-store', 'file'],
-        /^hedge: --key-store: a key from --key-command is not stored by hedge/m,
-      ],
-      [
-        ['--move-key', '--base-url', 'https://x.example/v2'],
-        /^hedge: --move-key: moves the stored key only .* leave out --base-url\.$/m,
-      ],
-    ];
-    for (const [args, message] of cases) {
-      const result = exits(
-        await hedgeIn(configDir, ['login', '--profile', 'desk', ...args], { input: `${KEY_A}\n` }),
-        2,
-      );
-      expect(result.stderr).toMatch(message);
-      expect(result.stderr).not.toContain(KEY_A);
-    }
-    expect(sandbox.requestLog).toHaveLength(0);
-  });
 });
