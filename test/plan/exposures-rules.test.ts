@@ -374,49 +374,45 @@ describe('the keeper holding the moving target', () => {
   });
 });
 
-/** The buy row the keeper targets for `exposures` at `at`, what is due within `lead` counted as due. */
-const buyTarget = (exposures: Exposure[], lead = 0, at = NOW) =>
-  targetRowsAt(exposures, DEFAULT_POLICY, PRICES, at, {}, { dueLeadMs: lead })[0].notionalUsd;
+/** An NGN receivable (or payable) worth `usd` USD at today's price, due in `days`. */
+const receivableOf = (id: string, usd: number, days: number) => exposure(id, 'receivable', usd * PRICE, 'NGN', days);
+const payableOf = (id: string, usd: number, days: number) => exposure(id, 'payable', usd * PRICE, 'NGN', days);
 
-describe('letting an exposure go ahead of its due date', () => {
-  it('counts an exposure due within dueLeadMs as due, so a keeper reduces at its last cycle before the date', () => {
-    const soon = exposure('S', 'receivable', 15_000_000, 'NGN', 1); // 10,000 USD, due in a day
-    const later = exposure('L', 'receivable', 30_000_000, 'NGN', 10); // 20,000 USD
-    expect([0, DAY_MS - 1, DAY_MS].map((lead) => buyTarget([soon, later], lead))).toEqual([30_000, 30_000, 20_000]);
-  });
-});
-
-describe('letting a netted offset go ahead of its due date', () => {
-  it('never raises a side before its time: within the lead a side holds the smaller of now and later', () => {
-    const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
-    const payable = exposure('P', 'payable', 30_000_000, 'NGN', 1); // 20,000 USD, nets the buy down
-    const both = [receivable, payable];
-    // The payable due within the lead: the buy stays at 80,000 (not 100,000) until it is due.
-    expect([buyTarget(both), buyTarget(both, DAY_MS), buyTarget(both, 0, payable.dueMs)]).toEqual([
-      80_000, 80_000, 100_000,
-    ]);
-  });
-});
-
-describe('every moment of the lead counts, not only its end', () => {
-  it('a receivable due, then a netted payable due: the side holds the low point in between', () => {
-    const first = exposure('R1', 'receivable', 150_000_000, 'NGN', 1); // 100,000 USD buy, due in 1 day
-    const payable = exposure('P', 'payable', 30_000_000, 'NGN', 2); // 20,000 USD, nets the buy down, due in 2 days
-    const last = exposure('R2', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
-    const all = [first, payable, last];
-    // Between R1's due date and P's the target is 80,000: with both in the lead the keeper holds
-    // that, not the 100,000 at the lead's end (which would be above the target for a day).
-    expect([buyTarget(all), buyTarget(all, 0, first.dueMs), buyTarget(all, 3 * DAY_MS)]).toEqual([
-      180_000, 80_000, 80_000,
-    ]);
-  });
-
-  it('a netted payable entering a higher bucket within the lead lowers the side from then', () => {
-    const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD at 100%
-    const payable = exposure('P', 'payable', 30_000_000, 'NGN', 30.5); // 20,000 USD: 75% now, 100% in half a day
-    expect([0, DAY_MS / 4, DAY_MS].map((lead) => buyTarget([receivable, payable], lead))).toEqual([
-      85_000, 85_000, 80_000,
-    ]);
+describe('letting an exposure go ahead of its due date: what is due within dueLeadMs counts as due', () => {
+  it.each([
+    [
+      'a keeper reduces at its last cycle before the date',
+      [receivableOf('S', 10_000, 1), receivableOf('L', 20_000, 10)],
+      [[0], [DAY_MS - 1], [DAY_MS]],
+      [30_000, 30_000, 20_000],
+    ],
+    [
+      // The payable due within the lead: the buy stays at 80,000 (not 100,000) until it is due.
+      'a netted offset never raises a side before its time: within the lead the smaller of now and later',
+      [receivableOf('R', 100_000, 10), payableOf('P', 20_000, 1)],
+      [[0], [DAY_MS], [0, 1]],
+      [80_000, 80_000, 100_000],
+    ],
+    [
+      // Between R1's due date and P's the target is 80,000: with both in the lead the keeper holds
+      // that, not the 100,000 at the lead's end (which would be above the target for a day).
+      'every moment of the lead counts: a receivable due, then a netted payable due, holds the low point between',
+      [receivableOf('R1', 100_000, 1), payableOf('P', 20_000, 2), receivableOf('R2', 100_000, 10)],
+      [[0], [0, 1], [3 * DAY_MS]],
+      [180_000, 80_000, 80_000],
+    ],
+    [
+      // 75% now, 100% in half a day.
+      'a netted payable entering a higher bucket within the lead lowers the side from then',
+      [receivableOf('R', 100_000, 20), payableOf('P', 20_000, 30.5)],
+      [[0], [DAY_MS / 4], [DAY_MS]],
+      [85_000, 85_000, 80_000],
+    ],
+  ])('%s', (_name, exposures, cases, expected) => {
+    // The buy row the keeper targets `days` from now, what is due within `lead` counted as due.
+    const buyTarget = ([lead, days = 0]: number[]) =>
+      targetRowsAt(exposures, DEFAULT_POLICY, PRICES, NOW + days * DAY_MS, {}, { dueLeadMs: lead })[0].notionalUsd;
+    expect(cases.map(buyTarget)).toEqual(expected);
   });
 });
 

@@ -1,10 +1,14 @@
 // Profiles once saved: where each setting comes from (flag > environment > stored profile, as
 // `whoami --json` reports it), profile list/use/remove, logout, and what happens with nothing
-// configured at all.
+// configured at all. A store file that is not JSON, or not the expected shape, is an error that
+// names the file and says how to fix it (exit 1, no stack trace, no prompt, no request), the file
+// left exactly as it was. Keys never leave the process whole: a session of commands run with
+// --verbose (and --json) is searched for the full key; the redacted form may appear.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { hedgeIn } from '../support/hedge-cli.js';
-import { readStore, writeStore } from '../support/config-store.js';
+import { hedgeIn, type RunResult } from '../support/hedge-cli.js';
+import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import type { Simulator } from '../support/simulator.js';
@@ -29,10 +33,10 @@ function seedProfiles() {
   });
 }
 
-async function whoami(env: Record<string, string> = {}, args: string[] = []) {
-  const result = okJson(await hedgeIn(tmp.path, [...args, 'whoami', '--json'], { env }));
-  return result;
-}
+const redacted = (key: string) => `${key.slice(0, 8)}…${key.slice(-4)}`;
+
+const whoami = async (env: Record<string, string> = {}, args: string[] = []) =>
+  okJson(await hedgeIn(tmp.path, [...args, 'whoami', '--json'], { env }));
 
 describe('precedence: flag > environment > profile (whoami --json)', () => {
   beforeEach(seedProfiles);
@@ -46,7 +50,7 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
       sources: { profile: 'current', api_key: 'profile', base_url: 'profile' },
       key_check: { status: 'ok' },
     });
-    expect(shown.api_key).toBe(`${KEY_A.slice(0, 8)}…${KEY_A.slice(-4)}`);
+    expect(shown.api_key).toBe(redacted(KEY_A));
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
   });
 
@@ -57,7 +61,7 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     });
     const flagged = await whoami({ HEDGE_PROFILE: 'bravo' }, ['--profile', 'alpha']);
     expect(flagged).toMatchObject({ profile: 'alpha', sources: { profile: 'flag' } });
-    expect(flagged.api_key).toBe(`${KEY_A.slice(0, 8)}…${KEY_A.slice(-4)}`);
+    expect(flagged.api_key).toBe(redacted(KEY_A));
     // A global option after the command counts the same.
     const after = await hedgeIn(tmp.path, 'whoami --json --profile bravo');
     expect(JSON.parse(after.stdout)).toMatchObject({ profile: 'bravo', sources: { profile: 'flag' } });
@@ -66,7 +70,7 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
   it('HEDGE_API_KEY and HEDGE_BASE_URL beat the profile, each on its own', async () => {
     const keyOnly = await whoami({ HEDGE_API_KEY: KEY_C });
     expect(keyOnly).toMatchObject({ profile: 'alpha', sources: { api_key: 'environment', base_url: 'profile' } });
-    expect(keyOnly.api_key).toBe(`${KEY_C.slice(0, 8)}…${KEY_C.slice(-4)}`);
+    expect(keyOnly.api_key).toBe(redacted(KEY_C));
 
     const prodWithEnvUrl = await whoami({ HEDGE_BASE_URL: sandbox.baseUrl, HEDGE_PROFILE: 'bravo' });
     expect(prodWithEnvUrl).toMatchObject({
@@ -217,3 +221,103 @@ describe('nothing configured', () => {
     expect(sandbox.requestLog).toHaveLength(0);
   });
 });
+
+const CORRUPTIONS: Array<{ name: string; text: string; says: RegExp }> = [
+  { name: 'not JSON', text: '{"current": "desk", "profiles": {"desk": {\n', says: /is not valid JSON/ },
+  {
+    name: 'a profile without its base URL',
+    text: '{"current": "desk", "profiles": {"desk": {"api_key": 42}}}\n',
+    says: /does not have the expected shape \(profiles\.desk\.base_url/,
+  },
+  { name: 'an array', text: '[]\n', says: /does not have the expected shape/ },
+];
+
+describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
+  it('stops every command with exit 1, naming the file and the fix, and leaves it untouched', async () => {
+    writeFileSync(storeFile(tmp.path), text, { mode: 0o600 });
+    const runs: Array<[string[], string | undefined]> = [
+      [['profile', 'list'], undefined],
+      [['profile', 'use', 'desk'], undefined],
+      [['profile', 'remove', 'desk'], undefined],
+      [['logout'], undefined],
+      [['whoami'], undefined],
+      [['markets'], undefined],
+      [['login', '--profile', 'desk', '--base-url', sandbox.baseUrl], KEY_A],
+    ];
+    for (const [args, input] of runs) {
+      const result = await hedgeIn(tmp.path, args, { input });
+      const label = args.join(' ');
+      exits(result, 1, storeFile(tmp.path));
+      expect(result.stderr, label).toMatch(says);
+      expect(result.stderr, label).toMatch(/Fix (the file|that entry) by hand/);
+      expect(result.stderr, label).not.toMatch(/\n\s+at /);
+      expect(result.stdout, label).toBe('');
+      expect(readFileSync(storeFile(tmp.path), 'utf8'), label).toBe(text);
+    }
+    const json = exits(await hedgeIn(tmp.path, 'profile list --json'), 1);
+    expect(JSON.parse(json.stderr).error.message).toContain(storeFile(tmp.path));
+    expect(sandbox.requestLog).toHaveLength(0);
+  });
+});
+
+it('the environment alone still works past a corrupted store (it is not even opened)', async () => {
+  writeFileSync(storeFile(tmp.path), 'not json', { mode: 0o600 });
+  const result = ok(
+    await hedgeIn(tmp.path, 'whoami --json', {
+      env: { HEDGE_API_KEY: KEY_A, HEDGE_BASE_URL: sandbox.baseUrl },
+    }),
+  );
+  expect(JSON.parse(result.stdout).sources).toMatchObject({ api_key: 'environment', base_url: 'environment' });
+});
+
+it('fields the CLI does not know are kept when it writes the store', async () => {
+  writeStore(tmp.path, {
+    current: 'desk',
+    note: 'kept',
+    profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A, colour: 'blue' } },
+  });
+  ok(await hedgeIn(tmp.path, 'logout'));
+  const store = JSON.parse(readFileSync(storeFile(tmp.path), 'utf8'));
+  expect(store).toEqual({
+    current: 'desk',
+    note: 'kept',
+    profiles: { desk: { base_url: sandbox.baseUrl, colour: 'blue' } },
+  });
+});
+
+it.each([[['--verbose']], [['--verbose', '--json']]])(
+  'no output of a session run with %j holds a whole key',
+  async (mode) => {
+    const outputs: Array<[string, RunResult]> = [];
+    const record = async (label: string, run: Promise<RunResult>, code: number) => {
+      const result = await run;
+      expect(result.code, `${label}: ${result.stderr}`).toBe(code);
+      outputs.push([label, result]);
+    };
+    const dir = tmp.path;
+    {
+      await record('login', loginWith(dir, sandbox, KEY_A, ['--profile', 'desk', ...mode]), 0);
+      await record('login refused', loginWith(dir, sandbox, UNKNOWN_KEY, ['--profile', 'bad', ...mode]), 4);
+      await record('login malformed', loginWith(dir, sandbox, `${KEY_A}!`, ['--profile', 'bad', ...mode]), 4);
+      await record('whoami', hedgeIn(dir, ['whoami', ...mode]), 0);
+      await record('whoami env key', hedgeIn(dir, ['whoami', ...mode], { env: { HEDGE_API_KEY: KEY_B } }), 0);
+      await record('whoami refused', hedgeIn(dir, ['whoami', ...mode], { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
+      await record('markets', hedgeIn(dir, ['markets', ...mode]), 0);
+      await record('account', hedgeIn(dir, ['account', ...mode]), 0);
+      await record('profile list', hedgeIn(dir, ['profile', 'list', ...mode]), 0);
+      await record('markets refused', hedgeIn(dir, ['markets', ...mode], { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
+      await record(
+        'account unreachable',
+        hedgeIn(dir, ['account', '--timeout', '1', ...mode], { env: { HEDGE_BASE_URL: 'http://127.0.0.1:9/v2' } }),
+        5,
+      );
+      await record('key as a flag', hedgeIn(dir, ['login', `--api-key=${KEY_A}`, ...mode]), 2);
+    }
+    const everything = outputs.map(([label, result]) => `## ${label}\n${result.stdout}\n${result.stderr}`).join('\n');
+    for (const key of [KEY_A, KEY_B, UNKNOWN_KEY]) expect(everything).not.toContain(key);
+    // The session did talk about the keys: in their redacted form.
+    expect(everything).toContain(redacted(KEY_A));
+    expect(everything).toContain(redacted(KEY_B));
+    expect(everything).toContain('→ GET /account');
+  },
+);
